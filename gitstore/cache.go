@@ -1,0 +1,183 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/utils/merkletrie"
+)
+
+const cacheFile = "statcache"
+
+// loadCache returns the stat cache for commit head, repairing it when it is
+// missing, corrupt or describes another commit (a pull, a git commit by
+// hand, a crash between moving the ref and saving the cache).
+func (s *Store) loadCache(ctx context.Context, head plumbing.Hash) (*cache, error) {
+	if s.cache != nil && s.cache.head == head {
+		return s.cache, nil
+	}
+	name := s.StatePath(cacheFile)
+	c, err := readCache(name)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		c = nil
+	case err != nil:
+		s.warn(fmt.Sprintf("stat cache %s is unreadable (%v); rebuilding it", name, err))
+		c = nil
+	}
+	if c != nil && c.head != head {
+		if rc, err := s.reconcile(ctx, c, head); err == nil {
+			c = rc
+		} else {
+			s.warn(fmt.Sprintf("stat cache %s describes %s, not HEAD (%v); rebuilding it", name, short(c.head), err))
+			c = nil
+		}
+	}
+	if c == nil {
+		if c, err = s.cacheFromTree(ctx, head); err != nil {
+			return nil, fmt.Errorf("rebuild stat cache %s: %w", name, err)
+		}
+	}
+	s.cache = c
+	return c, nil
+}
+
+func readCache(name string) (*cache, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCache(b)
+}
+
+// saveCache writes the cache to .state/ and, so that git status agrees,
+// to .git/index. Failing to save loses nothing: the next command rebuilds
+// the cache from HEAD and rehashes. So failures are reported, not returned.
+func (s *Store) saveCache(c *cache) {
+	s.cache = c
+	b, idx := c.encode()
+	if err := WriteFileAtomic(s.StatePath(cacheFile), b, 0o600); err != nil {
+		s.warn(fmt.Sprintf("save stat cache: %v", err))
+	}
+	if err := s.writeGitIndex(idx); err != nil {
+		s.warn(fmt.Sprintf("update git index: %v (git status may show staged changes until the next checkpoint)", err))
+	}
+}
+
+// writeGitIndex replaces .git/index the way git does, through index.lock,
+// so that a git command running at the same moment is not overwritten.
+func (s *Store) writeGitIndex(parts [][]byte) error {
+	name := filepath.Join(s.gitDir, "index")
+	lock := name + ".lock"
+	f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, b := range parts {
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			os.Remove(lock)
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(lock)
+		return err
+	}
+	return os.Rename(lock, name)
+}
+
+// reconcile moves a cache from the commit it describes to head: the paths
+// that differ between the two trees get head's blob and no stat data, so
+// the next scan hashes them.
+func (s *Store) reconcile(ctx context.Context, c *cache, head plumbing.Hash) (*cache, error) {
+	from, err := s.treeOf(c.head)
+	if err != nil {
+		return nil, err
+	}
+	to, err := s.treeOf(head)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := object.DiffTreeWithOptions(ctx, from, to, nil)
+	if err != nil {
+		return nil, err
+	}
+	var cs []change
+	for _, ch := range changes {
+		action, err := ch.Action()
+		if err != nil {
+			return nil, err
+		}
+		if action == merkletrie.Delete {
+			cs = append(cs, change{FileChange: FileChange{ch.From.Name, Deleted}})
+			continue
+		}
+		if action == merkletrie.Modify && ch.From.Name != ch.To.Name {
+			cs = append(cs, change{FileChange: FileChange{ch.From.Name, Deleted}})
+		}
+		cs = append(cs, change{FileChange: FileChange{ch.To.Name, Modified}, e: entry{
+			path: ch.To.Name, hash: ch.To.TreeEntry.Hash, mode: uint32(ch.To.TreeEntry.Mode),
+		}})
+	}
+	sortChanges(cs)
+	applyChanges(c, cs)
+	c.head = head
+	return c, nil
+}
+
+// cacheFromTree makes a cache listing head's files with no stat data.
+func (s *Store) cacheFromTree(ctx context.Context, head plumbing.Hash) (*cache, error) {
+	c := &cache{head: head}
+	if head.IsZero() {
+		return c, nil
+	}
+	t, err := s.treeOf(head)
+	if err != nil {
+		return nil, err
+	}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		name, e, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+			continue
+		}
+		c.entries = append(c.entries, entry{path: name, hash: e.Hash, mode: uint32(e.Mode)})
+	}
+	sortEntries(c.entries)
+	return c, nil
+}
+
+func (s *Store) treeOf(commit plumbing.Hash) (*object.Tree, error) {
+	if commit.IsZero() {
+		return &object.Tree{}, nil
+	}
+	cm, err := object.GetCommit(s.repo.Storer, commit)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", short(commit), err)
+	}
+	t, err := cm.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("read tree of %s: %w", short(commit), err)
+	}
+	return t, nil
+}
+
+func short(h plumbing.Hash) string { return h.String()[:10] }

@@ -1,0 +1,470 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Trailer is a "Key: value" line at the end of a commit message.
+type Trailer struct{ Key, Value string }
+
+// CheckpointOptions say what a checkpoint commits and how it is described.
+type CheckpointOptions struct {
+	// Subject is the commit's first line; empty means one is made from the
+	// changes.
+	Subject string
+	Body    string
+	// Trailers end the message, in order.
+	Trailers []Trailer
+	// Paths limits the checkpoint to these repository paths (files or
+	// folders); nil means the whole work tree, hand edits included.
+	Paths []string
+	// Tag names the new checkpoint (a git tag).
+	Tag string
+	// AllowEmpty commits even when nothing changed.
+	AllowEmpty bool
+}
+
+// Checkpoint is a commit made by Store.Checkpoint.
+type Checkpoint struct {
+	Hash    string
+	Subject string
+	Changes []FileChange
+}
+
+// Checkpoint commits what changed in the work tree as one commit on the
+// current branch, and returns ErrNothingToDo when nothing did. The caller
+// holds the lock.
+func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkpoint, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.locked() {
+		return nil, errors.New("checkpoint: the write lock is not held")
+	}
+	branch, parent, err := s.head()
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.loadCache(ctx, parent)
+	if err != nil {
+		return nil, err
+	}
+	roots := make([]string, 0, len(opts.Paths))
+	for _, p := range opts.Paths {
+		cp, err := CleanPath(p)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, cp)
+	}
+	if opts.Paths != nil && len(roots) == 0 && !opts.AllowEmpty {
+		return nil, ErrNothingToDo
+	}
+	changes, refreshed, err := s.scan(ctx, c, roots)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
+	}
+	if len(changes) == 0 && !opts.AllowEmpty {
+		if refreshed {
+			c.written = s.now().UnixNano()
+			s.saveCache(c)
+		}
+		return nil, ErrNothingToDo
+	}
+
+	w := newObjectWriter(s.gitDir, s.hasObject)
+	for i := range changes {
+		ch := &changes[i]
+		if ch.Action == Deleted {
+			continue
+		}
+		data, err := s.readWorktree(ch.Path, ch.e.mode)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
+		}
+		// The file may have changed since it was hashed; commit what is
+		// read now and keep stat data that says "look again".
+		if h := hashObject(plumbing.BlobObject, data); h != ch.e.hash {
+			ch.e.hash = h
+			ch.e.mtimeS, ch.e.mtimeN, ch.e.size, ch.e.ino = 0, 0, 0, 0
+		}
+		if _, err := w.write(plumbing.BlobObject, data); err != nil {
+			return nil, fmt.Errorf("checkpoint: %w", err)
+		}
+	}
+	var baseTree plumbing.Hash
+	if !parent.IsZero() {
+		pc, err := object.GetCommit(s.repo.Storer, parent)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoint: read commit %s: %w", parent, err)
+		}
+		baseTree = pc.TreeHash
+	}
+	tb := &treeBuilder{s: s, w: w}
+	tree, _, err := tb.build(baseTree, "", changes)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if tree == baseTree && !opts.AllowEmpty {
+		return nil, ErrNothingToDo
+	}
+	fcs := make([]FileChange, len(changes))
+	for i := range changes {
+		fcs[i] = changes[i].FileChange
+	}
+	subject := opts.Subject
+	if subject == "" {
+		subject = DefaultSubject(fcs)
+	}
+	msg := formatMessage(subject, opts.Body, opts.Trailers)
+	now := s.now()
+	commit, err := w.write(plumbing.CommitObject, s.encodeCommit(tree, parent, now, msg))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := w.flush(); err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := s.updateRef(branch, parent, commit, "commit: "+subject, now); err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if opts.Tag != "" {
+		if err := s.setTag(opts.Tag, commit, now); err != nil {
+			return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, err
+		}
+	}
+	applyChanges(c, changes)
+	c.head = commit
+	c.written = now.UnixNano()
+	s.saveCache(c)
+	return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, nil
+}
+
+// Status reports what a checkpoint of the whole work tree would commit.
+func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, parent, err := s.head()
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.loadCache(ctx, parent)
+	if err != nil {
+		return nil, err
+	}
+	changes, _, err := s.scan(ctx, c, nil)
+	if err != nil {
+		return nil, fmt.Errorf("status %s: %w", s.dir, err)
+	}
+	out := make([]FileChange, len(changes))
+	for i := range changes {
+		out[i] = changes[i].FileChange
+	}
+	return out, nil
+}
+
+// DefaultSubject describes a set of changes in one line.
+func DefaultSubject(fcs []FileChange) string {
+	if len(fcs) == 0 {
+		return "checkpoint: no changes"
+	}
+	n := map[Action]int{}
+	for _, f := range fcs {
+		n[f.Action]++
+	}
+	var parts []string
+	for _, a := range []Action{Added, Modified, Deleted} {
+		if n[a] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[a], a))
+		}
+	}
+	subj := "checkpoint: " + strings.Join(parts, ", ")
+	if len(fcs) == 1 {
+		subj += " (" + fcs[0].Path + ")"
+	}
+	return subj
+}
+
+func formatMessage(subject, body string, trailers []Trailer) []byte {
+	var b bytes.Buffer
+	b.WriteString(strings.TrimSpace(strings.ReplaceAll(subject, "\n", " ")))
+	b.WriteString("\n")
+	if body = strings.TrimSpace(body); body != "" {
+		b.WriteString("\n" + body + "\n")
+	}
+	first := true
+	for _, t := range trailers {
+		if t.Value == "" {
+			continue
+		}
+		if first {
+			b.WriteString("\n")
+			first = false
+		}
+		fmt.Fprintf(&b, "%s: %s\n", t.Key, strings.ReplaceAll(t.Value, "\n", " "))
+	}
+	return b.Bytes()
+}
+
+func (s *Store) encodeCommit(tree, parent plumbing.Hash, t time.Time, msg []byte) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tree %s\n", tree)
+	if !parent.IsZero() {
+		fmt.Fprintf(&b, "parent %s\n", parent)
+	}
+	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
+	b.Write(msg)
+	return b.Bytes()
+}
+
+func (s *Store) hasObject(h plumbing.Hash) bool {
+	return s.repo.Storer.HasEncodedObject(h) == nil
+}
+
+// head returns the branch HEAD points at and the commit it names (zero
+// before the first commit).
+func (s *Store) head() (plumbing.ReferenceName, plumbing.Hash, error) {
+	ref, err := s.repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", plumbing.ZeroHash, fmt.Errorf("read HEAD of %s: %w", s.dir, err)
+	}
+	if ref.Type() != plumbing.SymbolicReference {
+		return "", plumbing.ZeroHash, fmt.Errorf("HEAD of %s is detached; run git checkout main there", s.dir)
+	}
+	branch := ref.Target()
+	r, err := s.repo.Storer.Reference(branch)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return branch, plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return "", plumbing.ZeroHash, fmt.Errorf("read %s of %s: %w", branch, s.dir, err)
+	}
+	return branch, r.Hash(), nil
+}
+
+// treeBuilder writes the trees of a new commit: the base commit's trees
+// with the changed paths replaced. Unchanged subtrees are reused by hash
+// and never read.
+type treeBuilder struct {
+	s *Store
+	w *objectWriter
+}
+
+type treeEntry struct {
+	name string
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// build returns the tree made from base with changes (paths relative to
+// this tree) applied, and whether it is empty.
+func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change) (plumbing.Hash, bool, error) {
+	entries := map[string]treeEntry{}
+	if !base.IsZero() {
+		t, err := object.GetTree(b.s.repo.Storer, base)
+		if err != nil {
+			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s (%s): %w", base, prefix, err)
+		}
+		for _, e := range t.Entries {
+			entries[e.Name] = treeEntry{e.Name, e.Mode, e.Hash}
+		}
+	}
+	for i := 0; i < len(changes); {
+		rel := strings.TrimPrefix(changes[i].Path, prefix)
+		name, _, isDir := strings.Cut(rel, "/")
+		if !isDir {
+			ch := changes[i]
+			if ch.Action == Deleted {
+				if e, ok := entries[name]; ok && e.mode != filemode.Dir {
+					delete(entries, name)
+				}
+			} else {
+				entries[name] = treeEntry{name, filemode.FileMode(ch.e.mode), ch.e.hash}
+			}
+			i++
+			continue
+		}
+
+		sub := prefix + name + "/"
+		j := i
+		for j < len(changes) && strings.HasPrefix(changes[j].Path, sub) {
+			j++
+		}
+		var subBase plumbing.Hash
+		if e, ok := entries[name]; ok && e.mode == filemode.Dir {
+			subBase = e.hash
+		}
+		h, empty, err := b.build(subBase, sub, changes[i:j])
+		if err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		if empty {
+			if e, ok := entries[name]; ok && e.mode == filemode.Dir {
+				delete(entries, name)
+			}
+		} else {
+			entries[name] = treeEntry{name, filemode.Dir, h}
+		}
+		i = j
+	}
+	if len(entries) == 0 {
+		return plumbing.ZeroHash, true, nil
+	}
+	list := make([]treeEntry, 0, len(entries))
+	for _, e := range entries {
+		list = append(list, e)
+	}
+	sort.Slice(list, func(i, j int) bool { return treeKey(list[i]) < treeKey(list[j]) })
+	var buf bytes.Buffer
+	for _, e := range list {
+		fmt.Fprintf(&buf, "%o %s\x00", uint32(e.mode), e.name)
+		buf.Write(e.hash[:])
+	}
+	h, err := b.w.write(plumbing.TreeObject, buf.Bytes())
+	return h, false, err
+}
+
+// treeKey orders tree entries as git does: a folder sorts as if its name
+// ended in a slash.
+func treeKey(e treeEntry) string {
+	if e.mode == filemode.Dir {
+		return e.name + "/"
+	}
+	return e.name
+}
+
+// updateRef moves ref from old to new the way git does: write ref.lock,
+// fsync, rename over the ref, and append to the reflogs.
+func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, msg string, t time.Time) error {
+	name := filepath.Join(s.gitDir, filepath.FromSlash(ref.String()))
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	lockName := name + ".lock"
+	f, err := os.OpenFile(lockName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		// We hold cairn's lock, so the ref lock is another git's or a
+		// crashed process's: a stale one is removed, a fresh one waited out.
+		if fi, serr := os.Stat(lockName); serr == nil && time.Since(fi.ModTime()) > 10*time.Second {
+			os.Remove(lockName)
+			f, err = os.OpenFile(lockName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("update %s: %w (is a git command running in %s?)", ref, err, s.dir)
+	}
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(lockName)
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	cur, err := s.repo.Storer.Reference(ref)
+	switch {
+	case errors.Is(err, plumbing.ErrReferenceNotFound):
+		if !old.IsZero() {
+			return fail(fmt.Errorf("it vanished; expected %s", old))
+		}
+	case err != nil:
+		return fail(err)
+	case cur.Hash() != old:
+		return fail(fmt.Errorf("it moved to %s; expected %s", cur.Hash(), old))
+	}
+	if _, err := f.WriteString(new.String() + "\n"); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(lockName)
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	if err := os.Rename(lockName, name); err != nil {
+		os.Remove(lockName)
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	if err := syncDir(filepath.Dir(name)); err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"), msg)
+	logs := []string{ref.String()}
+	if head, err := s.repo.Storer.Reference(plumbing.HEAD); err == nil && head.Target() == ref {
+		logs = append(logs, "HEAD")
+	}
+	for _, l := range logs {
+		// The reflog is a convenience for git users; the ref is already moved.
+		_ = appendLine(filepath.Join(s.gitDir, "logs", filepath.FromSlash(l)), line)
+	}
+	return nil
+}
+
+func appendLine(name, line string) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// applyChanges folds committed changes into the cache.
+func applyChanges(c *cache, changes []change) {
+	if len(changes) == 0 {
+		return
+	}
+	del := map[string]bool{}
+	upd := map[string]entry{}
+	for _, ch := range changes {
+		if ch.Action == Deleted {
+			del[ch.Path] = true
+		} else {
+			upd[ch.Path] = ch.e
+		}
+	}
+	out := c.entries[:0:0]
+	out = make([]entry, 0, len(c.entries)+len(upd))
+	for _, e := range c.entries {
+		if del[e.path] {
+			continue
+		}
+		if ne, ok := upd[e.path]; ok {
+			out = append(out, ne)
+			delete(upd, e.path)
+			continue
+		}
+		out = append(out, e)
+	}
+	if len(upd) > 0 {
+		for _, e := range upd {
+			out = append(out, e)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	}
+	c.entries = out
+}
+
+func sortChanges(cs []change) {
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
+}
+
+func sortEntries(es []entry) {
+	sort.Slice(es, func(i, j int) bool { return es[i].path < es[j].path })
+}

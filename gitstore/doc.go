@@ -1,0 +1,16 @@
+// Package gitstore keeps a directory of files as a git repository whose
+// every checkpoint is one commit.
+//
+// It knows paths, bytes and commits, and nothing of what the files mean.
+// A checkpoint costs what changed, not what exists: changed files are found
+// with a stat cache (the same records git keeps in its index, stored under
+// .state/ and mirrored into .git/index so that git status stays clean and
+// fast), and the new commit's trees are built from the previous commit's
+// trees plus the changed paths. go-git is used to read objects; blobs,
+// trees, commits and refs are written here, each through a temporary file,
+// fsync and rename, so that a process killed at any instant leaves a
+// repository that git fsck accepts.
+//
+// A Store is safe for use by one goroutine at a time for reads and writes
+// of the repository; Lock serialises writers across processes.
+package gitstore

@@ -1,0 +1,203 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Commit is a checkpoint as read back from history.
+type Commit struct {
+	Hash     string
+	Time     time.Time
+	Author   string
+	Subject  string
+	Body     string
+	Trailers []Trailer
+	Parents  []string
+	Tags     []string
+}
+
+// Trailer returns the value of the last trailer named key, or "".
+func (c *Commit) Trailer(key string) string {
+	v := ""
+	for _, t := range c.Trailers {
+		if strings.EqualFold(t.Key, key) {
+			v = t.Value
+		}
+	}
+	return v
+}
+
+// LogOptions filter a log.
+type LogOptions struct {
+	// From is where the walk starts; empty means HEAD.
+	From string
+	// N stops after this many matching commits; 0 means all.
+	N int
+	// Match keeps only the commits it accepts; nil keeps all.
+	Match func(*Commit) bool
+}
+
+// Log lists checkpoints from newest to oldest, following first parents.
+func (s *Store) Log(ctx context.Context, opts LogOptions) ([]Commit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	from := opts.From
+	if from == "" {
+		from = "HEAD"
+	}
+	h, err := s.resolve(from)
+	if errors.Is(err, ErrUnknownRev) && opts.From == "" {
+		return nil, nil // no commits yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	tags := s.tagsByCommit()
+	var out []Commit
+	for !h.IsZero() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cm, err := object.GetCommit(s.repo.Storer, h)
+		if err != nil {
+			return nil, fmt.Errorf("log: read commit %s: %w", short(h), err)
+		}
+		c := toCommit(cm)
+		c.Tags = tags[h]
+		if opts.Match == nil || opts.Match(&c) {
+			out = append(out, c)
+			if opts.N > 0 && len(out) >= opts.N {
+				break
+			}
+		}
+		if len(cm.ParentHashes) == 0 {
+			break
+		}
+		h = cm.ParentHashes[0]
+	}
+	return out, nil
+}
+
+// Commit reads one commit.
+func (s *Store) Commit(ctx context.Context, rev string) (*Commit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, err := s.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	cm, err := object.GetCommit(s.repo.Storer, h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", short(h), err)
+	}
+	c := toCommit(cm)
+	c.Tags = s.tagsByCommit()[h]
+	return &c, nil
+}
+
+// ChangedFiles lists the paths a commit changed against its first parent.
+func (s *Store) ChangedFiles(ctx context.Context, rev string) ([]FileChange, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, err := s.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	cm, err := object.GetCommit(s.repo.Storer, h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", short(h), err)
+	}
+	var parent plumbing.Hash
+	if len(cm.ParentHashes) > 0 {
+		parent = cm.ParentHashes[0]
+	}
+	return s.diffTrees(ctx, parent, h, nil)
+}
+
+var trailerRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*): (.*)$`)
+
+func toCommit(cm *object.Commit) Commit {
+	c := Commit{
+		Hash:   cm.Hash.String(),
+		Time:   cm.Committer.When,
+		Author: cm.Author.Name,
+	}
+	for _, p := range cm.ParentHashes {
+		c.Parents = append(c.Parents, p.String())
+	}
+	msg := strings.TrimRight(cm.Message, "\n")
+	subject, rest, _ := strings.Cut(msg, "\n")
+	c.Subject = subject
+	rest = strings.TrimLeft(rest, "\n")
+	paras := strings.Split(rest, "\n\n")
+	last := paras[len(paras)-1]
+	lines := strings.Split(last, "\n")
+	isTrailers := last != ""
+	for _, l := range lines {
+		if !trailerRE.MatchString(l) {
+			isTrailers = false
+			break
+		}
+	}
+	if isTrailers {
+		for _, l := range lines {
+			m := trailerRE.FindStringSubmatch(l)
+			c.Trailers = append(c.Trailers, Trailer{m[1], m[2]})
+		}
+		paras = paras[:len(paras)-1]
+	}
+	c.Body = strings.TrimSpace(strings.Join(paras, "\n\n"))
+	return c
+}
+
+// Resolve turns a revision (a commit id or its prefix, a tag, a branch,
+// HEAD, HEAD~N) into a full commit id.
+func (s *Store) Resolve(rev string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, err := s.resolve(rev)
+	return h.String(), err
+}
+
+func (s *Store) resolve(rev string) (plumbing.Hash, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, " \t\n:") {
+		return plumbing.ZeroHash, fmt.Errorf("%q: %w", rev, ErrUnknownRev)
+	}
+	if h, err := s.repo.ResolveRevision(plumbing.Revision(rev)); err == nil {
+		if _, err := object.GetCommit(s.repo.Storer, *h); err == nil {
+			return *h, nil
+		}
+		// An annotated tag: peel it.
+		if t, err := object.GetTag(s.repo.Storer, *h); err == nil {
+			if c, err := t.Commit(); err == nil {
+				return c.Hash, nil
+			}
+		}
+	}
+	if ref, err := s.repo.Storer.Reference(plumbing.NewTagReferenceName(rev)); err == nil {
+		return s.peel(ref.Hash())
+	}
+	return plumbing.ZeroHash, fmt.Errorf("%q: %w", rev, ErrUnknownRev)
+}
+
+func (s *Store) peel(h plumbing.Hash) (plumbing.Hash, error) {
+	if t, err := object.GetTag(s.repo.Storer, h); err == nil {
+		c, err := t.Commit()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		return c.Hash, nil
+	}
+	return h, nil
+}

@@ -1,0 +1,96 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// Restore makes the work tree under paths (all of it when paths is empty)
+// what it was at rev, and returns the paths it changed. History is not
+// touched: the caller checkpoints the result as a new commit. Changes not
+// yet checkpointed under paths are overwritten, so the caller checkpoints
+// them first. The caller holds the lock.
+func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]FileChange, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.locked() {
+		return nil, errors.New("restore: the write lock is not held")
+	}
+	roots := make([]string, 0, len(paths))
+	for _, p := range paths {
+		cp, err := CleanPath(p)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, cp)
+	}
+	target, err := s.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	_, head, err := s.head()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range roots {
+		if !s.hasPath(target, r) && !s.hasPath(head, r) {
+			return nil, fmt.Errorf("restore %s: %s is in neither %s nor HEAD: %w", rev, r, rev, ErrNotFound)
+		}
+	}
+	fcs, err := s.diffTrees(ctx, head, target, roots)
+	if err != nil {
+		return nil, fmt.Errorf("restore %s: %w", rev, err)
+	}
+	for _, fc := range fcs {
+		name := filepath.Join(s.dir, filepath.FromSlash(fc.Path))
+		h, mode, err := s.blobAt(target, fc.Path)
+		if err != nil {
+			return nil, err
+		}
+		if h.IsZero() {
+			if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("restore %s: %w", fc.Path, err)
+			}
+			continue
+		}
+		data, err := s.readBlob(h)
+		if err != nil {
+			return nil, err
+		}
+		if mode == filemode.Symlink {
+			os.Remove(name)
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.Symlink(string(data), name); err != nil {
+				return nil, fmt.Errorf("restore %s: %w", fc.Path, err)
+			}
+			continue
+		}
+		perm := os.FileMode(0o644)
+		if mode == filemode.Executable {
+			perm = 0o755
+		}
+		if err := WriteFileAtomic(name, data, perm); err != nil {
+			return nil, fmt.Errorf("restore: %w", err)
+		}
+	}
+	return fcs, nil
+}
+
+func (s *Store) hasPath(commit [20]byte, p string) bool {
+	if commit == [20]byte{} {
+		return false
+	}
+	t, err := s.treeOf(commit)
+	if err != nil {
+		return false
+	}
+	_, err = t.FindEntry(p)
+	return err == nil
+}

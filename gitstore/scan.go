@@ -1,0 +1,323 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"golang.org/x/sys/unix"
+)
+
+// Action says how a checkpoint changes a path.
+type Action string
+
+// The actions of a FileChange.
+const (
+	Added    Action = "added"
+	Modified Action = "modified"
+	Deleted  Action = "deleted"
+)
+
+// FileChange is one path a checkpoint adds, modifies or deletes.
+type FileChange struct {
+	Path   string `json:"path"`
+	Action Action `json:"action"`
+}
+
+// change is a FileChange with the new cache entry it brings.
+type change struct {
+	FileChange
+	e entry // new entry, unless deleted
+}
+
+// walked is a work-tree file found by the walker.
+type walked struct {
+	path string
+	st   unix.Stat_t
+}
+
+// skipDirs are work-tree folders that are never memory, whatever the
+// ignore rules say.
+var skipDirs = map[string]bool{".git": true, StateDir: true, "inbox": true}
+
+// racyWindow: a file whose mtime is this close to (or after) the moment
+// its stat was cached may have changed again within the file system's
+// timestamp granularity, so it is hashed rather than trusted.
+const racyWindow = int64(2e9)
+
+// scan compares the work tree under roots (repository paths; nil or ""
+// means everything) with the stat cache. It returns the changes, and
+// whether any unchanged entry had its stat data refreshed.
+func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, bool, error) {
+	if len(roots) == 0 {
+		roots = []string{""}
+	}
+	roots = dedupeRoots(roots)
+	ign := s.ignoreMatcher()
+	var files []walked
+	for _, r := range roots {
+		w, err := s.walk(ctx, r, ign)
+		if err != nil {
+			return nil, false, err
+		}
+		files = append(files, w...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
+
+	var changes []change
+	refreshed := false
+	seen := make(map[string]bool, 0)
+	for i := range files {
+		f := &files[i]
+		mode, ok := gitMode(f.st.Mode)
+		if !ok {
+			continue
+		}
+		idx, found := c.find(f.path)
+		if found {
+			seen[f.path] = true
+			e := &c.entries[idx]
+			if e.mode == mode && statMatches(e, &f.st) && !racy(e, c.written) {
+				continue
+			}
+		}
+		h, err := s.hashFile(f.path, mode)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
+				continue
+			}
+			return nil, false, err
+		}
+		ne := entryFromStat(f.path, h, mode, &f.st)
+		if found {
+			e := &c.entries[idx]
+			if e.hash == h && e.mode == mode {
+				*e = ne
+				refreshed = true
+				continue
+			}
+			changes = append(changes, change{FileChange{f.path, Modified}, ne})
+			continue
+		}
+		changes = append(changes, change{FileChange{f.path, Added}, ne})
+	}
+	for _, r := range roots {
+		i, _ := c.find(r)
+		for ; i < len(c.entries) && underPrefix(c.entries[i].path, r); i++ {
+			p := c.entries[i].path
+			if seen[p] || skipped(p) {
+				continue
+			}
+			if fi, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+				continue // appeared after the walk: the next scan sees it
+			}
+			changes = append(changes, change{FileChange: FileChange{p, Deleted}})
+		}
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	return changes, refreshed, nil
+}
+
+func dedupeRoots(roots []string) []string {
+	sort.Strings(roots)
+	out := roots[:0]
+	for _, r := range roots {
+		if len(out) > 0 && underPrefix(r, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func skipped(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return skipDirs[first]
+}
+
+func (s *Store) ignoreMatcher() gitignore.Matcher {
+	b, err := os.ReadFile(filepath.Join(s.dir, ".gitignore"))
+	if err != nil {
+		return nil
+	}
+	var ps []gitignore.Pattern
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, nil))
+	}
+	return gitignore.NewMatcher(ps)
+}
+
+// walk lists the files under root, in parallel over folders: at 100,000
+// files the stat calls are most of a checkpoint's cost.
+func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
+	if root != "" {
+		var st unix.Stat_t
+		err := unix.Lstat(filepath.Join(s.dir, filepath.FromSlash(root)), &st)
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stat %s: %w", root, err)
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			if skipped(root) || ignored(ign, root, false) {
+				return nil, nil
+			}
+			return []walked{{root, st}}, nil
+		}
+	}
+	var (
+		mu      sync.Mutex
+		out     []walked
+		errs    []error
+		wg      sync.WaitGroup
+		workers = make(chan struct{}, 4)
+	)
+	var visit func(dir string)
+	visit = func(dir string) {
+		defer wg.Done()
+		workers <- struct{}{}
+		files, subdirs, err := s.readDir(dir, ign)
+		<-workers
+		mu.Lock()
+		out = append(out, files...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		mu.Unlock()
+		for _, d := range subdirs {
+			if ctx.Err() != nil {
+				return
+			}
+			wg.Add(1)
+			go visit(d)
+		}
+	}
+	wg.Add(1)
+	visit(root)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+func (s *Store) readDir(dir string, ign gitignore.Matcher) (files []walked, subdirs []string, err error) {
+	name := filepath.Join(s.dir, filepath.FromSlash(dir))
+	f, err := os.Open(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, nil
+		}
+		return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
+	}
+	fd := int(f.Fd())
+	for _, de := range ents {
+		base := de.Name()
+		p := path.Join(dir, base)
+		if de.IsDir() {
+			if dir == "" && skipDirs[base] || ignored(ign, p, true) {
+				continue
+			}
+			subdirs = append(subdirs, p)
+			continue
+		}
+		if isTemp(base) {
+			continue
+		}
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if errors.Is(err, unix.ENOENT) {
+				continue
+			}
+			return nil, nil, fmt.Errorf("stat %s: %w", filepath.Join(name, base), err)
+		}
+		files = append(files, walked{p, st})
+	}
+	return files, subdirs, nil
+}
+
+// isTemp recognises the temporary files of WriteFileAtomic, which exist
+// only for the instant before their rename.
+func isTemp(base string) bool {
+	return strings.HasPrefix(base, ".") && strings.Contains(base, ".tmp-")
+}
+
+func ignored(m gitignore.Matcher, p string, dir bool) bool {
+	return m != nil && m.Match(strings.Split(p, "/"), dir)
+}
+
+func gitMode(m uint32) (uint32, bool) {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		if m&0o111 != 0 {
+			return 0o100755, true
+		}
+		return 0o100644, true
+	case unix.S_IFLNK:
+		return 0o120000, true
+	}
+	return 0, false
+}
+
+func entryFromStat(p string, h plumbing.Hash, mode uint32, st *unix.Stat_t) entry {
+	return entry{
+		path: p, hash: h, mode: mode,
+		ctimeS: uint32(st.Ctim.Sec), ctimeN: uint32(st.Ctim.Nsec),
+		mtimeS: uint32(st.Mtim.Sec), mtimeN: uint32(st.Mtim.Nsec),
+		dev: uint32(st.Dev), ino: uint32(st.Ino),
+		uid: st.Uid, gid: st.Gid, size: uint32(st.Size),
+	}
+}
+
+func statMatches(e *entry, st *unix.Stat_t) bool {
+	return e.mtimeS == uint32(st.Mtim.Sec) && e.mtimeN == uint32(st.Mtim.Nsec) &&
+		e.ctimeS == uint32(st.Ctim.Sec) && e.ctimeN == uint32(st.Ctim.Nsec) &&
+		e.ino == uint32(st.Ino) && e.size == uint32(st.Size) &&
+		e.uid == st.Uid && e.gid == st.Gid
+}
+
+func racy(e *entry, written int64) bool {
+	if e.smudged() {
+		return true
+	}
+	m := int64(e.mtimeS)*1e9 + int64(e.mtimeN)
+	return m >= written-racyWindow
+}
+
+func (s *Store) hashFile(p string, mode uint32) (plumbing.Hash, error) {
+	data, err := s.readWorktree(p, mode)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return hashObject(plumbing.BlobObject, data), nil
+}
+
+func (s *Store) readWorktree(p string, mode uint32) ([]byte, error) {
+	name := filepath.Join(s.dir, filepath.FromSlash(p))
+	if mode == 0o120000 {
+		t, err := os.Readlink(name)
+		return []byte(t), err
+	}
+	return os.ReadFile(name)
+}

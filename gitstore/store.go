@@ -1,0 +1,205 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Errors callers distinguish.
+var (
+	ErrNotRepository = errors.New("not a memory repository")
+	ErrNothingToDo   = errors.New("nothing to checkpoint")
+	ErrUnknownRev    = errors.New("unknown revision")
+	ErrNotFound      = errors.New("no such file")
+	ErrOutside       = errors.New("path is outside the memory repository")
+)
+
+// StateDir is the work-tree folder for derived, uncommitted state.
+const StateDir = ".state"
+
+// Store is a memory repository: a work tree of files and its git history.
+type Store struct {
+	dir    string // work tree
+	gitDir string
+	state  string
+
+	mu    sync.Mutex // owns repo and cache: go-git is not safe for concurrent use
+	repo  *git.Repository
+	cache *cache
+	lock  *fileLock
+	ident Identity
+	warn  func(string)
+	now   func() time.Time
+}
+
+// Options tune a Store.
+type Options struct {
+	// Identity is the author of checkpoints; zero means the user's git
+	// identity, or "cairn".
+	Identity Identity
+	// Warn receives one-line notices about state that was repaired, such
+	// as a stat cache rebuilt after corruption. Nil discards them.
+	Warn func(string)
+}
+
+// Identity names the author of a commit.
+type Identity struct{ Name, Email string }
+
+// Open opens the repository whose work tree is dir.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	gitDir := filepath.Join(abs, ".git")
+	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("open %s: %w", dir, ErrNotRepository)
+	}
+	repo, err := git.PlainOpen(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	s := &Store{
+		dir:    abs,
+		gitDir: gitDir,
+		state:  filepath.Join(abs, StateDir),
+		repo:   repo,
+		ident:  opts.Identity,
+		warn:   opts.Warn,
+		now:    time.Now,
+	}
+	if s.warn == nil {
+		s.warn = func(string) {}
+	}
+	if s.ident.Name == "" {
+		s.ident = defaultIdentity()
+	}
+	if err := os.MkdirAll(s.state, 0o700); err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+// Init creates a repository in dir with the given files as its first
+// commit. It reports false, and changes nothing, when dir already holds a
+// repository.
+func Init(ctx context.Context, dir string, files map[string][]byte, subject string, opts Options) (*Store, bool, error) {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		s, err := Open(ctx, dir, opts)
+		return s, false, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, false, fmt.Errorf("init %s: %w", dir, err)
+	}
+	_, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("init %s: %w", dir, err)
+	}
+	s, err := Open(ctx, dir, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	unlock, err := s.Lock(ctx, 10*time.Second)
+	if err != nil {
+		return nil, false, err
+	}
+	defer unlock()
+	for name, data := range files {
+		if err := s.WriteFile(name, data); err != nil {
+			return nil, false, err
+		}
+	}
+	if _, err := s.Checkpoint(ctx, CheckpointOptions{Subject: subject, AllowEmpty: true}); err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
+
+// Dir returns the work tree's absolute path.
+func (s *Store) Dir() string { return s.dir }
+
+// StatePath returns the absolute path of name inside the state folder.
+func (s *Store) StatePath(name string) string { return filepath.Join(s.state, name) }
+
+// Close releases the store. It does not release a lock taken with Lock.
+func (s *Store) Close() error { return nil }
+
+// Abs turns a slash-separated repository path into a file name, refusing
+// paths that leave the work tree or reach into .git or the state folder.
+func (s *Store) Abs(p string) (string, error) {
+	clean, err := CleanPath(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(clean)), nil
+}
+
+// Rel turns a file name (absolute, or relative to the current directory)
+// into a repository path.
+func (s *Store) Rel(name string) (string, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(s.dir, abs)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, ErrOutside)
+	}
+	return CleanPath(filepath.ToSlash(rel))
+}
+
+// WriteFile writes a repository file atomically. The caller holds the lock.
+func (s *Store) WriteFile(p string, data []byte) error {
+	name, err := s.Abs(p)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(name, data, 0o644)
+}
+
+// ReadFile reads a repository file from the work tree.
+func (s *Store) ReadFile(p string) ([]byte, error) {
+	name, err := s.Abs(p)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", p, ErrNotFound)
+	}
+	return b, err
+}
+
+// Remove deletes a repository file from the work tree, and the folders
+// it leaves empty. The caller holds the lock.
+func (s *Store) Remove(p string) error {
+	name, err := s.Abs(p)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(name); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, ErrNotFound)
+		}
+		return fmt.Errorf("remove %s: %w", p, err)
+	}
+	for d := filepath.Dir(name); d != s.dir && len(d) > len(s.dir); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			break
+		}
+	}
+	return nil
+}

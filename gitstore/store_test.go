@@ -1,0 +1,281 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// newStore makes a repository in a temporary folder with files committed.
+func newStore(t *testing.T, files map[string]string) *Store {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ".cairn")
+	fs := map[string][]byte{".gitignore": []byte(".state/\ninbox/\n")}
+	for k, v := range files {
+		fs[k] = []byte(v)
+	}
+	s, created, err := Init(context.Background(), dir, fs, "init", Options{Identity: Identity{"Test", "test@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !created {
+		t.Fatal("Init did not create")
+	}
+	return s
+}
+
+// gitCLI runs the git command-line tool in the store's work tree.
+func gitCLI(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// checkGit asserts what a git user expects after every cairn command.
+func checkGit(t *testing.T, s *Store) {
+	t.Helper()
+	gitCLI(t, s.Dir(), "fsck", "--full", "--strict")
+	if st := gitCLI(t, s.Dir(), "status", "--porcelain"); st != "" {
+		t.Errorf("git status not clean:\n%s", st)
+	}
+	if d := gitCLI(t, s.Dir(), "diff", "--cached", "--stat"); d != "" {
+		t.Errorf("git index differs from HEAD:\n%s", d)
+	}
+}
+
+func write(t *testing.T, s *Store, p, data string) {
+	t.Helper()
+	name := filepath.Join(s.Dir(), filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkpoint(t *testing.T, s *Store, opts CheckpointOptions) (*Checkpoint, error) {
+	t.Helper()
+	unlock, err := s.Lock(context.Background(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	return s.Checkpoint(context.Background(), opts)
+}
+
+func TestCheckpointFindsHandEdits(t *testing.T) {
+	s := newStore(t, map[string]string{"core/facts/a.md": "a\n", "core/facts/b.md": "b\n", "keep.md": "k\n"})
+	checkGit(t, s)
+	if _, err := checkpoint(t, s, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+		t.Fatalf("checkpoint of a clean tree: got %v, want ErrNothingToDo", err)
+	}
+	write(t, s, "core/facts/a.md", "a changed\n")
+	write(t, s, "core/decisions/new.md", "new\n")
+	os.Remove(filepath.Join(s.Dir(), "core/facts/b.md"))
+	write(t, s, "inbox/job.json", "{}")
+	write(t, s, ".state/junk", "x")
+	cp, err := checkpoint(t, s, CheckpointOptions{Subject: "hand edits", Trailers: []Trailer{{"Cairn-Event", "test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []FileChange{{"core/decisions/new.md", Added}, {"core/facts/a.md", Modified}, {"core/facts/b.md", Deleted}}
+	if len(cp.Changes) != len(want) {
+		t.Fatalf("changes = %v, want %v", cp.Changes, want)
+	}
+	for i := range want {
+		if cp.Changes[i] != want[i] {
+			t.Errorf("change %d = %v, want %v", i, cp.Changes[i], want[i])
+		}
+	}
+	checkGit(t, s)
+	files := gitCLI(t, s.Dir(), "ls-tree", "-r", "--name-only", "HEAD")
+	if files != ".gitignore\ncore/decisions/new.md\ncore/facts/a.md\nkeep.md\n" {
+		t.Errorf("HEAD tree:\n%s", files)
+	}
+	if msg := gitCLI(t, s.Dir(), "log", "-1", "--format=%B"); !strings.Contains(msg, "hand edits\n\nCairn-Event: test") {
+		t.Errorf("message:\n%s", msg)
+	}
+}
+
+func TestCheckpointPaths(t *testing.T) {
+	s := newStore(t, map[string]string{"a/x.md": "x\n"})
+	write(t, s, "a/y.md", "y\n")
+	write(t, s, "b/z.md", "z\n")
+	cp, err := checkpoint(t, s, CheckpointOptions{Paths: []string{"a/y.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Changes) != 1 || cp.Changes[0].Path != "a/y.md" {
+		t.Fatalf("changes = %v", cp.Changes)
+	}
+	// b/z.md is still pending, and found by a whole-tree checkpoint.
+	st, err := s.Status(context.Background())
+	if err != nil || len(st) != 1 || st[0].Path != "b/z.md" {
+		t.Fatalf("status = %v, %v", st, err)
+	}
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, s)
+}
+
+func TestTreeShapes(t *testing.T) {
+	// A file replaced by a folder of the same name and back, and names
+	// that sort differently as files and folders.
+	s := newStore(t, map[string]string{"a": "file\n", "a-b": "1\n", "a.c": "2\n"})
+	os.Remove(filepath.Join(s.Dir(), "a"))
+	write(t, s, "a/inner.md", "inner\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, s)
+	os.RemoveAll(filepath.Join(s.Dir(), "a"))
+	write(t, s, "a", "file again\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, s)
+	if got := gitCLI(t, s.Dir(), "show", "HEAD:a"); got != "file again\n" {
+		t.Errorf("a = %q", got)
+	}
+}
+
+func TestRacyEdit(t *testing.T) {
+	// Same size, same second: only the racy check can see this edit.
+	s := newStore(t, map[string]string{"f.md": "aaaa\n"})
+	write(t, s, "f.md", "bbbb\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, "f.md", "cccc\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatalf("second same-size edit: %v", err)
+	}
+	if got := gitCLI(t, s.Dir(), "show", "HEAD:f.md"); got != "cccc\n" {
+		t.Errorf("f.md = %q", got)
+	}
+}
+
+func TestCacheRepairedAfterForeignCommit(t *testing.T) {
+	s := newStore(t, map[string]string{"a.md": "a\n"})
+	// A git user commits by hand; cairn must notice, not undo it.
+	write(t, s, "b.md", "b\n")
+	gitCLI(t, s.Dir(), "add", "b.md")
+	gitCLI(t, s.Dir(), "-c", "user.name=U", "-c", "user.email=u@x", "commit", "-qm", "by hand")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+		t.Fatalf("after a git commit: %v", err)
+	}
+	// A corrupt cache is rebuilt with a warning.
+	var warned []string
+	s2, err := Open(context.Background(), s.Dir(), Options{Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(s2.StatePath(cacheFile), []byte("garbage"), 0o600)
+	write(t, s2, "c.md", "c\n")
+	cp, err := checkpoint(t, s2, CheckpointOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Changes) != 1 || cp.Changes[0].Path != "c.md" {
+		t.Errorf("changes = %v", cp.Changes)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "rebuilding") {
+		t.Errorf("warnings = %q", warned)
+	}
+	checkGit(t, s2)
+}
+
+func TestLogTagDiffRestore(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t, map[string]string{"core/a.md": "one\n"})
+	write(t, s, "core/a.md", "two\n")
+	first, err := checkpoint(t, s, CheckpointOptions{Subject: "two", Tag: "v-two", Trailers: []Trailer{{"Cairn-Session", "s1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, "core/a.md", "three\n")
+	write(t, s, "core/b.md", "b\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{Subject: "three"}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := s.Log(ctx, LogOptions{})
+	if err != nil || len(log) != 3 {
+		t.Fatalf("log = %v, %v", log, err)
+	}
+	if log[1].Subject != "two" || log[1].Trailer("Cairn-Session") != "s1" || len(log[1].Tags) != 1 {
+		t.Errorf("log[1] = %+v", log[1])
+	}
+	if h, err := s.Resolve("v-two"); err != nil || h != first.Hash {
+		t.Errorf("resolve tag = %s, %v", h, err)
+	}
+	if _, err := s.Resolve("nope"); !errors.Is(err, ErrUnknownRev) {
+		t.Errorf("unknown rev: %v", err)
+	}
+	diffs, err := s.Diff(ctx, DiffOptions{From: "v-two", To: "HEAD"})
+	if err != nil || len(diffs) != 2 {
+		t.Fatalf("diff = %v, %v", diffs, err)
+	}
+	var b strings.Builder
+	WritePatch(&b, diffs, false)
+	if !strings.Contains(b.String(), "-two\n+three\n") {
+		t.Errorf("patch:\n%s", b.String())
+	}
+	unlock, _ := s.Lock(ctx, time.Second)
+	defer unlock()
+	fcs, err := s.Restore(ctx, "v-two", nil)
+	if err != nil || len(fcs) != 2 {
+		t.Fatalf("restore = %v, %v", fcs, err)
+	}
+	paths := []string{}
+	for _, f := range fcs {
+		paths = append(paths, f.Path)
+	}
+	if _, err := s.Checkpoint(ctx, CheckpointOptions{Subject: "restore", Paths: paths}); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitCLI(t, s.Dir(), "ls-tree", "-r", "--name-only", "HEAD"); got != ".gitignore\ncore/a.md\n" {
+		t.Errorf("after restore:\n%s", got)
+	}
+	if n := gitCLI(t, s.Dir(), "rev-list", "--count", "HEAD"); n != "4\n" {
+		t.Errorf("history rewritten? %s commits", n)
+	}
+	checkGit(t, s)
+}
+
+func TestBadPaths(t *testing.T) {
+	for _, p := range []string{"", "/etc/passwd", "../x", "a/../../x", ".git/config", ".state/lock", "a\\b"} {
+		if _, err := CleanPath(p); !errors.Is(err, ErrOutside) {
+			t.Errorf("CleanPath(%q) = %v, want ErrOutside", p, err)
+		}
+	}
+}
+
+func TestLockTimeout(t *testing.T) {
+	s := newStore(t, nil)
+	s2, err := Open(context.Background(), s.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := s.Lock(context.Background(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	_, err = s2.Lock(context.Background(), 100*time.Millisecond)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid") {
+		t.Errorf("second lock: %v", err)
+	}
+}
