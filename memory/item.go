@@ -1,0 +1,852 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// SchemaVersion is the version of the item file format that this package
+// reads and writes, recorded in every file as "schema: 1".
+const SchemaVersion = 1
+
+// Defaults for keys a file leaves out.
+const (
+	DefaultImportance = 0.5
+	DefaultConfidence = 1.0
+)
+
+// maxTitleLen bounds a title taken from the first line of a body, in runes.
+const maxTitleLen = 100
+
+// maxAliasCopy bounds the nodes copied to make unknown keys independent of
+// anchors on known keys, so that a small file cannot expand into a huge one.
+const maxAliasCopy = 10000
+
+var (
+	// crlf matches a line ending with carriage returns; any run of CRs
+	// before a LF goes, so that normalising is idempotent.
+	crlf = regexp.MustCompile(`\r+\n`)
+	// yamlErrLine picks the line out of a yaml.v3 syntax error.
+	yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	// unknownAnchor matches the one yaml.v3 error about an alias.
+	unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+)
+
+// An Item is one memory item: a Markdown file with YAML front matter.
+//
+//	---
+//	id: 01JDXK3V9M2Q7Y8Z4T6R5W1HBC
+//	kind: decision
+//	title: Use PostgreSQL for the job queue
+//	importance: 0.9
+//	confidence: 1.0
+//	tags: [db, queue]
+//	session: 7f3c2a10-...
+//	created: 2026-11-30T05:43:00Z
+//	updated: 2026-11-30T05:43:00Z
+//	pinned: false
+//	schema: 1
+//	---
+//	We chose PostgreSQL over Redis for the job queue because ...
+//
+// Front-matter keys that Item does not know are kept, with their comments,
+// from Parse to Marshal, so that people and other tools can add their own.
+type Item struct {
+	ID         string    // a ULID, see NewID
+	Kind       Kind      // decides the folder, see Kind.Dir
+	Title      string    // one line; the file name is made from it
+	Importance float64   // 0..1
+	Confidence float64   // 0..1; items shared by others carry less
+	Tags       []string  // in order, without duplicates or empty tags
+	Session    string    // the agent session the item came from, if any
+	Created    time.Time // UTC, to the second
+	Updated    time.Time // UTC, to the second
+	Pinned     bool      // always packed into the context
+	Schema     int       // SchemaVersion
+	Body       string    // Markdown, without leading blank lines or trailing newlines
+
+	fm *frontMatter // what Parse read besides the known values; nil for a new item
+}
+
+// frontMatter keeps what a file's front matter holds beyond the values of
+// the known keys, for Marshal to write back.
+type frontMatter struct {
+	doc, root comments            // on the YAML document and on its mapping
+	known     map[string]keyNotes // comments on the known keys, by key
+	extra     []*yaml.Node        // the unknown keys and their values, alternating, in file order
+}
+
+type comments struct{ head, line, foot string }
+
+type keyNotes struct{ key, value comments }
+
+func commentsOf(n *yaml.Node) comments {
+	return comments{n.HeadComment, n.LineComment, n.FootComment}
+}
+
+func (c comments) apply(n *yaml.Node) {
+	n.HeadComment, n.LineComment, n.FootComment = c.head, c.line, c.foot
+}
+
+// NewItem returns a new item of kind k made at time now, with a new id, the
+// default importance and confidence and no body.
+func NewItem(k Kind, title string, now time.Time) *Item {
+	now = now.UTC().Truncate(time.Second)
+	return &Item{
+		ID:         NewID(now),
+		Kind:       k,
+		Title:      title,
+		Importance: DefaultImportance,
+		Confidence: DefaultConfidence,
+		Created:    now,
+		Updated:    now,
+		Schema:     SchemaVersion,
+	}
+}
+
+// FileName returns the item's file name, "<slug>--<id>.md", where the slug
+// is made from the title (see Slug). IDFromPath reverses it.
+func (it *Item) FileName() string {
+	return Slug(it.Title) + "--" + it.ID + ".md"
+}
+
+// Path returns the item's slash-separated path relative to the root of the
+// memory repository, for instance "core/decisions/use-postgresql--01JD….md".
+func (it *Item) Path() string {
+	if dir := it.Kind.Dir(); dir != "" {
+		return dir + "/" + it.FileName()
+	}
+	return it.FileName()
+}
+
+// Validate reports whether the item is complete and well-formed: a valid
+// id, a known kind, a title, importance and confidence within 0..1 and a
+// schema this package writes. Parse accepts files that fail Validate (a
+// hand-written note without an id, say) so that callers can fill them in.
+func (it *Item) Validate() error {
+	var problems []string
+	if it.ID == "" {
+		problems = append(problems, "id is missing")
+	}
+	if err := it.check(); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if strings.TrimSpace(it.Title) == "" {
+		problems = append(problems, "title is empty")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("invalid memory item %s: %s", it.ID, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// check reports the values that Parse would reject, so that Marshal never
+// writes a file that cannot be read back.
+func (it *Item) check() error {
+	var errs []error
+	if it.ID != "" && !ValidID(it.ID) {
+		errs = append(errs, fmt.Errorf("id: %q is not an upper-case ULID", it.ID))
+	}
+	if !it.Kind.Valid() {
+		errs = append(errs, fmt.Errorf("kind: unknown kind %q: want one of %s", it.Kind, kindList()))
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"importance", it.Importance}, {"confidence", it.Confidence}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			errs = append(errs, fmt.Errorf("%s: %v is outside 0..1", f.key, f.v))
+		}
+	}
+	for _, f := range []struct {
+		key string
+		t   time.Time
+	}{{"created", it.Created}, {"updated", it.Updated}} {
+		if !f.t.IsZero() && !inYearRange(f.t) {
+			errs = append(errs, fmt.Errorf("%s: year %d is outside 0..9999", f.key, f.t.UTC().Year()))
+		}
+	}
+	if it.Schema != 0 && it.Schema != SchemaVersion {
+		errs = append(errs, fmt.Errorf("schema: version %d is not %d", it.Schema, SchemaVersion))
+	}
+	return errors.Join(errs...)
+}
+
+func inYearRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
+}
+
+// A ParseError says why an item file could not be read and where.
+type ParseError struct {
+	Path string // as given to Parse
+	Line int    // 1-based line in the file, counting the front-matter delimiters
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	switch {
+	case e.Path != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	case e.Path != "":
+		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+	case e.Line > 0:
+		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	}
+	return e.Err.Error()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Parse reads an item file. path is used for error messages and, when the
+// front matter has no id, to take the id from the file name (see
+// IDFromPath); it is not opened.
+//
+// Files edited by hand are valid input. Parse accepts a UTF-8 byte order
+// mark and CRLF line endings (CRLF becomes LF throughout, the body
+// included). Front matter starts on the first line with "---" and ends at
+// the next line that is "---"; a file that does not start with "---" has no
+// front matter and is all body. Keys that are missing, null or empty take
+// their defaults:
+//
+//   - kind: note; importance: 0.5; confidence: 1; schema: 1
+//   - id: the id in the file name, if it has one, otherwise none
+//   - title: the first non-blank line of the body, without "#" heading
+//     marks, cut to 100 characters at a word boundary
+//   - created: the time in the id; updated: created
+//
+// Ids may be lower case and are upper-cased. Importance and confidence may
+// be quoted numbers. Tags may be a list or one comma-separated string; they
+// are trimmed, and empty and repeated tags dropped. Times may be RFC 3339
+// or a plain date (midnight UTC); they are kept in UTC to the second.
+// pinned takes true/false and yes/no/on/off. Leading blank lines and
+// trailing line breaks of the body are dropped.
+//
+// Parse rejects, with a *ParseError giving the line in the file: front
+// matter that is not terminated, is not valid YAML or is not a mapping,
+// a repeated key, a value of the wrong type (importance: "high"), an
+// invalid id, an unknown kind, a number outside 0..1, a time that does not
+// parse and a schema other than 1.
+func Parse(path string, data []byte) (it *Item, err error) {
+	defer func() {
+		// yaml.v3 re-panics on errors of its own; no input may crash a caller.
+		if r := recover(); r != nil {
+			it, err = nil, &ParseError{Path: path, Line: 1, Err: fmt.Errorf("reading front matter: %v", r)}
+		}
+	}()
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	text = crlf.ReplaceAllLiteralString(text, "\n")
+
+	it = &Item{
+		Kind:       Note,
+		Importance: DefaultImportance,
+		Confidence: DefaultConfidence,
+		Schema:     SchemaVersion,
+	}
+	body := text
+	if first, rest, ok := strings.Cut(text, "\n"); isDelimiter(first) {
+		if !ok {
+			return nil, &ParseError{Path: path, Line: 1, Err: errors.New(`front matter has no closing "---"`)}
+		}
+		yml, after, end, ok := cutFrontMatter(rest)
+		if !ok {
+			return nil, &ParseError{Path: path, Line: 1, Err: errors.New(`front matter has no closing "---"`)}
+		}
+		p := &parser{path: path, offset: 1, last: end}
+		if err := p.frontMatter(it, yml); err != nil {
+			return nil, err
+		}
+		body = after
+	}
+	it.Body = normBody(body)
+
+	if it.ID == "" {
+		it.ID, _ = IDFromPath(path)
+	}
+	if it.Title == "" {
+		it.Title = titleFrom(it.Body)
+	}
+	if it.Created.IsZero() && it.ID != "" {
+		if t, ok := idTime(it.ID); ok && inYearRange(t) {
+			it.Created = t
+		}
+	}
+	if it.Updated.IsZero() {
+		it.Updated = it.Created
+	}
+	return it, nil
+}
+
+func isDelimiter(line string) bool {
+	return strings.TrimRight(line, " \t") == "---"
+}
+
+// cutFrontMatter splits what follows the opening delimiter into the YAML
+// and the body. end is the closing delimiter's line in the file.
+func cutFrontMatter(s string) (yml, body string, end int, ok bool) {
+	line := 2
+	for pos := 0; pos <= len(s); line++ {
+		l, _, more := strings.Cut(s[pos:], "\n")
+		if isDelimiter(l) {
+			after := min(pos+len(l)+1, len(s))
+			return s[:pos], s[after:], line, true
+		}
+		if !more {
+			break
+		}
+		pos += len(l) + 1
+	}
+	return "", "", 0, false
+}
+
+// normBody puts a body in the form Marshal writes and Parse returns.
+func normBody(s string) string {
+	s = crlf.ReplaceAllLiteralString(s, "\n")
+	s = strings.TrimLeft(s, "\n")
+	return strings.TrimRight(s, "\r\n")
+}
+
+// titleFrom makes a title from the first non-blank line of a body.
+func titleFrom(body string) string {
+	for line := range strings.Lines(body) {
+		t := strings.TrimSpace(line)
+		if h := strings.TrimLeft(t, "#"); len(t)-len(h) <= 6 && h != t && (h == "" || h[0] == ' ' || h[0] == '\t') {
+			// An ATX heading; drop the optional closing sequence too.
+			h = strings.TrimSpace(h)
+			if c := strings.TrimRight(h, "#"); c == "" || strings.HasSuffix(c, " ") || strings.HasSuffix(c, "\t") {
+				h = strings.TrimSpace(c)
+			}
+			t = h
+		}
+		if t = cleanString(t); t != "" {
+			return cutTitle(t)
+		}
+	}
+	return ""
+}
+
+func cutTitle(t string) string {
+	if utf8.RuneCountInString(t) <= maxTitleLen {
+		return t
+	}
+	r := []rune(t)[:maxTitleLen]
+	cut := string(r)
+	if i := strings.LastIndexAny(cut, " \t"); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimSpace(cut) + "…"
+}
+
+// cleanString trims a one-line value and makes it valid UTF-8, as Marshal
+// writes it.
+func cleanString(s string) string {
+	return strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// normTags trims tags and drops empty and repeated ones, keeping the order.
+func normTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		t = cleanString(t)
+		if t != "" && !contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parser reads front matter, turning YAML line numbers into file lines.
+type parser struct {
+	path   string
+	offset int // lines in the file before the YAML
+	last   int // the closing delimiter's line
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) *ParseError {
+	line := 1
+	if n != nil && n.Line > 0 {
+		line = n.Line + p.offset
+	}
+	return &ParseError{Path: p.path, Line: line, Err: fmt.Errorf(format, args...)}
+}
+
+// yamlError turns a yaml.v3 error into a ParseError at the line in the
+// file. yaml.v3 counts lines from 1 for scanner errors but from 0 for
+// parser errors, leaves the line out when it is the first, and gives none
+// at all for bad characters and unknown anchors, which are found here.
+func (p *parser) yamlError(yml string, err error) *ParseError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1 // in the YAML
+	if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		if isParserProblem(msg) {
+			line++
+		}
+	} else if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+		line = lineOf(yml, strings.Index(yml, "*"+m[1]))
+	} else if i := badChar(yml); i >= 0 {
+		line = lineOf(yml, i)
+	}
+	// An unexpected end is reported past the last line.
+	line = min(max(line+p.offset, p.offset+1), p.last)
+	return &ParseError{Path: p.path, Line: line, Err: fmt.Errorf("invalid YAML in front matter: %s", msg)}
+}
+
+// isParserProblem reports whether a yaml.v3 message comes from its parser
+// rather than its scanner.
+func isParserProblem(msg string) bool {
+	switch msg {
+	case "did not find expected ',' or ']'",
+		"did not find expected ',' or '}'",
+		"did not find expected '-' indicator",
+		"did not find expected <document start>",
+		"did not find expected <stream-start>",
+		"did not find expected key",
+		"did not find expected node content",
+		"found duplicate %TAG directive",
+		"found duplicate %YAML directive",
+		"found incompatible YAML document",
+		"found undefined tag handle":
+		return true
+	}
+	return false
+}
+
+// lineOf returns the 1-based line of byte i in s, or 1 if i < 0.
+func lineOf(s string, i int) int {
+	if i < 0 {
+		return 1
+	}
+	return strings.Count(s[:i], "\n") + 1
+}
+
+// badChar returns the index of the first byte that YAML does not allow in
+// a stream, or -1.
+func badChar(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
+			return i
+		}
+		ok := r == 0x09 || r == 0x0A || r == 0x0D || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
+			(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+		if !ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// isKnown reports whether Item has a field for a front-matter key.
+func isKnown(key string) bool {
+	return want(key) != ""
+}
+
+func (p *parser) frontMatter(it *Item, yml string) error {
+	dec := yaml.NewDecoder(strings.NewReader(yml))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err == io.EOF {
+		return nil // empty, or only comments
+	} else if err != nil {
+		return p.yamlError(yml, err)
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return p.errorf(&next, "front matter holds more than one YAML document")
+	} else if err != io.EOF {
+		return p.yamlError(yml, err)
+	}
+
+	fm := &frontMatter{doc: commentsOf(&doc), known: make(map[string]keyNotes)}
+	if len(doc.Content) != 1 {
+		return p.errorf(&doc, "front matter is not a YAML document")
+	}
+	root := doc.Content[0]
+	switch {
+	case root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null":
+		it.fm = fm
+		return nil
+	case root.Kind != yaml.MappingNode:
+		return p.errorf(root, "front matter is %s, want a mapping of keys to values", describe(root))
+	}
+	fm.root = commentsOf(root)
+
+	seen := make(map[string]int)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind == yaml.ScalarNode {
+			id := k.ShortTag() + "\x00" + k.Value
+			if first, dup := seen[id]; dup {
+				return p.errorf(k, "%s: repeated key (first on line %d)", k.Value, first)
+			}
+			seen[id] = k.Line + p.offset
+		}
+		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" || !isKnown(k.Value) {
+			fm.extra = append(fm.extra, k, v)
+			continue
+		}
+		fm.known[k.Value] = keyNotes{commentsOf(k), commentsOf(v)}
+		if err := p.value(it, k.Value, v); err != nil {
+			return err
+		}
+	}
+	d := &detacher{defined: make(map[*yaml.Node]bool), budget: maxAliasCopy}
+	for i, n := range fm.extra {
+		var err error
+		if fm.extra[i], err = d.walk(n); err != nil {
+			return p.errorf(n, "%v", err)
+		}
+	}
+	it.fm = fm
+	return nil
+}
+
+// value sets the field for a known key. A null value leaves the default.
+func (p *parser) value(it *Item, key string, v *yaml.Node) error {
+	at := v
+	v = resolve(v)
+	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
+		return nil
+	}
+	if key == "tags" {
+		return p.tags(it, at, v)
+	}
+	if v.Kind != yaml.ScalarNode {
+		return p.errorf(at, "%s: want %s, got %s", key, want(key), describe(v))
+	}
+	s := v.Value
+	switch key {
+	case "id":
+		id := strings.ToUpper(strings.TrimSpace(s))
+		if !ValidID(id) {
+			return p.errorf(at, "id: want %s, got %q", want(key), s)
+		}
+		it.ID = id
+	case "kind":
+		k, err := ParseKind(s)
+		if err != nil {
+			return p.errorf(at, "kind: %w", err)
+		}
+		it.Kind = k
+	case "title":
+		it.Title = cleanString(s)
+	case "session":
+		it.Session = cleanString(s)
+	case "importance", "confidence":
+		f, err := unit(v)
+		if err != nil {
+			return p.errorf(at, "%s: %w", key, err)
+		}
+		if key == "importance" {
+			it.Importance = f
+		} else {
+			it.Confidence = f
+		}
+	case "created", "updated":
+		t, err := parseTime(s)
+		if err != nil {
+			return p.errorf(at, "%s: %w", key, err)
+		}
+		if key == "created" {
+			it.Created = t
+		} else {
+			it.Updated = t
+		}
+	case "pinned":
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "true", "yes", "on":
+			it.Pinned = true
+		case "false", "no", "off":
+			it.Pinned = false
+		default:
+			return p.errorf(at, "pinned: want %s, got %q", want(key), s)
+		}
+	case "schema":
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return p.errorf(at, "schema: want %s, got %q", want(key), s)
+		}
+		if n != SchemaVersion {
+			return p.errorf(at, "schema: version %d is not supported (want %d)", n, SchemaVersion)
+		}
+	}
+	return nil
+}
+
+// want says what a known key takes, for error messages, and "" for a key
+// that Item does not know.
+func want(key string) string {
+	switch key {
+	case "id":
+		return "a 26-character ULID"
+	case "kind":
+		return "a kind"
+	case "title", "session":
+		return "a string"
+	case "importance", "confidence", "schema":
+		return "a number"
+	case "tags":
+		return "a list of strings"
+	case "created", "updated":
+		return "a time"
+	case "pinned":
+		return "true or false"
+	}
+	return ""
+}
+
+func (p *parser) tags(it *Item, at, v *yaml.Node) error {
+	var tags []string
+	switch v.Kind {
+	case yaml.ScalarNode:
+		tags = strings.Split(v.Value, ",")
+	case yaml.SequenceNode:
+		for _, e := range v.Content {
+			e := resolve(e)
+			if e.Kind != yaml.ScalarNode {
+				return p.errorf(e, "tags: want a list of strings, got %s in the list", describe(e))
+			}
+			if e.ShortTag() != "!!null" {
+				tags = append(tags, e.Value)
+			}
+		}
+	default:
+		return p.errorf(at, "tags: want a list of strings, got %s", describe(v))
+	}
+	it.Tags = normTags(tags)
+	return nil
+}
+
+// unit reads a number from 0 to 1.
+func unit(v *yaml.Node) (float64, error) {
+	var f float64
+	var err error
+	switch v.ShortTag() {
+	case "!!int", "!!float":
+		err = v.Decode(&f)
+	default:
+		f, err = strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("want a number, got %q", v.Value)
+	}
+	if !(f >= 0 && f <= 1) {
+		return 0, fmt.Errorf("want a number from 0 to 1, got %s", v.Value)
+	}
+	return f + 0, nil // no negative zero
+}
+
+// parseTime reads RFC 3339 and a few looser forms people write by hand;
+// a time without a zone is UTC.
+func parseTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{
+		time.RFC3339Nano,
+		"2006-01-02T15:04:05",
+		"2006-01-02 15:04:05Z07:00",
+		"2006-01-02 15:04:05",
+		"2006-01-02T15:04Z07:00",
+		"2006-01-02T15:04",
+		"2006-01-02 15:04",
+		time.DateOnly,
+	} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if !inYearRange(t) {
+				return time.Time{}, fmt.Errorf("year %d is outside 0..9999", t.UTC().Year())
+			}
+			return t.UTC().Truncate(time.Second), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("want an RFC 3339 time (2026-11-30T05:43:00Z) or a date (2026-11-30), got %q", s)
+}
+
+// resolve follows aliases to the node they stand for.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func describe(n *yaml.Node) string {
+	n = resolve(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	}
+	return "nothing"
+}
+
+// detacher makes the unknown keys' values independent of anchors on known
+// keys. Marshal writes known values afresh, without anchors, so an alias
+// to one is replaced by a copy of what it stands for.
+type detacher struct {
+	defined map[*yaml.Node]bool // anchored nodes that Marshal writes before the current one
+	budget  int
+}
+
+func (d *detacher) walk(n *yaml.Node) (*yaml.Node, error) {
+	if n.Kind == yaml.AliasNode {
+		if d.defined[n.Alias] {
+			return n, nil
+		}
+		return d.copy(n.Alias)
+	}
+	if n.Anchor != "" {
+		d.defined[n] = true
+	}
+	for i, c := range n.Content {
+		var err error
+		if n.Content[i], err = d.walk(c); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (d *detacher) copy(n *yaml.Node) (*yaml.Node, error) {
+	if d.budget--; d.budget < 0 || n == nil {
+		return nil, errors.New("aliases expand to too much data")
+	}
+	if n.Kind == yaml.AliasNode {
+		if d.defined[n.Alias] {
+			c := *n
+			return &c, nil
+		}
+		return d.copy(n.Alias)
+	}
+	c := *n
+	c.Anchor = ""
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, child := range n.Content {
+		var err error
+		if c.Content[i], err = d.copy(child); err != nil {
+			return nil, err
+		}
+	}
+	return &c, nil
+}
+
+// Marshal returns the item as a file: "---", the front matter, "---", the
+// body and exactly one final newline. Known keys come first, in the order
+// id, kind, title, importance, confidence, tags, session, created,
+// updated, pinned, schema; id, title, tags, session, created and updated
+// are left out when empty. Unknown keys from Parse follow in their
+// original order, with comments where yaml.v3 keeps them; comments on
+// known keys and on the front matter as a whole are kept too. Times are
+// written in UTC to the second, tags as a flow list, and importance and
+// confidence always with a decimal point.
+//
+// Marshal is deterministic. It normalises as Parse does (title, session and
+// tags trimmed, body without leading blank lines), so Parse(Marshal(it))
+// gives it back, and it refuses values that Parse would reject: an invalid
+// id, an unknown kind, a number outside 0..1, a year outside 0..9999.
+// It does not require a complete item; see Validate.
+func (it *Item) Marshal() (data []byte, err error) {
+	if err := it.check(); err != nil {
+		return nil, fmt.Errorf("marshal memory item %s: %w", it.ID, err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			data, err = nil, fmt.Errorf("marshal memory item %s: encoding front matter: %v", it.ID, r)
+		}
+	}()
+	fm := it.fm
+	if fm == nil {
+		fm = &frontMatter{}
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	fm.root.apply(root)
+	add := func(key string, v *yaml.Node) {
+		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
+		if notes, ok := fm.known[key]; ok {
+			notes.key.apply(k)
+			notes.value.apply(v)
+		}
+		root.Content = append(root.Content, k, v)
+	}
+	scalar := func(tag, value string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+	}
+	if it.ID != "" {
+		add("id", scalar("!!str", it.ID))
+	}
+	add("kind", scalar("!!str", string(it.Kind)))
+	if title := cleanString(it.Title); title != "" {
+		add("title", scalar("!!str", title))
+	}
+	add("importance", scalar("!!float", formatUnit(it.Importance)))
+	add("confidence", scalar("!!float", formatUnit(it.Confidence)))
+	if tags := normTags(it.Tags); len(tags) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+		for _, t := range tags {
+			seq.Content = append(seq.Content, scalar("!!str", t))
+		}
+		add("tags", seq)
+	}
+	if session := cleanString(it.Session); session != "" {
+		add("session", scalar("!!str", session))
+	}
+	if !it.Created.IsZero() {
+		add("created", scalar("!!timestamp", formatTime(it.Created)))
+	}
+	if !it.Updated.IsZero() {
+		add("updated", scalar("!!timestamp", formatTime(it.Updated)))
+	}
+	add("pinned", scalar("!!bool", strconv.FormatBool(it.Pinned)))
+	add("schema", scalar("!!int", strconv.Itoa(SchemaVersion)))
+	root.Content = append(root.Content, fm.extra...)
+
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
+	fm.doc.apply(doc)
+	var buf bytes.Buffer
+	buf.WriteString("---\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("marshal memory item %s: %w", it.ID, err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("marshal memory item %s: %w", it.ID, err)
+	}
+	buf.WriteString("---\n")
+	if body := normBody(it.Body); body != "" {
+		buf.WriteString(body)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), nil
+}
+
+func formatUnit(f float64) string {
+	s := strconv.FormatFloat(f+0, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+func formatTime(t time.Time) string {
+	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
+}
