@@ -1,0 +1,314 @@
+package indexer
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Chunking defaults: the seed design's numbers.
+const (
+	DefaultMaxTokens = 512
+	DefaultOverlap   = 50
+)
+
+// DefaultTurn matches a line that starts a turn of a transcript written as
+// Markdown. The convention cairn writes and reads is a bold speaker label
+// followed by a colon ("**User**:", "**Assistant**:", "**Tool**:"), or
+// the same without the bold ("User:"). Turns written as headings
+// ("## Turn 3", "### user", "### assistant") are headings already and cut
+// there.
+var DefaultTurn = regexp.MustCompile(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
+
+var (
+	headingRE = regexp.MustCompile(`^ {0,3}#{1,6}(\s|$)`)
+	fenceRE   = regexp.MustCompile("^ {0,3}(```|~~~)")
+)
+
+// ChunkOptions say how Split cuts a body. The zero value means the
+// defaults.
+type ChunkOptions struct {
+	// MaxTokens is the most tokens (by EstimateTokens) a chunk holds; a
+	// single word longer than that is cut at rune boundaries.
+	MaxTokens int
+	// Overlap is the most tokens a chunk repeats from the end of the one
+	// before it, in whole lines (or whole words when a line alone is longer
+	// than MaxTokens). A chunk that starts at a heading repeats nothing.
+	Overlap int
+	// Turn matches a line that starts a transcript turn; nil means
+	// DefaultTurn.
+	Turn *regexp.Regexp
+}
+
+func (o ChunkOptions) withDefaults() ChunkOptions {
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = DefaultMaxTokens
+	}
+	if o.Overlap < 0 {
+		o.Overlap = 0
+	} else if o.Overlap == 0 {
+		o.Overlap = DefaultOverlap
+	}
+	if o.Overlap >= o.MaxTokens/2 {
+		o.Overlap = o.MaxTokens / 2
+	}
+	if o.Turn == nil {
+		o.Turn = DefaultTurn
+	}
+	return o
+}
+
+// A Chunk is a piece of a document's body.
+type Chunk struct {
+	// Seq is the chunk's position in its document, from 0.
+	Seq int
+	// StartLine and EndLine are the 1-based, inclusive line numbers of the
+	// chunk in the file (Split's firstLine is the number of the body's
+	// first line).
+	StartLine, EndLine int
+	// StartCol is the byte offset in StartLine where the chunk begins and
+	// EndCol the byte offset in EndLine where it ends (exclusive). They
+	// are 0 and the line's length unless a line was longer than a chunk.
+	StartCol, EndCol int
+	// Text is the chunk: lines joined by "\n", without trailing "\r".
+	Text string
+	// Tokens is EstimateTokens(Text).
+	Tokens int
+}
+
+// Cut strengths: Split prefers to end a chunk before the strongest
+// boundary. A turn ranks above a paragraph because a change of speaker
+// ends a thought more surely than a blank line inside one answer does.
+const (
+	cutWord = iota
+	cutSentence
+	cutLine
+	cutParagraph
+	cutTurn
+	cutHeading
+)
+
+// A unit is the smallest piece Split moves: a whole line, or a word of a
+// line too long for one chunk.
+type unit struct {
+	line     int // index into lines
+	from, to int // byte range in the line
+	tokens   int
+	cut      int // strength of the boundary before the unit
+}
+
+// Split cuts body into chunks of at most opts.MaxTokens tokens with about
+// opts.Overlap tokens of overlap. It ends a chunk, in order of preference,
+// before a Markdown heading, a transcript turn, a paragraph (after a blank
+// line), a line, a sentence, or a word, choosing the strongest boundary in
+// the last two thirds of the window that fits; it never cuts inside a word
+// unless the word alone is longer than a chunk. Headings and turns inside
+// fenced code blocks do not count. firstLine is the line number of the
+// body's first line in its file (1 when the body is the whole file).
+// Blank-only bodies give no chunks; blank lines never begin or end one.
+func Split(body string, firstLine int, opts ChunkOptions) []Chunk {
+	opts = opts.withDefaults()
+	if firstLine < 1 {
+		firstLine = 1
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	units := splitUnits(lines, opts)
+	if len(units) == 0 {
+		return nil
+	}
+
+	var chunks []Chunk
+	minFill := opts.MaxTokens / 3
+	s, prevCut := 0, 0
+	for s < len(units) {
+		// Grow the window [s, e) while it fits.
+		e, sum := s+1, units[s].tokens
+		for e < len(units) && sum+units[e].tokens <= opts.MaxTokens {
+			sum += units[e].tokens
+			e++
+		}
+		cut := e
+		if e < len(units) {
+			// Look back for a stronger boundary, keeping the chunk at
+			// least a third full and ending past the chunk before;
+			// ties go to the later boundary.
+			fill := sum
+			for c := e - 1; c > s && c > prevCut; c-- {
+				fill -= units[c].tokens
+				if fill < minFill {
+					break
+				}
+				if units[c].cut > units[cut].cut {
+					cut = c
+				}
+			}
+		}
+		chunks = append(chunks, makeChunk(lines, units[s:cut], len(chunks), firstLine))
+		if cut >= len(units) {
+			break
+		}
+		next := cut
+		prevCut = cut
+		if units[cut].cut < cutHeading {
+			// Repeat whole units up to Overlap tokens, but never so many
+			// that the next chunk could not reach past this cut.
+			ov := 0
+			for next-1 > s && ov+units[next-1].tokens <= opts.Overlap &&
+				ov+units[next-1].tokens+units[cut].tokens <= opts.MaxTokens {
+				next--
+				ov += units[next].tokens
+			}
+		}
+		s = next
+	}
+	return chunks
+}
+
+func makeChunk(lines []string, us []unit, seq, firstLine int) Chunk {
+	first, last := us[0], us[len(us)-1]
+	if first.from > 0 { // a chunk starting mid-line starts at a word
+		first.from = skipSpace(lines[first.line][:first.to], first.from)
+	}
+	var b strings.Builder
+	if first.line == last.line {
+		b.WriteString(lines[first.line][first.from:last.to])
+	} else {
+		b.WriteString(lines[first.line][first.from:])
+		for l := first.line + 1; l < last.line; l++ {
+			b.WriteByte('\n')
+			b.WriteString(lines[l])
+		}
+		b.WriteByte('\n')
+		b.WriteString(lines[last.line][:last.to])
+	}
+	text := b.String()
+	return Chunk{
+		Seq:       seq,
+		StartLine: firstLine + first.line,
+		EndLine:   firstLine + last.line,
+		StartCol:  first.from,
+		EndCol:    last.to,
+		Text:      text,
+		Tokens:    EstimateTokens(text),
+	}
+}
+
+// splitUnits turns lines into units, each carrying the strength of the
+// boundary before it.
+func splitUnits(lines []string, opts ChunkOptions) []unit {
+	var units []unit
+	inFence := false
+	afterBlank := false
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			afterBlank = true
+			continue
+		}
+		cut := cutLine
+		if afterBlank {
+			cut = cutParagraph
+		}
+		switch {
+		case fenceRE.MatchString(l):
+			inFence = !inFence
+		case inFence:
+		case headingRE.MatchString(l):
+			cut = cutHeading
+		case opts.Turn.MatchString(l):
+			cut = cutTurn
+		}
+		afterBlank = false
+
+		t := EstimateTokens(l)
+		if t <= opts.MaxTokens {
+			units = append(units, unit{line: i, from: 0, to: len(l), tokens: t, cut: cut})
+			continue
+		}
+		units = appendWords(units, i, l, cut, opts.MaxTokens)
+	}
+	return units
+}
+
+// appendWords adds a line longer than a chunk as one unit per word (with
+// the spaces before it), cutting a word longer than max at runes.
+func appendWords(units []unit, line int, l string, cut, max int) []unit {
+	i := 0
+	for i < len(l) {
+		j := skipSpace(l, i)
+		wordStart := j
+		for j < len(l) {
+			r, size := utf8.DecodeRuneInString(l[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += size
+		}
+		if wordStart == j { // trailing spaces: not part of any chunk
+			break
+		}
+		w := l[wordStart:j]
+		if t := EstimateTokens(l[i:j]); t <= max {
+			units = append(units, unit{line: line, from: i, to: j, tokens: t, cut: cut})
+		} else {
+			units = appendPieces(units, line, l, wordStart, j, cut, max)
+		}
+		cut = cutWord
+		switch w[len(w)-1] {
+		case '.', '!', '?', ';', ':':
+			cut = cutSentence
+		}
+		i = j
+	}
+	return units
+}
+
+// skipSpace returns the offset of the first non-space rune in l at or
+// after i.
+func skipSpace(l string, i int) int {
+	for i < len(l) {
+		r, size := utf8.DecodeRuneInString(l[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// appendPieces cuts l[from:to], a single word longer than max tokens, at
+// rune boundaries into pieces of at most max tokens (each at least one
+// rune).
+func appendPieces(units []unit, line int, l string, from, to, cut, max int) []unit {
+	var bounds []int
+	start := from
+	for start < to {
+		// No run of characters costs less than a token per 6 bytes, so a
+		// piece is never longer than that; bisect the rune boundaries
+		// below the bound for the longest piece that fits.
+		bounds = bounds[:0]
+		limit := min(to, start+6*max+16)
+		for i := start; i < limit; {
+			_, size := utf8.DecodeRuneInString(l[i:to])
+			i += size
+			bounds = append(bounds, i)
+		}
+		lo, hi := 0, len(bounds)-1
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if EstimateTokens(l[start:bounds[mid]]) <= max {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		end := bounds[lo]
+		units = append(units, unit{line: line, from: start, to: end, tokens: EstimateTokens(l[start:end]), cut: cut})
+		cut = cutWord
+		start = end
+	}
+	return units
+}
