@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type checkpointOptions struct {
+	message, tag, session, event string
+	json                         bool
+}
+
+func newCheckpointCommand(g *globals) *cobra.Command {
+	var opts checkpointOptions
+	cmd := &cobra.Command{
+		Use:   "checkpoint",
+		Short: "Commit what changed in the memory",
+		Long: `Commit everything that changed in the memory since the last checkpoint,
+hand edits included, as one commit, and print its id. Says so, and exits 0,
+when there is nothing to checkpoint.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheckpoint(cmd.Context(), g, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.message, "message", "m", "", "the checkpoint's subject line")
+	f.StringVar(&opts.tag, "tag", "", "name the checkpoint `NAME` (a git tag)")
+	f.StringVar(&opts.session, "session", "", "the agent session it belongs to")
+	f.StringVar(&opts.event, "event", "checkpoint", "what caused it (recorded as Cairn-Event)")
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) error {
+	if opts.tag != "" {
+		if err := gitstore.ValidTagName(opts.tag); err != nil {
+			return usageError{err}
+		}
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
+		Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event,
+	})
+	if errors.Is(err, gitstore.ErrNothingToDo) {
+		if opts.json {
+			return g.printJSON(map[string]any{"commit": nil, "changes": []any{}})
+		}
+		fmt.Fprintln(g.stdout, "nothing to checkpoint")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return g.printJSON(map[string]any{"commit": cp.Hash, "subject": cp.Subject, "changes": cp.Changes})
+	}
+	fmt.Fprintln(g.stdout, cp.Hash)
+	return nil
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed demo/items.yaml
+var demoItems []byte
+
+type demoOptions struct{ keep bool }
+
+func newDemoCommand(g *globals) *cobra.Command {
+	var opts demoOptions
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Show cairn at work on sample data in a temporary project",
+		Long: `Create a temporary project with a git repository, and run cairn's main
+job on bundled sample memory: init, remember, checkpoint, a hand edit, log,
+diff and restore. Nothing outside the temporary folder is touched.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDemo(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.keep, "keep", false, "keep the temporary project to explore it afterwards")
+	return cmd
+}
+
+type demoItem struct {
+	Kind       string   `yaml:"kind"`
+	Title      string   `yaml:"title"`
+	Importance float64  `yaml:"importance"`
+	Tags       []string `yaml:"tags"`
+	Body       string   `yaml:"body"`
+}
+
+func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
+	var items []demoItem
+	if err := yaml.Unmarshal(demoItems, &items); err != nil {
+		return fmt.Errorf("demo data: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "cairn-demo-")
+	if err != nil {
+		return err
+	}
+	project := filepath.Join(tmp, "webshop")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		return err
+	}
+	if !opts.keep {
+		defer os.RemoveAll(tmp)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if err := os.Chdir(project); err != nil {
+		return err
+	}
+	defer os.Chdir(cwd)
+	os.Unsetenv("CAIRN_DIR")
+	os.Setenv("CAIRN_AUTHOR_NAME", "cairn demo")
+	os.Setenv("CAIRN_AUTHOR_EMAIL", "demo@cairn.invalid")
+
+	step := func(title, cmdline string) {
+		fmt.Fprintf(g.stdout, "\n== %s\n$ %s\n", title, cmdline)
+	}
+	code, err := demoProject(project)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "A temporary project with a git repository (code at %s): %s\n", short(code), project)
+
+	step("Create the memory repository", "cairn init")
+	if err := runInit(ctx, g, initOptions{}); err != nil {
+		return err
+	}
+	step("Remember what the agent learned", "cairn remember --kind KIND --tag TAG ... TEXT")
+	var ids []string
+	for _, it := range items {
+		ro := rememberOptions{kind: it.Kind, title: it.Title, importance: it.Importance, tags: it.Tags}
+		fmt.Fprintf(g.stdout, "%-10s %q -> ", it.Kind, it.Title)
+		before := g.stdout
+		var idb strings.Builder
+		g.stdout = &idb
+		err := runRemember(ctx, g, ro, []string{it.Body})
+		g.stdout = before
+		if err != nil {
+			return err
+		}
+		id := strings.TrimSpace(idb.String())
+		ids = append(ids, id)
+		fmt.Fprintln(g.stdout, id)
+	}
+	step("List the memory", "cairn list")
+	if err := runList(ctx, g, listOptions{}); err != nil {
+		return err
+	}
+	step("Name this point in time", "cairn tag baseline")
+	if err := runTag(ctx, g, tagOptions{}, []string{"baseline"}); err != nil {
+		return err
+	}
+	fmt.Fprintln(g.stdout, "tagged HEAD as baseline")
+
+	step("A person edits a file by hand, and forgets another item", "$EDITOR .cairn/core/facts/...; cairn forget ID")
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	e, err := m.Get(ctx, ids[1])
+	m.Close()
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(project, memory.DirName, filepath.FromSlash(e.Path))
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	data = append(data, "\nThe port moved to 5434 when CI switched runners.\n"...)
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		return err
+	}
+	if err := runForget(ctx, g, ids[3]); err != nil {
+		return err
+	}
+	step("What the next checkpoint will commit", "cairn status")
+	if err := runStatus(ctx, g, statusOptions{}); err != nil {
+		return err
+	}
+	step("Checkpoint it", `cairn checkpoint -m "note: integration database moved"`)
+	if err := runCheckpoint(ctx, g, checkpointOptions{message: "note: integration database moved", event: "checkpoint"}); err != nil {
+		return err
+	}
+	step("The history, with the code commit of each checkpoint", "cairn log")
+	if err := runLog(ctx, g, logOptions{}); err != nil {
+		return err
+	}
+	step("What changed since the baseline", "cairn diff baseline --stat && cairn diff baseline")
+	if err := runDiff(ctx, g, diffOptions{stat: true, color: "never"}, []string{"baseline"}, nil); err != nil {
+		return err
+	}
+	if err := runDiff(ctx, g, diffOptions{color: "never"}, []string{"baseline"}, nil); err != nil {
+		return err
+	}
+	step("Bring the baseline back, as a new checkpoint", "cairn restore baseline")
+	if err := runRestore(ctx, g, restoreOptions{}, "baseline", nil); err != nil {
+		return err
+	}
+	if err := runLog(ctx, g, logOptions{n: 2}); err != nil {
+		return err
+	}
+	step("Any git client reads it", "git -C .cairn log --oneline && git -C .cairn status --short")
+	if gitPath, err := exec.LookPath("git"); err == nil {
+		cmd := exec.CommandContext(ctx, gitPath, "-C", memory.DirName, "log", "--oneline")
+		cmd.Stdout, cmd.Stderr = g.stdout, g.stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("git log: %w", err)
+		}
+		cmd = exec.CommandContext(ctx, gitPath, "-C", memory.DirName, "status", "--short")
+		cmd.Stdout, cmd.Stderr = g.stdout, g.stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("git status: %w", err)
+		}
+		fmt.Fprintln(g.stdout, "(git status: clean)")
+	} else {
+		fmt.Fprintln(g.stdout, "(git is not installed here; the memory is a plain git repository all the same)")
+	}
+	if opts.keep {
+		fmt.Fprintf(g.stdout, "\nThe demo project is kept at %s\n", project)
+	} else {
+		fmt.Fprintln(g.stdout, "\nDone. Run `cairn demo --keep` to keep the project and explore it with git.")
+	}
+	return nil
+}
+
+// demoProject makes the project's own git repository with one commit, so
+// that checkpoints record the code commit they were made at.
+func demoProject(dir string) (string, error) {
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		return "", err
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return "", err
+	}
+	if _, err := wt.Add("main.go"); err != nil {
+		return "", err
+	}
+	sig := &object.Signature{Name: "demo", Email: "demo@cairn.invalid", When: time.Now()}
+	h, err := wt.Commit("initial commit", &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		return "", err
+	}
+	return h.String(), nil
+}

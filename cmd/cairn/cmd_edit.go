@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+func newEditCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "edit ID",
+		Short: "Edit a memory item in $VISUAL or $EDITOR",
+		Long: `Open a memory item's file in $VISUAL or $EDITOR (vi when neither is set),
+check it when the editor exits, and checkpoint it. A file left invalid stays
+as you wrote it, uncommitted, and the error names the line at fault.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEdit(cmd.Context(), g, args[0])
+		},
+	}
+}
+
+func runEdit(ctx context.Context, g *globals, ref string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	e, err := m.Get(ctx, ref)
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(m.Dir, filepath.FromSlash(e.Path))
+	before, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	// Through the shell, so EDITOR="code --wait" works as it does for git.
+	cmd := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "editor", name)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("editor %q: %w", editor, err)
+	}
+	after, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if string(after) == string(before) {
+		fmt.Fprintln(g.stdout, "no changes")
+		return nil
+	}
+	it, err := memory.Parse(e.Path, after)
+	if err != nil {
+		return fmt.Errorf("%w (your edit is kept in %s, not checkpointed)", err, name)
+	}
+	if err := it.Validate(); err != nil {
+		return fmt.Errorf("%s: %w (your edit is kept, not checkpointed)", e.Path, err)
+	}
+	e.Item = it
+	cp, err := m.Update(ctx, e, "edit")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "saved %s", e.Path)
+	if cp != nil {
+		fmt.Fprintf(g.stdout, " in checkpoint %s", short(cp.Hash))
+	}
+	fmt.Fprintln(g.stdout)
+	return nil
+}

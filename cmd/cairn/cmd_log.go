@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type logOptions struct {
+	n             int
+	session, code string
+	json          bool
+}
+
+func newLogCommand(g *globals) *cobra.Command {
+	var opts logOptions
+	cmd := &cobra.Command{
+		Use:   "log",
+		Short: "List checkpoints, newest first",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLog(cmd.Context(), g, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&opts.n, "max-count", "n", 0, "show at most `N` checkpoints")
+	f.StringVar(&opts.session, "session", "", "only checkpoints of this session")
+	f.StringVar(&opts.code, "code", "", "only checkpoints made while the project's code was at commit `SHA`")
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runLog(ctx context.Context, g *globals, opts logOptions) error {
+	if opts.n < 0 {
+		return usagef("-n must not be negative")
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	entries, err := m.Log(ctx, memory.LogOptions{N: opts.n, Session: opts.session, Code: opts.code, Files: true})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return g.printJSON(nonNil(entries))
+	}
+	for _, e := range entries {
+		deco := ""
+		if len(e.Tags) > 0 {
+			deco = " (tag: " + strings.Join(e.Tags, ", tag: ") + ")"
+		}
+		fmt.Fprintf(g.stdout, "%s %s %s%s\n", short(e.Commit), e.Time.Local().Format("2006-01-02 15:04:05"), e.Subject, deco)
+		var meta []string
+		if e.Session != "" {
+			meta = append(meta, "session "+e.Session)
+		}
+		if e.CodeCommit != "" {
+			meta = append(meta, "code "+short(e.CodeCommit))
+		}
+		meta = append(meta, fmt.Sprintf("%d file(s)", e.FilesChanged))
+		fmt.Fprintf(g.stdout, "           %s\n", strings.Join(meta, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type rememberOptions struct {
+	kind       string
+	title      string
+	importance float64
+	tags       []string
+	pin        bool
+	session    string
+	json       bool
+}
+
+func newRememberCommand(g *globals) *cobra.Command {
+	var opts rememberOptions
+	cmd := &cobra.Command{
+		Use:   "remember [TEXT|-]",
+		Short: "Add a memory item and print its id",
+		Long: `Add a memory item: a Markdown file under core/<kind>s/ with YAML front
+matter. The text comes from the arguments, or from standard input when it is
+"-" or not given. The title defaults to the text's first line.`,
+		Example: `  cairn remember --kind decision --tag db "Use PostgreSQL for the job queue: it is already deployed"
+  git log -1 | cairn remember --kind note -`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRemember(cmd.Context(), g, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.kind, "kind", "k", "note", "`KIND` of item: decision, fact, pattern, preference or note")
+	f.StringVarP(&opts.title, "title", "t", "", "title (default: the text's first line)")
+	f.Float64Var(&opts.importance, "importance", memory.DefaultImportance, "importance from 0 to 1")
+	f.StringArrayVar(&opts.tags, "tag", nil, "a tag (repeat for more)")
+	f.BoolVar(&opts.pin, "pin", false, "always give this item to the agent")
+	f.StringVar(&opts.session, "session", "", "the agent session this came from")
+	f.BoolVar(&opts.json, "json", false, "print the item as JSON")
+	return cmd
+}
+
+func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []string) error {
+	kind, err := memory.ParseKind(opts.kind)
+	if err != nil {
+		return usageError{err}
+	}
+	text := strings.Join(args, " ")
+	if len(args) == 0 || text == "-" {
+		if len(args) == 0 && isTerminal(g.stdin) {
+			return usagef("remember needs TEXT, or - to read it from standard input")
+		}
+		b, err := io.ReadAll(io.LimitReader(g.stdin, 1<<20))
+		if err != nil {
+			return fmt.Errorf("read standard input: %w", err)
+		}
+		text = string(b)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" && opts.title == "" {
+		return usagef("remember: nothing to remember (empty text)")
+	}
+	title := opts.title
+	body := text
+	if title == "" {
+		title, body = splitTitle(text)
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	it := memory.NewItem(kind, title, time.Now())
+	it.Body = body
+	it.Importance = opts.importance
+	it.Tags = opts.tags
+	it.Pinned = opts.pin
+	it.Session = opts.session
+	if _, err := m.Remember(ctx, it); err != nil {
+		return err
+	}
+	if opts.json {
+		return g.printJSON(itemJSON(it, it.Path()))
+	}
+	fmt.Fprintln(g.stdout, it.ID)
+	return nil
+}
+
+// splitTitle uses a short first line as the title and the rest as the
+// body; a long single paragraph keeps all its text in the body.
+func splitTitle(text string) (title, body string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	first = strings.TrimSpace(strings.TrimLeft(first, "# "))
+	if len([]rune(first)) <= 80 {
+		if strings.TrimSpace(rest) == "" {
+			return first, ""
+		}
+		return first, strings.TrimSpace(rest)
+	}
+	r := []rune(first)
+	cut := 72
+	for i := cut; i > 40; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimSpace(string(r[:cut])) + "…", text
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+type restoreOptions struct {
+	codeCommit string
+	json       bool
+}
+
+func newRestoreCommand(g *globals) *cobra.Command {
+	var opts restoreOptions
+	cmd := &cobra.Command{
+		Use:   "restore REV [-- PATH...] | restore --code-commit SHA",
+		Short: "Bring back the memory as it was at a checkpoint, as a new checkpoint",
+		Long: `Make the memory (or only PATHs of it) what it was at REV, and checkpoint the
+result. History is never rewritten: the restore is a new commit, and changes
+not yet checkpointed are checkpointed first, so nothing is lost.
+
+--code-commit SHA restores the memory as it was when the project's code was
+at SHA: the newest checkpoint made at SHA or at a commit in its history.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			revs, paths := splitDash(cmd, args)
+			switch {
+			case opts.codeCommit != "" && len(revs) > 0:
+				return usagef("give either REV or --code-commit, not both")
+			case opts.codeCommit == "" && len(revs) != 1:
+				return usagef("restore needs one REV (or --code-commit SHA)")
+			}
+			rev := opts.codeCommit
+			if len(revs) == 1 {
+				rev = revs[0]
+			}
+			return runRestore(cmd.Context(), g, opts, rev, paths)
+		},
+	}
+	cmd.Flags().StringVar(&opts.codeCommit, "code-commit", "", "restore the memory as it was when the code was at `SHA`")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string, paths []string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if opts.codeCommit != "" {
+		if rev, err = m.CheckpointForCode(ctx, opts.codeCommit); err != nil {
+			return err
+		}
+	}
+	var rel []string
+	for _, p := range paths {
+		rp, err := m.Store().Rel(p)
+		if err != nil {
+			return err
+		}
+		rel = append(rel, rp)
+	}
+	res, err := m.Restore(ctx, rev, rel)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		out := map[string]any{"from": res.From, "commit": nil, "changes": nonNil(res.Changes)}
+		if res.Checkpoint != nil {
+			out["commit"] = res.Checkpoint.Hash
+		}
+		return g.printJSON(out)
+	}
+	if res.Saved != nil {
+		fmt.Fprintf(g.stdout, "checkpointed pending changes first as %s\n", short(res.Saved.Hash))
+	}
+	if res.Checkpoint == nil {
+		fmt.Fprintf(g.stdout, "memory already matches %s; nothing to restore\n", short(res.From))
+		return nil
+	}
+	fmt.Fprintf(g.stdout, "restored %d file(s) from %s as checkpoint %s\n", len(res.Changes), short(res.From), res.Checkpoint.Hash)
+	return nil
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/spf13/cobra"
+)
+
+type tagOptions struct{ json bool }
+
+func newTagCommand(g *globals) *cobra.Command {
+	var opts tagOptions
+	cmd := &cobra.Command{
+		Use:   "tag [NAME [REV]]",
+		Short: "List named checkpoints, or name one",
+		Long:  "With no NAME, list the named checkpoints. With NAME, name REV (HEAD by default).",
+		Args:  rangeArgs(0, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTag(cmd.Context(), g, opts, args)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) error {
+	if len(args) > 0 {
+		if err := gitstore.ValidTagName(args[0]); err != nil {
+			return usageError{err}
+		}
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if len(args) == 0 {
+		tags, err := m.Store().Tags(ctx)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			out := make([]map[string]string, 0, len(tags))
+			for _, t := range tags {
+				out = append(out, map[string]string{"name": t.Name, "commit": t.Commit})
+			}
+			return g.printJSON(out)
+		}
+		for _, t := range tags {
+			fmt.Fprintf(g.stdout, "%s\t%s\n", short(t.Commit), t.Name)
+		}
+		return nil
+	}
+	rev := "HEAD"
+	if len(args) == 2 {
+		rev = args[1]
+	}
+	return m.Tag(ctx, args[0], rev)
+}

@@ -1,0 +1,124 @@
+// Command cairn is a memory sidecar for AI coding agents: it keeps a
+// project's agent memory as Markdown files in a git repository (.cairn/)
+// and makes every checkpoint a commit.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes, decided here and nowhere else.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// usageError marks a mistake in how a command was called.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// run executes one cairn command line and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCommand(g)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ue usageError
+	msg := oneLine(err.Error())
+	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") {
+		fmt.Fprintf(stderr, "cairn: %s\nRun 'cairn --help' for usage.\n", msg)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "cairn: %s\n", msg)
+	return exitError
+}
+
+// oneLine keeps an error to the one line the user sees.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
+
+func newRootCommand(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cairn",
+		Short: "Memory for AI coding agents, kept in git",
+		Long: `cairn keeps a project's agent memory as Markdown files in a git repository
+inside the project (.cairn/). Every checkpoint is a commit: inspect it with
+git log, restore any point in time, and sync it like code.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if g.chdir != "" {
+				if err := os.Chdir(g.chdir); err != nil {
+					return usagef("-C %s: %v", g.chdir, err)
+				}
+			}
+			return nil
+		},
+	}
+	root.PersistentFlags().StringVarP(&g.chdir, "dir", "C", "", "run as if cairn was started in `DIR`")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newInitCommand(g),
+		newRememberCommand(g),
+		newShowCommand(g),
+		newListCommand(g),
+		newForgetCommand(g),
+		newEditCommand(g),
+		newCheckpointCommand(g),
+		newStatusCommand(g),
+		newLogCommand(g),
+		newDiffCommand(g),
+		newRestoreCommand(g),
+		newTagCommand(g),
+		newDemoCommand(g),
+		newVersionCommand(g),
+	)
+	return root
+}
+
+// Argument checks that report usage errors.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))
+		}
+		return nil
+	}
+}
+
+func rangeArgs(lo, hi int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usagef("%s takes %d to %d arguments, got %d", cmd.CommandPath(), lo, hi, len(args))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,579 @@
+package memory
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+)
+
+// DirName is the memory repository's folder inside a project.
+const DirName = ".cairn"
+
+// Errors callers distinguish.
+var (
+	ErrNoMemory  = errors.New("no cairn memory here or above; run cairn init")
+	ErrNotFound  = errors.New("no such memory item")
+	ErrAmbiguous = errors.New("ambiguous id")
+)
+
+// The trailers cairn writes on every checkpoint.
+const (
+	TrailerSession    = "Cairn-Session"
+	TrailerEvent      = "Cairn-Event"
+	TrailerCodeCommit = "Cairn-Code-Commit"
+	TrailerSchema     = "Cairn-Schema"
+)
+
+//go:embed skel
+var skel embed.FS
+
+// Memory is one project's memory: its repository and configuration.
+type Memory struct {
+	Project string // the project folder, parent of Dir
+	Dir     string // the memory repository's work tree
+	Config  Config
+
+	store *gitstore.Store
+	warn  func(string)
+	now   func() time.Time
+}
+
+// Options tune Open and Init.
+type Options struct {
+	// Warn receives one-line notices about repaired state. Nil discards.
+	Warn func(string)
+	// Identity is the author of checkpoints; zero means the user's git
+	// identity.
+	Identity gitstore.Identity
+	// LockTimeout overrides cairn.yaml's lock_timeout when positive.
+	LockTimeout time.Duration
+}
+
+// Find returns the memory folder for start: start itself when it is a
+// memory repository, else the nearest start/.cairn or ancestor's .cairn.
+func Find(start string) (string, error) {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", err
+	}
+	if filepath.Base(abs) == DirName && isRepo(abs) {
+		return abs, nil
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if c := filepath.Join(d, DirName); isRepo(c) {
+			return c, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("%s: %w", start, ErrNoMemory)
+		}
+	}
+}
+
+func isRepo(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, ".git"))
+	return err == nil && fi.IsDir()
+}
+
+// Open opens the memory repository in dir (a .cairn folder).
+func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
+	if !isRepo(dir) {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
+	}
+	st, err := gitstore.Open(ctx, dir, gitstore.Options{Identity: opts.Identity, Warn: opts.Warn})
+	if err != nil {
+		return nil, err
+	}
+	return newMemory(st, opts)
+}
+
+func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
+	m := &Memory{
+		Project: filepath.Dir(st.Dir()),
+		Dir:     st.Dir(),
+		store:   st,
+		warn:    opts.Warn,
+		now:     time.Now,
+	}
+	if m.warn == nil {
+		m.warn = func(string) {}
+	}
+	cfg, err := loadConfig(filepath.Join(m.Dir, "cairn.yaml"))
+	if err != nil {
+		m.warn(err.Error() + "; using the defaults")
+	}
+	if opts.LockTimeout > 0 {
+		cfg.LockTimeout = Duration(opts.LockTimeout)
+	}
+	m.Config = cfg
+	return m, nil
+}
+
+// InitResult says what Init did.
+type InitResult struct {
+	Created  bool   // the repository was made now
+	Excluded string // the project's exclude file that now lists .cairn/, if one was changed
+	Commit   string
+}
+
+// Init creates the memory repository in project/.cairn with its skeleton
+// files and a first commit, and keeps it out of the project's own git
+// repository through .git/info/exclude. On an existing memory it changes
+// nothing and says so in the result.
+func Init(ctx context.Context, project string, opts Options) (*Memory, InitResult, error) {
+	var res InitResult
+	project, err := filepath.Abs(project)
+	if err != nil {
+		return nil, res, err
+	}
+	files := map[string][]byte{}
+	for name, dst := range map[string]string{
+		"README.md": "README.md", "cairn.yaml": "cairn.yaml", "gitignore": ".gitignore", "gitattributes": ".gitattributes",
+	} {
+		b, err := fs.ReadFile(skel, "skel/"+name)
+		if err != nil {
+			return nil, res, err
+		}
+		files[dst] = b
+	}
+	dir := filepath.Join(project, DirName)
+	ident := opts.Identity
+	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", gitstore.Options{Identity: ident, Warn: opts.Warn})
+	if err != nil {
+		return nil, res, err
+	}
+	res.Created = created
+	if created {
+		if h, err := st.Resolve("HEAD"); err == nil {
+			res.Commit = h
+		}
+	}
+	if res.Excluded, err = excludeFromProject(project); err != nil {
+		return nil, res, err
+	}
+	m, err := newMemory(st, opts)
+	return m, res, err
+}
+
+// excludeFromProject adds /.cairn/ to the project repository's
+// .git/info/exclude, which is never committed, so the user's tracked files
+// (.gitignore included) stay untouched. It returns the file it changed.
+func excludeFromProject(project string) (string, error) {
+	gitDir := filepath.Join(project, ".git")
+	fi, err := os.Stat(gitDir)
+	if err != nil {
+		return "", nil // not a git repository: nothing to keep out of
+	}
+	if !fi.IsDir() {
+		b, err := os.ReadFile(gitDir)
+		if err != nil {
+			return "", nil
+		}
+		d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+		if !ok {
+			return "", nil
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(project, d)
+		}
+		gitDir = d
+		if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
+			cd := strings.TrimSpace(string(c))
+			if !filepath.IsAbs(cd) {
+				cd = filepath.Join(d, cd)
+			}
+			gitDir = cd
+		}
+	}
+	name := filepath.Join(gitDir, "info", "exclude")
+	b, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("read %s: %w", name, err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		switch strings.TrimSpace(l) {
+		case "/.cairn/", "/.cairn", ".cairn/", ".cairn":
+			return "", nil
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	b = append(b, "# cairn's agent memory is a git repository of its own\n/.cairn/\n"...)
+	if err := gitstore.WriteFileAtomic(name, b, 0o644); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+// Store returns the repository underneath, for the packages that read
+// history directly (the FUSE view, sync).
+func (m *Memory) Store() *gitstore.Store { return m.store }
+
+// Close releases the memory.
+func (m *Memory) Close() error { return m.store.Close() }
+
+// Lock takes the write lock for a sequence of changes that must not
+// interleave with another process's.
+func (m *Memory) Lock(ctx context.Context) (func(), error) {
+	return m.store.Lock(ctx, time.Duration(m.Config.LockTimeout))
+}
+
+// CheckpointOptions describe a checkpoint.
+type CheckpointOptions struct {
+	Message string   // subject; empty means one made from the changes
+	Body    string   // more lines, if any
+	Tag     string   // name the checkpoint
+	Session string   // the agent session it belongs to
+	Event   string   // what caused it: checkpoint, remember, stop, ...
+	Paths   []string // only these paths; nil means everything that changed
+	Extra   []gitstore.Trailer
+}
+
+// Checkpoint commits what changed, and returns gitstore.ErrNothingToDo
+// when nothing did.
+func (m *Memory) Checkpoint(ctx context.Context, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return m.checkpoint(ctx, opts)
+}
+
+func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
+	if opts.Event == "" {
+		opts.Event = "checkpoint"
+	}
+	trailers := []gitstore.Trailer{
+		{Key: TrailerSession, Value: opts.Session},
+		{Key: TrailerEvent, Value: opts.Event},
+		{Key: TrailerCodeCommit, Value: gitstore.CodeHead(m.Project)},
+	}
+	trailers = append(trailers, opts.Extra...)
+	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(SchemaVersion)})
+	return m.store.Checkpoint(ctx, gitstore.CheckpointOptions{
+		Subject:  opts.Message,
+		Body:     opts.Body,
+		Trailers: trailers,
+		Paths:    opts.Paths,
+		Tag:      opts.Tag,
+	})
+}
+
+// commitItem commits one item's change right away when the configuration
+// says so.
+func (m *Memory) commitItem(ctx context.Context, event, subject string, it *Item, paths ...string) (*gitstore.Checkpoint, error) {
+	if !m.Config.AutoCheckpoint() {
+		return nil, nil
+	}
+	cp, err := m.checkpoint(ctx, CheckpointOptions{Message: subject, Event: event, Session: it.Session, Paths: paths})
+	if errors.Is(err, gitstore.ErrNothingToDo) {
+		return nil, nil
+	}
+	return cp, err
+}
+
+// Remember writes a new item and, unless configured otherwise, commits it.
+// Missing id, times and defaults are filled in.
+func (m *Memory) Remember(ctx context.Context, it *Item) (*gitstore.Checkpoint, error) {
+	now := m.now()
+	if it.ID == "" {
+		it.ID = NewID(now)
+	}
+	if it.Created.IsZero() {
+		it.Created = now.UTC().Truncate(time.Second)
+	}
+	if it.Updated.IsZero() {
+		it.Updated = it.Created
+	}
+	if it.Schema == 0 {
+		it.Schema = SchemaVersion
+	}
+	if err := it.Validate(); err != nil {
+		return nil, err
+	}
+	data, err := it.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	p := it.Path()
+	if err := m.store.WriteFile(p, data); err != nil {
+		return nil, err
+	}
+	return m.commitItem(ctx, "remember", fmt.Sprintf("remember: %s %q", it.Kind, it.Title), it, p)
+}
+
+// Entry is an item and where it lives.
+type Entry struct {
+	Item  *Item
+	Path  string // repository path
+	Layer Layer
+}
+
+// Layer is where an item sits in the memory hierarchy.
+type Layer string
+
+// The layers of the seed design.
+const (
+	LayerCore     Layer = "core"     // core/: durable, always relevant
+	LayerActive   Layer = "active"   // sessions/: the current and recent sessions
+	LayerArchival Layer = "archival" // archive/ and everything else, reached through search
+)
+
+// ParseLayer reads a layer name.
+func ParseLayer(s string) (Layer, error) {
+	switch l := Layer(strings.ToLower(s)); l {
+	case LayerCore, LayerActive, LayerArchival:
+		return l, nil
+	}
+	return "", fmt.Errorf("unknown layer %q: want core, active or archival", s)
+}
+
+// LayerOf returns the layer of a repository path.
+func LayerOf(p string) Layer {
+	switch first, _, _ := strings.Cut(p, "/"); first {
+	case "core":
+		return LayerCore
+	case "sessions":
+		return LayerActive
+	}
+	return LayerArchival
+}
+
+// itemRoots are the folders that hold items.
+var itemRoots = []string{"core", "sessions", "archive"}
+
+// Filter selects items for List.
+type Filter struct {
+	Kind    Kind
+	Layer   Layer
+	Session string
+	Tag     string
+}
+
+func (f Filter) match(e *Entry) bool {
+	it := e.Item
+	return (f.Kind == "" || it.Kind == f.Kind) &&
+		(f.Layer == "" || e.Layer == f.Layer) &&
+		(f.Session == "" || it.Session == f.Session) &&
+		(f.Tag == "" || contains(it.Tags, f.Tag))
+}
+
+// List returns the items that match f, newest first. Files that cannot be
+// parsed are reported in problems, one *ParseError each, and skipped: one
+// broken file never hides the rest.
+func (m *Memory) List(ctx context.Context, f Filter) (items []Entry, problems []error, err error) {
+	err = m.walkItems(ctx, func(p string, data []byte) {
+		it, perr := Parse(p, data)
+		if perr != nil {
+			problems = append(problems, perr)
+			return
+		}
+		e := Entry{Item: it, Path: p, Layer: LayerOf(p)}
+		if f.match(&e) {
+			items = append(items, e)
+		}
+	})
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i].Item, items[j].Item
+		if !a.Created.Equal(b.Created) {
+			return a.Created.After(b.Created)
+		}
+		return a.ID > b.ID
+	})
+	return items, problems, err
+}
+
+// walkItems calls fn for every Markdown file under the item folders that
+// looks like an item (front matter, or a file in core/).
+func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) error {
+	for _, root := range itemRoots {
+		base := filepath.Join(m.Dir, root)
+		err := filepath.WalkDir(base, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if d.IsDir() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(d.Name(), ".") {
+				return nil
+			}
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", name, err)
+			}
+			rel, _ := filepath.Rel(m.Dir, name)
+			p := filepath.ToSlash(rel)
+			if root != "core" && !strings.HasPrefix(string(data), "---") {
+				return nil // session logs (prompts.md, ...) are not items
+			}
+			fn(p, data)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("list %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+// Get finds an item by id, unique id prefix (six characters or more), or
+// repository path.
+func (m *Memory) Get(ctx context.Context, ref string) (*Entry, error) {
+	p, err := m.locate(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	data, err := m.store.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, gitstore.ErrNotFound) {
+			return nil, fmt.Errorf("%s: %w", ref, ErrNotFound)
+		}
+		return nil, err
+	}
+	it, err := Parse(p, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Entry{Item: it, Path: p, Layer: LayerOf(p)}, nil
+}
+
+// locate turns an id, id prefix or path into a repository path.
+func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
+	if strings.Contains(ref, "/") || strings.HasSuffix(ref, ".md") {
+		var p string
+		var err error
+		if filepath.IsAbs(ref) {
+			p, err = m.store.Rel(ref)
+		} else if _, serr := os.Stat(filepath.Join(m.Dir, filepath.FromSlash(ref))); serr == nil {
+			p, err = gitstore.CleanPath(path.Clean(ref))
+		} else {
+			p, err = m.store.Rel(ref) // relative to the current folder
+		}
+		if err != nil {
+			return "", err
+		}
+		return p, nil
+	}
+	want := strings.ToUpper(ref)
+	if len(want) < 6 {
+		return "", fmt.Errorf("%q: %w (give at least 6 characters of the id)", ref, ErrNotFound)
+	}
+	var found []string
+	err := m.walkNames(ctx, func(p string) {
+		if id, ok := IDFromPath(p); ok && strings.HasPrefix(id, want) {
+			found = append(found, p)
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("%s: %w", ref, ErrNotFound)
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("%s matches %d items (%s, ...): %w", ref, len(found), found[0], ErrAmbiguous)
+}
+
+func (m *Memory) walkNames(ctx context.Context, fn func(p string)) error {
+	for _, root := range itemRoots {
+		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if d.IsDir() || !strings.HasSuffix(name, ".md") {
+				return nil
+			}
+			rel, _ := filepath.Rel(m.Dir, name)
+			fn(filepath.ToSlash(rel))
+			return ctx.Err()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Forget deletes an item and commits the deletion. History keeps it.
+func (m *Memory) Forget(ctx context.Context, ref string) (*Entry, *gitstore.Checkpoint, error) {
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	e, err := m.Get(ctx, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := m.store.Remove(e.Path); err != nil {
+		return nil, nil, err
+	}
+	cp, err := m.commitItem(ctx, "forget", fmt.Sprintf("forget: %s %q", e.Item.Kind, e.Item.Title), e.Item, e.Path)
+	return e, cp, err
+}
+
+// Update writes an item back after a change (an edit, a new importance).
+// When its kind or title moved its file, the old file goes.
+func (m *Memory) Update(ctx context.Context, e *Entry, event string) (*gitstore.Checkpoint, error) {
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	it := e.Item
+	it.Updated = m.now().UTC().Truncate(time.Second)
+	if err := it.Validate(); err != nil {
+		return nil, err
+	}
+	data, err := it.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	newPath := e.Path
+	if LayerOf(e.Path) == LayerCore {
+		newPath = it.Path()
+	}
+	if err := m.store.WriteFile(newPath, data); err != nil {
+		return nil, err
+	}
+	paths := []string{newPath}
+	if newPath != e.Path {
+		if err := m.store.Remove(e.Path); err != nil {
+			return nil, err
+		}
+		paths = append(paths, e.Path)
+		e.Path = newPath
+	}
+	return m.commitItem(ctx, event, fmt.Sprintf("%s: %s %q", event, it.Kind, it.Title), it, paths...)
+}
+
+// Status lists what the next checkpoint would commit.
+func (m *Memory) Status(ctx context.Context) ([]gitstore.FileChange, error) {
+	return m.store.Status(ctx)
+}
