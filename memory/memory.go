@@ -216,6 +216,18 @@ func excludeFromProject(project string) (string, error) {
 	return name, nil
 }
 
+// PathArg turns a path given by the user into a repository path. Like git,
+// it takes the path relative to the current folder when that lands in the
+// memory; otherwise a relative path is taken from the memory's root, so
+// "core/facts/x.md" works from the project folder too.
+func (m *Memory) PathArg(arg string) (string, error) {
+	p, err := m.store.Rel(arg)
+	if err == nil || filepath.IsAbs(arg) {
+		return p, err
+	}
+	return gitstore.CleanPath(path.Clean(filepath.ToSlash(arg)))
+}
+
 // Store returns the repository underneath, for the packages that read
 // history directly (the FUSE view, sync).
 func (m *Memory) Store() *gitstore.Store { return m.store }
@@ -437,8 +449,9 @@ func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) 
 	return nil
 }
 
-// Get finds an item by id, unique id prefix (six characters or more), or
-// repository path.
+// Get finds an item by id, a unique prefix or suffix of it (six characters
+// or more: a ULID's first ten are its time, so the end is what tells items
+// made together apart), or a path.
 func (m *Memory) Get(ctx context.Context, ref string) (*Entry, error) {
 	p, err := m.locate(ctx, ref)
 	if err != nil {
@@ -461,19 +474,7 @@ func (m *Memory) Get(ctx context.Context, ref string) (*Entry, error) {
 // locate turns an id, id prefix or path into a repository path.
 func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
 	if strings.Contains(ref, "/") || strings.HasSuffix(ref, ".md") {
-		var p string
-		var err error
-		if filepath.IsAbs(ref) {
-			p, err = m.store.Rel(ref)
-		} else if _, serr := os.Stat(filepath.Join(m.Dir, filepath.FromSlash(ref))); serr == nil {
-			p, err = gitstore.CleanPath(path.Clean(ref))
-		} else {
-			p, err = m.store.Rel(ref) // relative to the current folder
-		}
-		if err != nil {
-			return "", err
-		}
-		return p, nil
+		return m.PathArg(ref)
 	}
 	want := strings.ToUpper(ref)
 	if len(want) < 6 {
@@ -481,7 +482,7 @@ func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
 	}
 	var found []string
 	err := m.walkNames(ctx, func(p string) {
-		if id, ok := IDFromPath(p); ok && strings.HasPrefix(id, want) {
+		if id, ok := IDFromPath(p); ok && (strings.HasPrefix(id, want) || strings.HasSuffix(id, want)) {
 			found = append(found, p)
 		}
 	})

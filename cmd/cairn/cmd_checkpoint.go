@@ -51,6 +51,21 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
 		Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event,
 	})
+	if errors.Is(err, gitstore.ErrNothingToDo) && opts.tag != "" {
+		// Naming the current state is still worth doing.
+		if err := m.Tag(ctx, opts.tag, "HEAD"); err != nil {
+			return err
+		}
+		head, err := m.Store().Resolve("HEAD")
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return g.printJSON(map[string]any{"commit": head, "changes": []any{}, "tag": opts.tag})
+		}
+		fmt.Fprintf(g.stdout, "nothing to checkpoint; named %s %s\n", short(head), opts.tag)
+		return nil
+	}
 	if errors.Is(err, gitstore.ErrNothingToDo) {
 		if opts.json {
 			return g.printJSON(map[string]any{"commit": nil, "changes": []any{}})

@@ -13,7 +13,7 @@ func newShowCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID|PATH",
 		Short: "Print a memory item",
-		Long:  "Print a memory item's file. ID may be the id, a unique prefix of it (6 characters or more), or the file's path.",
+		Long:  "Print a memory item's file. ID may be the id, a unique prefix or suffix of it (6 characters or more), or the file's path.",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runShow(cmd.Context(), g, opts, args[0])
