@@ -74,7 +74,7 @@ func TestSplitGolden(t *testing.T) {
 
 func TestSplitCuts(t *testing.T) {
 	para := strings.Repeat("alpha beta gamma delta. ", 10) // 50 tokens
-	short := strings.Repeat("alpha beta gamma delta. ", 4)  // 20 tokens
+	short := strings.Repeat("alpha beta gamma delta. ", 4) // 20 tokens
 	tests := []struct {
 		name      string
 		body      string
@@ -87,7 +87,7 @@ func TestSplitCuts(t *testing.T) {
 		{"fits whole", "# A\n\n" + para + "\n\n# B\n\n" + para, ChunkOptions{MaxTokens: 512}, []int{1}},
 		// Two sections of ~53 tokens with max 60: cut at the heading, no overlap.
 		{"heading", "# A\n\n" + para + "\n\n# B\n\n" + para, ChunkOptions{MaxTokens: 60, Overlap: 10}, []int{1, 5}},
-				// The window holds lines 1-5: the turn at line 5 wins over the
+		// The window holds lines 1-5: the turn at line 5 wins over the
 		// paragraph at line 4 and the line at 6.
 		{"turn", short + "\n" + short + "\n\n" + short + "\n**User**: " + short + "\n" + short,
 			ChunkOptions{MaxTokens: 90, Overlap: 1}, []int{1, 5}},

@@ -1,0 +1,215 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// An Embedder turns texts into vectors whose cosine similarity says how
+// alike the texts mean. Embed returns one vector of Dim() numbers per
+// text, in order. Name identifies the vector space: an index built with
+// one embedder cannot be searched with another of a different Name or Dim.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Dim() int
+	Name() string
+}
+
+// HashDim is the number of dimensions of the built-in embedder.
+const HashDim = 384
+
+// HashEmbedder is the built-in embedder: it needs no model and no network,
+// and is deterministic. It hashes features of the text into HashDim
+// dimensions (the "hashing trick", each feature with a pseudo-random
+// sign) and normalises the result:
+//
+//   - stemmed words (Bleve's English analyzer: "migrations" and
+//     "migrate" agree), weight 1, sublinear in repetitions;
+//   - pairs of adjacent stemmed words, weight 0.5, for phrases;
+//   - character trigrams of each word with its boundaries ("^po", "pos",
+//     ..., "es$"), together weighing about 0.6 of the word, so a typo
+//     still shares most of its trigrams with the right spelling;
+//   - a concept for words in a small table of software synonyms and
+//     abbreviations ("db"/"database", "repo"/"repository", "auth"/"login"),
+//     weight 1, for paraphrase.
+//
+// It is a bag of features, not a language model: it finds inflections,
+// typos and the synonyms it knows, not paraphrase in general.
+type HashEmbedder struct {
+	analyzer analysis.Analyzer
+	concepts map[string]string // stem -> concept
+}
+
+// NewHashEmbedder returns the built-in embedder.
+func NewHashEmbedder() (*HashEmbedder, error) {
+	a, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
+	if err != nil {
+		return nil, fmt.Errorf("hash embedder: english analyzer: %w", err)
+	}
+	e := &HashEmbedder{analyzer: a, concepts: make(map[string]string)}
+	for _, group := range synonyms {
+		words := strings.Fields(group)
+		for _, w := range words {
+			for _, tok := range a.Analyze([]byte(w)) {
+				e.concepts[string(tok.Term)] = words[0]
+			}
+		}
+	}
+	return e, nil
+}
+
+// Name says which algorithm made the vectors; it changes whenever the
+// features or their weights do.
+func (e *HashEmbedder) Name() string { return "cairn-hash-v1" }
+
+// Dim returns HashDim.
+func (e *HashEmbedder) Dim() int { return HashDim }
+
+// Embed returns a unit vector per text (the zero vector for a text with no
+// words).
+func (e *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = e.embed(t)
+	}
+	return out, nil
+}
+
+func (e *HashEmbedder) embed(text string) []float32 {
+	v := make([]float32, HashDim)
+	counts := make(map[string]float64)
+	toks := e.analyzer.Analyze([]byte(text))
+	lower := strings.ToLower(text)
+	var prev string
+	prevPos := -10
+	for _, tok := range toks {
+		term := string(tok.Term)
+		counts["w\x00"+term]++
+		if c, ok := e.concepts[term]; ok {
+			counts["c\x00"+c]++
+		}
+		if tok.Position == prevPos+1 || tok.Position == prevPos+2 { // allow one stop word between
+			counts["b\x00"+prev+" "+term] += 0.5
+		}
+		prev, prevPos = term, tok.Position
+		if tok.Start >= 0 && tok.End <= len(lower) && tok.Start < tok.End {
+			addTrigrams(counts, lower[tok.Start:tok.End])
+		}
+	}
+	for f, c := range counts {
+		w := 1 + math.Log(c) // sublinear: repetition matters, but little
+		if c < 1 {
+			w = c
+		}
+		h := fnv.New64a()
+		h.Write([]byte(f))
+		sum := h.Sum64()
+		d := int(sum % HashDim)
+		if sum>>63 == 1 {
+			v[d] -= float32(w)
+		} else {
+			v[d] += float32(w)
+		}
+	}
+	normalize(v)
+	return v
+}
+
+// addTrigrams adds the character trigrams of word (with ^ and $ marking
+// its ends), weighted so that together they weigh about 0.6 of a word.
+func addTrigrams(counts map[string]float64, word string) {
+	r := []rune("^" + word + "$")
+	n := len(r) - 2
+	if n <= 0 {
+		return
+	}
+	w := 0.6 / math.Sqrt(float64(n))
+	for i := 0; i < n; i++ {
+		counts["t\x00"+string(r[i:i+3])] += w
+	}
+}
+
+// normalize scales v to unit length; the zero vector stays zero.
+func normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// synonyms are groups of words that mean the same in software projects;
+// the first word names the group. Words are stemmed before lookup.
+var synonyms = []string{
+	"database db databases postgres postgresql mysql sqlite",
+	"repository repo repos",
+	"configuration config configure cfg settings setting options",
+	"authentication auth login signin authenticate",
+	"authorization permission permissions access acl",
+	"directory dir folder folders directories",
+	"function func method procedure",
+	"error errors failure fail failing failed exception",
+	"bug defect issue regression",
+	"crash panic segfault abort",
+	"test tests testing spec unittest",
+	"delete remove rm drop erase",
+	"create add",
+	"start launch boot startup",
+	"stop halt kill terminate shutdown",
+	"fast quick speed speedy performance perf",
+	"slow latency sluggish",
+	"documentation docs doc readme",
+	"dependency dependencies deps dep",
+	"environment env",
+	"variable var vars",
+	"message msg messages",
+	"argument arg args parameter param params flag flags",
+	"library lib package module",
+	"install setup installation",
+	"upgrade update bump",
+	"fix repair patch resolve",
+	"deploy deployment release rollout",
+	"server backend service daemon",
+	"client frontend ui",
+	"queue job jobs worker",
+	"cache caching memoize",
+	"log logs logging",
+	"commit checkpoint",
+	"branch branches",
+	"merge merging",
+	"request req",
+	"response resp reply",
+	"timeout deadline",
+	"concurrency concurrent parallel goroutine thread threads race",
+	"memory ram heap",
+	"storage disk",
+	"network http",
+	"secret secrets token credential credentials password apikey",
+	"user users customer",
+	"prefer preference favourite favorite",
+	"decide decision chose choose choice",
+	"migrate migration migrations schema",
+	"benchmark bench profiling profile",
+	"index indexing reindex",
+	"search query lookup find",
+	"container docker",
+	"cli command terminal shell",
+}

@@ -1,0 +1,780 @@
+package indexer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/gofrs/flock"
+)
+
+var (
+	// ErrNeedsRebuild is wrapped by Open's error when the index is
+	// missing (with Options.MustExist), damaged, or of another schema or
+	// embedder: Rebuild makes a new, empty one to fill.
+	ErrNeedsRebuild = errors.New("index needs a rebuild")
+	// ErrLocked is wrapped by Open's error when another process (or
+	// another Index in this one) has the index open.
+	ErrLocked = errors.New("index is locked by another process")
+	// ErrClosed is returned by methods of a closed Index.
+	ErrClosed = errors.New("index is closed")
+)
+
+// RebuildError says why an index needs a rebuild. It matches
+// ErrNeedsRebuild with errors.Is.
+type RebuildError struct {
+	Dir    string
+	Reason string // "missing", "corrupt", "schema", "embedder" or "chunking"
+	Err    error
+}
+
+func (e *RebuildError) Error() string {
+	msg := "index " + e.Dir + " needs a rebuild (" + e.Reason + ")"
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *RebuildError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrNeedsRebuild) true.
+func (e *RebuildError) Is(target error) bool { return target == ErrNeedsRebuild }
+
+// Options configure an Index. The zero value works: the built-in
+// embedder, the default chunking, no hit text.
+type Options struct {
+	// Embedder makes the vectors; nil means NewHashEmbedder.
+	Embedder Embedder
+	// Chunk says how bodies are cut into chunks.
+	Chunk ChunkOptions
+	// Source is where documents' paths are read to show a hit's text and
+	// snippet; nil leaves Hit.Text and Hit.Snippet empty.
+	Source fs.FS
+	// BatchSize is how many chunks go to Bleve in one batch; 0 means 500.
+	BatchSize int
+	// LockTimeout is how long Open waits for another process to let go of
+	// the index before it reports ErrLocked; 0 means it does not wait.
+	LockTimeout time.Duration
+	// MustExist makes Open report a missing index as ErrNeedsRebuild
+	// instead of creating an empty one.
+	MustExist bool
+	// RRFK is the k of reciprocal rank fusion, 1/(k+rank); 0 means 60.
+	RRFK int
+}
+
+// A Document is what the index is given: a file's fields and the body to
+// chunk. The index knows nothing of what the fields mean.
+type Document struct {
+	Path                 string // unique key, as the caller names files (slash-separated)
+	Title                string
+	Kind, Layer, Session string
+	Tags                 []string
+	Created, Updated     time.Time
+	Importance           float64
+	Body                 string
+	// FirstLine is the line number of Body's first line in the file
+	// (after front matter); 0 means 1.
+	FirstLine int
+}
+
+// meta is meta.json.
+type meta struct {
+	Schema   int       `json:"schema"`
+	Version  string    `json:"version"`
+	Embedder string    `json:"embedder"`
+	Dim      int       `json:"dim"`
+	Chunking string    `json:"chunking"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+}
+
+// Index is an open search index. Its methods are safe for concurrent use;
+// writes are serialised, searches run alongside each other.
+type Index struct {
+	dir      string
+	opts     Options
+	embedder Embedder
+	analyzer analysis.Analyzer
+	lock     *flock.Flock
+
+	mu     sync.RWMutex
+	bleve  bleve.Index
+	vecs   *vecStore
+	meta   meta
+	closed bool
+	// consistent is true while Bleve holds exactly the chunks the vectors
+	// file does; then a path's chunks need no search in Bleve to be found.
+	consistent bool
+}
+
+const (
+	metaFile    = "meta.json"
+	bleveDir    = "bleve"
+	vectorsFile = "vectors"
+	lockFile    = "lock"
+)
+
+// Open opens the index in dir, creating an empty one (with an empty
+// Version) if dir holds none, unless opts.MustExist. It fails with an
+// error matching ErrLocked if another process has it open, and with one
+// matching ErrNeedsRebuild (a *RebuildError) if it is damaged or was made
+// with another schema, embedder or chunking.
+func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
+	ix, err := newIndex(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.acquire(ctx); err != nil {
+		return nil, err
+	}
+	if err := ix.open(); err != nil {
+		ix.release()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Rebuild discards whatever index dir holds and creates an empty one.
+// Fill it with Put and record the version with SetVersion.
+func Rebuild(ctx context.Context, dir string, opts Options) (*Index, error) {
+	ix, err := newIndex(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.acquire(ctx); err != nil {
+		return nil, err
+	}
+	if err := ix.removeFiles(); err == nil {
+		err = ix.create()
+	}
+	if err != nil {
+		ix.release()
+		return nil, err
+	}
+	return ix, nil
+}
+
+func newIndex(dir string, opts Options) (*Index, error) {
+	if opts.Embedder == nil {
+		h, err := NewHashEmbedder()
+		if err != nil {
+			return nil, err
+		}
+		opts.Embedder = h
+	}
+	if opts.Embedder.Dim() <= 0 {
+		return nil, fmt.Errorf("open index %s: embedder %s has no dimensions", dir, opts.Embedder.Name())
+	}
+	opts.Chunk = opts.Chunk.withDefaults()
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 500
+	}
+	if opts.RRFK <= 0 {
+		opts.RRFK = 60
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	return &Index{dir: dir, opts: opts, embedder: opts.Embedder, lock: flock.New(filepath.Join(dir, lockFile))}, nil
+}
+
+// acquire takes the directory's lock, waiting up to LockTimeout.
+func (ix *Index) acquire(ctx context.Context) error {
+	ok, err := ix.lock.TryLock()
+	if err == nil && !ok && ix.opts.LockTimeout > 0 {
+		lctx, cancel := context.WithTimeout(ctx, ix.opts.LockTimeout)
+		ok, err = ix.lock.TryLockContext(lctx, 20*time.Millisecond)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("lock index %s: %w", ix.dir, err)
+	}
+	if !ok {
+		holder := ""
+		if b, err := os.ReadFile(ix.lock.Path()); err == nil && len(b) > 0 {
+			holder = " (pid " + strings.TrimSpace(string(b)) + ")"
+		}
+		return fmt.Errorf("open index %s: %w%s", ix.dir, ErrLocked, holder)
+	}
+	// Say who holds it, for the message above in another process.
+	if f, err := os.OpenFile(ix.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+		f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
+		f.Close()
+	}
+	return nil
+}
+
+func (ix *Index) release() { ix.lock.Unlock() }
+
+func (ix *Index) chunking() string {
+	c := ix.opts.Chunk
+	return fmt.Sprintf("max=%d overlap=%d turn=%s", c.MaxTokens, c.Overlap, c.Turn.String())
+}
+
+func (ix *Index) rebuildErr(reason string, err error) error {
+	return &RebuildError{Dir: ix.dir, Reason: reason, Err: err}
+}
+
+// open opens an existing index or creates a new one.
+func (ix *Index) open() error {
+	var found []string
+	for _, name := range []string{metaFile, bleveDir, vectorsFile} {
+		if _, err := os.Stat(filepath.Join(ix.dir, name)); err == nil {
+			found = append(found, name)
+		}
+	}
+	if len(found) == 0 {
+		if ix.opts.MustExist {
+			return ix.rebuildErr("missing", nil)
+		}
+		return ix.create()
+	}
+	if len(found) < 3 {
+		return ix.rebuildErr("missing", fmt.Errorf("only %s present", strings.Join(found, ", ")))
+	}
+
+	b, err := os.ReadFile(filepath.Join(ix.dir, metaFile))
+	if err != nil {
+		return ix.rebuildErr("corrupt", err)
+	}
+	if err := json.Unmarshal(b, &ix.meta); err != nil {
+		return ix.rebuildErr("corrupt", fmt.Errorf("%s: %w", metaFile, err))
+	}
+	switch {
+	case ix.meta.Schema != schemaVersion:
+		return ix.rebuildErr("schema", fmt.Errorf("schema %d, this cairn uses %d", ix.meta.Schema, schemaVersion))
+	case ix.meta.Embedder != ix.embedder.Name() || ix.meta.Dim != ix.embedder.Dim():
+		return ix.rebuildErr("embedder", fmt.Errorf("built with %s (%d dimensions), configured %s (%d)", ix.meta.Embedder, ix.meta.Dim, ix.embedder.Name(), ix.embedder.Dim()))
+	case ix.meta.Chunking != ix.chunking():
+		return ix.rebuildErr("chunking", fmt.Errorf("built with %s, configured %s", ix.meta.Chunking, ix.chunking()))
+	}
+
+	vs := newVecStore(filepath.Join(ix.dir, vectorsFile), ix.embedder.Dim(), ix.embedder.Name())
+	if err := vs.load(); err != nil {
+		var mm *errMismatch
+		if errors.As(err, &mm) {
+			return ix.rebuildErr("embedder", err)
+		}
+		return ix.rebuildErr("corrupt", fmt.Errorf("%s: %w", vectorsFile, err))
+	}
+	bi, err := openBleve(filepath.Join(ix.dir, bleveDir))
+	if err != nil {
+		vs.close()
+		return ix.rebuildErr("corrupt", err)
+	}
+	ix.bleve, ix.vecs = bi, vs
+	return ix.setup()
+}
+
+// openBleve opens the Bleve index and proves it answers, turning a panic
+// of a damaged segment into an error.
+func openBleve(path string) (bi bleve.Index, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if bi != nil {
+				bi.Close()
+			}
+			bi, err = nil, fmt.Errorf("bleve index %s: %v", path, r)
+		}
+	}()
+	// bolt_timeout keeps Bleve from blocking forever on its own file lock
+	// should our lock ever be bypassed.
+	bi, err = bleve.OpenUsing(path, map[string]any{"bolt_timeout": "2s"})
+	if err != nil {
+		return nil, fmt.Errorf("bleve index %s: %w", path, err)
+	}
+	if _, err := bi.DocCount(); err != nil {
+		bi.Close()
+		return nil, fmt.Errorf("bleve index %s: %w", path, err)
+	}
+	req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), 1, 0, false)
+	if _, err := bi.Search(req); err != nil {
+		bi.Close()
+		return nil, fmt.Errorf("bleve index %s: %w", path, err)
+	}
+	return bi, nil
+}
+
+// create makes a new, empty index in ix.dir, which holds no index files.
+func (ix *Index) create() error {
+	bi, err := bleve.NewUsing(filepath.Join(ix.dir, bleveDir), newMapping(), scorch.Name, scorch.Name, map[string]any{"bolt_timeout": "2s"})
+	if err != nil {
+		return fmt.Errorf("create index %s: %w", ix.dir, err)
+	}
+	vs := newVecStore(filepath.Join(ix.dir, vectorsFile), ix.embedder.Dim(), ix.embedder.Name())
+	if err := vs.create(); err != nil {
+		bi.Close()
+		return fmt.Errorf("create index %s: %w", ix.dir, err)
+	}
+	now := time.Now().UTC()
+	ix.meta = meta{Schema: schemaVersion, Embedder: ix.embedder.Name(), Dim: ix.embedder.Dim(), Chunking: ix.chunking(), Created: now, Updated: now}
+	ix.bleve, ix.vecs = bi, vs
+	// meta.json last: an index without it is incomplete and found so.
+	if err := ix.writeMeta(); err != nil {
+		ix.closeFiles()
+		return err
+	}
+	return ix.setup()
+}
+
+func (ix *Index) setup() error {
+	a := ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName)
+	if a == nil {
+		ix.closeFiles()
+		return fmt.Errorf("open index %s: no %s analyzer", ix.dir, en.AnalyzerName)
+	}
+	ix.analyzer = a
+	// Bleve and the vectors file agree unless a write died between them.
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		ix.closeFiles()
+		return ix.rebuildErr("corrupt", err)
+	}
+	ix.consistent = n == uint64(ix.vecs.count())
+	return nil
+}
+
+func (ix *Index) writeMeta() error {
+	b, err := json.MarshalIndent(ix.meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(ix.dir, metaFile), append(b, '\n'))
+}
+
+// removeFiles deletes everything in ix.dir but the lock.
+func (ix *Index) removeFiles() error {
+	ents, err := os.ReadDir(ix.dir)
+	if err != nil {
+		return fmt.Errorf("reset index %s: %w", ix.dir, err)
+	}
+	for _, e := range ents {
+		if e.Name() == lockFile {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(ix.dir, e.Name())); err != nil {
+			return fmt.Errorf("reset index %s: %w", ix.dir, err)
+		}
+	}
+	return nil
+}
+
+func (ix *Index) closeFiles() error {
+	var err error
+	if ix.bleve != nil {
+		err = ix.bleve.Close()
+		ix.bleve = nil
+	}
+	if ix.vecs != nil {
+		if cerr := ix.vecs.close(); err == nil {
+			err = cerr
+		}
+		ix.vecs = nil
+	}
+	return err
+}
+
+// Reset empties the index (its version becomes ""), keeping it open.
+func (ix *Index) Reset(ctx context.Context) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	if err := ix.closeFiles(); err != nil {
+		return fmt.Errorf("reset index %s: %w", ix.dir, err)
+	}
+	if err := ix.removeFiles(); err != nil {
+		return err
+	}
+	return ix.create()
+}
+
+// Close compacts the vectors file if it is mostly dead records, closes
+// the index and lets go of its lock.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return nil
+	}
+	ix.closed = true
+	var err error
+	if ix.vecs != nil {
+		err = ix.vecs.compact(false)
+	}
+	if cerr := ix.closeFiles(); err == nil {
+		err = cerr
+	}
+	ix.release()
+	if err != nil {
+		return fmt.Errorf("close index %s: %w", ix.dir, err)
+	}
+	return nil
+}
+
+// Version returns the version recorded by SetVersion: "" for a new or
+// reset index.
+func (ix *Index) Version() string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.meta.Version
+}
+
+// SetVersion records the version of the world the index now reflects (an
+// opaque string, such as a commit id). Call it after the writes that made
+// it so: after a crash the index reports the last version set, and
+// catching up from there repeats work, never loses it.
+func (ix *Index) SetVersion(ctx context.Context, v string) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	if err := ix.vecs.compact(false); err != nil {
+		return fmt.Errorf("set index version: %w", err)
+	}
+	ix.meta.Version = v
+	ix.meta.Updated = time.Now().UTC()
+	if err := ix.writeMeta(); err != nil {
+		return fmt.Errorf("set index version: %w", err)
+	}
+	return nil
+}
+
+// Count returns the number of chunks in the index.
+func (ix *Index) Count() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return 0
+	}
+	return ix.vecs.count()
+}
+
+// Paths returns the paths of the documents in the index, sorted.
+func (ix *Index) Paths() []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return nil
+	}
+	paths := make([]string, 0, len(ix.vecs.byPath))
+	for p := range ix.vecs.byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// Stats describe an index.
+type Stats struct {
+	Dir         string
+	Version     string
+	Schema      int
+	Embedder    string
+	Dim         int
+	Chunking    string
+	Documents   int   // paths
+	Chunks      int   // chunks with vectors
+	BleveDocs   uint64 // chunks in Bleve; more than Chunks only after a crash mid-write
+	BleveBytes  int64 // on disk
+	VectorBytes int64 // on disk
+	DeadRecords int   // in the vectors file, until it is compacted
+	Updated     time.Time
+}
+
+// Stats returns figures about the index.
+func (ix *Index) Stats() (Stats, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return Stats{}, ErrClosed
+	}
+	st := Stats{
+		Dir: ix.dir, Version: ix.meta.Version, Schema: ix.meta.Schema,
+		Embedder: ix.meta.Embedder, Dim: ix.meta.Dim, Chunking: ix.meta.Chunking,
+		Documents: len(ix.vecs.byPath), Chunks: ix.vecs.count(), DeadRecords: ix.vecs.dead,
+		Updated: ix.meta.Updated,
+	}
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		return st, fmt.Errorf("index stats: %w", err)
+	}
+	st.BleveDocs = n
+	st.BleveBytes = dirSize(filepath.Join(ix.dir, bleveDir))
+	if fi, err := os.Stat(ix.vecs.file); err == nil {
+		st.VectorBytes = fi.Size()
+	}
+	return st, nil
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// pendingChunk is a chunk on its way into the index.
+type pendingChunk struct {
+	entry *entry
+	text  string // what is embedded: title and chunk text
+	body  string
+	doc   *Document
+}
+
+// Put adds documents to the index, replacing any chunks their paths had.
+// A document whose body has no text is indexed by its title alone.
+// Chunks go to Bleve in batches of BatchSize, then to the vectors file.
+func (ix *Index) Put(ctx context.Context, docs ...Document) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	// The last of several documents with one path wins.
+	last := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if d.Path == "" {
+			return fmt.Errorf("index put: document %d has no path", i)
+		}
+		last[d.Path] = i
+	}
+	var (
+		batch   []pendingChunk
+		deletes []string // paths whose old chunks go
+	)
+	for i := range docs {
+		d := &docs[i]
+		if last[d.Path] != i {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		deletes = append(deletes, d.Path)
+		batch = append(batch, ix.chunkDoc(d)...)
+		if len(batch) >= ix.opts.BatchSize {
+			if err := ix.write(ctx, deletes, batch); err != nil {
+				return err
+			}
+			batch, deletes = batch[:0], deletes[:0]
+		}
+	}
+	return ix.write(ctx, deletes, batch)
+}
+
+// chunkDoc splits d into pending chunks.
+func (ix *Index) chunkDoc(d *Document) []pendingChunk {
+	chunks := Split(d.Body, d.FirstLine, ix.opts.Chunk)
+	if len(chunks) == 0 {
+		if strings.TrimSpace(d.Title) == "" {
+			return nil
+		}
+		first := max(d.FirstLine, 1)
+		chunks = []Chunk{{StartLine: first, EndLine: first}}
+	}
+	var created, updated int64
+	if !d.Created.IsZero() {
+		created = d.Created.UnixNano()
+	}
+	if !d.Updated.IsZero() {
+		updated = d.Updated.UnixNano()
+	}
+	tags := append([]string(nil), d.Tags...)
+	out := make([]pendingChunk, len(chunks))
+	for i, c := range chunks {
+		h := fnv.New64a()
+		h.Write([]byte(c.Text))
+		out[i] = pendingChunk{
+			entry: &entry{
+				path: d.Path, seq: c.Seq,
+				startLine: c.StartLine, startCol: c.StartCol, endLine: c.EndLine, endCol: c.EndCol,
+				tokens: c.Tokens,
+				title:  d.Title, kind: d.Kind, layer: d.Layer, session: d.Session, tags: tags,
+				created: created, updated: updated, importance: d.Importance,
+				hash: h.Sum64(),
+			},
+			text: strings.TrimSpace(d.Title + "\n\n" + c.Text),
+			body: c.Text,
+			doc:  d,
+		}
+	}
+	return out
+}
+
+// write embeds a batch, indexes it in Bleve (deleting the old chunks of
+// the paths first), then appends it to the vectors file. Bleve goes
+// first: if the process dies in between, Bleve holds chunks the vectors
+// file does not, which searches skip, and the next Put or Delete of the
+// path removes.
+func (ix *Index) write(ctx context.Context, paths []string, chunks []pendingChunk) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.text
+	}
+	var vecs [][]float32
+	if len(texts) > 0 {
+		var err error
+		vecs, err = ix.embedder.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("index put: %w", err)
+		}
+		if len(vecs) != len(texts) {
+			return fmt.Errorf("index put: embedder %s returned %d vectors for %d texts", ix.embedder.Name(), len(vecs), len(texts))
+		}
+		for i, v := range vecs {
+			if len(v) != ix.embedder.Dim() {
+				return fmt.Errorf("index put: embedder %s returned a %d-dimensional vector, want %d", ix.embedder.Name(), len(v), ix.embedder.Dim())
+			}
+			v = append([]float32(nil), v...)
+			normalize(v)
+			vecs[i] = v
+		}
+	}
+
+	b := ix.bleve.NewBatch()
+	fresh := make(map[string]bool, len(chunks))
+	for _, c := range chunks {
+		fresh[c.entry.id()] = true
+	}
+	for _, p := range paths {
+		for _, id := range ix.staleIDs(p) {
+			if !fresh[id] {
+				b.Delete(id)
+			}
+		}
+	}
+	for _, c := range chunks {
+		if err := b.Index(c.entry.id(), bleveDoc(c)); err != nil {
+			return fmt.Errorf("index put %s: %w", c.entry.path, err)
+		}
+	}
+	ix.consistent = false // until both writes are done
+	if err := ix.bleve.Batch(b); err != nil {
+		return fmt.Errorf("index put: bleve batch: %w", err)
+	}
+
+	var l logBuf
+	for _, p := range paths {
+		if _, ok := ix.vecs.byPath[p]; ok {
+			l.delete(p)
+		}
+	}
+	for i, c := range chunks {
+		l.put(c.entry, vecs[i])
+	}
+	if err := ix.vecs.commit(&l); err != nil {
+		return fmt.Errorf("index put: %w", err)
+	}
+	n, err := ix.bleve.DocCount()
+	ix.consistent = err == nil && n == uint64(ix.vecs.count())
+	return nil
+}
+
+// staleIDs returns the ids of path's chunks in the index: those the
+// vectors file knows, and any Bleve has beyond them after a crash.
+func (ix *Index) staleIDs(path string) []string {
+	ids := ix.vecs.ids(path)
+	n := len(ids)
+	if ix.consistent {
+		return ids
+	}
+	// A crash between Bleve and the vectors file can leave chunks only in
+	// Bleve; they are numbered on from the known ones, so look for more.
+	q := query.NewTermQuery(path)
+	q.SetField(fieldPath)
+	req := bleve.NewSearchRequestOptions(q, 10000, 0, false)
+	req.Score = "none"
+	res, err := ix.bleve.Search(req)
+	if err != nil || res.Total == uint64(n) {
+		return ids
+	}
+	seen := make(map[string]bool, n)
+	for _, id := range ids {
+		seen[id] = true
+	}
+	for _, h := range res.Hits {
+		if !seen[h.ID] {
+			ids = append(ids, h.ID)
+		}
+	}
+	return ids
+}
+
+func bleveDoc(c pendingChunk) map[string]any {
+	e := c.entry
+	d := map[string]any{
+		fieldBody:       c.body,
+		fieldTitle:      e.title,
+		fieldPath:       e.path,
+		fieldImportance: e.importance,
+	}
+	if e.kind != "" {
+		d[fieldKind] = e.kind
+	}
+	if e.layer != "" {
+		d[fieldLayer] = e.layer
+	}
+	if e.session != "" {
+		d[fieldSession] = e.session
+	}
+	if len(e.tags) > 0 {
+		d[fieldTags] = e.tags
+	}
+	if e.created != 0 {
+		d[fieldCreated] = c.doc.Created
+	}
+	if e.updated != 0 {
+		d[fieldUpdated] = c.doc.Updated
+	}
+	return d
+}
+
+// Delete removes every chunk of the given paths. Paths not in the index
+// are ignored.
+func (ix *Index) Delete(ctx context.Context, paths ...string) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	for start := 0; start < len(paths); start += ix.opts.BatchSize {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := ix.write(ctx, paths[start:min(start+ix.opts.BatchSize, len(paths))], nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

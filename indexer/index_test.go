@@ -1,0 +1,426 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// openTest opens a new index in a temporary directory and closes it when
+// the test ends.
+func openTest(t *testing.T, opts Options) (*Index, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "index")
+	ix, err := Open(context.Background(), dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix, dir
+}
+
+func put(t *testing.T, ix *Index, docs ...Document) {
+	t.Helper()
+	if err := ix.Put(context.Background(), docs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func search(t *testing.T, ix *Index, q Query) []Hit {
+	t.Helper()
+	res, err := ix.Search(context.Background(), q)
+	if err != nil {
+		t.Fatalf("search %+v: %v", q, err)
+	}
+	if res.VectorErr != nil {
+		t.Fatalf("search %+v: vector side failed: %v", q, res.VectorErr)
+	}
+	return res.Hits
+}
+
+func paths(hits []Hit) []string {
+	var ps []string
+	for _, h := range hits {
+		ps = append(ps, h.Path)
+	}
+	return ps
+}
+
+func day(d int) time.Time { return time.Date(2026, 11, d, 12, 0, 0, 0, time.UTC) }
+
+// corpus is a handful of memory-like documents.
+func corpus() []Document {
+	return []Document{
+		{Path: "core/decisions/postgres.md", Title: "Use PostgreSQL for the job queue", Kind: "decision", Layer: "core",
+			Tags: []string{"db", "queue"}, Created: day(1), Updated: day(2), Importance: 0.9, FirstLine: 7,
+			Body: "We chose PostgreSQL over Redis because enqueueing must share a transaction with the data.\n\nWorkers claim jobs with SKIP LOCKED."},
+		{Path: "core/facts/goose.md", Title: "Schema changes", Kind: "fact", Layer: "core",
+			Tags: []string{"db"}, Created: day(3), Importance: 0.5, FirstLine: 6,
+			Body: "We migrate the database schema with goose; every migration is idempotent."},
+		{Path: "core/preferences/tabs.md", Title: "Indentation", Kind: "preference", Layer: "core",
+			Tags: []string{"style"}, Created: day(5), Importance: 0.3, FirstLine: 6,
+			Body: "The user prefers tabs in Go and two spaces in YAML."},
+		{Path: "sessions/s1/summary.md", Title: "Session summary", Kind: "summary", Layer: "active", Session: "s1",
+			Created: day(10), Importance: 0.4, FirstLine: 1,
+			Body: "## Segment 1\n\nFixed the flaky queue test by creating each package's schema separately.\n\n## Segment 2\n\nAdded a retry to the worker."},
+		{Path: "archive/2026/10/s0/summary.md", Title: "Old session", Kind: "summary", Layer: "archival", Session: "s0",
+			Created: time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC), Importance: 0.2, FirstLine: 1,
+			Body: "Evaluated Redis streams for the queue; too risky on failover."},
+	}
+}
+
+func TestStemming(t *testing.T) {
+	ix, _ := openTest(t, Options{})
+	put(t, ix, corpus()...)
+	for _, q := range []string{"migrations", "migrating", "MIGRATED", "idempotency"} {
+		hits := search(t, ix, Query{Text: q, Mode: Keyword})
+		if len(hits) == 0 || hits[0].Path != "core/facts/goose.md" {
+			t.Errorf("keyword %q: got %v, want goose.md first", q, paths(hits))
+		}
+	}
+}
+
+func TestTitleBoost(t *testing.T) {
+	ix, _ := openTest(t, Options{})
+	body := "Notes about the system and how it is run day to day by the team."
+	put(t, ix,
+		Document{Path: "a.md", Title: "Notes", Body: body + " The worker drains the backlog."},
+		Document{Path: "b.md", Title: "Backlog", Body: body + " The worker drains the queue."},
+	)
+	hits := search(t, ix, Query{Text: "backlog", Mode: Keyword})
+	if got := paths(hits); len(got) != 2 || got[0] != "b.md" {
+		t.Fatalf("got %v, want the title match b.md first", got)
+	}
+	if hits[0].KeywordScore <= hits[1].KeywordScore {
+		t.Errorf("title score %v not above body score %v", hits[0].KeywordScore, hits[1].KeywordScore)
+	}
+}
+
+func TestFilters(t *testing.T) {
+	ix, _ := openTest(t, Options{})
+	put(t, ix, corpus()...)
+	tests := []struct {
+		name string
+		q    Query
+		want []string // sorted paths
+	}{
+		{"kind", Query{Kinds: []string{"decision"}}, []string{"core/decisions/postgres.md"}},
+		{"kinds", Query{Kinds: []string{"decision", "summary"}}, []string{"archive/2026/10/s0/summary.md", "core/decisions/postgres.md", "sessions/s1/summary.md"}},
+		{"layer", Query{Layers: []string{"archival"}}, []string{"archive/2026/10/s0/summary.md"}},
+		{"session", Query{Session: "s1"}, []string{"sessions/s1/summary.md"}},
+		{"tag", Query{Tags: []string{"db"}}, []string{"core/decisions/postgres.md", "core/facts/goose.md"}},
+		{"tags all", Query{Tags: []string{"db", "queue"}}, []string{"core/decisions/postgres.md"}},
+		{"since", Query{Since: day(3)}, []string{"core/facts/goose.md", "core/preferences/tabs.md", "sessions/s1/summary.md"}},
+		{"until", Query{Until: day(1)}, []string{"archive/2026/10/s0/summary.md"}},
+		{"since until", Query{Since: day(1), Until: day(3)}, []string{"core/decisions/postgres.md"}},
+		{"none", Query{Kinds: []string{"nope"}}, nil},
+	}
+	// Words found in every document of interest, for both rankings.
+	text := "queue schema database migrate redis session tabs worker postgres"
+	for _, tt := range tests {
+		for _, mode := range []Mode{Keyword, Vector, Hybrid} {
+			t.Run(tt.name+"/"+string(mode), func(t *testing.T) {
+				q := tt.q
+				q.Text, q.Mode, q.K = text, mode, 50
+				got := uniq(paths(search(t, ix, q)))
+				if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+					t.Errorf("got %v, want %v", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// uniq sorts and dedupes.
+func uniq(ps []string) []string {
+	m := map[string]bool{}
+	var out []string
+	for _, p := range ps {
+		if !m[p] {
+			m[p] = true
+			out = append(out, p)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func TestDeleteAndReplace(t *testing.T) {
+	ix, _ := openTest(t, Options{Chunk: ChunkOptions{MaxTokens: 20, Overlap: 1}})
+	long := strings.Repeat("The worker drains the queue every second.\n\n", 10)
+	put(t, ix, Document{Path: "a.md", Title: "A", Body: long}, Document{Path: "b.md", Title: "B", Body: "queue"})
+	want := len(Split(long, 1, ix.opts.Chunk)) + 1
+	if n := ix.Count(); n != want || n < 4 {
+		t.Fatalf("count = %d, want %d", n, want)
+	}
+	// Replacing a.md with a shorter body drops its extra chunks.
+	put(t, ix, Document{Path: "a.md", Title: "A", Body: "The worker drains the queue."})
+	if n := ix.Count(); n != 2 {
+		t.Fatalf("count after replace = %d, want 2", n)
+	}
+	st, err := ix.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.BleveDocs != 2 {
+		t.Errorf("bleve has %d docs after replace, want 2", st.BleveDocs)
+	}
+	if err := ix.Delete(context.Background(), "a.md", "not-there.md"); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Keyword, Vector} {
+		if got := paths(search(t, ix, Query{Text: "worker queue", Mode: mode})); fmt.Sprint(got) != "[b.md]" {
+			t.Errorf("%s after delete: %v, want [b.md]", mode, got)
+		}
+	}
+	if got := ix.Paths(); fmt.Sprint(got) != "[b.md]" {
+		t.Errorf("paths = %v", got)
+	}
+	// And it all holds after reopening.
+	dir := ix.dir
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix2, err := Open(context.Background(), dir, Options{Chunk: ChunkOptions{MaxTokens: 20, Overlap: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix2.Close()
+	if n := ix2.Count(); n != 1 {
+		t.Errorf("count after reopen = %d, want 1", n)
+	}
+	if got := paths(search(t, ix2, Query{Text: "worker queue"})); fmt.Sprint(got) != "[b.md]" {
+		t.Errorf("after reopen: %v, want [b.md]", got)
+	}
+}
+
+// tableEmbedder gives each text the vector of the first key it contains,
+// so a test can set the vector ranking by hand.
+type tableEmbedder struct {
+	keys []string
+	vecs map[string][]float32
+}
+
+func (e *tableEmbedder) Name() string { return "test-table" }
+func (e *tableEmbedder) Dim() int     { return 2 }
+func (e *tableEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{0, 0}
+		for _, k := range e.keys {
+			if strings.Contains(t, k) {
+				out[i] = e.vecs[k]
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func TestHybridFusion(t *testing.T) {
+	// Keyword ranking for "apple": A > B > C (D has no apple).
+	// Vector ranking: C > B > D (A points away from the query).
+	emb := &tableEmbedder{
+		keys: []string{"QUERY", "markA", "markB", "markC", "markD"},
+		vecs: map[string][]float32{
+			"QUERY": {1, 0},
+			"markA": {-0.1, 0.995},
+			"markB": {0.5, 0.866},
+			"markC": {0.9, 0.436},
+			"markD": {0.2, 0.98},
+		},
+	}
+	docs := []Document{
+		{Path: "A", Body: "apple apple apple markA"},
+		{Path: "B", Body: "apple pie with cream and sugar markB"},
+		{Path: "C", Body: "an apple fell on the long road past the old mill and the river markC"},
+		{Path: "D", Body: "pears markD"},
+	}
+	tests := []struct {
+		mode Mode
+		k    int
+		want string
+	}{
+		{Keyword, 60, "[A B C]"},
+		{Vector, 60, "[C B D]"},
+		// B: 1/62+1/62 = .032258; C: 1/63+1/61 = .032266; A: 1/61; D: 1/63.
+		{Hybrid, 60, "[C B A D]"},
+		// With k=1, B: 1/3+1/3; C: 1/4+1/2; A: 1/2; D: 1/4.
+		{Hybrid, 1, "[C B A D]"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s-k%d", tt.mode, tt.k), func(t *testing.T) {
+			ix, _ := openTest(t, Options{Embedder: emb, RRFK: tt.k})
+			put(t, ix, docs...)
+			hits := search(t, ix, Query{Text: "apple QUERY", Mode: tt.mode})
+			if got := fmt.Sprint(paths(hits)); got != tt.want {
+				for _, h := range hits {
+					t.Logf("%s kw %d %.3f vec %d %.3f fused %.5f", h.Path, h.KeywordRank, h.KeywordScore, h.VectorRank, h.VectorScore, h.Score)
+				}
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+			if tt.mode == Hybrid {
+				h := hits[0] // C
+				want := 1/float64(tt.k+3) + 1/float64(tt.k+1)
+				if h.KeywordRank != 3 || h.VectorRank != 1 || abs(h.Score-want) > 1e-12 {
+					t.Errorf("C: ranks %d/%d score %v, want 3/1 %v", h.KeywordRank, h.VectorRank, h.Score, want)
+				}
+				if abs(h.Relevance-want/(2/float64(tt.k+1))) > 1e-12 {
+					t.Errorf("C: relevance %v", h.Relevance)
+				}
+			}
+		})
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestHitFieldsAndSnippet(t *testing.T) {
+	root := t.TempDir()
+	file := "---\nkind: decision\ntitle: Use PostgreSQL\n---\n\nWe chose PostgreSQL over Redis because enqueueing must share a transaction with the data.\n"
+	if err := os.MkdirAll(filepath.Join(root, "core"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "core/pg.md"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, _ := openTest(t, Options{Source: os.DirFS(root)})
+	doc := Document{Path: "core/pg.md", Title: "Use PostgreSQL", Kind: "decision", Layer: "core", Session: "s9",
+		Tags: []string{"db"}, Created: day(1), Updated: day(2), Importance: 0.9, FirstLine: 5,
+		Body: "\nWe chose PostgreSQL over Redis because enqueueing must share a transaction with the data.\n"}
+	put(t, ix, doc)
+	hits := search(t, ix, Query{Text: "transactions redis"})
+	if len(hits) != 1 {
+		t.Fatalf("got %d hits", len(hits))
+	}
+	h := hits[0]
+	want := Hit{ID: "core/pg.md#0", Path: "core/pg.md", StartLine: 6, EndLine: 6, EndCol: 89,
+		Title: "Use PostgreSQL", Kind: "decision", Layer: "core", Session: "s9", Created: day(1), Updated: day(2), Importance: 0.9}
+	if h.ID != want.ID || h.Path != want.Path || h.StartLine != want.StartLine || h.EndLine != want.EndLine ||
+		h.EndCol != want.EndCol || h.Title != want.Title || h.Kind != want.Kind || h.Layer != want.Layer ||
+		h.Session != want.Session || !h.Created.Equal(want.Created) || !h.Updated.Equal(want.Updated) ||
+		h.Importance != want.Importance || fmt.Sprint(h.Tags) != "[db]" {
+		t.Errorf("hit fields:\n got %+v\nwant %+v", h, want)
+	}
+	if h.KeywordRank != 1 || h.VectorRank != 1 || h.KeywordScore <= 0 || h.VectorScore <= 0 {
+		t.Errorf("scores: %+v", h)
+	}
+	if h.Text != strings.TrimSpace(doc.Body) || h.Stale {
+		t.Errorf("text %q stale %v", h.Text, h.Stale)
+	}
+	if wantSnip := "We chose PostgreSQL over «Redis» because enqueueing must share a «transaction» with the data."; h.Snippet != wantSnip {
+		t.Errorf("snippet %q\n   want %q", h.Snippet, wantSnip)
+	}
+	// A changed file: text is what is there now, marked stale.
+	if err := os.WriteFile(filepath.Join(root, "core/pg.md"), []byte(strings.Replace(file, "Redis", "Kafka", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h = search(t, ix, Query{Text: "transactions redis"})[0]
+	if !h.Stale || !strings.Contains(h.Text, "Kafka") {
+		t.Errorf("after edit: stale %v text %q", h.Stale, h.Text)
+	}
+}
+
+func TestBadQueries(t *testing.T) {
+	ix, _ := openTest(t, Options{})
+	put(t, ix, corpus()...)
+	for _, q := range []string{
+		"", "   ", "the and of", `title:queue +redis -"job" *`, `queue^2 ~ ( ) [ ] { } \ / : ! ?`,
+		strings.Repeat("queue redis ", 1000), "\x00\xff\xfe binary \x01\x02 queue", "日本語 queue",
+	} {
+		for _, mode := range []Mode{Keyword, Vector, Hybrid} {
+			if _, err := ix.Search(context.Background(), Query{Text: q, Mode: mode}); err != nil {
+				t.Errorf("%s %.30q: %v", mode, q, err)
+			}
+		}
+	}
+	for _, q := range []string{"", "the and of"} {
+		if hits := search(t, ix, Query{Text: q}); len(hits) != 0 {
+			t.Errorf("%q found %d hits, want none", q, len(hits))
+		}
+	}
+	if hits := search(t, ix, Query{Text: `title:queue +redis -"job" *`, Mode: Keyword}); len(hits) == 0 {
+		t.Errorf("query syntax characters: no hits for the words in them")
+	}
+	if _, err := ix.Search(context.Background(), Query{Text: "x", Mode: "fuzzy"}); err == nil {
+		t.Errorf("unknown mode: no error")
+	}
+}
+
+func TestVersion(t *testing.T) {
+	ctx := context.Background()
+	ix, dir := openTest(t, Options{})
+	if v := ix.Version(); v != "" {
+		t.Fatalf("new index version %q", v)
+	}
+	put(t, ix, corpus()...)
+	if err := ix.SetVersion(ctx, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix, err := Open(ctx, dir, Options{MustExist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := ix.Version(); v != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
+		t.Errorf("version after reopen %q", v)
+	}
+	if ix.Count() != 5 {
+		t.Errorf("count after reopen %d", ix.Count())
+	}
+	if err := ix.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ix.Version() != "" || ix.Count() != 0 {
+		t.Errorf("after reset: version %q count %d", ix.Version(), ix.Count())
+	}
+	ix.Close()
+}
+
+func TestLocked(t *testing.T) {
+	ctx := context.Background()
+	_, dir := openTest(t, Options{})
+	start := time.Now()
+	_, err := Open(ctx, dir, Options{})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second open: %v, want ErrLocked", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("second open took %v", d)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+		t.Errorf("error %q does not name the holder", err)
+	}
+	start = time.Now()
+	_, err = Open(ctx, dir, Options{LockTimeout: 200 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) || time.Since(start) < 200*time.Millisecond {
+		t.Errorf("open with timeout: %v after %v", err, time.Since(start))
+	}
+}
+
+func TestMissing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	_, err := Open(context.Background(), dir, Options{MustExist: true})
+	var re *RebuildError
+	if !errors.Is(err, ErrNeedsRebuild) || !errors.As(err, &re) || re.Reason != "missing" {
+		t.Fatalf("got %v, want a missing index", err)
+	}
+}

@@ -1,0 +1,85 @@
+package indexer
+
+import (
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Field names in the Bleve index.
+const (
+	fieldBody       = "body"
+	fieldTitle      = "title"
+	fieldKind       = "kind"
+	fieldLayer      = "layer"
+	fieldSession    = "session"
+	fieldTags       = "tags"
+	fieldPath       = "path"
+	fieldCreated    = "created"
+	fieldUpdated    = "updated"
+	fieldImportance = "importance"
+)
+
+// schemaVersion changes whenever the mapping, the chunker or the files'
+// formats change in a way an existing index cannot follow; Open then
+// reports ErrNeedsRebuild.
+const schemaVersion = 1
+
+// newMapping returns the static mapping: nothing dynamic, nothing stored
+// (hits are shown from the vectors file's metadata and the documents'
+// files), no term vectors, no doc values (nothing sorts or facets), no
+// _all field. Body and title are analysed in English with stemming;
+// kind, layer, session, tags and path are exact keywords; created and
+// updated are dates and importance a number, for filters.
+func newMapping() mapping.IndexMapping {
+	text := func() *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = en.AnalyzerName
+		f.Store = false
+		f.IncludeTermVectors = false
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	kw := func() *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Store = false
+		f.IncludeTermVectors = false
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	date := func() *mapping.FieldMapping {
+		f := bleve.NewDateTimeFieldMapping()
+		f.Store = false
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	num := bleve.NewNumericFieldMapping()
+	num.Store = false
+	num.IncludeInAll = false
+	num.DocValues = false
+
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldBody, text())
+	doc.AddFieldMappingsAt(fieldTitle, text())
+	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags, fieldPath} {
+		doc.AddFieldMappingsAt(name, kw())
+	}
+	doc.AddFieldMappingsAt(fieldCreated, date())
+	doc.AddFieldMappingsAt(fieldUpdated, date())
+	doc.AddFieldMappingsAt(fieldImportance, num)
+
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = en.AnalyzerName
+	m.IndexDynamic = false
+	m.StoreDynamic = false
+	m.DocValuesDynamic = false
+	m.ScoringModel = index.BM25Scoring
+	return m
+}

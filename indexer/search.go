@@ -1,0 +1,452 @@
+package indexer
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// Mode says which rankings a search uses.
+type Mode string
+
+const (
+	Hybrid  Mode = "hybrid"  // keyword and vector, fused
+	Keyword Mode = "keyword" // BM25 only
+	Vector  Mode = "vector"  // cosine similarity only
+)
+
+// ParseMode turns "hybrid", "keyword" or "vector" ("" is hybrid) into a
+// Mode.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case "":
+		return Hybrid, nil
+	case Hybrid, Keyword, Vector:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown search mode %q (want hybrid, keyword or vector)", s)
+}
+
+// Limits on queries: longer text is cut, more distinct terms are dropped.
+const (
+	maxQueryBytes = 4096
+	maxQueryTerms = 64
+	maxK          = 1000
+	titleBoost    = 2.0
+	snippetChars  = 240
+)
+
+// Query is a search. Filters combine with AND; an empty filter passes all.
+type Query struct {
+	Text string
+	Mode Mode // "" is Hybrid
+	K    int  // hits wanted; 0 means 10
+	// Candidates is how many hits each ranking contributes to the fusion;
+	// 0 means max(5*K, 50).
+	Candidates int
+
+	Kinds   []string  // any of
+	Layers  []string  // any of
+	Session string    // exactly
+	Tags    []string  // all of
+	Since   time.Time // created at or after
+	Until   time.Time // created before
+}
+
+// A Hit is a chunk that matched, with what the caller needs to show and
+// rerank it.
+type Hit struct {
+	ID                 string // Path#Seq
+	Path               string
+	Seq                int
+	StartLine, EndLine int // 1-based, inclusive, in the file
+	StartCol, EndCol   int // byte offsets in StartLine and EndLine
+	Tokens             int // EstimateTokens of the chunk
+
+	Title, Kind, Layer, Session string
+	Tags                        []string
+	Created, Updated            time.Time // zero if the document had none
+	Importance                  float64
+
+	// KeywordScore is the BM25 score and KeywordRank the 1-based rank in
+	// the keyword ranking (0: not in it); likewise VectorScore (cosine
+	// similarity, -1..1) and VectorRank.
+	KeywordScore float64
+	KeywordRank  int
+	VectorScore  float64
+	VectorRank   int
+	// Score is the reciprocal rank fusion: the sum of 1/(RRFK+rank) over
+	// the rankings the hit is in. Relevance is Score divided by the best
+	// possible (first in every ranking used), so it lies in (0, 1].
+	Score     float64
+	Relevance float64
+
+	// Text is the chunk as the file has it now, and Snippet a part of it
+	// (about 240 characters, whitespace collapsed) with the words that
+	// matched the query marked «like this». Both are empty without
+	// Options.Source or if the file cannot be read; Stale says the file
+	// changed since it was indexed (Text is then what the lines hold now).
+	Text    string
+	Snippet string
+	Stale   bool
+}
+
+// Results are a search's hits, best first.
+type Results struct {
+	Hits []Hit
+	// VectorErr is set when a hybrid search could not embed the query and
+	// used keywords alone.
+	VectorErr error
+}
+
+// Search runs q. Text that is empty or only stop words finds nothing;
+// query syntax is not interpreted (every word is just a word).
+func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
+	mode := q.Mode
+	if mode == "" {
+		mode = Hybrid
+	}
+	if _, err := ParseMode(string(mode)); err != nil {
+		return Results{}, err
+	}
+	k := q.K
+	if k <= 0 {
+		k = 10
+	}
+	k = min(k, maxK)
+	n := q.Candidates
+	if n <= 0 {
+		n = max(5*k, 50)
+	}
+	text := cleanQuery(q.Text)
+
+	// Embed before taking the lock: it may be a network call.
+	var (
+		qvec []float32
+		res  Results
+	)
+	if mode != Keyword && strings.TrimSpace(text) != "" {
+		vs, err := ix.embedder.Embed(ctx, []string{text})
+		if err == nil && (len(vs) != 1 || len(vs[0]) != ix.embedder.Dim()) {
+			err = fmt.Errorf("embedder %s returned a vector of the wrong size", ix.embedder.Name())
+		}
+		switch {
+		case err != nil && mode == Vector:
+			return Results{}, fmt.Errorf("search: %w", err)
+		case err != nil:
+			res.VectorErr = err
+		default:
+			qvec = append([]float32(nil), vs[0]...)
+			normalize(qvec)
+		}
+	}
+
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return Results{}, ErrClosed
+	}
+	terms := ix.terms(text)
+
+	hits := make(map[string]*Hit)
+	lists := 0
+	if mode != Vector {
+		lists++
+		kw, err := ix.keyword(ctx, terms, q, n)
+		if err != nil {
+			return Results{}, err
+		}
+		for i, s := range kw {
+			h := ix.hit(hits, s.slot)
+			h.KeywordRank, h.KeywordScore = i+1, s.score
+			h.Score += 1 / float64(ix.opts.RRFK+i+1)
+		}
+	}
+	if mode != Keyword && res.VectorErr == nil {
+		lists++
+		if qvec != nil && !isZero(qvec) {
+			keep := filter(q)
+			for i, s := range ix.vecs.search(qvec, n, keep) {
+				if s.score <= 0 {
+					break // orthogonal or opposite: not a match
+				}
+				h := ix.hit(hits, s.slot)
+				h.VectorRank, h.VectorScore = i+1, float64(s.score)
+				h.Score += 1 / float64(ix.opts.RRFK+i+1)
+			}
+		}
+	}
+
+	out := make([]Hit, 0, len(hits))
+	best := float64(lists) / float64(ix.opts.RRFK+1)
+	for _, h := range hits {
+		h.Relevance = h.Score / best
+		out = append(out, *h)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := &out[i], &out[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.KeywordScore != b.KeywordScore {
+			return a.KeywordScore > b.KeywordScore
+		}
+		if a.VectorScore != b.VectorScore {
+			return a.VectorScore > b.VectorScore
+		}
+		return a.ID < b.ID
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	if ix.opts.Source != nil {
+		for i := range out {
+			ix.fillText(&out[i], terms)
+		}
+	}
+	res.Hits = out
+	return res, nil
+}
+
+// cleanQuery makes text valid UTF-8 of at most maxQueryBytes.
+func cleanQuery(s string) string {
+	s = strings.ToValidUTF8(s, " ")
+	if len(s) > maxQueryBytes {
+		cut := maxQueryBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// terms analyses text as the body field is analysed, returning its
+// distinct terms, at most maxQueryTerms of them.
+func (ix *Index) terms(text string) []string {
+	var terms []string
+	seen := make(map[string]bool)
+	for _, t := range ix.analyzer.Analyze([]byte(text)) {
+		term := string(t.Term)
+		if seen[term] {
+			continue
+		}
+		seen[term] = true
+		terms = append(terms, term)
+		if len(terms) == maxQueryTerms {
+			break
+		}
+	}
+	return terms
+}
+
+// hit returns the hit for slot, adding it to hits if new.
+func (ix *Index) hit(hits map[string]*Hit, slot int) *Hit {
+	e := ix.vecs.entries[slot]
+	id := e.id()
+	if h, ok := hits[id]; ok {
+		return h
+	}
+	h := &Hit{
+		ID: id, Path: e.path, Seq: e.seq,
+		StartLine: e.startLine, EndLine: e.endLine, StartCol: e.startCol, EndCol: e.endCol,
+		Tokens: e.tokens,
+		Title:  e.title, Kind: e.kind, Layer: e.layer, Session: e.session,
+		Tags:       append([]string(nil), e.tags...),
+		Importance: e.importance,
+	}
+	if e.created != 0 {
+		h.Created = time.Unix(0, e.created).UTC()
+	}
+	if e.updated != 0 {
+		h.Updated = time.Unix(0, e.updated).UTC()
+	}
+	hits[id] = h
+	return h
+}
+
+// keyword runs the BM25 ranking: every term against body, and boosted
+// against title, under the filters. Hits Bleve has but the vectors file
+// does not (left by a crash) are skipped.
+func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([]kwHit, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	var should []query.Query
+	for _, t := range terms {
+		body := query.NewTermQuery(t)
+		body.SetField(fieldBody)
+		title := query.NewTermQuery(t)
+		title.SetField(fieldTitle)
+		title.SetBoost(titleBoost)
+		should = append(should, body, title)
+	}
+	bq := query.NewBooleanQuery([]query.Query{query.NewDisjunctionQuery(should)}, nil, nil)
+	if f := bleveFilter(q); f != nil {
+		bq.AddFilter(f)
+	}
+	req := bleve.NewSearchRequestOptions(bq, n, 0, false)
+	res, err := ix.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	out := make([]kwHit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		slot, ok := ix.vecs.slot(h.ID)
+		if !ok {
+			continue
+		}
+		out = append(out, kwHit{slot: slot, score: h.Score})
+	}
+	return out, nil
+}
+
+type kwHit struct {
+	slot  int
+	score float64
+}
+
+// bleveFilter turns q's filters into a Bleve query, nil if there are none.
+func bleveFilter(q Query) query.Query {
+	var must []query.Query
+	anyOf := func(field string, values []string) {
+		if len(values) == 0 {
+			return
+		}
+		var qs []query.Query
+		for _, v := range values {
+			t := query.NewTermQuery(v)
+			t.SetField(field)
+			qs = append(qs, t)
+		}
+		must = append(must, query.NewDisjunctionQuery(qs))
+	}
+	anyOf(fieldKind, q.Kinds)
+	anyOf(fieldLayer, q.Layers)
+	if q.Session != "" {
+		anyOf(fieldSession, []string{q.Session})
+	}
+	for _, t := range q.Tags {
+		anyOf(fieldTags, []string{t})
+	}
+	if !q.Since.IsZero() || !q.Until.IsZero() {
+		incl, excl := true, false
+		r := query.NewDateRangeInclusiveQuery(q.Since, q.Until, &incl, &excl)
+		r.SetField(fieldCreated)
+		must = append(must, r)
+	}
+	if len(must) == 0 {
+		return nil
+	}
+	return query.NewConjunctionQuery(must)
+}
+
+// filter is bleveFilter for the vectors file's entries.
+func filter(q Query) func(*entry) bool {
+	if len(q.Kinds) == 0 && len(q.Layers) == 0 && q.Session == "" && len(q.Tags) == 0 && q.Since.IsZero() && q.Until.IsZero() {
+		return nil
+	}
+	var since, until int64
+	if !q.Since.IsZero() {
+		since = q.Since.UnixNano()
+	}
+	if !q.Until.IsZero() {
+		until = q.Until.UnixNano()
+	}
+	in := func(v string, set []string) bool {
+		for _, s := range set {
+			if s == v {
+				return true
+			}
+		}
+		return false
+	}
+	return func(e *entry) bool {
+		if len(q.Kinds) > 0 && !in(e.kind, q.Kinds) {
+			return false
+		}
+		if len(q.Layers) > 0 && !in(e.layer, q.Layers) {
+			return false
+		}
+		if q.Session != "" && e.session != q.Session {
+			return false
+		}
+		for _, t := range q.Tags {
+			if !in(t, e.tags) {
+				return false
+			}
+		}
+		if (since != 0 || until != 0) && e.created == 0 {
+			return false
+		}
+		if since != 0 && e.created < since {
+			return false
+		}
+		if until != 0 && e.created >= until {
+			return false
+		}
+		return true
+	}
+}
+
+// fillText reads h's chunk from Options.Source and makes its snippet.
+func (ix *Index) fillText(h *Hit, terms []string) {
+	text, ok := readChunk(ix.opts.Source, h)
+	if !ok {
+		return
+	}
+	sum := fnv.New64a()
+	sum.Write([]byte(text))
+	if e, ok := ix.vecs.lookup(h.ID); ok && e.hash != sum.Sum64() {
+		h.Stale = true
+	}
+	h.Text = text
+	h.Snippet = snippet(ix.analyzer.Analyze, text, terms)
+}
+
+// readChunk returns the text of h's line and column range in its file.
+func readChunk(fsys fs.FS, h *Hit) (string, bool) {
+	f, err := fsys.Open(h.Path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	var lines []string
+	for n := 1; sc.Scan() && n <= h.EndLine; n++ {
+		if n >= h.StartLine {
+			lines = append(lines, strings.TrimSuffix(sc.Text(), "\r"))
+		}
+	}
+	if len(lines) == 0 {
+		return "", false
+	}
+	last := len(lines) - 1
+	// Columns are of the file as indexed; clamp them to the file as it is.
+	if h.EndCol <= len(lines[last]) && len(lines) == h.EndLine-h.StartLine+1 {
+		lines[last] = lines[last][:h.EndCol]
+	}
+	if h.StartCol <= len(lines[0]) {
+		lines[0] = lines[0][h.StartCol:]
+	}
+	return strings.Join(lines, "\n"), true
+}

@@ -1,0 +1,614 @@
+package indexer
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// The vectors file holds every chunk's metadata and vector. It is a log:
+// a header, then records that put a chunk or delete a path's chunks,
+// appended and fsynced after each write to Bleve, replayed on open, and
+// rewritten without dead records when they outnumber the live ones.
+//
+//	header: "CAIRNVEC" | u32 format | u32 dim | u16 len | embedder name | u32 crc
+//	record: u32 len | u32 crc32c(payload) | payload
+//	payload: 1 (put) | fields (see appendPut) | dim little-endian float32
+//	         2 (delete) | uvarint len | path
+//
+// A file that does not parse to the end is corrupt: the index needs a
+// rebuild (a torn append can only follow a crash before the caller
+// recorded the version, so the rebuild loses nothing).
+const (
+	vecMagic  = "CAIRNVEC"
+	vecFormat = 1
+
+	opPut    = 1
+	opDelete = 2
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// entry is a chunk as the vector store knows it: everything a hit shows
+// and a filter tests, without the text.
+type entry struct {
+	path                 string
+	seq                  int
+	startLine, startCol  int
+	endLine, endCol      int
+	tokens               int
+	title, kind, layer   string
+	session              string
+	tags                 []string
+	created, updated     int64 // Unix nanoseconds; 0 is unset
+	importance           float64
+	hash                 uint64 // of the chunk text, to notice a changed file
+	slot                 int
+}
+
+func (e *entry) id() string { return chunkID(e.path, e.seq) }
+
+func chunkID(path string, seq int) string { return path + "#" + strconv.Itoa(seq) }
+
+type vecStore struct {
+	file string
+	f    *os.File
+	dim  int
+	name string
+
+	entries []*entry  // by slot; nil is free
+	vecs    []float32 // slot*dim ... slot*dim+dim
+	free    []int
+	byPath  map[string][]int
+	dead    int // records in the file that no longer count
+	records int
+	intern  map[string]string
+}
+
+func newVecStore(file string, dim int, name string) *vecStore {
+	return &vecStore{file: file, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
+}
+
+func (s *vecStore) header() []byte {
+	var b []byte
+	b = append(b, vecMagic...)
+	b = binary.LittleEndian.AppendUint32(b, vecFormat)
+	b = binary.LittleEndian.AppendUint32(b, uint32(s.dim))
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(s.name)))
+	b = append(b, s.name...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// create writes a new, empty store.
+func (s *vecStore) create() error {
+	if err := writeFileAtomic(s.file, s.header()); err != nil {
+		return err
+	}
+	return s.openAppend()
+}
+
+func (s *vecStore) openAppend() error {
+	f, err := os.OpenFile(s.file, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	s.f = f
+	return nil
+}
+
+// errMismatch says the file was made by another embedder or format.
+type errMismatch struct{ msg string }
+
+func (e *errMismatch) Error() string { return e.msg }
+
+// load reads the file, checks its header against s.dim and s.name and
+// replays its records.
+func (s *vecStore) load() error {
+	f, err := os.Open(s.file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	head := make([]byte, len(vecMagic)+10)
+	if _, err := io.ReadFull(r, head); err != nil {
+		return fmt.Errorf("reading header: %w", err)
+	}
+	if string(head[:len(vecMagic)]) != vecMagic {
+		return errors.New("not a cairn vectors file")
+	}
+	format := binary.LittleEndian.Uint32(head[8:])
+	dim := binary.LittleEndian.Uint32(head[12:])
+	name := make([]byte, binary.LittleEndian.Uint16(head[16:]))
+	if _, err := io.ReadFull(r, name); err != nil {
+		return fmt.Errorf("reading header: %w", err)
+	}
+	var sum [4]byte
+	if _, err := io.ReadFull(r, sum[:]); err != nil {
+		return fmt.Errorf("reading header: %w", err)
+	}
+	if crc32.Checksum(append(head, name...), crcTable) != binary.LittleEndian.Uint32(sum[:]) {
+		return errors.New("header checksum mismatch")
+	}
+	if format != vecFormat {
+		return &errMismatch{fmt.Sprintf("vectors file format %d, want %d", format, vecFormat)}
+	}
+	if int(dim) != s.dim || string(name) != s.name {
+		return &errMismatch{fmt.Sprintf("vectors were made by %s (%d dimensions), the embedder now is %s (%d)", name, dim, s.name, s.dim)}
+	}
+	offset := int64(len(head) + len(name) + 4)
+	var frame [8]byte
+	var payload []byte
+	for {
+		if _, err := io.ReadFull(r, frame[:]); err == io.EOF {
+			break
+		} else if err != nil {
+			return fmt.Errorf("record at byte %d: %w", offset, err)
+		}
+		n := binary.LittleEndian.Uint32(frame[:])
+		if n == 0 || n > 64<<20 {
+			return fmt.Errorf("record at byte %d: bad length %d", offset, n)
+		}
+		if cap(payload) < int(n) {
+			payload = make([]byte, n)
+		}
+		payload = payload[:n]
+		if _, err := io.ReadFull(r, payload); err != nil {
+			return fmt.Errorf("record at byte %d: %w", offset, err)
+		}
+		if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
+			return fmt.Errorf("record at byte %d: checksum mismatch", offset)
+		}
+		if err := s.apply(payload); err != nil {
+			return fmt.Errorf("record at byte %d: %w", offset, err)
+		}
+		offset += 8 + int64(n)
+	}
+	return s.openAppend()
+}
+
+// apply replays one record into memory.
+func (s *vecStore) apply(p []byte) error {
+	s.records++
+	d := decoder{b: p[1:]}
+	switch p[0] {
+	case opDelete:
+		path := d.str()
+		if d.err != nil {
+			return d.err
+		}
+		s.deletePath(path)
+		s.dead++ // the delete record itself
+		return nil
+	case opPut:
+		e := &entry{}
+		e.path = d.str()
+		e.seq = d.int()
+		e.startLine, e.startCol = d.int(), d.int()
+		e.endLine, e.endCol = d.int(), d.int()
+		e.tokens = d.int()
+		e.title = d.str()
+		e.kind = s.interned(d.str())
+		e.layer = s.interned(d.str())
+		e.session = s.interned(d.str())
+		if n := d.int(); n > 0 && n < 1<<16 {
+			e.tags = make([]string, n)
+			for i := range e.tags {
+				e.tags[i] = s.interned(d.str())
+			}
+		}
+		e.created, e.updated = d.varint(), d.varint()
+		e.importance = math.Float64frombits(d.u64())
+		e.hash = d.u64()
+		vec := d.floats(s.dim)
+		if d.err != nil {
+			return d.err
+		}
+		if len(d.b) != 0 {
+			return fmt.Errorf("%d stray bytes after put record", len(d.b))
+		}
+		s.put(e, vec)
+		return nil
+	default:
+		return fmt.Errorf("unknown record type %d", p[0])
+	}
+}
+
+func (s *vecStore) interned(v string) string {
+	if v == "" {
+		return ""
+	}
+	if w, ok := s.intern[v]; ok {
+		return w
+	}
+	s.intern[v] = v
+	return v
+}
+
+// put adds e with vector v to memory, replacing a chunk with the same id.
+func (s *vecStore) put(e *entry, v []float32) {
+	for _, slot := range s.byPath[e.path] {
+		if s.entries[slot].seq == e.seq {
+			s.release(slot)
+			s.dead++
+			break
+		}
+	}
+	var slot int
+	if n := len(s.free); n > 0 {
+		slot = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		slot = len(s.entries)
+		s.entries = append(s.entries, nil)
+		s.vecs = append(s.vecs, make([]float32, s.dim)...)
+	}
+	e.slot = slot
+	s.entries[slot] = e
+	copy(s.vecs[slot*s.dim:(slot+1)*s.dim], v)
+	s.byPath[e.path] = append(s.byPath[e.path], slot)
+}
+
+// release frees slot and removes it from its path's list.
+func (s *vecStore) release(slot int) {
+	e := s.entries[slot]
+	slots := s.byPath[e.path]
+	for i, x := range slots {
+		if x == slot {
+			slots = append(slots[:i], slots[i+1:]...)
+			break
+		}
+	}
+	if len(slots) == 0 {
+		delete(s.byPath, e.path)
+	} else {
+		s.byPath[e.path] = slots
+	}
+	s.entries[slot] = nil
+	clear(s.vecs[slot*s.dim : (slot+1)*s.dim])
+	s.free = append(s.free, slot)
+}
+
+// deletePath removes every chunk of path from memory.
+func (s *vecStore) deletePath(path string) {
+	slots := append([]int(nil), s.byPath[path]...)
+	for _, slot := range slots {
+		s.release(slot)
+	}
+	s.dead += len(slots)
+}
+
+// ids returns the chunk ids of path.
+func (s *vecStore) ids(path string) []string {
+	var ids []string
+	for _, slot := range s.byPath[path] {
+		ids = append(ids, s.entries[slot].id())
+	}
+	return ids
+}
+
+func (s *vecStore) count() int { return len(s.entries) - len(s.free) }
+
+// A logBuf gathers records to append in one write.
+type logBuf struct{ b []byte }
+
+func (l *logBuf) frame(payload []byte) {
+	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
+	l.b = binary.LittleEndian.AppendUint32(l.b, crc32.Checksum(payload, crcTable))
+	l.b = append(l.b, payload...)
+}
+
+func (l *logBuf) delete(path string) {
+	p := []byte{opDelete}
+	p = appendStr(p, path)
+	l.frame(p)
+}
+
+func (l *logBuf) put(e *entry, v []float32) {
+	p := []byte{opPut}
+	p = appendStr(p, e.path)
+	for _, n := range []int{e.seq, e.startLine, e.startCol, e.endLine, e.endCol, e.tokens} {
+		p = binary.AppendUvarint(p, uint64(n))
+	}
+	p = appendStr(p, e.title)
+	p = appendStr(p, e.kind)
+	p = appendStr(p, e.layer)
+	p = appendStr(p, e.session)
+	p = binary.AppendUvarint(p, uint64(len(e.tags)))
+	for _, t := range e.tags {
+		p = appendStr(p, t)
+	}
+	p = binary.AppendVarint(p, e.created)
+	p = binary.AppendVarint(p, e.updated)
+	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
+	p = binary.LittleEndian.AppendUint64(p, e.hash)
+	for _, x := range v {
+		p = binary.LittleEndian.AppendUint32(p, math.Float32bits(x))
+	}
+	l.frame(p)
+}
+
+// commit appends l's records to the file, fsyncs it, and replays them into
+// memory.
+func (s *vecStore) commit(l *logBuf) error {
+	if len(l.b) == 0 {
+		return nil
+	}
+	if _, err := s.f.Write(l.b); err != nil {
+		return fmt.Errorf("append to %s: %w", s.file, err)
+	}
+	if err := s.f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", s.file, err)
+	}
+	for b := l.b; len(b) > 0; {
+		n := binary.LittleEndian.Uint32(b)
+		if err := s.apply(b[8 : 8+n]); err != nil {
+			return fmt.Errorf("replay of own record: %w", err)
+		}
+		b = b[8+n:]
+	}
+	l.b = l.b[:0]
+	return nil
+}
+
+// compact rewrites the file with only live chunks when dead records
+// outnumber live ones.
+func (s *vecStore) compact(force bool) error {
+	live := s.count()
+	if !force && (s.dead < 1024 || s.dead <= live) {
+		return nil
+	}
+	var l logBuf
+	l.b = s.header()
+	for slot, e := range s.entries {
+		if e != nil {
+			l.put(e, s.vecs[slot*s.dim:(slot+1)*s.dim])
+		}
+	}
+	if err := writeFileAtomic(s.file, l.b); err != nil {
+		return err
+	}
+	if s.f != nil {
+		s.f.Close()
+	}
+	s.dead, s.records = 0, live
+	return s.openAppend()
+}
+
+func (s *vecStore) close() error {
+	if s.f == nil {
+		return nil
+	}
+	err := s.f.Close()
+	s.f = nil
+	return err
+}
+
+// scored is a slot and its similarity to a query.
+type scored struct {
+	slot  int
+	score float32
+}
+
+// minHeap keeps the best n scores seen, worst on top.
+type minHeap []scored
+
+func (h minHeap) Len() int { return len(h) }
+func (h minHeap) Less(i, j int) bool {
+	if h[i].score != h[j].score {
+		return h[i].score < h[j].score
+	}
+	return h[i].slot > h[j].slot
+}
+func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// search returns the n chunks most similar to q (a unit vector) among
+// those keep accepts, best first.
+func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
+	if n <= 0 {
+		return nil
+	}
+	h := make(minHeap, 0, n+1)
+	dim := s.dim
+	for slot, e := range s.entries {
+		if e == nil || (keep != nil && !keep(e)) {
+			continue
+		}
+		sc := dot(q, s.vecs[slot*dim:slot*dim+dim])
+		if len(h) < n {
+			heap.Push(&h, scored{slot, sc})
+		} else if sc > h[0].score {
+			h[0] = scored{slot, sc}
+			heap.Fix(&h, 0)
+		}
+	}
+	sort.Slice(h, func(i, j int) bool { return h.Less(j, i) })
+	return h
+}
+
+// dot is the inner product of two vectors of the same length, unrolled
+// by eight with four accumulators so the compiler keeps them in
+// registers.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		s0 += a[i]*b[i] + a[i+4]*b[i+4]
+		s1 += a[i+1]*b[i+1] + a[i+5]*b[i+5]
+		s2 += a[i+2]*b[i+2] + a[i+6]*b[i+6]
+		s3 += a[i+3]*b[i+3] + a[i+7]*b[i+7]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// decoder reads a record's fields, remembering the first error.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("truncated %s", what)
+	}
+	d.b = nil
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail("number")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) int() int {
+	v := d.uvarint()
+	if v > math.MaxInt32 {
+		d.fail("number")
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail("number")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("string")
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) u64() uint64 {
+	if len(d.b) < 8 {
+		d.fail("number")
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	return v
+}
+
+func (d *decoder) floats(n int) []float32 {
+	if len(d.b) < 4*n {
+		d.fail("vector")
+		return nil
+	}
+	v := make([]float32, n)
+	if littleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*n), d.b)
+	} else {
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.b[4*i:]))
+		}
+	}
+	d.b = d.b[4*n:]
+	return v
+}
+
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// writeFileAtomic writes data to name through a temporary file in the
+// same directory, fsyncing the file and the directory.
+func writeFileAtomic(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = io.Copy(f, bytes.NewReader(data))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// slot finds the chunk with the given id.
+func (s *vecStore) slot(id string) (int, bool) {
+	i := strings.LastIndexByte(id, '#')
+	if i < 0 {
+		return 0, false
+	}
+	seq, err := strconv.Atoi(id[i+1:])
+	if err != nil {
+		return 0, false
+	}
+	for _, slot := range s.byPath[id[:i]] {
+		if s.entries[slot].seq == seq {
+			return slot, true
+		}
+	}
+	return 0, false
+}
+
+func (s *vecStore) lookup(id string) (*entry, bool) {
+	slot, ok := s.slot(id)
+	if !ok {
+		return nil, false
+	}
+	return s.entries[slot], true
+}
