@@ -1,0 +1,136 @@
+package transcript
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// tail parses data the way a tailer does: the file grows by random amounts
+// (cutting lines anywhere), each parse resumes where the last one stopped,
+// and a last Final parse takes the rest.
+func tail(t *testing.T, f Format, data []byte, rnd *rand.Rand, sessionID string) (events, side []Event, errs []string, consumed int64, lines int) {
+	t.Helper()
+	pos, line, visible := 0, 1, 0
+	for {
+		visible = min(len(data), visible+1+rnd.IntN(max(1, len(data)/4)))
+		final := visible == len(data)
+		p, err := Parse(f, data[pos:visible], Options{Name: "f", Offset: int64(pos), Line: line, SessionID: sessionID, Final: final})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Consumed < int64(pos) || p.Consumed > int64(visible) {
+			t.Fatalf("consumed %d outside [%d, %d]", p.Consumed, pos, visible)
+		}
+		if c := int(p.Consumed); c > pos && c < visible && data[c-1] != '\n' {
+			t.Fatalf("consumed %d is not at a line boundary", c)
+		}
+		events = append(events, p.Events...)
+		side = append(side, p.Sidechain...)
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+		pos, line, lines = int(p.Consumed), line+p.Lines, lines+p.Lines
+		if final {
+			return events, side, errs, p.Consumed, lines
+		}
+	}
+}
+
+// dedupe keeps the first event of each ID, as a consumer of overlapping
+// ranges does: a line written twice is skipped within one parse but not
+// across two.
+func dedupe(evs []Event) []Event {
+	seen := make(map[string]bool)
+	var out []Event
+	for _, e := range evs {
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// contextFree clears what Codex and Markdown transcripts say once at the
+// top (cwd, model, branch, version; a Markdown front matter's session): a
+// parse resumed after those lines cannot know it, as ParseCodex and
+// ParseMarkdown document.
+func contextFree(f Format, evs []Event) []Event {
+	if f != FormatCodex && f != FormatMarkdown {
+		return evs
+	}
+	out := make([]Event, len(evs))
+	for i, e := range evs {
+		e.CWD, e.Model, e.GitBranch, e.Version = "", "", "", ""
+		if f == FormatMarkdown {
+			e.SessionID = ""
+		}
+		out[i] = e
+	}
+	return out
+}
+
+func TestIncrementalSameAsOnePass(t *testing.T) {
+	for _, rel := range fixtureFiles(t) {
+		t.Run(rel, func(t *testing.T) {
+			f, data := parseFixture(t, rel)
+			sid := SessionIDFromPath(rel)
+			one, err := Parse(f, data, Options{Name: "f", SessionID: sid, Final: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var oneErrs []string
+			for _, e := range one.Errors {
+				oneErrs = append(oneErrs, e.Error())
+			}
+			for seed := range 200 {
+				rnd := rand.New(rand.NewPCG(uint64(seed), 7))
+				evs, side, errs, consumed, lines := tail(t, f, data, rnd, sid)
+				evs, side = dedupe(evs), dedupe(side)
+				evs, side = contextFree(f, evs), contextFree(f, side)
+				wantEvs, wantSide := contextFree(f, one.Events), contextFree(f, one.Sidechain)
+				if consumed != one.Consumed || lines != one.Lines {
+					t.Fatalf("seed %d: consumed %d bytes, %d lines; one pass %d, %d", seed, consumed, lines, one.Consumed, one.Lines)
+				}
+				if d := diffEvents(wantEvs, evs); d != "" {
+					t.Fatalf("seed %d: events differ from one pass: %s", seed, d)
+				}
+				if d := diffEvents(wantSide, side); d != "" {
+					t.Fatalf("seed %d: sidechain differs from one pass: %s", seed, d)
+				}
+				if !reflect.DeepEqual(errs, oneErrs) {
+					t.Fatalf("seed %d: errors %q, one pass %q", seed, errs, oneErrs)
+				}
+			}
+		})
+	}
+}
+
+func TestSameRangeSameEvents(t *testing.T) {
+	for _, rel := range fixtureFiles(t) {
+		f, data := parseFixture(t, rel)
+		for _, final := range []bool{false, true} {
+			a, _ := Parse(f, data, Options{Final: final})
+			b, _ := Parse(f, data, Options{Final: final})
+			if d := diffEvents(a.Events, b.Events); d != "" || a.Consumed != b.Consumed {
+				t.Errorf("%s (final %v): two parses differ: %s", rel, final, d)
+			}
+		}
+	}
+}
+
+func diffEvents(want, got []Event) string {
+	for i := 0; i < max(len(want), len(got)); i++ {
+		switch {
+		case i >= len(got):
+			return fmt.Sprintf("missing event %d: %+v", i, want[i])
+		case i >= len(want):
+			return fmt.Sprintf("extra event %d: %+v", i, got[i])
+		case !reflect.DeepEqual(want[i], got[i]):
+			return fmt.Sprintf("event %d:\nwant %+v\n got %+v", i, want[i], got[i])
+		}
+	}
+	return ""
+}
