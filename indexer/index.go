@@ -102,6 +102,12 @@ type meta struct {
 	Chunking string    `json:"chunking"`
 	Created  time.Time `json:"created"`
 	Updated  time.Time `json:"updated"`
+	// Clean is true when no write has happened since Chunks was counted
+	// (at SetVersion or Close); Open then checks that Bleve and the
+	// vectors file both hold Chunks chunks, which finds a segment Bleve
+	// skipped as unreadable.
+	Clean  bool `json:"clean"`
+	Chunks int  `json:"chunks"`
 }
 
 // Index is an open search index. Its methods are safe for concurrent use;
@@ -282,7 +288,17 @@ func (ix *Index) open() error {
 		return ix.rebuildErr("corrupt", err)
 	}
 	ix.bleve, ix.vecs = bi, vs
-	return ix.setup()
+	if err := ix.setup(); err != nil {
+		return err
+	}
+	if ix.meta.Clean {
+		n, _ := bi.DocCount()
+		if n != uint64(ix.meta.Chunks) || vs.count() != ix.meta.Chunks {
+			ix.closeFiles()
+			return ix.rebuildErr("corrupt", fmt.Errorf("holds %d chunks in Bleve and %d in %s, but %d when last closed", n, vs.count(), vectorsFile, ix.meta.Chunks))
+		}
+	}
+	return nil
 }
 
 // openBleve opens the Bleve index and proves it answers, turning a panic
@@ -326,7 +342,7 @@ func (ix *Index) create() error {
 		return fmt.Errorf("create index %s: %w", ix.dir, err)
 	}
 	now := time.Now().UTC()
-	ix.meta = meta{Schema: schemaVersion, Embedder: ix.embedder.Name(), Dim: ix.embedder.Dim(), Chunking: ix.chunking(), Created: now, Updated: now}
+	ix.meta = meta{Schema: schemaVersion, Embedder: ix.embedder.Name(), Dim: ix.embedder.Dim(), Chunking: ix.chunking(), Created: now, Updated: now, Clean: true}
 	ix.bleve, ix.vecs = bi, vs
 	// meta.json last: an index without it is incomplete and found so.
 	if err := ix.writeMeta(); err != nil {
@@ -421,6 +437,9 @@ func (ix *Index) Close() error {
 	var err error
 	if ix.vecs != nil {
 		err = ix.vecs.compact(false)
+		if err == nil {
+			err = ix.markClean()
+		}
 	}
 	if cerr := ix.closeFiles(); err == nil {
 		err = cerr
@@ -455,8 +474,34 @@ func (ix *Index) SetVersion(ctx context.Context, v string) error {
 	}
 	ix.meta.Version = v
 	ix.meta.Updated = time.Now().UTC()
-	if err := ix.writeMeta(); err != nil {
+	if err := ix.markClean(); err != nil {
 		return fmt.Errorf("set index version: %w", err)
+	}
+	return nil
+}
+
+// markClean records in meta.json that Bleve and the vectors file hold the
+// same chunks, if they do.
+func (ix *Index) markClean() error {
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		return err
+	}
+	ix.meta.Clean = ix.consistent && n == uint64(ix.vecs.count())
+	ix.meta.Chunks = ix.vecs.count()
+	return ix.writeMeta()
+}
+
+// markDirty records in meta.json that writes are under way, before the
+// first of them.
+func (ix *Index) markDirty() error {
+	if !ix.meta.Clean {
+		return nil
+	}
+	ix.meta.Clean = false
+	if err := ix.writeMeta(); err != nil {
+		ix.meta.Clean = true
+		return err
 	}
 	return nil
 }
@@ -494,12 +539,12 @@ type Stats struct {
 	Embedder    string
 	Dim         int
 	Chunking    string
-	Documents   int   // paths
-	Chunks      int   // chunks with vectors
+	Documents   int    // paths
+	Chunks      int    // chunks with vectors
 	BleveDocs   uint64 // chunks in Bleve; more than Chunks only after a crash mid-write
-	BleveBytes  int64 // on disk
-	VectorBytes int64 // on disk
-	DeadRecords int   // in the vectors file, until it is compacted
+	BleveBytes  int64  // on disk
+	VectorBytes int64  // on disk
+	DeadRecords int    // in the vectors file, until it is compacted
 	Updated     time.Time
 }
 
@@ -637,6 +682,9 @@ func (ix *Index) chunkDoc(d *Document) []pendingChunk {
 func (ix *Index) write(ctx context.Context, paths []string, chunks []pendingChunk) error {
 	if len(paths) == 0 {
 		return nil
+	}
+	if err := ix.markDirty(); err != nil {
+		return fmt.Errorf("index put: %w", err)
 	}
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {

@@ -44,18 +44,18 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // entry is a chunk as the vector store knows it: everything a hit shows
 // and a filter tests, without the text.
 type entry struct {
-	path                 string
-	seq                  int
-	startLine, startCol  int
-	endLine, endCol      int
-	tokens               int
-	title, kind, layer   string
-	session              string
-	tags                 []string
-	created, updated     int64 // Unix nanoseconds; 0 is unset
-	importance           float64
-	hash                 uint64 // of the chunk text, to notice a changed file
-	slot                 int
+	path                string
+	seq                 int
+	startLine, startCol int
+	endLine, endCol     int
+	tokens              int
+	title, kind, layer  string
+	session             string
+	tags                []string
+	created, updated    int64 // Unix nanoseconds; 0 is unset
+	importance          float64
+	hash                uint64 // of the chunk text, to notice a changed file
+	slot                int
 }
 
 func (e *entry) id() string { return chunkID(e.path, e.seq) }

@@ -1,0 +1,163 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// buildClosed makes an index with the corpus in it, closed, and returns its
+// directory.
+func buildClosed(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "index")
+	ix, err := Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, ix, corpus()...)
+	if err := ix.SetVersion(ctx, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func files(t *testing.T, dir, pattern string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if ok, _ := filepath.Match(pattern, d.Name()); ok {
+				out = append(out, p)
+			}
+		}
+		return nil
+	})
+	if len(out) == 0 {
+		t.Fatalf("no %s in %s", pattern, dir)
+	}
+	return out
+}
+
+func truncate(frac float64) func(t *testing.T, path string) {
+	return func(t *testing.T, path string) {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, int64(float64(fi.Size())*frac)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func garble(at float64) func(t *testing.T, path string) {
+	return func(t *testing.T, path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := int(float64(len(b)) * at)
+		for j := i; j < min(len(b), i+16); j++ {
+			b[j] ^= 0x5a
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCorruptIndex(t *testing.T) {
+	tests := []struct {
+		name    string
+		pattern string // files in the index to damage
+		damage  func(t *testing.T, path string)
+		opts    Options
+		reason  string
+	}{
+		{"meta garbled", "meta.json", garble(0), Options{}, "corrupt"},
+		{"meta empty", "meta.json", truncate(0), Options{}, "corrupt"},
+		{"meta missing", "meta.json", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing"},
+		{"schema", "meta.json", func(t *testing.T, p string) {
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": 1`, `"schema": 999`, 1)), 0o600)
+		}, Options{}, "schema"},
+		{"embedder", "", nil, Options{Embedder: &tableEmbedder{}}, "embedder"},
+		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking"},
+		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt"},
+		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt"},
+		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt"},
+		{"vectors header garbled", "vectors", garble(0), Options{}, "corrupt"},
+		{"vectors missing", "vectors", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing"},
+		{"bleve missing", "index_meta.json", func(t *testing.T, p string) { os.RemoveAll(filepath.Dir(p)) }, Options{}, "missing"},
+		{"bleve meta garbled", "index_meta.json", garble(0.2), Options{}, "corrupt"},
+		{"bolt garbled", "root.bolt", func(t *testing.T, p string) {
+			// Both meta pages: bolt falls back to the other if one is bad.
+			b, _ := os.ReadFile(p)
+			for _, at := range []int{16, 4096 + 16} {
+				for j := at; j < at+32; j++ {
+					b[j] ^= 0x5a
+				}
+			}
+			os.WriteFile(p, b, 0o600)
+		}, Options{}, "corrupt"},
+		{"bolt one meta page garbled", "root.bolt", garble(0.001), Options{}, ""},
+		{"bolt truncated", "root.bolt", truncate(0.3), Options{}, "corrupt"},
+		{"segment truncated", "*.zap", truncate(0.5), Options{}, "corrupt"},
+		{"segment footer garbled", "*.zap", garble(0.995), Options{}, "corrupt"},
+		{"segment emptied", "*.zap", truncate(0), Options{}, "corrupt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := buildClosed(t)
+			if tt.damage != nil {
+				for _, f := range files(t, dir, tt.pattern) {
+					tt.damage(t, f)
+				}
+			}
+			ix, err := Open(ctx, dir, tt.opts)
+			if tt.reason == "" { // damage the index recovers from
+				if err != nil {
+					t.Fatalf("open: %v", err)
+				}
+				defer ix.Close()
+				if ix.Version() != "v1" || len(search(t, ix, Query{Text: "migrations"})) == 0 {
+					t.Errorf("recovered index: version %q, does not find", ix.Version())
+				}
+				return
+			}
+			if err == nil {
+				ix.Close()
+				t.Fatalf("open of a damaged index succeeded")
+			}
+			var re *RebuildError
+			if !errors.Is(err, ErrNeedsRebuild) || !errors.As(err, &re) {
+				t.Fatalf("open: %v, want ErrNeedsRebuild", err)
+			}
+			if re.Reason != tt.reason {
+				t.Errorf("reason %q, want %q (%v)", re.Reason, tt.reason, err)
+			}
+			// The lock was let go, and one call makes a working index.
+			ix, err = Rebuild(ctx, dir, tt.opts)
+			if err != nil {
+				t.Fatalf("rebuild: %v", err)
+			}
+			defer ix.Close()
+			if ix.Version() != "" || ix.Count() != 0 {
+				t.Errorf("rebuilt index: version %q, %d chunks", ix.Version(), ix.Count())
+			}
+			put(t, ix, corpus()...)
+			if hits := search(t, ix, Query{Text: "migrations", Mode: Keyword}); len(hits) == 0 {
+				t.Errorf("rebuilt index finds nothing")
+			}
+		})
+	}
+}
