@@ -76,7 +76,7 @@ func (s *Store) saveCache(c *cache) {
 func (s *Store) writeGitIndex(parts [][]byte) error {
 	name := filepath.Join(s.gitDir, "index")
 	lock := name + ".lock"
-	f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	f, err := createLockFile(lock)
 	if err != nil {
 		return err
 	}

@@ -353,15 +353,7 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
 	lockName := name + ".lock"
-	f, err := os.OpenFile(lockName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		// We hold cairn's lock, so the ref lock is another git's or a
-		// crashed process's: a stale one is removed, a fresh one waited out.
-		if fi, serr := os.Stat(lockName); serr == nil && time.Since(fi.ModTime()) > 10*time.Second {
-			os.Remove(lockName)
-			f, err = os.OpenFile(lockName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		}
-	}
+	f, err := createLockFile(lockName)
 	if err != nil {
 		return fmt.Errorf("update %s: %w (is a git command running in %s?)", ref, err, s.dir)
 	}
@@ -408,6 +400,28 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 		_ = appendLine(filepath.Join(s.gitDir, "logs", filepath.FromSlash(l)), line)
 	}
 	return nil
+}
+
+// createLockFile creates a git lock file (ref.lock, index.lock). We hold
+// cairn's own lock, so an existing one belongs to a git command that will
+// be done in a moment, or to a process that died holding it: wait a
+// little, then treat it as stale.
+func createLockFile(name string) (*os.File, error) {
+	deadline := time.Now().Add(time.Second)
+	for {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+		if time.Now().After(deadline) {
+			if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+			deadline = time.Now().Add(time.Second)
+			continue
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func appendLine(name, line string) error {

@@ -38,7 +38,8 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 	fl := flock.New(name, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ok, err := fl.TryLockContext(lctx, 20*time.Millisecond)
+	// Writers hold the lock for milliseconds: poll often.
+	ok, err := fl.TryLockContext(lctx, 3*time.Millisecond)
 	if !ok {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
