@@ -144,7 +144,7 @@ func (it *Item) Validate() error {
 		problems = append(problems, "title is empty")
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("invalid memory item %s: %s", it.ID, strings.Join(problems, "; "))
+		return fmt.Errorf("invalid %s: %s", it.name(), strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -152,19 +152,19 @@ func (it *Item) Validate() error {
 // check reports the values that Parse would reject, so that Marshal never
 // writes a file that cannot be read back.
 func (it *Item) check() error {
-	var errs []error
+	var problems []string
 	if it.ID != "" && !ValidID(it.ID) {
-		errs = append(errs, fmt.Errorf("id: %q is not an upper-case ULID", it.ID))
+		problems = append(problems, fmt.Sprintf("id: %q is not an upper-case ULID", it.ID))
 	}
 	if !it.Kind.Valid() {
-		errs = append(errs, fmt.Errorf("kind: unknown kind %q: want one of %s", it.Kind, kindList()))
+		problems = append(problems, fmt.Sprintf("kind: unknown kind %q: want one of %s", it.Kind, kindList()))
 	}
 	for _, f := range []struct {
 		key string
 		v   float64
 	}{{"importance", it.Importance}, {"confidence", it.Confidence}} {
 		if !(f.v >= 0 && f.v <= 1) {
-			errs = append(errs, fmt.Errorf("%s: %v is outside 0..1", f.key, f.v))
+			problems = append(problems, fmt.Sprintf("%s: %v is outside 0..1", f.key, f.v))
 		}
 	}
 	for _, f := range []struct {
@@ -172,13 +172,24 @@ func (it *Item) check() error {
 		t   time.Time
 	}{{"created", it.Created}, {"updated", it.Updated}} {
 		if !f.t.IsZero() && !inYearRange(f.t) {
-			errs = append(errs, fmt.Errorf("%s: year %d is outside 0..9999", f.key, f.t.UTC().Year()))
+			problems = append(problems, fmt.Sprintf("%s: year %d is outside 0..9999", f.key, f.t.UTC().Year()))
 		}
 	}
 	if it.Schema != 0 && it.Schema != SchemaVersion {
-		errs = append(errs, fmt.Errorf("schema: version %d is not %d", it.Schema, SchemaVersion))
+		problems = append(problems, fmt.Sprintf("schema: version %d is not %d", it.Schema, SchemaVersion))
 	}
-	return errors.Join(errs...)
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// name says which item an error is about.
+func (it *Item) name() string {
+	if it.ID != "" {
+		return "memory item " + it.ID
+	}
+	return fmt.Sprintf("memory item %q", cutTitle(cleanString(it.Title)))
 }
 
 func inYearRange(t time.Time) bool {
@@ -537,7 +548,7 @@ func (p *parser) value(it *Item, key string, v *yaml.Node) error {
 	case "id":
 		id := strings.ToUpper(strings.TrimSpace(s))
 		if !ValidID(id) {
-			return p.errorf(at, "id: want %s, got %q", want(key), s)
+			return p.errorf(at, "id: want %s, got %s", want(key), describe(v))
 		}
 		it.ID = id
 	case "kind":
@@ -577,12 +588,12 @@ func (p *parser) value(it *Item, key string, v *yaml.Node) error {
 		case "false", "no", "off":
 			it.Pinned = false
 		default:
-			return p.errorf(at, "pinned: want %s, got %q", want(key), s)
+			return p.errorf(at, "pinned: want %s, got %s", want(key), describe(v))
 		}
 	case "schema":
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
-			return p.errorf(at, "schema: want %s, got %q", want(key), s)
+			return p.errorf(at, "schema: want %s, got %s", want(key), describe(v))
 		}
 		if n != SchemaVersion {
 			return p.errorf(at, "schema: version %d is not supported (want %d)", n, SchemaVersion)
@@ -646,7 +657,7 @@ func unit(v *yaml.Node) (float64, error) {
 		f, err = strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("want a number, got %q", v.Value)
+		return 0, fmt.Errorf("want a number, got %s", describe(v))
 	}
 	if !(f >= 0 && f <= 1) {
 		return 0, fmt.Errorf("want a number from 0 to 1, got %s", v.Value)
@@ -694,6 +705,9 @@ func describe(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
+		if utf8.RuneCountInString(n.Value) > 40 {
+			return strconv.Quote(string([]rune(n.Value)[:40]) + "…")
+		}
 		return strconv.Quote(n.Value)
 	}
 	return "nothing"
@@ -766,11 +780,11 @@ func (d *detacher) copy(n *yaml.Node) (*yaml.Node, error) {
 // It does not require a complete item; see Validate.
 func (it *Item) Marshal() (data []byte, err error) {
 	if err := it.check(); err != nil {
-		return nil, fmt.Errorf("marshal memory item %s: %w", it.ID, err)
+		return nil, fmt.Errorf("marshal %s: %w", it.name(), err)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			data, err = nil, fmt.Errorf("marshal memory item %s: encoding front matter: %v", it.ID, r)
+			data, err = nil, fmt.Errorf("marshal %s: encoding front matter: %v", it.name(), r)
 		}
 	}()
 	fm := it.fm
@@ -782,13 +796,23 @@ func (it *Item) Marshal() (data []byte, err error) {
 	add := func(key string, v *yaml.Node) {
 		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
 		if notes, ok := fm.known[key]; ok {
+			// yaml.v3 puts a comment after "key:" on the key when the value
+			// starts on the next line, and would write it after whatever
+			// follows the value written here on one line.
+			if notes.value.line == "" {
+				notes.value.line, notes.key.line = notes.key.line, ""
+			}
 			notes.key.apply(k)
 			notes.value.apply(v)
 		}
 		root.Content = append(root.Content, k, v)
 	}
 	scalar := func(tag, value string) *yaml.Node {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+		if strings.ContainsAny(value, "\n\r") {
+			n.Style = yaml.DoubleQuotedStyle // see quoteBlocks
+		}
+		return n
 	}
 	if it.ID != "" {
 		add("id", scalar("!!str", it.ID))
@@ -817,26 +841,101 @@ func (it *Item) Marshal() (data []byte, err error) {
 	}
 	add("pinned", scalar("!!bool", strconv.FormatBool(it.Pinned)))
 	add("schema", scalar("!!int", strconv.Itoa(SchemaVersion)))
+	known := len(root.Content)
 	root.Content = append(root.Content, fm.extra...)
-
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
 	fm.doc.apply(doc)
+
+	yml, err := encode(doc)
+	if err == nil && len(fm.extra) > 0 && !survives(yml, fm.extra) {
+		// yaml.v3 writes some block scalars wrongly (leading line breaks,
+		// tabs, more-indented lines in folded text); quoted, they survive.
+		root.Content = append(root.Content[:known], quoteBlocks(fm.extra)...)
+		if yml, err = encode(doc); err == nil && !survives(yml, root.Content[known:]) {
+			err = errors.New("yaml.v3 cannot write the unknown keys faithfully")
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("marshal %s: %w", it.name(), err)
+	}
 	var buf bytes.Buffer
+	buf.Grow(len(yml) + len(it.Body) + 16)
 	buf.WriteString("---\n")
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("marshal memory item %s: %w", it.ID, err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("marshal memory item %s: %w", it.ID, err)
-	}
+	buf.Write(yml)
 	buf.WriteString("---\n")
 	if body := normBody(it.Body); body != "" {
 		buf.WriteString(body)
 		buf.WriteByte('\n')
 	}
 	return buf.Bytes(), nil
+}
+
+func encode(doc *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// survives reports whether the front matter yml, read back, ends with the
+// key-value nodes extra, equal in kind, tag, value and anchor.
+func survives(yml []byte, extra []*yaml.Node) bool {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(yml, &doc); err != nil || len(doc.Content) != 1 {
+		return false
+	}
+	got := doc.Content[0].Content
+	if len(got) < len(extra) {
+		return false
+	}
+	got = got[len(got)-len(extra):]
+	for i := range extra {
+		if !sameNode(got[i], extra[i], 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameNode(a, b *yaml.Node, depth int) bool {
+	if depth > 1000 || a.Kind != b.Kind || a.Anchor != b.Anchor || len(a.Content) != len(b.Content) {
+		return false
+	}
+	switch a.Kind {
+	case yaml.AliasNode:
+		return a.Value == b.Value
+	case yaml.ScalarNode:
+		if a.Value != b.Value || a.ShortTag() != b.ShortTag() {
+			return false
+		}
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i], depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteBlocks returns a copy of nodes with every string that spans lines
+// double-quoted.
+func quoteBlocks(nodes []*yaml.Node) []*yaml.Node {
+	out := make([]*yaml.Node, len(nodes))
+	for i, n := range nodes {
+		c := *n
+		if c.Kind == yaml.ScalarNode && (c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.ContainsAny(c.Value, "\n\r")) {
+			c.Style = yaml.DoubleQuotedStyle
+		}
+		c.Content = quoteBlocks(n.Content)
+		out[i] = &c
+	}
+	return out
 }
 
 func formatUnit(f float64) string {

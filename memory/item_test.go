@@ -450,7 +450,7 @@ func unknownOf(t *testing.T, data []byte) map[any]any {
 	t.Helper()
 	fm, _, _ := strings.Cut(strings.TrimPrefix(string(data), "---\n"), "\n---\n")
 	var m map[any]any
-	if err := yaml.Unmarshal([]byte(fm), &m); err != nil {
+	if err := yaml.Unmarshal([]byte(fm+"\n"), &m); err != nil {
 		t.Fatalf("front matter does not decode: %v\n%s", err, fm)
 	}
 	for k := range m {
@@ -645,6 +645,11 @@ func FuzzParse(f *testing.F) {
 		"---\nimportance: high\n---\n",
 		"---\n- list\n---\n",
 		"---\nkind: fact\n# c\nz: |+\n  keep\n\n---\n",
+		"---\n# head\n\n# key head\ntitle: t # line\n# foot of title\n\nx: [a, # in flow\n  b]\ny:\n  # inner\n  - 1 # one\n  # inner foot\n# doc foot\n---\n",
+		"---\nz: >-\n  folded\n  text\n# after block\nkind: note # k\n\n\n# gap\nw: {a: 1} # m\n---\n",
+		"---\n? |\n  block key\n: v\n!!str 1: x\n<<: {a: 1}\n\"title\": \"q\\u2028r\"\n---\n",
+		"---\n{kind: fact, title: flow, u: [1, 2]}\n---\n",
+		"---\nx: !custom {a: b}\ny: !!binary aGVsbG8=\nz: 'it''s'\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -675,4 +680,91 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("Marshal not stable:\n%q\n---- then ----\n%q", b, b2)
 		}
 	})
+}
+
+func FuzzMarshal(f *testing.F) {
+	f.Add("Use PostgreSQL", "db", "7f3c2a10", "body", 0.5, int64(1764481380))
+	f.Add("a\u2028b\u0085c\ufeffd", "x, y", "\x00", "---\n...\n", 1.0, int64(0))
+	f.Add("\"'\\\n\t", "", "  ", "\r\r\n", 0.0, int64(-62135596800))
+	f.Fuzz(func(t *testing.T, title, tag, session, body string, importance float64, unix int64) {
+		it := NewItem(Decision, title, time.Unix(unix, 0))
+		it.Tags = []string{tag, "fixed"}
+		it.Session = session
+		it.Body = body
+		it.Importance = importance
+		b, err := it.Marshal()
+		if err != nil {
+			if importance >= 0 && importance <= 1 && inYearRange(it.Created) {
+				t.Fatalf("Marshal: %v", err)
+			}
+			return
+		}
+		got, err := Parse(it.Path(), b)
+		if err != nil {
+			t.Fatalf("Parse of Marshal output: %v\n%s", err, b)
+		}
+		want := *it
+		want.Title = cleanString(title)
+		if want.Title == "" {
+			want.Title = titleFrom(normBody(body))
+		}
+		want.Session = cleanString(session)
+		want.Tags = normTags(it.Tags)
+		want.Body = normBody(body)
+		if want.Created.IsZero() { // Parse takes it from the id
+			want.Created, _ = idTime(want.ID)
+			want.Updated = want.Created
+		}
+		sameItem(t, got, &want)
+		if b2 := mustMarshal(t, got); cleanString(title) != "" && !it.Created.IsZero() && !bytes.Equal(b, b2) {
+			t.Errorf("Marshal not stable:\n%q\n---- then ----\n%q", b, b2)
+		}
+	})
+}
+
+func TestCommentsStayWithKeys(t *testing.T) {
+	in := "---\n" +
+		"title: t   # on title\n" +
+		"tags:   # on tags\n  - a\n  - b\n" +
+		"custom:   # on custom\n  - x\n" +
+		"importance: 0.25 # on importance\n" +
+		"session: s\n" +
+		"---\n"
+	out := string(mustMarshal(t, mustParse(t, "x.md", in)))
+	for _, want := range []string{
+		"title: t # on title\n",
+		"tags: [a, b] # on tags\n",
+		"custom: # on custom\n",
+		"importance: 0.25 # on importance\n",
+		"session: s\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// yaml.v3 writes some block scalars so that they read back differently;
+// Marshal must notice and quote them.
+func TestUnknownBlockScalarsSurvive(t *testing.T) {
+	values := []string{"\n0\n", " 0", "\n\n0", "0\n\n\n", "\t0", " \n0", "a\n b\nc", "a\n\n b", "a \nb", "\n", "a\n\tb", "\n\n", "a\n\n", "plain"}
+	for _, v := range values {
+		for _, style := range []yaml.Style{0, yaml.LiteralStyle, yaml.FoldedStyle} {
+			n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Style: style}
+			it := NewItem(Note, "t", time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+			it.fm = &frontMatter{extra: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "u"}, n,
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "l"}, {Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}},
+			}}
+			out := mustMarshal(t, it)
+			got := unknownOf(t, out)
+			if got["u"] != v || got["l"].([]any)[0] != v {
+				t.Errorf("value %q (style %v) came back as %q and %q:\n%s", v, style, got["u"], got["l"], out)
+			}
+			again := mustParse(t, "x.md", string(out))
+			if out2 := mustMarshal(t, again); !bytes.Equal(out, out2) {
+				t.Errorf("value %q (style %v): rewrite not stable:\n%s\n----\n%s", v, style, out, out2)
+			}
+		}
+	}
 }
