@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -15,6 +16,21 @@ import (
 )
 
 const cacheFile = "statcache"
+
+// Flush writes the stat cache and the git index now, if a checkpoint
+// changed them. Stores opened with DeferIndex call it when they are idle;
+// the others save when their lock is released.
+func (s *Store) Flush(ctx context.Context) error {
+	unlock, err := s.Lock(ctx, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.saveCache()
+	return nil
+}
 
 // loadCache returns the stat cache for commit head, repairing it when it is
 // missing, corrupt or describes another commit (a pull, a git commit by
@@ -60,8 +76,18 @@ func readCache(name string) (*cache, error) {
 // saveCache writes the cache to .state/ and, so that git status agrees,
 // to .git/index. Failing to save loses nothing: the next command rebuilds
 // the cache from HEAD and rehashes. So failures are reported, not returned.
-func (s *Store) saveCache(c *cache) {
-	s.cache = c
+// The caller holds s.mu and the lock.
+func (s *Store) saveCache() {
+	c := s.cache
+	if c == nil || !s.cacheDirty {
+		return
+	}
+	s.cacheDirty = false
+	if _, head, err := s.head(); err != nil || head != c.head {
+		// Another process committed since: its own save describes HEAD.
+		s.cache = nil
+		return
+	}
 	b, idx := c.encode()
 	if err := WriteFileAtomic(s.StatePath(cacheFile), b, 0o600); err != nil {
 		s.warn(fmt.Sprintf("save stat cache: %v", err))

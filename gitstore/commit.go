@@ -78,7 +78,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if len(changes) == 0 && !opts.AllowEmpty {
 		if refreshed {
 			c.written = s.now().UnixNano()
-			s.saveCache(c)
+			s.cacheDirty = true
 		}
 		return nil, ErrNothingToDo
 	}
@@ -147,7 +147,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	applyChanges(c, changes)
 	c.head = commit
 	c.written = now.UnixNano()
-	s.saveCache(c)
+	s.cacheDirty = true
 	return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, nil
 }
 

@@ -74,6 +74,9 @@ func (s *Store) unlocker() func() {
 		done = true
 		s.lock.depth--
 		if s.lock.depth == 0 {
+			if !s.deferIndex {
+				s.saveCache()
+			}
 			s.lock.fl.Unlock()
 			s.lock = nil
 		}

@@ -91,8 +91,13 @@ func (w *objectWriter) flush() error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(w.pending)+len(w.dirs))
 	i := 0
+	// Syncs in parallel share the file system's journal commits; a bound
+	// keeps a large import from starting a goroutine per object.
+	sem := make(chan struct{}, 32)
 	sync1 := func(i int, name string) {
 		defer wg.Done()
+		sem <- struct{}{}
+		defer func() { <-sem }()
 		f, err := os.Open(name)
 		if err != nil {
 			errs[i] = err

@@ -252,6 +252,7 @@ func TestLogTagDiffRestore(t *testing.T) {
 	if n := gitCLI(t, s.Dir(), "rev-list", "--count", "HEAD"); n != "4\n" {
 		t.Errorf("history rewritten? %s commits", n)
 	}
+	unlock() // the git index is written when the lock is released
 	checkGit(t, s)
 }
 
@@ -277,5 +278,42 @@ func TestLockTimeout(t *testing.T) {
 	_, err = s2.Lock(context.Background(), 100*time.Millisecond)
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid") {
 		t.Errorf("second lock: %v", err)
+	}
+}
+
+func TestDeferIndex(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t, map[string]string{"a.md": "a\n"})
+	d, err := Open(ctx, s.Dir(), Options{DeferIndex: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, d, "b.md", "b\n")
+	if _, err := checkpoint(t, d, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := gitCLI(t, d.Dir(), "diff", "--cached", "--name-only"); st != "b.md\n" {
+		t.Errorf("before Flush the index should lag HEAD by b.md, got %q", st)
+	}
+	// Another process checkpoints meanwhile; the deferred store's stale
+	// cache must not be saved over its work.
+	write(t, s, "c.md", "c\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, s)
+	write(t, d, "e.md", "e\n")
+	if _, err := checkpoint(t, d, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, d)
+	if got := gitCLI(t, d.Dir(), "ls-tree", "--name-only", "HEAD"); got != ".gitignore\na.md\nb.md\nc.md\ne.md\n" {
+		t.Errorf("HEAD:\n%s", got)
 	}
 }
