@@ -120,8 +120,16 @@ func (s *vecStore) load() error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
+	err = s.read(bufio.NewReaderSize(f, 1<<20))
+	f.Close()
+	if err != nil {
+		return err
+	}
+	return s.openAppend()
+}
+
+// read replays a vectors file from r.
+func (s *vecStore) read(r io.Reader) error {
 	head := make([]byte, len(vecMagic)+10)
 	if _, err := io.ReadFull(r, head); err != nil {
 		return fmt.Errorf("reading header: %w", err)
@@ -176,7 +184,7 @@ func (s *vecStore) load() error {
 		}
 		offset += 8 + int64(n)
 	}
-	return s.openAppend()
+	return nil
 }
 
 // apply replays one record into memory.
