@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -159,8 +158,10 @@ func (s *Store) ignoreMatcher() gitignore.Matcher {
 	return gitignore.NewMatcher(ps)
 }
 
-// walk lists the files under root, in parallel over folders: at 100,000
-// files the stat calls are most of a checkpoint's cost.
+// walk lists the files under root. At 100,000 files the directory reads
+// and stat calls are most of a checkpoint's cost, so it makes them with
+// raw system calls (os.File registers every folder with the poller) from
+// a few workers sharing a stack of folders.
 func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
 	if root != "" {
 		var st unix.Stat_t
@@ -178,70 +179,96 @@ func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([
 			return []walked{{root, st}}, nil
 		}
 	}
-	var (
-		mu      sync.Mutex
-		out     []walked
-		errs    []error
-		wg      sync.WaitGroup
-		workers = make(chan struct{}, 4)
-	)
-	var visit func(dir string)
-	visit = func(dir string) {
-		defer wg.Done()
-		workers <- struct{}{}
-		files, subdirs, err := s.readDir(dir, ign)
-		<-workers
-		mu.Lock()
-		out = append(out, files...)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		mu.Unlock()
-		for _, d := range subdirs {
-			if ctx.Err() != nil {
-				return
-			}
-			wg.Add(1)
-			go visit(d)
-		}
+	w := &walker{s: s, ign: ign, stack: []string{root}}
+	w.cond = sync.NewCond(&w.mu)
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work(ctx)
+		}()
 	}
-	wg.Add(1)
-	visit(root)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if len(w.errs) > 0 {
+		return nil, errors.Join(w.errs...)
 	}
-	return out, nil
+	return w.out, nil
 }
 
-func (s *Store) readDir(dir string, ign gitignore.Matcher) (files []walked, subdirs []string, err error) {
+type walker struct {
+	s   *Store
+	ign gitignore.Matcher
+
+	mu     sync.Mutex
+	cond   *sync.Cond
+	stack  []string // folders to read
+	busy   int      // workers reading a folder
+	out    []walked
+	errs   []error
+	closed bool
+}
+
+func (w *walker) work(ctx context.Context) {
+	buf := make([]byte, 32<<10)
+	for {
+		w.mu.Lock()
+		for len(w.stack) == 0 && w.busy > 0 && !w.closed {
+			w.cond.Wait()
+		}
+		if len(w.stack) == 0 || w.closed {
+			w.closed = true
+			w.cond.Broadcast()
+			w.mu.Unlock()
+			return
+		}
+		dir := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		w.busy++
+		w.mu.Unlock()
+
+		files, subdirs, err := w.s.readDir(dir, w.ign, buf)
+
+		w.mu.Lock()
+		w.busy--
+		w.out = append(w.out, files...)
+		if err != nil {
+			w.errs = append(w.errs, err)
+		}
+		if ctx.Err() != nil {
+			w.closed = true
+		}
+		w.stack = append(w.stack, subdirs...)
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}
+}
+
+func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte) (files []walked, subdirs []string, err error) {
 	name := filepath.Join(s.dir, filepath.FromSlash(dir))
-	f, err := os.Open(name)
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 			return nil, nil, nil
 		}
 		return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
 	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
-	}
-	fd := int(f.Fd())
-	for _, de := range ents {
-		base := de.Name()
-		p := path.Join(dir, base)
-		if de.IsDir() {
-			if dir == "" && skipDirs[base] || ignored(ign, p, true) {
-				continue
-			}
-			subdirs = append(subdirs, p)
-			continue
+	defer unix.Close(fd)
+	var names []string
+	for {
+		n, err := unix.ReadDirent(fd, buf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
 		}
+		if n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
+	for _, base := range names {
 		if isTemp(base) {
 			continue
 		}
@@ -251,6 +278,17 @@ func (s *Store) readDir(dir string, ign gitignore.Matcher) (files []walked, subd
 				continue
 			}
 			return nil, nil, fmt.Errorf("stat %s: %w", filepath.Join(name, base), err)
+		}
+		p := base
+		if dir != "" {
+			p = dir + "/" + base
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			if dir == "" && skipDirs[base] || ignored(ign, p, true) {
+				continue
+			}
+			subdirs = append(subdirs, p)
+			continue
 		}
 		files = append(files, walked{p, st})
 	}

@@ -57,7 +57,7 @@ func (g *globals) memoryOptions() memory.Options {
 }
 
 // warn prints a notice on stderr; it does not change the exit code.
-func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", msg) }
+func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", oneLine(msg)) }
 
 // printJSON writes v as indented JSON.
 func (g *globals) printJSON(v any) error {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -17,9 +18,18 @@ import (
 )
 
 func main() {
+	// CAIRN_CPUPROFILE=FILE writes a CPU profile, for finding where a slow
+	// command spends its time.
+	if name := os.Getenv("CAIRN_CPUPROFILE"); name != "" {
+		if f, err := os.Create(name); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	pprof.StopCPUProfile()
 	os.Exit(code)
 }
 

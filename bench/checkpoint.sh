@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Whole-process checkpoint benchmark: `cairn checkpoint` against
+# `git add -A && git commit` on identical generated memory repositories,
+# each run after modifying 1 file and adding 1, in the same run.
+#
+#   bench/checkpoint.sh [FILES...]     (default: 10000 100000)
+#
+# Prints the median wall time of each and their ratio. Set RUNS to change
+# the number of timed runs (default 15).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-15}
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/cairn" ./cmd/cairn
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+export CAIRN_AUTHOR_NAME=bench CAIRN_AUTHOR_EMAIL=bench@example.com
+unset CAIRN_DIR
+
+now() { date +%s%N; }
+
+# mutate DIR I: append to one session file, add one core item.
+mutate() {
+	local d=$1 i=$2 f
+	f=$(ls -d "$d"/sessions/*/ | sed -n "$(( (i % 200) + 1 ))p")
+	echo "- observation $i: ran go test ./... (exit 0)" >>"$f/observations.md"
+	printf -- '---\nkind: decision\ntitle: bench %s\n---\nbody\n' "$i" >"$d/core/decisions/bench-$i--01JDXK3V9M2Q7Y8Z4T6R5W$(printf %04d "$i").md"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+printf '%-8s %14s %14s %8s\n' files "cairn (ms)" "git CLI (ms)" ratio
+for n in "${sizes[@]}"; do
+	go run ./bench/gen -files "$n" "$work/a-$n" >/dev/null
+	cp -a "$work/a-$n" "$work/b-$n"
+	a="$work/a-$n/.cairn" b="$work/b-$n/.cairn"
+	# Warm-up: cairn fills its stat cache from a repository made by git;
+	# git refreshes its index. Neither is timed.
+	mutate "$a" 9999; "$work/cairn" -C "$a" checkpoint >/dev/null
+	mutate "$b" 9999; git -C "$b" add -A; git -C "$b" commit -qm warm
+	: >"$work/ta" ; : >"$work/tb"
+	for i in $(seq 1 "$runs"); do
+		mutate "$a" "$i"; sync
+		t0=$(now); "$work/cairn" -C "$a" checkpoint -m "bench $i" >/dev/null; t1=$(now)
+		echo $(( (t1 - t0) / 1000 )) >>"$work/ta"
+		mutate "$b" "$i"; sync
+		t0=$(now); git -C "$b" add -A && git -C "$b" commit -qm "bench $i"; t1=$(now)
+		echo $(( (t1 - t0) / 1000 )) >>"$work/tb"
+	done
+	ca=$(median <"$work/ta") gb=$(median <"$work/tb")
+	awk -v n="$n" -v a="$ca" -v b="$gb" 'BEGIN {printf "%-8s %14.1f %14.1f %8.3f\n", n, a/1000, b/1000, a/b}'
+	# Both repositories hold the same files.
+	diff <(git -C "$a" ls-tree -r HEAD | awk '{print $3, $4}') <(git -C "$b" ls-tree -r HEAD | awk '{print $3, $4}') >/dev/null ||
+		{ echo "checkpoint.sh: the two repositories differ" >&2; exit 1; }
+	git -C "$a" fsck --no-dangling >/dev/null 2>&1 || { echo "checkpoint.sh: git fsck failed in $a" >&2; exit 1; }
+	rm -rf "$work/a-$n" "$work/b-$n"
+done
