@@ -60,6 +60,8 @@ var (
 //
 // Front-matter keys that Item does not know are kept, with their comments,
 // from Parse to Marshal, so that people and other tools can add their own.
+// What Parse keeps is never modified afterwards, so copying an Item (to
+// edit the copy and marshal it) is safe, also across goroutines.
 type Item struct {
 	ID         string    // a ULID, see NewID
 	Kind       Kind      // decides the folder, see Kind.Dir
@@ -100,9 +102,10 @@ func (c comments) apply(n *yaml.Node) {
 // NewItem returns a new item of kind k made at time now, with a new id, the
 // default importance and confidence and no body.
 func NewItem(k Kind, title string, now time.Time) *Item {
+	id := NewID(now) // to the millisecond, so that ids sort finer than times
 	now = now.UTC().Truncate(time.Second)
 	return &Item{
-		ID:         NewID(now),
+		ID:         id,
 		Kind:       k,
 		Title:      title,
 		Importance: DefaultImportance,
@@ -511,6 +514,7 @@ func (p *parser) frontMatter(it *Item, yml string) error {
 			seen[id] = k.Line + p.offset
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" || !isKnown(k.Value) {
+			respellKey(k)
 			fm.extra = append(fm.extra, k, v)
 			continue
 		}
@@ -715,7 +719,8 @@ func describe(n *yaml.Node) string {
 
 // detacher makes the unknown keys' values independent of anchors on known
 // keys. Marshal writes known values afresh, without anchors, so an alias
-// to one is replaced by a copy of what it stands for.
+// to one is replaced by a copy of what it stands for. It also respells
+// what yaml.v3 would write back wrongly.
 type detacher struct {
 	defined map[*yaml.Node]bool // anchored nodes that Marshal writes before the current one
 	budget  int
@@ -731,6 +736,11 @@ func (d *detacher) walk(n *yaml.Node) (*yaml.Node, error) {
 	if n.Anchor != "" {
 		d.defined[n] = true
 	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			respellKey(n.Content[i])
+		}
+	}
 	for i, c := range n.Content {
 		var err error
 		if n.Content[i], err = d.walk(c); err != nil {
@@ -738,6 +748,14 @@ func (d *detacher) walk(n *yaml.Node) (*yaml.Node, error) {
 		}
 	}
 	return n, nil
+}
+
+// respellKey makes an empty null key explicit: yaml.v3 would write it as
+// an empty quoted string, which reads back as a string.
+func respellKey(k *yaml.Node) {
+	if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!null" && k.Value == "" {
+		k.Value = "~"
+	}
 }
 
 func (d *detacher) copy(n *yaml.Node) (*yaml.Node, error) {

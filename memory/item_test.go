@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -765,6 +766,81 @@ func TestUnknownBlockScalarsSurvive(t *testing.T) {
 			if out2 := mustMarshal(t, again); !bytes.Equal(out, out2) {
 				t.Errorf("value %q (style %v): rewrite not stable:\n%s\n----\n%s", v, style, out, out2)
 			}
+		}
+	}
+}
+
+func ExampleParse() {
+	file := "---\nkind: decision\ntitle: Use PostgreSQL\nimportance: 0.9\nowner: ana\n---\nBecause we already run it.\n"
+	it, err := Parse("core/decisions/use-postgresql--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md", []byte(file))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	it.Tags = append(it.Tags, "db")
+	out, err := it.Marshal()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(out))
+	// Output:
+	// ---
+	// id: 01JDXK3V9M2Q7Y8Z4T6R5W1HBC
+	// kind: decision
+	// title: Use PostgreSQL
+	// importance: 0.9
+	// confidence: 1.0
+	// tags: [db]
+	// created: 2024-11-30T03:51:29Z
+	// updated: 2024-11-30T03:51:29Z
+	// pinned: false
+	// schema: 1
+	// owner: ana
+	// ---
+	// Because we already run it.
+}
+
+func ExampleParse_error() {
+	_, err := Parse("core/decisions/x.md", []byte("---\nkind: decision\ntitle: x\nimportance: high\n---\n"))
+	fmt.Println(err)
+	// Output: core/decisions/x.md:4: importance: want a number, got "high"
+}
+
+func BenchmarkParse(b *testing.B) {
+	data := []byte(canonical)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse("x.md", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMarshal(b *testing.B) {
+	it, err := Parse("x.md", []byte(canonical))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := it.Marshal(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMarshalUnknownKeys(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "items", "canonical-unknown-keys.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	it, err := Parse("x.md", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := it.Marshal(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
