@@ -3,9 +3,10 @@ package indexer
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -73,51 +74,86 @@ func (e *HashEmbedder) Name() string { return "cairn-hash-v1" }
 func (e *HashEmbedder) Dim() int { return HashDim }
 
 // Embed returns a unit vector per text (the zero vector for a text with no
-// words).
+// words). Large batches are spread over the processors.
 func (e *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	workers := min(runtime.GOMAXPROCS(0), len(texts)/32)
+	if workers <= 1 {
+		for i, t := range texts {
+			if i%64 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 			}
+			out[i] = e.embed(t)
 		}
-		out[i] = e.embed(t)
+		return out, nil
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(texts); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
+				out[i] = e.embed(texts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
+// Feature kinds, hashed in front of the feature's text.
+const (
+	featWord    = 'w'
+	featConcept = 'c'
+	featBigram  = 'b'
+	featTrigram = 't'
+)
+
 func (e *HashEmbedder) embed(text string) []float32 {
 	v := make([]float32, HashDim)
-	counts := make(map[string]float64)
-	toks := e.analyzer.Analyze([]byte(text))
+	counts := make(map[uint64]float64)
 	lower := strings.ToLower(text)
-	var prev string
+	var prev []byte
 	prevPos := -10
-	for _, tok := range toks {
-		term := string(tok.Term)
-		counts["w\x00"+term]++
-		if c, ok := e.concepts[term]; ok {
-			counts["c\x00"+c]++
+	var runes []rune
+	for _, tok := range e.analyzer.Analyze([]byte(text)) {
+		counts[hashFeature(featWord, tok.Term, nil)]++
+		if c, ok := e.concepts[string(tok.Term)]; ok {
+			counts[hashFeature(featConcept, []byte(c), nil)]++
 		}
 		if tok.Position == prevPos+1 || tok.Position == prevPos+2 { // allow one stop word between
-			counts["b\x00"+prev+" "+term] += 0.5
+			counts[hashFeature(featBigram, prev, tok.Term)] += 0.5
 		}
-		prev, prevPos = term, tok.Position
-		if tok.Start >= 0 && tok.End <= len(lower) && tok.Start < tok.End {
-			addTrigrams(counts, lower[tok.Start:tok.End])
+		prev, prevPos = tok.Term, tok.Position
+		// Trigrams of the word as written (lowercased), ends marked, together
+		// weighing about 0.6 of a word.
+		if tok.Start >= 0 && tok.Start < tok.End && tok.End <= len(lower) && len(lower) == len(text) {
+			runes = append(runes[:0], '^')
+			runes = append(runes, []rune(lower[tok.Start:tok.End])...)
+			runes = append(runes, '$')
+			if n := len(runes) - 2; n > 0 {
+				w := 0.6 / math.Sqrt(float64(n))
+				for i := 0; i < n; i++ {
+					counts[hashRunes(featTrigram, runes[i:i+3])] += w
+				}
+			}
 		}
 	}
-	for f, c := range counts {
-		w := 1 + math.Log(c) // sublinear: repetition matters, but little
-		if c < 1 {
-			w = c
+	for h, c := range counts {
+		w := c
+		if c >= 1 {
+			w = 1 + math.Log(c) // sublinear: repetition matters, but little
 		}
-		h := fnv.New64a()
-		h.Write([]byte(f))
-		sum := h.Sum64()
-		d := int(sum % HashDim)
-		if sum>>63 == 1 {
+		d := int(h % HashDim)
+		if h>>63 == 1 {
 			v[d] -= float32(w)
 		} else {
 			v[d] += float32(w)
@@ -127,18 +163,45 @@ func (e *HashEmbedder) embed(text string) []float32 {
 	return v
 }
 
-// addTrigrams adds the character trigrams of word (with ^ and $ marking
-// its ends), weighted so that together they weigh about 0.6 of a word.
-func addTrigrams(counts map[string]float64, word string) {
-	r := []rune("^" + word + "$")
-	n := len(r) - 2
-	if n <= 0 {
-		return
+// FNV-1a, 64 bits.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// hashFeature hashes a feature kind and one or two byte strings.
+func hashFeature(kind byte, a, b []byte) uint64 {
+	h := uint64(fnvOffset)
+	h = (h ^ uint64(kind)) * fnvPrime
+	for _, c := range a {
+		h = (h ^ uint64(c)) * fnvPrime
 	}
-	w := 0.6 / math.Sqrt(float64(n))
-	for i := 0; i < n; i++ {
-		counts["t\x00"+string(r[i:i+3])] += w
+	if b != nil {
+		h = (h ^ ' ') * fnvPrime
+		for _, c := range b {
+			h = (h ^ uint64(c)) * fnvPrime
+		}
 	}
+	return mix(h)
+}
+
+// hashRunes hashes a feature kind and some runes.
+func hashRunes(kind byte, rs []rune) uint64 {
+	h := uint64(fnvOffset)
+	h = (h ^ uint64(kind)) * fnvPrime
+	for _, r := range rs {
+		h = (h ^ uint64(r)) * fnvPrime
+	}
+	return mix(h)
+}
+
+// mix spreads FNV's bits, so the top one (the sign) is as random as the
+// rest.
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
 }
 
 // normalize scales v to unit length; the zero vector stays zero.

@@ -66,7 +66,7 @@ type Options struct {
 	// Source is where documents' paths are read to show a hit's text and
 	// snippet; nil leaves Hit.Text and Hit.Snippet empty.
 	Source fs.FS
-	// BatchSize is how many chunks go to Bleve in one batch; 0 means 500.
+	// BatchSize is how many chunks go to Bleve in one batch; 0 means 1000.
 	BatchSize int
 	// LockTimeout is how long Open waits for another process to let go of
 	// the index before it reports ErrLocked; 0 means it does not wait.
@@ -189,7 +189,7 @@ func newIndex(dir string, opts Options) (*Index, error) {
 	}
 	opts.Chunk = opts.Chunk.withDefaults()
 	if opts.BatchSize <= 0 {
-		opts.BatchSize = 500
+		opts.BatchSize = 1000
 	}
 	if opts.RRFK <= 0 {
 		opts.RRFK = 60

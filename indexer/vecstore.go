@@ -12,9 +12,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -430,14 +432,45 @@ func (h *minHeap) Pop() any {
 }
 
 // search returns the n chunks most similar to q (a unit vector) among
-// those keep accepts, best first.
+// those keep accepts, best first. Large stores are scanned by one
+// goroutine per processor, each over its own range of slots.
 func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	if n <= 0 {
 		return nil
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(s.entries)/8192)
+	var h minHeap
+	if workers <= 1 {
+		h = s.scan(q, n, keep, 0, len(s.entries))
+	} else {
+		parts := make([]minHeap, workers)
+		var wg sync.WaitGroup
+		step := (len(s.entries) + workers - 1) / workers
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				parts[w] = s.scan(q, n, keep, w*step, min((w+1)*step, len(s.entries)))
+			}()
+		}
+		wg.Wait()
+		for _, p := range parts {
+			h = append(h, p...)
+		}
+	}
+	sort.Slice(h, func(i, j int) bool { return h.Less(j, i) })
+	if len(h) > n {
+		h = h[:n]
+	}
+	return h
+}
+
+// scan keeps the best n of slots [from, to) in a heap.
+func (s *vecStore) scan(q []float32, n int, keep func(*entry) bool, from, to int) minHeap {
 	h := make(minHeap, 0, n+1)
 	dim := s.dim
-	for slot, e := range s.entries {
+	for slot := from; slot < to; slot++ {
+		e := s.entries[slot]
 		if e == nil || (keep != nil && !keep(e)) {
 			continue
 		}
@@ -449,14 +482,12 @@ func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 			heap.Fix(&h, 0)
 		}
 	}
-	sort.Slice(h, func(i, j int) bool { return h.Less(j, i) })
 	return h
 }
 
-// dot is the inner product of two vectors of the same length, unrolled
-// by eight with four accumulators so the compiler keeps them in
-// registers.
-func dot(a, b []float32) float32 {
+// dotGo is the inner product of two vectors of the same length in plain
+// Go, unrolled by eight with four accumulators kept in registers.
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0

@@ -79,6 +79,9 @@ func TestDot(t *testing.T) {
 		if got := dot(a, b); math.Abs(float64(got)-want) > 1e-4 {
 			t.Errorf("dot of %d: %v, want %v", n, got, want)
 		}
+		if got := dotGo(a, b); math.Abs(float64(got)-want) > 1e-4 {
+			t.Errorf("dotGo of %d: %v, want %v", n, got, want)
+		}
 	}
 }
 
