@@ -1,7 +1,9 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -23,54 +25,205 @@ func ParseClaude(data []byte, opts Options) *Parsed {
 	return b.result()
 }
 
+// claudeLine is what the parser uses of a line.
 type claudeLine struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	ParentUUID       json.RawMessage `json:"parentUuid"`
-	SessionID        string          `json:"sessionId"`
-	Timestamp        string          `json:"timestamp"`
-	CWD              string          `json:"cwd"`
-	GitBranch        string          `json:"gitBranch"`
-	Version          string          `json:"version"`
-	IsSidechain      bool            `json:"isSidechain"`
-	AgentID          string          `json:"agentId"`
-	IsMeta           bool            `json:"isMeta"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	CompactMetadata  struct {
-		Trigger   string `json:"trigger"`
-		PreTokens int64  `json:"preTokens"`
-	} `json:"compactMetadata"`
-	Message       claudeMessage   `json:"message"`
-	ToolUseResult json.RawMessage `json:"toolUseResult"`
+	Type, Subtype, UUID, Parent, SessionID, Timestamp string
+	CWD, GitBranch, Version, AgentID                  string
+	Root                                              bool // parentUuid is null
+	IsSidechain, IsMeta, IsCompactSummary             bool
+	Trigger                                           string // compactMetadata
+	PreTokens                                         int64
+	Message                                           claudeMessage
+	Interrupted                                       bool // toolUseResult says so
 }
 
 type claudeMessage struct {
-	ID         string          `json:"id"`
-	Model      string          `json:"model"`
-	StopReason string          `json:"stop_reason"`
-	Content    json.RawMessage `json:"content"` // a string or blocks
-	Usage      *Usage          `json:"usage"`
+	ID, Model, StopReason string
+	Usage                 *Usage
+	Text                  string // content given as a string
+	IsText                bool
+	Blocks                []claudeBlock
 }
 
 type claudeBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"` // a string or blocks
-	IsError   bool            `json:"is_error"`
+	Type, Text, ID, Name, ToolUseID string
+	Input                           []byte // raw JSON, in the line
+	Content                         string // a tool result's text
+	IsError                         bool
+}
+
+// readClaude reads a line's fields; soft notes the first known field of an
+// unexpected type (the rest of the line is still read).
+func readClaude(lx *lexer, l *claudeLine, soft *error) {
+	lx.object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			lx.text(&l.Type, "type", soft)
+		case "subtype":
+			lx.text(&l.Subtype, "subtype", soft)
+		case "uuid":
+			lx.text(&l.UUID, "uuid", soft)
+		case "parentUuid":
+			if lx.peek() == 'n' {
+				l.Root = lx.isNull()
+			} else {
+				lx.text(&l.Parent, "parentUuid", soft)
+			}
+		case "sessionId":
+			lx.text(&l.SessionID, "sessionId", soft)
+		case "timestamp":
+			lx.text(&l.Timestamp, "timestamp", soft)
+		case "cwd":
+			lx.text(&l.CWD, "cwd", soft)
+		case "gitBranch":
+			lx.text(&l.GitBranch, "gitBranch", soft)
+		case "version":
+			lx.text(&l.Version, "version", soft)
+		case "agentId":
+			lx.text(&l.AgentID, "agentId", soft)
+		case "isSidechain":
+			lx.flag(&l.IsSidechain, "isSidechain", soft)
+		case "isMeta":
+			lx.flag(&l.IsMeta, "isMeta", soft)
+		case "isCompactSummary":
+			lx.flag(&l.IsCompactSummary, "isCompactSummary", soft)
+		case "compactMetadata":
+			lx.members("compactMetadata", soft, func(key []byte) {
+				switch string(key) {
+				case "trigger":
+					lx.text(&l.Trigger, "compactMetadata.trigger", soft)
+				case "preTokens":
+					lx.count(&l.PreTokens, "compactMetadata.preTokens", soft)
+				}
+			})
+		case "toolUseResult":
+			// Only Bash's interrupted flag is used; the rest (often a
+			// second copy of the output, or a whole file) is skipped.
+			if lx.peek() == '{' {
+				l.Interrupted = bytes.Contains(lx.raw(), []byte(`"interrupted":true`))
+			}
+		case "message":
+			readClaudeMessage(lx, &l.Message, soft)
+		}
+	})
+}
+
+func readClaudeMessage(lx *lexer, m *claudeMessage, soft *error) {
+	lx.members("message", soft, func(key []byte) {
+		switch string(key) {
+		case "id":
+			lx.text(&m.ID, "message.id", soft)
+		case "model":
+			lx.text(&m.Model, "message.model", soft)
+		case "stop_reason":
+			lx.text(&m.StopReason, "message.stop_reason", soft)
+		case "usage":
+			u := &Usage{}
+			if lx.members("message.usage", soft, func(key []byte) {
+				switch string(key) {
+				case "input_tokens":
+					lx.count(&u.Input, "usage.input_tokens", soft)
+				case "output_tokens":
+					lx.count(&u.Output, "usage.output_tokens", soft)
+				case "cache_creation_input_tokens":
+					lx.count(&u.CacheCreation, "usage.cache_creation_input_tokens", soft)
+				case "cache_read_input_tokens":
+					lx.count(&u.CacheRead, "usage.cache_read_input_tokens", soft)
+				}
+			}) {
+				m.Usage = u
+			}
+		case "content":
+			m.Text, m.IsText, m.Blocks = "", false, nil // a repeated key wins, as in encoding/json
+			switch lx.peek() {
+			case '"':
+				m.Text, m.IsText = lx.str()
+			case '[':
+				lx.array(func() {
+					var blk claudeBlock
+					if lx.members("message.content", soft, func(key []byte) { readClaudeBlock(lx, &blk, soft, key) }) {
+						m.Blocks = append(m.Blocks, blk)
+					}
+				})
+			default:
+				if !lx.isNull() {
+					lx.skip()
+					note(soft, "message.content", "text or blocks")
+				}
+			}
+		}
+	})
+}
+
+func readClaudeBlock(lx *lexer, blk *claudeBlock, soft *error, key []byte) {
+	switch string(key) {
+	case "type":
+		lx.text(&blk.Type, "block type", soft)
+	case "text":
+		lx.text(&blk.Text, "block text", soft)
+	case "id":
+		lx.text(&blk.ID, "block id", soft)
+	case "name":
+		lx.text(&blk.Name, "block name", soft)
+	case "tool_use_id":
+		lx.text(&blk.ToolUseID, "tool_use_id", soft)
+	case "is_error":
+		lx.flag(&blk.IsError, "is_error", soft)
+	case "input":
+		blk.Input = lx.raw()
+	case "content":
+		switch lx.peek() {
+		case '"':
+			blk.Content, _ = lx.str()
+		case '[':
+			var sb strings.Builder
+			lx.array(func() {
+				var typ, text string
+				lx.members("tool_result content", soft, func(key []byte) {
+					switch string(key) {
+					case "type":
+						lx.text(&typ, "block type", soft)
+					case "text":
+						lx.text(&text, "block text", soft)
+					}
+				})
+				switch typ {
+				case "text":
+				case "image":
+					text = "[image]"
+				default:
+					return
+				}
+				if sb.Len() > 0 {
+					sb.WriteByte('\n')
+				}
+				sb.WriteString(text)
+			})
+			blk.Content = sb.String()
+		default:
+			if !lx.isNull() {
+				lx.skip()
+				note(soft, "tool_result content", "text or blocks")
+			}
+		}
+	}
 }
 
 func (b *builder) claudeLine(line []byte) {
 	if blank(line) {
 		return
 	}
+	if !isObject(line) {
+		b.fail(errors.New("not a JSON object"))
+		return
+	}
 	var l claudeLine
-	soft, ok := b.decode(line, &l)
-	if !ok {
+	var soft error
+	lx := lexer{b: line}
+	readClaude(&lx, &l, &soft)
+	lx.end()
+	if lx.err != nil {
+		b.fail(fmt.Errorf("invalid JSON: %w", lx.err))
 		return
 	}
 	switch l.Type {
@@ -97,15 +250,14 @@ func (b *builder) claudeLine(line []byte) {
 	}
 	// A main-chain line without a parent starts a session; compaction
 	// boundaries and sidechains have none either, and are not starts.
-	if !m.Sidechain && string(l.ParentUUID) == "null" && l.Type != "system" && !l.IsCompactSummary {
+	if !m.Sidechain && l.Root && l.Type != "system" && !l.IsCompactSummary {
 		b.emit(Event{Kind: KindSessionStart, Meta: m})
 	}
 	switch {
 	case l.Type == "system":
 		if l.Subtype == "compact_boundary" {
 			b.endTurn(chain)
-			b.emit(Event{Kind: KindCompaction, Meta: m,
-				Trigger: l.CompactMetadata.Trigger, PreTokens: l.CompactMetadata.PreTokens})
+			b.emit(Event{Kind: KindCompaction, Meta: m, Trigger: l.Trigger, PreTokens: l.PreTokens})
 		}
 	case l.IsMeta:
 		// injected by Claude Code, not typed by the user
@@ -127,9 +279,7 @@ func (b *builder) claudeMeta(l *claudeLine) Meta {
 		GitBranch: l.GitBranch,
 		Version:   l.Version,
 	}
-	if len(l.ParentUUID) > 0 && l.ParentUUID[0] == '"' {
-		_ = json.Unmarshal(l.ParentUUID, &m.ParentUUID)
-	}
+	m.ParentUUID = l.Parent
 	m.SessionID = b.checkSession(m.SessionID)
 	return m
 }
@@ -148,52 +298,50 @@ func (b *builder) checkSession(id string) string {
 }
 
 func (b *builder) claudeUser(l *claudeLine, m Meta, chain string) {
-	c := l.Message.Content
+	msg := &l.Message
 	if l.IsCompactSummary {
 		b.endTurn(chain)
-		text, _ := contentText(c)
+		text := msg.Text
+		if !msg.IsText {
+			text = blocksText(msg.Blocks)
+		}
 		b.emit(Event{Kind: KindCompactSummary, Meta: m, Text: strings.TrimSpace(dropTag(text, "system-reminder"))})
 		return
 	}
-	if len(c) > 0 && c[0] == '"' {
-		var s string
-		if err := json.Unmarshal(c, &s); err != nil {
-			b.fail(fmt.Errorf("message.content: %w", err))
-			return
-		}
-		b.claudePrompt(s, m, chain, true)
+	if msg.IsText {
+		b.claudePrompt(msg.Text, m, chain, true)
 		return
 	}
-	var blocks []claudeBlock
-	if err := json.Unmarshal(c, &blocks); err != nil {
-		if len(c) > 0 && string(c) != "null" {
-			b.fail(fmt.Errorf("message.content is neither text nor blocks: %w", err))
-		}
-		return
-	}
-	var texts []string
 	results := 0
-	for i := range blocks {
-		if blocks[i].Type == "tool_result" {
+	for i := range msg.Blocks {
+		if msg.Blocks[i].Type == "tool_result" {
 			results++
 		}
 	}
-	for i := range blocks {
-		switch blk := &blocks[i]; blk.Type {
+	var texts []string
+	for i := range msg.Blocks {
+		switch blk := &msg.Blocks[i]; blk.Type {
 		case "text":
 			texts = append(texts, blk.Text)
 		case "tool_result":
-			var structured json.RawMessage
-			if results == 1 {
-				// toolUseResult belongs to the line, so only to a lone result
-				structured = l.ToolUseResult
-			}
-			b.claudeResult(blk, structured, m)
+			// toolUseResult belongs to the line, so only to a lone result
+			b.claudeResult(blk, results == 1 && l.Interrupted, m)
 		}
 	}
 	// Text beside tool results was typed while tools ran: a prompt, but
 	// not the end of the turn.
 	b.claudePrompt(strings.Join(texts, "\n"), m, chain, results == 0)
+}
+
+// blocksText joins the text of text blocks.
+func blocksText(blocks []claudeBlock) string {
+	var texts []string
+	for _, blk := range blocks {
+		if blk.Type == "text" {
+			texts = append(texts, blk.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 func (b *builder) claudePrompt(s string, m Meta, chain string, endsTurn bool) {
@@ -210,20 +358,13 @@ func (b *builder) claudePrompt(s string, m Meta, chain string, endsTurn bool) {
 	b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: text, Command: cmd})
 }
 
-func (b *builder) claudeResult(blk *claudeBlock, structured json.RawMessage, m Meta) {
-	text, _ := contentText(blk.Content)
-	r := &ToolResult{ToolUseID: blk.ToolUseID, IsError: blk.IsError, Output: cleanOutput(text)}
+func (b *builder) claudeResult(blk *claudeBlock, interrupted bool, m Meta) {
+	r := &ToolResult{ToolUseID: blk.ToolUseID, IsError: blk.IsError, Output: cleanOutput(blk.Content)}
 	b.pair(r)
 	switch r.Name {
 	case "Bash":
 		r.ExitCode = exitCode(r.Output, r.IsError, true)
-		if len(structured) > 0 && structured[0] == '{' {
-			var s struct {
-				Interrupted bool `json:"interrupted"`
-			}
-			_ = json.Unmarshal(structured, &s)
-			r.Interrupted = s.Interrupted
-		}
+		r.Interrupted = interrupted
 	case "":
 		// the call is in another range: "Exit code N" is still Bash's
 		r.ExitCode = exitCode(r.Output, r.IsError, false)
@@ -257,14 +398,9 @@ func (b *builder) claudeAssistant(l *claudeLine, m Meta, chain string) {
 			b.list(om.side)[om.first].Usage = om.usage
 		}
 	}
-	var blocks []claudeBlock
-	c := msg.Content
-	if len(c) > 0 && c[0] == '"' {
-		blocks = []claudeBlock{{Type: "text"}}
-		_ = json.Unmarshal(c, &blocks[0].Text)
-	} else if err := json.Unmarshal(c, &blocks); err != nil && len(c) > 0 && string(c) != "null" {
-		b.fail(fmt.Errorf("message.content is neither text nor blocks: %w", err))
-		return
+	blocks := msg.Blocks
+	if msg.IsText {
+		blocks = []claudeBlock{{Type: "text", Text: msg.Text}}
 	}
 	for i := range blocks {
 		switch blk := &blocks[i]; blk.Type {
@@ -279,8 +415,9 @@ func (b *builder) claudeAssistant(l *claudeLine, m Meta, chain string) {
 			}
 			om.text = b.own(om, b.emit(Event{Kind: KindAssistantText, Meta: m, Text: t}))
 		case "tool_use", "server_tool_use":
+			input := toolInput(blk.Input)
 			e := Event{Kind: KindToolCall, Meta: m, Call: &ToolCall{
-				ID: blk.ID, Name: blk.Name, Input: blk.Input, Summary: summarize(blk.Name, blk.Input, m.CWD),
+				ID: blk.ID, Name: blk.Name, Input: input, Summary: summarize(blk.Name, input, m.CWD),
 			}}
 			b.own(om, b.call(e, chain))
 			om.text = -1
@@ -308,40 +445,14 @@ func (b *builder) own(om *message, idx int) int {
 	return idx
 }
 
-// contentText returns the text of a content value: a string, or the text of
-// its text blocks (an image becomes "[image]"). ok is false when raw is
-// neither.
-func contentText(raw json.RawMessage) (text string, ok bool) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", true
+// toolInput copies a tool call's input out of the line. The lexer checks
+// the structure of what it skips, not every detail: the input is checked
+// in full, for it is kept as JSON.
+func toolInput(raw []byte) json.RawMessage {
+	if len(raw) == 0 || !json.Valid(raw) {
+		return nil
 	}
-	if raw[0] == '"' {
-		return text, json.Unmarshal(raw, &text) == nil
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return "", false
-	}
-	var sb strings.Builder
-	for _, blk := range blocks {
-		var t string
-		switch blk.Type {
-		case "text":
-			t = blk.Text
-		case "image":
-			t = "[image]"
-		default:
-			continue
-		}
-		if sb.Len() > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(t)
-	}
-	return sb.String(), true
+	return bytes.Clone(raw)
 }
 
 func parseTime(s string) time.Time {

@@ -139,7 +139,7 @@ func TestClaude(t *testing.T) {
 			name: "errors say the offset when the line number is unknown",
 			data: string(lines(`{oops`)), opts: Options{Name: "s.jsonl", Offset: 100},
 			consumed: -1,
-			errs:     []string{"s.jsonl: at byte 100: invalid JSON: invalid character 'o' looking for beginning of object key string"},
+			errs:     []string{"s.jsonl: at offset 100: invalid JSON: invalid character 'o' looking for beginning of object key string at column 2"},
 		},
 		{
 			name: "a duplicate uuid is read once",
@@ -150,7 +150,7 @@ func TestClaude(t *testing.T) {
 			name: "a field of an unexpected type is reported, the line still used",
 			data: string(lines(strings.Replace(prompt, `"isSidechain":false`, `"isSidechain":"no"`, 1))), opts: Options{Name: "s"},
 			want: "session_start user_prompt(fix it)", consumed: -1,
-			errs: []string{"s:1: field isSidechain has an unexpected type: json: cannot unmarshal string into Go struct field claudeLine.isSidechain of type bool"},
+			errs: []string{"s:1: field isSidechain is not a boolean"},
 		},
 		{
 			name: "an unsafe session id is reported and replaced",

@@ -80,7 +80,7 @@ func (e *LineError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %v", file, e.Line, e.Err)
 	}
-	return fmt.Sprintf("%s: at byte %d: %v", file, e.Offset, e.Err)
+	return fmt.Sprintf("%s: at offset %d: %v", file, e.Offset, e.Err)
 }
 
 func (e *LineError) Unwrap() error { return e.Err }
@@ -162,6 +162,9 @@ func newBuilder(opts Options) *builder {
 // leaves nothing waiting. takeLast says whether an unterminated last line may
 // be taken when the parse is Final.
 func (b *builder) eachLine(data []byte, takeLast func([]byte) bool, fn func(line []byte)) {
+	// about one event a line: growing the list as it fills costs more
+	// than the parse of many lines
+	b.main = make([]Event, 0, bytes.Count(data, []byte("\n"))+1)
 	pos := 0
 	for pos < len(data) {
 		n := bytes.IndexByte(data[pos:], '\n')

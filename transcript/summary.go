@@ -10,9 +10,9 @@ import (
 // summaryLen bounds the argument part of a tool call's summary, in runes.
 const summaryLen = 100
 
-// toolInput holds the fields of tool inputs that say what a call is about,
+// callArgs holds the fields of tool inputs that say what a call is about,
 // across Claude Code's and Codex's tools.
-type toolInput struct {
+type callArgs struct {
 	Command      json.RawMessage `json:"command"` // a string, or argv (Codex shell)
 	Cmd          json.RawMessage `json:"cmd"`     // Codex exec_command
 	FilePath     string          `json:"file_path"`
@@ -33,7 +33,7 @@ type toolInput struct {
 // summarize describes a tool call in one short line: "Bash: go test ./...",
 // "Edit: internal/app.go". Paths under cwd are shown relative to it.
 func summarize(name string, input json.RawMessage, cwd string) string {
-	var in toolInput
+	var in callArgs
 	if len(input) > 0 && input[0] == '{' {
 		_ = json.Unmarshal(input, &in) // a field of another type leaves it empty
 	} else if len(input) > 0 && input[0] == '"' {

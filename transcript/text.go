@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -171,4 +172,40 @@ func firstLine(s string, max int) string {
 		s += " …"
 	}
 	return s
+}
+
+// contentText returns the text of a JSON content value: a string, or the
+// text of its text blocks (an image becomes "[image]"). ok is false when
+// raw is neither.
+func contentText(raw json.RawMessage) (text string, ok bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", true
+	}
+	if raw[0] == '"' {
+		return text, json.Unmarshal(raw, &text) == nil
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return "", false
+	}
+	var sb strings.Builder
+	for _, blk := range blocks {
+		var t string
+		switch blk.Type {
+		case "text":
+			t = blk.Text
+		case "image":
+			t = "[image]"
+		default:
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(t)
+	}
+	return sb.String(), true
 }
