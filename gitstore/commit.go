@@ -453,8 +453,7 @@ func applyChanges(c *cache, changes []change) {
 			upd[ch.Path] = ch.e
 		}
 	}
-	out := c.entries[:0:0]
-	out = make([]entry, 0, len(c.entries)+len(upd))
+	out := make([]entry, 0, len(c.entries)+len(upd))
 	for _, e := range c.entries {
 		if del[e.path] {
 			continue

@@ -514,7 +514,6 @@ func (p *parser) frontMatter(it *Item, yml string) error {
 			seen[id] = k.Line + p.offset
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" || !isKnown(k.Value) {
-			respellKey(k)
 			fm.extra = append(fm.extra, k, v)
 			continue
 		}
@@ -719,8 +718,7 @@ func describe(n *yaml.Node) string {
 
 // detacher makes the unknown keys' values independent of anchors on known
 // keys. Marshal writes known values afresh, without anchors, so an alias
-// to one is replaced by a copy of what it stands for. It also respells
-// what yaml.v3 would write back wrongly.
+// to one is replaced by a copy of what it stands for.
 type detacher struct {
 	defined map[*yaml.Node]bool // anchored nodes that Marshal writes before the current one
 	budget  int
@@ -736,11 +734,6 @@ func (d *detacher) walk(n *yaml.Node) (*yaml.Node, error) {
 	if n.Anchor != "" {
 		d.defined[n] = true
 	}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i < len(n.Content); i += 2 {
-			respellKey(n.Content[i])
-		}
-	}
 	for i, c := range n.Content {
 		var err error
 		if n.Content[i], err = d.walk(c); err != nil {
@@ -748,14 +741,6 @@ func (d *detacher) walk(n *yaml.Node) (*yaml.Node, error) {
 		}
 	}
 	return n, nil
-}
-
-// respellKey makes an empty null key explicit: yaml.v3 would write it as
-// an empty quoted string, which reads back as a string.
-func respellKey(k *yaml.Node) {
-	if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!null" && k.Value == "" {
-		k.Value = "~"
-	}
 }
 
 func (d *detacher) copy(n *yaml.Node) (*yaml.Node, error) {
@@ -809,6 +794,71 @@ func (it *Item) Marshal() (data []byte, err error) {
 	if fm == nil {
 		fm = &frontMatter{}
 	}
+	out, err := it.marshal(fm)
+	if err != nil || !fm.hasComments() {
+		return out, err
+	}
+	// yaml.v3 moves some comments (after a block scalar, say) each time it
+	// reads and writes them, until they settle. Write them where they
+	// settle, so that what Marshal wrote it writes again unchanged; if they
+	// do not settle, drop them rather than churn.
+	for range 3 {
+		back, err := Parse("", out)
+		if err != nil || back.fm == nil {
+			break
+		}
+		again, err := it.marshal(back.fm)
+		if err != nil {
+			break
+		}
+		if bytes.Equal(again, out) {
+			return out, nil
+		}
+		out = again
+	}
+	return it.marshal(fm.withoutComments())
+}
+
+// hasComments reports whether any comment was kept.
+func (fm *frontMatter) hasComments() bool {
+	if fm.doc != (comments{}) || fm.root != (comments{}) {
+		return true
+	}
+	for _, n := range fm.known {
+		if n != (keyNotes{}) {
+			return true
+		}
+	}
+	var inNodes func([]*yaml.Node) bool
+	inNodes = func(nodes []*yaml.Node) bool {
+		for _, n := range nodes {
+			if commentsOf(n) != (comments{}) || inNodes(n.Content) {
+				return true
+			}
+		}
+		return false
+	}
+	return inNodes(fm.extra)
+}
+
+// withoutComments returns a copy of fm without any comments.
+func (fm *frontMatter) withoutComments() *frontMatter {
+	var strip func([]*yaml.Node) []*yaml.Node
+	strip = func(nodes []*yaml.Node) []*yaml.Node {
+		out := make([]*yaml.Node, len(nodes))
+		for i, n := range nodes {
+			c := *n
+			comments{}.apply(&c)
+			c.Content = strip(n.Content)
+			out[i] = &c
+		}
+		return out
+	}
+	return &frontMatter{extra: strip(fm.extra)}
+}
+
+// marshal writes the item with the unknown keys and comments in fm.
+func (it *Item) marshal(fm *frontMatter) ([]byte, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	fm.root.apply(root)
 	add := func(key string, v *yaml.Node) {
@@ -828,7 +878,7 @@ func (it *Item) Marshal() (data []byte, err error) {
 	scalar := func(tag, value string) *yaml.Node {
 		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
 		if strings.ContainsAny(value, "\n\r") {
-			n.Style = yaml.DoubleQuotedStyle // see quoteBlocks
+			n.Style = yaml.DoubleQuotedStyle // see safeForm
 		}
 		return n
 	}
@@ -866,9 +916,11 @@ func (it *Item) Marshal() (data []byte, err error) {
 
 	yml, err := encode(doc)
 	if err == nil && len(fm.extra) > 0 && !survives(yml, fm.extra) {
-		// yaml.v3 writes some block scalars wrongly (leading line breaks,
-		// tabs, more-indented lines in folded text); quoted, they survive.
-		root.Content = append(root.Content[:known], quoteBlocks(fm.extra)...)
+		// yaml.v3 writes some values so that they read back differently:
+		// block scalars with leading line breaks, tabs or more-indented
+		// folded lines, and empty nulls as keys or in flow collections.
+		// In a plainer form they survive.
+		root.Content = append(root.Content[:known], safeForm(fm.extra)...)
 		if yml, err = encode(doc); err == nil && !survives(yml, root.Content[known:]) {
 			err = errors.New("yaml.v3 cannot write the unknown keys faithfully")
 		}
@@ -941,16 +993,23 @@ func sameNode(a, b *yaml.Node, depth int) bool {
 	return true
 }
 
-// quoteBlocks returns a copy of nodes with every string that spans lines
-// double-quoted.
-func quoteBlocks(nodes []*yaml.Node) []*yaml.Node {
+// safeForm returns a copy of nodes in a form that yaml.v3 writes
+// faithfully: collections in block style, strings that span lines
+// double-quoted and empty nulls spelled "~".
+func safeForm(nodes []*yaml.Node) []*yaml.Node {
 	out := make([]*yaml.Node, len(nodes))
 	for i, n := range nodes {
 		c := *n
-		if c.Kind == yaml.ScalarNode && (c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.ContainsAny(c.Value, "\n\r")) {
+		switch {
+		case c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode:
+			c.Style &^= yaml.FlowStyle
+		case c.Kind != yaml.ScalarNode:
+		case c.ShortTag() == "!!null" && c.Value == "":
+			c.Value, c.Style = "~", 0
+		case c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.ContainsAny(c.Value, "\n\r"):
 			c.Style = yaml.DoubleQuotedStyle
 		}
-		c.Content = quoteBlocks(n.Content)
+		c.Content = safeForm(n.Content)
 		out[i] = &c
 	}
 	return out

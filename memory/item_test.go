@@ -844,3 +844,31 @@ func BenchmarkMarshalUnknownKeys(b *testing.B) {
 		}
 	}
 }
+
+// Inputs where yaml.v3 alone does not write back what it read, or moves
+// comments on every rewrite: the rewrite must keep the values and be a
+// fixed point.
+func TestRewriteIsFixedPoint(t *testing.T) {
+	inputs := []string{
+		"---\nu: >\n 000\n# after a folded scalar\n---\n",
+		"---\nu: |\n  text\n\n# after a literal scalar\nv: 1\n---\n",
+		"---\nu: >\n \n 0\n---\n",             // leading line break in folded text
+		"---\nu: {a: {b}}\n---\n",             // empty null in a flow mapping
+		"---\nu: [a, !!null ]\n---\n",         // empty null in a flow sequence
+		"---\n! : x\n---\n",                   // empty null key
+		"---\nu: {a: [b, {c}]} # deep\n---\n", // nested flow
+	}
+	for _, in := range inputs {
+		it := mustParse(t, "x.md", in)
+		want := unknownOf(t, []byte(in))
+		out := mustMarshal(t, it)
+		if got := unknownOf(t, out); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: unknown keys %v, want %v:\n%s", in, got, want, out)
+		}
+		again := mustParse(t, "x.md", string(out))
+		sameItem(t, again, it)
+		if out2 := mustMarshal(t, again); !bytes.Equal(out, out2) {
+			t.Errorf("%q: rewrite not stable:\n%s\n----\n%s", in, out, out2)
+		}
+	}
+}

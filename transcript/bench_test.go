@@ -3,6 +3,8 @@ package transcript
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -84,5 +86,20 @@ func TestBigClaude(t *testing.T) {
 	// per turn: prompt, text, 2 reads, 2 results, edit, result, bash, result, text
 	if got, want := len(p.Events), 30*11+1; got != want {
 		t.Errorf("%d events, want %d", got, want)
+	}
+}
+
+func BenchmarkParseCodex(b *testing.B) {
+	one, err := os.ReadFile(filepath.Join(fixtures, "codex", "rollout-2025-12-02T15-20-01-0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := bytes.Repeat(one, 5000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if p := ParseCodex(data, Options{Final: true}); p.Consumed != int64(len(data)) {
+			b.Fatalf("consumed %d of %d", p.Consumed, len(data))
+		}
 	}
 }

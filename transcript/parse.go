@@ -162,9 +162,9 @@ func newBuilder(opts Options) *builder {
 // leaves nothing waiting. takeLast says whether an unterminated last line may
 // be taken when the parse is Final.
 func (b *builder) eachLine(data []byte, takeLast func([]byte) bool, fn func(line []byte)) {
-	// about one event a line: growing the list as it fills costs more
-	// than the parse of many lines
-	b.main = make([]Event, 0, bytes.Count(data, []byte("\n"))+1)
+	// About one event a line: growing the list as it fills cost more than
+	// the parse itself. Bounded, for lines of metadata yield none.
+	b.main = make([]Event, 0, min(bytes.Count(data, []byte("\n"))+1, 1<<14))
 	pos := 0
 	for pos < len(data) {
 		n := bytes.IndexByte(data[pos:], '\n')
