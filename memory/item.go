@@ -778,9 +778,13 @@ func (d *detacher) copy(n *yaml.Node) (*yaml.Node, error) {
 //
 // Marshal is deterministic. It normalises as Parse does (title, session and
 // tags trimmed, body without leading blank lines), so Parse(Marshal(it))
-// gives it back, and it refuses values that Parse would reject: an invalid
-// id, an unknown kind, a number outside 0..1, a year outside 0..9999.
-// It does not require a complete item; see Validate.
+// gives it back, and what Marshal wrote, read and written again, comes out
+// byte for byte the same. Where yaml.v3 would change an unknown value on
+// the way (some block scalars, empty nulls in flow collections) Marshal
+// writes it in a plainer form; where it would move a comment on every
+// rewrite, Marshal writes it where it settles. It refuses values that Parse
+// would reject: an invalid id, an unknown kind, a number outside 0..1, a
+// year outside 0..9999. It does not require a complete item; see Validate.
 func (it *Item) Marshal() (data []byte, err error) {
 	if err := it.check(); err != nil {
 		return nil, fmt.Errorf("marshal %s: %w", it.name(), err)
