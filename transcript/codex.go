@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -27,37 +29,124 @@ type codexParser struct {
 }
 
 type codexLine struct {
-	Timestamp string       `json:"timestamp"`
-	Type      string       `json:"type"`
-	Payload   codexPayload `json:"payload"`
+	Timestamp, Type string
+	Payload         codexPayload
 }
 
 type codexPayload struct {
-	Type string `json:"type"`
+	Type string
 	// session_meta and turn_context
-	ID         string `json:"id"`
-	CWD        string `json:"cwd"`
-	CLIVersion string `json:"cli_version"`
-	Git        struct {
-		Branch string `json:"branch"`
-	} `json:"git"`
-	Model string `json:"model"`
+	ID, CWD, CLIVersion, Branch, Model string
 	// response_item
-	Role    string `json:"role"`
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"` // JSON text in a string
-	Input     json.RawMessage `json:"input"`     // custom tools: raw text
-	CallID    string          `json:"call_id"`
-	Output    json.RawMessage `json:"output"`
-	Action    struct {
-		Command []string `json:"command"`
-	} `json:"action"`
+	Role      string
+	Content   []string // text parts
+	Name      string
+	Arguments string // JSON text
+	Input     string // custom tools: raw text
+	CallID    string
+	Output    string          // a string output
+	OutputObj json.RawMessage // an object output
+	Command   []string        // local_shell_call action
 	// compacted
-	Message string `json:"message"`
+	Message string
+}
+
+func readCodex(lx *lexer, l *codexLine, soft *error) {
+	lx.object(func(key []byte) {
+		switch string(key) {
+		case "timestamp":
+			lx.text(&l.Timestamp, "timestamp", soft)
+		case "type":
+			lx.text(&l.Type, "type", soft)
+		case "payload":
+			readCodexPayload(lx, &l.Payload, soft)
+		}
+	})
+}
+
+func readCodexPayload(lx *lexer, p *codexPayload, soft *error) {
+	lx.members("payload", soft, func(key []byte) {
+		switch string(key) {
+		case "type":
+			lx.text(&p.Type, "payload.type", soft)
+		case "id":
+			lx.text(&p.ID, "payload.id", soft)
+		case "cwd":
+			lx.text(&p.CWD, "payload.cwd", soft)
+		case "cli_version":
+			lx.text(&p.CLIVersion, "payload.cli_version", soft)
+		case "model":
+			lx.text(&p.Model, "payload.model", soft)
+		case "role":
+			lx.text(&p.Role, "payload.role", soft)
+		case "name":
+			lx.text(&p.Name, "payload.name", soft)
+		case "call_id":
+			lx.text(&p.CallID, "payload.call_id", soft)
+		case "message":
+			lx.text(&p.Message, "payload.message", soft)
+		case "git":
+			lx.members("payload.git", soft, func(key []byte) {
+				if string(key) == "branch" {
+					lx.text(&p.Branch, "payload.git.branch", soft)
+				}
+			})
+		case "content":
+			p.Content = nil // a repeated key wins
+			switch lx.peek() {
+			case '[':
+				lx.array(func() {
+					var text string
+					lx.members("payload.content", soft, func(key []byte) {
+						if string(key) == "text" {
+							lx.text(&text, "payload.content text", soft)
+						}
+					})
+					if text != "" {
+						p.Content = append(p.Content, text)
+					}
+				})
+			case 'n':
+				lx.isNull()
+			default:
+				lx.skip()
+				note(soft, "payload.content", "an array")
+			}
+		case "arguments":
+			p.Arguments = textOrJSON(lx, "payload.arguments", soft)
+		case "input":
+			p.Input = textOrJSON(lx, "payload.input", soft)
+		case "output":
+			p.Output, p.OutputObj = "", nil
+			if lx.peek() == '{' {
+				p.OutputObj = lx.raw()
+			} else {
+				lx.text(&p.Output, "payload.output", soft)
+			}
+		case "action":
+			lx.members("payload.action", soft, func(key []byte) {
+				if string(key) != "command" {
+					return
+				}
+				p.Command = nil
+				lx.array(func() {
+					if s, ok := lx.str(); ok {
+						p.Command = append(p.Command, s)
+					}
+				})
+			})
+		}
+	})
+}
+
+// textOrJSON reads a string, or an object or array as its JSON text.
+func textOrJSON(lx *lexer, field string, soft *error) string {
+	if c := lx.peek(); c == '{' || c == '[' {
+		return string(lx.raw())
+	}
+	var s string
+	lx.text(&s, field, soft)
+	return s
 }
 
 func (c *codexParser) line(line []byte) {
@@ -65,9 +154,17 @@ func (c *codexParser) line(line []byte) {
 	if blank(line) {
 		return
 	}
+	if !isObject(line) {
+		b.fail(errors.New("not a JSON object"))
+		return
+	}
 	var l codexLine
-	soft, ok := b.decode(line, &l)
-	if !ok {
+	var soft error
+	lx := lexer{b: line}
+	readCodex(&lx, &l, &soft)
+	lx.end()
+	if lx.err != nil {
+		b.fail(fmt.Errorf("invalid JSON: %w", lx.err))
 		return
 	}
 	p := &l.Payload
@@ -84,7 +181,7 @@ func (c *codexParser) line(line []byte) {
 		if id := b.checkSession(p.ID); b.opts.SessionID == "" {
 			c.session = id
 		}
-		c.cwd, c.branch, c.version = p.CWD, p.Git.Branch, p.CLIVersion
+		c.cwd, c.branch, c.version = p.CWD, p.Branch, p.CLIVersion
 	case "turn_context":
 		if p.CWD != "" {
 			c.cwd = p.CWD
@@ -113,13 +210,7 @@ func (c *codexParser) item(p *codexPayload, m Meta) {
 	b := c.b
 	switch p.Type {
 	case "message":
-		var parts []string
-		for _, part := range p.Content {
-			if part.Text != "" {
-				parts = append(parts, part.Text)
-			}
-		}
-		text := strings.TrimSpace(strings.Join(parts, "\n"))
+		text := strings.TrimSpace(strings.Join(p.Content, "\n"))
 		switch {
 		case text == "":
 		case p.Role == "user" && !codexContext(text):
@@ -135,12 +226,12 @@ func (c *codexParser) item(p *codexPayload, m Meta) {
 		name := p.Name
 		switch p.Type {
 		case "function_call":
-			input = codexArgs(p.Arguments)
+			input = argsJSON(p.Arguments)
 		case "custom_tool_call":
-			input = p.Input
+			input = argsJSON(p.Input)
 		default:
 			name = "local_shell"
-			input, _ = json.Marshal(map[string][]string{"command": p.Action.Command})
+			input, _ = json.Marshal(map[string][]string{"command": p.Command})
 		}
 		id := firstOf(p.CallID, p.ID)
 		b.call(Event{Kind: KindToolCall, Meta: m, Call: &ToolCall{
@@ -148,7 +239,11 @@ func (c *codexParser) item(p *codexPayload, m Meta) {
 		}}, "")
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		r := &ToolResult{ToolUseID: p.CallID}
-		r.Output, r.ExitCode, r.IsError = codexOutput(p.Output)
+		if p.OutputObj != nil {
+			r.Output, r.ExitCode, r.IsError = codexOutput(p.OutputObj)
+		} else {
+			r.Output, r.ExitCode, r.IsError = codexOutputText(p.Output)
+		}
 		b.pair(r)
 		b.emit(Event{Kind: KindToolResult, Meta: m, Result: r})
 	}
@@ -166,17 +261,31 @@ func codexContext(text string) bool {
 	return false
 }
 
-// codexArgs returns a function call's arguments, which Codex stores as
-// JSON text inside a string, as JSON.
+// codexArgs returns a function call's arguments, which Codex and OpenAI
+// chat store as JSON text inside a string, as JSON.
 func codexArgs(raw json.RawMessage) json.RawMessage {
 	var s string
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return raw
+		if len(raw) > 0 && json.Valid(raw) {
+			return raw
+		}
+		return nil
 	}
+	return argsJSON(s)
+}
+
+// argsJSON returns arguments given as text as JSON: the text itself when
+// it is a JSON object or array, or else a JSON string of it (the patch a
+// custom tool takes).
+func argsJSON(s string) json.RawMessage {
 	if t := strings.TrimSpace(s); t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 		return json.RawMessage(t)
 	}
-	return raw
+	if s == "" {
+		return nil
+	}
+	b, _ := json.Marshal(s)
+	return b
 }
 
 var codexExit = regexp.MustCompile(`(?m)^(?:Exit code:|Process exited with code) (-?\d+)`)
@@ -198,6 +307,11 @@ func codexOutput(raw json.RawMessage) (out string, exit *int, isErr bool) {
 	if json.Unmarshal(raw, &out) != nil {
 		return string(raw), nil, false
 	}
+	return codexOutputText(out)
+}
+
+// codexOutputText reads a tool's output given as a string.
+func codexOutputText(out string) (string, *int, bool) {
 	if t := strings.TrimSpace(out); strings.HasPrefix(t, "{") {
 		var o struct {
 			Output   *string `json:"output"`
@@ -206,10 +320,11 @@ func codexOutput(raw json.RawMessage) (out string, exit *int, isErr bool) {
 			} `json:"metadata"`
 		}
 		if json.Unmarshal([]byte(t), &o) == nil && o.Output != nil {
-			out, exit = *o.Output, o.Metadata.ExitCode
-			return out, exit, exit != nil && *exit != 0
+			exit := o.Metadata.ExitCode
+			return *o.Output, exit, exit != nil && *exit != 0
 		}
 	}
+	var exit *int
 	if m := codexExit.FindStringSubmatch(out); m != nil {
 		exit = leadingInt(m[1])
 	}

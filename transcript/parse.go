@@ -163,8 +163,9 @@ func newBuilder(opts Options) *builder {
 // be taken when the parse is Final.
 func (b *builder) eachLine(data []byte, takeLast func([]byte) bool, fn func(line []byte)) {
 	// About one event a line: growing the list as it fills cost more than
-	// the parse itself. Bounded, for lines of metadata yield none.
-	b.main = make([]Event, 0, min(bytes.Count(data, []byte("\n"))+1, 1<<14))
+	// the parse itself (an Event is a few hundred bytes; a line that yields
+	// one is longer).
+	b.main = make([]Event, 0, bytes.Count(data, []byte("\n"))+1)
 	pos := 0
 	for pos < len(data) {
 		n := bytes.IndexByte(data[pos:], '\n')
