@@ -24,5 +24,10 @@
 // transcript) pass Options.Final to take everything.
 //
 // Bad lines do not stop a parse: each is reported in Parsed.Errors with its
-// file, line and offset, and the parse goes on.
+// file, line and offset, and the parse goes on. Nothing a parser returns
+// refers to the bytes it was given, so a tailer may reuse its buffer.
+//
+// Claude Code and Codex lines are read with a small JSON lexer of this
+// package rather than encoding/json: it takes the few fields the parser
+// needs and skips tool output at memchr speed (see lexer.go).
 package transcript

@@ -16,7 +16,7 @@ const (
 	FormatClaude   Format = "claude"   // Claude Code session JSONL
 	FormatCodex    Format = "codex"    // Codex CLI rollout JSONL
 	FormatChat     Format = "chat"     // one {"role","content","timestamp"} object per line
-	FormatMarkdown Format = "markdown" // the Markdown convention described in doc.go
+	FormatMarkdown Format = "markdown" // Markdown written to the convention of ParseMarkdown
 )
 
 // ErrUnknownFormat is returned when a format is not one of the Format
@@ -34,9 +34,10 @@ type Options struct {
 	// is 0 and unknown otherwise (errors then say the offset); a tailer can
 	// keep it as Line + Parsed.Lines.
 	Line int
-	// SessionID is used for events whose lines do not say their session:
-	// Codex lines after session_meta, chat lines, Markdown sections. It wins
-	// over what a Codex session_meta line says when both are present.
+	// SessionID is used for events whose lines do not say their session
+	// (Codex lines after session_meta, chat lines, Markdown sections) or
+	// name one that ValidateSessionID rejects. It wins over what a Codex
+	// session_meta line or a Markdown front matter says.
 	SessionID string
 	// Final says the writer is at rest (the turn stopped, the session ended,
 	// the file is finished): messages and tool calls still waiting for
