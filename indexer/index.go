@@ -598,11 +598,6 @@ type pendingChunk struct {
 // A document whose body has no text is indexed by its title alone.
 // Chunks go to Bleve in batches of BatchSize, then to the vectors file.
 func (ix *Index) Put(ctx context.Context, docs ...Document) error {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.closed {
-		return ErrClosed
-	}
 	// The last of several documents with one path wins.
 	last := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -615,6 +610,20 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		batch   []pendingChunk
 		deletes []string // paths whose old chunks go
 	)
+	// Chunking and embedding (maybe a network call) happen outside the
+	// lock, so searches go on meanwhile.
+	flush := func() error {
+		vecs, err := ix.embed(ctx, batch)
+		if err != nil {
+			return err
+		}
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		if ix.closed {
+			return ErrClosed
+		}
+		return ix.write(deletes, batch, vecs)
+	}
 	for i := range docs {
 		d := &docs[i]
 		if last[d.Path] != i {
@@ -626,13 +635,16 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		deletes = append(deletes, d.Path)
 		batch = append(batch, ix.chunkDoc(d)...)
 		if len(batch) >= ix.opts.BatchSize {
-			if err := ix.write(ctx, deletes, batch); err != nil {
+			if err := flush(); err != nil {
 				return err
 			}
 			batch, deletes = batch[:0], deletes[:0]
 		}
 	}
-	return ix.write(ctx, deletes, batch)
+	if len(deletes) == 0 {
+		return nil
+	}
+	return flush()
 }
 
 // chunkDoc splits d into pending chunks.
@@ -674,42 +686,45 @@ func (ix *Index) chunkDoc(d *Document) []pendingChunk {
 	return out
 }
 
-// write embeds a batch, indexes it in Bleve (deleting the old chunks of
-// the paths first), then appends it to the vectors file. Bleve goes
-// first: if the process dies in between, Bleve holds chunks the vectors
-// file does not, which searches skip, and the next Put or Delete of the
-// path removes.
-func (ix *Index) write(ctx context.Context, paths []string, chunks []pendingChunk) error {
+// embed returns the unit vectors of chunks' texts.
+func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32, error) {
+	if len(chunks) == 0 {
+		return nil, nil
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.text
+	}
+	vecs, err := ix.embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("index put: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("index put: embedder %s returned %d vectors for %d texts", ix.embedder.Name(), len(vecs), len(texts))
+	}
+	for i, v := range vecs {
+		if len(v) != ix.embedder.Dim() {
+			return nil, fmt.Errorf("index put: embedder %s returned a %d-dimensional vector, want %d", ix.embedder.Name(), len(v), ix.embedder.Dim())
+		}
+		v = append([]float32(nil), v...)
+		normalize(v)
+		vecs[i] = v
+	}
+	return vecs, nil
+}
+
+// write indexes chunks and their vectors in Bleve (deleting the old
+// chunks of paths first), then appends them to the vectors file. Bleve
+// goes first: if the process dies in between, Bleve holds chunks the
+// vectors file does not, which searches skip and the next Put or Delete
+// of the path removes. The caller holds ix.mu.
+func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) error {
 	if len(paths) == 0 {
 		return nil
 	}
 	if err := ix.markDirty(); err != nil {
 		return fmt.Errorf("index put: %w", err)
 	}
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.text
-	}
-	var vecs [][]float32
-	if len(texts) > 0 {
-		var err error
-		vecs, err = ix.embedder.Embed(ctx, texts)
-		if err != nil {
-			return fmt.Errorf("index put: %w", err)
-		}
-		if len(vecs) != len(texts) {
-			return fmt.Errorf("index put: embedder %s returned %d vectors for %d texts", ix.embedder.Name(), len(vecs), len(texts))
-		}
-		for i, v := range vecs {
-			if len(v) != ix.embedder.Dim() {
-				return fmt.Errorf("index put: embedder %s returned a %d-dimensional vector, want %d", ix.embedder.Name(), len(v), ix.embedder.Dim())
-			}
-			v = append([]float32(nil), v...)
-			normalize(v)
-			vecs[i] = v
-		}
-	}
-
 	b := ix.bleve.NewBatch()
 	fresh := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
@@ -820,7 +835,7 @@ func (ix *Index) Delete(ctx context.Context, paths ...string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := ix.write(ctx, paths[start:min(start+ix.opts.BatchSize, len(paths))], nil); err != nil {
+		if err := ix.write(paths[start:min(start+ix.opts.BatchSize, len(paths))], nil, nil); err != nil {
 			return err
 		}
 	}

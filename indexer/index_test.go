@@ -424,3 +424,32 @@ func TestMissing(t *testing.T) {
 		t.Fatalf("got %v, want a missing index", err)
 	}
 }
+
+// FuzzQuery searches a small real index with arbitrary text in every mode:
+// never an error, never a panic, hits always valid.
+func FuzzQuery(f *testing.F) {
+	for _, s := range []string{"", "queue", `title:"x" +y -z *`, "\x00\xff", "日本語", "the of and", strings.Repeat("ab ", 3000)} {
+		f.Add(s, uint8(0))
+	}
+	dir := filepath.Join(f.TempDir(), "index")
+	ix, err := Open(context.Background(), dir, Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.Put(context.Background(), corpus()...); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string, mode uint8) {
+		m := []Mode{Keyword, Vector, Hybrid}[int(mode)%3]
+		res, err := ix.Search(context.Background(), Query{Text: text, Mode: m, K: int(mode)})
+		if err != nil {
+			t.Fatalf("%s %q: %v", m, text, err)
+		}
+		for _, h := range res.Hits {
+			if h.Path == "" || h.StartLine < 1 || h.EndLine < h.StartLine || h.Score <= 0 || h.Relevance > 1.0000001 {
+				t.Fatalf("bad hit %+v", h)
+			}
+		}
+	})
+}

@@ -72,6 +72,8 @@ type vecStore struct {
 
 	entries []*entry  // by slot; nil is free
 	vecs    []float32 // slot*dim ... slot*dim+dim
+	codes   []int8    // int8 codes of vecs, codeDim(dim) a slot
+	scales  []float32 // by slot
 	free    []int
 	byPath  map[string][]int
 	dead    int // records in the file that no longer count
@@ -264,10 +266,14 @@ func (s *vecStore) put(e *entry, v []float32) {
 		slot = len(s.entries)
 		s.entries = append(s.entries, nil)
 		s.vecs = append(s.vecs, make([]float32, s.dim)...)
+		s.codes = append(s.codes, make([]int8, codeDim(s.dim))...)
+		s.scales = append(s.scales, 0)
 	}
 	e.slot = slot
 	s.entries[slot] = e
 	copy(s.vecs[slot*s.dim:(slot+1)*s.dim], v)
+	cd := codeDim(s.dim)
+	s.scales[slot] = quantize(v, s.codes[slot*cd:(slot+1)*cd])
 	s.byPath[e.path] = append(s.byPath[e.path], slot)
 }
 
@@ -288,6 +294,9 @@ func (s *vecStore) release(slot int) {
 	}
 	s.entries[slot] = nil
 	clear(s.vecs[slot*s.dim : (slot+1)*s.dim])
+	cd := codeDim(s.dim)
+	clear(s.codes[slot*cd : (slot+1)*cd])
+	s.scales[slot] = 0
 	s.free = append(s.free, slot)
 }
 
@@ -432,30 +441,43 @@ func (h *minHeap) Pop() any {
 }
 
 // search returns the n chunks most similar to q (a unit vector) among
-// those keep accepts, best first. Large stores are scanned by one
-// goroutine per processor, each over its own range of slots.
+// those keep accepts, best first. It scans the int8 codes for the best
+// few times n candidates (one goroutine per processor on large stores),
+// then rescores those exactly in float32.
 func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
-	if n <= 0 {
+	if n <= 0 || len(s.entries) == 0 {
 		return nil
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(s.entries)/8192)
+	cands := max(4*n, 64)
 	var h minHeap
-	if workers <= 1 {
-		h = s.scan(q, n, keep, 0, len(s.entries))
+	// Small stores sit in cache, where float32 is as fast as int8.
+	if len(s.entries) <= max(cands, 16384) {
+		h = s.scanExact(q, n, keep)
 	} else {
-		parts := make([]minHeap, workers)
-		var wg sync.WaitGroup
-		step := (len(s.entries) + workers - 1) / workers
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				parts[w] = s.scan(q, n, keep, w*step, min((w+1)*step, len(s.entries)))
-			}()
+		qcode := make([]int8, codeDim(s.dim))
+		qscale := quantize(q, qcode)
+		workers := min(runtime.GOMAXPROCS(0), len(s.entries)/8192)
+		if workers <= 1 {
+			h = s.scan(qcode, qscale, cands, keep, 0, len(s.entries))
+		} else {
+			parts := make([]minHeap, workers)
+			var wg sync.WaitGroup
+			step := (len(s.entries) + workers - 1) / workers
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					parts[w] = s.scan(qcode, qscale, cands, keep, w*step, min((w+1)*step, len(s.entries)))
+				}()
+			}
+			wg.Wait()
+			for _, p := range parts {
+				h = append(h, p...)
+			}
 		}
-		wg.Wait()
-		for _, p := range parts {
-			h = append(h, p...)
+		for i := range h {
+			slot := h[i].slot
+			h[i].score = dot(q, s.vecs[slot*s.dim:(slot+1)*s.dim])
 		}
 	}
 	sort.Slice(h, func(i, j int) bool { return h.Less(j, i) })
@@ -465,16 +487,34 @@ func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	return h
 }
 
-// scan keeps the best n of slots [from, to) in a heap.
-func (s *vecStore) scan(q []float32, n int, keep func(*entry) bool, from, to int) minHeap {
+// scanExact keeps the best n accepted slots by their float32 scores.
+func (s *vecStore) scanExact(q []float32, n int, keep func(*entry) bool) minHeap {
 	h := make(minHeap, 0, n+1)
-	dim := s.dim
+	for slot, e := range s.entries {
+		if e == nil || (keep != nil && !keep(e)) {
+			continue
+		}
+		sc := dot(q, s.vecs[slot*s.dim:(slot+1)*s.dim])
+		if len(h) < n {
+			heap.Push(&h, scored{slot, sc})
+		} else if sc > h[0].score {
+			h[0] = scored{slot, sc}
+			heap.Fix(&h, 0)
+		}
+	}
+	return h
+}
+
+// scan keeps the best n of slots [from, to) by their int8 scores.
+func (s *vecStore) scan(qcode []int8, qscale float32, n int, keep func(*entry) bool, from, to int) minHeap {
+	h := make(minHeap, 0, n+1)
+	cd := len(qcode)
 	for slot := from; slot < to; slot++ {
 		e := s.entries[slot]
 		if e == nil || (keep != nil && !keep(e)) {
 			continue
 		}
-		sc := dot(q, s.vecs[slot*dim:slot*dim+dim])
+		sc := float32(dotInt8(qcode, s.codes[slot*cd:slot*cd+cd])) * s.scales[slot] * qscale
 		if len(h) < n {
 			heap.Push(&h, scored{slot, sc})
 		} else if sc > h[0].score {

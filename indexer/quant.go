@@ -1,0 +1,44 @@
+package indexer
+
+import "math"
+
+// Vectors are scanned as int8 codes, a quarter of the float32 memory the
+// scan would otherwise stream (it is bound by memory bandwidth), and the
+// best candidates are then rescored exactly in float32. Each vector has
+// its own scale: code = round(x / scale), scale = max|x| / 127.
+
+// codeDim is dim rounded up to the 16 bytes the int8 kernel takes a step.
+func codeDim(dim int) int { return (dim + 15) &^ 15 }
+
+// quantize writes v's codes into code (len codeDim) and returns the scale.
+func quantize(v []float32, code []int8) float32 {
+	var m float32
+	for _, x := range v {
+		m = max(m, float32(math.Abs(float64(x))))
+	}
+	clear(code)
+	if m == 0 {
+		return 0
+	}
+	scale := m / 127
+	inv := 1 / scale
+	for i, x := range v {
+		code[i] = int8(math.Round(float64(x * inv)))
+	}
+	return scale
+}
+
+// dotInt8Go is dotInt8 in plain Go.
+func dotInt8Go(a, b []int8) int32 {
+	b = b[:len(a)]
+	var s0, s1 int32
+	i := 0
+	for ; i+2 <= len(a); i += 2 {
+		s0 += int32(a[i]) * int32(b[i])
+		s1 += int32(a[i+1]) * int32(b[i+1])
+	}
+	for ; i < len(a); i++ {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return s0 + s1
+}
