@@ -209,6 +209,7 @@ func BenchmarkVectorSearch(b *testing.B) {
 				q[j] = float32(r.NormFloat64())
 			}
 			normalize(q)
+			s.search(q, 50, nil) // makes the int8 codes of a large store
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				s.search(q, 50, nil)
@@ -251,4 +252,34 @@ func BenchmarkStoredBody(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkOpenSearch10k is what a short-lived command pays on top of
+// process start: open an index of 10k documents, run one hybrid query,
+// close it.
+func BenchmarkOpenSearch10k(b *testing.B) {
+	ctx := context.Background()
+	ix, queries := benchIndexOnce(b, 10_000)
+	dir := ix.dir
+	if err := ix.Close(); err != nil {
+		b.Fatal(err)
+	}
+	var times []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		ix, err := Open(ctx, dir, Options{MustExist: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)]}); err != nil {
+			b.Fatal(err)
+		}
+		if err := ix.Close(); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 }

@@ -1,7 +1,5 @@
 package indexer
 
-import "math"
-
 // Vectors are scanned as int8 codes, a quarter of the float32 memory the
 // scan would otherwise stream (it is bound by memory bandwidth), and the
 // best candidates are then rescored exactly in float32. Each vector has
@@ -14,16 +12,25 @@ func codeDim(dim int) int { return (dim + 15) &^ 15 }
 func quantize(v []float32, code []int8) float32 {
 	var m float32
 	for _, x := range v {
-		m = max(m, float32(math.Abs(float64(x))))
+		if x > m {
+			m = x
+		} else if -x > m {
+			m = -x
+		}
 	}
 	clear(code)
-	if m == 0 {
+	if m == 0 || m != m { // zero, or NaN from a bad embedder
 		return 0
 	}
 	scale := m / 127
-	inv := 1 / scale
+	inv := 127 / m
 	for i, x := range v {
-		code[i] = int8(math.Round(float64(x * inv)))
+		y := x * inv
+		if y >= 0 {
+			code[i] = int8(min(y+0.5, 127))
+		} else {
+			code[i] = int8(max(y-0.5, -127))
+		}
 	}
 	return scale
 }

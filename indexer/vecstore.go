@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -72,17 +73,23 @@ type vecStore struct {
 
 	entries []*entry  // by slot; nil is free
 	vecs    []float32 // slot*dim ... slot*dim+dim
-	codes   []int8    // int8 codes of vecs, codeDim(dim) a slot
-	scales  []float32 // by slot
-	free    []int
-	byPath  map[string][]int
-	dead    int // records in the file that no longer count
-	records int
-	intern  map[string]string
+	// The int8 codes of vecs (codeDim(dim) a slot) and their scales,
+	// made on the first search that needs them (a large store) and kept
+	// up to date from then on.
+	codes    []int8
+	scales   []float32
+	coded    atomic.Bool
+	codeMu   sync.Mutex
+	free     []int
+	byPath   map[string][]int
+	exactMax int // stores up to this size are scanned in float32 only
+	dead     int // records in the file that no longer count
+	records  int
+	intern   map[string]string
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
-	return &vecStore{file: file, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
+	return &vecStore{file: file, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string), exactMax: 16384}
 }
 
 func (s *vecStore) header() []byte {
@@ -123,6 +130,9 @@ func (s *vecStore) load() error {
 	f, err := os.Open(s.file)
 	if err != nil {
 		return err
+	}
+	if fi, err := f.Stat(); err == nil {
+		s.reserve(int(fi.Size()) / (4*s.dim + 32)) // about one put record each
 	}
 	err = s.read(bufio.NewReaderSize(f, 1<<20))
 	f.Close()
@@ -224,14 +234,13 @@ func (s *vecStore) apply(p []byte) error {
 		e.created, e.updated = d.varint(), d.varint()
 		e.importance = math.Float64frombits(d.u64())
 		e.hash = d.u64()
-		vec := d.floats(s.dim)
 		if d.err != nil {
 			return d.err
 		}
-		if len(d.b) != 0 {
-			return fmt.Errorf("%d stray bytes after put record", len(d.b))
+		if len(d.b) != 4*s.dim {
+			return fmt.Errorf("put record has %d bytes of vector, want %d", len(d.b), 4*s.dim)
 		}
-		s.put(e, vec)
+		s.putBytes(e, d.b)
 		return nil
 	default:
 		return fmt.Errorf("unknown record type %d", p[0])
@@ -251,6 +260,36 @@ func (s *vecStore) interned(v string) string {
 
 // put adds e with vector v to memory, replacing a chunk with the same id.
 func (s *vecStore) put(e *entry, v []float32) {
+	slot := s.place(e)
+	copy(s.vecs[slot*s.dim:(slot+1)*s.dim], v)
+	s.encode(slot)
+}
+
+// putBytes is put with the vector as little-endian float32 bytes.
+func (s *vecStore) putBytes(e *entry, raw []byte) {
+	slot := s.place(e)
+	v := s.vecs[slot*s.dim : (slot+1)*s.dim]
+	if littleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v)), raw)
+	} else {
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+	}
+	s.encode(slot)
+}
+
+// encode makes slot's int8 codes from its vector, if codes are kept.
+func (s *vecStore) encode(slot int) {
+	if s.codes == nil {
+		return
+	}
+	cd := codeDim(s.dim)
+	s.scales[slot] = quantize(s.vecs[slot*s.dim:(slot+1)*s.dim], s.codes[slot*cd:(slot+1)*cd])
+}
+
+// place gives e a slot, replacing a chunk with the same id, and returns it.
+func (s *vecStore) place(e *entry) int {
 	for _, slot := range s.byPath[e.path] {
 		if s.entries[slot].seq == e.seq {
 			s.release(slot)
@@ -264,17 +303,52 @@ func (s *vecStore) put(e *entry, v []float32) {
 		s.free = s.free[:n-1]
 	} else {
 		slot = len(s.entries)
-		s.entries = append(s.entries, nil)
-		s.vecs = append(s.vecs, make([]float32, s.dim)...)
-		s.codes = append(s.codes, make([]int8, codeDim(s.dim))...)
-		s.scales = append(s.scales, 0)
+		s.reserve(slot + 1)
+		s.entries = s.entries[:slot+1]
+		s.vecs = s.vecs[:(slot+1)*s.dim]
+		if s.coded.Load() {
+			s.codes = s.codes[:(slot+1)*codeDim(s.dim)]
+			s.scales = s.scales[:slot+1]
+		}
 	}
 	e.slot = slot
 	s.entries[slot] = e
-	copy(s.vecs[slot*s.dim:(slot+1)*s.dim], v)
-	cd := codeDim(s.dim)
-	s.scales[slot] = quantize(v, s.codes[slot*cd:(slot+1)*cd])
 	s.byPath[e.path] = append(s.byPath[e.path], slot)
+	return slot
+}
+
+// reserve makes room for n slots, at least doubling the capacity when it
+// grows (append grows large slices by a quarter, which makes loading a
+// big store copy it many times over).
+func (s *vecStore) reserve(n int) {
+	if n <= cap(s.entries) {
+		return
+	}
+	n = max(n, 2*cap(s.entries), 64)
+	s.entries = append(make([]*entry, 0, n), s.entries...)
+	s.vecs = append(make([]float32, 0, n*s.dim), s.vecs...)
+	if s.coded.Load() {
+		s.codes = append(make([]int8, 0, n*codeDim(s.dim)), s.codes...)
+		s.scales = append(make([]float32, 0, n), s.scales...)
+	}
+}
+
+// encodeAll makes the int8 codes of every slot, once.
+func (s *vecStore) encodeAll() {
+	s.codeMu.Lock()
+	defer s.codeMu.Unlock()
+	if s.coded.Load() {
+		return
+	}
+	n := len(s.entries)
+	s.codes = make([]int8, n*codeDim(s.dim), cap(s.entries)*codeDim(s.dim))
+	s.scales = make([]float32, n, cap(s.entries))
+	for slot, e := range s.entries {
+		if e != nil {
+			s.encode(slot)
+		}
+	}
+	s.coded.Store(true)
 }
 
 // release frees slot and removes it from its path's list.
@@ -294,9 +368,11 @@ func (s *vecStore) release(slot int) {
 	}
 	s.entries[slot] = nil
 	clear(s.vecs[slot*s.dim : (slot+1)*s.dim])
-	cd := codeDim(s.dim)
-	clear(s.codes[slot*cd : (slot+1)*cd])
-	s.scales[slot] = 0
+	if s.coded.Load() {
+		cd := codeDim(s.dim)
+		clear(s.codes[slot*cd : (slot+1)*cd])
+		s.scales[slot] = 0
+	}
 	s.free = append(s.free, slot)
 }
 
@@ -451,9 +527,10 @@ func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	cands := max(4*n, 64)
 	var h minHeap
 	// Small stores sit in cache, where float32 is as fast as int8.
-	if len(s.entries) <= max(cands, 16384) {
+	if len(s.entries) <= max(cands, s.exactMax) {
 		h = s.scanExact(q, n, keep)
 	} else {
+		s.encodeAll()
 		qcode := make([]int8, codeDim(s.dim))
 		qscale := quantize(q, qcode)
 		workers := min(runtime.GOMAXPROCS(0), len(s.entries)/8192)
@@ -603,23 +680,6 @@ func (d *decoder) u64() uint64 {
 	}
 	v := binary.LittleEndian.Uint64(d.b)
 	d.b = d.b[8:]
-	return v
-}
-
-func (d *decoder) floats(n int) []float32 {
-	if len(d.b) < 4*n {
-		d.fail("vector")
-		return nil
-	}
-	v := make([]float32, n)
-	if littleEndian {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*n), d.b)
-	} else {
-		for i := range v {
-			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(d.b[4*i:]))
-		}
-	}
-	d.b = d.b[4*n:]
 	return v
 }
 
