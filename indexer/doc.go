@@ -4,18 +4,32 @@
 // by reciprocal rank fusion.
 //
 // It knows nothing of memory kinds, git or the command line. Callers hand
-// it Documents (a path, some fields and a body) and get Hits back (a chunk
-// of a document with its line range, its fields and its scores). The
-// caller decides what the fields mean and what version of the world the
-// index reflects (SetVersion records an opaque string).
+// it Documents (a path, some fields, a body) and get Hits back (a chunk of
+// a document with its line range, fields, keyword, vector and fused
+// scores, and, given Options.Source, its text and a marked snippet). What
+// the fields mean, and what version of the world the index reflects, is
+// the caller's business (SetVersion records an opaque string).
+//
+// Typical use:
+//
+//	ix, err := indexer.Open(ctx, dir, indexer.Options{Source: os.DirFS(root)})
+//	if errors.Is(err, indexer.ErrNeedsRebuild) {
+//		log.Printf("%v; rebuilding", err)
+//		ix, err = indexer.Rebuild(ctx, dir, opts) // then Put everything
+//	}
+//	err = ix.Put(ctx, docs...)      // replaces each path's chunks
+//	err = ix.Delete(ctx, paths...)
+//	err = ix.SetVersion(ctx, commit)
+//	res, err := ix.Search(ctx, indexer.Query{Text: q, K: 10})
 //
 // On disk an index is a directory:
 //
-//	meta.json   schema version, recorded version, embedder, chunking settings
-//	bleve/      the Bleve (scorch) full-text index: nothing stored
-//	vectors     chunk metadata and vectors, an append-only log (see vecstore.go)
-//	lock        held (flock) by the one process that has the index open
+//	meta.json   schema version, recorded version, embedder, chunking, chunk count
+//	bleve/      the Bleve (scorch) full-text index; nothing stored in it
+//	vectors     chunk metadata and vectors: an append-only, checksummed log
+//	lock        flock held by the one process that has the index open
 //
-// A damaged or outdated index is reported by Open as ErrNeedsRebuild; a
-// held one as ErrLocked.
+// A damaged, incomplete or outdated index is reported by Open as
+// ErrNeedsRebuild (a *RebuildError saying why); one held by another
+// process as ErrLocked, at once or after Options.LockTimeout.
 package indexer

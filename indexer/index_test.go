@@ -453,3 +453,50 @@ func FuzzQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentUse searches while another goroutine writes (run with
+// -race): searches see whole batches, never an error.
+func TestConcurrentUse(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := openTest(t, Options{})
+	put(t, ix, corpus()...)
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	go func() {
+		defer close(done)
+		for i := range 30 {
+			d := Document{Path: fmt.Sprintf("n/%d.md", i%5), Title: "note", Body: fmt.Sprintf("queue note number %d", i)}
+			if err := ix.Put(ctx, d); err != nil {
+				errs <- err
+				return
+			}
+			if i%7 == 0 {
+				if err := ix.Delete(ctx, d.Path); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}
+	}()
+	for r := range 2 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ix.Search(ctx, Query{Text: "queue note", Mode: []Mode{Hybrid, Vector}[r]}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
