@@ -84,8 +84,11 @@
 // A file from the inbox is never deleted before it was processed, never
 // followed through a symbolic link, and never named by its own name in
 // the queue's folders (safe names are [A-Za-z0-9._-], at most 100 bytes,
-// after the job id). Jobs with an origin are untrusted: their pointer may
-// name any absolute path, and a consumer must check it before reading.
+// after the job id). Anyone who can write to the inbox can write any job:
+// the queue checks that a pointer path is absolute and clean, and the
+// consumer must check that it names a file it may read (a watched
+// transcript, an attachment under files/) before reading it. The inbox
+// and .state/queue must be on one file system.
 //
 // # Cursors and the watcher
 //

@@ -62,9 +62,12 @@ type Job struct {
 	Payload json.RawMessage `json:"payload,omitempty"`
 	Pointer *Range          `json:"pointer,omitempty"`
 
-	// Origin is the name the file had in the inbox when it came from outside
-	// (a hook, a person). Such jobs are untrusted: in particular a pointer
-	// path in one may name any file, and a consumer must check it.
+	// Origin is the name the file had in the inbox when it was dropped
+	// there under a name the queue did not give it (by a hook, a person).
+	// It tells where a job came from; it is no mark of trust: anyone who can
+	// write to the inbox can write any job, so a consumer checks a pointer
+	// path (for example, that it lies under a watched folder) before
+	// reading it.
 	Origin string `json:"origin,omitempty"`
 
 	Attempts  int       `json:"attempts"`

@@ -125,6 +125,17 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 			return nil, fmt.Errorf("open queue: %w", err)
 		}
 	}
+	// Moves between the folders are renames, which do not cross file
+	// systems: say so now rather than at the first claim.
+	a, errA := os.Stat(inbox)
+	b, errB := os.Stat(root)
+	if errA == nil && errB == nil {
+		if da, _ := fileID(a); da != 0 {
+			if db, _ := fileID(b); da != db {
+				return nil, fmt.Errorf("open queue: %s and %s are on different file systems; the queue moves jobs between them by rename", inbox, root)
+			}
+		}
+	}
 	return q, nil
 }
 
@@ -161,6 +172,9 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (*Job, error) {
 	if err := j.Validate(); err != nil {
 		return nil, fmt.Errorf("enqueue %s job: %w", j.Kind, err)
 	}
+	if j.Kind == KindInboxFile || j.Kind == KindRejected {
+		return nil, fmt.Errorf("enqueue: kind %q is reserved for the queue", j.Kind)
+	}
 	data, err := j.encode()
 	if err != nil {
 		return nil, err
@@ -192,6 +206,9 @@ func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 			j, err := q.readJob(q.inbox, e.name)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
+			}
+			if err == nil && q.forged(j) {
+				err = errors.New("forged")
 			}
 			if err == nil {
 				if j.NotBefore.After(now) {
@@ -260,7 +277,7 @@ func (q *Queue) Done(j *Job) error {
 		}
 		return fmt.Errorf("done %s: %w", j.ID, err)
 	}
-	if att := q.attachment(j); att != "" {
+	if att := q.Attachment(j); att != "" {
 		if err := os.Remove(att); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("done %s: remove its file: %w", j.ID, err)
 		}
@@ -269,10 +286,19 @@ func (q *Queue) Done(j *Job) error {
 	return nil
 }
 
-// attachment returns the path of the file the queue keeps for j, or "".
-// Only a file in the queue's files folder named for this job qualifies:
-// a pointer elsewhere is never removed.
-func (q *Queue) attachment(j *Job) string {
+// forged reports whether j claims a kind only the queue makes without
+// being what the queue made: such a file is taken like any dropped file,
+// and rejected.
+func (q *Queue) forged(j *Job) bool {
+	return j.Kind == KindRejected || j.Kind == KindInboxFile && q.Attachment(j) == ""
+}
+
+// Attachment returns the path of the file the queue keeps for an
+// inbox-file job (or a rejected file's record): a file in its files folder
+// named for the job. For any other pointer it returns "": a consumer of
+// KindInboxFile jobs reads only what Attachment returns, and Done removes
+// only that.
+func (q *Queue) Attachment(j *Job) string {
 	if j.Pointer == nil || filepath.Dir(j.Pointer.Path) != q.files ||
 		!strings.HasPrefix(filepath.Base(j.Pointer.Path), j.ID+"--") {
 		return ""
@@ -514,7 +540,7 @@ func (q *Queue) Retry(id string) error {
 		return fmt.Errorf("retry %s: %w", id, err)
 	}
 	if j.Kind == KindRejected {
-		att := q.attachment(j)
+		att := q.Attachment(j)
 		if att == "" {
 			return fmt.Errorf("retry %s: rejected file record points outside the queue: %s", id, j.Pointer.Key())
 		}

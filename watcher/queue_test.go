@@ -79,6 +79,7 @@ func TestEnqueueRejectsInvalid(t *testing.T) {
 		{},
 		{Kind: "k", Payload: json.RawMessage(`1`), Pointer: &Range{Path: "/a"}},
 		{Kind: "k", Pointer: &Range{Path: "rel/a"}},
+		{Kind: KindInboxFile, Pointer: &Range{Path: "/etc/passwd"}},
 	} {
 		if _, err := q.Enqueue(context.Background(), j); err == nil {
 			t.Errorf("Enqueue(%+v) succeeded", j)
@@ -391,6 +392,7 @@ func TestInboxDrops(t *testing.T) {
 		{name: "badkind.json", content: `{"kind":7}`, reason: "invalid job: decode job: line 1"},
 		{name: "newer.json", content: `{"schema":9,"kind":"hook"}`, reason: "schema 9"},
 		{name: "traversal.json", content: `{"kind":"transcript-delta","pointer":{"path":"../../../etc/passwd","from":0,"to":10}}`, reason: "not absolute"},
+		{name: "01JDXK3V9M2Q7Y8Z4T6R5W1HBD.json", content: `{"kind":"inbox-file","pointer":{"path":"` + outside + `","from":0,"to":15}}`, reason: "reserved"},
 		{name: "reserved.json", content: `{"kind":"inbox-file","pointer":{"path":"` + outside + `","from":0,"to":15}}`, reason: "reserved"},
 		{name: "link.json", make: func(t *testing.T, p string) {
 			if err := os.Symlink(outside, p); err != nil {
@@ -645,5 +647,25 @@ func BenchmarkClaim(b *testing.B) {
 		if err := q.Done(j); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestOpenQueueAcrossFileSystems(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "watcher-test-")
+	if err != nil {
+		t.Skip("no /dev/shm")
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	dir := t.TempDir()
+	a, _ := os.Stat(shm)
+	b, _ := os.Stat(dir)
+	da, _ := fileID(a)
+	db, _ := fileID(b)
+	if da == 0 || da == db {
+		t.Skip("/dev/shm is on the same file system as the temporary folder")
+	}
+	_, err = OpenQueue(filepath.Join(dir, "inbox"), filepath.Join(shm, "queue"), QueueOptions{})
+	if err == nil || !strings.Contains(err.Error(), "different file systems") {
+		t.Fatalf("OpenQueue across file systems: %v", err)
 	}
 }

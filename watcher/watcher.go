@@ -381,12 +381,20 @@ func (w *Watcher) event(ev fsnotify.Event) {
 		}
 		return
 	}
-	if ev.Has(fsnotify.Create) && w.wantDir(name) {
-		if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
+	if w.wantDir(name) {
+		fi, err := os.Lstat(name)
+		switch {
+		case err == nil && fi.IsDir() && ev.Has(fsnotify.Create):
 			// A new folder: watch it, then take what is in it already,
 			// written before the watch began.
 			w.walk(name, func(path string) { w.deb.add(path, now) })
 			return
+		case errors.Is(err, fs.ErrNotExist) && ev.Has(fsnotify.Remove|fsnotify.Rename):
+			// A folder went away, perhaps one a glob starts from: watch
+			// from what is left, so that it is seen when it comes back.
+			for _, p := range w.patterns {
+				w.walk(p.anchor(), func(path string) { w.deb.add(path, now) })
+			}
 		}
 	}
 	if w.wantFile(name) {

@@ -674,3 +674,30 @@ func BenchmarkDeltaLatency(b *testing.B) {
 		})
 	}
 }
+
+// TestWatchFolderComesBack removes the folder a glob starts from and makes
+// it again: the watcher follows without a rescan.
+func TestWatchFolderComesBack(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "projects", "-home-me-proj")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(proj, "s.jsonl")
+	writeFile(t, p, line("a"))
+	h := watch(t, Config{Globs: []string{filepath.Join(proj, "*.jsonl")}})
+	h.want(p, 0, size(t, p), NewFile)
+	rescans := h.w.rescans.Load()
+	if err := os.RemoveAll(filepath.Join(root, "projects")); err != nil {
+		t.Fatal(err)
+	}
+	h.quiet(100 * time.Millisecond)
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, p, line("b"))
+	h.want(p, 0, size(t, p), NewFile)
+	if r := h.w.rescans.Load(); r != rescans {
+		t.Errorf("%d rescans; the folder was found without one", r-rescans)
+	}
+}
