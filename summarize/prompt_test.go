@@ -1,0 +1,171 @@
+package summarize
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseLLMOutput(t *testing.T) {
+	const sum = "## Segment 2\n\n**Done**\n- Fixed it."
+	for _, tc := range []struct {
+		name, out string
+		summary   string
+		items     []Candidate
+		err       string
+	}{
+		{
+			name:    "fenced json",
+			out:     sum + "\n\n```json\n{\"items\": [{\"kind\": \"fact\", \"title\": \"The API listens on port 8080\", \"body\": \"Set in cmd/api/main.go.\", \"importance\": 0.6, \"tags\": [\"API\", \"ports\"]}]}\n```\n",
+			summary: sum,
+			items:   []Candidate{{Kind: Fact, Title: "The API listens on port 8080", Body: "Set in cmd/api/main.go.", Importance: 0.6, Tags: []string{"api", "ports"}}},
+		},
+		{
+			name:    "whole answer fenced, code inside the summary, lenient fields",
+			out:     "```markdown\n" + sum + "\n\n```bash\ngo test ./...\n```\n\n```json\n[{\"type\": \"Decisions\", \"content\": \"Use rename(2) for claims\", \"importance\": \"8\", \"tags\": \"queue, fs\"}]\n```\n```",
+			summary: sum + "\n\n```bash\ngo test ./...\n```",
+			items:   []Candidate{{Kind: Decision, Title: "Use rename(2) for claims", Body: "Use rename(2) for claims", Importance: 0.8, Tags: []string{"queue", "fs"}}},
+		},
+		{
+			name:    "bare trailing object, unknown kinds dropped, importance clamped",
+			out:     sum + "\n\n{\"items\": [{\"kind\": \"todo\", \"title\": \"x\"}, {\"kind\": \"preference\", \"title\": \"Tabs, not spaces\", \"importance\": 42}, {\"kind\": \"pattern\"}]}",
+			summary: sum,
+			items:   []Candidate{{Kind: Preference, Title: "Tabs, not spaces", Body: "Tabs, not spaces", Importance: 1}},
+		},
+		{
+			name:    "no items",
+			out:     sum + "\n```json\n{\"items\": []}\n```",
+			summary: sum,
+			items:   []Candidate{},
+		},
+		{name: "no block", out: sum, err: "no JSON block"},
+		{name: "no summary", out: "```json\n{\"items\": []}\n```", err: "no summary"},
+		{name: "broken json", out: sum + "\n```json\n{\"items\": [{\"kind\": \"fact\",\n```", err: "items block"},
+		{name: "cut answer", out: sum + "\n```json\n{\"items\": [{\"kind\": \"fa", err: "items block"},
+		{name: "object without items", out: sum + "\n```json\n{\"decisions\": []}\n```", err: `no "items" list`},
+		{name: "empty", out: "  ", err: "no JSON block"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			summary, items, err := ParseLLMOutput(tc.out)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrInvalidOutput) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if summary != tc.summary {
+				t.Errorf("summary %q, want %q", summary, tc.summary)
+			}
+			if len(items) != len(tc.items) {
+				t.Fatalf("items %+v, want %+v", items, tc.items)
+			}
+			for i := range items {
+				g, w := items[i], tc.items[i]
+				if g.Kind != w.Kind || g.Title != w.Title || g.Body != w.Body || g.Importance != w.Importance || strings.Join(g.Tags, ",") != strings.Join(w.Tags, ",") {
+					t.Errorf("item %d: %+v, want %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+func FuzzParseLLMOutput(f *testing.F) {
+	f.Add(answer(bugfixHead))
+	f.Add("## S\n```json\n[{\"kind\":\"fact\",\"title\":\"t\",\"importance\":\"NaN\",\"tags\":\"a,b\"}]\n```")
+	f.Add("```markdown\nx\n```json\n{\"items\":[]}\n```\n```")
+	f.Add("x\n{\"items\": [{\"kind\": \"decisions\", \"body\": \"b\", \"importance\": -3}]}")
+	f.Add("```\n```json\n```")
+	f.Fuzz(func(t *testing.T, out string) {
+		summary, items, err := ParseLLMOutput(out)
+		if err != nil {
+			if !errors.Is(err, ErrInvalidOutput) {
+				t.Fatalf("error %v does not wrap ErrInvalidOutput", err)
+			}
+			return
+		}
+		if strings.TrimSpace(summary) == "" {
+			t.Fatal("empty summary accepted")
+		}
+		for _, it := range items {
+			switch it.Kind {
+			case Decision, Fact, Pattern, Preference:
+			default:
+				t.Fatalf("kind %q", it.Kind)
+			}
+			if it.Importance < 0 || it.Importance > 1 || it.Title == "" || it.Body == "" || strings.Contains(it.Title, "\n") {
+				t.Fatalf("item %+v", it)
+			}
+		}
+		// What a provider stores always starts with the expected heading
+		// and holds no other section heading.
+		norm := normalizeSummary(summary, "## Segment 7")
+		if !strings.HasPrefix(norm, "## Segment 7\n") || strings.Count("\n"+norm, "\n## ") != 1 {
+			t.Fatalf("normalized:\n%s", norm)
+		}
+	})
+}
+
+func TestNormalizeSummary(t *testing.T) {
+	for in, want := range map[string]string{
+		"## Segment 1 (wrong)\n\n**Done**\n- x": "## Segment 3\n\n**Done**\n- x\n",
+		"**Done**\n- x":                         "## Segment 3\n\n**Done**\n- x\n",
+		"# Summary\n## Details\n- x":            "## Segment 3\n\n### Details\n- x\n",
+		"## Segment 9":                          "## Segment 3\n",
+	} {
+		if got := normalizeSummary(in, "## Segment 3"); got != want {
+			t.Errorf("normalizeSummary(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBuildPrompt(t *testing.T) {
+	first := loadRequest(t, "testdata/segments/bugfix.json")
+	p, err := buildPrompt(first, 1, bugfixHead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"first segment of session 7f3c2a10", bugfixHead + "\nfollowed by", "[10:12] USER: TestClaimConcurrent is flaky",
+		"TOOL Bash: go test -race -count=20 -run TestClaimConcurrent ./queue/ 2>&1 | tail -20 → exit 1\n    Exit code 1\n    --- FAIL: TestClaimConcurrent",
+		"TOOL Edit: queue/claim.go\n", "```json\n{\"items\": ["} {
+		if !strings.Contains(p, want) {
+			t.Errorf("init prompt lacks %q:\n%s", want, p)
+		}
+	}
+	if strings.Contains(p, "<summary>") || strings.Contains(p, "package queue") {
+		t.Errorf("init prompt has a summary or file contents:\n%s", p)
+	}
+
+	// A long summary so far: only its latest sections go in.
+	next := loadRequest(t, "testdata/segments/design.json")
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		b.WriteString("## Segment " + itoa(i) + "\n\n**Done**\n- " + strings.Repeat("work ", 40) + "\n\n")
+	}
+	next.PreviousSummary = b.String()
+	next.Segment.Index = 61
+	p, err = buildPrompt(next, 61, "## Segment 61")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p, "This is segment 61 of session 2b9e61d4") || !strings.Contains(p, "(its latest part)") ||
+		!strings.Contains(p, "<summary>\n## Segment ") || !strings.Contains(p, "## Segment 60\n") || strings.Contains(p, "## Segment 1\n") {
+		t.Errorf("continuation prompt:\n%s", p[:min(len(p), 3000)])
+	}
+	if len(p) > maxPromptSummary+maxPromptTranscript+4000 {
+		t.Errorf("prompt of %d bytes", len(p))
+	}
+}
+
+func TestRenderTranscriptBounded(t *testing.T) {
+	var turns []Turn
+	for i := range 500 {
+		turns = append(turns, Turn{Role: Tool, Tool: "Bash", Input: "make test", ExitCode: new(int), Text: strings.Repeat("output line "+itoa(i)+"\n", 300)})
+	}
+	out := renderTranscript(turns, maxPromptTranscript)
+	if len(out) > maxPromptTranscript || !strings.Contains(out, "bytes left out") {
+		t.Errorf("rendered %d bytes", len(out))
+	}
+}
