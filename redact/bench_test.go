@@ -56,3 +56,15 @@ func BenchmarkRedactClean(b *testing.B) {
 		Redact(text)
 	}
 }
+
+// BenchmarkRedactOneLine: a 2 MB line of minified JSON full of
+// secret-looking names, where any look back to the line's start would be
+// quadratic.
+func BenchmarkRedactOneLine(b *testing.B) {
+	unit := `{"input_tokens":4,"token":"EOF","password":"","api_key":null,"secret":{"name":"x"},"auth":"basic"},`
+	text := "[" + strings.Repeat(unit, 2<<20/len(unit)) + "]"
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Redact(text)
+	}
+}

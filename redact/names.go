@@ -354,9 +354,12 @@ func assignment(text string, s, e int, spans *[]span) {
 	if lineStart(text, s) && sep != ' ' {
 		// NAME=value in .env, name: value in YAML: the rest of the line,
 		// less a trailing comment.
-		for ve < n && text[ve] != '\n' && text[ve] != '\r' {
+		for ve < n && text[ve] != '\n' && text[ve] != '\r' && text[ve] != '"' {
 			if text[ve] == '#' && ve > k && (text[ve-1] == ' ' || text[ve-1] == '\t') {
 				break
+			}
+			if text[ve] == '\\' && ve+1 < n && (text[ve+1] == 'n' || text[ve+1] == 'r' || text[ve+1] == '"') {
+				break // the end of a line or a string in JSON-escaped text
 			}
 			ve++
 		}
@@ -392,9 +395,16 @@ func trimRight(text string, s, e int) int {
 // tools that show files: "  12→" (Claude Code's Read), "  12\t" (cat -n),
 // "path:12:" (grep -n).
 func lineStart(text string, s int) bool {
-	ls := strings.LastIndexByte(text[:s], '\n') + 1
-	if s-ls > 256 {
+	// Look back a bounded way: a long line has no prefix of interest, and
+	// an unbounded look would make a huge one-line text quadratic.
+	from := max(0, s-256)
+	ls := strings.LastIndexByte(text[from:s], '\n') + 1
+	if ls == 0 && from > 0 {
 		return false
+	}
+	ls += from
+	if j := strings.LastIndex(text[ls:s], `\n`); j >= 0 {
+		ls += j + 2 // a line break in JSON-escaped text
 	}
 	pre := strings.TrimLeft(text[ls:s], " \t")
 	pre = strings.TrimRight(lineNumber(pre), " \t")

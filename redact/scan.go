@@ -11,7 +11,12 @@ func scan(text string, spans *[]span) {
 	for i := 0; i < n; {
 		c := text[i]
 		if alnum[c] {
-			// A word start: the previous byte is not alphanumeric.
+			// A word start: the previous byte is not alphanumeric. In
+			// JSON-escaped text, the n of \n is a line break, not a word.
+			if escapedBreak(text, i) {
+				i++
+				continue
+			}
 			if e, kind := matchToken(text, i); e > 0 {
 				*spans = append(*spans, span{start: i, end: e, kind: kind, prio: prioToken})
 				i = e
@@ -49,6 +54,16 @@ func scan(text string, spans *[]span) {
 		}
 		i++
 	}
+}
+
+// escapedBreak reports whether text[i] is the letter of a \n, \r or \t
+// escape.
+func escapedBreak(text string, i int) bool {
+	switch text[i] {
+	case 'n', 'r', 't':
+		return i > 0 && text[i-1] == '\\' && (i < 2 || text[i-2] != '\\')
+	}
+	return false
 }
 
 func hasPrefixFold(s, prefix string) bool {
