@@ -194,7 +194,9 @@ func DecodeCursor(data []byte) (*Cursor, error) {
 // again (consumers dedupe by line uuid). Commit the ranges of one file in
 // order. When r.Device or r.Inode is set and the file at r.Path is another
 // one now, or the file is shorter than r.To, nothing is saved and the
-// error wraps ErrStale.
+// error wraps ErrStale. The fingerprint of the bytes before r.To is read
+// now: a file rewritten in place between the read and the commit goes
+// unnoticed (Claude Code only appends).
 func (s *Cursors) Commit(r Range) error {
 	if !filepath.IsAbs(r.Path) || r.To < 0 {
 		return fmt.Errorf("commit cursor: bad range %s", r.Key())

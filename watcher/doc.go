@@ -75,7 +75,8 @@
 //     rejected with the reason.
 //   - other UTF-8 text (Markdown, JSON, JSON Lines with at least one valid
 //     line): the file moves to files/<id>--<safe name> and a job of kind
-//     "inbox-file" points at it; Done removes the file with the job.
+//     "inbox-file" points at it (Queue.Attachment); Done removes the file
+//     with the job.
 //   - anything else (empty, binary, not UTF-8, JSON with no valid line, not
 //     a regular file such as a symbolic link or a folder, unreadable): the
 //     file moves to files/ and a record of kind "inbox-rejected" in failed/
@@ -102,12 +103,18 @@
 //
 // Watcher follows transcript globs and the inbox with fsnotify. It watches
 // folders, not files: the literal leading folder of each glob (or its
-// deepest existing ancestor, until the rest appears) and every folder below
-// that may hold matches, picking up new folders and files as they appear.
+// deepest existing ancestor, until the rest appears, or again after it was
+// removed) and every folder below that may hold matches, picking up new
+// folders and files as they appear.
 // Events are debounced per file (200 ms, at most 2 s for a file that never
 // rests); an overflow or a watch error rescans everything; Serve starts
 // with a rescan against the cursors. For each transcript it hands OnDelta
 // the range from where it stopped to the end of the last complete line: a
 // half-written line waits for its newline. It ignores its own state
-// folders.
+// folders. After a restart it resumes at the committed cursors, so ranges
+// handed out but not committed come again: consumers dedupe by line uuid.
+//
+// Wiring, in short (see the package example): OnDelta enqueues Delta.Job;
+// OnInbox wakes a worker; the worker claims a job, processes its range,
+// commits the cursor (Cursors.Commit) and calls Done, or Fail.
 package watcher

@@ -107,8 +107,9 @@ type Watcher struct {
 	fsw *fsnotify.Watcher
 
 	// Owned by Serve's goroutine.
-	deb   *debouncer
-	files map[string]*tracked
+	deb     *debouncer
+	files   map[string]*tracked
+	watched map[string]bool // transcript folders under watch
 
 	rescans atomic.Int64 // for tests
 }
@@ -381,20 +382,24 @@ func (w *Watcher) event(ev fsnotify.Event) {
 		}
 		return
 	}
-	if w.wantDir(name) {
-		fi, err := os.Lstat(name)
-		switch {
-		case err == nil && fi.IsDir() && ev.Has(fsnotify.Create):
+	if ev.Has(fsnotify.Remove|fsnotify.Rename) && w.watched[name] {
+		// A watched folder went away (and its watch with it), perhaps one
+		// a glob starts from: then watch from what is left, so that it is
+		// seen when it comes back.
+		delete(w.watched, name)
+		for _, p := range w.patterns {
+			if a := p.anchor(); !w.watched[a] {
+				w.walk(a, func(path string) { w.deb.add(path, now) })
+			}
+		}
+		return
+	}
+	if ev.Has(fsnotify.Create) && w.wantDir(name) {
+		if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
 			// A new folder: watch it, then take what is in it already,
 			// written before the watch began.
 			w.walk(name, func(path string) { w.deb.add(path, now) })
 			return
-		case errors.Is(err, fs.ErrNotExist) && ev.Has(fsnotify.Remove|fsnotify.Rename):
-			// A folder went away, perhaps one a glob starts from: watch
-			// from what is left, so that it is seen when it comes back.
-			for _, p := range w.patterns {
-				w.walk(p.anchor(), func(path string) { w.deb.add(path, now) })
-			}
 		}
 	}
 	if w.wantFile(name) {
@@ -412,6 +417,7 @@ func (w *Watcher) walk(dir string, found func(path string)) {
 		}
 		return
 	}
+	w.watched[dir] = true
 	es, err := os.ReadDir(dir)
 	if err != nil {
 		w.log.Warn("watcher: cannot list a folder", "dir", dir, "err", err)
@@ -434,6 +440,7 @@ func (w *Watcher) walk(dir string, found func(path string)) {
 // transcript, catching up with whatever events did not say.
 func (w *Watcher) rescan(ctx context.Context) {
 	w.rescans.Add(1)
+	w.watched = map[string]bool{} // walking adds back what is still there
 	seen := map[string]bool{}
 	for _, p := range w.patterns {
 		w.walk(p.anchor(), func(path string) { seen[path] = true })
