@@ -57,8 +57,8 @@
 //     (5 min) back with one more attempt (or into failed/), returns orphaned
 //     attachments to the inbox, and removes stale temporary files.
 //   - Retry moves a failed job back to pending with its attempts reset;
-//     Drop moves it to dropped/. Dropping keeps the job: nothing in the
-//     queue is deleted except by Done.
+//     Drop moves it to dropped/. Dropping keeps the job: no job and no
+//     dropped file is deleted except by Done.
 //
 // # The inbox as a drop folder
 //
