@@ -70,14 +70,14 @@ func mutate(b *testing.B, dir string, i int) []string {
 	if len(matches) == 0 {
 		b.Fatal("no session to modify")
 	}
-	mod := matches[i%len(matches)]
+	mod := matches[(i+len(matches))%len(matches)]
 	f, err := os.OpenFile(mod, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
 	fmt.Fprintf(f, "- observation %d: ran go test ./... (exit 0)\n", i)
 	f.Close()
-	add := filepath.Join(dir, "core", "decisions", fmt.Sprintf("bench-%d--01JDXK3V9M2Q7Y8Z4T6R5W%04d.md", i, i%10000))
+	add := filepath.Join(dir, "core", "decisions", fmt.Sprintf("bench-%d--01JDXK3V9M2Q7Y8Z4T6R5W%04d.md", i+1, i+1))
 	if err := os.WriteFile(add, []byte(fmt.Sprintf("---\nkind: decision\ntitle: bench %d\n---\nbody\n", i)), 0o644); err != nil {
 		b.Fatal(err)
 	}

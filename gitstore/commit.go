@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,7 +98,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		// read now and keep stat data that says "look again".
 		if h := hashObject(plumbing.BlobObject, data); h != ch.e.hash {
 			ch.e.hash = h
-			ch.e.mtimeS, ch.e.mtimeN, ch.e.size, ch.e.ino = 0, 0, 0, 0
+			ch.e.stat = stat{}
 		}
 		if _, err := w.write(plumbing.BlobObject, data); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
@@ -327,12 +328,19 @@ func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change)
 		list = append(list, e)
 	}
 	sort.Slice(list, func(i, j int) bool { return treeKey(list[i]) < treeKey(list[j]) })
-	var buf bytes.Buffer
+	size := 0
 	for _, e := range list {
-		fmt.Fprintf(&buf, "%o %s\x00", uint32(e.mode), e.name)
-		buf.Write(e.hash[:])
+		size += len(e.name) + 28
 	}
-	h, err := b.w.write(plumbing.TreeObject, buf.Bytes())
+	buf := make([]byte, 0, size)
+	for _, e := range list {
+		buf = strconv.AppendUint(buf, uint64(e.mode), 8)
+		buf = append(buf, ' ')
+		buf = append(buf, e.name...)
+		buf = append(buf, 0)
+		buf = append(buf, e.hash[:]...)
+	}
+	h, err := b.w.write(plumbing.TreeObject, buf)
 	return h, false, err
 }
 

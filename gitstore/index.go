@@ -19,18 +19,20 @@ import (
 // blob. Its fields are those of a git index (version 2) entry, so the cache
 // can be written as .git/index unchanged.
 type entry struct {
-	path   string
-	hash   plumbing.Hash
-	mode   uint32 // git mode: 0100644, 0100755 or 0120000
-	ctimeS uint32
-	ctimeN uint32
-	mtimeS uint32
-	mtimeN uint32
-	dev    uint32
-	ino    uint32
-	uid    uint32
-	gid    uint32
-	size   uint32
+	path string
+	hash plumbing.Hash
+	mode uint32 // git mode: 0100644, 0100755 or 0120000
+	stat
+}
+
+// stat is what a stat cache entry keeps of a file's stat data, truncated
+// to 32 bits as git keeps it.
+type stat struct {
+	ctimeS, ctimeN uint32
+	mtimeS, mtimeN uint32
+	dev, ino       uint32
+	uid, gid       uint32
+	size           uint32
 }
 
 // smudged reports whether the entry carries no usable stat data, so the

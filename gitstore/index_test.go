@@ -10,7 +10,7 @@ import (
 func TestCacheRoundTrip(t *testing.T) {
 	c := &cache{head: plumbing.NewHash("0123456789abcdef0123456789abcdef01234567"), written: 1234567890123}
 	for _, p := range []string{"a", "a-b", "a/b/c.md", "core/decisions/x--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md", string(bytes.Repeat([]byte("x"), 5000))} {
-		c.entries = append(c.entries, entry{path: p, mode: 0o100644, mtimeS: 7, size: 9, ino: 3, hash: plumbing.NewHash("ffffffffffffffffffffffffffffffffffffffff")})
+		c.entries = append(c.entries, entry{path: p, mode: 0o100644, stat: stat{mtimeS: 7, size: 9, ino: 3}, hash: plumbing.NewHash("ffffffffffffffffffffffffffffffffffffffff")})
 	}
 	sortEntries(c.entries)
 	b, idx := c.encode()

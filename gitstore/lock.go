@@ -36,10 +36,13 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 
 	name := s.StatePath("lock")
 	fl := flock.New(name, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	lctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	// Writers hold the lock for milliseconds: poll often.
-	ok, err := fl.TryLockContext(lctx, 3*time.Millisecond)
+	ok, err := fl.TryLock()
+	if !ok && err == nil {
+		lctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		// Writers hold the lock for milliseconds: poll often.
+		ok, err = fl.TryLockContext(lctx, 3*time.Millisecond)
+	}
 	if !ok {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

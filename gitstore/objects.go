@@ -22,6 +22,8 @@ type objectWriter struct {
 	has     func(plumbing.Hash) bool
 	pending []string
 	dirs    map[string]bool
+	buf     bytes.Buffer
+	zw      *zlib.Writer // reused: a new one allocates about 1 MB
 }
 
 func newObjectWriter(gitDir string, has func(plumbing.Hash) bool) *objectWriter {
@@ -53,13 +55,19 @@ func (w *objectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash,
 	if w.has != nil && w.has(h) {
 		return h, nil
 	}
-	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
-	fmt.Fprintf(zw, "%s %d\x00", t.Bytes(), len(data))
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
+	w.buf.Reset()
+	if w.zw == nil {
+		w.zw, _ = zlib.NewWriterLevel(&w.buf, zlib.BestSpeed)
+	} else {
+		w.zw.Reset(&w.buf)
+	}
+	hdr := append(append(t.Bytes(), ' '), strconv.Itoa(len(data))...)
+	w.zw.Write(append(hdr, 0))
+	w.zw.Write(data)
+	if err := w.zw.Close(); err != nil {
 		return h, fmt.Errorf("compress object %s: %w", hex, err)
 	}
+	buf := &w.buf
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		return h, fmt.Errorf("write object %s: %w", hex, err)
 	}

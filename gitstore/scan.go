@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,7 +41,8 @@ type change struct {
 // walked is a work-tree file found by the walker.
 type walked struct {
 	path string
-	st   unix.Stat_t
+	mode uint32 // git mode
+	stat
 }
 
 // skipDirs are work-tree folders that are never memory, whatever the
@@ -69,36 +71,35 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 		}
 		files = append(files, w...)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
+	slices.SortFunc(files, func(a, b walked) int { return strings.Compare(a.path, b.path) })
 
 	var changes []change
 	refreshed := false
-	seen := make(map[string]bool, 0)
+	seen := make([]bool, len(c.entries))
 	for i := range files {
 		f := &files[i]
-		mode, ok := gitMode(f.st.Mode)
-		if !ok {
-			continue
-		}
 		idx, found := c.find(f.path)
+		if !found && ignored(ign, f.path, false) {
+			continue // untracked and ignored; a tracked file stays tracked
+		}
 		if found {
-			seen[f.path] = true
+			seen[idx] = true
 			e := &c.entries[idx]
-			if e.mode == mode && statMatches(e, &f.st) && !racy(e, c.written) {
+			if e.mode == f.mode && statMatches(&e.stat, &f.stat) && !racy(e, c.written) {
 				continue
 			}
 		}
-		h, err := s.hashFile(f.path, mode)
+		h, err := s.hashFile(f.path, f.mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
 			}
 			return nil, false, err
 		}
-		ne := entryFromStat(f.path, h, mode, &f.st)
+		ne := entry{path: f.path, hash: h, mode: f.mode, stat: f.stat}
 		if found {
 			e := &c.entries[idx]
-			if e.hash == h && e.mode == mode {
+			if e.hash == h && e.mode == f.mode {
 				*e = ne
 				refreshed = true
 				continue
@@ -112,7 +113,7 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 		i, _ := c.find(r)
 		for ; i < len(c.entries) && underPrefix(c.entries[i].path, r); i++ {
 			p := c.entries[i].path
-			if seen[p] || skipped(p) {
+			if seen[i] || skipped(p) {
 				continue
 			}
 			if fi, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
@@ -173,10 +174,11 @@ func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([
 			return nil, fmt.Errorf("stat %s: %w", root, err)
 		}
 		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			if skipped(root) || ignored(ign, root, false) {
+			mode, ok := gitMode(st.Mode)
+			if !ok || skipped(root) {
 				return nil, nil
 			}
-			return []walked{{root, st}}, nil
+			return []walked{{root, mode, statOf(&st)}}, nil
 		}
 	}
 	w := &walker{s: s, ign: ign, stack: []string{root}}
@@ -214,6 +216,12 @@ type walker struct {
 
 func (w *walker) work(ctx context.Context) {
 	buf := make([]byte, 32<<10)
+	var out []walked
+	defer func() {
+		w.mu.Lock()
+		w.out = append(w.out, out...)
+		w.mu.Unlock()
+	}()
 	for {
 		w.mu.Lock()
 		for len(w.stack) == 0 && w.busy > 0 && !w.closed {
@@ -230,11 +238,12 @@ func (w *walker) work(ctx context.Context) {
 		w.busy++
 		w.mu.Unlock()
 
-		files, subdirs, err := w.s.readDir(dir, w.ign, buf)
+		var subdirs []string
+		var err error
+		out, subdirs, err = w.s.readDir(dir, w.ign, buf, out)
 
 		w.mu.Lock()
 		w.busy--
-		w.out = append(w.out, files...)
 		if err != nil {
 			w.errs = append(w.errs, err)
 		}
@@ -247,21 +256,22 @@ func (w *walker) work(ctx context.Context) {
 	}
 }
 
-func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte) (files []walked, subdirs []string, err error) {
+// readDir appends the files in dir to files and returns its subfolders.
+func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
 	name := filepath.Join(s.dir, filepath.FromSlash(dir))
 	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-			return nil, nil, nil
+			return files, nil, nil
 		}
-		return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
+		return files, nil, fmt.Errorf("read folder %s: %w", name, err)
 	}
 	defer unix.Close(fd)
 	var names []string
 	for {
 		n, err := unix.ReadDirent(fd, buf)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read folder %s: %w", name, err)
+			return files, nil, fmt.Errorf("read folder %s: %w", name, err)
 		}
 		if n <= 0 {
 			break
@@ -277,20 +287,24 @@ func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte) (files []
 			if errors.Is(err, unix.ENOENT) {
 				continue
 			}
-			return nil, nil, fmt.Errorf("stat %s: %w", filepath.Join(name, base), err)
+			return files, nil, fmt.Errorf("stat %s: %w", filepath.Join(name, base), err)
 		}
 		p := base
 		if dir != "" {
 			p = dir + "/" + base
 		}
 		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			if dir == "" && skipDirs[base] || ignored(ign, p, true) {
+			// Ignored folders are walked all the same: a file committed
+			// before its folder was ignored stays tracked, as in git.
+			if dir == "" && skipDirs[base] {
 				continue
 			}
 			subdirs = append(subdirs, p)
 			continue
 		}
-		files = append(files, walked{p, st})
+		if mode, ok := gitMode(st.Mode); ok {
+			files = append(files, walked{p, mode, statOf(&st)})
+		}
 	}
 	return files, subdirs, nil
 }
@@ -318,9 +332,8 @@ func gitMode(m uint32) (uint32, bool) {
 	return 0, false
 }
 
-func entryFromStat(p string, h plumbing.Hash, mode uint32, st *unix.Stat_t) entry {
-	return entry{
-		path: p, hash: h, mode: mode,
+func statOf(st *unix.Stat_t) stat {
+	return stat{
 		ctimeS: uint32(st.Ctim.Sec), ctimeN: uint32(st.Ctim.Nsec),
 		mtimeS: uint32(st.Mtim.Sec), mtimeN: uint32(st.Mtim.Nsec),
 		dev: uint32(st.Dev), ino: uint32(st.Ino),
@@ -328,11 +341,11 @@ func entryFromStat(p string, h plumbing.Hash, mode uint32, st *unix.Stat_t) entr
 	}
 }
 
-func statMatches(e *entry, st *unix.Stat_t) bool {
-	return e.mtimeS == uint32(st.Mtim.Sec) && e.mtimeN == uint32(st.Mtim.Nsec) &&
-		e.ctimeS == uint32(st.Ctim.Sec) && e.ctimeN == uint32(st.Ctim.Nsec) &&
-		e.ino == uint32(st.Ino) && e.size == uint32(st.Size) &&
-		e.uid == st.Uid && e.gid == st.Gid
+// statMatches compares what git compares by default; the device is left
+// out, as git leaves it out, since it can change across mounts.
+func statMatches(a, b *stat) bool {
+	return a.mtimeS == b.mtimeS && a.mtimeN == b.mtimeN && a.ctimeS == b.ctimeS && a.ctimeN == b.ctimeN &&
+		a.ino == b.ino && a.size == b.size && a.uid == b.uid && a.gid == b.gid
 }
 
 func racy(e *entry, written int64) bool {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -26,6 +27,10 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
+	// A command lives for milliseconds and allocates most of what it
+	// needs up front (a stat cache of 100,000 entries is 10 MB): collecting
+	// garbage less often is cheaper than collecting it at all.
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
