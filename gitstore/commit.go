@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -447,39 +448,40 @@ func appendLine(name, line string) error {
 	return err
 }
 
-// applyChanges folds committed changes into the cache.
+// applyChanges folds committed changes (sorted by path) into the cache.
+// A few changes are applied in place, by binary search: copying 100,000
+// entries per checkpoint would make its cost grow with the repository.
 func applyChanges(c *cache, changes []change) {
-	if len(changes) == 0 {
+	if len(changes) <= 64 {
+		for _, ch := range changes {
+			i, found := c.find(ch.Path)
+			switch {
+			case ch.Action == Deleted && found:
+				c.entries = slices.Delete(c.entries, i, i+1)
+			case ch.Action == Deleted:
+			case found:
+				c.entries[i] = ch.e
+			default:
+				c.entries = slices.Insert(c.entries, i, ch.e)
+			}
+		}
 		return
 	}
-	del := map[string]bool{}
-	upd := map[string]entry{}
+	out := make([]entry, 0, len(c.entries)+len(changes))
+	i := 0
 	for _, ch := range changes {
-		if ch.Action == Deleted {
-			del[ch.Path] = true
-		} else {
-			upd[ch.Path] = ch.e
+		for i < len(c.entries) && c.entries[i].path < ch.Path {
+			out = append(out, c.entries[i])
+			i++
+		}
+		if i < len(c.entries) && c.entries[i].path == ch.Path {
+			i++
+		}
+		if ch.Action != Deleted {
+			out = append(out, ch.e)
 		}
 	}
-	out := make([]entry, 0, len(c.entries)+len(upd))
-	for _, e := range c.entries {
-		if del[e.path] {
-			continue
-		}
-		if ne, ok := upd[e.path]; ok {
-			out = append(out, ne)
-			delete(upd, e.path)
-			continue
-		}
-		out = append(out, e)
-	}
-	if len(upd) > 0 {
-		for _, e := range upd {
-			out = append(out, e)
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	}
-	c.entries = out
+	c.entries = append(out, c.entries[i:]...)
 }
 
 func sortChanges(cs []change) {

@@ -2,6 +2,8 @@ package gitstore
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -59,3 +61,45 @@ func FuzzDecodeCache(f *testing.F) {
 		}
 	})
 }
+
+func TestApplyChanges(t *testing.T) {
+	for _, n := range []int{3, 200} { // in place, and merged
+		var base cache
+		for i := 0; i < 500; i += 2 {
+			base.entries = append(base.entries, entry{path: pathN(i)})
+		}
+		sortEntries(base.entries)
+		var changes []change
+		want := map[string]bool{}
+		for _, e := range base.entries {
+			want[e.path] = true
+		}
+		for k := 0; k < n; k++ {
+			i := (k * 7) % 500
+			p := pathN(i)
+			switch {
+			case want[p] && k%2 == 0:
+				changes = append(changes, change{FileChange: FileChange{p, Deleted}})
+				delete(want, p)
+			case want[p]:
+				changes = append(changes, change{FileChange{p, Modified}, entry{path: p, mode: 1}})
+			default:
+				changes = append(changes, change{FileChange{p, Added}, entry{path: p}})
+				want[p] = true
+			}
+		}
+		sortChanges(changes)
+		changes = slices.CompactFunc(changes, func(a, b change) bool { return a.Path == b.Path })
+		applyChanges(&base, changes)
+		if len(base.entries) != len(want) {
+			t.Errorf("n=%d: %d entries, want %d", n, len(base.entries), len(want))
+		}
+		for i, e := range base.entries {
+			if !want[e.path] || i > 0 && base.entries[i-1].path >= e.path {
+				t.Fatalf("n=%d: bad entry %d %q", n, i, e.path)
+			}
+		}
+	}
+}
+
+func pathN(i int) string { return fmt.Sprintf("d%d/f%03d.md", i%7, i) }
