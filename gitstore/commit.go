@@ -73,9 +73,29 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if opts.Paths != nil && len(roots) == 0 && !opts.AllowEmpty {
 		return nil, ErrNothingToDo
 	}
-	changes, refreshed, err := s.scan(ctx, c, roots)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
+	if opts.Paths != nil && len(roots) == 0 {
+		roots = nil
+	}
+	token := ""
+	if opts.Paths == nil {
+		var all bool
+		token, roots, all = s.monitorRoots(c)
+		if !all && len(roots) == 0 {
+			roots = nil
+			opts.Paths = []string{} // nothing can have changed
+		}
+	}
+	var changes []change
+	var refreshed bool
+	if opts.Paths == nil || len(roots) > 0 {
+		changes, refreshed, err = s.scan(ctx, c, roots)
+		if err != nil {
+			return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
+		}
+	}
+	if token != c.monitor {
+		c.monitor = token
+		s.cacheDirty = true
 	}
 	if len(changes) == 0 && !opts.AllowEmpty {
 		if refreshed {
@@ -165,15 +185,43 @@ func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	changes, _, err := s.scan(ctx, c, nil)
-	if err != nil {
-		return nil, fmt.Errorf("status %s: %w", s.dir, err)
+	_, roots, all := s.monitorRoots(c)
+	var changes []change
+	if all || len(roots) > 0 {
+		if changes, _, err = s.scan(ctx, c, roots); err != nil {
+			return nil, fmt.Errorf("status %s: %w", s.dir, err)
+		}
 	}
 	out := make([]FileChange, len(changes))
 	for i := range changes {
 		out[i] = changes[i].FileChange
 	}
 	return out, nil
+}
+
+// monitorRoots returns the paths a whole-tree scan must look at: what a
+// running Monitor reports as changed since the cache's token, plus entries
+// without stat data. all is true, and roots nil, when everything must be
+// scanned: no monitor, a new one, or one that lost events.
+func (s *Store) monitorRoots(c *cache) (token string, roots []string, all bool) {
+	token, paths, full, ok := s.askMonitor(c.monitor)
+	if !ok {
+		return "", nil, true
+	}
+	if full || c.monitor == "" {
+		return token, nil, true
+	}
+	for _, p := range paths {
+		if cp, err := CleanPath(p); err == nil {
+			roots = append(roots, cp)
+		}
+	}
+	for i := range c.entries {
+		if c.entries[i].smudged() {
+			roots = append(roots, c.entries[i].path)
+		}
+	}
+	return token, roots, false
 }
 
 // DefaultSubject describes a set of changes in one line.

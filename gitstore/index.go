@@ -44,6 +44,7 @@ func (e *entry) smudged() bool { return e.mtimeS == 0 && e.mtimeN == 0 && e.size
 type cache struct {
 	head    plumbing.Hash // commit whose tree the entries equal
 	written int64         // unix nanoseconds when the cache was written (racy-git check)
+	monitor string        // the Monitor token the entries are up to date with, if any
 	entries []entry
 }
 
@@ -95,7 +96,11 @@ func (c *cache) encode() (cacheFile []byte, gitIndex [][]byte) {
 	h.Write(b)
 	gitSum := h.Sum(nil)
 	entries := len(b)
-	ext := fmt.Sprintf("%s %d", c.head.String(), c.written)
+	token := c.monitor
+	if token == "" {
+		token = "-"
+	}
+	ext := fmt.Sprintf("%s %d %s", c.head.String(), c.written, token)
 	b = append(b, cacheExtension...)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(ext)))
 	b = append(b, ext...)
@@ -167,7 +172,10 @@ func decodeCache(b []byte) (*cache, error) {
 		}
 		if sig == cacheExtension {
 			f := strings.Fields(string(body[off : off+l]))
-			if len(f) != 2 {
+			if len(f) == 3 && f[2] != "-" {
+				c.monitor = f[2]
+			}
+			if len(f) != 2 && len(f) != 3 {
 				return nil, fmt.Errorf("%w: bad %s extension", errBadCache, cacheExtension)
 			}
 			h, err := hex.DecodeString(f[0])

@@ -72,6 +72,7 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 		files = append(files, w...)
 	}
 	slices.SortFunc(files, func(a, b walked) int { return strings.Compare(a.path, b.path) })
+	s.scanned = len(files)
 
 	var changes []change
 	refreshed := false

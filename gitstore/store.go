@@ -36,6 +36,7 @@ type Store struct {
 	cache      *cache
 	cacheDirty bool // cache differs from .state/statcache and .git/index
 	deferIndex bool
+	scanned    int // files the last scan looked at
 	lock       *fileLock
 	ident      Identity
 	warn       func(string)

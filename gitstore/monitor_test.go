@@ -1,0 +1,113 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// startMonitor runs a Monitor on s until the test ends.
+func startMonitor(t *testing.T, s *Store) *Monitor {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	m := NewMonitor(s)
+	done := make(chan error, 1)
+	go func() { done <- m.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("monitor: %v", err)
+		}
+	})
+	for i := 0; i < 200; i++ {
+		if _, _, _, ok := s.askMonitor(""); ok {
+			return m
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("monitor did not start")
+	return nil
+}
+
+func TestMonitorFindsHandEdits(t *testing.T) {
+	files := map[string]string{}
+	for _, p := range []string{"core/a.md", "core/b.md", "core/c.md", "sessions/s1/log.md", "archive/2026/01/s0/log.md"} {
+		files[p] = p + "\n"
+	}
+	s := newStore(t, files)
+	startMonitor(t, s)
+	// Another process checkpoints: the first time it scans everything.
+	other, err := Open(context.Background(), s.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkpoint(t, other, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+		t.Fatal(err)
+	}
+	if other.scanned != len(files)+1 {
+		t.Errorf("first scan looked at %d files, want all %d", other.scanned, len(files)+1)
+	}
+	// Hand edits of every kind.
+	f, _ := os.OpenFile(filepath.Join(s.Dir(), "core/a.md"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("appended in place\n")
+	f.Close()
+	os.Remove(filepath.Join(s.Dir(), "core/b.md"))
+	os.Rename(filepath.Join(s.Dir(), "core/c.md"), filepath.Join(s.Dir(), "core/c2.md"))
+	write(t, s, "new/deep/dir/n.md", "new\n")
+	cp, err := checkpoint(t, other, CheckpointOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []FileChange{{"core/a.md", Modified}, {"core/b.md", Deleted}, {"core/c.md", Deleted}, {"core/c2.md", Added}, {"new/deep/dir/n.md", Added}}
+	if len(cp.Changes) != len(want) {
+		t.Fatalf("changes = %v, want %v", cp.Changes, want)
+	}
+	for i := range want {
+		if cp.Changes[i] != want[i] {
+			t.Errorf("change %d = %v, want %v", i, cp.Changes[i], want[i])
+		}
+	}
+	if other.scanned > 4 {
+		t.Errorf("monitored scan looked at %d files; it should look only at what changed", other.scanned)
+	}
+	checkGit(t, other)
+	// Nothing changed since: nothing scanned.
+	if _, err := checkpoint(t, other, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+		t.Fatal(err)
+	}
+}
+
+func TestMonitorOverflowScansEverything(t *testing.T) {
+	s := newStore(t, map[string]string{"a.md": "a\n", "b.md": "b\n"})
+	m := startMonitor(t, s)
+	if _, err := checkpoint(t, s, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	m.gen++
+	m.fullFrom = m.gen
+	m.mu.Unlock()
+	write(t, s, "b.md", "changed\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s.scanned != 3 {
+		t.Errorf("after an overflow the scan looked at %d files, want all 3", s.scanned)
+	}
+}
+
+func TestMonitorGoneMeansFullScan(t *testing.T) {
+	s := newStore(t, map[string]string{"a.md": "a\n"})
+	// A stale socket of a monitor that died.
+	os.WriteFile(s.StatePath(monitorSocket), nil, 0o600)
+	write(t, s, "a.md", "changed\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s.scanned != 2 {
+		t.Errorf("scan looked at %d files, want 2", s.scanned)
+	}
+}
