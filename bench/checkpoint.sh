@@ -17,6 +17,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/cairn" ./cmd/cairn
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+# No background gc in the git baseline: it would steal CPU from the next run.
+export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0 GIT_CONFIG_KEY_1=maintenance.auto GIT_CONFIG_VALUE_1=false
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 export CAIRN_AUTHOR_NAME=bench CAIRN_AUTHOR_EMAIL=bench@example.com

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/server"
 	"github.com/spf13/cobra"
 )
 
@@ -48,6 +49,18 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 		return err
 	}
 	defer m.Close()
+	if opts.tag == "" {
+		// A running daemon has the stat cache in memory and knows what
+		// changed: let it checkpoint.
+		var resp server.CheckpointResponse
+		req := server.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event}
+		if ok, err := callDaemon(ctx, m, "POST", "/api/checkpoint", req, &resp); ok {
+			if err != nil {
+				return err
+			}
+			return printCheckpoint(g, opts, resp.Commit, resp.Subject, resp.Changes)
+		}
+	}
 	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
 		Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event,
 	})
@@ -67,18 +80,25 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 		return nil
 	}
 	if errors.Is(err, gitstore.ErrNothingToDo) {
+		return printCheckpoint(g, opts, "", "", nil)
+	}
+	if err != nil {
+		return err
+	}
+	return printCheckpoint(g, opts, cp.Hash, cp.Subject, cp.Changes)
+}
+
+func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []gitstore.FileChange) error {
+	if commit == "" {
 		if opts.json {
 			return g.printJSON(map[string]any{"commit": nil, "changes": []any{}})
 		}
 		fmt.Fprintln(g.stdout, "nothing to checkpoint")
 		return nil
 	}
-	if err != nil {
-		return err
-	}
 	if opts.json {
-		return g.printJSON(map[string]any{"commit": cp.Hash, "subject": cp.Subject, "changes": cp.Changes})
+		return g.printJSON(map[string]any{"commit": commit, "subject": subject, "changes": nonNil(changes)})
 	}
-	fmt.Fprintln(g.stdout, cp.Hash)
+	fmt.Fprintln(g.stdout, commit)
 	return nil
 }

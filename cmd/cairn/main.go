@@ -113,6 +113,7 @@ git log, restore any point in time, and sync it like code.`,
 		newDiffCommand(g),
 		newRestoreCommand(g),
 		newTagCommand(g),
+		newDaemonCommand(g),
 		newDemoCommand(g),
 		newVersionCommand(g),
 	)

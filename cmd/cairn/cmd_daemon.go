@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/server"
+	"github.com/spf13/cobra"
+)
+
+type daemonOptions struct{ json bool }
+
+func newDaemonCommand(g *globals) *cobra.Command {
+	var opts daemonOptions
+	cmd := &cobra.Command{
+		Use:   "daemon [run|start|stop|status]",
+		Short: "Run the sidecar: watch the memory and serve the HTTP API on loopback",
+		Long: `The sidecar. "run" (the default) runs it in the foreground until Ctrl-C;
+"start" runs it in the background, logging to .cairn/.state/daemon.log; "stop"
+stops it; "status" says whether it runs. One daemon per memory: a second one
+refuses to start.
+
+While it runs, checkpoints in any process find hand edits by asking it what
+changed instead of looking at every file.`,
+		Args:      rangeArgs(0, 1),
+		ValidArgs: []string{"run", "start", "stop", "status"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			action := "run"
+			if len(args) == 1 {
+				action = args[0]
+			}
+			switch action {
+			case "run":
+				return runDaemon(cmd.Context(), g)
+			case "start":
+				return runDaemonStart(cmd.Context(), g)
+			case "stop":
+				return runDaemonStop(cmd.Context(), g)
+			case "status":
+				return runDaemonStatus(cmd.Context(), g, opts)
+			}
+			return usagef("unknown daemon action %q: want run, start, stop or status", action)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print status as JSON")
+	return cmd
+}
+
+func runDaemon(ctx context.Context, g *globals) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
+	return d.Serve(ctx)
+}
+
+// daemonState is what the state folder says about a daemon.
+type daemonState struct {
+	Running bool   `json:"running"`
+	PID     int    `json:"pid,omitempty"`
+	URL     string `json:"url,omitempty"`
+}
+
+func readDaemonState(m *memory.Memory) daemonState {
+	st := m.Store()
+	var s daemonState
+	b, err := os.ReadFile(st.StatePath(server.PIDFile))
+	if err != nil {
+		return s
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 || syscall.Kill(pid, 0) != nil {
+		return s
+	}
+	s.PID = pid
+	if u, err := os.ReadFile(st.StatePath(server.AddrFile)); err == nil {
+		s.URL = strings.TrimSpace(string(u))
+	}
+	if s.URL != "" {
+		c := http.Client{Timeout: time.Second}
+		if resp, err := c.Get(s.URL + "/api/health"); err == nil {
+			resp.Body.Close()
+			s.Running = resp.StatusCode == http.StatusOK
+		}
+	}
+	return s
+}
+
+// callDaemon sends a request to the memory's running daemon. ok is false
+// when no daemon answers, and the caller then does the work itself; err is
+// the daemon's error when it answered with one.
+func callDaemon(ctx context.Context, m *memory.Memory, method, path string, in, out any) (ok bool, err error) {
+	st := m.Store()
+	addr, err := os.ReadFile(st.StatePath(server.AddrFile))
+	if err != nil {
+		return false, nil
+	}
+	token, err := os.ReadFile(st.StatePath(server.TokenFile))
+	if err != nil {
+		return false, nil
+	}
+	body, err := json.Marshal(in)
+	if err != nil {
+		return false, err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSpace(string(addr))+path, bytes.NewReader(body))
+	if err != nil {
+		return false, nil
+	}
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	req.Header.Set("Content-Type", "application/json")
+	// Connecting is instant when a daemon listens; refused or slow means none.
+	c := http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{Timeout: 200 * time.Millisecond}).DialContext}}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false, nil
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.NewDecoder(resp.Body).Decode(&e)
+		if e.Error == "" {
+			e.Error = resp.Status
+		}
+		return true, fmt.Errorf("daemon: %s", e.Error)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return true, fmt.Errorf("daemon: bad answer: %w", err)
+	}
+	return true, nil
+}
+
+func runDaemonStatus(ctx context.Context, g *globals, opts daemonOptions) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	s := readDaemonState(m)
+	if opts.json {
+		return g.printJSON(s)
+	}
+	if !s.Running {
+		fmt.Fprintln(g.stdout, "daemon: not running (start it with cairn daemon start)")
+		return nil
+	}
+	fmt.Fprintf(g.stdout, "daemon: running, pid %d, %s\n", s.PID, s.URL)
+	return nil
+}
+
+func runDaemonStart(ctx context.Context, g *globals) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if s := readDaemonState(m); s.Running {
+		fmt.Fprintf(g.stdout, "daemon: already running, pid %d, %s\n", s.PID, s.URL)
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	logName := m.Store().StatePath(server.LogFile)
+	logf, err := os.OpenFile(logName, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("open daemon log: %w", err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe, "-C", filepath.Dir(m.Dir), "daemon", "run")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Env = append(os.Environ(), "CAIRN_DIR="+m.Dir)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start daemon: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("daemon exited at start (%v); see %s", err, logName)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if s := readDaemonState(m); s.Running {
+			fmt.Fprintf(g.stdout, "daemon: started, pid %d, %s\n", s.PID, s.URL)
+			return nil
+		}
+	}
+	return fmt.Errorf("daemon did not answer within 10s; see %s", logName)
+}
+
+func runDaemonStop(ctx context.Context, g *globals) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	s := readDaemonState(m)
+	if s.PID == 0 {
+		fmt.Fprintln(g.stdout, "daemon: not running")
+		return nil
+	}
+	if err := syscall.Kill(s.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("stop daemon (pid %d): %w", s.PID, err)
+	}
+	for i := 0; i < 500; i++ {
+		if syscall.Kill(s.PID, 0) != nil {
+			fmt.Fprintf(g.stdout, "daemon: stopped (pid %d)\n", s.PID)
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("daemon (pid %d) did not stop within 10s", s.PID)
+}

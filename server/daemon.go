@@ -1,0 +1,251 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/gofrs/flock"
+)
+
+// Files the daemon keeps in the memory's state folder.
+const (
+	PIDFile   = "daemon.pid"
+	AddrFile  = "addr"
+	TokenFile = "token"
+	LockFile  = "daemon.lock"
+	LogFile   = "daemon.log"
+)
+
+// ErrRunning means a daemon already serves this memory.
+var ErrRunning = errors.New("a cairn daemon is already running for this memory")
+
+// Daemon is the sidecar: it watches the memory's work tree so checkpoints
+// find hand edits cheaply, and serves the HTTP API on loopback.
+type Daemon struct {
+	Mem  *memory.Memory
+	Log  *slog.Logger
+	Addr string // listen address; default 127.0.0.1:0
+
+	// Handlers mounts more of the API on the daemon's mux, behind the
+	// bearer token.
+	Handlers func(mux *http.ServeMux)
+	// Services run beside the HTTP server until ctx is done.
+	Services []func(ctx context.Context) error
+
+	started time.Time
+	mu      sync.Mutex // one memory operation at a time
+}
+
+// Serve runs the daemon until ctx is done. A second daemon on the same
+// memory fails with ErrRunning.
+func (d *Daemon) Serve(ctx context.Context) error {
+	st := d.Mem.Store()
+	if d.Log == nil {
+		d.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	lock := flock.New(st.StatePath(LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	ok, err := lock.TryLock()
+	if err != nil {
+		return fmt.Errorf("daemon: lock %s: %w", st.StatePath(LockFile), err)
+	}
+	if !ok {
+		pid, _ := os.ReadFile(st.StatePath(PIDFile))
+		return fmt.Errorf("%w (pid %s); stop it with cairn daemon stop", ErrRunning, strings.TrimSpace(string(pid)))
+	}
+	defer lock.Unlock()
+	token, err := ensureToken(st.StatePath(TokenFile))
+	if err != nil {
+		return err
+	}
+	addr := d.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("daemon: listen on %s: %w", addr, err)
+	}
+	url := "http://" + l.Addr().String()
+	d.started = time.Now()
+	if err := gitstore.WriteFileAtomic(st.StatePath(PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+		l.Close()
+		return err
+	}
+	if err := gitstore.WriteFileAtomic(st.StatePath(AddrFile), []byte(url+"\n"), 0o600); err != nil {
+		l.Close()
+		return err
+	}
+	defer os.Remove(st.StatePath(AddrFile))
+	defer os.Remove(st.StatePath(PIDFile))
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/health", d.health)
+	mux.HandleFunc("POST /api/checkpoint", d.checkpoint)
+	if d.Handlers != nil {
+		d.Handlers(mux)
+	}
+	srv := &http.Server{
+		Handler:           limit(requireToken(token, mux)),
+		ReadHeaderTimeout: 5 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(d.Services)+2)
+	run := func(name string, f func(context.Context) error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(ctx); err != nil && ctx.Err() == nil {
+				errs <- fmt.Errorf("%s: %w", name, err)
+				cancel()
+			}
+		}()
+	}
+	run("monitor", gitstore.NewMonitor(st).Serve)
+	for i, s := range d.Services {
+		run(fmt.Sprintf("service %d", i), s)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs <- fmt.Errorf("http: %w", err)
+			cancel()
+		}
+	}()
+	d.Log.Info("daemon started", "memory", d.Mem.Dir, "url", url, "pid", os.Getpid())
+	<-ctx.Done()
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	srv.Shutdown(sctx)
+	scancel()
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	d.Log.Info("daemon stopped")
+	return errors.Join(all...)
+}
+
+func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
+	reply(w, http.StatusOK, map[string]any{
+		"status":  "ok",
+		"pid":     os.Getpid(),
+		"memory":  d.Mem.Dir,
+		"uptime":  time.Since(d.started).Round(time.Second).String(),
+		"started": d.started.UTC().Format(time.RFC3339),
+	})
+}
+
+// CheckpointRequest asks the daemon to checkpoint, as cairn checkpoint
+// does. The daemon's stat cache is warm and its monitor knows what
+// changed, so a checkpoint there costs what changed, even at 100,000 files.
+type CheckpointRequest struct {
+	Message string `json:"message"`
+	Tag     string `json:"tag"`
+	Session string `json:"session"`
+	Event   string `json:"event"`
+}
+
+// CheckpointResponse is the daemon's answer; Commit is empty when there
+// was nothing to checkpoint.
+type CheckpointResponse struct {
+	Commit  string                `json:"commit"`
+	Subject string                `json:"subject,omitempty"`
+	Changes []gitstore.FileChange `json:"changes"`
+}
+
+func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
+	var req CheckpointRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		replyError(w, http.StatusBadRequest, "checkpoint: bad request body: "+err.Error())
+		return
+	}
+	if req.Tag != "" {
+		if err := gitstore.ValidTagName(req.Tag); err != nil {
+			replyError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cp, err := d.Mem.Checkpoint(r.Context(), memory.CheckpointOptions{
+		Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
+	})
+	switch {
+	case errors.Is(err, gitstore.ErrNothingToDo):
+		reply(w, http.StatusOK, CheckpointResponse{Changes: []gitstore.FileChange{}})
+	case errors.Is(err, gitstore.ErrLocked):
+		replyError(w, http.StatusConflict, err.Error())
+	case err != nil:
+		replyError(w, http.StatusInternalServerError, err.Error())
+	default:
+		reply(w, http.StatusOK, CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes})
+	}
+}
+
+// ensureToken returns the bearer token in name, creating it (0600) when
+// it is missing.
+func ensureToken(name string) (string, error) {
+	if b, err := os.ReadFile(name); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+		os.Chmod(name, 0o600)
+		return strings.TrimSpace(string(b)), nil
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	t := hex.EncodeToString(b)
+	if err := gitstore.WriteFileAtomic(name, []byte(t+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return t, nil
+}
+
+// requireToken refuses requests without the bearer token, except the
+// health check, so that a dead or live daemon can be told apart cheaply.
+func requireToken(token string, h http.Handler) http.Handler {
+	want := "Bearer " + token
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/health" && r.Header.Get("Authorization") != want {
+			replyError(w, http.StatusUnauthorized, "missing or wrong bearer token (see .cairn/.state/token)")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// limit caps request bodies.
+func limit(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+		h.ServeHTTP(w, r)
+	})
+}
+
+func reply(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(v)
+}
+
+func replyError(w http.ResponseWriter, code int, msg string) {
+	reply(w, code, map[string]string{"error": msg})
+}
