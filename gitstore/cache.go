@@ -89,12 +89,37 @@ func (s *Store) saveCache() {
 		return
 	}
 	b, idx := c.encode()
-	if err := WriteFileAtomic(s.StatePath(cacheFile), b, 0o600); err != nil {
+	// No fsync: the cache is derived, its checksum catches a torn write,
+	// and a lost one is rebuilt.
+	if err := writeFileRename(s.StatePath(cacheFile), b, 0o600); err != nil {
 		s.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
 	if err := s.writeGitIndex(idx); err != nil {
 		s.warn(fmt.Sprintf("update git index: %v (git status may show staged changes until the next checkpoint)", err))
 	}
+}
+
+// writeFileRename writes name through a temporary file and a rename,
+// without fsync.
+func writeFileRename(name string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // writeGitIndex replaces .git/index the way git does, through index.lock,

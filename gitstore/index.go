@@ -66,7 +66,12 @@ func (c *cache) find(path string) (int, bool) {
 // and the git index, which does not (git would warn about the unknown
 // extension). The two share their entries.
 func (c *cache) encode() (cacheFile []byte, gitIndex [][]byte) {
-	size := 12 + 8 + 48 + 20
+	token := c.monitor
+	if token == "" {
+		token = "-"
+	}
+	ext := fmt.Sprintf("%s %d %s", c.head.String(), c.written, token)
+	size := 12 + 8 + len(ext) + 2*sha1.Size
 	for i := range c.entries {
 		size += (entryFixedLen + len(c.entries[i].path) + 8) &^ 7
 	}
@@ -88,19 +93,12 @@ func (c *cache) encode() (cacheFile []byte, gitIndex [][]byte) {
 		b = binary.BigEndian.AppendUint16(b, uint16(n))
 		b = append(b, e.path...)
 		pad := 8 - (len(b)-start)%8
-		for j := 0; j < pad; j++ {
-			b = append(b, 0)
-		}
+		b = append(b, make([]byte, pad)...)
 	}
 	h := sha1.New()
 	h.Write(b)
 	gitSum := h.Sum(nil)
 	entries := len(b)
-	token := c.monitor
-	if token == "" {
-		token = "-"
-	}
-	ext := fmt.Sprintf("%s %d %s", c.head.String(), c.written, token)
 	b = append(b, cacheExtension...)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(ext)))
 	b = append(b, ext...)
