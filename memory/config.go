@@ -19,6 +19,41 @@ type Config struct {
 		// Auto makes remember, forget and edit commit at once.
 		Auto *bool `yaml:"auto"`
 	} `yaml:"checkpoint"`
+	// Search configures the index, the ranking and the context pack.
+	Search SearchConfig `yaml:"search"`
+}
+
+// SearchConfig is the search: section of cairn.yaml. Keys left out keep
+// their defaults (see defaultConfig); changing the chunking or the
+// embedder makes the next search rebuild the index.
+type SearchConfig struct {
+	ChunkTokens   int `yaml:"chunk_tokens"`   // most tokens in a chunk
+	OverlapTokens int `yaml:"overlap_tokens"` // tokens a chunk repeats from the one before
+	// Weights of the rerank: score = relevance*r + recency*t +
+	// importance*i + references*f.
+	Weights struct {
+		Relevance  float64 `yaml:"relevance"`
+		Recency    float64 `yaml:"recency"`
+		Importance float64 `yaml:"importance"`
+		References float64 `yaml:"references"`
+	} `yaml:"weights"`
+	// RecencyHalfLifeDays is the age at which recency falls to one half.
+	RecencyHalfLifeDays float64        `yaml:"recency_half_life_days"`
+	Embedder            EmbedderConfig `yaml:"embedder"`
+	// ContextBudget is cairn context's default budget, in tokens.
+	ContextBudget int `yaml:"context_budget"`
+}
+
+// EmbedderConfig chooses what makes the search vectors.
+type EmbedderConfig struct {
+	Provider   string `yaml:"provider"` // builtin or openai-compatible
+	BaseURL    string `yaml:"base_url"`
+	Model      string `yaml:"model"`
+	Dimensions int    `yaml:"dimensions"`
+	// APIKeyEnv names the environment variable that holds the API key,
+	// so that the key itself is never committed.
+	APIKeyEnv string   `yaml:"api_key_env"`
+	Timeout   Duration `yaml:"timeout"`
 }
 
 // Duration is a time.Duration written as "10s" in YAML.
@@ -42,7 +77,15 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 func (c *Config) AutoCheckpoint() bool { return c.Checkpoint.Auto == nil || *c.Checkpoint.Auto }
 
 func defaultConfig() Config {
-	return Config{Schema: 1, LockTimeout: Duration(10 * time.Second)}
+	c := Config{Schema: 1, LockTimeout: Duration(10 * time.Second)}
+	s := &c.Search
+	s.ChunkTokens, s.OverlapTokens = 512, 50
+	s.Weights.Relevance, s.Weights.Recency, s.Weights.Importance, s.Weights.References = 0.4, 0.2, 0.3, 0.1
+	s.RecencyHalfLifeDays = 30
+	s.Embedder.Provider = "builtin"
+	s.Embedder.Timeout = Duration(30 * time.Second)
+	s.ContextBudget = 1500
+	return c
 }
 
 // loadConfig reads cairn.yaml; a missing file means the defaults.

@@ -274,13 +274,17 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	}
 	trailers = append(trailers, opts.Extra...)
 	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(SchemaVersion)})
-	return m.store.Checkpoint(ctx, gitstore.CheckpointOptions{
+	cp, err := m.store.Checkpoint(ctx, gitstore.CheckpointOptions{
 		Subject:  opts.Message,
 		Body:     opts.Body,
 		Trailers: trailers,
 		Paths:    opts.Paths,
 		Tag:      opts.Tag,
 	})
+	if err == nil {
+		m.afterCheckpoint(ctx, cp)
+	}
+	return cp, err
 }
 
 // commitItem commits one item's change right away when the configuration

@@ -1,0 +1,864 @@
+package memory
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/indexer"
+	"gopkg.in/yaml.v3"
+)
+
+// ContextOptions say what Context packs.
+type ContextOptions struct {
+	// Query, if set, retrieves related memory from the whole memory.
+	Query string
+	// Budget is the most tokens (by indexer.EstimateTokens) the text may
+	// have; 0 means search.context_budget of cairn.yaml.
+	Budget int
+	// Session is the current session (an id or a unique prefix of one);
+	// "" means the session in sessions/ that changed last.
+	Session string
+}
+
+// Pack is the context an agent receives, in the shape `cairn context
+// --format json` prints.
+type Pack struct {
+	BudgetTokens int        `json:"budget_tokens"`
+	UsedTokens   int        `json:"used_tokens"`
+	Text         string     `json:"text"` // Markdown
+	Items        []PackItem `json:"items"`
+	LeftOut      []LeftOut  `json:"left_out"`
+	// Warnings say what could not be done (no index, no embedding
+	// service); the pack is still the best that could be made.
+	Warnings []string `json:"-"`
+}
+
+// PackItem is a memory in the pack.
+type PackItem struct {
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+	Tokens int    `json:"tokens"`
+}
+
+// LeftOut is a memory that was a candidate but did not fit.
+type LeftOut struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// DefaultContextBudget is the default budget of a context pack, in
+// tokens. The estimator counts about four characters a token in prose
+// and up to five in text of short words, so a pack stays under 7,500
+// characters, well under the 10,000 at which Claude Code cuts a hook's
+// output (TestContextBudget measures it).
+const DefaultContextBudget = 1500
+
+// Context packs the memory an agent should receive into Markdown of at
+// most opts.Budget tokens: pinned and core items first (by importance),
+// then the current session's state and summary, then what opts.Query
+// retrieves from the rest of the memory (or, without a query, the latest
+// summaries of other sessions). No memory appears twice, and the text
+// ends with what was left out and how to fetch it. Memories the query
+// retrieved into the pack have their reference count raised.
+func (x *Index) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
+	return x.m.pack(ctx, x, opts)
+}
+
+// Context is Index.Context without an index: nothing is retrieved by
+// the query. It serves when the index cannot be opened.
+func (m *Memory) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
+	return m.pack(ctx, nil, opts)
+}
+
+// The sections of a pack, in the order they appear and are filled.
+const (
+	secPinned = iota
+	secCore
+	secSession
+	secRelated
+	numSections
+)
+
+// Shares of the budget each section may take in the first pass, so that
+// every section gets some room; what they leave is offered to every
+// candidate left, in section order (pinned items first), in a second
+// pass.
+var sectionShare = [numSections]float64{0.3, 0.25, 0.2, 0.25}
+
+// Most tokens one block of a section shows: an item is a fact or two
+// (cairn show has the rest); a session's summary may say more.
+var blockCap = [numSections]int{150, 80, 300, 150}
+
+// minBlockTokens is the least room worth rendering a block into.
+const minBlockTokens = 12
+
+// A block is a candidate for the pack: one memory, rendered.
+type block struct {
+	section   int
+	id, path  string
+	title     string
+	text      string // Markdown, ending in a newline; "" until rendered
+	tokens    int
+	retrieved bool // the query found it: taking it counts a reference
+	taken     bool
+	// render sets text to the block in at most room tokens, or to ""
+	// if it cannot be shown in so few.
+	render func(room int)
+}
+
+func (b *block) set(text string) {
+	b.text, b.tokens = text, indexer.EstimateTokens(text)
+}
+
+func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack, error) {
+	cfg := m.searchConfig()
+	budget := opts.Budget
+	if budget == 0 {
+		budget = cfg.ContextBudget
+	}
+	if budget < 0 {
+		return nil, fmt.Errorf("context budget %d: want a positive number of tokens", budget)
+	}
+	p := &Pack{BudgetTokens: budget, Items: []PackItem{}, LeftOut: []LeftOut{}}
+
+	// Retrieval first: its hits also order core items of equal importance.
+	var hits []SearchHit
+	if strings.TrimSpace(opts.Query) != "" {
+		if x == nil {
+			p.Warnings = append(p.Warnings, "no search index: nothing retrieved for the query")
+		} else {
+			res, err := x.Search(ctx, opts.Query, SearchOptions{K: 20})
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, err
+				}
+				p.Warnings = append(p.Warnings, fmt.Sprintf("search failed: %v", err))
+			} else {
+				hits = res.Hits
+				p.Warnings = append(p.Warnings, res.Warnings...)
+			}
+		}
+	}
+	hitScore := make(map[string]float64, len(hits))
+	for _, h := range hits {
+		hitScore[h.Path] = max(hitScore[h.Path], h.Score)
+	}
+
+	var blocks []*block
+	core, err := m.coreCandidates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(core, func(i, j int) bool {
+		a, b := core[i], core[j]
+		if a.pinned != b.pinned {
+			return a.pinned
+		}
+		if a.importance != b.importance {
+			return a.importance > b.importance
+		}
+		if hitScore[a.path] != hitScore[b.path] {
+			return hitScore[a.path] > hitScore[b.path]
+		}
+		return a.updated.After(b.updated)
+	})
+	for _, c := range core {
+		sec := secCore
+		if c.pinned {
+			sec = secPinned
+		}
+		b := &block{section: sec, id: c.id, path: c.path, title: c.title, retrieved: hitScore[c.path] > 0}
+		b.render = m.itemRenderer(b)
+		blocks = append(blocks, b)
+	}
+
+	seen := make(map[string]bool)
+	for _, b := range blocks {
+		seen[b.path] = true
+	}
+	current, which, warn := m.currentSession(opts.Session)
+	if warn != "" {
+		p.Warnings = append(p.Warnings, warn)
+	}
+	var sessionHeading string
+	if current != "" {
+		_, sid := sessionDir(current + "/x")
+		sessionHeading = fmt.Sprintf("## Session %s (%s)", shortID(sid), which)
+		if b := m.sessionStateBlock(current); b != nil {
+			blocks = append(blocks, b)
+		}
+		if b := m.sessionSummaryBlock(current, sid); b != nil {
+			blocks = append(blocks, b)
+			seen[b.path] = true
+		}
+	}
+
+	relatedHeading := "## Related memory"
+	if len(hits) > 0 {
+		relatedHeading = "## Related to: " + oneLineCut(opts.Query, 60)
+		for _, h := range hits {
+			if seen[h.Path] {
+				continue
+			}
+			seen[h.Path] = true
+			blocks = append(blocks, hitBlock(h))
+		}
+	} else if strings.TrimSpace(opts.Query) == "" {
+		relatedHeading = "## Recent sessions"
+		for _, dir := range m.recentSessions(current, 3) {
+			_, sid := sessionDir(dir + "/x")
+			if b := m.sessionSummaryBlock(dir, sid); b != nil && !seen[b.path] {
+				b.section = secRelated
+				seen[b.path] = true
+				blocks = append(blocks, b)
+			}
+		}
+	}
+	headings := [numSections]string{"## Pinned", "## Core memory", sessionHeading, relatedHeading}
+
+	const header = "# Project memory (cairn)\n"
+	headerTokens := indexer.EstimateTokens(header)
+	reserve := min(60, budget/8) // for the list of what was left out
+	avail := budget - headerTokens - reserve
+	var used [numSections]int
+	total := 0
+	started := [numSections]bool{}
+	// take adds b if it fits in limit and what the budget has left,
+	// rendering it (again) to fit when it is too long: the reading and
+	// parsing of items waits until they are needed.
+	take := func(b *block, limit int) bool {
+		room := min(limit, avail-total)
+		head := 0
+		if !started[b.section] {
+			head = indexer.EstimateTokens(headings[b.section]) + 1
+		}
+		room -= head
+		if room < minBlockTokens {
+			return false
+		}
+		if b.text == "" || b.tokens > room {
+			b.render(min(room, blockCap[b.section]))
+		}
+		if b.text == "" || b.tokens > room {
+			return false
+		}
+		b.taken, started[b.section] = true, true
+		used[b.section] += b.tokens + head
+		total += b.tokens + head
+		return true
+	}
+	for _, b := range blocks {
+		take(b, int(sectionShare[b.section]*float64(budget))-used[b.section])
+	}
+	for _, b := range blocks {
+		if !b.taken {
+			take(b, avail)
+		}
+	}
+
+	// The estimate of the whole may differ from the sum of its parts by a
+	// token here and there: drop the last blocks until the whole fits.
+	for {
+		p.Text = m.assemble(header, headings, blocks)
+		p.UsedTokens = indexer.EstimateTokens(p.Text)
+		if p.UsedTokens <= budget {
+			break
+		}
+		last := -1
+		for i, b := range blocks {
+			if b.taken {
+				last = i
+			}
+		}
+		if last < 0 {
+			p.Text, p.UsedTokens = "", 0
+			break
+		}
+		blocks[last].taken = false
+	}
+
+	var refs []string
+	for _, b := range blocks {
+		if b.taken {
+			p.Items = append(p.Items, PackItem{ID: b.id, Path: b.path, Tokens: b.tokens})
+			if b.retrieved {
+				refs = append(refs, b.id)
+			}
+		} else if b.id != "" {
+			p.LeftOut = append(p.LeftOut, LeftOut{ID: b.id, Title: b.title})
+		}
+	}
+	if err := m.countReferences(ctx, refs); err != nil {
+		p.Warnings = append(p.Warnings, err.Error())
+	}
+	return p, nil
+}
+
+// assemble writes the pack's text: the header, each section with a
+// taken block under its heading, and the list of what was left out,
+// as much of it as the budget leaves room for.
+func (m *Memory) assemble(header string, headings [numSections]string, blocks []*block) string {
+	var b strings.Builder
+	n := 0
+	for sec := range numSections {
+		first := true
+		for _, bl := range blocks {
+			if bl.section != sec || !bl.taken {
+				continue
+			}
+			if first {
+				if n == 0 {
+					b.WriteString(header)
+				}
+				b.WriteString("\n" + headings[sec] + "\n")
+				first = false
+			}
+			b.WriteString(bl.text)
+			n++
+		}
+	}
+	var left []*block
+	for _, bl := range blocks {
+		if !bl.taken && bl.id != "" {
+			left = append(left, bl)
+		}
+	}
+	if len(left) == 0 {
+		if n == 0 {
+			return ""
+		}
+		return b.String()
+	}
+	if n == 0 {
+		b.WriteString(header)
+	}
+	b.WriteString("\n")
+	b.WriteString(manifest(left, 3))
+	return b.String()
+}
+
+// manifest says how many memories were left out, names a few, and says
+// how to fetch them.
+func manifest(left []*block, names int) string {
+	var b strings.Builder
+	noun := "memories"
+	if len(left) == 1 {
+		noun = "memory"
+	}
+	fmt.Fprintf(&b, "_%d more %s left out", len(left), noun)
+	for i, bl := range left[:min(names, len(left))] {
+		sep := ", "
+		if i == 0 {
+			sep = ", among them "
+		}
+		fmt.Fprintf(&b, "%s“%s” (%s)", sep, oneLineCut(bl.title, 50), fetchRef(bl.id))
+	}
+	b.WriteString(". Read one with `cairn show ID`; find more with `cairn search QUERY`._\n")
+	return b.String()
+}
+
+// fetchRef is what to give cairn show for a memory: the end of an item's
+// id (cairn show takes a unique suffix), or the path of a file.
+func fetchRef(id string) string {
+	if ValidID(id) {
+		return id[len(id)-8:]
+	}
+	return id
+}
+
+// coreItem is what ranking core memory needs of an item, read cheaply.
+type coreItem struct {
+	path, id, title string
+	kind            string
+	importance      float64
+	pinned          bool
+	updated         time.Time
+}
+
+// coreCandidates reads the core items' ranking keys. Files that do not
+// parse are still candidates, as plain text.
+func (m *Memory) coreCandidates(ctx context.Context) ([]coreItem, error) {
+	var out []coreItem
+	root := filepath.Join(m.Dir, "core")
+	err := filepath.WalkDir(root, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && name != root {
+				return filepath.SkipDir
+			}
+			return ctx.Err()
+		}
+		rel, _ := filepath.Rel(m.Dir, name)
+		p := filepath.ToSlash(rel)
+		if !indexable(p) {
+			return nil
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil // gone meanwhile, or unreadable: not packed
+		}
+		out = append(out, quickMeta(p, data))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("context: read core memory: %w", err)
+	}
+	return out, nil
+}
+
+// quickMeta reads the keys that rank a core item from its front matter
+// line by line, and parses the whole item only when a key is written in
+// a way the line reader does not follow (quotes, block or flow values).
+func quickMeta(p string, data []byte) coreItem {
+	c := coreItem{path: p, importance: DefaultImportance}
+	c.id, _ = IDFromPath(p)
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	first, rest, ok := strings.Cut(text, "\n")
+	simple := ok && isDelimiter(strings.TrimSuffix(first, "\r"))
+	if simple {
+		sc := bufio.NewScanner(strings.NewReader(rest))
+		sc.Buffer(nil, 1<<20)
+		closed := false
+		for sc.Scan() {
+			line := strings.TrimSuffix(sc.Text(), "\r")
+			if isDelimiter(line) {
+				closed = true
+				break
+			}
+			key, val, ok := strings.Cut(line, ":")
+			if !ok || key != strings.TrimSpace(key) {
+				continue // nested or continued values: not a ranking key
+			}
+			val = strings.TrimSpace(val)
+			if i := strings.Index(val, " #"); i >= 0 {
+				val = strings.TrimSpace(val[:i])
+			}
+			if val != "" && strings.ContainsAny(val[:1], `'"|>[{&*!`) && (key == "title" || key == "importance" || key == "pinned" || key == "updated" || key == "id") {
+				simple = false
+				break
+			}
+			var err error
+			switch key {
+			case "id":
+				if v := strings.ToUpper(val); ValidID(v) {
+					c.id = v
+				}
+			case "title":
+				c.title = val
+			case "kind":
+				c.kind = val
+			case "importance":
+				if val != "" && val != "null" && val != "~" {
+					c.importance, err = strconv.ParseFloat(val, 64)
+				}
+			case "pinned":
+				switch strings.ToLower(val) {
+				case "true", "yes", "on":
+					c.pinned = true
+				case "false", "no", "off", "", "null", "~":
+				default:
+					err = errors.New("not a boolean")
+				}
+			case "updated":
+				if val != "" && val != "null" && val != "~" {
+					c.updated, err = parseTime(val)
+				}
+			}
+			if err != nil {
+				simple = false
+				break
+			}
+		}
+		simple = simple && closed
+	}
+	if !simple || c.title == "" {
+		if it, err := Parse(p, data); err == nil {
+			c.id, c.title, c.kind = it.ID, it.Title, string(it.Kind)
+			c.importance, c.pinned, c.updated = it.Importance, it.Pinned, it.Updated
+		}
+	}
+	if c.id == "" {
+		c.id = p
+	}
+	if c.title == "" {
+		name, _, _ := strings.Cut(strings.TrimSuffix(path.Base(p), ".md"), "--")
+		c.title = strings.ReplaceAll(name, "-", " ")
+	}
+	c.importance = clamp01(c.importance)
+	return c
+}
+
+// itemRenderer returns the render function of a core item's block: one
+// list entry, the item read and parsed at the first call.
+func (m *Memory) itemRenderer(b *block) func(room int) {
+	var (
+		read       bool
+		body, tail string
+	)
+	return func(room int) {
+		if !read {
+			read = true
+			data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(b.path)))
+			if err != nil {
+				return
+			}
+			var kind string
+			var when time.Time
+			if it, err := Parse(b.path, data); err == nil {
+				body, kind, when = it.Body, string(it.Kind), it.Updated
+				if it.Title != "" {
+					b.title = it.Title
+				}
+			} else {
+				// Broken front matter: the rest is plain text.
+				body = strings.ReplaceAll(string(data), "\r\n", "\n")
+				if first, rest, ok := strings.Cut(body, "\n"); ok && isDelimiter(first) {
+					if _, after, _, ok := cutFrontMatter(rest); ok {
+						body = after
+					}
+				}
+			}
+			body = collapse(body)
+			if t := collapse(b.title); strings.HasPrefix(body, t) {
+				body = strings.TrimLeft(strings.TrimPrefix(body, t), " .:—-")
+			}
+			var meta []string
+			if kind != "" {
+				meta = append(meta, kind)
+			}
+			if !when.IsZero() {
+				meta = append(meta, when.Format(time.DateOnly))
+			}
+			meta = append(meta, "id "+fetchRef(b.id))
+			tail = " (" + strings.Join(meta, ", ") + ")\n"
+		}
+		b.set(entry(collapse(b.title), body, tail, room))
+	}
+}
+
+// entry renders a list entry, "- **title**: text (tail)", cutting text
+// to fit in room tokens, or leaving it out; "" if even that is too long.
+func entry(title, text, tail string, room int) string {
+	line := "- **" + title + "**"
+	if text != "" {
+		if r := room - indexer.EstimateTokens(line+tail) - 1; r >= 8 {
+			line += ": " + cutTokens(text, r)
+		}
+	}
+	line += tail
+	if indexer.EstimateTokens(line) > room {
+		return ""
+	}
+	return line
+}
+
+// hitBlock renders a search hit as a list entry.
+func hitBlock(h SearchHit) *block {
+	var meta []string
+	if h.Kind != "" {
+		meta = append(meta, h.Kind)
+	}
+	if h.Session != "" {
+		meta = append(meta, "session "+shortID(h.Session))
+	}
+	if h.Created != nil {
+		meta = append(meta, h.Created.Format(time.DateOnly))
+	}
+	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
+	tail := " (" + strings.Join(meta, ", ") + ")\n"
+	text := collapse(stripHeadings(h.Text))
+	if text == "" {
+		text = strings.NewReplacer("«", "", "»", "").Replace(h.Snippet)
+	}
+	title := collapse(h.Title)
+	b := &block{section: secRelated, id: h.ID, path: h.Path, title: h.Title, retrieved: true}
+	b.render = func(room int) { b.set(entry(title, text, tail, room)) }
+	b.render(blockCap[secRelated])
+	return b
+}
+
+// currentSession finds the session folder to show: the one named (in
+// sessions/ or archive/), else the one in sessions/ that changed last.
+// which says which of the two it is.
+func (m *Memory) currentSession(ref string) (dir, which, warn string) {
+	if ref != "" {
+		id, err := m.resolveSession(ref)
+		if err != nil {
+			warn = err.Error()
+		} else {
+			for _, pattern := range []string{"sessions/" + id, "archive/*/*/" + id} {
+				if found, _ := filepath.Glob(filepath.Join(m.Dir, filepath.FromSlash(pattern))); len(found) > 0 {
+					rel, _ := filepath.Rel(m.Dir, found[0])
+					return filepath.ToSlash(rel), "current", ""
+				}
+			}
+			warn = fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
+		}
+	}
+	if recent := m.recentSessions("", 1); len(recent) > 0 {
+		return recent[0], "latest", warn
+	}
+	return "", "", warn
+}
+
+// recentSessions returns up to n session folders of sessions/, the one
+// changed last first, leaving out skip. A folder's modification time
+// moves with every file cairn writes in it, since it writes by renaming.
+func (m *Memory) recentSessions(skip string, n int) []string {
+	ents, err := os.ReadDir(filepath.Join(m.Dir, "sessions"))
+	if err != nil {
+		return nil
+	}
+	type sess struct {
+		dir string
+		mod time.Time
+	}
+	var all []sess
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := "sessions/" + e.Name()
+		if dir == skip {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		all = append(all, sess{dir, fi.ModTime()})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].mod.Equal(all[j].mod) {
+			return all[i].mod.After(all[j].mod)
+		}
+		return all[i].dir > all[j].dir
+	})
+	var out []string
+	for _, s := range all[:min(n, len(all))] {
+		out = append(out, s.dir)
+	}
+	return out
+}
+
+// Keys of session.yaml not worth an agent's tokens.
+var sessionSkipKeys = map[string]bool{
+	"id": true, "session": true, "session_id": true, "memory_session": true, "schema": true,
+	"project": true, "cwd": true, "transcript": true, "transcript_path": true, "model": true,
+	"turns": true, "started": true, "updated": true, "summarized": true, "sources": true, "hooks": true,
+}
+
+// sessionStateBlock renders session.yaml's top-level keys as facts.
+func (m *Memory) sessionStateBlock(dir string) *block {
+	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(dir), "session.yaml"))
+	if err != nil {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	root := doc.Content[0]
+	var b strings.Builder
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i].Value, root.Content[i+1]
+		if sessionSkipKeys[k] {
+			continue
+		}
+		if k == "progress" && v.Kind == yaml.MappingNode {
+			var pr struct{ Done, Total int }
+			if v.Decode(&pr) == nil && pr.Total > 0 {
+				fmt.Fprintf(&b, "- progress: %d of %d steps done\n", pr.Done, pr.Total)
+			}
+			continue
+		}
+		if s := yamlText(v, 0); s != "" && s != "0" {
+			fmt.Fprintf(&b, "- %s: %s\n", strings.ReplaceAll(k, "_", " "), cutTokens(s, 60))
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	all := b.String()
+	bl := &block{section: secSession, path: dir + "/session.yaml"}
+	bl.render = func(room int) { bl.set(cutLines(all, room)) }
+	bl.render(blockCap[secSession] / 2)
+	return bl
+}
+
+// yamlText writes a YAML value on one line.
+func yamlText(n *yaml.Node, depth int) string {
+	if depth > 3 {
+		return "…"
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return collapse(n.Value)
+	case yaml.AliasNode:
+		return yamlText(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		var parts []string
+		for _, c := range n.Content {
+			if s := yamlText(c, depth+1); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "; ")
+	case yaml.MappingNode:
+		var parts []string
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if s := yamlText(n.Content[i+1], depth+1); s != "" {
+				parts = append(parts, n.Content[i].Value+"="+s)
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
+	return ""
+}
+
+// sessionSummaryBlock renders a session's summary.md: its latest part
+// when it is long, since a progressive summary ends with what is newest.
+func (m *Memory) sessionSummaryBlock(dir, sid string) *block {
+	p := dir + "/summary.md"
+	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(p)))
+	if err != nil {
+		return nil
+	}
+	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
+	if first, rest, ok := strings.Cut(text, "\n"); ok && isDelimiter(first) {
+		if _, body, _, ok := cutFrontMatter(rest); ok {
+			text = body
+		}
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	// Headings inside the pack would break its outline: make them bold.
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		if t := strings.TrimLeft(line, "#"); t != line && strings.HasPrefix(t, " ") {
+			line = "**" + strings.TrimSpace(t) + "**\n"
+		}
+		b.WriteString(line)
+	}
+	all := strings.TrimSpace(b.String())
+	bl := &block{section: secSession, id: p, path: p, title: "Summary of session " + shortID(sid)}
+	bl.render = func(room int) {
+		if room < 2*minBlockTokens {
+			bl.set("")
+			return
+		}
+		bl.set(tailTokens(all, room-1) + "\n")
+	}
+	bl.render(blockCap[secSession])
+	return bl
+}
+
+// stripHeadings drops the marks of Markdown headings, so that text can
+// sit on one line.
+func stripHeadings(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if t := strings.TrimLeft(line, "#"); t != line && (strings.HasPrefix(t, " ") || strings.TrimSpace(t) == "") {
+			line = strings.TrimSpace(t) + ":\n"
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// collapse puts text on one line.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func oneLineCut(s string, n int) string {
+	s = collapse(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return truncate(s, n)
+}
+
+// cutTokens returns the longest start of s, cut at a word, of at most n
+// tokens, marked "…" when cut.
+func cutTokens(s string, n int) string {
+	if indexer.EstimateTokens(s) <= n {
+		return s
+	}
+	lo, hi := 0, len(s)
+	for lo < hi { // the longest prefix that fits, by bisection
+		mid := (lo + hi + 1) / 2
+		if indexer.EstimateTokens(s[:mid]+"…") <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	cut := s[:lo]
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	if i := strings.LastIndexAny(cut, " \n"); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	cut = strings.TrimRight(cut, " \n,;:")
+	if cut == "" {
+		return ""
+	}
+	return cut + "…"
+}
+
+// tailTokens returns the end of s of at most n tokens, starting at a
+// line (or a word) and marked "…" when cut.
+func tailTokens(s string, n int) string {
+	if indexer.EstimateTokens(s) <= n {
+		return s
+	}
+	lo, hi := 0, len(s)
+	for lo < hi { // the earliest start that fits
+		mid := (lo + hi) / 2
+		if indexer.EstimateTokens("…"+s[mid:]) <= n {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	cut := s[lo:]
+	for len(cut) > 0 && !utf8.RuneStart(cut[0]) {
+		cut = cut[1:]
+	}
+	if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)/2 {
+		cut = cut[i+1:]
+	} else if i := strings.IndexByte(cut, ' '); i >= 0 && i < len(cut)/2 {
+		cut = cut[i+1:]
+	}
+	return "…" + cut
+}
+
+// cutLines keeps whole lines of s up to n tokens.
+func cutLines(s string, n int) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if indexer.EstimateTokens(b.String()+line) > n {
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}

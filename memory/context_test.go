@@ -1,0 +1,236 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-mem/cairn/indexer"
+)
+
+// contextMemory makes a memory with pinned and core items, a current
+// session, an older session and archived ones.
+func contextMemory(t *testing.T) *Memory {
+	t.Helper()
+	m, _ := newTestMemory(t)
+	item := func(kind Kind, title, body string, imp float64, pinned bool) (string, string) {
+		it := NewItem(kind, title, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+		it.Body, it.Importance, it.Pinned = body, imp, pinned
+		data, err := it.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it.Path(), string(data)
+	}
+	files := map[string]string{}
+	add := func(p, data string) { files[p] = data }
+	add(item(Preference, "Answer in British English", "The user wants British spelling in code comments and docs.", 0.5, true))
+	add(item(Decision, "Use PostgreSQL for the job queue", "We chose PostgreSQL over Redis because enqueueing must commit with the data.", 0.9, false))
+	add(item(Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/; rollbacks use helm rollback.", 0.7, false))
+	add(item(Note, "Lunch order", "Someone likes pizza.", 0.1, false))
+	add("core/facts/broken--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md", "---\nimportance: [\n---\nThe build cache lives in /var/cache/build.\n")
+	add("sessions/aaaa1111-old/session.yaml", "id: aaaa1111-old\nstatus: suspended\nupdated: 2026-11-01T00:00:00Z\n")
+	add("sessions/aaaa1111-old/summary.md", "## Segment 1\n\nThe agent profiled the importer and found the hot loop.\n")
+	add("sessions/bbbb2222-new/session.yaml", "schema: 1\nid: bbbb2222-new\nmemory_session: 01JDXK3V9M2Q7Y8Z4T6R5W1HBD\nstatus: active\ntitle: Fix flaky checkout tests\nprompts: 4\nprogress: {done: 2, total: 5}\nvariables:\n  branch: fix/e2e\nsources:\n  - path: /home/x/.claude/projects/p/s.jsonl\n    offset: 1234\n")
+	add("sessions/bbbb2222-new/summary.md", "## Segment 1\n\nFixed sleeps in the checkout spec were replaced by waiting for the order summary.\n")
+	add("archive/2025/04/cccc3333-arch/summary.md", "## Segment 1\n\nThe quarterly invoice export was rewritten to stream CSV rows.\n")
+	add("archive/2025/05/dddd4444-arch/summary.md", "## Segment 1\n\nThe importer now batches inserts of 500 rows.\n")
+	writeFiles(t, m, files)
+	// The newest session is the one whose folder changed last.
+	old := time.Now().Add(-time.Hour)
+	chtimes(t, m, "sessions/aaaa1111-old", old)
+	return m
+}
+
+func TestContextPack(t *testing.T) {
+	m := contextMemory(t)
+	x := openIndex(t, m)
+	ctx := context.Background()
+	p, err := x.Context(ctx, ContextOptions{Query: "invoice export csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("pack (%d tokens, %d characters):\n%s", p.UsedTokens, len(p.Text), p.Text)
+	if p.BudgetTokens != DefaultContextBudget || p.UsedTokens != indexer.EstimateTokens(p.Text) || p.UsedTokens > p.BudgetTokens {
+		t.Errorf("budget %d used %d, text has %d", p.BudgetTokens, p.UsedTokens, indexer.EstimateTokens(p.Text))
+	}
+	// In order: pinned, core by importance, the latest session, retrieved.
+	order := []string{
+		"## Pinned", "Answer in British English",
+		"## Core memory", "Use PostgreSQL for the job queue", "Deploys go through Kubernetes", "Lunch order",
+		"## Session bbbb2222 (latest)", "status: active", "progress: 2 of 5 steps done", "branch=fix/e2e", "Fixed sleeps",
+		"## Related to: invoice export csv", "quarterly invoice export",
+	}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(p.Text[at:], want)
+		if i < 0 {
+			t.Fatalf("pack lacks %q after offset %d", want, at)
+		}
+		at += i + len(want)
+	}
+	for _, not := range []string{"memory_session", "offset: 1234", "sources", "profiled the importer"} {
+		if strings.Contains(p.Text, not) {
+			t.Errorf("pack holds %q", not)
+		}
+	}
+	if !strings.Contains(p.Text, "build cache lives in /var/cache/build") {
+		t.Errorf("broken item left out of the pack")
+	}
+	seen := map[string]bool{}
+	for _, it := range p.Items {
+		if seen[it.Path] {
+			t.Errorf("%s packed twice", it.Path)
+		}
+		seen[it.Path] = true
+	}
+	if !seen["archive/2025/04/cccc3333-arch/summary.md"] {
+		t.Errorf("retrieved summary not in items %+v", p.Items)
+	}
+	if n := m.loadReferences()["archive/2025/04/cccc3333-arch/summary.md"]; n != 1 {
+		t.Errorf("reference count %d, want 1", n)
+	}
+	if n := m.loadReferences()["sessions/bbbb2222-new/summary.md"]; n != 0 {
+		t.Errorf("the session's own summary counted %d references", n)
+	}
+
+	// A named session replaces the latest; an unknown one falls back.
+	p, err = x.Context(ctx, ContextOptions{Session: "aaaa"})
+	if err != nil || !strings.Contains(p.Text, "## Session aaaa1111 (current)") || !strings.Contains(p.Text, "profiled the importer") {
+		t.Errorf("named session: %v\n%s", err, p.Text)
+	}
+	if !strings.Contains(p.Text, "## Recent sessions") || !strings.Contains(p.Text, "Fixed sleeps") {
+		t.Errorf("without a query, other recent sessions should follow:\n%s", p.Text)
+	}
+	p, err = x.Context(ctx, ContextOptions{Session: "zzzz"})
+	if err != nil || len(p.Warnings) != 1 || !strings.Contains(p.Text, "(latest)") {
+		t.Errorf("unknown session: %v %q", err, p.Warnings)
+	}
+	if _, err := x.Context(ctx, ContextOptions{Budget: -5}); err == nil {
+		t.Error("negative budget accepted")
+	}
+
+	// Without an index: everything but the retrieval, with a warning.
+	p, err = m.Context(ctx, ContextOptions{Query: "invoice"})
+	if err != nil || len(p.Warnings) != 1 || strings.Contains(p.Text, "quarterly invoice") || !strings.Contains(p.Text, "Use PostgreSQL") {
+		t.Errorf("without an index: %v %q\n%s", err, p.Warnings, p.Text)
+	}
+}
+
+// bigMemory makes a memory larger than any budget: many core items with
+// long bodies, and sessions.
+func bigMemory(t *testing.T, items int) *Memory {
+	t.Helper()
+	m, _ := newTestMemory(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := strings.Fields("the queue worker retries failed jobs with exponential backoff while postgres keeps the rows and the handler maps errors to status codes after review of migrations and deploys")
+	text := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(words[rng.IntN(len(words))])
+			if i%12 == 11 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		return b.String()
+	}
+	files := map[string]string{}
+	for i := range items {
+		it := NewItem(Kinds()[i%5], fmt.Sprintf("Item %d about %s", i, words[i%len(words)]), time.Now())
+		it.Body, it.Importance, it.Pinned = text(50+rng.IntN(400)), float64(rng.IntN(11))/10, i%40 == 0
+		data, _ := it.Marshal()
+		files[it.Path()] = string(data)
+	}
+	for i := range 5 {
+		files[fmt.Sprintf("sessions/s%d/summary.md", i)] = "## Segment\n\n" + text(800)
+		files[fmt.Sprintf("sessions/s%d/transcript.md", i)] = "**User**: " + text(600)
+		files[fmt.Sprintf("sessions/s%d/session.yaml", i)] = "status: active\nprogress: {done: 1, total: 3}\nvariables: {a: " + strings.Repeat("x", 2000) + "}\n"
+	}
+	writeFiles(t, m, files)
+	return m
+}
+
+func TestContextBudget(t *testing.T) {
+	m := bigMemory(t, 200)
+	x := openIndex(t, m)
+	ctx := context.Background()
+	smallest := 1 << 30
+	for _, budget := range []int{0, 1, 5, 12, 20, 40, 80, 150, 300, 700, 1500, 4000} {
+		for _, q := range []string{"", "postgres retries backoff"} {
+			p, err := x.Context(ctx, ContextOptions{Query: q, Budget: budget})
+			if err != nil {
+				t.Fatalf("budget %d: %v", budget, err)
+			}
+			got := indexer.EstimateTokens(p.Text)
+			if got > p.BudgetTokens || got != p.UsedTokens {
+				t.Errorf("budget %d query %q: text has %d tokens, says %d", p.BudgetTokens, q, got, p.UsedTokens)
+			}
+			sum := 0
+			for _, it := range p.Items {
+				sum += it.Tokens
+				smallest = min(smallest, it.Tokens)
+			}
+			if sum > p.BudgetTokens {
+				t.Errorf("budget %d: items add up to %d tokens", p.BudgetTokens, sum)
+			}
+			if len(p.LeftOut) == 0 {
+				t.Errorf("budget %d: nothing left out of 200 items", p.BudgetTokens)
+			}
+			if budget >= 80 && !strings.Contains(p.Text, "left out") {
+				t.Errorf("budget %d: no manifest:\n%s", budget, p.Text)
+			}
+			if budget == 0 {
+				// The default must leave Claude Code's 10,000-character
+				// hook limit far behind.
+				t.Logf("default budget, query %q: %d tokens, %d characters, %d items, %d left out", q, p.UsedTokens, len(p.Text), len(p.Items), len(p.LeftOut))
+				if len(p.Text) > 7500 {
+					t.Errorf("default pack is %d characters", len(p.Text))
+				}
+				if len(p.Items) < 10 {
+					t.Errorf("default pack holds only %d items", len(p.Items))
+				}
+			}
+			if budget > 0 && budget <= 5 && p.Text != "" {
+				t.Errorf("budget %d gave %q", budget, p.Text)
+			}
+		}
+	}
+	t.Logf("smallest packed item: %d tokens", smallest)
+}
+
+func TestContextEmptyMemory(t *testing.T) {
+	m, _ := newTestMemory(t)
+	x := openIndex(t, m)
+	p, err := x.Context(context.Background(), ContextOptions{Query: "anything"})
+	if err != nil || p.Text != "" || len(p.Items) != 0 || len(p.LeftOut) != 0 || p.UsedTokens != 0 {
+		t.Errorf("empty memory: %+v %v", p, err)
+	}
+}
+
+func TestCutTokens(t *testing.T) {
+	s := strings.Repeat("word ", 200) + "日本語のテキスト"
+	for _, n := range []int{0, 1, 5, 50, 199, 1000} {
+		c := cutTokens(s, n)
+		if indexer.EstimateTokens(c) > n {
+			t.Errorf("cutTokens(%d) = %d tokens", n, indexer.EstimateTokens(c))
+		}
+		tl := tailTokens(s, n)
+		if indexer.EstimateTokens(tl) > n && n > 0 {
+			t.Errorf("tailTokens(%d) = %d tokens", n, indexer.EstimateTokens(tl))
+		}
+	}
+}
+
+func chtimes(t *testing.T, m *Memory, p string, when time.Time) {
+	t.Helper()
+	if err := os.Chtimes(filepath.Join(m.Dir, filepath.FromSlash(p)), when, when); err != nil {
+		t.Fatal(err)
+	}
+}

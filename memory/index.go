@@ -1,0 +1,637 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/indexer"
+	"gopkg.in/yaml.v3"
+)
+
+// indexDir is the search index's folder inside the state folder.
+const indexDir = "index"
+
+// putBatch is how many documents go to the indexer at once when many
+// files are indexed: enough to fill its Bleve batches, few enough to show
+// progress.
+const putBatch = 256
+
+// Index is a memory's search index, opened for searching and packing
+// context. It follows the repository: it records the commit it reflects
+// and catches up from the diff to HEAD before each search. Only one
+// process at a time can have it open (see OpenIndex); its methods are
+// safe for concurrent use within that process.
+type Index struct {
+	m   *Memory
+	ix  *indexer.Index
+	cfg SearchConfig
+
+	mu sync.Mutex // serialises catching up
+	// lag is why the index could not catch up last time, and lagAt when:
+	// with the embedding service down, searches do not retry on every
+	// query.
+	lag   error
+	lagAt time.Time
+}
+
+// retryLag is how long an index that could not catch up because the
+// embedding service was down waits before it tries again.
+const retryLag = 30 * time.Second
+
+// IndexOptions tune OpenIndex and Reindex.
+type IndexOptions struct {
+	// LockTimeout is how long to wait for another process that has the
+	// index open; 0 means not at all. The error then matches
+	// indexer.ErrLocked.
+	LockTimeout time.Duration
+	// Progress, if set, is called while many files are indexed (a
+	// rebuild, a long catch-up) with the files done and their total.
+	Progress func(done, total int)
+}
+
+// OpenIndex opens the memory's search index in .state/index and brings
+// it up to HEAD. A missing, damaged or outdated index (another schema,
+// embedder or chunking) is rebuilt from the files, with one line through
+// Options.Warn saying so. If the index cannot catch up because the
+// embedding service is down, it is opened as it is, with a warning.
+func (m *Memory) OpenIndex(ctx context.Context, opts IndexOptions) (*Index, error) {
+	x, reason, err := m.openIndex(ctx, opts.LockTimeout, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.catchUp(ctx, reason, opts.Progress); err != nil {
+		if x.ix.Version() == "" || !errors.Is(err, indexer.ErrEmbedderUnavailable) {
+			x.Close()
+			return nil, err
+		}
+		// Searchable as it is; Search says it lags.
+		x.lag, x.lagAt = err, m.now()
+	}
+	return x, nil
+}
+
+// Reindex rebuilds the search index from scratch from the work tree and
+// returns it open.
+func (m *Memory) Reindex(ctx context.Context, opts IndexOptions) (*Index, error) {
+	cfg := m.searchConfig()
+	iopts, err := m.indexerOptions(cfg, opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := indexer.Rebuild(ctx, m.store.StatePath(indexDir), iopts)
+	if err != nil {
+		return nil, fmt.Errorf("rebuild search index: %w", err)
+	}
+	x := &Index{m: m, ix: ix, cfg: cfg}
+	if err := x.fill(ctx, "", false, opts.Progress); err != nil {
+		x.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+// openIndex opens the index without catching up. reason says why it
+// was rebuilt ("" if it was not). With existing, a missing or damaged
+// index is reported (as indexer.ErrNeedsRebuild) rather than rebuilt.
+func (m *Memory) openIndex(ctx context.Context, lockTimeout time.Duration, existing bool) (x *Index, reason string, err error) {
+	cfg := m.searchConfig()
+	iopts, err := m.indexerOptions(cfg, lockTimeout)
+	if err != nil {
+		return nil, "", err
+	}
+	iopts.MustExist = existing
+	dir := m.store.StatePath(indexDir)
+	ix, err := indexer.Open(ctx, dir, iopts)
+	var re *indexer.RebuildError
+	if !existing && errors.As(err, &re) {
+		reason = rebuildReason(re)
+		ix, err = indexer.Rebuild(ctx, dir, iopts)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("open search index: %w", err)
+	}
+	return &Index{m: m, ix: ix, cfg: cfg}, reason, nil
+}
+
+func rebuildReason(re *indexer.RebuildError) string {
+	var why string
+	switch re.Reason {
+	case "missing":
+		why = "was incomplete"
+	case "corrupt":
+		why = "was damaged"
+	case "schema":
+		why = "was made by another version of cairn"
+	case "embedder":
+		why = "was built with another embedder"
+	case "chunking":
+		why = "was built with other chunk sizes"
+	default:
+		why = "needed a rebuild (" + re.Reason + ")"
+	}
+	if re.Err != nil {
+		why += " (" + re.Err.Error() + ")"
+	}
+	return why
+}
+
+// indexerOptions turns the configuration into the indexer's options.
+func (m *Memory) indexerOptions(cfg SearchConfig, lockTimeout time.Duration) (indexer.Options, error) {
+	emb, err := newEmbedder(cfg.Embedder)
+	if err != nil {
+		return indexer.Options{}, err
+	}
+	return indexer.Options{
+		Embedder:    emb,
+		Chunk:       indexer.ChunkOptions{MaxTokens: cfg.ChunkTokens, Overlap: cfg.OverlapTokens},
+		Source:      os.DirFS(m.Dir),
+		LockTimeout: lockTimeout,
+	}, nil
+}
+
+// searchConfig returns the search configuration with values out of
+// range replaced by the defaults, saying so.
+func (m *Memory) searchConfig() SearchConfig {
+	c := m.Config.Search
+	d := defaultConfig().Search
+	fix := func(bad bool, key string, apply func()) {
+		if bad {
+			m.warn(fmt.Sprintf("cairn.yaml: search.%s is out of range; using the default", key))
+			apply()
+		}
+	}
+	fix(c.ChunkTokens != 0 && (c.ChunkTokens < 32 || c.ChunkTokens > 8192), "chunk_tokens", func() { c.ChunkTokens = d.ChunkTokens })
+	if c.ChunkTokens == 0 {
+		c.ChunkTokens = d.ChunkTokens
+	}
+	fix(c.OverlapTokens < 0 || c.OverlapTokens >= c.ChunkTokens/2, "overlap_tokens", func() { c.OverlapTokens = d.OverlapTokens })
+	w := &c.Weights
+	fix(w.Relevance < 0 || w.Recency < 0 || w.Importance < 0 || w.References < 0 ||
+		w.Relevance+w.Recency+w.Importance+w.References == 0, "weights", func() { c.Weights = d.Weights })
+	fix(c.RecencyHalfLifeDays < 0, "recency_half_life_days", func() { c.RecencyHalfLifeDays = d.RecencyHalfLifeDays })
+	if c.RecencyHalfLifeDays == 0 {
+		c.RecencyHalfLifeDays = d.RecencyHalfLifeDays
+	}
+	fix(c.ContextBudget < 0, "context_budget", func() { c.ContextBudget = d.ContextBudget })
+	if c.ContextBudget == 0 {
+		c.ContextBudget = d.ContextBudget
+	}
+	if c.Embedder.Timeout <= 0 {
+		c.Embedder.Timeout = d.Embedder.Timeout
+	}
+	return c
+}
+
+// newEmbedder makes the configured embedder.
+func newEmbedder(c EmbedderConfig) (indexer.Embedder, error) {
+	switch strings.ToLower(strings.TrimSpace(c.Provider)) {
+	case "", "builtin":
+		return indexer.NewHashEmbedder()
+	case "openai-compatible", "openai", "ollama":
+		if c.BaseURL == "" || c.Model == "" || c.Dimensions <= 0 {
+			return nil, errors.New("cairn.yaml: search.embedder: openai-compatible needs base_url, model and dimensions")
+		}
+		e := &indexer.OpenAIEmbedder{
+			BaseURL:    c.BaseURL,
+			Model:      c.Model,
+			Dimensions: c.Dimensions,
+			Timeout:    time.Duration(c.Timeout),
+		}
+		if c.APIKeyEnv != "" {
+			e.APIKey = os.Getenv(c.APIKeyEnv)
+		}
+		return &queryEmbedder{Embedder: e, timeout: queryEmbedTimeout}, nil
+	}
+	return nil, fmt.Errorf("cairn.yaml: search.embedder.provider %q: want builtin or openai-compatible", c.Provider)
+}
+
+// queryEmbedTimeout bounds the embedding of a search query, which an
+// agent's hook may be waiting for; indexing gets the configured timeout.
+const queryEmbedTimeout = 3 * time.Second
+
+// queryEmbedder gives single texts (queries) a shorter deadline than
+// batches (indexing).
+type queryEmbedder struct {
+	indexer.Embedder
+	timeout time.Duration
+}
+
+func (e *queryEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 1 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.timeout)
+		defer cancel()
+	}
+	return e.Embedder.Embed(ctx, texts)
+}
+
+// Close closes the index and lets another process open it.
+func (x *Index) Close() error { return x.ix.Close() }
+
+// Stats returns figures about the index.
+func (x *Index) Stats() (indexer.Stats, error) { return x.ix.Stats() }
+
+// CatchUp brings the index up to the repository's HEAD. Search does it
+// too; a long-running process calls it after its own checkpoints so that
+// the next search finds nothing to do.
+func (x *Index) CatchUp(ctx context.Context) error {
+	err := x.catchUp(ctx, "", nil)
+	x.mu.Lock()
+	x.lag, x.lagAt = err, x.m.now()
+	x.mu.Unlock()
+	return err
+}
+
+// follow catches up before a search, unless it failed for want of the
+// embedding service moments ago. It returns why the index lags, if it
+// does.
+func (x *Index) follow(ctx context.Context) error {
+	x.mu.Lock()
+	lag, at := x.lag, x.lagAt
+	x.mu.Unlock()
+	if lag != nil && errors.Is(lag, indexer.ErrEmbedderUnavailable) && x.m.now().Sub(at) < retryLag {
+		return lag
+	}
+	err := x.catchUp(ctx, "", nil)
+	x.mu.Lock()
+	x.lag, x.lagAt = err, x.m.now()
+	x.mu.Unlock()
+	return err
+}
+
+// embedProblem says in a few words what went wrong with the embedding
+// service.
+func (x *Index) embedProblem(err error) string {
+	if errors.Is(err, indexer.ErrEmbedderUnavailable) {
+		msg := err.Error()
+		if i := strings.LastIndex(msg, ": "); i >= 0 {
+			msg = msg[i+2:]
+		}
+		return fmt.Sprintf("embedding service %s is unavailable (%s)", x.cfg.Embedder.BaseURL, msg)
+	}
+	msg := err.Error()
+	for _, p := range []string{"search index: ", "index put: ", "search: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return msg
+}
+
+// catchUp re-indexes the files that changed between the commit the index
+// reflects and HEAD; an index that reflects nothing (new, reset, or built
+// with a commit this repository lacks) is filled from the work tree.
+// reason, if set, says why the index was rebuilt, for the one line that
+// announces it.
+func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, total int)) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	head, err := x.m.store.Resolve("HEAD")
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	v := x.ix.Version()
+	if v == head {
+		return nil
+	}
+	if v != "" {
+		diffs, err := x.m.store.Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: itemRoots})
+		if err == nil {
+			return x.apply(ctx, head, diffs, progress)
+		}
+		if !errors.Is(err, gitstore.ErrUnknownRev) {
+			return fmt.Errorf("search index: catch up from %.10s: %w", v, err)
+		}
+		reason = fmt.Sprintf("reflected commit %.10s, which is not in this repository", v)
+		if err := x.ix.Reset(ctx); err != nil {
+			return err
+		}
+	}
+	return x.fill(ctx, reason, true, progress)
+}
+
+// apply re-indexes the files of diffs and records head.
+func (x *Index) apply(ctx context.Context, head string, diffs []gitstore.FileDiff, progress func(done, total int)) error {
+	var gone []string
+	var docs []indexer.Document
+	sessions := newSessionTimes(x.m.Dir)
+	for i := range diffs {
+		d := &diffs[i]
+		if !indexable(d.Path) {
+			continue
+		}
+		if d.Action == gitstore.Deleted || d.New == nil {
+			gone = append(gone, d.Path)
+			continue
+		}
+		docs = append(docs, document(d.Path, d.New, sessions))
+	}
+	if len(gone) > 0 {
+		if err := x.ix.Delete(ctx, gone...); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+	}
+	if err := x.put(ctx, docs, progress); err != nil {
+		return err
+	}
+	return x.ix.SetVersion(ctx, head)
+}
+
+// put indexes docs in batches, reporting progress when there are many.
+func (x *Index) put(ctx context.Context, docs []indexer.Document, progress func(done, total int)) error {
+	if len(docs) <= putBatch {
+		progress = nil
+	}
+	for i := 0; i < len(docs); i += putBatch {
+		j := min(i+putBatch, len(docs))
+		if err := x.ix.Put(ctx, docs[i:j]...); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+		if progress != nil {
+			progress(j, len(docs))
+		}
+	}
+	return nil
+}
+
+// fill indexes every file of the work tree that belongs in the index and
+// records HEAD as read before the walk: a checkpoint made meanwhile is
+// caught up next time. With announce, one line through Warn says that
+// it happens, and why if reason says.
+func (x *Index) fill(ctx context.Context, reason string, announce bool, progress func(done, total int)) error {
+	head, err := x.m.store.Resolve("HEAD")
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	paths, err := x.m.indexablePaths(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !announce:
+	case reason != "":
+		x.m.warn(fmt.Sprintf("search index %s; rebuilding it from %d files", reason, len(paths)))
+	case len(paths) > 0:
+		x.m.warn(fmt.Sprintf("building the search index from %d files", len(paths)))
+	}
+	sessions := newSessionTimes(x.m.Dir)
+	if progress != nil {
+		progress(0, len(paths))
+	}
+	for i := 0; i < len(paths); i += putBatch {
+		j := min(i+putBatch, len(paths))
+		docs := make([]indexer.Document, 0, j-i)
+		for _, p := range paths[i:j] {
+			data, err := os.ReadFile(filepath.Join(x.m.Dir, filepath.FromSlash(p)))
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // removed meanwhile
+				}
+				return fmt.Errorf("search index: %w", err)
+			}
+			docs = append(docs, document(p, data, sessions))
+		}
+		if err := x.ix.Put(ctx, docs...); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+		if progress != nil {
+			progress(j, len(paths))
+		}
+	}
+	return x.ix.SetVersion(ctx, head)
+}
+
+// indexablePaths lists the files of the work tree that belong in the
+// index, sorted.
+func (m *Memory) indexablePaths(ctx context.Context) ([]string, error) {
+	var paths []string
+	for _, root := range itemRoots {
+		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if d.IsDir() {
+				if strings.HasPrefix(d.Name(), ".") && name != filepath.Join(m.Dir, root) {
+					return filepath.SkipDir
+				}
+				return ctx.Err()
+			}
+			rel, err := filepath.Rel(m.Dir, name)
+			if err != nil {
+				return err
+			}
+			if p := filepath.ToSlash(rel); indexable(p) && d.Type().IsRegular() {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("search index: list %s: %w", root, err)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// indexable reports whether a repository path belongs in the index:
+// Markdown files under core/, sessions/ and archive/ whose names do not
+// start with a dot (editors' and cairn's temporary files).
+func indexable(p string) bool {
+	if !strings.HasSuffix(p, ".md") {
+		return false
+	}
+	first, _, _ := strings.Cut(p, "/")
+	if first != "core" && first != "sessions" && first != "archive" {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if strings.HasPrefix(part, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// Session files: their kind, the title they are given and their
+// importance (transcripts are the noisiest, summaries the densest).
+var sessionFiles = map[string]struct {
+	kind, label string
+	importance  float64
+}{
+	"summary.md":      {"summary", "Summary", 0.6},
+	"observations.md": {"observation", "Observations", 0.4},
+	"prompts.md":      {"prompt", "Prompts", 0.4},
+	"transcript.md":   {"transcript", "Transcript", 0.3},
+}
+
+// sessionDir returns the session folder a path is in ("" if none) and
+// the session's id: sessions/<id>/... or archive/<yyyy>/<mm>/<id>/...
+func sessionDir(p string) (dir, id string) {
+	parts := strings.Split(p, "/")
+	switch {
+	case parts[0] == "sessions" && len(parts) >= 3:
+		return strings.Join(parts[:2], "/"), parts[1]
+	case parts[0] == "archive" && len(parts) >= 5:
+		return strings.Join(parts[:4], "/"), parts[3]
+	}
+	return "", ""
+}
+
+// document turns a file into what the indexer takes. It never fails: a
+// file whose front matter does not parse is indexed as plain text.
+func document(p string, data []byte, sessions *sessionTimes) indexer.Document {
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	base := path.Base(p)
+	sdir, sid := sessionDir(p)
+	doc := indexer.Document{Path: p, Layer: string(LayerOf(p)), Session: sid, Importance: DefaultImportance, Body: text, FirstLine: 1}
+
+	// The body starts after the front matter, if there is one.
+	front := false
+	if first, rest, ok := strings.Cut(text, "\n"); ok && isDelimiter(first) {
+		if _, body, end, ok := cutFrontMatter(rest); ok {
+			doc.Body, doc.FirstLine, front = body, end+1, true
+		}
+	}
+	it, err := Parse(p, data)
+	switch {
+	case err == nil && front:
+		doc.Title, doc.Kind, doc.Tags = it.Title, string(it.Kind), it.Tags
+		doc.Created, doc.Updated, doc.Importance = it.Created, it.Updated, it.Importance
+		if doc.Session == "" {
+			doc.Session = it.Session
+		}
+	case err == nil:
+		doc.Title, doc.Created, doc.Updated = it.Title, it.Created, it.Updated
+	default:
+		// Broken front matter: all of the file is text.
+		doc.Body, doc.FirstLine = text, 1
+		name, _, _ := strings.Cut(strings.TrimSuffix(base, ".md"), "--")
+		doc.Title = strings.ReplaceAll(name, "-", " ")
+	}
+	if sf, ok := sessionFiles[base]; ok && sdir != "" {
+		if !front || err != nil {
+			doc.Kind, doc.Importance = sf.kind, sf.importance
+			doc.Title = sf.label + " of session " + shortID(sid)
+		}
+	}
+	if doc.Kind == "" {
+		doc.Kind = string(Note)
+		if parts := strings.Split(p, "/"); parts[0] == "core" && len(parts) > 2 {
+			if k, err := ParseKind(parts[1]); err == nil {
+				doc.Kind = string(k)
+			}
+		}
+	}
+	if doc.Title == "" {
+		doc.Title = strings.TrimSuffix(base, ".md")
+	}
+	if doc.Created.IsZero() && sdir != "" {
+		doc.Created, doc.Updated = sessions.get(sdir)
+	}
+	return doc
+}
+
+// shortID shortens a session id for titles, as commit subjects do.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// sessionTimes reads when sessions started and were last updated from
+// their session.yaml, once per session; an archived session without one
+// is dated by its archive folder's month.
+type sessionTimes struct {
+	root string
+	seen map[string][2]time.Time
+}
+
+func newSessionTimes(root string) *sessionTimes {
+	return &sessionTimes{root: root, seen: make(map[string][2]time.Time)}
+}
+
+// Keys session.yaml may use for its times, in order of preference.
+var (
+	startKeys  = []string{"started", "created", "start", "started_at", "created_at"}
+	updateKeys = []string{"updated", "last_activity", "ended", "updated_at", "ended_at"}
+)
+
+func (s *sessionTimes) get(dir string) (created, updated time.Time) {
+	if t, ok := s.seen[dir]; ok {
+		return t[0], t[1]
+	}
+	if b, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(dir), "session.yaml")); err == nil {
+		var meta map[string]any
+		if yaml.Unmarshal(b, &meta) == nil {
+			created, updated = timeKey(meta, startKeys), timeKey(meta, updateKeys)
+		}
+	}
+	if created.IsZero() {
+		// archive/<yyyy>/<mm>/<id>
+		var y, mo int
+		if _, err := fmt.Sscanf(dir, "archive/%d/%d/", &y, &mo); err == nil && y > 1970 && mo >= 1 && mo <= 12 {
+			created = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+		}
+	}
+	if updated.IsZero() {
+		updated = created
+	}
+	s.seen[dir] = [2]time.Time{created, updated}
+	return created, updated
+}
+
+func timeKey(meta map[string]any, keys []string) time.Time {
+	for _, k := range keys {
+		switch v := meta[k].(type) {
+		case time.Time:
+			return v.UTC()
+		case string:
+			if t, err := parseTime(v); err == nil {
+				return t
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// afterCheckpoint re-indexes what a checkpoint changed, when the index
+// exists and no other process has it open: a process that has it open
+// catches up before its next search, and a missing or damaged index is
+// rebuilt by the next search. Failures are warnings: the checkpoint
+// stands.
+func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
+	if cp == nil {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(m.store.StatePath(indexDir), "meta.json")); err != nil {
+		return // never built: the first search builds it
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	x, _, err := m.openIndex(ctx, 0, true)
+	if errors.Is(err, indexer.ErrLocked) || errors.Is(err, indexer.ErrNeedsRebuild) {
+		return
+	}
+	if err == nil {
+		err = x.catchUp(ctx, "", nil)
+		if cerr := x.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		m.warn(fmt.Sprintf("search index not updated after checkpoint %.10s (the next search catches up): %v", cp.Hash, err))
+	}
+}

@@ -1,0 +1,424 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/indexer"
+	"github.com/gofrs/flock"
+)
+
+// SearchOptions say what Search looks for. Filters combine with AND.
+type SearchOptions struct {
+	Mode    indexer.Mode // keyword, vector or hybrid; "" is hybrid
+	K       int          // hits wanted; 0 means 10
+	Kinds   []string     // any of
+	Layers  []string     // any of: core, active, archival
+	Session string       // a session id, or a unique prefix of one
+	Tags    []string     // all of
+	Since   time.Time    // created at or after
+	Until   time.Time    // created before
+}
+
+// Scores are a hit's parts of the rerank, each in 0..1.
+type Scores struct {
+	Relevance  float64 `json:"relevance"`
+	Recency    float64 `json:"recency"`
+	Importance float64 `json:"importance"`
+	References float64 `json:"references"`
+}
+
+// SearchHit is a chunk of a memory file that matched, in the shape
+// `cairn search --json` prints. ID is the item's id, or the file's path
+// for files that are not items (session logs); both work with cairn show.
+type SearchHit struct {
+	ID        string     `json:"id"`
+	Path      string     `json:"path"`
+	Title     string     `json:"title"`
+	Kind      string     `json:"kind"`
+	Layer     string     `json:"layer"`
+	Session   string     `json:"session"`
+	Created   *time.Time `json:"created"` // null when unknown
+	Score     float64    `json:"score"`
+	Scores    Scores     `json:"scores"`
+	StartLine int        `json:"start_line"`
+	EndLine   int        `json:"end_line"`
+	Text      string     `json:"text"`    // the whole chunk
+	Snippet   string     `json:"snippet"` // part of it, matched words marked «like this»
+
+	Tokens int      `json:"-"` // estimated tokens of Text
+	Tags   []string `json:"-"`
+}
+
+// SearchResults are Search's answer, best first.
+type SearchResults struct {
+	Query string      `json:"query"`
+	Hits  []SearchHit `json:"hits"`
+	// Warnings say what went less well than asked (the embedding service
+	// was down and keywords alone were used, the index could not catch
+	// up). The command line prints them on stderr.
+	Warnings []string `json:"-"`
+}
+
+// The rerank, after the seed design:
+//
+//	score = w.relevance*relevance + w.recency*recency + w.importance*importance + w.references*references
+//
+// relevance is how well the chunk matches compared with the best match
+// (see relevance); recency halves with every RecencyHalfLifeDays of age
+// since the file was last updated; importance is the item's; references
+// grows with how often the item was packed into a context,
+// n/(n+referencesHalf), one half at referencesHalf.
+const referencesHalf = 3
+
+// Search finds the chunks of memory that best match query, reranked.
+// It catches up with the repository first. An empty query, or one of
+// stop words only, finds nothing. When the embedding service is down a
+// hybrid or vector search uses keywords alone and says so in Warnings.
+func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*SearchResults, error) {
+	res := &SearchResults{Query: query, Hits: []SearchHit{}}
+	q, err := x.query(query, opts)
+	if err != nil {
+		return nil, err
+	}
+	lag := x.follow(ctx)
+	if lag != nil && ctx.Err() != nil {
+		return nil, lag
+	}
+	k := q.K
+	// Ask for more than k so that the rerank has something to reorder.
+	q.K = max(3*k, 30)
+	raw, err := x.ix.Search(ctx, q)
+	vecErr := raw.VectorErr
+	if err != nil && q.Mode == indexer.Vector && ctx.Err() == nil {
+		vecErr = err
+		q.Mode = indexer.Keyword
+		raw, err = x.ix.Search(ctx, q)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// One line says what went wrong, however many things did.
+	var warn string
+	switch {
+	case vecErr != nil:
+		warn = x.embedProblem(vecErr) + "; searched by keywords only"
+		if lag != nil {
+			warn += ", in an index that misses the latest checkpoints"
+		}
+	case lag != nil:
+		warn = "the search index misses the latest checkpoints: " + x.embedProblem(lag)
+	}
+	if warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
+	res.Hits = x.rerank(raw.Hits, x.m.loadReferences(), x.m.now())
+	if len(res.Hits) > k {
+		res.Hits = res.Hits[:k]
+	}
+	return res, nil
+}
+
+// query turns options into the indexer's query, checking them.
+func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
+	mode, err := indexer.ParseMode(string(opts.Mode))
+	if err != nil {
+		return indexer.Query{}, err
+	}
+	// Query syntax is not interpreted, and "title:x" is the words title
+	// and x: the tokenizer would otherwise keep it as one word that no
+	// text holds.
+	text = strings.ReplaceAll(text, ":", " ")
+	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until}
+	if q.K <= 0 {
+		q.K = 10
+	}
+	q.K = min(q.K, 200)
+	for _, k := range opts.Kinds {
+		kind, err := parseSearchKind(k)
+		if err != nil {
+			return q, err
+		}
+		q.Kinds = append(q.Kinds, kind)
+	}
+	for _, l := range opts.Layers {
+		layer, err := ParseLayer(l)
+		if err != nil {
+			return q, err
+		}
+		q.Layers = append(q.Layers, string(layer))
+	}
+	if opts.Session != "" {
+		if q.Session, err = x.m.resolveSession(opts.Session); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+// SearchKinds are the kinds a search can filter by: the item kinds and
+// the session logs'.
+func SearchKinds() []string {
+	var out []string
+	for _, k := range allKinds() {
+		out = append(out, string(k))
+	}
+	return append(out, "prompt", "transcript")
+}
+
+// parseSearchKind reads a kind to filter a search by.
+func parseSearchKind(s string) (string, error) {
+	if k, err := ParseKind(s); err == nil {
+		return string(k), nil
+	}
+	switch name := strings.ToLower(strings.TrimSpace(s)); name {
+	case "prompt", "prompts":
+		return "prompt", nil
+	case "transcript", "transcripts":
+		return "transcript", nil
+	}
+	return "", fmt.Errorf("unknown kind %q: want one of %s", s, strings.Join(SearchKinds(), ", "))
+}
+
+// CheckSearchOptions reports a mistake in opts (an unknown mode, kind or
+// layer) without searching, so that callers can tell usage errors apart.
+func CheckSearchOptions(opts SearchOptions) error {
+	if _, err := indexer.ParseMode(string(opts.Mode)); err != nil {
+		return err
+	}
+	for _, k := range opts.Kinds {
+		if _, err := parseSearchKind(k); err != nil {
+			return err
+		}
+	}
+	for _, l := range opts.Layers {
+		if _, err := ParseLayer(l); err != nil {
+			return err
+		}
+	}
+	if !opts.Since.IsZero() && !opts.Until.IsZero() && !opts.Until.After(opts.Since) {
+		return fmt.Errorf("--until %s is not after --since %s", opts.Until.Format(time.DateOnly), opts.Since.Format(time.DateOnly))
+	}
+	return nil
+}
+
+// resolveSession turns a session id or a unique prefix of one into the
+// id. An id that matches no session folder is returned as it is (it
+// finds nothing).
+func (m *Memory) resolveSession(ref string) (string, error) {
+	ids := m.sessionIDs()
+	var found []string
+	for _, id := range ids {
+		if id == ref {
+			return id, nil
+		}
+		if strings.HasPrefix(id, ref) {
+			found = append(found, id)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return ref, nil
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("session %s matches %d sessions (%s, ...): %w", ref, len(found), found[0], ErrAmbiguous)
+}
+
+// sessionIDs lists the session folders' names, in sessions/ and archive/.
+func (m *Memory) sessionIDs() []string {
+	var ids []string
+	add := func(pattern string) {
+		names, _ := filepath.Glob(filepath.Join(m.Dir, pattern))
+		for _, n := range names {
+			if fi, err := os.Stat(n); err == nil && fi.IsDir() {
+				ids = append(ids, filepath.Base(n))
+			}
+		}
+	}
+	add("sessions/*")
+	add("archive/*/*/*")
+	sort.Strings(ids)
+	return ids
+}
+
+// rerank scores hits with the configured weights, best first.
+func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) []SearchHit {
+	w := x.cfg.Weights
+	rel := relevance(hits)
+	halfLife := x.cfg.RecencyHalfLifeDays * 24 * float64(time.Hour)
+	out := make([]SearchHit, 0, len(hits))
+	for i := range hits {
+		h := &hits[i]
+		sh := SearchHit{
+			ID: hitID(h.Path), Path: h.Path, Title: h.Title, Kind: h.Kind, Layer: h.Layer, Session: h.Session,
+			StartLine: h.StartLine, EndLine: h.EndLine, Text: h.Text, Snippet: h.Snippet,
+			Tokens: h.Tokens, Tags: h.Tags,
+		}
+		if !h.Created.IsZero() {
+			c := h.Created
+			sh.Created = &c
+		}
+		when := h.Updated
+		if when.IsZero() {
+			when = h.Created
+		}
+		s := Scores{Relevance: rel[i], Importance: clamp01(h.Importance)}
+		if !when.IsZero() {
+			age := max(now.Sub(when), 0)
+			s.Recency = math.Exp2(-float64(age) / halfLife)
+		}
+		if n := refs[sh.ID]; n > 0 {
+			s.References = float64(n) / float64(n+referencesHalf)
+		}
+		sh.Scores = s
+		sh.Score = w.Relevance*s.Relevance + w.Recency*s.Recency + w.Importance*s.Importance + w.References*s.References
+		out = append(out, sh)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// relevance scores how well each hit matches, in 0..1, the best hit 1.
+// Rank fusion orders hits well but says little about how much better one
+// is than the next (with k=60, the tenth has 87% of the first's fused
+// score), which would let importance and recency outweigh a clearly
+// better match. So each ranking contributes its score relative to the
+// best in it (BM25 over the top BM25, cosine over the top cosine), the
+// rankings averaged over those the search used, and then scaled so that
+// the best hit is 1.
+func relevance(hits []indexer.Hit) []float64 {
+	var topKw, topVec float64
+	for _, h := range hits {
+		if h.KeywordRank > 0 {
+			topKw = max(topKw, h.KeywordScore)
+		}
+		if h.VectorRank > 0 {
+			topVec = max(topVec, h.VectorScore)
+		}
+	}
+	lists := 0.0
+	if topKw > 0 {
+		lists++
+	}
+	if topVec > 0 {
+		lists++
+	}
+	out := make([]float64, len(hits))
+	best := 0.0
+	for i, h := range hits {
+		var r float64
+		if h.KeywordRank > 0 && topKw > 0 {
+			r += h.KeywordScore / topKw
+		}
+		if h.VectorRank > 0 && topVec > 0 {
+			r += max(h.VectorScore, 0) / topVec
+		}
+		if lists > 0 {
+			r /= lists
+		}
+		out[i] = r
+		best = max(best, r)
+	}
+	if best > 0 {
+		for i := range out {
+			out[i] /= best
+		}
+	}
+	return out
+}
+
+func clamp01(f float64) float64 { return min(max(f, 0), 1) }
+
+// hitID is the id a hit is known by: the item's id from its file name,
+// or the path of a file that is not an item.
+func hitID(p string) string {
+	if id, ok := IDFromPath(p); ok {
+		return id
+	}
+	return p
+}
+
+// The reference counts live in .state/references.json, never committed:
+// how often each item (by hitID) was packed into a context because a
+// query retrieved it.
+const referencesFile = "references.json"
+
+type referenceCounts struct {
+	Counts map[string]int `json:"counts"`
+}
+
+// loadReferences reads the reference counts; a missing or damaged file
+// counts nothing.
+func (m *Memory) loadReferences() map[string]int {
+	var rc referenceCounts
+	b, err := os.ReadFile(m.store.StatePath(referencesFile))
+	if err != nil || json.Unmarshal(b, &rc) != nil || rc.Counts == nil {
+		return map[string]int{}
+	}
+	return rc.Counts
+}
+
+// countReferences adds one to the count of each id, under a lock so that
+// parallel processes do not lose each other's counts.
+func (m *Memory) countReferences(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	name := m.store.StatePath(referencesFile)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	lock := flock.New(name + ".lock")
+	lctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	ok, err := lock.TryLockContext(lctx, 5*time.Millisecond)
+	if err != nil || !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			err = errors.New("locked by another process")
+		}
+		return fmt.Errorf("count references in %s: %w", name, err)
+	}
+	defer lock.Unlock()
+	counts := m.loadReferences()
+	for _, id := range ids {
+		counts[id]++
+	}
+	b, err := json.Marshal(referenceCounts{Counts: counts})
+	if err != nil {
+		return err
+	}
+	return gitstore.WriteFileAtomic(name, append(b, '\n'), 0o644)
+}
+
+// ParseTime reads a time given to --since and --until: a date
+// (2026-11-30, midnight UTC), an RFC 3339 time, or an age before now
+// such as 36h, 7d or 2w.
+func ParseTime(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := parseTime(s); err == nil {
+		return t, nil
+	}
+	if n := len(s); n > 1 {
+		unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[s[n-1]]
+		if unit > 0 {
+			if v, err := strconv.ParseFloat(s[:n-1], 64); err == nil && v >= 0 && v < 1e5 {
+				return now.Add(-time.Duration(v * float64(unit))), nil
+			}
+		}
+		if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+			return now.Add(-d), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("time %q: want a date (2026-11-30), an RFC 3339 time or an age (36h, 7d, 2w)", s)
+}
