@@ -21,6 +21,10 @@ type Config struct {
 	} `yaml:"checkpoint"`
 	// Search configures the index, the ranking and the context pack.
 	Search SearchConfig `yaml:"search"`
+	// Capture says how agent sessions become memory (capture_config.go).
+	Capture CaptureConfig `yaml:"capture"`
+	// Summarize chooses the summarizer of session segments.
+	Summarize SummarizeConfig `yaml:"summarize"`
 }
 
 // SearchConfig is the search: section of cairn.yaml. Keys left out keep

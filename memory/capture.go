@@ -1,0 +1,724 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/redact"
+	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/transcript"
+)
+
+// Batch is a run of events of one agent session to capture: the events
+// a parse of a transcript range gave, or those of a hook payload.
+//
+// Capturing a batch is idempotent. Events from a transcript are
+// recognised by where they come from: the session keeps, per transcript
+// file name (Source), the offset up to which events were captured, and
+// events of lines before it are skipped; a file that starts with another
+// first event under a known name starts over. A batch without a source
+// (a hook payload) is recognised by its Key.
+type Batch struct {
+	// Session is the agent's session id. It is checked with
+	// transcript.ValidateSessionID before it becomes a folder name.
+	Session string
+	// Agent is claude-code, codex, chat or markdown; it is recorded when
+	// the session is new.
+	Agent string
+	// Source is the transcript the events were read from; "" for hook
+	// events. Its file name is its identity in the session.
+	Source string
+	// SourceName is the transcript's identity in the session; "" means
+	// Source's file name.
+	SourceName string
+	Format     transcript.Format
+	// From and To are the byte range of Source that was parsed: From its
+	// start and To how far the parse got (transcript.Parsed.Consumed).
+	From, To  int64
+	Events    []transcript.Event
+	Sidechain []transcript.Event
+	// Key identifies a batch without a source, such as a hook payload.
+	Key string
+	// Trigger is what caused the capture, recorded as the checkpoint's
+	// Cairn-Event: ingest, transcript, stop, session-end, ...
+	Trigger string
+	// Final says the writer is at rest (the end of an ingest, Stop,
+	// PreCompact, SessionEnd): what is pending is summarised whatever its
+	// size.
+	Final bool
+	// Status, when set, is the session's status afterwards (SessionEnd
+	// suspends it).
+	Status SessionStatus
+	// Jobs are the queue jobs the batch does, recorded in the commit.
+	Jobs []string
+	// Summarizer summarises due segments; nil means the configured one.
+	Summarizer summarize.Summarizer
+}
+
+// CaptureResult says what capturing a batch did.
+type CaptureResult struct {
+	Session     string       `json:"session"`
+	Dir         string       `json:"dir"` // the session's folder
+	Agent       string       `json:"agent"`
+	Created     bool         `json:"created"`     // the session is new
+	Reactivated bool         `json:"reactivated"` // it was suspended or archived, and is active again
+	Events      int          `json:"events"`      // events captured now
+	Skipped     int          `json:"skipped"`     // events captured before
+	Prompts     int          `json:"prompts"`     // new prompts
+	Segments    int          `json:"segments"`    // summary sections written
+	Redactions  int          `json:"redactions"`  // secrets removed
+	Provider    string       `json:"provider,omitempty"`
+	Fallback    string       `json:"fallback_reason,omitempty"` // why the configured summarizer did not write a section
+	Items       []ItemChange `json:"items,omitempty"`
+	Commit      string       `json:"commit,omitempty"` // "" when nothing changed
+	Ignored     string       `json:"ignored,omitempty"`
+}
+
+// Limits on what one event puts into memory, in bytes. Longer texts keep
+// their head and tail (redact.Truncate).
+const (
+	maxPromptText    = 16 << 10
+	maxAssistantText = 4 << 10
+	maxCompactText   = 4 << 10
+	maxTitle         = 80
+)
+
+// redactor compiles the configured redaction rules.
+func (m *Memory) redactor() (*redact.Redactor, error) {
+	r, err := redact.New(m.Config.Capture.Redact)
+	if err != nil {
+		return nil, fmt.Errorf("cairn.yaml capture.redact: %w", err)
+	}
+	return r, nil
+}
+
+// Summarizer returns the configured summarizer: the built-in extractive
+// one unless cairn.yaml's summarize section names a model provider, which
+// then comes with a daily token budget (kept in .state/summarize/) and
+// falls back to the extractive one when it fails. getenv reads API keys
+// (os.Getenv). When the configuration is unusable it returns the
+// extractive summarizer and an error saying why.
+func (m *Memory) Summarizer(getenv func(string) string) (summarize.Summarizer, error) {
+	cfg := m.Config.Summarize
+	s, err := summarize.New(cfg.Config, m.store.StatePath("summarize"), getenv)
+	if err != nil {
+		return summarize.Extractive{}, fmt.Errorf("cairn.yaml summarize: %w; using the built-in summarizer", err)
+	}
+	retry := summarize.Retry{Attempts: cfg.Attempts, Backoff: time.Duration(cfg.Backoff)}
+	if fb, ok := s.(*summarize.Fallback); ok {
+		switch p := fb.Primary.(type) {
+		case *summarize.OpenAI:
+			p.Retry = retry
+		case *summarize.Anthropic:
+			p.Retry = retry
+		case *summarize.ClaudeCLI:
+			p.Retry = retry
+		}
+	}
+	return s, nil
+}
+
+// Capture applies a batch of events to its session: it creates the
+// session on first sight, appends the new events (redacted) to
+// prompts.md, transcript.md and observations.md, summarises the segments
+// that are due into summary.md, consolidates what the summarizer proposes
+// into core/, updates session.yaml, and checkpoints all of it as one
+// commit whose Cairn-Event is the batch's Trigger. Events captured before
+// change nothing; a batch with nothing new makes no commit.
+//
+// A slow summarizer runs without the write lock held; the files are
+// written and committed under it.
+func (m *Memory) Capture(ctx context.Context, b Batch) (*CaptureResult, error) {
+	if err := checkSessionID(b.Session); err != nil {
+		return nil, err
+	}
+	if why := m.ignored(&b); why != "" {
+		return &CaptureResult{Session: b.Session, Skipped: len(b.Events) + len(b.Sidechain), Ignored: why}, nil
+	}
+	if b.Summarizer == nil {
+		s, err := m.Summarizer(os.Getenv)
+		if err != nil {
+			m.warn(err.Error())
+		}
+		b.Summarizer = s
+	}
+	red, err := m.redactor()
+	if err != nil {
+		return nil, err
+	}
+	// Plan and summarise without the lock, then write under it if the
+	// session did not change meanwhile; the last try does it all under
+	// the lock.
+	for try := 0; ; try++ {
+		last := try == 2
+		var unlock func()
+		if last {
+			if unlock, err = m.Lock(ctx); err != nil {
+				return nil, err
+			}
+			if err := m.recoverJournal(ctx); err != nil {
+				unlock()
+				return nil, err
+			}
+		}
+		p, err := m.plan(ctx, &b, red)
+		if err == nil {
+			err = p.summarise(ctx, b.Summarizer, red)
+		}
+		if err != nil {
+			if unlock != nil {
+				unlock()
+			}
+			return nil, err
+		}
+		if !last {
+			if unlock, err = m.Lock(ctx); err != nil {
+				return nil, err
+			}
+			if err := m.recoverJournal(ctx); err != nil {
+				unlock()
+				return nil, err
+			}
+			if !bytes.Equal(m.captureState(b.Session), p.state) {
+				unlock()
+				continue
+			}
+		}
+		res, err := m.apply(ctx, p, red)
+		unlock()
+		return res, err
+	}
+}
+
+func (b *Batch) sourceName() string {
+	if b.SourceName != "" {
+		return b.SourceName
+	}
+	return filepath.Base(b.Source)
+}
+
+// ignored says why a batch is not captured: it comes from cairn's own
+// summarizer, whose agent sessions run inside the memory's state folder.
+func (m *Memory) ignored(b *Batch) string {
+	const why = "a session of cairn's own summarizer"
+	if m.internalPath(b.Source) {
+		return why
+	}
+	for _, list := range [][]transcript.Event{b.Events, b.Sidechain} {
+		for i := range list {
+			if m.internalPath(list[i].CWD) {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// captureState is what a plan depends on: the session's session.yaml
+// (wherever it is) and its pending turns.
+func (m *Memory) captureState(id string) []byte {
+	var b bytes.Buffer
+	if e, err := m.findSession(id); err == nil {
+		data, _ := m.store.ReadFile(e.File(SessionFile))
+		b.WriteString(e.Dir)
+		b.WriteByte(0)
+		b.Write(data)
+	}
+	b.WriteByte(0)
+	data, _ := os.ReadFile(m.pendingPath(id))
+	b.Write(data)
+	return b.Bytes()
+}
+
+// plan is a batch worked out: the session as it will be, the text to
+// append to its files, the turns waiting for a summary and the segments
+// due.
+type plan struct {
+	m     *Memory
+	b     *Batch
+	state []byte
+
+	entry    *SessionEntry
+	res      *CaptureResult
+	writes   batchWrite
+	changed  bool // something is worth a commit
+	pending  []pendingTurn
+	segments []segment
+	prevSum  string // summary.md so far
+}
+
+// segment is a run of pending turns summarised as one section.
+type segment struct {
+	turns  []pendingTurn
+	result summarize.Result
+}
+
+// pendingTurn is a turn captured but not yet summarised, kept in
+// .state/capture/sessions/<id>.pending.jsonl until its segment is.
+type pendingTurn struct {
+	Key    string         `json:"key"`
+	Tokens int            `json:"tokens"`
+	Turn   summarize.Turn `json:"turn"`
+}
+
+func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now := m.now().UTC().Truncate(time.Second)
+	p := &plan{m: m, b: b, state: m.captureState(b.Session)}
+	e, err := m.findSession(b.Session)
+	switch {
+	case errors.Is(err, ErrNoSession):
+		agent := b.Agent
+		if agent == "" {
+			agent = AgentClaudeCode
+		}
+		e = &SessionEntry{Session: newSession(b.Session, agent, now), Dir: activeDir(b.Session)}
+		p.changed = true
+	case err != nil:
+		return nil, err
+	}
+	p.entry = e
+	s := e.Session
+	p.res = &CaptureResult{Session: s.ID, Agent: s.Agent, Created: p.changed}
+
+	// What is new.
+	var src *Source
+	events, side := b.Events, b.Sidechain
+	if b.Source != "" {
+		src = s.source(b.sourceName(), true)
+		if first := firstID(events, side); b.From == 0 && first != "" && src.First != "" && first != src.First {
+			*src = Source{Name: src.Name} // another file under a known name
+		}
+		events, side = after(events, src.Offset), after(side, src.Offset)
+	} else if b.Key != "" && s.hasHook(b.Key) {
+		events, side = nil, nil
+	}
+	p.res.Skipped = len(b.Events) + len(b.Sidechain) - len(events) - len(side)
+	p.res.Events = len(events) + len(side)
+
+	if p.res.Events > 0 && s.Status != StatusActive && b.Status == "" {
+		p.res.Reactivated = true
+		s.Status = StatusActive
+		p.changed = true
+	}
+	if b.Status != "" && s.Status != b.Status {
+		s.Status = b.Status
+		p.changed = true
+	}
+	// The folder moves first (out of archive/, say): the files are
+	// written where it ends up.
+	m.placeSession(e, &p.writes)
+	if p.res.Events > 0 {
+		r := newRenderer(m, s, red, p.keyPrefix())
+		r.events(events, false)
+		r.events(side, true)
+		p.res.Prompts, p.res.Redactions = r.prompts, r.redactions
+		s.Prompts += r.prompts
+		s.Turns += len(r.turns)
+		if s.Title == "" {
+			s.Title = r.title
+		}
+		if s.Project == "" {
+			s.Project = r.cwd
+		}
+		s.Branch = firstNonEmpty(r.branch, s.Branch)
+		s.Model = firstNonEmpty(r.model, s.Model)
+		if !r.first.IsZero() && (p.res.Created || r.first.Before(s.Started)) {
+			s.Started = r.first.UTC().Truncate(time.Second)
+		}
+		if !r.last.IsZero() {
+			if r.last.After(s.LastActivity) || p.res.Created {
+				s.LastActivity = r.last.UTC().Truncate(time.Second)
+			}
+		} else {
+			s.LastActivity = now
+		}
+		if s.Started.After(s.LastActivity) {
+			s.Started = s.LastActivity
+		}
+		p.pending = append(p.pending, r.turns...)
+		p.renderTo(r)
+		p.changed = true
+	}
+	if src != nil {
+		last := lastEvent(events, side)
+		if p.res.Events > 0 || src.Offset < b.To || src.Path != b.Source {
+			p.changed = true
+		}
+		src.Offset = max(src.Offset, b.To)
+		src.Path, src.Format = b.Source, string(b.Format)
+		if first := firstID(b.Events, b.Sidechain); b.From == 0 && first != "" {
+			src.First = first
+		}
+		if last != "" {
+			src.Last = last
+		}
+	}
+	if b.Key != "" && b.Source == "" && !s.hasHook(b.Key) {
+		s.addHook(b.Key)
+		p.changed = true
+	}
+
+	// What is due for a summary.
+	old, err := m.loadPending(s.ID, s.Summarized.Through)
+	if err != nil {
+		return nil, err
+	}
+	p.pending = mergePending(old, p.pending)
+	p.segments = dueSegments(p.pending, m.Config.Capture.segmentTurns(), m.Config.Capture.segmentTokens(), b.Final || finalEvent(events))
+	if len(p.segments) > 0 {
+		p.changed = true
+		prev, err := m.store.ReadFile(e.File(SummaryFile))
+		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+			return nil, err
+		}
+		p.prevSum = string(prev)
+	}
+	return p, nil
+}
+
+// summarise runs the summarizer over the due segments.
+func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *redact.Redactor) error {
+	prev := p.prevSum
+	s := p.entry.Session
+	for i := range p.segments {
+		seg := &p.segments[i]
+		turns := make([]summarize.Turn, len(seg.turns))
+		for j, t := range seg.turns {
+			turns[j] = t.Turn
+		}
+		req := summarize.Request{
+			SessionID:       s.MemorySession,
+			Segment:         summarize.Segment{Index: s.Summarized.Segments + i + 1, Turns: turns},
+			PreviousSummary: prev,
+			First:           s.Summarized.Segments+i == 0,
+		}
+		res, err := sum.Summarize(ctx, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// The built-in summarizer does not fail; a custom one may.
+			p.m.warn(fmt.Sprintf("session %s: %v; using the built-in summarizer", s.ID, err))
+			if res, err = (summarize.Extractive{}).Summarize(ctx, req); err != nil {
+				return err
+			}
+			res.FallbackReason = "summarizer failed"
+		}
+		res.Summary, _ = red.Redact(strings.TrimSpace(res.Summary))
+		for k := range res.Items {
+			c := &res.Items[k]
+			c.Title, _ = red.Redact(c.Title)
+			c.Body, _ = red.Redact(c.Body)
+		}
+		seg.result = res
+		prev += "\n\n" + res.Summary
+	}
+	return nil
+}
+
+// apply consolidates the summaries' candidates, writes the batch and
+// commits it. The caller holds the lock.
+func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*CaptureResult, error) {
+	e, s, res := p.entry, p.entry.Session, p.res
+	res.Dir = e.Dir
+	if !p.changed {
+		return res, nil
+	}
+	b := &p.writes
+	if res.Created {
+		m.addHeaders(p)
+	}
+	var cands []candidate
+	for _, seg := range p.segments {
+		r := seg.result
+		sec := strings.TrimSpace(r.Summary)
+		if sec == "" {
+			sec = fmt.Sprintf("## Segment %d\n\n(no summary)", s.Summarized.Segments+1)
+		}
+		if s.Summarized.Segments == 0 && !m.statOK(b.before(e.File(SummaryFile))) {
+			b.add(e.File(SummaryFile), []byte(fmt.Sprintf("# Summary of session %s\n", s.ID)))
+		}
+		b.add(e.File(SummaryFile), []byte("\n"+sec+"\n"))
+		s.Summarized.Segments++
+		s.Summarized.Turns += len(seg.turns)
+		s.Summarized.Through = seg.turns[len(seg.turns)-1].Key
+		res.Segments++
+		res.Provider = r.Provider
+		if r.FallbackReason != "" {
+			res.Fallback = r.FallbackReason
+		}
+		for _, c := range r.Items {
+			cands = append(cands, candidate{Candidate: c, session: s.ID})
+		}
+	}
+	if len(cands) > 0 {
+		changes, err := m.consolidate(ctx, cands, b)
+		if err != nil {
+			return nil, err
+		}
+		res.Items = changes
+	}
+	s.Updated = m.now().UTC().Truncate(time.Second)
+	if err := b.writeSession(e); err != nil {
+		return nil, err
+	}
+	// Turns wait in .state for their segment; those of a batch that does
+	// not commit are added again, once, when it runs again.
+	if err := m.savePending(s.ID, p.pending); err != nil {
+		return nil, err
+	}
+	event := p.b.Trigger
+	if event == "" {
+		event = "capture"
+	}
+	var extra []gitstore.Trailer
+	if len(p.b.Jobs) > 0 {
+		extra = append(extra, gitstore.Trailer{Key: "Cairn-Jobs", Value: strings.Join(p.b.Jobs, ", ")})
+	}
+	cp, err := m.commitBatch(ctx, b, CheckpointOptions{
+		Message: captureSubject(s.ID, event, res),
+		Session: s.ID,
+		Event:   event,
+		Extra:   extra,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if cp != nil {
+		res.Commit = cp.Hash
+	}
+	if res.Segments > 0 {
+		_ = m.savePending(s.ID, dropThrough(p.pending, s.Summarized.Through))
+	}
+	return res, nil
+}
+
+// addHeaders starts the files of a new session.
+func (m *Memory) addHeaders(p *plan) {
+	e := p.entry
+	b := &p.writes
+	for _, f := range []struct{ name, head string }{
+		{PromptsFile, "# Prompts of session %s\n"},
+		{TranscriptFile, "# Transcript of session %s\n\nCondensed by cairn: prompts, what the assistant said, one line per tool call, errors. Secrets are redacted.\n"},
+		{ObservationsFile, "# Observations of session %s\n\nFiles read and changed, commands run and their exit codes, tests, errors and their fixes.\n"},
+	} {
+		head := []byte(fmt.Sprintf(f.head, e.ID))
+		found := false
+		for i := range b.writes {
+			if w := &b.writes[i]; w.Path == e.File(f.name) {
+				w.Data = append(head, w.Data...)
+				found = true
+			}
+		}
+		if !found {
+			b.add(e.File(f.name), head)
+		}
+	}
+}
+
+// captureSubject is a batch's commit subject:
+// "capture: session 3f1c9a52 ingest (12 events, 2 prompts, 1 summary, 2 items)".
+func captureSubject(id, event string, r *CaptureResult) string {
+	var parts []string
+	if r.Events > 0 {
+		parts = append(parts, plural(r.Events, "event"))
+	}
+	if r.Prompts > 0 {
+		parts = append(parts, plural(r.Prompts, "prompt"))
+	}
+	if r.Segments > 0 {
+		parts = append(parts, plural(r.Segments, "summary"))
+	}
+	if len(r.Items) > 0 {
+		parts = append(parts, plural(len(r.Items), "item"))
+	}
+	s := fmt.Sprintf("capture: session %s %s", shortSession(id), event)
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return s
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// after keeps the events of lines at or past offset.
+func after(list []transcript.Event, offset int64) []transcript.Event {
+	if offset <= 0 {
+		return list
+	}
+	var out []transcript.Event
+	for i := range list {
+		if list[i].Offset >= offset {
+			out = append(out, list[i])
+		}
+	}
+	return out
+}
+
+// firstID is the id of the first event of a parse (by offset).
+func firstID(main, side []transcript.Event) string {
+	var best *transcript.Event
+	for _, list := range [][]transcript.Event{main, side} {
+		if len(list) > 0 && list[0].ID != "" && (best == nil || list[0].Offset < best.Offset) {
+			best = &list[0]
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.ID
+}
+
+func lastEvent(main, side []transcript.Event) string {
+	var best *transcript.Event
+	for _, list := range [][]transcript.Event{main, side} {
+		if n := len(list); n > 0 && list[n-1].ID != "" && (best == nil || list[n-1].Offset > best.Offset) {
+			best = &list[n-1]
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.ID
+}
+
+// finalEvent reports whether the events end a stretch of work: a stop,
+// a compaction, the end of the session.
+func finalEvent(list []transcript.Event) bool {
+	for i := range list {
+		switch list[i].Kind {
+		case transcript.KindStop, transcript.KindCompaction, transcript.KindSessionEnd:
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// Pending turns.
+
+func (m *Memory) pendingPath(id string) string {
+	return m.store.StatePath(filepath.Join("capture", "sessions", id+".pending.jsonl"))
+}
+
+// loadPending reads a session's pending turns, without those up to and
+// including the one keyed through (summarised already).
+func (m *Memory) loadPending(id, through string) ([]pendingTurn, error) {
+	f, err := os.Open(m.pendingPath(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pending turns of session %s: %w", id, err)
+	}
+	defer f.Close()
+	var out []pendingTurn
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var t pendingTurn
+		if json.Unmarshal(sc.Bytes(), &t) == nil && t.Key != "" {
+			out = append(out, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("pending turns of session %s: %w", id, err)
+	}
+	return dropThrough(out, through), nil
+}
+
+func (m *Memory) savePending(id string, list []pendingTurn) error {
+	name := m.pendingPath(id)
+	if len(list) == 0 {
+		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, t := range list {
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	}
+	return gitstore.WriteFileAtomic(name, b.Bytes(), 0o600)
+}
+
+// dropThrough removes the turns up to and including the one keyed key.
+func dropThrough(list []pendingTurn, key string) []pendingTurn {
+	if key == "" {
+		return list
+	}
+	for i := range list {
+		if list[i].Key == key {
+			return list[i+1:]
+		}
+	}
+	return list
+}
+
+// mergePending adds new turns to old ones, skipping those already there.
+func mergePending(old, add []pendingTurn) []pendingTurn {
+	if len(add) == 0 {
+		return old
+	}
+	seen := make(map[string]bool, len(old))
+	for _, t := range old {
+		seen[t.Key] = true
+	}
+	out := old
+	for _, t := range add {
+		if !seen[t.Key] {
+			seen[t.Key] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// dueSegments cuts the pending turns into segments of at most turns turns
+// or about tokens tokens; the rest stays pending unless final.
+func dueSegments(pending []pendingTurn, turns, tokens int, final bool) []segment {
+	var out []segment
+	start, sum := 0, 0
+	for i, t := range pending {
+		sum += t.Tokens
+		if i+1-start >= turns || sum >= tokens {
+			out = append(out, segment{turns: pending[start : i+1]})
+			start, sum = i+1, 0
+		}
+	}
+	if final && start < len(pending) {
+		out = append(out, segment{turns: pending[start:]})
+	}
+	return out
+}

@@ -1,0 +1,410 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cairn-mem/cairn/gitstore"
+)
+
+// A capture batch changes several files (a session's logs, its
+// session.yaml, core items) and may move a session's folder, and must land
+// as one commit or not at all. It is written under a journal: before the
+// first change, .state/capture/journal.json records every change (appends
+// as the size they start at and the bytes added, rewrites with the old
+// content, moves) and the commit HEAD was at. After the commit the
+// journal goes. If a process dies in between, the next capture (or session
+// command) finds the journal under the lock and either undoes the changes
+// (HEAD has not moved: nothing was committed) or redoes them and commits
+// (HEAD moved: the commit was made, or someone committed part of the
+// batch). Either way the work tree and history hold the batch once or not
+// at all, and a job that was not marked done runs again and dedupes.
+
+const journalName = "capture/journal.json"
+
+// batchWrite collects the changes of one batch.
+type batchWrite struct {
+	moves  []fileMove
+	writes []fileWrite
+}
+
+type fileMove struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+type fileWrite struct {
+	Path string `json:"path"`
+	// Append adds Data to the file's content as it was (Base bytes) when
+	// the batch started; otherwise Data replaces the content.
+	Append bool   `json:"append,omitempty"`
+	Base   int64  `json:"base,omitempty"`
+	Data   []byte `json:"data,omitempty"`
+	Remove bool   `json:"remove,omitempty"`
+	// Old is the content before a rewrite or removal, for undoing it; nil
+	// when the file did not exist (Existed false).
+	Old     []byte `json:"old,omitempty"`
+	Existed bool   `json:"existed,omitempty"`
+}
+
+type journal struct {
+	Schema  int         `json:"schema"`
+	Parent  string      `json:"parent"` // HEAD before the batch
+	Moves   []fileMove  `json:"moves,omitempty"`
+	Writes  []fileWrite `json:"writes"`
+	Session string      `json:"session,omitempty"`
+	Event   string      `json:"event,omitempty"`
+	Message string      `json:"message,omitempty"`
+	Paths   []string    `json:"paths"`
+}
+
+func (b *batchWrite) empty() bool { return len(b.moves) == 0 && len(b.writes) == 0 }
+
+// move renames a folder (or file) from one repository path to another.
+// Writes added after it name the new place.
+func (b *batchWrite) move(from, to string) {
+	b.moves = append(b.moves, fileMove{From: from, To: to})
+}
+
+// put replaces a file's content.
+func (b *batchWrite) put(p string, data []byte) {
+	for i := range b.writes {
+		if w := &b.writes[i]; w.Path == p {
+			*w = fileWrite{Path: p, Data: data}
+			return
+		}
+	}
+	b.writes = append(b.writes, fileWrite{Path: p, Data: data})
+}
+
+// add appends to a file (making it when missing).
+func (b *batchWrite) add(p string, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	for i := range b.writes {
+		if w := &b.writes[i]; w.Path == p && !w.Remove {
+			w.Data = append(w.Data, data...)
+			return
+		}
+	}
+	b.writes = append(b.writes, fileWrite{Path: p, Append: true, Data: append([]byte(nil), data...)})
+}
+
+// remove deletes a file.
+func (b *batchWrite) remove(p string) {
+	b.writes = append(b.writes, fileWrite{Path: p, Remove: true})
+}
+
+// writeSession adds a session's session.yaml to the batch.
+func (b *batchWrite) writeSession(e *SessionEntry) error {
+	data, err := e.marshal()
+	if err != nil {
+		return err
+	}
+	b.put(e.File(SessionFile), data)
+	return nil
+}
+
+// pending returns what a file will hold once the batch is applied, as far
+// as the batch knows: its content in the work tree (where it was before
+// any move) plus what the batch adds, or what it puts.
+func (m *Memory) pendingContent(b *batchWrite, p string) ([]byte, error) {
+	for _, w := range b.writes {
+		if w.Path == p && !w.Append {
+			if w.Remove {
+				return nil, nil
+			}
+			return w.Data, nil
+		}
+	}
+	cur, err := m.store.ReadFile(b.before(p))
+	if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+		return nil, err
+	}
+	for _, w := range b.writes {
+		if w.Path == p && w.Append {
+			cur = append(cur, w.Data...)
+		}
+	}
+	return cur, nil
+}
+
+// before maps a path named after the batch's moves to where the file is
+// before them.
+func (b *batchWrite) before(p string) string {
+	for i := len(b.moves) - 1; i >= 0; i-- {
+		mv := b.moves[i]
+		if p == mv.To || strings.HasPrefix(p, mv.To+"/") {
+			p = mv.From + p[len(mv.To):]
+		}
+	}
+	return p
+}
+
+// paths are the repository paths the batch touches, for the checkpoint.
+func (b *batchWrite) paths() []string {
+	set := map[string]bool{}
+	for _, mv := range b.moves {
+		set[mv.From], set[mv.To] = true, true
+	}
+	for _, w := range b.writes {
+		set[w.Path] = true
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commitBatch applies b and checkpoints the paths it touched, as one
+// commit, under a journal. The caller holds the lock. It returns nil when
+// the batch changed nothing.
+func (m *Memory) commitBatch(ctx context.Context, b *batchWrite, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
+	if b.empty() {
+		return nil, nil
+	}
+	head, err := m.store.Resolve("HEAD")
+	if err != nil {
+		return nil, err
+	}
+	j := &journal{Schema: 1, Parent: head, Moves: b.moves, Session: opts.Session, Event: opts.Event, Message: opts.Message}
+	for _, w := range b.writes {
+		name, err := m.store.Abs(b.before(w.Path))
+		if err != nil {
+			return nil, err
+		}
+		if w.Append {
+			fi, err := os.Stat(name)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			if w.Existed = err == nil; w.Existed {
+				w.Base = fi.Size()
+			}
+		} else {
+			prev, err := os.ReadFile(name)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			if w.Existed = err == nil; w.Existed {
+				w.Old = prev
+			}
+		}
+		j.Writes = append(j.Writes, w)
+	}
+	j.Paths = b.paths()
+	if err := m.writeJournal(j); err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*gitstore.Checkpoint, error) {
+		if rerr := m.undo(j); rerr != nil {
+			return nil, fmt.Errorf("%w (and undoing the batch failed: %v; the next capture tries again)", err, rerr)
+		}
+		m.removeJournal()
+		return nil, err
+	}
+	if err := m.redo(j); err != nil {
+		return fail(err)
+	}
+	opts.Paths = j.Paths
+	cp, err := m.checkpoint(ctx, opts)
+	if errors.Is(err, gitstore.ErrNothingToDo) {
+		cp, err = nil, nil
+	}
+	if err != nil {
+		return fail(err)
+	}
+	m.removeJournal()
+	return cp, nil
+}
+
+func (m *Memory) writeJournal(j *journal) error {
+	data, err := json.Marshal(j)
+	if err != nil {
+		return fmt.Errorf("capture journal: %w", err)
+	}
+	if err := gitstore.WriteFileAtomic(m.store.StatePath(journalName), data, 0o600); err != nil {
+		return fmt.Errorf("capture journal: %w", err)
+	}
+	return nil
+}
+
+func (m *Memory) removeJournal() {
+	_ = os.Remove(m.store.StatePath(journalName))
+}
+
+// recoverJournal finishes or undoes a batch a dead process left behind.
+// The caller holds the lock.
+func (m *Memory) recoverJournal(ctx context.Context) error {
+	data, err := os.ReadFile(m.store.StatePath(journalName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("capture journal: %w", err)
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		// A journal is written whole (temporary file and rename) before
+		// any change: one that does not parse was never acted on.
+		m.warn(fmt.Sprintf("capture journal %s is damaged (%v); set aside", m.store.StatePath(journalName), err))
+		_ = os.Rename(m.store.StatePath(journalName), m.store.StatePath(journalName)+".damaged")
+		return nil
+	}
+	head, err := m.store.Resolve("HEAD")
+	if err != nil {
+		return err
+	}
+	if head == j.Parent {
+		if err := m.undo(&j); err != nil {
+			return fmt.Errorf("undo an interrupted capture: %w", err)
+		}
+		m.warn("undid a capture batch a stopped process left unfinished; it runs again from the queue")
+		m.removeJournal()
+		return nil
+	}
+	if err := m.redo(&j); err != nil {
+		return fmt.Errorf("finish an interrupted capture: %w", err)
+	}
+	_, err = m.checkpoint(ctx, CheckpointOptions{Message: j.Message, Session: j.Session, Event: j.Event, Paths: j.Paths})
+	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+		return fmt.Errorf("finish an interrupted capture: %w", err)
+	}
+	m.warn("finished a capture batch a stopped process left uncommitted")
+	m.removeJournal()
+	return nil
+}
+
+// redo makes the work tree what the batch wants. It can run again on a
+// work tree where it ran in part or in full.
+func (m *Memory) redo(j *journal) error {
+	for _, mv := range j.Moves {
+		from, err := m.store.Abs(mv.From)
+		if err != nil {
+			return err
+		}
+		to, err := m.store.Abs(mv.To)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Lstat(from); err != nil {
+			continue // moved already
+		}
+		if _, err := os.Lstat(to); err == nil {
+			return fmt.Errorf("move %s to %s: %s exists", mv.From, mv.To, mv.To)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(from, to); err != nil {
+			return fmt.Errorf("move %s: %w", mv.From, err)
+		}
+		m.removeEmptyParents(filepath.Dir(from))
+	}
+	for _, w := range j.Writes {
+		switch {
+		case w.Remove:
+			if err := m.store.Remove(w.Path); err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+				return err
+			}
+		case w.Append:
+			cur, err := m.store.ReadFile(w.Path)
+			if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+				return err
+			}
+			if int64(len(cur)) > w.Base {
+				cur = cur[:w.Base]
+			}
+			data := append(cur, w.Data...)
+			if err := m.store.WriteFile(w.Path, data); err != nil {
+				return err
+			}
+		default:
+			if err := m.store.WriteFile(w.Path, w.Data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// undo puts back what the batch changed, in reverse order. It can run on
+// a work tree where the batch ran in part.
+func (m *Memory) undo(j *journal) error {
+	for i := len(j.Writes) - 1; i >= 0; i-- {
+		w := j.Writes[i]
+		switch {
+		case w.Append && w.Existed:
+			cur, err := m.store.ReadFile(w.Path)
+			if errors.Is(err, gitstore.ErrNotFound) {
+				continue // under its folder's old name still
+			}
+			if err != nil {
+				return err
+			}
+			if int64(len(cur)) > w.Base {
+				if err := m.store.WriteFile(w.Path, cur[:w.Base]); err != nil {
+					return err
+				}
+			}
+		case !w.Existed:
+			if err := m.store.Remove(w.Path); err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+				return err
+			}
+		default:
+			cur, err := m.store.ReadFile(w.Path)
+			if err == nil && bytes.Equal(cur, w.Old) {
+				continue
+			}
+			if err := m.store.WriteFile(w.Path, w.Old); err != nil {
+				return err
+			}
+		}
+	}
+	for i := len(j.Moves) - 1; i >= 0; i-- {
+		mv := j.Moves[i]
+		from, err := m.store.Abs(mv.From)
+		if err != nil {
+			return err
+		}
+		to, err := m.store.Abs(mv.To)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Lstat(to); err != nil {
+			continue
+		}
+		if _, err := os.Lstat(from); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(from), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(to, from); err != nil {
+			return fmt.Errorf("move %s back: %w", mv.To, err)
+		}
+		m.removeEmptyParents(filepath.Dir(to))
+	}
+	return nil
+}
+
+// removeEmptyParents removes dir and its parents while they are empty,
+// up to the memory's root.
+func (m *Memory) removeEmptyParents(dir string) {
+	for d := dir; len(d) > len(m.Dir) && strings.HasPrefix(d, m.Dir+string(filepath.Separator)); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
+}

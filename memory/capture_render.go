@@ -1,0 +1,533 @@
+package memory
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/redact"
+	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/transcript"
+)
+
+// renderer turns new events into what the session's files get: the
+// prompts, the condensed transcript, the observations and the turns for
+// the summarizer. Every text goes through the redactor before anything
+// else sees it, and is cut to size after.
+type renderer struct {
+	m      *Memory
+	s      *Session
+	red    *redact.Redactor
+	maxOut int
+	prefix string // of turn keys
+
+	prompts, redactions int
+	title, cwd          string
+	branch, model       string
+	first, last         time.Time
+
+	turns        []pendingTurn
+	promptText   strings.Builder
+	transcript   strings.Builder
+	observations []string
+	listOpen     bool // the transcript's last line is a list item
+
+	// for observations
+	read, changed map[string]bool
+	failed        map[string]int // failed call summaries, by their observation line
+	changedSince  []string       // files changed since the last failure
+}
+
+func newRenderer(m *Memory, s *Session, red *redact.Redactor, prefix string) *renderer {
+	return &renderer{
+		m: m, s: s, red: red, prefix: prefix,
+		maxOut:  m.Config.Capture.maxOutput(),
+		read:    map[string]bool{},
+		changed: map[string]bool{},
+		failed:  map[string]int{},
+	}
+}
+
+// keyPrefix is what a plan's turn keys start with: the transcript's file
+// name, or the hook payload's key.
+func (p *plan) keyPrefix() string {
+	switch {
+	case p.b.Source != "":
+		return p.b.sourceName() + ":"
+	case p.b.Key != "":
+		return p.b.Key + "#"
+	}
+	return "capture#"
+}
+
+// renderTo adds what the renderer made to the plan's writes.
+func (p *plan) renderTo(r *renderer) {
+	e := p.entry
+	b := &p.writes
+	if r.promptText.Len() > 0 {
+		b.add(e.File(PromptsFile), []byte(r.promptText.String()))
+	}
+	if r.transcript.Len() > 0 {
+		b.add(e.File(TranscriptFile), []byte(r.transcript.String()))
+	}
+	if len(r.observations) > 0 {
+		var sb strings.Builder
+		sb.WriteString("\n## ")
+		if span := timeSpan(r.first, r.last); span != "" {
+			sb.WriteString(span)
+		} else {
+			sb.WriteString("captured " + p.m.now().UTC().Format("2006-01-02 15:04 UTC"))
+		}
+		sb.WriteString("\n\n")
+		for _, o := range r.observations {
+			sb.WriteString("- " + o + "\n")
+		}
+		b.add(e.File(ObservationsFile), []byte(r.clean(sb.String())))
+	}
+}
+
+// clean redacts a text and counts what it removed.
+func (r *renderer) clean(s string) string {
+	if s == "" {
+		return s
+	}
+	out, found := r.red.Redact(s)
+	r.redactions += len(found)
+	return out
+}
+
+// cut redacts, then truncates: a secret cut in two would no longer be
+// recognised.
+func (r *renderer) cut(s string, limit int) string {
+	return redact.Truncate(strings.TrimSpace(r.clean(s)), limit)
+}
+
+// sanitize returns a copy of the event with every text redacted and cut,
+// and the raw tool input dropped.
+func (r *renderer) sanitize(e transcript.Event) transcript.Event {
+	switch e.Kind {
+	case transcript.KindUserPrompt:
+		e.Text = r.cut(e.Text, maxPromptText)
+	case transcript.KindCompactSummary:
+		e.Text = r.cut(e.Text, maxCompactText)
+	default:
+		e.Text = r.cut(e.Text, maxAssistantText)
+	}
+	e.Command = r.clean(e.Command)
+	e.CWD, e.GitBranch, e.Model = r.clean(e.CWD), r.clean(e.GitBranch), r.clean(e.Model)
+	if e.Call != nil {
+		c := *e.Call
+		c.Input = nil
+		c.Summary = oneLineText(r.clean(c.Summary))
+		e.Call = &c
+	}
+	if e.Result != nil {
+		res := *e.Result
+		res.Summary = oneLineText(r.clean(res.Summary))
+		res.Output = r.cut(res.Output, r.maxOut)
+		e.Result = &res
+	}
+	return e
+}
+
+// events renders one list of events (the main conversation, or subagent
+// traffic).
+func (r *renderer) events(list []transcript.Event, side bool) {
+	if len(list) == 0 {
+		return
+	}
+	clean := make([]transcript.Event, len(list))
+	results := map[string]int{} // tool_use_id -> index of its result
+	for i := range list {
+		clean[i] = r.sanitize(list[i])
+		if res := clean[i].Result; res != nil && res.ToolUseID != "" {
+			if _, dup := results[res.ToolUseID]; !dup {
+				results[res.ToolUseID] = i
+			}
+		}
+	}
+	if side {
+		agent := firstNonEmpty(clean[0].AgentType, clean[0].AgentID, "subagent")
+		r.para(fmt.Sprintf("### Subagent (%s)", agent))
+	}
+	paired := map[int]bool{}
+	for i := range clean {
+		e := &clean[i]
+		r.meta(e, side)
+		switch e.Kind {
+		case transcript.KindSessionStart:
+			if !side {
+				r.para("_Session " + joinNonEmpty(" ", "started", paren(e.Source), stamp(e.Time)) + "._")
+			}
+		case transcript.KindUserPrompt:
+			if e.Text == "" && e.Command == "" {
+				continue
+			}
+			text := firstNonEmpty(e.Text, e.Command)
+			if side {
+				r.para("**Task:** " + text)
+				continue
+			}
+			r.prompts++
+			n := r.s.Prompts + r.prompts
+			head := fmt.Sprintf("## %d", n)
+			if !e.Time.IsZero() {
+				head += " · " + e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+			}
+			r.promptText.WriteString("\n" + head + "\n\n" + text + "\n")
+			r.para(fmt.Sprintf("## Prompt %d%s\n\n%s", n, prefixed(" · ", stamp(e.Time)), text))
+			if r.title == "" && !strings.HasPrefix(text, "/") {
+				r.title = titleOf(text)
+			}
+			r.turn(e, summarize.Turn{Role: summarize.User, Time: e.Time, Text: text})
+		case transcript.KindAssistantText, transcript.KindStop:
+			if e.Text == "" {
+				continue
+			}
+			who := "**Assistant:**"
+			if side {
+				who = "**Subagent:**"
+			}
+			r.para(who + " " + e.Text)
+			if !side {
+				r.turn(e, summarize.Turn{Role: summarize.Assistant, Time: e.Time, Text: e.Text})
+			}
+		case transcript.KindToolCall:
+			var res *transcript.ToolResult
+			if j, ok := results[e.Call.ID]; ok && e.Call.ID != "" {
+				res = clean[j].Result
+				paired[j] = true
+			}
+			r.tool(e, e.Call.Name, e.Call.Summary, res, side)
+		case transcript.KindToolResult:
+			if paired[i] {
+				continue
+			}
+			res := e.Result
+			r.tool(e, res.Name, firstNonEmpty(res.Summary, res.Name, "tool result"), res, side)
+		case transcript.KindCompaction:
+			r.para("_Context compacted" + prefixed(" (", e.Trigger, ")") + "._")
+		case transcript.KindCompactSummary:
+			if e.Text != "" {
+				r.para("**Compaction summary:** " + e.Text)
+			}
+		case transcript.KindSessionEnd:
+			r.para("_Session ended" + prefixed(" (", e.Reason, ")") + "._")
+		}
+	}
+}
+
+// meta notes where and when an event happened.
+func (r *renderer) meta(e *transcript.Event, side bool) {
+	if !e.Time.IsZero() {
+		if r.first.IsZero() || e.Time.Before(r.first) {
+			r.first = e.Time
+		}
+		if e.Time.After(r.last) {
+			r.last = e.Time
+		}
+	}
+	if side {
+		return
+	}
+	if r.cwd == "" {
+		r.cwd = e.CWD
+	}
+	r.branch = firstNonEmpty(e.GitBranch, r.branch)
+	r.model = firstNonEmpty(e.Model, r.model)
+}
+
+// turn adds a turn for the summarizer.
+func (r *renderer) turn(e *transcript.Event, t summarize.Turn) {
+	key := r.prefix + e.ID
+	if e.ID == "" {
+		key = fmt.Sprintf("%s%d", r.prefix, len(r.turns))
+	}
+	tokens := (len(t.Text)+len(t.Input))/4 + 8
+	r.turns = append(r.turns, pendingTurn{Key: key, Tokens: tokens, Turn: t})
+}
+
+// para adds a paragraph to the transcript.
+func (r *renderer) para(text string) {
+	r.transcript.WriteString("\n" + text + "\n")
+	r.listOpen = false
+}
+
+// tool renders a tool call and its result, if known: one line in the
+// transcript (with the error under it when it failed), observations, and
+// a turn.
+func (r *renderer) tool(e *transcript.Event, name, summary string, res *transcript.ToolResult, side bool) {
+	if !r.listOpen {
+		r.transcript.WriteString("\n")
+	}
+	r.listOpen = true
+	line := "- " + code(summary)
+	if side {
+		line = "- (subagent) " + code(summary)
+	}
+	outcome := ""
+	if res != nil {
+		outcome = resultOutcome(res)
+		line += " → " + outcome
+	}
+	r.transcript.WriteString(line + "\n")
+	if res != nil && res.IsError && res.Output != "" {
+		r.transcript.WriteString("\n" + indent(fenced(redact.Truncate(errorText(res.Output), r.maxOut/2)), "  ") + "\n")
+		r.listOpen = false
+	}
+	r.observe(name, summary, res)
+	if side {
+		return
+	}
+	t := summarize.Turn{Role: summarize.Tool, Time: e.Time, Tool: name, Input: summary}
+	if res != nil {
+		t.Text, t.ExitCode, t.IsError = res.Output, res.ExitCode, res.IsError
+	}
+	r.turn(e, t)
+}
+
+// resultOutcome says in a few words how a tool call ended.
+func resultOutcome(res *transcript.ToolResult) string {
+	switch {
+	case res.Interrupted:
+		return "**interrupted**"
+	case res.IsError && res.ExitCode != nil:
+		return fmt.Sprintf("**failed** (exit %d)", *res.ExitCode)
+	case res.IsError:
+		return "**failed**"
+	case res.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *res.ExitCode)
+	}
+	return "ok"
+}
+
+// The kinds of tool, for observations.
+var (
+	shellTools  = map[string]bool{"Bash": true, "shell": true, "exec_command": true, "local_shell": true, "container.exec": true}
+	readTools   = map[string]bool{"Read": true, "NotebookRead": true}
+	changeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "apply_patch": true}
+	testCommand = regexp.MustCompile(`(^|[\s;&|(])(go test|gotestsum|pytest|py\.test|python -m (pytest|unittest)|npm (run )?test|yarn (run )?test|pnpm (run )?test|bun test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn (-\S+ )*test|gradle(w)? test|\./gradlew test|make (test|check)|ctest|tox|mix test|dotnet test|swift test)\b`)
+)
+
+// observe records what a tool call says about the work: files read and
+// changed, commands and their exit codes, tests, errors and what fixed
+// them.
+func (r *renderer) observe(name, summary string, res *transcript.ToolResult) {
+	arg := summary
+	if n, a, ok := strings.Cut(summary, ": "); ok && (name == "" || n == name) {
+		name, arg = n, a
+	}
+	ok := res != nil && !res.IsError && !res.Interrupted
+	switch {
+	case readTools[name]:
+		if arg != "" && !r.read[arg] && ok {
+			r.read[arg] = true
+			r.observations = append(r.observations, "read "+code(arg))
+		}
+	case changeTools[name]:
+		if res != nil && ok {
+			for _, f := range splitFiles(arg) {
+				r.changedSince = append(r.changedSince, f)
+				if !r.changed[f] {
+					r.changed[f] = true
+					r.observations = append(r.observations, fmt.Sprintf("changed %s (%s)", code(f), name))
+				}
+			}
+		}
+	case shellTools[name]:
+		if res == nil {
+			r.observations = append(r.observations, "ran "+code(arg))
+			break
+		}
+		verb := "ran"
+		if testCommand.MatchString(arg) {
+			verb = "test"
+		}
+		line := verb + " " + code(arg) + " → " + strings.ReplaceAll(resultOutcome(res), "**", "")
+		if verb == "test" && res.ExitCode != nil {
+			if ok {
+				line = "test " + code(arg) + " → passed"
+			} else {
+				line = fmt.Sprintf("test %s → failed (exit %d)", code(arg), *res.ExitCode)
+			}
+		}
+		r.observations = append(r.observations, line)
+	}
+	if res == nil {
+		return
+	}
+	key := name + "\x00" + arg
+	if !ok {
+		msg := errorLine(res.Output)
+		r.observations = append(r.observations, "error in "+code(summary)+prefixed(": ", code(msg)))
+		r.failed[key]++
+		r.changedSince = nil
+		return
+	}
+	if r.failed[key] > 0 {
+		delete(r.failed, key)
+		fix := "fixed " + code(summary)
+		if files := uniq(r.changedSince); len(files) > 0 {
+			fix += " after changing " + strings.Join(codes(files), ", ")
+		}
+		r.observations = append(r.observations, fix)
+	}
+}
+
+// splitFiles splits the file list of a change summary ("a.go, b.go").
+func splitFiles(arg string) []string {
+	var out []string
+	for _, f := range strings.Split(arg, ", ") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// errorText drops the "Exit code N" line a failed shell output starts with.
+func errorText(out string) string {
+	first, rest, ok := strings.Cut(out, "\n")
+	if strings.HasPrefix(first, "Exit code ") && ok {
+		return strings.TrimLeft(rest, "\n")
+	}
+	return out
+}
+
+// errorLine picks the line that says what went wrong.
+func errorLine(out string) string {
+	lines := strings.Split(errorText(out), "\n")
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		low := strings.ToLower(l)
+		if strings.Contains(low, "error") || strings.Contains(low, "fail") || strings.Contains(low, "panic") || strings.Contains(low, "cannot") {
+			return cutRunes(l, 160)
+		}
+	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "[... ") {
+			return cutRunes(l, 160)
+		}
+	}
+	return ""
+}
+
+// titleOf makes a session's title of its first prompt.
+func titleOf(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	return cutRunes(strings.TrimSpace(line), maxTitle)
+}
+
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	cut := n - 1
+	for i := cut; i > n/2; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:cut]), " ,;:") + "…"
+}
+
+// code puts text in backticks, with as many as it needs.
+func code(s string) string {
+	if s == "" {
+		return "``"
+	}
+	ticks := "`"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return ticks + " " + s + " " + ticks
+	}
+	return ticks + s + ticks
+}
+
+func codes(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = code(s)
+	}
+	return out
+}
+
+// fenced puts text in a code fence longer than any it holds.
+func fenced(s string) string {
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence + "\n" + strings.TrimRight(s, "\n") + "\n" + fence
+}
+
+func indent(s, by string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = by + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func oneLineText(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func uniq(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// timeSpan formats the time range of a batch: "2025-11-28 09:14–09:16 UTC".
+func timeSpan(first, last time.Time) string {
+	if first.IsZero() {
+		return ""
+	}
+	first, last = first.UTC(), last.UTC()
+	if first.Format("2006-01-02") == last.Format("2006-01-02") {
+		return first.Format("2006-01-02 15:04") + "–" + last.Format("15:04") + " UTC"
+	}
+	return first.Format("2006-01-02 15:04") + " – " + last.Format("2006-01-02 15:04") + " UTC"
+}
+
+func paren(s string) string { return prefixed("(", s, ")") }
+
+// prefixed returns pre+s(+post), or "" when s is empty.
+func prefixed(pre, s string, post ...string) string {
+	if s == "" {
+		return ""
+	}
+	return pre + s + strings.Join(post, "")
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}

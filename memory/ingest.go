@@ -1,0 +1,408 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/transcript"
+)
+
+// MaxTranscriptSize is the largest transcript Ingest reads.
+const MaxTranscriptSize = 1 << 30
+
+// detectSize is how much of a file format detection reads.
+const detectSize = 64 << 10
+
+// IngestOptions tune Ingest.
+type IngestOptions struct {
+	// Session overrides the session id the file's name or events give.
+	Session string
+	// Name is the transcript's identity in its session, instead of its
+	// file name (for a file the inbox renamed).
+	Name string
+	// Trigger is recorded as the checkpoint's Cairn-Event; "" means
+	// "ingest".
+	Trigger string
+	// Jobs are recorded in the commit (Cairn-Jobs).
+	Jobs []string
+	// Summarizer overrides the configured one.
+	Summarizer summarize.Summarizer
+}
+
+// IngestResult says what Ingest did with a file.
+type IngestResult struct {
+	*CaptureResult
+	File   string            `json:"file"`
+	Format transcript.Format `json:"format"`
+	// BadLines are the lines that could not be read and were skipped,
+	// each as "file:line: what".
+	BadLines []string `json:"bad_lines,omitempty"`
+}
+
+// Ingest captures a whole transcript file now: Claude Code session JSONL,
+// a Codex CLI rollout, a chat JSONL or a Markdown transcript, told apart
+// by transcript.Detect. The session id comes from opts, else from the
+// file's name (Claude Code, Codex) or its events (chat, Markdown), else
+// from the other of the two. The file is read as finished
+// (transcript.Options.Final): what is pending at its end is summarised.
+// Ingesting a file again captures only what it gained since.
+//
+// A file that is not a transcript, or has no event, is an error, and
+// nothing is written for it. Lines that cannot be read are skipped and
+// listed in the result.
+func (m *Memory) Ingest(ctx context.Context, name string, opts IngestOptions) (*IngestResult, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readTranscript(abs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := transcript.Detect(abs, data[:min(len(data), detectSize)])
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a transcript: %w", name, err)
+	}
+	base := filepath.Base(abs)
+	if opts.Name != "" {
+		base = opts.Name
+	}
+	p, err := transcript.Parse(f, data, transcript.Options{Name: base, SessionID: opts.Session, Final: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	res := &IngestResult{File: name, Format: f}
+	for _, le := range p.Errors {
+		res.BadLines = append(res.BadLines, le.Error())
+	}
+	if rest := int64(len(data)) - p.Consumed; rest > 0 && len(bytes.TrimSpace(data[p.Consumed:])) > 0 {
+		// A line cut short: it is read when the file is ingested again
+		// after it was finished.
+		res.BadLines = append(res.BadLines, fmt.Sprintf("%s:%d: last line is incomplete; its %d bytes were not read", base, p.Lines+1, rest))
+	}
+	if len(p.Events)+len(p.Sidechain) == 0 {
+		if len(p.Errors) > 0 {
+			return nil, fmt.Errorf("%s: no events read (%d bad lines; first: %v)", name, len(p.Errors), p.Errors[0])
+		}
+		return nil, fmt.Errorf("%s: no events in this %s transcript", name, f)
+	}
+	id := opts.Session
+	if id == "" {
+		if id, err = sessionIDFor(abs, p); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	trigger := opts.Trigger
+	if trigger == "" {
+		trigger = "ingest"
+	}
+	cr, err := m.Capture(ctx, Batch{
+		Session:    id,
+		Agent:      agentOf(f),
+		Source:     abs,
+		SourceName: opts.Name,
+		Format:     f,
+		To:         p.Consumed,
+		Events:     p.Events,
+		Sidechain:  p.Sidechain,
+		Trigger:    trigger,
+		Final:      true,
+		Jobs:       opts.Jobs,
+		Summarizer: opts.Summarizer,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	res.CaptureResult = cr
+	return res, nil
+}
+
+// readTranscript reads a whole transcript file, refusing what is not a
+// regular file or too large.
+func readTranscript(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	if fi.Size() > MaxTranscriptSize {
+		return nil, fmt.Errorf("%s: %d bytes is larger than the %d a transcript may have", name, fi.Size(), MaxTranscriptSize)
+	}
+	return io.ReadAll(f)
+}
+
+// agentOf names the agent of a transcript format.
+func agentOf(f transcript.Format) string {
+	switch f {
+	case transcript.FormatClaude:
+		return AgentClaudeCode
+	case transcript.FormatCodex:
+		return AgentCodex
+	case transcript.FormatChat:
+		return AgentChat
+	case transcript.FormatMarkdown:
+		return AgentMarkdown
+	}
+	return string(f)
+}
+
+// sessionIDFor finds a transcript's session id: the one its events give
+// (Claude Code and chat lines, a Codex session_meta, a Markdown front
+// matter), else the one its file is named for (Claude Code's
+// <id>.jsonl, Codex's rollout-<time>-<id>.jsonl), else its file name made
+// into one.
+func sessionIDFor(path string, p *transcript.Parsed) (string, error) {
+	fromName := transcript.SessionIDFromPath(path)
+	fromEvents := ""
+	for _, list := range [][]transcript.Event{p.Events, p.Sidechain} {
+		for i := range list {
+			if id := list[i].SessionID; id != "" && transcript.ValidateSessionID(id) == nil {
+				fromEvents = id
+				break
+			}
+		}
+		if fromEvents != "" {
+			break
+		}
+	}
+	for _, id := range []string{fromEvents, fromName} {
+		if id != "" {
+			return id, nil
+		}
+	}
+	if id := idFromName(path); id != "" {
+		return id, nil
+	}
+	return "", errors.New("no session id in the file or its name; give one with --session")
+}
+
+// idFromName makes a session id of a file's name: its stem with every
+// character a session id may not hold replaced by "-".
+func idFromName(path string) string {
+	stem := filepath.Base(path)
+	stem = strings.TrimSuffix(stem, filepath.Ext(stem))
+	b := []byte(stem)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	id := strings.Trim(strings.ReplaceAll(string(b), "..", "-"), ".-")
+	if len(id) > transcript.MaxSessionIDLen {
+		id = id[:transcript.MaxSessionIDLen]
+	}
+	if transcript.ValidateSessionID(id) != nil {
+		return ""
+	}
+	return id
+}
+
+// hookEvent is how a hook's event is named in commits (Cairn-Event).
+func hookEvent(name string) string {
+	switch name {
+	case "SessionStart":
+		return "session-start"
+	case "UserPromptSubmit":
+		return "prompt"
+	case "PreToolUse":
+		return "pre-tool"
+	case "PostToolUse":
+		return "tool"
+	case "PostToolUseFailure":
+		return "tool-failure"
+	case "Stop":
+		return "stop"
+	case "SubagentStop":
+		return "subagent-stop"
+	case "PreCompact":
+		return "pre-compact"
+	case "PostCompact":
+		return "post-compact"
+	case "SessionEnd":
+		return "session-end"
+	}
+	return "hook"
+}
+
+// HookKey identifies a hook payload, for dedupe: a hash of its compacted
+// JSON.
+func HookKey(payload []byte) string {
+	var c bytes.Buffer
+	h := sha256.New()
+	if json.Compact(&c, payload) == nil {
+		h.Write(c.Bytes())
+	} else {
+		h.Write(payload)
+	}
+	return "hook:" + hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// CaptureHook captures a Claude Code hook payload (the JSON a hook gets on
+// stdin). When the payload names a transcript cairn may read (one of the
+// configured globs, or under ~/.claude/projects), the transcript is the
+// record: it is captured from where the session last stopped, in full
+// (transcript.Options.Final) at Stop, PreCompact and SessionEnd, and the
+// hook itself adds nothing that would be a duplicate. Otherwise the
+// hook's own events are captured, once per payload (HookKey). Stop,
+// PreCompact and SessionEnd summarise what is pending; SessionEnd
+// suspends the session. Hooks of cairn's own summarizer are ignored.
+func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResult, error) {
+	h, err := transcript.ParseHook(payload)
+	if err != nil {
+		return nil, permanent(err)
+	}
+	if m.internalPath(h.CWD) || m.internalPath(h.TranscriptPath) {
+		return &CaptureResult{Session: h.SessionID, Ignored: "a session of cairn's own summarizer"}, nil
+	}
+	trigger := hookEvent(h.Event)
+	var final bool
+	var status SessionStatus
+	switch h.Event {
+	case "Stop", "SubagentStop", "PreCompact":
+		final = true
+	case "SessionEnd":
+		final, status = true, StatusSuspended
+	}
+	path := h.TranscriptPath
+	if h.Event == "SubagentStop" && h.AgentTranscriptPath != "" {
+		path = h.AgentTranscriptPath
+	}
+	if path != "" && m.transcriptAllowed(filepath.Clean(path)) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+			return m.catchUp(ctx, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, trigger: trigger, status: status})
+		}
+	}
+	events := h.Events()
+	now := m.now()
+	for i := range events {
+		events[i].Time = now
+	}
+	return m.Capture(ctx, Batch{
+		Session: h.SessionID,
+		Agent:   AgentClaudeCode,
+		Key:     HookKey(payload),
+		Events:  events,
+		Trigger: trigger,
+		Final:   final,
+		Status:  status,
+	})
+}
+
+type catchUpOptions struct {
+	final   bool
+	trigger string
+	status  SessionStatus
+	jobs    []string
+	// from and to bound the range to read; to 0 means the end of the file.
+	from, to int64
+}
+
+// catchUp captures a transcript from where its session's capture of it
+// stopped (or from o.from, if that is earlier) to o.to or its end.
+func (m *Memory) catchUp(ctx context.Context, path, session string, o catchUpOptions) (*CaptureResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	head := make([]byte, min(size, detectSize))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	format, err := transcript.Detect(path, head)
+	if err != nil {
+		return nil, permanent(fmt.Errorf("%s: not a transcript: %w", path, err))
+	}
+	to := size
+	if o.to > 0 && o.to < size {
+		to = o.to
+	}
+	from := o.from
+	if session != "" {
+		if e, err := m.findSession(session); err == nil {
+			if src := e.source(filepath.Base(path), false); src != nil && (src.Offset < from || o.from == 0 && o.to == 0) {
+				from = src.Offset
+			}
+		}
+	}
+	if from > to {
+		from = 0 // the file shrank: another file now, or rewritten
+	}
+	parse := func(from int64) (*transcript.Parsed, error) {
+		buf := make([]byte, to-from)
+		if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		return transcript.Parse(format, buf, transcript.Options{Name: filepath.Base(path), Offset: from, SessionID: session, Final: o.final})
+	}
+	p, err := parse(from)
+	if err != nil {
+		return nil, err
+	}
+	if session == "" {
+		// A subagent's transcript names its session in its lines.
+		if session, err = sessionIDFor(path, p); err != nil {
+			return nil, permanent(fmt.Errorf("%s: %w", path, err))
+		}
+		if e, err := m.findSession(session); err == nil {
+			if src := e.source(filepath.Base(path), false); src != nil && src.Offset < from {
+				if p, err = parse(src.Offset); err != nil {
+					return nil, err
+				}
+				from = src.Offset
+			}
+		}
+	}
+	return m.Capture(ctx, Batch{
+		Session:   session,
+		Agent:     agentOf(format),
+		Source:    path,
+		Format:    format,
+		From:      from,
+		To:        p.Consumed,
+		Events:    p.Events,
+		Sidechain: p.Sidechain,
+		Trigger:   o.trigger,
+		Final:     o.final,
+		Status:    o.status,
+		Jobs:      o.jobs,
+	})
+}
+
+// permanentError marks a job that will fail however often it is tried.
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string { return e.err.Error() }
+func (e permanentError) Unwrap() error { return e.err }
+
+func permanent(err error) error { return permanentError{err} }
+
+// IsPermanent reports whether err says a job can never succeed (a file
+// that is not a transcript, a forged pointer), so that it goes to
+// failed/ without more attempts.
+func IsPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}

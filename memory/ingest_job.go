@@ -1,0 +1,181 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cairn-mem/cairn/watcher"
+)
+
+// JobHook is the kind of queue job that carries a Claude Code hook
+// payload: {"kind": "hook", "payload": <the hook's stdin JSON>}. A hook
+// payload dropped into the inbox as a file of its own works too (it
+// becomes an inbox-file job).
+const JobHook = "hook"
+
+// Queue opens the memory's job queue: pending jobs in <memory>/inbox (also
+// the drop folder), the others under .state/queue.
+func (m *Memory) Queue(opts watcher.QueueOptions) (*watcher.Queue, error) {
+	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.store.StatePath("queue"), opts)
+}
+
+// Cursors opens the transcript cursors in .state/cursors.
+func (m *Memory) Cursors() (*watcher.Cursors, error) {
+	return watcher.OpenCursors(m.store.StatePath("cursors"))
+}
+
+// RunJob does one job claimed from q and marks it done once its effect is
+// committed, or failed (back to pending with a backoff, or to failed/
+// when out of attempts or when it can never succeed). Jobs:
+//
+//   - watcher.KindTranscriptDelta: a range of a transcript that grew. The
+//     path must be a transcript the configuration lets cairn read. It is
+//     captured from where the session's capture of that file stopped, which
+//     may be before the range's start (lines held back as unfinished), up
+//     to the range's end; then cursors (if not nil) records the range.
+//   - JobHook: a hook payload, see CaptureHook.
+//   - watcher.KindInboxFile: a file dropped into the inbox: a hook payload,
+//     or a transcript in any format Ingest reads.
+//
+// Doing a job twice has the effect of once. The daemon's worker calls
+// RunJob for each job it claims; Drain does it until the queue is empty.
+func (m *Memory) RunJob(ctx context.Context, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
+	res, err := m.doJob(ctx, q, cursors, j)
+	if err != nil {
+		if IsPermanent(err) && j.Attempts < watcher.DefaultMaxAttempts-1 {
+			j.Attempts = watcher.DefaultMaxAttempts - 1
+		}
+		if ferr := q.Fail(j, err); ferr != nil {
+			return nil, errors.Join(err, ferr)
+		}
+		return nil, err
+	}
+	if err := q.Done(j); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
+	jobs := []string{j.ID}
+	switch j.Kind {
+	case watcher.KindTranscriptDelta:
+		r := j.Pointer
+		if r == nil {
+			return nil, permanent(fmt.Errorf("job %s: a transcript delta without a pointer", j.ID))
+		}
+		if !m.transcriptAllowed(r.Path) {
+			return nil, permanent(fmt.Errorf("job %s: %s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", j.ID, r.Path))
+		}
+		session := ""
+		if j.AgentSession != "" && checkSessionID(j.AgentSession) == nil {
+			session = j.AgentSession
+		}
+		res, err := m.catchUp(ctx, r.Path, session, catchUpOptions{trigger: "transcript", jobs: jobs, from: r.From, to: r.To})
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, permanent(fmt.Errorf("job %s: %w", j.ID, err))
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cursors != nil {
+			if err := cursors.Commit(*r); err != nil && !errors.Is(err, watcher.ErrStale) {
+				return res, err
+			}
+		}
+		return res, nil
+	case JobHook:
+		if len(j.Payload) == 0 {
+			return nil, permanent(fmt.Errorf("job %s: a hook job without a payload", j.ID))
+		}
+		return m.CaptureHook(ctx, j.Payload)
+	case watcher.KindInboxFile:
+		att := q.Attachment(j)
+		if att == "" {
+			return nil, permanent(fmt.Errorf("job %s: its file is not one the queue keeps", j.ID))
+		}
+		data, err := os.ReadFile(att)
+		if err != nil {
+			return nil, err
+		}
+		if isHookPayload(data) {
+			return m.CaptureHook(ctx, data)
+		}
+		name := j.Origin
+		if name == "" {
+			name = filepath.Base(att)
+		}
+		ir, err := m.Ingest(ctx, att, IngestOptions{Name: filepath.Base(name), Trigger: "inbox", Jobs: jobs})
+		if err != nil {
+			return nil, permanent(fmt.Errorf("inbox file %s is neither a hook payload nor a transcript cairn reads: %w", name, err))
+		}
+		return ir.CaptureResult, nil
+	}
+	return nil, permanent(fmt.Errorf("job %s: unknown kind %q", j.ID, j.Kind))
+}
+
+// isHookPayload reports whether data is one JSON object with a
+// hook_event_name.
+func isHookPayload(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var probe struct {
+		Event *string `json:"hook_event_name"`
+	}
+	return json.Unmarshal(t, &probe) == nil && probe.Event != nil
+}
+
+// DrainResult counts what Drain did.
+type DrainResult struct {
+	Done    int
+	Failed  int
+	Results []*CaptureResult
+	Errors  []error // of the jobs that failed, each saying which
+}
+
+// Drain runs the queue's due jobs until none is left or max jobs ran (max
+// ≤ 0 means no limit): what a daemon's worker does, once, for commands
+// that run without a daemon. It opens the queue and cursors itself.
+// It returns an error only when the queue cannot be used; a failed job is
+// counted and reported in Errors, and stays in the queue.
+func (m *Memory) Drain(ctx context.Context, opts watcher.QueueOptions, max int) (*DrainResult, error) {
+	q, err := m.Queue(opts)
+	if err != nil {
+		return nil, err
+	}
+	cursors, err := m.Cursors()
+	if err != nil {
+		return nil, err
+	}
+	res := &DrainResult{}
+	for max <= 0 || res.Done+res.Failed < max {
+		j, err := q.Claim(ctx)
+		if errors.Is(err, watcher.ErrEmpty) {
+			break
+		}
+		if err != nil {
+			return res, err
+		}
+		r, err := m.RunJob(ctx, q, cursors, j)
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			res.Failed++
+			res.Errors = append(res.Errors, fmt.Errorf("job %s (%s): %w", j.ID, j.Kind, err))
+			continue
+		}
+		res.Done++
+		if r != nil {
+			res.Results = append(res.Results, r)
+		}
+	}
+	return res, nil
+}
