@@ -1,0 +1,662 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/transcript"
+)
+
+// fixtures are the sample transcripts shared by the repository's packages.
+const fixtures = "../testdata/transcripts"
+
+// testMemory makes a memory in a new project, with a home folder of its
+// own (for the transcript globs).
+func testMemory(t testing.TB) *Memory {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	m, _, err := Init(context.Background(), t.TempDir(), Options{
+		Identity: gitstore.Identity{Name: "test", Email: "test@example.com"},
+		Warn:     func(s string) { t.Log("warn: " + s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func headOf(t testing.TB, m *Memory) string {
+	t.Helper()
+	h, err := m.Store().Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func readRepo(t testing.TB, m *Memory, p string) string {
+	t.Helper()
+	b, err := m.Store().ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// fixture copies a sample transcript into dir (so that tests may change
+// it) and returns the copy's path.
+func fixture(t testing.TB, rel, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtures, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, filepath.Base(rel))
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func TestIngestFixtures(t *testing.T) {
+	tests := []struct {
+		file, session, agent string
+		prompts              int
+		want                 []string // in transcript.md or observations.md
+	}{
+		{"claude/basic.jsonl", "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14", AgentClaudeCode, 2,
+			[]string{"`Bash: go test -race -count=20 ./internal/queue/` → exit 0", "test `go test -race -count=20 ./internal/queue/` → passed", "changed `internal/queue/retry_test.go` (Edit)"}},
+		{"claude/parallel-fail.jsonl", "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20", AgentClaudeCode, 2,
+			[]string{"**failed** (exit 1)", "fixed `Bash: go test ./cmd/tidepool/` after changing `cmd/tidepool/status_test.go`", "**interrupted**"}},
+		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", AgentClaudeCode, 4,
+			[]string{"_Context compacted", "**Compaction summary:**"}},
+		{"claude/sidechain.jsonl", "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d", AgentClaudeCode, 2,
+			[]string{"### Subagent", "(subagent)"}},
+		{"claude/messy.jsonl", "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b", AgentClaudeCode, 2, []string{"read `README.md`"}},
+		{"codex/rollout-2025-12-02T15-20-01-0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6.jsonl", "0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6", AgentCodex, 2,
+			[]string{"`shell: make lint` → **failed** (exit 2)", "fixed `shell: make lint`"}},
+		{"chat/session.jsonl", "chat-2025-12-03-standup", AgentChat, 2, []string{"mutex"}},
+		{"markdown/headings.md", "2d9e6b1a-4c3f-4e8d-9a7b-6c5d4e3f2a1b", AgentMarkdown, 2, []string{"full jitter"}},
+		{"markdown/bold.md", "bold", AgentMarkdown, 2, []string{"PostgreSQL"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			m := testMemory(t)
+			ctx := context.Background()
+			name := fixture(t, tt.file, t.TempDir())
+			res, err := m.Ingest(ctx, name, IngestOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Session != tt.session || res.Agent != tt.agent || !res.Created || res.Commit == "" || res.Segments != 1 {
+				t.Errorf("result = %+v", res.CaptureResult)
+			}
+			if res.Prompts != tt.prompts {
+				t.Errorf("prompts = %d, want %d", res.Prompts, tt.prompts)
+			}
+			e, err := m.Session(ctx, tt.session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Dir != "sessions/"+tt.session || e.Prompts != tt.prompts || e.Status != StatusActive || !ValidID(e.MemorySession) {
+				t.Errorf("session = %+v", e.Session)
+			}
+			if e.Summarized.Turns != e.Turns || e.Summarized.Segments != 1 {
+				t.Errorf("summarized %+v of %d turns", e.Summarized, e.Turns)
+			}
+			logs := readRepo(t, m, e.File(TranscriptFile)) + readRepo(t, m, e.File(ObservationsFile))
+			for _, w := range tt.want {
+				if !strings.Contains(logs, w) {
+					t.Errorf("logs lack %q:\n%s", w, logs)
+				}
+			}
+			if sum := readRepo(t, m, e.File(SummaryFile)); !strings.Contains(sum, "## Segment 1") {
+				t.Errorf("summary.md:\n%s", sum)
+			}
+			if p := readRepo(t, m, e.File(PromptsFile)); strings.Count(p, "\n## ") != tt.prompts {
+				t.Errorf("prompts.md:\n%s", p)
+			}
+			log, err := m.Log(ctx, LogOptions{N: 1})
+			if err != nil || log[0].Session != tt.session || log[0].Event != "ingest" {
+				t.Errorf("log = %+v, %v", log, err)
+			}
+
+			// The same file again: nothing new, no commit.
+			head := headOf(t, m)
+			again, err := m.Ingest(ctx, name, IngestOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Commit != "" || again.Events != 0 || again.Skipped != res.Events || headOf(t, m) != head {
+				t.Errorf("second ingest = %+v", again.CaptureResult)
+			}
+			if st, _ := m.Status(ctx); len(st) != 0 {
+				t.Errorf("work tree changed: %v", st)
+			}
+		})
+	}
+}
+
+// A transcript that grows is captured in pieces, each event once.
+func TestIngestGrowing(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	full, err := os.ReadFile(filepath.Join(fixtures, "claude/parallel-fail.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20.jsonl")
+	lines := strings.SplitAfter(string(full), "\n")
+	half := strings.Join(lines[:len(lines)/2], "")
+	os.WriteFile(name, []byte(half), 0o644)
+	r1, err := m.Ingest(ctx, name, IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(name, full, 0o644)
+	r2, err := m.Ingest(ctx, name, IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Created || r2.Events == 0 || r2.Commit == "" {
+		t.Errorf("second part = %+v", r2.CaptureResult)
+	}
+	// One pass over the whole file gives as many prompts and tool lines.
+	m2 := testMemory(t)
+	one, err := m2.Ingest(ctx, name, IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Prompts+r2.Prompts != one.Prompts {
+		t.Errorf("prompts %d + %d, in one pass %d", r1.Prompts, r2.Prompts, one.Prompts)
+	}
+	id := "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20"
+	a := readRepo(t, m, "sessions/"+id+"/"+TranscriptFile)
+	b := readRepo(t, m2, "sessions/"+id+"/"+TranscriptFile)
+	if strings.Count(a, "\n- `") != strings.Count(b, "\n- `") {
+		t.Errorf("tool lines: in pieces\n%s\nin one pass\n%s", a, b)
+	}
+}
+
+func TestIngestBadFiles(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	head := headOf(t, m)
+	bad := map[string]string{
+		"binary.jsonl":  "\x00\x01\x02\x03",
+		"notes.txt":     "just some notes\nnothing more\n",
+		"empty.jsonl":   "",
+		"garbage.jsonl": "{\"type\":\"user\",\"sessionId\":\"x\",\"message\":\n{oops\n",
+	}
+	for name, content := range bad {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		if _, err := m.Ingest(ctx, p, IngestOptions{}); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	if _, err := m.Ingest(ctx, filepath.Join(dir, "missing.jsonl"), IngestOptions{}); err == nil {
+		t.Error("a missing file was ingested")
+	}
+	if headOf(t, m) != head {
+		t.Error("a bad file made a commit")
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, "sessions")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("sessions/ exists after bad files: %v", err)
+	}
+}
+
+func TestIngestTruncatedLastLine(t *testing.T) {
+	m := testMemory(t)
+	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
+	data = data[:len(data)-40] // the last line loses its end
+	name := filepath.Join(t.TempDir(), "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl")
+	os.WriteFile(name, data, 0o644)
+	res, err := m.Ingest(context.Background(), name, IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.BadLines) != 1 || !strings.Contains(res.BadLines[0], "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl:") || res.Prompts != 2 {
+		t.Errorf("bad lines %q, prompts %d", res.BadLines, res.Prompts)
+	}
+}
+
+func TestSessionIDsRefused(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	head := headOf(t, m)
+	name := fixture(t, "claude/basic.jsonl", t.TempDir())
+	for _, id := range []string{"../escape", "a/b", "..", ".hidden", "-flag", "x\x00y", strings.Repeat("a", 200), "/abs"} {
+		if _, err := m.Ingest(ctx, name, IngestOptions{Session: id}); !errors.Is(err, transcript.ErrInvalidSessionID) {
+			t.Errorf("ingest --session %q: err = %v", id, err)
+		}
+		if _, err := m.Capture(ctx, Batch{Session: id, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); !errors.Is(err, transcript.ErrInvalidSessionID) {
+			t.Errorf("capture %q: err = %v", id, err)
+		}
+		if _, err := m.Session(ctx, id); err == nil {
+			t.Errorf("session %q found", id)
+		}
+		if _, err := m.SetSessionVariables(ctx, id, map[string]string{"a": "b"}); err == nil {
+			t.Errorf("set on %q worked", id)
+		}
+	}
+	payload, _ := os.ReadFile("../testdata/hooks/bad/traversal-session.json")
+	if _, err := m.CaptureHook(ctx, payload); !errors.Is(err, transcript.ErrInvalidSessionID) || !IsPermanent(err) {
+		t.Errorf("traversal hook: err = %v", err)
+	}
+	if headOf(t, m) != head {
+		t.Error("a refused id made a commit")
+	}
+	filepath.Walk(filepath.Dir(m.Dir), func(p string, fi os.FileInfo, err error) error {
+		if strings.Contains(p, "escape") || strings.Contains(p, ".ssh") {
+			t.Errorf("wrote %s", p)
+		}
+		return nil
+	})
+}
+
+// failing is a summarizer that always fails, as a misconfigured provider
+// behind no fallback would.
+type failing struct{}
+
+func (failing) Summarize(context.Context, summarize.Request) (summarize.Result, error) {
+	return summarize.Result{}, errors.New("no model today")
+}
+
+// fixed proposes the same candidates for every segment.
+type fixed []summarize.Candidate
+
+func (f fixed) Summarize(_ context.Context, req summarize.Request) (summarize.Result, error) {
+	return summarize.Result{Summary: fmt.Sprintf("## Segment %d\n\nsomething happened", req.Segment.Index), Items: f, Provider: "fixed"}, nil
+}
+
+func TestSegments(t *testing.T) {
+	m := testMemory(t)
+	m.Config.Capture.SegmentTurns = 4
+	ctx := context.Background()
+	// Hook events one at a time: a segment every 4 turns, the rest at Stop.
+	for i := 0; i < 10; i++ {
+		res, err := m.Capture(ctx, Batch{
+			Session: "s1", Key: fmt.Sprintf("k%d", i), Trigger: "prompt",
+			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: fmt.Sprintf("step %d", i), Meta: transcript.Meta{Time: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC)}}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if i%4 == 3 {
+			want = 1
+		}
+		if res.Segments != want || res.Prompts != 1 {
+			t.Errorf("turn %d: %+v", i, res)
+		}
+	}
+	res, err := m.Capture(ctx, Batch{Session: "s1", Key: "stop", Trigger: "stop", Final: true,
+		Events: []transcript.Event{{Kind: transcript.KindStop, Text: "done with the steps"}}, Summarizer: failing{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Segments != 1 || res.Fallback == "" || res.Provider != "extractive" {
+		t.Errorf("stop: %+v", res)
+	}
+	e, _ := m.Session(ctx, "s1")
+	if e.Summarized.Segments != 3 || e.Summarized.Turns != 11 || e.Turns != 11 || e.Prompts != 10 {
+		t.Errorf("session: %+v", e.Session)
+	}
+	sum := readRepo(t, m, e.File(SummaryFile))
+	for i := 1; i <= 3; i++ {
+		if strings.Count(sum, fmt.Sprintf("## Segment %d", i)) != 1 {
+			t.Errorf("summary.md lacks segment %d once:\n%s", i, sum)
+		}
+	}
+	if _, err := os.Stat(m.pendingPath("s1")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pending turns left: %v", err)
+	}
+	// A key seen before is skipped.
+	res, err = m.Capture(ctx, Batch{Session: "s1", Key: "k3", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "step 3"}}})
+	if err != nil || res.Commit != "" || res.Skipped != 1 {
+		t.Errorf("repeated key: %+v, %v", res, err)
+	}
+}
+
+func TestConsolidate(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	capture := func(session string, c ...summarize.Candidate) *CaptureResult {
+		t.Helper()
+		res, err := m.Capture(ctx, Batch{Session: session, Key: fmt.Sprint(c), Final: true, Trigger: "stop",
+			Events:     []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "decide"}},
+			Summarizer: fixed(c)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := capture("s1",
+		summarize.Candidate{Kind: summarize.Decision, Title: "Use PostgreSQL for the job queue", Body: "PostgreSQL is already deployed.", Importance: 0.8},
+		summarize.Candidate{Kind: summarize.Fact, Title: "The API listens on port 8080", Body: "The API listens on port 8080.", Importance: 0.5})
+	if len(res.Items) != 2 || res.Items[0].Action != "added" {
+		t.Fatalf("items: %+v", res.Items)
+	}
+	first := res.Items[0]
+
+	// The same decision again, worded a little differently: confirmed.
+	res = capture("s2", summarize.Candidate{Kind: summarize.Decision, Title: "Using PostgreSQL for the job queues", Body: "PostgreSQL is deployed already.", Importance: 0.9})
+	if len(res.Items) != 1 || res.Items[0].Action != "confirmed" || res.Items[0].ID != first.ID {
+		t.Fatalf("confirm: %+v", res.Items)
+	}
+	e, err := m.Get(ctx, first.ID)
+	if err != nil || e.Item.Importance != 0.9 || e.Item.Session != "s1" {
+		t.Errorf("confirmed item: %+v, %v", e, err)
+	}
+	// A fact of another kind with a similar title is not a match.
+	res = capture("s2", summarize.Candidate{Kind: summarize.Pattern, Title: "Use PostgreSQL for the job queue", Body: "a pattern"})
+	if res.Items[0].Action != "added" {
+		t.Errorf("other kind: %+v", res.Items)
+	}
+	// A new decision on the same subject supersedes the old one.
+	res = capture("s3", summarize.Candidate{Kind: summarize.Decision, Title: "Use PostgreSQL for the job queue with SKIP LOCKED", Body: "Workers claim jobs with SELECT FOR UPDATE SKIP LOCKED; no advisory locks.", Importance: 0.7})
+	if len(res.Items) != 1 || res.Items[0].Action != "superseded" || res.Items[0].Supersedes != first.ID {
+		t.Fatalf("supersede: %+v", res.Items)
+	}
+	if _, err := m.Get(ctx, first.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("superseded item still there: %v", err)
+	}
+	data := readRepo(t, m, res.Items[0].Path)
+	if !strings.Contains(data, "supersedes: "+first.ID) || !strings.Contains(data, "importance: 0.9") {
+		t.Errorf("new item:\n%s", data)
+	}
+	it, err := Parse(res.Items[0].Path, []byte(data))
+	if err != nil || it.Session != "s3" {
+		t.Errorf("parse: %v %+v", err, it)
+	}
+	// An unrelated decision is new.
+	res = capture("s3", summarize.Candidate{Kind: summarize.Decision, Title: "Deploy on Fridays only with a second reviewer", Body: "x"})
+	if res.Items[0].Action != "added" {
+		t.Errorf("unrelated: %+v", res.Items)
+	}
+	items, _, _ := m.List(ctx, Filter{Kind: Decision})
+	if len(items) != 2 {
+		t.Errorf("%d decisions, want 2", len(items))
+	}
+}
+
+func TestTitleMatch(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		match bool
+	}{
+		{"Use PostgreSQL for the job queue", "Use PostgreSQL for the job queue", true},
+		{"Use PostgreSQL for the job queue", "Using PostgreSQL for job queues", true},
+		{"Use PostgreSQL for the job queue", "Use Redis for the job queue", true},
+		{"Retry with exponential backoff", "Retry queue uses PostgreSQL", false},
+		{"Use table-driven tests", "Use golden files for tests", false},
+		{"Go", "Go", true},
+		{"Go", "Rust", false},
+		{"", "x", false},
+	}
+	for _, tt := range tests {
+		if got := titleMatch(titleWords(tt.a), titleWords(tt.b)) > 0; got != tt.match {
+			t.Errorf("%q ~ %q = %v, want %v", tt.a, tt.b, got, tt.match)
+		}
+	}
+}
+
+func TestArchive(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return now }
+	for _, id := range []string{"old", "new"} {
+		if _, err := m.Capture(ctx, Batch{Session: id, Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hello " + id}}}); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(5 * 24 * time.Hour)
+	}
+	// "old" was last seen 10 days ago, "new" 5 days ago.
+	res, err := m.ArchiveInactive(ctx, 7*24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Moved) != 1 || res.Moved[0].ID != "old" || res.Moved[0].Dir != "archive/2026/03/old" || res.Checkpoint == nil {
+		t.Fatalf("archive: %+v", res)
+	}
+	e, err := m.Session(ctx, "old")
+	if err != nil || e.Status != StatusArchived || !e.Archived() {
+		t.Fatalf("archived session: %+v, %v", e, err)
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, "sessions", "old")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("sessions/old is still there")
+	}
+	list, _, _ := m.Sessions(ctx, SessionFilter{Status: StatusArchived})
+	if len(list) != 1 || list[0].ID != "old" {
+		t.Errorf("archived list: %v", list)
+	}
+	items, _, _ := m.Sessions(ctx, SessionFilter{})
+	if len(items) != 2 {
+		t.Errorf("all sessions: %d", len(items))
+	}
+	if again, err := m.ArchiveInactive(ctx, 7*24*time.Hour); err != nil || len(again.Moved) != 0 {
+		t.Errorf("second pass: %+v, %v", again, err)
+	}
+	if st, _ := m.Status(ctx); len(st) != 0 {
+		t.Errorf("work tree changed: %v", st)
+	}
+	// New events bring it back.
+	cr, err := m.Capture(ctx, Batch{Session: "old", Key: "k2", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "back again"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cr.Reactivated || cr.Dir != "sessions/old" {
+		t.Errorf("reactivated: %+v", cr)
+	}
+	if p := readRepo(t, m, "sessions/old/prompts.md"); !strings.Contains(p, "hello old") || !strings.Contains(p, "back again") || strings.Count(p, "# Prompts") != 1 {
+		t.Errorf("prompts.md:\n%s", p)
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, "archive")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("archive/ left behind empty")
+	}
+	if st, _ := m.Status(ctx); len(st) != 0 {
+		t.Errorf("work tree changed: %v", st)
+	}
+}
+
+func TestSessionCommands(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	if _, err := m.Capture(ctx, Batch{Session: "abcdef-1", Key: "k", Final: true, Summarizer: fixed{
+		{Kind: summarize.Decision, Title: "Ship the queue behind a flag", Body: "Until the backfill is done.", Importance: 0.8},
+		{Kind: summarize.Pattern, Title: "Wrap errors with the path", Body: "fmt.Errorf(\"%s: %w\", path, err)", Importance: 0.6},
+		{Kind: summarize.Fact, Title: "CI runs on two cores", Body: "Keep tests light."},
+	}, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "plan the rollout"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Capture(ctx, Batch{Session: "other-2", Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.SetSessionVariables(ctx, "abcdef", map[string]string{"branch": "feat/queue", "token": "ghp_" + "VIdVuddLEG62Hkd9Gf2leMeR3pzh84KpLMcN"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.SetSessionProgress(ctx, "abcdef-1", Progress{Done: 3, Total: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.SetSessionProgress(ctx, "abcdef-1", Progress{Done: 8, Total: 7}); err == nil {
+		t.Error("progress 8/7 accepted")
+	}
+	e, _ := m.Session(ctx, "abcdef-1")
+	if e.Variables["branch"] != "feat/queue" || strings.Contains(e.Variables["token"], "VIdVudd") || e.Progress != (Progress{3, 7}) {
+		t.Errorf("session: %+v", e.Session)
+	}
+	// Unknown keys added by hand survive rewrites.
+	yml := readRepo(t, m, e.File(SessionFile))
+	os.WriteFile(filepath.Join(m.Dir, e.File(SessionFile)), []byte(yml+"ticket: OPS-42\n"), 0o644)
+	if _, err := m.SetSessionStatus(ctx, "abcdef-1", StatusSuspended); err != nil {
+		t.Fatal(err)
+	}
+	if yml = readRepo(t, m, e.File(SessionFile)); !strings.Contains(yml, "ticket: OPS-42") || !strings.Contains(yml, "status: suspended") {
+		t.Errorf("session.yaml:\n%s", yml)
+	}
+
+	text, err := m.ResumeContext(ctx, "abcdef-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Session abcdef-1", "Progress: 3 of 7", "`branch`: feat/queue", "plan the rollout", "Ship the queue behind a flag", "## Summary"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("resume lacks %q:\n%s", want, text)
+		}
+	}
+
+	res, err := m.Share(ctx, "abcdef-1", "other-2", ShareDecisions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || res.Checkpoint == nil {
+		t.Fatalf("share: %+v", res)
+	}
+	got, err := m.Get(ctx, res.Items[0].ID)
+	if err != nil || got.Item.Confidence != 0.8 || got.Item.Session != "other-2" || got.Item.Title != "Ship the queue behind a flag" {
+		t.Errorf("shared: %+v, %v", got.Item, err)
+	}
+	if data := readRepo(t, m, got.Path); !strings.Contains(data, "shared_from: abcdef-1") {
+		t.Errorf("no provenance:\n%s", data)
+	}
+	res, err = m.Share(ctx, "abcdef-1", "other-2", ShareDecisions)
+	if err != nil || len(res.Items) != 0 || res.Skipped != 1 {
+		t.Errorf("share again: %+v, %v", res, err)
+	}
+	res, err = m.Share(ctx, "abcdef-1", "other-2", ShareFull)
+	if err != nil || len(res.Items) != 2 || res.Skipped != 1 {
+		t.Errorf("share full: %+v, %v", res, err)
+	}
+	if _, err := m.Share(ctx, "abcdef-1", "nobody", ShareFull); !errors.Is(err, ErrNoSession) {
+		t.Errorf("share to a missing session: %v", err)
+	}
+	if st, _ := m.Status(ctx); len(st) != 0 {
+		t.Errorf("work tree changed: %v", st)
+	}
+}
+
+func TestResumeBounded(t *testing.T) {
+	m := testMemory(t)
+	m.Config.Capture.SegmentTurns = 3
+	ctx := context.Background()
+	var events []transcript.Event
+	for i := 0; i < 200; i++ {
+		events = append(events, transcript.Event{ID: fmt.Sprint(i), Meta: transcript.Meta{Offset: int64(i)}, Kind: transcript.KindUserPrompt,
+			Text: strings.Repeat(fmt.Sprintf("prompt %d says a lot about the work. ", i), 20)})
+	}
+	if _, err := m.Capture(ctx, Batch{Session: "big", Source: "/x/big.jsonl", To: 300, Events: events, Final: true}); err != nil {
+		t.Fatal(err)
+	}
+	text, err := m.ResumeContext(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(text) > MaxResumeChars || !strings.Contains(text, "## Summary") || !strings.Contains(text, "prompt 199") || !strings.Contains(text, "earlier section") {
+		t.Errorf("resume is %d chars:\n%s", len(text), text)
+	}
+}
+
+// A batch interrupted between its writes and its commit is undone by the
+// next writer; one interrupted after its commit is finished.
+func TestJournal(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	if _, err := m.Capture(ctx, Batch{Session: "s", Key: "a", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "first"}}}); err != nil {
+		t.Fatal(err)
+	}
+	head := headOf(t, m)
+	before := readRepo(t, m, "sessions/s/prompts.md")
+	unlock, _ := m.Lock(ctx)
+	b := &batchWrite{}
+	b.add("sessions/s/prompts.md", []byte("\n## 2\n\nhalf done\n"))
+	b.put("core/facts/x--01JE0A1B2C3D4E5F6G7H8J9K0R.md", []byte("---\ntitle: x\n---\n"))
+	j := &journal{Schema: 1, Parent: head, Writes: []fileWrite{
+		{Path: "sessions/s/prompts.md", Append: true, Base: int64(len(before)), Existed: true, Data: b.writes[0].Data},
+		{Path: b.writes[1].Path, Data: b.writes[1].Data},
+	}, Paths: b.paths(), Session: "s", Event: "test"}
+	if err := m.writeJournal(j); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.redo(j); err != nil { // the process dies here, before its commit
+		t.Fatal(err)
+	}
+	unlock()
+	if _, err := m.Capture(ctx, Batch{Session: "s", Key: "b", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "second"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := readRepo(t, m, "sessions/s/prompts.md")
+	if strings.Contains(p, "half done") || !strings.Contains(p, "second") {
+		t.Errorf("after undo:\n%s", p)
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, "core/facts")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the undone item is still there")
+	}
+	// Now one that committed before the process died.
+	unlock, _ = m.Lock(ctx)
+	j.Parent = "0000000000000000000000000000000000000000"
+	j.Writes[0].Base = int64(len(p))
+	if err := m.writeJournal(j); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.redo(j); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if _, err := m.ArchiveInactive(ctx, time.Nanosecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(m.store.StatePath(journalName)); !errors.Is(err, os.ErrNotExist) {
+		t.Error("journal left")
+	}
+	if st, _ := m.Status(ctx); len(st) != 0 {
+		t.Errorf("work tree differs from HEAD: %v", st)
+	}
+}
+
+func TestCaptureHooks(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
+	for _, name := range []string{"session-start", "user-prompt-submit", "post-tool-use-bash", "post-tool-use-failure-bash", "post-tool-use-bash", "stop", "session-end"} {
+		payload, err := os.ReadFile("../testdata/hooks/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.CaptureHook(ctx, payload); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	e, err := m.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Status != StatusSuspended || e.Prompts != 1 || e.Summarized.Segments != 1 || e.Project != "/home/dev/src/tidepool" {
+		t.Errorf("session: %+v", e.Session)
+	}
+	tr := readRepo(t, m, e.File(TranscriptFile))
+	if strings.Count(tr, "go test -race -count=20") != 1 || !strings.Contains(tr, "**failed** (exit 1)") || !strings.Contains(tr, "_Session ended (prompt_input_exit)._") {
+		t.Errorf("transcript.md:\n%s", tr)
+	}
+	log, _ := m.Log(ctx, LogOptions{N: 1})
+	if log[0].Event != "session-end" {
+		t.Errorf("last event %q", log[0].Event)
+	}
+	// The summarizer's own sessions are not captured.
+	own := fmt.Sprintf(`{"session_id":"s2","hook_event_name":"UserPromptSubmit","prompt":"x","cwd":%q}`, filepath.Join(m.Dir, ".state", "summarize", "claude"))
+	res, err := m.CaptureHook(ctx, []byte(own))
+	if err != nil || res.Ignored == "" || m.sessionExists("s2") {
+		t.Errorf("summarizer hook: %+v, %v", res, err)
+	}
+}
