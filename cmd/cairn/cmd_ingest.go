@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type ingestOptions struct {
+	session string
+	json    bool
+}
+
+func newIngestCommand(g *globals) *cobra.Command {
+	var opts ingestOptions
+	cmd := &cobra.Command{
+		Use:   "ingest FILE...",
+		Short: "Capture agent transcripts into the memory now",
+		Long: `Capture agent transcripts now: Claude Code session JSONL, Codex CLI rollout
+JSONL, chat JSONL ({"role","content","timestamp"} per line) and Markdown
+transcripts. Each file becomes (or adds to) a session under sessions/: its
+prompts, a condensed and redacted transcript, observations, a summary, and
+the decisions, facts, patterns and preferences it yields in core/. Each
+file is one checkpoint. Ingesting a file again captures only what it gained
+since. Prints one line per file; a file that cannot be ingested gets one
+line on standard error, nothing of it is committed, and the exit status
+is 1.`,
+		Example: `  cairn ingest ~/.claude/projects/-home-me-src-app/*.jsonl
+  cairn ingest --session standup-0312 notes/standup.md`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("ingest needs at least one FILE")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runIngest(cmd.Context(), g, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.session, "session", "", "put the files into session `ID` instead of the one they name")
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if _, err := m.ArchiveInactive(ctx, 0); err != nil {
+		g.warn("archive inactive sessions: " + err.Error())
+	}
+	failed := 0
+	var out []*memory.IngestResult
+	for _, name := range files {
+		res, err := m.Ingest(ctx, name, memory.IngestOptions{Session: opts.session})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			failed++
+			g.warn(err.Error())
+			continue
+		}
+		for _, bad := range res.BadLines {
+			g.warn("skipped " + bad)
+		}
+		if opts.json {
+			out = append(out, res)
+			continue
+		}
+		fmt.Fprintln(g.stdout, ingestLine(name, res))
+	}
+	if opts.json {
+		if out == nil {
+			out = []*memory.IngestResult{}
+		}
+		if err := g.printJSON(out); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d file(s) not ingested", failed, len(files))
+	}
+	return nil
+}
+
+// ingestLine says in one line what ingesting a file did.
+func ingestLine(name string, r *memory.IngestResult) string {
+	head := fmt.Sprintf("%s: session %s (%s, %s)", name, r.Session, r.Format, r.Agent)
+	if r.Ignored != "" {
+		return head + ": ignored, " + r.Ignored
+	}
+	if r.Commit == "" {
+		return fmt.Sprintf("%s: nothing new (%d events captured before)", head, r.Skipped)
+	}
+	parts := []string{countOf(r.Events, "event", "events")}
+	if r.Prompts > 0 {
+		parts = append(parts, countOf(r.Prompts, "prompt", "prompts"))
+	}
+	if r.Segments > 0 {
+		s := countOf(r.Segments, "summary", "summaries")
+		if r.Fallback != "" {
+			s += " (built-in summarizer: " + oneLine(r.Fallback) + ")"
+		}
+		parts = append(parts, s)
+	}
+	if n := len(r.Items); n > 0 {
+		parts = append(parts, countOf(n, "item", "items"))
+	}
+	if r.Redactions > 0 {
+		parts = append(parts, countOf(r.Redactions, "secret redacted", "secrets redacted"))
+	}
+	verb := "updated"
+	if r.Created {
+		verb = "new"
+	}
+	return fmt.Sprintf("%s: %s, %s; commit %s", head, verb, strings.Join(parts, ", "), short(r.Commit))
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

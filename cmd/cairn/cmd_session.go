@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+func newSessionCommand(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "session",
+		Short: "List, show, resume and manage agent sessions",
+		Long: `Agent sessions live in sessions/<id>/ (session.yaml, prompts.md,
+transcript.md, observations.md, summary.md) and move to
+archive/<yyyy>/<mm>/<id>/ after capture.archive_after of inactivity.
+A session ID may be given as a unique prefix of four characters or more.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessionList(cmd.Context(), g, sessionListOptions{})
+		},
+	}
+	cmd.AddCommand(
+		newSessionListCommand(g),
+		newSessionShowCommand(g),
+		newSessionResumeCommand(g),
+		newSessionStatusCommand(g, "suspend", memory.StatusSuspended, "Mark a session suspended (paused)"),
+		newSessionStatusCommand(g, "archive", memory.StatusArchived, "Move a session to archive/ now"),
+		newSessionSetCommand(g),
+		newSessionProgressCommand(g),
+		newSessionShareCommand(g),
+	)
+	return cmd
+}
+
+type sessionListOptions struct {
+	status string
+	json   bool
+}
+
+func newSessionListCommand(g *globals) *cobra.Command {
+	var opts sessionListOptions
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List sessions, most recently active first",
+		Long: `List sessions, live and archived, most recently active first. Sessions
+inactive for longer than capture.archive_after are archived first.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessionList(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.status, "status", "", "only sessions with this `STATUS`: active, suspended or archived")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+// jsonSession is how commands print a session under --json.
+type jsonSession struct {
+	ID            string            `json:"id"`
+	MemorySession string            `json:"memory_session"`
+	Agent         string            `json:"agent"`
+	Status        string            `json:"status"`
+	Title         string            `json:"title"`
+	Project       string            `json:"project"`
+	Branch        string            `json:"branch,omitempty"`
+	Prompts       int               `json:"prompts"`
+	Turns         int               `json:"turns"`
+	Started       time.Time         `json:"started"`
+	Updated       time.Time         `json:"updated"`
+	LastActivity  time.Time         `json:"last_activity"`
+	Progress      jsonProgress      `json:"progress"`
+	Variables     map[string]string `json:"variables"`
+	Summarized    int               `json:"summarized_turns"`
+	Dir           string            `json:"dir"`
+	Summary       *string           `json:"summary,omitempty"`
+}
+
+type jsonProgress struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
+func sessionJSON(e *memory.SessionEntry) jsonSession {
+	vars := e.Variables
+	if vars == nil {
+		vars = map[string]string{}
+	}
+	return jsonSession{
+		ID: e.ID, MemorySession: e.MemorySession, Agent: e.Agent, Status: string(e.Status), Title: e.Title,
+		Project: e.Project, Branch: e.Branch, Prompts: e.Prompts, Turns: e.Turns,
+		Started: e.Started, Updated: e.Updated, LastActivity: e.LastActivity,
+		Progress:  jsonProgress{e.Progress.Done, e.Progress.Total},
+		Variables: vars, Summarized: e.Summarized.Turns, Dir: e.Dir,
+	}
+}
+
+func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) error {
+	var f memory.SessionFilter
+	if opts.status != "" {
+		st, err := memory.ParseSessionStatus(opts.status)
+		if err != nil {
+			return usageError{err}
+		}
+		f.Status = st
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if _, err := m.ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, gitstore.ErrLocked) {
+		g.warn("archive inactive sessions: " + err.Error())
+	}
+	list, problems, err := m.Sessions(ctx, f)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		g.warn("skipped " + p.Error())
+	}
+	if opts.json {
+		out := make([]jsonSession, 0, len(list))
+		for _, e := range list {
+			out = append(out, sessionJSON(e))
+		}
+		return g.printJSON(out)
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	for _, e := range list {
+		progress := ""
+		if e.Progress.Total > 0 {
+			progress = fmt.Sprintf(" [%d/%d]", e.Progress.Done, e.Progress.Total)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d prompts\t%s%s\n", e.ID, e.Status, e.Agent,
+			e.LastActivity.Local().Format("2006-01-02 15:04"), e.Prompts, e.Title, progress)
+	}
+	return tw.Flush()
+}
+
+func newSessionShowCommand(g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a session's session.yaml and summary",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessionShow(cmd.Context(), g, args[0], asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	e, err := m.Session(ctx, ref)
+	if err != nil {
+		return err
+	}
+	yml, err := m.Store().ReadFile(e.File(memory.SessionFile))
+	if err != nil {
+		return err
+	}
+	summary, err := m.Store().ReadFile(e.File(memory.SummaryFile))
+	if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+		return err
+	}
+	if asJSON {
+		j := sessionJSON(e)
+		s := string(summary)
+		j.Summary = &s
+		return g.printJSON(j)
+	}
+	fmt.Fprintf(g.stdout, "# %s/%s\n\n%s", e.Dir, memory.SessionFile, yml)
+	if len(summary) > 0 {
+		fmt.Fprintf(g.stdout, "\n%s", summary)
+	} else {
+		fmt.Fprintf(g.stdout, "\n(no summary yet)\n")
+	}
+	return nil
+}
+
+func newSessionResumeCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "resume ID",
+		Short: "Print a session's context as Markdown, to carry on with it",
+		Long: `Print what an agent needs to carry on with a session: its summary, progress,
+variables, last prompts and the core items that came from it, as Markdown
+under 8,000 characters. A suspended or archived session becomes active
+again (and moves back to sessions/).`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessionResume(cmd.Context(), g, args[0])
+		},
+	}
+}
+
+func runSessionResume(ctx context.Context, g *globals, ref string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	e, err := m.Session(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if e.Status != memory.StatusActive {
+		if _, err := m.SetSessionStatus(ctx, e.ID, memory.StatusActive); err != nil {
+			return err
+		}
+	}
+	text, err := m.ResumeContext(ctx, e.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(g.stdout, text)
+	return nil
+}
+
+func newSessionStatusCommand(g *globals, name string, st memory.SessionStatus, short string) *cobra.Command {
+	return &cobra.Command{
+		Use:   name + " ID",
+		Short: short,
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := g.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			ch, err := m.SetSessionStatus(cmd.Context(), args[0], st)
+			if err != nil {
+				return err
+			}
+			return printSessionChange(g, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
+		},
+	}
+}
+
+// printSessionChange says what a session command did.
+func printSessionChange(g *globals, ch *memory.SessionChange, what string) error {
+	if ch.Checkpoint == nil {
+		fmt.Fprintf(g.stdout, "session %s: unchanged, %s\n", ch.Session.ID, what)
+		return nil
+	}
+	fmt.Fprintf(g.stdout, "session %s: %s; commit %s\n", ch.Session.ID, what, short(ch.Checkpoint.Hash))
+	return nil
+}
+
+// defaultSession is the session a command means when it names none:
+// $CAIRN_SESSION, else the most recently active live session.
+func defaultSession(ctx context.Context, g *globals, m *memory.Memory) (string, error) {
+	if id := os.Getenv("CAIRN_SESSION"); id != "" {
+		return id, nil
+	}
+	list, _, err := m.Sessions(ctx, memory.SessionFilter{Status: memory.StatusActive})
+	if err != nil {
+		return "", err
+	}
+	if len(list) == 0 {
+		return "", usagef("no active session: name one (cairn session list)")
+	}
+	g.warn("session " + list[0].ID + " (the latest active one)")
+	return list[0].ID, nil
+}
+
+func newSessionSetCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "set [ID] KEY=VALUE...",
+		Short: "Set a session's variables (KEY= removes one)",
+		Long: `Set variables of a session, for long-running workflows. KEY= removes a
+variable. Without ID, the session is $CAIRN_SESSION or the latest active
+one. Values are redacted like everything cairn stores.`,
+		Example: `  cairn session set 3f1c9a52 ticket=OPS-42 stage=backfill`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessionSet(cmd.Context(), g, args)
+		},
+	}
+}
+
+func runSessionSet(ctx context.Context, g *globals, args []string) error {
+	if len(args) == 0 {
+		return usagef("session set needs KEY=VALUE")
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	ref := ""
+	if !strings.Contains(args[0], "=") {
+		ref, args = args[0], args[1:]
+	}
+	if len(args) == 0 {
+		return usagef("session set needs KEY=VALUE")
+	}
+	vars := map[string]string{}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" {
+			return usagef("session set: %q is not KEY=VALUE", a)
+		}
+		vars[k] = v
+	}
+	if ref == "" {
+		if ref, err = defaultSession(ctx, g, m); err != nil {
+			return err
+		}
+	}
+	ch, err := m.SetSessionVariables(ctx, ref, vars)
+	if err != nil {
+		return err
+	}
+	return printSessionChange(g, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
+}
+
+func newSessionProgressCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:     "progress [ID] DONE/TOTAL",
+		Short:   "Record how many steps of a session's task are done",
+		Example: `  cairn session progress 3f1c9a52 3/7`,
+		Args:    rangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessionProgress(cmd.Context(), g, args)
+		},
+	}
+}
+
+func runSessionProgress(ctx context.Context, g *globals, args []string) error {
+	spec := args[len(args)-1]
+	d, t, ok := strings.Cut(spec, "/")
+	done, err1 := strconv.Atoi(d)
+	total, err2 := strconv.Atoi(t)
+	if !ok || err1 != nil || err2 != nil || done < 0 || total < 0 || done > total {
+		return usagef("session progress: %q is not DONE/TOTAL with 0 ≤ DONE ≤ TOTAL", spec)
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	ref := ""
+	if len(args) == 2 {
+		ref = args[0]
+	} else if ref, err = defaultSession(ctx, g, m); err != nil {
+		return err
+	}
+	ch, err := m.SetSessionProgress(ctx, ref, memory.Progress{Done: done, Total: total})
+	if err != nil {
+		return err
+	}
+	return printSessionChange(g, ch, fmt.Sprintf("progress %d/%d", done, total))
+}
+
+func newSessionShareCommand(g *globals) *cobra.Command {
+	var what string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "share FROM TO",
+		Short: "Copy a session's decisions, patterns or all its items to another",
+		Long: `Copy the core items that came from session FROM to session TO, as new items
+of TO with confidence × 0.8 and their provenance (shared_from, shared_item).
+Items shared before are not copied again.`,
+		Args: exactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch what {
+			case memory.ShareDecisions, memory.SharePatterns, memory.ShareFull:
+			default:
+				return usagef("--what %q: want decisions, patterns or full", what)
+			}
+			m, err := g.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			res, err := m.Share(cmd.Context(), args[0], args[1], what)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				items := res.Items
+				if items == nil {
+					items = []memory.ItemChange{}
+				}
+				return g.printJSON(map[string]any{"from": res.From, "to": res.To, "items": items, "skipped": res.Skipped})
+			}
+			if res.Checkpoint == nil {
+				fmt.Fprintf(g.stdout, "nothing to share from %s to %s (%d shared before)\n", res.From, res.To, res.Skipped)
+				return nil
+			}
+			for _, it := range res.Items {
+				fmt.Fprintf(g.stdout, "%s\t%s\t%s\n", it.ID, it.Kind, it.Title)
+			}
+			fmt.Fprintf(g.stdout, "shared %d item(s) from %s to %s; commit %s\n", len(res.Items), res.From, res.To, short(res.Checkpoint.Hash))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&what, "what", memory.ShareDecisions, "what to copy: decisions, patterns or full")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
