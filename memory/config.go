@@ -44,6 +44,10 @@ type SearchConfig struct {
 	// RecencyHalfLifeDays is the age at which recency falls to one half.
 	RecencyHalfLifeDays float64        `yaml:"recency_half_life_days"`
 	Embedder            EmbedderConfig `yaml:"embedder"`
+	// MinSimilarity drops hits only vector search found whose cosine
+	// similarity is lower; below 0 means the embedder's own floor
+	// (0.05 for the built-in one, none for others).
+	MinSimilarity float64 `yaml:"min_similarity"`
 	// ContextBudget is cairn context's default budget, in tokens.
 	ContextBudget int `yaml:"context_budget"`
 }
@@ -86,6 +90,7 @@ func defaultConfig() Config {
 	s.ChunkTokens, s.OverlapTokens = 512, 50
 	s.Weights.Relevance, s.Weights.Recency, s.Weights.Importance, s.Weights.References = 0.4, 0.2, 0.3, 0.1
 	s.RecencyHalfLifeDays = 30
+	s.MinSimilarity = -1
 	s.Embedder.Provider = "builtin"
 	s.Embedder.Timeout = Duration(30 * time.Second)
 	s.ContextBudget = 1500

@@ -229,7 +229,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 
 	const header = "# Project memory (cairn)\n"
 	headerTokens := indexer.EstimateTokens(header)
-	reserve := min(60, budget/8) // for the list of what was left out
+	reserve := min(60, max(minManifestTokens, budget/8)) // for the list of what was left out
 	avail := budget - headerTokens - reserve
 	var used [numSections]int
 	total := 0
@@ -268,11 +268,12 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 	}
 
 	// The estimate of the whole may differ from the sum of its parts by a
-	// token here and there: drop the last blocks until the whole fits.
+	// token here and there, and the list of what was left out must fit
+	// too: drop the last blocks until the whole fits.
 	for {
-		p.Text = m.assemble(header, headings, blocks)
-		p.UsedTokens = indexer.EstimateTokens(p.Text)
-		if p.UsedTokens <= budget {
+		text, complete := m.assemble(header, headings, blocks, budget)
+		p.Text, p.UsedTokens = text, indexer.EstimateTokens(text)
+		if p.UsedTokens <= budget && complete {
 			break
 		}
 		last := -1
@@ -282,7 +283,9 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 			}
 		}
 		if last < 0 {
-			p.Text, p.UsedTokens = "", 0
+			if p.UsedTokens > budget {
+				p.Text, p.UsedTokens = "", 0
+			}
 			break
 		}
 		blocks[last].taken = false
@@ -306,9 +309,10 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 }
 
 // assemble writes the pack's text: the header, each section with a
-// taken block under its heading, and the list of what was left out,
-// as much of it as the budget leaves room for.
-func (m *Memory) assemble(header string, headings [numSections]string, blocks []*block) string {
+// taken block under its heading, and the list of what was left out, as
+// much of it as fits in budget. complete is false when something was
+// left out and not even the shortest list fits.
+func (m *Memory) assemble(header string, headings [numSections]string, blocks []*block, budget int) (text string, complete bool) {
 	var b strings.Builder
 	n := 0
 	for sec := range numSections {
@@ -335,27 +339,36 @@ func (m *Memory) assemble(header string, headings [numSections]string, blocks []
 		}
 	}
 	if len(left) == 0 {
-		if n == 0 {
-			return ""
-		}
-		return b.String()
+		return b.String(), true
 	}
+	body := b.String()
 	if n == 0 {
-		b.WriteString(header)
+		body = header
 	}
-	b.WriteString("\n")
-	b.WriteString(manifest(left, 3))
-	return b.String()
+	for names := 3; names >= -1; names-- {
+		t := body + "\n" + manifest(left, names)
+		if indexer.EstimateTokens(t) <= budget {
+			return t, true
+		}
+	}
+	return b.String(), false
 }
 
+// minManifestTokens is about the size of the shortest list of what was
+// left out.
+const minManifestTokens = 16
+
 // manifest says how many memories were left out, names a few, and says
-// how to fetch them.
+// how to fetch them; with names below 0, in as few words as it can.
 func manifest(left []*block, names int) string {
-	var b strings.Builder
 	noun := "memories"
 	if len(left) == 1 {
 		noun = "memory"
 	}
+	if names < 0 {
+		return fmt.Sprintf("_%d more %s left out: `cairn search`._\n", len(left), noun)
+	}
+	var b strings.Builder
 	fmt.Fprintf(&b, "_%d more %s left out", len(left), noun)
 	for i, bl := range left[:min(names, len(left))] {
 		sep := ", "

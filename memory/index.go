@@ -35,6 +35,7 @@ type Index struct {
 	m   *Memory
 	ix  *indexer.Index
 	cfg SearchConfig
+	emb indexer.Embedder
 
 	mu sync.Mutex // serialises catching up
 	// lag is why the index could not catch up last time, and lagAt when:
@@ -70,6 +71,11 @@ func (m *Memory) OpenIndex(ctx context.Context, opts IndexOptions) (*Index, erro
 		return nil, err
 	}
 	if err := x.catchUp(ctx, reason, opts.Progress); err != nil {
+		if x.ix.Version() == "" && errors.Is(err, indexer.ErrEmbedderUnavailable) {
+			x.Close()
+			return nil, fmt.Errorf("cannot build the search index without the embedding service at %s (%s); start it, or use the built-in embedder (search.embedder.provider: builtin in cairn.yaml): %w",
+				cfgURL(x.cfg), lastPart(err), indexer.ErrEmbedderUnavailable)
+		}
 		if x.ix.Version() == "" || !errors.Is(err, indexer.ErrEmbedderUnavailable) {
 			x.Close()
 			return nil, err
@@ -92,7 +98,7 @@ func (m *Memory) Reindex(ctx context.Context, opts IndexOptions) (*Index, error)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild search index: %w", err)
 	}
-	x := &Index{m: m, ix: ix, cfg: cfg}
+	x := &Index{m: m, ix: ix, cfg: cfg, emb: iopts.Embedder}
 	if err := x.fill(ctx, "", false, opts.Progress); err != nil {
 		x.Close()
 		return nil, err
@@ -120,7 +126,7 @@ func (m *Memory) openIndex(ctx context.Context, lockTimeout time.Duration, exist
 	if err != nil {
 		return nil, "", fmt.Errorf("open search index: %w", err)
 	}
-	return &Index{m: m, ix: ix, cfg: cfg}, reason, nil
+	return &Index{m: m, ix: ix, cfg: cfg, emb: iopts.Embedder}, reason, nil
 }
 
 func rebuildReason(re *indexer.RebuildError) string {
@@ -235,6 +241,24 @@ func (e *queryEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 	return e.Embedder.Embed(ctx, texts)
 }
 
+func cfgURL(c SearchConfig) string { return c.Embedder.BaseURL }
+
+// builtin reports whether the index uses the built-in embedder.
+func (x *Index) builtin() bool {
+	_, ok := x.emb.(*indexer.HashEmbedder)
+	return ok
+}
+
+// lastPart is the innermost part of an error's message, the cause
+// ("connection refused").
+func lastPart(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	return msg
+}
+
 // Close closes the index and lets another process open it.
 func (x *Index) Close() error { return x.ix.Close() }
 
@@ -273,11 +297,7 @@ func (x *Index) follow(ctx context.Context) error {
 // service.
 func (x *Index) embedProblem(err error) string {
 	if errors.Is(err, indexer.ErrEmbedderUnavailable) {
-		msg := err.Error()
-		if i := strings.LastIndex(msg, ": "); i >= 0 {
-			msg = msg[i+2:]
-		}
-		return fmt.Sprintf("embedding service %s is unavailable (%s)", x.cfg.Embedder.BaseURL, msg)
+		return fmt.Sprintf("embedding service %s is unavailable (%s)", cfgURL(x.cfg), lastPart(err))
 	}
 	msg := err.Error()
 	for _, p := range []string{"search index: ", "index put: ", "search: "} {
@@ -374,6 +394,13 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	paths, err := x.m.indexablePaths(ctx)
 	if err != nil {
 		return err
+	}
+	if len(paths) > 0 && !x.builtin() {
+		// Ask the embedding service once before saying that indexing
+		// starts: when it is down, that is all there is to say.
+		if _, err := x.emb.Embed(ctx, []string{"cairn"}); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
 	}
 	switch {
 	case !announce:

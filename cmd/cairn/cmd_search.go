@@ -1,0 +1,298 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/server"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+type searchOptions struct {
+	k                     int
+	mode                  string
+	kinds, layers, tags   []string
+	session, since, until string
+	json                  bool
+}
+
+func newSearchCommand(g *globals) *cobra.Command {
+	var opts searchOptions
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Find the memory that matches a query",
+		Long: `Search the memory: keyword (BM25) and vector search fused, then reranked by
+relevance, recency, importance and how often a memory was packed into an
+agent's context (weights in cairn.yaml, search.weights). Each hit is a chunk
+of a memory file: its title, path:lines, a snippet with the matched words
+marked, and its score. --json prints the whole chunk too.
+
+The words of QUERY are just words: no query syntax. When a cairn daemon
+runs, the search goes through it; otherwise cairn opens the index itself,
+bringing it up to date with the last checkpoint first.`,
+		Example: `  cairn search job queue
+  cairn search --kind decision --since 30d "which database"
+  cairn search --mode keyword --json ULID | jq '.hits[0].text'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(strings.Join(args, " ")) == "" {
+				return usagef("search needs a QUERY: the words to look for")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSearch(cmd.Context(), g, opts, strings.Join(args, " "))
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&opts.k, "k", "k", 10, "show `N` hits")
+	f.StringVar(&opts.mode, "mode", "hybrid", "hybrid, keyword or vector")
+	f.StringArrayVar(&opts.kinds, "kind", nil, "only memories of this `KIND` (repeat for more): "+strings.Join(memory.SearchKinds(), ", "))
+	f.StringArrayVar(&opts.layers, "layer", nil, "only memories in this `LAYER` (repeat for more): core, active or archival")
+	f.StringVar(&opts.session, "session", "", "only memories of this session (an `ID` or a unique prefix)")
+	f.StringArrayVar(&opts.tags, "tag", nil, "only memories with this `TAG` (repeat: all of them)")
+	f.StringVar(&opts.since, "since", "", "only memories created at or after `TIME` (2026-11-30, an RFC 3339 time, or an age: 36h, 7d, 2w)")
+	f.StringVar(&opts.until, "until", "", "only memories created before `TIME`")
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+// searchOpts checks the flags and turns them into the search's options.
+func (o searchOptions) searchOpts(now time.Time) (memory.SearchOptions, error) {
+	so := memory.SearchOptions{
+		Mode: indexer.Mode(o.mode), K: o.k, Kinds: splitList(o.kinds), Layers: splitList(o.layers),
+		Session: o.session, Tags: splitList(o.tags),
+	}
+	if o.k < 1 || o.k > server.MaxK {
+		return so, usagef("-k %d: want a number from 1 to %d", o.k, server.MaxK)
+	}
+	var err error
+	if o.since != "" {
+		if so.Since, err = memory.ParseTime(o.since, now); err != nil {
+			return so, usagef("--since: %v", err)
+		}
+	}
+	if o.until != "" {
+		if so.Until, err = memory.ParseTime(o.until, now); err != nil {
+			return so, usagef("--until: %v", err)
+		}
+	}
+	if err := memory.CheckSearchOptions(so); err != nil {
+		return so, usageError{err}
+	}
+	return so, nil
+}
+
+// splitList accepts "a,b" as well as a repeated flag.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func runSearch(ctx context.Context, g *globals, opts searchOptions, query string) error {
+	so, err := opts.searchOpts(time.Now())
+	if err != nil {
+		return err
+	}
+	if len(query) > server.MaxQueryBytes {
+		// Longer queries are cut, as the index would cut them.
+		query = strings.ToValidUTF8(query[:server.MaxQueryBytes], "")
+	}
+	s, done, err := g.searcher(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := s.Search(ctx, query, so)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		g.warn(w)
+	}
+	if opts.json {
+		return g.printJSON(res)
+	}
+	return printHits(g.stdout, res, isTTY(g.stdout))
+}
+
+// printHits writes hits for people: a title line with the score, where
+// the chunk is, and the snippet with the matched words marked (bold on a
+// terminal, «like this» otherwise).
+func printHits(w io.Writer, res *memory.SearchResults, tty bool) error {
+	if len(res.Hits) == 0 {
+		_, err := fmt.Fprintf(w, "no matches for %q\n", res.Query)
+		return err
+	}
+	marks := strings.NewReplacer()
+	if tty {
+		marks = strings.NewReplacer("«", "\x1b[1m", "»", "\x1b[0m")
+	}
+	for i, h := range res.Hits {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		meta := []string{h.Kind, h.Layer}
+		if h.Session != "" {
+			meta = append(meta, "session "+short8(h.Session))
+		}
+		if h.Created != nil {
+			meta = append(meta, h.Created.Local().Format("2006-01-02"))
+		}
+		fmt.Fprintf(w, "%d. %s  (%.2f)\n", i+1, oneLine(h.Title), h.Score)
+		fmt.Fprintf(w, "   %s:%d-%d  %s\n", h.Path, h.StartLine, h.EndLine, strings.Join(meta, " · "))
+		if h.Snippet != "" {
+			fmt.Fprintf(w, "   %s\n", marks.Replace(h.Snippet))
+		}
+	}
+	return nil
+}
+
+func short8(s string) string {
+	if len(s) > 8 {
+		return s[:8]
+	}
+	return s
+}
+
+// isTTY reports whether w is a terminal.
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// daemonWait is how long to wait for the daemon to answer its health
+// check: it answers in about a millisecond when it runs.
+const daemonWait = 100 * time.Millisecond
+
+// indexWait is how long a command waits for another process that has
+// the index open (another command, briefly) before it gives up;
+// CAIRN_LOCK_TIMEOUT overrides it.
+const indexWait = 3 * time.Second
+
+// searcher returns what searches the memory: the daemon, when one
+// answers, or the memory's index, opened here. A context pack can do
+// without the index (forContext): when it cannot be opened, core memory
+// and the session are still packed, with a warning. done releases what
+// was opened.
+func (g *globals) searcher(ctx context.Context, forContext bool) (s server.Searcher, done func(), err error) {
+	dir, err := g.memoryDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	state := filepath.Join(dir, gitstore.StateDir)
+	if c, err := server.Discover(ctx, state, daemonWait); err == nil {
+		return c, func() {}, nil
+	}
+	m, err := memory.Open(ctx, dir, g.memoryOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	wait := indexWait
+	if d := g.memoryOptions().LockTimeout; d > 0 {
+		wait = d
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		x, err := m.OpenIndex(ctx, memory.IndexOptions{Progress: g.progress("indexing")})
+		if err == nil {
+			return x, func() { x.Close(); m.Close() }, nil
+		}
+		if !errors.Is(err, indexer.ErrLocked) {
+			if forContext && ctx.Err() == nil {
+				g.warn(fmt.Sprintf("%v; the context leaves out what a search would retrieve", err))
+				return contextOnly{m}, func() { m.Close() }, nil
+			}
+			m.Close()
+			return nil, nil, err
+		}
+		// Another process has the index: a command that will soon be
+		// done, or a daemon starting up.
+		if c, err := server.Discover(ctx, state, daemonWait); err == nil {
+			m.Close()
+			return c, func() {}, nil
+		}
+		if time.Now().After(deadline) {
+			msg := fmt.Sprintf("the search index is in use by another process%s and no cairn daemon answers; try again in a moment", lockHolder(state))
+			if forContext {
+				g.warn(msg + "; the context leaves out what a search would retrieve")
+				return contextOnly{m}, func() { m.Close() }, nil
+			}
+			m.Close()
+			return nil, nil, errors.New(msg)
+		}
+		select {
+		case <-ctx.Done():
+			m.Close()
+			return nil, nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// lockHolder names the process holding the index, as its lock file says.
+func lockHolder(state string) string {
+	b, err := os.ReadFile(filepath.Join(state, "index", "lock"))
+	if pid := strings.TrimSpace(string(b)); err == nil && pid != "" {
+		return " (pid " + pid + ")"
+	}
+	return ""
+}
+
+// contextOnly packs context without an index.
+type contextOnly struct{ m *memory.Memory }
+
+func (c contextOnly) Search(ctx context.Context, q string, o memory.SearchOptions) (*memory.SearchResults, error) {
+	return nil, errors.New("no search index")
+}
+
+func (c contextOnly) Context(ctx context.Context, o memory.ContextOptions) (*memory.Pack, error) {
+	o.Query = "" // a warning said so already
+	return c.m.Context(ctx, o)
+}
+
+// progress returns a function that draws a progress bar on standard
+// error when it is a terminal, and nil otherwise.
+func (g *globals) progress(what string) func(done, total int) {
+	if !isTTY(g.stderr) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(g.stderr),
+				progressbar.OptionSetDescription(what),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetItsString("files"),
+				progressbar.OptionShowIts(),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		bar.Set(done)
+		if done >= total {
+			bar.Finish()
+		}
+	}
+}

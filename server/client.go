@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/memory"
+)
+
+// ErrNoDaemon is wrapped by the errors of a Client that found no daemon
+// to talk to: none was started, or it does not answer.
+var ErrNoDaemon = errors.New("no cairn daemon answers")
+
+// Client calls a daemon's search API. It is a Searcher.
+type Client struct {
+	BaseURL string // http://127.0.0.1:PORT
+	Token   string
+	HTTP    *http.Client // nil means http.DefaultClient
+}
+
+// Discover returns a client of the daemon serving the memory whose state
+// folder is stateDir, from the address and token it wrote there, if it
+// answers GET /api/health within timeout. Otherwise the error wraps
+// ErrNoDaemon.
+func Discover(ctx context.Context, stateDir string, timeout time.Duration) (*Client, error) {
+	addr, err := os.ReadFile(filepath.Join(stateDir, AddrFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
+	token, err := os.ReadFile(filepath.Join(stateDir, TokenFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
+	c := &Client{BaseURL: strings.TrimSpace(string(addr)), Token: strings.TrimSpace(string(token))}
+	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme != "http" || u.Host == "" {
+		return nil, fmt.Errorf("%w: %s holds %q, not an http address", ErrNoDaemon, filepath.Join(stateDir, AddrFile), c.BaseURL)
+	}
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := c.Health(hctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Health checks that the daemon answers.
+func (c *Client) Health(ctx context.Context) error {
+	return c.get(ctx, "/api/health", nil, nil)
+}
+
+// Search asks the daemon to search.
+func (c *Client) Search(ctx context.Context, query string, opts memory.SearchOptions) (*memory.SearchResults, error) {
+	q := url.Values{"q": {query}}
+	if opts.K > 0 {
+		q.Set("k", strconv.Itoa(opts.K))
+	}
+	if opts.Mode != "" {
+		q.Set("mode", string(opts.Mode))
+	}
+	q["kind"], q["layer"], q["tag"] = opts.Kinds, opts.Layers, opts.Tags
+	if opts.Session != "" {
+		q.Set("session", opts.Session)
+	}
+	if !opts.Since.IsZero() {
+		q.Set("since", opts.Since.Format(time.RFC3339Nano))
+	}
+	if !opts.Until.IsZero() {
+		q.Set("until", opts.Until.Format(time.RFC3339Nano))
+	}
+	var r struct {
+		memory.SearchResults
+		Warnings []string `json:"warnings"`
+	}
+	if err := c.get(ctx, "/api/search", q, &r); err != nil {
+		return nil, err
+	}
+	r.SearchResults.Warnings = r.Warnings
+	if r.Hits == nil {
+		r.Hits = []memory.SearchHit{}
+	}
+	return &r.SearchResults, nil
+}
+
+// Context asks the daemon for a context pack.
+func (c *Client) Context(ctx context.Context, opts memory.ContextOptions) (*memory.Pack, error) {
+	q := url.Values{}
+	if opts.Query != "" {
+		q.Set("q", opts.Query)
+	}
+	if opts.Budget != 0 {
+		q.Set("budget_tokens", strconv.Itoa(opts.Budget))
+	}
+	if opts.Session != "" {
+		q.Set("session", opts.Session)
+	}
+	var r struct {
+		memory.Pack
+		Warnings []string `json:"warnings"`
+	}
+	if err := c.get(ctx, "/api/context", q, &r); err != nil {
+		return nil, err
+	}
+	r.Pack.Warnings = r.Warnings
+	return &r.Pack, nil
+}
+
+// APIError is an error the daemon answered with.
+type APIError struct {
+	Status  int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("cairn daemon: %s (HTTP %d)", e.Message, e.Status)
+}
+
+// get calls path and decodes the JSON answer into v (nil: discard it).
+func (c *Client) get(ctx context.Context, path string, q url.Values, v any) error {
+	u := strings.TrimRight(c.BaseURL, "/") + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w at %s: %v", ErrNoDaemon, c.BaseURL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return fmt.Errorf("cairn daemon at %s: read answer: %w", c.BaseURL, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error string }
+		if json.Unmarshal(body, &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(string(body))
+		}
+		return &APIError{Status: resp.StatusCode, Message: e.Error}
+	}
+	if v == nil {
+		return nil
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("cairn daemon at %s: bad answer to %s: %w", c.BaseURL, path, err)
+	}
+	return nil
+}
