@@ -502,3 +502,45 @@ func TestSearchConfigDefaults(t *testing.T) {
 		t.Errorf("unknown provider: %v", err)
 	}
 }
+
+// FuzzDocument checks that any file becomes a document (never an error
+// or a panic) whose lines lie in the file, and that the quick reader of
+// core items' ranking keys agrees with Parse where Parse succeeds.
+func FuzzDocument(f *testing.F) {
+	for _, s := range []string{
+		"---\nkind: decision\ntitle: T\nimportance: 0.9\npinned: yes\n---\nbody\n",
+		"---\nimportance: high\n---\nbody",
+		"---\ntitle: 'quoted: title'\nupdated: 2026-11-30\n---\n",
+		"---\n---\n",
+		"---",
+		"no front matter\n\n## heading\ntext",
+		"\uFEFF---\r\nkind: fact\r\n---\r\nbody\r\n",
+		"---\nimportance: 0.5 # comment\npinned: [x]\n---\n",
+		"---\nimportance: 2\n---\n",
+	} {
+		f.Add("core/facts/x--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md", s)
+		f.Add("sessions/abc/summary.md", s)
+	}
+	f.Fuzz(func(t *testing.T, p, data string) {
+		if !indexable(p) {
+			p = "core/notes/x.md"
+		}
+		doc := document(p, []byte(data), newSessionTimes(t.TempDir()))
+		lines := strings.Count(strings.ReplaceAll(data, "\r\n", "\n"), "\n") + 1
+		if doc.Path != p || doc.FirstLine < 1 || doc.FirstLine > lines+1 || doc.Kind == "" || doc.Title == "" {
+			t.Errorf("document(%q) = path %q first line %d of %d, kind %q, title %q", data, doc.Path, doc.FirstLine, lines, doc.Kind, doc.Title)
+		}
+		if doc.Importance < 0 || doc.Importance > 1 {
+			t.Errorf("importance %v", doc.Importance)
+		}
+		c := quickMeta(p, []byte(data))
+		if c.title == "" || c.id == "" || c.importance < 0 || c.importance > 1 {
+			t.Errorf("quickMeta(%q) = %+v", data, c)
+		}
+		if it, err := Parse(p, []byte(data)); err == nil {
+			if c.pinned != it.Pinned || c.importance != it.Importance {
+				t.Errorf("quickMeta(%q) = pinned %v importance %v, Parse says %v %v", data, c.pinned, c.importance, it.Pinned, it.Importance)
+			}
+		}
+	})
+}

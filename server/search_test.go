@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,4 +221,36 @@ func TestDiscover(t *testing.T) {
 	if _, err := Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, ErrNoDaemon) {
 		t.Errorf("garbage address: %v", err)
 	}
+}
+
+// FuzzSearchParams checks that any query string is refused with a 400
+// or read into options the index accepts, never a panic.
+func FuzzSearchParams(f *testing.F) {
+	for _, s := range []string{
+		"q=x", "q=x&k=5&mode=keyword&kind=decision&kind=fact&layer=core&tag=a&session=s&since=7d&until=2026-11-30",
+		"q=&k=-1", "q=x&since=2026-13-45", "q=%00&mode=HYBRID", "q=x&k=99999999999999999999", "kind=decisions&q=y",
+	} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		query, opts, err := SearchParams(q, now)
+		if err != nil {
+			var ae *apiError
+			if !errors.As(err, &ae) || ae.code != http.StatusBadRequest {
+				t.Errorf("%q: error %v is not a bad request", raw, err)
+			}
+			return
+		}
+		if strings.TrimSpace(query) == "" || opts.K < 0 || opts.K > MaxK {
+			t.Errorf("%q: query %q k %d", raw, query, opts.K)
+		}
+		if err := memory.CheckSearchOptions(opts); err != nil {
+			t.Errorf("%q: accepted options fail the check: %v", raw, err)
+		}
+	})
 }
