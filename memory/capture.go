@@ -353,11 +353,12 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 	}
 	if src != nil {
 		last := lastEvent(events, side)
-		if p.res.Events > 0 || src.Offset < b.To || src.Path != b.Source {
+		path, _ := red.Redact(b.Source)
+		if p.res.Events > 0 || src.Offset < b.To || src.Path != path {
 			p.changed = true
 		}
 		src.Offset = max(src.Offset, b.To)
-		src.Path, src.Format = b.Source, string(b.Format)
+		src.Path, src.Format = path, string(b.Format)
 		if first := firstID(b.Events, b.Sidechain); b.From == 0 && first != "" {
 			src.First = first
 		}

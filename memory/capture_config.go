@@ -132,7 +132,7 @@ func ClaudeProjectName(project string) string {
 // globs, or lie where Claude Code keeps transcripts, and never inside the
 // memory's own state (where the summarizer's own sessions live).
 func (m *Memory) transcriptAllowed(path string) bool {
-	if !filepath.IsAbs(path) || filepath.Clean(path) != path || m.internalPath(path) {
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path || under(path, filepath.Join(m.Dir, ".state")) {
 		return false
 	}
 	globs := m.TranscriptGlobs()
@@ -149,14 +149,15 @@ func (m *Memory) transcriptAllowed(path string) bool {
 	return false
 }
 
-// internalPath reports whether a path lies in the memory's state folder,
-// where cairn's own summarizer runs its agent sessions: they are never
-// captured.
+// internalPath reports whether a path lies where cairn's own summarizer
+// runs its agent sessions (.state/summarize, the claude provider's
+// configuration folder and working folder): they are never captured.
 func (m *Memory) internalPath(path string) bool {
-	if path == "" {
-		return false
-	}
-	state := filepath.Join(m.Dir, ".state")
-	rel, err := filepath.Rel(state, filepath.Clean(path))
+	return path != "" && under(path, m.store.StatePath("summarize"))
+}
+
+// under reports whether path is dir or lies below it.
+func under(path, dir string) bool {
+	rel, err := filepath.Rel(dir, filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

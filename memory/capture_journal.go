@@ -99,6 +99,17 @@ func (b *batchWrite) add(p string, data []byte) {
 	b.writes = append(b.writes, fileWrite{Path: p, Append: true, Data: append([]byte(nil), data...)})
 }
 
+// drop takes back the batch's writes to p.
+func (b *batchWrite) drop(p string) {
+	out := b.writes[:0]
+	for _, w := range b.writes {
+		if w.Path != p {
+			out = append(out, w)
+		}
+	}
+	b.writes = out
+}
+
 // remove deletes a file.
 func (b *batchWrite) remove(p string) {
 	b.writes = append(b.writes, fileWrite{Path: p, Remove: true})

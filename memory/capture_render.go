@@ -178,7 +178,12 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 			}
 			r.promptText.WriteString("\n" + head + "\n\n" + text + "\n")
 			r.para(fmt.Sprintf("## Prompt %d%s\n\n%s", n, prefixed(" · ", stamp(e.Time)), text))
-			if r.title == "" && !strings.HasPrefix(text, "/") {
+			if strings.HasPrefix(text, "/") {
+				// A slash command (/compact, /model) tells the agent's
+				// tool what to do, not the agent: no turn to summarise.
+				continue
+			}
+			if r.title == "" {
 				r.title = titleOf(text)
 			}
 			r.turn(e, summarize.Turn{Role: summarize.User, Time: e.Time, Text: text})

@@ -64,16 +64,17 @@ type candidate struct {
 	session string
 }
 
-// coreEntry is a core item known by its file name.
-type coreEntry struct {
+// namedItem is a core item known by its file name.
+type namedItem struct {
 	path  string
 	words map[string]bool
+	fresh bool // made by this batch: replaced, not superseded
 }
 
 // consolidate adds, confirms or supersedes core items for the candidates,
 // as writes of b. The caller holds the lock.
 func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWrite) ([]ItemChange, error) {
-	index := map[Kind][]*coreEntry{}
+	index := map[Kind][]*namedItem{}
 	var changes []ItemChange
 	now := m.now()
 	for _, c := range cands {
@@ -112,7 +113,7 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 				return nil, err
 			}
 			b.put(it.Path(), data)
-			index[k] = append(index[k], &coreEntry{path: it.Path(), words: words})
+			index[k] = append(index[k], &namedItem{path: it.Path(), words: words, fresh: true})
 			changes = append(changes, ItemChange{Action: "added", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path()})
 			continue
 		}
@@ -138,6 +139,26 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 			changes = append(changes, ItemChange{Action: "confirmed", ID: old.ID, Kind: k, Title: old.Title, Path: match.path})
 			continue
 		}
+		if match.fresh {
+			// Made by this batch: it never reached history, so the new
+			// candidate takes its place (and what it superseded).
+			old.Title, old.Body = title, strings.TrimSpace(c.Body)
+			old.Importance = round3(math.Max(old.Importance, imp))
+			old.Tags = normTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			data, err := old.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			b.drop(match.path)
+			b.put(old.Path(), data)
+			match.path, match.words = old.Path(), words
+			for i := range changes {
+				if changes[i].ID == old.ID {
+					changes[i].Title, changes[i].Path = old.Title, old.Path()
+				}
+			}
+			continue
+		}
 		it := NewItem(k, title, now)
 		it.Body = strings.TrimSpace(c.Body)
 		it.Importance = round3(math.Max(old.Importance, imp))
@@ -151,7 +172,7 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		data = withKeys(data, keySupersedes, old.ID)
 		b.remove(match.path)
 		b.put(it.Path(), data)
-		match.path, match.words = it.Path(), words
+		match.path, match.words, match.fresh = it.Path(), words, true
 		changes = append(changes, ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
 	}
 	return changes, nil
@@ -166,7 +187,7 @@ func candidateKind(k summarize.Kind) (Kind, bool) {
 }
 
 // coreIndex lists the items of kind k by their file names.
-func (m *Memory) coreIndex(k Kind) ([]*coreEntry, error) {
+func (m *Memory) coreIndex(k Kind) ([]*namedItem, error) {
 	dir := k.Dir()
 	ents, err := os.ReadDir(filepath.Join(m.Dir, filepath.FromSlash(dir)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -175,7 +196,7 @@ func (m *Memory) coreIndex(k Kind) ([]*coreEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
-	var out []*coreEntry
+	var out []*namedItem
 	for _, d := range ents {
 		name := d.Name()
 		if d.IsDir() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
@@ -185,15 +206,15 @@ func (m *Memory) coreIndex(k Kind) ([]*coreEntry, error) {
 		if i := strings.LastIndex(slug, "--"); i >= 0 {
 			slug = slug[:i]
 		}
-		out = append(out, &coreEntry{path: dir + "/" + name, words: slugWords(slug)})
+		out = append(out, &namedItem{path: dir + "/" + name, words: slugWords(slug)})
 	}
 	return out, nil
 }
 
 // bestMatch returns the entry whose title words match words best, if any
 // matches (see the package comment above).
-func bestMatch(list []*coreEntry, words map[string]bool) *coreEntry {
-	var best *coreEntry
+func bestMatch(list []*namedItem, words map[string]bool) *namedItem {
+	var best *namedItem
 	bestScore := 0.0
 	for _, e := range list {
 		if s := titleMatch(words, e.words); s > bestScore {

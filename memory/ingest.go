@@ -98,7 +98,7 @@ func (m *Memory) Ingest(ctx context.Context, name string, opts IngestOptions) (*
 	}
 	id := opts.Session
 	if id == "" {
-		if id, err = sessionIDFor(abs, p); err != nil {
+		if id, err = sessionIDFor(filepath.Join(filepath.Dir(abs), base), p); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}

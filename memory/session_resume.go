@@ -92,8 +92,14 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 		b.WriteString("\n## Memory from this session\n\n")
 		left := 0
 		for i, it := range items {
-			line := fmt.Sprintf("- (%s) %s", it.Item.Kind, it.Item.Title)
-			if body := firstLineOf(it.Item.Body); body != "" && body != it.Item.Title {
+			title := it.Item.Title
+			line := fmt.Sprintf("- (%s) %s", it.Item.Kind, title)
+			body := firstLineOf(it.Item.Body)
+			switch short := strings.TrimSuffix(title, "…"); {
+			case body == "" || body == title:
+			case strings.HasPrefix(body, short):
+				line = fmt.Sprintf("- (%s) %s", it.Item.Kind, cutRunes(body, 240))
+			default:
 				line += ": " + cutRunes(body, 160)
 			}
 			if b.Len()+len(line)+1 > resumeItemsChars-60 {
