@@ -660,3 +660,108 @@ func TestCaptureHooks(t *testing.T) {
 		t.Errorf("summarizer hook: %+v, %v", res, err)
 	}
 }
+
+// A hook that names a transcript cairn may read captures the transcript,
+// from where the session's capture of it stopped.
+func TestCaptureHookTranscript(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	os.MkdirAll(dir, 0o755)
+	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
+	tp := filepath.Join(dir, id+".jsonl")
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(tp, []byte(strings.Join(lines[:6], "")), 0o644)
+	hook := func(event string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/tidepool","hook_event_name":%q,"prompt":"ignored: the transcript says it"}`, id, tp, event))
+	}
+	res, err := m.CaptureHook(ctx, hook("UserPromptSubmit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Events == 0 || res.Prompts != 1 || res.Segments != 0 {
+		t.Errorf("prompt hook: %+v", res)
+	}
+	os.WriteFile(tp, data, 0o644)
+	res, err = m.CaptureHook(ctx, hook("Stop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Prompts != 1 || res.Segments != 1 || res.Skipped != 0 {
+		t.Errorf("stop hook: %+v", res)
+	}
+	res, err = m.CaptureHook(ctx, hook("Stop"))
+	if err != nil || res.Commit != "" {
+		t.Errorf("stop again: %+v, %v", res, err)
+	}
+	e, _ := m.Session(ctx, id)
+	if p := readRepo(t, m, e.File(PromptsFile)); strings.Contains(p, "ignored") || strings.Count(p, "\n## ") != 2 {
+		t.Errorf("prompts.md:\n%s", p)
+	}
+	// A transcript of the summarizer's own claude is not read.
+	own := filepath.Join(m.Dir, ".state", "summarize", "claude", "projects", "x", "s9.jsonl")
+	os.MkdirAll(filepath.Dir(own), 0o755)
+	os.WriteFile(own, data, 0o644)
+	res, err = m.Capture(ctx, Batch{Session: "s9", Source: own, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "x"}}})
+	if err != nil || res.Ignored == "" || m.sessionExists("s9") {
+		t.Errorf("summarizer transcript: %+v, %v", res, err)
+	}
+	if m.transcriptAllowed(own) || !m.transcriptAllowed(tp) || m.transcriptAllowed("/etc/passwd") {
+		t.Error("transcriptAllowed")
+	}
+}
+
+// The capture and summarize sections documented in the skeleton's
+// cairn.yaml read as documented.
+func TestCaptureConfig(t *testing.T) {
+	b, err := skel.ReadFile("skel/cairn.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	text = text[strings.Index(text, "# capture:"):]
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l, ok := strings.CutPrefix(l, "# "); ok && (strings.HasPrefix(l, " ") || strings.HasSuffix(l, ":")) {
+			lines = append(lines, l)
+		}
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "cairn.yaml")
+	os.WriteFile(name, []byte(strings.Join(lines, "\n")), 0o644)
+	c, err := loadConfig(name)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, strings.Join(lines, "\n"))
+	}
+	cc := c.Capture
+	if cc.segmentTurns() != 40 || cc.segmentTokens() != 8000 || cc.archiveAfter() != 7*24*time.Hour || cc.maxOutput() != 2000 ||
+		len(cc.Transcripts) != 2 || len(cc.Redact.Rules) != 1 || cc.Redact.Allow[0] != "^sk-test-" {
+		t.Errorf("capture: %+v", cc)
+	}
+	if c.Summarize.Provider != "extractive" {
+		t.Errorf("summarize: %+v", c.Summarize)
+	}
+	// The commented-out keys, uncommented, read too.
+	os.WriteFile(name, []byte("summarize:\n  provider: openai\n  model: m\n  base_url: http://127.0.0.1:1\n  timeout: 30s\n  daily_tokens: -1\n  attempts: 2\n  backoff: 250ms\ncapture:\n  archive_after: 36h\n"), 0o644)
+	if c, err = loadConfig(name); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Summarize
+	if s.Provider != "openai" || s.Timeout != 30*time.Second || s.DailyTokens != -1 || s.Attempts != 2 || time.Duration(s.Backoff) != 250*time.Millisecond || c.Capture.archiveAfter() != 36*time.Hour {
+		t.Errorf("summarize: %+v, capture %+v", s, c.Capture)
+	}
+	m := testMemory(t)
+	m.Config.Summarize = s
+	if _, err := m.Summarizer(os.Getenv); err != nil {
+		t.Error(err)
+	}
+	m.Config.Summarize.Provider = "gpt-9"
+	if sum, err := m.Summarizer(os.Getenv); err == nil || sum == nil {
+		t.Errorf("unknown provider: %v", err)
+	}
+	globs := m.TranscriptGlobs()
+	if len(globs) != 2 || !strings.Contains(globs[0], "/.claude/projects/"+ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) {
+		t.Errorf("globs: %q", globs)
+	}
+}
