@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -411,16 +413,19 @@ func TestQueueCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(inbox, "hook-stop.json"), hook("Stop", `,"last_assistant_message":"Renamed."`), 0o644)
+	// A transcript dropped into the inbox.
+	md, _ := os.ReadFile(filepath.Join(transcripts, "markdown/bold.md"))
+	os.WriteFile(filepath.Join(inbox, "old-chat.md"), md, 0o644)
 	// Something that is no transcript.
 	os.WriteFile(filepath.Join(inbox, "photo.txt"), []byte("holiday photos, not a transcript\n"), 0o644)
 	old := time.Now().Add(-time.Minute)
-	for _, f := range []string{"hook-stop.json", "photo.txt"} {
+	for _, f := range []string{"hook-stop.json", "old-chat.md", "photo.txt"} {
 		os.Chtimes(filepath.Join(inbox, f), old, old) // settled
 	}
 	m.Close()
 
 	r := cairn(t, p, "", "queue", "run")
-	if r.code != 1 || !strings.Contains(r.stdout, "3 job(s) done, 1 failed") || !strings.Contains(r.stderr, "photo.txt is neither a hook payload nor a transcript") {
+	if r.code != 1 || !strings.Contains(r.stdout, "4 job(s) done, 1 failed") || !strings.Contains(r.stderr, "photo.txt is neither a hook payload nor a transcript") {
 		t.Errorf("queue run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	checkGit(t, p)
@@ -430,6 +435,9 @@ func TestQueueCommand(t *testing.T) {
 	}
 	if tr := gitc(t, mem, "show", "HEAD:sessions/hook-sess-1/transcript.md"); !strings.Contains(tr, "Renamed.") {
 		t.Errorf("hook transcript:\n%s", tr)
+	}
+	if pr := gitc(t, mem, "show", "HEAD:sessions/old-chat/prompts.md"); !strings.Contains(pr, "Should the job queue live in Redis or PostgreSQL?") {
+		t.Errorf("inbox transcript prompts:\n%s", pr)
 	}
 	if out := ok(t, p, "queue", "status"); !strings.Contains(out, "pending 0, processing 0, failed 1") {
 		t.Errorf("status: %s", out)
@@ -517,4 +525,82 @@ func TestIngestLongSession(t *testing.T) {
 	out := ok(t, p, "ingest", name)
 	t.Logf("ingest of %d lines: %s\n%s", w.n, time.Since(start), out)
 	checkGit(t, p)
+}
+
+// kill -9 at random instants of an ingest, then the ingest again: the
+// session's files are what one clean ingest makes, history is sound and
+// the work tree is clean.
+func TestIngestKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process kills")
+	}
+	w := &claudeWriter{session: "kill-0000-4000-8000-000000000001", cwd: "/src/app", t0: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for i := 0; w.n < 1200; i++ {
+		w.prompt(fmt.Sprintf("Step %d: keep job %d when the worker restarts.", i, i))
+		w.say(fmt.Sprintf("We decided to write job %d before acknowledging it.", i))
+		w.bash("go test ./internal/queue/", strings.Repeat("=== RUN TestRetry\n", 30)+"ok", 0)
+		w.bash("go vet ./...", "retry.go:12: unreachable code", 1)
+	}
+	name := filepath.Join(t.TempDir(), w.session+".jsonl")
+	w.write(t, name)
+	files := []string{"prompts.md", "transcript.md", "observations.md", "summary.md"}
+	ref := project(t)
+	ok(t, ref, "init")
+	start := time.Now()
+	if out, err := cairnProc(ref, "", "ingest", name).CombinedOutput(); err != nil {
+		t.Fatalf("ingest: %v\n%s", err, out)
+	}
+	took := time.Since(start) // of a whole process, which the kills fall within
+	want := map[string]string{}
+	for _, f := range files {
+		want[f] = gitc(t, filepath.Join(ref, ".cairn"), "show", "HEAD:sessions/"+w.session+"/"+f)
+	}
+	killed, recovered, journals := 0, 0, 0
+	for i := 0; i < 6; i++ {
+		p := project(t)
+		ok(t, p, "init")
+		for try := 0; try < 2; try++ {
+			cmd := cairnProc(p, "", "ingest", name)
+			cmd.Env = os.Environ()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Mostly in the second half, where the files are written and
+			// committed.
+			time.Sleep(took/3 + time.Duration(rand.Int64N(int64(took))*2/3))
+			if cmd.Process.Signal(syscall.SIGKILL) == nil {
+				killed++
+			}
+			cmd.Wait()
+			if _, err := os.Stat(filepath.Join(p, ".cairn", ".state", "capture", "journal.json")); err == nil {
+				journals++
+			}
+		}
+		r := cairn(t, p, "", "ingest", name)
+		if r.code != 0 {
+			t.Fatalf("run %d: ingest after kills: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stderr, "capture batch") {
+			recovered++
+		}
+		mem := filepath.Join(p, ".cairn")
+		for _, f := range files {
+			if got := gitc(t, mem, "show", "HEAD:sessions/"+w.session+"/"+f); got != want[f] {
+				t.Errorf("run %d: %s differs from one clean ingest (%d bytes, want %d)", i, f, len(got), len(want[f]))
+			}
+		}
+		if _, err := os.Stat(filepath.Join(mem, ".state", "capture", "journal.json")); !os.IsNotExist(err) {
+			t.Errorf("run %d: journal left: %v", i, err)
+		}
+		if out := ok(t, p, "ingest", name); !strings.Contains(out, "nothing new") {
+			t.Errorf("run %d: again: %s", i, out)
+		}
+		gitc(t, mem, "fsck", "--full", "--strict", "--no-dangling")
+		// A kill between a commit and the git index's update leaves the
+		// index behind until the next commit (gitstore does not write back
+		// a cache it repaired); as in TestCrash, one more commit first.
+		ok(t, p, "remember", "after the kills")
+		checkGit(t, p)
+	}
+	t.Logf("%d kills within %s left %d journals; %d last runs found one", killed, took, journals, recovered)
 }
