@@ -3,6 +3,7 @@ package memory
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"gopkg.in/yaml.v3"
 )
@@ -138,7 +140,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 		if x == nil {
 			p.Warnings = append(p.Warnings, "no search index: nothing retrieved for the query")
 		} else {
-			res, err := x.Search(ctx, opts.Query, SearchOptions{K: 20})
+			res, err := x.Search(ctx, opts.Query, SearchOptions{K: 20, noSnippets: true})
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, err
@@ -399,12 +401,45 @@ type coreItem struct {
 	updated         time.Time
 }
 
-// coreCandidates reads the core items' ranking keys. Files that do not
-// parse are still candidates, as plain text.
+// coreCandidates returns the core items' ranking keys. They are kept in
+// .state/core.json with the commit they reflect, and brought up to HEAD
+// from the diff, so that a context pack reads one small file rather than
+// every core item. Files that do not parse are still candidates, as
+// plain text.
 func (m *Memory) coreCandidates(ctx context.Context) ([]coreItem, error) {
-	var out []coreItem
+	head, err := m.store.Resolve("HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	name := m.store.StatePath(coreCacheFile)
+	var cache coreCache
+	if b, err := os.ReadFile(name); err == nil && json.Unmarshal(b, &cache) == nil && cache.Schema == coreCacheSchema {
+		if cache.Commit == head {
+			return cache.items(), nil
+		}
+		if diffs, err := m.store.Diff(ctx, gitstore.DiffOptions{From: cache.Commit, To: head, Paths: []string{"core"}}); err == nil {
+			byPath := make(map[string]coreCacheEntry, len(cache.Items))
+			for _, e := range cache.Items {
+				byPath[e.Path] = e
+			}
+			for _, d := range diffs {
+				delete(byPath, d.Path)
+				if d.Action != gitstore.Deleted && d.New != nil && indexable(d.Path) {
+					byPath[d.Path] = entryOf(quickMeta(d.Path, d.New))
+				}
+			}
+			cache.Items = cache.Items[:0]
+			for _, e := range byPath {
+				cache.Items = append(cache.Items, e)
+			}
+			cache.Commit = head
+			m.saveCoreCache(name, &cache)
+			return cache.items(), nil
+		}
+	}
+	cache = coreCache{Schema: coreCacheSchema, Commit: head}
 	root := filepath.Join(m.Dir, "core")
-	err := filepath.WalkDir(root, func(name string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(fname string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -412,27 +447,74 @@ func (m *Memory) coreCandidates(ctx context.Context) ([]coreItem, error) {
 			return err
 		}
 		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && name != root {
+			if strings.HasPrefix(d.Name(), ".") && fname != root {
 				return filepath.SkipDir
 			}
 			return ctx.Err()
 		}
-		rel, _ := filepath.Rel(m.Dir, name)
+		rel, _ := filepath.Rel(m.Dir, fname)
 		p := filepath.ToSlash(rel)
 		if !indexable(p) {
 			return nil
 		}
-		data, err := os.ReadFile(name)
+		data, err := os.ReadFile(fname)
 		if err != nil {
 			return nil // gone meanwhile, or unreadable: not packed
 		}
-		out = append(out, quickMeta(p, data))
+		cache.Items = append(cache.Items, entryOf(quickMeta(p, data)))
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("context: read core memory: %w", err)
 	}
-	return out, nil
+	m.saveCoreCache(name, &cache)
+	return cache.items(), nil
+}
+
+// The core items' ranking keys, as of a commit: derived, in .state.
+const (
+	coreCacheFile   = "core.json"
+	coreCacheSchema = 1
+)
+
+type coreCache struct {
+	Schema int         `json:"schema"`
+	Commit string      `json:"commit"`
+	Items  []coreCacheEntry `json:"items"`
+}
+
+type coreCacheEntry struct {
+	Path       string    `json:"path"`
+	ID         string    `json:"id"`
+	Title      string    `json:"title"`
+	Kind       string    `json:"kind,omitempty"`
+	Importance float64   `json:"importance"`
+	Pinned     bool      `json:"pinned,omitempty"`
+	Updated    time.Time `json:"updated,omitzero"`
+}
+
+func entryOf(c coreItem) coreCacheEntry {
+	return coreCacheEntry{Path: c.path, ID: c.id, Title: c.title, Kind: c.kind, Importance: c.importance, Pinned: c.pinned, Updated: c.updated}
+}
+
+// items returns the cache's entries sorted by path, so that equal ranks
+// keep one order.
+func (c *coreCache) items() []coreItem {
+	out := make([]coreItem, 0, len(c.Items))
+	for _, e := range c.Items {
+		out = append(out, coreItem{path: e.Path, id: e.ID, title: e.Title, kind: e.Kind, importance: e.Importance, pinned: e.Pinned, updated: e.Updated})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// saveCoreCache writes the cache; failing to is no error, only slower
+// next time.
+func (m *Memory) saveCoreCache(name string, c *coreCache) {
+	b, err := json.Marshal(c)
+	if err == nil {
+		gitstore.WriteFileAtomic(name, b, 0o644)
+	}
 }
 
 // quickMeta reads the keys that rank a core item from its front matter
@@ -596,9 +678,6 @@ func hitBlock(h SearchHit) *block {
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	tail := " (" + strings.Join(meta, ", ") + ")\n"
 	text := collapse(stripHeadings(h.Text))
-	if text == "" {
-		text = strings.NewReplacer("«", "", "»", "").Replace(h.Snippet)
-	}
 	title := collapse(h.Title)
 	b := &block{section: secRelated, id: h.ID, path: h.Path, title: h.Title, retrieved: true}
 	b.render = func(room int) { b.set(entry(title, text, tail, room)) }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"gopkg.in/yaml.v3"
@@ -43,6 +44,9 @@ type Index struct {
 	// query.
 	lag   error
 	lagAt time.Time
+
+	once sync.Once
+	an   analysis.Analyzer // for snippets
 }
 
 // retryLag is how long an index that could not catch up because the
@@ -160,7 +164,6 @@ func (m *Memory) indexerOptions(cfg SearchConfig, lockTimeout time.Duration) (in
 	return indexer.Options{
 		Embedder:    emb,
 		Chunk:       indexer.ChunkOptions{MaxTokens: cfg.ChunkTokens, Overlap: cfg.OverlapTokens},
-		Source:      os.DirFS(m.Dir),
 		LockTimeout: lockTimeout,
 	}, nil
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,8 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/gofrs/flock"
 )
@@ -28,6 +33,8 @@ type SearchOptions struct {
 	Tags    []string     // all of
 	Since   time.Time    // created at or after
 	Until   time.Time    // created before
+
+	noSnippets bool // the context pack shows chunks' text only
 }
 
 // Scores are a hit's parts of the rerank, each in 0..1.
@@ -58,6 +65,8 @@ type SearchHit struct {
 
 	Tokens int      `json:"-"` // estimated tokens of Text
 	Tags   []string `json:"-"`
+
+	startCol, endCol int // where the chunk starts and ends in its lines
 }
 
 // SearchResults are Search's answer, best first.
@@ -126,7 +135,163 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if len(res.Hits) > k {
 		res.Hits = res.Hits[:k]
 	}
+	// Text and snippets for the hits shown only: reading and analysing
+	// every candidate's file was most of a search's time.
+	var terms map[string]bool
+	if !opts.noSnippets {
+		terms = x.terms(q.Text)
+	}
+	for i := range res.Hits {
+		x.fillText(&res.Hits[i], terms)
+	}
 	return res, nil
+}
+
+// terms returns the distinct analysed terms of text, as the index has
+// them.
+func (x *Index) terms(text string) map[string]bool {
+	a := x.analyzer()
+	out := map[string]bool{}
+	if a == nil {
+		return out
+	}
+	for _, t := range a.Analyze([]byte(text)) {
+		out[string(t.Term)] = true
+	}
+	return out
+}
+
+// analyzer returns Bleve's English analyzer, the one the index uses.
+func (x *Index) analyzer() analysis.Analyzer {
+	x.once.Do(func() {
+		x.an, _ = registry.NewCache().AnalyzerNamed(en.AnalyzerName)
+	})
+	return x.an
+}
+
+// fillText reads a hit's chunk from its file and makes its snippet.
+func (x *Index) fillText(h *SearchHit, terms map[string]bool) {
+	f, err := os.Open(filepath.Join(x.m.Dir, filepath.FromSlash(h.Path)))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	var lines []string
+	for n := 1; sc.Scan() && n <= h.EndLine; n++ {
+		if n >= h.StartLine {
+			lines = append(lines, strings.TrimSuffix(sc.Text(), "\r"))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	// Columns are of the file as indexed; clamp them to the file as it is.
+	last := len(lines) - 1
+	if h.endCol <= len(lines[last]) && len(lines) == h.EndLine-h.StartLine+1 {
+		lines[last] = lines[last][:h.endCol]
+	}
+	if h.startCol <= len(lines[0]) {
+		lines[0] = lines[0][h.startCol:]
+	}
+	h.Text = strings.Join(lines, "\n")
+	if terms != nil {
+		h.Snippet = snippet(x.analyzer(), h.Text, terms)
+	}
+}
+
+// snippetChars is about how long a snippet is.
+const snippetChars = 240
+
+// snippet returns about snippetChars of text around the densest cluster
+// of query terms, whitespace collapsed, with each word whose analysed
+// form is a term marked «like this»; without matches, the start of the
+// text. (The indexer makes the same snippets for the hits it fills.)
+func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
+	type span struct {
+		start, end int
+		term       string
+	}
+	var matches []span
+	if a != nil && len(terms) > 0 {
+		for _, tok := range a.Analyze([]byte(text)) {
+			if terms[string(tok.Term)] && tok.Start >= 0 && tok.End <= len(text) && tok.Start < tok.End {
+				matches = append(matches, span{tok.Start, tok.End, string(tok.Term)})
+			}
+		}
+	}
+	from := 0
+	if len(matches) > 0 {
+		best, bestN := -1, -1
+		for i := range matches {
+			distinct := map[string]bool{}
+			n := 0
+			for j := i; j < len(matches) && matches[j].end-matches[i].start <= snippetChars; j++ {
+				distinct[matches[j].term] = true
+				n++
+			}
+			if len(distinct) > best || len(distinct) == best && n > bestN {
+				best, bestN, from = len(distinct), n, matches[i].start
+			}
+		}
+		from = max(0, from-snippetChars/6)
+		for from > 0 && !wordStart(text, from) {
+			from--
+		}
+	}
+	to := min(len(text), from+snippetChars)
+	for to < len(text) && !wordStart(text, to) {
+		to++
+	}
+	var b strings.Builder
+	if from > 0 {
+		b.WriteString("…")
+	}
+	m := 0
+	for m < len(matches) && matches[m].start < from {
+		m++
+	}
+	space, wrote := false, false
+	sep := func() {
+		if space && wrote {
+			b.WriteByte(' ')
+		}
+		space, wrote = false, true
+	}
+	for i := from; i < to; {
+		if m < len(matches) && i == matches[m].start && matches[m].end <= to {
+			sep()
+			b.WriteString("«" + text[matches[m].start:matches[m].end] + "»")
+			i = matches[m].end
+			m++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		sep()
+		b.WriteRune(r)
+	}
+	if to < len(text) {
+		b.WriteString("…")
+	}
+	return b.String()
+}
+
+// wordStart reports whether i in s is at a rune start after a space.
+func wordStart(s string, i int) bool {
+	if i <= 0 || i >= len(s) {
+		return true
+	}
+	if !utf8.RuneStart(s[i]) {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsSpace(r)
 }
 
 // query turns options into the indexer's query, checking them.
@@ -263,7 +428,7 @@ func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) [
 		sh := SearchHit{
 			ID: hitID(h.Path), Path: h.Path, Title: h.Title, Kind: h.Kind, Layer: h.Layer, Session: h.Session,
 			StartLine: h.StartLine, EndLine: h.EndLine, Text: h.Text, Snippet: h.Snippet,
-			Tokens: h.Tokens, Tags: h.Tags,
+			Tokens: h.Tokens, Tags: h.Tags, startCol: h.StartCol, endCol: h.EndCol,
 		}
 		if !h.Created.IsZero() {
 			c := h.Created
@@ -424,7 +589,31 @@ func (m *Memory) countReferences(ctx context.Context, ids []string) error {
 	if err != nil {
 		return err
 	}
-	return gitstore.WriteFileAtomic(name, append(b, '\n'), 0o644)
+	return replaceFile(name, append(b, '\n'))
+}
+
+// replaceFile writes data to name through a temporary file and a rename,
+// without the fsync of gitstore.WriteFileAtomic: reference counts are
+// written on every context pack, where an fsync costs more than the rest
+// of the pack, and a crash can at worst lose the last counts (a torn
+// file counts nothing), which only nudge the ranking.
+func replaceFile(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
 }
 
 // ParseTime reads a time given to --since and --until: a date

@@ -4,15 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
 	"github.com/cairn-mem/cairn/indexer"
 )
 
@@ -325,4 +329,201 @@ func TestReferencesCounted(t *testing.T) {
 	if err := m.countReferences(ctx, []string{"A"}); err != nil || m.loadReferences()["A"] != 1 {
 		t.Errorf("after damage: %v %v", err, m.loadReferences())
 	}
+}
+
+// The benchmarks below run on a generated memory of CAIRN_BENCH_FILES
+// files (default 10,000): 5% core items with front matter, the rest the
+// files of session folders, 200 of them active and the others archived,
+// about 1 KB each of Zipf-distributed words. Run them one at a time:
+//
+//	go test -run='^$' -bench=SearchCorpus -benchtime=1x -timeout=30m ./memory
+//	CAIRN_BENCH_FILES=100000 go test -run='^$' -bench=SearchCorpus -benchtime=1x -timeout=60m ./memory
+
+var benchVocabulary = strings.Fields(`the a of to and in is for on with that it as was be by this are from or
+at an not have has but we they you which their will can all one were been would more when there
+queue worker job database schema migration index search query vector chunk token memory session
+summary decision fact pattern preference commit branch merge rebase conflict remote push pull
+test benchmark latency throughput cache timeout retry error panic crash log trace metric deploy
+release build compile link module package import export function method interface struct field
+file directory path read write sync lock mutex channel goroutine thread process signal socket
+server client request response header body json yaml markdown config option flag command shell
+postgres redis sqlite bleve fuse git hook daemon watcher transcript parser redact secret key
+fast slow small large new old first last next previous early late good bad simple complex
+add remove change fix break update upgrade install configure enable disable start stop run`)
+
+type benchText struct {
+	r *rand.Rand
+	z *zipf
+}
+
+// zipf draws word ranks with P(k) proportional to 1/(k+2)^1.1, from a
+// table, like math/rand's Zipf.
+type zipf struct{ cdf []float64 }
+
+func newZipf(n int) *zipf {
+	z := &zipf{cdf: make([]float64, n)}
+	sum := 0.0
+	for k := range n {
+		sum += 1 / math.Pow(float64(k+2), 1.1)
+		z.cdf[k] = sum
+	}
+	for k := range z.cdf {
+		z.cdf[k] /= sum
+	}
+	return z
+}
+
+func (t *benchText) words(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			if i%12 == 0 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		k := sort.SearchFloat64s(t.z.cdf, t.r.Float64())
+		if k < len(benchVocabulary) {
+			b.WriteString(benchVocabulary[k])
+		} else {
+			fmt.Fprintf(&b, "w%x", k)
+		}
+	}
+	return b.String()
+}
+
+// benchCorpus writes a memory of about n files into dir/.cairn, commits
+// it with git, and returns its text size.
+func benchCorpus(tb testing.TB, dir string, n int) int64 {
+	tb.Helper()
+	mem := filepath.Join(dir, ".cairn")
+	t := &benchText{r: rand.New(rand.NewPCG(1, 2)), z: newZipf(50000)}
+	var size int64
+	write := func(p, data string) {
+		name := filepath.Join(mem, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		size += int64(len(data))
+	}
+	write(".gitignore", ".state/\ninbox/\n")
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	items := n / 20
+	for i := range items {
+		created := now.Add(-time.Duration(t.r.IntN(3*365*24)) * time.Hour)
+		it := NewItem(Kinds()[i%5], t.words(3+t.r.IntN(5)), created)
+		it.Importance, it.Body = float64(t.r.IntN(11))/10, t.words(100+t.r.IntN(120))
+		it.Created, it.Updated = created.Truncate(time.Second), created.Truncate(time.Second)
+		data, err := it.Marshal()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		write(it.Path(), string(data))
+	}
+	for i := range (n - items) / 5 {
+		id := fmt.Sprintf("%08x-0000-4000-a000-%012x", t.r.Uint32(), i)
+		base := "sessions/" + id
+		if i >= 200 {
+			month := i % 36
+			base = fmt.Sprintf("archive/%d/%02d/%s", 2024+month/12, month%12+1, id)
+		}
+		write(base+"/session.yaml", fmt.Sprintf("schema: 1\nid: %s\nstatus: suspended\nstarted: 2026-01-02T10:00:00Z\nupdated: 2026-01-02T12:00:00Z\n", id))
+		write(base+"/summary.md", "## Segment 1\n\n"+t.words(150+t.r.IntN(100)))
+		write(base+"/transcript.md", "**User**: "+t.words(60)+"\n\n**Assistant**: "+t.words(100+t.r.IntN(80)))
+		write(base+"/observations.md", "- "+t.words(120+t.r.IntN(80)))
+		write(base+"/prompts.md", "1. "+t.words(130+t.r.IntN(100)))
+	}
+	if err := gitstoretest.CommitAll(context.Background(), mem); err != nil {
+		tb.Fatal(err)
+	}
+	return size
+}
+
+func benchFiles() int {
+	if n, err := strconv.Atoi(os.Getenv("CAIRN_BENCH_FILES")); err == nil && n > 0 {
+		return n
+	}
+	return 10_000
+}
+
+// BenchmarkSearchCorpus reports, on a generated memory: indexing speed
+// (Reindex, from the files), the index's size against the text's, warm
+// search latency in each mode (rerank, hit text and snippets included)
+// and warm context packing.
+func BenchmarkSearchCorpus(b *testing.B) {
+	n := benchFiles()
+	dir := b.TempDir()
+	size := benchCorpus(b, dir, n)
+	ctx := context.Background()
+	m, err := Open(ctx, filepath.Join(dir, ".cairn"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	start, cpu0 := time.Now(), cpuTime()
+	x, err := m.Reindex(ctx, IndexOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	took, cpu := time.Since(start), cpuTime()-cpu0
+	defer x.Close()
+	st, _ := x.Stats()
+	b.ReportMetric(float64(st.Documents), "files")
+	b.ReportMetric(float64(st.Chunks), "chunks")
+	b.ReportMetric(float64(st.Chunks)/took.Seconds(), "chunks/s")
+	b.ReportMetric(float64(st.Chunks)/cpu.Seconds(), "chunks/cpu-s")
+	b.ReportMetric(float64(st.BleveBytes+st.VectorBytes)/float64(size), "index/text")
+	b.ReportMetric(float64(size)/1e6, "text-MB")
+
+	t := &benchText{r: rand.New(rand.NewPCG(3, 4)), z: newZipf(50000)}
+	queries := make([]string, 200)
+	for i := range queries {
+		queries[i] = t.words(2) + " " + benchVocabulary[t.r.IntN(len(benchVocabulary))]
+	}
+	p50 := func(f func(q string)) float64 {
+		for _, q := range queries[:20] {
+			f(q)
+		}
+		var times []time.Duration
+		for _, q := range queries {
+			s := time.Now()
+			f(q)
+			times = append(times, time.Since(s))
+		}
+		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+		return float64(times[len(times)/2].Microseconds()) / 1000
+	}
+	for _, mode := range []indexer.Mode{indexer.Keyword, indexer.Vector, indexer.Hybrid} {
+		b.ReportMetric(p50(func(q string) {
+			if _, err := x.Search(ctx, q, SearchOptions{Mode: mode}); err != nil {
+				b.Fatal(err)
+			}
+		}), string(mode)+"-p50-ms")
+	}
+	b.ReportMetric(p50(func(q string) {
+		if _, err := x.Context(ctx, ContextOptions{Query: q}); err != nil {
+			b.Fatal(err)
+		}
+	}), "context-p50-ms")
+}
+
+// cpuTime is the user and system time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestWriteBenchCorpus writes the benchmarks' generated memory into the
+// folder CAIRN_BENCH_CORPUS names, for bench/search.sh; without it, it
+// does nothing.
+func TestWriteBenchCorpus(t *testing.T) {
+	dir := os.Getenv("CAIRN_BENCH_CORPUS")
+	if dir == "" {
+		t.Skip("CAIRN_BENCH_CORPUS not set")
+	}
+	size := benchCorpus(t, dir, benchFiles())
+	fmt.Printf("%s/.cairn: %d files, %d bytes of text\n", dir, benchFiles(), size)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/cairn-mem/cairn/server"
@@ -60,11 +61,24 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 	if len(opts.query) > server.MaxQueryBytes {
 		return usagef("--query is longer than %d bytes", server.MaxQueryBytes)
 	}
-	s, done, err := g.searcher(ctx, true)
-	if err != nil {
-		return err
+	var s server.Searcher
+	if strings.TrimSpace(opts.query) == "" {
+		// Nothing to retrieve: the pack needs the files, not the index,
+		// whose opening costs more than the rest.
+		m, err := g.open(ctx)
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		s = contextOnly{m}
+	} else {
+		var done func()
+		var err error
+		if s, done, err = g.searcher(ctx, true); err != nil {
+			return err
+		}
+		defer done()
 	}
-	defer done()
 	p, err := s.Context(ctx, memory.ContextOptions{Query: opts.query, Budget: opts.budget, Session: opts.session})
 	if err != nil {
 		return err

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Whole-process search benchmark: cold `cairn search` and `cairn context`
+# processes (open the memory and the index, query, print, exit) on a
+# generated memory, after indexing it with `cairn reindex`.
+#
+#   bench/search.sh [FILES...]     (default: 10000)
+#
+# Prints, for each size: the indexing time and speed, the index's size
+# against the text's, and the median wall time of RUNS (default 21)
+# processes of each kind, each with another query. The memory is the one
+# the Go benchmarks use (memory/search_test.go: benchCorpus): 5% core
+# items, the rest session files, about 1 KB each of Zipf-distributed words.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-21}
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-search-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/cairn" ./cmd/cairn
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+unset CAIRN_DIR
+
+now() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+words=(queue worker job database schema migration index search query vector session summary
+	decision commit branch merge test benchmark latency cache timeout retry error deploy release
+	build module config postgres redis bleve daemon watcher transcript parser secret)
+
+# time_runs OUT CMD...: runs CMD runs times with a query of two words
+# (QUERY in CMD is replaced), appending wall times in microseconds to OUT.
+time_runs() {
+	local out=$1 i q t0 t1
+	shift
+	: >"$out"
+	for i in $(seq 1 "$runs"); do
+		q="${words[$((RANDOM % ${#words[@]}))]} ${words[$((RANDOM % ${#words[@]}))]}"
+		local args=()
+		for a in "$@"; do args+=("${a//QUERY/$q}"); done
+		t0=$(now); "${args[@]}" >/dev/null; t1=$(now)
+		echo $(( (t1 - t0) / 1000 )) >>"$out"
+	done
+}
+
+printf '%-8s %8s %10s %10s %12s %12s %12s %12s\n' files chunks "index s" chunks/s "index/text" "search ms" "keyword ms" "context ms"
+for n in "${sizes[@]}"; do
+	p="$work/p-$n"
+	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./memory >/dev/null
+	text=$(cd "$p/.cairn" && find core sessions archive -type f -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
+	t0=$(now)
+	stats=$("$work/cairn" -C "$p" reindex --json)
+	t1=$(now)
+	chunks=$(echo "$stats" | sed -n 's/.*"chunks": \([0-9]*\).*/\1/p')
+	bytes=$(echo "$stats" | sed -n 's/.*"bytes": \([0-9]*\).*/\1/p')
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", (b-a)/1e9}')
+	"$work/cairn" -C "$p" search warm up >/dev/null # page cache, as a second search finds it
+	time_runs "$work/ts" "$work/cairn" -C "$p" search QUERY
+	time_runs "$work/tk" "$work/cairn" -C "$p" search --mode keyword QUERY
+	time_runs "$work/tc" "$work/cairn" -C "$p" context --query QUERY
+	awk -v n="$n" -v c="$chunks" -v s="$secs" -v b="$bytes" -v t="$text" \
+		-v ms="$(median <"$work/ts")" -v mk="$(median <"$work/tk")" -v mc="$(median <"$work/tc")" \
+		'BEGIN {printf "%-8s %8d %10.1f %10.0f %12.2f %12.1f %12.1f %12.1f\n", n, c, s, c/s, b/t, ms/1000, mk/1000, mc/1000}'
+	rm -rf "$p"
+done
