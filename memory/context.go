@@ -478,8 +478,8 @@ const (
 )
 
 type coreCache struct {
-	Schema int         `json:"schema"`
-	Commit string      `json:"commit"`
+	Schema int              `json:"schema"`
+	Commit string           `json:"commit"`
 	Items  []coreCacheEntry `json:"items"`
 }
 
