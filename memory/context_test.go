@@ -234,3 +234,45 @@ func chtimes(t *testing.T, m *Memory, p string, when time.Time) {
 		t.Fatal(err)
 	}
 }
+
+// TestCoreCache checks that the cached ranking keys of core items follow
+// checkpoints (from the diff), hand commits and a damaged cache.
+func TestCoreCache(t *testing.T) {
+	m, _ := newTestMemory(t)
+	ctx := context.Background()
+	a := remember(t, m, Fact, "Alpha fact", "alpha")
+	pack := func() string {
+		t.Helper()
+		p, err := m.Context(ctx, ContextOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Text
+	}
+	if !strings.Contains(pack(), "Alpha fact") {
+		t.Fatal("first pack lacks the item")
+	}
+	b := NewItem(Preference, "Beta preference", time.Now())
+	b.Pinned = true
+	if _, err := m.Remember(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if got := pack(); !strings.Contains(got, "## Pinned\n- **Beta preference**") {
+		t.Errorf("new pinned item not packed first:\n%s", got)
+	}
+	if _, _, err := m.Forget(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := pack(); strings.Contains(got, "Alpha fact") {
+		t.Errorf("forgotten item packed:\n%s", got)
+	}
+	os.WriteFile(m.store.StatePath(coreCacheFile), []byte("{broken"), 0o644)
+	if got := pack(); !strings.Contains(got, "Beta preference") {
+		t.Errorf("after a damaged cache:\n%s", got)
+	}
+	// A cache naming a commit this repository lacks is rebuilt too.
+	os.WriteFile(m.store.StatePath(coreCacheFile), []byte(`{"schema":1,"commit":"`+strings.Repeat("ab", 20)+`","items":[]}`), 0o644)
+	if got := pack(); !strings.Contains(got, "Beta preference") {
+		t.Errorf("after a cache of an unknown commit:\n%s", got)
+	}
+}
