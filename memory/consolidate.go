@@ -3,7 +3,6 @@ package memory
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/summarize"
@@ -328,16 +329,27 @@ func withKeys(data []byte, kv ...string) []byte {
 	return append(out, data[end:]...)
 }
 
-var plainScalar = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-
-// yamlScalar writes a string as a YAML scalar: plain when that is safe,
-// else double-quoted (JSON's quoting is valid YAML).
+// yamlScalar writes a string as a one-line YAML scalar that reads back as
+// that string: as yaml.v3 writes it (plain when it can be), else
+// double-quoted with Go's escapes, which YAML's double quotes share.
 func yamlScalar(s string) string {
-	if plainScalar.MatchString(s) && s != "true" && s != "false" && s != "null" && s != "yes" && s != "no" {
-		return s
+	if printable(s) {
+		if b, err := yaml.Marshal(s); err == nil {
+			if out := strings.TrimSuffix(string(b), "\n"); !strings.Contains(out, "\n") {
+				return out
+			}
+		}
 	}
-	b, _ := json.Marshal(s)
-	return string(b)
+	return strconv.Quote(s)
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // frontKeys reads the string values of an item file's front-matter keys.
