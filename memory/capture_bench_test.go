@@ -119,3 +119,24 @@ func benchIngest(b *testing.B, indexed bool) {
 		}
 	}
 }
+
+// BenchmarkCaptureHookBatch captures one hook event (a prompt) into a
+// session that already holds 1,000 turns: the cost of each small batch a
+// daemon commits (its logs are rewritten whole, through a temporary file).
+func BenchmarkCaptureHookBatch(b *testing.B) {
+	m := testMemory(b)
+	ctx := context.Background()
+	name := longSession(b, b.TempDir(), 1000)
+	res, err := m.Ingest(ctx, name, IngestOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		r, err := m.CaptureHook(ctx, []byte(fmt.Sprintf(`{"session_id":%q,"hook_event_name":"UserPromptSubmit","prompt":"one more thing, number %d"}`, res.Session, i)))
+		if err != nil || r.Commit == "" {
+			b.Fatal(r, err)
+		}
+	}
+}

@@ -66,11 +66,13 @@ func (p *plan) keyPrefix() string {
 func (p *plan) renderTo(r *renderer) {
 	e := p.entry
 	b := &p.writes
+	// Each field was redacted on its own; the blocks are again, in case
+	// putting fields side by side made a secret whole.
 	if r.promptText.Len() > 0 {
-		b.add(e.File(PromptsFile), []byte(r.promptText.String()))
+		b.add(e.File(PromptsFile), []byte(r.clean(r.promptText.String())))
 	}
 	if r.transcript.Len() > 0 {
-		b.add(e.File(TranscriptFile), []byte(r.transcript.String()))
+		b.add(e.File(TranscriptFile), []byte(r.clean(r.transcript.String())))
 	}
 	if len(r.observations) > 0 {
 		var sb strings.Builder
