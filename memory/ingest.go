@@ -271,6 +271,11 @@ func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResul
 	if m.internalPath(h.CWD) || m.internalPath(h.TranscriptPath) {
 		return &CaptureResult{Session: h.SessionID, Ignored: "a session of cairn's own summarizer"}, nil
 	}
+	if h.Event == "PreToolUse" {
+		// PostToolUse and PostToolUseFailure bring the call with its
+		// result; the call alone would be captured twice.
+		return &CaptureResult{Session: h.SessionID, Ignored: "PreToolUse is captured by PostToolUse"}, nil
+	}
 	trigger := hookEvent(h.Event)
 	var final bool
 	var status SessionStatus
