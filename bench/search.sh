@@ -7,7 +7,10 @@
 #
 # Prints, for each size: the indexing time and speed, the index's size
 # against the text's, and the median wall time of RUNS (default 21)
-# processes of each kind, each with another query. The memory is the one
+# processes of each kind, each with another query: `cairn version` (the
+# floor: process start), `cairn search` (hybrid), `cairn search --mode
+# keyword`, `cairn context` (no query: the index is not opened) and
+# `cairn context --query`. The memory is the one
 # the Go benchmarks use (memory/search_test.go: benchCorpus): 5% core
 # items, the rest session files, about 1 KB each of Zipf-distributed words.
 set -euo pipefail
@@ -45,7 +48,7 @@ time_runs() {
 	done
 }
 
-printf '%-8s %8s %10s %10s %12s %12s %12s %12s\n' files chunks "index s" chunks/s "index/text" "search ms" "keyword ms" "context ms"
+printf '%-8s %8s %9s %9s %11s %11s %11s %11s %11s %11s\n' files chunks "index s" chunks/s "index/text" "version ms" "search ms" "keyword ms" "context ms" "context -q ms"
 for n in "${sizes[@]}"; do
 	p="$work/p-$n"
 	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./memory >/dev/null
@@ -59,9 +62,11 @@ for n in "${sizes[@]}"; do
 	"$work/cairn" -C "$p" search warm up >/dev/null # page cache, as a second search finds it
 	time_runs "$work/ts" "$work/cairn" -C "$p" search QUERY
 	time_runs "$work/tk" "$work/cairn" -C "$p" search --mode keyword QUERY
-	time_runs "$work/tc" "$work/cairn" -C "$p" context --query QUERY
-	awk -v n="$n" -v c="$chunks" -v s="$secs" -v b="$bytes" -v t="$text" \
-		-v ms="$(median <"$work/ts")" -v mk="$(median <"$work/tk")" -v mc="$(median <"$work/tc")" \
-		'BEGIN {printf "%-8s %8d %10.1f %10.0f %12.2f %12.1f %12.1f %12.1f\n", n, c, s, c/s, b/t, ms/1000, mk/1000, mc/1000}'
+	time_runs "$work/tc" "$work/cairn" -C "$p" context
+	time_runs "$work/tq" "$work/cairn" -C "$p" context --query QUERY
+	time_runs "$work/tv" "$work/cairn" version
+	awk -v n="$n" -v c="$chunks" -v s="$secs" -v b="$bytes" -v t="$text" -v mv="$(median <"$work/tv")" \
+		-v ms="$(median <"$work/ts")" -v mk="$(median <"$work/tk")" -v mc="$(median <"$work/tc")" -v mq="$(median <"$work/tq")" \
+		'BEGIN {printf "%-8s %8d %9.1f %9.0f %11.2f %11.1f %11.1f %11.1f %11.1f %11.1f\n", n, c, s, c/s, b/t, mv/1000, ms/1000, mk/1000, mc/1000, mq/1000}'
 	rm -rf "$p"
 done

@@ -75,14 +75,14 @@ func (m *Memory) OpenIndex(ctx context.Context, opts IndexOptions) (*Index, erro
 		return nil, err
 	}
 	if err := x.catchUp(ctx, reason, opts.Progress); err != nil {
-		if x.ix.Version() == "" && errors.Is(err, indexer.ErrEmbedderUnavailable) {
-			x.Close()
-			return nil, fmt.Errorf("cannot build the search index without the embedding service at %s (%s); start it, or use the built-in embedder (search.embedder.provider: builtin in cairn.yaml): %w",
-				cfgURL(x.cfg), lastPart(err), indexer.ErrEmbedderUnavailable)
-		}
-		if x.ix.Version() == "" || !errors.Is(err, indexer.ErrEmbedderUnavailable) {
+		switch {
+		case !embedFailure(err):
 			x.Close()
 			return nil, err
+		case x.ix.Version() == "":
+			x.Close()
+			return nil, fmt.Errorf("cannot build the search index: %s; start the service or fix search.embedder in cairn.yaml (provider: builtin needs neither network nor model): %w",
+				x.embedProblem(err), err)
 		}
 		// Searchable as it is; Search says it lags.
 		x.lag, x.lagAt = err, m.now()
@@ -241,7 +241,25 @@ func (e *queryEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
-	return e.Embedder.Embed(ctx, texts)
+	v, err := e.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, &embedError{err}
+	}
+	return v, nil
+}
+
+// embedError marks the errors of an embedding service, down or answering
+// badly (vectors of the wrong size), from those of the index itself.
+type embedError struct{ err error }
+
+func (e *embedError) Error() string { return e.err.Error() }
+func (e *embedError) Unwrap() error { return e.err }
+
+// embedFailure reports whether err comes from the embedding service:
+// the index is then fine, only not up to date.
+func embedFailure(err error) bool {
+	var ee *embedError
+	return errors.Is(err, indexer.ErrEmbedderUnavailable) || errors.As(err, &ee)
 }
 
 func cfgURL(c SearchConfig) string { return c.Embedder.BaseURL }
@@ -286,7 +304,7 @@ func (x *Index) follow(ctx context.Context) error {
 	x.mu.Lock()
 	lag, at := x.lag, x.lagAt
 	x.mu.Unlock()
-	if lag != nil && errors.Is(lag, indexer.ErrEmbedderUnavailable) && x.m.now().Sub(at) < retryLag {
+	if lag != nil && embedFailure(lag) && x.m.now().Sub(at) < retryLag {
 		return lag
 	}
 	err := x.catchUp(ctx, "", nil)
@@ -305,6 +323,9 @@ func (x *Index) embedProblem(err error) string {
 	msg := err.Error()
 	for _, p := range []string{"search index: ", "index put: ", "search: "} {
 		msg = strings.TrimPrefix(msg, p)
+	}
+	if u := cfgURL(x.cfg); u != "" {
+		msg = "embedding service " + u + ": " + msg
 	}
 	return msg
 }

@@ -450,13 +450,35 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 	srv := embeddingServer(t, 100) // configured 384
 	useEmbedder(m, srv.URL, indexer.HashDim)
 	_, err := m.OpenIndex(context.Background(), IndexOptions{})
-	if err == nil || !strings.Contains(err.Error(), "returned 100-dimensional vectors, configured 384") {
+	if err == nil || !strings.Contains(err.Error(), "cannot build the search index: embedding service "+srv.URL+": embed via") ||
+		!strings.Contains(err.Error(), "returned 100-dimensional vectors, configured 384") {
 		t.Fatalf("open with a wrong-size service: %v", err)
 	}
 	w.take()
+	// An index built while the service answered well is searched by
+	// keywords when it answers badly, with one line.
+	good := embeddingServer(t, indexer.HashDim)
+	useEmbedder(m, good.URL, indexer.HashDim)
+	x, err := m.OpenIndex(context.Background(), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	remember(t, m, Fact, "Caches use Valkey", "Valkey replaced memcached.")
+	useEmbedder(m, srv.URL, indexer.HashDim)
+	w.take()
+	x, err = m.OpenIndex(context.Background(), IndexOptions{})
+	if err != nil {
+		t.Fatalf("open with a service gone bad: %v", err)
+	}
+	res, err := x.Search(context.Background(), "postgresql", SearchOptions{})
+	if err != nil || len(res.Hits) != 1 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "100-dimensional") {
+		t.Errorf("search with a service gone bad: %+v %v", res, err)
+	}
+	x.Close()
 	// The builtin embedder still works on the same memory afterwards.
 	m.Config.Search.Embedder = EmbedderConfig{}
-	x, err := m.OpenIndex(context.Background(), IndexOptions{})
+	x, err = m.OpenIndex(context.Background(), IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

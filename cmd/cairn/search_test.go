@@ -341,7 +341,7 @@ func TestSearchEmbedderDown(t *testing.T) {
 	// Without an index to fall back on, search says what is wrong; the
 	// context still packs core memory.
 	os.RemoveAll(filepath.Join(p, ".cairn", ".state", "index"))
-	fails(t, p, 1, "cannot build the search index without the embedding service at "+srv.URL+" (connection refused)", "search", "postgresql")
+	fails(t, p, 1, "cannot build the search index: embedding service "+srv.URL+" is unavailable (connection refused); start the service", "search", "postgresql")
 	r = cairn(t, p, "", "context", "--query", "postgres")
 	if r.code != 0 || !strings.Contains(r.stdout, "Use PostgreSQL") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("context with the service down: %d\n%s%s", r.code, r.stdout, r.stderr)
