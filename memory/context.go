@@ -788,7 +788,9 @@ func (m *Memory) sessionStateBlock(dir string) *block {
 		return nil
 	}
 	all := b.String()
-	bl := &block{section: secSession, path: dir + "/session.yaml"}
+	_, sid := sessionDir(dir + "/x")
+	p := dir + "/session.yaml"
+	bl := &block{section: secSession, id: p, path: p, title: "State of session " + shortID(sid)}
 	bl.render = func(room int) { bl.set(cutLines(all, room)) }
 	bl.render(blockCap[secSession] / 2)
 	return bl
