@@ -765,3 +765,32 @@ func TestCaptureConfig(t *testing.T) {
 		t.Errorf("globs: %q", globs)
 	}
 }
+
+// A transcript caught up while its writer is busy holds back an open
+// message; a final catch-up, when the file is idle, takes it.
+func TestCatchUpTranscript(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	os.MkdirAll(dir, 0o755)
+	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
+	tp := filepath.Join(dir, "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl")
+	os.WriteFile(tp, data, 0o644)
+	busy, err := m.CatchUpTranscript(ctx, tp, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle, err := m.CatchUpTranscript(ctx, tp, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if busy.Events == 0 || idle.Events == 0 || busy.Events+idle.Events != 15 || busy.Segments != 0 || idle.Segments != 1 {
+		t.Errorf("busy %+v, idle %+v", busy, idle)
+	}
+	if again, err := m.CatchUpTranscript(ctx, tp, true); err != nil || again.Commit != "" {
+		t.Errorf("again: %+v, %v", again, err)
+	}
+	if _, err := m.CatchUpTranscript(ctx, "/etc/passwd", true); !IsPermanent(err) {
+		t.Errorf("/etc/passwd: %v", err)
+	}
+}

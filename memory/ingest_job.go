@@ -119,6 +119,25 @@ func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.C
 	return nil, permanent(fmt.Errorf("job %s: unknown kind %q", j.ID, j.Kind))
 }
 
+// CatchUpTranscript captures a transcript cairn follows (see
+// TranscriptGlobs) from where its session's capture of it stopped to its
+// end. With final, what a parse holds back while the writer may still be
+// busy (an assistant message whose lines may continue, a tool call without
+// its result) is taken too: the daemon passes it for a file that has been
+// idle for a while, so that the end of a session without hooks is not left
+// waiting; such a catch-up also summarises what is pending.
+func (m *Memory) CatchUpTranscript(ctx context.Context, path string, final bool) (*CaptureResult, error) {
+	path = filepath.Clean(path)
+	if !m.transcriptAllowed(path) {
+		return nil, permanent(fmt.Errorf("%s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", path))
+	}
+	trigger := "transcript"
+	if final {
+		trigger = "transcript-idle"
+	}
+	return m.catchUp(ctx, path, "", catchUpOptions{final: final, trigger: trigger})
+}
+
 // isHookPayload reports whether data is one JSON object with a
 // hook_event_name.
 func isHookPayload(data []byte) bool {
