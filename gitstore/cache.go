@@ -48,6 +48,7 @@ func (s *Store) loadCache(ctx context.Context, head plumbing.Hash) (*cache, erro
 		s.warn(fmt.Sprintf("stat cache %s is unreadable (%v); rebuilding it", name, err))
 		c = nil
 	}
+	repaired := c == nil || c.head != head
 	if c != nil && c.head != head {
 		if rc, err := s.reconcile(ctx, c, head); err == nil {
 			c = rc
@@ -62,6 +63,11 @@ func (s *Store) loadCache(ctx context.Context, head plumbing.Hash) (*cache, erro
 		}
 	}
 	s.cache = c
+	if repaired {
+		// Written back when the lock is released, so that .git/index
+		// agrees with HEAD again even if nothing else changes.
+		s.cacheDirty = true
+	}
 	return c, nil
 }
 

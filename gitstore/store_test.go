@@ -317,3 +317,29 @@ func TestDeferIndex(t *testing.T) {
 		t.Errorf("HEAD:\n%s", got)
 	}
 }
+
+// A process killed after moving the ref but before saving its cache
+// leaves a cache and a git index one commit behind: the next command
+// puts both right, even one that changes nothing.
+func TestCacheBehindIsWrittenBack(t *testing.T) {
+	s := newStore(t, map[string]string{"a.md": "a\n"})
+	oldCache, _ := os.ReadFile(s.StatePath(cacheFile))
+	oldIndex, _ := os.ReadFile(filepath.Join(s.Dir(), ".git", "index"))
+	write(t, s, "b.md", "b\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(s.StatePath(cacheFile), oldCache, 0o600)
+	os.WriteFile(filepath.Join(s.Dir(), ".git", "index"), oldIndex, 0o644)
+	s2, err := Open(context.Background(), s.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s2.Status(context.Background()); err != nil || len(st) != 0 {
+		t.Fatalf("status = %v, %v", st, err)
+	}
+	if err := s2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, s2)
+}
