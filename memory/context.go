@@ -3,16 +3,17 @@ package memory
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -158,7 +159,11 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 	}
 
 	var blocks []*block
-	core, err := m.coreCandidates(ctx)
+	var memo *coreMemo
+	if x != nil {
+		memo = &x.core
+	}
+	core, err := m.coreCandidates(ctx, memo)
 	if err != nil {
 		return nil, err
 	}
@@ -402,44 +407,76 @@ type coreItem struct {
 }
 
 // coreCandidates returns the core items' ranking keys. They are kept in
-// .state/core.json with the commit they reflect, and brought up to HEAD
+// .state/core.tsv with the commit they reflect, and brought up to HEAD
 // from the diff, so that a context pack reads one small file rather than
-// every core item. Files that do not parse are still candidates, as
-// plain text.
-func (m *Memory) coreCandidates(ctx context.Context) ([]coreItem, error) {
+// every core item; a long-running process keeps them in memo as well.
+// Files that do not parse are still candidates, as plain text.
+func (m *Memory) coreCandidates(ctx context.Context, memo *coreMemo) ([]coreItem, error) {
 	head, err := m.store.Resolve("HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
-	name := m.store.StatePath(coreCacheFile)
-	var cache coreCache
-	if b, err := os.ReadFile(name); err == nil && json.Unmarshal(b, &cache) == nil && cache.Schema == coreCacheSchema {
-		if cache.Commit == head {
-			return cache.items(), nil
+	if memo != nil {
+		memo.mu.Lock()
+		defer memo.mu.Unlock()
+		if memo.commit == head {
+			return slices.Clone(memo.items), nil
 		}
-		if diffs, err := m.store.Diff(ctx, gitstore.DiffOptions{From: cache.Commit, To: head, Paths: []string{"core"}}); err == nil {
-			byPath := make(map[string]coreCacheEntry, len(cache.Items))
-			for _, e := range cache.Items {
-				byPath[e.Path] = e
+	}
+	items, err := m.loadCoreCache(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	if memo != nil {
+		memo.commit, memo.items = head, items
+		items = slices.Clone(items)
+	}
+	return items, nil
+}
+
+// coreMemo holds the core items' keys as of a commit.
+type coreMemo struct {
+	mu     sync.Mutex
+	commit string
+	items  []coreItem
+}
+
+// coreCacheFile holds the core items' ranking keys as of a commit:
+// a first line "cairn-core 1 COMMIT", then a line per item of tab-separated
+// path, id, importance, pinned (0 or 1), updated (Unix seconds, 0 if
+// unknown), kind and title. Derived: a damaged one is made again.
+const coreCacheFile = "core.tsv"
+
+func (m *Memory) loadCoreCache(ctx context.Context, head string) ([]coreItem, error) {
+	name := m.store.StatePath(coreCacheFile)
+	items, commit, ok := readCoreCache(name)
+	if ok && commit == head {
+		return items, nil
+	}
+	if ok {
+		if diffs, err := m.store.Diff(ctx, gitstore.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
+			byPath := make(map[string]coreItem, len(items))
+			for _, c := range items {
+				byPath[c.path] = c
 			}
 			for _, d := range diffs {
 				delete(byPath, d.Path)
 				if d.Action != gitstore.Deleted && d.New != nil && indexable(d.Path) {
-					byPath[d.Path] = entryOf(quickMeta(d.Path, d.New))
+					byPath[d.Path] = quickMeta(d.Path, d.New)
 				}
 			}
-			cache.Items = cache.Items[:0]
-			for _, e := range byPath {
-				cache.Items = append(cache.Items, e)
+			items = items[:0]
+			for _, c := range byPath {
+				items = append(items, c)
 			}
-			cache.Commit = head
-			m.saveCoreCache(name, &cache)
-			return cache.items(), nil
+			sortCore(items)
+			writeCoreCache(name, head, items)
+			return items, nil
 		}
 	}
-	cache = coreCache{Schema: coreCacheSchema, Commit: head}
+	items = items[:0]
 	root := filepath.Join(m.Dir, "core")
-	err = filepath.WalkDir(root, func(fname string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(fname string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -461,60 +498,70 @@ func (m *Memory) coreCandidates(ctx context.Context) ([]coreItem, error) {
 		if err != nil {
 			return nil // gone meanwhile, or unreadable: not packed
 		}
-		cache.Items = append(cache.Items, entryOf(quickMeta(p, data)))
+		items = append(items, quickMeta(p, data))
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("context: read core memory: %w", err)
 	}
-	m.saveCoreCache(name, &cache)
-	return cache.items(), nil
+	sortCore(items)
+	writeCoreCache(name, head, items)
+	return items, nil
 }
 
-// The core items' ranking keys, as of a commit: derived, in .state.
-const (
-	coreCacheFile   = "core.json"
-	coreCacheSchema = 1
-)
-
-type coreCache struct {
-	Schema int              `json:"schema"`
-	Commit string           `json:"commit"`
-	Items  []coreCacheEntry `json:"items"`
+// sortCore orders items by path, so that equal ranks keep one order.
+func sortCore(items []coreItem) {
+	sort.Slice(items, func(i, j int) bool { return items[i].path < items[j].path })
 }
 
-type coreCacheEntry struct {
-	Path       string    `json:"path"`
-	ID         string    `json:"id"`
-	Title      string    `json:"title"`
-	Kind       string    `json:"kind,omitempty"`
-	Importance float64   `json:"importance"`
-	Pinned     bool      `json:"pinned,omitempty"`
-	Updated    time.Time `json:"updated,omitzero"`
-}
-
-func entryOf(c coreItem) coreCacheEntry {
-	return coreCacheEntry{Path: c.path, ID: c.id, Title: c.title, Kind: c.kind, Importance: c.importance, Pinned: c.pinned, Updated: c.updated}
-}
-
-// items returns the cache's entries sorted by path, so that equal ranks
-// keep one order.
-func (c *coreCache) items() []coreItem {
-	out := make([]coreItem, 0, len(c.Items))
-	for _, e := range c.Items {
-		out = append(out, coreItem{path: e.Path, id: e.ID, title: e.Title, kind: e.Kind, importance: e.Importance, pinned: e.Pinned, updated: e.Updated})
+func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, "", false
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return out
+	text := string(b)
+	first, rest, _ := strings.Cut(text, "\n")
+	commit, found := strings.CutPrefix(first, "cairn-core 1 ")
+	if !found || commit == "" {
+		return nil, "", false
+	}
+	for line := range strings.Lines(rest) {
+		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+		if len(f) != 7 {
+			return nil, "", false
+		}
+		imp, err1 := strconv.ParseFloat(f[2], 64)
+		upd, err2 := strconv.ParseInt(f[4], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, "", false
+		}
+		c := coreItem{path: f[0], id: f[1], importance: imp, pinned: f[3] == "1", kind: f[5], title: f[6]}
+		if upd != 0 {
+			c.updated = time.Unix(upd, 0).UTC()
+		}
+		items = append(items, c)
+	}
+	return items, commit, true
 }
 
-// saveCoreCache writes the cache; failing to is no error, only slower
+// writeCoreCache writes the cache; failing to is no error, only slower
 // next time.
-func (m *Memory) saveCoreCache(name string, c *coreCache) {
-	b, err := json.Marshal(c)
-	if err == nil {
-		gitstore.WriteFileAtomic(name, b, 0o644)
+func writeCoreCache(name, commit string, items []coreItem) {
+	var b strings.Builder
+	b.WriteString("cairn-core 1 " + commit + "\n")
+	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	for _, c := range items {
+		pinned, upd := "0", int64(0)
+		if c.pinned {
+			pinned = "1"
+		}
+		if !c.updated.IsZero() {
+			upd = c.updated.Unix()
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
+			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title))
 	}
+	replaceFile(name, []byte(b.String()))
 }
 
 // quickMeta reads the keys that rank a core item from its front matter

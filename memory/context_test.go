@@ -271,7 +271,7 @@ func TestCoreCache(t *testing.T) {
 		t.Errorf("after a damaged cache:\n%s", got)
 	}
 	// A cache naming a commit this repository lacks is rebuilt too.
-	os.WriteFile(m.store.StatePath(coreCacheFile), []byte(`{"schema":1,"commit":"`+strings.Repeat("ab", 20)+`","items":[]}`), 0o644)
+	os.WriteFile(m.store.StatePath(coreCacheFile), []byte("cairn-core 1 "+strings.Repeat("ab", 20)+"\n"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a cache of an unknown commit:\n%s", got)
 	}

@@ -47,6 +47,8 @@ type Index struct {
 
 	once sync.Once
 	an   analysis.Analyzer // for snippets
+
+	core coreMemo // core items' ranking keys, for context packs
 }
 
 // retryLag is how long an index that could not catch up because the
