@@ -118,6 +118,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		}()
 	}
 	run("monitor", gitstore.NewMonitor(st).Serve)
+	run("capture", d.capture)
 	for i, s := range d.Services {
 		run(fmt.Sprintf("service %d", i), s)
 	}
