@@ -166,7 +166,8 @@ func Rebuild(ctx context.Context, dir string, opts Options) (*Index, error) {
 	if err := ix.acquire(ctx); err != nil {
 		return nil, err
 	}
-	if err := ix.removeFiles(); err == nil {
+	err = ix.removeFiles()
+	if err == nil {
 		err = ix.create()
 	}
 	if err != nil {

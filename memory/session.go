@@ -215,8 +215,6 @@ func parseSession(name string, data []byte) (*Session, error) {
 	return s, nil
 }
 
-var sessionKeyRE = regexp.MustCompile(`yaml:"([a-z_]+)`)
-
 // knownSessionKeys are the keys Session has fields for.
 func knownSessionKeys() map[string]bool {
 	keys := map[string]bool{}
