@@ -62,13 +62,9 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if err != nil {
 		return nil, err
 	}
-	roots := make([]string, 0, len(opts.Paths))
-	for _, p := range opts.Paths {
-		cp, err := CleanPath(p)
-		if err != nil {
-			return nil, err
-		}
-		roots = append(roots, cp)
+	roots, err := cleanPaths(opts.Paths)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Paths != nil && len(roots) == 0 && !opts.AllowEmpty {
 		return nil, ErrNothingToDo

@@ -47,13 +47,9 @@ func (d *FileDiff) Binary() bool {
 func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	roots := make([]string, 0, len(opts.Paths))
-	for _, p := range opts.Paths {
-		cp, err := CleanPath(p)
-		if err != nil {
-			return nil, err
-		}
-		roots = append(roots, cp)
+	roots, err := cleanPaths(opts.Paths)
+	if err != nil {
+		return nil, err
 	}
 	from, err := s.resolveOrZero(opts.From)
 	if err != nil {

@@ -90,16 +90,12 @@ func (s *Store) Log(ctx context.Context, opts LogOptions) ([]Commit, error) {
 func (s *Store) Commit(ctx context.Context, rev string) (*Commit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	h, err := s.resolve(rev)
+	cm, err := s.commitAt(rev)
 	if err != nil {
 		return nil, err
 	}
-	cm, err := object.GetCommit(s.repo.Storer, h)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", short(h), err)
-	}
 	c := toCommit(cm)
-	c.Tags = s.tagsByCommit()[h]
+	c.Tags = s.tagsByCommit()[cm.Hash]
 	return &c, nil
 }
 
@@ -107,6 +103,19 @@ func (s *Store) Commit(ctx context.Context, rev string) (*Commit, error) {
 func (s *Store) ChangedFiles(ctx context.Context, rev string) ([]FileChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	cm, err := s.commitAt(rev)
+	if err != nil {
+		return nil, err
+	}
+	var parent plumbing.Hash
+	if len(cm.ParentHashes) > 0 {
+		parent = cm.ParentHashes[0]
+	}
+	return s.diffTrees(ctx, parent, cm.Hash, nil)
+}
+
+// commitAt reads the commit a revision names.
+func (s *Store) commitAt(rev string) (*object.Commit, error) {
 	h, err := s.resolve(rev)
 	if err != nil {
 		return nil, err
@@ -115,11 +124,7 @@ func (s *Store) ChangedFiles(ctx context.Context, rev string) ([]FileChange, err
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", short(h), err)
 	}
-	var parent plumbing.Hash
-	if len(cm.ParentHashes) > 0 {
-		parent = cm.ParentHashes[0]
-	}
-	return s.diffTrees(ctx, parent, h, nil)
+	return cm, nil
 }
 
 var trailerRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*): (.*)$`)

@@ -29,3 +29,16 @@ func CleanPath(p string) (string, error) {
 func underPrefix(p, prefix string) bool {
 	return prefix == "" || p == prefix || strings.HasPrefix(p, prefix) && p[len(prefix)] == '/'
 }
+
+// cleanPaths checks every path with CleanPath.
+func cleanPaths(paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		cp, err := CleanPath(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cp)
+	}
+	return out, nil
+}

@@ -21,13 +21,9 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 	if !s.locked() {
 		return nil, errors.New("restore: the write lock is not held")
 	}
-	roots := make([]string, 0, len(paths))
-	for _, p := range paths {
-		cp, err := CleanPath(p)
-		if err != nil {
-			return nil, err
-		}
-		roots = append(roots, cp)
+	roots, err := cleanPaths(paths)
+	if err != nil {
+		return nil, err
 	}
 	target, err := s.resolve(rev)
 	if err != nil {
