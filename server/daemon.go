@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,6 +96,18 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/health", d.health)
 	mux.HandleFunc("POST /api/checkpoint", d.checkpoint)
+	// Bleve lets one process write an index: the daemon holds it and
+	// serves searches, which catch up with HEAD before they run. An index
+	// never built is left to the first search, which builds it.
+	if _, err := os.Stat(st.StatePath(filepath.Join("index", "meta.json"))); err == nil {
+		x, err := d.Mem.OpenIndex(ctx, memory.IndexOptions{LockTimeout: 2 * time.Second})
+		if err != nil {
+			d.Log.Warn("search index not held by the daemon; searches open it themselves", "err", err)
+		} else {
+			defer x.Close()
+			(&SearchAPI{Index: x}).Register(mux)
+		}
+	}
 	if d.Handlers != nil {
 		d.Handlers(mux)
 	}

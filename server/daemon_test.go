@@ -165,3 +165,57 @@ func TestDaemonSecurityAndExclusivity(t *testing.T) {
 		t.Errorf("second daemon: %v, want ErrRunning", err)
 	}
 }
+
+// With an index built, the daemon holds it and serves searches; the
+// index follows what the daemon commits.
+func TestDaemonServesSearch(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CAIRN_AUTHOR_NAME", "test")
+	t.Setenv("CAIRN_AUTHOR_EMAIL", "test@example.com")
+	proj := filepath.Join(t.TempDir(), "proj")
+	os.MkdirAll(proj, 0o755)
+	ctx := context.Background()
+	m, _, err := memory.Init(ctx, proj, memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	it := memory.NewItem(memory.Decision, "Use PostgreSQL for the job queue", time.Now())
+	it.Body = "Jobs survive restarts and share a transaction with their cause."
+	if _, err := m.Remember(ctx, it); err != nil {
+		t.Fatal(err)
+	}
+	x, err := m.OpenIndex(ctx, memory.IndexOptions{}) // builds it
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	d := &Daemon{Mem: m}
+	dctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Serve(dctx) }()
+	defer func() { cancel(); <-done }()
+	var c *Client
+	waitFor(t, "the daemon", func() bool {
+		c, err = Discover(ctx, m.Store().StatePath(""), time.Second)
+		return err == nil
+	})
+	// A memory committed after the daemon opened the index is found.
+	it2 := memory.NewItem(memory.Fact, "Integration tests need PostgreSQL on port 5433", time.Now())
+	if _, err := m.Remember(ctx, it2); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Search(ctx, "postgres port", memory.SearchOptions{K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range res.Hits {
+		if h.ID == it2.ID {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("search through the daemon did not find the new item: %+v", res.Hits)
+	}
+}
