@@ -283,3 +283,43 @@ func BenchmarkOpenSearch10k(b *testing.B) {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 }
+
+// BenchmarkOpenSearchPhases10k splits BenchmarkOpenSearch10k into its
+// phases, for a keyword and a hybrid query.
+func BenchmarkOpenSearchPhases10k(b *testing.B) {
+	ctx := context.Background()
+	ix, queries := benchIndexOnce(b, 10_000)
+	dir := ix.dir
+	if err := ix.Close(); err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []Mode{Keyword, Hybrid} {
+		b.Run(string(mode), func(b *testing.B) {
+			var open, search, close, total []time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				ix, err := Open(ctx, dir, Options{MustExist: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := ix.Search(ctx, Query{Text: queries[i%len(queries)], Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+				t2 := time.Now()
+				if err := ix.Close(); err != nil {
+					b.Fatal(err)
+				}
+				t3 := time.Now()
+				open, search, close, total = append(open, t1.Sub(t0)), append(search, t2.Sub(t1)), append(close, t3.Sub(t2)), append(total, t3.Sub(t0))
+			}
+			for _, m := range []struct {
+				name string
+				d    []time.Duration
+			}{{"open", open}, {"search", search}, {"close", close}, {"total", total}} {
+				sort.Slice(m.d, func(i, j int) bool { return m.d[i] < m.d[j] })
+				b.ReportMetric(float64(m.d[len(m.d)/2].Microseconds())/1000, m.name+"-p50-ms")
+			}
+		})
+	}
+}

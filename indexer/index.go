@@ -123,6 +123,9 @@ type Index struct {
 	bleve  bleve.Index
 	vecs   *vecStore
 	meta   meta
+	// onDisk is what meta.json holds, so Close need not rewrite it
+	// unchanged.
+	onDisk meta
 	closed bool
 	// consistent is true while Bleve holds exactly the chunks the vectors
 	// file does; then a path's chunks need no search in Bleve to be found.
@@ -266,6 +269,7 @@ func (ix *Index) open() error {
 	if err := json.Unmarshal(b, &ix.meta); err != nil {
 		return ix.rebuildErr("corrupt", fmt.Errorf("%s: %w", metaFile, err))
 	}
+	ix.onDisk = ix.meta
 	switch {
 	case ix.meta.Schema != schemaVersion:
 		return ix.rebuildErr("schema", fmt.Errorf("schema %d, this cairn uses %d", ix.meta.Schema, schemaVersion))
@@ -375,7 +379,11 @@ func (ix *Index) writeMeta() error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(ix.dir, metaFile), append(b, '\n'))
+	if err := writeFileAtomic(filepath.Join(ix.dir, metaFile), append(b, '\n')); err != nil {
+		return err
+	}
+	ix.onDisk = ix.meta
+	return nil
 }
 
 // removeFiles deletes everything in ix.dir but the lock.
@@ -439,7 +447,7 @@ func (ix *Index) Close() error {
 	if ix.vecs != nil {
 		err = ix.vecs.compact(false)
 		if err == nil {
-			err = ix.markClean()
+			err = ix.markClean(false)
 		}
 	}
 	if cerr := ix.closeFiles(); err == nil {
@@ -475,21 +483,25 @@ func (ix *Index) SetVersion(ctx context.Context, v string) error {
 	}
 	ix.meta.Version = v
 	ix.meta.Updated = time.Now().UTC()
-	if err := ix.markClean(); err != nil {
+	if err := ix.markClean(true); err != nil {
 		return fmt.Errorf("set index version: %w", err)
 	}
 	return nil
 }
 
 // markClean records in meta.json that Bleve and the vectors file hold the
-// same chunks, if they do.
-func (ix *Index) markClean() error {
+// same chunks, if they do. Unless force, it leaves meta.json alone when
+// it already says so.
+func (ix *Index) markClean(force bool) error {
 	n, err := ix.bleve.DocCount()
 	if err != nil {
 		return err
 	}
 	ix.meta.Clean = ix.consistent && n == uint64(ix.vecs.count())
 	ix.meta.Chunks = ix.vecs.count()
+	if !force && ix.meta == ix.onDisk {
+		return nil // a read-only session: nothing to record, no fsync
+	}
 	return ix.writeMeta()
 }
 

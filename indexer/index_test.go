@@ -500,3 +500,58 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlySession checks that opening, searching and closing an index
+// leaves its files as they were: Close rewrites meta.json only after a
+// change, and a keyword search never reads the vectors.
+func TestReadOnlySession(t *testing.T) {
+	ctx := context.Background()
+	ix, dir := openTest(t, Options{})
+	put(t, ix, corpus()...)
+	if err := ix.SetVersion(ctx, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	stat := func(name string) os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	before := stat(metaFile)
+	old, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Keyword, Hybrid, Vector} {
+		ix, err := Open(ctx, dir, Options{MustExist: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hits := search(t, ix, Query{Text: "queue", Mode: mode}); len(hits) == 0 {
+			t.Errorf("%s search found nothing", mode)
+		}
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if after := stat(metaFile); !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+			t.Errorf("%s session rewrote %s", mode, metaFile)
+		}
+	}
+	// A write is recorded on Close.
+	ix, err = Open(ctx, dir, Options{MustExist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Delete(ctx, "core/facts/goose.md"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, metaFile)); err != nil || string(b) == string(old) {
+		t.Errorf("close after a delete left %s as it was (%v)", metaFile, err)
+	}
+}
