@@ -119,10 +119,10 @@ type Index struct {
 	analyzer analysis.Analyzer
 	lock     *flock.Flock
 
-	mu     sync.RWMutex
-	bleve  bleve.Index
-	vecs   *vecStore
-	meta   meta
+	mu    sync.RWMutex
+	bleve bleve.Index
+	vecs  *vecStore
+	meta  meta
 	// onDisk is what meta.json holds, so Close need not rewrite it
 	// unchanged.
 	onDisk meta
