@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -81,23 +82,38 @@ func TestCorruptIndex(t *testing.T) {
 		damage  func(t *testing.T, path string)
 		opts    Options
 		reason  string
+		// atUse: Open succeeds and keyword searches work; the damage
+		// (in the vectors, read lazily) shows at the first vector search
+		// or write.
+		atUse bool
 	}{
-		{"meta garbled", "meta.json", garble(0), Options{}, "corrupt"},
-		{"meta empty", "meta.json", truncate(0), Options{}, "corrupt"},
-		{"meta missing", "meta.json", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing"},
+		{"meta garbled", "meta.json", garble(0), Options{}, "corrupt", false},
+		{"meta empty", "meta.json", truncate(0), Options{}, "corrupt", false},
+		{"meta missing", "meta.json", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false},
 		{"schema", "meta.json", func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": 1`, `"schema": 999`, 1)), 0o600)
-		}, Options{}, "schema"},
-		{"embedder", "", nil, Options{Embedder: &tableEmbedder{}}, "embedder"},
-		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking"},
-		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt"},
-		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt"},
-		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt"},
-		{"vectors header garbled", "vectors", garble(0), Options{}, "corrupt"},
-		{"vectors missing", "vectors", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing"},
-		{"bleve missing", "index_meta.json", func(t *testing.T, p string) { os.RemoveAll(filepath.Dir(p)) }, Options{}, "missing"},
-		{"bleve meta garbled", "index_meta.json", garble(0.2), Options{}, "corrupt"},
+			os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": 2`, `"schema": 999`, 1)), 0o600)
+		}, Options{}, "schema", false},
+		{"embedder", "", nil, Options{Embedder: &tableEmbedder{}}, "embedder", false},
+		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking", false},
+		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt", false},
+		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt", false},
+		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt", true},
+		{"vectors record fields garbled", "vectors", func(t *testing.T, p string) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := 22 + int(binary.LittleEndian.Uint16(b[16:])) + 4
+			for j := head + 9; j < head+20; j++ { // the first record's path
+				b[j] ^= 0x5a
+			}
+			os.WriteFile(p, b, 0o600)
+		}, Options{}, "corrupt", false},
+		{"vectors header garbled", "vectors", garble(0), Options{}, "corrupt", false},
+		{"vectors missing", "vectors", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false},
+		{"bleve missing", "index_meta.json", func(t *testing.T, p string) { os.RemoveAll(filepath.Dir(p)) }, Options{}, "missing", false},
+		{"bleve meta garbled", "index_meta.json", garble(0.2), Options{}, "corrupt", false},
 		{"bolt garbled", "root.bolt", func(t *testing.T, p string) {
 			// Both meta pages: bolt falls back to the other if one is bad.
 			b, _ := os.ReadFile(p)
@@ -107,12 +123,12 @@ func TestCorruptIndex(t *testing.T) {
 				}
 			}
 			os.WriteFile(p, b, 0o600)
-		}, Options{}, "corrupt"},
-		{"bolt one meta page garbled", "root.bolt", garble(0.001), Options{}, ""},
-		{"bolt truncated", "root.bolt", truncate(0.3), Options{}, "corrupt"},
-		{"segment truncated", "*.zap", truncate(0.5), Options{}, "corrupt"},
-		{"segment footer garbled", "*.zap", garble(0.995), Options{}, "corrupt"},
-		{"segment emptied", "*.zap", truncate(0), Options{}, "corrupt"},
+		}, Options{}, "corrupt", false},
+		{"bolt one meta page garbled", "root.bolt", garble(0.001), Options{}, "", false},
+		{"bolt truncated", "root.bolt", truncate(0.3), Options{}, "corrupt", false},
+		{"segment truncated", "*.zap", truncate(0.5), Options{}, "corrupt", false},
+		{"segment footer garbled", "*.zap", garble(0.995), Options{}, "corrupt", false},
+		{"segment emptied", "*.zap", truncate(0), Options{}, "corrupt", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,6 +140,19 @@ func TestCorruptIndex(t *testing.T) {
 				}
 			}
 			ix, err := Open(ctx, dir, tt.opts)
+			if tt.atUse {
+				if err != nil {
+					t.Fatalf("open: %v", err)
+				}
+				if len(search(t, ix, Query{Text: "migrations", Mode: Keyword})) == 0 {
+					t.Errorf("keyword search finds nothing")
+				}
+				_, err = ix.Search(ctx, Query{Text: "migrations"})
+				if perr := ix.Put(ctx, corpus()[0]); !errors.Is(perr, ErrNeedsRebuild) {
+					t.Errorf("put: %v, want ErrNeedsRebuild", perr)
+				}
+				ix.Close()
+			}
 			if tt.reason == "" { // damage the index recovers from
 				if err != nil {
 					t.Fatalf("open: %v", err)
@@ -140,7 +169,7 @@ func TestCorruptIndex(t *testing.T) {
 			}
 			var re *RebuildError
 			if !errors.Is(err, ErrNeedsRebuild) || !errors.As(err, &re) {
-				t.Fatalf("open: %v, want ErrNeedsRebuild", err)
+				t.Fatalf("open (or first vector search): %v, want ErrNeedsRebuild", err)
 			}
 			if re.Reason != tt.reason {
 				t.Errorf("reason %q, want %q (%v)", re.Reason, tt.reason, err)

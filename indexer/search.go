@@ -174,6 +174,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if mode != Keyword && res.VectorErr == nil {
 		lists++
 		if qvec != nil && !isZero(qvec) {
+			// The vectors are read on first use; damage in them shows
+			// here, as ErrNeedsRebuild.
+			if err := ix.vecs.materialize(); err != nil {
+				return Results{}, fmt.Errorf("search: %w", err)
+			}
 			keep := filter(q)
 			for i, s := range ix.vecs.search(qvec, n, keep) {
 				if s.score <= 0 {

@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bufio"
 	"bytes"
 	"container/heap"
 	"encoding/binary"
@@ -27,16 +26,21 @@ import (
 // rewritten without dead records when they outnumber the live ones.
 //
 //	header: "CAIRNVEC" | u32 format | u32 dim | u16 len | embedder name | u32 crc
-//	record: u32 len | u32 crc32c(payload) | payload
-//	payload: 1 (put) | fields (see appendPut) | dim little-endian float32
+//	record: u32 len | u32 crc32c(payload but a put's vector) | payload
+//	payload: 1 (put) | fields (see logBuf.put) | u32 crc32c(vector) | vector
 //	         2 (delete) | uvarint len | path
+//	vector:  dim little-endian float32
+//
+// A put's vector has its own checksum so that opening the file checks
+// every record's fields without reading the vectors (most of the file);
+// they are read, and checked, on the first vector search or write.
 //
 // A file that does not parse to the end is corrupt: the index needs a
 // rebuild (a torn append can only follow a crash before the caller
 // recorded the version, so the rebuild loses nothing).
 const (
 	vecMagic  = "CAIRNVEC"
-	vecFormat = 1
+	vecFormat = 2
 
 	opPut    = 1
 	opDelete = 2
@@ -72,7 +76,19 @@ type vecStore struct {
 	name string
 
 	entries []*entry  // by slot; nil is free
-	vecs    []float32 // slot*dim ... slot*dim+dim
+	vecs    []float32 // slot*dim ... slot*dim+dim, once ready
+	// A loaded store keeps its vectors in the file (mapped, not read)
+	// until the first vector search or write needs them: raw is the
+	// file's bytes and voff each slot's vector offset in them. A
+	// keyword-only session never copies them, which is most of what
+	// opening an index used to cost.
+	raw     []byte
+	unmap   func() error
+	voff    []int64
+	vsum    []uint32    // crc32c of each slot's vector in raw
+	ready   atomic.Bool // vecs holds every slot's vector
+	readyMu sync.Mutex
+	loadErr error // why the vectors could not be read
 	// The int8 codes of vecs (codeDim(dim) a slot) and their scales,
 	// made on the first search that needs them (a large store) and kept
 	// up to date from then on.
@@ -89,7 +105,9 @@ type vecStore struct {
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
-	return &vecStore{file: file, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string), exactMax: 16384}
+	s := &vecStore{file: file, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string), exactMax: 16384}
+	s.ready.Store(true)
+	return s
 }
 
 func (s *vecStore) header() []byte {
@@ -124,26 +142,50 @@ type errMismatch struct{ msg string }
 
 func (e *errMismatch) Error() string { return e.msg }
 
-// load reads the file, checks its header against s.dim and s.name and
-// replays its records.
+// load maps the file into memory, checks its header against s.dim and
+// s.name and replays its records, leaving the vectors in the file until
+// they are needed. Every record's checksum is verified here, so damage
+// anywhere in the file is found at once.
 func (s *vecStore) load() error {
 	f, err := os.Open(s.file)
 	if err != nil {
 		return err
 	}
-	if fi, err := f.Stat(); err == nil {
-		s.reserve(int(fi.Size()) / (4*s.dim + 32)) // about one put record each
-	}
-	err = s.read(bufio.NewReaderSize(f, 1<<20))
+	b, unmap, err := mapFile(f)
 	f.Close()
 	if err != nil {
 		return err
 	}
+	s.ready.Store(false)
+	s.reserve(len(b) / (4*s.dim + 32)) // about one put record each
+	if err := s.parse(b); err != nil {
+		if unmap != nil {
+			unmap()
+		}
+		return err
+	}
+	s.raw, s.unmap = b, unmap
 	return s.openAppend()
 }
 
 // read replays a vectors file from r.
 func (s *vecStore) read(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if err := s.parse(b); err != nil {
+		return err
+	}
+	s.raw = b
+	return nil
+}
+
+// parse replays a vectors file's bytes, keeping the offsets of the
+// vectors in b rather than copying them.
+func (s *vecStore) parse(b []byte) error {
+	s.ready.Store(false)
+	r := bytes.NewReader(b)
 	head := make([]byte, len(vecMagic)+10)
 	if _, err := io.ReadFull(r, head); err != nil {
 		return fmt.Errorf("reading header: %w", err)
@@ -171,29 +213,23 @@ func (s *vecStore) read(r io.Reader) error {
 		return &errMismatch{fmt.Sprintf("vectors were made by %s (%d dimensions), the embedder now is %s (%d)", name, dim, s.name, s.dim)}
 	}
 	offset := int64(len(head) + len(name) + 4)
-	var frame [8]byte
-	var payload []byte
-	for {
-		if _, err := io.ReadFull(r, frame[:]); err == io.EOF {
-			break
-		} else if err != nil {
-			return fmt.Errorf("record at byte %d: %w", offset, err)
+	for offset < int64(len(b)) {
+		if int64(len(b))-offset < 8 {
+			return fmt.Errorf("record at byte %d: %w", offset, io.ErrUnexpectedEOF)
 		}
-		n := binary.LittleEndian.Uint32(frame[:])
+		frame := b[offset : offset+8]
+		n := binary.LittleEndian.Uint32(frame)
 		if n == 0 || n > 64<<20 {
 			return fmt.Errorf("record at byte %d: bad length %d", offset, n)
 		}
-		if cap(payload) < int(n) {
-			payload = make([]byte, n)
+		if int64(len(b))-offset-8 < int64(n) {
+			return fmt.Errorf("record at byte %d: %w", offset, io.ErrUnexpectedEOF)
 		}
-		payload = payload[:n]
-		if _, err := io.ReadFull(r, payload); err != nil {
-			return fmt.Errorf("record at byte %d: %w", offset, err)
-		}
-		if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
+		payload := b[offset+8 : offset+8+int64(n)]
+		if crc32.Checksum(payload[:len(payload)-vecTail(payload, s.dim)], crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
 			return fmt.Errorf("record at byte %d: checksum mismatch", offset)
 		}
-		if err := s.apply(payload); err != nil {
+		if err := s.apply(payload, offset+8); err != nil {
 			return fmt.Errorf("record at byte %d: %w", offset, err)
 		}
 		offset += 8 + int64(n)
@@ -201,8 +237,9 @@ func (s *vecStore) read(r io.Reader) error {
 	return nil
 }
 
-// apply replays one record into memory.
-func (s *vecStore) apply(p []byte) error {
+// apply replays one record into memory; off is where p starts in s.raw
+// while the vectors are left there.
+func (s *vecStore) apply(p []byte, off int64) error {
 	s.records++
 	d := decoder{b: p[1:]}
 	switch p[0] {
@@ -234,13 +271,20 @@ func (s *vecStore) apply(p []byte) error {
 		e.created, e.updated = d.varint(), d.varint()
 		e.importance = math.Float64frombits(d.u64())
 		e.hash = d.u64()
+		sum := d.u32()
 		if d.err != nil {
 			return d.err
 		}
 		if len(d.b) != 4*s.dim {
 			return fmt.Errorf("put record has %d bytes of vector, want %d", len(d.b), 4*s.dim)
 		}
-		s.putBytes(e, d.b)
+		if s.ready.Load() { // a record just written: its vector is in memory too
+			s.putBytes(e, d.b)
+		} else {
+			slot := s.place(e)
+			s.voff[slot] = off + int64(len(p)-len(d.b))
+			s.vsum[slot] = sum
+		}
 		return nil
 	default:
 		return fmt.Errorf("unknown record type %d", p[0])
@@ -268,15 +312,63 @@ func (s *vecStore) put(e *entry, v []float32) {
 // putBytes is put with the vector as little-endian float32 bytes.
 func (s *vecStore) putBytes(e *entry, raw []byte) {
 	slot := s.place(e)
-	v := s.vecs[slot*s.dim : (slot+1)*s.dim]
+	decodeVec(s.vecs[slot*s.dim:(slot+1)*s.dim], raw)
+	s.encode(slot)
+}
+
+// decodeVec sets v from little-endian float32 bytes.
+func decodeVec(v []float32, raw []byte) {
 	if littleEndian {
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v)), raw)
-	} else {
-		for i := range v {
-			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-		}
+		return
 	}
-	s.encode(slot)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+}
+
+// materialize checks and copies the vectors left in the file into memory
+// and lets go of the file's bytes, once. Searches may call it alongside
+// each other. A vector that fails its checksum makes the index need a
+// rebuild: the error (a *RebuildError) says so, then and on every later
+// call.
+func (s *vecStore) materialize() error {
+	if s.ready.Load() {
+		return nil
+	}
+	s.readyMu.Lock()
+	defer s.readyMu.Unlock()
+	if s.ready.Load() {
+		return nil
+	}
+	if s.loadErr != nil {
+		return s.loadErr
+	}
+	vecs := make([]float32, len(s.entries)*s.dim, cap(s.entries)*s.dim)
+	for slot, e := range s.entries {
+		if e == nil {
+			continue
+		}
+		raw := s.raw[s.voff[slot] : s.voff[slot]+4*int64(s.dim)]
+		if crc32.Checksum(raw, crcTable) != s.vsum[slot] {
+			s.loadErr = &RebuildError{Dir: filepath.Dir(s.file), Reason: "corrupt",
+				Err: fmt.Errorf("%s: vector of %s at byte %d: checksum mismatch", filepath.Base(s.file), e.id(), s.voff[slot])}
+			return s.loadErr
+		}
+		decodeVec(vecs[slot*s.dim:(slot+1)*s.dim], raw)
+	}
+	s.vecs, s.voff, s.vsum = vecs, nil, nil
+	s.ready.Store(true)
+	s.unload()
+	return nil
+}
+
+// unload lets go of the file's bytes.
+func (s *vecStore) unload() {
+	if s.unmap != nil {
+		s.unmap()
+	}
+	s.raw, s.unmap = nil, nil
 }
 
 // encode makes slot's int8 codes from its vector, if codes are kept.
@@ -305,7 +397,12 @@ func (s *vecStore) place(e *entry) int {
 		slot = len(s.entries)
 		s.reserve(slot + 1)
 		s.entries = s.entries[:slot+1]
-		s.vecs = s.vecs[:(slot+1)*s.dim]
+		if s.ready.Load() {
+			s.vecs = s.vecs[:(slot+1)*s.dim]
+		} else {
+			s.voff = s.voff[:slot+1]
+			s.vsum = s.vsum[:slot+1]
+		}
 		if s.coded.Load() {
 			s.codes = s.codes[:(slot+1)*codeDim(s.dim)]
 			s.scales = s.scales[:slot+1]
@@ -326,7 +423,12 @@ func (s *vecStore) reserve(n int) {
 	}
 	n = max(n, 2*cap(s.entries), 64)
 	s.entries = append(make([]*entry, 0, n), s.entries...)
-	s.vecs = append(make([]float32, 0, n*s.dim), s.vecs...)
+	if s.ready.Load() {
+		s.vecs = append(make([]float32, 0, n*s.dim), s.vecs...)
+	} else {
+		s.voff = append(make([]int64, 0, n), s.voff...)
+		s.vsum = append(make([]uint32, 0, n), s.vsum...)
+	}
 	if s.coded.Load() {
 		s.codes = append(make([]int8, 0, n*codeDim(s.dim)), s.codes...)
 		s.scales = append(make([]float32, 0, n), s.scales...)
@@ -367,7 +469,9 @@ func (s *vecStore) release(slot int) {
 		s.byPath[e.path] = slots
 	}
 	s.entries[slot] = nil
-	clear(s.vecs[slot*s.dim : (slot+1)*s.dim])
+	if s.ready.Load() {
+		clear(s.vecs[slot*s.dim : (slot+1)*s.dim])
+	}
 	if s.coded.Load() {
 		cd := codeDim(s.dim)
 		clear(s.codes[slot*cd : (slot+1)*cd])
@@ -399,16 +503,27 @@ func (s *vecStore) count() int { return len(s.entries) - len(s.free) }
 // A logBuf gathers records to append in one write.
 type logBuf struct{ b []byte }
 
-func (l *logBuf) frame(payload []byte) {
+// frame appends a record; its checksum leaves out the last tail bytes
+// of payload (a put's vector, which has its own).
+func (l *logBuf) frame(payload []byte, tail int) {
 	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
-	l.b = binary.LittleEndian.AppendUint32(l.b, crc32.Checksum(payload, crcTable))
+	l.b = binary.LittleEndian.AppendUint32(l.b, crc32.Checksum(payload[:len(payload)-tail], crcTable))
 	l.b = append(l.b, payload...)
+}
+
+// vecTail is how many bytes at the end of payload p are a vector of dim
+// dimensions, outside the record's checksum.
+func vecTail(p []byte, dim int) int {
+	if len(p) > 4*dim+4 && p[0] == opPut {
+		return 4 * dim
+	}
+	return 0
 }
 
 func (l *logBuf) delete(path string) {
 	p := []byte{opDelete}
 	p = appendStr(p, path)
-	l.frame(p)
+	l.frame(p, 0)
 }
 
 func (l *logBuf) put(e *entry, v []float32) {
@@ -429,10 +544,13 @@ func (l *logBuf) put(e *entry, v []float32) {
 	p = binary.AppendVarint(p, e.updated)
 	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
 	p = binary.LittleEndian.AppendUint64(p, e.hash)
+	p = append(p, 0, 0, 0, 0) // the vector's checksum, below
+	at := len(p)
 	for _, x := range v {
 		p = binary.LittleEndian.AppendUint32(p, math.Float32bits(x))
 	}
-	l.frame(p)
+	binary.LittleEndian.PutUint32(p[at-4:], crc32.Checksum(p[at:], crcTable))
+	l.frame(p, 4*len(v))
 }
 
 // commit appends l's records to the file, fsyncs it, and replays them into
@@ -440,6 +558,9 @@ func (l *logBuf) put(e *entry, v []float32) {
 func (s *vecStore) commit(l *logBuf) error {
 	if len(l.b) == 0 {
 		return nil
+	}
+	if err := s.materialize(); err != nil {
+		return err
 	}
 	if _, err := s.f.Write(l.b); err != nil {
 		return fmt.Errorf("append to %s: %w", s.file, err)
@@ -449,7 +570,7 @@ func (s *vecStore) commit(l *logBuf) error {
 	}
 	for b := l.b; len(b) > 0; {
 		n := binary.LittleEndian.Uint32(b)
-		if err := s.apply(b[8 : 8+n]); err != nil {
+		if err := s.apply(b[8:8+n], -1); err != nil {
 			return fmt.Errorf("replay of own record: %w", err)
 		}
 		b = b[8+n:]
@@ -464,6 +585,9 @@ func (s *vecStore) compact(force bool) error {
 	live := s.count()
 	if !force && (s.dead < 1024 || s.dead <= live) {
 		return nil
+	}
+	if err := s.materialize(); err != nil {
+		return err
 	}
 	var l logBuf
 	l.b = s.header()
@@ -483,6 +607,7 @@ func (s *vecStore) compact(force bool) error {
 }
 
 func (s *vecStore) close() error {
+	s.unload()
 	if s.f == nil {
 		return nil
 	}
@@ -523,6 +648,9 @@ func (h *minHeap) Pop() any {
 func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	if n <= 0 || len(s.entries) == 0 {
 		return nil
+	}
+	if s.materialize() != nil {
+		return nil // the caller asked materialize for the error first
 	}
 	cands := max(4*n, 64)
 	var h minHeap
@@ -671,6 +799,16 @@ func (d *decoder) str() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+func (d *decoder) u32() uint32 {
+	if len(d.b) < 4 {
+		d.fail("number")
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(d.b)
+	d.b = d.b[4:]
+	return v
 }
 
 func (d *decoder) u64() uint64 {
