@@ -98,7 +98,10 @@ func TestCorruptIndex(t *testing.T) {
 		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking", false},
 		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt", false},
 		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt", false},
-		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt", true},
+		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt", false},
+		{"vector data garbled", "vectors.f32", garble(0.5), Options{}, "corrupt", true},
+		{"vector data truncated", "vectors.f32", truncate(0.5), Options{}, "corrupt", false},
+		{"vector data missing", "vectors.f32", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "corrupt", false},
 		{"vectors record fields garbled", "vectors", func(t *testing.T, p string) {
 			b, err := os.ReadFile(p)
 			if err != nil {

@@ -580,8 +580,10 @@ func (ix *Index) Stats() (Stats, error) {
 	}
 	st.BleveDocs = n
 	st.BleveBytes = dirSize(filepath.Join(ix.dir, bleveDir))
-	if fi, err := os.Stat(ix.vecs.file); err == nil {
-		st.VectorBytes = fi.Size()
+	for _, name := range []string{ix.vecs.file, ix.vecs.dfile} {
+		if fi, err := os.Stat(name); err == nil {
+			st.VectorBytes += fi.Size()
+		}
 	}
 	return st, nil
 }
@@ -760,7 +762,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 		return fmt.Errorf("index put: bleve batch: %w", err)
 	}
 
-	var l logBuf
+	l := ix.vecs.newLog()
 	for _, p := range paths {
 		if _, ok := ix.vecs.byPath[p]; ok {
 			l.delete(p)
@@ -769,7 +771,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 	for i, c := range chunks {
 		l.put(c.entry, vecs[i])
 	}
-	if err := ix.vecs.commit(&l); err != nil {
+	if err := ix.vecs.commit(l); err != nil {
 		return fmt.Errorf("index put: %w", err)
 	}
 	n, err := ix.bleve.DocCount()

@@ -20,27 +20,32 @@ import (
 	"unsafe"
 )
 
-// The vectors file holds every chunk's metadata and vector. It is a log:
-// a header, then records that put a chunk or delete a path's chunks,
-// appended and fsynced after each write to Bleve, replayed on open, and
-// rewritten without dead records when they outnumber the live ones.
+// The vectors file holds every chunk's metadata and where its vector is.
+// It is a log: a header, then records that put a chunk or delete a path's
+// chunks, appended and fsynced after each write to Bleve, replayed on
+// open, and rewritten without dead records when they outnumber the live
+// ones. The vectors themselves are appended to vectors.f32 (dim
+// little-endian float32 each, nothing else) before the records that
+// name them.
 //
 //	header: "CAIRNVEC" | u32 format | u32 dim | u16 len | embedder name | u32 crc
-//	record: u32 len | u32 crc32c(payload but a put's vector) | payload
-//	payload: 1 (put) | fields (see logBuf.put) | u32 crc32c(vector) | vector
+//	record: u32 len | u32 crc32c(payload) | payload
+//	payload: 1 (put) | fields (see logBuf.put) | u32 crc32c(vector) | uvarint offset in vectors.f32
 //	         2 (delete) | uvarint len | path
-//	vector:  dim little-endian float32
 //
-// A put's vector has its own checksum so that opening the file checks
-// every record's fields without reading the vectors (most of the file);
-// they are read, and checked, on the first vector search or write.
+// Opening the index reads only the log (about a tenth of the bytes), so a
+// keyword search never reads a vector; vectors.f32 is read, and each
+// vector checked, on the first vector search or write. Vectors appended
+// without a record (a crash between the two appends) are never named
+// and go at the next compaction.
 //
 // A file that does not parse to the end is corrupt: the index needs a
 // rebuild (a torn append can only follow a crash before the caller
 // recorded the version, so the rebuild loses nothing).
 const (
 	vecMagic  = "CAIRNVEC"
-	vecFormat = 2
+	vecFormat = 3
+	dataExt   = ".f32"
 
 	opPut    = 1
 	opDelete = 2
@@ -70,22 +75,21 @@ func (e *entry) id() string { return chunkID(e.path, e.seq) }
 func chunkID(path string, seq int) string { return path + "#" + strconv.Itoa(seq) }
 
 type vecStore struct {
-	file string
-	f    *os.File
-	dim  int
-	name string
+	file  string
+	f     *os.File
+	dfile string   // the vectors
+	df    *os.File // appending to dfile
+	dsize int64    // of dfile
+	dim   int
+	name  string
 
 	entries []*entry  // by slot; nil is free
 	vecs    []float32 // slot*dim ... slot*dim+dim, once ready
-	// A loaded store keeps its vectors in the file (mapped, not read)
-	// until the first vector search or write needs them: raw is the
-	// file's bytes and voff each slot's vector offset in them. A
-	// keyword-only session never copies them, which is most of what
-	// opening an index used to cost.
-	raw     []byte
-	unmap   func() error
+	// A loaded store leaves its vectors in dfile until the first vector
+	// search or write needs them: voff is each slot's vector offset in
+	// it, vsum the vector's checksum.
 	voff    []int64
-	vsum    []uint32    // crc32c of each slot's vector in raw
+	vsum    []uint32
 	ready   atomic.Bool // vecs holds every slot's vector
 	readyMu sync.Mutex
 	loadErr error // why the vectors could not be read
@@ -105,7 +109,7 @@ type vecStore struct {
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
-	s := &vecStore{file: file, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string), exactMax: 16384}
+	s := &vecStore{file: file, dfile: file + dataExt, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string), exactMax: 16384}
 	s.ready.Store(true)
 	return s
 }
@@ -122,9 +126,13 @@ func (s *vecStore) header() []byte {
 
 // create writes a new, empty store.
 func (s *vecStore) create() error {
+	if err := writeFileAtomic(s.dfile, nil); err != nil {
+		return err
+	}
 	if err := writeFileAtomic(s.file, s.header()); err != nil {
 		return err
 	}
+	s.dsize = 0
 	return s.openAppend()
 }
 
@@ -133,7 +141,12 @@ func (s *vecStore) openAppend() error {
 	if err != nil {
 		return err
 	}
-	s.f = f
+	df, err := os.OpenFile(s.dfile, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	s.f, s.df = f, df
 	return nil
 }
 
@@ -142,47 +155,39 @@ type errMismatch struct{ msg string }
 
 func (e *errMismatch) Error() string { return e.msg }
 
-// load maps the file into memory, checks its header against s.dim and
-// s.name and replays its records, leaving the vectors in the file until
-// they are needed. Every record's checksum is verified here, so damage
-// anywhere in the file is found at once.
+// load reads the file, checks its header against s.dim and s.name and
+// replays its records, leaving the vectors in dfile until they are
+// needed. Every record's checksum, and that its vector lies within
+// dfile, is checked here.
 func (s *vecStore) load() error {
-	f, err := os.Open(s.file)
+	fi, err := os.Stat(s.dfile)
 	if err != nil {
 		return err
 	}
-	b, unmap, err := mapFile(f)
-	f.Close()
+	s.dsize = fi.Size()
+	b, err := os.ReadFile(s.file)
 	if err != nil {
 		return err
 	}
 	s.ready.Store(false)
-	s.reserve(len(b) / (4*s.dim + 32)) // about one put record each
+	s.reserve(len(b) / 64) // about one put record each
 	if err := s.parse(b); err != nil {
-		if unmap != nil {
-			unmap()
-		}
 		return err
 	}
-	s.raw, s.unmap = b, unmap
 	return s.openAppend()
 }
 
-// read replays a vectors file from r.
+// read replays a vectors file from r (with no vectors to read).
 func (s *vecStore) read(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return err
 	}
-	if err := s.parse(b); err != nil {
-		return err
-	}
-	s.raw = b
-	return nil
+	s.dsize = math.MaxInt64 - 1<<32
+	return s.parse(b)
 }
 
-// parse replays a vectors file's bytes, keeping the offsets of the
-// vectors in b rather than copying them.
+// parse replays a vectors file's bytes.
 func (s *vecStore) parse(b []byte) error {
 	s.ready.Store(false)
 	r := bytes.NewReader(b)
@@ -226,10 +231,10 @@ func (s *vecStore) parse(b []byte) error {
 			return fmt.Errorf("record at byte %d: %w", offset, io.ErrUnexpectedEOF)
 		}
 		payload := b[offset+8 : offset+8+int64(n)]
-		if crc32.Checksum(payload[:len(payload)-vecTail(payload, s.dim)], crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
+		if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(frame[4:]) {
 			return fmt.Errorf("record at byte %d: checksum mismatch", offset)
 		}
-		if err := s.apply(payload, offset+8); err != nil {
+		if err := s.apply(payload, nil); err != nil {
 			return fmt.Errorf("record at byte %d: %w", offset, err)
 		}
 		offset += 8 + int64(n)
@@ -237,9 +242,9 @@ func (s *vecStore) parse(b []byte) error {
 	return nil
 }
 
-// apply replays one record into memory; off is where p starts in s.raw
-// while the vectors are left there.
-func (s *vecStore) apply(p []byte, off int64) error {
+// apply replays one record into memory. l holds the vectors of records
+// being committed; without it, they stay in dfile.
+func (s *vecStore) apply(p []byte, l *logBuf) error {
 	s.records++
 	d := decoder{b: p[1:]}
 	switch p[0] {
@@ -272,18 +277,28 @@ func (s *vecStore) apply(p []byte, off int64) error {
 		e.importance = math.Float64frombits(d.u64())
 		e.hash = d.u64()
 		sum := d.u32()
+		off := d.uvarint()
 		if d.err != nil {
 			return d.err
 		}
-		if len(d.b) != 4*s.dim {
-			return fmt.Errorf("put record has %d bytes of vector, want %d", len(d.b), 4*s.dim)
+		if len(d.b) != 0 {
+			return fmt.Errorf("put record has %d bytes too many", len(d.b))
 		}
-		if s.ready.Load() { // a record just written: its vector is in memory too
-			s.putBytes(e, d.b)
-		} else {
+		size := uint64(4 * s.dim)
+		if off > uint64(s.dsize) || uint64(s.dsize)-off < size {
+			return fmt.Errorf("vector at byte %d is beyond the end of %s (%d bytes)", off, filepath.Base(s.dfile), s.dsize)
+		}
+		switch {
+		case l != nil:
+			if int64(off) < l.base || int64(off)-l.base+int64(size) > int64(len(l.v)) {
+				return fmt.Errorf("vector at byte %d is not among those being written", off)
+			}
+			s.putBytes(e, l.v[int64(off)-l.base:int64(off)-l.base+int64(size)])
+		case s.ready.Load():
+			return errors.New("vector of a put record without its bytes")
+		default:
 			slot := s.place(e)
-			s.voff[slot] = off + int64(len(p)-len(d.b))
-			s.vsum[slot] = sum
+			s.voff[slot], s.vsum[slot] = int64(off), sum
 		}
 		return nil
 	default:
@@ -344,31 +359,40 @@ func (s *vecStore) materialize() error {
 	if s.loadErr != nil {
 		return s.loadErr
 	}
+	fail := func(err error) error {
+		s.loadErr = &RebuildError{Dir: filepath.Dir(s.file), Reason: "corrupt", Err: fmt.Errorf("%s: %w", filepath.Base(s.dfile), err)}
+		return s.loadErr
+	}
+	f, err := os.Open(s.dfile)
+	if err != nil {
+		return fail(err)
+	}
+	b, unmap, err := mapFile(f)
+	f.Close()
+	if err != nil {
+		return fail(err)
+	}
+	if unmap != nil {
+		defer unmap()
+	}
 	vecs := make([]float32, len(s.entries)*s.dim, cap(s.entries)*s.dim)
 	for slot, e := range s.entries {
 		if e == nil {
 			continue
 		}
-		raw := s.raw[s.voff[slot] : s.voff[slot]+4*int64(s.dim)]
+		off := s.voff[slot]
+		if off+4*int64(s.dim) > int64(len(b)) {
+			return fail(fmt.Errorf("vector of %s at byte %d: beyond the end", e.id(), off))
+		}
+		raw := b[off : off+4*int64(s.dim)]
 		if crc32.Checksum(raw, crcTable) != s.vsum[slot] {
-			s.loadErr = &RebuildError{Dir: filepath.Dir(s.file), Reason: "corrupt",
-				Err: fmt.Errorf("%s: vector of %s at byte %d: checksum mismatch", filepath.Base(s.file), e.id(), s.voff[slot])}
-			return s.loadErr
+			return fail(fmt.Errorf("vector of %s at byte %d: checksum mismatch", e.id(), off))
 		}
 		decodeVec(vecs[slot*s.dim:(slot+1)*s.dim], raw)
 	}
 	s.vecs, s.voff, s.vsum = vecs, nil, nil
 	s.ready.Store(true)
-	s.unload()
 	return nil
-}
-
-// unload lets go of the file's bytes.
-func (s *vecStore) unload() {
-	if s.unmap != nil {
-		s.unmap()
-	}
-	s.raw, s.unmap = nil, nil
 }
 
 // encode makes slot's int8 codes from its vector, if codes are kept.
@@ -500,30 +524,27 @@ func (s *vecStore) ids(path string) []string {
 
 func (s *vecStore) count() int { return len(s.entries) - len(s.free) }
 
-// A logBuf gathers records to append in one write.
-type logBuf struct{ b []byte }
-
-// frame appends a record; its checksum leaves out the last tail bytes
-// of payload (a put's vector, which has its own).
-func (l *logBuf) frame(payload []byte, tail int) {
-	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
-	l.b = binary.LittleEndian.AppendUint32(l.b, crc32.Checksum(payload[:len(payload)-tail], crcTable))
-	l.b = append(l.b, payload...)
+// A logBuf gathers records, and the vectors they name, to append in one
+// write each.
+type logBuf struct {
+	b    []byte // records
+	v    []byte // vectors, to go at byte base of dfile
+	base int64
 }
 
-// vecTail is how many bytes at the end of payload p are a vector of dim
-// dimensions, outside the record's checksum.
-func vecTail(p []byte, dim int) int {
-	if len(p) > 4*dim+4 && p[0] == opPut {
-		return 4 * dim
-	}
-	return 0
+// newLog starts a logBuf to commit to s.
+func (s *vecStore) newLog() *logBuf { return &logBuf{base: s.dsize} }
+
+func (l *logBuf) frame(payload []byte) {
+	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
+	l.b = binary.LittleEndian.AppendUint32(l.b, crc32.Checksum(payload, crcTable))
+	l.b = append(l.b, payload...)
 }
 
 func (l *logBuf) delete(path string) {
 	p := []byte{opDelete}
 	p = appendStr(p, path)
-	l.frame(p, 0)
+	l.frame(p)
 }
 
 func (l *logBuf) put(e *entry, v []float32) {
@@ -544,13 +565,13 @@ func (l *logBuf) put(e *entry, v []float32) {
 	p = binary.AppendVarint(p, e.updated)
 	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
 	p = binary.LittleEndian.AppendUint64(p, e.hash)
-	p = append(p, 0, 0, 0, 0) // the vector's checksum, below
-	at := len(p)
+	at := len(l.v)
 	for _, x := range v {
-		p = binary.LittleEndian.AppendUint32(p, math.Float32bits(x))
+		l.v = binary.LittleEndian.AppendUint32(l.v, math.Float32bits(x))
 	}
-	binary.LittleEndian.PutUint32(p[at-4:], crc32.Checksum(p[at:], crcTable))
-	l.frame(p, 4*len(v))
+	p = binary.LittleEndian.AppendUint32(p, crc32.Checksum(l.v[at:], crcTable))
+	p = binary.AppendUvarint(p, uint64(l.base+int64(at)))
+	l.frame(p)
 }
 
 // commit appends l's records to the file, fsyncs it, and replays them into
@@ -562,6 +583,18 @@ func (s *vecStore) commit(l *logBuf) error {
 	if err := s.materialize(); err != nil {
 		return err
 	}
+	if l.base != s.dsize {
+		return fmt.Errorf("append to %s: vectors meant for byte %d, file has %d", s.dfile, l.base, s.dsize)
+	}
+	if len(l.v) > 0 {
+		if _, err := s.df.Write(l.v); err != nil {
+			return fmt.Errorf("append to %s: %w", s.dfile, err)
+		}
+		if err := s.df.Sync(); err != nil {
+			return fmt.Errorf("sync %s: %w", s.dfile, err)
+		}
+		s.dsize += int64(len(l.v))
+	}
 	if _, err := s.f.Write(l.b); err != nil {
 		return fmt.Errorf("append to %s: %w", s.file, err)
 	}
@@ -570,12 +603,13 @@ func (s *vecStore) commit(l *logBuf) error {
 	}
 	for b := l.b; len(b) > 0; {
 		n := binary.LittleEndian.Uint32(b)
-		if err := s.apply(b[8:8+n], -1); err != nil {
+		if err := s.apply(b[8:8+n], l); err != nil {
 			return fmt.Errorf("replay of own record: %w", err)
 		}
 		b = b[8+n:]
 	}
-	l.b = l.b[:0]
+	l.b, l.v = l.b[:0], l.v[:0]
+	l.base = s.dsize
 	return nil
 }
 
@@ -596,23 +630,32 @@ func (s *vecStore) compact(force bool) error {
 			l.put(e, s.vecs[slot*s.dim:(slot+1)*s.dim])
 		}
 	}
+	// Vectors first: a crash between the renames leaves the old log
+	// naming vectors the new file does not hold where it says, which
+	// their checksums find (the index then needs a rebuild).
+	if err := writeFileAtomic(s.dfile, l.v); err != nil {
+		return err
+	}
 	if err := writeFileAtomic(s.file, l.b); err != nil {
 		return err
 	}
-	if s.f != nil {
-		s.f.Close()
-	}
-	s.dead, s.records = 0, live
+	s.close()
+	s.dead, s.records, s.dsize = 0, live, int64(len(l.v))
 	return s.openAppend()
 }
 
 func (s *vecStore) close() error {
-	s.unload()
-	if s.f == nil {
-		return nil
+	var err error
+	if s.df != nil {
+		err = s.df.Close()
+		s.df = nil
 	}
-	err := s.f.Close()
-	s.f = nil
+	if s.f != nil {
+		if cerr := s.f.Close(); err == nil {
+			err = cerr
+		}
+		s.f = nil
+	}
 	return err
 }
 

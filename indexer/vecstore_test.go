@@ -121,7 +121,7 @@ func FuzzVectorsFile(f *testing.F) {
 			var l logBuf
 			for _, p := range bytes.Split(in, []byte("|")) {
 				if len(p) > 0 {
-					l.frame(p, vecTail(p, 2))
+					l.frame(p)
 				}
 			}
 			file = append(file, l.b...)
