@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/watcher"
 )
 
 // The daemon is killed (SIGKILL) at random instants while the transcript it
@@ -105,10 +107,35 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 		b, _ := os.ReadFile(logs)
 		t.Logf("daemon log:\n%s", b)
 	}
-	killed := 0
+	// How often a kill fell inside a job: a capture journal or a claimed
+	// job left behind.
+	killed, midBatch, midJob, stranded := 0, 0, 0, 0
+	processing := filepath.Join(mem, ".state", "queue", "processing")
 	for r := 0; r < rounds; r++ {
 		d := start()
-		time.Sleep(300*time.Millisecond + time.Duration(rng.IntN(1700))*time.Millisecond)
+		if r%3 == 0 {
+			// At a random instant.
+			time.Sleep(300*time.Millisecond + time.Duration(rng.IntN(1700))*time.Millisecond)
+		} else {
+			// Inside a job: once one is claimed, a few milliseconds on
+			// (jobs are short; a random instant rarely falls in one).
+			before := map[string]bool{}
+			es, _ := os.ReadDir(processing)
+			for _, e := range es {
+				before[e.Name()] = true
+			}
+		wait:
+			for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); {
+				es, _ := os.ReadDir(processing)
+				for _, e := range es {
+					if !before[e.Name()] {
+						break wait
+					}
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+			time.Sleep(time.Duration(rng.IntN(150000)) * time.Microsecond)
+		}
 		if err := d.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatalf("round %d: kill: %v", r, err)
 		}
@@ -117,6 +144,13 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 			t.Fatalf("round %d: the daemon exited by itself", r)
 		}
 		killed++
+		if _, err := os.Stat(filepath.Join(mem, ".state", "capture", "journal.json")); err == nil {
+			midBatch++
+		}
+		if es, _ := os.ReadDir(processing); len(es) > stranded {
+			midJob++
+			stranded = len(es)
+		}
 		fmt.Fprintf(logf, "--- killed (round %d)\n", r)
 		gitc(t, mem, "fsck", "--full", "--strict", "--no-dangling")
 	}
@@ -155,10 +189,37 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 		dumpLog()
 		t.Fatalf("daemon stop: the daemon exited with %v", err)
 	}
-	t.Logf("%d kills, %d chunks of %d bytes; queue at the end: %+v", killed, len(cuts), len(data), st)
+	t.Logf("%d kills (%d left a capture journal, %d a claimed job), %d chunks of %d bytes; queue at the end: %+v",
+		killed, midBatch, midJob, len(cuts), len(data), st)
 	if st.Failed > 0 {
 		t.Errorf("%d failed jobs: %s", st.Failed, ok(t, p, "queue", "list", "--state", "failed"))
 	}
+
+	// The jobs the kills left claimed wait in processing/ for
+	// watcher.RecoverAfter before a daemon's start-up takes them back;
+	// their ranges were captured again from the cursors meanwhile. Taken
+	// back now and run late, they change nothing.
+	head := gitc(t, mem, "rev-parse", "HEAD")
+	m, err := memory.Open(context.Background(), mem, memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := m.Queue(watcher.QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := q.Recover(context.Background(), 0)
+	m.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := cairn(t, p, "", "queue", "run"); r.code != 0 {
+		t.Errorf("queue run of %d abandoned jobs: exit %d\n%s%s", late, r.code, r.stdout, r.stderr)
+	}
+	if h := gitc(t, mem, "rev-parse", "HEAD"); h != head {
+		t.Errorf("%d abandoned jobs run late committed %s", late, gitc(t, mem, "show", "--stat", "HEAD"))
+	}
+	t.Logf("%d abandoned jobs run late", late)
 
 	gitc(t, mem, "fsck", "--full", "--strict", "--no-dangling")
 	checkGit(t, p)
