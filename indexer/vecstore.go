@@ -367,15 +367,23 @@ func (s *vecStore) materialize() error {
 	if err != nil {
 		return fail(err)
 	}
+	defer f.Close()
+	vecs := make([]float32, len(s.entries)*s.dim, cap(s.entries)*s.dim)
+	if ok, err := s.readInPlace(f, vecs); ok || err != nil {
+		if err != nil {
+			return fail(err)
+		}
+		s.vecs, s.voff, s.vsum = vecs, nil, nil
+		s.ready.Store(true)
+		return nil
+	}
 	b, unmap, err := mapFile(f)
-	f.Close()
 	if err != nil {
 		return fail(err)
 	}
 	if unmap != nil {
 		defer unmap()
 	}
-	vecs := make([]float32, len(s.entries)*s.dim, cap(s.entries)*s.dim)
 	for slot, e := range s.entries {
 		if e == nil {
 			continue
@@ -393,6 +401,39 @@ func (s *vecStore) materialize() error {
 	s.vecs, s.voff, s.vsum = vecs, nil, nil
 	s.ready.Store(true)
 	return nil
+}
+
+// readInPlace reads the vectors straight into vecs, and checks them, when
+// each slot's vector is where its slot number says (as after a build or a
+// compaction): one read, no copy. It reports false if they are not.
+func (s *vecStore) readInPlace(f *os.File, vecs []float32) (bool, error) {
+	if !littleEndian {
+		return false, nil
+	}
+	size := int64(4 * s.dim)
+	last := -1
+	for slot, e := range s.entries {
+		if e != nil {
+			if s.voff[slot] != int64(slot)*size {
+				return false, nil
+			}
+			last = slot
+		}
+	}
+	n := int64(last+1) * size
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vecs))), 4*len(vecs))[:n]
+	if _, err := f.ReadAt(b, 0); err != nil {
+		return true, err
+	}
+	for slot, e := range s.entries {
+		raw := b[int64(slot)*size : int64(slot+1)*size]
+		if e == nil {
+			clear(raw)
+		} else if crc32.Checksum(raw, crcTable) != s.vsum[slot] {
+			return true, fmt.Errorf("vector of %s at byte %d: checksum mismatch", e.id(), s.voff[slot])
+		}
+	}
+	return true, nil
 }
 
 // encode makes slot's int8 codes from its vector, if codes are kept.

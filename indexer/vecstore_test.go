@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -194,5 +196,65 @@ func TestVecSearchRecall(t *testing.T) {
 		if recall < 0.99 {
 			t.Errorf("%s: recall@10 %.3f", name, recall)
 		}
+	}
+}
+
+// TestVecStoreLazyRead checks vectors read on first use, both where each
+// slot's vector is at its slot's place in the file and where replacing
+// chunks moved them, and that damage to one shows then.
+func TestVecStoreLazyRead(t *testing.T) {
+	for _, replace := range []bool{false, true} {
+		file := filepath.Join(t.TempDir(), "vectors")
+		s := newVecStore(file, 3, "t")
+		if err := s.create(); err != nil {
+			t.Fatal(err)
+		}
+		l := s.newLog()
+		l.put(&entry{path: "a.md"}, []float32{1, 0, 0})
+		l.put(&entry{path: "b.md"}, []float32{0, 1, 0})
+		if err := s.commit(l); err != nil {
+			t.Fatal(err)
+		}
+		if replace { // a.md's vector moves to the end of the file
+			l := s.newLog()
+			l.delete("a.md")
+			l.put(&entry{path: "a.md"}, []float32{0, 0, 1})
+			if err := s.commit(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.close()
+		want := map[bool][]float32{false: {1, 0, 0}, true: {0, 0, 1}}[replace]
+		s2 := newVecStore(file, 3, "t")
+		if err := s2.load(); err != nil {
+			t.Fatal(err)
+		}
+		if s2.ready.Load() {
+			t.Fatalf("replace=%v: vectors read at load", replace)
+		}
+		hits := s2.search(want, 1, nil)
+		if len(hits) != 1 || s2.entries[hits[0].slot].path != "a.md" || hits[0].score != 1 {
+			t.Errorf("replace=%v: search %+v", replace, hits)
+		}
+		s2.close()
+
+		// Damage a.md's vector: found at first use, not at load.
+		b, err := os.ReadFile(file + dataExt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)-1] ^= 0x5a
+		if !replace {
+			b[1] ^= 0x5a
+		}
+		os.WriteFile(file+dataExt, b, 0o600)
+		s3 := newVecStore(file, 3, "t")
+		if err := s3.load(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s3.materialize(); !errors.Is(err, ErrNeedsRebuild) {
+			t.Errorf("replace=%v: damaged vector: %v, want ErrNeedsRebuild", replace, err)
+		}
+		s3.close()
 	}
 }
