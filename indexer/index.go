@@ -26,7 +26,9 @@ import (
 var (
 	// ErrNeedsRebuild is wrapped by Open's error when the index is
 	// missing (with Options.MustExist), damaged, or of another schema or
-	// embedder: Rebuild makes a new, empty one to fill.
+	// embedder: Rebuild makes a new, empty one to fill. Damaged vectors,
+	// read only when first needed, make the first vector or hybrid
+	// Search, Put or Delete (and every later one) fail with it instead.
 	ErrNeedsRebuild = errors.New("index needs a rebuild")
 	// ErrLocked is wrapped by Open's error when another process (or
 	// another Index in this one) has the index open.
