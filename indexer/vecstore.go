@@ -106,6 +106,7 @@ type vecStore struct {
 	dead     int // records in the file that no longer count
 	records  int
 	intern   map[string]string
+	slab     []entry // for entries being loaded
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
@@ -171,6 +172,9 @@ func (s *vecStore) load() error {
 	}
 	s.ready.Store(false)
 	s.reserve(len(b) / 64) // about one put record each
+	if len(s.byPath) == 0 {
+		s.byPath = make(map[string][]int, len(b)/128)
+	}
 	if err := s.parse(b); err != nil {
 		return err
 	}
@@ -257,20 +261,32 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		s.dead++ // the delete record itself
 		return nil
 	case opPut:
-		e := &entry{}
+		// Loading takes entries from slabs: one allocation for many,
+		// which is a good part of what opening a large index costs.
+		// Later puts allocate one each, so that churn in a long-lived
+		// process frees them.
+		var e *entry
+		if l == nil {
+			if len(s.slab) == 0 {
+				s.slab = make([]entry, 512)
+			}
+			e, s.slab = &s.slab[0], s.slab[1:]
+		} else {
+			e = &entry{}
+		}
 		e.path = d.str()
 		e.seq = d.int()
 		e.startLine, e.startCol = d.int(), d.int()
 		e.endLine, e.endCol = d.int(), d.int()
 		e.tokens = d.int()
 		e.title = d.str()
-		e.kind = s.interned(d.str())
-		e.layer = s.interned(d.str())
-		e.session = s.interned(d.str())
+		e.kind = s.interned(d.raw())
+		e.layer = s.interned(d.raw())
+		e.session = s.interned(d.raw())
 		if n := d.int(); n > 0 && n < 1<<16 {
 			e.tags = make([]string, n)
 			for i := range e.tags {
-				e.tags[i] = s.interned(d.str())
+				e.tags[i] = s.interned(d.raw())
 			}
 		}
 		e.created, e.updated = d.varint(), d.varint()
@@ -306,13 +322,14 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 	}
 }
 
-func (s *vecStore) interned(v string) string {
-	if v == "" {
+func (s *vecStore) interned(b []byte) string {
+	if len(b) == 0 {
 		return ""
 	}
-	if w, ok := s.intern[v]; ok {
+	if w, ok := s.intern[string(b)]; ok { // no allocation
 		return w
 	}
+	v := string(b)
 	s.intern[v] = v
 	return v
 }
@@ -872,6 +889,18 @@ func (d *decoder) varint() int64 {
 	}
 	d.b = d.b[n:]
 	return v
+}
+
+// raw is str without the copy: the bytes are d's.
+func (d *decoder) raw() []byte {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("string")
+		return nil
+	}
+	b := d.b[:n]
+	d.b = d.b[n:]
+	return b
 }
 
 func (d *decoder) str() string {
