@@ -322,6 +322,20 @@ type catchUpOptions struct {
 // catchUp captures a transcript from where its session's capture of it
 // stopped (or from o.from, if that is earlier) to o.to or its end.
 func (m *Memory) catchUp(ctx context.Context, path, session string, o catchUpOptions) (*CaptureResult, error) {
+	// A batch a killed process left half written may have moved the
+	// session's capture point in the work tree: settle it first, or the
+	// read below starts past what was committed and that stretch is lost.
+	if _, err := os.Stat(m.store.StatePath(journalName)); err == nil {
+		unlock, err := m.Lock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = m.recoverJournal(ctx)
+		unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -111,12 +111,23 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 	// job left behind.
 	killed, midBatch, midJob, stranded := 0, 0, 0, 0
 	processing := filepath.Join(mem, ".state", "queue", "processing")
+	journal := filepath.Join(mem, ".state", "capture", "journal.json")
 	for r := 0; r < rounds; r++ {
 		d := start()
-		if r%3 == 0 {
+		switch r % 3 {
+		case 0:
 			// At a random instant.
 			time.Sleep(300*time.Millisecond + time.Duration(rng.IntN(1700))*time.Millisecond)
-		} else {
+		case 1:
+			// Inside a batch's writes: once its journal is there.
+			for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); {
+				if _, err := os.Stat(journal); err == nil {
+					break
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
+			time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
+		default:
 			// Inside a job: once one is claimed, a few milliseconds on
 			// (jobs are short; a random instant rarely falls in one).
 			before := map[string]bool{}
@@ -144,7 +155,7 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 			t.Fatalf("round %d: the daemon exited by itself", r)
 		}
 		killed++
-		if _, err := os.Stat(filepath.Join(mem, ".state", "capture", "journal.json")); err == nil {
+		if _, err := os.Stat(journal); err == nil {
 			midBatch++
 		}
 		if es, _ := os.ReadDir(processing); len(es) > stranded {
