@@ -29,7 +29,10 @@ func (d *Daemon) capture(ctx context.Context) error {
 		return err
 	}
 	// Jobs a killed daemon left half done go back to pending, once, here.
-	if n, err := q.Recover(ctx, watcher.RecoverAfter); err != nil {
+	// This daemon holds the daemon lock, so no other worker loop runs; a
+	// `cairn queue run` at this very moment could be working on one, and
+	// then that job runs twice, which has the effect of once.
+	if n, err := q.Recover(ctx, 0); err != nil {
 		d.Log.Warn("recover queue", "err", err)
 	} else if n > 0 {
 		d.Log.Info("recovered jobs left in processing", "jobs", n)
