@@ -424,7 +424,7 @@ func (ix *Index) fillText(h *Hit, terms []string) {
 		h.Stale = true
 	}
 	h.Text = text
-	h.Snippet = snippet(ix.analyzer.Analyze, text, terms)
+	h.Snippet = Snippet(ix.analyzer.Analyze, text, terms)
 }
 
 // readChunk returns the text of h's line and column range in its file.

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -201,97 +199,18 @@ func (x *Index) fillText(h *SearchHit, terms map[string]bool) {
 	}
 }
 
-// snippetChars is about how long a snippet is.
-const snippetChars = 240
-
-// snippet returns about snippetChars of text around the densest cluster
-// of query terms, whitespace collapsed, with each word whose analysed
-// form is a term marked «like this»; without matches, the start of the
-// text. (The indexer makes the same snippets for the hits it fills.)
+// snippet marks the query's terms in text the way the indexer marks the
+// hits it fills.
 func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
-	type span struct {
-		start, end int
-		term       string
-	}
-	var matches []span
-	if a != nil && len(terms) > 0 {
-		for _, tok := range a.Analyze([]byte(text)) {
-			if terms[string(tok.Term)] && tok.Start >= 0 && tok.End <= len(text) && tok.Start < tok.End {
-				matches = append(matches, span{tok.Start, tok.End, string(tok.Term)})
-			}
+	var list []string
+	var analyze func([]byte) analysis.TokenStream
+	if a != nil {
+		analyze = a.Analyze
+		for t := range terms {
+			list = append(list, t)
 		}
 	}
-	from := 0
-	if len(matches) > 0 {
-		best, bestN := -1, -1
-		for i := range matches {
-			distinct := map[string]bool{}
-			n := 0
-			for j := i; j < len(matches) && matches[j].end-matches[i].start <= snippetChars; j++ {
-				distinct[matches[j].term] = true
-				n++
-			}
-			if len(distinct) > best || len(distinct) == best && n > bestN {
-				best, bestN, from = len(distinct), n, matches[i].start
-			}
-		}
-		from = max(0, from-snippetChars/6)
-		for from > 0 && !wordStart(text, from) {
-			from--
-		}
-	}
-	to := min(len(text), from+snippetChars)
-	for to < len(text) && !wordStart(text, to) {
-		to++
-	}
-	var b strings.Builder
-	if from > 0 {
-		b.WriteString("…")
-	}
-	m := 0
-	for m < len(matches) && matches[m].start < from {
-		m++
-	}
-	space, wrote := false, false
-	sep := func() {
-		if space && wrote {
-			b.WriteByte(' ')
-		}
-		space, wrote = false, true
-	}
-	for i := from; i < to; {
-		if m < len(matches) && i == matches[m].start && matches[m].end <= to {
-			sep()
-			b.WriteString("«" + text[matches[m].start:matches[m].end] + "»")
-			i = matches[m].end
-			m++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		sep()
-		b.WriteRune(r)
-	}
-	if to < len(text) {
-		b.WriteString("…")
-	}
-	return b.String()
-}
-
-// wordStart reports whether i in s is at a rune start after a space.
-func wordStart(s string, i int) bool {
-	if i <= 0 || i >= len(s) {
-		return true
-	}
-	if !utf8.RuneStart(s[i]) {
-		return false
-	}
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return unicode.IsSpace(r)
+	return indexer.Snippet(analyze, text, list)
 }
 
 // query turns options into the indexer's query, checking them.
