@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -124,15 +125,43 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("cairn daemon: %s (HTTP %d)", e.Message, e.Status)
 }
 
+// Checkpoint asks the daemon to checkpoint what changed. Its stat cache
+// is warm and its monitor knows what changed, so this costs what changed.
+// Commit is empty in the answer when there was nothing to checkpoint.
+func (c *Client) Checkpoint(ctx context.Context, req CheckpointRequest) (*CheckpointResponse, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	var resp CheckpointResponse
+	if err := c.do(ctx, http.MethodPost, "/api/checkpoint", nil, body, &resp); err != nil {
+		return nil, err
+	}
+	return &resp, nil
+}
+
 // get calls path and decodes the JSON answer into v (nil: discard it).
 func (c *Client) get(ctx context.Context, path string, q url.Values, v any) error {
+	return c.do(ctx, http.MethodGet, path, q, nil, v)
+}
+
+// do sends a request with an optional JSON body and decodes the JSON
+// answer into v (nil: discard it).
+func (c *Client) do(ctx context.Context, method, path string, q url.Values, body []byte, v any) error {
 	u := strings.TrimRight(c.BaseURL, "/") + path
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
 		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
@@ -149,21 +178,21 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, v any) erro
 		return fmt.Errorf("%w at %s: %v", ErrNoDaemon, c.BaseURL, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
 		return fmt.Errorf("cairn daemon at %s: read answer: %w", c.BaseURL, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct{ Error string }
-		if json.Unmarshal(body, &e) != nil || e.Error == "" {
-			e.Error = strings.TrimSpace(string(body))
+		if json.Unmarshal(answer, &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(string(answer))
 		}
 		return &APIError{Status: resp.StatusCode, Message: e.Error}
 	}
 	if v == nil {
 		return nil
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := json.Unmarshal(answer, v); err != nil {
 		return fmt.Errorf("cairn daemon at %s: bad answer to %s: %w", c.BaseURL, path, err)
 	}
 	return nil

@@ -52,9 +52,8 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	if opts.tag == "" {
 		// A running daemon has the stat cache in memory and knows what
 		// changed: let it checkpoint.
-		var resp server.CheckpointResponse
-		req := server.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event}
-		if ok, err := callDaemon(ctx, m, "POST", "/api/checkpoint", req, &resp); ok {
+		if c, err := server.Discover(ctx, m.Store().StatePath(""), daemonWait); err == nil {
+			resp, err := c.Checkpoint(ctx, server.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event})
 			if err != nil {
 				return err
 			}

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,63 +85,10 @@ func readDaemonState(m *memory.Memory) daemonState {
 		return s
 	}
 	s.PID = pid
-	if u, err := os.ReadFile(st.StatePath(server.AddrFile)); err == nil {
-		s.URL = strings.TrimSpace(string(u))
-	}
-	if s.URL != "" {
-		c := http.Client{Timeout: time.Second}
-		if resp, err := c.Get(s.URL + "/api/health"); err == nil {
-			resp.Body.Close()
-			s.Running = resp.StatusCode == http.StatusOK
-		}
+	if c, err := server.Discover(context.Background(), st.StatePath(""), time.Second); err == nil {
+		s.Running, s.URL = true, c.BaseURL
 	}
 	return s
-}
-
-// callDaemon sends a request to the memory's running daemon. ok is false
-// when no daemon answers, and the caller then does the work itself; err is
-// the daemon's error when it answered with one.
-func callDaemon(ctx context.Context, m *memory.Memory, method, path string, in, out any) (ok bool, err error) {
-	st := m.Store()
-	addr, err := os.ReadFile(st.StatePath(server.AddrFile))
-	if err != nil {
-		return false, nil
-	}
-	token, err := os.ReadFile(st.StatePath(server.TokenFile))
-	if err != nil {
-		return false, nil
-	}
-	body, err := json.Marshal(in)
-	if err != nil {
-		return false, err
-	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSpace(string(addr))+path, bytes.NewReader(body))
-	if err != nil {
-		return false, nil
-	}
-	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
-	req.Header.Set("Content-Type", "application/json")
-	// Connecting is instant when a daemon listens; refused or slow means none.
-	c := http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{Timeout: 200 * time.Millisecond}).DialContext}}
-	resp, err := c.Do(req)
-	if err != nil {
-		return false, nil
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error string `json:"error"`
-		}
-		json.NewDecoder(resp.Body).Decode(&e)
-		if e.Error == "" {
-			e.Error = resp.Status
-		}
-		return true, fmt.Errorf("daemon: %s", e.Error)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return true, fmt.Errorf("daemon: bad answer: %w", err)
-	}
-	return true, nil
 }
 
 func runDaemonStatus(ctx context.Context, g *globals, opts daemonOptions) error {
