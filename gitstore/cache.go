@@ -105,29 +105,6 @@ func (s *Store) saveCache() {
 	}
 }
 
-// writeFileRename writes name through a temporary file and a rename,
-// without fsync.
-func writeFileRename(name string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
 // writeGitIndex replaces .git/index the way git does, through index.lock,
 // so that a git command running at the same moment is not overwritten.
 func (s *Store) writeGitIndex(parts [][]byte) error {

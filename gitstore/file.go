@@ -11,6 +11,16 @@ import (
 // old content or the new, never a part. Missing parent directories are
 // created.
 func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
+	return writeFile(name, data, perm, true)
+}
+
+// writeFileRename is WriteFileAtomic without the fsync, for derived files
+// that are checksummed and rebuilt when lost.
+func writeFileRename(name string, data []byte, perm os.FileMode) error {
+	return writeFile(name, data, perm, false)
+}
+
+func writeFile(name string, data []byte, perm os.FileMode, sync bool) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -31,8 +41,10 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
 	if err := f.Chmod(perm); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)

@@ -17,20 +17,28 @@ import (
 	"github.com/cairn-mem/cairn/memory"
 )
 
-// startDaemon runs a daemon on a new memory until the test ends and
-// returns it with its base URL and token.
-func startDaemon(t *testing.T) (*Daemon, string, string) {
+// newMemory makes a memory in a new project, with HOME and the author
+// set for the test.
+func newMemory(t *testing.T) *memory.Memory {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CAIRN_AUTHOR_NAME", "test")
 	t.Setenv("CAIRN_AUTHOR_EMAIL", "test@example.com")
 	proj := filepath.Join(t.TempDir(), "proj")
 	os.MkdirAll(proj, 0o755)
-	ctx := context.Background()
-	m, _, err := memory.Init(ctx, proj, memory.Options{})
+	m, _, err := memory.Init(context.Background(), proj, memory.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// startDaemon runs a daemon on a new memory until the test ends and
+// returns it with its base URL and token.
+func startDaemon(t *testing.T) (*Daemon, string, string) {
+	t.Helper()
+	m := newMemory(t)
+	ctx := context.Background()
 	d := &Daemon{Mem: m}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -169,16 +177,8 @@ func TestDaemonSecurityAndExclusivity(t *testing.T) {
 // With an index built, the daemon holds it and serves searches; the
 // index follows what the daemon commits.
 func TestDaemonServesSearch(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_AUTHOR_NAME", "test")
-	t.Setenv("CAIRN_AUTHOR_EMAIL", "test@example.com")
-	proj := filepath.Join(t.TempDir(), "proj")
-	os.MkdirAll(proj, 0o755)
+	m := newMemory(t)
 	ctx := context.Background()
-	m, _, err := memory.Init(ctx, proj, memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer m.Close()
 	it := memory.NewItem(memory.Decision, "Use PostgreSQL for the job queue", time.Now())
 	it.Body = "Jobs survive restarts and share a transaction with their cause."
