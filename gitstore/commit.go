@@ -181,18 +181,29 @@ func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, roots, all := s.monitorRoots(c)
-	var changes []change
-	if all || len(roots) > 0 {
-		if changes, _, err = s.scan(ctx, c, roots); err != nil {
-			return nil, fmt.Errorf("status %s: %w", s.dir, err)
-		}
+	changes, err := s.worktreeChanges(ctx, c, nil)
+	if err != nil {
+		return nil, fmt.Errorf("status %s: %w", s.dir, err)
 	}
 	out := make([]FileChange, len(changes))
 	for i := range changes {
 		out[i] = changes[i].FileChange
 	}
 	return out, nil
+}
+
+// worktreeChanges compares the work tree under roots with the cache,
+// without committing. With no roots it looks only where a running
+// Monitor says things changed, or everywhere when none answers.
+func (s *Store) worktreeChanges(ctx context.Context, c *cache, roots []string) ([]change, error) {
+	if len(roots) == 0 {
+		var all bool
+		if _, roots, all = s.monitorRoots(c); !all && len(roots) == 0 {
+			return nil, nil
+		}
+	}
+	changes, _, err := s.scan(ctx, c, roots)
+	return changes, err
 }
 
 // monitorRoots returns the paths a whole-tree scan must look at: what a

@@ -76,7 +76,7 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 				out = append(out, FileDiff{Path: fc.Path, Action: fc.Action})
 			}
 		}
-		changes, _, err := s.scan(ctx, c, roots)
+		changes, err := s.worktreeChanges(ctx, c, roots)
 		if err != nil {
 			return nil, err
 		}

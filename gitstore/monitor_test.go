@@ -57,6 +57,15 @@ func TestMonitorFindsHandEdits(t *testing.T) {
 	os.Remove(filepath.Join(s.Dir(), "core/b.md"))
 	os.Rename(filepath.Join(s.Dir(), "core/c.md"), filepath.Join(s.Dir(), "core/c2.md"))
 	write(t, s, "new/deep/dir/n.md", "new\n")
+	// Status and diff look where the monitor points too.
+	st, err := other.Status(context.Background())
+	if err != nil || len(st) != 5 || other.scanned > 4 {
+		t.Errorf("status = %v, %v after looking at %d files", st, err, other.scanned)
+	}
+	diffs, err := other.Diff(context.Background(), DiffOptions{})
+	if err != nil || len(diffs) != 5 || other.scanned > 4 {
+		t.Errorf("diff found %d files (%v) after looking at %d", len(diffs), err, other.scanned)
+	}
 	cp, err := checkpoint(t, other, CheckpointOptions{})
 	if err != nil {
 		t.Fatal(err)
