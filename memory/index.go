@@ -45,6 +45,10 @@ type Index struct {
 	lag   error
 	lagAt time.Time
 
+	// rebuilds counts the times the index was found damaged while open
+	// and rebuilt, so that searches that failed together rebuild it once.
+	rebuilds int
+
 	once sync.Once
 	an   analysis.Analyzer // for snippets
 
@@ -351,7 +355,11 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 	if v != "" {
 		diffs, err := x.m.store.Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: itemRoots})
 		if err == nil {
-			return x.apply(ctx, head, diffs, progress)
+			err = x.apply(ctx, head, diffs, progress)
+			if errors.Is(err, indexer.ErrNeedsRebuild) {
+				return x.refill(ctx, err, progress)
+			}
+			return err
 		}
 		if !errors.Is(err, gitstore.ErrUnknownRev) {
 			return fmt.Errorf("search index: catch up from %.10s: %w", v, err)
@@ -362,6 +370,42 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 		}
 	}
 	return x.fill(ctx, reason, true, progress)
+}
+
+// rebuild empties an open index found damaged (cause matches
+// indexer.ErrNeedsRebuild: the vectors are read on first use, so damage
+// there shows in a search or an update, not when the index is opened)
+// and fills it again from the files, saying so in one line. seen is
+// x.rebuilds when the caller met the damage: searches that met it
+// together rebuild once.
+func (x *Index) rebuild(ctx context.Context, cause error, seen int) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.rebuilds != seen {
+		return nil
+	}
+	return x.refill(ctx, cause, nil)
+}
+
+// refill is rebuild with x.mu held.
+func (x *Index) refill(ctx context.Context, cause error, progress func(done, total int)) error {
+	x.rebuilds++
+	reason := "was damaged"
+	var re *indexer.RebuildError
+	if errors.As(cause, &re) {
+		reason = rebuildReason(re)
+	}
+	if err := x.ix.Reset(ctx); err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	return x.fill(ctx, reason, true, progress)
+}
+
+// generation returns x.rebuilds, for rebuild.
+func (x *Index) generation() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rebuilds
 }
 
 // apply re-indexes the files of diffs and records head.

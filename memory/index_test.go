@@ -566,3 +566,51 @@ func FuzzDocument(f *testing.F) {
 		}
 	})
 }
+
+// The vectors are read at the first vector search, so damage to them
+// shows then, in an index that opened fine: the search rebuilds the
+// index, says so once, and answers.
+func TestSearchRebuildsDamagedVectors(t *testing.T) {
+	m, _ := newTestMemory(t)
+	it := remember(t, m, Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
+	remember(t, m, Fact, "The CI runs on two cores", "Benchmarks are noisy there.")
+	x := openIndex(t, m)
+	x.Close()
+	dir := m.store.StatePath(indexDir)
+	data, err := filepath.Glob(filepath.Join(dir, "vectors.*"))
+	if err != nil || len(data) != 1 {
+		t.Fatalf("vector data files %v, %v: want one", data, err)
+	}
+	b, err := os.ReadFile(data[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(b) / 4; i < len(b); i += 7 {
+		b[i] ^= 0x5a
+	}
+	if err := os.WriteFile(data[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	m2, w := reopen(t, m)
+	x, err = m2.OpenIndex(context.Background(), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if got := w.take(); len(got) != 0 {
+		t.Fatalf("opening warned %q; the damage should show at the first vector search", got)
+	}
+	for i := 0; i < 2; i++ {
+		res, err := x.Search(context.Background(), "postgres queue", SearchOptions{Mode: "hybrid"})
+		if err != nil {
+			t.Fatalf("search %d: %v", i, err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Path != it.Path() {
+			t.Fatalf("search %d: hits %+v, want %s first", i, res.Hits, it.Path())
+		}
+	}
+	if got := w.take(); len(got) != 1 || !strings.Contains(got[0], "was damaged") {
+		t.Errorf("warnings %q, want one line saying the index was damaged", got)
+	}
+}

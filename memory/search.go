@@ -105,7 +105,14 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	k := q.K
 	// Ask for more than k so that the rerank has something to reorder.
 	q.K = max(3*k, 30)
+	gen := x.generation()
 	raw, err := x.ix.Search(ctx, q)
+	if errors.Is(err, indexer.ErrNeedsRebuild) {
+		if err := x.rebuild(ctx, err, gen); err != nil {
+			return nil, err
+		}
+		raw, err = x.ix.Search(ctx, q)
+	}
 	vecErr := raw.VectorErr
 	if err != nil && q.Mode == indexer.Vector && ctx.Err() == nil {
 		vecErr = err
