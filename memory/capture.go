@@ -300,6 +300,9 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 		if first := firstID(events, side); b.From == 0 && first != "" && src.First != "" && first != src.First {
 			*src = Source{Name: src.Name} // another file under a known name
 		}
+		if b.From > src.Offset {
+			return nil, &gapError{source: b.sourceName(), from: b.From, committed: src.Offset}
+		}
 		events, side = after(events, src.Offset), after(side, src.Offset)
 	} else if b.Key != "" && s.hasHook(b.Key) {
 		events, side = nil, nil

@@ -794,3 +794,42 @@ func TestCatchUpTranscript(t *testing.T) {
 		t.Errorf("/etc/passwd: %v", err)
 	}
 }
+
+// A job that starts past where the session's committed capture of its
+// transcript stopped (its start was read from a session.yaml that a batch
+// dying in another process had moved on) must not skip the lines between.
+func TestCatchUpRefusesGap(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	full, err := os.ReadFile(filepath.Join(fixtures, "claude/parallel-fail.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20"
+	name := filepath.Join(t.TempDir(), id+".jsonl")
+	lines := strings.SplitAfter(string(full), "\n")
+	half := strings.Join(lines[:len(lines)/2], "")
+	os.WriteFile(name, []byte(half), 0o644)
+	if _, err := m.Ingest(ctx, name, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(name, full, 0o644)
+	late := int64(len(half) + len(lines[len(lines)/2]))
+
+	_, err = m.Capture(ctx, Batch{Session: id, Source: name, From: late, To: int64(len(full))})
+	var gap *gapError
+	if !errors.As(err, &gap) || gap.committed > int64(len(half)) {
+		t.Fatalf("Capture of a batch past the committed point: %v, want a gapError", err)
+	}
+	if _, err := m.catchUp(ctx, name, id, catchUpOptions{trigger: "transcript", from: late, to: int64(len(full))}); err != nil {
+		t.Fatal(err)
+	}
+	m2 := testMemory(t)
+	if _, err := m2.Ingest(ctx, name, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := "sessions/" + id + "/" + PromptsFile
+	if a, b := readRepo(t, m, p), readRepo(t, m2, p); a != b {
+		t.Errorf("prompts after a late job:\n%s\nin one pass:\n%s", a, b)
+	}
+}

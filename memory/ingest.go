@@ -321,7 +321,35 @@ type catchUpOptions struct {
 
 // catchUp captures a transcript from where its session's capture of it
 // stopped (or from o.from, if that is earlier) to o.to or its end.
+//
+// Where the capture stopped is read before the write lock is taken, so it
+// may be a point that a batch dying in another process wrote but never
+// committed; Capture, under the lock, then refuses the batch (a
+// *gapError) and the range is read again from the committed point.
 func (m *Memory) catchUp(ctx context.Context, path, session string, o catchUpOptions) (*CaptureResult, error) {
+	for try := 0; ; try++ {
+		res, err := m.catchUpOnce(ctx, path, session, o)
+		var gap *gapError
+		if !errors.As(err, &gap) || try == 2 {
+			return res, err
+		}
+		o.from = gap.committed
+	}
+}
+
+// gapError is a batch of a transcript that starts past where the session's
+// committed capture of that transcript stopped: taking it would lose the
+// lines between.
+type gapError struct {
+	source          string
+	from, committed int64
+}
+
+func (e *gapError) Error() string {
+	return fmt.Sprintf("capture %s from byte %d: the session's capture of it stopped at byte %d", e.source, e.from, e.committed)
+}
+
+func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchUpOptions) (*CaptureResult, error) {
 	// A batch a killed process left half written may have moved the
 	// session's capture point in the work tree: settle it first, or the
 	// read below starts past what was committed and that stretch is lost.
@@ -360,10 +388,16 @@ func (m *Memory) catchUp(ctx context.Context, path, session string, o catchUpOpt
 	}
 	from := o.from
 	if session != "" {
+		// A session or transcript not seen before is read from its
+		// start, whatever range the job names.
+		var off int64
 		if e, err := m.findSession(session); err == nil {
-			if src := e.source(filepath.Base(path), false); src != nil && (src.Offset < from || o.from == 0 && o.to == 0) {
-				from = src.Offset
+			if src := e.source(filepath.Base(path), false); src != nil {
+				off = src.Offset
 			}
+		}
+		if off < from || o.from == 0 && o.to == 0 {
+			from = off
 		}
 	}
 	if from > to {
