@@ -19,6 +19,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/summarize"
 	"gopkg.in/yaml.v3"
 )
 
@@ -203,6 +204,9 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 		_, sid := sessionDir(current + "/x")
 		sessionHeading = fmt.Sprintf("## Session %s (%s)", shortID(sid), which)
 		if b := m.sessionStateBlock(current); b != nil {
+			blocks = append(blocks, b)
+		}
+		if b := m.sessionRecentBlock(sid); b != nil {
 			blocks = append(blocks, b)
 		}
 		if b := m.sessionSummaryBlock(current, sid); b != nil {
@@ -869,6 +873,99 @@ func yamlText(n *yaml.Node, depth int) string {
 			}
 		}
 		return strings.Join(parts, ", ")
+	}
+	return ""
+}
+
+// recentTurnTokens is the most one turn shows in a pack's recent turns.
+const recentTurnTokens = 40
+
+// sessionRecentBlock renders the session's turns that no summary covers
+// yet, newest last: with the state, the active layer of the seed design.
+// Capture summarises pending turns into summary.md once they reach
+// capture.segment_tokens or segment_turns, so the layer stays bounded;
+// when the pack has less room, the oldest turns are left out first (the
+// summary below holds what came before them). The turns were redacted
+// when they were captured.
+func (m *Memory) sessionRecentBlock(sid string) *block {
+	e, err := m.findSession(sid)
+	if err != nil {
+		return nil
+	}
+	turns, err := m.loadPending(sid, e.Session.Summarized.Through)
+	if err != nil || len(turns) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, len(turns))
+	for _, t := range turns {
+		if l := turnLine(t.Turn); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	// The turns are in transcript.md too: that is where to read more.
+	p := e.File(TranscriptFile)
+	bl := &block{section: secSession, id: p, path: p, title: "Latest turns of session " + shortID(sid)}
+	bl.render = func(room int) {
+		head := func(older int) string {
+			if older == 0 {
+				return "Latest turns, not yet summarised:\n"
+			}
+			return fmt.Sprintf("Latest turns, not yet summarised (%d before them left out):\n", older)
+		}
+		// The newest turns that fit, oldest of them first.
+		n, used := 0, indexer.EstimateTokens(head(len(lines)))
+		for i := len(lines) - 1; i >= 0; i-- {
+			if used += indexer.EstimateTokens(lines[i]); used > room {
+				break
+			}
+			n++
+		}
+		if n == 0 {
+			bl.set("")
+			return
+		}
+		bl.set(head(len(lines)-n) + strings.Join(lines[len(lines)-n:], ""))
+	}
+	bl.render(blockCap[secSession] / 2)
+	return bl
+}
+
+// turnLine writes one turn as a line of a list.
+func turnLine(t summarize.Turn) string {
+	text := cutTokens(collapse(t.Text), recentTurnTokens)
+	switch t.Role {
+	case summarize.User:
+		if text == "" {
+			return ""
+		}
+		return "- user: " + text + "\n"
+	case summarize.Assistant:
+		if text == "" {
+			return ""
+		}
+		return "- assistant: " + text + "\n"
+	case summarize.Tool:
+		call := t.Tool
+		if in := oneLineCut(strings.TrimPrefix(t.Input, t.Tool+": "), 80); in != "" {
+			call += ": " + in
+		}
+		if call == "" {
+			return ""
+		}
+		line := "- `" + strings.ReplaceAll(call, "`", "'") + "`"
+		switch {
+		case t.IsError && t.ExitCode != nil:
+			line += fmt.Sprintf(" failed (exit %d)", *t.ExitCode)
+		case t.IsError:
+			line += " failed"
+		}
+		if t.IsError && text != "" {
+			line += ": " + cutTokens(text, recentTurnTokens/2)
+		}
+		return line + "\n"
 	}
 	return ""
 }

@@ -276,3 +276,56 @@ func TestCoreCache(t *testing.T) {
 		t.Errorf("after a cache of an unknown commit:\n%s", got)
 	}
 }
+
+// The live session's turns that no summary covers yet are the pack's
+// active layer: shown newest last, the oldest left out first when room
+// is short, gone once a summary covers them.
+func TestContextRecentTurns(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	data, err := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	os.MkdirAll(dir, 0o755)
+	tp := filepath.Join(dir, id+".jsonl")
+	os.WriteFile(tp, data, 0o644)
+	if r, err := m.CatchUpTranscript(ctx, tp, false); err != nil || r.Segments != 0 {
+		t.Fatalf("busy catch-up: %+v, %v", r, err)
+	}
+
+	p, err := m.Context(ctx, ContextOptions{Session: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Text, "Latest turns, not yet summarised") || !strings.Contains(p.Text, "- user: Thanks. Commit it") {
+		t.Fatalf("pack without the session's latest turns:\n%s", p.Text)
+	}
+	all := p.Text
+
+	small, err := m.Context(ctx, ContextOptions{Session: id, Budget: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.UsedTokens > 120 {
+		t.Errorf("used %d tokens of 120", small.UsedTokens)
+	}
+	i := strings.LastIndex(all, "\n- ")
+	last := all[i+1 : i+1+strings.IndexByte(all[i+1:], '\n')]
+	if !strings.Contains(small.Text, "left out):") || !strings.Contains(small.Text, last) {
+		t.Errorf("a short pack should keep the newest turn %q and say older ones were left out:\n%s", last, small.Text)
+	}
+
+	if r, err := m.CatchUpTranscript(ctx, tp, true); err != nil || r.Segments == 0 {
+		t.Fatalf("idle catch-up: %+v, %v", r, err)
+	}
+	p, err = m.Context(ctx, ContextOptions{Session: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, "Latest turns") {
+		t.Errorf("turns a summary covers are still shown as latest:\n%s", p.Text)
+	}
+}
