@@ -181,7 +181,8 @@ type lazySearch struct {
 func (l *lazySearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	if l.api == nil {
-		x, err := l.d.Mem.OpenIndex(r.Context(), memory.IndexOptions{LockTimeout: 2 * time.Second})
+		// Wait little: the caller can search without the daemon.
+		x, err := l.d.Mem.OpenIndex(r.Context(), memory.IndexOptions{LockTimeout: 500 * time.Millisecond})
 		if err != nil {
 			l.mu.Unlock()
 			replyError(w, http.StatusServiceUnavailable, "the daemon cannot open the search index: "+err.Error())

@@ -35,7 +35,8 @@ const (
 //
 // Search and context go to the daemon when one answers, so that no two
 // processes fight over the search index; without one, the index is
-// opened here and kept open while calls come (IndexIdle). Remember and
+// opened here and kept open while calls come (IndexIdle), until a daemon
+// answers: then it is let go for the daemon to open. Remember and
 // checkpoint go to the daemon too, which serialises them with its
 // worker; without one, they take the memory's lock like any command.
 // The rest reads files and history directly.
@@ -153,26 +154,47 @@ func (s *MCP) viaDaemon(ctx context.Context, f func(c *Client) error) (bool, err
 }
 
 // withSearcher calls f with what answers searches: s.Searcher, the
-// daemon, or the index opened here. A daemon that cannot search (it
-// could not open the index: this process or another has it) is passed
-// over. With forContext, a memory whose index cannot be opened still
-// packs context, without retrieval.
+// daemon, or the index opened here. An index held here is let go when a
+// daemon answers, so that the daemon can open it; a daemon that cannot
+// search (another process has the index) is passed over. With
+// forContext, a memory whose index cannot be opened still packs
+// context, without retrieval.
 func (s *MCP) withSearcher(ctx context.Context, forContext bool, f func(Searcher) error) error {
 	if s.Searcher != nil {
 		return f(s.Searcher)
 	}
-	var fallback bool
-	done, err := s.viaDaemon(ctx, func(c *Client) error {
+	if c := s.daemon(ctx); c != nil {
+		s.letGo()
 		err := f(c)
 		var ae *APIError
-		if errors.As(err, &ae) && (ae.Status == 503 || ae.Status == 404) {
-			fallback = true
+		switch {
+		case errors.Is(err, ErrNoDaemon):
+			s.mu.Lock()
+			s.client = nil
+			s.mu.Unlock()
+		case errors.As(err, &ae) && (ae.Status == 503 || ae.Status == 404):
+		default:
+			return err
 		}
-		return err
-	})
-	if done && !fallback {
-		return err
 	}
+	return s.withIndex(ctx, forContext, f)
+}
+
+// letGo closes the index opened here unless a call is using it.
+func (s *MCP) letGo() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.x != nil && s.users == 0 {
+		if s.idle != nil {
+			s.idle.Stop()
+		}
+		s.x.Close()
+		s.x = nil
+	}
+}
+
+// withIndex calls f with the index opened here.
+func (s *MCP) withIndex(ctx context.Context, forContext bool, f func(Searcher) error) error {
 	x, release, err := s.index(ctx)
 	if err != nil {
 		if forContext && ctx.Err() == nil {

@@ -200,3 +200,34 @@ func TestMCPThroughDaemon(t *testing.T) {
 		t.Errorf("MCP opened the index (%v) or found no daemon (%v)", x != nil, c == nil)
 	}
 }
+
+// An MCP server that holds the index when a daemon starts lets it go at
+// its next search and asks the daemon, which opens the index then.
+func TestMCPDaemonStartsLater(t *testing.T) {
+	m := newMemory(t)
+	defer m.Close()
+	ctx := context.Background()
+	s := &MCP{Mem: m, IndexIdle: time.Hour}
+	cs := connectMCP(t, s)
+	out := toolOK(t, cs, "remember", map[string]any{"text": "The cache is Redis 7", "kind": "fact"})
+	id := strings.Fields(out[strings.Index(out, "id=")+3:])[0]
+	toolOK(t, cs, "search", map[string]any{"query": "which cache"}, "id="+id)
+
+	d := &Daemon{Mem: m} // finds the index taken, and says so
+	dctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Serve(dctx) }()
+	defer func() { cancel(); <-done }()
+	waitFor(t, "the daemon", func() bool {
+		_, err := Discover(ctx, m.Store().StatePath(""), time.Second)
+		return err == nil
+	})
+	toolOK(t, cs, "search", map[string]any{"query": "redis"}, "id="+id)
+	toolOK(t, cs, "context", map[string]any{"query": "redis"}, "The cache is Redis 7")
+	s.mu.Lock()
+	x, c := s.x, s.client
+	s.mu.Unlock()
+	if x != nil || c == nil {
+		t.Errorf("with a daemon, the MCP server holds the index (%v) or did not ask the daemon (%v)", x != nil, c == nil)
+	}
+}
