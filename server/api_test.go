@@ -73,7 +73,7 @@ func TestAPIErrors(t *testing.T) {
 		{"two values", "POST", "/api/memories", token, "", `{"text":"a"} {"text":"b"}`, 400, "more than one"},
 		{"unknown field", "POST", "/api/sessions/init", token, "", `{"session_id":"` + sid + `","sesion":"x"}`, 400, "unknown field"},
 		{"wrong type", "POST", "/api/memories", token, "", `{"text":42}`, 400, "bad request body"},
-		{"not JSON content", "POST", "/api/memories", token, "text/plain", `{"text":"a"}`, 415, "application/json"},
+		{"form body", "POST", "/api/memories", token, "application/x-www-form-urlencoded", `text=a`, 400, "bad request body"},
 		{"oversized", "POST", "/api/sessions/observations", token, "application/json", big, 413, "over"},
 		{"no session", "POST", "/api/sessions/init", token, "", `{}`, 400, "session_id"},
 		{"escaping session", "POST", "/api/sessions/init", token, "", `{"session_id":"../../etc"}`, 400, "invalid session id"},
