@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -443,6 +444,9 @@ func (s *MCP) timeline(ctx context.Context, _ *mcp.CallToolRequest, a timelineAr
 	if err != nil {
 		return nil, nil, err
 	}
+	// The lists come newest first; oldest first, an item comes before
+	// the commit that made it in the same second.
+	slices.Reverse(events)
 	sort.SliceStable(events, func(i, j int) bool { return events[i].t.Before(events[j].t) })
 	var b strings.Builder
 	b.WriteString(head + "\n")
@@ -479,25 +483,25 @@ func (s *MCP) aroundItem(ctx context.Context, ref string, n int) (string, []even
 	if err != nil {
 		return "", nil, err
 	}
-	items, _, err := s.Mem.List(ctx, memory.Filter{})
-	if err != nil {
-		return "", nil, err
-	}
-	// items are newest first
-	at := sort.Search(len(items), func(i int) bool { return !items[i].Item.Created.After(e.Item.Created) })
 	var out []event
-	for i := max(at-n, 0); i < min(at+n+1, len(items)); i++ {
-		ev := itemEvent(items[i])
-		ev.anchor = items[i].Item.ID == e.Item.ID
-		out = append(out, ev)
-	}
 	log, err := s.Mem.Log(ctx, memory.LogOptions{})
 	if err != nil {
 		return "", nil, err
 	}
-	at = sort.Search(len(log), func(i int) bool { return !log[i].Time.After(e.Item.Created) })
+	// Both lists are newest first.
+	at := sort.Search(len(log), func(i int) bool { return !log[i].Time.After(e.Item.Created) })
 	for i := max(at-n, 0); i < min(at+n, len(log)); i++ {
 		out = append(out, commitEvent(log[i]))
+	}
+	items, _, err := s.Mem.List(ctx, memory.Filter{})
+	if err != nil {
+		return "", nil, err
+	}
+	at = sort.Search(len(items), func(i int) bool { return !items[i].Item.Created.After(e.Item.Created) })
+	for i := max(at-n, 0); i < min(at+n+1, len(items)); i++ {
+		ev := itemEvent(items[i])
+		ev.anchor = items[i].Item.ID == e.Item.ID
+		out = append(out, ev)
 	}
 	return fmt.Sprintf("Around %s %q (%s):", e.Item.Kind, e.Item.Title, e.Path), out, nil
 }

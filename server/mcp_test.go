@@ -110,7 +110,10 @@ func TestMCPTools(t *testing.T) {
 	toolOK(t, cs, "search", map[string]any{"query": "zyxxyz"}, "No memory matches")
 	toolOK(t, cs, "get", map[string]any{"ids": []string{id, "01ZZZZZZZZZZZZZZZZZZZZZZZZ"}},
 		"# The job queue uses PostgreSQL", "SKIP LOCKED", "tags db", "01ZZZZZZZZZZZZZZZZZZZZZZZZ: ", "no such memory item")
-	toolOK(t, cs, "timeline", map[string]any{"id": id}, "→ ", "item "+id, "commit ", "remember: decision")
+	out = toolOK(t, cs, "timeline", map[string]any{"id": id}, "→ ", "item "+id, "commit ", "remember: decision")
+	if j, k := strings.Index(out, "→ "), strings.Index(out, "remember: decision"); j > k {
+		t.Errorf("timeline shows the item after its commit:\n%s", out)
+	}
 	toolOK(t, cs, "timeline", map[string]any{}, "Latest", "Deploys go through Helm")
 	toolOK(t, cs, "context", map[string]any{"query": "helm"}, "The job queue uses PostgreSQL", "Deploys go through Helm")
 	toolOK(t, cs, "checkpoint", map[string]any{}, "Nothing to checkpoint")
