@@ -6,12 +6,15 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/watcher"
 )
 
 // call sends one request to the daemon and returns the status, the
@@ -189,4 +192,58 @@ func TestAPIRemember(t *testing.T) {
 	if _, err := c.SessionStatus(ctx, "nobody-here"); !errors.As(err, &ae) || ae.Status != 404 {
 		t.Errorf("status of an unknown session: %v", err)
 	}
+}
+
+// FuzzSessionEndpoints posts arbitrary bodies to the session endpoints:
+// every answer is JSON with a status below 500, and whatever is queued is
+// a hook payload the worker can parse.
+func FuzzSessionEndpoints(f *testing.F) {
+	for _, s := range []string{
+		`{"session_id":"7f3c2a10","cwd":"/p","source":"startup","prompt":"hi"}`,
+		`{"session_id":"7f3c2a10","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"ok"}`,
+		`{"session_id":"7f3c2a10","tool_name":"Edit","error":"Exit code 1","is_interrupt":true}`,
+		`{"session_id":"7f3c2a10","last_assistant_message":"done"}`,
+		`{"session_id":"../x"}`, `{"session_id":"a\u0000"}`, `{}`, `[]`, `null`, ``, `{"session_id":1}`,
+		`{"session_id":"s","tool_name":"T","tool_input":[1,{"a":null}],"duration_ms":-1}`,
+	} {
+		f.Add(uint8(0), s)
+		f.Add(uint8(1), s)
+		f.Add(uint8(2), s)
+	}
+	f.Setenv("HOME", f.TempDir())
+	m, _, err := memory.Init(context.Background(), f.TempDir(), memory.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer m.Close()
+	q, err := m.Queue(watcher.QueueOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	(&Daemon{Mem: m}).registerAPI(mux)
+	paths := []string{"/api/sessions/init", "/api/sessions/observations", "/api/sessions/summarize"}
+	f.Fuzz(func(t *testing.T, which uint8, body string) {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest("POST", paths[int(which)%len(paths)], strings.NewReader(body)))
+		var v map[string]any
+		if w.Code >= 500 || json.Unmarshal(w.Body.Bytes(), &v) != nil {
+			t.Fatalf("%s: %d %s", body, w.Code, w.Body)
+		}
+		if w.Code != http.StatusAccepted {
+			return
+		}
+		jobs, err := q.List(context.Background(), watcher.Pending)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range jobs {
+			if _, err := transcript.ParseHook(j.Payload); err != nil {
+				t.Fatalf("%s: queued a payload the worker refuses: %v\n%s", body, err, j.Payload)
+			}
+			if err := os.Remove(filepath.Join(q.Dir(watcher.Pending), j.ID+".json")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 }
