@@ -138,20 +138,25 @@ func (s *MCP) daemon(ctx context.Context) *Client {
 
 // viaDaemon calls f with the daemon's client if one answers. It reports
 // false when there is none, or it went away (then the caller does the
-// work itself); an error the daemon answered is f's.
+// work itself); an error the daemon answered is f's. A daemon restarted
+// since the last call (another address) is found again.
 func (s *MCP) viaDaemon(ctx context.Context, f func(c *Client) error) (bool, error) {
-	c := s.daemon(ctx)
-	if c == nil {
-		return false, nil
-	}
-	err := f(c)
-	if errors.Is(err, ErrNoDaemon) {
+	for range 2 {
+		c := s.daemon(ctx)
+		if c == nil {
+			return false, nil
+		}
+		err := f(c)
+		if !errors.Is(err, ErrNoDaemon) {
+			return true, err
+		}
 		s.mu.Lock()
-		s.client = nil
+		if s.client == c {
+			s.client = nil
+		}
 		s.mu.Unlock()
-		return false, nil
 	}
-	return true, err
+	return false, nil
 }
 
 // withSearcher calls f with what answers searches: s.Searcher, the
@@ -164,19 +169,16 @@ func (s *MCP) withSearcher(ctx context.Context, forContext bool, f func(Searcher
 	if s.Searcher != nil {
 		return f(s.Searcher)
 	}
-	if c := s.daemon(ctx); c != nil {
+	var passed bool
+	done, err := s.viaDaemon(ctx, func(c *Client) error {
 		s.letGo()
 		err := f(c)
 		var ae *APIError
-		switch {
-		case errors.Is(err, ErrNoDaemon):
-			s.mu.Lock()
-			s.client = nil
-			s.mu.Unlock()
-		case errors.As(err, &ae) && (ae.Status == 503 || ae.Status == 404):
-		default:
-			return err
-		}
+		passed = errors.As(err, &ae) && (ae.Status == 503 || ae.Status == 404)
+		return err
+	})
+	if done && !passed {
+		return err
 	}
 	return s.withIndex(ctx, forContext, f)
 }

@@ -234,3 +234,47 @@ func TestMCPDaemonStartsLater(t *testing.T) {
 		t.Errorf("with a daemon, the MCP server holds the index (%v) or did not ask the daemon (%v)", x != nil, c == nil)
 	}
 }
+
+// A daemon restarted on another address is found again; while none
+// runs, the MCP server works on its own.
+func TestMCPDaemonRestarts(t *testing.T) {
+	m := newMemory(t)
+	defer m.Close()
+	ctx := context.Background()
+	start := func() func() {
+		d := &Daemon{Mem: m}
+		dctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- d.Serve(dctx) }()
+		waitFor(t, "the daemon", func() bool {
+			_, err := Discover(ctx, m.Store().StatePath(""), time.Second)
+			return err == nil
+		})
+		return func() { cancel(); <-done }
+	}
+	stop := start()
+	s := &MCP{Mem: m, IndexIdle: 50 * time.Millisecond}
+	cs := connectMCP(t, s)
+	toolOK(t, cs, "remember", map[string]any{"text": "Logs go to Loki", "kind": "fact"}, "Remembered")
+	toolOK(t, cs, "search", map[string]any{"query": "loki logs"}, "Logs go to Loki")
+	s.mu.Lock()
+	first := s.client
+	s.mu.Unlock()
+	stop()
+	toolOK(t, cs, "remember", map[string]any{"text": "Metrics go to Prometheus", "kind": "fact"}, "Remembered")
+	toolOK(t, cs, "search", map[string]any{"query": "prometheus metrics"}, "Metrics go to Prometheus")
+	waitFor(t, "the idle index to close", func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.x == nil
+	})
+	stop = start()
+	defer stop()
+	toolOK(t, cs, "search", map[string]any{"query": "loki"}, "Logs go to Loki")
+	s.mu.Lock()
+	second := s.client
+	s.mu.Unlock()
+	if first == nil || second == nil || first.BaseURL == second.BaseURL {
+		t.Errorf("daemon clients: %v then %v", first, second)
+	}
+}
