@@ -55,6 +55,9 @@ type MCP struct {
 	// have it.
 	IndexIdle time.Duration
 
+	// wmu serialises this process's own writes: the memory's lock is
+	// reentrant within a process, so it keeps out other processes only.
+	wmu    sync.Mutex
 	mu     sync.Mutex
 	client *Client
 	x      *memory.Index
@@ -582,7 +585,10 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 	})
 	if !done {
 		var cp *gitstore.Checkpoint
-		if cp, err = s.Mem.Remember(ctx, it); err == nil {
+		s.wmu.Lock()
+		cp, err = s.Mem.Remember(ctx, it)
+		s.wmu.Unlock()
+		if err == nil {
 			v := remembered(it, cp)
 			r = &v
 		}
@@ -611,7 +617,9 @@ func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpoi
 		return err
 	})
 	if !done {
+		s.wmu.Lock()
 		cp, cerr := s.Mem.Checkpoint(ctx, memory.CheckpointOptions{Message: a.Message, Tag: a.Tag, Event: "mcp"})
+		s.wmu.Unlock()
 		switch {
 		case errors.Is(cerr, gitstore.ErrNothingToDo):
 			r, err = &CheckpointResponse{}, nil

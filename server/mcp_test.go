@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -276,5 +277,36 @@ func TestMCPDaemonRestarts(t *testing.T) {
 	s.mu.Unlock()
 	if first == nil || second == nil || first.BaseURL == second.BaseURL {
 		t.Errorf("daemon clients: %v then %v", first, second)
+	}
+}
+
+// Tool calls run concurrently; writes made here take turns.
+func TestMCPConcurrentRemember(t *testing.T) {
+	m := newMemory(t)
+	defer m.Close()
+	cs := connectMCP(t, &MCP{Mem: m, StateDir: t.TempDir()})
+	errs := make(chan string, 8)
+	for i := range 8 {
+		go func() {
+			out, isErr := tool(t, cs, "remember", map[string]any{"text": fmt.Sprintf("Fact number %d about the build", i), "kind": "fact"})
+			if isErr {
+				errs <- out
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+	items, _, err := m.List(context.Background(), memory.Filter{Kind: memory.Fact})
+	if err != nil || len(items) != 8 {
+		t.Errorf("%d items, %v", len(items), err)
+	}
+	gitOut(t, m.Dir, "fsck", "--no-dangling")
+	if st := gitOut(t, m.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("git status:\n%s", st)
 	}
 }
