@@ -178,15 +178,15 @@ func registered(mux *http.ServeMux, method, path string) bool {
 // lazySearch serves the search API from an index it opens at the first
 // request.
 type lazySearch struct {
-	d   *Daemon
-	mu  sync.Mutex
-	x   *memory.Index
-	api *SearchAPI
+	d  *Daemon
+	mu sync.Mutex
+	x  *memory.Index
+	h  http.Handler // the SearchAPI on x
 }
 
 func (l *lazySearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
-	if l.api == nil {
+	if l.h == nil {
 		// Wait little: the caller can search without the daemon.
 		x, err := l.d.Mem.OpenIndex(r.Context(), memory.IndexOptions{LockTimeout: 500 * time.Millisecond})
 		if err != nil {
@@ -194,11 +194,13 @@ func (l *lazySearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			replyError(w, http.StatusServiceUnavailable, "the daemon cannot open the search index: "+err.Error())
 			return
 		}
-		l.x, l.api = x, &SearchAPI{Index: x}
+		mux := http.NewServeMux()
+		(&SearchAPI{Index: x}).Register(mux)
+		l.x, l.h = x, mux
 	}
-	a := l.api
+	h := l.h
 	l.mu.Unlock()
-	a.ServeHTTP(w, r)
+	h.ServeHTTP(w, r)
 }
 
 func (l *lazySearch) close() {
@@ -206,7 +208,7 @@ func (l *lazySearch) close() {
 	defer l.mu.Unlock()
 	if l.x != nil {
 		l.x.Close()
-		l.x, l.api = nil, nil
+		l.x, l.h = nil, nil
 	}
 }
 
