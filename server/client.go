@@ -182,7 +182,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if err != nil {
 		return fmt.Errorf("cairn daemon at %s: read answer: %w", c.BaseURL, err)
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		var e struct{ Error string }
 		if json.Unmarshal(answer, &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(string(answer))
@@ -196,4 +196,47 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 		return fmt.Errorf("cairn daemon at %s: bad answer to %s: %w", c.BaseURL, path, err)
 	}
 	return nil
+}
+
+// InitSession queues the start of a session (and its first prompt, if
+// given) with the daemon.
+func (c *Client) InitSession(ctx context.Context, req SessionInit) (*Queued, error) {
+	return post[Queued](ctx, c, "/api/sessions/init", req)
+}
+
+// Observe queues a tool call and its result with the daemon.
+func (c *Client) Observe(ctx context.Context, req Observation) (*Queued, error) {
+	return post[Queued](ctx, c, "/api/sessions/observations", req)
+}
+
+// Summarize queues the end of a turn: the daemon summarises what is
+// pending.
+func (c *Client) Summarize(ctx context.Context, req SummarizeRequest) (*Queued, error) {
+	return post[Queued](ctx, c, "/api/sessions/summarize", req)
+}
+
+// Remember asks the daemon to add a memory item.
+func (c *Client) Remember(ctx context.Context, req RememberRequest) (*Remembered, error) {
+	return post[Remembered](ctx, c, "/api/memories", req)
+}
+
+// SessionStatus asks the daemon about a session and the queue.
+func (c *Client) SessionStatus(ctx context.Context, id string) (*SessionStatus, error) {
+	var st SessionStatus
+	if err := c.get(ctx, "/sessions/"+url.PathEscape(id)+"/status", nil, &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+func post[T any](ctx context.Context, c *Client, path string, req any) (*T, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := c.do(ctx, http.MethodPost, path, nil, body, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }

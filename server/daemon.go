@@ -108,6 +108,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			(&SearchAPI{Index: x}).Register(mux)
 		}
 	}
+	defer d.registerAPI(mux)() // after SearchAPI: it serves search only where that did not
 	if d.Handlers != nil {
 		d.Handlers(mux)
 	}

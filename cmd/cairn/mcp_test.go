@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The built binary speaks MCP on stdio as Claude Code starts it:
+// initialize, tools/list, then remember, search and get.
+func TestMCPStdio(t *testing.T) {
+	p := project(t)
+	ok(t, p, "init")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command(binary, "-C", p, "mcp")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	if info := cs.InitializeResult().ServerInfo; info == nil || info.Name != "cairn" {
+		t.Errorf("server info: %+v", info)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 7 {
+		t.Fatalf("tools/list: %v %+v", err, tools)
+	}
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, stderr.String())
+		}
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		if res.IsError {
+			t.Fatalf("%s: error %s", name, b.String())
+		}
+		return b.String()
+	}
+	out := call("remember", map[string]any{"text": "Integration tests need PostgreSQL on port 5433", "kind": "fact"})
+	_, idPart, found := strings.Cut(out, "id=")
+	if !found {
+		t.Fatalf("remember said %q", out)
+	}
+	id := strings.Fields(idPart)[0]
+	if out := call("search", map[string]any{"query": "postgres port for tests"}); !strings.Contains(out, "id="+id) {
+		t.Errorf("search did not find %s:\n%s", id, out)
+	}
+	if out := call("get", map[string]any{"ids": []string{id}}); !strings.Contains(out, "# Integration tests need PostgreSQL on port 5433") {
+		t.Errorf("get:\n%s", out)
+	}
+	// Closing stdin ends the server, with exit code 0.
+	if err := cs.Close(); err != nil || cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 0 {
+		t.Errorf("cairn mcp after stdin closed: %v %v\n%s", err, cmd.ProcessState, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "ERROR") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	// The item is committed, as cairn remember would.
+	if got := ok(t, p, "show", id); !strings.Contains(got, "port 5433") {
+		t.Errorf("show: %s", got)
+	}
+	checkGit(t, p)
+}
+
+func TestMCPNoMemory(t *testing.T) {
+	p := project(t)
+	fails(t, p, 1, "no cairn memory", "mcp")
+}
+
+// BenchmarkMCPStdio reports the p50 and p90 of an MCP search round trip
+// to the built binary over stdio, as an agent makes it, with a daemon
+// running (started with cairn daemon start), on a memory of
+// CAIRN_BENCH_ITEMS items (3,000 by default); and, as the baseline in
+// the same run, of a cairn search process on the same memory and daemon.
+// Run with -benchtime=100x or so.
+func BenchmarkMCPStdio(b *testing.B) {
+	n := 3000
+	if v, err := strconv.Atoi(os.Getenv("CAIRN_BENCH_ITEMS")); err == nil && v > 0 {
+		n = v
+	}
+	b.Setenv("HOME", b.TempDir())
+	b.Setenv("CAIRN_DIR", "")
+	ctx := context.Background()
+	p := filepath.Join(b.TempDir(), "proj")
+	m, _, err := memory.Init(ctx, p, memory.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	vocab := strings.Fields("queue job worker retry backoff postgres redis cache index search token budget deploy helm chart staging release branch merge commit checkpoint session transcript summary decision migration schema lock transaction timeout context goroutine channel mutex race test fixture benchmark latency memory profile buffer stream parser error panic signal shutdown inbox watcher cursor rename fsync hash yaml markdown json http endpoint daemon hook agent prompt tool compaction archive remote sync conflict vector embedding rerank chunk snippet")
+	words := func(k int) string {
+		w := make([]string, k)
+		for i := range w {
+			w[i] = vocab[r.IntN(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+	for i := range n {
+		it := memory.NewItem(memory.Kinds()[i%5], words(4+r.IntN(5)), time.Now().Add(-time.Duration(i)*time.Hour))
+		it.ID = memory.NewID(it.Created)
+		it.Body = words(40+r.IntN(80)) + ".\n\n" + words(20+r.IntN(40)) + "."
+		data, err := it.Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Store().WriteFile(it.Path(), data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := m.Checkpoint(ctx, memory.CheckpointOptions{Message: "bench items"}); err != nil {
+		b.Fatal(err)
+	}
+	m.Close()
+	if out, err := exec.Command(binary, "-C", p, "reindex").CombinedOutput(); err != nil {
+		b.Fatalf("reindex: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(binary, "-C", p, "daemon", "start").CombinedOutput(); err != nil {
+		b.Fatalf("daemon start: %v\n%s", err, out)
+	}
+	defer exec.Command(binary, "-C", p, "daemon", "stop").Run()
+
+	queries := make([]string, 64)
+	for i := range queries {
+		queries[i] = words(2)
+	}
+	measure := func(b *testing.B, f func(q string)) {
+		for _, q := range queries[:4] {
+			f(q)
+		}
+		var times []time.Duration
+		for i := 0; b.Loop(); i++ {
+			s := time.Now()
+			f(queries[i%len(queries)])
+			times = append(times, time.Since(s))
+		}
+		slices.Sort(times)
+		b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "p90-ms")
+	}
+	b.Run("mcp-stdio", func(b *testing.B) {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(binary, "-C", p, "mcp")}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		measure(b, func(q string) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": q}})
+			if err != nil || res.IsError {
+				b.Fatalf("search %q: %v %+v", q, err, res)
+			}
+		})
+	})
+	b.Run("cli-search", func(b *testing.B) {
+		measure(b, func(q string) {
+			if out, err := exec.Command(binary, "-C", p, "search", q).CombinedOutput(); err != nil {
+				b.Fatalf("search %q: %v\n%s", q, err, out)
+			}
+		})
+	})
+}

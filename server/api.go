@@ -1,0 +1,530 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/redact"
+	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/watcher"
+)
+
+// MaxBody is the largest request body the API reads. A hook's tool
+// response can be large; capture cuts it down anyway.
+const MaxBody = 1 << 20
+
+// The session endpoints take what a Claude Code hook gets on stdin, under
+// the same names, and queue it as a hook job, like a capture hook that
+// drops its payload into the inbox. They do not call the memory
+// directly: the queue is on disk before the answer (202), so an
+// observation survives a daemon that dies the next moment; the caller
+// never waits behind a summary that holds the writer lock; and there is
+// one way in for hook data (the worker, with its retries, backoff and
+// dedupe by payload), whichever road it took.
+
+// SessionInit is the body of POST /api/sessions/init: a session starts.
+// With a prompt, the user's first prompt is queued too.
+type SessionInit struct {
+	SessionID      string `json:"session_id"`
+	CWD            string `json:"cwd,omitempty"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	Source         string `json:"source,omitempty"` // startup, resume, clear, compact
+	Model          string `json:"model,omitempty"`
+	Prompt         string `json:"prompt,omitempty"`
+}
+
+// Observation is the body of POST /api/sessions/observations: one tool
+// call and its result. A non-empty Error makes it a failed call
+// (PostToolUseFailure).
+type Observation struct {
+	SessionID      string          `json:"session_id"`
+	CWD            string          `json:"cwd,omitempty"`
+	TranscriptPath string          `json:"transcript_path,omitempty"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
+	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
+	ToolUseID      string          `json:"tool_use_id,omitempty"`
+	DurationMS     int64           `json:"duration_ms,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	IsInterrupt    bool            `json:"is_interrupt,omitempty"`
+}
+
+// SummarizeRequest is the body of POST /api/sessions/summarize: the
+// agent finished a turn (a Stop hook), so what is pending is summarised.
+type SummarizeRequest struct {
+	SessionID            string `json:"session_id"`
+	CWD                  string `json:"cwd,omitempty"`
+	TranscriptPath       string `json:"transcript_path,omitempty"`
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+}
+
+// Queued is the answer to the session endpoints: the jobs now pending.
+type Queued struct {
+	SessionID string   `json:"session_id"`
+	Jobs      []string `json:"jobs"`
+	Status    string   `json:"status"` // "queued"
+}
+
+// RememberRequest is the body of POST /api/memories and the arguments
+// of the MCP remember tool.
+type RememberRequest struct {
+	Text       string   `json:"text"`
+	Title      string   `json:"title,omitempty"`
+	Kind       string   `json:"kind,omitempty"` // default note
+	Importance *float64 `json:"importance,omitempty"`
+	Tags       []string `json:"tags,omitempty"`
+	Pin        bool     `json:"pin,omitempty"`
+	Session    string   `json:"session,omitempty"`
+}
+
+// Remembered is the answer to POST /api/memories.
+type Remembered struct {
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Title  string `json:"title"`
+	Commit string `json:"commit,omitempty"` // empty when auto-checkpoint is off
+}
+
+// SessionStatus is the answer to GET /sessions/{id}/status.
+type SessionStatus struct {
+	SessionID    string            `json:"session_id"`
+	Known        bool              `json:"known"`            // its folder exists
+	Status       string            `json:"status"`           // active, suspended, archived; "queued" before its first job is done
+	Dir          string            `json:"dir,omitempty"`    // sessions/<id> or archive/<yyyy>/<mm>/<id>
+	Agent        string            `json:"agent,omitempty"`  // claude-code, ...
+	Title        string            `json:"title,omitempty"`  //
+	Prompts      int               `json:"prompts"`          // prompts captured
+	Turns        int               `json:"turns"`            //
+	Summarized   int               `json:"summarized_turns"` // turns summary.md covers
+	Started      *time.Time        `json:"started,omitempty"`
+	LastActivity *time.Time        `json:"last_activity,omitempty"`
+	Progress     Progress          `json:"progress"`
+	Variables    map[string]string `json:"variables,omitempty"`
+	// Queue counts the memory's jobs by state; SessionJobs those of
+	// this session still to be done (pending or processing) or failed.
+	Queue       watcher.Status `json:"queue"`
+	SessionJobs JobCounts      `json:"session_jobs"`
+}
+
+// Progress counts the steps of a session's long-running task.
+type Progress struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
+// JobCounts count one session's jobs by state.
+type JobCounts struct {
+	Pending    int `json:"pending"`
+	Processing int `json:"processing"`
+	Failed     int `json:"failed"`
+}
+
+// registerAPI mounts the session and memory endpoints on mux, a JSON 405
+// for a wrong method on every endpoint, and a JSON 404 for the rest. When
+// the daemon did not open the search index at start (it was never
+// built), the first search opens (and builds) it. The returned function
+// releases what was opened; call it after the server stopped.
+func (d *Daemon) registerAPI(mux *http.ServeMux) func() {
+	q, qerr := d.Mem.Queue(watcher.QueueOptions{})
+	a := &api{d: d, q: q, qerr: qerr}
+	mux.HandleFunc("POST /api/sessions/init", a.sessionInit)
+	mux.HandleFunc("POST /api/sessions/observations", a.observation)
+	mux.HandleFunc("POST /api/sessions/summarize", a.summarize)
+	mux.HandleFunc("GET /sessions/{id}/status", a.sessionStatus)
+	mux.HandleFunc("GET /api/sessions/{id}/status", a.sessionStatus)
+	mux.HandleFunc("POST /api/memories", a.remember)
+	lazy := &lazySearch{d: d}
+	for _, p := range []string{"/api/search", "/api/context"} {
+		if !registered(mux, http.MethodGet, p) {
+			mux.Handle("GET "+p, lazy)
+		}
+	}
+	for p, allow := range map[string]string{
+		"/api/health": "GET", "/api/checkpoint": "POST", "/api/search": "GET", "/api/context": "GET",
+		"/api/sessions/init": "POST", "/api/sessions/observations": "POST", "/api/sessions/summarize": "POST",
+		"/sessions/{id}/status": "GET", "/api/sessions/{id}/status": "GET", "/api/memories": "POST",
+	} {
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			replyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: method not allowed (use %s)", r.Method, r.URL.Path, allow))
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		replyError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s (see docs/http-api.md)", r.Method, r.URL.Path))
+	})
+	return lazy.close
+}
+
+// registered reports whether mux has a route for method and path.
+func registered(mux *http.ServeMux, method, path string) bool {
+	r, err := http.NewRequest(method, path, nil)
+	if err != nil {
+		return false
+	}
+	_, pat := mux.Handler(r)
+	return pat != ""
+}
+
+// lazySearch serves the search API from an index it opens at the first
+// request.
+type lazySearch struct {
+	d  *Daemon
+	mu sync.Mutex
+	x  *memory.Index
+	h  http.Handler // the SearchAPI on x
+}
+
+func (l *lazySearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	l.mu.Lock()
+	if l.h == nil {
+		// Wait little: the caller can search without the daemon.
+		x, err := l.d.Mem.OpenIndex(r.Context(), memory.IndexOptions{LockTimeout: 500 * time.Millisecond})
+		if err != nil {
+			l.mu.Unlock()
+			replyError(w, http.StatusServiceUnavailable, "the daemon cannot open the search index: "+err.Error())
+			return
+		}
+		mux := http.NewServeMux()
+		(&SearchAPI{Index: x}).Register(mux)
+		l.x, l.h = x, mux
+	}
+	h := l.h
+	l.mu.Unlock()
+	h.ServeHTTP(w, r)
+}
+
+func (l *lazySearch) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.x != nil {
+		l.x.Close()
+		l.x, l.h = nil, nil
+	}
+}
+
+// api serves the endpoints of this file.
+type api struct {
+	d    *Daemon
+	q    *watcher.Queue
+	qerr error
+}
+
+// decode reads a JSON body into v, refusing unknown fields and trailing
+// data, and answers the error itself. The Content-Type is not checked:
+// the body is JSON or refused, and curl -d sends a form's type.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	}
+	if err == nil {
+		_, err = io.Copy(io.Discard, r.Body) // a body over the limit errs here
+	}
+	var mbe *http.MaxBytesError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &mbe):
+		replyError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", mbe.Limit))
+	case errors.Is(err, io.EOF):
+		replyError(w, http.StatusBadRequest, "empty request body: want a JSON object")
+	default:
+		replyError(w, http.StatusBadRequest, "bad request body: "+err.Error())
+	}
+	return false
+}
+
+// checkSession answers 400 for a missing or unsafe session id.
+func checkSession(w http.ResponseWriter, id string) bool {
+	if err := transcript.ValidateSessionID(id); err != nil {
+		replyError(w, http.StatusBadRequest, "session_id: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// enqueue queues hook payloads as hook jobs of one session and answers
+// 202 with their ids.
+func (a *api) enqueue(w http.ResponseWriter, r *http.Request, session string, hooks ...transcript.Hook) {
+	if a.qerr != nil {
+		replyError(w, http.StatusInternalServerError, "queue: "+a.qerr.Error())
+		return
+	}
+	res := Queued{SessionID: session, Jobs: []string{}, Status: "queued"}
+	for _, h := range hooks {
+		payload, err := json.Marshal(h)
+		if err == nil {
+			_, err = transcript.ParseHook(payload) // what the worker will do
+		}
+		if err != nil {
+			replyError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		j, err := a.q.Enqueue(r.Context(), watcher.Job{Kind: memory.JobHook, AgentSession: session, Payload: payload})
+		if err != nil {
+			replyError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		res.Jobs = append(res.Jobs, j.ID)
+	}
+	reply(w, http.StatusAccepted, res)
+}
+
+func (a *api) sessionInit(w http.ResponseWriter, r *http.Request) {
+	var req SessionInit
+	if !decode(w, r, &req) || !checkSession(w, req.SessionID) {
+		return
+	}
+	base := transcript.Hook{SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath}
+	start := base
+	start.Event, start.Source, start.Model = "SessionStart", req.Source, req.Model
+	hooks := []transcript.Hook{start}
+	if strings.TrimSpace(req.Prompt) != "" {
+		p := base
+		p.Event, p.Prompt = "UserPromptSubmit", req.Prompt
+		hooks = append(hooks, p)
+	}
+	a.enqueue(w, r, req.SessionID, hooks...)
+}
+
+func (a *api) observation(w http.ResponseWriter, r *http.Request) {
+	var req Observation
+	if !decode(w, r, &req) || !checkSession(w, req.SessionID) {
+		return
+	}
+	if strings.TrimSpace(req.ToolName) == "" {
+		replyError(w, http.StatusBadRequest, "tool_name is empty: say which tool ran")
+		return
+	}
+	h := transcript.Hook{
+		Event: "PostToolUse", SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
+		ToolName: req.ToolName, ToolInput: req.ToolInput, ToolResponse: req.ToolResponse,
+		ToolUseID: req.ToolUseID, DurationMS: req.DurationMS,
+	}
+	if req.Error != "" || req.IsInterrupt {
+		h.Event, h.ToolResponse, h.Error, h.IsInterrupt = "PostToolUseFailure", nil, req.Error, req.IsInterrupt
+	}
+	a.enqueue(w, r, req.SessionID, h)
+}
+
+func (a *api) summarize(w http.ResponseWriter, r *http.Request) {
+	var req SummarizeRequest
+	if !decode(w, r, &req) || !checkSession(w, req.SessionID) {
+		return
+	}
+	a.enqueue(w, r, req.SessionID, transcript.Hook{
+		Event: "Stop", SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
+		LastAssistantMessage: req.LastAssistantMessage,
+	})
+}
+
+func (a *api) sessionStatus(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !checkSession(w, id) {
+		return
+	}
+	if a.qerr != nil {
+		replyError(w, http.StatusInternalServerError, "queue: "+a.qerr.Error())
+		return
+	}
+	st, err := Status(r.Context(), a.d.Mem, a.q, id)
+	switch {
+	case errors.Is(err, memory.ErrNoSession):
+		replyError(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, memory.ErrAmbiguous):
+		replyError(w, http.StatusBadRequest, err.Error())
+	case err != nil:
+		replyError(w, http.StatusInternalServerError, err.Error())
+	default:
+		reply(w, http.StatusOK, st)
+	}
+}
+
+// Status reports on session id (or a unique prefix of one; "" means the
+// session that changed last) and the memory's queue. A session not seen
+// yet whose jobs wait in the queue has status "queued"; one with neither
+// is an error wrapping memory.ErrNoSession.
+func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) (*SessionStatus, error) {
+	qs, err := q.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var e *memory.SessionEntry
+	if id == "" {
+		list, _, err := m.Sessions(ctx, memory.SessionFilter{})
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 {
+			return nil, fmt.Errorf("no session captured yet: %w", memory.ErrNoSession)
+		}
+		e = list[0]
+	} else if e, err = m.Session(ctx, id); err != nil && !errors.Is(err, memory.ErrNoSession) {
+		return nil, err
+	}
+	st := &SessionStatus{SessionID: id, Queue: qs, Status: "queued"}
+	if e != nil {
+		st.SessionID = e.ID
+	}
+	if st.SessionJobs, err = sessionJobs(ctx, q, st.SessionID); err != nil {
+		return nil, err
+	}
+	if e == nil {
+		if st.SessionJobs == (JobCounts{}) {
+			return nil, fmt.Errorf("session %s: %w (and no job of it is queued)", id, memory.ErrNoSession)
+		}
+		return st, nil
+	}
+	st.Known, st.Status, st.Dir = true, string(e.Status), e.Dir
+	if e.Archived() {
+		st.Status = string(memory.StatusArchived)
+	}
+	st.Agent, st.Title, st.Prompts, st.Turns = e.Agent, e.Title, e.Prompts, e.Turns
+	st.Summarized, st.Variables = e.Summarized.Turns, e.Variables
+	st.Progress = Progress{e.Progress.Done, e.Progress.Total}
+	if !e.Started.IsZero() {
+		st.Started = &e.Started
+	}
+	if t := e.LastActivity; !t.IsZero() {
+		st.LastActivity = &t
+	}
+	return st, nil
+}
+
+// sessionJobs counts the jobs of session id by state: jobs that name it
+// as their agent session, or carry a hook payload of it.
+func sessionJobs(ctx context.Context, q *watcher.Queue, id string) (JobCounts, error) {
+	var c JobCounts
+	for _, s := range []struct {
+		state watcher.State
+		n     *int
+	}{{watcher.Pending, &c.Pending}, {watcher.Processing, &c.Processing}, {watcher.Failed, &c.Failed}} {
+		jobs, err := q.List(ctx, s.state)
+		if err != nil {
+			return c, err
+		}
+		for _, j := range jobs {
+			if jobSession(j) == id {
+				*s.n++
+			}
+		}
+	}
+	return c, nil
+}
+
+func jobSession(j *watcher.Job) string {
+	if j.AgentSession != "" || len(j.Payload) == 0 {
+		return j.AgentSession
+	}
+	var p struct {
+		SessionID string `json:"session_id"`
+	}
+	json.Unmarshal(j.Payload, &p)
+	return p.SessionID
+}
+
+func (a *api) remember(w http.ResponseWriter, r *http.Request) {
+	var req RememberRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	it, err := NewRememberItem(a.d.Mem, req, time.Now())
+	if err != nil {
+		replyError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	a.d.mu.Lock()
+	cp, err := a.d.Mem.Remember(r.Context(), it)
+	a.d.mu.Unlock()
+	switch {
+	case errors.Is(err, gitstore.ErrLocked):
+		replyError(w, http.StatusConflict, err.Error())
+	case err != nil:
+		replyError(w, http.StatusInternalServerError, err.Error())
+	default:
+		reply(w, http.StatusCreated, remembered(it, cp))
+	}
+}
+
+func remembered(it *memory.Item, cp *gitstore.Checkpoint) Remembered {
+	res := Remembered{ID: it.ID, Path: it.Path(), Kind: string(it.Kind), Title: it.Title}
+	if cp != nil {
+		res.Commit = cp.Hash
+	}
+	return res
+}
+
+// NewRememberItem checks a remember request and makes its item, with
+// secrets redacted as capture redacts them: an agent may paste anything,
+// and memory is pushed. The title defaults to the text's first line.
+func NewRememberItem(m *memory.Memory, req RememberRequest, now time.Time) (*memory.Item, error) {
+	kind := memory.Note
+	if req.Kind != "" {
+		k, err := memory.ParseKind(req.Kind)
+		if err != nil {
+			return nil, err
+		}
+		kind = k
+	}
+	red, err := redact.New(m.Config.Capture.Redact)
+	if err != nil {
+		return nil, fmt.Errorf("cairn.yaml capture.redact: %w", err)
+	}
+	text, _ := red.Redact(strings.TrimSpace(req.Text))
+	title, _ := red.Redact(strings.TrimSpace(req.Title))
+	if text == "" && title == "" {
+		return nil, errors.New("text is empty: nothing to remember")
+	}
+	body := text
+	if title == "" {
+		title, body = splitTitle(text)
+	}
+	if req.Session != "" {
+		if err := transcript.ValidateSessionID(req.Session); err != nil {
+			return nil, fmt.Errorf("session: %w", err)
+		}
+	}
+	it := memory.NewItem(kind, title, now)
+	it.Body = body
+	if req.Importance != nil {
+		it.Importance = *req.Importance
+	}
+	it.Tags, it.Pinned, it.Session = req.Tags, req.Pin, req.Session
+	if err := it.Validate(); err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// splitTitle uses a short first line as the title and the rest as the
+// body; a long first line is cut for the title and the body keeps it
+// all (as cairn remember does).
+func splitTitle(text string) (title, body string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	first = strings.TrimSpace(strings.TrimLeft(first, "# "))
+	r := []rune(first)
+	if len(r) <= 80 {
+		return first, strings.TrimSpace(rest)
+	}
+	cut := 72
+	for i := cut; i > 40; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimSpace(string(r[:cut])) + "…", text
+}
