@@ -120,6 +120,7 @@ git log, restore any point in time, and sync it like code.`,
 		newSessionCommand(g),
 		newQueueCommand(g),
 		newDaemonCommand(g),
+		newHookCommand(g),
 		newDemoCommand(g),
 		newVersionCommand(g),
 	)
