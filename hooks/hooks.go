@@ -168,10 +168,12 @@ func events(groups map[string]Group) []string {
 	return out
 }
 
-var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn['"]?\s+hook(\s|$)`)
+// cairnCommand matches `cairn hook EVENT`, the binary named cairn (or
+// cairn.exe, or a test build, cairn.test) by any path, quoted or not.
+var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn(\.[A-Za-z0-9]+)?['"]?\s+hook(\s+[a-z-]+)?\s*$`)
 
 // IsCairn reports whether a hook command is one of cairn's: it runs a
-// capture script from a cairn hooks folder, or `cairn hook`.
+// capture script from a cairn hooks folder, or `cairn hook EVENT`.
 func IsCairn(command string) bool {
 	return strings.Contains(command, "cairn/hooks/") || cairnCommand.MatchString(command)
 }

@@ -170,12 +170,17 @@ func doctorHooks(m *memory.Memory, project string, r *doctorReport) {
 		return
 	}
 	events := map[string]bool{}
-	var broken []string
+	problems := map[string][]string{} // problem -> events
 	for _, h := range found {
 		events[h.Event] = true
 		if why := commandProblem(h.Command, project); why != "" {
-			broken = append(broken, fmt.Sprintf("%s: %s", h.Event, why))
+			problems[why] = append(problems[why], h.Event)
 		}
+	}
+	var broken []string
+	for why, evs := range problems {
+		sort.Strings(evs)
+		broken = append(broken, fmt.Sprintf("%s (%s)", why, strings.Join(evs, ", ")))
 	}
 	var missing []string
 	for _, ev := range append(hooks.CaptureEvents(), "SessionStart") {
@@ -186,7 +191,7 @@ func doctorHooks(m *memory.Memory, project string, r *doctorReport) {
 	switch {
 	case len(broken) > 0:
 		sort.Strings(broken)
-		r.add("hooks", checkFail, strings.Join(uniqStrings(broken), "; "), "cairn init --claude (again, with the cairn binary you use now)")
+		r.add("hooks", checkFail, strings.Join(broken, "; "), "cairn init --claude (again, with the cairn binary you use now)")
 	case len(missing) > 0:
 		r.add("hooks", checkFail, "no cairn hook for "+strings.Join(missing, ", "), "cairn init --claude")
 	default:
@@ -435,7 +440,7 @@ func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 			out, err := cmd.CombinedOutput()
 			cancel()
 			if err != nil {
-				why := strings.TrimSpace(lastLine(string(out)))
+				why := firstLine(string(out))
 				if why == "" {
 					why = err.Error()
 				}
@@ -447,9 +452,9 @@ func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 	}
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(first)
 }
 
 // redactURL hides a password in a remote's URL.
@@ -464,14 +469,4 @@ func redactURL(u string) string {
 		}
 	}
 	return u
-}
-
-func uniqStrings(list []string) []string {
-	var out []string
-	for i, s := range list {
-		if i == 0 || s != list[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
 }
