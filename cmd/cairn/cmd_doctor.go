@@ -343,7 +343,7 @@ func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorRe
 	detail := fmt.Sprintf("pending %d, processing %d, failed %d", st.Pending, st.Processing, st.Failed)
 	switch {
 	case st.Failed > 0:
-		r.add("queue", checkFail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list failed; after fixing the cause, cairn queue retry")
+		r.add("queue", checkFail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list --state failed; after fixing the cause, cairn queue retry")
 	case st.Pending+st.Processing > 0 && st.OldestAge > staleBacklog && daemon:
 		r.add("queue", checkFail, fmt.Sprintf("%s, the oldest waiting %s although the daemon runs", detail, st.OldestAge.Round(time.Second)), "see .cairn/.state/daemon.log; cairn daemon stop && cairn daemon start")
 	case st.Pending+st.Processing > 0 && st.OldestAge > staleBacklog:

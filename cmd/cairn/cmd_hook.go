@@ -289,7 +289,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 	}
 	if q, err := m.Queue(watcher.QueueOptions{}); err == nil {
 		if st, err := q.Status(ctx); err == nil && st.Failed > 0 {
-			notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list failed, or run cairn doctor", countOf(st.Failed, "capture job", "capture jobs")))
+			notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(st.Failed, "capture job", "capture jobs")))
 		}
 	}
 

@@ -236,7 +236,7 @@ func TestDoctor(t *testing.T) {
 	}
 	for _, want := range []string{
 		"fail  hooks    ", "capture.sh does not exist", "fix: cairn init --claude",
-		"fail  queue    pending 0, processing 0, failed 1", "fix: cairn queue list failed",
+		"fail  queue    pending 0, processing 0, failed 1", "fix: cairn queue list --state failed",
 		"fail  remotes  backup (", "unreachable",
 	} {
 		if !strings.Contains(r.stdout, want) {
