@@ -252,3 +252,74 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor:\n%s", r.stdout)
 	}
 }
+
+// With hooks.prompt_context on, init registers the prompt hook and each
+// prompt gets the memories that match it; off, it prints nothing.
+func TestPromptContext(t *testing.T) {
+	p := project(t)
+	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	ok(t, p, "remember", "--kind", "decision", "--title", "Job queue on PostgreSQL", "The job queue uses PostgreSQL with SKIP LOCKED, not Redis.")
+	ok(t, p, "remember", "--kind", "fact", "--title", "Frontend build", "The frontend builds with Vite.")
+	payload := []byte(`{"session_id":"5e1d2c3b-ffff","hook_event_name":"UserPromptSubmit","cwd":"` + p + `","prompt":"Which database does the job queue use?"}`)
+	if out, _ := hookProc(t, p, payload, "user-prompt-submit"); out != "" {
+		t.Errorf("prompt context off, printed %q", out)
+	}
+	settings := filepath.Join(p, ".claude", "settings.json")
+	if data, _ := os.ReadFile(settings); strings.Contains(string(data), "user-prompt-submit") {
+		t.Error("prompt hook registered while off")
+	}
+
+	yaml := filepath.Join(p, ".cairn", "cairn.yaml")
+	cfg, _ := os.ReadFile(yaml)
+	os.WriteFile(yaml, append(cfg, []byte("\nhooks:\n  prompt_context: true\n  prompt_memories: 1\n")...), 0o644)
+	ok(t, p, "checkpoint", "-m", "prompt context on")
+	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil || !strings.Contains(string(out), "hooks are in .claude/settings.json (") {
+		t.Fatalf("init again: %v\n%s", err, out)
+	}
+	if data, _ := os.ReadFile(settings); !strings.Contains(string(data), binary+" hook user-prompt-submit") {
+		t.Errorf("prompt hook not registered:\n%s", data)
+	}
+	out, errs := hookProc(t, p, payload, "user-prompt-submit")
+	var o hookOutput
+	if err := json.Unmarshal([]byte(out), &o); err != nil || o.Specific == nil {
+		t.Fatalf("printed %q (%v), stderr %q", out, err, errs)
+	}
+	c := o.Specific.AdditionalContext
+	if o.Specific.HookEventName != "UserPromptSubmit" || !strings.Contains(c, "PostgreSQL") || strings.Contains(c, "Vite") {
+		t.Errorf("context:\n%s", c)
+	}
+	// A slash command gets nothing.
+	if out, _ := hookProc(t, p, []byte(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"/compact"}`), "user-prompt-submit"); out != "" {
+		t.Errorf("slash command: %q", out)
+	}
+}
+
+// With the daemon running, session-start asks it for the pack, leaves the
+// recording to it, and says nothing about the sidecar.
+func TestSessionStartWithDaemon(t *testing.T) {
+	p := project(t)
+	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	ok(t, p, "remember", "--kind", "fact", "--pin", "--title", "Release day", "Releases are cut on Tuesdays.")
+	if out, err := cairnProc(p, "", "daemon", "start").CombinedOutput(); err != nil {
+		t.Fatalf("daemon start: %v\n%s", err, out)
+	}
+	defer cairnProc(p, "", "daemon", "stop").Run()
+	const id = "5e1d2c3b-0000-4000-8000-0000000000dd"
+	out, _ := hookProc(t, p, []byte(`{"session_id":"`+id+`","hook_event_name":"SessionStart","source":"startup","cwd":"`+p+`"}`), "session-start")
+	ctxText, msg := sessionStartOutput(t, out)
+	if msg != "" || !strings.Contains(ctxText, "Releases are cut on Tuesdays") {
+		t.Errorf("systemMessage %q, context:\n%s", msg, ctxText)
+	}
+	// The daemon records the session from the queue.
+	deadline := time.Now().Add(10 * time.Second)
+	for !headFiles(t, p)["sessions/"+id+"/session.yaml"] {
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon did not record the session")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
