@@ -29,6 +29,8 @@ go build -o "$work/cairn" ./cmd/cairn
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+# cairn runs with a home of its own; go keeps the usual caches.
+export GOMODCACHE="$(go env GOMODCACHE)" GOCACHE="$(go env GOCACHE)" GOPATH="$(go env GOPATH)"
 export HOME="$work/home"
 mkdir -p "$HOME"
 unset CAIRN_DIR

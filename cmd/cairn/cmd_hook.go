@@ -29,7 +29,7 @@ JSON comes on stdin.
 
   session-start       print the context pack as the session's additional
                       context; with no daemon running, first process what the
-                      capture hooks queued, and record the session
+                      capture hooks queued; queue the session's record
   user-prompt-submit  add the memories most relevant to the prompt, when
                       hooks.prompt_context is on in cairn.yaml
   any other EVENT     capture the payload, like .cairn/hooks/capture.sh
@@ -257,7 +257,7 @@ func dropHookPayload(inbox string, r io.Reader) error {
 }
 
 // hookSessionStart is SessionStart: with no daemon, process what the
-// capture hooks queued; pack the context; record the session.
+// capture hooks queued; pack the context; queue the session's record.
 func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
 	m, err := memory.Open(ctx, mem, g.memoryOptions())
 	if err != nil {
@@ -315,14 +315,12 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		}
 	}
 
-	// The session is recorded after the pack is made, so that a new
-	// session's pack shows the one before it as the latest.
+	// The session is recorded through the queue, after the pack is made
+	// (so that a new session's pack shows the one before it as the
+	// latest): a commit here would cost more than the rest of the hook.
+	// The daemon takes it at once; without one, the next session start.
 	if h != nil {
-		if daemon.Running {
-			if err := enqueueHook(ctx, m, h.SessionID, payload); err != nil {
-				errs = append(errs, err)
-			}
-		} else if _, err := m.CaptureHook(ctx, payload); err != nil {
+		if err := enqueueHook(ctx, m, h.SessionID, payload); err != nil {
 			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
 		}
 	}

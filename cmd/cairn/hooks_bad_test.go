@@ -129,7 +129,8 @@ func TestHookBadInput(t *testing.T) {
 		os.Chtimes(f, old, old)
 	}
 	hookProc(t, p, []byte(`{"session_id":"5e1d2c3b-dddd","hook_event_name":"SessionStart","source":"startup"}`), "session-start")
-	if left := mustGlob(t, filepath.Join(mem, "inbox", "*")); len(left) != 0 {
+	// Left: the start of the session that just began, for later.
+	if left := mustGlob(t, filepath.Join(mem, "inbox", "*")); len(left) != 1 {
 		t.Errorf("inbox not worked: %v", left)
 	}
 	failed := mustGlob(t, filepath.Join(mem, ".state", "queue", "failed", "*"))
