@@ -82,30 +82,13 @@ type hookSpecific struct {
 	AdditionalContext string `json:"additionalContext"`
 }
 
-// hookEventNames maps the names cairn hook takes to Claude Code's.
-var hookEventNames = map[string]string{
-	"session-start":         "SessionStart",
-	"user-prompt-submit":    "UserPromptSubmit",
-	"pre-tool-use":          "PreToolUse",
-	"post-tool-use":         "PostToolUse",
-	"post-tool-use-failure": "PostToolUseFailure",
-	"stop":                  "Stop",
-	"subagent-stop":         "SubagentStop",
-	"pre-compact":           "PreCompact",
-	"post-compact":          "PostCompact",
-	"session-end":           "SessionEnd",
-	"notification":          "Notification",
-}
-
 // hookEvent turns session-start, SessionStart or sessionstart into
 // Claude Code's name; an unknown name is returned as it is.
 func hookEvent(arg string) string {
-	key := strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(arg, "_", "-"), " ", "-"))
-	if ev, ok := hookEventNames[key]; ok {
-		return ev
-	}
-	for _, ev := range hookEventNames {
-		if strings.EqualFold(ev, strings.ReplaceAll(key, "-", "")) {
+	key := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(arg))
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+		"PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"} {
+		if strings.ToLower(ev) == key {
 			return ev
 		}
 	}
