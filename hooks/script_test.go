@@ -192,3 +192,15 @@ func BenchmarkCaptureScript(b *testing.B) {
 		})
 	}
 }
+
+func TestShellcheck(t *testing.T) {
+	sc, err := exec.LookPath("shellcheck")
+	if err != nil {
+		t.Skip("shellcheck is not installed")
+	}
+	for _, name := range Scripts() {
+		if out, err := exec.Command(sc, "-s", "sh", name).CombinedOutput(); err != nil {
+			t.Errorf("shellcheck %s: %v\n%s", name, err, out)
+		}
+	}
+}

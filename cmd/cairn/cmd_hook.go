@@ -382,7 +382,11 @@ func hookPromptContext(ctx context.Context, g *globals, mem string, payload []by
 			prompt = prompt[:len(prompt)-1]
 		}
 	}
-	g.chdir = mem
+	// The searcher finds the memory from the current folder, as every
+	// command does once -C is applied; this process is the hook's own.
+	if err := os.Chdir(mem); err != nil {
+		return nil, err
+	}
 	s, done, err := g.searcher(ctx, false)
 	if err != nil {
 		return nil, err

@@ -290,6 +290,15 @@ func TestPromptContext(t *testing.T) {
 	if o.Specific.HookEventName != "UserPromptSubmit" || !strings.Contains(c, "PostgreSQL") || strings.Contains(c, "Vite") {
 		t.Errorf("context:\n%s", c)
 	}
+	// From another folder (Claude Code's cwd may be anywhere below or
+	// beside the project), CLAUDE_PROJECT_DIR finds the memory.
+	cmd := exec.Command(binary, "hook", "user-prompt-submit")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+p, "CAIRN_DIR=")
+	cmd.Stdin = bytes.NewReader(payload)
+	if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "PostgreSQL") {
+		t.Errorf("from another folder: %v %q", err, out)
+	}
 	// A slash command gets nothing.
 	if out, _ := hookProc(t, p, []byte(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"/compact"}`), "user-prompt-submit"); out != "" {
 		t.Errorf("slash command: %q", out)
