@@ -25,6 +25,8 @@ type Config struct {
 	Capture CaptureConfig `yaml:"capture"`
 	// Summarize chooses the summarizer of session segments.
 	Summarize SummarizeConfig `yaml:"summarize"`
+	// Hooks configures the agent hooks (hook_config.go).
+	Hooks HooksConfig `yaml:"hooks"`
 }
 
 // SearchConfig is the search: section of cairn.yaml. Keys left out keep

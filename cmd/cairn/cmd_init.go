@@ -10,32 +10,57 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type initOptions struct{}
+type initOptions struct{ claude, global, remove bool }
 
 func newInitCommand(g *globals) *cobra.Command {
 	var opts initOptions
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the memory repository (.cairn/) in this project",
 		Long: `Create .cairn/ in the current folder (or -C DIR): a git repository of its own
 with a README for people browsing, a commented cairn.yaml, .gitignore,
 .gitattributes and a first commit. If the project is a git repository,
 .cairn/ is added to its .git/info/exclude; tracked files are never touched.
-Running it again changes nothing.`,
+Running it again changes nothing.
+
+--claude wires the memory into Claude Code: the capture hook goes into
+.cairn/hooks/, its hooks into .claude/settings.json (--global: the user's
+~/.claude/settings.json) and the MCP server (cairn mcp) into .mcp.json.
+The user's other settings and hooks stay as they are, a copy of each file
+is kept (FILE.cairn-backup) before cairn first changes it, and a file that
+is not valid JSON is left alone. --remove takes cairn out of them again.`,
+		Example: `  cairn init --claude
+  cairn init --claude --global
+  cairn init --claude --remove`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if (opts.global || opts.remove) && !opts.claude {
+				return usagef("--global and --remove go with --claude")
+			}
 			return runInit(cmd.Context(), g, opts)
 		},
 	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.claude, "claude", false, "wire the memory into Claude Code (hooks and MCP server)")
+	f.BoolVar(&opts.global, "global", false, "with --claude: edit ~/.claude/settings.json instead of the project's")
+	f.BoolVar(&opts.remove, "remove", false, "with --claude: take cairn's hooks and MCP server out again")
+	return cmd
 }
 
-func runInit(ctx context.Context, g *globals, _ initOptions) error {
+func runInit(ctx context.Context, g *globals, opts initOptions) error {
 	project := "."
 	if d := os.Getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
 		project = d
 		if filepath.Base(filepath.Clean(d)) == memory.DirName {
 			project = filepath.Dir(filepath.Clean(d))
 		}
+	}
+	if opts.remove {
+		abs, err := filepath.Abs(project)
+		if err != nil {
+			return err
+		}
+		return removeClaude(g, abs, opts.global)
 	}
 	m, res, err := memory.Init(ctx, project, g.memoryOptions())
 	if err != nil {
@@ -47,11 +72,14 @@ func runInit(ctx context.Context, g *globals, _ initOptions) error {
 		if res.Excluded != "" {
 			fmt.Fprintf(g.stdout, "added /.cairn/ to %s\n", res.Excluded)
 		}
-		return nil
+	} else {
+		fmt.Fprintf(g.stdout, "Initialised cairn memory in %s (commit %s)\n", m.Dir, short(res.Commit))
+		if res.Excluded != "" {
+			fmt.Fprintf(g.stdout, "added /.cairn/ to %s so the project's git ignores it\n", res.Excluded)
+		}
 	}
-	fmt.Fprintf(g.stdout, "Initialised cairn memory in %s (commit %s)\n", m.Dir, short(res.Commit))
-	if res.Excluded != "" {
-		fmt.Fprintf(g.stdout, "added /.cairn/ to %s so the project's git ignores it\n", res.Excluded)
+	if opts.claude {
+		return initClaude(ctx, g, m, opts.global)
 	}
 	return nil
 }

@@ -121,6 +121,8 @@ git log, restore any point in time, and sync it like code.`,
 		newQueueCommand(g),
 		newDaemonCommand(g),
 		newMCPCommand(g),
+		newHookCommand(g),
+		newDoctorCommand(g),
 		newDemoCommand(g),
 		newVersionCommand(g),
 	)

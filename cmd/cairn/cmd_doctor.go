@@ -1,0 +1,472 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/watcher"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/spf13/cobra"
+)
+
+func newDoctorCommand(g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the whole setup and say how to fix what is wrong",
+		Long: `Check the memory and everything around it: the Claude Code hooks (installed,
+and pointing at scripts and a cairn binary that exist), the MCP server, the
+daemon, the capture queue (backlog and failed jobs), the search index
+against HEAD, FUSE for cairn mount, and the git remotes of the memory.
+Each problem comes with the command that fixes it.
+
+Exit 0 when nothing is wrong (warnings allowed), 1 otherwise.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDoctor(cmd.Context(), g, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// Results of a check.
+const (
+	checkOK   = "ok"
+	checkWarn = "warn" // works, but less well than it could
+	checkFail = "fail" // broken: exit 1
+)
+
+type check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+type doctorReport struct {
+	OK     bool    `json:"ok"`
+	Checks []check `json:"checks"`
+}
+
+func (r *doctorReport) add(name, status, detail, fix string) {
+	r.Checks = append(r.Checks, check{name, status, detail, fix})
+}
+
+// staleBacklog is how old a pending job may get before doctor says the
+// queue is not being worked.
+const staleBacklog = 10 * time.Minute
+
+func runDoctor(ctx context.Context, g *globals, asJSON bool) error {
+	r := &doctorReport{}
+	doctor(ctx, g, r)
+	fails := 0
+	for _, c := range r.Checks {
+		if c.Status == checkFail {
+			fails++
+		}
+	}
+	r.OK = fails == 0
+	if asJSON {
+		if err := g.printJSON(r); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range r.Checks {
+			fmt.Fprintf(g.stdout, "%-5s %-8s %s\n", c.Status, c.Name, c.Detail)
+			if c.Fix != "" {
+				fmt.Fprintf(g.stdout, "%-14s fix: %s\n", "", c.Fix)
+			}
+		}
+	}
+	if fails > 0 {
+		return fmt.Errorf("doctor: %s", countOf(fails, "problem", "problems"))
+	}
+	return nil
+}
+
+func doctor(ctx context.Context, g *globals, r *doctorReport) {
+	dir, err := g.memoryDir()
+	if err != nil {
+		r.add("memory", checkFail, err.Error(), "cairn init --claude (in the project's folder)")
+		return
+	}
+	m, err := memory.Open(ctx, dir, g.memoryOptions())
+	if err != nil {
+		r.add("memory", checkFail, err.Error(), "see the error; cairn init repairs a missing skeleton")
+		return
+	}
+	defer m.Close()
+	r.add("memory", checkOK, m.Dir, "")
+	project := filepath.Dir(m.Dir)
+	doctorHooks(m, project, r)
+	doctorMCP(project, r)
+	daemon := readDaemonState(m)
+	if daemon.Running {
+		r.add("daemon", checkOK, fmt.Sprintf("running, pid %d, %s", daemon.PID, daemon.URL), "")
+	} else {
+		r.add("daemon", checkWarn, "not running: captured events wait in the inbox until the next session start (or cairn queue run)", "cairn daemon start")
+	}
+	doctorQueue(ctx, m, daemon.Running, r)
+	doctorIndex(m, daemon.Running, r)
+	doctorFUSE(r)
+	doctorRemotes(ctx, m, r)
+}
+
+// settingsFiles are the Claude Code settings files that apply to the
+// project, most specific first.
+func settingsFiles(project string) []string {
+	files := []string{
+		filepath.Join(project, ".claude", "settings.local.json"),
+		filepath.Join(project, ".claude", "settings.json"),
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		files = append(files, filepath.Join(home, ".claude", "settings.json"))
+	}
+	return files
+}
+
+func doctorHooks(m *memory.Memory, project string, r *doctorReport) {
+	var found []hooks.Registered
+	var where []string
+	for _, name := range settingsFiles(project) {
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			r.add("hooks", checkFail, err.Error(), "")
+			continue
+		}
+		regs, err := hooks.Find(data)
+		var se *hooks.SyntaxError
+		if errors.As(err, &se) {
+			r.add("hooks", checkFail, fmt.Sprintf("%s:%d:%d: %s (Claude Code cannot read it either)", name, se.Line, se.Column, se.Msg), "fix the JSON at that place")
+			continue
+		}
+		if err != nil {
+			r.add("hooks", checkFail, fmt.Sprintf("%s: %v", name, err), "fix the file, then cairn init --claude")
+			continue
+		}
+		if len(regs) > 0 {
+			where = append(where, rel(project, name))
+		}
+		found = append(found, regs...)
+	}
+	if len(found) == 0 {
+		r.add("hooks", checkFail, "no cairn hooks in Claude Code's settings: sessions are not captured", "cairn init --claude")
+		return
+	}
+	events := map[string]bool{}
+	problems := map[string][]string{} // problem -> events
+	for _, h := range found {
+		events[h.Event] = true
+		if why := commandProblem(h.Command, project); why != "" {
+			problems[why] = append(problems[why], h.Event)
+		}
+	}
+	var broken []string
+	for why, evs := range problems {
+		sort.Strings(evs)
+		broken = append(broken, fmt.Sprintf("%s (%s)", why, strings.Join(evs, ", ")))
+	}
+	var missing []string
+	for _, ev := range append(hooks.CaptureEvents(), "SessionStart") {
+		if !events[ev] {
+			missing = append(missing, ev)
+		}
+	}
+	switch {
+	case len(broken) > 0:
+		sort.Strings(broken)
+		r.add("hooks", checkFail, strings.Join(broken, "; "), "cairn init --claude (again, with the cairn binary you use now)")
+	case len(missing) > 0:
+		r.add("hooks", checkFail, "no cairn hook for "+strings.Join(missing, ", "), "cairn init --claude")
+	default:
+		r.add("hooks", checkOK, fmt.Sprintf("%d hooks in %s", len(found), strings.Join(where, ", ")), "")
+	}
+	// The installed script is the one this binary carries.
+	script := filepath.Join(m.Dir, "hooks", hooks.CaptureScript)
+	want, _ := hooks.Script(hooks.CaptureScript)
+	if got, err := os.ReadFile(script); err == nil && !bytes.Equal(got, want) {
+		r.add("hooks", checkWarn, rel(project, script)+" differs from this cairn's capture script", "cairn init --claude")
+	}
+	if m.Config.Hooks.PromptContext != hasPromptHook(found) {
+		state := "on"
+		if !m.Config.Hooks.PromptContext {
+			state = "off"
+		}
+		r.add("hooks", checkWarn, "hooks.prompt_context is "+state+" in cairn.yaml but the UserPromptSubmit hook says otherwise", "cairn init --claude")
+	}
+}
+
+func hasPromptHook(found []hooks.Registered) bool {
+	for _, h := range found {
+		if strings.Contains(h.Command, "hook user-prompt-submit") {
+			return true
+		}
+	}
+	return false
+}
+
+// commandProblem says why a hook command of cairn's cannot run: the
+// script or the binary it names is missing.
+func commandProblem(command, project string) string {
+	words := shellWords(command)
+	if len(words) == 0 {
+		return "empty command"
+	}
+	for _, w := range words {
+		if strings.HasSuffix(w, hooks.CaptureScript) {
+			p := expandHookVars(w, project)
+			if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+				return p + " does not exist"
+			}
+			return ""
+		}
+	}
+	exe := expandHookVars(words[0], project)
+	if !strings.Contains(exe, "/") {
+		if _, err := exec.LookPath(exe); err != nil {
+			return exe + " is not on PATH"
+		}
+		return ""
+	}
+	if fi, err := os.Stat(exe); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		return exe + " does not exist or is not executable"
+	}
+	return ""
+}
+
+// shellWords splits a command line the way sh would for the simple
+// commands cairn writes: blanks separate words, quotes group them.
+func shellWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// expandHookVars expands what Claude Code's environment gives a hook.
+func expandHookVars(s, project string) string {
+	home, _ := os.UserHomeDir()
+	return os.Expand(s, func(v string) string {
+		name, def, _ := strings.Cut(v, ":-")
+		switch name {
+		case "CLAUDE_PROJECT_DIR":
+			return project
+		case "HOME":
+			return home
+		}
+		if val := os.Getenv(name); val != "" {
+			return val
+		}
+		return def
+	})
+}
+
+func doctorMCP(project string, r *doctorReport) {
+	name := filepath.Join(project, ".mcp.json")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		r.add("mcp", checkWarn, "no .mcp.json: the agent cannot search memory itself", "cairn init --claude")
+		return
+	}
+	var doc struct {
+		Servers map[string]hooks.MCPServer `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		r.add("mcp", checkFail, fmt.Sprintf("%s: %v", name, err), "fix the JSON")
+		return
+	}
+	s, ok := doc.Servers[hooks.MCPName]
+	if !ok {
+		r.add("mcp", checkWarn, "cairn is not registered in .mcp.json", "cairn init --claude")
+		return
+	}
+	if why := commandProblem(hooks.ShellQuote(s.Command), project); why != "" {
+		r.add("mcp", checkFail, "the MCP server's command: "+why, "cairn init --claude")
+		return
+	}
+	r.add("mcp", checkOK, fmt.Sprintf("%s %s", s.Command, strings.Join(s.Args, " ")), "")
+}
+
+func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorReport) {
+	q, err := m.Queue(watcher.QueueOptions{})
+	if err != nil {
+		r.add("queue", checkFail, err.Error(), "")
+		return
+	}
+	st, err := q.Status(ctx)
+	if err != nil {
+		r.add("queue", checkFail, err.Error(), "")
+		return
+	}
+	detail := fmt.Sprintf("pending %d, processing %d, failed %d", st.Pending, st.Processing, st.Failed)
+	switch {
+	case st.Failed > 0:
+		r.add("queue", checkFail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list --state failed; after fixing the cause, cairn queue retry")
+	case st.Pending+st.Processing > 0 && st.OldestAge > staleBacklog && daemon:
+		r.add("queue", checkFail, fmt.Sprintf("%s, the oldest waiting %s although the daemon runs", detail, st.OldestAge.Round(time.Second)), "see .cairn/.state/daemon.log; cairn daemon stop && cairn daemon start")
+	case st.Pending+st.Processing > 0 && st.OldestAge > staleBacklog:
+		r.add("queue", checkWarn, fmt.Sprintf("%s, the oldest waiting %s", detail, st.OldestAge.Round(time.Second)), "cairn queue run, or cairn daemon start")
+	default:
+		r.add("queue", checkOK, detail, "")
+	}
+}
+
+func doctorIndex(m *memory.Memory, daemon bool, r *doctorReport) {
+	head, err := m.Store().Resolve("HEAD")
+	if err != nil {
+		r.add("index", checkFail, "cannot resolve HEAD: "+err.Error(), "")
+		return
+	}
+	data, err := os.ReadFile(m.Store().StatePath(filepath.Join("index", "meta.json")))
+	if errors.Is(err, fs.ErrNotExist) {
+		r.add("index", checkWarn, "no search index yet (the first search builds it)", "cairn reindex")
+		return
+	}
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if err != nil || json.Unmarshal(data, &meta) != nil {
+		r.add("index", checkFail, "the index's meta.json is unreadable", "cairn reindex")
+		return
+	}
+	switch {
+	case meta.Version == head:
+		r.add("index", checkOK, "up to date with "+short(head), "")
+	case daemon:
+		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(meta.Version), short(head)), "")
+	default:
+		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(meta.Version), short(head)), "cairn reindex")
+	}
+}
+
+func doctorFUSE(r *doctorReport) {
+	if _, err := os.Stat("/dev/fuse"); err != nil {
+		r.add("fuse", checkWarn, "no /dev/fuse: cairn mount cannot work here", "load the fuse module (modprobe fuse), or in a container pass --device /dev/fuse")
+		return
+	}
+	if os.Geteuid() == 0 {
+		r.add("fuse", checkOK, "/dev/fuse, running as root", "")
+		return
+	}
+	for _, name := range []string{"fusermount3", "fusermount"} {
+		if p, err := exec.LookPath(name); err == nil {
+			r.add("fuse", checkOK, "/dev/fuse and "+p, "")
+			return
+		}
+	}
+	r.add("fuse", checkWarn, "no fusermount3 on PATH: cairn mount needs it when not run as root", "install fuse3 (apt install fuse3, dnf install fuse3)")
+}
+
+// remoteTimeout bounds the check of one remote.
+const remoteTimeout = 10 * time.Second
+
+func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
+	f, err := os.Open(filepath.Join(m.Dir, ".git", "config"))
+	if err != nil {
+		r.add("remotes", checkFail, err.Error(), "")
+		return
+	}
+	cfg, err := config.ReadConfig(f)
+	f.Close()
+	if err != nil {
+		r.add("remotes", checkFail, ".cairn/.git/config: "+err.Error(), "fix it with git config --file .cairn/.git/config")
+		return
+	}
+	if len(cfg.Remotes) == 0 {
+		r.add("remotes", checkOK, "none (memory stays on this machine)", "")
+		return
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		r.add("remotes", checkWarn, "git is not installed: cannot check the remotes", "install git")
+		return
+	}
+	names := make([]string, 0, len(cfg.Remotes))
+	for n := range cfg.Remotes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, url := range cfg.Remotes[n].URLs {
+			cctx, cancel := context.WithTimeout(ctx, remoteTimeout)
+			cmd := exec.CommandContext(cctx, git, "ls-remote", "--heads", "--", url)
+			cmd.Dir = m.Dir
+			cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+			if os.Getenv("GIT_SSH_COMMAND") == "" {
+				cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes -o ConnectTimeout=8")
+			}
+			out, err := cmd.CombinedOutput()
+			cancel()
+			if err != nil {
+				why := firstLine(string(out))
+				if why == "" {
+					why = err.Error()
+				}
+				r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", n, redactURL(url), why), "check the network and credentials, or cairn remote remove "+n)
+				continue
+			}
+			r.add("remotes", checkOK, fmt.Sprintf("%s (%s) reachable", n, redactURL(url)), "")
+		}
+	}
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(first)
+}
+
+// redactURL hides a password in a remote's URL.
+func redactURL(u string) string {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u
+	}
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		if user, _, hasPass := strings.Cut(rest[:at], ":"); hasPass {
+			return scheme + "://" + user + ":***@" + rest[at+1:]
+		}
+	}
+	return u
+}

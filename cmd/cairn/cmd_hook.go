@@ -1,0 +1,432 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/server"
+	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/watcher"
+	"github.com/spf13/cobra"
+)
+
+func newHookCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "hook EVENT",
+		Short: "Run as a Claude Code hook: read the hook's JSON on stdin",
+		Long: `Run as a Claude Code hook (cairn init --claude registers it). The hook's
+JSON comes on stdin.
+
+  session-start       print the context pack as the session's additional
+                      context; with no daemon running, first process what the
+                      capture hooks queued; queue the session's record
+  user-prompt-submit  add the memories most relevant to the prompt, when
+                      hooks.prompt_context is on in cairn.yaml
+  any other EVENT     capture the payload, like .cairn/hooks/capture.sh
+
+A hook must never get in the agent's way: cairn hook always exits 0, prints
+nothing but the hook's JSON on stdout, and says what went wrong on stderr.
+The memory is found from -C, CAIRN_DIR, CLAUDE_PROJECT_DIR, the payload's
+cwd or the current folder, in that order.`,
+		Example: `  echo '{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}' | cairn hook session-start`,
+		// Claude Code takes exit code 2 for "block": a mistyped flag must
+		// not become one, so arguments are read here, never refused.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, a := range args {
+				if a == "-h" || a == "--help" {
+					return cmd.Help()
+				}
+			}
+			runHook(cmd.Context(), g, args)
+			return nil
+		},
+	}
+}
+
+// Limits of cairn hook.
+const (
+	// maxContextChars bounds the additionalContext printed: Claude Code
+	// cuts any hook output string at 10,000 characters.
+	maxContextChars = 9500
+	// maxPromptContextChars bounds what one prompt gets.
+	maxPromptContextChars = 2500
+	// maxHookPayload is the most of stdin read for session-start and
+	// user-prompt-submit, whose payloads are small.
+	maxHookPayload = 1 << 20
+	// drainBudget is how long session-start works through a backlog the
+	// capture hooks left when no daemon runs; what is left waits for the
+	// next start (or the daemon). Claude Code's timeout for it is
+	// hooks.SessionStartTimeout.
+	drainBudget = 8 * time.Second
+)
+
+// hookOutput is what a hook prints on stdout for Claude Code.
+type hookOutput struct {
+	Specific      *hookSpecific `json:"hookSpecificOutput,omitempty"`
+	SystemMessage string        `json:"systemMessage,omitempty"`
+}
+
+type hookSpecific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+// hookEvent turns session-start, SessionStart or sessionstart into
+// Claude Code's name; an unknown name is returned as it is.
+func hookEvent(arg string) string {
+	key := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(arg))
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+		"PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"} {
+		if strings.ToLower(ev) == key {
+			return ev
+		}
+	}
+	return arg
+}
+
+// runHook does one hook. It never fails: a problem is one line on
+// stderr, and stdout holds the hook's JSON or nothing.
+func runHook(ctx context.Context, g *globals, args []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.warn(fmt.Sprintf("hook: internal error: %v", r))
+		}
+	}()
+	chdir, event := "", ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case (a == "-C" || a == "--dir") && i+1 < len(args):
+			chdir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--dir="):
+			chdir = strings.TrimPrefix(a, "--dir=")
+		case strings.HasPrefix(a, "-C") && len(a) > 2:
+			chdir = a[2:]
+		case strings.HasPrefix(a, "-"):
+			g.warn(fmt.Sprintf("hook: ignoring unknown flag %s", a))
+		case event == "":
+			event = a
+		}
+	}
+	ev := hookEvent(event)
+	switch ev {
+	case "SessionStart", "UserPromptSubmit":
+		payload, err := io.ReadAll(io.LimitReader(g.stdin, maxHookPayload+1))
+		if err != nil {
+			g.warn(fmt.Sprintf("hook %s: read stdin: %v", event, err))
+		}
+		if len(payload) > maxHookPayload {
+			g.warn(fmt.Sprintf("hook %s: payload longer than %d bytes; ignored", event, maxHookPayload))
+			io.Copy(io.Discard, g.stdin)
+			payload = nil
+		}
+		mem, err := hookMemoryDir(g, chdir, payload)
+		if err != nil {
+			g.warn("hook " + event + ": " + err.Error())
+			return
+		}
+		var out *hookOutput
+		if ev == "SessionStart" {
+			out, err = hookSessionStart(ctx, g, mem, payload)
+		} else {
+			out, err = hookPromptContext(ctx, g, mem, payload)
+		}
+		if err != nil {
+			g.warn("hook " + event + ": " + err.Error())
+		}
+		if out != nil {
+			writeHookOutput(g, out)
+		}
+	default:
+		if event == "" {
+			g.warn("hook: no event given (cairn hook session-start, user-prompt-submit, or another event to capture)")
+		}
+		// Capture, as the script does. The payload is not read first: the
+		// memory is found from the environment.
+		mem, err := hookMemoryDir(g, chdir, nil)
+		if err != nil {
+			io.Copy(io.Discard, g.stdin)
+			g.warn("hook " + event + ": " + err.Error())
+			return
+		}
+		if err := dropHookPayload(filepath.Join(mem, "inbox"), g.stdin); err != nil {
+			g.warn(fmt.Sprintf("hook %s: %v; this event is not captured", event, err))
+		}
+	}
+}
+
+func writeHookOutput(g *globals, out *hookOutput) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		g.warn("hook: " + err.Error())
+		return
+	}
+	if _, err := g.stdout.Write(b.Bytes()); err != nil {
+		g.warn("hook: write stdout: " + err.Error())
+	}
+}
+
+// hookMemoryDir finds the memory for a hook: -C, CAIRN_DIR,
+// CLAUDE_PROJECT_DIR, the payload's cwd, then the current folder.
+func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
+	if chdir != "" {
+		return memory.Find(chdir)
+	}
+	if os.Getenv("CAIRN_DIR") != "" {
+		return g.memoryDir()
+	}
+	var probe struct {
+		CWD string `json:"cwd"`
+	}
+	if len(payload) > 0 {
+		_ = json.Unmarshal(payload, &probe)
+	}
+	for _, d := range []string{os.Getenv("CLAUDE_PROJECT_DIR"), probe.CWD} {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		if dir, err := memory.Find(d); err == nil {
+			return dir, nil
+		}
+	}
+	return memory.Find(".")
+}
+
+// dropHookPayload copies r into a new file of the inbox under a hidden
+// name, then renames it hook-<nanoseconds>-<pid>.json, as the capture
+// script does. Nothing on r writes nothing.
+func dropHookPayload(inbox string, r io.Reader) error {
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		return err
+	}
+	stamp := fmt.Sprintf("%d-%d", time.Now().UnixNano(), os.Getpid())
+	tmp := filepath.Join(inbox, ".hook-"+stamp+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n == 0 {
+		os.Remove(tmp)
+		return nil
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(inbox, "hook-"+stamp+".json"))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write to %s: %w", inbox, err)
+	}
+	return nil
+}
+
+// hookSessionStart is SessionStart: with no daemon, process what the
+// capture hooks queued; pack the context; queue the session's record.
+func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
+	m, err := memory.Open(ctx, mem, g.memoryOptions())
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	var errs []error
+	h, perr := transcript.ParseHook(payload)
+	if perr != nil {
+		// The context is still worth giving; the session is not recorded.
+		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
+		h = nil
+	}
+	daemon := readDaemonState(m)
+	var notes []string
+	if !daemon.Running {
+		n, err := drainFor(ctx, m, drainBudget)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		what := "nothing was waiting"
+		if n.done+n.failed > 0 {
+			what = fmt.Sprintf("%s processed now", countOf(n.done+n.failed, "queued event", "queued events"))
+		}
+		if n.left {
+			what += ", more left for later"
+		}
+		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
+	}
+	if q, err := m.Queue(watcher.QueueOptions{}); err == nil {
+		if st, err := q.Status(ctx); err == nil && st.Failed > 0 {
+			notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(st.Failed, "capture job", "capture jobs")))
+		}
+	}
+
+	opts := memory.ContextOptions{}
+	if h != nil && h.Source != "startup" && h.Source != "clear" {
+		// A resumed or compacted session continues: its own state first.
+		if _, err := m.Session(ctx, h.SessionID); err == nil {
+			opts.Session = h.SessionID
+		}
+	}
+	var pack *memory.Pack
+	if daemon.Running {
+		if c, err := server.Discover(ctx, m.Store().StatePath(""), daemonWait); err == nil {
+			pack, err = c.Context(ctx, opts)
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if pack == nil {
+		if pack, err = m.Context(ctx, opts); err != nil {
+			errs = append(errs, err)
+		}
+	}
+
+	// The session is recorded through the queue, after the pack is made
+	// (so that a new session's pack shows the one before it as the
+	// latest): a commit here would cost more than the rest of the hook.
+	// The daemon takes it at once; without one, the next session start.
+	if h != nil {
+		if err := enqueueHook(ctx, m, h.SessionID, payload); err != nil {
+			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
+		}
+	}
+
+	out := &hookOutput{SystemMessage: strings.Join(notes, "\n")}
+	if pack != nil && strings.TrimSpace(pack.Text) != "" {
+		text := "This is the project's memory from earlier agent sessions, kept by cairn in .cairn/ (the cairn MCP tools and `cairn search` find more).\n\n" + pack.Text
+		out.Specific = &hookSpecific{HookEventName: "SessionStart", AdditionalContext: capChars(text, maxContextChars)}
+	}
+	if out.Specific == nil && out.SystemMessage == "" {
+		return nil, errors.Join(errs...)
+	}
+	return out, errors.Join(errs...)
+}
+
+// enqueueHook queues a hook payload for the daemon.
+func enqueueHook(ctx context.Context, m *memory.Memory, session string, payload []byte) error {
+	q, err := m.Queue(watcher.QueueOptions{})
+	if err != nil {
+		return err
+	}
+	_, err = q.Enqueue(ctx, watcher.Job{Kind: memory.JobHook, AgentSession: session, Payload: json.RawMessage(payload)})
+	return err
+}
+
+type drained struct {
+	done, failed int
+	left         bool // the budget ran out with jobs still due
+}
+
+// drainFor runs due queue jobs one at a time until none is left or the
+// budget is spent; a job is never cut off in the middle.
+func drainFor(ctx context.Context, m *memory.Memory, budget time.Duration) (drained, error) {
+	var n drained
+	deadline := time.Now().Add(budget)
+	for {
+		if time.Now().After(deadline) {
+			n.left = true
+			return n, nil
+		}
+		r, err := m.Drain(ctx, watcher.QueueOptions{}, 1)
+		if err != nil {
+			return n, fmt.Errorf("process the queue: %w", err)
+		}
+		if r.Done+r.Failed == 0 {
+			return n, nil
+		}
+		n.done += r.Done
+		n.failed += r.Failed
+	}
+}
+
+// hookPromptContext is UserPromptSubmit: the memories most relevant to
+// the prompt, when cairn.yaml asks for them.
+func hookPromptContext(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
+	m, err := memory.Open(ctx, mem, g.memoryOptions())
+	if err != nil {
+		return nil, err
+	}
+	cfg := m.Config.Hooks
+	m.Close()
+	if !cfg.PromptContext {
+		return nil, nil
+	}
+	h, err := transcript.ParseHook(payload)
+	if err != nil {
+		return nil, err
+	}
+	prompt := strings.TrimSpace(h.Prompt)
+	if prompt == "" || strings.HasPrefix(prompt, "/") {
+		return nil, nil
+	}
+	if len(prompt) > server.MaxQueryBytes {
+		prompt = prompt[:server.MaxQueryBytes]
+		for !utf8.ValidString(prompt) {
+			prompt = prompt[:len(prompt)-1]
+		}
+	}
+	// The searcher finds the memory from the current folder, as every
+	// command does once -C is applied; this process is the hook's own.
+	if err := os.Chdir(mem); err != nil {
+		return nil, err
+	}
+	s, done, err := g.searcher(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	res, err := s.Search(ctx, prompt, memory.SearchOptions{K: cfg.Memories()})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Hits) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("Memories of this project related to the prompt (kept by cairn; cairn show ID prints one whole):\n")
+	for _, hit := range res.Hits {
+		text := strings.Join(strings.Fields(hit.Text), " ")
+		fmt.Fprintf(&b, "\n- %s (%s, %s): %s\n", hit.Title, hit.Kind, hit.ID, capChars(text, 600))
+	}
+	return &hookOutput{Specific: &hookSpecific{HookEventName: "UserPromptSubmit", AdditionalContext: capChars(b.String(), maxPromptContextChars)}}, nil
+}
+
+// capChars cuts s to at most n characters, at a line end if one is near,
+// saying so.
+func capChars(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	const more = "\n(cut to fit; cairn context prints it whole)"
+	keep := n - utf8.RuneCountInString(more)
+	i := 0
+	for j := range s {
+		if keep == 0 {
+			i = j
+			break
+		}
+		keep--
+	}
+	cut := s[:i]
+	if nl := strings.LastIndexByte(cut, '\n'); nl > len(cut)*3/4 {
+		cut = cut[:nl]
+	}
+	return cut + more
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# cairn capture hook for Claude Code (installed by `cairn init --claude`).
+#
+# It copies the hook's JSON from stdin into the memory's inbox and exits 0:
+# no cairn binary, daemon or network is needed, and nothing is printed on
+# stdout. The cairn daemon (or, without one, the next SessionStart) ingests
+# the file. The memory is CAIRN_DIR, else the nearest .cairn at or above
+# CLAUDE_PROJECT_DIR (or the current folder). Without one it does nothing.
+#
+# The payload is written to a hidden temporary name inside the inbox and
+# renamed, so the queue never sees half a file. Names sort by time:
+# hook-<nanoseconds>-<pid>.json.
+
+find_memory() {
+	if [ -n "${CAIRN_DIR:-}" ]; then
+		if [ -d "$CAIRN_DIR/.git" ]; then
+			mem=$CAIRN_DIR
+			return 0
+		fi
+		if [ -d "$CAIRN_DIR/.cairn/.git" ]; then
+			mem=$CAIRN_DIR/.cairn
+			return 0
+		fi
+		return 1
+	fi
+	d=${CLAUDE_PROJECT_DIR:-$PWD}
+	while :; do
+		if [ -d "$d/.cairn/.git" ]; then
+			mem=$d/.cairn
+			return 0
+		fi
+		case $d in
+		/ | '') return 1 ;;
+		*/*)
+			d=${d%/*}
+			[ -n "$d" ] || d=/
+			;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+if ! find_memory; then
+	cat >/dev/null 2>&1
+	exit 0
+fi
+
+inbox=$mem/inbox
+if [ ! -d "$inbox" ] && ! mkdir -p "$inbox" 2>/dev/null; then
+	cat >/dev/null 2>&1
+	echo "cairn: cannot create $inbox; this hook's event is not captured" >&2
+	exit 0
+fi
+
+ts=$(date +%s%N 2>/dev/null)
+case $ts in
+*[!0-9]* | '') ts=$(date +%s)000000000 ;; # no %N (BSD, busybox)
+esac
+tmp=$inbox/.hook-$ts-$$.tmp
+
+if cat >"$tmp" 2>/dev/null; then
+	if [ ! -s "$tmp" ]; then
+		rm -f "$tmp"
+		exit 0 # nothing on stdin: nothing to capture
+	fi
+	if mv -f "$tmp" "$inbox/hook-$ts-$$.json" 2>/dev/null; then
+		exit 0
+	fi
+fi
+rm -f "$tmp" 2>/dev/null
+echo "cairn: could not write this hook's event to $inbox (disk full or read-only?); it is not captured. Run cairn doctor." >&2
+exit 0

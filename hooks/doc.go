@@ -1,0 +1,17 @@
+// Package hooks owns what cairn installs into coding agents: the POSIX sh
+// capture hook (embedded, written into a memory's hooks/ folder), and the
+// merge of cairn's hook commands into Claude Code's settings.json and of
+// its MCP server into .mcp.json.
+//
+// The capture hook copies a hook's JSON from stdin into the memory's
+// inbox (a hidden temporary name, then a rename) and exits 0. It needs
+// neither the cairn binary nor a daemon, so a tool call pays for a few
+// process starts and nothing more; the memory package ingests the files
+// later.
+//
+// Settings files belong to the user. Merge and Remove change only cairn's
+// own entries (recognised by their commands, see IsCairn), keep every
+// other key, hook and matcher and the order of keys, and refuse a file
+// that is not valid JSON with the line and column where it breaks
+// (*SyntaxError). Doing either twice has the effect of once.
+package hooks

@@ -1,0 +1,187 @@
+package hooks
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// CaptureScript is the file name of the capture hook.
+const CaptureScript = "capture.sh"
+
+//go:embed *.sh
+var scripts embed.FS
+
+// Script returns the embedded script called name.
+func Script(name string) ([]byte, error) {
+	return scripts.ReadFile(name)
+}
+
+// Scripts lists the embedded scripts.
+func Scripts() []string {
+	list, _ := fs.Glob(scripts, "*.sh")
+	return list
+}
+
+// Install writes the embedded scripts into dir (created if needed), each
+// executable, through a temporary file and a rename. Scripts already
+// there with the same bytes are left alone; it returns the paths it wrote.
+func Install(dir string) (written []string, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("install hooks: %w", err)
+	}
+	for _, name := range Scripts() {
+		data, err := Script(name)
+		if err != nil {
+			return written, err
+		}
+		dst := filepath.Join(dir, name)
+		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, data) {
+			if fi, err := os.Stat(dst); err == nil && fi.Mode().Perm()&0o111 != 0 {
+				continue
+			}
+		}
+		if err := WriteFileAtomic(dst, data, 0o755); err != nil {
+			return written, fmt.Errorf("install hooks: %w", err)
+		}
+		written = append(written, dst)
+	}
+	return written, nil
+}
+
+// WriteFileAtomic writes data to name through a temporary file in the
+// same folder, synced before it is renamed over name.
+func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// CaptureEvents are the Claude Code hook events the capture script
+// records.
+func CaptureEvents() []string {
+	return []string{"PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
+		"SubagentStop", "PreCompact", "PostCompact", "SessionEnd"}
+}
+
+// Plan is what cairn registers in a Claude Code settings file.
+type Plan struct {
+	// Capture is the shell command that runs the capture script, for
+	// every event of CaptureEvents.
+	Capture string
+	// SessionStart is the command that prints the context pack
+	// (cairn hook session-start).
+	SessionStart string
+	// PromptContext, if set, is the command that adds memories to each
+	// prompt (cairn hook user-prompt-submit).
+	PromptContext string
+}
+
+// Hook is one command hook in a settings file.
+type Hook struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+	Async   bool   `json:"async,omitempty"`
+}
+
+// Group is a matcher and its hooks: one element of an event's list.
+type Group struct {
+	Matcher string `json:"matcher,omitempty"`
+	Hooks   []Hook `json:"hooks"`
+}
+
+// Timeouts of cairn's hooks, in seconds. Capture only writes a file;
+// SessionStart may process a backlog of captured events when no daemon
+// runs (it stops well before this and leaves the rest for later).
+const (
+	CaptureTimeout      = 10
+	SessionStartTimeout = 30
+	PromptTimeout       = 10
+)
+
+// Groups returns the groups the plan adds, by event. Tool events match
+// every tool. Capture hooks run asynchronously (Claude Code does not
+// wait for them) except on SessionEnd, where Claude Code may exit before
+// an asynchronous hook has run.
+func (p Plan) Groups() map[string]Group {
+	out := map[string]Group{}
+	for _, ev := range CaptureEvents() {
+		g := Group{Hooks: []Hook{{Type: "command", Command: p.Capture, Timeout: CaptureTimeout, Async: ev != "SessionEnd"}}}
+		if ev == "PostToolUse" || ev == "PostToolUseFailure" {
+			g.Matcher = "*"
+		}
+		out[ev] = g
+	}
+	if p.SessionStart != "" {
+		out["SessionStart"] = Group{Hooks: []Hook{{Type: "command", Command: p.SessionStart, Timeout: SessionStartTimeout}}}
+	}
+	if p.PromptContext != "" {
+		g := out["UserPromptSubmit"]
+		g.Hooks = append(g.Hooks, Hook{Type: "command", Command: p.PromptContext, Timeout: PromptTimeout})
+		out["UserPromptSubmit"] = g
+	}
+	return out
+}
+
+// events lists the events of groups in the order Claude Code runs them
+// in a session, for a stable settings file.
+func events(groups map[string]Group) []string {
+	order := []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
+		"Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"}
+	var out []string
+	for _, ev := range order {
+		if _, ok := groups[ev]; ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// cairnCommand matches `cairn hook EVENT`, the binary named cairn (or
+// cairn.exe, or a test build, cairn.test) by any path, quoted or not.
+var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn(\.[A-Za-z0-9]+)?['"]?\s+hook(\s+[a-z-]+)?\s*$`)
+
+// IsCairn reports whether a hook command is one of cairn's: it runs a
+// capture script from a cairn hooks folder, or `cairn hook EVENT`.
+func IsCairn(command string) bool {
+	return strings.Contains(command, "cairn/hooks/") || cairnCommand.MatchString(command)
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
