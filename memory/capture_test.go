@@ -833,3 +833,29 @@ func TestCatchUpRefusesGap(t *testing.T) {
 		t.Errorf("prompts after a late job:\n%s\nin one pass:\n%s", a, b)
 	}
 }
+
+// An event a newer Claude Code sends is no failure: its transcript is
+// caught up when it names one cairn follows, and it is ignored otherwise.
+// A payload without an event name is not a hook payload and fails.
+func TestCaptureUnknownHook(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	os.MkdirAll(dir, 0o755)
+	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
+	tp := filepath.Join(dir, id+".jsonl")
+	os.WriteFile(tp, data, 0o644)
+
+	res, err := m.CaptureHook(ctx, []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"hook_event_name":"TeleportAgent"}`, id, tp)))
+	if err != nil || res.Events == 0 || res.Commit == "" {
+		t.Errorf("unknown event naming a transcript: %+v, %v", res, err)
+	}
+	res, err = m.CaptureHook(ctx, []byte(`{"session_id":"5e1d2c3b","hook_event_name":"TeleportAgent","extra":{"x":1}}`))
+	if err != nil || !strings.Contains(res.Ignored, "TeleportAgent") || res.Commit != "" {
+		t.Errorf("unknown event alone: %+v, %v", res, err)
+	}
+	if _, err := m.CaptureHook(ctx, []byte(`{"session_id":"5e1d2c3b"}`)); !IsPermanent(err) {
+		t.Errorf("no event name: %v, want a permanent error", err)
+	}
+}

@@ -265,6 +265,9 @@ func HookKey(payload []byte) string {
 // suspends the session. Hooks of cairn's own summarizer are ignored.
 func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResult, error) {
 	h, err := transcript.ParseHook(payload)
+	if errors.Is(err, transcript.ErrUnknownHook) {
+		return m.captureUnknownHook(ctx, payload, err)
+	}
 	if err != nil {
 		return nil, permanent(err)
 	}
@@ -308,6 +311,33 @@ func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResul
 		Final:   final,
 		Status:  status,
 	})
+}
+
+// captureUnknownHook takes a payload of an event this version does not
+// know, as a newer Claude Code sends: its transcript, if it names one cairn
+// follows, is caught up (the event says the session moved on); otherwise it
+// is ignored. Failing the job would keep a harmless payload in failed/ and
+// make every session start warn about it. A payload without an event name
+// is no hook payload at all, and fails.
+func (m *Memory) captureUnknownHook(ctx context.Context, payload []byte, perr error) (*CaptureResult, error) {
+	var h struct {
+		Event          string `json:"hook_event_name"`
+		SessionID      string `json:"session_id"`
+		TranscriptPath string `json:"transcript_path"`
+	}
+	if json.Unmarshal(payload, &h) != nil || h.Event == "" {
+		return nil, permanent(perr)
+	}
+	ignored := fmt.Sprintf("hook event %q is unknown to this version of cairn", h.Event)
+	if checkSessionID(h.SessionID) != nil {
+		return &CaptureResult{Ignored: ignored}, nil
+	}
+	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && m.transcriptAllowed(p) {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return m.catchUp(ctx, p, h.SessionID, catchUpOptions{trigger: "hook"})
+		}
+	}
+	return &CaptureResult{Session: h.SessionID, Ignored: ignored}, nil
 }
 
 type catchUpOptions struct {

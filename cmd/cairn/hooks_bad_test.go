@@ -153,9 +153,11 @@ func TestHookBadInput(t *testing.T) {
 		}
 	}
 	checkGit(t, p)
-	// The failed jobs keep their payloads: nothing is lost.
+	// The failed jobs keep their payloads: nothing is lost. An event of
+	// a newer Claude Code is no failure: it is ignored, not kept to warn
+	// about at every session start.
 	r := cairn(t, p, "", "queue", "list", "--state", "failed", "--json")
-	if r.code != 0 || !strings.Contains(r.stdout, "TeleportAgent") {
+	if r.code != 0 || !strings.Contains(r.stdout, "neither a hook payload nor a transcript") || strings.Contains(r.stdout, "TeleportAgent") {
 		t.Errorf("queue list failed: %d\n%.2000s", r.code, r.stdout)
 	}
 }
