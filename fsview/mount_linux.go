@@ -126,8 +126,10 @@ func MountedAt(dir string) (*Mountpoint, error) {
 // Stale reports whether dir is a FUSE mount whose server is gone: the
 // process that served it was killed.
 func Stale(dir string) bool {
-	var st unix.Stat_t
-	return errors.Is(unix.Stat(dir, &st), unix.ENOTCONN)
+	// statfs always reaches the server; a stat may be answered from the
+	// kernel's cache.
+	var st unix.Statfs_t
+	return errors.Is(unix.Statfs(dir, &st), unix.ENOTCONN)
 }
 
 // Unmount unmounts the cairn view mounted at dir, by this or another

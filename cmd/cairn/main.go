@@ -122,6 +122,8 @@ git log, restore any point in time, and sync it like code.`,
 		newDaemonCommand(g),
 		newDemoCommand(g),
 		newVersionCommand(g),
+		newMountCommand(g),
+		newUmountCommand(g),
 	)
 	return root
 }
