@@ -64,6 +64,16 @@ func Mount(ctx context.Context, dir string, v *View, opts MountOptions) (*Server
 	}
 	s := &Server{dir: dir, v: v, live: map[string]*gofs.Inode{}, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), polled: make(chan struct{})}
 	s.root = &fnode{s: s, path: "."}
+	v.onContext = func() {
+		root := s.root.EmbeddedInode()
+		root.NotifyEntry(contextFile)
+		s.mu.Lock()
+		n := s.live[contextFile]
+		s.mu.Unlock()
+		if n != nil {
+			n.NotifyContent(0, 0)
+		}
+	}
 	ttl := cacheTTL
 	fo := &gofs.Options{
 		EntryTimeout: &ttl,
@@ -225,6 +235,7 @@ var (
 	_ gofs.NodeStatfser       = (*fnode)(nil)
 	_ gofs.NodeSetattrer      = (*fnode)(nil)
 	_ gofs.NodeOnForgetter    = (*fnode)(nil)
+	_ gofs.NodeFlusher        = (*fnode)(nil)
 )
 
 func (f *fnode) node(ctx context.Context) (*node, syscall.Errno) {
@@ -412,6 +423,13 @@ func (f *fnode) Open(ctx context.Context, flags uint32) (gofs.FileHandle, uint32
 		return nil, 0, syscall.EROFS
 	}
 	return nil, 0, syscall.ENOSYS
+}
+
+// Flush is not implemented either: after the first ENOSYS the kernel
+// stops sending one on every close, which would otherwise cost a round
+// trip per file that grep -r reads.
+func (f *fnode) Flush(ctx context.Context, fh gofs.FileHandle) syscall.Errno {
+	return syscall.ENOSYS
 }
 
 func (f *fnode) Read(ctx context.Context, fh gofs.FileHandle, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {

@@ -35,6 +35,9 @@ type Options struct {
 	// Warn receives one-line notices (a search that failed); nil
 	// discards them.
 	Warn func(string)
+	// ContextWait is how long a look at CONTEXT.md waits for the pack
+	// before it shows a note that it is not ready; 0 means 2 s.
+	ContextWait time.Duration
 }
 
 // Limits on names looked up in search/.
@@ -73,6 +76,8 @@ type View struct {
 	// view was open last changed them; others date from base.
 	changed map[string]time.Time
 	base    time.Time
+	// onContext is called when a context pack that was late is ready.
+	onContext func()
 }
 
 type itemMeta struct {
@@ -89,6 +94,9 @@ func New(ctx context.Context, st *gitstore.Store, opts Options) (*View, error) {
 	}
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
+	}
+	if opts.ContextWait <= 0 {
+		opts.ContextWait = 2 * time.Second
 	}
 	v := &View{
 		st: st, opts: opts, ctx: ctx,
@@ -117,6 +125,8 @@ type snapshot struct {
 	mu       sync.Mutex
 	context  []byte
 	ctxDone  bool
+	ctxRun   chan struct{} // closed when the pack is made
+	ctxLate  bool          // a placeholder was served
 	searches map[string][]hit
 	views    *views // kinds/ and tagged/, built on first use
 }
@@ -903,28 +913,63 @@ func (v *View) fileAt(ctx context.Context, s *snapshot, p string) ([]byte, error
 	return v.read(ctx, n)
 }
 
-// contextPack returns CONTEXT.md of a snapshot, made once.
+// contextPack returns CONTEXT.md of a snapshot, made once. Packing may
+// wait for the search index to catch up, which on a large memory without
+// a daemon takes long: after ContextWait a note says so, and the pack
+// replaces it when it is ready (OnContext tells the FUSE layer).
 func (v *View) contextPack(ctx context.Context, s *snapshot) []byte {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.ctxDone {
+		defer s.mu.Unlock()
 		return s.context
 	}
-	var b []byte
-	if v.opts.Searcher == nil {
-		b = []byte("<!-- no context: this view has no search index -->\n")
-	} else if p, err := v.opts.Searcher.Context(ctx, memory.ContextOptions{}); err != nil {
-		v.opts.Warn(fmt.Sprintf("%s: %v", contextFile, err))
-		b = fmt.Appendf(nil, "<!-- no context: %v -->\n", err)
-	} else {
-		b = []byte(p.Text)
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			b = append(b, '\n')
-		}
-		b = fmt.Appendf(b, "\n<!-- cairn context: %d of %d tokens, %d memories left out -->\n", p.UsedTokens, p.BudgetTokens, len(p.LeftOut))
+	if s.ctxRun == nil {
+		run := make(chan struct{})
+		s.ctxRun = run
+		go func() {
+			b := v.makePack(v.ctx)
+			s.mu.Lock()
+			s.context, s.ctxDone = b, true
+			late := s.ctxLate
+			s.mu.Unlock()
+			close(run)
+			if late && v.onContext != nil {
+				v.onContext()
+			}
+		}()
 	}
-	s.context, s.ctxDone = b, true
-	return b
+	run := s.ctxRun
+	s.mu.Unlock()
+	t := time.NewTimer(v.opts.ContextWait)
+	defer t.Stop()
+	select {
+	case <-run:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.context
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	s.ctxLate = true
+	s.mu.Unlock()
+	return []byte("<!-- the context pack is not ready yet (the search index is catching up); read this file again in a moment -->\n")
+}
+
+func (v *View) makePack(ctx context.Context) []byte {
+	if v.opts.Searcher == nil {
+		return []byte("<!-- no context: this view has no search index -->\n")
+	}
+	p, err := v.opts.Searcher.Context(ctx, memory.ContextOptions{})
+	if err != nil {
+		v.opts.Warn(fmt.Sprintf("%s: %v", contextFile, err))
+		return fmt.Appendf(nil, "<!-- no context: %v -->\n", err)
+	}
+	b := []byte(p.Text)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return fmt.Appendf(b, "\n<!-- cairn context: %d of %d tokens, %d memories left out -->\n", p.UsedTokens, p.BudgetTokens, len(p.LeftOut))
 }
 
 // views builds kinds/ and tagged/ of a snapshot from the items in core/.

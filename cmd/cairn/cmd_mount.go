@@ -117,6 +117,9 @@ func mountBackground(ctx context.Context, g *globals, dir string) error {
 		return fmt.Errorf("mount: find the cairn program: %w", err)
 	}
 	logName := filepath.Join(mem, gitstore.StateDir, "mount.log")
+	if err := os.MkdirAll(filepath.Dir(logName), 0o700); err != nil {
+		return fmt.Errorf("mount: %w", err)
+	}
 	log, err := os.OpenFile(logName, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("mount: %w", err)
