@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -54,6 +55,7 @@ func installHint(err error) string {
 
 // Mountpoint is a mount as /proc/self/mountinfo lists it.
 type Mountpoint struct {
+	Dev    string // major:minor; the minor numbers FUSE connections
 	Dir    string
 	FSType string // fuse.cairn for a cairn view
 	Source string
@@ -76,7 +78,7 @@ func Mounts() ([]Mountpoint, error) {
 		if !ok || len(fields) < 5 || len(rest) < 2 {
 			continue
 		}
-		out = append(out, Mountpoint{Dir: unescape(fields[4]), FSType: rest[0], Source: unescape(rest[1])})
+		out = append(out, Mountpoint{Dev: fields[2], Dir: unescape(fields[4]), FSType: rest[0], Source: unescape(rest[1])})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("list mounts: %w", err)
@@ -125,11 +127,43 @@ func MountedAt(dir string) (*Mountpoint, error) {
 
 // Stale reports whether dir is a FUSE mount whose server is gone: the
 // process that served it was killed.
+//
+// A server killed while one of its own threads waited on the mount (go-fuse
+// looks at the new mount once) cannot finish dying: the thread waits for
+// an answer only the dead server could give. Such a mount answers nothing;
+// after staleWait it counts as stale too, and Unmount aborts its
+// connection.
 func Stale(dir string) bool {
 	// statfs always reaches the server; a stat may be answered from the
 	// kernel's cache.
-	var st unix.Statfs_t
-	return errors.Is(unix.Statfs(dir, &st), unix.ENOTCONN)
+	done := make(chan error, 1)
+	go func() {
+		var st unix.Statfs_t
+		done <- unix.Statfs(dir, &st)
+	}()
+	select {
+	case err := <-done:
+		return errors.Is(err, unix.ENOTCONN)
+	case <-time.After(staleWait):
+		return true
+	}
+}
+
+const staleWait = 3 * time.Second
+
+// abort ends the FUSE connection of a mount through the fusectl file
+// system, which releases every process waiting on it.
+func abort(mp *Mountpoint) {
+	_, minor, ok := strings.Cut(mp.Dev, ":")
+	if !ok {
+		return
+	}
+	const ctl = "/sys/fs/fuse/connections"
+	name := filepath.Join(ctl, minor, "abort")
+	if _, err := os.Stat(name); err != nil && os.Geteuid() == 0 {
+		unix.Mount("fusectl", ctl, "fusectl", 0, "")
+	}
+	os.WriteFile(name, []byte("1"), 0)
 }
 
 // Unmount unmounts the cairn view mounted at dir, by this or another
@@ -146,6 +180,9 @@ func Unmount(dir string) error {
 	}
 	if mp.FSType != "fuse.cairn" {
 		return fmt.Errorf("unmount %s: it is a %s mount, not a cairn view", dir, mp.FSType)
+	}
+	if Stale(dir) {
+		abort(mp)
 	}
 	return detach(dir)
 }
@@ -201,6 +238,7 @@ func checkMountPoint(dir string) error {
 		if !Stale(dir) {
 			return fmt.Errorf("mount point %s: a cairn view is already mounted there (cairn umount %s)", dir, dir)
 		}
+		abort(mp)
 		if err := detach(dir); err != nil {
 			return fmt.Errorf("mount point %s: clean up the stale mount of a killed process: %w", dir, err)
 		}

@@ -86,7 +86,7 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "cairn: memory mounted at %s; Ctrl-C or cairn umount %s unmounts it\n", abs, dir)
+	fmt.Fprintf(g.stderr, "cairn: "+mountedMsg+" %s; Ctrl-C or cairn umount %s unmounts it\n", abs, dir)
 	done := make(chan struct{})
 	go func() {
 		srv.Wait()
@@ -103,6 +103,9 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 		return nil
 	}
 }
+
+// mountedMsg is what cairn mount prints when the view is ready.
+const mountedMsg = "memory mounted at"
 
 // mountBackground starts cairn mount in a process of its own, in its own
 // session, and returns once the folder is mounted, or with what went wrong
@@ -155,7 +158,9 @@ func mountBackground(ctx context.Context, g *globals, dir string) error {
 			return ctx.Err()
 		case <-tick.C:
 		}
-		if mp, err := fsview.MountedAt(dir); err == nil && mp != nil && !fsview.Stale(dir) {
+		// The log says so once the server is done starting: a view in
+		// mountinfo may still be looking at itself.
+		if b, _ := os.ReadFile(logName); bytes.Contains(b, []byte(mountedMsg)) {
 			fmt.Fprintf(g.stderr, "cairn: memory mounted at %s by process %d; cairn umount %s unmounts it\n", dir, cmd.Process.Pid, dir)
 			return nil
 		}

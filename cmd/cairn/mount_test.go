@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -120,18 +121,51 @@ func TestMountBackgroundAndUmount(t *testing.T) {
 	fails(t, proj, 1, "no cairn view is mounted", "umount", mnt)
 }
 
-func TestMountSIGTERM(t *testing.T) {
-	proj, mnt := mountProject(t)
+// startMount starts cairn mount DIR as a process of its own and returns
+// once it says the view is ready.
+func startMount(t *testing.T, proj, mnt string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
 	cmd := cairnProc(proj, "", "mount", mnt)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), mountedMsg) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("cairn mount not ready after 10 s: %s", stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	waitMounted(t, mnt, true)
+	return cmd, stderr
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestMountSIGTERM(t *testing.T) {
+	proj, mnt := mountProject(t)
+	cmd, stderr := startMount(t, proj, mnt)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
-		t.Errorf("cairn mount after SIGTERM: %v\n%s", err, &stderr)
+		t.Errorf("cairn mount after SIGTERM: %v\n%s", err, stderr)
 	}
 	waitMounted(t, mnt, false)
 }
@@ -139,11 +173,7 @@ func TestMountSIGTERM(t *testing.T) {
 func TestMountKilled(t *testing.T) {
 	proj, mnt := mountProject(t)
 	for _, next := range []string{"mount", "umount"} {
-		cmd := cairnProc(proj, "", "mount", mnt)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitMounted(t, mnt, true)
+		cmd, _ := startMount(t, proj, mnt)
 		cmd.Process.Kill()
 		cmd.Wait()
 		if !fsview.Stale(mnt) {
@@ -185,4 +215,31 @@ func TestMountBadInput(t *testing.T) {
 	fails(t, proj, 1, "no cairn view is mounted", "umount", full)
 	fails(t, proj, 1, "not a cairn view", "umount", "/proc")
 	fails(t, t.TempDir(), 1, "no cairn memory", "mount", mnt)
+}
+
+// A server killed while it starts may be stuck for good on its own mount;
+// cairn umount still cleans up, and the process can then end.
+func TestMountKilledStarting(t *testing.T) {
+	proj, mnt := mountProject(t)
+	for i := 0; i < 3; i++ {
+		cmd := cairnProc(proj, "", "mount", mnt)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for mp, _ := fsview.MountedAt(mnt); mp == nil; mp, _ = fsview.MountedAt(mnt) {
+			time.Sleep(time.Millisecond)
+		}
+		cmd.Process.Kill()
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		ok(t, proj, "umount", mnt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Fatal("killed cairn mount did not end after cairn umount")
+		}
+		if mp, _ := fsview.MountedAt(mnt); mp != nil {
+			t.Fatalf("still mounted: %+v", mp)
+		}
+	}
 }
