@@ -255,3 +255,45 @@ func TestMountBadMountPoints(t *testing.T) {
 		}
 	}
 }
+
+// A sync may rewrite history under a mounted view: the view follows the
+// new HEAD, checkpoints that are gone disappear, and what remains reads
+// right even after the old objects are pruned.
+func TestMountHistoryRewritten(t *testing.T) {
+	m := fsview.NewTestMemory(t)
+	mnt := mount(t, m, nil)
+	before, _ := os.ReadDir(filepath.Join(mnt, "checkpoints"))
+	sh(t, mnt, "grep", "-r", "-c", "e", "core", "checkpoints")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = m.Dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	git("tag", "-d", "v1")
+	git("tag", "-d", "release/first")
+	git("reset", "-q", "--hard", "HEAD~2")
+	git("reflog", "expire", "--expire=now", "--all")
+	git("gc", "-q", "--prune=now")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		after, err := os.ReadDir(filepath.Join(mnt, "checkpoints"))
+		if err != nil {
+			t.Log(err)
+		}
+		tags, _ := os.ReadDir(filepath.Join(mnt, "tags"))
+		if len(after) == len(before)-2 && len(tags) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the rewrite: %d checkpoints (want %d), tags %v", len(after), len(before)-2, tags)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The live tree is the new HEAD's, file for file.
+	sh(t, "", "diff", "-r", filepath.Join(m.Dir, "core"), filepath.Join(mnt, "core"))
+	sh(t, mnt, "grep", "-r", "-c", "e", "core", "checkpoints")
+}

@@ -197,6 +197,9 @@ func (v *View) Refresh(ctx context.Context) (*Change, error) {
 				byHash[c.hash] = c
 			}
 		} else {
+			// Objects may have been packed or pruned since: a new head
+			// can come from a sync that rewrote history.
+			v.st.Reload()
 			log, err := v.st.Log(ctx, gitstore.LogOptions{})
 			if err != nil {
 				return nil, fmt.Errorf("fsview: %w", err)

@@ -139,3 +139,14 @@ func objectID(id string) (plumbing.Hash, error) {
 	}
 	return plumbing.NewHash(id), nil
 }
+
+// Reload makes the store see objects that another program packed or
+// pruned since it last looked (git gc, a sync that rewrote history):
+// go-git lists the pack files once and keeps the list.
+func (s *Store) Reload() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.repo.Storer.(interface{ Reindex() }); ok {
+		r.Reindex()
+	}
+}
