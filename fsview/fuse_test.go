@@ -297,3 +297,27 @@ func TestMountHistoryRewritten(t *testing.T) {
 	sh(t, "", "diff", "-r", filepath.Join(m.Dir, "core"), filepath.Join(mnt, "core"))
 	sh(t, mnt, "grep", "-r", "-c", "e", "core", "checkpoints")
 }
+
+// Without allow_other, another user (root included, were it not the
+// mounter) cannot look into the view, even where the folder is open to all.
+func TestMountOnlyForTheMounter(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to act as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv")
+	}
+	m := fsview.NewTestMemory(t)
+	mnt := mount(t, m, nil)
+	for d := mnt; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+	if err := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "ls", filepath.Dir(mnt)).Run(); err != nil {
+		t.Fatalf("another user cannot even reach the mount point: %v", err)
+	}
+	out, err := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "ls", mnt+"/core").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Permission denied") {
+		t.Errorf("another user lists the view: %v %s", err, out)
+	}
+}
