@@ -278,6 +278,13 @@ func ino(p string, mode fs.FileMode) uint64 {
 	return n
 }
 
+func dirIno(p string) uint64 {
+	if p == "." {
+		return 1
+	}
+	return ino(p, fs.ModeDir)
+}
+
 func fuseMode(m fs.FileMode) uint32 {
 	perm := uint32(m.Perm()) &^ 0o222 // read-only
 	switch {
@@ -427,7 +434,9 @@ func (f *fnode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	if err != nil {
 		return nil, errno(err)
 	}
-	es := make([]fuse.DirEntry, 0, len(cs))
+	es := make([]fuse.DirEntry, 0, len(cs)+2)
+	es = append(es, fuse.DirEntry{Name: ".", Mode: syscall.S_IFDIR, Ino: dirIno(f.path)},
+		fuse.DirEntry{Name: "..", Mode: syscall.S_IFDIR, Ino: dirIno(path.Dir(f.path))})
 	for _, c := range cs {
 		es = append(es, fuse.DirEntry{Name: c.name(), Mode: fuseMode(c.mode), Ino: ino(c.path, c.mode)})
 	}
