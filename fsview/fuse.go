@@ -227,6 +227,10 @@ type fnode struct {
 	s       *Server
 	path    string
 	history bool
+
+	mu       sync.Mutex
+	list     []fuse.DirEntry // the last listing, of listSnap
+	listSnap *snapshot
 }
 
 var (
@@ -430,6 +434,15 @@ func (f *fnode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 	if e != 0 {
 		return nil, e
 	}
+	// The kernel reads a large folder a few dozen entries per request,
+	// each through a handle of its own: list it once per snapshot.
+	f.mu.Lock()
+	if f.list != nil && f.listSnap == n.snap {
+		es := f.list
+		f.mu.Unlock()
+		return gofs.NewListDirStream(es), 0
+	}
+	f.mu.Unlock()
 	cs, err := f.s.v.readDir(ctx, n)
 	if err != nil {
 		return nil, errno(err)
@@ -439,6 +452,11 @@ func (f *fnode) Readdir(ctx context.Context) (gofs.DirStream, syscall.Errno) {
 		fuse.DirEntry{Name: "..", Mode: syscall.S_IFDIR, Ino: dirIno(path.Dir(f.path))})
 	for _, c := range cs {
 		es = append(es, fuse.DirEntry{Name: c.name(), Mode: fuseMode(c.mode), Ino: ino(c.path, c.mode)})
+	}
+	if n.kind != kSearches {
+		f.mu.Lock()
+		f.list, f.listSnap = es, n.snap
+		f.mu.Unlock()
 	}
 	return gofs.NewListDirStream(es), 0
 }

@@ -408,6 +408,37 @@ func (v *View) blobSize(ctx context.Context, id string) (int64, error) {
 	return n, nil
 }
 
+// prefetchSizes reads the sizes of a folder's blobs, several at a time:
+// a listing is usually followed by a look at every entry (READDIRPLUS,
+// ls -l), and each size costs a file open.
+func (v *View) prefetchSizes(ctx context.Context, es []gitstore.TreeEntry) {
+	var todo []string
+	v.mu.Lock()
+	for _, e := range es {
+		if e.Mode.IsRegular() {
+			if _, ok := v.sizes[e.Hash]; !ok {
+				todo = append(todo, e.Hash)
+			}
+		}
+	}
+	v.mu.Unlock()
+	if len(todo) < 8 {
+		return
+	}
+	const workers = 4
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(todo); i += workers {
+				v.blobSize(ctx, todo[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 func (v *View) readBlob(ctx context.Context, id string) ([]byte, error) {
 	v.mu.Lock()
 	b, ok := v.blobs.get(id)
@@ -798,6 +829,7 @@ func (v *View) readDir(ctx context.Context, dir *node) ([]*node, error) {
 		if err != nil {
 			return nil, err
 		}
+		v.prefetchSizes(ctx, es)
 		for _, e := range es {
 			c, err := v.treeNode(ctx, dir, e)
 			if err != nil {

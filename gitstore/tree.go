@@ -1,9 +1,16 @@
 package gitstore
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -70,7 +77,9 @@ func (s *Store) Tree(ctx context.Context, id string) ([]TreeEntry, error) {
 }
 
 // BlobSize returns the size of the blob with the given object id without
-// reading its content where the object store allows.
+// reading its content where the object store allows. It is safe to call
+// concurrently with itself: a loose object's header is read straight from
+// its file, without go-git (which costs several times more per object).
 func (s *Store) BlobSize(ctx context.Context, id string) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -78,6 +87,9 @@ func (s *Store) BlobSize(ctx context.Context, id string) (int64, error) {
 	h, err := objectID(id)
 	if err != nil {
 		return 0, err
+	}
+	if n, ok := s.looseSize(id); ok {
+		return n, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -96,6 +108,37 @@ func (s *Store) BlobSize(ctx context.Context, id string) (int64, error) {
 	}
 	return o.Size(), nil
 }
+
+// looseSize reads the size in a loose object's header.
+func (s *Store) looseSize(id string) (int64, bool) {
+	f, err := os.Open(filepath.Join(s.gitDir, "objects", id[:2], id[2:]))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	var in [64]byte
+	n, _ := io.ReadFull(f, in[:])
+	zr, _ := zlibPool.Get().(io.ReadCloser)
+	if zr == nil {
+		if zr, err = zlib.NewReader(bytes.NewReader(in[:n])); err != nil {
+			return 0, false
+		}
+	} else if err := zr.(zlib.Resetter).Reset(bytes.NewReader(in[:n]), nil); err != nil {
+		return 0, false
+	}
+	defer zlibPool.Put(zr)
+	var hdr [32]byte
+	m, _ := io.ReadFull(zr, hdr[:])
+	typ, rest, ok := bytes.Cut(hdr[:m], []byte{' '})
+	size, _, ok2 := bytes.Cut(rest, []byte{0})
+	if !ok || !ok2 || string(typ) != "blob" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(string(size), 10, 64)
+	return v, err == nil
+}
+
+var zlibPool sync.Pool
 
 // ReadBlob returns the content of the blob with the given object id.
 func (s *Store) ReadBlob(ctx context.Context, id string) ([]byte, error) {
