@@ -79,12 +79,12 @@ mount_ms=$(median <"$work/tm" | awk '{printf "%.1f", $1/1000}')
 # folder on disk (the time to start ls is in both), then warm.
 big=$(ls -d "$mnt"/checkpoints/latest/core/* | head -1)
 native_big="$mem/core/$(basename "$big")"
-entries=$(ls "$big" | wc -l)
 ls -l "$native_big" >/dev/null
 t0=$(now); ls -l "$native_big" >/dev/null; t1=$(now)
 ls_native=$(awk -v t=$(((t1 - t0) / 1000)) 'BEGIN {printf "%.1f", t/1000}')
 t0=$(now); ls -l "$big" >/dev/null; t1=$(now)
 ls_cold=$(awk -v t=$(((t1 - t0) / 1000)) 'BEGIN {printf "%.1f", t/1000}')
+entries=$(ls "$big" | wc -l)
 read -r ls_native_warm ls_warm < <(pair_ms "$native_big" "$big" ls -l .)
 
 dirs=(core sessions archive)
