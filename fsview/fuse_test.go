@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -125,7 +126,7 @@ func TestMountTools(t *testing.T) {
 	}
 	st := sh(t, mnt, "stat", "-L", "-c", "%Y %s %a %F", "checkpoints/latest/cairn.yaml")
 	yaml, _ := os.ReadFile(filepath.Join(mem, "cairn.yaml"))
-	want := []string{strconvI(c.Time.Unix()), strconvI(int64(len(yaml))), "444", "regular"}
+	want := []string{strconv.FormatInt(c.Time.Unix(), 10), strconv.Itoa(len(yaml)), "444", "regular"}
 	if f := strings.Fields(st); len(f) < 4 || f[0] != want[0] || f[1] != want[1] || f[2] != want[2] || f[3] != want[3] {
 		t.Errorf("stat: %q, want %q", st, want)
 	}
@@ -142,19 +143,6 @@ func TestMountTools(t *testing.T) {
 	if got := sh(t, mnt, "cat", "CONTEXT.md"); !strings.Contains(got, "tokens") {
 		t.Errorf("CONTEXT.md: %q", got)
 	}
-}
-
-func strconvI(n int64) string { return strings.TrimSpace(strings.Repeat(" ", 0) + itoa(n)) }
-
-func itoa(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 func TestMountReadOnly(t *testing.T) {
