@@ -125,6 +125,8 @@ git log, restore any point in time, and sync it like code.`,
 		newDoctorCommand(g),
 		newDemoCommand(g),
 		newVersionCommand(g),
+		newMountCommand(g),
+		newUmountCommand(g),
 	)
 	return root
 }

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cairn-mem/cairn/fsview"
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type mountOptions struct {
+	background bool
+	debug      bool
+}
+
+func newMountCommand(g *globals) *cobra.Command {
+	var opts mountOptions
+	cmd := &cobra.Command{
+		Use:   "mount DIR",
+		Short: "Show the memory and its whole history as a read-only folder",
+		Long: `Mount the memory at DIR, an empty folder, through FUSE, read-only and
+visible to you only:
+
+  CONTEXT.md                 the context pack an agent would receive now
+  core/ sessions/ archive/   the memory as of the latest checkpoint
+  checkpoints/<time>-<hash>-<subject>/   every checkpoint, as it was
+  checkpoints/latest         the newest checkpoint
+  tags/<name>                named checkpoints
+  search/<query>/            looking a query up runs it: NN-<title>.md hits
+  kinds/<kind>/ tagged/<tag>/   items by kind and by tag
+
+New checkpoints show up while it is mounted. cairn mount stays in the
+foreground until Ctrl-C, SIGTERM or cairn umount DIR; --background returns
+once the folder is mounted. A mount left behind by a killed cairn is
+cleaned up by the next cairn mount or cairn umount.
+
+FUSE must be available: on Debian and Ubuntu, apt-get install fuse3;
+macOS needs macFUSE.`,
+		Example: `  mkdir -p ~/mem && cairn mount ~/mem
+  cairn mount --background ~/mem && grep -r postgres ~/mem/core
+  diff -r ~/mem/tags/v1 ~/mem/checkpoints/latest
+  cat ~/mem/search/"why postgres"/01-*.md`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMount(cmd.Context(), g, opts, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.background, "background", false, "return once mounted and keep serving in the background")
+	f.BoolVar(&opts.debug, "debug", false, "log every FUSE request on stderr")
+	f.MarkHidden("debug")
+	return cmd
+}
+
+func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) error {
+	if err := fsview.Available(); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if opts.background {
+		return mountBackground(ctx, g, abs)
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	v, err := fsview.New(ctx, m.Store(), fsview.Options{Searcher: onDemand{g}, Warn: g.warn})
+	if err != nil {
+		return err
+	}
+	srv, err := fsview.Mount(ctx, abs, v, fsview.MountOptions{Debug: opts.debug})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stderr, "cairn: "+mountedMsg+" %s; Ctrl-C or cairn umount %s unmounts it\n", abs, dir)
+	done := make(chan struct{})
+	go func() {
+		srv.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		if err := srv.Unmount(); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stderr, "cairn: unmounted %s\n", abs)
+		return nil
+	}
+}
+
+// mountedMsg is what cairn mount prints when the view is ready.
+const mountedMsg = "memory mounted at"
+
+// mountBackground starts cairn mount in a process of its own, in its own
+// session, and returns once the folder is mounted, or with what went wrong
+// when the process gave up.
+func mountBackground(ctx context.Context, g *globals, dir string) error {
+	mem, err := g.memoryDir()
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("mount: find the cairn program: %w", err)
+	}
+	logName := filepath.Join(mem, gitstore.StateDir, "mount.log")
+	if err := os.MkdirAll(filepath.Dir(logName), 0o700); err != nil {
+		return fmt.Errorf("mount: %w", err)
+	}
+	log, err := os.OpenFile(logName, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("mount: %w", err)
+	}
+	defer log.Close()
+	cmd := exec.Command(exe, "mount", dir)
+	cmd.Dir = "/" // hold no folder busy
+	cmd.Env = append(os.Environ(), "CAIRN_DIR="+mem)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("mount: start cairn: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			b, _ := os.ReadFile(logName)
+			msg := strings.TrimSpace(string(bytes.TrimPrefix(b, []byte("cairn: "))))
+			if msg == "" {
+				msg = fmt.Sprint(err)
+			}
+			return errors.New(msg)
+		case <-deadline:
+			cmd.Process.Signal(syscall.SIGTERM)
+			return fmt.Errorf("mount %s: not mounted after 30 s (see %s)", dir, logName)
+		case <-ctx.Done():
+			cmd.Process.Signal(syscall.SIGTERM)
+			return ctx.Err()
+		case <-tick.C:
+		}
+		// The log says so once the server is done starting: a view in
+		// mountinfo may still be looking at itself.
+		if b, _ := os.ReadFile(logName); bytes.Contains(b, []byte(mountedMsg)) {
+			fmt.Fprintf(g.stderr, "cairn: memory mounted at %s by process %d; cairn umount %s unmounts it\n", dir, cmd.Process.Pid, dir)
+			return nil
+		}
+	}
+}
+
+// onDemand searches through the daemon when one runs, and otherwise opens
+// the index for the one search: a mount may stay for days, and holding
+// the index would keep every other cairn command from using it.
+type onDemand struct{ g *globals }
+
+func (o onDemand) Search(ctx context.Context, q string, opts memory.SearchOptions) (*memory.SearchResults, error) {
+	s, done, err := o.g.searcher(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.Search(ctx, q, opts)
+}
+
+func (o onDemand) Context(ctx context.Context, opts memory.ContextOptions) (*memory.Pack, error) {
+	s, done, err := o.g.searcher(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.Context(ctx, opts)
+}
