@@ -2,8 +2,5 @@
 
 package indexer
 
-// dot is the inner product of two vectors of the same length.
-func dot(a, b []float32) float32 { return dotGo(a, b) }
-
 // dotInt8 is the inner product of two int8 vectors of the same length.
 func dotInt8(a, b []int8) int32 { return dotInt8Go(a, b) }

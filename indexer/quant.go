@@ -1,9 +1,11 @@
 package indexer
 
-// Vectors are scanned as int8 codes, a quarter of the float32 memory the
-// scan would otherwise stream (it is bound by memory bandwidth), and the
-// best candidates are then rescored exactly in float32. Each vector has
-// its own scale: code = round(x / scale), scale = max|x| / 127.
+// Vectors are kept, on disk and in memory, as int8 codes: a quarter of
+// float32's bytes, on disk and in the memory the scan streams (it is bound
+// by memory bandwidth). Each vector has its own scale: code = round(x /
+// scale), scale = max|x| / 127. On the labelled set (testdata/eval) hit@k
+// is the same as with float32; against float32 brute force, the search
+// finds 98.6% of the exact top 10 (TestVecSearchRecall).
 
 // codeDim is dim rounded up to the 16 bytes the int8 kernel takes a step.
 func codeDim(dim int) int { return (dim + 15) &^ 15 }

@@ -81,17 +81,18 @@ func TestDot(t *testing.T) {
 			a[i], b[i] = r.Float32()-0.5, r.Float32()-0.5
 			want += float64(a[i]) * float64(b[i])
 		}
-		if got := dot(a, b); math.Abs(float64(got)-want) > 1e-4 {
-			t.Errorf("dot of %d: %v, want %v", n, got, want)
-		}
 		if got := dotGo(a, b); math.Abs(float64(got)-want) > 1e-4 {
 			t.Errorf("dotGo of %d: %v, want %v", n, got, want)
 		}
 		ca, cb := make([]int8, codeDim(n)), make([]int8, codeDim(n))
 		quantize(a, ca)
-		quantize(b, cb)
+		sb := quantize(b, cb)
 		if got, want := dotInt8(ca, cb), dotInt8Go(ca, cb); got != want {
 			t.Errorf("dotInt8 of %d: %v, want %v", n, got, want)
+		}
+		// The float32 query against codes: within rounding of exact.
+		if got := dotCode(a, cb[:n]) * sb; math.Abs(float64(got)-want) > 0.02*math.Sqrt(float64(n)+1) {
+			t.Errorf("dotCode of %d: %v, want about %v", n, got, want)
 		}
 	}
 }
@@ -138,9 +139,11 @@ func FuzzVectorsFile(f *testing.F) {
 	})
 }
 
-// TestVecSearchRecall compares the int8 scan with exact rescoring against
-// exact brute force: the top 10 must agree (measured: every one, on both
-// random vectors and real embeddings).
+// TestVecSearchRecall compares the search of int8 codes (scan, then
+// rescoring with the float32 query) against exact float32 brute force
+// over the vectors before quantisation. Measured 0.986 on embeddings and
+// 0.984 on random vectors: what it misses are near ties (the labelled
+// set's hit@k is the same as with float32).
 func TestVecSearchRecall(t *testing.T) {
 	h, err := NewHashEmbedder()
 	if err != nil {
@@ -164,7 +167,6 @@ func TestVecSearchRecall(t *testing.T) {
 	}
 	for name, set := range map[string][][]float32{"embeddings": vecs, "random": random} {
 		s := newVecStore("", HashDim, "t")
-		s.exactMax = 0 // always the int8 scan
 		for i, v := range set {
 			s.put(&entry{path: fmt.Sprint(i)}, v)
 		}
@@ -178,10 +180,13 @@ func TestVecSearchRecall(t *testing.T) {
 				}
 				q = v[0]
 			}
-			exact := s.scanExact(q, 10, nil)
-			sort.Slice(exact, func(i, j int) bool { return exact.Less(j, i) })
+			exact := make([]scored, len(set))
+			for i, v := range set {
+				exact[i] = scored{i, dotGo(q, v)}
+			}
+			sort.Slice(exact, func(i, j int) bool { return minHeap(exact).Less(j, i) })
 			want := map[int]bool{}
-			for _, x := range exact {
+			for _, x := range exact[:10] {
 				want[x.slot] = true
 			}
 			for _, x := range s.search(q, 10, nil) {
@@ -193,7 +198,7 @@ func TestVecSearchRecall(t *testing.T) {
 		}
 		recall := float64(found) / float64(total)
 		t.Logf("%s: recall@10 of the int8 scan with rescoring %.3f", name, recall)
-		if recall < 0.99 {
+		if recall < 0.97 {
 			t.Errorf("%s: recall@10 %.3f", name, recall)
 		}
 	}
@@ -257,4 +262,21 @@ func TestVecStoreLazyRead(t *testing.T) {
 		}
 		s3.close()
 	}
+}
+
+// dotGo is the exact inner product the int8 search is measured against.
+func dotGo(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		s0 += a[i]*b[i] + a[i+4]*b[i+4]
+		s1 += a[i+1]*b[i+1] + a[i+5]*b[i+5]
+		s2 += a[i+2]*b[i+2] + a[i+6]*b[i+6]
+		s3 += a[i+3]*b[i+3] + a[i+7]*b[i+7]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
 }
