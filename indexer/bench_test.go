@@ -238,7 +238,7 @@ func BenchmarkStoredBody(b *testing.B) {
 				start := time.Now()
 				batch := bi.NewBatch()
 				for j, d := range docs {
-					batch.Index(d.Path, map[string]any{fieldBody: d.Body, fieldTitle: d.Title, fieldKind: d.Kind, fieldPath: d.Path})
+					batch.Index(d.Path, map[string]any{fieldBody: d.Body, fieldTitle: d.Title, fieldKind: d.Kind})
 					if batch.Size() == 1000 || j == len(docs)-1 {
 						if err := bi.Batch(batch); err != nil {
 							b.Fatal(err)

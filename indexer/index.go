@@ -791,8 +791,8 @@ func (ix *Index) staleIDs(path string) []string {
 	}
 	// A crash between Bleve and the vectors file can leave chunks only in
 	// Bleve; they are numbered on from the known ones, so look for more.
-	q := query.NewTermQuery(path)
-	q.SetField(fieldPath)
+	q := query.NewPrefixQuery(path + "#")
+	q.SetField(fieldID)
 	req := bleve.NewSearchRequestOptions(q, 10000, 0, false)
 	req.Score = "none"
 	res, err := ix.bleve.Search(req)
@@ -814,10 +814,8 @@ func (ix *Index) staleIDs(path string) []string {
 func bleveDoc(c pendingChunk) map[string]any {
 	e := c.entry
 	d := map[string]any{
-		fieldBody:       c.body,
-		fieldTitle:      e.title,
-		fieldPath:       e.path,
-		fieldImportance: e.importance,
+		fieldBody:  c.body,
+		fieldTitle: e.title,
 	}
 	if e.kind != "" {
 		d[fieldKind] = e.kind
@@ -833,9 +831,6 @@ func bleveDoc(c pendingChunk) map[string]any {
 	}
 	if e.created != 0 {
 		d[fieldCreated] = c.doc.Created
-	}
-	if e.updated != 0 {
-		d[fieldUpdated] = c.doc.Updated
 	}
 	return d
 }

@@ -555,3 +555,33 @@ func TestReadOnlySession(t *testing.T) {
 		t.Errorf("close after a delete left %s as it was (%v)", metaFile, err)
 	}
 }
+
+// TestCrashLeftBleveChunks checks that chunks a crash left in Bleve but
+// not in the vectors file (Bleve is written first) are found by their
+// ids' prefix and removed by the next Put of their path, and never
+// mistaken for another path's (a.md's prefix is not a.md.bak's).
+func TestCrashLeftBleveChunks(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := openTest(t, Options{})
+	put(t, ix, Document{Path: "a.md", Body: "queue worker"}, Document{Path: "a.md.bak", Body: "queue worker"})
+	// What a crash between the two writes leaves: a chunk only in Bleve.
+	ix.mu.Lock()
+	if err := ix.bleve.Index(chunkID("a.md", 7), bleveDoc(pendingChunk{entry: &entry{path: "a.md", seq: 7}, body: "queue"})); err != nil {
+		t.Fatal(err)
+	}
+	ix.consistent = false
+	ix.mu.Unlock()
+	if err := ix.Put(ctx, Document{Path: "a.md", Body: "other words"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || ix.Count() != 2 {
+		t.Errorf("Bleve holds %d chunks, the vectors file %d; want 2 and 2", n, ix.Count())
+	}
+	if got := paths(search(t, ix, Query{Text: "queue", Mode: Keyword})); fmt.Sprint(got) != "[a.md.bak]" {
+		t.Errorf("search after the repair: %v, want [a.md.bak]", got)
+	}
+}

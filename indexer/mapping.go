@@ -16,23 +16,24 @@ const (
 	fieldLayer      = "layer"
 	fieldSession    = "session"
 	fieldTags       = "tags"
-	fieldPath       = "path"
 	fieldCreated    = "created"
-	fieldUpdated    = "updated"
-	fieldImportance = "importance"
+	fieldID         = "_id" // Bleve's own: the chunk id, Path#Seq
 )
 
 // schemaVersion changes whenever the mapping, the chunker or the files'
 // formats change in a way an existing index cannot follow; Open then
 // reports ErrNeedsRebuild.
-const schemaVersion = 3 // 2: vectors file format 2; 3: int8 vectors (format 4)
+const schemaVersion = 3 // 2: vectors file format 2; 3: int8 vectors (format 4), fewer Bleve fields
 
 // newMapping returns the static mapping: nothing dynamic, nothing stored
 // (hits are shown from the vectors file's metadata and the documents'
 // files), no term vectors, no doc values (nothing sorts or facets), no
-// _all field. Body and title are analysed in English with stemming;
-// kind, layer, session, tags and path are exact keywords; created and
-// updated are dates and importance a number, for filters.
+// _all field, and only the fields a query or filter uses. Body and title
+// are analysed in English with stemming; kind, layer, session and tags
+// are exact keywords; created is a date, for --since and --until.
+// Importance, updated and path are in the vectors file only: a number or
+// date costs Bleve 16 terms a document, about a tenth of the index each,
+// and a path's chunks are found by their ids' prefix.
 func newMapping() mapping.IndexMapping {
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
@@ -59,20 +60,13 @@ func newMapping() mapping.IndexMapping {
 		f.DocValues = false
 		return f
 	}
-	num := bleve.NewNumericFieldMapping()
-	num.Store = false
-	num.IncludeInAll = false
-	num.DocValues = false
-
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldBody, text())
 	doc.AddFieldMappingsAt(fieldTitle, text())
-	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags, fieldPath} {
+	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags} {
 		doc.AddFieldMappingsAt(name, kw())
 	}
 	doc.AddFieldMappingsAt(fieldCreated, date())
-	doc.AddFieldMappingsAt(fieldUpdated, date())
-	doc.AddFieldMappingsAt(fieldImportance, num)
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc

@@ -46,7 +46,7 @@ import (
 // recorded the version, so the rebuild loses nothing).
 const (
 	vecMagic  = "CAIRNVEC"
-	vecFormat = 4 // 4: int8 codes in vectors.i8
+	vecFormat = 4 // 4: int8 codes in vectors.i8, fields coded against the previous put
 	dataExt   = ".i8"
 
 	opPut    = 1
@@ -103,6 +103,17 @@ type vecStore struct {
 	records int
 	intern  map[string]string
 	slab    []entry // for entries being loaded
+	last    lastPut // of the file's last put record
+}
+
+// lastPut is what a put record's fields are coded against: the previous
+// put record's path, session and created time, and the offset after its
+// vector. Chunks of a file, and files of a session, follow each other,
+// so most of these cost a byte or two instead of dozens.
+type lastPut struct {
+	path, session string
+	created       int64
+	next          int64
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
@@ -270,7 +281,17 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		} else {
 			e = &entry{}
 		}
-		e.path = d.str()
+		// Fields are coded against the previous put's (see logBuf.putCode).
+		prev := &s.last
+		if n := d.uvarint(); n <= uint64(len(prev.path)) {
+			if suffix := d.raw(); len(suffix) == 0 {
+				e.path = prev.path[:n]
+			} else {
+				e.path = prev.path[:n] + string(suffix)
+			}
+		} else {
+			return fmt.Errorf("path shares %d bytes with the previous one, which has %d", n, len(prev.path))
+		}
 		e.seq = d.int()
 		e.startLine, e.startCol = d.int(), d.int()
 		e.endLine, e.endCol = d.int(), d.int()
@@ -278,21 +299,27 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		e.title = d.str()
 		e.kind = s.interned(d.raw())
 		e.layer = s.interned(d.raw())
-		e.session = s.interned(d.raw())
+		if d.uvarint() == 1 {
+			e.session = prev.session
+		} else {
+			e.session = s.interned(d.raw())
+		}
 		if n := d.int(); n > 0 && n < 1<<16 {
 			e.tags = make([]string, n)
 			for i := range e.tags {
 				e.tags[i] = s.interned(d.raw())
 			}
 		}
-		e.created, e.updated = d.varint(), d.varint()
+		e.created = prev.created + d.varint()
+		e.updated = e.created + d.varint()
 		e.importance = math.Float64frombits(d.u64())
 		e.hash = d.u64()
 		sum := d.u32()
-		off := d.uvarint()
+		off := uint64(prev.next + d.varint())
 		if d.err != nil {
 			return d.err
 		}
+		*prev = lastPut{path: e.path, session: e.session, created: e.created, next: int64(off) + int64(s.recSize())}
 		if len(d.b) != 0 {
 			return fmt.Errorf("put record has %d bytes too many", len(d.b))
 		}
@@ -517,11 +544,12 @@ type logBuf struct {
 	b    []byte // records
 	v    []byte // vectors, to go at byte base of dfile
 	base int64
-	code []int8 // scratch for quantising
+	code []int8  // scratch for quantising
+	last lastPut // of the last put record before l's end
 }
 
 // newLog starts a logBuf to commit to s.
-func (s *vecStore) newLog() *logBuf { return &logBuf{base: s.dsize} }
+func (s *vecStore) newLog() *logBuf { return &logBuf{base: s.dsize, last: s.last} }
 
 func (l *logBuf) frame(payload []byte) {
 	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
@@ -545,30 +573,48 @@ func (l *logBuf) put(e *entry, v []float32) {
 	l.putCode(e, scale, l.code)
 }
 
-// putCode adds a record of e with a vector already quantised.
+// putCode adds a record of e with a vector already quantised. The path
+// is coded as the length of the prefix it shares with the previous put
+// record's and the rest; the session as 1 when it is the previous one's,
+// else 0 and the session; created as the difference from the previous
+// one's, updated from created; the vector's offset as the difference from
+// the end of the previous one's.
 func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
+	prev := &l.last
 	p := []byte{opPut}
-	p = appendStr(p, e.path)
+	n := 0
+	for n < len(e.path) && n < len(prev.path) && e.path[n] == prev.path[n] {
+		n++
+	}
+	p = binary.AppendUvarint(p, uint64(n))
+	p = appendStr(p, e.path[n:])
 	for _, n := range []int{e.seq, e.startLine, e.startCol, e.endLine, e.endCol, e.tokens} {
 		p = binary.AppendUvarint(p, uint64(n))
 	}
 	p = appendStr(p, e.title)
 	p = appendStr(p, e.kind)
 	p = appendStr(p, e.layer)
-	p = appendStr(p, e.session)
+	if e.session == prev.session {
+		p = append(p, 1)
+	} else {
+		p = append(p, 0)
+		p = appendStr(p, e.session)
+	}
 	p = binary.AppendUvarint(p, uint64(len(e.tags)))
 	for _, t := range e.tags {
 		p = appendStr(p, t)
 	}
-	p = binary.AppendVarint(p, e.created)
-	p = binary.AppendVarint(p, e.updated)
+	p = binary.AppendVarint(p, e.created-prev.created)
+	p = binary.AppendVarint(p, e.updated-e.created)
 	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
 	p = binary.LittleEndian.AppendUint64(p, e.hash)
 	at := len(l.v)
 	l.v = appendCode(l.v, scale, code, len(code))
+	off := l.base + int64(at)
 	p = binary.LittleEndian.AppendUint32(p, crc32.Checksum(l.v[at:], crcTable))
-	p = binary.AppendUvarint(p, uint64(l.base+int64(at)))
+	p = binary.AppendVarint(p, off-prev.next)
 	l.frame(p)
+	*prev = lastPut{path: e.path, session: e.session, created: e.created, next: off + int64(len(l.v)-at)}
 }
 
 // commit appends l's records to the file, fsyncs it, and replays them into
@@ -606,7 +652,7 @@ func (s *vecStore) commit(l *logBuf) error {
 		b = b[8+n:]
 	}
 	l.b, l.v = l.b[:0], l.v[:0]
-	l.base = s.dsize
+	l.base, l.last = s.dsize, s.last
 	return nil
 }
 
@@ -637,7 +683,7 @@ func (s *vecStore) compact(force bool) error {
 		return err
 	}
 	s.close()
-	s.dead, s.records, s.dsize = 0, live, int64(len(l.v))
+	s.dead, s.records, s.dsize, s.last = 0, live, int64(len(l.v)), l.last
 	return s.openAppend()
 }
 
