@@ -10,14 +10,14 @@ import (
 
 // Field names in the Bleve index.
 const (
-	fieldBody       = "body"
-	fieldTitle      = "title"
-	fieldKind       = "kind"
-	fieldLayer      = "layer"
-	fieldSession    = "session"
-	fieldTags       = "tags"
-	fieldCreated    = "created"
-	fieldID         = "_id" // Bleve's own: the chunk id, Path#Seq
+	fieldBody    = "body"
+	fieldTitle   = "title"
+	fieldKind    = "kind"
+	fieldLayer   = "layer"
+	fieldSession = "session"
+	fieldTags    = "tags"
+	fieldCreated = "created"
+	fieldID      = "_id" // Bleve's own: the chunk id, Path#Seq
 )
 
 // schemaVersion changes whenever the mapping, the chunker or the files'
