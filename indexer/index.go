@@ -628,11 +628,33 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		deletes []string // paths whose old chunks go
 	)
 	// Chunking and embedding (maybe a network call) happen outside the
-	// lock, so searches go on meanwhile.
+	// lock, so searches go on meanwhile. The built-in embedder, which
+	// fails only when ctx ends, works alongside Bleve's batch instead:
+	// each takes about half the CPU, and Bleve's turning a batch into a
+	// segment uses one processor. Should it fail, Bleve holds chunks the
+	// vectors file does not, as after a crash, which the next Put or
+	// Delete of their paths cleans up.
+	_, local := ix.embedder.(*HashEmbedder)
 	flush := func() error {
-		vecs, err := ix.embed(ctx, batch)
-		if err != nil {
-			return err
+		vecs := func() ([][]float32, error) { return ix.embed(ctx, batch) }
+		if local {
+			var (
+				v    [][]float32
+				err  error
+				done = make(chan struct{})
+			)
+			go func() {
+				defer close(done)
+				v, err = ix.embed(ctx, batch)
+			}()
+			defer func() { <-done }()
+			vecs = func() ([][]float32, error) { <-done; return v, err }
+		} else {
+			v, err := vecs()
+			if err != nil {
+				return err
+			}
+			vecs = func() ([][]float32, error) { return v, nil }
 		}
 		ix.mu.Lock()
 		defer ix.mu.Unlock()
@@ -730,12 +752,12 @@ func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32,
 	return vecs, nil
 }
 
-// write indexes chunks and their vectors in Bleve (deleting the old
-// chunks of paths first), then appends them to the vectors file. Bleve
-// goes first: if the process dies in between, Bleve holds chunks the
-// vectors file does not, which searches skip and the next Put or Delete
-// of the path removes. The caller holds ix.mu.
-func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) error {
+// write indexes chunks in Bleve (deleting the old chunks of paths first),
+// then appends them, with their vectors from vecs, to the vectors file.
+// Bleve goes first: if the process dies in between, Bleve holds chunks
+// the vectors file does not, which searches skip and the next Put or
+// Delete of the path removes. The caller holds ix.mu.
+func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]float32, error)) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -764,6 +786,13 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 		return fmt.Errorf("index put: bleve batch: %w", err)
 	}
 
+	var v [][]float32
+	if vecs != nil {
+		var err error
+		if v, err = vecs(); err != nil {
+			return err
+		}
+	}
 	l := ix.vecs.newLog()
 	for _, p := range paths {
 		if _, ok := ix.vecs.byPath[p]; ok {
@@ -771,7 +800,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 		}
 	}
 	for i, c := range chunks {
-		l.put(c.entry, vecs[i])
+		l.put(c.entry, v[i])
 	}
 	if err := ix.vecs.commit(l); err != nil {
 		return fmt.Errorf("index put: %w", err)
