@@ -37,17 +37,15 @@ func quantize(v []float32, code []int8) float32 {
 	return scale
 }
 
-// dotInt8Go is dotInt8 in plain Go.
-func dotInt8Go(a, b []int8) int32 {
-	b = b[:len(a)]
-	var s0, s1 int32
-	i := 0
-	for ; i+2 <= len(a); i += 2 {
-		s0 += int32(a[i]) * int32(b[i])
-		s1 += int32(a[i+1]) * int32(b[i+1])
+// dotsInt8Go is dotsInt8 in plain Go.
+func dotsInt8Go(q []int16, rows []int8, out []int32) {
+	n := len(q)
+	for r := range out {
+		row := rows[r*n : r*n+n]
+		var s int32
+		for i, x := range q {
+			s += int32(x) * int32(row[i])
+		}
+		out[r] = s
 	}
-	for ; i < len(a); i++ {
-		s0 += int32(a[i]) * int32(b[i])
-	}
-	return s0 + s1
 }

@@ -87,8 +87,17 @@ func TestDot(t *testing.T) {
 		ca, cb := make([]int8, codeDim(n)), make([]int8, codeDim(n))
 		quantize(a, ca)
 		sb := quantize(b, cb)
-		if got, want := dotInt8(ca, cb), dotInt8Go(ca, cb); got != want {
-			t.Errorf("dotInt8 of %d: %v, want %v", n, got, want)
+		// Three rows, so that the kernel's row loop runs.
+		q16 := make([]int16, len(ca))
+		for i, c := range ca {
+			q16[i] = int16(c)
+		}
+		rows := append(append(append([]int8(nil), cb...), ca...), cb...)
+		got, exp := make([]int32, 3), make([]int32, 3)
+		dotsInt8(q16, rows, got)
+		dotsInt8Go(q16, rows, exp)
+		if fmt.Sprint(got) != fmt.Sprint(exp) {
+			t.Errorf("dotsInt8 of %d: %v, want %v", n, got, exp)
 		}
 		// The float32 query against codes: within rounding of exact.
 		if got := dotCode(a, cb[:n]) * sb; math.Abs(float64(got)-want) > 0.02*math.Sqrt(float64(n)+1) {
@@ -165,41 +174,43 @@ func TestVecSearchRecall(t *testing.T) {
 		normalize(v)
 		random[i] = v
 	}
-	for name, set := range map[string][][]float32{"embeddings": vecs, "random": random} {
-		s := newVecStore("", HashDim, "t")
-		for i, v := range set {
-			s.put(&entry{path: fmt.Sprint(i)}, v)
-		}
-		found, total := 0, 0
-		for qi := 0; qi < 50; qi++ {
-			q := set[r.Intn(len(set))]
-			if name == "embeddings" { // a query unlike any document
-				v, err := h.Embed(context.Background(), []string{texts[r.Intn(len(texts))][:20] + " " + texts[r.Intn(len(texts))][:20]})
-				if err != nil {
-					t.Fatal(err)
-				}
-				q = v[0]
-			}
-			exact := make([]scored, len(set))
+	for _, k := range []int{10, 150} { // 150: what memory's search asks for
+		for name, set := range map[string][][]float32{"embeddings": vecs, "random": random} {
+			s := newVecStore("", HashDim, "t")
 			for i, v := range set {
-				exact[i] = scored{i, dotGo(q, v)}
+				s.put(&entry{path: fmt.Sprint(i)}, v)
 			}
-			sort.Slice(exact, func(i, j int) bool { return minHeap(exact).Less(j, i) })
-			want := map[int]bool{}
-			for _, x := range exact[:10] {
-				want[x.slot] = true
-			}
-			for _, x := range s.search(q, 10, nil) {
-				if want[x.slot] {
-					found++
+			found, total := 0, 0
+			for qi := 0; qi < 50; qi++ {
+				q := set[r.Intn(len(set))]
+				if name == "embeddings" { // a query unlike any document
+					v, err := h.Embed(context.Background(), []string{texts[r.Intn(len(texts))][:20] + " " + texts[r.Intn(len(texts))][:20]})
+					if err != nil {
+						t.Fatal(err)
+					}
+					q = v[0]
 				}
+				exact := make([]scored, len(set))
+				for i, v := range set {
+					exact[i] = scored{i, dotGo(q, v)}
+				}
+				sort.Slice(exact, func(i, j int) bool { return minHeap(exact).Less(j, i) })
+				want := map[int]bool{}
+				for _, x := range exact[:k] {
+					want[x.slot] = true
+				}
+				for _, x := range s.search(q, k, nil) {
+					if want[x.slot] {
+						found++
+					}
+				}
+				total += k
 			}
-			total += 10
-		}
-		recall := float64(found) / float64(total)
-		t.Logf("%s: recall@10 of the int8 scan with rescoring %.3f", name, recall)
-		if recall < 0.97 {
-			t.Errorf("%s: recall@10 %.3f", name, recall)
+			recall := float64(found) / float64(total)
+			t.Logf("%s: recall@%d of the int8 scan with rescoring %.3f", name, k, recall)
+			if recall < 0.97 {
+				t.Errorf("%s: recall@%d %.3f", name, k, recall)
+			}
 		}
 	}
 }
