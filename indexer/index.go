@@ -859,7 +859,7 @@ func bleveDoc(c pendingChunk) map[string]any {
 		d[fieldTags] = e.tags
 	}
 	if e.created != 0 {
-		d[fieldCreated] = c.doc.Created
+		d[fieldCreated] = dayTerm(c.doc.Created)
 	}
 	return d
 }

@@ -118,6 +118,10 @@ func TestFilters(t *testing.T) {
 		{"since", Query{Since: day(3)}, []string{"core/facts/goose.md", "core/preferences/tabs.md", "sessions/s1/summary.md"}},
 		{"until", Query{Until: day(1)}, []string{"archive/2026/10/s0/summary.md"}},
 		{"since until", Query{Since: day(1), Until: day(3)}, []string{"core/decisions/postgres.md"}},
+		// Bleve filters by day; the times within a day are the vectors file's.
+		{"since within a day", Query{Since: day(3).Add(time.Hour)}, []string{"core/preferences/tabs.md", "sessions/s1/summary.md"}},
+		{"until within a day", Query{Until: day(3).Add(time.Hour)}, []string{"archive/2026/10/s0/summary.md", "core/decisions/postgres.md", "core/facts/goose.md"}},
+		{"until at the time", Query{Until: day(3)}, []string{"archive/2026/10/s0/summary.md", "core/decisions/postgres.md"}},
 		{"none", Query{Kinds: []string{"nope"}}, nil},
 	}
 	// Words found in every document of interest, for both rankings.

@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"time"
+
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -30,10 +32,12 @@ const schemaVersion = 3 // 2: vectors file format 2; 3: int8 vectors (format 4),
 // files), no term vectors, no doc values (nothing sorts or facets), no
 // _all field, and only the fields a query or filter uses. Body and title
 // are analysed in English with stemming; kind, layer, session and tags
-// are exact keywords; created is a date, for --since and --until.
-// Importance, updated and path are in the vectors file only: a number or
-// date costs Bleve 16 terms a document, about a tenth of the index each,
-// and a path's chunks are found by their ids' prefix.
+// are exact keywords; created is the UTC day ("20261130"), a keyword,
+// which a term range narrows --since and --until to before the exact
+// times in the vectors file decide (keyword). Importance, updated and
+// path are in the vectors file only: a number or date costs Bleve 16
+// terms a document, about a tenth of the index each, and a path's chunks
+// are found by their ids' prefix.
 func newMapping() mapping.IndexMapping {
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
@@ -53,20 +57,12 @@ func newMapping() mapping.IndexMapping {
 		f.DocValues = false
 		return f
 	}
-	date := func() *mapping.FieldMapping {
-		f := bleve.NewDateTimeFieldMapping()
-		f.Store = false
-		f.IncludeInAll = false
-		f.DocValues = false
-		return f
-	}
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldBody, text())
 	doc.AddFieldMappingsAt(fieldTitle, text())
-	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags} {
+	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags, fieldCreated} {
 		doc.AddFieldMappingsAt(name, kw())
 	}
-	doc.AddFieldMappingsAt(fieldCreated, date())
 	// No _all field at all: even empty, Bleve builds and writes it for
 	// every document, 9% of the indexing CPU.
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
@@ -80,3 +76,7 @@ func newMapping() mapping.IndexMapping {
 	m.ScoringModel = index.BM25Scoring
 	return m
 }
+
+// dayTerm is the created field's term for t: its UTC day, which sorts as
+// the days do.
+func dayTerm(t time.Time) string { return t.UTC().Format("20060102") }

@@ -345,18 +345,32 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 		b.AddFilter(f)
 		bq = b
 	}
-	req := bleve.NewSearchRequestOptions(bq, n, 0, false)
+	// Bleve filters dates by whole days: ask for more when a date filter
+	// may drop some of the first and last day's hits.
+	dates := !q.Since.IsZero() || !q.Until.IsZero()
+	size := n
+	if dates {
+		size = 2 * n
+	}
+	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
 	res, err := ix.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
+	var keep func(*entry) bool
+	if dates {
+		keep = filter(Query{Since: q.Since, Until: q.Until})
+	}
 	out := make([]kwHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		slot, ok := ix.vecs.slot(h.ID)
-		if !ok {
+		if !ok || (keep != nil && !keep(ix.vecs.entries[slot])) {
 			continue
 		}
 		out = append(out, kwHit{slot: slot, score: h.Score})
+		if len(out) == n {
+			break
+		}
 	}
 	return out, nil
 }
@@ -390,8 +404,19 @@ func bleveFilter(q Query) query.Query {
 		anyOf(fieldTags, []string{t})
 	}
 	if !q.Since.IsZero() || !q.Until.IsZero() {
-		incl, excl := true, false
-		r := query.NewDateRangeInclusiveQuery(q.Since, q.Until, &incl, &excl)
+		// Whole days here, both ends included; keyword drops the hits
+		// of the first and last day that are out of range.
+		var from, to string
+		if !q.Since.IsZero() {
+			from = dayTerm(q.Since)
+		}
+		if !q.Until.IsZero() {
+			to = dayTerm(q.Until)
+		} else {
+			to = "99999999"
+		}
+		incl := true
+		r := query.NewTermRangeInclusiveQuery(from, to, &incl, &incl)
 		r.SetField(fieldCreated)
 		must = append(must, r)
 	}
