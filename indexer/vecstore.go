@@ -106,13 +106,15 @@ type vecStore struct {
 }
 
 // lastPut is what a put record's fields are coded against: the previous
-// put record's path, session and created time, and the offset after its
+// put record's path, title, layer, session and created time, and the offset after its
 // vector. Chunks of a file, and files of a session, follow each other,
 // so most of these cost a byte or two instead of dozens.
 type lastPut struct {
-	path, session string
-	created       int64
-	next          int64
+	path, title string
+	layer       string
+	session     string
+	created     int64
+	next        int64
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
@@ -295,9 +297,18 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		e.startLine, e.startCol = d.int(), d.int()
 		e.endLine, e.endCol = d.int(), d.int()
 		e.tokens = d.int()
-		e.title = d.str()
+		if n := d.uvarint(); n <= uint64(len(prev.title)) {
+			start := d.raw()
+			e.title = string(start) + prev.title[uint64(len(prev.title))-n:]
+		} else {
+			return fmt.Errorf("title shares %d bytes with the previous one, which has %d", n, len(prev.title))
+		}
 		e.kind = s.interned(d.raw())
-		e.layer = s.interned(d.raw())
+		if d.uvarint() == 1 {
+			e.layer = prev.layer
+		} else {
+			e.layer = s.interned(d.raw())
+		}
 		if d.uvarint() == 1 {
 			e.session = prev.session
 		} else {
@@ -311,14 +322,18 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		}
 		e.created = prev.created + d.varint()
 		e.updated = e.created + d.varint()
-		e.importance = math.Float64frombits(d.u64())
+		if m := d.uvarint(); m > 0 {
+			e.importance = float64(m-1) / 1000
+		} else {
+			e.importance = math.Float64frombits(d.u64())
+		}
 		e.hash = d.u64()
 		sum := d.u32()
 		off := uint64(prev.next + d.varint())
 		if d.err != nil {
 			return d.err
 		}
-		*prev = lastPut{path: e.path, session: e.session, created: e.created, next: int64(off) + int64(s.recSize())}
+		*prev = lastPut{path: e.path, title: e.title, layer: e.layer, session: e.session, created: e.created, next: int64(off) + int64(s.recSize())}
 		if len(d.b) != 0 {
 			return fmt.Errorf("put record has %d bytes too many", len(d.b))
 		}
@@ -574,8 +589,9 @@ func (l *logBuf) put(e *entry, v []float32) {
 
 // putCode adds a record of e with a vector already quantised. The path
 // is coded as the length of the prefix it shares with the previous put
-// record's and the rest; the session as 1 when it is the previous one's,
-// else 0 and the session; created as the difference from the previous
+// record's and the rest; the title as the length of the end it shares
+// and the rest; layer and session as 1 when they are the previous one's,
+// else 0 and the string; created as the difference from the previous
 // one's, updated from created; the vector's offset as the difference from
 // the end of the previous one's.
 func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
@@ -590,9 +606,19 @@ func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
 	for _, n := range []int{e.seq, e.startLine, e.startCol, e.endLine, e.endCol, e.tokens} {
 		p = binary.AppendUvarint(p, uint64(n))
 	}
-	p = appendStr(p, e.title)
+	n = 0 // the title's end it shares with the previous one's
+	for n < len(e.title) && n < len(prev.title) && e.title[len(e.title)-1-n] == prev.title[len(prev.title)-1-n] {
+		n++
+	}
+	p = binary.AppendUvarint(p, uint64(n))
+	p = appendStr(p, e.title[:len(e.title)-n])
 	p = appendStr(p, e.kind)
-	p = appendStr(p, e.layer)
+	if e.layer == prev.layer {
+		p = append(p, 1)
+	} else {
+		p = append(p, 0)
+		p = appendStr(p, e.layer)
+	}
 	if e.session == prev.session {
 		p = append(p, 1)
 	} else {
@@ -605,7 +631,14 @@ func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
 	}
 	p = binary.AppendVarint(p, e.created-prev.created)
 	p = binary.AppendVarint(p, e.updated-e.created)
-	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
+	// Importance in thousandths when that is exact (it nearly always
+	// is), else its 8 bytes.
+	if m := math.Round(e.importance * 1000); m >= 0 && m < 1e6 && m/1000 == e.importance {
+		p = binary.AppendUvarint(p, uint64(m)+1)
+	} else {
+		p = append(p, 0)
+		p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
+	}
 	p = binary.LittleEndian.AppendUint64(p, e.hash)
 	at := len(l.v)
 	l.v = appendCode(l.v, scale, code, len(code))
@@ -613,7 +646,7 @@ func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
 	p = binary.LittleEndian.AppendUint32(p, crc32.Checksum(l.v[at:], crcTable))
 	p = binary.AppendVarint(p, off-prev.next)
 	l.frame(p)
-	*prev = lastPut{path: e.path, session: e.session, created: e.created, next: off + int64(len(l.v)-at)}
+	*prev = lastPut{path: e.path, title: e.title, layer: e.layer, session: e.session, created: e.created, next: off + int64(len(l.v)-at)}
 }
 
 // commit appends l's records to the file, fsyncs it, and replays them into

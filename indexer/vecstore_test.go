@@ -326,3 +326,86 @@ func TestFeatTable(t *testing.T) {
 		}
 	}
 }
+
+// TestVecStoreFieldCoding checks that the fields coded against the
+// previous put record (path, title, layer, session, times, importance,
+// vector offset) come back as written, across commits, a reload and a
+// compaction.
+func TestVecStoreFieldCoding(t *testing.T) {
+	entries := []*entry{
+		{path: "archive/2026/10/s0/summary.md", title: "Summary of session s0", kind: "summary", layer: "archival", session: "s0", created: 5e18, updated: 5e18, importance: 0.6, hash: 1},
+		{path: "archive/2026/10/s0/summary.md", seq: 1, title: "Summary of session s0", kind: "summary", layer: "archival", session: "s0", created: 5e18, updated: 5e18 + 7, importance: 0.6, hash: 2},
+		{path: "archive/2026/10/s0/prompts.md", title: "Prompts of session s0", kind: "prompt", layer: "archival", session: "s0", created: 4e18, updated: 6e18, importance: 0.123456789, hash: 3},
+		{path: "archive/2026/10/s1/prompts.md", title: "", kind: "prompt", layer: "archival", session: "s1", importance: -1, hash: 4},
+		{path: "core/a.md", title: "s0", kind: "fact", layer: "core", tags: []string{"t"}, created: -3, importance: 1, hash: 5},
+		{path: "core", title: "of session s0", layer: "", importance: math.NaN(), hash: 6},
+		{path: "core/b.md", title: "Prompts of session s0", kind: "fact", layer: "core", importance: 999.999, hash: 7},
+	}
+	file := filepath.Join(t.TempDir(), "vectors")
+	s := newVecStore(file, 3, "t")
+	if err := s.create(); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries { // one commit each but the first two
+		l := s.newLog()
+		c := *e
+		l.put(&c, []float32{float32(i), 1, 0})
+		if i == 0 {
+			c2 := *entries[1]
+			l.put(&c2, []float32{1, 1, 0})
+		}
+		if i == 1 {
+			continue
+		}
+		if err := s.commit(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(s *vecStore, when string) {
+		t.Helper()
+		if s.count() != len(entries) {
+			t.Fatalf("%s: %d chunks, want %d", when, s.count(), len(entries))
+		}
+		for _, want := range entries {
+			got, ok := s.lookup(want.id())
+			if !ok {
+				t.Fatalf("%s: %s missing", when, want.id())
+			}
+			g, w := *got, *want
+			g.slot, w.slot = 0, 0
+			if g.importance != g.importance && w.importance != w.importance {
+				g.importance, w.importance = 0, 0 // NaN
+			}
+			if fmt.Sprint(g) != fmt.Sprint(w) {
+				t.Errorf("%s:\n got %+v\nwant %+v", when, g, w)
+			}
+		}
+	}
+	check(s, "written")
+	s.close()
+	s2 := newVecStore(file, 3, "t")
+	if err := s2.load(); err != nil {
+		t.Fatal(err)
+	}
+	check(s2, "loaded")
+	if err := s2.compact(true); err != nil {
+		t.Fatal(err)
+	}
+	l := s2.newLog() // after a compaction, coded against its last record
+	extra := &entry{path: "core/b.md", seq: 1, title: "Prompts of session s0", layer: "core", importance: 0.5}
+	l.put(extra, []float32{0, 0, 1})
+	if err := s2.commit(l); err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, extra)
+	s2.close()
+	s3 := newVecStore(file, 3, "t")
+	if err := s3.load(); err != nil {
+		t.Fatal(err)
+	}
+	defer s3.close()
+	check(s3, "compacted")
+	if err := s3.materialize(); err != nil {
+		t.Fatal(err)
+	}
+}
