@@ -120,25 +120,51 @@ const (
 )
 
 func (e *HashEmbedder) embed(text string, counts *featTable) []float32 {
-	v := make([]float32, HashDim)
 	counts.reset()
+	st := featState{prevPos: -10}
+	e.addText(&st, counts, text, e.analyzer.Analyze([]byte(text)), 0)
+	return counts.vector()
+}
+
+// embedAnalyzed is embed of title + "\n\n" + body given their tokens by
+// the English analyzer, which Put shares with Bleve rather than analyse
+// every chunk twice (the analysis was a seventh of indexing). The body's
+// positions follow the title's, as in the joined text.
+func (e *HashEmbedder) embedAnalyzed(title, body string, tt, bt analysis.TokenStream, counts *featTable) []float32 {
+	counts.reset()
+	st := featState{prevPos: -10}
+	last := e.addText(&st, counts, title, tt, 0)
+	e.addText(&st, counts, body, bt, last)
+	return counts.vector()
+}
+
+// featState carries a word into the next piece of text, for bigrams.
+type featState struct {
+	prev    []byte
+	prevPos int
+	runes   []rune
+}
+
+// addText counts the features of text, analysed into toks, with offset
+// added to their positions; it returns the last position.
+func (e *HashEmbedder) addText(st *featState, counts *featTable, text string, toks analysis.TokenStream, offset int) int {
 	lower := strings.ToLower(text)
-	var prev []byte
-	prevPos := -10
-	var runes []rune
-	for _, tok := range e.analyzer.Analyze([]byte(text)) {
+	last := offset
+	for _, tok := range toks {
+		pos := tok.Position + offset
+		last = pos
 		counts.add(hashFeature(featWord, tok.Term, nil), 1)
 		if c, ok := e.concepts[string(tok.Term)]; ok {
 			counts.add(hashFeature(featConcept, []byte(c), nil), 1)
 		}
-		if tok.Position == prevPos+1 || tok.Position == prevPos+2 { // allow one stop word between
-			counts.add(hashFeature(featBigram, prev, tok.Term), 0.5)
+		if pos == st.prevPos+1 || pos == st.prevPos+2 { // allow one stop word between
+			counts.add(hashFeature(featBigram, st.prev, tok.Term), 0.5)
 		}
-		prev, prevPos = tok.Term, tok.Position
+		st.prev, st.prevPos = tok.Term, pos
 		// Trigrams of the word as written (lowercased), ends marked, together
 		// weighing about 0.6 of a word.
 		if tok.Start >= 0 && tok.Start < tok.End && tok.End <= len(lower) && len(lower) == len(text) {
-			runes = append(runes[:0], '^')
+			runes := append(st.runes[:0], '^')
 			for _, r := range lower[tok.Start:tok.End] {
 				runes = append(runes, r)
 			}
@@ -149,10 +175,17 @@ func (e *HashEmbedder) embed(text string, counts *featTable) []float32 {
 					counts.add(hashRunes(featTrigram, runes[i:i+3]), w)
 				}
 			}
+			st.runes = runes
 		}
 	}
-	for _, i := range counts.used {
-		h, c := counts.keys[i], counts.vals[i]
+	return last
+}
+
+// vector turns the counts into a unit vector.
+func (t *featTable) vector() []float32 {
+	v := make([]float32, HashDim)
+	for _, i := range t.used {
+		h, c := t.keys[i], t.vals[i]
 		w := c
 		if c >= 1 {
 			w = 1 + math.Log(c) // sublinear: repetition matters, but little

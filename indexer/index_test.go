@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -587,5 +588,55 @@ func TestCrashLeftBleveChunks(t *testing.T) {
 	}
 	if got := paths(search(t, ix, Query{Text: "queue", Mode: Keyword})); fmt.Sprint(got) != "[a.md.bak]" {
 		t.Errorf("search after the repair: %v, want [a.md.bak]", got)
+	}
+}
+
+// otherEmbedder hides that it is the built-in embedder, so that Put takes
+// the path of every other embedder: the mapping analyses for Bleve.
+type otherEmbedder struct{ *HashEmbedder }
+
+// TestSharedAnalysis checks that the built-in embedder's path, where Put
+// analyses each chunk once for Bleve and the embedder, indexes as the
+// mapping does: the same keyword hits with the same scores, and vectors
+// alike but for the title/body boundary.
+func TestSharedAnalysis(t *testing.T) {
+	h, err := NewHashEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, _ := openTest(t, Options{})
+	mapped, _ := openTest(t, Options{Embedder: otherEmbedder{h}})
+	docs := corpus()
+	more, _ := benchDocs(300, 7) // enough for the parallel paths
+	docs = append(docs, more...)
+	put(t, shared, docs...)
+	put(t, mapped, docs...)
+	for _, q := range []string{"postgres queue", "schema migrations", "tabs indentation", "worker session summary", "the"} {
+		for _, mode := range []Mode{Keyword, Vector} {
+			// Every match (ties may come in another order): by id.
+			a := search(t, shared, Query{Text: q, Mode: mode, K: 1000, Candidates: 1000})
+			b := search(t, mapped, Query{Text: q, Mode: mode, K: 1000, Candidates: 1000})
+			// Vector hits end at a similarity of 0, which the boundary
+			// may move a near-orthogonal chunk across.
+			if d := len(a) - len(b); d != 0 && (mode == Keyword || d > 2 || d < -2) {
+				t.Fatalf("%q %s: %d hits shared, %d mapped", q, mode, len(a), len(b))
+			}
+			want := map[string]Hit{}
+			for _, h := range b {
+				want[h.ID] = h
+			}
+			for _, h := range a {
+				w, ok := want[h.ID]
+				switch {
+				case !ok && mode == Keyword:
+					t.Errorf("%q %s: %s only shared", q, mode, h.ID)
+				case !ok:
+				case mode == Keyword && h.KeywordScore != w.KeywordScore:
+					t.Errorf("%q: %s keyword score shared %v, mapped %v", q, h.ID, h.KeywordScore, w.KeywordScore)
+				case mode == Vector && math.Abs(h.VectorScore-w.VectorScore) > 0.05:
+					t.Errorf("%q: %s vector score shared %v, mapped %v", q, h.ID, h.VectorScore, w.VectorScore)
+				}
+			}
+		}
 	}
 }

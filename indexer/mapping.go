@@ -80,3 +80,10 @@ func newMapping() mapping.IndexMapping {
 // dayTerm is the created field's term for t: its UTC day, which sorts as
 // the days do.
 func dayTerm(t time.Time) string { return t.UTC().Format("20060102") }
+
+// textOptions are the indexing options of the body and title fields, as
+// the mapping has them, for fields Put builds itself.
+func textOptions() index.FieldIndexingOptions {
+	m := newMapping().(*mapping.IndexMappingImpl)
+	return m.DefaultMapping.Properties[fieldBody].Fields[0].Options()
+}
