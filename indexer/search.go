@@ -80,7 +80,8 @@ type Hit struct {
 
 	// KeywordScore is the BM25 score and KeywordRank the 1-based rank in
 	// the keyword ranking (0: not in it); likewise VectorScore (cosine
-	// similarity, -1..1) and VectorRank.
+	// similarity, -1..1, of the query and the chunk's int8 codes) and
+	// VectorRank.
 	KeywordScore float64
 	KeywordRank  int
 	VectorScore  float64
