@@ -13,6 +13,12 @@
 # `cairn context --query`. The memory is the one
 # the Go benchmarks use (memory/search_test.go: benchCorpus): 5% core
 # items, the rest session files, about 1 KB each of Zipf-distributed words.
+# The index's size is measured at rest (du, after the reindex process has
+# exited), against the Markdown files' size.
+#
+# With CAIRN_BASELINE=/path/to/another/cairn, that binary indexes a copy
+# of the same memory and its rows (marked "base") are timed in blocks
+# alternating with this tree's, for before/after pairs in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-21}
@@ -48,25 +54,54 @@ time_runs() {
 	done
 }
 
-printf '%-8s %8s %9s %9s %11s %11s %11s %11s %11s %11s\n' files chunks "index s" chunks/s "index/text" "version ms" "search ms" "keyword ms" "context ms" "context -q ms"
+bins=(new)
+if [ -n "${CAIRN_BASELINE:-}" ]; then
+	cp "$CAIRN_BASELINE" "$work/cairn-base"
+	bins=(base new)
+fi
+bin() { if [ "$1" = base ]; then echo "$work/cairn-base"; else echo "$work/cairn"; fi; }
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-5s %-8s %8s %9s %9s %11s %11s %11s %11s %11s %11s\n' bin files chunks "index s" chunks/s "index/text" "version ms" "search ms" "keyword ms" "context ms" "context -q ms"
 for n in "${sizes[@]}"; do
 	p="$work/p-$n"
 	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./memory >/dev/null
 	text=$(cd "$p/.cairn" && find core sessions archive -type f -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
-	t0=$(now)
-	stats=$("$work/cairn" -C "$p" reindex --json)
-	t1=$(now)
-	chunks=$(echo "$stats" | sed -n 's/.*"chunks": \([0-9]*\).*/\1/p')
-	bytes=$(echo "$stats" | sed -n 's/.*"bytes": \([0-9]*\).*/\1/p')
-	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", (b-a)/1e9}')
-	"$work/cairn" -C "$p" search warm up >/dev/null # page cache, as a second search finds it
-	time_runs "$work/ts" "$work/cairn" -C "$p" search QUERY
-	time_runs "$work/tk" "$work/cairn" -C "$p" search --mode keyword QUERY
-	time_runs "$work/tc" "$work/cairn" -C "$p" context
-	time_runs "$work/tq" "$work/cairn" -C "$p" context --query QUERY
-	time_runs "$work/tv" "$work/cairn" version
-	awk -v n="$n" -v c="$chunks" -v s="$secs" -v b="$bytes" -v t="$text" -v mv="$(median <"$work/tv")" \
-		-v ms="$(median <"$work/ts")" -v mk="$(median <"$work/tk")" -v mc="$(median <"$work/tc")" -v mq="$(median <"$work/tq")" \
-		'BEGIN {printf "%-8s %8d %9.1f %9.0f %11.2f %11.1f %11.1f %11.1f %11.1f %11.1f\n", n, c, s, c/s, b/t, mv/1000, ms/1000, mk/1000, mc/1000, mq/1000}'
-	rm -rf "$p"
+	for b in "${bins[@]}"; do
+		[ "$b" = new ] || cp -a "$p" "$p-$b"
+	done
+	declare -A chunks secs bytes
+	for b in "${bins[@]}"; do
+		d=$p
+		[ "$b" = new ] || d=$p-$b
+		t0=$(now)
+		stats=$("$(bin "$b")" -C "$d" reindex --json)
+		t1=$(now)
+		chunks[$b]=$(echo "$stats" | sed -n 's/.*"chunks": \([0-9]*\).*/\1/p')
+		secs[$b]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", (b-a)/1e9}')
+		bytes[$b]=$(du -sb --exclude=lock "$d/.cairn/.state/index" | cut -f1)
+		"$(bin "$b")" -C "$d" search warm up >/dev/null # page cache, as a second search finds it
+	done
+	# Blocks of runs, each binary in turn, so that load changes hit both.
+	for what in ts tk tc tq tv; do
+		for b in "${bins[@]}"; do
+			d=$p
+			[ "$b" = new ] || d=$p-$b
+			x=$(bin "$b")
+			case $what in
+			ts) time_runs "$work/$what-$b" "$x" -C "$d" search QUERY ;;
+			tk) time_runs "$work/$what-$b" "$x" -C "$d" search --mode keyword QUERY ;;
+			tc) time_runs "$work/$what-$b" "$x" -C "$d" context ;;
+			tq) time_runs "$work/$what-$b" "$x" -C "$d" context --query QUERY ;;
+			tv) time_runs "$work/$what-$b" "$x" version ;;
+			esac
+		done
+	done
+	for b in "${bins[@]}"; do
+		awk -v bin="$b" -v n="$n" -v c="${chunks[$b]}" -v s="${secs[$b]}" -v b="${bytes[$b]}" -v t="$text" -v mv="$(median <"$work/tv-$b")" \
+			-v ms="$(median <"$work/ts-$b")" -v mk="$(median <"$work/tk-$b")" -v mc="$(median <"$work/tc-$b")" -v mq="$(median <"$work/tq-$b")" \
+			'BEGIN {printf "%-5s %-8s %8d %9.1f %9.0f %11.2f %11.1f %11.1f %11.1f %11.1f %11.1f\n", bin, n, c, s, c/s, b/t, mv/1000, ms/1000, mk/1000, mc/1000, mq/1000}'
+	done
+	rm -rf "$p" "$p"-*
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

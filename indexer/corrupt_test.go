@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,16 +93,16 @@ func TestCorruptIndex(t *testing.T) {
 		{"meta missing", "meta.json", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false},
 		{"schema", "meta.json", func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": 2`, `"schema": 999`, 1)), 0o600)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": `+strconv.Itoa(schemaVersion), `"schema": 999`, 1)), 0o600)
 		}, Options{}, "schema", false},
 		{"embedder", "", nil, Options{Embedder: &tableEmbedder{}}, "embedder", false},
 		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking", false},
 		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt", false},
 		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt", false},
 		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt", false},
-		{"vector data garbled", "vectors.f32", garble(0.5), Options{}, "corrupt", true},
-		{"vector data truncated", "vectors.f32", truncate(0.5), Options{}, "corrupt", false},
-		{"vector data missing", "vectors.f32", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "corrupt", false},
+		{"vector data garbled", "vectors.i8", garble(0.5), Options{}, "corrupt", true},
+		{"vector data truncated", "vectors.i8", truncate(0.5), Options{}, "corrupt", false},
+		{"vector data missing", "vectors.i8", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "corrupt", false},
 		{"vectors record fields garbled", "vectors", func(t *testing.T, p string) {
 			b, err := os.ReadFile(p)
 			if err != nil {

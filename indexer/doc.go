@@ -27,17 +27,18 @@
 //	meta.json   schema version, recorded version, embedder, chunking, chunk count
 //	bleve/      the Bleve (scorch) full-text index; nothing stored in it
 //	vectors     chunk metadata: an append-only, checksummed log
-//	vectors.f32 the chunks' vectors (float32), each checksummed in the log
+//	vectors.i8  the chunks' vectors, quantised to int8 with a scale each,
+//	            each checksummed in the log
 //	lock        flock held by the one process that has the index open
 //
-// Open reads meta.json, Bleve and the vectors log, not vectors.f32: that
+// Open reads meta.json, Bleve and the vectors log, not vectors.i8: that
 // is read on the first vector or hybrid search or write, so a keyword
 // search never reads a vector.
 //
 // A damaged, incomplete or outdated index is reported by Open as
 // ErrNeedsRebuild (a *RebuildError saying why); one held by another
 // process as ErrLocked, at once or after Options.LockTimeout. Damage
-// inside vectors.f32 shows only when it is read: the first vector or
+// inside vectors.i8 shows only when it is read: the first vector or
 // hybrid Search, Put or Delete then fails with ErrNeedsRebuild, as do
 // all later ones (keyword searches go on working).
 package indexer

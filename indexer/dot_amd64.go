@@ -3,35 +3,22 @@ package indexer
 import "golang.org/x/sys/cpu"
 
 // useAVX2 is whether this processor can run the assembly; decided once.
-var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+var useAVX2 = cpu.X86.HasAVX2
 
 //go:noescape
-func dotAVX2(a, b *float32, n int) float32
+func dotsInt8AVX2(q *int16, rows *int8, n, count int, out *int32)
 
-//go:noescape
-func dotInt8AVX2(a, b *int8, n int) int32
-
-// dot is the inner product of two vectors of the same length.
-func dot(a, b []float32) float32 {
-	if len(a) == 0 {
-		return 0
+// dotsInt8 sets out[r] to the inner product of q and the r-th row of
+// rows (len(out) rows of len(q) codes, len(q) a multiple of 16).
+func dotsInt8(q []int16, rows []int8, out []int32) {
+	if len(out) == 0 || len(q) == 0 {
+		clear(out)
+		return
 	}
 	if useAVX2 {
-		b = b[:len(a)]
-		return dotAVX2(&a[0], &b[0], len(a))
+		rows = rows[:len(q)*len(out)]
+		dotsInt8AVX2(&q[0], &rows[0], len(q), len(out), &out[0])
+		return
 	}
-	return dotGo(a, b)
-}
-
-// dotInt8 is the inner product of two int8 vectors of the same length, a
-// multiple of 16.
-func dotInt8(a, b []int8) int32 {
-	if len(a) == 0 {
-		return 0
-	}
-	if useAVX2 {
-		b = b[:len(a)]
-		return dotInt8AVX2(&a[0], &b[0], len(a))
-	}
-	return dotInt8Go(a, b)
+	dotsInt8Go(q, rows, out)
 }

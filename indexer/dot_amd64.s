@@ -1,112 +1,63 @@
 #include "textflag.h"
 
-// func dotAVX2(a, b *float32, n int) float32
-// Requires AVX2 and FMA. Four accumulators of eight lanes hide the FMA
-// latency; the tail of fewer than eight is done one by one.
-TEXT ·dotAVX2(SB), NOSPLIT, $0-28
-	MOVQ a+0(FP), SI
-	MOVQ b+8(FP), DI
-	MOVQ n+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+// func dotsInt8AVX2(q *int16, rows *int8, n, count int, out *int32)
+// Requires AVX2; n is a multiple of 16. out[r] is the inner product of
+// the query q (n int16, widened once by the caller) and row r of rows
+// (count rows of n int8, one after the other). Each step widens sixteen
+// codes of the row and multiply-adds them with the query's into eight
+// int32 lanes; one call does a whole block of rows.
+TEXT ·dotsInt8AVX2(SB), NOSPLIT, $0-40
+	MOVQ q+0(FP), SI
+	MOVQ rows+8(FP), DI
+	MOVQ n+16(FP), DX
+	MOVQ count+24(FP), R8
+	MOVQ out+32(FP), R9
 
-loop32:
-	CMPQ CX, $32
-	JL   loop8
-	VMOVUPS (SI), Y4
-	VMOVUPS 32(SI), Y5
-	VMOVUPS 64(SI), Y6
-	VMOVUPS 96(SI), Y7
-	VFMADD231PS (DI), Y4, Y0
-	VFMADD231PS 32(DI), Y5, Y1
-	VFMADD231PS 64(DI), Y6, Y2
-	VFMADD231PS 96(DI), Y7, Y3
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $32, CX
-	JMP  loop32
-
-loop8:
-	CMPQ CX, $8
-	JL   reduce
-	VMOVUPS (SI), Y4
-	VFMADD231PS (DI), Y4, Y0
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JMP  loop8
-
-reduce:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VHADDPS X0, X0, X0
-	VHADDPS X0, X0, X0
-
-tail:
-	CMPQ CX, $0
-	JE   done
-	VMOVSS (SI), X1
-	VFMADD231SS (DI), X1, X0
-	ADDQ $4, SI
-	ADDQ $4, DI
-	DECQ CX
-	JMP  tail
-
-done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
-
-// func dotInt8AVX2(a, b *int8, n int) int32
-// Requires AVX2; n is a multiple of 16. Each step widens sixteen int8 of
-// each side to int16 and multiply-adds pairs into eight int32 lanes.
-TEXT ·dotInt8AVX2(SB), NOSPLIT, $0-28
-	MOVQ a+0(FP), SI
-	MOVQ b+8(FP), DI
-	MOVQ n+16(FP), CX
+drow:
+	CMPQ R8, $0
+	JE   ddone
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
+	MOVQ SI, R10
+	MOVQ DX, CX
 
-iloop32:
+dloop32:
 	CMPQ CX, $32
-	JL   iloop16
-	VPMOVSXBW (SI), Y2
-	VPMOVSXBW (DI), Y3
-	VPMADDWD Y3, Y2, Y2
+	JL   dloop16
+	VPMOVSXBW (DI), Y2
+	VPMADDWD (R10), Y2, Y2
 	VPADDD Y2, Y0, Y0
-	VPMOVSXBW 16(SI), Y4
-	VPMOVSXBW 16(DI), Y5
-	VPMADDWD Y5, Y4, Y4
-	VPADDD Y4, Y1, Y1
-	ADDQ $32, SI
+	VPMOVSXBW 16(DI), Y3
+	VPMADDWD 32(R10), Y3, Y3
+	VPADDD Y3, Y1, Y1
 	ADDQ $32, DI
+	ADDQ $64, R10
 	SUBQ $32, CX
-	JMP  iloop32
+	JMP  dloop32
 
-iloop16:
+dloop16:
 	CMPQ CX, $16
-	JL   ireduce
-	VPMOVSXBW (SI), Y2
-	VPMOVSXBW (DI), Y3
-	VPMADDWD Y3, Y2, Y2
+	JL   dreduce
+	VPMOVSXBW (DI), Y2
+	VPMADDWD (R10), Y2, Y2
 	VPADDD Y2, Y0, Y0
-	ADDQ $16, SI
 	ADDQ $16, DI
+	ADDQ $32, R10
 	SUBQ $16, CX
-	JMP  iloop16
+	JMP  dloop16
 
-ireduce:
+dreduce:
 	VPADDD Y1, Y0, Y0
 	VEXTRACTI128 $1, Y0, X1
 	VPADDD X1, X0, X0
 	VPHADDD X0, X0, X0
 	VPHADDD X0, X0, X0
 	MOVQ X0, AX
+	MOVL AX, (R9)
+	ADDQ $4, R9
+	DECQ R8
+	JMP  drow
+
+ddone:
 	VZEROUPPER
-	MOVL AX, ret+24(FP)
 	RET

@@ -2,8 +2,6 @@
 
 package indexer
 
-// dot is the inner product of two vectors of the same length.
-func dot(a, b []float32) float32 { return dotGo(a, b) }
-
-// dotInt8 is the inner product of two int8 vectors of the same length.
-func dotInt8(a, b []int8) int32 { return dotInt8Go(a, b) }
+// dotsInt8 sets out[r] to the inner product of q and the r-th row of
+// rows (len(out) rows of len(q) codes).
+func dotsInt8(q []int16, rows []int8, out []int32) { dotsInt8Go(q, rows, out) }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,8 +19,10 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 	"github.com/gofrs/flock"
 )
 
@@ -120,6 +123,7 @@ type Index struct {
 	embedder Embedder
 	analyzer analysis.Analyzer
 	lock     *flock.Flock
+	textOpts index.FieldIndexingOptions // of body and title, from the mapping
 
 	mu    sync.RWMutex
 	bleve bleve.Index
@@ -366,6 +370,7 @@ func (ix *Index) setup() error {
 		return fmt.Errorf("open index %s: no %s analyzer", ix.dir, en.AnalyzerName)
 	}
 	ix.analyzer = a
+	ix.textOpts = textOptions()
 	// Bleve and the vectors file agree unless a write died between them.
 	n, err := ix.bleve.DocCount()
 	if err != nil {
@@ -609,6 +614,68 @@ type pendingChunk struct {
 	text  string // what is embedded: title and chunk text
 	body  string
 	doc   *Document
+	// The English analyzer's tokens of title and body, when the built-in
+	// embedder shares them with Bleve; nil otherwise.
+	titleToks, bodyToks analysis.TokenStream
+}
+
+// analyze sets the title and body tokens of chunks, on every processor.
+func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
+	parallel(len(chunks), func(i int) {
+		c := &chunks[i]
+		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.title))
+		c.bodyToks = ix.analyzer.Analyze([]byte(c.body))
+	})
+	return ctx.Err()
+}
+
+// embedAnalyzed is embed for the built-in embedder, from the chunks'
+// tokens.
+func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) ([][]float32, error) {
+	vecs := make([][]float32, len(chunks))
+	workers := parallel(len(chunks), nil)
+	tables := make([]featTable, workers)
+	parallelW(len(chunks), workers, func(w, i int) {
+		c := &chunks[i]
+		vecs[i] = h.embedAnalyzed(c.entry.title, c.body, c.titleToks, c.bodyToks, &tables[w])
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("index put: %w", err)
+	}
+	return vecs, nil
+}
+
+// parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines
+// (one for small n) and returns how many it used; with f nil it only
+// says how many it would.
+func parallel(n int, f func(i int)) int {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/32))
+	if f != nil {
+		parallelW(n, workers, func(_, i int) { f(i) })
+	}
+	return workers
+}
+
+// parallelW runs f(w, i) for i in [0, n) on workers goroutines, w being
+// the goroutine's number.
+func parallelW(n, workers int, f func(w, i int)) {
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(0, i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				f(w, i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // Put adds documents to the index, replacing any chunks their paths had.
@@ -628,11 +695,37 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		deletes []string // paths whose old chunks go
 	)
 	// Chunking and embedding (maybe a network call) happen outside the
-	// lock, so searches go on meanwhile.
+	// lock, so searches go on meanwhile. The built-in embedder, which
+	// fails only when ctx ends, works alongside Bleve's batch instead:
+	// each takes about half the CPU, and Bleve's turning a batch into a
+	// segment uses one processor. Should it fail, Bleve holds chunks the
+	// vectors file does not, as after a crash, which the next Put or
+	// Delete of their paths cleans up.
+	hash, local := ix.embedder.(*HashEmbedder)
 	flush := func() error {
-		vecs, err := ix.embed(ctx, batch)
-		if err != nil {
-			return err
+		vecs := func() ([][]float32, error) { return ix.embed(ctx, batch) }
+		if local {
+			// The built-in embedder and Bleve share each chunk's analysis.
+			if err := ix.analyze(ctx, batch); err != nil {
+				return err
+			}
+			var (
+				v    [][]float32
+				err  error
+				done = make(chan struct{})
+			)
+			go func() {
+				defer close(done)
+				v, err = ix.embedAnalyzed(ctx, hash, batch)
+			}()
+			defer func() { <-done }()
+			vecs = func() ([][]float32, error) { <-done; return v, err }
+		} else {
+			v, err := vecs()
+			if err != nil {
+				return err
+			}
+			vecs = func() ([][]float32, error) { return v, nil }
 		}
 		ix.mu.Lock()
 		defer ix.mu.Unlock()
@@ -730,12 +823,12 @@ func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32,
 	return vecs, nil
 }
 
-// write indexes chunks and their vectors in Bleve (deleting the old
-// chunks of paths first), then appends them to the vectors file. Bleve
-// goes first: if the process dies in between, Bleve holds chunks the
-// vectors file does not, which searches skip and the next Put or Delete
-// of the path removes. The caller holds ix.mu.
-func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) error {
+// write indexes chunks in Bleve (deleting the old chunks of paths first),
+// then appends them, with their vectors from vecs, to the vectors file.
+// Bleve goes first: if the process dies in between, Bleve holds chunks
+// the vectors file does not, which searches skip and the next Put or
+// Delete of the path removes. The caller holds ix.mu.
+func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]float32, error)) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -755,7 +848,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 		}
 	}
 	for _, c := range chunks {
-		if err := b.Index(c.entry.id(), bleveDoc(c)); err != nil {
+		if err := ix.batchIndex(b, c); err != nil {
 			return fmt.Errorf("index put %s: %w", c.entry.path, err)
 		}
 	}
@@ -764,6 +857,13 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 		return fmt.Errorf("index put: bleve batch: %w", err)
 	}
 
+	var v [][]float32
+	if vecs != nil {
+		var err error
+		if v, err = vecs(); err != nil {
+			return err
+		}
+	}
 	l := ix.vecs.newLog()
 	for _, p := range paths {
 		if _, ok := ix.vecs.byPath[p]; ok {
@@ -771,7 +871,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs [][]float32) 
 		}
 	}
 	for i, c := range chunks {
-		l.put(c.entry, vecs[i])
+		l.put(c.entry, v[i])
 	}
 	if err := ix.vecs.commit(l); err != nil {
 		return fmt.Errorf("index put: %w", err)
@@ -791,8 +891,8 @@ func (ix *Index) staleIDs(path string) []string {
 	}
 	// A crash between Bleve and the vectors file can leave chunks only in
 	// Bleve; they are numbered on from the known ones, so look for more.
-	q := query.NewTermQuery(path)
-	q.SetField(fieldPath)
+	q := query.NewPrefixQuery(path + "#")
+	q.SetField(fieldID)
 	req := bleve.NewSearchRequestOptions(q, 10000, 0, false)
 	req.Score = "none"
 	res, err := ix.bleve.Search(req)
@@ -811,13 +911,35 @@ func (ix *Index) staleIDs(path string) []string {
 	return ids
 }
 
+// batchIndex adds c to b: through the mapping, or, when c carries its
+// tokens, with body and title taken as analysed (the mapping then maps
+// the other fields).
+func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
+	if c.bodyToks == nil {
+		return b.Index(c.entry.id(), bleveDoc(c))
+	}
+	fields := bleveDoc(c)
+	delete(fields, fieldBody)
+	delete(fields, fieldTitle)
+	doc := document.NewDocument(c.entry.id())
+	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
+		return err
+	}
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, analyzed(c.bodyToks)))
+	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.title), ix.textOpts, analyzed(c.titleToks)))
+	return b.IndexAdvanced(doc)
+}
+
+// analyzed is an Analyzer that returns tokens already made.
+type analyzed analysis.TokenStream
+
+func (a analyzed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
+
 func bleveDoc(c pendingChunk) map[string]any {
 	e := c.entry
 	d := map[string]any{
-		fieldBody:       c.body,
-		fieldTitle:      e.title,
-		fieldPath:       e.path,
-		fieldImportance: e.importance,
+		fieldBody:  c.body,
+		fieldTitle: e.title,
 	}
 	if e.kind != "" {
 		d[fieldKind] = e.kind
@@ -832,10 +954,7 @@ func bleveDoc(c pendingChunk) map[string]any {
 		d[fieldTags] = e.tags
 	}
 	if e.created != 0 {
-		d[fieldCreated] = c.doc.Created
-	}
-	if e.updated != 0 {
-		d[fieldUpdated] = c.doc.Updated
+		d[fieldCreated] = dayTerm(c.doc.Created)
 	}
 	return d
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,10 @@ func TestFilters(t *testing.T) {
 		{"since", Query{Since: day(3)}, []string{"core/facts/goose.md", "core/preferences/tabs.md", "sessions/s1/summary.md"}},
 		{"until", Query{Until: day(1)}, []string{"archive/2026/10/s0/summary.md"}},
 		{"since until", Query{Since: day(1), Until: day(3)}, []string{"core/decisions/postgres.md"}},
+		// Bleve filters by day; the times within a day are the vectors file's.
+		{"since within a day", Query{Since: day(3).Add(time.Hour)}, []string{"core/preferences/tabs.md", "sessions/s1/summary.md"}},
+		{"until within a day", Query{Until: day(3).Add(time.Hour)}, []string{"archive/2026/10/s0/summary.md", "core/decisions/postgres.md", "core/facts/goose.md"}},
+		{"until at the time", Query{Until: day(3)}, []string{"archive/2026/10/s0/summary.md", "core/decisions/postgres.md"}},
 		{"none", Query{Kinds: []string{"nope"}}, nil},
 	}
 	// Words found in every document of interest, for both rankings.
@@ -553,5 +558,85 @@ func TestReadOnlySession(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, metaFile)); err != nil || string(b) == string(old) {
 		t.Errorf("close after a delete left %s as it was (%v)", metaFile, err)
+	}
+}
+
+// TestCrashLeftBleveChunks checks that chunks a crash left in Bleve but
+// not in the vectors file (Bleve is written first) are found by their
+// ids' prefix and removed by the next Put of their path, and never
+// mistaken for another path's (a.md's prefix is not a.md.bak's).
+func TestCrashLeftBleveChunks(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := openTest(t, Options{})
+	put(t, ix, Document{Path: "a.md", Body: "queue worker"}, Document{Path: "a.md.bak", Body: "queue worker"})
+	// What a crash between the two writes leaves: a chunk only in Bleve.
+	ix.mu.Lock()
+	if err := ix.bleve.Index(chunkID("a.md", 7), bleveDoc(pendingChunk{entry: &entry{path: "a.md", seq: 7}, body: "queue"})); err != nil {
+		t.Fatal(err)
+	}
+	ix.consistent = false
+	ix.mu.Unlock()
+	if err := ix.Put(ctx, Document{Path: "a.md", Body: "other words"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || ix.Count() != 2 {
+		t.Errorf("Bleve holds %d chunks, the vectors file %d; want 2 and 2", n, ix.Count())
+	}
+	if got := paths(search(t, ix, Query{Text: "queue", Mode: Keyword})); fmt.Sprint(got) != "[a.md.bak]" {
+		t.Errorf("search after the repair: %v, want [a.md.bak]", got)
+	}
+}
+
+// otherEmbedder hides that it is the built-in embedder, so that Put takes
+// the path of every other embedder: the mapping analyses for Bleve.
+type otherEmbedder struct{ *HashEmbedder }
+
+// TestSharedAnalysis checks that the built-in embedder's path, where Put
+// analyses each chunk once for Bleve and the embedder, indexes as the
+// mapping does: the same keyword hits with the same scores, and vectors
+// alike but for the title/body boundary.
+func TestSharedAnalysis(t *testing.T) {
+	h, err := NewHashEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, _ := openTest(t, Options{})
+	mapped, _ := openTest(t, Options{Embedder: otherEmbedder{h}})
+	docs := corpus()
+	more, _ := benchDocs(300, 7) // enough for the parallel paths
+	docs = append(docs, more...)
+	put(t, shared, docs...)
+	put(t, mapped, docs...)
+	for _, q := range []string{"postgres queue", "schema migrations", "tabs indentation", "worker session summary", "the"} {
+		for _, mode := range []Mode{Keyword, Vector} {
+			// Every match (ties may come in another order): by id.
+			a := search(t, shared, Query{Text: q, Mode: mode, K: 1000, Candidates: 1000})
+			b := search(t, mapped, Query{Text: q, Mode: mode, K: 1000, Candidates: 1000})
+			// Vector hits end at a similarity of 0, which the boundary
+			// may move a near-orthogonal chunk across.
+			if d := len(a) - len(b); d != 0 && (mode == Keyword || d > 2 || d < -2) {
+				t.Fatalf("%q %s: %d hits shared, %d mapped", q, mode, len(a), len(b))
+			}
+			want := map[string]Hit{}
+			for _, h := range b {
+				want[h.ID] = h
+			}
+			for _, h := range a {
+				w, ok := want[h.ID]
+				switch {
+				case !ok && mode == Keyword:
+					t.Errorf("%q %s: %s only shared", q, mode, h.ID)
+				case !ok:
+				case mode == Keyword && h.KeywordScore != w.KeywordScore:
+					t.Errorf("%q: %s keyword score shared %v, mapped %v", q, h.ID, h.KeywordScore, w.KeywordScore)
+				case mode == Vector && math.Abs(h.VectorScore-w.VectorScore) > 0.05:
+					t.Errorf("%q: %s vector score shared %v, mapped %v", q, h.ID, h.VectorScore, w.VectorScore)
+				}
+			}
+		}
 	}
 }

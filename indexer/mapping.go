@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"time"
+
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -10,29 +12,32 @@ import (
 
 // Field names in the Bleve index.
 const (
-	fieldBody       = "body"
-	fieldTitle      = "title"
-	fieldKind       = "kind"
-	fieldLayer      = "layer"
-	fieldSession    = "session"
-	fieldTags       = "tags"
-	fieldPath       = "path"
-	fieldCreated    = "created"
-	fieldUpdated    = "updated"
-	fieldImportance = "importance"
+	fieldBody    = "body"
+	fieldTitle   = "title"
+	fieldKind    = "kind"
+	fieldLayer   = "layer"
+	fieldSession = "session"
+	fieldTags    = "tags"
+	fieldCreated = "created"
+	fieldID      = "_id" // Bleve's own: the chunk id, Path#Seq
 )
 
 // schemaVersion changes whenever the mapping, the chunker or the files'
 // formats change in a way an existing index cannot follow; Open then
 // reports ErrNeedsRebuild.
-const schemaVersion = 2 // 2: vectors file format 2
+const schemaVersion = 3 // 2: vectors file format 2; 3: int8 vectors (format 4), fewer Bleve fields
 
 // newMapping returns the static mapping: nothing dynamic, nothing stored
 // (hits are shown from the vectors file's metadata and the documents'
 // files), no term vectors, no doc values (nothing sorts or facets), no
-// _all field. Body and title are analysed in English with stemming;
-// kind, layer, session, tags and path are exact keywords; created and
-// updated are dates and importance a number, for filters.
+// _all field, and only the fields a query or filter uses. Body and title
+// are analysed in English with stemming; kind, layer, session and tags
+// are exact keywords; created is the UTC day ("20261130"), a keyword,
+// which a term range narrows --since and --until to before the exact
+// times in the vectors file decide (keyword). Importance, updated and
+// path are in the vectors file only: a number or date costs Bleve 16
+// terms a document, about a tenth of the index each, and a path's chunks
+// are found by their ids' prefix.
 func newMapping() mapping.IndexMapping {
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
@@ -52,27 +57,15 @@ func newMapping() mapping.IndexMapping {
 		f.DocValues = false
 		return f
 	}
-	date := func() *mapping.FieldMapping {
-		f := bleve.NewDateTimeFieldMapping()
-		f.Store = false
-		f.IncludeInAll = false
-		f.DocValues = false
-		return f
-	}
-	num := bleve.NewNumericFieldMapping()
-	num.Store = false
-	num.IncludeInAll = false
-	num.DocValues = false
-
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldBody, text())
 	doc.AddFieldMappingsAt(fieldTitle, text())
-	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags, fieldPath} {
+	for _, name := range []string{fieldKind, fieldLayer, fieldSession, fieldTags, fieldCreated} {
 		doc.AddFieldMappingsAt(name, kw())
 	}
-	doc.AddFieldMappingsAt(fieldCreated, date())
-	doc.AddFieldMappingsAt(fieldUpdated, date())
-	doc.AddFieldMappingsAt(fieldImportance, num)
+	// No _all field at all: even empty, Bleve builds and writes it for
+	// every document, 9% of the indexing CPU.
+	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
@@ -82,4 +75,15 @@ func newMapping() mapping.IndexMapping {
 	m.DocValuesDynamic = false
 	m.ScoringModel = index.BM25Scoring
 	return m
+}
+
+// dayTerm is the created field's term for t: its UTC day, which sorts as
+// the days do.
+func dayTerm(t time.Time) string { return t.UTC().Format("20060102") }
+
+// textOptions are the indexing options of the body and title fields, as
+// the mapping has them, for fields Put builds itself.
+func textOptions() index.FieldIndexingOptions {
+	m := newMapping().(*mapping.IndexMappingImpl)
+	return m.DefaultMapping.Properties[fieldBody].Fields[0].Options()
 }

@@ -1,9 +1,11 @@
 package indexer
 
-// Vectors are scanned as int8 codes, a quarter of the float32 memory the
-// scan would otherwise stream (it is bound by memory bandwidth), and the
-// best candidates are then rescored exactly in float32. Each vector has
-// its own scale: code = round(x / scale), scale = max|x| / 127.
+// Vectors are kept, on disk and in memory, as int8 codes: a quarter of
+// float32's bytes, on disk and in the memory the scan streams (it is bound
+// by memory bandwidth). Each vector has its own scale: code = round(x /
+// scale), scale = max|x| / 127. On the labelled set (testdata/eval) hit@k
+// is the same as with float32; against float32 brute force, the search
+// finds 98.6% of the exact top 10 (TestVecSearchRecall).
 
 // codeDim is dim rounded up to the 16 bytes the int8 kernel takes a step.
 func codeDim(dim int) int { return (dim + 15) &^ 15 }
@@ -35,17 +37,15 @@ func quantize(v []float32, code []int8) float32 {
 	return scale
 }
 
-// dotInt8Go is dotInt8 in plain Go.
-func dotInt8Go(a, b []int8) int32 {
-	b = b[:len(a)]
-	var s0, s1 int32
-	i := 0
-	for ; i+2 <= len(a); i += 2 {
-		s0 += int32(a[i]) * int32(b[i])
-		s1 += int32(a[i+1]) * int32(b[i+1])
+// dotsInt8Go is dotsInt8 in plain Go.
+func dotsInt8Go(q []int16, rows []int8, out []int32) {
+	n := len(q)
+	for r := range out {
+		row := rows[r*n : r*n+n]
+		var s int32
+		for i, x := range q {
+			s += int32(x) * int32(row[i])
+		}
+		out[r] = s
 	}
-	for ; i < len(a); i++ {
-		s0 += int32(a[i]) * int32(b[i])
-	}
-	return s0 + s1
 }

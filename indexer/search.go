@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -79,7 +80,8 @@ type Hit struct {
 
 	// KeywordScore is the BM25 score and KeywordRank the 1-based rank in
 	// the keyword ranking (0: not in it); likewise VectorScore (cosine
-	// similarity, -1..1) and VectorRank.
+	// similarity, -1..1, of the query and the chunk's int8 codes) and
+	// VectorRank.
 	KeywordScore float64
 	KeywordRank  int
 	VectorScore  float64
@@ -157,20 +159,15 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	terms := ix.terms(text)
 
-	hits := make(map[string]*Hit)
+	// The vector scan runs alongside the keyword search (each is about
+	// half of a hybrid search's time). Candidates are kept by slot, and
+	// only the k that are returned become Hits.
+	var (
+		vec  []scored
+		wg   sync.WaitGroup
+		fuse = make(map[int]*fused)
+	)
 	lists := 0
-	if mode != Vector {
-		lists++
-		kw, err := ix.keyword(ctx, terms, q, n)
-		if err != nil {
-			return Results{}, err
-		}
-		for i, s := range kw {
-			h := ix.hit(hits, s.slot)
-			h.KeywordRank, h.KeywordScore = i+1, s.score
-			h.Score += 1 / float64(ix.opts.RRFK+i+1)
-		}
-	}
 	if mode != Keyword && res.VectorErr == nil {
 		lists++
 		if qvec != nil && !isZero(qvec) {
@@ -180,38 +177,72 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 				return Results{}, fmt.Errorf("search: %w", err)
 			}
 			keep := filter(q)
-			for i, s := range ix.vecs.search(qvec, n, keep) {
-				if s.score <= 0 {
-					break // orthogonal or opposite: not a match
-				}
-				h := ix.hit(hits, s.slot)
-				h.VectorRank, h.VectorScore = i+1, float64(s.score)
-				h.Score += 1 / float64(ix.opts.RRFK+i+1)
-			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				vec = ix.vecs.search(qvec, n, keep)
+			}()
 		}
+	}
+	at := func(slot int) *fused {
+		f := fuse[slot]
+		if f == nil {
+			f = &fused{slot: slot}
+			fuse[slot] = f
+		}
+		return f
+	}
+	if mode != Vector {
+		lists++
+		kw, err := ix.keyword(ctx, terms, q, n)
+		if err != nil {
+			wg.Wait()
+			return Results{}, err
+		}
+		for i, s := range kw {
+			f := at(s.slot)
+			f.kwRank, f.kwScore = i+1, s.score
+			f.score += 1 / float64(ix.opts.RRFK+i+1)
+		}
+	}
+	wg.Wait()
+	for i, s := range vec {
+		if s.score <= 0 {
+			break // orthogonal or opposite: not a match
+		}
+		f := at(s.slot)
+		f.vRank, f.vScore = i+1, float64(s.score)
+		f.score += 1 / float64(ix.opts.RRFK+i+1)
 	}
 
-	out := make([]Hit, 0, len(hits))
-	best := float64(lists) / float64(ix.opts.RRFK+1)
-	for _, h := range hits {
-		h.Relevance = h.Score / best
-		out = append(out, *h)
+	ranked := make([]*fused, 0, len(fuse))
+	for _, f := range fuse {
+		ranked = append(ranked, f)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := &out[i], &out[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
+	sort.Slice(ranked, func(i, j int) bool {
+		a, b := ranked[i], ranked[j]
+		if a.score != b.score {
+			return a.score > b.score
 		}
-		if a.KeywordScore != b.KeywordScore {
-			return a.KeywordScore > b.KeywordScore
+		if a.kwScore != b.kwScore {
+			return a.kwScore > b.kwScore
 		}
-		if a.VectorScore != b.VectorScore {
-			return a.VectorScore > b.VectorScore
+		if a.vScore != b.vScore {
+			return a.vScore > b.vScore
 		}
-		return a.ID < b.ID
+		return ix.vecs.entries[a.slot].id() < ix.vecs.entries[b.slot].id()
 	})
-	if len(out) > k {
-		out = out[:k]
+	if len(ranked) > k {
+		ranked = ranked[:k]
+	}
+	out := make([]Hit, len(ranked))
+	best := float64(lists) / float64(ix.opts.RRFK+1)
+	for i, f := range ranked {
+		h := &out[i]
+		ix.hit(h, f.slot)
+		h.KeywordRank, h.KeywordScore = f.kwRank, f.kwScore
+		h.VectorRank, h.VectorScore = f.vRank, f.vScore
+		h.Score, h.Relevance = f.score, f.score/best
 	}
 	if ix.opts.Source != nil {
 		for i := range out {
@@ -263,15 +294,19 @@ func (ix *Index) terms(text string) []string {
 	return terms
 }
 
-// hit returns the hit for slot, adding it to hits if new.
-func (ix *Index) hit(hits map[string]*Hit, slot int) *Hit {
+// fused is a candidate's place in each ranking and its fused score.
+type fused struct {
+	slot            int
+	kwRank, vRank   int
+	kwScore, vScore float64
+	score           float64
+}
+
+// hit sets h's fields from slot's entry.
+func (ix *Index) hit(h *Hit, slot int) {
 	e := ix.vecs.entries[slot]
-	id := e.id()
-	if h, ok := hits[id]; ok {
-		return h
-	}
-	h := &Hit{
-		ID: id, Path: e.path, Seq: e.seq,
+	*h = Hit{
+		ID: e.id(), Path: e.path, Seq: e.seq,
 		StartLine: e.startLine, EndLine: e.endLine, StartCol: e.startCol, EndCol: e.endCol,
 		Tokens: e.tokens,
 		Title:  e.title, Kind: e.kind, Layer: e.layer, Session: e.session,
@@ -284,8 +319,6 @@ func (ix *Index) hit(hits map[string]*Hit, slot int) *Hit {
 	if e.updated != 0 {
 		h.Updated = time.Unix(0, e.updated).UTC()
 	}
-	hits[id] = h
-	return h
 }
 
 // keyword runs the BM25 ranking: every term against body, and boosted
@@ -304,22 +337,41 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 		title.SetBoost(titleBoost)
 		should = append(should, body, title)
 	}
-	bq := query.NewBooleanQuery([]query.Query{query.NewDisjunctionQuery(should)}, nil, nil)
+	// Without filters, the disjunction alone: wrapped in a boolean query
+	// every hit also went through a conjunction searcher, about a sixth
+	// of a keyword search's time at 100k chunks.
+	var bq query.Query = query.NewDisjunctionQuery(should)
 	if f := bleveFilter(q); f != nil {
-		bq.AddFilter(f)
+		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
+		b.AddFilter(f)
+		bq = b
 	}
-	req := bleve.NewSearchRequestOptions(bq, n, 0, false)
+	// Bleve filters dates by whole days: ask for more when a date filter
+	// may drop some of the first and last day's hits.
+	dates := !q.Since.IsZero() || !q.Until.IsZero()
+	size := n
+	if dates {
+		size = 2 * n
+	}
+	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
 	res, err := ix.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
+	var keep func(*entry) bool
+	if dates {
+		keep = filter(Query{Since: q.Since, Until: q.Until})
+	}
 	out := make([]kwHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		slot, ok := ix.vecs.slot(h.ID)
-		if !ok {
+		if !ok || (keep != nil && !keep(ix.vecs.entries[slot])) {
 			continue
 		}
 		out = append(out, kwHit{slot: slot, score: h.Score})
+		if len(out) == n {
+			break
+		}
 	}
 	return out, nil
 }
@@ -353,8 +405,19 @@ func bleveFilter(q Query) query.Query {
 		anyOf(fieldTags, []string{t})
 	}
 	if !q.Since.IsZero() || !q.Until.IsZero() {
-		incl, excl := true, false
-		r := query.NewDateRangeInclusiveQuery(q.Since, q.Until, &incl, &excl)
+		// Whole days here, both ends included; keyword drops the hits
+		// of the first and last day that are out of range.
+		var from, to string
+		if !q.Since.IsZero() {
+			from = dayTerm(q.Since)
+		}
+		if !q.Until.IsZero() {
+			to = dayTerm(q.Until)
+		} else {
+			to = "99999999"
+		}
+		incl := true
+		r := query.NewTermRangeInclusiveQuery(from, to, &incl, &incl)
 		r.SetField(fieldCreated)
 		must = append(must, r)
 	}

@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"bytes"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -24,18 +23,20 @@ import (
 // It is a log: a header, then records that put a chunk or delete a path's
 // chunks, appended and fsynced after each write to Bleve, replayed on
 // open, and rewritten without dead records when they outnumber the live
-// ones. The vectors themselves are appended to vectors.f32 (dim
-// little-endian float32 each, nothing else) before the records that
-// name them.
+// ones. The vectors themselves are appended to vectors.i8 before the
+// records that name them, quantised: each is a little-endian float32
+// scale and dim int8 codes (code = round(x / scale), scale = max|x| /
+// 127), a quarter of the float32 vector's bytes. Searches use the codes
+// alone (see search), so nothing keeps the float32 vectors.
 //
 //	header: "CAIRNVEC" | u32 format | u32 dim | u16 len | embedder name | u32 crc
 //	record: u32 len | u32 crc32c(payload) | payload
-//	payload: 1 (put) | fields (see logBuf.put) | u32 crc32c(vector) | uvarint offset in vectors.f32
+//	payload: 1 (put) | fields (see logBuf.put) | u32 crc32c(vector) | uvarint offset in vectors.i8
 //	         2 (delete) | uvarint len | path
 //
-// Opening the index reads only the log (about a tenth of the bytes), so a
-// keyword search never reads a vector; vectors.f32 is read, and each
-// vector checked, on the first vector search or write. Vectors appended
+// Opening the index reads only the log, so a keyword search never reads a
+// vector; vectors.i8 is read, and each vector checked, on the first
+// vector search or write. Vectors appended
 // without a record (a crash between the two appends) are never named
 // and go at the next compaction.
 //
@@ -44,8 +45,8 @@ import (
 // recorded the version, so the rebuild loses nothing).
 const (
 	vecMagic  = "CAIRNVEC"
-	vecFormat = 3
-	dataExt   = ".f32"
+	vecFormat = 4 // 4: int8 codes in vectors.i8, fields coded against the previous put
+	dataExt   = ".i8"
 
 	opPut    = 1
 	opDelete = 2
@@ -83,34 +84,41 @@ type vecStore struct {
 	dim   int
 	name  string
 
+	cd      int       // codeDim(dim): a slot's codes in memory
 	entries []*entry  // by slot; nil is free
-	vecs    []float32 // slot*dim ... slot*dim+dim, once ready
+	codes   []int8    // slot*cd ... slot*cd+cd, once ready
+	scales  []float32 // by slot, once ready
 	// A loaded store leaves its vectors in dfile until the first vector
 	// search or write needs them: voff is each slot's vector offset in
 	// it, vsum the vector's checksum.
 	voff    []int64
 	vsum    []uint32
-	ready   atomic.Bool // vecs holds every slot's vector
+	ready   atomic.Bool // codes and scales hold every slot's vector
 	readyMu sync.Mutex
 	loadErr error // why the vectors could not be read
-	// The int8 codes of vecs (codeDim(dim) a slot) and their scales,
-	// made on the first search that needs them (a large store) and kept
-	// up to date from then on.
-	codes    []int8
-	scales   []float32
-	coded    atomic.Bool
-	codeMu   sync.Mutex
-	free     []int
-	byPath   map[string][]int
-	exactMax int // stores up to this size are scanned in float32 only
-	dead     int // records in the file that no longer count
-	records  int
-	intern   map[string]string
-	slab     []entry // for entries being loaded
+	free    []int
+	byPath  map[string][]int
+	dead    int // records in the file that no longer count
+	records int
+	intern  map[string]string
+	slab    []entry // for entries being loaded
+	last    lastPut // of the file's last put record
+}
+
+// lastPut is what a put record's fields are coded against: the previous
+// put record's path, title, layer, session and created time, and the offset after its
+// vector. Chunks of a file, and files of a session, follow each other,
+// so most of these cost a byte or two instead of dozens.
+type lastPut struct {
+	path, title string
+	layer       string
+	session     string
+	created     int64
+	next        int64
 }
 
 func newVecStore(file string, dim int, name string) *vecStore {
-	s := &vecStore{file: file, dfile: file + dataExt, dim: dim, name: name, byPath: make(map[string][]int), intern: make(map[string]string), exactMax: 16384}
+	s := &vecStore{file: file, dfile: file + dataExt, dim: dim, cd: codeDim(dim), name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
 	s.ready.Store(true)
 	return s
 }
@@ -171,9 +179,11 @@ func (s *vecStore) load() error {
 		return err
 	}
 	s.ready.Store(false)
-	s.reserve(len(b) / 64) // about one put record each
+	// Put records are about 100 bytes: size the map for them, as its
+	// growth while loading showed in cold searches' profiles.
+	s.reserve(len(b) / 64)
 	if len(s.byPath) == 0 {
-		s.byPath = make(map[string][]int, len(b)/128)
+		s.byPath = make(map[string][]int, len(b)/80)
 	}
 	if err := s.parse(b); err != nil {
 		return err
@@ -274,33 +284,62 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		} else {
 			e = &entry{}
 		}
-		e.path = d.str()
+		// Fields are coded against the previous put's (see logBuf.putCode).
+		prev := &s.last
+		if n := d.uvarint(); n <= uint64(len(prev.path)) {
+			if suffix := d.raw(); len(suffix) == 0 {
+				e.path = prev.path[:n]
+			} else {
+				e.path = prev.path[:n] + string(suffix)
+			}
+		} else {
+			return fmt.Errorf("path shares %d bytes with the previous one, which has %d", n, len(prev.path))
+		}
 		e.seq = d.int()
 		e.startLine, e.startCol = d.int(), d.int()
 		e.endLine, e.endCol = d.int(), d.int()
 		e.tokens = d.int()
-		e.title = d.str()
+		if n := d.uvarint(); n <= uint64(len(prev.title)) {
+			start := d.raw()
+			e.title = string(start) + prev.title[uint64(len(prev.title))-n:]
+		} else {
+			return fmt.Errorf("title shares %d bytes with the previous one, which has %d", n, len(prev.title))
+		}
 		e.kind = s.interned(d.raw())
-		e.layer = s.interned(d.raw())
-		e.session = s.interned(d.raw())
+		if d.uvarint() == 1 {
+			e.layer = prev.layer
+		} else {
+			e.layer = s.interned(d.raw())
+		}
+		if d.uvarint() == 1 {
+			e.session = prev.session
+		} else {
+			e.session = s.interned(d.raw())
+		}
 		if n := d.int(); n > 0 && n < 1<<16 {
 			e.tags = make([]string, n)
 			for i := range e.tags {
 				e.tags[i] = s.interned(d.raw())
 			}
 		}
-		e.created, e.updated = d.varint(), d.varint()
-		e.importance = math.Float64frombits(d.u64())
+		e.created = prev.created + d.varint()
+		e.updated = e.created + d.varint()
+		if m := d.uvarint(); m > 0 {
+			e.importance = float64(m-1) / 1000
+		} else {
+			e.importance = math.Float64frombits(d.u64())
+		}
 		e.hash = d.u64()
 		sum := d.u32()
-		off := d.uvarint()
+		off := uint64(prev.next + d.varint())
 		if d.err != nil {
 			return d.err
 		}
+		*prev = lastPut{path: e.path, title: e.title, layer: e.layer, session: e.session, created: e.created, next: int64(off) + int64(s.recSize())}
 		if len(d.b) != 0 {
 			return fmt.Errorf("put record has %d bytes too many", len(d.b))
 		}
-		size := uint64(4 * s.dim)
+		size := uint64(s.recSize())
 		if off > uint64(s.dsize) || uint64(s.dsize)-off < size {
 			return fmt.Errorf("vector at byte %d is beyond the end of %s (%d bytes)", off, filepath.Base(s.dfile), s.dsize)
 		}
@@ -337,26 +376,35 @@ func (s *vecStore) interned(b []byte) string {
 // put adds e with vector v to memory, replacing a chunk with the same id.
 func (s *vecStore) put(e *entry, v []float32) {
 	slot := s.place(e)
-	copy(s.vecs[slot*s.dim:(slot+1)*s.dim], v)
-	s.encode(slot)
+	s.scales[slot] = quantize(v, s.codes[slot*s.cd:(slot+1)*s.cd])
 }
 
-// putBytes is put with the vector as little-endian float32 bytes.
+// putBytes is put with the vector as stored: a little-endian float32
+// scale, then dim int8 codes.
 func (s *vecStore) putBytes(e *entry, raw []byte) {
 	slot := s.place(e)
-	decodeVec(s.vecs[slot*s.dim:(slot+1)*s.dim], raw)
-	s.encode(slot)
+	s.scales[slot] = decodeCode(s.codes[slot*s.cd:(slot+1)*s.cd], raw)
 }
 
-// decodeVec sets v from little-endian float32 bytes.
-func decodeVec(v []float32, raw []byte) {
-	if littleEndian {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v)), raw)
-		return
+// recSize is the bytes of one vector in dfile.
+func (s *vecStore) recSize() int { return 4 + s.dim }
+
+// appendCode appends a stored vector: scale, then the first dim codes.
+func appendCode(b []byte, scale float32, code []int8, dim int) []byte {
+	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(scale))
+	return append(b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(code))), dim)...)
+}
+
+// decodeCode sets code from a stored vector and returns its scale. The
+// codes past the stored ones (padding to codeDim) are zero.
+func decodeCode(code []int8, raw []byte) float32 {
+	n := copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(code))), len(code)), raw[4:])
+	clear(code[n:])
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(raw))
+	if scale != scale || math.IsInf(float64(scale), 0) {
+		return 0 // the checksum let a bad scale through: score it 0
 	}
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
+	return scale
 }
 
 // materialize checks and copies the vectors left in the file into memory
@@ -385,15 +433,6 @@ func (s *vecStore) materialize() error {
 		return fail(err)
 	}
 	defer f.Close()
-	vecs := make([]float32, len(s.entries)*s.dim, cap(s.entries)*s.dim)
-	if ok, err := s.readInPlace(f, vecs); ok || err != nil {
-		if err != nil {
-			return fail(err)
-		}
-		s.vecs, s.voff, s.vsum = vecs, nil, nil
-		s.ready.Store(true)
-		return nil
-	}
 	b, unmap, err := mapFile(f)
 	if err != nil {
 		return fail(err)
@@ -401,65 +440,26 @@ func (s *vecStore) materialize() error {
 	if unmap != nil {
 		defer unmap()
 	}
+	codes := make([]int8, len(s.entries)*s.cd, cap(s.entries)*s.cd)
+	scales := make([]float32, len(s.entries), cap(s.entries))
+	size := int64(s.recSize())
 	for slot, e := range s.entries {
 		if e == nil {
 			continue
 		}
 		off := s.voff[slot]
-		if off+4*int64(s.dim) > int64(len(b)) {
+		if off+size > int64(len(b)) {
 			return fail(fmt.Errorf("vector of %s at byte %d: beyond the end", e.id(), off))
 		}
-		raw := b[off : off+4*int64(s.dim)]
+		raw := b[off : off+size]
 		if crc32.Checksum(raw, crcTable) != s.vsum[slot] {
 			return fail(fmt.Errorf("vector of %s at byte %d: checksum mismatch", e.id(), off))
 		}
-		decodeVec(vecs[slot*s.dim:(slot+1)*s.dim], raw)
+		scales[slot] = decodeCode(codes[slot*s.cd:(slot+1)*s.cd], raw)
 	}
-	s.vecs, s.voff, s.vsum = vecs, nil, nil
+	s.codes, s.scales, s.voff, s.vsum = codes, scales, nil, nil
 	s.ready.Store(true)
 	return nil
-}
-
-// readInPlace reads the vectors straight into vecs, and checks them, when
-// each slot's vector is where its slot number says (as after a build or a
-// compaction): one read, no copy. It reports false if they are not.
-func (s *vecStore) readInPlace(f *os.File, vecs []float32) (bool, error) {
-	if !littleEndian {
-		return false, nil
-	}
-	size := int64(4 * s.dim)
-	last := -1
-	for slot, e := range s.entries {
-		if e != nil {
-			if s.voff[slot] != int64(slot)*size {
-				return false, nil
-			}
-			last = slot
-		}
-	}
-	n := int64(last+1) * size
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vecs))), 4*len(vecs))[:n]
-	if _, err := f.ReadAt(b, 0); err != nil {
-		return true, err
-	}
-	for slot, e := range s.entries {
-		raw := b[int64(slot)*size : int64(slot+1)*size]
-		if e == nil {
-			clear(raw)
-		} else if crc32.Checksum(raw, crcTable) != s.vsum[slot] {
-			return true, fmt.Errorf("vector of %s at byte %d: checksum mismatch", e.id(), s.voff[slot])
-		}
-	}
-	return true, nil
-}
-
-// encode makes slot's int8 codes from its vector, if codes are kept.
-func (s *vecStore) encode(slot int) {
-	if s.codes == nil {
-		return
-	}
-	cd := codeDim(s.dim)
-	s.scales[slot] = quantize(s.vecs[slot*s.dim:(slot+1)*s.dim], s.codes[slot*cd:(slot+1)*cd])
 }
 
 // place gives e a slot, replacing a chunk with the same id, and returns it.
@@ -480,14 +480,11 @@ func (s *vecStore) place(e *entry) int {
 		s.reserve(slot + 1)
 		s.entries = s.entries[:slot+1]
 		if s.ready.Load() {
-			s.vecs = s.vecs[:(slot+1)*s.dim]
+			s.codes = s.codes[:(slot+1)*s.cd]
+			s.scales = s.scales[:slot+1]
 		} else {
 			s.voff = s.voff[:slot+1]
 			s.vsum = s.vsum[:slot+1]
-		}
-		if s.coded.Load() {
-			s.codes = s.codes[:(slot+1)*codeDim(s.dim)]
-			s.scales = s.scales[:slot+1]
 		}
 	}
 	e.slot = slot
@@ -506,33 +503,12 @@ func (s *vecStore) reserve(n int) {
 	n = max(n, 2*cap(s.entries), 64)
 	s.entries = append(make([]*entry, 0, n), s.entries...)
 	if s.ready.Load() {
-		s.vecs = append(make([]float32, 0, n*s.dim), s.vecs...)
+		s.codes = append(make([]int8, 0, n*s.cd), s.codes...)
+		s.scales = append(make([]float32, 0, n), s.scales...)
 	} else {
 		s.voff = append(make([]int64, 0, n), s.voff...)
 		s.vsum = append(make([]uint32, 0, n), s.vsum...)
 	}
-	if s.coded.Load() {
-		s.codes = append(make([]int8, 0, n*codeDim(s.dim)), s.codes...)
-		s.scales = append(make([]float32, 0, n), s.scales...)
-	}
-}
-
-// encodeAll makes the int8 codes of every slot, once.
-func (s *vecStore) encodeAll() {
-	s.codeMu.Lock()
-	defer s.codeMu.Unlock()
-	if s.coded.Load() {
-		return
-	}
-	n := len(s.entries)
-	s.codes = make([]int8, n*codeDim(s.dim), cap(s.entries)*codeDim(s.dim))
-	s.scales = make([]float32, n, cap(s.entries))
-	for slot, e := range s.entries {
-		if e != nil {
-			s.encode(slot)
-		}
-	}
-	s.coded.Store(true)
 }
 
 // release frees slot and removes it from its path's list.
@@ -552,11 +528,7 @@ func (s *vecStore) release(slot int) {
 	}
 	s.entries[slot] = nil
 	if s.ready.Load() {
-		clear(s.vecs[slot*s.dim : (slot+1)*s.dim])
-	}
-	if s.coded.Load() {
-		cd := codeDim(s.dim)
-		clear(s.codes[slot*cd : (slot+1)*cd])
+		clear(s.codes[slot*s.cd : (slot+1)*s.cd])
 		s.scales[slot] = 0
 	}
 	s.free = append(s.free, slot)
@@ -588,10 +560,12 @@ type logBuf struct {
 	b    []byte // records
 	v    []byte // vectors, to go at byte base of dfile
 	base int64
+	code []int8  // scratch for quantising
+	last lastPut // of the last put record before l's end
 }
 
 // newLog starts a logBuf to commit to s.
-func (s *vecStore) newLog() *logBuf { return &logBuf{base: s.dsize} }
+func (s *vecStore) newLog() *logBuf { return &logBuf{base: s.dsize, last: s.last} }
 
 func (l *logBuf) frame(payload []byte) {
 	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
@@ -605,31 +579,76 @@ func (l *logBuf) delete(path string) {
 	l.frame(p)
 }
 
+// put adds a record of e with vector v, quantised.
 func (l *logBuf) put(e *entry, v []float32) {
+	if cap(l.code) < len(v) {
+		l.code = make([]int8, len(v))
+	}
+	l.code = l.code[:len(v)]
+	scale := quantize(v, l.code)
+	l.putCode(e, scale, l.code)
+}
+
+// putCode adds a record of e with a vector already quantised. The path
+// is coded as the length of the prefix it shares with the previous put
+// record's and the rest; the title as the length of the end it shares
+// and the rest; layer and session as 1 when they are the previous one's,
+// else 0 and the string; created as the difference from the previous
+// one's, updated from created; the vector's offset as the difference from
+// the end of the previous one's.
+func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
+	prev := &l.last
 	p := []byte{opPut}
-	p = appendStr(p, e.path)
+	n := 0
+	for n < len(e.path) && n < len(prev.path) && e.path[n] == prev.path[n] {
+		n++
+	}
+	p = binary.AppendUvarint(p, uint64(n))
+	p = appendStr(p, e.path[n:])
 	for _, n := range []int{e.seq, e.startLine, e.startCol, e.endLine, e.endCol, e.tokens} {
 		p = binary.AppendUvarint(p, uint64(n))
 	}
-	p = appendStr(p, e.title)
+	n = 0 // the title's end it shares with the previous one's
+	for n < len(e.title) && n < len(prev.title) && e.title[len(e.title)-1-n] == prev.title[len(prev.title)-1-n] {
+		n++
+	}
+	p = binary.AppendUvarint(p, uint64(n))
+	p = appendStr(p, e.title[:len(e.title)-n])
 	p = appendStr(p, e.kind)
-	p = appendStr(p, e.layer)
-	p = appendStr(p, e.session)
+	if e.layer == prev.layer {
+		p = append(p, 1)
+	} else {
+		p = append(p, 0)
+		p = appendStr(p, e.layer)
+	}
+	if e.session == prev.session {
+		p = append(p, 1)
+	} else {
+		p = append(p, 0)
+		p = appendStr(p, e.session)
+	}
 	p = binary.AppendUvarint(p, uint64(len(e.tags)))
 	for _, t := range e.tags {
 		p = appendStr(p, t)
 	}
-	p = binary.AppendVarint(p, e.created)
-	p = binary.AppendVarint(p, e.updated)
-	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
+	p = binary.AppendVarint(p, e.created-prev.created)
+	p = binary.AppendVarint(p, e.updated-e.created)
+	// Importance in thousandths when that is exact (it nearly always
+	// is), else its 8 bytes.
+	if m := math.Round(e.importance * 1000); m >= 0 && m < 1e6 && m/1000 == e.importance {
+		p = binary.AppendUvarint(p, uint64(m)+1)
+	} else {
+		p = append(p, 0)
+		p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
+	}
 	p = binary.LittleEndian.AppendUint64(p, e.hash)
 	at := len(l.v)
-	for _, x := range v {
-		l.v = binary.LittleEndian.AppendUint32(l.v, math.Float32bits(x))
-	}
+	l.v = appendCode(l.v, scale, code, len(code))
+	off := l.base + int64(at)
 	p = binary.LittleEndian.AppendUint32(p, crc32.Checksum(l.v[at:], crcTable))
-	p = binary.AppendUvarint(p, uint64(l.base+int64(at)))
+	p = binary.AppendVarint(p, off-prev.next)
 	l.frame(p)
+	*prev = lastPut{path: e.path, title: e.title, layer: e.layer, session: e.session, created: e.created, next: off + int64(len(l.v)-at)}
 }
 
 // commit appends l's records to the file, fsyncs it, and replays them into
@@ -667,7 +686,7 @@ func (s *vecStore) commit(l *logBuf) error {
 		b = b[8+n:]
 	}
 	l.b, l.v = l.b[:0], l.v[:0]
-	l.base = s.dsize
+	l.base, l.last = s.dsize, s.last
 	return nil
 }
 
@@ -685,7 +704,7 @@ func (s *vecStore) compact(force bool) error {
 	l.b = s.header()
 	for slot, e := range s.entries {
 		if e != nil {
-			l.put(e, s.vecs[slot*s.dim:(slot+1)*s.dim])
+			l.putCode(e, s.scales[slot], s.codes[slot*s.cd:slot*s.cd+s.dim])
 		}
 	}
 	// Vectors first: a crash between the renames leaves the old log
@@ -698,7 +717,7 @@ func (s *vecStore) compact(force bool) error {
 		return err
 	}
 	s.close()
-	s.dead, s.records, s.dsize = 0, live, int64(len(l.v))
+	s.dead, s.records, s.dsize, s.last = 0, live, int64(len(l.v)), l.last
 	return s.openAppend()
 }
 
@@ -723,29 +742,66 @@ type scored struct {
 	score float32
 }
 
-// minHeap keeps the best n scores seen, worst on top.
+// minHeap keeps the best n scores seen, worst on top. Its operations
+// are written out rather than container/heap's, whose calls through an
+// interface were a sixth of a vector search.
 type minHeap []scored
 
-func (h minHeap) Len() int { return len(h) }
-func (h minHeap) Less(i, j int) bool {
-	if h[i].score != h[j].score {
-		return h[i].score < h[j].score
+func (h minHeap) Less(i, j int) bool { return h[i].less(h[j]) }
+
+func (a scored) less(b scored) bool {
+	if a.score != b.score {
+		return a.score < b.score
 	}
-	return h[i].slot > h[j].slot
+	return a.slot > b.slot
 }
-func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// offer adds x if the heap holds fewer than n or x beats its worst.
+func (h *minHeap) offer(x scored, n int) {
+	if len(*h) < n {
+		*h = append(*h, x)
+		h.up(len(*h) - 1)
+	} else if (*h)[0].less(x) {
+		(*h)[0] = x
+		h.down(0)
+	}
+}
+
+func (h minHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (h minHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && h[r].less(h[c]) {
+			c = r
+		}
+		if !h[c].less(h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
 }
 
 // search returns the n chunks most similar to q (a unit vector) among
-// those keep accepts, best first. It scans the int8 codes for the best
-// few times n candidates (one goroutine per processor on large stores),
-// then rescores those exactly in float32.
+// those keep accepts, best first. It scans the int8 codes with the
+// query's own int8 codes for the best few times n candidates (one
+// goroutine per processor on large stores; the scan is bound by memory
+// bandwidth, which int8 makes a quarter of float32's), then rescores
+// those with the float32 query against each candidate's codes, which
+// takes the query's rounding out of the final order.
 func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	if n <= 0 || len(s.entries) == 0 {
 		return nil
@@ -753,38 +809,39 @@ func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	if s.materialize() != nil {
 		return nil // the caller asked materialize for the error first
 	}
-	cands := max(4*n, 64)
+	// Twice n candidates, and at least 64 more than n: the int8 order
+	// is close to the final one (TestVecSearchRecall), and rescoring was
+	// a fifth of a search at 4n.
+	cands := n + max(n, 64)
+	qcode := make([]int8, s.cd)
+	quantize(q, qcode)
+	q16 := make([]int16, s.cd) // widened once, not for every row
+	for i, c := range qcode {
+		q16[i] = int16(c)
+	}
 	var h minHeap
-	// Small stores sit in cache, where float32 is as fast as int8.
-	if len(s.entries) <= max(cands, s.exactMax) {
-		h = s.scanExact(q, n, keep)
+	workers := min(runtime.GOMAXPROCS(0), len(s.entries)/8192)
+	if workers <= 1 {
+		h = s.scan(q16, cands, keep, 0, len(s.entries))
 	} else {
-		s.encodeAll()
-		qcode := make([]int8, codeDim(s.dim))
-		qscale := quantize(q, qcode)
-		workers := min(runtime.GOMAXPROCS(0), len(s.entries)/8192)
-		if workers <= 1 {
-			h = s.scan(qcode, qscale, cands, keep, 0, len(s.entries))
-		} else {
-			parts := make([]minHeap, workers)
-			var wg sync.WaitGroup
-			step := (len(s.entries) + workers - 1) / workers
-			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					parts[w] = s.scan(qcode, qscale, cands, keep, w*step, min((w+1)*step, len(s.entries)))
-				}()
-			}
-			wg.Wait()
-			for _, p := range parts {
-				h = append(h, p...)
-			}
+		parts := make([]minHeap, workers)
+		var wg sync.WaitGroup
+		step := (len(s.entries) + workers - 1) / workers
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				parts[w] = s.scan(q16, cands, keep, w*step, min((w+1)*step, len(s.entries)))
+			}()
 		}
-		for i := range h {
-			slot := h[i].slot
-			h[i].score = dot(q, s.vecs[slot*s.dim:(slot+1)*s.dim])
+		wg.Wait()
+		for _, p := range parts {
+			h = append(h, p...)
 		}
+	}
+	for i := range h {
+		slot := h[i].slot
+		h[i].score = dotCode(q, s.codes[slot*s.cd:slot*s.cd+s.dim]) * s.scales[slot]
 	}
 	sort.Slice(h, func(i, j int) bool { return h.Less(j, i) })
 	if len(h) > n {
@@ -793,60 +850,47 @@ func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 	return h
 }
 
-// scanExact keeps the best n accepted slots by their float32 scores.
-func (s *vecStore) scanExact(q []float32, n int, keep func(*entry) bool) minHeap {
-	h := make(minHeap, 0, n+1)
-	for slot, e := range s.entries {
-		if e == nil || (keep != nil && !keep(e)) {
-			continue
-		}
-		sc := dot(q, s.vecs[slot*s.dim:(slot+1)*s.dim])
-		if len(h) < n {
-			heap.Push(&h, scored{slot, sc})
-		} else if sc > h[0].score {
-			h[0] = scored{slot, sc}
-			heap.Fix(&h, 0)
-		}
-	}
-	return h
-}
-
-// scan keeps the best n of slots [from, to) by their int8 scores.
-func (s *vecStore) scan(qcode []int8, qscale float32, n int, keep func(*entry) bool, from, to int) minHeap {
-	h := make(minHeap, 0, n+1)
-	cd := len(qcode)
-	for slot := from; slot < to; slot++ {
-		e := s.entries[slot]
-		if e == nil || (keep != nil && !keep(e)) {
-			continue
-		}
-		sc := float32(dotInt8(qcode, s.codes[slot*cd:slot*cd+cd])) * s.scales[slot] * qscale
-		if len(h) < n {
-			heap.Push(&h, scored{slot, sc})
-		} else if sc > h[0].score {
-			h[0] = scored{slot, sc}
-			heap.Fix(&h, 0)
-		}
-	}
-	return h
-}
-
-// dotGo is the inner product of two vectors of the same length in plain
-// Go, unrolled by eight with four accumulators kept in registers.
-func dotGo(a, b []float32) float32 {
+// dotCode is the inner product of a float32 vector and int8 codes of the
+// same length.
+func dotCode(a []float32, b []int8) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
-	for ; i+8 <= len(a); i += 8 {
-		s0 += a[i]*b[i] + a[i+4]*b[i+4]
-		s1 += a[i+1]*b[i+1] + a[i+5]*b[i+5]
-		s2 += a[i+2]*b[i+2] + a[i+6]*b[i+6]
-		s3 += a[i+3]*b[i+3] + a[i+7]*b[i+7]
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * float32(b[i])
+		s1 += a[i+1] * float32(b[i+1])
+		s2 += a[i+2] * float32(b[i+2])
+		s3 += a[i+3] * float32(b[i+3])
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += a[i] * float32(b[i])
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// scan keeps the best n of slots [from, to) by their int8 scores (the
+// query's scale left out: it is the same for all). The inner products
+// are taken a block of rows at a time.
+func (s *vecStore) scan(q16 []int16, n int, keep func(*entry) bool, from, to int) minHeap {
+	const block = 256
+	var raw [block]int32
+	h := make(minHeap, 0, n+1)
+	cd := len(q16)
+	for start := from; start < to; start += block {
+		end := min(start+block, to)
+		dotsInt8(q16, s.codes[start*cd:end*cd], raw[:end-start])
+		for i, r := range raw[:end-start] {
+			slot := start + i
+			e := s.entries[slot]
+			if e == nil || (keep != nil && !keep(e)) {
+				continue
+			}
+			if sc := float32(r) * s.scales[slot]; len(h) < n || sc > h[0].score {
+				h.offer(scored{slot, sc}, n)
+			}
+		}
+	}
+	return h
 }
 
 // decoder reads a record's fields, remembering the first error.

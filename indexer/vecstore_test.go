@@ -81,17 +81,27 @@ func TestDot(t *testing.T) {
 			a[i], b[i] = r.Float32()-0.5, r.Float32()-0.5
 			want += float64(a[i]) * float64(b[i])
 		}
-		if got := dot(a, b); math.Abs(float64(got)-want) > 1e-4 {
-			t.Errorf("dot of %d: %v, want %v", n, got, want)
-		}
 		if got := dotGo(a, b); math.Abs(float64(got)-want) > 1e-4 {
 			t.Errorf("dotGo of %d: %v, want %v", n, got, want)
 		}
 		ca, cb := make([]int8, codeDim(n)), make([]int8, codeDim(n))
 		quantize(a, ca)
-		quantize(b, cb)
-		if got, want := dotInt8(ca, cb), dotInt8Go(ca, cb); got != want {
-			t.Errorf("dotInt8 of %d: %v, want %v", n, got, want)
+		sb := quantize(b, cb)
+		// Three rows, so that the kernel's row loop runs.
+		q16 := make([]int16, len(ca))
+		for i, c := range ca {
+			q16[i] = int16(c)
+		}
+		rows := append(append(append([]int8(nil), cb...), ca...), cb...)
+		got, exp := make([]int32, 3), make([]int32, 3)
+		dotsInt8(q16, rows, got)
+		dotsInt8Go(q16, rows, exp)
+		if fmt.Sprint(got) != fmt.Sprint(exp) {
+			t.Errorf("dotsInt8 of %d: %v, want %v", n, got, exp)
+		}
+		// The float32 query against codes: within rounding of exact.
+		if got := dotCode(a, cb[:n]) * sb; math.Abs(float64(got)-want) > 0.02*math.Sqrt(float64(n)+1) {
+			t.Errorf("dotCode of %d: %v, want about %v", n, got, want)
 		}
 	}
 }
@@ -138,9 +148,11 @@ func FuzzVectorsFile(f *testing.F) {
 	})
 }
 
-// TestVecSearchRecall compares the int8 scan with exact rescoring against
-// exact brute force: the top 10 must agree (measured: every one, on both
-// random vectors and real embeddings).
+// TestVecSearchRecall compares the search of int8 codes (scan, then
+// rescoring with the float32 query) against exact float32 brute force
+// over the vectors before quantisation. Measured 0.986 on embeddings and
+// 0.984 on random vectors: what it misses are near ties (the labelled
+// set's hit@k is the same as with float32).
 func TestVecSearchRecall(t *testing.T) {
 	h, err := NewHashEmbedder()
 	if err != nil {
@@ -162,39 +174,43 @@ func TestVecSearchRecall(t *testing.T) {
 		normalize(v)
 		random[i] = v
 	}
-	for name, set := range map[string][][]float32{"embeddings": vecs, "random": random} {
-		s := newVecStore("", HashDim, "t")
-		s.exactMax = 0 // always the int8 scan
-		for i, v := range set {
-			s.put(&entry{path: fmt.Sprint(i)}, v)
-		}
-		found, total := 0, 0
-		for qi := 0; qi < 50; qi++ {
-			q := set[r.Intn(len(set))]
-			if name == "embeddings" { // a query unlike any document
-				v, err := h.Embed(context.Background(), []string{texts[r.Intn(len(texts))][:20] + " " + texts[r.Intn(len(texts))][:20]})
-				if err != nil {
-					t.Fatal(err)
+	for _, k := range []int{10, 150} { // 150: what memory's search asks for
+		for name, set := range map[string][][]float32{"embeddings": vecs, "random": random} {
+			s := newVecStore("", HashDim, "t")
+			for i, v := range set {
+				s.put(&entry{path: fmt.Sprint(i)}, v)
+			}
+			found, total := 0, 0
+			for qi := 0; qi < 50; qi++ {
+				q := set[r.Intn(len(set))]
+				if name == "embeddings" { // a query unlike any document
+					v, err := h.Embed(context.Background(), []string{texts[r.Intn(len(texts))][:20] + " " + texts[r.Intn(len(texts))][:20]})
+					if err != nil {
+						t.Fatal(err)
+					}
+					q = v[0]
 				}
-				q = v[0]
-			}
-			exact := s.scanExact(q, 10, nil)
-			sort.Slice(exact, func(i, j int) bool { return exact.Less(j, i) })
-			want := map[int]bool{}
-			for _, x := range exact {
-				want[x.slot] = true
-			}
-			for _, x := range s.search(q, 10, nil) {
-				if want[x.slot] {
-					found++
+				exact := make([]scored, len(set))
+				for i, v := range set {
+					exact[i] = scored{i, dotGo(q, v)}
 				}
+				sort.Slice(exact, func(i, j int) bool { return minHeap(exact).Less(j, i) })
+				want := map[int]bool{}
+				for _, x := range exact[:k] {
+					want[x.slot] = true
+				}
+				for _, x := range s.search(q, k, nil) {
+					if want[x.slot] {
+						found++
+					}
+				}
+				total += k
 			}
-			total += 10
-		}
-		recall := float64(found) / float64(total)
-		t.Logf("%s: recall@10 of the int8 scan with rescoring %.3f", name, recall)
-		if recall < 0.99 {
-			t.Errorf("%s: recall@10 %.3f", name, recall)
+			recall := float64(found) / float64(total)
+			t.Logf("%s: recall@%d of the int8 scan with rescoring %.3f", name, k, recall)
+			if recall < 0.97 {
+				t.Errorf("%s: recall@%d %.3f", name, k, recall)
+			}
 		}
 	}
 }
@@ -256,5 +272,140 @@ func TestVecStoreLazyRead(t *testing.T) {
 			t.Errorf("replace=%v: damaged vector: %v, want ErrNeedsRebuild", replace, err)
 		}
 		s3.close()
+	}
+}
+
+// dotGo is the exact inner product the int8 search is measured against.
+func dotGo(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		s0 += a[i]*b[i] + a[i+4]*b[i+4]
+		s1 += a[i+1]*b[i+1] + a[i+5]*b[i+5]
+		s2 += a[i+2]*b[i+2] + a[i+6]*b[i+6]
+		s3 += a[i+3]*b[i+3] + a[i+7]*b[i+7]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// TestFeatTable checks the embedder's feature counts against a map,
+// across growth and reuse, with colliding low bits and the hash 0.
+func TestFeatTable(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	var ft featTable
+	for round, n := range []int{0, 1, 10, 600, 5000, 3} {
+		ft.reset()
+		want := map[uint64]float64{}
+		for i := 0; i < n; i++ {
+			h := uint64(r.Intn(n/2+1)) << (r.Intn(3) * 20) // repeats, same low bits
+			if h == 0 {
+				h = 1 // as add counts it
+			}
+			w := r.Float64()
+			ft.add(h, w)
+			want[h] += w
+		}
+		got := map[uint64]float64{}
+		for _, i := range ft.used {
+			if _, dup := got[ft.keys[i]]; dup {
+				t.Fatalf("round %d: %x counted twice", round, ft.keys[i])
+			}
+			got[ft.keys[i]] = ft.vals[i]
+		}
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d features, want %d", round, len(got), len(want))
+		}
+		for h, w := range want {
+			if math.Abs(got[h]-w) > 1e-9 {
+				t.Errorf("round %d: %x counts %v, want %v", round, h, got[h], w)
+			}
+		}
+	}
+}
+
+// TestVecStoreFieldCoding checks that the fields coded against the
+// previous put record (path, title, layer, session, times, importance,
+// vector offset) come back as written, across commits, a reload and a
+// compaction.
+func TestVecStoreFieldCoding(t *testing.T) {
+	entries := []*entry{
+		{path: "archive/2026/10/s0/summary.md", title: "Summary of session s0", kind: "summary", layer: "archival", session: "s0", created: 5e18, updated: 5e18, importance: 0.6, hash: 1},
+		{path: "archive/2026/10/s0/summary.md", seq: 1, title: "Summary of session s0", kind: "summary", layer: "archival", session: "s0", created: 5e18, updated: 5e18 + 7, importance: 0.6, hash: 2},
+		{path: "archive/2026/10/s0/prompts.md", title: "Prompts of session s0", kind: "prompt", layer: "archival", session: "s0", created: 4e18, updated: 6e18, importance: 0.123456789, hash: 3},
+		{path: "archive/2026/10/s1/prompts.md", title: "", kind: "prompt", layer: "archival", session: "s1", importance: -1, hash: 4},
+		{path: "core/a.md", title: "s0", kind: "fact", layer: "core", tags: []string{"t"}, created: -3, importance: 1, hash: 5},
+		{path: "core", title: "of session s0", layer: "", importance: math.NaN(), hash: 6},
+		{path: "core/b.md", title: "Prompts of session s0", kind: "fact", layer: "core", importance: 999.999, hash: 7},
+	}
+	file := filepath.Join(t.TempDir(), "vectors")
+	s := newVecStore(file, 3, "t")
+	if err := s.create(); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries { // one commit each but the first two
+		l := s.newLog()
+		c := *e
+		l.put(&c, []float32{float32(i), 1, 0})
+		if i == 0 {
+			c2 := *entries[1]
+			l.put(&c2, []float32{1, 1, 0})
+		}
+		if i == 1 {
+			continue
+		}
+		if err := s.commit(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(s *vecStore, when string) {
+		t.Helper()
+		if s.count() != len(entries) {
+			t.Fatalf("%s: %d chunks, want %d", when, s.count(), len(entries))
+		}
+		for _, want := range entries {
+			got, ok := s.lookup(want.id())
+			if !ok {
+				t.Fatalf("%s: %s missing", when, want.id())
+			}
+			g, w := *got, *want
+			g.slot, w.slot = 0, 0
+			if g.importance != g.importance && w.importance != w.importance {
+				g.importance, w.importance = 0, 0 // NaN
+			}
+			if fmt.Sprint(g) != fmt.Sprint(w) {
+				t.Errorf("%s:\n got %+v\nwant %+v", when, g, w)
+			}
+		}
+	}
+	check(s, "written")
+	s.close()
+	s2 := newVecStore(file, 3, "t")
+	if err := s2.load(); err != nil {
+		t.Fatal(err)
+	}
+	check(s2, "loaded")
+	if err := s2.compact(true); err != nil {
+		t.Fatal(err)
+	}
+	l := s2.newLog() // after a compaction, coded against its last record
+	extra := &entry{path: "core/b.md", seq: 1, title: "Prompts of session s0", layer: "core", importance: 0.5}
+	l.put(extra, []float32{0, 0, 1})
+	if err := s2.commit(l); err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, extra)
+	s2.close()
+	s3 := newVecStore(file, 3, "t")
+	if err := s3.load(); err != nil {
+		t.Fatal(err)
+	}
+	defer s3.close()
+	check(s3, "compacted")
+	if err := s3.materialize(); err != nil {
+		t.Fatal(err)
 	}
 }
