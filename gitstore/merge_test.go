@@ -170,7 +170,9 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	work := filepath.Join(t.TempDir(), "w")
 	gitCLI(t, root, "clone", "-q", bare, work)
-	gitc := func(args ...string) { gitCLI(t, work, append([]string{"-c", "user.name=E", "-c", "user.email=e@x"}, args...)...) }
+	gitc := func(args ...string) {
+		gitCLI(t, work, append([]string{"-c", "user.name=E", "-c", "user.email=e@x"}, args...)...)
+	}
 
 	// Uncommitted local change where the merge writes: refused, nothing written.
 	os.WriteFile(filepath.Join(work, "x.md"), []byte("x remote\n"), 0o644)
