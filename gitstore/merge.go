@@ -674,3 +674,21 @@ func syncfs(dir string) error {
 	}
 	return nil
 }
+
+// FileAt reads the file p as it is in commit rev.
+func (s *Store) FileAt(rev, p string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, err := s.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := s.blobAt(h, p)
+	if err != nil {
+		return nil, err
+	}
+	if b.IsZero() {
+		return nil, fmt.Errorf("%s in %s: %w", p, rev, ErrNotFound)
+	}
+	return s.readBlob(b)
+}

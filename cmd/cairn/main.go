@@ -122,6 +122,9 @@ git log, restore any point in time, and sync it like code.`,
 		newDaemonCommand(g),
 		newDemoCommand(g),
 		newVersionCommand(g),
+		newRemoteCommand(g),
+		newSyncCommand(g),
+		newResolveCommand(g),
 	)
 	return root
 }
