@@ -122,7 +122,8 @@ func markConflict(data []byte, orig, remote string, now time.Time) []byte {
 // a side did not only append (someone edited the log by hand), every
 // section of ours is kept, followed by theirs' that ours lacks.
 func unionLog(base, ours, theirs []byte) []byte {
-	if bytes.HasPrefix(ours, base) && bytes.HasPrefix(theirs, base) {
+	whole := len(base) == 0 || base[len(base)-1] == '\n'
+	if whole && bytes.HasPrefix(ours, base) && bytes.HasPrefix(theirs, base) {
 		a := sections(ours[len(base):])
 		b := sections(theirs[len(base):])
 		out := append([]byte{}, base...)
@@ -135,7 +136,9 @@ func unionLog(base, ours, theirs []byte) []byte {
 			a = a[1:]
 		}
 		if len(b) > 0 && !b[0].heading {
-			if !bytes.Equal(b[0].text, cont) {
+			if cont == nil {
+				out = append(out, b[0].text...)
+			} else if !bytes.Equal(b[0].text, cont) {
 				out = appendSep(out, b[0].text)
 			}
 			b = b[1:]
@@ -172,7 +175,7 @@ func unionLog(base, ours, theirs []byte) []byte {
 // appendSep appends a section, making sure it starts on a line of its
 // own.
 func appendSep(out, text []byte) []byte {
-	if len(out) > 0 && out[len(out)-1] != '\n' {
+	if len(out) > 0 && out[len(out)-1] != '\n' && !bytes.HasPrefix(text, []byte("\n")) {
 		out = append(out, '\n')
 	}
 	return append(out, text...)
@@ -184,7 +187,8 @@ type section struct {
 	key     string // the time in its heading, or the previous section's
 }
 
-// sections cuts a log at its level-2 headings.
+// sections cuts a log at its level-2 headings; the blank lines before a
+// heading belong to its section, as capture writes them.
 func sections(b []byte) []section {
 	var out []section
 	start := 0
@@ -194,9 +198,10 @@ func sections(b []byte) []section {
 			return
 		}
 		t := b[start:end]
-		s := section{text: t, heading: bytes.HasPrefix(t, []byte("## "))}
+		lead := bytes.TrimLeft(t, "\n")
+		s := section{text: t, heading: bytes.HasPrefix(lead, []byte("## "))}
 		if s.heading {
-			line, _, _ := bytes.Cut(t, []byte("\n"))
+			line, _, _ := bytes.Cut(lead, []byte("\n"))
 			if m := stampRe.Find(line); m != nil {
 				key = strings.Replace(string(m), "T", " ", 1)
 			}
@@ -204,15 +209,29 @@ func sections(b []byte) []section {
 		s.key = key
 		out = append(out, s)
 	}
+	blank := -1 // where the run of blank lines before i began
 	for i := 0; i < len(b); {
 		j := bytes.IndexByte(b[i:], '\n')
 		next := len(b)
 		if j >= 0 {
 			next = i + j + 1
 		}
-		if i > 0 && bytes.HasPrefix(b[i:], []byte("## ")) {
-			flush(i)
-			start = i
+		if bytes.HasPrefix(b[i:], []byte("## ")) {
+			cut := i
+			if blank >= 0 {
+				cut = blank
+			}
+			if cut > start {
+				flush(cut)
+				start = cut
+			}
+		}
+		if j == 0 {
+			if blank < 0 {
+				blank = i
+			}
+		} else {
+			blank = -1
 		}
 		i = next
 	}
