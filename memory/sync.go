@@ -430,3 +430,109 @@ func unmarkConflict(data []byte) []byte {
 	}
 	return []byte(out.String())
 }
+
+// VerifyOptions tune Verify.
+type VerifyOptions struct {
+	// Repair fetches missing or corrupt objects from the remotes.
+	Repair bool
+	// Getenv supplies credentials; nil means os.Getenv.
+	Getenv func(string) string
+	// Index also checks the search index (opening it repairs or rebuilds
+	// it, and brings it up to HEAD).
+	Index bool
+}
+
+// VerifyReport is what Verify found and did.
+type VerifyReport struct {
+	Objects   int                `json:"objects"`
+	Problems  []gitstore.Problem `json:"problems"`
+	Repaired  int                `json:"repaired"`
+	Remotes   []string           `json:"remotes_tried,omitempty"`
+	Conflicts []Conflict         `json:"conflicts"`
+	IndexDocs int                `json:"index_documents"`
+	IndexNote string             `json:"index_note,omitempty"`
+}
+
+// ErrDamaged is returned by Verify when objects are missing or corrupt
+// and could not all be repaired.
+var ErrDamaged = errors.New("the memory repository is damaged")
+
+// Verify checks every object of the history (its content hashes to its
+// name, nothing is missing), and optionally the search index. With
+// opts.Repair, objects that are missing or corrupt are fetched from the
+// remotes, in name order, until none is left.
+func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	res, err := m.store.Verify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep := &VerifyReport{Objects: res.Objects, Problems: res.Problems}
+	open := func() []gitstore.Problem {
+		var out []gitstore.Problem
+		for _, p := range rep.Problems {
+			if !p.Fixed {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	if opts.Repair && len(rep.Problems) > 0 {
+		rs, err := m.store.Remotes()
+		if err != nil {
+			return nil, err
+		}
+		unlock, err := m.Lock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if len(open()) == 0 {
+				break
+			}
+			rep.Remotes = append(rep.Remotes, r.Name)
+			n, err := m.store.Repair(ctx, r.Name, rep.Problems, opts.Getenv)
+			rep.Repaired += n
+			if err != nil {
+				m.warn(err.Error())
+			}
+		}
+		unlock()
+		if rep.Repaired > 0 {
+			// Check again: a repaired tree may name objects that were
+			// out of reach before.
+			again, err := m.store.Verify(ctx)
+			if err != nil {
+				return nil, err
+			}
+			fixed := rep.Problems
+			rep.Objects, rep.Problems = again.Objects, again.Problems
+			for _, p := range fixed {
+				if p.Fixed {
+					rep.Problems = append(rep.Problems, p)
+				}
+			}
+		}
+	}
+	if rep.Conflicts, err = m.Conflicts(ctx); err != nil {
+		return nil, err
+	}
+	if opts.Index && len(open()) == 0 {
+		x, err := m.OpenIndex(ctx, IndexOptions{})
+		switch {
+		case err != nil:
+			rep.IndexNote = err.Error()
+		default:
+			if st, err := x.Stats(); err == nil {
+				rep.IndexDocs = st.Documents
+			}
+			x.Close()
+		}
+	}
+	if n := len(open()); n > 0 {
+		return rep, fmt.Errorf("%w: %d objects missing or corrupt (cairn verify --repair fetches them from the remotes)", ErrDamaged, n)
+	}
+	return rep, nil
+}

@@ -125,6 +125,7 @@ git log, restore any point in time, and sync it like code.`,
 		newRemoteCommand(g),
 		newSyncCommand(g),
 		newResolveCommand(g),
+		newVerifyCommand(g),
 	)
 	return root
 }

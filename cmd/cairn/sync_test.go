@@ -64,9 +64,12 @@ func clone(t *testing.T, url string) string {
 	ok(t, p, "remote", "add", "origin", url)
 	out := ok(t, p, "sync")
 	// Two inits in the same second by the same person make the same
-	// commit: then the remote's history simply fast-forwards.
-	if !strings.Contains(out, "adopted") && !strings.Contains(out, "fast-forward") {
+	// commit: then the remote's history simply fast-forwards, or is it.
+	if !strings.Contains(out, "adopted") && !strings.Contains(out, "fast-forward") && !strings.Contains(out, "nothing new") {
 		t.Fatalf("first sync of a new memory said %q", out)
+	}
+	if remote := strings.TrimSpace(gitc(t, filepath.Join(p, ".cairn"), "rev-parse", "origin/main^{tree}")); remote != treeOf(t, p) {
+		t.Fatalf("first sync of a new memory did not take the remote's files")
 	}
 	return p
 }
@@ -244,6 +247,10 @@ func TestSyncConcurrentClones(t *testing.T) {
 	ok(t, a, "remote", "add", "origin", url)
 	ok(t, a, "sync")
 	ps := []string{a, clone(t, url), clone(t, url)}
+	for _, p := range ps {
+		ok(t, p, "remote", "add", "backup", filepath.Join(d.Root, "backup.git"))
+	}
+	gitstoretest.Bare(t, d.Root, "backup.git")
 	for i, p := range ps {
 		addItems(t, p, fmt.Sprintf("clone%d", i), 20)
 		ok(t, p, "checkpoint")
@@ -278,6 +285,10 @@ func TestSyncConcurrentClones(t *testing.T) {
 		if n := len(committedIDs(t, p)); n != 60 {
 			t.Errorf("%d items, want 60", n)
 		}
+	}
+	// Every remote got everything: the primary and the backup.
+	if got, want := gitc(t, filepath.Join(d.Root, "backup.git"), "rev-parse", "main"), gitc(t, filepath.Join(d.Root, "mem.git"), "rev-parse", "main"); got != want {
+		t.Errorf("backup at %s, primary at %s", got, want)
 	}
 	gitc(t, filepath.Join(d.Root, "mem.git"), "fsck", "--strict")
 }
@@ -438,4 +449,36 @@ func TestSyncHTTPToken(t *testing.T) {
 	if got, want := gitc(t, filepath.Join(root, "mem.git"), "rev-parse", "main"), gitc(t, filepath.Join(a, ".cairn"), "rev-parse", "HEAD"); got != want {
 		t.Errorf("remote at %s, want %s", got, want)
 	}
+}
+
+func TestVerifyRepair(t *testing.T) {
+	root := t.TempDir()
+	bare := gitstoretest.Bare(t, root, "mem.git")
+	a := project(t)
+	ok(t, a, "init")
+	paths := addItems(t, a, "keep", 3)
+	ok(t, a, "checkpoint")
+	ok(t, a, "remote", "add", "backup", bare)
+	ok(t, a, "sync")
+	if out := ok(t, a, "verify"); !strings.Contains(out, "ok") {
+		t.Errorf("verify said %q", out)
+	}
+	mem := filepath.Join(a, ".cairn")
+	loose := func(rev string) string {
+		h := strings.TrimSpace(gitc(t, mem, "rev-parse", rev))
+		return filepath.Join(mem, ".git", "objects", h[:2], h[2:])
+	}
+	corrupt, missing := loose("HEAD:"+paths[0]), loose("HEAD:"+paths[1])
+	os.Chmod(corrupt, 0o644)
+	os.WriteFile(corrupt, []byte("not an object"), 0o644)
+	os.Remove(missing)
+	r := cairn(t, a, "", "verify")
+	if r.code != 1 || !strings.Contains(r.stdout, "corrupt blob") || !strings.Contains(r.stdout, "missing blob") || !strings.Contains(r.stderr, "damaged") {
+		t.Errorf("verify of a damaged memory: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := ok(t, a, "verify", "--repair")
+	if !strings.Contains(out, "repaired 2 objects") || !strings.Contains(out, "ok") {
+		t.Errorf("verify --repair said %q", out)
+	}
+	checkGit(t, a)
 }
