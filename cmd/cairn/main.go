@@ -126,6 +126,7 @@ git log, restore any point in time, and sync it like code.`,
 		newSyncCommand(g),
 		newResolveCommand(g),
 		newVerifyCommand(g),
+		newShareCommand(g),
 	)
 	return root
 }

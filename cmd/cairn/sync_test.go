@@ -482,3 +482,43 @@ func TestVerifyRepair(t *testing.T) {
 	}
 	checkGit(t, a)
 }
+
+func TestShareToProject(t *testing.T) {
+	a := project(t)
+	ok(t, a, "init")
+	b := project(t)
+	ok(t, b, "init")
+	ok(t, a, "remember", "--kind", "decision", "--importance", "0.9", "Use PostgreSQL for the job queue")
+	ok(t, a, "remember", "--kind", "pattern", "Retry with jittered backoff")
+	ok(t, a, "remember", "--kind", "fact", "The API listens on 8080")
+	out := ok(t, a, "share", "--to", b)
+	if !strings.Contains(out, "1 items into") {
+		t.Errorf("share said %q", out)
+	}
+	var items []jsonItem
+	if err := json.Unmarshal([]byte(ok(t, b, "list", "--json")), &items); err != nil || len(items) != 1 {
+		t.Fatalf("b lists %v, %v", items, err)
+	}
+	show := ok(t, b, "show", items[0].ID)
+	for _, want := range []string{"confidence: 0.8", "shared_project: " + a, "kind: decision", "importance: 0.9"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("shared item lacks %q:\n%s", want, show)
+		}
+	}
+	if out := ok(t, a, "share", "--to", b); !strings.Contains(out, "nothing new to share: 1 shared before") {
+		t.Errorf("second share said %q", out)
+	}
+	out = ok(t, a, "share", "--to", b, "--what", "full")
+	if !strings.Contains(out, "2 items into") {
+		t.Errorf("full share said %q", out)
+	}
+	// Back the other way: nothing, it all came from a.
+	if out := ok(t, b, "share", "--to", a, "--what", "full"); !strings.Contains(out, "nothing to share") {
+		t.Errorf("share back said %q", out)
+	}
+	fails(t, a, 2, "want decisions, patterns or full", "share", "--to", b, "--what", "all")
+	fails(t, a, 2, "--to", "share")
+	fails(t, a, 1, "no cairn memory", "share", "--to", t.TempDir())
+	checkGit(t, a)
+	checkGit(t, b)
+}
