@@ -49,16 +49,20 @@ for m in a b; do
 	"$work/cairn" -C "$work/c$m" status >/dev/null # builds the stat cache, as the first command after a clone does
 done
 
-# items DIR MACHINE ROUND: NEW item files, the same for cairn's and git's copy.
+# items DIR MACHINE ROUND: NEW item files, the same for cairn's and git's
+# copy (one awk, not a process per file).
 items() {
-	local d=$1/.cairn/core/facts m=$2 r=$3 i
+	local d=$1/.cairn/core/facts
 	mkdir -p "$d"
-	local id
-	for i in $(seq -w 1 "$new"); do
-		id=$(printf '01K%s%s%s' "$(echo "$m" | tr ab AB)" "$r" "$i"); id=$id$(printf '%0*d' $((26 - ${#id})) 0)
-		printf -- '---\nid: %s\nkind: fact\ntitle: %s round %s fact %s\n---\nFact %s of round %s, written on machine %s.\n' \
-			"$id" "$m" "$r" "$i" "$i" "$r" "$m" >"$d/$m-round-$r-fact-$i--$id.md"
-	done
+	awk -v d="$d" -v m="$2" -v r="$3" -v n="$new" 'BEGIN {
+		M = (m == "a") ? "A" : "B"
+		for (i = 1; i <= n; i++) {
+			id = sprintf("01K%s%s%05d", M, r, i); while (length(id) < 26) id = id "0"
+			f = sprintf("%s/%s-round-%s-fact-%05d--%s.md", d, m, r, i, id)
+			printf "---\nid: %s\nkind: fact\ntitle: %s round %s fact %d\n---\nFact %d of round %s, written on machine %s.\n", id, m, r, i, i, r, m > f
+			close(f)
+		}
+	}'
 }
 
 : >"$work/t"
