@@ -639,6 +639,7 @@ func (s *Store) writeChanges(changes []change) error {
 			}
 		}
 	}
+	batch, last := true, ""
 	for _, ch := range changes {
 		if ch.Action == Deleted {
 			continue
@@ -652,13 +653,58 @@ func (s *Store) writeChanges(changes []change) error {
 		if ch.e.mode == 0o100755 {
 			perm = 0o755
 		}
-		if err := writeFileRename(name, data, perm); err != nil {
+		if err := writeStarted(name, data, perm, &batch); err != nil {
 			return err
 		}
+		last = name
 	}
-	// One sync of the files and folders written, as a checkpoint does for
-	// objects: the ref moves only after the files are durable.
+	if len(changes) == 0 {
+		return nil
+	}
+	// The files' data is on its way to the disk; as for objects (see
+	// objectWriter), one fsync waits for it and commits every rename
+	// before it. Without sync_file_range, one syncfs does.
+	if batch && last != "" {
+		f, err := os.Open(last)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return f.Sync()
+	}
 	return syncfs(s.dir)
+}
+
+// writeStarted writes name through a temporary file and rename, starting
+// the data's writeback without waiting for it; batch becomes false when
+// that cannot be done.
+func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil && *batch && unix.SyncFileRange(int(f.Fd()), 0, 0, unix.SYNC_FILE_RANGE_WRITE) != nil {
+		*batch = false
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
 }
 
 // syncfs makes everything written to dir's file system durable with one
