@@ -376,9 +376,15 @@ func TestSyncRefuses(t *testing.T) {
 	work := filepath.Join(t.TempDir(), "w")
 	gitc(t, root, "clone", "-q", bare, work)
 	os.WriteFile(filepath.Join(work, "cairn.yaml"), []byte("schema: 1\n"), 0o644)
-	gitc(t, work, "commit", "-qam", "other")
+	os.MkdirAll(filepath.Join(work, "core", "facts"), 0o755)
+	os.WriteFile(filepath.Join(work, "core", "facts", "bad.md"), []byte("---\nkind: fact\nimportance: high\n---\nbody\n"), 0o644)
+	gitc(t, work, "add", "-A")
+	gitc(t, work, "commit", "-qm", "other")
 	gitc(t, work, "push", "-q", "origin", "main")
-	ok(t, a, "sync")
+	// A file cairn cannot read comes in as it is, with a warning naming it.
+	if r := cairn(t, a, "", "sync"); r.code != 0 || !strings.Contains(r.stderr, "core/facts/bad.md:3") || !strings.Contains(r.stderr, "kept as it is") {
+		t.Errorf("sync with a broken item: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	gitc(t, work, "reset", "-q", "--hard", "HEAD~1")
 	os.WriteFile(filepath.Join(work, "new.md"), []byte("x\n"), 0o644)
 	gitc(t, work, "add", "-A")
