@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +178,36 @@ func FuzzMergeSession(f *testing.F) {
 			t.Fatalf("merged session does not read back: %v\n%s", err, got)
 		}
 	})
+}
+
+func TestAutoSync(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var a AutoSync
+	if due, _ := a.Due(t0); !due {
+		t.Error("first sync not due at start")
+	}
+	a.Done(t0, nil)
+	if due, next := a.Due(t0.Add(time.Minute)); due || !next.Equal(t0.Add(5*time.Minute)) {
+		t.Errorf("after a sync: due %v, next %v", due, next)
+	}
+	a.Checkpointed(t0.Add(time.Minute))
+	if due, next := a.Due(t0.Add(time.Minute + 10*time.Second)); !due || !next.Equal(t0.Add(time.Minute+10*time.Second)) {
+		t.Errorf("after a checkpoint: due %v, next %v", due, next)
+	}
+	// Failures back off: 10 s, 20 s, 40 s, ... up to 30 min; checkpoints do not shorten it.
+	now := t0.Add(time.Hour)
+	var waits []time.Duration
+	for i := 0; i < 10; i++ {
+		a.Done(now, errors.New("offline"))
+		a.Checkpointed(now)
+		_, next := a.Due(now)
+		waits = append(waits, next.Sub(now))
+	}
+	if waits[0] != 10*time.Second || waits[1] != 20*time.Second || waits[2] != 40*time.Second || waits[9] != 30*time.Minute {
+		t.Errorf("backoff = %v", waits)
+	}
+	a.Done(now, nil)
+	if _, next := a.Due(now); next.Sub(now) != 5*time.Minute {
+		t.Errorf("after recovering: %v", next.Sub(now))
+	}
 }

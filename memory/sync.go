@@ -536,3 +536,66 @@ func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport,
 	}
 	return rep, nil
 }
+
+// AutoSync says when a long-running process (the daemon) should sync: a
+// little after each checkpoint, and on an interval, backing off while
+// syncs fail (offline, a server down) up to MaxBackoff. The zero value
+// uses the defaults. It does no I/O: the caller asks Due and calls Sync.
+type AutoSync struct {
+	Interval   time.Duration // between syncs when nothing happens; 0 means 5 minutes
+	After      time.Duration // from a checkpoint to its sync; 0 means 10 seconds
+	MaxBackoff time.Duration // longest wait after failures; 0 means 30 minutes
+
+	next     time.Time
+	failures int
+}
+
+func (a *AutoSync) interval() time.Duration { return orDefault(a.Interval, 5*time.Minute) }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// Checkpointed notes a checkpoint made at now: a sync is due soon, unless
+// syncs are failing, when the backoff holds.
+func (a *AutoSync) Checkpointed(now time.Time) {
+	if a.failures > 0 {
+		return
+	}
+	if t := now.Add(orDefault(a.After, 10*time.Second)); a.next.IsZero() || t.Before(a.next) {
+		a.next = t
+	}
+}
+
+// Due reports whether a sync is due at now, and when the next one is.
+func (a *AutoSync) Due(now time.Time) (bool, time.Time) {
+	if a.next.IsZero() {
+		a.next = now // the first sync: at start
+	}
+	return !now.Before(a.next), a.next
+}
+
+// Done records a sync that ended at now with err, and schedules the next:
+// after Interval, or after a backoff doubling from After with each failure.
+func (a *AutoSync) Done(now time.Time, err error) {
+	if err == nil {
+		a.failures = 0
+		a.next = now.Add(a.interval())
+		return
+	}
+	a.failures++
+	wait := orDefault(a.After, 10*time.Second)
+	for i := 1; i < a.failures && wait < orDefault(a.MaxBackoff, 30*time.Minute); i++ {
+		wait *= 2
+	}
+	a.next = now.Add(min(wait, orDefault(a.MaxBackoff, 30*time.Minute)))
+}
+
+// HasRemotes reports whether any remote is configured.
+func (m *Memory) HasRemotes() bool {
+	rs, err := m.store.Remotes()
+	return err == nil && len(rs) > 0
+}
