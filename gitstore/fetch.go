@@ -9,12 +9,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	objcache "github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Errors of fetch and push that callers tell apart.
@@ -138,7 +143,7 @@ func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) st
 // reopen makes s.repo see objects that another go-git repository wrote
 // into new packs: go-git reads the list of packs once.
 func (s *Store) reopen() error {
-	repo, err := git.PlainOpen(s.dir)
+	repo, err := openRepo(s.dir)
 	if err != nil {
 		return fmt.Errorf("reopen %s: %w", s.dir, err)
 	}
@@ -363,9 +368,60 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 	if err := w.flush(); err != nil {
 		return fixed, fmt.Errorf("repair: %w", err)
 	}
-	repo, err := git.PlainOpen(s.dir)
+	repo, err := openRepo(s.dir)
 	if err == nil {
 		s.repo = repo
 	}
 	return fixed, nil
+}
+
+// openRepo opens the repository in dir with go-git, through a storage that
+// sees packs written after it was opened. go-git reads the list of packs
+// once; another process (cairn sync, git pull, git gc) may add a pack
+// holding objects that HEAD now needs, and a long-running Store (the
+// daemon's) would not find them.
+func openRepo(dir string) (*git.Repository, error) {
+	gitDir := filepath.Join(dir, ".git")
+	st := filesystem.NewStorage(osfs.New(gitDir), objcache.NewObjectLRUDefault())
+	return git.Open(&packAware{Storage: st, packDir: filepath.Join(gitDir, "objects", "pack")}, osfs.New(dir))
+}
+
+// packAware looks again at the packs when an object is not found and the
+// pack folder changed since it last looked.
+type packAware struct {
+	*filesystem.Storage
+	packDir string
+	mu      sync.Mutex
+	seen    time.Time // the pack folder's mtime when the packs were listed
+}
+
+func (p *packAware) refresh() bool {
+	fi, err := os.Stat(p.packDir)
+	if err != nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if fi.ModTime().Equal(p.seen) {
+		return false
+	}
+	p.seen = fi.ModTime()
+	p.Storage.Reindex()
+	return true
+}
+
+func (p *packAware) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	o, err := p.Storage.EncodedObject(t, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && p.refresh() {
+		o, err = p.Storage.EncodedObject(t, h)
+	}
+	return o, err
+}
+
+func (p *packAware) HasEncodedObject(h plumbing.Hash) error {
+	err := p.Storage.HasEncodedObject(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && p.refresh() {
+		err = p.Storage.HasEncodedObject(h)
+	}
+	return err
 }

@@ -311,3 +311,48 @@ func TestSyncOverHTTP(t *testing.T) {
 	}
 	gitCLI(t, root, "--git-dir=mem.git", "fsck", "--strict")
 }
+
+// A long-running Store (the daemon's) keeps working after another one
+// fetched objects into a new pack and moved HEAD onto them.
+func TestStoreSeesNewPacks(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	bare := gitstoretest.Bare(t, root, "mem.git")
+	a := newStore(t, map[string]string{"x.md": "x\n"})
+	func() {
+		defer lock(t, a)()
+		if _, err := a.AddRemote("origin", bare); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if _, err := syncStore(t, a, "origin"); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(t.TempDir(), "w")
+	gitCLI(t, root, "clone", "-q", bare, work)
+	for i := 0; i < 20; i++ {
+		os.MkdirAll(filepath.Join(work, "d", string(rune('a'+i))), 0o755)
+		os.WriteFile(filepath.Join(work, "d", string(rune('a'+i)), "f.md"), []byte(strings.Repeat("y", i)), 0o644)
+	}
+	gitCLI(t, work, "add", "-A")
+	gitCLI(t, work, "-c", "user.name=E", "-c", "user.email=e@x", "commit", "-qm", "many")
+	gitCLI(t, work, "push", "-q", "origin", "main")
+
+	gitCLI(t, a.Dir(), "repack", "-qad") // the daemon's go-git lists this pack...
+	daemon, err := Open(ctx, a.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := daemon.Log(ctx, LogOptions{}); err != nil { // ...now, and not the one the sync adds
+		t.Fatal(err)
+	}
+	if _, err := syncStore(t, a, "origin"); err != nil {
+		t.Fatal(err)
+	}
+	defer lock(t, daemon)()
+	write(t, daemon, "d/a/g.md", "new\n")
+	if _, err := daemon.Checkpoint(ctx, CheckpointOptions{Subject: "after sync"}); err != nil {
+		t.Fatalf("checkpoint of a store opened before the sync: %v", err)
+	}
+	gitCLI(t, a.Dir(), "fsck", "--strict")
+}
