@@ -10,7 +10,8 @@
 # items), B syncs (fetches A's, merges, pushes the merge), A syncs again
 # (fetches B's, fast-forwards). The git pair does the same with
 # `git pull --no-rebase && git push`. Prints the median of RUNS rounds
-# (default 3) per step and in total, and the ratio.
+# (default 3) per step and in total, and the ratio. PROFILE=PREFIX writes a
+# CPU profile of each cairn sync to PREFIX.ROUND.STEP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=${1:-10000}
@@ -75,7 +76,9 @@ for r in $(seq 1 "$runs"); do
 	sync
 	row=""
 	for step in a b a; do
+		[ -z "${PROFILE:-}" ] || export CAIRN_CPUPROFILE="$PROFILE.$r.$step$((${#row} / 8))"
 		t0=$(now); "$work/cairn" -C "$work/c$step" sync >/dev/null; t1=$(now)
+		unset CAIRN_CPUPROFILE
 		ct=$(( (t1 - t0) / 1000 ))
 		t0=$(now); git -C "$work/g$step/.cairn" pull -q --no-rebase --no-edit && git -C "$work/g$step/.cairn" push -q; t1=$(now)
 		gt=$(( (t1 - t0) / 1000 ))

@@ -148,9 +148,18 @@ func (s *Store) reopen() error {
 		return fmt.Errorf("reopen %s: %w", s.dir, err)
 	}
 	s.mu.Lock()
+	old := s.repo
 	s.repo = repo
 	s.mu.Unlock()
+	closeRepo(old)
 	return nil
+}
+
+// closeRepo closes the packs a repository opened with openRepo keeps open.
+func closeRepo(r *git.Repository) {
+	if c, ok := r.Storer.(interface{ Close() error }); ok {
+		c.Close()
+	}
 }
 
 // netError makes transport errors say what the user can do.
@@ -370,6 +379,7 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 	}
 	repo, err := openRepo(s.dir)
 	if err == nil {
+		closeRepo(s.repo)
 		s.repo = repo
 	}
 	return fixed, nil
@@ -382,7 +392,9 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 // daemon's) would not find them.
 func openRepo(dir string) (*git.Repository, error) {
 	gitDir := filepath.Join(dir, ".git")
-	st := filesystem.NewStorage(osfs.New(gitDir), objcache.NewObjectLRUDefault())
+	// Packs stay open: without that go-git opens the pack file again for
+	// every object it reads from it (a merge reads thousands).
+	st := filesystem.NewStorageWithOptions(osfs.New(gitDir), objcache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
 	return git.Open(&packAware{Storage: st, packDir: filepath.Join(gitDir, "objects", "pack")}, osfs.New(dir))
 }
 

@@ -187,8 +187,13 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 	}
 	defer unlock()
 	// Changes made since Sync checkpointed (a hook, between two rounds).
-	if _, err := m.checkpoint(ctx, CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
-		return err
+	// In the first round Sync has just checkpointed; a change made since
+	// in a file the merge writes stops the merge (gitstore.ErrDirty), and
+	// any other stays as it is for the next checkpoint.
+	if rs.Attempts > 1 {
+		if _, err := m.checkpoint(ctx, CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+			return err
+		}
 	}
 	mg := &merger{host: opts.Host, now: m.now(), remote: f.Remote, taken: map[string]bool{}}
 	var warnings []string
