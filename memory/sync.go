@@ -604,3 +604,52 @@ func (m *Memory) HasRemotes() bool {
 	rs, err := m.store.Remotes()
 	return err == nil && len(rs) > 0
 }
+
+// SyncLoop syncs the memory in dir with its remotes until ctx is done, when
+// a schedules it: at the start, a little after each new commit, and every
+// interval, backing off while syncs fail. It works through a Memory of its
+// own, whose lock excludes the caller's like another process's, so a slow
+// network never holds the caller's memory. report, if set, receives each
+// sync's outcome. Memories without remotes are looked at again every few
+// seconds, so adding a remote starts the syncing.
+func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report func(*SyncResult, error)) error {
+	m, err := Open(ctx, dir, opts)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	head := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		if !m.HasRemotes() {
+			continue
+		}
+		now := m.now()
+		if h, err := m.store.Resolve("HEAD"); err == nil && h != head {
+			if head != "" {
+				a.Checkpointed(now)
+			}
+			head = h
+		}
+		if due, _ := a.Due(now); !due {
+			continue
+		}
+		res, err := m.Sync(ctx, SyncOptions{})
+		if ctx.Err() != nil {
+			return nil
+		}
+		a.Done(m.now(), err)
+		if h, err := m.store.Resolve("HEAD"); err == nil {
+			head = h
+		}
+		if report != nil {
+			report(res, err)
+		}
+	}
+}

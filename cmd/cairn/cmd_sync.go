@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/spf13/cobra"
@@ -89,4 +92,33 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 		}
 	}
 	return serr
+}
+
+// syncService is the daemon's syncing: memory.SyncLoop with the schedule
+// from CAIRN_SYNC_AFTER and CAIRN_SYNC_INTERVAL (durations) when set;
+// CAIRN_SYNC=off turns it off.
+func syncService(g *globals, dir string, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if os.Getenv("CAIRN_SYNC") == "off" {
+			return nil
+		}
+		a := &memory.AutoSync{}
+		if d, err := time.ParseDuration(os.Getenv("CAIRN_SYNC_AFTER")); err == nil {
+			a.After = d
+		}
+		if d, err := time.ParseDuration(os.Getenv("CAIRN_SYNC_INTERVAL")); err == nil {
+			a.Interval = d
+		}
+		return memory.SyncLoop(ctx, dir, g.memoryOptions(), a, func(res *memory.SyncResult, err error) {
+			if err != nil {
+				log.Warn("sync", "err", err)
+				return
+			}
+			for _, r := range res.Remotes {
+				if r.Merge != "up-to-date" || r.Pushed {
+					log.Info("synced", "remote", r.Remote, "merge", r.Merge, "changes", r.Changes, "conflicts", len(r.Conflicts), "pushed", r.Pushed, "commit", r.Commit)
+				}
+			}
+		})
+	}
 }

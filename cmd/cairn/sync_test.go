@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -527,4 +528,37 @@ func TestShareToProject(t *testing.T) {
 	fails(t, a, 1, "no cairn memory", "share", "--to", t.TempDir())
 	checkGit(t, a)
 	checkGit(t, b)
+}
+
+// The daemon syncs on its own: at start, and a little after each commit.
+func TestDaemonSyncs(t *testing.T) {
+	root := t.TempDir()
+	bare := gitstoretest.Bare(t, root, "mem.git")
+	a := project(t)
+	ok(t, a, "init")
+	ok(t, a, "remote", "add", "origin", bare)
+	t.Setenv("CAIRN_SYNC_AFTER", "200ms")
+	start := cairnProc(a, "", "daemon", "start")
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("daemon start: %v\n%s", err, out)
+	}
+	defer cairnProc(a, "", "daemon", "stop").Run()
+	mem := filepath.Join(a, ".cairn")
+	waitPushed := func() {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			head := gitc(t, mem, "rev-parse", "HEAD")
+			if out, err := exec.Command("git", "--git-dir", bare, "rev-parse", "main").Output(); err == nil && string(out) == head {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the daemon did not push %s", head)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitPushed()
+	ok(t, a, "remember", "pushed by the daemon")
+	waitPushed()
 }
