@@ -68,6 +68,10 @@ type MergeOptions struct {
 	// AdoptUnrelated takes Theirs as it is when the histories share no
 	// commit: for a memory that holds nothing of its own yet.
 	AdoptUnrelated bool
+	// AllowUnrelated merges histories that share no commit as if their
+	// common ancestor were empty: every path both sides hold with
+	// different contents goes to Merge.
+	AllowUnrelated bool
 	// CheckIncoming, when set, is called with every path and content the
 	// merge brings into the work tree from Theirs; an error stops the
 	// merge before anything is written.
@@ -132,6 +136,7 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 		return nil, fmt.Errorf("merge %s: read commit: %w", opts.Theirs, err)
 	}
 	var base plumbing.Hash
+	unrelated := false
 	if !ours.IsZero() {
 		oc, err := object.GetCommit(s.repo.Storer, ours)
 		if err != nil {
@@ -141,9 +146,10 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 		if err != nil {
 			return nil, fmt.Errorf("merge %s: find the merge base: %w", opts.Theirs, err)
 		}
-		if len(bases) == 0 && !opts.AdoptUnrelated {
+		if len(bases) == 0 && !opts.AdoptUnrelated && !opts.AllowUnrelated {
 			return nil, fmt.Errorf("merge %s: %w: it shares no checkpoint with this memory", opts.Theirs, ErrUnrelated)
 		}
+		unrelated = len(bases) == 0 && !opts.AdoptUnrelated
 		if len(bases) > 0 {
 			// Of several bases (criss-cross merges) any one is safe here:
 			// the content rules keep both sides whichever is chosen.
@@ -171,7 +177,7 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 	}
 	theirsTree := tc.TreeHash
 	var tree plumbing.Hash
-	if base == ours || base.IsZero() {
+	if base == ours || base.IsZero() && !unrelated {
 		// Fast-forward (or adoption): the work tree becomes Theirs.
 		if err := m.take("", dirEntry(oursTree), dirEntry(theirsTree)); err != nil {
 			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
@@ -201,7 +207,7 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 
 	head := theirs
 	switch {
-	case base.IsZero():
+	case base.IsZero() && !unrelated:
 		res.Kind = MergeAdopted
 	case base == ours:
 		res.Kind = MergeFastForward

@@ -43,6 +43,9 @@ type SyncOptions struct {
 	// Attempts bounds the rounds with one remote; 0 means
 	// DefaultSyncAttempts.
 	Attempts int
+	// AllowUnrelated merges a remote whose history shares no commit with
+	// the memory (two memories started apart), as if from an empty one.
+	AllowUnrelated bool
 }
 
 // RemoteSync says what a sync did with one remote.
@@ -202,6 +205,7 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 		Merge:          mg.merge,
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
 		AdoptUnrelated: m.onlyInit(ctx),
+		AllowUnrelated: opts.AllowUnrelated,
 		Trailers: []gitstore.Trailer{
 			{Key: TrailerEvent, Value: "sync"},
 			{Key: TrailerRemote, Value: f.Remote},
@@ -215,8 +219,8 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 		},
 	})
 	if errors.Is(err, gitstore.ErrUnrelated) {
-		return fmt.Errorf("sync %s (%s): %w; refusing to merge (to start a memory from the remote, clone it: git clone %s %s)",
-			f.Remote, f.URL, err, f.URL, m.Dir)
+		return fmt.Errorf("sync %s (%s): %w; refusing to merge (cairn sync %s --allow-unrelated merges two memories started apart)",
+			f.Remote, f.URL, err, f.Remote)
 	}
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", f.Remote, err)

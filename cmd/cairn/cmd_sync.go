@@ -13,8 +13,9 @@ import (
 )
 
 type syncOptions struct {
-	noPush bool
-	json   bool
+	noPush    bool
+	unrelated bool
+	json      bool
 }
 
 func newSyncCommand(g *globals) *cobra.Command {
@@ -36,6 +37,7 @@ and refuses a remote whose history was rewritten.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.noPush, "no-push", false, "fetch and merge only")
+	cmd.Flags().BoolVar(&opts.unrelated, "allow-unrelated", false, "merge a remote memory that shares no history with this one")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }
@@ -46,7 +48,7 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 		return err
 	}
 	defer m.Close()
-	so := memory.SyncOptions{NoPush: opts.noPush}
+	so := memory.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated}
 	if len(args) == 1 {
 		so.Remote = args[0]
 	}

@@ -426,6 +426,15 @@ func TestSyncRefuses(t *testing.T) {
 	ok(t, c, "sync")
 	ok(t, a, "remote", "add", "other", otherBare)
 	fails(t, a, 1, "unrelated histories", "sync", "other")
+	// Two memories started apart, merged on purpose: both keep everything.
+	out := ok(t, a, "sync", "other", "--allow-unrelated")
+	if !strings.Contains(out, "merged") {
+		t.Errorf("sync --allow-unrelated said %q", out)
+	}
+	ok(t, c, "sync")
+	if treeOf(t, a) != treeOf(t, c) || !strings.Contains(ok(t, c, "list"), "another memory") || !strings.Contains(ok(t, c, "list"), "still works") {
+		t.Errorf("after merging unrelated memories:\n%s", ok(t, c, "list"))
+	}
 	ok(t, a, "remote", "add", "down", "git://127.0.0.1:1/mem.git")
 	fails(t, a, 1, "fetch down", "sync", "down")
 	if head() == was {
