@@ -30,6 +30,9 @@ type MergeFile struct {
 	Path                     string
 	Base, Ours, Theirs       []byte
 	InBase, InOurs, InTheirs bool
+	// Exists reports whether a path is taken in the merge's result so far
+	// (ours, or a file the merge adds), for naming extra files.
+	Exists func(path string) bool
 }
 
 // Resolution is what a MergeFunc decided for one file.
@@ -175,6 +178,7 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 	if err != nil {
 		return nil, err
 	}
+	m.ours = oursTree
 	theirsTree := tc.TreeHash
 	var tree plumbing.Hash
 	if base == ours || base.IsZero() && !unrelated {
@@ -305,6 +309,7 @@ type treeMerge struct {
 	fn    MergeFunc
 	check func(string, []byte) error
 
+	ours      plumbing.Hash // our root tree
 	changes   []change
 	merged    []string
 	conflicts []string
@@ -492,7 +497,7 @@ var emptyTreeMarker = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904
 
 // file merges one file changed on both sides.
 func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
-	mf := MergeFile{Path: p, InBase: eb.present(), InOurs: eo.present(), InTheirs: et.present()}
+	mf := MergeFile{Path: p, InBase: eb.present(), InOurs: eo.present(), InTheirs: et.present(), Exists: m.exists}
 	var err error
 	if mf.Base, err = m.s.readBlob(eb.hash); err != nil {
 		return err
@@ -550,6 +555,24 @@ func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
 		m.changes = append(m.changes, change{FileChange: FileChange{cp, Added}, e: entry{path: cp, hash: h, mode: 0o100644}})
 	}
 	return nil
+}
+
+// exists reports whether p is in our tree or added by the merge so far.
+func (m *treeMerge) exists(p string) bool {
+	for _, ch := range m.changes {
+		if ch.Path == p && ch.Action != Deleted {
+			return true
+		}
+	}
+	if m.ours.IsZero() {
+		return false
+	}
+	t, err := object.GetTree(m.s.repo.Storer, m.ours)
+	if err != nil {
+		return false
+	}
+	_, err = t.FindEntry(p)
+	return err == nil
 }
 
 // checkExtra refuses extra files whose paths are taken already. Changes

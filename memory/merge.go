@@ -88,7 +88,7 @@ func (mg *merger) conflictCopy(f gitstore.MergeFile) gitstore.Resolution {
 	ext := path.Ext(f.Path)
 	stem := strings.TrimSuffix(f.Path, ext)
 	name := fmt.Sprintf("%s.conflict-%s-%s%s", stem, mg.host, mg.now.UTC().Format("20060102-150405"), ext)
-	for i := 2; mg.taken[name]; i++ {
+	for i := 2; mg.taken[name] || f.Exists != nil && f.Exists(name); i++ {
 		name = fmt.Sprintf("%s.conflict-%s-%s-%d%s", stem, mg.host, mg.now.UTC().Format("20060102-150405"), i, ext)
 	}
 	mg.taken[name] = true

@@ -145,6 +145,14 @@ func TestMergerRules(t *testing.T) {
 	if r2.Extra[0].Path == want {
 		t.Error("same conflict name twice")
 	}
+	// A name taken in the tree already (a conflict of an earlier merge in
+	// the same second) is not reused.
+	mg2 := &merger{host: "laptop", now: now, remote: "origin", taken: map[string]bool{}}
+	r5, _ := mg2.merge(gitstore.MergeFile{Path: p, InOurs: true, InTheirs: true, Ours: []byte("a"), Theirs: []byte("b"),
+		Exists: func(q string) bool { return q == want }})
+	if r5.Extra[0].Path == want || !IsConflictCopy(r5.Extra[0].Path) || ConflictOriginal(r5.Extra[0].Path) != p {
+		t.Errorf("taken name: %s", r5.Extra[0].Path)
+	}
 	// Modified here, deleted there (and the reverse): the change stays.
 	if r, _ := mg.merge(gitstore.MergeFile{Path: p, InBase: true, InOurs: true, Ours: []byte("changed")}); r.Delete || string(r.Data) != "changed" {
 		t.Errorf("modify/delete: %+v", r)
