@@ -356,3 +356,23 @@ func TestStoreSeesNewPacks(t *testing.T) {
 	}
 	gitCLI(t, a.Dir(), "fsck", "--strict")
 }
+
+// FuzzCheckURL: any string is accepted as one of the known kinds of URL,
+// or refused with ErrBadURL; never a panic.
+func FuzzCheckURL(f *testing.F) {
+	for _, s := range []string{"git@github.com:me/x.git", "https://h/x", "ftp://h", "/tmp/x", "file:///x", "ssh://u@h:22/x", "::", "a:b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		got, err := CheckURL(u)
+		if err != nil {
+			if !errors.Is(err, ErrBadURL) {
+				t.Fatalf("CheckURL(%q): %v does not wrap ErrBadURL", u, err)
+			}
+			return
+		}
+		if got == "" {
+			t.Fatalf("CheckURL(%q) accepted as empty", u)
+		}
+	})
+}
