@@ -657,3 +657,32 @@ func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report
 		}
 	}
 }
+
+// repairFromRemotes looks for missing or corrupt objects and fetches them
+// from the remotes, for an operation that failed reading history. It
+// reports whether it repaired any. The caller holds the lock.
+func (m *Memory) repairFromRemotes(ctx context.Context) bool {
+	rs, err := m.store.Remotes()
+	if err != nil || len(rs) == 0 {
+		return false
+	}
+	res, err := m.store.Verify(ctx)
+	if err != nil || len(res.Problems) == 0 {
+		return false
+	}
+	fixed := 0
+	for _, r := range rs {
+		n, err := m.store.Repair(ctx, r.Name, res.Problems, os.Getenv)
+		if err != nil {
+			m.warn(err.Error())
+		}
+		fixed += n
+		if fixed == len(res.Problems) {
+			break
+		}
+	}
+	if fixed > 0 {
+		m.warn(fmt.Sprintf("fetched %d missing or corrupt objects from the remotes", fixed))
+	}
+	return fixed > 0
+}

@@ -571,3 +571,29 @@ func TestDaemonSyncs(t *testing.T) {
 	ok(t, a, "remember", "pushed by the daemon")
 	waitPushed()
 }
+
+// A restore that needs an object this machine lost fetches it from a remote.
+func TestRestoreFetchesMissing(t *testing.T) {
+	root := t.TempDir()
+	bare := gitstoretest.Bare(t, root, "mem.git")
+	a := project(t)
+	ok(t, a, "init")
+	paths := addItems(t, a, "old", 1)
+	ok(t, a, "checkpoint")
+	ok(t, a, "remote", "add", "backup", bare)
+	ok(t, a, "sync")
+	mem := filepath.Join(a, ".cairn")
+	old := strings.TrimSpace(gitc(t, mem, "rev-parse", "HEAD"))
+	blob := strings.TrimSpace(gitc(t, mem, "rev-parse", "HEAD:"+paths[0]))
+	editItems(t, a, "Changed since.", paths)
+	ok(t, a, "checkpoint")
+	os.Remove(filepath.Join(mem, ".git", "objects", blob[:2], blob[2:]))
+	r := cairn(t, a, "", "restore", old, "--", paths[0])
+	if r.code != 0 || !strings.Contains(r.stderr, "fetched 1 missing") {
+		t.Fatalf("restore: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := strings.TrimSpace(gitc(t, mem, "rev-parse", "HEAD:"+paths[0])); got != blob {
+		t.Errorf("restored %s, want %s", got, blob)
+	}
+	checkGit(t, a)
+}
