@@ -376,3 +376,26 @@ func FuzzCheckURL(f *testing.F) {
 		}
 	})
 }
+
+// A push sends what is new, whatever the length of the history.
+func TestToPushCostsWhatIsNew(t *testing.T) {
+	s := newStore(t, map[string]string{"core/facts/a.md": "a\n", "sessions/s/p.md": "p\n"})
+	for i := 0; i < 30; i++ {
+		commit(t, s, map[string]string{"core/facts/a.md": strings.Repeat("a", i+2) + "\n"})
+	}
+	old, _ := s.resolve("HEAD")
+	commit(t, s, map[string]string{"core/facts/b.md": "b\n"})
+	head, _ := s.resolve("HEAD")
+	got, err := s.toPush(context.Background(), head, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The commit, the root tree, core/, core/facts/ and the new blob.
+	if len(got) != 5 {
+		t.Errorf("toPush sends %d objects, want 5", len(got))
+	}
+	// A remote branch not in our history is refused.
+	if _, err := s.toPush(context.Background(), old, head); !errors.Is(err, errNotAncestor) {
+		t.Errorf("toPush backwards: %v", err)
+	}
+}
