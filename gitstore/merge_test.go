@@ -399,3 +399,34 @@ func TestToPushCostsWhatIsNew(t *testing.T) {
 		t.Errorf("toPush backwards: %v", err)
 	}
 }
+
+// A push onto a remote that moved says so, for the caller to fetch again.
+func TestPushRemoteMoved(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	bare := gitstoretest.Bare(t, root, "mem.git")
+	a := newStore(t, map[string]string{"x.md": "x\n"})
+	func() {
+		defer lock(t, a)()
+		if _, err := a.AddRemote("origin", bare); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if _, err := syncStore(t, a, "origin"); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(t.TempDir(), "w")
+	gitCLI(t, root, "clone", "-q", bare, work)
+	os.WriteFile(filepath.Join(work, "y.md"), []byte("y\n"), 0o644)
+	gitCLI(t, work, "add", "-A")
+	gitCLI(t, work, "-c", "user.name=E", "-c", "user.email=e@x", "commit", "-qm", "y")
+	gitCLI(t, work, "push", "-q", "origin", "main")
+	commit(t, a, map[string]string{"z.md": "z\n"})
+	if _, err := a.Push(ctx, "origin", os.Getenv); !errors.Is(err, ErrRemoteMoved) {
+		t.Errorf("push onto a moved remote: %v", err)
+	}
+	if _, err := syncStore(t, a, "origin"); err != nil {
+		t.Fatal(err)
+	}
+	gitCLI(t, root, "--git-dir=mem.git", "fsck", "--strict")
+}

@@ -89,6 +89,9 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	s.mu.Lock()
 	hashes, err := s.toPush(ctx, head, old)
 	s.mu.Unlock()
+	if errors.Is(err, errNotAncestor) {
+		return fail(ErrRemoteMoved)
+	}
 	if err != nil {
 		return fail(err)
 	}
