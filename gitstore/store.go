@@ -75,7 +75,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("open %s: %w", dir, ErrNotRepository)
 	}
-	repo, err := git.PlainOpen(abs)
+	repo, err := openRepo(abs) // sees packs other processes add
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)
 	}

@@ -104,6 +104,9 @@ func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*Rest
 	}
 	res.Saved = saved
 	fcs, err := m.store.Restore(ctx, from, paths)
+	if err != nil && m.repairFromRemotes(ctx) { // sync.go: objects missing here, fetched from a remote
+		fcs, err = m.store.Restore(ctx, from, paths)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -33,10 +33,17 @@ func runStatus(ctx context.Context, g *globals, opts statusOptions) error {
 	if err != nil {
 		return err
 	}
+	conflicts, err := m.Conflicts(ctx)
+	if err != nil {
+		return err
+	}
 	if opts.json {
-		return g.printJSON(map[string]any{"dir": m.Dir, "changes": nonNil(changes)})
+		return g.printJSON(map[string]any{"dir": m.Dir, "changes": nonNil(changes), "conflicts": nonNil(conflicts)})
 	}
 	fmt.Fprintf(g.stdout, "memory: %s\n", m.Dir)
+	for _, c := range conflicts {
+		fmt.Fprintf(g.stdout, "  conflict  %s (beside %s; settle with cairn resolve)\n", c.Path, c.Original)
+	}
 	if len(changes) == 0 {
 		fmt.Fprintln(g.stdout, "nothing to checkpoint")
 		return nil

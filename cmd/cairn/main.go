@@ -127,6 +127,11 @@ git log, restore any point in time, and sync it like code.`,
 		newVersionCommand(g),
 		newMountCommand(g),
 		newUmountCommand(g),
+		newRemoteCommand(g),
+		newSyncCommand(g),
+		newResolveCommand(g),
+		newVerifyCommand(g),
+		newShareCommand(g),
 	)
 	return root
 }

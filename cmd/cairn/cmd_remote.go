@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+type remoteOptions struct{ json bool }
+
+func newRemoteCommand(g *globals) *cobra.Command {
+	var opts remoteOptions
+	cmd := &cobra.Command{
+		Use:   "remote",
+		Short: "Add, list and remove the git remotes cairn sync uses",
+		Long: `Remotes are git repositories the memory syncs with: a primary and any
+number of backups; cairn sync pushes to every one. They live in .cairn/.git/config,
+so plain git sees them too. URLs: ssh (user@host:path, ssh://; the ssh agent or
+~/.ssh keys), https (a token from CAIRN_GIT_TOKEN or .cairn/.state/credentials,
+mode 600, lines "TOKEN" or "HOST TOKEN"), git:// and local paths.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRemoteList(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	list := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the remotes",
+		Args:    exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRemoteList(cmd.Context(), g, opts)
+		},
+	}
+	list.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	cmd.AddCommand(list,
+		&cobra.Command{
+			Use:   "add NAME URL",
+			Short: "Add a remote",
+			Args:  exactArgs(2),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runRemoteAdd(cmd.Context(), g, args)
+			},
+		},
+		&cobra.Command{
+			Use:     "remove NAME",
+			Aliases: []string{"rm"},
+			Short:   "Remove a remote (the remote itself is not touched)",
+			Args:    exactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runRemoteRemove(cmd.Context(), g, args)
+			},
+		},
+	)
+	return cmd
+}
+
+func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	rs, err := m.Remotes()
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return g.printJSON(nonNil(rs))
+	}
+	for _, r := range rs {
+		fmt.Fprintf(g.stdout, "%s\t%s\n", r.Name, r.URL)
+	}
+	return nil
+}
+
+func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	r, err := m.AddRemote(ctx, args[0], args[1])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, r.URL)
+	return nil
+}
+
+func runRemoteRemove(ctx context.Context, g *globals, args []string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := m.RemoveRemote(ctx, args[0]); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "removed remote %s\n", args[0])
+	return nil
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type resolveOptions struct {
+	keep string
+	json bool
+}
+
+func newResolveCommand(g *globals) *cobra.Command {
+	var opts resolveOptions
+	cmd := &cobra.Command{
+		Use:   "resolve [PATH] --keep original|copy|both",
+		Short: "List or settle the conflict copies a sync wrote",
+		Long: `With no PATH, list the conflict copies. With PATH (the copy, or the file it
+stands beside), settle it: --keep original drops the copy; --keep copy puts
+the copy in the original's place; --keep both makes the copy an item of its
+own with a new id. One checkpoint.`,
+		Args: rangeArgs(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runResolve(cmd.Context(), g, opts, args)
+		},
+	}
+	cmd.Flags().StringVar(&opts.keep, "keep", "", "what to keep: `original`, copy or both")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []string) error {
+	if len(args) == 1 {
+		switch opts.keep {
+		case memory.KeepOriginal, memory.KeepCopy, memory.KeepBoth:
+		default:
+			return usagef("resolve %s: say what to keep: --keep original, copy or both", args[0])
+		}
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if len(args) == 0 {
+		cs, err := m.Conflicts(ctx)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return g.printJSON(nonNil(cs))
+		}
+		if len(cs) == 0 {
+			fmt.Fprintln(g.stdout, "no conflict copies")
+		}
+		for _, c := range cs {
+			fmt.Fprintf(g.stdout, "%s\tbeside %s\n", c.Path, c.Original)
+		}
+		return nil
+	}
+	p, err := m.PathArg(args[0])
+	if err != nil {
+		p = args[0]
+	}
+	cp, err := m.Resolve(ctx, p, opts.keep)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "%s %s\n", short(cp.Hash), cp.Subject)
+	return nil
+}

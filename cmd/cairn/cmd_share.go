@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type shareOptions struct {
+	to   string
+	what string
+	json bool
+}
+
+func newShareCommand(g *globals) *cobra.Command {
+	var opts shareOptions
+	cmd := &cobra.Command{
+		Use:   "share --to PROJECT [--what decisions|patterns|full]",
+		Short: "Copy memories into another project's memory",
+		Long: `share copies this memory's core items — its decisions (the default), its
+patterns, or every kind (full) — into the memory of another project, as new
+items with confidence × 0.8 and where they came from (shared_project,
+shared_item). Items shared before are not copied again. One checkpoint in
+the other project.`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runShare(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.to, "to", "", "the other `PROJECT` (its folder, or its .cairn)")
+	cmd.Flags().StringVar(&opts.what, "what", memory.ShareDecisions, "what to copy: decisions, patterns or full")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runShare(ctx context.Context, g *globals, opts shareOptions) error {
+	if opts.to == "" {
+		return usagef("share: say where to with --to PROJECT")
+	}
+	switch opts.what {
+	case memory.ShareDecisions, memory.SharePatterns, memory.ShareFull:
+	default:
+		return usagef("share --what %q: want decisions, patterns or full", opts.what)
+	}
+	// A relative --to is relative to -C's folder, which is the current
+	// one by now.
+	dstDir, err := memory.Find(opts.to)
+	if err != nil {
+		return fmt.Errorf("share --to %s: %w", opts.to, err)
+	}
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	dst, err := memory.Open(ctx, dstDir, g.memoryOptions())
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	res, err := m.ShareTo(ctx, dst, opts.what)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return g.printJSON(res)
+	}
+	for _, it := range res.Items {
+		fmt.Fprintf(g.stdout, "shared %s %s %q\n", it.Kind, it.ID, it.Title)
+	}
+	switch {
+	case res.Checkpoint != nil:
+		fmt.Fprintf(g.stdout, "%d items into %s (%s)", len(res.Items), res.To, short(res.Checkpoint.Hash))
+		if res.Skipped > 0 {
+			fmt.Fprintf(g.stdout, "; %d shared before", res.Skipped)
+		}
+		fmt.Fprintln(g.stdout)
+	case res.Skipped > 0:
+		fmt.Fprintf(g.stdout, "nothing new to share: %d shared before\n", res.Skipped)
+	default:
+		fmt.Fprintln(g.stdout, "nothing to share")
+	}
+	return nil
+}

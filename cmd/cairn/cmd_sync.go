@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/memory"
+	"github.com/spf13/cobra"
+)
+
+type syncOptions struct {
+	noPush    bool
+	unrelated bool
+	json      bool
+}
+
+func newSyncCommand(g *globals) *cobra.Command {
+	var opts syncOptions
+	cmd := &cobra.Command{
+		Use:   "sync [REMOTE]",
+		Short: "Fetch, merge and push the memory through its git remotes",
+		Long: `sync fetches from REMOTE (every remote when none is named), fast-forwards
+when it can and otherwise merges inside cairn, so that nothing is lost:
+a file changed on one side takes that side; session logs take the union
+of both; session.yaml merges field by field; an item changed on both sides
+keeps this machine's version and writes the other beside it as
+<name>.conflict-<host>-<time>.md (see cairn resolve). Then it pushes,
+merging again when the remote moved meanwhile. It never forces a push
+and refuses a remote whose history was rewritten.`,
+		Args: rangeArgs(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSync(cmd.Context(), g, opts, args)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.noPush, "no-push", false, "fetch and merge only")
+	cmd.Flags().BoolVar(&opts.unrelated, "allow-unrelated", false, "merge a remote memory that shares no history with this one")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}
+
+func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) error {
+	m, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	so := memory.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated}
+	if len(args) == 1 {
+		so.Remote = args[0]
+	}
+	res, serr := m.Sync(ctx, so)
+	if res == nil {
+		return serr
+	}
+	if opts.json {
+		if err := g.printJSON(res); err != nil {
+			return err
+		}
+		return serr
+	}
+	if res.Saved != nil {
+		fmt.Fprintf(g.stdout, "checkpointed %s first: %s\n", short(res.Saved.Hash), res.Saved.Subject)
+	}
+	for _, r := range res.Remotes {
+		if r.Error != "" {
+			continue // said once, as the error
+		}
+		var parts []string
+		switch r.Merge {
+		case "empty":
+			parts = append(parts, "the remote was empty")
+		case "up-to-date", "":
+			parts = append(parts, "nothing new from it")
+		default:
+			parts = append(parts, fmt.Sprintf("%s (%d files changed)", r.Merge, r.Changes))
+		}
+		if len(r.Conflicts) > 0 {
+			parts = append(parts, fmt.Sprintf("%d conflict copies (see cairn status, settle with cairn resolve)", len(r.Conflicts)))
+		}
+		switch {
+		case opts.noPush:
+		case r.Pushed:
+			parts = append(parts, "pushed "+short(r.Commit))
+		default:
+			parts = append(parts, "nothing to push")
+		}
+		fmt.Fprintf(g.stdout, "%s: %s\n", r.Remote, strings.Join(parts, "; "))
+		for _, c := range r.Conflicts {
+			fmt.Fprintf(g.stdout, "  conflict  %s\n", c)
+		}
+	}
+	return serr
+}
+
+// syncService is the daemon's syncing: memory.SyncLoop with the schedule
+// from CAIRN_SYNC_AFTER and CAIRN_SYNC_INTERVAL (durations) when set;
+// CAIRN_SYNC=off turns it off.
+func syncService(g *globals, dir string, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if os.Getenv("CAIRN_SYNC") == "off" {
+			return nil
+		}
+		a := &memory.AutoSync{}
+		if d, err := time.ParseDuration(os.Getenv("CAIRN_SYNC_AFTER")); err == nil {
+			a.After = d
+		}
+		if d, err := time.ParseDuration(os.Getenv("CAIRN_SYNC_INTERVAL")); err == nil {
+			a.Interval = d
+		}
+		return memory.SyncLoop(ctx, dir, g.memoryOptions(), a, func(res *memory.SyncResult, err error) {
+			if err != nil {
+				log.Warn("sync", "err", err)
+				return
+			}
+			for _, r := range res.Remotes {
+				if r.Merge != "up-to-date" || r.Pushed {
+					log.Info("synced", "remote", r.Remote, "merge", r.Merge, "changes", r.Changes, "conflicts", len(r.Conflicts), "pushed", r.Pushed, "commit", r.Commit)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,769 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"golang.org/x/sys/unix"
+)
+
+// Errors of Merge.
+var (
+	ErrUnrelated = errors.New("unrelated histories")
+	ErrHostile   = errors.New("refusing a path from the remote")
+	ErrDirty     = errors.New("uncommitted change in the way")
+)
+
+// MergeFile is one file that changed differently on both sides of a
+// merge (or was changed on one side and deleted on the other). A side
+// without the file has a nil slice and its In flag false.
+type MergeFile struct {
+	Path                     string
+	Base, Ours, Theirs       []byte
+	InBase, InOurs, InTheirs bool
+	// Exists reports whether a path is taken in the merge's result so far
+	// (ours, or a file the merge adds), for naming extra files.
+	Exists func(path string) bool
+}
+
+// Resolution is what a MergeFunc decided for one file.
+type Resolution struct {
+	Data   []byte // the merged content at Path
+	Delete bool   // Path is deleted instead
+	// Extra are further files to add, such as a conflict copy of the side
+	// that did not stay in place. Their paths must be new.
+	Extra []ExtraFile
+	// Conflict says the sides could not be combined into one file.
+	Conflict bool
+}
+
+// ExtraFile is a file a MergeFunc adds.
+type ExtraFile struct {
+	Path string
+	Data []byte
+}
+
+// MergeFunc merges the contents of one file. Merge calls it only for
+// files that changed differently on both sides: a file changed on one
+// side takes that side without asking.
+type MergeFunc func(MergeFile) (Resolution, error)
+
+// MergeOptions say what to merge and how.
+type MergeOptions struct {
+	// Theirs is the revision to merge into the current branch, such as
+	// refs/remotes/origin/main.
+	Theirs string
+	// Merge merges files changed on both sides; it is required.
+	Merge MergeFunc
+	// Subject, Body and Trailers describe the merge commit.
+	Subject  string
+	Body     string
+	Trailers []Trailer
+	// AdoptUnrelated takes Theirs as it is when the histories share no
+	// commit: for a memory that holds nothing of its own yet.
+	AdoptUnrelated bool
+	// AllowUnrelated merges histories that share no commit as if their
+	// common ancestor were empty: every path both sides hold with
+	// different contents goes to Merge.
+	AllowUnrelated bool
+	// CheckIncoming, when set, is called with every path and content the
+	// merge brings into the work tree from Theirs; an error stops the
+	// merge before anything is written.
+	CheckIncoming func(path string, data []byte) error
+}
+
+// How a Merge ended.
+const (
+	MergeUpToDate    = "up-to-date"   // Theirs is already in our history
+	MergeFastForward = "fast-forward" // our history was in Theirs: the branch moved to it
+	MergeCommitted   = "merged"       // a merge commit with both parents
+	MergeAdopted     = "adopted"      // unrelated history taken over (AdoptUnrelated)
+)
+
+// MergeResult says what Merge did.
+type MergeResult struct {
+	Kind      string
+	Base      string // the merge base; empty for up-to-date and adopted
+	Ours      string
+	Theirs    string
+	Head      string       // the branch's commit afterwards
+	Changes   []FileChange // what changed in the work tree
+	Merged    []string     // paths the MergeFunc was asked about
+	Conflicts []string     // paths it reported as conflicts
+	Extra     []string     // paths it added (conflict copies)
+}
+
+// Merge merges Theirs into the current branch: nothing when Theirs is in
+// our history already; a fast-forward when ours is in Theirs'; otherwise a
+// three-way merge of the trees, with opts.Merge deciding about files both
+// sides changed, committed with both parents. The work tree, the stat
+// cache and .git/index follow the new commit. A file with changes not yet
+// checkpointed that the merge would overwrite stops it before anything is
+// written (ErrDirty), so the caller checkpoints first. Paths from Theirs
+// that could escape the work tree, reach into .git, .state or inbox/, or
+// are symbolic links or submodules stop it too (ErrHostile). The caller
+// holds the lock.
+func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.locked() {
+		return nil, errors.New("merge: the write lock is not held")
+	}
+	if opts.Merge == nil {
+		return nil, errors.New("merge: no MergeFunc")
+	}
+	branch, ours, err := s.head()
+	if err != nil {
+		return nil, err
+	}
+	theirs, err := s.resolve(opts.Theirs)
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+	}
+	res := &MergeResult{Ours: ours.String(), Theirs: theirs.String(), Head: ours.String()}
+	if theirs == ours {
+		res.Kind = MergeUpToDate
+		return res, nil
+	}
+	tc, err := object.GetCommit(s.repo.Storer, theirs)
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: read commit: %w", opts.Theirs, err)
+	}
+	var base plumbing.Hash
+	unrelated := false
+	if !ours.IsZero() {
+		oc, err := object.GetCommit(s.repo.Storer, ours)
+		if err != nil {
+			return nil, fmt.Errorf("merge: read commit %s: %w", short(ours), err)
+		}
+		bases, err := oc.MergeBase(tc)
+		if err != nil {
+			return nil, fmt.Errorf("merge %s: find the merge base: %w", opts.Theirs, err)
+		}
+		if len(bases) == 0 && !opts.AdoptUnrelated && !opts.AllowUnrelated {
+			return nil, fmt.Errorf("merge %s: %w: it shares no checkpoint with this memory", opts.Theirs, ErrUnrelated)
+		}
+		unrelated = len(bases) == 0 && !opts.AdoptUnrelated
+		if len(bases) > 0 {
+			// Of several bases (criss-cross merges) any one is safe here:
+			// the content rules keep both sides whichever is chosen.
+			base = bases[0].Hash
+		}
+	}
+	res.Base = base.String()
+	if base.IsZero() {
+		res.Base = ""
+	}
+	if base == theirs {
+		res.Kind = MergeUpToDate
+		return res, nil
+	}
+
+	c, err := s.loadCache(ctx, ours)
+	if err != nil {
+		return nil, err
+	}
+	w := newObjectWriter(s.gitDir, s.hasObject)
+	m := &treeMerge{s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming}
+	oursTree, err := s.rootTree(ours)
+	if err != nil {
+		return nil, err
+	}
+	m.ours = oursTree
+	theirsTree := tc.TreeHash
+	var tree plumbing.Hash
+	if base == ours || base.IsZero() && !unrelated {
+		// Fast-forward (or adoption): the work tree becomes Theirs.
+		if err := m.take("", dirEntry(oursTree), dirEntry(theirsTree)); err != nil {
+			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+		}
+		tree = theirsTree
+	} else {
+		baseTree, err := s.rootTree(base)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.trees("", baseTree, oursTree, theirsTree); err != nil {
+			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+		}
+		sortChanges(m.changes)
+		if err := m.checkExtra(oursTree); err != nil {
+			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+		}
+		tb := &treeBuilder{s: s, w: w}
+		if tree, _, err = tb.build(oursTree, "", m.changes); err != nil {
+			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+		}
+	}
+	sortChanges(m.changes)
+	if err := s.checkWorktree(c, m.changes); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+	}
+
+	head := theirs
+	switch {
+	case base.IsZero() && !unrelated:
+		res.Kind = MergeAdopted
+	case base == ours:
+		res.Kind = MergeFastForward
+	default:
+		res.Kind = MergeCommitted
+		subject := opts.Subject
+		if subject == "" {
+			subject = "merge " + opts.Theirs
+		}
+		msg := formatMessage(subject, opts.Body, opts.Trailers)
+		head, err = w.write(plumbing.CommitObject, s.encodeMerge(tree, []plumbing.Hash{ours, theirs}, msg))
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+	}
+	if err := w.flush(); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	// The work tree first, the branch after: a crash in between leaves
+	// changes that the next checkpoint commits, never a branch whose files
+	// the next checkpoint would take back.
+	if err := s.writeChanges(m.changes); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+	}
+	if err := s.updateRef(branch, ours, head, fmt.Sprintf("%s: %s", res.Kind, opts.Theirs), s.now()); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	applyChanges(c, m.changes)
+	c.head = head
+	c.written = s.now().UnixNano()
+	s.cacheDirty = true
+
+	res.Head = head.String()
+	for _, ch := range m.changes {
+		res.Changes = append(res.Changes, ch.FileChange)
+	}
+	res.Merged, res.Conflicts, res.Extra = m.merged, m.conflicts, m.extra
+	return res, nil
+}
+
+// IsAncestor reports whether commit a is in the history of commit b.
+func (s *Store) IsAncestor(a, b string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ha, err := s.resolve(a)
+	if err != nil {
+		return false, err
+	}
+	hb, err := s.resolve(b)
+	if err != nil {
+		return false, err
+	}
+	if ha == hb {
+		return true, nil
+	}
+	ca, err := object.GetCommit(s.repo.Storer, ha)
+	if err != nil {
+		return false, err
+	}
+	cb, err := object.GetCommit(s.repo.Storer, hb)
+	if err != nil {
+		return false, err
+	}
+	return ca.IsAncestor(cb)
+}
+
+func (s *Store) rootTree(commit plumbing.Hash) (plumbing.Hash, error) {
+	if commit.IsZero() {
+		return plumbing.ZeroHash, nil
+	}
+	cm, err := object.GetCommit(s.repo.Storer, commit)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", short(commit), err)
+	}
+	return cm.TreeHash, nil
+}
+
+func (s *Store) encodeMerge(tree plumbing.Hash, parents []plumbing.Hash, msg []byte) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tree %s\n", tree)
+	for _, p := range parents {
+		fmt.Fprintf(&b, "parent %s\n", p)
+	}
+	t := s.now()
+	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
+	b.Write(msg)
+	return b.Bytes()
+}
+
+// treeMerge collects the changes, relative to ours, that a merge makes.
+type treeMerge struct {
+	s     *Store
+	w     *objectWriter
+	fn    MergeFunc
+	check func(string, []byte) error
+
+	ours      plumbing.Hash // our root tree
+	changes   []change
+	merged    []string
+	conflicts []string
+	extra     []string
+}
+
+// dirEntry is a tree entry standing for a whole tree (zero: absent).
+func dirEntry(h plumbing.Hash) treeEntry {
+	if h.IsZero() {
+		return treeEntry{}
+	}
+	return treeEntry{mode: filemode.Dir, hash: h}
+}
+
+func (e treeEntry) present() bool { return !e.hash.IsZero() }
+func (e treeEntry) isDir() bool   { return e.present() && e.mode == filemode.Dir }
+func (e treeEntry) isFile() bool  { return e.present() && e.mode != filemode.Dir }
+func (e treeEntry) same(o treeEntry) bool {
+	return e.hash == o.hash && (e.mode == o.mode || !e.present())
+}
+
+// entries reads a tree's entries by name; theirs says they come from the
+// remote and are checked.
+func (m *treeMerge) entries(h plumbing.Hash, prefix string, theirs bool) (map[string]treeEntry, error) {
+	out := map[string]treeEntry{}
+	if h.IsZero() || h == emptyTreeMarker {
+		return out, nil
+	}
+	t, err := object.GetTree(m.s.repo.Storer, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s (%s): %w", short(h), prefix, err)
+	}
+	for _, e := range t.Entries {
+		te := treeEntry{e.Name, e.Mode, e.Hash}
+		if theirs {
+			if err := checkIncoming(prefix, te); err != nil {
+				return nil, err
+			}
+		}
+		out[e.Name] = te
+	}
+	return out, nil
+}
+
+// checkIncoming refuses tree entries from the remote that could write
+// outside the work tree or into places cairn owns.
+func checkIncoming(prefix string, e treeEntry) error {
+	name := e.name
+	p := prefix + name
+	switch {
+	case name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00"):
+		return fmt.Errorf("%w: %q (a bad file name)", ErrHostile, p)
+	case strings.EqualFold(name, ".git"):
+		return fmt.Errorf("%w: %q (git's own folder)", ErrHostile, p)
+	case prefix == "" && (name == StateDir || name == "inbox"):
+		return fmt.Errorf("%w: %q (cairn's own state)", ErrHostile, p)
+	}
+	switch e.mode {
+	case filemode.Dir, filemode.Regular, filemode.Deprecated, filemode.Executable:
+		return nil
+	case filemode.Symlink:
+		return fmt.Errorf("%w: %q is a symbolic link", ErrHostile, p)
+	}
+	return fmt.Errorf("%w: %q has mode %o (a submodule?)", ErrHostile, p, uint32(e.mode))
+}
+
+// trees merges three trees at prefix (each zero when absent).
+func (m *treeMerge) trees(prefix string, b, o, t plumbing.Hash) error {
+	be, err := m.entries(b, prefix, false)
+	if err != nil {
+		return err
+	}
+	oe, err := m.entries(o, prefix, false)
+	if err != nil {
+		return err
+	}
+	te, err := m.entries(t, prefix, true)
+	if err != nil {
+		return err
+	}
+	names := map[string]bool{}
+	for _, es := range []map[string]treeEntry{be, oe, te} {
+		for n := range es {
+			names[n] = true
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for _, n := range sorted {
+		eb, eo, et := be[n], oe[n], te[n]
+		p := prefix + n
+		switch {
+		case eo.same(et), eb.same(et):
+			// Same on both sides, or only ours changed: ours stays.
+		case eb.same(eo):
+			if err := m.take(p, eo, et); err != nil {
+				return err
+			}
+		case !eo.isFile() && !et.isFile() && !eb.isFile():
+			if err := m.trees(p+"/", eb.hash, eo.hash, et.hash); err != nil {
+				return err
+			}
+		case !eo.isDir() && !et.isDir():
+			if eb.isDir() {
+				eb = treeEntry{}
+			}
+			if err := m.file(p, eb, eo, et); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("cannot merge %s: a file on one side, a folder on the other", p)
+		}
+	}
+	return nil
+}
+
+// take makes path go from entry from (ours) to entry to (theirs).
+func (m *treeMerge) take(p string, from, to treeEntry) error {
+	if from.same(to) {
+		return nil
+	}
+	if from.isDir() && to.isDir() {
+		prefix := p + "/"
+		if p == "" {
+			prefix = ""
+		}
+		fe, err := m.entries(from.hash, prefix, false)
+		if err != nil {
+			return err
+		}
+		te, err := m.entries(to.hash, prefix, true)
+		if err != nil {
+			return err
+		}
+		for n, e := range fe {
+			if err := m.take(prefix+n, e, te[n]); err != nil {
+				return err
+			}
+		}
+		for n, e := range te {
+			if _, ok := fe[n]; !ok {
+				if err := m.take(prefix+n, treeEntry{}, e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if from.isDir() {
+		if err := m.take(p, from, treeEntry{mode: filemode.Dir, hash: emptyTreeMarker}); err != nil {
+			return err
+		}
+	} else if from.isFile() && !to.isFile() {
+		m.changes = append(m.changes, change{FileChange: FileChange{p, Deleted}})
+	}
+	if to.isDir() {
+		return m.take(p, treeEntry{mode: filemode.Dir, hash: emptyTreeMarker}, to)
+	}
+	if to.isFile() {
+		if m.check != nil {
+			data, err := m.s.readBlob(to.hash)
+			if err != nil {
+				return err
+			}
+			if err := m.check(p, data); err != nil {
+				return err
+			}
+		}
+		action := Added
+		if from.isFile() {
+			action = Modified
+		}
+		m.changes = append(m.changes, change{FileChange: FileChange{p, action},
+			e: entry{path: p, hash: to.hash, mode: normMode(to.mode)}})
+	}
+	return nil
+}
+
+// emptyTreeMarker stands for a folder with no entries while take lists
+// what a folder adds or removes; it is never read from the repository.
+var emptyTreeMarker = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+
+// file merges one file changed on both sides.
+func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
+	mf := MergeFile{Path: p, InBase: eb.present(), InOurs: eo.present(), InTheirs: et.present(), Exists: m.exists}
+	var err error
+	if mf.Base, err = m.s.readBlob(eb.hash); err != nil {
+		return err
+	}
+	if mf.Ours, err = m.s.readBlob(eo.hash); err != nil {
+		return err
+	}
+	if mf.Theirs, err = m.s.readBlob(et.hash); err != nil {
+		return err
+	}
+	r, err := m.fn(mf)
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", p, err)
+	}
+	m.merged = append(m.merged, p)
+	if r.Conflict {
+		m.conflicts = append(m.conflicts, p)
+	}
+	if r.Delete {
+		if eo.present() {
+			m.changes = append(m.changes, change{FileChange: FileChange{p, Deleted}})
+		}
+	} else {
+		h, err := m.w.write(plumbing.BlobObject, r.Data)
+		if err != nil {
+			return err
+		}
+		mode := uint32(0o100644)
+		if eo.present() {
+			mode = normMode(eo.mode)
+		}
+		if h != eo.hash || !eo.present() {
+			action := Modified
+			if !eo.present() {
+				action = Added
+			}
+			if m.check != nil {
+				if err := m.check(p, r.Data); err != nil {
+					return err
+				}
+			}
+			m.changes = append(m.changes, change{FileChange: FileChange{p, action}, e: entry{path: p, hash: h, mode: mode}})
+		}
+	}
+	for _, x := range r.Extra {
+		cp, err := CleanPath(x.Path)
+		if err != nil || cp != x.Path {
+			return fmt.Errorf("merge %s: bad extra path %q", p, x.Path)
+		}
+		h, err := m.w.write(plumbing.BlobObject, x.Data)
+		if err != nil {
+			return err
+		}
+		m.extra = append(m.extra, cp)
+		m.changes = append(m.changes, change{FileChange: FileChange{cp, Added}, e: entry{path: cp, hash: h, mode: 0o100644}})
+	}
+	return nil
+}
+
+// exists reports whether p is in our tree or added by the merge so far.
+func (m *treeMerge) exists(p string) bool {
+	for _, ch := range m.changes {
+		if ch.Path == p && ch.Action != Deleted {
+			return true
+		}
+	}
+	if m.ours.IsZero() {
+		return false
+	}
+	t, err := object.GetTree(m.s.repo.Storer, m.ours)
+	if err != nil {
+		return false
+	}
+	_, err = t.FindEntry(p)
+	return err == nil
+}
+
+// checkExtra refuses extra files whose paths are taken already. Changes
+// are sorted.
+func (m *treeMerge) checkExtra(oursTree plumbing.Hash) error {
+	if len(m.extra) == 0 {
+		return nil
+	}
+	t, err := object.GetTree(m.s.repo.Storer, oursTree)
+	if err != nil {
+		return err
+	}
+	for i, ch := range m.changes {
+		if i > 0 && m.changes[i-1].Path == ch.Path {
+			return fmt.Errorf("two files for %s", ch.Path)
+		}
+	}
+	for _, x := range m.extra {
+		if _, err := t.FindEntry(x); err == nil {
+			return fmt.Errorf("extra file %s exists already", x)
+		}
+	}
+	return nil
+}
+
+func normMode(m filemode.FileMode) uint32 {
+	if m == filemode.Executable {
+		return 0o100755
+	}
+	return 0o100644
+}
+
+// checkWorktree makes sure the files a merge changes hold what the cache
+// says ours holds, so that no change that was not checkpointed is
+// overwritten. It costs what the merge changes.
+func (s *Store) checkWorktree(c *cache, changes []change) error {
+	for _, ch := range changes {
+		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
+		i, found := c.find(ch.Path)
+		fi, err := os.Lstat(name)
+		if errors.Is(err, os.ErrNotExist) {
+			if !found {
+				continue
+			}
+			return fmt.Errorf("%w: %s was deleted but not checkpointed", ErrDirty, ch.Path)
+		}
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			return fmt.Errorf("%w: %s is a folder in the work tree", ErrDirty, ch.Path)
+		}
+		if !found {
+			// A file git does not track yet, or an ignored one.
+			h, err := s.hashFile(ch.Path, 0o100644)
+			if err == nil && ch.Action != Deleted && h == ch.e.hash {
+				continue
+			}
+			return fmt.Errorf("%w: %s exists but is not checkpointed", ErrDirty, ch.Path)
+		}
+		e := &c.entries[i]
+		var st unix.Stat_t
+		if unix.Lstat(name, &st) == nil {
+			if cur := statOf(&st); statMatches(&e.stat, &cur) && !racy(e, c.written) {
+				continue
+			}
+		}
+		h, err := s.hashFile(ch.Path, e.mode)
+		if err != nil {
+			return err
+		}
+		if h != e.hash {
+			return fmt.Errorf("%w: %s has changes that are not checkpointed", ErrDirty, ch.Path)
+		}
+	}
+	return nil
+}
+
+// writeChanges makes the work tree hold what changes say: deletions
+// first, so that a file can take the place of a folder and the reverse.
+func (s *Store) writeChanges(changes []change) error {
+	for _, ch := range changes {
+		if ch.Action != Deleted {
+			continue
+		}
+		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
+		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", ch.Path, err)
+		}
+		for d := filepath.Dir(name); len(d) > len(s.dir); d = filepath.Dir(d) {
+			if os.Remove(d) != nil {
+				break
+			}
+		}
+	}
+	batch, last := true, ""
+	for _, ch := range changes {
+		if ch.Action == Deleted {
+			continue
+		}
+		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
+		data, err := s.readBlob(ch.e.hash)
+		if err != nil {
+			return err
+		}
+		perm := os.FileMode(0o644)
+		if ch.e.mode == 0o100755 {
+			perm = 0o755
+		}
+		if err := writeStarted(name, data, perm, &batch); err != nil {
+			return err
+		}
+		last = name
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	// The files' data is on its way to the disk; as for objects (see
+	// objectWriter), one fsync waits for it and commits every rename
+	// before it. Without sync_file_range, one syncfs does.
+	if batch && last != "" {
+		f, err := os.Open(last)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return f.Sync()
+	}
+	return syncfs(s.dir)
+}
+
+// writeStarted writes name through a temporary file and rename, starting
+// the data's writeback without waiting for it; batch becomes false when
+// that cannot be done.
+func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil && *batch && unix.SyncFileRange(int(f.Fd()), 0, 0, unix.SYNC_FILE_RANGE_WRITE) != nil {
+		*batch = false
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// syncfs makes everything written to dir's file system durable with one
+// call, instead of one fsync per file written.
+func syncfs(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := unix.Syncfs(int(f.Fd())); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// FileAt reads the file p as it is in commit rev.
+func (s *Store) FileAt(rev, p string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, err := s.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := s.blobAt(h, p)
+	if err != nil {
+		return nil, err
+	}
+	if b.IsZero() {
+		return nil, fmt.Errorf("%s in %s: %w", p, rev, ErrNotFound)
+	}
+	return s.readBlob(b)
+}

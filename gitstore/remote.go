@@ -1,0 +1,268 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/plumbing/transport/http"
+	"github.com/go-git/go-git/v5/plumbing/transport/ssh"
+)
+
+// Errors of remote configuration.
+var (
+	ErrNoRemote     = errors.New("no such remote")
+	ErrRemoteExists = errors.New("remote already exists")
+	ErrBadURL       = errors.New("unsupported remote URL")
+)
+
+// CredentialsFile is the state file holding tokens for https remotes, one
+// "TOKEN" (any host) or "HOST TOKEN" a line. It must not be readable by
+// others.
+const CredentialsFile = "credentials"
+
+// TokenEnv is the environment variable that holds a token for https
+// remotes; it wins over the credentials file.
+const TokenEnv = "CAIRN_GIT_TOKEN"
+
+// Remote is a configured remote repository. Remotes live in .git/config,
+// so plain git sees them too.
+type Remote struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+var remoteName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// ValidRemoteName reports whether name can name a remote.
+func ValidRemoteName(name string) error {
+	if !remoteName.MatchString(name) || strings.HasSuffix(name, ".lock") || strings.Contains(name, "..") {
+		return fmt.Errorf("remote name %q: want 1-64 of A-Z a-z 0-9 . _ - starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// CheckURL checks that url names a remote cairn can reach: ssh
+// (ssh://, user@host:path), https, http, git:// or a local path (file://
+// or a plain path, made absolute).
+func CheckURL(url string) (string, error) {
+	if url == "" || strings.ContainsAny(url, "\x00\n\r") {
+		return "", fmt.Errorf("%q: %w", url, ErrBadURL)
+	}
+	if i := strings.Index(url, "://"); i > 0 {
+		switch strings.ToLower(url[:i]) {
+		case "ssh", "git+ssh", "https", "http", "git", "file":
+		default:
+			return "", fmt.Errorf("%s: %w: scheme %q (want ssh, https, http, git, file or a path)", url, ErrBadURL, url[:i])
+		}
+		if _, err := transport.NewEndpoint(url); err != nil {
+			return "", fmt.Errorf("%s: %w: %v", url, ErrBadURL, err)
+		}
+		return url, nil
+	}
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w: %v", url, ErrBadURL, err)
+	}
+	if ep.Protocol == "file" {
+		abs, err := filepath.Abs(url)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", url, err)
+		}
+		return abs, nil
+	}
+	return url, nil
+}
+
+// Remotes lists the configured remotes, by name.
+func (s *Store) Remotes() ([]Remote, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cfg, err := s.repo.Config()
+	if err != nil {
+		return nil, fmt.Errorf("read remotes of %s: %w", s.dir, err)
+	}
+	var out []Remote
+	for name, rc := range cfg.Remotes {
+		r := Remote{Name: name}
+		if len(rc.URLs) > 0 {
+			r.URL = rc.URLs[0]
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Remote returns the remote called name.
+func (s *Store) Remote(name string) (Remote, error) {
+	rs, err := s.Remotes()
+	if err != nil {
+		return Remote{}, err
+	}
+	for _, r := range rs {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return Remote{}, fmt.Errorf("remote %q: %w", name, ErrNoRemote)
+}
+
+// AddRemote configures a remote. The caller holds the lock.
+func (s *Store) AddRemote(name, url string) (Remote, error) {
+	if err := ValidRemoteName(name); err != nil {
+		return Remote{}, err
+	}
+	url, err := CheckURL(url)
+	if err != nil {
+		return Remote{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err = s.repo.CreateRemote(&config.RemoteConfig{
+		Name:  name,
+		URLs:  []string{url},
+		Fetch: []config.RefSpec{config.RefSpec(fmt.Sprintf("+refs/heads/*:refs/remotes/%s/*", name))},
+	})
+	if errors.Is(err, git.ErrRemoteExists) {
+		return Remote{}, fmt.Errorf("remote %q: %w", name, ErrRemoteExists)
+	}
+	if err != nil {
+		return Remote{}, fmt.Errorf("add remote %q: %w", name, err)
+	}
+	return Remote{Name: name, URL: url}, nil
+}
+
+// RemoveRemote deletes a remote and what was fetched from it. The caller
+// holds the lock.
+func (s *Store) RemoveRemote(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.repo.DeleteRemote(name)
+	if errors.Is(err, git.ErrRemoteNotFound) {
+		return fmt.Errorf("remote %q: %w", name, ErrNoRemote)
+	}
+	if err != nil {
+		return fmt.Errorf("remove remote %q: %w", name, err)
+	}
+	refs, err := s.repo.Storer.IterReferences()
+	if err != nil {
+		return nil
+	}
+	prefix := "refs/remotes/" + name + "/"
+	var drop []plumbing.ReferenceName
+	refs.ForEach(func(r *plumbing.Reference) error {
+		if strings.HasPrefix(r.Name().String(), prefix) {
+			drop = append(drop, r.Name())
+		}
+		return nil
+	})
+	for _, r := range drop {
+		// A tracking ref left behind is harmless: report nothing.
+		_ = s.repo.Storer.RemoveReference(r)
+	}
+	return nil
+}
+
+// auth chooses how to log in to url: for https and http, a token from
+// getenv(TokenEnv) or the credentials file; for ssh, the ssh agent when
+// one runs, else the user's key files; nothing for git:// and paths.
+func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMethod, error) {
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", url, ErrBadURL, err)
+	}
+	switch ep.Protocol {
+	case "http", "https":
+		if ep.User != "" || ep.Password != "" {
+			return nil, nil // in the URL: go-git uses it
+		}
+		tok := ""
+		if getenv != nil {
+			tok = strings.TrimSpace(getenv(TokenEnv))
+		}
+		if tok == "" {
+			if tok, err = s.fileToken(ep.Host); err != nil {
+				return nil, err
+			}
+		}
+		if tok == "" {
+			return nil, nil
+		}
+		// GitHub, GitLab and Gitea take a token as the password of any user.
+		return &http.BasicAuth{Username: "cairn", Password: tok}, nil
+	case "ssh":
+		user := ep.User
+		if user == "" {
+			user = "git"
+		}
+		if getenv != nil && getenv("SSH_AUTH_SOCK") != "" {
+			if a, err := ssh.NewSSHAgentAuth(user); err == nil {
+				return a, nil
+			}
+		}
+		home := ""
+		if getenv != nil {
+			home = getenv("HOME")
+		}
+		for _, k := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
+			name := filepath.Join(home, ".ssh", k)
+			if _, err := os.Stat(name); err != nil {
+				continue
+			}
+			a, err := ssh.NewPublicKeysFromFile(user, name, "")
+			if err != nil {
+				return nil, fmt.Errorf("ssh key %s: %w (load it into ssh-agent if it has a passphrase)", name, err)
+			}
+			return a, nil
+		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+// fileToken reads the token for host from the credentials file, refusing
+// a file others can read.
+func (s *Store) fileToken(host string) (string, error) {
+	name := s.StatePath(CredentialsFile)
+	fi, err := os.Stat(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("credentials: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("credentials %s: mode %o lets others read it; run chmod 600 %s", name, fi.Mode().Perm(), name)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("credentials: %w", err)
+	}
+	any := ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 1 && any == "":
+			any = f[0]
+		case len(f) == 2 && strings.EqualFold(f[0], host):
+			return f[1], nil
+		}
+	}
+	return any, nil
+}

@@ -1,0 +1,119 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/cairn-mem/cairn/gitstore"
+)
+
+// keySharedProject names the project an item was shared from.
+const keySharedProject = "shared_project"
+
+// ProjectShareResult says what ShareTo copied.
+type ProjectShareResult struct {
+	From       string               `json:"from"` // the source project
+	To         string               `json:"to"`   // the destination project
+	Items      []ItemChange         `json:"items"`
+	Skipped    int                  `json:"skipped"` // shared before
+	Checkpoint *gitstore.Checkpoint `json:"-"`
+}
+
+// ShareTo copies this memory's core items (its decisions, its patterns or
+// every kind, as for Share) into the memory dst of another project, as new
+// items with confidence × 0.8 and the provenance keys shared_project (this
+// project's folder) and shared_item (the item copied). Items shared
+// before, conflict copies, and items that came from dst in the first
+// place are not copied. The copies are one commit in dst.
+func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*ProjectShareResult, error) {
+	var kinds []Kind
+	switch what {
+	case ShareDecisions, "":
+		kinds, what = []Kind{Decision}, ShareDecisions
+	case SharePatterns:
+		kinds = []Kind{Pattern}
+	case ShareFull:
+		kinds = []Kind{Decision, Fact, Pattern, Preference, Note}
+	default:
+		return nil, fmt.Errorf("share %q: want decisions, patterns or full", what)
+	}
+	if filepath.Clean(m.Dir) == filepath.Clean(dst.Dir) {
+		return nil, fmt.Errorf("share: %s is both the source and the destination", m.Project)
+	}
+	res := &ProjectShareResult{From: m.Project, To: dst.Project}
+	items, problems, err := m.List(ctx, Filter{Layer: LayerCore})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		m.warn("skipped " + p.Error())
+	}
+	unlock, err := dst.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := dst.recoverJournal(ctx); err != nil {
+		return nil, err
+	}
+	have, problems, err := dst.List(ctx, Filter{Layer: LayerCore})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		dst.warn("skipped " + p.Error())
+	}
+	done := map[string]bool{} // items of m already in dst
+	for _, e := range have {
+		done[e.Item.ID] = true // shared back and forth: the same item
+		if data, err := dst.store.ReadFile(e.Path); err == nil {
+			if k := frontKeys(data); k[keySharedProject] == m.Project && k[keySharedItem] != "" {
+				done[k[keySharedItem]] = true
+			}
+		}
+	}
+	b := &batchWrite{}
+	now := dst.now()
+	for _, e := range items {
+		it := e.Item
+		if !containsKind(kinds, it.Kind) || IsConflictCopy(e.Path) {
+			continue
+		}
+		data, err := m.store.ReadFile(e.Path)
+		if err != nil {
+			continue
+		}
+		if k := frontKeys(data); k[keySharedProject] == dst.Project || done[k[keySharedItem]] {
+			continue // came from dst
+		}
+		if done[it.ID] {
+			res.Skipped++
+			continue
+		}
+		cp := NewItem(it.Kind, it.Title, now)
+		cp.Body = it.Body
+		cp.Importance = it.Importance
+		cp.Confidence = round3(it.Confidence * 0.8)
+		cp.Tags = append([]string(nil), it.Tags...)
+		cp.Pinned = it.Pinned
+		out, err := cp.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		b.put(cp.Path(), withKeys(out, keySharedProject, m.Project, keySharedItem, it.ID))
+		res.Items = append(res.Items, ItemChange{Action: "shared", ID: cp.ID, Kind: cp.Kind, Title: cp.Title, Path: cp.Path()})
+	}
+	if b.empty() {
+		return res, nil
+	}
+	noun := what
+	if noun == ShareFull {
+		noun = "items"
+	}
+	res.Checkpoint, err = dst.commitBatch(ctx, b, CheckpointOptions{
+		Message: fmt.Sprintf("share: %d %s from project %s", len(res.Items), noun, filepath.Base(m.Project)),
+		Event:   "share",
+	})
+	return res, err
+}

@@ -1,0 +1,688 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"gopkg.in/yaml.v3"
+
+	"github.com/cairn-mem/cairn/gitstore"
+)
+
+// DefaultSyncAttempts bounds the fetch, merge and push rounds of one sync
+// with one remote when pushes are refused because the remote moved.
+const DefaultSyncAttempts = 5
+
+// TrailerRemote names the remote a sync merged.
+const TrailerRemote = "Cairn-Remote"
+
+// SyncOptions tune Sync.
+type SyncOptions struct {
+	// Remote is the remote to sync with; empty means every configured
+	// remote, in name order.
+	Remote string
+	// NoPush fetches and merges only.
+	NoPush bool
+	// Getenv supplies credentials (gitstore.TokenEnv, SSH_AUTH_SOCK,
+	// HOME); nil means os.Getenv.
+	Getenv func(string) string
+	// Host names the conflict copies this machine writes; empty means
+	// the host name.
+	Host string
+	// Attempts bounds the rounds with one remote; 0 means
+	// DefaultSyncAttempts.
+	Attempts int
+	// AllowUnrelated merges a remote whose history shares no commit with
+	// the memory (two memories started apart), as if from an empty one.
+	AllowUnrelated bool
+}
+
+// RemoteSync says what a sync did with one remote.
+type RemoteSync struct {
+	Remote    string   `json:"remote"`
+	URL       string   `json:"url"`
+	Merge     string   `json:"merge"` // up-to-date, fast-forward, merged, adopted, or empty (the remote had nothing)
+	Commit    string   `json:"commit"`
+	Changes   int      `json:"changes"`             // files changed in the work tree
+	Conflicts []string `json:"conflicts,omitempty"` // conflict copies written
+	Pushed    bool     `json:"pushed"`
+	Attempts  int      `json:"attempts"`
+	Warnings  []string `json:"warnings,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// SyncResult says what Sync did.
+type SyncResult struct {
+	Saved   *gitstore.Checkpoint `json:"-"` // changes checkpointed before merging
+	Remotes []RemoteSync         `json:"remotes"`
+}
+
+// Errors of Sync.
+var (
+	ErrNoRemotes = errors.New("no remote configured; add one with cairn remote add NAME URL")
+	ErrNotMemory = errors.New("the remote is not a cairn memory")
+)
+
+// Sync brings the memory and its remotes together: for each remote, it
+// fetches; fast-forwards when it can, or merges three-way with the rules
+// in merge.go and commits the merge with both parents; then pushes. A
+// push refused because the remote moved fetches and merges again, at most
+// opts.Attempts times. It never forces a push, refuses a remote whose
+// history was rewritten or has nothing in common with the memory, and
+// leaves the memory untouched when anything fails. Changes not yet
+// checkpointed are checkpointed first. An error with one remote does not
+// stop the others; the error returned names every remote that failed.
+func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Host == "" {
+		opts.Host = hostName()
+	}
+	if opts.Attempts <= 0 {
+		opts.Attempts = DefaultSyncAttempts
+	}
+	var remotes []gitstore.Remote
+	if opts.Remote != "" {
+		r, err := m.store.Remote(opts.Remote)
+		if err != nil {
+			return nil, err
+		}
+		remotes = []gitstore.Remote{r}
+	} else {
+		rs, err := m.store.Remotes()
+		if err != nil {
+			return nil, err
+		}
+		if len(rs) == 0 {
+			return nil, ErrNoRemotes
+		}
+		remotes = rs
+	}
+	// One sync at a time: two would fetch and merge the same thing twice.
+	fl := flock.New(m.store.StatePath("sync.lock"), flock.SetPermissions(0o600))
+	if ok, err := fl.TryLockContext(ctx, 50*time.Millisecond); !ok {
+		return nil, fmt.Errorf("sync: wait for another sync: %w", err)
+	}
+	defer fl.Unlock()
+
+	res := &SyncResult{}
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Saved, err = m.checkpoint(ctx, CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"})
+	unlock()
+	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+		return nil, err
+	}
+	var failed []string
+	for _, r := range remotes {
+		rs := m.syncRemote(ctx, r, opts)
+		if rs.Error != "" {
+			failed = append(failed, rs.Error)
+		}
+		res.Remotes = append(res.Remotes, rs)
+	}
+	if len(failed) > 0 {
+		return res, errors.New(strings.Join(failed, "; "))
+	}
+	return res, nil
+}
+
+func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOptions) RemoteSync {
+	rs := RemoteSync{Remote: r.Name, URL: r.URL}
+	fail := func(err error) RemoteSync {
+		rs.Error = err.Error()
+		return rs
+	}
+	for rs.Attempts < opts.Attempts {
+		rs.Attempts++
+		f, err := m.store.Fetch(ctx, r.Name, opts.Getenv)
+		if err != nil {
+			return fail(err)
+		}
+		if f.Empty {
+			rs.Merge = "empty"
+		} else {
+			if err := m.mergeFetched(ctx, f, opts, &rs); err != nil {
+				return fail(err)
+			}
+		}
+		if h, err := m.store.Resolve("HEAD"); err == nil {
+			rs.Commit = h
+		}
+		if opts.NoPush {
+			return rs
+		}
+		p, err := m.store.Push(ctx, r.Name, opts.Getenv)
+		if errors.Is(err, gitstore.ErrRemoteMoved) {
+			continue
+		}
+		if err != nil {
+			return fail(err)
+		}
+		rs.Pushed = !p.UpToDate
+		return rs
+	}
+	return fail(fmt.Errorf("sync %s: the remote kept moving; gave up after %d rounds of fetch, merge and push (run cairn sync again)", r.Name, rs.Attempts))
+}
+
+// mergeFetched merges what a fetch brought, under the write lock.
+func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts SyncOptions, rs *RemoteSync) error {
+	if _, err := m.store.FileAt(f.Tracking, "cairn.yaml"); err != nil {
+		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
+	}
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// Changes made since Sync checkpointed (a hook, between two rounds).
+	// In the first round Sync has just checkpointed; a change made since
+	// in a file the merge writes stops the merge (gitstore.ErrDirty), and
+	// any other stays as it is for the next checkpoint.
+	if rs.Attempts > 1 {
+		if _, err := m.checkpoint(ctx, CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+			return err
+		}
+	}
+	mg := &merger{host: opts.Host, now: m.now(), remote: f.Remote, taken: map[string]bool{}}
+	var warnings []string
+	res, err := m.store.Merge(ctx, gitstore.MergeOptions{
+		Theirs:         f.Tracking,
+		Merge:          mg.merge,
+		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
+		AdoptUnrelated: m.onlyInit(ctx),
+		AllowUnrelated: opts.AllowUnrelated,
+		Trailers: []gitstore.Trailer{
+			{Key: TrailerEvent, Value: "sync"},
+			{Key: TrailerRemote, Value: f.Remote},
+			{Key: TrailerSchema, Value: strconv.Itoa(SchemaVersion)},
+		},
+		CheckIncoming: func(p string, data []byte) error {
+			if w := checkIncoming(p, data); w != "" {
+				warnings = append(warnings, fmt.Sprintf("%s: %s (kept as it is; fix it with cairn edit)", f.Remote, w))
+			}
+			return nil
+		},
+	})
+	if errors.Is(err, gitstore.ErrUnrelated) {
+		return fmt.Errorf("sync %s (%s): %w; refusing to merge (cairn sync %s --allow-unrelated merges two memories started apart)",
+			f.Remote, f.URL, err, f.Remote)
+	}
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", f.Remote, err)
+	}
+	for _, w := range warnings {
+		m.warn(w)
+	}
+	rs.Warnings = append(rs.Warnings, warnings...)
+	if rs.Merge == "" || res.Kind != gitstore.MergeUpToDate {
+		rs.Merge = res.Kind
+	}
+	rs.Changes += len(res.Changes)
+	rs.Conflicts = append(rs.Conflicts, res.Extra...)
+	if res.Kind != gitstore.MergeUpToDate {
+		m.afterCheckpoint(ctx, &gitstore.Checkpoint{Hash: res.Head})
+	}
+	return nil
+}
+
+// onlyInit reports whether the memory holds nothing but its first
+// checkpoint, so that a remote's unrelated history can replace it.
+func (m *Memory) onlyInit(ctx context.Context) bool {
+	c, err := m.store.Commit(ctx, "HEAD")
+	return err == nil && len(c.Parents) == 0 && c.Trailer(TrailerEvent) == "" && strings.HasPrefix(c.Subject, "init:")
+}
+
+// checkIncoming returns a warning about a file the remote brings that
+// cairn cannot read.
+func checkIncoming(p string, data []byte) string {
+	switch {
+	case p == "cairn.yaml":
+		c := defaultConfig()
+		if err := yaml.Unmarshal(data, &c); err != nil {
+			return "cairn.yaml: " + err.Error()
+		}
+	case strings.HasSuffix(p, ".md") && LayerOf(p) == LayerCore && !IsConflictCopy(p):
+		if _, err := Parse(p, data); err != nil {
+			return err.Error()
+		}
+	case strings.HasSuffix(p, "/"+SessionFile):
+		if _, err := parseSession(p, data); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
+
+var notHostChar = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+func hostName() string {
+	h, _ := os.Hostname()
+	h, _, _ = strings.Cut(h, ".")
+	h = notHostChar.ReplaceAllString(h, "-")
+	if h == "" {
+		return "host"
+	}
+	return h
+}
+
+// Remotes lists the configured remotes.
+func (m *Memory) Remotes() ([]gitstore.Remote, error) { return m.store.Remotes() }
+
+// AddRemote configures a remote (stored in .git/config, where git sees it
+// too).
+func (m *Memory) AddRemote(ctx context.Context, name, url string) (gitstore.Remote, error) {
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return gitstore.Remote{}, err
+	}
+	defer unlock()
+	return m.store.AddRemote(name, url)
+}
+
+// RemoveRemote forgets a remote; nothing on the remote changes.
+func (m *Memory) RemoveRemote(ctx context.Context, name string) error {
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return m.store.RemoveRemote(name)
+}
+
+// Conflict is a conflict copy a sync wrote, beside the file it differs
+// from.
+type Conflict struct {
+	Path     string `json:"path"`     // the copy
+	Original string `json:"original"` // the file kept in place
+}
+
+// Conflicts lists the conflict copies in the memory.
+func (m *Memory) Conflicts(ctx context.Context) ([]Conflict, error) {
+	var out []Conflict
+	err := filepath.WalkDir(m.Dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name != m.Dir && (d.Name() == ".git" || d.Name() == gitstore.StateDir || d.Name() == "inbox") && filepath.Dir(name) == m.Dir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !IsConflictCopy(d.Name()) {
+			return nil
+		}
+		rel, _ := filepath.Rel(m.Dir, name)
+		p := filepath.ToSlash(rel)
+		out = append(out, Conflict{Path: p, Original: ConflictOriginal(p)})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+// How Resolve settles a conflict.
+const (
+	KeepOriginal = "original" // drop the copy
+	KeepCopy     = "copy"     // the copy replaces the original
+	KeepBoth     = "both"     // the copy becomes an item of its own
+)
+
+// Resolve settles the conflict copy at p (a path, or the original's path
+// when it has exactly one copy) and checkpoints the result.
+func (m *Memory) Resolve(ctx context.Context, p, keep string) (*gitstore.Checkpoint, error) {
+	cs, err := m.Conflicts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var c *Conflict
+	for i := range cs {
+		if cs[i].Path == p {
+			c = &cs[i]
+			break
+		}
+	}
+	if c == nil {
+		var of []Conflict
+		for _, x := range cs {
+			if x.Original == p {
+				of = append(of, x)
+			}
+		}
+		switch len(of) {
+		case 0:
+			return nil, fmt.Errorf("resolve %s: no conflict copy there", p)
+		case 1:
+			c = &of[0]
+		default:
+			return nil, fmt.Errorf("resolve %s: %d conflict copies; name one", p, len(of))
+		}
+	}
+	unlock, err := m.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	data, err := m.store.ReadFile(c.Path)
+	if err != nil {
+		return nil, err
+	}
+	data = unmarkConflict(data)
+	paths := []string{c.Path}
+	switch keep {
+	case KeepOriginal:
+	case KeepCopy:
+		if err := m.store.WriteFile(c.Original, data); err != nil {
+			return nil, err
+		}
+		paths = append(paths, c.Original)
+	case KeepBoth:
+		it, err := Parse(c.Original, data)
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: keep both needs an item: %w", c.Path, err)
+		}
+		it.ID = NewID(m.now())
+		b, err := it.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		np := path.Join(path.Dir(c.Original), it.FileName())
+		if err := m.store.WriteFile(np, b); err != nil {
+			return nil, err
+		}
+		paths = append(paths, np)
+	default:
+		return nil, fmt.Errorf("resolve: keep %q: want original, copy or both", keep)
+	}
+	if err := m.store.Remove(c.Path); err != nil {
+		return nil, err
+	}
+	return m.checkpoint(ctx, CheckpointOptions{
+		Message: fmt.Sprintf("resolve: keep %s of %s", keep, c.Original),
+		Event:   "resolve",
+		Paths:   paths,
+	})
+}
+
+// unmarkConflict takes out the keys markConflict added.
+func unmarkConflict(data []byte) []byte {
+	lines := strings.SplitAfter(string(data), "\n")
+	var out strings.Builder
+	inFront := false
+	for i, l := range lines {
+		if i == 0 && isDelimiter(strings.TrimRight(l, "\n")) {
+			inFront = true
+		} else if inFront && isDelimiter(strings.TrimRight(l, "\n")) {
+			inFront = false
+		} else if inFront && (strings.HasPrefix(l, "conflict_of:") || strings.HasPrefix(l, "conflict_from:") || strings.HasPrefix(l, "conflict_at:")) {
+			continue
+		}
+		out.WriteString(l)
+	}
+	return []byte(out.String())
+}
+
+// VerifyOptions tune Verify.
+type VerifyOptions struct {
+	// Repair fetches missing or corrupt objects from the remotes.
+	Repair bool
+	// Getenv supplies credentials; nil means os.Getenv.
+	Getenv func(string) string
+	// Index also checks the search index (opening it repairs or rebuilds
+	// it, and brings it up to HEAD).
+	Index bool
+}
+
+// VerifyReport is what Verify found and did.
+type VerifyReport struct {
+	Objects   int                `json:"objects"`
+	Problems  []gitstore.Problem `json:"problems"`
+	Repaired  int                `json:"repaired"`
+	Remotes   []string           `json:"remotes_tried,omitempty"`
+	Conflicts []Conflict         `json:"conflicts"`
+	IndexDocs int                `json:"index_documents"`
+	IndexNote string             `json:"index_note,omitempty"`
+}
+
+// ErrDamaged is returned by Verify when objects are missing or corrupt
+// and could not all be repaired.
+var ErrDamaged = errors.New("the memory repository is damaged")
+
+// Verify checks every object of the history (its content hashes to its
+// name, nothing is missing), and optionally the search index. With
+// opts.Repair, objects that are missing or corrupt are fetched from the
+// remotes, in name order, until none is left.
+func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	res, err := m.store.Verify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep := &VerifyReport{Objects: res.Objects, Problems: res.Problems}
+	open := func() []gitstore.Problem {
+		var out []gitstore.Problem
+		for _, p := range rep.Problems {
+			if !p.Fixed {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	if opts.Repair && len(rep.Problems) > 0 {
+		rs, err := m.store.Remotes()
+		if err != nil {
+			return nil, err
+		}
+		unlock, err := m.Lock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if len(open()) == 0 {
+				break
+			}
+			rep.Remotes = append(rep.Remotes, r.Name)
+			n, err := m.store.Repair(ctx, r.Name, rep.Problems, opts.Getenv)
+			rep.Repaired += n
+			if err != nil {
+				m.warn(err.Error())
+			}
+		}
+		unlock()
+		if rep.Repaired > 0 {
+			// Check again: a repaired tree may name objects that were
+			// out of reach before.
+			again, err := m.store.Verify(ctx)
+			if err != nil {
+				return nil, err
+			}
+			fixed := rep.Problems
+			rep.Objects, rep.Problems = again.Objects, again.Problems
+			for _, p := range fixed {
+				if p.Fixed {
+					rep.Problems = append(rep.Problems, p)
+				}
+			}
+		}
+	}
+	if rep.Conflicts, err = m.Conflicts(ctx); err != nil {
+		return nil, err
+	}
+	if opts.Index && len(open()) == 0 {
+		x, err := m.OpenIndex(ctx, IndexOptions{})
+		switch {
+		case err != nil:
+			rep.IndexNote = err.Error()
+		default:
+			if st, err := x.Stats(); err == nil {
+				rep.IndexDocs = st.Documents
+			}
+			x.Close()
+		}
+	}
+	if n := len(open()); n > 0 {
+		return rep, fmt.Errorf("%w: %d objects missing or corrupt (cairn verify --repair fetches them from the remotes)", ErrDamaged, n)
+	}
+	return rep, nil
+}
+
+// AutoSync says when a long-running process (the daemon) should sync: a
+// little after each checkpoint, and on an interval, backing off while
+// syncs fail (offline, a server down) up to MaxBackoff. The zero value
+// uses the defaults. It does no I/O: the caller asks Due and calls Sync.
+type AutoSync struct {
+	Interval   time.Duration // between syncs when nothing happens; 0 means 5 minutes
+	After      time.Duration // from a checkpoint to its sync; 0 means 10 seconds
+	MaxBackoff time.Duration // longest wait after failures; 0 means 30 minutes
+
+	next     time.Time
+	failures int
+}
+
+func (a *AutoSync) interval() time.Duration { return orDefault(a.Interval, 5*time.Minute) }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// Checkpointed notes a checkpoint made at now: a sync is due soon, unless
+// syncs are failing, when the backoff holds.
+func (a *AutoSync) Checkpointed(now time.Time) {
+	if a.failures > 0 {
+		return
+	}
+	if t := now.Add(orDefault(a.After, 10*time.Second)); a.next.IsZero() || t.Before(a.next) {
+		a.next = t
+	}
+}
+
+// Due reports whether a sync is due at now, and when the next one is.
+func (a *AutoSync) Due(now time.Time) (bool, time.Time) {
+	if a.next.IsZero() {
+		a.next = now // the first sync: at start
+	}
+	return !now.Before(a.next), a.next
+}
+
+// Done records a sync that ended at now with err, and schedules the next:
+// after Interval, or after a backoff doubling from After with each failure.
+func (a *AutoSync) Done(now time.Time, err error) {
+	if err == nil {
+		a.failures = 0
+		a.next = now.Add(a.interval())
+		return
+	}
+	a.failures++
+	wait := orDefault(a.After, 10*time.Second)
+	for i := 1; i < a.failures && wait < orDefault(a.MaxBackoff, 30*time.Minute); i++ {
+		wait *= 2
+	}
+	a.next = now.Add(min(wait, orDefault(a.MaxBackoff, 30*time.Minute)))
+}
+
+// HasRemotes reports whether any remote is configured.
+func (m *Memory) HasRemotes() bool {
+	rs, err := m.store.Remotes()
+	return err == nil && len(rs) > 0
+}
+
+// SyncLoop syncs the memory in dir with its remotes until ctx is done, when
+// a schedules it: at the start, a little after each new commit, and every
+// interval, backing off while syncs fail. It works through a Memory of its
+// own, whose lock excludes the caller's like another process's, so a slow
+// network never holds the caller's memory. report, if set, receives each
+// sync's outcome. Memories without remotes are looked at again every few
+// seconds, so adding a remote starts the syncing.
+func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report func(*SyncResult, error)) error {
+	m, err := Open(ctx, dir, opts)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	head := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		if !m.HasRemotes() {
+			continue
+		}
+		now := m.now()
+		if h, err := m.store.Resolve("HEAD"); err == nil && h != head {
+			if head != "" {
+				a.Checkpointed(now)
+			}
+			head = h
+		}
+		if due, _ := a.Due(now); !due {
+			continue
+		}
+		res, err := m.Sync(ctx, SyncOptions{})
+		if ctx.Err() != nil {
+			return nil
+		}
+		a.Done(m.now(), err)
+		if h, err := m.store.Resolve("HEAD"); err == nil {
+			head = h
+		}
+		if report != nil {
+			report(res, err)
+		}
+	}
+}
+
+// repairFromRemotes looks for missing or corrupt objects and fetches them
+// from the remotes, for an operation that failed reading history. It
+// reports whether it repaired any. The caller holds the lock.
+func (m *Memory) repairFromRemotes(ctx context.Context) bool {
+	rs, err := m.store.Remotes()
+	if err != nil || len(rs) == 0 {
+		return false
+	}
+	res, err := m.store.Verify(ctx)
+	if err != nil || len(res.Problems) == 0 {
+		return false
+	}
+	fixed := 0
+	for _, r := range rs {
+		n, err := m.store.Repair(ctx, r.Name, res.Problems, os.Getenv)
+		if err != nil {
+			m.warn(err.Error())
+		}
+		fixed += n
+		if fixed == len(res.Problems) {
+			break
+		}
+	}
+	if fixed > 0 {
+		m.warn(fmt.Sprintf("fetched %d missing or corrupt objects from the remotes", fixed))
+	}
+	return fixed > 0
+}
