@@ -27,6 +27,8 @@ type Config struct {
 	Summarize SummarizeConfig `yaml:"summarize"`
 	// Hooks configures the agent hooks (hook_config.go).
 	Hooks HooksConfig `yaml:"hooks"`
+	// Sync says when the daemon syncs with the remotes (sync_config.go).
+	Sync SyncConfig `yaml:"sync"`
 }
 
 // SearchConfig is the search: section of cairn.yaml. Keys left out keep

@@ -611,7 +611,9 @@ func (m *Memory) HasRemotes() bool {
 
 // SyncLoop syncs the memory in dir with its remotes until ctx is done, when
 // a schedules it: at the start, a little after each new commit, and every
-// interval, backing off while syncs fail. It works through a Memory of its
+// interval, backing off while syncs fail. A nil a means the schedule of
+// cairn.yaml's sync section; with sync.auto false there, SyncLoop returns
+// at once. It works through a Memory of its
 // own, whose lock excludes the caller's like another process's, so a slow
 // network never holds the caller's memory. report, if set, receives each
 // sync's outcome. Memories without remotes are looked at again every few
@@ -622,6 +624,12 @@ func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report
 		return err
 	}
 	defer m.Close()
+	if a == nil {
+		if !m.Config.Sync.Enabled() {
+			return nil
+		}
+		a = m.Config.Sync.Schedule()
+	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	head := ""

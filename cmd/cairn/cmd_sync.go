@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/spf13/cobra"
@@ -97,21 +95,10 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 }
 
 // syncService is the daemon's syncing: memory.SyncLoop with the schedule
-// from CAIRN_SYNC_AFTER and CAIRN_SYNC_INTERVAL (durations) when set;
-// CAIRN_SYNC=off turns it off.
+// of cairn.yaml's sync section.
 func syncService(g *globals, dir string, log *slog.Logger) func(context.Context) error {
 	return func(ctx context.Context) error {
-		if os.Getenv("CAIRN_SYNC") == "off" {
-			return nil
-		}
-		a := &memory.AutoSync{}
-		if d, err := time.ParseDuration(os.Getenv("CAIRN_SYNC_AFTER")); err == nil {
-			a.After = d
-		}
-		if d, err := time.ParseDuration(os.Getenv("CAIRN_SYNC_INTERVAL")); err == nil {
-			a.Interval = d
-		}
-		return memory.SyncLoop(ctx, dir, g.memoryOptions(), a, func(res *memory.SyncResult, err error) {
+		return memory.SyncLoop(ctx, dir, g.memoryOptions(), nil, func(res *memory.SyncResult, err error) {
 			if err != nil {
 				log.Warn("sync", "err", err)
 				return

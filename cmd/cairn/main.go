@@ -123,8 +123,6 @@ git log, restore any point in time, and sync it like code.`,
 		newMCPCommand(g),
 		newHookCommand(g),
 		newDoctorCommand(g),
-		newDemoCommand(g),
-		newVersionCommand(g),
 		newMountCommand(g),
 		newUmountCommand(g),
 		newRemoteCommand(g),
@@ -132,6 +130,8 @@ git log, restore any point in time, and sync it like code.`,
 		newResolveCommand(g),
 		newVerifyCommand(g),
 		newShareCommand(g),
+		newDemoCommand(g),
+		newVersionCommand(g),
 	)
 	return root
 }

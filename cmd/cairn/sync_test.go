@@ -546,7 +546,8 @@ func TestDaemonSyncs(t *testing.T) {
 	a := project(t)
 	ok(t, a, "init")
 	ok(t, a, "remote", "add", "origin", bare)
-	t.Setenv("CAIRN_SYNC_AFTER", "200ms")
+	os.WriteFile(filepath.Join(a, ".cairn", "cairn.yaml"), []byte("sync:\n  after: 200ms\n"), 0o644)
+	ok(t, a, "checkpoint")
 	start := cairnProc(a, "", "daemon", "start")
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("daemon start: %v\n%s", err, out)

@@ -1,0 +1,33 @@
+package memory
+
+import "time"
+
+// SyncConfig is the sync: section of cairn.yaml: whether and when the
+// daemon syncs with the remotes on its own. The daemon reads it when it
+// starts.
+type SyncConfig struct {
+	// Auto turns the daemon's syncing on or off; on by default, and it
+	// does nothing until a remote is added.
+	Auto *bool `yaml:"auto"`
+	// After is how long after a checkpoint its sync runs, so that a burst
+	// of checkpoints makes one sync; 0 means 10 seconds.
+	After Duration `yaml:"after"`
+	// Interval is the time between syncs when nothing happens here, to
+	// bring in what other machines pushed; 0 means 5 minutes.
+	Interval Duration `yaml:"interval"`
+	// MaxBackoff is the longest wait after failed syncs (offline, a
+	// server down); 0 means 30 minutes.
+	MaxBackoff Duration `yaml:"max_backoff"`
+}
+
+// Enabled reports whether the daemon syncs on its own.
+func (c SyncConfig) Enabled() bool { return c.Auto == nil || *c.Auto }
+
+// Schedule returns the AutoSync the configuration describes.
+func (c SyncConfig) Schedule() *AutoSync {
+	return &AutoSync{
+		After:      time.Duration(c.After),
+		Interval:   time.Duration(c.Interval),
+		MaxBackoff: time.Duration(c.MaxBackoff),
+	}
+}
