@@ -332,7 +332,8 @@ func TestIndexBrokenAndSessionFiles(t *testing.T) {
 func TestReindexProgress(t *testing.T) {
 	m, w := newTestMemory(t)
 	files := map[string]string{}
-	for i := range 300 {
+	n := 2*putBatch + 50 // three batches
+	for i := range n {
 		files["core/notes/n"+strconv.Itoa(i)+".md"] = "Note number " + strconv.Itoa(i) + " about lemurs.\n"
 	}
 	writeFiles(t, m, files)
@@ -342,14 +343,14 @@ func TestReindexProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	if len(calls) < 3 || calls[0] != [2]int{0, 300} || calls[len(calls)-1] != [2]int{300, 300} {
+	if len(calls) < 3 || calls[0] != [2]int{0, n} || calls[len(calls)-1] != [2]int{n, n} {
 		t.Errorf("progress calls %v", calls)
 	}
 	if got := w.take(); len(got) != 0 {
 		t.Errorf("reindex warned %q", got)
 	}
 	st, err := x.Stats()
-	if err != nil || st.Documents != 300 || st.Version != head(t, m) {
+	if err != nil || st.Documents != n || st.Version != head(t, m) {
 		t.Errorf("stats %+v %v", st, err)
 	}
 }
