@@ -11,6 +11,10 @@
 # renamed, so the queue never sees half a file. Names sort by time:
 # hook-<nanoseconds>-<pid>.json.
 
+# Payloads hold prompts and tool output before redaction: only this user
+# may read them.
+umask 077
+
 find_memory() {
 	if [ -n "${CAIRN_DIR:-}" ]; then
 		if [ -d "$CAIRN_DIR/.git" ]; then

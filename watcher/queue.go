@@ -117,7 +117,8 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 	if q.now == nil {
 		q.now = time.Now
 	}
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
+	// Jobs hold prompts and tool output before redaction: this user only.
+	if err := os.MkdirAll(inbox, 0o700); err != nil {
 		return nil, fmt.Errorf("open queue: %w", err)
 	}
 	for _, d := range []string{q.dirs[Processing], q.dirs[Failed], q.dirs[Dropped], q.files} {

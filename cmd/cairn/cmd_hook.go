@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/cairn-mem/cairn/server"
 	"github.com/cairn-mem/cairn/transcript"
@@ -69,7 +70,24 @@ const (
 	// next start (or the daemon). Claude Code's timeout for it is
 	// hooks.SessionStartTimeout.
 	drainBudget = 8 * time.Second
+	// drainGrace is how long a job still running at drainBudget may take
+	// before it is cut.
+	drainGrace = 4 * time.Second
 )
+
+// hookDeadline is how long cairn hook may take for an event: a little
+// less than the timeout it is registered with, after which Claude Code
+// kills it and whatever it would have printed is lost.
+func hookDeadline(ev string) time.Duration {
+	secs := hooks.CaptureTimeout
+	switch ev {
+	case "SessionStart":
+		secs = hooks.SessionStartTimeout
+	case "UserPromptSubmit":
+		secs = hooks.PromptTimeout
+	}
+	return time.Duration(secs)*time.Second - 2*time.Second
+}
 
 // hookOutput is what a hook prints on stdout for Claude Code.
 type hookOutput struct {
@@ -120,6 +138,8 @@ func runHook(ctx context.Context, g *globals, args []string) {
 		}
 	}
 	ev := hookEvent(event)
+	ctx, cancel := context.WithTimeout(ctx, hookDeadline(ev))
+	defer cancel()
 	switch ev {
 	case "SessionStart", "UserPromptSubmit":
 		payload, err := io.ReadAll(io.LimitReader(g.stdin, maxHookPayload+1))
@@ -209,12 +229,12 @@ func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 // name, then renames it hook-<nanoseconds>-<pid>.json, as the capture
 // script does. Nothing on r writes nothing.
 func dropHookPayload(inbox string, r io.Reader) error {
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
+	if err := os.MkdirAll(inbox, 0o700); err != nil {
 		return err
 	}
 	stamp := fmt.Sprintf("%d-%d", time.Now().UnixNano(), os.Getpid())
 	tmp := filepath.Join(inbox, ".hook-"+stamp+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -248,6 +268,12 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 	}
 	defer m.Close()
 	var errs []error
+	// The capture script is not synced (a script from a remote would run
+	// here): it is written from this binary, and put back if it is gone
+	// or was changed.
+	if _, err := hooks.Install(filepath.Join(m.Dir, "hooks")); err != nil {
+		errs = append(errs, err)
+	}
 	h, perr := transcript.ParseHook(payload)
 	if perr != nil {
 		// The context is still worth giving; the session is not recorded.
@@ -339,12 +365,21 @@ type drained struct {
 func drainFor(ctx context.Context, m *memory.Memory, budget time.Duration) (drained, error) {
 	var n drained
 	deadline := time.Now().Add(budget)
+	// A job already started when the budget runs out (a slow summarizer)
+	// gets a little more, then is cut: it goes back to the queue, and the
+	// session still gets its context in time.
+	ctx, cancel := context.WithDeadline(ctx, deadline.Add(drainGrace))
+	defer cancel()
 	for {
 		if time.Now().After(deadline) {
 			n.left = true
 			return n, nil
 		}
 		r, err := m.Drain(ctx, watcher.QueueOptions{}, 1)
+		if err != nil && ctx.Err() != nil {
+			n.left = true
+			return n, nil
+		}
 		if err != nil {
 			return n, fmt.Errorf("process the queue: %w", err)
 		}

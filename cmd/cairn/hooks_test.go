@@ -87,8 +87,13 @@ func TestInitClaudeSettings(t *testing.T) {
 				t.Fatalf("%d cairn hooks (%v):\n%s", len(regs), err, merged)
 			}
 			checkGit(t, p)
-			if !headFiles(t, p)["hooks/capture.sh"] {
-				t.Error("capture.sh not committed")
+			// The script is there to run, but out of the history: a sync
+			// must never bring another machine's version of it.
+			if headFiles(t, p)["hooks/capture.sh"] {
+				t.Error("capture.sh committed")
+			}
+			if fi, err := os.Stat(filepath.Join(p, ".cairn", "hooks", "capture.sh")); err != nil || fi.Mode().Perm()&0o100 == 0 {
+				t.Errorf("capture.sh not installed: %v", err)
 			}
 
 			// Again: nothing changes, the backup stays the original.
@@ -331,4 +336,52 @@ func TestSessionStartWithDaemon(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// A capture script that was changed (by hand, or by an old cairn that
+// committed it and a sync) is put back from the binary at the next
+// session start.
+func TestSessionStartRestoresScript(t *testing.T) {
+	p := project(t)
+	ok(t, p, "init", "--claude")
+	script := filepath.Join(p, ".cairn", "hooks", "capture.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := cairn(t, p, `{"session_id":"5e1d2c3b-eeee","hook_event_name":"SessionStart","source":"startup"}`, "hook", "session-start")
+	if r.code != 0 {
+		t.Fatalf("session-start: %d %s", r.code, r.stderr)
+	}
+	got, _ := os.ReadFile(script)
+	want, _ := hooks.Script(hooks.CaptureScript)
+	if !bytes.Equal(got, want) {
+		t.Errorf("capture.sh not restored:\n%s", got)
+	}
+	checkGit(t, p)
+}
+
+// A memory whose capture script an earlier cairn committed loses it from
+// the history's tip at the next init --claude, and keeps it on disk,
+// ignored.
+func TestInitClaudeUncommitsScript(t *testing.T) {
+	p := project(t)
+	ok(t, p, "init")
+	mem := filepath.Join(p, ".cairn")
+	gi, _ := os.ReadFile(filepath.Join(mem, ".gitignore"))
+	os.WriteFile(filepath.Join(mem, ".gitignore"), bytes.ReplaceAll(gi, []byte("/hooks/\n"), nil), 0o644)
+	os.MkdirAll(filepath.Join(mem, "hooks"), 0o755)
+	os.WriteFile(filepath.Join(mem, "hooks", "capture.sh"), []byte("#!/bin/sh\necho old\n"), 0o755)
+	ok(t, p, "checkpoint", "-m", "an old install")
+	if !headFiles(t, p)["hooks/capture.sh"] {
+		t.Fatal("setup: script not committed")
+	}
+	ok(t, p, "init", "--claude")
+	if headFiles(t, p)["hooks/capture.sh"] {
+		t.Error("script still committed")
+	}
+	got, _ := os.ReadFile(filepath.Join(mem, "hooks", "capture.sh"))
+	if want, _ := hooks.Script(hooks.CaptureScript); !bytes.Equal(got, want) {
+		t.Errorf("script not reinstalled:\n%s", got)
+	}
+	checkGit(t, p)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
@@ -84,8 +85,10 @@ func claudePlan(m *memory.Memory, t claudeTargets, global bool, self string) hoo
 }
 
 // initClaude wires the memory m into Claude Code: the capture script into
-// .cairn/hooks/ (committed: it is small and teammates need it too), the
-// hooks into settings.json and the MCP server into .mcp.json.
+// .cairn/hooks/, the hooks into settings.json and the MCP server into
+// .mcp.json. The script is not committed: a sync would then bring a
+// remote's version of a script this machine runs. Every machine writes it
+// from its own binary (here, and at each session start).
 func initClaude(ctx context.Context, g *globals, m *memory.Memory, global bool) error {
 	project := filepath.Dir(m.Dir)
 	t, err := claudeFiles(project, global)
@@ -96,20 +99,14 @@ func initClaude(ctx context.Context, g *globals, m *memory.Memory, global bool) 
 	if err != nil {
 		return err
 	}
+	if err := ignoreHooks(ctx, m); err != nil {
+		return err
+	}
 	written, err := hooks.Install(filepath.Join(m.Dir, "hooks"))
 	if err != nil {
 		return err
 	}
 	if len(written) > 0 {
-		var paths []string
-		for _, w := range written {
-			rel, _ := filepath.Rel(m.Dir, w)
-			paths = append(paths, filepath.ToSlash(rel))
-		}
-		_, err := m.Checkpoint(ctx, memory.CheckpointOptions{Message: "hooks: install the Claude Code capture hook", Event: "init", Paths: paths})
-		if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
-			return err
-		}
 		fmt.Fprintf(g.stdout, "installed %s\n", rel(project, filepath.Join(m.Dir, "hooks", hooks.CaptureScript)))
 	}
 	if global {
@@ -241,4 +238,50 @@ func editJSONFile(name string, edit func([]byte) ([]byte, bool, error)) (changed
 		return false, backup, err
 	}
 	return true, backup, nil
+}
+
+// ignoreHooks makes sure the memory's .gitignore keeps hooks/ out of its
+// commits (memories made before it did not have the line) and that no
+// script an earlier cairn committed stays in the history's tip: those are
+// deleted and the deletion committed; the caller writes them again from
+// this binary, ignored from then on.
+func ignoreHooks(ctx context.Context, m *memory.Memory) error {
+	name := filepath.Join(m.Dir, ".gitignore")
+	data, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	paths := []string{".gitignore"}
+	ignored := false
+	for line := range strings.Lines(string(data)) {
+		if l := strings.TrimSpace(line); l == "/hooks/" || l == "hooks/" {
+			ignored = true
+		}
+	}
+	if !ignored {
+		if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
+			data = append(data, '\n')
+		}
+		data = append(data, "# The agent hook scripts: written by cairn, never synced.\n/hooks/\n"...)
+		if err := gitstore.WriteFileAtomic(name, data, 0o644); err != nil {
+			return err
+		}
+	}
+	for _, s := range hooks.Scripts() {
+		p := "hooks/" + s
+		if _, err := m.Store().ReadFileAt(ctx, "HEAD", p); err == nil {
+			if err := os.Remove(filepath.Join(m.Dir, "hooks", s)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			paths = append(paths, p)
+		}
+	}
+	if ignored && len(paths) == 1 {
+		return nil
+	}
+	_, err = m.Checkpoint(ctx, memory.CheckpointOptions{Message: "hooks: keep the agent hook scripts out of the memory's history", Event: "init", Paths: paths})
+	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+		return err
+	}
+	return nil
 }
