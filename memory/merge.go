@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/cairn-mem/cairn/gitstore"
 )
@@ -24,7 +27,13 @@ import (
 //     and writes theirs beside it as a conflict copy,
 //     <name>.conflict-<host>-<yyyymmdd-hhmmss><ext>, marked in its front
 //     matter, for cairn resolve;
-//   - a file changed on one side and deleted on the other keeps the change.
+//   - a file changed on one side and deleted on the other keeps the change;
+//   - cairn.yaml from the remote is looked at even when only the remote
+//     changed it: when it sets any of the guarded keys (guardedKeys: what
+//     runs a program, where a key is sent, which files are read, what is
+//     not redacted) otherwise than ours, ours stays and theirs becomes a
+//     conflict copy, so that a remote cannot make this machine run or send
+//     anything; the other keys merge like any file.
 //
 // No rule drops a side's content: what cannot be combined is kept twice.
 
@@ -58,9 +67,96 @@ type merger struct {
 	now    time.Time
 	remote string
 	taken  map[string]bool // conflict copy names handed out in this merge
+	// warnings say what the merge kept from being applied.
+	warnings []string
+}
+
+// ConfigFile is the memory's configuration, at the top of the work tree.
+const ConfigFile = "cairn.yaml"
+
+// isConfig reports whether p is the configuration in any case: on a file
+// system that ignores case, CAIRN.YAML is cairn.yaml.
+func isConfig(p string) bool { return strings.EqualFold(p, ConfigFile) }
+
+// guardedKeys lists the keys of cairn.yaml a sync does not take from a
+// remote, with how to read each from a Config.
+var guardedKeys = []struct {
+	key string
+	get func(*Config) any
+}{
+	{"summarize.provider", func(c *Config) any { return c.Summarize.Provider }},
+	{"summarize.claude_path", func(c *Config) any { return c.Summarize.ClaudePath }},
+	{"summarize.base_url", func(c *Config) any { return c.Summarize.BaseURL }},
+	{"summarize.api_key_env", func(c *Config) any { return c.Summarize.APIKeyEnv }},
+	{"search.embedder.provider", func(c *Config) any { return c.Search.Embedder.Provider }},
+	{"search.embedder.base_url", func(c *Config) any { return c.Search.Embedder.BaseURL }},
+	{"search.embedder.api_key_env", func(c *Config) any { return c.Search.Embedder.APIKeyEnv }},
+	{"capture.transcripts", func(c *Config) any { return c.Capture.Transcripts }},
+	{"capture.redact.allow", func(c *Config) any { return c.Capture.Redact.Allow }},
+}
+
+// guardedDiff returns the guarded keys whose values differ between two
+// cairn.yaml files (absent ones read as the defaults), or every guarded
+// key when theirs cannot be read.
+func guardedDiff(ours, theirs []byte) []string {
+	oc, tc := defaultConfig(), defaultConfig()
+	_ = yaml.Unmarshal(ours, &oc) // ours is what runs now, read or not
+	terr := yaml.Unmarshal(theirs, &tc)
+	var out []string
+	for _, g := range guardedKeys {
+		a, b := g.get(&oc), g.get(&tc)
+		if terr != nil || !reflect.DeepEqual(a, b) && !(isEmpty(a) && isEmpty(b)) {
+			out = append(out, g.key)
+		}
+	}
+	return out
+}
+
+func isEmpty(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == ""
+	case []string:
+		return len(v) == 0
+	}
+	return false
+}
+
+// mergeConfig merges cairn.yaml (see the rules above).
+func (mg *merger) mergeConfig(f gitstore.MergeFile) gitstore.Resolution {
+	if f.Path != ConfigFile {
+		// CAIRN.YAML would overwrite cairn.yaml where case is ignored.
+		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: not taken (it would replace %s on a file system that ignores case)", f.Path, ConfigFile))
+		if f.InOurs {
+			return gitstore.Resolution{Data: f.Ours}
+		}
+		return gitstore.Resolution{Delete: true}
+	}
+	if !f.InTheirs {
+		return gitstore.Resolution{Data: f.Ours} // never deleted by a remote
+	}
+	if keys := guardedDiff(f.Ours, f.Theirs); len(keys) > 0 {
+		r := mg.conflictCopy(f)
+		if !f.InOurs {
+			r.Data, r.Delete = nil, true
+		}
+		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: the remote's version sets %s; kept ours, theirs is in %s (cairn resolve %s --keep copy takes it)",
+			ConfigFile, strings.Join(keys, ", "), r.Extra[0].Path, r.Extra[0].Path))
+		return r
+	}
+	switch {
+	case bytes.Equal(f.Ours, f.Base) || !f.InOurs:
+		return gitstore.Resolution{Data: f.Theirs}
+	case bytes.Equal(f.Theirs, f.Base), bytes.Equal(f.Theirs, f.Ours):
+		return gitstore.Resolution{Data: f.Ours}
+	}
+	return mg.conflictCopy(f)
 }
 
 func (mg *merger) merge(f gitstore.MergeFile) (gitstore.Resolution, error) {
+	if isConfig(f.Path) {
+		return mg.mergeConfig(f), nil
+	}
 	switch {
 	case !f.InOurs:
 		return gitstore.Resolution{Data: f.Theirs}, nil // deleted here, changed there: keep the change

@@ -219,3 +219,50 @@ func TestAutoSync(t *testing.T) {
 		t.Errorf("after recovering: %v", next.Sub(now))
 	}
 }
+
+func TestMergeConfig(t *testing.T) {
+	base := "schema: 1\nlock_timeout: 10s\n"
+	for _, tc := range []struct {
+		name, path, ours, theirs string
+		keys                     string // guarded keys named in the warning; empty: theirs taken
+		want                     string // the data kept in place
+	}{
+		{"other keys", "cairn.yaml", base, base + "search:\n  context_budget: 900\n", "", base + "search:\n  context_budget: 900\n"},
+		{"claude path", "cairn.yaml", base, base + "summarize:\n  claude_path: /tmp/x\n", "summarize.claude_path", base},
+		{"key to a host", "cairn.yaml", base, base + "search:\n  embedder:\n    base_url: https://evil.example\n    api_key_env: OPENAI_API_KEY\n",
+			"search.embedder.base_url, search.embedder.api_key_env", base},
+		{"transcripts", "cairn.yaml", base, base + "capture:\n  transcripts: [/home]\n", "capture.transcripts", base},
+		{"redaction off", "cairn.yaml", base, base + "capture:\n  redact:\n    allow: ['.*']\n", "capture.redact.allow", base},
+		{"unreadable", "cairn.yaml", base, "summarize: [\n", "summarize.provider", base},
+		{"same values", "cairn.yaml", base + "summarize:\n  claude_path: /usr/bin/claude\n", base + "summarize:\n  claude_path: /usr/bin/claude\nsearch:\n  context_budget: 900\n", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mg := &merger{host: "h", now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), remote: "origin", taken: map[string]bool{}}
+			r, err := mg.merge(gitstore.MergeFile{Path: tc.path, Base: []byte(tc.ours), Ours: []byte(tc.ours), Theirs: []byte(tc.theirs),
+				InBase: true, InOurs: true, InTheirs: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.keys == "" {
+				if string(r.Data) != tc.theirs || len(r.Extra) != 0 || len(mg.warnings) != 0 {
+					t.Errorf("got %q, extra %v, warnings %q; want theirs", r.Data, r.Extra, mg.warnings)
+				}
+				return
+			}
+			if string(r.Data) != tc.want || !r.Conflict || len(r.Extra) != 1 || r.Extra[0].Path != "cairn.conflict-h-20260102-030405.yaml" || string(r.Extra[0].Data) != tc.theirs {
+				t.Errorf("got %q, extra %+v", r.Data, r.Extra)
+			}
+			if len(mg.warnings) != 1 || !strings.Contains(mg.warnings[0], tc.keys) {
+				t.Errorf("warnings %q, want %q", mg.warnings, tc.keys)
+			}
+			if !IsConflictCopy(r.Extra[0].Path) || ConflictOriginal(r.Extra[0].Path) != "cairn.yaml" {
+				t.Errorf("%s is not listed as a conflict copy of cairn.yaml", r.Extra[0].Path)
+			}
+		})
+	}
+	mg := &merger{host: "h", taken: map[string]bool{}}
+	r, _ := mg.merge(gitstore.MergeFile{Path: "CAIRN.yaml", Theirs: []byte("x"), InTheirs: true})
+	if !r.Delete || len(mg.warnings) != 1 {
+		t.Errorf("CAIRN.yaml: %+v, warnings %q", r, mg.warnings)
+	}
+}

@@ -181,7 +181,7 @@ func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOpt
 
 // mergeFetched merges what a fetch brought, under the write lock.
 func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.store.FileAt(f.Tracking, "cairn.yaml"); err != nil {
+	if _, err := m.store.ReadFileAt(ctx, f.Tracking, "cairn.yaml"); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -206,6 +206,7 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
 		AdoptUnrelated: m.onlyInit(ctx),
 		AllowUnrelated: opts.AllowUnrelated,
+		Ask:            isConfig,
 		Trailers: []gitstore.Trailer{
 			{Key: TrailerEvent, Value: "sync"},
 			{Key: TrailerRemote, Value: f.Remote},
@@ -224,6 +225,13 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 	}
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", f.Remote, err)
+	}
+	for _, w := range mg.warnings {
+		warnings = append(warnings, f.Remote+": "+w)
+	}
+	if len(res.Held) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%s: changes to %s not applied (%s; hooks come from the cairn binary, never from a remote)",
+			f.Remote, gitstore.HooksDir+"/", strings.Join(res.Held, ", ")))
 	}
 	for _, w := range warnings {
 		m.warn(w)
@@ -251,7 +259,7 @@ func (m *Memory) onlyInit(ctx context.Context) bool {
 // cairn cannot read.
 func checkIncoming(p string, data []byte) string {
 	switch {
-	case p == "cairn.yaml":
+	case p == ConfigFile:
 		c := defaultConfig()
 		if err := yaml.Unmarshal(data, &c); err != nil {
 			return "cairn.yaml: " + err.Error()
@@ -322,7 +330,7 @@ func (m *Memory) Conflicts(ctx context.Context) ([]Conflict, error) {
 			return err
 		}
 		if d.IsDir() {
-			if name != m.Dir && (d.Name() == ".git" || d.Name() == gitstore.StateDir || d.Name() == "inbox") && filepath.Dir(name) == m.Dir {
+			if name != m.Dir && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), gitstore.StateDir) || strings.EqualFold(d.Name(), "inbox")) && filepath.Dir(name) == m.Dir {
 				return filepath.SkipDir
 			}
 			return nil
