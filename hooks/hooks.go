@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/gitstore"
 )
 
 // CaptureScript is the file name of the capture hook.
@@ -46,45 +48,12 @@ func Install(dir string) (written []string, err error) {
 				continue
 			}
 		}
-		if err := WriteFileAtomic(dst, data, 0o755); err != nil {
+		if err := gitstore.WriteFileAtomic(dst, data, 0o755); err != nil {
 			return written, fmt.Errorf("install hooks: %w", err)
 		}
 		written = append(written, dst)
 	}
 	return written, nil
-}
-
-// WriteFileAtomic writes data to name through a temporary file in the
-// same folder, synced before it is renamed over name.
-func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // CaptureEvents are the Claude Code hook events the capture script

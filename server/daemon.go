@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -237,9 +238,10 @@ func ensureToken(name string) (string, error) {
 // requireToken refuses requests without the bearer token, except the
 // health check, so that a dead or live daemon can be told apart cheaply.
 func requireToken(token string, h http.Handler) http.Handler {
-	want := "Bearer " + token
+	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/health" && r.Header.Get("Authorization") != want {
+		// Compared in constant time: another local user may probe the port.
+		if r.URL.Path != "/api/health" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
 			replyError(w, http.StatusUnauthorized, "missing or wrong bearer token (see .cairn/.state/token)")
 			return
 		}

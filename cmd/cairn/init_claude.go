@@ -225,8 +225,13 @@ func editJSONFile(name string, edit func([]byte) ([]byte, bool, error)) (changed
 	if fi, err := os.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	}
+	// A settings file is often a link into a dotfiles repository: write
+	// the file it points at, not a new file in the link's place.
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		name = real
+	}
 	if exists && !hadBackup {
-		if err := hooks.WriteFileAtomic(bak, data, perm); err != nil {
+		if err := gitstore.WriteFileAtomic(bak, data, perm); err != nil {
 			return false, "", fmt.Errorf("back up %s: %w", name, err)
 		}
 		backup = bak
@@ -234,7 +239,7 @@ func editJSONFile(name string, edit func([]byte) ([]byte, bool, error)) (changed
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return false, backup, err
 	}
-	if err := hooks.WriteFileAtomic(name, out, perm); err != nil {
+	if err := gitstore.WriteFileAtomic(name, out, perm); err != nil {
 		return false, backup, err
 	}
 	return true, backup, nil
