@@ -166,14 +166,15 @@ func closeRepo(r *git.Repository) {
 func netError(err error) error {
 	switch {
 	case errors.Is(err, transport.ErrAuthenticationRequired):
-		return fmt.Errorf("%w: the remote wants credentials (set %s, or put a token in .state/%s with mode 600, or load your ssh key into ssh-agent): %v",
+		return fmt.Errorf("%w: the remote wants credentials (for https: set %s, or put a line \"HOST TOKEN\" in .state/%s with mode 600, "+
+			"where a line without a host is ignored; tokens are never sent over http://; for ssh: load your key into ssh-agent): %w",
 			ErrAuth, TokenEnv, CredentialsFile, err)
 	case errors.Is(err, transport.ErrAuthorizationFailed):
-		return fmt.Errorf("%w: the remote refused these credentials: %v", ErrAuth, err)
+		return fmt.Errorf("%w: the remote refused these credentials: %w", ErrAuth, err)
 	case errors.Is(err, transport.ErrRepositoryNotFound):
 		return fmt.Errorf("no repository there: %w", err)
 	case strings.Contains(err.Error(), "unable to authenticate"), strings.Contains(err.Error(), "handshake failed"):
-		return fmt.Errorf("%w: %v", ErrAuth, err)
+		return fmt.Errorf("%w: %w", ErrAuth, err)
 	}
 	return err
 }

@@ -282,7 +282,7 @@ func TestRemoteConfig(t *testing.T) {
 func TestSyncOverHTTP(t *testing.T) {
 	root := t.TempDir()
 	gitstoretest.Bare(t, root, "mem.git")
-	srv := gitstoretest.HTTPServer(t, root, "s3cret")
+	srv := gitstoretest.HTTPSServer(t, root, "s3cret")
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
@@ -310,6 +310,18 @@ func TestSyncOverHTTP(t *testing.T) {
 		t.Errorf("fetch = %+v, %v", f, err)
 	}
 	gitCLI(t, root, "--git-dir=mem.git", "fsck", "--strict")
+
+	// Over plain http the token is not sent, so the server refuses.
+	plain := gitstoretest.HTTPServer(t, root, "s3cret")
+	func() {
+		defer lock(t, a)()
+		if _, err := a.AddRemote("plain", plain.URL+"/mem.git"); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if _, err := a.Fetch(ctx, "plain", env); !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "never sent over http") {
+		t.Errorf("fetch over http with a token: %v", err)
+	}
 }
 
 // A long-running Store (the daemon's) keeps working after another one

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,12 +28,15 @@ var (
 )
 
 // CredentialsFile is the state file holding tokens for https remotes, one
-// "TOKEN" (any host) or "HOST TOKEN" a line. It must not be readable by
-// others.
+// "HOST TOKEN" a line (HOST as in the URL, with its port if the URL has
+// one). A line without a host is ignored: a token meant for one server
+// must not go to whichever server a remote names. It must not be readable
+// by others.
 const CredentialsFile = "credentials"
 
 // TokenEnv is the environment variable that holds a token for https
-// remotes; it wins over the credentials file.
+// remotes; it wins over the credentials file. No token is ever sent over
+// plain http, where anyone on the way could read it.
 const TokenEnv = "CAIRN_GIT_TOKEN"
 
 // Remote is a configured remote repository. Remotes live in .git/config,
@@ -57,27 +61,27 @@ func ValidRemoteName(name string) error {
 // or a plain path, made absolute).
 func CheckURL(url string) (string, error) {
 	if url == "" || strings.ContainsAny(url, "\x00\n\r") {
-		return "", fmt.Errorf("%q: %w", url, ErrBadURL)
+		return "", fmt.Errorf("%q: %w", Redact(url), ErrBadURL)
 	}
 	if i := strings.Index(url, "://"); i > 0 {
 		switch strings.ToLower(url[:i]) {
 		case "ssh", "git+ssh", "https", "http", "git", "file":
 		default:
-			return "", fmt.Errorf("%s: %w: scheme %q (want ssh, https, http, git, file or a path)", url, ErrBadURL, url[:i])
+			return "", fmt.Errorf("%s: %w: scheme %q (want ssh, https, http, git, file or a path)", Redact(url), ErrBadURL, url[:i])
 		}
 		if _, err := transport.NewEndpoint(url); err != nil {
-			return "", fmt.Errorf("%s: %w: %v", url, ErrBadURL, err)
+			return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, err)
 		}
 		return url, nil
 	}
 	ep, err := transport.NewEndpoint(url)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w: %v", url, ErrBadURL, err)
+		return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, err)
 	}
 	if ep.Protocol == "file" {
 		abs, err := filepath.Abs(url)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", url, err)
+			return "", fmt.Errorf("%s: %w", Redact(url), err)
 		}
 		return abs, nil
 	}
@@ -174,16 +178,17 @@ func (s *Store) RemoveRemote(name string) error {
 	return nil
 }
 
-// auth chooses how to log in to url: for https and http, a token from
+// auth chooses how to log in to url: for https, a token from
 // getenv(TokenEnv) or the credentials file; for ssh, the ssh agent when
-// one runs, else the user's key files; nothing for git:// and paths.
+// one runs, else the user's key files; nothing for http (a token would
+// travel in clear), git:// and paths.
 func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(url)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", url, ErrBadURL, err)
+		return nil, fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, err)
 	}
 	switch ep.Protocol {
-	case "http", "https":
+	case "https":
 		if ep.User != "" || ep.Password != "" {
 			return nil, nil // in the URL: go-git uses it
 		}
@@ -192,7 +197,7 @@ func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMeth
 			tok = strings.TrimSpace(getenv(TokenEnv))
 		}
 		if tok == "" {
-			if tok, err = s.fileToken(ep.Host); err != nil {
+			if tok, err = s.fileToken(ep.Host, ep.Port); err != nil {
 				return nil, err
 			}
 		}
@@ -231,9 +236,9 @@ func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMeth
 	return nil, nil
 }
 
-// fileToken reads the token for host from the credentials file, refusing
-// a file others can read.
-func (s *Store) fileToken(host string) (string, error) {
+// fileToken reads the token for host (and port) from the credentials
+// file, refusing a file others can read.
+func (s *Store) fileToken(host string, port int) (string, error) {
 	name := s.StatePath(CredentialsFile)
 	fi, err := os.Stat(name)
 	if errors.Is(err, os.ErrNotExist) {
@@ -249,7 +254,7 @@ func (s *Store) fileToken(host string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("credentials: %w", err)
 	}
-	any := ""
+	withPort := fmt.Sprintf("%s:%d", host, port)
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -257,12 +262,29 @@ func (s *Store) fileToken(host string) (string, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		switch {
-		case len(f) == 1 && any == "":
-			any = f[0]
-		case len(f) == 2 && strings.EqualFold(f[0], host):
+		if len(f) == 2 && (strings.EqualFold(f[0], host) || port > 0 && strings.EqualFold(f[0], withPort)) {
 			return f[1], nil
 		}
 	}
-	return any, nil
+	return "", nil
+}
+
+// Redact returns a remote URL fit to print: without the password of a
+// URL that has one (https://user:secret@host/ gives https://user:xxxxx@host/).
+// What cannot be parsed as a URL (user@host:path) holds no password and is
+// returned as it is.
+func Redact(raw string) string {
+	if !strings.Contains(raw, "://") {
+		return raw
+	}
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		// Unparseable, yet it may hold "user:secret@": cut the user part.
+		scheme, rest, _ := strings.Cut(raw, "://")
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			return scheme + "://xxxxx@" + rest[at+1:]
+		}
+		return raw
+	}
+	return u.Redacted()
 }

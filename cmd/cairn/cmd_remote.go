@@ -18,7 +18,9 @@ func newRemoteCommand(g *globals) *cobra.Command {
 number of backups; cairn sync pushes to every one. They live in .cairn/.git/config,
 so plain git sees them too. URLs: ssh (user@host:path, ssh://; the ssh agent or
 ~/.ssh keys), https (a token from CAIRN_GIT_TOKEN or .cairn/.state/credentials,
-mode 600, lines "TOKEN" or "HOST TOKEN"), git:// and local paths.`,
+mode 600, lines "HOST TOKEN"; a line without a host is ignored), http (no token
+is ever sent over it), git:// and local paths. Passwords in URLs are never
+printed.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRemoteList(cmd.Context(), g, opts)

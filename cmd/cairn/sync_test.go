@@ -446,7 +446,7 @@ func TestSyncRefuses(t *testing.T) {
 func TestSyncHTTPToken(t *testing.T) {
 	root := t.TempDir()
 	gitstoretest.Bare(t, root, "mem.git")
-	srv := gitstoretest.HTTPServer(t, root, "tok-123")
+	srv := gitstoretest.HTTPSServer(t, root, "tok-123")
 	a := project(t)
 	ok(t, a, "init")
 	ok(t, a, "remote", "add", "origin", srv.URL+"/mem.git")
@@ -456,15 +456,25 @@ func TestSyncHTTPToken(t *testing.T) {
 	fails(t, a, 1, "authentication failed", "sync")
 	t.Setenv("CAIRN_GIT_TOKEN", "")
 	cred := filepath.Join(a, ".cairn", ".state", "credentials")
-	os.WriteFile(cred, []byte("tok-123\n"), 0o644)
+	os.WriteFile(cred, []byte("127.0.0.1 tok-123\n"), 0o644)
 	fails(t, a, 1, "chmod 600", "sync")
 	os.Chmod(cred, 0o600)
+	// A line without a host goes to no host.
+	os.WriteFile(cred, []byte("tok-123\n"), 0o600)
+	fails(t, a, 1, "a line without a host is ignored", "sync")
+	os.WriteFile(cred, []byte("other.example.com nope\n127.0.0.1 tok-123\n"), 0o600)
 	ok(t, a, "sync")
-	ok(t, a, "remember", "over http")
+	ok(t, a, "remember", "over https")
 	ok(t, a, "sync")
 	if got, want := gitc(t, filepath.Join(root, "mem.git"), "rev-parse", "main"), gitc(t, filepath.Join(a, ".cairn"), "rev-parse", "HEAD"); got != want {
 		t.Errorf("remote at %s, want %s", got, want)
 	}
+
+	// Plain http: neither the variable's token nor the file's is sent.
+	plain := gitstoretest.HTTPServer(t, root, "tok-123")
+	ok(t, a, "remote", "add", "plain", plain.URL+"/mem.git")
+	t.Setenv("CAIRN_GIT_TOKEN", "tok-123")
+	fails(t, a, 1, "never sent over http", "sync", "plain")
 }
 
 func TestVerifyRepair(t *testing.T) {

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 )
 
 // Daemon is a git daemon on 127.0.0.1 serving the bare repositories in
@@ -99,6 +102,29 @@ func Bare(t testing.TB, root, name string) string {
 // every request must carry it as the basic-auth password.
 func HTTPServer(t testing.TB, root, token string) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(backend(t, root, token))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// HTTPSServer is HTTPServer over TLS, with a certificate of its own that
+// go-git's https transport trusts until the test ends (the transport is
+// global: tests using it must not run in parallel).
+func HTTPSServer(t testing.TB, root, token string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewTLSServer(backend(t, root, token))
+	client.InstallProtocol("https", githttp.NewClient(srv.Client()))
+	t.Cleanup(func() {
+		client.InstallProtocol("https", githttp.DefaultClient)
+		srv.Close()
+	})
+	return srv
+}
+
+// backend serves the repositories under root with git-http-backend,
+// asking for token as the password when it is not empty.
+func backend(t testing.TB, root, token string) http.Handler {
+	t.Helper()
 	exe, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
 		t.Fatalf("git --exec-path: %v", err)
@@ -108,7 +134,7 @@ func HTTPServer(t testing.TB, root, token string) *httptest.Server {
 		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=cairn",
 			"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http.receivepack", "GIT_CONFIG_VALUE_0=true"},
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token != "" {
 			if _, pw, ok := r.BasicAuth(); !ok || pw != token {
 				w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
@@ -117,7 +143,5 @@ func HTTPServer(t testing.TB, root, token string) *httptest.Server {
 			}
 		}
 		backend.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	})
 }
