@@ -63,11 +63,11 @@ func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) st
 	if err != nil {
 		return nil, err
 	}
-	f := &Fetched{Remote: remote, URL: r.URL, Branch: branch.Short(),
+	f := &Fetched{Remote: remote, URL: Redact(r.URL), Branch: branch.Short(),
 		Tracking: "refs/remotes/" + remote + "/" + branch.Short()}
 	auth, err := s.auth(r.URL, getenv)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", remote, err)
+		return nil, fmt.Errorf("fetch %s: %w", remote, scrub(err, r.URL))
 	}
 	// A repository of its own: the network may take long, and s.repo
 	// must stay usable meanwhile.
@@ -96,19 +96,19 @@ func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) st
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		if f.Old != "" {
 			return nil, fmt.Errorf("fetch %s (%s): the remote is empty now, but it had %s before: %w; refusing to sync",
-				remote, r.URL, f.Old[:10], ErrRewritten)
+				remote, f.URL, f.Old[:10], ErrRewritten)
 		}
 		f.Empty = true
 		return f, nil
 	case errors.As(err, &noMatch):
-		return nil, fmt.Errorf("fetch %s (%s): %w %s (is it a cairn memory?)", remote, r.URL, ErrNoBranch, f.Branch)
+		return nil, fmt.Errorf("fetch %s (%s): %w %s (is it a cairn memory?)", remote, f.URL, ErrNoBranch, f.Branch)
 	default:
-		return nil, fmt.Errorf("fetch %s (%s): %w", remote, r.URL, netError(err))
+		return nil, fmt.Errorf("fetch %s (%s): %w", remote, f.URL, scrub(netError(err), r.URL))
 	}
 	ref, err := repo.Storer.Reference(tmp)
 	if err != nil {
 		if f.Old == "" {
-			return nil, fmt.Errorf("fetch %s (%s): %w %s (is it a cairn memory?)", remote, r.URL, ErrNoBranch, f.Branch)
+			return nil, fmt.Errorf("fetch %s (%s): %w %s (is it a cairn memory?)", remote, f.URL, ErrNoBranch, f.Branch)
 		}
 		ref = plumbing.NewHashReference(tmp, plumbing.NewHash(f.Old)) // nothing new
 	}
@@ -126,7 +126,7 @@ func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) st
 		if !ok {
 			return nil, fmt.Errorf("fetch %s (%s): %w: %s no longer contains %s, which was fetched from it before; "+
 				"refusing to merge or push (if that was meant, run git -C %s update-ref -d %s and sync again)",
-				remote, r.URL, ErrRewritten, f.Branch, f.Old[:10], s.dir, f.Tracking)
+				remote, f.URL, ErrRewritten, f.Branch, f.Old[:10], s.dir, f.Tracking)
 		}
 	}
 	if f.New != f.Old {
@@ -330,7 +330,7 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 	}
 	auth, err := s.auth(r.URL, getenv)
 	if err != nil {
-		return 0, err
+		return 0, scrub(err, r.URL)
 	}
 	tmp, err := os.MkdirTemp(s.state, "repair-")
 	if err != nil {
@@ -339,7 +339,7 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 	defer os.RemoveAll(tmp)
 	src, err := git.PlainCloneContext(ctx, tmp, true, &git.CloneOptions{URL: r.URL, Auth: auth, Tags: git.AllTags})
 	if err != nil {
-		return 0, fmt.Errorf("repair from %s (%s): %w", remote, r.URL, netError(err))
+		return 0, fmt.Errorf("repair from %s (%s): %w", remote, Redact(r.URL), scrub(netError(err), r.URL))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

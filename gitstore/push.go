@@ -49,7 +49,7 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	}
 	p := &Pushed{Remote: remote, Branch: branch.Short(), Commit: head.String()}
 	fail := func(err error) (*Pushed, error) {
-		return nil, fmt.Errorf("push %s (%s): %w", remote, r.URL, err)
+		return nil, fmt.Errorf("push %s (%s): %w", remote, Redact(r.URL), scrub(err, r.URL))
 	}
 	auth, err := s.auth(r.URL, getenv)
 	if err != nil {

@@ -70,18 +70,18 @@ func CheckURL(url string) (string, error) {
 			return "", fmt.Errorf("%s: %w: scheme %q (want ssh, https, http, git, file or a path)", Redact(url), ErrBadURL, url[:i])
 		}
 		if _, err := transport.NewEndpoint(url); err != nil {
-			return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, err)
+			return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, scrub(err, url))
 		}
 		return url, nil
 	}
 	ep, err := transport.NewEndpoint(url)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, err)
+		return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, scrub(err, url))
 	}
 	if ep.Protocol == "file" {
 		abs, err := filepath.Abs(url)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", Redact(url), err)
+			return "", fmt.Errorf("%s: %w", Redact(url), scrub(err, url))
 		}
 		return abs, nil
 	}
@@ -185,7 +185,7 @@ func (s *Store) RemoveRemote(name string) error {
 func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(url)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, err)
+		return nil, fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, scrub(err, url))
 	}
 	switch ep.Protocol {
 	case "https":
@@ -288,3 +288,42 @@ func Redact(raw string) string {
 	}
 	return u.Redacted()
 }
+
+// scrub returns err with the password of the URL raw, where err's message
+// shows it (net/url, go-git and servers quote the URL), replaced by xxxxx;
+// errors.Is and errors.As still see err.
+func scrub(err error, raw string) error {
+	if err == nil {
+		return nil
+	}
+	u, perr := neturl.Parse(raw)
+	if perr != nil || u.User == nil {
+		// Unparseable: hide whatever stands between :// and the last @.
+		_, rest, ok := strings.Cut(raw, "://")
+		at := strings.LastIndex(rest, "@")
+		if !ok || at <= 0 || !strings.Contains(err.Error(), rest[:at]) {
+			return err
+		}
+		return &scrubbed{strings.ReplaceAll(err.Error(), rest[:at], "xxxxx"), err}
+	}
+	pw, ok := u.User.Password()
+	if !ok || pw == "" {
+		return err
+	}
+	msg := err.Error()
+	for _, p := range []string{pw, neturl.QueryEscape(pw), neturl.PathEscape(pw)} {
+		msg = strings.ReplaceAll(msg, p, "xxxxx")
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbed{msg, err}
+}
+
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.err }

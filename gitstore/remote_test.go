@@ -1,6 +1,9 @@
 package gitstore
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -67,5 +70,34 @@ func TestRedact(t *testing.T) {
 		if strings.Contains(got, "s3cret") {
 			t.Errorf("Redact(%q) shows the password", tc.in)
 		}
+	}
+}
+
+// TestFetchHidesPassword: a failing fetch, push or sync names the remote's
+// URL without its password.
+func TestFetchHidesPassword(t *testing.T) {
+	s := newStore(t, map[string]string{"x.md": "x\n"})
+	func() {
+		defer lock(t, s)()
+		if _, err := s.AddRemote("origin", "https://me:s3cret@127.0.0.1:1/mem.git"); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	ctx := context.Background()
+	_, ferr := s.Fetch(ctx, "origin", func(string) string { return "" })
+	_, perr := s.Push(ctx, "origin", func(string) string { return "" })
+	for _, err := range []error{ferr, perr} {
+		if err == nil {
+			t.Fatal("fetch or push from a closed port worked")
+		}
+		if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "me:xxxxx@127.0.0.1:1") {
+			t.Errorf("error shows the password, or no URL: %v", err)
+		}
+	}
+	if err := scrub(errors.New(`Get "https://me:s3cret@h/x": refused`), "https://me:s3cret@h/x"); strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("scrub: %v", err)
+	}
+	if err := scrub(fmt.Errorf("x: %w", ErrAuth), "https://me:s3cret@h/x"); !errors.Is(err, ErrAuth) {
+		t.Errorf("scrub lost the error's chain: %v", err)
 	}
 }

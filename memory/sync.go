@@ -142,7 +142,7 @@ func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error
 }
 
 func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOptions) RemoteSync {
-	rs := RemoteSync{Remote: r.Name, URL: r.URL}
+	rs := RemoteSync{Remote: r.Name, URL: gitstore.Redact(r.URL)}
 	fail := func(err error) RemoteSync {
 		rs.Error = err.Error()
 		return rs

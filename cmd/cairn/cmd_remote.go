@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/cairn-mem/cairn/gitstore"
 )
 
 type remoteOptions struct{ json bool }
@@ -69,6 +71,11 @@ func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
 	if err != nil {
 		return err
 	}
+	// A URL may hold a password (https://user:secret@host/): never
+	// print it, here or in JSON.
+	for i := range rs {
+		rs[i].URL = gitstore.Redact(rs[i].URL)
+	}
 	if opts.json {
 		return g.printJSON(nonNil(rs))
 	}
@@ -88,7 +95,7 @@ func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, r.URL)
+	fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, gitstore.Redact(r.URL))
 	return nil
 }
 

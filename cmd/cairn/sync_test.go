@@ -688,3 +688,32 @@ func TestSyncGuards(t *testing.T) {
 	}
 	checkGit(t, a)
 }
+
+// TestRemoteHidesPassword: a password in a remote's URL is never printed,
+// by remote add or list, in JSON, or in a failing sync's error.
+func TestRemoteHidesPassword(t *testing.T) {
+	a := project(t)
+	ok(t, a, "init")
+	url := "https://me:s3cret@127.0.0.1:1/mem.git"
+	var all strings.Builder
+	all.WriteString(ok(t, a, "remote", "add", "origin", url))
+	list := ok(t, a, "remote", "list")
+	if !strings.Contains(list, "origin\thttps://me:xxxxx@127.0.0.1:1/mem.git") {
+		t.Errorf("remote list = %q", list)
+	}
+	all.WriteString(list)
+	all.WriteString(ok(t, a, "remote", "list", "--json"))
+	r := cairn(t, a, "", "sync")
+	if r.code == 0 {
+		t.Fatal("sync with a closed port worked")
+	}
+	all.WriteString(r.stdout + r.stderr)
+	r = cairn(t, a, "", "sync", "--json")
+	all.WriteString(r.stdout + r.stderr)
+	if strings.Contains(all.String(), "s3cret") {
+		t.Errorf("the password was printed:\n%s", all.String())
+	}
+	if !strings.Contains(r.stderr+r.stdout, "xxxxx") {
+		t.Errorf("sync's error does not name the remote's URL:\n%s%s", r.stdout, r.stderr)
+	}
+}
