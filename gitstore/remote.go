@@ -274,19 +274,20 @@ func (s *Store) fileToken(host string, port int) (string, error) {
 // What cannot be parsed as a URL (user@host:path) holds no password and is
 // returned as it is.
 func Redact(raw string) string {
-	if !strings.Contains(raw, "://") {
-		return raw
-	}
 	u, err := neturl.Parse(raw)
-	if err != nil {
-		// Unparseable, yet it may hold "user:secret@": cut the user part.
-		scheme, rest, _ := strings.Cut(raw, "://")
-		if at := strings.LastIndex(rest, "@"); at >= 0 {
-			return scheme + "://xxxxx@" + rest[at+1:]
+	if err == nil {
+		if _, ok := u.User.Password(); ok {
+			return u.Redacted()
 		}
 		return raw
 	}
-	return u.Redacted()
+	// Unparseable, yet it may hold "user:secret@": cut the user part.
+	if scheme, rest, ok := strings.Cut(raw, "://"); ok {
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			return scheme + "://xxxxx@" + rest[at+1:]
+		}
+	}
+	return raw
 }
 
 // scrub returns err with the password of the URL raw, where err's message

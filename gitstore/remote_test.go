@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"strings"
 	"testing"
@@ -100,4 +101,30 @@ func TestFetchHidesPassword(t *testing.T) {
 	if err := scrub(fmt.Errorf("x: %w", ErrAuth), "https://me:s3cret@h/x"); !errors.Is(err, ErrAuth) {
 		t.Errorf("scrub lost the error's chain: %v", err)
 	}
+}
+
+// FuzzRedact: Redact never panics, and what it returns for a URL with a
+// password parses to a URL whose password is hidden.
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{"https://me:s3cret@host/x.git", "ssh://git:pw@host:22/x", "git@github.com:me/x.git",
+		"https://me:s3cret@ho st/%zz", "http://[::1]:80/x", "https://:@/", "/tmp/x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got := Redact(raw)
+		u, err := neturl.Parse(raw)
+		if err != nil || u.User == nil {
+			return
+		}
+		if pw, ok := u.User.Password(); !ok || pw == "" {
+			return
+		}
+		r, err := neturl.Parse(got)
+		if err != nil {
+			return
+		}
+		if pw, ok := r.User.Password(); ok && pw != "xxxxx" {
+			t.Errorf("Redact(%q) = %q: password %q", raw, got, pw)
+		}
+	})
 }
