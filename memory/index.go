@@ -25,7 +25,7 @@ const indexDir = "index"
 // putBatch is how many documents go to the indexer at once when many
 // files are indexed: enough to fill its Bleve batches, few enough to show
 // progress.
-const putBatch = 1024
+const putBatch = 256
 
 // Index is a memory's search index, opened for searching and packing
 // context. It follows the repository: it records the commit it reflects
