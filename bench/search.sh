@@ -10,7 +10,8 @@
 # processes of each kind, each with another query: `cairn version` (the
 # floor: process start), `cairn search` (hybrid), `cairn search --mode
 # keyword`, `cairn context` (no query: the index is not opened) and
-# `cairn context --query`. The memory is the one
+# `cairn context --query`; then `cairn search` through a daemon holding the
+# index (new binary only). The memory is the one
 # the Go benchmarks use (memory/search_test.go: benchCorpus): 5% core
 # items, the rest session files, about 1 KB each of Zipf-distributed words.
 # The index's size is measured at rest (du, after the reindex process has
@@ -97,11 +98,17 @@ for n in "${sizes[@]}"; do
 			esac
 		done
 	done
+	# The same search through a daemon that holds the index warm.
+	"$work/cairn" -C "$p" daemon start >/dev/null
+	"$work/cairn" -C "$p" search warm up >/dev/null
+	time_runs "$work/td" "$work/cairn" -C "$p" search QUERY
+	"$work/cairn" -C "$p" daemon stop >/dev/null
 	for b in "${bins[@]}"; do
 		awk -v bin="$b" -v n="$n" -v c="${chunks[$b]}" -v s="${secs[$b]}" -v b="${bytes[$b]}" -v t="$text" -v mv="$(median <"$work/tv-$b")" \
 			-v ms="$(median <"$work/ts-$b")" -v mk="$(median <"$work/tk-$b")" -v mc="$(median <"$work/tc-$b")" -v mq="$(median <"$work/tq-$b")" \
 			'BEGIN {printf "%-5s %-8s %8d %9.1f %9.0f %11.2f %11.1f %11.1f %11.1f %11.1f %11.1f\n", bin, n, c, s, c/s, b/t, mv/1000, ms/1000, mk/1000, mc/1000, mq/1000}'
 	done
+	echo "new   $n: cairn search through a running daemon: $(median <"$work/td" | awk '{printf "%.1f", $1/1000}') ms (cairn version above is the floor)"
 	rm -rf "$p" "$p"-*
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
