@@ -336,13 +336,6 @@ type treeMerge struct {
 	held      []string
 }
 
-// dirEntry is a tree entry standing for a whole tree (zero: absent).
-func dirEntry(h plumbing.Hash) treeEntry {
-	if h.IsZero() {
-		return treeEntry{}
-	}
-	return treeEntry{mode: filemode.Dir, hash: h}
-}
 
 func (e treeEntry) present() bool { return !e.hash.IsZero() }
 func (e treeEntry) isDir() bool   { return e.present() && e.mode == filemode.Dir }
