@@ -336,7 +336,6 @@ type treeMerge struct {
 	held      []string
 }
 
-
 func (e treeEntry) present() bool { return !e.hash.IsZero() }
 func (e treeEntry) isDir() bool   { return e.present() && e.mode == filemode.Dir }
 func (e treeEntry) isFile() bool  { return e.present() && e.mode != filemode.Dir }
