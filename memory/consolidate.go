@@ -462,11 +462,7 @@ func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult
 			res.Skipped++
 			continue
 		}
-		cp := NewItem(it.Kind, it.Title, now)
-		cp.Body = it.Body
-		cp.Importance = it.Importance
-		cp.Confidence = round3(it.Confidence * 0.8)
-		cp.Tags = append([]string(nil), it.Tags...)
+		cp := sharedCopy(it, now)
 		cp.Session = dst.ID
 		data, err := cp.Marshal()
 		if err != nil {
@@ -500,4 +496,16 @@ func containsKind(list []Kind, k Kind) bool {
 		}
 	}
 	return false
+}
+
+// sharedCopy is a new item with it's kind, title, body, importance and
+// tags, for another session or project. Knowledge that comes from
+// elsewhere is trusted less: confidence × 0.8, the seed design's rule.
+func sharedCopy(it *Item, now time.Time) *Item {
+	cp := NewItem(it.Kind, it.Title, now)
+	cp.Body = it.Body
+	cp.Importance = it.Importance
+	cp.Confidence = round3(it.Confidence * 0.8)
+	cp.Tags = append([]string(nil), it.Tags...)
+	return cp
 }

@@ -91,11 +91,7 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 			res.Skipped++
 			continue
 		}
-		cp := NewItem(it.Kind, it.Title, now)
-		cp.Body = it.Body
-		cp.Importance = it.Importance
-		cp.Confidence = round3(it.Confidence * 0.8)
-		cp.Tags = append([]string(nil), it.Tags...)
+		cp := sharedCopy(it, now)
 		cp.Pinned = it.Pinned
 		out, err := cp.Marshal()
 		if err != nil {
