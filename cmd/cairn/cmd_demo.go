@@ -20,6 +20,12 @@ import (
 //go:embed demo/items.yaml
 var demoItems []byte
 
+// demoSession is a Claude Code transcript of a short session (the
+// repository's testdata/transcripts/claude/basic.jsonl).
+//
+//go:embed demo/session.jsonl
+var demoSession []byte
+
 type demoOptions struct{ keep bool }
 
 func newDemoCommand(g *globals) *cobra.Command {
@@ -29,7 +35,9 @@ func newDemoCommand(g *globals) *cobra.Command {
 		Short: "Show cairn at work on sample data in a temporary project",
 		Long: `Create a temporary project with a git repository, and run cairn's main
 job on bundled sample memory: init, remember, checkpoint, a hand edit, log,
-diff and restore. Nothing outside the temporary folder is touched.`,
+diff and restore; then the capture of a Claude Code session (ingest), a
+search, and the context an agent's next session would receive. Nothing
+outside the temporary folder is touched.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDemo(cmd.Context(), g, opts)
@@ -161,6 +169,22 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 		return err
 	}
 	if err := runLog(ctx, g, logOptions{n: 2}); err != nil {
+		return err
+	}
+	step("An agent session is captured: prompts, transcript, observations, summary, decisions", "cairn ingest ~/.claude/projects/.../3f1c9a52-....jsonl")
+	tp := filepath.Join(filepath.Dir(project), "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl")
+	if err := os.WriteFile(tp, demoSession, 0o600); err != nil {
+		return err
+	}
+	if err := runIngest(ctx, g, ingestOptions{}, []string{tp}); err != nil {
+		return err
+	}
+	step("Search the whole memory", `cairn search "why was the retry test flaky"`)
+	if err := runSearch(ctx, g, searchOptions{k: 3, mode: "hybrid"}, "why was the retry test flaky"); err != nil {
+		return err
+	}
+	step("What an agent receives when its next session starts", "cairn context --budget-tokens 800")
+	if err := runContext(ctx, g, contextOptions{budget: 800, format: "markdown"}); err != nil {
 		return err
 	}
 	step("Any git client reads it", "git -C .cairn log --oneline && git -C .cairn status --short")
