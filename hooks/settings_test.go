@@ -292,10 +292,13 @@ func TestIsCairn(t *testing.T) {
 		`cairn hook session-start`:                              true,
 		`'/tmp/x y/cairn' hook session-start`:                   true,
 		`/usr/local/bin/cairn hook user-prompt-submit`:          true,
-		`echo cairn`:            false,
-		`cairn-notes hook`:      false,
-		`./scripts/log-tool.sh`: false,
-		`mycairn hook x`:        false,
+		`echo cairn`:                              false,
+		`cairn-notes hook`:                        false,
+		`/tmp/cairn-dev hook session-start`:       true,
+		`'/opt/cairn_v2' hook user-prompt-submit`: true,
+		`cairn-notes hook stop`:                   false,
+		`./scripts/log-tool.sh`:                   false,
+		`mycairn hook x`:                          false,
 	} {
 		if got := IsCairn(cmd); got != want {
 			t.Errorf("IsCairn(%q) = %v", cmd, got)
