@@ -226,11 +226,11 @@ func ensureToken(name string) (string, error) {
 	}
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
-		return "", err
+		return "", fmt.Errorf("daemon: make a token: %w", err)
 	}
 	t := hex.EncodeToString(b)
 	if err := gitstore.WriteFileAtomic(name, []byte(t+"\n"), 0o600); err != nil {
-		return "", err
+		return "", fmt.Errorf("daemon: token: %w", err)
 	}
 	return t, nil
 }
