@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/cairn-mem/cairn/watcher"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/spf13/cobra"
 )
 
@@ -403,70 +403,26 @@ func doctorFUSE(r *doctorReport) {
 const remoteTimeout = 10 * time.Second
 
 func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
-	f, err := os.Open(filepath.Join(m.Dir, ".git", "config"))
+	remotes, err := m.Remotes()
 	if err != nil {
-		r.add("remotes", checkFail, err.Error(), "")
+		r.add("remotes", checkFail, err.Error(), "fix it with git config --file .cairn/.git/config")
 		return
 	}
-	cfg, err := config.ReadConfig(f)
-	f.Close()
-	if err != nil {
-		r.add("remotes", checkFail, ".cairn/.git/config: "+err.Error(), "fix it with git config --file .cairn/.git/config")
-		return
-	}
-	if len(cfg.Remotes) == 0 {
+	if len(remotes) == 0 {
 		r.add("remotes", checkOK, "none (memory stays on this machine)", "")
 		return
 	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		r.add("remotes", checkWarn, "git is not installed: cannot check the remotes", "install git")
-		return
-	}
-	names := make([]string, 0, len(cfg.Remotes))
-	for n := range cfg.Remotes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		for _, url := range cfg.Remotes[n].URLs {
-			cctx, cancel := context.WithTimeout(ctx, remoteTimeout)
-			cmd := exec.CommandContext(cctx, git, "ls-remote", "--heads", "--", url)
-			cmd.Dir = m.Dir
-			cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-			if os.Getenv("GIT_SSH_COMMAND") == "" {
-				cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes -o ConnectTimeout=8")
-			}
-			out, err := cmd.CombinedOutput()
-			cancel()
-			if err != nil {
-				why := firstLine(string(out))
-				if why == "" {
-					why = err.Error()
-				}
-				r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", n, redactURL(url), why), "check the network and credentials, or cairn remote remove "+n)
-				continue
-			}
-			r.add("remotes", checkOK, fmt.Sprintf("%s (%s) reachable", n, redactURL(url)), "")
+	// Asked the way a sync asks, with cairn's own credentials (a token in
+	// CAIRN_GIT_TOKEN or .state/credentials, the ssh agent), which the git
+	// tool would not have.
+	for _, rm := range remotes {
+		cctx, cancel := context.WithTimeout(ctx, remoteTimeout)
+		err := m.Store().Reach(cctx, rm.Name, os.Getenv)
+		cancel()
+		if err != nil {
+			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, gitstore.Redact(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
+			continue
 		}
+		r.add("remotes", checkOK, fmt.Sprintf("%s (%s) reachable", rm.Name, gitstore.Redact(rm.URL)), "")
 	}
-}
-
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(first)
-}
-
-// redactURL hides a password in a remote's URL.
-func redactURL(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return u
-	}
-	if at := strings.LastIndex(rest, "@"); at >= 0 {
-		if user, _, hasPass := strings.Cut(rest[:at], ":"); hasPass {
-			return scheme + "://" + user + ":***@" + rest[at+1:]
-		}
-	}
-	return u
 }

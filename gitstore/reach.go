@@ -1,0 +1,37 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// Reach asks the remote for its refs, with the credentials a fetch would
+// use, and reports whether it answered: what `cairn doctor` checks. An
+// empty remote answers.
+func (s *Store) Reach(ctx context.Context, remote string, getenv func(string) string) error {
+	r, err := s.Remote(remote)
+	if err != nil {
+		return err
+	}
+	auth, err := s.auth(r.URL, getenv)
+	if err != nil {
+		return fmt.Errorf("reach %s: %w", remote, scrub(err, r.URL))
+	}
+	repo, err := git.PlainOpen(s.dir)
+	if err != nil {
+		return fmt.Errorf("reach %s: %w", remote, err)
+	}
+	rem, err := repo.Remote(remote)
+	if err != nil {
+		return fmt.Errorf("reach %s: %w", remote, err)
+	}
+	_, err = rem.ListContext(ctx, &git.ListOptions{Auth: auth})
+	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return fmt.Errorf("reach %s (%s): %w", remote, Redact(r.URL), scrub(netError(err), r.URL))
+	}
+	return nil
+}
