@@ -123,6 +123,30 @@ func doctor(ctx context.Context, g *globals, r *doctorReport) {
 	doctorIndex(m, daemon.Running, r)
 	doctorFUSE(r)
 	doctorRemotes(ctx, m, r)
+	doctorConflicts(ctx, m, r)
+}
+
+// doctorConflicts lists the conflict copies syncs left: both versions of
+// a memory are kept until someone chooses.
+func doctorConflicts(ctx context.Context, m *memory.Memory, r *doctorReport) {
+	cs, err := m.Conflicts(ctx)
+	if err != nil {
+		r.add("conflicts", checkFail, err.Error(), "")
+		return
+	}
+	if len(cs) == 0 {
+		r.add("conflicts", checkOK, "no conflict copies", "")
+		return
+	}
+	var names []string
+	for _, c := range cs[:min(3, len(cs))] {
+		names = append(names, c.Path)
+	}
+	if len(cs) > 3 {
+		names = append(names, fmt.Sprintf("and %d more", len(cs)-3))
+	}
+	r.add("conflicts", checkWarn, fmt.Sprintf("%s from syncs, each beside the version kept: %s", countOf(len(cs), "conflict copy", "conflict copies"), strings.Join(names, ", ")),
+		"cairn resolve (lists them); cairn resolve PATH --keep original|copy|both")
 }
 
 // settingsFiles are the Claude Code settings files that apply to the

@@ -220,11 +220,19 @@ func TestDoctor(t *testing.T) {
 			status[c.Name] = c.Status
 		}
 	}
-	for name, want := range map[string]string{"memory": "ok", "hooks": "ok", "mcp": "ok", "daemon": "warn", "queue": "ok", "remotes": "ok"} {
+	for name, want := range map[string]string{"memory": "ok", "hooks": "ok", "mcp": "ok", "daemon": "warn", "queue": "ok", "remotes": "ok", "conflicts": "ok"} {
 		if status[name] != want {
 			t.Errorf("%s: %s, want %s\n%s", name, status[name], want, r.stdout)
 		}
 	}
+	// A conflict copy a sync left is listed with how to settle it.
+	cc := filepath.Join(p, ".cairn", "core", "facts", "db--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.conflict-laptop-20261130-120000.md")
+	os.MkdirAll(filepath.Dir(cc), 0o755)
+	os.WriteFile(cc, []byte("---\nkind: fact\ntitle: DB\n---\nx\n"), 0o644)
+	if r := cairn(t, p, "", "doctor"); !strings.Contains(r.stdout, "warn  conflicts") || !strings.Contains(r.stdout, "conflict-laptop-20261130-120000.md") || !strings.Contains(r.stdout, "cairn resolve") {
+		t.Errorf("doctor with a conflict copy:\n%s", r.stdout)
+	}
+	os.Remove(cc)
 
 	// Break things, one at a time, and see each named with its fix.
 	mem := filepath.Join(p, ".cairn")
