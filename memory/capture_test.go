@@ -67,6 +67,35 @@ func fixture(t testing.TB, rel, dir string) string {
 	return name
 }
 
+// basicID is the session of the fixture claude/basic.jsonl.
+const basicID = "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
+
+// followedTranscript writes data as the transcript of session basicID
+// where cairn follows Claude Code's transcripts for m's project, and
+// returns its path.
+func followedTranscript(t testing.TB, m *Memory, data []byte) string {
+	t.Helper()
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tp := filepath.Join(dir, basicID+".jsonl")
+	if err := os.WriteFile(tp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
+// basicFixture returns the fixture claude/basic.jsonl.
+func basicFixture(t testing.TB) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func TestIngestFixtures(t *testing.T) {
 	tests := []struct {
 		file, session, agent string
@@ -666,13 +695,10 @@ func TestCaptureHooks(t *testing.T) {
 func TestCaptureHookTranscript(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
-	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
-	os.MkdirAll(dir, 0o755)
-	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
-	tp := filepath.Join(dir, id+".jsonl")
+	id := basicID
+	data := basicFixture(t)
 	lines := strings.SplitAfter(string(data), "\n")
-	os.WriteFile(tp, []byte(strings.Join(lines[:6], "")), 0o644)
+	tp := followedTranscript(t, m, []byte(strings.Join(lines[:6], "")))
 	hook := func(event string) []byte {
 		return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/tidepool","hook_event_name":%q,"prompt":"ignored: the transcript says it"}`, id, tp, event))
 	}
@@ -771,11 +797,7 @@ func TestCaptureConfig(t *testing.T) {
 func TestCatchUpTranscript(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
-	os.MkdirAll(dir, 0o755)
-	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
-	tp := filepath.Join(dir, "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl")
-	os.WriteFile(tp, data, 0o644)
+	tp := followedTranscript(t, m, basicFixture(t))
 	busy, err := m.CatchUpTranscript(ctx, tp, false)
 	if err != nil {
 		t.Fatal(err)
@@ -840,12 +862,8 @@ func TestCatchUpRefusesGap(t *testing.T) {
 func TestCaptureUnknownHook(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
-	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
-	os.MkdirAll(dir, 0o755)
-	data, _ := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
-	tp := filepath.Join(dir, id+".jsonl")
-	os.WriteFile(tp, data, 0o644)
+	id := basicID
+	tp := followedTranscript(t, m, basicFixture(t))
 
 	res, err := m.CaptureHook(ctx, []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"hook_event_name":"TeleportAgent"}`, id, tp)))
 	if err != nil || res.Events == 0 || res.Commit == "" {

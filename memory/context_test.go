@@ -283,15 +283,8 @@ func TestCoreCache(t *testing.T) {
 func TestContextRecentTurns(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
-	data, err := os.ReadFile(filepath.Join(fixtures, "claude/basic.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
-	os.MkdirAll(dir, 0o755)
-	tp := filepath.Join(dir, id+".jsonl")
-	os.WriteFile(tp, data, 0o644)
+	id := basicID
+	tp := followedTranscript(t, m, basicFixture(t))
 	if r, err := m.CatchUpTranscript(ctx, tp, false); err != nil || r.Segments != 0 {
 		t.Fatalf("busy catch-up: %+v, %v", r, err)
 	}
