@@ -162,11 +162,7 @@ func (m *Memory) Capture(ctx context.Context, b Batch) (*CaptureResult, error) {
 		last := try == 2
 		var unlock func()
 		if last {
-			if unlock, err = m.Lock(ctx); err != nil {
-				return nil, err
-			}
-			if err := m.recoverJournal(ctx); err != nil {
-				unlock()
+			if unlock, err = m.lockSettled(ctx); err != nil {
 				return nil, err
 			}
 		}
@@ -181,11 +177,7 @@ func (m *Memory) Capture(ctx context.Context, b Batch) (*CaptureResult, error) {
 			return nil, err
 		}
 		if !last {
-			if unlock, err = m.Lock(ctx); err != nil {
-				return nil, err
-			}
-			if err := m.recoverJournal(ctx); err != nil {
-				unlock()
+			if unlock, err = m.lockSettled(ctx); err != nil {
 				return nil, err
 			}
 			if !bytes.Equal(m.captureState(b.Session), p.state) {

@@ -255,6 +255,20 @@ func (m *Memory) removeJournal() {
 	_ = os.Remove(m.store.StatePath(journalName))
 }
 
+// lockSettled takes the writer lock and settles a batch a killed process
+// left half written (recoverJournal), so that what follows reads the
+// memory as it was committed.
+func (m *Memory) lockSettled(ctx context.Context) (unlock func(), err error) {
+	if unlock, err = m.Lock(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.recoverJournal(ctx); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
 // recoverJournal finishes or undoes a batch a dead process left behind.
 // The caller holds the lock.
 func (m *Memory) recoverJournal(ctx context.Context) error {

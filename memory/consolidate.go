@@ -411,14 +411,11 @@ func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult
 			return nil, err
 		}
 	}
-	unlock, err := m.Lock(ctx)
+	unlock, err := m.lockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := m.recoverJournal(ctx); err != nil {
-		return nil, err
-	}
 	src, err := m.Session(ctx, from)
 	if err != nil {
 		return nil, err

@@ -384,15 +384,11 @@ func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchU
 	// session's capture point in the work tree: settle it first, or the
 	// read below starts past what was committed and that stretch is lost.
 	if _, err := os.Stat(m.store.StatePath(journalName)); err == nil {
-		unlock, err := m.Lock(ctx)
+		unlock, err := m.lockSettled(ctx)
 		if err != nil {
 			return nil, err
 		}
-		err = m.recoverJournal(ctx)
 		unlock()
-		if err != nil {
-			return nil, err
-		}
 	}
 	f, err := os.Open(path)
 	if err != nil {

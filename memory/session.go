@@ -483,14 +483,11 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 	if err := checkSessionID(ref); err != nil {
 		return nil, err
 	}
-	unlock, err := m.Lock(ctx)
+	unlock, err := m.lockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := m.recoverJournal(ctx); err != nil {
-		return nil, err
-	}
 	e, err := m.Session(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -556,14 +553,11 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 	if !m.anyInactive(cutoff) {
 		return res, nil
 	}
-	unlock, err := m.Lock(ctx)
+	unlock, err := m.lockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := m.recoverJournal(ctx); err != nil {
-		return nil, err
-	}
 	list, _, err := m.Sessions(ctx, SessionFilter{})
 	if err != nil {
 		return nil, err

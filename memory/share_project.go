@@ -49,14 +49,11 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 	for _, p := range problems {
 		m.warn("skipped " + p.Error())
 	}
-	unlock, err := dst.Lock(ctx)
+	unlock, err := dst.lockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := dst.recoverJournal(ctx); err != nil {
-		return nil, err
-	}
 	have, problems, err := dst.List(ctx, Filter{Layer: LayerCore})
 	if err != nil {
 		return nil, err
