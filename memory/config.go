@@ -9,6 +9,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// ConfigFile is the memory's configuration, at the top of the work tree.
+const ConfigFile = "cairn.yaml"
+
 // Config is the shared configuration in cairn.yaml. Unknown keys are
 // ignored, so a newer cairn's configuration still loads.
 type Config struct {
@@ -111,8 +114,19 @@ func loadConfig(name string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("read config: %w", err)
 	}
+	c, err = parseConfig(b)
+	if err != nil {
+		return c, fmt.Errorf("config %s: %w", name, err)
+	}
+	return c, nil
+}
+
+// parseConfig reads the bytes of a cairn.yaml over the defaults; on an
+// error it returns the defaults.
+func parseConfig(b []byte) (Config, error) {
+	c := defaultConfig()
 	if err := yaml.Unmarshal(b, &c); err != nil {
-		return defaultConfig(), fmt.Errorf("config %s: %w", name, err)
+		return defaultConfig(), err
 	}
 	if c.LockTimeout <= 0 {
 		c.LockTimeout = Duration(10 * time.Second)

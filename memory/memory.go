@@ -108,7 +108,7 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 	if m.warn == nil {
 		m.warn = func(string) {}
 	}
-	cfg, err := loadConfig(filepath.Join(m.Dir, "cairn.yaml"))
+	cfg, err := loadConfig(filepath.Join(m.Dir, ConfigFile))
 	if err != nil {
 		m.warn(err.Error() + "; using the defaults")
 	}

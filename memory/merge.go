@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/cairn-mem/cairn/gitstore"
 )
 
@@ -71,9 +69,6 @@ type merger struct {
 	warnings []string
 }
 
-// ConfigFile is the memory's configuration, at the top of the work tree.
-const ConfigFile = "cairn.yaml"
-
 // isConfig reports whether p is the configuration in any case: on a file
 // system that ignores case, CAIRN.YAML is cairn.yaml.
 func isConfig(p string) bool { return strings.EqualFold(p, ConfigFile) }
@@ -99,9 +94,8 @@ var guardedKeys = []struct {
 // cairn.yaml files (absent ones read as the defaults), or every guarded
 // key when theirs cannot be read.
 func guardedDiff(ours, theirs []byte) []string {
-	oc, tc := defaultConfig(), defaultConfig()
-	_ = yaml.Unmarshal(ours, &oc) // ours is what runs now, read or not
-	terr := yaml.Unmarshal(theirs, &tc)
+	oc, _ := parseConfig(ours) // ours is what runs now, read or not
+	tc, terr := parseConfig(theirs)
 	var out []string
 	for _, g := range guardedKeys {
 		a, b := g.get(&oc), g.get(&tc)
@@ -450,7 +444,7 @@ func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
 	}
 	sort.SliceStable(m.Sources, func(i, j int) bool { return m.Sources[i].Name < m.Sources[j].Name })
 
-	// Hooks: union, the newest 200.
+	// Hooks: union, the newest maxHookKeys.
 	m.Hooks = append([]string{}, o.Hooks...)
 	have := map[string]bool{}
 	for _, h := range o.Hooks {
@@ -462,8 +456,8 @@ func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
 			have[h] = true
 		}
 	}
-	if len(m.Hooks) > 200 {
-		m.Hooks = m.Hooks[len(m.Hooks)-200:]
+	if len(m.Hooks) > maxHookKeys {
+		m.Hooks = m.Hooks[len(m.Hooks)-maxHookKeys:]
 	}
 	// Keys someone else added: ours, plus theirs' that ours lacks.
 	m.extra = append(m.extra[:0:0], o.extra...)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"gopkg.in/yaml.v3"
 
 	"github.com/cairn-mem/cairn/gitstore"
 )
@@ -181,7 +180,7 @@ func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOpt
 
 // mergeFetched merges what a fetch brought, under the write lock.
 func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.store.ReadFileAt(ctx, f.Tracking, "cairn.yaml"); err != nil {
+	if _, err := m.store.ReadFileAt(ctx, f.Tracking, ConfigFile); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -260,9 +259,8 @@ func (m *Memory) onlyInit(ctx context.Context) bool {
 func checkIncoming(p string, data []byte) string {
 	switch {
 	case p == ConfigFile:
-		c := defaultConfig()
-		if err := yaml.Unmarshal(data, &c); err != nil {
-			return "cairn.yaml: " + err.Error()
+		if _, err := parseConfig(data); err != nil {
+			return ConfigFile + ": " + err.Error()
 		}
 	case strings.HasSuffix(p, ".md") && LayerOf(p) == LayerCore && !IsConflictCopy(p):
 		if _, err := Parse(p, data); err != nil {
