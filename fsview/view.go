@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -247,7 +248,7 @@ func (v *View) Refresh(ctx context.Context) (*Change, error) {
 
 	ch := &Change{Head: old == nil || old.head != s.head}
 	if old != nil {
-		ch.Tags = !maps2Equal(old.tags, s.tags)
+		ch.Tags = !maps.Equal(old.tags, s.tags)
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -269,18 +270,6 @@ func (v *View) Refresh(ctx context.Context) (*Change, error) {
 	}
 	v.snap = s
 	return ch, nil
-}
-
-func maps2Equal(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, x := range a {
-		if y, ok := b[k]; !ok || x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // CheckpointDir is the folder name of a checkpoint under checkpoints/:

@@ -97,7 +97,7 @@ func (s *Store) saveCache() {
 	b, idx := c.encode()
 	// No fsync: the cache is derived, its checksum catches a torn write,
 	// and a lost one is rebuilt.
-	if err := writeFileRename(s.StatePath(cacheFile), b, 0o600); err != nil {
+	if err := WriteFileRename(s.StatePath(cacheFile), b, 0o600); err != nil {
 		s.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
 	if err := s.writeGitIndex(idx); err != nil {

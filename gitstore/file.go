@@ -14,9 +14,10 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
 	return writeFile(name, data, perm, true)
 }
 
-// writeFileRename is WriteFileAtomic without the fsync, for derived files
-// that are checksummed and rebuilt when lost.
-func writeFileRename(name string, data []byte, perm os.FileMode) error {
+// WriteFileRename is WriteFileAtomic without the fsync, for derived files
+// that are checksummed or rebuilt when lost: readers see the old content
+// or the new, but a crash may lose the new.
+func WriteFileRename(name string, data []byte, perm os.FileMode) error {
 	return writeFile(name, data, perm, false)
 }
 

@@ -565,7 +565,7 @@ func writeCoreCache(name, commit string, items []coreItem) {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
 			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title))
 	}
-	replaceFile(name, []byte(b.String()))
+	gitstore.WriteFileRename(name, []byte(b.String()), 0o644)
 }
 
 // quickMeta reads the keys that rank a core item from its front matter
@@ -680,8 +680,8 @@ func (m *Memory) itemRenderer(b *block) func(room int) {
 					}
 				}
 			}
-			body = collapse(body)
-			if t := collapse(b.title); strings.HasPrefix(body, t) {
+			body = oneLineText(body)
+			if t := oneLineText(b.title); strings.HasPrefix(body, t) {
 				body = strings.TrimLeft(strings.TrimPrefix(body, t), " .:—-")
 			}
 			var meta []string
@@ -694,7 +694,7 @@ func (m *Memory) itemRenderer(b *block) func(room int) {
 			meta = append(meta, "id "+fetchRef(b.id))
 			tail = " (" + strings.Join(meta, ", ") + ")\n"
 		}
-		b.set(entry(collapse(b.title), body, tail, room))
+		b.set(entry(oneLineText(b.title), body, tail, room))
 	}
 }
 
@@ -728,8 +728,8 @@ func hitBlock(h SearchHit) *block {
 	}
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	tail := " (" + strings.Join(meta, ", ") + ")\n"
-	text := collapse(stripHeadings(h.Text))
-	title := collapse(h.Title)
+	text := oneLineText(stripHeadings(h.Text))
+	title := oneLineText(h.Title)
 	b := &block{section: secRelated, id: h.ID, path: h.Path, title: h.Title, retrieved: true}
 	b.render = func(room int) { b.set(entry(title, text, tail, room)) }
 	b.render(blockCap[secRelated])
@@ -854,7 +854,7 @@ func yamlText(n *yaml.Node, depth int) string {
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		return collapse(n.Value)
+		return oneLineText(n.Value)
 	case yaml.AliasNode:
 		return yamlText(n.Alias, depth+1)
 	case yaml.SequenceNode:
@@ -935,7 +935,7 @@ func (m *Memory) sessionRecentBlock(sid string) *block {
 
 // turnLine writes one turn as a line of a list.
 func turnLine(t summarize.Turn) string {
-	text := cutTokens(collapse(t.Text), recentTurnTokens)
+	text := cutTokens(oneLineText(t.Text), recentTurnTokens)
 	switch t.Role {
 	case summarize.User:
 		if text == "" {
@@ -1023,10 +1023,9 @@ func stripHeadings(s string) string {
 }
 
 // collapse puts text on one line.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func oneLineCut(s string, n int) string {
-	s = collapse(s)
+	s = oneLineText(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

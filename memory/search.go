@@ -17,6 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
+	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/gofrs/flock"
 )
@@ -515,31 +516,10 @@ func (m *Memory) countReferences(ctx context.Context, ids []string) error {
 	if err != nil {
 		return err
 	}
-	return replaceFile(name, append(b, '\n'))
-}
-
-// replaceFile writes data to name through a temporary file and a rename,
-// without the fsync of gitstore.WriteFileAtomic: reference counts are
-// written on every context pack, where an fsync costs more than the rest
-// of the pack, and a crash can at worst lose the last counts (a torn
-// file counts nothing), which only nudge the ranking.
-func replaceFile(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
+	// No fsync: counts are written on every context pack, where an fsync
+	// costs more than the rest of the pack, and a crash can at worst lose
+	// the last counts, which only nudge the ranking.
+	return gitstore.WriteFileRename(name, append(b, '\n'), 0o644)
 }
 
 // ParseTime reads a time given to --since and --until: a date
