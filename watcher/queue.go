@@ -117,8 +117,12 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 	if q.now == nil {
 		q.now = time.Now
 	}
-	// Jobs hold prompts and tool output before redaction: this user only.
+	// Jobs hold prompts and tool output before redaction: this user only,
+	// also for an inbox an older cairn made 0755.
 	if err := os.MkdirAll(inbox, 0o700); err != nil {
+		return nil, fmt.Errorf("open queue: %w", err)
+	}
+	if err := os.Chmod(inbox, 0o700); err != nil {
 		return nil, fmt.Errorf("open queue: %w", err)
 	}
 	for _, d := range []string{q.dirs[Processing], q.dirs[Failed], q.dirs[Dropped], q.files} {
