@@ -615,3 +615,17 @@ func TestSearchRebuildsDamagedVectors(t *testing.T) {
 		t.Errorf("warnings %q, want one line saying the index was damaged", got)
 	}
 }
+
+// Whoever remembers, secrets are redacted before the item is written: the
+// command line calls Remember as MCP and the HTTP API do.
+func TestRememberRedacts(t *testing.T) {
+	m, _ := newTestMemory(t)
+	it := remember(t, m, Fact, "Staging deploys need the VPN", "Use token AKIAIOSFODNN7EXAMPLE only from CI.")
+	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(it.Path())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(string(data), "only from CI") {
+		t.Errorf("remembered item:\n%s", data)
+	}
+}

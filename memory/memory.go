@@ -316,6 +316,14 @@ func (m *Memory) Remember(ctx context.Context, it *Item) (*gitstore.Checkpoint, 
 	if it.Schema == 0 {
 		it.Schema = SchemaVersion
 	}
+	// Memory gets pushed: secrets are redacted before anything is
+	// written, whoever remembers (the command line, MCP, the HTTP API).
+	red, err := m.redactor()
+	if err != nil {
+		return nil, err
+	}
+	it.Title, _ = red.Redact(it.Title)
+	it.Body, _ = red.Redact(it.Body)
 	if err := it.Validate(); err != nil {
 		return nil, err
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/redact"
 	"github.com/cairn-mem/cairn/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -441,7 +440,7 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	it, err := NewRememberItem(a.d.Mem, req, time.Now())
+	it, err := NewRememberItem(req, time.Now())
 	if err != nil {
 		replyError(w, http.StatusBadRequest, err.Error())
 		return
@@ -470,7 +469,7 @@ func remembered(it *memory.Item, cp *gitstore.Checkpoint) Remembered {
 // NewRememberItem checks a remember request and makes its item, with
 // secrets redacted as capture redacts them: an agent may paste anything,
 // and memory is pushed. The title defaults to the text's first line.
-func NewRememberItem(m *memory.Memory, req RememberRequest, now time.Time) (*memory.Item, error) {
+func NewRememberItem(req RememberRequest, now time.Time) (*memory.Item, error) {
 	kind := memory.Note
 	if req.Kind != "" {
 		k, err := memory.ParseKind(req.Kind)
@@ -479,12 +478,9 @@ func NewRememberItem(m *memory.Memory, req RememberRequest, now time.Time) (*mem
 		}
 		kind = k
 	}
-	red, err := redact.New(m.Config.Capture.Redact)
-	if err != nil {
-		return nil, fmt.Errorf("cairn.yaml capture.redact: %w", err)
-	}
-	text, _ := red.Redact(strings.TrimSpace(req.Text))
-	title, _ := red.Redact(strings.TrimSpace(req.Title))
+	// Memory.Remember redacts secrets.
+	text := strings.TrimSpace(req.Text)
+	title := strings.TrimSpace(req.Title)
 	if text == "" && title == "" {
 		return nil, errors.New("text is empty: nothing to remember")
 	}

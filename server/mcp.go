@@ -573,7 +573,7 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 	}
 	// Check here first: a bad request is the caller's, whoever would
 	// have written it.
-	it, err := NewRememberItem(s.Mem, req, time.Now())
+	it, err := NewRememberItem(req, time.Now())
 	if err != nil {
 		return nil, nil, err
 	}
