@@ -280,9 +280,11 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
 		h = nil
 	}
-	daemon := readDaemonState(m)
+	// One look for the daemon, under the hook's deadline: its client
+	// also makes the pack.
+	daemon, derr := server.Discover(ctx, m.Store().StatePath(""), daemonWait)
 	var notes []string
-	if !daemon.Running {
+	if derr != nil {
 		n, err := drainFor(ctx, m, drainBudget)
 		if err != nil {
 			errs = append(errs, err)
@@ -310,12 +312,9 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		}
 	}
 	var pack *memory.Pack
-	if daemon.Running {
-		if c, err := server.Discover(ctx, m.Store().StatePath(""), daemonWait); err == nil {
-			pack, err = c.Context(ctx, opts)
-			if err != nil {
-				errs = append(errs, err)
-			}
+	if derr == nil {
+		if pack, err = daemon.Context(ctx, opts); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if pack == nil {
