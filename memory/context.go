@@ -206,7 +206,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 		if b := m.sessionStateBlock(current); b != nil {
 			blocks = append(blocks, b)
 		}
-		if b := m.sessionRecentBlock(sid); b != nil {
+		if b := m.sessionRecentBlock(current, sid); b != nil {
 			blocks = append(blocks, b)
 		}
 		if b := m.sessionSummaryBlock(current, sid); b != nil {
@@ -887,12 +887,17 @@ const recentTurnTokens = 40
 // when the pack has less room, the oldest turns are left out first (the
 // summary below holds what came before them). The turns were redacted
 // when they were captured.
-func (m *Memory) sessionRecentBlock(sid string) *block {
-	e, err := m.findSession(sid)
+func (m *Memory) sessionRecentBlock(dir, sid string) *block {
+	sp := dir + "/" + SessionFile
+	data, err := m.store.ReadFile(sp)
 	if err != nil {
 		return nil
 	}
-	turns, err := m.loadPending(sid, e.Session.Summarized.Through)
+	sess, err := parseSession(sp, data)
+	if err != nil {
+		return nil
+	}
+	turns, err := m.loadPending(sid, sess.Summarized.Through)
 	if err != nil || len(turns) == 0 {
 		return nil
 	}
@@ -906,7 +911,7 @@ func (m *Memory) sessionRecentBlock(sid string) *block {
 		return nil
 	}
 	// The turns are in transcript.md too: that is where to read more.
-	p := e.File(TranscriptFile)
+	p := dir + "/" + TranscriptFile
 	bl := &block{section: secSession, id: p, path: p, title: "Latest turns of session " + shortID(sid)}
 	bl.render = func(room int) {
 		head := func(older int) string {
