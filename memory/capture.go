@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/redact"
-	"github.com/cairn-mem/cairn/summarize"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/redact"
+	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/transcript"
 )
 
 // Batch is a run of events of one agent session to capture: the events

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/redact"
-	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/internal/redact"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // CaptureConfig is the capture: section of cairn.yaml: how agent sessions

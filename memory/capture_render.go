@@ -7,9 +7,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cairn-mem/cairn/redact"
-	"github.com/cairn-mem/cairn/summarize"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/redact"
+	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/transcript"
 )
 
 // renderer turns new events into what the session's files get: the

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/summarize"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/transcript"
 )
 
 // fixtures are the sample transcripts shared by the repository's packages.

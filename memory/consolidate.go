@@ -16,7 +16,7 @@ import (
 	"unicode"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/internal/summarize"
 	"gopkg.in/yaml.v3"
 )
 

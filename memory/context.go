@@ -19,7 +19,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
-	"github.com/cairn-mem/cairn/summarize"
+	"github.com/cairn-mem/cairn/internal/summarize"
 	"gopkg.in/yaml.v3"
 )
 

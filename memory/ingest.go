@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cairn-mem/cairn/summarize"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/transcript"
 )
 
 // MaxTranscriptSize is the largest transcript Ingest reads.

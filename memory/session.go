@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/transcript"
 	"gopkg.in/yaml.v3"
 )
 

@@ -101,7 +101,7 @@ func TestIngestCommand(t *testing.T) {
 // text they sit in.
 func plantedSecrets(t *testing.T) (secrets, contexts []string) {
 	t.Helper()
-	f, err := os.Open("../../redact/testdata/planted.tsv")
+	f, err := os.Open("../../internal/redact/testdata/planted.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

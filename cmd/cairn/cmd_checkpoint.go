@@ -7,7 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/server"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 

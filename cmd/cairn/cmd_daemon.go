@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/server"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/server"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )

@@ -16,7 +16,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/server"
+	"github.com/cairn-mem/cairn/internal/server"
 )
 
 // searchProject makes a project with a few memories.

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
 

@@ -93,7 +93,7 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 	}
 	dir := filepath.Dir(globs[0])
 	os.MkdirAll(dir, 0o755)
-	src, err := os.ReadFile("../testdata/transcripts/claude/basic.jsonl")
+	src, err := os.ReadFile("../../testdata/transcripts/claude/basic.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 	}
 
 	// A capture hook drops its payload into the inbox.
-	hook, err := os.ReadFile("../testdata/hooks/user-prompt-submit.json")
+	hook, err := os.ReadFile("../../testdata/hooks/user-prompt-submit.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // fixtures are the sample transcripts shared by the repository's packages.
-const fixtures = "../testdata/transcripts"
+const fixtures = "../../testdata/transcripts"
 
 // fixtureFiles lists the sample transcripts, as paths relative to fixtures.
 func fixtureFiles(t testing.TB) []string {

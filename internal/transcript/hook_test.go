@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const hookFixtures = "../testdata/hooks"
+const hookFixtures = "../../testdata/hooks"
 
 func TestHookGolden(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(hookFixtures, "*.json"))

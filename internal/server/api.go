@@ -13,7 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/cairn-mem/cairn/transcript"
+	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
