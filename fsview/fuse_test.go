@@ -13,7 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/fsview"
 	"github.com/cairn-mem/cairn/fsview/fusetest"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // mount mounts a view of m into a temporary folder for the test's

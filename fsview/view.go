@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // Searcher answers searches and packs context: a *memory.Index, or a

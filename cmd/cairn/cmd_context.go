@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/cairn-mem/cairn/memory"
 	"github.com/spf13/cobra"
 )
 

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/cairn-mem/cairn/memory"
 	"github.com/spf13/cobra"
 )
 

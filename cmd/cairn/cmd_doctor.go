@@ -16,7 +16,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )

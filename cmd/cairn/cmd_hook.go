@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/transcript"
-	"github.com/cairn-mem/cairn/memory"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )

@@ -14,7 +14,7 @@ import (
 
 	"github.com/cairn-mem/cairn/fsview"
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/spf13/cobra"
 )
 

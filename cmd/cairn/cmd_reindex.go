@@ -9,8 +9,8 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/cairn-mem/cairn/memory"
 	"github.com/spf13/cobra"
 )
 

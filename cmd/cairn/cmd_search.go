@@ -12,8 +12,8 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/cairn-mem/cairn/memory"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/spf13/cobra"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/spf13/cobra"
 )
 

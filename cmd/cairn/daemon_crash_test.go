@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // globals are the options and streams every command shares.

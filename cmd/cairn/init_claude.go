@@ -12,7 +12,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // backupSuffix names the copy of a settings file cairn makes before it

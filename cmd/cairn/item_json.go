@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // jsonItem is how commands print an item under --json.

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/cairn-mem/cairn/memory"
 )
 
 // searchProject makes a project with a few memories.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // addItems writes n fact items straight into the memory and returns their

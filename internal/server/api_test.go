@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/transcript"
-	"github.com/cairn-mem/cairn/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // ErrNoDaemon is wrapped by the errors of a Client that found no daemon

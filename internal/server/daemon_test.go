@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // newMemory makes a memory in a new project, with HOME and the author

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
-	"github.com/cairn-mem/cairn/memory"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // Searcher answers searches and packs context: a *memory.Index, which

@@ -16,7 +16,7 @@ import (
 )
 
 // fixtures are the sample transcripts shared by the repository's packages.
-const fixtures = "../testdata/transcripts"
+const fixtures = "../../testdata/transcripts"
 
 // testMemory makes a memory in a new project, with a home folder of its
 // own (for the transcript globs).
@@ -279,7 +279,7 @@ func TestSessionIDsRefused(t *testing.T) {
 			t.Errorf("set on %q worked", id)
 		}
 	}
-	payload, _ := os.ReadFile("../testdata/hooks/bad/traversal-session.json")
+	payload, _ := os.ReadFile("../../testdata/hooks/bad/traversal-session.json")
 	if _, err := m.CaptureHook(ctx, payload); !errors.Is(err, transcript.ErrInvalidSessionID) || !IsPermanent(err) {
 		t.Errorf("traversal hook: err = %v", err)
 	}
@@ -659,7 +659,7 @@ func TestCaptureHooks(t *testing.T) {
 	ctx := context.Background()
 	id := "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
 	for _, name := range []string{"session-start", "user-prompt-submit", "post-tool-use-bash", "post-tool-use-failure-bash", "post-tool-use-bash", "stop", "session-end"} {
-		payload, err := os.ReadFile("../testdata/hooks/" + name + ".json")
+		payload, err := os.ReadFile("../../testdata/hooks/" + name + ".json")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,8 +49,8 @@ func evalSet(t *testing.T) (*Memory, []evalQuery) {
 	t.Helper()
 	var mems []evalMemory
 	var queries []evalQuery
-	loadJSON(t, "../indexer/testdata/eval/memories.json", &mems)
-	loadJSON(t, "../indexer/testdata/eval/queries.json", &queries)
+	loadJSON(t, "../../indexer/testdata/eval/memories.json", &mems)
+	loadJSON(t, "../../indexer/testdata/eval/queries.json", &queries)
 	var more []evalQuery
 	loadJSON(t, "testdata/search/queries.json", &more)
 	queries = append(queries, more...)
