@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/fsview"
 	"github.com/cairn-mem/cairn/fsview/fusetest"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // mount mounts a view of m into a temporary folder for the test's
@@ -180,7 +181,7 @@ func TestMountFollowsCheckpoints(t *testing.T) {
 	sh(t, mnt, "grep", "-r", "-c", "e", "core")
 	latest, _ := os.Readlink(filepath.Join(mnt, "checkpoints", "latest"))
 
-	it := memory.NewItem(memory.Decision, "Mounts follow checkpoints", time.Now())
+	it := model.NewItem(model.Decision, "Mounts follow checkpoints", time.Now())
 	it.Body = "A new checkpoint shows up in the mounted view."
 	if _, err := m.Remember(ctx, it); err != nil {
 		t.Fatal(err)

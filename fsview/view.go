@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // Searcher answers searches and packs context: a *memory.Index, or a
@@ -82,7 +83,7 @@ type View struct {
 }
 
 type itemMeta struct {
-	kind memory.Kind
+	kind model.Kind
 	tags []string
 	ok   bool
 }
@@ -275,7 +276,7 @@ func (v *View) Refresh(ctx context.Context) (*Change, error) {
 // CheckpointDir is the folder name of a checkpoint under checkpoints/:
 // its time in UTC, its short hash and its subject as a slug.
 func CheckpointDir(c *gitstore.Commit) string {
-	return c.Time.UTC().Format("2006-01-02T150405") + "-" + c.Hash[:7] + "-" + memory.Slug(c.Subject)
+	return c.Time.UTC().Format("2006-01-02T150405") + "-" + c.Hash[:7] + "-" + model.Slug(c.Subject)
 }
 
 // diffLive lists the live paths whose entries differ between two root
@@ -913,7 +914,7 @@ func (v *View) runSearch(ctx context.Context, s *snapshot, q string) []hit {
 		if title == "" {
 			title = path.Base(h.Path)
 		}
-		out = append(out, hit{name: fmt.Sprintf("%02d-%s.md", len(out)+1, memory.Slug(title)), data: data})
+		out = append(out, hit{name: fmt.Sprintf("%02d-%s.md", len(out)+1, model.Slug(title)), data: data})
 	}
 	return out
 }
@@ -1005,7 +1006,7 @@ func (v *View) views(ctx context.Context, s *snapshot) *views {
 		return vs
 	}
 	vs = &views{kinds: map[string]map[string]string{}, tagged: map[string]map[string]string{}}
-	for _, k := range append(memory.Kinds(), memory.Summary, memory.Observation) {
+	for _, k := range append(model.Kinds(), model.Summary, model.Observation) {
 		vs.kinds[string(k)] = map[string]string{}
 	}
 	var walk func(dir, tree string)
@@ -1063,7 +1064,7 @@ func (v *View) itemMeta(ctx context.Context, p, id string) itemMeta {
 		return m
 	}
 	if b, err := v.readBlob(ctx, id); err == nil {
-		if it, err := memory.Parse(p, b); err == nil {
+		if it, err := model.Parse(p, b); err == nil {
 			m = itemMeta{kind: it.Kind, ok: true}
 			for _, t := range it.Tags {
 				if validTagDir(t) {

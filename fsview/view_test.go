@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // testMemory makes a memory with three checkpoints beyond the first, a
@@ -30,15 +31,15 @@ func testMemory(t testing.TB) *memory.Memory {
 	t.Cleanup(func() { m.Close() })
 	now := time.Date(2026, 11, 30, 5, 43, 0, 0, time.UTC)
 	for i, x := range []struct {
-		kind        memory.Kind
+		kind        model.Kind
 		title, body string
 		tags        []string
 	}{
-		{memory.Decision, "Use PostgreSQL for the job queue", "We chose postgres over Redis because the queue must survive restarts.", []string{"db", "queue"}},
-		{memory.Fact, "CI runs on two cores", "The CI machine has 2 vCPUs; keep tests lean.", []string{"ci"}},
-		{memory.Decision, "Logs are JSON lines", "Every log line is one JSON object.", []string{"logging", "db"}},
+		{model.Decision, "Use PostgreSQL for the job queue", "We chose postgres over Redis because the queue must survive restarts.", []string{"db", "queue"}},
+		{model.Fact, "CI runs on two cores", "The CI machine has 2 vCPUs; keep tests lean.", []string{"ci"}},
+		{model.Decision, "Logs are JSON lines", "Every log line is one JSON object.", []string{"logging", "db"}},
 	} {
-		it := memory.NewItem(x.kind, x.title, now.Add(time.Duration(i)*time.Minute))
+		it := model.NewItem(x.kind, x.title, now.Add(time.Duration(i)*time.Minute))
 		it.Body, it.Tags = x.body, x.tags
 		if _, err := m.Remember(ctx, it); err != nil {
 			t.Fatal(err)
@@ -205,7 +206,7 @@ func TestRefresh(t *testing.T) {
 	if err != nil || ch != nil {
 		t.Fatalf("Refresh with nothing new: %v %v", ch, err)
 	}
-	it := memory.NewItem(memory.Decision, "Cache the tree listings", time.Now())
+	it := model.NewItem(model.Decision, "Cache the tree listings", time.Now())
 	it.Body = "Trees never change."
 	if _, err := m.Remember(ctx, it); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/spf13/cobra"
 )
 
@@ -61,7 +61,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 		fmt.Fprintln(g.stdout, "no changes")
 		return nil
 	}
-	it, err := memory.Parse(e.Path, after)
+	it, err := model.Parse(e.Path, after)
 	if err != nil {
 		return fmt.Errorf("%w (your edit is kept in %s, not checkpointed)", err, name)
 	}

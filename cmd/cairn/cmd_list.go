@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/spf13/cobra"
 )
 
@@ -41,12 +42,12 @@ func runList(ctx context.Context, g *globals, opts listOptions) error {
 	var filter memory.Filter
 	var err error
 	if opts.kind != "" {
-		if filter.Kind, err = memory.ParseKind(opts.kind); err != nil {
+		if filter.Kind, err = model.ParseKind(opts.kind); err != nil {
 			return usageError{err}
 		}
 	}
 	if opts.layer != "" {
-		if filter.Layer, err = memory.ParseLayer(opts.layer); err != nil {
+		if filter.Layer, err = model.ParseLayer(opts.layer); err != nil {
 			return usageError{err}
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/spf13/cobra"
 )
 
@@ -39,7 +39,7 @@ matter. The text comes from the arguments, or from standard input when it is
 	f := cmd.Flags()
 	f.StringVarP(&opts.kind, "kind", "k", "note", "`KIND` of item: decision, fact, pattern, preference or note")
 	f.StringVarP(&opts.title, "title", "t", "", "title (default: the text's first line)")
-	f.Float64Var(&opts.importance, "importance", memory.DefaultImportance, "importance from 0 to 1")
+	f.Float64Var(&opts.importance, "importance", model.DefaultImportance, "importance from 0 to 1")
 	f.StringArrayVar(&opts.tags, "tag", nil, "a tag (repeat for more)")
 	f.BoolVar(&opts.pin, "pin", false, "always give this item to the agent")
 	f.StringVar(&opts.session, "session", "", "the agent session this came from")
@@ -48,7 +48,7 @@ matter. The text comes from the arguments, or from standard input when it is
 }
 
 func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []string) error {
-	kind, err := memory.ParseKind(opts.kind)
+	kind, err := model.ParseKind(opts.kind)
 	if err != nil {
 		return usageError{err}
 	}
@@ -77,7 +77,7 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 		return err
 	}
 	defer m.Close()
-	it := memory.NewItem(kind, title, time.Now())
+	it := model.NewItem(kind, title, time.Now())
 	it.Body = body
 	it.Importance = opts.importance
 	it.Tags = opts.tags

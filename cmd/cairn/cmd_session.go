@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/spf13/cobra"
 )
 
@@ -32,8 +33,8 @@ A session ID may be given as a unique prefix of four characters or more.`,
 		newSessionListCommand(g),
 		newSessionShowCommand(g),
 		newSessionResumeCommand(g),
-		newSessionStatusCommand(g, "suspend", memory.StatusSuspended, "Mark a session suspended (paused)"),
-		newSessionStatusCommand(g, "archive", memory.StatusArchived, "Move a session to archive/ now"),
+		newSessionStatusCommand(g, "suspend", model.StatusSuspended, "Mark a session suspended (paused)"),
+		newSessionStatusCommand(g, "archive", model.StatusArchived, "Move a session to archive/ now"),
 		newSessionSetCommand(g),
 		newSessionProgressCommand(g),
 		newSessionShareCommand(g),
@@ -90,7 +91,7 @@ type jsonProgress struct {
 	Total int `json:"total"`
 }
 
-func sessionJSON(e *memory.SessionEntry) jsonSession {
+func sessionJSON(e *model.SessionEntry) jsonSession {
 	vars := e.Variables
 	if vars == nil {
 		vars = map[string]string{}
@@ -107,7 +108,7 @@ func sessionJSON(e *memory.SessionEntry) jsonSession {
 func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) error {
 	var f memory.SessionFilter
 	if opts.status != "" {
-		st, err := memory.ParseSessionStatus(opts.status)
+		st, err := model.ParseSessionStatus(opts.status)
 		if err != nil {
 			return usageError{err}
 		}
@@ -171,11 +172,11 @@ func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) er
 	if err != nil {
 		return err
 	}
-	yml, err := m.Store().ReadFile(e.File(memory.SessionFile))
+	yml, err := m.Store().ReadFile(e.File(model.SessionFile))
 	if err != nil {
 		return err
 	}
-	summary, err := m.Store().ReadFile(e.File(memory.SummaryFile))
+	summary, err := m.Store().ReadFile(e.File(model.SummaryFile))
 	if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
 		return err
 	}
@@ -185,7 +186,7 @@ func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) er
 		j.Summary = &s
 		return g.printJSON(j)
 	}
-	fmt.Fprintf(g.stdout, "# %s/%s\n\n%s", e.Dir, memory.SessionFile, yml)
+	fmt.Fprintf(g.stdout, "# %s/%s\n\n%s", e.Dir, model.SessionFile, yml)
 	if len(summary) > 0 {
 		fmt.Fprintf(g.stdout, "\n%s", summary)
 	} else {
@@ -219,8 +220,8 @@ func runSessionResume(ctx context.Context, g *globals, ref string) error {
 	if err != nil {
 		return err
 	}
-	if e.Status != memory.StatusActive {
-		if _, err := m.SetSessionStatus(ctx, e.ID, memory.StatusActive); err != nil {
+	if e.Status != model.StatusActive {
+		if _, err := m.SetSessionStatus(ctx, e.ID, model.StatusActive); err != nil {
 			return err
 		}
 	}
@@ -232,7 +233,7 @@ func runSessionResume(ctx context.Context, g *globals, ref string) error {
 	return nil
 }
 
-func newSessionStatusCommand(g *globals, name string, st memory.SessionStatus, short string) *cobra.Command {
+func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, short string) *cobra.Command {
 	return &cobra.Command{
 		Use:   name + " ID",
 		Short: short,
@@ -268,7 +269,7 @@ func defaultSession(ctx context.Context, g *globals, m *memory.Memory) (string, 
 	if id := os.Getenv("CAIRN_SESSION"); id != "" {
 		return id, nil
 	}
-	list, _, err := m.Sessions(ctx, memory.SessionFilter{Status: memory.StatusActive})
+	list, _, err := m.Sessions(ctx, memory.SessionFilter{Status: model.StatusActive})
 	if err != nil {
 		return "", err
 	}
@@ -360,7 +361,7 @@ func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	} else if ref, err = defaultSession(ctx, g, m); err != nil {
 		return err
 	}
-	ch, err := m.SetSessionProgress(ctx, ref, memory.Progress{Done: done, Total: total})
+	ch, err := m.SetSessionProgress(ctx, ref, model.Progress{Done: done, Total: total})
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // jsonItem is how commands print an item under --json.
@@ -23,13 +23,13 @@ type jsonItem struct {
 	Body       string    `json:"body,omitempty"`
 }
 
-func itemJSON(it *memory.Item, path string) jsonItem {
+func itemJSON(it *model.Item, path string) jsonItem {
 	tags := it.Tags
 	if tags == nil {
 		tags = []string{}
 	}
 	return jsonItem{
-		ID: it.ID, Path: path, Kind: string(it.Kind), Layer: string(memory.LayerOf(path)),
+		ID: it.ID, Path: path, Kind: string(it.Kind), Layer: string(model.LayerOf(path)),
 		Title: it.Title, Importance: it.Importance, Confidence: it.Confidence, Tags: tags,
 		Session: it.Session, Created: it.Created, Updated: it.Updated, Pinned: it.Pinned, Body: it.Body,
 	}

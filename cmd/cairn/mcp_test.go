@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -114,8 +115,8 @@ func BenchmarkMCPStdio(b *testing.B) {
 		return strings.Join(w, " ")
 	}
 	for i := range n {
-		it := memory.NewItem(memory.Kinds()[i%5], words(4+r.IntN(5)), time.Now().Add(-time.Duration(i)*time.Hour))
-		it.ID = memory.NewID(it.Created)
+		it := model.NewItem(model.Kinds()[i%5], words(4+r.IntN(5)), time.Now().Add(-time.Duration(i)*time.Hour))
+		it.ID = model.NewID(it.Created)
 		it.Body = words(40+r.IntN(80)) + ".\n\n" + words(20+r.IntN(40)) + "."
 		data, err := it.Marshal()
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // addItems writes n fact items straight into the memory and returns their
@@ -22,7 +23,7 @@ func addItems(t *testing.T, proj, prefix string, n int) []string {
 	var paths []string
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i := 0; i < n; i++ {
-		it := memory.NewItem(memory.Fact, fmt.Sprintf("%s fact number %d", prefix, i), now.Add(time.Duration(i)*time.Millisecond))
+		it := model.NewItem(model.Fact, fmt.Sprintf("%s fact number %d", prefix, i), now.Add(time.Duration(i)*time.Millisecond))
 		it.Body = fmt.Sprintf("%s wrote this, item %d.", prefix, i)
 		b, err := it.Marshal()
 		if err != nil {

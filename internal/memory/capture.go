@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
@@ -57,7 +58,7 @@ type Batch struct {
 	Final bool
 	// Status, when set, is the session's status afterwards (SessionEnd
 	// suspends it).
-	Status SessionStatus
+	Status model.SessionStatus
 	// Jobs are the queue jobs the batch does, recorded in the commit.
 	Jobs []string
 	// Summarizer summarises due segments; nil means the configured one.
@@ -220,7 +221,7 @@ func (m *Memory) ignored(b *Batch) string {
 func (m *Memory) captureState(id string) []byte {
 	var b bytes.Buffer
 	if e, err := m.findSession(id); err == nil {
-		data, _ := m.store.ReadFile(e.File(SessionFile))
+		data, _ := m.store.ReadFile(e.File(model.SessionFile))
 		b.WriteString(e.Dir)
 		b.WriteByte(0)
 		b.Write(data)
@@ -239,7 +240,7 @@ type plan struct {
 	b     *Batch
 	state []byte
 
-	entry    *SessionEntry
+	entry    *model.SessionEntry
 	res      *CaptureResult
 	writes   batchWrite
 	changed  bool // something is worth a commit
@@ -270,12 +271,12 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 	p := &plan{m: m, b: b, state: m.captureState(b.Session)}
 	e, err := m.findSession(b.Session)
 	switch {
-	case errors.Is(err, ErrNoSession):
+	case errors.Is(err, model.ErrNoSession):
 		agent := b.Agent
 		if agent == "" {
-			agent = AgentClaudeCode
+			agent = model.AgentClaudeCode
 		}
-		e = &SessionEntry{Session: newSession(b.Session, agent, now), Dir: activeDir(b.Session)}
+		e = &model.SessionEntry{Session: model.NewSession(b.Session, agent, now), Dir: model.SessionDir(b.Session)}
 		p.changed = true
 	case err != nil:
 		return nil, err
@@ -285,26 +286,26 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 	p.res = &CaptureResult{Session: s.ID, Agent: s.Agent, Created: p.changed}
 
 	// What is new.
-	var src *Source
+	var src *model.Source
 	events, side := b.Events, b.Sidechain
 	if b.Source != "" {
-		src = s.source(b.sourceName(), true)
+		src = s.SourceNamed(b.sourceName(), true)
 		if first := firstID(events, side); b.From == 0 && first != "" && src.First != "" && first != src.First {
-			*src = Source{Name: src.Name} // another file under a known name
+			*src = model.Source{Name: src.Name} // another file under a known name
 		}
 		if b.From > src.Offset {
 			return nil, &gapError{source: b.sourceName(), from: b.From, committed: src.Offset}
 		}
 		events, side = after(events, src.Offset), after(side, src.Offset)
-	} else if b.Key != "" && s.hasHook(b.Key) {
+	} else if b.Key != "" && s.HasHook(b.Key) {
 		events, side = nil, nil
 	}
 	p.res.Skipped = len(b.Events) + len(b.Sidechain) - len(events) - len(side)
 	p.res.Events = len(events) + len(side)
 
-	if p.res.Events > 0 && s.Status != StatusActive && b.Status == "" {
+	if p.res.Events > 0 && s.Status != model.StatusActive && b.Status == "" {
 		p.res.Reactivated = true
-		s.Status = StatusActive
+		s.Status = model.StatusActive
 		p.changed = true
 	}
 	if b.Status != "" && s.Status != b.Status {
@@ -361,8 +362,8 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 			src.Last = last
 		}
 	}
-	if b.Key != "" && b.Source == "" && !s.hasHook(b.Key) {
-		s.addHook(b.Key)
+	if b.Key != "" && b.Source == "" && !s.HasHook(b.Key) {
+		s.AddHook(b.Key)
 		p.changed = true
 	}
 
@@ -375,7 +376,7 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 	p.segments = dueSegments(p.pending, m.Config.Capture.segmentTurns(), m.Config.Capture.segmentTokens(), b.Final || finalEvent(events))
 	if len(p.segments) > 0 {
 		p.changed = true
-		prev, err := m.store.ReadFile(e.File(SummaryFile))
+		prev, err := m.store.ReadFile(e.File(model.SummaryFile))
 		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
 			return nil, err
 		}
@@ -443,10 +444,10 @@ func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*Cap
 		if sec == "" {
 			sec = fmt.Sprintf("## Segment %d\n\n(no summary)", s.Summarized.Segments+1)
 		}
-		if s.Summarized.Segments == 0 && !m.statOK(b.before(e.File(SummaryFile))) {
-			b.add(e.File(SummaryFile), []byte(fmt.Sprintf("# Summary of session %s\n", s.ID)))
+		if s.Summarized.Segments == 0 && !m.statOK(b.before(e.File(model.SummaryFile))) {
+			b.add(e.File(model.SummaryFile), []byte(fmt.Sprintf("# Summary of session %s\n", s.ID)))
 		}
-		b.add(e.File(SummaryFile), []byte("\n"+sec+"\n"))
+		b.add(e.File(model.SummaryFile), []byte("\n"+sec+"\n"))
 		s.Summarized.Segments++
 		s.Summarized.Turns += len(seg.turns)
 		s.Summarized.Through = seg.turns[len(seg.turns)-1].Key
@@ -506,9 +507,9 @@ func (m *Memory) addHeaders(p *plan) {
 	e := p.entry
 	b := &p.writes
 	for _, f := range []struct{ name, head string }{
-		{PromptsFile, "# Prompts of session %s\n"},
-		{TranscriptFile, "# Transcript of session %s\n\nCondensed by cairn: prompts, what the assistant said, one line per tool call, errors. Secrets are redacted.\n"},
-		{ObservationsFile, "# Observations of session %s\n\nFiles read and changed, commands run and their exit codes, tests, errors and their fixes.\n"},
+		{model.PromptsFile, "# Prompts of session %s\n"},
+		{model.TranscriptFile, "# Transcript of session %s\n\nCondensed by cairn: prompts, what the assistant said, one line per tool call, errors. Secrets are redacted.\n"},
+		{model.ObservationsFile, "# Observations of session %s\n\nFiles read and changed, commands run and their exit codes, tests, errors and their fixes.\n"},
 	} {
 		head := []byte(fmt.Sprintf(f.head, e.ID))
 		found := false

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // longSession writes a Claude Code transcript of turns turns (prompts,
@@ -79,11 +81,11 @@ func TestLongSession(t *testing.T) {
 	if e.Turns != 1000 || e.Prompts != 125 || e.Summarized.Turns != 1000 || res.Segments != 25 {
 		t.Errorf("session: %+v; result %+v", e.Session, res.CaptureResult)
 	}
-	tr := readRepo(t, m, e.File(TranscriptFile))
+	tr := readRepo(t, m, e.File(model.TranscriptFile))
 	if strings.Contains(tr, strings.Repeat("a1B2", 9)) || !strings.Contains(tr, "[REDACTED:github-token]") {
 		t.Error("the planted token reached transcript.md")
 	}
-	if strings.Count(readRepo(t, m, e.File(SummaryFile)), "## Segment ") != 25 {
+	if strings.Count(readRepo(t, m, e.File(model.SummaryFile)), "## Segment ") != 25 {
 		t.Error("summary.md lacks segments")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // A capture batch changes several files (a session's logs, its
@@ -116,12 +117,12 @@ func (b *batchWrite) remove(p string) {
 }
 
 // writeSession adds a session's session.yaml to the batch.
-func (b *batchWrite) writeSession(e *SessionEntry) error {
-	data, err := e.marshal()
+func (b *batchWrite) writeSession(e *model.SessionEntry) error {
+	data, err := e.Marshal()
 	if err != nil {
 		return err
 	}
-	b.put(e.File(SessionFile), data)
+	b.put(e.File(model.SessionFile), data)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
@@ -18,7 +19,7 @@ import (
 // else sees it, and is cut to size after.
 type renderer struct {
 	m      *Memory
-	s      *Session
+	s      *model.Session
 	red    *redact.Redactor
 	maxOut int
 	prefix string // of turn keys
@@ -40,7 +41,7 @@ type renderer struct {
 	changedSince  []string       // files changed since the last failure
 }
 
-func newRenderer(m *Memory, s *Session, red *redact.Redactor, prefix string) *renderer {
+func newRenderer(m *Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
 	return &renderer{
 		m: m, s: s, red: red, prefix: prefix,
 		maxOut:  m.Config.Capture.maxOutput(),
@@ -69,10 +70,10 @@ func (p *plan) renderTo(r *renderer) {
 	// Each field was redacted on its own; the blocks are again, in case
 	// putting fields side by side made a secret whole.
 	if r.promptText.Len() > 0 {
-		b.add(e.File(PromptsFile), []byte(r.clean(r.promptText.String())))
+		b.add(e.File(model.PromptsFile), []byte(r.clean(r.promptText.String())))
 	}
 	if r.transcript.Len() > 0 {
-		b.add(e.File(TranscriptFile), []byte(r.clean(r.transcript.String())))
+		b.add(e.File(model.TranscriptFile), []byte(r.clean(r.transcript.String())))
 	}
 	if len(r.observations) > 0 {
 		var sb strings.Builder
@@ -86,7 +87,7 @@ func (p *plan) renderTo(r *renderer) {
 		for _, o := range r.observations {
 			sb.WriteString("- " + o + "\n")
 		}
-		b.add(e.File(ObservationsFile), []byte(r.clean(sb.String())))
+		b.add(e.File(model.ObservationsFile), []byte(r.clean(sb.String())))
 	}
 }
 

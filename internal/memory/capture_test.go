@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -102,20 +103,20 @@ func TestIngestFixtures(t *testing.T) {
 		prompts              int
 		want                 []string // in transcript.md or observations.md
 	}{
-		{"claude/basic.jsonl", "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14", AgentClaudeCode, 2,
+		{"claude/basic.jsonl", "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14", model.AgentClaudeCode, 2,
 			[]string{"`Bash: go test -race -count=20 ./internal/queue/` → exit 0", "test `go test -race -count=20 ./internal/queue/` → passed", "changed `internal/queue/retry_test.go` (Edit)"}},
-		{"claude/parallel-fail.jsonl", "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20", AgentClaudeCode, 2,
+		{"claude/parallel-fail.jsonl", "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20", model.AgentClaudeCode, 2,
 			[]string{"**failed** (exit 1)", "fixed `Bash: go test ./cmd/tidepool/` after changing `cmd/tidepool/status_test.go`", "**interrupted**"}},
-		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", AgentClaudeCode, 4,
+		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", model.AgentClaudeCode, 4,
 			[]string{"_Context compacted", "**Compaction summary:**"}},
-		{"claude/sidechain.jsonl", "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d", AgentClaudeCode, 2,
+		{"claude/sidechain.jsonl", "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d", model.AgentClaudeCode, 2,
 			[]string{"### Subagent", "(subagent)"}},
-		{"claude/messy.jsonl", "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b", AgentClaudeCode, 2, []string{"read `README.md`"}},
-		{"codex/rollout-2025-12-02T15-20-01-0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6.jsonl", "0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6", AgentCodex, 2,
+		{"claude/messy.jsonl", "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b", model.AgentClaudeCode, 2, []string{"read `README.md`"}},
+		{"codex/rollout-2025-12-02T15-20-01-0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6.jsonl", "0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6", model.AgentCodex, 2,
 			[]string{"`shell: make lint` → **failed** (exit 2)", "fixed `shell: make lint`"}},
-		{"chat/session.jsonl", "chat-2025-12-03-standup", AgentChat, 2, []string{"mutex"}},
-		{"markdown/headings.md", "2d9e6b1a-4c3f-4e8d-9a7b-6c5d4e3f2a1b", AgentMarkdown, 2, []string{"full jitter"}},
-		{"markdown/bold.md", "bold", AgentMarkdown, 2, []string{"PostgreSQL"}},
+		{"chat/session.jsonl", "chat-2025-12-03-standup", model.AgentChat, 2, []string{"mutex"}},
+		{"markdown/headings.md", "2d9e6b1a-4c3f-4e8d-9a7b-6c5d4e3f2a1b", model.AgentMarkdown, 2, []string{"full jitter"}},
+		{"markdown/bold.md", "bold", model.AgentMarkdown, 2, []string{"PostgreSQL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -136,22 +137,22 @@ func TestIngestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.Dir != "sessions/"+tt.session || e.Prompts != tt.prompts || e.Status != StatusActive || !ValidID(e.MemorySession) {
+			if e.Dir != "sessions/"+tt.session || e.Prompts != tt.prompts || e.Status != model.StatusActive || !model.ValidID(e.MemorySession) {
 				t.Errorf("session = %+v", e.Session)
 			}
 			if e.Summarized.Turns != e.Turns || e.Summarized.Segments != 1 {
 				t.Errorf("summarized %+v of %d turns", e.Summarized, e.Turns)
 			}
-			logs := readRepo(t, m, e.File(TranscriptFile)) + readRepo(t, m, e.File(ObservationsFile))
+			logs := readRepo(t, m, e.File(model.TranscriptFile)) + readRepo(t, m, e.File(model.ObservationsFile))
 			for _, w := range tt.want {
 				if !strings.Contains(logs, w) {
 					t.Errorf("logs lack %q:\n%s", w, logs)
 				}
 			}
-			if sum := readRepo(t, m, e.File(SummaryFile)); !strings.Contains(sum, "## Segment 1") {
+			if sum := readRepo(t, m, e.File(model.SummaryFile)); !strings.Contains(sum, "## Segment 1") {
 				t.Errorf("summary.md:\n%s", sum)
 			}
-			if p := readRepo(t, m, e.File(PromptsFile)); strings.Count(p, "\n## ") != tt.prompts {
+			if p := readRepo(t, m, e.File(model.PromptsFile)); strings.Count(p, "\n## ") != tt.prompts {
 				t.Errorf("prompts.md:\n%s", p)
 			}
 			log, err := m.Log(ctx, LogOptions{N: 1})
@@ -209,8 +210,8 @@ func TestIngestGrowing(t *testing.T) {
 		t.Errorf("prompts %d + %d, in one pass %d", r1.Prompts, r2.Prompts, one.Prompts)
 	}
 	id := "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20"
-	a := readRepo(t, m, "sessions/"+id+"/"+TranscriptFile)
-	b := readRepo(t, m2, "sessions/"+id+"/"+TranscriptFile)
+	a := readRepo(t, m, "sessions/"+id+"/"+model.TranscriptFile)
+	b := readRepo(t, m2, "sessions/"+id+"/"+model.TranscriptFile)
 	if strings.Count(a, "\n- `") != strings.Count(b, "\n- `") {
 		t.Errorf("tool lines: in pieces\n%s\nin one pass\n%s", a, b)
 	}
@@ -342,7 +343,7 @@ func TestSegments(t *testing.T) {
 	if e.Summarized.Segments != 3 || e.Summarized.Turns != 11 || e.Turns != 11 || e.Prompts != 10 {
 		t.Errorf("session: %+v", e.Session)
 	}
-	sum := readRepo(t, m, e.File(SummaryFile))
+	sum := readRepo(t, m, e.File(model.SummaryFile))
 	for i := 1; i <= 3; i++ {
 		if strings.Count(sum, fmt.Sprintf("## Segment %d", i)) != 1 {
 			t.Errorf("summary.md lacks segment %d once:\n%s", i, sum)
@@ -405,7 +406,7 @@ func TestConsolidate(t *testing.T) {
 	if !strings.Contains(data, "supersedes: "+first.ID) || !strings.Contains(data, "importance: 0.9") {
 		t.Errorf("new item:\n%s", data)
 	}
-	it, err := Parse(res.Items[0].Path, []byte(data))
+	it, err := model.Parse(res.Items[0].Path, []byte(data))
 	if err != nil || it.Session != "s3" {
 		t.Errorf("parse: %v %+v", err, it)
 	}
@@ -414,7 +415,7 @@ func TestConsolidate(t *testing.T) {
 	if res.Items[0].Action != "added" {
 		t.Errorf("unrelated: %+v", res.Items)
 	}
-	items, _, _ := m.List(ctx, Filter{Kind: Decision})
+	items, _, _ := m.List(ctx, Filter{Kind: model.Decision})
 	if len(items) != 2 {
 		t.Errorf("%d decisions, want 2", len(items))
 	}
@@ -461,13 +462,13 @@ func TestArchive(t *testing.T) {
 		t.Fatalf("archive: %+v", res)
 	}
 	e, err := m.Session(ctx, "old")
-	if err != nil || e.Status != StatusArchived || !e.Archived() {
+	if err != nil || e.Status != model.StatusArchived || !e.Archived() {
 		t.Fatalf("archived session: %+v, %v", e, err)
 	}
 	if _, err := os.Stat(filepath.Join(m.Dir, "sessions", "old")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("sessions/old is still there")
 	}
-	list, _, _ := m.Sessions(ctx, SessionFilter{Status: StatusArchived})
+	list, _, _ := m.Sessions(ctx, SessionFilter{Status: model.StatusArchived})
 	if len(list) != 1 || list[0].ID != "old" {
 		t.Errorf("archived list: %v", list)
 	}
@@ -516,23 +517,23 @@ func TestSessionCommands(t *testing.T) {
 	if _, err := m.SetSessionVariables(ctx, "abcdef", map[string]string{"branch": "feat/queue", "token": "ghp_" + "VIdVuddLEG62Hkd9Gf2leMeR3pzh84KpLMcN"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.SetSessionProgress(ctx, "abcdef-1", Progress{Done: 3, Total: 7}); err != nil {
+	if _, err := m.SetSessionProgress(ctx, "abcdef-1", model.Progress{Done: 3, Total: 7}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.SetSessionProgress(ctx, "abcdef-1", Progress{Done: 8, Total: 7}); err == nil {
+	if _, err := m.SetSessionProgress(ctx, "abcdef-1", model.Progress{Done: 8, Total: 7}); err == nil {
 		t.Error("progress 8/7 accepted")
 	}
 	e, _ := m.Session(ctx, "abcdef-1")
-	if e.Variables["branch"] != "feat/queue" || strings.Contains(e.Variables["token"], "VIdVudd") || e.Progress != (Progress{3, 7}) {
+	if e.Variables["branch"] != "feat/queue" || strings.Contains(e.Variables["token"], "VIdVudd") || e.Progress != (model.Progress{Done: 3, Total: 7}) {
 		t.Errorf("session: %+v", e.Session)
 	}
 	// Unknown keys added by hand survive rewrites.
-	yml := readRepo(t, m, e.File(SessionFile))
-	os.WriteFile(filepath.Join(m.Dir, e.File(SessionFile)), []byte(yml+"ticket: OPS-42\n"), 0o644)
-	if _, err := m.SetSessionStatus(ctx, "abcdef-1", StatusSuspended); err != nil {
+	yml := readRepo(t, m, e.File(model.SessionFile))
+	os.WriteFile(filepath.Join(m.Dir, e.File(model.SessionFile)), []byte(yml+"ticket: OPS-42\n"), 0o644)
+	if _, err := m.SetSessionStatus(ctx, "abcdef-1", model.StatusSuspended); err != nil {
 		t.Fatal(err)
 	}
-	if yml = readRepo(t, m, e.File(SessionFile)); !strings.Contains(yml, "ticket: OPS-42") || !strings.Contains(yml, "status: suspended") {
+	if yml = readRepo(t, m, e.File(model.SessionFile)); !strings.Contains(yml, "ticket: OPS-42") || !strings.Contains(yml, "status: suspended") {
 		t.Errorf("session.yaml:\n%s", yml)
 	}
 
@@ -568,7 +569,7 @@ func TestSessionCommands(t *testing.T) {
 	if err != nil || len(res.Items) != 2 || res.Skipped != 1 {
 		t.Errorf("share full: %+v, %v", res, err)
 	}
-	if _, err := m.Share(ctx, "abcdef-1", "nobody", ShareFull); !errors.Is(err, ErrNoSession) {
+	if _, err := m.Share(ctx, "abcdef-1", "nobody", ShareFull); !errors.Is(err, model.ErrNoSession) {
 		t.Errorf("share to a missing session: %v", err)
 	}
 	if st, _ := m.Status(ctx); len(st) != 0 {
@@ -671,10 +672,10 @@ func TestCaptureHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Status != StatusSuspended || e.Prompts != 1 || e.Summarized.Segments != 1 || e.Project != "/home/dev/src/tidepool" {
+	if e.Status != model.StatusSuspended || e.Prompts != 1 || e.Summarized.Segments != 1 || e.Project != "/home/dev/src/tidepool" {
 		t.Errorf("session: %+v", e.Session)
 	}
-	tr := readRepo(t, m, e.File(TranscriptFile))
+	tr := readRepo(t, m, e.File(model.TranscriptFile))
 	if strings.Count(tr, "go test -race -count=20") != 1 || !strings.Contains(tr, "**failed** (exit 1)") || !strings.Contains(tr, "_Session ended (prompt_input_exit)._") {
 		t.Errorf("transcript.md:\n%s", tr)
 	}
@@ -722,7 +723,7 @@ func TestCaptureHookTranscript(t *testing.T) {
 		t.Errorf("stop again: %+v, %v", res, err)
 	}
 	e, _ := m.Session(ctx, id)
-	if p := readRepo(t, m, e.File(PromptsFile)); strings.Contains(p, "ignored") || strings.Count(p, "\n## ") != 2 {
+	if p := readRepo(t, m, e.File(model.PromptsFile)); strings.Contains(p, "ignored") || strings.Count(p, "\n## ") != 2 {
 		t.Errorf("prompts.md:\n%s", p)
 	}
 	// A transcript of the summarizer's own claude is not read.
@@ -850,7 +851,7 @@ func TestCatchUpRefusesGap(t *testing.T) {
 	if _, err := m2.Ingest(ctx, name, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	p := "sessions/" + id + "/" + PromptsFile
+	p := "sessions/" + id + "/" + model.PromptsFile
 	if a, b := readRepo(t, m, p), readRepo(t, m2, p); a != b {
 		t.Errorf("prompts after a late job:\n%s\nin one pass:\n%s", a, b)
 	}

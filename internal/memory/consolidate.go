@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,14 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
-	"gopkg.in/yaml.v3"
 )
 
 // Consolidation turns what a summarizer proposes into core memory
@@ -45,12 +42,12 @@ import (
 
 // ItemChange is what consolidation or sharing did to one core item.
 type ItemChange struct {
-	Action     string `json:"action"` // added, confirmed, superseded, shared
-	ID         string `json:"id"`
-	Kind       Kind   `json:"kind"`
-	Title      string `json:"title"`
-	Path       string `json:"path"`
-	Supersedes string `json:"supersedes,omitempty"`
+	Action     string     `json:"action"` // added, confirmed, superseded, shared
+	ID         string     `json:"id"`
+	Kind       model.Kind `json:"kind"`
+	Title      string     `json:"title"`
+	Path       string     `json:"path"`
+	Supersedes string     `json:"supersedes,omitempty"`
 }
 
 // The front-matter keys consolidation and sharing add to items.
@@ -75,7 +72,7 @@ type namedItem struct {
 // consolidate adds, confirms or supersedes core items for the candidates,
 // as writes of b. The caller holds the lock.
 func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWrite) ([]ItemChange, error) {
-	index := map[Kind][]*namedItem{}
+	index := map[model.Kind][]*namedItem{}
 	var changes []ItemChange
 	now := m.now()
 	for _, c := range cands {
@@ -86,7 +83,7 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		if !ok {
 			continue
 		}
-		title := cutRunes(oneLineText(c.Title), maxTitleLen)
+		title := cutRunes(oneLineText(c.Title), model.MaxTitleLen)
 		if title == "" {
 			continue
 		}
@@ -100,14 +97,14 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		words := titleWords(title)
 		imp := c.Importance
 		if !(imp > 0 && imp <= 1) {
-			imp = DefaultImportance
+			imp = model.DefaultImportance
 		}
 		match := bestMatch(index[k], words)
 		if match == nil {
-			it := NewItem(k, title, now)
+			it := model.NewItem(k, title, now)
 			it.Body = strings.TrimSpace(c.Body)
 			it.Importance = round3(imp)
-			it.Tags = normTags(c.Tags)
+			it.Tags = model.NormTags(c.Tags)
 			it.Session = c.session
 			data, err := it.Marshal()
 			if err != nil {
@@ -122,7 +119,7 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		if err != nil {
 			return nil, err
 		}
-		old, err := Parse(match.path, data)
+		old, err := model.Parse(match.path, data)
 		if err != nil {
 			// A broken item is the user's to fix; do not touch it.
 			m.warn(err.Error())
@@ -131,7 +128,7 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		if sameContent(old.Body, c.Body) {
 			old.Updated = now.UTC().Truncate(time.Second)
 			old.Importance = round3(math.Max(old.Importance, imp))
-			old.Tags = normTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
 			data, err := old.Marshal()
 			if err != nil {
 				return nil, err
@@ -145,7 +142,7 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 			// candidate takes its place (and what it superseded).
 			old.Title, old.Body = title, strings.TrimSpace(c.Body)
 			old.Importance = round3(math.Max(old.Importance, imp))
-			old.Tags = normTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
 			data, err := old.Marshal()
 			if err != nil {
 				return nil, err
@@ -160,17 +157,17 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 			}
 			continue
 		}
-		it := NewItem(k, title, now)
+		it := model.NewItem(k, title, now)
 		it.Body = strings.TrimSpace(c.Body)
 		it.Importance = round3(math.Max(old.Importance, imp))
-		it.Tags = normTags(append(append([]string(nil), old.Tags...), c.Tags...))
+		it.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
 		it.Pinned = old.Pinned
 		it.Session = c.session
 		data, err = it.Marshal()
 		if err != nil {
 			return nil, err
 		}
-		data = withKeys(data, keySupersedes, old.ID)
+		data = model.WithKeys(data, keySupersedes, old.ID)
 		b.remove(match.path)
 		b.put(it.Path(), data)
 		match.path, match.words, match.fresh = it.Path(), words, true
@@ -179,16 +176,16 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 	return changes, nil
 }
 
-func candidateKind(k summarize.Kind) (Kind, bool) {
-	switch Kind(k) {
-	case Decision, Fact, Pattern, Preference:
-		return Kind(k), true
+func candidateKind(k summarize.Kind) (model.Kind, bool) {
+	switch model.Kind(k) {
+	case model.Decision, model.Fact, model.Pattern, model.Preference:
+		return model.Kind(k), true
 	}
 	return "", false
 }
 
 // coreIndex lists the items of kind k by their file names.
-func (m *Memory) coreIndex(k Kind) ([]*namedItem, error) {
+func (m *Memory) coreIndex(k model.Kind) ([]*namedItem, error) {
 	dir := k.Dir()
 	ents, err := os.ReadDir(filepath.Join(m.Dir, filepath.FromSlash(dir)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -257,7 +254,7 @@ var stopWords = func() map[string]bool {
 }()
 
 // titleWords are the words of a title as consolidation compares them.
-func titleWords(title string) map[string]bool { return slugWords(Slug(title)) }
+func titleWords(title string) map[string]bool { return slugWords(model.Slug(title)) }
 
 func slugWords(slug string) map[string]bool {
 	out := map[string]bool{}
@@ -311,69 +308,6 @@ func sameContent(old, add string) bool {
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-// withKeys adds front-matter keys to a marshalled item, before its
-// closing "---". Item keeps keys it does not know from then on.
-func withKeys(data []byte, kv ...string) []byte {
-	end := bytes.Index(data[3:], []byte("\n---\n"))
-	if !bytes.HasPrefix(data, []byte("---\n")) || end < 0 {
-		return data
-	}
-	end += 3 + 1 // just past the newline before the closing delimiter
-	var add bytes.Buffer
-	for i := 0; i+1 < len(kv); i += 2 {
-		add.WriteString(kv[i] + ": " + yamlScalar(kv[i+1]) + "\n")
-	}
-	out := make([]byte, 0, len(data)+add.Len())
-	out = append(out, data[:end]...)
-	out = append(out, add.Bytes()...)
-	return append(out, data[end:]...)
-}
-
-// yamlScalar writes a string as a one-line YAML scalar that reads back as
-// that string: as yaml.v3 writes it (plain when it can be), else
-// double-quoted with Go's escapes, which YAML's double quotes share.
-func yamlScalar(s string) string {
-	if printable(s) {
-		if b, err := yaml.Marshal(s); err == nil {
-			if out := strings.TrimSuffix(string(b), "\n"); !strings.Contains(out, "\n") {
-				return out
-			}
-		}
-	}
-	return strconv.Quote(s)
-}
-
-func printable(s string) bool {
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// frontKeys reads the string values of an item file's front-matter keys.
-func frontKeys(data []byte) map[string]string {
-	if !bytes.HasPrefix(data, []byte("---\n")) {
-		return nil
-	}
-	end := bytes.Index(data[3:], []byte("\n---"))
-	if end < 0 {
-		return nil
-	}
-	var raw map[string]any
-	if yaml.Unmarshal(data[4:3+end+1], &raw) != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for k, v := range raw {
-		if s, ok := v.(string); ok {
-			out[k] = s
-		}
-	}
-	return out
-}
-
 // ShareResult says what Share copied.
 type ShareResult struct {
 	From, To   string
@@ -395,14 +329,14 @@ const (
 // (the session) and shared_item (the item copied). Items shared before
 // are not copied again. The copies are one commit.
 func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult, error) {
-	var kinds []Kind
+	var kinds []model.Kind
 	switch what {
 	case ShareDecisions, "":
-		kinds = []Kind{Decision}
+		kinds = []model.Kind{model.Decision}
 	case SharePatterns:
-		kinds = []Kind{Pattern}
+		kinds = []model.Kind{model.Pattern}
 	case ShareFull:
-		kinds = allKinds()
+		kinds = model.AllKinds()
 	default:
 		return nil, fmt.Errorf("share %q: want decisions, patterns or full", what)
 	}
@@ -428,7 +362,7 @@ func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult
 		return nil, fmt.Errorf("share: %s is both the source and the destination", src.ID)
 	}
 	res := &ShareResult{From: src.ID, To: dst.ID}
-	items, problems, err := m.List(ctx, Filter{Layer: LayerCore})
+	items, problems, err := m.List(ctx, Filter{Layer: model.LayerCore})
 	if err != nil {
 		return nil, err
 	}
@@ -444,7 +378,7 @@ func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult
 		if err != nil {
 			continue
 		}
-		if k := frontKeys(data); k[keySharedFrom] == src.ID && k[keySharedItem] != "" {
+		if k := model.FrontKeys(data); k[keySharedFrom] == src.ID && k[keySharedItem] != "" {
 			done[k[keySharedItem]] = true
 		}
 	}
@@ -465,7 +399,7 @@ func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult
 		if err != nil {
 			return nil, err
 		}
-		b.put(cp.Path(), withKeys(data, keySharedFrom, src.ID, keySharedItem, it.ID))
+		b.put(cp.Path(), model.WithKeys(data, keySharedFrom, src.ID, keySharedItem, it.ID))
 		res.Items = append(res.Items, ItemChange{Action: "shared", ID: cp.ID, Kind: cp.Kind, Title: cp.Title, Path: cp.Path()})
 	}
 	if b.empty() {
@@ -486,7 +420,7 @@ func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult
 	return res, err
 }
 
-func containsKind(list []Kind, k Kind) bool {
+func containsKind(list []model.Kind, k model.Kind) bool {
 	for _, x := range list {
 		if x == k {
 			return true
@@ -498,8 +432,8 @@ func containsKind(list []Kind, k Kind) bool {
 // sharedCopy is a new item with it's kind, title, body, importance and
 // tags, for another session or project. Knowledge that comes from
 // elsewhere is trusted less: confidence × 0.8, the seed design's rule.
-func sharedCopy(it *Item, now time.Time) *Item {
-	cp := NewItem(it.Kind, it.Title, now)
+func sharedCopy(it *model.Item, now time.Time) *model.Item {
+	cp := model.NewItem(it.Kind, it.Title, now)
 	cp.Body = it.Body
 	cp.Importance = it.Importance
 	cp.Confidence = round3(it.Confidence * 0.8)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"gopkg.in/yaml.v3"
 )
@@ -395,7 +396,7 @@ func manifest(left []*block, names int) string {
 // fetchRef is what to give cairn show for a memory: the end of an item's
 // id (cairn show takes a unique suffix), or the path of a file.
 func fetchRef(id string) string {
-	if ValidID(id) {
+	if model.ValidID(id) {
 		return id[len(id)-8:]
 	}
 	return id
@@ -572,18 +573,18 @@ func writeCoreCache(name, commit string, items []coreItem) {
 // line by line, and parses the whole item only when a key is written in
 // a way the line reader does not follow (quotes, block or flow values).
 func quickMeta(p string, data []byte) coreItem {
-	c := coreItem{path: p, importance: DefaultImportance}
-	c.id, _ = IDFromPath(p)
+	c := coreItem{path: p, importance: model.DefaultImportance}
+	c.id, _ = model.IDFromPath(p)
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	first, rest, ok := strings.Cut(text, "\n")
-	simple := ok && isDelimiter(strings.TrimSuffix(first, "\r"))
+	simple := ok && model.IsDelimiter(strings.TrimSuffix(first, "\r"))
 	if simple {
 		sc := bufio.NewScanner(strings.NewReader(rest))
 		sc.Buffer(nil, 1<<20)
 		closed := false
 		for sc.Scan() {
 			line := strings.TrimSuffix(sc.Text(), "\r")
-			if isDelimiter(line) {
+			if model.IsDelimiter(line) {
 				closed = true
 				break
 			}
@@ -602,7 +603,7 @@ func quickMeta(p string, data []byte) coreItem {
 			var err error
 			switch key {
 			case "id":
-				if v := strings.ToUpper(val); ValidID(v) {
+				if v := strings.ToUpper(val); model.ValidID(v) {
 					c.id = v
 				}
 			case "title":
@@ -623,7 +624,7 @@ func quickMeta(p string, data []byte) coreItem {
 				}
 			case "updated":
 				if val != "" && val != "null" && val != "~" {
-					c.updated, err = parseTime(val)
+					c.updated, err = model.ParseTimestamp(val)
 				}
 			}
 			if err != nil {
@@ -634,7 +635,7 @@ func quickMeta(p string, data []byte) coreItem {
 		simple = simple && closed
 	}
 	if !simple || c.title == "" {
-		if it, err := Parse(p, data); err == nil {
+		if it, err := model.Parse(p, data); err == nil {
 			c.id, c.title, c.kind = it.ID, it.Title, string(it.Kind)
 			c.importance, c.pinned, c.updated = it.Importance, it.Pinned, it.Updated
 		}
@@ -666,7 +667,7 @@ func (m *Memory) itemRenderer(b *block) func(room int) {
 			}
 			var kind string
 			var when time.Time
-			if it, err := Parse(b.path, data); err == nil {
+			if it, err := model.Parse(b.path, data); err == nil {
 				body, kind, when = it.Body, string(it.Kind), it.Updated
 				if it.Title != "" {
 					b.title = it.Title
@@ -674,8 +675,8 @@ func (m *Memory) itemRenderer(b *block) func(room int) {
 			} else {
 				// Broken front matter: the rest is plain text.
 				body = strings.ReplaceAll(string(data), "\r\n", "\n")
-				if first, rest, ok := strings.Cut(body, "\n"); ok && isDelimiter(first) {
-					if _, after, _, ok := cutFrontMatter(rest); ok {
+				if first, rest, ok := strings.Cut(body, "\n"); ok && model.IsDelimiter(first) {
+					if _, after, _, ok := model.CutFrontMatter(rest); ok {
 						body = after
 					}
 				}
@@ -888,12 +889,12 @@ const recentTurnTokens = 40
 // summary below holds what came before them). The turns were redacted
 // when they were captured.
 func (m *Memory) sessionRecentBlock(dir, sid string) *block {
-	sp := dir + "/" + SessionFile
+	sp := dir + "/" + model.SessionFile
 	data, err := m.store.ReadFile(sp)
 	if err != nil {
 		return nil
 	}
-	sess, err := parseSession(sp, data)
+	sess, err := model.ParseSession(sp, data)
 	if err != nil {
 		return nil
 	}
@@ -911,7 +912,7 @@ func (m *Memory) sessionRecentBlock(dir, sid string) *block {
 		return nil
 	}
 	// The turns are in transcript.md too: that is where to read more.
-	p := dir + "/" + TranscriptFile
+	p := dir + "/" + model.TranscriptFile
 	bl := &block{section: secSession, id: p, path: p, title: "Latest turns of session " + shortID(sid)}
 	bl.render = func(room int) {
 		head := func(older int) string {
@@ -984,8 +985,8 @@ func (m *Memory) sessionSummaryBlock(dir, sid string) *block {
 		return nil
 	}
 	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
-	if first, rest, ok := strings.Cut(text, "\n"); ok && isDelimiter(first) {
-		if _, body, _, ok := cutFrontMatter(rest); ok {
+	if first, rest, ok := strings.Cut(text, "\n"); ok && model.IsDelimiter(first) {
+		if _, body, _, ok := model.CutFrontMatter(rest); ok {
 			text = body
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // contextMemory makes a memory with pinned and core items, a current
@@ -18,8 +19,8 @@ import (
 func contextMemory(t *testing.T) *Memory {
 	t.Helper()
 	m, _ := newTestMemory(t)
-	item := func(kind Kind, title, body string, imp float64, pinned bool) (string, string) {
-		it := NewItem(kind, title, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	item := func(kind model.Kind, title, body string, imp float64, pinned bool) (string, string) {
+		it := model.NewItem(kind, title, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 		it.Body, it.Importance, it.Pinned = body, imp, pinned
 		data, err := it.Marshal()
 		if err != nil {
@@ -29,10 +30,10 @@ func contextMemory(t *testing.T) *Memory {
 	}
 	files := map[string]string{}
 	add := func(p, data string) { files[p] = data }
-	add(item(Preference, "Answer in British English", "The user wants British spelling in code comments and docs.", 0.5, true))
-	add(item(Decision, "Use PostgreSQL for the job queue", "We chose PostgreSQL over Redis because enqueueing must commit with the data.", 0.9, false))
-	add(item(Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/; rollbacks use helm rollback.", 0.7, false))
-	add(item(Note, "Lunch order", "Someone likes pizza.", 0.1, false))
+	add(item(model.Preference, "Answer in British English", "The user wants British spelling in code comments and docs.", 0.5, true))
+	add(item(model.Decision, "Use PostgreSQL for the job queue", "We chose PostgreSQL over Redis because enqueueing must commit with the data.", 0.9, false))
+	add(item(model.Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/; rollbacks use helm rollback.", 0.7, false))
+	add(item(model.Note, "Lunch order", "Someone likes pizza.", 0.1, false))
 	add("core/facts/broken--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md", "---\nimportance: [\n---\nThe build cache lives in /var/cache/build.\n")
 	add("sessions/aaaa1111-old/session.yaml", "id: aaaa1111-old\nstatus: suspended\nupdated: 2026-11-01T00:00:00Z\n")
 	add("sessions/aaaa1111-old/summary.md", "## Segment 1\n\nThe agent profiled the importer and found the hot loop.\n")
@@ -143,7 +144,7 @@ func bigMemory(t *testing.T, items int) *Memory {
 	}
 	files := map[string]string{}
 	for i := range items {
-		it := NewItem(Kinds()[i%5], fmt.Sprintf("Item %d about %s", i, words[i%len(words)]), time.Now())
+		it := model.NewItem(model.Kinds()[i%5], fmt.Sprintf("Item %d about %s", i, words[i%len(words)]), time.Now())
 		it.Body, it.Importance, it.Pinned = text(50+rng.IntN(400)), float64(rng.IntN(11))/10, i%40 == 0
 		data, _ := it.Marshal()
 		files[it.Path()] = string(data)
@@ -240,7 +241,7 @@ func chtimes(t *testing.T, m *Memory, p string, when time.Time) {
 func TestCoreCache(t *testing.T) {
 	m, _ := newTestMemory(t)
 	ctx := context.Background()
-	a := remember(t, m, Fact, "Alpha fact", "alpha")
+	a := remember(t, m, model.Fact, "Alpha fact", "alpha")
 	pack := func() string {
 		t.Helper()
 		p, err := m.Context(ctx, ContextOptions{})
@@ -252,7 +253,7 @@ func TestCoreCache(t *testing.T) {
 	if !strings.Contains(pack(), "Alpha fact") {
 		t.Fatal("first pack lacks the item")
 	}
-	b := NewItem(Preference, "Beta preference", time.Now())
+	b := model.NewItem(model.Preference, "Beta preference", time.Now())
 	b.Pinned = true
 	if _, err := m.Remember(ctx, b); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -353,7 +354,7 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 		return nil
 	}
 	if v != "" {
-		diffs, err := x.m.store.Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: itemRoots})
+		diffs, err := x.m.store.Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
 		if err == nil {
 			err = x.apply(ctx, head, diffs, progress)
 			if errors.Is(err, indexer.ErrNeedsRebuild) {
@@ -510,7 +511,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 // index, sorted.
 func (m *Memory) indexablePaths(ctx context.Context) ([]string, error) {
 	var paths []string
-	for _, root := range itemRoots {
+	for _, root := range model.ItemRoots {
 		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -592,16 +593,16 @@ func document(p string, data []byte, sessions *sessionTimes) indexer.Document {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	base := path.Base(p)
 	sdir, sid := sessionDir(p)
-	doc := indexer.Document{Path: p, Layer: string(LayerOf(p)), Session: sid, Importance: DefaultImportance, Body: text, FirstLine: 1}
+	doc := indexer.Document{Path: p, Layer: string(model.LayerOf(p)), Session: sid, Importance: model.DefaultImportance, Body: text, FirstLine: 1}
 
 	// The body starts after the front matter, if there is one.
 	front := false
-	if first, rest, ok := strings.Cut(text, "\n"); ok && isDelimiter(first) {
-		if _, body, end, ok := cutFrontMatter(rest); ok {
+	if first, rest, ok := strings.Cut(text, "\n"); ok && model.IsDelimiter(first) {
+		if _, body, end, ok := model.CutFrontMatter(rest); ok {
 			doc.Body, doc.FirstLine, front = body, end+1, true
 		}
 	}
-	it, err := Parse(p, data)
+	it, err := model.Parse(p, data)
 	switch {
 	case err == nil && front:
 		doc.Title, doc.Kind, doc.Tags = it.Title, string(it.Kind), it.Tags
@@ -624,9 +625,9 @@ func document(p string, data []byte, sessions *sessionTimes) indexer.Document {
 		}
 	}
 	if doc.Kind == "" {
-		doc.Kind = string(Note)
+		doc.Kind = string(model.Note)
 		if parts := strings.Split(p, "/"); parts[0] == "core" && len(parts) > 2 {
-			if k, err := ParseKind(parts[1]); err == nil {
+			if k, err := model.ParseKind(parts[1]); err == nil {
 				doc.Kind = string(k)
 			}
 		}
@@ -696,7 +697,7 @@ func timeKey(meta map[string]any, keys []string) time.Time {
 		case time.Time:
 			return v.UTC()
 		case string:
-			if t, err := parseTime(v); err == nil {
+			if t, err := model.ParseTimestamp(v); err == nil {
 				return t
 			}
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // warnings collects what a Memory says through Options.Warn.
@@ -77,9 +78,9 @@ func writeFiles(t *testing.T, m *Memory, files map[string]string) {
 	}
 }
 
-func remember(t *testing.T, m *Memory, kind Kind, title, body string) *Item {
+func remember(t *testing.T, m *Memory, kind model.Kind, title, body string) *model.Item {
 	t.Helper()
-	it := NewItem(kind, title, time.Now())
+	it := model.NewItem(kind, title, time.Now())
 	it.Body = body
 	if _, err := m.Remember(context.Background(), it); err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func head(t *testing.T, m *Memory) string {
 func TestIndexFollowsCheckpoints(t *testing.T) {
 	ctx := context.Background()
 	m, w := newTestMemory(t)
-	a := remember(t, m, Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
+	a := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
 	if got := w.take(); len(got) != 0 {
 		t.Errorf("remember before any index warned %q", got)
 	}
@@ -159,7 +160,7 @@ func TestIndexFollowsCheckpoints(t *testing.T) {
 	x.Close()
 
 	// A checkpoint while no one has the index open updates it at once.
-	b := remember(t, m, Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/.")
+	b := remember(t, m, model.Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/.")
 	if v := indexMeta(t, m)["version"]; v != head(t, m) {
 		t.Errorf("index version %v after remember, want HEAD %s", v, head(t, m))
 	}
@@ -179,7 +180,7 @@ func TestIndexFollowsCheckpoints(t *testing.T) {
 
 	// While this process has the index open, a checkpoint leaves it alone
 	// and the next search catches up.
-	c := remember(t, m, Pattern, "Errors map to status codes in one place", "The handler maps errors.")
+	c := remember(t, m, model.Pattern, "Errors map to status codes in one place", "The handler maps errors.")
 	if got := w.take(); len(got) != 0 {
 		t.Errorf("checkpoint while the index is open warned %q", got)
 	}
@@ -236,7 +237,7 @@ func TestIndexCatchesUpWithGit(t *testing.T) {
 
 func TestIndexRebuildsWhenDamaged(t *testing.T) {
 	m, _ := newTestMemory(t)
-	it := remember(t, m, Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
+	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
 	x := openIndex(t, m)
 	x.Close()
 	dir := m.store.StatePath(indexDir)
@@ -393,7 +394,7 @@ func useEmbedder(m *Memory, url string, dim int) {
 
 func TestEmbeddingServiceDown(t *testing.T) {
 	m, w := newTestMemory(t)
-	it := remember(t, m, Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
+	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
 	srv := embeddingServer(t, indexer.HashDim)
 	useEmbedder(m, srv.URL, indexer.HashDim)
 	x := openIndex(t, m)
@@ -420,7 +421,7 @@ func TestEmbeddingServiceDown(t *testing.T) {
 	// A checkpoint cannot index meanwhile: it says so, and the
 	// checkpoint stands; the index is not broken.
 	x.Close()
-	b := remember(t, m, Fact, "Caches use Valkey", "Valkey replaced memcached.")
+	b := remember(t, m, model.Fact, "Caches use Valkey", "Valkey replaced memcached.")
 	if got := w.take(); len(got) != 1 || !strings.Contains(got[0], "search index not updated") {
 		t.Errorf("checkpoint with the service down warned %q", got)
 	}
@@ -447,7 +448,7 @@ func TestEmbeddingServiceDown(t *testing.T) {
 
 func TestEmbeddingServiceWrongSize(t *testing.T) {
 	m, w := newTestMemory(t)
-	remember(t, m, Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
+	remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
 	srv := embeddingServer(t, 100) // configured 384
 	useEmbedder(m, srv.URL, indexer.HashDim)
 	_, err := m.OpenIndex(context.Background(), IndexOptions{})
@@ -465,7 +466,7 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.Close()
-	remember(t, m, Fact, "Caches use Valkey", "Valkey replaced memcached.")
+	remember(t, m, model.Fact, "Caches use Valkey", "Valkey replaced memcached.")
 	useEmbedder(m, srv.URL, indexer.HashDim)
 	w.take()
 	x, err = m.OpenIndex(context.Background(), IndexOptions{})
@@ -491,7 +492,7 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 
 func TestIndexLocked(t *testing.T) {
 	m, _ := newTestMemory(t)
-	remember(t, m, Fact, "A", "alpha")
+	remember(t, m, model.Fact, "A", "alpha")
 	x := openIndex(t, m)
 	_ = x
 	m2, _ := reopen(t, m)
@@ -560,7 +561,7 @@ func FuzzDocument(f *testing.F) {
 		if c.title == "" || c.id == "" || c.importance < 0 || c.importance > 1 {
 			t.Errorf("quickMeta(%q) = %+v", data, c)
 		}
-		if it, err := Parse(p, []byte(data)); err == nil {
+		if it, err := model.Parse(p, []byte(data)); err == nil {
 			if c.pinned != it.Pinned || c.importance != it.Importance {
 				t.Errorf("quickMeta(%q) = pinned %v importance %v, Parse says %v %v", data, c.pinned, c.importance, it.Pinned, it.Importance)
 			}
@@ -573,8 +574,8 @@ func FuzzDocument(f *testing.F) {
 // index, says so once, and answers.
 func TestSearchRebuildsDamagedVectors(t *testing.T) {
 	m, _ := newTestMemory(t)
-	it := remember(t, m, Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
-	remember(t, m, Fact, "The CI runs on two cores", "Benchmarks are noisy there.")
+	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
+	remember(t, m, model.Fact, "The CI runs on two cores", "Benchmarks are noisy there.")
 	x := openIndex(t, m)
 	x.Close()
 	dir := m.store.StatePath(indexDir)
@@ -620,7 +621,7 @@ func TestSearchRebuildsDamagedVectors(t *testing.T) {
 // command line calls Remember as MCP and the HTTP API do.
 func TestRememberRedacts(t *testing.T) {
 	m, _ := newTestMemory(t)
-	it := remember(t, m, Fact, "Staging deploys need the VPN", "Use token AKIAIOSFODNN7EXAMPLE only from CI.")
+	it := remember(t, m, model.Fact, "Staging deploys need the VPN", "Use token AKIAIOSFODNN7EXAMPLE only from CI.")
 	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(it.Path())))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -152,13 +153,13 @@ func readTranscript(name string) ([]byte, error) {
 func agentOf(f transcript.Format) string {
 	switch f {
 	case transcript.FormatClaude:
-		return AgentClaudeCode
+		return model.AgentClaudeCode
 	case transcript.FormatCodex:
-		return AgentCodex
+		return model.AgentCodex
 	case transcript.FormatChat:
-		return AgentChat
+		return model.AgentChat
 	case transcript.FormatMarkdown:
-		return AgentMarkdown
+		return model.AgentMarkdown
 	}
 	return string(f)
 }
@@ -281,12 +282,12 @@ func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResul
 	}
 	trigger := hookEvent(h.Event)
 	var final bool
-	var status SessionStatus
+	var status model.SessionStatus
 	switch h.Event {
 	case "Stop", "SubagentStop", "PreCompact":
 		final = true
 	case "SessionEnd":
-		final, status = true, StatusSuspended
+		final, status = true, model.StatusSuspended
 	}
 	path := h.TranscriptPath
 	if h.Event == "SubagentStop" && h.AgentTranscriptPath != "" {
@@ -304,7 +305,7 @@ func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResul
 	}
 	return m.Capture(ctx, Batch{
 		Session: h.SessionID,
-		Agent:   AgentClaudeCode,
+		Agent:   model.AgentClaudeCode,
 		Key:     HookKey(payload),
 		Events:  events,
 		Trigger: trigger,
@@ -343,7 +344,7 @@ func (m *Memory) captureUnknownHook(ctx context.Context, payload []byte, perr er
 type catchUpOptions struct {
 	final   bool
 	trigger string
-	status  SessionStatus
+	status  model.SessionStatus
 	jobs    []string
 	// from and to bound the range to read; to 0 means the end of the file.
 	from, to int64
@@ -418,7 +419,7 @@ func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchU
 		// start, whatever range the job names.
 		var off int64
 		if e, err := m.findSession(session); err == nil {
-			if src := e.source(filepath.Base(path), false); src != nil {
+			if src := e.SourceNamed(filepath.Base(path), false); src != nil {
 				off = src.Offset
 			}
 		}
@@ -446,7 +447,7 @@ func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchU
 			return nil, permanent(fmt.Errorf("%s: %w", path, err))
 		}
 		if e, err := m.findSession(session); err == nil {
-			if src := e.source(filepath.Base(path), false); src != nil && src.Offset < from {
+			if src := e.SourceNamed(filepath.Base(path), false); src != nil && src.Offset < from {
 				if p, err = parse(src.Offset); err != nil {
 					return nil, err
 				}

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // DirName is the memory repository's folder inside a project.
@@ -273,7 +275,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		{Key: TrailerCodeCommit, Value: gitstore.CodeHead(m.Project)},
 	}
 	trailers = append(trailers, opts.Extra...)
-	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(SchemaVersion)})
+	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)})
 	cp, err := m.store.Checkpoint(ctx, gitstore.CheckpointOptions{
 		Subject:  opts.Message,
 		Body:     opts.Body,
@@ -289,7 +291,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 
 // commitItem commits one item's change right away when the configuration
 // says so.
-func (m *Memory) commitItem(ctx context.Context, event, subject string, it *Item, paths ...string) (*gitstore.Checkpoint, error) {
+func (m *Memory) commitItem(ctx context.Context, event, subject string, it *model.Item, paths ...string) (*gitstore.Checkpoint, error) {
 	if !m.Config.AutoCheckpoint() {
 		return nil, nil
 	}
@@ -302,10 +304,10 @@ func (m *Memory) commitItem(ctx context.Context, event, subject string, it *Item
 
 // Remember writes a new item and, unless configured otherwise, commits it.
 // Missing id, times and defaults are filled in.
-func (m *Memory) Remember(ctx context.Context, it *Item) (*gitstore.Checkpoint, error) {
+func (m *Memory) Remember(ctx context.Context, it *model.Item) (*gitstore.Checkpoint, error) {
 	now := m.now()
 	if it.ID == "" {
-		it.ID = NewID(now)
+		it.ID = model.NewID(now)
 	}
 	if it.Created.IsZero() {
 		it.Created = now.UTC().Truncate(time.Second)
@@ -314,7 +316,7 @@ func (m *Memory) Remember(ctx context.Context, it *Item) (*gitstore.Checkpoint, 
 		it.Updated = it.Created
 	}
 	if it.Schema == 0 {
-		it.Schema = SchemaVersion
+		it.Schema = model.SchemaVersion
 	}
 	// Memory gets pushed: secrets are redacted before anything is
 	// written, whoever remembers (the command line, MCP, the HTTP API).
@@ -343,73 +345,33 @@ func (m *Memory) Remember(ctx context.Context, it *Item) (*gitstore.Checkpoint, 
 	return m.commitItem(ctx, "remember", fmt.Sprintf("remember: %s %q", it.Kind, it.Title), it, p)
 }
 
-// Entry is an item and where it lives.
-type Entry struct {
-	Item  *Item
-	Path  string // repository path
-	Layer Layer
-}
-
-// Layer is where an item sits in the memory hierarchy.
-type Layer string
-
-// The layers of the seed design.
-const (
-	LayerCore     Layer = "core"     // core/: durable, always relevant
-	LayerActive   Layer = "active"   // sessions/: the current and recent sessions
-	LayerArchival Layer = "archival" // archive/ and everything else, reached through search
-)
-
-// ParseLayer reads a layer name.
-func ParseLayer(s string) (Layer, error) {
-	switch l := Layer(strings.ToLower(s)); l {
-	case LayerCore, LayerActive, LayerArchival:
-		return l, nil
-	}
-	return "", fmt.Errorf("unknown layer %q: want core, active or archival", s)
-}
-
-// LayerOf returns the layer of a repository path.
-func LayerOf(p string) Layer {
-	switch first, _, _ := strings.Cut(p, "/"); first {
-	case "core":
-		return LayerCore
-	case "sessions":
-		return LayerActive
-	}
-	return LayerArchival
-}
-
-// itemRoots are the folders that hold items.
-var itemRoots = []string{"core", "sessions", "archive"}
-
 // Filter selects items for List.
 type Filter struct {
-	Kind    Kind
-	Layer   Layer
+	Kind    model.Kind
+	Layer   model.Layer
 	Session string
 	Tag     string
 }
 
-func (f Filter) match(e *Entry) bool {
+func (f Filter) match(e *model.Entry) bool {
 	it := e.Item
 	return (f.Kind == "" || it.Kind == f.Kind) &&
 		(f.Layer == "" || e.Layer == f.Layer) &&
 		(f.Session == "" || it.Session == f.Session) &&
-		(f.Tag == "" || contains(it.Tags, f.Tag))
+		(f.Tag == "" || slices.Contains(it.Tags, f.Tag))
 }
 
 // List returns the items that match f, newest first. Files that cannot be
 // parsed are reported in problems, one *ParseError each, and skipped: one
 // broken file never hides the rest.
-func (m *Memory) List(ctx context.Context, f Filter) (items []Entry, problems []error, err error) {
+func (m *Memory) List(ctx context.Context, f Filter) (items []model.Entry, problems []error, err error) {
 	err = m.walkItems(ctx, func(p string, data []byte) {
-		it, perr := Parse(p, data)
+		it, perr := model.Parse(p, data)
 		if perr != nil {
 			problems = append(problems, perr)
 			return
 		}
-		e := Entry{Item: it, Path: p, Layer: LayerOf(p)}
+		e := model.Entry{Item: it, Path: p, Layer: model.LayerOf(p)}
 		if f.match(&e) {
 			items = append(items, e)
 		}
@@ -427,7 +389,7 @@ func (m *Memory) List(ctx context.Context, f Filter) (items []Entry, problems []
 // walkItems calls fn for every Markdown file under the item folders that
 // looks like an item (front matter, or a file in core/).
 func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) error {
-	for _, root := range itemRoots {
+	for _, root := range model.ItemRoots {
 		base := filepath.Join(m.Dir, root)
 		err := filepath.WalkDir(base, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -464,7 +426,7 @@ func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) 
 // Get finds an item by id, a unique prefix or suffix of it (six characters
 // or more: a ULID's first ten are its time, so the end is what tells items
 // made together apart), or a path.
-func (m *Memory) Get(ctx context.Context, ref string) (*Entry, error) {
+func (m *Memory) Get(ctx context.Context, ref string) (*model.Entry, error) {
 	p, err := m.locate(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -476,11 +438,11 @@ func (m *Memory) Get(ctx context.Context, ref string) (*Entry, error) {
 		}
 		return nil, err
 	}
-	it, err := Parse(p, data)
+	it, err := model.Parse(p, data)
 	if err != nil {
 		return nil, err
 	}
-	return &Entry{Item: it, Path: p, Layer: LayerOf(p)}, nil
+	return &model.Entry{Item: it, Path: p, Layer: model.LayerOf(p)}, nil
 }
 
 // locate turns an id, id prefix or path into a repository path.
@@ -494,7 +456,7 @@ func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
 	}
 	var found []string
 	err := m.walkNames(ctx, func(p string) {
-		if id, ok := IDFromPath(p); ok && (strings.HasPrefix(id, want) || strings.HasSuffix(id, want)) {
+		if id, ok := model.IDFromPath(p); ok && (strings.HasPrefix(id, want) || strings.HasSuffix(id, want)) {
 			found = append(found, p)
 		}
 	})
@@ -511,7 +473,7 @@ func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
 }
 
 func (m *Memory) walkNames(ctx context.Context, fn func(p string)) error {
-	for _, root := range itemRoots {
+	for _, root := range model.ItemRoots {
 		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -534,7 +496,7 @@ func (m *Memory) walkNames(ctx context.Context, fn func(p string)) error {
 }
 
 // Forget deletes an item and commits the deletion. History keeps it.
-func (m *Memory) Forget(ctx context.Context, ref string) (*Entry, *gitstore.Checkpoint, error) {
+func (m *Memory) Forget(ctx context.Context, ref string) (*model.Entry, *gitstore.Checkpoint, error) {
 	unlock, err := m.Lock(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -553,7 +515,7 @@ func (m *Memory) Forget(ctx context.Context, ref string) (*Entry, *gitstore.Chec
 
 // Update writes an item back after a change (an edit, a new importance).
 // When its kind or title moved its file, the old file goes.
-func (m *Memory) Update(ctx context.Context, e *Entry, event string) (*gitstore.Checkpoint, error) {
+func (m *Memory) Update(ctx context.Context, e *model.Entry, event string) (*gitstore.Checkpoint, error) {
 	unlock, err := m.Lock(ctx)
 	if err != nil {
 		return nil, err
@@ -569,7 +531,7 @@ func (m *Memory) Update(ctx context.Context, e *Entry, event string) (*gitstore.
 		return nil, err
 	}
 	newPath := e.Path
-	if LayerOf(e.Path) == LayerCore {
+	if model.LayerOf(e.Path) == model.LayerCore {
 		newPath = it.Path()
 	}
 	if err := m.store.WriteFile(newPath, data); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // The content rules of a sync, for files both sides changed:
@@ -158,12 +159,12 @@ func (mg *merger) merge(f gitstore.MergeFile) (gitstore.Resolution, error) {
 		return gitstore.Resolution{Data: f.Ours}, nil
 	}
 	dir, base := path.Split(f.Path)
-	inSession := strings.HasPrefix(dir, sessionsRoot+"/") || strings.HasPrefix(dir, archiveRoot+"/")
+	inSession := strings.HasPrefix(dir, model.SessionsRoot+"/") || strings.HasPrefix(dir, model.ArchiveRoot+"/")
 	if inSession {
 		switch base {
-		case PromptsFile, TranscriptFile, ObservationsFile, SummaryFile:
+		case model.PromptsFile, model.TranscriptFile, model.ObservationsFile, model.SummaryFile:
 			return gitstore.Resolution{Data: unionLog(f.Base, f.Ours, f.Theirs)}, nil
-		case SessionFile:
+		case model.SessionFile:
 			if data, err := mergeSession(f.Path, f.Base, f.Ours, f.Theirs); err == nil {
 				return gitstore.Resolution{Data: data}, nil
 			}
@@ -195,10 +196,10 @@ func (mg *merger) conflictCopy(f gitstore.MergeFile) gitstore.Resolution {
 func markConflict(data []byte, orig, remote string, now time.Time) []byte {
 	text := string(data)
 	first, rest, ok := strings.Cut(text, "\n")
-	if !ok || !isDelimiter(first) || !strings.HasSuffix(orig, ".md") {
+	if !ok || !model.IsDelimiter(first) || !strings.HasSuffix(orig, ".md") {
 		return data
 	}
-	yml, _, _, ok := cutFrontMatter(rest)
+	yml, _, _, ok := model.CutFrontMatter(rest)
 	if !ok {
 		return data
 	}
@@ -348,18 +349,18 @@ func interleave(a, b []section) []section {
 
 // mergeSession merges session.yaml field by field.
 func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
-	o, err := parseSession(name, ours)
+	o, err := model.ParseSession(name, ours)
 	if err != nil {
 		return nil, err
 	}
-	t, err := parseSession(name, theirs)
+	t, err := model.ParseSession(name, theirs)
 	if err != nil {
 		return nil, err
 	}
-	b := &Session{}
+	b := &model.Session{}
 	if len(base) > 0 {
-		if b, err = parseSession(name, base); err != nil {
-			b = &Session{}
+		if b, err = model.ParseSession(name, base); err != nil {
+			b = &model.Session{}
 		}
 	}
 	theirsLater := t.Updated.After(o.Updated)
@@ -377,7 +378,7 @@ func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
 	m := *o
 	m.MemorySession = pick(b.MemorySession, o.MemorySession, t.MemorySession)
 	m.Agent = pick(b.Agent, o.Agent, t.Agent)
-	m.Status = SessionStatus(pick(string(b.Status), string(o.Status), string(t.Status)))
+	m.Status = model.SessionStatus(pick(string(b.Status), string(o.Status), string(t.Status)))
 	m.Title = pick(b.Title, o.Title, t.Title)
 	m.Project = pick(b.Project, o.Project, t.Project)
 	m.Branch = pick(b.Branch, o.Branch, t.Branch)
@@ -427,7 +428,7 @@ func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
 	}
 
 	// Sources: union by name, the one read further wins.
-	m.Sources = append([]Source{}, o.Sources...)
+	m.Sources = append([]model.Source{}, o.Sources...)
 	for _, ts := range t.Sources {
 		found := false
 		for i := range m.Sources {
@@ -444,7 +445,7 @@ func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
 	}
 	sort.SliceStable(m.Sources, func(i, j int) bool { return m.Sources[i].Name < m.Sources[j].Name })
 
-	// Hooks: union, the newest maxHookKeys.
+	// Hooks: union, the newest model.MaxHookKeys.
 	m.Hooks = append([]string{}, o.Hooks...)
 	have := map[string]bool{}
 	for _, h := range o.Hooks {
@@ -456,23 +457,11 @@ func mergeSession(name string, base, ours, theirs []byte) ([]byte, error) {
 			have[h] = true
 		}
 	}
-	if len(m.Hooks) > maxHookKeys {
-		m.Hooks = m.Hooks[len(m.Hooks)-maxHookKeys:]
+	if len(m.Hooks) > model.MaxHookKeys {
+		m.Hooks = m.Hooks[len(m.Hooks)-model.MaxHookKeys:]
 	}
-	// Keys someone else added: ours, plus theirs' that ours lacks.
-	m.extra = append(m.extra[:0:0], o.extra...)
-	for i := 0; i+1 < len(t.extra); i += 2 {
-		found := false
-		for j := 0; j+1 < len(o.extra); j += 2 {
-			if o.extra[j].Value == t.extra[i].Value {
-				found = true
-			}
-		}
-		if !found {
-			m.extra = append(m.extra, t.extra[i], t.extra[i+1])
-		}
-	}
-	return m.marshal()
+	m.KeepExtra(o, t)
+	return m.Marshal()
 }
 
 func earliest(a, b time.Time) time.Time {

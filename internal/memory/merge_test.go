@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 func TestUnionLog(t *testing.T) {
@@ -86,11 +87,11 @@ func TestMergeSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := parseSession("merged", got)
+	s, err := model.ParseSession("merged", got)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Prompts != 4 || s.Turns != 9 || s.Status != StatusSuspended || s.Progress.Done != 2 {
+	if s.Prompts != 4 || s.Turns != 9 || s.Status != model.StatusSuspended || s.Progress.Done != 2 {
 		t.Errorf("counters/status: %+v", s)
 	}
 	if !s.Updated.Equal(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)) || !s.LastActivity.Equal(time.Date(2026, 1, 1, 11, 0, 0, 0, time.UTC)) {
@@ -130,7 +131,7 @@ func TestMergerRules(t *testing.T) {
 	if r.Extra[0].Path != want || !IsConflictCopy(want) || ConflictOriginal(want) != p {
 		t.Errorf("copy at %s (original %s)", r.Extra[0].Path, ConflictOriginal(r.Extra[0].Path))
 	}
-	it, err := Parse(want, r.Extra[0].Data)
+	it, err := model.Parse(want, r.Extra[0].Data)
 	if err != nil || it.Body != "body theirs" || it.ID != "01JDXK3V9M2Q7Y8Z4T6R5W1HBC" {
 		t.Errorf("copy does not parse as the item: %v %+v", err, it)
 	}
@@ -182,7 +183,7 @@ func FuzzMergeSession(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := parseSession("merged", got); err != nil {
+		if _, err := model.ParseSession("merged", got); err != nil {
 			t.Fatalf("merged session does not read back: %v\n%s", err, got)
 		}
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/gofrs/flock"
 )
 
@@ -244,7 +245,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 		q.Kinds = append(q.Kinds, kind)
 	}
 	for _, l := range opts.Layers {
-		layer, err := ParseLayer(l)
+		layer, err := model.ParseLayer(l)
 		if err != nil {
 			return q, err
 		}
@@ -262,7 +263,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 // the session logs'.
 func SearchKinds() []string {
 	var out []string
-	for _, k := range allKinds() {
+	for _, k := range model.AllKinds() {
 		out = append(out, string(k))
 	}
 	return append(out, "prompt", "transcript")
@@ -270,7 +271,7 @@ func SearchKinds() []string {
 
 // parseSearchKind reads a kind to filter a search by.
 func parseSearchKind(s string) (string, error) {
-	if k, err := ParseKind(s); err == nil {
+	if k, err := model.ParseKind(s); err == nil {
 		return string(k), nil
 	}
 	switch name := strings.ToLower(strings.TrimSpace(s)); name {
@@ -294,7 +295,7 @@ func CheckSearchOptions(opts SearchOptions) error {
 		}
 	}
 	for _, l := range opts.Layers {
-		if _, err := ParseLayer(l); err != nil {
+		if _, err := model.ParseLayer(l); err != nil {
 			return err
 		}
 	}
@@ -461,7 +462,7 @@ func clamp01(f float64) float64 { return min(max(f, 0), 1) }
 // hitID is the id a hit is known by: the item's id from its file name,
 // or the path of a file that is not an item.
 func hitID(p string) string {
-	if id, ok := IDFromPath(p); ok {
+	if id, ok := model.IDFromPath(p); ok {
 		return id
 	}
 	return p
@@ -527,7 +528,7 @@ func (m *Memory) countReferences(ctx context.Context, ids []string) error {
 // such as 36h, 7d or 2w.
 func ParseTime(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	if t, err := parseTime(s); err == nil {
+	if t, err := model.ParseTimestamp(s); err == nil {
 		return t, nil
 	}
 	if n := len(s); n > 1 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 type evalMemory struct {
@@ -62,12 +63,12 @@ func evalSet(t *testing.T) (*Memory, []evalQuery) {
 	files := map[string]string{}
 	where := map[string]string{}
 	for _, em := range mems {
-		kind, err := ParseKind(em.Kind)
+		kind, err := model.ParseKind(em.Kind)
 		if err != nil {
-			kind = Note
+			kind = model.Note
 		}
 		created := now.Add(-time.Duration(rng.IntN(365*24)) * time.Hour)
-		it := NewItem(kind, em.Title, created)
+		it := model.NewItem(kind, em.Title, created)
 		it.Created, it.Updated = created.Truncate(time.Second), created.Truncate(time.Second)
 		it.Importance = float64(3+rng.IntN(7)) / 10
 		it.Body = em.Body
@@ -252,7 +253,7 @@ func TestRerank(t *testing.T) {
 
 func TestSearchBadInput(t *testing.T) {
 	m, _ := newTestMemory(t)
-	it := remember(t, m, Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
+	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
 	x := openIndex(t, m)
 	ctx := context.Background()
 	junk := make([]byte, 4096)
@@ -413,7 +414,7 @@ func benchCorpus(tb testing.TB, dir string, n int) int64 {
 	items := n / 20
 	for i := range items {
 		created := now.Add(-time.Duration(t.r.IntN(3*365*24)) * time.Hour)
-		it := NewItem(Kinds()[i%5], t.words(3+t.r.IntN(5)), created)
+		it := model.NewItem(model.Kinds()[i%5], t.words(3+t.r.IntN(5)), created)
 		it.Importance, it.Body = float64(t.r.IntN(11))/10, t.words(100+t.r.IntN(120))
 		it.Created, it.Updated = created.Truncate(time.Second), created.Truncate(time.Second)
 		data, err := it.Marshal()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // MaxResumeChars bounds what ResumeContext returns: under the 10,000
@@ -48,7 +49,7 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 		fmt.Fprintf(&head, "- Progress: %d of %d steps done\n", e.Progress.Done, e.Progress.Total)
 	}
 	if pending := e.Turns - e.Summarized.Turns; pending > 0 && e.Summarized.Segments > 0 {
-		fmt.Fprintf(&head, "- %s since the last summary are in %s\n", plural(pending, "turn"), e.File(TranscriptFile))
+		fmt.Fprintf(&head, "- %s since the last summary are in %s\n", plural(pending, "turn"), e.File(model.TranscriptFile))
 	}
 	fmt.Fprintf(&head, "- Files: %s/\n", e.Dir)
 
@@ -81,7 +82,7 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 		promptText = capText(b.String(), resumePromptsChars)
 	}
 
-	items, _, err := m.List(ctx, Filter{Session: e.ID, Layer: LayerCore})
+	items, _, err := m.List(ctx, Filter{Session: e.ID, Layer: model.LayerCore})
 	if err != nil {
 		return "", err
 	}
@@ -125,8 +126,8 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 
 // latestSummary returns the latest sections of a session's summary that
 // fit in room characters.
-func (m *Memory) latestSummary(e *SessionEntry, room int) (string, error) {
-	data, err := m.store.ReadFile(e.File(SummaryFile))
+func (m *Memory) latestSummary(e *model.SessionEntry, room int) (string, error) {
+	data, err := m.store.ReadFile(e.File(model.SummaryFile))
 	if errors.Is(err, gitstore.ErrNotFound) {
 		return "", nil
 	}
@@ -156,7 +157,7 @@ func (m *Memory) latestSummary(e *SessionEntry, room int) (string, error) {
 	var b strings.Builder
 	b.WriteString(title)
 	if left := len(sections) - len(kept); left > 0 {
-		fmt.Fprintf(&b, "(%d earlier section(s) in %s)\n\n", left, e.File(SummaryFile))
+		fmt.Fprintf(&b, "(%d earlier section(s) in %s)\n\n", left, e.File(model.SummaryFile))
 	}
 	for i := len(kept) - 1; i >= 0; i-- {
 		b.WriteString(kept[i])
@@ -165,8 +166,8 @@ func (m *Memory) latestSummary(e *SessionEntry, room int) (string, error) {
 }
 
 // lastPrompts returns the text of a session's last n prompts.
-func (m *Memory) lastPrompts(e *SessionEntry, n int) ([]string, error) {
-	data, err := m.store.ReadFile(e.File(PromptsFile))
+func (m *Memory) lastPrompts(e *model.SessionEntry, n int) ([]string, error) {
+	data, err := m.store.ReadFile(e.File(model.PromptsFile))
 	if errors.Is(err, gitstore.ErrNotFound) {
 		return nil, nil
 	}

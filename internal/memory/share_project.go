@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // keySharedProject names the project an item was shared from.
@@ -27,14 +28,14 @@ type ProjectShareResult struct {
 // before, conflict copies, and items that came from dst in the first
 // place are not copied. The copies are one commit in dst.
 func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*ProjectShareResult, error) {
-	var kinds []Kind
+	var kinds []model.Kind
 	switch what {
 	case ShareDecisions, "":
-		kinds, what = []Kind{Decision}, ShareDecisions
+		kinds, what = []model.Kind{model.Decision}, ShareDecisions
 	case SharePatterns:
-		kinds = []Kind{Pattern}
+		kinds = []model.Kind{model.Pattern}
 	case ShareFull:
-		kinds = []Kind{Decision, Fact, Pattern, Preference, Note}
+		kinds = []model.Kind{model.Decision, model.Fact, model.Pattern, model.Preference, model.Note}
 	default:
 		return nil, fmt.Errorf("share %q: want decisions, patterns or full", what)
 	}
@@ -42,7 +43,7 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 		return nil, fmt.Errorf("share: %s is both the source and the destination", m.Project)
 	}
 	res := &ProjectShareResult{From: m.Project, To: dst.Project}
-	items, problems, err := m.List(ctx, Filter{Layer: LayerCore})
+	items, problems, err := m.List(ctx, Filter{Layer: model.LayerCore})
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +55,7 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 		return nil, err
 	}
 	defer unlock()
-	have, problems, err := dst.List(ctx, Filter{Layer: LayerCore})
+	have, problems, err := dst.List(ctx, Filter{Layer: model.LayerCore})
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 	for _, e := range have {
 		done[e.Item.ID] = true // shared back and forth: the same item
 		if data, err := dst.store.ReadFile(e.Path); err == nil {
-			if k := frontKeys(data); k[keySharedProject] == m.Project && k[keySharedItem] != "" {
+			if k := model.FrontKeys(data); k[keySharedProject] == m.Project && k[keySharedItem] != "" {
 				done[k[keySharedItem]] = true
 			}
 		}
@@ -81,7 +82,7 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 		if err != nil {
 			continue
 		}
-		if k := frontKeys(data); k[keySharedProject] == dst.Project || done[k[keySharedItem]] {
+		if k := model.FrontKeys(data); k[keySharedProject] == dst.Project || done[k[keySharedItem]] {
 			continue // came from dst
 		}
 		if done[it.ID] {
@@ -94,7 +95,7 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 		if err != nil {
 			return nil, err
 		}
-		b.put(cp.Path(), withKeys(out, keySharedProject, m.Project, keySharedItem, it.ID))
+		b.put(cp.Path(), model.WithKeys(out, keySharedProject, m.Project, keySharedItem, it.ID))
 		res.Items = append(res.Items, ItemChange{Action: "shared", ID: cp.ID, Kind: cp.Kind, Title: cp.Title, Path: cp.Path()})
 	}
 	if b.empty() {

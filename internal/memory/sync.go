@@ -17,6 +17,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // DefaultSyncAttempts bounds the fetch, merge and push rounds of one sync
@@ -209,7 +210,7 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 		Trailers: []gitstore.Trailer{
 			{Key: TrailerEvent, Value: "sync"},
 			{Key: TrailerRemote, Value: f.Remote},
-			{Key: TrailerSchema, Value: strconv.Itoa(SchemaVersion)},
+			{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)},
 		},
 		CheckIncoming: func(p string, data []byte) error {
 			if w := checkIncoming(p, data); w != "" {
@@ -262,12 +263,12 @@ func checkIncoming(p string, data []byte) string {
 		if _, err := parseConfig(data); err != nil {
 			return ConfigFile + ": " + err.Error()
 		}
-	case strings.HasSuffix(p, ".md") && LayerOf(p) == LayerCore && !IsConflictCopy(p):
-		if _, err := Parse(p, data); err != nil {
+	case strings.HasSuffix(p, ".md") && model.LayerOf(p) == model.LayerCore && !IsConflictCopy(p):
+		if _, err := model.Parse(p, data); err != nil {
 			return err.Error()
 		}
-	case strings.HasSuffix(p, "/"+SessionFile):
-		if _, err := parseSession(p, data); err != nil {
+	case strings.HasSuffix(p, "/"+model.SessionFile):
+		if _, err := model.ParseSession(p, data); err != nil {
 			return err.Error()
 		}
 	}
@@ -401,11 +402,11 @@ func (m *Memory) Resolve(ctx context.Context, p, keep string) (*gitstore.Checkpo
 		}
 		paths = append(paths, c.Original)
 	case KeepBoth:
-		it, err := Parse(c.Original, data)
+		it, err := model.Parse(c.Original, data)
 		if err != nil {
 			return nil, fmt.Errorf("resolve %s: keep both needs an item: %w", c.Path, err)
 		}
-		it.ID = NewID(m.now())
+		it.ID = model.NewID(m.now())
 		b, err := it.Marshal()
 		if err != nil {
 			return nil, err
@@ -434,9 +435,9 @@ func unmarkConflict(data []byte) []byte {
 	var out strings.Builder
 	inFront := false
 	for i, l := range lines {
-		if i == 0 && isDelimiter(strings.TrimRight(l, "\n")) {
+		if i == 0 && model.IsDelimiter(strings.TrimRight(l, "\n")) {
 			inFront = true
-		} else if inFront && isDelimiter(strings.TrimRight(l, "\n")) {
+		} else if inFront && model.IsDelimiter(strings.TrimRight(l, "\n")) {
 			inFront = false
 		} else if inFront && (strings.HasPrefix(l, "conflict_of:") || strings.HasPrefix(l, "conflict_from:") || strings.HasPrefix(l, "conflict_at:")) {
 			continue

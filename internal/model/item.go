@@ -1,4 +1,4 @@
-package memory
+package model
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,8 +25,8 @@ const (
 	DefaultConfidence = 1.0
 )
 
-// maxTitleLen bounds a title taken from the first line of a body, in runes.
-const maxTitleLen = 100
+// MaxTitleLen bounds a title taken from the first line of a body, in runes.
+const MaxTitleLen = 100
 
 // maxAliasCopy bounds the nodes copied to make unknown keys independent of
 // anchors on known keys, so that a small file cannot expand into a huge one.
@@ -267,11 +268,11 @@ func Parse(path string, data []byte) (it *Item, err error) {
 		Schema:     SchemaVersion,
 	}
 	body := text
-	if first, rest, ok := strings.Cut(text, "\n"); isDelimiter(first) {
+	if first, rest, ok := strings.Cut(text, "\n"); IsDelimiter(first) {
 		if !ok {
 			return nil, &ParseError{Path: path, Line: 1, Err: errors.New(`front matter has no closing "---"`)}
 		}
-		yml, after, end, ok := cutFrontMatter(rest)
+		yml, after, end, ok := CutFrontMatter(rest)
 		if !ok {
 			return nil, &ParseError{Path: path, Line: 1, Err: errors.New(`front matter has no closing "---"`)}
 		}
@@ -300,17 +301,17 @@ func Parse(path string, data []byte) (it *Item, err error) {
 	return it, nil
 }
 
-func isDelimiter(line string) bool {
+func IsDelimiter(line string) bool {
 	return strings.TrimRight(line, " \t") == "---"
 }
 
-// cutFrontMatter splits what follows the opening delimiter into the YAML
+// CutFrontMatter splits what follows the opening delimiter into the YAML
 // and the body. end is the closing delimiter's line in the file.
-func cutFrontMatter(s string) (yml, body string, end int, ok bool) {
+func CutFrontMatter(s string) (yml, body string, end int, ok bool) {
 	line := 2
 	for pos := 0; pos <= len(s); line++ {
 		l, _, more := strings.Cut(s[pos:], "\n")
-		if isDelimiter(l) {
+		if IsDelimiter(l) {
 			after := min(pos+len(l)+1, len(s))
 			return s[:pos], s[after:], line, true
 		}
@@ -349,10 +350,10 @@ func titleFrom(body string) string {
 }
 
 func cutTitle(t string) string {
-	if utf8.RuneCountInString(t) <= maxTitleLen {
+	if utf8.RuneCountInString(t) <= MaxTitleLen {
 		return t
 	}
-	r := []rune(t)[:maxTitleLen]
+	r := []rune(t)[:MaxTitleLen]
 	cut := string(r)
 	if i := strings.LastIndexAny(cut, " \t"); i > 0 {
 		cut = cut[:i]
@@ -366,25 +367,16 @@ func cleanString(s string) string {
 	return strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
 }
 
-// normTags trims tags and drops empty and repeated ones, keeping the order.
-func normTags(tags []string) []string {
+// NormTags trims tags and drops empty and repeated ones, keeping the order.
+func NormTags(tags []string) []string {
 	var out []string
 	for _, t := range tags {
 		t = cleanString(t)
-		if t != "" && !contains(out, t) {
+		if t != "" && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // parser reads front matter, turning YAML line numbers into file lines.
@@ -575,7 +567,7 @@ func (p *parser) value(it *Item, key string, v *yaml.Node) error {
 			it.Confidence = f
 		}
 	case "created", "updated":
-		t, err := parseTime(s)
+		t, err := ParseTimestamp(s)
 		if err != nil {
 			return p.errorf(at, "%s: %w", key, err)
 		}
@@ -645,7 +637,7 @@ func (p *parser) tags(it *Item, at, v *yaml.Node) error {
 	default:
 		return p.errorf(at, "tags: want a list of strings, got %s", describe(v))
 	}
-	it.Tags = normTags(tags)
+	it.Tags = NormTags(tags)
 	return nil
 }
 
@@ -668,9 +660,9 @@ func unit(v *yaml.Node) (float64, error) {
 	return f + 0, nil // no negative zero
 }
 
-// parseTime reads RFC 3339 and a few looser forms people write by hand;
+// ParseTimestamp reads RFC 3339 and a few looser forms people write by hand;
 // a time without a zone is UTC.
-func parseTime(s string) (time.Time, error) {
+func ParseTimestamp(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	for _, layout := range []string{
 		time.RFC3339Nano,
@@ -895,7 +887,7 @@ func (it *Item) marshal(fm *frontMatter) ([]byte, error) {
 	}
 	add("importance", scalar("!!float", formatUnit(it.Importance)))
 	add("confidence", scalar("!!float", formatUnit(it.Confidence)))
-	if tags := normTags(it.Tags); len(tags) > 0 {
+	if tags := NormTags(it.Tags); len(tags) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
 		for _, t := range tags {
 			seq.Content = append(seq.Content, scalar("!!str", t))

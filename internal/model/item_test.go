@@ -1,4 +1,4 @@
-package memory
+package model
 
 import (
 	"bytes"
@@ -343,7 +343,7 @@ func TestRoundTrip(t *testing.T) {
 		"binary \xff\xfe body",
 	}
 	for i, title := range titles {
-		it := NewItem(allKinds()[i%len(allKinds())], title, now.Add(time.Duration(i)*time.Hour))
+		it := NewItem(AllKinds()[i%len(AllKinds())], title, now.Add(time.Duration(i)*time.Hour))
 		it.Importance = float64(i) / float64(len(titles))
 		it.Confidence = 1 - it.Importance/3
 		it.Tags = []string{"a", title, "c d"}
@@ -710,7 +710,7 @@ func FuzzMarshal(f *testing.F) {
 			want.Title = titleFrom(normBody(body))
 		}
 		want.Session = cleanString(session)
-		want.Tags = normTags(it.Tags)
+		want.Tags = NormTags(it.Tags)
 		want.Body = normBody(body)
 		if want.Created.IsZero() { // Parse takes it from the id
 			want.Created, _ = idTime(want.ID)

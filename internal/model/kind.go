@@ -1,4 +1,4 @@
-package memory
+package model
 
 import (
 	"fmt"
@@ -22,8 +22,8 @@ const (
 	Observation Kind = "observation"
 )
 
-// allKinds is in the order that error messages and listings use.
-func allKinds() []Kind {
+// AllKinds is in the order that error messages and listings use.
+func AllKinds() []Kind {
 	return []Kind{Decision, Fact, Pattern, Preference, Note, Summary, Observation}
 }
 
@@ -39,7 +39,7 @@ func Kinds() []Kind {
 // "decisions" and "DECISIONS" all give Decision.
 func ParseKind(s string) (Kind, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
-	for _, k := range allKinds() {
+	for _, k := range AllKinds() {
 		if name == string(k) || name == k.plural() {
 			return k, nil
 		}
@@ -48,8 +48,8 @@ func ParseKind(s string) (Kind, error) {
 }
 
 func kindList() string {
-	names := make([]string, 0, len(allKinds()))
-	for _, k := range allKinds() {
+	names := make([]string, 0, len(AllKinds()))
+	for _, k := range AllKinds() {
 		names = append(names, string(k))
 	}
 	return strings.Join(names, ", ")
@@ -57,7 +57,7 @@ func kindList() string {
 
 // Valid reports whether k is one of the known kinds, spelled canonically.
 func (k Kind) Valid() bool {
-	for _, known := range allKinds() {
+	for _, known := range AllKinds() {
 		if k == known {
 			return true
 		}

@@ -1,4 +1,4 @@
-package memory
+package model
 
 import (
 	"strings"
@@ -87,7 +87,7 @@ func TestKinds(t *testing.T) {
 		}
 	}
 	// Each kind's folder names it back.
-	for _, k := range allKinds() {
+	for _, k := range AllKinds() {
 		dir := k.Dir()
 		back, err := ParseKind(dir[strings.LastIndex(dir, "/")+1:])
 		if err != nil || back != k {

@@ -1,4 +1,4 @@
-package memory
+package model
 
 import (
 	"reflect"
@@ -11,11 +11,11 @@ import (
 // FuzzParseSession: any session.yaml either is refused with an error or
 // reads back the same after cairn rewrites it.
 func FuzzParseSession(f *testing.F) {
-	s := newSession("3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14", AgentClaudeCode, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	s := NewSession("3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14", AgentClaudeCode, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	s.Variables = map[string]string{"ticket": "OPS-42"}
 	s.Sources = []Source{{Name: "a.jsonl", Offset: 10, First: "u1"}}
 	s.Hooks = []string{"hook:1"}
-	data, _ := s.marshal()
+	data, _ := s.Marshal()
 	f.Add(data)
 	f.Add([]byte("schema: 1\nid: x\nstatus: archived\nticket: OPS-42 # mine\n"))
 	f.Add([]byte("schema: 9\n"))
@@ -24,15 +24,15 @@ func FuzzParseSession(f *testing.F) {
 	f.Add([]byte("started: 2026-01-02\nvariables: {a: 1, b: [x]}\n"))
 	f.Add([]byte("&a x: *a\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := parseSession("session.yaml", data)
+		s, err := ParseSession("session.yaml", data)
 		if err != nil {
 			return
 		}
-		out, err := s.marshal()
+		out, err := s.Marshal()
 		if err != nil {
 			return // an unknown key yaml.v3 cannot write back
 		}
-		back, err := parseSession("session.yaml", out)
+		back, err := ParseSession("session.yaml", out)
 		if err != nil {
 			t.Fatalf("rewrite does not parse: %v\n%s\n--- from\n%s", err, out, data)
 		}
@@ -66,7 +66,7 @@ func FuzzWithKeys(f *testing.F) {
 	f.Add("x", "", "shared_from", "a b: c # d")
 	f.Add("---", "---", "shared_item", "\"quoted\"\n")
 	f.Fuzz(func(t *testing.T, title, body, key, value string) {
-		if !keyRE.MatchString(key) || isKnown(key) {
+		if !ValidVariable(key) || isKnown(key) {
 			return
 		}
 		it := NewItem(Decision, title, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
@@ -79,7 +79,7 @@ func FuzzWithKeys(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out := withKeys(data, key, value)
+		out := WithKeys(data, key, value)
 		got, err := Parse("x.md", out)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
@@ -90,7 +90,7 @@ func FuzzWithKeys(f *testing.F) {
 		if !utf8.ValidString(value) || strings.ContainsRune(value, 0) || strings.ContainsRune(value, '\uFEFF') {
 			return // not text YAML keeps as it is
 		}
-		if v, ok := frontKeys(out)[key]; !ok || v != value {
+		if v, ok := FrontKeys(out)[key]; !ok || v != value {
 			t.Fatalf("key %s = %q (%v), want %q\n%s", key, v, ok, value, out)
 		}
 	})

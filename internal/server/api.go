@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -341,7 +342,7 @@ func (a *api) sessionStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := Status(r.Context(), a.d.Mem, a.q, id)
 	switch {
-	case errors.Is(err, memory.ErrNoSession):
+	case errors.Is(err, model.ErrNoSession):
 		replyError(w, http.StatusNotFound, err.Error())
 	case errors.Is(err, memory.ErrAmbiguous):
 		replyError(w, http.StatusBadRequest, err.Error())
@@ -355,23 +356,23 @@ func (a *api) sessionStatus(w http.ResponseWriter, r *http.Request) {
 // Status reports on session id (or a unique prefix of one; "" means the
 // session that changed last) and the memory's queue. A session not seen
 // yet whose jobs wait in the queue has status "queued"; one with neither
-// is an error wrapping memory.ErrNoSession.
+// is an error wrapping model.ErrNoSession.
 func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) (*SessionStatus, error) {
 	qs, err := q.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var e *memory.SessionEntry
+	var e *model.SessionEntry
 	if id == "" {
 		list, _, err := m.Sessions(ctx, memory.SessionFilter{})
 		if err != nil {
 			return nil, err
 		}
 		if len(list) == 0 {
-			return nil, fmt.Errorf("no session captured yet: %w", memory.ErrNoSession)
+			return nil, fmt.Errorf("no session captured yet: %w", model.ErrNoSession)
 		}
 		e = list[0]
-	} else if e, err = m.Session(ctx, id); err != nil && !errors.Is(err, memory.ErrNoSession) {
+	} else if e, err = m.Session(ctx, id); err != nil && !errors.Is(err, model.ErrNoSession) {
 		return nil, err
 	}
 	st := &SessionStatus{SessionID: id, Queue: qs, Status: "queued"}
@@ -383,13 +384,13 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 	}
 	if e == nil {
 		if st.SessionJobs == (JobCounts{}) {
-			return nil, fmt.Errorf("session %s: %w (and no job of it is queued)", id, memory.ErrNoSession)
+			return nil, fmt.Errorf("session %s: %w (and no job of it is queued)", id, model.ErrNoSession)
 		}
 		return st, nil
 	}
 	st.Known, st.Status, st.Dir = true, string(e.Status), e.Dir
 	if e.Archived() {
-		st.Status = string(memory.StatusArchived)
+		st.Status = string(model.StatusArchived)
 	}
 	st.Agent, st.Title, st.Prompts, st.Turns = e.Agent, e.Title, e.Prompts, e.Turns
 	st.Summarized, st.Variables = e.Summarized.Turns, e.Variables
@@ -458,7 +459,7 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func remembered(it *memory.Item, cp *gitstore.Checkpoint) Remembered {
+func remembered(it *model.Item, cp *gitstore.Checkpoint) Remembered {
 	res := Remembered{ID: it.ID, Path: it.Path(), Kind: string(it.Kind), Title: it.Title}
 	if cp != nil {
 		res.Commit = cp.Hash
@@ -469,10 +470,10 @@ func remembered(it *memory.Item, cp *gitstore.Checkpoint) Remembered {
 // NewRememberItem checks a remember request and makes its item, with
 // secrets redacted as capture redacts them: an agent may paste anything,
 // and memory is pushed. The title defaults to the text's first line.
-func NewRememberItem(req RememberRequest, now time.Time) (*memory.Item, error) {
-	kind := memory.Note
+func NewRememberItem(req RememberRequest, now time.Time) (*model.Item, error) {
+	kind := model.Note
 	if req.Kind != "" {
-		k, err := memory.ParseKind(req.Kind)
+		k, err := model.ParseKind(req.Kind)
 		if err != nil {
 			return nil, err
 		}
@@ -493,7 +494,7 @@ func NewRememberItem(req RememberRequest, now time.Time) (*memory.Item, error) {
 			return nil, fmt.Errorf("session: %w", err)
 		}
 	}
-	it := memory.NewItem(kind, title, now)
+	it := model.NewItem(kind, title, now)
 	it.Body = body
 	if req.Importance != nil {
 		it.Importance = *req.Importance

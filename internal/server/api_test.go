@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -134,10 +135,10 @@ func TestAPISessionFlow(t *testing.T) {
 		st, err = c.SessionStatus(ctx, sid)
 		return err == nil && st.Known && st.SessionJobs == (JobCounts{})
 	})
-	if st.Status != "active" || st.Prompts != 1 || st.Agent != memory.AgentClaudeCode || st.Queue.Failed != 0 || st.LastActivity == nil {
+	if st.Status != "active" || st.Prompts != 1 || st.Agent != model.AgentClaudeCode || st.Queue.Failed != 0 || st.LastActivity == nil {
 		t.Errorf("status = %+v", st)
 	}
-	obs, err := os.ReadFile(filepath.Join(d.Mem.Dir, "sessions", sid, memory.ObservationsFile))
+	obs, err := os.ReadFile(filepath.Join(d.Mem.Dir, "sessions", sid, model.ObservationsFile))
 	if err != nil || !strings.Contains(string(obs), "make lint") {
 		t.Errorf("observations.md: %v\n%s", err, obs)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // newMemory makes a memory in a new project, with HOME and the author
@@ -180,7 +181,7 @@ func TestDaemonServesSearch(t *testing.T) {
 	m := newMemory(t)
 	ctx := context.Background()
 	defer m.Close()
-	it := memory.NewItem(memory.Decision, "Use PostgreSQL for the job queue", time.Now())
+	it := model.NewItem(model.Decision, "Use PostgreSQL for the job queue", time.Now())
 	it.Body = "Jobs survive restarts and share a transaction with their cause."
 	if _, err := m.Remember(ctx, it); err != nil {
 		t.Fatal(err)
@@ -201,7 +202,7 @@ func TestDaemonServesSearch(t *testing.T) {
 		return err == nil
 	})
 	// A memory committed after the daemon opened the index is found.
-	it2 := memory.NewItem(memory.Fact, "Integration tests need PostgreSQL on port 5433", time.Now())
+	it2 := model.NewItem(model.Fact, "Integration tests need PostgreSQL on port 5433", time.Now())
 	if _, err := m.Remember(ctx, it2); err != nil {
 		t.Fatal(err)
 	}

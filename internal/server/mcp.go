@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -396,7 +397,7 @@ func (s *MCP) getOne(ctx context.Context, ref string) string {
 	return fmt.Sprintf("%s: %v", ref, err)
 }
 
-func formatItem(e *memory.Entry) string {
+func formatItem(e *model.Entry) string {
 	it := e.Item
 	meta := []string{"id=" + it.ID, string(it.Kind), e.Path, fmt.Sprintf("importance %.2g", it.Importance)}
 	if len(it.Tags) > 0 {
@@ -468,7 +469,7 @@ func (s *MCP) timeline(ctx context.Context, _ *mcp.CallToolRequest, a timelineAr
 	return text(b.String()), nil, nil
 }
 
-func itemEvent(e memory.Entry) event {
+func itemEvent(e model.Entry) event {
 	it := e.Item
 	return event{t: it.Created, line: fmt.Sprintf("item %s %s %q", it.ID, it.Kind, oneLine(it.Title))}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -47,11 +48,11 @@ func benchMCPMemory(b *testing.B, n int) *memory.Memory {
 		}
 		return strings.Join(w, " ")
 	}
-	kinds := []memory.Kind{memory.Decision, memory.Fact, memory.Pattern, memory.Preference, memory.Note}
+	kinds := []model.Kind{model.Decision, model.Fact, model.Pattern, model.Preference, model.Note}
 	now := time.Now()
 	for i := range n {
-		it := memory.NewItem(kinds[i%len(kinds)], words(4+r.IntN(5)), now.Add(-time.Duration(i)*time.Hour))
-		it.ID = memory.NewID(it.Created)
+		it := model.NewItem(kinds[i%len(kinds)], words(4+r.IntN(5)), now.Add(-time.Duration(i)*time.Hour))
+		it.ID = model.NewID(it.Created)
 		it.Body = words(40+r.IntN(80)) + ".\n\n" + words(20+r.IntN(40)) + "."
 		it.Importance = float64(r.IntN(10)) / 10
 		data, err := it.Marshal()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -301,7 +302,7 @@ func TestMCPConcurrentRemember(t *testing.T) {
 			t.Error(e)
 		}
 	}
-	items, _, err := m.List(context.Background(), memory.Filter{Kind: memory.Fact})
+	items, _, err := m.List(context.Background(), memory.Filter{Kind: model.Fact})
 	if err != nil || len(items) != 8 {
 		t.Errorf("%d items, %v", len(items), err)
 	}

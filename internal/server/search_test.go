@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // searchServer serves the search API of a real memory and index on
@@ -29,13 +30,13 @@ func searchServer(t *testing.T) (*Client, *memory.Memory) {
 	}
 	t.Cleanup(func() { m.Close() })
 	for _, it := range []struct {
-		kind        memory.Kind
+		kind        model.Kind
 		title, body string
 	}{
-		{memory.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED."},
-		{memory.Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/."},
+		{model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED."},
+		{model.Fact, "Deploys go through Kubernetes", "Helm charts live in deploy/."},
 	} {
-		item := memory.NewItem(it.kind, it.title, time.Now())
+		item := model.NewItem(it.kind, it.title, time.Now())
 		item.Body = it.body
 		if _, err := m.Remember(ctx, item); err != nil {
 			t.Fatal(err)
