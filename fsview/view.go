@@ -16,15 +16,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
-// Searcher answers searches and packs context: a *memory.Index, or a
+// Searcher answers searches and packs context: a *recall.Index, or a
 // client of a daemon that has one open.
 type Searcher interface {
-	Search(ctx context.Context, query string, opts memory.SearchOptions) (*memory.SearchResults, error)
-	Context(ctx context.Context, opts memory.ContextOptions) (*memory.Pack, error)
+	Search(ctx context.Context, query string, opts recall.SearchOptions) (*recall.SearchResults, error)
+	Context(ctx context.Context, opts recall.ContextOptions) (*recall.Pack, error)
 }
 
 // Options tune a View.
@@ -892,7 +892,7 @@ func (v *View) runSearch(ctx context.Context, s *snapshot, q string) []hit {
 	if v.opts.Searcher == nil {
 		return nil
 	}
-	res, err := v.opts.Searcher.Search(ctx, q, memory.SearchOptions{K: v.opts.Hits * 3})
+	res, err := v.opts.Searcher.Search(ctx, q, recall.SearchOptions{K: v.opts.Hits * 3})
 	if err != nil {
 		v.opts.Warn(fmt.Sprintf("search/%s: %v", q, err))
 		return nil
@@ -985,7 +985,7 @@ func (v *View) makePack(ctx context.Context) []byte {
 	if v.opts.Searcher == nil {
 		return []byte("<!-- no context: this view has no search index -->\n")
 	}
-	p, err := v.opts.Searcher.Context(ctx, memory.ContextOptions{})
+	p, err := v.opts.Searcher.Context(ctx, recall.ContextOptions{})
 	if err != nil {
 		v.opts.Warn(fmt.Sprintf("%s: %v", contextFile, err))
 		return fmt.Appendf(nil, "<!-- no context: %v -->\n", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // testMemory makes a memory with three checkpoints beyond the first, a
@@ -57,7 +58,7 @@ func testMemory(t testing.TB) *memory.Memory {
 // indexed opens the memory's index as the view's searcher.
 func indexed(t testing.TB, m *memory.Memory) Searcher {
 	t.Helper()
-	x, err := m.OpenIndex(context.Background(), memory.IndexOptions{})
+	x, err := recall.OpenIndex(context.Background(), m, recall.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -314,7 +317,7 @@ func TestSessionCommand(t *testing.T) {
 			t.Errorf("resume lacks %q:\n%s", want, resume)
 		}
 	}
-	if strings.Contains(resume, "stage") || len(resume) > memory.MaxResumeChars {
+	if strings.Contains(resume, "stage") || len(resume) > recall.MaxResumeChars {
 		t.Errorf("resume:\n%s", resume)
 	}
 	gitc(t, mem, "cat-file", "-e", "HEAD:sessions/"+basic+"/session.yaml")
@@ -322,7 +325,7 @@ func TestSessionCommand(t *testing.T) {
 
 	// Share the decisions of the compaction session with the first one.
 	var shared struct {
-		Items []memory.ItemChange `json:"items"`
+		Items []model.ItemChange `json:"items"`
 	}
 	if err := json.Unmarshal([]byte(ok(t, p, "session", "share", "c4d7e9f1", basic, "--json")), &shared); err != nil {
 		t.Fatal(err)
@@ -388,7 +391,7 @@ func TestQueueCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +412,7 @@ func TestQueueCommand(t *testing.T) {
 	hook := func(event, extra string) []byte {
 		return []byte(fmt.Sprintf(`{"session_id":"hook-sess-1","cwd":%q,"hook_event_name":%q%s}`, p, event, extra))
 	}
-	if _, err := q.Enqueue(context.Background(), watcher.Job{Kind: memory.JobHook, Payload: hook("UserPromptSubmit", `,"prompt":"Rename the flag to --output."`)}); err != nil {
+	if _, err := q.Enqueue(context.Background(), watcher.Job{Kind: capture.JobHook, Payload: hook("UserPromptSubmit", `,"prompt":"Rename the flag to --output."`)}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(inbox, "hook-stop.json"), hook("Stop", `,"last_assistant_message":"Renamed."`), 0o644)
@@ -464,7 +467,7 @@ func TestQueueCommand(t *testing.T) {
 	w.write(t, name)
 	fi2, _ := os.Stat(name)
 	m, _ = memory.Open(context.Background(), mem, memory.Options{})
-	q, _ = m.Queue(watcher.QueueOptions{})
+	q, _ = capture.Queue(m, watcher.QueueOptions{})
 	q.Enqueue(context.Background(), watcher.Job{Kind: watcher.KindTranscriptDelta, Pointer: &watcher.Range{Path: name, To: fi.Size()}})
 	q.Enqueue(context.Background(), watcher.Job{Kind: watcher.KindTranscriptDelta, Pointer: &watcher.Range{Path: name, From: fi.Size(), To: fi2.Size()}})
 	// A pointer at a file that is no watched transcript is refused.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -52,8 +52,8 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	if opts.tag == "" {
 		// A running daemon has the stat cache in memory and knows what
 		// changed: let it checkpoint.
-		if c, err := server.Discover(ctx, m.Store().StatePath(""), daemonWait); err == nil {
-			resp, err := c.Checkpoint(ctx, server.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event})
+		if c, err := client.Discover(ctx, m.Store().StatePath(""), daemonWait); err == nil {
+			resp, err := c.Checkpoint(ctx, client.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event})
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -61,7 +61,7 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 	if len(opts.query) > server.MaxQueryBytes {
 		return usagef("--query is longer than %d bytes", server.MaxQueryBytes)
 	}
-	var s server.Searcher
+	var s recall.Searcher
 	if strings.TrimSpace(opts.query) == "" {
 		// Nothing to retrieve: the pack needs the files, not the index,
 		// whose opening costs more than the rest.
@@ -79,7 +79,7 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 		}
 		defer done()
 	}
-	p, err := s.Context(ctx, memory.ContextOptions{Query: opts.query, Budget: opts.budget, Session: opts.session})
+	p, err := s.Context(ctx, recall.ContextOptions{Query: opts.query, Budget: opts.budget, Session: opts.session})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
@@ -77,7 +78,7 @@ type daemonState struct {
 func readDaemonState(m *memory.Memory) daemonState {
 	st := m.Store()
 	var s daemonState
-	b, err := os.ReadFile(st.StatePath(server.PIDFile))
+	b, err := os.ReadFile(st.StatePath(client.PIDFile))
 	if err != nil {
 		return s
 	}
@@ -86,7 +87,7 @@ func readDaemonState(m *memory.Memory) daemonState {
 		return s
 	}
 	s.PID = pid
-	if c, err := server.Discover(context.Background(), st.StatePath(""), time.Second); err == nil {
+	if c, err := client.Discover(context.Background(), st.StatePath(""), time.Second); err == nil {
 		s.Running, s.URL = true, c.BaseURL
 	}
 	return s
@@ -124,7 +125,7 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	logName := m.Store().StatePath(server.LogFile)
+	logName := m.Store().StatePath(client.LogFile)
 	logf, err := os.OpenFile(logName, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("open daemon log: %w", err)

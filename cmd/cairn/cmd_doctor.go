@@ -16,7 +16,9 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
@@ -129,7 +131,7 @@ func doctor(ctx context.Context, g *globals, r *doctorReport) {
 // doctorConflicts lists the conflict copies syncs left: both versions of
 // a memory are kept until someone chooses.
 func doctorConflicts(ctx context.Context, m *memory.Memory, r *doctorReport) {
-	cs, err := m.Conflicts(ctx)
+	cs, err := memsync.Conflicts(ctx, m)
 	if err != nil {
 		r.add("conflicts", checkFail, err.Error(), "")
 		return
@@ -354,7 +356,7 @@ func doctorMCP(project string, r *doctorReport) {
 }
 
 func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorReport) {
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		r.add("queue", checkFail, err.Error(), "")
 		return
@@ -427,7 +429,7 @@ func doctorFUSE(r *doctorReport) {
 const remoteTimeout = 10 * time.Second
 
 func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
-	remotes, err := m.Remotes()
+	remotes, err := memsync.Remotes(m)
 	if err != nil {
 		r.add("remotes", checkFail, err.Error(), "fix it with git config --file .cairn/.git/config")
 		return

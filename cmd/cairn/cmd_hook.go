@@ -14,7 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
@@ -282,7 +285,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 	}
 	// One look for the daemon, under the hook's deadline: its client
 	// also makes the pack.
-	daemon, derr := server.Discover(ctx, m.Store().StatePath(""), daemonWait)
+	daemon, derr := client.Discover(ctx, m.Store().StatePath(""), daemonWait)
 	var notes []string
 	if derr != nil {
 		n, err := drainFor(ctx, m, drainBudget)
@@ -298,27 +301,27 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		}
 		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
 	}
-	if q, err := m.Queue(watcher.QueueOptions{}); err == nil {
+	if q, err := capture.Queue(m, watcher.QueueOptions{}); err == nil {
 		if st, err := q.Status(ctx); err == nil && st.Failed > 0 {
 			notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(st.Failed, "capture job", "capture jobs")))
 		}
 	}
 
-	opts := memory.ContextOptions{}
+	opts := recall.ContextOptions{}
 	if h != nil && h.Source != "startup" && h.Source != "clear" {
 		// A resumed or compacted session continues: its own state first.
 		if _, err := m.Session(ctx, h.SessionID); err == nil {
 			opts.Session = h.SessionID
 		}
 	}
-	var pack *memory.Pack
+	var pack *recall.Pack
 	if derr == nil {
-		if pack, err = daemon.Context(ctx, opts); err != nil {
+		if pack, err = (recall.Remote{Client: daemon}).Context(ctx, opts); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if pack == nil {
-		if pack, err = m.Context(ctx, opts); err != nil {
+		if pack, err = recall.Context(ctx, m, opts); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -346,11 +349,11 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 
 // enqueueHook queues a hook payload for the daemon.
 func enqueueHook(ctx context.Context, m *memory.Memory, session string, payload []byte) error {
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		return err
 	}
-	_, err = q.Enqueue(ctx, watcher.Job{Kind: memory.JobHook, AgentSession: session, Payload: json.RawMessage(payload)})
+	_, err = q.Enqueue(ctx, watcher.Job{Kind: capture.JobHook, AgentSession: session, Payload: json.RawMessage(payload)})
 	return err
 }
 
@@ -374,7 +377,7 @@ func drainFor(ctx context.Context, m *memory.Memory, budget time.Duration) (drai
 			n.left = true
 			return n, nil
 		}
-		r, err := m.Drain(ctx, watcher.QueueOptions{}, 1)
+		r, err := capture.Drain(ctx, m, watcher.QueueOptions{}, 1)
 		if err != nil && ctx.Err() != nil {
 			n.left = true
 			return n, nil
@@ -426,7 +429,7 @@ func hookPromptContext(ctx context.Context, g *globals, mem string, payload []by
 		return nil, err
 	}
 	defer done()
-	res, err := s.Search(ctx, prompt, memory.SearchOptions{K: cfg.Memories()})
+	res, err := s.Search(ctx, prompt, recall.SearchOptions{K: cfg.Memories()})
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/spf13/cobra"
 )
 
@@ -56,9 +56,9 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 		g.warn("archive inactive sessions: " + err.Error())
 	}
 	failed := 0
-	var out []*memory.IngestResult
+	var out []*capture.IngestResult
 	for _, name := range files {
-		res, err := m.Ingest(ctx, name, memory.IngestOptions{Session: opts.session})
+		res, err := capture.Ingest(ctx, m, name, capture.IngestOptions{Session: opts.session})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -78,7 +78,7 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 	}
 	if opts.json {
 		if out == nil {
-			out = []*memory.IngestResult{}
+			out = []*capture.IngestResult{}
 		}
 		if err := g.printJSON(out); err != nil {
 			return err
@@ -91,7 +91,7 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 }
 
 // ingestLine says in one line what ingesting a file did.
-func ingestLine(name string, r *memory.IngestResult) string {
+func ingestLine(name string, r *capture.IngestResult) string {
 	head := fmt.Sprintf("%s: session %s (%s, %s)", name, r.Session, r.Format, r.Agent)
 	if r.Ignored != "" {
 		return head + ": ignored, " + r.Ignored

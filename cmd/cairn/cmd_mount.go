@@ -14,7 +14,7 @@ import (
 
 	"github.com/cairn-mem/cairn/fsview"
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/spf13/cobra"
 )
 
@@ -172,7 +172,7 @@ func mountBackground(ctx context.Context, g *globals, dir string) error {
 // the index would keep every other cairn command from using it.
 type onDemand struct{ g *globals }
 
-func (o onDemand) Search(ctx context.Context, q string, opts memory.SearchOptions) (*memory.SearchResults, error) {
+func (o onDemand) Search(ctx context.Context, q string, opts recall.SearchOptions) (*recall.SearchResults, error) {
 	s, done, err := o.g.searcher(ctx, false)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (o onDemand) Search(ctx context.Context, q string, opts memory.SearchOption
 	return s.Search(ctx, q, opts)
 }
 
-func (o onDemand) Context(ctx context.Context, opts memory.ContextOptions) (*memory.Pack, error) {
+func (o onDemand) Context(ctx context.Context, opts recall.ContextOptions) (*recall.Pack, error) {
 	s, done, err := o.g.searcher(ctx, true)
 	if err != nil {
 		return nil, err

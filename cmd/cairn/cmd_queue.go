@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ func openQueue(ctx context.Context, g *globals) (*memory.Memory, *watcher.Queue,
 	if err != nil {
 		return nil, nil, err
 	}
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		m.Close()
 		return nil, nil, err
@@ -266,7 +267,7 @@ that fails goes back to the queue with a backoff, or to failed/.`,
 				return err
 			}
 			defer m.Close()
-			res, err := m.Drain(cmd.Context(), watcher.QueueOptions{}, max)
+			res, err := capture.Drain(cmd.Context(), m, watcher.QueueOptions{}, max)
 			if err != nil {
 				return err
 			}

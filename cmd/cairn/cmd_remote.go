@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memsync"
 )
 
 type remoteOptions struct{ json bool }
@@ -67,7 +68,7 @@ func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
 		return err
 	}
 	defer m.Close()
-	rs, err := m.Remotes()
+	rs, err := memsync.Remotes(m)
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
 		return err
 	}
 	defer m.Close()
-	r, err := m.AddRemote(ctx, args[0], args[1])
+	r, err := memsync.AddRemote(ctx, m, args[0], args[1])
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func runRemoteRemove(ctx context.Context, g *globals, args []string) error {
 		return err
 	}
 	defer m.Close()
-	if err := m.RemoveRemote(ctx, args[0]); err != nil {
+	if err := memsync.RemoveRemote(ctx, m, args[0]); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.stdout, "removed remote %s\n", args[0])

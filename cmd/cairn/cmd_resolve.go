@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +35,7 @@ own with a new id. One checkpoint.`,
 func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []string) error {
 	if len(args) == 1 {
 		switch opts.keep {
-		case memory.KeepOriginal, memory.KeepCopy, memory.KeepBoth:
+		case memsync.KeepOriginal, memsync.KeepCopy, memsync.KeepBoth:
 		default:
 			return usagef("resolve %s: say what to keep: --keep original, copy or both", args[0])
 		}
@@ -46,7 +46,7 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 	}
 	defer m.Close()
 	if len(args) == 0 {
-		cs, err := m.Conflicts(ctx)
+		cs, err := memsync.Conflicts(ctx, m)
 		if err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 	if err != nil {
 		p = args[0]
 	}
-	cp, err := m.Resolve(ctx, p, opts.keep)
+	cp, err := memsync.Resolve(ctx, m, p, opts.keep)
 	if err != nil {
 		return err
 	}

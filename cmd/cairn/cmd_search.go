@@ -12,7 +12,9 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -56,7 +58,7 @@ bringing it up to date with the last checkpoint first.`,
 	f := cmd.Flags()
 	f.IntVarP(&opts.k, "k", "k", 10, "show `N` hits")
 	f.StringVar(&opts.mode, "mode", "hybrid", "hybrid, keyword or vector")
-	f.StringArrayVar(&opts.kinds, "kind", nil, "only memories of this `KIND` (repeat for more): "+strings.Join(memory.SearchKinds(), ", "))
+	f.StringArrayVar(&opts.kinds, "kind", nil, "only memories of this `KIND` (repeat for more): "+strings.Join(recall.SearchKinds(), ", "))
 	f.StringArrayVar(&opts.layers, "layer", nil, "only memories in this `LAYER` (repeat for more): core, active or archival")
 	f.StringVar(&opts.session, "session", "", "only memories of this session (an `ID` or a unique prefix)")
 	f.StringArrayVar(&opts.tags, "tag", nil, "only memories with this `TAG` (repeat: all of them)")
@@ -67,8 +69,8 @@ bringing it up to date with the last checkpoint first.`,
 }
 
 // searchOpts checks the flags and turns them into the search's options.
-func (o searchOptions) searchOpts(now time.Time) (memory.SearchOptions, error) {
-	so := memory.SearchOptions{
+func (o searchOptions) searchOpts(now time.Time) (recall.SearchOptions, error) {
+	so := recall.SearchOptions{
 		Mode: indexer.Mode(o.mode), K: o.k, Kinds: splitList(o.kinds), Layers: splitList(o.layers),
 		Session: o.session, Tags: splitList(o.tags),
 	}
@@ -77,16 +79,16 @@ func (o searchOptions) searchOpts(now time.Time) (memory.SearchOptions, error) {
 	}
 	var err error
 	if o.since != "" {
-		if so.Since, err = memory.ParseTime(o.since, now); err != nil {
+		if so.Since, err = recall.ParseTime(o.since, now); err != nil {
 			return so, usagef("--since: %v", err)
 		}
 	}
 	if o.until != "" {
-		if so.Until, err = memory.ParseTime(o.until, now); err != nil {
+		if so.Until, err = recall.ParseTime(o.until, now); err != nil {
 			return so, usagef("--until: %v", err)
 		}
 	}
-	if err := memory.CheckSearchOptions(so); err != nil {
+	if err := recall.CheckSearchOptions(so); err != nil {
 		return so, usageError{err}
 	}
 	return so, nil
@@ -135,7 +137,7 @@ func runSearch(ctx context.Context, g *globals, opts searchOptions, query string
 // printHits writes hits for people: a title line with the score, where
 // the chunk is, and the snippet with the matched words marked (bold on a
 // terminal, «like this» otherwise).
-func printHits(w io.Writer, res *memory.SearchResults, tty bool) error {
+func printHits(w io.Writer, res *recall.SearchResults, tty bool) error {
 	if len(res.Hits) == 0 {
 		_, err := fmt.Fprintf(w, "no matches for %q\n", res.Query)
 		return err
@@ -195,14 +197,14 @@ const indexWait = 3 * time.Second
 // without the index (forContext): when it cannot be opened, core memory
 // and the session are still packed, with a warning. done releases what
 // was opened.
-func (g *globals) searcher(ctx context.Context, forContext bool) (s server.Searcher, done func(), err error) {
+func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searcher, done func(), err error) {
 	dir, err := g.memoryDir()
 	if err != nil {
 		return nil, nil, err
 	}
 	state := filepath.Join(dir, gitstore.StateDir)
-	if c, err := server.Discover(ctx, state, daemonWait); err == nil {
-		return c, func() {}, nil
+	if c, err := client.Discover(ctx, state, daemonWait); err == nil {
+		return recall.Remote{Client: c}, func() {}, nil
 	}
 	m, err := memory.Open(ctx, dir, g.memoryOptions())
 	if err != nil {
@@ -214,7 +216,7 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s server.Searc
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		x, err := m.OpenIndex(ctx, memory.IndexOptions{Progress: g.progress("indexing")})
+		x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{Progress: g.progress("indexing")})
 		if err == nil {
 			return x, func() { x.Close(); m.Close() }, nil
 		}
@@ -228,9 +230,9 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s server.Searc
 		}
 		// Another process has the index: a command that will soon be
 		// done, or a daemon starting up.
-		if c, err := server.Discover(ctx, state, daemonWait); err == nil {
+		if c, err := client.Discover(ctx, state, daemonWait); err == nil {
 			m.Close()
-			return c, func() {}, nil
+			return recall.Remote{Client: c}, func() {}, nil
 		}
 		if time.Now().After(deadline) {
 			msg := fmt.Sprintf("the search index is in use by another process%s and no cairn daemon answers; try again in a moment", lockHolder(state))
@@ -262,13 +264,13 @@ func lockHolder(state string) string {
 // contextOnly packs context without an index.
 type contextOnly struct{ m *memory.Memory }
 
-func (c contextOnly) Search(ctx context.Context, q string, o memory.SearchOptions) (*memory.SearchResults, error) {
+func (c contextOnly) Search(ctx context.Context, q string, o recall.SearchOptions) (*recall.SearchResults, error) {
 	return nil, errors.New("no search index")
 }
 
-func (c contextOnly) Context(ctx context.Context, o memory.ContextOptions) (*memory.Pack, error) {
+func (c contextOnly) Context(ctx context.Context, o recall.ContextOptions) (*recall.Pack, error) {
 	o.Query = "" // a warning said so already
-	return c.m.Context(ctx, o)
+	return recall.Context(ctx, c.m, o)
 }
 
 // progress returns a function that draws a progress bar on standard

@@ -12,7 +12,9 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/spf13/cobra"
 )
 
@@ -225,7 +227,7 @@ func runSessionResume(ctx context.Context, g *globals, ref string) error {
 			return err
 		}
 	}
-	text, err := m.ResumeContext(ctx, e.ID)
+	text, err := recall.ResumeContext(ctx, m, e.ID)
 	if err != nil {
 		return err
 	}
@@ -380,7 +382,7 @@ Items shared before are not copied again.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch what {
-			case memory.ShareDecisions, memory.SharePatterns, memory.ShareFull:
+			case memsync.ShareDecisions, memsync.SharePatterns, memsync.ShareFull:
 			default:
 				return usagef("--what %q: want decisions, patterns or full", what)
 			}
@@ -389,14 +391,14 @@ Items shared before are not copied again.`,
 				return err
 			}
 			defer m.Close()
-			res, err := m.Share(cmd.Context(), args[0], args[1], what)
+			res, err := memsync.Share(cmd.Context(), m, args[0], args[1], what)
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				items := res.Items
 				if items == nil {
-					items = []memory.ItemChange{}
+					items = []model.ItemChange{}
 				}
 				return g.printJSON(map[string]any{"from": res.From, "to": res.To, "items": items, "skipped": res.Skipped})
 			}
@@ -411,7 +413,7 @@ Items shared before are not copied again.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&what, "what", memory.ShareDecisions, "what to copy: decisions, patterns or full")
+	cmd.Flags().StringVar(&what, "what", memsync.ShareDecisions, "what to copy: decisions, patterns or full")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ the other project.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.to, "to", "", "the other `PROJECT` (its folder, or its .cairn)")
-	cmd.Flags().StringVar(&opts.what, "what", memory.ShareDecisions, "what to copy: decisions, patterns or full")
+	cmd.Flags().StringVar(&opts.what, "what", memsync.ShareDecisions, "what to copy: decisions, patterns or full")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }
@@ -40,7 +41,7 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 		return usagef("share: say where to with --to PROJECT")
 	}
 	switch opts.what {
-	case memory.ShareDecisions, memory.SharePatterns, memory.ShareFull:
+	case memsync.ShareDecisions, memsync.SharePatterns, memsync.ShareFull:
 	default:
 		return usagef("share --what %q: want decisions, patterns or full", opts.what)
 	}
@@ -60,7 +61,7 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 		return err
 	}
 	defer dst.Close()
-	res, err := m.ShareTo(ctx, dst, opts.what)
+	res, err := memsync.ShareTo(ctx, m, dst, opts.what)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +34,7 @@ func runStatus(ctx context.Context, g *globals, opts statusOptions) error {
 	if err != nil {
 		return err
 	}
-	conflicts, err := m.Conflicts(ctx)
+	conflicts, err := memsync.Conflicts(ctx, m)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/spf13/cobra"
 )
 
@@ -46,11 +46,11 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 		return err
 	}
 	defer m.Close()
-	so := memory.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated}
+	so := memsync.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated}
 	if len(args) == 1 {
 		so.Remote = args[0]
 	}
-	res, serr := m.Sync(ctx, so)
+	res, serr := memsync.Sync(ctx, m, so)
 	if res == nil {
 		return serr
 	}
@@ -94,11 +94,11 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 	return serr
 }
 
-// syncService is the daemon's syncing: memory.SyncLoop with the schedule
+// syncService is the daemon's syncing: memsync.SyncLoop with the schedule
 // of cairn.yaml's sync section.
 func syncService(g *globals, dir string, log *slog.Logger) func(context.Context) error {
 	return func(ctx context.Context) error {
-		return memory.SyncLoop(ctx, dir, g.memoryOptions(), nil, func(res *memory.SyncResult, err error) {
+		return memsync.SyncLoop(ctx, dir, g.memoryOptions(), nil, func(res *memsync.SyncResult, err error) {
 			if err != nil {
 				log.Warn("sync", "err", err)
 				return

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/spf13/cobra"
 )
 
@@ -41,9 +42,12 @@ func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
 		return err
 	}
 	defer m.Close()
-	rep, verr := m.Verify(ctx, memory.VerifyOptions{Repair: opts.repair, Index: !opts.noIndex})
+	rep, verr := memsync.Verify(ctx, m, memsync.VerifyOptions{Repair: opts.repair})
 	if rep == nil {
 		return verr
+	}
+	if !opts.noIndex && verr == nil {
+		rep.IndexDocs, rep.IndexNote = recall.CheckIndex(ctx, m)
 	}
 	if opts.json {
 		if err := g.printJSON(rep); err != nil {

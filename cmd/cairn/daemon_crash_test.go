@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -215,7 +216,7 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

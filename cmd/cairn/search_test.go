@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 )
 
@@ -91,7 +93,7 @@ func TestSearchCommand(t *testing.T) {
 		{[]string{"--until", "2020-01-01"}, 0},
 		{[]string{"--mode", "keyword"}, 1},
 	} {
-		var res memory.SearchResults
+		var res recall.SearchResults
 		out := ok(t, p, append([]string{"search", "--json", "--mode", "keyword", "postgresql"}, tt.args...)...)
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
@@ -186,7 +188,7 @@ func TestContextFitsHook(t *testing.T) {
 	for _, q := range []string{"", "postgres migration"} {
 		out := ok(t, p, "context", "--query", q)
 		t.Logf("default pack, query %q: %d characters, %d tokens", q, len(out), indexer.EstimateTokens(out))
-		if len(out) > 8000 || indexer.EstimateTokens(out) > memory.DefaultContextBudget {
+		if len(out) > 8000 || indexer.EstimateTokens(out) > recall.DefaultContextBudget {
 			t.Errorf("default pack is %d characters, %d tokens", len(out), indexer.EstimateTokens(out))
 		}
 	}
@@ -214,7 +216,7 @@ func TestReindexCommand(t *testing.T) {
 
 // holdIndex opens the project's memory and index in this process, as a
 // daemon would, holding the index's lock.
-func holdIndex(t *testing.T, p string) (*memory.Memory, *memory.Index) {
+func holdIndex(t *testing.T, p string) (*memory.Memory, *recall.Index) {
 	t.Helper()
 	ctx := context.Background()
 	m, err := memory.Open(ctx, filepath.Join(p, ".cairn"), memory.Options{})
@@ -222,7 +224,7 @@ func holdIndex(t *testing.T, p string) (*memory.Memory, *memory.Index) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	x, err := m.OpenIndex(ctx, memory.IndexOptions{})
+	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +249,8 @@ func TestSearchThroughDaemon(t *testing.T) {
 		mux.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	os.WriteFile(m.Store().StatePath(server.AddrFile), []byte(srv.URL+"\n"), 0o600)
-	os.WriteFile(m.Store().StatePath(server.TokenFile), []byte("t0ken\n"), 0o600)
+	os.WriteFile(m.Store().StatePath(client.AddrFile), []byte(srv.URL+"\n"), 0o600)
+	os.WriteFile(m.Store().StatePath(client.TokenFile), []byte("t0ken\n"), 0o600)
 
 	start := time.Now()
 	out := ok(t, p, "search", "--kind", "decision", "job", "queue")
@@ -258,7 +260,7 @@ func TestSearchThroughDaemon(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("search through the daemon took %v", d)
 	}
-	var res memory.SearchResults
+	var res recall.SearchResults
 	json.Unmarshal([]byte(ok(t, p, "search", "--json", "helm")), &res)
 	if len(res.Hits) == 0 || res.Hits[0].Title != "Deploys go through Kubernetes" || res.Hits[0].Text == "" {
 		t.Errorf("search --json through the daemon: %+v", res)
@@ -294,8 +296,8 @@ func TestSearchIndexBusy(t *testing.T) {
 	}
 	// A daemon that died left its address behind: it is not asked again
 	// and again, and the answer is the same.
-	os.WriteFile(filepath.Join(p, ".cairn", ".state", server.AddrFile), []byte("http://127.0.0.1:1\n"), 0o600)
-	os.WriteFile(filepath.Join(p, ".cairn", ".state", server.TokenFile), []byte("x\n"), 0o600)
+	os.WriteFile(filepath.Join(p, ".cairn", ".state", client.AddrFile), []byte("http://127.0.0.1:1\n"), 0o600)
+	os.WriteFile(filepath.Join(p, ".cairn", ".state", client.TokenFile), []byte("x\n"), 0o600)
 	fails(t, p, 1, "no cairn daemon answers", "search", "postgresql")
 	// The memory itself can still be written meanwhile.
 	ok(t, p, "remember", "still writable")

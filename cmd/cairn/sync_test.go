@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -105,7 +105,7 @@ func TestSyncTwoClones(t *testing.T) {
 	ok(t, b, "checkpoint", "-m", "b's work")
 
 	ok(t, a, "sync")
-	var res memory.SyncResult
+	var res memsync.SyncResult
 	if err := json.Unmarshal([]byte(ok(t, b, "sync", "--json")), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -124,9 +124,9 @@ func TestSyncTwoClones(t *testing.T) {
 		var alpha, beta, copies int
 		for f := range files {
 			switch {
-			case memory.IsConflictCopy(f):
+			case memsync.IsConflictCopy(f):
 				copies++
-				if !files[memory.ConflictOriginal(f)] {
+				if !files[memsync.ConflictOriginal(f)] {
 					t.Errorf("conflict copy %s has no original", f)
 				}
 			case strings.Contains(f, "alpha-fact"):
@@ -164,11 +164,11 @@ func TestSyncTwoClones(t *testing.T) {
 
 	// Settle three ways.
 	ok(t, a, "resolve", copyPath, "--keep", "copy")
-	if now, _ := os.ReadFile(filepath.Join(a, ".cairn", memory.ConflictOriginal(copyPath))); !strings.Contains(string(now), "Edited on A.") || strings.Contains(string(now), "conflict_of") {
+	if now, _ := os.ReadFile(filepath.Join(a, ".cairn", memsync.ConflictOriginal(copyPath))); !strings.Contains(string(now), "Edited on A.") || strings.Contains(string(now), "conflict_of") {
 		t.Errorf("kept copy:\n%s", now)
 	}
 	p2, _, _ := strings.Cut(cs[1], "\t")
-	ok(t, a, "resolve", memory.ConflictOriginal(p2), "--keep", "original")
+	ok(t, a, "resolve", memsync.ConflictOriginal(p2), "--keep", "original")
 	p3, _, _ := strings.Cut(cs[2], "\t")
 	ok(t, a, "resolve", p3, "--keep", "both")
 	fails(t, a, 2, "--keep", "resolve", p3)

@@ -66,11 +66,11 @@ var DefaultTranscripts = []string{
 	"~/.claude/projects/{claude-project}/*/subagents/*.jsonl",
 }
 
-func (c CaptureConfig) segmentTurns() int { return positive(c.SegmentTurns, DefaultSegmentTurns) }
-func (c CaptureConfig) segmentTokens() int {
+func (c CaptureConfig) SegmentTurnsOr() int { return positive(c.SegmentTurns, DefaultSegmentTurns) }
+func (c CaptureConfig) SegmentTokensOr() int {
 	return positive(c.SegmentTokens, DefaultSegmentTokens)
 }
-func (c CaptureConfig) maxOutput() int { return max(positive(c.MaxOutput, DefaultMaxOutput), 256) }
+func (c CaptureConfig) MaxOutputOr() int { return max(positive(c.MaxOutput, DefaultMaxOutput), 256) }
 
 // archiveAfter is the inactivity after which sessions are archived.
 func (c CaptureConfig) archiveAfter() time.Duration {
@@ -126,12 +126,12 @@ func ClaudeProjectName(project string) string {
 	return string(b)
 }
 
-// transcriptAllowed reports whether path may be read as an agent
+// TranscriptAllowed reports whether path may be read as an agent
 // transcript on behalf of a job or a hook payload, which anyone who can
 // write to the inbox can forge: it must match one of the configured
 // globs, or lie where Claude Code keeps transcripts, and never inside the
 // memory's own state (where the summarizer's own sessions live).
-func (m *Memory) transcriptAllowed(path string) bool {
+func (m *Memory) TranscriptAllowed(path string) bool {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path || under(path, filepath.Join(m.Dir, ".state")) {
 		return false
 	}
@@ -149,10 +149,10 @@ func (m *Memory) transcriptAllowed(path string) bool {
 	return false
 }
 
-// internalPath reports whether a path lies where cairn's own summarizer
+// InternalPath reports whether a path lies where cairn's own summarizer
 // runs its agent sessions (.state/summarize, the claude provider's
 // configuration folder and working folder): they are never captured.
-func (m *Memory) internalPath(path string) bool {
+func (m *Memory) InternalPath(path string) bool {
 	return path != "" && under(path, m.store.StatePath("summarize"))
 }
 

@@ -31,8 +31,8 @@ import (
 
 const journalName = "capture/journal.json"
 
-// batchWrite collects the changes of one batch.
-type batchWrite struct {
+// Writes collects the changes of one batch.
+type Writes struct {
 	moves  []fileMove
 	writes []fileWrite
 }
@@ -67,16 +67,16 @@ type journal struct {
 	Paths   []string    `json:"paths"`
 }
 
-func (b *batchWrite) empty() bool { return len(b.moves) == 0 && len(b.writes) == 0 }
+func (b *Writes) Empty() bool { return len(b.moves) == 0 && len(b.writes) == 0 }
 
 // move renames a folder (or file) from one repository path to another.
 // Writes added after it name the new place.
-func (b *batchWrite) move(from, to string) {
+func (b *Writes) Move(from, to string) {
 	b.moves = append(b.moves, fileMove{From: from, To: to})
 }
 
 // put replaces a file's content.
-func (b *batchWrite) put(p string, data []byte) {
+func (b *Writes) Put(p string, data []byte) {
 	for i := range b.writes {
 		if w := &b.writes[i]; w.Path == p {
 			*w = fileWrite{Path: p, Data: data}
@@ -87,7 +87,7 @@ func (b *batchWrite) put(p string, data []byte) {
 }
 
 // add appends to a file (making it when missing).
-func (b *batchWrite) add(p string, data []byte) {
+func (b *Writes) Add(p string, data []byte) {
 	if len(data) == 0 {
 		return
 	}
@@ -101,7 +101,7 @@ func (b *batchWrite) add(p string, data []byte) {
 }
 
 // drop takes back the batch's writes to p.
-func (b *batchWrite) drop(p string) {
+func (b *Writes) Drop(p string) {
 	out := b.writes[:0]
 	for _, w := range b.writes {
 		if w.Path != p {
@@ -112,24 +112,24 @@ func (b *batchWrite) drop(p string) {
 }
 
 // remove deletes a file.
-func (b *batchWrite) remove(p string) {
+func (b *Writes) Remove(p string) {
 	b.writes = append(b.writes, fileWrite{Path: p, Remove: true})
 }
 
 // writeSession adds a session's session.yaml to the batch.
-func (b *batchWrite) writeSession(e *model.SessionEntry) error {
+func (b *Writes) WriteSession(e *model.SessionEntry) error {
 	data, err := e.Marshal()
 	if err != nil {
 		return err
 	}
-	b.put(e.File(model.SessionFile), data)
+	b.Put(e.File(model.SessionFile), data)
 	return nil
 }
 
 // pending returns what a file will hold once the batch is applied, as far
 // as the batch knows: its content in the work tree (where it was before
 // any move) plus what the batch adds, or what it puts.
-func (m *Memory) pendingContent(b *batchWrite, p string) ([]byte, error) {
+func (m *Memory) PendingContent(b *Writes, p string) ([]byte, error) {
 	for _, w := range b.writes {
 		if w.Path == p && !w.Append {
 			if w.Remove {
@@ -138,7 +138,7 @@ func (m *Memory) pendingContent(b *batchWrite, p string) ([]byte, error) {
 			return w.Data, nil
 		}
 	}
-	cur, err := m.store.ReadFile(b.before(p))
+	cur, err := m.store.ReadFile(b.Before(p))
 	if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (m *Memory) pendingContent(b *batchWrite, p string) ([]byte, error) {
 
 // before maps a path named after the batch's moves to where the file is
 // before them.
-func (b *batchWrite) before(p string) string {
+func (b *Writes) Before(p string) string {
 	for i := len(b.moves) - 1; i >= 0; i-- {
 		mv := b.moves[i]
 		if p == mv.To || strings.HasPrefix(p, mv.To+"/") {
@@ -163,7 +163,7 @@ func (b *batchWrite) before(p string) string {
 }
 
 // paths are the repository paths the batch touches, for the checkpoint.
-func (b *batchWrite) paths() []string {
+func (b *Writes) Paths() []string {
 	set := map[string]bool{}
 	for _, mv := range b.moves {
 		set[mv.From], set[mv.To] = true, true
@@ -179,11 +179,11 @@ func (b *batchWrite) paths() []string {
 	return out
 }
 
-// commitBatch applies b and checkpoints the paths it touched, as one
+// CommitWrites applies b and checkpoints the paths it touched, as one
 // commit, under a journal. The caller holds the lock. It returns nil when
 // the batch changed nothing.
-func (m *Memory) commitBatch(ctx context.Context, b *batchWrite, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
-	if b.empty() {
+func (m *Memory) CommitWrites(ctx context.Context, b *Writes, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
+	if b.Empty() {
 		return nil, nil
 	}
 	head, err := m.store.Resolve("HEAD")
@@ -192,7 +192,7 @@ func (m *Memory) commitBatch(ctx context.Context, b *batchWrite, opts Checkpoint
 	}
 	j := &journal{Schema: 1, Parent: head, Moves: b.moves, Session: opts.Session, Event: opts.Event, Message: opts.Message}
 	for _, w := range b.writes {
-		name, err := m.store.Abs(b.before(w.Path))
+		name, err := m.store.Abs(b.Before(w.Path))
 		if err != nil {
 			return nil, err
 		}
@@ -215,7 +215,7 @@ func (m *Memory) commitBatch(ctx context.Context, b *batchWrite, opts Checkpoint
 		}
 		j.Writes = append(j.Writes, w)
 	}
-	j.Paths = b.paths()
+	j.Paths = b.Paths()
 	if err := m.writeJournal(j); err != nil {
 		return nil, err
 	}
@@ -256,10 +256,10 @@ func (m *Memory) removeJournal() {
 	_ = os.Remove(m.store.StatePath(journalName))
 }
 
-// lockSettled takes the writer lock and settles a batch a killed process
+// LockSettled takes the writer lock and settles a batch a killed process
 // left half written (recoverJournal), so that what follows reads the
 // memory as it was committed.
-func (m *Memory) lockSettled(ctx context.Context) (unlock func(), err error) {
+func (m *Memory) LockSettled(ctx context.Context) (unlock func(), err error) {
 	if unlock, err = m.Lock(ctx); err != nil {
 		return nil, err
 	}
@@ -433,4 +433,23 @@ func (m *Memory) removeEmptyParents(dir string) {
 			return
 		}
 	}
+}
+
+// Prepend puts head before what the batch writes to p: at the start of
+// the file it creates or of what it appends.
+func (b *Writes) Prepend(p string, head []byte) {
+	for i := range b.writes {
+		if w := &b.writes[i]; w.Path == p {
+			w.Data = append(head, w.Data...)
+			return
+		}
+	}
+	b.Add(p, head)
+}
+
+// JournalPending reports whether a batch that a killed process left half
+// written waits to be settled (LockSettled settles it).
+func (m *Memory) JournalPending() bool {
+	_, err := os.Stat(m.store.StatePath(journalName))
+	return err == nil
 }

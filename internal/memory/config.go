@@ -91,7 +91,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 // AutoCheckpoint reports whether item changes commit at once.
 func (c *Config) AutoCheckpoint() bool { return c.Checkpoint.Auto == nil || *c.Checkpoint.Auto }
 
-func defaultConfig() Config {
+func DefaultConfig() Config {
 	c := Config{Schema: 1, LockTimeout: Duration(10 * time.Second)}
 	s := &c.Search
 	s.ChunkTokens, s.OverlapTokens = 512, 50
@@ -106,7 +106,7 @@ func defaultConfig() Config {
 
 // loadConfig reads cairn.yaml; a missing file means the defaults.
 func loadConfig(name string) (Config, error) {
-	c := defaultConfig()
+	c := DefaultConfig()
 	b, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
@@ -114,19 +114,19 @@ func loadConfig(name string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("read config: %w", err)
 	}
-	c, err = parseConfig(b)
+	c, err = ParseConfig(b)
 	if err != nil {
 		return c, fmt.Errorf("config %s: %w", name, err)
 	}
 	return c, nil
 }
 
-// parseConfig reads the bytes of a cairn.yaml over the defaults; on an
+// ParseConfig reads the bytes of a cairn.yaml over the defaults; on an
 // error it returns the defaults.
-func parseConfig(b []byte) (Config, error) {
-	c := defaultConfig()
+func ParseConfig(b []byte) (Config, error) {
+	c := DefaultConfig()
 	if err := yaml.Unmarshal(b, &c); err != nil {
-		return defaultConfig(), err
+		return DefaultConfig(), err
 	}
 	if c.LockTimeout <= 0 {
 		c.LockTimeout = Duration(10 * time.Second)

@@ -1,9 +1,12 @@
-// Package memory is cairn's domain: memory items (Markdown files with YAML
-// front matter), their kinds and layers, sessions, and the facade the
-// command line, the daemon and the FUSE view use to open a project's
-// memory and read and change it.
+// Package memory opens a project's memory (Find, Open, Init), reads its
+// configuration (cairn.yaml, one parser), and owns the way it changes:
+// items are remembered, updated and forgotten, sessions found and changed,
+// and every batch of changes is written through the crash journal
+// (.state/capture/journal.json) under the write lock (.state/lock) and
+// committed as one checkpoint. Secrets are redacted on the way in. It is
+// the one package that talks to gitstore; the packages above it (capture,
+// recall, memsync) use its Memory and Writes, and learn of checkpoints
+// through OnCheckpoint.
 //
-// The packages below it each own one thing and speak in their own small
-// types: gitstore paths, bytes and commits; indexer documents and queries;
-// watcher jobs; transcript events. memory translates between them.
+// The formats it reads and writes are internal/model's.
 package memory

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/mdtext"
 )
 
 // LogEntry is one checkpoint, in the shape `cairn log --json` prints.
@@ -120,7 +122,7 @@ func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*Rest
 	}
 	subject := "restore: memory as of " + from[:10]
 	if c, err := m.store.Commit(ctx, from); err == nil {
-		subject += " (" + truncate(c.Subject, 50) + ")"
+		subject += " (" + mdtext.Truncate(c.Subject, 50) + ")"
 	}
 	if len(paths) > 0 {
 		subject += " for " + strings.Join(paths, ", ")
@@ -174,15 +176,6 @@ func pathsOrNil(p []string) []string {
 	return p
 }
 
-// truncate shortens s to n runes, marking the cut.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
 // Tag names the checkpoint rev.
 func (m *Memory) Tag(ctx context.Context, name, rev string) error {
 	unlock, err := m.Lock(ctx)
@@ -191,4 +184,33 @@ func (m *Memory) Tag(ctx context.Context, name, rev string) error {
 	}
 	defer unlock()
 	return m.store.Tag(ctx, name, rev)
+}
+
+// repairFromRemotes looks for missing or corrupt objects and fetches them
+// from the remotes, for an operation that failed reading history. It
+// reports whether it repaired any. The caller holds the lock.
+func (m *Memory) repairFromRemotes(ctx context.Context) bool {
+	rs, err := m.store.Remotes()
+	if err != nil || len(rs) == 0 {
+		return false
+	}
+	res, err := m.store.Verify(ctx)
+	if err != nil || len(res.Problems) == 0 {
+		return false
+	}
+	fixed := 0
+	for _, r := range rs {
+		n, err := m.store.Repair(ctx, r.Name, res.Problems, os.Getenv)
+		if err != nil {
+			m.warn(err.Error())
+		}
+		fixed += n
+		if fixed == len(res.Problems) {
+			break
+		}
+	}
+	if fixed > 0 {
+		m.warn(fmt.Sprintf("fetched %d missing or corrupt objects from the remotes", fixed))
+	}
+	return fixed > 0
 }

@@ -49,6 +49,27 @@ type Memory struct {
 	store *gitstore.Store
 	warn  func(string)
 	now   func() time.Time
+
+	// followers are told of each checkpoint (the search index follows
+	// them); see OnCheckpoint.
+	followers []func(context.Context, *gitstore.Checkpoint)
+}
+
+// OnCheckpoint has fn called after each checkpoint this Memory makes,
+// merges included, so that state derived from the files (the search
+// index) can follow without the write path knowing of it. fn runs under
+// the write lock; its failures are its own to report.
+func (m *Memory) OnCheckpoint(fn func(context.Context, *gitstore.Checkpoint)) {
+	m.followers = append(m.followers, fn)
+}
+
+func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
+	if cp == nil {
+		return
+	}
+	for _, fn := range m.followers {
+		fn(ctx, cp)
+	}
 }
 
 // Options tune Open and Init.
@@ -320,7 +341,7 @@ func (m *Memory) Remember(ctx context.Context, it *model.Item) (*gitstore.Checkp
 	}
 	// Memory gets pushed: secrets are redacted before anything is
 	// written, whoever remembers (the command line, MCP, the HTTP API).
-	red, err := m.redactor()
+	red, err := m.Redactor()
 	if err != nil {
 		return nil, err
 	}
@@ -552,3 +573,22 @@ func (m *Memory) Update(ctx context.Context, e *model.Entry, event string) (*git
 func (m *Memory) Status(ctx context.Context) ([]gitstore.FileChange, error) {
 	return m.store.Status(ctx)
 }
+
+// Now is the memory's clock (tests set it).
+func (m *Memory) Now() time.Time { return m.now() }
+
+// Warn reports a one-line notice through Options.Warn.
+func (m *Memory) Warn(msg string) { m.warn(msg) }
+
+// CheckpointHeld is Checkpoint for a caller that holds the write lock
+// (Lock or LockSettled) already.
+func (m *Memory) CheckpointHeld(ctx context.Context, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
+	return m.checkpoint(ctx, opts)
+}
+
+// Followed tells the checkpoint's followers (see OnCheckpoint) of a
+// commit made without Checkpoint: a merge.
+func (m *Memory) Followed(ctx context.Context, cp *gitstore.Checkpoint) { m.afterCheckpoint(ctx, cp) }
+
+// SetClock replaces the memory's clock: tests use it to age sessions.
+func (m *Memory) SetClock(now func() time.Time) { m.now = now }

@@ -18,18 +18,18 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// checkSessionID refuses session ids that are unsafe as folder names.
-func checkSessionID(id string) error {
+// CheckSessionID refuses session ids that are unsafe as folder names.
+func CheckSessionID(id string) error {
 	return transcript.ValidateSessionID(id)
 }
 
 // Session returns the session id: in sessions/, or in archive/. ref may
 // also be a unique prefix of an id (four characters or more).
 func (m *Memory) Session(ctx context.Context, ref string) (*model.SessionEntry, error) {
-	if err := checkSessionID(ref); err != nil {
+	if err := CheckSessionID(ref); err != nil {
 		return nil, err
 	}
-	if e, err := m.findSession(ref); err == nil || !errors.Is(err, model.ErrNoSession) {
+	if e, err := m.FindSession(ref); err == nil || !errors.Is(err, model.ErrNoSession) {
 		return e, err
 	}
 	if len(ref) < 4 {
@@ -54,8 +54,8 @@ func (m *Memory) Session(ctx context.Context, ref string) (*model.SessionEntry, 
 	return nil, fmt.Errorf("session %s matches %d sessions (%s, %s, ...): %w", ref, len(found), found[0].ID, found[1].ID, ErrAmbiguous)
 }
 
-// findSession looks for the folder of session id, which has been checked.
-func (m *Memory) findSession(id string) (*model.SessionEntry, error) {
+// FindSession looks for the folder of session id, which has been checked.
+func (m *Memory) FindSession(id string) (*model.SessionEntry, error) {
 	dirs := []string{model.SessionDir(id)}
 	matches, _ := filepath.Glob(filepath.Join(m.Dir, model.ArchiveRoot, "*", "*", id))
 	sort.Strings(matches)
@@ -109,7 +109,7 @@ func (m *Memory) Sessions(ctx context.Context, f SessionFilter) (list []*model.S
 		rel, _ := filepath.Rel(m.Dir, filepath.Dir(name))
 		dir := filepath.ToSlash(rel)
 		id := path.Base(dir)
-		if checkSessionID(id) != nil {
+		if CheckSessionID(id) != nil {
 			continue
 		}
 		data, err := os.ReadFile(name)
@@ -166,7 +166,7 @@ func (m *Memory) SetSessionVariables(ctx context.Context, ref string, vars map[s
 			return nil, fmt.Errorf("variable name %q: want a letter or _ first, then letters, digits, '_', '.' or '-' (at most 64)", k)
 		}
 	}
-	red, err := m.redactor()
+	red, err := m.Redactor()
 	if err != nil {
 		return nil, err
 	}
@@ -211,10 +211,10 @@ func (m *Memory) SetSessionProgress(ctx context.Context, ref string, p model.Pro
 // changeSession applies fn to a session under the lock and checkpoints
 // the change, moving the folder when the status asks for it.
 func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*model.SessionEntry) (bool, error)) (*SessionChange, error) {
-	if err := checkSessionID(ref); err != nil {
+	if err := CheckSessionID(ref); err != nil {
 		return nil, err
 	}
-	unlock, err := m.lockSettled(ctx)
+	unlock, err := m.LockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -228,13 +228,13 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 		return &SessionChange{Session: e}, err
 	}
 	e.Updated = m.now().UTC().Truncate(time.Second)
-	b := &batchWrite{}
-	m.placeSession(e, b)
-	if err := b.writeSession(e); err != nil {
+	b := &Writes{}
+	m.PlaceSession(e, b)
+	if err := b.WriteSession(e); err != nil {
 		return nil, err
 	}
-	cp, err := m.commitBatch(ctx, b, CheckpointOptions{
-		Message: fmt.Sprintf("%s: session %s", event, shortSession(e.ID)),
+	cp, err := m.CommitWrites(ctx, b, CheckpointOptions{
+		Message: fmt.Sprintf("%s: session %s", event, ShortSession(e.ID)),
 		Session: e.ID,
 		Event:   event,
 	})
@@ -244,10 +244,10 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 	return &SessionChange{Session: e, Checkpoint: cp}, nil
 }
 
-// placeSession moves a session's folder where its status wants it: to
+// PlaceSession moves a session's folder where its status wants it: to
 // archive/ when archived, back to sessions/ otherwise. The move is added
 // to b.
-func (m *Memory) placeSession(e *model.SessionEntry, b *batchWrite) {
+func (m *Memory) PlaceSession(e *model.SessionEntry, b *Writes) {
 	var want string
 	if e.Status == model.StatusArchived {
 		if e.Archived() {
@@ -258,7 +258,7 @@ func (m *Memory) placeSession(e *model.SessionEntry, b *batchWrite) {
 		want = model.SessionDir(e.ID)
 	}
 	if want != e.Dir {
-		b.move(e.Dir, want)
+		b.Move(e.Dir, want)
 		e.Dir = want
 	}
 }
@@ -284,7 +284,7 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 	if !m.anyInactive(cutoff) {
 		return res, nil
 	}
-	unlock, err := m.lockSettled(ctx)
+	unlock, err := m.LockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -293,16 +293,16 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 	if err != nil {
 		return nil, err
 	}
-	b := &batchWrite{}
+	b := &Writes{}
 	now := m.now().UTC().Truncate(time.Second)
 	for _, e := range list {
 		if e.Archived() || !e.LastSeen().Before(cutoff) {
 			continue
 		}
 		e.Status = model.StatusArchived
-		m.placeSession(e, b)
+		m.PlaceSession(e, b)
 		e.Updated = now
-		if err := b.writeSession(e); err != nil {
+		if err := b.WriteSession(e); err != nil {
 			return nil, err
 		}
 		res.Moved = append(res.Moved, e)
@@ -312,9 +312,9 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 	}
 	msg := fmt.Sprintf("archive: %d inactive session(s)", len(res.Moved))
 	if len(res.Moved) == 1 {
-		msg = fmt.Sprintf("archive: session %s inactive since %s", shortSession(res.Moved[0].ID), res.Moved[0].LastActivity.Format("2006-01-02"))
+		msg = fmt.Sprintf("archive: session %s inactive since %s", ShortSession(res.Moved[0].ID), res.Moved[0].LastActivity.Format("2006-01-02"))
 	}
-	res.Checkpoint, err = m.commitBatch(ctx, b, CheckpointOptions{Message: msg, Event: "archive"})
+	res.Checkpoint, err = m.CommitWrites(ctx, b, CheckpointOptions{Message: msg, Event: "archive"})
 	return res, err
 }
 
@@ -343,21 +343,21 @@ func (m *Memory) anyInactive(cutoff time.Time) bool {
 }
 
 // shortID shortens a session id for commit subjects.
-func shortSession(id string) string {
+func ShortSession(id string) string {
 	if len(id) > 8 {
 		return id[:8]
 	}
 	return id
 }
 
-// sessionExists reports whether a folder for id exists, live or archived.
-func (m *Memory) sessionExists(id string) bool {
-	_, err := m.findSession(id)
+// SessionExists reports whether a folder for id exists, live or archived.
+func (m *Memory) SessionExists(id string) bool {
+	_, err := m.FindSession(id)
 	return err == nil
 }
 
-// statOK reports whether a work-tree path exists.
-func (m *Memory) statOK(p string) bool {
+// StatOK reports whether a work-tree path exists.
+func (m *Memory) StatOK(p string) bool {
 	name, err := m.store.Abs(p)
 	if err != nil {
 		return false

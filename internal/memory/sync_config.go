@@ -1,7 +1,5 @@
 package memory
 
-import "time"
-
 // SyncConfig is the sync: section of cairn.yaml: whether and when the
 // daemon syncs with the remotes on its own. The daemon reads it when it
 // starts.
@@ -22,12 +20,3 @@ type SyncConfig struct {
 
 // Enabled reports whether the daemon syncs on its own.
 func (c SyncConfig) Enabled() bool { return c.Auto == nil || *c.Auto }
-
-// Schedule returns the AutoSync the configuration describes.
-func (c SyncConfig) Schedule() *AutoSync {
-	return &AutoSync{
-		After:      time.Duration(c.After),
-		Interval:   time.Duration(c.Interval),
-		MaxBackoff: time.Duration(c.MaxBackoff),
-	}
-}

@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -31,111 +34,13 @@ const MaxBody = 1 << 20
 // one way in for hook data (the worker, with its retries, backoff and
 // dedupe by payload), whichever road it took.
 
-// SessionInit is the body of POST /api/sessions/init: a session starts.
-// With a prompt, the user's first prompt is queued too.
-type SessionInit struct {
-	SessionID      string `json:"session_id"`
-	CWD            string `json:"cwd,omitempty"`
-	TranscriptPath string `json:"transcript_path,omitempty"`
-	Source         string `json:"source,omitempty"` // startup, resume, clear, compact
-	Model          string `json:"model,omitempty"`
-	Prompt         string `json:"prompt,omitempty"`
-}
-
-// Observation is the body of POST /api/sessions/observations: one tool
-// call and its result. A non-empty Error makes it a failed call
-// (PostToolUseFailure).
-type Observation struct {
-	SessionID      string          `json:"session_id"`
-	CWD            string          `json:"cwd,omitempty"`
-	TranscriptPath string          `json:"transcript_path,omitempty"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
-	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
-	ToolUseID      string          `json:"tool_use_id,omitempty"`
-	DurationMS     int64           `json:"duration_ms,omitempty"`
-	Error          string          `json:"error,omitempty"`
-	IsInterrupt    bool            `json:"is_interrupt,omitempty"`
-}
-
-// SummarizeRequest is the body of POST /api/sessions/summarize: the
-// agent finished a turn (a Stop hook), so what is pending is summarised.
-type SummarizeRequest struct {
-	SessionID            string `json:"session_id"`
-	CWD                  string `json:"cwd,omitempty"`
-	TranscriptPath       string `json:"transcript_path,omitempty"`
-	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
-}
-
-// Queued is the answer to the session endpoints: the jobs now pending.
-type Queued struct {
-	SessionID string   `json:"session_id"`
-	Jobs      []string `json:"jobs"`
-	Status    string   `json:"status"` // "queued"
-}
-
-// RememberRequest is the body of POST /api/memories and the arguments
-// of the MCP remember tool.
-type RememberRequest struct {
-	Text       string   `json:"text"`
-	Title      string   `json:"title,omitempty"`
-	Kind       string   `json:"kind,omitempty"` // default note
-	Importance *float64 `json:"importance,omitempty"`
-	Tags       []string `json:"tags,omitempty"`
-	Pin        bool     `json:"pin,omitempty"`
-	Session    string   `json:"session,omitempty"`
-}
-
-// Remembered is the answer to POST /api/memories.
-type Remembered struct {
-	ID     string `json:"id"`
-	Path   string `json:"path"`
-	Kind   string `json:"kind"`
-	Title  string `json:"title"`
-	Commit string `json:"commit,omitempty"` // empty when auto-checkpoint is off
-}
-
-// SessionStatus is the answer to GET /sessions/{id}/status.
-type SessionStatus struct {
-	SessionID    string            `json:"session_id"`
-	Known        bool              `json:"known"`            // its folder exists
-	Status       string            `json:"status"`           // active, suspended, archived; "queued" before its first job is done
-	Dir          string            `json:"dir,omitempty"`    // sessions/<id> or archive/<yyyy>/<mm>/<id>
-	Agent        string            `json:"agent,omitempty"`  // claude-code, ...
-	Title        string            `json:"title,omitempty"`  //
-	Prompts      int               `json:"prompts"`          // prompts captured
-	Turns        int               `json:"turns"`            //
-	Summarized   int               `json:"summarized_turns"` // turns summary.md covers
-	Started      *time.Time        `json:"started,omitempty"`
-	LastActivity *time.Time        `json:"last_activity,omitempty"`
-	Progress     Progress          `json:"progress"`
-	Variables    map[string]string `json:"variables,omitempty"`
-	// Queue counts the memory's jobs by state; SessionJobs those of
-	// this session still to be done (pending or processing) or failed.
-	Queue       watcher.Status `json:"queue"`
-	SessionJobs JobCounts      `json:"session_jobs"`
-}
-
-// Progress counts the steps of a session's long-running task.
-type Progress struct {
-	Done  int `json:"done"`
-	Total int `json:"total"`
-}
-
-// JobCounts count one session's jobs by state.
-type JobCounts struct {
-	Pending    int `json:"pending"`
-	Processing int `json:"processing"`
-	Failed     int `json:"failed"`
-}
-
 // registerAPI mounts the session and memory endpoints on mux, a JSON 405
 // for a wrong method on every endpoint, and a JSON 404 for the rest. When
 // the daemon did not open the search index at start (it was never
 // built), the first search opens (and builds) it. The returned function
 // releases what was opened; call it after the server stopped.
 func (d *Daemon) registerAPI(mux *http.ServeMux) func() {
-	q, qerr := d.Mem.Queue(watcher.QueueOptions{})
+	q, qerr := capture.Queue(d.Mem, watcher.QueueOptions{})
 	a := &api{d: d, q: q, qerr: qerr}
 	mux.HandleFunc("POST /api/sessions/init", a.sessionInit)
 	mux.HandleFunc("POST /api/sessions/observations", a.observation)
@@ -180,7 +85,7 @@ func registered(mux *http.ServeMux, method, path string) bool {
 type lazySearch struct {
 	d  *Daemon
 	mu sync.Mutex
-	x  *memory.Index
+	x  *recall.Index
 	h  http.Handler // the SearchAPI on x
 }
 
@@ -188,7 +93,7 @@ func (l *lazySearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	if l.h == nil {
 		// Wait little: the caller can search without the daemon.
-		x, err := l.d.Mem.OpenIndex(r.Context(), memory.IndexOptions{LockTimeout: 500 * time.Millisecond})
+		x, err := recall.OpenIndex(r.Context(), l.d.Mem, recall.IndexOptions{LockTimeout: 500 * time.Millisecond})
 		if err != nil {
 			l.mu.Unlock()
 			replyError(w, http.StatusServiceUnavailable, "the daemon cannot open the search index: "+err.Error())
@@ -263,7 +168,7 @@ func (a *api) enqueue(w http.ResponseWriter, r *http.Request, session string, ho
 		replyError(w, http.StatusInternalServerError, "queue: "+a.qerr.Error())
 		return
 	}
-	res := Queued{SessionID: session, Jobs: []string{}, Status: "queued"}
+	res := client.Queued{SessionID: session, Jobs: []string{}, Status: "queued"}
 	for _, h := range hooks {
 		payload, err := json.Marshal(h)
 		if err == nil {
@@ -273,7 +178,7 @@ func (a *api) enqueue(w http.ResponseWriter, r *http.Request, session string, ho
 			replyError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		j, err := a.q.Enqueue(r.Context(), watcher.Job{Kind: memory.JobHook, AgentSession: session, Payload: payload})
+		j, err := a.q.Enqueue(r.Context(), watcher.Job{Kind: capture.JobHook, AgentSession: session, Payload: payload})
 		if err != nil {
 			replyError(w, http.StatusInternalServerError, err.Error())
 			return
@@ -284,7 +189,7 @@ func (a *api) enqueue(w http.ResponseWriter, r *http.Request, session string, ho
 }
 
 func (a *api) sessionInit(w http.ResponseWriter, r *http.Request) {
-	var req SessionInit
+	var req client.SessionInit
 	if !decode(w, r, &req) || !checkSession(w, req.SessionID) {
 		return
 	}
@@ -301,7 +206,7 @@ func (a *api) sessionInit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) observation(w http.ResponseWriter, r *http.Request) {
-	var req Observation
+	var req client.Observation
 	if !decode(w, r, &req) || !checkSession(w, req.SessionID) {
 		return
 	}
@@ -321,7 +226,7 @@ func (a *api) observation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) summarize(w http.ResponseWriter, r *http.Request) {
-	var req SummarizeRequest
+	var req client.SummarizeRequest
 	if !decode(w, r, &req) || !checkSession(w, req.SessionID) {
 		return
 	}
@@ -357,7 +262,7 @@ func (a *api) sessionStatus(w http.ResponseWriter, r *http.Request) {
 // session that changed last) and the memory's queue. A session not seen
 // yet whose jobs wait in the queue has status "queued"; one with neither
 // is an error wrapping model.ErrNoSession.
-func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) (*SessionStatus, error) {
+func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) (*client.SessionStatus, error) {
 	qs, err := q.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -375,7 +280,7 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 	} else if e, err = m.Session(ctx, id); err != nil && !errors.Is(err, model.ErrNoSession) {
 		return nil, err
 	}
-	st := &SessionStatus{SessionID: id, Queue: qs, Status: "queued"}
+	st := &client.SessionStatus{SessionID: id, Queue: qs, Status: "queued"}
 	if e != nil {
 		st.SessionID = e.ID
 	}
@@ -383,7 +288,7 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 		return nil, err
 	}
 	if e == nil {
-		if st.SessionJobs == (JobCounts{}) {
+		if st.SessionJobs == (client.JobCounts{}) {
 			return nil, fmt.Errorf("session %s: %w (and no job of it is queued)", id, model.ErrNoSession)
 		}
 		return st, nil
@@ -394,7 +299,7 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 	}
 	st.Agent, st.Title, st.Prompts, st.Turns = e.Agent, e.Title, e.Prompts, e.Turns
 	st.Summarized, st.Variables = e.Summarized.Turns, e.Variables
-	st.Progress = Progress{e.Progress.Done, e.Progress.Total}
+	st.Progress = client.Progress{Done: e.Progress.Done, Total: e.Progress.Total}
 	if !e.Started.IsZero() {
 		st.Started = &e.Started
 	}
@@ -406,8 +311,8 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 
 // sessionJobs counts the jobs of session id by state: jobs that name it
 // as their agent session, or carry a hook payload of it.
-func sessionJobs(ctx context.Context, q *watcher.Queue, id string) (JobCounts, error) {
-	var c JobCounts
+func sessionJobs(ctx context.Context, q *watcher.Queue, id string) (client.JobCounts, error) {
+	var c client.JobCounts
 	for _, s := range []struct {
 		state watcher.State
 		n     *int
@@ -437,7 +342,7 @@ func jobSession(j *watcher.Job) string {
 }
 
 func (a *api) remember(w http.ResponseWriter, r *http.Request) {
-	var req RememberRequest
+	var req client.RememberRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -459,8 +364,8 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func remembered(it *model.Item, cp *gitstore.Checkpoint) Remembered {
-	res := Remembered{ID: it.ID, Path: it.Path(), Kind: string(it.Kind), Title: it.Title}
+func remembered(it *model.Item, cp *gitstore.Checkpoint) client.Remembered {
+	res := client.Remembered{ID: it.ID, Path: it.Path(), Kind: string(it.Kind), Title: it.Title}
 	if cp != nil {
 		res.Commit = cp.Hash
 	}
@@ -470,7 +375,7 @@ func remembered(it *model.Item, cp *gitstore.Checkpoint) Remembered {
 // NewRememberItem checks a remember request and makes its item, with
 // secrets redacted as capture redacts them: an agent may paste anything,
 // and memory is pushed. The title defaults to the text's first line.
-func NewRememberItem(req RememberRequest, now time.Time) (*model.Item, error) {
+func NewRememberItem(req client.RememberRequest, now time.Time) (*model.Item, error) {
 	kind := model.Note
 	if req.Kind != "" {
 		k, err := model.ParseKind(req.Kind)

@@ -12,8 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -110,16 +113,16 @@ func TestAPIErrors(t *testing.T) {
 func TestAPISessionFlow(t *testing.T) {
 	d, url, token := startDaemon(t)
 	ctx := context.Background()
-	c := &Client{BaseURL: url, Token: token}
+	c := &client.Client{BaseURL: url, Token: token}
 	const sid = "7f3c2a10-0000-4000-8000-0000000000f1"
-	q, err := c.InitSession(ctx, SessionInit{SessionID: sid, CWD: d.Mem.Project, Source: "startup", Prompt: "Move the job queue to PostgreSQL"})
+	q, err := c.InitSession(ctx, client.SessionInit{SessionID: sid, CWD: d.Mem.Project, Source: "startup", Prompt: "Move the job queue to PostgreSQL"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q.Status != "queued" || len(q.Jobs) != 2 || q.SessionID != sid {
 		t.Errorf("init = %+v", q)
 	}
-	for _, o := range []Observation{
+	for _, o := range []client.Observation{
 		{SessionID: sid, ToolName: "Bash", ToolUseID: "toolu_1", ToolInput: json.RawMessage(`{"command":"go test ./..."}`), ToolResponse: json.RawMessage(`{"stdout":"ok","stderr":""}`)},
 		{SessionID: sid, ToolName: "Bash", ToolUseID: "toolu_2", ToolInput: json.RawMessage(`{"command":"make lint"}`), Error: "Exit code 2\nlint failed"},
 	} {
@@ -127,13 +130,13 @@ func TestAPISessionFlow(t *testing.T) {
 			t.Fatalf("observe: %+v %v", q, err)
 		}
 	}
-	if _, err := c.Summarize(ctx, SummarizeRequest{SessionID: sid, LastAssistantMessage: "The queue now runs on PostgreSQL; lint still fails."}); err != nil {
+	if _, err := c.Summarize(ctx, client.SummarizeRequest{SessionID: sid, LastAssistantMessage: "The queue now runs on PostgreSQL; lint still fails."}); err != nil {
 		t.Fatal(err)
 	}
-	var st *SessionStatus
+	var st *client.SessionStatus
 	waitFor(t, "the session's jobs to be done", func() bool {
 		st, err = c.SessionStatus(ctx, sid)
-		return err == nil && st.Known && st.SessionJobs == (JobCounts{})
+		return err == nil && st.Known && st.SessionJobs == (client.JobCounts{})
 	})
 	if st.Status != "active" || st.Prompts != 1 || st.Agent != model.AgentClaudeCode || st.Queue.Failed != 0 || st.LastActivity == nil {
 		t.Errorf("status = %+v", st)
@@ -157,9 +160,9 @@ func TestAPISessionFlow(t *testing.T) {
 func TestAPIRemember(t *testing.T) {
 	d, url, token := startDaemon(t)
 	ctx := context.Background()
-	c := &Client{BaseURL: url, Token: token}
+	c := &client.Client{BaseURL: url, Token: token}
 	imp := 0.8
-	r, err := c.Remember(ctx, RememberRequest{
+	r, err := c.Remember(ctx, client.RememberRequest{
 		Text:       "Staging deploys need the VPN\nUse token AKIAIOSFODNN7EXAMPLE only from CI.",
 		Kind:       "fact",
 		Importance: &imp,
@@ -178,18 +181,18 @@ func TestAPIRemember(t *testing.T) {
 	if strings.Contains(e.Item.Body, "AKIAIOSFODNN7EXAMPLE") || e.Item.Importance != 0.8 || len(e.Item.Tags) != 1 {
 		t.Errorf("item = %+v", e.Item)
 	}
-	res, err := c.Search(ctx, "staging VPN", memory.SearchOptions{K: 3})
+	res, err := (recall.Remote{Client: c}).Search(ctx, "staging VPN", recall.SearchOptions{K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Hits) == 0 || res.Hits[0].ID != r.ID {
 		t.Errorf("search = %+v", res.Hits)
 	}
-	p, err := c.Context(ctx, memory.ContextOptions{Query: "vpn"})
+	p, err := (recall.Remote{Client: c}).Context(ctx, recall.ContextOptions{Query: "vpn"})
 	if err != nil || !strings.Contains(p.Text, "Staging deploys need the VPN") {
 		t.Errorf("context: %v\n%+v", err, p)
 	}
-	var ae *APIError
+	var ae *client.APIError
 	if _, err := c.SessionStatus(ctx, "nobody-here"); !errors.As(err, &ae) || ae.Status != 404 {
 		t.Errorf("status of an unknown session: %v", err)
 	}
@@ -217,7 +220,7 @@ func FuzzSessionEndpoints(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer m.Close()
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -20,11 +21,11 @@ const IdleTranscript = time.Minute
 // interleave in one process (gitstore's lock is per process).
 func (d *Daemon) capture(ctx context.Context) error {
 	m := d.Mem
-	q, err := m.Queue(watcher.QueueOptions{})
+	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
 		return err
 	}
-	cursors, err := m.Cursors()
+	cursors, err := capture.Cursors(m)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func (d *Daemon) capture(ctx context.Context) error {
 				break
 			}
 			d.mu.Lock()
-			_, err = m.RunJob(ctx, q, cursors, j)
+			_, err = capture.RunJob(ctx, m, q, cursors, j)
 			d.mu.Unlock()
 			if err != nil {
 				d.Log.Warn("job failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempts, "err", err)
@@ -111,7 +112,7 @@ func (d *Daemon) capture(ctx context.Context) error {
 			idleMu.Unlock()
 			for _, p := range idle {
 				d.mu.Lock()
-				if _, err := m.CatchUpTranscript(ctx, p, true); err != nil {
+				if _, err := capture.CatchUpTranscript(ctx, m, p, true); err != nil {
 					d.Log.Warn("catch up idle transcript", "path", p, "err", err)
 				}
 				d.mu.Unlock()

@@ -19,17 +19,10 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/gofrs/flock"
-)
-
-// Files the daemon keeps in the memory's state folder.
-const (
-	PIDFile   = "daemon.pid"
-	AddrFile  = "addr"
-	TokenFile = "token"
-	LockFile  = "daemon.lock"
-	LogFile   = "daemon.log"
 )
 
 // ErrRunning means a daemon already serves this memory.
@@ -59,17 +52,17 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Log == nil {
 		d.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	lock := flock.New(st.StatePath(LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	lock := flock.New(st.StatePath(client.LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
 	ok, err := lock.TryLock()
 	if err != nil {
-		return fmt.Errorf("daemon: lock %s: %w", st.StatePath(LockFile), err)
+		return fmt.Errorf("daemon: lock %s: %w", st.StatePath(client.LockFile), err)
 	}
 	if !ok {
-		pid, _ := os.ReadFile(st.StatePath(PIDFile))
+		pid, _ := os.ReadFile(st.StatePath(client.PIDFile))
 		return fmt.Errorf("%w (pid %s); stop it with cairn daemon stop", ErrRunning, strings.TrimSpace(string(pid)))
 	}
 	defer lock.Unlock()
-	token, err := ensureToken(st.StatePath(TokenFile))
+	token, err := ensureToken(st.StatePath(client.TokenFile))
 	if err != nil {
 		return err
 	}
@@ -83,16 +76,16 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	url := "http://" + l.Addr().String()
 	d.started = time.Now()
-	if err := gitstore.WriteFileAtomic(st.StatePath(PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+	if err := gitstore.WriteFileAtomic(st.StatePath(client.PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
-	if err := gitstore.WriteFileAtomic(st.StatePath(AddrFile), []byte(url+"\n"), 0o600); err != nil {
+	if err := gitstore.WriteFileAtomic(st.StatePath(client.AddrFile), []byte(url+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
-	defer os.Remove(st.StatePath(AddrFile))
-	defer os.Remove(st.StatePath(PIDFile))
+	defer os.Remove(st.StatePath(client.AddrFile))
+	defer os.Remove(st.StatePath(client.PIDFile))
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/health", d.health)
@@ -101,7 +94,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	// serves searches, which catch up with HEAD before they run. An index
 	// never built is left to the first search, which builds it.
 	if _, err := os.Stat(st.StatePath(filepath.Join("index", "meta.json"))); err == nil {
-		x, err := d.Mem.OpenIndex(ctx, memory.IndexOptions{LockTimeout: 2 * time.Second})
+		x, err := recall.OpenIndex(ctx, d.Mem, recall.IndexOptions{LockTimeout: 2 * time.Second})
 		if err != nil {
 			d.Log.Warn("search index not held by the daemon; searches open it themselves", "err", err)
 		} else {
@@ -170,26 +163,8 @@ func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// CheckpointRequest asks the daemon to checkpoint, as cairn checkpoint
-// does. The daemon's stat cache is warm and its monitor knows what
-// changed, so a checkpoint there costs what changed, even at 100,000 files.
-type CheckpointRequest struct {
-	Message string `json:"message"`
-	Tag     string `json:"tag"`
-	Session string `json:"session"`
-	Event   string `json:"event"`
-}
-
-// CheckpointResponse is the daemon's answer; Commit is empty when there
-// was nothing to checkpoint.
-type CheckpointResponse struct {
-	Commit  string                `json:"commit"`
-	Subject string                `json:"subject,omitempty"`
-	Changes []gitstore.FileChange `json:"changes"`
-}
-
 func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
-	var req CheckpointRequest
+	var req client.CheckpointRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		replyError(w, http.StatusBadRequest, "checkpoint: bad request body: "+err.Error())
 		return
@@ -207,13 +182,13 @@ func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
 	})
 	switch {
 	case errors.Is(err, gitstore.ErrNothingToDo):
-		reply(w, http.StatusOK, CheckpointResponse{Changes: []gitstore.FileChange{}})
+		reply(w, http.StatusOK, client.CheckpointResponse{Changes: []gitstore.FileChange{}})
 	case errors.Is(err, gitstore.ErrLocked):
 		replyError(w, http.StatusConflict, err.Error())
 	case err != nil:
 		replyError(w, http.StatusInternalServerError, err.Error())
 	default:
-		reply(w, http.StatusOK, CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes})
+		reply(w, http.StatusOK, client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes})
 	}
 }
 

@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // newMemory makes a memory in a new project, with HOME and the author
@@ -53,8 +55,8 @@ func startDaemon(t *testing.T) (*Daemon, string, string) {
 	})
 	var url, token string
 	waitFor(t, "daemon to start", func() bool {
-		a, err1 := os.ReadFile(m.Store().StatePath(AddrFile))
-		k, err2 := os.ReadFile(m.Store().StatePath(TokenFile))
+		a, err1 := os.ReadFile(m.Store().StatePath(client.AddrFile))
+		k, err2 := os.ReadFile(m.Store().StatePath(client.TokenFile))
 		url, token = strings.TrimSpace(string(a)), strings.TrimSpace(string(k))
 		return err1 == nil && err2 == nil && url != ""
 	})
@@ -133,14 +135,14 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(m.Dir, "core", "hand.md"), []byte("by hand\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	body, _ := json.Marshal(CheckpointRequest{Message: "hand edit"})
+	body, _ := json.Marshal(client.CheckpointRequest{Message: "hand edit"})
 	req, _ := http.NewRequest("POST", url+"/api/checkpoint", bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cr CheckpointResponse
+	var cr client.CheckpointResponse
 	json.NewDecoder(resp.Body).Decode(&cr)
 	resp.Body.Close()
 	if resp.StatusCode != 200 || cr.Commit == "" || len(cr.Changes) != 1 || cr.Changes[0].Path != "core/hand.md" {
@@ -153,7 +155,7 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 
 func TestDaemonSecurityAndExclusivity(t *testing.T) {
 	d, url, _ := startDaemon(t)
-	fi, err := os.Stat(d.Mem.Store().StatePath(TokenFile))
+	fi, err := os.Stat(d.Mem.Store().StatePath(client.TokenFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("token file: %v %v", fi.Mode(), err)
 	}
@@ -186,7 +188,7 @@ func TestDaemonServesSearch(t *testing.T) {
 	if _, err := m.Remember(ctx, it); err != nil {
 		t.Fatal(err)
 	}
-	x, err := m.OpenIndex(ctx, memory.IndexOptions{}) // builds it
+	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{}) // builds it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,9 +198,9 @@ func TestDaemonServesSearch(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(dctx) }()
 	defer func() { cancel(); <-done }()
-	var c *Client
+	var c *client.Client
 	waitFor(t, "the daemon", func() bool {
-		c, err = Discover(ctx, m.Store().StatePath(""), time.Second)
+		c, err = client.Discover(ctx, m.Store().StatePath(""), time.Second)
 		return err == nil
 	})
 	// A memory committed after the daemon opened the index is found.
@@ -206,7 +208,7 @@ func TestDaemonServesSearch(t *testing.T) {
 	if _, err := m.Remember(ctx, it2); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.Search(ctx, "postgres port", memory.SearchOptions{K: 5})
+	res, err := (recall.Remote{Client: c}).Search(ctx, "postgres port", recall.SearchOptions{K: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,11 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,7 +50,7 @@ type MCP struct {
 	Version string
 	Log     *slog.Logger // nil discards
 	// Searcher, if set, answers search and context instead (tests).
-	Searcher Searcher
+	Searcher recall.Searcher
 	// StateDir is where the daemon's address and token are; "" means the
 	// memory's state folder.
 	StateDir string
@@ -60,8 +63,8 @@ type MCP struct {
 	// reentrant within a process, so it keeps out other processes only.
 	wmu    sync.Mutex
 	mu     sync.Mutex
-	client *Client
-	x      *memory.Index
+	client *client.Client
+	x      *recall.Index
 	users  int
 	idle   *time.Timer
 	queue  *watcher.Queue
@@ -123,14 +126,14 @@ func (s *MCP) stateDir() string {
 }
 
 // daemon returns a client of the running daemon, or nil.
-func (s *MCP) daemon(ctx context.Context) *Client {
+func (s *MCP) daemon(ctx context.Context) *client.Client {
 	s.mu.Lock()
 	c := s.client
 	s.mu.Unlock()
 	if c != nil {
 		return c
 	}
-	c, err := Discover(ctx, s.stateDir(), 200*time.Millisecond)
+	c, err := client.Discover(ctx, s.stateDir(), 200*time.Millisecond)
 	if err != nil {
 		return nil
 	}
@@ -144,14 +147,14 @@ func (s *MCP) daemon(ctx context.Context) *Client {
 // false when there is none, or it went away (then the caller does the
 // work itself); an error the daemon answered is f's. A daemon restarted
 // since the last call (another address) is found again.
-func (s *MCP) viaDaemon(ctx context.Context, f func(c *Client) error) (bool, error) {
+func (s *MCP) viaDaemon(ctx context.Context, f func(c *client.Client) error) (bool, error) {
 	for range 2 {
 		c := s.daemon(ctx)
 		if c == nil {
 			return false, nil
 		}
 		err := f(c)
-		if !errors.Is(err, ErrNoDaemon) {
+		if !errors.Is(err, client.ErrNoDaemon) {
 			return true, err
 		}
 		s.mu.Lock()
@@ -169,15 +172,15 @@ func (s *MCP) viaDaemon(ctx context.Context, f func(c *Client) error) (bool, err
 // search (another process has the index) is passed over. With
 // forContext, a memory whose index cannot be opened still packs
 // context, without retrieval.
-func (s *MCP) withSearcher(ctx context.Context, forContext bool, f func(Searcher) error) error {
+func (s *MCP) withSearcher(ctx context.Context, forContext bool, f func(recall.Searcher) error) error {
 	if s.Searcher != nil {
 		return f(s.Searcher)
 	}
 	var passed bool
-	done, err := s.viaDaemon(ctx, func(c *Client) error {
+	done, err := s.viaDaemon(ctx, func(c *client.Client) error {
 		s.letGo()
-		err := f(c)
-		var ae *APIError
+		err := f(recall.Remote{Client: c})
+		var ae *client.APIError
 		passed = errors.As(err, &ae) && (ae.Status == 503 || ae.Status == 404)
 		return err
 	})
@@ -201,7 +204,7 @@ func (s *MCP) letGo() {
 }
 
 // withIndex calls f with the index opened here.
-func (s *MCP) withIndex(ctx context.Context, forContext bool, f func(Searcher) error) error {
+func (s *MCP) withIndex(ctx context.Context, forContext bool, f func(recall.Searcher) error) error {
 	x, release, err := s.index(ctx)
 	if err != nil {
 		if forContext && ctx.Err() == nil {
@@ -215,11 +218,11 @@ func (s *MCP) withIndex(ctx context.Context, forContext bool, f func(Searcher) e
 
 // index returns the index, opening it if needed, and a function to call
 // when done with it; it closes after IndexIdle without use.
-func (s *MCP) index(ctx context.Context) (*memory.Index, func(), error) {
+func (s *MCP) index(ctx context.Context) (*recall.Index, func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.x == nil {
-		x, err := s.Mem.OpenIndex(ctx, memory.IndexOptions{LockTimeout: 3 * time.Second})
+		x, err := recall.OpenIndex(ctx, s.Mem, recall.IndexOptions{LockTimeout: 3 * time.Second})
 		if errors.Is(err, indexer.ErrLocked) {
 			err = fmt.Errorf("the search index is in use by another process and no cairn daemon answers; try again: %w", err)
 		}
@@ -261,13 +264,13 @@ type contextOnly struct {
 	why error
 }
 
-func (c contextOnly) Search(context.Context, string, memory.SearchOptions) (*memory.SearchResults, error) {
+func (c contextOnly) Search(context.Context, string, recall.SearchOptions) (*recall.SearchResults, error) {
 	return nil, c.why
 }
 
-func (c contextOnly) Context(ctx context.Context, o memory.ContextOptions) (*memory.Pack, error) {
+func (c contextOnly) Context(ctx context.Context, o recall.ContextOptions) (*recall.Pack, error) {
 	o.Query = ""
-	p, err := c.m.Context(ctx, o)
+	p, err := recall.Context(ctx, c.m, o)
 	if p != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("no search index (%v): nothing retrieved for the query", c.why))
 	}
@@ -297,7 +300,7 @@ func (s *MCP) search(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) 
 	if len(a.Query) > MaxQueryBytes {
 		a.Query = strings.ToValidUTF8(a.Query[:MaxQueryBytes], "")
 	}
-	opts := memory.SearchOptions{K: a.K, Session: a.Session}
+	opts := recall.SearchOptions{K: a.K, Session: a.Session}
 	if opts.K <= 0 {
 		opts.K = 10
 	}
@@ -306,17 +309,17 @@ func (s *MCP) search(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) 
 		opts.Kinds = []string{a.Kind}
 	}
 	if a.Since != "" {
-		t, err := memory.ParseTime(a.Since, time.Now())
+		t, err := recall.ParseTime(a.Since, time.Now())
 		if err != nil {
 			return nil, nil, fmt.Errorf("since: %w", err)
 		}
 		opts.Since = t
 	}
-	if err := memory.CheckSearchOptions(opts); err != nil {
+	if err := recall.CheckSearchOptions(opts); err != nil {
 		return nil, nil, err
 	}
-	var res *memory.SearchResults
-	err := s.withSearcher(ctx, false, func(x Searcher) error {
+	var res *recall.SearchResults
+	err := s.withSearcher(ctx, false, func(x recall.Searcher) error {
 		var err error
 		res, err = x.Search(ctx, a.Query, opts)
 		return err
@@ -329,7 +332,7 @@ func (s *MCP) search(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) 
 
 // formatHits writes hits for a model: one line of what and where, the
 // snippet under it.
-func formatHits(res *memory.SearchResults) string {
+func formatHits(res *recall.SearchResults) string {
 	var b strings.Builder
 	for _, w := range res.Warnings {
 		fmt.Fprintf(&b, "note: %s\n", w)
@@ -568,7 +571,7 @@ type rememberArgs struct {
 }
 
 func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberArgs) (*mcp.CallToolResult, any, error) {
-	req := RememberRequest{Text: a.Text, Kind: a.Kind, Tags: a.Tags, Pin: a.Pin, Session: a.Session}
+	req := client.RememberRequest{Text: a.Text, Kind: a.Kind, Tags: a.Tags, Pin: a.Pin, Session: a.Session}
 	if a.Importance != 0 {
 		req.Importance = &a.Importance
 	}
@@ -578,8 +581,8 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 	if err != nil {
 		return nil, nil, err
 	}
-	var r *Remembered
-	done, err := s.viaDaemon(ctx, func(c *Client) error {
+	var r *client.Remembered
+	done, err := s.viaDaemon(ctx, func(c *client.Client) error {
 		var err error
 		r, err = c.Remember(ctx, req)
 		return err
@@ -611,10 +614,10 @@ func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpoi
 			return nil, nil, err
 		}
 	}
-	var r *CheckpointResponse
-	done, err := s.viaDaemon(ctx, func(c *Client) error {
+	var r *client.CheckpointResponse
+	done, err := s.viaDaemon(ctx, func(c *client.Client) error {
 		var err error
-		r, err = c.Checkpoint(ctx, CheckpointRequest{Message: a.Message, Tag: a.Tag, Event: "mcp"})
+		r, err = c.Checkpoint(ctx, client.CheckpointRequest{Message: a.Message, Tag: a.Tag, Event: "mcp"})
 		return err
 	})
 	if !done {
@@ -623,11 +626,11 @@ func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpoi
 		s.wmu.Unlock()
 		switch {
 		case errors.Is(cerr, gitstore.ErrNothingToDo):
-			r, err = &CheckpointResponse{}, nil
+			r, err = &client.CheckpointResponse{}, nil
 		case cerr != nil:
 			err = cerr
 		default:
-			r = &CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes}
+			r = &client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes}
 		}
 	}
 	if err != nil {
@@ -652,10 +655,10 @@ func (s *MCP) context(ctx context.Context, _ *mcp.CallToolRequest, a contextArgs
 	if len(a.Query) > MaxQueryBytes {
 		a.Query = strings.ToValidUTF8(a.Query[:MaxQueryBytes], "")
 	}
-	var p *memory.Pack
-	err := s.withSearcher(ctx, true, func(x Searcher) error {
+	var p *recall.Pack
+	err := s.withSearcher(ctx, true, func(x recall.Searcher) error {
 		var err error
-		p, err = x.Context(ctx, memory.ContextOptions{Query: a.Query, Session: a.Session, Budget: a.Budget})
+		p, err = x.Context(ctx, recall.ContextOptions{Query: a.Query, Session: a.Session, Budget: a.Budget})
 		return err
 	})
 	if err != nil {
@@ -676,7 +679,7 @@ type statusArgs struct {
 func (s *MCP) sessionStatus(ctx context.Context, _ *mcp.CallToolRequest, a statusArgs) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	if s.queue == nil {
-		q, err := s.Mem.Queue(watcher.QueueOptions{})
+		q, err := capture.Queue(s.Mem, watcher.QueueOptions{})
 		if err != nil {
 			s.mu.Unlock()
 			return nil, nil, err
@@ -692,7 +695,7 @@ func (s *MCP) sessionStatus(ctx context.Context, _ *mcp.CallToolRequest, a statu
 	return text(formatStatus(st)), nil, nil
 }
 
-func formatStatus(st *SessionStatus) string {
+func formatStatus(st *client.SessionStatus) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session %s: %s", st.SessionID, st.Status)
 	if st.Known {

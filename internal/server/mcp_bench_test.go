@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -66,7 +68,7 @@ func benchMCPMemory(b *testing.B, n int) *memory.Memory {
 	if _, err := m.Checkpoint(ctx, memory.CheckpointOptions{Message: "bench items"}); err != nil {
 		b.Fatal(err)
 	}
-	x, err := m.OpenIndex(ctx, memory.IndexOptions{})
+	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -138,13 +140,13 @@ func BenchmarkMCPSearch(b *testing.B) {
 	}
 
 	b.Run("in-process", func(b *testing.B) {
-		x, err := m.OpenIndex(ctx, memory.IndexOptions{})
+		x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer x.Close()
 		measure(b, func(q string) {
-			if _, err := x.Search(ctx, q, memory.SearchOptions{K: 10}); err != nil {
+			if _, err := x.Search(ctx, q, recall.SearchOptions{K: 10}); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -152,12 +154,12 @@ func BenchmarkMCPSearch(b *testing.B) {
 	// What the first call after an idle spell pays without a daemon.
 	b.Run("in-process-open", func(b *testing.B) {
 		measure(b, func(q string) {
-			x, err := m.OpenIndex(ctx, memory.IndexOptions{})
+			x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer x.Close()
-			if _, err := x.Search(ctx, q, memory.SearchOptions{K: 10}); err != nil {
+			if _, err := x.Search(ctx, q, recall.SearchOptions{K: 10}); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -173,10 +175,10 @@ func BenchmarkMCPSearch(b *testing.B) {
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(dctx) }()
 	defer func() { cancel(); <-done }()
-	var c *Client
+	var c *client.Client
 	for i := 0; ; i++ {
 		var err error
-		if c, err = Discover(ctx, m.Store().StatePath(""), time.Second); err == nil {
+		if c, err = client.Discover(ctx, m.Store().StatePath(""), time.Second); err == nil {
 			break
 		}
 		if i > 200 {
@@ -186,7 +188,7 @@ func BenchmarkMCPSearch(b *testing.B) {
 	}
 	b.Run("http-daemon", func(b *testing.B) {
 		measure(b, func(q string) {
-			if _, err := c.Search(ctx, q, memory.SearchOptions{K: 10}); err != nil {
+			if _, err := (recall.Remote{Client: c}).Search(ctx, q, recall.SearchOptions{K: 10}); err != nil {
 				b.Fatal(err)
 			}
 		})

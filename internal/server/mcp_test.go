@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -131,7 +134,7 @@ func TestMCPTools(t *testing.T) {
 		t.Error("status of an unknown session is no error")
 	}
 	hook := `{"hook_event_name":"UserPromptSubmit","session_id":"` + sid + `","cwd":"/tmp","prompt":"Move the queue to PostgreSQL"}`
-	if _, err := m.CaptureHook(ctx, []byte(hook)); err != nil {
+	if _, err := capture.CaptureHook(ctx, m, []byte(hook)); err != nil {
 		t.Fatal(err)
 	}
 	toolOK(t, cs, "session_status", map[string]any{}, "Session "+sid+": active, 1 prompts", "Queue: 0 pending")
@@ -140,7 +143,7 @@ func TestMCPTools(t *testing.T) {
 
 	// The index opened here closes when idle, so others can have it.
 	waitFor(t, "the index to close", func() bool {
-		x, err := m.OpenIndex(ctx, memory.IndexOptions{})
+		x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
 		if err == nil {
 			x.Close()
 		}
@@ -224,7 +227,7 @@ func TestMCPDaemonStartsLater(t *testing.T) {
 	go func() { done <- d.Serve(dctx) }()
 	defer func() { cancel(); <-done }()
 	waitFor(t, "the daemon", func() bool {
-		_, err := Discover(ctx, m.Store().StatePath(""), time.Second)
+		_, err := client.Discover(ctx, m.Store().StatePath(""), time.Second)
 		return err == nil
 	})
 	toolOK(t, cs, "search", map[string]any{"query": "redis"}, "id="+id)
@@ -249,7 +252,7 @@ func TestMCPDaemonRestarts(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- d.Serve(dctx) }()
 		waitFor(t, "the daemon", func() bool {
-			_, err := Discover(ctx, m.Store().StatePath(""), time.Second)
+			_, err := client.Discover(ctx, m.Store().StatePath(""), time.Second)
 			return err == nil
 		})
 		return func() { cancel(); <-done }

@@ -14,14 +14,8 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
-
-// Searcher answers searches and packs context: a *memory.Index, which
-// the process serving the API has open, or a *Client of another one.
-type Searcher interface {
-	Search(ctx context.Context, query string, opts memory.SearchOptions) (*memory.SearchResults, error)
-	Context(ctx context.Context, opts memory.ContextOptions) (*memory.Pack, error)
-}
 
 // Limits on requests to the search API.
 const (
@@ -42,7 +36,7 @@ const (
 // for a bad request, 401 without the bearer token, 503 when too many
 // searches run at once, 504 when one takes too long, 500 otherwise.
 type SearchAPI struct {
-	Index Searcher
+	Index recall.Searcher
 	// Token, if set, is the bearer token every request must carry. The
 	// daemon checks it before the API sees a request and leaves it empty.
 	Token string
@@ -150,13 +144,13 @@ func (a *SearchAPI) handle(f func(ctx context.Context, q url.Values) (any, error
 
 // searchReply is the search endpoint's body.
 type searchReply struct {
-	*memory.SearchResults
+	*recall.SearchResults
 	Warnings []string `json:"warnings,omitempty"`
 }
 
 // contextReply is the context endpoint's body.
 type contextReply struct {
-	*memory.Pack
+	*recall.Pack
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -179,7 +173,7 @@ func (a *SearchAPI) context(ctx context.Context, q url.Values) (any, error) {
 	if err := single(q, "q", "budget_tokens", "session"); err != nil {
 		return nil, err
 	}
-	opts := memory.ContextOptions{Query: q.Get("q"), Session: q.Get("session")}
+	opts := recall.ContextOptions{Query: q.Get("q"), Session: q.Get("session")}
 	if len(opts.Query) > MaxQueryBytes {
 		return nil, badRequest("q is longer than %d bytes", MaxQueryBytes)
 	}
@@ -199,8 +193,8 @@ func (a *SearchAPI) context(ctx context.Context, q url.Values) (any, error) {
 
 // SearchParams reads a search's query parameters, checking them as the
 // command line checks its flags.
-func SearchParams(q url.Values, now time.Time) (string, memory.SearchOptions, error) {
-	var opts memory.SearchOptions
+func SearchParams(q url.Values, now time.Time) (string, recall.SearchOptions, error) {
+	var opts recall.SearchOptions
 	if err := known(q, "q", "k", "mode", "kind", "layer", "session", "tag", "since", "until"); err != nil {
 		return "", opts, err
 	}
@@ -229,14 +223,14 @@ func SearchParams(q url.Values, now time.Time) (string, memory.SearchOptions, er
 		dst *time.Time
 	}{{"since", &opts.Since}, {"until", &opts.Until}} {
 		if s := q.Get(t.key); s != "" {
-			v, err := memory.ParseTime(s, now)
+			v, err := recall.ParseTime(s, now)
 			if err != nil {
 				return "", opts, badRequest("%s: %v", t.key, err)
 			}
 			*t.dst = v
 		}
 	}
-	if err := memory.CheckSearchOptions(opts); err != nil {
+	if err := recall.CheckSearchOptions(opts); err != nil {
 		return "", opts, badRequest("%v", err)
 	}
 	return query, opts, nil

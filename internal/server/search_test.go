@@ -14,14 +14,16 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // searchServer serves the search API of a real memory and index on
 // loopback, with a health check as the daemon has, and returns a client
 // found the way the command line finds it.
-func searchServer(t *testing.T) (*Client, *memory.Memory) {
+func searchServer(t *testing.T) (*client.Client, *memory.Memory) {
 	t.Helper()
 	ctx := context.Background()
 	m, _, err := memory.Init(ctx, t.TempDir(), memory.Options{Identity: gitstore.Identity{Name: "T", Email: "t@example.com"}})
@@ -42,7 +44,7 @@ func searchServer(t *testing.T) (*Client, *memory.Memory) {
 			t.Fatal(err)
 		}
 	}
-	x, err := m.OpenIndex(ctx, memory.IndexOptions{})
+	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +55,9 @@ func searchServer(t *testing.T) (*Client, *memory.Memory) {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	state := m.Store().StatePath("")
-	os.WriteFile(filepath.Join(state, AddrFile), []byte(srv.URL+"\n"), 0o600)
-	os.WriteFile(filepath.Join(state, TokenFile), []byte("s3cret\n"), 0o600)
-	c, err := Discover(ctx, state, time.Second)
+	os.WriteFile(filepath.Join(state, client.AddrFile), []byte(srv.URL+"\n"), 0o600)
+	os.WriteFile(filepath.Join(state, client.TokenFile), []byte("s3cret\n"), 0o600)
+	c, err := client.Discover(ctx, state, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,18 +67,18 @@ func searchServer(t *testing.T) (*Client, *memory.Memory) {
 func TestSearchAPI(t *testing.T) {
 	c, _ := searchServer(t)
 	ctx := context.Background()
-	res, err := c.Search(ctx, "postgresql queue", memory.SearchOptions{K: 1, Kinds: []string{"decision"}, Since: time.Now().Add(-time.Hour)})
+	res, err := (recall.Remote{Client: c}).Search(ctx, "postgresql queue", recall.SearchOptions{K: 1, Kinds: []string{"decision"}, Since: time.Now().Add(-time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Query != "postgresql queue" || len(res.Hits) != 1 || res.Hits[0].Title != "Use PostgreSQL for the job queue" || res.Hits[0].Text == "" {
 		t.Errorf("search = %+v", res)
 	}
-	res, err = c.Search(ctx, "postgresql", memory.SearchOptions{Kinds: []string{"fact"}, Mode: "keyword"})
+	res, err = (recall.Remote{Client: c}).Search(ctx, "postgresql", recall.SearchOptions{Kinds: []string{"fact"}, Mode: "keyword"})
 	if err != nil || len(res.Hits) != 0 {
 		t.Errorf("filtered search = %+v, %v", res, err)
 	}
-	p, err := c.Context(ctx, memory.ContextOptions{Query: "helm", Budget: 300})
+	p, err := (recall.Remote{Client: c}).Context(ctx, recall.ContextOptions{Query: "helm", Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,8 +143,8 @@ func TestSearchAPIErrors(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST: %v %v", resp.StatusCode, err)
 	}
-	_, err := c.Search(ctx, "x", memory.SearchOptions{Kinds: []string{"bogus"}})
-	var ae *APIError
+	_, err := (recall.Remote{Client: c}).Search(ctx, "x", recall.SearchOptions{Kinds: []string{"bogus"}})
+	var ae *client.APIError
 	if !errors.As(err, &ae) || ae.Status != 400 {
 		t.Errorf("client error = %v", err)
 	}
@@ -151,16 +153,16 @@ func TestSearchAPIErrors(t *testing.T) {
 // blocking is a Searcher whose searches wait until released.
 type blocking struct{ release chan struct{} }
 
-func (b blocking) Search(ctx context.Context, q string, o memory.SearchOptions) (*memory.SearchResults, error) {
+func (b blocking) Search(ctx context.Context, q string, o recall.SearchOptions) (*recall.SearchResults, error) {
 	select {
 	case <-b.release:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return &memory.SearchResults{Query: q, Hits: []memory.SearchHit{}}, nil
+	return &recall.SearchResults{Query: q, Hits: []recall.SearchHit{}}, nil
 }
 
-func (b blocking) Context(ctx context.Context, o memory.ContextOptions) (*memory.Pack, error) {
+func (b blocking) Context(ctx context.Context, o recall.ContextOptions) (*recall.Pack, error) {
 	return nil, errors.New("not here")
 }
 
@@ -168,7 +170,7 @@ func TestSearchAPILimits(t *testing.T) {
 	b := blocking{make(chan struct{})}
 	srv := httptest.NewServer(&SearchAPI{Index: b, MaxConcurrent: 1, Timeout: 300 * time.Millisecond})
 	defer srv.Close()
-	c := &Client{BaseURL: srv.URL}
+	c := &client.Client{BaseURL: srv.URL}
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -176,13 +178,13 @@ func TestSearchAPILimits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = c.Search(ctx, "x", memory.SearchOptions{})
+			_, errs[i] = (recall.Remote{Client: c}).Search(ctx, "x", recall.SearchOptions{})
 		}()
 	}
 	wg.Wait()
 	codes := map[int]bool{}
 	for _, err := range errs {
-		var ae *APIError
+		var ae *client.APIError
 		if errors.As(err, &ae) {
 			codes[ae.Status] = true
 		}
@@ -191,10 +193,10 @@ func TestSearchAPILimits(t *testing.T) {
 		t.Errorf("errors %v, want one 503 and one 504", errs)
 	}
 	close(b.release)
-	if _, err := c.Search(ctx, "x", memory.SearchOptions{}); err != nil {
+	if _, err := (recall.Remote{Client: c}).Search(ctx, "x", recall.SearchOptions{}); err != nil {
 		t.Errorf("after release: %v", err)
 	}
-	if _, err := c.Context(ctx, memory.ContextOptions{}); err == nil || !strings.Contains(err.Error(), "not here") {
+	if _, err := (recall.Remote{Client: c}).Context(ctx, recall.ContextOptions{}); err == nil || !strings.Contains(err.Error(), "not here") {
 		t.Errorf("context error = %v", err)
 	}
 }
@@ -202,24 +204,24 @@ func TestSearchAPILimits(t *testing.T) {
 func TestDiscover(t *testing.T) {
 	ctx := context.Background()
 	state := t.TempDir()
-	if _, err := Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, ErrNoDaemon) {
+	if _, err := client.Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, client.ErrNoDaemon) {
 		t.Errorf("no files: %v", err)
 	}
 	// A daemon that died: its address answers nothing.
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	os.WriteFile(filepath.Join(state, AddrFile), []byte(url+"\n"), 0o600)
-	os.WriteFile(filepath.Join(state, TokenFile), []byte("t\n"), 0o600)
+	os.WriteFile(filepath.Join(state, client.AddrFile), []byte(url+"\n"), 0o600)
+	os.WriteFile(filepath.Join(state, client.TokenFile), []byte("t\n"), 0o600)
 	start := time.Now()
-	if _, err := Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, ErrNoDaemon) {
+	if _, err := client.Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, client.ErrNoDaemon) {
 		t.Errorf("dead daemon: %v", err)
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("took %v", d)
 	}
-	os.WriteFile(filepath.Join(state, AddrFile), []byte("garbage"), 0o600)
-	if _, err := Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, ErrNoDaemon) {
+	os.WriteFile(filepath.Join(state, client.AddrFile), []byte("garbage"), 0o600)
+	if _, err := client.Discover(ctx, state, 100*time.Millisecond); !errors.Is(err, client.ErrNoDaemon) {
 		t.Errorf("garbage address: %v", err)
 	}
 }
@@ -250,7 +252,7 @@ func FuzzSearchParams(f *testing.F) {
 		if strings.TrimSpace(query) == "" || opts.K < 0 || opts.K > MaxK {
 			t.Errorf("%q: query %q k %d", raw, query, opts.K)
 		}
-		if err := memory.CheckSearchOptions(opts); err != nil {
+		if err := recall.CheckSearchOptions(opts); err != nil {
 			t.Errorf("%q: accepted options fail the check: %v", raw, err)
 		}
 	})

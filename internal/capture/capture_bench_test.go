@@ -1,4 +1,4 @@
-package memory
+package capture
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // longSession writes a Claude Code transcript of turns turns (prompts,
@@ -72,7 +73,7 @@ func TestLongSession(t *testing.T) {
 	m := testMemory(t)
 	name := longSession(t, t.TempDir(), 1000)
 	start := time.Now()
-	res, err := m.Ingest(context.Background(), name, IngestOptions{})
+	res, err := Ingest(context.Background(), m, name, IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +109,14 @@ func benchIngest(b *testing.B, indexed bool) {
 		b.StopTimer()
 		m := testMemory(b)
 		if indexed {
-			x, err := m.Reindex(ctx, IndexOptions{})
+			x, err := recall.Reindex(ctx, m, recall.IndexOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			x.Close()
 		}
 		b.StartTimer()
-		res, err := m.Ingest(ctx, name, IngestOptions{})
+		res, err := Ingest(ctx, m, name, IngestOptions{})
 		if err != nil || res.Commit == "" {
 			b.Fatal(res, err)
 		}
@@ -129,14 +130,14 @@ func BenchmarkCaptureHookBatch(b *testing.B) {
 	m := testMemory(b)
 	ctx := context.Background()
 	name := longSession(b, b.TempDir(), 1000)
-	res, err := m.Ingest(ctx, name, IngestOptions{})
+	res, err := Ingest(ctx, m, name, IngestOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	i := 0
 	for b.Loop() {
 		i++
-		r, err := m.CaptureHook(ctx, []byte(fmt.Sprintf(`{"session_id":%q,"hook_event_name":"UserPromptSubmit","prompt":"one more thing, number %d"}`, res.Session, i)))
+		r, err := CaptureHook(ctx, m, []byte(fmt.Sprintf(`{"session_id":%q,"hook_event_name":"UserPromptSubmit","prompt":"one more thing, number %d"}`, res.Session, i)))
 		if err != nil || r.Commit == "" {
 			b.Fatal(r, err)
 		}

@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -17,6 +17,8 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/memorytest"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -37,10 +39,10 @@ func (w *warnings) take() []string {
 }
 
 // newTestMemory makes an empty memory in a temporary project.
-func newTestMemory(t *testing.T) (*Memory, *warnings) {
+func newTestMemory(t *testing.T) (*memory.Memory, *warnings) {
 	t.Helper()
 	w := &warnings{}
-	m, _, err := Init(context.Background(), t.TempDir(), Options{Warn: w.add, Identity: gitstore.Identity{Name: "Test", Email: "test@example.com"}})
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{Warn: w.add, Identity: gitstore.Identity{Name: "Test", Email: "test@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,10 +51,10 @@ func newTestMemory(t *testing.T) (*Memory, *warnings) {
 }
 
 // reopen opens the memory again, as another command would.
-func reopen(t *testing.T, m *Memory) (*Memory, *warnings) {
+func reopen(t *testing.T, m *memory.Memory) (*memory.Memory, *warnings) {
 	t.Helper()
 	w := &warnings{}
-	m2, err := Open(context.Background(), m.Dir, Options{Warn: w.add, Identity: gitstore.Identity{Name: "Test", Email: "test@example.com"}})
+	m2, err := memory.Open(context.Background(), m.Dir, memory.Options{Warn: w.add, Identity: gitstore.Identity{Name: "Test", Email: "test@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func reopen(t *testing.T, m *Memory) (*Memory, *warnings) {
 
 // writeFiles writes files into the memory's work tree and checkpoints
 // them.
-func writeFiles(t *testing.T, m *Memory, files map[string]string) {
+func writeFiles(t *testing.T, m *memory.Memory, files map[string]string) {
 	t.Helper()
 	for p, data := range files {
 		name := filepath.Join(m.Dir, filepath.FromSlash(p))
@@ -73,12 +75,12 @@ func writeFiles(t *testing.T, m *Memory, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := m.Checkpoint(context.Background(), CheckpointOptions{Message: "test files"}); err != nil {
+	if _, err := m.Checkpoint(context.Background(), memory.CheckpointOptions{Message: "test files"}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func remember(t *testing.T, m *Memory, kind model.Kind, title, body string) *model.Item {
+func remember(t *testing.T, m *memory.Memory, kind model.Kind, title, body string) *model.Item {
 	t.Helper()
 	it := model.NewItem(kind, title, time.Now())
 	it.Body = body
@@ -88,9 +90,9 @@ func remember(t *testing.T, m *Memory, kind model.Kind, title, body string) *mod
 	return it
 }
 
-func openIndex(t *testing.T, m *Memory) *Index {
+func mustOpenIndex(t *testing.T, m *memory.Memory) *Index {
 	t.Helper()
-	x, err := m.OpenIndex(context.Background(), IndexOptions{})
+	x, err := OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,9 +123,9 @@ func has(list []string, s string) bool {
 	return false
 }
 
-func indexMeta(t *testing.T, m *Memory) map[string]any {
+func indexMeta(t *testing.T, m *memory.Memory) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(m.store.StatePath(indexDir), "meta.json"))
+	b, err := os.ReadFile(filepath.Join(m.Store().StatePath(indexDir), "meta.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,9 +136,9 @@ func indexMeta(t *testing.T, m *Memory) map[string]any {
 	return meta
 }
 
-func head(t *testing.T, m *Memory) string {
+func head(t *testing.T, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.store.Resolve("HEAD")
+	h, err := m.Store().Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestIndexFollowsCheckpoints(t *testing.T) {
 	if got := w.take(); len(got) != 0 {
 		t.Errorf("remember before any index warned %q", got)
 	}
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	if got := w.take(); len(got) != 1 || !strings.Contains(got[0], "building the search index from 1 files") {
 		t.Errorf("first open warned %q, want one line about building", got)
 	}
@@ -167,7 +169,7 @@ func TestIndexFollowsCheckpoints(t *testing.T) {
 	if _, _, err := m.Forget(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	x = openIndex(t, m)
+	x = mustOpenIndex(t, m)
 	if got := w.take(); len(got) != 0 {
 		t.Errorf("open of an up-to-date index warned %q", got)
 	}
@@ -196,7 +198,7 @@ func TestIndexCatchesUpWithGit(t *testing.T) {
 		"core/facts/stays.md":       "---\nkind: fact\ntitle: Builds use Bazel\n---\nEverything builds with Bazel.\n",
 		"sessions/abc123/notes.txt": "not markdown, not indexed: zeppelin\n",
 	})
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	x.Close()
 	w.take()
 
@@ -217,7 +219,7 @@ func TestIndexCatchesUpWithGit(t *testing.T) {
 	git("commit", "-qm", "by hand")
 
 	m2, w2 := reopen(t, m)
-	x2 := openIndex(t, m2)
+	x2 := mustOpenIndex(t, m2)
 	if got := w2.take(); len(got) != 0 {
 		t.Errorf("catching up warned %q", got)
 	}
@@ -238,9 +240,9 @@ func TestIndexCatchesUpWithGit(t *testing.T) {
 func TestIndexRebuildsWhenDamaged(t *testing.T) {
 	m, _ := newTestMemory(t)
 	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	x.Close()
-	dir := m.store.StatePath(indexDir)
+	dir := m.Store().StatePath(indexDir)
 	tests := []struct {
 		name   string
 		damage func()
@@ -267,7 +269,7 @@ func TestIndexRebuildsWhenDamaged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.damage()
 			m2, w := reopen(t, m)
-			x, err := m2.OpenIndex(context.Background(), IndexOptions{})
+			x, err := OpenIndex(context.Background(), m2, IndexOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -294,7 +296,7 @@ func TestIndexBrokenAndSessionFiles(t *testing.T) {
 		"sessions/" + sid + "/transcript.md":               "**User**: why does narwhal fail?\n\n**Assistant**: a race in setup.\n",
 		"archive/2025/03/old-session/observations.md":      "- ran the ocelot migration\n",
 	})
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	ctx := context.Background()
 	res, err := x.Search(ctx, "zebra", SearchOptions{Mode: indexer.Keyword})
 	if err != nil || len(res.Hits) != 1 {
@@ -339,7 +341,7 @@ func TestReindexProgress(t *testing.T) {
 	}
 	writeFiles(t, m, files)
 	var calls [][2]int
-	x, err := m.Reindex(context.Background(), IndexOptions{Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }})
+	x, err := Reindex(context.Background(), m, IndexOptions{Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,8 +390,8 @@ func embeddingServer(t *testing.T, dim int) *httptest.Server {
 	return srv
 }
 
-func useEmbedder(m *Memory, url string, dim int) {
-	m.Config.Search.Embedder = EmbedderConfig{Provider: "openai-compatible", BaseURL: url, Model: "fake", Dimensions: dim, Timeout: Duration(2 * time.Second)}
+func useEmbedder(m *memory.Memory, url string, dim int) {
+	m.Config.Search.Embedder = memory.EmbedderConfig{Provider: "openai-compatible", BaseURL: url, Model: "fake", Dimensions: dim, Timeout: memory.Duration(2 * time.Second)}
 }
 
 func TestEmbeddingServiceDown(t *testing.T) {
@@ -397,7 +399,7 @@ func TestEmbeddingServiceDown(t *testing.T) {
 	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
 	srv := embeddingServer(t, indexer.HashDim)
 	useEmbedder(m, srv.URL, indexer.HashDim)
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	if got := paths(t, x, "postgres queue", SearchOptions{Mode: indexer.Vector}); len(got) == 0 || got[0] != it.Path() {
 		t.Fatalf("vector search through the service = %v", got)
 	}
@@ -405,7 +407,7 @@ func TestEmbeddingServiceDown(t *testing.T) {
 	w.take()
 
 	srv.Close() // the service goes down
-	x = openIndex(t, m)
+	x = mustOpenIndex(t, m)
 	for _, mode := range []indexer.Mode{indexer.Hybrid, indexer.Vector} {
 		res, err := x.Search(context.Background(), "postgres queue", SearchOptions{Mode: mode})
 		if err != nil {
@@ -428,7 +430,7 @@ func TestEmbeddingServiceDown(t *testing.T) {
 	if _, err := m.Get(context.Background(), b.ID); err != nil {
 		t.Errorf("checkpoint undone: %v", err)
 	}
-	x, err := m.OpenIndex(context.Background(), IndexOptions{})
+	x, err := OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
 		t.Fatalf("open with the service down: %v", err)
 	}
@@ -451,7 +453,7 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 	remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
 	srv := embeddingServer(t, 100) // configured 384
 	useEmbedder(m, srv.URL, indexer.HashDim)
-	_, err := m.OpenIndex(context.Background(), IndexOptions{})
+	_, err := OpenIndex(context.Background(), m, IndexOptions{})
 	if err == nil || !strings.Contains(err.Error(), "cannot build the search index: embedding service "+srv.URL+": embed via") ||
 		!strings.Contains(err.Error(), "returned 100-dimensional vectors, configured 384") {
 		t.Fatalf("open with a wrong-size service: %v", err)
@@ -461,7 +463,7 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 	// keywords when it answers badly, with one line.
 	good := embeddingServer(t, indexer.HashDim)
 	useEmbedder(m, good.URL, indexer.HashDim)
-	x, err := m.OpenIndex(context.Background(), IndexOptions{})
+	x, err := OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +471,7 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 	remember(t, m, model.Fact, "Caches use Valkey", "Valkey replaced memcached.")
 	useEmbedder(m, srv.URL, indexer.HashDim)
 	w.take()
-	x, err = m.OpenIndex(context.Background(), IndexOptions{})
+	x, err = OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
 		t.Fatalf("open with a service gone bad: %v", err)
 	}
@@ -479,8 +481,8 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 	}
 	x.Close()
 	// The builtin embedder still works on the same memory afterwards.
-	m.Config.Search.Embedder = EmbedderConfig{}
-	x, err = m.OpenIndex(context.Background(), IndexOptions{})
+	m.Config.Search.Embedder = memory.EmbedderConfig{}
+	x, err = OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,11 +495,11 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 func TestIndexLocked(t *testing.T) {
 	m, _ := newTestMemory(t)
 	remember(t, m, model.Fact, "A", "alpha")
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	_ = x
 	m2, _ := reopen(t, m)
 	start := time.Now()
-	_, err := m2.OpenIndex(context.Background(), IndexOptions{LockTimeout: 100 * time.Millisecond})
+	_, err := OpenIndex(context.Background(), m2, IndexOptions{LockTimeout: 100 * time.Millisecond})
 	if !errors.Is(err, indexer.ErrLocked) {
 		t.Fatalf("second open: %v, want ErrLocked", err)
 	}
@@ -511,7 +513,7 @@ func TestSearchConfigDefaults(t *testing.T) {
 	os.WriteFile(filepath.Join(m.Dir, "cairn.yaml"), []byte("search:\n  weights: {recency: 0}\n  chunk_tokens: 5\n  embedder: {provider: builtin}\n"), 0o644)
 	m2, w2 := reopen(t, m)
 	_ = w
-	c := m2.searchConfig()
+	c := searchConfig(m2)
 	if c.Weights.Recency != 0 || c.Weights.Relevance != 0.4 || c.Weights.Importance != 0.3 || c.Weights.References != 0.1 {
 		t.Errorf("weights %+v", c.Weights)
 	}
@@ -522,7 +524,7 @@ func TestSearchConfigDefaults(t *testing.T) {
 		t.Errorf("warnings %q", got)
 	}
 	m2.Config.Search.Embedder.Provider = "word2vec"
-	if _, err := m2.OpenIndex(context.Background(), IndexOptions{}); err == nil || !strings.Contains(err.Error(), "word2vec") {
+	if _, err := OpenIndex(context.Background(), m2, IndexOptions{}); err == nil || !strings.Contains(err.Error(), "word2vec") {
 		t.Errorf("unknown provider: %v", err)
 	}
 }
@@ -576,9 +578,9 @@ func TestSearchRebuildsDamagedVectors(t *testing.T) {
 	m, _ := newTestMemory(t)
 	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
 	remember(t, m, model.Fact, "The CI runs on two cores", "Benchmarks are noisy there.")
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	x.Close()
-	dir := m.store.StatePath(indexDir)
+	dir := m.Store().StatePath(indexDir)
 	data, err := filepath.Glob(filepath.Join(dir, "vectors.*"))
 	if err != nil || len(data) != 1 {
 		t.Fatalf("vector data files %v, %v: want one", data, err)
@@ -595,7 +597,7 @@ func TestSearchRebuildsDamagedVectors(t *testing.T) {
 	}
 
 	m2, w := reopen(t, m)
-	x, err = m2.OpenIndex(context.Background(), IndexOptions{})
+	x, err = OpenIndex(context.Background(), m2, IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -629,4 +631,11 @@ func TestRememberRedacts(t *testing.T) {
 	if strings.Contains(string(data), "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(string(data), "only from CI") {
 		t.Errorf("remembered item:\n%s", data)
 	}
+}
+
+func testMemory(t testing.TB) *memory.Memory {
+	t.Helper()
+	m := memorytest.New(t)
+	Follow(m)
+	return m
 }

@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"bufio"
@@ -19,6 +19,7 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/gofrs/flock"
 )
@@ -138,7 +139,7 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
-	res.Hits = x.rerank(x.dropFaint(raw.Hits), x.m.loadReferences(), x.m.now())
+	res.Hits = x.rerank(x.dropFaint(raw.Hits), loadReferences(x.m), x.m.Now())
 	if len(res.Hits) > k {
 		res.Hits = res.Hits[:k]
 	}
@@ -252,7 +253,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 		q.Layers = append(q.Layers, string(layer))
 	}
 	if opts.Session != "" {
-		if q.Session, err = x.m.resolveSession(opts.Session); err != nil {
+		if q.Session, err = resolveSession(x.m, opts.Session); err != nil {
 			return q, err
 		}
 	}
@@ -308,8 +309,8 @@ func CheckSearchOptions(opts SearchOptions) error {
 // resolveSession turns a session id or a unique prefix of one into the
 // id. An id that matches no session folder is returned as it is (it
 // finds nothing).
-func (m *Memory) resolveSession(ref string) (string, error) {
-	ids := m.sessionIDs()
+func resolveSession(m *memory.Memory, ref string) (string, error) {
+	ids := sessionIDs(m)
 	var found []string
 	for _, id := range ids {
 		if id == ref {
@@ -325,11 +326,11 @@ func (m *Memory) resolveSession(ref string) (string, error) {
 	case 1:
 		return found[0], nil
 	}
-	return "", fmt.Errorf("session %s matches %d sessions (%s, ...): %w", ref, len(found), found[0], ErrAmbiguous)
+	return "", fmt.Errorf("session %s matches %d sessions (%s, ...): %w", ref, len(found), found[0], memory.ErrAmbiguous)
 }
 
 // sessionIDs lists the session folders' names, in sessions/ and archive/.
-func (m *Memory) sessionIDs() []string {
+func sessionIDs(m *memory.Memory) []string {
 	var ids []string
 	add := func(pattern string) {
 		names, _ := filepath.Glob(filepath.Join(m.Dir, pattern))
@@ -479,9 +480,9 @@ type referenceCounts struct {
 
 // loadReferences reads the reference counts; a missing or damaged file
 // counts nothing.
-func (m *Memory) loadReferences() map[string]int {
+func loadReferences(m *memory.Memory) map[string]int {
 	var rc referenceCounts
-	b, err := os.ReadFile(m.store.StatePath(referencesFile))
+	b, err := os.ReadFile(m.Store().StatePath(referencesFile))
 	if err != nil || json.Unmarshal(b, &rc) != nil || rc.Counts == nil {
 		return map[string]int{}
 	}
@@ -490,11 +491,11 @@ func (m *Memory) loadReferences() map[string]int {
 
 // countReferences adds one to the count of each id, under a lock so that
 // parallel processes do not lose each other's counts.
-func (m *Memory) countReferences(ctx context.Context, ids []string) error {
+func countReferences(ctx context.Context, m *memory.Memory, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	name := m.store.StatePath(referencesFile)
+	name := m.Store().StatePath(referencesFile)
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
@@ -509,7 +510,7 @@ func (m *Memory) countReferences(ctx context.Context, ids []string) error {
 		return fmt.Errorf("count references in %s: %w", name, err)
 	}
 	defer lock.Unlock()
-	counts := m.loadReferences()
+	counts := loadReferences(m)
 	for _, id := range ids {
 		counts[id]++
 	}

@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"bufio"
@@ -19,6 +19,8 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"gopkg.in/yaml.v3"
@@ -77,13 +79,13 @@ const DefaultContextBudget = 1500
 // ends with what was left out and how to fetch it. Memories the query
 // retrieved into the pack have their reference count raised.
 func (x *Index) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
-	return x.m.pack(ctx, x, opts)
+	return pack(ctx, x.m, x, opts)
 }
 
 // Context is Index.Context without an index: nothing is retrieved by
 // the query. It serves when the index cannot be opened.
-func (m *Memory) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
-	return m.pack(ctx, nil, opts)
+func Context(ctx context.Context, m *memory.Memory, opts ContextOptions) (*Pack, error) {
+	return pack(ctx, m, nil, opts)
 }
 
 // The sections of a pack, in the order they appear and are filled.
@@ -126,8 +128,8 @@ func (b *block) set(text string) {
 	b.text, b.tokens = text, indexer.EstimateTokens(text)
 }
 
-func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack, error) {
-	cfg := m.searchConfig()
+func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) (*Pack, error) {
+	cfg := searchConfig(m)
 	budget := opts.Budget
 	if budget == 0 {
 		budget = cfg.ContextBudget
@@ -165,7 +167,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 	if x != nil {
 		memo = &x.core
 	}
-	core, err := m.coreCandidates(ctx, memo)
+	core, err := coreCandidates(ctx, m, memo)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +190,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 			sec = secPinned
 		}
 		b := &block{section: sec, id: c.id, path: c.path, title: c.title, retrieved: hitScore[c.path] > 0}
-		b.render = m.itemRenderer(b)
+		b.render = itemRenderer(m, b)
 		blocks = append(blocks, b)
 	}
 
@@ -196,7 +198,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 	for _, b := range blocks {
 		seen[b.path] = true
 	}
-	current, which, warn := m.currentSession(opts.Session)
+	current, which, warn := currentSession(m, opts.Session)
 	if warn != "" {
 		p.Warnings = append(p.Warnings, warn)
 	}
@@ -204,13 +206,13 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 	if current != "" {
 		_, sid := sessionDir(current + "/x")
 		sessionHeading = fmt.Sprintf("## Session %s (%s)", shortID(sid), which)
-		if b := m.sessionStateBlock(current); b != nil {
+		if b := sessionStateBlock(m, current); b != nil {
 			blocks = append(blocks, b)
 		}
-		if b := m.sessionRecentBlock(current, sid); b != nil {
+		if b := sessionRecentBlock(m, current, sid); b != nil {
 			blocks = append(blocks, b)
 		}
-		if b := m.sessionSummaryBlock(current, sid); b != nil {
+		if b := sessionSummaryBlock(m, current, sid); b != nil {
 			blocks = append(blocks, b)
 			seen[b.path] = true
 		}
@@ -228,9 +230,9 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 		}
 	} else if strings.TrimSpace(opts.Query) == "" {
 		relatedHeading = "## Recent sessions"
-		for _, dir := range m.recentSessions(current, 3) {
+		for _, dir := range recentSessions(m, current, 3) {
 			_, sid := sessionDir(dir + "/x")
-			if b := m.sessionSummaryBlock(dir, sid); b != nil && !seen[b.path] {
+			if b := sessionSummaryBlock(m, dir, sid); b != nil && !seen[b.path] {
 				b.section = secRelated
 				seen[b.path] = true
 				blocks = append(blocks, b)
@@ -283,7 +285,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 	// token here and there, and the list of what was left out must fit
 	// too: drop the last blocks until the whole fits.
 	for {
-		text, complete := m.assemble(header, headings, blocks, budget)
+		text, complete := assemble(m, header, headings, blocks, budget)
 		p.Text, p.UsedTokens = text, indexer.EstimateTokens(text)
 		if p.UsedTokens <= budget && complete {
 			break
@@ -314,7 +316,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 			p.LeftOut = append(p.LeftOut, LeftOut{ID: b.id, Title: b.title})
 		}
 	}
-	if err := m.countReferences(ctx, refs); err != nil {
+	if err := countReferences(ctx, m, refs); err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
 	return p, nil
@@ -324,7 +326,7 @@ func (m *Memory) pack(ctx context.Context, x *Index, opts ContextOptions) (*Pack
 // taken block under its heading, and the list of what was left out, as
 // much of it as fits in budget. complete is false when something was
 // left out and not even the shortest list fits.
-func (m *Memory) assemble(header string, headings [numSections]string, blocks []*block, budget int) (text string, complete bool) {
+func assemble(m *memory.Memory, header string, headings [numSections]string, blocks []*block, budget int) (text string, complete bool) {
 	var b strings.Builder
 	n := 0
 	for sec := range numSections {
@@ -416,8 +418,8 @@ type coreItem struct {
 // from the diff, so that a context pack reads one small file rather than
 // every core item; a long-running process keeps them in memo as well.
 // Files that do not parse are still candidates, as plain text.
-func (m *Memory) coreCandidates(ctx context.Context, memo *coreMemo) ([]coreItem, error) {
-	head, err := m.store.Resolve("HEAD")
+func coreCandidates(ctx context.Context, m *memory.Memory, memo *coreMemo) ([]coreItem, error) {
+	head, err := m.Store().Resolve("HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
@@ -428,7 +430,7 @@ func (m *Memory) coreCandidates(ctx context.Context, memo *coreMemo) ([]coreItem
 			return slices.Clone(memo.items), nil
 		}
 	}
-	items, err := m.loadCoreCache(ctx, head)
+	items, err := loadCoreCache(ctx, m, head)
 	if err != nil {
 		return nil, err
 	}
@@ -452,14 +454,14 @@ type coreMemo struct {
 // unknown), kind and title. Derived: a damaged one is made again.
 const coreCacheFile = "core.tsv"
 
-func (m *Memory) loadCoreCache(ctx context.Context, head string) ([]coreItem, error) {
-	name := m.store.StatePath(coreCacheFile)
+func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreItem, error) {
+	name := m.Store().StatePath(coreCacheFile)
 	items, commit, ok := readCoreCache(name)
 	if ok && commit == head {
 		return items, nil
 	}
 	if ok {
-		if diffs, err := m.store.Diff(ctx, gitstore.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
+		if diffs, err := m.Store().Diff(ctx, gitstore.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
 			byPath := make(map[string]coreItem, len(items))
 			for _, c := range items {
 				byPath[c.path] = c
@@ -653,7 +655,7 @@ func quickMeta(p string, data []byte) coreItem {
 
 // itemRenderer returns the render function of a core item's block: one
 // list entry, the item read and parsed at the first call.
-func (m *Memory) itemRenderer(b *block) func(room int) {
+func itemRenderer(m *memory.Memory, b *block) func(room int) {
 	var (
 		read       bool
 		body, tail string
@@ -681,8 +683,8 @@ func (m *Memory) itemRenderer(b *block) func(room int) {
 					}
 				}
 			}
-			body = oneLineText(body)
-			if t := oneLineText(b.title); strings.HasPrefix(body, t) {
+			body = mdtext.OneLine(body)
+			if t := mdtext.OneLine(b.title); strings.HasPrefix(body, t) {
 				body = strings.TrimLeft(strings.TrimPrefix(body, t), " .:—-")
 			}
 			var meta []string
@@ -695,7 +697,7 @@ func (m *Memory) itemRenderer(b *block) func(room int) {
 			meta = append(meta, "id "+fetchRef(b.id))
 			tail = " (" + strings.Join(meta, ", ") + ")\n"
 		}
-		b.set(entry(oneLineText(b.title), body, tail, room))
+		b.set(entry(mdtext.OneLine(b.title), body, tail, room))
 	}
 }
 
@@ -729,8 +731,8 @@ func hitBlock(h SearchHit) *block {
 	}
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	tail := " (" + strings.Join(meta, ", ") + ")\n"
-	text := oneLineText(stripHeadings(h.Text))
-	title := oneLineText(h.Title)
+	text := mdtext.OneLine(stripHeadings(h.Text))
+	title := mdtext.OneLine(h.Title)
 	b := &block{section: secRelated, id: h.ID, path: h.Path, title: h.Title, retrieved: true}
 	b.render = func(room int) { b.set(entry(title, text, tail, room)) }
 	b.render(blockCap[secRelated])
@@ -740,9 +742,9 @@ func hitBlock(h SearchHit) *block {
 // currentSession finds the session folder to show: the one named (in
 // sessions/ or archive/), else the one in sessions/ that changed last.
 // which says which of the two it is.
-func (m *Memory) currentSession(ref string) (dir, which, warn string) {
+func currentSession(m *memory.Memory, ref string) (dir, which, warn string) {
 	if ref != "" {
-		id, err := m.resolveSession(ref)
+		id, err := resolveSession(m, ref)
 		if err != nil {
 			warn = err.Error()
 		} else {
@@ -755,7 +757,7 @@ func (m *Memory) currentSession(ref string) (dir, which, warn string) {
 			warn = fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
 		}
 	}
-	if recent := m.recentSessions("", 1); len(recent) > 0 {
+	if recent := recentSessions(m, "", 1); len(recent) > 0 {
 		return recent[0], "latest", warn
 	}
 	return "", "", warn
@@ -764,7 +766,7 @@ func (m *Memory) currentSession(ref string) (dir, which, warn string) {
 // recentSessions returns up to n session folders of sessions/, the one
 // changed last first, leaving out skip. A folder's modification time
 // moves with every file cairn writes in it, since it writes by renaming.
-func (m *Memory) recentSessions(skip string, n int) []string {
+func recentSessions(m *memory.Memory, skip string, n int) []string {
 	ents, err := os.ReadDir(filepath.Join(m.Dir, "sessions"))
 	if err != nil {
 		return nil
@@ -809,7 +811,7 @@ var sessionSkipKeys = map[string]bool{
 }
 
 // sessionStateBlock renders session.yaml's top-level keys as facts.
-func (m *Memory) sessionStateBlock(dir string) *block {
+func sessionStateBlock(m *memory.Memory, dir string) *block {
 	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(dir), "session.yaml"))
 	if err != nil {
 		return nil
@@ -855,7 +857,7 @@ func yamlText(n *yaml.Node, depth int) string {
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		return oneLineText(n.Value)
+		return mdtext.OneLine(n.Value)
 	case yaml.AliasNode:
 		return yamlText(n.Alias, depth+1)
 	case yaml.SequenceNode:
@@ -888,9 +890,9 @@ const recentTurnTokens = 40
 // when the pack has less room, the oldest turns are left out first (the
 // summary below holds what came before them). The turns were redacted
 // when they were captured.
-func (m *Memory) sessionRecentBlock(dir, sid string) *block {
+func sessionRecentBlock(m *memory.Memory, dir, sid string) *block {
 	sp := dir + "/" + model.SessionFile
-	data, err := m.store.ReadFile(sp)
+	data, err := m.Store().ReadFile(sp)
 	if err != nil {
 		return nil
 	}
@@ -898,7 +900,7 @@ func (m *Memory) sessionRecentBlock(dir, sid string) *block {
 	if err != nil {
 		return nil
 	}
-	turns, err := m.loadPending(sid, sess.Summarized.Through)
+	turns, err := m.LoadPending(sid, sess.Summarized.Through)
 	if err != nil || len(turns) == 0 {
 		return nil
 	}
@@ -941,7 +943,7 @@ func (m *Memory) sessionRecentBlock(dir, sid string) *block {
 
 // turnLine writes one turn as a line of a list.
 func turnLine(t summarize.Turn) string {
-	text := cutTokens(oneLineText(t.Text), recentTurnTokens)
+	text := cutTokens(mdtext.OneLine(t.Text), recentTurnTokens)
 	switch t.Role {
 	case summarize.User:
 		if text == "" {
@@ -978,7 +980,7 @@ func turnLine(t summarize.Turn) string {
 
 // sessionSummaryBlock renders a session's summary.md: its latest part
 // when it is long, since a progressive summary ends with what is newest.
-func (m *Memory) sessionSummaryBlock(dir, sid string) *block {
+func sessionSummaryBlock(m *memory.Memory, dir, sid string) *block {
 	p := dir + "/summary.md"
 	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(p)))
 	if err != nil {
@@ -1031,11 +1033,11 @@ func stripHeadings(s string) string {
 // collapse puts text on one line.
 
 func oneLineCut(s string, n int) string {
-	s = oneLineText(s)
+	s = mdtext.OneLine(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	return truncate(s, n)
+	return mdtext.Truncate(s, n)
 }
 
 // cutTokens returns the longest start of s, cut at a word, of at most n

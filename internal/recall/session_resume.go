@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -29,7 +31,7 @@ const (
 // prompts and the core items that came from it. It stays under
 // MaxResumeChars, leaving out the oldest summary sections first and
 // saying what it left out.
-func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) {
+func ResumeContext(ctx context.Context, m *memory.Memory, ref string) (string, error) {
 	e, err := m.Session(ctx, ref)
 	if err != nil {
 		return "", err
@@ -40,16 +42,16 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 		fmt.Fprintf(&head, "%s\n\n", e.Title)
 	}
 	if e.Project != "" {
-		fmt.Fprintf(&head, "- Project: %s%s\n", e.Project, prefixed(" (branch ", e.Branch, ")"))
+		fmt.Fprintf(&head, "- Project: %s%s\n", e.Project, mdtext.Prefixed(" (branch ", e.Branch, ")"))
 	}
 	fmt.Fprintf(&head, "- Started %s, last active %s; %s, %s\n",
 		e.Started.UTC().Format("2006-01-02 15:04 UTC"), e.LastActivity.UTC().Format("2006-01-02 15:04 UTC"),
-		plural(e.Prompts, "prompt"), plural(e.Turns, "turn"))
+		mdtext.Plural(e.Prompts, "prompt"), mdtext.Plural(e.Turns, "turn"))
 	if e.Progress.Total > 0 {
 		fmt.Fprintf(&head, "- Progress: %d of %d steps done\n", e.Progress.Done, e.Progress.Total)
 	}
 	if pending := e.Turns - e.Summarized.Turns; pending > 0 && e.Summarized.Segments > 0 {
-		fmt.Fprintf(&head, "- %s since the last summary are in %s\n", plural(pending, "turn"), e.File(model.TranscriptFile))
+		fmt.Fprintf(&head, "- %s since the last summary are in %s\n", mdtext.Plural(pending, "turn"), e.File(model.TranscriptFile))
 	}
 	fmt.Fprintf(&head, "- Files: %s/\n", e.Dir)
 
@@ -63,12 +65,12 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 		var b strings.Builder
 		b.WriteString("\n## Variables\n\n")
 		for _, k := range keys {
-			b.WriteString("- " + code(k) + ": " + cutRunes(oneLineText(e.Variables[k]), 200) + "\n")
+			b.WriteString("- " + mdtext.Code(k) + ": " + mdtext.Cut(mdtext.OneLine(e.Variables[k]), 200) + "\n")
 		}
 		vars = capText(b.String(), resumeVarsChars)
 	}
 
-	prompts, err := m.lastPrompts(e, resumePrompts)
+	prompts, err := lastPrompts(m, e, resumePrompts)
 	if err != nil {
 		return "", err
 	}
@@ -77,12 +79,12 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 		var b strings.Builder
 		fmt.Fprintf(&b, "\n## Last prompts\n\n")
 		for _, p := range prompts {
-			b.WriteString("- " + cutRunes(oneLineText(p), 300) + "\n")
+			b.WriteString("- " + mdtext.Cut(mdtext.OneLine(p), 300) + "\n")
 		}
 		promptText = capText(b.String(), resumePromptsChars)
 	}
 
-	items, _, err := m.List(ctx, Filter{Session: e.ID, Layer: model.LayerCore})
+	items, _, err := m.List(ctx, memory.Filter{Session: e.ID, Layer: model.LayerCore})
 	if err != nil {
 		return "", err
 	}
@@ -99,9 +101,9 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 			switch short := strings.TrimSuffix(title, "…"); {
 			case body == "" || body == title:
 			case strings.HasPrefix(body, short):
-				line = fmt.Sprintf("- (%s) %s", it.Item.Kind, cutRunes(body, 240))
+				line = fmt.Sprintf("- (%s) %s", it.Item.Kind, mdtext.Cut(body, 240))
 			default:
-				line += ": " + cutRunes(body, 160)
+				line += ": " + mdtext.Cut(body, 160)
 			}
 			if b.Len()+len(line)+1 > resumeItemsChars-60 {
 				left = len(items) - i
@@ -116,7 +118,7 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 	}
 
 	room := MaxResumeChars - head.Len() - len(vars) - len(promptText) - len(itemText) - 40
-	summary, err := m.latestSummary(e, room)
+	summary, err := latestSummary(m, e, room)
 	if err != nil {
 		return "", err
 	}
@@ -126,8 +128,8 @@ func (m *Memory) ResumeContext(ctx context.Context, ref string) (string, error) 
 
 // latestSummary returns the latest sections of a session's summary that
 // fit in room characters.
-func (m *Memory) latestSummary(e *model.SessionEntry, room int) (string, error) {
-	data, err := m.store.ReadFile(e.File(model.SummaryFile))
+func latestSummary(m *memory.Memory, e *model.SessionEntry, room int) (string, error) {
+	data, err := m.Store().ReadFile(e.File(model.SummaryFile))
 	if errors.Is(err, gitstore.ErrNotFound) {
 		return "", nil
 	}
@@ -166,8 +168,8 @@ func (m *Memory) latestSummary(e *model.SessionEntry, room int) (string, error) 
 }
 
 // lastPrompts returns the text of a session's last n prompts.
-func (m *Memory) lastPrompts(e *model.SessionEntry, n int) ([]string, error) {
-	data, err := m.store.ReadFile(e.File(model.PromptsFile))
+func lastPrompts(m *memory.Memory, e *model.SessionEntry, n int) ([]string, error) {
+	data, err := m.Store().ReadFile(e.File(model.PromptsFile))
 	if errors.Is(err, gitstore.ErrNotFound) {
 		return nil, nil
 	}

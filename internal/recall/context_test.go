@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // contextMemory makes a memory with pinned and core items, a current
 // session, an older session and archived ones.
-func contextMemory(t *testing.T) *Memory {
+func contextMemory(t *testing.T) *memory.Memory {
 	t.Helper()
 	m, _ := newTestMemory(t)
 	item := func(kind model.Kind, title, body string, imp float64, pinned bool) (string, string) {
@@ -50,7 +51,7 @@ func contextMemory(t *testing.T) *Memory {
 
 func TestContextPack(t *testing.T) {
 	m := contextMemory(t)
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	ctx := context.Background()
 	p, err := x.Context(ctx, ContextOptions{Query: "invoice export csv"})
 	if err != nil {
@@ -93,10 +94,10 @@ func TestContextPack(t *testing.T) {
 	if !seen["archive/2025/04/cccc3333-arch/summary.md"] {
 		t.Errorf("retrieved summary not in items %+v", p.Items)
 	}
-	if n := m.loadReferences()["archive/2025/04/cccc3333-arch/summary.md"]; n != 1 {
+	if n := loadReferences(m)["archive/2025/04/cccc3333-arch/summary.md"]; n != 1 {
 		t.Errorf("reference count %d, want 1", n)
 	}
-	if n := m.loadReferences()["sessions/bbbb2222-new/summary.md"]; n != 0 {
+	if n := loadReferences(m)["sessions/bbbb2222-new/summary.md"]; n != 0 {
 		t.Errorf("the session's own summary counted %d references", n)
 	}
 
@@ -117,7 +118,7 @@ func TestContextPack(t *testing.T) {
 	}
 
 	// Without an index: everything but the retrieval, with a warning.
-	p, err = m.Context(ctx, ContextOptions{Query: "invoice"})
+	p, err = Context(ctx, m, ContextOptions{Query: "invoice"})
 	if err != nil || len(p.Warnings) != 1 || strings.Contains(p.Text, "quarterly invoice") || !strings.Contains(p.Text, "Use PostgreSQL") {
 		t.Errorf("without an index: %v %q\n%s", err, p.Warnings, p.Text)
 	}
@@ -125,7 +126,7 @@ func TestContextPack(t *testing.T) {
 
 // bigMemory makes a memory larger than any budget: many core items with
 // long bodies, and sessions.
-func bigMemory(t *testing.T, items int) *Memory {
+func bigMemory(t *testing.T, items int) *memory.Memory {
 	t.Helper()
 	m, _ := newTestMemory(t)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -160,7 +161,7 @@ func bigMemory(t *testing.T, items int) *Memory {
 
 func TestContextBudget(t *testing.T) {
 	m := bigMemory(t, 200)
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	ctx := context.Background()
 	smallest := 1 << 30
 	for _, budget := range []int{0, 1, 5, 12, 20, 40, 80, 150, 300, 700, 1500, 4000} {
@@ -208,7 +209,7 @@ func TestContextBudget(t *testing.T) {
 
 func TestContextEmptyMemory(t *testing.T) {
 	m, _ := newTestMemory(t)
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	p, err := x.Context(context.Background(), ContextOptions{Query: "anything"})
 	if err != nil || p.Text != "" || len(p.Items) != 0 || len(p.LeftOut) != 0 || p.UsedTokens != 0 {
 		t.Errorf("empty memory: %+v %v", p, err)
@@ -229,7 +230,7 @@ func TestCutTokens(t *testing.T) {
 	}
 }
 
-func chtimes(t *testing.T, m *Memory, p string, when time.Time) {
+func chtimes(t *testing.T, m *memory.Memory, p string, when time.Time) {
 	t.Helper()
 	if err := os.Chtimes(filepath.Join(m.Dir, filepath.FromSlash(p)), when, when); err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func TestCoreCache(t *testing.T) {
 	a := remember(t, m, model.Fact, "Alpha fact", "alpha")
 	pack := func() string {
 		t.Helper()
-		p, err := m.Context(ctx, ContextOptions{})
+		p, err := Context(ctx, m, ContextOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,59 +268,13 @@ func TestCoreCache(t *testing.T) {
 	if got := pack(); strings.Contains(got, "Alpha fact") {
 		t.Errorf("forgotten item packed:\n%s", got)
 	}
-	os.WriteFile(m.store.StatePath(coreCacheFile), []byte("{broken"), 0o644)
+	os.WriteFile(m.Store().StatePath(coreCacheFile), []byte("{broken"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a damaged cache:\n%s", got)
 	}
 	// A cache naming a commit this repository lacks is rebuilt too.
-	os.WriteFile(m.store.StatePath(coreCacheFile), []byte("cairn-core 1 "+strings.Repeat("ab", 20)+"\n"), 0o644)
+	os.WriteFile(m.Store().StatePath(coreCacheFile), []byte("cairn-core 1 "+strings.Repeat("ab", 20)+"\n"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a cache of an unknown commit:\n%s", got)
-	}
-}
-
-// The live session's turns that no summary covers yet are the pack's
-// active layer: shown newest last, the oldest left out first when room
-// is short, gone once a summary covers them.
-func TestContextRecentTurns(t *testing.T) {
-	m := testMemory(t)
-	ctx := context.Background()
-	id := basicID
-	tp := followedTranscript(t, m, basicFixture(t))
-	if r, err := m.CatchUpTranscript(ctx, tp, false); err != nil || r.Segments != 0 {
-		t.Fatalf("busy catch-up: %+v, %v", r, err)
-	}
-
-	p, err := m.Context(ctx, ContextOptions{Session: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(p.Text, "Latest turns, not yet summarised") || !strings.Contains(p.Text, "- user: Thanks. Commit it") {
-		t.Fatalf("pack without the session's latest turns:\n%s", p.Text)
-	}
-	all := p.Text
-
-	small, err := m.Context(ctx, ContextOptions{Session: id, Budget: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if small.UsedTokens > 120 {
-		t.Errorf("used %d tokens of 120", small.UsedTokens)
-	}
-	i := strings.LastIndex(all, "\n- ")
-	last := all[i+1 : i+1+strings.IndexByte(all[i+1:], '\n')]
-	if !strings.Contains(small.Text, "left out):") || !strings.Contains(small.Text, last) {
-		t.Errorf("a short pack should keep the newest turn %q and say older ones were left out:\n%s", last, small.Text)
-	}
-
-	if r, err := m.CatchUpTranscript(ctx, tp, true); err != nil || r.Segments == 0 {
-		t.Fatalf("idle catch-up: %+v, %v", r, err)
-	}
-	p, err = m.Context(ctx, ContextOptions{Session: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(p.Text, "Latest turns") {
-		t.Errorf("turns a summary covers are still shown as latest:\n%s", p.Text)
 	}
 }

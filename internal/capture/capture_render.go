@@ -1,12 +1,13 @@
-package memory
+package capture
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -18,7 +19,7 @@ import (
 // the summarizer. Every text goes through the redactor before anything
 // else sees it, and is cut to size after.
 type renderer struct {
-	m      *Memory
+	m      *memory.Memory
 	s      *model.Session
 	red    *redact.Redactor
 	maxOut int
@@ -29,7 +30,7 @@ type renderer struct {
 	branch, model       string
 	first, last         time.Time
 
-	turns        []pendingTurn
+	turns        []memory.PendingTurn
 	promptText   strings.Builder
 	transcript   strings.Builder
 	observations []string
@@ -41,10 +42,10 @@ type renderer struct {
 	changedSince  []string       // files changed since the last failure
 }
 
-func newRenderer(m *Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
+func newRenderer(m *memory.Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
 	return &renderer{
 		m: m, s: s, red: red, prefix: prefix,
-		maxOut:  m.Config.Capture.maxOutput(),
+		maxOut:  m.Config.Capture.MaxOutputOr(),
 		read:    map[string]bool{},
 		changed: map[string]bool{},
 		failed:  map[string]int{},
@@ -70,10 +71,10 @@ func (p *plan) renderTo(r *renderer) {
 	// Each field was redacted on its own; the blocks are again, in case
 	// putting fields side by side made a secret whole.
 	if r.promptText.Len() > 0 {
-		b.add(e.File(model.PromptsFile), []byte(r.clean(r.promptText.String())))
+		b.Add(e.File(model.PromptsFile), []byte(r.clean(r.promptText.String())))
 	}
 	if r.transcript.Len() > 0 {
-		b.add(e.File(model.TranscriptFile), []byte(r.clean(r.transcript.String())))
+		b.Add(e.File(model.TranscriptFile), []byte(r.clean(r.transcript.String())))
 	}
 	if len(r.observations) > 0 {
 		var sb strings.Builder
@@ -81,13 +82,13 @@ func (p *plan) renderTo(r *renderer) {
 		if span := timeSpan(r.first, r.last); span != "" {
 			sb.WriteString(span)
 		} else {
-			sb.WriteString("captured " + p.m.now().UTC().Format("2006-01-02 15:04 UTC"))
+			sb.WriteString("captured " + p.m.Now().UTC().Format("2006-01-02 15:04 UTC"))
 		}
 		sb.WriteString("\n\n")
 		for _, o := range r.observations {
 			sb.WriteString("- " + o + "\n")
 		}
-		b.add(e.File(model.ObservationsFile), []byte(r.clean(sb.String())))
+		b.Add(e.File(model.ObservationsFile), []byte(r.clean(sb.String())))
 	}
 }
 
@@ -123,12 +124,12 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	if e.Call != nil {
 		c := *e.Call
 		c.Input = nil
-		c.Summary = oneLineText(r.clean(c.Summary))
+		c.Summary = mdtext.OneLine(r.clean(c.Summary))
 		e.Call = &c
 	}
 	if e.Result != nil {
 		res := *e.Result
-		res.Summary = oneLineText(r.clean(res.Summary))
+		res.Summary = mdtext.OneLine(r.clean(res.Summary))
 		res.Output = r.cut(res.Output, r.maxOut)
 		e.Result = &res
 	}
@@ -180,7 +181,7 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 				head += " · " + e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
 			}
 			r.promptText.WriteString("\n" + head + "\n\n" + text + "\n")
-			r.para(fmt.Sprintf("## Prompt %d%s\n\n%s", n, prefixed(" · ", stamp(e.Time)), text))
+			r.para(fmt.Sprintf("## Prompt %d%s\n\n%s", n, mdtext.Prefixed(" · ", stamp(e.Time)), text))
 			if strings.HasPrefix(text, "/") {
 				// A slash command (/compact, /model) tells the agent's
 				// tool what to do, not the agent: no turn to summarise.
@@ -216,13 +217,13 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 			res := e.Result
 			r.tool(e, res.Name, firstNonEmpty(res.Summary, res.Name, "tool result"), res, side)
 		case transcript.KindCompaction:
-			r.para("_Context compacted" + prefixed(" (", e.Trigger, ")") + "._")
+			r.para("_Context compacted" + mdtext.Prefixed(" (", e.Trigger, ")") + "._")
 		case transcript.KindCompactSummary:
 			if e.Text != "" {
 				r.para("**Compaction summary:** " + e.Text)
 			}
 		case transcript.KindSessionEnd:
-			r.para("_Session ended" + prefixed(" (", e.Reason, ")") + "._")
+			r.para("_Session ended" + mdtext.Prefixed(" (", e.Reason, ")") + "._")
 		}
 	}
 }
@@ -254,7 +255,7 @@ func (r *renderer) turn(e *transcript.Event, t summarize.Turn) {
 		key = fmt.Sprintf("%s%d", r.prefix, len(r.turns))
 	}
 	tokens := (len(t.Text)+len(t.Input))/4 + 8
-	r.turns = append(r.turns, pendingTurn{Key: key, Tokens: tokens, Turn: t})
+	r.turns = append(r.turns, memory.PendingTurn{Key: key, Tokens: tokens, Turn: t})
 }
 
 // para adds a paragraph to the transcript.
@@ -271,9 +272,9 @@ func (r *renderer) tool(e *transcript.Event, name, summary string, res *transcri
 		r.transcript.WriteString("\n")
 	}
 	r.listOpen = true
-	line := "- " + code(summary)
+	line := "- " + mdtext.Code(summary)
 	if side {
-		line = "- (subagent) " + code(summary)
+		line = "- (subagent) " + mdtext.Code(summary)
 	}
 	outcome := ""
 	if res != nil {
@@ -332,7 +333,7 @@ func (r *renderer) observe(name, summary string, res *transcript.ToolResult) {
 	case readTools[name]:
 		if arg != "" && !r.read[arg] && ok {
 			r.read[arg] = true
-			r.observations = append(r.observations, "read "+code(arg))
+			r.observations = append(r.observations, "read "+mdtext.Code(arg))
 		}
 	case changeTools[name]:
 		if res != nil && ok {
@@ -340,25 +341,25 @@ func (r *renderer) observe(name, summary string, res *transcript.ToolResult) {
 				r.changedSince = append(r.changedSince, f)
 				if !r.changed[f] {
 					r.changed[f] = true
-					r.observations = append(r.observations, fmt.Sprintf("changed %s (%s)", code(f), name))
+					r.observations = append(r.observations, fmt.Sprintf("changed %s (%s)", mdtext.Code(f), name))
 				}
 			}
 		}
 	case shellTools[name]:
 		if res == nil {
-			r.observations = append(r.observations, "ran "+code(arg))
+			r.observations = append(r.observations, "ran "+mdtext.Code(arg))
 			break
 		}
 		verb := "ran"
 		if testCommand.MatchString(arg) {
 			verb = "test"
 		}
-		line := verb + " " + code(arg) + " → " + strings.ReplaceAll(resultOutcome(res), "**", "")
+		line := verb + " " + mdtext.Code(arg) + " → " + strings.ReplaceAll(resultOutcome(res), "**", "")
 		if verb == "test" && res.ExitCode != nil {
 			if ok {
-				line = "test " + code(arg) + " → passed"
+				line = "test " + mdtext.Code(arg) + " → passed"
 			} else {
-				line = fmt.Sprintf("test %s → failed (exit %d)", code(arg), *res.ExitCode)
+				line = fmt.Sprintf("test %s → failed (exit %d)", mdtext.Code(arg), *res.ExitCode)
 			}
 		}
 		r.observations = append(r.observations, line)
@@ -369,14 +370,14 @@ func (r *renderer) observe(name, summary string, res *transcript.ToolResult) {
 	key := name + "\x00" + arg
 	if !ok {
 		msg := errorLine(res.Output)
-		r.observations = append(r.observations, "error in "+code(summary)+prefixed(": ", code(msg)))
+		r.observations = append(r.observations, "error in "+mdtext.Code(summary)+mdtext.Prefixed(": ", mdtext.Code(msg)))
 		r.failed[key]++
 		r.changedSince = nil
 		return
 	}
 	if r.failed[key] > 0 {
 		delete(r.failed, key)
-		fix := "fixed " + code(summary)
+		fix := "fixed " + mdtext.Code(summary)
 		if files := uniq(r.changedSince); len(files) > 0 {
 			fix += " after changing " + strings.Join(codes(files), ", ")
 		}
@@ -411,12 +412,12 @@ func errorLine(out string) string {
 		l = strings.TrimSpace(l)
 		low := strings.ToLower(l)
 		if strings.Contains(low, "error") || strings.Contains(low, "fail") || strings.Contains(low, "panic") || strings.Contains(low, "cannot") {
-			return cutRunes(l, 160)
+			return mdtext.Cut(l, 160)
 		}
 	}
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "[... ") {
-			return cutRunes(l, 160)
+			return mdtext.Cut(l, 160)
 		}
 	}
 	return ""
@@ -425,43 +426,13 @@ func errorLine(out string) string {
 // titleOf makes a session's title of its first prompt.
 func titleOf(text string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	return cutRunes(strings.TrimSpace(line), maxTitle)
-}
-
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	cut := n - 1
-	for i := cut; i > n/2; i-- {
-		if r[i] == ' ' {
-			cut = i
-			break
-		}
-	}
-	return strings.TrimRight(string(r[:cut]), " ,;:") + "…"
-}
-
-// code puts text in backticks, with as many as it needs.
-func code(s string) string {
-	if s == "" {
-		return "``"
-	}
-	ticks := "`"
-	for strings.Contains(s, ticks) {
-		ticks += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return ticks + " " + s + " " + ticks
-	}
-	return ticks + s + ticks
+	return mdtext.Cut(strings.TrimSpace(line), maxTitle)
 }
 
 func codes(list []string) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
-		out[i] = code(s)
+		out[i] = mdtext.Code(s)
 	}
 	return out
 }
@@ -483,10 +454,6 @@ func indent(s, by string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func oneLineText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 func uniq(list []string) []string {
@@ -520,15 +487,7 @@ func timeSpan(first, last time.Time) string {
 	return first.Format("2006-01-02 15:04") + " – " + last.Format("2006-01-02 15:04") + " UTC"
 }
 
-func paren(s string) string { return prefixed("(", s, ")") }
-
-// prefixed returns pre+s(+post), or "" when s is empty.
-func prefixed(pre, s string, post ...string) string {
-	if s == "" {
-		return ""
-	}
-	return pre + s + strings.Join(post, "")
-}
+func paren(s string) string { return mdtext.Prefixed("(", s, ")") }
 
 func joinNonEmpty(sep string, parts ...string) string {
 	var out []string

@@ -1,10 +1,8 @@
-package memory
+package capture
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -67,21 +67,21 @@ type Batch struct {
 
 // CaptureResult says what capturing a batch did.
 type CaptureResult struct {
-	Session     string       `json:"session"`
-	Dir         string       `json:"dir"` // the session's folder
-	Agent       string       `json:"agent"`
-	Created     bool         `json:"created"`     // the session is new
-	Reactivated bool         `json:"reactivated"` // it was suspended or archived, and is active again
-	Events      int          `json:"events"`      // events captured now
-	Skipped     int          `json:"skipped"`     // events captured before
-	Prompts     int          `json:"prompts"`     // new prompts
-	Segments    int          `json:"segments"`    // summary sections written
-	Redactions  int          `json:"redactions"`  // secrets removed
-	Provider    string       `json:"provider,omitempty"`
-	Fallback    string       `json:"fallback_reason,omitempty"` // why the configured summarizer did not write a section
-	Items       []ItemChange `json:"items,omitempty"`
-	Commit      string       `json:"commit,omitempty"` // "" when nothing changed
-	Ignored     string       `json:"ignored,omitempty"`
+	Session     string             `json:"session"`
+	Dir         string             `json:"dir"` // the session's folder
+	Agent       string             `json:"agent"`
+	Created     bool               `json:"created"`     // the session is new
+	Reactivated bool               `json:"reactivated"` // it was suspended or archived, and is active again
+	Events      int                `json:"events"`      // events captured now
+	Skipped     int                `json:"skipped"`     // events captured before
+	Prompts     int                `json:"prompts"`     // new prompts
+	Segments    int                `json:"segments"`    // summary sections written
+	Redactions  int                `json:"redactions"`  // secrets removed
+	Provider    string             `json:"provider,omitempty"`
+	Fallback    string             `json:"fallback_reason,omitempty"` // why the configured summarizer did not write a section
+	Items       []model.ItemChange `json:"items,omitempty"`
+	Commit      string             `json:"commit,omitempty"` // "" when nothing changed
+	Ignored     string             `json:"ignored,omitempty"`
 }
 
 // Limits on what one event puts into memory, in bytes. Longer texts keep
@@ -93,24 +93,15 @@ const (
 	maxTitle         = 80
 )
 
-// redactor compiles the configured redaction rules.
-func (m *Memory) redactor() (*redact.Redactor, error) {
-	r, err := redact.New(m.Config.Capture.Redact)
-	if err != nil {
-		return nil, fmt.Errorf("cairn.yaml capture.redact: %w", err)
-	}
-	return r, nil
-}
-
 // Summarizer returns the configured summarizer: the built-in extractive
 // one unless cairn.yaml's summarize section names a model provider, which
 // then comes with a daily token budget (kept in .state/summarize/) and
 // falls back to the extractive one when it fails. getenv reads API keys
 // (os.Getenv). When the configuration is unusable it returns the
 // extractive summarizer and an error saying why.
-func (m *Memory) Summarizer(getenv func(string) string) (summarize.Summarizer, error) {
+func Summarizer(m *memory.Memory, getenv func(string) string) (summarize.Summarizer, error) {
 	cfg := m.Config.Summarize
-	s, err := summarize.New(cfg.Config, m.store.StatePath("summarize"), getenv)
+	s, err := summarize.New(cfg.Config, m.Store().StatePath("summarize"), getenv)
 	if err != nil {
 		return summarize.Extractive{}, fmt.Errorf("cairn.yaml summarize: %w; using the built-in summarizer", err)
 	}
@@ -138,21 +129,21 @@ func (m *Memory) Summarizer(getenv func(string) string) (summarize.Summarizer, e
 //
 // A slow summarizer runs without the write lock held; the files are
 // written and committed under it.
-func (m *Memory) Capture(ctx context.Context, b Batch) (*CaptureResult, error) {
-	if err := checkSessionID(b.Session); err != nil {
+func Capture(ctx context.Context, m *memory.Memory, b Batch) (*CaptureResult, error) {
+	if err := memory.CheckSessionID(b.Session); err != nil {
 		return nil, err
 	}
-	if why := m.ignored(&b); why != "" {
+	if why := ignored(m, &b); why != "" {
 		return &CaptureResult{Session: b.Session, Skipped: len(b.Events) + len(b.Sidechain), Ignored: why}, nil
 	}
 	if b.Summarizer == nil {
-		s, err := m.Summarizer(os.Getenv)
+		s, err := Summarizer(m, os.Getenv)
 		if err != nil {
-			m.warn(err.Error())
+			m.Warn(err.Error())
 		}
 		b.Summarizer = s
 	}
-	red, err := m.redactor()
+	red, err := m.Redactor()
 	if err != nil {
 		return nil, err
 	}
@@ -163,11 +154,11 @@ func (m *Memory) Capture(ctx context.Context, b Batch) (*CaptureResult, error) {
 		last := try == 2
 		var unlock func()
 		if last {
-			if unlock, err = m.lockSettled(ctx); err != nil {
+			if unlock, err = m.LockSettled(ctx); err != nil {
 				return nil, err
 			}
 		}
-		p, err := m.plan(ctx, &b, red)
+		p, err := makePlan(ctx, m, &b, red)
 		if err == nil {
 			err = p.summarise(ctx, b.Summarizer, red)
 		}
@@ -178,15 +169,15 @@ func (m *Memory) Capture(ctx context.Context, b Batch) (*CaptureResult, error) {
 			return nil, err
 		}
 		if !last {
-			if unlock, err = m.lockSettled(ctx); err != nil {
+			if unlock, err = m.LockSettled(ctx); err != nil {
 				return nil, err
 			}
-			if !bytes.Equal(m.captureState(b.Session), p.state) {
+			if !bytes.Equal(captureState(m, b.Session), p.state) {
 				unlock()
 				continue
 			}
 		}
-		res, err := m.apply(ctx, p, red)
+		res, err := apply(ctx, m, p, red)
 		unlock()
 		return res, err
 	}
@@ -201,14 +192,14 @@ func (b *Batch) sourceName() string {
 
 // ignored says why a batch is not captured: it comes from cairn's own
 // summarizer, whose agent sessions run inside the memory's state folder.
-func (m *Memory) ignored(b *Batch) string {
+func ignored(m *memory.Memory, b *Batch) string {
 	const why = "a session of cairn's own summarizer"
-	if m.internalPath(b.Source) {
+	if m.InternalPath(b.Source) {
 		return why
 	}
 	for _, list := range [][]transcript.Event{b.Events, b.Sidechain} {
 		for i := range list {
-			if m.internalPath(list[i].CWD) {
+			if m.InternalPath(list[i].CWD) {
 				return why
 			}
 		}
@@ -218,16 +209,16 @@ func (m *Memory) ignored(b *Batch) string {
 
 // captureState is what a plan depends on: the session's session.yaml
 // (wherever it is) and its pending turns.
-func (m *Memory) captureState(id string) []byte {
+func captureState(m *memory.Memory, id string) []byte {
 	var b bytes.Buffer
-	if e, err := m.findSession(id); err == nil {
-		data, _ := m.store.ReadFile(e.File(model.SessionFile))
+	if e, err := m.FindSession(id); err == nil {
+		data, _ := m.Store().ReadFile(e.File(model.SessionFile))
 		b.WriteString(e.Dir)
 		b.WriteByte(0)
 		b.Write(data)
 	}
 	b.WriteByte(0)
-	data, _ := os.ReadFile(m.pendingPath(id))
+	data, _ := os.ReadFile(m.PendingPath(id))
 	b.Write(data)
 	return b.Bytes()
 }
@@ -236,40 +227,32 @@ func (m *Memory) captureState(id string) []byte {
 // append to its files, the turns waiting for a summary and the segments
 // due.
 type plan struct {
-	m     *Memory
+	m     *memory.Memory
 	b     *Batch
 	state []byte
 
 	entry    *model.SessionEntry
 	res      *CaptureResult
-	writes   batchWrite
+	writes   memory.Writes
 	changed  bool // something is worth a commit
-	pending  []pendingTurn
+	pending  []memory.PendingTurn
 	segments []segment
 	prevSum  string // summary.md so far
 }
 
 // segment is a run of pending turns summarised as one section.
 type segment struct {
-	turns  []pendingTurn
+	turns  []memory.PendingTurn
 	result summarize.Result
 }
 
-// pendingTurn is a turn captured but not yet summarised, kept in
-// .state/capture/sessions/<id>.pending.jsonl until its segment is.
-type pendingTurn struct {
-	Key    string         `json:"key"`
-	Tokens int            `json:"tokens"`
-	Turn   summarize.Turn `json:"turn"`
-}
-
-func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*plan, error) {
+func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redactor) (*plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	now := m.now().UTC().Truncate(time.Second)
-	p := &plan{m: m, b: b, state: m.captureState(b.Session)}
-	e, err := m.findSession(b.Session)
+	now := m.Now().UTC().Truncate(time.Second)
+	p := &plan{m: m, b: b, state: captureState(m, b.Session)}
+	e, err := m.FindSession(b.Session)
 	switch {
 	case errors.Is(err, model.ErrNoSession):
 		agent := b.Agent
@@ -314,7 +297,7 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 	}
 	// The folder moves first (out of archive/, say): the files are
 	// written where it ends up.
-	m.placeSession(e, &p.writes)
+	m.PlaceSession(e, &p.writes)
 	if p.res.Events > 0 {
 		r := newRenderer(m, s, red, p.keyPrefix())
 		r.events(events, false)
@@ -368,15 +351,15 @@ func (m *Memory) plan(ctx context.Context, b *Batch, red *redact.Redactor) (*pla
 	}
 
 	// What is due for a summary.
-	old, err := m.loadPending(s.ID, s.Summarized.Through)
+	old, err := m.LoadPending(s.ID, s.Summarized.Through)
 	if err != nil {
 		return nil, err
 	}
-	p.pending = mergePending(old, p.pending)
-	p.segments = dueSegments(p.pending, m.Config.Capture.segmentTurns(), m.Config.Capture.segmentTokens(), b.Final || finalEvent(events))
+	p.pending = memory.MergePending(old, p.pending)
+	p.segments = dueSegments(p.pending, m.Config.Capture.SegmentTurnsOr(), m.Config.Capture.SegmentTokensOr(), b.Final || finalEvent(events))
 	if len(p.segments) > 0 {
 		p.changed = true
-		prev, err := m.store.ReadFile(e.File(model.SummaryFile))
+		prev, err := m.Store().ReadFile(e.File(model.SummaryFile))
 		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
 			return nil, err
 		}
@@ -407,7 +390,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 				return ctx.Err()
 			}
 			// The built-in summarizer does not fail; a custom one may.
-			p.m.warn(fmt.Sprintf("session %s: %v; using the built-in summarizer", s.ID, err))
+			p.m.Warn(fmt.Sprintf("session %s: %v; using the built-in summarizer", s.ID, err))
 			if res, err = (summarize.Extractive{}).Summarize(ctx, req); err != nil {
 				return err
 			}
@@ -427,7 +410,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 
 // apply consolidates the summaries' candidates, writes the batch and
 // commits it. The caller holds the lock.
-func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*CaptureResult, error) {
+func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor) (*CaptureResult, error) {
 	e, s, res := p.entry, p.entry.Session, p.res
 	res.Dir = e.Dir
 	if !p.changed {
@@ -435,7 +418,7 @@ func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*Cap
 	}
 	b := &p.writes
 	if res.Created {
-		m.addHeaders(p)
+		addHeaders(m, p)
 	}
 	var cands []candidate
 	for _, seg := range p.segments {
@@ -444,10 +427,10 @@ func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*Cap
 		if sec == "" {
 			sec = fmt.Sprintf("## Segment %d\n\n(no summary)", s.Summarized.Segments+1)
 		}
-		if s.Summarized.Segments == 0 && !m.statOK(b.before(e.File(model.SummaryFile))) {
-			b.add(e.File(model.SummaryFile), []byte(fmt.Sprintf("# Summary of session %s\n", s.ID)))
+		if s.Summarized.Segments == 0 && !m.StatOK(b.Before(e.File(model.SummaryFile))) {
+			b.Add(e.File(model.SummaryFile), []byte(fmt.Sprintf("# Summary of session %s\n", s.ID)))
 		}
-		b.add(e.File(model.SummaryFile), []byte("\n"+sec+"\n"))
+		b.Add(e.File(model.SummaryFile), []byte("\n"+sec+"\n"))
 		s.Summarized.Segments++
 		s.Summarized.Turns += len(seg.turns)
 		s.Summarized.Through = seg.turns[len(seg.turns)-1].Key
@@ -461,19 +444,19 @@ func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*Cap
 		}
 	}
 	if len(cands) > 0 {
-		changes, err := m.consolidate(ctx, cands, b)
+		changes, err := consolidate(ctx, m, cands, b)
 		if err != nil {
 			return nil, err
 		}
 		res.Items = changes
 	}
-	s.Updated = m.now().UTC().Truncate(time.Second)
-	if err := b.writeSession(e); err != nil {
+	s.Updated = m.Now().UTC().Truncate(time.Second)
+	if err := b.WriteSession(e); err != nil {
 		return nil, err
 	}
 	// Turns wait in .state for their segment; those of a batch that does
 	// not commit are added again, once, when it runs again.
-	if err := m.savePending(s.ID, p.pending); err != nil {
+	if err := m.SavePending(s.ID, p.pending); err != nil {
 		return nil, err
 	}
 	event := p.b.Trigger
@@ -484,7 +467,7 @@ func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*Cap
 	if len(p.b.Jobs) > 0 {
 		extra = append(extra, gitstore.Trailer{Key: "Cairn-Jobs", Value: strings.Join(p.b.Jobs, ", ")})
 	}
-	cp, err := m.commitBatch(ctx, b, CheckpointOptions{
+	cp, err := m.CommitWrites(ctx, b, memory.CheckpointOptions{
 		Message: captureSubject(s.ID, event, res),
 		Session: s.ID,
 		Event:   event,
@@ -497,13 +480,13 @@ func (m *Memory) apply(ctx context.Context, p *plan, red *redact.Redactor) (*Cap
 		res.Commit = cp.Hash
 	}
 	if res.Segments > 0 {
-		_ = m.savePending(s.ID, dropThrough(p.pending, s.Summarized.Through))
+		_ = m.SavePending(s.ID, memory.DropThrough(p.pending, s.Summarized.Through))
 	}
 	return res, nil
 }
 
 // addHeaders starts the files of a new session.
-func (m *Memory) addHeaders(p *plan) {
+func addHeaders(m *memory.Memory, p *plan) {
 	e := p.entry
 	b := &p.writes
 	for _, f := range []struct{ name, head string }{
@@ -511,17 +494,7 @@ func (m *Memory) addHeaders(p *plan) {
 		{model.TranscriptFile, "# Transcript of session %s\n\nCondensed by cairn: prompts, what the assistant said, one line per tool call, errors. Secrets are redacted.\n"},
 		{model.ObservationsFile, "# Observations of session %s\n\nFiles read and changed, commands run and their exit codes, tests, errors and their fixes.\n"},
 	} {
-		head := []byte(fmt.Sprintf(f.head, e.ID))
-		found := false
-		for i := range b.writes {
-			if w := &b.writes[i]; w.Path == e.File(f.name) {
-				w.Data = append(head, w.Data...)
-				found = true
-			}
-		}
-		if !found {
-			b.add(e.File(f.name), head)
-		}
+		b.Prepend(e.File(f.name), []byte(fmt.Sprintf(f.head, e.ID)))
 	}
 }
 
@@ -530,32 +503,22 @@ func (m *Memory) addHeaders(p *plan) {
 func captureSubject(id, event string, r *CaptureResult) string {
 	var parts []string
 	if r.Events > 0 {
-		parts = append(parts, plural(r.Events, "event"))
+		parts = append(parts, mdtext.Plural(r.Events, "event"))
 	}
 	if r.Prompts > 0 {
-		parts = append(parts, plural(r.Prompts, "prompt"))
+		parts = append(parts, mdtext.Plural(r.Prompts, "prompt"))
 	}
 	if r.Segments > 0 {
-		parts = append(parts, plural(r.Segments, "summary"))
+		parts = append(parts, mdtext.Plural(r.Segments, "summary"))
 	}
 	if len(r.Items) > 0 {
-		parts = append(parts, plural(len(r.Items), "item"))
+		parts = append(parts, mdtext.Plural(len(r.Items), "item"))
 	}
-	s := fmt.Sprintf("capture: session %s %s", shortSession(id), event)
+	s := fmt.Sprintf("capture: session %s %s", memory.ShortSession(id), event)
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "y") {
-		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // after keeps the events of lines at or past offset.
@@ -622,89 +585,9 @@ func firstNonEmpty(ss ...string) string {
 
 // Pending turns.
 
-func (m *Memory) pendingPath(id string) string {
-	return m.store.StatePath(filepath.Join("capture", "sessions", id+".pending.jsonl"))
-}
-
-// loadPending reads a session's pending turns, without those up to and
-// including the one keyed through (summarised already).
-func (m *Memory) loadPending(id, through string) ([]pendingTurn, error) {
-	f, err := os.Open(m.pendingPath(id))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("pending turns of session %s: %w", id, err)
-	}
-	defer f.Close()
-	var out []pendingTurn
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var t pendingTurn
-		if json.Unmarshal(sc.Bytes(), &t) == nil && t.Key != "" {
-			out = append(out, t)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("pending turns of session %s: %w", id, err)
-	}
-	return dropThrough(out, through), nil
-}
-
-func (m *Memory) savePending(id string, list []pendingTurn) error {
-	name := m.pendingPath(id)
-	if len(list) == 0 {
-		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	for _, t := range list {
-		if err := enc.Encode(t); err != nil {
-			return err
-		}
-	}
-	return gitstore.WriteFileAtomic(name, b.Bytes(), 0o600)
-}
-
-// dropThrough removes the turns up to and including the one keyed key.
-func dropThrough(list []pendingTurn, key string) []pendingTurn {
-	if key == "" {
-		return list
-	}
-	for i := range list {
-		if list[i].Key == key {
-			return list[i+1:]
-		}
-	}
-	return list
-}
-
-// mergePending adds new turns to old ones, skipping those already there.
-func mergePending(old, add []pendingTurn) []pendingTurn {
-	if len(add) == 0 {
-		return old
-	}
-	seen := make(map[string]bool, len(old))
-	for _, t := range old {
-		seen[t.Key] = true
-	}
-	out := old
-	for _, t := range add {
-		if !seen[t.Key] {
-			seen[t.Key] = true
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // dueSegments cuts the pending turns into segments of at most turns turns
 // or about tokens tokens; the rest stays pending unless final.
-func dueSegments(pending []pendingTurn, turns, tokens int, final bool) []segment {
+func dueSegments(pending []memory.PendingTurn, turns, tokens int, final bool) []segment {
 	var out []segment
 	start, sum := 0, 0
 	for i, t := range pending {

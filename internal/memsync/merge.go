@@ -1,4 +1,4 @@
-package memory
+package memsync
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -72,31 +73,31 @@ type merger struct {
 
 // isConfig reports whether p is the configuration in any case: on a file
 // system that ignores case, CAIRN.YAML is cairn.yaml.
-func isConfig(p string) bool { return strings.EqualFold(p, ConfigFile) }
+func isConfig(p string) bool { return strings.EqualFold(p, memory.ConfigFile) }
 
 // guardedKeys lists the keys of cairn.yaml a sync does not take from a
 // remote, with how to read each from a Config.
 var guardedKeys = []struct {
 	key string
-	get func(*Config) any
+	get func(*memory.Config) any
 }{
-	{"summarize.provider", func(c *Config) any { return c.Summarize.Provider }},
-	{"summarize.claude_path", func(c *Config) any { return c.Summarize.ClaudePath }},
-	{"summarize.base_url", func(c *Config) any { return c.Summarize.BaseURL }},
-	{"summarize.api_key_env", func(c *Config) any { return c.Summarize.APIKeyEnv }},
-	{"search.embedder.provider", func(c *Config) any { return c.Search.Embedder.Provider }},
-	{"search.embedder.base_url", func(c *Config) any { return c.Search.Embedder.BaseURL }},
-	{"search.embedder.api_key_env", func(c *Config) any { return c.Search.Embedder.APIKeyEnv }},
-	{"capture.transcripts", func(c *Config) any { return c.Capture.Transcripts }},
-	{"capture.redact.allow", func(c *Config) any { return c.Capture.Redact.Allow }},
+	{"summarize.provider", func(c *memory.Config) any { return c.Summarize.Provider }},
+	{"summarize.claude_path", func(c *memory.Config) any { return c.Summarize.ClaudePath }},
+	{"summarize.base_url", func(c *memory.Config) any { return c.Summarize.BaseURL }},
+	{"summarize.api_key_env", func(c *memory.Config) any { return c.Summarize.APIKeyEnv }},
+	{"search.embedder.provider", func(c *memory.Config) any { return c.Search.Embedder.Provider }},
+	{"search.embedder.base_url", func(c *memory.Config) any { return c.Search.Embedder.BaseURL }},
+	{"search.embedder.api_key_env", func(c *memory.Config) any { return c.Search.Embedder.APIKeyEnv }},
+	{"capture.transcripts", func(c *memory.Config) any { return c.Capture.Transcripts }},
+	{"capture.redact.allow", func(c *memory.Config) any { return c.Capture.Redact.Allow }},
 }
 
 // guardedDiff returns the guarded keys whose values differ between two
 // cairn.yaml files (absent ones read as the defaults), or every guarded
 // key when theirs cannot be read.
 func guardedDiff(ours, theirs []byte) []string {
-	oc, _ := parseConfig(ours) // ours is what runs now, read or not
-	tc, terr := parseConfig(theirs)
+	oc, _ := memory.ParseConfig(ours) // ours is what runs now, read or not
+	tc, terr := memory.ParseConfig(theirs)
 	var out []string
 	for _, g := range guardedKeys {
 		a, b := g.get(&oc), g.get(&tc)
@@ -119,9 +120,9 @@ func isEmpty(v any) bool {
 
 // mergeConfig merges cairn.yaml (see the rules above).
 func (mg *merger) mergeConfig(f gitstore.MergeFile) gitstore.Resolution {
-	if f.Path != ConfigFile {
+	if f.Path != memory.ConfigFile {
 		// CAIRN.YAML would overwrite cairn.yaml where case is ignored.
-		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: not taken (it would replace %s on a file system that ignores case)", f.Path, ConfigFile))
+		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: not taken (it would replace %s on a file system that ignores case)", f.Path, memory.ConfigFile))
 		if f.InOurs {
 			return gitstore.Resolution{Data: f.Ours}
 		}
@@ -136,7 +137,7 @@ func (mg *merger) mergeConfig(f gitstore.MergeFile) gitstore.Resolution {
 			r.Data, r.Delete = nil, true
 		}
 		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: the remote's version sets %s; kept ours, theirs is in %s (cairn resolve %s --keep copy takes it)",
-			ConfigFile, strings.Join(keys, ", "), r.Extra[0].Path, r.Extra[0].Path))
+			memory.ConfigFile, strings.Join(keys, ", "), r.Extra[0].Path, r.Extra[0].Path))
 		return r
 	}
 	switch {

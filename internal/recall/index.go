@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"gopkg.in/yaml.v3"
 )
@@ -34,9 +35,9 @@ const putBatch = 256
 // process at a time can have it open (see OpenIndex); its methods are
 // safe for concurrent use within that process.
 type Index struct {
-	m   *Memory
+	m   *memory.Memory
 	ix  *indexer.Index
-	cfg SearchConfig
+	cfg memory.SearchConfig
 	emb indexer.Embedder
 
 	mu sync.Mutex // serialises catching up
@@ -76,8 +77,8 @@ type IndexOptions struct {
 // embedder or chunking) is rebuilt from the files, with one line through
 // Options.Warn saying so. If the index cannot catch up because the
 // embedding service is down, it is opened as it is, with a warning.
-func (m *Memory) OpenIndex(ctx context.Context, opts IndexOptions) (*Index, error) {
-	x, reason, err := m.openIndex(ctx, opts.LockTimeout, false)
+func OpenIndex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index, error) {
+	x, reason, err := openIndex(ctx, m, opts.LockTimeout, false)
 	if err != nil {
 		return nil, err
 	}
@@ -92,20 +93,20 @@ func (m *Memory) OpenIndex(ctx context.Context, opts IndexOptions) (*Index, erro
 				x.embedProblem(err), err)
 		}
 		// Searchable as it is; Search says it lags.
-		x.lag, x.lagAt = err, m.now()
+		x.lag, x.lagAt = err, m.Now()
 	}
 	return x, nil
 }
 
 // Reindex rebuilds the search index from scratch from the work tree and
 // returns it open.
-func (m *Memory) Reindex(ctx context.Context, opts IndexOptions) (*Index, error) {
-	cfg := m.searchConfig()
-	iopts, err := m.indexerOptions(cfg, opts.LockTimeout)
+func Reindex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index, error) {
+	cfg := searchConfig(m)
+	iopts, err := indexerOptions(m, cfg, opts.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := indexer.Rebuild(ctx, m.store.StatePath(indexDir), iopts)
+	ix, err := indexer.Rebuild(ctx, m.Store().StatePath(indexDir), iopts)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild search index: %w", err)
 	}
@@ -120,14 +121,14 @@ func (m *Memory) Reindex(ctx context.Context, opts IndexOptions) (*Index, error)
 // openIndex opens the index without catching up. reason says why it
 // was rebuilt ("" if it was not). With existing, a missing or damaged
 // index is reported (as indexer.ErrNeedsRebuild) rather than rebuilt.
-func (m *Memory) openIndex(ctx context.Context, lockTimeout time.Duration, existing bool) (x *Index, reason string, err error) {
-	cfg := m.searchConfig()
-	iopts, err := m.indexerOptions(cfg, lockTimeout)
+func openIndex(ctx context.Context, m *memory.Memory, lockTimeout time.Duration, existing bool) (x *Index, reason string, err error) {
+	cfg := searchConfig(m)
+	iopts, err := indexerOptions(m, cfg, lockTimeout)
 	if err != nil {
 		return nil, "", err
 	}
 	iopts.MustExist = existing
-	dir := m.store.StatePath(indexDir)
+	dir := m.Store().StatePath(indexDir)
 	ix, err := indexer.Open(ctx, dir, iopts)
 	var re *indexer.RebuildError
 	if !existing && errors.As(err, &re) {
@@ -163,7 +164,7 @@ func rebuildReason(re *indexer.RebuildError) string {
 }
 
 // indexerOptions turns the configuration into the indexer's options.
-func (m *Memory) indexerOptions(cfg SearchConfig, lockTimeout time.Duration) (indexer.Options, error) {
+func indexerOptions(m *memory.Memory, cfg memory.SearchConfig, lockTimeout time.Duration) (indexer.Options, error) {
 	emb, err := newEmbedder(cfg.Embedder)
 	if err != nil {
 		return indexer.Options{}, err
@@ -177,12 +178,12 @@ func (m *Memory) indexerOptions(cfg SearchConfig, lockTimeout time.Duration) (in
 
 // searchConfig returns the search configuration with values out of
 // range replaced by the defaults, saying so.
-func (m *Memory) searchConfig() SearchConfig {
+func searchConfig(m *memory.Memory) memory.SearchConfig {
 	c := m.Config.Search
-	d := defaultConfig().Search
+	d := memory.DefaultConfig().Search
 	fix := func(bad bool, key string, apply func()) {
 		if bad {
-			m.warn(fmt.Sprintf("cairn.yaml: search.%s is out of range; using the default", key))
+			m.Warn(fmt.Sprintf("cairn.yaml: search.%s is out of range; using the default", key))
 			apply()
 		}
 	}
@@ -209,7 +210,7 @@ func (m *Memory) searchConfig() SearchConfig {
 }
 
 // newEmbedder makes the configured embedder.
-func newEmbedder(c EmbedderConfig) (indexer.Embedder, error) {
+func newEmbedder(c memory.EmbedderConfig) (indexer.Embedder, error) {
 	switch strings.ToLower(strings.TrimSpace(c.Provider)) {
 	case "", "builtin":
 		return indexer.NewHashEmbedder()
@@ -269,7 +270,7 @@ func embedFailure(err error) bool {
 	return errors.Is(err, indexer.ErrEmbedderUnavailable) || errors.As(err, &ee)
 }
 
-func cfgURL(c SearchConfig) string { return c.Embedder.BaseURL }
+func cfgURL(c memory.SearchConfig) string { return c.Embedder.BaseURL }
 
 // builtin reports whether the index uses the built-in embedder.
 func (x *Index) builtin() bool {
@@ -299,7 +300,7 @@ func (x *Index) Stats() (indexer.Stats, error) { return x.ix.Stats() }
 func (x *Index) CatchUp(ctx context.Context) error {
 	err := x.catchUp(ctx, "", nil)
 	x.mu.Lock()
-	x.lag, x.lagAt = err, x.m.now()
+	x.lag, x.lagAt = err, x.m.Now()
 	x.mu.Unlock()
 	return err
 }
@@ -311,12 +312,12 @@ func (x *Index) follow(ctx context.Context) error {
 	x.mu.Lock()
 	lag, at := x.lag, x.lagAt
 	x.mu.Unlock()
-	if lag != nil && embedFailure(lag) && x.m.now().Sub(at) < retryLag {
+	if lag != nil && embedFailure(lag) && x.m.Now().Sub(at) < retryLag {
 		return lag
 	}
 	err := x.catchUp(ctx, "", nil)
 	x.mu.Lock()
-	x.lag, x.lagAt = err, x.m.now()
+	x.lag, x.lagAt = err, x.m.Now()
 	x.mu.Unlock()
 	return err
 }
@@ -345,7 +346,7 @@ func (x *Index) embedProblem(err error) string {
 func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, total int)) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	head, err := x.m.store.Resolve("HEAD")
+	head, err := x.m.Store().Resolve("HEAD")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
@@ -354,7 +355,7 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 		return nil
 	}
 	if v != "" {
-		diffs, err := x.m.store.Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
+		diffs, err := x.m.Store().Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
 		if err == nil {
 			err = x.apply(ctx, head, diffs, progress)
 			if errors.Is(err, indexer.ErrNeedsRebuild) {
@@ -458,11 +459,11 @@ func (x *Index) put(ctx context.Context, docs []indexer.Document, progress func(
 // caught up next time. With announce, one line through Warn says that
 // it happens, and why if reason says.
 func (x *Index) fill(ctx context.Context, reason string, announce bool, progress func(done, total int)) error {
-	head, err := x.m.store.Resolve("HEAD")
+	head, err := x.m.Store().Resolve("HEAD")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	paths, err := x.m.indexablePaths(ctx)
+	paths, err := indexablePaths(ctx, x.m)
 	if err != nil {
 		return err
 	}
@@ -476,9 +477,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	switch {
 	case !announce:
 	case reason != "":
-		x.m.warn(fmt.Sprintf("search index %s; rebuilding it from %d files", reason, len(paths)))
+		x.m.Warn(fmt.Sprintf("search index %s; rebuilding it from %d files", reason, len(paths)))
 	case len(paths) > 0:
-		x.m.warn(fmt.Sprintf("building the search index from %d files", len(paths)))
+		x.m.Warn(fmt.Sprintf("building the search index from %d files", len(paths)))
 	}
 	sessions := newSessionTimes(x.m.Dir)
 	if progress != nil {
@@ -509,7 +510,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 
 // indexablePaths lists the files of the work tree that belong in the
 // index, sorted.
-func (m *Memory) indexablePaths(ctx context.Context) ([]string, error) {
+func indexablePaths(ctx context.Context, m *memory.Memory) ([]string, error) {
 	var paths []string
 	for _, root := range model.ItemRoots {
 		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
@@ -710,16 +711,13 @@ func timeKey(meta map[string]any, keys []string) time.Time {
 // catches up before its next search, and a missing or damaged index is
 // rebuilt by the next search. Failures are warnings: the checkpoint
 // stands.
-func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
-	if cp == nil {
-		return
-	}
-	if _, err := os.Stat(filepath.Join(m.store.StatePath(indexDir), "meta.json")); err != nil {
+func afterCheckpoint(ctx context.Context, m *memory.Memory, cp *gitstore.Checkpoint) {
+	if _, err := os.Stat(filepath.Join(m.Store().StatePath(indexDir), "meta.json")); err != nil {
 		return // never built: the first search builds it
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	x, _, err := m.openIndex(ctx, 0, true)
+	x, _, err := openIndex(ctx, m, 0, true)
 	if errors.Is(err, indexer.ErrLocked) || errors.Is(err, indexer.ErrNeedsRebuild) {
 		return
 	}
@@ -730,6 +728,28 @@ func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
 		}
 	}
 	if err != nil {
-		m.warn(fmt.Sprintf("search index not updated after checkpoint %.10s (the next search catches up): %v", cp.Hash, err))
+		m.Warn(fmt.Sprintf("search index not updated after checkpoint %.10s (the next search catches up): %v", cp.Hash, err))
 	}
+}
+
+// Follow has the search index follow every checkpoint m makes, when no
+// other process holds it (see afterCheckpoint). Every process that opens
+// a memory to change it calls it once.
+func Follow(m *memory.Memory) {
+	m.OnCheckpoint(func(ctx context.Context, cp *gitstore.Checkpoint) { afterCheckpoint(ctx, m, cp) })
+}
+
+// CheckIndex opens the search index, which repairs or rebuilds it and
+// brings it up to HEAD, and says how many documents it holds, or why it
+// could not be opened (cairn verify).
+func CheckIndex(ctx context.Context, m *memory.Memory) (docs int, problem string) {
+	x, err := OpenIndex(ctx, m, IndexOptions{})
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer x.Close()
+	if st, err := x.Stats(); err == nil {
+		docs = st.Documents
+	}
+	return docs, ""
 }

@@ -1,4 +1,4 @@
-package memory
+package capture
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -20,13 +21,13 @@ const JobHook = "hook"
 
 // Queue opens the memory's job queue: pending jobs in <memory>/inbox (also
 // the drop folder), the others under .state/queue.
-func (m *Memory) Queue(opts watcher.QueueOptions) (*watcher.Queue, error) {
-	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.store.StatePath("queue"), opts)
+func Queue(m *memory.Memory, opts watcher.QueueOptions) (*watcher.Queue, error) {
+	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.Store().StatePath("queue"), opts)
 }
 
 // Cursors opens the transcript cursors in .state/cursors.
-func (m *Memory) Cursors() (*watcher.Cursors, error) {
-	return watcher.OpenCursors(m.store.StatePath("cursors"))
+func Cursors(m *memory.Memory) (*watcher.Cursors, error) {
+	return watcher.OpenCursors(m.Store().StatePath("cursors"))
 }
 
 // RunJob does one job claimed from q and marks it done once its effect is
@@ -44,8 +45,8 @@ func (m *Memory) Cursors() (*watcher.Cursors, error) {
 //
 // Doing a job twice has the effect of once. The daemon's worker calls
 // RunJob for each job it claims; Drain does it until the queue is empty.
-func (m *Memory) RunJob(ctx context.Context, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
-	res, err := m.doJob(ctx, q, cursors, j)
+func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
+	res, err := doJob(ctx, m, q, cursors, j)
 	if err != nil {
 		if IsPermanent(err) && j.Attempts < watcher.DefaultMaxAttempts-1 {
 			j.Attempts = watcher.DefaultMaxAttempts - 1
@@ -61,7 +62,7 @@ func (m *Memory) RunJob(ctx context.Context, q *watcher.Queue, cursors *watcher.
 	return res, nil
 }
 
-func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
+func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
 	jobs := []string{j.ID}
 	switch j.Kind {
 	case watcher.KindTranscriptDelta:
@@ -69,14 +70,14 @@ func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.C
 		if r == nil {
 			return nil, permanent(fmt.Errorf("job %s: a transcript delta without a pointer", j.ID))
 		}
-		if !m.transcriptAllowed(r.Path) {
+		if !m.TranscriptAllowed(r.Path) {
 			return nil, permanent(fmt.Errorf("job %s: %s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", j.ID, r.Path))
 		}
 		session := ""
-		if j.AgentSession != "" && checkSessionID(j.AgentSession) == nil {
+		if j.AgentSession != "" && memory.CheckSessionID(j.AgentSession) == nil {
 			session = j.AgentSession
 		}
-		res, err := m.catchUp(ctx, r.Path, session, catchUpOptions{trigger: "transcript", jobs: jobs, from: r.From, to: r.To})
+		res, err := catchUp(ctx, m, r.Path, session, catchUpOptions{trigger: "transcript", jobs: jobs, from: r.From, to: r.To})
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, permanent(fmt.Errorf("job %s: %w", j.ID, err))
 		}
@@ -93,7 +94,7 @@ func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.C
 		if len(j.Payload) == 0 {
 			return nil, permanent(fmt.Errorf("job %s: a hook job without a payload", j.ID))
 		}
-		return m.CaptureHook(ctx, j.Payload)
+		return CaptureHook(ctx, m, j.Payload)
 	case watcher.KindInboxFile:
 		att := q.Attachment(j)
 		if att == "" {
@@ -104,13 +105,13 @@ func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.C
 			return nil, err
 		}
 		if isHookPayload(data) {
-			return m.CaptureHook(ctx, data)
+			return CaptureHook(ctx, m, data)
 		}
 		name := j.Origin
 		if name == "" {
 			name = filepath.Base(att)
 		}
-		ir, err := m.Ingest(ctx, att, IngestOptions{Name: filepath.Base(name), Trigger: "inbox", Jobs: jobs})
+		ir, err := Ingest(ctx, m, att, IngestOptions{Name: filepath.Base(name), Trigger: "inbox", Jobs: jobs})
 		if err != nil {
 			return nil, permanent(fmt.Errorf("inbox file %s is neither a hook payload nor a transcript cairn reads: %w", name, err))
 		}
@@ -126,16 +127,16 @@ func (m *Memory) doJob(ctx context.Context, q *watcher.Queue, cursors *watcher.C
 // its result) is taken too: the daemon passes it for a file that has been
 // idle for a while, so that the end of a session without hooks is not left
 // waiting; such a catch-up also summarises what is pending.
-func (m *Memory) CatchUpTranscript(ctx context.Context, path string, final bool) (*CaptureResult, error) {
+func CatchUpTranscript(ctx context.Context, m *memory.Memory, path string, final bool) (*CaptureResult, error) {
 	path = filepath.Clean(path)
-	if !m.transcriptAllowed(path) {
+	if !m.TranscriptAllowed(path) {
 		return nil, permanent(fmt.Errorf("%s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", path))
 	}
 	trigger := "transcript"
 	if final {
 		trigger = "transcript-idle"
 	}
-	return m.catchUp(ctx, path, "", catchUpOptions{final: final, trigger: trigger})
+	return catchUp(ctx, m, path, "", catchUpOptions{final: final, trigger: trigger})
 }
 
 // isHookPayload reports whether data is one JSON object with a
@@ -164,12 +165,12 @@ type DrainResult struct {
 // that run without a daemon. It opens the queue and cursors itself.
 // It returns an error only when the queue cannot be used; a failed job is
 // counted and reported in Errors, and stays in the queue.
-func (m *Memory) Drain(ctx context.Context, opts watcher.QueueOptions, max int) (*DrainResult, error) {
-	q, err := m.Queue(opts)
+func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max int) (*DrainResult, error) {
+	q, err := Queue(m, opts)
 	if err != nil {
 		return nil, err
 	}
-	cursors, err := m.Cursors()
+	cursors, err := Cursors(m)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +183,7 @@ func (m *Memory) Drain(ctx context.Context, opts watcher.QueueOptions, max int) 
 		if err != nil {
 			return res, err
 		}
-		r, err := m.RunJob(ctx, q, cursors, j)
+		r, err := RunJob(ctx, m, q, cursors, j)
 		if err != nil {
 			if ctx.Err() != nil {
 				return res, ctx.Err()

@@ -1,10 +1,10 @@
-package memory
+package memsync
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 func TestSyncConfig(t *testing.T) {
@@ -18,15 +18,11 @@ func TestSyncConfig(t *testing.T) {
 		{"sync:\n  after: 2s\n  interval: 1h\n", true, 2 * time.Second, time.Hour},
 	}
 	for _, tt := range tests {
-		name := filepath.Join(t.TempDir(), "cairn.yaml")
-		if err := os.WriteFile(name, []byte(tt.yaml), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		c, err := loadConfig(name)
+		c, err := memory.ParseConfig([]byte(tt.yaml))
 		if err != nil {
 			t.Fatalf("%q: %v", tt.yaml, err)
 		}
-		a := c.Sync.Schedule()
+		a := Schedule(c.Sync)
 		if c.Sync.Enabled() != tt.enabled || a.After != tt.after || a.Interval != tt.intv {
 			t.Errorf("%q: enabled %v, schedule %+v", tt.yaml, c.Sync.Enabled(), a)
 		}

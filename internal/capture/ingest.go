@@ -1,4 +1,4 @@
-package memory
+package capture
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
@@ -61,7 +62,7 @@ type IngestResult struct {
 // A file that is not a transcript, or has no event, is an error, and
 // nothing is written for it. Lines that cannot be read are skipped and
 // listed in the result.
-func (m *Memory) Ingest(ctx context.Context, name string, opts IngestOptions) (*IngestResult, error) {
+func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptions) (*IngestResult, error) {
 	abs, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
@@ -107,7 +108,7 @@ func (m *Memory) Ingest(ctx context.Context, name string, opts IngestOptions) (*
 	if trigger == "" {
 		trigger = "ingest"
 	}
-	cr, err := m.Capture(ctx, Batch{
+	cr, err := Capture(ctx, m, Batch{
 		Session:    id,
 		Agent:      agentOf(f),
 		Source:     abs,
@@ -264,15 +265,15 @@ func HookKey(payload []byte) string {
 // hook's own events are captured, once per payload (HookKey). Stop,
 // PreCompact and SessionEnd summarise what is pending; SessionEnd
 // suspends the session. Hooks of cairn's own summarizer are ignored.
-func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResult, error) {
+func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*CaptureResult, error) {
 	h, err := transcript.ParseHook(payload)
 	if errors.Is(err, transcript.ErrUnknownHook) {
-		return m.captureUnknownHook(ctx, payload, err)
+		return captureUnknownHook(ctx, m, payload, err)
 	}
 	if err != nil {
 		return nil, permanent(err)
 	}
-	if m.internalPath(h.CWD) || m.internalPath(h.TranscriptPath) {
+	if m.InternalPath(h.CWD) || m.InternalPath(h.TranscriptPath) {
 		return &CaptureResult{Session: h.SessionID, Ignored: "a session of cairn's own summarizer"}, nil
 	}
 	if h.Event == "PreToolUse" {
@@ -293,17 +294,17 @@ func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResul
 	if h.Event == "SubagentStop" && h.AgentTranscriptPath != "" {
 		path = h.AgentTranscriptPath
 	}
-	if path != "" && m.transcriptAllowed(filepath.Clean(path)) {
+	if path != "" && m.TranscriptAllowed(filepath.Clean(path)) {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-			return m.catchUp(ctx, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, trigger: trigger, status: status})
+			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, trigger: trigger, status: status})
 		}
 	}
 	events := h.Events()
-	now := m.now()
+	now := m.Now()
 	for i := range events {
 		events[i].Time = now
 	}
-	return m.Capture(ctx, Batch{
+	return Capture(ctx, m, Batch{
 		Session: h.SessionID,
 		Agent:   model.AgentClaudeCode,
 		Key:     HookKey(payload),
@@ -320,7 +321,7 @@ func (m *Memory) CaptureHook(ctx context.Context, payload []byte) (*CaptureResul
 // is ignored. Failing the job would keep a harmless payload in failed/ and
 // make every session start warn about it. A payload without an event name
 // is no hook payload at all, and fails.
-func (m *Memory) captureUnknownHook(ctx context.Context, payload []byte, perr error) (*CaptureResult, error) {
+func captureUnknownHook(ctx context.Context, m *memory.Memory, payload []byte, perr error) (*CaptureResult, error) {
 	var h struct {
 		Event          string `json:"hook_event_name"`
 		SessionID      string `json:"session_id"`
@@ -330,12 +331,12 @@ func (m *Memory) captureUnknownHook(ctx context.Context, payload []byte, perr er
 		return nil, permanent(perr)
 	}
 	ignored := fmt.Sprintf("hook event %q is unknown to this version of cairn", h.Event)
-	if checkSessionID(h.SessionID) != nil {
+	if memory.CheckSessionID(h.SessionID) != nil {
 		return &CaptureResult{Ignored: ignored}, nil
 	}
-	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && m.transcriptAllowed(p) {
+	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && m.TranscriptAllowed(p) {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return m.catchUp(ctx, p, h.SessionID, catchUpOptions{trigger: "hook"})
+			return catchUp(ctx, m, p, h.SessionID, catchUpOptions{trigger: "hook"})
 		}
 	}
 	return &CaptureResult{Session: h.SessionID, Ignored: ignored}, nil
@@ -357,9 +358,9 @@ type catchUpOptions struct {
 // may be a point that a batch dying in another process wrote but never
 // committed; Capture, under the lock, then refuses the batch (a
 // *gapError) and the range is read again from the committed point.
-func (m *Memory) catchUp(ctx context.Context, path, session string, o catchUpOptions) (*CaptureResult, error) {
+func catchUp(ctx context.Context, m *memory.Memory, path, session string, o catchUpOptions) (*CaptureResult, error) {
 	for try := 0; ; try++ {
-		res, err := m.catchUpOnce(ctx, path, session, o)
+		res, err := catchUpOnce(ctx, m, path, session, o)
 		var gap *gapError
 		if !errors.As(err, &gap) || try == 2 {
 			return res, err
@@ -380,12 +381,12 @@ func (e *gapError) Error() string {
 	return fmt.Sprintf("capture %s from byte %d: the session's capture of it stopped at byte %d", e.source, e.from, e.committed)
 }
 
-func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchUpOptions) (*CaptureResult, error) {
+func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o catchUpOptions) (*CaptureResult, error) {
 	// A batch a killed process left half written may have moved the
 	// session's capture point in the work tree: settle it first, or the
 	// read below starts past what was committed and that stretch is lost.
-	if _, err := os.Stat(m.store.StatePath(journalName)); err == nil {
-		unlock, err := m.lockSettled(ctx)
+	if m.JournalPending() {
+		unlock, err := m.LockSettled(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -418,7 +419,7 @@ func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchU
 		// A session or transcript not seen before is read from its
 		// start, whatever range the job names.
 		var off int64
-		if e, err := m.findSession(session); err == nil {
+		if e, err := m.FindSession(session); err == nil {
 			if src := e.SourceNamed(filepath.Base(path), false); src != nil {
 				off = src.Offset
 			}
@@ -446,7 +447,7 @@ func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchU
 		if session, err = sessionIDFor(path, p); err != nil {
 			return nil, permanent(fmt.Errorf("%s: %w", path, err))
 		}
-		if e, err := m.findSession(session); err == nil {
+		if e, err := m.FindSession(session); err == nil {
 			if src := e.SourceNamed(filepath.Base(path), false); src != nil && src.Offset < from {
 				if p, err = parse(src.Offset); err != nil {
 					return nil, err
@@ -455,7 +456,7 @@ func (m *Memory) catchUpOnce(ctx context.Context, path, session string, o catchU
 			}
 		}
 	}
-	return m.Capture(ctx, Batch{
+	return Capture(ctx, m, Batch{
 		Session:   session,
 		Agent:     agentOf(format),
 		Source:    path,

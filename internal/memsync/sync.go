@@ -1,4 +1,4 @@
-package memory
+package memsync
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -83,7 +84,7 @@ var (
 // leaves the memory untouched when anything fails. Changes not yet
 // checkpointed are checkpointed first. An error with one remote does not
 // stop the others; the error returned names every remote that failed.
-func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
+func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -95,13 +96,13 @@ func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error
 	}
 	var remotes []gitstore.Remote
 	if opts.Remote != "" {
-		r, err := m.store.Remote(opts.Remote)
+		r, err := m.Store().Remote(opts.Remote)
 		if err != nil {
 			return nil, err
 		}
 		remotes = []gitstore.Remote{r}
 	} else {
-		rs, err := m.store.Remotes()
+		rs, err := m.Store().Remotes()
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +112,7 @@ func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error
 		remotes = rs
 	}
 	// One sync at a time: two would fetch and merge the same thing twice.
-	fl := flock.New(m.store.StatePath("sync.lock"), flock.SetPermissions(0o600))
+	fl := flock.New(m.Store().StatePath("sync.lock"), flock.SetPermissions(0o600))
 	if ok, err := fl.TryLockContext(ctx, 50*time.Millisecond); !ok {
 		return nil, fmt.Errorf("sync: wait for another sync: %w", err)
 	}
@@ -122,14 +123,14 @@ func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error
 	if err != nil {
 		return nil, err
 	}
-	res.Saved, err = m.checkpoint(ctx, CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"})
+	res.Saved, err = m.CheckpointHeld(ctx, memory.CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"})
 	unlock()
 	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
 		return nil, err
 	}
 	var failed []string
 	for _, r := range remotes {
-		rs := m.syncRemote(ctx, r, opts)
+		rs := syncRemote(ctx, m, r, opts)
 		if rs.Error != "" {
 			failed = append(failed, rs.Error)
 		}
@@ -141,7 +142,7 @@ func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error
 	return res, nil
 }
 
-func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOptions) RemoteSync {
+func syncRemote(ctx context.Context, m *memory.Memory, r gitstore.Remote, opts SyncOptions) RemoteSync {
 	rs := RemoteSync{Remote: r.Name, URL: gitstore.Redact(r.URL)}
 	fail := func(err error) RemoteSync {
 		rs.Error = err.Error()
@@ -149,24 +150,24 @@ func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOpt
 	}
 	for rs.Attempts < opts.Attempts {
 		rs.Attempts++
-		f, err := m.store.Fetch(ctx, r.Name, opts.Getenv)
+		f, err := m.Store().Fetch(ctx, r.Name, opts.Getenv)
 		if err != nil {
 			return fail(err)
 		}
 		if f.Empty {
 			rs.Merge = "empty"
 		} else {
-			if err := m.mergeFetched(ctx, f, opts, &rs); err != nil {
+			if err := mergeFetched(ctx, m, f, opts, &rs); err != nil {
 				return fail(err)
 			}
 		}
-		if h, err := m.store.Resolve("HEAD"); err == nil {
+		if h, err := m.Store().Resolve("HEAD"); err == nil {
 			rs.Commit = h
 		}
 		if opts.NoPush {
 			return rs
 		}
-		p, err := m.store.Push(ctx, r.Name, opts.Getenv)
+		p, err := m.Store().Push(ctx, r.Name, opts.Getenv)
 		if errors.Is(err, gitstore.ErrRemoteMoved) {
 			continue
 		}
@@ -180,8 +181,8 @@ func (m *Memory) syncRemote(ctx context.Context, r gitstore.Remote, opts SyncOpt
 }
 
 // mergeFetched merges what a fetch brought, under the write lock.
-func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.store.ReadFileAt(ctx, f.Tracking, ConfigFile); err != nil {
+func mergeFetched(ctx context.Context, m *memory.Memory, f *gitstore.Fetched, opts SyncOptions, rs *RemoteSync) error {
+	if _, err := m.Store().ReadFileAt(ctx, f.Tracking, memory.ConfigFile); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -194,23 +195,23 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 	// in a file the merge writes stops the merge (gitstore.ErrDirty), and
 	// any other stays as it is for the next checkpoint.
 	if rs.Attempts > 1 {
-		if _, err := m.checkpoint(ctx, CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+		if _, err := m.CheckpointHeld(ctx, memory.CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
 			return err
 		}
 	}
-	mg := &merger{host: opts.Host, now: m.now(), remote: f.Remote, taken: map[string]bool{}}
+	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}}
 	var warnings []string
-	res, err := m.store.Merge(ctx, gitstore.MergeOptions{
+	res, err := m.Store().Merge(ctx, gitstore.MergeOptions{
 		Theirs:         f.Tracking,
 		Merge:          mg.merge,
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
-		AdoptUnrelated: m.onlyInit(ctx),
+		AdoptUnrelated: onlyInit(ctx, m),
 		AllowUnrelated: opts.AllowUnrelated,
 		Ask:            isConfig,
 		Trailers: []gitstore.Trailer{
-			{Key: TrailerEvent, Value: "sync"},
+			{Key: memory.TrailerEvent, Value: "sync"},
 			{Key: TrailerRemote, Value: f.Remote},
-			{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)},
+			{Key: memory.TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)},
 		},
 		CheckIncoming: func(p string, data []byte) error {
 			if w := checkIncoming(p, data); w != "" {
@@ -234,7 +235,7 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 			f.Remote, gitstore.HooksDir+"/", strings.Join(res.Held, ", ")))
 	}
 	for _, w := range warnings {
-		m.warn(w)
+		m.Warn(w)
 	}
 	rs.Warnings = append(rs.Warnings, warnings...)
 	if rs.Merge == "" || res.Kind != gitstore.MergeUpToDate {
@@ -243,25 +244,25 @@ func (m *Memory) mergeFetched(ctx context.Context, f *gitstore.Fetched, opts Syn
 	rs.Changes += len(res.Changes)
 	rs.Conflicts = append(rs.Conflicts, res.Extra...)
 	if res.Kind != gitstore.MergeUpToDate {
-		m.afterCheckpoint(ctx, &gitstore.Checkpoint{Hash: res.Head})
+		m.Followed(ctx, &gitstore.Checkpoint{Hash: res.Head})
 	}
 	return nil
 }
 
 // onlyInit reports whether the memory holds nothing but its first
 // checkpoint, so that a remote's unrelated history can replace it.
-func (m *Memory) onlyInit(ctx context.Context) bool {
-	c, err := m.store.Commit(ctx, "HEAD")
-	return err == nil && len(c.Parents) == 0 && c.Trailer(TrailerEvent) == "" && strings.HasPrefix(c.Subject, "init:")
+func onlyInit(ctx context.Context, m *memory.Memory) bool {
+	c, err := m.Store().Commit(ctx, "HEAD")
+	return err == nil && len(c.Parents) == 0 && c.Trailer(memory.TrailerEvent) == "" && strings.HasPrefix(c.Subject, "init:")
 }
 
 // checkIncoming returns a warning about a file the remote brings that
 // cairn cannot read.
 func checkIncoming(p string, data []byte) string {
 	switch {
-	case p == ConfigFile:
-		if _, err := parseConfig(data); err != nil {
-			return ConfigFile + ": " + err.Error()
+	case p == memory.ConfigFile:
+		if _, err := memory.ParseConfig(data); err != nil {
+			return memory.ConfigFile + ": " + err.Error()
 		}
 	case strings.HasSuffix(p, ".md") && model.LayerOf(p) == model.LayerCore && !IsConflictCopy(p):
 		if _, err := model.Parse(p, data); err != nil {
@@ -288,27 +289,27 @@ func hostName() string {
 }
 
 // Remotes lists the configured remotes.
-func (m *Memory) Remotes() ([]gitstore.Remote, error) { return m.store.Remotes() }
+func Remotes(m *memory.Memory) ([]gitstore.Remote, error) { return m.Store().Remotes() }
 
 // AddRemote configures a remote (stored in .git/config, where git sees it
 // too).
-func (m *Memory) AddRemote(ctx context.Context, name, url string) (gitstore.Remote, error) {
+func AddRemote(ctx context.Context, m *memory.Memory, name, url string) (gitstore.Remote, error) {
 	unlock, err := m.Lock(ctx)
 	if err != nil {
 		return gitstore.Remote{}, err
 	}
 	defer unlock()
-	return m.store.AddRemote(name, url)
+	return m.Store().AddRemote(name, url)
 }
 
 // RemoveRemote forgets a remote; nothing on the remote changes.
-func (m *Memory) RemoveRemote(ctx context.Context, name string) error {
+func RemoveRemote(ctx context.Context, m *memory.Memory, name string) error {
 	unlock, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	return m.store.RemoveRemote(name)
+	return m.Store().RemoveRemote(name)
 }
 
 // Conflict is a conflict copy a sync wrote, beside the file it differs
@@ -319,7 +320,7 @@ type Conflict struct {
 }
 
 // Conflicts lists the conflict copies in the memory.
-func (m *Memory) Conflicts(ctx context.Context) ([]Conflict, error) {
+func Conflicts(ctx context.Context, m *memory.Memory) ([]Conflict, error) {
 	var out []Conflict
 	err := filepath.WalkDir(m.Dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -355,8 +356,8 @@ const (
 
 // Resolve settles the conflict copy at p (a path, or the original's path
 // when it has exactly one copy) and checkpoints the result.
-func (m *Memory) Resolve(ctx context.Context, p, keep string) (*gitstore.Checkpoint, error) {
-	cs, err := m.Conflicts(ctx)
+func Resolve(ctx context.Context, m *memory.Memory, p, keep string) (*gitstore.Checkpoint, error) {
+	cs, err := Conflicts(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +389,7 @@ func (m *Memory) Resolve(ctx context.Context, p, keep string) (*gitstore.Checkpo
 		return nil, err
 	}
 	defer unlock()
-	data, err := m.store.ReadFile(c.Path)
+	data, err := m.Store().ReadFile(c.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +398,7 @@ func (m *Memory) Resolve(ctx context.Context, p, keep string) (*gitstore.Checkpo
 	switch keep {
 	case KeepOriginal:
 	case KeepCopy:
-		if err := m.store.WriteFile(c.Original, data); err != nil {
+		if err := m.Store().WriteFile(c.Original, data); err != nil {
 			return nil, err
 		}
 		paths = append(paths, c.Original)
@@ -406,23 +407,23 @@ func (m *Memory) Resolve(ctx context.Context, p, keep string) (*gitstore.Checkpo
 		if err != nil {
 			return nil, fmt.Errorf("resolve %s: keep both needs an item: %w", c.Path, err)
 		}
-		it.ID = model.NewID(m.now())
+		it.ID = model.NewID(m.Now())
 		b, err := it.Marshal()
 		if err != nil {
 			return nil, err
 		}
 		np := path.Join(path.Dir(c.Original), it.FileName())
-		if err := m.store.WriteFile(np, b); err != nil {
+		if err := m.Store().WriteFile(np, b); err != nil {
 			return nil, err
 		}
 		paths = append(paths, np)
 	default:
 		return nil, fmt.Errorf("resolve: keep %q: want original, copy or both", keep)
 	}
-	if err := m.store.Remove(c.Path); err != nil {
+	if err := m.Store().Remove(c.Path); err != nil {
 		return nil, err
 	}
-	return m.checkpoint(ctx, CheckpointOptions{
+	return m.CheckpointHeld(ctx, memory.CheckpointOptions{
 		Message: fmt.Sprintf("resolve: keep %s of %s", keep, c.Original),
 		Event:   "resolve",
 		Paths:   paths,
@@ -453,9 +454,6 @@ type VerifyOptions struct {
 	Repair bool
 	// Getenv supplies credentials; nil means os.Getenv.
 	Getenv func(string) string
-	// Index also checks the search index (opening it repairs or rebuilds
-	// it, and brings it up to HEAD).
-	Index bool
 }
 
 // VerifyReport is what Verify found and did.
@@ -477,11 +475,11 @@ var ErrDamaged = errors.New("the memory repository is damaged")
 // name, nothing is missing), and optionally the search index. With
 // opts.Repair, objects that are missing or corrupt are fetched from the
 // remotes, in name order, until none is left.
-func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
+func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyReport, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	res, err := m.store.Verify(ctx)
+	res, err := m.Store().Verify(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -496,7 +494,7 @@ func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport,
 		return out
 	}
 	if opts.Repair && len(rep.Problems) > 0 {
-		rs, err := m.store.Remotes()
+		rs, err := m.Store().Remotes()
 		if err != nil {
 			return nil, err
 		}
@@ -509,17 +507,17 @@ func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport,
 				break
 			}
 			rep.Remotes = append(rep.Remotes, r.Name)
-			n, err := m.store.Repair(ctx, r.Name, rep.Problems, opts.Getenv)
+			n, err := m.Store().Repair(ctx, r.Name, rep.Problems, opts.Getenv)
 			rep.Repaired += n
 			if err != nil {
-				m.warn(err.Error())
+				m.Warn(err.Error())
 			}
 		}
 		unlock()
 		if rep.Repaired > 0 {
 			// Check again: a repaired tree may name objects that were
 			// out of reach before.
-			again, err := m.store.Verify(ctx)
+			again, err := m.Store().Verify(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -532,20 +530,8 @@ func (m *Memory) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport,
 			}
 		}
 	}
-	if rep.Conflicts, err = m.Conflicts(ctx); err != nil {
+	if rep.Conflicts, err = Conflicts(ctx, m); err != nil {
 		return nil, err
-	}
-	if opts.Index && len(open()) == 0 {
-		x, err := m.OpenIndex(ctx, IndexOptions{})
-		switch {
-		case err != nil:
-			rep.IndexNote = err.Error()
-		default:
-			if st, err := x.Stats(); err == nil {
-				rep.IndexDocs = st.Documents
-			}
-			x.Close()
-		}
 	}
 	if n := len(open()); n > 0 {
 		return rep, fmt.Errorf("%w: %d objects missing or corrupt (cairn verify --repair fetches them from the remotes)", ErrDamaged, n)
@@ -611,8 +597,8 @@ func (a *AutoSync) Done(now time.Time, err error) {
 }
 
 // HasRemotes reports whether any remote is configured.
-func (m *Memory) HasRemotes() bool {
-	rs, err := m.store.Remotes()
+func HasRemotes(m *memory.Memory) bool {
+	rs, err := m.Store().Remotes()
 	return err == nil && len(rs) > 0
 }
 
@@ -625,8 +611,8 @@ func (m *Memory) HasRemotes() bool {
 // network never holds the caller's memory. report, if set, receives each
 // sync's outcome. Memories without remotes are looked at again every few
 // seconds, so adding a remote starts the syncing.
-func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report func(*SyncResult, error)) error {
-	m, err := Open(ctx, dir, opts)
+func SyncLoop(ctx context.Context, dir string, opts memory.Options, a *AutoSync, report func(*SyncResult, error)) error {
+	m, err := memory.Open(ctx, dir, opts)
 	if err != nil {
 		return err
 	}
@@ -635,7 +621,7 @@ func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report
 		if !m.Config.Sync.Enabled() {
 			return nil
 		}
-		a = m.Config.Sync.Schedule()
+		a = Schedule(m.Config.Sync)
 	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -646,11 +632,11 @@ func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report
 			return nil
 		case <-tick.C:
 		}
-		if !m.HasRemotes() {
+		if !HasRemotes(m) {
 			continue
 		}
-		now := m.now()
-		if h, err := m.store.Resolve("HEAD"); err == nil && h != head {
+		now := m.Now()
+		if h, err := m.Store().Resolve("HEAD"); err == nil && h != head {
 			if head != "" {
 				a.Checkpointed(now)
 			}
@@ -659,12 +645,12 @@ func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report
 		if due, _ := a.Due(now); !due {
 			continue
 		}
-		res, err := m.Sync(ctx, SyncOptions{})
+		res, err := Sync(ctx, m, SyncOptions{})
 		if ctx.Err() != nil {
 			return nil
 		}
-		a.Done(m.now(), err)
-		if h, err := m.store.Resolve("HEAD"); err == nil {
+		a.Done(m.Now(), err)
+		if h, err := m.Store().Resolve("HEAD"); err == nil {
 			head = h
 		}
 		if report != nil {
@@ -673,31 +659,11 @@ func SyncLoop(ctx context.Context, dir string, opts Options, a *AutoSync, report
 	}
 }
 
-// repairFromRemotes looks for missing or corrupt objects and fetches them
-// from the remotes, for an operation that failed reading history. It
-// reports whether it repaired any. The caller holds the lock.
-func (m *Memory) repairFromRemotes(ctx context.Context) bool {
-	rs, err := m.store.Remotes()
-	if err != nil || len(rs) == 0 {
-		return false
+// Schedule returns the AutoSync that cairn.yaml's sync section describes.
+func Schedule(c memory.SyncConfig) *AutoSync {
+	return &AutoSync{
+		After:      time.Duration(c.After),
+		Interval:   time.Duration(c.Interval),
+		MaxBackoff: time.Duration(c.MaxBackoff),
 	}
-	res, err := m.store.Verify(ctx)
-	if err != nil || len(res.Problems) == 0 {
-		return false
-	}
-	fixed := 0
-	for _, r := range rs {
-		n, err := m.store.Repair(ctx, r.Name, res.Problems, os.Getenv)
-		if err != nil {
-			m.warn(err.Error())
-		}
-		fixed += n
-		if fixed == len(res.Problems) {
-			break
-		}
-	}
-	if fixed > 0 {
-		m.warn(fmt.Sprintf("fetched %d missing or corrupt objects from the remotes", fixed))
-	}
-	return fixed > 0
 }

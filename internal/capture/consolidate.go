@@ -1,4 +1,4 @@
-package memory
+package capture
 
 import (
 	"context"
@@ -12,7 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -40,23 +41,6 @@ import (
 // The rule is a cheap lexical one on purpose: it runs for every summary,
 // offline, over file names, and reads only the items it matches.
 
-// ItemChange is what consolidation or sharing did to one core item.
-type ItemChange struct {
-	Action     string     `json:"action"` // added, confirmed, superseded, shared
-	ID         string     `json:"id"`
-	Kind       model.Kind `json:"kind"`
-	Title      string     `json:"title"`
-	Path       string     `json:"path"`
-	Supersedes string     `json:"supersedes,omitempty"`
-}
-
-// The front-matter keys consolidation and sharing add to items.
-const (
-	keySupersedes = "supersedes"
-	keySharedFrom = "shared_from"
-	keySharedItem = "shared_item"
-)
-
 type candidate struct {
 	summarize.Candidate
 	session string
@@ -71,10 +55,10 @@ type namedItem struct {
 
 // consolidate adds, confirms or supersedes core items for the candidates,
 // as writes of b. The caller holds the lock.
-func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWrite) ([]ItemChange, error) {
+func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *memory.Writes) ([]model.ItemChange, error) {
 	index := map[model.Kind][]*namedItem{}
-	var changes []ItemChange
-	now := m.now()
+	var changes []model.ItemChange
+	now := m.Now()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -83,12 +67,12 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		if !ok {
 			continue
 		}
-		title := cutRunes(oneLineText(c.Title), model.MaxTitleLen)
+		title := mdtext.Cut(mdtext.OneLine(c.Title), model.MaxTitleLen)
 		if title == "" {
 			continue
 		}
 		if _, loaded := index[k]; !loaded {
-			list, err := m.coreIndex(k)
+			list, err := coreIndex(m, k)
 			if err != nil {
 				return nil, err
 			}
@@ -110,19 +94,19 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 			if err != nil {
 				return nil, err
 			}
-			b.put(it.Path(), data)
+			b.Put(it.Path(), data)
 			index[k] = append(index[k], &namedItem{path: it.Path(), words: words, fresh: true})
-			changes = append(changes, ItemChange{Action: "added", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path()})
+			changes = append(changes, model.ItemChange{Action: "added", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path()})
 			continue
 		}
-		data, err := m.pendingContent(b, match.path)
+		data, err := m.PendingContent(b, match.path)
 		if err != nil {
 			return nil, err
 		}
 		old, err := model.Parse(match.path, data)
 		if err != nil {
 			// A broken item is the user's to fix; do not touch it.
-			m.warn(err.Error())
+			m.Warn(err.Error())
 			continue
 		}
 		if sameContent(old.Body, c.Body) {
@@ -133,8 +117,8 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 			if err != nil {
 				return nil, err
 			}
-			b.put(match.path, data)
-			changes = append(changes, ItemChange{Action: "confirmed", ID: old.ID, Kind: k, Title: old.Title, Path: match.path})
+			b.Put(match.path, data)
+			changes = append(changes, model.ItemChange{Action: "confirmed", ID: old.ID, Kind: k, Title: old.Title, Path: match.path})
 			continue
 		}
 		if match.fresh {
@@ -147,8 +131,8 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 			if err != nil {
 				return nil, err
 			}
-			b.drop(match.path)
-			b.put(old.Path(), data)
+			b.Drop(match.path)
+			b.Put(old.Path(), data)
 			match.path, match.words = old.Path(), words
 			for i := range changes {
 				if changes[i].ID == old.ID {
@@ -167,11 +151,11 @@ func (m *Memory) consolidate(ctx context.Context, cands []candidate, b *batchWri
 		if err != nil {
 			return nil, err
 		}
-		data = model.WithKeys(data, keySupersedes, old.ID)
-		b.remove(match.path)
-		b.put(it.Path(), data)
+		data = model.WithKeys(data, model.KeySupersedes, old.ID)
+		b.Remove(match.path)
+		b.Put(it.Path(), data)
 		match.path, match.words, match.fresh = it.Path(), words, true
-		changes = append(changes, ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
+		changes = append(changes, model.ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
 	}
 	return changes, nil
 }
@@ -185,7 +169,7 @@ func candidateKind(k summarize.Kind) (model.Kind, bool) {
 }
 
 // coreIndex lists the items of kind k by their file names.
-func (m *Memory) coreIndex(k model.Kind) ([]*namedItem, error) {
+func coreIndex(m *memory.Memory, k model.Kind) ([]*namedItem, error) {
 	dir := k.Dir()
 	ents, err := os.ReadDir(filepath.Join(m.Dir, filepath.FromSlash(dir)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -307,136 +291,3 @@ func sameContent(old, add string) bool {
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-// ShareResult says what Share copied.
-type ShareResult struct {
-	From, To   string
-	Items      []ItemChange
-	Skipped    int // shared before
-	Checkpoint *gitstore.Checkpoint
-}
-
-// What Share copies.
-const (
-	ShareDecisions = "decisions"
-	SharePatterns  = "patterns"
-	ShareFull      = "full"
-)
-
-// Share copies the core items that came from session from (its
-// decisions, its patterns, or all of them) to session to, as new items
-// with session: to, confidence × 0.8 and the provenance keys shared_from
-// (the session) and shared_item (the item copied). Items shared before
-// are not copied again. The copies are one commit.
-func (m *Memory) Share(ctx context.Context, from, to, what string) (*ShareResult, error) {
-	var kinds []model.Kind
-	switch what {
-	case ShareDecisions, "":
-		kinds = []model.Kind{model.Decision}
-	case SharePatterns:
-		kinds = []model.Kind{model.Pattern}
-	case ShareFull:
-		kinds = model.AllKinds()
-	default:
-		return nil, fmt.Errorf("share %q: want decisions, patterns or full", what)
-	}
-	for _, id := range []string{from, to} {
-		if err := checkSessionID(id); err != nil {
-			return nil, err
-		}
-	}
-	unlock, err := m.lockSettled(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	src, err := m.Session(ctx, from)
-	if err != nil {
-		return nil, err
-	}
-	dst, err := m.Session(ctx, to)
-	if err != nil {
-		return nil, err
-	}
-	if src.ID == dst.ID {
-		return nil, fmt.Errorf("share: %s is both the source and the destination", src.ID)
-	}
-	res := &ShareResult{From: src.ID, To: dst.ID}
-	items, problems, err := m.List(ctx, Filter{Layer: model.LayerCore})
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range problems {
-		m.warn("skipped " + p.Error())
-	}
-	done := map[string]bool{} // items of src already shared to dst
-	for _, e := range items {
-		if e.Item.Session != dst.ID {
-			continue
-		}
-		data, err := m.store.ReadFile(e.Path)
-		if err != nil {
-			continue
-		}
-		if k := model.FrontKeys(data); k[keySharedFrom] == src.ID && k[keySharedItem] != "" {
-			done[k[keySharedItem]] = true
-		}
-	}
-	b := &batchWrite{}
-	now := m.now()
-	for _, e := range items {
-		it := e.Item
-		if it.Session != src.ID || !containsKind(kinds, it.Kind) {
-			continue
-		}
-		if done[it.ID] {
-			res.Skipped++
-			continue
-		}
-		cp := sharedCopy(it, now)
-		cp.Session = dst.ID
-		data, err := cp.Marshal()
-		if err != nil {
-			return nil, err
-		}
-		b.put(cp.Path(), model.WithKeys(data, keySharedFrom, src.ID, keySharedItem, it.ID))
-		res.Items = append(res.Items, ItemChange{Action: "shared", ID: cp.ID, Kind: cp.Kind, Title: cp.Title, Path: cp.Path()})
-	}
-	if b.empty() {
-		return res, nil
-	}
-	noun := what
-	if noun == "" {
-		noun = ShareDecisions
-	}
-	if noun == ShareFull {
-		noun = "items"
-	}
-	res.Checkpoint, err = m.commitBatch(ctx, b, CheckpointOptions{
-		Message: fmt.Sprintf("share: %d %s from session %s to %s", len(res.Items), noun, shortSession(src.ID), shortSession(dst.ID)),
-		Session: dst.ID,
-		Event:   "share",
-	})
-	return res, err
-}
-
-func containsKind(list []model.Kind, k model.Kind) bool {
-	for _, x := range list {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
-// sharedCopy is a new item with it's kind, title, body, importance and
-// tags, for another session or project. Knowledge that comes from
-// elsewhere is trusted less: confidence × 0.8, the seed design's rule.
-func sharedCopy(it *model.Item, now time.Time) *model.Item {
-	cp := model.NewItem(it.Kind, it.Title, now)
-	cp.Body = it.Body
-	cp.Importance = it.Importance
-	cp.Confidence = round3(it.Confidence * 0.8)
-	cp.Tags = append([]string(nil), it.Tags...)
-	return cp
-}

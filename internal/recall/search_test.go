@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -46,7 +47,7 @@ func loadJSON(t *testing.T, name string, v any) {
 // session files) into a memory as items with importance and dates drawn
 // at random, so that the rerank has something to get wrong, and returns
 // the queries with their wanted memories as paths.
-func evalSet(t *testing.T) (*Memory, []evalQuery) {
+func evalSet(t *testing.T) (*memory.Memory, []evalQuery) {
 	t.Helper()
 	var mems []evalMemory
 	var queries []evalQuery
@@ -58,7 +59,7 @@ func evalSet(t *testing.T) (*Memory, []evalQuery) {
 
 	m, _ := newTestMemory(t)
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	m.now = func() time.Time { return now }
+	m.SetClock(func() time.Time { return now })
 	rng := rand.New(rand.NewPCG(1, 2))
 	files := map[string]string{}
 	where := map[string]string{}
@@ -157,7 +158,7 @@ func measure(t *testing.T, x *Index, queries []evalQuery, mode indexer.Mode) map
 // recency drawn at random cost.
 func TestRetrievalQuality(t *testing.T) {
 	m, queries := evalSet(t)
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	modes := []indexer.Mode{indexer.Keyword, indexer.Vector, indexer.Hybrid}
 	results := map[indexer.Mode]map[string]*quality{}
 	plain := map[indexer.Mode]map[string]*quality{}
@@ -208,7 +209,7 @@ func TestRetrievalQuality(t *testing.T) {
 func TestRerank(t *testing.T) {
 	m, _ := newTestMemory(t)
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	x := &Index{m: m, cfg: m.searchConfig()}
+	x := &Index{m: m, cfg: searchConfig(m)}
 	hit := func(p string, kw float64, imp float64, age time.Duration) indexer.Hit {
 		return indexer.Hit{Path: p, KeywordRank: 1, KeywordScore: kw, Importance: imp, Created: now.Add(-age)}
 	}
@@ -254,7 +255,7 @@ func TestRerank(t *testing.T) {
 func TestSearchBadInput(t *testing.T) {
 	m, _ := newTestMemory(t)
 	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Workers claim jobs with SKIP LOCKED.")
-	x := openIndex(t, m)
+	x := mustOpenIndex(t, m)
 	ctx := context.Background()
 	junk := make([]byte, 4096)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -305,30 +306,30 @@ func TestReferencesCounted(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m2, err := Open(ctx, m.Dir, Options{})
+			m2, err := memory.Open(ctx, m.Dir, memory.Options{})
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			defer m2.Close()
 			for range 5 {
-				if err := m2.countReferences(ctx, []string{"A", fmt.Sprint("B", i%2)}); err != nil {
+				if err := countReferences(ctx, m2, []string{"A", fmt.Sprint("B", i%2)}); err != nil {
 					t.Error(err)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	got := m.loadReferences()
+	got := loadReferences(m)
 	if got["A"] != 40 || got["B0"] != 20 || got["B1"] != 20 {
 		t.Errorf("counts %v", got)
 	}
-	os.WriteFile(m.store.StatePath(referencesFile), []byte("{garbage"), 0o644)
-	if got := m.loadReferences(); len(got) != 0 {
+	os.WriteFile(m.Store().StatePath(referencesFile), []byte("{garbage"), 0o644)
+	if got := loadReferences(m); len(got) != 0 {
 		t.Errorf("damaged file counts %v", got)
 	}
-	if err := m.countReferences(ctx, []string{"A"}); err != nil || m.loadReferences()["A"] != 1 {
-		t.Errorf("after damage: %v %v", err, m.loadReferences())
+	if err := countReferences(ctx, m, []string{"A"}); err != nil || loadReferences(m)["A"] != 1 {
+		t.Errorf("after damage: %v %v", err, loadReferences(m))
 	}
 }
 
@@ -458,13 +459,13 @@ func BenchmarkSearchCorpus(b *testing.B) {
 	dir := b.TempDir()
 	size := benchCorpus(b, dir, n)
 	ctx := context.Background()
-	m, err := Open(ctx, filepath.Join(dir, ".cairn"), Options{})
+	m, err := memory.Open(ctx, filepath.Join(dir, ".cairn"), memory.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer m.Close()
 	start, cpu0 := time.Now(), cpuTime()
-	x, err := m.Reindex(ctx, IndexOptions{})
+	x, err := Reindex(ctx, m, IndexOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

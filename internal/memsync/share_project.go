@@ -1,4 +1,4 @@
-package memory
+package memsync
 
 import (
 	"context"
@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
-// keySharedProject names the project an item was shared from.
-const keySharedProject = "shared_project"
+// model.KeySharedProject names the project an item was shared from.
 
 // ProjectShareResult says what ShareTo copied.
 type ProjectShareResult struct {
 	From       string               `json:"from"` // the source project
 	To         string               `json:"to"`   // the destination project
-	Items      []ItemChange         `json:"items"`
+	Items      []model.ItemChange   `json:"items"`
 	Skipped    int                  `json:"skipped"` // shared before
 	Checkpoint *gitstore.Checkpoint `json:"-"`
 }
@@ -27,7 +27,7 @@ type ProjectShareResult struct {
 // project's folder) and shared_item (the item copied). Items shared
 // before, conflict copies, and items that came from dst in the first
 // place are not copied. The copies are one commit in dst.
-func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*ProjectShareResult, error) {
+func ShareTo(ctx context.Context, m *memory.Memory, dst *memory.Memory, what string) (*ProjectShareResult, error) {
 	var kinds []model.Kind
 	switch what {
 	case ShareDecisions, "":
@@ -43,46 +43,46 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 		return nil, fmt.Errorf("share: %s is both the source and the destination", m.Project)
 	}
 	res := &ProjectShareResult{From: m.Project, To: dst.Project}
-	items, problems, err := m.List(ctx, Filter{Layer: model.LayerCore})
+	items, problems, err := m.List(ctx, memory.Filter{Layer: model.LayerCore})
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range problems {
-		m.warn("skipped " + p.Error())
+		m.Warn("skipped " + p.Error())
 	}
-	unlock, err := dst.lockSettled(ctx)
+	unlock, err := dst.LockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	have, problems, err := dst.List(ctx, Filter{Layer: model.LayerCore})
+	have, problems, err := dst.List(ctx, memory.Filter{Layer: model.LayerCore})
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range problems {
-		dst.warn("skipped " + p.Error())
+		dst.Warn("skipped " + p.Error())
 	}
 	done := map[string]bool{} // items of m already in dst
 	for _, e := range have {
 		done[e.Item.ID] = true // shared back and forth: the same item
-		if data, err := dst.store.ReadFile(e.Path); err == nil {
-			if k := model.FrontKeys(data); k[keySharedProject] == m.Project && k[keySharedItem] != "" {
-				done[k[keySharedItem]] = true
+		if data, err := dst.Store().ReadFile(e.Path); err == nil {
+			if k := model.FrontKeys(data); k[model.KeySharedProject] == m.Project && k[model.KeySharedItem] != "" {
+				done[k[model.KeySharedItem]] = true
 			}
 		}
 	}
-	b := &batchWrite{}
-	now := dst.now()
+	b := &memory.Writes{}
+	now := dst.Now()
 	for _, e := range items {
 		it := e.Item
 		if !containsKind(kinds, it.Kind) || IsConflictCopy(e.Path) {
 			continue
 		}
-		data, err := m.store.ReadFile(e.Path)
+		data, err := m.Store().ReadFile(e.Path)
 		if err != nil {
 			continue
 		}
-		if k := model.FrontKeys(data); k[keySharedProject] == dst.Project || done[k[keySharedItem]] {
+		if k := model.FrontKeys(data); k[model.KeySharedProject] == dst.Project || done[k[model.KeySharedItem]] {
 			continue // came from dst
 		}
 		if done[it.ID] {
@@ -95,17 +95,17 @@ func (m *Memory) ShareTo(ctx context.Context, dst *Memory, what string) (*Projec
 		if err != nil {
 			return nil, err
 		}
-		b.put(cp.Path(), model.WithKeys(out, keySharedProject, m.Project, keySharedItem, it.ID))
-		res.Items = append(res.Items, ItemChange{Action: "shared", ID: cp.ID, Kind: cp.Kind, Title: cp.Title, Path: cp.Path()})
+		b.Put(cp.Path(), model.WithKeys(out, model.KeySharedProject, m.Project, model.KeySharedItem, it.ID))
+		res.Items = append(res.Items, model.ItemChange{Action: "shared", ID: cp.ID, Kind: cp.Kind, Title: cp.Title, Path: cp.Path()})
 	}
-	if b.empty() {
+	if b.Empty() {
 		return res, nil
 	}
 	noun := what
 	if noun == ShareFull {
 		noun = "items"
 	}
-	res.Checkpoint, err = dst.commitBatch(ctx, b, CheckpointOptions{
+	res.Checkpoint, err = dst.CommitWrites(ctx, b, memory.CheckpointOptions{
 		Message: fmt.Sprintf("share: %d %s from project %s", len(res.Items), noun, filepath.Base(m.Project)),
 		Event:   "share",
 	})

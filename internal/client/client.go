@@ -1,4 +1,4 @@
-package server
+package client
 
 import (
 	"bytes"
@@ -11,11 +11,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // ErrNoDaemon is wrapped by the errors of a Client that found no daemon
@@ -56,63 +53,7 @@ func Discover(ctx context.Context, stateDir string, timeout time.Duration) (*Cli
 
 // Health checks that the daemon answers.
 func (c *Client) Health(ctx context.Context) error {
-	return c.get(ctx, "/api/health", nil, nil)
-}
-
-// Search asks the daemon to search.
-func (c *Client) Search(ctx context.Context, query string, opts memory.SearchOptions) (*memory.SearchResults, error) {
-	q := url.Values{"q": {query}}
-	if opts.K > 0 {
-		q.Set("k", strconv.Itoa(opts.K))
-	}
-	if opts.Mode != "" {
-		q.Set("mode", string(opts.Mode))
-	}
-	q["kind"], q["layer"], q["tag"] = opts.Kinds, opts.Layers, opts.Tags
-	if opts.Session != "" {
-		q.Set("session", opts.Session)
-	}
-	if !opts.Since.IsZero() {
-		q.Set("since", opts.Since.Format(time.RFC3339Nano))
-	}
-	if !opts.Until.IsZero() {
-		q.Set("until", opts.Until.Format(time.RFC3339Nano))
-	}
-	var r struct {
-		memory.SearchResults
-		Warnings []string `json:"warnings"`
-	}
-	if err := c.get(ctx, "/api/search", q, &r); err != nil {
-		return nil, err
-	}
-	r.SearchResults.Warnings = r.Warnings
-	if r.Hits == nil {
-		r.Hits = []memory.SearchHit{}
-	}
-	return &r.SearchResults, nil
-}
-
-// Context asks the daemon for a context pack.
-func (c *Client) Context(ctx context.Context, opts memory.ContextOptions) (*memory.Pack, error) {
-	q := url.Values{}
-	if opts.Query != "" {
-		q.Set("q", opts.Query)
-	}
-	if opts.Budget != 0 {
-		q.Set("budget_tokens", strconv.Itoa(opts.Budget))
-	}
-	if opts.Session != "" {
-		q.Set("session", opts.Session)
-	}
-	var r struct {
-		memory.Pack
-		Warnings []string `json:"warnings"`
-	}
-	if err := c.get(ctx, "/api/context", q, &r); err != nil {
-		return nil, err
-	}
-	r.Pack.Warnings = r.Warnings
-	return &r.Pack, nil
+	return c.Get(ctx, "/api/health", nil, nil)
 }
 
 // APIError is an error the daemon answered with.
@@ -140,8 +81,8 @@ func (c *Client) Checkpoint(ctx context.Context, req CheckpointRequest) (*Checkp
 	return &resp, nil
 }
 
-// get calls path and decodes the JSON answer into v (nil: discard it).
-func (c *Client) get(ctx context.Context, path string, q url.Values, v any) error {
+// Get calls path and decodes the JSON answer into v (nil: discard it).
+func (c *Client) Get(ctx context.Context, path string, q url.Values, v any) error {
 	return c.do(ctx, http.MethodGet, path, q, nil, v)
 }
 
@@ -223,7 +164,7 @@ func (c *Client) Remember(ctx context.Context, req RememberRequest) (*Remembered
 // SessionStatus asks the daemon about a session and the queue.
 func (c *Client) SessionStatus(ctx context.Context, id string) (*SessionStatus, error) {
 	var st SessionStatus
-	if err := c.get(ctx, "/sessions/"+url.PathEscape(id)+"/status", nil, &st); err != nil {
+	if err := c.Get(ctx, "/sessions/"+url.PathEscape(id)+"/status", nil, &st); err != nil {
 		return nil, err
 	}
 	return &st, nil

@@ -1,4 +1,4 @@
-package memory
+package capture
 
 import (
 	"context"
@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -21,10 +24,10 @@ const fixtures = "../../testdata/transcripts"
 
 // testMemory makes a memory in a new project, with a home folder of its
 // own (for the transcript globs).
-func testMemory(t testing.TB) *Memory {
+func testMemory(t testing.TB) *memory.Memory {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
-	m, _, err := Init(context.Background(), t.TempDir(), Options{
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
 		Identity: gitstore.Identity{Name: "test", Email: "test@example.com"},
 		Warn:     func(s string) { t.Log("warn: " + s) },
 	})
@@ -35,7 +38,7 @@ func testMemory(t testing.TB) *Memory {
 	return m
 }
 
-func headOf(t testing.TB, m *Memory) string {
+func headOf(t testing.TB, m *memory.Memory) string {
 	t.Helper()
 	h, err := m.Store().Resolve("HEAD")
 	if err != nil {
@@ -44,7 +47,7 @@ func headOf(t testing.TB, m *Memory) string {
 	return h
 }
 
-func readRepo(t testing.TB, m *Memory, p string) string {
+func readRepo(t testing.TB, m *memory.Memory, p string) string {
 	t.Helper()
 	b, err := m.Store().ReadFile(p)
 	if err != nil {
@@ -74,9 +77,9 @@ const basicID = "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
 // followedTranscript writes data as the transcript of session basicID
 // where cairn follows Claude Code's transcripts for m's project, and
 // returns its path.
-func followedTranscript(t testing.TB, m *Memory, data []byte) string {
+func followedTranscript(t testing.TB, m *memory.Memory, data []byte) string {
 	t.Helper()
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", memory.ClaudeProjectName(m.Project))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +126,7 @@ func TestIngestFixtures(t *testing.T) {
 			m := testMemory(t)
 			ctx := context.Background()
 			name := fixture(t, tt.file, t.TempDir())
-			res, err := m.Ingest(ctx, name, IngestOptions{})
+			res, err := Ingest(ctx, m, name, IngestOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,14 +158,14 @@ func TestIngestFixtures(t *testing.T) {
 			if p := readRepo(t, m, e.File(model.PromptsFile)); strings.Count(p, "\n## ") != tt.prompts {
 				t.Errorf("prompts.md:\n%s", p)
 			}
-			log, err := m.Log(ctx, LogOptions{N: 1})
+			log, err := m.Log(ctx, memory.LogOptions{N: 1})
 			if err != nil || log[0].Session != tt.session || log[0].Event != "ingest" {
 				t.Errorf("log = %+v, %v", log, err)
 			}
 
 			// The same file again: nothing new, no commit.
 			head := headOf(t, m)
-			again, err := m.Ingest(ctx, name, IngestOptions{})
+			again, err := Ingest(ctx, m, name, IngestOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,12 +191,12 @@ func TestIngestGrowing(t *testing.T) {
 	lines := strings.SplitAfter(string(full), "\n")
 	half := strings.Join(lines[:len(lines)/2], "")
 	os.WriteFile(name, []byte(half), 0o644)
-	r1, err := m.Ingest(ctx, name, IngestOptions{})
+	r1, err := Ingest(ctx, m, name, IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(name, full, 0o644)
-	r2, err := m.Ingest(ctx, name, IngestOptions{})
+	r2, err := Ingest(ctx, m, name, IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +205,7 @@ func TestIngestGrowing(t *testing.T) {
 	}
 	// One pass over the whole file gives as many prompts and tool lines.
 	m2 := testMemory(t)
-	one, err := m2.Ingest(ctx, name, IngestOptions{})
+	one, err := Ingest(ctx, m2, name, IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,11 +234,11 @@ func TestIngestBadFiles(t *testing.T) {
 	for name, content := range bad {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(content), 0o644)
-		if _, err := m.Ingest(ctx, p, IngestOptions{}); err == nil || !strings.Contains(err.Error(), name) {
+		if _, err := Ingest(ctx, m, p, IngestOptions{}); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
-	if _, err := m.Ingest(ctx, filepath.Join(dir, "missing.jsonl"), IngestOptions{}); err == nil {
+	if _, err := Ingest(ctx, m, filepath.Join(dir, "missing.jsonl"), IngestOptions{}); err == nil {
 		t.Error("a missing file was ingested")
 	}
 	if headOf(t, m) != head {
@@ -252,7 +255,7 @@ func TestIngestTruncatedLastLine(t *testing.T) {
 	data = data[:len(data)-40] // the last line loses its end
 	name := filepath.Join(t.TempDir(), "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl")
 	os.WriteFile(name, data, 0o644)
-	res, err := m.Ingest(context.Background(), name, IngestOptions{})
+	res, err := Ingest(context.Background(), m, name, IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,10 +270,10 @@ func TestSessionIDsRefused(t *testing.T) {
 	head := headOf(t, m)
 	name := fixture(t, "claude/basic.jsonl", t.TempDir())
 	for _, id := range []string{"../escape", "a/b", "..", ".hidden", "-flag", "x\x00y", strings.Repeat("a", 200), "/abs"} {
-		if _, err := m.Ingest(ctx, name, IngestOptions{Session: id}); !errors.Is(err, transcript.ErrInvalidSessionID) {
+		if _, err := Ingest(ctx, m, name, IngestOptions{Session: id}); !errors.Is(err, transcript.ErrInvalidSessionID) {
 			t.Errorf("ingest --session %q: err = %v", id, err)
 		}
-		if _, err := m.Capture(ctx, Batch{Session: id, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); !errors.Is(err, transcript.ErrInvalidSessionID) {
+		if _, err := Capture(ctx, m, Batch{Session: id, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); !errors.Is(err, transcript.ErrInvalidSessionID) {
 			t.Errorf("capture %q: err = %v", id, err)
 		}
 		if _, err := m.Session(ctx, id); err == nil {
@@ -281,7 +284,7 @@ func TestSessionIDsRefused(t *testing.T) {
 		}
 	}
 	payload, _ := os.ReadFile("../../testdata/hooks/bad/traversal-session.json")
-	if _, err := m.CaptureHook(ctx, payload); !errors.Is(err, transcript.ErrInvalidSessionID) || !IsPermanent(err) {
+	if _, err := CaptureHook(ctx, m, payload); !errors.Is(err, transcript.ErrInvalidSessionID) || !IsPermanent(err) {
 		t.Errorf("traversal hook: err = %v", err)
 	}
 	if headOf(t, m) != head {
@@ -316,7 +319,7 @@ func TestSegments(t *testing.T) {
 	ctx := context.Background()
 	// Hook events one at a time: a segment every 4 turns, the rest at Stop.
 	for i := 0; i < 10; i++ {
-		res, err := m.Capture(ctx, Batch{
+		res, err := Capture(ctx, m, Batch{
 			Session: "s1", Key: fmt.Sprintf("k%d", i), Trigger: "prompt",
 			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: fmt.Sprintf("step %d", i), Meta: transcript.Meta{Time: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC)}}},
 		})
@@ -331,7 +334,7 @@ func TestSegments(t *testing.T) {
 			t.Errorf("turn %d: %+v", i, res)
 		}
 	}
-	res, err := m.Capture(ctx, Batch{Session: "s1", Key: "stop", Trigger: "stop", Final: true,
+	res, err := Capture(ctx, m, Batch{Session: "s1", Key: "stop", Trigger: "stop", Final: true,
 		Events: []transcript.Event{{Kind: transcript.KindStop, Text: "done with the steps"}}, Summarizer: failing{}})
 	if err != nil {
 		t.Fatal(err)
@@ -349,11 +352,11 @@ func TestSegments(t *testing.T) {
 			t.Errorf("summary.md lacks segment %d once:\n%s", i, sum)
 		}
 	}
-	if _, err := os.Stat(m.pendingPath("s1")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(m.PendingPath("s1")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("pending turns left: %v", err)
 	}
 	// A key seen before is skipped.
-	res, err = m.Capture(ctx, Batch{Session: "s1", Key: "k3", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "step 3"}}})
+	res, err = Capture(ctx, m, Batch{Session: "s1", Key: "k3", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "step 3"}}})
 	if err != nil || res.Commit != "" || res.Skipped != 1 {
 		t.Errorf("repeated key: %+v, %v", res, err)
 	}
@@ -364,7 +367,7 @@ func TestConsolidate(t *testing.T) {
 	ctx := context.Background()
 	capture := func(session string, c ...summarize.Candidate) *CaptureResult {
 		t.Helper()
-		res, err := m.Capture(ctx, Batch{Session: session, Key: fmt.Sprint(c), Final: true, Trigger: "stop",
+		res, err := Capture(ctx, m, Batch{Session: session, Key: fmt.Sprint(c), Final: true, Trigger: "stop",
 			Events:     []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "decide"}},
 			Summarizer: fixed(c)})
 		if err != nil {
@@ -399,7 +402,7 @@ func TestConsolidate(t *testing.T) {
 	if len(res.Items) != 1 || res.Items[0].Action != "superseded" || res.Items[0].Supersedes != first.ID {
 		t.Fatalf("supersede: %+v", res.Items)
 	}
-	if _, err := m.Get(ctx, first.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := m.Get(ctx, first.ID); !errors.Is(err, memory.ErrNotFound) {
 		t.Errorf("superseded item still there: %v", err)
 	}
 	data := readRepo(t, m, res.Items[0].Path)
@@ -415,7 +418,7 @@ func TestConsolidate(t *testing.T) {
 	if res.Items[0].Action != "added" {
 		t.Errorf("unrelated: %+v", res.Items)
 	}
-	items, _, _ := m.List(ctx, Filter{Kind: model.Decision})
+	items, _, _ := m.List(ctx, memory.Filter{Kind: model.Decision})
 	if len(items) != 2 {
 		t.Errorf("%d decisions, want 2", len(items))
 	}
@@ -446,9 +449,9 @@ func TestArchive(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
 	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
-	m.now = func() time.Time { return now }
+	m.SetClock(func() time.Time { return now })
 	for _, id := range []string{"old", "new"} {
-		if _, err := m.Capture(ctx, Batch{Session: id, Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hello " + id}}}); err != nil {
+		if _, err := Capture(ctx, m, Batch{Session: id, Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hello " + id}}}); err != nil {
 			t.Fatal(err)
 		}
 		now = now.Add(5 * 24 * time.Hour)
@@ -468,11 +471,11 @@ func TestArchive(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(m.Dir, "sessions", "old")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("sessions/old is still there")
 	}
-	list, _, _ := m.Sessions(ctx, SessionFilter{Status: model.StatusArchived})
+	list, _, _ := m.Sessions(ctx, memory.SessionFilter{Status: model.StatusArchived})
 	if len(list) != 1 || list[0].ID != "old" {
 		t.Errorf("archived list: %v", list)
 	}
-	items, _, _ := m.Sessions(ctx, SessionFilter{})
+	items, _, _ := m.Sessions(ctx, memory.SessionFilter{})
 	if len(items) != 2 {
 		t.Errorf("all sessions: %d", len(items))
 	}
@@ -483,7 +486,7 @@ func TestArchive(t *testing.T) {
 		t.Errorf("work tree changed: %v", st)
 	}
 	// New events bring it back.
-	cr, err := m.Capture(ctx, Batch{Session: "old", Key: "k2", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "back again"}}})
+	cr, err := Capture(ctx, m, Batch{Session: "old", Key: "k2", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "back again"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,14 +507,14 @@ func TestArchive(t *testing.T) {
 func TestSessionCommands(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
-	if _, err := m.Capture(ctx, Batch{Session: "abcdef-1", Key: "k", Final: true, Summarizer: fixed{
+	if _, err := Capture(ctx, m, Batch{Session: "abcdef-1", Key: "k", Final: true, Summarizer: fixed{
 		{Kind: summarize.Decision, Title: "Ship the queue behind a flag", Body: "Until the backfill is done.", Importance: 0.8},
 		{Kind: summarize.Pattern, Title: "Wrap errors with the path", Body: "fmt.Errorf(\"%s: %w\", path, err)", Importance: 0.6},
 		{Kind: summarize.Fact, Title: "CI runs on two cores", Body: "Keep tests light."},
 	}, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "plan the rollout"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Capture(ctx, Batch{Session: "other-2", Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); err != nil {
+	if _, err := Capture(ctx, m, Batch{Session: "other-2", Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.SetSessionVariables(ctx, "abcdef", map[string]string{"branch": "feat/queue", "token": "ghp_" + "VIdVuddLEG62Hkd9Gf2leMeR3pzh84KpLMcN"}); err != nil {
@@ -537,7 +540,7 @@ func TestSessionCommands(t *testing.T) {
 		t.Errorf("session.yaml:\n%s", yml)
 	}
 
-	text, err := m.ResumeContext(ctx, "abcdef-1")
+	text, err := recall.ResumeContext(ctx, m, "abcdef-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +550,7 @@ func TestSessionCommands(t *testing.T) {
 		}
 	}
 
-	res, err := m.Share(ctx, "abcdef-1", "other-2", ShareDecisions)
+	res, err := memsync.Share(ctx, m, "abcdef-1", "other-2", memsync.ShareDecisions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,15 +564,15 @@ func TestSessionCommands(t *testing.T) {
 	if data := readRepo(t, m, got.Path); !strings.Contains(data, "shared_from: abcdef-1") {
 		t.Errorf("no provenance:\n%s", data)
 	}
-	res, err = m.Share(ctx, "abcdef-1", "other-2", ShareDecisions)
+	res, err = memsync.Share(ctx, m, "abcdef-1", "other-2", memsync.ShareDecisions)
 	if err != nil || len(res.Items) != 0 || res.Skipped != 1 {
 		t.Errorf("share again: %+v, %v", res, err)
 	}
-	res, err = m.Share(ctx, "abcdef-1", "other-2", ShareFull)
+	res, err = memsync.Share(ctx, m, "abcdef-1", "other-2", memsync.ShareFull)
 	if err != nil || len(res.Items) != 2 || res.Skipped != 1 {
 		t.Errorf("share full: %+v, %v", res, err)
 	}
-	if _, err := m.Share(ctx, "abcdef-1", "nobody", ShareFull); !errors.Is(err, model.ErrNoSession) {
+	if _, err := memsync.Share(ctx, m, "abcdef-1", "nobody", memsync.ShareFull); !errors.Is(err, model.ErrNoSession) {
 		t.Errorf("share to a missing session: %v", err)
 	}
 	if st, _ := m.Status(ctx); len(st) != 0 {
@@ -586,72 +589,15 @@ func TestResumeBounded(t *testing.T) {
 		events = append(events, transcript.Event{ID: fmt.Sprint(i), Meta: transcript.Meta{Offset: int64(i)}, Kind: transcript.KindUserPrompt,
 			Text: strings.Repeat(fmt.Sprintf("prompt %d says a lot about the work. ", i), 20)})
 	}
-	if _, err := m.Capture(ctx, Batch{Session: "big", Source: "/x/big.jsonl", To: 300, Events: events, Final: true}); err != nil {
+	if _, err := Capture(ctx, m, Batch{Session: "big", Source: "/x/big.jsonl", To: 300, Events: events, Final: true}); err != nil {
 		t.Fatal(err)
 	}
-	text, err := m.ResumeContext(ctx, "big")
+	text, err := recall.ResumeContext(ctx, m, "big")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(text) > MaxResumeChars || !strings.Contains(text, "## Summary") || !strings.Contains(text, "prompt 199") || !strings.Contains(text, "earlier section") {
+	if len(text) > recall.MaxResumeChars || !strings.Contains(text, "## Summary") || !strings.Contains(text, "prompt 199") || !strings.Contains(text, "earlier section") {
 		t.Errorf("resume is %d chars:\n%s", len(text), text)
-	}
-}
-
-// A batch interrupted between its writes and its commit is undone by the
-// next writer; one interrupted after its commit is finished.
-func TestJournal(t *testing.T) {
-	m := testMemory(t)
-	ctx := context.Background()
-	if _, err := m.Capture(ctx, Batch{Session: "s", Key: "a", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "first"}}}); err != nil {
-		t.Fatal(err)
-	}
-	head := headOf(t, m)
-	before := readRepo(t, m, "sessions/s/prompts.md")
-	unlock, _ := m.Lock(ctx)
-	b := &batchWrite{}
-	b.add("sessions/s/prompts.md", []byte("\n## 2\n\nhalf done\n"))
-	b.put("core/facts/x--01JE0A1B2C3D4E5F6G7H8J9K0R.md", []byte("---\ntitle: x\n---\n"))
-	j := &journal{Schema: 1, Parent: head, Writes: []fileWrite{
-		{Path: "sessions/s/prompts.md", Append: true, Base: int64(len(before)), Existed: true, Data: b.writes[0].Data},
-		{Path: b.writes[1].Path, Data: b.writes[1].Data},
-	}, Paths: b.paths(), Session: "s", Event: "test"}
-	if err := m.writeJournal(j); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.redo(j); err != nil { // the process dies here, before its commit
-		t.Fatal(err)
-	}
-	unlock()
-	if _, err := m.Capture(ctx, Batch{Session: "s", Key: "b", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "second"}}}); err != nil {
-		t.Fatal(err)
-	}
-	p := readRepo(t, m, "sessions/s/prompts.md")
-	if strings.Contains(p, "half done") || !strings.Contains(p, "second") {
-		t.Errorf("after undo:\n%s", p)
-	}
-	if _, err := os.Stat(filepath.Join(m.Dir, "core/facts")); !errors.Is(err, os.ErrNotExist) {
-		t.Error("the undone item is still there")
-	}
-	// Now one that committed before the process died.
-	unlock, _ = m.Lock(ctx)
-	j.Parent = "0000000000000000000000000000000000000000"
-	j.Writes[0].Base = int64(len(p))
-	if err := m.writeJournal(j); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.redo(j); err != nil {
-		t.Fatal(err)
-	}
-	unlock()
-	if _, err := m.ArchiveInactive(ctx, time.Nanosecond); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(m.store.StatePath(journalName)); !errors.Is(err, os.ErrNotExist) {
-		t.Error("journal left")
-	}
-	if st, _ := m.Status(ctx); len(st) != 0 {
-		t.Errorf("work tree differs from HEAD: %v", st)
 	}
 }
 
@@ -664,7 +610,7 @@ func TestCaptureHooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := m.CaptureHook(ctx, payload); err != nil {
+		if _, err := CaptureHook(ctx, m, payload); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -679,14 +625,14 @@ func TestCaptureHooks(t *testing.T) {
 	if strings.Count(tr, "go test -race -count=20") != 1 || !strings.Contains(tr, "**failed** (exit 1)") || !strings.Contains(tr, "_Session ended (prompt_input_exit)._") {
 		t.Errorf("transcript.md:\n%s", tr)
 	}
-	log, _ := m.Log(ctx, LogOptions{N: 1})
+	log, _ := m.Log(ctx, memory.LogOptions{N: 1})
 	if log[0].Event != "session-end" {
 		t.Errorf("last event %q", log[0].Event)
 	}
 	// The summarizer's own sessions are not captured.
 	own := fmt.Sprintf(`{"session_id":"s2","hook_event_name":"UserPromptSubmit","prompt":"x","cwd":%q}`, filepath.Join(m.Dir, ".state", "summarize", "claude"))
-	res, err := m.CaptureHook(ctx, []byte(own))
-	if err != nil || res.Ignored == "" || m.sessionExists("s2") {
+	res, err := CaptureHook(ctx, m, []byte(own))
+	if err != nil || res.Ignored == "" || m.SessionExists("s2") {
 		t.Errorf("summarizer hook: %+v, %v", res, err)
 	}
 }
@@ -703,7 +649,7 @@ func TestCaptureHookTranscript(t *testing.T) {
 	hook := func(event string) []byte {
 		return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/tidepool","hook_event_name":%q,"prompt":"ignored: the transcript says it"}`, id, tp, event))
 	}
-	res, err := m.CaptureHook(ctx, hook("UserPromptSubmit"))
+	res, err := CaptureHook(ctx, m, hook("UserPromptSubmit"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -711,14 +657,14 @@ func TestCaptureHookTranscript(t *testing.T) {
 		t.Errorf("prompt hook: %+v", res)
 	}
 	os.WriteFile(tp, data, 0o644)
-	res, err = m.CaptureHook(ctx, hook("Stop"))
+	res, err = CaptureHook(ctx, m, hook("Stop"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Prompts != 1 || res.Segments != 1 || res.Skipped != 0 {
 		t.Errorf("stop hook: %+v", res)
 	}
-	res, err = m.CaptureHook(ctx, hook("Stop"))
+	res, err = CaptureHook(ctx, m, hook("Stop"))
 	if err != nil || res.Commit != "" {
 		t.Errorf("stop again: %+v, %v", res, err)
 	}
@@ -730,66 +676,12 @@ func TestCaptureHookTranscript(t *testing.T) {
 	own := filepath.Join(m.Dir, ".state", "summarize", "claude", "projects", "x", "s9.jsonl")
 	os.MkdirAll(filepath.Dir(own), 0o755)
 	os.WriteFile(own, data, 0o644)
-	res, err = m.Capture(ctx, Batch{Session: "s9", Source: own, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "x"}}})
-	if err != nil || res.Ignored == "" || m.sessionExists("s9") {
+	res, err = Capture(ctx, m, Batch{Session: "s9", Source: own, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "x"}}})
+	if err != nil || res.Ignored == "" || m.SessionExists("s9") {
 		t.Errorf("summarizer transcript: %+v, %v", res, err)
 	}
-	if m.transcriptAllowed(own) || !m.transcriptAllowed(tp) || m.transcriptAllowed("/etc/passwd") {
-		t.Error("transcriptAllowed")
-	}
-}
-
-// The capture and summarize sections documented in the skeleton's
-// cairn.yaml read as documented.
-func TestCaptureConfig(t *testing.T) {
-	b, err := skel.ReadFile("skel/cairn.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	text = text[strings.Index(text, "# capture:"):]
-	var lines []string
-	for _, l := range strings.Split(text, "\n") {
-		if l, ok := strings.CutPrefix(l, "# "); ok && (strings.HasPrefix(l, " ") || strings.HasSuffix(l, ":")) {
-			lines = append(lines, l)
-		}
-	}
-	dir := t.TempDir()
-	name := filepath.Join(dir, "cairn.yaml")
-	os.WriteFile(name, []byte(strings.Join(lines, "\n")), 0o644)
-	c, err := loadConfig(name)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, strings.Join(lines, "\n"))
-	}
-	cc := c.Capture
-	if cc.segmentTurns() != 40 || cc.segmentTokens() != 8000 || cc.archiveAfter() != 7*24*time.Hour || cc.maxOutput() != 2000 ||
-		len(cc.Transcripts) != 2 || len(cc.Redact.Rules) != 1 || cc.Redact.Allow[0] != "^sk-test-" {
-		t.Errorf("capture: %+v", cc)
-	}
-	if c.Summarize.Provider != "extractive" {
-		t.Errorf("summarize: %+v", c.Summarize)
-	}
-	// The commented-out keys, uncommented, read too.
-	os.WriteFile(name, []byte("summarize:\n  provider: openai\n  model: m\n  base_url: http://127.0.0.1:1\n  timeout: 30s\n  daily_tokens: -1\n  attempts: 2\n  backoff: 250ms\ncapture:\n  archive_after: 36h\n"), 0o644)
-	if c, err = loadConfig(name); err != nil {
-		t.Fatal(err)
-	}
-	s := c.Summarize
-	if s.Provider != "openai" || s.Timeout != 30*time.Second || s.DailyTokens != -1 || s.Attempts != 2 || time.Duration(s.Backoff) != 250*time.Millisecond || c.Capture.archiveAfter() != 36*time.Hour {
-		t.Errorf("summarize: %+v, capture %+v", s, c.Capture)
-	}
-	m := testMemory(t)
-	m.Config.Summarize = s
-	if _, err := m.Summarizer(os.Getenv); err != nil {
-		t.Error(err)
-	}
-	m.Config.Summarize.Provider = "gpt-9"
-	if sum, err := m.Summarizer(os.Getenv); err == nil || sum == nil {
-		t.Errorf("unknown provider: %v", err)
-	}
-	globs := m.TranscriptGlobs()
-	if len(globs) != 2 || !strings.Contains(globs[0], "/.claude/projects/"+ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) {
-		t.Errorf("globs: %q", globs)
+	if m.TranscriptAllowed(own) || !m.TranscriptAllowed(tp) || m.TranscriptAllowed("/etc/passwd") {
+		t.Error("TranscriptAllowed")
 	}
 }
 
@@ -799,21 +691,21 @@ func TestCatchUpTranscript(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
 	tp := followedTranscript(t, m, basicFixture(t))
-	busy, err := m.CatchUpTranscript(ctx, tp, false)
+	busy, err := CatchUpTranscript(ctx, m, tp, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idle, err := m.CatchUpTranscript(ctx, tp, true)
+	idle, err := CatchUpTranscript(ctx, m, tp, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if busy.Events == 0 || idle.Events == 0 || busy.Events+idle.Events != 15 || busy.Segments != 0 || idle.Segments != 1 {
 		t.Errorf("busy %+v, idle %+v", busy, idle)
 	}
-	if again, err := m.CatchUpTranscript(ctx, tp, true); err != nil || again.Commit != "" {
+	if again, err := CatchUpTranscript(ctx, m, tp, true); err != nil || again.Commit != "" {
 		t.Errorf("again: %+v, %v", again, err)
 	}
-	if _, err := m.CatchUpTranscript(ctx, "/etc/passwd", true); !IsPermanent(err) {
+	if _, err := CatchUpTranscript(ctx, m, "/etc/passwd", true); !IsPermanent(err) {
 		t.Errorf("/etc/passwd: %v", err)
 	}
 }
@@ -833,22 +725,22 @@ func TestCatchUpRefusesGap(t *testing.T) {
 	lines := strings.SplitAfter(string(full), "\n")
 	half := strings.Join(lines[:len(lines)/2], "")
 	os.WriteFile(name, []byte(half), 0o644)
-	if _, err := m.Ingest(ctx, name, IngestOptions{}); err != nil {
+	if _, err := Ingest(ctx, m, name, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(name, full, 0o644)
 	late := int64(len(half) + len(lines[len(lines)/2]))
 
-	_, err = m.Capture(ctx, Batch{Session: id, Source: name, From: late, To: int64(len(full))})
+	_, err = Capture(ctx, m, Batch{Session: id, Source: name, From: late, To: int64(len(full))})
 	var gap *gapError
 	if !errors.As(err, &gap) || gap.committed > int64(len(half)) {
 		t.Fatalf("Capture of a batch past the committed point: %v, want a gapError", err)
 	}
-	if _, err := m.catchUp(ctx, name, id, catchUpOptions{trigger: "transcript", from: late, to: int64(len(full))}); err != nil {
+	if _, err := catchUp(ctx, m, name, id, catchUpOptions{trigger: "transcript", from: late, to: int64(len(full))}); err != nil {
 		t.Fatal(err)
 	}
 	m2 := testMemory(t)
-	if _, err := m2.Ingest(ctx, name, IngestOptions{}); err != nil {
+	if _, err := Ingest(ctx, m2, name, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	p := "sessions/" + id + "/" + model.PromptsFile
@@ -866,15 +758,15 @@ func TestCaptureUnknownHook(t *testing.T) {
 	id := basicID
 	tp := followedTranscript(t, m, basicFixture(t))
 
-	res, err := m.CaptureHook(ctx, []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"hook_event_name":"TeleportAgent"}`, id, tp)))
+	res, err := CaptureHook(ctx, m, []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"hook_event_name":"TeleportAgent"}`, id, tp)))
 	if err != nil || res.Events == 0 || res.Commit == "" {
 		t.Errorf("unknown event naming a transcript: %+v, %v", res, err)
 	}
-	res, err = m.CaptureHook(ctx, []byte(`{"session_id":"5e1d2c3b","hook_event_name":"TeleportAgent","extra":{"x":1}}`))
+	res, err = CaptureHook(ctx, m, []byte(`{"session_id":"5e1d2c3b","hook_event_name":"TeleportAgent","extra":{"x":1}}`))
 	if err != nil || !strings.Contains(res.Ignored, "TeleportAgent") || res.Commit != "" {
 		t.Errorf("unknown event alone: %+v, %v", res, err)
 	}
-	if _, err := m.CaptureHook(ctx, []byte(`{"session_id":"5e1d2c3b"}`)); !IsPermanent(err) {
+	if _, err := CaptureHook(ctx, m, []byte(`{"session_id":"5e1d2c3b"}`)); !IsPermanent(err) {
 		t.Errorf("no event name: %v, want a permanent error", err)
 	}
 }

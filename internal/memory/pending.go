@@ -1,0 +1,102 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/summarize"
+)
+
+// PendingTurn is a turn captured but not yet summarised, kept in
+// .state/capture/sessions/<id>.pending.jsonl until its segment is.
+type PendingTurn struct {
+	Key    string         `json:"key"`
+	Tokens int            `json:"tokens"`
+	Turn   summarize.Turn `json:"turn"`
+}
+
+func (m *Memory) PendingPath(id string) string {
+	return m.store.StatePath(filepath.Join("capture", "sessions", id+".pending.jsonl"))
+}
+
+// LoadPending reads a session's pending turns, without those up to and
+// including the one keyed through (summarised already).
+func (m *Memory) LoadPending(id, through string) ([]PendingTurn, error) {
+	f, err := os.Open(m.PendingPath(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pending turns of session %s: %w", id, err)
+	}
+	defer f.Close()
+	var out []PendingTurn
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var t PendingTurn
+		if json.Unmarshal(sc.Bytes(), &t) == nil && t.Key != "" {
+			out = append(out, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("pending turns of session %s: %w", id, err)
+	}
+	return DropThrough(out, through), nil
+}
+
+func (m *Memory) SavePending(id string, list []PendingTurn) error {
+	name := m.PendingPath(id)
+	if len(list) == 0 {
+		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, t := range list {
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	}
+	return gitstore.WriteFileAtomic(name, b.Bytes(), 0o600)
+}
+
+// DropThrough removes the turns up to and including the one keyed key.
+func DropThrough(list []PendingTurn, key string) []PendingTurn {
+	if key == "" {
+		return list
+	}
+	for i := range list {
+		if list[i].Key == key {
+			return list[i+1:]
+		}
+	}
+	return list
+}
+
+// MergePending adds new turns to old ones, skipping those already there.
+func MergePending(old, add []PendingTurn) []PendingTurn {
+	if len(add) == 0 {
+		return old
+	}
+	seen := make(map[string]bool, len(old))
+	for _, t := range old {
+		seen[t.Key] = true
+	}
+	out := old
+	for _, t := range add {
+		if !seen[t.Key] {
+			seen[t.Key] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
