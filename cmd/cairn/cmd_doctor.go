@@ -105,7 +105,7 @@ func doctor(ctx context.Context, g *globals, r *doctorReport) {
 		r.add("memory", checkFail, err.Error(), "cairn init --claude (in the project's folder)")
 		return
 	}
-	m, err := memory.Open(ctx, dir, g.memoryOptions())
+	m, err := g.openDir(ctx, dir)
 	if err != nil {
 		r.add("memory", checkFail, err.Error(), "see the error; cairn init repairs a missing skeleton")
 		return

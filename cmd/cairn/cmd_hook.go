@@ -265,7 +265,7 @@ func dropHookPayload(inbox string, r io.Reader) error {
 // hookSessionStart is SessionStart: with no daemon, process what the
 // capture hooks queued; pack the context; queue the session's record.
 func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
-	m, err := memory.Open(ctx, mem, g.memoryOptions())
+	m, err := g.openDir(ctx, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +396,7 @@ func drainFor(ctx context.Context, m *memory.Memory, budget time.Duration) (drai
 // hookPromptContext is UserPromptSubmit: the memories most relevant to
 // the prompt, when cairn.yaml asks for them.
 func hookPromptContext(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
-	m, err := memory.Open(ctx, mem, g.memoryOptions())
+	m, err := g.openDir(ctx, mem)
 	if err != nil {
 		return nil, err
 	}

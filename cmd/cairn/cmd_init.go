@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/spf13/cobra"
 )
 
@@ -63,6 +64,9 @@ func runInit(ctx context.Context, g *globals, opts initOptions) error {
 		return removeClaude(g, abs, opts.global)
 	}
 	m, res, err := memory.Init(ctx, project, g.memoryOptions())
+	if m != nil {
+		recall.Follow(m)
+	}
 	if err != nil {
 		return err
 	}

@@ -206,7 +206,7 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searc
 	if c, err := client.Discover(ctx, state, daemonWait); err == nil {
 		return recall.Remote{Client: c}, func() {}, nil
 	}
-	m, err := memory.Open(ctx, dir, g.memoryOptions())
+	m, err := g.openDir(ctx, dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -56,7 +56,7 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 		return err
 	}
 	defer m.Close()
-	dst, err := memory.Open(ctx, dstDir, g.memoryOptions())
+	dst, err := g.openDir(ctx, dstDir)
 	if err != nil {
 		return err
 	}

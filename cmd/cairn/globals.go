@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // globals are the options and streams every command shares.
@@ -41,7 +42,18 @@ func (g *globals) open(ctx context.Context) (*memory.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return memory.Open(ctx, dir, g.memoryOptions())
+	return g.openDir(ctx, dir)
+}
+
+// openDir opens the memory in dir, with the search index following its
+// checkpoints.
+func (g *globals) openDir(ctx context.Context, dir string) (*memory.Memory, error) {
+	m, err := memory.Open(ctx, dir, g.memoryOptions())
+	if err != nil {
+		return nil, err
+	}
+	recall.Follow(m)
+	return m, nil
 }
 
 func (g *globals) memoryOptions() memory.Options {
