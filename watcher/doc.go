@@ -30,7 +30,8 @@
 //	              "device": 2049, "inode": 1234,          identity of the file, when known
 //	              "first_uuid": "…", "last_uuid": "…"},    uuids of the first and last line, when known
 //	  "origin": "hook-123.json",            the inbox name of a job that came from outside
-//	  "attempts": 0, "last_error": "…",
+//	  "attempts": 0, "last_error": "…",     failed attempts, and the last error
+//	  "abandoned": 0,                       times its worker stopped holding it; absent means 0
 //	  "not_before": "2026-…Z",              backoff: not claimed before then
 //	  "created": "2026-…Z", "updated": "2026-…Z"
 //	}
@@ -53,12 +54,28 @@
 //     inbox with not_before set (5 s doubling up to 5 min by default), or,
 //     at MaxAttempts (5), to failed/. The content is rewritten in
 //     processing/ first (temporary file and rename), then moved.
-//   - Recover, at start-up, puts jobs held in processing/ for RecoverAfter
-//     (5 min) back with one more attempt (or into failed/), returns orphaned
-//     attachments to the inbox, and removes stale temporary files.
-//   - Retry moves a failed job back to pending with its attempts reset;
+//   - Recover, at start-up, puts jobs held in processing/ for olderThan
+//     (RecoverAfter, 5 min, when other workers may be at work; cairn's
+//     daemon holds a lock that excludes them and passes 0) back with one more
+//     abandonment, due at once, or, at MaxAbandoned (20), into failed/;
+//     it returns orphaned attachments to the inbox, and removes stale
+//     temporary files.
+//   - Retry moves a failed job back to pending with its attempts and
+//     abandonments reset;
 //     Drop moves it to dropped/. Dropping keeps the job: no job and no
 //     dropped file is deleted except by Done.
+//
+// A worker that stops while it holds a job (killed, crashed, the machine
+// turned off) is no evidence against the job, so Recover counts an
+// abandonment, not an attempt, and each has its own limit. A worker killed
+// again and again for reasons of its own finds, after each start-up, the
+// job the last death left behind first in line, oldest and due at once, so
+// the next death is likely to land on that same job. A few restarts in a
+// row must not send it to failed/, as MaxAttempts (5) would. But a job that
+// itself stops its worker (a crash, an out-of-memory kill, a hang that a
+// supervisor ends) would come back at every start for ever, so there is a
+// limit, only a higher one: MaxAbandoned (20) abandonments send a job to
+// failed/, whatever its attempts.
 //
 // # The inbox as a drop folder
 //

@@ -146,7 +146,7 @@ func (q *Queue) adopt(name string, now time.Time) (*Job, error) {
 		j = &Job{Kind: KindInboxFile, Pointer: &Range{Path: att, To: size, Device: dev, Inode: ino}}
 	}
 	j.Schema, j.ID, j.Origin, j.State = Schema, id, name, Processing
-	j.Attempts, j.LastError, j.NotBefore = 0, "", time.Time{}
+	j.Attempts, j.Abandoned, j.LastError, j.NotBefore = 0, 0, "", time.Time{}
 	if j.Created.IsZero() {
 		j.Created = now.UTC()
 	}

@@ -70,7 +70,13 @@ type Job struct {
 	// reading it.
 	Origin string `json:"origin,omitempty"`
 
-	Attempts  int       `json:"attempts"`
+	Attempts int `json:"attempts"`
+	// Abandoned counts the times a worker stopped while it held the job
+	// (killed, crashed, the machine off) and Recover put it back. It is
+	// kept apart from Attempts: a worker's death is no failure of the job
+	// unless it happens nearly every time (see QueueOptions.MaxAbandoned).
+	// Absent in files older cairns wrote, which means 0.
+	Abandoned int       `json:"abandoned,omitempty"`
 	LastError string    `json:"last_error,omitempty"`
 	NotBefore time.Time `json:"not_before,omitzero"` // not claimed before then (backoff)
 	Created   time.Time `json:"created"`
@@ -201,6 +207,9 @@ func (j *Job) Validate() error {
 	}
 	if j.Attempts < 0 {
 		return fmt.Errorf("job attempts %d is negative", j.Attempts)
+	}
+	if j.Abandoned < 0 {
+		return fmt.Errorf("job abandoned %d is negative", j.Abandoned)
 	}
 	return nil
 }

@@ -32,7 +32,13 @@ const (
 // Defaults of QueueOptions, and Recover's usual threshold.
 const (
 	DefaultMaxAttempts = 5
-	DefaultSettle      = 2 * time.Second
+	// DefaultMaxAbandoned is far above DefaultMaxAttempts: a worker that
+	// dies holding a job was most likely killed for a reason of its own
+	// (a restart, a laptop lid, an OOM elsewhere), and a job that runs
+	// first after every start-up is the one a series of such deaths hits.
+	// Only a job that stops its worker nearly every time reaches it.
+	DefaultMaxAbandoned = 20
+	DefaultSettle       = 2 * time.Second
 	// RecoverAfter is how long a job may sit in processing/ before Recover
 	// at start-up takes it for abandoned.
 	RecoverAfter = 5 * time.Minute
@@ -52,6 +58,11 @@ var (
 type QueueOptions struct {
 	// MaxAttempts is how many failed attempts send a job to failed/.
 	MaxAttempts int
+	// MaxAbandoned is how many times Recover may put back a job whose
+	// worker stopped holding it before it sends the job to failed/, so
+	// that a job that crashes its worker every time is not run forever.
+	// Zero means DefaultMaxAbandoned.
+	MaxAbandoned int
 	// Backoff says how long a job waits before its next attempt, given the
 	// attempts so far. The default doubles from 5 s up to 5 min.
 	Backoff func(attempts int) time.Duration
@@ -67,14 +78,15 @@ type QueueOptions struct {
 // Queue is the durable file queue. Its methods are safe for concurrent use
 // by several goroutines and several processes.
 type Queue struct {
-	inbox   string
-	dirs    map[State]string
-	files   string // attachments: inbox files wrapped as jobs
-	max     int
-	backoff func(int) time.Duration
-	settle  time.Duration
-	now     func() time.Time
-	entropy io.Reader
+	inbox        string
+	dirs         map[State]string
+	files        string // attachments: inbox files wrapped as jobs
+	max          int
+	maxAbandoned int
+	backoff      func(int) time.Duration
+	settle       time.Duration
+	now          func() time.Time
+	entropy      io.Reader
 }
 
 // OpenQueue opens (creating them if needed) the queue whose pending folder
@@ -98,15 +110,19 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 			Failed:     filepath.Join(root, "failed"),
 			Dropped:    filepath.Join(root, "dropped"),
 		},
-		files:   filepath.Join(root, "files"),
-		max:     opts.MaxAttempts,
-		backoff: opts.Backoff,
-		settle:  opts.Settle,
-		now:     opts.Now,
-		entropy: &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)},
+		files:        filepath.Join(root, "files"),
+		max:          opts.MaxAttempts,
+		maxAbandoned: opts.MaxAbandoned,
+		backoff:      opts.Backoff,
+		settle:       opts.Settle,
+		now:          opts.Now,
+		entropy:      &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)},
 	}
 	if q.max <= 0 {
 		q.max = DefaultMaxAttempts
+	}
+	if q.maxAbandoned <= 0 {
+		q.maxAbandoned = DefaultMaxAbandoned
 	}
 	if q.backoff == nil {
 		q.backoff = defaultBackoff
@@ -169,7 +185,7 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (*Job, error) {
 		return nil, fmt.Errorf("enqueue: %w", err)
 	}
 	j.ID, j.Schema, j.State = id, Schema, Pending
-	j.Attempts, j.LastError, j.NotBefore = 0, "", time.Time{}
+	j.Attempts, j.Abandoned, j.LastError, j.NotBefore = 0, 0, "", time.Time{}
 	if j.Created.IsZero() {
 		j.Created = now
 	}
@@ -371,13 +387,16 @@ func (q *Queue) move(j *Job, from, to State) error {
 }
 
 // Recover puts back jobs left in processing/ for olderThan or longer (by
-// their claim time) by workers that stopped: each counts as a failed
-// attempt, and goes back to pending, or to failed/ once out of attempts.
-// It also returns to the inbox the files of inbox-file jobs that a crash
-// left without their job, and removes temporary files older than
-// olderThan. Run it at start-up, before any worker of this queue claims:
-// with a small olderThan it takes jobs that live workers still hold.
-// It returns how many jobs and files it moved.
+// their claim time) by workers that stopped. Such a job counts one more
+// abandonment, not an attempt: the worker's death says little about the
+// job, and the job that runs first after each start-up is the one every
+// kill of a restarting worker finds in flight. It goes back to pending,
+// due at once, or to failed/ once abandoned MaxAbandoned times. Recover
+// also returns to the inbox the files of inbox-file jobs that a crash left
+// without their job, and removes temporary files older than olderThan.
+// Run it at start-up, before any worker of this queue claims: with a small
+// olderThan it takes jobs that live workers still hold. It returns how many
+// jobs and files it moved.
 func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, error) {
 	now := q.now()
 	es, err := q.scan(q.dirs[Processing], true)
@@ -407,13 +426,14 @@ func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, erro
 			n++
 			continue
 		}
-		j.Attempts++
+		j.Abandoned++
 		j.LastError = fmt.Sprintf("abandoned in processing for %s: the worker stopped before it finished", held.Round(time.Second))
 		j.Updated = now.UTC()
 		j.NotBefore = time.Time{}
 		dest := Pending
-		if j.Attempts >= q.max {
+		if j.Abandoned >= q.maxAbandoned {
 			dest = Failed
+			j.LastError += fmt.Sprintf(" (%d times: the job may be what stops it)", j.Abandoned)
 		}
 		if err := q.move(j, Processing, dest); err != nil {
 			return n, fmt.Errorf("recover %s: %w", j.ID, err)
@@ -533,7 +553,8 @@ func (q *Queue) List(ctx context.Context, s State) ([]*Job, error) {
 	return out, nil
 }
 
-// Retry moves the failed job id back to pending with its attempts reset.
+// Retry moves the failed job id back to pending with its attempts and
+// abandonments reset.
 // For a KindRejected record it puts the file back into the inbox under its
 // original name (or its kept name, if that is taken), to be looked at again.
 func (q *Queue) Retry(id string) error {
@@ -561,7 +582,7 @@ func (q *Queue) Retry(id string) error {
 		}
 		return syncPath(q.inbox)
 	}
-	j.Attempts, j.NotBefore, j.Updated = 0, time.Time{}, q.now().UTC()
+	j.Attempts, j.Abandoned, j.NotBefore, j.Updated = 0, 0, time.Time{}, q.now().UTC()
 	if err := q.move(j, Failed, Pending); err != nil {
 		return fmt.Errorf("retry %s: %w", id, err)
 	}

@@ -183,7 +183,7 @@ func TestFailBackoffRetryDrop(t *testing.T) {
 
 func TestRecover(t *testing.T) {
 	c := newClock()
-	q, _ := testQueue(t, QueueOptions{Now: c.Now, MaxAttempts: 2})
+	q, _ := testQueue(t, QueueOptions{Now: c.Now, MaxAbandoned: 2})
 	ctx := context.Background()
 	id := enqueue(t, q, "hook", `{}`).ID
 	c.Add(time.Hour) // created long ago, claimed now
@@ -196,7 +196,7 @@ func TestRecover(t *testing.T) {
 		t.Fatalf("Recover = %d, %v", n, err)
 	}
 	j := claim(t, q)
-	if j.ID != id || j.Attempts != 1 || !strings.Contains(j.LastError, "abandoned in processing for 5m0s") {
+	if j.ID != id || j.Abandoned != 1 || j.Attempts != 0 || !strings.Contains(j.LastError, "abandoned in processing for 5m0s") {
 		t.Fatalf("recovered job: %+v", j)
 	}
 	c.Add(RecoverAfter)
@@ -205,7 +205,7 @@ func TestRecover(t *testing.T) {
 	}
 	wantEmpty(t, q)
 	if got := ls(t, q.Dir(Failed)); !slices.Equal(got, []string{id + ".json"}) {
-		t.Fatalf("a job abandoned MaxAttempts times is not in failed/: %v", got)
+		t.Fatalf("a job abandoned MaxAbandoned times is not in failed/: %v", got)
 	}
 }
 
@@ -235,13 +235,155 @@ func TestRecoverKilledWorker(t *testing.T) {
 		t.Fatalf("Recover(0) = %d, %v", n, err)
 	}
 	j := claim(t, q)
-	if j.ID != want.ID || j.Attempts != 1 || j.Key() != want.Key() {
-		t.Fatalf("recovered %+v, want %+v with one attempt", j, want)
+	if j.ID != want.ID || j.Abandoned != 1 || j.Attempts != 0 || j.Key() != want.Key() {
+		t.Fatalf("recovered %+v, want %+v abandoned once, with no attempt", j, want)
 	}
 	if err := q.Done(j); err != nil {
 		t.Fatal(err)
 	}
 	wantEmpty(t, q)
+}
+
+// TestRecoverKilledWorkerOften kills the worker holding one job more
+// times than MaxAttempts, as a daemon restarted again and again does to the
+// job it claims first after each start-up: the deaths are not the job's
+// failures, and it is still there to finish.
+func TestRecoverKilledWorkerOften(t *testing.T) {
+	q, mem := testQueue(t, QueueOptions{Settle: -1})
+	ctx := context.Background()
+	want := enqueue(t, q, "hook", `{"x":1}`)
+	for i := 0; i < DefaultMaxAttempts+2; i++ {
+		cmd, out := helper(t, "claim-hang", nil, "WATCHER_INBOX="+q.Dir(Pending), "WATCHER_ROOT="+filepath.Join(mem, ".state", "queue"))
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil {
+			_ = cmd.Wait()
+			t.Fatalf("kill %d: the worker claimed nothing (%v); failed/ holds %v", i+1, err, ls(t, q.Dir(Failed)))
+		}
+		if got := strings.TrimSpace(line); got != want.ID {
+			t.Fatalf("kill %d: worker claimed %q, want %q", i+1, got, want.ID)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		if n, err := q.Recover(ctx, 0); n != 1 || err != nil {
+			t.Fatalf("kill %d: Recover(0) = %d, %v", i+1, n, err)
+		}
+	}
+	if got := ls(t, q.Dir(Failed)); len(got) != 0 {
+		t.Fatalf("a job whose worker was killed %d times went to failed/: %v", DefaultMaxAttempts+2, got)
+	}
+	j := claim(t, q)
+	if j.ID != want.ID || j.Attempts != 0 {
+		t.Fatalf("recovered %+v, want %s with no attempt", j, want.ID)
+	}
+	if err := q.Done(j); err != nil {
+		t.Fatal(err)
+	}
+	wantEmpty(t, q)
+}
+
+// TestRecoverPoisonJob: a job that stops its worker every time goes to
+// failed/ at MaxAbandoned, whatever its attempts; abandonments and failed
+// attempts are counted apart, each against its own limit, and Retry
+// resets both.
+func TestRecoverPoisonJob(t *testing.T) {
+	c := newClock()
+	q, _ := testQueue(t, QueueOptions{Now: c.Now, MaxAttempts: 3, MaxAbandoned: 4})
+	ctx := context.Background()
+	id := enqueue(t, q, "hook", `{}`).ID
+
+	// One failure, then abandonments up to one short of the limit, then
+	// another failure: neither count reaches its limit.
+	if err := q.Fail(claim(t, q), errors.New("summariser said 500")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		c.Add(time.Hour) // past any backoff
+		claim(t, q)
+		if n, err := q.Recover(ctx, 0); n != 1 || err != nil {
+			t.Fatalf("Recover = %d, %v", n, err)
+		}
+	}
+	c.Add(time.Hour)
+	j := claim(t, q)
+	if j.Attempts != 1 || j.Abandoned != 3 {
+		t.Fatalf("after 1 failure and 3 abandonments: %+v", j)
+	}
+	if err := q.Fail(j, errors.New("summariser said 500")); err != nil {
+		t.Fatal(err)
+	}
+	if j.State != Pending || j.Attempts != 2 || j.Abandoned != 3 {
+		t.Fatalf("after 2 failures and 3 abandonments: %+v", j)
+	}
+
+	// The fourth abandonment is the last.
+	c.Add(time.Hour)
+	claim(t, q)
+	if n, err := q.Recover(ctx, 0); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	wantEmpty(t, q)
+	js, err := q.List(ctx, Failed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(js) != 1 || js[0].ID != id || js[0].Abandoned != 4 || js[0].Attempts != 2 ||
+		!strings.Contains(js[0].LastError, "abandoned in processing") || !strings.Contains(js[0].LastError, "4 times") {
+		t.Fatalf("failed/ holds %+v; want %s abandoned 4 times", js, id)
+	}
+
+	if err := q.Retry(id); err != nil {
+		t.Fatal(err)
+	}
+	j = claim(t, q)
+	if j.ID != id || j.Attempts != 0 || j.Abandoned != 0 {
+		t.Fatalf("retried job: %+v", j)
+	}
+}
+
+// TestRecoverOldJobFile reads a job as an older cairn wrote it, with no
+// "abandoned" field and attempts that counted earlier abandonments: it
+// is taken back like any other, and the field is written from then on.
+func TestRecoverOldJobFile(t *testing.T) {
+	q, _ := testQueue(t, QueueOptions{})
+	ctx := context.Background()
+	const id = "01JDXK3V9M2Q7Y8Z4T6R5W1HBC"
+	old := `{
+  "schema": 1,
+  "id": "` + id + `",
+  "kind": "hook",
+  "payload": {},
+  "attempts": 4,
+  "last_error": "abandoned in processing for 7s: the worker stopped before it finished",
+  "created": "2026-03-01T11:00:00Z",
+  "updated": "2026-03-01T11:00:07Z"
+}
+`
+	if err := os.WriteFile(filepath.Join(q.Dir(Processing), id+".json"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := q.Recover(ctx, 0); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	data, err := os.ReadFile(filepath.Join(q.Dir(Pending), id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"abandoned": 1`) {
+		t.Fatalf("job as written back:\n%s", data)
+	}
+	j := claim(t, q)
+	if j.ID != id || j.Attempts != 4 || j.Abandoned != 1 {
+		t.Fatalf("recovered %+v", j)
+	}
+	// Its attempts still count: one more failure is its last.
+	if err := q.Fail(j, errors.New("boom")); err != nil {
+		t.Fatal(err)
+	}
+	if j.State != Failed {
+		t.Fatalf("after its fifth attempt the job is %s", j.State)
+	}
 }
 
 // TestConcurrentClaims has goroutines and processes claim from one queue at

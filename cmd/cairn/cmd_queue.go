@@ -95,6 +95,7 @@ type jsonJob struct {
 	Kind         string         `json:"kind"`
 	AgentSession string         `json:"agent_session,omitempty"`
 	Attempts     int            `json:"attempts"`
+	Abandoned    int            `json:"abandoned,omitempty"`
 	LastError    string         `json:"last_error,omitempty"`
 	Origin       string         `json:"origin,omitempty"`
 	Pointer      *watcher.Range `json:"pointer,omitempty"`
@@ -149,7 +150,7 @@ func runQueueList(ctx context.Context, g *globals, state string, asJSON bool) er
 		out := make([]jsonJob, 0, len(all))
 		for _, j := range all {
 			out = append(out, jsonJob{ID: j.ID, State: string(j.State), Kind: j.Kind, AgentSession: j.AgentSession,
-				Attempts: j.Attempts, LastError: j.LastError, Origin: j.Origin, Pointer: j.Pointer,
+				Attempts: j.Attempts, Abandoned: j.Abandoned, LastError: j.LastError, Origin: j.Origin, Pointer: j.Pointer,
 				NotBefore: j.NotBefore, Created: j.Created, Updated: j.Updated})
 		}
 		return g.printJSON(out)
@@ -164,7 +165,11 @@ func runQueueList(ctx context.Context, g *globals, state string, asJSON bool) er
 		if j.Pointer != nil && what == "" {
 			what = fmt.Sprintf("%s [%d, %d)", j.Pointer.Path, j.Pointer.From, j.Pointer.To)
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%d tries\t%s\t%s", j.State, id, j.Kind, j.Attempts, j.Created.Local().Format("2006-01-02 15:04:05"), what)
+		tries := fmt.Sprintf("%d tries", j.Attempts)
+		if j.Abandoned > 0 {
+			tries += fmt.Sprintf(", %d abandoned", j.Abandoned)
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", j.State, id, j.Kind, tries, j.Created.Local().Format("2006-01-02 15:04:05"), what)
 		if j.LastError != "" {
 			line += "\t" + cutLine(oneLine(j.LastError), 120)
 		}

@@ -207,10 +207,11 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 		t.Errorf("%d failed jobs: %s", st.Failed, ok(t, p, "queue", "list", "--state", "failed"))
 	}
 
-	// The jobs the kills left claimed wait in processing/ for
-	// watcher.RecoverAfter before a daemon's start-up takes them back;
-	// their ranges were captured again from the cursors meanwhile. Taken
-	// back now and run late, they change nothing.
+	// Each daemon's start-up took back the jobs the kill before it left
+	// claimed, as abandoned, not failed: the job a restarted daemon claims
+	// first is the one the next kill is likely to find in flight again.
+	// Whatever is still claimed is taken back now and run late; its range
+	// was captured again from the cursors meanwhile, so it changes nothing.
 	head := gitc(t, mem, "rev-parse", "HEAD")
 	m, err := memory.Open(context.Background(), mem, memory.Options{})
 	if err != nil {

@@ -29,7 +29,10 @@ func (d *Daemon) capture(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Jobs a killed daemon left half done go back to pending, once, here.
+	// Jobs a killed daemon left half done go back to pending, once, here,
+	// each counted as abandoned rather than failed: the job claimed first
+	// after every start-up is the one a string of kills keeps finding in
+	// flight, through no fault of its own.
 	// This daemon holds the daemon lock, so no other worker loop runs; a
 	// `cairn queue run` at this very moment could be working on one, and
 	// then that job runs twice, which has the effect of once.
