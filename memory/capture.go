@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/redact"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -666,7 +667,7 @@ func (m *Memory) savePending(id string, list []pendingTurn) error {
 			return err
 		}
 	}
-	return gitstore.WriteFileAtomic(name, b.Bytes(), 0o600)
+	return safefile.Write(name, b.Bytes(), 0o600)
 }
 
 // dropThrough removes the turns up to and including the one keyed key.

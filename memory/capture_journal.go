@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // A capture batch changes several files (a session's logs, its
@@ -245,7 +246,7 @@ func (m *Memory) writeJournal(j *journal) error {
 	if err != nil {
 		return fmt.Errorf("capture journal: %w", err)
 	}
-	if err := gitstore.WriteFileAtomic(m.store.StatePath(journalName), data, 0o600); err != nil {
+	if err := safefile.Write(m.store.StatePath(journalName), data, 0o600); err != nil {
 		return fmt.Errorf("capture journal: %w", err)
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/gofrs/flock"
 )
@@ -83,11 +84,11 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	url := "http://" + l.Addr().String()
 	d.started = time.Now()
-	if err := gitstore.WriteFileAtomic(st.StatePath(PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+	if err := safefile.Write(st.StatePath(PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
-	if err := gitstore.WriteFileAtomic(st.StatePath(AddrFile), []byte(url+"\n"), 0o600); err != nil {
+	if err := safefile.Write(st.StatePath(AddrFile), []byte(url+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
@@ -229,7 +230,7 @@ func ensureToken(name string) (string, error) {
 		return "", fmt.Errorf("daemon: make a token: %w", err)
 	}
 	t := hex.EncodeToString(b)
-	if err := gitstore.WriteFileAtomic(name, []byte(t+"\n"), 0o600); err != nil {
+	if err := safefile.Write(name, []byte(t+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("daemon: token: %w", err)
 	}
 	return t, nil
