@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -97,7 +98,7 @@ func (s *Store) saveCache() {
 	b, idx := c.encode()
 	// No fsync: the cache is derived, its checksum catches a torn write,
 	// and a lost one is rebuilt.
-	if err := WriteFileRename(s.StatePath(cacheFile), b, 0o600); err != nil {
+	if err := safefile.WriteSync(s.StatePath(cacheFile), b, 0o600, safefile.SyncNone); err != nil {
 		s.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
 	if err := s.writeGitIndex(idx); err != nil {

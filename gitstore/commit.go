@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -451,7 +452,7 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 		os.Remove(lockName)
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
-	if err := syncDir(filepath.Dir(name)); err != nil {
+	if err := safefile.SyncDir(filepath.Dir(name)); err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"), msg)

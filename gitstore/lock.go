@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // ErrLocked means another process held the write lock for longer than the
@@ -16,15 +14,16 @@ import (
 var ErrLocked = errors.New("memory is locked by another process")
 
 type fileLock struct {
-	fl    *flock.Flock
-	depth int
+	unlock func() error
+	depth  int
 }
 
 // Lock takes the write lock that serialises every process writing this
 // repository (hooks of parallel sessions, a daemon, the user), waiting at
-// most timeout. The lock is an flock on .state/lock, so the kernel
-// releases it when its holder dies. unlock is idempotent. Lock is
-// reentrant within one Store.
+// most timeout. The lock is an flock on .state/lock (see safefile.Lock),
+// so the kernel releases it when its holder dies, and the holder's pid is
+// in the file for the error of whoever gives up waiting. unlock is
+// idempotent. Lock is reentrant within one Store.
 func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(), err error) {
 	s.mu.Lock()
 	if s.lock != nil {
@@ -35,33 +34,25 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 	s.mu.Unlock()
 
 	name := s.StatePath("lock")
-	fl := flock.New(name, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	ok, err := fl.TryLock()
-	if !ok && err == nil {
-		lctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		// Writers hold the lock for milliseconds: poll often.
-		ok, err = fl.TryLockContext(lctx, 3*time.Millisecond)
-	}
-	if !ok {
+	// Writers hold the lock for milliseconds: safefile polls often. No
+	// timeout means no wait, as safefile's negative one would not.
+	release, err := safefile.Lock(ctx, name, max(timeout, 0))
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		owner := ""
-		if b, rerr := os.ReadFile(s.StatePath("lock.owner")); rerr == nil {
-			owner = " (" + strings.TrimSpace(string(b)) + ")"
+		var le *safefile.LockedError
+		if !errors.As(err, &le) {
+			return nil, err
 		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("lock %s: %w", name, err)
+		owner := ""
+		if le.Holder != "" {
+			owner = " (" + le.Holder + ")"
 		}
 		return nil, fmt.Errorf("%w%s: gave up after %s waiting for %s", ErrLocked, owner, timeout, name)
 	}
-	host, _ := os.Hostname()
-	owner := fmt.Sprintf("pid %d on %s since %s\n", os.Getpid(), host, s.now().Format(time.RFC3339))
-	// Who holds the lock is a hint for the message above; losing it loses nothing.
-	_ = os.WriteFile(s.StatePath("lock.owner"), []byte(owner), 0o600)
 	s.mu.Lock()
-	s.lock = &fileLock{fl: fl, depth: 1}
+	s.lock = &fileLock{unlock: release, depth: 1}
 	s.mu.Unlock()
 	return s.unlocker(), nil
 }
@@ -80,7 +71,7 @@ func (s *Store) unlocker() func() {
 			if !s.deferIndex {
 				s.saveCache()
 			}
-			s.lock.fl.Unlock()
+			s.lock.unlock()
 			s.lock = nil
 		}
 	}

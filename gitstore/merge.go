@@ -739,7 +739,10 @@ func (s *Store) writeChanges(changes []change) error {
 
 // writeStarted writes name through a temporary file and rename, starting
 // the data's writeback without waiting for it; batch becomes false when
-// that cannot be done.
+// that cannot be done. It is not safefile.Write because its durability is
+// batched: one fsync or syncfs after the last file commits them all. Its
+// temporary files are named as safefile's, so that safefile.IsTemp
+// recognises them.
 func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

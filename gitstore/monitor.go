@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -163,7 +164,7 @@ func (m *Monitor) event(ev fsnotify.Event) {
 		}
 		return
 	}
-	if p == "." || skipped(p) || isTemp(filepath.Base(p)) {
+	if p == "." || skipped(p) || safefile.IsTemp(filepath.Base(p)) {
 		return
 	}
 	if ev.Has(fsnotify.Create) {

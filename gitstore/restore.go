@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
@@ -72,7 +73,7 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 		if mode == filemode.Executable {
 			perm = 0o755
 		}
-		if err := WriteFileAtomic(name, data, perm); err != nil {
+		if err := safefile.Write(name, data, perm); err != nil {
 			return nil, fmt.Errorf("restore: %w", err)
 		}
 	}

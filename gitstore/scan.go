@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"golang.org/x/sys/unix"
@@ -280,7 +281,7 @@ func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []w
 		_, _, names = unix.ParseDirent(buf[:n], -1, names)
 	}
 	for _, base := range names {
-		if isTemp(base) {
+		if safefile.IsTemp(base) {
 			continue
 		}
 		var st unix.Stat_t
@@ -308,12 +309,6 @@ func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []w
 		}
 	}
 	return files, subdirs, nil
-}
-
-// isTemp recognises the temporary files of WriteFileAtomic, which exist
-// only for the instant before their rename.
-func isTemp(base string) bool {
-	return strings.HasPrefix(base, ".") && strings.Contains(base, ".tmp-")
 }
 
 func ignored(m gitignore.Matcher, p string, dir bool) bool {

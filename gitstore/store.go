@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -187,7 +188,7 @@ func (s *Store) WriteFile(p string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(name, data, 0o644)
+	return safefile.Write(name, data, 0o644)
 }
 
 // ReadFile reads a repository file from the work tree.

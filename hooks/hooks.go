@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // CaptureScript is the file name of the capture hook.
@@ -48,7 +48,7 @@ func Install(dir string) (written []string, err error) {
 				continue
 			}
 		}
-		if err := gitstore.WriteFileAtomic(dst, data, 0o755); err != nil {
+		if err := safefile.Write(dst, data, 0o755); err != nil {
 			return written, fmt.Errorf("install hooks: %w", err)
 		}
 		written = append(written, dst)

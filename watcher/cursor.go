@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // tailLen is how many bytes before a cursor's offset it fingerprints.
@@ -240,7 +242,7 @@ func (s *Cursors) save(c Cursor) error {
 	if err != nil {
 		return fmt.Errorf("save cursor: %w", err)
 	}
-	if err := writeAtomic(s.dir, s.file(c.Path), append(data, '\n'), false); err != nil {
+	if err := safefile.WriteSync(filepath.Join(s.dir, s.file(c.Path)), append(data, '\n'), 0o600, safefile.SyncFile); err != nil {
 		return fmt.Errorf("save cursor for %s: %w", c.Path, err)
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // class is what a file dropped into the inbox turned out to be.
@@ -153,7 +155,7 @@ func (q *Queue) adopt(name string, now time.Time) (*Job, error) {
 	j.Updated = now.UTC()
 	data, err = j.encode()
 	if err == nil {
-		err = writeAtomic(q.dirs[Processing], id+".json", data, false)
+		err = safefile.WriteSync(filepath.Join(q.dirs[Processing], id+".json"), data, 0o600, safefile.SyncFile)
 	}
 	if err != nil {
 		// The file stays under files/ with no job: Recover puts it back.
@@ -192,7 +194,7 @@ func (q *Queue) reject(name, id, reason string, now time.Time) error {
 	}
 	data, err := j.encode()
 	if err == nil {
-		err = writeAtomic(q.dirs[Failed], id+".json", data, true)
+		err = safefile.Write(filepath.Join(q.dirs[Failed], id+".json"), data, 0o600)
 	}
 	if err != nil {
 		return fmt.Errorf("reject %q: %w", name, err)

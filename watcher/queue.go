@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/oklog/ulid/v2"
 )
 
@@ -200,7 +201,7 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(q.inbox, id+".json", data, true); err != nil {
+	if err := safefile.Write(filepath.Join(q.inbox, id+".json"), data, 0o600); err != nil {
 		return nil, fmt.Errorf("enqueue %s job: %w", j.Kind, err)
 	}
 	return &j, nil
@@ -372,7 +373,7 @@ func (q *Queue) move(j *Job, from, to State) error {
 		return err
 	}
 	name := j.ID + ".json"
-	if err := writeAtomic(q.dirs[from], name, data, false); err != nil {
+	if err := safefile.WriteSync(filepath.Join(q.dirs[from], name), data, 0o600, safefile.SyncFile); err != nil {
 		return err
 	}
 	if err := os.Rename(filepath.Join(q.dirs[from], name), filepath.Join(q.dirs[to], name)); err != nil {
@@ -381,7 +382,7 @@ func (q *Queue) move(j *Job, from, to State) error {
 	j.State = to
 	if to == Pending {
 		// A job put back where others claim from must survive a crash.
-		return syncPath(q.inbox)
+		return safefile.SyncDir(q.inbox)
 	}
 	return nil
 }
@@ -507,7 +508,7 @@ func (q *Queue) removeTemps(now time.Time, olderThan time.Duration) {
 			continue
 		}
 		for _, e := range es {
-			if !isHidden(e.Name()) || !strings.Contains(e.Name(), tmpMark) {
+			if !isTemp(e.Name()) {
 				continue
 			}
 			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) >= olderThan {
@@ -580,7 +581,7 @@ func (q *Queue) Retry(id string) error {
 		if err := os.Remove(filepath.Join(q.dirs[Failed], id+".json")); err != nil {
 			return fmt.Errorf("retry %s: %w", id, err)
 		}
-		return syncPath(q.inbox)
+		return safefile.SyncDir(q.inbox)
 	}
 	j.Attempts, j.Abandoned, j.NotBefore, j.Updated = 0, 0, time.Time{}, q.now().UTC()
 	if err := q.move(j, Failed, Pending); err != nil {

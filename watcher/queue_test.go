@@ -725,12 +725,15 @@ func TestRecoverInterruptedAdoption(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// And the temporary file of an interrupted Enqueue.
-	tmp := filepath.Join(q.Dir(Pending), "."+old+".json"+tmpMark+"00")
-	if err := os.WriteFile(tmp, []byte("{"), 0o600); err != nil {
-		t.Fatal(err)
+	// And the temporary files of interrupted Enqueues, of this version
+	// (safefile's) and of older ones.
+	for _, tmp := range []string{"." + old + ".json" + tmpMark + "00", "." + old + ".json.tmp-123456"} {
+		tmp = filepath.Join(q.Dir(Pending), tmp)
+		if err := os.WriteFile(tmp, []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Chtimes(tmp, hourAgo, hourAgo)
 	}
-	_ = os.Chtimes(tmp, hourAgo, hourAgo)
 	if n, err := q.Recover(context.Background(), RecoverAfter); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v", n, err)
 	}

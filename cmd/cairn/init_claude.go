@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // backupSuffix names the copy of a settings file cairn makes before it
@@ -231,7 +232,7 @@ func editJSONFile(name string, edit func([]byte) ([]byte, bool, error)) (changed
 		name = real
 	}
 	if exists && !hadBackup {
-		if err := gitstore.WriteFileAtomic(bak, data, perm); err != nil {
+		if err := safefile.Write(bak, data, perm); err != nil {
 			return false, "", fmt.Errorf("back up %s: %w", name, err)
 		}
 		backup = bak
@@ -239,7 +240,7 @@ func editJSONFile(name string, edit func([]byte) ([]byte, bool, error)) (changed
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return false, backup, err
 	}
-	if err := gitstore.WriteFileAtomic(name, out, perm); err != nil {
+	if err := safefile.Write(name, out, perm); err != nil {
 		return false, backup, err
 	}
 	return true, backup, nil
@@ -268,7 +269,7 @@ func ignoreHooks(ctx context.Context, m *memory.Memory) error {
 			data = append(data, '\n')
 		}
 		data = append(data, "# The agent hook scripts: written by cairn, never synced.\n/hooks/\n"...)
-		if err := gitstore.WriteFileAtomic(name, data, 0o644); err != nil {
+		if err := safefile.Write(name, data, 0o644); err != nil {
 			return err
 		}
 	}

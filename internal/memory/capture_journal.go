@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // A capture batch changes several files (a session's logs, its
@@ -246,7 +247,7 @@ func (m *Memory) writeJournal(j *journal) error {
 	if err != nil {
 		return fmt.Errorf("capture journal: %w", err)
 	}
-	if err := gitstore.WriteFileAtomic(m.store.StatePath(journalName), data, 0o600); err != nil {
+	if err := safefile.Write(m.store.StatePath(journalName), data, 0o600); err != nil {
 		return fmt.Errorf("capture journal: %w", err)
 	}
 	return nil

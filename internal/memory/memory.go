@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // DirName is the memory repository's folder inside a project.
@@ -233,7 +234,7 @@ func excludeFromProject(project string) (string, error) {
 		b = append(b, '\n')
 	}
 	b = append(b, "# cairn's agent memory is a git repository of its own\n/.cairn/\n"...)
-	if err := gitstore.WriteFileAtomic(name, b, 0o644); err != nil {
+	if err := safefile.Write(name, b, 0o644); err != nil {
 		return "", err
 	}
 	return name, nil

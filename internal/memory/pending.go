@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -66,7 +66,7 @@ func (m *Memory) SavePending(id string, list []PendingTurn) error {
 			return err
 		}
 	}
-	return gitstore.WriteFileAtomic(name, b.Bytes(), 0o600)
+	return safefile.Write(name, b.Bytes(), 0o600)
 }
 
 // DropThrough removes the turns up to and including the one keyed key.

@@ -22,6 +22,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"gopkg.in/yaml.v3"
 )
@@ -568,7 +569,7 @@ func writeCoreCache(name, commit string, items []coreItem) {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
 			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title))
 	}
-	gitstore.WriteFileRename(name, []byte(b.String()), 0o644)
+	safefile.WriteSync(name, []byte(b.String()), 0o644, safefile.SyncNone)
 }
 
 // quickMeta reads the keys that rank a core item from its front matter

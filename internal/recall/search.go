@@ -17,10 +17,10 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/gofrs/flock"
 )
 
@@ -521,7 +521,7 @@ func countReferences(ctx context.Context, m *memory.Memory, ids []string) error 
 	// No fsync: counts are written on every context pack, where an fsync
 	// costs more than the rest of the pack, and a crash can at worst lose
 	// the last counts, which only nudge the ranking.
-	return gitstore.WriteFileRename(name, append(b, '\n'), 0o644)
+	return safefile.WriteSync(name, append(b, '\n'), 0o644, safefile.SyncNone)
 }
 
 // ParseTime reads a time given to --since and --until: a date

@@ -22,6 +22,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/gofrs/flock"
 )
 
@@ -76,11 +77,11 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	url := "http://" + l.Addr().String()
 	d.started = time.Now()
-	if err := gitstore.WriteFileAtomic(st.StatePath(client.PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+	if err := safefile.Write(st.StatePath(client.PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
-	if err := gitstore.WriteFileAtomic(st.StatePath(client.AddrFile), []byte(url+"\n"), 0o600); err != nil {
+	if err := safefile.Write(st.StatePath(client.AddrFile), []byte(url+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
@@ -204,7 +205,7 @@ func ensureToken(name string) (string, error) {
 		return "", fmt.Errorf("daemon: make a token: %w", err)
 	}
 	t := hex.EncodeToString(b)
-	if err := gitstore.WriteFileAtomic(name, []byte(t+"\n"), 0o600); err != nil {
+	if err := safefile.Write(name, []byte(t+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("daemon: token: %w", err)
 	}
 	return t, nil

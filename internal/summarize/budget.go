@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // Budget caps the tokens model providers spend per day, and records what
@@ -89,13 +89,11 @@ func (b *Budget) Record(provider string, u Usage) error {
 	if err := os.MkdirAll(filepath.Dir(b.Path), 0o700); err != nil {
 		return fmt.Errorf("summarize: budget: %w", err)
 	}
-	lock := flock.New(b.Path+".lock", flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if ok, err := lock.TryLockContext(ctx, 5*time.Millisecond); !ok {
-		return fmt.Errorf("summarize: budget: lock %s: %w", b.Path+".lock", errors.Join(err, ctx.Err()))
+	unlock, err := safefile.Lock(context.Background(), b.Path+".lock", 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("summarize: budget: %w", err)
 	}
-	defer lock.Unlock()
+	defer unlock()
 
 	f, err := b.load(true)
 	if err != nil {
@@ -127,7 +125,10 @@ func (b *Budget) Record(provider string, u Usage) error {
 	if err != nil {
 		return fmt.Errorf("summarize: budget: %w", err)
 	}
-	return writeFileAtomic(b.Path, append(data, '\n'), 0o600)
+	if err := safefile.Write(b.Path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("summarize: %w", err)
+	}
+	return nil
 }
 
 // Today is today's spending so far.
@@ -165,38 +166,4 @@ func (b *Budget) load(repair bool) (usageFile, error) {
 		return usageFile{Days: map[string]DayUsage{}}, nil
 	}
 	return f, nil
-}
-
-// writeFileAtomic writes data to a temporary file next to name, syncs it
-// and renames it over name, then syncs the directory.
-func writeFileAtomic(name string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(name)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("summarize: write %s: %w", name, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("summarize: write %s: %w", name, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("summarize: write %s: %w", name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("summarize: write %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("summarize: write %s: %w", name, err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("summarize: write %s: %w", name, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync() // the rename is durable once the directory is
-		d.Close()
-	}
-	return nil
 }
