@@ -13,7 +13,7 @@
 # Session start: `cairn hook session-start` as a new process (a new
 # session each run, no daemon: it works the queue, packs the context and
 # queues the session's record) on a generated memory of FILES files
-# (memory/search_test.go: 5% core items, the rest session files), against
+# (internal/recall/search_test.go: 5% core items, the rest session files), against
 # `cairn version` (process start) and `cairn context` (the pack alone).
 # Twice: with the queue emptied between runs (what the hook itself costs),
 # and with the previous run's session start left queued (each run first
@@ -79,7 +79,7 @@ row "capture.sh ($captured files written)" capture
 for n in "${sizes[@]}"; do
 	p="$work/p-$n"
 	rm -f "$work"/t-version "$work"/t-version2 "$work"/t-context "$work"/t-start "$work"/t-startq
-	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./memory >/dev/null
+	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./internal/recall >/dev/null
 	"$work/cairn" -C "$p" init --claude >/dev/null
 	export CLAUDE_PROJECT_DIR="$p"
 	start() {

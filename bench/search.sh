@@ -12,7 +12,7 @@
 # keyword`, `cairn context` (no query: the index is not opened) and
 # `cairn context --query`; then `cairn search` through a daemon holding the
 # index (new binary only). The memory is the one
-# the Go benchmarks use (memory/search_test.go: benchCorpus): 5% core
+# the Go benchmarks use (internal/recall/search_test.go: benchCorpus): 5% core
 # items, the rest session files, about 1 KB each of Zipf-distributed words.
 # The index's size is measured at rest (du, after the reindex process has
 # exited), against the Markdown files' size.
@@ -66,7 +66,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-5s %-8s %8s %9s %9s %11s %11s %11s %11s %11s %11s\n' bin files chunks "index s" chunks/s "index/text" "version ms" "search ms" "keyword ms" "context ms" "context -q ms"
 for n in "${sizes[@]}"; do
 	p="$work/p-$n"
-	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./memory >/dev/null
+	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./internal/recall >/dev/null
 	text=$(cd "$p/.cairn" && find core sessions archive -type f -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
 	for b in "${bins[@]}"; do
 		[ "$b" = new ] || cp -a "$p" "$p-$b"
