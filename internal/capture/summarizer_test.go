@@ -9,10 +9,6 @@ import (
 // falls back to the extractive summariser with an error.
 func TestSummarizerConfig(t *testing.T) {
 	m := testMemory(t)
-	m.Config.Summarize.Provider = "openai"
-	if _, err := Summarizer(m, os.Getenv); err != nil {
-		t.Error(err)
-	}
 	m.Config.Summarize.Provider = "gpt-9"
 	if sum, err := Summarizer(m, os.Getenv); err == nil || sum == nil {
 		t.Errorf("unknown provider: %v", err)

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
 )
@@ -57,9 +56,11 @@ func TestJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	unlock()
-	if _, err := m.ArchiveInactive(ctx, time.Nanosecond); err != nil {
+	unlock, err = m.LockSettled(ctx) // the next writer settles it
+	if err != nil {
 		t.Fatal(err)
 	}
+	unlock()
 	if m.JournalPending() {
 		t.Error("journal left")
 	}
