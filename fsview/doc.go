@@ -11,7 +11,7 @@
 //	search/<query>/NN-<title>.md   looking a query up runs the search
 //	kinds/<kind>/  tagged/<tag>/   symbolic links into core/
 //
-// A View is the file system, an io/fs.FS over a gitstore.Store that reads
+// A View is the file system, an io/fs.FS over a memory's History (its Store) that reads
 // only committed objects, so what it shows never depends on files being
 // edited in the work tree. Mount serves a View through FUSE (go-fuse):
 // history is immutable and cached by the kernel for as long as it likes;

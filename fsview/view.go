@@ -15,7 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 )
@@ -60,19 +60,35 @@ const (
 
 var liveRoots = []string{"archive", "core", "sessions"}
 
+// History is what a View reads: a memory repository's commits, trees and
+// blobs. A memory's Store is one; so is anything that serves the same
+// immutable objects.
+type History interface {
+	Dir() string
+	Reload()
+	Resolve(rev string) (string, error)
+	Commit(ctx context.Context, rev string) (*memory.Commit, error)
+	Log(ctx context.Context, opts memory.GitLogOptions) ([]memory.Commit, error)
+	Tags(ctx context.Context) ([]memory.Tag, error)
+	TreeOf(ctx context.Context, rev string) (string, error)
+	Tree(ctx context.Context, id string) ([]memory.TreeEntry, error)
+	ReadBlob(ctx context.Context, id string) ([]byte, error)
+	BlobSize(ctx context.Context, id string) (int64, error)
+}
+
 // A View is a memory repository's history as a read-only file system. It
 // implements io/fs.FS (with ReadDir, ReadFile, Stat, ReadLink and Lstat)
-// over the commits of a gitstore.Store, and is safe for concurrent use.
+// over the commits of a History, and is safe for concurrent use.
 type View struct {
-	st   *gitstore.Store
+	st   History
 	opts Options
 	ctx  context.Context // for the io/fs methods, which take none
 
 	mu    sync.Mutex
 	snap  *snapshot
-	trees map[string][]gitstore.TreeEntry // tree id -> entries, immutable
-	sizes map[string]int64                // blob id -> size, immutable
-	items map[string]itemMeta             // blob id -> parsed kind and tags
+	trees map[string][]memory.TreeEntry // tree id -> entries, immutable
+	sizes map[string]int64              // blob id -> size, immutable
+	items map[string]itemMeta           // blob id -> parsed kind and tags
 	blobs blobCache
 	// changed keeps, for live paths, when a checkpoint seen while the
 	// view was open last changed them; others date from base.
@@ -90,7 +106,7 @@ type itemMeta struct {
 
 // New returns a view of the store's history. ctx bounds the work that the
 // io/fs methods do. Call Refresh to follow new checkpoints.
-func New(ctx context.Context, st *gitstore.Store, opts Options) (*View, error) {
+func New(ctx context.Context, st History, opts Options) (*View, error) {
 	if opts.Hits <= 0 {
 		opts.Hits = 20
 	}
@@ -102,7 +118,7 @@ func New(ctx context.Context, st *gitstore.Store, opts Options) (*View, error) {
 	}
 	v := &View{
 		st: st, opts: opts, ctx: ctx,
-		trees:   map[string][]gitstore.TreeEntry{},
+		trees:   map[string][]memory.TreeEntry{},
 		sizes:   map[string]int64{},
 		items:   map[string]itemMeta{},
 		changed: map[string]time.Time{},
@@ -168,7 +184,7 @@ type Change struct {
 // view show the new state. It returns nil when nothing changed.
 func (v *View) Refresh(ctx context.Context) (*Change, error) {
 	head, err := v.st.Resolve("HEAD")
-	if errors.Is(err, gitstore.ErrUnknownRev) {
+	if errors.Is(err, memory.ErrUnknownRev) {
 		head, err = "", nil
 	}
 	if err != nil {
@@ -202,7 +218,7 @@ func (v *View) Refresh(ctx context.Context) (*Change, error) {
 			// Objects may have been packed or pruned since: a new head
 			// can come from a sync that rewrote history.
 			v.st.Reload()
-			log, err := v.st.Log(ctx, gitstore.LogOptions{})
+			log, err := v.st.Log(ctx, memory.GitLogOptions{})
 			if err != nil {
 				return nil, fmt.Errorf("fsview: %w", err)
 			}
@@ -275,7 +291,7 @@ func (v *View) Refresh(ctx context.Context) (*Change, error) {
 
 // CheckpointDir is the folder name of a checkpoint under checkpoints/:
 // its time in UTC, its short hash and its subject as a slug.
-func CheckpointDir(c *gitstore.Commit) string {
+func CheckpointDir(c *memory.Commit) string {
 	return c.Time.UTC().Format("2006-01-02T150405") + "-" + c.Hash[:7] + "-" + model.Slug(c.Subject)
 }
 
@@ -285,7 +301,7 @@ func (v *View) diffLive(ctx context.Context, from, to string) ([]string, error) 
 	var out []string
 	var walk func(dir, a, b string) error
 	walk = func(dir, a, b string) error {
-		var ea, eb []gitstore.TreeEntry
+		var ea, eb []memory.TreeEntry
 		var err error
 		if a != "" {
 			if ea, err = v.treeLocked(ctx, a); err != nil {
@@ -297,12 +313,12 @@ func (v *View) diffLive(ctx context.Context, from, to string) ([]string, error) 
 				return err
 			}
 		}
-		ma := map[string]gitstore.TreeEntry{}
+		ma := map[string]memory.TreeEntry{}
 		for _, e := range ea {
 			ma[e.Name] = e
 		}
 		seen := map[string]bool{}
-		visit := func(name string, x, y *gitstore.TreeEntry) error {
+		visit := func(name string, x, y *memory.TreeEntry) error {
 			p := path.Join(dir, name)
 			if dir == "" && !slices.Contains(liveRoots, name) {
 				return nil
@@ -326,7 +342,7 @@ func (v *View) diffLive(ctx context.Context, from, to string) ([]string, error) 
 		for i := range eb {
 			e := &eb[i]
 			seen[e.Name] = true
-			var x *gitstore.TreeEntry
+			var x *memory.TreeEntry
 			if o, ok := ma[e.Name]; ok {
 				x = &o
 			}
@@ -357,13 +373,13 @@ func (v *View) current() *snapshot {
 }
 
 // tree returns the entries of a tree, from the cache when it can.
-func (v *View) tree(ctx context.Context, id string) ([]gitstore.TreeEntry, error) {
+func (v *View) tree(ctx context.Context, id string) ([]memory.TreeEntry, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.treeLocked(ctx, id)
 }
 
-func (v *View) treeLocked(ctx context.Context, id string) ([]gitstore.TreeEntry, error) {
+func (v *View) treeLocked(ctx context.Context, id string) ([]memory.TreeEntry, error) {
 	if es, ok := v.trees[id]; ok {
 		return es, nil
 	}
@@ -401,7 +417,7 @@ func (v *View) blobSize(ctx context.Context, id string) (int64, error) {
 // prefetchSizes reads the sizes of a folder's blobs, several at a time:
 // a listing is usually followed by a look at every entry (READDIRPLUS,
 // ls -l), and each size costs a file open.
-func (v *View) prefetchSizes(ctx context.Context, es []gitstore.TreeEntry) {
+func (v *View) prefetchSizes(ctx context.Context, es []memory.TreeEntry) {
 	var todo []string
 	v.mu.Lock()
 	for _, e := range es {
@@ -697,12 +713,12 @@ func (v *View) treeChild(ctx context.Context, dir *node, name string) (*node, er
 	if err != nil {
 		return nil, err
 	}
-	i, ok := slices.BinarySearchFunc(es, name, func(e gitstore.TreeEntry, name string) int {
+	i, ok := slices.BinarySearchFunc(es, name, func(e memory.TreeEntry, name string) int {
 		return strings.Compare(e.Name, name)
 	})
 	if !ok {
 		// git sorts folders as if their names ended in '/'.
-		i = slices.IndexFunc(es, func(e gitstore.TreeEntry) bool { return e.Name == name })
+		i = slices.IndexFunc(es, func(e memory.TreeEntry) bool { return e.Name == name })
 		if i < 0 {
 			return nil, fs.ErrNotExist
 		}
@@ -710,7 +726,7 @@ func (v *View) treeChild(ctx context.Context, dir *node, name string) (*node, er
 	return v.treeNode(ctx, dir, es[i])
 }
 
-func (v *View) treeNode(ctx context.Context, dir *node, e gitstore.TreeEntry) (*node, error) {
+func (v *View) treeNode(ctx context.Context, dir *node, e memory.TreeEntry) (*node, error) {
 	var c *node
 	switch {
 	case e.Mode.IsDir():

@@ -10,7 +10,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -23,7 +22,7 @@ func testMemory(t testing.TB) *memory.Memory {
 	t.Setenv("HOME", t.TempDir())
 	ctx := context.Background()
 	m, _, err := memory.Init(ctx, t.TempDir(), memory.Options{
-		Identity: gitstore.Identity{Name: "test", Email: "test@example.com"},
+		Identity: memory.Identity{Name: "test", Email: "test@example.com"},
 		Warn:     func(s string) { t.Log("warn: " + s) },
 	})
 	if err != nil {
@@ -98,7 +97,7 @@ func TestFS(t *testing.T) {
 func TestLayout(t *testing.T) {
 	m := testMemory(t)
 	v := newView(t, m, indexed(t, m))
-	log, err := m.Store().Log(context.Background(), gitstore.LogOptions{})
+	log, err := m.Store().Log(context.Background(), memory.GitLogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +135,7 @@ func TestLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		disk, err := m.Store().ReadFile(e.Path)
+		disk, err := m.ReadFile(e.Path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/spf13/cobra"
@@ -40,7 +39,7 @@ when there is nothing to checkpoint.`,
 
 func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) error {
 	if opts.tag != "" {
-		if err := gitstore.ValidTagName(opts.tag); err != nil {
+		if err := memory.ValidTagName(opts.tag); err != nil {
 			return usageError{err}
 		}
 	}
@@ -52,7 +51,7 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	if opts.tag == "" {
 		// A running daemon has the stat cache in memory and knows what
 		// changed: let it checkpoint.
-		if c, err := client.Discover(ctx, m.Store().StatePath(""), daemonWait); err == nil {
+		if c, err := client.Discover(ctx, m.StatePath(""), daemonWait); err == nil {
 			resp, err := c.Checkpoint(ctx, client.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event})
 			if err != nil {
 				return err
@@ -63,12 +62,12 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
 		Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event,
 	})
-	if errors.Is(err, gitstore.ErrNothingToDo) && opts.tag != "" {
+	if errors.Is(err, memory.ErrNothingToDo) && opts.tag != "" {
 		// Naming the current state is still worth doing.
 		if err := m.Tag(ctx, opts.tag, "HEAD"); err != nil {
 			return err
 		}
-		head, err := m.Store().Resolve("HEAD")
+		head, err := m.Resolve("HEAD")
 		if err != nil {
 			return err
 		}
@@ -78,7 +77,7 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 		fmt.Fprintf(g.stdout, "nothing to checkpoint; named %s %s\n", short(head), opts.tag)
 		return nil
 	}
-	if errors.Is(err, gitstore.ErrNothingToDo) {
+	if errors.Is(err, memory.ErrNothingToDo) {
 		return printCheckpoint(g, opts, "", "", nil)
 	}
 	if err != nil {
@@ -87,7 +86,7 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	return printCheckpoint(g, opts, cp.Hash, cp.Subject, cp.Changes)
 }
 
-func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []gitstore.FileChange) error {
+func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []memory.FileChange) error {
 	if commit == "" {
 		if opts.json {
 			return g.printJSON(map[string]any{"commit": nil, "changes": []any{}})

@@ -76,9 +76,8 @@ type daemonState struct {
 }
 
 func readDaemonState(m *memory.Memory) daemonState {
-	st := m.Store()
 	var s daemonState
-	b, err := os.ReadFile(st.StatePath(client.PIDFile))
+	b, err := os.ReadFile(m.StatePath(client.PIDFile))
 	if err != nil {
 		return s
 	}
@@ -87,7 +86,7 @@ func readDaemonState(m *memory.Memory) daemonState {
 		return s
 	}
 	s.PID = pid
-	if c, err := client.Discover(context.Background(), st.StatePath(""), time.Second); err == nil {
+	if c, err := client.Discover(context.Background(), m.StatePath(""), time.Second); err == nil {
 		s.Running, s.URL = true, c.BaseURL
 	}
 	return s
@@ -125,7 +124,7 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	logName := m.Store().StatePath(client.LogFile)
+	logName := m.StatePath(client.LogFile)
 	logf, err := os.OpenFile(logName, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("open daemon log: %w", err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -48,7 +48,7 @@ func runDiff(ctx context.Context, g *globals, opts diffOptions, revs, paths []st
 		return err
 	}
 	defer m.Close()
-	var do gitstore.DiffOptions
+	var do memory.DiffOptions
 	if len(revs) > 0 {
 		do.From = revs[0]
 	}
@@ -70,8 +70,8 @@ func runDiff(ctx context.Context, g *globals, opts diffOptions, revs, paths []st
 		if len(diffs) == 0 {
 			return nil
 		}
-		return gitstore.WriteStat(g.stdout, diffs)
+		return memory.WriteStat(g.stdout, diffs)
 	}
 	color := opts.color == "always" || opts.color == "auto" && isTerminal(os.Stdout) && g.stdout == os.Stdout
-	return gitstore.WritePatch(g.stdout, diffs, color)
+	return memory.WritePatch(g.stdout, diffs, color)
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -380,12 +379,12 @@ func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorRe
 }
 
 func doctorIndex(m *memory.Memory, daemon bool, r *doctorReport) {
-	head, err := m.Store().Resolve("HEAD")
+	head, err := m.Resolve("HEAD")
 	if err != nil {
 		r.add("index", checkFail, "cannot resolve HEAD: "+err.Error(), "")
 		return
 	}
-	data, err := os.ReadFile(m.Store().StatePath(filepath.Join("index", "meta.json")))
+	data, err := os.ReadFile(m.StatePath(filepath.Join("index", "meta.json")))
 	if errors.Is(err, fs.ErrNotExist) {
 		r.add("index", checkWarn, "no search index yet (the first search builds it)", "cairn reindex")
 		return
@@ -443,12 +442,12 @@ func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 	// tool would not have.
 	for _, rm := range remotes {
 		cctx, cancel := context.WithTimeout(ctx, remoteTimeout)
-		err := m.Store().Reach(cctx, rm.Name, os.Getenv)
+		err := m.Reach(cctx, rm.Name, os.Getenv)
 		cancel()
 		if err != nil {
-			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, gitstore.Redact(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
+			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, memory.RedactURL(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
 			continue
 		}
-		r.add("remotes", checkOK, fmt.Sprintf("%s (%s) reachable", rm.Name, gitstore.Redact(rm.URL)), "")
+		r.add("remotes", checkOK, fmt.Sprintf("%s (%s) reachable", rm.Name, memory.RedactURL(rm.URL)), "")
 	}
 }

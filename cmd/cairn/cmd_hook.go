@@ -285,7 +285,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 	}
 	// One look for the daemon, under the hook's deadline: its client
 	// also makes the pack.
-	daemon, derr := client.Discover(ctx, m.Store().StatePath(""), daemonWait)
+	daemon, derr := client.Discover(ctx, m.StatePath(""), daemonWait)
 	var notes []string
 	if derr != nil {
 		n, err := drainFor(ctx, m, drainBudget)

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/fsview"
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/spf13/cobra"
 )
@@ -119,7 +119,7 @@ func mountBackground(ctx context.Context, g *globals, dir string) error {
 	if err != nil {
 		return fmt.Errorf("mount: find the cairn program: %w", err)
 	}
-	logName := filepath.Join(mem, gitstore.StateDir, "mount.log")
+	logName := filepath.Join(mem, memory.StateDir, "mount.log")
 	if err := os.MkdirAll(filepath.Dir(logName), 0o700); err != nil {
 		return fmt.Errorf("mount: %w", err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 )
 
@@ -75,7 +75,7 @@ func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
 	// A URL may hold a password (https://user:secret@host/): never
 	// print it, here or in JSON.
 	for i := range rs {
-		rs[i].URL = gitstore.Redact(rs[i].URL)
+		rs[i].URL = memory.RedactURL(rs[i].URL)
 	}
 	if opts.json {
 		return g.printJSON(nonNil(rs))
@@ -96,7 +96,7 @@ func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, gitstore.Redact(r.URL))
+	fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, memory.RedactURL(r.URL))
 	return nil
 }
 

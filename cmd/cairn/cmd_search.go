@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -202,7 +201,7 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searc
 	if err != nil {
 		return nil, nil, err
 	}
-	state := filepath.Join(dir, gitstore.StateDir)
+	state := filepath.Join(dir, memory.StateDir)
 	if c, err := client.Discover(ctx, state, daemonWait); err == nil {
 		return recall.Remote{Client: c}, func() {}, nil
 	}

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -121,7 +120,7 @@ func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) er
 		return err
 	}
 	defer m.Close()
-	if _, err := m.ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, gitstore.ErrLocked) {
+	if _, err := m.ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
 		g.warn("archive inactive sessions: " + err.Error())
 	}
 	list, problems, err := m.Sessions(ctx, f)
@@ -174,12 +173,12 @@ func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) er
 	if err != nil {
 		return err
 	}
-	yml, err := m.Store().ReadFile(e.File(model.SessionFile))
+	yml, err := m.ReadFile(e.File(model.SessionFile))
 	if err != nil {
 		return err
 	}
-	summary, err := m.Store().ReadFile(e.File(model.SummaryFile))
-	if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+	summary, err := m.ReadFile(e.File(model.SummaryFile))
+	if err != nil && !errors.Is(err, memory.ErrNoFile) {
 		return err
 	}
 	if asJSON {

@@ -36,7 +36,7 @@ func runShow(ctx context.Context, g *globals, opts showOptions, ref string) erro
 	if opts.json {
 		return g.printJSON(itemJSON(e.Item, e.Path))
 	}
-	data, err := m.Store().ReadFile(e.Path)
+	data, err := m.ReadFile(e.Path)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +27,7 @@ func newTagCommand(g *globals) *cobra.Command {
 
 func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) error {
 	if len(args) > 0 {
-		if err := gitstore.ValidTagName(args[0]); err != nil {
+		if err := memory.ValidTagName(args[0]); err != nil {
 			return usageError{err}
 		}
 	}
@@ -37,7 +37,7 @@ func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) err
 	}
 	defer m.Close()
 	if len(args) == 0 {
-		tags, err := m.Store().Tags(ctx)
+		tags, err := m.Tags(ctx)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -275,7 +274,7 @@ func ignoreHooks(ctx context.Context, m *memory.Memory) error {
 	}
 	for _, s := range hooks.Scripts() {
 		p := "hooks/" + s
-		if _, err := m.Store().ReadFileAt(ctx, "HEAD", p); err == nil {
+		if _, err := m.ReadFileAt(ctx, "HEAD", p); err == nil {
 			if err := os.Remove(filepath.Join(m.Dir, "hooks", s)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
@@ -286,7 +285,7 @@ func ignoreHooks(ctx context.Context, m *memory.Memory) error {
 		return nil
 	}
 	_, err = m.Checkpoint(ctx, memory.CheckpointOptions{Message: "hooks: keep the agent hook scripts out of the memory's history", Event: "init", Paths: paths})
-	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+	if err != nil && !errors.Is(err, memory.ErrNothingToDo) {
 		return err
 	}
 	return nil

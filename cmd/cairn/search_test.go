@@ -249,8 +249,8 @@ func TestSearchThroughDaemon(t *testing.T) {
 		mux.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	os.WriteFile(m.Store().StatePath(client.AddrFile), []byte(srv.URL+"\n"), 0o600)
-	os.WriteFile(m.Store().StatePath(client.TokenFile), []byte("t0ken\n"), 0o600)
+	os.WriteFile(m.StatePath(client.AddrFile), []byte(srv.URL+"\n"), 0o600)
+	os.WriteFile(m.StatePath(client.TokenFile), []byte("t0ken\n"), 0o600)
 
 	start := time.Now()
 	out := ok(t, p, "search", "--kind", "decision", "job", "queue")

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -101,7 +100,7 @@ const (
 // extractive summarizer and an error saying why.
 func Summarizer(m *memory.Memory, getenv func(string) string) (summarize.Summarizer, error) {
 	cfg := m.Config.Summarize
-	s, err := summarize.New(cfg.Config, m.Store().StatePath("summarize"), getenv)
+	s, err := summarize.New(cfg.Config, m.StatePath("summarize"), getenv)
 	if err != nil {
 		return summarize.Extractive{}, fmt.Errorf("cairn.yaml summarize: %w; using the built-in summarizer", err)
 	}
@@ -212,7 +211,7 @@ func ignored(m *memory.Memory, b *Batch) string {
 func captureState(m *memory.Memory, id string) []byte {
 	var b bytes.Buffer
 	if e, err := m.FindSession(id); err == nil {
-		data, _ := m.Store().ReadFile(e.File(model.SessionFile))
+		data, _ := m.ReadFile(e.File(model.SessionFile))
 		b.WriteString(e.Dir)
 		b.WriteByte(0)
 		b.Write(data)
@@ -359,8 +358,8 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 	p.segments = dueSegments(p.pending, m.Config.Capture.SegmentTurnsOr(), m.Config.Capture.SegmentTokensOr(), b.Final || finalEvent(events))
 	if len(p.segments) > 0 {
 		p.changed = true
-		prev, err := m.Store().ReadFile(e.File(model.SummaryFile))
-		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+		prev, err := m.ReadFile(e.File(model.SummaryFile))
+		if err != nil && !errors.Is(err, memory.ErrNoFile) {
 			return nil, err
 		}
 		p.prevSum = string(prev)
@@ -463,9 +462,9 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 	if event == "" {
 		event = "capture"
 	}
-	var extra []gitstore.Trailer
+	var extra []memory.Trailer
 	if len(p.b.Jobs) > 0 {
-		extra = append(extra, gitstore.Trailer{Key: "Cairn-Jobs", Value: strings.Join(p.b.Jobs, ", ")})
+		extra = append(extra, memory.Trailer{Key: "Cairn-Jobs", Value: strings.Join(p.b.Jobs, ", ")})
 	}
 	cp, err := m.CommitWrites(ctx, b, memory.CheckpointOptions{
 		Message: captureSubject(s.ID, event, res),

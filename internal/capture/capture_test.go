@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -28,7 +27,7 @@ func testMemory(t testing.TB) *memory.Memory {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
 	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
-		Identity: gitstore.Identity{Name: "test", Email: "test@example.com"},
+		Identity: memory.Identity{Name: "test", Email: "test@example.com"},
 		Warn:     func(s string) { t.Log("warn: " + s) },
 	})
 	if err != nil {
@@ -40,7 +39,7 @@ func testMemory(t testing.TB) *memory.Memory {
 
 func headOf(t testing.TB, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.Store().Resolve("HEAD")
+	h, err := m.Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func headOf(t testing.TB, m *memory.Memory) string {
 
 func readRepo(t testing.TB, m *memory.Memory, p string) string {
 	t.Helper()
-	b, err := m.Store().ReadFile(p)
+	b, err := m.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,12 +22,12 @@ const JobHook = "hook"
 // Queue opens the memory's job queue: pending jobs in <memory>/inbox (also
 // the drop folder), the others under .state/queue.
 func Queue(m *memory.Memory, opts watcher.QueueOptions) (*watcher.Queue, error) {
-	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.Store().StatePath("queue"), opts)
+	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.StatePath("queue"), opts)
 }
 
 // Cursors opens the transcript cursors in .state/cursors.
 func Cursors(m *memory.Memory) (*watcher.Cursors, error) {
-	return watcher.OpenCursors(m.Store().StatePath("cursors"))
+	return watcher.OpenCursors(m.StatePath("cursors"))
 }
 
 // RunJob does one job claimed from q and marks it done once its effect is

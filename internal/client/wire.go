@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -115,9 +115,9 @@ type CheckpointRequest struct {
 // CheckpointResponse is the daemon's answer; Commit is empty when there
 // was nothing to checkpoint.
 type CheckpointResponse struct {
-	Commit  string                `json:"commit"`
-	Subject string                `json:"subject,omitempty"`
-	Changes []gitstore.FileChange `json:"changes"`
+	Commit  string              `json:"commit"`
+	Subject string              `json:"subject,omitempty"`
+	Changes []memory.FileChange `json:"changes"`
 }
 
 // Progress counts the steps of a session's long-running task.

@@ -252,8 +252,9 @@ func (m *Memory) PathArg(arg string) (string, error) {
 	return gitstore.CleanPath(path.Clean(filepath.ToSlash(arg)))
 }
 
-// Store returns the repository underneath, for the packages that read
-// history directly (the FUSE view, sync).
+// Store returns the repository underneath, for the FUSE view, which reads
+// commits, trees and blobs through fsview.History, and for tests. Every
+// other caller goes through Memory's methods.
 func (m *Memory) Store() *gitstore.Store { return m.store }
 
 // Close releases the memory.

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -119,17 +118,17 @@ func isEmpty(v any) bool {
 }
 
 // mergeConfig merges cairn.yaml (see the rules above).
-func (mg *merger) mergeConfig(f gitstore.MergeFile) gitstore.Resolution {
+func (mg *merger) mergeConfig(f memory.MergeFile) memory.Resolution {
 	if f.Path != memory.ConfigFile {
 		// CAIRN.YAML would overwrite cairn.yaml where case is ignored.
 		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: not taken (it would replace %s on a file system that ignores case)", f.Path, memory.ConfigFile))
 		if f.InOurs {
-			return gitstore.Resolution{Data: f.Ours}
+			return memory.Resolution{Data: f.Ours}
 		}
-		return gitstore.Resolution{Delete: true}
+		return memory.Resolution{Delete: true}
 	}
 	if !f.InTheirs {
-		return gitstore.Resolution{Data: f.Ours} // never deleted by a remote
+		return memory.Resolution{Data: f.Ours} // never deleted by a remote
 	}
 	if keys := guardedDiff(f.Ours, f.Theirs); len(keys) > 0 {
 		r := mg.conflictCopy(f)
@@ -142,32 +141,32 @@ func (mg *merger) mergeConfig(f gitstore.MergeFile) gitstore.Resolution {
 	}
 	switch {
 	case bytes.Equal(f.Ours, f.Base) || !f.InOurs:
-		return gitstore.Resolution{Data: f.Theirs}
+		return memory.Resolution{Data: f.Theirs}
 	case bytes.Equal(f.Theirs, f.Base), bytes.Equal(f.Theirs, f.Ours):
-		return gitstore.Resolution{Data: f.Ours}
+		return memory.Resolution{Data: f.Ours}
 	}
 	return mg.conflictCopy(f)
 }
 
-func (mg *merger) merge(f gitstore.MergeFile) (gitstore.Resolution, error) {
+func (mg *merger) merge(f memory.MergeFile) (memory.Resolution, error) {
 	if isConfig(f.Path) {
 		return mg.mergeConfig(f), nil
 	}
 	switch {
 	case !f.InOurs:
-		return gitstore.Resolution{Data: f.Theirs}, nil // deleted here, changed there: keep the change
+		return memory.Resolution{Data: f.Theirs}, nil // deleted here, changed there: keep the change
 	case !f.InTheirs:
-		return gitstore.Resolution{Data: f.Ours}, nil
+		return memory.Resolution{Data: f.Ours}, nil
 	}
 	dir, base := path.Split(f.Path)
 	inSession := strings.HasPrefix(dir, model.SessionsRoot+"/") || strings.HasPrefix(dir, model.ArchiveRoot+"/")
 	if inSession {
 		switch base {
 		case model.PromptsFile, model.TranscriptFile, model.ObservationsFile, model.SummaryFile:
-			return gitstore.Resolution{Data: unionLog(f.Base, f.Ours, f.Theirs)}, nil
+			return memory.Resolution{Data: unionLog(f.Base, f.Ours, f.Theirs)}, nil
 		case model.SessionFile:
 			if data, err := mergeSession(f.Path, f.Base, f.Ours, f.Theirs); err == nil {
-				return gitstore.Resolution{Data: data}, nil
+				return memory.Resolution{Data: data}, nil
 			}
 			// Unreadable on some side: keep both, as for any other file.
 		}
@@ -176,7 +175,7 @@ func (mg *merger) merge(f gitstore.MergeFile) (gitstore.Resolution, error) {
 }
 
 // conflictCopy keeps ours in place and theirs beside it.
-func (mg *merger) conflictCopy(f gitstore.MergeFile) gitstore.Resolution {
+func (mg *merger) conflictCopy(f memory.MergeFile) memory.Resolution {
 	ext := path.Ext(f.Path)
 	stem := strings.TrimSuffix(f.Path, ext)
 	name := fmt.Sprintf("%s.conflict-%s-%s%s", stem, mg.host, mg.now.UTC().Format("20060102-150405"), ext)
@@ -184,10 +183,10 @@ func (mg *merger) conflictCopy(f gitstore.MergeFile) gitstore.Resolution {
 		name = fmt.Sprintf("%s.conflict-%s-%s-%d%s", stem, mg.host, mg.now.UTC().Format("20060102-150405"), i, ext)
 	}
 	mg.taken[name] = true
-	return gitstore.Resolution{
+	return memory.Resolution{
 		Data:     f.Ours,
 		Conflict: true,
-		Extra:    []gitstore.ExtraFile{{Path: name, Data: markConflict(f.Theirs, f.Path, mg.remote, mg.now)}},
+		Extra:    []memory.ExtraFile{{Path: name, Data: markConflict(f.Theirs, f.Path, mg.remote, mg.now)}},
 	}
 }
 

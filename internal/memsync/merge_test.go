@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -119,7 +119,7 @@ func TestMergerRules(t *testing.T) {
 	mg := &merger{host: "laptop", now: now, remote: "origin", taken: map[string]bool{}}
 	item := "---\nid: 01JDXK3V9M2Q7Y8Z4T6R5W1HBC\nkind: fact\ntitle: X\n---\nbody %s\n"
 	p := "core/facts/x--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md"
-	r, err := mg.merge(gitstore.MergeFile{Path: p, InBase: true, InOurs: true, InTheirs: true,
+	r, err := mg.merge(memory.MergeFile{Path: p, InBase: true, InOurs: true, InTheirs: true,
 		Base: []byte(strings.Replace(item, "%s", "base", 1)), Ours: []byte(strings.Replace(item, "%s", "ours", 1)), Theirs: []byte(strings.Replace(item, "%s", "theirs", 1))})
 	if err != nil {
 		t.Fatal(err)
@@ -142,32 +142,32 @@ func TestMergerRules(t *testing.T) {
 		t.Errorf("unmark:\n%s", got)
 	}
 	// A second conflict on the same path in the same merge gets another name.
-	r2, _ := mg.merge(gitstore.MergeFile{Path: p, InOurs: true, InTheirs: true, Ours: []byte("a"), Theirs: []byte("b")})
+	r2, _ := mg.merge(memory.MergeFile{Path: p, InOurs: true, InTheirs: true, Ours: []byte("a"), Theirs: []byte("b")})
 	if r2.Extra[0].Path == want {
 		t.Error("same conflict name twice")
 	}
 	// A name taken in the tree already (a conflict of an earlier merge in
 	// the same second) is not reused.
 	mg2 := &merger{host: "laptop", now: now, remote: "origin", taken: map[string]bool{}}
-	r5, _ := mg2.merge(gitstore.MergeFile{Path: p, InOurs: true, InTheirs: true, Ours: []byte("a"), Theirs: []byte("b"),
+	r5, _ := mg2.merge(memory.MergeFile{Path: p, InOurs: true, InTheirs: true, Ours: []byte("a"), Theirs: []byte("b"),
 		Exists: func(q string) bool { return q == want }})
 	if r5.Extra[0].Path == want || !IsConflictCopy(r5.Extra[0].Path) || ConflictOriginal(r5.Extra[0].Path) != p {
 		t.Errorf("taken name: %s", r5.Extra[0].Path)
 	}
 	// Modified here, deleted there (and the reverse): the change stays.
-	if r, _ := mg.merge(gitstore.MergeFile{Path: p, InBase: true, InOurs: true, Ours: []byte("changed")}); r.Delete || string(r.Data) != "changed" {
+	if r, _ := mg.merge(memory.MergeFile{Path: p, InBase: true, InOurs: true, Ours: []byte("changed")}); r.Delete || string(r.Data) != "changed" {
 		t.Errorf("modify/delete: %+v", r)
 	}
-	if r, _ := mg.merge(gitstore.MergeFile{Path: p, InBase: true, InTheirs: true, Theirs: []byte("changed")}); r.Delete || string(r.Data) != "changed" {
+	if r, _ := mg.merge(memory.MergeFile{Path: p, InBase: true, InTheirs: true, Theirs: []byte("changed")}); r.Delete || string(r.Data) != "changed" {
 		t.Errorf("delete/modify: %+v", r)
 	}
 	// Other files: conflict copies with the extension kept.
-	r3, _ := mg.merge(gitstore.MergeFile{Path: "cairn.yaml", InOurs: true, InTheirs: true, Ours: []byte("a: 1\n"), Theirs: []byte("a: 2\n")})
+	r3, _ := mg.merge(memory.MergeFile{Path: "cairn.yaml", InOurs: true, InTheirs: true, Ours: []byte("a: 1\n"), Theirs: []byte("a: 2\n")})
 	if !strings.HasPrefix(r3.Extra[0].Path, "cairn.conflict-laptop-") || !strings.HasSuffix(r3.Extra[0].Path, ".yaml") || string(r3.Extra[0].Data) != "a: 2\n" {
 		t.Errorf("cairn.yaml: %+v", r3.Extra)
 	}
 	// Logs union.
-	r4, _ := mg.merge(gitstore.MergeFile{Path: "sessions/s/prompts.md", InBase: true, InOurs: true, InTheirs: true, Base: []byte("b\n"), Ours: []byte("b\n## 2\no\n"), Theirs: []byte("b\n## 3\nt\n")})
+	r4, _ := mg.merge(memory.MergeFile{Path: "sessions/s/prompts.md", InBase: true, InOurs: true, InTheirs: true, Base: []byte("b\n"), Ours: []byte("b\n## 2\no\n"), Theirs: []byte("b\n## 3\nt\n")})
 	if r4.Conflict || string(r4.Data) != "b\n## 2\no\n## 3\nt\n" {
 		t.Errorf("prompts.md: %+v", r4)
 	}
@@ -239,7 +239,7 @@ func TestMergeConfig(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mg := &merger{host: "h", now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), remote: "origin", taken: map[string]bool{}}
-			r, err := mg.merge(gitstore.MergeFile{Path: tc.path, Base: []byte(tc.ours), Ours: []byte(tc.ours), Theirs: []byte(tc.theirs),
+			r, err := mg.merge(memory.MergeFile{Path: tc.path, Base: []byte(tc.ours), Ours: []byte(tc.ours), Theirs: []byte(tc.theirs),
 				InBase: true, InOurs: true, InTheirs: true})
 			if err != nil {
 				t.Fatal(err)
@@ -262,7 +262,7 @@ func TestMergeConfig(t *testing.T) {
 		})
 	}
 	mg := &merger{host: "h", taken: map[string]bool{}}
-	r, _ := mg.merge(gitstore.MergeFile{Path: "CAIRN.yaml", Theirs: []byte("x"), InTheirs: true})
+	r, _ := mg.merge(memory.MergeFile{Path: "CAIRN.yaml", Theirs: []byte("x"), InTheirs: true})
 	if !r.Delete || len(mg.warnings) != 1 {
 		t.Errorf("CAIRN.yaml: %+v, warnings %q", r, mg.warnings)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -16,7 +15,7 @@ type ShareResult struct {
 	From, To   string
 	Items      []model.ItemChange
 	Skipped    int // shared before
-	Checkpoint *gitstore.Checkpoint
+	Checkpoint *memory.Checkpoint
 }
 
 // What Share copies.
@@ -77,7 +76,7 @@ func Share(ctx context.Context, m *memory.Memory, from, to, what string) (*Share
 		if e.Item.Session != dst.ID {
 			continue
 		}
-		data, err := m.Store().ReadFile(e.Path)
+		data, err := m.ReadFile(e.Path)
 		if err != nil {
 			continue
 		}

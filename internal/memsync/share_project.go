@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -14,11 +13,11 @@ import (
 
 // ProjectShareResult says what ShareTo copied.
 type ProjectShareResult struct {
-	From       string               `json:"from"` // the source project
-	To         string               `json:"to"`   // the destination project
-	Items      []model.ItemChange   `json:"items"`
-	Skipped    int                  `json:"skipped"` // shared before
-	Checkpoint *gitstore.Checkpoint `json:"-"`
+	From       string             `json:"from"` // the source project
+	To         string             `json:"to"`   // the destination project
+	Items      []model.ItemChange `json:"items"`
+	Skipped    int                `json:"skipped"` // shared before
+	Checkpoint *memory.Checkpoint `json:"-"`
 }
 
 // ShareTo copies this memory's core items (its decisions, its patterns or
@@ -65,7 +64,7 @@ func ShareTo(ctx context.Context, m *memory.Memory, dst *memory.Memory, what str
 	done := map[string]bool{} // items of m already in dst
 	for _, e := range have {
 		done[e.Item.ID] = true // shared back and forth: the same item
-		if data, err := dst.Store().ReadFile(e.Path); err == nil {
+		if data, err := dst.ReadFile(e.Path); err == nil {
 			if k := model.FrontKeys(data); k[model.KeySharedProject] == m.Project && k[model.KeySharedItem] != "" {
 				done[k[model.KeySharedItem]] = true
 			}
@@ -78,7 +77,7 @@ func ShareTo(ctx context.Context, m *memory.Memory, dst *memory.Memory, what str
 		if !containsKind(kinds, it.Kind) || IsConflictCopy(e.Path) {
 			continue
 		}
-		data, err := m.Store().ReadFile(e.Path)
+		data, err := m.ReadFile(e.Path)
 		if err != nil {
 			continue
 		}

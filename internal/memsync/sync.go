@@ -16,7 +16,6 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -35,7 +34,7 @@ type SyncOptions struct {
 	Remote string
 	// NoPush fetches and merges only.
 	NoPush bool
-	// Getenv supplies credentials (gitstore.TokenEnv, SSH_AUTH_SOCK,
+	// Getenv supplies credentials (memory.TokenEnv, SSH_AUTH_SOCK,
 	// HOME); nil means os.Getenv.
 	Getenv func(string) string
 	// Host names the conflict copies this machine writes; empty means
@@ -65,8 +64,8 @@ type RemoteSync struct {
 
 // SyncResult says what Sync did.
 type SyncResult struct {
-	Saved   *gitstore.Checkpoint `json:"-"` // changes checkpointed before merging
-	Remotes []RemoteSync         `json:"remotes"`
+	Saved   *memory.Checkpoint `json:"-"` // changes checkpointed before merging
+	Remotes []RemoteSync       `json:"remotes"`
 }
 
 // Errors of Sync.
@@ -94,15 +93,15 @@ func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult,
 	if opts.Attempts <= 0 {
 		opts.Attempts = DefaultSyncAttempts
 	}
-	var remotes []gitstore.Remote
+	var remotes []memory.Remote
 	if opts.Remote != "" {
-		r, err := m.Store().Remote(opts.Remote)
+		r, err := m.Remote(opts.Remote)
 		if err != nil {
 			return nil, err
 		}
-		remotes = []gitstore.Remote{r}
+		remotes = []memory.Remote{r}
 	} else {
-		rs, err := m.Store().Remotes()
+		rs, err := m.Remotes()
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +111,7 @@ func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult,
 		remotes = rs
 	}
 	// One sync at a time: two would fetch and merge the same thing twice.
-	fl := flock.New(m.Store().StatePath("sync.lock"), flock.SetPermissions(0o600))
+	fl := flock.New(m.StatePath("sync.lock"), flock.SetPermissions(0o600))
 	if ok, err := fl.TryLockContext(ctx, 50*time.Millisecond); !ok {
 		return nil, fmt.Errorf("sync: wait for another sync: %w", err)
 	}
@@ -125,7 +124,7 @@ func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult,
 	}
 	res.Saved, err = m.CheckpointHeld(ctx, memory.CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"})
 	unlock()
-	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+	if err != nil && !errors.Is(err, memory.ErrNothingToDo) {
 		return nil, err
 	}
 	var failed []string
@@ -142,15 +141,15 @@ func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult,
 	return res, nil
 }
 
-func syncRemote(ctx context.Context, m *memory.Memory, r gitstore.Remote, opts SyncOptions) RemoteSync {
-	rs := RemoteSync{Remote: r.Name, URL: gitstore.Redact(r.URL)}
+func syncRemote(ctx context.Context, m *memory.Memory, r memory.Remote, opts SyncOptions) RemoteSync {
+	rs := RemoteSync{Remote: r.Name, URL: memory.RedactURL(r.URL)}
 	fail := func(err error) RemoteSync {
 		rs.Error = err.Error()
 		return rs
 	}
 	for rs.Attempts < opts.Attempts {
 		rs.Attempts++
-		f, err := m.Store().Fetch(ctx, r.Name, opts.Getenv)
+		f, err := m.Fetch(ctx, r.Name, opts.Getenv)
 		if err != nil {
 			return fail(err)
 		}
@@ -161,14 +160,14 @@ func syncRemote(ctx context.Context, m *memory.Memory, r gitstore.Remote, opts S
 				return fail(err)
 			}
 		}
-		if h, err := m.Store().Resolve("HEAD"); err == nil {
+		if h, err := m.Resolve("HEAD"); err == nil {
 			rs.Commit = h
 		}
 		if opts.NoPush {
 			return rs
 		}
-		p, err := m.Store().Push(ctx, r.Name, opts.Getenv)
-		if errors.Is(err, gitstore.ErrRemoteMoved) {
+		p, err := m.Push(ctx, r.Name, opts.Getenv)
+		if errors.Is(err, memory.ErrRemoteMoved) {
 			continue
 		}
 		if err != nil {
@@ -181,8 +180,8 @@ func syncRemote(ctx context.Context, m *memory.Memory, r gitstore.Remote, opts S
 }
 
 // mergeFetched merges what a fetch brought, under the write lock.
-func mergeFetched(ctx context.Context, m *memory.Memory, f *gitstore.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.Store().ReadFileAt(ctx, f.Tracking, memory.ConfigFile); err != nil {
+func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts SyncOptions, rs *RemoteSync) error {
+	if _, err := m.ReadFileAt(ctx, f.Tracking, memory.ConfigFile); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -192,23 +191,23 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *gitstore.Fetched, op
 	defer unlock()
 	// Changes made since Sync checkpointed (a hook, between two rounds).
 	// In the first round Sync has just checkpointed; a change made since
-	// in a file the merge writes stops the merge (gitstore.ErrDirty), and
+	// in a file the merge writes stops the merge (memory.ErrDirty), and
 	// any other stays as it is for the next checkpoint.
 	if rs.Attempts > 1 {
-		if _, err := m.CheckpointHeld(ctx, memory.CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+		if _, err := m.CheckpointHeld(ctx, memory.CheckpointOptions{Message: "checkpoint: before sync", Event: "pre-sync"}); err != nil && !errors.Is(err, memory.ErrNothingToDo) {
 			return err
 		}
 	}
 	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}}
 	var warnings []string
-	res, err := m.Store().Merge(ctx, gitstore.MergeOptions{
+	res, err := m.Merge(ctx, memory.MergeOptions{
 		Theirs:         f.Tracking,
 		Merge:          mg.merge,
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
 		AdoptUnrelated: onlyInit(ctx, m),
 		AllowUnrelated: opts.AllowUnrelated,
 		Ask:            isConfig,
-		Trailers: []gitstore.Trailer{
+		Trailers: []memory.Trailer{
 			{Key: memory.TrailerEvent, Value: "sync"},
 			{Key: TrailerRemote, Value: f.Remote},
 			{Key: memory.TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)},
@@ -220,7 +219,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *gitstore.Fetched, op
 			return nil
 		},
 	})
-	if errors.Is(err, gitstore.ErrUnrelated) {
+	if errors.Is(err, memory.ErrUnrelated) {
 		return fmt.Errorf("sync %s (%s): %w; refusing to merge (cairn sync %s --allow-unrelated merges two memories started apart)",
 			f.Remote, f.URL, err, f.Remote)
 	}
@@ -232,19 +231,19 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *gitstore.Fetched, op
 	}
 	if len(res.Held) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: changes to %s not applied (%s; hooks come from the cairn binary, never from a remote)",
-			f.Remote, gitstore.HooksDir+"/", strings.Join(res.Held, ", ")))
+			f.Remote, memory.HooksDir+"/", strings.Join(res.Held, ", ")))
 	}
 	for _, w := range warnings {
 		m.Warn(w)
 	}
 	rs.Warnings = append(rs.Warnings, warnings...)
-	if rs.Merge == "" || res.Kind != gitstore.MergeUpToDate {
+	if rs.Merge == "" || res.Kind != memory.MergeUpToDate {
 		rs.Merge = res.Kind
 	}
 	rs.Changes += len(res.Changes)
 	rs.Conflicts = append(rs.Conflicts, res.Extra...)
-	if res.Kind != gitstore.MergeUpToDate {
-		m.Followed(ctx, &gitstore.Checkpoint{Hash: res.Head})
+	if res.Kind != memory.MergeUpToDate {
+		m.Followed(ctx, &memory.Checkpoint{Hash: res.Head})
 	}
 	return nil
 }
@@ -252,7 +251,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *gitstore.Fetched, op
 // onlyInit reports whether the memory holds nothing but its first
 // checkpoint, so that a remote's unrelated history can replace it.
 func onlyInit(ctx context.Context, m *memory.Memory) bool {
-	c, err := m.Store().Commit(ctx, "HEAD")
+	c, err := m.CommitInfo(ctx, "HEAD")
 	return err == nil && len(c.Parents) == 0 && c.Trailer(memory.TrailerEvent) == "" && strings.HasPrefix(c.Subject, "init:")
 }
 
@@ -289,17 +288,17 @@ func hostName() string {
 }
 
 // Remotes lists the configured remotes.
-func Remotes(m *memory.Memory) ([]gitstore.Remote, error) { return m.Store().Remotes() }
+func Remotes(m *memory.Memory) ([]memory.Remote, error) { return m.Remotes() }
 
 // AddRemote configures a remote (stored in .git/config, where git sees it
 // too).
-func AddRemote(ctx context.Context, m *memory.Memory, name, url string) (gitstore.Remote, error) {
+func AddRemote(ctx context.Context, m *memory.Memory, name, url string) (memory.Remote, error) {
 	unlock, err := m.Lock(ctx)
 	if err != nil {
-		return gitstore.Remote{}, err
+		return memory.Remote{}, err
 	}
 	defer unlock()
-	return m.Store().AddRemote(name, url)
+	return m.AddRemote(name, url)
 }
 
 // RemoveRemote forgets a remote; nothing on the remote changes.
@@ -309,7 +308,7 @@ func RemoveRemote(ctx context.Context, m *memory.Memory, name string) error {
 		return err
 	}
 	defer unlock()
-	return m.Store().RemoveRemote(name)
+	return m.RemoveRemote(name)
 }
 
 // Conflict is a conflict copy a sync wrote, beside the file it differs
@@ -330,7 +329,7 @@ func Conflicts(ctx context.Context, m *memory.Memory) ([]Conflict, error) {
 			return err
 		}
 		if d.IsDir() {
-			if name != m.Dir && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), gitstore.StateDir) || strings.EqualFold(d.Name(), "inbox")) && filepath.Dir(name) == m.Dir {
+			if name != m.Dir && (strings.EqualFold(d.Name(), ".git") || strings.EqualFold(d.Name(), memory.StateDir) || strings.EqualFold(d.Name(), "inbox")) && filepath.Dir(name) == m.Dir {
 				return filepath.SkipDir
 			}
 			return nil
@@ -356,7 +355,7 @@ const (
 
 // Resolve settles the conflict copy at p (a path, or the original's path
 // when it has exactly one copy) and checkpoints the result.
-func Resolve(ctx context.Context, m *memory.Memory, p, keep string) (*gitstore.Checkpoint, error) {
+func Resolve(ctx context.Context, m *memory.Memory, p, keep string) (*memory.Checkpoint, error) {
 	cs, err := Conflicts(ctx, m)
 	if err != nil {
 		return nil, err
@@ -384,49 +383,39 @@ func Resolve(ctx context.Context, m *memory.Memory, p, keep string) (*gitstore.C
 			return nil, fmt.Errorf("resolve %s: %d conflict copies; name one", p, len(of))
 		}
 	}
-	unlock, err := m.Lock(ctx)
+	unlock, err := m.LockSettled(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	data, err := m.Store().ReadFile(c.Path)
+	data, err := m.ReadFile(c.Path)
 	if err != nil {
 		return nil, err
 	}
 	data = unmarkConflict(data)
-	paths := []string{c.Path}
+	b := &memory.Writes{}
 	switch keep {
 	case KeepOriginal:
 	case KeepCopy:
-		if err := m.Store().WriteFile(c.Original, data); err != nil {
-			return nil, err
-		}
-		paths = append(paths, c.Original)
+		b.Put(c.Original, data)
 	case KeepBoth:
 		it, err := model.Parse(c.Original, data)
 		if err != nil {
 			return nil, fmt.Errorf("resolve %s: keep both needs an item: %w", c.Path, err)
 		}
 		it.ID = model.NewID(m.Now())
-		b, err := it.Marshal()
+		out, err := it.Marshal()
 		if err != nil {
 			return nil, err
 		}
-		np := path.Join(path.Dir(c.Original), it.FileName())
-		if err := m.Store().WriteFile(np, b); err != nil {
-			return nil, err
-		}
-		paths = append(paths, np)
+		b.Put(path.Join(path.Dir(c.Original), it.FileName()), out)
 	default:
 		return nil, fmt.Errorf("resolve: keep %q: want original, copy or both", keep)
 	}
-	if err := m.Store().Remove(c.Path); err != nil {
-		return nil, err
-	}
-	return m.CheckpointHeld(ctx, memory.CheckpointOptions{
+	b.Remove(c.Path)
+	return m.CommitWrites(ctx, b, memory.CheckpointOptions{
 		Message: fmt.Sprintf("resolve: keep %s of %s", keep, c.Original),
 		Event:   "resolve",
-		Paths:   paths,
 	})
 }
 
@@ -458,13 +447,13 @@ type VerifyOptions struct {
 
 // VerifyReport is what Verify found and did.
 type VerifyReport struct {
-	Objects   int                `json:"objects"`
-	Problems  []gitstore.Problem `json:"problems"`
-	Repaired  int                `json:"repaired"`
-	Remotes   []string           `json:"remotes_tried,omitempty"`
-	Conflicts []Conflict         `json:"conflicts"`
-	IndexDocs int                `json:"index_documents"`
-	IndexNote string             `json:"index_note,omitempty"`
+	Objects   int              `json:"objects"`
+	Problems  []memory.Problem `json:"problems"`
+	Repaired  int              `json:"repaired"`
+	Remotes   []string         `json:"remotes_tried,omitempty"`
+	Conflicts []Conflict       `json:"conflicts"`
+	IndexDocs int              `json:"index_documents"`
+	IndexNote string           `json:"index_note,omitempty"`
 }
 
 // ErrDamaged is returned by Verify when objects are missing or corrupt
@@ -479,13 +468,13 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	res, err := m.Store().Verify(ctx)
+	res, err := m.VerifyObjects(ctx)
 	if err != nil {
 		return nil, err
 	}
 	rep := &VerifyReport{Objects: res.Objects, Problems: res.Problems}
-	open := func() []gitstore.Problem {
-		var out []gitstore.Problem
+	open := func() []memory.Problem {
+		var out []memory.Problem
 		for _, p := range rep.Problems {
 			if !p.Fixed {
 				out = append(out, p)
@@ -494,7 +483,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 		return out
 	}
 	if opts.Repair && len(rep.Problems) > 0 {
-		rs, err := m.Store().Remotes()
+		rs, err := m.Remotes()
 		if err != nil {
 			return nil, err
 		}
@@ -507,7 +496,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 				break
 			}
 			rep.Remotes = append(rep.Remotes, r.Name)
-			n, err := m.Store().Repair(ctx, r.Name, rep.Problems, opts.Getenv)
+			n, err := m.Repair(ctx, r.Name, rep.Problems, opts.Getenv)
 			rep.Repaired += n
 			if err != nil {
 				m.Warn(err.Error())
@@ -517,7 +506,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 		if rep.Repaired > 0 {
 			// Check again: a repaired tree may name objects that were
 			// out of reach before.
-			again, err := m.Store().Verify(ctx)
+			again, err := m.VerifyObjects(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -598,7 +587,7 @@ func (a *AutoSync) Done(now time.Time, err error) {
 
 // HasRemotes reports whether any remote is configured.
 func HasRemotes(m *memory.Memory) bool {
-	rs, err := m.Store().Remotes()
+	rs, err := m.Remotes()
 	return err == nil && len(rs) > 0
 }
 
@@ -636,7 +625,7 @@ func SyncLoop(ctx context.Context, dir string, opts memory.Options, a *AutoSync,
 			continue
 		}
 		now := m.Now()
-		if h, err := m.Store().Resolve("HEAD"); err == nil && h != head {
+		if h, err := m.Resolve("HEAD"); err == nil && h != head {
 			if head != "" {
 				a.Checkpointed(now)
 			}
@@ -650,7 +639,7 @@ func SyncLoop(ctx context.Context, dir string, opts memory.Options, a *AutoSync,
 			return nil
 		}
 		a.Done(m.Now(), err)
-		if h, err := m.Store().Resolve("HEAD"); err == nil {
+		if h, err := m.Resolve("HEAD"); err == nil {
 			head = h
 		}
 		if report != nil {

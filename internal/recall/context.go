@@ -17,7 +17,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -420,7 +419,7 @@ type coreItem struct {
 // every core item; a long-running process keeps them in memo as well.
 // Files that do not parse are still candidates, as plain text.
 func coreCandidates(ctx context.Context, m *memory.Memory, memo *coreMemo) ([]coreItem, error) {
-	head, err := m.Store().Resolve("HEAD")
+	head, err := m.Resolve("HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
@@ -456,20 +455,20 @@ type coreMemo struct {
 const coreCacheFile = "core.tsv"
 
 func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreItem, error) {
-	name := m.Store().StatePath(coreCacheFile)
+	name := m.StatePath(coreCacheFile)
 	items, commit, ok := readCoreCache(name)
 	if ok && commit == head {
 		return items, nil
 	}
 	if ok {
-		if diffs, err := m.Store().Diff(ctx, gitstore.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
+		if diffs, err := m.Diff(ctx, memory.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
 			byPath := make(map[string]coreItem, len(items))
 			for _, c := range items {
 				byPath[c.path] = c
 			}
 			for _, d := range diffs {
 				delete(byPath, d.Path)
-				if d.Action != gitstore.Deleted && d.New != nil && indexable(d.Path) {
+				if d.Action != memory.Deleted && d.New != nil && indexable(d.Path) {
 					byPath[d.Path] = quickMeta(d.Path, d.New)
 				}
 			}
@@ -893,7 +892,7 @@ const recentTurnTokens = 40
 // when they were captured.
 func sessionRecentBlock(m *memory.Memory, dir, sid string) *block {
 	sp := dir + "/" + model.SessionFile
-	data, err := m.Store().ReadFile(sp)
+	data, err := m.ReadFile(sp)
 	if err != nil {
 		return nil
 	}

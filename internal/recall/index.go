@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -106,7 +105,7 @@ func Reindex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index, 
 	if err != nil {
 		return nil, err
 	}
-	ix, err := indexer.Rebuild(ctx, m.Store().StatePath(indexDir), iopts)
+	ix, err := indexer.Rebuild(ctx, m.StatePath(indexDir), iopts)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild search index: %w", err)
 	}
@@ -128,7 +127,7 @@ func openIndex(ctx context.Context, m *memory.Memory, lockTimeout time.Duration,
 		return nil, "", err
 	}
 	iopts.MustExist = existing
-	dir := m.Store().StatePath(indexDir)
+	dir := m.StatePath(indexDir)
 	ix, err := indexer.Open(ctx, dir, iopts)
 	var re *indexer.RebuildError
 	if !existing && errors.As(err, &re) {
@@ -346,7 +345,7 @@ func (x *Index) embedProblem(err error) string {
 func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, total int)) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	head, err := x.m.Store().Resolve("HEAD")
+	head, err := x.m.Resolve("HEAD")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
@@ -355,7 +354,7 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 		return nil
 	}
 	if v != "" {
-		diffs, err := x.m.Store().Diff(ctx, gitstore.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
+		diffs, err := x.m.Diff(ctx, memory.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
 		if err == nil {
 			err = x.apply(ctx, head, diffs, progress)
 			if errors.Is(err, indexer.ErrNeedsRebuild) {
@@ -363,7 +362,7 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 			}
 			return err
 		}
-		if !errors.Is(err, gitstore.ErrUnknownRev) {
+		if !errors.Is(err, memory.ErrUnknownRev) {
 			return fmt.Errorf("search index: catch up from %.10s: %w", v, err)
 		}
 		reason = fmt.Sprintf("reflected commit %.10s, which is not in this repository", v)
@@ -411,7 +410,7 @@ func (x *Index) generation() int {
 }
 
 // apply re-indexes the files of diffs and records head.
-func (x *Index) apply(ctx context.Context, head string, diffs []gitstore.FileDiff, progress func(done, total int)) error {
+func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff, progress func(done, total int)) error {
 	var gone []string
 	var docs []indexer.Document
 	sessions := newSessionTimes(x.m.Dir)
@@ -420,7 +419,7 @@ func (x *Index) apply(ctx context.Context, head string, diffs []gitstore.FileDif
 		if !indexable(d.Path) {
 			continue
 		}
-		if d.Action == gitstore.Deleted || d.New == nil {
+		if d.Action == memory.Deleted || d.New == nil {
 			gone = append(gone, d.Path)
 			continue
 		}
@@ -459,7 +458,7 @@ func (x *Index) put(ctx context.Context, docs []indexer.Document, progress func(
 // caught up next time. With announce, one line through Warn says that
 // it happens, and why if reason says.
 func (x *Index) fill(ctx context.Context, reason string, announce bool, progress func(done, total int)) error {
-	head, err := x.m.Store().Resolve("HEAD")
+	head, err := x.m.Resolve("HEAD")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
@@ -711,8 +710,8 @@ func timeKey(meta map[string]any, keys []string) time.Time {
 // catches up before its next search, and a missing or damaged index is
 // rebuilt by the next search. Failures are warnings: the checkpoint
 // stands.
-func afterCheckpoint(ctx context.Context, m *memory.Memory, cp *gitstore.Checkpoint) {
-	if _, err := os.Stat(filepath.Join(m.Store().StatePath(indexDir), "meta.json")); err != nil {
+func afterCheckpoint(ctx context.Context, m *memory.Memory, cp *memory.Checkpoint) {
+	if _, err := os.Stat(filepath.Join(m.StatePath(indexDir), "meta.json")); err != nil {
 		return // never built: the first search builds it
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -736,7 +735,7 @@ func afterCheckpoint(ctx context.Context, m *memory.Memory, cp *gitstore.Checkpo
 // other process holds it (see afterCheckpoint). Every process that opens
 // a memory to change it calls it once.
 func Follow(m *memory.Memory) {
-	m.OnCheckpoint(func(ctx context.Context, cp *gitstore.Checkpoint) { afterCheckpoint(ctx, m, cp) })
+	m.OnCheckpoint(func(ctx context.Context, cp *memory.Checkpoint) { afterCheckpoint(ctx, m, cp) })
 }
 
 // CheckIndex opens the search index, which repairs or rebuilds it and

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memory/memorytest"
@@ -42,7 +41,7 @@ func (w *warnings) take() []string {
 func newTestMemory(t *testing.T) (*memory.Memory, *warnings) {
 	t.Helper()
 	w := &warnings{}
-	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{Warn: w.add, Identity: gitstore.Identity{Name: "Test", Email: "test@example.com"}})
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{Warn: w.add, Identity: memory.Identity{Name: "Test", Email: "test@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +54,7 @@ func newTestMemory(t *testing.T) (*memory.Memory, *warnings) {
 func reopen(t *testing.T, m *memory.Memory) (*memory.Memory, *warnings) {
 	t.Helper()
 	w := &warnings{}
-	m2, err := memory.Open(context.Background(), m.Dir, memory.Options{Warn: w.add, Identity: gitstore.Identity{Name: "Test", Email: "test@example.com"}})
+	m2, err := memory.Open(context.Background(), m.Dir, memory.Options{Warn: w.add, Identity: memory.Identity{Name: "Test", Email: "test@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +126,7 @@ func has(list []string, s string) bool {
 
 func indexMeta(t *testing.T, m *memory.Memory) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(m.Store().StatePath(indexDir), "meta.json"))
+	b, err := os.ReadFile(filepath.Join(m.StatePath(indexDir), "meta.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +139,7 @@ func indexMeta(t *testing.T, m *memory.Memory) map[string]any {
 
 func head(t *testing.T, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.Store().Resolve("HEAD")
+	h, err := m.Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +243,7 @@ func TestIndexRebuildsWhenDamaged(t *testing.T) {
 	it := remember(t, m, model.Decision, "Use PostgreSQL for the job queue", "Because of transactions.")
 	x := mustOpenIndex(t, m)
 	x.Close()
-	dir := m.Store().StatePath(indexDir)
+	dir := m.StatePath(indexDir)
 	tests := []struct {
 		name   string
 		damage func()
@@ -582,7 +581,7 @@ func TestSearchRebuildsDamagedVectors(t *testing.T) {
 	remember(t, m, model.Fact, "The CI runs on two cores", "Benchmarks are noisy there.")
 	x := mustOpenIndex(t, m)
 	x.Close()
-	dir := m.Store().StatePath(indexDir)
+	dir := m.StatePath(indexDir)
 	data, err := filepath.Glob(filepath.Join(dir, "vectors.*"))
 	if err != nil || len(data) != 1 {
 		t.Fatalf("vector data files %v, %v: want one", data, err)

@@ -482,7 +482,7 @@ type referenceCounts struct {
 // counts nothing.
 func loadReferences(m *memory.Memory) map[string]int {
 	var rc referenceCounts
-	b, err := os.ReadFile(m.Store().StatePath(referencesFile))
+	b, err := os.ReadFile(m.StatePath(referencesFile))
 	if err != nil || json.Unmarshal(b, &rc) != nil || rc.Counts == nil {
 		return map[string]int{}
 	}
@@ -495,7 +495,7 @@ func countReferences(ctx context.Context, m *memory.Memory, ids []string) error 
 	if len(ids) == 0 {
 		return nil
 	}
-	name := m.Store().StatePath(referencesFile)
+	name := m.StatePath(referencesFile)
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}

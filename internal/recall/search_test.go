@@ -324,7 +324,7 @@ func TestReferencesCounted(t *testing.T) {
 	if got["A"] != 40 || got["B0"] != 20 || got["B1"] != 20 {
 		t.Errorf("counts %v", got)
 	}
-	os.WriteFile(m.Store().StatePath(referencesFile), []byte("{garbage"), 0o644)
+	os.WriteFile(m.StatePath(referencesFile), []byte("{garbage"), 0o644)
 	if got := loadReferences(m); len(got) != 0 {
 		t.Errorf("damaged file counts %v", got)
 	}

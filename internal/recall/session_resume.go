@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -129,8 +128,8 @@ func ResumeContext(ctx context.Context, m *memory.Memory, ref string) (string, e
 // latestSummary returns the latest sections of a session's summary that
 // fit in room characters.
 func latestSummary(m *memory.Memory, e *model.SessionEntry, room int) (string, error) {
-	data, err := m.Store().ReadFile(e.File(model.SummaryFile))
-	if errors.Is(err, gitstore.ErrNotFound) {
+	data, err := m.ReadFile(e.File(model.SummaryFile))
+	if errors.Is(err, memory.ErrNoFile) {
 		return "", nil
 	}
 	if err != nil {
@@ -169,8 +168,8 @@ func latestSummary(m *memory.Memory, e *model.SessionEntry, room int) (string, e
 
 // lastPrompts returns the text of a session's last n prompts.
 func lastPrompts(m *memory.Memory, e *model.SessionEntry, n int) ([]string, error) {
-	data, err := m.Store().ReadFile(e.File(model.PromptsFile))
-	if errors.Is(err, gitstore.ErrNotFound) {
+	data, err := m.ReadFile(e.File(model.PromptsFile))
+	if errors.Is(err, memory.ErrNoFile) {
 		return nil, nil
 	}
 	if err != nil {

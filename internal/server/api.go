@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -355,7 +354,7 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 	cp, err := a.d.Mem.Remember(r.Context(), it)
 	a.d.mu.Unlock()
 	switch {
-	case errors.Is(err, gitstore.ErrLocked):
+	case errors.Is(err, memory.ErrLocked):
 		replyError(w, http.StatusConflict, err.Error())
 	case err != nil:
 		replyError(w, http.StatusInternalServerError, err.Error())
@@ -364,7 +363,7 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func remembered(it *model.Item, cp *gitstore.Checkpoint) client.Remembered {
+func remembered(it *model.Item, cp *memory.Checkpoint) client.Remembered {
 	res := client.Remembered{ID: it.ID, Path: it.Path(), Kind: string(it.Kind), Title: it.Title}
 	if cp != nil {
 		res.Commit = cp.Hash

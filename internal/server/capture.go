@@ -65,7 +65,7 @@ func (d *Daemon) capture(ctx context.Context) error {
 		},
 		Inbox:   filepath.Join(m.Dir, "inbox"),
 		OnInbox: func(context.Context) { poke() },
-		Ignore:  []string{m.Store().StatePath("")},
+		Ignore:  []string{m.StatePath("")},
 		Log:     d.Log,
 	})
 	if err != nil {

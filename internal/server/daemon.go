@@ -18,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -49,21 +48,20 @@ type Daemon struct {
 // Serve runs the daemon until ctx is done. A second daemon on the same
 // memory fails with ErrRunning.
 func (d *Daemon) Serve(ctx context.Context) error {
-	st := d.Mem.Store()
 	if d.Log == nil {
 		d.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	lock := flock.New(st.StatePath(client.LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	lock := flock.New(d.Mem.StatePath(client.LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
 	ok, err := lock.TryLock()
 	if err != nil {
-		return fmt.Errorf("daemon: lock %s: %w", st.StatePath(client.LockFile), err)
+		return fmt.Errorf("daemon: lock %s: %w", d.Mem.StatePath(client.LockFile), err)
 	}
 	if !ok {
-		pid, _ := os.ReadFile(st.StatePath(client.PIDFile))
+		pid, _ := os.ReadFile(d.Mem.StatePath(client.PIDFile))
 		return fmt.Errorf("%w (pid %s); stop it with cairn daemon stop", ErrRunning, strings.TrimSpace(string(pid)))
 	}
 	defer lock.Unlock()
-	token, err := ensureToken(st.StatePath(client.TokenFile))
+	token, err := ensureToken(d.Mem.StatePath(client.TokenFile))
 	if err != nil {
 		return err
 	}
@@ -77,16 +75,16 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	url := "http://" + l.Addr().String()
 	d.started = time.Now()
-	if err := safefile.Write(st.StatePath(client.PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+	if err := safefile.Write(d.Mem.StatePath(client.PIDFile), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
-	if err := safefile.Write(st.StatePath(client.AddrFile), []byte(url+"\n"), 0o600); err != nil {
+	if err := safefile.Write(d.Mem.StatePath(client.AddrFile), []byte(url+"\n"), 0o600); err != nil {
 		l.Close()
 		return err
 	}
-	defer os.Remove(st.StatePath(client.AddrFile))
-	defer os.Remove(st.StatePath(client.PIDFile))
+	defer os.Remove(d.Mem.StatePath(client.AddrFile))
+	defer os.Remove(d.Mem.StatePath(client.PIDFile))
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/health", d.health)
@@ -94,7 +92,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	// Bleve lets one process write an index: the daemon holds it and
 	// serves searches, which catch up with HEAD before they run. An index
 	// never built is left to the first search, which builds it.
-	if _, err := os.Stat(st.StatePath(filepath.Join("index", "meta.json"))); err == nil {
+	if _, err := os.Stat(d.Mem.StatePath(filepath.Join("index", "meta.json"))); err == nil {
 		x, err := recall.OpenIndex(ctx, d.Mem, recall.IndexOptions{LockTimeout: 2 * time.Second})
 		if err != nil {
 			d.Log.Warn("search index not held by the daemon; searches open it themselves", "err", err)
@@ -126,7 +124,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			}
 		}()
 	}
-	run("monitor", gitstore.NewMonitor(st).Serve)
+	run("monitor", d.Mem.NewMonitor().Serve)
 	run("capture", d.capture)
 	for i, s := range d.Services {
 		run(fmt.Sprintf("service %d", i), s)
@@ -171,7 +169,7 @@ func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Tag != "" {
-		if err := gitstore.ValidTagName(req.Tag); err != nil {
+		if err := memory.ValidTagName(req.Tag); err != nil {
 			replyError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -182,9 +180,9 @@ func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
 		Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
 	})
 	switch {
-	case errors.Is(err, gitstore.ErrNothingToDo):
-		reply(w, http.StatusOK, client.CheckpointResponse{Changes: []gitstore.FileChange{}})
-	case errors.Is(err, gitstore.ErrLocked):
+	case errors.Is(err, memory.ErrNothingToDo):
+		reply(w, http.StatusOK, client.CheckpointResponse{Changes: []memory.FileChange{}})
+	case errors.Is(err, memory.ErrLocked):
 		replyError(w, http.StatusConflict, err.Error())
 	case err != nil:
 		replyError(w, http.StatusInternalServerError, err.Error())

@@ -55,8 +55,8 @@ func startDaemon(t *testing.T) (*Daemon, string, string) {
 	})
 	var url, token string
 	waitFor(t, "daemon to start", func() bool {
-		a, err1 := os.ReadFile(m.Store().StatePath(client.AddrFile))
-		k, err2 := os.ReadFile(m.Store().StatePath(client.TokenFile))
+		a, err1 := os.ReadFile(m.StatePath(client.AddrFile))
+		k, err2 := os.ReadFile(m.StatePath(client.TokenFile))
 		url, token = strings.TrimSpace(string(a)), strings.TrimSpace(string(k))
 		return err1 == nil && err2 == nil && url != ""
 	})
@@ -155,7 +155,7 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 
 func TestDaemonSecurityAndExclusivity(t *testing.T) {
 	d, url, _ := startDaemon(t)
-	fi, err := os.Stat(d.Mem.Store().StatePath(client.TokenFile))
+	fi, err := os.Stat(d.Mem.StatePath(client.TokenFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("token file: %v %v", fi.Mode(), err)
 	}
@@ -200,7 +200,7 @@ func TestDaemonServesSearch(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	var c *client.Client
 	waitFor(t, "the daemon", func() bool {
-		c, err = client.Discover(ctx, m.Store().StatePath(""), time.Second)
+		c, err = client.Discover(ctx, m.StatePath(""), time.Second)
 		return err == nil
 	})
 	// A memory committed after the daemon opened the index is found.

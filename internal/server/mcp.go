@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
@@ -122,7 +121,7 @@ func (s *MCP) stateDir() string {
 	if s.StateDir != "" {
 		return s.StateDir
 	}
-	return s.Mem.Store().StatePath("")
+	return s.Mem.StatePath("")
 }
 
 // daemon returns a client of the running daemon, or nil.
@@ -388,7 +387,7 @@ func (s *MCP) getOne(ctx context.Context, ref string) string {
 		return formatItem(e)
 	}
 	if p, perr := s.Mem.PathArg(ref); perr == nil && strings.Contains(ref, "/") {
-		if data, rerr := s.Mem.Store().ReadFile(p); rerr == nil {
+		if data, rerr := s.Mem.ReadFile(p); rerr == nil {
 			body := string(data)
 			if len(body) > maxGetChars {
 				body = strings.ToValidUTF8(body[len(body)-maxGetChars:], "") // the end is the latest
@@ -588,7 +587,7 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 		return err
 	})
 	if !done {
-		var cp *gitstore.Checkpoint
+		var cp *memory.Checkpoint
 		s.wmu.Lock()
 		cp, err = s.Mem.Remember(ctx, it)
 		s.wmu.Unlock()
@@ -610,7 +609,7 @@ type checkpointArgs struct {
 
 func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpointArgs) (*mcp.CallToolResult, any, error) {
 	if a.Tag != "" {
-		if err := gitstore.ValidTagName(a.Tag); err != nil {
+		if err := memory.ValidTagName(a.Tag); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -625,7 +624,7 @@ func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpoi
 		cp, cerr := s.Mem.Checkpoint(ctx, memory.CheckpointOptions{Message: a.Message, Tag: a.Tag, Event: "mcp"})
 		s.wmu.Unlock()
 		switch {
-		case errors.Is(cerr, gitstore.ErrNothingToDo):
+		case errors.Is(cerr, memory.ErrNothingToDo):
 			r, err = &client.CheckpointResponse{}, nil
 		case cerr != nil:
 			err = cerr

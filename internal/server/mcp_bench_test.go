@@ -178,7 +178,7 @@ func BenchmarkMCPSearch(b *testing.B) {
 	var c *client.Client
 	for i := 0; ; i++ {
 		var err error
-		if c, err = client.Discover(ctx, m.Store().StatePath(""), time.Second); err == nil {
+		if c, err = client.Discover(ctx, m.StatePath(""), time.Second); err == nil {
 			break
 		}
 		if i > 200 {

@@ -227,7 +227,7 @@ func TestMCPDaemonStartsLater(t *testing.T) {
 	go func() { done <- d.Serve(dctx) }()
 	defer func() { cancel(); <-done }()
 	waitFor(t, "the daemon", func() bool {
-		_, err := client.Discover(ctx, m.Store().StatePath(""), time.Second)
+		_, err := client.Discover(ctx, m.StatePath(""), time.Second)
 		return err == nil
 	})
 	toolOK(t, cs, "search", map[string]any{"query": "redis"}, "id="+id)
@@ -252,7 +252,7 @@ func TestMCPDaemonRestarts(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- d.Serve(dctx) }()
 		waitFor(t, "the daemon", func() bool {
-			_, err := client.Discover(ctx, m.Store().StatePath(""), time.Second)
+			_, err := client.Discover(ctx, m.StatePath(""), time.Second)
 			return err == nil
 		})
 		return func() { cancel(); <-done }

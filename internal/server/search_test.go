@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -26,7 +25,7 @@ import (
 func searchServer(t *testing.T) (*client.Client, *memory.Memory) {
 	t.Helper()
 	ctx := context.Background()
-	m, _, err := memory.Init(ctx, t.TempDir(), memory.Options{Identity: gitstore.Identity{Name: "T", Email: "t@example.com"}})
+	m, _, err := memory.Init(ctx, t.TempDir(), memory.Options{Identity: memory.Identity{Name: "T", Email: "t@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +53,7 @@ func searchServer(t *testing.T) (*client.Client, *memory.Memory) {
 	(&SearchAPI{Index: x, Token: "s3cret"}).Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	state := m.Store().StatePath("")
+	state := m.StatePath("")
 	os.WriteFile(filepath.Join(state, client.AddrFile), []byte(srv.URL+"\n"), 0o600)
 	os.WriteFile(filepath.Join(state, client.TokenFile), []byte("s3cret\n"), 0o600)
 	c, err := client.Discover(ctx, state, time.Second)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory"
 )
 
@@ -17,7 +16,7 @@ func New(t testing.TB) *memory.Memory {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
 	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
-		Identity: gitstore.Identity{Name: "test", Email: "test@example.com"},
+		Identity: memory.Identity{Name: "test", Email: "test@example.com"},
 		Warn:     func(s string) { t.Log("warn: " + s) },
 	})
 	if err != nil {
@@ -30,7 +29,7 @@ func New(t testing.TB) *memory.Memory {
 // Head returns the commit the memory's HEAD names.
 func Head(t testing.TB, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.Store().Resolve("HEAD")
+	h, err := m.Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}

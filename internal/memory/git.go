@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"context"
+	"io"
+
+	"github.com/cairn-mem/cairn/gitstore"
+)
+
+// The history vocabulary of a memory. memory is the one package that talks
+// to gitstore; the packages above it name commits, changes, diffs, remotes
+// and merges with these names. They are aliases, not copies, so values pass
+// between the layers as they are and gitstore's documentation applies.
+type (
+	Checkpoint    = gitstore.Checkpoint
+	FileChange    = gitstore.FileChange
+	FileDiff      = gitstore.FileDiff
+	DiffOptions   = gitstore.DiffOptions
+	Action        = gitstore.Action
+	Identity      = gitstore.Identity
+	Trailer       = gitstore.Trailer
+	Tag           = gitstore.Tag
+	TreeEntry     = gitstore.TreeEntry
+	Commit        = gitstore.Commit
+	GitLogOptions = gitstore.LogOptions
+	Remote        = gitstore.Remote
+	Problem       = gitstore.Problem
+	Fetched       = gitstore.Fetched
+	MergeFile     = gitstore.MergeFile
+	MergeOptions  = gitstore.MergeOptions
+	Resolution    = gitstore.Resolution
+	ExtraFile     = gitstore.ExtraFile
+)
+
+// What a change did to a file.
+const (
+	Added    = gitstore.Added
+	Modified = gitstore.Modified
+	Deleted  = gitstore.Deleted
+)
+
+// The merge outcomes sync reports.
+const MergeUpToDate = gitstore.MergeUpToDate
+
+// Errors of the history that callers tell apart.
+var (
+	ErrNothingToDo = gitstore.ErrNothingToDo // a checkpoint with nothing to commit
+	ErrNoFile      = gitstore.ErrNotFound    // no such file in the work tree or at a commit
+	ErrUnknownRev  = gitstore.ErrUnknownRev
+	ErrLocked      = gitstore.ErrLocked // another writer holds the lock past lock_timeout
+	ErrUnrelated   = gitstore.ErrUnrelated
+	ErrRemoteMoved = gitstore.ErrRemoteMoved
+	ErrDirty       = gitstore.ErrDirty
+)
+
+// Paths and names of the memory repository.
+const (
+	StateDir = gitstore.StateDir // .state: derived and transient, never committed
+	HooksDir = gitstore.HooksDir // hooks/: never taken from a remote
+	TokenEnv = gitstore.TokenEnv // the variable that holds a token for https remotes
+)
+
+// ValidTagName checks a checkpoint name as git would.
+func ValidTagName(name string) error { return gitstore.ValidTagName(name) }
+
+// RedactURL hides the password of a remote's URL, for printing.
+func RedactURL(raw string) string { return gitstore.Redact(raw) }
+
+// WritePatch writes diffs as a unified patch, colored when asked.
+func WritePatch(w io.Writer, diffs []FileDiff, color bool) error {
+	return gitstore.WritePatch(w, diffs, color)
+}
+
+// WriteStat writes diffs as git diff --stat does.
+func WriteStat(w io.Writer, diffs []FileDiff) error { return gitstore.WriteStat(w, diffs) }
+
+// StatePath returns the path of name inside the state folder (.state/).
+func (m *Memory) StatePath(name string) string { return m.store.StatePath(name) }
+
+// ReadFile reads a file of the work tree by its repository path; a
+// missing file's error matches ErrNoFile.
+func (m *Memory) ReadFile(p string) ([]byte, error) { return m.store.ReadFile(p) }
+
+// ReadFileAt reads a file as it was at rev.
+func (m *Memory) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
+	return m.store.ReadFileAt(ctx, rev, p)
+}
+
+// Resolve turns a revision (a commit id or prefix, a tag, HEAD, HEAD~N)
+// into a commit id.
+func (m *Memory) Resolve(rev string) (string, error) { return m.store.Resolve(rev) }
+
+// Tags lists the named checkpoints.
+func (m *Memory) Tags(ctx context.Context) ([]Tag, error) { return m.store.Tags(ctx) }
+
+// Monitor watches the work tree with inotify and answers, over
+// .state/fsmonitor.sock, what changed since a token, so that a checkpoint
+// in any process scans only those paths (git's fsmonitor protocol). The
+// daemon serves it.
+type Monitor = gitstore.Monitor
+
+// NewMonitor returns a monitor of the memory's work tree; Serve runs it.
+func (m *Memory) NewMonitor() *Monitor { return gitstore.NewMonitor(m.store) }
