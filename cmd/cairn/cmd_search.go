@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/memory"
 	"github.com/schollz/progressbar/v3"
@@ -252,9 +253,8 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s server.Searc
 
 // lockHolder names the process holding the index, as its lock file says.
 func lockHolder(state string) string {
-	b, err := os.ReadFile(filepath.Join(state, "index", "lock"))
-	if pid := strings.TrimSpace(string(b)); err == nil && pid != "" {
-		return " (pid " + pid + ")"
+	if h := safefile.Holder(filepath.Join(state, "index", "lock")); h != "" {
+		return " (" + h + ")"
 	}
 	return ""
 }
