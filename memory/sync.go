@@ -14,9 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // DefaultSyncAttempts bounds the fetch, merge and push rounds of one sync
@@ -110,11 +109,11 @@ func (m *Memory) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error
 		remotes = rs
 	}
 	// One sync at a time: two would fetch and merge the same thing twice.
-	fl := flock.New(m.store.StatePath("sync.lock"), flock.SetPermissions(0o600))
-	if ok, err := fl.TryLockContext(ctx, 50*time.Millisecond); !ok {
+	unlockSync, err := safefile.Lock(ctx, m.store.StatePath("sync.lock"), -1)
+	if err != nil {
 		return nil, fmt.Errorf("sync: wait for another sync: %w", err)
 	}
-	defer fl.Unlock()
+	defer unlockSync()
 
 	res := &SyncResult{}
 	unlock, err := m.Lock(ctx)

@@ -21,7 +21,6 @@ import (
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/memory"
-	"github.com/gofrs/flock"
 )
 
 // Files the daemon keeps in the memory's state folder.
@@ -60,16 +59,15 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Log == nil {
 		d.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	lock := flock.New(st.StatePath(LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	ok, err := lock.TryLock()
-	if err != nil {
-		return fmt.Errorf("daemon: lock %s: %w", st.StatePath(LockFile), err)
-	}
-	if !ok {
+	unlock, err := safefile.TryLock(st.StatePath(LockFile))
+	if errors.Is(err, safefile.ErrLocked) {
 		pid, _ := os.ReadFile(st.StatePath(PIDFile))
 		return fmt.Errorf("%w (pid %s); stop it with cairn daemon stop", ErrRunning, strings.TrimSpace(string(pid)))
 	}
-	defer lock.Unlock()
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	defer unlock()
 	token, err := ensureToken(st.StatePath(TokenFile))
 	if err != nil {
 		return err
