@@ -34,8 +34,9 @@ func (s *Store) Lock(ctx context.Context, timeout time.Duration) (unlock func(),
 	s.mu.Unlock()
 
 	name := s.StatePath("lock")
-	// Writers hold the lock for milliseconds: safefile polls often. No
-	// timeout means no wait, as safefile's negative one would not.
+	// Writers hold the lock for milliseconds: safefile polls often. A
+	// timeout of 0 or less means no wait, where safefile would take a
+	// negative one to mean no limit.
 	release, err := safefile.Lock(ctx, name, max(timeout, 0))
 	if err != nil {
 		if ctx.Err() != nil {

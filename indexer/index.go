@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
-	"github.com/gofrs/flock"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 var (
@@ -122,7 +121,7 @@ type Index struct {
 	opts     Options
 	embedder Embedder
 	analyzer analysis.Analyzer
-	lock     *flock.Flock
+	unlock   func() error               // releases the directory's lock, once acquired
 	textOpts index.FieldIndexingOptions // of body and title, from the mapping
 
 	mu    sync.RWMutex
@@ -207,39 +206,30 @@ func newIndex(dir string, opts Options) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	return &Index{dir: dir, opts: opts, embedder: opts.Embedder, lock: flock.New(filepath.Join(dir, lockFile))}, nil
+	return &Index{dir: dir, opts: opts, embedder: opts.Embedder}, nil
 }
 
-// acquire takes the directory's lock, waiting up to LockTimeout.
+// acquire takes the directory's lock, waiting up to LockTimeout. Its
+// error names the holder, which safefile.Lock writes into the lock file.
 func (ix *Index) acquire(ctx context.Context) error {
-	ok, err := ix.lock.TryLock()
-	if err == nil && !ok && ix.opts.LockTimeout > 0 {
-		lctx, cancel := context.WithTimeout(ctx, ix.opts.LockTimeout)
-		ok, err = ix.lock.TryLockContext(lctx, 20*time.Millisecond)
-		cancel()
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = nil
+	name := filepath.Join(ix.dir, lockFile)
+	unlock, err := safefile.Lock(ctx, name, max(ix.opts.LockTimeout, 0))
+	// Out of time, whoever's time it was, is still a lock held too long.
+	if errors.Is(err, safefile.ErrLocked) || errors.Is(err, context.DeadlineExceeded) {
+		holder := ""
+		if h := safefile.Holder(name); h != "" {
+			holder = " (" + h + ")"
 		}
+		return fmt.Errorf("open index %s: %w%s", ix.dir, ErrLocked, holder)
 	}
 	if err != nil {
 		return fmt.Errorf("lock index %s: %w", ix.dir, err)
 	}
-	if !ok {
-		holder := ""
-		if b, err := os.ReadFile(ix.lock.Path()); err == nil && len(b) > 0 {
-			holder = " (pid " + strings.TrimSpace(string(b)) + ")"
-		}
-		return fmt.Errorf("open index %s: %w%s", ix.dir, ErrLocked, holder)
-	}
-	// Say who holds it, for the message above in another process.
-	if f, err := os.OpenFile(ix.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
-		f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
-		f.Close()
-	}
+	ix.unlock = unlock
 	return nil
 }
 
-func (ix *Index) release() { ix.lock.Unlock() }
+func (ix *Index) release() { ix.unlock() }
 
 func (ix *Index) chunking() string {
 	c := ix.opts.Chunk
@@ -386,7 +376,7 @@ func (ix *Index) writeMeta() error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(ix.dir, metaFile), append(b, '\n')); err != nil {
+	if err := safefile.Write(filepath.Join(ix.dir, metaFile), append(b, '\n'), 0o600); err != nil {
 		return err
 	}
 	ix.onDisk = ix.meta

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // The vectors file holds every chunk's metadata and where its vector is.
@@ -135,10 +137,10 @@ func (s *vecStore) header() []byte {
 
 // create writes a new, empty store.
 func (s *vecStore) create() error {
-	if err := writeFileAtomic(s.dfile, nil); err != nil {
+	if err := safefile.Write(s.dfile, nil, 0o600); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(s.file, s.header()); err != nil {
+	if err := safefile.Write(s.file, s.header(), 0o600); err != nil {
 		return err
 	}
 	s.dsize = 0
@@ -710,10 +712,10 @@ func (s *vecStore) compact(force bool) error {
 	// Vectors first: a crash between the renames leaves the old log
 	// naming vectors the new file does not hold where it says, which
 	// their checksums find (the index then needs a rebuild).
-	if err := writeFileAtomic(s.dfile, l.v); err != nil {
+	if err := safefile.Write(s.dfile, l.v, 0o600); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(s.file, l.b); err != nil {
+	if err := safefile.Write(s.file, l.b, 0o600); err != nil {
 		return err
 	}
 	s.close()
@@ -981,39 +983,6 @@ func (d *decoder) u64() uint64 {
 func appendStr(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
-}
-
-// writeFileAtomic writes data to name through a temporary file in the
-// same directory, fsyncing the file and the directory.
-func writeFileAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = io.Copy(f, bytes.NewReader(data))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // slot finds the chunk with the given id.

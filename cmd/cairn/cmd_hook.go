@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
@@ -228,39 +229,31 @@ func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 	return memory.Find(".")
 }
 
-// dropHookPayload copies r into a new file of the inbox under a hidden
-// name, then renames it hook-<nanoseconds>-<pid>.json, as the capture
-// script does. Nothing on r writes nothing.
+// dropHookPayload copies r into a new file of the inbox, named
+// hook-<nanoseconds>-<pid>.json as the capture script names it, through
+// safefile (a hidden temporary, fsynced, renamed). The directory is not
+// synced, as before: a payload lost to a crash is one event less. Nothing
+// on r writes nothing.
 func dropHookPayload(inbox string, r io.Reader) error {
 	if err := os.MkdirAll(inbox, 0o700); err != nil {
 		return err
 	}
 	stamp := fmt.Sprintf("%d-%d", time.Now().UnixNano(), os.Getpid())
-	tmp := filepath.Join(inbox, ".hook-"+stamp+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	err := safefile.WriteFunc(filepath.Join(inbox, "hook-"+stamp+".json"), 0o600, safefile.SyncFile, func(w io.Writer) error {
+		n, err := io.Copy(w, r)
+		if err == nil && n == 0 {
+			return errNoPayload
+		}
 		return err
-	}
-	n, err := io.Copy(f, r)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && n == 0 {
-		os.Remove(tmp)
+	})
+	if errors.Is(err, errNoPayload) {
 		return nil
 	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(inbox, "hook-"+stamp+".json"))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write to %s: %w", inbox, err)
-	}
-	return nil
+	return err
 }
+
+// errNoPayload stops dropHookPayload from writing an empty file.
+var errNoPayload = errors.New("no payload")
 
 // hookSessionStart is SessionStart: with no daemon, process what the
 // capture hooks queued; pack the context; queue the session's record.

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -253,9 +254,8 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searc
 
 // lockHolder names the process holding the index, as its lock file says.
 func lockHolder(state string) string {
-	b, err := os.ReadFile(filepath.Join(state, "index", "lock"))
-	if pid := strings.TrimSpace(string(b)); err == nil && pid != "" {
-		return " (pid " + pid + ")"
+	if h := safefile.Holder(filepath.Join(state, "index", "lock")); h != "" {
+		return " (" + h + ")"
 	}
 	return ""
 }

@@ -14,10 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // DefaultSyncAttempts bounds the fetch, merge and push rounds of one sync
@@ -111,11 +110,11 @@ func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult,
 		remotes = rs
 	}
 	// One sync at a time: two would fetch and merge the same thing twice.
-	fl := flock.New(m.StatePath("sync.lock"), flock.SetPermissions(0o600))
-	if ok, err := fl.TryLockContext(ctx, 50*time.Millisecond); !ok {
+	unlockSync, err := safefile.Lock(ctx, m.StatePath("sync.lock"), -1)
+	if err != nil {
 		return nil, fmt.Errorf("sync: wait for another sync: %w", err)
 	}
-	defer fl.Unlock()
+	defer unlockSync()
 
 	res := &SyncResult{}
 	unlock, err := m.Lock(ctx)

@@ -21,7 +21,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
-	"github.com/gofrs/flock"
 )
 
 // SearchOptions say what Search looks for. Filters combine with AND.
@@ -499,17 +498,11 @@ func countReferences(ctx context.Context, m *memory.Memory, ids []string) error 
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
-	lock := flock.New(name + ".lock")
-	lctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	ok, err := lock.TryLockContext(lctx, 5*time.Millisecond)
-	if err != nil || !ok {
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			err = errors.New("locked by another process")
-		}
+	unlock, err := safefile.Lock(ctx, name+".lock", time.Second)
+	if err != nil {
 		return fmt.Errorf("count references in %s: %w", name, err)
 	}
-	defer lock.Unlock()
+	defer unlock()
 	counts := loadReferences(m)
 	for _, id := range ids {
 		counts[id]++

@@ -22,7 +22,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/safefile"
-	"github.com/gofrs/flock"
 )
 
 // ErrRunning means a daemon already serves this memory.
@@ -51,16 +50,15 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Log == nil {
 		d.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	lock := flock.New(d.Mem.StatePath(client.LockFile), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	ok, err := lock.TryLock()
-	if err != nil {
-		return fmt.Errorf("daemon: lock %s: %w", d.Mem.StatePath(client.LockFile), err)
-	}
-	if !ok {
+	unlock, err := safefile.TryLock(d.Mem.StatePath(client.LockFile))
+	if errors.Is(err, safefile.ErrLocked) {
 		pid, _ := os.ReadFile(d.Mem.StatePath(client.PIDFile))
 		return fmt.Errorf("%w (pid %s); stop it with cairn daemon stop", ErrRunning, strings.TrimSpace(string(pid)))
 	}
-	defer lock.Unlock()
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	defer unlock()
 	token, err := ensureToken(d.Mem.StatePath(client.TokenFile))
 	if err != nil {
 		return err
