@@ -70,7 +70,7 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 			return err
 		}
 		defer m.Close()
-		s = contextOnly{m}
+		s = recall.ContextOnly{M: m}
 	} else {
 		var done func()
 		var err error

@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
-	"github.com/cairn-mem/cairn/indexer"
-	"github.com/cairn-mem/cairn/internal/client"
-	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/spf13/cobra"
 )
@@ -43,13 +38,6 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 	defer m.Close()
 	start := time.Now()
 	x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: g.progress("indexing")})
-	if errors.Is(err, indexer.ErrLocked) {
-		state := filepath.Join(m.Dir, memory.StateDir)
-		if _, derr := client.Discover(ctx, state, daemonWait); derr == nil {
-			return errors.New("the cairn daemon has the search index open; stop it (cairn daemon stop), reindex, and start it again")
-		}
-		return fmt.Errorf("the search index is in use by another process%s; try again in a moment", lockHolder(state))
-	}
 	if err != nil {
 		return err
 	}

@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
-	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
-	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -184,92 +180,23 @@ func isTTY(w io.Writer) bool {
 }
 
 // daemonWait is how long to wait for the daemon to answer its health
-// check: it answers in about a millisecond when it runs.
-const daemonWait = 100 * time.Millisecond
+// check before doing the work here.
+const daemonWait = recall.DefaultDaemonWait
 
-// indexWait is how long a command waits for another process that has
-// the index open (another command, briefly) before it gives up;
-// CAIRN_LOCK_TIMEOUT overrides it.
-const indexWait = 3 * time.Second
-
-// searcher returns what searches the memory: the daemon, when one
-// answers, or the memory's index, opened here. A context pack can do
-// without the index (forContext): when it cannot be opened, core memory
-// and the session are still packed, with a warning. done releases what
-// was opened.
+// searcher returns what searches the memory (recall.Open decides: the
+// daemon, or the index opened here); done releases what was opened.
 func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searcher, done func(), err error) {
 	dir, err := g.memoryDir()
 	if err != nil {
 		return nil, nil, err
 	}
-	state := filepath.Join(dir, memory.StateDir)
-	if c, err := client.Discover(ctx, state, daemonWait); err == nil {
-		return recall.Remote{Client: c}, func() {}, nil
-	}
-	m, err := g.openDir(ctx, dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	wait := indexWait
-	if d := g.memoryOptions().LockTimeout; d > 0 {
-		wait = d
-	}
-	deadline := time.Now().Add(wait)
-	for {
-		x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{Progress: g.progress("indexing")})
-		if err == nil {
-			return x, func() { x.Close(); m.Close() }, nil
-		}
-		if !errors.Is(err, indexer.ErrLocked) {
-			if forContext && ctx.Err() == nil {
-				g.warn(fmt.Sprintf("%v; the context leaves out what a search would retrieve", err))
-				return contextOnly{m}, func() { m.Close() }, nil
-			}
-			m.Close()
-			return nil, nil, err
-		}
-		// Another process has the index: a command that will soon be
-		// done, or a daemon starting up.
-		if c, err := client.Discover(ctx, state, daemonWait); err == nil {
-			m.Close()
-			return recall.Remote{Client: c}, func() {}, nil
-		}
-		if time.Now().After(deadline) {
-			msg := fmt.Sprintf("the search index is in use by another process%s and no cairn daemon answers; try again in a moment", lockHolder(state))
-			if forContext {
-				g.warn(msg + "; the context leaves out what a search would retrieve")
-				return contextOnly{m}, func() { m.Close() }, nil
-			}
-			m.Close()
-			return nil, nil, errors.New(msg)
-		}
-		select {
-		case <-ctx.Done():
-			m.Close()
-			return nil, nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// lockHolder names the process holding the index, as its lock file says.
-func lockHolder(state string) string {
-	if h := safefile.Holder(filepath.Join(state, "index", "lock")); h != "" {
-		return " (" + h + ")"
-	}
-	return ""
-}
-
-// contextOnly packs context without an index.
-type contextOnly struct{ m *memory.Memory }
-
-func (c contextOnly) Search(ctx context.Context, q string, o recall.SearchOptions) (*recall.SearchResults, error) {
-	return nil, errors.New("no search index")
-}
-
-func (c contextOnly) Context(ctx context.Context, o recall.ContextOptions) (*recall.Pack, error) {
-	o.Query = "" // a warning said so already
-	return recall.Context(ctx, c.m, o)
+	return recall.Open(ctx, dir, recall.OpenOptions{
+		Open:       func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, dir) },
+		IndexWait:  g.memoryOptions().LockTimeout, // CAIRN_LOCK_TIMEOUT
+		ForContext: forContext,
+		Progress:   g.progress("indexing"),
+		Warn:       g.warn,
+	})
 }
 
 // progress returns a function that draws a progress bar on standard

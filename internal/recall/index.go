@@ -15,6 +15,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"gopkg.in/yaml.v3"
@@ -106,6 +107,13 @@ func Reindex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index, 
 		return nil, err
 	}
 	ix, err := indexer.Rebuild(ctx, m.StatePath(indexDir), iopts)
+	if errors.Is(err, indexer.ErrLocked) {
+		state := m.StatePath("")
+		if _, derr := client.Discover(ctx, state, DefaultDaemonWait); derr == nil {
+			return nil, fmt.Errorf("the cairn daemon has the search index open; stop it (cairn daemon stop), reindex, and start it again: %w", err)
+		}
+		return nil, fmt.Errorf("the search index is in use by another process%s; try again in a moment: %w", holder(state), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rebuild search index: %w", err)
 	}

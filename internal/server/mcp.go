@@ -207,7 +207,7 @@ func (s *MCP) withIndex(ctx context.Context, forContext bool, f func(recall.Sear
 	x, release, err := s.index(ctx)
 	if err != nil {
 		if forContext && ctx.Err() == nil {
-			return f(contextOnly{s.Mem, err})
+			return f(recall.ContextOnly{M: s.Mem, Why: err})
 		}
 		return err
 	}
@@ -255,25 +255,6 @@ func (s *MCP) index(ctx context.Context) (*recall.Index, func(), error) {
 			}
 		})
 	}, nil
-}
-
-// contextOnly packs context without an index.
-type contextOnly struct {
-	m   *memory.Memory
-	why error
-}
-
-func (c contextOnly) Search(context.Context, string, recall.SearchOptions) (*recall.SearchResults, error) {
-	return nil, c.why
-}
-
-func (c contextOnly) Context(ctx context.Context, o recall.ContextOptions) (*recall.Pack, error) {
-	o.Query = ""
-	p, err := recall.Context(ctx, c.m, o)
-	if p != nil {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("no search index (%v): nothing retrieved for the query", c.why))
-	}
-	return p, err
 }
 
 // text is a tool's answer.

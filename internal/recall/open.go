@@ -1,0 +1,140 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/client"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/safefile"
+)
+
+// How long Open waits by default: a daemon must answer its health check
+// quickly to be used, and another process that has the index open (a
+// command, briefly) is waited for a little.
+const (
+	DefaultDaemonWait = 100 * time.Millisecond
+	DefaultIndexWait  = 3 * time.Second
+)
+
+// OpenOptions tune Open.
+type OpenOptions struct {
+	// Open opens the memory when no daemon answers. Required.
+	Open func(ctx context.Context) (*memory.Memory, error)
+	// DaemonWait and IndexWait: zero means the defaults.
+	DaemonWait, IndexWait time.Duration
+	// ForContext: the caller packs context, which can do without the
+	// index; when it cannot be had, core memory and the session are
+	// still packed, with a warning, and nothing is retrieved.
+	ForContext bool
+	// Progress is shown while a missing index is built.
+	Progress func(done, total int)
+	// Warn receives the one-line warnings; nil discards them.
+	Warn func(string)
+}
+
+// Open returns what searches the memory in dir (a .cairn folder): the
+// daemon when one answers, otherwise the index opened here. Bleve lets one
+// process at a time open an index, so when another process has it Open
+// waits up to IndexWait for it to let go or for a daemon to answer. done
+// releases what was opened.
+//
+// This is the one place that chooses between a daemon and a local index
+// for the command line; the MCP server, which lives long, holds an index
+// between calls but makes the same choice with Remote and ContextOnly.
+func Open(ctx context.Context, dir string, opts OpenOptions) (s Searcher, done func(), err error) {
+	if opts.DaemonWait <= 0 {
+		opts.DaemonWait = DefaultDaemonWait
+	}
+	if opts.IndexWait <= 0 {
+		opts.IndexWait = DefaultIndexWait
+	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	state := filepath.Join(dir, memory.StateDir)
+	if c, err := client.Discover(ctx, state, opts.DaemonWait); err == nil {
+		return Remote{Client: c}, func() {}, nil
+	}
+	m, err := opts.Open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	without := func(why error) (Searcher, func(), error) {
+		opts.Warn(fmt.Sprintf("%v; the context leaves out what a search would retrieve", why))
+		return ContextOnly{M: m, Why: why}, func() { m.Close() }, nil
+	}
+	deadline := time.Now().Add(opts.IndexWait)
+	for {
+		x, err := OpenIndex(ctx, m, IndexOptions{Progress: opts.Progress})
+		if err == nil {
+			return x, func() { x.Close(); m.Close() }, nil
+		}
+		if !errors.Is(err, indexer.ErrLocked) {
+			if opts.ForContext && ctx.Err() == nil {
+				return without(err)
+			}
+			m.Close()
+			return nil, nil, err
+		}
+		// Another process has the index: a command that will soon be
+		// done, or a daemon starting up.
+		if c, err := client.Discover(ctx, state, opts.DaemonWait); err == nil {
+			m.Close()
+			return Remote{Client: c}, func() {}, nil
+		}
+		if time.Now().After(deadline) {
+			why := fmt.Errorf("the search index is in use by another process%s and no cairn daemon answers; try again in a moment", holder(state))
+			if opts.ForContext {
+				return without(why)
+			}
+			m.Close()
+			return nil, nil, why
+		}
+		select {
+		case <-ctx.Done():
+			m.Close()
+			return nil, nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// holder names the process holding the index, as its lock file says.
+func holder(state string) string {
+	if h := safefile.Holder(filepath.Join(state, indexDir, "lock")); h != "" {
+		return " (" + h + ")"
+	}
+	return ""
+}
+
+// ContextOnly packs context without an index: core memory and the
+// session, and nothing retrieved. Why says why there is no index.
+type ContextOnly struct {
+	M   *memory.Memory
+	Why error
+}
+
+// Search fails: there is no index to search.
+func (c ContextOnly) Search(context.Context, string, SearchOptions) (*SearchResults, error) {
+	if c.Why == nil {
+		return nil, errors.New("no search index")
+	}
+	return nil, c.Why
+}
+
+// Context packs without retrieval; a query is ignored, with a warning
+// when there was a reason not to have the index.
+func (c ContextOnly) Context(ctx context.Context, o ContextOptions) (*Pack, error) {
+	asked := o.Query != ""
+	o.Query = ""
+	p, err := Context(ctx, c.M, o)
+	if p != nil && asked && c.Why != nil {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("no search index (%v): nothing retrieved for the query", c.Why))
+	}
+	return p, err
+}
