@@ -70,7 +70,7 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	title := opts.title
 	body := text
 	if title == "" {
-		title, body = splitTitle(text)
+		title, body = model.SplitTitle(text)
 	}
 	m, err := g.open(ctx)
 	if err != nil {
@@ -91,28 +91,6 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	}
 	fmt.Fprintln(g.stdout, it.ID)
 	return nil
-}
-
-// splitTitle uses a short first line as the title and the rest as the
-// body; a long single paragraph keeps all its text in the body.
-func splitTitle(text string) (title, body string) {
-	first, rest, _ := strings.Cut(text, "\n")
-	first = strings.TrimSpace(strings.TrimLeft(first, "# "))
-	if len([]rune(first)) <= 80 {
-		if strings.TrimSpace(rest) == "" {
-			return first, ""
-		}
-		return first, strings.TrimSpace(rest)
-	}
-	r := []rune(first)
-	cut := 72
-	for i := cut; i > 40; i-- {
-		if r[i] == ' ' {
-			cut = i
-			break
-		}
-	}
-	return strings.TrimSpace(string(r[:cut])) + "…", text
 }
 
 func isTerminal(r io.Reader) bool {

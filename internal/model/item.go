@@ -1022,3 +1022,25 @@ func formatUnit(f float64) string {
 func formatTime(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
 }
+
+// SplitTitle makes an item's title and body from text someone asked to
+// remember: a short first line is the title and the rest the body; a long
+// first line is cut at a word for the title and the body keeps all the
+// text, so nothing is lost. The command line, MCP and the HTTP API all
+// take text this way.
+func SplitTitle(text string) (title, body string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	first = strings.TrimSpace(strings.TrimLeft(first, "# "))
+	r := []rune(first)
+	if len(r) <= 80 {
+		return first, strings.TrimSpace(rest)
+	}
+	cut := 72
+	for i := cut; i > 40; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimSpace(string(r[:cut])) + "…", text
+}

@@ -391,7 +391,7 @@ func NewRememberItem(req client.RememberRequest, now time.Time) (*model.Item, er
 	}
 	body := text
 	if title == "" {
-		title, body = splitTitle(text)
+		title, body = model.SplitTitle(text)
 	}
 	if req.Session != "" {
 		if err := transcript.ValidateSessionID(req.Session); err != nil {
@@ -408,24 +408,4 @@ func NewRememberItem(req client.RememberRequest, now time.Time) (*model.Item, er
 		return nil, err
 	}
 	return it, nil
-}
-
-// splitTitle uses a short first line as the title and the rest as the
-// body; a long first line is cut for the title and the body keeps it
-// all (as cairn remember does).
-func splitTitle(text string) (title, body string) {
-	first, rest, _ := strings.Cut(text, "\n")
-	first = strings.TrimSpace(strings.TrimLeft(first, "# "))
-	r := []rune(first)
-	if len(r) <= 80 {
-		return first, strings.TrimSpace(rest)
-	}
-	cut := 72
-	for i := cut; i > 40; i-- {
-		if r[i] == ' ' {
-			cut = i
-			break
-		}
-	}
-	return strings.TrimSpace(string(r[:cut])) + "…", text
 }
