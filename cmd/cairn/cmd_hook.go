@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/capture"
@@ -19,9 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/safefile"
-	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/transcript"
-	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
 
@@ -276,114 +273,56 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
 		h = nil
 	}
-	// One look for the daemon, under the hook's deadline: its client
-	// also makes the pack.
-	daemon, derr := client.Discover(ctx, m.StatePath(""), daemonWait)
+	// One look for the daemon, under the hook's deadline: it also makes
+	// the pack.
+	var daemon recall.Searcher
 	var notes []string
-	if derr != nil {
-		n, err := drainFor(ctx, m, drainBudget)
+	if c, err := client.Discover(ctx, m.StatePath(""), daemonWait); err == nil {
+		daemon = recall.Remote{Client: c}
+	} else {
+		n, err := capture.WorkFor(ctx, m, drainBudget, drainGrace)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		what := "nothing was waiting"
-		if n.done+n.failed > 0 {
-			what = fmt.Sprintf("%s processed now", countOf(n.done+n.failed, "queued event", "queued events"))
+		if n.Done+n.Failed > 0 {
+			what = fmt.Sprintf("%s processed now", countOf(n.Done+n.Failed, "queued event", "queued events"))
 		}
-		if n.left {
+		if n.Left {
 			what += ", more left for later"
 		}
 		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
 	}
-	if q, err := capture.Queue(m, watcher.QueueOptions{}); err == nil {
-		if st, err := q.Status(ctx); err == nil && st.Failed > 0 {
-			notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(st.Failed, "capture job", "capture jobs")))
-		}
+	if failed, err := capture.FailedJobs(ctx, m); err == nil && failed > 0 {
+		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
 	}
 
-	opts := recall.ContextOptions{}
-	if h != nil && h.Source != "startup" && h.Source != "clear" {
-		// A resumed or compacted session continues: its own state first.
-		if _, err := m.Session(ctx, h.SessionID); err == nil {
-			opts.Session = h.SessionID
-		}
+	var so recall.StartOptions
+	if h != nil {
+		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
 	}
-	var pack *recall.Pack
-	if derr == nil {
-		if pack, err = (recall.Remote{Client: daemon}).Context(ctx, opts); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if pack == nil {
-		if pack, err = recall.Context(ctx, m, opts); err != nil {
-			errs = append(errs, err)
-		}
+	text, err := recall.StartPack(ctx, m, daemon, so)
+	if err != nil {
+		errs = append(errs, err)
 	}
 
 	// The session is recorded through the queue, after the pack is made
 	// (so that a new session's pack shows the one before it as the
 	// latest): a commit here would cost more than the rest of the hook.
-	// The daemon takes it at once; without one, the next session start.
 	if h != nil {
-		if err := enqueueHook(ctx, m, h.SessionID, payload); err != nil {
+		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
 			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
 		}
 	}
 
 	out := &hookOutput{SystemMessage: strings.Join(notes, "\n")}
-	if pack != nil && strings.TrimSpace(pack.Text) != "" {
-		text := "This is the project's memory from earlier agent sessions, kept by cairn in .cairn/ (the cairn MCP tools and `cairn search` find more).\n\n" + pack.Text
-		out.Specific = &hookSpecific{HookEventName: "SessionStart", AdditionalContext: capChars(text, maxContextChars)}
+	if text != "" {
+		out.Specific = &hookSpecific{HookEventName: "SessionStart", AdditionalContext: recall.CapChars(text, maxContextChars)}
 	}
 	if out.Specific == nil && out.SystemMessage == "" {
 		return nil, errors.Join(errs...)
 	}
 	return out, errors.Join(errs...)
-}
-
-// enqueueHook queues a hook payload for the daemon.
-func enqueueHook(ctx context.Context, m *memory.Memory, session string, payload []byte) error {
-	q, err := capture.Queue(m, watcher.QueueOptions{})
-	if err != nil {
-		return err
-	}
-	_, err = q.Enqueue(ctx, watcher.Job{Kind: capture.JobHook, AgentSession: session, Payload: json.RawMessage(payload)})
-	return err
-}
-
-type drained struct {
-	done, failed int
-	left         bool // the budget ran out with jobs still due
-}
-
-// drainFor runs due queue jobs one at a time until none is left or the
-// budget is spent; a job is never cut off in the middle.
-func drainFor(ctx context.Context, m *memory.Memory, budget time.Duration) (drained, error) {
-	var n drained
-	deadline := time.Now().Add(budget)
-	// A job already started when the budget runs out (a slow summarizer)
-	// gets a little more, then is cut: it goes back to the queue, and the
-	// session still gets its context in time.
-	ctx, cancel := context.WithDeadline(ctx, deadline.Add(drainGrace))
-	defer cancel()
-	for {
-		if time.Now().After(deadline) {
-			n.left = true
-			return n, nil
-		}
-		r, err := capture.Drain(ctx, m, watcher.QueueOptions{}, 1)
-		if err != nil && ctx.Err() != nil {
-			n.left = true
-			return n, nil
-		}
-		if err != nil {
-			return n, fmt.Errorf("process the queue: %w", err)
-		}
-		if r.Done+r.Failed == 0 {
-			return n, nil
-		}
-		n.done += r.Done
-		n.failed += r.Failed
-	}
 }
 
 // hookPromptContext is UserPromptSubmit: the memories most relevant to
@@ -402,61 +341,16 @@ func hookPromptContext(ctx context.Context, g *globals, mem string, payload []by
 	if err != nil {
 		return nil, err
 	}
-	prompt := strings.TrimSpace(h.Prompt)
-	if prompt == "" || strings.HasPrefix(prompt, "/") {
-		return nil, nil
-	}
-	if len(prompt) > server.MaxQueryBytes {
-		prompt = prompt[:server.MaxQueryBytes]
-		for !utf8.ValidString(prompt) {
-			prompt = prompt[:len(prompt)-1]
-		}
-	}
-	// The searcher finds the memory from the current folder, as every
-	// command does once -C is applied; this process is the hook's own.
-	if err := os.Chdir(mem); err != nil {
-		return nil, err
-	}
-	s, done, err := g.searcher(ctx, false)
+	s, done, err := recall.Open(ctx, mem, recall.OpenOptions{
+		Open: func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, mem) },
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	res, err := s.Search(ctx, prompt, recall.SearchOptions{K: cfg.Memories()})
-	if err != nil {
+	text, err := recall.PromptMemories(ctx, s, h.Prompt, cfg.Memories())
+	if err != nil || text == "" {
 		return nil, err
 	}
-	if len(res.Hits) == 0 {
-		return nil, nil
-	}
-	var b strings.Builder
-	b.WriteString("Memories of this project related to the prompt (kept by cairn; cairn show ID prints one whole):\n")
-	for _, hit := range res.Hits {
-		text := strings.Join(strings.Fields(hit.Text), " ")
-		fmt.Fprintf(&b, "\n- %s (%s, %s): %s\n", hit.Title, hit.Kind, hit.ID, capChars(text, 600))
-	}
-	return &hookOutput{Specific: &hookSpecific{HookEventName: "UserPromptSubmit", AdditionalContext: capChars(b.String(), maxPromptContextChars)}}, nil
-}
-
-// capChars cuts s to at most n characters, at a line end if one is near,
-// saying so.
-func capChars(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	const more = "\n(cut to fit; cairn context prints it whole)"
-	keep := n - utf8.RuneCountInString(more)
-	i := 0
-	for j := range s {
-		if keep == 0 {
-			i = j
-			break
-		}
-		keep--
-	}
-	cut := s[:i]
-	if nl := strings.LastIndexByte(cut, '\n'); nl > len(cut)*3/4 {
-		cut = cut[:nl]
-	}
-	return cut + more
+	return &hookOutput{Specific: &hookSpecific{HookEventName: "UserPromptSubmit", AdditionalContext: recall.CapChars(text, maxPromptContextChars)}}, nil
 }

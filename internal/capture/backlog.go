@@ -1,0 +1,72 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/watcher"
+)
+
+// Worked says what WorkFor did.
+type Worked struct {
+	Done, Failed int
+	Left         bool // the budget ran out with jobs still due
+}
+
+// WorkFor runs due queue jobs one at a time until none is left or budget
+// is spent: what a session start does when no daemon runs, so that the
+// captures of the last session are in its pack. A job still running when
+// the budget ends gets grace more, then is cut: it goes back to the queue
+// and the session still gets its context in time.
+func WorkFor(ctx context.Context, m *memory.Memory, budget, grace time.Duration) (Worked, error) {
+	var n Worked
+	deadline := time.Now().Add(budget)
+	ctx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
+	defer cancel()
+	for {
+		if time.Now().After(deadline) {
+			n.Left = true
+			return n, nil
+		}
+		r, err := Drain(ctx, m, watcher.QueueOptions{}, 1)
+		if err != nil && ctx.Err() != nil {
+			n.Left = true
+			return n, nil
+		}
+		if err != nil {
+			return n, fmt.Errorf("process the queue: %w", err)
+		}
+		if r.Done+r.Failed == 0 {
+			return n, nil
+		}
+		n.Done += r.Done
+		n.Failed += r.Failed
+	}
+}
+
+// EnqueueHook queues a hook payload of session for the worker: the
+// daemon takes it at once, or the next session start.
+func EnqueueHook(ctx context.Context, m *memory.Memory, session string, payload []byte) error {
+	q, err := Queue(m, watcher.QueueOptions{})
+	if err != nil {
+		return err
+	}
+	_, err = q.Enqueue(ctx, watcher.Job{Kind: JobHook, AgentSession: session, Payload: json.RawMessage(payload)})
+	return err
+}
+
+// FailedJobs counts the capture jobs in failed/.
+func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
+	q, err := Queue(m, watcher.QueueOptions{})
+	if err != nil {
+		return 0, err
+	}
+	st, err := q.Status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return st.Failed, nil
+}
