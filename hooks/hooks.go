@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -56,13 +57,6 @@ func Install(dir string) (written []string, err error) {
 	return written, nil
 }
 
-// CaptureEvents are the Claude Code hook events the capture script
-// records.
-func CaptureEvents() []string {
-	return []string{"PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
-		"SubagentStop", "PreCompact", "PostCompact", "SessionEnd"}
-}
-
 // Plan is what cairn registers in a Claude Code settings file.
 type Plan struct {
 	// Capture is the shell command that runs the capture script, for
@@ -105,20 +99,20 @@ const (
 // an asynchronous hook has run.
 func (p Plan) Groups() map[string]Group {
 	out := map[string]Group{}
-	for _, ev := range CaptureEvents() {
-		g := Group{Hooks: []Hook{{Type: "command", Command: p.Capture, Timeout: CaptureTimeout, Async: ev != "SessionEnd"}}}
-		if ev == "PostToolUse" || ev == "PostToolUseFailure" {
+	for _, ev := range model.CaptureEvents() {
+		g := Group{Hooks: []Hook{{Type: "command", Command: p.Capture, Timeout: CaptureTimeout, Async: ev != model.HookSessionEnd}}}
+		if ev == model.HookPostToolUse || ev == model.HookPostToolUseFailure {
 			g.Matcher = "*"
 		}
 		out[ev] = g
 	}
 	if p.SessionStart != "" {
-		out["SessionStart"] = Group{Hooks: []Hook{{Type: "command", Command: p.SessionStart, Timeout: SessionStartTimeout}}}
+		out[model.HookSessionStart] = Group{Hooks: []Hook{{Type: "command", Command: p.SessionStart, Timeout: SessionStartTimeout}}}
 	}
 	if p.PromptContext != "" {
-		g := out["UserPromptSubmit"]
+		g := out[model.HookUserPromptSubmit]
 		g.Hooks = append(g.Hooks, Hook{Type: "command", Command: p.PromptContext, Timeout: PromptTimeout})
-		out["UserPromptSubmit"] = g
+		out[model.HookUserPromptSubmit] = g
 	}
 	return out
 }
@@ -126,8 +120,8 @@ func (p Plan) Groups() map[string]Group {
 // events lists the events of groups in the order Claude Code runs them
 // in a session, for a stable settings file.
 func events(groups map[string]Group) []string {
-	order := []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
-		"Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"}
+	order := []string{model.HookSessionStart, model.HookUserPromptSubmit, model.HookPostToolUse, model.HookPostToolUseFailure,
+		model.HookStop, model.HookSubagentStop, model.HookPreCompact, model.HookPostCompact, model.HookSessionEnd}
 	var out []string
 	for _, ev := range order {
 		if _, ok := groups[ev]; ok {

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 var testPlan = Plan{
@@ -116,8 +118,8 @@ func TestMergeKeepsUsersSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(found) != len(CaptureEvents())+1 {
-				t.Errorf("found %d cairn hooks, want %d: %+v", len(found), len(CaptureEvents())+1, found)
+			if len(found) != len(model.CaptureEvents())+1 {
+				t.Errorf("found %d cairn hooks, want %d: %+v", len(found), len(model.CaptureEvents())+1, found)
 			}
 			for _, r := range found {
 				async := r.Event != "SessionEnd" && r.Event != "SessionStart"
@@ -340,7 +342,7 @@ func FuzzMerge(f *testing.F) {
 		if !json.Valid(merged) {
 			t.Fatalf("merge of %q gave invalid JSON %q", data, merged)
 		}
-		if found, err := Find(merged); err != nil || len(found) != len(CaptureEvents())+1 {
+		if found, err := Find(merged); err != nil || len(found) != len(model.CaptureEvents())+1 {
 			t.Fatalf("merge of %q: %d cairn hooks (%v)", data, len(found), err)
 		}
 		again, changed, err := Merge(merged, testPlan)

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
@@ -208,7 +209,7 @@ func doctorHooks(m *memory.Memory, project string, r *doctorReport) {
 		broken = append(broken, fmt.Sprintf("%s (%s)", why, strings.Join(evs, ", ")))
 	}
 	var missing []string
-	for _, ev := range append(hooks.CaptureEvents(), "SessionStart") {
+	for _, ev := range append(model.CaptureEvents(), model.HookSessionStart) {
 		if !events[ev] {
 			missing = append(missing, ev)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/transcript"
@@ -82,9 +83,9 @@ const (
 func hookDeadline(ev string) time.Duration {
 	secs := hooks.CaptureTimeout
 	switch ev {
-	case "SessionStart":
+	case model.HookSessionStart:
 		secs = hooks.SessionStartTimeout
-	case "UserPromptSubmit":
+	case model.HookUserPromptSubmit:
 		secs = hooks.PromptTimeout
 	}
 	return time.Duration(secs)*time.Second - 2*time.Second
@@ -99,19 +100,6 @@ type hookOutput struct {
 type hookSpecific struct {
 	HookEventName     string `json:"hookEventName"`
 	AdditionalContext string `json:"additionalContext"`
-}
-
-// hookEvent turns session-start, SessionStart or sessionstart into
-// Claude Code's name; an unknown name is returned as it is.
-func hookEvent(arg string) string {
-	key := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(arg))
-	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-		"PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "Notification"} {
-		if strings.ToLower(ev) == key {
-			return ev
-		}
-	}
-	return arg
 }
 
 // runHook does one hook. It never fails: a problem is one line on
@@ -138,11 +126,11 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			event = a
 		}
 	}
-	ev := hookEvent(event)
+	ev := model.HookEventName(event)
 	ctx, cancel := context.WithTimeout(ctx, hookDeadline(ev))
 	defer cancel()
 	switch ev {
-	case "SessionStart", "UserPromptSubmit":
+	case model.HookSessionStart, model.HookUserPromptSubmit:
 		payload, err := io.ReadAll(io.LimitReader(g.stdin, maxHookPayload+1))
 		if err != nil {
 			g.warn(fmt.Sprintf("hook %s: read stdin: %v", event, err))
@@ -158,7 +146,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			return
 		}
 		var out *hookOutput
-		if ev == "SessionStart" {
+		if ev == model.HookSessionStart {
 			out, err = hookSessionStart(ctx, g, mem, payload)
 		} else {
 			out, err = hookPromptContext(ctx, g, mem, payload)
@@ -317,7 +305,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 
 	out := &hookOutput{SystemMessage: strings.Join(notes, "\n")}
 	if text != "" {
-		out.Specific = &hookSpecific{HookEventName: "SessionStart", AdditionalContext: recall.CapChars(text, maxContextChars)}
+		out.Specific = &hookSpecific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, maxContextChars)}
 	}
 	if out.Specific == nil && out.SystemMessage == "" {
 		return nil, errors.Join(errs...)
@@ -352,5 +340,5 @@ func hookPromptContext(ctx context.Context, g *globals, mem string, payload []by
 	if err != nil || text == "" {
 		return nil, err
 	}
-	return &hookOutput{Specific: &hookSpecific{HookEventName: "UserPromptSubmit", AdditionalContext: recall.CapChars(text, maxPromptContextChars)}}, nil
+	return &hookOutput{Specific: &hookSpecific{HookEventName: model.HookUserPromptSubmit, AdditionalContext: recall.CapChars(text, maxPromptContextChars)}}, nil
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // hookProc runs `cairn hook ARGS` as Claude Code would, in dir with
@@ -234,8 +236,8 @@ func TestHookEventNames(t *testing.T) {
 		"user_prompt_submit": "UserPromptSubmit", "post-tool-use-failure": "PostToolUseFailure",
 		"post-tool-use": "PostToolUse", "Teleport": "Teleport", "": "",
 	} {
-		if got := hookEvent(in); got != want {
-			t.Errorf("hookEvent(%q) = %q, want %q", in, got, want)
+		if got := model.HookEventName(in); got != want {
+			t.Errorf("HookEventName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // settingsFixtures are realistic settings files (hooks/testdata).
@@ -83,7 +84,7 @@ func TestInitClaudeSettings(t *testing.T) {
 			}
 			merged, _ := os.ReadFile(settings)
 			regs, err := hooks.Find(merged)
-			if err != nil || len(regs) != len(hooks.CaptureEvents())+1 {
+			if err != nil || len(regs) != len(model.CaptureEvents())+1 {
 				t.Fatalf("%d cairn hooks (%v):\n%s", len(regs), err, merged)
 			}
 			checkGit(t, p)

@@ -219,25 +219,25 @@ func idFromName(path string) string {
 // hookEvent is how a hook's event is named in commits (Cairn-Event).
 func hookEvent(name string) string {
 	switch name {
-	case "SessionStart":
+	case model.HookSessionStart:
 		return "session-start"
-	case "UserPromptSubmit":
+	case model.HookUserPromptSubmit:
 		return "prompt"
-	case "PreToolUse":
+	case model.HookPreToolUse:
 		return "pre-tool"
-	case "PostToolUse":
+	case model.HookPostToolUse:
 		return "tool"
-	case "PostToolUseFailure":
+	case model.HookPostToolUseFailure:
 		return "tool-failure"
-	case "Stop":
+	case model.HookStop:
 		return "stop"
-	case "SubagentStop":
+	case model.HookSubagentStop:
 		return "subagent-stop"
-	case "PreCompact":
+	case model.HookPreCompact:
 		return "pre-compact"
-	case "PostCompact":
+	case model.HookPostCompact:
 		return "post-compact"
-	case "SessionEnd":
+	case model.HookSessionEnd:
 		return "session-end"
 	}
 	return "hook"
@@ -276,7 +276,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	if m.InternalPath(h.CWD) || m.InternalPath(h.TranscriptPath) {
 		return &CaptureResult{Session: h.SessionID, Ignored: "a session of cairn's own summarizer"}, nil
 	}
-	if h.Event == "PreToolUse" {
+	if h.Event == model.HookPreToolUse {
 		// PostToolUse and PostToolUseFailure bring the call with its
 		// result; the call alone would be captured twice.
 		return &CaptureResult{Session: h.SessionID, Ignored: "PreToolUse is captured by PostToolUse"}, nil
@@ -285,13 +285,13 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	var final bool
 	var status model.SessionStatus
 	switch h.Event {
-	case "Stop", "SubagentStop", "PreCompact":
+	case model.HookStop, model.HookSubagentStop, model.HookPreCompact:
 		final = true
-	case "SessionEnd":
+	case model.HookSessionEnd:
 		final, status = true, model.StatusSuspended
 	}
 	path := h.TranscriptPath
-	if h.Event == "SubagentStop" && h.AgentTranscriptPath != "" {
+	if h.Event == model.HookSubagentStop && h.AgentTranscriptPath != "" {
 		path = h.AgentTranscriptPath
 	}
 	if path != "" && m.TranscriptAllowed(filepath.Clean(path)) {

@@ -194,11 +194,11 @@ func (a *api) sessionInit(w http.ResponseWriter, r *http.Request) {
 	}
 	base := transcript.Hook{SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath}
 	start := base
-	start.Event, start.Source, start.Model = "SessionStart", req.Source, req.Model
+	start.Event, start.Source, start.Model = model.HookSessionStart, req.Source, req.Model
 	hooks := []transcript.Hook{start}
 	if strings.TrimSpace(req.Prompt) != "" {
 		p := base
-		p.Event, p.Prompt = "UserPromptSubmit", req.Prompt
+		p.Event, p.Prompt = model.HookUserPromptSubmit, req.Prompt
 		hooks = append(hooks, p)
 	}
 	a.enqueue(w, r, req.SessionID, hooks...)
@@ -214,12 +214,12 @@ func (a *api) observation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := transcript.Hook{
-		Event: "PostToolUse", SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
+		Event: model.HookPostToolUse, SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
 		ToolName: req.ToolName, ToolInput: req.ToolInput, ToolResponse: req.ToolResponse,
 		ToolUseID: req.ToolUseID, DurationMS: req.DurationMS,
 	}
 	if req.Error != "" || req.IsInterrupt {
-		h.Event, h.ToolResponse, h.Error, h.IsInterrupt = "PostToolUseFailure", nil, req.Error, req.IsInterrupt
+		h.Event, h.ToolResponse, h.Error, h.IsInterrupt = model.HookPostToolUseFailure, nil, req.Error, req.IsInterrupt
 	}
 	a.enqueue(w, r, req.SessionID, h)
 }
@@ -230,7 +230,7 @@ func (a *api) summarize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.enqueue(w, r, req.SessionID, transcript.Hook{
-		Event: "Stop", SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
+		Event: model.HookStop, SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
 		LastAssistantMessage: req.LastAssistantMessage,
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // ErrUnknownHook is wrapped by the error ParseHook returns for a
@@ -53,19 +55,19 @@ type Hook struct {
 // hookEvents are the hook events Claude Code sends, and whether this
 // package turns them into events.
 var hookEvents = map[string]bool{
-	"SessionStart":       true,
-	"UserPromptSubmit":   true,
-	"PreToolUse":         true,
-	"PostToolUse":        true,
-	"PostToolUseFailure": true,
-	"Stop":               true,
-	"SubagentStop":       true,
-	"PreCompact":         true,
-	"PostCompact":        true,
-	"SessionEnd":         true,
-	"SubagentStart":      false,
-	"Notification":       false,
-	"PermissionRequest":  false,
+	model.HookSessionStart:       true,
+	model.HookUserPromptSubmit:   true,
+	model.HookPreToolUse:         true,
+	model.HookPostToolUse:        true,
+	model.HookPostToolUseFailure: true,
+	model.HookStop:               true,
+	model.HookSubagentStop:       true,
+	model.HookPreCompact:         true,
+	model.HookPostCompact:        true,
+	model.HookSessionEnd:         true,
+	model.HookSubagentStart:      false,
+	model.HookNotification:       false,
+	model.HookPermissionRequest:  false,
 }
 
 // ParseHook reads a hook's stdin payload. It fails for invalid JSON, for a
@@ -118,15 +120,15 @@ func ParseHook(data []byte) (*Hook, error) {
 func (h *Hook) Events() []Event {
 	m := Meta{SessionID: h.SessionID, CWD: h.CWD, AgentID: h.AgentID, AgentType: h.AgentType, Sidechain: h.AgentID != ""}
 	switch h.Event {
-	case "SessionStart":
+	case model.HookSessionStart:
 		m.Model = h.Model
 		return []Event{{Kind: KindSessionStart, Meta: m, Source: h.Source}}
-	case "UserPromptSubmit":
+	case model.HookUserPromptSubmit:
 		text, cmd := cleanPrompt(h.Prompt)
 		return []Event{{Kind: KindUserPrompt, Meta: m, Text: text, Command: cmd}}
-	case "PreToolUse":
+	case model.HookPreToolUse:
 		return []Event{h.call(m)}
-	case "PostToolUse":
+	case model.HookPostToolUse:
 		r := &ToolResult{Output: responseText(h.ToolResponse), DurationMS: h.DurationMS}
 		if h.ToolName == "Bash" {
 			r.ExitCode = exitCode("", false, true)
@@ -139,17 +141,17 @@ func (h *Hook) Events() []Event {
 			r.Interrupted = s.Interrupted
 		}
 		return h.callAndResult(m, r)
-	case "PostToolUseFailure":
+	case model.HookPostToolUseFailure:
 		r := &ToolResult{Output: cleanOutput(h.Error), IsError: true, Interrupted: h.IsInterrupt, DurationMS: h.DurationMS}
 		r.ExitCode = exitCode(r.Output, true, h.ToolName == "Bash")
 		return h.callAndResult(m, r)
-	case "Stop", "SubagentStop":
+	case model.HookStop, model.HookSubagentStop:
 		return []Event{{Kind: KindStop, Meta: m, Text: h.LastAssistantMessage}}
-	case "PreCompact":
+	case model.HookPreCompact:
 		return []Event{{Kind: KindCompaction, Meta: m, Trigger: h.Trigger, Text: h.CustomInstructions}}
-	case "PostCompact":
+	case model.HookPostCompact:
 		return []Event{{Kind: KindCompactSummary, Meta: m, Trigger: h.Trigger, Text: h.CompactSummary}}
-	case "SessionEnd":
+	case model.HookSessionEnd:
 		return []Event{{Kind: KindSessionEnd, Meta: m, Reason: h.Reason}}
 	}
 	return nil
