@@ -66,7 +66,7 @@ func Open(ctx context.Context, dir string, opts OpenOptions) (s Searcher, done f
 	}
 	without := func(why error) (Searcher, func(), error) {
 		opts.Warn(fmt.Sprintf("%v; the context leaves out what a search would retrieve", why))
-		return ContextOnly{M: m, Why: why}, func() { m.Close() }, nil
+		return ContextOnly{M: m, Why: why, warned: true}, func() { m.Close() }, nil
 	}
 	deadline := time.Now().Add(opts.IndexWait)
 	for {
@@ -117,6 +117,8 @@ func holder(state string) string {
 type ContextOnly struct {
 	M   *memory.Memory
 	Why error
+
+	warned bool // Open said why already
 }
 
 // Search fails: there is no index to search.
@@ -133,7 +135,7 @@ func (c ContextOnly) Context(ctx context.Context, o ContextOptions) (*Pack, erro
 	asked := o.Query != ""
 	o.Query = ""
 	p, err := Context(ctx, c.M, o)
-	if p != nil && asked && c.Why != nil {
+	if p != nil && asked && c.Why != nil && !c.warned {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("no search index (%v): nothing retrieved for the query", c.Why))
 	}
 	return p, err
