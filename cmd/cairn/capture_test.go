@@ -553,7 +553,7 @@ func TestIngestKilled(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("run %d: ingest after kills: exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
 		}
-		if strings.Contains(r.stderr, "capture batch") {
+		if strings.Contains(r.stderr, "batch of writes") {
 			recovered++
 		}
 		mem := filepath.Join(p, ".cairn")

@@ -17,18 +17,25 @@ import (
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// A capture batch changes several files (a session's logs, its
-// session.yaml, core items) and may move a session's folder, and must land
-// as one commit or not at all. It is written under a journal: before the
-// first change, .state/capture/journal.json records every change (appends
-// as the size they start at and the bytes added, rewrites with the old
-// content, moves) and the commit HEAD was at. After the commit the
-// journal goes. If a process dies in between, the next capture (or session
-// command) finds the journal under the lock and either undoes the changes
-// (HEAD has not moved: nothing was committed) or redoes them and commits
-// (HEAD moved: the commit was made, or someone committed part of the
-// batch). Either way the work tree and history hold the batch once or not
-// at all, and a job that was not marked done runs again and dedupes.
+// This is the write model: every change of the memory's files (remember,
+// update, forget, capture, session changes, sharing, restore) is a batch
+// written under the writer lock (.state/lock) and a journal, and lands as
+// one commit or not at all. A batch changes several files (a session's
+// logs, its session.yaml, core items) and may move a session's folder.
+// Before the first change, .state/capture/journal.json records every
+// change (appends as the size they start at and the bytes added, rewrites
+// with the old content, moves) and the commit HEAD was at. After the
+// commit the journal goes. If a process dies in between, the next writer
+// (LockSettled, Begin) finds the journal under the lock and either undoes
+// the changes (HEAD has not moved: nothing was committed) or redoes them
+// and commits (HEAD moved: the commit was made, or someone committed part
+// of the batch). Either way the work tree and history hold the batch once
+// or not at all, and a capture job that was not marked done runs again and
+// dedupes. The journal keeps its name under capture/, where capture first
+// used it, so that one a previous version left is still found.
+//
+// Redaction happens here too (writeBatch), so that no writer can forget
+// it.
 
 const journalName = "capture/journal.json"
 
@@ -66,6 +73,14 @@ type journal struct {
 	Event   string      `json:"event,omitempty"`
 	Message string      `json:"message,omitempty"`
 	Paths   []string    `json:"paths"`
+	// NoCommit marks a batch written without a checkpoint
+	// (checkpoint.auto: false): HEAD tells nothing of how far it got, so
+	// recovery undoes it.
+	NoCommit bool `json:"no_commit,omitempty"`
+	// Restore, when set, is a restore (history.go) rather than a batch of
+	// writes: the content is in history, so the journal names commits
+	// instead of holding bytes, and recovery rolls it forward.
+	Restore *restoreOp `json:"restore,omitempty"`
 }
 
 func (b *Writes) Empty() bool { return len(b.moves) == 0 && len(b.writes) == 0 }
@@ -181,18 +196,44 @@ func (b *Writes) Paths() []string {
 }
 
 // CommitWrites applies b and checkpoints the paths it touched, as one
-// commit, under a journal. The caller holds the lock. It returns nil when
-// the batch changed nothing.
+// commit, under a journal. The caller holds the lock (LockSettled). It
+// returns nil when the batch changed nothing.
 func (m *Memory) CommitWrites(ctx context.Context, b *Writes, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
+	return m.writeBatch(ctx, b, &opts)
+}
+
+// writeBatch is the write model: it redacts what b writes, records the
+// batch in the journal, applies it, commits it when opts is not nil, and
+// removes the journal. With opts nil (cairn.yaml checkpoint.auto: false)
+// the files are written and left for the next checkpoint; the journal then
+// only makes the batch's files change together: a batch cut short is
+// undone by the next writer, since nobody was told it was written.
+func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOptions) (*gitstore.Checkpoint, error) {
 	if b.Empty() {
 		return nil, nil
 	}
-	head, err := m.store.Resolve("HEAD")
+	// Memory gets pushed: whoever writes (the command line, MCP, the
+	// HTTP API, capture, sharing), secrets go before anything reaches the
+	// disk. The redactor is a fixed point, so text its callers redacted
+	// already comes through unchanged.
+	red, err := m.Redactor()
 	if err != nil {
 		return nil, err
 	}
-	j := &journal{Schema: 1, Parent: head, Moves: b.moves, Session: opts.Session, Event: opts.Event, Message: opts.Message}
+	head, err := m.store.Resolve("HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("write batch: %w", err)
+	}
+	j := &journal{Schema: 1, Parent: head, Moves: b.moves, NoCommit: opts == nil}
+	if opts != nil {
+		j.Session, j.Event, j.Message = opts.Session, opts.Event, opts.Message
+	}
 	for _, w := range b.writes {
+		if !w.Remove && len(w.Data) > 0 {
+			if out, found := red.Redact(string(w.Data)); len(found) > 0 {
+				w.Data = []byte(out)
+			}
+		}
 		name, err := m.store.Abs(b.Before(w.Path))
 		if err != nil {
 			return nil, err
@@ -222,7 +263,7 @@ func (m *Memory) CommitWrites(ctx context.Context, b *Writes, opts CheckpointOpt
 	}
 	fail := func(err error) (*gitstore.Checkpoint, error) {
 		if rerr := m.undo(j); rerr != nil {
-			return nil, fmt.Errorf("%w (and undoing the batch failed: %v; the next capture tries again)", err, rerr)
+			return nil, fmt.Errorf("%w (and undoing the batch failed: %v; the next writer tries again)", err, rerr)
 		}
 		m.removeJournal()
 		return nil, err
@@ -230,25 +271,45 @@ func (m *Memory) CommitWrites(ctx context.Context, b *Writes, opts CheckpointOpt
 	if err := m.redo(j); err != nil {
 		return fail(err)
 	}
-	opts.Paths = j.Paths
-	cp, err := m.checkpoint(ctx, opts)
+	m.pause("applied")
+	if opts == nil {
+		m.removeJournal()
+		return nil, nil
+	}
+	o := *opts
+	o.Paths = j.Paths
+	cp, err := m.checkpoint(ctx, o)
 	if errors.Is(err, gitstore.ErrNothingToDo) {
 		cp, err = nil, nil
 	}
 	if err != nil {
 		return fail(err)
 	}
+	m.pause("committed")
 	m.removeJournal()
 	return cp, nil
+}
+
+// what names a journal's batch in messages.
+func (j *journal) what() string {
+	switch {
+	case j.Message != "":
+		return j.Message
+	case j.Event != "":
+		return j.Event
+	case len(j.Paths) > 0:
+		return j.Paths[0]
+	}
+	return "no description"
 }
 
 func (m *Memory) writeJournal(j *journal) error {
 	data, err := json.Marshal(j)
 	if err != nil {
-		return fmt.Errorf("capture journal: %w", err)
+		return fmt.Errorf("write journal: %w", err)
 	}
 	if err := safefile.Write(m.store.StatePath(journalName), data, 0o600); err != nil {
-		return fmt.Errorf("capture journal: %w", err)
+		return fmt.Errorf("write journal: %w", err)
 	}
 	return nil
 }
@@ -279,13 +340,13 @@ func (m *Memory) recoverJournal(ctx context.Context) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("capture journal: %w", err)
+		return fmt.Errorf("write journal: %w", err)
 	}
 	var j journal
 	if err := json.Unmarshal(data, &j); err != nil {
 		// A journal is written whole (temporary file and rename) before
 		// any change: one that does not parse was never acted on.
-		m.warn(fmt.Sprintf("capture journal %s is damaged (%v); set aside", m.store.StatePath(journalName), err))
+		m.warn(fmt.Sprintf("write journal %s is damaged (%v); set aside", m.store.StatePath(journalName), err))
 		_ = os.Rename(m.store.StatePath(journalName), m.store.StatePath(journalName)+".damaged")
 		return nil
 	}
@@ -293,22 +354,25 @@ func (m *Memory) recoverJournal(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if head == j.Parent {
+	if j.Restore != nil {
+		return m.finishRestore(ctx, &j)
+	}
+	if head == j.Parent || j.NoCommit {
 		if err := m.undo(&j); err != nil {
-			return fmt.Errorf("undo an interrupted capture: %w", err)
+			return fmt.Errorf("undo an interrupted batch (%s): %w", j.what(), err)
 		}
-		m.warn("undid a capture batch a stopped process left unfinished; it runs again from the queue")
+		m.warn(fmt.Sprintf("undid a batch of writes (%s) a stopped process left uncommitted", j.what()))
 		m.removeJournal()
 		return nil
 	}
 	if err := m.redo(&j); err != nil {
-		return fmt.Errorf("finish an interrupted capture: %w", err)
+		return fmt.Errorf("finish an interrupted batch (%s): %w", j.what(), err)
 	}
 	_, err = m.checkpoint(ctx, CheckpointOptions{Message: j.Message, Session: j.Session, Event: j.Event, Paths: j.Paths})
 	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
-		return fmt.Errorf("finish an interrupted capture: %w", err)
+		return fmt.Errorf("finish an interrupted batch (%s): %w", j.what(), err)
 	}
-	m.warn("finished a capture batch a stopped process left uncommitted")
+	m.warn(fmt.Sprintf("finished a batch of writes (%s) a stopped process left", j.what()))
 	m.removeJournal()
 	return nil
 }

@@ -85,12 +85,21 @@ type RestoreResult struct {
 // Restore brings back the memory (or paths of it) as it was at rev, as a
 // new checkpoint. Changes not yet checkpointed are checkpointed first, so
 // that a restore never loses anything.
+//
+// A restore goes through the write model's lock and journal, but not
+// through Writes: it may rewrite every file of the memory, and a Writes
+// journal would hold each one's old and new bytes. The content is in
+// history already, so its journal names the commit restored from instead,
+// and a restore a killed process left is rolled forward (finishRestore):
+// writing rev's content again gives the same files, and HEAD before the
+// restore still has what it replaced. Nor is it redacted: it brings back
+// committed text, which is in history whatever it holds.
 func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*RestoreResult, error) {
-	unlock, err := m.Lock(ctx)
+	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer tx.End()
 	from, err := m.store.Resolve(rev)
 	if err != nil {
 		return nil, err
@@ -105,20 +114,9 @@ func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*Rest
 		return nil, err
 	}
 	res.Saved = saved
-	fcs, err := m.store.Restore(ctx, from, paths)
-	if err != nil && m.repairFromRemotes(ctx) { // sync.go: objects missing here, fetched from a remote
-		fcs, err = m.store.Restore(ctx, from, paths)
-	}
+	head, err := m.store.Resolve("HEAD")
 	if err != nil {
-		return nil, err
-	}
-	res.Changes = fcs
-	if len(fcs) == 0 {
-		return res, nil
-	}
-	changed := make([]string, len(fcs))
-	for i, fc := range fcs {
-		changed[i] = fc.Path
+		return nil, fmt.Errorf("restore %s: %w", rev, err)
 	}
 	subject := "restore: memory as of " + from[:10]
 	if c, err := m.store.Commit(ctx, from); err == nil {
@@ -127,17 +125,72 @@ func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*Rest
 	if len(paths) > 0 {
 		subject += " for " + strings.Join(paths, ", ")
 	}
+	j := &journal{Schema: 1, Parent: head, Event: "restore", Message: subject, Paths: pathsOrNil(paths),
+		Restore: &restoreOp{From: from, Paths: pathsOrNil(paths)}}
+	if err := m.writeJournal(j); err != nil {
+		return nil, err
+	}
+	res.Changes, res.Checkpoint, err = m.restoreFrom(ctx, j)
+	if err != nil {
+		// Rolling forward failed here, and would fail again in the next
+		// writer, which would then stop every writer: the journal goes,
+		// and the error says what is left.
+		m.removeJournal()
+		return nil, fmt.Errorf("%w (files may be restored in part; restore again to finish, or checkpoint to keep them)", err)
+	}
+	m.removeJournal()
+	return res, nil
+}
+
+// restoreOp is a restore as the journal records it.
+type restoreOp struct {
+	From  string   `json:"from"`            // the commit restored from
+	Paths []string `json:"paths,omitempty"` // nil means the whole memory
+}
+
+// restoreFrom writes the content of j's commit over the work tree and
+// checkpoints it. Run again after a partial run, it writes the same files
+// (the changes are those between the trees of HEAD and the commit, not of
+// the work tree) and commits them; run after the commit, it finds nothing
+// to do. The caller holds the lock.
+func (m *Memory) restoreFrom(ctx context.Context, j *journal) ([]gitstore.FileChange, *gitstore.Checkpoint, error) {
+	from, paths := j.Restore.From, j.Restore.Paths
+	fcs, err := m.store.Restore(ctx, from, paths)
+	if err != nil && m.repairFromRemotes(ctx) { // sync.go: objects missing here, fetched from a remote
+		fcs, err = m.store.Restore(ctx, from, paths)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(fcs) == 0 {
+		return nil, nil, nil
+	}
+	m.pause("restored")
+	changed := make([]string, len(fcs))
+	for i, fc := range fcs {
+		changed[i] = fc.Path
+	}
 	cp, err := m.checkpoint(ctx, CheckpointOptions{
-		Message: subject,
+		Message: j.Message,
 		Event:   "restore",
 		Paths:   changed,
 		Extra:   []gitstore.Trailer{{Key: "Cairn-Restored-From", Value: from}},
 	})
 	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
-		return nil, err
+		return nil, nil, err
 	}
-	res.Checkpoint = cp
-	return res, nil
+	return fcs, cp, nil
+}
+
+// finishRestore rolls forward a restore a killed process left, whether or
+// not its commit was made. The caller holds the lock.
+func (m *Memory) finishRestore(ctx context.Context, j *journal) error {
+	if _, _, err := m.restoreFrom(ctx, j); err != nil {
+		return fmt.Errorf("finish an interrupted restore from %s: %w", j.Restore.From, err)
+	}
+	m.warn(fmt.Sprintf("settled a restore from %s a stopped process left unfinished", j.Restore.From[:min(10, len(j.Restore.From))]))
+	m.removeJournal()
+	return nil
 }
 
 // CheckpointForCode finds the newest checkpoint made while the project's

@@ -54,6 +54,17 @@ type Memory struct {
 	// followers are told of each checkpoint (the search index follows
 	// them); see OnCheckpoint.
 	followers []func(context.Context, *gitstore.Checkpoint)
+
+	// stop, when set, is called at named points of the write path
+	// (pause); a test kills its process there to see the next writer
+	// settle what it left.
+	stop func(point string)
+}
+
+func (m *Memory) pause(point string) {
+	if m.stop != nil {
+		m.stop(point)
+	}
 }
 
 // OnCheckpoint has fn called after each checkpoint this Memory makes,
@@ -312,19 +323,6 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	return cp, err
 }
 
-// commitItem commits one item's change right away when the configuration
-// says so.
-func (m *Memory) commitItem(ctx context.Context, event, subject string, it *model.Item, paths ...string) (*gitstore.Checkpoint, error) {
-	if !m.Config.AutoCheckpoint() {
-		return nil, nil
-	}
-	cp, err := m.checkpoint(ctx, CheckpointOptions{Message: subject, Event: event, Session: it.Session, Paths: paths})
-	if errors.Is(err, gitstore.ErrNothingToDo) {
-		return nil, nil
-	}
-	return cp, err
-}
-
 // Remember writes a new item and, unless configured otherwise, commits it.
 // Missing id, times and defaults are filled in.
 func (m *Memory) Remember(ctx context.Context, it *model.Item) (*gitstore.Checkpoint, error) {
@@ -341,31 +339,20 @@ func (m *Memory) Remember(ctx context.Context, it *model.Item) (*gitstore.Checkp
 	if it.Schema == 0 {
 		it.Schema = model.SchemaVersion
 	}
-	// Memory gets pushed: secrets are redacted before anything is
-	// written, whoever remembers (the command line, MCP, the HTTP API).
-	red, err := m.Redactor()
+	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	it.Title, _ = red.Redact(it.Title)
-	it.Body, _ = red.Redact(it.Body)
-	if err := it.Validate(); err != nil {
+	defer tx.End()
+	// The write model redacts the title and the body (PutItem).
+	if _, err := tx.PutItem(it, ""); err != nil {
 		return nil, err
 	}
-	data, err := it.Marshal()
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := m.Lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	p := it.Path()
-	if err := m.store.WriteFile(p, data); err != nil {
-		return nil, err
-	}
-	return m.commitItem(ctx, "remember", fmt.Sprintf("remember: %s %q", it.Kind, it.Title), it, p)
+	return tx.commitItem(ctx, CheckpointOptions{
+		Message: fmt.Sprintf("remember: %s %q", it.Kind, it.Title),
+		Event:   "remember",
+		Session: it.Session,
+	})
 }
 
 // Filter selects items for List.
@@ -520,55 +507,59 @@ func (m *Memory) walkNames(ctx context.Context, fn func(p string)) error {
 
 // Forget deletes an item and commits the deletion. History keeps it.
 func (m *Memory) Forget(ctx context.Context, ref string) (*model.Entry, *gitstore.Checkpoint, error) {
-	unlock, err := m.Lock(ctx)
+	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer unlock()
+	defer tx.End()
 	e, err := m.Get(ctx, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := m.store.Remove(e.Path); err != nil {
+	tx.Remove(e.Path)
+	cp, err := tx.commitItem(ctx, CheckpointOptions{
+		Message: fmt.Sprintf("forget: %s %q", e.Item.Kind, e.Item.Title),
+		Event:   "forget",
+		Session: e.Item.Session,
+	})
+	if err != nil {
 		return nil, nil, err
 	}
-	cp, err := m.commitItem(ctx, "forget", fmt.Sprintf("forget: %s %q", e.Item.Kind, e.Item.Title), e.Item, e.Path)
-	return e, cp, err
+	return e, cp, nil
 }
 
-// Update writes an item back after a change (an edit, a new importance).
-// When its kind or title moved its file, the old file goes.
+// Update writes an item back after a change (an edit, a new importance),
+// redacted as Remember's are. When its kind or title moved its file, the
+// old file goes, in the same commit.
 func (m *Memory) Update(ctx context.Context, e *model.Entry, event string) (*gitstore.Checkpoint, error) {
-	unlock, err := m.Lock(ctx)
+	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer tx.End()
 	it := e.Item
 	it.Updated = m.now().UTC().Truncate(time.Second)
-	if err := it.Validate(); err != nil {
-		return nil, err
+	at := e.Path
+	if model.LayerOf(e.Path) == model.LayerCore {
+		at = "" // core items are named after their kind and title
 	}
-	data, err := it.Marshal()
+	newPath, err := tx.PutItem(it, at)
 	if err != nil {
 		return nil, err
 	}
-	newPath := e.Path
-	if model.LayerOf(e.Path) == model.LayerCore {
-		newPath = it.Path()
+	if newPath != e.Path {
+		tx.Remove(e.Path)
 	}
-	if err := m.store.WriteFile(newPath, data); err != nil {
+	cp, err := tx.commitItem(ctx, CheckpointOptions{
+		Message: fmt.Sprintf("%s: %s %q", event, it.Kind, it.Title),
+		Event:   event,
+		Session: it.Session,
+	})
+	if err != nil {
 		return nil, err
 	}
-	paths := []string{newPath}
-	if newPath != e.Path {
-		if err := m.store.Remove(e.Path); err != nil {
-			return nil, err
-		}
-		paths = append(paths, e.Path)
-		e.Path = newPath
-	}
-	return m.commitItem(ctx, event, fmt.Sprintf("%s: %s %q", event, it.Kind, it.Title), it, paths...)
+	e.Path = newPath
+	return cp, nil
 }
 
 // Status lists what the next checkpoint would commit.

@@ -214,11 +214,11 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 	if err := CheckSessionID(ref); err != nil {
 		return nil, err
 	}
-	unlock, err := m.LockSettled(ctx)
+	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer tx.End()
 	e, err := m.Session(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -228,12 +228,11 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 		return &SessionChange{Session: e}, err
 	}
 	e.Updated = m.now().UTC().Truncate(time.Second)
-	b := &Writes{}
-	m.PlaceSession(e, b)
-	if err := b.WriteSession(e); err != nil {
+	m.PlaceSession(e, &tx.Writes)
+	if err := tx.WriteSession(e); err != nil {
 		return nil, err
 	}
-	cp, err := m.CommitWrites(ctx, b, CheckpointOptions{
+	cp, err := tx.Commit(ctx, CheckpointOptions{
 		Message: fmt.Sprintf("%s: session %s", event, ShortSession(e.ID)),
 		Session: e.ID,
 		Event:   event,
@@ -284,16 +283,16 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 	if !m.anyInactive(cutoff) {
 		return res, nil
 	}
-	unlock, err := m.LockSettled(ctx)
+	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer tx.End()
 	list, _, err := m.Sessions(ctx, SessionFilter{})
 	if err != nil {
 		return nil, err
 	}
-	b := &Writes{}
+	b := &tx.Writes
 	now := m.now().UTC().Truncate(time.Second)
 	for _, e := range list {
 		if e.Archived() || !e.LastSeen().Before(cutoff) {
@@ -314,7 +313,7 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 	if len(res.Moved) == 1 {
 		msg = fmt.Sprintf("archive: session %s inactive since %s", ShortSession(res.Moved[0].ID), res.Moved[0].LastActivity.Format("2006-01-02"))
 	}
-	res.Checkpoint, err = m.CommitWrites(ctx, b, CheckpointOptions{Message: msg, Event: "archive"})
+	res.Checkpoint, err = tx.Commit(ctx, CheckpointOptions{Message: msg, Event: "archive"})
 	return res, err
 }
 
