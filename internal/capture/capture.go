@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +61,12 @@ type Batch struct {
 	Jobs []string
 	// Summarizer summarises due segments; nil means the configured one.
 	Summarizer summarize.Summarizer
+
+	// known is the session as the caller read it, when it did (to find
+	// how far a transcript was captured), and stamp the state it read it
+	// in: the plan takes it instead of reading session.yaml again.
+	known *model.SessionEntry
+	stamp string
 }
 
 // CaptureResult says what capturing a batch did.
@@ -171,7 +176,7 @@ func Capture(ctx context.Context, m *memory.Memory, b Batch) (*CaptureResult, er
 			if unlock, err = m.LockSettled(ctx); err != nil {
 				return nil, err
 			}
-			if !bytes.Equal(captureState(m, b.Session), p.state) {
+			if m.SessionStamp(b.Session) != p.state {
 				unlock()
 				continue
 			}
@@ -206,29 +211,13 @@ func ignored(m *memory.Memory, b *Batch) string {
 	return ""
 }
 
-// captureState is what a plan depends on: the session's session.yaml
-// (wherever it is) and its pending turns.
-func captureState(m *memory.Memory, id string) []byte {
-	var b bytes.Buffer
-	if e, err := m.FindSession(id); err == nil {
-		data, _ := m.ReadFile(e.File(model.SessionFile))
-		b.WriteString(e.Dir)
-		b.WriteByte(0)
-		b.Write(data)
-	}
-	b.WriteByte(0)
-	data, _ := os.ReadFile(m.PendingPath(id))
-	b.Write(data)
-	return b.Bytes()
-}
-
 // plan is a batch worked out: the session as it will be, the text to
 // append to its files, the turns waiting for a summary and the segments
 // due.
 type plan struct {
 	m     *memory.Memory
 	b     *Batch
-	state []byte
+	state string // memory.SessionStamp when the plan began
 
 	entry    *model.SessionEntry
 	res      *CaptureResult
@@ -250,8 +239,14 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 		return nil, err
 	}
 	now := m.Now().UTC().Truncate(time.Second)
-	p := &plan{m: m, b: b, state: captureState(m, b.Session)}
-	e, err := m.FindSession(b.Session)
+	p := &plan{m: m, b: b, state: m.SessionStamp(b.Session)}
+	var e *model.SessionEntry
+	var err error
+	if b.known != nil && b.stamp == p.state {
+		e, b.known = b.known, nil // the plan changes it: used once
+	} else {
+		e, err = m.FindSession(b.Session)
+	}
 	switch {
 	case errors.Is(err, model.ErrNoSession):
 		agent := b.Agent

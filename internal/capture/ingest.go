@@ -415,11 +415,15 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		to = o.to
 	}
 	from := o.from
+	var known *model.SessionEntry
+	var stamp string
 	if session != "" {
 		// A session or transcript not seen before is read from its
 		// start, whatever range the job names.
 		var off int64
+		stamp = m.SessionStamp(session)
 		if e, err := m.FindSession(session); err == nil {
+			known = e
 			if src := e.SourceNamed(filepath.Base(path), false); src != nil {
 				off = src.Offset
 			}
@@ -447,7 +451,9 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		if session, err = sessionIDFor(path, p); err != nil {
 			return nil, permanent(fmt.Errorf("%s: %w", path, err))
 		}
+		stamp = m.SessionStamp(session)
 		if e, err := m.FindSession(session); err == nil {
+			known = e
 			if src := e.SourceNamed(filepath.Base(path), false); src != nil && src.Offset < from {
 				if p, err = parse(src.Offset); err != nil {
 					return nil, err
@@ -469,6 +475,8 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		Final:     o.final,
 		Status:    o.status,
 		Jobs:      o.jobs,
+		known:     known,
+		stamp:     stamp,
 	})
 }
 

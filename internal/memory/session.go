@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
@@ -363,4 +364,36 @@ func (m *Memory) StatOK(p string) bool {
 	}
 	_, err = os.Lstat(name)
 	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
+
+// SessionStamp says, without reading them, which state a session's
+// session.yaml and pending turns are in: their folder and, for each file,
+// its inode, size and modification time. Every writer replaces these files
+// by rename (a new inode), and an editor that writes in place changes the
+// time, so two equal stamps mean nothing changed between them. Capture
+// plans a batch without the lock and checks the stamp under it, which
+// costs two stat calls instead of reading both files again.
+func (m *Memory) SessionStamp(id string) string {
+	var b strings.Builder
+	dir := model.SessionDir(id)
+	if _, err := os.Lstat(filepath.Join(m.Dir, dir, model.SessionFile)); err != nil {
+		matches, _ := filepath.Glob(filepath.Join(m.Dir, model.ArchiveRoot, "*", "*", id, model.SessionFile))
+		sort.Strings(matches)
+		if len(matches) > 0 {
+			rel, _ := filepath.Rel(m.Dir, filepath.Dir(matches[len(matches)-1]))
+			dir = filepath.ToSlash(rel)
+		}
+	}
+	b.WriteString(dir)
+	for _, name := range []string{filepath.Join(m.Dir, dir, model.SessionFile), m.PendingPath(id)} {
+		b.WriteByte(0)
+		if fi, err := os.Lstat(name); err == nil {
+			var ino uint64
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				ino = st.Ino
+			}
+			fmt.Fprintf(&b, "%d %d %d", ino, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }
