@@ -64,7 +64,7 @@ func runDaemon(ctx context.Context, g *globals) error {
 	}
 	defer m.Close()
 	d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
-	d.Services = append(d.Services, syncService(g, m.Dir, d.Log)) // cmd_sync.go
+	d.Parts = append(d.Parts, syncPart(g, m.Dir, d.Log)) // cmd_sync.go
 	return d.Serve(ctx)
 }
 

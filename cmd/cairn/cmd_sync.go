@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -94,11 +95,13 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 	return serr
 }
 
-// syncService is the daemon's syncing: memsync.SyncLoop with the schedule
-// of cairn.yaml's sync section.
-func syncService(g *globals, dir string, log *slog.Logger) func(context.Context) error {
-	return func(ctx context.Context) error {
-		return memsync.SyncLoop(ctx, dir, g.memoryOptions(), nil, func(res *memsync.SyncResult, err error) {
+// syncPart is the daemon's syncing: a memsync.Loop with the schedule of
+// cairn.yaml's sync section, reporting to the daemon's log.
+func syncPart(g *globals, dir string, log *slog.Logger) server.Part {
+	return server.Part{Name: "sync", Service: &memsync.Loop{
+		Dir:     dir,
+		Options: g.memoryOptions(),
+		Report: func(res *memsync.SyncResult, err error) {
 			if err != nil {
 				log.Warn("sync", "err", err)
 				return
@@ -108,6 +111,6 @@ func syncService(g *globals, dir string, log *slog.Logger) func(context.Context)
 					log.Info("synced", "remote", r.Remote, "merge", r.Merge, "changes", r.Changes, "conflicts", len(r.Conflicts), "pushed", r.Pushed, "commit", r.Commit)
 				}
 			}
-		})
-	}
+		},
+	}}
 }

@@ -590,21 +590,33 @@ func HasRemotes(m *memory.Memory) bool {
 	return err == nil && len(rs) > 0
 }
 
-// SyncLoop syncs the memory in dir with its remotes until ctx is done, when
-// a schedules it: at the start, a little after each new commit, and every
-// interval, backing off while syncs fail. A nil a means the schedule of
-// cairn.yaml's sync section; with sync.auto false there, SyncLoop returns
-// at once. It works through a Memory of its
-// own, whose lock excludes the caller's like another process's, so a slow
-// network never holds the caller's memory. report, if set, receives each
-// sync's outcome. Memories without remotes are looked at again every few
-// seconds, so adding a remote starts the syncing.
-func SyncLoop(ctx context.Context, dir string, opts memory.Options, a *AutoSync, report func(*SyncResult, error)) error {
-	m, err := memory.Open(ctx, dir, opts)
+// Loop is the daemon's syncing: it syncs the memory in Dir with its
+// remotes when Schedule says: at the start, a little after each new
+// commit, and every interval, backing off while syncs fail. A nil
+// Schedule means the schedule of cairn.yaml's sync section. It works
+// through a Memory of its own, whose lock excludes the caller's like
+// another process's, so a slow network never holds the caller's memory.
+// Report, if set, receives each sync's outcome. Memories without remotes
+// are looked at again every few seconds, so adding a remote starts the
+// syncing.
+type Loop struct {
+	Dir      string
+	Options  memory.Options
+	Schedule *AutoSync
+	Report   func(*SyncResult, error)
+}
+
+// Serve syncs until ctx is done, and returns nil then. With no Schedule
+// and sync.auto false in cairn.yaml it returns nil at once: there is
+// nothing to do. Failed syncs go to Report, not to the caller; Serve
+// fails only when it cannot open the memory.
+func (l *Loop) Serve(ctx context.Context) error {
+	m, err := memory.Open(ctx, l.Dir, l.Options)
 	if err != nil {
-		return err
+		return fmt.Errorf("sync loop: open %s: %w", l.Dir, err)
 	}
 	defer m.Close()
+	a := l.Schedule
 	if a == nil {
 		if !m.Config.Sync.Enabled() {
 			return nil
@@ -641,8 +653,8 @@ func SyncLoop(ctx context.Context, dir string, opts memory.Options, a *AutoSync,
 		if h, err := m.Resolve("HEAD"); err == nil {
 			head = h
 		}
-		if report != nil {
-			report(res, err)
+		if l.Report != nil {
+			l.Report(res, err)
 		}
 	}
 }

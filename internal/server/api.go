@@ -350,9 +350,8 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 		replyError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	a.d.mu.Lock()
-	cp, err := a.d.Mem.Remember(r.Context(), it)
-	a.d.mu.Unlock()
+	var cp *memory.Checkpoint
+	a.d.ops.do(func() { cp, err = a.d.Mem.Remember(r.Context(), it) })
 	switch {
 	case errors.Is(err, memory.ErrLocked):
 		replyError(w, http.StatusConflict, err.Error())

@@ -3,11 +3,14 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -15,31 +18,41 @@ import (
 // last, held-back lines are captured.
 const IdleTranscript = time.Minute
 
-// capture follows the agent transcripts and the inbox, queues what
-// arrives, and works the queue: the sidecar's capture path. Every memory
-// operation holds d.mu, so the worker, the API and the periodic jobs never
-// interleave in one process (gitstore's lock is per process).
-func (d *Daemon) capture(ctx context.Context) error {
-	m := d.Mem
+// captureWorker is the part that follows the agent transcripts and the
+// inbox, queues what arrives, and works the queue: the sidecar's capture
+// path. Every memory operation goes through ops, so the worker, the API
+// and the periodic jobs never interleave in one process (gitstore's lock
+// is per process).
+type captureWorker struct {
+	mem *memory.Memory
+	log *slog.Logger
+	ops *opLock
+}
+
+func (c *captureWorker) Serve(ctx context.Context) error {
+	m := c.mem
 	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
-		return err
+		return fmt.Errorf("capture: open the queue: %w", err)
 	}
 	cursors, err := capture.Cursors(m)
 	if err != nil {
-		return err
+		return fmt.Errorf("capture: open the transcript cursors: %w", err)
 	}
-	// Jobs a killed daemon left half done go back to pending, once, here,
-	// each counted as abandoned rather than failed: the job claimed first
-	// after every start-up is the one a string of kills keeps finding in
-	// flight, through no fault of its own.
+	// Jobs a killed daemon left half done go back to pending, here, each
+	// counted as abandoned rather than failed: the job claimed first after
+	// every start-up is the one a string of kills keeps finding in flight,
+	// through no fault of its own. A run after this part failed does the
+	// same, so the job a panic interrupted runs again, and one that keeps
+	// taking the worker down ends in failed/ after the queue's
+	// MaxAbandoned.
 	// This daemon holds the daemon lock, so no other worker loop runs; a
 	// `cairn queue run` at this very moment could be working on one, and
 	// then that job runs twice, which has the effect of once.
 	if n, err := q.Recover(ctx, 0); err != nil {
-		d.Log.Warn("recover queue", "err", err)
+		c.log.Warn("recover queue", "err", err)
 	} else if n > 0 {
-		d.Log.Info("recovered jobs left in processing", "jobs", n)
+		c.log.Info("recovered jobs left in processing", "jobs", n)
 	}
 	var (
 		idleMu sync.Mutex
@@ -66,13 +79,20 @@ func (d *Daemon) capture(ctx context.Context) error {
 		Inbox:   filepath.Join(m.Dir, "inbox"),
 		OnInbox: func(context.Context) { poke() },
 		Ignore:  []string{m.StatePath("")},
-		Log:     d.Log,
+		Log:     c.log,
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("capture: watch transcripts and the inbox: %w", err)
 	}
+	// The watcher runs beside the loop below and stops with it, however
+	// the loop ends, so that a run after a failure does not find the last
+	// run's watcher still delivering. Its panics are this part's failure
+	// too: the supervisor only sees the goroutine it started.
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
 	werr := make(chan error, 1)
-	go func() { werr <- w.Serve(ctx) }()
+	wg.Go(func() { werr <- serveProtected(ctx, w) })
 
 	archive := time.NewTicker(time.Hour)
 	defer archive.Stop()
@@ -85,21 +105,22 @@ func (d *Daemon) capture(ctx context.Context) error {
 				break
 			}
 			if err != nil {
-				d.Log.Warn("claim job", "err", err)
+				c.log.Warn("claim job", "err", err)
 				break
 			}
-			d.mu.Lock()
-			_, err = capture.RunJob(ctx, m, q, cursors, j)
-			d.mu.Unlock()
+			c.ops.do(func() { _, err = capture.RunJob(ctx, m, q, cursors, j) })
 			if err != nil {
-				d.Log.Warn("job failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempts, "err", err)
+				c.log.Warn("job failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempts, "err", err)
 			}
 		}
 		select {
 		case <-ctx.Done():
 			return <-werr
 		case err := <-werr:
-			return err
+			if err == nil {
+				err = errors.New("stopped while the daemon runs")
+			}
+			return fmt.Errorf("capture: watcher: %w", err)
 		case <-wake:
 		case <-poll.C:
 			// A transcript quiet for a while has said its last: its
@@ -114,18 +135,16 @@ func (d *Daemon) capture(ctx context.Context) error {
 			}
 			idleMu.Unlock()
 			for _, p := range idle {
-				d.mu.Lock()
-				if _, err := capture.CatchUpTranscript(ctx, m, p, true); err != nil {
-					d.Log.Warn("catch up idle transcript", "path", p, "err", err)
+				c.ops.do(func() { _, err = capture.CatchUpTranscript(ctx, m, p, true) })
+				if err != nil {
+					c.log.Warn("catch up idle transcript", "path", p, "err", err)
 				}
-				d.mu.Unlock()
 			}
 		case <-archive.C:
-			d.mu.Lock()
-			if _, err := m.ArchiveInactive(ctx, 0); err != nil {
-				d.Log.Warn("archive inactive sessions", "err", err)
+			c.ops.do(func() { _, err = m.ArchiveInactive(ctx, 0) })
+			if err != nil {
+				c.log.Warn("archive inactive sessions", "err", err)
 			}
-			d.mu.Unlock()
 		}
 	}
 }

@@ -28,7 +28,10 @@ import (
 var ErrRunning = errors.New("a cairn daemon is already running for this memory")
 
 // Daemon is the sidecar: it watches the memory's work tree so checkpoints
-// find hand edits cheaply, and serves the HTTP API on loopback.
+// find hand edits cheaply, captures what agents write, and serves the
+// HTTP API on loopback. Its long-running parts (the API server, the
+// monitor, the capture worker, and Parts) run under a Supervisor: one that
+// fails is logged and run again after a backoff, and the daemon goes on.
 type Daemon struct {
 	Mem  *memory.Memory
 	Log  *slog.Logger
@@ -37,15 +40,33 @@ type Daemon struct {
 	// Handlers mounts more of the API on the daemon's mux, behind the
 	// bearer token.
 	Handlers func(mux *http.ServeMux)
-	// Services run beside the HTTP server until ctx is done.
-	Services []func(ctx context.Context) error
+	// Parts run beside the daemon's own parts, supervised like them, until
+	// ctx is done.
+	Parts []Part
+	// Backoff is how long a failed part waits before it runs again; the
+	// zero value waits 1s, doubling up to a minute.
+	Backoff Backoff
 
 	started time.Time
-	mu      sync.Mutex // one memory operation at a time
+	ops     opLock
+}
+
+// opLock serialises the memory operations of one process: gitstore's lock
+// is per process.
+type opLock struct{ mu sync.Mutex }
+
+// do runs f holding the lock, and lets it go even when f panics, so that a
+// part's panic does not leave every later operation waiting.
+func (l *opLock) do(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f()
 }
 
 // Serve runs the daemon until ctx is done. A second daemon on the same
-// memory fails with ErrRunning.
+// memory fails with ErrRunning, and an address that cannot be bound fails
+// the start; once started, failing parts are run again, and Serve returns
+// nil when ctx is done and every part has stopped.
 func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Log == nil {
 		d.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -67,6 +88,8 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	// Bound here, not in the HTTP part, so that an address in use fails
+	// the start instead of being retried.
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("daemon: listen on %s: %w", addr, err)
@@ -103,51 +126,19 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Handlers != nil {
 		d.Handlers(mux)
 	}
-	srv := &http.Server{
-		Handler:           limit(requireToken(token, mux)),
-		ReadHeaderTimeout: 5 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+	sup := &Supervisor{
+		Log:     d.Log,
+		Backoff: d.Backoff,
+		Parts: append([]Part{
+			{"http", &httpServer{handler: limit(requireToken(token, mux)), l: l, addr: l.Addr().String()}},
+			{"monitor", monitor{mem: d.Mem}},
+			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
+		}, d.Parts...),
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make(chan error, len(d.Services)+2)
-	run := func(name string, f func(context.Context) error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(ctx); err != nil && ctx.Err() == nil {
-				errs <- fmt.Errorf("%s: %w", name, err)
-				cancel()
-			}
-		}()
-	}
-	run("monitor", d.Mem.NewMonitor().Serve)
-	run("capture", d.capture)
-	for i, s := range d.Services {
-		run(fmt.Sprintf("service %d", i), s)
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			errs <- fmt.Errorf("http: %w", err)
-			cancel()
-		}
-	}()
 	d.Log.Info("daemon started", "memory", d.Mem.Dir, "url", url, "pid", os.Getpid())
-	<-ctx.Done()
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	srv.Shutdown(sctx)
-	scancel()
-	wg.Wait()
-	close(errs)
-	var all []error
-	for err := range errs {
-		all = append(all, err)
-	}
+	err = sup.Serve(ctx)
 	d.Log.Info("daemon stopped")
-	return errors.Join(all...)
+	return err
 }
 
 func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
@@ -172,10 +163,12 @@ func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	cp, err := d.Mem.Checkpoint(r.Context(), memory.CheckpointOptions{
-		Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
+	var cp *memory.Checkpoint
+	var err error
+	d.ops.do(func() {
+		cp, err = d.Mem.Checkpoint(r.Context(), memory.CheckpointOptions{
+			Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
+		})
 	})
 	switch {
 	case errors.Is(err, memory.ErrNothingToDo):

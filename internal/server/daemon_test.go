@@ -40,10 +40,17 @@ func newMemory(t *testing.T) *memory.Memory {
 // returns it with its base URL and token.
 func startDaemon(t *testing.T) (*Daemon, string, string) {
 	t.Helper()
-	m := newMemory(t)
-	ctx := context.Background()
-	d := &Daemon{Mem: m}
-	ctx, cancel := context.WithCancel(ctx)
+	d := &Daemon{Mem: newMemory(t)}
+	url, token := serveDaemon(t, d)
+	return d, url, token
+}
+
+// serveDaemon runs d until the test ends, checks that it then stops
+// without an error, and returns its base URL and token.
+func serveDaemon(t *testing.T, d *Daemon) (string, string) {
+	t.Helper()
+	m := d.Mem
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(ctx) }()
 	t.Cleanup(func() {
@@ -60,7 +67,7 @@ func startDaemon(t *testing.T) (*Daemon, string, string) {
 		url, token = strings.TrimSpace(string(a)), strings.TrimSpace(string(k))
 		return err1 == nil && err2 == nil && url != ""
 	})
-	return d, url, token
+	return url, token
 }
 
 func waitFor(t *testing.T, what string, ok func() bool) {
