@@ -30,8 +30,10 @@ now() { date +%s%N; }
 
 # mutate DIR I: append to one session file, add one core item.
 mutate() {
-	local d=$1 i=$2 f
-	f=$(ls -d "$d"/sessions/*/ | sed -n "$(( (i % 200) + 1 ))p")
+	local d=$1 i=$2 f sessions
+	# The glob sorts as ls did; an array keeps odd names whole.
+	sessions=("$d"/sessions/*/)
+	f=${sessions[i % 200]:-}
 	echo "- observation $i: ran go test ./... (exit 0)" >>"$f/observations.md"
 	printf -- '---\nkind: decision\ntitle: bench %s\n---\nbody\n' "$i" >"$d/core/decisions/bench-$i--01JDXK3V9M2Q7Y8Z4T6R5W$(printf %04d "$i").md"
 }

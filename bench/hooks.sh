@@ -34,7 +34,11 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 # cairn runs with a home of its own; go keeps the usual caches.
-export GOMODCACHE="$(go env GOMODCACHE)" GOCACHE="$(go env GOCACHE)" GOPATH="$(go env GOPATH)"
+# Assigned apart from export so that set -e sees a failing go env.
+GOMODCACHE=$(go env GOMODCACHE)
+GOCACHE=$(go env GOCACHE)
+GOPATH=$(go env GOPATH)
+export GOMODCACHE GOCACHE GOPATH
 export HOME="$work/home"
 mkdir -p "$HOME"
 unset CAIRN_DIR
@@ -60,6 +64,8 @@ p="$work/capture"
 mkdir -p "$p"
 (cd "$p" && git init -q && "$work/cairn" init --claude >/dev/null)
 payload=testdata/hooks/post-tool-use-bash.json
+# ${CLAUDE_PROJECT_DIR:-.} is literal text in settings.json, not for this shell.
+# shellcheck disable=SC2016
 capture=$(sed -n 's/.*"command": "\(sh \\"${CLAUDE_PROJECT_DIR:-.}\/.cairn\/hooks\/capture.sh\\"\)".*/\1/p' "$p/.claude/settings.json" | head -1 | sed 's/\\"/"/g')
 [ -n "$capture" ] || { echo "no capture command in settings.json" >&2; exit 1; }
 export CLAUDE_PROJECT_DIR="$p"

@@ -43,10 +43,10 @@ words=(queue worker job database schema migration index search query vector sess
 # time_runs OUT CMD...: runs CMD runs times with a query of two words
 # (QUERY in CMD is replaced), appending wall times in microseconds to OUT.
 time_runs() {
-	local out=$1 i q t0 t1
+	local out=$1 q t0 t1
 	shift
 	: >"$out"
-	for i in $(seq 1 "$runs"); do
+	for _ in $(seq 1 "$runs"); do
 		q="${words[$((RANDOM % ${#words[@]}))]} ${words[$((RANDOM % ${#words[@]}))]}"
 		local args=()
 		for a in "$@"; do args+=("${a//QUERY/$q}"); done

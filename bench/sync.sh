@@ -20,7 +20,9 @@ runs=${RUNS:-3}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-sync-bench.XXXXXX")
 cleanup() {
-	[ -f "$work/daemon.pid" ] && kill "$(cat "$work/daemon.pid")" 2>/dev/null || true
+	if [ -f "$work/daemon.pid" ]; then
+		kill "$(cat "$work/daemon.pid")" 2>/dev/null || true
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT

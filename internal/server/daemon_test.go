@@ -131,11 +131,22 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 	}
 	job, _ := json.Marshal(map[string]any{"kind": "hook", "payload": json.RawMessage(hook)})
 	os.WriteFile(filepath.Join(m.Dir, "inbox", "01JDXK3V9M2Q7Y8Z4T6R5W1HBC.json"), job, 0o600)
+	// The job leaves the inbox when it is claimed, before it runs: done
+	// is when processing/ is empty too.
 	waitFor(t, "the hook job to be done", func() bool {
 		left, _ := filepath.Glob(filepath.Join(m.Dir, "inbox", "*.json"))
-		return len(left) == 0
+		running, _ := filepath.Glob(filepath.Join(m.Store().StatePath("queue"), "processing", "*.json"))
+		return len(left) == 0 && len(running) == 0
 	})
-	gitOut(t, m.Dir, "fsck", "--no-dangling")
+	// The daemon may still commit (an idle transcript's last turn), and
+	// git fsck lists the objects before it follows the refs: a tree
+	// written mid-listing under a commit it did list is reported missing.
+	// Every daemon write holds d.mu, so fsck holds it too.
+	func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		gitOut(t, m.Dir, "fsck", "--no-dangling")
+	}()
 
 	// A hand edit, checkpointed through the API.
 	os.MkdirAll(filepath.Join(m.Dir, "core"), 0o755)
