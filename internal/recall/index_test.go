@@ -17,7 +17,6 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/memory/memorytest"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -632,11 +631,4 @@ func TestRememberRedacts(t *testing.T) {
 	if strings.Contains(string(data), "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(string(data), "only from CI") {
 		t.Errorf("remembered item:\n%s", data)
 	}
-}
-
-func testMemory(t testing.TB) *memory.Memory {
-	t.Helper()
-	m := memorytest.New(t)
-	Follow(m)
-	return m
 }

@@ -141,12 +141,8 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 	// The daemon may still commit (an idle transcript's last turn), and
 	// git fsck lists the objects before it follows the refs: a tree
 	// written mid-listing under a commit it did list is reported missing.
-	// Every daemon write holds d.mu, so fsck holds it too.
-	func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		gitOut(t, m.Dir, "fsck", "--no-dangling")
-	}()
+	// Every daemon write holds d.ops, so fsck holds it too.
+	d.ops.do(func() { gitOut(t, m.Dir, "fsck", "--no-dangling") })
 
 	// A hand edit, checkpointed through the API.
 	os.MkdirAll(filepath.Join(m.Dir, "core"), 0o755)
