@@ -1,4 +1,4 @@
-package gitstore
+package fsmonitor
 
 import (
 	"context"
@@ -105,18 +105,5 @@ func TestMonitorOverflowScansEverything(t *testing.T) {
 	}
 	if s.scanned != 3 {
 		t.Errorf("after an overflow the scan looked at %d files, want all 3", s.scanned)
-	}
-}
-
-func TestMonitorGoneMeansFullScan(t *testing.T) {
-	s := newStore(t, map[string]string{"a.md": "a\n"})
-	// A stale socket of a monitor that died.
-	os.WriteFile(s.StatePath(monitorSocket), nil, 0o600)
-	write(t, s, "a.md", "changed\n")
-	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if s.scanned != 2 {
-		t.Errorf("scan looked at %d files, want 2", s.scanned)
 	}
 }

@@ -1,0 +1,14 @@
+package gitstore
+
+func TestMonitorGoneMeansFullScan(t *testing.T) {
+	s := newStore(t, map[string]string{"a.md": "a\n"})
+	// A stale socket of a monitor that died.
+	os.WriteFile(s.StatePath(monitorSocket), nil, 0o600)
+	write(t, s, "a.md", "changed\n")
+	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s.scanned != 2 {
+		t.Errorf("scan looked at %d files, want 2", s.scanned)
+	}
+}
