@@ -1,8 +1,36 @@
 package gitstore
 
-// reopen makes s.repo see objects that another go-git repository wrote
-// into new packs: go-git reads the list of packs once.
-func (s *Store) reopen() error {
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	objcache "github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// WithRepo calls fn with the Store's go-git repository, holding the
+// Store's mutex for the call: go-git is not safe for concurrent use. It is
+// for the packages that build on the Store (gitstore/gitsync reads remote
+// configuration, references and objects with it). fn must not call
+// methods of the Store, which take the same mutex, nor keep the
+// repository after it returns: Reopen replaces it.
+func (s *Store) WithRepo(fn func(*git.Repository) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fn(s.repo)
+}
+
+// Reopen makes the Store see objects that another go-git repository wrote
+// into new packs (a fetch, a clone to repair from): go-git reads the list
+// of packs once.
+func (s *Store) Reopen() error {
 	repo, err := openRepo(s.dir)
 	if err != nil {
 		return fmt.Errorf("reopen %s: %w", s.dir, err)

@@ -1,5 +1,133 @@
 package gitstore
 
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"golang.org/x/sys/unix"
+)
+
+// ErrDirty means a file that UpdateBranch would write has changes that
+// are not checkpointed: the caller checkpoints first.
+var ErrDirty = errors.New("uncommitted change in the way")
+
+// A TreeChange is a FileChange with what the file becomes: the blob and
+// mode it takes, none for a deletion.
+type TreeChange struct {
+	FileChange
+	Blob plumbing.Hash
+	Mode filemode.FileMode // filemode.Regular or filemode.Executable
+}
+
+// changesOf turns TreeChanges into the changes the tree builder, the work
+// tree writer and the stat cache take, sorted by path.
+func changesOf(tcs []TreeChange) []change {
+	out := make([]change, len(tcs))
+	for i, tc := range tcs {
+		out[i] = change{FileChange: tc.FileChange}
+		if tc.Action != Deleted {
+			out[i].e = entry{path: tc.Path, hash: tc.Blob, mode: uint32(tc.Mode)}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// BuildTree writes, through w, the tree made of the tree base (zero for
+// none) with changes applied, and returns its id. Only the trees on the
+// paths to the changes are read and written; every other subtree is reused
+// by its id. The blobs of changes must be in the repository or written
+// through w.
+func (s *Store) BuildTree(w *ObjectWriter, base plumbing.Hash, changes []TreeChange) (plumbing.Hash, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tb := &treeBuilder{s: s, w: w}
+	h, _, err := tb.build(base, "", changesOf(changes))
+	return h, err
+}
+
+// BranchUpdate is a merge's result, for UpdateBranch to write.
+type BranchUpdate struct {
+	// Ours is the commit the changes were made against; the branch must
+	// still point at it.
+	Ours plumbing.Hash
+	// Changes turn Ours' tree into the new commit's, and are written to
+	// the work tree.
+	Changes []TreeChange
+	// Head, when not zero, is an existing commit the branch moves to (a
+	// fast-forward). Otherwise a commit of Tree with Parents is written,
+	// described by Subject, Body and Trailers.
+	Head     plumbing.Hash
+	Tree     plumbing.Hash
+	Parents  []plumbing.Hash
+	Subject  string
+	Body     string
+	Trailers []Trailer
+	// Reflog is the reflog's message for the move.
+	Reflog string
+}
+
+// UpdateBranch moves the current branch as u says, and makes the work
+// tree, the stat cache and .git/index follow. A file with changes not yet
+// checkpointed that u would overwrite stops it before anything is written
+// (ErrDirty). It writes in the order that keeps a crash harmless: the
+// commit, then one flush of w (which wrote the new blobs and trees), then
+// the work tree, then the branch, so that a process killed in between
+// leaves changes the next checkpoint commits, never a branch whose files
+// that checkpoint would take back. It returns the branch's new commit.
+// The caller holds the lock.
+func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdate) (plumbing.Hash, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.locked() {
+		return plumbing.ZeroHash, errors.New("update branch: the write lock is not held")
+	}
+	branch, ours, err := s.head()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if ours != u.Ours {
+		return plumbing.ZeroHash, fmt.Errorf("update %s: it moved to %s; expected %s", branch, short(ours), u.Ours)
+	}
+	c, err := s.loadCache(ctx, ours)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	changes := changesOf(u.Changes)
+	if err := s.checkWorktree(c, changes); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	head := u.Head
+	if head.IsZero() {
+		msg := formatMessage(u.Subject, u.Body, u.Trailers)
+		// w.write, not Write: s.mu is held here.
+		if head, err = w.write(plumbing.CommitObject, s.encodeMerge(u.Tree, u.Parents, msg)); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if err := w.flush(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := s.writeChanges(changes); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := s.updateRef(branch, ours, head, u.Reflog, s.now()); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	applyChanges(c, changes)
+	c.head = head
+	c.written = s.now().UnixNano()
+	s.cacheDirty = true
+	return head, nil
+}
+
 func (s *Store) encodeMerge(tree plumbing.Hash, parents []plumbing.Hash, msg []byte) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tree %s\n", tree)
@@ -99,7 +227,7 @@ func (s *Store) writeChanges(changes []change) error {
 		return nil
 	}
 	// The files' data is on its way to the disk; as for objects (see
-	// objectWriter), one fsync waits for it and commits every rename
+	// ObjectWriter), one fsync waits for it and commits every rename
 	// before it. Without sync_file_range, one syncfs does.
 	if batch && last != "" {
 		f, err := os.Open(last)

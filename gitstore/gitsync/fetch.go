@@ -1,25 +1,17 @@
 package gitsync
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
-	objcache "github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Errors of fetch and push that callers tell apart.
@@ -46,32 +38,30 @@ type Fetched struct {
 	Empty    bool   // the remote has no commits yet
 }
 
-// Fetch downloads the remote's copy of the current branch into
+// Fetch downloads into s the remote's copy of the current branch into
 // refs/remotes/REMOTE/BRANCH. It refuses, with ErrRewritten, a remote
 // branch that does not descend from what was fetched before, and leaves
 // the tracking ref where it was. Nothing but objects and the tracking ref
 // is written, so Fetch does not need the write lock. getenv supplies
 // credentials (see TokenEnv).
-func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) string) (*Fetched, error) {
-	r, err := s.Remote(remote)
+func Fetch(ctx context.Context, s *gitstore.Store, remote string, getenv func(string) string) (*Fetched, error) {
+	r, err := LookupRemote(s, remote)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	branch, _, err := s.head()
-	s.mu.Unlock()
+	branch, _, err := s.Head()
 	if err != nil {
 		return nil, err
 	}
 	f := &Fetched{Remote: remote, URL: Redact(r.URL), Branch: branch.Short(),
 		Tracking: "refs/remotes/" + remote + "/" + branch.Short()}
-	auth, err := s.auth(r.URL, getenv)
+	auth, err := auth(s, r.URL, getenv)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", remote, scrub(err, r.URL))
 	}
-	// A repository of its own: the network may take long, and s.repo
-	// must stay usable meanwhile.
-	repo, err := git.PlainOpen(s.dir)
+	// A repository of its own: the network may take long, and the
+	// Store's must stay usable meanwhile.
+	repo, err := git.PlainOpen(s.Dir())
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", remote, err)
 	}
@@ -126,7 +116,7 @@ func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) st
 		if !ok {
 			return nil, fmt.Errorf("fetch %s (%s): %w: %s no longer contains %s, which was fetched from it before; "+
 				"refusing to merge or push (if that was meant, run git -C %s update-ref -d %s and sync again)",
-				remote, f.URL, ErrRewritten, f.Branch, f.Old[:10], s.dir, f.Tracking)
+				remote, f.URL, ErrRewritten, f.Branch, f.Old[:10], s.Dir(), f.Tracking)
 		}
 	}
 	if f.New != f.Old {
@@ -134,7 +124,7 @@ func (s *Store) Fetch(ctx context.Context, remote string, getenv func(string) st
 			return nil, fmt.Errorf("fetch %s: update %s: %w", remote, tracking, err)
 		}
 	}
-	if err := s.reopen(); err != nil {
+	if err := s.Reopen(); err != nil {
 		return nil, err
 	}
 	return f, nil

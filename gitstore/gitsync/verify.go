@@ -1,5 +1,20 @@
 package gitsync
 
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
 // Problem is a damaged or missing object found by Verify.
 type Problem struct {
 	Object string `json:"object"`
@@ -15,13 +30,20 @@ type VerifyResult struct {
 	Problems []Problem `json:"problems"`
 }
 
-// Verify reads every object reachable from the branches and tags, checks
-// that its content hashes to its name, and reports those that are missing
-// or corrupt, as git fsck does for connectivity and hashes.
-func (s *Store) Verify(ctx context.Context) (*VerifyResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	refs, err := s.repo.Storer.IterReferences()
+// Verify reads every object of s reachable from the branches and tags,
+// checks that its content hashes to its name, and reports those that are
+// missing or corrupt, as git fsck does for connectivity and hashes.
+func Verify(ctx context.Context, s *gitstore.Store) (*VerifyResult, error) {
+	var res *VerifyResult
+	err := s.WithRepo(func(r *git.Repository) (err error) {
+		res, err = verify(ctx, r)
+		return err
+	})
+	return res, err
+}
+
+func verify(ctx context.Context, repo *git.Repository) (*VerifyResult, error) {
+	refs, err := repo.Storer.IterReferences()
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
@@ -33,7 +55,7 @@ func (s *Store) Verify(ctx context.Context) (*VerifyResult, error) {
 		}
 		return nil
 	})
-	v := &verifier{s: s, seen: map[plumbing.Hash]bool{}, res: &VerifyResult{}}
+	v := &verifier{repo: repo, seen: map[plumbing.Hash]bool{}, res: &VerifyResult{}}
 	for _, h := range starts {
 		if err := v.commit(ctx, h); err != nil {
 			return nil, err
@@ -43,7 +65,7 @@ func (s *Store) Verify(ctx context.Context) (*VerifyResult, error) {
 }
 
 type verifier struct {
-	s    *Store
+	repo *git.Repository
 	seen map[plumbing.Hash]bool
 	res  *VerifyResult
 }
@@ -52,7 +74,7 @@ type verifier struct {
 // (and the problem recorded) otherwise.
 func (v *verifier) read(h plumbing.Hash, t plumbing.ObjectType, where string) ([]byte, bool) {
 	v.res.Objects++
-	o, err := v.s.repo.Storer.EncodedObject(plumbing.AnyObject, h)
+	o, err := v.repo.Storer.EncodedObject(plumbing.AnyObject, h)
 	kind := "corrupt"
 	var data []byte
 	if err == nil {
@@ -61,7 +83,7 @@ func (v *verifier) read(h plumbing.Hash, t plumbing.ObjectType, where string) ([
 			data, err = io.ReadAll(r)
 			r.Close()
 		}
-		if err == nil && (o.Type() != t || hashObject(t, data) != h) {
+		if err == nil && (o.Type() != t || plumbing.ComputeHash(t, data) != h) {
 			err = errors.New("hash mismatch")
 		}
 	} else if errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -144,16 +166,16 @@ func (v *verifier) tree(h plumbing.Hash, prefix string) {
 // copies each object it has, after moving a corrupt loose object aside
 // (into .state/corrupt/). It marks the problems it fixed. The caller
 // holds the lock.
-func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, getenv func(string) string) (int, error) {
-	r, err := s.Remote(remote)
+func Repair(ctx context.Context, s *gitstore.Store, remote string, problems []Problem, getenv func(string) string) (int, error) {
+	r, err := LookupRemote(s, remote)
 	if err != nil {
 		return 0, err
 	}
-	auth, err := s.auth(r.URL, getenv)
+	auth, err := auth(s, r.URL, getenv)
 	if err != nil {
 		return 0, scrub(err, r.URL)
 	}
-	tmp, err := os.MkdirTemp(s.state, "repair-")
+	tmp, err := os.MkdirTemp(s.StatePath(""), "repair-")
 	if err != nil {
 		return 0, err
 	}
@@ -162,9 +184,7 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 	if err != nil {
 		return 0, fmt.Errorf("repair from %s (%s): %w", remote, Redact(r.URL), scrub(netError(err), r.URL))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := newObjectWriter(s.gitDir, nil)
+	w := s.NewObjectWriter(true)
 	fixed := 0
 	for i := range problems {
 		p := &problems[i]
@@ -179,30 +199,29 @@ func (s *Store) Repair(ctx context.Context, remote string, problems []Problem, g
 		}
 		data, err := io.ReadAll(rd)
 		rd.Close()
-		if err != nil || hashObject(o.Type(), data) != h {
+		if err != nil || plumbing.ComputeHash(o.Type(), data) != h {
 			continue
 		}
-		loose := filepath.Join(s.gitDir, "objects", p.Object[:2], p.Object[2:])
+		loose := filepath.Join(s.Dir(), ".git", "objects", p.Object[:2], p.Object[2:])
 		if _, err := os.Stat(loose); err == nil {
-			aside := filepath.Join(s.state, "corrupt", p.Object)
+			aside := s.StatePath(filepath.Join("corrupt", p.Object))
 			os.MkdirAll(filepath.Dir(aside), 0o700)
 			if err := os.Rename(loose, aside); err != nil {
 				return fixed, fmt.Errorf("repair: move corrupt %s aside: %w", p.Object, err)
 			}
 		}
-		if _, err := w.write(o.Type(), data); err != nil {
+		if _, err := w.Write(o.Type(), data); err != nil {
 			return fixed, fmt.Errorf("repair: %w", err)
 		}
 		p.Fixed = true
 		fixed++
 	}
-	if err := w.flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		return fixed, fmt.Errorf("repair: %w", err)
 	}
-	repo, err := openRepo(s.dir)
-	if err == nil {
-		closeRepo(s.repo)
-		s.repo = repo
-	}
+	// A fresh go-git repository forgets what it read of the damaged
+	// objects. The repair stands whether or not that works: the next Open
+	// sees it.
+	_ = s.Reopen()
 	return fixed, nil
 }
