@@ -291,6 +291,14 @@ func (s *Store) hasObject(h plumbing.Hash) bool {
 	return s.repo.Storer.HasEncodedObject(h) == nil
 }
 
+// Head returns the branch HEAD points at and the commit it names (zero
+// before the first commit).
+func (s *Store) Head() (plumbing.ReferenceName, plumbing.Hash, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.head()
+}
+
 // head returns the branch HEAD points at and the commit it names (zero
 // before the first commit).
 func (s *Store) head() (plumbing.ReferenceName, plumbing.Hash, error) {
@@ -317,7 +325,7 @@ func (s *Store) head() (plumbing.ReferenceName, plumbing.Hash, error) {
 // and never read.
 type treeBuilder struct {
 	s *Store
-	w *objectWriter
+	w *ObjectWriter
 }
 
 type treeEntry struct {

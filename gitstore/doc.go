@@ -11,10 +11,11 @@
 // fsync and rename, so that a process killed at any instant leaves a
 // repository that git fsck accepts.
 //
-// It also syncs with git remotes (remote.go, fetch.go, push.go): fetch
-// through go-git's transports, never a forced push, and a three-way merge
-// of trees (merge.go) that asks a caller's MergeFunc about each file both
-// sides changed, since only the caller knows what the bytes mean.
+// Remotes (fetch, push, the three-way merge, verify and repair) are
+// gitstore/gitsync's, and the inotify server of the fsmonitor protocol is
+// gitstore/fsmonitor's; both build on the few low-level methods exported
+// for them (WithRepo, NewObjectWriter, BuildTree, UpdateBranch, Reopen).
+// gitstore keeps the fsmonitor client, since every checkpoint asks.
 //
 // A Store is safe for use by one goroutine at a time for reads and writes
 // of the repository; Lock serialises writers across processes.

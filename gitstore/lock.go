@@ -78,6 +78,13 @@ func (s *Store) unlocker() func() {
 	}
 }
 
+// Locked reports whether this Store holds the write lock.
+func (s *Store) Locked() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.locked()
+}
+
 func (s *Store) locked() bool {
 	return s.lock != nil
 }

@@ -206,3 +206,29 @@ func (s *Store) peel(h plumbing.Hash) (plumbing.Hash, error) {
 	}
 	return h, nil
 }
+
+// IsAncestor reports whether commit a is in the history of commit b.
+func (s *Store) IsAncestor(a, b string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ha, err := s.resolve(a)
+	if err != nil {
+		return false, err
+	}
+	hb, err := s.resolve(b)
+	if err != nil {
+		return false, err
+	}
+	if ha == hb {
+		return true, nil
+	}
+	ca, err := object.GetCommit(s.repo.Storer, ha)
+	if err != nil {
+		return false, err
+	}
+	cb, err := object.GetCommit(s.repo.Storer, hb)
+	if err != nil {
+		return false, err
+	}
+	return ca.IsAncestor(cb)
+}

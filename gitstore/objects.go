@@ -15,16 +15,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// objectWriter writes loose git objects the way git's
+// An ObjectWriter writes loose git objects the way git's
 // core.fsyncMethod=batch does: each object's data is handed to the disk as
 // it is written (sync_file_range, which does not wait), and flush issues
 // one fsync, whose journal commit waits for that data and makes every
 // object and rename before it durable, before any ref points at them. A
 // checkpoint then pays for one fsync instead of one per object. Where
 // sync_file_range is not available, flush syncs each object.
-type objectWriter struct {
+type ObjectWriter struct {
 	dir     string // .git/objects
 	has     func(plumbing.Hash) bool
+	s       *Store // whose mutex Write takes; nil for writers used under it
 	pending []string
 	dirs    map[string]bool
 	batch   bool // every pending object's writeback was started
@@ -32,9 +33,38 @@ type objectWriter struct {
 	zw      *zlib.Writer // reused: a new one allocates about 1 MB
 }
 
-func newObjectWriter(gitDir string, has func(plumbing.Hash) bool) *objectWriter {
-	return &objectWriter{dir: filepath.Join(gitDir, "objects"), has: has, dirs: map[string]bool{}, batch: true}
+func newObjectWriter(gitDir string, has func(plumbing.Hash) bool) *ObjectWriter {
+	return &ObjectWriter{dir: filepath.Join(gitDir, "objects"), has: has, dirs: map[string]bool{}, batch: true}
 }
+
+// NewObjectWriter returns a writer of loose objects into the repository,
+// for the packages that build commits on the Store (the blobs and trees
+// of a merge, objects brought back by a repair). It skips an object the
+// repository has, loose or packed, unless rewrite is set: a repair puts
+// back objects that are corrupt where they are.
+func (s *Store) NewObjectWriter(rewrite bool) *ObjectWriter {
+	w := newObjectWriter(s.gitDir, s.hasObject)
+	if rewrite {
+		w.has = nil
+	}
+	w.s = s
+	return w
+}
+
+// Write stores an object of type t and returns its id; an object that
+// exists already is not written again. It takes the Store's mutex, which
+// the check for a packed object needs.
+func (w *ObjectWriter) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	if w.s != nil {
+		w.s.mu.Lock()
+		defer w.s.mu.Unlock()
+	}
+	return w.write(t, data)
+}
+
+// Flush makes the objects written so far durable. No ref may point at
+// them before it returns.
+func (w *ObjectWriter) Flush() error { return w.flush() }
 
 func hashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	h := sha1.New()
@@ -50,7 +80,7 @@ func hashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
 
 // write stores an object and returns its hash. An object that exists
 // already is not written again.
-func (w *objectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+func (w *ObjectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := hashObject(t, data)
 	hex := h.String()
 	sub := filepath.Join(w.dir, hex[:2])
@@ -106,7 +136,7 @@ func (w *objectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash,
 }
 
 // flush makes the objects written so far durable.
-func (w *objectWriter) flush() error {
+func (w *ObjectWriter) flush() error {
 	if len(w.pending) == 0 {
 		return nil
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/fsmonitor"
+	"github.com/cairn-mem/cairn/gitstore/gitsync"
 )
 
 // The history vocabulary of a memory. memory is the one package that talks
@@ -23,13 +25,13 @@ type (
 	TreeEntry     = gitstore.TreeEntry
 	Commit        = gitstore.Commit
 	GitLogOptions = gitstore.LogOptions
-	Remote        = gitstore.Remote
-	Problem       = gitstore.Problem
-	Fetched       = gitstore.Fetched
-	MergeFile     = gitstore.MergeFile
-	MergeOptions  = gitstore.MergeOptions
-	Resolution    = gitstore.Resolution
-	ExtraFile     = gitstore.ExtraFile
+	Remote        = gitsync.Remote
+	Problem       = gitsync.Problem
+	Fetched       = gitsync.Fetched
+	MergeFile     = gitsync.MergeFile
+	MergeOptions  = gitsync.MergeOptions
+	Resolution    = gitsync.Resolution
+	ExtraFile     = gitsync.ExtraFile
 )
 
 // What a change did to a file.
@@ -40,7 +42,7 @@ const (
 )
 
 // The merge outcomes sync reports.
-const MergeUpToDate = gitstore.MergeUpToDate
+const MergeUpToDate = gitsync.MergeUpToDate
 
 // Errors of the history that callers tell apart.
 var (
@@ -48,23 +50,23 @@ var (
 	ErrNoFile      = gitstore.ErrNotFound    // no such file in the work tree or at a commit
 	ErrUnknownRev  = gitstore.ErrUnknownRev
 	ErrLocked      = gitstore.ErrLocked // another writer holds the lock past lock_timeout
-	ErrUnrelated   = gitstore.ErrUnrelated
-	ErrRemoteMoved = gitstore.ErrRemoteMoved
+	ErrUnrelated   = gitsync.ErrUnrelated
+	ErrRemoteMoved = gitsync.ErrRemoteMoved
 	ErrDirty       = gitstore.ErrDirty
 )
 
 // Paths and names of the memory repository.
 const (
 	StateDir = gitstore.StateDir // .state: derived and transient, never committed
-	HooksDir = gitstore.HooksDir // hooks/: never taken from a remote
-	TokenEnv = gitstore.TokenEnv // the variable that holds a token for https remotes
+	HooksDir = gitsync.HooksDir  // hooks/: never taken from a remote
+	TokenEnv = gitsync.TokenEnv  // the variable that holds a token for https remotes
 )
 
 // ValidTagName checks a checkpoint name as git would.
 func ValidTagName(name string) error { return gitstore.ValidTagName(name) }
 
 // RedactURL hides the password of a remote's URL, for printing.
-func RedactURL(raw string) string { return gitstore.Redact(raw) }
+func RedactURL(raw string) string { return gitsync.Redact(raw) }
 
 // WritePatch writes diffs as a unified patch, colored when asked.
 func WritePatch(w io.Writer, diffs []FileDiff, color bool) error {
@@ -97,7 +99,7 @@ func (m *Memory) Tags(ctx context.Context) ([]Tag, error) { return m.store.Tags(
 // .state/fsmonitor.sock, what changed since a token, so that a checkpoint
 // in any process scans only those paths (git's fsmonitor protocol). The
 // daemon serves it.
-type Monitor = gitstore.Monitor
+type Monitor = fsmonitor.Monitor
 
 // NewMonitor returns a monitor of the memory's work tree; Serve runs it.
-func (m *Memory) NewMonitor() *Monitor { return gitstore.NewMonitor(m.store) }
+func (m *Memory) NewMonitor() *Monitor { return fsmonitor.New(m.store) }

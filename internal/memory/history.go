@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/gitsync"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 )
 
@@ -243,17 +244,17 @@ func (m *Memory) Tag(ctx context.Context, name, rev string) error {
 // from the remotes, for an operation that failed reading history. It
 // reports whether it repaired any. The caller holds the lock.
 func (m *Memory) repairFromRemotes(ctx context.Context) bool {
-	rs, err := m.store.Remotes()
+	rs, err := gitsync.Remotes(m.store)
 	if err != nil || len(rs) == 0 {
 		return false
 	}
-	res, err := m.store.Verify(ctx)
+	res, err := gitsync.Verify(ctx, m.store)
 	if err != nil || len(res.Problems) == 0 {
 		return false
 	}
 	fixed := 0
 	for _, r := range rs {
-		n, err := m.store.Repair(ctx, r.Name, res.Problems, os.Getenv)
+		n, err := gitsync.Repair(ctx, m.store, r.Name, res.Problems, os.Getenv)
 		if err != nil {
 			m.warn(err.Error())
 		}

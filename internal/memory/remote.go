@@ -3,7 +3,7 @@ package memory
 import (
 	"context"
 
-	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/gitsync"
 )
 
 // The git operations sync is made of, for internal/memsync. They hold no
@@ -11,42 +11,44 @@ import (
 // and the caller holds the write lock around Merge.
 
 type (
-	Pushed       = gitstore.Pushed
-	MergeResult  = gitstore.MergeResult
-	VerifyResult = gitstore.VerifyResult
+	Pushed       = gitsync.Pushed
+	MergeResult  = gitsync.MergeResult
+	VerifyResult = gitsync.VerifyResult
 )
 
 // Remote returns the remote called name.
-func (m *Memory) Remote(name string) (Remote, error) { return m.store.Remote(name) }
+func (m *Memory) Remote(name string) (Remote, error) { return gitsync.LookupRemote(m.store, name) }
 
 // Remotes lists the memory's remotes.
-func (m *Memory) Remotes() ([]Remote, error) { return m.store.Remotes() }
+func (m *Memory) Remotes() ([]Remote, error) { return gitsync.Remotes(m.store) }
 
 // AddRemote adds a remote to .cairn/.git/config.
-func (m *Memory) AddRemote(name, url string) (Remote, error) { return m.store.AddRemote(name, url) }
+func (m *Memory) AddRemote(name, url string) (Remote, error) {
+	return gitsync.AddRemote(m.store, name, url)
+}
 
 // RemoveRemote removes a remote.
-func (m *Memory) RemoveRemote(name string) error { return m.store.RemoveRemote(name) }
+func (m *Memory) RemoveRemote(name string) error { return gitsync.RemoveRemote(m.store, name) }
 
 // Fetch fetches a remote's branch; getenv supplies credentials.
 func (m *Memory) Fetch(ctx context.Context, remote string, getenv func(string) string) (*Fetched, error) {
-	return m.store.Fetch(ctx, remote, getenv)
+	return gitsync.Fetch(ctx, m.store, remote, getenv)
 }
 
 // Push pushes the branch to a remote, never forcing.
 func (m *Memory) Push(ctx context.Context, remote string, getenv func(string) string) (*Pushed, error) {
-	return m.store.Push(ctx, remote, getenv)
+	return gitsync.Push(ctx, m.store, remote, getenv)
 }
 
 // Reach checks that a remote answers with the credentials cairn would use.
 func (m *Memory) Reach(ctx context.Context, remote string, getenv func(string) string) error {
-	return m.store.Reach(ctx, remote, getenv)
+	return gitsync.Reach(ctx, m.store, remote, getenv)
 }
 
 // Merge merges fetched history into the branch with the content rules of
 // opts.Resolve; the caller holds the write lock.
 func (m *Memory) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, error) {
-	return m.store.Merge(ctx, opts)
+	return gitsync.Merge(ctx, m.store, opts)
 }
 
 // CommitInfo returns the commit rev names.
@@ -56,10 +58,10 @@ func (m *Memory) CommitInfo(ctx context.Context, rev string) (*Commit, error) {
 
 // VerifyObjects checks every object of the history.
 func (m *Memory) VerifyObjects(ctx context.Context) (*VerifyResult, error) {
-	return m.store.Verify(ctx)
+	return gitsync.Verify(ctx, m.store)
 }
 
 // Repair fetches the objects problems name from a remote.
 func (m *Memory) Repair(ctx context.Context, remote string, problems []Problem, getenv func(string) string) (int, error) {
-	return m.store.Repair(ctx, remote, problems, getenv)
+	return gitsync.Repair(ctx, m.store, remote, problems, getenv)
 }

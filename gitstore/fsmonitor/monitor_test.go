@@ -1,8 +1,10 @@
-package gitstore
+package fsmonitor
 
 import (
 	"context"
 	"errors"
+	"github.com/cairn-mem/cairn/gitstore"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,10 +12,10 @@ import (
 )
 
 // startMonitor runs a Monitor on s until the test ends.
-func startMonitor(t *testing.T, s *Store) *Monitor {
+func startMonitor(t *testing.T, s *gitstore.Store) *Monitor {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	m := NewMonitor(s)
+	m := New(s)
 	done := make(chan error, 1)
 	go func() { done <- m.Serve(ctx) }()
 	t.Cleanup(func() {
@@ -23,7 +25,8 @@ func startMonitor(t *testing.T, s *Store) *Monitor {
 		}
 	})
 	for i := 0; i < 200; i++ {
-		if _, _, _, ok := s.askMonitor(""); ok {
+		if c, err := net.Dial("unix", s.StatePath(gitstore.MonitorSocket)); err == nil {
+			c.Close()
 			return m
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -40,15 +43,15 @@ func TestMonitorFindsHandEdits(t *testing.T) {
 	s := newStore(t, files)
 	startMonitor(t, s)
 	// Another process checkpoints: the first time it scans everything.
-	other, err := Open(context.Background(), s.Dir(), Options{})
+	other, err := gitstore.Open(context.Background(), s.Dir(), gitstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := checkpoint(t, other, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+	if _, err := checkpoint(t, other, gitstore.CheckpointOptions{}); !errors.Is(err, gitstore.ErrNothingToDo) {
 		t.Fatal(err)
 	}
-	if other.scanned != len(files)+1 {
-		t.Errorf("first scan looked at %d files, want all %d", other.scanned, len(files)+1)
+	if other.Scanned() != len(files)+1 {
+		t.Errorf("first scan looked at %d files, want all %d", other.Scanned(), len(files)+1)
 	}
 	// Hand edits of every kind.
 	f, _ := os.OpenFile(filepath.Join(s.Dir(), "core/a.md"), os.O_APPEND|os.O_WRONLY, 0)
@@ -59,18 +62,18 @@ func TestMonitorFindsHandEdits(t *testing.T) {
 	write(t, s, "new/deep/dir/n.md", "new\n")
 	// Status and diff look where the monitor points too.
 	st, err := other.Status(context.Background())
-	if err != nil || len(st) != 5 || other.scanned > 4 {
-		t.Errorf("status = %v, %v after looking at %d files", st, err, other.scanned)
+	if err != nil || len(st) != 5 || other.Scanned() > 4 {
+		t.Errorf("status = %v, %v after looking at %d files", st, err, other.Scanned())
 	}
-	diffs, err := other.Diff(context.Background(), DiffOptions{})
-	if err != nil || len(diffs) != 5 || other.scanned > 4 {
-		t.Errorf("diff found %d files (%v) after looking at %d", len(diffs), err, other.scanned)
+	diffs, err := other.Diff(context.Background(), gitstore.DiffOptions{})
+	if err != nil || len(diffs) != 5 || other.Scanned() > 4 {
+		t.Errorf("diff found %d files (%v) after looking at %d", len(diffs), err, other.Scanned())
 	}
-	cp, err := checkpoint(t, other, CheckpointOptions{})
+	cp, err := checkpoint(t, other, gitstore.CheckpointOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []FileChange{{"core/a.md", Modified}, {"core/b.md", Deleted}, {"core/c.md", Deleted}, {"core/c2.md", Added}, {"new/deep/dir/n.md", Added}}
+	want := []gitstore.FileChange{{Path: "core/a.md", Action: gitstore.Modified}, {Path: "core/b.md", Action: gitstore.Deleted}, {Path: "core/c.md", Action: gitstore.Deleted}, {Path: "core/c2.md", Action: gitstore.Added}, {Path: "new/deep/dir/n.md", Action: gitstore.Added}}
 	if len(cp.Changes) != len(want) {
 		t.Fatalf("changes = %v, want %v", cp.Changes, want)
 	}
@@ -79,12 +82,12 @@ func TestMonitorFindsHandEdits(t *testing.T) {
 			t.Errorf("change %d = %v, want %v", i, cp.Changes[i], want[i])
 		}
 	}
-	if other.scanned > 4 {
-		t.Errorf("monitored scan looked at %d files; it should look only at what changed", other.scanned)
+	if other.Scanned() > 4 {
+		t.Errorf("monitored scan looked at %d files; it should look only at what changed", other.Scanned())
 	}
 	checkGit(t, other)
 	// Nothing changed since: nothing scanned.
-	if _, err := checkpoint(t, other, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+	if _, err := checkpoint(t, other, gitstore.CheckpointOptions{}); !errors.Is(err, gitstore.ErrNothingToDo) {
 		t.Fatal(err)
 	}
 }
@@ -92,7 +95,7 @@ func TestMonitorFindsHandEdits(t *testing.T) {
 func TestMonitorOverflowScansEverything(t *testing.T) {
 	s := newStore(t, map[string]string{"a.md": "a\n", "b.md": "b\n"})
 	m := startMonitor(t, s)
-	if _, err := checkpoint(t, s, CheckpointOptions{}); !errors.Is(err, ErrNothingToDo) {
+	if _, err := checkpoint(t, s, gitstore.CheckpointOptions{}); !errors.Is(err, gitstore.ErrNothingToDo) {
 		t.Fatal(err)
 	}
 	m.mu.Lock()
@@ -100,23 +103,10 @@ func TestMonitorOverflowScansEverything(t *testing.T) {
 	m.fullFrom = m.gen
 	m.mu.Unlock()
 	write(t, s, "b.md", "changed\n")
-	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
+	if _, err := checkpoint(t, s, gitstore.CheckpointOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if s.scanned != 3 {
-		t.Errorf("after an overflow the scan looked at %d files, want all 3", s.scanned)
-	}
-}
-
-func TestMonitorGoneMeansFullScan(t *testing.T) {
-	s := newStore(t, map[string]string{"a.md": "a\n"})
-	// A stale socket of a monitor that died.
-	os.WriteFile(s.StatePath(monitorSocket), nil, 0o600)
-	write(t, s, "a.md", "changed\n")
-	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if s.scanned != 2 {
-		t.Errorf("scan looked at %d files, want 2", s.scanned)
+	if s.Scanned() != 3 {
+		t.Errorf("after an overflow the scan looked at %d files, want all 3", s.Scanned())
 	}
 }

@@ -1,26 +1,23 @@
-package gitstore
+package gitsync
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"golang.org/x/sys/unix"
 )
 
 // Errors of Merge.
 var (
 	ErrUnrelated = errors.New("unrelated histories")
 	ErrHostile   = errors.New("refusing a path from the remote")
-	ErrDirty     = errors.New("uncommitted change in the way")
 )
 
 // MergeFile is one file that changed differently on both sides of a
@@ -67,7 +64,7 @@ type MergeOptions struct {
 	// Subject, Body and Trailers describe the merge commit.
 	Subject  string
 	Body     string
-	Trailers []Trailer
+	Trailers []gitstore.Trailer
 	// AdoptUnrelated takes Theirs as it is when the histories share no
 	// commit: for a memory that holds nothing of its own yet.
 	AdoptUnrelated bool
@@ -107,12 +104,12 @@ type MergeResult struct {
 	Base      string // the merge base; empty for up-to-date and adopted
 	Ours      string
 	Theirs    string
-	Head      string       // the branch's commit afterwards
-	Changes   []FileChange // what changed in the work tree
-	Merged    []string     // paths the MergeFunc was asked about
-	Conflicts []string     // paths it reported as conflicts
-	Extra     []string     // paths it added (conflict copies)
-	Held      []string     // paths Theirs changed that were left as ours has them (HooksDir)
+	Head      string                // the branch's commit afterwards
+	Changes   []gitstore.FileChange // what changed in the work tree
+	Merged    []string              // paths the MergeFunc was asked about
+	Conflicts []string              // paths it reported as conflicts
+	Extra     []string              // paths it added (conflict copies)
+	Held      []string              // paths Theirs changed that were left as ours has them (HooksDir)
 }
 
 // Merge merges Theirs into the current branch: nothing when Theirs is in
@@ -121,59 +118,67 @@ type MergeResult struct {
 // sides changed, committed with both parents. The work tree, the stat
 // cache and .git/index follow the new commit. A file with changes not yet
 // checkpointed that the merge would overwrite stops it before anything is
-// written (ErrDirty), so the caller checkpoints first. Paths from Theirs
+// written (gitstore.ErrDirty), so the caller checkpoints first. Paths from Theirs
 // that could escape the work tree, reach into .git, .state or inbox/, or
 // are symbolic links or submodules stop it too (ErrHostile); Theirs'
 // changes under HooksDir are left out (MergeResult.Held). When anything
 // of Theirs was left out or asked about (opts.Ask) and the result is not
 // Theirs' tree, a would-be fast-forward becomes a merge commit. The
 // caller holds the lock.
-func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.locked() {
+func Merge(ctx context.Context, s *gitstore.Store, opts MergeOptions) (*MergeResult, error) {
+	if !s.Locked() {
 		return nil, errors.New("merge: the write lock is not held")
 	}
 	if opts.Merge == nil {
 		return nil, errors.New("merge: no MergeFunc")
 	}
-	branch, ours, err := s.head()
+	_, ours, err := s.Head()
 	if err != nil {
 		return nil, err
 	}
-	theirs, err := s.resolve(opts.Theirs)
+	id, err := s.Resolve(opts.Theirs)
 	if err != nil {
 		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 	}
+	theirs := plumbing.NewHash(id)
 	res := &MergeResult{Ours: ours.String(), Theirs: theirs.String(), Head: ours.String()}
 	if theirs == ours {
 		res.Kind = MergeUpToDate
 		return res, nil
 	}
-	tc, err := object.GetCommit(s.repo.Storer, theirs)
-	if err != nil {
-		return nil, fmt.Errorf("merge %s: read commit: %w", opts.Theirs, err)
-	}
-	var base plumbing.Hash
+	var base, oursTree, baseTree, theirsTree plumbing.Hash
 	unrelated := false
-	if !ours.IsZero() {
-		oc, err := object.GetCommit(s.repo.Storer, ours)
+	err = s.WithRepo(func(repo *git.Repository) error {
+		tc, err := object.GetCommit(repo.Storer, theirs)
 		if err != nil {
-			return nil, fmt.Errorf("merge: read commit %s: %w", short(ours), err)
+			return fmt.Errorf("merge %s: read commit: %w", opts.Theirs, err)
 		}
+		theirsTree = tc.TreeHash
+		if ours.IsZero() {
+			return nil
+		}
+		oc, err := object.GetCommit(repo.Storer, ours)
+		if err != nil {
+			return fmt.Errorf("merge: read commit %s: %w", short(ours), err)
+		}
+		oursTree = oc.TreeHash
 		bases, err := oc.MergeBase(tc)
 		if err != nil {
-			return nil, fmt.Errorf("merge %s: find the merge base: %w", opts.Theirs, err)
+			return fmt.Errorf("merge %s: find the merge base: %w", opts.Theirs, err)
 		}
 		if len(bases) == 0 && !opts.AdoptUnrelated && !opts.AllowUnrelated {
-			return nil, fmt.Errorf("merge %s: %w: it shares no checkpoint with this memory", opts.Theirs, ErrUnrelated)
+			return fmt.Errorf("merge %s: %w: it shares no checkpoint with this memory", opts.Theirs, ErrUnrelated)
 		}
 		unrelated = len(bases) == 0 && !opts.AdoptUnrelated
 		if len(bases) > 0 {
 			// Of several bases (criss-cross merges) any one is safe here:
 			// the content rules keep both sides whichever is chosen.
-			base = bases[0].Hash
+			base, baseTree = bases[0].Hash, bases[0].TreeHash
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	res.Base = base.String()
 	if base.IsZero() {
@@ -184,83 +189,53 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 		return res, nil
 	}
 
-	c, err := s.loadCache(ctx, ours)
-	if err != nil {
-		return nil, err
-	}
-	w := newObjectWriter(s.gitDir, s.hasObject)
-	m := &treeMerge{s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming, ask: opts.Ask}
-	oursTree, err := s.rootTree(ours)
-	if err != nil {
-		return nil, err
-	}
+	w := s.NewObjectWriter(false)
+	m := &treeMerge{ctx: ctx, s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming, ask: opts.Ask}
 	m.ours = oursTree
-	theirsTree := tc.TreeHash
 	forward := base == ours || base.IsZero() && !unrelated
-	baseTree := oursTree
-	if !forward {
-		if baseTree, err = s.rootTree(base); err != nil {
-			return nil, err
-		}
+	if forward {
+		baseTree = oursTree
 	}
 	// A fast-forward (or adoption) is a merge whose base is ours: Theirs
 	// everywhere, except what is held or asked about.
 	if err := m.trees("", baseTree, oursTree, theirsTree); err != nil {
 		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 	}
-	sortChanges(m.changes)
+	sort.Slice(m.changes, func(i, j int) bool { return m.changes[i].Path < m.changes[j].Path })
 	if err := m.checkExtra(oursTree); err != nil {
 		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 	}
 	tree := theirsTree
 	if !forward || len(m.held) > 0 || len(m.merged) > 0 {
-		tb := &treeBuilder{s: s, w: w}
-		if tree, _, err = tb.build(oursTree, "", m.changes); err != nil {
+		if tree, err = s.BuildTree(w, oursTree, m.changes); err != nil {
 			return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 		}
 	}
-	if err := s.checkWorktree(c, m.changes); err != nil {
-		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
-	}
 
-	head := theirs
+	u := gitstore.BranchUpdate{Ours: ours, Changes: m.changes, Tree: tree}
 	switch {
 	case forward && tree == theirsTree && base.IsZero():
 		res.Kind = MergeAdopted
+		u.Head = theirs
 	case forward && tree == theirsTree:
 		res.Kind = MergeFastForward
+		u.Head = theirs
 	default:
 		res.Kind = MergeCommitted
-		subject := opts.Subject
-		if subject == "" {
-			subject = "merge " + opts.Theirs
+		u.Subject, u.Body, u.Trailers = opts.Subject, opts.Body, opts.Trailers
+		if u.Subject == "" {
+			u.Subject = "merge " + opts.Theirs
 		}
-		msg := formatMessage(subject, opts.Body, opts.Trailers)
-		parents := []plumbing.Hash{ours, theirs}
+		u.Parents = []plumbing.Hash{ours, theirs}
 		if ours.IsZero() {
-			parents = parents[1:]
-		}
-		head, err = w.write(plumbing.CommitObject, s.encodeMerge(tree, parents, msg))
-		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
+			u.Parents = u.Parents[1:]
 		}
 	}
-	if err := w.flush(); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	// The work tree first, the branch after: a crash in between leaves
-	// changes that the next checkpoint commits, never a branch whose files
-	// the next checkpoint would take back.
-	if err := s.writeChanges(m.changes); err != nil {
+	u.Reflog = fmt.Sprintf("%s: %s", res.Kind, opts.Theirs)
+	head, err := s.UpdateBranch(ctx, w, u)
+	if err != nil {
 		return nil, fmt.Errorf("merge %s: %w", opts.Theirs, err)
 	}
-	if err := s.updateRef(branch, ours, head, fmt.Sprintf("%s: %s", res.Kind, opts.Theirs), s.now()); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	applyChanges(c, m.changes)
-	c.head = head
-	c.written = s.now().UnixNano()
-	s.cacheDirty = true
 
 	res.Head = head.String()
 	for _, ch := range m.changes {
@@ -270,66 +245,26 @@ func (s *Store) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, err
 	return res, nil
 }
 
-// IsAncestor reports whether commit a is in the history of commit b.
-func (s *Store) IsAncestor(a, b string) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ha, err := s.resolve(a)
-	if err != nil {
-		return false, err
-	}
-	hb, err := s.resolve(b)
-	if err != nil {
-		return false, err
-	}
-	if ha == hb {
-		return true, nil
-	}
-	ca, err := object.GetCommit(s.repo.Storer, ha)
-	if err != nil {
-		return false, err
-	}
-	cb, err := object.GetCommit(s.repo.Storer, hb)
-	if err != nil {
-		return false, err
-	}
-	return ca.IsAncestor(cb)
-}
+func short(h plumbing.Hash) string { return h.String()[:10] }
 
-func (s *Store) rootTree(commit plumbing.Hash) (plumbing.Hash, error) {
-	if commit.IsZero() {
-		return plumbing.ZeroHash, nil
-	}
-	cm, err := object.GetCommit(s.repo.Storer, commit)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", short(commit), err)
-	}
-	return cm.TreeHash, nil
-}
-
-func (s *Store) encodeMerge(tree plumbing.Hash, parents []plumbing.Hash, msg []byte) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "tree %s\n", tree)
-	for _, p := range parents {
-		fmt.Fprintf(&b, "parent %s\n", p)
-	}
-	t := s.now()
-	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
-	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
-	b.Write(msg)
-	return b.Bytes()
+// treeEntry is one entry of a tree object.
+type treeEntry struct {
+	name string
+	mode filemode.FileMode
+	hash plumbing.Hash
 }
 
 // treeMerge collects the changes, relative to ours, that a merge makes.
 type treeMerge struct {
-	s     *Store
-	w     *objectWriter
+	ctx   context.Context
+	s     *gitstore.Store
+	w     *gitstore.ObjectWriter
 	fn    MergeFunc
 	check func(string, []byte) error
 	ask   func(string) bool
 
 	ours      plumbing.Hash // our root tree
-	changes   []change
+	changes   []gitstore.TreeChange
 	merged    []string
 	conflicts []string
 	extra     []string
@@ -350,7 +285,7 @@ func (m *treeMerge) entries(h plumbing.Hash, prefix string, theirs bool) (map[st
 	if h.IsZero() || h == emptyTreeMarker {
 		return out, nil
 	}
-	t, err := object.GetTree(m.s.repo.Storer, h)
+	t, err := m.tree(h)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s (%s): %w", short(h), prefix, err)
 	}
@@ -366,6 +301,39 @@ func (m *treeMerge) entries(h plumbing.Hash, prefix string, theirs bool) (map[st
 	return out, nil
 }
 
+// tree reads a tree object.
+func (m *treeMerge) tree(h plumbing.Hash) (*object.Tree, error) {
+	var t *object.Tree
+	err := m.s.WithRepo(func(repo *git.Repository) (err error) {
+		t, err = object.GetTree(repo.Storer, h)
+		return err
+	})
+	return t, err
+}
+
+// findEntry reports whether the tree root holds path p.
+func (m *treeMerge) findEntry(root plumbing.Hash, p string) (bool, error) {
+	found := false
+	err := m.s.WithRepo(func(repo *git.Repository) error {
+		t, err := object.GetTree(repo.Storer, root)
+		if err != nil {
+			return err
+		}
+		_, err = t.FindEntry(p)
+		found = err == nil
+		return nil
+	})
+	return found, err
+}
+
+// blob reads a blob's content; the zero hash is no file.
+func (m *treeMerge) blob(h plumbing.Hash) ([]byte, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	return m.s.ReadBlob(m.ctx, h.String())
+}
+
 // checkIncoming refuses tree entries from the remote that could write
 // outside the work tree or into places cairn owns.
 func checkIncoming(prefix string, e treeEntry) error {
@@ -377,7 +345,7 @@ func checkIncoming(prefix string, e treeEntry) error {
 	case strings.EqualFold(name, ".git"):
 		return fmt.Errorf("%w: %q (git's own folder)", ErrHostile, p)
 	// EqualFold: on a file system that ignores case, "INBOX" is inbox.
-	case prefix == "" && (strings.EqualFold(name, StateDir) || strings.EqualFold(name, "inbox")):
+	case prefix == "" && (strings.EqualFold(name, gitstore.StateDir) || strings.EqualFold(name, "inbox")):
 		return fmt.Errorf("%w: %q (cairn's own state)", ErrHostile, p)
 	}
 	switch e.mode {
@@ -499,14 +467,14 @@ func (m *treeMerge) take(p string, from, to treeEntry) error {
 			return err
 		}
 	} else if from.isFile() && !to.isFile() {
-		m.changes = append(m.changes, change{FileChange: FileChange{p, Deleted}})
+		m.changes = append(m.changes, gitstore.TreeChange{FileChange: gitstore.FileChange{Path: p, Action: gitstore.Deleted}})
 	}
 	if to.isDir() {
 		return m.take(p, treeEntry{mode: filemode.Dir, hash: emptyTreeMarker}, to)
 	}
 	if to.isFile() {
 		if m.check != nil {
-			data, err := m.s.readBlob(to.hash)
+			data, err := m.blob(to.hash)
 			if err != nil {
 				return err
 			}
@@ -514,12 +482,12 @@ func (m *treeMerge) take(p string, from, to treeEntry) error {
 				return err
 			}
 		}
-		action := Added
+		action := gitstore.Added
 		if from.isFile() {
-			action = Modified
+			action = gitstore.Modified
 		}
-		m.changes = append(m.changes, change{FileChange: FileChange{p, action},
-			e: entry{path: p, hash: to.hash, mode: normMode(to.mode)}})
+		m.changes = append(m.changes, gitstore.TreeChange{FileChange: gitstore.FileChange{Path: p, Action: action},
+			Blob: to.hash, Mode: normMode(to.mode)})
 	}
 	return nil
 }
@@ -532,13 +500,13 @@ var emptyTreeMarker = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904
 func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
 	mf := MergeFile{Path: p, InBase: eb.present(), InOurs: eo.present(), InTheirs: et.present(), Exists: m.exists}
 	var err error
-	if mf.Base, err = m.s.readBlob(eb.hash); err != nil {
+	if mf.Base, err = m.blob(eb.hash); err != nil {
 		return err
 	}
-	if mf.Ours, err = m.s.readBlob(eo.hash); err != nil {
+	if mf.Ours, err = m.blob(eo.hash); err != nil {
 		return err
 	}
-	if mf.Theirs, err = m.s.readBlob(et.hash); err != nil {
+	if mf.Theirs, err = m.blob(et.hash); err != nil {
 		return err
 	}
 	r, err := m.fn(mf)
@@ -551,41 +519,41 @@ func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
 	}
 	if r.Delete {
 		if eo.present() {
-			m.changes = append(m.changes, change{FileChange: FileChange{p, Deleted}})
+			m.changes = append(m.changes, gitstore.TreeChange{FileChange: gitstore.FileChange{Path: p, Action: gitstore.Deleted}})
 		}
 	} else {
-		h, err := m.w.write(plumbing.BlobObject, r.Data)
+		h, err := m.w.Write(plumbing.BlobObject, r.Data)
 		if err != nil {
 			return err
 		}
-		mode := uint32(0o100644)
+		mode := filemode.Regular
 		if eo.present() {
 			mode = normMode(eo.mode)
 		}
 		if h != eo.hash || !eo.present() {
-			action := Modified
+			action := gitstore.Modified
 			if !eo.present() {
-				action = Added
+				action = gitstore.Added
 			}
 			if m.check != nil {
 				if err := m.check(p, r.Data); err != nil {
 					return err
 				}
 			}
-			m.changes = append(m.changes, change{FileChange: FileChange{p, action}, e: entry{path: p, hash: h, mode: mode}})
+			m.changes = append(m.changes, gitstore.TreeChange{FileChange: gitstore.FileChange{Path: p, Action: action}, Blob: h, Mode: mode})
 		}
 	}
 	for _, x := range r.Extra {
-		cp, err := CleanPath(x.Path)
+		cp, err := gitstore.CleanPath(x.Path)
 		if err != nil || cp != x.Path {
 			return fmt.Errorf("merge %s: bad extra path %q", p, x.Path)
 		}
-		h, err := m.w.write(plumbing.BlobObject, x.Data)
+		h, err := m.w.Write(plumbing.BlobObject, x.Data)
 		if err != nil {
 			return err
 		}
 		m.extra = append(m.extra, cp)
-		m.changes = append(m.changes, change{FileChange: FileChange{cp, Added}, e: entry{path: cp, hash: h, mode: 0o100644}})
+		m.changes = append(m.changes, gitstore.TreeChange{FileChange: gitstore.FileChange{Path: cp, Action: gitstore.Added}, Blob: h, Mode: filemode.Regular})
 	}
 	return nil
 }
@@ -593,19 +561,15 @@ func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
 // exists reports whether p is in our tree or added by the merge so far.
 func (m *treeMerge) exists(p string) bool {
 	for _, ch := range m.changes {
-		if ch.Path == p && ch.Action != Deleted {
+		if ch.Path == p && ch.Action != gitstore.Deleted {
 			return true
 		}
 	}
 	if m.ours.IsZero() {
 		return false
 	}
-	t, err := object.GetTree(m.s.repo.Storer, m.ours)
-	if err != nil {
-		return false
-	}
-	_, err = t.FindEntry(p)
-	return err == nil
+	found, err := m.findEntry(m.ours, p)
+	return err == nil && found
 }
 
 // checkExtra refuses extra files whose paths are taken already. Changes
@@ -614,8 +578,7 @@ func (m *treeMerge) checkExtra(oursTree plumbing.Hash) error {
 	if len(m.extra) == 0 {
 		return nil
 	}
-	t, err := object.GetTree(m.s.repo.Storer, oursTree)
-	if err != nil {
+	if _, err := m.tree(oursTree); err != nil {
 		return err
 	}
 	for i, ch := range m.changes {
@@ -624,164 +587,21 @@ func (m *treeMerge) checkExtra(oursTree plumbing.Hash) error {
 		}
 	}
 	for _, x := range m.extra {
-		if _, err := t.FindEntry(x); err == nil {
+		found, err := m.findEntry(oursTree, x)
+		if err != nil {
+			return err
+		}
+		if found {
 			return fmt.Errorf("extra file %s exists already", x)
 		}
 	}
 	return nil
 }
 
-func normMode(m filemode.FileMode) uint32 {
+// normMode is the mode git gives a file: executable or not.
+func normMode(m filemode.FileMode) filemode.FileMode {
 	if m == filemode.Executable {
-		return 0o100755
+		return filemode.Executable
 	}
-	return 0o100644
-}
-
-// checkWorktree makes sure the files a merge changes hold what the cache
-// says ours holds, so that no change that was not checkpointed is
-// overwritten. It costs what the merge changes.
-func (s *Store) checkWorktree(c *cache, changes []change) error {
-	for _, ch := range changes {
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
-		i, found := c.find(ch.Path)
-		fi, err := os.Lstat(name)
-		if errors.Is(err, os.ErrNotExist) {
-			if !found {
-				continue
-			}
-			return fmt.Errorf("%w: %s was deleted but not checkpointed", ErrDirty, ch.Path)
-		}
-		if err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			return fmt.Errorf("%w: %s is a folder in the work tree", ErrDirty, ch.Path)
-		}
-		if !found {
-			// A file git does not track yet, or an ignored one.
-			h, err := s.hashFile(ch.Path, 0o100644)
-			if err == nil && ch.Action != Deleted && h == ch.e.hash {
-				continue
-			}
-			return fmt.Errorf("%w: %s exists but is not checkpointed", ErrDirty, ch.Path)
-		}
-		e := &c.entries[i]
-		var st unix.Stat_t
-		if unix.Lstat(name, &st) == nil {
-			if cur := statOf(&st); statMatches(&e.stat, &cur) && !racy(e, c.written) {
-				continue
-			}
-		}
-		h, err := s.hashFile(ch.Path, e.mode)
-		if err != nil {
-			return err
-		}
-		if h != e.hash {
-			return fmt.Errorf("%w: %s has changes that are not checkpointed", ErrDirty, ch.Path)
-		}
-	}
-	return nil
-}
-
-// writeChanges makes the work tree hold what changes say: deletions
-// first, so that a file can take the place of a folder and the reverse.
-func (s *Store) writeChanges(changes []change) error {
-	for _, ch := range changes {
-		if ch.Action != Deleted {
-			continue
-		}
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
-		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", ch.Path, err)
-		}
-		for d := filepath.Dir(name); len(d) > len(s.dir); d = filepath.Dir(d) {
-			if os.Remove(d) != nil {
-				break
-			}
-		}
-	}
-	batch, last := true, ""
-	for _, ch := range changes {
-		if ch.Action == Deleted {
-			continue
-		}
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
-		data, err := s.readBlob(ch.e.hash)
-		if err != nil {
-			return err
-		}
-		perm := os.FileMode(0o644)
-		if ch.e.mode == 0o100755 {
-			perm = 0o755
-		}
-		if err := writeStarted(name, data, perm, &batch); err != nil {
-			return err
-		}
-		last = name
-	}
-	if len(changes) == 0 {
-		return nil
-	}
-	// The files' data is on its way to the disk; as for objects (see
-	// objectWriter), one fsync waits for it and commits every rename
-	// before it. Without sync_file_range, one syncfs does.
-	if batch && last != "" {
-		f, err := os.Open(last)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		return f.Sync()
-	}
-	return syncfs(s.dir)
-}
-
-// writeStarted writes name through a temporary file and rename, starting
-// the data's writeback without waiting for it; batch becomes false when
-// that cannot be done. It is not safefile.Write because its durability is
-// batched: one fsync or syncfs after the last file commits them all. Its
-// temporary files are named as safefile's, so that safefile.IsTemp
-// recognises them.
-func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil && *batch && unix.SyncFileRange(int(f.Fd()), 0, 0, unix.SYNC_FILE_RANGE_WRITE) != nil {
-		*batch = false
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
-}
-
-// syncfs makes everything written to dir's file system durable with one
-// call, instead of one fsync per file written.
-func syncfs(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := unix.Syncfs(int(f.Fd())); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
+	return filemode.Regular
 }

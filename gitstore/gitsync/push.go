@@ -1,4 +1,4 @@
-package gitstore
+package gitsync
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
@@ -24,7 +26,7 @@ type Pushed struct {
 	UpToDate bool   // the remote had it already
 }
 
-// Push sends the current branch to the remote's branch of the same name.
+// Push sends the current branch of s to the remote's branch of the same name.
 // It never forces: when the remote's branch is not in our history (it
 // moved since the last fetch) it returns ErrRemoteMoved, and the caller
 // fetches and merges again; the server's own check catches a push that
@@ -33,14 +35,12 @@ type Pushed struct {
 // its parents' (go-git's push walks every tree of the remote's history).
 // Push only reads the repository and moves the tracking ref, so it does
 // not need the write lock.
-func (s *Store) Push(ctx context.Context, remote string, getenv func(string) string) (*Pushed, error) {
-	r, err := s.Remote(remote)
+func Push(ctx context.Context, s *gitstore.Store, remote string, getenv func(string) string) (*Pushed, error) {
+	r, err := LookupRemote(s, remote)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	branch, head, err := s.head()
-	s.mu.Unlock()
+	branch, head, err := s.Head()
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	fail := func(err error) (*Pushed, error) {
 		return nil, fmt.Errorf("push %s (%s): %w", remote, Redact(r.URL), scrub(err, r.URL))
 	}
-	auth, err := s.auth(r.URL, getenv)
+	auth, err := auth(s, r.URL, getenv)
 	if err != nil {
 		return fail(err)
 	}
@@ -83,12 +83,14 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	tracking := plumbing.ReferenceName("refs/remotes/" + remote + "/" + branch.Short())
 	if old == head {
 		p.UpToDate = true
-		s.setTracking(tracking, head)
+		setTracking(s, tracking, head)
 		return p, nil
 	}
-	s.mu.Lock()
-	hashes, err := s.toPush(ctx, head, old)
-	s.mu.Unlock()
+	var hashes []plumbing.Hash
+	err = s.WithRepo(func(repo *git.Repository) (err error) {
+		hashes, err = toPush(ctx, repo, head, old)
+		return err
+	})
 	if errors.Is(err, errNotAncestor) {
 		return fail(ErrRemoteMoved)
 	}
@@ -101,10 +103,11 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	req.Packfile = rd
 	done := make(chan error, 1)
 	go func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		e := packfile.NewEncoder(wr, s.repo.Storer, !ar.Capabilities.Supports(capability.OFSDelta))
-		_, err := e.Encode(hashes, 10)
+		err := s.WithRepo(func(repo *git.Repository) error {
+			e := packfile.NewEncoder(wr, repo.Storer, !ar.Capabilities.Supports(capability.OFSDelta))
+			_, err := e.Encode(hashes, 10)
+			return err
+		})
 		done <- err
 		wr.CloseWithError(err)
 	}()
@@ -118,7 +121,7 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	}
 	switch {
 	case err == nil:
-		s.setTracking(tracking, head)
+		setTracking(s, tracking, head)
 		return p, nil
 	case isMoved(err):
 		return fail(ErrRemoteMoved)
@@ -126,11 +129,11 @@ func (s *Store) Push(ctx context.Context, remote string, getenv func(string) str
 	return fail(netError(err))
 }
 
-func (s *Store) setTracking(ref plumbing.ReferenceName, h plumbing.Hash) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func setTracking(s *gitstore.Store, ref plumbing.ReferenceName, h plumbing.Hash) {
 	// A stale tracking ref only costs the next fetch a little more.
-	_ = s.repo.Storer.SetReference(plumbing.NewHashReference(ref, h))
+	_ = s.WithRepo(func(repo *git.Repository) error {
+		return repo.Storer.SetReference(plumbing.NewHashReference(ref, h))
+	})
 }
 
 // errNotAncestor means the remote's branch is not in our history.
@@ -140,11 +143,11 @@ var errNotAncestor = errors.New("non-fast-forward")
 // have head: the commits between them, and of each the trees and blobs
 // that differ from every parent's at the same path (the others are on the
 // remote, or sent with that parent). It refuses an old that is not in
-// head's history. The caller holds s.mu.
-func (s *Store) toPush(ctx context.Context, head, old plumbing.Hash) ([]plumbing.Hash, error) {
+// head's history. It runs inside Store.WithRepo.
+func toPush(ctx context.Context, repo *git.Repository, head, old plumbing.Hash) ([]plumbing.Hash, error) {
 	have := map[plumbing.Hash]bool{}
 	if !old.IsZero() {
-		if !s.hasObject(old) {
+		if repo.Storer.HasEncodedObject(old) != nil {
 			return nil, errNotAncestor // a commit we never fetched
 		}
 		// The remote's history, commits only: cheap next to their trees.
@@ -156,7 +159,7 @@ func (s *Store) toPush(ctx context.Context, head, old plumbing.Hash) ([]plumbing
 				continue
 			}
 			have[h] = true
-			_, parents, err := s.readCommit(h)
+			_, parents, err := readCommit(repo, h)
 			if err != nil {
 				return nil, err
 			}
@@ -186,19 +189,19 @@ func (s *Store) toPush(ctx context.Context, head, old plumbing.Hash) ([]plumbing
 			continue
 		}
 		add(h)
-		tree, parents, err := s.readCommit(h)
+		tree, parents, err := readCommit(repo, h)
 		if err != nil {
 			return nil, err
 		}
 		var ptrees []plumbing.Hash
 		for _, p := range parents {
-			pt, _, err := s.readCommit(p)
+			pt, _, err := readCommit(repo, p)
 			if err != nil {
 				return nil, err
 			}
 			ptrees = append(ptrees, pt)
 		}
-		if err := s.newObjects(tree, ptrees, add); err != nil {
+		if err := newObjects(repo, tree, ptrees, add); err != nil {
 			return nil, err
 		}
 		stack = append(stack, parents...)
@@ -211,20 +214,20 @@ func (s *Store) toPush(ctx context.Context, head, old plumbing.Hash) ([]plumbing
 
 // newObjects adds tree and what it holds that none of the parent trees
 // holds at the same path.
-func (s *Store) newObjects(tree plumbing.Hash, parents []plumbing.Hash, add func(plumbing.Hash)) error {
+func newObjects(repo *git.Repository, tree plumbing.Hash, parents []plumbing.Hash, add func(plumbing.Hash)) error {
 	for _, p := range parents {
 		if p == tree {
 			return nil
 		}
 	}
 	add(tree)
-	entries, err := s.treeEntries(tree)
+	entries, err := treeEntries(repo, tree)
 	if err != nil {
 		return err
 	}
 	pe := make([]map[string]treeEntry, len(parents))
 	for i, p := range parents {
-		if pe[i], err = s.treeEntries(p); err != nil {
+		if pe[i], err = treeEntries(repo, p); err != nil {
 			return err
 		}
 	}
@@ -245,7 +248,7 @@ func (s *Store) newObjects(tree plumbing.Hash, parents []plumbing.Hash, add func
 		switch {
 		case covered, e.mode == 0o160000:
 		case e.isDir():
-			if err := s.newObjects(e.hash, sub, add); err != nil {
+			if err := newObjects(repo, e.hash, sub, add); err != nil {
 				return err
 			}
 		default:
@@ -256,8 +259,8 @@ func (s *Store) newObjects(tree plumbing.Hash, parents []plumbing.Hash, add func
 }
 
 // readCommit returns a commit's tree and parents.
-func (s *Store) readCommit(h plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
-	o, err := s.repo.Storer.EncodedObject(plumbing.CommitObject, h)
+func readCommit(repo *git.Repository, h plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+	o, err := repo.Storer.EncodedObject(plumbing.CommitObject, h)
 	if err != nil {
 		return plumbing.ZeroHash, nil, fmt.Errorf("read commit %s: %w", short(h), err)
 	}
@@ -290,12 +293,12 @@ func (s *Store) readCommit(h plumbing.Hash) (plumbing.Hash, []plumbing.Hash, err
 }
 
 // treeEntries reads a tree's entries by name (none for the zero hash).
-func (s *Store) treeEntries(h plumbing.Hash) (map[string]treeEntry, error) {
+func treeEntries(repo *git.Repository, h plumbing.Hash) (map[string]treeEntry, error) {
 	out := map[string]treeEntry{}
 	if h.IsZero() {
 		return out, nil
 	}
-	t, err := s.repo.TreeObject(h)
+	t, err := repo.TreeObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", short(h), err)
 	}

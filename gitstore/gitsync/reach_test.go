@@ -1,4 +1,4 @@
-package gitstore_test
+package gitsync_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
+	"github.com/cairn-mem/cairn/gitstore/gitsync"
 )
 
 // Reach answers for a remote that is there, empty or not, and fails for
@@ -21,14 +22,14 @@ func TestReach(t *testing.T) {
 	defer s.Close()
 	bare := gitstoretest.Bare(t, dir, "mem.git")
 	for name, url := range map[string]string{"origin": bare, "gone": filepath.Join(dir, "missing.git")} {
-		if _, err := s.AddRemote(name, url); err != nil {
+		if _, err := gitsync.AddRemote(s, name, url); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Reach(ctx, "origin", func(string) string { return "" }); err != nil {
+	if err := gitsync.Reach(ctx, s, "origin", func(string) string { return "" }); err != nil {
 		t.Errorf("empty bare remote: %v", err)
 	}
-	if err := s.Reach(ctx, "gone", func(string) string { return "" }); err == nil {
+	if err := gitsync.Reach(ctx, s, "gone", func(string) string { return "" }); err == nil {
 		t.Error("a missing remote answered")
 	}
 }

@@ -1,4 +1,4 @@
-package gitstore
+package gitsync
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestAuthToken(t *testing.T) {
 		{"https://other.example.com/mem.git", "t-env", "t-env"},
 		{"git://git.example.com/mem.git", "t-env", ""},
 	} {
-		a, err := s.auth(tc.url, env(tc.env))
+		a, err := auth(s, tc.url, env(tc.env))
 		if err != nil {
 			t.Errorf("auth(%s): %v", tc.url, err)
 			continue
@@ -80,13 +80,13 @@ func TestFetchHidesPassword(t *testing.T) {
 	s := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, s)()
-		if _, err := s.AddRemote("origin", "https://me:s3cret@127.0.0.1:1/mem.git"); err != nil {
+		if _, err := AddRemote(s, "origin", "https://me:s3cret@127.0.0.1:1/mem.git"); err != nil {
 			t.Fatal(err)
 		}
 	}()
 	ctx := context.Background()
-	_, ferr := s.Fetch(ctx, "origin", func(string) string { return "" })
-	_, perr := s.Push(ctx, "origin", func(string) string { return "" })
+	_, ferr := Fetch(ctx, s, "origin", func(string) string { return "" })
+	_, perr := Push(ctx, s, "origin", func(string) string { return "" })
 	for _, err := range []error{ferr, perr} {
 		if err == nil {
 			t.Fatal("fetch or push from a closed port worked")

@@ -1,4 +1,4 @@
-package gitstore
+package gitsync
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -88,13 +89,15 @@ func CheckURL(url string) (string, error) {
 	return url, nil
 }
 
-// Remotes lists the configured remotes, by name.
-func (s *Store) Remotes() ([]Remote, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cfg, err := s.repo.Config()
+// Remotes lists the configured remotes of s, by name.
+func Remotes(s *gitstore.Store) ([]Remote, error) {
+	var cfg *config.Config
+	err := s.WithRepo(func(r *git.Repository) (err error) {
+		cfg, err = r.Config()
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("read remotes of %s: %w", s.dir, err)
+		return nil, fmt.Errorf("read remotes of %s: %w", s.Dir(), err)
 	}
 	var out []Remote
 	for name, rc := range cfg.Remotes {
@@ -108,9 +111,9 @@ func (s *Store) Remotes() ([]Remote, error) {
 	return out, nil
 }
 
-// Remote returns the remote called name.
-func (s *Store) Remote(name string) (Remote, error) {
-	rs, err := s.Remotes()
+// LookupRemote returns the remote of s called name.
+func LookupRemote(s *gitstore.Store, name string) (Remote, error) {
+	rs, err := Remotes(s)
 	if err != nil {
 		return Remote{}, err
 	}
@@ -122,8 +125,8 @@ func (s *Store) Remote(name string) (Remote, error) {
 	return Remote{}, fmt.Errorf("remote %q: %w", name, ErrNoRemote)
 }
 
-// AddRemote configures a remote. The caller holds the lock.
-func (s *Store) AddRemote(name, url string) (Remote, error) {
+// AddRemote configures a remote of s. The caller holds the lock.
+func AddRemote(s *gitstore.Store, name, url string) (Remote, error) {
 	if err := ValidRemoteName(name); err != nil {
 		return Remote{}, err
 	}
@@ -131,12 +134,13 @@ func (s *Store) AddRemote(name, url string) (Remote, error) {
 	if err != nil {
 		return Remote{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err = s.repo.CreateRemote(&config.RemoteConfig{
-		Name:  name,
-		URLs:  []string{url},
-		Fetch: []config.RefSpec{config.RefSpec(fmt.Sprintf("+refs/heads/*:refs/remotes/%s/*", name))},
+	err = s.WithRepo(func(r *git.Repository) error {
+		_, err := r.CreateRemote(&config.RemoteConfig{
+			Name:  name,
+			URLs:  []string{url},
+			Fetch: []config.RefSpec{config.RefSpec(fmt.Sprintf("+refs/heads/*:refs/remotes/%s/*", name))},
+		})
+		return err
 	})
 	if errors.Is(err, git.ErrRemoteExists) {
 		return Remote{}, fmt.Errorf("remote %q: %w", name, ErrRemoteExists)
@@ -147,19 +151,21 @@ func (s *Store) AddRemote(name, url string) (Remote, error) {
 	return Remote{Name: name, URL: url}, nil
 }
 
-// RemoveRemote deletes a remote and what was fetched from it. The caller
-// holds the lock.
-func (s *Store) RemoveRemote(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.repo.DeleteRemote(name)
+// RemoveRemote deletes a remote of s and what was fetched from it. The
+// caller holds the lock.
+func RemoveRemote(s *gitstore.Store, name string) error {
+	return s.WithRepo(func(r *git.Repository) error { return removeRemote(r, name) })
+}
+
+func removeRemote(repo *git.Repository, name string) error {
+	err := repo.DeleteRemote(name)
 	if errors.Is(err, git.ErrRemoteNotFound) {
 		return fmt.Errorf("remote %q: %w", name, ErrNoRemote)
 	}
 	if err != nil {
 		return fmt.Errorf("remove remote %q: %w", name, err)
 	}
-	refs, err := s.repo.Storer.IterReferences()
+	refs, err := repo.Storer.IterReferences()
 	if err != nil {
 		return nil
 	}
@@ -173,7 +179,7 @@ func (s *Store) RemoveRemote(name string) error {
 	})
 	for _, r := range drop {
 		// A tracking ref left behind is harmless: report nothing.
-		_ = s.repo.Storer.RemoveReference(r)
+		_ = repo.Storer.RemoveReference(r)
 	}
 	return nil
 }
@@ -182,7 +188,7 @@ func (s *Store) RemoveRemote(name string) error {
 // getenv(TokenEnv) or the credentials file; for ssh, the ssh agent when
 // one runs, else the user's key files; nothing for http (a token would
 // travel in clear), git:// and paths.
-func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMethod, error) {
+func auth(s *gitstore.Store, url string, getenv func(string) string) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(url)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, scrub(err, url))
@@ -197,7 +203,7 @@ func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMeth
 			tok = strings.TrimSpace(getenv(TokenEnv))
 		}
 		if tok == "" {
-			if tok, err = s.fileToken(ep.Host, ep.Port); err != nil {
+			if tok, err = fileToken(s, ep.Host, ep.Port); err != nil {
 				return nil, err
 			}
 		}
@@ -238,7 +244,7 @@ func (s *Store) auth(url string, getenv func(string) string) (transport.AuthMeth
 
 // fileToken reads the token for host (and port) from the credentials
 // file, refusing a file others can read.
-func (s *Store) fileToken(host string, port int) (string, error) {
+func fileToken(s *gitstore.Store, host string, port int) (string, error) {
 	name := s.StatePath(CredentialsFile)
 	fi, err := os.Stat(name)
 	if errors.Is(err, os.ErrNotExist) {

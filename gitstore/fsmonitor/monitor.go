@@ -1,4 +1,4 @@
-package gitstore
+package fsmonitor
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/fsnotify/fsnotify"
 )
@@ -33,7 +34,7 @@ import (
 // events in order, so every change made before the question has been
 // recorded by then.
 type Monitor struct {
-	s  *Store
+	s  *gitstore.Store
 	id string // this instance; tokens of another instance mean "scan everything"
 
 	mu       sync.Mutex
@@ -44,13 +45,8 @@ type Monitor struct {
 	watcher  *fsnotify.Watcher
 }
 
-const (
-	monitorSocket  = "fsmonitor.sock"
-	monitorCookies = "fsmonitor"
-)
-
-// NewMonitor returns a monitor of s's work tree; Serve runs it.
-func NewMonitor(s *Store) *Monitor {
+// New returns a monitor of s's work tree; Serve runs it.
+func New(s *gitstore.Store) *Monitor {
 	b := make([]byte, 8)
 	rand.Read(b)
 	return &Monitor{s: s, id: hex.EncodeToString(b), changed: map[string]uint64{}, cookies: map[string]chan struct{}{}}
@@ -61,25 +57,25 @@ func NewMonitor(s *Store) *Monitor {
 func (m *Monitor) Serve(ctx context.Context) error {
 	w, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
-		return fmt.Errorf("monitor %s: %w", m.s.dir, err)
+		return fmt.Errorf("monitor %s: %w", m.s.Dir(), err)
 	}
 	defer w.Close()
 	m.watcher = w
-	cookieDir := m.s.StatePath(monitorCookies)
+	cookieDir := m.s.StatePath(gitstore.MonitorCookies)
 	if err := os.MkdirAll(cookieDir, 0o700); err != nil {
-		return fmt.Errorf("monitor %s: %w", m.s.dir, err)
+		return fmt.Errorf("monitor %s: %w", m.s.Dir(), err)
 	}
 	if err := w.Add(cookieDir); err != nil {
-		return fmt.Errorf("monitor %s: watch %s: %w", m.s.dir, cookieDir, err)
+		return fmt.Errorf("monitor %s: watch %s: %w", m.s.Dir(), cookieDir, err)
 	}
 	if err := m.watchTree(""); err != nil {
 		return err
 	}
-	sock := m.s.StatePath(monitorSocket)
+	sock := m.s.StatePath(gitstore.MonitorSocket)
 	os.Remove(sock) // a socket left by a monitor that died
 	l, err := net.Listen("unix", sock)
 	if err != nil {
-		return fmt.Errorf("monitor %s: %w", m.s.dir, err)
+		return fmt.Errorf("monitor %s: %w", m.s.Dir(), err)
 	}
 	defer os.Remove(sock)
 	defer l.Close()
@@ -123,7 +119,7 @@ func (m *Monitor) Serve(ctx context.Context) error {
 			m.gen++
 			m.fullFrom = m.gen
 			m.mu.Unlock()
-			m.s.warn(fmt.Sprintf("monitor %s: %v; the next checkpoint scans everything", m.s.dir, err))
+			m.s.Warn(fmt.Sprintf("monitor %s: %v; the next checkpoint scans everything", m.s.Dir(), err))
 		}
 	}
 }
@@ -131,7 +127,7 @@ func (m *Monitor) Serve(ctx context.Context) error {
 // watchTree adds watches on dir and every folder below it, skipping .git,
 // the state folder and the inbox.
 func (m *Monitor) watchTree(dir string) error {
-	return filepath.WalkDir(filepath.Join(m.s.dir, filepath.FromSlash(dir)), func(name string, d os.DirEntry, err error) error {
+	return filepath.WalkDir(filepath.Join(m.s.Dir(), filepath.FromSlash(dir)), func(name string, d os.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil
@@ -141,8 +137,8 @@ func (m *Monitor) watchTree(dir string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		rel, _ := filepath.Rel(m.s.dir, name)
-		if rel != "." && skipped(filepath.ToSlash(rel)) {
+		rel, _ := filepath.Rel(m.s.Dir(), name)
+		if rel != "." && gitstore.Skipped(filepath.ToSlash(rel)) {
 			return filepath.SkipDir
 		}
 		if err := m.watcher.Add(name); err != nil {
@@ -153,18 +149,18 @@ func (m *Monitor) watchTree(dir string) error {
 }
 
 func (m *Monitor) event(ev fsnotify.Event) {
-	rel, err := filepath.Rel(m.s.dir, ev.Name)
+	rel, err := filepath.Rel(m.s.Dir(), ev.Name)
 	if err != nil {
 		return
 	}
 	p := filepath.ToSlash(rel)
-	if dir, base := filepath.Split(ev.Name); filepath.Clean(dir) == m.s.StatePath(monitorCookies) {
+	if dir, base := filepath.Split(ev.Name); filepath.Clean(dir) == m.s.StatePath(gitstore.MonitorCookies) {
 		if ev.Has(fsnotify.Create) {
 			m.cookie(base, true)
 		}
 		return
 	}
-	if p == "." || skipped(p) || safefile.IsTemp(filepath.Base(p)) {
+	if p == "." || gitstore.Skipped(p) || safefile.IsTemp(filepath.Base(p)) {
 		return
 	}
 	if ev.Has(fsnotify.Create) {
@@ -172,7 +168,7 @@ func (m *Monitor) event(ev fsnotify.Event) {
 			// Files may have appeared in it before its watch: the whole
 			// folder is reported, and checkpoints walk it.
 			if err := m.watchTree(p); err != nil {
-				m.s.warn(err.Error())
+				m.s.Warn(err.Error())
 			}
 		}
 	}
@@ -261,47 +257,4 @@ func parseToken(t string) (id string, gen uint64, ok bool) {
 	}
 	n, err := strconv.ParseUint(g, 10, 64)
 	return id, n, err == nil
-}
-
-// askMonitor asks a running monitor what changed since token. ok is false
-// when no monitor answers, and full is true when everything must be
-// scanned; either way token is where the next question starts.
-func (s *Store) askMonitor(since string) (token string, paths []string, full, ok bool) {
-	c, err := net.DialTimeout("unix", s.StatePath(monitorSocket), 100*time.Millisecond)
-	if err != nil {
-		return "", nil, true, false
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(3 * time.Second))
-	b := make([]byte, 8)
-	rand.Read(b)
-	cookie := "cookie-" + hex.EncodeToString(b)
-	name := filepath.Join(s.StatePath(monitorCookies), cookie)
-	if err := os.WriteFile(name, nil, 0o600); err != nil {
-		return "", nil, true, false
-	}
-	defer os.Remove(name)
-	if since == "" {
-		since = "none:0"
-	}
-	if _, err := fmt.Fprintf(c, "Q %s %s\n", since, cookie); err != nil {
-		return "", nil, true, false
-	}
-	r := bufio.NewReader(c)
-	head, err := r.ReadString('\n')
-	f := strings.Fields(head)
-	if err != nil || len(f) != 3 || f[0] != "OK" {
-		return "", nil, true, false
-	}
-	for {
-		l, err := r.ReadString('\n')
-		if err != nil {
-			return "", nil, true, false
-		}
-		if l == "\n" {
-			break
-		}
-		paths = append(paths, strings.TrimSuffix(l, "\n"))
-	}
-	return f[1], paths, f[2] == "true", true
 }

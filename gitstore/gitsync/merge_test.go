@@ -1,9 +1,12 @@
-package gitstore
+package gitsync
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +29,7 @@ func concat(f MergeFile) (Resolution, error) {
 		Extra: []ExtraFile{{Path: f.Path + ".theirs", Data: f.Theirs}}}, nil
 }
 
-func lock(t *testing.T, s *Store) func() {
+func lock(t *testing.T, s *gitstore.Store) func() {
 	t.Helper()
 	unlock, err := s.Lock(context.Background(), 5*time.Second)
 	if err != nil {
@@ -35,7 +38,7 @@ func lock(t *testing.T, s *Store) func() {
 	return unlock
 }
 
-func commit(t *testing.T, s *Store, files map[string]string, remove ...string) {
+func commit(t *testing.T, s *gitstore.Store, files map[string]string, remove ...string) {
 	t.Helper()
 	defer lock(t, s)()
 	for p, d := range files {
@@ -46,33 +49,33 @@ func commit(t *testing.T, s *Store, files map[string]string, remove ...string) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Checkpoint(context.Background(), CheckpointOptions{Subject: "change"}); err != nil {
+	if _, err := s.Checkpoint(context.Background(), gitstore.CheckpointOptions{Subject: "change"}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // syncStore does what cairn sync does, in gitstore terms.
-func syncStore(t *testing.T, s *Store, remote string) (*MergeResult, error) {
+func syncStore(t *testing.T, s *gitstore.Store, remote string) (*MergeResult, error) {
 	t.Helper()
 	ctx := context.Background()
-	f, err := s.Fetch(ctx, remote, os.Getenv)
+	f, err := Fetch(ctx, s, remote, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	var res *MergeResult
 	if !f.Empty {
 		unlock := lock(t, s)
-		res, err = s.Merge(ctx, MergeOptions{Theirs: f.Tracking, Merge: concat, Subject: "sync: merge " + remote})
+		res, err = Merge(ctx, s, MergeOptions{Theirs: f.Tracking, Merge: concat, Subject: "sync: merge " + remote})
 		unlock()
 		if err != nil {
 			return nil, err
 		}
 	}
-	_, err = s.Push(ctx, remote, os.Getenv)
+	_, err = Push(ctx, s, remote, os.Getenv)
 	return res, err
 }
 
-func tree(t *testing.T, s *Store) string {
+func tree(t *testing.T, s *gitstore.Store) string {
 	t.Helper()
 	return gitCLI(t, s.Dir(), "ls-tree", "-r", "HEAD")
 }
@@ -84,10 +87,10 @@ func TestSyncThroughGitDaemon(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n", "y.md": "y\n", "z.md": "z\n", "gone.md": "g\n", "dir/f.md": "f\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("origin", d.URL("mem.git")); err != nil {
+		if _, err := AddRemote(a, "origin", d.URL("mem.git")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.AddRemote("origin", d.URL("mem.git")); !errors.Is(err, ErrRemoteExists) {
+		if _, err := AddRemote(a, "origin", d.URL("mem.git")); !errors.Is(err, ErrRemoteExists) {
 			t.Errorf("second add: %v", err)
 		}
 	}()
@@ -100,7 +103,7 @@ func TestSyncThroughGitDaemon(t *testing.T) {
 	// B is a clone made by git.
 	bdir := filepath.Join(t.TempDir(), "b")
 	gitCLI(t, filepath.Dir(bdir), "clone", "-q", d.URL("mem.git"), bdir)
-	b, err := Open(ctx, bdir, Options{Identity: Identity{"B", "b@example.com"}})
+	b, err := gitstore.Open(ctx, bdir, gitstore.Options{Identity: gitstore.Identity{Name: "B", Email: "b@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +138,7 @@ func TestSyncThroughGitDaemon(t *testing.T) {
 			t.Errorf("%s = %q, %v; want %q", p, got, err, want)
 		}
 	}
-	if _, err := a.ReadFile("gone.md"); !errors.Is(err, ErrNotFound) {
+	if _, err := a.ReadFile("gone.md"); !errors.Is(err, gitstore.ErrNotFound) {
 		t.Errorf("gone.md still there: %v", err)
 	}
 	checkGit(t, a)
@@ -161,7 +164,7 @@ func TestMergeRefuses(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -179,7 +182,7 @@ func TestMergeRefuses(t *testing.T) {
 	gitc("commit", "-qam", "remote edit")
 	gitc("push", "-q", "origin", "main")
 	write(t, a, "x.md", "x local, not checkpointed\n")
-	if _, err := syncStore(t, a, "origin"); !errors.Is(err, ErrDirty) {
+	if _, err := syncStore(t, a, "origin"); !errors.Is(err, gitstore.ErrDirty) {
 		t.Errorf("dirty merge: %v", err)
 	}
 	if got, _ := a.ReadFile("x.md"); string(got) != "x local, not checkpointed\n" {
@@ -217,7 +220,7 @@ func TestMergeRefuses(t *testing.T) {
 	gitc("commit", "-qm", "rewrite")
 	gitc("push", "-q", "-f", "origin", "main")
 	before := gitCLI(t, a.Dir(), "rev-parse", "refs/remotes/origin/main")
-	if _, err := a.Fetch(ctx, "origin", os.Getenv); !errors.Is(err, ErrRewritten) {
+	if _, err := Fetch(ctx, a, "origin", os.Getenv); !errors.Is(err, ErrRewritten) {
 		t.Errorf("rewritten remote: %v", err)
 	}
 	if after := gitCLI(t, a.Dir(), "rev-parse", "refs/remotes/origin/main"); after != before {
@@ -228,7 +231,7 @@ func TestMergeRefuses(t *testing.T) {
 	c := newStore(t, map[string]string{"c.md": "c\n"})
 	func() {
 		defer lock(t, c)()
-		if _, err := c.AddRemote("origin", bare); err != nil {
+		if _, err := AddRemote(c, "origin", bare); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -243,38 +246,38 @@ func TestRemoteConfig(t *testing.T) {
 	s := newStore(t, nil)
 	defer lock(t, s)()
 	for _, bad := range []string{"ftp://example.com/x", "", "gopher://x"} {
-		if _, err := s.AddRemote("x", bad); !errors.Is(err, ErrBadURL) {
+		if _, err := AddRemote(s, "x", bad); !errors.Is(err, ErrBadURL) {
 			t.Errorf("AddRemote(%q) = %v", bad, err)
 		}
 	}
 	for _, bad := range []string{"-x", "a b", "a/b", "x.lock", ""} {
-		if _, err := s.AddRemote(bad, "/tmp/x"); err == nil {
+		if _, err := AddRemote(s, bad, "/tmp/x"); err == nil {
 			t.Errorf("AddRemote name %q accepted", bad)
 		}
 	}
 	for _, u := range []string{"git@github.com:me/mem.git", "ssh://git@host/x", "https://host/x.git", "git://host/x", "file:///tmp/x"} {
-		if _, err := s.AddRemote("r"+string(rune('a'+len(u)%26)), u); err != nil && !errors.Is(err, ErrRemoteExists) {
+		if _, err := AddRemote(s, "r"+string(rune('a'+len(u)%26)), u); err != nil && !errors.Is(err, ErrRemoteExists) {
 			t.Errorf("AddRemote(%q) = %v", u, err)
 		}
 	}
-	rs, err := s.Remotes()
+	rs, err := Remotes(s)
 	if err != nil || len(rs) == 0 {
 		t.Fatalf("Remotes = %v, %v", rs, err)
 	}
-	if err := s.RemoveRemote(rs[0].Name); err != nil {
+	if err := RemoveRemote(s, rs[0].Name); err != nil {
 		t.Error(err)
 	}
-	if err := s.RemoveRemote("nope"); !errors.Is(err, ErrNoRemote) {
+	if err := RemoveRemote(s, "nope"); !errors.Is(err, ErrNoRemote) {
 		t.Errorf("remove unknown: %v", err)
 	}
 	// A credentials file others can read is refused.
 	os.WriteFile(s.StatePath(CredentialsFile), []byte("tok\n"), 0o644)
-	if _, err := s.auth("https://host/x", func(string) string { return "" }); err == nil {
+	if _, err := auth(s, "https://host/x", func(string) string { return "" }); err == nil {
 		t.Error("world-readable credentials accepted")
 	}
 	os.Chmod(s.StatePath(CredentialsFile), 0o600)
 	os.WriteFile(s.StatePath(CredentialsFile), []byte("# c\nother.host t1\nhost t2\n"), 0o600)
-	if a, err := s.auth("https://host/x", func(string) string { return "" }); err != nil || a == nil || !bytes.Contains([]byte(a.String()), []byte("cairn")) {
+	if a, err := auth(s, "https://host/x", func(string) string { return "" }); err != nil || a == nil || !bytes.Contains([]byte(a.String()), []byte("cairn")) {
 		t.Errorf("auth = %v, %v", a, err)
 	}
 }
@@ -286,26 +289,26 @@ func TestSyncOverHTTP(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("origin", srv.URL+"/mem.git"); err != nil {
+		if _, err := AddRemote(a, "origin", srv.URL+"/mem.git"); err != nil {
 			t.Fatal(err)
 		}
 	}()
 	ctx := context.Background()
-	if _, err := a.Push(ctx, "origin", func(string) string { return "" }); !errors.Is(err, ErrAuth) {
+	if _, err := Push(ctx, a, "origin", func(string) string { return "" }); !errors.Is(err, ErrAuth) {
 		t.Errorf("push without token: %v", err)
 	}
-	if _, err := a.Push(ctx, "origin", func(k string) string { return map[string]string{TokenEnv: "wrong"}[k] }); !errors.Is(err, ErrAuth) {
+	if _, err := Push(ctx, a, "origin", func(k string) string { return map[string]string{TokenEnv: "wrong"}[k] }); !errors.Is(err, ErrAuth) {
 		t.Errorf("push with a wrong token: %v", err)
 	}
 	env := func(k string) string { return map[string]string{TokenEnv: "s3cret"}[k] }
-	if _, err := a.Push(ctx, "origin", env); err != nil {
+	if _, err := Push(ctx, a, "origin", env); err != nil {
 		t.Fatal(err)
 	}
 	commit(t, a, map[string]string{"y.md": "y\n"})
-	if _, err := a.Push(ctx, "origin", env); err != nil {
+	if _, err := Push(ctx, a, "origin", env); err != nil {
 		t.Fatal(err)
 	}
-	f, err := a.Fetch(ctx, "origin", env)
+	f, err := Fetch(ctx, a, "origin", env)
 	if err != nil || f.New != strings.TrimSpace(gitCLI(t, a.Dir(), "rev-parse", "HEAD")) {
 		t.Errorf("fetch = %+v, %v", f, err)
 	}
@@ -315,11 +318,11 @@ func TestSyncOverHTTP(t *testing.T) {
 	plain := gitstoretest.HTTPServer(t, root, "s3cret")
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("plain", plain.URL+"/mem.git"); err != nil {
+		if _, err := AddRemote(a, "plain", plain.URL+"/mem.git"); err != nil {
 			t.Fatal(err)
 		}
 	}()
-	if _, err := a.Fetch(ctx, "plain", env); !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "never sent over http") {
+	if _, err := Fetch(ctx, a, "plain", env); !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "never sent over http") {
 		t.Errorf("fetch over http with a token: %v", err)
 	}
 }
@@ -333,7 +336,7 @@ func TestStoreSeesNewPacks(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -351,11 +354,11 @@ func TestStoreSeesNewPacks(t *testing.T) {
 	gitCLI(t, work, "push", "-q", "origin", "main")
 
 	gitCLI(t, a.Dir(), "repack", "-qad") // the daemon's go-git lists this pack...
-	daemon, err := Open(ctx, a.Dir(), Options{})
+	daemon, err := gitstore.Open(ctx, a.Dir(), gitstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := daemon.Log(ctx, LogOptions{}); err != nil { // ...now, and not the one the sync adds
+	if _, err := daemon.Log(ctx, gitstore.LogOptions{}); err != nil { // ...now, and not the one the sync adds
 		t.Fatal(err)
 	}
 	if _, err := syncStore(t, a, "origin"); err != nil {
@@ -363,7 +366,7 @@ func TestStoreSeesNewPacks(t *testing.T) {
 	}
 	defer lock(t, daemon)()
 	write(t, daemon, "d/a/g.md", "new\n")
-	if _, err := daemon.Checkpoint(ctx, CheckpointOptions{Subject: "after sync"}); err != nil {
+	if _, err := daemon.Checkpoint(ctx, gitstore.CheckpointOptions{Subject: "after sync"}); err != nil {
 		t.Fatalf("checkpoint of a store opened before the sync: %v", err)
 	}
 	gitCLI(t, a.Dir(), "fsck", "--strict")
@@ -395,10 +398,17 @@ func TestToPushCostsWhatIsNew(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		commit(t, s, map[string]string{"core/facts/a.md": strings.Repeat("a", i+2) + "\n"})
 	}
-	old, _ := s.resolve("HEAD")
+	_, old, _ := s.Head()
 	commit(t, s, map[string]string{"core/facts/b.md": "b\n"})
-	head, _ := s.resolve("HEAD")
-	got, err := s.toPush(context.Background(), head, old)
+	_, head, _ := s.Head()
+	toPush := func(head, old plumbing.Hash) (hs []plumbing.Hash, err error) {
+		err = s.WithRepo(func(repo *git.Repository) error {
+			hs, err = toPush(context.Background(), repo, head, old)
+			return err
+		})
+		return hs, err
+	}
+	got, err := toPush(head, old)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +417,7 @@ func TestToPushCostsWhatIsNew(t *testing.T) {
 		t.Errorf("toPush sends %d objects, want 5", len(got))
 	}
 	// A remote branch not in our history is refused.
-	if _, err := s.toPush(context.Background(), old, head); !errors.Is(err, errNotAncestor) {
+	if _, err := toPush(old, head); !errors.Is(err, errNotAncestor) {
 		t.Errorf("toPush backwards: %v", err)
 	}
 }
@@ -420,7 +430,7 @@ func TestPushRemoteMoved(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -434,7 +444,7 @@ func TestPushRemoteMoved(t *testing.T) {
 	gitCLI(t, work, "-c", "user.name=E", "-c", "user.email=e@x", "commit", "-qm", "y")
 	gitCLI(t, work, "push", "-q", "origin", "main")
 	commit(t, a, map[string]string{"z.md": "z\n"})
-	if _, err := a.Push(ctx, "origin", os.Getenv); !errors.Is(err, ErrRemoteMoved) {
+	if _, err := Push(ctx, a, "origin", os.Getenv); !errors.Is(err, ErrRemoteMoved) {
 		t.Errorf("push onto a moved remote: %v", err)
 	}
 	if _, err := syncStore(t, a, "origin"); err != nil {
@@ -451,7 +461,7 @@ func TestMergeHoldsHooks(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n", "hooks/capture.sh": "#!/bin/sh\nours\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := a.AddRemote("origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare); err != nil {
 			t.Fatal(err)
 		}
 	}()
