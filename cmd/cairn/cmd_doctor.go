@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
@@ -192,25 +192,22 @@ func doctorIndex(m *memory.Memory, daemon bool, r *doctorReport) {
 		r.add("index", checkFail, "cannot resolve HEAD: "+err.Error(), "")
 		return
 	}
-	data, err := os.ReadFile(m.StatePath(filepath.Join("index", "meta.json")))
+	version, err := recall.IndexedVersion(m)
 	if errors.Is(err, fs.ErrNotExist) {
 		r.add("index", checkWarn, "no search index yet (the first search builds it)", "cairn reindex")
 		return
 	}
-	var meta struct {
-		Version string `json:"version"`
-	}
-	if err != nil || json.Unmarshal(data, &meta) != nil {
+	if err != nil {
 		r.add("index", checkFail, "the index's meta.json is unreadable", "cairn reindex")
 		return
 	}
 	switch {
-	case meta.Version == head:
+	case version == head:
 		r.add("index", checkOK, "up to date with "+short(head), "")
 	case daemon:
-		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(meta.Version), short(head)), "")
+		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(version), short(head)), "")
 	default:
-		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(meta.Version), short(head)), "cairn reindex")
+		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(version), short(head)), "cairn reindex")
 	}
 }
 
