@@ -229,9 +229,6 @@ func doctorFUSE(r *doctorReport) {
 	r.add("fuse", checkWarn, "no fusermount3 on PATH: cairn mount needs it when not run as root", "install fuse3 (apt install fuse3, dnf install fuse3)")
 }
 
-// remoteTimeout bounds the check of one remote.
-const remoteTimeout = 10 * time.Second
-
 func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 	remotes, err := memsync.Remotes(m)
 	if err != nil {
@@ -242,14 +239,8 @@ func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 		r.add("remotes", checkOK, "none (memory stays on this machine)", "")
 		return
 	}
-	// Asked the way a sync asks, with cairn's own credentials (a token in
-	// CAIRN_GIT_TOKEN or .state/credentials, the ssh agent), which the git
-	// tool would not have.
 	for _, rm := range remotes {
-		cctx, cancel := context.WithTimeout(ctx, remoteTimeout)
-		err := m.Reach(cctx, rm.Name, os.Getenv)
-		cancel()
-		if err != nil {
+		if err := memsync.Reach(ctx, m, rm.Name, nil); err != nil {
 			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, memory.RedactURL(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
 			continue
 		}
