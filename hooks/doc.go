@@ -14,4 +14,11 @@
 // other key, hook and matcher and the order of keys, and refuse a file
 // that is not valid JSON with the line and column where it breaks
 // (*SyntaxError). Doing either twice has the effect of once.
+//
+// Check and CheckMCP read the same files back and say what is wrong with
+// the wiring (cairn doctor renders their findings): an event without
+// cairn's hook, a command whose script or binary is gone, a capture
+// script older than the binary, a settings file Claude Code cannot parse.
+// Knowing how commands are written is what lets them find what a command
+// needs, so this lives beside Merge rather than in the doctor.
 package hooks

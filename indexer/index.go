@@ -465,6 +465,24 @@ func (ix *Index) Version() string {
 	return ix.meta.Version
 }
 
+// RecordedVersion returns the version recorded in the index in dir
+// without opening it (no lock, no checks): what a process that does not
+// hold the index can learn of how far it has caught up. The error
+// matches fs.ErrNotExist when dir holds no index.
+func RecordedVersion(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return "", fmt.Errorf("index version: %w", err)
+	}
+	var m struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return "", fmt.Errorf("index version: %s: %w", filepath.Join(dir, metaFile), err)
+	}
+	return m.Version, nil
+}
+
 // SetVersion records the version of the world the index now reflects (an
 // opaque string, such as a commit id). Call it after the writes that made
 // it so: after a crash the index reports the last version set, and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -380,7 +381,14 @@ func TestVersion(t *testing.T) {
 	if err := ix.SetVersion(ctx, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"); err != nil {
 		t.Fatal(err)
 	}
+	// Another process reads it while this one holds the index.
+	if v, err := RecordedVersion(dir); err != nil || v != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
+		t.Errorf("RecordedVersion while open: %q, %v", v, err)
+	}
 	ix.Close()
+	if _, err := RecordedVersion(filepath.Join(t.TempDir(), "none")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("RecordedVersion of no index: %v, want fs.ErrNotExist", err)
+	}
 	ix, err := Open(ctx, dir, Options{MustExist: true})
 	if err != nil {
 		t.Fatal(err)

@@ -2,29 +2,16 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/cairn-mem/cairn/internal/demo"
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 )
-
-//go:embed demo/items.yaml
-var demoItems []byte
-
-// demoSession is a Claude Code transcript of a short session (the
-// repository's testdata/transcripts/claude/basic.jsonl).
-//
-//go:embed demo/session.jsonl
-var demoSession []byte
 
 type demoOptions struct{ keep bool }
 
@@ -47,30 +34,19 @@ outside the temporary folder is touched.`,
 	return cmd
 }
 
-type demoItem struct {
-	Kind       string   `yaml:"kind"`
-	Title      string   `yaml:"title"`
-	Importance float64  `yaml:"importance"`
-	Tags       []string `yaml:"tags"`
-	Body       string   `yaml:"body"`
-}
-
 func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
-	var items []demoItem
-	if err := yaml.Unmarshal(demoItems, &items); err != nil {
-		return fmt.Errorf("demo data: %w", err)
-	}
-	tmp, err := os.MkdirTemp("", "cairn-demo-")
+	items, err := demo.Items()
 	if err != nil {
 		return err
 	}
-	project := filepath.Join(tmp, "webshop")
-	if err := os.MkdirAll(project, 0o755); err != nil {
+	p, err := demo.Create()
+	if err != nil {
 		return err
 	}
 	if !opts.keep {
-		defer os.RemoveAll(tmp)
+		defer p.Remove()
 	}
+	project := p.Dir
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
@@ -86,11 +62,7 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 	step := func(title, cmdline string) {
 		fmt.Fprintf(g.stdout, "\n== %s\n$ %s\n", title, cmdline)
 	}
-	code, err := demoProject(project)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(g.stdout, "A temporary project with a git repository (code at %s): %s\n", short(code), project)
+	fmt.Fprintf(g.stdout, "A temporary project with a git repository (code at %s): %s\n", short(p.Commit), project)
 
 	step("Create the memory repository", "cairn init")
 	if err := runInit(ctx, g, initOptions{}); err != nil {
@@ -133,13 +105,7 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	name := filepath.Join(project, memory.DirName, filepath.FromSlash(e.Path))
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	data = append(data, "\nThe port moved to 5434 when CI switched runners.\n"...)
-	if err := os.WriteFile(name, data, 0o644); err != nil {
+	if err := demo.EditByHand(filepath.Join(project, memory.DirName, filepath.FromSlash(e.Path))); err != nil {
 		return err
 	}
 	if err := runForget(ctx, g, ids[3]); err != nil {
@@ -172,11 +138,7 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 		return err
 	}
 	step("An agent session is captured: prompts, transcript, observations, summary, decisions", "cairn ingest ~/.claude/projects/.../3f1c9a52-....jsonl")
-	tp := filepath.Join(filepath.Dir(project), "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl")
-	if err := os.WriteFile(tp, demoSession, 0o600); err != nil {
-		return err
-	}
-	if err := runIngest(ctx, g, ingestOptions{}, []string{tp}); err != nil {
+	if err := runIngest(ctx, g, ingestOptions{}, []string{p.Transcript}); err != nil {
 		return err
 	}
 	step("Search the whole memory", `cairn search "why was the retry test flaky"`)
@@ -209,29 +171,4 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 		fmt.Fprintln(g.stdout, "\nDone. Run `cairn demo --keep` to keep the project and explore it with git.")
 	}
 	return nil
-}
-
-// demoProject makes the project's own git repository with one commit, so
-// that checkpoints record the code commit they were made at.
-func demoProject(dir string) (string, error) {
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		return "", err
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return "", err
-	}
-	if _, err := wt.Add("main.go"); err != nil {
-		return "", err
-	}
-	sig := &object.Signature{Name: "demo", Email: "demo@cairn.invalid", When: time.Now()}
-	h, err := wt.Commit("initial commit", &git.CommitOptions{Author: sig, Committer: sig})
-	if err != nil {
-		return "", err
-	}
-	return h.String(), nil
 }

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -18,7 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
-	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
@@ -151,208 +148,18 @@ func doctorConflicts(ctx context.Context, m *memory.Memory, r *doctorReport) {
 		"cairn resolve (lists them); cairn resolve PATH --keep original|copy|both")
 }
 
-// settingsFiles are the Claude Code settings files that apply to the
-// project, most specific first.
-func settingsFiles(project string) []string {
-	files := []string{
-		filepath.Join(project, ".claude", "settings.local.json"),
-		filepath.Join(project, ".claude", "settings.json"),
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		files = append(files, filepath.Join(home, ".claude", "settings.json"))
-	}
-	return files
-}
+// levels are the statuses of hooks' findings.
+var levels = map[hooks.Level]string{hooks.OK: checkOK, hooks.Warn: checkWarn, hooks.Fail: checkFail}
 
 func doctorHooks(m *memory.Memory, project string, r *doctorReport) {
-	var found []hooks.Registered
-	var where []string
-	for _, name := range settingsFiles(project) {
-		data, err := os.ReadFile(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			r.add("hooks", checkFail, err.Error(), "")
-			continue
-		}
-		regs, err := hooks.Find(data)
-		var se *hooks.SyntaxError
-		if errors.As(err, &se) {
-			r.add("hooks", checkFail, fmt.Sprintf("%s:%d:%d: %s (Claude Code cannot read it either)", name, se.Line, se.Column, se.Msg), "fix the JSON at that place")
-			continue
-		}
-		if err != nil {
-			r.add("hooks", checkFail, fmt.Sprintf("%s: %v", name, err), "fix the file, then cairn init --claude")
-			continue
-		}
-		if len(regs) > 0 {
-			where = append(where, rel(project, name))
-		}
-		found = append(found, regs...)
+	for _, f := range hooks.Check(project, hooks.CheckOptions{MemoryDir: m.Dir, PromptContext: m.Config.Hooks.PromptContext}) {
+		r.add("hooks", levels[f.Level], f.Detail, f.Fix)
 	}
-	if len(found) == 0 {
-		r.add("hooks", checkFail, "no cairn hooks in Claude Code's settings: sessions are not captured", "cairn init --claude")
-		return
-	}
-	events := map[string]bool{}
-	problems := map[string][]string{} // problem -> events
-	for _, h := range found {
-		events[h.Event] = true
-		if why := commandProblem(h.Command, project); why != "" {
-			problems[why] = append(problems[why], h.Event)
-		}
-	}
-	var broken []string
-	for why, evs := range problems {
-		sort.Strings(evs)
-		broken = append(broken, fmt.Sprintf("%s (%s)", why, strings.Join(evs, ", ")))
-	}
-	var missing []string
-	for _, ev := range append(model.CaptureEvents(), model.HookSessionStart) {
-		if !events[ev] {
-			missing = append(missing, ev)
-		}
-	}
-	switch {
-	case len(broken) > 0:
-		sort.Strings(broken)
-		r.add("hooks", checkFail, strings.Join(broken, "; "), "cairn init --claude (again, with the cairn binary you use now)")
-	case len(missing) > 0:
-		r.add("hooks", checkFail, "no cairn hook for "+strings.Join(missing, ", "), "cairn init --claude")
-	default:
-		r.add("hooks", checkOK, fmt.Sprintf("%d hooks in %s", len(found), strings.Join(where, ", ")), "")
-	}
-	// The installed script is the one this binary carries.
-	script := filepath.Join(m.Dir, "hooks", hooks.CaptureScript)
-	want, _ := hooks.Script(hooks.CaptureScript)
-	if got, err := os.ReadFile(script); err == nil && !bytes.Equal(got, want) {
-		r.add("hooks", checkWarn, rel(project, script)+" differs from this cairn's capture script", "cairn init --claude")
-	}
-	if m.Config.Hooks.PromptContext != hasPromptHook(found) {
-		state := "on"
-		if !m.Config.Hooks.PromptContext {
-			state = "off"
-		}
-		r.add("hooks", checkWarn, "hooks.prompt_context is "+state+" in cairn.yaml but the UserPromptSubmit hook says otherwise", "cairn init --claude")
-	}
-}
-
-func hasPromptHook(found []hooks.Registered) bool {
-	for _, h := range found {
-		if strings.Contains(h.Command, "hook user-prompt-submit") {
-			return true
-		}
-	}
-	return false
-}
-
-// commandProblem says why a hook command of cairn's cannot run: the
-// script or the binary it names is missing.
-func commandProblem(command, project string) string {
-	words := shellWords(command)
-	if len(words) == 0 {
-		return "empty command"
-	}
-	for _, w := range words {
-		if strings.HasSuffix(w, hooks.CaptureScript) {
-			p := expandHookVars(w, project)
-			if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-				return p + " does not exist"
-			}
-			return ""
-		}
-	}
-	exe := expandHookVars(words[0], project)
-	if !strings.Contains(exe, "/") {
-		if _, err := exec.LookPath(exe); err != nil {
-			return exe + " is not on PATH"
-		}
-		return ""
-	}
-	if fi, err := os.Stat(exe); err != nil || fi.Mode().Perm()&0o111 == 0 {
-		return exe + " does not exist or is not executable"
-	}
-	return ""
-}
-
-// shellWords splits a command line the way sh would for the simple
-// commands cairn writes: blanks separate words, quotes group them.
-func shellWords(s string) []string {
-	var out []string
-	var cur strings.Builder
-	in := false
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else {
-				cur.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, in = c, true
-		case c == ' ' || c == '\t':
-			if in {
-				out = append(out, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
-// expandHookVars expands what Claude Code's environment gives a hook.
-func expandHookVars(s, project string) string {
-	home, _ := os.UserHomeDir()
-	return os.Expand(s, func(v string) string {
-		name, def, _ := strings.Cut(v, ":-")
-		switch name {
-		case "CLAUDE_PROJECT_DIR":
-			return project
-		case "HOME":
-			return home
-		}
-		if val := os.Getenv(name); val != "" {
-			return val
-		}
-		return def
-	})
 }
 
 func doctorMCP(project string, r *doctorReport) {
-	name := filepath.Join(project, ".mcp.json")
-	data, err := os.ReadFile(name)
-	if err != nil {
-		r.add("mcp", checkWarn, "no .mcp.json: the agent cannot search memory itself", "cairn init --claude")
-		return
-	}
-	var doc struct {
-		Servers map[string]hooks.MCPServer `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		r.add("mcp", checkFail, fmt.Sprintf("%s: %v", name, err), "fix the JSON")
-		return
-	}
-	s, ok := doc.Servers[hooks.MCPName]
-	if !ok {
-		r.add("mcp", checkWarn, "cairn is not registered in .mcp.json", "cairn init --claude")
-		return
-	}
-	if why := commandProblem(hooks.ShellQuote(s.Command), project); why != "" {
-		r.add("mcp", checkFail, "the MCP server's command: "+why, "cairn init --claude")
-		return
-	}
-	r.add("mcp", checkOK, fmt.Sprintf("%s %s", s.Command, strings.Join(s.Args, " ")), "")
+	f := hooks.CheckMCP(project)
+	r.add("mcp", levels[f.Level], f.Detail, f.Fix)
 }
 
 func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorReport) {
@@ -385,25 +192,22 @@ func doctorIndex(m *memory.Memory, daemon bool, r *doctorReport) {
 		r.add("index", checkFail, "cannot resolve HEAD: "+err.Error(), "")
 		return
 	}
-	data, err := os.ReadFile(m.StatePath(filepath.Join("index", "meta.json")))
+	version, err := recall.IndexedVersion(m)
 	if errors.Is(err, fs.ErrNotExist) {
 		r.add("index", checkWarn, "no search index yet (the first search builds it)", "cairn reindex")
 		return
 	}
-	var meta struct {
-		Version string `json:"version"`
-	}
-	if err != nil || json.Unmarshal(data, &meta) != nil {
+	if err != nil {
 		r.add("index", checkFail, "the index's meta.json is unreadable", "cairn reindex")
 		return
 	}
 	switch {
-	case meta.Version == head:
+	case version == head:
 		r.add("index", checkOK, "up to date with "+short(head), "")
 	case daemon:
-		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(meta.Version), short(head)), "")
+		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(version), short(head)), "")
 	default:
-		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(meta.Version), short(head)), "cairn reindex")
+		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(version), short(head)), "cairn reindex")
 	}
 }
 
@@ -425,9 +229,6 @@ func doctorFUSE(r *doctorReport) {
 	r.add("fuse", checkWarn, "no fusermount3 on PATH: cairn mount needs it when not run as root", "install fuse3 (apt install fuse3, dnf install fuse3)")
 }
 
-// remoteTimeout bounds the check of one remote.
-const remoteTimeout = 10 * time.Second
-
 func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 	remotes, err := memsync.Remotes(m)
 	if err != nil {
@@ -438,14 +239,8 @@ func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 		r.add("remotes", checkOK, "none (memory stays on this machine)", "")
 		return
 	}
-	// Asked the way a sync asks, with cairn's own credentials (a token in
-	// CAIRN_GIT_TOKEN or .state/credentials, the ssh agent), which the git
-	// tool would not have.
 	for _, rm := range remotes {
-		cctx, cancel := context.WithTimeout(ctx, remoteTimeout)
-		err := m.Reach(cctx, rm.Name, os.Getenv)
-		cancel()
-		if err != nil {
+		if err := memsync.Reach(ctx, m, rm.Name, nil); err != nil {
 			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, memory.RedactURL(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
 			continue
 		}

@@ -289,6 +289,23 @@ func hostName() string {
 // Remotes lists the configured remotes.
 func Remotes(m *memory.Memory) ([]memory.Remote, error) { return m.Remotes() }
 
+// ReachTimeout bounds Reach: a remote that has not answered by then is
+// as good as unreachable for a sync.
+const ReachTimeout = 10 * time.Second
+
+// Reach checks that a remote answers when asked the way Sync asks, with
+// cairn's own credentials (a token in memory.TokenEnv or
+// .state/credentials, the ssh agent), which the git tool would not have.
+// getenv supplies them; nil means os.Getenv.
+func Reach(ctx context.Context, m *memory.Memory, remote string, getenv func(string) string) error {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ctx, cancel := context.WithTimeout(ctx, ReachTimeout)
+	defer cancel()
+	return m.Reach(ctx, remote, getenv)
+}
+
 // AddRemote configures a remote (stored in .git/config, where git sees it
 // too).
 func AddRemote(ctx context.Context, m *memory.Memory, name, url string) (memory.Remote, error) {

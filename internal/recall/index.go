@@ -746,6 +746,14 @@ func Follow(m *memory.Memory) {
 	m.OnCheckpoint(func(ctx context.Context, cp *memory.Checkpoint) { afterCheckpoint(ctx, m, cp) })
 }
 
+// IndexedVersion returns the commit the search index last caught up to,
+// read without opening the index, so that it can be asked while the
+// daemon holds it (cairn doctor). The error matches fs.ErrNotExist when
+// no index has been built yet.
+func IndexedVersion(m *memory.Memory) (string, error) {
+	return indexer.RecordedVersion(m.StatePath(indexDir))
+}
+
 // CheckIndex opens the search index, which repairs or rebuilds it and
 // brings it up to HEAD, and says how many documents it holds, or why it
 // could not be opened (cairn verify).
