@@ -81,7 +81,4 @@ func (d *debouncer) arm(at, now time.Time) {
 	d.timer.Reset(max(at.Sub(now), 0))
 }
 
-// len says how many keys wait.
-func (d *debouncer) len() int { return len(d.keys) }
-
 func (d *debouncer) stop() { d.timer.Stop() }

@@ -80,12 +80,6 @@ func validKind(k string) bool {
 	return true
 }
 
-// Redact redacts text with the built-in rules only.
-func Redact(text string) (string, []Finding) {
-	var r Redactor
-	return r.Redact(text)
-}
-
 // Redact returns text with every secret it finds replaced by a marker
 // [REDACTED:kind] and every <private>…</private> span removed, and what it
 // found, in order. An unterminated <private> drops everything after it and
