@@ -5,4 +5,3 @@ func Redact(text string) (string, []Finding) {
 	var r Redactor
 	return r.Redact(text)
 }
-
