@@ -45,10 +45,10 @@ func testMemory(t testing.TB) *memory.Memory {
 			t.Fatal(err)
 		}
 	}
-	if err := m.Tag(ctx, "v1", "HEAD~1"); err != nil {
+	if err := m.History().Tag(ctx, "v1", "HEAD~1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Tag(ctx, "release/first", "HEAD~2"); err != nil {
+	if err := m.History().Tag(ctx, "release/first", "HEAD~2"); err != nil {
 		t.Fatal(err)
 	}
 	return m

@@ -64,10 +64,10 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	})
 	if errors.Is(err, memory.ErrNothingToDo) && opts.tag != "" {
 		// Naming the current state is still worth doing.
-		if err := m.Tag(ctx, opts.tag, "HEAD"); err != nil {
+		if err := m.History().Tag(ctx, opts.tag, "HEAD"); err != nil {
 			return err
 		}
-		head, err := m.Resolve("HEAD")
+		head, err := m.History().Resolve("HEAD")
 		if err != nil {
 			return err
 		}

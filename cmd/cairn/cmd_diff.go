@@ -62,7 +62,7 @@ func runDiff(ctx context.Context, g *globals, opts diffOptions, revs, paths []st
 		}
 		do.Paths = append(do.Paths, rp)
 	}
-	diffs, err := m.Diff(ctx, do)
+	diffs, err := m.History().Diff(ctx, do)
 	if err != nil {
 		return err
 	}

@@ -187,7 +187,7 @@ func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorRe
 }
 
 func doctorIndex(m *memory.Memory, daemon bool, r *doctorReport) {
-	head, err := m.Resolve("HEAD")
+	head, err := m.History().Resolve("HEAD")
 	if err != nil {
 		r.add("index", checkFail, "cannot resolve HEAD: "+err.Error(), "")
 		return

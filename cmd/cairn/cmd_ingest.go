@@ -52,7 +52,7 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 		return err
 	}
 	defer m.Close()
-	if _, err := m.ArchiveInactive(ctx, 0); err != nil {
+	if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil {
 		g.warn("archive inactive sessions: " + err.Error())
 	}
 	failed := 0

@@ -42,7 +42,7 @@ func runLog(ctx context.Context, g *globals, opts logOptions) error {
 		return err
 	}
 	defer m.Close()
-	entries, err := m.Log(ctx, memory.LogOptions{N: opts.n, Session: opts.session, Code: opts.code, Files: true})
+	entries, err := m.History().Log(ctx, memory.LogOptions{N: opts.n, Session: opts.session, Code: opts.code, Files: true})
 	if err != nil {
 		return err
 	}

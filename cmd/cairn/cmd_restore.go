@@ -50,7 +50,7 @@ func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string
 	}
 	defer m.Close()
 	if opts.codeCommit != "" {
-		if rev, err = m.CheckpointForCode(ctx, opts.codeCommit); err != nil {
+		if rev, err = m.History().CheckpointForCode(ctx, opts.codeCommit); err != nil {
 			return err
 		}
 	}
@@ -62,7 +62,7 @@ func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string
 		}
 		rel = append(rel, rp)
 	}
-	res, err := m.Restore(ctx, rev, rel)
+	res, err := m.History().Restore(ctx, rev, rel)
 	if err != nil {
 		return err
 	}

@@ -120,10 +120,10 @@ func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) er
 		return err
 	}
 	defer m.Close()
-	if _, err := m.ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
+	if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
 		g.warn("archive inactive sessions: " + err.Error())
 	}
-	list, problems, err := m.Sessions(ctx, f)
+	list, problems, err := m.Sessions().List(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) er
 		return err
 	}
 	defer m.Close()
-	e, err := m.Session(ctx, ref)
+	e, err := m.Sessions().Get(ctx, ref)
 	if err != nil {
 		return err
 	}
@@ -217,12 +217,12 @@ func runSessionResume(ctx context.Context, g *globals, ref string) error {
 		return err
 	}
 	defer m.Close()
-	e, err := m.Session(ctx, ref)
+	e, err := m.Sessions().Get(ctx, ref)
 	if err != nil {
 		return err
 	}
 	if e.Status != model.StatusActive {
-		if _, err := m.SetSessionStatus(ctx, e.ID, model.StatusActive); err != nil {
+		if _, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive); err != nil {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, sh
 				return err
 			}
 			defer m.Close()
-			ch, err := m.SetSessionStatus(cmd.Context(), args[0], st)
+			ch, err := m.Sessions().SetStatus(cmd.Context(), args[0], st)
 			if err != nil {
 				return err
 			}
@@ -270,7 +270,7 @@ func defaultSession(ctx context.Context, g *globals, m *memory.Memory) (string, 
 	if id := os.Getenv("CAIRN_SESSION"); id != "" {
 		return id, nil
 	}
-	list, _, err := m.Sessions(ctx, memory.SessionFilter{Status: model.StatusActive})
+	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
 	if err != nil {
 		return "", err
 	}
@@ -324,7 +324,7 @@ func runSessionSet(ctx context.Context, g *globals, args []string) error {
 			return err
 		}
 	}
-	ch, err := m.SetSessionVariables(ctx, ref, vars)
+	ch, err := m.Sessions().SetVariables(ctx, ref, vars)
 	if err != nil {
 		return err
 	}
@@ -362,7 +362,7 @@ func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	} else if ref, err = defaultSession(ctx, g, m); err != nil {
 		return err
 	}
-	ch, err := m.SetSessionProgress(ctx, ref, model.Progress{Done: done, Total: total})
+	ch, err := m.Sessions().SetProgress(ctx, ref, model.Progress{Done: done, Total: total})
 	if err != nil {
 		return err
 	}

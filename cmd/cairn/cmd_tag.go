@@ -37,7 +37,7 @@ func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) err
 	}
 	defer m.Close()
 	if len(args) == 0 {
-		tags, err := m.Tags(ctx)
+		tags, err := m.History().Tags(ctx)
 		if err != nil {
 			return err
 		}
@@ -57,5 +57,5 @@ func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) err
 	if len(args) == 2 {
 		rev = args[1]
 	}
-	return m.Tag(ctx, args[0], rev)
+	return m.History().Tag(ctx, args[0], rev)
 }

@@ -274,7 +274,7 @@ func ignoreHooks(ctx context.Context, m *memory.Memory) error {
 	}
 	for _, s := range hooks.Scripts() {
 		p := "hooks/" + s
-		if _, err := m.ReadFileAt(ctx, "HEAD", p); err == nil {
+		if _, err := m.History().ReadFileAt(ctx, "HEAD", p); err == nil {
 			if err := os.Remove(filepath.Join(m.Dir, "hooks", s)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}

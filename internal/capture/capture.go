@@ -176,7 +176,7 @@ func Capture(ctx context.Context, m *memory.Memory, b Batch) (*CaptureResult, er
 			if unlock, err = m.LockSettled(ctx); err != nil {
 				return nil, err
 			}
-			if m.SessionStamp(b.Session) != p.state {
+			if m.Sessions().Stamp(b.Session) != p.state {
 				unlock()
 				continue
 			}
@@ -239,13 +239,13 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 		return nil, err
 	}
 	now := m.Now().UTC().Truncate(time.Second)
-	p := &plan{m: m, b: b, state: m.SessionStamp(b.Session)}
+	p := &plan{m: m, b: b, state: m.Sessions().Stamp(b.Session)}
 	var e *model.SessionEntry
 	var err error
 	if b.known != nil && b.stamp == p.state {
 		e, b.known = b.known, nil // the plan changes it: used once
 	} else {
-		e, err = m.FindSession(b.Session)
+		e, err = m.Sessions().Find(b.Session)
 	}
 	switch {
 	case errors.Is(err, model.ErrNoSession):
@@ -291,7 +291,7 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 	}
 	// The folder moves first (out of archive/, say): the files are
 	// written where it ends up.
-	m.PlaceSession(e, &p.writes)
+	m.Sessions().Place(e, &p.writes)
 	if p.res.Events > 0 {
 		r := newRenderer(m, s, red, p.keyPrefix())
 		r.events(events, false)
@@ -345,7 +345,7 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 	}
 
 	// What is due for a summary.
-	old, err := m.LoadPending(s.ID, s.Summarized.Through)
+	old, err := m.Sessions().LoadPending(s.ID, s.Summarized.Through)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 	}
 	// Turns wait in .state for their segment; those of a batch that does
 	// not commit are added again, once, when it runs again.
-	if err := m.SavePending(s.ID, p.pending); err != nil {
+	if err := m.Sessions().SavePending(s.ID, p.pending); err != nil {
 		return nil, err
 	}
 	event := p.b.Trigger
@@ -474,7 +474,7 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 		res.Commit = cp.Hash
 	}
 	if res.Segments > 0 {
-		_ = m.SavePending(s.ID, memory.DropThrough(p.pending, s.Summarized.Through))
+		_ = m.Sessions().SavePending(s.ID, memory.DropThrough(p.pending, s.Summarized.Through))
 	}
 	return res, nil
 }

@@ -78,7 +78,7 @@ func TestLongSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("1000 turns: %s, %+v", time.Since(start), res.CaptureResult.Segments)
-	e, _ := m.Session(context.Background(), res.Session)
+	e, _ := m.Sessions().Get(context.Background(), res.Session)
 	if e.Turns != 1000 || e.Prompts != 125 || e.Summarized.Turns != 1000 || res.Segments != 25 {
 		t.Errorf("session: %+v; result %+v", e.Session, res.CaptureResult)
 	}

@@ -39,7 +39,7 @@ func testMemory(t testing.TB) *memory.Memory {
 
 func headOf(t testing.TB, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.Resolve("HEAD")
+	h, err := m.History().Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestIngestFixtures(t *testing.T) {
 			if res.Prompts != tt.prompts {
 				t.Errorf("prompts = %d, want %d", res.Prompts, tt.prompts)
 			}
-			e, err := m.Session(ctx, tt.session)
+			e, err := m.Sessions().Get(ctx, tt.session)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +157,7 @@ func TestIngestFixtures(t *testing.T) {
 			if p := readRepo(t, m, e.File(model.PromptsFile)); strings.Count(p, "\n## ") != tt.prompts {
 				t.Errorf("prompts.md:\n%s", p)
 			}
-			log, err := m.Log(ctx, memory.LogOptions{N: 1})
+			log, err := m.History().Log(ctx, memory.LogOptions{N: 1})
 			if err != nil || log[0].Session != tt.session || log[0].Event != "ingest" {
 				t.Errorf("log = %+v, %v", log, err)
 			}
@@ -275,10 +275,10 @@ func TestSessionIDsRefused(t *testing.T) {
 		if _, err := Capture(ctx, m, Batch{Session: id, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); !errors.Is(err, transcript.ErrInvalidSessionID) {
 			t.Errorf("capture %q: err = %v", id, err)
 		}
-		if _, err := m.Session(ctx, id); err == nil {
+		if _, err := m.Sessions().Get(ctx, id); err == nil {
 			t.Errorf("session %q found", id)
 		}
-		if _, err := m.SetSessionVariables(ctx, id, map[string]string{"a": "b"}); err == nil {
+		if _, err := m.Sessions().SetVariables(ctx, id, map[string]string{"a": "b"}); err == nil {
 			t.Errorf("set on %q worked", id)
 		}
 	}
@@ -341,7 +341,7 @@ func TestSegments(t *testing.T) {
 	if res.Segments != 1 || res.Fallback == "" || res.Provider != "extractive" {
 		t.Errorf("stop: %+v", res)
 	}
-	e, _ := m.Session(ctx, "s1")
+	e, _ := m.Sessions().Get(ctx, "s1")
 	if e.Summarized.Segments != 3 || e.Summarized.Turns != 11 || e.Turns != 11 || e.Prompts != 10 {
 		t.Errorf("session: %+v", e.Session)
 	}
@@ -351,7 +351,7 @@ func TestSegments(t *testing.T) {
 			t.Errorf("summary.md lacks segment %d once:\n%s", i, sum)
 		}
 	}
-	if _, err := os.Stat(m.PendingPath("s1")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(m.Sessions().PendingPath("s1")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("pending turns left: %v", err)
 	}
 	// A key seen before is skipped.
@@ -456,29 +456,29 @@ func TestArchive(t *testing.T) {
 		now = now.Add(5 * 24 * time.Hour)
 	}
 	// "old" was last seen 10 days ago, "new" 5 days ago.
-	res, err := m.ArchiveInactive(ctx, 7*24*time.Hour)
+	res, err := m.Sessions().ArchiveInactive(ctx, 7*24*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Moved) != 1 || res.Moved[0].ID != "old" || res.Moved[0].Dir != "archive/2026/03/old" || res.Checkpoint == nil {
 		t.Fatalf("archive: %+v", res)
 	}
-	e, err := m.Session(ctx, "old")
+	e, err := m.Sessions().Get(ctx, "old")
 	if err != nil || e.Status != model.StatusArchived || !e.Archived() {
 		t.Fatalf("archived session: %+v, %v", e, err)
 	}
 	if _, err := os.Stat(filepath.Join(m.Dir, "sessions", "old")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("sessions/old is still there")
 	}
-	list, _, _ := m.Sessions(ctx, memory.SessionFilter{Status: model.StatusArchived})
+	list, _, _ := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusArchived})
 	if len(list) != 1 || list[0].ID != "old" {
 		t.Errorf("archived list: %v", list)
 	}
-	items, _, _ := m.Sessions(ctx, memory.SessionFilter{})
+	items, _, _ := m.Sessions().List(ctx, memory.SessionFilter{})
 	if len(items) != 2 {
 		t.Errorf("all sessions: %d", len(items))
 	}
-	if again, err := m.ArchiveInactive(ctx, 7*24*time.Hour); err != nil || len(again.Moved) != 0 {
+	if again, err := m.Sessions().ArchiveInactive(ctx, 7*24*time.Hour); err != nil || len(again.Moved) != 0 {
 		t.Errorf("second pass: %+v, %v", again, err)
 	}
 	if st, _ := m.Status(ctx); len(st) != 0 {
@@ -516,23 +516,23 @@ func TestSessionCommands(t *testing.T) {
 	if _, err := Capture(ctx, m, Batch{Session: "other-2", Key: "k", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "hi"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.SetSessionVariables(ctx, "abcdef", map[string]string{"branch": "feat/queue", "token": "ghp_" + "VIdVuddLEG62Hkd9Gf2leMeR3pzh84KpLMcN"}); err != nil {
+	if _, err := m.Sessions().SetVariables(ctx, "abcdef", map[string]string{"branch": "feat/queue", "token": "ghp_" + "VIdVuddLEG62Hkd9Gf2leMeR3pzh84KpLMcN"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.SetSessionProgress(ctx, "abcdef-1", model.Progress{Done: 3, Total: 7}); err != nil {
+	if _, err := m.Sessions().SetProgress(ctx, "abcdef-1", model.Progress{Done: 3, Total: 7}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.SetSessionProgress(ctx, "abcdef-1", model.Progress{Done: 8, Total: 7}); err == nil {
+	if _, err := m.Sessions().SetProgress(ctx, "abcdef-1", model.Progress{Done: 8, Total: 7}); err == nil {
 		t.Error("progress 8/7 accepted")
 	}
-	e, _ := m.Session(ctx, "abcdef-1")
+	e, _ := m.Sessions().Get(ctx, "abcdef-1")
 	if e.Variables["branch"] != "feat/queue" || strings.Contains(e.Variables["token"], "VIdVudd") || e.Progress != (model.Progress{Done: 3, Total: 7}) {
 		t.Errorf("session: %+v", e.Session)
 	}
 	// Unknown keys added by hand survive rewrites.
 	yml := readRepo(t, m, e.File(model.SessionFile))
 	os.WriteFile(filepath.Join(m.Dir, e.File(model.SessionFile)), []byte(yml+"ticket: OPS-42\n"), 0o644)
-	if _, err := m.SetSessionStatus(ctx, "abcdef-1", model.StatusSuspended); err != nil {
+	if _, err := m.Sessions().SetStatus(ctx, "abcdef-1", model.StatusSuspended); err != nil {
 		t.Fatal(err)
 	}
 	if yml = readRepo(t, m, e.File(model.SessionFile)); !strings.Contains(yml, "ticket: OPS-42") || !strings.Contains(yml, "status: suspended") {
@@ -613,7 +613,7 @@ func TestCaptureHooks(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	e, err := m.Session(ctx, id)
+	e, err := m.Sessions().Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -624,14 +624,14 @@ func TestCaptureHooks(t *testing.T) {
 	if strings.Count(tr, "go test -race -count=20") != 1 || !strings.Contains(tr, "**failed** (exit 1)") || !strings.Contains(tr, "_Session ended (prompt_input_exit)._") {
 		t.Errorf("transcript.md:\n%s", tr)
 	}
-	log, _ := m.Log(ctx, memory.LogOptions{N: 1})
+	log, _ := m.History().Log(ctx, memory.LogOptions{N: 1})
 	if log[0].Event != "session-end" {
 		t.Errorf("last event %q", log[0].Event)
 	}
 	// The summarizer's own sessions are not captured.
 	own := fmt.Sprintf(`{"session_id":"s2","hook_event_name":"UserPromptSubmit","prompt":"x","cwd":%q}`, filepath.Join(m.Dir, ".state", "summarize", "claude"))
 	res, err := CaptureHook(ctx, m, []byte(own))
-	if err != nil || res.Ignored == "" || m.SessionExists("s2") {
+	if err != nil || res.Ignored == "" || m.Sessions().Exists("s2") {
 		t.Errorf("summarizer hook: %+v, %v", res, err)
 	}
 }
@@ -667,7 +667,7 @@ func TestCaptureHookTranscript(t *testing.T) {
 	if err != nil || res.Commit != "" {
 		t.Errorf("stop again: %+v, %v", res, err)
 	}
-	e, _ := m.Session(ctx, id)
+	e, _ := m.Sessions().Get(ctx, id)
 	if p := readRepo(t, m, e.File(model.PromptsFile)); strings.Contains(p, "ignored") || strings.Count(p, "\n## ") != 2 {
 		t.Errorf("prompts.md:\n%s", p)
 	}
@@ -676,7 +676,7 @@ func TestCaptureHookTranscript(t *testing.T) {
 	os.MkdirAll(filepath.Dir(own), 0o755)
 	os.WriteFile(own, data, 0o644)
 	res, err = Capture(ctx, m, Batch{Session: "s9", Source: own, Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "x"}}})
-	if err != nil || res.Ignored == "" || m.SessionExists("s9") {
+	if err != nil || res.Ignored == "" || m.Sessions().Exists("s9") {
 		t.Errorf("summarizer transcript: %+v, %v", res, err)
 	}
 	if m.TranscriptAllowed(own) || !m.TranscriptAllowed(tp) || m.TranscriptAllowed("/etc/passwd") {

@@ -421,8 +421,8 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		// A session or transcript not seen before is read from its
 		// start, whatever range the job names.
 		var off int64
-		stamp = m.SessionStamp(session)
-		if e, err := m.FindSession(session); err == nil {
+		stamp = m.Sessions().Stamp(session)
+		if e, err := m.Sessions().Find(session); err == nil {
 			known = e
 			if src := e.SourceNamed(filepath.Base(path), false); src != nil {
 				off = src.Offset
@@ -451,8 +451,8 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		if session, err = sessionIDFor(path, p); err != nil {
 			return nil, permanent(fmt.Errorf("%s: %w", path, err))
 		}
-		stamp = m.SessionStamp(session)
-		if e, err := m.FindSession(session); err == nil {
+		stamp = m.Sessions().Stamp(session)
+		if e, err := m.Sessions().Find(session); err == nil {
 			known = e
 			if src := e.SourceNamed(filepath.Base(path), false); src != nil && src.Offset < from {
 				if p, err = parse(src.Offset); err != nil {

@@ -258,22 +258,22 @@ func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOpti
 		j.Writes = append(j.Writes, w)
 	}
 	j.Paths = b.Paths()
-	if err := m.writeJournal(j); err != nil {
+	if err := m.journal().write(j); err != nil {
 		return nil, err
 	}
 	fail := func(err error) (*gitstore.Checkpoint, error) {
-		if rerr := m.undo(j); rerr != nil {
+		if rerr := m.journal().undo(j); rerr != nil {
 			return nil, fmt.Errorf("%w (and undoing the batch failed: %v; the next writer tries again)", err, rerr)
 		}
-		m.removeJournal()
+		m.journal().remove()
 		return nil, err
 	}
-	if err := m.redo(j); err != nil {
+	if err := m.journal().redo(j); err != nil {
 		return fail(err)
 	}
 	m.pause("applied")
 	if opts == nil {
-		m.removeJournal()
+		m.journal().remove()
 		return nil, nil
 	}
 	o := *opts
@@ -286,7 +286,7 @@ func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOpti
 		return fail(err)
 	}
 	m.pause("committed")
-	m.removeJournal()
+	m.journal().remove()
 	return cp, nil
 }
 
@@ -303,7 +303,8 @@ func (j *journal) what() string {
 	return "no description"
 }
 
-func (m *Memory) writeJournal(j *journal) error {
+func (jf journalFile) write(j *journal) error {
+	m := jf.m
 	data, err := json.Marshal(j)
 	if err != nil {
 		return fmt.Errorf("write journal: %w", err)
@@ -314,7 +315,8 @@ func (m *Memory) writeJournal(j *journal) error {
 	return nil
 }
 
-func (m *Memory) removeJournal() {
+func (jf journalFile) remove() {
+	m := jf.m
 	_ = os.Remove(m.store.StatePath(journalName))
 }
 
@@ -325,16 +327,17 @@ func (m *Memory) LockSettled(ctx context.Context) (unlock func(), err error) {
 	if unlock, err = m.Lock(ctx); err != nil {
 		return nil, err
 	}
-	if err := m.recoverJournal(ctx); err != nil {
+	if err := m.journal().recover(ctx); err != nil {
 		unlock()
 		return nil, err
 	}
 	return unlock, nil
 }
 
-// recoverJournal finishes or undoes a batch a dead process left behind.
+// recover finishes or undoes a batch a dead process left behind.
 // The caller holds the lock.
-func (m *Memory) recoverJournal(ctx context.Context) error {
+func (jf journalFile) recover(ctx context.Context) error {
+	m := jf.m
 	data, err := os.ReadFile(m.store.StatePath(journalName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -355,17 +358,17 @@ func (m *Memory) recoverJournal(ctx context.Context) error {
 		return err
 	}
 	if j.Restore != nil {
-		return m.finishRestore(ctx, &j)
+		return m.History().finishRestore(ctx, &j)
 	}
 	if head == j.Parent || j.NoCommit {
-		if err := m.undo(&j); err != nil {
+		if err := m.journal().undo(&j); err != nil {
 			return fmt.Errorf("undo an interrupted batch (%s): %w", j.what(), err)
 		}
 		m.warn(fmt.Sprintf("undid a batch of writes (%s) a stopped process left uncommitted", j.what()))
-		m.removeJournal()
+		m.journal().remove()
 		return nil
 	}
-	if err := m.redo(&j); err != nil {
+	if err := m.journal().redo(&j); err != nil {
 		return fmt.Errorf("finish an interrupted batch (%s): %w", j.what(), err)
 	}
 	_, err = m.checkpoint(ctx, CheckpointOptions{Message: j.Message, Session: j.Session, Event: j.Event, Paths: j.Paths})
@@ -373,13 +376,14 @@ func (m *Memory) recoverJournal(ctx context.Context) error {
 		return fmt.Errorf("finish an interrupted batch (%s): %w", j.what(), err)
 	}
 	m.warn(fmt.Sprintf("finished a batch of writes (%s) a stopped process left", j.what()))
-	m.removeJournal()
+	m.journal().remove()
 	return nil
 }
 
 // redo makes the work tree what the batch wants. It can run again on a
 // work tree where it ran in part or in full.
-func (m *Memory) redo(j *journal) error {
+func (jf journalFile) redo(j *journal) error {
+	m := jf.m
 	for _, mv := range j.Moves {
 		from, err := m.store.Abs(mv.From)
 		if err != nil {
@@ -401,7 +405,7 @@ func (m *Memory) redo(j *journal) error {
 		if err := os.Rename(from, to); err != nil {
 			return fmt.Errorf("move %s: %w", mv.From, err)
 		}
-		m.removeEmptyParents(filepath.Dir(from))
+		m.journal().removeEmptyParents(filepath.Dir(from))
 	}
 	for _, w := range j.Writes {
 		switch {
@@ -432,7 +436,8 @@ func (m *Memory) redo(j *journal) error {
 
 // undo puts back what the batch changed, in reverse order. It can run on
 // a work tree where the batch ran in part.
-func (m *Memory) undo(j *journal) error {
+func (jf journalFile) undo(j *journal) error {
+	m := jf.m
 	for i := len(j.Writes) - 1; i >= 0; i-- {
 		w := j.Writes[i]
 		switch {
@@ -485,14 +490,15 @@ func (m *Memory) undo(j *journal) error {
 		if err := os.Rename(to, from); err != nil {
 			return fmt.Errorf("move %s back: %w", mv.To, err)
 		}
-		m.removeEmptyParents(filepath.Dir(to))
+		m.journal().removeEmptyParents(filepath.Dir(to))
 	}
 	return nil
 }
 
 // removeEmptyParents removes dir and its parents while they are empty,
 // up to the memory's root.
-func (m *Memory) removeEmptyParents(dir string) {
+func (jf journalFile) removeEmptyParents(dir string) {
+	m := jf.m
 	for d := dir; len(d) > len(m.Dir) && strings.HasPrefix(d, m.Dir+string(filepath.Separator)); d = filepath.Dir(d) {
 		if os.Remove(d) != nil {
 			return
@@ -518,3 +524,11 @@ func (m *Memory) JournalPending() bool {
 	_, err := os.Stat(m.store.StatePath(journalName))
 	return err == nil
 }
+
+// journalFile is the crash journal at .state/capture/journal.json: one
+// batch of writes at a time, written before the batch's files and removed
+// after its commit, so that the next writer can undo or finish a batch a
+// killed process left.
+type journalFile struct{ m *Memory }
+
+func (m *Memory) journal() journalFile { return journalFile{m} }

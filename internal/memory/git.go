@@ -84,16 +84,23 @@ func (m *Memory) StatePath(name string) string { return m.store.StatePath(name) 
 func (m *Memory) ReadFile(p string) ([]byte, error) { return m.store.ReadFile(p) }
 
 // ReadFileAt reads a file as it was at rev.
-func (m *Memory) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
+func (h History) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
+	m := h.m
 	return m.store.ReadFileAt(ctx, rev, p)
 }
 
 // Resolve turns a revision (a commit id or prefix, a tag, HEAD, HEAD~N)
 // into a commit id.
-func (m *Memory) Resolve(rev string) (string, error) { return m.store.Resolve(rev) }
+func (h History) Resolve(rev string) (string, error) {
+	m := h.m
+	return m.store.Resolve(rev)
+}
 
 // Tags lists the named checkpoints.
-func (m *Memory) Tags(ctx context.Context) ([]Tag, error) { return m.store.Tags(ctx) }
+func (h History) Tags(ctx context.Context) ([]Tag, error) {
+	m := h.m
+	return m.store.Tags(ctx)
+}
 
 // Monitor watches the work tree with inotify and answers, over
 // .state/fsmonitor.sock, what changed since a token, so that a checkpoint

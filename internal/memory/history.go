@@ -34,7 +34,8 @@ type LogOptions struct {
 }
 
 // Log lists checkpoints, newest first.
-func (m *Memory) Log(ctx context.Context, opts LogOptions) ([]LogEntry, error) {
+func (h History) Log(ctx context.Context, opts LogOptions) ([]LogEntry, error) {
+	m := h.m
 	commits, err := m.store.Log(ctx, gitstore.LogOptions{N: opts.N, Match: func(c *gitstore.Commit) bool {
 		if opts.Session != "" && !strings.HasPrefix(c.Trailer(TrailerSession), opts.Session) {
 			return false
@@ -71,7 +72,8 @@ func (m *Memory) Log(ctx context.Context, opts LogOptions) ([]LogEntry, error) {
 }
 
 // Diff compares checkpoints, or a checkpoint and the work tree.
-func (m *Memory) Diff(ctx context.Context, opts gitstore.DiffOptions) ([]gitstore.FileDiff, error) {
+func (h History) Diff(ctx context.Context, opts gitstore.DiffOptions) ([]gitstore.FileDiff, error) {
+	m := h.m
 	return m.store.Diff(ctx, opts)
 }
 
@@ -95,7 +97,8 @@ type RestoreResult struct {
 // writing rev's content again gives the same files, and HEAD before the
 // restore still has what it replaced. Nor is it redacted: it brings back
 // committed text, which is in history whatever it holds.
-func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*RestoreResult, error) {
+func (h History) Restore(ctx context.Context, rev string, paths []string) (*RestoreResult, error) {
+	m := h.m
 	tx, err := m.Begin(ctx)
 	if err != nil {
 		return nil, err
@@ -128,18 +131,18 @@ func (m *Memory) Restore(ctx context.Context, rev string, paths []string) (*Rest
 	}
 	j := &journal{Schema: 1, Parent: head, Event: "restore", Message: subject, Paths: pathsOrNil(paths),
 		Restore: &restoreOp{From: from, Paths: pathsOrNil(paths)}}
-	if err := m.writeJournal(j); err != nil {
+	if err := m.journal().write(j); err != nil {
 		return nil, err
 	}
-	res.Changes, res.Checkpoint, err = m.restoreFrom(ctx, j)
+	res.Changes, res.Checkpoint, err = h.restoreFrom(ctx, j)
 	if err != nil {
 		// Rolling forward failed here, and would fail again in the next
 		// writer, which would then stop every writer: the journal goes,
 		// and the error says what is left.
-		m.removeJournal()
+		m.journal().remove()
 		return nil, fmt.Errorf("%w (files may be restored in part; restore again to finish, or checkpoint to keep them)", err)
 	}
-	m.removeJournal()
+	m.journal().remove()
 	return res, nil
 }
 
@@ -154,10 +157,11 @@ type restoreOp struct {
 // (the changes are those between the trees of HEAD and the commit, not of
 // the work tree) and commits them; run after the commit, it finds nothing
 // to do. The caller holds the lock.
-func (m *Memory) restoreFrom(ctx context.Context, j *journal) ([]gitstore.FileChange, *gitstore.Checkpoint, error) {
+func (h History) restoreFrom(ctx context.Context, j *journal) ([]gitstore.FileChange, *gitstore.Checkpoint, error) {
+	m := h.m
 	from, paths := j.Restore.From, j.Restore.Paths
 	fcs, err := m.store.Restore(ctx, from, paths)
-	if err != nil && m.repairFromRemotes(ctx) { // sync.go: objects missing here, fetched from a remote
+	if err != nil && h.repairFromRemotes(ctx) { // sync.go: objects missing here, fetched from a remote
 		fcs, err = m.store.Restore(ctx, from, paths)
 	}
 	if err != nil {
@@ -185,23 +189,25 @@ func (m *Memory) restoreFrom(ctx context.Context, j *journal) ([]gitstore.FileCh
 
 // finishRestore rolls forward a restore a killed process left, whether or
 // not its commit was made. The caller holds the lock.
-func (m *Memory) finishRestore(ctx context.Context, j *journal) error {
-	if _, _, err := m.restoreFrom(ctx, j); err != nil {
+func (h History) finishRestore(ctx context.Context, j *journal) error {
+	m := h.m
+	if _, _, err := h.restoreFrom(ctx, j); err != nil {
 		return fmt.Errorf("finish an interrupted restore from %s: %w", j.Restore.From, err)
 	}
 	m.warn(fmt.Sprintf("settled a restore from %s a stopped process left unfinished", j.Restore.From[:min(10, len(j.Restore.From))]))
-	m.removeJournal()
+	m.journal().remove()
 	return nil
 }
 
 // CheckpointForCode finds the newest checkpoint made while the project's
 // code was at sha or at a commit in sha's history: the memory as it was
 // when the code was at sha.
-func (m *Memory) CheckpointForCode(ctx context.Context, sha string) (string, error) {
+func (h History) CheckpointForCode(ctx context.Context, sha string) (string, error) {
+	m := h.m
 	history, err := gitstore.CodeHistory(ctx, m.Project, sha)
 	if err != nil {
 		// Without the project repository, only an exact match can be found.
-		log, lerr := m.Log(ctx, LogOptions{N: 1, Code: sha})
+		log, lerr := h.Log(ctx, LogOptions{N: 1, Code: sha})
 		if lerr == nil && len(log) == 1 {
 			return log[0].Commit, nil
 		}
@@ -231,7 +237,8 @@ func pathsOrNil(p []string) []string {
 }
 
 // Tag names the checkpoint rev.
-func (m *Memory) Tag(ctx context.Context, name, rev string) error {
+func (h History) Tag(ctx context.Context, name, rev string) error {
+	m := h.m
 	unlock, err := m.Lock(ctx)
 	if err != nil {
 		return err
@@ -243,7 +250,8 @@ func (m *Memory) Tag(ctx context.Context, name, rev string) error {
 // repairFromRemotes looks for missing or corrupt objects and fetches them
 // from the remotes, for an operation that failed reading history. It
 // reports whether it repaired any. The caller holds the lock.
-func (m *Memory) repairFromRemotes(ctx context.Context) bool {
+func (h History) repairFromRemotes(ctx context.Context) bool {
+	m := h.m
 	rs, err := gitsync.Remotes(m.store)
 	if err != nil || len(rs) == 0 {
 		return false
@@ -268,3 +276,10 @@ func (m *Memory) repairFromRemotes(ctx context.Context) bool {
 	}
 	return fixed > 0
 }
+
+// History is a memory's past: its checkpoints, what they changed, named
+// checkpoints, and restoring one. It is a view of the Memory it came from.
+type History struct{ m *Memory }
+
+// History returns the memory's history.
+func (m *Memory) History() History { return History{m} }

@@ -30,10 +30,10 @@ func TestJournal(t *testing.T) {
 		{Path: "sessions/s/prompts.md", Append: true, Base: int64(len(before)), Existed: true, Data: b.writes[0].Data},
 		{Path: b.writes[1].Path, Data: b.writes[1].Data},
 	}, Paths: b.Paths(), Session: "s", Event: "test"}
-	if err := m.writeJournal(j); err != nil {
+	if err := m.journal().write(j); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.redo(j); err != nil { // the process dies here, before its commit
+	if err := m.journal().redo(j); err != nil { // the process dies here, before its commit
 		t.Fatal(err)
 	}
 	unlock()
@@ -49,10 +49,10 @@ func TestJournal(t *testing.T) {
 	unlock, _ = m.Lock(ctx)
 	j.Parent = "0000000000000000000000000000000000000000"
 	j.Writes[0].Base = int64(len(p))
-	if err := m.writeJournal(j); err != nil {
+	if err := m.journal().write(j); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.redo(j); err != nil {
+	if err := m.journal().redo(j); err != nil {
 		t.Fatal(err)
 	}
 	unlock()

@@ -21,14 +21,16 @@ type PendingTurn struct {
 	Turn   summarize.Turn `json:"turn"`
 }
 
-func (m *Memory) PendingPath(id string) string {
+func (s Sessions) PendingPath(id string) string {
+	m := s.m
 	return m.store.StatePath(filepath.Join("capture", "sessions", id+".pending.jsonl"))
 }
 
 // LoadPending reads a session's pending turns, without those up to and
 // including the one keyed through (summarised already).
-func (m *Memory) LoadPending(id, through string) ([]PendingTurn, error) {
-	f, err := os.Open(m.PendingPath(id))
+func (s Sessions) LoadPending(id, through string) ([]PendingTurn, error) {
+	m := s.m
+	f, err := os.Open(m.Sessions().PendingPath(id))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -51,8 +53,9 @@ func (m *Memory) LoadPending(id, through string) ([]PendingTurn, error) {
 	return DropThrough(out, through), nil
 }
 
-func (m *Memory) SavePending(id string, list []PendingTurn) error {
-	name := m.PendingPath(id)
+func (s Sessions) SavePending(id string, list []PendingTurn) error {
+	m := s.m
+	name := m.Sessions().PendingPath(id)
 	if len(list) == 0 {
 		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err

@@ -6,9 +6,9 @@ import (
 	"github.com/cairn-mem/cairn/gitstore/gitsync"
 )
 
-// The git operations sync is made of, for internal/memsync. They hold no
-// lock of their own: Fetch and Reach touch only objects and remote refs,
-// and the caller holds the write lock around Merge.
+// The git operations sync is made of, for internal/memsync. Fetch and
+// Reach touch only objects and remote refs; the caller holds the write
+// lock around Merge.
 
 type (
 	Pushed       = gitsync.Pushed
@@ -17,51 +17,76 @@ type (
 )
 
 // Remote returns the remote called name.
-func (m *Memory) Remote(name string) (Remote, error) { return gitsync.LookupRemote(m.store, name) }
+func (g Git) Remote(name string) (Remote, error) {
+	m := g.m
+	return gitsync.LookupRemote(m.store, name)
+}
 
 // Remotes lists the memory's remotes.
-func (m *Memory) Remotes() ([]Remote, error) { return gitsync.Remotes(m.store) }
+func (g Git) Remotes() ([]Remote, error) {
+	m := g.m
+	return gitsync.Remotes(m.store)
+}
 
 // AddRemote adds a remote to .cairn/.git/config.
-func (m *Memory) AddRemote(name, url string) (Remote, error) {
+func (g Git) AddRemote(name, url string) (Remote, error) {
+	m := g.m
 	return gitsync.AddRemote(m.store, name, url)
 }
 
 // RemoveRemote removes a remote.
-func (m *Memory) RemoveRemote(name string) error { return gitsync.RemoveRemote(m.store, name) }
+func (g Git) RemoveRemote(name string) error {
+	m := g.m
+	return gitsync.RemoveRemote(m.store, name)
+}
 
 // Fetch fetches a remote's branch; getenv supplies credentials.
-func (m *Memory) Fetch(ctx context.Context, remote string, getenv func(string) string) (*Fetched, error) {
+func (g Git) Fetch(ctx context.Context, remote string, getenv func(string) string) (*Fetched, error) {
+	m := g.m
 	return gitsync.Fetch(ctx, m.store, remote, getenv)
 }
 
 // Push pushes the branch to a remote, never forcing.
-func (m *Memory) Push(ctx context.Context, remote string, getenv func(string) string) (*Pushed, error) {
+func (g Git) Push(ctx context.Context, remote string, getenv func(string) string) (*Pushed, error) {
+	m := g.m
 	return gitsync.Push(ctx, m.store, remote, getenv)
 }
 
 // Reach checks that a remote answers with the credentials cairn would use.
-func (m *Memory) Reach(ctx context.Context, remote string, getenv func(string) string) error {
+func (g Git) Reach(ctx context.Context, remote string, getenv func(string) string) error {
+	m := g.m
 	return gitsync.Reach(ctx, m.store, remote, getenv)
 }
 
 // Merge merges fetched history into the branch with the content rules of
 // opts.Resolve; the caller holds the write lock.
-func (m *Memory) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, error) {
+func (g Git) Merge(ctx context.Context, opts MergeOptions) (*MergeResult, error) {
+	m := g.m
 	return gitsync.Merge(ctx, m.store, opts)
 }
 
 // CommitInfo returns the commit rev names.
-func (m *Memory) CommitInfo(ctx context.Context, rev string) (*Commit, error) {
+func (h History) CommitInfo(ctx context.Context, rev string) (*Commit, error) {
+	m := h.m
 	return m.store.Commit(ctx, rev)
 }
 
-// VerifyObjects checks every object of the history.
-func (m *Memory) VerifyObjects(ctx context.Context) (*VerifyResult, error) {
+// Verify checks every object of the history.
+func (g Git) Verify(ctx context.Context) (*VerifyResult, error) {
+	m := g.m
 	return gitsync.Verify(ctx, m.store)
 }
 
 // Repair fetches the objects problems name from a remote.
-func (m *Memory) Repair(ctx context.Context, remote string, problems []Problem, getenv func(string) string) (int, error) {
+func (g Git) Repair(ctx context.Context, remote string, problems []Problem, getenv func(string) string) (int, error) {
+	m := g.m
 	return gitsync.Repair(ctx, m.store, remote, problems, getenv)
 }
+
+// Git is the memory repository's side that faces other repositories:
+// remotes, fetch, merge, push, and the check and repair of its objects.
+// internal/memsync drives it; it holds no lock of its own.
+type Git struct{ m *Memory }
+
+// Git returns the memory's remote operations.
+func (m *Memory) Git() Git { return Git{m} }

@@ -24,19 +24,20 @@ func CheckSessionID(id string) error {
 	return transcript.ValidateSessionID(id)
 }
 
-// Session returns the session id: in sessions/, or in archive/. ref may
+// Get returns the session id: in sessions/, or in archive/. ref may
 // also be a unique prefix of an id (four characters or more).
-func (m *Memory) Session(ctx context.Context, ref string) (*model.SessionEntry, error) {
+func (s Sessions) Get(ctx context.Context, ref string) (*model.SessionEntry, error) {
+	m := s.m
 	if err := CheckSessionID(ref); err != nil {
 		return nil, err
 	}
-	if e, err := m.FindSession(ref); err == nil || !errors.Is(err, model.ErrNoSession) {
+	if e, err := m.Sessions().Find(ref); err == nil || !errors.Is(err, model.ErrNoSession) {
 		return e, err
 	}
 	if len(ref) < 4 {
 		return nil, fmt.Errorf("session %s: %w", ref, model.ErrNoSession)
 	}
-	all, _, err := m.Sessions(ctx, SessionFilter{})
+	all, _, err := m.Sessions().List(ctx, SessionFilter{})
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +56,9 @@ func (m *Memory) Session(ctx context.Context, ref string) (*model.SessionEntry, 
 	return nil, fmt.Errorf("session %s matches %d sessions (%s, %s, ...): %w", ref, len(found), found[0].ID, found[1].ID, ErrAmbiguous)
 }
 
-// FindSession looks for the folder of session id, which has been checked.
-func (m *Memory) FindSession(id string) (*model.SessionEntry, error) {
+// Find looks for the folder of session id, which has been checked.
+func (s Sessions) Find(id string) (*model.SessionEntry, error) {
+	m := s.m
 	dirs := []string{model.SessionDir(id)}
 	matches, _ := filepath.Glob(filepath.Join(m.Dir, model.ArchiveRoot, "*", "*", id))
 	sort.Strings(matches)
@@ -88,10 +90,11 @@ type SessionFilter struct {
 	Status model.SessionStatus // "" means any
 }
 
-// Sessions lists sessions, in sessions/ and archive/, most recently
+// List lists sessions, in sessions/ and archive/, most recently
 // active first. Folders whose session.yaml cannot be read are reported in
 // problems and skipped.
-func (m *Memory) Sessions(ctx context.Context, f SessionFilter) (list []*model.SessionEntry, problems []error, err error) {
+func (s Sessions) List(ctx context.Context, f SessionFilter) (list []*model.SessionEntry, problems []error, err error) {
+	m := s.m
 	var dirs []string
 	for _, pat := range []string{
 		filepath.Join(m.Dir, model.SessionsRoot, "*", model.SessionFile),
@@ -146,11 +149,12 @@ type SessionChange struct {
 	Checkpoint *gitstore.Checkpoint // nil when nothing changed
 }
 
-// SetSessionStatus suspends, archives or reactivates a session. Archiving
+// SetStatus suspends, archives or reactivates a session. Archiving
 // moves its folder to archive/<yyyy>/<mm>/ (by its last activity);
 // activating an archived session moves it back to sessions/.
-func (m *Memory) SetSessionStatus(ctx context.Context, ref string, st model.SessionStatus) (*SessionChange, error) {
-	return m.changeSession(ctx, ref, "session-"+string(st), func(e *model.SessionEntry) (bool, error) {
+func (s Sessions) SetStatus(ctx context.Context, ref string, st model.SessionStatus) (*SessionChange, error) {
+	m := s.m
+	return m.Sessions().change(ctx, ref, "session-"+string(st), func(e *model.SessionEntry) (bool, error) {
 		if e.Status == st && (st == model.StatusArchived) == e.Archived() {
 			return false, nil
 		}
@@ -159,9 +163,10 @@ func (m *Memory) SetSessionStatus(ctx context.Context, ref string, st model.Sess
 	})
 }
 
-// SetSessionVariables sets a session's variables; an empty value removes
+// SetVariables sets a session's variables; an empty value removes
 // one. Values are redacted like everything else cairn stores.
-func (m *Memory) SetSessionVariables(ctx context.Context, ref string, vars map[string]string) (*SessionChange, error) {
+func (s Sessions) SetVariables(ctx context.Context, ref string, vars map[string]string) (*SessionChange, error) {
+	m := s.m
 	for k := range vars {
 		if !model.ValidVariable(k) {
 			return nil, fmt.Errorf("variable name %q: want a letter or _ first, then letters, digits, '_', '.' or '-' (at most 64)", k)
@@ -171,7 +176,7 @@ func (m *Memory) SetSessionVariables(ctx context.Context, ref string, vars map[s
 	if err != nil {
 		return nil, err
 	}
-	return m.changeSession(ctx, ref, "session-set", func(e *model.SessionEntry) (bool, error) {
+	return m.Sessions().change(ctx, ref, "session-set", func(e *model.SessionEntry) (bool, error) {
 		changed := false
 		for k, v := range vars {
 			v, _ = red.Redact(strings.TrimSpace(v))
@@ -195,12 +200,13 @@ func (m *Memory) SetSessionVariables(ctx context.Context, ref string, vars map[s
 	})
 }
 
-// SetSessionProgress records done of total steps.
-func (m *Memory) SetSessionProgress(ctx context.Context, ref string, p model.Progress) (*SessionChange, error) {
+// SetProgress records done of total steps.
+func (s Sessions) SetProgress(ctx context.Context, ref string, p model.Progress) (*SessionChange, error) {
+	m := s.m
 	if p.Done < 0 || p.Total < 0 || p.Done > p.Total {
 		return nil, fmt.Errorf("progress %d/%d: want 0 ≤ done ≤ total", p.Done, p.Total)
 	}
-	return m.changeSession(ctx, ref, "session-progress", func(e *model.SessionEntry) (bool, error) {
+	return m.Sessions().change(ctx, ref, "session-progress", func(e *model.SessionEntry) (bool, error) {
 		if e.Progress == p {
 			return false, nil
 		}
@@ -209,9 +215,10 @@ func (m *Memory) SetSessionProgress(ctx context.Context, ref string, p model.Pro
 	})
 }
 
-// changeSession applies fn to a session under the lock and checkpoints
+// change applies fn to a session under the lock and checkpoints
 // the change, moving the folder when the status asks for it.
-func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*model.SessionEntry) (bool, error)) (*SessionChange, error) {
+func (s Sessions) change(ctx context.Context, ref, event string, fn func(*model.SessionEntry) (bool, error)) (*SessionChange, error) {
+	m := s.m
 	if err := CheckSessionID(ref); err != nil {
 		return nil, err
 	}
@@ -220,7 +227,7 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 		return nil, err
 	}
 	defer tx.End()
-	e, err := m.Session(ctx, ref)
+	e, err := m.Sessions().Get(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +236,7 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 		return &SessionChange{Session: e}, err
 	}
 	e.Updated = m.now().UTC().Truncate(time.Second)
-	m.PlaceSession(e, &tx.Writes)
+	m.Sessions().Place(e, &tx.Writes)
 	if err := tx.WriteSession(e); err != nil {
 		return nil, err
 	}
@@ -244,10 +251,10 @@ func (m *Memory) changeSession(ctx context.Context, ref, event string, fn func(*
 	return &SessionChange{Session: e, Checkpoint: cp}, nil
 }
 
-// PlaceSession moves a session's folder where its status wants it: to
+// Place moves a session's folder where its status wants it: to
 // archive/ when archived, back to sessions/ otherwise. The move is added
 // to b.
-func (m *Memory) PlaceSession(e *model.SessionEntry, b *Writes) {
+func (s Sessions) Place(e *model.SessionEntry, b *Writes) {
 	var want string
 	if e.Status == model.StatusArchived {
 		if e.Archived() {
@@ -274,14 +281,15 @@ type ArchiveResult struct {
 // archive/<yyyy>/<mm>/<id>/, marks them archived, and checkpoints them
 // all as one commit. The daemon calls it now and then; ingest and session
 // list call it too. Archived sessions stay listable and searchable.
-func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (*ArchiveResult, error) {
+func (s Sessions) ArchiveInactive(ctx context.Context, olderThan time.Duration) (*ArchiveResult, error) {
+	m := s.m
 	if olderThan <= 0 {
 		olderThan = m.Config.Capture.archiveAfter()
 	}
 	res := &ArchiveResult{}
 	// A cheap look first, without the lock: most calls find nothing.
 	cutoff := m.now().Add(-olderThan)
-	if !m.anyInactive(cutoff) {
+	if !m.Sessions().anyInactive(cutoff) {
 		return res, nil
 	}
 	tx, err := m.Begin(ctx)
@@ -289,7 +297,7 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 		return nil, err
 	}
 	defer tx.End()
-	list, _, err := m.Sessions(ctx, SessionFilter{})
+	list, _, err := m.Sessions().List(ctx, SessionFilter{})
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +308,7 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 			continue
 		}
 		e.Status = model.StatusArchived
-		m.PlaceSession(e, b)
+		m.Sessions().Place(e, b)
 		e.Updated = now
 		if err := b.WriteSession(e); err != nil {
 			return nil, err
@@ -320,7 +328,8 @@ func (m *Memory) ArchiveInactive(ctx context.Context, olderThan time.Duration) (
 
 // anyInactive reports whether some session in sessions/ was last seen
 // before cutoff, reading only the times of each session.yaml.
-func (m *Memory) anyInactive(cutoff time.Time) bool {
+func (s Sessions) anyInactive(cutoff time.Time) bool {
+	m := s.m
 	found, _ := filepath.Glob(filepath.Join(m.Dir, model.SessionsRoot, "*", model.SessionFile))
 	for _, name := range found {
 		data, err := os.ReadFile(name)
@@ -350,9 +359,10 @@ func ShortSession(id string) string {
 	return id
 }
 
-// SessionExists reports whether a folder for id exists, live or archived.
-func (m *Memory) SessionExists(id string) bool {
-	_, err := m.FindSession(id)
+// Exists reports whether a folder for id exists, live or archived.
+func (s Sessions) Exists(id string) bool {
+	m := s.m
+	_, err := m.Sessions().Find(id)
 	return err == nil
 }
 
@@ -366,14 +376,15 @@ func (m *Memory) StatOK(p string) bool {
 	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 
-// SessionStamp says, without reading them, which state a session's
+// Stamp says, without reading them, which state a session's
 // session.yaml and pending turns are in: their folder and, for each file,
 // its inode, size and modification time. Every writer replaces these files
 // by rename (a new inode), and an editor that writes in place changes the
 // time, so two equal stamps mean nothing changed between them. Capture
 // plans a batch without the lock and checks the stamp under it, which
 // costs two stat calls instead of reading both files again.
-func (m *Memory) SessionStamp(id string) string {
+func (s Sessions) Stamp(id string) string {
+	m := s.m
 	var b strings.Builder
 	dir := model.SessionDir(id)
 	if _, err := os.Lstat(filepath.Join(m.Dir, dir, model.SessionFile)); err != nil {
@@ -385,7 +396,7 @@ func (m *Memory) SessionStamp(id string) string {
 		}
 	}
 	b.WriteString(dir)
-	for _, name := range []string{filepath.Join(m.Dir, dir, model.SessionFile), m.PendingPath(id)} {
+	for _, name := range []string{filepath.Join(m.Dir, dir, model.SessionFile), m.Sessions().PendingPath(id)} {
 		b.WriteByte(0)
 		if fi, err := os.Lstat(name); err == nil {
 			var ino uint64
@@ -397,3 +408,11 @@ func (m *Memory) SessionStamp(id string) string {
 	}
 	return b.String()
 }
+
+// Sessions are the agent sessions of a memory: sessions/<id>/ and
+// archive/<yyyy>/<mm>/<id>/, their session.yaml, and the turns captured
+// but not yet summarised (.state/capture/sessions/<id>.pending.jsonl).
+type Sessions struct{ m *Memory }
+
+// Sessions returns the memory's sessions.
+func (m *Memory) Sessions() Sessions { return Sessions{m} }

@@ -266,7 +266,7 @@ func TestStoppedRestore(t *testing.T) {
 				t.Fatal("the restore did not stop")
 			}
 		}()
-		_, _ = m.Restore(ctx, old, nil)
+		_, _ = m.History().Restore(ctx, old, nil)
 	}()
 	m.stop = nil
 	if !m.JournalPending() {

@@ -59,11 +59,11 @@ func Share(ctx context.Context, m *memory.Memory, from, to, what string) (*Share
 		return nil, err
 	}
 	defer unlock()
-	src, err := m.Session(ctx, from)
+	src, err := m.Sessions().Get(ctx, from)
 	if err != nil {
 		return nil, err
 	}
-	dst, err := m.Session(ctx, to)
+	dst, err := m.Sessions().Get(ctx, to)
 	if err != nil {
 		return nil, err
 	}

@@ -94,13 +94,13 @@ func Sync(ctx context.Context, m *memory.Memory, opts SyncOptions) (*SyncResult,
 	}
 	var remotes []memory.Remote
 	if opts.Remote != "" {
-		r, err := m.Remote(opts.Remote)
+		r, err := m.Git().Remote(opts.Remote)
 		if err != nil {
 			return nil, err
 		}
 		remotes = []memory.Remote{r}
 	} else {
-		rs, err := m.Remotes()
+		rs, err := m.Git().Remotes()
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +148,7 @@ func syncRemote(ctx context.Context, m *memory.Memory, r memory.Remote, opts Syn
 	}
 	for rs.Attempts < opts.Attempts {
 		rs.Attempts++
-		f, err := m.Fetch(ctx, r.Name, opts.Getenv)
+		f, err := m.Git().Fetch(ctx, r.Name, opts.Getenv)
 		if err != nil {
 			return fail(err)
 		}
@@ -159,13 +159,13 @@ func syncRemote(ctx context.Context, m *memory.Memory, r memory.Remote, opts Syn
 				return fail(err)
 			}
 		}
-		if h, err := m.Resolve("HEAD"); err == nil {
+		if h, err := m.History().Resolve("HEAD"); err == nil {
 			rs.Commit = h
 		}
 		if opts.NoPush {
 			return rs
 		}
-		p, err := m.Push(ctx, r.Name, opts.Getenv)
+		p, err := m.Git().Push(ctx, r.Name, opts.Getenv)
 		if errors.Is(err, memory.ErrRemoteMoved) {
 			continue
 		}
@@ -180,7 +180,7 @@ func syncRemote(ctx context.Context, m *memory.Memory, r memory.Remote, opts Syn
 
 // mergeFetched merges what a fetch brought, under the write lock.
 func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.ReadFileAt(ctx, f.Tracking, memory.ConfigFile); err != nil {
+	if _, err := m.History().ReadFileAt(ctx, f.Tracking, memory.ConfigFile); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -199,7 +199,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 	}
 	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}}
 	var warnings []string
-	res, err := m.Merge(ctx, memory.MergeOptions{
+	res, err := m.Git().Merge(ctx, memory.MergeOptions{
 		Theirs:         f.Tracking,
 		Merge:          mg.merge,
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
@@ -250,7 +250,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 // onlyInit reports whether the memory holds nothing but its first
 // checkpoint, so that a remote's unrelated history can replace it.
 func onlyInit(ctx context.Context, m *memory.Memory) bool {
-	c, err := m.CommitInfo(ctx, "HEAD")
+	c, err := m.History().CommitInfo(ctx, "HEAD")
 	return err == nil && len(c.Parents) == 0 && c.Trailer(memory.TrailerEvent) == "" && strings.HasPrefix(c.Subject, "init:")
 }
 
@@ -287,7 +287,7 @@ func hostName() string {
 }
 
 // Remotes lists the configured remotes.
-func Remotes(m *memory.Memory) ([]memory.Remote, error) { return m.Remotes() }
+func Remotes(m *memory.Memory) ([]memory.Remote, error) { return m.Git().Remotes() }
 
 // ReachTimeout bounds Reach: a remote that has not answered by then is
 // as good as unreachable for a sync.
@@ -303,7 +303,7 @@ func Reach(ctx context.Context, m *memory.Memory, remote string, getenv func(str
 	}
 	ctx, cancel := context.WithTimeout(ctx, ReachTimeout)
 	defer cancel()
-	return m.Reach(ctx, remote, getenv)
+	return m.Git().Reach(ctx, remote, getenv)
 }
 
 // AddRemote configures a remote (stored in .git/config, where git sees it
@@ -314,7 +314,7 @@ func AddRemote(ctx context.Context, m *memory.Memory, name, url string) (memory.
 		return memory.Remote{}, err
 	}
 	defer unlock()
-	return m.AddRemote(name, url)
+	return m.Git().AddRemote(name, url)
 }
 
 // RemoveRemote forgets a remote; nothing on the remote changes.
@@ -324,7 +324,7 @@ func RemoveRemote(ctx context.Context, m *memory.Memory, name string) error {
 		return err
 	}
 	defer unlock()
-	return m.RemoveRemote(name)
+	return m.Git().RemoveRemote(name)
 }
 
 // Conflict is a conflict copy a sync wrote, beside the file it differs
@@ -484,7 +484,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	res, err := m.VerifyObjects(ctx)
+	res, err := m.Git().Verify(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -499,7 +499,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 		return out
 	}
 	if opts.Repair && len(rep.Problems) > 0 {
-		rs, err := m.Remotes()
+		rs, err := m.Git().Remotes()
 		if err != nil {
 			return nil, err
 		}
@@ -512,7 +512,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 				break
 			}
 			rep.Remotes = append(rep.Remotes, r.Name)
-			n, err := m.Repair(ctx, r.Name, rep.Problems, opts.Getenv)
+			n, err := m.Git().Repair(ctx, r.Name, rep.Problems, opts.Getenv)
 			rep.Repaired += n
 			if err != nil {
 				m.Warn(err.Error())
@@ -522,7 +522,7 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 		if rep.Repaired > 0 {
 			// Check again: a repaired tree may name objects that were
 			// out of reach before.
-			again, err := m.VerifyObjects(ctx)
+			again, err := m.Git().Verify(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -603,7 +603,7 @@ func (a *AutoSync) Done(now time.Time, err error) {
 
 // HasRemotes reports whether any remote is configured.
 func HasRemotes(m *memory.Memory) bool {
-	rs, err := m.Remotes()
+	rs, err := m.Git().Remotes()
 	return err == nil && len(rs) > 0
 }
 
@@ -653,7 +653,7 @@ func (l *Loop) Serve(ctx context.Context) error {
 			continue
 		}
 		now := m.Now()
-		if h, err := m.Resolve("HEAD"); err == nil && h != head {
+		if h, err := m.History().Resolve("HEAD"); err == nil && h != head {
 			if head != "" {
 				a.Checkpointed(now)
 			}
@@ -667,7 +667,7 @@ func (l *Loop) Serve(ctx context.Context) error {
 			return nil
 		}
 		a.Done(m.Now(), err)
-		if h, err := m.Resolve("HEAD"); err == nil {
+		if h, err := m.History().Resolve("HEAD"); err == nil {
 			head = h
 		}
 		if l.Report != nil {

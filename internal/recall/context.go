@@ -419,7 +419,7 @@ type coreItem struct {
 // every core item; a long-running process keeps them in memo as well.
 // Files that do not parse are still candidates, as plain text.
 func coreCandidates(ctx context.Context, m *memory.Memory, memo *coreMemo) ([]coreItem, error) {
-	head, err := m.Resolve("HEAD")
+	head, err := m.History().Resolve("HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
@@ -461,7 +461,7 @@ func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreIt
 		return items, nil
 	}
 	if ok {
-		if diffs, err := m.Diff(ctx, memory.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
+		if diffs, err := m.History().Diff(ctx, memory.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
 			byPath := make(map[string]coreItem, len(items))
 			for _, c := range items {
 				byPath[c.path] = c
@@ -900,7 +900,7 @@ func sessionRecentBlock(m *memory.Memory, dir, sid string) *block {
 	if err != nil {
 		return nil
 	}
-	turns, err := m.LoadPending(sid, sess.Summarized.Through)
+	turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through)
 	if err != nil || len(turns) == 0 {
 		return nil
 	}

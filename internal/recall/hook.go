@@ -26,7 +26,7 @@ type StartOptions struct {
 func StartPack(ctx context.Context, m *memory.Memory, s Searcher, opts StartOptions) (string, error) {
 	co := ContextOptions{}
 	if opts.Session != "" && opts.Source != "startup" && opts.Source != "clear" {
-		if _, err := m.Session(ctx, opts.Session); err == nil {
+		if _, err := m.Sessions().Get(ctx, opts.Session); err == nil {
 			co.Session = opts.Session
 		}
 	}

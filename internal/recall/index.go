@@ -353,7 +353,7 @@ func (x *Index) embedProblem(err error) string {
 func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, total int)) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	head, err := x.m.Resolve("HEAD")
+	head, err := x.m.History().Resolve("HEAD")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
@@ -362,7 +362,7 @@ func (x *Index) catchUp(ctx context.Context, reason string, progress func(done, 
 		return nil
 	}
 	if v != "" {
-		diffs, err := x.m.Diff(ctx, memory.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
+		diffs, err := x.m.History().Diff(ctx, memory.DiffOptions{From: v, To: head, Paths: model.ItemRoots})
 		if err == nil {
 			err = x.apply(ctx, head, diffs, progress)
 			if errors.Is(err, indexer.ErrNeedsRebuild) {
@@ -466,7 +466,7 @@ func (x *Index) put(ctx context.Context, docs []indexer.Document, progress func(
 // caught up next time. With announce, one line through Warn says that
 // it happens, and why if reason says.
 func (x *Index) fill(ctx context.Context, reason string, announce bool, progress func(done, total int)) error {
-	head, err := x.m.Resolve("HEAD")
+	head, err := x.m.History().Resolve("HEAD")
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}

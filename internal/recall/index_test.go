@@ -138,7 +138,7 @@ func indexMeta(t *testing.T, m *memory.Memory) map[string]any {
 
 func head(t *testing.T, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.Resolve("HEAD")
+	h, err := m.History().Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}

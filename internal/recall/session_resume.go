@@ -31,7 +31,7 @@ const (
 // MaxResumeChars, leaving out the oldest summary sections first and
 // saying what it left out.
 func ResumeContext(ctx context.Context, m *memory.Memory, ref string) (string, error) {
-	e, err := m.Session(ctx, ref)
+	e, err := m.Sessions().Get(ctx, ref)
 	if err != nil {
 		return "", err
 	}

@@ -268,7 +268,7 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 	}
 	var e *model.SessionEntry
 	if id == "" {
-		list, _, err := m.Sessions(ctx, memory.SessionFilter{})
+		list, _, err := m.Sessions().List(ctx, memory.SessionFilter{})
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +276,7 @@ func Status(ctx context.Context, m *memory.Memory, q *watcher.Queue, id string) 
 			return nil, fmt.Errorf("no session captured yet: %w", model.ErrNoSession)
 		}
 		e = list[0]
-	} else if e, err = m.Session(ctx, id); err != nil && !errors.Is(err, model.ErrNoSession) {
+	} else if e, err = m.Sessions().Get(ctx, id); err != nil && !errors.Is(err, model.ErrNoSession) {
 		return nil, err
 	}
 	st := &client.SessionStatus{SessionID: id, Queue: qs, Status: "queued"}

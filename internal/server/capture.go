@@ -141,7 +141,7 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 				}
 			}
 		case <-archive.C:
-			c.ops.do(func() { _, err = m.ArchiveInactive(ctx, 0) })
+			c.ops.do(func() { _, err = m.Sessions().ArchiveInactive(ctx, 0) })
 			if err != nil {
 				c.log.Warn("archive inactive sessions", "err", err)
 			}

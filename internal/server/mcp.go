@@ -473,7 +473,7 @@ func (s *MCP) aroundItem(ctx context.Context, ref string, n int) (string, []even
 		return "", nil, err
 	}
 	var out []event
-	log, err := s.Mem.Log(ctx, memory.LogOptions{})
+	log, err := s.Mem.History().Log(ctx, memory.LogOptions{})
 	if err != nil {
 		return "", nil, err
 	}
@@ -497,11 +497,11 @@ func (s *MCP) aroundItem(ctx context.Context, ref string, n int) (string, []even
 
 // inSession lists a session's checkpoints and items, the last n of each.
 func (s *MCP) inSession(ctx context.Context, ref string, n int) (string, []event, error) {
-	e, err := s.Mem.Session(ctx, ref)
+	e, err := s.Mem.Sessions().Get(ctx, ref)
 	if err != nil {
 		return "", nil, err
 	}
-	log, err := s.Mem.Log(ctx, memory.LogOptions{Session: e.ID, N: n})
+	log, err := s.Mem.History().Log(ctx, memory.LogOptions{Session: e.ID, N: n})
 	if err != nil {
 		return "", nil, err
 	}
@@ -523,7 +523,7 @@ func (s *MCP) inSession(ctx context.Context, ref string, n int) (string, []event
 
 // latest lists the last n checkpoints and items.
 func (s *MCP) latest(ctx context.Context, n int) (string, []event, error) {
-	log, err := s.Mem.Log(ctx, memory.LogOptions{N: n})
+	log, err := s.Mem.History().Log(ctx, memory.LogOptions{N: n})
 	if err != nil {
 		return "", nil, err
 	}

@@ -29,7 +29,7 @@ func New(t testing.TB) *memory.Memory {
 // Head returns the commit the memory's HEAD names.
 func Head(t testing.TB, m *memory.Memory) string {
 	t.Helper()
-	h, err := m.Resolve("HEAD")
+	h, err := m.History().Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
