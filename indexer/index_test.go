@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
 // openTest opens a new index in a temporary directory and closes it when
@@ -571,7 +573,7 @@ func TestCrashLeftBleveChunks(t *testing.T) {
 	put(t, ix, Document{Path: "a.md", Body: "queue worker"}, Document{Path: "a.md.bak", Body: "queue worker"})
 	// What a crash between the two writes leaves: a chunk only in Bleve.
 	ix.mu.Lock()
-	if err := ix.bleve.Index(chunkID("a.md", 7), bleveDoc(pendingChunk{entry: &entry{path: "a.md", seq: 7}, body: "queue"})); err != nil {
+	if err := ix.bleve.Index(vecstore.ChunkID("a.md", 7), bleveDoc(pendingChunk{entry: &vecstore.Entry{Path: "a.md", Seq: 7}, body: "queue"})); err != nil {
 		t.Fatal(err)
 	}
 	ix.consistent = false

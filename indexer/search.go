@@ -14,6 +14,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/cairn-mem/cairn/indexer/embed"
+	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
 // Mode says which rankings a search uses.
@@ -148,7 +150,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 			res.VectorErr = err
 		default:
 			qvec = append([]float32(nil), vs[0]...)
-			normalize(qvec)
+			embed.Normalize(qvec)
 		}
 	}
 
@@ -163,7 +165,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	// half of a hybrid search's time). Candidates are kept by slot, and
 	// only the k that are returned become Hits.
 	var (
-		vec  []scored
+		vec  []vecstore.Scored
 		wg   sync.WaitGroup
 		fuse = make(map[int]*fused)
 	)
@@ -173,14 +175,14 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if qvec != nil && !isZero(qvec) {
 			// The vectors are read on first use; damage in them shows
 			// here, as ErrNeedsRebuild.
-			if err := ix.vecs.materialize(); err != nil {
+			if err := ix.vecErr(ix.vecs.Materialize()); err != nil {
 				return Results{}, fmt.Errorf("search: %w", err)
 			}
 			keep := filter(q)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				vec = ix.vecs.search(qvec, n, keep)
+				vec = ix.vecs.Search(qvec, n, keep)
 			}()
 		}
 	}
@@ -207,11 +209,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	wg.Wait()
 	for i, s := range vec {
-		if s.score <= 0 {
+		if s.Score <= 0 {
 			break // orthogonal or opposite: not a match
 		}
-		f := at(s.slot)
-		f.vRank, f.vScore = i+1, float64(s.score)
+		f := at(s.Slot)
+		f.vRank, f.vScore = i+1, float64(s.Score)
 		f.score += 1 / float64(ix.opts.RRFK+i+1)
 	}
 
@@ -230,7 +232,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if a.vScore != b.vScore {
 			return a.vScore > b.vScore
 		}
-		return ix.vecs.entries[a.slot].id() < ix.vecs.entries[b.slot].id()
+		return ix.vecs.Entry(a.slot).ID() < ix.vecs.Entry(b.slot).ID()
 	})
 	if len(ranked) > k {
 		ranked = ranked[:k]
@@ -304,20 +306,20 @@ type fused struct {
 
 // hit sets h's fields from slot's entry.
 func (ix *Index) hit(h *Hit, slot int) {
-	e := ix.vecs.entries[slot]
+	e := ix.vecs.Entry(slot)
 	*h = Hit{
-		ID: e.id(), Path: e.path, Seq: e.seq,
-		StartLine: e.startLine, EndLine: e.endLine, StartCol: e.startCol, EndCol: e.endCol,
-		Tokens: e.tokens,
-		Title:  e.title, Kind: e.kind, Layer: e.layer, Session: e.session,
-		Tags:       append([]string(nil), e.tags...),
-		Importance: e.importance,
+		ID: e.ID(), Path: e.Path, Seq: e.Seq,
+		StartLine: e.StartLine, EndLine: e.EndLine, StartCol: e.StartCol, EndCol: e.EndCol,
+		Tokens: e.Tokens,
+		Title:  e.Title, Kind: e.Kind, Layer: e.Layer, Session: e.Session,
+		Tags:       append([]string(nil), e.Tags...),
+		Importance: e.Importance,
 	}
-	if e.created != 0 {
-		h.Created = time.Unix(0, e.created).UTC()
+	if e.Created != 0 {
+		h.Created = time.Unix(0, e.Created).UTC()
 	}
-	if e.updated != 0 {
-		h.Updated = time.Unix(0, e.updated).UTC()
+	if e.Updated != 0 {
+		h.Updated = time.Unix(0, e.Updated).UTC()
 	}
 }
 
@@ -358,14 +360,14 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	var keep func(*entry) bool
+	var keep func(*vecstore.Entry) bool
 	if dates {
 		keep = filter(Query{Since: q.Since, Until: q.Until})
 	}
 	out := make([]kwHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		slot, ok := ix.vecs.slot(h.ID)
-		if !ok || (keep != nil && !keep(ix.vecs.entries[slot])) {
+		slot, ok := ix.vecs.Slot(h.ID)
+		if !ok || (keep != nil && !keep(ix.vecs.Entry(slot))) {
 			continue
 		}
 		out = append(out, kwHit{slot: slot, score: h.Score})
@@ -428,7 +430,7 @@ func bleveFilter(q Query) query.Query {
 }
 
 // filter is bleveFilter for the vectors file's entries.
-func filter(q Query) func(*entry) bool {
+func filter(q Query) func(*vecstore.Entry) bool {
 	if len(q.Kinds) == 0 && len(q.Layers) == 0 && q.Session == "" && len(q.Tags) == 0 && q.Since.IsZero() && q.Until.IsZero() {
 		return nil
 	}
@@ -447,28 +449,28 @@ func filter(q Query) func(*entry) bool {
 		}
 		return false
 	}
-	return func(e *entry) bool {
-		if len(q.Kinds) > 0 && !in(e.kind, q.Kinds) {
+	return func(e *vecstore.Entry) bool {
+		if len(q.Kinds) > 0 && !in(e.Kind, q.Kinds) {
 			return false
 		}
-		if len(q.Layers) > 0 && !in(e.layer, q.Layers) {
+		if len(q.Layers) > 0 && !in(e.Layer, q.Layers) {
 			return false
 		}
-		if q.Session != "" && e.session != q.Session {
+		if q.Session != "" && e.Session != q.Session {
 			return false
 		}
 		for _, t := range q.Tags {
-			if !in(t, e.tags) {
+			if !in(t, e.Tags) {
 				return false
 			}
 		}
-		if (since != 0 || until != 0) && e.created == 0 {
+		if (since != 0 || until != 0) && e.Created == 0 {
 			return false
 		}
-		if since != 0 && e.created < since {
+		if since != 0 && e.Created < since {
 			return false
 		}
-		if until != 0 && e.created >= until {
+		if until != 0 && e.Created >= until {
 			return false
 		}
 		return true
@@ -483,7 +485,7 @@ func (ix *Index) fillText(h *Hit, terms []string) {
 	}
 	sum := fnv.New64a()
 	sum.Write([]byte(text))
-	if e, ok := ix.vecs.lookup(h.ID); ok && e.hash != sum.Sum64() {
+	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != sum.Sum64() {
 		h.Stale = true
 	}
 	h.Text = text
