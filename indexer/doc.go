@@ -12,7 +12,8 @@
 // It knows nothing of memory kinds, git or the command line. Callers hand
 // it Documents (a path, some fields, a body) and get Hits back (a chunk of
 // a document with its line range, fields, keyword, vector and fused
-// scores, and, given Options.Source, its text and a marked snippet). What
+// scores, and, given Options.Source, its text and a marked snippet, at
+// once or, for the hits the caller shows, from FillText). What
 // the fields mean, and what version of the world the index reflects, is
 // the caller's business (SetVersion records an opaque string).
 //

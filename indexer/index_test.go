@@ -344,6 +344,22 @@ func TestHitFieldsAndSnippet(t *testing.T) {
 	if !h.Stale || !strings.Contains(h.Text, "Kafka") {
 		t.Errorf("after edit: stale %v text %q", h.Stale, h.Text)
 	}
+
+	// NoHitText leaves text to FillText, which fills it as Search would,
+	// and without a query leaves the snippet out.
+	hits = search(t, ix, Query{Text: "transactions redis", NoHitText: true})
+	if len(hits) != 1 || hits[0].Text != "" || hits[0].Snippet != "" {
+		t.Fatalf("NoHitText: %+v", hits)
+	}
+	ix.FillText(hits, "transactions redis")
+	if hits[0].Text != h.Text || hits[0].Snippet != h.Snippet || !hits[0].Stale {
+		t.Errorf("FillText: text %q snippet %q stale %v, want as Search's: %q %q", hits[0].Text, hits[0].Snippet, hits[0].Stale, h.Text, h.Snippet)
+	}
+	bare := search(t, ix, Query{Text: "transactions redis", NoHitText: true})
+	ix.FillText(bare, "")
+	if bare[0].Text != h.Text || bare[0].Snippet != "" {
+		t.Errorf("FillText without a query: text %q snippet %q", bare[0].Text, bare[0].Snippet)
+	}
 }
 
 func TestBadQueries(t *testing.T) {

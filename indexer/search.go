@@ -63,6 +63,12 @@ type Query struct {
 	Tags    []string  // all of
 	Since   time.Time // created at or after
 	Until   time.Time // created before
+
+	// NoHitText leaves the hits' Text and Snippet empty even with
+	// Options.Source, for a caller that reorders the hits and shows only
+	// some: FillText fills those (reading and analysing every candidate's
+	// file was most of such a search's time).
+	NoHitText bool
 }
 
 // A Hit is a chunk that matched, with what the caller needs to show and
@@ -97,8 +103,9 @@ type Hit struct {
 	// Text is the chunk as the file has it now, and Snippet a part of it
 	// (about 240 characters, whitespace collapsed) with the words that
 	// matched the query marked «like this». Both are empty without
-	// Options.Source or if the file cannot be read; Stale says the file
-	// changed since it was indexed (Text is then what the lines hold now).
+	// Options.Source, with Query.NoHitText (until FillText) or if the
+	// file cannot be read; Stale says the file changed since it was
+	// indexed (Text is then what the lines hold now).
 	Text    string
 	Snippet string
 	Stale   bool
@@ -160,6 +167,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		return Results{}, ErrClosed
 	}
 	terms := ix.terms(text)
+	kwTerms := terms[:min(len(terms), maxQueryTerms)]
 
 	// The vector scan runs alongside the keyword search (each is about
 	// half of a hybrid search's time). Candidates are kept by slot, and
@@ -196,7 +204,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	if mode != Vector {
 		lists++
-		kw, err := ix.keyword(ctx, terms, q, n)
+		kw, err := ix.keyword(ctx, kwTerms, q, n)
 		if err != nil {
 			wg.Wait()
 			return Results{}, err
@@ -246,9 +254,9 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		h.VectorRank, h.VectorScore = f.vRank, f.vScore
 		h.Score, h.Relevance = f.score, f.score/best
 	}
-	if ix.opts.Source != nil {
+	if ix.opts.Source != nil && !q.NoHitText {
 		for i := range out {
-			ix.fillText(&out[i], terms)
+			ix.fillText(&out[i], terms, true)
 		}
 	}
 	res.Hits = out
@@ -278,7 +286,8 @@ func isZero(v []float32) bool {
 }
 
 // terms analyses text as the body field is analysed, returning its
-// distinct terms, at most maxQueryTerms of them.
+// distinct terms in the order they first appear. The keyword ranking
+// takes the first maxQueryTerms; snippets mark them all.
 func (ix *Index) terms(text string) []string {
 	var terms []string
 	seen := make(map[string]bool)
@@ -289,9 +298,6 @@ func (ix *Index) terms(text string) []string {
 		}
 		seen[term] = true
 		terms = append(terms, term)
-		if len(terms) == maxQueryTerms {
-			break
-		}
 	}
 	return terms
 }
@@ -477,8 +483,29 @@ func filter(q Query) func(*vecstore.Entry) bool {
 	}
 }
 
-// fillText reads h's chunk from Options.Source and makes its snippet.
-func (ix *Index) fillText(h *Hit, terms []string) {
+// FillText sets the Text, Stale and Snippet of hits from Options.Source,
+// as Search does without Query.NoHitText, marking the words of query in
+// the snippets. An empty query leaves Snippet empty: the caller wants the
+// text alone. Hits must be this index's (FillText reads their ID, Path,
+// lines and columns); a hit whose file cannot be read is left as it is.
+func (ix *Index) FillText(hits []Hit, query string) {
+	if ix.opts.Source == nil {
+		return
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return
+	}
+	terms := ix.terms(query)
+	for i := range hits {
+		ix.fillText(&hits[i], terms, query != "")
+	}
+}
+
+// fillText reads h's chunk from Options.Source and, if mark, makes its
+// snippet marking terms. The caller holds ix.mu.
+func (ix *Index) fillText(h *Hit, terms []string, mark bool) {
 	text, ok := readChunk(ix.opts.Source, h)
 	if !ok {
 		return
@@ -489,7 +516,9 @@ func (ix *Index) fillText(h *Hit, terms []string) {
 		h.Stale = true
 	}
 	h.Text = text
-	h.Snippet = Snippet(ix.analyzer.Analyze, text, terms)
+	if mark {
+		h.Snippet = snippet(ix.analyzer.Analyze, text, terms)
+	}
 }
 
 // readChunk returns the text of h's line and column range in its file.
