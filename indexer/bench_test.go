@@ -24,7 +24,7 @@ import (
 //
 //	go test -run='^$' -bench=Index10k -benchtime=1x ./indexer
 //	go test -run='^$' -bench=Query -benchtime=1x ./indexer
-//	go test -run='^$' -bench=VectorSearch ./indexer
+//	go test -run='^$' -bench=VectorSearch ./indexer/vecstore
 //	go test -run='^$' -bench=Index100k -benchtime=1x -timeout=30m ./indexer
 
 var benchWords = strings.Fields(`the a of to and in is for on with that it as was be by this are from or
@@ -210,35 +210,6 @@ func BenchmarkQuery(b *testing.B) {
 				b.ReportMetric(cpu.Seconds()*1000/float64(len(times)), "cpu-ms/op")
 			})
 		}
-	}
-}
-
-// BenchmarkVectorSearch times the brute-force scan alone, over random unit
-// vectors of the built-in embedder's size.
-func BenchmarkVectorSearch(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
-			r := rand.New(rand.NewSource(1))
-			s := newVecStore("", HashDim, "bench")
-			v := make([]float32, HashDim)
-			for i := 0; i < n; i++ {
-				for j := range v {
-					v[j] = float32(r.NormFloat64())
-				}
-				normalize(v)
-				s.put(&entry{path: fmt.Sprint(i)}, v)
-			}
-			q := make([]float32, HashDim)
-			for j := range q {
-				q[j] = float32(r.NormFloat64())
-			}
-			normalize(q)
-			s.search(q, 50, nil) // makes the int8 codes of a large store
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.search(q, 50, nil)
-			}
-		})
 	}
 }
 

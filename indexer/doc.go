@@ -3,10 +3,17 @@
 // search (its own brute-force cosine index), and answers hybrid queries
 // by reciprocal rank fusion.
 //
+// It is the one API of the index. Two packages below it own parts that
+// stand alone: indexer/vecstore the chunk metadata and vectors (the
+// vectors and vectors.i8 files, their format, quantisation and the
+// scan), and indexer/embed the embedders, which this package re-exports
+// (HashEmbedder, OpenAIEmbedder) so that callers import it alone.
+//
 // It knows nothing of memory kinds, git or the command line. Callers hand
 // it Documents (a path, some fields, a body) and get Hits back (a chunk of
 // a document with its line range, fields, keyword, vector and fused
-// scores, and, given Options.Source, its text and a marked snippet). What
+// scores, and, given Options.Source, its text and a marked snippet, at
+// once or, for the hits the caller shows, from FillText). What
 // the fields mean, and what version of the world the index reflects, is
 // the caller's business (SetVersion records an opaque string).
 //
@@ -28,7 +35,7 @@
 //	bleve/      the Bleve (scorch) full-text index; nothing stored in it
 //	vectors     chunk metadata: an append-only, checksummed log
 //	vectors.i8  the chunks' vectors, quantised to int8 with a scale each,
-//	            each checksummed in the log
+//	            each checksummed in the log (both: see indexer/vecstore)
 //	lock        flock held by the one process that has the index open
 //
 // Open reads meta.json, Bleve and the vectors log, not vectors.i8: that

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +21,8 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/cairn-mem/cairn/indexer/embed"
+	"github.com/cairn-mem/cairn/indexer/vecstore"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -126,7 +127,7 @@ type Index struct {
 
 	mu    sync.RWMutex
 	bleve bleve.Index
-	vecs  *vecStore
+	vecs  *vecstore.Store
 	meta  meta
 	// onDisk is what meta.json holds, so Close need not rewrite it
 	// unchanged.
@@ -240,6 +241,17 @@ func (ix *Index) rebuildErr(reason string, err error) error {
 	return &RebuildError{Dir: ix.dir, Reason: reason, Err: err}
 }
 
+// vecErr turns the vector store's report of damage to its vectors (read
+// only when first needed) into the index's: a *RebuildError. Other
+// errors pass unchanged.
+func (ix *Index) vecErr(err error) error {
+	var ce *vecstore.CorruptError
+	if errors.As(err, &ce) {
+		return ix.rebuildErr("corrupt", err)
+	}
+	return err
+}
+
 // open opens an existing index or creates a new one.
 func (ix *Index) open() error {
 	var found []string
@@ -275,9 +287,9 @@ func (ix *Index) open() error {
 		return ix.rebuildErr("chunking", fmt.Errorf("built with %s, configured %s", ix.meta.Chunking, ix.chunking()))
 	}
 
-	vs := newVecStore(filepath.Join(ix.dir, vectorsFile), ix.embedder.Dim(), ix.embedder.Name())
-	if err := vs.load(); err != nil {
-		var mm *errMismatch
+	vs := vecstore.New(filepath.Join(ix.dir, vectorsFile), ix.embedder.Dim(), ix.embedder.Name())
+	if err := vs.Load(); err != nil {
+		var mm *vecstore.MismatchError
 		if errors.As(err, &mm) {
 			return ix.rebuildErr("embedder", err)
 		}
@@ -285,7 +297,7 @@ func (ix *Index) open() error {
 	}
 	bi, err := openBleve(filepath.Join(ix.dir, bleveDir))
 	if err != nil {
-		vs.close()
+		vs.Close()
 		return ix.rebuildErr("corrupt", err)
 	}
 	ix.bleve, ix.vecs = bi, vs
@@ -294,9 +306,9 @@ func (ix *Index) open() error {
 	}
 	if ix.meta.Clean {
 		n, _ := bi.DocCount()
-		if n != uint64(ix.meta.Chunks) || vs.count() != ix.meta.Chunks {
+		if n != uint64(ix.meta.Chunks) || vs.Count() != ix.meta.Chunks {
 			ix.closeFiles()
-			return ix.rebuildErr("corrupt", fmt.Errorf("holds %d chunks in Bleve and %d in %s, but %d when last closed", n, vs.count(), vectorsFile, ix.meta.Chunks))
+			return ix.rebuildErr("corrupt", fmt.Errorf("holds %d chunks in Bleve and %d in %s, but %d when last closed", n, vs.Count(), vectorsFile, ix.meta.Chunks))
 		}
 	}
 	return nil
@@ -337,8 +349,8 @@ func (ix *Index) create() error {
 	if err != nil {
 		return fmt.Errorf("create index %s: %w", ix.dir, err)
 	}
-	vs := newVecStore(filepath.Join(ix.dir, vectorsFile), ix.embedder.Dim(), ix.embedder.Name())
-	if err := vs.create(); err != nil {
+	vs := vecstore.New(filepath.Join(ix.dir, vectorsFile), ix.embedder.Dim(), ix.embedder.Name())
+	if err := vs.Create(); err != nil {
 		bi.Close()
 		return fmt.Errorf("create index %s: %w", ix.dir, err)
 	}
@@ -367,7 +379,7 @@ func (ix *Index) setup() error {
 		ix.closeFiles()
 		return ix.rebuildErr("corrupt", err)
 	}
-	ix.consistent = n == uint64(ix.vecs.count())
+	ix.consistent = n == uint64(ix.vecs.Count())
 	return nil
 }
 
@@ -407,7 +419,7 @@ func (ix *Index) closeFiles() error {
 		ix.bleve = nil
 	}
 	if ix.vecs != nil {
-		if cerr := ix.vecs.close(); err == nil {
+		if cerr := ix.vecs.Close(); err == nil {
 			err = cerr
 		}
 		ix.vecs = nil
@@ -442,7 +454,7 @@ func (ix *Index) Close() error {
 	ix.closed = true
 	var err error
 	if ix.vecs != nil {
-		err = ix.vecs.compact(false)
+		err = ix.vecErr(ix.vecs.Compact(false))
 		if err == nil {
 			err = ix.markClean(false)
 		}
@@ -493,7 +505,7 @@ func (ix *Index) SetVersion(ctx context.Context, v string) error {
 	if ix.closed {
 		return ErrClosed
 	}
-	if err := ix.vecs.compact(false); err != nil {
+	if err := ix.vecErr(ix.vecs.Compact(false)); err != nil {
 		return fmt.Errorf("set index version: %w", err)
 	}
 	ix.meta.Version = v
@@ -512,8 +524,8 @@ func (ix *Index) markClean(force bool) error {
 	if err != nil {
 		return err
 	}
-	ix.meta.Clean = ix.consistent && n == uint64(ix.vecs.count())
-	ix.meta.Chunks = ix.vecs.count()
+	ix.meta.Clean = ix.consistent && n == uint64(ix.vecs.Count())
+	ix.meta.Chunks = ix.vecs.Count()
 	if !force && ix.meta == ix.onDisk {
 		return nil // a read-only session: nothing to record, no fsync
 	}
@@ -541,7 +553,7 @@ func (ix *Index) Count() int {
 	if ix.closed {
 		return 0
 	}
-	return ix.vecs.count()
+	return ix.vecs.Count()
 }
 
 // Paths returns the paths of the documents in the index, sorted.
@@ -551,12 +563,7 @@ func (ix *Index) Paths() []string {
 	if ix.closed {
 		return nil
 	}
-	paths := make([]string, 0, len(ix.vecs.byPath))
-	for p := range ix.vecs.byPath {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	return paths
+	return ix.vecs.Paths()
 }
 
 // Stats describe an index.
@@ -586,7 +593,7 @@ func (ix *Index) Stats() (Stats, error) {
 	st := Stats{
 		Dir: ix.dir, Version: ix.meta.Version, Schema: ix.meta.Schema,
 		Embedder: ix.meta.Embedder, Dim: ix.meta.Dim, Chunking: ix.meta.Chunking,
-		Documents: len(ix.vecs.byPath), Chunks: ix.vecs.count(), DeadRecords: ix.vecs.dead,
+		Documents: ix.vecs.PathCount(), Chunks: ix.vecs.Count(), DeadRecords: ix.vecs.Dead(),
 		Updated: ix.meta.Updated,
 	}
 	n, err := ix.bleve.DocCount()
@@ -595,7 +602,8 @@ func (ix *Index) Stats() (Stats, error) {
 	}
 	st.BleveDocs = n
 	st.BleveBytes = dirSize(filepath.Join(ix.dir, bleveDir))
-	for _, name := range []string{ix.vecs.file, ix.vecs.dfile} {
+	log, vectors := ix.vecs.Files()
+	for _, name := range []string{log, vectors} {
 		if fi, err := os.Stat(name); err == nil {
 			st.VectorBytes += fi.Size()
 		}
@@ -618,7 +626,7 @@ func dirSize(dir string) int64 {
 
 // pendingChunk is a chunk on its way into the index.
 type pendingChunk struct {
-	entry *entry
+	entry *vecstore.Entry
 	text  string // what is embedded: title and chunk text
 	body  string
 	doc   *Document
@@ -631,7 +639,7 @@ type pendingChunk struct {
 func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
 	parallel(len(chunks), func(i int) {
 		c := &chunks[i]
-		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.title))
+		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.Title))
 		c.bodyToks = ix.analyzer.Analyze([]byte(c.body))
 	})
 	return ctx.Err()
@@ -642,10 +650,10 @@ func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
 func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) ([][]float32, error) {
 	vecs := make([][]float32, len(chunks))
 	workers := parallel(len(chunks), nil)
-	tables := make([]featTable, workers)
+	tables := make([]embed.Scratch, workers)
 	parallelW(len(chunks), workers, func(w, i int) {
 		c := &chunks[i]
-		vecs[i] = h.embedAnalyzed(c.entry.title, c.body, c.titleToks, c.bodyToks, &tables[w])
+		vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, c.titleToks, c.bodyToks, &tables[w])
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("index put: %w", err)
@@ -788,13 +796,13 @@ func (ix *Index) chunkDoc(d *Document) []pendingChunk {
 		h := fnv.New64a()
 		h.Write([]byte(c.Text))
 		out[i] = pendingChunk{
-			entry: &entry{
-				path: d.Path, seq: c.Seq,
-				startLine: c.StartLine, startCol: c.StartCol, endLine: c.EndLine, endCol: c.EndCol,
-				tokens: c.Tokens,
-				title:  d.Title, kind: d.Kind, layer: d.Layer, session: d.Session, tags: tags,
-				created: created, updated: updated, importance: d.Importance,
-				hash: h.Sum64(),
+			entry: &vecstore.Entry{
+				Path: d.Path, Seq: c.Seq,
+				StartLine: c.StartLine, StartCol: c.StartCol, EndLine: c.EndLine, EndCol: c.EndCol,
+				Tokens: c.Tokens,
+				Title:  d.Title, Kind: d.Kind, Layer: d.Layer, Session: d.Session, Tags: tags,
+				Created: created, Updated: updated, Importance: d.Importance,
+				Hash: h.Sum64(),
 			},
 			text: strings.TrimSpace(d.Title + "\n\n" + c.Text),
 			body: c.Text,
@@ -825,7 +833,7 @@ func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32,
 			return nil, fmt.Errorf("index put: embedder %s returned a %d-dimensional vector, want %d", ix.embedder.Name(), len(v), ix.embedder.Dim())
 		}
 		v = append([]float32(nil), v...)
-		normalize(v)
+		embed.Normalize(v)
 		vecs[i] = v
 	}
 	return vecs, nil
@@ -846,7 +854,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]f
 	b := ix.bleve.NewBatch()
 	fresh := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
-		fresh[c.entry.id()] = true
+		fresh[c.entry.ID()] = true
 	}
 	for _, p := range paths {
 		for _, id := range ix.staleIDs(p) {
@@ -857,7 +865,7 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]f
 	}
 	for _, c := range chunks {
 		if err := ix.batchIndex(b, c); err != nil {
-			return fmt.Errorf("index put %s: %w", c.entry.path, err)
+			return fmt.Errorf("index put %s: %w", c.entry.Path, err)
 		}
 	}
 	ix.consistent = false // until both writes are done
@@ -872,27 +880,27 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]f
 			return err
 		}
 	}
-	l := ix.vecs.newLog()
+	l := ix.vecs.NewLog()
 	for _, p := range paths {
-		if _, ok := ix.vecs.byPath[p]; ok {
-			l.delete(p)
+		if ix.vecs.Has(p) {
+			l.Delete(p)
 		}
 	}
 	for i, c := range chunks {
-		l.put(c.entry, v[i])
+		l.Put(c.entry, v[i])
 	}
-	if err := ix.vecs.commit(l); err != nil {
+	if err := ix.vecErr(ix.vecs.Commit(l)); err != nil {
 		return fmt.Errorf("index put: %w", err)
 	}
 	n, err := ix.bleve.DocCount()
-	ix.consistent = err == nil && n == uint64(ix.vecs.count())
+	ix.consistent = err == nil && n == uint64(ix.vecs.Count())
 	return nil
 }
 
 // staleIDs returns the ids of path's chunks in the index: those the
 // vectors file knows, and any Bleve has beyond them after a crash.
 func (ix *Index) staleIDs(path string) []string {
-	ids := ix.vecs.ids(path)
+	ids := ix.vecs.IDs(path)
 	n := len(ids)
 	if ix.consistent {
 		return ids
@@ -924,17 +932,17 @@ func (ix *Index) staleIDs(path string) []string {
 // the other fields).
 func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
 	if c.bodyToks == nil {
-		return b.Index(c.entry.id(), bleveDoc(c))
+		return b.Index(c.entry.ID(), bleveDoc(c))
 	}
 	fields := bleveDoc(c)
 	delete(fields, fieldBody)
 	delete(fields, fieldTitle)
-	doc := document.NewDocument(c.entry.id())
+	doc := document.NewDocument(c.entry.ID())
 	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
 		return err
 	}
 	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, analyzed(c.bodyToks)))
-	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.title), ix.textOpts, analyzed(c.titleToks)))
+	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.Title), ix.textOpts, analyzed(c.titleToks)))
 	return b.IndexAdvanced(doc)
 }
 
@@ -947,21 +955,21 @@ func bleveDoc(c pendingChunk) map[string]any {
 	e := c.entry
 	d := map[string]any{
 		fieldBody:  c.body,
-		fieldTitle: e.title,
+		fieldTitle: e.Title,
 	}
-	if e.kind != "" {
-		d[fieldKind] = e.kind
+	if e.Kind != "" {
+		d[fieldKind] = e.Kind
 	}
-	if e.layer != "" {
-		d[fieldLayer] = e.layer
+	if e.Layer != "" {
+		d[fieldLayer] = e.Layer
 	}
-	if e.session != "" {
-		d[fieldSession] = e.session
+	if e.Session != "" {
+		d[fieldSession] = e.Session
 	}
-	if len(e.tags) > 0 {
-		d[fieldTags] = e.tags
+	if len(e.Tags) > 0 {
+		d[fieldTags] = e.Tags
 	}
-	if e.created != 0 {
+	if e.Created != 0 {
 		d[fieldCreated] = dayTerm(c.doc.Created)
 	}
 	return d

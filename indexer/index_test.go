@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
 // openTest opens a new index in a temporary directory and closes it when
@@ -343,6 +345,22 @@ func TestHitFieldsAndSnippet(t *testing.T) {
 	if !h.Stale || !strings.Contains(h.Text, "Kafka") {
 		t.Errorf("after edit: stale %v text %q", h.Stale, h.Text)
 	}
+
+	// NoHitText leaves text to FillText, which fills it as Search would,
+	// and without a query leaves the snippet out.
+	hits = search(t, ix, Query{Text: "transactions redis", NoHitText: true})
+	if len(hits) != 1 || hits[0].Text != "" || hits[0].Snippet != "" {
+		t.Fatalf("NoHitText: %+v", hits)
+	}
+	ix.FillText(hits, "transactions redis")
+	if hits[0].Text != h.Text || hits[0].Snippet != h.Snippet || !hits[0].Stale {
+		t.Errorf("FillText: text %q snippet %q stale %v, want as Search's: %q %q", hits[0].Text, hits[0].Snippet, hits[0].Stale, h.Text, h.Snippet)
+	}
+	bare := search(t, ix, Query{Text: "transactions redis", NoHitText: true})
+	ix.FillText(bare, "")
+	if bare[0].Text != h.Text || bare[0].Snippet != "" {
+		t.Errorf("FillText without a query: text %q snippet %q", bare[0].Text, bare[0].Snippet)
+	}
 }
 
 func TestBadQueries(t *testing.T) {
@@ -579,7 +597,7 @@ func TestCrashLeftBleveChunks(t *testing.T) {
 	put(t, ix, Document{Path: "a.md", Body: "queue worker"}, Document{Path: "a.md.bak", Body: "queue worker"})
 	// What a crash between the two writes leaves: a chunk only in Bleve.
 	ix.mu.Lock()
-	if err := ix.bleve.Index(chunkID("a.md", 7), bleveDoc(pendingChunk{entry: &entry{path: "a.md", seq: 7}, body: "queue"})); err != nil {
+	if err := ix.bleve.Index(vecstore.ChunkID("a.md", 7), bleveDoc(pendingChunk{entry: &vecstore.Entry{Path: "a.md", Seq: 7}, body: "queue"})); err != nil {
 		t.Fatal(err)
 	}
 	ix.consistent = false

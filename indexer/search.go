@@ -14,6 +14,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/cairn-mem/cairn/indexer/embed"
+	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
 // Mode says which rankings a search uses.
@@ -61,6 +63,12 @@ type Query struct {
 	Tags    []string  // all of
 	Since   time.Time // created at or after
 	Until   time.Time // created before
+
+	// NoHitText leaves the hits' Text and Snippet empty even with
+	// Options.Source, for a caller that reorders the hits and shows only
+	// some: FillText fills those (reading and analysing every candidate's
+	// file was most of such a search's time).
+	NoHitText bool
 }
 
 // A Hit is a chunk that matched, with what the caller needs to show and
@@ -95,8 +103,9 @@ type Hit struct {
 	// Text is the chunk as the file has it now, and Snippet a part of it
 	// (about 240 characters, whitespace collapsed) with the words that
 	// matched the query marked «like this». Both are empty without
-	// Options.Source or if the file cannot be read; Stale says the file
-	// changed since it was indexed (Text is then what the lines hold now).
+	// Options.Source, with Query.NoHitText (until FillText) or if the
+	// file cannot be read; Stale says the file changed since it was
+	// indexed (Text is then what the lines hold now).
 	Text    string
 	Snippet string
 	Stale   bool
@@ -148,7 +157,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 			res.VectorErr = err
 		default:
 			qvec = append([]float32(nil), vs[0]...)
-			normalize(qvec)
+			embed.Normalize(qvec)
 		}
 	}
 
@@ -158,12 +167,13 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		return Results{}, ErrClosed
 	}
 	terms := ix.terms(text)
+	kwTerms := terms[:min(len(terms), maxQueryTerms)]
 
 	// The vector scan runs alongside the keyword search (each is about
 	// half of a hybrid search's time). Candidates are kept by slot, and
 	// only the k that are returned become Hits.
 	var (
-		vec  []scored
+		vec  []vecstore.Scored
 		wg   sync.WaitGroup
 		fuse = make(map[int]*fused)
 	)
@@ -173,14 +183,14 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if qvec != nil && !isZero(qvec) {
 			// The vectors are read on first use; damage in them shows
 			// here, as ErrNeedsRebuild.
-			if err := ix.vecs.materialize(); err != nil {
+			if err := ix.vecErr(ix.vecs.Materialize()); err != nil {
 				return Results{}, fmt.Errorf("search: %w", err)
 			}
 			keep := filter(q)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				vec = ix.vecs.search(qvec, n, keep)
+				vec = ix.vecs.Search(qvec, n, keep)
 			}()
 		}
 	}
@@ -194,7 +204,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	if mode != Vector {
 		lists++
-		kw, err := ix.keyword(ctx, terms, q, n)
+		kw, err := ix.keyword(ctx, kwTerms, q, n)
 		if err != nil {
 			wg.Wait()
 			return Results{}, err
@@ -207,11 +217,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	wg.Wait()
 	for i, s := range vec {
-		if s.score <= 0 {
+		if s.Score <= 0 {
 			break // orthogonal or opposite: not a match
 		}
-		f := at(s.slot)
-		f.vRank, f.vScore = i+1, float64(s.score)
+		f := at(s.Slot)
+		f.vRank, f.vScore = i+1, float64(s.Score)
 		f.score += 1 / float64(ix.opts.RRFK+i+1)
 	}
 
@@ -230,7 +240,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if a.vScore != b.vScore {
 			return a.vScore > b.vScore
 		}
-		return ix.vecs.entries[a.slot].id() < ix.vecs.entries[b.slot].id()
+		return ix.vecs.Entry(a.slot).ID() < ix.vecs.Entry(b.slot).ID()
 	})
 	if len(ranked) > k {
 		ranked = ranked[:k]
@@ -244,9 +254,9 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		h.VectorRank, h.VectorScore = f.vRank, f.vScore
 		h.Score, h.Relevance = f.score, f.score/best
 	}
-	if ix.opts.Source != nil {
+	if ix.opts.Source != nil && !q.NoHitText {
 		for i := range out {
-			ix.fillText(&out[i], terms)
+			ix.fillText(&out[i], terms, true)
 		}
 	}
 	res.Hits = out
@@ -276,7 +286,8 @@ func isZero(v []float32) bool {
 }
 
 // terms analyses text as the body field is analysed, returning its
-// distinct terms, at most maxQueryTerms of them.
+// distinct terms in the order they first appear. The keyword ranking
+// takes the first maxQueryTerms; snippets mark them all.
 func (ix *Index) terms(text string) []string {
 	var terms []string
 	seen := make(map[string]bool)
@@ -287,9 +298,6 @@ func (ix *Index) terms(text string) []string {
 		}
 		seen[term] = true
 		terms = append(terms, term)
-		if len(terms) == maxQueryTerms {
-			break
-		}
 	}
 	return terms
 }
@@ -304,20 +312,20 @@ type fused struct {
 
 // hit sets h's fields from slot's entry.
 func (ix *Index) hit(h *Hit, slot int) {
-	e := ix.vecs.entries[slot]
+	e := ix.vecs.Entry(slot)
 	*h = Hit{
-		ID: e.id(), Path: e.path, Seq: e.seq,
-		StartLine: e.startLine, EndLine: e.endLine, StartCol: e.startCol, EndCol: e.endCol,
-		Tokens: e.tokens,
-		Title:  e.title, Kind: e.kind, Layer: e.layer, Session: e.session,
-		Tags:       append([]string(nil), e.tags...),
-		Importance: e.importance,
+		ID: e.ID(), Path: e.Path, Seq: e.Seq,
+		StartLine: e.StartLine, EndLine: e.EndLine, StartCol: e.StartCol, EndCol: e.EndCol,
+		Tokens: e.Tokens,
+		Title:  e.Title, Kind: e.Kind, Layer: e.Layer, Session: e.Session,
+		Tags:       append([]string(nil), e.Tags...),
+		Importance: e.Importance,
 	}
-	if e.created != 0 {
-		h.Created = time.Unix(0, e.created).UTC()
+	if e.Created != 0 {
+		h.Created = time.Unix(0, e.Created).UTC()
 	}
-	if e.updated != 0 {
-		h.Updated = time.Unix(0, e.updated).UTC()
+	if e.Updated != 0 {
+		h.Updated = time.Unix(0, e.Updated).UTC()
 	}
 }
 
@@ -358,14 +366,14 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	var keep func(*entry) bool
+	var keep func(*vecstore.Entry) bool
 	if dates {
 		keep = filter(Query{Since: q.Since, Until: q.Until})
 	}
 	out := make([]kwHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		slot, ok := ix.vecs.slot(h.ID)
-		if !ok || (keep != nil && !keep(ix.vecs.entries[slot])) {
+		slot, ok := ix.vecs.Slot(h.ID)
+		if !ok || (keep != nil && !keep(ix.vecs.Entry(slot))) {
 			continue
 		}
 		out = append(out, kwHit{slot: slot, score: h.Score})
@@ -428,7 +436,7 @@ func bleveFilter(q Query) query.Query {
 }
 
 // filter is bleveFilter for the vectors file's entries.
-func filter(q Query) func(*entry) bool {
+func filter(q Query) func(*vecstore.Entry) bool {
 	if len(q.Kinds) == 0 && len(q.Layers) == 0 && q.Session == "" && len(q.Tags) == 0 && q.Since.IsZero() && q.Until.IsZero() {
 		return nil
 	}
@@ -447,47 +455,70 @@ func filter(q Query) func(*entry) bool {
 		}
 		return false
 	}
-	return func(e *entry) bool {
-		if len(q.Kinds) > 0 && !in(e.kind, q.Kinds) {
+	return func(e *vecstore.Entry) bool {
+		if len(q.Kinds) > 0 && !in(e.Kind, q.Kinds) {
 			return false
 		}
-		if len(q.Layers) > 0 && !in(e.layer, q.Layers) {
+		if len(q.Layers) > 0 && !in(e.Layer, q.Layers) {
 			return false
 		}
-		if q.Session != "" && e.session != q.Session {
+		if q.Session != "" && e.Session != q.Session {
 			return false
 		}
 		for _, t := range q.Tags {
-			if !in(t, e.tags) {
+			if !in(t, e.Tags) {
 				return false
 			}
 		}
-		if (since != 0 || until != 0) && e.created == 0 {
+		if (since != 0 || until != 0) && e.Created == 0 {
 			return false
 		}
-		if since != 0 && e.created < since {
+		if since != 0 && e.Created < since {
 			return false
 		}
-		if until != 0 && e.created >= until {
+		if until != 0 && e.Created >= until {
 			return false
 		}
 		return true
 	}
 }
 
-// fillText reads h's chunk from Options.Source and makes its snippet.
-func (ix *Index) fillText(h *Hit, terms []string) {
+// FillText sets the Text, Stale and Snippet of hits from Options.Source,
+// as Search does without Query.NoHitText, marking the words of query in
+// the snippets. An empty query leaves Snippet empty: the caller wants the
+// text alone. Hits must be this index's (FillText reads their ID, Path,
+// lines and columns); a hit whose file cannot be read is left as it is.
+func (ix *Index) FillText(hits []Hit, query string) {
+	if ix.opts.Source == nil {
+		return
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return
+	}
+	terms := ix.terms(query)
+	for i := range hits {
+		ix.fillText(&hits[i], terms, query != "")
+	}
+}
+
+// fillText reads h's chunk from Options.Source and, if mark, makes its
+// snippet marking terms. The caller holds ix.mu.
+func (ix *Index) fillText(h *Hit, terms []string, mark bool) {
 	text, ok := readChunk(ix.opts.Source, h)
 	if !ok {
 		return
 	}
 	sum := fnv.New64a()
 	sum.Write([]byte(text))
-	if e, ok := ix.vecs.lookup(h.ID); ok && e.hash != sum.Sum64() {
+	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != sum.Sum64() {
 		h.Stale = true
 	}
 	h.Text = text
-	h.Snippet = Snippet(ix.analyzer.Analyze, text, terms)
+	if mark {
+		h.Snippet = snippet(ix.analyzer.Analyze, text, terms)
+	}
 }
 
 // readChunk returns the text of h's line and column range in its file.

@@ -16,12 +16,11 @@ const (
 	markClose = "»"
 )
 
-// Snippet returns about 240 characters of text around the densest
+// snippet returns about 240 characters of text around the densest
 // cluster of query terms, whitespace collapsed, with each word whose
 // analysed form (by analyze) is one of terms marked «like this». Without
-// matches it is the start of the text. The memory layer uses it for the
-// hits it fills itself, so that every snippet reads alike.
-func Snippet(analyze func([]byte) analysis.TokenStream, text string, terms []string) string {
+// matches it is the start of the text.
+func snippet(analyze func([]byte) analysis.TokenStream, text string, terms []string) string {
 	want := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		want[t] = true

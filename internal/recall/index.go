@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -50,9 +49,6 @@ type Index struct {
 	// rebuilds counts the times the index was found damaged while open
 	// and rebuilt, so that searches that failed together rebuild it once.
 	rebuilds int
-
-	once sync.Once
-	an   analysis.Analyzer // for snippets
 
 	core coreMemo // core items' ranking keys, for context packs
 }
@@ -179,6 +175,7 @@ func indexerOptions(m *memory.Memory, cfg memory.SearchConfig, lockTimeout time.
 	return indexer.Options{
 		Embedder:    emb,
 		Chunk:       indexer.ChunkOptions{MaxTokens: cfg.ChunkTokens, Overlap: cfg.OverlapTokens},
+		Source:      os.DirFS(m.Dir), // hits' text, for FillText
 		LockTimeout: lockTimeout,
 	}, nil
 }

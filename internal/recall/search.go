@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,9 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -66,7 +62,7 @@ type SearchHit struct {
 	Tokens int      `json:"-"` // estimated tokens of Text
 	Tags   []string `json:"-"`
 
-	startCol, endCol int // where the chunk starts and ends in its lines
+	chunk indexer.Hit // the indexer's, for FillText
 }
 
 // SearchResults are Search's answer, best first.
@@ -144,82 +140,19 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	}
 	// Text and snippets for the hits shown only: reading and analysing
 	// every candidate's file was most of a search's time.
-	var terms map[string]bool
-	if !opts.noSnippets {
-		terms = x.terms(q.Text)
-	}
+	chunks := make([]indexer.Hit, len(res.Hits))
 	for i := range res.Hits {
-		x.fillText(&res.Hits[i], terms)
+		chunks[i] = res.Hits[i].chunk
+	}
+	words := q.Text
+	if opts.noSnippets {
+		words = "" // text alone
+	}
+	x.ix.FillText(chunks, words)
+	for i := range res.Hits {
+		res.Hits[i].Text, res.Hits[i].Snippet = chunks[i].Text, chunks[i].Snippet
 	}
 	return res, nil
-}
-
-// terms returns the distinct analysed terms of text, as the index has
-// them.
-func (x *Index) terms(text string) map[string]bool {
-	a := x.analyzer()
-	out := map[string]bool{}
-	if a == nil {
-		return out
-	}
-	for _, t := range a.Analyze([]byte(text)) {
-		out[string(t.Term)] = true
-	}
-	return out
-}
-
-// analyzer returns Bleve's English analyzer, the one the index uses.
-func (x *Index) analyzer() analysis.Analyzer {
-	x.once.Do(func() {
-		x.an, _ = registry.NewCache().AnalyzerNamed(en.AnalyzerName)
-	})
-	return x.an
-}
-
-// fillText reads a hit's chunk from its file and makes its snippet.
-func (x *Index) fillText(h *SearchHit, terms map[string]bool) {
-	f, err := os.Open(filepath.Join(x.m.Dir, filepath.FromSlash(h.Path)))
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	var lines []string
-	for n := 1; sc.Scan() && n <= h.EndLine; n++ {
-		if n >= h.StartLine {
-			lines = append(lines, strings.TrimSuffix(sc.Text(), "\r"))
-		}
-	}
-	if len(lines) == 0 {
-		return
-	}
-	// Columns are of the file as indexed; clamp them to the file as it is.
-	last := len(lines) - 1
-	if h.endCol <= len(lines[last]) && len(lines) == h.EndLine-h.StartLine+1 {
-		lines[last] = lines[last][:h.endCol]
-	}
-	if h.startCol <= len(lines[0]) {
-		lines[0] = lines[0][h.startCol:]
-	}
-	h.Text = strings.Join(lines, "\n")
-	if terms != nil {
-		h.Snippet = snippet(x.analyzer(), h.Text, terms)
-	}
-}
-
-// snippet marks the query's terms in text the way the indexer marks the
-// hits it fills.
-func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
-	var list []string
-	var analyze func([]byte) analysis.TokenStream
-	if a != nil {
-		analyze = a.Analyze
-		for t := range terms {
-			list = append(list, t)
-		}
-	}
-	return indexer.Snippet(analyze, text, list)
 }
 
 // query turns options into the indexer's query, checking them.
@@ -232,7 +165,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 	// and x: the tokenizer would otherwise keep it as one word that no
 	// text holds.
 	text = strings.ReplaceAll(text, ":", " ")
-	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until}
+	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true}
 	if q.K <= 0 {
 		q.K = 10
 	}
@@ -356,7 +289,7 @@ func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) [
 		sh := SearchHit{
 			ID: hitID(h.Path), Path: h.Path, Title: h.Title, Kind: h.Kind, Layer: h.Layer, Session: h.Session,
 			StartLine: h.StartLine, EndLine: h.EndLine, Text: h.Text, Snippet: h.Snippet,
-			Tokens: h.Tokens, Tags: h.Tags, startCol: h.StartCol, endCol: h.EndCol,
+			Tokens: h.Tokens, Tags: h.Tags, chunk: *h,
 		}
 		if !h.Created.IsZero() {
 			c := h.Created

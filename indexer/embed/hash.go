@@ -1,4 +1,4 @@
-package indexer
+package embed
 
 import (
 	"context"
@@ -13,20 +13,10 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// An Embedder turns texts into vectors whose cosine similarity says how
-// alike the texts mean. Embed returns one vector of Dim() numbers per
-// text, in order. Name identifies the vector space: an index built with
-// one embedder cannot be searched with another of a different Name or Dim.
-type Embedder interface {
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-	Dim() int
-	Name() string
-}
-
 // HashDim is the number of dimensions of the built-in embedder.
 const HashDim = 384
 
-// HashEmbedder is the built-in embedder: it needs no model and no network,
+// Hash is the built-in embedder: it needs no model and no network,
 // and is deterministic. It hashes features of the text into HashDim
 // dimensions (the "hashing trick", each feature with a pseudo-random
 // sign) and normalises the result:
@@ -43,18 +33,18 @@ const HashDim = 384
 //
 // It is a bag of features, not a language model: it finds inflections,
 // typos and the synonyms it knows, not paraphrase in general.
-type HashEmbedder struct {
+type Hash struct {
 	analyzer analysis.Analyzer
 	concepts map[string]string // stem -> concept
 }
 
-// NewHashEmbedder returns the built-in embedder.
-func NewHashEmbedder() (*HashEmbedder, error) {
+// NewHash returns the built-in embedder.
+func NewHash() (*Hash, error) {
 	a, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
 	if err != nil {
 		return nil, fmt.Errorf("hash embedder: english analyzer: %w", err)
 	}
-	e := &HashEmbedder{analyzer: a, concepts: make(map[string]string)}
+	e := &Hash{analyzer: a, concepts: make(map[string]string)}
 	for _, group := range synonyms {
 		words := strings.Fields(group)
 		for _, w := range words {
@@ -68,18 +58,18 @@ func NewHashEmbedder() (*HashEmbedder, error) {
 
 // Name says which algorithm made the vectors; it changes whenever the
 // features or their weights do.
-func (e *HashEmbedder) Name() string { return "cairn-hash-v1" }
+func (e *Hash) Name() string { return "cairn-hash-v1" }
 
 // Dim returns HashDim.
-func (e *HashEmbedder) Dim() int { return HashDim }
+func (e *Hash) Dim() int { return HashDim }
 
 // Embed returns a unit vector per text (the zero vector for a text with no
 // words). Large batches are spread over the processors.
-func (e *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *Hash) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	workers := min(runtime.GOMAXPROCS(0), len(texts)/32)
 	if workers <= 1 {
-		var ft featTable
+		var ft Scratch
 		for i, t := range texts {
 			if i%64 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -95,7 +85,7 @@ func (e *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var ft featTable
+			var ft Scratch
 			for i := w; i < len(texts); i += workers {
 				if ctx.Err() != nil {
 					return
@@ -119,18 +109,20 @@ const (
 	featTrigram = 't'
 )
 
-func (e *HashEmbedder) embed(text string, counts *featTable) []float32 {
+func (e *Hash) embed(text string, counts *Scratch) []float32 {
 	counts.reset()
 	st := featState{prevPos: -10}
 	e.addText(&st, counts, text, e.analyzer.Analyze([]byte(text)), 0)
 	return counts.vector()
 }
 
-// embedAnalyzed is embed of title + "\n\n" + body given their tokens by
-// the English analyzer, which Put shares with Bleve rather than analyse
-// every chunk twice (the analysis was a seventh of indexing). The body's
-// positions follow the title's, as in the joined text.
-func (e *HashEmbedder) embedAnalyzed(title, body string, tt, bt analysis.TokenStream, counts *featTable) []float32 {
+// EmbedAnalyzed returns what Embed does for title + "\n\n" + body,
+// given their tokens by Bleve's English analyzer (tt of the title, bt of
+// the body), counting features in counts. The index shares each
+// chunk's analysis with Bleve rather than analyse it twice (the analysis
+// was a seventh of indexing). The body's positions follow the title's, as
+// in the joined text. Concurrent calls need a Scratch each.
+func (e *Hash) EmbedAnalyzed(title, body string, tt, bt analysis.TokenStream, counts *Scratch) []float32 {
 	counts.reset()
 	st := featState{prevPos: -10}
 	last := e.addText(&st, counts, title, tt, 0)
@@ -147,7 +139,7 @@ type featState struct {
 
 // addText counts the features of text, analysed into toks, with offset
 // added to their positions; it returns the last position.
-func (e *HashEmbedder) addText(st *featState, counts *featTable, text string, toks analysis.TokenStream, offset int) int {
+func (e *Hash) addText(st *featState, counts *Scratch, text string, toks analysis.TokenStream, offset int) int {
 	lower := strings.ToLower(text)
 	last := offset
 	for _, tok := range toks {
@@ -182,7 +174,7 @@ func (e *HashEmbedder) addText(st *featState, counts *featTable, text string, to
 }
 
 // vector turns the counts into a unit vector.
-func (t *featTable) vector() []float32 {
+func (t *Scratch) vector() []float32 {
 	v := make([]float32, HashDim)
 	for _, i := range t.used {
 		h, c := t.keys[i], t.vals[i]
@@ -197,21 +189,22 @@ func (t *featTable) vector() []float32 {
 			v[d] += float32(w)
 		}
 	}
-	normalize(v)
+	Normalize(v)
 	return v
 }
 
-// featTable counts features by hash: an open-addressing table reused from
-// text to text, which spends a third of the time Go's map did (embedding
-// was a quarter of the indexing CPU). Hashes are already mixed, so their
-// low bits index it; 0 stands for the (one in 2^64) hash 0.
-type featTable struct {
+// Scratch is EmbedAnalyzed's working memory; its zero value is ready, and
+// one goroutine reuses it from text to text. It counts features by hash:
+// an open-addressing table, which spends a third of the time Go's map did
+// (embedding was a quarter of the indexing CPU). Hashes are already
+// mixed, so their low bits index it; 0 stands for the (one in 2^64) hash 0.
+type Scratch struct {
 	keys []uint64
 	vals []float64
 	used []int32 // occupied slots, in the order they were filled
 }
 
-func (t *featTable) reset() {
+func (t *Scratch) reset() {
 	for _, i := range t.used {
 		t.keys[i] = 0
 	}
@@ -221,7 +214,7 @@ func (t *featTable) reset() {
 	}
 }
 
-func (t *featTable) add(h uint64, w float64) {
+func (t *Scratch) add(h uint64, w float64) {
 	if h == 0 {
 		h = 1
 	}
@@ -243,7 +236,7 @@ func (t *featTable) add(h uint64, w float64) {
 }
 
 // grow doubles the table.
-func (t *featTable) grow() {
+func (t *Scratch) grow() {
 	keys, vals, used := t.keys, t.vals, t.used
 	t.keys, t.vals = make([]uint64, 2*len(keys)), make([]float64, 2*len(keys))
 	t.used = make([]int32, 0, 2*cap(used))
@@ -293,8 +286,10 @@ func mix(h uint64) uint64 {
 	return h
 }
 
-// normalize scales v to unit length; the zero vector stays zero.
-func normalize(v []float32) {
+// Normalize scales v to unit length, in place; the zero vector stays
+// zero. Vectors are compared by their inner product, which is the cosine
+// only between unit vectors.
+func Normalize(v []float32) {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)

@@ -1,4 +1,4 @@
-package indexer
+package vecstore
 
 // Vectors are kept, on disk and in memory, as int8 codes: a quarter of
 // float32's bytes, on disk and in the memory the scan streams (it is bound

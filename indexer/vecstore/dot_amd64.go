@@ -1,4 +1,4 @@
-package indexer
+package vecstore
 
 import "golang.org/x/sys/cpu"
 

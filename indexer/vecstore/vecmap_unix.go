@@ -1,6 +1,6 @@
 //go:build unix
 
-package indexer
+package vecstore
 
 import (
 	"io"

@@ -1,4 +1,4 @@
-package indexer
+package embed
 
 import (
 	"bytes"
@@ -12,15 +12,15 @@ import (
 	"time"
 )
 
-// ErrEmbedderUnavailable is wrapped by the errors of an embedder that
+// ErrUnavailable is wrapped by the errors of an embedder that
 // could not be reached or did not answer in time, so that a caller can
 // fall back to keyword search.
-var ErrEmbedderUnavailable = errors.New("embedding service unavailable")
+var ErrUnavailable = errors.New("embedding service unavailable")
 
-// OpenAIEmbedder embeds texts with a service speaking the OpenAI
+// OpenAI embeds texts with a service speaking the OpenAI
 // embeddings API (POST {BaseURL}/v1/embeddings): OpenAI itself, Ollama,
 // llama.cpp's server, LM Studio, vLLM. Set the fields before first use.
-type OpenAIEmbedder struct {
+type OpenAI struct {
 	// BaseURL is the service's address, such as http://127.0.0.1:11434;
 	// a trailing "/v1" is allowed.
 	BaseURL string
@@ -41,10 +41,10 @@ type OpenAIEmbedder struct {
 
 // Name identifies the vector space: the model (the same model served by
 // another server makes the same vectors).
-func (e *OpenAIEmbedder) Name() string { return "openai:" + e.Model }
+func (e *OpenAI) Name() string { return "openai:" + e.Model }
 
 // Dim returns e.Dimensions.
-func (e *OpenAIEmbedder) Dim() int { return e.Dimensions }
+func (e *OpenAI) Dim() int { return e.Dimensions }
 
 type embeddingRequest struct {
 	Model string   `json:"model"`
@@ -60,9 +60,9 @@ type embeddingResponse struct {
 
 // Embed sends texts in batches of BatchSize and returns their vectors in
 // order. An unreachable or timed-out service gives an error wrapping
-// ErrEmbedderUnavailable; a bad answer (an HTTP error, a malformed body,
+// ErrUnavailable; a bad answer (an HTTP error, a malformed body,
 // a vector of the wrong length) says what was wrong.
-func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if e.Model == "" || e.Dimensions <= 0 {
 		return nil, fmt.Errorf("embedder %s: model and dimensions must be set", e.endpoint())
 	}
@@ -81,13 +81,13 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 	return out, nil
 }
 
-func (e *OpenAIEmbedder) endpoint() string {
+func (e *OpenAI) endpoint() string {
 	base := strings.TrimRight(e.BaseURL, "/")
 	base = strings.TrimSuffix(base, "/v1")
 	return base + "/v1/embeddings"
 }
 
-func (e *OpenAIEmbedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
 	url := e.endpoint()
 	timeout := e.Timeout
 	if timeout <= 0 {
@@ -125,17 +125,17 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, texts []string) ([][]fl
 		if errors.Is(ctx.Err(), context.Canceled) { // the caller gave up
 			return nil, fmt.Errorf("embed via %s: %w", url, ctx.Err())
 		}
-		return nil, fmt.Errorf("embed via %s: %w: %v", url, ErrEmbedderUnavailable, err)
+		return nil, fmt.Errorf("embed via %s: %w: %v", url, ErrUnavailable, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
-		return nil, fmt.Errorf("embed via %s: reading response: %w: %v", url, ErrEmbedderUnavailable, err)
+		return nil, fmt.Errorf("embed via %s: reading response: %w: %v", url, ErrUnavailable, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		err := fmt.Errorf("embed via %s: %s: %s", url, resp.Status, errorMessage(data))
 		if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout {
-			err = fmt.Errorf("%w (%w)", err, ErrEmbedderUnavailable)
+			err = fmt.Errorf("%w (%w)", err, ErrUnavailable)
 		}
 		return nil, err
 	}

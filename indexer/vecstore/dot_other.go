@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package indexer
+package vecstore
 
 // dotsInt8 sets out[r] to the inner product of q and the r-th row of
 // rows (len(out) rows of len(q) codes).

@@ -1,4 +1,4 @@
-package indexer
+package vecstore
 
 import (
 	"bytes"
@@ -21,30 +21,8 @@ import (
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// The vectors file holds every chunk's metadata and where its vector is.
-// It is a log: a header, then records that put a chunk or delete a path's
-// chunks, appended and fsynced after each write to Bleve, replayed on
-// open, and rewritten without dead records when they outnumber the live
-// ones. The vectors themselves are appended to vectors.i8 before the
-// records that name them, quantised: each is a little-endian float32
-// scale and dim int8 codes (code = round(x / scale), scale = max|x| /
-// 127), a quarter of the float32 vector's bytes. Searches use the codes
-// alone (see search), so nothing keeps the float32 vectors.
-//
-//	header: "CAIRNVEC" | u32 format | u32 dim | u16 len | embedder name | u32 crc
-//	record: u32 len | u32 crc32c(payload) | payload
-//	payload: 1 (put) | fields (see logBuf.put) | u32 crc32c(vector) | uvarint offset in vectors.i8
-//	         2 (delete) | uvarint len | path
-//
-// Opening the index reads only the log, so a keyword search never reads a
-// vector; vectors.i8 is read, and each vector checked, on the first
-// vector search or write. Vectors appended
-// without a record (a crash between the two appends) are never named
-// and go at the next compaction.
-//
-// A file that does not parse to the end is corrupt: the index needs a
-// rebuild (a torn append can only follow a crash before the caller
-// recorded the version, so the rebuild loses nothing).
+// The file format is described in doc.go. Records: a put (opPut) or the
+// deletion of a path's chunks (opDelete).
 const (
 	vecMagic  = "CAIRNVEC"
 	vecFormat = 4 // 4: int8 codes in vectors.i8, fields coded against the previous put
@@ -56,28 +34,35 @@ const (
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// entry is a chunk as the vector store knows it: everything a hit shows
-// and a filter tests, without the text.
-type entry struct {
-	path                string
-	seq                 int
-	startLine, startCol int
-	endLine, endCol     int
-	tokens              int
-	title, kind, layer  string
-	session             string
-	tags                []string
-	created, updated    int64 // Unix nanoseconds; 0 is unset
-	importance          float64
-	hash                uint64 // of the chunk text, to notice a changed file
+// An Entry is a chunk as the store knows it: everything a hit shows and
+// a filter tests, without the text. Callers must not change an Entry
+// once they have put it or been given it.
+type Entry struct {
+	Path                string
+	Seq                 int // the chunk's place in its document, from 0
+	StartLine, StartCol int // where the chunk starts: 1-based line, byte in it
+	EndLine, EndCol     int // where it ends: line, byte after the chunk in it
+	Tokens              int
+	Title, Kind, Layer  string
+	Session             string
+	Tags                []string
+	Created, Updated    int64 // Unix nanoseconds; 0 is unset
+	Importance          float64
+	Hash                uint64 // of the chunk text, to notice a changed file
 	slot                int
 }
 
-func (e *entry) id() string { return chunkID(e.path, e.seq) }
+// ID returns the chunk's id, Path#Seq.
+func (e *Entry) ID() string { return ChunkID(e.Path, e.Seq) }
 
-func chunkID(path string, seq int) string { return path + "#" + strconv.Itoa(seq) }
+// ChunkID returns the id of the chunk of path numbered seq: path#seq.
+func ChunkID(path string, seq int) string { return path + "#" + strconv.Itoa(seq) }
 
-type vecStore struct {
+// A Store is the vector store: every chunk's Entry and vector, in memory
+// and in its two files. Reads (Search, Materialize, Lookup, Slot, Entry,
+// the counts) may run alongside each other; the caller keeps writes
+// (Create, Load, Commit, Compact, Close) from running alongside anything.
+type Store struct {
 	file  string
 	f     *os.File
 	dfile string   // the vectors
@@ -87,7 +72,7 @@ type vecStore struct {
 	name  string
 
 	cd      int       // codeDim(dim): a slot's codes in memory
-	entries []*entry  // by slot; nil is free
+	entries []*Entry  // by slot; nil is free
 	codes   []int8    // slot*cd ... slot*cd+cd, once ready
 	scales  []float32 // by slot, once ready
 	// A loaded store leaves its vectors in dfile until the first vector
@@ -103,7 +88,7 @@ type vecStore struct {
 	dead    int // records in the file that no longer count
 	records int
 	intern  map[string]string
-	slab    []entry // for entries being loaded
+	slab    []Entry // for entries being loaded
 	last    lastPut // of the file's last put record
 }
 
@@ -119,13 +104,16 @@ type lastPut struct {
 	next        int64
 }
 
-func newVecStore(file string, dim int, name string) *vecStore {
-	s := &vecStore{file: file, dfile: file + dataExt, dim: dim, cd: codeDim(dim), name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
+// New returns an empty store kept in file (the log) and file+".i8" (the
+// vectors), for vectors of dim dimensions made by the embedder called
+// name. Create makes the files, Load reads them.
+func New(file string, dim int, name string) *Store {
+	s := &Store{file: file, dfile: file + dataExt, dim: dim, cd: codeDim(dim), name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
 	s.ready.Store(true)
 	return s
 }
 
-func (s *vecStore) header() []byte {
+func (s *Store) header() []byte {
 	var b []byte
 	b = append(b, vecMagic...)
 	b = binary.LittleEndian.AppendUint32(b, vecFormat)
@@ -135,8 +123,8 @@ func (s *vecStore) header() []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
 }
 
-// create writes a new, empty store.
-func (s *vecStore) create() error {
+// Create writes a new, empty store over whatever its files held.
+func (s *Store) Create() error {
 	if err := safefile.Write(s.dfile, nil, 0o600); err != nil {
 		return err
 	}
@@ -147,7 +135,7 @@ func (s *vecStore) create() error {
 	return s.openAppend()
 }
 
-func (s *vecStore) openAppend() error {
+func (s *Store) openAppend() error {
 	f, err := os.OpenFile(s.file, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
@@ -161,16 +149,17 @@ func (s *vecStore) openAppend() error {
 	return nil
 }
 
-// errMismatch says the file was made by another embedder or format.
-type errMismatch struct{ msg string }
+// A MismatchError says the files were made by another embedder or in
+// another format: not damage, but a store this one cannot read.
+type MismatchError struct{ msg string }
 
-func (e *errMismatch) Error() string { return e.msg }
+func (e *MismatchError) Error() string { return e.msg }
 
-// load reads the file, checks its header against s.dim and s.name and
-// replays its records, leaving the vectors in dfile until they are
+// Load reads the log, checks its header against the store's dimensions
+// and embedder (a *MismatchError if they differ) and replays its records, leaving the vectors in dfile until they are
 // needed. Every record's checksum, and that its vector lies within
 // dfile, is checked here.
-func (s *vecStore) load() error {
+func (s *Store) Load() error {
 	fi, err := os.Stat(s.dfile)
 	if err != nil {
 		return err
@@ -194,7 +183,7 @@ func (s *vecStore) load() error {
 }
 
 // read replays a vectors file from r (with no vectors to read).
-func (s *vecStore) read(r io.Reader) error {
+func (s *Store) read(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return err
@@ -204,7 +193,7 @@ func (s *vecStore) read(r io.Reader) error {
 }
 
 // parse replays a vectors file's bytes.
-func (s *vecStore) parse(b []byte) error {
+func (s *Store) parse(b []byte) error {
 	s.ready.Store(false)
 	r := bytes.NewReader(b)
 	head := make([]byte, len(vecMagic)+10)
@@ -228,10 +217,10 @@ func (s *vecStore) parse(b []byte) error {
 		return errors.New("header checksum mismatch")
 	}
 	if format != vecFormat {
-		return &errMismatch{fmt.Sprintf("vectors file format %d, want %d", format, vecFormat)}
+		return &MismatchError{fmt.Sprintf("vectors file format %d, want %d", format, vecFormat)}
 	}
 	if int(dim) != s.dim || string(name) != s.name {
-		return &errMismatch{fmt.Sprintf("vectors were made by %s (%d dimensions), the embedder now is %s (%d)", name, dim, s.name, s.dim)}
+		return &MismatchError{fmt.Sprintf("vectors were made by %s (%d dimensions), the embedder now is %s (%d)", name, dim, s.name, s.dim)}
 	}
 	offset := int64(len(head) + len(name) + 4)
 	for offset < int64(len(b)) {
@@ -260,7 +249,7 @@ func (s *vecStore) parse(b []byte) error {
 
 // apply replays one record into memory. l holds the vectors of records
 // being committed; without it, they stay in dfile.
-func (s *vecStore) apply(p []byte, l *logBuf) error {
+func (s *Store) apply(p []byte, l *Log) error {
 	s.records++
 	d := decoder{b: p[1:]}
 	switch p[0] {
@@ -277,67 +266,67 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 		// which is a good part of what opening a large index costs.
 		// Later puts allocate one each, so that churn in a long-lived
 		// process frees them.
-		var e *entry
+		var e *Entry
 		if l == nil {
 			if len(s.slab) == 0 {
-				s.slab = make([]entry, 512)
+				s.slab = make([]Entry, 512)
 			}
 			e, s.slab = &s.slab[0], s.slab[1:]
 		} else {
-			e = &entry{}
+			e = &Entry{}
 		}
-		// Fields are coded against the previous put's (see logBuf.putCode).
+		// Fields are coded against the previous put's (see Log.putCode).
 		prev := &s.last
 		if n := d.uvarint(); n <= uint64(len(prev.path)) {
 			if suffix := d.raw(); len(suffix) == 0 {
-				e.path = prev.path[:n]
+				e.Path = prev.path[:n]
 			} else {
-				e.path = prev.path[:n] + string(suffix)
+				e.Path = prev.path[:n] + string(suffix)
 			}
 		} else {
 			return fmt.Errorf("path shares %d bytes with the previous one, which has %d", n, len(prev.path))
 		}
-		e.seq = d.int()
-		e.startLine, e.startCol = d.int(), d.int()
-		e.endLine, e.endCol = d.int(), d.int()
-		e.tokens = d.int()
+		e.Seq = d.int()
+		e.StartLine, e.StartCol = d.int(), d.int()
+		e.EndLine, e.EndCol = d.int(), d.int()
+		e.Tokens = d.int()
 		if n := d.uvarint(); n <= uint64(len(prev.title)) {
 			start := d.raw()
-			e.title = string(start) + prev.title[uint64(len(prev.title))-n:]
+			e.Title = string(start) + prev.title[uint64(len(prev.title))-n:]
 		} else {
 			return fmt.Errorf("title shares %d bytes with the previous one, which has %d", n, len(prev.title))
 		}
-		e.kind = s.interned(d.raw())
+		e.Kind = s.interned(d.raw())
 		if d.uvarint() == 1 {
-			e.layer = prev.layer
+			e.Layer = prev.layer
 		} else {
-			e.layer = s.interned(d.raw())
+			e.Layer = s.interned(d.raw())
 		}
 		if d.uvarint() == 1 {
-			e.session = prev.session
+			e.Session = prev.session
 		} else {
-			e.session = s.interned(d.raw())
+			e.Session = s.interned(d.raw())
 		}
 		if n := d.int(); n > 0 && n < 1<<16 {
-			e.tags = make([]string, n)
-			for i := range e.tags {
-				e.tags[i] = s.interned(d.raw())
+			e.Tags = make([]string, n)
+			for i := range e.Tags {
+				e.Tags[i] = s.interned(d.raw())
 			}
 		}
-		e.created = prev.created + d.varint()
-		e.updated = e.created + d.varint()
+		e.Created = prev.created + d.varint()
+		e.Updated = e.Created + d.varint()
 		if m := d.uvarint(); m > 0 {
-			e.importance = float64(m-1) / 1000
+			e.Importance = float64(m-1) / 1000
 		} else {
-			e.importance = math.Float64frombits(d.u64())
+			e.Importance = math.Float64frombits(d.u64())
 		}
-		e.hash = d.u64()
+		e.Hash = d.u64()
 		sum := d.u32()
 		off := uint64(prev.next + d.varint())
 		if d.err != nil {
 			return d.err
 		}
-		*prev = lastPut{path: e.path, title: e.title, layer: e.layer, session: e.session, created: e.created, next: int64(off) + int64(s.recSize())}
+		*prev = lastPut{path: e.Path, title: e.Title, layer: e.Layer, session: e.Session, created: e.Created, next: int64(off) + int64(s.recSize())}
 		if len(d.b) != 0 {
 			return fmt.Errorf("put record has %d bytes too many", len(d.b))
 		}
@@ -363,7 +352,7 @@ func (s *vecStore) apply(p []byte, l *logBuf) error {
 	}
 }
 
-func (s *vecStore) interned(b []byte) string {
+func (s *Store) interned(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -376,20 +365,20 @@ func (s *vecStore) interned(b []byte) string {
 }
 
 // put adds e with vector v to memory, replacing a chunk with the same id.
-func (s *vecStore) put(e *entry, v []float32) {
+func (s *Store) put(e *Entry, v []float32) {
 	slot := s.place(e)
 	s.scales[slot] = quantize(v, s.codes[slot*s.cd:(slot+1)*s.cd])
 }
 
 // putBytes is put with the vector as stored: a little-endian float32
 // scale, then dim int8 codes.
-func (s *vecStore) putBytes(e *entry, raw []byte) {
+func (s *Store) putBytes(e *Entry, raw []byte) {
 	slot := s.place(e)
 	s.scales[slot] = decodeCode(s.codes[slot*s.cd:(slot+1)*s.cd], raw)
 }
 
 // recSize is the bytes of one vector in dfile.
-func (s *vecStore) recSize() int { return 4 + s.dim }
+func (s *Store) recSize() int { return 4 + s.dim }
 
 // appendCode appends a stored vector: scale, then the first dim codes.
 func appendCode(b []byte, scale float32, code []int8, dim int) []byte {
@@ -409,12 +398,13 @@ func decodeCode(code []int8, raw []byte) float32 {
 	return scale
 }
 
-// materialize checks and copies the vectors left in the file into memory
-// and lets go of the file's bytes, once. Searches may call it alongside
-// each other. A vector that fails its checksum makes the index need a
-// rebuild: the error (a *RebuildError) says so, then and on every later
-// call.
-func (s *vecStore) materialize() error {
+// Materialize checks and copies the vectors Load left in the file into
+// memory and lets go of the file's bytes, once. Searches may call it
+// alongside each other. A vector that fails its checksum, or a file that
+// cannot be read, makes it fail with a *CorruptError, then and on every
+// later call: the store needs rebuilding. Search, Commit and Compact call
+// it; callers call it first to tell that error from others.
+func (s *Store) Materialize() error {
 	if s.ready.Load() {
 		return nil
 	}
@@ -427,7 +417,7 @@ func (s *vecStore) materialize() error {
 		return s.loadErr
 	}
 	fail := func(err error) error {
-		s.loadErr = &RebuildError{Dir: filepath.Dir(s.file), Reason: "corrupt", Err: fmt.Errorf("%s: %w", filepath.Base(s.dfile), err)}
+		s.loadErr = &CorruptError{File: s.dfile, Err: err}
 		return s.loadErr
 	}
 	f, err := os.Open(s.dfile)
@@ -451,11 +441,11 @@ func (s *vecStore) materialize() error {
 		}
 		off := s.voff[slot]
 		if off+size > int64(len(b)) {
-			return fail(fmt.Errorf("vector of %s at byte %d: beyond the end", e.id(), off))
+			return fail(fmt.Errorf("vector of %s at byte %d: beyond the end", e.ID(), off))
 		}
 		raw := b[off : off+size]
 		if crc32.Checksum(raw, crcTable) != s.vsum[slot] {
-			return fail(fmt.Errorf("vector of %s at byte %d: checksum mismatch", e.id(), off))
+			return fail(fmt.Errorf("vector of %s at byte %d: checksum mismatch", e.ID(), off))
 		}
 		scales[slot] = decodeCode(codes[slot*s.cd:(slot+1)*s.cd], raw)
 	}
@@ -465,9 +455,9 @@ func (s *vecStore) materialize() error {
 }
 
 // place gives e a slot, replacing a chunk with the same id, and returns it.
-func (s *vecStore) place(e *entry) int {
-	for _, slot := range s.byPath[e.path] {
-		if s.entries[slot].seq == e.seq {
+func (s *Store) place(e *Entry) int {
+	for _, slot := range s.byPath[e.Path] {
+		if s.entries[slot].Seq == e.Seq {
 			s.release(slot)
 			s.dead++
 			break
@@ -491,19 +481,19 @@ func (s *vecStore) place(e *entry) int {
 	}
 	e.slot = slot
 	s.entries[slot] = e
-	s.byPath[e.path] = append(s.byPath[e.path], slot)
+	s.byPath[e.Path] = append(s.byPath[e.Path], slot)
 	return slot
 }
 
 // reserve makes room for n slots, at least doubling the capacity when it
 // grows (append grows large slices by a quarter, which makes loading a
 // big store copy it many times over).
-func (s *vecStore) reserve(n int) {
+func (s *Store) reserve(n int) {
 	if n <= cap(s.entries) {
 		return
 	}
 	n = max(n, 2*cap(s.entries), 64)
-	s.entries = append(make([]*entry, 0, n), s.entries...)
+	s.entries = append(make([]*Entry, 0, n), s.entries...)
 	if s.ready.Load() {
 		s.codes = append(make([]int8, 0, n*s.cd), s.codes...)
 		s.scales = append(make([]float32, 0, n), s.scales...)
@@ -514,9 +504,9 @@ func (s *vecStore) reserve(n int) {
 }
 
 // release frees slot and removes it from its path's list.
-func (s *vecStore) release(slot int) {
+func (s *Store) release(slot int) {
 	e := s.entries[slot]
-	slots := s.byPath[e.path]
+	slots := s.byPath[e.Path]
 	for i, x := range slots {
 		if x == slot {
 			slots = append(slots[:i], slots[i+1:]...)
@@ -524,9 +514,9 @@ func (s *vecStore) release(slot int) {
 		}
 	}
 	if len(slots) == 0 {
-		delete(s.byPath, e.path)
+		delete(s.byPath, e.Path)
 	} else {
-		s.byPath[e.path] = slots
+		s.byPath[e.Path] = slots
 	}
 	s.entries[slot] = nil
 	if s.ready.Load() {
@@ -537,7 +527,7 @@ func (s *vecStore) release(slot int) {
 }
 
 // deletePath removes every chunk of path from memory.
-func (s *vecStore) deletePath(path string) {
+func (s *Store) deletePath(path string) {
 	slots := append([]int(nil), s.byPath[path]...)
 	for _, slot := range slots {
 		s.release(slot)
@@ -545,20 +535,21 @@ func (s *vecStore) deletePath(path string) {
 	s.dead += len(slots)
 }
 
-// ids returns the chunk ids of path.
-func (s *vecStore) ids(path string) []string {
+// IDs returns the chunk ids of path.
+func (s *Store) IDs(path string) []string {
 	var ids []string
 	for _, slot := range s.byPath[path] {
-		ids = append(ids, s.entries[slot].id())
+		ids = append(ids, s.entries[slot].ID())
 	}
 	return ids
 }
 
-func (s *vecStore) count() int { return len(s.entries) - len(s.free) }
+// Count returns the number of chunks.
+func (s *Store) Count() int { return len(s.entries) - len(s.free) }
 
-// A logBuf gathers records, and the vectors they name, to append in one
+// A Log gathers records, and the vectors they name, to append in one
 // write each.
-type logBuf struct {
+type Log struct {
 	b    []byte // records
 	v    []byte // vectors, to go at byte base of dfile
 	base int64
@@ -566,23 +557,25 @@ type logBuf struct {
 	last lastPut // of the last put record before l's end
 }
 
-// newLog starts a logBuf to commit to s.
-func (s *vecStore) newLog() *logBuf { return &logBuf{base: s.dsize, last: s.last} }
+// NewLog starts a Log to commit to s.
+func (s *Store) NewLog() *Log { return &Log{base: s.dsize, last: s.last} }
 
-func (l *logBuf) frame(payload []byte) {
+func (l *Log) frame(payload []byte) {
 	l.b = binary.LittleEndian.AppendUint32(l.b, uint32(len(payload)))
 	l.b = binary.LittleEndian.AppendUint32(l.b, crc32.Checksum(payload, crcTable))
 	l.b = append(l.b, payload...)
 }
 
-func (l *logBuf) delete(path string) {
+// Delete adds a record deleting every chunk of path.
+func (l *Log) Delete(path string) {
 	p := []byte{opDelete}
 	p = appendStr(p, path)
 	l.frame(p)
 }
 
-// put adds a record of e with vector v, quantised.
-func (l *logBuf) put(e *entry, v []float32) {
+// Put adds a record of e with vector v (of the store's dimensions),
+// quantised. e is the store's from Commit on.
+func (l *Log) Put(e *Entry, v []float32) {
 	if cap(l.code) < len(v) {
 		l.code = make([]int8, len(v))
 	}
@@ -598,68 +591,68 @@ func (l *logBuf) put(e *entry, v []float32) {
 // else 0 and the string; created as the difference from the previous
 // one's, updated from created; the vector's offset as the difference from
 // the end of the previous one's.
-func (l *logBuf) putCode(e *entry, scale float32, code []int8) {
+func (l *Log) putCode(e *Entry, scale float32, code []int8) {
 	prev := &l.last
 	p := []byte{opPut}
 	n := 0
-	for n < len(e.path) && n < len(prev.path) && e.path[n] == prev.path[n] {
+	for n < len(e.Path) && n < len(prev.path) && e.Path[n] == prev.path[n] {
 		n++
 	}
 	p = binary.AppendUvarint(p, uint64(n))
-	p = appendStr(p, e.path[n:])
-	for _, n := range []int{e.seq, e.startLine, e.startCol, e.endLine, e.endCol, e.tokens} {
+	p = appendStr(p, e.Path[n:])
+	for _, n := range []int{e.Seq, e.StartLine, e.StartCol, e.EndLine, e.EndCol, e.Tokens} {
 		p = binary.AppendUvarint(p, uint64(n))
 	}
 	n = 0 // the title's end it shares with the previous one's
-	for n < len(e.title) && n < len(prev.title) && e.title[len(e.title)-1-n] == prev.title[len(prev.title)-1-n] {
+	for n < len(e.Title) && n < len(prev.title) && e.Title[len(e.Title)-1-n] == prev.title[len(prev.title)-1-n] {
 		n++
 	}
 	p = binary.AppendUvarint(p, uint64(n))
-	p = appendStr(p, e.title[:len(e.title)-n])
-	p = appendStr(p, e.kind)
-	if e.layer == prev.layer {
+	p = appendStr(p, e.Title[:len(e.Title)-n])
+	p = appendStr(p, e.Kind)
+	if e.Layer == prev.layer {
 		p = append(p, 1)
 	} else {
 		p = append(p, 0)
-		p = appendStr(p, e.layer)
+		p = appendStr(p, e.Layer)
 	}
-	if e.session == prev.session {
+	if e.Session == prev.session {
 		p = append(p, 1)
 	} else {
 		p = append(p, 0)
-		p = appendStr(p, e.session)
+		p = appendStr(p, e.Session)
 	}
-	p = binary.AppendUvarint(p, uint64(len(e.tags)))
-	for _, t := range e.tags {
+	p = binary.AppendUvarint(p, uint64(len(e.Tags)))
+	for _, t := range e.Tags {
 		p = appendStr(p, t)
 	}
-	p = binary.AppendVarint(p, e.created-prev.created)
-	p = binary.AppendVarint(p, e.updated-e.created)
+	p = binary.AppendVarint(p, e.Created-prev.created)
+	p = binary.AppendVarint(p, e.Updated-e.Created)
 	// Importance in thousandths when that is exact (it nearly always
 	// is), else its 8 bytes.
-	if m := math.Round(e.importance * 1000); m >= 0 && m < 1e6 && m/1000 == e.importance {
+	if m := math.Round(e.Importance * 1000); m >= 0 && m < 1e6 && m/1000 == e.Importance {
 		p = binary.AppendUvarint(p, uint64(m)+1)
 	} else {
 		p = append(p, 0)
-		p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.importance))
+		p = binary.LittleEndian.AppendUint64(p, math.Float64bits(e.Importance))
 	}
-	p = binary.LittleEndian.AppendUint64(p, e.hash)
+	p = binary.LittleEndian.AppendUint64(p, e.Hash)
 	at := len(l.v)
 	l.v = appendCode(l.v, scale, code, len(code))
 	off := l.base + int64(at)
 	p = binary.LittleEndian.AppendUint32(p, crc32.Checksum(l.v[at:], crcTable))
 	p = binary.AppendVarint(p, off-prev.next)
 	l.frame(p)
-	*prev = lastPut{path: e.path, title: e.title, layer: e.layer, session: e.session, created: e.created, next: off + int64(len(l.v)-at)}
+	*prev = lastPut{path: e.Path, title: e.Title, layer: e.Layer, session: e.Session, created: e.Created, next: off + int64(len(l.v)-at)}
 }
 
-// commit appends l's records to the file, fsyncs it, and replays them into
-// memory.
-func (s *vecStore) commit(l *logBuf) error {
+// Commit appends l's records to the files, fsyncs them, and replays them
+// into memory; l is then empty, ready for more.
+func (s *Store) Commit(l *Log) error {
 	if len(l.b) == 0 {
 		return nil
 	}
-	if err := s.materialize(); err != nil {
+	if err := s.Materialize(); err != nil {
 		return err
 	}
 	if l.base != s.dsize {
@@ -692,17 +685,17 @@ func (s *vecStore) commit(l *logBuf) error {
 	return nil
 }
 
-// compact rewrites the file with only live chunks when dead records
-// outnumber live ones.
-func (s *vecStore) compact(force bool) error {
-	live := s.count()
+// Compact rewrites the files with only live chunks when dead records
+// outnumber live ones (over a thousand of them), or always if force.
+func (s *Store) Compact(force bool) error {
+	live := s.Count()
 	if !force && (s.dead < 1024 || s.dead <= live) {
 		return nil
 	}
-	if err := s.materialize(); err != nil {
+	if err := s.Materialize(); err != nil {
 		return err
 	}
-	var l logBuf
+	var l Log
 	l.b = s.header()
 	for slot, e := range s.entries {
 		if e != nil {
@@ -718,12 +711,13 @@ func (s *vecStore) compact(force bool) error {
 	if err := safefile.Write(s.file, l.b, 0o600); err != nil {
 		return err
 	}
-	s.close()
+	s.Close()
 	s.dead, s.records, s.dsize, s.last = 0, live, int64(len(l.v)), l.last
 	return s.openAppend()
 }
 
-func (s *vecStore) close() error {
+// Close closes the files; the store is not usable after.
+func (s *Store) Close() error {
 	var err error
 	if s.df != nil {
 		err = s.df.Close()
@@ -738,28 +732,29 @@ func (s *vecStore) close() error {
 	return err
 }
 
-// scored is a slot and its similarity to a query.
-type scored struct {
-	slot  int
-	score float32
+// Scored is a chunk, by its slot (see Entry), and its similarity to a
+// query: the inner product of the query and the chunk's int8 codes.
+type Scored struct {
+	Slot  int
+	Score float32
 }
 
 // minHeap keeps the best n scores seen, worst on top. Its operations
 // are written out rather than container/heap's, whose calls through an
 // interface were a sixth of a vector search.
-type minHeap []scored
+type minHeap []Scored
 
 func (h minHeap) Less(i, j int) bool { return h[i].less(h[j]) }
 
-func (a scored) less(b scored) bool {
-	if a.score != b.score {
-		return a.score < b.score
+func (a Scored) less(b Scored) bool {
+	if a.Score != b.Score {
+		return a.Score < b.Score
 	}
-	return a.slot > b.slot
+	return a.Slot > b.Slot
 }
 
 // offer adds x if the heap holds fewer than n or x beats its worst.
-func (h *minHeap) offer(x scored, n int) {
+func (h *minHeap) offer(x Scored, n int) {
 	if len(*h) < n {
 		*h = append(*h, x)
 		h.up(len(*h) - 1)
@@ -797,18 +792,18 @@ func (h minHeap) down(i int) {
 	}
 }
 
-// search returns the n chunks most similar to q (a unit vector) among
+// Search returns the n chunks most similar to q (a unit vector) among
 // those keep accepts, best first. It scans the int8 codes with the
 // query's own int8 codes for the best few times n candidates (one
 // goroutine per processor on large stores; the scan is bound by memory
 // bandwidth, which int8 makes a quarter of float32's), then rescores
 // those with the float32 query against each candidate's codes, which
 // takes the query's rounding out of the final order.
-func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
+func (s *Store) Search(q []float32, n int, keep func(*Entry) bool) []Scored {
 	if n <= 0 || len(s.entries) == 0 {
 		return nil
 	}
-	if s.materialize() != nil {
+	if s.Materialize() != nil {
 		return nil // the caller asked materialize for the error first
 	}
 	// Twice n candidates, and at least 64 more than n: the int8 order
@@ -842,8 +837,8 @@ func (s *vecStore) search(q []float32, n int, keep func(*entry) bool) []scored {
 		}
 	}
 	for i := range h {
-		slot := h[i].slot
-		h[i].score = dotCode(q, s.codes[slot*s.cd:slot*s.cd+s.dim]) * s.scales[slot]
+		slot := h[i].Slot
+		h[i].Score = dotCode(q, s.codes[slot*s.cd:slot*s.cd+s.dim]) * s.scales[slot]
 	}
 	sort.Slice(h, func(i, j int) bool { return h.Less(j, i) })
 	if len(h) > n {
@@ -873,7 +868,7 @@ func dotCode(a []float32, b []int8) float32 {
 // scan keeps the best n of slots [from, to) by their int8 scores (the
 // query's scale left out: it is the same for all). The inner products
 // are taken a block of rows at a time.
-func (s *vecStore) scan(q16 []int16, n int, keep func(*entry) bool, from, to int) minHeap {
+func (s *Store) scan(q16 []int16, n int, keep func(*Entry) bool, from, to int) minHeap {
 	const block = 256
 	var raw [block]int32
 	h := make(minHeap, 0, n+1)
@@ -887,8 +882,8 @@ func (s *vecStore) scan(q16 []int16, n int, keep func(*entry) bool, from, to int
 			if e == nil || (keep != nil && !keep(e)) {
 				continue
 			}
-			if sc := float32(r) * s.scales[slot]; len(h) < n || sc > h[0].score {
-				h.offer(scored{slot, sc}, n)
+			if sc := float32(r) * s.scales[slot]; len(h) < n || sc > h[0].Score {
+				h.offer(Scored{slot, sc}, n)
 			}
 		}
 	}
@@ -985,8 +980,9 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// slot finds the chunk with the given id.
-func (s *vecStore) slot(id string) (int, bool) {
+// Slot finds the slot of the chunk with the given id. A slot stands for
+// a chunk until the next Commit or Compact.
+func (s *Store) Slot(id string) (int, bool) {
 	i := strings.LastIndexByte(id, '#')
 	if i < 0 {
 		return 0, false
@@ -996,17 +992,59 @@ func (s *vecStore) slot(id string) (int, bool) {
 		return 0, false
 	}
 	for _, slot := range s.byPath[id[:i]] {
-		if s.entries[slot].seq == seq {
+		if s.entries[slot].Seq == seq {
 			return slot, true
 		}
 	}
 	return 0, false
 }
 
-func (s *vecStore) lookup(id string) (*entry, bool) {
-	slot, ok := s.slot(id)
+// Lookup returns the chunk with the given id.
+func (s *Store) Lookup(id string) (*Entry, bool) {
+	slot, ok := s.Slot(id)
 	if !ok {
 		return nil, false
 	}
 	return s.entries[slot], true
 }
+
+// Entry returns the chunk in slot, or nil if the slot is free.
+func (s *Store) Entry(slot int) *Entry { return s.entries[slot] }
+
+// Has reports whether path has chunks in the store.
+func (s *Store) Has(path string) bool {
+	_, ok := s.byPath[path]
+	return ok
+}
+
+// Paths returns the paths that have chunks, sorted.
+func (s *Store) Paths() []string {
+	paths := make([]string, 0, len(s.byPath))
+	for p := range s.byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// PathCount returns the number of paths that have chunks.
+func (s *Store) PathCount() int { return len(s.byPath) }
+
+// Dead returns the number of records in the log that no longer count,
+// which Compact drops.
+func (s *Store) Dead() int { return s.dead }
+
+// Files returns the names of the store's two files: the log and the
+// vectors.
+func (s *Store) Files() (log, vectors string) { return s.file, s.dfile }
+
+// A CorruptError says the vectors file is damaged: a vector fails its
+// checksum or lies beyond the end. The store needs rebuilding.
+type CorruptError struct {
+	File string // the vectors file
+	Err  error
+}
+
+func (e *CorruptError) Error() string { return filepath.Base(e.File) + ": " + e.Err.Error() }
+
+func (e *CorruptError) Unwrap() error { return e.Err }

@@ -1,4 +1,4 @@
-package indexer
+package embed
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type embeddingServer struct {
 
 func newEmbeddingServer(t *testing.T, dim int) *embeddingServer {
 	t.Helper()
-	h, err := NewHashEmbedder()
+	h, err := NewHash()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func newEmbeddingServer(t *testing.T, dim int) *embeddingServer {
 func TestOpenAIEmbedder(t *testing.T) {
 	ctx := context.Background()
 	srv := newEmbeddingServer(t, 64)
-	e := &OpenAIEmbedder{BaseURL: srv.URL + "/v1/", Model: "nomic-embed-text", Dimensions: 64, APIKey: "sk-test", BatchSize: 3}
+	e := &OpenAI{BaseURL: srv.URL + "/v1/", Model: "nomic-embed-text", Dimensions: 64, APIKey: "sk-test", BatchSize: 3}
 	texts := []string{"alpha", "beta", "", "gamma", "delta", "epsilon", "zeta"}
 	vecs, err := e.Embed(ctx, texts)
 	if err != nil {
@@ -90,7 +90,7 @@ func TestOpenAIEmbedder(t *testing.T) {
 	if srv.requests != 3 || srv.inputs != 7 {
 		t.Errorf("%d requests with %d inputs, want 3 with 7", srv.requests, srv.inputs)
 	}
-	h, _ := NewHashEmbedder()
+	h, _ := NewHash()
 	for i, text := range texts {
 		want, _ := h.Embed(ctx, []string{text})
 		if len(vecs[i]) != 64 || (text != "" && vecs[i][0] != want[0][0]) {
@@ -111,27 +111,27 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 
 	tests := []struct {
 		name        string
-		e           OpenAIEmbedder
+		e           OpenAI
 		fail        func(w http.ResponseWriter) bool
 		unavailable bool
 		contains    string
 	}{
-		{"server down", OpenAIEmbedder{BaseURL: downURL, Model: "m", Dimensions: 64}, nil, true, "connection refused"},
-		{"bad key", OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "nope"}, nil, false, "Incorrect API key provided"},
-		{"wrong size", OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 384, APIKey: "sk-test"}, nil, false, "returned 64-dimensional vectors, configured 384"},
-		{"timeout", OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test", Timeout: 50 * time.Millisecond},
+		{"server down", OpenAI{BaseURL: downURL, Model: "m", Dimensions: 64}, nil, true, "connection refused"},
+		{"bad key", OpenAI{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "nope"}, nil, false, "Incorrect API key provided"},
+		{"wrong size", OpenAI{BaseURL: srv.URL, Model: "m", Dimensions: 384, APIKey: "sk-test"}, nil, false, "returned 64-dimensional vectors, configured 384"},
+		{"timeout", OpenAI{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test", Timeout: 50 * time.Millisecond},
 			func(w http.ResponseWriter) bool { time.Sleep(300 * time.Millisecond); return false }, true, "deadline exceeded"},
-		{"overloaded", OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test"},
+		{"overloaded", OpenAI{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test"},
 			func(w http.ResponseWriter) bool {
 				w.WriteHeader(http.StatusServiceUnavailable)
 				fmt.Fprint(w, `{"error":"model is loading"}`)
 				return true
 			}, true, "model is loading"},
-		{"garbage", OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test"},
+		{"garbage", OpenAI{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test"},
 			func(w http.ResponseWriter) bool { fmt.Fprint(w, "<html>proxy error</html>"); return true }, false, "malformed response"},
-		{"too few", OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test"},
+		{"too few", OpenAI{BaseURL: srv.URL, Model: "m", Dimensions: 64, APIKey: "sk-test"},
 			func(w http.ResponseWriter) bool { fmt.Fprint(w, `{"data":[{"embedding":[1],"index":0}]}`); return true }, false, "1 embeddings for 2 inputs"},
-		{"no model", OpenAIEmbedder{BaseURL: srv.URL, Dimensions: 64}, nil, false, "model and dimensions must be set"},
+		{"no model", OpenAI{BaseURL: srv.URL, Dimensions: 64}, nil, false, "model and dimensions must be set"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,43 +142,12 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if errors.Is(err, ErrEmbedderUnavailable) != tt.unavailable {
+			if errors.Is(err, ErrUnavailable) != tt.unavailable {
 				t.Errorf("unavailable = %v, want %v: %v", !tt.unavailable, tt.unavailable, err)
 			}
 			if !strings.Contains(err.Error(), tt.contains) {
 				t.Errorf("error %q does not say %q", err, tt.contains)
 			}
 		})
-	}
-}
-
-// TestOpenAIIndex indexes through a real embedding server, then searches
-// with the server down: hybrid falls back to keywords and says so, vector
-// mode fails, and the index is unharmed.
-func TestOpenAIIndex(t *testing.T) {
-	ctx := context.Background()
-	srv := newEmbeddingServer(t, 384)
-	e := &OpenAIEmbedder{BaseURL: srv.URL, Model: "m", Dimensions: 384, APIKey: "sk-test", Timeout: time.Second}
-	ix, _ := openTest(t, Options{Embedder: e})
-	put(t, ix, corpus()...)
-	if hits := search(t, ix, Query{Text: "migrations", Mode: Vector}); len(hits) == 0 || hits[0].Path != "core/facts/goose.md" {
-		t.Fatalf("vector search through the server: %v", paths(hits))
-	}
-	srv.Close()
-	res, err := ix.Search(ctx, Query{Text: "migrations"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(res.VectorErr, ErrEmbedderUnavailable) || len(res.Hits) == 0 || res.Hits[0].VectorRank != 0 {
-		t.Errorf("hybrid with server down: VectorErr %v, %d hits", res.VectorErr, len(res.Hits))
-	}
-	if _, err := ix.Search(ctx, Query{Text: "migrations", Mode: Vector}); !errors.Is(err, ErrEmbedderUnavailable) {
-		t.Errorf("vector mode with server down: %v", err)
-	}
-	if err := ix.Put(ctx, Document{Path: "new.md", Body: "text"}); !errors.Is(err, ErrEmbedderUnavailable) {
-		t.Errorf("put with server down: %v", err)
-	}
-	if ix.Count() != 5 {
-		t.Errorf("count %d after failed put, want 5", ix.Count())
 	}
 }

@@ -1,4 +1,4 @@
-package indexer
+package vecstore
 
 import (
 	"bytes"
@@ -12,62 +12,64 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/cairn-mem/cairn/indexer/embed"
 )
 
 func TestVecStoreRoundTrip(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "vectors")
-	s := newVecStore(file, 3, "t")
-	if err := s.create(); err != nil {
+	s := New(file, 3, "t")
+	if err := s.Create(); err != nil {
 		t.Fatal(err)
 	}
-	var l logBuf
-	e1 := &entry{path: "a.md", seq: 0, startLine: 1, endLine: 2, endCol: 5, tokens: 7, title: "A", kind: "fact",
-		layer: "core", session: "s", tags: []string{"x", "y"}, created: 1, updated: -2, importance: 0.5, hash: 42}
-	e2 := &entry{path: "a.md", seq: 1, title: "A"}
-	e3 := &entry{path: "b.md", seq: 0}
-	l.put(e1, []float32{1, 0, 0})
-	l.put(e2, []float32{0, 1, 0})
-	l.put(e3, []float32{0, 0, 1})
-	l.delete("b.md")
-	if err := s.commit(&l); err != nil {
+	var l Log
+	e1 := &Entry{Path: "a.md", Seq: 0, StartLine: 1, EndLine: 2, EndCol: 5, Tokens: 7, Title: "A", Kind: "fact",
+		Layer: "core", Session: "s", Tags: []string{"x", "y"}, Created: 1, Updated: -2, Importance: 0.5, Hash: 42}
+	e2 := &Entry{Path: "a.md", Seq: 1, Title: "A"}
+	e3 := &Entry{Path: "b.md", Seq: 0}
+	l.Put(e1, []float32{1, 0, 0})
+	l.Put(e2, []float32{0, 1, 0})
+	l.Put(e3, []float32{0, 0, 1})
+	l.Delete("b.md")
+	if err := s.Commit(&l); err != nil {
 		t.Fatal(err)
 	}
-	s.close()
+	s.Close()
 
-	s2 := newVecStore(file, 3, "t")
-	if err := s2.load(); err != nil {
+	s2 := New(file, 3, "t")
+	if err := s2.Load(); err != nil {
 		t.Fatal(err)
 	}
-	defer s2.close()
-	if s2.count() != 2 || len(s2.byPath) != 1 {
-		t.Fatalf("count %d paths %d", s2.count(), len(s2.byPath))
+	defer s2.Close()
+	if s2.Count() != 2 || len(s2.byPath) != 1 {
+		t.Fatalf("count %d paths %d", s2.Count(), len(s2.byPath))
 	}
-	got, ok := s2.lookup("a.md#0")
+	got, ok := s2.Lookup("a.md#0")
 	if !ok {
 		t.Fatal("a.md#0 missing")
 	}
 	got.slot = e1.slot
-	if got.path != e1.path || got.endCol != 5 || got.tokens != 7 || got.kind != "fact" || len(got.tags) != 2 ||
-		got.created != 1 || got.updated != -2 || got.importance != 0.5 || got.hash != 42 {
+	if got.Path != e1.Path || got.EndCol != 5 || got.Tokens != 7 || got.Kind != "fact" || len(got.Tags) != 2 ||
+		got.Created != 1 || got.Updated != -2 || got.Importance != 0.5 || got.Hash != 42 {
 		t.Errorf("round trip: %+v", got)
 	}
-	hits := s2.search([]float32{0, 1, 0}, 1, nil)
-	if len(hits) != 1 || s2.entries[hits[0].slot].seq != 1 || hits[0].score != 1 {
+	hits := s2.Search([]float32{0, 1, 0}, 1, nil)
+	if len(hits) != 1 || s2.entries[hits[0].Slot].Seq != 1 || hits[0].Score != 1 {
 		t.Errorf("search: %+v", hits)
 	}
 	// Compaction keeps the live chunks only.
-	if err := s2.compact(true); err != nil {
+	if err := s2.Compact(true); err != nil {
 		t.Fatal(err)
 	}
-	s3 := newVecStore(file, 3, "t")
-	if err := s3.load(); err != nil {
+	s3 := New(file, 3, "t")
+	if err := s3.Load(); err != nil {
 		t.Fatal(err)
 	}
-	defer s3.close()
-	if s3.count() != 2 || s3.dead != 0 {
-		t.Errorf("after compaction: %d live, %d dead", s3.count(), s3.dead)
+	defer s3.Close()
+	if s3.Count() != 2 || s3.dead != 0 {
+		t.Errorf("after compaction: %d live, %d dead", s3.Count(), s3.dead)
 	}
-	if s := newVecStore(file, 4, "t"); s.load() == nil {
+	if s := New(file, 4, "t"); s.Load() == nil {
 		t.Errorf("loaded with another dimension")
 	}
 }
@@ -111,10 +113,10 @@ func TestDot(t *testing.T) {
 // at "|" into payloads, each framed with a valid checksum so the decoder
 // of records is reached; an input starting with "!" is used raw.
 func FuzzVectorsFile(f *testing.F) {
-	s := newVecStore("", 2, "f")
-	var l logBuf
-	l.put(&entry{path: "p", seq: 3, tags: []string{"t"}, title: "x"}, []float32{0.6, 0.8})
-	l.delete("p")
+	s := New("", 2, "f")
+	var l Log
+	l.Put(&Entry{Path: "p", Seq: 3, Tags: []string{"t"}, Title: "x"}, []float32{0.6, 0.8})
+	l.Delete("p")
 	for b := l.b; len(b) > 0; { // the payloads, "|"-separated
 		n := binary.LittleEndian.Uint32(b)
 		f.Add(b[8 : 8+n])
@@ -130,7 +132,7 @@ func FuzzVectorsFile(f *testing.F) {
 		if len(in) > 0 && in[0] == '!' {
 			file = append(file, in[1:]...)
 		} else {
-			var l logBuf
+			var l Log
 			for _, p := range bytes.Split(in, []byte("|")) {
 				if len(p) > 0 {
 					l.frame(p)
@@ -138,11 +140,11 @@ func FuzzVectorsFile(f *testing.F) {
 			}
 			file = append(file, l.b...)
 		}
-		s := newVecStore("", 2, "f")
+		s := New("", 2, "f")
 		if err := s.read(bytes.NewReader(file)); err == nil {
-			s.search([]float32{1, 0}, 3, nil)
+			s.Search([]float32{1, 0}, 3, nil)
 			for p := range s.byPath {
-				s.ids(p)
+				s.IDs(p)
 			}
 		}
 	})
@@ -154,31 +156,27 @@ func FuzzVectorsFile(f *testing.F) {
 // 0.984 on random vectors: what it misses are near ties (the labelled
 // set's hit@k is the same as with float32).
 func TestVecSearchRecall(t *testing.T) {
-	h, err := NewHashEmbedder()
+	h, err := embed.NewHash()
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, _ := benchDocs(10_000, 3)
-	texts := make([]string, len(docs))
-	for i, d := range docs {
-		texts[i] = d.Title + "\n\n" + d.Body
-	}
+	texts := benchTexts(10_000, 3)
 	vecs, _ := h.Embed(context.Background(), texts)
 	r := rand.New(rand.NewSource(4))
-	random := make([][]float32, len(docs))
+	random := make([][]float32, len(texts))
 	for i := range random {
-		v := make([]float32, HashDim)
+		v := make([]float32, embed.HashDim)
 		for j := range v {
 			v[j] = float32(r.NormFloat64())
 		}
-		normalize(v)
+		embed.Normalize(v)
 		random[i] = v
 	}
 	for _, k := range []int{10, 150} { // 150: what memory's search asks for
 		for name, set := range map[string][][]float32{"embeddings": vecs, "random": random} {
-			s := newVecStore("", HashDim, "t")
+			s := New("", embed.HashDim, "t")
 			for i, v := range set {
-				s.put(&entry{path: fmt.Sprint(i)}, v)
+				s.put(&Entry{Path: fmt.Sprint(i)}, v)
 			}
 			found, total := 0, 0
 			for qi := 0; qi < 50; qi++ {
@@ -190,17 +188,17 @@ func TestVecSearchRecall(t *testing.T) {
 					}
 					q = v[0]
 				}
-				exact := make([]scored, len(set))
+				exact := make([]Scored, len(set))
 				for i, v := range set {
-					exact[i] = scored{i, dotGo(q, v)}
+					exact[i] = Scored{i, dotGo(q, v)}
 				}
 				sort.Slice(exact, func(i, j int) bool { return minHeap(exact).Less(j, i) })
 				want := map[int]bool{}
 				for _, x := range exact[:k] {
-					want[x.slot] = true
+					want[x.Slot] = true
 				}
-				for _, x := range s.search(q, k, nil) {
-					if want[x.slot] {
+				for _, x := range s.Search(q, k, nil) {
+					if want[x.Slot] {
 						found++
 					}
 				}
@@ -221,38 +219,38 @@ func TestVecSearchRecall(t *testing.T) {
 func TestVecStoreLazyRead(t *testing.T) {
 	for _, replace := range []bool{false, true} {
 		file := filepath.Join(t.TempDir(), "vectors")
-		s := newVecStore(file, 3, "t")
-		if err := s.create(); err != nil {
+		s := New(file, 3, "t")
+		if err := s.Create(); err != nil {
 			t.Fatal(err)
 		}
-		l := s.newLog()
-		l.put(&entry{path: "a.md"}, []float32{1, 0, 0})
-		l.put(&entry{path: "b.md"}, []float32{0, 1, 0})
-		if err := s.commit(l); err != nil {
+		l := s.NewLog()
+		l.Put(&Entry{Path: "a.md"}, []float32{1, 0, 0})
+		l.Put(&Entry{Path: "b.md"}, []float32{0, 1, 0})
+		if err := s.Commit(l); err != nil {
 			t.Fatal(err)
 		}
 		if replace { // a.md's vector moves to the end of the file
-			l := s.newLog()
-			l.delete("a.md")
-			l.put(&entry{path: "a.md"}, []float32{0, 0, 1})
-			if err := s.commit(l); err != nil {
+			l := s.NewLog()
+			l.Delete("a.md")
+			l.Put(&Entry{Path: "a.md"}, []float32{0, 0, 1})
+			if err := s.Commit(l); err != nil {
 				t.Fatal(err)
 			}
 		}
-		s.close()
+		s.Close()
 		want := map[bool][]float32{false: {1, 0, 0}, true: {0, 0, 1}}[replace]
-		s2 := newVecStore(file, 3, "t")
-		if err := s2.load(); err != nil {
+		s2 := New(file, 3, "t")
+		if err := s2.Load(); err != nil {
 			t.Fatal(err)
 		}
 		if s2.ready.Load() {
 			t.Fatalf("replace=%v: vectors read at load", replace)
 		}
-		hits := s2.search(want, 1, nil)
-		if len(hits) != 1 || s2.entries[hits[0].slot].path != "a.md" || hits[0].score != 1 {
+		hits := s2.Search(want, 1, nil)
+		if len(hits) != 1 || s2.entries[hits[0].Slot].Path != "a.md" || hits[0].Score != 1 {
 			t.Errorf("replace=%v: search %+v", replace, hits)
 		}
-		s2.close()
+		s2.Close()
 
 		// Damage a.md's vector: found at first use, not at load.
 		b, err := os.ReadFile(file + dataExt)
@@ -264,14 +262,15 @@ func TestVecStoreLazyRead(t *testing.T) {
 			b[1] ^= 0x5a
 		}
 		os.WriteFile(file+dataExt, b, 0o600)
-		s3 := newVecStore(file, 3, "t")
-		if err := s3.load(); err != nil {
+		s3 := New(file, 3, "t")
+		if err := s3.Load(); err != nil {
 			t.Fatal(err)
 		}
-		if err := s3.materialize(); !errors.Is(err, ErrNeedsRebuild) {
-			t.Errorf("replace=%v: damaged vector: %v, want ErrNeedsRebuild", replace, err)
+		var ce *CorruptError
+		if err := s3.Materialize(); !errors.As(err, &ce) {
+			t.Errorf("replace=%v: damaged vector: %v, want a *CorruptError", replace, err)
 		}
-		s3.close()
+		s3.Close()
 	}
 }
 
@@ -292,89 +291,54 @@ func dotGo(a, b []float32) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-// TestFeatTable checks the embedder's feature counts against a map,
-// across growth and reuse, with colliding low bits and the hash 0.
-func TestFeatTable(t *testing.T) {
-	r := rand.New(rand.NewSource(5))
-	var ft featTable
-	for round, n := range []int{0, 1, 10, 600, 5000, 3} {
-		ft.reset()
-		want := map[uint64]float64{}
-		for i := 0; i < n; i++ {
-			h := uint64(r.Intn(n/2+1)) << (r.Intn(3) * 20) // repeats, same low bits
-			if h == 0 {
-				h = 1 // as add counts it
-			}
-			w := r.Float64()
-			ft.add(h, w)
-			want[h] += w
-		}
-		got := map[uint64]float64{}
-		for _, i := range ft.used {
-			if _, dup := got[ft.keys[i]]; dup {
-				t.Fatalf("round %d: %x counted twice", round, ft.keys[i])
-			}
-			got[ft.keys[i]] = ft.vals[i]
-		}
-		if len(got) != len(want) {
-			t.Fatalf("round %d: %d features, want %d", round, len(got), len(want))
-		}
-		for h, w := range want {
-			if math.Abs(got[h]-w) > 1e-9 {
-				t.Errorf("round %d: %x counts %v, want %v", round, h, got[h], w)
-			}
-		}
-	}
-}
-
 // TestVecStoreFieldCoding checks that the fields coded against the
 // previous put record (path, title, layer, session, times, importance,
 // vector offset) come back as written, across commits, a reload and a
 // compaction.
 func TestVecStoreFieldCoding(t *testing.T) {
-	entries := []*entry{
-		{path: "archive/2026/10/s0/summary.md", title: "Summary of session s0", kind: "summary", layer: "archival", session: "s0", created: 5e18, updated: 5e18, importance: 0.6, hash: 1},
-		{path: "archive/2026/10/s0/summary.md", seq: 1, title: "Summary of session s0", kind: "summary", layer: "archival", session: "s0", created: 5e18, updated: 5e18 + 7, importance: 0.6, hash: 2},
-		{path: "archive/2026/10/s0/prompts.md", title: "Prompts of session s0", kind: "prompt", layer: "archival", session: "s0", created: 4e18, updated: 6e18, importance: 0.123456789, hash: 3},
-		{path: "archive/2026/10/s1/prompts.md", title: "", kind: "prompt", layer: "archival", session: "s1", importance: -1, hash: 4},
-		{path: "core/a.md", title: "s0", kind: "fact", layer: "core", tags: []string{"t"}, created: -3, importance: 1, hash: 5},
-		{path: "core", title: "of session s0", layer: "", importance: math.NaN(), hash: 6},
-		{path: "core/b.md", title: "Prompts of session s0", kind: "fact", layer: "core", importance: 999.999, hash: 7},
+	entries := []*Entry{
+		{Path: "archive/2026/10/s0/summary.md", Title: "Summary of session s0", Kind: "summary", Layer: "archival", Session: "s0", Created: 5e18, Updated: 5e18, Importance: 0.6, Hash: 1},
+		{Path: "archive/2026/10/s0/summary.md", Seq: 1, Title: "Summary of session s0", Kind: "summary", Layer: "archival", Session: "s0", Created: 5e18, Updated: 5e18 + 7, Importance: 0.6, Hash: 2},
+		{Path: "archive/2026/10/s0/prompts.md", Title: "Prompts of session s0", Kind: "prompt", Layer: "archival", Session: "s0", Created: 4e18, Updated: 6e18, Importance: 0.123456789, Hash: 3},
+		{Path: "archive/2026/10/s1/prompts.md", Title: "", Kind: "prompt", Layer: "archival", Session: "s1", Importance: -1, Hash: 4},
+		{Path: "core/a.md", Title: "s0", Kind: "fact", Layer: "core", Tags: []string{"t"}, Created: -3, Importance: 1, Hash: 5},
+		{Path: "core", Title: "of session s0", Layer: "", Importance: math.NaN(), Hash: 6},
+		{Path: "core/b.md", Title: "Prompts of session s0", Kind: "fact", Layer: "core", Importance: 999.999, Hash: 7},
 	}
 	file := filepath.Join(t.TempDir(), "vectors")
-	s := newVecStore(file, 3, "t")
-	if err := s.create(); err != nil {
+	s := New(file, 3, "t")
+	if err := s.Create(); err != nil {
 		t.Fatal(err)
 	}
 	for i, e := range entries { // one commit each but the first two
-		l := s.newLog()
+		l := s.NewLog()
 		c := *e
-		l.put(&c, []float32{float32(i), 1, 0})
+		l.Put(&c, []float32{float32(i), 1, 0})
 		if i == 0 {
 			c2 := *entries[1]
-			l.put(&c2, []float32{1, 1, 0})
+			l.Put(&c2, []float32{1, 1, 0})
 		}
 		if i == 1 {
 			continue
 		}
-		if err := s.commit(l); err != nil {
+		if err := s.Commit(l); err != nil {
 			t.Fatal(err)
 		}
 	}
-	check := func(s *vecStore, when string) {
+	check := func(s *Store, when string) {
 		t.Helper()
-		if s.count() != len(entries) {
-			t.Fatalf("%s: %d chunks, want %d", when, s.count(), len(entries))
+		if s.Count() != len(entries) {
+			t.Fatalf("%s: %d chunks, want %d", when, s.Count(), len(entries))
 		}
 		for _, want := range entries {
-			got, ok := s.lookup(want.id())
+			got, ok := s.Lookup(want.ID())
 			if !ok {
-				t.Fatalf("%s: %s missing", when, want.id())
+				t.Fatalf("%s: %s missing", when, want.ID())
 			}
 			g, w := *got, *want
 			g.slot, w.slot = 0, 0
-			if g.importance != g.importance && w.importance != w.importance {
-				g.importance, w.importance = 0, 0 // NaN
+			if g.Importance != g.Importance && w.Importance != w.Importance {
+				g.Importance, w.Importance = 0, 0 // NaN
 			}
 			if fmt.Sprint(g) != fmt.Sprint(w) {
 				t.Errorf("%s:\n got %+v\nwant %+v", when, g, w)
@@ -382,30 +346,30 @@ func TestVecStoreFieldCoding(t *testing.T) {
 		}
 	}
 	check(s, "written")
-	s.close()
-	s2 := newVecStore(file, 3, "t")
-	if err := s2.load(); err != nil {
+	s.Close()
+	s2 := New(file, 3, "t")
+	if err := s2.Load(); err != nil {
 		t.Fatal(err)
 	}
 	check(s2, "loaded")
-	if err := s2.compact(true); err != nil {
+	if err := s2.Compact(true); err != nil {
 		t.Fatal(err)
 	}
-	l := s2.newLog() // after a compaction, coded against its last record
-	extra := &entry{path: "core/b.md", seq: 1, title: "Prompts of session s0", layer: "core", importance: 0.5}
-	l.put(extra, []float32{0, 0, 1})
-	if err := s2.commit(l); err != nil {
+	l := s2.NewLog() // after a compaction, coded against its last record
+	extra := &Entry{Path: "core/b.md", Seq: 1, Title: "Prompts of session s0", Layer: "core", Importance: 0.5}
+	l.Put(extra, []float32{0, 0, 1})
+	if err := s2.Commit(l); err != nil {
 		t.Fatal(err)
 	}
 	entries = append(entries, extra)
-	s2.close()
-	s3 := newVecStore(file, 3, "t")
-	if err := s3.load(); err != nil {
+	s2.Close()
+	s3 := New(file, 3, "t")
+	if err := s3.Load(); err != nil {
 		t.Fatal(err)
 	}
-	defer s3.close()
+	defer s3.Close()
 	check(s3, "compacted")
-	if err := s3.materialize(); err != nil {
+	if err := s3.Materialize(); err != nil {
 		t.Fatal(err)
 	}
 }
