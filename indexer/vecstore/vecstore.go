@@ -182,16 +182,6 @@ func (s *Store) Load() error {
 	return s.openAppend()
 }
 
-// read replays a vectors file from r (with no vectors to read).
-func (s *Store) read(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	s.dsize = math.MaxInt64 - 1<<32
-	return s.parse(b)
-}
-
 // parse replays a vectors file's bytes.
 func (s *Store) parse(b []byte) error {
 	s.ready.Store(false)
@@ -362,12 +352,6 @@ func (s *Store) interned(b []byte) string {
 	v := string(b)
 	s.intern[v] = v
 	return v
-}
-
-// put adds e with vector v to memory, replacing a chunk with the same id.
-func (s *Store) put(e *Entry, v []float32) {
-	slot := s.place(e)
-	s.scales[slot] = quantize(v, s.codes[slot*s.cd:(slot+1)*s.cd])
 }
 
 // putBytes is put with the vector as stored: a little-endian float32
