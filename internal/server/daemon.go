@@ -48,6 +48,7 @@ type Daemon struct {
 	Backoff Backoff
 
 	started time.Time
+	token   string
 	ops     opLock
 }
 
@@ -84,6 +85,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	d.token = token
 	addr := d.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -130,7 +132,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		Log:     d.Log,
 		Backoff: d.Backoff,
 		Parts: append([]Part{
-			{"http", &httpServer{handler: limit(requireToken(token, mux)), l: l, addr: l.Addr().String()}},
+			{"http", &httpServer{handler: checkHost(l.Addr(), limit(requireToken(token, mux))), l: l, addr: l.Addr().String()}},
 			{"monitor", monitor{mem: d.Mem}},
 			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
 		}, d.Parts...),
@@ -141,7 +143,14 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	return err
 }
 
+// health says the daemon is alive. Who it serves and which process it
+// is are for the holder of the token only: any local process can reach
+// the port.
 func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
+	if !authorized(r, d.token) {
+		reply(w, http.StatusOK, map[string]any{"status": "ok"})
+		return
+	}
 	reply(w, http.StatusOK, map[string]any{
 		"status":  "ok",
 		"pid":     os.Getpid(),
@@ -201,13 +210,50 @@ func ensureToken(name string) (string, error) {
 }
 
 // requireToken refuses requests without the bearer token, except the
-// health check, so that a dead or live daemon can be told apart cheaply.
+// health check, so that a dead or live daemon can be told apart cheaply
+// (it says no more than that without the token).
 func requireToken(token string, h http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Compared in constant time: another local user may probe the port.
-		if r.URL.Path != "/api/health" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		if r.URL.Path != "/api/health" && !authorized(r, token) {
+			w.Header().Set("WWW-Authenticate", "Bearer")
 			replyError(w, http.StatusUnauthorized, "missing or wrong bearer token (see .cairn/.state/token)")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// authorized reports whether r carries "Authorization: Bearer token".
+// The scheme is case-insensitive (RFC 7235: "bearer" and "BEARER" are
+// Bearer); the token is compared in constant time, since another local
+// user may probe the port.
+func authorized(r *http.Request, token string) bool {
+	scheme, cred, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || token == "" || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimLeft(cred, " ")), []byte(token)) == 1
+}
+
+// checkHost refuses, with 403, a request whose Host header is not the
+// daemon's own address under a loopback name (127.0.0.1, localhost or
+// [::1] with the daemon's port). A web page the user visits can make
+// the browser send requests to 127.0.0.1 under a name the page's owner
+// points there (DNS rebinding); the browser then sends that name as the
+// Host, which this refuses.
+func checkHost(addr net.Addr, h http.Handler) http.Handler {
+	_, port, _ := net.SplitHostPort(addr.String())
+	allowed := map[string]bool{strings.ToLower(addr.String()): true}
+	for _, name := range []string{"127.0.0.1", "localhost", "::1"} {
+		allowed[net.JoinHostPort(name, port)] = true
+		if port == "80" {
+			allowed[name] = true
+			allowed["["+name+"]"] = true
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowed[strings.ToLower(r.Host)] {
+			replyError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not this daemon's address: use http://127.0.0.1:%s", r.Host, port))
 			return
 		}
 		h.ServeHTTP(w, r)
