@@ -172,23 +172,58 @@ func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var cp *memory.Checkpoint
+	var res *client.CheckpointResponse
 	var err error
 	d.ops.do(func() {
-		cp, err = d.Mem.Checkpoint(r.Context(), memory.CheckpointOptions{
-			Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
-		})
+		res, err = Checkpoint(r.Context(), d.Mem, req)
 	})
 	switch {
-	case errors.Is(err, memory.ErrNothingToDo):
-		reply(w, http.StatusOK, client.CheckpointResponse{Changes: []memory.FileChange{}})
 	case errors.Is(err, memory.ErrLocked):
 		replyError(w, http.StatusConflict, err.Error())
 	case err != nil:
 		replyError(w, http.StatusInternalServerError, err.Error())
 	default:
-		reply(w, http.StatusOK, client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes})
+		reply(w, http.StatusOK, res)
 	}
+}
+
+// Checkpoint commits what changed in m, as cairn checkpoint does: with
+// nothing to commit the answer's Commit is empty, and a tag asked for
+// names HEAD.
+func Checkpoint(ctx context.Context, m *memory.Memory, req client.CheckpointRequest) (*client.CheckpointResponse, error) {
+	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
+		Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
+	})
+	if errors.Is(err, memory.ErrNothingToDo) {
+		res := &client.CheckpointResponse{Changes: []memory.FileChange{}}
+		if req.Tag == "" {
+			return res, nil
+		}
+		if err := m.History().Tag(ctx, req.Tag, "HEAD"); err != nil {
+			return nil, err
+		}
+		head, err := m.History().Resolve("HEAD")
+		if err != nil {
+			return nil, err
+		}
+		res.Tag, res.Tagged = req.Tag, head
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: nonNil(cp.Changes)}
+	if req.Tag != "" {
+		res.Tag, res.Tagged = req.Tag, cp.Hash
+	}
+	return res, nil
+}
+
+func nonNil(c []memory.FileChange) []memory.FileChange {
+	if c == nil {
+		return []memory.FileChange{}
+	}
+	return c
 }
 
 // ensureToken returns the bearer token in name, creating it (0600) when
