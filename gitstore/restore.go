@@ -61,7 +61,7 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 		}
 		if mode == filemode.Symlink {
 			os.Remove(name)
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(name), DirPerm); err != nil {
 				return nil, err
 			}
 			if err := os.Symlink(string(data), name); err != nil {
@@ -69,9 +69,9 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 			}
 			continue
 		}
-		perm := os.FileMode(0o644)
+		perm := os.FileMode(FilePerm)
 		if mode == filemode.Executable {
-			perm = 0o755
+			perm = ExecPerm
 		}
 		if err := safefile.Write(name, data, perm); err != nil {
 			return nil, fmt.Errorf("restore: %w", err)

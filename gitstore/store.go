@@ -111,7 +111,7 @@ func Init(ctx context.Context, dir string, files map[string][]byte, subject stri
 		s, err := Open(ctx, dir, opts)
 		return s, false, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
 		return nil, false, fmt.Errorf("init %s: %w", dir, err)
 	}
 	_, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
@@ -182,13 +182,23 @@ func (s *Store) Rel(name string) (string, error) {
 	return CleanPath(filepath.ToSlash(rel))
 }
 
+// The modes of the files and folders cairn makes in the work tree:
+// memory is private to its owner, as the state folder is. Git reads
+// them as the owner; the modes it records (100644, 100755) do not
+// depend on these.
+const (
+	FilePerm = 0o600
+	ExecPerm = 0o700 // a file git records as executable
+	DirPerm  = 0o700
+)
+
 // WriteFile writes a repository file atomically. The caller holds the lock.
 func (s *Store) WriteFile(p string, data []byte) error {
 	name, err := s.Abs(p)
 	if err != nil {
 		return err
 	}
-	return safefile.Write(name, data, 0o644)
+	return safefile.Write(name, data, FilePerm) // its folders DirPerm
 }
 
 // ReadFile reads a repository file from the work tree.

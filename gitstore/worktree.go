@@ -214,9 +214,9 @@ func (s *Store) writeChanges(changes []change) error {
 		if err != nil {
 			return err
 		}
-		perm := os.FileMode(0o644)
+		perm := os.FileMode(FilePerm)
 		if ch.e.mode == 0o100755 {
-			perm = 0o755
+			perm = ExecPerm
 		}
 		if err := writeStarted(name, data, perm, &batch); err != nil {
 			return err
@@ -248,7 +248,7 @@ func (s *Store) writeChanges(changes []change) error {
 // recognises them.
 func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error {
 	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")

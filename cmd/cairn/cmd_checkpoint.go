@@ -51,12 +51,18 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	if opts.tag == "" {
 		// A running daemon has the stat cache in memory and knows what
 		// changed: let it checkpoint.
+		// A daemon that went away mid-request (the error wraps
+		// client.ErrNoDaemon) leaves the work to this process; an error
+		// it answered is its answer.
 		if c, err := client.Discover(ctx, m.StatePath(""), daemonWait); err == nil {
 			resp, err := c.Checkpoint(ctx, client.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event})
-			if err != nil {
+			if err == nil {
+				return printCheckpoint(g, opts, resp.Commit, resp.Subject, resp.Changes)
+			}
+			if !errors.Is(err, client.ErrNoDaemon) {
 				return err
 			}
-			return printCheckpoint(g, opts, resp.Commit, resp.Subject, resp.Changes)
+			g.warn(fmt.Sprintf("the cairn daemon went away (%v); checkpointing here", err))
 		}
 	}
 	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{

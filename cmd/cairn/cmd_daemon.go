@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -160,9 +161,26 @@ func runDaemonStop(ctx context.Context, g *globals) error {
 		return err
 	}
 	defer m.Close()
-	s := readDaemonState(m)
-	if s.PID == 0 {
+	var s daemonState
+	b, err := os.ReadFile(m.StatePath(client.PIDFile))
+	if err == nil {
+		s.PID, err = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	if errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintln(g.stdout, "daemon: not running")
+		return nil
+	}
+	if err != nil || s.PID <= 0 {
+		s.PID = 0 // not a pid: stale, whatever wrote it
+	}
+	// A pid file outlives a daemon killed with -9, and its pid may be
+	// another process's by now: signal only this memory's daemon.
+	ours, err := isDaemon(m, s.PID)
+	if err != nil {
+		return err
+	}
+	if !ours {
+		fmt.Fprintf(g.stdout, "daemon: not running; removed the stale %s (pid %d is not this memory's daemon)\n", m.StatePath(client.PIDFile), s.PID)
 		return nil
 	}
 	if err := syscall.Kill(s.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -176,4 +194,43 @@ func runDaemonStop(ctx context.Context, g *globals) error {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return fmt.Errorf("daemon (pid %d) did not stop within 10s", s.PID)
+}
+
+// daemonHolder is how long to wait for a daemon that holds its lock to
+// say who it is (it writes that just after taking it).
+const daemonHolder = 2 * time.Second
+
+// isDaemon reports whether pid is this memory's daemon. A daemon holds
+// .state/daemon.lock while it runs, and wrote "pid N ..." into it. When
+// nobody holds the lock, no daemon runs: the pid file (and the address)
+// are stale, and removed, and isDaemon reports false. When the lock's
+// holder is another process than pid, or does not say who it is, the
+// error says so and nothing is signalled.
+func isDaemon(m *memory.Memory, pid int) (bool, error) {
+	lock := m.StatePath(client.LockFile)
+	unlock, err := safefile.TryLock(lock)
+	if err == nil {
+		defer unlock()
+		// Under the lock: no daemon can start and write its own.
+		os.Remove(m.StatePath(client.AddrFile))
+		if err := os.Remove(m.StatePath(client.PIDFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return false, err
+		}
+		return false, nil
+	}
+	if !errors.Is(err, safefile.ErrLocked) {
+		return false, fmt.Errorf("stop daemon: %w", err)
+	}
+	for deadline := time.Now().Add(daemonHolder); ; time.Sleep(20 * time.Millisecond) {
+		var holder int
+		if _, err := fmt.Sscanf(safefile.Holder(lock), "pid %d", &holder); err == nil {
+			if holder != pid {
+				return false, fmt.Errorf("stop daemon: %s names pid %d, but the daemon holding %s is pid %d; not signalling either", m.StatePath(client.PIDFile), pid, lock, holder)
+			}
+			return true, nil
+		}
+		if time.Now().After(deadline) {
+			return false, fmt.Errorf("stop daemon: %s is held by a process that does not say who it is; not signalling pid %d", lock, pid)
+		}
+	}
 }

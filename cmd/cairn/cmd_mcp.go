@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"runtime/debug"
 
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
 
@@ -47,10 +45,7 @@ func runMCP(ctx context.Context, g *globals) error {
 		Version: v,
 		Log:     slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(g.stdin), Writer: nopWriteCloser{g.stdout}}
-	return s.Run(ctx, t)
+	// A line that is not a JSON-RPC message is answered with an error;
+	// the session goes on.
+	return s.Run(ctx, server.StdioTransport(g.stdin, g.stdout))
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -176,4 +179,105 @@ func BenchmarkMCPStdio(b *testing.B) {
 			}
 		})
 	})
+}
+
+// Issue 12, item 17: one malformed line must not end cairn mcp. The real
+// binary over stdio: a line that is not JSON is answered -32700 (parse
+// error), JSON that is not a JSON-RPC message -32600 (invalid request,
+// with its id when it has one), and the session goes on.
+func TestMCPMalformedLine(t *testing.T) {
+	p := project(t)
+	ok(t, p, "init")
+	cmd := exec.Command(binary, "-C", p, "mcp")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan map[string]any)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var v map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+				v = map[string]any{"not JSON": sc.Text()}
+			}
+			lines <- v
+		}
+		close(lines)
+	}()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatalf("write %q: %v\n%s", line, err, stderr.String())
+		}
+	}
+	next := func(what string) map[string]any {
+		t.Helper()
+		select {
+		case v, open := <-lines:
+			if !open {
+				t.Fatalf("%s: cairn mcp ended\n%s", what, stderr.String())
+			}
+			return v
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: no answer\n%s", what, stderr.String())
+		}
+		return nil
+	}
+	errorOf := func(v map[string]any) (float64, any) {
+		e, _ := v["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		return code, v["id"]
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	if v := next("initialize"); v["result"] == nil {
+		t.Fatalf("initialize: %v", v)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, tc := range []struct {
+		line string
+		code float64
+		id   any
+	}{
+		{`this is not JSON`, -32700, nil},
+		{`{"jsonrpc":"2.0","id":2,"method":`, -32700, nil},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/list"} trailing`, -32700, nil},
+		{"\x00\x01\x02", -32700, nil},
+		{`42`, -32600, nil},
+		{`[]`, -32600, nil},
+		{`[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]`, -32600, nil},
+		{`{"id":5,"method":"tools/list"}`, -32600, 5.0},
+		{`{"jsonrpc":"1.0","id":"six","method":"tools/list"}`, -32600, "six"},
+	} {
+		send(tc.line)
+		v := next(tc.line)
+		if code, id := errorOf(v); code != tc.code || id != tc.id {
+			t.Errorf("%q: answer %v, want error %v with id %v", tc.line, v, tc.code, tc.id)
+		}
+	}
+	send("")
+	send(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`)
+	v := next("tools/list after the bad lines")
+	if res, _ := v["result"].(map[string]any); v["id"] != 7.0 || res == nil || len(res["tools"].([]any)) != 7 {
+		t.Errorf("tools/list after the bad lines: %v", v)
+	}
+	send(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"get","arguments":{"ids":["../../etc/passwd"]}}}`)
+	if res, _ := next("get outside the memory")["result"].(map[string]any); res == nil || res["isError"] != true {
+		t.Errorf("get outside the memory: %v", res)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("cairn mcp after stdin closed: %v\n%s", err, stderr.String())
+	}
 }

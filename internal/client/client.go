@@ -16,7 +16,10 @@ import (
 )
 
 // ErrNoDaemon is wrapped by the errors of a Client that found no daemon
-// to talk to: none was started, or it does not answer.
+// to talk to: none was started, it does not answer, or it went away
+// before it finished its answer (a connection refused, reset or closed:
+// EOF). The caller can do the work itself. An error the daemon answered
+// is an *APIError instead: a real answer, not to be tried again here.
 var ErrNoDaemon = errors.New("no cairn daemon answers")
 
 // Client calls a daemon's search API. It is a Searcher.
@@ -121,7 +124,8 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return fmt.Errorf("cairn daemon at %s: read answer: %w", c.BaseURL, err)
+		// It died while answering: as good as no answer.
+		return fmt.Errorf("%w at %s: read answer: %v", ErrNoDaemon, c.BaseURL, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		var e struct{ Error string }

@@ -113,11 +113,15 @@ type CheckpointRequest struct {
 }
 
 // CheckpointResponse is the daemon's answer; Commit is empty when there
-// was nothing to checkpoint.
+// was nothing to checkpoint. Tag and Tagged are the tag asked for and
+// the commit it names: the new one, or HEAD when there was nothing to
+// commit (naming the current state is still worth doing).
 type CheckpointResponse struct {
 	Commit  string              `json:"commit"`
 	Subject string              `json:"subject,omitempty"`
 	Changes []memory.FileChange `json:"changes"`
+	Tag     string              `json:"tag,omitempty"`
+	Tagged  string              `json:"tagged,omitempty"`
 }
 
 // Progress counts the steps of a session's long-running task.

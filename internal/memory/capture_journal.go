@@ -399,7 +399,7 @@ func (jf journalFile) redo(j *journal) error {
 		if _, err := os.Lstat(to); err == nil {
 			return fmt.Errorf("move %s to %s: %s exists", mv.From, mv.To, mv.To)
 		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(to), gitstore.DirPerm); err != nil {
 			return err
 		}
 		if err := os.Rename(from, to); err != nil {
@@ -484,7 +484,7 @@ func (jf journalFile) undo(j *journal) error {
 		if _, err := os.Lstat(from); err == nil {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(from), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(from), gitstore.DirPerm); err != nil {
 			return err
 		}
 		if err := os.Rename(to, from); err != nil {

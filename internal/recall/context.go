@@ -568,7 +568,7 @@ func writeCoreCache(name, commit string, items []coreItem) {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
 			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title))
 	}
-	safefile.WriteSync(name, []byte(b.String()), 0o644, safefile.SyncNone)
+	safefile.WriteSync(name, []byte(b.String()), 0o600, safefile.SyncNone)
 }
 
 // quickMeta reads the keys that rank a core item from its front matter

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -58,8 +59,15 @@ func Open(ctx context.Context, dir string, opts OpenOptions) (s Searcher, done f
 	}
 	state := filepath.Join(dir, memory.StateDir)
 	if c, err := client.Discover(ctx, state, opts.DaemonWait); err == nil {
-		return Remote{Client: c}, func() {}, nil
+		f := &fallback{remote: Remote{Client: c}, opts: opts, state: state}
+		return f, f.close, nil
 	}
+	return openLocal(ctx, state, opts)
+}
+
+// openLocal is Open when no daemon answered at first: the index opened
+// here, or a daemon that answers while another process has the index.
+func openLocal(ctx context.Context, state string, opts OpenOptions) (s Searcher, done func(), err error) {
 	m, err := opts.Open(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -139,4 +147,81 @@ func (c ContextOnly) Context(ctx context.Context, o ContextOptions) (*Pack, erro
 		p.Warnings = append(p.Warnings, fmt.Sprintf("no search index (%v): nothing retrieved for the query", c.Why))
 	}
 	return p, err
+}
+
+// fallback asks the daemon, and does the work here when the daemon went
+// away (it died mid-request, or stopped since Open found it): the error
+// wraps client.ErrNoDaemon. An error the daemon answered (an
+// *client.APIError) is its answer, not tried again here.
+type fallback struct {
+	remote Remote
+	opts   OpenOptions
+	state  string
+
+	mu    sync.Mutex
+	local Searcher // opened at the first call that found the daemon gone
+	done  func()
+}
+
+func (f *fallback) Search(ctx context.Context, query string, opts SearchOptions) (*SearchResults, error) {
+	if l := f.opened(); l != nil {
+		return l.Search(ctx, query, opts)
+	}
+	res, err := f.remote.Search(ctx, query, opts)
+	if err == nil || !errors.Is(err, client.ErrNoDaemon) {
+		return res, err
+	}
+	l, err := f.open(ctx, err)
+	if err != nil {
+		return nil, err
+	}
+	return l.Search(ctx, query, opts)
+}
+
+func (f *fallback) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
+	if l := f.opened(); l != nil {
+		return l.Context(ctx, opts)
+	}
+	p, err := f.remote.Context(ctx, opts)
+	if err == nil || !errors.Is(err, client.ErrNoDaemon) {
+		return p, err
+	}
+	l, err := f.open(ctx, err)
+	if err != nil {
+		return nil, err
+	}
+	return l.Context(ctx, opts)
+}
+
+func (f *fallback) opened() Searcher {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.local
+}
+
+// open opens what searches here, once, saying why.
+func (f *fallback) open(ctx context.Context, why error) (Searcher, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.local != nil {
+		return f.local, nil
+	}
+	if f.opts.Warn != nil {
+		f.opts.Warn(fmt.Sprintf("the cairn daemon went away (%v); doing the work here", why))
+	}
+	s, done, err := openLocal(ctx, f.state, f.opts)
+	if err != nil {
+		return nil, err
+	}
+	f.local, f.done = s, done
+	return s, nil
+}
+
+func (f *fallback) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done != nil {
+		f.done()
+		f.local, f.done = nil, nil
+	}
 }

@@ -428,7 +428,7 @@ func countReferences(ctx context.Context, m *memory.Memory, ids []string) error 
 		return nil
 	}
 	name := m.StatePath(referencesFile)
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		return err
 	}
 	unlock, err := safefile.Lock(ctx, name+".lock", time.Second)
@@ -447,7 +447,7 @@ func countReferences(ctx context.Context, m *memory.Memory, ids []string) error 
 	// No fsync: counts are written on every context pack, where an fsync
 	// costs more than the rest of the pack, and a crash can at worst lose
 	// the last counts, which only nudge the ranking.
-	return safefile.WriteSync(name, append(b, '\n'), 0o644, safefile.SyncNone)
+	return safefile.WriteSync(name, append(b, '\n'), 0o600, safefile.SyncNone)
 }
 
 // ParseTime reads a time given to --since and --until: a date

@@ -19,7 +19,9 @@
 //
 // WriteSync lets a caller give up some of that for speed, for files whose
 // loss is cheap (see Sync). Missing parent directories are created with
-// mode 0755 (before the umask); their own names are not fsynced.
+// mode 0755 (before the umask), or 0700 for a file that only its owner may
+// read or write (a perm without group or other bits): a private file's
+// folder is private too. Their own names are not fsynced.
 //
 // Git's own lock-file protocol (ref.lock, index.lock) and git's loose
 // objects are not written here: gitstore follows git's conventions for

@@ -52,7 +52,7 @@ func WriteSync(name string, data []byte, perm fs.FileMode, sync Sync) error {
 // was and the error, wrapped, is returned.
 func WriteFunc(name string, perm fs.FileMode, sync Sync, fill func(w io.Writer) error) error {
 	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirPerm(perm)); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+tmpMark+"*")
@@ -111,4 +111,13 @@ func SyncDir(dir string) error {
 // Scanners skip such files and cleaners may remove old ones.
 func IsTemp(base string) bool {
 	return strings.HasPrefix(base, ".") && strings.Contains(base, tmpMark)
+}
+
+// dirPerm is the mode of the folders made for a file of mode perm: 0700
+// for a file private to its owner, 0755 otherwise.
+func dirPerm(perm fs.FileMode) fs.FileMode {
+	if perm.Perm()&0o077 == 0 {
+		return 0o700
+	}
+	return 0o755
 }

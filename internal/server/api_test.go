@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
@@ -250,4 +251,72 @@ func FuzzSessionEndpoints(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Issue 12, item 5: the API answers only requests addressed to the
+// daemon under a loopback name (a DNS-rebinding page sends its own name
+// as the Host), the health check tells no one without the token whose
+// memory it serves or which process it is, and the bearer scheme is
+// case-insensitive (RFC 7235).
+func TestAPIHostHealthAndBearerCase(t *testing.T) {
+	d, url, token := startDaemon(t)
+	port := url[strings.LastIndex(url, ":")+1:]
+	send := func(host, auth, path string) (int, map[string]any) {
+		t.Helper()
+		req, err := http.NewRequest("GET", url+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var v map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+			t.Errorf("Host %q %s: answer is not JSON: %v", host, path, err)
+		}
+		return resp.StatusCode, v
+	}
+	for _, host := range []string{"evil.example:" + port, "evil.example", "127.0.0.1", "127.0.0.1:1", "localhost.evil.example:" + port, "127.0.0.2:" + port, "0.0.0.0:" + port} {
+		for _, path := range []string{"/api/health", "/api/search?q=x"} {
+			code, v := send(host, "Bearer "+token, path)
+			if msg, _ := v["error"].(string); code != http.StatusForbidden || !strings.Contains(msg, "Host") {
+				t.Errorf("Host %q %s: %d %v, want 403 naming the Host", host, path, code, v)
+			}
+		}
+	}
+	for _, host := range []string{"", "127.0.0.1:" + port, "localhost:" + port, "LocalHost:" + port, "[::1]:" + port} {
+		if code, v := send(host, "Bearer "+token, "/api/health"); code != 200 || v["pid"] == nil {
+			t.Errorf("Host %q: %d %v, want 200 with the pid", host, code, v)
+		}
+	}
+	// Health without the token: alive, and nothing more.
+	for _, auth := range []string{"", "Bearer wrong", "Basic " + token} {
+		code, v := send("", auth, "/api/health")
+		if code != 200 || v["status"] != "ok" || len(v) != 1 {
+			t.Errorf("health with %q: %d %v, want only {\"status\":\"ok\"}", auth, code, v)
+		}
+	}
+	if c, err := client.Discover(context.Background(), d.Mem.StatePath(""), 5*time.Second); err != nil || c.Token != token {
+		t.Errorf("Discover: %v", err)
+	}
+	// The scheme in any case.
+	for _, auth := range []string{"bearer " + token, "BEARER " + token, "Bearer  " + token} {
+		if code, v := send("", auth, "/api/search?q=x"); code != 200 {
+			t.Errorf("%q: %d %v", strings.Replace(auth, token, "TOKEN", 1), code, v)
+		}
+		if code, v := send("", auth, "/sessions/7f3c2a10-0000-4000-8000-00000000000a/status"); code != 404 {
+			t.Errorf("%q on status: %d %v, want 404 (past the token)", strings.Replace(auth, token, "TOKEN", 1), code, v)
+		}
+	}
+	if code, _ := send("", "bearer"+token, "/api/search?q=x"); code != 401 {
+		t.Errorf("no space after the scheme: %d, want 401", code)
+	}
 }

@@ -48,6 +48,7 @@ type Daemon struct {
 	Backoff Backoff
 
 	started time.Time
+	token   string
 	ops     opLock
 }
 
@@ -84,6 +85,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	d.token = token
 	addr := d.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -130,7 +132,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		Log:     d.Log,
 		Backoff: d.Backoff,
 		Parts: append([]Part{
-			{"http", &httpServer{handler: limit(requireToken(token, mux)), l: l, addr: l.Addr().String()}},
+			{"http", &httpServer{handler: checkHost(l.Addr(), limit(requireToken(token, mux))), l: l, addr: l.Addr().String()}},
 			{"monitor", monitor{mem: d.Mem}},
 			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
 		}, d.Parts...),
@@ -141,7 +143,14 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	return err
 }
 
+// health says the daemon is alive. Who it serves and which process it
+// is are for the holder of the token only: any local process can reach
+// the port.
 func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
+	if !authorized(r, d.token) {
+		reply(w, http.StatusOK, map[string]any{"status": "ok"})
+		return
+	}
 	reply(w, http.StatusOK, map[string]any{
 		"status":  "ok",
 		"pid":     os.Getpid(),
@@ -163,23 +172,58 @@ func (d *Daemon) checkpoint(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var cp *memory.Checkpoint
+	var res *client.CheckpointResponse
 	var err error
 	d.ops.do(func() {
-		cp, err = d.Mem.Checkpoint(r.Context(), memory.CheckpointOptions{
-			Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
-		})
+		res, err = Checkpoint(r.Context(), d.Mem, req)
 	})
 	switch {
-	case errors.Is(err, memory.ErrNothingToDo):
-		reply(w, http.StatusOK, client.CheckpointResponse{Changes: []memory.FileChange{}})
 	case errors.Is(err, memory.ErrLocked):
 		replyError(w, http.StatusConflict, err.Error())
 	case err != nil:
 		replyError(w, http.StatusInternalServerError, err.Error())
 	default:
-		reply(w, http.StatusOK, client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes})
+		reply(w, http.StatusOK, res)
 	}
+}
+
+// Checkpoint commits what changed in m, as cairn checkpoint does: with
+// nothing to commit the answer's Commit is empty, and a tag asked for
+// names HEAD.
+func Checkpoint(ctx context.Context, m *memory.Memory, req client.CheckpointRequest) (*client.CheckpointResponse, error) {
+	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
+		Message: req.Message, Tag: req.Tag, Session: req.Session, Event: req.Event,
+	})
+	if errors.Is(err, memory.ErrNothingToDo) {
+		res := &client.CheckpointResponse{Changes: []memory.FileChange{}}
+		if req.Tag == "" {
+			return res, nil
+		}
+		if err := m.History().Tag(ctx, req.Tag, "HEAD"); err != nil {
+			return nil, err
+		}
+		head, err := m.History().Resolve("HEAD")
+		if err != nil {
+			return nil, err
+		}
+		res.Tag, res.Tagged = req.Tag, head
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: nonNil(cp.Changes)}
+	if req.Tag != "" {
+		res.Tag, res.Tagged = req.Tag, cp.Hash
+	}
+	return res, nil
+}
+
+func nonNil(c []memory.FileChange) []memory.FileChange {
+	if c == nil {
+		return []memory.FileChange{}
+	}
+	return c
 }
 
 // ensureToken returns the bearer token in name, creating it (0600) when
@@ -201,13 +245,50 @@ func ensureToken(name string) (string, error) {
 }
 
 // requireToken refuses requests without the bearer token, except the
-// health check, so that a dead or live daemon can be told apart cheaply.
+// health check, so that a dead or live daemon can be told apart cheaply
+// (it says no more than that without the token).
 func requireToken(token string, h http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Compared in constant time: another local user may probe the port.
-		if r.URL.Path != "/api/health" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		if r.URL.Path != "/api/health" && !authorized(r, token) {
+			w.Header().Set("WWW-Authenticate", "Bearer")
 			replyError(w, http.StatusUnauthorized, "missing or wrong bearer token (see .cairn/.state/token)")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// authorized reports whether r carries "Authorization: Bearer token".
+// The scheme is case-insensitive (RFC 7235: "bearer" and "BEARER" are
+// Bearer); the token is compared in constant time, since another local
+// user may probe the port.
+func authorized(r *http.Request, token string) bool {
+	scheme, cred, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || token == "" || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimLeft(cred, " ")), []byte(token)) == 1
+}
+
+// checkHost refuses, with 403, a request whose Host header is not the
+// daemon's own address under a loopback name (127.0.0.1, localhost or
+// [::1] with the daemon's port). A web page the user visits can make
+// the browser send requests to 127.0.0.1 under a name the page's owner
+// points there (DNS rebinding); the browser then sends that name as the
+// Host, which this refuses.
+func checkHost(addr net.Addr, h http.Handler) http.Handler {
+	_, port, _ := net.SplitHostPort(addr.String())
+	allowed := map[string]bool{strings.ToLower(addr.String()): true}
+	for _, name := range []string{"127.0.0.1", "localhost", "::1"} {
+		allowed[net.JoinHostPort(name, port)] = true
+		if port == "80" {
+			allowed[name] = true
+			allowed["["+name+"]"] = true
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowed[strings.ToLower(r.Host)] {
+			replyError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not this daemon's address: use http://127.0.0.1:%s", r.Host, port))
 			return
 		}
 		h.ServeHTTP(w, r)

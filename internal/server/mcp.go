@@ -351,33 +351,46 @@ func (s *MCP) get(ctx context.Context, _ *mcp.CallToolRequest, a getArgs) (*mcp.
 		return nil, nil, fmt.Errorf("%d ids: ask for at most %d at once", len(a.IDs), maxGetIDs)
 	}
 	var b strings.Builder
+	failed := false
 	for i, ref := range a.IDs {
 		if i > 0 {
 			b.WriteString("\n---\n\n")
 		}
-		b.WriteString(s.getOne(ctx, strings.TrimSpace(ref)))
+		out, ok := s.getOne(ctx, strings.TrimSpace(ref))
+		b.WriteString(out)
+		failed = failed || !ok
 	}
-	return text(b.String()), nil, nil
+	res := text(b.String())
+	// One that could not be had makes the answer an error, with the
+	// others still in it.
+	res.IsError = failed
+	return res, nil, nil
 }
 
 // getOne renders one item, or a file that is not one (a session's
-// summary.md, which search also finds), or says why it cannot.
-func (s *MCP) getOne(ctx context.Context, ref string) string {
+// summary.md, which search also finds; a Markdown file without an id),
+// or says why it cannot and reports false: an unknown id, a path
+// outside the memory, a file that is not there.
+func (s *MCP) getOne(ctx context.Context, ref string) (string, bool) {
 	e, err := s.Mem.Get(ctx, ref)
-	if err == nil {
-		return formatItem(e)
+	if err == nil && e.Item.ID != "" {
+		return formatItem(e), true
 	}
-	if p, perr := s.Mem.PathArg(ref); perr == nil && strings.Contains(ref, "/") {
+	if p, perr := s.Mem.PathArg(ref); perr == nil && (err == nil || strings.Contains(ref, "/")) {
 		if data, rerr := s.Mem.ReadFile(p); rerr == nil {
 			body := string(data)
 			if len(body) > maxGetChars {
 				body = strings.ToValidUTF8(body[len(body)-maxGetChars:], "") // the end is the latest
 				body = "[… earlier part left out]\n" + body
 			}
-			return fmt.Sprintf("# %s\n\n%s", p, body)
+			return fmt.Sprintf("# %s\n\n%s", p, body), true
+		} else if err == nil {
+			err = rerr
 		}
+	} else if perr != nil && err == nil {
+		err = perr
 	}
-	return fmt.Sprintf("%s: %v", ref, err)
+	return fmt.Sprintf("%s: %v", ref, err), false
 }
 
 func formatItem(e *model.Entry) string {
@@ -389,7 +402,9 @@ func formatItem(e *model.Entry) string {
 	if it.Session != "" {
 		meta = append(meta, "session "+it.Session)
 	}
-	meta = append(meta, "created "+it.Created.UTC().Format(time.RFC3339))
+	if !it.Created.IsZero() {
+		meta = append(meta, "created "+it.Created.UTC().Format(time.RFC3339))
+	}
 	if it.Pinned {
 		meta = append(meta, "pinned")
 	}
@@ -602,19 +617,14 @@ func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpoi
 	})
 	if !done {
 		s.wmu.Lock()
-		cp, cerr := s.Mem.Checkpoint(ctx, memory.CheckpointOptions{Message: a.Message, Tag: a.Tag, Event: "mcp"})
+		r, err = Checkpoint(ctx, s.Mem, client.CheckpointRequest{Message: a.Message, Tag: a.Tag, Event: "mcp"})
 		s.wmu.Unlock()
-		switch {
-		case errors.Is(cerr, memory.ErrNothingToDo):
-			r, err = &client.CheckpointResponse{}, nil
-		case cerr != nil:
-			err = cerr
-		default:
-			r = &client.CheckpointResponse{Commit: cp.Hash, Subject: cp.Subject, Changes: cp.Changes}
-		}
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if r.Commit == "" && r.Tag != "" {
+		return text(fmt.Sprintf("Nothing to checkpoint: memory is committed. Named %.10s %s.", r.Tagged, r.Tag)), nil, nil
 	}
 	if r.Commit == "" {
 		return text("Nothing to checkpoint: memory is committed."), nil, nil

@@ -113,8 +113,12 @@ func TestMCPTools(t *testing.T) {
 		t.Errorf("a search for facts found the decision:\n%s", out)
 	}
 	toolOK(t, cs, "search", map[string]any{"query": "zyxxyz"}, "No memory matches")
-	toolOK(t, cs, "get", map[string]any{"ids": []string{id, "01ZZZZZZZZZZZZZZZZZZZZZZZZ"}},
-		"# The job queue uses PostgreSQL", "SKIP LOCKED", "tags db", "01ZZZZZZZZZZZZZZZZZZZZZZZZ: ", "no such memory item")
+	toolOK(t, cs, "get", map[string]any{"ids": []string{id}}, "# The job queue uses PostgreSQL", "SKIP LOCKED", "tags db")
+	// One unknown id makes the answer an error; the others are in it.
+	if out, isErr := tool(t, cs, "get", map[string]any{"ids": []string{id, "01ZZZZZZZZZZZZZZZZZZZZZZZZ"}}); !isErr ||
+		!strings.Contains(out, "SKIP LOCKED") || !strings.Contains(out, "01ZZZZZZZZZZZZZZZZZZZZZZZZ: ") || !strings.Contains(out, "no such memory item") {
+		t.Errorf("get of a known and an unknown id: error=%v\n%s", isErr, out)
+	}
 	out = toolOK(t, cs, "timeline", map[string]any{"id": id}, "→ ", "item "+id, "commit ", "remember: decision")
 	if j, k := strings.Index(out, "→ "), strings.Index(out, "remember: decision"); j > k {
 		t.Errorf("timeline shows the item after its commit:\n%s", out)
@@ -312,5 +316,73 @@ func TestMCPConcurrentRemember(t *testing.T) {
 	gitOut(t, m.Dir, "fsck", "--no-dangling")
 	if st := gitOut(t, m.Dir, "status", "--porcelain"); st != "" {
 		t.Errorf("git status:\n%s", st)
+	}
+}
+
+// Issue 12, item 17: get of what cannot be had (an unknown id, a path
+// outside the memory or into .git, a file that is not there) is an
+// error (isError); a file that is not an item (a session's summary.md, a
+// Markdown file without an id) is given as the file, not dressed as an
+// item "created 0001-01-01".
+func TestMCPGetErrorsAndFiles(t *testing.T) {
+	m := newMemory(t)
+	defer m.Close()
+	cs := connectMCP(t, &MCP{Mem: m, StateDir: t.TempDir()})
+	const sid = "7f3c2a10-0000-4000-8000-0000000000d1"
+	os.MkdirAll(filepath.Join(m.Dir, "sessions", sid), 0o700)
+	os.WriteFile(filepath.Join(m.Dir, "sessions", sid, "summary.md"), []byte("---\nsession: "+sid+"\n---\n# Summary\n\nMoved the queue to PostgreSQL.\n"), 0o600)
+	os.MkdirAll(filepath.Join(m.Dir, "core", "notes"), 0o700)
+	os.WriteFile(filepath.Join(m.Dir, "core", "notes", "by-hand.md"), []byte("# Written by hand\n\nNo front matter.\n"), 0o600)
+	for _, ref := range []string{
+		"01ZZZZZZZZZZZZZZZZZZZZZZZZ", "ZZZZZZ", "abc", "../../../etc/passwd", "/etc/passwd", ".git/config",
+		".state/token", "core/nothing-here.md", "sessions/" + sid + "/nothing.md", "sessions/../../x.md",
+	} {
+		if out, isErr := tool(t, cs, "get", map[string]any{"ids": []string{ref}}); !isErr || strings.Contains(out, "root:") {
+			t.Errorf("get %q: error=%v, want an error:\n%s", ref, isErr, out)
+		}
+	}
+	for ref, want := range map[string]string{
+		"sessions/" + sid + "/summary.md": "Moved the queue to PostgreSQL.",
+		"core/notes/by-hand.md":           "No front matter.",
+	} {
+		out := toolOK(t, cs, "get", map[string]any{"ids": []string{ref}}, want, "# "+ref)
+		if strings.Contains(out, "0001-01-01") || strings.Contains(out, "created") || strings.Contains(out, "importance") {
+			t.Errorf("get %s dressed the file as an item:\n%s", ref, out)
+		}
+	}
+}
+
+// Issue 12, item 17: checkpoint with a tag and nothing to commit names
+// HEAD, as cairn checkpoint --tag does: through MCP without a daemon,
+// through MCP with one, and through the HTTP API.
+func TestCheckpointTagNothingToCommit(t *testing.T) {
+	m := newMemory(t)
+	defer m.Close()
+	cs := connectMCP(t, &MCP{Mem: m, StateDir: t.TempDir()})
+	head := strings.TrimSpace(gitOut(t, m.Dir, "rev-parse", "HEAD"))
+	toolOK(t, cs, "checkpoint", map[string]any{"tag": "v0"}, "Nothing to checkpoint", "v0", head[:10])
+	if got := strings.TrimSpace(gitOut(t, m.Dir, "rev-parse", "v0^{commit}")); got != head {
+		t.Errorf("MCP: v0 names %q, want HEAD %s", got, head)
+	}
+
+	// With something to commit, the tag names the new commit.
+	os.WriteFile(filepath.Join(m.Dir, "hand.md"), []byte("# By hand\n"), 0o600)
+	toolOK(t, cs, "checkpoint", map[string]any{"tag": "v00", "message": "hand"}, "Checkpoint ", "hand")
+	if got, want := gitOut(t, m.Dir, "rev-parse", "v00^{commit}"), gitOut(t, m.Dir, "rev-parse", "HEAD"); got != want || want == head+"\n" {
+		t.Errorf("v00 names %q, want the new HEAD %q", got, want)
+	}
+
+	d, url, token := startDaemon(t)
+	head = strings.TrimSpace(gitOut(t, d.Mem.Dir, "rev-parse", "HEAD"))
+	code, v, _ := call(t, "POST", url+"/api/checkpoint", token, "", `{"tag":"v1"}`)
+	if code != 200 || v["commit"] != "" || v["tag"] != "v1" || v["tagged"] != head {
+		t.Errorf("HTTP checkpoint with a tag and nothing to commit: %d %v", code, v)
+	}
+	cs = connectMCP(t, &MCP{Mem: d.Mem})
+	toolOK(t, cs, "checkpoint", map[string]any{"tag": "v2"}, "Nothing to checkpoint", "v2")
+	for _, tag := range []string{"v1", "v2"} {
+		if got := strings.TrimSpace(gitOut(t, d.Mem.Dir, "rev-parse", tag+"^{commit}")); got != head {
+			t.Errorf("%s names %q, want HEAD %s", tag, got, head)
+		}
 	}
 }

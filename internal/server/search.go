@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -87,8 +86,7 @@ func (a *SearchAPI) handle(f func(ctx context.Context, q url.Values) (any, error
 			a.sem = make(chan struct{}, n)
 		})
 		if a.Token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(a.Token)) != 1 {
+			if !authorized(r, a.Token) {
 				w.Header().Set("WWW-Authenticate", "Bearer")
 				replyError(w, http.StatusUnauthorized, "missing or wrong bearer token (see .cairn/.state/token)")
 				return
