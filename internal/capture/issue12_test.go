@@ -64,3 +64,81 @@ func TestStopPayloadSecretRedacted(t *testing.T) {
 		return nil
 	})
 }
+
+// TestRepeatedLinesDaemonMatchesIngest (issue 12, item 14): a transcript
+// line whose uuid was captured already is skipped by the daemon's delta
+// jobs as it is by ingest. The file repeats earlier lines (prompts among
+// them) further on, as Claude Code's transcripts do; fed through growing
+// transcript-delta jobs it must give the prompts.md of one ingest. Before,
+// each delta was parsed with no memory of the uuids before it, so every
+// repeat in a later delta was captured again.
+func TestRepeatedLinesDaemonMatchesIngest(t *testing.T) {
+	ctx := context.Background()
+	lines := strings.SplitAfter(string(basicFixture(t)), "\n")
+	lines = lines[:len(lines)-1] // the empty string after the last newline
+	var all []string
+	all = append(all, lines[:10]...)
+	all = append(all, lines[1:6]...) // a stretch repeated, its first prompt included
+	all = append(all, lines[10:]...)
+	all = append(all, lines[1], lines[2], lines[7]) // and single lines, at the end
+	data := []byte(strings.Join(all, ""))
+
+	// Ingest, in one pass.
+	mi := testMemory(t)
+	tp := followedTranscript(t, mi, data)
+	one, err := Ingest(ctx, mi, tp, IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The daemon: the file grows a few lines at a time, each growth a
+	// transcript-delta job the worker runs; an idle catch-up at the end.
+	md := testMemory(t)
+	tp = followedTranscript(t, md, nil)
+	q, err := Queue(md, watcher.QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompts int
+	size := int64(0)
+	for i := 0; i < len(all); i += 3 {
+		chunk := strings.Join(all[i:min(i+3, len(all))], "")
+		f, err := os.OpenFile(tp, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(chunk)
+		f.Close()
+		r := watcher.Range{Path: tp, From: size, To: size + int64(len(chunk))}
+		size = r.To
+		if _, err := q.Enqueue(ctx, watcher.Job{Kind: watcher.KindTranscriptDelta, Pointer: &r, AgentSession: basicID}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Drain(ctx, md, watcher.QueueOptions{}, 0)
+		if err != nil || res.Failed != 0 {
+			t.Fatalf("drain: %+v, %v", res, err)
+		}
+		for _, r := range res.Results {
+			prompts += r.Prompts
+		}
+	}
+	res, err := CatchUpTranscript(ctx, md, tp, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts += res.Prompts
+
+	if prompts != one.Prompts {
+		t.Errorf("prompts: %d by delta jobs, %d by ingest", prompts, one.Prompts)
+	}
+	a := readRepo(t, mi, "sessions/"+basicID+"/prompts.md")
+	b := readRepo(t, md, "sessions/"+basicID+"/prompts.md")
+	if a != b {
+		t.Errorf("prompts.md differs:\ningest:\n%s\ndelta jobs:\n%s", a, b)
+	}
+	ta := readRepo(t, mi, "sessions/"+basicID+"/transcript.md")
+	tb := readRepo(t, md, "sessions/"+basicID+"/transcript.md")
+	if strings.Count(ta, "\n- `") != strings.Count(tb, "\n- `") || strings.Count(ta, "**Assistant:**") != strings.Count(tb, "**Assistant:**") {
+		t.Errorf("transcript.md differs:\ningest:\n%s\ndelta jobs:\n%s", ta, tb)
+	}
+}
