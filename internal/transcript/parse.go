@@ -138,7 +138,7 @@ type builder struct {
 
 type mark struct {
 	main, side, errs, lines, ids int
-	end                     int64
+	end                          int64
 }
 
 type pendingCall struct {
