@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -140,5 +143,75 @@ func TestRepeatedLinesDaemonMatchesIngest(t *testing.T) {
 	tb := readRepo(t, md, "sessions/"+basicID+"/transcript.md")
 	if strings.Count(ta, "\n- `") != strings.Count(tb, "\n- `") || strings.Count(ta, "**Assistant:**") != strings.Count(tb, "**Assistant:**") {
 		t.Errorf("transcript.md differs:\ningest:\n%s\ndelta jobs:\n%s", ta, tb)
+	}
+}
+
+// TestDiskFullJobOneLine (issue 12, item 11): a queue job that fails
+// because the disk is full is reported in one line saying what and
+// where, and is not left in processing/: it is back in pending/, and a
+// worker's run (WorkFor, a session start without a daemon) does not try
+// it again at once. Before, the error was two errors joined (the job's,
+// then that Fail could not record it), each naming the temporary file as
+// well, and the job stayed in processing/ until a daemon started.
+func TestDiskFullJobOneLine(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
+		t.Skipf("cannot mount tmpfs: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	t.Setenv("HOME", t.TempDir())
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(proj, 0o755)
+	ctx := context.Background()
+	m, _, err := memory.Init(ctx, proj, memory.Options{Identity: memory.Identity{Name: "test", Email: "test@example.com"}, Warn: func(s string) { t.Log("warn: " + s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	q, err := Queue(m, watcher.QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(map[string]any{"session_id": "5e1d2c3b-eeee", "hook_event_name": "UserPromptSubmit", "prompt": strings.Repeat("word ", 40000)})
+	j, err := q.Enqueue(ctx, watcher.Job{Kind: JobHook, Payload: payload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := filepath.Join(dir, "filler")
+	f, _ := os.Create(filler)
+	buf := make([]byte, 4096)
+	for {
+		if _, err := f.Write(buf); err != nil {
+			break
+		}
+	}
+	f.Close()
+
+	res, err := Drain(ctx, m, watcher.QueueOptions{}, 0)
+	if err != nil || res.Failed != 1 || len(res.Errors) != 1 {
+		t.Fatalf("drain on a full disk: %+v, %v", res, err)
+	}
+	msg := res.Errors[0].Error()
+	if strings.Contains(msg, "\n") || strings.Count(msg, "no space left on device") != 1 || strings.Contains(msg, ".tmp-") ||
+		!strings.HasPrefix(msg, "job "+j.ID+" (hook): write "+m.Dir) {
+		t.Errorf("error on a full disk, want one line, one path:\n%s", msg)
+	}
+	st, _ := q.Status(ctx)
+	if st.Processing != 0 || st.Pending != 1 {
+		t.Errorf("queue after the failure: %+v", st)
+	}
+	// A session start's run does not spin on it.
+	start := time.Now()
+	w, err := WorkFor(ctx, m, 2*time.Second, time.Second)
+	if err != nil || w.Failed > 1 || time.Since(start) > 2*time.Second {
+		t.Errorf("WorkFor on a full disk: %+v, %v, in %v", w, err, time.Since(start))
+	}
+	os.Remove(filler)
+	res, err = Drain(ctx, m, watcher.QueueOptions{}, 0)
+	if err != nil || res.Done != 1 {
+		t.Errorf("drain with space again: %+v, %v", res, err)
 	}
 }
