@@ -207,3 +207,27 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	defer w.mu.Unlock()
 	return w.b.Write(p)
 }
+
+// TestRecoverKeepsFreshTemps: Recover(0), the daemon's start-up, leaves a
+// temporary file being written now alone (an Enqueue by a hook or by the
+// daemon's API, which the daemon's lock does not keep out); before, the
+// writer's rename then failed with "no such file or directory".
+func TestRecoverKeepsFreshTemps(t *testing.T) {
+	q, _ := testQueue(t, QueueOptions{})
+	tmp := filepath.Join(q.Dir(Pending), ".01M8S46WK8ZTCGXVKZQ44F98DA.json"+tmpMark+"123")
+	if err := os.WriteFile(tmp, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Recover(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp); err != nil {
+		t.Errorf("Recover(0) removed a temporary file being written: %v", err)
+	}
+	old := time.Now().Add(-2 * minTempAge)
+	os.Chtimes(tmp, old, old)
+	q.Recover(context.Background(), 0)
+	if _, err := os.Stat(tmp); err == nil {
+		t.Error("Recover(0) kept a temporary file a crash left")
+	}
+}

@@ -503,9 +503,15 @@ func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, erro
 	if err != nil {
 		return n, err
 	}
-	q.removeTemps(now, olderThan)
+	// Writers are not workers: an Enqueue of a hook or of the daemon's
+	// API may be writing now, whatever olderThan says.
+	q.removeTemps(now, max(olderThan, minTempAge))
 	return n, nil
 }
+
+// minTempAge is the age under which Recover leaves a temporary file
+// alone: a write takes milliseconds, so one older than this was cut.
+const minTempAge = time.Minute
 
 // recoverFiles returns to the inbox the attachments no job refers to: an
 // adoption that a crash cut between moving the file and writing its job, or
