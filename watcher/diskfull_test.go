@@ -187,6 +187,16 @@ func TestWatchRetrySaysOnce(t *testing.T) {
 	})
 	h.deltas = out
 	h.want(p, 0, size(t, p), NewFile)
+	// The delta arrives from inside OnDelta; the line after it is logged
+	// once OnDelta returned.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		again := strings.Contains(log.String(), "works again")
+		mu.Unlock()
+		if again {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if n := strings.Count(log.String(), "handing out a delta failed"); n != 1 {
