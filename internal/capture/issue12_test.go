@@ -76,6 +76,17 @@ func TestStopPayloadSecretRedacted(t *testing.T) {
 // each delta was parsed with no memory of the uuids before it, so every
 // repeat in a later delta was captured again.
 func TestRepeatedLinesDaemonMatchesIngest(t *testing.T) {
+	t.Run("one process", func(t *testing.T) { repeatedLines(t, false) })
+	// Each job in a new process: the ids before a range are read from
+	// the file, a few lines at a time.
+	t.Run("a process a job", func(t *testing.T) {
+		defer func(n int64) { idChunk = n }(idChunk)
+		idChunk = 700
+		repeatedLines(t, true)
+	})
+}
+
+func repeatedLines(t *testing.T, restart bool) {
 	ctx := context.Background()
 	lines := strings.SplitAfter(string(basicFixture(t)), "\n")
 	lines = lines[:len(lines)-1] // the empty string after the last newline
@@ -112,6 +123,9 @@ func TestRepeatedLinesDaemonMatchesIngest(t *testing.T) {
 		}
 		f.WriteString(chunk)
 		f.Close()
+		if restart {
+			idCache.clear()
+		}
 		r := watcher.Range{Path: tp, From: size, To: size + int64(len(chunk))}
 		size = r.To
 		if _, err := q.Enqueue(ctx, watcher.Job{Kind: watcher.KindTranscriptDelta, Pointer: &r, AgentSession: basicID}); err != nil {
@@ -124,6 +138,9 @@ func TestRepeatedLinesDaemonMatchesIngest(t *testing.T) {
 		for _, r := range res.Results {
 			prompts += r.Prompts
 		}
+	}
+	if restart {
+		idCache.clear()
 	}
 	res, err := CatchUpTranscript(ctx, md, tp, true)
 	if err != nil {
@@ -214,4 +231,11 @@ func TestDiskFullJobOneLine(t *testing.T) {
 	if err != nil || res.Done != 1 {
 		t.Errorf("drain with space again: %+v, %v", res, err)
 	}
+}
+
+// clear forgets every file, as a new process starts.
+func (c *ids) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
 }

@@ -58,21 +58,35 @@ func seenBefore(tf transcriptFile, format transcript.Format, from int64, opts tr
 		return nil, nil
 	}
 	start, seen := idCache.get(tf, from)
-	if start == from {
-		return seen, nil
+	// A chunk of whole lines at a time, so that a long transcript is not
+	// held in memory at once.
+	for size := idChunk; start < from; {
+		buf := make([]byte, min(from-start, size))
+		n, err := tf.r.ReadAt(buf, start)
+		if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+			return nil, fmt.Errorf("read %s: %w", tf.path, err)
+		}
+		if start+int64(n) < from {
+			nl := bytes.LastIndexByte(buf, '\n')
+			if nl < 0 {
+				size *= 2 // a line longer than a chunk
+				continue
+			}
+			buf = buf[:nl+1]
+		}
+		// Final: every line counts, held back or not.
+		p, err := transcript.Parse(format, buf, transcript.Options{Name: opts.Name, Offset: start, SessionID: opts.SessionID, Final: true, Seen: seen})
+		if err != nil {
+			return nil, err
+		}
+		start += int64(len(buf))
+		seen = idCache.put(tf, start, seen, p.IDs)
 	}
-	buf := make([]byte, from-start)
-	if _, err := tf.r.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read %s: %w", tf.path, err)
-	}
-	// Final: every line before from counts, held back or not.
-	p, err := transcript.Parse(format, buf, transcript.Options{Name: opts.Name, Offset: start, SessionID: opts.SessionID, Final: true, Seen: seen})
-	if err != nil {
-		return nil, err
-	}
-	seen = idCache.put(tf, from, seen, p.IDs)
 	return seen, nil
 }
+
+// idChunk is how much of a transcript seenBefore parses at a time.
+var idChunk int64 = 16 << 20
 
 // idCache keeps, for the transcripts parsed last, the ids of their lines
 // up to an offset, so that a daemon following a growing file parses each
