@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -88,6 +89,12 @@ type Queue struct {
 	settle       time.Duration
 	now          func() time.Time
 	entropy      io.Reader
+
+	// held are the jobs put back in pending/ without their failure
+	// recorded (the disk was full), by id: not claimed by this Queue
+	// before the time given, the backoff the record would have said.
+	heldMu sync.Mutex
+	held   map[string]time.Time
 }
 
 // OpenQueue opens (creating them if needed) the queue whose pending folder
@@ -118,6 +125,7 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 		settle:       opts.Settle,
 		now:          opts.Now,
 		entropy:      &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)},
+		held:         map[string]time.Time{},
 	}
 	if q.max <= 0 {
 		q.max = DefaultMaxAttempts
@@ -233,7 +241,7 @@ func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 				err = errors.New("forged")
 			}
 			if err == nil {
-				if j.NotBefore.After(now) {
+				if j.NotBefore.After(now) || q.isHeld(j.ID, now) {
 					continue
 				}
 				j, err = q.take(e.name, now)
@@ -359,10 +367,49 @@ func (q *Queue) Fail(j *Job, cause error) error {
 		n.NotBefore = n.Updated.Add(q.backoff(n.Attempts))
 	}
 	if err := q.move(&n, Processing, dest); err != nil {
-		return fmt.Errorf("fail %s: %w", j.ID, err)
+		// The record could not be written (a full disk): put the job
+		// back as it was, which a rename does without space, and do not
+		// claim it here before the backoff its record would have said.
+		// The attempt is not counted; the job is not left in
+		// processing/ for Recover to find at the next start.
+		if rerr := q.putBack(j, n.Updated.Add(q.backoff(n.Attempts))); rerr != nil {
+			return fmt.Errorf("fail %s: %w", j.ID, err)
+		}
+		return nil
 	}
 	*j = n
 	return nil
+}
+
+// putBack renames the claimed job j, unchanged, back into pending/, not
+// to be claimed by this Queue before notBefore.
+func (q *Queue) putBack(j *Job, notBefore time.Time) error {
+	name := j.ID + ".json"
+	if err := os.Rename(filepath.Join(q.dirs[Processing], name), filepath.Join(q.dirs[Pending], name)); err != nil {
+		if _, serr := os.Lstat(filepath.Join(q.dirs[Pending], name)); !errors.Is(err, fs.ErrNotExist) || serr != nil {
+			return err
+		}
+		// The move got as far as the rename.
+	}
+	_ = safefile.SyncDir(q.inbox)
+	q.heldMu.Lock()
+	q.held[j.ID] = notBefore
+	q.heldMu.Unlock()
+	j.State = Pending
+	return nil
+}
+
+// isHeld reports whether the job id was put back by putBack and is not
+// due yet; a job due again is forgotten.
+func (q *Queue) isHeld(id string, now time.Time) bool {
+	q.heldMu.Lock()
+	defer q.heldMu.Unlock()
+	t, ok := q.held[id]
+	if ok && !t.After(now) {
+		delete(q.held, id)
+		return false
+	}
+	return ok
 }
 
 // move rewrites j in its folder from, then renames it into to: the content
@@ -413,18 +460,25 @@ func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, erro
 		if e.id != "" {
 			held = min(held, now.Sub(e.t))
 		}
-		if held < olderThan {
-			continue
-		}
 		src := filepath.Join(q.dirs[Processing], e.name)
 		j, err := q.readJob(q.dirs[Processing], e.name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // done or put back meanwhile
+		}
 		if err != nil {
-			// Not a job (a dropped file whose claim a crash interrupted):
-			// back to the inbox, to be taken like any dropped file.
+			// Not a job: a dropped file whose claim a crash interrupted,
+			// or a job file a crash cut short. No worker holds it (a
+			// claim reads the job, and a job's file is only ever
+			// replaced whole), whatever its age: back to the inbox, to
+			// be taken like any dropped file (a job's text that does
+			// not parse goes to failed/ with the reason).
 			if err := os.Rename(src, q.freeInboxName(e.name, e.name)); err != nil {
 				return n, fmt.Errorf("recover %s: %w", e.name, err)
 			}
 			n++
+			continue
+		}
+		if held < olderThan {
 			continue
 		}
 		j.Abandoned++
@@ -437,7 +491,10 @@ func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, erro
 			j.LastError += fmt.Sprintf(" (%d times: the job may be what stops it)", j.Abandoned)
 		}
 		if err := q.move(j, Processing, dest); err != nil {
-			return n, fmt.Errorf("recover %s: %w", j.ID, err)
+			// The disk is full: back to pending as it was, uncounted.
+			if rerr := q.putBack(j, now); rerr != nil {
+				return n, fmt.Errorf("recover %s: %w", j.ID, err)
+			}
 		}
 		n++
 	}
@@ -446,9 +503,15 @@ func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, erro
 	if err != nil {
 		return n, err
 	}
-	q.removeTemps(now, olderThan)
+	// Writers are not workers: an Enqueue of a hook or of the daemon's
+	// API may be writing now, whatever olderThan says.
+	q.removeTemps(now, max(olderThan, minTempAge))
 	return n, nil
 }
+
+// minTempAge is the age under which Recover leaves a temporary file
+// alone: a write takes milliseconds, so one older than this was cut.
+const minTempAge = time.Minute
 
 // recoverFiles returns to the inbox the attachments no job refers to: an
 // adoption that a crash cut between moving the file and writing its job, or

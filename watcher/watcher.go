@@ -119,6 +119,7 @@ type tracked struct {
 	cur     Cursor // Offset is the end of what was handed out
 	known   bool   // cur describes a file (from a cursor or a read)
 	restart Change // a restart not yet reported with a delta
+	failing bool   // handing out its last delta failed, and was logged
 }
 
 // pattern is one of Config.Globs.
@@ -527,10 +528,19 @@ func (w *Watcher) process(ctx context.Context, path string) {
 	}
 	d.FirstUUID, d.LastUUID = lineUUIDs(f, from, end)
 	if err := w.cfg.OnDelta(ctx, d); err != nil {
-		w.log.Warn("watcher: handing out a delta failed; will retry", "path", path, "from", from, "to", end, "err", err)
+		// Said once per file until it works again: a full disk fails
+		// every retry the same way.
+		if !t.failing {
+			w.log.Warn("watcher: handing out a delta failed; will retry until it works", "path", path, "from", from, "to", end, "err", err)
+			t.failing = true
+		}
 		now := time.Now()
 		w.deb.addAt(path, now.Add(w.cfg.RetryDelay), now)
 		return
+	}
+	if t.failing {
+		w.log.Info("watcher: handing out deltas works again", "path", path)
+		t.failing = false
 	}
 	t.cur = Cursor{Schema: Schema, Path: path, Offset: end, Size: size, Device: dev, Inode: ino,
 		ModTime: fi.ModTime(), LastUUID: d.LastUUID, Tail: tail}

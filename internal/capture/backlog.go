@@ -26,12 +26,18 @@ func WorkFor(ctx context.Context, m *memory.Memory, budget, grace time.Duration)
 	deadline := time.Now().Add(budget)
 	ctx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
 	defer cancel()
+	// One queue for the run: a job put back without its failure recorded
+	// (a full disk) is held back by it, not tried again at once.
+	w, err := newWorker(ctx, m, watcher.QueueOptions{})
+	if err != nil {
+		return n, fmt.Errorf("process the queue: %w", err)
+	}
 	for {
 		if time.Now().After(deadline) {
 			n.Left = true
 			return n, nil
 		}
-		r, err := Drain(ctx, m, watcher.QueueOptions{}, 1)
+		r, err := w.drain(ctx, 1)
 		if err != nil && ctx.Err() != nil {
 			n.Left = true
 			return n, nil

@@ -67,7 +67,7 @@ func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptio
 	if err != nil {
 		return nil, err
 	}
-	data, err := readTranscript(abs)
+	data, fi, err := readTranscript(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,8 @@ func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptio
 	if opts.Name != "" {
 		base = opts.Name
 	}
-	p, err := transcript.Parse(f, data, transcript.Options{Name: base, SessionID: opts.Session, Final: true})
+	tf := transcriptFile{path: abs, r: bytes.NewReader(data), fi: fi, head: data[:min(len(data), detectSize)]}
+	p, err := parseRange(tf, f, 0, int64(len(data)), transcript.Options{Name: base, SessionID: opts.Session, Final: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -131,23 +132,24 @@ func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptio
 
 // readTranscript reads a whole transcript file, refusing what is not a
 // regular file or too large.
-func readTranscript(name string) ([]byte, error) {
+func readTranscript(name string) ([]byte, os.FileInfo, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
+		return nil, nil, fmt.Errorf("%s: not a regular file", name)
 	}
 	if fi.Size() > MaxTranscriptSize {
-		return nil, fmt.Errorf("%s: %d bytes is larger than the %d a transcript may have", name, fi.Size(), MaxTranscriptSize)
+		return nil, nil, fmt.Errorf("%s: %d bytes is larger than the %d a transcript may have", name, fi.Size(), MaxTranscriptSize)
 	}
-	return io.ReadAll(f)
+	data, err := io.ReadAll(f)
+	return data, fi, err
 }
 
 // agentOf names the agent of a transcript format.
@@ -435,12 +437,9 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 	if from > to {
 		from = 0 // the file shrank: another file now, or rewritten
 	}
+	tf := transcriptFile{path: path, r: f, fi: fi, head: head}
 	parse := func(from int64) (*transcript.Parsed, error) {
-		buf := make([]byte, to-from)
-		if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		return transcript.Parse(format, buf, transcript.Options{Name: filepath.Base(path), Offset: from, SessionID: session, Final: o.final})
+		return parseRange(tf, format, from, to, transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final})
 	}
 	p, err := parse(from)
 	if err != nil {

@@ -52,7 +52,8 @@ func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wa
 			j.Attempts = watcher.DefaultMaxAttempts - 1
 		}
 		if ferr := q.Fail(j, err); ferr != nil {
-			return nil, errors.Join(err, ferr)
+			// One line: what failed, then that it stays where it is.
+			return nil, fmt.Errorf("%w (and its failure could not be recorded: %v)", err, ferr)
 		}
 		return nil, err
 	}
@@ -166,6 +167,24 @@ type DrainResult struct {
 // It returns an error only when the queue cannot be used; a failed job is
 // counted and reported in Errors, and stays in the queue.
 func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max int) (*DrainResult, error) {
+	w, err := newWorker(ctx, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	return w.drain(ctx, max)
+}
+
+// worker is a queue and the cursors, opened once for a run of jobs.
+type worker struct {
+	m       *memory.Memory
+	q       *watcher.Queue
+	cursors *watcher.Cursors
+}
+
+// newWorker opens the queue and the cursors and, as a worker starting up
+// does, puts back what workers that stopped left in processing/
+// (watcher.RecoverAfter): a job held that long, a job file cut short.
+func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions) (*worker, error) {
 	q, err := Queue(m, opts)
 	if err != nil {
 		return nil, err
@@ -174,6 +193,14 @@ func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max
 	if err != nil {
 		return nil, err
 	}
+	if _, err := q.Recover(ctx, watcher.RecoverAfter); err != nil && ctx.Err() == nil {
+		m.Warn(err.Error())
+	}
+	return &worker{m: m, q: q, cursors: cursors}, nil
+}
+
+func (w *worker) drain(ctx context.Context, max int) (*DrainResult, error) {
+	m, q, cursors := w.m, w.q, w.cursors
 	res := &DrainResult{}
 	for max <= 0 || res.Done+res.Failed < max {
 		j, err := q.Claim(ctx)

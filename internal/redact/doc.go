@@ -6,7 +6,9 @@
 // prefixes, private key blocks, JWTs, secrets assigned to secret-looking
 // names (in code, YAML, JSON, .env files, XML, connection strings and
 // command-line flags), credentials in URLs, Authorization and Bearer
-// headers, and high-entropy strings next to secret-looking words. Each is
+// headers, and high-entropy strings next to secret-looking words ("the DB
+// password is …"; such a value is the whole word, punctuation and non-ASCII
+// characters included, less a sentence's closing punctuation). Each is
 // replaced by a marker such as [REDACTED:aws-access-key]; other occurrences
 // of a value found that way are replaced too. Text inside
 // <private>…</private> is dropped without a marker. A Config adds patterns

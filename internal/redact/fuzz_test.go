@@ -24,6 +24,8 @@ func FuzzRedact(f *testing.F) {
 		"password=", "password = \"", "--password", "https://a:@b", "https://:x@",
 		"Bearer ", "Authorization: Basic", "token: [REDACTED:token]", "sk-ant-",
 		"key=\\\"", "AKIAAAAAAAAAAAAAAAAA", "eyJ.eyJ.", "<password>", "-u :",
+		"The DB password is Pw8UxK3mQ7vR2tZ9nL4b!9", "the password is Pw8U…!9xK3mQ7vR2tZ9nL4b…",
+		"token is (Pw8U!xK3m#Q7vR2@tZ9n&k)", "key is [REDACTED:secret]Pw8UxK3mQ7vR2tZ9nL4b!",
 	} {
 		f.Add(s)
 	}

@@ -203,6 +203,40 @@ func TestRedact(t *testing.T) {
 	}
 }
 
+// TestSecretValueWithPunctuation (issue 12, item 4): a value found near a
+// secret's name is redacted to the end of its word, punctuation and
+// non-ASCII characters included; before, the span stopped at the first
+// byte outside base64 and "Pw8U…!9" left "!9" behind.
+func TestSecretValueWithPunctuation(t *testing.T) {
+	const pw = "Pw8UxK3mQ7vR2tZ9nL4b"
+	for _, tc := range []struct{ name, in, want string }{
+		{"bang", "The DB password is " + pw + "!9", "The DB password is [REDACTED:secret]"},
+		{"ellipsis inside", "The DB password is Pw8U…!9xK3mQ7vR2tZ9nL4b", "The DB password is [REDACTED:secret]"},
+		{"ellipsis and bang at the end", "The DB password is " + pw + "…!9", "The DB password is [REDACTED:secret]"},
+		{"symbols between short runs", "the password is Pw8U!xK3m#Q7vR2@tZ9n&k", "the password is [REDACTED:secret]"},
+		{"sentence end kept", "The DB password is " + pw + "!9. Rotate it.", "The DB password is [REDACTED:secret]. Rotate it."},
+		{"comma kept", "the token is " + pw + "$%, then run", "the token is [REDACTED:secret], then run"},
+		{"parenthesis kept", "(the secret is " + pw + "^*)", "(the secret is [REDACTED:secret])"},
+		{"quoted", `the password is "` + pw + `!9" here`, `the password is "[REDACTED:secret]" here`},
+		{"json string", `{"last_assistant_message":"The DB password is ` + pw + `!9"}`, `{"last_assistant_message":"The DB password is [REDACTED:secret]"}`},
+		{"json escaped line end", `"The DB password is ` + pw + `!9\nnext"`, `"The DB password is [REDACTED:secret]\nnext"`},
+		{"repeated elsewhere", "The DB password is " + pw + "!9\nmysql -p" + pw + "!9", "The DB password is [REDACTED:secret]\nmysql -p[REDACTED:secret]"},
+		{"url is not a secret", "the token is sent to https://example.com/callback/2024/abc", "the token is sent to https://example.com/callback/2024/abc"},
+		{"email is not a secret", "the key is alice.smith1987@example-corp.com", "the key is alice.smith1987@example-corp.com"},
+		{"words are not a secret", "the password is stored in the vault, as agreed!", "the password is stored in the vault, as agreed!"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := Redact(tc.in)
+			if got != tc.want {
+				t.Errorf("Redact(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+			if again, more := Redact(got); again != got || len(more) != 0 {
+				t.Errorf("not a fixed point: %q -> %q", got, again)
+			}
+		})
+	}
+}
+
 func TestUnchangedIsSameString(t *testing.T) {
 	in := strings.Repeat("plain text\n", 10)
 	out, _ := Redact(in)

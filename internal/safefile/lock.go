@@ -55,12 +55,23 @@ func Lock(ctx context.Context, name string, timeout time.Duration) (unlock func(
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
 	if !ok {
-		return nil, &LockedError{Name: name, Holder: Holder(name), Waited: max(timeout, 0)}
+		var holder string
+		holder, ok, err = whoHolds(ctx, fl, name)
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", name, err)
+		}
+		if !ok {
+			return nil, &LockedError{Name: name, Holder: holder, Waited: max(timeout, 0)}
+		}
 	}
 	// Say who holds it, for the error of whoever waits. A hint only: the
-	// lock is held whether or not this is written.
-	if f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
-		f.WriteString(holderLine())
+	// lock is held whether or not this is written. One write over what
+	// is there, then the cut: the file is never emptied on the way.
+	if f, err := os.OpenFile(name, os.O_WRONLY, 0); err == nil {
+		line := holderLine()
+		if _, err := f.WriteAt([]byte(line), 0); err == nil {
+			f.Truncate(int64(len(line)))
+		}
 		f.Close()
 	}
 	var once sync.Once
@@ -112,15 +123,65 @@ func poll(ctx context.Context, fl *flock.Flock, timeout time.Duration) (bool, er
 	}
 }
 
+// HolderUnknown is what a LockedError says of the holder when the lock
+// file named none for as long as whoHolds looked: a holder that took the
+// lock and has not written its name yet (or does not write one).
+const HolderUnknown = "holder unknown: the lock was just taken"
+
+// settleFor bounds how long a waiter that gave up looks for the holder's
+// name. A holder writes it right after taking the lock, and empties the
+// file right before letting go, so an empty file while the lock is held
+// lasts microseconds unless the holder was descheduled.
+const settleFor = 100 * time.Millisecond
+
+// whoHolds is called when fl could not be had: it reads the holder's
+// name, and while the file is empty (a holder between its flock and its
+// write, or between its truncate and its unlock) tries the lock again
+// and reads again, for at most settleFor. It returns the holder, or
+// ok when the lock turned out free and is now held through fl, or
+// HolderUnknown: never an empty holder.
+func whoHolds(ctx context.Context, fl *flock.Flock, name string) (holder string, ok bool, err error) {
+	deadline := time.Now().Add(settleFor)
+	delay := 100 * time.Microsecond
+	for {
+		if h := readHolder(name); h != "" {
+			return h, false, nil
+		}
+		if ok, err := fl.TryLock(); ok || err != nil {
+			return "", ok, err
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return HolderUnknown, false, nil
+		}
+		time.Sleep(delay)
+		delay = min(2*delay, 10*time.Millisecond)
+	}
+}
+
 // Holder says who holds the lock file name, as the holder wrote it when
 // it took the lock: "pid 1234 (cairn) on host since <time>". It is ""
 // when nobody holds the lock through Lock or the file cannot be read.
+// An empty file is read again for a few milliseconds, since a holder
+// writes its name just after taking the lock.
 func Holder(name string) string {
+	for delay := 250 * time.Microsecond; ; delay *= 2 {
+		h := readHolder(name)
+		if h != "" || delay > 8*time.Millisecond {
+			return h
+		}
+		time.Sleep(delay)
+	}
+}
+
+func readHolder(name string) string {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(b))
+	// The first line: one written over a longer one shows the old tail
+	// until the holder cuts it.
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(line)
 }
 
 func holderLine() string {

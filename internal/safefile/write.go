@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -57,7 +58,7 @@ func WriteFunc(name string, perm fs.FileMode, sync Sync, fill func(w io.Writer) 
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+tmpMark+"*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, bare(err, dir))
 	}
 	tmp := f.Name()
 	err = fill(f)
@@ -75,7 +76,7 @@ func WriteFunc(name string, perm fs.FileMode, sync Sync, fill func(w io.Writer) 
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
+		return fmt.Errorf("write %s: %w", name, bare(err, dir))
 	}
 	if sync == SyncAll {
 		if err := SyncDir(dir); err != nil {
@@ -83,6 +84,26 @@ func WriteFunc(name string, perm fs.FileMode, sync Sync, fill func(w io.Writer) 
 		}
 	}
 	return nil
+}
+
+// bare drops from err the name of the temporary file in dir it was about
+// (an *fs.PathError of the write, sync or close, a rename's
+// *os.LinkError), which the caller's "write <name>: " says better: a full
+// disk reads "write <name>: no space left on device", one path, not two.
+// What went wrong other than a write is kept ("sync: input/output error").
+func bare(err error, dir string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && filepath.Dir(pe.Path) == dir && IsTemp(filepath.Base(pe.Path)) {
+		if pe.Op == "write" || pe.Op == "open" {
+			return pe.Err
+		}
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) && filepath.Dir(le.Old) == dir && IsTemp(filepath.Base(le.Old)) {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
 }
 
 // SyncDir fsyncs the directory dir, making the names created, renamed or

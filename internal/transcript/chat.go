@@ -57,10 +57,9 @@ func (b *builder) chatLine(line []byte) {
 		return
 	}
 	if id := firstOf(l.ID, l.UUID); id != "" {
-		if _, dup := b.seen[id]; dup {
+		if b.repeat(id) {
 			return
 		}
-		b.seen[id] = struct{}{}
 		b.key = id
 	}
 	m := Meta{UUID: firstOf(l.UUID, l.ID), SessionID: b.checkSession(l.SessionID), Time: chatTime(l.Timestamp)}

@@ -17,7 +17,8 @@ import (
 // and its usage is counted once. Tool results are paired with their calls by
 // tool_use_id. Sidechain (subagent) lines go to Parsed.Sidechain. Lines
 // marked isMeta, line types other than user, assistant and system, and
-// duplicate uuids are skipped; <system-reminder> and other blocks Claude
+// lines whose uuid an earlier line had (in the range, or before it:
+// Options.Seen) are skipped; <system-reminder> and other blocks Claude
 // Code adds to the user's text are removed.
 func ParseClaude(data []byte, opts Options) *Parsed {
 	b := newBuilder(opts)
@@ -237,10 +238,9 @@ func (b *builder) claudeLine(line []byte) {
 		b.fail(soft)
 	}
 	if l.UUID != "" {
-		if _, dup := b.seen[l.UUID]; dup {
+		if b.repeat(l.UUID) {
 			return
 		}
-		b.seen[l.UUID] = struct{}{}
 		b.key = l.UUID
 	}
 	m := b.claudeMeta(&l)

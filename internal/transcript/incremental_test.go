@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -8,15 +9,17 @@ import (
 )
 
 // tail parses data the way a tailer does: the file grows by random amounts
-// (cutting lines anywhere), each parse resumes where the last one stopped,
-// and a last Final parse takes the rest.
+// (cutting lines anywhere), each parse resumes where the last one stopped
+// and is given the ids of the lines before it (Options.Seen), and a last
+// Final parse takes the rest.
 func tail(t *testing.T, f Format, data []byte, rnd *rand.Rand, sessionID string) (events, side []Event, errs []string, consumed int64, lines int) {
 	t.Helper()
 	pos, line, visible := 0, 1, 0
+	seen := map[string]struct{}{}
 	for {
 		visible = min(len(data), visible+1+rnd.IntN(max(1, len(data)/4)))
 		final := visible == len(data)
-		p, err := Parse(f, data[pos:visible], Options{Name: "f", Offset: int64(pos), Line: line, SessionID: sessionID, Final: final})
+		p, err := Parse(f, data[pos:visible], Options{Name: "f", Offset: int64(pos), Line: line, SessionID: sessionID, Final: final, Seen: seen})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,26 +34,14 @@ func tail(t *testing.T, f Format, data []byte, rnd *rand.Rand, sessionID string)
 		for _, e := range p.Errors {
 			errs = append(errs, e.Error())
 		}
+		for _, id := range p.IDs {
+			seen[id] = struct{}{}
+		}
 		pos, line, lines = int(p.Consumed), line+p.Lines, lines+p.Lines
 		if final {
 			return events, side, errs, p.Consumed, lines
 		}
 	}
-}
-
-// dedupe keeps the first event of each ID, as a consumer of overlapping
-// ranges does: a line written twice is skipped within one parse but not
-// across two.
-func dedupe(evs []Event) []Event {
-	seen := make(map[string]bool)
-	var out []Event
-	for _, e := range evs {
-		if !seen[e.ID] {
-			seen[e.ID] = true
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // contextFree clears what Codex and Markdown transcripts say once at the
@@ -88,7 +79,6 @@ func TestIncrementalSameAsOnePass(t *testing.T) {
 			for seed := range 200 {
 				rnd := rand.New(rand.NewPCG(uint64(seed), 7))
 				evs, side, errs, consumed, lines := tail(t, f, data, rnd, sid)
-				evs, side = dedupe(evs), dedupe(side)
 				evs, side = contextFree(f, evs), contextFree(f, side)
 				wantEvs, wantSide := contextFree(f, one.Events), contextFree(f, one.Sidechain)
 				if consumed != one.Consumed || lines != one.Lines {
@@ -133,4 +123,45 @@ func diffEvents(want, got []Event) string {
 		}
 	}
 	return ""
+}
+
+// TestSeenSkipsRepeatsBeforeRange: a range parsed with the ids of the
+// lines before it (Options.Seen) skips a line that repeats one of them,
+// as one pass over the whole file does; Parsed.IDs gives those ids.
+func TestSeenSkipsRepeatsBeforeRange(t *testing.T) {
+	_, data := parseFixture(t, "claude/basic.jsonl")
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	first := bytes.Join(lines[:10], nil)
+	second := bytes.Join(append(append([][]byte{}, lines[1:6]...), lines[10:]...), nil)
+	whole := append(append([]byte{}, first...), second...)
+	one := ParseClaude(whole, Options{Final: true})
+
+	a := ParseClaude(first, Options{Final: true})
+	seen := map[string]struct{}{}
+	for _, id := range a.IDs {
+		seen[id] = struct{}{}
+	}
+	if len(a.IDs) == 0 || len(seen) != len(a.IDs) {
+		t.Fatalf("IDs of the first range: %q", a.IDs)
+	}
+	b := ParseClaude(second, Options{Offset: int64(len(first)), Line: a.Lines + 1, Final: true, Seen: seen})
+	// Results whose calls lie in the first range are not paired (a range
+	// cut mid-turn): compare which events there are.
+	ids := func(evs []Event) (out []string) {
+		for _, e := range evs {
+			out = append(out, string(e.Kind)+" "+e.ID)
+		}
+		return out
+	}
+	if want, got := ids(one.Events), ids(append(a.Events, b.Events...)); !reflect.DeepEqual(want, got) {
+		t.Errorf("two ranges with Seen differ from one pass:\n got %q\nwant %q", got, want)
+	}
+	for _, id := range b.IDs {
+		if _, dup := seen[id]; dup {
+			t.Errorf("IDs repeats %s, which Seen had", id)
+		}
+	}
+	if again := ParseClaude(second, Options{Offset: int64(len(first)), Final: true}); len(again.Events) <= len(b.Events) {
+		t.Errorf("without Seen the repeats should be taken: %d events, %d with Seen", len(again.Events), len(b.Events))
+	}
 }

@@ -46,6 +46,12 @@ type Options struct {
 	// Without Final, parsing stops at the last point where nothing is
 	// waiting, so that resuming there gives the same events as one pass.
 	Final bool
+	// Seen holds the ids of the lines before Offset (Parsed.IDs of the
+	// parses of them): a line that repeats one is skipped, as a line that
+	// repeats an earlier line of the range is, so that a range parsed on
+	// its own gives the events one pass over the whole file gives. It is
+	// only read.
+	Seen map[string]struct{}
 }
 
 // Parsed is what a parser made of a range of a transcript.
@@ -63,6 +69,9 @@ type Parsed struct {
 	Consumed int64
 	// Lines is the number of lines taken.
 	Lines int
+	// IDs are the ids of the lines taken that a later range must skip
+	// (Options.Seen), in file order, those of Options.Seen not included.
+	IDs []string
 }
 
 // LineError says which line of a transcript could not be read.
@@ -114,6 +123,7 @@ type builder struct {
 	pending map[string]pendingCall // calls waiting for their result, by id
 	open    map[string]*message    // by chain
 	seen    map[string]struct{}    // line uuids
+	ids     []string               // the keys of seen, in order
 
 	// the line being processed
 	off  int64
@@ -127,8 +137,8 @@ type builder struct {
 }
 
 type mark struct {
-	main, side, errs, lines int
-	end                     int64
+	main, side, errs, lines, ids int
+	end                          int64
 }
 
 type pendingCall struct {
@@ -205,7 +215,7 @@ func (b *builder) begin(off int64) {
 func (b *builder) quiet() bool { return len(b.pending) == 0 && len(b.open) == 0 }
 
 func (b *builder) setMark(end int64) {
-	b.mark = mark{main: len(b.main), side: len(b.side), errs: len(b.errs), lines: b.lines, end: end}
+	b.mark = mark{main: len(b.main), side: len(b.side), errs: len(b.errs), lines: b.lines, ids: len(b.ids), end: end}
 }
 
 // result returns what lies before the last resume point, or everything
@@ -221,7 +231,22 @@ func (b *builder) result() *Parsed {
 		Errors:    b.errs[:m.errs:m.errs],
 		Consumed:  m.end,
 		Lines:     m.lines,
+		IDs:       b.ids[:m.ids:m.ids],
 	}
+}
+
+// repeat reports whether a line with this id was read before, in this
+// range or before it (Options.Seen), and remembers it if not.
+func (b *builder) repeat(id string) bool {
+	if _, dup := b.opts.Seen[id]; dup {
+		return true
+	}
+	if _, dup := b.seen[id]; dup {
+		return true
+	}
+	b.seen[id] = struct{}{}
+	b.ids = append(b.ids, id)
+	return false
 }
 
 // fail records that the current line could not be read.

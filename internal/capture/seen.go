@@ -1,0 +1,161 @@
+package capture
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/transcript"
+)
+
+// A transcriptFile is a transcript open for parseRange.
+type transcriptFile struct {
+	path string
+	r    io.ReaderAt
+	fi   os.FileInfo // its identity, for the cache of ids; nil: not cached
+	head []byte      // its first bytes (up to detectSize), likewise
+}
+
+// parseRange parses the bytes [from, to) of a transcript, to is a line
+// boundary or the end of the file. It is the one parse of a transcript
+// that is captured, by Ingest and by the daemon's jobs (catchUp), and so
+// the one dedupe rule: a line whose id was read before is skipped, whether
+// the earlier line is in the range or before it (transcript.Options.Seen,
+// the ids of the lines before from). A file captured a range at a time
+// thus gives the events of one pass over it.
+//
+// The ids before from come from the ids of the last range parsed of the
+// same file in this process, or from a parse of the bytes before from.
+func parseRange(tf transcriptFile, format transcript.Format, from, to int64, opts transcript.Options) (*transcript.Parsed, error) {
+	seen, err := seenBefore(tf, format, from, opts)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, max(to-from, 0))
+	if _, err := tf.r.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read %s: %w", tf.path, err)
+	}
+	opts.Offset, opts.Seen = from, seen
+	p, err := transcript.Parse(format, buf, opts)
+	if err != nil {
+		return nil, err
+	}
+	if p.Consumed > from {
+		idCache.put(tf, p.Consumed, seen, p.IDs)
+	}
+	return p, nil
+}
+
+// seenBefore returns the ids of the lines of tf before from.
+func seenBefore(tf transcriptFile, format transcript.Format, from int64, opts transcript.Options) (map[string]struct{}, error) {
+	if from <= 0 {
+		return nil, nil
+	}
+	start, seen := idCache.get(tf, from)
+	// A chunk of whole lines at a time, so that a long transcript is not
+	// held in memory at once.
+	for size := idChunk; start < from; {
+		buf := make([]byte, min(from-start, size))
+		n, err := tf.r.ReadAt(buf, start)
+		if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+			return nil, fmt.Errorf("read %s: %w", tf.path, err)
+		}
+		if start+int64(n) < from {
+			nl := bytes.LastIndexByte(buf, '\n')
+			if nl < 0 {
+				size *= 2 // a line longer than a chunk
+				continue
+			}
+			buf = buf[:nl+1]
+		}
+		// Final: every line counts, held back or not.
+		p, err := transcript.Parse(format, buf, transcript.Options{Name: opts.Name, Offset: start, SessionID: opts.SessionID, Final: true, Seen: seen})
+		if err != nil {
+			return nil, err
+		}
+		start += int64(len(buf))
+		seen = idCache.put(tf, start, seen, p.IDs)
+	}
+	return seen, nil
+}
+
+// idChunk is how much of a transcript seenBefore parses at a time.
+var idChunk int64 = 16 << 20
+
+// idCache keeps, for the transcripts parsed last, the ids of their lines
+// up to an offset, so that a daemon following a growing file parses each
+// line once and not the whole file before every range.
+var idCache = &ids{entries: map[string]*idEntry{}}
+
+const maxIDFiles = 16
+
+type ids struct {
+	mu      sync.Mutex
+	entries map[string]*idEntry // by path
+}
+
+type idEntry struct {
+	fi   os.FileInfo
+	head []byte
+	upTo int64
+	seen map[string]struct{} // never changed once here: parses read it
+	used time.Time
+}
+
+// get returns the longest known prefix of tf not past from, and its ids;
+// 0 and nil when none is known.
+func (c *ids) get(tf transcriptFile, from int64) (int64, map[string]struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[tf.path]
+	if e == nil || !e.same(tf) || e.upTo > from {
+		return 0, nil
+	}
+	e.used = time.Now()
+	return e.upTo, e.seen
+}
+
+// same reports whether tf is still the file e describes: the same file
+// (device and inode), at least as long, and beginning with the same bytes.
+func (e *idEntry) same(tf transcriptFile) bool {
+	if tf.fi == nil || e.fi == nil || !os.SameFile(e.fi, tf.fi) || tf.fi.Size() < e.upTo {
+		return false
+	}
+	n := min(len(e.head), len(tf.head))
+	return bytes.Equal(e.head[:n], tf.head[:n])
+}
+
+// put records that the ids of tf's lines before upTo are those of seen
+// and more, and returns them.
+func (c *ids) put(tf transcriptFile, upTo int64, seen map[string]struct{}, more []string) map[string]struct{} {
+	if len(more) > 0 {
+		next := make(map[string]struct{}, len(seen)+len(more))
+		maps.Copy(next, seen)
+		for _, id := range more {
+			next[strings.Clone(id)] = struct{}{}
+		}
+		seen = next
+	}
+	if tf.fi == nil {
+		return seen
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= maxIDFiles && c.entries[tf.path] == nil {
+		var oldest string
+		for p, e := range c.entries {
+			if oldest == "" || e.used.Before(c.entries[oldest].used) {
+				oldest = p
+			}
+		}
+		delete(c.entries, oldest)
+	}
+	c.entries[tf.path] = &idEntry{fi: tf.fi, head: bytes.Clone(tf.head[:min(int64(len(tf.head)), upTo)]), upTo: upTo, seen: seen, used: time.Now()}
+	return seen
+}
