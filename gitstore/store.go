@@ -46,8 +46,9 @@ type Store struct {
 
 // Options tune a Store.
 type Options struct {
-	// Identity is the author of checkpoints; zero means the user's git
-	// identity, or "cairn".
+	// Identity is the author of checkpoints; what it lacks is the user's
+	// (CAIRN_AUTHOR_NAME and _EMAIL, else git's user.name and user.email),
+	// or "cairn".
 	Identity Identity
 	// Warn receives one-line notices about state that was repaired, such
 	// as a stat cache rebuilt after corruption. Nil discards them.
@@ -94,8 +95,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if s.warn == nil {
 		s.warn = func(string) {}
 	}
-	if s.ident.Name == "" {
-		s.ident = defaultIdentity()
+	if s.ident.Name == "" || s.ident.Email == "" {
+		s.ident = defaultIdentity(s.ident)
 	}
 	if err := os.MkdirAll(s.state, 0o700); err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)

@@ -88,8 +88,8 @@ func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
 type Options struct {
 	// Warn receives one-line notices about repaired state. Nil discards.
 	Warn func(string)
-	// Identity is the author of checkpoints; zero means the user's git
-	// identity.
+	// Identity is the author of checkpoints; what it lacks is the user's
+	// (CAIRN_AUTHOR_NAME and _EMAIL, else their git identity).
 	Identity gitstore.Identity
 	// LockTimeout overrides cairn.yaml's lock_timeout when positive.
 	LockTimeout time.Duration
