@@ -169,14 +169,14 @@ func (s *Store) Abs(p string) (string, error) {
 	return filepath.Join(s.dir, filepath.FromSlash(clean)), nil
 }
 
-// Rel turns a file name (absolute, or relative to the current directory)
-// into a repository path.
+// Rel turns an absolute file name into a repository path. A relative
+// name is an error: the process's working directory means nothing here,
+// so callers join it to the folder it is relative to.
 func (s *Store) Rel(name string) (string, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return "", err
+	if !filepath.IsAbs(name) {
+		return "", fmt.Errorf("%s: not an absolute path: %w", name, ErrOutside)
 	}
-	rel, err := filepath.Rel(s.dir, abs)
+	rel, err := filepath.Rel(s.dir, filepath.Clean(name))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", name, ErrOutside)
 	}

@@ -34,9 +34,9 @@ func TestShellWords(t *testing.T) {
 }
 
 func TestExpandHookVars(t *testing.T) {
-	t.Setenv("HOME", "/home/u")
-	t.Setenv("CAIRN_TEST_SET", "/set")
-	t.Setenv("CAIRN_TEST_EMPTY", "")
+	t.Parallel()
+	env := map[string]string{"HOME": "/home/u", "CAIRN_TEST_SET": "/set", "CAIRN_TEST_EMPTY": ""}
+	getenv := func(k string) string { return env[k] }
 	for _, tc := range []struct{ in, want string }{
 		{"plain/path", "plain/path"},
 		{"${CLAUDE_PROJECT_DIR}/.cairn/hooks/capture.sh", "/p/.cairn/hooks/capture.sh"},
@@ -48,7 +48,7 @@ func TestExpandHookVars(t *testing.T) {
 		{"${CAIRN_TEST_UNSET:-/default}/x", "/default/x"},
 		{"${CAIRN_TEST_UNSET}/x", "/x"},
 	} {
-		if got := expandHookVars(tc.in, "/p"); got != tc.want {
+		if got := expandHookVars(tc.in, "/p", getenv); got != tc.want {
 			t.Errorf("expandHookVars(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -92,14 +92,14 @@ func TestCommandProblem(t *testing.T) {
 		{notExec + " hook session-start", notExec + " does not exist or is not executable"},
 		{"  ", "empty command"},
 	} {
-		if got := commandProblem(tc.command, w.project); got != tc.want {
+		if got := commandProblem(tc.command, w.project, os.Getenv); got != tc.want {
 			t.Errorf("commandProblem(%q) = %q, want %q", tc.command, got, tc.want)
 		}
 	}
 	// A folder where the script should be is not the script.
 	os.Remove(w.script)
 	os.Mkdir(w.script, 0o755)
-	if got, want := commandProblem("sh "+w.script, w.project), w.script+" does not exist"; got != want {
+	if got, want := commandProblem("sh "+w.script, w.project, os.Getenv), w.script+" does not exist"; got != want {
 		t.Errorf("script is a folder: %q, want %q", got, want)
 	}
 }
@@ -303,7 +303,7 @@ func TestCheckMCP(t *testing.T) {
 			}
 			want := tc.want
 			want.Detail = strings.ReplaceAll(want.Detail, "EXE", w.exe)
-			if got := CheckMCP(w.project); got.Level != want.Level || !strings.HasSuffix(got.Detail, want.Detail) || got.Fix != want.Fix {
+			if got := CheckMCP(w.project, nil); got.Level != want.Level || !strings.HasSuffix(got.Detail, want.Detail) || got.Fix != want.Fix {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
 		})

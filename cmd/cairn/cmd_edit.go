@@ -31,7 +31,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 		return err
 	}
 	defer m.Close()
-	e, err := m.Get(ctx, ref)
+	e, err := m.Get(ctx, itemRef(g, m, ref))
 	if err != nil {
 		return err
 	}
@@ -40,9 +40,9 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 	if err != nil {
 		return err
 	}
-	editor := os.Getenv("VISUAL")
+	editor := g.getenv("VISUAL")
 	if editor == "" {
-		editor = os.Getenv("EDITOR")
+		editor = g.getenv("EDITOR")
 	}
 	if editor == "" {
 		editor = "vi"

@@ -166,8 +166,6 @@ func TestHookBadInput(t *testing.T) {
 
 func TestHookFullDisk(t *testing.T) {
 	dir := mountTmpfs(t, "4m")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_DIR", "")
 	p := filepath.Join(dir, "proj")
 	os.MkdirAll(p, 0o755)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {

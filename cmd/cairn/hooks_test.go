@@ -146,9 +146,10 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 		}
 	}
 
-	home, _ := os.UserHomeDir()
-	t.Setenv("XDG_CONFIG_HOME", "")
-	ok(t, p, "init", "--claude", "--global")
+	// A home of this test's own, which --global writes in.
+	home := t.TempDir()
+	user := env{"HOME": home, "XDG_CONFIG_HOME": ""}
+	okEnv(t, user, p, "init", "--claude", "--global")
 	data, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +169,7 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 	other := t.TempDir()
 	for _, dir := range []string{p, other} {
 		cmd := exec.Command("sh", "-c", "sh "+hooks.ShellQuote(script))
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+dir)
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+dir, "HOME="+home)
 		cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s"}`)
 		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 			t.Errorf("global hook in %s: %v %q", dir, err, out)
@@ -177,7 +178,7 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 	if n, _ := filepath.Glob(filepath.Join(p, ".cairn", "inbox", "hook-*.json")); len(n) != 1 {
 		t.Errorf("inbox: %v", n)
 	}
-	ok(t, p, "init", "--claude", "--global", "--remove")
+	okEnv(t, user, p, "init", "--claude", "--global", "--remove")
 	if _, err := os.Stat(filepath.Join(home, ".claude", "settings.json")); err == nil {
 		t.Error("global settings.json that cairn made is left")
 	}

@@ -60,7 +60,7 @@ func TestMountForeground(t *testing.T) {
 	var stderr bytes.Buffer
 	code := make(chan int)
 	go func() {
-		code <- run(ctx, []string{"-C", proj, "mount", mnt}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+		code <- run(ctx, testProcess(nil, strings.NewReader(""), &bytes.Buffer{}, &stderr), []string{"-C", proj, "mount", mnt})
 	}()
 	waitMounted(t, mnt, true)
 	out, err := exec.Command("grep", "-rl", "PostgreSQL", filepath.Join(mnt, "core")).CombinedOutput()

@@ -175,8 +175,6 @@ func mountTmpfs(t *testing.T, size string) string {
 
 func TestFullDisk(t *testing.T) {
 	dir := mountTmpfs(t, "4m")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_DIR", "")
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(proj, 0o755)
 	ok(t, proj, "init")
@@ -216,8 +214,6 @@ func TestFullDisk(t *testing.T) {
 
 func TestReadOnlyDisk(t *testing.T) {
 	dir := mountTmpfs(t, "8m")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_DIR", "")
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(proj, 0o755)
 	ok(t, proj, "init")

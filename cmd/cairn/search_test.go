@@ -284,13 +284,13 @@ func TestSearchThroughDaemon(t *testing.T) {
 func TestSearchIndexBusy(t *testing.T) {
 	p := searchProject(t)
 	holdIndex(t, p)
-	t.Setenv("CAIRN_LOCK_TIMEOUT", "300ms")
+	short := env{"CAIRN_LOCK_TIMEOUT": "300ms"}
 	start := time.Now()
-	fails(t, p, 1, "the search index is in use by another process (pid ", "search", "postgresql")
+	failsEnv(t, short, p, 1, "the search index is in use by another process (pid ", "search", "postgresql")
 	if d := time.Since(start); d < 300*time.Millisecond || d > 3*time.Second {
 		t.Errorf("waited %v", d)
 	}
-	r := cairn(t, p, "", "context", "--query", "helm")
+	r := cairnEnv(t, short, p, "", "context", "--query", "helm")
 	if r.code != 0 || !strings.Contains(r.stdout, "Deploys go through Kubernetes") || !strings.Contains(r.stderr, "in use by another process") {
 		t.Errorf("context with the index busy: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

@@ -418,26 +418,27 @@ func TestSyncRefuses(t *testing.T) {
 	gitc(t, w2, "push", "-q", "origin", "main")
 	ok(t, a, "remote", "add", "code", notMem)
 	fails(t, a, 1, "not a cairn memory", "sync", "code")
-	t.Setenv("CAIRN_AUTHOR_NAME", "Someone Else")
+	// From here on the commands run as another author.
+	someone := env{"CAIRN_AUTHOR_NAME": "Someone Else"}
 	c := project(t)
-	ok(t, c, "init")
-	ok(t, c, "remember", "another memory")
+	okEnv(t, someone, c, "init")
+	okEnv(t, someone, c, "remember", "another memory")
 	otherBare := gitstoretest.Bare(t, root, "other.git")
-	ok(t, c, "remote", "add", "origin", otherBare)
-	ok(t, c, "sync")
-	ok(t, a, "remote", "add", "other", otherBare)
-	fails(t, a, 1, "unrelated histories", "sync", "other")
+	okEnv(t, someone, c, "remote", "add", "origin", otherBare)
+	okEnv(t, someone, c, "sync")
+	okEnv(t, someone, a, "remote", "add", "other", otherBare)
+	failsEnv(t, someone, a, 1, "unrelated histories", "sync", "other")
 	// Two memories started apart, merged on purpose: both keep everything.
-	out := ok(t, a, "sync", "other", "--allow-unrelated")
+	out := okEnv(t, someone, a, "sync", "other", "--allow-unrelated")
 	if !strings.Contains(out, "merged") {
 		t.Errorf("sync --allow-unrelated said %q", out)
 	}
-	ok(t, c, "sync")
-	if treeOf(t, a) != treeOf(t, c) || !strings.Contains(ok(t, c, "list"), "another memory") || !strings.Contains(ok(t, c, "list"), "still works") {
-		t.Errorf("after merging unrelated memories:\n%s", ok(t, c, "list"))
+	okEnv(t, someone, c, "sync")
+	if treeOf(t, a) != treeOf(t, c) || !strings.Contains(okEnv(t, someone, c, "list"), "another memory") || !strings.Contains(okEnv(t, someone, c, "list"), "still works") {
+		t.Errorf("after merging unrelated memories:\n%s", okEnv(t, someone, c, "list"))
 	}
-	ok(t, a, "remote", "add", "down", "git://127.0.0.1:1/mem.git")
-	fails(t, a, 1, "fetch down", "sync", "down")
+	okEnv(t, someone, a, "remote", "add", "down", "git://127.0.0.1:1/mem.git")
+	failsEnv(t, someone, a, 1, "fetch down", "sync", "down")
 	if head() == was {
 		t.Error("remember did not commit")
 	}
@@ -451,11 +452,8 @@ func TestSyncHTTPToken(t *testing.T) {
 	a := project(t)
 	ok(t, a, "init")
 	ok(t, a, "remote", "add", "origin", srv.URL+"/mem.git")
-	t.Setenv("CAIRN_GIT_TOKEN", "")
 	fails(t, a, 1, "authentication failed", "sync")
-	t.Setenv("CAIRN_GIT_TOKEN", "wrong")
-	fails(t, a, 1, "authentication failed", "sync")
-	t.Setenv("CAIRN_GIT_TOKEN", "")
+	failsEnv(t, env{"CAIRN_GIT_TOKEN": "wrong"}, a, 1, "authentication failed", "sync")
 	cred := filepath.Join(a, ".cairn", ".state", "credentials")
 	os.WriteFile(cred, []byte("127.0.0.1 tok-123\n"), 0o644)
 	fails(t, a, 1, "chmod 600", "sync")
@@ -474,8 +472,7 @@ func TestSyncHTTPToken(t *testing.T) {
 	// Plain http: neither the variable's token nor the file's is sent.
 	plain := gitstoretest.HTTPServer(t, root, "tok-123")
 	ok(t, a, "remote", "add", "plain", plain.URL+"/mem.git")
-	t.Setenv("CAIRN_GIT_TOKEN", "tok-123")
-	fails(t, a, 1, "never sent over http", "sync", "plain")
+	failsEnv(t, env{"CAIRN_GIT_TOKEN": "tok-123"}, a, 1, "never sent over http", "sync", "plain")
 }
 
 func TestVerifyRepair(t *testing.T) {

@@ -22,9 +22,10 @@ func (m *Memory) Remote(name string) (Remote, error) { return gitsync.LookupRemo
 // Remotes lists the memory's remotes.
 func (m *Memory) Remotes() ([]Remote, error) { return gitsync.Remotes(m.store) }
 
-// AddRemote adds a remote to .cairn/.git/config.
-func (m *Memory) AddRemote(name, url string) (Remote, error) {
-	return gitsync.AddRemote(m.store, name, url)
+// AddRemote adds a remote to .cairn/.git/config. A relative local path
+// in url is taken from base, the absolute folder the user works in.
+func (m *Memory) AddRemote(name, url, base string) (Remote, error) {
+	return gitsync.AddRemote(m.store, name, url, base)
 }
 
 // RemoveRemote removes a remote.

@@ -367,7 +367,7 @@ func (s *MCP) getOne(ctx context.Context, ref string) string {
 	if err == nil {
 		return formatItem(e)
 	}
-	if p, perr := s.Mem.PathArg(ref); perr == nil && strings.Contains(ref, "/") {
+	if p, perr := s.Mem.PathArg("", ref); perr == nil && strings.Contains(ref, "/") {
 		if data, rerr := s.Mem.ReadFile(p); rerr == nil {
 			body := string(data)
 			if len(body) > maxGetChars {
