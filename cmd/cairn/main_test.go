@@ -169,6 +169,7 @@ func checkGit(t *testing.T, proj string) {
 }
 
 func TestInit(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	out := ok(t, p, "init")
 	if !strings.Contains(out, "Initialised cairn memory") {
@@ -208,6 +209,7 @@ func TestInit(t *testing.T) {
 }
 
 func TestNotInitialised(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, cmd := range [][]string{{"list"}, {"checkpoint"}, {"log"}, {"remember", "x"}} {
 		fails(t, dir, 1, "no cairn memory here or above; run cairn init", cmd...)
@@ -215,6 +217,7 @@ func TestNotInitialised(t *testing.T) {
 }
 
 func TestItems(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	id := strings.TrimSpace(ok(t, p, "remember", "--kind", "decision", "--tag", "db", "--importance", "0.9",
@@ -272,6 +275,7 @@ func TestItems(t *testing.T) {
 }
 
 func TestEdit(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	id := strings.TrimSpace(ok(t, p, "remember", "--kind", "fact", "The API listens on 8080"))
@@ -293,6 +297,7 @@ func TestEdit(t *testing.T) {
 }
 
 func TestCheckpointLogDiffRestore(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	mem := filepath.Join(p, ".cairn")
 	ok(t, p, "init")
@@ -374,6 +379,7 @@ func TestCheckpointLogDiffRestore(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	id := strings.TrimSpace(ok(t, p, "remember", "a fact"))
@@ -408,6 +414,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestCorruptState(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	ok(t, p, "remember", "one")
@@ -432,6 +439,7 @@ func TestCorruptState(t *testing.T) {
 }
 
 func TestLockHeld(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("flock(1) is Linux-only")
 	}
@@ -465,6 +473,7 @@ func TestLockHeld(t *testing.T) {
 // working directory run is given, as git takes them; the process's own
 // is never changed or read.
 func TestWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	ok(t, p, "remember", "--kind", "fact", "Relative paths are taken from -C")

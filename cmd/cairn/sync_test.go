@@ -77,6 +77,7 @@ func clone(t *testing.T, url string) string {
 }
 
 func TestSyncTwoClones(t *testing.T) {
+	t.Parallel()
 	d := gitstoretest.StartDaemon(t)
 	gitstoretest.Bare(t, d.Root, "mem.git")
 	url := d.URL("mem.git")
@@ -186,6 +187,7 @@ func TestSyncTwoClones(t *testing.T) {
 }
 
 func TestSyncSessionLogs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -241,6 +243,7 @@ func TestSyncSessionLogs(t *testing.T) {
 }
 
 func TestSyncConcurrentClones(t *testing.T) {
+	t.Parallel()
 	d := gitstoretest.StartDaemon(t)
 	gitstoretest.Bare(t, d.Root, "mem.git")
 	url := d.URL("mem.git")
@@ -296,6 +299,7 @@ func TestSyncConcurrentClones(t *testing.T) {
 }
 
 func TestSyncServerKilled(t *testing.T) {
+	t.Parallel()
 	d := gitstoretest.StartDaemon(t)
 	bare := gitstoretest.Bare(t, d.Root, "mem.git")
 	url := d.URL("mem.git")
@@ -361,6 +365,7 @@ wait:
 }
 
 func TestSyncRefuses(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -446,6 +451,7 @@ func TestSyncRefuses(t *testing.T) {
 }
 
 func TestSyncHTTPToken(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	gitstoretest.Bare(t, root, "mem.git")
 	srv := gitstoretest.HTTPSServer(t, root, "tok-123")
@@ -476,6 +482,7 @@ func TestSyncHTTPToken(t *testing.T) {
 }
 
 func TestVerifyRepair(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -508,6 +515,7 @@ func TestVerifyRepair(t *testing.T) {
 }
 
 func TestShareToProject(t *testing.T) {
+	t.Parallel()
 	a := project(t)
 	ok(t, a, "init")
 	b := project(t)
@@ -549,6 +557,7 @@ func TestShareToProject(t *testing.T) {
 
 // The daemon syncs on its own: at start, and a little after each commit.
 func TestDaemonSyncs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -583,6 +592,7 @@ func TestDaemonSyncs(t *testing.T) {
 
 // A restore that needs an object this machine lost fetches it from a remote.
 func TestRestoreFetchesMissing(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -611,6 +621,7 @@ func TestRestoreFetchesMissing(t *testing.T) {
 // set the keys of cairn.yaml that run a program, send a key, read files or
 // turn redaction off; on a fast-forward as on a merge.
 func TestSyncGuards(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -690,6 +701,7 @@ func TestSyncGuards(t *testing.T) {
 // TestRemoteHidesPassword: a password in a remote's URL is never printed,
 // by remote add or list, in JSON, or in a failing sync's error.
 func TestRemoteHidesPassword(t *testing.T) {
+	t.Parallel()
 	a := project(t)
 	ok(t, a, "init")
 	url := "https://me:s3cret@127.0.0.1:1/mem.git"
