@@ -49,6 +49,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 	}
 	// Through the shell, so EDITOR="code --wait" works as it does for git.
 	cmd := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "editor", name)
+	cmd.Dir = g.dir // the editor starts where the user asked cairn to work (-C)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)
