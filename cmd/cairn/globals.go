@@ -35,30 +35,44 @@ type globals struct {
 // it means to git: run as if started in DIR, which may be relative to
 // the working directory.
 func (g *globals) resolveDir() error {
+	if g.chdir == "" {
+		wd, err := g.getwd()
+		if err != nil {
+			return fmt.Errorf("find the working directory: %w", err)
+		}
+		g.dir = filepath.Clean(wd)
+		return nil
+	}
 	dir := g.chdir
 	if !filepath.IsAbs(dir) {
 		wd, err := g.getwd()
 		if err != nil {
 			return fmt.Errorf("find the working directory: %w", err)
 		}
+		// The kernel takes a relative -C from the working directory's
+		// real path, not the one $PWD spells with symbolic links.
+		if real, err := filepath.EvalSymlinks(wd); err == nil {
+			wd = real
+		}
 		dir = filepath.Join(wd, dir)
 	}
-	dir = filepath.Clean(dir)
-	if g.chdir != "" {
-		// What chdir(2) would say: the folder must exist and be one.
-		fi, err := os.Stat(dir)
-		var pe *os.PathError
-		switch {
-		case errors.As(err, &pe):
-			err = &os.PathError{Op: "chdir", Path: g.chdir, Err: pe.Err}
-		case err == nil && !fi.IsDir():
-			err = &os.PathError{Op: "chdir", Path: g.chdir, Err: syscall.ENOTDIR}
-		}
-		if err != nil {
-			return usagef("-C %s: %v", g.chdir, err)
+	// The folder must exist and be one, and the path the commands see is
+	// its real one, which is what getcwd(3) said after a chdir to it.
+	real, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
+			err = syscall.ENOTDIR
 		}
 	}
-	g.dir = dir
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return usagef("-C %s: %v", g.chdir, &os.PathError{Op: "chdir", Path: g.chdir, Err: err})
+	}
+	g.dir = real
 	return nil
 }
 

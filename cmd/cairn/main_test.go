@@ -511,6 +511,19 @@ func TestWorkingDirectory(t *testing.T) {
 	if r := in(parent, "-C", "missing", "list"); r.code != 2 || !strings.Contains(r.stderr, "-C missing: chdir missing: no such file or directory") {
 		t.Errorf("-C missing: exit %d: %s", r.code, r.stderr)
 	}
+	if r := in(p, "-C", "main.go", "list"); r.code != 2 || !strings.Contains(r.stderr, "-C main.go: chdir main.go: not a directory") {
+		t.Errorf("-C a file: exit %d: %s", r.code, r.stderr)
+	}
+	// Through a symbolic link -C names the real folder, as getcwd(3)
+	// does after a chdir.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(p)
+	if r := in(parent, "-C", link, "init"); r.code != 0 || !strings.Contains(r.stdout, "already initialised in "+filepath.Join(real, ".cairn")) {
+		t.Errorf("-C a link: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	if r := in("", "list"); r.code != 1 || !strings.Contains(r.stderr, "no working directory") {
 		t.Errorf("without a working directory: exit %d: %s", r.code, r.stderr)
 	}
