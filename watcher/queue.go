@@ -394,7 +394,8 @@ func (q *Queue) move(j *Job, from, to State) error {
 // kill of a restarting worker finds in flight. It goes back to pending,
 // due at once, or to failed/ once abandoned MaxAbandoned times. Recover
 // also returns to the inbox the files of inbox-file jobs that a crash left
-// without their job, and removes temporary files older than olderThan.
+// without their job, and removes temporary files older than olderThan (and
+// than a minute: a younger one may be a write in progress).
 // Run it at start-up, before any worker of this queue claims: with a small
 // olderThan it takes jobs that live workers still hold. It returns how many
 // jobs and files it moved.
@@ -446,9 +447,17 @@ func (q *Queue) Recover(ctx context.Context, olderThan time.Duration) (int, erro
 	if err != nil {
 		return n, err
 	}
-	q.removeTemps(now, olderThan)
+	// A fresh temporary file is a write in progress, not an interrupted
+	// one: another process (a hook, the daemon's API) may be enqueueing
+	// right now, whatever olderThan says about this queue's own workers.
+	q.removeTemps(now, max(olderThan, tempGrace))
 	return n, nil
 }
+
+// tempGrace is how old a temporary file must be before Recover takes it
+// for the leftover of an interrupted write. A write takes milliseconds; a
+// minute leaves room for a loaded machine.
+const tempGrace = time.Minute
 
 // recoverFiles returns to the inbox the attachments no job refers to: an
 // adoption that a crash cut between moving the file and writing its job, or
