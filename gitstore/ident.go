@@ -6,11 +6,17 @@ import (
 	"github.com/go-git/go-git/v5/config"
 )
 
-// defaultIdentity is the user's git identity when one is configured, so
-// that checkpoints read as theirs in a shared history, and "cairn"
-// otherwise.
-func defaultIdentity() Identity {
-	id := Identity{Name: os.Getenv("CAIRN_AUTHOR_NAME"), Email: os.Getenv("CAIRN_AUTHOR_EMAIL")}
+// defaultIdentity completes id: what it lacks comes from
+// CAIRN_AUTHOR_NAME and CAIRN_AUTHOR_EMAIL, else the user's git identity
+// when one is configured, so that checkpoints read as theirs in a shared
+// history, and "cairn" otherwise.
+func defaultIdentity(id Identity) Identity {
+	if id.Name == "" {
+		id.Name = os.Getenv("CAIRN_AUTHOR_NAME")
+	}
+	if id.Email == "" {
+		id.Email = os.Getenv("CAIRN_AUTHOR_EMAIL")
+	}
 	if id.Name == "" || id.Email == "" {
 		if cfg, err := config.LoadConfig(config.GlobalScope); err == nil {
 			if id.Name == "" {

@@ -46,8 +46,9 @@ type Store struct {
 
 // Options tune a Store.
 type Options struct {
-	// Identity is the author of checkpoints; zero means the user's git
-	// identity, or "cairn".
+	// Identity is the author of checkpoints; what it lacks is the user's
+	// (CAIRN_AUTHOR_NAME and _EMAIL, else git's user.name and user.email),
+	// or "cairn".
 	Identity Identity
 	// Warn receives one-line notices about state that was repaired, such
 	// as a stat cache rebuilt after corruption. Nil discards them.
@@ -94,8 +95,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if s.warn == nil {
 		s.warn = func(string) {}
 	}
-	if s.ident.Name == "" {
-		s.ident = defaultIdentity()
+	if s.ident.Name == "" || s.ident.Email == "" {
+		s.ident = defaultIdentity(s.ident)
 	}
 	if err := os.MkdirAll(s.state, 0o700); err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)
@@ -168,14 +169,14 @@ func (s *Store) Abs(p string) (string, error) {
 	return filepath.Join(s.dir, filepath.FromSlash(clean)), nil
 }
 
-// Rel turns a file name (absolute, or relative to the current directory)
-// into a repository path.
+// Rel turns an absolute file name into a repository path. A relative
+// name is an error: the process's working directory means nothing here,
+// so callers join it to the folder it is relative to.
 func (s *Store) Rel(name string) (string, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return "", err
+	if !filepath.IsAbs(name) {
+		return "", fmt.Errorf("%s: not an absolute path: %w", name, ErrOutside)
 	}
-	rel, err := filepath.Rel(s.dir, abs)
+	rel, err := filepath.Rel(s.dir, filepath.Clean(name))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", name, ErrOutside)
 	}

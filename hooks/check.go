@@ -40,16 +40,20 @@ type CheckOptions struct {
 	// PromptContext is hooks.prompt_context of cairn.yaml: whether the
 	// UserPromptSubmit hook that adds memories to prompts should be there.
 	PromptContext bool
+	// Getenv is the user's environment: HOME names the user's settings
+	// file, and hook commands may name other variables. Nil means
+	// os.Getenv.
+	Getenv func(string) string
 }
 
 // settingsFiles are the Claude Code settings files that apply to the
 // project, most specific first.
-func settingsFiles(project string) []string {
+func settingsFiles(project string, getenv func(string) string) []string {
 	files := []string{
 		filepath.Join(project, ".claude", "settings.local.json"),
 		filepath.Join(project, ".claude", "settings.json"),
 	}
-	if home, err := os.UserHomeDir(); err == nil {
+	if home := getenv("HOME"); home != "" {
 		files = append(files, filepath.Join(home, ".claude", "settings.json"))
 	}
 	return files
@@ -64,9 +68,13 @@ func settingsFiles(project string) []string {
 func Check(project string, opts CheckOptions) []Finding {
 	var out []Finding
 	add := func(l Level, detail, fix string) { out = append(out, Finding{l, detail, fix}) }
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	var found []Registered
 	var where []string
-	for _, name := range settingsFiles(project) {
+	for _, name := range settingsFiles(project, getenv) {
 		data, err := os.ReadFile(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -98,7 +106,7 @@ func Check(project string, opts CheckOptions) []Finding {
 	problems := map[string][]string{} // problem -> events
 	for _, h := range found {
 		events[h.Event] = true
-		if why := commandProblem(h.Command, project); why != "" {
+		if why := commandProblem(h.Command, project, getenv); why != "" {
 			problems[why] = append(problems[why], h.Event)
 		}
 	}
@@ -139,8 +147,12 @@ func Check(project string, opts CheckOptions) []Finding {
 }
 
 // CheckMCP reads the project's .mcp.json and says whether cairn's MCP
-// server is registered there with a command that exists.
-func CheckMCP(project string) Finding {
+// server is registered there with a command that exists; getenv is the
+// user's environment (nil means os.Getenv).
+func CheckMCP(project string, getenv func(string) string) Finding {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	name := filepath.Join(project, ".mcp.json")
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -156,7 +168,7 @@ func CheckMCP(project string) Finding {
 	if !ok {
 		return Finding{Warn, "cairn is not registered in .mcp.json", "cairn init --claude"}
 	}
-	if why := commandProblem(ShellQuote(s.Command), project); why != "" {
+	if why := commandProblem(ShellQuote(s.Command), project, getenv); why != "" {
 		return Finding{Fail, "the MCP server's command: " + why, "cairn init --claude"}
 	}
 	return Finding{OK, fmt.Sprintf("%s %s", s.Command, strings.Join(s.Args, " ")), ""}
@@ -173,21 +185,21 @@ func hasPromptHook(found []Registered) bool {
 
 // commandProblem says why a hook command of cairn's cannot run: the
 // script or the binary it names is missing.
-func commandProblem(command, project string) string {
+func commandProblem(command, project string, getenv func(string) string) string {
 	words := shellWords(command)
 	if len(words) == 0 {
 		return "empty command"
 	}
 	for _, w := range words {
 		if strings.HasSuffix(w, CaptureScript) {
-			p := expandHookVars(w, project)
+			p := expandHookVars(w, project, getenv)
 			if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 				return p + " does not exist"
 			}
 			return ""
 		}
 	}
-	exe := expandHookVars(words[0], project)
+	exe := expandHookVars(words[0], project, getenv)
 	if !strings.Contains(exe, "/") {
 		if _, err := exec.LookPath(exe); err != nil {
 			return exe + " is not on PATH"
@@ -235,9 +247,10 @@ func shellWords(s string) []string {
 	return out
 }
 
-// expandHookVars expands what Claude Code's environment gives a hook.
-func expandHookVars(s, project string) string {
-	home, _ := os.UserHomeDir()
+// expandHookVars expands what Claude Code's environment gives a hook;
+// getenv is the user's environment.
+func expandHookVars(s, project string, getenv func(string) string) string {
+	home := getenv("HOME")
 	return os.Expand(s, func(v string) string {
 		name, def, _ := strings.Cut(v, ":-")
 		switch name {
@@ -246,7 +259,7 @@ func expandHookVars(s, project string) string {
 		case "HOME":
 			return home
 		}
-		if val := os.Getenv(name); val != "" {
+		if val := getenv(name); val != "" {
 			return val
 		}
 		return def

@@ -10,6 +10,7 @@ import (
 )
 
 func TestShellWords(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -34,9 +35,9 @@ func TestShellWords(t *testing.T) {
 }
 
 func TestExpandHookVars(t *testing.T) {
-	t.Setenv("HOME", "/home/u")
-	t.Setenv("CAIRN_TEST_SET", "/set")
-	t.Setenv("CAIRN_TEST_EMPTY", "")
+	t.Parallel()
+	env := map[string]string{"HOME": "/home/u", "CAIRN_TEST_SET": "/set", "CAIRN_TEST_EMPTY": ""}
+	getenv := func(k string) string { return env[k] }
 	for _, tc := range []struct{ in, want string }{
 		{"plain/path", "plain/path"},
 		{"${CLAUDE_PROJECT_DIR}/.cairn/hooks/capture.sh", "/p/.cairn/hooks/capture.sh"},
@@ -48,7 +49,7 @@ func TestExpandHookVars(t *testing.T) {
 		{"${CAIRN_TEST_UNSET:-/default}/x", "/default/x"},
 		{"${CAIRN_TEST_UNSET}/x", "/x"},
 	} {
-		if got := expandHookVars(tc.in, "/p"); got != tc.want {
+		if got := expandHookVars(tc.in, "/p", getenv); got != tc.want {
 			t.Errorf("expandHookVars(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -58,12 +59,20 @@ func TestExpandHookVars(t *testing.T) {
 // executable that stands for the cairn binary.
 type wiring struct {
 	project, memory, script, exe string
+	home                         string // the user's, empty: no ~/.claude/settings.json of the user's
+}
+
+// getenv is the user's environment, with w's home.
+func (w wiring) getenv(name string) string {
+	if name == "HOME" {
+		return w.home
+	}
+	return os.Getenv(name)
 }
 
 func newWiring(t *testing.T) wiring {
 	t.Helper()
-	t.Setenv("HOME", t.TempDir()) // no ~/.claude/settings.json of the user's
-	w := wiring{project: t.TempDir()}
+	w := wiring{project: t.TempDir(), home: t.TempDir()}
 	w.memory = filepath.Join(w.project, ".cairn")
 	if _, err := Install(filepath.Join(w.memory, "hooks")); err != nil {
 		t.Fatal(err)
@@ -77,6 +86,7 @@ func newWiring(t *testing.T) wiring {
 }
 
 func TestCommandProblem(t *testing.T) {
+	t.Parallel()
 	w := newWiring(t)
 	notExec := filepath.Join(t.TempDir(), "cairn")
 	os.WriteFile(notExec, []byte("x"), 0o644)
@@ -92,19 +102,20 @@ func TestCommandProblem(t *testing.T) {
 		{notExec + " hook session-start", notExec + " does not exist or is not executable"},
 		{"  ", "empty command"},
 	} {
-		if got := commandProblem(tc.command, w.project); got != tc.want {
+		if got := commandProblem(tc.command, w.project, w.getenv); got != tc.want {
 			t.Errorf("commandProblem(%q) = %q, want %q", tc.command, got, tc.want)
 		}
 	}
 	// A folder where the script should be is not the script.
 	os.Remove(w.script)
 	os.Mkdir(w.script, 0o755)
-	if got, want := commandProblem("sh "+w.script, w.project), w.script+" does not exist"; got != want {
+	if got, want := commandProblem("sh "+w.script, w.project, w.getenv), w.script+" does not exist"; got != want {
 		t.Errorf("script is a folder: %q, want %q", got, want)
 	}
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	settings := filepath.Join(".claude", "settings.json")
 	for _, tc := range []struct {
 		name string
@@ -141,8 +152,7 @@ func TestCheck(t *testing.T) {
 		{
 			name: "user's settings.json in the home folder",
 			setup: func(t *testing.T, w wiring) CheckOptions {
-				home, _ := os.UserHomeDir()
-				writeSettings(t, wiring{project: home}, settings, w.plan(false))
+				writeSettings(t, wiring{project: w.home}, settings, w.plan(false))
 				return CheckOptions{MemoryDir: w.memory}
 			},
 			want: []Finding{{OK, "9 hooks in " + filepath.Join("HOME", settings), ""}},
@@ -235,14 +245,14 @@ func TestCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWiring(t)
 			opts := tc.setup(t, w)
+			opts.Getenv = w.getenv
 			got := Check(w.project, opts)
-			home, _ := os.UserHomeDir()
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d findings, want %d: %+v", len(got), len(tc.want), got)
 			}
 			for i, f := range got {
 				want := tc.want[i]
-				want.Detail = strings.NewReplacer("HOME", home, "EXE", w.exe).Replace(want.Detail)
+				want.Detail = strings.NewReplacer("HOME", w.home, "EXE", w.exe).Replace(want.Detail)
 				if f.Level != want.Level || !strings.Contains(f.Detail, want.Detail) || f.Fix != want.Fix {
 					t.Errorf("finding %d: %+v\nwant     %+v", i, f, want)
 				}
@@ -284,6 +294,7 @@ func writeFile(t *testing.T, name, data string) {
 }
 
 func TestCheckMCP(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		mcp  string // .mcp.json; "" for none; EXE is the binary
@@ -303,7 +314,7 @@ func TestCheckMCP(t *testing.T) {
 			}
 			want := tc.want
 			want.Detail = strings.ReplaceAll(want.Detail, "EXE", w.exe)
-			if got := CheckMCP(w.project); got.Level != want.Level || !strings.HasSuffix(got.Detail, want.Detail) || got.Fix != want.Fix {
+			if got := CheckMCP(w.project, w.getenv); got.Level != want.Level || !strings.HasSuffix(got.Detail, want.Detail) || got.Fix != want.Fix {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
 		})

@@ -61,6 +61,7 @@ func inbox(t *testing.T, mem string) []string {
 }
 
 func TestCaptureScript(t *testing.T) {
+	t.Parallel()
 	proj, mem := fakeMemory(t)
 	payload := []byte(`{"session_id":"s1","hook_event_name":"Stop","last_assistant_message":"done \u00e9"}` + "\n")
 	out, errs, code := runScript(t, "", proj, proj, payload)
@@ -101,6 +102,7 @@ func TestCaptureScript(t *testing.T) {
 }
 
 func TestCaptureScriptFindsMemory(t *testing.T) {
+	t.Parallel()
 	proj, mem := fakeMemory(t)
 	script := filepath.Join(mem, "hooks", CaptureScript)
 	sub := filepath.Join(proj, "a", "b")
@@ -131,6 +133,7 @@ func TestCaptureScriptFindsMemory(t *testing.T) {
 }
 
 func TestCaptureScriptCannotWrite(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		// root writes through permissions; the full-disk test in
 		// cmd/cairn covers a failing write.
@@ -145,6 +148,7 @@ func TestCaptureScriptCannotWrite(t *testing.T) {
 }
 
 func TestInstall(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "hooks")
 	w, err := Install(dir)
 	if err != nil || len(w) != len(Scripts()) {
@@ -194,6 +198,7 @@ func BenchmarkCaptureScript(b *testing.B) {
 }
 
 func TestShellcheck(t *testing.T) {
+	t.Parallel()
 	sc, err := exec.LookPath("shellcheck")
 	if err != nil {
 		t.Skip("shellcheck is not installed")

@@ -86,6 +86,7 @@ func sameSet(a, b []string) bool {
 }
 
 func TestMergeKeepsUsersSettings(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/settings/*.json")
 	for _, name := range files {
 		if filepath.Base(name) == "mcp.json" {
@@ -154,6 +155,7 @@ func TestMergeKeepsUsersSettings(t *testing.T) {
 // A file without cairn comes back as it was, to the byte, after merge
 // and remove... in content; and numbers and escapes keep their spelling.
 func TestMergeRemoveRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"full.json", "odd.json", "empty-hooks.json", "blank.json"} {
 		orig, _ := os.ReadFile(filepath.Join("testdata/settings", name))
 		merged, _, err := Merge(orig, testPlan)
@@ -186,6 +188,7 @@ func TestMergeRemoveRoundTrip(t *testing.T) {
 // An old install of cairn (another binary path, the script run directly)
 // is replaced, not doubled, and a user's hook in the same group stays.
 func TestMergeReplacesOldInstall(t *testing.T) {
+	t.Parallel()
 	orig, _ := os.ReadFile("testdata/settings/oldcairn.json")
 	merged, _, err := Merge(orig, testPlan)
 	if err != nil {
@@ -203,6 +206,7 @@ func TestMergeReplacesOldInstall(t *testing.T) {
 }
 
 func TestPromptContext(t *testing.T) {
+	t.Parallel()
 	p := testPlan
 	p.PromptContext = "cairn hook user-prompt-submit"
 	merged, _, err := Merge(nil, p)
@@ -225,6 +229,7 @@ func TestPromptContext(t *testing.T) {
 }
 
 func TestInvalidSettings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		data       string
 		line, col  int
@@ -260,6 +265,7 @@ func TestInvalidSettings(t *testing.T) {
 }
 
 func TestMCP(t *testing.T) {
+	t.Parallel()
 	orig, _ := os.ReadFile("testdata/settings/mcp.json")
 	s := MCPServer{Type: "stdio", Command: "cairn", Args: []string{"mcp"}}
 	merged, changed, err := MergeMCP(orig, s)
@@ -287,6 +293,7 @@ func TestMCP(t *testing.T) {
 }
 
 func TestIsCairn(t *testing.T) {
+	t.Parallel()
 	for cmd, want := range map[string]bool{
 		`sh "${CLAUDE_PROJECT_DIR:-.}/.cairn/hooks/capture.sh"`: true,
 		`"$CLAUDE_PROJECT_DIR"/.cairn/hooks/capture.sh`:         true,
@@ -309,6 +316,7 @@ func TestIsCairn(t *testing.T) {
 }
 
 func TestShellQuote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/usr/bin/cairn": "/usr/bin/cairn",
 		"/tmp/a b/cairn": "'/tmp/a b/cairn'",

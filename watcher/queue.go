@@ -441,7 +441,8 @@ func (q *Queue) move(j *Job, from, to State) error {
 // kill of a restarting worker finds in flight. It goes back to pending,
 // due at once, or to failed/ once abandoned MaxAbandoned times. Recover
 // also returns to the inbox the files of inbox-file jobs that a crash left
-// without their job, and removes temporary files older than olderThan.
+// without their job, and removes temporary files older than olderThan (and
+// than a minute: a younger one may be a write in progress).
 // Run it at start-up, before any worker of this queue claims: with a small
 // olderThan it takes jobs that live workers still hold. It returns how many
 // jobs and files it moved.

@@ -36,6 +36,7 @@ var transcripts = func() string {
 }()
 
 func TestIngestCommand(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	var files []string
@@ -183,6 +184,7 @@ func (w *claudeWriter) write(t *testing.T, name string) {
 // commands, tool output, failures) and in session variables reach no git
 // object.
 func TestSecretsNeverCommitted(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	secrets, contexts := plantedSecrets(t)
@@ -239,6 +241,7 @@ func TestSecretsNeverCommitted(t *testing.T) {
 
 // A summarizer that fails (HTTP 500) gives way to the built-in one.
 func TestSummarizerFallback(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	var calls atomic.Int32
@@ -277,6 +280,7 @@ func TestSummarizerFallback(t *testing.T) {
 }
 
 func TestSessionCommand(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	mem := filepath.Join(p, ".cairn")
@@ -350,6 +354,7 @@ func TestSessionCommand(t *testing.T) {
 // Sessions untouched for longer than capture.archive_after move to
 // archive/ when sessions are listed.
 func TestSessionsArchiveAfterInactivity(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	mem := filepath.Join(p, ".cairn")
@@ -380,6 +385,7 @@ func TestSessionsArchiveAfterInactivity(t *testing.T) {
 }
 
 func TestQueueCommand(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	mem := filepath.Join(p, ".cairn")
@@ -504,6 +510,7 @@ func TestQueueCommand(t *testing.T) {
 // session's files are what one clean ingest makes, history is sound and
 // the work tree is clean.
 func TestIngestKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("process kills")
 	}

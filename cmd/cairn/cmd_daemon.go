@@ -132,6 +132,7 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 	}
 	defer logf.Close()
 	cmd := exec.Command(exe, "-C", filepath.Dir(m.Dir), "daemon", "run")
+	cmd.Dir = g.dir // -C names the folder cairn works in, its children included
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Env = append(os.Environ(), "CAIRN_DIR="+m.Dir)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -34,7 +33,7 @@ outside the temporary folder is touched.`,
 	return cmd
 }
 
-func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
+func runDemo(ctx context.Context, parent *globals, opts demoOptions) (err error) {
 	items, err := demo.Items()
 	if err != nil {
 		return err
@@ -47,17 +46,29 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 		defer p.Remove()
 	}
 	project := p.Dir
-	cwd, err := os.Getwd()
-	if err != nil {
-		return err
+	// The commands run as if started in the project, with no CAIRN_DIR
+	// pointing elsewhere and checkpoints by the demo's author; the
+	// process's directory and environment stay as they are.
+	g := *parent
+	g.chdir, g.dir = "", project
+	g.getenv = func(name string) string {
+		switch name {
+		case "CAIRN_DIR":
+			return ""
+		case "CAIRN_AUTHOR_NAME":
+			return "cairn demo"
+		case "CAIRN_AUTHOR_EMAIL":
+			return "demo@cairn.invalid"
+		}
+		return parent.getenv(name)
 	}
-	if err := os.Chdir(project); err != nil {
-		return err
-	}
-	defer os.Chdir(cwd)
-	os.Unsetenv("CAIRN_DIR")
-	os.Setenv("CAIRN_AUTHOR_NAME", "cairn demo")
-	os.Setenv("CAIRN_AUTHOR_EMAIL", "demo@cairn.invalid")
+	return demoSteps(ctx, &g, opts, p, items)
+}
+
+// demoSteps runs the demo's commands in g, which works in the demo's
+// project p.
+func demoSteps(ctx context.Context, g *globals, opts demoOptions, p *demo.Project, items []demo.Item) error {
+	project := p.Dir
 
 	step := func(title, cmdline string) {
 		fmt.Fprintf(g.stdout, "\n== %s\n$ %s\n", title, cmdline)
@@ -152,11 +163,13 @@ func runDemo(ctx context.Context, g *globals, opts demoOptions) (err error) {
 	step("Any git client reads it", "git -C .cairn log --oneline && git -C .cairn status --short")
 	if gitPath, err := exec.LookPath("git"); err == nil {
 		cmd := exec.CommandContext(ctx, gitPath, "-C", memory.DirName, "log", "--oneline")
+		cmd.Dir = project
 		cmd.Stdout, cmd.Stderr = g.stdout, g.stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("git log: %w", err)
 		}
 		cmd = exec.CommandContext(ctx, gitPath, "-C", memory.DirName, "status", "--short")
+		cmd.Dir = project
 		cmd.Stdout, cmd.Stderr = g.stdout, g.stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("git status: %w", err)

@@ -56,7 +56,7 @@ func runDiff(ctx context.Context, g *globals, opts diffOptions, revs, paths []st
 		do.To = revs[1]
 	}
 	for _, p := range paths {
-		rp, err := m.PathArg(p)
+		rp, err := m.PathArg(g.dir, p)
 		if err != nil {
 			return err
 		}

@@ -110,8 +110,8 @@ func doctor(ctx context.Context, g *globals, r *doctorReport) {
 	defer m.Close()
 	r.add("memory", checkOK, m.Dir, "")
 	project := filepath.Dir(m.Dir)
-	doctorHooks(m, project, r)
-	doctorMCP(project, r)
+	doctorHooks(m, project, g.getenv, r)
+	doctorMCP(project, g.getenv, r)
 	daemon := readDaemonState(m)
 	if daemon.Running {
 		r.add("daemon", checkOK, fmt.Sprintf("running, pid %d, %s", daemon.PID, daemon.URL), "")
@@ -121,7 +121,7 @@ func doctor(ctx context.Context, g *globals, r *doctorReport) {
 	doctorQueue(ctx, m, daemon.Running, r)
 	doctorIndex(m, daemon.Running, r)
 	doctorFUSE(r)
-	doctorRemotes(ctx, m, r)
+	doctorRemotes(ctx, m, g.getenv, r)
 	doctorConflicts(ctx, m, r)
 }
 
@@ -151,14 +151,14 @@ func doctorConflicts(ctx context.Context, m *memory.Memory, r *doctorReport) {
 // levels are the statuses of hooks' findings.
 var levels = map[hooks.Level]string{hooks.OK: checkOK, hooks.Warn: checkWarn, hooks.Fail: checkFail}
 
-func doctorHooks(m *memory.Memory, project string, r *doctorReport) {
-	for _, f := range hooks.Check(project, hooks.CheckOptions{MemoryDir: m.Dir, PromptContext: m.Config.Hooks.PromptContext}) {
+func doctorHooks(m *memory.Memory, project string, getenv func(string) string, r *doctorReport) {
+	for _, f := range hooks.Check(project, hooks.CheckOptions{MemoryDir: m.Dir, PromptContext: m.Config.Hooks.PromptContext, Getenv: getenv}) {
 		r.add("hooks", levels[f.Level], f.Detail, f.Fix)
 	}
 }
 
-func doctorMCP(project string, r *doctorReport) {
-	f := hooks.CheckMCP(project)
+func doctorMCP(project string, getenv func(string) string, r *doctorReport) {
+	f := hooks.CheckMCP(project, getenv)
 	r.add("mcp", levels[f.Level], f.Detail, f.Fix)
 }
 
@@ -229,7 +229,7 @@ func doctorFUSE(r *doctorReport) {
 	r.add("fuse", checkWarn, "no fusermount3 on PATH: cairn mount needs it when not run as root", "install fuse3 (apt install fuse3, dnf install fuse3)")
 }
 
-func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
+func doctorRemotes(ctx context.Context, m *memory.Memory, getenv func(string) string, r *doctorReport) {
 	remotes, err := memsync.Remotes(m)
 	if err != nil {
 		r.add("remotes", checkFail, err.Error(), "fix it with git config --file .cairn/.git/config")
@@ -240,7 +240,7 @@ func doctorRemotes(ctx context.Context, m *memory.Memory, r *doctorReport) {
 		return
 	}
 	for _, rm := range remotes {
-		if err := memsync.Reach(ctx, m, rm.Name, nil); err != nil {
+		if err := memsync.Reach(ctx, m, rm.Name, getenv); err != nil {
 			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, memory.RedactURL(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
 			continue
 		}

@@ -31,7 +31,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 		return err
 	}
 	defer m.Close()
-	e, err := m.Get(ctx, ref)
+	e, err := m.Get(ctx, itemRef(g, m, ref))
 	if err != nil {
 		return err
 	}
@@ -40,15 +40,16 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 	if err != nil {
 		return err
 	}
-	editor := os.Getenv("VISUAL")
+	editor := g.getenv("VISUAL")
 	if editor == "" {
-		editor = os.Getenv("EDITOR")
+		editor = g.getenv("EDITOR")
 	}
 	if editor == "" {
 		editor = "vi"
 	}
 	// Through the shell, so EDITOR="code --wait" works as it does for git.
 	cmd := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "editor", name)
+	cmd.Dir = g.dir // the editor starts where the user asked cairn to work (-C)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)

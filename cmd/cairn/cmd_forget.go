@@ -25,7 +25,7 @@ func runForget(ctx context.Context, g *globals, ref string) error {
 		return err
 	}
 	defer m.Close()
-	e, cp, err := m.Forget(ctx, ref)
+	e, cp, err := m.Forget(ctx, itemRef(g, m, ref))
 	if err != nil {
 		return err
 	}

@@ -192,9 +192,9 @@ func writeHookOutput(g *globals, out *hookOutput) {
 // CLAUDE_PROJECT_DIR, the payload's cwd, then the current folder.
 func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 	if chdir != "" {
-		return memory.Find(chdir)
+		return memory.Find(g.path(chdir))
 	}
-	if os.Getenv("CAIRN_DIR") != "" {
+	if g.getenv("CAIRN_DIR") != "" {
 		return g.memoryDir()
 	}
 	var probe struct {
@@ -203,7 +203,7 @@ func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 	if len(payload) > 0 {
 		_ = json.Unmarshal(payload, &probe)
 	}
-	for _, d := range []string{os.Getenv("CLAUDE_PROJECT_DIR"), probe.CWD} {
+	for _, d := range []string{g.getenv("CLAUDE_PROJECT_DIR"), probe.CWD} {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
 		}
@@ -211,7 +211,7 @@ func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 			return dir, nil
 		}
 	}
-	return memory.Find(".")
+	return memory.Find(g.dir)
 }
 
 // dropHookPayload copies r into a new file of the inbox, named

@@ -58,7 +58,7 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 	failed := 0
 	var out []*capture.IngestResult
 	for _, name := range files {
-		res, err := capture.Ingest(ctx, m, name, capture.IngestOptions{Session: opts.session})
+		res, err := capture.Ingest(ctx, m, name, capture.IngestOptions{Session: opts.session, Dir: g.dir})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -49,19 +48,15 @@ is not valid JSON is left alone. --remove takes cairn out of them again.`,
 }
 
 func runInit(ctx context.Context, g *globals, opts initOptions) error {
-	project := "."
-	if d := os.Getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
-		project = d
-		if filepath.Base(filepath.Clean(d)) == memory.DirName {
-			project = filepath.Dir(filepath.Clean(d))
+	project := g.dir
+	if d := g.getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
+		project = g.path(d)
+		if filepath.Base(project) == memory.DirName {
+			project = filepath.Dir(project)
 		}
 	}
 	if opts.remove {
-		abs, err := filepath.Abs(project)
-		if err != nil {
-			return err
-		}
-		return removeClaude(g, abs, opts.global)
+		return removeClaude(g, project, opts.global)
 	}
 	m, res, err := memory.Init(ctx, project, g.memoryOptions())
 	if m != nil {

@@ -66,10 +66,7 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 	if err := fsview.Available(); err != nil {
 		return err
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
+	abs := g.path(dir)
 	if opts.background {
 		return mountBackground(ctx, g, abs)
 	}

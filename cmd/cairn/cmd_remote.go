@@ -92,7 +92,7 @@ func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
 		return err
 	}
 	defer m.Close()
-	r, err := memsync.AddRemote(ctx, m, args[0], args[1])
+	r, err := memsync.AddRemote(ctx, m, args[0], args[1], g.dir)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 		}
 		return nil
 	}
-	p, err := m.PathArg(args[0])
+	p, err := m.PathArg(g.dir, args[0])
 	if err != nil {
 		p = args[0]
 	}

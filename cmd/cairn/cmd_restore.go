@@ -56,7 +56,7 @@ func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string
 	}
 	var rel []string
 	for _, p := range paths {
-		rp, err := m.PathArg(p)
+		rp, err := m.PathArg(g.dir, p)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -267,7 +266,7 @@ func printSessionChange(g *globals, ch *memory.SessionChange, what string) error
 // defaultSession is the session a command means when it names none:
 // $CAIRN_SESSION, else the most recently active live session.
 func defaultSession(ctx context.Context, g *globals, m *memory.Memory) (string, error) {
-	if id := os.Getenv("CAIRN_SESSION"); id != "" {
+	if id := g.getenv("CAIRN_SESSION"); id != "" {
 		return id, nil
 	}
 	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})

@@ -45,9 +45,8 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 	default:
 		return usagef("share --what %q: want decisions, patterns or full", opts.what)
 	}
-	// A relative --to is relative to -C's folder, which is the current
-	// one by now.
-	dstDir, err := memory.Find(opts.to)
+	// A relative --to is relative to the folder commands work in, -C's.
+	dstDir, err := memory.Find(g.path(opts.to))
 	if err != nil {
 		return fmt.Errorf("share --to %s: %w", opts.to, err)
 	}

@@ -29,7 +29,7 @@ func runShow(ctx context.Context, g *globals, opts showOptions, ref string) erro
 		return err
 	}
 	defer m.Close()
-	e, err := m.Get(ctx, ref)
+	e, err := m.Get(ctx, itemRef(g, m, ref))
 	if err != nil {
 		return err
 	}

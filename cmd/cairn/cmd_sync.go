@@ -47,7 +47,7 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 		return err
 	}
 	defer m.Close()
-	so := memsync.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated}
+	so := memsync.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated, Getenv: g.getenv}
 	if len(args) == 1 {
 		so.Remote = args[0]
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/cairn-mem/cairn/fsview"
 	"github.com/spf13/cobra"
@@ -27,10 +26,7 @@ released when they let go.`,
 }
 
 func runUmount(ctx context.Context, g *globals, dir string) error {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
+	abs := g.path(dir)
 	stale := fsview.Stale(abs)
 	if err := fsview.Unmount(abs); err != nil {
 		if errors.Is(err, fsview.ErrNotMounted) {

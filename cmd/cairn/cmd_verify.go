@@ -42,7 +42,7 @@ func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
 		return err
 	}
 	defer m.Close()
-	rep, verr := memsync.Verify(ctx, m, memsync.VerifyOptions{Repair: opts.repair})
+	rep, verr := memsync.Verify(ctx, m, memsync.VerifyOptions{Repair: opts.repair, Getenv: g.getenv})
 	if rep == nil {
 		return verr
 	}

@@ -25,6 +25,7 @@ import (
 // session's prompts.md exactly once, and the session's files are those one
 // clean ingest of the whole transcript makes.
 func TestDaemonCrashDuringCapture(t *testing.T) {
+	t.Parallel()
 	rounds, prompts := 7, 160
 	if testing.Short() {
 		rounds, prompts = 3, 80

@@ -14,6 +14,7 @@ import (
 // With a daemon running, cairn checkpoint is done by the daemon (its
 // monitor finds the hand edit), and the repository is as git expects.
 func TestCheckpointThroughDaemon(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	start := cairnProc(p, "", "daemon", "start")

@@ -8,6 +8,7 @@ import (
 // The demo is the README's first command: it must run the whole pipeline
 // on its bundled data and leave a clean repository.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	r := cairn(t, t.TempDir(), "", "demo")
 	if r.code != 0 {
 		t.Fatalf("demo: exit %d\n%s%s", r.code, r.stdout, r.stderr)

@@ -3,37 +3,111 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 )
 
-// globals are the options and streams every command shares.
+// globals are the options, folder, environment and streams every
+// command shares.
 type globals struct {
-	chdir  string
+	chdir string // -C as given
+	// dir is the folder commands work in, absolute: -C's folder, else the
+	// process's working directory. Every relative path a user gives is
+	// taken relative to it, as the process never changes directory.
+	dir    string
+	getwd  func() (string, error)
+	getenv func(string) string
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 }
 
+// resolveDir sets g.dir from -C and the working directory. -C means what
+// it means to git: run as if started in DIR, which may be relative to
+// the working directory.
+func (g *globals) resolveDir() error {
+	if g.chdir == "" {
+		wd, err := g.getwd()
+		if err != nil {
+			return fmt.Errorf("find the working directory: %w", err)
+		}
+		g.dir = filepath.Clean(wd)
+		return nil
+	}
+	dir := g.chdir
+	if !filepath.IsAbs(dir) {
+		wd, err := g.getwd()
+		if err != nil {
+			return fmt.Errorf("find the working directory: %w", err)
+		}
+		// The kernel takes a relative -C from the working directory's
+		// real path, not the one $PWD spells with symbolic links.
+		if real, err := filepath.EvalSymlinks(wd); err == nil {
+			wd = real
+		}
+		dir = filepath.Join(wd, dir)
+	}
+	// The folder must exist and be one, and the path the commands see is
+	// its real one, which is what getcwd(3) said after a chdir to it.
+	real, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
+			err = syscall.ENOTDIR
+		}
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return usagef("-C %s: %v", g.chdir, &os.PathError{Op: "chdir", Path: g.chdir, Err: err})
+	}
+	g.dir = real
+	return nil
+}
+
+// path makes a path the user gave absolute: relative paths are relative
+// to the folder commands work in, g.dir.
+func (g *globals) path(name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(g.dir, name)
+}
+
+// home is the user's home folder, from HOME as os.UserHomeDir finds it
+// on Unix, but in the command's environment.
+func (g *globals) home() (string, error) {
+	h := g.getenv("HOME")
+	if h == "" {
+		return "", errors.New("$HOME is not defined")
+	}
+	return h, nil
+}
+
 // memoryDir finds the memory the way git finds a repository: CAIRN_DIR,
-// else the current folder and its parents.
+// else the folder commands work in and its parents.
 func (g *globals) memoryDir() (string, error) {
-	if d := os.Getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
+	if d := g.getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
 		for _, c := range []string{d, filepath.Join(d, memory.DirName)} {
+			c = g.path(c)
 			if fi, err := os.Stat(filepath.Join(c, ".git")); err == nil && fi.IsDir() {
-				return filepath.Abs(c)
+				return c, nil
 			}
 		}
 		return "", fmt.Errorf("CAIRN_DIR=%s: %w", d, memory.ErrNoMemory)
 	}
-	return memory.Find(".")
+	return memory.Find(g.dir)
 }
 
 // open opens the project's memory.
@@ -58,7 +132,9 @@ func (g *globals) openDir(ctx context.Context, dir string) (*memory.Memory, erro
 
 func (g *globals) memoryOptions() memory.Options {
 	opts := memory.Options{Warn: g.warn}
-	if v := os.Getenv("CAIRN_LOCK_TIMEOUT"); v != "" {
+	// The author from the command's environment; gitstore completes it.
+	opts.Identity = memory.Identity{Name: g.getenv("CAIRN_AUTHOR_NAME"), Email: g.getenv("CAIRN_AUTHOR_EMAIL")}
+	if v := g.getenv("CAIRN_LOCK_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil {
 			opts.LockTimeout = d
 		} else if s, err := strconv.ParseFloat(v, 64); err == nil {
@@ -66,6 +142,20 @@ func (g *globals) memoryOptions() memory.Options {
 		}
 	}
 	return opts
+}
+
+// itemRef resolves an item reference a user gave: a path (see
+// memory.IsPathRef) is taken from the folder commands work in, as git
+// takes paths; an id stays as it is.
+func itemRef(g *globals, m *memory.Memory, ref string) string {
+	if !memory.IsPathRef(ref) {
+		return ref
+	}
+	p, err := m.PathArg(g.dir, ref)
+	if err != nil {
+		return ref // Get says what is wrong with it
+	}
+	return p
 }
 
 // warn prints a notice on stderr; it does not change the exit code.

@@ -80,6 +80,7 @@ func badPayloads(t *testing.T) map[string][]byte {
 // No payload makes a hook fail, print anything but JSON, or write
 // outside its session's folder; bad ones end in failed/, never lost.
 func TestHookBadInput(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
@@ -165,9 +166,8 @@ func TestHookBadInput(t *testing.T) {
 }
 
 func TestHookFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := mountTmpfs(t, "4m")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_DIR", "")
 	p := filepath.Join(dir, "proj")
 	os.MkdirAll(p, 0o755)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
@@ -231,6 +231,7 @@ func mustGlob(t *testing.T, pattern string) []string {
 }
 
 func TestHookEventNames(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"session-start": "SessionStart", "SessionStart": "SessionStart", "sessionstart": "SessionStart",
 		"user_prompt_submit": "UserPromptSubmit", "post-tool-use-failure": "PostToolUseFailure",

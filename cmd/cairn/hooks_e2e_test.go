@@ -146,6 +146,7 @@ func sessionStartOutput(t *testing.T, out string) (context, systemMessage string
 // A whole Claude Code session, played through the installed hooks with no
 // daemon, becomes memory; the next session starts with it.
 func TestClaudeCodeSession(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatalf("init --claude: %v\n%s", err, out)
@@ -271,6 +272,7 @@ func TestClaudeCodeSession(t *testing.T) {
 // event is its own checkpoint; a Stop that arrives before the last
 // answer is in the transcript loses nothing.
 func TestClaudeCodeSessionLive(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatalf("init --claude: %v\n%s", err, out)
@@ -328,6 +330,7 @@ func TestClaudeCodeSessionLive(t *testing.T) {
 // Without a transcript cairn may read, the hooks' own payloads are the
 // record: the failure, the last answer, the compaction summary, the end.
 func TestClaudeCodeHooksWithoutTranscript(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatalf("init --claude: %v\n%s", err, out)

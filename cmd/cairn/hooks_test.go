@@ -63,6 +63,7 @@ func decoded(t *testing.T, data []byte) any {
 }
 
 func TestInitClaudeSettings(t *testing.T) {
+	t.Parallel()
 	for name, orig := range settingsFixtures(t) {
 		t.Run(name, func(t *testing.T) {
 			p := project(t)
@@ -129,6 +130,7 @@ func TestInitClaudeSettings(t *testing.T) {
 // Files cairn created are gone after --remove; --global edits the
 // user's settings and installs the script outside any project.
 func TestInitClaudeCreatedAndGlobal(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init", "--claude")
 	for _, f := range []string{".claude/settings.json", ".mcp.json"} {
@@ -146,9 +148,10 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 		}
 	}
 
-	home, _ := os.UserHomeDir()
-	t.Setenv("XDG_CONFIG_HOME", "")
-	ok(t, p, "init", "--claude", "--global")
+	// A home of this test's own, which --global writes in.
+	home := t.TempDir()
+	user := env{"HOME": home, "XDG_CONFIG_HOME": ""}
+	okEnv(t, user, p, "init", "--claude", "--global")
 	data, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +171,7 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 	other := t.TempDir()
 	for _, dir := range []string{p, other} {
 		cmd := exec.Command("sh", "-c", "sh "+hooks.ShellQuote(script))
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+dir)
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+dir, "HOME="+home)
 		cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s"}`)
 		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 			t.Errorf("global hook in %s: %v %q", dir, err, out)
@@ -177,7 +180,7 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 	if n, _ := filepath.Glob(filepath.Join(p, ".cairn", "inbox", "hook-*.json")); len(n) != 1 {
 		t.Errorf("inbox: %v", n)
 	}
-	ok(t, p, "init", "--claude", "--global", "--remove")
+	okEnv(t, user, p, "init", "--claude", "--global", "--remove")
 	if _, err := os.Stat(filepath.Join(home, ".claude", "settings.json")); err == nil {
 		t.Error("global settings.json that cairn made is left")
 	}
@@ -185,6 +188,7 @@ func TestInitClaudeCreatedAndGlobal(t *testing.T) {
 }
 
 func TestInitClaudeInvalidSettings(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	settings := filepath.Join(p, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
@@ -205,6 +209,7 @@ func TestInitClaudeInvalidSettings(t *testing.T) {
 }
 
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	fails(t, p, 1, "doctor: ", "doctor")
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
@@ -270,6 +275,7 @@ func TestDoctor(t *testing.T) {
 // With hooks.prompt_context on, init registers the prompt hook and each
 // prompt gets the memories that match it; off, it prints nothing.
 func TestPromptContext(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
@@ -322,6 +328,7 @@ func TestPromptContext(t *testing.T) {
 // With the daemon running, session-start asks it for the pack, leaves the
 // recording to it, and says nothing about the sidecar.
 func TestSessionStartWithDaemon(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
@@ -351,6 +358,7 @@ func TestSessionStartWithDaemon(t *testing.T) {
 // committed it and a sync) is put back from the binary at the next
 // session start.
 func TestSessionStartRestoresScript(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init", "--claude")
 	script := filepath.Join(p, ".cairn", "hooks", "capture.sh")
@@ -373,6 +381,7 @@ func TestSessionStartRestoresScript(t *testing.T) {
 // the history's tip at the next init --claude, and keeps it on disk,
 // ignored.
 func TestInitClaudeUncommitsScript(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	mem := filepath.Join(p, ".cairn")

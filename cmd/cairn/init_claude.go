@@ -26,27 +26,27 @@ type claudeTargets struct {
 	script   string // the capture script the hooks run, as installed
 }
 
-func claudeFiles(project string, global bool) (claudeTargets, error) {
+func claudeFiles(g *globals, project string, global bool) (claudeTargets, error) {
 	t := claudeTargets{
 		settings: filepath.Join(project, ".claude", "settings.json"),
 		mcp:      filepath.Join(project, ".mcp.json"),
 		script:   filepath.Join(project, memory.DirName, "hooks", hooks.CaptureScript),
 	}
 	if global {
-		home, err := os.UserHomeDir()
+		home, err := g.home()
 		if err != nil {
 			return t, fmt.Errorf("--global: %w", err)
 		}
 		t.settings = filepath.Join(home, ".claude", "settings.json")
-		t.script = filepath.Join(globalHooksDir(home), hooks.CaptureScript)
+		t.script = filepath.Join(globalHooksDir(g, home), hooks.CaptureScript)
 	}
 	return t, nil
 }
 
 // globalHooksDir is where --global installs the capture script: the
 // user's settings apply in every project, so it cannot live in one.
-func globalHooksDir(home string) string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
+func globalHooksDir(g *globals, home string) string {
+	dir := g.getenv("XDG_CONFIG_HOME")
 	if dir == "" || !filepath.IsAbs(dir) {
 		dir = filepath.Join(home, ".config")
 	}
@@ -91,7 +91,7 @@ func claudePlan(m *memory.Memory, t claudeTargets, global bool, self string) hoo
 // from its own binary (here, and at each session start).
 func initClaude(ctx context.Context, g *globals, m *memory.Memory, global bool) error {
 	project := filepath.Dir(m.Dir)
-	t, err := claudeFiles(project, global)
+	t, err := claudeFiles(g, project, global)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func initClaude(ctx context.Context, g *globals, m *memory.Memory, global bool) 
 // removeClaude takes cairn's hooks and MCP server out of Claude Code's
 // files. The memory and the scripts in .cairn/hooks/ stay.
 func removeClaude(g *globals, project string, global bool) error {
-	t, err := claudeFiles(project, global)
+	t, err := claudeFiles(g, project, global)
 	if err != nil {
 		return err
 	}

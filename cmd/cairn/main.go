@@ -32,7 +32,8 @@ func main() {
 	// garbage less often is cheaper than collecting it at all.
 	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	code := run(ctx, proc, os.Args[1:])
 	stop()
 	pprof.StopCPUProfile()
 	os.Exit(code)
@@ -53,14 +54,27 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// process is what a command line takes from the process that runs it:
+// its working directory, its environment and its standard streams. main
+// fills it from package os; tests fill it themselves, so that they can
+// run side by side without changing the process's working directory or
+// environment. cairn never changes either.
+type process struct {
+	getwd          func() (string, error) // the working directory, asked once
+	getenv         func(string) string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
 // run executes one cairn command line and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
+func run(ctx context.Context, p process, args []string) int {
+	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr}
+	stderr := p.stderr
 	root := newRootCommand(g)
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(p.stdin)
+	root.SetOut(p.stdout)
+	root.SetErr(p.stderr)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
@@ -90,12 +104,7 @@ git log, restore any point in time, and sync it like code.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if g.chdir != "" {
-				if err := os.Chdir(g.chdir); err != nil {
-					return usagef("-C %s: %v", g.chdir, err)
-				}
-			}
-			return nil
+			return g.resolveDir()
 		},
 	}
 	root.PersistentFlags().StringVarP(&g.chdir, "dir", "C", "", "run as if cairn was started in `DIR`")

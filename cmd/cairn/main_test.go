@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,9 +29,50 @@ func TestMain(m *testing.M) {
 		os.Stderr.Write(out)
 		panic(err)
 	}
+	// One isolated environment for every test, set before any runs: an
+	// empty home (no settings of the user's), git's identity, and none of
+	// cairn's variables. Tests that need more pass it to run (see env)
+	// instead of calling t.Setenv, so they can run in parallel. HOME
+	// changes after the build above, which uses the user's build cache.
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		panic(err)
+	}
+	for k, v := range map[string]string{
+		"HOME":                home,
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME":     "Dev",
+		"GIT_AUTHOR_EMAIL":    "dev@example.com",
+		"GIT_COMMITTER_NAME":  "Dev",
+		"GIT_COMMITTER_EMAIL": "dev@example.com",
+	} {
+		os.Setenv(k, v)
+	}
+	for _, k := range []string{"CAIRN_DIR", "CAIRN_SESSION", "CAIRN_AUTHOR_NAME", "CAIRN_AUTHOR_EMAIL",
+		"CAIRN_GIT_TOKEN", "CAIRN_LOCK_TIMEOUT", "CLAUDE_PROJECT_DIR", "XDG_CONFIG_HOME", "VISUAL", "EDITOR"} {
+		os.Unsetenv(k)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// env is what a test adds to the process's environment for the commands
+// it runs in-process: run reads the environment only through it.
+type env map[string]string
+
+func (e env) getenv(name string) string {
+	if v, ok := e[name]; ok {
+		return v
+	}
+	return os.Getenv(name)
+}
+
+// testProcess is the process a test's command line runs in: the test's
+// streams and environment, and the package's folder as the working
+// directory (tests pass -C).
+func testProcess(e env, stdin io.Reader, stdout, stderr io.Writer) process {
+	return process{getwd: os.Getwd, getenv: e.getenv, stdin: stdin, stdout: stdout, stderr: stderr}
 }
 
 type result struct {
@@ -40,17 +83,28 @@ type result struct {
 // cairn runs one command line in-process in dir.
 func cairn(t *testing.T, dir string, stdin string, args ...string) result {
 	t.Helper()
-	cwd, _ := os.Getwd()
-	defer os.Chdir(cwd)
+	return cairnEnv(t, nil, dir, stdin, args...)
+}
+
+// cairnEnv runs one command line in-process in dir, with e added to the
+// environment.
+func cairnEnv(t *testing.T, e env, dir string, stdin string, args ...string) result {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), append([]string{"-C", dir}, args...), strings.NewReader(stdin), &out, &errb)
+	code := run(context.Background(), testProcess(e, strings.NewReader(stdin), &out, &errb), append([]string{"-C", dir}, args...))
 	return result{code, out.String(), errb.String()}
 }
 
 // ok runs a command that must succeed and returns its output.
 func ok(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	r := cairn(t, dir, "", args...)
+	return okEnv(t, nil, dir, args...)
+}
+
+// okEnv is ok with e added to the environment.
+func okEnv(t *testing.T, e env, dir string, args ...string) string {
+	t.Helper()
+	r := cairnEnv(t, e, dir, "", args...)
 	if r.code != 0 {
 		t.Fatalf("cairn %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 	}
@@ -61,7 +115,13 @@ func ok(t *testing.T, dir string, args ...string) string {
 // containing want.
 func fails(t *testing.T, dir string, code int, want string, args ...string) {
 	t.Helper()
-	r := cairn(t, dir, "", args...)
+	failsEnv(t, nil, dir, code, want, args...)
+}
+
+// failsEnv is fails with e added to the environment.
+func failsEnv(t *testing.T, e env, dir string, code int, want string, args ...string) {
+	t.Helper()
+	r := cairnEnv(t, e, dir, "", args...)
 	if r.code != code {
 		t.Fatalf("cairn %s: exit %d, want %d\n%s%s", strings.Join(args, " "), r.code, code, r.stdout, r.stderr)
 	}
@@ -82,18 +142,10 @@ func gitc(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-// project makes a project folder that is a git repository with a commit,
-// and an isolated environment for cairn and git.
+// project makes a project folder that is a git repository with a commit.
+// The environment for cairn and git is TestMain's.
 func project(t *testing.T) string {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "Dev")
-	t.Setenv("GIT_AUTHOR_EMAIL", "dev@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "Dev")
-	t.Setenv("GIT_COMMITTER_EMAIL", "dev@example.com")
-	t.Setenv("CAIRN_DIR", "")
 	dir := filepath.Join(t.TempDir(), "proj")
 	os.MkdirAll(dir, 0o755)
 	gitc(t, dir, "init", "-q", "-b", "main")
@@ -117,6 +169,7 @@ func checkGit(t *testing.T, proj string) {
 }
 
 func TestInit(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	out := ok(t, p, "init")
 	if !strings.Contains(out, "Initialised cairn memory") {
@@ -146,25 +199,25 @@ func TestInit(t *testing.T) {
 	sub := filepath.Join(p, "a", "b")
 	os.MkdirAll(sub, 0o755)
 	ok(t, sub, "list")
-	t.Setenv("CAIRN_DIR", p)
-	cwd, _ := os.Getwd()
-	defer os.Chdir(cwd)
-	os.Chdir(t.TempDir())
+	elsewhere := t.TempDir()
 	var o, e bytes.Buffer
-	if code := run(context.Background(), []string{"status"}, strings.NewReader(""), &o, &e); code != 0 {
+	proc := testProcess(env{"CAIRN_DIR": p}, strings.NewReader(""), &o, &e)
+	proc.getwd = func() (string, error) { return elsewhere, nil }
+	if code := run(context.Background(), proc, []string{"status"}); code != 0 {
 		t.Errorf("CAIRN_DIR: exit %d: %s", code, e.String())
 	}
 }
 
 func TestNotInitialised(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	t.Setenv("CAIRN_DIR", "")
 	for _, cmd := range [][]string{{"list"}, {"checkpoint"}, {"log"}, {"remember", "x"}} {
 		fails(t, dir, 1, "no cairn memory here or above; run cairn init", cmd...)
 	}
 }
 
 func TestItems(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	id := strings.TrimSpace(ok(t, p, "remember", "--kind", "decision", "--tag", "db", "--importance", "0.9",
@@ -222,12 +275,12 @@ func TestItems(t *testing.T) {
 }
 
 func TestEdit(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	id := strings.TrimSpace(ok(t, p, "remember", "--kind", "fact", "The API listens on 8080"))
 	// An "editor" that appends a line, then one that breaks the file.
-	t.Setenv("VISUAL", `sh -c 'printf "\nAlso on 8443 with TLS.\n" >> "$1"' sh`)
-	out := ok(t, p, "edit", id)
+	out := okEnv(t, env{"VISUAL": `sh -c 'printf "\nAlso on 8443 with TLS.\n" >> "$1"' sh`}, p, "edit", id)
 	if !strings.Contains(out, "saved core/facts/") {
 		t.Errorf("edit said %q", out)
 	}
@@ -235,8 +288,7 @@ func TestEdit(t *testing.T) {
 		t.Errorf("edit lost:\n%s", show)
 	}
 	checkGit(t, p)
-	t.Setenv("VISUAL", `sed -i "s/^importance: .*/importance: [oops/"`)
-	fails(t, p, 1, "core/facts/", "edit", id)
+	failsEnv(t, env{"VISUAL": `sed -i "s/^importance: .*/importance: [oops/"`}, p, 1, "core/facts/", "edit", id)
 	name, _ := filepath.Glob(filepath.Join(p, ".cairn", "core", "facts", "*.md"))
 	b, _ := os.ReadFile(name[0])
 	if !strings.Contains(string(b), "importance: [oops") {
@@ -245,6 +297,7 @@ func TestEdit(t *testing.T) {
 }
 
 func TestCheckpointLogDiffRestore(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	mem := filepath.Join(p, ".cairn")
 	ok(t, p, "init")
@@ -326,6 +379,7 @@ func TestCheckpointLogDiffRestore(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	id := strings.TrimSpace(ok(t, p, "remember", "a fact"))
@@ -360,6 +414,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestCorruptState(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	ok(t, p, "remember", "one")
@@ -384,6 +439,7 @@ func TestCorruptState(t *testing.T) {
 }
 
 func TestLockHeld(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("flock(1) is Linux-only")
 	}
@@ -407,9 +463,78 @@ func TestLockHeld(t *testing.T) {
 		}
 		exec.Command("sleep", "0.02").Run()
 	}
-	t.Setenv("CAIRN_LOCK_TIMEOUT", "300ms")
-	fails(t, p, 1, "memory is locked by another process", "remember", "blocked")
+	failsEnv(t, env{"CAIRN_LOCK_TIMEOUT": "300ms"}, p, 1, "memory is locked by another process", "remember", "blocked")
 	kill()
 	ok(t, p, "remember", "unblocked")
 	checkGit(t, p)
+}
+
+// TestWorkingDirectory: -C and the paths a user gives are taken from the
+// working directory run is given, as git takes them; the process's own
+// is never changed or read.
+func TestWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	ok(t, p, "remember", "--kind", "fact", "Relative paths are taken from -C")
+	var items []jsonItem
+	if err := json.Unmarshal([]byte(ok(t, p, "list", "--json")), &items); err != nil || len(items) != 1 {
+		t.Fatalf("list: %v %v", items, err)
+	}
+	in := func(wd string, args ...string) result {
+		var out, errb bytes.Buffer
+		proc := testProcess(nil, strings.NewReader(""), &out, &errb)
+		proc.getwd = func() (string, error) {
+			if wd == "" {
+				return "", errors.New("no working directory")
+			}
+			return wd, nil
+		}
+		return result{run(context.Background(), proc, args), out.String(), errb.String()}
+	}
+	parent := filepath.Dir(p)
+	core := filepath.Join(p, ".cairn", "core")
+	inCore, _ := filepath.Rel("core", items[0].Path)
+	for _, tc := range []struct {
+		wd   string
+		args []string
+	}{
+		{parent, []string{"-C", "proj", "show", filepath.Join(".cairn", items[0].Path)}},
+		{parent, []string{"-C", filepath.Base(p), "show", items[0].Path}}, // from the memory's root
+		{core, []string{"show", inCore}},
+		{"", []string{"-C", core, "show", inCore}}, // an absolute -C needs no working directory
+	} {
+		if r := in(tc.wd, tc.args...); r.code != 0 || !strings.Contains(r.stdout, "Relative paths are taken from -C") {
+			t.Errorf("in %s: cairn %s: exit %d\n%s%s", tc.wd, strings.Join(tc.args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := in(parent, "-C", "missing", "list"); r.code != 2 || !strings.Contains(r.stderr, "-C missing: chdir missing: no such file or directory") {
+		t.Errorf("-C missing: exit %d: %s", r.code, r.stderr)
+	}
+	if r := in(p, "-C", "main.go", "list"); r.code != 2 || !strings.Contains(r.stderr, "-C main.go: chdir main.go: not a directory") {
+		t.Errorf("-C a file: exit %d: %s", r.code, r.stderr)
+	}
+	// Through a symbolic link -C names the real folder, as getcwd(3)
+	// does after a chdir.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(p)
+	if r := in(parent, "-C", link, "init"); r.code != 0 || !strings.Contains(r.stdout, "already initialised in "+filepath.Join(real, ".cairn")) {
+		t.Errorf("-C a link: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := in("", "list"); r.code != 1 || !strings.Contains(r.stderr, "no working directory") {
+		t.Errorf("without a working directory: exit %d: %s", r.code, r.stderr)
+	}
+	// A remote's relative path is made absolute from -C's folder.
+	if r := in(parent, "-C", "proj", "remote", "add", "origin", "../mem.git"); r.code != 0 {
+		t.Fatalf("remote add: exit %d: %s", r.code, r.stderr)
+	}
+	if out := ok(t, p, "remote", "list"); !strings.Contains(out, filepath.Join(parent, "mem.git")) {
+		t.Errorf("remote list: %s", out)
+	}
+	if wd, err := os.Getwd(); err != nil || filepath.Base(wd) != "cairn" {
+		t.Errorf("the process's working directory moved: %s %v", wd, err)
+	}
 }

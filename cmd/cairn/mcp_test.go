@@ -23,6 +23,7 @@ import (
 // The built binary speaks MCP on stdio as Claude Code starts it:
 // initialize, tools/list, then remember, search and get.
 func TestMCPStdio(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -85,6 +86,7 @@ func TestMCPStdio(t *testing.T) {
 }
 
 func TestMCPNoMemory(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	fails(t, p, 1, "no cairn memory", "mcp")
 }

@@ -55,12 +55,13 @@ func waitMounted(t *testing.T, dir string, want bool) {
 }
 
 func TestMountForeground(t *testing.T) {
+	t.Parallel()
 	proj, mnt := mountProject(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr bytes.Buffer
 	code := make(chan int)
 	go func() {
-		code <- run(ctx, []string{"-C", proj, "mount", mnt}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+		code <- run(ctx, testProcess(nil, strings.NewReader(""), &bytes.Buffer{}, &stderr), []string{"-C", proj, "mount", mnt})
 	}()
 	waitMounted(t, mnt, true)
 	out, err := exec.Command("grep", "-rl", "PostgreSQL", filepath.Join(mnt, "core")).CombinedOutput()
@@ -105,6 +106,7 @@ func TestMountForeground(t *testing.T) {
 }
 
 func TestMountBackgroundAndUmount(t *testing.T) {
+	t.Parallel()
 	proj, mnt := mountProject(t)
 	out, err := cairnProc(proj, "", "mount", "--background", mnt).CombinedOutput()
 	if err != nil {
@@ -161,6 +163,7 @@ func (l *lockedBuffer) String() string {
 }
 
 func TestMountSIGTERM(t *testing.T) {
+	t.Parallel()
 	proj, mnt := mountProject(t)
 	cmd, stderr := startMount(t, proj, mnt)
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -171,6 +174,7 @@ func TestMountSIGTERM(t *testing.T) {
 }
 
 func TestMountKilled(t *testing.T) {
+	t.Parallel()
 	proj, mnt := mountProject(t)
 	for _, next := range []string{"mount", "umount"} {
 		cmd, _ := startMount(t, proj, mnt)
@@ -205,6 +209,7 @@ func TestMountKilled(t *testing.T) {
 }
 
 func TestMountBadInput(t *testing.T) {
+	t.Parallel()
 	proj, mnt := mountProject(t)
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "x"), nil, 0o644)
@@ -220,6 +225,7 @@ func TestMountBadInput(t *testing.T) {
 // A server killed while it starts may be stuck for good on its own mount;
 // cairn umount still cleans up, and the process can then end.
 func TestMountKilledStarting(t *testing.T) {
+	t.Parallel()
 	proj, mnt := mountProject(t)
 	for i := 0; i < 3; i++ {
 		cmd := cairnProc(proj, "", "mount", mnt)

@@ -46,6 +46,7 @@ func committedIDs(t *testing.T, proj string) map[string]bool {
 }
 
 func TestConcurrentRemember(t *testing.T) {
+	t.Parallel()
 	procs, each := 8, 100
 	if testing.Short() {
 		procs, each = 4, 10
@@ -100,6 +101,7 @@ func TestConcurrentRemember(t *testing.T) {
 // that the repository stays valid, that nothing committed is lost, and
 // that the next command carries on.
 func TestCrash(t *testing.T) {
+	t.Parallel()
 	rounds := 60
 	if testing.Short() {
 		rounds = 15
@@ -174,9 +176,8 @@ func mountTmpfs(t *testing.T, size string) string {
 }
 
 func TestFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := mountTmpfs(t, "4m")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_DIR", "")
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(proj, 0o755)
 	ok(t, proj, "init")
@@ -215,9 +216,8 @@ func TestFullDisk(t *testing.T) {
 }
 
 func TestReadOnlyDisk(t *testing.T) {
+	t.Parallel()
 	dir := mountTmpfs(t, "8m")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CAIRN_DIR", "")
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(proj, 0o755)
 	ok(t, proj, "init")

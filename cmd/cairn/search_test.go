@@ -43,6 +43,7 @@ func keys(m map[string]any) string {
 }
 
 func TestSearchCommand(t *testing.T) {
+	t.Parallel()
 	p := searchProject(t)
 	r := cairn(t, p, "", "search", "postgres", "job", "queue")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "1. Use PostgreSQL for the job queue  (") ||
@@ -133,6 +134,7 @@ func TestSearchCommand(t *testing.T) {
 }
 
 func TestContextCommand(t *testing.T) {
+	t.Parallel()
 	p := searchProject(t)
 	out := ok(t, p, "context", "--query", "job queue")
 	for _, want := range []string{"# Project memory (cairn)", "## Pinned", "Deploys go through Kubernetes", "## Core memory", "Use PostgreSQL"} {
@@ -169,6 +171,7 @@ func TestContextCommand(t *testing.T) {
 // TestContextFitsHook packs a memory far larger than the budget and
 // checks the default pack against Claude Code's 10,000-character limit.
 func TestContextFitsHook(t *testing.T) {
+	t.Parallel()
 	p := project(t)
 	ok(t, p, "init")
 	mem := filepath.Join(p, ".cairn")
@@ -195,6 +198,7 @@ func TestContextFitsHook(t *testing.T) {
 }
 
 func TestReindexCommand(t *testing.T) {
+	t.Parallel()
 	p := searchProject(t)
 	out := ok(t, p, "reindex")
 	if !strings.HasPrefix(out, "indexed 3 files (3 chunks) in ") {
@@ -236,6 +240,7 @@ func holdIndex(t *testing.T, p string) (*memory.Memory, *recall.Index) {
 // holds, as the daemon does, and runs the commands: they must get their
 // answers through the API, since they cannot open the index.
 func TestSearchThroughDaemon(t *testing.T) {
+	t.Parallel()
 	p := searchProject(t)
 	m, x := holdIndex(t, p)
 	var calls atomic.Int32
@@ -282,15 +287,17 @@ func TestSearchThroughDaemon(t *testing.T) {
 // TestSearchIndexBusy holds the index without serving it: search waits
 // briefly, then says what is wrong; context still packs what it can.
 func TestSearchIndexBusy(t *testing.T) {
+	t.Parallel()
 	p := searchProject(t)
 	holdIndex(t, p)
-	t.Setenv("CAIRN_LOCK_TIMEOUT", "300ms")
+	short := env{"CAIRN_LOCK_TIMEOUT": "300ms"}
 	start := time.Now()
-	fails(t, p, 1, "the search index is in use by another process (pid ", "search", "postgresql")
-	if d := time.Since(start); d < 300*time.Millisecond || d > 3*time.Second {
+	failsEnv(t, short, p, 1, "the search index is in use by another process (pid ", "search", "postgresql")
+	// It waited; how much longer depends on the machine's load.
+	if d := time.Since(start); d < 300*time.Millisecond {
 		t.Errorf("waited %v", d)
 	}
-	r := cairn(t, p, "", "context", "--query", "helm")
+	r := cairnEnv(t, short, p, "", "context", "--query", "helm")
 	if r.code != 0 || !strings.Contains(r.stdout, "Deploys go through Kubernetes") || !strings.Contains(r.stderr, "in use by another process") {
 		t.Errorf("context with the index busy: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -326,6 +333,7 @@ func embeddings(t *testing.T) *httptest.Server {
 }
 
 func TestSearchEmbedderDown(t *testing.T) {
+	t.Parallel()
 	p := searchProject(t)
 	srv := embeddings(t)
 	yaml := fmt.Sprintf("search:\n  embedder:\n    provider: openai-compatible\n    base_url: %s\n    model: fake\n    dimensions: %d\n", srv.URL, indexer.HashDim)

@@ -77,6 +77,7 @@ func clone(t *testing.T, url string) string {
 }
 
 func TestSyncTwoClones(t *testing.T) {
+	t.Parallel()
 	d := gitstoretest.StartDaemon(t)
 	gitstoretest.Bare(t, d.Root, "mem.git")
 	url := d.URL("mem.git")
@@ -186,6 +187,7 @@ func TestSyncTwoClones(t *testing.T) {
 }
 
 func TestSyncSessionLogs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -241,6 +243,7 @@ func TestSyncSessionLogs(t *testing.T) {
 }
 
 func TestSyncConcurrentClones(t *testing.T) {
+	t.Parallel()
 	d := gitstoretest.StartDaemon(t)
 	gitstoretest.Bare(t, d.Root, "mem.git")
 	url := d.URL("mem.git")
@@ -296,6 +299,7 @@ func TestSyncConcurrentClones(t *testing.T) {
 }
 
 func TestSyncServerKilled(t *testing.T) {
+	t.Parallel()
 	d := gitstoretest.StartDaemon(t)
 	bare := gitstoretest.Bare(t, d.Root, "mem.git")
 	url := d.URL("mem.git")
@@ -361,6 +365,7 @@ wait:
 }
 
 func TestSyncRefuses(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -418,26 +423,27 @@ func TestSyncRefuses(t *testing.T) {
 	gitc(t, w2, "push", "-q", "origin", "main")
 	ok(t, a, "remote", "add", "code", notMem)
 	fails(t, a, 1, "not a cairn memory", "sync", "code")
-	t.Setenv("CAIRN_AUTHOR_NAME", "Someone Else")
+	// From here on the commands run as another author.
+	someone := env{"CAIRN_AUTHOR_NAME": "Someone Else"}
 	c := project(t)
-	ok(t, c, "init")
-	ok(t, c, "remember", "another memory")
+	okEnv(t, someone, c, "init")
+	okEnv(t, someone, c, "remember", "another memory")
 	otherBare := gitstoretest.Bare(t, root, "other.git")
-	ok(t, c, "remote", "add", "origin", otherBare)
-	ok(t, c, "sync")
-	ok(t, a, "remote", "add", "other", otherBare)
-	fails(t, a, 1, "unrelated histories", "sync", "other")
+	okEnv(t, someone, c, "remote", "add", "origin", otherBare)
+	okEnv(t, someone, c, "sync")
+	okEnv(t, someone, a, "remote", "add", "other", otherBare)
+	failsEnv(t, someone, a, 1, "unrelated histories", "sync", "other")
 	// Two memories started apart, merged on purpose: both keep everything.
-	out := ok(t, a, "sync", "other", "--allow-unrelated")
+	out := okEnv(t, someone, a, "sync", "other", "--allow-unrelated")
 	if !strings.Contains(out, "merged") {
 		t.Errorf("sync --allow-unrelated said %q", out)
 	}
-	ok(t, c, "sync")
-	if treeOf(t, a) != treeOf(t, c) || !strings.Contains(ok(t, c, "list"), "another memory") || !strings.Contains(ok(t, c, "list"), "still works") {
-		t.Errorf("after merging unrelated memories:\n%s", ok(t, c, "list"))
+	okEnv(t, someone, c, "sync")
+	if treeOf(t, a) != treeOf(t, c) || !strings.Contains(okEnv(t, someone, c, "list"), "another memory") || !strings.Contains(okEnv(t, someone, c, "list"), "still works") {
+		t.Errorf("after merging unrelated memories:\n%s", okEnv(t, someone, c, "list"))
 	}
-	ok(t, a, "remote", "add", "down", "git://127.0.0.1:1/mem.git")
-	fails(t, a, 1, "fetch down", "sync", "down")
+	okEnv(t, someone, a, "remote", "add", "down", "git://127.0.0.1:1/mem.git")
+	failsEnv(t, someone, a, 1, "fetch down", "sync", "down")
 	if head() == was {
 		t.Error("remember did not commit")
 	}
@@ -445,17 +451,15 @@ func TestSyncRefuses(t *testing.T) {
 }
 
 func TestSyncHTTPToken(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	gitstoretest.Bare(t, root, "mem.git")
 	srv := gitstoretest.HTTPSServer(t, root, "tok-123")
 	a := project(t)
 	ok(t, a, "init")
 	ok(t, a, "remote", "add", "origin", srv.URL+"/mem.git")
-	t.Setenv("CAIRN_GIT_TOKEN", "")
 	fails(t, a, 1, "authentication failed", "sync")
-	t.Setenv("CAIRN_GIT_TOKEN", "wrong")
-	fails(t, a, 1, "authentication failed", "sync")
-	t.Setenv("CAIRN_GIT_TOKEN", "")
+	failsEnv(t, env{"CAIRN_GIT_TOKEN": "wrong"}, a, 1, "authentication failed", "sync")
 	cred := filepath.Join(a, ".cairn", ".state", "credentials")
 	os.WriteFile(cred, []byte("127.0.0.1 tok-123\n"), 0o644)
 	fails(t, a, 1, "chmod 600", "sync")
@@ -474,11 +478,11 @@ func TestSyncHTTPToken(t *testing.T) {
 	// Plain http: neither the variable's token nor the file's is sent.
 	plain := gitstoretest.HTTPServer(t, root, "tok-123")
 	ok(t, a, "remote", "add", "plain", plain.URL+"/mem.git")
-	t.Setenv("CAIRN_GIT_TOKEN", "tok-123")
-	fails(t, a, 1, "never sent over http", "sync", "plain")
+	failsEnv(t, env{"CAIRN_GIT_TOKEN": "tok-123"}, a, 1, "never sent over http", "sync", "plain")
 }
 
 func TestVerifyRepair(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -511,6 +515,7 @@ func TestVerifyRepair(t *testing.T) {
 }
 
 func TestShareToProject(t *testing.T) {
+	t.Parallel()
 	a := project(t)
 	ok(t, a, "init")
 	b := project(t)
@@ -552,6 +557,7 @@ func TestShareToProject(t *testing.T) {
 
 // The daemon syncs on its own: at start, and a little after each commit.
 func TestDaemonSyncs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -586,6 +592,7 @@ func TestDaemonSyncs(t *testing.T) {
 
 // A restore that needs an object this machine lost fetches it from a remote.
 func TestRestoreFetchesMissing(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -614,6 +621,7 @@ func TestRestoreFetchesMissing(t *testing.T) {
 // set the keys of cairn.yaml that run a program, send a key, read files or
 // turn redaction off; on a fast-forward as on a merge.
 func TestSyncGuards(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	bare := gitstoretest.Bare(t, root, "mem.git")
 	a := project(t)
@@ -693,6 +701,7 @@ func TestSyncGuards(t *testing.T) {
 // TestRemoteHidesPassword: a password in a remote's URL is never printed,
 // by remote add or list, in JSON, or in a failing sync's error.
 func TestRemoteHidesPassword(t *testing.T) {
+	t.Parallel()
 	a := project(t)
 	ok(t, a, "init")
 	url := "https://me:s3cret@127.0.0.1:1/mem.git"

@@ -87,10 +87,10 @@ func TestSyncThroughGitDaemon(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n", "y.md": "y\n", "z.md": "z\n", "gone.md": "g\n", "dir/f.md": "f\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "origin", d.URL("mem.git")); err != nil {
+		if _, err := AddRemote(a, "origin", d.URL("mem.git"), ""); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := AddRemote(a, "origin", d.URL("mem.git")); !errors.Is(err, ErrRemoteExists) {
+		if _, err := AddRemote(a, "origin", d.URL("mem.git"), ""); !errors.Is(err, ErrRemoteExists) {
 			t.Errorf("second add: %v", err)
 		}
 	}()
@@ -164,7 +164,7 @@ func TestMergeRefuses(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare, ""); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -231,7 +231,7 @@ func TestMergeRefuses(t *testing.T) {
 	c := newStore(t, map[string]string{"c.md": "c\n"})
 	func() {
 		defer lock(t, c)()
-		if _, err := AddRemote(c, "origin", bare); err != nil {
+		if _, err := AddRemote(c, "origin", bare, ""); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -246,17 +246,17 @@ func TestRemoteConfig(t *testing.T) {
 	s := newStore(t, nil)
 	defer lock(t, s)()
 	for _, bad := range []string{"ftp://example.com/x", "", "gopher://x"} {
-		if _, err := AddRemote(s, "x", bad); !errors.Is(err, ErrBadURL) {
+		if _, err := AddRemote(s, "x", bad, ""); !errors.Is(err, ErrBadURL) {
 			t.Errorf("AddRemote(%q) = %v", bad, err)
 		}
 	}
 	for _, bad := range []string{"-x", "a b", "a/b", "x.lock", ""} {
-		if _, err := AddRemote(s, bad, "/tmp/x"); err == nil {
+		if _, err := AddRemote(s, bad, "/tmp/x", ""); err == nil {
 			t.Errorf("AddRemote name %q accepted", bad)
 		}
 	}
 	for _, u := range []string{"git@github.com:me/mem.git", "ssh://git@host/x", "https://host/x.git", "git://host/x", "file:///tmp/x"} {
-		if _, err := AddRemote(s, "r"+string(rune('a'+len(u)%26)), u); err != nil && !errors.Is(err, ErrRemoteExists) {
+		if _, err := AddRemote(s, "r"+string(rune('a'+len(u)%26)), u, ""); err != nil && !errors.Is(err, ErrRemoteExists) {
 			t.Errorf("AddRemote(%q) = %v", u, err)
 		}
 	}
@@ -289,7 +289,7 @@ func TestSyncOverHTTP(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "origin", srv.URL+"/mem.git"); err != nil {
+		if _, err := AddRemote(a, "origin", srv.URL+"/mem.git", ""); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -318,7 +318,7 @@ func TestSyncOverHTTP(t *testing.T) {
 	plain := gitstoretest.HTTPServer(t, root, "s3cret")
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "plain", plain.URL+"/mem.git"); err != nil {
+		if _, err := AddRemote(a, "plain", plain.URL+"/mem.git", ""); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -336,7 +336,7 @@ func TestStoreSeesNewPacks(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare, ""); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -379,7 +379,7 @@ func FuzzCheckURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, u string) {
-		got, err := CheckURL(u)
+		got, err := CheckURL(u, "/base")
 		if err != nil {
 			if !errors.Is(err, ErrBadURL) {
 				t.Fatalf("CheckURL(%q): %v does not wrap ErrBadURL", u, err)
@@ -430,7 +430,7 @@ func TestPushRemoteMoved(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare, ""); err != nil {
 			t.Fatal(err)
 		}
 	}()
@@ -461,7 +461,7 @@ func TestMergeHoldsHooks(t *testing.T) {
 	a := newStore(t, map[string]string{"x.md": "x\n", "hooks/capture.sh": "#!/bin/sh\nours\n"})
 	func() {
 		defer lock(t, a)()
-		if _, err := AddRemote(a, "origin", bare); err != nil {
+		if _, err := AddRemote(a, "origin", bare, ""); err != nil {
 			t.Fatal(err)
 		}
 	}()

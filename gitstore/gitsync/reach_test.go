@@ -22,7 +22,7 @@ func TestReach(t *testing.T) {
 	defer s.Close()
 	bare := gitstoretest.Bare(t, dir, "mem.git")
 	for name, url := range map[string]string{"origin": bare, "gone": filepath.Join(dir, "missing.git")} {
-		if _, err := gitsync.AddRemote(s, name, url); err != nil {
+		if _, err := gitsync.AddRemote(s, name, url, ""); err != nil {
 			t.Fatal(err)
 		}
 	}

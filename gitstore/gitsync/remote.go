@@ -59,8 +59,9 @@ func ValidRemoteName(name string) error {
 
 // CheckURL checks that url names a remote cairn can reach: ssh
 // (ssh://, user@host:path), https, http, git:// or a local path (file://
-// or a plain path, made absolute).
-func CheckURL(url string) (string, error) {
+// or a plain path, made absolute: a relative one is taken from base, the
+// absolute folder the user works in).
+func CheckURL(url, base string) (string, error) {
 	if url == "" || strings.ContainsAny(url, "\x00\n\r") {
 		return "", fmt.Errorf("%q: %w", Redact(url), ErrBadURL)
 	}
@@ -80,11 +81,13 @@ func CheckURL(url string) (string, error) {
 		return "", fmt.Errorf("%s: %w: %w", Redact(url), ErrBadURL, scrub(err, url))
 	}
 	if ep.Protocol == "file" {
-		abs, err := filepath.Abs(url)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", Redact(url), scrub(err, url))
+		if filepath.IsAbs(url) {
+			return filepath.Clean(url), nil
 		}
-		return abs, nil
+		if !filepath.IsAbs(base) {
+			return "", fmt.Errorf("%s: %w: a relative path, and no folder to take it from", Redact(url), ErrBadURL)
+		}
+		return filepath.Join(base, url), nil
 	}
 	return url, nil
 }
@@ -125,12 +128,13 @@ func LookupRemote(s *gitstore.Store, name string) (Remote, error) {
 	return Remote{}, fmt.Errorf("remote %q: %w", name, ErrNoRemote)
 }
 
-// AddRemote configures a remote of s. The caller holds the lock.
-func AddRemote(s *gitstore.Store, name, url string) (Remote, error) {
+// AddRemote configures a remote of s; a relative local path in url is
+// taken from base (see CheckURL). The caller holds the lock.
+func AddRemote(s *gitstore.Store, name, url, base string) (Remote, error) {
 	if err := ValidRemoteName(name); err != nil {
 		return Remote{}, err
 	}
-	url, err := CheckURL(url)
+	url, err := CheckURL(url, base)
 	if err != nil {
 		return Remote{}, err
 	}

@@ -80,7 +80,7 @@ func TestFetchHidesPassword(t *testing.T) {
 	s := newStore(t, map[string]string{"x.md": "x\n"})
 	func() {
 		defer lock(t, s)()
-		if _, err := AddRemote(s, "origin", "https://me:s3cret@127.0.0.1:1/mem.git"); err != nil {
+		if _, err := AddRemote(s, "origin", "https://me:s3cret@127.0.0.1:1/mem.git", ""); err != nil {
 			t.Fatal(err)
 		}
 	}()

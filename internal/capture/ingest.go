@@ -29,6 +29,9 @@ const detectSize = 64 << 10
 type IngestOptions struct {
 	// Session overrides the session id the file's name or events give.
 	Session string
+	// Dir is the absolute folder a relative file name is taken from (the
+	// one the user works in); without it the name must be absolute.
+	Dir string
 	// Name is the transcript's identity in its session, instead of its
 	// file name (for a file the inbox renamed).
 	Name string
@@ -63,9 +66,12 @@ type IngestResult struct {
 // nothing is written for it. Lines that cannot be read are skipped and
 // listed in the result.
 func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptions) (*IngestResult, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return nil, err
+	abs := filepath.Clean(name)
+	if !filepath.IsAbs(abs) {
+		if !filepath.IsAbs(opts.Dir) {
+			return nil, fmt.Errorf("ingest %s: a relative name, and no folder to take it from", name)
+		}
+		abs = filepath.Join(opts.Dir, name)
 	}
 	data, fi, err := readTranscript(abs)
 	if err != nil {

@@ -88,8 +88,8 @@ func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
 type Options struct {
 	// Warn receives one-line notices about repaired state. Nil discards.
 	Warn func(string)
-	// Identity is the author of checkpoints; zero means the user's git
-	// identity.
+	// Identity is the author of checkpoints; what it lacks is the user's
+	// (CAIRN_AUTHOR_NAME and _EMAIL, else their git identity).
 	Identity gitstore.Identity
 	// LockTimeout overrides cairn.yaml's lock_timeout when positive.
 	LockTimeout time.Duration
@@ -252,13 +252,18 @@ func excludeFromProject(project string) (string, error) {
 }
 
 // PathArg turns a path given by the user into a repository path. Like git,
-// it takes the path relative to the current folder when that lands in the
-// memory; otherwise a relative path is taken from the memory's root, so
-// "core/facts/x.md" works from the project folder too.
-func (m *Memory) PathArg(arg string) (string, error) {
-	p, err := m.store.Rel(arg)
-	if err == nil || filepath.IsAbs(arg) {
-		return p, err
+// it takes a relative path from base, the absolute folder the user works
+// in, when that lands in the memory; otherwise from the memory's root, so
+// "core/facts/x.md" works from the project folder too. With base "" a
+// relative path is taken from the memory's root only.
+func (m *Memory) PathArg(base, arg string) (string, error) {
+	if filepath.IsAbs(arg) {
+		return m.store.Rel(arg)
+	}
+	if base != "" {
+		if p, err := m.store.Rel(filepath.Join(base, arg)); err == nil {
+			return p, nil
+		}
 	}
 	return gitstore.CleanPath(path.Clean(filepath.ToSlash(arg)))
 }
@@ -455,10 +460,18 @@ func (m *Memory) Get(ctx context.Context, ref string) (*model.Entry, error) {
 	return &model.Entry{Item: it, Path: p, Layer: model.LayerOf(p)}, nil
 }
 
-// locate turns an id, id prefix or path into a repository path.
+// IsPathRef reports whether an item reference names a file rather than
+// an id: it has a slash or ends in .md.
+func IsPathRef(ref string) bool {
+	return strings.Contains(ref, "/") || strings.HasSuffix(ref, ".md")
+}
+
+// locate turns an id, id prefix or path into a repository path. A
+// relative path is the repository's (callers that take paths from a user
+// resolve them first with PathArg).
 func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
-	if strings.Contains(ref, "/") || strings.HasSuffix(ref, ".md") {
-		return m.PathArg(ref)
+	if IsPathRef(ref) {
+		return m.PathArg("", ref)
 	}
 	want := strings.ToUpper(ref)
 	if len(want) < 6 {

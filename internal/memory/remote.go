@@ -28,10 +28,10 @@ func (g Git) Remotes() ([]Remote, error) {
 	return gitsync.Remotes(m.store)
 }
 
-// AddRemote adds a remote to .cairn/.git/config.
-func (g Git) AddRemote(name, url string) (Remote, error) {
-	m := g.m
-	return gitsync.AddRemote(m.store, name, url)
+// AddRemote adds a remote to .cairn/.git/config. A relative local path
+// in url is taken from base, the absolute folder the user works in.
+func (g Git) AddRemote(name, url, base string) (Remote, error) {
+	return gitsync.AddRemote(g.m.store, name, url, base)
 }
 
 // RemoveRemote removes a remote.

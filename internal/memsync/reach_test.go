@@ -23,7 +23,7 @@ func TestReach(t *testing.T) {
 		{"origin", bare, true},
 		{"gone", filepath.Join(t.TempDir(), "missing.git"), false},
 	} {
-		if _, err := AddRemote(ctx, m, tc.name, tc.url); err != nil {
+		if _, err := AddRemote(ctx, m, tc.name, tc.url, ""); err != nil {
 			t.Fatal(err)
 		}
 		if err := Reach(ctx, m, tc.name, nil); (err == nil) != tc.ok {

@@ -308,13 +308,13 @@ func Reach(ctx context.Context, m *memory.Memory, remote string, getenv func(str
 
 // AddRemote configures a remote (stored in .git/config, where git sees it
 // too).
-func AddRemote(ctx context.Context, m *memory.Memory, name, url string) (memory.Remote, error) {
+func AddRemote(ctx context.Context, m *memory.Memory, name, url, base string) (memory.Remote, error) {
 	unlock, err := m.Lock(ctx)
 	if err != nil {
 		return memory.Remote{}, err
 	}
 	defer unlock()
-	return m.Git().AddRemote(name, url)
+	return m.Git().AddRemote(name, url, base)
 }
 
 // RemoveRemote forgets a remote; nothing on the remote changes.

@@ -8,6 +8,7 @@ import (
 )
 
 func TestNewID(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 30, 5, 43, 0, 0, time.UTC)
 	seen := make(map[string]bool)
 	var ids []string
@@ -42,6 +43,7 @@ func TestNewID(t *testing.T) {
 }
 
 func TestValidID(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want bool
@@ -66,6 +68,7 @@ func TestValidID(t *testing.T) {
 }
 
 func TestIDFromPath(t *testing.T) {
+	t.Parallel()
 	const id = "01JDXK3V9M2Q7Y8Z4T6R5W1HBC"
 	tests := []struct {
 		in   string
@@ -94,6 +97,7 @@ func TestIDFromPath(t *testing.T) {
 }
 
 func TestFileNameRoundTrip(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 5, 43, 0, 0, time.UTC)
 	for _, title := range []string{"Use PostgreSQL for the job queue", "", "--", "x--y", "../../etc", "日本語"} {
 		it := NewItem(Decision, title, now)

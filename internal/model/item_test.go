@@ -65,6 +65,7 @@ func mustMarshal(t *testing.T, it *Item) []byte {
 }
 
 func TestParseCanonical(t *testing.T) {
+	t.Parallel()
 	it := mustParse(t, "core/decisions/x.md", canonical)
 	want := &Item{
 		ID:         testID,
@@ -92,6 +93,7 @@ func TestParseCanonical(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	const path = "core/decisions/x.md"
 	tests := []struct {
 		name string
@@ -183,6 +185,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseErrorString(t *testing.T) {
+	t.Parallel()
 	e := errors.New("boom")
 	tests := []struct {
 		pe   ParseError
@@ -204,6 +207,7 @@ func TestParseErrorString(t *testing.T) {
 }
 
 func TestParseLenient(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2024, 11, 30, 3, 51, 29, 0, time.UTC) // the time in testID
 	path := "core/notes/some-note--" + testID + ".md"
 	tests := []struct {
@@ -325,6 +329,7 @@ func TestParseLenient(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 5, 43, 7, 0, time.UTC)
 	titles := []string{
 		"Use PostgreSQL for the job queue",
@@ -364,6 +369,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestMarshalNormalises(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 5, 43, 7, 999e6, time.FixedZone("CET", 3600))
 	it := NewItem(Fact, "  padded title \n", now)
 	it.Created = now
@@ -383,6 +389,7 @@ func TestMarshalNormalises(t *testing.T) {
 }
 
 func TestMarshalRejects(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 5, 43, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -422,6 +429,7 @@ func nan() float64 {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 5, 43, 0, 0, time.UTC)
 	ok := NewItem(Pattern, "A pattern", now)
 	if err := ok.Validate(); err != nil {
@@ -463,6 +471,7 @@ func unknownOf(t *testing.T, data []byte) map[any]any {
 }
 
 func TestUnknownKeysSurvive(t *testing.T) {
+	t.Parallel()
 	in := `---
 # Written by hand.
 
@@ -535,6 +544,7 @@ Body.
 // An alias in an unknown key to an anchor on a known key must still
 // resolve after Marshal drops the anchor.
 func TestUnknownAliasToKnownKey(t *testing.T) {
+	t.Parallel()
 	in := "---\ntags: &t [a, b]\ntitle: &name Hello\nx: *t\ny: {n: *name, t: *t}\n---\n"
 	it := mustParse(t, "x.md", in)
 	it.Tags = []string{"c"}
@@ -547,6 +557,7 @@ func TestUnknownAliasToKnownKey(t *testing.T) {
 }
 
 func TestAliasBomb(t *testing.T) {
+	t.Parallel()
 	// Aliases among unknown keys stay aliases, however much they stand for.
 	in := "---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
 		"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n"
@@ -583,6 +594,7 @@ func TestAliasBomb(t *testing.T) {
 // output with the .golden file next to it. Files named canonical-*.md are
 // in Marshal's form and must come out byte for byte the same.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "items", "*.md"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
@@ -724,6 +736,7 @@ func FuzzMarshal(f *testing.F) {
 }
 
 func TestCommentsStayWithKeys(t *testing.T) {
+	t.Parallel()
 	in := "---\n" +
 		"title: t   # on title\n" +
 		"tags:   # on tags\n  - a\n  - b\n" +
@@ -748,6 +761,7 @@ func TestCommentsStayWithKeys(t *testing.T) {
 // yaml.v3 writes some block scalars so that they read back differently;
 // Marshal must notice and quote them.
 func TestUnknownBlockScalarsSurvive(t *testing.T) {
+	t.Parallel()
 	values := []string{"\n0\n", " 0", "\n\n0", "0\n\n\n", "\t0", " \n0", "a\n b\nc", "a\n\n b", "a \nb", "\n", "a\n\tb", "\n\n", "a\n\n", "plain"}
 	for _, v := range values {
 		for _, style := range []yaml.Style{0, yaml.LiteralStyle, yaml.FoldedStyle} {
@@ -849,6 +863,7 @@ func BenchmarkMarshalUnknownKeys(b *testing.B) {
 // comments on every rewrite: the rewrite must keep the values and be a
 // fixed point.
 func TestRewriteIsFixedPoint(t *testing.T) {
+	t.Parallel()
 	inputs := []string{
 		"---\nu: >\n 000\n# after a folded scalar\n---\n",
 		"---\nu: |\n  text\n\n# after a literal scalar\nv: 1\n---\n",

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Kind
@@ -33,6 +34,7 @@ func TestParseKind(t *testing.T) {
 }
 
 func TestParseKindError(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"", "decisionss", "summarys", "core/decisions", "idea"} {
 		k, err := ParseKind(in)
 		if err == nil {
@@ -50,6 +52,7 @@ func TestParseKindError(t *testing.T) {
 }
 
 func TestKindDir(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		k    Kind
 		want string
@@ -73,6 +76,7 @@ func TestKindDir(t *testing.T) {
 }
 
 func TestKinds(t *testing.T) {
+	t.Parallel()
 	got := Kinds()
 	want := []Kind{Decision, Fact, Pattern, Preference, Note}
 	if len(got) != len(want) {

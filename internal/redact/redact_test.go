@@ -52,6 +52,7 @@ func loadPlanted(t testing.TB) []planted {
 }
 
 func TestPlanted(t *testing.T) {
+	t.Parallel()
 	all := loadPlanted(t)
 	var joined []string
 	for _, p := range all {
@@ -88,6 +89,7 @@ func TestPlanted(t *testing.T) {
 // TestClean: ordinary code, logs, hashes, ids and images come back as they
 // were.
 func TestClean(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "clean", "*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no clean corpus: %v", err)
@@ -109,6 +111,7 @@ func TestClean(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
 		kinds          []string
@@ -238,6 +241,7 @@ func TestSecretValueWithPunctuation(t *testing.T) {
 }
 
 func TestUnchangedIsSameString(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat("plain text\n", 10)
 	out, _ := Redact(in)
 	if unsafe.StringData(out) != unsafe.StringData(in) {
@@ -246,6 +250,7 @@ func TestUnchangedIsSameString(t *testing.T) {
 }
 
 func TestConfig(t *testing.T) {
+	t.Parallel()
 	r, err := New(Config{
 		Rules: []Rule{
 			{Kind: "acme-token", Pattern: `acme_[0-9a-f]{16}`},
@@ -271,6 +276,7 @@ func TestConfig(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []Config{
 		{Rules: []Rule{{Kind: "x", Pattern: "("}}},
 		{Rules: []Rule{{Kind: "Bad Kind", Pattern: "x"}}},

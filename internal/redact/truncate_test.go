@@ -8,6 +8,7 @@ import (
 )
 
 func TestTruncate(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for i := 1; i <= 1000; i++ {
 		lines = append(lines, fmt.Sprintf("line %04d of the build log", i))
@@ -69,6 +70,7 @@ func TestTruncate(t *testing.T) {
 
 // TestTruncateCounts: the marker's counts add up to what was removed.
 func TestTruncateCounts(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("0123456789\n", 500)
 	got := Truncate(text, 1000)
 	var lines, bytes int

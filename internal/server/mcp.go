@@ -376,7 +376,7 @@ func (s *MCP) getOne(ctx context.Context, ref string) (string, bool) {
 	if err == nil && e.Item.ID != "" {
 		return formatItem(e), true
 	}
-	if p, perr := s.Mem.PathArg(ref); perr == nil && (err == nil || strings.Contains(ref, "/")) {
+	if p, perr := s.Mem.PathArg("", ref); perr == nil && (err == nil || strings.Contains(ref, "/")) {
 		if data, rerr := s.Mem.ReadFile(p); rerr == nil {
 			body := string(data)
 			if len(body) > maxGetChars {

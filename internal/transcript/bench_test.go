@@ -78,6 +78,7 @@ func BenchmarkParseClaude(b *testing.B) {
 }
 
 func TestBigClaude(t *testing.T) {
+	t.Parallel()
 	data := bigClaude(30)
 	p := ParseClaude(data, Options{Final: true})
 	if len(p.Errors) > 0 {

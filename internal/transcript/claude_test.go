@@ -45,6 +45,7 @@ func kinds(evs []Event) string {
 }
 
 func TestClaude(t *testing.T) {
+	t.Parallel()
 	prompt := user("u1", "", `"fix it"`)
 	call := asst("a1", "u1", "msg1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}`, 10)
 	result := user("r1", "a1", `[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]`)
@@ -204,6 +205,7 @@ func TestClaude(t *testing.T) {
 }
 
 func TestClaudeDetails(t *testing.T) {
+	t.Parallel()
 	data := lines(
 		user("u1", "", `"go"`),
 		asst("a1", "u1", "msg1", `{"type":"text","text":"running"}`, 4),
@@ -254,6 +256,7 @@ func TestClaudeDetails(t *testing.T) {
 }
 
 func TestLineErrorUnwraps(t *testing.T) {
+	t.Parallel()
 	p := ParseClaude(lines(strings.Replace(user("u1", "", `"x"`), `"s1"`, `"a/b"`, 1)), Options{})
 	if len(p.Errors) != 1 || !errors.Is(p.Errors[0], ErrInvalidSessionID) {
 		t.Fatalf("errors = %v", p.Errors)

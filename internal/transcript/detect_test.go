@@ -6,6 +6,7 @@ import (
 )
 
 func TestDetect(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, head string
 		want       Format

@@ -7,6 +7,7 @@ import (
 )
 
 func TestCodexOutput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		raw, out string
 		exit     int // -1: nil
@@ -30,6 +31,7 @@ func TestCodexOutput(t *testing.T) {
 }
 
 func TestCodexMidFile(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"timestamp":"2025-12-02T15:21:02.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it."}]}}` + "\n" +
 		`{"timestamp":"2025-12-02T15:21:03.100Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"rules"}]}}` + "\n" +
 		`{"timestamp":"2025-12-02T15:21:04.100Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c0","output":"late"}}` + "\n")
@@ -43,6 +45,7 @@ func TestCodexMidFile(t *testing.T) {
 }
 
 func TestChat(t *testing.T) {
+	t.Parallel()
 	data := `{"role":"user","content":"a","timestamp":1700000000}
 {"role":"assistant","content":"b","timestamp":1700000000123}
 {"role":"assistant","content":"","tool_calls":[{"id":"c1","function":{"name":"f","arguments":"{\"path\":\"x\"}"}}]}
@@ -67,6 +70,7 @@ func TestChat(t *testing.T) {
 }
 
 func TestMarkdown(t *testing.T) {
+	t.Parallel()
 	data := "## User\nhello\n\n## Assistant\nhi\n\n## Us"
 	tail := ParseMarkdown([]byte(data), Options{})
 	if got := kinds(tail.Events); got != "user_prompt(hello)" {

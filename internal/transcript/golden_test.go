@@ -68,6 +68,7 @@ func parseFixture(t *testing.T, rel string) (Format, []byte) {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, rel := range fixtureFiles(t) {
 		t.Run(rel, func(t *testing.T) {
 			f, data := parseFixture(t, rel)

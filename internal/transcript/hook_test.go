@@ -13,6 +13,7 @@ import (
 const hookFixtures = "../../testdata/hooks"
 
 func TestHookGolden(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(hookFixtures, "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no hook payloads in %s (%v)", hookFixtures, err)
@@ -58,6 +59,7 @@ func TestHookGolden(t *testing.T) {
 }
 
 func TestHookBad(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file string
 		is   error  // the error wraps this, if set
@@ -94,6 +96,7 @@ func TestHookBad(t *testing.T) {
 }
 
 func TestHookEvents(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		payload string

@@ -64,6 +64,7 @@ func contextFree(f Format, evs []Event) []Event {
 }
 
 func TestIncrementalSameAsOnePass(t *testing.T) {
+	t.Parallel()
 	for _, rel := range fixtureFiles(t) {
 		t.Run(rel, func(t *testing.T) {
 			f, data := parseFixture(t, rel)
@@ -99,6 +100,7 @@ func TestIncrementalSameAsOnePass(t *testing.T) {
 }
 
 func TestSameRangeSameEvents(t *testing.T) {
+	t.Parallel()
 	for _, rel := range fixtureFiles(t) {
 		f, data := parseFixture(t, rel)
 		for _, final := range []bool{false, true} {

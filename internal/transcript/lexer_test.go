@@ -10,6 +10,7 @@ import (
 )
 
 func TestLexer(t *testing.T) {
+	t.Parallel()
 	valid := []string{
 		`{}`, `[]`, `""`, `0`, `-1.5e+10`, `true`, `false`, `null`,
 		` {"a" : [1, {"b": null}, "x\"y\\"], "c":{}} `,
@@ -55,6 +56,7 @@ func TestLexer(t *testing.T) {
 // TestClaudeDecoderAgrees checks the lexer-based decoder against
 // encoding/json on every line of the Claude Code fixtures.
 func TestClaudeDecoderAgrees(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join(fixtures, "claude", "*.jsonl"))
 	n := 0
 	for _, path := range files {

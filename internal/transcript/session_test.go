@@ -7,6 +7,7 @@ import (
 )
 
 func TestValidateSessionID(t *testing.T) {
+	t.Parallel()
 	good := []string{
 		"3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14", // Claude Code
 		"0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6", // Codex (UUIDv7)
@@ -53,6 +54,7 @@ func TestValidateSessionID(t *testing.T) {
 }
 
 func TestSessionIDFromPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ path, want string }{
 		{"/home/u/.claude/projects/-home-u-p/3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14.jsonl", "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"},
 		{"/home/u/.codex/sessions/2025/12/02/rollout-2025-12-02T15-20-01-0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6.jsonl", "0199a3c2-6f1e-7b20-9d4a-51c8e2f7a3b6"},

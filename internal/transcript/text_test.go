@@ -6,6 +6,7 @@ import (
 )
 
 func TestCleanPrompt(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, text, command string }{
 		{"  plain words \n", "plain words", ""},
 		{"<system-reminder>\nnote\n</system-reminder>\nfix the bug", "fix the bug", ""},
@@ -29,6 +30,7 @@ func TestCleanPrompt(t *testing.T) {
 }
 
 func TestCleanOutput(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"ok\n", "ok\n"},
 		{"line\n\n<system-reminder>\nmalware?\n</system-reminder>\n", "line"},
@@ -42,6 +44,7 @@ func TestCleanOutput(t *testing.T) {
 }
 
 func TestExitCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		out          string
 		isErr, known bool
@@ -69,6 +72,7 @@ func TestExitCode(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	cwd := "/home/dev/proj"
 	tests := []struct{ name, input, want string }{
 		{"Bash", `{"command":"go test ./...","description":"test"}`, "Bash: go test ./..."},
