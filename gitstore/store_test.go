@@ -228,10 +228,8 @@ func TestLogTagDiffRestore(t *testing.T) {
 	if err != nil || len(diffs) != 2 {
 		t.Fatalf("diff = %v, %v", diffs, err)
 	}
-	var b strings.Builder
-	WritePatch(&b, diffs, false)
-	if !strings.Contains(b.String(), "-two\n+three\n") {
-		t.Errorf("patch:\n%s", b.String())
+	if d := diffs[0]; d.Path != "core/a.md" || string(d.Old) != "two\n" || string(d.New) != "three\n" {
+		t.Errorf("diffs[0] = %s %s %q -> %q", d.Path, d.Action, d.Old, d.New)
 	}
 	unlock, _ := s.Lock(ctx, time.Second)
 	defer unlock()
