@@ -52,14 +52,14 @@ type Checkpoint struct {
 func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkpoint, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.locked() {
+	if s.lock == nil {
 		return nil, errors.New("checkpoint: the write lock is not held")
 	}
-	branch, parent, err := s.head()
+	branch, parent, err := s.objs.head()
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.loadCache(ctx, parent)
+	c, err := s.index.load(ctx, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	token := ""
 	if opts.Paths == nil {
 		var all bool
-		token, roots, all = s.monitorRoots(c)
+		token, roots, all = s.wt.monitorRoots(c)
 		if !all && len(roots) == 0 {
 			roots = nil
 			opts.Paths = []string{} // nothing can have changed
@@ -85,30 +85,30 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	var changes []change
 	var refreshed bool
 	if opts.Paths == nil || len(roots) > 0 {
-		changes, refreshed, err = s.scan(ctx, c, roots)
+		changes, refreshed, err = s.wt.scan(ctx, c, roots)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
 		}
 	}
 	if token != c.monitor {
 		c.monitor = token
-		s.cacheDirty = true
+		s.index.dirty = true
 	}
 	if len(changes) == 0 && !opts.AllowEmpty {
 		if refreshed {
 			c.written = s.now().UnixNano()
-			s.cacheDirty = true
+			s.index.dirty = true
 		}
 		return nil, ErrNothingToDo
 	}
 
-	w := newObjectWriter(s.gitDir, s.hasObject)
+	w := newObjectWriter(s.gitDir, s.objs.has)
 	for i := range changes {
 		ch := &changes[i]
 		if ch.Action == Deleted {
 			continue
 		}
-		data, err := s.readWorktree(ch.Path, ch.e.mode)
+		data, err := s.wt.read(ch.Path, ch.e.mode)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
 		}
@@ -124,7 +124,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	}
 	var baseTree plumbing.Hash
 	if !parent.IsZero() {
-		pc, err := object.GetCommit(s.repo.Storer, parent)
+		pc, err := object.GetCommit(s.objs.repo.Storer, parent)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint: read commit %s: %w", parent, err)
 		}
@@ -148,7 +148,11 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	}
 	msg := formatMessage(subject, opts.Body, opts.Trailers)
 	now := s.now()
-	commit, err := w.write(plumbing.CommitObject, s.encodeCommit(tree, parent, now, msg))
+	var parents []plumbing.Hash
+	if !parent.IsZero() {
+		parents = []plumbing.Hash{parent}
+	}
+	commit, err := w.write(plumbing.CommitObject, encodeCommit(tree, parents, s.ident, now, msg))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
@@ -166,7 +170,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	applyChanges(c, changes)
 	c.head = commit
 	c.written = now.UnixNano()
-	s.cacheDirty = true
+	s.index.dirty = true
 	return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, nil
 }
 
@@ -174,15 +178,15 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, parent, err := s.head()
+	_, parent, err := s.objs.head()
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.loadCache(ctx, parent)
+	c, err := s.index.load(ctx, parent)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := s.worktreeChanges(ctx, c, nil)
+	changes, err := s.wt.changes(ctx, c, nil)
 	if err != nil {
 		return nil, fmt.Errorf("status %s: %w", s.dir, err)
 	}
@@ -191,45 +195,6 @@ func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
 		out[i] = changes[i].FileChange
 	}
 	return out, nil
-}
-
-// worktreeChanges compares the work tree under roots with the cache,
-// without committing. With no roots it looks only where a running
-// Monitor says things changed, or everywhere when none answers.
-func (s *Store) worktreeChanges(ctx context.Context, c *cache, roots []string) ([]change, error) {
-	if len(roots) == 0 {
-		var all bool
-		if _, roots, all = s.monitorRoots(c); !all && len(roots) == 0 {
-			return nil, nil
-		}
-	}
-	changes, _, err := s.scan(ctx, c, roots)
-	return changes, err
-}
-
-// monitorRoots returns the paths a whole-tree scan must look at: what a
-// running Monitor reports as changed since the cache's token, plus entries
-// without stat data. all is true, and roots nil, when everything must be
-// scanned: no monitor, a new one, or one that lost events.
-func (s *Store) monitorRoots(c *cache) (token string, roots []string, all bool) {
-	token, paths, full, ok := s.askMonitor(c.monitor)
-	if !ok {
-		return "", nil, true
-	}
-	if full || c.monitor == "" {
-		return token, nil, true
-	}
-	for _, p := range paths {
-		if cp, err := CleanPath(p); err == nil {
-			roots = append(roots, cp)
-		}
-	}
-	for i := range c.entries {
-		if c.entries[i].smudged() {
-			roots = append(roots, c.entries[i].path)
-		}
-	}
-	return token, roots, false
 }
 
 // DefaultSubject describes a set of changes in one line.
@@ -275,20 +240,18 @@ func formatMessage(subject, body string, trailers []Trailer) []byte {
 	return b.Bytes()
 }
 
-func (s *Store) encodeCommit(tree, parent plumbing.Hash, t time.Time, msg []byte) []byte {
+// encodeCommit writes a commit object's body, as git does, with id as its
+// author and committer.
+func encodeCommit(tree plumbing.Hash, parents []plumbing.Hash, id Identity, t time.Time, msg []byte) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tree %s\n", tree)
-	if !parent.IsZero() {
-		fmt.Fprintf(&b, "parent %s\n", parent)
+	for _, p := range parents {
+		fmt.Fprintf(&b, "parent %s\n", p)
 	}
-	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
+	sig := fmt.Sprintf("%s <%s> %d %s", id.Name, id.Email, t.Unix(), t.Format("-0700"))
 	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
 	b.Write(msg)
 	return b.Bytes()
-}
-
-func (s *Store) hasObject(h plumbing.Hash) bool {
-	return s.repo.Storer.HasEncodedObject(h) == nil
 }
 
 // Head returns the branch HEAD points at and the commit it names (zero
@@ -296,28 +259,7 @@ func (s *Store) hasObject(h plumbing.Hash) bool {
 func (s *Store) Head() (plumbing.ReferenceName, plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.head()
-}
-
-// head returns the branch HEAD points at and the commit it names (zero
-// before the first commit).
-func (s *Store) head() (plumbing.ReferenceName, plumbing.Hash, error) {
-	ref, err := s.repo.Storer.Reference(plumbing.HEAD)
-	if err != nil {
-		return "", plumbing.ZeroHash, fmt.Errorf("read HEAD of %s: %w", s.dir, err)
-	}
-	if ref.Type() != plumbing.SymbolicReference {
-		return "", plumbing.ZeroHash, fmt.Errorf("HEAD of %s is detached; run git checkout main there", s.dir)
-	}
-	branch := ref.Target()
-	r, err := s.repo.Storer.Reference(branch)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return branch, plumbing.ZeroHash, nil
-	}
-	if err != nil {
-		return "", plumbing.ZeroHash, fmt.Errorf("read %s of %s: %w", branch, s.dir, err)
-	}
-	return branch, r.Hash(), nil
+	return s.objs.head()
 }
 
 // treeBuilder writes the trees of a new commit: the base commit's trees
@@ -339,7 +281,7 @@ type treeEntry struct {
 func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change) (plumbing.Hash, bool, error) {
 	entries := map[string]treeEntry{}
 	if !base.IsZero() {
-		t, err := object.GetTree(b.s.repo.Storer, base)
+		t, err := object.GetTree(b.s.objs.repo.Storer, base)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s (%s): %w", base, prefix, err)
 		}
@@ -435,7 +377,7 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 		os.Remove(lockName)
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
-	cur, err := s.repo.Storer.Reference(ref)
+	cur, err := s.objs.repo.Storer.Reference(ref)
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 		if !old.IsZero() {
@@ -465,7 +407,7 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"), msg)
 	logs := []string{ref.String()}
-	if head, err := s.repo.Storer.Reference(plumbing.HEAD); err == nil && head.Target() == ref {
+	if head, err := s.objs.repo.Storer.Reference(plumbing.HEAD); err == nil && head.Target() == ref {
 		logs = append(logs, "HEAD")
 	}
 	for _, l := range logs {

@@ -43,7 +43,7 @@ func newObjectWriter(gitDir string, has func(plumbing.Hash) bool) *ObjectWriter 
 // repository has, loose or packed, unless rewrite is set: a repair puts
 // back objects that are corrupt where they are.
 func (s *Store) NewObjectWriter(rewrite bool) *ObjectWriter {
-	w := newObjectWriter(s.gitDir, s.hasObject)
+	w := newObjectWriter(s.gitDir, s.objs.has)
 	if rewrite {
 		w.has = nil
 	}

@@ -50,6 +50,15 @@ type walked struct {
 // ignore rules say.
 var skipDirs = map[string]bool{".git": true, StateDir: true, "inbox": true}
 
+// worktree is the work tree as a checkpoint sees it: scanned against the
+// stat cache to find what changed (asking a running Monitor where to
+// look), read for the blobs, and written when a merge moves the branch.
+type worktree struct {
+	dir     string // its root
+	state   string // the state folder, where the Monitor's socket is
+	scanned int    // files the last scan looked at
+}
+
 // racyWindow: a file whose mtime is this close to (or after) the moment
 // its stat was cached may have changed again within the file system's
 // timestamp granularity, so it is hashed rather than trusted.
@@ -58,22 +67,22 @@ const racyWindow = int64(2e9)
 // scan compares the work tree under roots (repository paths; nil or ""
 // means everything) with the stat cache. It returns the changes, and
 // whether any unchanged entry had its stat data refreshed.
-func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, bool, error) {
+func (wt *worktree) scan(ctx context.Context, c *cache, roots []string) ([]change, bool, error) {
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
 	roots = dedupeRoots(roots)
-	ign := s.ignoreMatcher()
+	ign := wt.ignoreMatcher()
 	var files []walked
 	for _, r := range roots {
-		w, err := s.walk(ctx, r, ign)
+		w, err := wt.walk(ctx, r, ign)
 		if err != nil {
 			return nil, false, err
 		}
 		files = append(files, w...)
 	}
 	slices.SortFunc(files, func(a, b walked) int { return strings.Compare(a.path, b.path) })
-	s.scanned = len(files)
+	wt.scanned = len(files)
 
 	var changes []change
 	refreshed := false
@@ -91,7 +100,7 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 				continue
 			}
 		}
-		h, err := s.hashFile(f.path, f.mode)
+		h, err := wt.hash(f.path, f.mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
@@ -118,7 +127,7 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 			if seen[i] || skipped(p) {
 				continue
 			}
-			if fi, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+			if fi, err := os.Lstat(filepath.Join(wt.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
 				continue // appeared after the walk: the next scan sees it
 			}
 			changes = append(changes, change{FileChange: FileChange{p, Deleted}})
@@ -126,6 +135,45 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	return changes, refreshed, nil
+}
+
+// changes compares the work tree under roots with the cache,
+// without committing. With no roots it looks only where a running
+// Monitor says things changed, or everywhere when none answers.
+func (wt *worktree) changes(ctx context.Context, c *cache, roots []string) ([]change, error) {
+	if len(roots) == 0 {
+		var all bool
+		if _, roots, all = wt.monitorRoots(c); !all && len(roots) == 0 {
+			return nil, nil
+		}
+	}
+	changes, _, err := wt.scan(ctx, c, roots)
+	return changes, err
+}
+
+// monitorRoots returns the paths a whole-tree scan must look at: what a
+// running Monitor reports as changed since the cache's token, plus entries
+// without stat data. all is true, and roots nil, when everything must be
+// scanned: no monitor, a new one, or one that lost events.
+func (wt *worktree) monitorRoots(c *cache) (token string, roots []string, all bool) {
+	token, paths, full, ok := wt.askMonitor(c.monitor)
+	if !ok {
+		return "", nil, true
+	}
+	if full || c.monitor == "" {
+		return token, nil, true
+	}
+	for _, p := range paths {
+		if cp, err := CleanPath(p); err == nil {
+			roots = append(roots, cp)
+		}
+	}
+	for i := range c.entries {
+		if c.entries[i].smudged() {
+			roots = append(roots, c.entries[i].path)
+		}
+	}
+	return token, roots, false
 }
 
 func dedupeRoots(roots []string) []string {
@@ -145,8 +193,8 @@ func skipped(p string) bool {
 	return skipDirs[first]
 }
 
-func (s *Store) ignoreMatcher() gitignore.Matcher {
-	b, err := os.ReadFile(filepath.Join(s.dir, ".gitignore"))
+func (wt *worktree) ignoreMatcher() gitignore.Matcher {
+	b, err := os.ReadFile(filepath.Join(wt.dir, ".gitignore"))
 	if err != nil {
 		return nil
 	}
@@ -165,10 +213,10 @@ func (s *Store) ignoreMatcher() gitignore.Matcher {
 // and stat calls are most of a checkpoint's cost, so it makes them with
 // raw system calls (os.File registers every folder with the poller) from
 // a few workers sharing a stack of folders.
-func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
+func (wt *worktree) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
 	if root != "" {
 		var st unix.Stat_t
-		err := unix.Lstat(filepath.Join(s.dir, filepath.FromSlash(root)), &st)
+		err := unix.Lstat(filepath.Join(wt.dir, filepath.FromSlash(root)), &st)
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 			return nil, nil
 		}
@@ -183,7 +231,7 @@ func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([
 			return []walked{{root, mode, statOf(&st)}}, nil
 		}
 	}
-	w := &walker{s: s, ign: ign, stack: []string{root}}
+	w := &walker{wt: wt, ign: ign, stack: []string{root}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
@@ -204,7 +252,7 @@ func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([
 }
 
 type walker struct {
-	s   *Store
+	wt  *worktree
 	ign gitignore.Matcher
 
 	mu     sync.Mutex
@@ -242,7 +290,7 @@ func (w *walker) work(ctx context.Context) {
 
 		var subdirs []string
 		var err error
-		out, subdirs, err = w.s.readDir(dir, w.ign, buf, out)
+		out, subdirs, err = w.wt.readDir(dir, w.ign, buf, out)
 
 		w.mu.Lock()
 		w.busy--
@@ -259,8 +307,8 @@ func (w *walker) work(ctx context.Context) {
 }
 
 // readDir appends the files in dir to files and returns its subfolders.
-func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
-	name := filepath.Join(s.dir, filepath.FromSlash(dir))
+func (wt *worktree) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
+	name := filepath.Join(wt.dir, filepath.FromSlash(dir))
 	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
@@ -352,16 +400,16 @@ func racy(e *entry, written int64) bool {
 	return m >= written-racyWindow
 }
 
-func (s *Store) hashFile(p string, mode uint32) (plumbing.Hash, error) {
-	data, err := s.readWorktree(p, mode)
+func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
+	data, err := wt.read(p, mode)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return hashObject(plumbing.BlobObject, data), nil
 }
 
-func (s *Store) readWorktree(p string, mode uint32) ([]byte, error) {
-	name := filepath.Join(s.dir, filepath.FromSlash(p))
+func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
+	name := filepath.Join(wt.dir, filepath.FromSlash(p))
 	if mode == 0o120000 {
 		t, err := os.Readlink(name)
 		return []byte(t), err

@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -86,36 +85,36 @@ type BranchUpdate struct {
 func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdate) (plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.locked() {
+	if s.lock == nil {
 		return plumbing.ZeroHash, errors.New("update branch: the write lock is not held")
 	}
-	branch, ours, err := s.head()
+	branch, ours, err := s.objs.head()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if ours != u.Ours {
 		return plumbing.ZeroHash, fmt.Errorf("update %s: it moved to %s; expected %s", branch, short(ours), u.Ours)
 	}
-	c, err := s.loadCache(ctx, ours)
+	c, err := s.index.load(ctx, ours)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	changes := changesOf(u.Changes)
-	if err := s.checkWorktree(c, changes); err != nil {
+	if err := s.wt.check(c, changes); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	head := u.Head
 	if head.IsZero() {
 		msg := formatMessage(u.Subject, u.Body, u.Trailers)
 		// w.write, not Write: s.mu is held here.
-		if head, err = w.write(plumbing.CommitObject, s.encodeMerge(u.Tree, u.Parents, msg)); err != nil {
+		if head, err = w.write(plumbing.CommitObject, encodeCommit(u.Tree, u.Parents, s.ident, s.now(), msg)); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
 	if err := w.flush(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if err := s.writeChanges(changes); err != nil {
+	if err := s.wt.write(changes, s.objs.blob); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if err := s.updateRef(branch, ours, head, u.Reflog, s.now()); err != nil {
@@ -124,29 +123,16 @@ func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdat
 	applyChanges(c, changes)
 	c.head = head
 	c.written = s.now().UnixNano()
-	s.cacheDirty = true
+	s.index.dirty = true
 	return head, nil
 }
 
-func (s *Store) encodeMerge(tree plumbing.Hash, parents []plumbing.Hash, msg []byte) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "tree %s\n", tree)
-	for _, p := range parents {
-		fmt.Fprintf(&b, "parent %s\n", p)
-	}
-	t := s.now()
-	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
-	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
-	b.Write(msg)
-	return b.Bytes()
-}
-
-// checkWorktree makes sure the files a merge changes hold what the cache
+// check makes sure the files a merge changes hold what the cache
 // says ours holds, so that no change that was not checkpointed is
 // overwritten. It costs what the merge changes.
-func (s *Store) checkWorktree(c *cache, changes []change) error {
+func (wt *worktree) check(c *cache, changes []change) error {
 	for _, ch := range changes {
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
+		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
 		i, found := c.find(ch.Path)
 		fi, err := os.Lstat(name)
 		if errors.Is(err, os.ErrNotExist) {
@@ -163,7 +149,7 @@ func (s *Store) checkWorktree(c *cache, changes []change) error {
 		}
 		if !found {
 			// A file git does not track yet, or an ignored one.
-			h, err := s.hashFile(ch.Path, 0o100644)
+			h, err := wt.hash(ch.Path, 0o100644)
 			if err == nil && ch.Action != Deleted && h == ch.e.hash {
 				continue
 			}
@@ -176,7 +162,7 @@ func (s *Store) checkWorktree(c *cache, changes []change) error {
 				continue
 			}
 		}
-		h, err := s.hashFile(ch.Path, e.mode)
+		h, err := wt.hash(ch.Path, e.mode)
 		if err != nil {
 			return err
 		}
@@ -187,18 +173,19 @@ func (s *Store) checkWorktree(c *cache, changes []change) error {
 	return nil
 }
 
-// writeChanges makes the work tree hold what changes say: deletions
-// first, so that a file can take the place of a folder and the reverse.
-func (s *Store) writeChanges(changes []change) error {
+// write makes the work tree hold what changes say, reading the new
+// contents with blob: deletions first, so that a file can take the place
+// of a folder and the reverse.
+func (wt *worktree) write(changes []change, blob func(plumbing.Hash) ([]byte, error)) error {
 	for _, ch := range changes {
 		if ch.Action != Deleted {
 			continue
 		}
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
+		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
 		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", ch.Path, err)
 		}
-		for d := filepath.Dir(name); len(d) > len(s.dir); d = filepath.Dir(d) {
+		for d := filepath.Dir(name); len(d) > len(wt.dir); d = filepath.Dir(d) {
 			if os.Remove(d) != nil {
 				break
 			}
@@ -209,8 +196,8 @@ func (s *Store) writeChanges(changes []change) error {
 		if ch.Action == Deleted {
 			continue
 		}
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
-		data, err := s.readBlob(ch.e.hash)
+		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
+		data, err := blob(ch.e.hash)
 		if err != nil {
 			return err
 		}
@@ -237,7 +224,7 @@ func (s *Store) writeChanges(changes []change) error {
 		defer f.Close()
 		return f.Sync()
 	}
-	return syncfs(s.dir)
+	return syncfs(wt.dir)
 }
 
 // writeStarted writes name through a temporary file and rename, starting
