@@ -85,7 +85,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	var changes []change
 	var refreshed bool
 	if opts.Paths == nil || len(roots) > 0 {
-		changes, refreshed, err = s.wt.scan(ctx, c, roots)
+		changes, refreshed, err = s.wt.scan(ctx, c, roots, keepBlobs)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
 		}
@@ -108,15 +108,21 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		if ch.Action == Deleted {
 			continue
 		}
-		data, err := s.wt.read(ch.Path, ch.e.mode)
-		if err != nil {
-			return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
-		}
-		// The file may have changed since it was hashed; commit what is
-		// read now and keep stat data that says "look again".
-		if h := hashObject(plumbing.BlobObject, data); h != ch.e.hash {
-			ch.e.hash = h
-			ch.e.stat = stat{}
+		// The blob is what scan hashed, when it kept the bytes: the entry's
+		// hash is theirs, and a later edit changes the stat data (or is
+		// racy, and hashed again). Otherwise the file is read again.
+		data := ch.data
+		if data == nil {
+			var err error
+			if data, err = s.wt.read(ch.Path, ch.e.mode); err != nil {
+				return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
+			}
+			// The file may have changed since it was hashed; commit what
+			// is read now and keep stat data that says "look again".
+			if h := hashObject(plumbing.BlobObject, data); h != ch.e.hash {
+				ch.e.hash = h
+				ch.e.stat = stat{}
+			}
 		}
 		if _, err := w.write(plumbing.BlobObject, data); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)

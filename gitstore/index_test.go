@@ -82,9 +82,9 @@ func TestApplyChanges(t *testing.T) {
 				changes = append(changes, change{FileChange: FileChange{p, Deleted}})
 				delete(want, p)
 			case want[p]:
-				changes = append(changes, change{FileChange{p, Modified}, entry{path: p, mode: 1}})
+				changes = append(changes, change{FileChange: FileChange{p, Modified}, e: entry{path: p, mode: 1}})
 			default:
-				changes = append(changes, change{FileChange{p, Added}, entry{path: p}})
+				changes = append(changes, change{FileChange: FileChange{p, Added}, e: entry{path: p}})
 				want[p] = true
 			}
 		}

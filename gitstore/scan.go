@@ -36,7 +36,8 @@ type FileChange struct {
 // change is a FileChange with the new cache entry it brings.
 type change struct {
 	FileChange
-	e entry // new entry, unless deleted
+	e    entry  // new entry, unless deleted
+	data []byte // the content scan hashed, when it kept it; nil otherwise
 }
 
 // walked is a work-tree file found by the walker.
@@ -64,10 +65,17 @@ type worktree struct {
 // timestamp granularity, so it is hashed rather than trusted.
 const racyWindow = int64(2e9)
 
+// keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
+// for writing their blobs, so that each is read once. Past it they are
+// read again, as a checkpoint of a large import would otherwise hold the
+// whole import in memory.
+const keepBlobs = 32 << 20
+
 // scan compares the work tree under roots (repository paths; nil or ""
 // means everything) with the stat cache. It returns the changes, and
-// whether any unchanged entry had its stat data refreshed.
-func (wt *worktree) scan(ctx context.Context, c *cache, roots []string) ([]change, bool, error) {
+// whether any unchanged entry had its stat data refreshed. The changes
+// keep the content that was hashed, up to keep bytes in all.
+func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int) ([]change, bool, error) {
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
@@ -100,13 +108,14 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string) ([]chang
 				continue
 			}
 		}
-		h, err := wt.hash(f.path, f.mode)
+		data, err := wt.read(f.path, f.mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
 			}
 			return nil, false, err
 		}
+		h := hashObject(plumbing.BlobObject, data)
 		ne := entry{path: f.path, hash: h, mode: f.mode, stat: f.stat}
 		if found {
 			e := &c.entries[idx]
@@ -115,10 +124,15 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string) ([]chang
 				refreshed = true
 				continue
 			}
-			changes = append(changes, change{FileChange{f.path, Modified}, ne})
-			continue
 		}
-		changes = append(changes, change{FileChange{f.path, Added}, ne})
+		ch := change{FileChange: FileChange{f.path, Added}, e: ne}
+		if found {
+			ch.Action = Modified
+		}
+		if len(data) <= keep {
+			ch.data, keep = data, keep-len(data)
+		}
+		changes = append(changes, ch)
 	}
 	for _, r := range roots {
 		i, _ := c.find(r)
@@ -147,7 +161,7 @@ func (wt *worktree) changes(ctx context.Context, c *cache, roots []string) ([]ch
 			return nil, nil
 		}
 	}
-	changes, _, err := wt.scan(ctx, c, roots)
+	changes, _, err := wt.scan(ctx, c, roots, 0)
 	return changes, err
 }
 
