@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -102,7 +103,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		return nil, ErrNothingToDo
 	}
 
-	w := newObjectWriter(s.gitDir, s.objs.has)
+	w := loose.NewWriter(s.gitDir, s.objs.has)
 	for i := range changes {
 		ch := &changes[i]
 		if ch.Action == Deleted {
@@ -119,12 +120,12 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 			}
 			// The file may have changed since it was hashed; commit what
 			// is read now and keep stat data that says "look again".
-			if h := hashObject(plumbing.BlobObject, data); h != ch.e.hash {
+			if h := loose.Hash(plumbing.BlobObject, data); h != ch.e.hash {
 				ch.e.hash = h
 				ch.e.stat = stat{}
 			}
 		}
-		if _, err := w.write(plumbing.BlobObject, data); err != nil {
+		if _, err := w.Write(plumbing.BlobObject, data); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}
@@ -158,11 +159,11 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if !parent.IsZero() {
 		parents = []plumbing.Hash{parent}
 	}
-	commit, err := w.write(plumbing.CommitObject, encodeCommit(tree, parents, s.ident, now, msg))
+	commit, err := w.Write(plumbing.CommitObject, encodeCommit(tree, parents, s.ident, now, msg))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := w.flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	if err := s.updateRef(branch, parent, commit, "commit: "+subject, now); err != nil {
@@ -273,7 +274,7 @@ func (s *Store) Head() (plumbing.ReferenceName, plumbing.Hash, error) {
 // and never read.
 type treeBuilder struct {
 	s *Store
-	w *ObjectWriter
+	w *loose.Writer
 }
 
 type treeEntry struct {
@@ -353,7 +354,7 @@ func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change)
 		buf = append(buf, 0)
 		buf = append(buf, e.hash[:]...)
 	}
-	h, err := b.w.write(plumbing.TreeObject, buf)
+	h, err := b.w.Write(plumbing.TreeObject, buf)
 	return h, false, err
 }
 

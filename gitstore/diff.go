@@ -5,6 +5,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -97,7 +98,7 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 				e = &c.entries[i]
 			}
 			if d.New, d.newMode = s.wt.side(d.Path, e); d.New != nil {
-				d.newHash = hashObject(plumbing.BlobObject, d.New)
+				d.newHash = loose.Hash(plumbing.BlobObject, d.New)
 			}
 			d.Action = actionOf(d.oldHash, d.newHash)
 		}

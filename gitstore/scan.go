@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -115,7 +116,7 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int
 			}
 			return nil, false, err
 		}
-		h := hashObject(plumbing.BlobObject, data)
+		h := loose.Hash(plumbing.BlobObject, data)
 		ne := entry{path: f.path, hash: h, mode: f.mode, stat: f.stat}
 		if found {
 			e := &c.entries[idx]
@@ -419,7 +420,7 @@ func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return hashObject(plumbing.BlobObject, data), nil
+	return loose.Hash(plumbing.BlobObject, data), nil
 }
 
 func (wt *worktree) read(p string, mode uint32) ([]byte, error) {

@@ -47,7 +47,7 @@ func changesOf(tcs []TreeChange) []change {
 func (s *Store) BuildTree(w *ObjectWriter, base plumbing.Hash, changes []TreeChange) (plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tb := &treeBuilder{s: s, w: w}
+	tb := &treeBuilder{s: s, w: w.w}
 	h, _, err := tb.build(base, "", changesOf(changes))
 	return h, err
 }
@@ -106,12 +106,12 @@ func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdat
 	head := u.Head
 	if head.IsZero() {
 		msg := formatMessage(u.Subject, u.Body, u.Trailers)
-		// w.write, not Write: s.mu is held here.
-		if head, err = w.write(plumbing.CommitObject, encodeCommit(u.Tree, u.Parents, s.ident, s.now(), msg)); err != nil {
+		// w.w, not w.Write: s.mu is held here.
+		if head, err = w.w.Write(plumbing.CommitObject, encodeCommit(u.Tree, u.Parents, s.ident, s.now(), msg)); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
-	if err := w.flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if err := s.wt.write(changes, s.objs.blob); err != nil {
