@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -43,15 +44,15 @@ type index struct {
 	objs   *objects // for HEAD and the trees a cache is rebuilt from
 	warn   func(string)
 
-	cache *cache
+	cache *statcache.Cache
 	dirty bool // cache differs from file and .git/index
 }
 
 // load returns the stat cache for commit head, repairing it when it is
 // missing, corrupt or describes another commit (a pull, a git commit by
 // hand, a crash between moving the ref and saving the cache).
-func (x *index) load(ctx context.Context, head plumbing.Hash) (*cache, error) {
-	if x.cache != nil && x.cache.head == head {
+func (x *index) load(ctx context.Context, head plumbing.Hash) (*statcache.Cache, error) {
+	if x.cache != nil && x.cache.Head == head {
 		return x.cache, nil
 	}
 	name := x.file
@@ -63,12 +64,12 @@ func (x *index) load(ctx context.Context, head plumbing.Hash) (*cache, error) {
 		x.warn(fmt.Sprintf("stat cache %s is unreadable (%v); rebuilding it", name, err))
 		c = nil
 	}
-	repaired := c == nil || c.head != head
-	if c != nil && c.head != head {
+	repaired := c == nil || c.Head != head
+	if c != nil && c.Head != head {
 		if rc, err := x.reconcile(ctx, c, head); err == nil {
 			c = rc
 		} else {
-			x.warn(fmt.Sprintf("stat cache %s describes %s, not HEAD (%v); rebuilding it", name, short(c.head), err))
+			x.warn(fmt.Sprintf("stat cache %s describes %s, not HEAD (%v); rebuilding it", name, short(c.Head), err))
 			c = nil
 		}
 	}
@@ -86,12 +87,12 @@ func (x *index) load(ctx context.Context, head plumbing.Hash) (*cache, error) {
 	return c, nil
 }
 
-func readCache(name string) (*cache, error) {
+func readCache(name string) (*statcache.Cache, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return decodeCache(b)
+	return statcache.Decode(b)
 }
 
 // save writes the cache to .state/ and, so that git status agrees, to
@@ -104,12 +105,12 @@ func (x *index) save() {
 		return
 	}
 	x.dirty = false
-	if _, head, err := x.objs.head(); err != nil || head != c.head {
+	if _, head, err := x.objs.head(); err != nil || head != c.Head {
 		// Another process committed since: its own save describes HEAD.
 		x.cache = nil
 		return
 	}
-	b, idx := c.encode()
+	b, idx := c.Encode()
 	// No fsync: the cache is derived, its checksum catches a torn write,
 	// and a lost one is rebuilt.
 	if err := safefile.WriteSync(x.file, b, 0o600, safefile.SyncNone); err != nil {
@@ -146,8 +147,8 @@ func (x *index) writeGitIndex(parts [][]byte) error {
 // reconcile moves a cache from the commit it describes to head: the paths
 // that differ between the two trees get head's blob and no stat data, so
 // the next scan hashes them.
-func (x *index) reconcile(ctx context.Context, c *cache, head plumbing.Hash) (*cache, error) {
-	from, err := x.objs.tree(c.head)
+func (x *index) reconcile(ctx context.Context, c *statcache.Cache, head plumbing.Hash) (*statcache.Cache, error) {
+	from, err := x.objs.tree(c.Head)
 	if err != nil {
 		return nil, err
 	}
@@ -172,19 +173,19 @@ func (x *index) reconcile(ctx context.Context, c *cache, head plumbing.Hash) (*c
 		if action == merkletrie.Modify && ch.From.Name != ch.To.Name {
 			cs = append(cs, change{FileChange: FileChange{ch.From.Name, Deleted}})
 		}
-		cs = append(cs, change{FileChange: FileChange{ch.To.Name, Modified}, e: entry{
-			path: ch.To.Name, hash: ch.To.TreeEntry.Hash, mode: uint32(ch.To.TreeEntry.Mode),
+		cs = append(cs, change{FileChange: FileChange{ch.To.Name, Modified}, e: statcache.Entry{
+			Path: ch.To.Name, Hash: ch.To.TreeEntry.Hash, Mode: uint32(ch.To.TreeEntry.Mode),
 		}})
 	}
 	sortChanges(cs)
 	applyChanges(c, cs)
-	c.head = head
+	c.Head = head
 	return c, nil
 }
 
 // fromTree makes a cache listing head's files with no stat data.
-func (x *index) fromTree(ctx context.Context, head plumbing.Hash) (*cache, error) {
-	c := &cache{head: head}
+func (x *index) fromTree(ctx context.Context, head plumbing.Hash) (*statcache.Cache, error) {
+	c := &statcache.Cache{Head: head}
 	if head.IsZero() {
 		return c, nil
 	}
@@ -208,8 +209,8 @@ func (x *index) fromTree(ctx context.Context, head plumbing.Hash) (*cache, error
 		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
 			continue
 		}
-		c.entries = append(c.entries, entry{path: name, hash: e.Hash, mode: uint32(e.Mode)})
+		c.Entries = append(c.Entries, statcache.Entry{Path: name, Hash: e.Hash, Mode: uint32(e.Mode)})
 	}
-	sortEntries(c.entries)
+	sortEntries(c.Entries)
 	return c, nil
 }

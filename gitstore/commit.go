@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -91,13 +92,13 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 			return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
 		}
 	}
-	if token != c.monitor {
-		c.monitor = token
+	if token != c.Monitor {
+		c.Monitor = token
 		s.index.dirty = true
 	}
 	if len(changes) == 0 && !opts.AllowEmpty {
 		if refreshed {
-			c.written = s.now().UnixNano()
+			c.Written = s.now().UnixNano()
 			s.index.dirty = true
 		}
 		return nil, ErrNothingToDo
@@ -115,14 +116,14 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		data := ch.data
 		if data == nil {
 			var err error
-			if data, err = s.wt.read(ch.Path, ch.e.mode); err != nil {
+			if data, err = s.wt.read(ch.Path, ch.e.Mode); err != nil {
 				return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
 			}
 			// The file may have changed since it was hashed; commit what
 			// is read now and keep stat data that says "look again".
-			if h := loose.Hash(plumbing.BlobObject, data); h != ch.e.hash {
-				ch.e.hash = h
-				ch.e.stat = stat{}
+			if h := loose.Hash(plumbing.BlobObject, data); h != ch.e.Hash {
+				ch.e.Hash = h
+				ch.e.Stat = statcache.Stat{}
 			}
 		}
 		if _, err := w.Write(plumbing.BlobObject, data); err != nil {
@@ -175,8 +176,8 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		}
 	}
 	applyChanges(c, changes)
-	c.head = commit
-	c.written = now.UnixNano()
+	c.Head = commit
+	c.Written = now.UnixNano()
 	s.index.dirty = true
 	return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, nil
 }
@@ -306,7 +307,7 @@ func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change)
 					delete(entries, name)
 				}
 			} else {
-				entries[name] = treeEntry{name, filemode.FileMode(ch.e.mode), ch.e.hash}
+				entries[name] = treeEntry{name, filemode.FileMode(ch.e.Mode), ch.e.Hash}
 			}
 			i++
 			continue
@@ -464,43 +465,43 @@ func appendLine(name, line string) error {
 // applyChanges folds committed changes (sorted by path) into the cache.
 // A few changes are applied in place, by binary search: copying 100,000
 // entries per checkpoint would make its cost grow with the repository.
-func applyChanges(c *cache, changes []change) {
+func applyChanges(c *statcache.Cache, changes []change) {
 	if len(changes) <= 64 {
 		for _, ch := range changes {
-			i, found := c.find(ch.Path)
+			i, found := c.Find(ch.Path)
 			switch {
 			case ch.Action == Deleted && found:
-				c.entries = slices.Delete(c.entries, i, i+1)
+				c.Entries = slices.Delete(c.Entries, i, i+1)
 			case ch.Action == Deleted:
 			case found:
-				c.entries[i] = ch.e
+				c.Entries[i] = ch.e
 			default:
-				c.entries = slices.Insert(c.entries, i, ch.e)
+				c.Entries = slices.Insert(c.Entries, i, ch.e)
 			}
 		}
 		return
 	}
-	out := make([]entry, 0, len(c.entries)+len(changes))
+	out := make([]statcache.Entry, 0, len(c.Entries)+len(changes))
 	i := 0
 	for _, ch := range changes {
-		for i < len(c.entries) && c.entries[i].path < ch.Path {
-			out = append(out, c.entries[i])
+		for i < len(c.Entries) && c.Entries[i].Path < ch.Path {
+			out = append(out, c.Entries[i])
 			i++
 		}
-		if i < len(c.entries) && c.entries[i].path == ch.Path {
+		if i < len(c.Entries) && c.Entries[i].Path == ch.Path {
 			i++
 		}
 		if ch.Action != Deleted {
 			out = append(out, ch.e)
 		}
 	}
-	c.entries = append(out, c.entries[i:]...)
+	c.Entries = append(out, c.Entries[i:]...)
 }
 
 func sortChanges(cs []change) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
 }
 
-func sortEntries(es []entry) {
-	sort.Slice(es, func(i, j int) bool { return es[i].path < es[j].path })
+func sortEntries(es []statcache.Entry) {
+	sort.Slice(es, func(i, j int) bool { return es[i].Path < es[j].Path })
 }

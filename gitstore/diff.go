@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -93,9 +94,9 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 			if d.Old, err = s.objs.blob(d.oldHash); err != nil {
 				return nil, err
 			}
-			var e *entry
-			if i, ok := c.find(d.Path); ok {
-				e = &c.entries[i]
+			var e *statcache.Entry
+			if i, ok := c.Find(d.Path); ok {
+				e = &c.Entries[i]
 			}
 			if d.New, d.newMode = s.wt.side(d.Path, e); d.New != nil {
 				d.newHash = loose.Hash(plumbing.BlobObject, d.New)
@@ -132,10 +133,10 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 }
 
 // side reads a file for a diff; nil means it is not there.
-func (wt *worktree) side(p string, e *entry) ([]byte, filemode.FileMode) {
+func (wt *worktree) side(p string, e *statcache.Entry) ([]byte, filemode.FileMode) {
 	mode := uint32(0o100644)
 	if e != nil {
-		mode = e.mode
+		mode = e.Mode
 	}
 	data, err := wt.read(p, mode)
 	if err != nil {

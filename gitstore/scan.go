@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -37,15 +38,15 @@ type FileChange struct {
 // change is a FileChange with the new cache entry it brings.
 type change struct {
 	FileChange
-	e    entry  // new entry, unless deleted
-	data []byte // the content scan hashed, when it kept it; nil otherwise
+	e    statcache.Entry // new entry, unless deleted
+	data []byte          // the content scan hashed, when it kept it; nil otherwise
 }
 
 // walked is a work-tree file found by the walker.
 type walked struct {
 	path string
 	mode uint32 // git mode
-	stat
+	statcache.Stat
 }
 
 // skipDirs are work-tree folders that are never memory, whatever the
@@ -61,11 +62,6 @@ type worktree struct {
 	scanned int    // files the last scan looked at
 }
 
-// racyWindow: a file whose mtime is this close to (or after) the moment
-// its stat was cached may have changed again within the file system's
-// timestamp granularity, so it is hashed rather than trusted.
-const racyWindow = int64(2e9)
-
 // keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
 // for writing their blobs, so that each is read once. Past it they are
 // read again, as a checkpoint of a large import would otherwise hold the
@@ -76,7 +72,7 @@ const keepBlobs = 32 << 20
 // means everything) with the stat cache. It returns the changes, and
 // whether any unchanged entry had its stat data refreshed. The changes
 // keep the content that was hashed, up to keep bytes in all.
-func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int) ([]change, bool, error) {
+func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string, keep int) ([]change, bool, error) {
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
@@ -95,17 +91,17 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int
 
 	var changes []change
 	refreshed := false
-	seen := make([]bool, len(c.entries))
+	seen := make([]bool, len(c.Entries))
 	for i := range files {
 		f := &files[i]
-		idx, found := c.find(f.path)
+		idx, found := c.Find(f.path)
 		if !found && ignored(ign, f.path, false) {
 			continue // untracked and ignored; a tracked file stays tracked
 		}
 		if found {
 			seen[idx] = true
-			e := &c.entries[idx]
-			if e.mode == f.mode && statMatches(&e.stat, &f.stat) && !racy(e, c.written) {
+			e := &c.Entries[idx]
+			if e.Mode == f.mode && e.Stat.Matches(&f.Stat) && !e.Racy(c.Written) {
 				continue
 			}
 		}
@@ -117,10 +113,10 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int
 			return nil, false, err
 		}
 		h := loose.Hash(plumbing.BlobObject, data)
-		ne := entry{path: f.path, hash: h, mode: f.mode, stat: f.stat}
+		ne := statcache.Entry{Path: f.path, Hash: h, Mode: f.mode, Stat: f.Stat}
 		if found {
-			e := &c.entries[idx]
-			if e.hash == h && e.mode == f.mode {
+			e := &c.Entries[idx]
+			if e.Hash == h && e.Mode == f.mode {
 				*e = ne
 				refreshed = true
 				continue
@@ -136,9 +132,9 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int
 		changes = append(changes, ch)
 	}
 	for _, r := range roots {
-		i, _ := c.find(r)
-		for ; i < len(c.entries) && underPrefix(c.entries[i].path, r); i++ {
-			p := c.entries[i].path
+		i, _ := c.Find(r)
+		for ; i < len(c.Entries) && underPrefix(c.Entries[i].Path, r); i++ {
+			p := c.Entries[i].Path
 			if seen[i] || skipped(p) {
 				continue
 			}
@@ -155,7 +151,7 @@ func (wt *worktree) scan(ctx context.Context, c *cache, roots []string, keep int
 // changes compares the work tree under roots with the cache,
 // without committing. With no roots it looks only where a running
 // Monitor says things changed, or everywhere when none answers.
-func (wt *worktree) changes(ctx context.Context, c *cache, roots []string) ([]change, error) {
+func (wt *worktree) changes(ctx context.Context, c *statcache.Cache, roots []string) ([]change, error) {
 	if len(roots) == 0 {
 		var all bool
 		if _, roots, all = wt.monitorRoots(c); !all && len(roots) == 0 {
@@ -170,12 +166,12 @@ func (wt *worktree) changes(ctx context.Context, c *cache, roots []string) ([]ch
 // running Monitor reports as changed since the cache's token, plus entries
 // without stat data. all is true, and roots nil, when everything must be
 // scanned: no monitor, a new one, or one that lost events.
-func (wt *worktree) monitorRoots(c *cache) (token string, roots []string, all bool) {
-	token, paths, full, ok := wt.askMonitor(c.monitor)
+func (wt *worktree) monitorRoots(c *statcache.Cache) (token string, roots []string, all bool) {
+	token, paths, full, ok := wt.askMonitor(c.Monitor)
 	if !ok {
 		return "", nil, true
 	}
-	if full || c.monitor == "" {
+	if full || c.Monitor == "" {
 		return token, nil, true
 	}
 	for _, p := range paths {
@@ -183,9 +179,9 @@ func (wt *worktree) monitorRoots(c *cache) (token string, roots []string, all bo
 			roots = append(roots, cp)
 		}
 	}
-	for i := range c.entries {
-		if c.entries[i].smudged() {
-			roots = append(roots, c.entries[i].path)
+	for i := range c.Entries {
+		if c.Entries[i].Smudged() {
+			roots = append(roots, c.Entries[i].Path)
 		}
 	}
 	return token, roots, false
@@ -243,7 +239,7 @@ func (wt *worktree) walk(ctx context.Context, root string, ign gitignore.Matcher
 			if !ok || skipped(root) {
 				return nil, nil
 			}
-			return []walked{{root, mode, statOf(&st)}}, nil
+			return []walked{{root, mode, statcache.StatOf(&st)}}, nil
 		}
 	}
 	w := &walker{wt: wt, ign: ign, stack: []string{root}}
@@ -368,7 +364,7 @@ func (wt *worktree) readDir(dir string, ign gitignore.Matcher, buf []byte, files
 			continue
 		}
 		if mode, ok := gitMode(st.Mode); ok {
-			files = append(files, walked{p, mode, statOf(&st)})
+			files = append(files, walked{p, mode, statcache.StatOf(&st)})
 		}
 	}
 	return files, subdirs, nil
@@ -389,30 +385,6 @@ func gitMode(m uint32) (uint32, bool) {
 		return 0o120000, true
 	}
 	return 0, false
-}
-
-func statOf(st *unix.Stat_t) stat {
-	return stat{
-		ctimeS: uint32(st.Ctim.Sec), ctimeN: uint32(st.Ctim.Nsec),
-		mtimeS: uint32(st.Mtim.Sec), mtimeN: uint32(st.Mtim.Nsec),
-		dev: uint32(st.Dev), ino: uint32(st.Ino),
-		uid: st.Uid, gid: st.Gid, size: uint32(st.Size),
-	}
-}
-
-// statMatches compares what git compares by default; the device is left
-// out, as git leaves it out, since it can change across mounts.
-func statMatches(a, b *stat) bool {
-	return a.mtimeS == b.mtimeS && a.mtimeN == b.mtimeN && a.ctimeS == b.ctimeS && a.ctimeN == b.ctimeN &&
-		a.ino == b.ino && a.size == b.size && a.uid == b.uid && a.gid == b.gid
-}
-
-func racy(e *entry, written int64) bool {
-	if e.smudged() {
-		return true
-	}
-	m := int64(e.mtimeS)*1e9 + int64(e.mtimeN)
-	return m >= written-racyWindow
 }
 
 func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"golang.org/x/sys/unix"
@@ -32,7 +33,7 @@ func changesOf(tcs []TreeChange) []change {
 	for i, tc := range tcs {
 		out[i] = change{FileChange: tc.FileChange}
 		if tc.Action != Deleted {
-			out[i].e = entry{path: tc.Path, hash: tc.Blob, mode: uint32(tc.Mode)}
+			out[i].e = statcache.Entry{Path: tc.Path, Hash: tc.Blob, Mode: uint32(tc.Mode)}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -121,8 +122,8 @@ func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdat
 		return plumbing.ZeroHash, err
 	}
 	applyChanges(c, changes)
-	c.head = head
-	c.written = s.now().UnixNano()
+	c.Head = head
+	c.Written = s.now().UnixNano()
 	s.index.dirty = true
 	return head, nil
 }
@@ -130,10 +131,10 @@ func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdat
 // check makes sure the files a merge changes hold what the cache
 // says ours holds, so that no change that was not checkpointed is
 // overwritten. It costs what the merge changes.
-func (wt *worktree) check(c *cache, changes []change) error {
+func (wt *worktree) check(c *statcache.Cache, changes []change) error {
 	for _, ch := range changes {
 		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
-		i, found := c.find(ch.Path)
+		i, found := c.Find(ch.Path)
 		fi, err := os.Lstat(name)
 		if errors.Is(err, os.ErrNotExist) {
 			if !found {
@@ -150,23 +151,23 @@ func (wt *worktree) check(c *cache, changes []change) error {
 		if !found {
 			// A file git does not track yet, or an ignored one.
 			h, err := wt.hash(ch.Path, 0o100644)
-			if err == nil && ch.Action != Deleted && h == ch.e.hash {
+			if err == nil && ch.Action != Deleted && h == ch.e.Hash {
 				continue
 			}
 			return fmt.Errorf("%w: %s exists but is not checkpointed", ErrDirty, ch.Path)
 		}
-		e := &c.entries[i]
+		e := &c.Entries[i]
 		var st unix.Stat_t
 		if unix.Lstat(name, &st) == nil {
-			if cur := statOf(&st); statMatches(&e.stat, &cur) && !racy(e, c.written) {
+			if cur := statcache.StatOf(&st); e.Stat.Matches(&cur) && !e.Racy(c.Written) {
 				continue
 			}
 		}
-		h, err := wt.hash(ch.Path, e.mode)
+		h, err := wt.hash(ch.Path, e.Mode)
 		if err != nil {
 			return err
 		}
-		if h != e.hash {
+		if h != e.Hash {
 			return fmt.Errorf("%w: %s has changes that are not checkpointed", ErrDirty, ch.Path)
 		}
 	}
@@ -197,12 +198,12 @@ func (wt *worktree) write(changes []change, blob func(plumbing.Hash) ([]byte, er
 			continue
 		}
 		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
-		data, err := blob(ch.e.hash)
+		data, err := blob(ch.e.Hash)
 		if err != nil {
 			return err
 		}
 		perm := os.FileMode(0o644)
-		if ch.e.mode == 0o100755 {
+		if ch.e.Mode == 0o100755 {
 			perm = 0o755
 		}
 		if err := writeStarted(name, data, perm, &batch); err != nil {
