@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -29,87 +30,101 @@ func (s *Store) Flush(ctx context.Context) error {
 	defer unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.saveCache()
+	s.index.save()
 	return nil
 }
 
-// loadCache returns the stat cache for commit head, repairing it when it is
+// index is the stat cache: the decoded cache of the commit the Store last
+// worked on, kept in memory between checkpoints, and its two copies on
+// disk, .state/statcache and .git/index. Its methods are called under
+// Store.mu.
+type index struct {
+	file   string // .state/statcache
+	gitDir string
+	objs   *objects // for HEAD and the trees a cache is rebuilt from
+	warn   func(string)
+
+	cache *statcache.Cache
+	dirty bool // cache differs from file and .git/index
+}
+
+// load returns the stat cache for commit head, repairing it when it is
 // missing, corrupt or describes another commit (a pull, a git commit by
 // hand, a crash between moving the ref and saving the cache).
-func (s *Store) loadCache(ctx context.Context, head plumbing.Hash) (*cache, error) {
-	if s.cache != nil && s.cache.head == head {
-		return s.cache, nil
+func (x *index) load(ctx context.Context, head plumbing.Hash) (*statcache.Cache, error) {
+	if x.cache != nil && x.cache.Head == head {
+		return x.cache, nil
 	}
-	name := s.StatePath(cacheFile)
+	name := x.file
 	c, err := readCache(name)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		c = nil
 	case err != nil:
-		s.warn(fmt.Sprintf("stat cache %s is unreadable (%v); rebuilding it", name, err))
+		x.warn(fmt.Sprintf("stat cache %s is unreadable (%v); rebuilding it", name, err))
 		c = nil
 	}
-	repaired := c == nil || c.head != head
-	if c != nil && c.head != head {
-		if rc, err := s.reconcile(ctx, c, head); err == nil {
+	repaired := c == nil || c.Head != head
+	if c != nil && c.Head != head {
+		if rc, err := x.reconcile(ctx, c, head); err == nil {
 			c = rc
 		} else {
-			s.warn(fmt.Sprintf("stat cache %s describes %s, not HEAD (%v); rebuilding it", name, short(c.head), err))
+			x.warn(fmt.Sprintf("stat cache %s describes %s, not HEAD (%v); rebuilding it", name, short(c.Head), err))
 			c = nil
 		}
 	}
 	if c == nil {
-		if c, err = s.cacheFromTree(ctx, head); err != nil {
+		if c, err = x.fromTree(ctx, head); err != nil {
 			return nil, fmt.Errorf("rebuild stat cache %s: %w", name, err)
 		}
 	}
-	s.cache = c
+	x.cache = c
 	if repaired {
 		// Written back when the lock is released, so that .git/index
 		// agrees with HEAD again even if nothing else changes.
-		s.cacheDirty = true
+		x.dirty = true
 	}
 	return c, nil
 }
 
-func readCache(name string) (*cache, error) {
+func readCache(name string) (*statcache.Cache, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return decodeCache(b)
+	return statcache.Decode(b)
 }
 
-// saveCache writes the cache to .state/ and, so that git status agrees,
-// to .git/index. Failing to save loses nothing: the next command rebuilds
-// the cache from HEAD and rehashes. So failures are reported, not returned.
-// The caller holds s.mu and the lock.
-func (s *Store) saveCache() {
-	c := s.cache
-	if c == nil || !s.cacheDirty {
+// save writes the cache to .state/ and, so that git status agrees, to
+// .git/index. Failing to save loses nothing: the next command rebuilds the
+// cache from HEAD and rehashes. So failures are reported, not returned.
+// The caller holds Store.mu and the lock.
+func (x *index) save() {
+	c := x.cache
+	if c == nil || !x.dirty {
 		return
 	}
-	s.cacheDirty = false
-	if _, head, err := s.head(); err != nil || head != c.head {
+	x.dirty = false
+	if _, head, err := x.objs.head(); err != nil || head != c.Head {
 		// Another process committed since: its own save describes HEAD.
-		s.cache = nil
+		x.cache = nil
 		return
 	}
-	b, idx := c.encode()
+	b, idx := c.Encode()
 	// No fsync: the cache is derived, its checksum catches a torn write,
 	// and a lost one is rebuilt.
-	if err := safefile.WriteSync(s.StatePath(cacheFile), b, 0o600, safefile.SyncNone); err != nil {
-		s.warn(fmt.Sprintf("save stat cache: %v", err))
+	if err := safefile.WriteSync(x.file, b, 0o600, safefile.SyncNone); err != nil {
+		x.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
-	if err := s.writeGitIndex(idx); err != nil {
-		s.warn(fmt.Sprintf("update git index: %v (git status may show staged changes until the next checkpoint)", err))
+	if err := x.writeGitIndex(idx); err != nil {
+		x.warn(fmt.Sprintf("update git index: %v (git status may show staged changes until the next checkpoint)", err))
 	}
 }
 
 // writeGitIndex replaces .git/index the way git does, through index.lock,
 // so that a git command running at the same moment is not overwritten.
-func (s *Store) writeGitIndex(parts [][]byte) error {
-	name := filepath.Join(s.gitDir, "index")
+func (x *index) writeGitIndex(parts [][]byte) error {
+	name := filepath.Join(x.gitDir, "index")
 	lock := name + ".lock"
 	f, err := createLockFile(lock)
 	if err != nil {
@@ -132,12 +147,12 @@ func (s *Store) writeGitIndex(parts [][]byte) error {
 // reconcile moves a cache from the commit it describes to head: the paths
 // that differ between the two trees get head's blob and no stat data, so
 // the next scan hashes them.
-func (s *Store) reconcile(ctx context.Context, c *cache, head plumbing.Hash) (*cache, error) {
-	from, err := s.treeOf(c.head)
+func (x *index) reconcile(ctx context.Context, c *statcache.Cache, head plumbing.Hash) (*statcache.Cache, error) {
+	from, err := x.objs.tree(c.Head)
 	if err != nil {
 		return nil, err
 	}
-	to, err := s.treeOf(head)
+	to, err := x.objs.tree(head)
 	if err != nil {
 		return nil, err
 	}
@@ -158,23 +173,23 @@ func (s *Store) reconcile(ctx context.Context, c *cache, head plumbing.Hash) (*c
 		if action == merkletrie.Modify && ch.From.Name != ch.To.Name {
 			cs = append(cs, change{FileChange: FileChange{ch.From.Name, Deleted}})
 		}
-		cs = append(cs, change{FileChange: FileChange{ch.To.Name, Modified}, e: entry{
-			path: ch.To.Name, hash: ch.To.TreeEntry.Hash, mode: uint32(ch.To.TreeEntry.Mode),
+		cs = append(cs, change{FileChange: FileChange{ch.To.Name, Modified}, e: statcache.Entry{
+			Path: ch.To.Name, Hash: ch.To.TreeEntry.Hash, Mode: uint32(ch.To.TreeEntry.Mode),
 		}})
 	}
 	sortChanges(cs)
 	applyChanges(c, cs)
-	c.head = head
+	c.Head = head
 	return c, nil
 }
 
-// cacheFromTree makes a cache listing head's files with no stat data.
-func (s *Store) cacheFromTree(ctx context.Context, head plumbing.Hash) (*cache, error) {
-	c := &cache{head: head}
+// fromTree makes a cache listing head's files with no stat data.
+func (x *index) fromTree(ctx context.Context, head plumbing.Hash) (*statcache.Cache, error) {
+	c := &statcache.Cache{Head: head}
 	if head.IsZero() {
 		return c, nil
 	}
-	t, err := s.treeOf(head)
+	t, err := x.objs.tree(head)
 	if err != nil {
 		return nil, err
 	}
@@ -194,25 +209,8 @@ func (s *Store) cacheFromTree(ctx context.Context, head plumbing.Hash) (*cache, 
 		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
 			continue
 		}
-		c.entries = append(c.entries, entry{path: name, hash: e.Hash, mode: uint32(e.Mode)})
+		c.Entries = append(c.Entries, statcache.Entry{Path: name, Hash: e.Hash, Mode: uint32(e.Mode)})
 	}
-	sortEntries(c.entries)
+	sortEntries(c.Entries)
 	return c, nil
 }
-
-func (s *Store) treeOf(commit plumbing.Hash) (*object.Tree, error) {
-	if commit.IsZero() {
-		return &object.Tree{}, nil
-	}
-	cm, err := object.GetCommit(s.repo.Storer, commit)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", short(commit), err)
-	}
-	t, err := cm.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("read tree of %s: %w", short(commit), err)
-	}
-	return t, nil
-}
-
-func short(h plumbing.Hash) string { return h.String()[:10] }

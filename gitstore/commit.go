@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -52,14 +54,14 @@ type Checkpoint struct {
 func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkpoint, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.locked() {
+	if s.lock == nil {
 		return nil, errors.New("checkpoint: the write lock is not held")
 	}
-	branch, parent, err := s.head()
+	branch, parent, err := s.objs.head()
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.loadCache(ctx, parent)
+	c, err := s.index.load(ctx, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +78,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	token := ""
 	if opts.Paths == nil {
 		var all bool
-		token, roots, all = s.monitorRoots(c)
+		token, roots, all = s.wt.monitorRoots(c)
 		if !all && len(roots) == 0 {
 			roots = nil
 			opts.Paths = []string{} // nothing can have changed
@@ -85,46 +87,52 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	var changes []change
 	var refreshed bool
 	if opts.Paths == nil || len(roots) > 0 {
-		changes, refreshed, err = s.scan(ctx, c, roots)
+		changes, refreshed, err = s.wt.scan(ctx, c, roots, keepBlobs)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
 		}
 	}
-	if token != c.monitor {
-		c.monitor = token
-		s.cacheDirty = true
+	if token != c.Monitor {
+		c.Monitor = token
+		s.index.dirty = true
 	}
 	if len(changes) == 0 && !opts.AllowEmpty {
 		if refreshed {
-			c.written = s.now().UnixNano()
-			s.cacheDirty = true
+			c.Written = s.now().UnixNano()
+			s.index.dirty = true
 		}
 		return nil, ErrNothingToDo
 	}
 
-	w := newObjectWriter(s.gitDir, s.hasObject)
+	w := loose.NewWriter(s.gitDir, s.objs.has)
 	for i := range changes {
 		ch := &changes[i]
 		if ch.Action == Deleted {
 			continue
 		}
-		data, err := s.readWorktree(ch.Path, ch.e.mode)
-		if err != nil {
-			return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
+		// The blob is what scan hashed, when it kept the bytes: the entry's
+		// hash is theirs, and a later edit changes the stat data (or is
+		// racy, and hashed again). Otherwise the file is read again.
+		data := ch.data
+		if data == nil {
+			var err error
+			if data, err = s.wt.read(ch.Path, ch.e.Mode); err != nil {
+				return nil, fmt.Errorf("checkpoint: read %s: %w", ch.Path, err)
+			}
+			// The file may have changed since it was hashed; commit what
+			// is read now and keep stat data that says "look again".
+			if h := loose.Hash(plumbing.BlobObject, data); h != ch.e.Hash {
+				ch.e.Hash = h
+				ch.e.Stat = statcache.Stat{}
+			}
 		}
-		// The file may have changed since it was hashed; commit what is
-		// read now and keep stat data that says "look again".
-		if h := hashObject(plumbing.BlobObject, data); h != ch.e.hash {
-			ch.e.hash = h
-			ch.e.stat = stat{}
-		}
-		if _, err := w.write(plumbing.BlobObject, data); err != nil {
+		if _, err := w.Write(plumbing.BlobObject, data); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 	}
 	var baseTree plumbing.Hash
 	if !parent.IsZero() {
-		pc, err := object.GetCommit(s.repo.Storer, parent)
+		pc, err := object.GetCommit(s.objs.repo.Storer, parent)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint: read commit %s: %w", parent, err)
 		}
@@ -148,11 +156,15 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	}
 	msg := formatMessage(subject, opts.Body, opts.Trailers)
 	now := s.now()
-	commit, err := w.write(plumbing.CommitObject, s.encodeCommit(tree, parent, now, msg))
+	var parents []plumbing.Hash
+	if !parent.IsZero() {
+		parents = []plumbing.Hash{parent}
+	}
+	commit, err := w.Write(plumbing.CommitObject, encodeCommit(tree, parents, s.ident, now, msg))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := w.flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	if err := s.updateRef(branch, parent, commit, "commit: "+subject, now); err != nil {
@@ -164,9 +176,9 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		}
 	}
 	applyChanges(c, changes)
-	c.head = commit
-	c.written = now.UnixNano()
-	s.cacheDirty = true
+	c.Head = commit
+	c.Written = now.UnixNano()
+	s.index.dirty = true
 	return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, nil
 }
 
@@ -174,15 +186,15 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, parent, err := s.head()
+	_, parent, err := s.objs.head()
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.loadCache(ctx, parent)
+	c, err := s.index.load(ctx, parent)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := s.worktreeChanges(ctx, c, nil)
+	changes, err := s.wt.changes(ctx, c, nil)
 	if err != nil {
 		return nil, fmt.Errorf("status %s: %w", s.dir, err)
 	}
@@ -191,45 +203,6 @@ func (s *Store) Status(ctx context.Context) ([]FileChange, error) {
 		out[i] = changes[i].FileChange
 	}
 	return out, nil
-}
-
-// worktreeChanges compares the work tree under roots with the cache,
-// without committing. With no roots it looks only where a running
-// Monitor says things changed, or everywhere when none answers.
-func (s *Store) worktreeChanges(ctx context.Context, c *cache, roots []string) ([]change, error) {
-	if len(roots) == 0 {
-		var all bool
-		if _, roots, all = s.monitorRoots(c); !all && len(roots) == 0 {
-			return nil, nil
-		}
-	}
-	changes, _, err := s.scan(ctx, c, roots)
-	return changes, err
-}
-
-// monitorRoots returns the paths a whole-tree scan must look at: what a
-// running Monitor reports as changed since the cache's token, plus entries
-// without stat data. all is true, and roots nil, when everything must be
-// scanned: no monitor, a new one, or one that lost events.
-func (s *Store) monitorRoots(c *cache) (token string, roots []string, all bool) {
-	token, paths, full, ok := s.askMonitor(c.monitor)
-	if !ok {
-		return "", nil, true
-	}
-	if full || c.monitor == "" {
-		return token, nil, true
-	}
-	for _, p := range paths {
-		if cp, err := CleanPath(p); err == nil {
-			roots = append(roots, cp)
-		}
-	}
-	for i := range c.entries {
-		if c.entries[i].smudged() {
-			roots = append(roots, c.entries[i].path)
-		}
-	}
-	return token, roots, false
 }
 
 // DefaultSubject describes a set of changes in one line.
@@ -275,20 +248,18 @@ func formatMessage(subject, body string, trailers []Trailer) []byte {
 	return b.Bytes()
 }
 
-func (s *Store) encodeCommit(tree, parent plumbing.Hash, t time.Time, msg []byte) []byte {
+// encodeCommit writes a commit object's body, as git does, with id as its
+// author and committer.
+func encodeCommit(tree plumbing.Hash, parents []plumbing.Hash, id Identity, t time.Time, msg []byte) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tree %s\n", tree)
-	if !parent.IsZero() {
-		fmt.Fprintf(&b, "parent %s\n", parent)
+	for _, p := range parents {
+		fmt.Fprintf(&b, "parent %s\n", p)
 	}
-	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
+	sig := fmt.Sprintf("%s <%s> %d %s", id.Name, id.Email, t.Unix(), t.Format("-0700"))
 	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
 	b.Write(msg)
 	return b.Bytes()
-}
-
-func (s *Store) hasObject(h plumbing.Hash) bool {
-	return s.repo.Storer.HasEncodedObject(h) == nil
 }
 
 // Head returns the branch HEAD points at and the commit it names (zero
@@ -296,28 +267,7 @@ func (s *Store) hasObject(h plumbing.Hash) bool {
 func (s *Store) Head() (plumbing.ReferenceName, plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.head()
-}
-
-// head returns the branch HEAD points at and the commit it names (zero
-// before the first commit).
-func (s *Store) head() (plumbing.ReferenceName, plumbing.Hash, error) {
-	ref, err := s.repo.Storer.Reference(plumbing.HEAD)
-	if err != nil {
-		return "", plumbing.ZeroHash, fmt.Errorf("read HEAD of %s: %w", s.dir, err)
-	}
-	if ref.Type() != plumbing.SymbolicReference {
-		return "", plumbing.ZeroHash, fmt.Errorf("HEAD of %s is detached; run git checkout main there", s.dir)
-	}
-	branch := ref.Target()
-	r, err := s.repo.Storer.Reference(branch)
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return branch, plumbing.ZeroHash, nil
-	}
-	if err != nil {
-		return "", plumbing.ZeroHash, fmt.Errorf("read %s of %s: %w", branch, s.dir, err)
-	}
-	return branch, r.Hash(), nil
+	return s.objs.head()
 }
 
 // treeBuilder writes the trees of a new commit: the base commit's trees
@@ -325,7 +275,7 @@ func (s *Store) head() (plumbing.ReferenceName, plumbing.Hash, error) {
 // and never read.
 type treeBuilder struct {
 	s *Store
-	w *ObjectWriter
+	w *loose.Writer
 }
 
 type treeEntry struct {
@@ -339,7 +289,7 @@ type treeEntry struct {
 func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change) (plumbing.Hash, bool, error) {
 	entries := map[string]treeEntry{}
 	if !base.IsZero() {
-		t, err := object.GetTree(b.s.repo.Storer, base)
+		t, err := object.GetTree(b.s.objs.repo.Storer, base)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s (%s): %w", base, prefix, err)
 		}
@@ -357,7 +307,7 @@ func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change)
 					delete(entries, name)
 				}
 			} else {
-				entries[name] = treeEntry{name, filemode.FileMode(ch.e.mode), ch.e.hash}
+				entries[name] = treeEntry{name, filemode.FileMode(ch.e.Mode), ch.e.Hash}
 			}
 			i++
 			continue
@@ -405,7 +355,7 @@ func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change)
 		buf = append(buf, 0)
 		buf = append(buf, e.hash[:]...)
 	}
-	h, err := b.w.write(plumbing.TreeObject, buf)
+	h, err := b.w.Write(plumbing.TreeObject, buf)
 	return h, false, err
 }
 
@@ -435,7 +385,7 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 		os.Remove(lockName)
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
-	cur, err := s.repo.Storer.Reference(ref)
+	cur, err := s.objs.repo.Storer.Reference(ref)
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 		if !old.IsZero() {
@@ -465,7 +415,7 @@ func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, ms
 	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"), msg)
 	logs := []string{ref.String()}
-	if head, err := s.repo.Storer.Reference(plumbing.HEAD); err == nil && head.Target() == ref {
+	if head, err := s.objs.repo.Storer.Reference(plumbing.HEAD); err == nil && head.Target() == ref {
 		logs = append(logs, "HEAD")
 	}
 	for _, l := range logs {
@@ -515,43 +465,43 @@ func appendLine(name, line string) error {
 // applyChanges folds committed changes (sorted by path) into the cache.
 // A few changes are applied in place, by binary search: copying 100,000
 // entries per checkpoint would make its cost grow with the repository.
-func applyChanges(c *cache, changes []change) {
+func applyChanges(c *statcache.Cache, changes []change) {
 	if len(changes) <= 64 {
 		for _, ch := range changes {
-			i, found := c.find(ch.Path)
+			i, found := c.Find(ch.Path)
 			switch {
 			case ch.Action == Deleted && found:
-				c.entries = slices.Delete(c.entries, i, i+1)
+				c.Entries = slices.Delete(c.Entries, i, i+1)
 			case ch.Action == Deleted:
 			case found:
-				c.entries[i] = ch.e
+				c.Entries[i] = ch.e
 			default:
-				c.entries = slices.Insert(c.entries, i, ch.e)
+				c.Entries = slices.Insert(c.Entries, i, ch.e)
 			}
 		}
 		return
 	}
-	out := make([]entry, 0, len(c.entries)+len(changes))
+	out := make([]statcache.Entry, 0, len(c.Entries)+len(changes))
 	i := 0
 	for _, ch := range changes {
-		for i < len(c.entries) && c.entries[i].path < ch.Path {
-			out = append(out, c.entries[i])
+		for i < len(c.Entries) && c.Entries[i].Path < ch.Path {
+			out = append(out, c.Entries[i])
 			i++
 		}
-		if i < len(c.entries) && c.entries[i].path == ch.Path {
+		if i < len(c.Entries) && c.Entries[i].Path == ch.Path {
 			i++
 		}
 		if ch.Action != Deleted {
 			out = append(out, ch.e)
 		}
 	}
-	c.entries = append(out, c.entries[i:]...)
+	c.Entries = append(out, c.Entries[i:]...)
 }
 
 func sortChanges(cs []change) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
 }
 
-func sortEntries(es []entry) {
-	sort.Slice(es, func(i, j int) bool { return es[i].path < es[j].path })
+func sortEntries(es []statcache.Entry) {
+	sort.Slice(es, func(i, j int) bool { return es[i].Path < es[j].Path })
 }

@@ -3,18 +3,12 @@ package gitstore
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"io"
 	"sort"
-	"strings"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	fdiff "github.com/go-git/go-git/v5/plumbing/format/diff"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/utils/diff"
-	"github.com/go-git/go-git/v5/utils/merkletrie"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // DiffOptions choose what Diff compares.
@@ -43,6 +37,14 @@ func (d *FileDiff) Binary() bool {
 	return bytes.IndexByte(d.Old, 0) >= 0 || bytes.IndexByte(d.New, 0) >= 0
 }
 
+// OldBlob returns the old side's blob id and mode, which a patch's index
+// line shows; a zero id means the file was not there.
+func (d *FileDiff) OldBlob() (plumbing.Hash, filemode.FileMode) { return d.oldHash, d.oldMode }
+
+// NewBlob returns the new side's blob id and mode; a zero id means the
+// file is not there.
+func (d *FileDiff) NewBlob() (plumbing.Hash, filemode.FileMode) { return d.newHash, d.newMode }
+
 // Diff compares two checkpoints, or a checkpoint and the work tree.
 func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) {
 	s.mu.Lock()
@@ -51,24 +53,24 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 	if err != nil {
 		return nil, err
 	}
-	from, err := s.resolveOrZero(opts.From)
+	from, err := s.objs.resolveOrHead(opts.From)
 	if err != nil {
 		return nil, err
 	}
 	var out []FileDiff
 	if opts.To == "" {
-		_, head, err := s.head()
+		_, head, err := s.objs.head()
 		if err != nil {
 			return nil, err
 		}
-		c, err := s.loadCache(ctx, head)
+		c, err := s.index.load(ctx, head)
 		if err != nil {
 			return nil, err
 		}
 		// The work tree's changes are against HEAD; against another commit
 		// they are HEAD's diff from it plus the work tree's own.
 		if from != head {
-			fcs, err := s.diffTrees(ctx, from, head, roots)
+			fcs, err := s.objs.diffTrees(ctx, from, head, roots)
 			if err != nil {
 				return nil, err
 			}
@@ -76,7 +78,7 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 				out = append(out, FileDiff{Path: fc.Path, Action: fc.Action})
 			}
 		}
-		changes, err := s.worktreeChanges(ctx, c, roots)
+		changes, err := s.wt.changes(ctx, c, roots)
 		if err != nil {
 			return nil, err
 		}
@@ -86,43 +88,43 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 		out = dedupeDiffs(out)
 		for i := range out {
 			d := &out[i]
-			if d.oldHash, d.oldMode, err = s.blobAt(from, d.Path); err != nil {
+			if d.oldHash, d.oldMode, err = s.objs.blobAt(from, d.Path); err != nil {
 				return nil, err
 			}
-			if d.Old, err = s.readBlob(d.oldHash); err != nil {
+			if d.Old, err = s.objs.blob(d.oldHash); err != nil {
 				return nil, err
 			}
-			var e *entry
-			if i, ok := c.find(d.Path); ok {
-				e = &c.entries[i]
+			var e *statcache.Entry
+			if i, ok := c.Find(d.Path); ok {
+				e = &c.Entries[i]
 			}
-			if d.New, d.newMode = s.worktreeSide(d.Path, e); d.New != nil {
-				d.newHash = hashObject(plumbing.BlobObject, d.New)
+			if d.New, d.newMode = s.wt.side(d.Path, e); d.New != nil {
+				d.newHash = loose.Hash(plumbing.BlobObject, d.New)
 			}
 			d.Action = actionOf(d.oldHash, d.newHash)
 		}
 		return dropUnchanged(out), nil
 	}
-	to, err := s.resolve(opts.To)
+	to, err := s.objs.resolve(opts.To)
 	if err != nil {
 		return nil, err
 	}
-	fcs, err := s.diffTrees(ctx, from, to, roots)
+	fcs, err := s.objs.diffTrees(ctx, from, to, roots)
 	if err != nil {
 		return nil, err
 	}
 	for _, fc := range fcs {
 		d := FileDiff{Path: fc.Path, Action: fc.Action}
-		if d.oldHash, d.oldMode, err = s.blobAt(from, d.Path); err != nil {
+		if d.oldHash, d.oldMode, err = s.objs.blobAt(from, d.Path); err != nil {
 			return nil, err
 		}
-		if d.newHash, d.newMode, err = s.blobAt(to, d.Path); err != nil {
+		if d.newHash, d.newMode, err = s.objs.blobAt(to, d.Path); err != nil {
 			return nil, err
 		}
-		if d.Old, err = s.readBlob(d.oldHash); err != nil {
+		if d.Old, err = s.objs.blob(d.oldHash); err != nil {
 			return nil, err
 		}
-		if d.New, err = s.readBlob(d.newHash); err != nil {
+		if d.New, err = s.objs.blob(d.newHash); err != nil {
 			return nil, err
 		}
 		out = append(out, d)
@@ -130,13 +132,13 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 	return out, nil
 }
 
-// worktreeSide reads a file for a diff; nil means it is not there.
-func (s *Store) worktreeSide(p string, e *entry) ([]byte, filemode.FileMode) {
+// side reads a file for a diff; nil means it is not there.
+func (wt *worktree) side(p string, e *statcache.Entry) ([]byte, filemode.FileMode) {
 	mode := uint32(0o100644)
 	if e != nil {
-		mode = e.mode
+		mode = e.Mode
 	}
-	data, err := s.readWorktree(p, mode)
+	data, err := wt.read(p, mode)
 	if err != nil {
 		return nil, 0
 	}
@@ -174,191 +176,3 @@ func dropUnchanged(ds []FileDiff) []FileDiff {
 	}
 	return out
 }
-
-func (s *Store) resolveOrZero(rev string) (plumbing.Hash, error) {
-	if rev == "" {
-		_, h, err := s.head()
-		return h, err
-	}
-	return s.resolve(rev)
-}
-
-// blobAt finds path in commit; a zero hash means it is not there.
-func (s *Store) blobAt(commit plumbing.Hash, p string) (plumbing.Hash, filemode.FileMode, error) {
-	if commit.IsZero() {
-		return plumbing.ZeroHash, 0, nil
-	}
-	t, err := s.treeOf(commit)
-	if err != nil {
-		return plumbing.ZeroHash, 0, err
-	}
-	e, err := t.FindEntry(p)
-	if err != nil || e.Mode == filemode.Dir {
-		return plumbing.ZeroHash, 0, nil
-	}
-	return e.Hash, e.Mode, nil
-}
-
-func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
-	if h.IsZero() {
-		return nil, nil
-	}
-	b, err := s.repo.BlobObject(h)
-	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", short(h), err)
-	}
-	r, err := b.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", short(h), err)
-	}
-	defer r.Close()
-	return io.ReadAll(r)
-}
-
-// diffTrees lists the files that differ between two commits, limited to
-// roots.
-func (s *Store) diffTrees(ctx context.Context, from, to plumbing.Hash, roots []string) ([]FileChange, error) {
-	a, err := s.treeOf(from)
-	if err != nil {
-		return nil, err
-	}
-	b, err := s.treeOf(to)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := object.DiffTreeWithOptions(ctx, a, b, nil)
-	if err != nil {
-		return nil, fmt.Errorf("diff %s %s: %w", short(from), short(to), err)
-	}
-	var out []FileChange
-	add := func(p string, a Action) {
-		if len(roots) == 0 {
-			out = append(out, FileChange{p, a})
-			return
-		}
-		for _, r := range roots {
-			if underPrefix(p, r) {
-				out = append(out, FileChange{p, a})
-				return
-			}
-		}
-	}
-	for _, ch := range changes {
-		action, err := ch.Action()
-		if err != nil {
-			return nil, err
-		}
-		switch action {
-		case merkletrie.Insert:
-			add(ch.To.Name, Added)
-		case merkletrie.Delete:
-			add(ch.From.Name, Deleted)
-		default:
-			add(ch.To.Name, Modified)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
-}
-
-// WritePatch writes diffs as a unified diff, the format git diff prints.
-func WritePatch(w io.Writer, diffs []FileDiff, color bool) error {
-	p := patch{}
-	for i := range diffs {
-		p.files = append(p.files, filePatch{&diffs[i]})
-	}
-	enc := fdiff.NewUnifiedEncoder(w, fdiff.DefaultContextLines)
-	if color {
-		enc.SetColor(fdiff.NewColorConfig())
-	}
-	return enc.Encode(p)
-}
-
-// WriteStat writes a summary line per file and a total, like git diff --stat.
-func WriteStat(w io.Writer, diffs []FileDiff) error {
-	width := 0
-	for _, d := range diffs {
-		width = max(width, len(d.Path))
-	}
-	var adds, dels int
-	for i := range diffs {
-		d := &diffs[i]
-		if d.Binary() {
-			fmt.Fprintf(w, " %-*s | Bin\n", width, d.Path)
-			continue
-		}
-		a, r := lineCounts(string(d.Old), string(d.New))
-		adds, dels = adds+a, dels+r
-		fmt.Fprintf(w, " %-*s | %4d %s%s\n", width, d.Path, a+r, strings.Repeat("+", min(a, 40)), strings.Repeat("-", min(r, 40)))
-	}
-	_, err := fmt.Fprintf(w, " %d files changed, %d insertions(+), %d deletions(-)\n", len(diffs), adds, dels)
-	return err
-}
-
-func lineCounts(old, new string) (adds, dels int) {
-	for _, d := range diff.Do(old, new) {
-		n := strings.Count(d.Text, "\n")
-		if !strings.HasSuffix(d.Text, "\n") && d.Text != "" {
-			n++
-		}
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			adds += n
-		case diffmatchpatch.DiffDelete:
-			dels += n
-		}
-	}
-	return adds, dels
-}
-
-type patch struct{ files []fdiff.FilePatch }
-
-func (p patch) FilePatches() []fdiff.FilePatch { return p.files }
-func (p patch) Message() string                { return "" }
-
-type filePatch struct{ d *FileDiff }
-
-func (f filePatch) IsBinary() bool { return f.d.Binary() }
-
-func (f filePatch) Files() (from, to fdiff.File) {
-	if !f.d.oldHash.IsZero() {
-		from = file{f.d.Path, f.d.oldHash, f.d.oldMode}
-	}
-	if !f.d.newHash.IsZero() {
-		to = file{f.d.Path, f.d.newHash, f.d.newMode}
-	}
-	return from, to
-}
-
-func (f filePatch) Chunks() []fdiff.Chunk {
-	var out []fdiff.Chunk
-	for _, d := range diff.Do(string(f.d.Old), string(f.d.New)) {
-		op := fdiff.Equal
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			op = fdiff.Add
-		case diffmatchpatch.DiffDelete:
-			op = fdiff.Delete
-		}
-		out = append(out, chunk{d.Text, op})
-	}
-	return out
-}
-
-type file struct {
-	path string
-	hash plumbing.Hash
-	mode filemode.FileMode
-}
-
-func (f file) Hash() plumbing.Hash     { return f.hash }
-func (f file) Mode() filemode.FileMode { return f.mode }
-func (f file) Path() string            { return f.path }
-
-type chunk struct {
-	content string
-	op      fdiff.Operation
-}
-
-func (c chunk) Content() string       { return c.content }
-func (c chunk) Type() fdiff.Operation { return c.op }

@@ -11,11 +11,18 @@
 // fsync and rename, so that a process killed at any instant leaves a
 // repository that git fsck accepts.
 //
+// Inside, a Store is a few parts: objects reads the repository, index
+// holds the stat cache (its format is gitstore/internal/statcache's),
+// worktree scans, reads and writes the work tree, and objects are written
+// by gitstore/internal/loose.
+//
 // Remotes (fetch, push, the three-way merge, verify and repair) are
 // gitstore/gitsync's, and the inotify server of the fsmonitor protocol is
 // gitstore/fsmonitor's; both build on the few low-level methods exported
 // for them (WithRepo, NewObjectWriter, BuildTree, UpdateBranch, Reopen).
 // gitstore keeps the fsmonitor client, since every checkpoint asks.
+// Printing diffs is gitstore/gitdiff's, and reading the project's own
+// repository (not the memory's) is gitstore/codegit's.
 //
 // A Store is safe for use by one goroutine at a time for reads and writes
 // of the repository; Lock serialises writers across processes.

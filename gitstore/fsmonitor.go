@@ -37,14 +37,14 @@ func (s *Store) Warn(msg string) { s.warn(msg) }
 func (s *Store) Scanned() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.scanned
+	return s.wt.scanned
 }
 
 // askMonitor asks a running monitor what changed since token. ok is false
 // when no monitor answers, and full is true when everything must be
 // scanned; either way token is where the next question starts.
-func (s *Store) askMonitor(since string) (token string, paths []string, full, ok bool) {
-	c, err := net.DialTimeout("unix", s.StatePath(MonitorSocket), 100*time.Millisecond)
+func (wt *worktree) askMonitor(since string) (token string, paths []string, full, ok bool) {
+	c, err := net.DialTimeout("unix", filepath.Join(wt.state, MonitorSocket), 100*time.Millisecond)
 	if err != nil {
 		return "", nil, true, false
 	}
@@ -53,7 +53,7 @@ func (s *Store) askMonitor(since string) (token string, paths []string, full, ok
 	b := make([]byte, 8)
 	rand.Read(b)
 	cookie := "cookie-" + hex.EncodeToString(b)
-	name := filepath.Join(s.StatePath(MonitorCookies), cookie)
+	name := filepath.Join(wt.state, MonitorCookies, cookie)
 	if err := os.WriteFile(name, nil, 0o600); err != nil {
 		return "", nil, true, false
 	}

@@ -14,7 +14,7 @@ func TestMonitorGoneMeansFullScan(t *testing.T) {
 	if _, err := checkpoint(t, s, CheckpointOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if s.scanned != 2 {
-		t.Errorf("scan looked at %d files, want 2", s.scanned)
+	if s.Scanned() != 2 {
+		t.Errorf("scan looked at %d files, want 2", s.Scanned())
 	}
 }

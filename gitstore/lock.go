@@ -70,7 +70,7 @@ func (s *Store) unlocker() func() {
 		s.lock.depth--
 		if s.lock.depth == 0 {
 			if !s.deferIndex {
-				s.saveCache()
+				s.index.save()
 			}
 			s.lock.unlock()
 			s.lock = nil
@@ -82,9 +82,5 @@ func (s *Store) unlocker() func() {
 func (s *Store) Locked() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.locked()
-}
-
-func (s *Store) locked() bool {
 	return s.lock != nil
 }

@@ -53,20 +53,20 @@ func (s *Store) Log(ctx context.Context, opts LogOptions) ([]Commit, error) {
 	if from == "" {
 		from = "HEAD"
 	}
-	h, err := s.resolve(from)
+	h, err := s.objs.resolve(from)
 	if errors.Is(err, ErrUnknownRev) && opts.From == "" {
 		return nil, nil // no commits yet
 	}
 	if err != nil {
 		return nil, err
 	}
-	tags := s.tagsByCommit()
+	tags := s.objs.tags()
 	var out []Commit
 	for !h.IsZero() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		cm, err := object.GetCommit(s.repo.Storer, h)
+		cm, err := object.GetCommit(s.objs.repo.Storer, h)
 		if err != nil {
 			return nil, fmt.Errorf("log: read commit %s: %w", short(h), err)
 		}
@@ -90,12 +90,12 @@ func (s *Store) Log(ctx context.Context, opts LogOptions) ([]Commit, error) {
 func (s *Store) Commit(ctx context.Context, rev string) (*Commit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cm, err := s.commitAt(rev)
+	cm, err := s.objs.commit(rev)
 	if err != nil {
 		return nil, err
 	}
 	c := toCommit(cm)
-	c.Tags = s.tagsByCommit()[cm.Hash]
+	c.Tags = s.objs.tags()[cm.Hash]
 	return &c, nil
 }
 
@@ -103,7 +103,7 @@ func (s *Store) Commit(ctx context.Context, rev string) (*Commit, error) {
 func (s *Store) ChangedFiles(ctx context.Context, rev string) ([]FileChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cm, err := s.commitAt(rev)
+	cm, err := s.objs.commit(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -111,20 +111,7 @@ func (s *Store) ChangedFiles(ctx context.Context, rev string) ([]FileChange, err
 	if len(cm.ParentHashes) > 0 {
 		parent = cm.ParentHashes[0]
 	}
-	return s.diffTrees(ctx, parent, cm.Hash, nil)
-}
-
-// commitAt reads the commit a revision names.
-func (s *Store) commitAt(rev string) (*object.Commit, error) {
-	h, err := s.resolve(rev)
-	if err != nil {
-		return nil, err
-	}
-	cm, err := object.GetCommit(s.repo.Storer, h)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", short(h), err)
-	}
-	return cm, nil
+	return s.objs.diffTrees(ctx, parent, cm.Hash, nil)
 }
 
 var trailerRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*): (.*)$`)
@@ -168,65 +155,30 @@ func toCommit(cm *object.Commit) Commit {
 func (s *Store) Resolve(rev string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	h, err := s.resolve(rev)
+	h, err := s.objs.resolve(rev)
 	return h.String(), err
-}
-
-func (s *Store) resolve(rev string) (plumbing.Hash, error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, " \t\n:") {
-		return plumbing.ZeroHash, fmt.Errorf("%q: %w", rev, ErrUnknownRev)
-	}
-	if h, err := s.repo.ResolveRevision(plumbing.Revision(rev)); err == nil {
-		if _, err := object.GetCommit(s.repo.Storer, *h); err == nil {
-			return *h, nil
-		}
-		// An annotated tag: peel it.
-		if t, err := object.GetTag(s.repo.Storer, *h); err == nil {
-			if c, err := t.Commit(); err == nil {
-				return c.Hash, nil
-			}
-		}
-	}
-	if ref, err := s.repo.Storer.Reference(plumbing.NewTagReferenceName(rev)); err == nil {
-		return s.peel(ref.Hash())
-	}
-	return plumbing.ZeroHash, fmt.Errorf("%q: %w", rev, ErrUnknownRev)
-}
-
-func (s *Store) peel(h plumbing.Hash) (plumbing.Hash, error) {
-	if t, err := object.GetTag(s.repo.Storer, h); err == nil {
-		c, err := t.Commit()
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		return c.Hash, nil
-	}
-	return h, nil
 }
 
 // IsAncestor reports whether commit a is in the history of commit b.
 func (s *Store) IsAncestor(a, b string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ha, err := s.resolve(a)
+	ha, err := s.objs.resolve(a)
 	if err != nil {
 		return false, err
 	}
-	hb, err := s.resolve(b)
+	hb, err := s.objs.resolve(b)
 	if err != nil {
 		return false, err
 	}
 	if ha == hb {
 		return true, nil
 	}
-	ca, err := object.GetCommit(s.repo.Storer, ha)
+	ca, err := object.GetCommit(s.objs.repo.Storer, ha)
 	if err != nil {
 		return false, err
 	}
-	cb, err := object.GetCommit(s.repo.Storer, hb)
+	cb, err := object.GetCommit(s.objs.repo.Storer, hb)
 	if err != nil {
 		return false, err
 	}

@@ -24,7 +24,7 @@ import (
 func (s *Store) WithRepo(fn func(*git.Repository) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return fn(s.repo)
+	return fn(s.objs.repo)
 }
 
 // Reopen makes the Store see objects that another go-git repository wrote
@@ -36,8 +36,8 @@ func (s *Store) Reopen() error {
 		return fmt.Errorf("reopen %s: %w", s.dir, err)
 	}
 	s.mu.Lock()
-	old := s.repo
-	s.repo = repo
+	old := s.objs.repo
+	s.objs.repo = repo
 	s.mu.Unlock()
 	closeRepo(old)
 	return nil

@@ -19,33 +19,33 @@ import (
 func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]FileChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.locked() {
+	if s.lock == nil {
 		return nil, errors.New("restore: the write lock is not held")
 	}
 	roots, err := cleanPaths(paths)
 	if err != nil {
 		return nil, err
 	}
-	target, err := s.resolve(rev)
+	target, err := s.objs.resolve(rev)
 	if err != nil {
 		return nil, err
 	}
-	_, head, err := s.head()
+	_, head, err := s.objs.head()
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range roots {
-		if !s.hasPath(target, r) && !s.hasPath(head, r) {
+		if !s.objs.hasPath(target, r) && !s.objs.hasPath(head, r) {
 			return nil, fmt.Errorf("restore %s: %s is in neither %s nor HEAD: %w", rev, r, rev, ErrNotFound)
 		}
 	}
-	fcs, err := s.diffTrees(ctx, head, target, roots)
+	fcs, err := s.objs.diffTrees(ctx, head, target, roots)
 	if err != nil {
 		return nil, fmt.Errorf("restore %s: %w", rev, err)
 	}
 	for _, fc := range fcs {
 		name := filepath.Join(s.dir, filepath.FromSlash(fc.Path))
-		h, mode, err := s.blobAt(target, fc.Path)
+		h, mode, err := s.objs.blobAt(target, fc.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +55,7 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 			}
 			continue
 		}
-		data, err := s.readBlob(h)
+		data, err := s.objs.blob(h)
 		if err != nil {
 			return nil, err
 		}
@@ -78,16 +78,4 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 		}
 	}
 	return fcs, nil
-}
-
-func (s *Store) hasPath(commit [20]byte, p string) bool {
-	if commit == [20]byte{} {
-		return false
-	}
-	t, err := s.treeOf(commit)
-	if err != nil {
-		return false
-	}
-	_, err = t.FindEntry(p)
-	return err == nil
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -36,89 +38,107 @@ type FileChange struct {
 // change is a FileChange with the new cache entry it brings.
 type change struct {
 	FileChange
-	e entry // new entry, unless deleted
+	e    statcache.Entry // new entry, unless deleted
+	data []byte          // the content scan hashed, when it kept it; nil otherwise
 }
 
 // walked is a work-tree file found by the walker.
 type walked struct {
 	path string
 	mode uint32 // git mode
-	stat
+	statcache.Stat
 }
 
 // skipDirs are work-tree folders that are never memory, whatever the
 // ignore rules say.
 var skipDirs = map[string]bool{".git": true, StateDir: true, "inbox": true}
 
-// racyWindow: a file whose mtime is this close to (or after) the moment
-// its stat was cached may have changed again within the file system's
-// timestamp granularity, so it is hashed rather than trusted.
-const racyWindow = int64(2e9)
+// worktree is the work tree as a checkpoint sees it: scanned against the
+// stat cache to find what changed (asking a running Monitor where to
+// look), read for the blobs, and written when a merge moves the branch.
+type worktree struct {
+	dir     string // its root
+	state   string // the state folder, where the Monitor's socket is
+	scanned int    // files the last scan looked at
+}
+
+// keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
+// for writing their blobs, so that each is read once. Past it they are
+// read again, as a checkpoint of a large import would otherwise hold the
+// whole import in memory.
+const keepBlobs = 32 << 20
 
 // scan compares the work tree under roots (repository paths; nil or ""
 // means everything) with the stat cache. It returns the changes, and
-// whether any unchanged entry had its stat data refreshed.
-func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, bool, error) {
+// whether any unchanged entry had its stat data refreshed. The changes
+// keep the content that was hashed, up to keep bytes in all.
+func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string, keep int) ([]change, bool, error) {
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
 	roots = dedupeRoots(roots)
-	ign := s.ignoreMatcher()
+	ign := wt.ignoreMatcher()
 	var files []walked
 	for _, r := range roots {
-		w, err := s.walk(ctx, r, ign)
+		w, err := wt.walk(ctx, r, ign)
 		if err != nil {
 			return nil, false, err
 		}
 		files = append(files, w...)
 	}
 	slices.SortFunc(files, func(a, b walked) int { return strings.Compare(a.path, b.path) })
-	s.scanned = len(files)
+	wt.scanned = len(files)
 
 	var changes []change
 	refreshed := false
-	seen := make([]bool, len(c.entries))
+	seen := make([]bool, len(c.Entries))
 	for i := range files {
 		f := &files[i]
-		idx, found := c.find(f.path)
+		idx, found := c.Find(f.path)
 		if !found && ignored(ign, f.path, false) {
 			continue // untracked and ignored; a tracked file stays tracked
 		}
 		if found {
 			seen[idx] = true
-			e := &c.entries[idx]
-			if e.mode == f.mode && statMatches(&e.stat, &f.stat) && !racy(e, c.written) {
+			e := &c.Entries[idx]
+			if e.Mode == f.mode && e.Stat.Matches(&f.Stat) && !e.Racy(c.Written) {
 				continue
 			}
 		}
-		h, err := s.hashFile(f.path, f.mode)
+		data, err := wt.read(f.path, f.mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
 			}
 			return nil, false, err
 		}
-		ne := entry{path: f.path, hash: h, mode: f.mode, stat: f.stat}
+		h := loose.Hash(plumbing.BlobObject, data)
+		ne := statcache.Entry{Path: f.path, Hash: h, Mode: f.mode, Stat: f.Stat}
 		if found {
-			e := &c.entries[idx]
-			if e.hash == h && e.mode == f.mode {
+			e := &c.Entries[idx]
+			if e.Hash == h && e.Mode == f.mode {
 				*e = ne
 				refreshed = true
 				continue
 			}
-			changes = append(changes, change{FileChange{f.path, Modified}, ne})
-			continue
 		}
-		changes = append(changes, change{FileChange{f.path, Added}, ne})
+		ch := change{FileChange: FileChange{f.path, Added}, e: ne}
+		if found {
+			ch.Action = Modified
+		}
+		if len(data) <= keep {
+			ch.data, keep = data, keep-len(data)
+		}
+		changes = append(changes, ch)
 	}
 	for _, r := range roots {
-		i, _ := c.find(r)
-		for ; i < len(c.entries) && underPrefix(c.entries[i].path, r); i++ {
-			p := c.entries[i].path
+		i, _ := c.Find(r)
+		for ; i < len(c.Entries) && underPrefix(c.Entries[i].Path, r); i++ {
+			p := c.Entries[i].Path
 			if seen[i] || skipped(p) {
 				continue
 			}
-			if fi, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+			if fi, err := os.Lstat(filepath.Join(wt.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
 				continue // appeared after the walk: the next scan sees it
 			}
 			changes = append(changes, change{FileChange: FileChange{p, Deleted}})
@@ -126,6 +146,45 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	return changes, refreshed, nil
+}
+
+// changes compares the work tree under roots with the cache,
+// without committing. With no roots it looks only where a running
+// Monitor says things changed, or everywhere when none answers.
+func (wt *worktree) changes(ctx context.Context, c *statcache.Cache, roots []string) ([]change, error) {
+	if len(roots) == 0 {
+		var all bool
+		if _, roots, all = wt.monitorRoots(c); !all && len(roots) == 0 {
+			return nil, nil
+		}
+	}
+	changes, _, err := wt.scan(ctx, c, roots, 0)
+	return changes, err
+}
+
+// monitorRoots returns the paths a whole-tree scan must look at: what a
+// running Monitor reports as changed since the cache's token, plus entries
+// without stat data. all is true, and roots nil, when everything must be
+// scanned: no monitor, a new one, or one that lost events.
+func (wt *worktree) monitorRoots(c *statcache.Cache) (token string, roots []string, all bool) {
+	token, paths, full, ok := wt.askMonitor(c.Monitor)
+	if !ok {
+		return "", nil, true
+	}
+	if full || c.Monitor == "" {
+		return token, nil, true
+	}
+	for _, p := range paths {
+		if cp, err := CleanPath(p); err == nil {
+			roots = append(roots, cp)
+		}
+	}
+	for i := range c.Entries {
+		if c.Entries[i].Smudged() {
+			roots = append(roots, c.Entries[i].Path)
+		}
+	}
+	return token, roots, false
 }
 
 func dedupeRoots(roots []string) []string {
@@ -145,8 +204,8 @@ func skipped(p string) bool {
 	return skipDirs[first]
 }
 
-func (s *Store) ignoreMatcher() gitignore.Matcher {
-	b, err := os.ReadFile(filepath.Join(s.dir, ".gitignore"))
+func (wt *worktree) ignoreMatcher() gitignore.Matcher {
+	b, err := os.ReadFile(filepath.Join(wt.dir, ".gitignore"))
 	if err != nil {
 		return nil
 	}
@@ -165,10 +224,10 @@ func (s *Store) ignoreMatcher() gitignore.Matcher {
 // and stat calls are most of a checkpoint's cost, so it makes them with
 // raw system calls (os.File registers every folder with the poller) from
 // a few workers sharing a stack of folders.
-func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
+func (wt *worktree) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
 	if root != "" {
 		var st unix.Stat_t
-		err := unix.Lstat(filepath.Join(s.dir, filepath.FromSlash(root)), &st)
+		err := unix.Lstat(filepath.Join(wt.dir, filepath.FromSlash(root)), &st)
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 			return nil, nil
 		}
@@ -180,10 +239,10 @@ func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([
 			if !ok || skipped(root) {
 				return nil, nil
 			}
-			return []walked{{root, mode, statOf(&st)}}, nil
+			return []walked{{root, mode, statcache.StatOf(&st)}}, nil
 		}
 	}
-	w := &walker{s: s, ign: ign, stack: []string{root}}
+	w := &walker{wt: wt, ign: ign, stack: []string{root}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
@@ -204,7 +263,7 @@ func (s *Store) walk(ctx context.Context, root string, ign gitignore.Matcher) ([
 }
 
 type walker struct {
-	s   *Store
+	wt  *worktree
 	ign gitignore.Matcher
 
 	mu     sync.Mutex
@@ -242,7 +301,7 @@ func (w *walker) work(ctx context.Context) {
 
 		var subdirs []string
 		var err error
-		out, subdirs, err = w.s.readDir(dir, w.ign, buf, out)
+		out, subdirs, err = w.wt.readDir(dir, w.ign, buf, out)
 
 		w.mu.Lock()
 		w.busy--
@@ -259,8 +318,8 @@ func (w *walker) work(ctx context.Context) {
 }
 
 // readDir appends the files in dir to files and returns its subfolders.
-func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
-	name := filepath.Join(s.dir, filepath.FromSlash(dir))
+func (wt *worktree) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
+	name := filepath.Join(wt.dir, filepath.FromSlash(dir))
 	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
@@ -305,7 +364,7 @@ func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []w
 			continue
 		}
 		if mode, ok := gitMode(st.Mode); ok {
-			files = append(files, walked{p, mode, statOf(&st)})
+			files = append(files, walked{p, mode, statcache.StatOf(&st)})
 		}
 	}
 	return files, subdirs, nil
@@ -328,40 +387,16 @@ func gitMode(m uint32) (uint32, bool) {
 	return 0, false
 }
 
-func statOf(st *unix.Stat_t) stat {
-	return stat{
-		ctimeS: uint32(st.Ctim.Sec), ctimeN: uint32(st.Ctim.Nsec),
-		mtimeS: uint32(st.Mtim.Sec), mtimeN: uint32(st.Mtim.Nsec),
-		dev: uint32(st.Dev), ino: uint32(st.Ino),
-		uid: st.Uid, gid: st.Gid, size: uint32(st.Size),
-	}
-}
-
-// statMatches compares what git compares by default; the device is left
-// out, as git leaves it out, since it can change across mounts.
-func statMatches(a, b *stat) bool {
-	return a.mtimeS == b.mtimeS && a.mtimeN == b.mtimeN && a.ctimeS == b.ctimeS && a.ctimeN == b.ctimeN &&
-		a.ino == b.ino && a.size == b.size && a.uid == b.uid && a.gid == b.gid
-}
-
-func racy(e *entry, written int64) bool {
-	if e.smudged() {
-		return true
-	}
-	m := int64(e.mtimeS)*1e9 + int64(e.mtimeN)
-	return m >= written-racyWindow
-}
-
-func (s *Store) hashFile(p string, mode uint32) (plumbing.Hash, error) {
-	data, err := s.readWorktree(p, mode)
+func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
+	data, err := wt.read(p, mode)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return hashObject(plumbing.BlobObject, data), nil
+	return loose.Hash(plumbing.BlobObject, data), nil
 }
 
-func (s *Store) readWorktree(p string, mode uint32) ([]byte, error) {
-	name := filepath.Join(s.dir, filepath.FromSlash(p))
+func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
+	name := filepath.Join(wt.dir, filepath.FromSlash(p))
 	if mode == 0o120000 {
 		t, err := os.Readlink(name)
 		return []byte(t), err

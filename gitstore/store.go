@@ -32,12 +32,13 @@ type Store struct {
 	gitDir string
 	state  string
 
-	mu         sync.Mutex // owns repo and cache: go-git is not safe for concurrent use
-	repo       *git.Repository
-	cache      *cache
-	cacheDirty bool // cache differs from .state/statcache and .git/index
+	// mu owns what follows: go-git is not safe for concurrent use, and
+	// the stat cache and scan count change with every checkpoint.
+	mu         sync.Mutex
+	objs       objects  // reads the repository
+	index      index    // the stat cache and .git/index
+	wt         worktree // scans, reads and writes the work tree
 	deferIndex bool
-	scanned    int // files the last scan looked at
 	lock       *fileLock
 	ident      Identity
 	warn       func(string)
@@ -85,7 +86,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		dir:    abs,
 		gitDir: gitDir,
 		state:  filepath.Join(abs, StateDir),
-		repo:   repo,
+		objs:   objects{repo: repo, dir: abs, gitDir: gitDir},
 		ident:  opts.Identity,
 		warn:   opts.Warn,
 		now:    time.Now,
@@ -95,6 +96,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if s.warn == nil {
 		s.warn = func(string) {}
 	}
+	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: s.warn}
+	s.wt = worktree{dir: abs, state: s.state}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = defaultIdentity(s.ident)
 	}
@@ -151,7 +154,7 @@ func (s *Store) StatePath(name string) string { return filepath.Join(s.state, na
 // store.
 func (s *Store) Close() error {
 	s.mu.Lock()
-	dirty, locked := s.cacheDirty, s.lock != nil
+	dirty, locked := s.index.dirty, s.lock != nil
 	s.mu.Unlock()
 	if dirty && !locked {
 		return s.Flush(context.Background())

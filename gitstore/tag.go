@@ -24,10 +24,10 @@ type Tag struct {
 func (s *Store) Tag(ctx context.Context, name, rev string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.locked() {
+	if s.lock == nil {
 		return errors.New("tag: the write lock is not held")
 	}
-	h, err := s.resolve(rev)
+	h, err := s.objs.resolve(rev)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func (s *Store) Tags(ctx context.Context) ([]Tag, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Tag
-	for h, names := range s.tagsByCommit() {
+	for h, names := range s.objs.tags() {
 		for _, n := range names {
 			out = append(out, Tag{n, h.String()})
 		}
@@ -70,25 +70,8 @@ func (s *Store) setTag(name string, h plumbing.Hash, t time.Time) error {
 		return err
 	}
 	ref := plumbing.NewTagReferenceName(name)
-	if _, err := s.repo.Storer.Reference(ref); err == nil {
+	if _, err := s.objs.repo.Storer.Reference(ref); err == nil {
 		return fmt.Errorf("tag %q: %w", name, ErrTagExists)
 	}
 	return s.updateRef(ref, plumbing.ZeroHash, h, "tag", t)
-}
-
-func (s *Store) tagsByCommit() map[plumbing.Hash][]string {
-	out := map[plumbing.Hash][]string{}
-	iter, err := s.repo.Tags()
-	if err != nil {
-		return out
-	}
-	defer iter.Close()
-	_ = iter.ForEach(func(r *plumbing.Reference) error {
-		h, err := s.peel(r.Hash())
-		if err == nil {
-			out[h] = append(out[h], r.Name().Short())
-		}
-		return nil
-	})
-	return out
 }

@@ -1,16 +1,9 @@
 package gitstore
 
 import (
-	"bytes"
-	"compress/zlib"
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"strconv"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -33,7 +26,7 @@ func (s *Store) TreeOf(ctx context.Context, rev string) (string, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cm, err := s.commitAt(rev)
+	cm, err := s.objs.commit(rev)
 	if err != nil {
 		return "", err
 	}
@@ -52,7 +45,7 @@ func (s *Store) Tree(ctx context.Context, id string) ([]TreeEntry, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, err := object.GetTree(s.repo.Storer, h)
+	t, err := object.GetTree(s.objs.repo.Storer, h)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", short(h), err)
 	}
@@ -88,12 +81,12 @@ func (s *Store) BlobSize(ctx context.Context, id string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if n, ok := s.looseSize(id); ok {
+	if n, ok := s.objs.looseSize(id); ok {
 		return n, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sz, ok := s.repo.Storer.(interface {
+	if sz, ok := s.objs.repo.Storer.(interface {
 		EncodedObjectSize(plumbing.Hash) (int64, error)
 	}); ok {
 		n, err := sz.EncodedObjectSize(h)
@@ -102,43 +95,12 @@ func (s *Store) BlobSize(ctx context.Context, id string) (int64, error) {
 		}
 		return n, nil
 	}
-	o, err := s.repo.Storer.EncodedObject(plumbing.BlobObject, h)
+	o, err := s.objs.repo.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return 0, fmt.Errorf("size of blob %s: %w", short(h), err)
 	}
 	return o.Size(), nil
 }
-
-// looseSize reads the size in a loose object's header.
-func (s *Store) looseSize(id string) (int64, bool) {
-	f, err := os.Open(filepath.Join(s.gitDir, "objects", id[:2], id[2:]))
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	var in [64]byte
-	n, _ := io.ReadFull(f, in[:])
-	zr, _ := zlibPool.Get().(io.ReadCloser)
-	if zr == nil {
-		if zr, err = zlib.NewReader(bytes.NewReader(in[:n])); err != nil {
-			return 0, false
-		}
-	} else if err := zr.(zlib.Resetter).Reset(bytes.NewReader(in[:n]), nil); err != nil {
-		return 0, false
-	}
-	defer zlibPool.Put(zr)
-	var hdr [32]byte
-	m, _ := io.ReadFull(zr, hdr[:])
-	typ, rest, ok := bytes.Cut(hdr[:m], []byte{' '})
-	size, _, ok2 := bytes.Cut(rest, []byte{0})
-	if !ok || !ok2 || string(typ) != "blob" {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(string(size), 10, 64)
-	return v, err == nil
-}
-
-var zlibPool sync.Pool
 
 // ReadBlob returns the content of the blob with the given object id.
 func (s *Store) ReadBlob(ctx context.Context, id string) ([]byte, error) {
@@ -151,7 +113,7 @@ func (s *Store) ReadBlob(ctx context.Context, id string) ([]byte, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.readBlob(h)
+	return s.objs.blob(h)
 }
 
 // ReadFileAt returns the content of the file at path p in the commit rev
@@ -162,18 +124,18 @@ func (s *Store) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	h, err := s.resolve(rev)
+	h, err := s.objs.resolve(rev)
 	if err != nil {
 		return nil, err
 	}
-	b, _, err := s.blobAt(h, p)
+	b, _, err := s.objs.blobAt(h, p)
 	if err != nil {
 		return nil, err
 	}
 	if b.IsZero() {
 		return nil, fmt.Errorf("%s at %s: %w", p, short(h), ErrNotFound)
 	}
-	return s.readBlob(b)
+	return s.objs.blob(b)
 }
 
 func objectID(id string) (plumbing.Hash, error) {
@@ -189,7 +151,7 @@ func objectID(id string) (plumbing.Hash, error) {
 func (s *Store) Reload() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r, ok := s.repo.Storer.(interface{ Reindex() }); ok {
+	if r, ok := s.objs.repo.Storer.(interface{ Reindex() }); ok {
 		r.Reindex()
 	}
 }

@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"golang.org/x/sys/unix"
@@ -33,7 +33,7 @@ func changesOf(tcs []TreeChange) []change {
 	for i, tc := range tcs {
 		out[i] = change{FileChange: tc.FileChange}
 		if tc.Action != Deleted {
-			out[i].e = entry{path: tc.Path, hash: tc.Blob, mode: uint32(tc.Mode)}
+			out[i].e = statcache.Entry{Path: tc.Path, Hash: tc.Blob, Mode: uint32(tc.Mode)}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -48,7 +48,7 @@ func changesOf(tcs []TreeChange) []change {
 func (s *Store) BuildTree(w *ObjectWriter, base plumbing.Hash, changes []TreeChange) (plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tb := &treeBuilder{s: s, w: w}
+	tb := &treeBuilder{s: s, w: w.w}
 	h, _, err := tb.build(base, "", changesOf(changes))
 	return h, err
 }
@@ -86,68 +86,55 @@ type BranchUpdate struct {
 func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdate) (plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.locked() {
+	if s.lock == nil {
 		return plumbing.ZeroHash, errors.New("update branch: the write lock is not held")
 	}
-	branch, ours, err := s.head()
+	branch, ours, err := s.objs.head()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if ours != u.Ours {
 		return plumbing.ZeroHash, fmt.Errorf("update %s: it moved to %s; expected %s", branch, short(ours), u.Ours)
 	}
-	c, err := s.loadCache(ctx, ours)
+	c, err := s.index.load(ctx, ours)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	changes := changesOf(u.Changes)
-	if err := s.checkWorktree(c, changes); err != nil {
+	if err := s.wt.check(c, changes); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	head := u.Head
 	if head.IsZero() {
 		msg := formatMessage(u.Subject, u.Body, u.Trailers)
-		// w.write, not Write: s.mu is held here.
-		if head, err = w.write(plumbing.CommitObject, s.encodeMerge(u.Tree, u.Parents, msg)); err != nil {
+		// w.w, not w.Write: s.mu is held here.
+		if head, err = w.w.Write(plumbing.CommitObject, encodeCommit(u.Tree, u.Parents, s.ident, s.now(), msg)); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
-	if err := w.flush(); err != nil {
+	if err := w.Flush(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if err := s.writeChanges(changes); err != nil {
+	if err := s.wt.write(changes, s.objs.blob); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if err := s.updateRef(branch, ours, head, u.Reflog, s.now()); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	applyChanges(c, changes)
-	c.head = head
-	c.written = s.now().UnixNano()
-	s.cacheDirty = true
+	c.Head = head
+	c.Written = s.now().UnixNano()
+	s.index.dirty = true
 	return head, nil
 }
 
-func (s *Store) encodeMerge(tree plumbing.Hash, parents []plumbing.Hash, msg []byte) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "tree %s\n", tree)
-	for _, p := range parents {
-		fmt.Fprintf(&b, "parent %s\n", p)
-	}
-	t := s.now()
-	sig := fmt.Sprintf("%s <%s> %d %s", s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"))
-	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
-	b.Write(msg)
-	return b.Bytes()
-}
-
-// checkWorktree makes sure the files a merge changes hold what the cache
+// check makes sure the files a merge changes hold what the cache
 // says ours holds, so that no change that was not checkpointed is
 // overwritten. It costs what the merge changes.
-func (s *Store) checkWorktree(c *cache, changes []change) error {
+func (wt *worktree) check(c *statcache.Cache, changes []change) error {
 	for _, ch := range changes {
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
-		i, found := c.find(ch.Path)
+		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
+		i, found := c.Find(ch.Path)
 		fi, err := os.Lstat(name)
 		if errors.Is(err, os.ErrNotExist) {
 			if !found {
@@ -163,42 +150,43 @@ func (s *Store) checkWorktree(c *cache, changes []change) error {
 		}
 		if !found {
 			// A file git does not track yet, or an ignored one.
-			h, err := s.hashFile(ch.Path, 0o100644)
-			if err == nil && ch.Action != Deleted && h == ch.e.hash {
+			h, err := wt.hash(ch.Path, 0o100644)
+			if err == nil && ch.Action != Deleted && h == ch.e.Hash {
 				continue
 			}
 			return fmt.Errorf("%w: %s exists but is not checkpointed", ErrDirty, ch.Path)
 		}
-		e := &c.entries[i]
+		e := &c.Entries[i]
 		var st unix.Stat_t
 		if unix.Lstat(name, &st) == nil {
-			if cur := statOf(&st); statMatches(&e.stat, &cur) && !racy(e, c.written) {
+			if cur := statcache.StatOf(&st); e.Stat.Matches(&cur) && !e.Racy(c.Written) {
 				continue
 			}
 		}
-		h, err := s.hashFile(ch.Path, e.mode)
+		h, err := wt.hash(ch.Path, e.Mode)
 		if err != nil {
 			return err
 		}
-		if h != e.hash {
+		if h != e.Hash {
 			return fmt.Errorf("%w: %s has changes that are not checkpointed", ErrDirty, ch.Path)
 		}
 	}
 	return nil
 }
 
-// writeChanges makes the work tree hold what changes say: deletions
-// first, so that a file can take the place of a folder and the reverse.
-func (s *Store) writeChanges(changes []change) error {
+// write makes the work tree hold what changes say, reading the new
+// contents with blob: deletions first, so that a file can take the place
+// of a folder and the reverse.
+func (wt *worktree) write(changes []change, blob func(plumbing.Hash) ([]byte, error)) error {
 	for _, ch := range changes {
 		if ch.Action != Deleted {
 			continue
 		}
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
+		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
 		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", ch.Path, err)
 		}
-		for d := filepath.Dir(name); len(d) > len(s.dir); d = filepath.Dir(d) {
+		for d := filepath.Dir(name); len(d) > len(wt.dir); d = filepath.Dir(d) {
 			if os.Remove(d) != nil {
 				break
 			}
@@ -209,13 +197,13 @@ func (s *Store) writeChanges(changes []change) error {
 		if ch.Action == Deleted {
 			continue
 		}
-		name := filepath.Join(s.dir, filepath.FromSlash(ch.Path))
-		data, err := s.readBlob(ch.e.hash)
+		name := filepath.Join(wt.dir, filepath.FromSlash(ch.Path))
+		data, err := blob(ch.e.Hash)
 		if err != nil {
 			return err
 		}
 		perm := os.FileMode(FilePerm)
-		if ch.e.mode == 0o100755 {
+		if ch.e.Mode == 0o100755 {
 			perm = ExecPerm
 		}
 		if err := writeStarted(name, data, perm, &batch); err != nil {
@@ -237,7 +225,7 @@ func (s *Store) writeChanges(changes []change) error {
 		defer f.Close()
 		return f.Sync()
 	}
-	return syncfs(s.dir)
+	return syncfs(wt.dir)
 }
 
 // writeStarted writes name through a temporary file and rename, starting

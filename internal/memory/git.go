@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/gitstore/fsmonitor"
+	"github.com/cairn-mem/cairn/gitstore/gitdiff"
 	"github.com/cairn-mem/cairn/gitstore/gitsync"
 )
 
@@ -70,11 +71,11 @@ func RedactURL(raw string) string { return gitsync.Redact(raw) }
 
 // WritePatch writes diffs as a unified patch, colored when asked.
 func WritePatch(w io.Writer, diffs []FileDiff, color bool) error {
-	return gitstore.WritePatch(w, diffs, color)
+	return gitdiff.WritePatch(w, diffs, color)
 }
 
 // WriteStat writes diffs as git diff --stat does.
-func WriteStat(w io.Writer, diffs []FileDiff) error { return gitstore.WriteStat(w, diffs) }
+func WriteStat(w io.Writer, diffs []FileDiff) error { return gitdiff.WriteStat(w, diffs) }
 
 // StatePath returns the path of name inside the state folder (.state/).
 func (m *Memory) StatePath(name string) string { return m.store.StatePath(name) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/codegit"
 	"github.com/cairn-mem/cairn/gitstore/gitsync"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 )
@@ -40,7 +41,7 @@ func (h History) Log(ctx context.Context, opts LogOptions) ([]LogEntry, error) {
 		if opts.Session != "" && !strings.HasPrefix(c.Trailer(TrailerSession), opts.Session) {
 			return false
 		}
-		if opts.Code != "" && !gitstore.HasPrefixFold(c.Trailer(TrailerCodeCommit), opts.Code) {
+		if opts.Code != "" && !codegit.HasPrefixFold(c.Trailer(TrailerCodeCommit), opts.Code) {
 			return false
 		}
 		return true
@@ -204,7 +205,7 @@ func (h History) finishRestore(ctx context.Context, j *journal) error {
 // when the code was at sha.
 func (h History) CheckpointForCode(ctx context.Context, sha string) (string, error) {
 	m := h.m
-	history, err := gitstore.CodeHistory(ctx, m.Project, sha)
+	history, err := codegit.History(ctx, m.Project, sha)
 	if err != nil {
 		// Without the project repository, only an exact match can be found.
 		log, lerr := h.Log(ctx, LogOptions{N: 1, Code: sha})

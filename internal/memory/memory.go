@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/codegit"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -311,7 +312,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	trailers := []gitstore.Trailer{
 		{Key: TrailerSession, Value: opts.Session},
 		{Key: TrailerEvent, Value: opts.Event},
-		{Key: TrailerCodeCommit, Value: gitstore.CodeHead(m.Project)},
+		{Key: TrailerCodeCommit, Value: codegit.Head(m.Project)},
 	}
 	trailers = append(trailers, opts.Extra...)
 	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)})

@@ -1,4 +1,4 @@
-package gitstore
+package loose
 
 import (
 	"bytes"
@@ -15,17 +15,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// An ObjectWriter writes loose git objects the way git's
-// core.fsyncMethod=batch does: each object's data is handed to the disk as
-// it is written (sync_file_range, which does not wait), and flush issues
-// one fsync, whose journal commit waits for that data and makes every
-// object and rename before it durable, before any ref points at them. A
-// checkpoint then pays for one fsync instead of one per object. Where
-// sync_file_range is not available, flush syncs each object.
-type ObjectWriter struct {
+// A Writer writes loose git objects the way git's core.fsyncMethod=batch
+// does: each object's data is handed to the disk as it is written
+// (sync_file_range, which does not wait), and Flush issues one fsync,
+// whose journal commit waits for that data and makes every object and
+// rename before it durable, before any ref points at them. A checkpoint
+// then pays for one fsync instead of one per object. Where
+// sync_file_range is not available, Flush syncs each object.
+type Writer struct {
 	dir     string // .git/objects
 	has     func(plumbing.Hash) bool
-	s       *Store // whose mutex Write takes; nil for writers used under it
 	pending []string
 	dirs    map[string]bool
 	batch   bool // every pending object's writeback was started
@@ -33,40 +32,15 @@ type ObjectWriter struct {
 	zw      *zlib.Writer // reused: a new one allocates about 1 MB
 }
 
-func newObjectWriter(gitDir string, has func(plumbing.Hash) bool) *ObjectWriter {
-	return &ObjectWriter{dir: filepath.Join(gitDir, "objects"), has: has, dirs: map[string]bool{}, batch: true}
+// NewWriter returns a writer of loose objects into the repository whose
+// git folder is gitDir. It skips an object that is loose there already,
+// or that has reports (nil: none).
+func NewWriter(gitDir string, has func(plumbing.Hash) bool) *Writer {
+	return &Writer{dir: filepath.Join(gitDir, "objects"), has: has, dirs: map[string]bool{}, batch: true}
 }
 
-// NewObjectWriter returns a writer of loose objects into the repository,
-// for the packages that build commits on the Store (the blobs and trees
-// of a merge, objects brought back by a repair). It skips an object the
-// repository has, loose or packed, unless rewrite is set: a repair puts
-// back objects that are corrupt where they are.
-func (s *Store) NewObjectWriter(rewrite bool) *ObjectWriter {
-	w := newObjectWriter(s.gitDir, s.hasObject)
-	if rewrite {
-		w.has = nil
-	}
-	w.s = s
-	return w
-}
-
-// Write stores an object of type t and returns its id; an object that
-// exists already is not written again. It takes the Store's mutex, which
-// the check for a packed object needs.
-func (w *ObjectWriter) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	if w.s != nil {
-		w.s.mu.Lock()
-		defer w.s.mu.Unlock()
-	}
-	return w.write(t, data)
-}
-
-// Flush makes the objects written so far durable. No ref may point at
-// them before it returns.
-func (w *ObjectWriter) Flush() error { return w.flush() }
-
-func hashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
+// Hash returns the id of the object of type t holding data.
+func Hash(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	h := sha1.New()
 	h.Write(t.Bytes())
 	h.Write([]byte{' '})
@@ -78,10 +52,10 @@ func hashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	return sum
 }
 
-// write stores an object and returns its hash. An object that exists
-// already is not written again.
-func (w *ObjectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	h := hashObject(t, data)
+// Write stores an object of type t and returns its id. An object that
+// exists already is not written again.
+func (w *Writer) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := Hash(t, data)
 	hex := h.String()
 	sub := filepath.Join(w.dir, hex[:2])
 	name := filepath.Join(sub, hex[2:])
@@ -135,8 +109,9 @@ func (w *ObjectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash,
 	return h, nil
 }
 
-// flush makes the objects written so far durable.
-func (w *ObjectWriter) flush() error {
+// Flush makes the objects written so far durable. No ref may point at
+// them before it returns.
+func (w *Writer) Flush() error {
 	if len(w.pending) == 0 {
 		return nil
 	}

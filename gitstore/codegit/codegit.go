@@ -1,4 +1,4 @@
-package gitstore
+package codegit
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-// CodeHead returns the commit checked out in the git repository that
-// holds dir (the project the memory belongs to), or "" when dir is in no
+// Head returns the commit checked out in the git repository that holds
+// dir (the project the memory belongs to), or "" when dir is in no
 // repository or it has no commits yet.
-func CodeHead(dir string) string {
+func Head(dir string) string {
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
 		return ""
@@ -27,10 +27,10 @@ func CodeHead(dir string) string {
 	return h.Hash().String()
 }
 
-// CodeHistory resolves rev in the project repository that holds dir and
+// History resolves rev in the project repository that holds dir and
 // returns the commit ids reachable from it, newest first, with rev's own
 // id first.
-func CodeHistory(ctx context.Context, dir, rev string) ([]string, error) {
+func History(ctx context.Context, dir, rev string) ([]string, error) {
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
 		return nil, fmt.Errorf("open project repository at %s: %w", dir, err)
@@ -53,7 +53,7 @@ func CodeHistory(ctx context.Context, dir, rev string) ([]string, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, storer.ErrStop) {
-		return nil, err
+		return nil, fmt.Errorf("walk project history from %s: %w", rev, err)
 	}
 	return out, nil
 }

@@ -1,0 +1,11 @@
+// Package statcache is gitstore's stat cache: for each tracked path, the
+// blob it holds at HEAD and the stat data of the work-tree file when it
+// last held that blob, so that a checkpoint hashes only files whose stat
+// data moved (git's "racy git" rules included; see Entry.Racy).
+//
+// Its file format is git's index, version 2, with the cache's own data in
+// an optional extension, so that Encode also gives the .git/index that
+// keeps git status clean and Decode reads an index git wrote. Reading,
+// repairing and saving the cache is gitstore's (its index type); this
+// package is the format and the comparisons, with no I/O.
+package statcache

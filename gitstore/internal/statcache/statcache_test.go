@@ -1,0 +1,63 @@
+package statcache
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+func TestCacheRoundTrip(t *testing.T) {
+	c := &Cache{Head: plumbing.NewHash("0123456789abcdef0123456789abcdef01234567"), Written: 1234567890123}
+	for _, p := range []string{"a", "a-b", "a/b/c.md", "core/decisions/x--01JDXK3V9M2Q7Y8Z4T6R5W1HBC.md", string(bytes.Repeat([]byte("x"), 5000))} {
+		c.Entries = append(c.Entries, Entry{Path: p, Mode: 0o100644, Stat: Stat{MtimeS: 7, Size: 9, Ino: 3}, Hash: plumbing.NewHash("ffffffffffffffffffffffffffffffffffffffff")})
+	}
+	slices.SortFunc(c.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	b, idx := c.Encode()
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Head != c.Head || got.Written != c.Written || len(got.Entries) != len(c.Entries) {
+		t.Fatalf("decoded %+v", got)
+	}
+	for i := range c.Entries {
+		if got.Entries[i] != c.Entries[i] {
+			t.Errorf("entry %d = %+v, want %+v", i, got.Entries[i], c.Entries[i])
+		}
+	}
+	// The git index has the same entries and no cairn extension.
+	gi, err := Decode(bytes.Join(idx, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gi.Head.IsZero() || len(gi.Entries) != len(c.Entries) {
+		t.Errorf("git index decoded as %+v", gi)
+	}
+}
+
+// FuzzDecode: a damaged cache is an error, never a panic; what
+// decodes re-encodes to something that decodes the same.
+func FuzzDecode(f *testing.F) {
+	c := &Cache{Entries: []Entry{{Path: "a.md", Mode: 0o100644}, {Path: "b/c.md", Mode: 0o100755}}}
+	b, idx := c.Encode()
+	f.Add(b)
+	f.Add(bytes.Join(idx, nil))
+	f.Add([]byte("DIRC"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Decode(data)
+		if err != nil {
+			return
+		}
+		b, _ := c.Encode()
+		c2, err := Decode(b)
+		if err != nil {
+			t.Fatalf("re-encoded cache does not decode: %v", err)
+		}
+		if len(c2.Entries) != len(c.Entries) || c2.Head != c.Head {
+			t.Fatalf("round trip changed the cache")
+		}
+	})
+}
