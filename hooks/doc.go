@@ -15,6 +15,14 @@
 // that is not valid JSON with the line and column where it breaks
 // (*SyntaxError). Doing either twice has the effect of once.
 //
+// Claude.Install and Claude.Remove are cairn init --claude: they install
+// the script, edit both files through EditJSON (a FILE.cairn-backup copy
+// before the first change, kept out of the project's git status through
+// .git/info/exclude; a file cairn made and emptied is removed, and so is
+// the project's .claude/ when that leaves it empty). Output, WriteOutput,
+// Deadline and DropPayload are what cairn hook answers Claude Code and
+// within which limits.
+//
 // Check and CheckMCP read the same files back and say what is wrong with
 // the wiring (cairn doctor renders their findings): an event without
 // cairn's hook, a command whose script or binary is gone, a capture

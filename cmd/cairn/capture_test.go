@@ -22,6 +22,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -285,7 +286,7 @@ func TestSessionCommand(t *testing.T) {
 	ok(t, p, "init")
 	mem := filepath.Join(p, ".cairn")
 	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "markdown/headings.md"), filepath.Join(transcripts, "claude/compact.jsonl"))
-	var list []jsonSession
+	var list []ui.Session
 	if err := json.Unmarshal([]byte(ok(t, p, "session", "list", "--json")), &list); err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +338,7 @@ func TestSessionCommand(t *testing.T) {
 	if len(shared.Items) == 0 {
 		t.Fatal("nothing shared")
 	}
-	var item jsonItem
+	var item ui.Item
 	if err := json.Unmarshal([]byte(ok(t, p, "show", "--json", shared.Items[0].ID)), &item); err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +452,7 @@ func TestQueueCommand(t *testing.T) {
 	if out := ok(t, p, "queue", "status"); !strings.Contains(out, "pending 0, processing 0, failed 1") {
 		t.Errorf("status: %s", out)
 	}
-	var jobs []jsonJob
+	var jobs []ui.Job
 	if err := json.Unmarshal([]byte(ok(t, p, "queue", "list", "--state", "failed", "--json")), &jobs); err != nil {
 		t.Fatal(err)
 	}

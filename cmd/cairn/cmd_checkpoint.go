@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -78,10 +79,9 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 			return err
 		}
 		if opts.json {
-			return g.printJSON(map[string]any{"commit": head, "changes": []any{}, "tag": opts.tag})
+			return ui.TaggedHeadJSON(g.stdout, head, opts.tag)
 		}
-		fmt.Fprintf(g.stdout, "nothing to checkpoint; named %s %s\n", short(head), opts.tag)
-		return nil
+		return ui.TaggedHeadText(g.stdout, head, opts.tag)
 	}
 	if errors.Is(err, memory.ErrNothingToDo) {
 		return printCheckpoint(g, opts, "", "", nil)
@@ -93,16 +93,8 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 }
 
 func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []memory.FileChange) error {
-	if commit == "" {
-		if opts.json {
-			return g.printJSON(map[string]any{"commit": nil, "changes": []any{}})
-		}
-		fmt.Fprintln(g.stdout, "nothing to checkpoint")
-		return nil
-	}
 	if opts.json {
-		return g.printJSON(map[string]any{"commit": commit, "subject": subject, "changes": nonNil(changes)})
+		return ui.CheckpointJSON(g.stdout, commit, subject, changes)
 	}
-	fmt.Fprintln(g.stdout, commit)
-	return nil
+	return ui.CheckpointText(g.stdout, commit)
 }

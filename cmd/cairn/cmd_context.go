@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -87,12 +86,7 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 		g.warn(w)
 	}
 	if opts.format == "json" {
-		return g.printJSON(p)
+		return ui.ContextJSON(g.stdout, p)
 	}
-	if p.Text == "" {
-		g.warn(fmt.Sprintf("nothing fits in %d tokens (%d memories left out)", p.BudgetTokens, len(p.LeftOut)))
-		return nil
-	}
-	_, err = io.WriteString(g.stdout, p.Text)
-	return err
+	return ui.ContextText(g.stdout, p, g.warn)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -69,15 +70,9 @@ func runDaemon(ctx context.Context, g *globals) error {
 	return d.Serve(ctx)
 }
 
-// daemonState is what the state folder says about a daemon.
-type daemonState struct {
-	Running bool   `json:"running"`
-	PID     int    `json:"pid,omitempty"`
-	URL     string `json:"url,omitempty"`
-}
-
-func readDaemonState(m *memory.Memory) daemonState {
-	var s daemonState
+// readDaemonState says whether the memory's daemon runs.
+func readDaemonState(m *memory.Memory) ui.DaemonState {
+	var s ui.DaemonState
 	b, err := os.ReadFile(m.StatePath(client.PIDFile))
 	if err != nil {
 		return s
@@ -101,14 +96,9 @@ func runDaemonStatus(ctx context.Context, g *globals, opts daemonOptions) error 
 	defer m.Close()
 	s := readDaemonState(m)
 	if opts.json {
-		return g.printJSON(s)
+		return ui.DaemonJSON(g.stdout, s)
 	}
-	if !s.Running {
-		fmt.Fprintln(g.stdout, "daemon: not running (start it with cairn daemon start)")
-		return nil
-	}
-	fmt.Fprintf(g.stdout, "daemon: running, pid %d, %s\n", s.PID, s.URL)
-	return nil
+	return ui.DaemonText(g.stdout, s)
 }
 
 func runDaemonStart(ctx context.Context, g *globals) error {
@@ -162,7 +152,7 @@ func runDaemonStop(ctx context.Context, g *globals) error {
 		return err
 	}
 	defer m.Close()
-	var s daemonState
+	var s ui.DaemonState
 	b, err := os.ReadFile(m.StatePath(client.PIDFile))
 	if err == nil {
 		s.PID, err = strconv.Atoi(strings.TrimSpace(string(b)))

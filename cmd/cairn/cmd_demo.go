@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/demo"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +74,7 @@ func demoSteps(ctx context.Context, g *globals, opts demoOptions, p *demo.Projec
 	step := func(title, cmdline string) {
 		fmt.Fprintf(g.stdout, "\n== %s\n$ %s\n", title, cmdline)
 	}
-	fmt.Fprintf(g.stdout, "A temporary project with a git repository (code at %s): %s\n", short(p.Commit), project)
+	fmt.Fprintf(g.stdout, "A temporary project with a git repository (code at %s): %s\n", ui.Short(p.Commit), project)
 
 	step("Create the memory repository", "cairn init")
 	if err := runInit(ctx, g, initOptions{}); err != nil {

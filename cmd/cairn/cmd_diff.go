@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -67,11 +68,8 @@ func runDiff(ctx context.Context, g *globals, opts diffOptions, revs, paths []st
 		return err
 	}
 	if opts.stat {
-		if len(diffs) == 0 {
-			return nil
-		}
-		return memory.WriteStat(g.stdout, diffs)
+		return ui.DiffStat(g.stdout, diffs)
 	}
-	color := opts.color == "always" || opts.color == "auto" && isTerminal(os.Stdout) && g.stdout == os.Stdout
-	return memory.WritePatch(g.stdout, diffs, color)
+	color := opts.color == "always" || opts.color == "auto" && ui.IsTerminal(os.Stdout) && g.stdout == os.Stdout
+	return ui.DiffPatch(g.stdout, diffs, color)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
@@ -41,82 +42,48 @@ Exit 0 when nothing is wrong (warnings allowed), 1 otherwise.`,
 	return cmd
 }
 
-// Results of a check.
-const (
-	checkOK   = "ok"
-	checkWarn = "warn" // works, but less well than it could
-	checkFail = "fail" // broken: exit 1
-)
-
-type check struct {
-	Name   string `json:"name"`
-	Status string `json:"status"`
-	Detail string `json:"detail"`
-	Fix    string `json:"fix,omitempty"`
-}
-
-type doctorReport struct {
-	OK     bool    `json:"ok"`
-	Checks []check `json:"checks"`
-}
-
-func (r *doctorReport) add(name, status, detail, fix string) {
-	r.Checks = append(r.Checks, check{name, status, detail, fix})
-}
-
 // staleBacklog is how old a pending job may get before doctor says the
 // queue is not being worked.
 const staleBacklog = 10 * time.Minute
 
 func runDoctor(ctx context.Context, g *globals, asJSON bool) error {
-	r := &doctorReport{}
+	r := &ui.DoctorReport{}
 	doctor(ctx, g, r)
-	fails := 0
-	for _, c := range r.Checks {
-		if c.Status == checkFail {
-			fails++
-		}
-	}
-	r.OK = fails == 0
+	fails := r.Fails()
 	if asJSON {
-		if err := g.printJSON(r); err != nil {
+		if err := ui.DoctorJSON(g.stdout, r); err != nil {
 			return err
 		}
 	} else {
-		for _, c := range r.Checks {
-			fmt.Fprintf(g.stdout, "%-5s %-8s %s\n", c.Status, c.Name, c.Detail)
-			if c.Fix != "" {
-				fmt.Fprintf(g.stdout, "%-14s fix: %s\n", "", c.Fix)
-			}
-		}
+		ui.DoctorText(g.stdout, r)
 	}
 	if fails > 0 {
-		return fmt.Errorf("doctor: %s", countOf(fails, "problem", "problems"))
+		return fmt.Errorf("doctor: %s", ui.CountOf(fails, "problem", "problems"))
 	}
 	return nil
 }
 
-func doctor(ctx context.Context, g *globals, r *doctorReport) {
+func doctor(ctx context.Context, g *globals, r *ui.DoctorReport) {
 	dir, err := g.memoryDir()
 	if err != nil {
-		r.add("memory", checkFail, err.Error(), "cairn init --claude (in the project's folder)")
+		r.Add("memory", ui.CheckFail, err.Error(), "cairn init --claude (in the project's folder)")
 		return
 	}
 	m, err := g.openDir(ctx, dir)
 	if err != nil {
-		r.add("memory", checkFail, err.Error(), "see the error; cairn init repairs a missing skeleton")
+		r.Add("memory", ui.CheckFail, err.Error(), "see the error; cairn init repairs a missing skeleton")
 		return
 	}
 	defer m.Close()
-	r.add("memory", checkOK, m.Dir, "")
+	r.Add("memory", ui.CheckOK, m.Dir, "")
 	project := filepath.Dir(m.Dir)
 	doctorHooks(m, project, g.getenv, r)
 	doctorMCP(project, g.getenv, r)
 	daemon := readDaemonState(m)
 	if daemon.Running {
-		r.add("daemon", checkOK, fmt.Sprintf("running, pid %d, %s", daemon.PID, daemon.URL), "")
+		r.Add("daemon", ui.CheckOK, fmt.Sprintf("running, pid %d, %s", daemon.PID, daemon.URL), "")
 	} else {
-		r.add("daemon", checkWarn, "not running: captured events wait in the inbox until the next session start (or cairn queue run)", "cairn daemon start")
+		r.Add("daemon", ui.CheckWarn, "not running: captured events wait in the inbox until the next session start (or cairn queue run)", "cairn daemon start")
 	}
 	doctorQueue(ctx, m, daemon.Running, r)
 	doctorIndex(m, daemon.Running, r)
@@ -127,14 +94,14 @@ func doctor(ctx context.Context, g *globals, r *doctorReport) {
 
 // doctorConflicts lists the conflict copies syncs left: both versions of
 // a memory are kept until someone chooses.
-func doctorConflicts(ctx context.Context, m *memory.Memory, r *doctorReport) {
+func doctorConflicts(ctx context.Context, m *memory.Memory, r *ui.DoctorReport) {
 	cs, err := memsync.Conflicts(ctx, m)
 	if err != nil {
-		r.add("conflicts", checkFail, err.Error(), "")
+		r.Add("conflicts", ui.CheckFail, err.Error(), "")
 		return
 	}
 	if len(cs) == 0 {
-		r.add("conflicts", checkOK, "no conflict copies", "")
+		r.Add("conflicts", ui.CheckOK, "no conflict copies", "")
 		return
 	}
 	var names []string
@@ -144,106 +111,106 @@ func doctorConflicts(ctx context.Context, m *memory.Memory, r *doctorReport) {
 	if len(cs) > 3 {
 		names = append(names, fmt.Sprintf("and %d more", len(cs)-3))
 	}
-	r.add("conflicts", checkWarn, fmt.Sprintf("%s from syncs, each beside the version kept: %s", countOf(len(cs), "conflict copy", "conflict copies"), strings.Join(names, ", ")),
+	r.Add("conflicts", ui.CheckWarn, fmt.Sprintf("%s from syncs, each beside the version kept: %s", ui.CountOf(len(cs), "conflict copy", "conflict copies"), strings.Join(names, ", ")),
 		"cairn resolve (lists them); cairn resolve PATH --keep original|copy|both")
 }
 
 // levels are the statuses of hooks' findings.
-var levels = map[hooks.Level]string{hooks.OK: checkOK, hooks.Warn: checkWarn, hooks.Fail: checkFail}
+var levels = map[hooks.Level]string{hooks.OK: ui.CheckOK, hooks.Warn: ui.CheckWarn, hooks.Fail: ui.CheckFail}
 
-func doctorHooks(m *memory.Memory, project string, getenv func(string) string, r *doctorReport) {
+func doctorHooks(m *memory.Memory, project string, getenv func(string) string, r *ui.DoctorReport) {
 	for _, f := range hooks.Check(project, hooks.CheckOptions{MemoryDir: m.Dir, PromptContext: m.Config.Hooks.PromptContext, Getenv: getenv}) {
-		r.add("hooks", levels[f.Level], f.Detail, f.Fix)
+		r.Add("hooks", levels[f.Level], f.Detail, f.Fix)
 	}
 }
 
-func doctorMCP(project string, getenv func(string) string, r *doctorReport) {
+func doctorMCP(project string, getenv func(string) string, r *ui.DoctorReport) {
 	f := hooks.CheckMCP(project, getenv)
-	r.add("mcp", levels[f.Level], f.Detail, f.Fix)
+	r.Add("mcp", levels[f.Level], f.Detail, f.Fix)
 }
 
-func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *doctorReport) {
+func doctorQueue(ctx context.Context, m *memory.Memory, daemon bool, r *ui.DoctorReport) {
 	q, err := capture.Queue(m, watcher.QueueOptions{})
 	if err != nil {
-		r.add("queue", checkFail, err.Error(), "")
+		r.Add("queue", ui.CheckFail, err.Error(), "")
 		return
 	}
 	st, err := q.Status(ctx)
 	if err != nil {
-		r.add("queue", checkFail, err.Error(), "")
+		r.Add("queue", ui.CheckFail, err.Error(), "")
 		return
 	}
 	detail := fmt.Sprintf("pending %d, processing %d, failed %d", st.Pending, st.Processing, st.Failed)
 	switch {
 	case st.Failed > 0:
-		r.add("queue", checkFail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list --state failed; after fixing the cause, cairn queue retry")
+		r.Add("queue", ui.CheckFail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list --state failed; after fixing the cause, cairn queue retry")
 	case st.Pending+st.Processing > 0 && st.OldestAge > staleBacklog && daemon:
-		r.add("queue", checkFail, fmt.Sprintf("%s, the oldest waiting %s although the daemon runs", detail, st.OldestAge.Round(time.Second)), "see .cairn/.state/daemon.log; cairn daemon stop && cairn daemon start")
+		r.Add("queue", ui.CheckFail, fmt.Sprintf("%s, the oldest waiting %s although the daemon runs", detail, st.OldestAge.Round(time.Second)), "see .cairn/.state/daemon.log; cairn daemon stop && cairn daemon start")
 	case st.Pending+st.Processing > 0 && st.OldestAge > staleBacklog:
-		r.add("queue", checkWarn, fmt.Sprintf("%s, the oldest waiting %s", detail, st.OldestAge.Round(time.Second)), "cairn queue run, or cairn daemon start")
+		r.Add("queue", ui.CheckWarn, fmt.Sprintf("%s, the oldest waiting %s", detail, st.OldestAge.Round(time.Second)), "cairn queue run, or cairn daemon start")
 	default:
-		r.add("queue", checkOK, detail, "")
+		r.Add("queue", ui.CheckOK, detail, "")
 	}
 }
 
-func doctorIndex(m *memory.Memory, daemon bool, r *doctorReport) {
+func doctorIndex(m *memory.Memory, daemon bool, r *ui.DoctorReport) {
 	head, err := m.History().Resolve("HEAD")
 	if err != nil {
-		r.add("index", checkFail, "cannot resolve HEAD: "+err.Error(), "")
+		r.Add("index", ui.CheckFail, "cannot resolve HEAD: "+err.Error(), "")
 		return
 	}
 	version, err := recall.IndexedVersion(m)
 	if errors.Is(err, fs.ErrNotExist) {
-		r.add("index", checkWarn, "no search index yet (the first search builds it)", "cairn reindex")
+		r.Add("index", ui.CheckWarn, "no search index yet (the first search builds it)", "cairn reindex")
 		return
 	}
 	if err != nil {
-		r.add("index", checkFail, "the index's meta.json is unreadable", "cairn reindex")
+		r.Add("index", ui.CheckFail, "the index's meta.json is unreadable", "cairn reindex")
 		return
 	}
 	switch {
 	case version == head:
-		r.add("index", checkOK, "up to date with "+short(head), "")
+		r.Add("index", ui.CheckOK, "up to date with "+ui.Short(head), "")
 	case daemon:
-		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(version), short(head)), "")
+		r.Add("index", ui.CheckWarn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", ui.Short(version), ui.Short(head)), "")
 	default:
-		r.add("index", checkWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(version), short(head)), "cairn reindex")
+		r.Add("index", ui.CheckWarn, fmt.Sprintf("at %s, memory at %s: the next search catches up", ui.Short(version), ui.Short(head)), "cairn reindex")
 	}
 }
 
-func doctorFUSE(r *doctorReport) {
+func doctorFUSE(r *ui.DoctorReport) {
 	if _, err := os.Stat("/dev/fuse"); err != nil {
-		r.add("fuse", checkWarn, "no /dev/fuse: cairn mount cannot work here", "load the fuse module (modprobe fuse), or in a container pass --device /dev/fuse")
+		r.Add("fuse", ui.CheckWarn, "no /dev/fuse: cairn mount cannot work here", "load the fuse module (modprobe fuse), or in a container pass --device /dev/fuse")
 		return
 	}
 	if os.Geteuid() == 0 {
-		r.add("fuse", checkOK, "/dev/fuse, running as root", "")
+		r.Add("fuse", ui.CheckOK, "/dev/fuse, running as root", "")
 		return
 	}
 	for _, name := range []string{"fusermount3", "fusermount"} {
 		if p, err := exec.LookPath(name); err == nil {
-			r.add("fuse", checkOK, "/dev/fuse and "+p, "")
+			r.Add("fuse", ui.CheckOK, "/dev/fuse and "+p, "")
 			return
 		}
 	}
-	r.add("fuse", checkWarn, "no fusermount3 on PATH: cairn mount needs it when not run as root", "install fuse3 (apt install fuse3, dnf install fuse3)")
+	r.Add("fuse", ui.CheckWarn, "no fusermount3 on PATH: cairn mount needs it when not run as root", "install fuse3 (apt install fuse3, dnf install fuse3)")
 }
 
-func doctorRemotes(ctx context.Context, m *memory.Memory, getenv func(string) string, r *doctorReport) {
+func doctorRemotes(ctx context.Context, m *memory.Memory, getenv func(string) string, r *ui.DoctorReport) {
 	remotes, err := memsync.Remotes(m)
 	if err != nil {
-		r.add("remotes", checkFail, err.Error(), "fix it with git config --file .cairn/.git/config")
+		r.Add("remotes", ui.CheckFail, err.Error(), "fix it with git config --file .cairn/.git/config")
 		return
 	}
 	if len(remotes) == 0 {
-		r.add("remotes", checkOK, "none (memory stays on this machine)", "")
+		r.Add("remotes", ui.CheckOK, "none (memory stays on this machine)", "")
 		return
 	}
 	for _, rm := range remotes {
 		if err := memsync.Reach(ctx, m, rm.Name, getenv); err != nil {
-			r.add("remotes", checkFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, memory.RedactURL(rm.URL), oneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
+			r.Add("remotes", ui.CheckFail, fmt.Sprintf("%s (%s) unreachable: %s", rm.Name, memory.RedactURL(rm.URL), ui.OneLine(err.Error())), "check the network and credentials, or cairn remote remove "+rm.Name)
 			continue
 		}
-		r.add("remotes", checkOK, fmt.Sprintf("%s (%s) reachable", rm.Name, memory.RedactURL(rm.URL)), "")
+		r.Add("remotes", ui.CheckOK, fmt.Sprintf("%s (%s) reachable", rm.Name, memory.RedactURL(rm.URL)), "")
 	}
 }

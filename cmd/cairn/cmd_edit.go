@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -76,7 +77,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 	}
 	fmt.Fprintf(g.stdout, "saved %s", e.Path)
 	if cp != nil {
-		fmt.Fprintf(g.stdout, " in checkpoint %s", short(cp.Hash))
+		fmt.Fprintf(g.stdout, " in checkpoint %s", ui.Short(cp.Hash))
 	}
 	fmt.Fprintln(g.stdout)
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,7 @@ func runForget(ctx context.Context, g *globals, ref string) error {
 	}
 	fmt.Fprintf(g.stdout, "forgot %s %q (%s)", e.Item.Kind, e.Item.Title, e.Path)
 	if cp != nil {
-		fmt.Fprintf(g.stdout, " in checkpoint %s", short(cp.Hash))
+		fmt.Fprintf(g.stdout, " in checkpoint %s", ui.Short(cp.Hash))
 	}
 	fmt.Fprintln(g.stdout)
 	return nil

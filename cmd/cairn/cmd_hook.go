@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,8 +16,8 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
-	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/transcript"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -57,16 +55,8 @@ cwd or the current folder, in that order.`,
 	}
 }
 
-// Limits of cairn hook.
+// How long session-start works on the queue when no daemon runs.
 const (
-	// maxContextChars bounds the additionalContext printed: Claude Code
-	// cuts any hook output string at 10,000 characters.
-	maxContextChars = 9500
-	// maxPromptContextChars bounds what one prompt gets.
-	maxPromptContextChars = 2500
-	// maxHookPayload is the most of stdin read for session-start and
-	// user-prompt-submit, whose payloads are small.
-	maxHookPayload = 1 << 20
 	// drainBudget is how long session-start works through a backlog the
 	// capture hooks left when no daemon runs; what is left waits for the
 	// next start (or the daemon). Claude Code's timeout for it is
@@ -76,31 +66,6 @@ const (
 	// before it is cut.
 	drainGrace = 4 * time.Second
 )
-
-// hookDeadline is how long cairn hook may take for an event: a little
-// less than the timeout it is registered with, after which Claude Code
-// kills it and whatever it would have printed is lost.
-func hookDeadline(ev string) time.Duration {
-	secs := hooks.CaptureTimeout
-	switch ev {
-	case model.HookSessionStart:
-		secs = hooks.SessionStartTimeout
-	case model.HookUserPromptSubmit:
-		secs = hooks.PromptTimeout
-	}
-	return time.Duration(secs)*time.Second - 2*time.Second
-}
-
-// hookOutput is what a hook prints on stdout for Claude Code.
-type hookOutput struct {
-	Specific      *hookSpecific `json:"hookSpecificOutput,omitempty"`
-	SystemMessage string        `json:"systemMessage,omitempty"`
-}
-
-type hookSpecific struct {
-	HookEventName     string `json:"hookEventName"`
-	AdditionalContext string `json:"additionalContext"`
-}
 
 // runHook does one hook. It never fails: a problem is one line on
 // stderr, and stdout holds the hook's JSON or nothing.
@@ -127,16 +92,16 @@ func runHook(ctx context.Context, g *globals, args []string) {
 		}
 	}
 	ev := model.HookEventName(event)
-	ctx, cancel := context.WithTimeout(ctx, hookDeadline(ev))
+	ctx, cancel := context.WithTimeout(ctx, hooks.Deadline(ev))
 	defer cancel()
 	switch ev {
 	case model.HookSessionStart, model.HookUserPromptSubmit:
-		payload, err := io.ReadAll(io.LimitReader(g.stdin, maxHookPayload+1))
+		payload, err := io.ReadAll(io.LimitReader(g.stdin, hooks.MaxPayload+1))
 		if err != nil {
 			g.warn(fmt.Sprintf("hook %s: read stdin: %v", event, err))
 		}
-		if len(payload) > maxHookPayload {
-			g.warn(fmt.Sprintf("hook %s: payload longer than %d bytes; ignored", event, maxHookPayload))
+		if len(payload) > hooks.MaxPayload {
+			g.warn(fmt.Sprintf("hook %s: payload longer than %d bytes; ignored", event, hooks.MaxPayload))
 			io.Copy(io.Discard, g.stdin)
 			payload = nil
 		}
@@ -145,7 +110,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			g.warn("hook " + event + ": " + err.Error())
 			return
 		}
-		var out *hookOutput
+		var out *hooks.Output
 		if ev == model.HookSessionStart {
 			out, err = hookSessionStart(ctx, g, mem, payload)
 		} else {
@@ -169,22 +134,15 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			g.warn("hook " + event + ": " + err.Error())
 			return
 		}
-		if err := dropHookPayload(filepath.Join(mem, "inbox"), g.stdin); err != nil {
+		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), g.stdin); err != nil {
 			g.warn(fmt.Sprintf("hook %s: %v; this event is not captured", event, err))
 		}
 	}
 }
 
-func writeHookOutput(g *globals, out *hookOutput) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+func writeHookOutput(g *globals, out *hooks.Output) {
+	if err := hooks.WriteOutput(g.stdout, out); err != nil {
 		g.warn("hook: " + err.Error())
-		return
-	}
-	if _, err := g.stdout.Write(b.Bytes()); err != nil {
-		g.warn("hook: write stdout: " + err.Error())
 	}
 }
 
@@ -214,35 +172,9 @@ func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 	return memory.Find(g.dir)
 }
 
-// dropHookPayload copies r into a new file of the inbox, named
-// hook-<nanoseconds>-<pid>.json as the capture script names it, through
-// safefile (a hidden temporary, fsynced, renamed). The directory is not
-// synced, as before: a payload lost to a crash is one event less. Nothing
-// on r writes nothing.
-func dropHookPayload(inbox string, r io.Reader) error {
-	if err := os.MkdirAll(inbox, 0o700); err != nil {
-		return err
-	}
-	stamp := fmt.Sprintf("%d-%d", time.Now().UnixNano(), os.Getpid())
-	err := safefile.WriteFunc(filepath.Join(inbox, "hook-"+stamp+".json"), 0o600, safefile.SyncFile, func(w io.Writer) error {
-		n, err := io.Copy(w, r)
-		if err == nil && n == 0 {
-			return errNoPayload
-		}
-		return err
-	})
-	if errors.Is(err, errNoPayload) {
-		return nil
-	}
-	return err
-}
-
-// errNoPayload stops dropHookPayload from writing an empty file.
-var errNoPayload = errors.New("no payload")
-
 // hookSessionStart is SessionStart: with no daemon, process what the
 // capture hooks queued; pack the context; queue the session's record.
-func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
+func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byte) (*hooks.Output, error) {
 	m, err := g.openDir(ctx, mem)
 	if err != nil {
 		return nil, err
@@ -274,7 +206,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		}
 		what := "nothing was waiting"
 		if n.Done+n.Failed > 0 {
-			what = fmt.Sprintf("%s processed now", countOf(n.Done+n.Failed, "queued event", "queued events"))
+			what = fmt.Sprintf("%s processed now", ui.CountOf(n.Done+n.Failed, "queued event", "queued events"))
 		}
 		if n.Left {
 			what += ", more left for later"
@@ -282,7 +214,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
 	}
 	if failed, err := capture.FailedJobs(ctx, m); err == nil && failed > 0 {
-		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
+		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", ui.CountOf(failed, "capture job", "capture jobs")))
 	}
 
 	var so recall.StartOptions
@@ -303,9 +235,9 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 		}
 	}
 
-	out := &hookOutput{SystemMessage: strings.Join(notes, "\n")}
+	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
 	if text != "" {
-		out.Specific = &hookSpecific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, maxContextChars)}
+		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
 	}
 	if out.Specific == nil && out.SystemMessage == "" {
 		return nil, errors.Join(errs...)
@@ -315,7 +247,7 @@ func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byt
 
 // hookPromptContext is UserPromptSubmit: the memories most relevant to
 // the prompt, when cairn.yaml asks for them.
-func hookPromptContext(ctx context.Context, g *globals, mem string, payload []byte) (*hookOutput, error) {
+func hookPromptContext(ctx context.Context, g *globals, mem string, payload []byte) (*hooks.Output, error) {
 	m, err := g.openDir(ctx, mem)
 	if err != nil {
 		return nil, err
@@ -340,5 +272,5 @@ func hookPromptContext(ctx context.Context, g *globals, mem string, payload []by
 	if err != nil || text == "" {
 		return nil, err
 	}
-	return &hookOutput{Specific: &hookSpecific{HookEventName: model.HookUserPromptSubmit, AdditionalContext: recall.CapChars(text, maxPromptContextChars)}}, nil
+	return &hooks.Output{Specific: &hooks.Specific{HookEventName: model.HookUserPromptSubmit, AdditionalContext: recall.CapChars(text, hooks.MaxPromptContextChars)}}, nil
 }

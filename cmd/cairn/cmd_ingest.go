@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -74,13 +74,10 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 			out = append(out, res)
 			continue
 		}
-		fmt.Fprintln(g.stdout, ingestLine(name, res))
+		ui.IngestText(g.stdout, name, res)
 	}
 	if opts.json {
-		if out == nil {
-			out = []*capture.IngestResult{}
-		}
-		if err := g.printJSON(out); err != nil {
+		if err := ui.IngestJSON(g.stdout, out); err != nil {
 			return err
 		}
 	}
@@ -88,44 +85,4 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 		return fmt.Errorf("%d of %d file(s) not ingested", failed, len(files))
 	}
 	return nil
-}
-
-// ingestLine says in one line what ingesting a file did.
-func ingestLine(name string, r *capture.IngestResult) string {
-	head := fmt.Sprintf("%s: session %s (%s, %s)", name, r.Session, r.Format, r.Agent)
-	if r.Ignored != "" {
-		return head + ": ignored, " + r.Ignored
-	}
-	if r.Commit == "" {
-		return fmt.Sprintf("%s: nothing new (%d events captured before)", head, r.Skipped)
-	}
-	parts := []string{countOf(r.Events, "event", "events")}
-	if r.Prompts > 0 {
-		parts = append(parts, countOf(r.Prompts, "prompt", "prompts"))
-	}
-	if r.Segments > 0 {
-		s := countOf(r.Segments, "summary", "summaries")
-		if r.Fallback != "" {
-			s += " (built-in summarizer: " + oneLine(r.Fallback) + ")"
-		}
-		parts = append(parts, s)
-	}
-	if n := len(r.Items); n > 0 {
-		parts = append(parts, countOf(n, "item", "items"))
-	}
-	if r.Redactions > 0 {
-		parts = append(parts, countOf(r.Redactions, "secret redacted", "secrets redacted"))
-	}
-	verb := "updated"
-	if r.Created {
-		verb = "new"
-	}
-	return fmt.Sprintf("%s: %s, %s; commit %s", head, verb, strings.Join(parts, ", "), short(r.Commit))
-}
-
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -66,26 +66,9 @@ func runInit(ctx context.Context, g *globals, opts initOptions) error {
 		return err
 	}
 	defer m.Close()
-	if !res.Created {
-		fmt.Fprintf(g.stdout, "cairn memory already initialised in %s; nothing changed\n", m.Dir)
-		if res.Excluded != "" {
-			fmt.Fprintf(g.stdout, "added /.cairn/ to %s\n", res.Excluded)
-		}
-	} else {
-		fmt.Fprintf(g.stdout, "Initialised cairn memory in %s (commit %s)\n", m.Dir, short(res.Commit))
-		if res.Excluded != "" {
-			fmt.Fprintf(g.stdout, "added /.cairn/ to %s so the project's git ignores it\n", res.Excluded)
-		}
-	}
+	ui.InitText(g.stdout, m.Dir, res.Created, res.Commit, res.Excluded)
 	if opts.claude {
 		return initClaude(ctx, g, m, opts.global)
 	}
 	return nil
-}
-
-func short(h string) string {
-	if len(h) > 10 {
-		return h[:10]
-	}
-	return h
 }

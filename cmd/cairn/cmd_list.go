@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -65,26 +63,7 @@ func runList(ctx context.Context, g *globals, opts listOptions) error {
 		g.warn("skipped " + p.Error())
 	}
 	if opts.json {
-		out := make([]jsonItem, 0, len(items))
-		for _, e := range items {
-			j := itemJSON(e.Item, e.Path)
-			j.Body = ""
-			out = append(out, j)
-		}
-		return g.printJSON(out)
+		return ui.ListJSON(g.stdout, items)
 	}
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	for _, e := range items {
-		it := e.Item
-		pin := ""
-		if it.Pinned {
-			pin = " [pinned]"
-		}
-		tags := ""
-		if len(it.Tags) > 0 {
-			tags = " #" + strings.Join(it.Tags, " #")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s%s\n", it.ID, it.Kind, it.Updated.Local().Format("2006-01-02 15:04"), it.Title, pin, tags)
-	}
-	return tw.Flush()
+	return ui.ListText(g.stdout, items)
 }

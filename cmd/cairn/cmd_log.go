@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -47,23 +46,7 @@ func runLog(ctx context.Context, g *globals, opts logOptions) error {
 		return err
 	}
 	if opts.json {
-		return g.printJSON(nonNil(entries))
+		return ui.LogJSON(g.stdout, entries)
 	}
-	for _, e := range entries {
-		deco := ""
-		if len(e.Tags) > 0 {
-			deco = " (tag: " + strings.Join(e.Tags, ", tag: ") + ")"
-		}
-		fmt.Fprintf(g.stdout, "%s %s %s%s\n", short(e.Commit), e.Time.Local().Format("2006-01-02 15:04:05"), e.Subject, deco)
-		var meta []string
-		if e.Session != "" {
-			meta = append(meta, "session "+e.Session)
-		}
-		if e.CodeCommit != "" {
-			meta = append(meta, "code "+short(e.CodeCommit))
-		}
-		meta = append(meta, fmt.Sprintf("%d file(s)", e.FilesChanged))
-		fmt.Fprintf(g.stdout, "           %s\n", strings.Join(meta, ", "))
-	}
-	return nil
+	return ui.LogText(g.stdout, entries)
 }

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/spf13/cobra"
 )
@@ -75,33 +74,9 @@ func runQueueStatus(ctx context.Context, g *globals, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		return g.printJSON(st)
+		return ui.QueueStatusJSON(g.stdout, st)
 	}
-	fmt.Fprintf(g.stdout, "pending %d, processing %d, failed %d, dropped %d", st.Pending, st.Processing, st.Failed, st.Dropped)
-	if !st.Oldest.IsZero() {
-		fmt.Fprintf(g.stdout, "; oldest waiting %s", st.OldestAge.Round(time.Second))
-	}
-	fmt.Fprintln(g.stdout)
-	if st.Failed > 0 {
-		fmt.Fprintln(g.stdout, "see the failed jobs with: cairn queue list --state failed")
-	}
-	return nil
-}
-
-// jsonJob is how queue list prints a job under --json.
-type jsonJob struct {
-	ID           string         `json:"id"`
-	State        string         `json:"state"`
-	Kind         string         `json:"kind"`
-	AgentSession string         `json:"agent_session,omitempty"`
-	Attempts     int            `json:"attempts"`
-	Abandoned    int            `json:"abandoned,omitempty"`
-	LastError    string         `json:"last_error,omitempty"`
-	Origin       string         `json:"origin,omitempty"`
-	Pointer      *watcher.Range `json:"pointer,omitempty"`
-	NotBefore    time.Time      `json:"not_before,omitzero"`
-	Created      time.Time      `json:"created"`
-	Updated      time.Time      `json:"updated"`
+	return ui.QueueStatusText(g.stdout, st)
 }
 
 func newQueueListCommand(g *globals) *cobra.Command {
@@ -147,43 +122,9 @@ func runQueueList(ctx context.Context, g *globals, state string, asJSON bool) er
 		all = append(all, jobs...)
 	}
 	if asJSON {
-		out := make([]jsonJob, 0, len(all))
-		for _, j := range all {
-			out = append(out, jsonJob{ID: j.ID, State: string(j.State), Kind: j.Kind, AgentSession: j.AgentSession,
-				Attempts: j.Attempts, Abandoned: j.Abandoned, LastError: j.LastError, Origin: j.Origin, Pointer: j.Pointer,
-				NotBefore: j.NotBefore, Created: j.Created, Updated: j.Updated})
-		}
-		return g.printJSON(out)
+		return ui.JobsJSON(g.stdout, all)
 	}
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	for _, j := range all {
-		id := j.ID
-		if id == "" {
-			id = "(not taken yet)"
-		}
-		what := j.Origin
-		if j.Pointer != nil && what == "" {
-			what = fmt.Sprintf("%s [%d, %d)", j.Pointer.Path, j.Pointer.From, j.Pointer.To)
-		}
-		tries := fmt.Sprintf("%d tries", j.Attempts)
-		if j.Abandoned > 0 {
-			tries += fmt.Sprintf(", %d abandoned", j.Abandoned)
-		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", j.State, id, j.Kind, tries, j.Created.Local().Format("2006-01-02 15:04:05"), what)
-		if j.LastError != "" {
-			line += "\t" + cutLine(oneLine(j.LastError), 120)
-		}
-		fmt.Fprintln(tw, line)
-	}
-	return tw.Flush()
-}
-
-func cutLine(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return ui.JobsText(g.stdout, all)
 }
 
 func newQueueRetryCommand(g *globals) *cobra.Command {
@@ -276,15 +217,7 @@ that fails goes back to the queue with a backoff, or to failed/.`,
 			if err != nil {
 				return err
 			}
-			for _, r := range res.Results {
-				if r.Commit != "" {
-					fmt.Fprintf(g.stdout, "session %s: %s; commit %s\n", r.Session, countOf(r.Events, "event", "events"), short(r.Commit))
-				}
-			}
-			for _, e := range res.Errors {
-				g.warn(e.Error())
-			}
-			fmt.Fprintf(g.stdout, "%d job(s) done, %d failed\n", res.Done, res.Failed)
+			ui.DrainText(g.stdout, res, g.warn)
 			if res.Failed > 0 {
 				return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
 			}

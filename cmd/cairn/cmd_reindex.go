@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +37,7 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 	}
 	defer m.Close()
 	start := time.Now()
-	x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: g.progress("indexing")})
+	x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing")})
 	if err != nil {
 		return err
 	}
@@ -46,26 +46,10 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 	if err != nil {
 		return err
 	}
-	took := time.Since(start)
+	r := ui.Reindexed{Files: st.Documents, Chunks: st.Chunks, Commit: st.Version, Embedder: st.Embedder,
+		Bytes: st.BleveBytes + st.VectorBytes, Took: time.Since(start)}
 	if opts.json {
-		return g.printJSON(map[string]any{
-			"files": st.Documents, "chunks": st.Chunks, "commit": st.Version, "embedder": st.Embedder,
-			"bytes": st.BleveBytes + st.VectorBytes, "seconds": took.Seconds(),
-		})
+		return ui.ReindexJSON(g.stdout, r)
 	}
-	fmt.Fprintf(g.stdout, "indexed %d files (%d chunks) in %.1fs; the index takes %s\n",
-		st.Documents, st.Chunks, took.Seconds(), humanBytes(st.BleveBytes+st.VectorBytes))
-	return nil
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return ui.ReindexText(g.stdout, r)
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -54,7 +54,7 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	}
 	text := strings.Join(args, " ")
 	if len(args) == 0 || text == "-" {
-		if len(args) == 0 && isTerminal(g.stdin) {
+		if len(args) == 0 && ui.IsTerminal(g.stdin) {
 			return usagef("remember needs TEXT, or - to read it from standard input")
 		}
 		b, err := io.ReadAll(io.LimitReader(g.stdin, 1<<20))
@@ -87,17 +87,8 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 		return err
 	}
 	if opts.json {
-		return g.printJSON(itemJSON(it, it.Path()))
+		return ui.ItemJSON(g.stdout, it, it.Path())
 	}
 	fmt.Fprintln(g.stdout, it.ID)
 	return nil
-}
-
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

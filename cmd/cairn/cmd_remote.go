@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 type remoteOptions struct{ json bool }
@@ -78,12 +79,9 @@ func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
 		rs[i].URL = memory.RedactURL(rs[i].URL)
 	}
 	if opts.json {
-		return g.printJSON(nonNil(rs))
+		return ui.RemotesJSON(g.stdout, rs)
 	}
-	for _, r := range rs {
-		fmt.Fprintf(g.stdout, "%s\t%s\n", r.Name, r.URL)
-	}
-	return nil
+	return ui.RemotesText(g.stdout, rs)
 }
 
 func runRemoteAdd(ctx context.Context, g *globals, args []string) error {

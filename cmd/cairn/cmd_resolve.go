@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -51,15 +51,9 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 			return err
 		}
 		if opts.json {
-			return g.printJSON(nonNil(cs))
+			return ui.ConflictsJSON(g.stdout, cs)
 		}
-		if len(cs) == 0 {
-			fmt.Fprintln(g.stdout, "no conflict copies")
-		}
-		for _, c := range cs {
-			fmt.Fprintf(g.stdout, "%s\tbeside %s\n", c.Path, c.Original)
-		}
-		return nil
+		return ui.ConflictsText(g.stdout, cs)
 	}
 	p, err := m.PathArg(g.dir, args[0])
 	if err != nil {
@@ -69,6 +63,5 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "%s %s\n", short(cp.Hash), cp.Subject)
-	return nil
+	return ui.CommitLine(g.stdout, cp)
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -67,19 +67,7 @@ func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string
 		return err
 	}
 	if opts.json {
-		out := map[string]any{"from": res.From, "commit": nil, "changes": nonNil(res.Changes)}
-		if res.Checkpoint != nil {
-			out["commit"] = res.Checkpoint.Hash
-		}
-		return g.printJSON(out)
+		return ui.RestoreJSON(g.stdout, res)
 	}
-	if res.Saved != nil {
-		fmt.Fprintf(g.stdout, "checkpointed pending changes first as %s\n", short(res.Saved.Hash))
-	}
-	if res.Checkpoint == nil {
-		fmt.Fprintf(g.stdout, "memory already matches %s; nothing to restore\n", short(res.From))
-		return nil
-	}
-	fmt.Fprintf(g.stdout, "restored %d file(s) from %s as checkpoint %s\n", len(res.Changes), short(res.From), res.Checkpoint.Hash)
-	return nil
+	return ui.RestoreText(g.stdout, res)
 }

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -12,7 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
-	"github.com/schollz/progressbar/v3"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -125,58 +122,9 @@ func runSearch(ctx context.Context, g *globals, opts searchOptions, query string
 		g.warn(w)
 	}
 	if opts.json {
-		return g.printJSON(res)
+		return ui.SearchJSON(g.stdout, res)
 	}
-	return printHits(g.stdout, res, isTTY(g.stdout))
-}
-
-// printHits writes hits for people: a title line with the score, where
-// the chunk is, and the snippet with the matched words marked (bold on a
-// terminal, «like this» otherwise).
-func printHits(w io.Writer, res *recall.SearchResults, tty bool) error {
-	if len(res.Hits) == 0 {
-		_, err := fmt.Fprintf(w, "no matches for %q\n", res.Query)
-		return err
-	}
-	marks := strings.NewReplacer()
-	if tty {
-		marks = strings.NewReplacer("«", "\x1b[1m", "»", "\x1b[0m")
-	}
-	for i, h := range res.Hits {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		meta := []string{h.Kind, h.Layer}
-		if h.Session != "" {
-			meta = append(meta, "session "+short8(h.Session))
-		}
-		if h.Created != nil {
-			meta = append(meta, h.Created.Local().Format("2006-01-02"))
-		}
-		fmt.Fprintf(w, "%d. %s  (%.2f)\n", i+1, oneLine(h.Title), h.Score)
-		fmt.Fprintf(w, "   %s:%d-%d  %s\n", h.Path, h.StartLine, h.EndLine, strings.Join(meta, " · "))
-		if h.Snippet != "" {
-			fmt.Fprintf(w, "   %s\n", marks.Replace(h.Snippet))
-		}
-	}
-	return nil
-}
-
-func short8(s string) string {
-	if len(s) > 8 {
-		return s[:8]
-	}
-	return s
-}
-
-// isTTY reports whether w is a terminal.
-func isTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ui.SearchText(g.stdout, res, ui.IsTerminal(g.stdout))
 }
 
 // daemonWait is how long to wait for the daemon to answer its health
@@ -194,33 +142,7 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searc
 		Open:       func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, dir) },
 		IndexWait:  g.memoryOptions().LockTimeout, // CAIRN_LOCK_TIMEOUT
 		ForContext: forContext,
-		Progress:   g.progress("indexing"),
+		Progress:   ui.Progress(g.stderr, "indexing"),
 		Warn:       g.warn,
 	})
-}
-
-// progress returns a function that draws a progress bar on standard
-// error when it is a terminal, and nil otherwise.
-func (g *globals) progress(what string) func(done, total int) {
-	if !isTTY(g.stderr) {
-		return nil
-	}
-	var bar *progressbar.ProgressBar
-	return func(done, total int) {
-		if bar == nil {
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(g.stderr),
-				progressbar.OptionSetDescription(what),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetItsString("files"),
-				progressbar.OptionShowIts(),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-		bar.Set(done)
-		if done >= total {
-			bar.Finish()
-		}
-	}
 }

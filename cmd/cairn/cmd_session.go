@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -65,46 +64,6 @@ inactive for longer than capture.archive_after are archived first.`,
 	return cmd
 }
 
-// jsonSession is how commands print a session under --json.
-type jsonSession struct {
-	ID            string            `json:"id"`
-	MemorySession string            `json:"memory_session"`
-	Agent         string            `json:"agent"`
-	Status        string            `json:"status"`
-	Title         string            `json:"title"`
-	Project       string            `json:"project"`
-	Branch        string            `json:"branch,omitempty"`
-	Prompts       int               `json:"prompts"`
-	Turns         int               `json:"turns"`
-	Started       time.Time         `json:"started"`
-	Updated       time.Time         `json:"updated"`
-	LastActivity  time.Time         `json:"last_activity"`
-	Progress      jsonProgress      `json:"progress"`
-	Variables     map[string]string `json:"variables"`
-	Summarized    int               `json:"summarized_turns"`
-	Dir           string            `json:"dir"`
-	Summary       *string           `json:"summary,omitempty"`
-}
-
-type jsonProgress struct {
-	Done  int `json:"done"`
-	Total int `json:"total"`
-}
-
-func sessionJSON(e *model.SessionEntry) jsonSession {
-	vars := e.Variables
-	if vars == nil {
-		vars = map[string]string{}
-	}
-	return jsonSession{
-		ID: e.ID, MemorySession: e.MemorySession, Agent: e.Agent, Status: string(e.Status), Title: e.Title,
-		Project: e.Project, Branch: e.Branch, Prompts: e.Prompts, Turns: e.Turns,
-		Started: e.Started, Updated: e.Updated, LastActivity: e.LastActivity,
-		Progress:  jsonProgress{e.Progress.Done, e.Progress.Total},
-		Variables: vars, Summarized: e.Summarized.Turns, Dir: e.Dir,
-	}
-}
-
 func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) error {
 	var f memory.SessionFilter
 	if opts.status != "" {
@@ -130,22 +89,9 @@ func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) er
 		g.warn("skipped " + p.Error())
 	}
 	if opts.json {
-		out := make([]jsonSession, 0, len(list))
-		for _, e := range list {
-			out = append(out, sessionJSON(e))
-		}
-		return g.printJSON(out)
+		return ui.SessionsJSON(g.stdout, list)
 	}
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	for _, e := range list {
-		progress := ""
-		if e.Progress.Total > 0 {
-			progress = fmt.Sprintf(" [%d/%d]", e.Progress.Done, e.Progress.Total)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d prompts\t%s%s\n", e.ID, e.Status, e.Agent,
-			e.LastActivity.Local().Format("2006-01-02 15:04"), e.Prompts, e.Title, progress)
-	}
-	return tw.Flush()
+	return ui.SessionsText(g.stdout, list)
 }
 
 func newSessionShowCommand(g *globals) *cobra.Command {
@@ -181,18 +127,9 @@ func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) er
 		return err
 	}
 	if asJSON {
-		j := sessionJSON(e)
-		s := string(summary)
-		j.Summary = &s
-		return g.printJSON(j)
+		return ui.SessionJSON(g.stdout, e, summary)
 	}
-	fmt.Fprintf(g.stdout, "# %s/%s\n\n%s", e.Dir, model.SessionFile, yml)
-	if len(summary) > 0 {
-		fmt.Fprintf(g.stdout, "\n%s", summary)
-	} else {
-		fmt.Fprintf(g.stdout, "\n(no summary yet)\n")
-	}
-	return nil
+	return ui.SessionText(g.stdout, e, yml, summary)
 }
 
 func newSessionResumeCommand(g *globals) *cobra.Command {
@@ -255,12 +192,7 @@ func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, sh
 
 // printSessionChange says what a session command did.
 func printSessionChange(g *globals, ch *memory.SessionChange, what string) error {
-	if ch.Checkpoint == nil {
-		fmt.Fprintf(g.stdout, "session %s: unchanged, %s\n", ch.Session.ID, what)
-		return nil
-	}
-	fmt.Fprintf(g.stdout, "session %s: %s; commit %s\n", ch.Session.ID, what, short(ch.Checkpoint.Hash))
-	return nil
+	return ui.SessionChangeText(g.stdout, ch, what)
 }
 
 // defaultSession is the session a command means when it names none:
@@ -394,21 +326,9 @@ Items shared before are not copied again.`,
 				return err
 			}
 			if asJSON {
-				items := res.Items
-				if items == nil {
-					items = []model.ItemChange{}
-				}
-				return g.printJSON(map[string]any{"from": res.From, "to": res.To, "items": items, "skipped": res.Skipped})
+				return ui.SessionShareJSON(g.stdout, res)
 			}
-			if res.Checkpoint == nil {
-				fmt.Fprintf(g.stdout, "nothing to share from %s to %s (%d shared before)\n", res.From, res.To, res.Skipped)
-				return nil
-			}
-			for _, it := range res.Items {
-				fmt.Fprintf(g.stdout, "%s\t%s\t%s\n", it.ID, it.Kind, it.Title)
-			}
-			fmt.Fprintf(g.stdout, "shared %d item(s) from %s to %s; commit %s\n", len(res.Items), res.From, res.To, short(res.Checkpoint.Hash))
-			return nil
+			return ui.SessionShareText(g.stdout, res)
 		},
 	}
 	cmd.Flags().StringVar(&what, "what", memsync.ShareDecisions, "what to copy: decisions, patterns or full")

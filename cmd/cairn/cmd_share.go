@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -65,22 +66,7 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 		return err
 	}
 	if opts.json {
-		return g.printJSON(res)
+		return ui.ShareJSON(g.stdout, res)
 	}
-	for _, it := range res.Items {
-		fmt.Fprintf(g.stdout, "shared %s %s %q\n", it.Kind, it.ID, it.Title)
-	}
-	switch {
-	case res.Checkpoint != nil:
-		fmt.Fprintf(g.stdout, "%d items into %s (%s)", len(res.Items), res.To, short(res.Checkpoint.Hash))
-		if res.Skipped > 0 {
-			fmt.Fprintf(g.stdout, "; %d shared before", res.Skipped)
-		}
-		fmt.Fprintln(g.stdout)
-	case res.Skipped > 0:
-		fmt.Fprintf(g.stdout, "nothing new to share: %d shared before\n", res.Skipped)
-	default:
-		fmt.Fprintln(g.stdout, "nothing to share")
-	}
-	return nil
+	return ui.ShareText(g.stdout, res)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -34,7 +35,7 @@ func runShow(ctx context.Context, g *globals, opts showOptions, ref string) erro
 		return err
 	}
 	if opts.json {
-		return g.printJSON(itemJSON(e.Item, e.Path))
+		return ui.ItemJSON(g.stdout, e.Item, e.Path)
 	}
 	data, err := m.ReadFile(e.Path)
 	if err != nil {

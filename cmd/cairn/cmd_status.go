@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -39,25 +39,7 @@ func runStatus(ctx context.Context, g *globals, opts statusOptions) error {
 		return err
 	}
 	if opts.json {
-		return g.printJSON(map[string]any{"dir": m.Dir, "changes": nonNil(changes), "conflicts": nonNil(conflicts)})
+		return ui.StatusJSON(g.stdout, m.Dir, changes, conflicts)
 	}
-	fmt.Fprintf(g.stdout, "memory: %s\n", m.Dir)
-	for _, c := range conflicts {
-		fmt.Fprintf(g.stdout, "  conflict  %s (beside %s; settle with cairn resolve)\n", c.Path, c.Original)
-	}
-	if len(changes) == 0 {
-		fmt.Fprintln(g.stdout, "nothing to checkpoint")
-		return nil
-	}
-	for _, c := range changes {
-		fmt.Fprintf(g.stdout, "  %-9s %s\n", c.Action, c.Path)
-	}
-	return nil
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	return ui.StatusText(g.stdout, m.Dir, changes, conflicts)
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -56,42 +55,12 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 		return serr
 	}
 	if opts.json {
-		if err := g.printJSON(res); err != nil {
+		if err := ui.SyncJSON(g.stdout, res); err != nil {
 			return err
 		}
 		return serr
 	}
-	if res.Saved != nil {
-		fmt.Fprintf(g.stdout, "checkpointed %s first: %s\n", short(res.Saved.Hash), res.Saved.Subject)
-	}
-	for _, r := range res.Remotes {
-		if r.Error != "" {
-			continue // said once, as the error
-		}
-		var parts []string
-		switch r.Merge {
-		case "empty":
-			parts = append(parts, "the remote was empty")
-		case "up-to-date", "":
-			parts = append(parts, "nothing new from it")
-		default:
-			parts = append(parts, fmt.Sprintf("%s (%d files changed)", r.Merge, r.Changes))
-		}
-		if len(r.Conflicts) > 0 {
-			parts = append(parts, fmt.Sprintf("%d conflict copies (see cairn status, settle with cairn resolve)", len(r.Conflicts)))
-		}
-		switch {
-		case opts.noPush:
-		case r.Pushed:
-			parts = append(parts, "pushed "+short(r.Commit))
-		default:
-			parts = append(parts, "nothing to push")
-		}
-		fmt.Fprintf(g.stdout, "%s: %s\n", r.Remote, strings.Join(parts, "; "))
-		for _, c := range r.Conflicts {
-			fmt.Fprintf(g.stdout, "  conflict  %s\n", c)
-		}
-	}
+	ui.SyncText(g.stdout, res, opts.noPush)
 	return serr
 }
 

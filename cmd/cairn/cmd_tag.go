@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -42,16 +42,9 @@ func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) err
 			return err
 		}
 		if opts.json {
-			out := make([]map[string]string, 0, len(tags))
-			for _, t := range tags {
-				out = append(out, map[string]string{"name": t.Name, "commit": t.Commit})
-			}
-			return g.printJSON(out)
+			return ui.TagsJSON(g.stdout, tags)
 		}
-		for _, t := range tags {
-			fmt.Fprintf(g.stdout, "%s\t%s\n", short(t.Commit), t.Name)
-		}
-		return nil
+		return ui.TagsText(g.stdout, tags)
 	}
 	rev := "HEAD"
 	if len(args) == 2 {

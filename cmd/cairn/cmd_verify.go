@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -50,38 +50,11 @@ func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
 		rep.IndexDocs, rep.IndexNote = recall.CheckIndex(ctx, m)
 	}
 	if opts.json {
-		if err := g.printJSON(rep); err != nil {
+		if err := ui.VerifyJSON(g.stdout, rep); err != nil {
 			return err
 		}
 		return verr
 	}
-	fmt.Fprintf(g.stdout, "history: %d objects checked\n", rep.Objects)
-	for _, p := range rep.Problems {
-		state := ""
-		if p.Fixed {
-			state = " (repaired)"
-		}
-		where := ""
-		if p.Path != "" {
-			where = " at " + p.Path
-		}
-		fmt.Fprintf(g.stdout, "  %s %s %s%s%s\n", p.Kind, p.Type, p.Object, where, state)
-	}
-	if rep.Repaired > 0 {
-		fmt.Fprintf(g.stdout, "repaired %d objects from %v\n", rep.Repaired, rep.Remotes)
-	}
-	for _, c := range rep.Conflicts {
-		fmt.Fprintf(g.stdout, "  conflict  %s (beside %s; settle with cairn resolve)\n", c.Path, c.Original)
-	}
-	switch {
-	case opts.noIndex, verr != nil:
-	case rep.IndexNote != "":
-		fmt.Fprintf(g.stdout, "search index: %s\n", rep.IndexNote)
-	default:
-		fmt.Fprintf(g.stdout, "search index: %d documents, up to date\n", rep.IndexDocs)
-	}
-	if verr == nil {
-		fmt.Fprintln(g.stdout, "ok")
-	}
+	ui.VerifyText(g.stdout, rep, !opts.noIndex && verr == nil, verr == nil)
 	return verr
 }

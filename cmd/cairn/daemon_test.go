@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 // With a daemon running, cairn checkpoint is done by the daemon (its
@@ -22,7 +24,7 @@ func TestCheckpointThroughDaemon(t *testing.T) {
 		t.Fatalf("daemon start: %v\n%s", err, out)
 	}
 	defer cairnProc(p, "", "daemon", "stop").Run()
-	var st daemonState
+	var st ui.DaemonState
 	if err := json.Unmarshal([]byte(ok(t, p, "daemon", "status", "--json")), &st); err != nil || !st.Running || !strings.HasPrefix(st.URL, "http://127.0.0.1:") {
 		t.Fatalf("daemon status = %+v, %v", st, err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 // globals are the options, folder, environment and streams every
@@ -159,11 +159,4 @@ func itemRef(g *globals, m *memory.Memory, ref string) string {
 }
 
 // warn prints a notice on stderr; it does not change the exit code.
-func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", oneLine(msg)) }
-
-// printJSON writes v as indented JSON.
-func (g *globals) printJSON(v any) error {
-	enc := json.NewEncoder(g.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", ui.OneLine(msg)) }

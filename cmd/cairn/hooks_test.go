@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 // settingsFixtures are realistic settings files (hooks/testdata).
@@ -215,14 +216,14 @@ func TestDoctor(t *testing.T) {
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
 	}
-	var rep doctorReport
+	var rep ui.DoctorReport
 	r := cairn(t, p, "", "doctor", "--json")
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rep) != nil || !rep.OK {
 		t.Fatalf("doctor after init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	status := map[string]string{}
 	for _, c := range rep.Checks {
-		if status[c.Name] != checkFail {
+		if status[c.Name] != ui.CheckFail {
 			status[c.Name] = c.Status
 		}
 	}
@@ -302,7 +303,7 @@ func TestPromptContext(t *testing.T) {
 		t.Errorf("prompt hook not registered:\n%s", data)
 	}
 	out, errs := hookProc(t, p, payload, "user-prompt-submit")
-	var o hookOutput
+	var o hooks.Output
 	if err := json.Unmarshal([]byte(out), &o); err != nil || o.Specific == nil {
 		t.Fatalf("printed %q (%v), stderr %q", out, err, errs)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -80,18 +81,13 @@ func run(ctx context.Context, p process, args []string) int {
 		return exitOK
 	}
 	var ue usageError
-	msg := oneLine(err.Error())
+	msg := ui.OneLine(err.Error())
 	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") {
 		fmt.Fprintf(stderr, "cairn: %s\nRun 'cairn --help' for usage.\n", msg)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "cairn: %s\n", msg)
 	return exitError
-}
-
-// oneLine keeps an error to the one line the user sees.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
 }
 
 func newRootCommand(g *globals) *cobra.Command {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 // binary is the cairn command built once for the tests that need whole
@@ -239,7 +241,7 @@ func TestItems(t *testing.T) {
 		t.Error("show by id prefix or suffix differs")
 	}
 
-	var items []jsonItem
+	var items []ui.Item
 	if err := json.Unmarshal([]byte(ok(t, p, "list", "--json")), &items); err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +479,7 @@ func TestWorkingDirectory(t *testing.T) {
 	p := project(t)
 	ok(t, p, "init")
 	ok(t, p, "remember", "--kind", "fact", "Relative paths are taken from -C")
-	var items []jsonItem
+	var items []ui.Item
 	if err := json.Unmarshal([]byte(ok(t, p, "list", "--json")), &items); err != nil || len(items) != 1 {
 		t.Fatalf("list: %v %v", items, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore/gitstoretest"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 // addItems writes n fact items straight into the memory and returns their
@@ -527,7 +528,7 @@ func TestShareToProject(t *testing.T) {
 	if !strings.Contains(out, "1 items into") {
 		t.Errorf("share said %q", out)
 	}
-	var items []jsonItem
+	var items []ui.Item
 	if err := json.Unmarshal([]byte(ok(t, b, "list", "--json")), &items); err != nil || len(items) != 1 {
 		t.Fatalf("b lists %v, %v", items, err)
 	}

@@ -1,0 +1,12 @@
+// Package ui owns how cairn's command line shows its results: for each
+// result type a text renderer, for people, and a JSON renderer, whose
+// shapes are the contracts README.md and docs/ document (cairn log --json,
+// search --json, context --format json, ...). A command's JSON has this
+// one home; cmd/cairn parses flags, calls one function and renders here.
+//
+// The shared pieces live here too: JSON's indentation, terminal
+// detection, the progress bar, tables, and Escape, which every text
+// renderer applies to what came from memory files or remotes (titles,
+// snippets, subjects, tags, paths), so that a control character in a
+// title cannot drive the terminal.
+package ui

@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/capture"
+)
+
+// IngestJSON writes the results of cairn ingest --json, one per file
+// ingested.
+func IngestJSON(w io.Writer, out []*capture.IngestResult) error { return JSON(w, NonNil(out)) }
+
+// IngestText writes in one line what ingesting the file name did.
+func IngestText(w io.Writer, name string, r *capture.IngestResult) error {
+	_, err := fmt.Fprintln(w, IngestLine(name, r))
+	return err
+}
+
+// IngestLine says in one line what ingesting a file did.
+func IngestLine(name string, r *capture.IngestResult) string {
+	head := fmt.Sprintf("%s: session %s (%s, %s)", Escape(name), Escape(r.Session), r.Format, Escape(r.Agent))
+	if r.Ignored != "" {
+		return head + ": ignored, " + r.Ignored
+	}
+	if r.Commit == "" {
+		return fmt.Sprintf("%s: nothing new (%d events captured before)", head, r.Skipped)
+	}
+	parts := []string{CountOf(r.Events, "event", "events")}
+	if r.Prompts > 0 {
+		parts = append(parts, CountOf(r.Prompts, "prompt", "prompts"))
+	}
+	if r.Segments > 0 {
+		s := CountOf(r.Segments, "summary", "summaries")
+		if r.Fallback != "" {
+			s += " (built-in summarizer: " + Escape(OneLine(r.Fallback)) + ")"
+		}
+		parts = append(parts, s)
+	}
+	if n := len(r.Items); n > 0 {
+		parts = append(parts, CountOf(n, "item", "items"))
+	}
+	if r.Redactions > 0 {
+		parts = append(parts, CountOf(r.Redactions, "secret redacted", "secrets redacted"))
+	}
+	verb := "updated"
+	if r.Created {
+		verb = "new"
+	}
+	return fmt.Sprintf("%s: %s, %s; commit %s", head, verb, strings.Join(parts, ", "), Short(r.Commit))
+}

@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/watcher"
+)
+
+// QueueStatusJSON writes the count of jobs in each state (cairn queue
+// status --json).
+func QueueStatusJSON(w io.Writer, st watcher.Status) error { return JSON(w, st) }
+
+// QueueStatusText writes the counts in one line, and where to look when
+// jobs failed.
+func QueueStatusText(w io.Writer, st watcher.Status) error {
+	fmt.Fprintf(w, "pending %d, processing %d, failed %d, dropped %d", st.Pending, st.Processing, st.Failed, st.Dropped)
+	if !st.Oldest.IsZero() {
+		fmt.Fprintf(w, "; oldest waiting %s", st.OldestAge.Round(time.Second))
+	}
+	fmt.Fprintln(w)
+	if st.Failed > 0 {
+		_, err := fmt.Fprintln(w, "see the failed jobs with: cairn queue list --state failed")
+		return err
+	}
+	return nil
+}
+
+// Job is how queue list prints a job under --json.
+type Job struct {
+	ID           string         `json:"id"`
+	State        string         `json:"state"`
+	Kind         string         `json:"kind"`
+	AgentSession string         `json:"agent_session,omitempty"`
+	Attempts     int            `json:"attempts"`
+	Abandoned    int            `json:"abandoned,omitempty"`
+	LastError    string         `json:"last_error,omitempty"`
+	Origin       string         `json:"origin,omitempty"`
+	Pointer      *watcher.Range `json:"pointer,omitempty"`
+	NotBefore    time.Time      `json:"not_before,omitzero"`
+	Created      time.Time      `json:"created"`
+	Updated      time.Time      `json:"updated"`
+}
+
+// JobsJSON writes jobs (cairn queue list --json).
+func JobsJSON(w io.Writer, all []*watcher.Job) error {
+	out := make([]Job, 0, len(all))
+	for _, j := range all {
+		out = append(out, Job{ID: j.ID, State: string(j.State), Kind: j.Kind, AgentSession: j.AgentSession,
+			Attempts: j.Attempts, Abandoned: j.Abandoned, LastError: j.LastError, Origin: j.Origin, Pointer: j.Pointer,
+			NotBefore: j.NotBefore, Created: j.Created, Updated: j.Updated})
+	}
+	return JSON(w, out)
+}
+
+// JobsText writes one line per job: state, id, kind, tries, when, what,
+// and the last error cut to 120 characters.
+func JobsText(w io.Writer, all []*watcher.Job) error {
+	tw := table(w)
+	for _, j := range all {
+		id := j.ID
+		if id == "" {
+			id = "(not taken yet)"
+		}
+		what := j.Origin
+		if j.Pointer != nil && what == "" {
+			what = fmt.Sprintf("%s [%d, %d)", j.Pointer.Path, j.Pointer.From, j.Pointer.To)
+		}
+		tries := fmt.Sprintf("%d tries", j.Attempts)
+		if j.Abandoned > 0 {
+			tries += fmt.Sprintf(", %d abandoned", j.Abandoned)
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", j.State, Escape(id), Escape(j.Kind), tries, j.Created.Local().Format("2006-01-02 15:04:05"), Escape(what))
+		if j.LastError != "" {
+			line += "\t" + Escape(cutLine(OneLine(j.LastError), 120))
+		}
+		fmt.Fprintln(tw, line)
+	}
+	return tw.Flush()
+}
+
+// DrainText says what cairn queue run did: a line per commit, the
+// failures through warn, then the counts.
+func DrainText(w io.Writer, res *capture.DrainResult, warn func(string)) error {
+	for _, r := range res.Results {
+		if r.Commit != "" {
+			fmt.Fprintf(w, "session %s: %s; commit %s\n", r.Session, CountOf(r.Events, "event", "events"), Short(r.Commit))
+		}
+	}
+	for _, e := range res.Errors {
+		warn(e.Error())
+	}
+	_, err := fmt.Fprintf(w, "%d job(s) done, %d failed\n", res.Done, res.Failed)
+	return err
+}

@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/recall"
+)
+
+// SearchJSON writes search results as cairn search --json prints them.
+func SearchJSON(w io.Writer, res *recall.SearchResults) error { return JSON(w, res) }
+
+// SearchText writes hits for people: a title line with the score, where
+// the chunk is, and the snippet with the matched words marked (bold on a
+// terminal, «like this» otherwise).
+func SearchText(w io.Writer, res *recall.SearchResults, tty bool) error {
+	if len(res.Hits) == 0 {
+		_, err := fmt.Fprintf(w, "no matches for %q\n", res.Query)
+		return err
+	}
+	marks := strings.NewReplacer()
+	if tty {
+		marks = strings.NewReplacer("«", "\x1b[1m", "»", "\x1b[0m")
+	}
+	for i, h := range res.Hits {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		meta := []string{Escape(h.Kind), Escape(h.Layer)}
+		if h.Session != "" {
+			meta = append(meta, "session "+Escape(short8(h.Session)))
+		}
+		if h.Created != nil {
+			meta = append(meta, h.Created.Local().Format("2006-01-02"))
+		}
+		fmt.Fprintf(w, "%d. %s  (%.2f)\n", i+1, Escape(OneLine(h.Title)), h.Score)
+		fmt.Fprintf(w, "   %s:%d-%d  %s\n", Escape(h.Path), h.StartLine, h.EndLine, strings.Join(meta, " · "))
+		if h.Snippet != "" {
+			// Escaped first: the only escapes that reach the terminal
+			// are the marks'.
+			fmt.Fprintf(w, "   %s\n", marks.Replace(Escape(h.Snippet)))
+		}
+	}
+	return nil
+}
+
+// ContextJSON writes a context pack as cairn context --format json prints
+// it.
+func ContextJSON(w io.Writer, p *recall.Pack) error { return JSON(w, p) }
+
+// ContextText writes the pack's Markdown as the agent receives it; when
+// nothing fits, it says so through warn instead.
+func ContextText(w io.Writer, p *recall.Pack, warn func(string)) error {
+	if p.Text == "" {
+		warn(fmt.Sprintf("nothing fits in %d tokens (%d memories left out)", p.BudgetTokens, len(p.LeftOut)))
+		return nil
+	}
+	_, err := io.WriteString(w, p.Text)
+	return err
+}
