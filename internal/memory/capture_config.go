@@ -11,7 +11,8 @@ import (
 )
 
 // CaptureConfig is the capture: section of cairn.yaml: how agent sessions
-// become memory. Zero and negative numbers mean the defaults.
+// become memory. Zero means the default; ParseConfig refuses negative
+// numbers (the default is then used, with a warning).
 type CaptureConfig struct {
 	// SegmentTurns and SegmentTokens say when a segment of a session is
 	// due for its summary: after this many turns (prompts, assistant

@@ -3,7 +3,9 @@ package memory
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -12,8 +14,9 @@ import (
 // ConfigFile is the memory's configuration, at the top of the work tree.
 const ConfigFile = "cairn.yaml"
 
-// Config is the shared configuration in cairn.yaml. Unknown keys are
-// ignored, so a newer cairn's configuration still loads.
+// Config is the shared configuration in cairn.yaml, read and checked by
+// ParseConfig (config_check.go). Unknown keys are ignored, with a
+// warning, so a newer cairn's configuration still loads.
 type Config struct {
 	Schema int `yaml:"schema"`
 	// LockTimeout bounds how long a writer waits for another.
@@ -71,6 +74,10 @@ type EmbedderConfig struct {
 	Timeout   Duration `yaml:"timeout"`
 }
 
+// maxDurationSecs bounds a duration written as a number of seconds (about
+// 100 years), below where a time.Duration overflows.
+const maxDurationSecs = 100 * 365 * 24 * 3600
+
 // Duration is a time.Duration written as "10s" in YAML.
 type Duration time.Duration
 
@@ -81,8 +88,8 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	var secs float64
-	if err := n.Decode(&secs); err != nil {
-		return fmt.Errorf("line %d: want a duration like 10s, got %q", n.Line, n.Value)
+	if err := n.Decode(&secs); err != nil || math.IsNaN(secs) || math.Abs(secs) > maxDurationSecs {
+		return fmt.Errorf("want a duration like 10s, got %q", n.Value)
 	}
 	*d = Duration(secs * float64(time.Second))
 	return nil
@@ -104,32 +111,43 @@ func DefaultConfig() Config {
 	return c
 }
 
-// loadConfig reads cairn.yaml; a missing file means the defaults.
-func loadConfig(name string) (Config, error) {
-	c := DefaultConfig()
+// loadConfig reads cairn.yaml; a missing file means the defaults. Invalid
+// keys keep their defaults and are named in the error; unknown keys are
+// returned apart.
+func loadConfig(name string) (Config, []ConfigProblem, error) {
 	b, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
+		return DefaultConfig(), nil, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("read config: %w", err)
+		return DefaultConfig(), nil, fmt.Errorf("read config: %w", err)
 	}
-	c, err = ParseConfig(b)
-	if err != nil {
-		return c, fmt.Errorf("config %s: %w", name, err)
-	}
-	return c, nil
+	return CheckConfig(b)
 }
 
-// ParseConfig reads the bytes of a cairn.yaml over the defaults; on an
-// error it returns the defaults.
-func ParseConfig(b []byte) (Config, error) {
-	c := DefaultConfig()
-	if err := yaml.Unmarshal(b, &c); err != nil {
-		return DefaultConfig(), err
+// configWarning is the one line a command prints about its own cairn.yaml:
+// the invalid keys (their defaults are used) and the unknown ones.
+func configWarning(err error, unknown []ConfigProblem) string {
+	var parts []string
+	if ce, ok := errors.AsType[*ConfigError](err); ok {
+		for _, p := range ce.Problems {
+			parts = append(parts, p.String())
+		}
+	} else if err != nil {
+		parts = append(parts, err.Error())
 	}
-	if c.LockTimeout <= 0 {
-		c.LockTimeout = Duration(10 * time.Second)
+	for _, p := range unknown {
+		parts = append(parts, p.String())
 	}
-	return c, nil
+	if len(parts) == 0 {
+		return ""
+	}
+	msg := ConfigFile + ": " + strings.Join(parts, "; ")
+	switch ce, ok := errors.AsType[*ConfigError](err); {
+	case ok && ce.Problems[0].Key != "":
+		msg += "; using the defaults for the invalid keys"
+	case err != nil:
+		msg += "; using the defaults"
+	}
+	return msg
 }

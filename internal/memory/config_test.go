@@ -26,7 +26,7 @@ func TestCaptureConfig(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "cairn.yaml")
 	os.WriteFile(name, []byte(strings.Join(lines, "\n")), 0o644)
-	c, err := loadConfig(name)
+	c, _, err := loadConfig(name)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, strings.Join(lines, "\n"))
 	}
@@ -40,7 +40,7 @@ func TestCaptureConfig(t *testing.T) {
 	}
 	// The commented-out keys, uncommented, read too.
 	os.WriteFile(name, []byte("summarize:\n  provider: openai\n  model: m\n  base_url: http://127.0.0.1:1\n  timeout: 30s\n  daily_tokens: -1\n  attempts: 2\n  backoff: 250ms\ncapture:\n  archive_after: 36h\n"), 0o644)
-	if c, err = loadConfig(name); err != nil {
+	if c, _, err = loadConfig(name); err != nil {
 		t.Fatal(err)
 	}
 	s := c.Summarize

@@ -144,9 +144,9 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 	if m.warn == nil {
 		m.warn = func(string) {}
 	}
-	cfg, err := loadConfig(filepath.Join(m.Dir, ConfigFile))
-	if err != nil {
-		m.warn(err.Error() + "; using the defaults")
+	cfg, unknown, err := loadConfig(filepath.Join(m.Dir, ConfigFile))
+	if w := configWarning(err, unknown); w != "" {
+		m.warn(w)
 	}
 	if opts.LockTimeout > 0 {
 		cfg.LockTimeout = Duration(opts.LockTimeout)

@@ -28,10 +28,11 @@ import (
 //     matter, for cairn resolve;
 //   - a file changed on one side and deleted on the other keeps the change;
 //   - cairn.yaml from the remote is looked at even when only the remote
-//     changed it: when it sets any of the guarded keys (guardedKeys: what
-//     runs a program, where a key is sent, which files are read, what is
-//     not redacted) otherwise than ours, ours stays and theirs becomes a
-//     conflict copy, so that a remote cannot make this machine run or send
+//     changed it: when it is not valid as a whole (memory.ParseConfig), or
+//     sets any of the guarded keys (guardedKeys: what spends money, runs a
+//     program, sends data anywhere, reads files or is not redacted)
+//     otherwise than ours, ours stays and theirs becomes a conflict copy,
+//     so that a remote cannot make this machine run, spend or send
 //     anything; the other keys merge like any file.
 //
 // No rule drops a side's content: what cannot be combined is kept twice.
@@ -75,32 +76,46 @@ type merger struct {
 func isConfig(p string) bool { return strings.EqualFold(p, memory.ConfigFile) }
 
 // guardedKeys lists the keys of cairn.yaml a sync does not take from a
-// remote, with how to read each from a Config.
+// remote, with how to read each from a Config: every key that spends
+// money (a paid model, its budget, its retries), runs a program (the
+// claude CLI, the agent hooks), sends data anywhere (a URL, a key's
+// variable, the pushes of the daemon's sync), reads files (transcripts)
+// or lets secrets through (capture.redact.allow). docs/sync.md lists
+// them.
 var guardedKeys = []struct {
 	key string
 	get func(*memory.Config) any
 }{
 	{"summarize.provider", func(c *memory.Config) any { return c.Summarize.Provider }},
-	{"summarize.claude_path", func(c *memory.Config) any { return c.Summarize.ClaudePath }},
+	{"summarize.model", func(c *memory.Config) any { return c.Summarize.Model }},
 	{"summarize.base_url", func(c *memory.Config) any { return c.Summarize.BaseURL }},
 	{"summarize.api_key_env", func(c *memory.Config) any { return c.Summarize.APIKeyEnv }},
+	{"summarize.max_tokens", func(c *memory.Config) any { return c.Summarize.MaxTokens }},
+	{"summarize.daily_tokens", func(c *memory.Config) any { return c.Summarize.DailyTokens }},
+	{"summarize.attempts", func(c *memory.Config) any { return c.Summarize.Attempts }},
+	{"summarize.timeout", func(c *memory.Config) any { return c.Summarize.Timeout }},
+	{"summarize.claude_path", func(c *memory.Config) any { return c.Summarize.ClaudePath }},
 	{"search.embedder.provider", func(c *memory.Config) any { return c.Search.Embedder.Provider }},
 	{"search.embedder.base_url", func(c *memory.Config) any { return c.Search.Embedder.BaseURL }},
+	{"search.embedder.model", func(c *memory.Config) any { return c.Search.Embedder.Model }},
 	{"search.embedder.api_key_env", func(c *memory.Config) any { return c.Search.Embedder.APIKeyEnv }},
 	{"capture.transcripts", func(c *memory.Config) any { return c.Capture.Transcripts }},
 	{"capture.redact.allow", func(c *memory.Config) any { return c.Capture.Redact.Allow }},
+	{"hooks.prompt_context", func(c *memory.Config) any { return c.Hooks.PromptContext }},
+	{"hooks.prompt_memories", func(c *memory.Config) any { return c.Hooks.PromptMemories }},
+	{"sync.auto", func(c *memory.Config) any { return c.Sync.Enabled() }},
+	{"sync.after", func(c *memory.Config) any { return c.Sync.After }},
+	{"sync.interval", func(c *memory.Config) any { return c.Sync.Interval }},
+	{"sync.max_backoff", func(c *memory.Config) any { return c.Sync.MaxBackoff }},
 }
 
-// guardedDiff returns the guarded keys whose values differ between two
-// cairn.yaml files (absent ones read as the defaults), or every guarded
-// key when theirs cannot be read.
-func guardedDiff(ours, theirs []byte) []string {
-	oc, _ := memory.ParseConfig(ours) // ours is what runs now, read or not
-	tc, terr := memory.ParseConfig(theirs)
+// guardedDiff returns the guarded keys whose values differ between ours
+// and a remote's valid configuration (absent keys read as the defaults).
+func guardedDiff(oc, tc *memory.Config) []string {
 	var out []string
 	for _, g := range guardedKeys {
-		a, b := g.get(&oc), g.get(&tc)
-		if terr != nil || !reflect.DeepEqual(a, b) && !(isEmpty(a) && isEmpty(b)) {
+		a, b := g.get(oc), g.get(tc)
+		if !reflect.DeepEqual(a, b) && !(isEmpty(a) && isEmpty(b)) {
 			out = append(out, g.key)
 		}
 	}
@@ -130,14 +145,24 @@ func (mg *merger) mergeConfig(f memory.MergeFile) memory.Resolution {
 	if !f.InTheirs {
 		return memory.Resolution{Data: f.Ours} // never deleted by a remote
 	}
-	if keys := guardedDiff(f.Ours, f.Theirs); len(keys) > 0 {
+	// The remote's file as a whole first: one that does not read, or
+	// sets a key out of range, is never taken.
+	held := func(why string) memory.Resolution {
 		r := mg.conflictCopy(f)
 		if !f.InOurs {
 			r.Data, r.Delete = nil, true
 		}
-		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: the remote's version sets %s; kept ours, theirs is in %s (cairn resolve %s --keep copy takes it)",
-			memory.ConfigFile, strings.Join(keys, ", "), r.Extra[0].Path, r.Extra[0].Path))
+		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: the remote's version %s; kept ours, theirs is in %s (cairn resolve %s --keep copy takes it)",
+			memory.ConfigFile, why, r.Extra[0].Path, r.Extra[0].Path))
 		return r
+	}
+	tc, err := memory.ParseConfig(f.Theirs)
+	if err != nil {
+		return held("is not valid (" + err.Error() + ")")
+	}
+	oc, _ := memory.ParseConfig(f.Ours) // ours is what runs now, valid or not
+	if keys := guardedDiff(&oc, &tc); len(keys) > 0 {
+		return held("sets " + strings.Join(keys, ", "))
 	}
 	switch {
 	case bytes.Equal(f.Ours, f.Base) || !f.InOurs:

@@ -255,13 +255,11 @@ func onlyInit(ctx context.Context, m *memory.Memory) bool {
 }
 
 // checkIncoming returns a warning about a file the remote brings that
-// cairn cannot read.
+// cairn cannot read (items and session.yaml files).
 func checkIncoming(p string, data []byte) string {
+	// cairn.yaml is the merger's (mergeConfig), which says once what it
+	// kept from a remote's invalid file.
 	switch {
-	case p == memory.ConfigFile:
-		if _, err := memory.ParseConfig(data); err != nil {
-			return memory.ConfigFile + ": " + err.Error()
-		}
 	case strings.HasSuffix(p, ".md") && model.LayerOf(p) == model.LayerCore && !IsConflictCopy(p):
 		if _, err := model.Parse(p, data); err != nil {
 			return err.Error()
