@@ -80,6 +80,10 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 	seen := make([]bool, len(c.entries))
 	for i := range files {
 		f := &files[i]
+		if f.mode == 0o120000 {
+			s.skipLink(f.path, nil)
+			continue // never committed; a tracked one stays as HEAD has it
+		}
 		idx, found := c.find(f.path)
 		if !found && ignored(ign, f.path, false) {
 			continue // untracked and ignored; a tracked file stays tracked
@@ -94,6 +98,10 @@ func (s *Store) scan(ctx context.Context, c *cache, roots []string) ([]change, b
 		h, err := s.hashFile(f.path, f.mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
+				continue
+			}
+			if errors.Is(err, safefile.ErrLink) { // a folder on its way is a link
+				s.skipLink(f.path, err)
 				continue
 			}
 			return nil, false, err
@@ -146,7 +154,7 @@ func skipped(p string) bool {
 }
 
 func (s *Store) ignoreMatcher() gitignore.Matcher {
-	b, err := os.ReadFile(filepath.Join(s.dir, ".gitignore"))
+	b, err := safefile.ReadInRoot(s.dir, ".gitignore")
 	if err != nil {
 		return nil
 	}
@@ -261,9 +269,11 @@ func (w *walker) work(ctx context.Context) {
 // readDir appends the files in dir to files and returns its subfolders.
 func (s *Store) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
 	name := filepath.Join(s.dir, filepath.FromSlash(dir))
-	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	// O_NOFOLLOW: a folder swapped for a link since it was listed is not
+	// walked into (ELOOP, or ENOTDIR with O_DIRECTORY: skipped as gone).
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if err != nil {
-		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
 			return files, nil, nil
 		}
 		return files, nil, fmt.Errorf("read folder %s: %w", name, err)
@@ -360,11 +370,26 @@ func (s *Store) hashFile(p string, mode uint32) (plumbing.Hash, error) {
 	return hashObject(plumbing.BlobObject, data), nil
 }
 
+// readWorktree reads a work-tree file as git would store it. A regular
+// file is read without following a link on its way (safefile.ReadInRoot),
+// so that no checkpoint or diff takes content from outside the memory.
 func (s *Store) readWorktree(p string, mode uint32) ([]byte, error) {
 	name := filepath.Join(s.dir, filepath.FromSlash(p))
 	if mode == 0o120000 {
 		t, err := os.Readlink(name)
 		return []byte(t), err
 	}
-	return os.ReadFile(name)
+	return safefile.ReadInRoot(s.dir, p)
+}
+
+// skipLink says, once per scan of it, that a symbolic link in the work
+// tree is left out of checkpoints: committing one would push a link to
+// a file outside the memory to every clone. err, when not nil, names the
+// link a folder on the way to p is.
+func (s *Store) skipLink(p string, err error) {
+	msg := p + " is a symbolic link; cairn does not follow links in its memory (remove the link)"
+	if err != nil {
+		msg = err.Error()
+	}
+	s.warn(msg + "; not checkpointed")
 }
