@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -69,6 +70,12 @@ func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
 	}
 	if rep.Repaired > 0 {
 		fmt.Fprintf(g.stdout, "repaired %d objects from %v\n", rep.Repaired, rep.Remotes)
+	}
+	for _, p := range rep.Links {
+		fmt.Fprintf(g.stdout, "  link      %s (a symbolic link in the work tree; cairn does not follow it: rm %s)\n", p, filepath.Join(m.Dir, filepath.FromSlash(p)))
+	}
+	for _, p := range rep.CommittedLinks {
+		fmt.Fprintf(g.stdout, "  link      %s (a symbolic link HEAD records; remove it and cairn checkpoint)\n", p)
 	}
 	for _, c := range rep.Conflicts {
 		fmt.Fprintf(g.stdout, "  conflict  %s (beside %s; settle with cairn resolve)\n", c.Path, c.Original)
