@@ -60,6 +60,7 @@ type worktree struct {
 	dir     string // its root
 	state   string // the state folder, where the Monitor's socket is
 	scanned int    // files the last scan looked at
+	warn    func(string)
 }
 
 // keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
@@ -94,6 +95,10 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 	seen := make([]bool, len(c.Entries))
 	for i := range files {
 		f := &files[i]
+		if f.mode == 0o120000 {
+			wt.skipLink(f.path, nil)
+			continue // never committed; a tracked one stays as HEAD has it
+		}
 		idx, found := c.Find(f.path)
 		if !found && ignored(ign, f.path, false) {
 			continue // untracked and ignored; a tracked file stays tracked
@@ -108,6 +113,10 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 		data, err := wt.read(f.path, f.mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
+				continue
+			}
+			if errors.Is(err, safefile.ErrLink) { // a folder on its way is a link
+				wt.skipLink(f.path, err)
 				continue
 			}
 			return nil, false, err
@@ -205,7 +214,7 @@ func skipped(p string) bool {
 }
 
 func (wt *worktree) ignoreMatcher() gitignore.Matcher {
-	b, err := os.ReadFile(filepath.Join(wt.dir, ".gitignore"))
+	b, err := safefile.ReadInRoot(wt.dir, ".gitignore")
 	if err != nil {
 		return nil
 	}
@@ -320,9 +329,11 @@ func (w *walker) work(ctx context.Context) {
 // readDir appends the files in dir to files and returns its subfolders.
 func (wt *worktree) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
 	name := filepath.Join(wt.dir, filepath.FromSlash(dir))
-	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	// O_NOFOLLOW: a folder swapped for a link since it was listed is not
+	// walked into (ELOOP, or ENOTDIR with O_DIRECTORY: skipped as gone).
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if err != nil {
-		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
 			return files, nil, nil
 		}
 		return files, nil, fmt.Errorf("read folder %s: %w", name, err)
@@ -395,11 +406,26 @@ func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
 	return loose.Hash(plumbing.BlobObject, data), nil
 }
 
+// read reads a work-tree file as git would store it. A regular file is
+// read without following a link on its way (safefile.ReadInRoot), so
+// that no checkpoint or diff takes content from outside the memory.
 func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
 	name := filepath.Join(wt.dir, filepath.FromSlash(p))
 	if mode == 0o120000 {
 		t, err := os.Readlink(name)
 		return []byte(t), err
 	}
-	return os.ReadFile(name)
+	return safefile.ReadInRoot(wt.dir, p)
+}
+
+// skipLink says, once per scan of it, that a symbolic link in the work
+// tree is left out of checkpoints: committing one would push a link to
+// a file outside the memory to every clone. err, when not nil, names the
+// link a folder on the way to p is.
+func (wt *worktree) skipLink(p string, err error) {
+	msg := p + " is a symbolic link; cairn does not follow links in its memory (remove the link)"
+	if err != nil {
+		msg = err.Error()
+	}
+	wt.warn(msg + "; not checkpointed")
 }

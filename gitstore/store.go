@@ -97,7 +97,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.warn = func(string) {}
 	}
 	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: s.warn}
-	s.wt = worktree{dir: abs, state: s.state}
+	s.wt = worktree{dir: abs, state: s.state, warn: s.warn}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = defaultIdentity(s.ident)
 	}
@@ -205,13 +205,15 @@ func (s *Store) WriteFile(p string, data []byte) error {
 	return safefile.Write(name, data, FilePerm) // its folders DirPerm
 }
 
-// ReadFile reads a repository file from the work tree.
+// ReadFile reads a repository file from the work tree. It never follows
+// a symbolic link, as the file or as a folder on its way: that is a
+// *safefile.LinkError naming the link (errors.Is safefile.ErrLink).
 func (s *Store) ReadFile(p string) ([]byte, error) {
-	name, err := s.Abs(p)
+	clean, err := CleanPath(p)
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(name)
+	b, err := safefile.ReadInRoot(s.dir, clean)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", p, ErrNotFound)
 	}

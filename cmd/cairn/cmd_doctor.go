@@ -90,6 +90,36 @@ func doctor(ctx context.Context, g *globals, r *ui.DoctorReport) {
 	doctorFUSE(r)
 	doctorRemotes(ctx, m, g.getenv, r)
 	doctorConflicts(ctx, m, r)
+	doctorLinks(ctx, m, r)
+}
+
+// doctorLinks names the symbolic links in the memory: cairn does not
+// follow them (a link to /proc/self/environ would leak the environment)
+// nor commit them, so their content is not memory; a link HEAD records
+// would be made by every clone.
+func doctorLinks(ctx context.Context, m *memory.Memory, r *ui.DoctorReport) {
+	work, committed, err := m.Links(ctx)
+	if err != nil {
+		r.Add("links", ui.CheckFail, err.Error(), "")
+		return
+	}
+	if len(work)+len(committed) == 0 {
+		r.Add("links", ui.CheckOK, "no symbolic links in the memory", "")
+		return
+	}
+	var parts []string
+	if len(work) > 0 {
+		parts = append(parts, "in the work tree (not followed, not checkpointed): "+strings.Join(work, ", "))
+	}
+	if len(committed) > 0 {
+		parts = append(parts, "recorded in HEAD: "+strings.Join(committed, ", "))
+	}
+	fix := "remove them (rm " + filepath.Join(m.Dir, filepath.FromSlash(append(work, committed...)[0]))
+	if len(work)+len(committed) > 1 {
+		fix += " ..."
+	}
+	fix += "), then cairn checkpoint"
+	r.Add("links", ui.CheckFail, ui.CountOf(len(work)+len(committed), "symbolic link", "symbolic links")+" "+strings.Join(parts, "; "), fix)
 }
 
 // doctorConflicts lists the conflict copies syncs left: both versions of

@@ -37,7 +37,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 		return err
 	}
 	name := filepath.Join(m.Dir, filepath.FromSlash(e.Path))
-	before, err := os.ReadFile(name)
+	before, err := m.ReadFile(e.Path) // never through a symbolic link
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)
 	}
-	after, err := os.ReadFile(name)
+	after, err := m.ReadFile(e.Path)
 	if err != nil {
 		return err
 	}

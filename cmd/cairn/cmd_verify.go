@@ -55,6 +55,6 @@ func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
 		}
 		return verr
 	}
-	ui.VerifyText(g.stdout, rep, !opts.noIndex && verr == nil, verr == nil)
+	ui.VerifyText(g.stdout, rep, m.Dir, !opts.noIndex && verr == nil, verr == nil)
 	return verr
 }

@@ -181,7 +181,7 @@ func coreIndex(m *memory.Memory, k model.Kind) ([]*namedItem, error) {
 	var out []*namedItem
 	for _, d := range ents {
 		name := d.Name()
-		if d.IsDir() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
+		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
 			continue
 		}
 		slug := strings.TrimSuffix(name, ".md")

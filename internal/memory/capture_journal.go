@@ -238,8 +238,15 @@ func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOpti
 		if err != nil {
 			return nil, err
 		}
+		rel, _ := filepath.Rel(m.Dir, name)
+		rel = filepath.ToSlash(rel)
+		// Neither the undo copy nor the append's base is taken through
+		// a symbolic link: a link in the way is an error naming it.
 		if w.Append {
-			fi, err := os.Stat(name)
+			fi, err := safefile.LstatInRoot(m.Dir, rel)
+			if err == nil && !fi.Mode().IsRegular() {
+				err = fmt.Errorf("%s: not a regular file", name)
+			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, err
 			}
@@ -247,7 +254,7 @@ func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOpti
 				w.Base = fi.Size()
 			}
 		} else {
-			prev, err := os.ReadFile(name)
+			prev, err := safefile.ReadInRoot(m.Dir, rel)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, err
 			}

@@ -126,6 +126,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 	if !isRepo(dir) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
+	opts.Warn = warnOnceLinks(opts.Warn)
 	st, err := gitstore.Open(ctx, dir, gitstore.Options{Identity: opts.Identity, Warn: opts.Warn})
 	if err != nil {
 		return nil, err
@@ -183,6 +184,7 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 		files[dst] = b
 	}
 	dir := filepath.Join(project, DirName)
+	opts.Warn = warnOnceLinks(opts.Warn)
 	ident := opts.Identity
 	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", gitstore.Options{Identity: ident, Warn: opts.Warn})
 	if err != nil {
@@ -403,29 +405,21 @@ func (m *Memory) List(ctx context.Context, f Filter) (items []model.Entry, probl
 }
 
 // walkItems calls fn for every Markdown file under the item folders that
-// looks like an item (front matter, or a file in core/).
+// looks like an item (front matter, or a file in core/). Symbolic links
+// are skipped with a warning (WalkFiles, ReadFile): never followed.
 func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) error {
 	for _, root := range model.ItemRoots {
-		base := filepath.Join(m.Dir, root)
-		err := filepath.WalkDir(base, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if d.IsDir() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(d.Name(), ".") {
+		err := m.WalkFiles(ctx, root, func(p string, d fs.DirEntry) error {
+			if d.IsDir() || !strings.HasSuffix(p, ".md") || strings.HasPrefix(d.Name(), ".") {
 				return nil
 			}
-			data, err := os.ReadFile(name)
-			if err != nil {
-				return fmt.Errorf("read %s: %w", name, err)
+			data, err := m.store.ReadFile(p)
+			if errors.Is(err, gitstore.ErrNotFound) || m.WarnLink(err) {
+				return nil // removed meanwhile, or a folder swapped for a link
 			}
-			rel, _ := filepath.Rel(m.Dir, name)
-			p := filepath.ToSlash(rel)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
 			if root != "core" && !strings.HasPrefix(string(data), "---") {
 				return nil // session logs (prompts.md, ...) are not items
 			}
@@ -433,7 +427,7 @@ func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) 
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("list %s: %w", base, err)
+			return fmt.Errorf("list %s: %w", filepath.Join(m.Dir, root), err)
 		}
 	}
 	return nil
@@ -498,19 +492,12 @@ func (m *Memory) locate(ctx context.Context, ref string) (string, error) {
 
 func (m *Memory) walkNames(ctx context.Context, fn func(p string)) error {
 	for _, root := range model.ItemRoots {
-		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			if d.IsDir() || !strings.HasSuffix(name, ".md") {
+		err := m.WalkFiles(ctx, root, func(p string, d fs.DirEntry) error {
+			if d.IsDir() || !strings.HasSuffix(p, ".md") {
 				return nil
 			}
-			rel, _ := filepath.Rel(m.Dir, name)
-			fn(filepath.ToSlash(rel))
-			return ctx.Err()
+			fn(p)
+			return nil
 		})
 		if err != nil {
 			return err

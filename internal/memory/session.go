@@ -69,8 +69,8 @@ func (s Sessions) Find(id string) (*model.SessionEntry, error) {
 	for _, d := range dirs {
 		p := d + "/" + model.SessionFile
 		data, err := m.store.ReadFile(p)
-		if errors.Is(err, gitstore.ErrNotFound) {
-			continue
+		if errors.Is(err, gitstore.ErrNotFound) || m.WarnLink(err) {
+			continue // a linked session folder is not followed
 		}
 		if err != nil {
 			return nil, err
@@ -116,7 +116,11 @@ func (s Sessions) List(ctx context.Context, f SessionFilter) (list []*model.Sess
 		if CheckSessionID(id) != nil {
 			continue
 		}
-		data, err := os.ReadFile(name)
+		// filepath.Glob follows links; the read does not (gitstore).
+		data, err := m.store.ReadFile(dir + "/" + model.SessionFile)
+		if m.WarnLink(err) {
+			continue
+		}
 		if err != nil {
 			problems = append(problems, err)
 			continue
@@ -332,8 +336,10 @@ func (s Sessions) anyInactive(cutoff time.Time) bool {
 	m := s.m
 	found, _ := filepath.Glob(filepath.Join(m.Dir, model.SessionsRoot, "*", model.SessionFile))
 	for _, name := range found {
-		data, err := os.ReadFile(name)
+		rel, _ := filepath.Rel(m.Dir, name)
+		data, err := m.store.ReadFile(filepath.ToSlash(rel)) // not through a link
 		if err != nil {
+			m.WarnLink(err)
 			continue
 		}
 		var t struct {

@@ -468,7 +468,15 @@ type VerifyReport struct {
 	Conflicts []Conflict       `json:"conflicts"`
 	IndexDocs int              `json:"index_documents"`
 	IndexNote string           `json:"index_note,omitempty"`
+	// Links are the symbolic links in the work tree, which cairn neither
+	// follows nor commits; CommittedLinks those HEAD records (an old
+	// commit's, or a remote's), which a clone would make.
+	Links          []string `json:"links"`
+	CommittedLinks []string `json:"committed_links"`
 }
+
+// ErrLinks is returned by Verify when the memory holds symbolic links.
+var ErrLinks = errors.New("symbolic links in the memory")
 
 // ErrDamaged is returned by Verify when objects are missing or corrupt
 // and could not all be repaired.
@@ -536,8 +544,14 @@ func Verify(ctx context.Context, m *memory.Memory, opts VerifyOptions) (*VerifyR
 	if rep.Conflicts, err = Conflicts(ctx, m); err != nil {
 		return nil, err
 	}
+	if rep.Links, rep.CommittedLinks, err = m.Links(ctx); err != nil {
+		return nil, err
+	}
 	if n := len(open()); n > 0 {
 		return rep, fmt.Errorf("%w: %d objects missing or corrupt (cairn verify --repair fetches them from the remotes)", ErrDamaged, n)
+	}
+	if n := len(rep.Links) + len(rep.CommittedLinks); n > 0 {
+		return rep, fmt.Errorf("%w: %d, which cairn does not follow or commit: remove them, then cairn checkpoint", ErrLinks, n)
 	}
 	return rep, nil
 }

@@ -449,9 +449,10 @@ type coreMemo struct {
 }
 
 // coreCacheFile holds the core items' ranking keys as of a commit:
-// a first line "cairn-core 1 COMMIT", then a line per item of tab-separated
+// a first line "cairn-core 2 COMMIT", then a line per item of tab-separated
 // path, id, importance, pinned (0 or 1), updated (Unix seconds, 0 if
-// unknown), kind and title. Derived: a damaged one is made again.
+// unknown), kind and title. Derived: a damaged one is made again, and so
+// is one of version 1, made by a cairn that followed symbolic links.
 const coreCacheFile = "core.tsv"
 
 func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreItem, error) {
@@ -482,26 +483,18 @@ func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreIt
 		}
 	}
 	items = items[:0]
-	root := filepath.Join(m.Dir, "core")
-	err := filepath.WalkDir(root, func(fname string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
+	// Neither the walk nor the reads follow a symbolic link.
+	err := m.WalkFiles(ctx, "core", func(p string, d fs.DirEntry) error {
 		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && fname != root {
+			if strings.HasPrefix(d.Name(), ".") && p != "core" {
 				return filepath.SkipDir
 			}
-			return ctx.Err()
+			return nil
 		}
-		rel, _ := filepath.Rel(m.Dir, fname)
-		p := filepath.ToSlash(rel)
 		if !indexable(p) {
 			return nil
 		}
-		data, err := os.ReadFile(fname)
+		data, err := readMemory(m, p)
 		if err != nil {
 			return nil // gone meanwhile, or unreadable: not packed
 		}
@@ -528,7 +521,7 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 	}
 	text := string(b)
 	first, rest, _ := strings.Cut(text, "\n")
-	commit, found := strings.CutPrefix(first, "cairn-core 1 ")
+	commit, found := strings.CutPrefix(first, "cairn-core 2 ")
 	if !found || commit == "" {
 		return nil, "", false
 	}
@@ -555,7 +548,7 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 // next time.
 func writeCoreCache(name, commit string, items []coreItem) {
 	var b strings.Builder
-	b.WriteString("cairn-core 1 " + commit + "\n")
+	b.WriteString("cairn-core 2 " + commit + "\n")
 	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	for _, c := range items {
 		pinned, upd := "0", int64(0)
@@ -663,7 +656,7 @@ func itemRenderer(m *memory.Memory, b *block) func(room int) {
 	return func(room int) {
 		if !read {
 			read = true
-			data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(b.path)))
+			data, err := readMemory(m, b.path)
 			if err != nil {
 				return
 			}
@@ -777,6 +770,10 @@ func recentSessions(m *memory.Memory, skip string, n int) []string {
 	}
 	var all []sess
 	for _, e := range ents {
+		if e.Type()&fs.ModeSymlink != 0 {
+			m.WarnLink(&safefile.LinkError{Path: "sessions/" + e.Name()})
+			continue
+		}
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
@@ -812,7 +809,7 @@ var sessionSkipKeys = map[string]bool{
 
 // sessionStateBlock renders session.yaml's top-level keys as facts.
 func sessionStateBlock(m *memory.Memory, dir string) *block {
-	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(dir), "session.yaml"))
+	data, err := readMemory(m, dir+"/session.yaml")
 	if err != nil {
 		return nil
 	}
@@ -982,7 +979,7 @@ func turnLine(t summarize.Turn) string {
 // when it is long, since a progressive summary ends with what is newest.
 func sessionSummaryBlock(m *memory.Memory, dir, sid string) *block {
 	p := dir + "/summary.md"
-	data, err := os.ReadFile(filepath.Join(m.Dir, filepath.FromSlash(p)))
+	data, err := readMemory(m, p)
 	if err != nil {
 		return nil
 	}
@@ -1106,4 +1103,12 @@ func cutLines(s string, n int) string {
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// readMemory reads a work-tree file for the pack: never through a
+// symbolic link, which is named in a warning and left out.
+func readMemory(m *memory.Memory, p string) ([]byte, error) {
+	data, err := m.ReadFile(p)
+	m.WarnLink(err)
+	return data, err
 }

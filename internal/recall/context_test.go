@@ -273,7 +273,7 @@ func TestCoreCache(t *testing.T) {
 		t.Errorf("after a damaged cache:\n%s", got)
 	}
 	// A cache naming a commit this repository lacks is rebuilt too.
-	os.WriteFile(m.StatePath(coreCacheFile), []byte("cairn-core 1 "+strings.Repeat("ab", 20)+"\n"), 0o644)
+	os.WriteFile(m.StatePath(coreCacheFile), []byte("cairn-core 2 "+strings.Repeat("ab", 20)+"\n"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a cache of an unknown commit:\n%s", got)
 	}

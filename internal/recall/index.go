@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -175,7 +176,7 @@ func indexerOptions(m *memory.Memory, cfg memory.SearchConfig, lockTimeout time.
 	return indexer.Options{
 		Embedder:    emb,
 		Chunk:       indexer.ChunkOptions{MaxTokens: cfg.ChunkTokens, Overlap: cfg.OverlapTokens},
-		Source:      os.DirFS(m.Dir), // hits' text, for FillText
+		Source:      m.FS(), // hits' text, for FillText; never through a link
 		LockTimeout: lockTimeout,
 	}, nil
 }
@@ -493,10 +494,10 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		j := min(i+putBatch, len(paths))
 		docs := make([]indexer.Document, 0, j-i)
 		for _, p := range paths[i:j] {
-			data, err := os.ReadFile(filepath.Join(x.m.Dir, filepath.FromSlash(p)))
+			data, err := x.m.ReadFile(p) // not through a link
 			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					continue // removed meanwhile
+				if errors.Is(err, memory.ErrNoFile) || x.m.WarnLink(err) {
+					continue // removed meanwhile, or a folder swapped for a link
 				}
 				return fmt.Errorf("search index: %w", err)
 			}
@@ -517,24 +518,15 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 func indexablePaths(ctx context.Context, m *memory.Memory) ([]string, error) {
 	var paths []string
 	for _, root := range model.ItemRoots {
-		err := filepath.WalkDir(filepath.Join(m.Dir, root), func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
+		// WalkFiles skips symbolic links, naming them.
+		err := m.WalkFiles(ctx, root, func(p string, d fs.DirEntry) error {
 			if d.IsDir() {
-				if strings.HasPrefix(d.Name(), ".") && name != filepath.Join(m.Dir, root) {
+				if strings.HasPrefix(d.Name(), ".") && p != root {
 					return filepath.SkipDir
 				}
-				return ctx.Err()
+				return nil
 			}
-			rel, err := filepath.Rel(m.Dir, name)
-			if err != nil {
-				return err
-			}
-			if p := filepath.ToSlash(rel); indexable(p) && d.Type().IsRegular() {
+			if indexable(p) && d.Type().IsRegular() {
 				paths = append(paths, p)
 			}
 			return nil
@@ -676,7 +668,7 @@ func (s *sessionTimes) get(dir string) (created, updated time.Time) {
 	if t, ok := s.seen[dir]; ok {
 		return t[0], t[1]
 	}
-	if b, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(dir), "session.yaml")); err == nil {
+	if b, err := safefile.ReadInRoot(s.root, dir+"/session.yaml"); err == nil { // not through a link
 		var meta map[string]any
 		if yaml.Unmarshal(b, &meta) == nil {
 			created, updated = timeKey(meta, startKeys), timeKey(meta, updateKeys)

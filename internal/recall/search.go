@@ -267,7 +267,7 @@ func sessionIDs(m *memory.Memory) []string {
 	add := func(pattern string) {
 		names, _ := filepath.Glob(filepath.Join(m.Dir, pattern))
 		for _, n := range names {
-			if fi, err := os.Stat(n); err == nil && fi.IsDir() {
+			if fi, err := os.Lstat(n); err == nil && fi.IsDir() { // Glob follows links; a linked folder is no session
 				ids = append(ids, filepath.Base(n))
 			}
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -57,7 +58,7 @@ func VerifyJSON(w io.Writer, rep *memsync.VerifyReport) error { return JSON(w, r
 // copies and the index's state; index is false when the index was not
 // looked at (--no-index, or verification failed), and ok adds the last
 // line.
-func VerifyText(w io.Writer, rep *memsync.VerifyReport, index, ok bool) error {
+func VerifyText(w io.Writer, rep *memsync.VerifyReport, dir string, index, ok bool) error {
 	fmt.Fprintf(w, "history: %d objects checked\n", rep.Objects)
 	for _, p := range rep.Problems {
 		state := ""
@@ -72,6 +73,12 @@ func VerifyText(w io.Writer, rep *memsync.VerifyReport, index, ok bool) error {
 	}
 	if rep.Repaired > 0 {
 		fmt.Fprintf(w, "repaired %d objects from %v\n", rep.Repaired, rep.Remotes)
+	}
+	for _, p := range rep.Links {
+		fmt.Fprintf(w, "  link      %s (a symbolic link in the work tree; cairn does not follow it: rm %s)\n", Escape(p), Escape(filepath.Join(dir, filepath.FromSlash(p))))
+	}
+	for _, p := range rep.CommittedLinks {
+		fmt.Fprintf(w, "  link      %s (a symbolic link HEAD records; remove it and cairn checkpoint)\n", Escape(p))
 	}
 	ConflictLines(w, rep.Conflicts)
 	switch {
