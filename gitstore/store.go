@@ -96,8 +96,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if s.warn == nil {
 		s.warn = func(string) {}
 	}
-	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: s.warn}
-	s.wt = worktree{dir: abs, state: s.state, warn: s.warn}
+	// The parts warn through the Store, whose warn may be replaced later.
+	warn := func(msg string) { s.warn(msg) }
+	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: warn}
+	s.wt = worktree{dir: abs, state: s.state, warn: warn}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = defaultIdentity(s.ident)
 	}
