@@ -405,7 +405,7 @@ func TestQueueCommand(t *testing.T) {
 	// A transcript the daemon would watch grows; its delta is queued.
 	home := os.Getenv("HOME")
 	id := "9a8b7c6d-0000-4000-8000-00000000abcd"
-	name := filepath.Join(home, ".claude", "projects", memory.ClaudeProjectName(p), id+".jsonl")
+	name := filepath.Join(home, ".claude", "projects", capture.ClaudeProjectName(p), id+".jsonl")
 	w := &claudeWriter{session: id, cwd: p, t0: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)}
 	w.prompt("Make the build reproducible.")
 	w.bash("make build", "ok", 0)

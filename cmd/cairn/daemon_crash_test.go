@@ -65,7 +65,7 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 		off += 2000 + rng.IntN(12000)
 		cuts = append(cuts, min(off, len(data)))
 	}
-	name := filepath.Join(home, ".claude", "projects", memory.ClaudeProjectName(p), id+".jsonl")
+	name := filepath.Join(home, ".claude", "projects", capture.ClaudeProjectName(p), id+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/capture"
 )
 
 // claudeSession plays Claude Code for the end-to-end tests: it runs the
@@ -49,7 +49,7 @@ func newClaudeSession(t *testing.T, proj, id string) *claudeSession {
 	}
 	home, _ := os.UserHomeDir()
 	s.w = &claudeWriter{session: id, cwd: proj, t0: time.Now().Add(-time.Hour)}
-	s.transcript = filepath.Join(home, ".claude", "projects", memory.ClaudeProjectName(proj), id+".jsonl")
+	s.transcript = filepath.Join(home, ".claude", "projects", capture.ClaudeProjectName(proj), id+".jsonl")
 	return s
 }
 

@@ -198,12 +198,12 @@ func (b *Batch) sourceName() string {
 // summarizer, whose agent sessions run inside the memory's state folder.
 func ignored(m *memory.Memory, b *Batch) string {
 	const why = "a session of cairn's own summarizer"
-	if m.InternalPath(b.Source) {
+	if InternalPath(m, b.Source) {
 		return why
 	}
 	for _, list := range [][]transcript.Event{b.Events, b.Sidechain} {
 		for i := range list {
-			if m.InternalPath(list[i].CWD) {
+			if InternalPath(m, list[i].CWD) {
 				return why
 			}
 		}

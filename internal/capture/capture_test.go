@@ -78,7 +78,7 @@ const basicID = "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
 // returns its path.
 func followedTranscript(t testing.TB, m *memory.Memory, data []byte) string {
 	t.Helper()
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", memory.ClaudeProjectName(m.Project))
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -679,7 +679,7 @@ func TestCaptureHookTranscript(t *testing.T) {
 	if err != nil || res.Ignored == "" || m.Sessions().Exists("s9") {
 		t.Errorf("summarizer transcript: %+v, %v", res, err)
 	}
-	if m.TranscriptAllowed(own) || !m.TranscriptAllowed(tp) || m.TranscriptAllowed("/etc/passwd") {
+	if TranscriptAllowed(m, own) || !TranscriptAllowed(m, tp) || TranscriptAllowed(m, "/etc/passwd") {
 		t.Error("TranscriptAllowed")
 	}
 }

@@ -281,7 +281,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	if err != nil {
 		return nil, permanent(err)
 	}
-	if m.InternalPath(h.CWD) || m.InternalPath(h.TranscriptPath) {
+	if InternalPath(m, h.CWD) || InternalPath(m, h.TranscriptPath) {
 		return &CaptureResult{Session: h.SessionID, Ignored: "a session of cairn's own summarizer"}, nil
 	}
 	if h.Event == model.HookPreToolUse {
@@ -302,7 +302,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	if h.Event == model.HookSubagentStop && h.AgentTranscriptPath != "" {
 		path = h.AgentTranscriptPath
 	}
-	if path != "" && m.TranscriptAllowed(filepath.Clean(path)) {
+	if path != "" && TranscriptAllowed(m, filepath.Clean(path)) {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, trigger: trigger, status: status})
 		}
@@ -342,7 +342,7 @@ func captureUnknownHook(ctx context.Context, m *memory.Memory, payload []byte, p
 	if memory.CheckSessionID(h.SessionID) != nil {
 		return &CaptureResult{Ignored: ignored}, nil
 	}
-	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && m.TranscriptAllowed(p) {
+	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && TranscriptAllowed(m, p) {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return catchUp(ctx, m, p, h.SessionID, catchUpOptions{trigger: "hook"})
 		}

@@ -71,7 +71,7 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 		if r == nil {
 			return nil, permanent(fmt.Errorf("job %s: a transcript delta without a pointer", j.ID))
 		}
-		if !m.TranscriptAllowed(r.Path) {
+		if !TranscriptAllowed(m, r.Path) {
 			return nil, permanent(fmt.Errorf("job %s: %s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", j.ID, r.Path))
 		}
 		session := ""
@@ -130,7 +130,7 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 // waiting; such a catch-up also summarises what is pending.
 func CatchUpTranscript(ctx context.Context, m *memory.Memory, path string, final bool) (*CaptureResult, error) {
 	path = filepath.Clean(path)
-	if !m.TranscriptAllowed(path) {
+	if !TranscriptAllowed(m, path) {
 		return nil, permanent(fmt.Errorf("%s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", path))
 	}
 	trigger := "transcript"

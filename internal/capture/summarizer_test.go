@@ -2,6 +2,8 @@ package capture
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -12,5 +14,14 @@ func TestSummarizerConfig(t *testing.T) {
 	m.Config.Summarize.Provider = "gpt-9"
 	if sum, err := Summarizer(m, os.Getenv); err == nil || sum == nil {
 		t.Errorf("unknown provider: %v", err)
+	}
+}
+
+// The default transcript globs follow the project's Claude Code folder.
+func TestTranscriptGlobs(t *testing.T) {
+	m := testMemory(t)
+	globs := TranscriptGlobs(m)
+	if len(globs) != 2 || !strings.Contains(globs[0], "/.claude/projects/"+ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) {
+		t.Errorf("globs: %q", globs)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/gitstore/codegit"
+	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -46,7 +47,7 @@ var skel embed.FS
 type Memory struct {
 	Project string // the project folder, parent of Dir
 	Dir     string // the memory repository's work tree
-	Config  Config
+	Config  config.Config
 
 	store *gitstore.Store
 	warn  func(string)
@@ -145,12 +146,12 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 	if m.warn == nil {
 		m.warn = func(string) {}
 	}
-	cfg, unknown, err := loadConfig(filepath.Join(m.Dir, ConfigFile))
-	if w := configWarning(err, unknown); w != "" {
+	cfg, unknown, err := config.Load(filepath.Join(m.Dir, config.File))
+	if w := config.Warning(err, unknown); w != "" {
 		m.warn(w)
 	}
 	if opts.LockTimeout > 0 {
-		cfg.LockTimeout = Duration(opts.LockTimeout)
+		cfg.LockTimeout = config.Duration(opts.LockTimeout)
 	}
 	m.Config = cfg
 	return m, nil

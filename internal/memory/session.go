@@ -288,7 +288,7 @@ type ArchiveResult struct {
 func (s Sessions) ArchiveInactive(ctx context.Context, olderThan time.Duration) (*ArchiveResult, error) {
 	m := s.m
 	if olderThan <= 0 {
-		olderThan = m.Config.Capture.archiveAfter()
+		olderThan = m.Config.Capture.ArchiveAfterOr()
 	}
 	res := &ArchiveResult{}
 	// A cheap look first, without the lock: most calls find nothing.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -28,7 +29,7 @@ import (
 //     matter, for cairn resolve;
 //   - a file changed on one side and deleted on the other keeps the change;
 //   - cairn.yaml from the remote is looked at even when only the remote
-//     changed it: when it is not valid as a whole (memory.ParseConfig), or
+//     changed it: when it is not valid as a whole (config.Parse), or
 //     sets any of the guarded keys (guardedKeys: what spends money, runs a
 //     program, sends data anywhere, reads files or is not redacted)
 //     otherwise than ours, ours stays and theirs becomes a conflict copy,
@@ -73,7 +74,7 @@ type merger struct {
 
 // isConfig reports whether p is the configuration in any case: on a file
 // system that ignores case, CAIRN.YAML is cairn.yaml.
-func isConfig(p string) bool { return strings.EqualFold(p, memory.ConfigFile) }
+func isConfig(p string) bool { return strings.EqualFold(p, config.File) }
 
 // guardedKeys lists the keys of cairn.yaml a sync does not take from a
 // remote, with how to read each from a Config: every key that spends
@@ -84,34 +85,34 @@ func isConfig(p string) bool { return strings.EqualFold(p, memory.ConfigFile) }
 // them.
 var guardedKeys = []struct {
 	key string
-	get func(*memory.Config) any
+	get func(*config.Config) any
 }{
-	{"summarize.provider", func(c *memory.Config) any { return c.Summarize.Provider }},
-	{"summarize.model", func(c *memory.Config) any { return c.Summarize.Model }},
-	{"summarize.base_url", func(c *memory.Config) any { return c.Summarize.BaseURL }},
-	{"summarize.api_key_env", func(c *memory.Config) any { return c.Summarize.APIKeyEnv }},
-	{"summarize.max_tokens", func(c *memory.Config) any { return c.Summarize.MaxTokens }},
-	{"summarize.daily_tokens", func(c *memory.Config) any { return c.Summarize.DailyTokens }},
-	{"summarize.attempts", func(c *memory.Config) any { return c.Summarize.Attempts }},
-	{"summarize.timeout", func(c *memory.Config) any { return c.Summarize.Timeout }},
-	{"summarize.claude_path", func(c *memory.Config) any { return c.Summarize.ClaudePath }},
-	{"search.embedder.provider", func(c *memory.Config) any { return c.Search.Embedder.Provider }},
-	{"search.embedder.base_url", func(c *memory.Config) any { return c.Search.Embedder.BaseURL }},
-	{"search.embedder.model", func(c *memory.Config) any { return c.Search.Embedder.Model }},
-	{"search.embedder.api_key_env", func(c *memory.Config) any { return c.Search.Embedder.APIKeyEnv }},
-	{"capture.transcripts", func(c *memory.Config) any { return c.Capture.Transcripts }},
-	{"capture.redact.allow", func(c *memory.Config) any { return c.Capture.Redact.Allow }},
-	{"hooks.prompt_context", func(c *memory.Config) any { return c.Hooks.PromptContext }},
-	{"hooks.prompt_memories", func(c *memory.Config) any { return c.Hooks.PromptMemories }},
-	{"sync.auto", func(c *memory.Config) any { return c.Sync.Enabled() }},
-	{"sync.after", func(c *memory.Config) any { return c.Sync.After }},
-	{"sync.interval", func(c *memory.Config) any { return c.Sync.Interval }},
-	{"sync.max_backoff", func(c *memory.Config) any { return c.Sync.MaxBackoff }},
+	{"summarize.provider", func(c *config.Config) any { return c.Summarize.Provider }},
+	{"summarize.model", func(c *config.Config) any { return c.Summarize.Model }},
+	{"summarize.base_url", func(c *config.Config) any { return c.Summarize.BaseURL }},
+	{"summarize.api_key_env", func(c *config.Config) any { return c.Summarize.APIKeyEnv }},
+	{"summarize.max_tokens", func(c *config.Config) any { return c.Summarize.MaxTokens }},
+	{"summarize.daily_tokens", func(c *config.Config) any { return c.Summarize.DailyTokens }},
+	{"summarize.attempts", func(c *config.Config) any { return c.Summarize.Attempts }},
+	{"summarize.timeout", func(c *config.Config) any { return c.Summarize.Timeout }},
+	{"summarize.claude_path", func(c *config.Config) any { return c.Summarize.ClaudePath }},
+	{"search.embedder.provider", func(c *config.Config) any { return c.Search.Embedder.Provider }},
+	{"search.embedder.base_url", func(c *config.Config) any { return c.Search.Embedder.BaseURL }},
+	{"search.embedder.model", func(c *config.Config) any { return c.Search.Embedder.Model }},
+	{"search.embedder.api_key_env", func(c *config.Config) any { return c.Search.Embedder.APIKeyEnv }},
+	{"capture.transcripts", func(c *config.Config) any { return c.Capture.Transcripts }},
+	{"capture.redact.allow", func(c *config.Config) any { return c.Capture.Redact.Allow }},
+	{"hooks.prompt_context", func(c *config.Config) any { return c.Hooks.PromptContext }},
+	{"hooks.prompt_memories", func(c *config.Config) any { return c.Hooks.PromptMemories }},
+	{"sync.auto", func(c *config.Config) any { return c.Sync.Enabled() }},
+	{"sync.after", func(c *config.Config) any { return c.Sync.After }},
+	{"sync.interval", func(c *config.Config) any { return c.Sync.Interval }},
+	{"sync.max_backoff", func(c *config.Config) any { return c.Sync.MaxBackoff }},
 }
 
 // guardedDiff returns the guarded keys whose values differ between ours
 // and a remote's valid configuration (absent keys read as the defaults).
-func guardedDiff(oc, tc *memory.Config) []string {
+func guardedDiff(oc, tc *config.Config) []string {
 	var out []string
 	for _, g := range guardedKeys {
 		a, b := g.get(oc), g.get(tc)
@@ -134,9 +135,9 @@ func isEmpty(v any) bool {
 
 // mergeConfig merges cairn.yaml (see the rules above).
 func (mg *merger) mergeConfig(f memory.MergeFile) memory.Resolution {
-	if f.Path != memory.ConfigFile {
+	if f.Path != config.File {
 		// CAIRN.YAML would overwrite cairn.yaml where case is ignored.
-		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: not taken (it would replace %s on a file system that ignores case)", f.Path, memory.ConfigFile))
+		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: not taken (it would replace %s on a file system that ignores case)", f.Path, config.File))
 		if f.InOurs {
 			return memory.Resolution{Data: f.Ours}
 		}
@@ -153,14 +154,14 @@ func (mg *merger) mergeConfig(f memory.MergeFile) memory.Resolution {
 			r.Data, r.Delete = nil, true
 		}
 		mg.warnings = append(mg.warnings, fmt.Sprintf("%s: the remote's version %s; kept ours, theirs is in %s (cairn resolve %s --keep copy takes it)",
-			memory.ConfigFile, why, r.Extra[0].Path, r.Extra[0].Path))
+			config.File, why, r.Extra[0].Path, r.Extra[0].Path))
 		return r
 	}
-	tc, err := memory.ParseConfig(f.Theirs)
+	tc, err := config.Parse(f.Theirs)
 	if err != nil {
 		return held("is not valid (" + err.Error() + ")")
 	}
-	oc, _ := memory.ParseConfig(f.Ours) // ours is what runs now, valid or not
+	oc, _ := config.Parse(f.Ours) // ours is what runs now, valid or not
 	if keys := guardedDiff(&oc, &tc); len(keys) > 0 {
 		return held("sets " + strings.Join(keys, ", "))
 	}

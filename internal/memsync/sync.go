@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -180,7 +181,7 @@ func syncRemote(ctx context.Context, m *memory.Memory, r memory.Remote, opts Syn
 
 // mergeFetched merges what a fetch brought, under the write lock.
 func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.History().ReadFileAt(ctx, f.Tracking, memory.ConfigFile); err != nil {
+	if _, err := m.History().ReadFileAt(ctx, f.Tracking, config.File); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -689,7 +690,7 @@ func (l *Loop) Serve(ctx context.Context) error {
 }
 
 // Schedule returns the AutoSync that cairn.yaml's sync section describes.
-func Schedule(c memory.SyncConfig) *AutoSync {
+func Schedule(c config.Sync) *AutoSync {
 	return &AutoSync{
 		After:      time.Duration(c.After),
 		Interval:   time.Duration(c.Interval),

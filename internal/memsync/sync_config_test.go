@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/config"
 )
 
 func TestSyncConfig(t *testing.T) {
@@ -18,7 +18,7 @@ func TestSyncConfig(t *testing.T) {
 		{"sync:\n  after: 2s\n  interval: 1h\n", true, 2 * time.Second, time.Hour},
 	}
 	for _, tt := range tests {
-		c, err := memory.ParseConfig([]byte(tt.yaml))
+		c, err := config.Parse([]byte(tt.yaml))
 		if err != nil {
 			t.Fatalf("%q: %v", tt.yaml, err)
 		}

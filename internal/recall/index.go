@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/client"
+	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -37,7 +38,7 @@ const putBatch = 256
 type Index struct {
 	m   *memory.Memory
 	ix  *indexer.Index
-	cfg memory.SearchConfig
+	cfg config.Search
 	emb indexer.Embedder
 
 	mu sync.Mutex // serialises catching up
@@ -168,7 +169,7 @@ func rebuildReason(re *indexer.RebuildError) string {
 }
 
 // indexerOptions turns the configuration into the indexer's options.
-func indexerOptions(m *memory.Memory, cfg memory.SearchConfig, lockTimeout time.Duration) (indexer.Options, error) {
+func indexerOptions(m *memory.Memory, cfg config.Search, lockTimeout time.Duration) (indexer.Options, error) {
 	emb, err := newEmbedder(cfg.Embedder)
 	if err != nil {
 		return indexer.Options{}, err
@@ -183,9 +184,9 @@ func indexerOptions(m *memory.Memory, cfg memory.SearchConfig, lockTimeout time.
 
 // searchConfig returns the search configuration with values out of
 // range replaced by the defaults, saying so.
-func searchConfig(m *memory.Memory) memory.SearchConfig {
+func searchConfig(m *memory.Memory) config.Search {
 	c := m.Config.Search
-	d := memory.DefaultConfig().Search
+	d := config.Default().Search
 	fix := func(bad bool, key string, apply func()) {
 		if bad {
 			m.Warn(fmt.Sprintf("cairn.yaml: search.%s is out of range; using the default", key))
@@ -215,7 +216,7 @@ func searchConfig(m *memory.Memory) memory.SearchConfig {
 }
 
 // newEmbedder makes the configured embedder.
-func newEmbedder(c memory.EmbedderConfig) (indexer.Embedder, error) {
+func newEmbedder(c config.Embedder) (indexer.Embedder, error) {
 	switch strings.ToLower(strings.TrimSpace(c.Provider)) {
 	case "", "builtin":
 		return indexer.NewHashEmbedder()
@@ -275,7 +276,7 @@ func embedFailure(err error) bool {
 	return errors.Is(err, indexer.ErrEmbedderUnavailable) || errors.As(err, &ee)
 }
 
-func cfgURL(c memory.SearchConfig) string { return c.Embedder.BaseURL }
+func cfgURL(c config.Search) string { return c.Embedder.BaseURL }
 
 // builtin reports whether the index uses the built-in embedder.
 func (x *Index) builtin() bool {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -391,7 +392,7 @@ func embeddingServer(t *testing.T, dim int) *httptest.Server {
 }
 
 func useEmbedder(m *memory.Memory, url string, dim int) {
-	m.Config.Search.Embedder = memory.EmbedderConfig{Provider: "openai-compatible", BaseURL: url, Model: "fake", Dimensions: dim, Timeout: memory.Duration(2 * time.Second)}
+	m.Config.Search.Embedder = config.Embedder{Provider: "openai-compatible", BaseURL: url, Model: "fake", Dimensions: dim, Timeout: config.Duration(2 * time.Second)}
 }
 
 func TestEmbeddingServiceDown(t *testing.T) {
@@ -481,7 +482,7 @@ func TestEmbeddingServiceWrongSize(t *testing.T) {
 	}
 	x.Close()
 	// The builtin embedder still works on the same memory afterwards.
-	m.Config.Search.Embedder = memory.EmbedderConfig{}
+	m.Config.Search.Embedder = config.Embedder{}
 	x, err = OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -66,7 +66,7 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 		}
 	}
 	w, err := watcher.New(watcher.Config{
-		Globs:   m.TranscriptGlobs(),
+		Globs:   capture.TranscriptGlobs(m),
 		Cursors: cursors,
 		OnDelta: func(ctx context.Context, dl watcher.Delta) error {
 			idleMu.Lock()

@@ -1,4 +1,4 @@
-package memory
+package config
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// ConfigFile is the memory's configuration, at the top of the work tree.
-const ConfigFile = "cairn.yaml"
+// File is the memory's configuration, at the top of the work tree.
+const File = "cairn.yaml"
 
 // Config is the shared configuration in cairn.yaml, read and checked by
-// ParseConfig (config_check.go). Unknown keys are ignored, with a
+// Parse (config_check.go). Unknown keys are ignored, with a
 // warning, so a newer cairn's configuration still loads.
 type Config struct {
 	Schema int `yaml:"schema"`
@@ -26,21 +26,21 @@ type Config struct {
 		Auto *bool `yaml:"auto"`
 	} `yaml:"checkpoint"`
 	// Search configures the index, the ranking and the context pack.
-	Search SearchConfig `yaml:"search"`
+	Search Search `yaml:"search"`
 	// Capture says how agent sessions become memory (capture_config.go).
-	Capture CaptureConfig `yaml:"capture"`
+	Capture Capture `yaml:"capture"`
 	// Summarize chooses the summarizer of session segments.
-	Summarize SummarizeConfig `yaml:"summarize"`
+	Summarize Summarize `yaml:"summarize"`
 	// Hooks configures the agent hooks (hook_config.go).
-	Hooks HooksConfig `yaml:"hooks"`
+	Hooks Hooks `yaml:"hooks"`
 	// Sync says when the daemon syncs with the remotes (sync_config.go).
-	Sync SyncConfig `yaml:"sync"`
+	Sync Sync `yaml:"sync"`
 }
 
-// SearchConfig is the search: section of cairn.yaml. Keys left out keep
+// Search is the search: section of cairn.yaml. Keys left out keep
 // their defaults (see defaultConfig); changing the chunking or the
 // embedder makes the next search rebuild the index.
-type SearchConfig struct {
+type Search struct {
 	ChunkTokens   int `yaml:"chunk_tokens"`   // most tokens in a chunk
 	OverlapTokens int `yaml:"overlap_tokens"` // tokens a chunk repeats from the one before
 	// Weights of the rerank: score = relevance*r + recency*t +
@@ -52,8 +52,8 @@ type SearchConfig struct {
 		References float64 `yaml:"references"`
 	} `yaml:"weights"`
 	// RecencyHalfLifeDays is the age at which recency falls to one half.
-	RecencyHalfLifeDays float64        `yaml:"recency_half_life_days"`
-	Embedder            EmbedderConfig `yaml:"embedder"`
+	RecencyHalfLifeDays float64  `yaml:"recency_half_life_days"`
+	Embedder            Embedder `yaml:"embedder"`
 	// MinSimilarity drops hits only vector search found whose cosine
 	// similarity is lower; below 0 means the embedder's own floor
 	// (0.05 for the built-in one, none for others).
@@ -62,8 +62,8 @@ type SearchConfig struct {
 	ContextBudget int `yaml:"context_budget"`
 }
 
-// EmbedderConfig chooses what makes the search vectors.
-type EmbedderConfig struct {
+// Embedder chooses what makes the search vectors.
+type Embedder struct {
 	Provider   string `yaml:"provider"` // builtin or openai-compatible
 	BaseURL    string `yaml:"base_url"`
 	Model      string `yaml:"model"`
@@ -98,7 +98,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 // AutoCheckpoint reports whether item changes commit at once.
 func (c *Config) AutoCheckpoint() bool { return c.Checkpoint.Auto == nil || *c.Checkpoint.Auto }
 
-func DefaultConfig() Config {
+func Default() Config {
 	c := Config{Schema: 1, LockTimeout: Duration(10 * time.Second)}
 	s := &c.Search
 	s.ChunkTokens, s.OverlapTokens = 512, 50
@@ -111,25 +111,25 @@ func DefaultConfig() Config {
 	return c
 }
 
-// loadConfig reads cairn.yaml; a missing file means the defaults. Invalid
+// Load reads cairn.yaml; a missing file means the defaults. Invalid
 // keys keep their defaults and are named in the error; unknown keys are
 // returned apart.
-func loadConfig(name string) (Config, []ConfigProblem, error) {
+func Load(name string) (Config, []Problem, error) {
 	b, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return DefaultConfig(), nil, nil
+		return Default(), nil, nil
 	}
 	if err != nil {
-		return DefaultConfig(), nil, fmt.Errorf("read config: %w", err)
+		return Default(), nil, fmt.Errorf("read config: %w", err)
 	}
-	return CheckConfig(b)
+	return Check(b)
 }
 
-// configWarning is the one line a command prints about its own cairn.yaml:
+// Warning is the one line a command prints about its own cairn.yaml:
 // the invalid keys (their defaults are used) and the unknown ones.
-func configWarning(err error, unknown []ConfigProblem) string {
+func Warning(err error, unknown []Problem) string {
 	var parts []string
-	if ce, ok := errors.AsType[*ConfigError](err); ok {
+	if ce, ok := errors.AsType[*Error](err); ok {
 		for _, p := range ce.Problems {
 			parts = append(parts, p.String())
 		}
@@ -142,8 +142,8 @@ func configWarning(err error, unknown []ConfigProblem) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	msg := ConfigFile + ": " + strings.Join(parts, "; ")
-	switch ce, ok := errors.AsType[*ConfigError](err); {
+	msg := File + ": " + strings.Join(parts, "; ")
+	switch ce, ok := errors.AsType[*Error](err); {
 	case ok && ce.Problems[0].Key != "":
 		msg += "; using the defaults for the invalid keys"
 	case err != nil:

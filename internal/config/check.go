@@ -1,4 +1,4 @@
-package memory
+package config
 
 import (
 	"errors"
@@ -15,22 +15,22 @@ import (
 	"github.com/cairn-mem/cairn/internal/redact"
 )
 
-// MaxConfigSize is the largest cairn.yaml cairn reads: the file holds a
+// MaxSize is the largest cairn.yaml cairn reads: the file holds a
 // few dozen keys, and a remote's file is read before it is taken.
-const MaxConfigSize = 256 << 10
+const MaxSize = 256 << 10
 
-// maxConfigNodes bounds the YAML nodes of a cairn.yaml.
-const maxConfigNodes = 20_000
+// maxNodes bounds the YAML nodes of a cairn.yaml.
+const maxNodes = 20_000
 
-// ConfigProblem is one key of a cairn.yaml that is invalid or unknown.
-type ConfigProblem struct {
+// Problem is one key of a cairn.yaml that is invalid or unknown.
+type Problem struct {
 	Key    string // dotted, "summarize.daily_tokens", "capture.redact.rules[2]"; "" for the whole file
 	Line   int    // 0 when unknown
 	Reason string
 }
 
 // String says where and why, on one line.
-func (p ConfigProblem) String() string {
+func (p Problem) String() string {
 	var b strings.Builder
 	if p.Line > 0 {
 		fmt.Fprintf(&b, "line %d: ", p.Line)
@@ -42,13 +42,13 @@ func (p ConfigProblem) String() string {
 	return b.String()
 }
 
-// ConfigError lists the invalid keys of a cairn.yaml, or why the file
+// Error lists the invalid keys of a cairn.yaml, or why the file
 // could not be read at all.
-type ConfigError struct {
-	Problems []ConfigProblem
+type Error struct {
+	Problems []Problem
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	s := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		s[i] = p.String()
@@ -56,16 +56,16 @@ func (e *ConfigError) Error() string {
 	return strings.Join(s, "; ")
 }
 
-// ParseConfig reads the bytes of a cairn.yaml over the defaults and checks
-// every key (CheckConfig). When some keys are invalid it returns a
-// *ConfigError naming them, with the defaults in their place; a file that
+// Parse reads the bytes of a cairn.yaml over the defaults and checks
+// every key (Check). When some keys are invalid it returns a
+// *Error naming them, with the defaults in their place; a file that
 // is not YAML, is too large or uses aliases gives the defaults whole.
-func ParseConfig(b []byte) (Config, error) {
-	c, _, err := CheckConfig(b)
+func Parse(b []byte) (Config, error) {
+	c, _, err := Check(b)
 	return c, err
 }
 
-// CheckConfig is ParseConfig that also returns the keys cairn does not
+// Check is Parse that also returns the keys cairn does not
 // know (ignored, so that a newer cairn's configuration still loads).
 //
 // Every key is checked for its type and range: durations are not
@@ -75,46 +75,46 @@ func ParseConfig(b []byte) (Config, error) {
 // variable names are names, and capture.redact's patterns compile with
 // the redactor that will run them. YAML aliases are refused: a
 // configuration has no use for them, and they are how YAML bombs grow.
-func CheckConfig(b []byte) (Config, []ConfigProblem, error) {
-	whole := func(line int, reason string) (Config, []ConfigProblem, error) {
-		return DefaultConfig(), nil, &ConfigError{Problems: []ConfigProblem{{Line: line, Reason: reason}}}
+func Check(b []byte) (Config, []Problem, error) {
+	whole := func(line int, reason string) (Config, []Problem, error) {
+		return Default(), nil, &Error{Problems: []Problem{{Line: line, Reason: reason}}}
 	}
-	if len(b) > MaxConfigSize {
-		return whole(0, fmt.Sprintf("%d bytes, more than the %d cairn reads", len(b), MaxConfigSize))
+	if len(b) > MaxSize {
+		return whole(0, fmt.Sprintf("%d bytes, more than the %d cairn reads", len(b), MaxSize))
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return whole(0, "not YAML: "+strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if len(doc.Content) == 0 {
-		return DefaultConfig(), nil, nil // empty: the defaults
+		return Default(), nil, nil // empty: the defaults
 	}
 	if line, tooMany := findAlias(&doc); tooMany {
-		return whole(0, fmt.Sprintf("more than %d YAML nodes", maxConfigNodes))
+		return whole(0, fmt.Sprintf("more than %d YAML nodes", maxNodes))
 	} else if line >= 0 {
-		return whole(line, "YAML aliases and merge keys are not allowed in "+ConfigFile)
+		return whole(line, "YAML aliases and merge keys are not allowed in "+File)
 	}
 	top := doc.Content[0]
 	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
-		return DefaultConfig(), nil, nil
+		return Default(), nil, nil
 	}
 	if top.Kind != yaml.MappingNode {
 		return whole(top.Line, "want a mapping of keys at the top, got "+describe(top))
 	}
 	ck := &checker{}
 	clean := ck.mapping(top, reflect.TypeFor[Config](), "")
-	c := DefaultConfig()
+	c := Default()
 	if err := clean.Decode(&c); err != nil {
 		// The checks above decode every key on its own; this is not
 		// expected, and means the defaults.
 		return whole(0, err.Error())
 	}
 	if c.LockTimeout <= 0 {
-		c.LockTimeout = DefaultConfig().LockTimeout
+		c.LockTimeout = Default().LockTimeout
 	}
 	var err error
 	if len(ck.problems) > 0 {
-		err = &ConfigError{Problems: ck.problems}
+		err = &Error{Problems: ck.problems}
 	}
 	return c, ck.unknown, err
 }
@@ -126,7 +126,7 @@ func findAlias(root *yaml.Node) (int, bool) {
 	var walk func(n *yaml.Node) int
 	walk = func(n *yaml.Node) int {
 		count++
-		if count > maxConfigNodes {
+		if count > maxNodes {
 			return 0
 		}
 		if n.Kind == yaml.AliasNode || n.Tag == "!!merge" {
@@ -140,16 +140,16 @@ func findAlias(root *yaml.Node) (int, bool) {
 		return -1
 	}
 	line := walk(root)
-	return line, count > maxConfigNodes
+	return line, count > maxNodes
 }
 
 // checker walks a cairn.yaml against the Config type.
 type checker struct {
-	problems, unknown []ConfigProblem
+	problems, unknown []Problem
 }
 
 func (k *checker) bad(key string, n *yaml.Node, format string, args ...any) {
-	k.problems = append(k.problems, ConfigProblem{Key: key, Line: n.Line, Reason: fmt.Sprintf(format, args...)})
+	k.problems = append(k.problems, Problem{Key: key, Line: n.Line, Reason: fmt.Sprintf(format, args...)})
 }
 
 // mapping checks a mapping node for struct type t and returns a copy
@@ -173,7 +173,7 @@ func (k *checker) mapping(n *yaml.Node, t reflect.Type, prefix string) *yaml.Nod
 		seen[kn.Value] = kn.Line
 		f, ok := fields[kn.Value]
 		if !ok {
-			k.unknown = append(k.unknown, ConfigProblem{Key: key, Line: kn.Line, Reason: "unknown key (ignored)"})
+			k.unknown = append(k.unknown, Problem{Key: key, Line: kn.Line, Reason: "unknown key (ignored)"})
 			continue
 		}
 		if v, ok := k.value(vn, f.Type, key); ok {

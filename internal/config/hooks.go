@@ -1,8 +1,8 @@
-package memory
+package config
 
-// HooksConfig is the hooks: section of cairn.yaml: what the agent hooks
+// Hooks is the hooks: section of cairn.yaml: what the agent hooks
 // that cairn init --claude installs do besides capturing.
-type HooksConfig struct {
+type Hooks struct {
 	// PromptContext adds the memories most relevant to each prompt to
 	// the agent's context (UserPromptSubmit). Off by default: the
 	// session's start already brings the context pack, and every prompt
@@ -18,4 +18,4 @@ type HooksConfig struct {
 const DefaultPromptMemories = 3
 
 // Memories is how many memories a prompt gets.
-func (c HooksConfig) Memories() int { return positive(c.PromptMemories, DefaultPromptMemories) }
+func (c Hooks) Memories() int { return positive(c.PromptMemories, DefaultPromptMemories) }

@@ -1,9 +1,9 @@
-package memory
+package config
 
-// SyncConfig is the sync: section of cairn.yaml: whether and when the
+// Sync is the sync: section of cairn.yaml: whether and when the
 // daemon syncs with the remotes on its own. The daemon reads it when it
 // starts.
-type SyncConfig struct {
+type Sync struct {
 	// Auto turns the daemon's syncing on or off; on by default, and it
 	// does nothing until a remote is added.
 	Auto *bool `yaml:"auto"`
@@ -19,4 +19,4 @@ type SyncConfig struct {
 }
 
 // Enabled reports whether the daemon syncs on its own.
-func (c SyncConfig) Enabled() bool { return c.Auto == nil || *c.Auto }
+func (c Sync) Enabled() bool { return c.Auto == nil || *c.Auto }

@@ -1,0 +1,85 @@
+package capture
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/config"
+	"github.com/cairn-mem/cairn/internal/memory"
+)
+
+// TranscriptGlobs returns the transcript globs of the configuration with
+// "~/" and {claude-project} expanded, as absolute patterns for the
+// watcher.
+func TranscriptGlobs(m *memory.Memory) []string {
+	globs := m.Config.Capture.Transcripts
+	if len(globs) == 0 {
+		globs = config.DefaultTranscripts
+	}
+	home, _ := os.UserHomeDir()
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		g = strings.ReplaceAll(g, "{claude-project}", ClaudeProjectName(m.Project))
+		if rest, ok := strings.CutPrefix(g, "~/"); ok {
+			if home == "" {
+				continue
+			}
+			g = filepath.Join(home, rest)
+		}
+		if !filepath.IsAbs(g) {
+			g = filepath.Join(m.Project, g)
+		}
+		out = append(out, filepath.Clean(g))
+	}
+	return out
+}
+
+// ClaudeProjectName is the name Claude Code gives a project's folder under
+// ~/.claude/projects: its absolute path with every character that is not
+// an ASCII letter or digit replaced by "-".
+func ClaudeProjectName(project string) string {
+	b := []byte(project)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// TranscriptAllowed reports whether path may be read as an agent
+// transcript on behalf of a job or a hook payload, which anyone who can
+// write to the inbox can forge: it must match one of the configured
+// globs, or lie where Claude Code keeps transcripts, and never inside the
+// memory's own state (where the summarizer's own sessions live).
+func TranscriptAllowed(m *memory.Memory, path string) bool {
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path || under(path, filepath.Join(m.Dir, ".state")) {
+		return false
+	}
+	globs := TranscriptGlobs(m)
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		globs = append(globs,
+			filepath.Join(home, ".claude", "projects", "*", "*.jsonl"),
+			filepath.Join(home, ".claude", "projects", "*", "*", "subagents", "*.jsonl"))
+	}
+	for _, g := range globs {
+		if ok, _ := filepath.Match(g, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// InternalPath reports whether a path lies where cairn's own summarizer
+// runs its agent sessions (.state/summarize, the claude provider's
+// configuration folder and working folder): they are never captured.
+func InternalPath(m *memory.Memory, path string) bool {
+	return path != "" && under(path, m.StatePath("summarize"))
+}
+
+// under reports whether path is dir or lies below it.
+func under(path, dir string) bool {
+	rel, err := filepath.Rel(dir, filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
