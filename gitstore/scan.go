@@ -59,7 +59,8 @@ var skipDirs = map[string]bool{".git": true, StateDir: true, "inbox": true}
 type worktree struct {
 	dir     string // its root
 	state   string // the state folder, where the Monitor's socket is
-	scanned int    // files the last scan looked at
+	warn    func(string)
+	scanned int // files the last scan looked at
 }
 
 // keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
@@ -95,6 +96,14 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 	for i := range files {
 		f := &files[i]
 		idx, found := c.Find(f.path)
+		if err := ValidPath(f.path); err != nil {
+			// Never committed, and a tracked one is left as it is.
+			wt.warn(fmt.Sprintf("not committing %v", err))
+			if found {
+				seen[idx] = true
+			}
+			continue
+		}
 		if !found && ignored(ign, f.path, false) {
 			continue // untracked and ignored; a tracked file stays tracked
 		}

@@ -97,7 +97,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.warn = func(string) {}
 	}
 	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: s.warn}
-	s.wt = worktree{dir: abs, state: s.state}
+	s.wt = worktree{dir: abs, state: s.state, warn: s.warn}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = defaultIdentity(s.ident)
 	}
