@@ -61,6 +61,9 @@ type worktree struct {
 	state   string // the state folder, where the Monitor's socket is
 	warn    func(string)
 	scanned int // files the last scan looked at
+
+	owned    []string          // paths .gitignore never applies to
+	ownedIgn gitignore.Matcher // what applies to them instead
 }
 
 // keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
@@ -104,7 +107,7 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 			}
 			continue
 		}
-		if !found && ignored(ign, f.path, false) {
+		if !found && wt.ignored(ign, f.path) {
 			continue // untracked and ignored; a tracked file stays tracked
 		}
 		if found {
@@ -218,15 +221,34 @@ func (wt *worktree) ignoreMatcher() gitignore.Matcher {
 	if err != nil {
 		return nil
 	}
+	return parseIgnore(strings.Split(string(b), "\n"))
+}
+
+func parseIgnore(lines []string) gitignore.Matcher {
 	var ps []gitignore.Pattern
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range lines {
 		line = strings.TrimRight(line, "\r")
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		ps = append(ps, gitignore.ParsePattern(line, nil))
 	}
+	if ps == nil {
+		return nil
+	}
 	return gitignore.NewMatcher(ps)
+}
+
+// ignored says whether the untracked file p stays out of a checkpoint:
+// by the work tree's .gitignore (ign), or for an owned path by the
+// owner's patterns alone.
+func (wt *worktree) ignored(ign gitignore.Matcher, p string) bool {
+	for _, o := range wt.owned {
+		if underPrefix(p, o) {
+			return ignored(wt.ownedIgn, p, false)
+		}
+	}
+	return ignored(ign, p, false)
 }
 
 // walk lists the files under root. At 100,000 files the directory reads

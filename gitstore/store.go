@@ -60,6 +60,13 @@ type Options struct {
 	// Flush when idle and before exit; until then git status in the
 	// repository shows the last checkpoints as staged changes.
 	DeferIndex bool
+	// Owned lists repository paths (files, or folders with everything
+	// below them) that are the caller's: the work tree's .gitignore,
+	// which may have come from a remote, never keeps them out of a
+	// checkpoint; only the OwnedIgnore patterns do.
+	Owned []string
+	// OwnedIgnore are the gitignore lines that apply to Owned paths.
+	OwnedIgnore []string
 }
 
 // Identity names the author of a commit.
@@ -97,7 +104,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.warn = func(string) {}
 	}
 	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: s.warn}
-	s.wt = worktree{dir: abs, state: s.state, warn: s.warn}
+	s.wt = worktree{dir: abs, state: s.state, warn: s.warn, owned: opts.Owned, ownedIgn: parseIgnore(opts.OwnedIgnore)}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = defaultIdentity(s.ident)
 	}
