@@ -130,6 +130,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A writer killed after moving the branch left .git/index behind it;
+	// every command, read-only ones too, puts it right before git status
+	// (or a user's git commit) reads it.
+	if err := st.RepairIndex(ctx); err != nil && opts.Warn != nil {
+		opts.Warn(fmt.Sprintf("update git index: %v", err))
+	}
 	return newMemory(st, opts)
 }
 
