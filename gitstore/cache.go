@@ -111,14 +111,76 @@ func (x *index) save() {
 		return
 	}
 	b, idx := c.Encode()
+	// .git/index first: a cache that describes HEAD then says the index
+	// was written for HEAD too, which is what RepairIndex looks at.
+	if err := x.writeGitIndex(idx); err != nil {
+		x.warn(fmt.Sprintf("update git index: %v (git status may show staged changes until the next checkpoint)", err))
+		return
+	}
 	// No fsync: the cache is derived, its checksum catches a torn write,
 	// and a lost one is rebuilt.
 	if err := safefile.WriteSync(x.file, b, 0o600, safefile.SyncNone); err != nil {
 		x.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
-	if err := x.writeGitIndex(idx); err != nil {
-		x.warn(fmt.Sprintf("update git index: %v (git status may show staged changes until the next checkpoint)", err))
+}
+
+// RepairIndex rewrites .git/index (and the stat cache) when they describe
+// an older commit than HEAD: a process killed between moving the branch
+// and writing them leaves git status showing the commit's files as a
+// staged deletion and untracked copies, which a user's git commit would
+// commit. Every command calls it when it opens the memory, read-only ones
+// included. It is cheap when nothing lags (HEAD and the cache file's last
+// bytes), and does nothing when another process holds the lock (that
+// process writes both when it lets go).
+func (s *Store) RepairIndex(ctx context.Context) error {
+	s.mu.Lock()
+	_, head, err := s.objs.head()
+	s.mu.Unlock()
+	if err != nil || head.IsZero() || cacheHead(s.index.file) == head {
+		return err
 	}
+	unlock, err := s.Lock(ctx, 0)
+	if errors.Is(err, ErrLocked) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, head, err = s.objs.head(); err != nil {
+		return err
+	}
+	if _, err := s.index.load(ctx, head); err != nil {
+		return err
+	}
+	s.index.dirty = true
+	if s.deferIndex {
+		s.index.save()
+	}
+	return nil
+}
+
+// cacheHead reads the commit the stat cache file describes from its last
+// bytes; zero when it cannot tell.
+func cacheHead(name string) plumbing.Hash {
+	f, err := os.Open(name)
+	if err != nil {
+		return plumbing.ZeroHash
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return plumbing.ZeroHash
+	}
+	n := min(fi.Size(), 4096)
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, fi.Size()-n); err != nil {
+		return plumbing.ZeroHash
+	}
+	h, _ := statcache.HeadOfTail(buf)
+	return h
 }
 
 // writeGitIndex replaces .git/index the way git does, through index.lock,

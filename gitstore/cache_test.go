@@ -1,9 +1,14 @@
 package gitstore
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 )
@@ -49,3 +54,50 @@ func TestApplyChanges(t *testing.T) {
 }
 
 func pathN(i int) string { return fmt.Sprintf("d%d/f%03d.md", i%7, i) }
+
+// Item 9 of issue 12: a process that moved the branch but never wrote
+// .git/index (killed, or deferring it) leaves git status showing a staged
+// deletion and an untracked copy; RepairIndex, which every command calls
+// when it opens the memory, puts the index right without the lock's
+// holder or a new commit.
+func TestRepairIndexAfterKill(t *testing.T) {
+	s := newStore(t, map[string]string{"core/a.md": "a\n"})
+	killed, err := Open(context.Background(), s.Dir(), Options{DeferIndex: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, killed, "core/b.md", "b\n")
+	if _, err := checkpoint(t, killed, CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// killed never flushes, as if killed after moving the branch.
+	if st := gitCLI(t, s.Dir(), "status", "--porcelain"); !strings.Contains(st, "D  core/b.md") {
+		t.Fatalf("setup: the index does not lag:\n%s", st)
+	}
+	other, err := Open(context.Background(), s.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.RepairIndex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkGit(t, other)
+	// Nothing lags now: a second call writes nothing.
+	fi, _ := os.Stat(filepath.Join(s.Dir(), ".git", "index"))
+	time.Sleep(10 * time.Millisecond)
+	if err := other.RepairIndex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if fi2, _ := os.Stat(filepath.Join(s.Dir(), ".git", "index")); !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Error("RepairIndex rewrote an index that did not lag")
+	}
+	// A holder of the lock is left alone: it writes the index itself.
+	unlock, err := killed.Lock(context.Background(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if err := other.RepairIndex(context.Background()); err != nil {
+		t.Errorf("RepairIndex with the lock held: %v", err)
+	}
+}

@@ -1,14 +1,27 @@
 package gitstore
 
 import (
+	"errors"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 )
 
+// ErrBadName means a path has a component no memory file may have: a
+// control character, more than MaxNameLen bytes, or nothing but dots
+// before its extension ("..md"), which git, the file system or cairn
+// would each read differently.
+var ErrBadName = errors.New("bad file name")
+
+// MaxNameLen is the longest file or folder name, in bytes, most file
+// systems take (NAME_MAX).
+const MaxNameLen = 255
+
 // CleanPath checks a slash-separated repository path and returns it in
 // canonical form. It refuses absolute paths, paths that climb out of the
-// work tree, and paths inside .git or the state folder.
+// work tree, paths inside .git or the state folder, and names ValidName
+// refuses.
 func CleanPath(p string) (string, error) {
 	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("%q: %w", p, ErrOutside)
@@ -21,7 +34,53 @@ func CleanPath(p string) (string, error) {
 	if first == ".git" || first == StateDir {
 		return "", fmt.Errorf("%q: %w", p, ErrOutside)
 	}
+	if err := ValidPath(c); err != nil {
+		return "", err
+	}
 	return c, nil
+}
+
+// ValidPath checks every component of a slash-separated repository path
+// with ValidName. It is the one check for paths that enter a memory: from
+// callers (CleanPath), from the work tree (a checkpoint's scan) and from
+// a remote's trees (gitsync's merge). The error quotes the path with Go
+// escapes, so that it prints on one line.
+func ValidPath(p string) error {
+	for name := range strings.SplitSeq(p, "/") {
+		if why := badName(name); why != "" {
+			return fmt.Errorf("%s: %w (%s)", strconv.Quote(p), ErrBadName, why)
+		}
+	}
+	return nil
+}
+
+// ValidName checks one file or folder name.
+func ValidName(name string) error {
+	if why := badName(name); why != "" {
+		return fmt.Errorf("%s: %w (%s)", strconv.Quote(name), ErrBadName, why)
+	}
+	return nil
+}
+
+// badName says what is wrong with a name, or "".
+func badName(name string) string {
+	switch {
+	case name == "":
+		return "an empty name"
+	case len(name) > MaxNameLen:
+		return fmt.Sprintf("%d bytes, over %d", len(name), MaxNameLen)
+	case strings.Trim(name, ".") == "":
+		return "only dots"
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c == 0x7f {
+			return "a control character"
+		}
+	}
+	if i := strings.LastIndexByte(name, '.'); i > 0 && strings.Trim(name[:i], ".") == "" {
+		return "only dots before its extension"
+	}
+	return ""
 }
 
 // underPrefix reports whether p is prefix itself or lies below it; the

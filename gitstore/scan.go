@@ -59,8 +59,11 @@ var skipDirs = map[string]bool{".git": true, StateDir: true, "inbox": true}
 type worktree struct {
 	dir     string // its root
 	state   string // the state folder, where the Monitor's socket is
-	scanned int    // files the last scan looked at
 	warn    func(string)
+	scanned int // files the last scan looked at
+
+	owned    []string          // paths .gitignore never applies to
+	ownedIgn gitignore.Matcher // what applies to them instead
 }
 
 // keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
@@ -100,7 +103,15 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 			continue // never committed; a tracked one stays as HEAD has it
 		}
 		idx, found := c.Find(f.path)
-		if !found && ignored(ign, f.path, false) {
+		if err := ValidPath(f.path); err != nil {
+			// Never committed, and a tracked one is left as it is.
+			wt.warn(fmt.Sprintf("not committing %v", err))
+			if found {
+				seen[idx] = true
+			}
+			continue
+		}
+		if !found && wt.ignored(ign, f.path) {
 			continue // untracked and ignored; a tracked file stays tracked
 		}
 		if found {
@@ -218,15 +229,34 @@ func (wt *worktree) ignoreMatcher() gitignore.Matcher {
 	if err != nil {
 		return nil
 	}
+	return parseIgnore(strings.Split(string(b), "\n"))
+}
+
+func parseIgnore(lines []string) gitignore.Matcher {
 	var ps []gitignore.Pattern
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range lines {
 		line = strings.TrimRight(line, "\r")
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		ps = append(ps, gitignore.ParsePattern(line, nil))
 	}
+	if ps == nil {
+		return nil
+	}
 	return gitignore.NewMatcher(ps)
+}
+
+// ignored says whether the untracked file p stays out of a checkpoint:
+// by the work tree's .gitignore (ign), or for an owned path by the
+// owner's patterns alone.
+func (wt *worktree) ignored(ign gitignore.Matcher, p string) bool {
+	for _, o := range wt.owned {
+		if underPrefix(p, o) {
+			return ignored(wt.ownedIgn, p, false)
+		}
+	}
+	return ignored(ign, p, false)
 }
 
 // walk lists the files under root. At 100,000 files the directory reads

@@ -60,6 +60,13 @@ type Options struct {
 	// Flush when idle and before exit; until then git status in the
 	// repository shows the last checkpoints as staged changes.
 	DeferIndex bool
+	// Owned lists repository paths (files, or folders with everything
+	// below them) that are the caller's: the work tree's .gitignore,
+	// which may have come from a remote, never keeps them out of a
+	// checkpoint; only the OwnedIgnore patterns do.
+	Owned []string
+	// OwnedIgnore are the gitignore lines that apply to Owned paths.
+	OwnedIgnore []string
 }
 
 // Identity names the author of a commit.
@@ -99,7 +106,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// The parts warn through the Store, whose warn may be replaced later.
 	warn := func(msg string) { s.warn(msg) }
 	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: warn}
-	s.wt = worktree{dir: abs, state: s.state, warn: warn}
+	s.wt = worktree{dir: abs, state: s.state, warn: warn, owned: opts.Owned, ownedIgn: parseIgnore(opts.OwnedIgnore)}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = defaultIdentity(s.ident)
 	}

@@ -137,6 +137,16 @@ func TestCrash(t *testing.T) {
 			killed++
 		}
 		gitc(t, mem, "fsck", "--full", "--no-dangling")
+		// Issue 12, item 9: after any command, a reader too, .git/index
+		// describes HEAD, so git status shows no staged change (a kill
+		// between moving the branch and writing the index showed one);
+		// only untracked files: hand edits, a killed writer's batch.
+		ok(t, p, "list")
+		for _, l := range strings.Split(strings.TrimSpace(gitc(t, mem, "status", "--porcelain")), "\n") {
+			if l != "" && !strings.HasPrefix(l, "?? ") {
+				t.Errorf("round %d: git status after the kill and a list: %q", i, l)
+			}
+		}
 	}
 	t.Logf("%d of %d runs killed, %d remembers confirmed", killed, rounds, len(confirmed))
 	committed := committedIDs(t, p)

@@ -340,8 +340,11 @@ func checkIncoming(prefix string, e treeEntry) error {
 	name := e.name
 	p := prefix + name
 	switch {
-	case name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00"):
+	case strings.ContainsAny(name, "/\\\x00"):
 		return fmt.Errorf("%w: %q (a bad file name)", ErrHostile, p)
+	case gitstore.ValidName(name) != nil:
+		// prefix was checked already, so the error names this name.
+		return fmt.Errorf("%w: %w", ErrHostile, gitstore.ValidPath(p))
 	case strings.EqualFold(name, ".git"):
 		return fmt.Errorf("%w: %q (git's own folder)", ErrHostile, p)
 	// EqualFold: on a file system that ignores case, "INBOX" is inbox.

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -289,12 +290,65 @@ func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOpti
 	if errors.Is(err, gitstore.ErrNothingToDo) {
 		cp, err = nil, nil
 	}
+	if err == nil {
+		err = m.uncommitted(ctx, j.Paths, cp)
+	}
 	if err != nil {
 		return fail(err)
 	}
 	m.pause("committed")
 	m.journal().remove()
 	return cp, nil
+}
+
+// uncommitted makes a write that did not reach a commit an error, never
+// a success: a batch path (a file, or a moved folder) the checkpoint cp
+// (nil when it had nothing to do) left out must hold what HEAD holds,
+// else something (a .gitignore from a remote, a name git cannot take)
+// kept it out.
+func (m *Memory) uncommitted(ctx context.Context, paths []string, cp *gitstore.Checkpoint) error {
+	var changed []string
+	if cp != nil {
+		for _, c := range cp.Changes {
+			changed = append(changed, c.Path)
+		}
+	}
+	var left []string
+	same := func(p string) {
+		work, werr := m.store.ReadFile(p)
+		head, herr := m.store.ReadFileAt(ctx, "HEAD", p)
+		switch {
+		case errors.Is(werr, gitstore.ErrNotFound) && errors.Is(herr, gitstore.ErrNotFound):
+		case werr == nil && herr == nil && bytes.Equal(work, head):
+		default:
+			left = append(left, p)
+		}
+	}
+	for _, p := range paths {
+		if slices.ContainsFunc(changed, func(c string) bool { return c == p || strings.HasPrefix(c, p+"/") }) {
+			continue
+		}
+		name, err := m.store.Abs(p)
+		if err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(name); err != nil || !fi.IsDir() {
+			same(p)
+			continue
+		}
+		_ = filepath.WalkDir(name, func(f string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if rel, err := filepath.Rel(name, f); err == nil {
+					same(p + "/" + filepath.ToSlash(rel))
+				}
+			}
+			return nil
+		})
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	return fmt.Errorf("write %s: not committed (is it ignored by %s?)", strings.Join(left, ", "), filepath.Join(m.Dir, ".gitignore"))
 }
 
 // what names a journal's batch in messages.

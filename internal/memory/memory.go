@@ -128,11 +128,32 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
 	opts.Warn = warnOnceLinks(opts.Warn)
-	st, err := gitstore.Open(ctx, dir, gitstore.Options{Identity: opts.Identity, Warn: opts.Warn})
+	st, err := gitstore.Open(ctx, dir, storeOptions(opts.Identity, opts.Warn))
 	if err != nil {
 		return nil, err
 	}
+	// A writer killed after moving the branch left .git/index behind it;
+	// every command, read-only ones too, puts it right before git status
+	// (or a user's git commit) reads it.
+	if err := st.RepairIndex(ctx); err != nil && opts.Warn != nil {
+		opts.Warn(fmt.Sprintf("update git index: %v", err))
+	}
 	return newMemory(st, opts)
+}
+
+// ownedPaths are the memory's own files and folders. A .gitignore can
+// come from a remote, so it never keeps them out of a commit: only what
+// cairn's own skeleton .gitignore lists (editors' temporary files) does.
+// .state/, inbox/ and hooks/ are not among them; the skeleton ignores them.
+func ownedPaths() []string {
+	return append(append([]string{}, model.ItemRoots...),
+		config.File, "README.md", ".gitignore", ".gitattributes")
+}
+
+func storeOptions(id gitstore.Identity, warn func(string)) gitstore.Options {
+	ign, _ := fs.ReadFile(skel, "skel/gitignore")
+	return gitstore.Options{Identity: id, Warn: warn,
+		Owned: ownedPaths(), OwnedIgnore: strings.Split(string(ign), "\n")}
 }
 
 func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
@@ -187,7 +208,7 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 	dir := filepath.Join(project, DirName)
 	opts.Warn = warnOnceLinks(opts.Warn)
 	ident := opts.Identity
-	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", gitstore.Options{Identity: ident, Warn: opts.Warn})
+	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", storeOptions(ident, opts.Warn))
 	if err != nil {
 		return nil, res, err
 	}

@@ -206,6 +206,17 @@ func TestKilledRemember(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(m.Dir, p)); err != nil {
 				t.Fatalf("the killed writer did not write %s: %v", p, err)
 			}
+			// Any command, a reader too, leaves .git/index describing
+			// HEAD (issue 12, item 9): git status shows at most the
+			// killed writer's uncommitted file, never a staged change.
+			if _, err := Open(ctx, m.Dir, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range strings.Split(strings.TrimSpace(gitc(t, m.Dir, "status", "--porcelain")), "\n") {
+				if l != "" && !strings.HasPrefix(l, "?? ") {
+					t.Errorf("git status after the kill and a read: %q", l)
+				}
+			}
 
 			// The next writer, another Remember, settles the batch.
 			next := model.NewItem(model.Fact, "The next writer", m.Now())

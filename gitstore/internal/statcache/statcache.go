@@ -225,3 +225,31 @@ func (e *Entry) Racy(written int64) bool {
 	m := int64(e.MtimeS)*1e9 + int64(e.MtimeN)
 	return m >= written-racyWindow
 }
+
+// HeadOfTail returns the commit a cache file describes from its last
+// bytes (a few hundred are enough), without reading its entries, so that
+// a reader can tell cheaply whether the cache, and the .git/index saved
+// with it, lag behind HEAD. ok is false when the tail holds no cache
+// extension.
+func HeadOfTail(tail []byte) (head plumbing.Hash, ok bool) {
+	if len(tail) < 20+8 {
+		return head, false
+	}
+	body := tail[:len(tail)-20]
+	for i := bytes.LastIndex(body, []byte(cacheExtension)); i >= 0; i = bytes.LastIndex(body[:i], []byte(cacheExtension)) {
+		if i+8 > len(body) || i+8+int(binary.BigEndian.Uint32(body[i+4:])) != len(body) {
+			continue
+		}
+		f := strings.Fields(string(body[i+8:]))
+		if len(f) < 2 {
+			return head, false
+		}
+		h, err := hex.DecodeString(f[0])
+		if err != nil || len(h) != len(head) {
+			return head, false
+		}
+		copy(head[:], h)
+		return head, true
+	}
+	return head, false
+}

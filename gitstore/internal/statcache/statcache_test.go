@@ -61,3 +61,17 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestHeadOfTail(t *testing.T) {
+	c := &Cache{Head: plumbing.NewHash("0123456789abcdef0123456789abcdef01234567"), Written: 42, Monitor: "tok:1",
+		Entries: []Entry{{Path: "CAIR.md"}, {Path: "core/x.md"}}}
+	b, _ := c.Encode()
+	for _, n := range []int{len(b), 200, 100} {
+		if h, ok := HeadOfTail(b[len(b)-min(n, len(b)):]); !ok || h != c.Head {
+			t.Errorf("tail of %d: %v %v", n, h, ok)
+		}
+	}
+	if _, ok := HeadOfTail(b[:len(b)-1]); ok {
+		t.Error("a torn tail read as a head")
+	}
+}
