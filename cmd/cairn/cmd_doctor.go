@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -79,7 +80,7 @@ func doctor(ctx context.Context, g *globals, r *ui.DoctorReport) {
 	project := filepath.Dir(m.Dir)
 	doctorHooks(m, project, g.getenv, r)
 	doctorMCP(project, g.getenv, r)
-	daemon := readDaemonState(m)
+	daemon := client.Status(ctx, m.StatePath(""))
 	if daemon.Running {
 		r.Add("daemon", ui.CheckOK, fmt.Sprintf("running, pid %d, %s", daemon.PID, daemon.URL), "")
 	} else {
