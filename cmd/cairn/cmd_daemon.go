@@ -58,7 +58,7 @@ func runDaemon(ctx context.Context, g *globals) error {
 	}
 	defer m.Close()
 	d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
-	d.Parts = append(d.Parts, syncPart(g, m.Dir, d.Log)) // cmd_sync.go
+	d.Parts = append(d.Parts, server.SyncPart(m.Dir, g.memoryOptions(), d.Log))
 	return d.Serve(ctx)
 }
 
