@@ -3,21 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/cairn-mem/cairn/hooks"
-	"github.com/cairn-mem/cairn/internal/capture"
-	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall"
-	"github.com/cairn-mem/cairn/internal/transcript"
-	"github.com/cairn-mem/cairn/internal/ui"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -54,18 +48,6 @@ cwd or the current folder, in that order.`,
 		},
 	}
 }
-
-// How long session-start works on the queue when no daemon runs.
-const (
-	// drainBudget is how long session-start works through a backlog the
-	// capture hooks left when no daemon runs; what is left waits for the
-	// next start (or the daemon). Claude Code's timeout for it is
-	// hooks.SessionStartTimeout.
-	drainBudget = 8 * time.Second
-	// drainGrace is how long a job still running at drainBudget may take
-	// before it is cut.
-	drainGrace = 4 * time.Second
-)
 
 // runHook does one hook. It never fails: a problem is one line on
 // stderr, and stdout holds the hook's JSON or nothing.
@@ -172,105 +154,19 @@ func hookMemoryDir(g *globals, chdir string, payload []byte) (string, error) {
 	return memory.Find(g.dir)
 }
 
-// hookSessionStart is SessionStart: with no daemon, process what the
-// capture hooks queued; pack the context; queue the session's record.
+// hookSessionStart is SessionStart (server.SessionStart) on the memory
+// in mem.
 func hookSessionStart(ctx context.Context, g *globals, mem string, payload []byte) (*hooks.Output, error) {
 	m, err := g.openDir(ctx, mem)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
-	var errs []error
-	// The capture script is not synced (a script from a remote would run
-	// here): it is written from this binary, and put back if it is gone
-	// or was changed.
-	if _, err := hooks.Install(filepath.Join(m.Dir, "hooks")); err != nil {
-		errs = append(errs, err)
-	}
-	h, perr := transcript.ParseHook(payload)
-	if perr != nil {
-		// The context is still worth giving; the session is not recorded.
-		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
-		h = nil
-	}
-	// One look for the daemon, under the hook's deadline: it also makes
-	// the pack.
-	var daemon recall.Searcher
-	var notes []string
-	if c, err := client.Discover(ctx, m.StatePath(""), daemonWait); err == nil {
-		daemon = recall.Remote{Client: c}
-	} else {
-		n, err := capture.WorkFor(ctx, m, drainBudget, drainGrace)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		what := "nothing was waiting"
-		if n.Done+n.Failed > 0 {
-			what = fmt.Sprintf("%s processed now", ui.CountOf(n.Done+n.Failed, "queued event", "queued events"))
-		}
-		if n.Left {
-			what += ", more left for later"
-		}
-		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
-	}
-	if failed, err := capture.FailedJobs(ctx, m); err == nil && failed > 0 {
-		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", ui.CountOf(failed, "capture job", "capture jobs")))
-	}
-
-	var so recall.StartOptions
-	if h != nil {
-		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
-	}
-	text, err := recall.StartPack(ctx, m, daemon, so)
-	if err != nil {
-		errs = append(errs, err)
-	}
-
-	// The session is recorded through the queue, after the pack is made
-	// (so that a new session's pack shows the one before it as the
-	// latest): a commit here would cost more than the rest of the hook.
-	if h != nil {
-		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
-			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
-		}
-	}
-
-	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
-	if text != "" {
-		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
-	}
-	if out.Specific == nil && out.SystemMessage == "" {
-		return nil, errors.Join(errs...)
-	}
-	return out, errors.Join(errs...)
+	return server.SessionStart(ctx, m, payload)
 }
 
-// hookPromptContext is UserPromptSubmit: the memories most relevant to
-// the prompt, when cairn.yaml asks for them.
+// hookPromptContext is UserPromptSubmit (server.PromptContext).
 func hookPromptContext(ctx context.Context, g *globals, mem string, payload []byte) (*hooks.Output, error) {
-	m, err := g.openDir(ctx, mem)
-	if err != nil {
-		return nil, err
-	}
-	cfg := m.Config.Hooks
-	m.Close()
-	if !cfg.PromptContext {
-		return nil, nil
-	}
-	h, err := transcript.ParseHook(payload)
-	if err != nil {
-		return nil, err
-	}
-	s, done, err := recall.Open(ctx, mem, recall.OpenOptions{
-		Open: func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, mem) },
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	text, err := recall.PromptMemories(ctx, s, h.Prompt, cfg.Memories())
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return &hooks.Output{Specific: &hooks.Specific{HookEventName: model.HookUserPromptSubmit, AdditionalContext: recall.CapChars(text, hooks.MaxPromptContextChars)}}, nil
+	open := func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, mem) }
+	return server.PromptContext(ctx, mem, open, payload)
 }

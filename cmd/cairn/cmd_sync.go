@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/cairn-mem/cairn/internal/memsync"
-	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -62,24 +60,4 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 	}
 	ui.SyncText(g.stdout, res, opts.noPush)
 	return serr
-}
-
-// syncPart is the daemon's syncing: a memsync.Loop with the schedule of
-// cairn.yaml's sync section, reporting to the daemon's log.
-func syncPart(g *globals, dir string, log *slog.Logger) server.Part {
-	return server.Part{Name: "sync", Service: &memsync.Loop{
-		Dir:     dir,
-		Options: g.memoryOptions(),
-		Report: func(res *memsync.SyncResult, err error) {
-			if err != nil {
-				log.Warn("sync", "err", err)
-				return
-			}
-			for _, r := range res.Remotes {
-				if r.Merge != "up-to-date" || r.Pushed {
-					log.Info("synced", "remote", r.Remote, "merge", r.Merge, "changes", r.Changes, "conflicts", len(r.Conflicts), "pushed", r.Pushed, "commit", r.Commit)
-				}
-			}
-		},
-	}}
 }

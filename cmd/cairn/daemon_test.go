@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/ui"
+	"github.com/cairn-mem/cairn/internal/client"
 )
 
 // With a daemon running, cairn checkpoint is done by the daemon (its
@@ -24,7 +24,7 @@ func TestCheckpointThroughDaemon(t *testing.T) {
 		t.Fatalf("daemon start: %v\n%s", err, out)
 	}
 	defer cairnProc(p, "", "daemon", "stop").Run()
-	var st ui.DaemonState
+	var st client.DaemonState
 	if err := json.Unmarshal([]byte(ok(t, p, "daemon", "status", "--json")), &st); err != nil || !st.Running || !strings.HasPrefix(st.URL, "http://127.0.0.1:") {
 		t.Fatalf("daemon status = %+v, %v", st, err)
 	}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/doctor"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/ui"
 )
 
 // settingsFixtures are realistic settings files (hooks/testdata).
@@ -216,14 +216,14 @@ func TestDoctor(t *testing.T) {
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
 	}
-	var rep ui.DoctorReport
+	var rep doctor.Report
 	r := cairn(t, p, "", "doctor", "--json")
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rep) != nil || !rep.OK {
 		t.Fatalf("doctor after init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	status := map[string]string{}
 	for _, c := range rep.Checks {
-		if status[c.Name] != ui.CheckFail {
+		if status[c.Name] != doctor.Fail {
 			status[c.Name] = c.Status
 		}
 	}

@@ -5,7 +5,9 @@
 // testdata/transcripts/claude/basic.jsonl), and the hand edit the demo
 // makes to show that cairn finds changes made without it.
 //
-// The demo's steps are cairn's own commands, run and printed by
-// cmd/cairn; this package only builds what they run on, so that the
-// command stays wiring and the sample data lives in one place.
+// It owns the demo's steps too (Run): their titles, the command lines
+// shown, and their order. The steps are cairn's own commands, which
+// cmd/cairn runs for it (Options.Cairn) in the project, so that the
+// command stays wiring and the demo shows exactly what a person would
+// type.
 package demo

@@ -3,21 +3,15 @@ package ui
 import (
 	"fmt"
 	"io"
+
+	"github.com/cairn-mem/cairn/internal/client"
 )
 
-// DaemonState is what the state folder says about a daemon; cairn daemon
-// status --json prints it.
-type DaemonState struct {
-	Running bool   `json:"running"`
-	PID     int    `json:"pid,omitempty"`
-	URL     string `json:"url,omitempty"`
-}
-
 // DaemonJSON writes the daemon's state (cairn daemon status --json).
-func DaemonJSON(w io.Writer, s DaemonState) error { return JSON(w, s) }
+func DaemonJSON(w io.Writer, s client.DaemonState) error { return JSON(w, s) }
 
 // DaemonText says whether the daemon runs, and where.
-func DaemonText(w io.Writer, s DaemonState) error {
+func DaemonText(w io.Writer, s client.DaemonState) error {
 	if !s.Running {
 		_, err := fmt.Fprintln(w, "daemon: not running (start it with cairn daemon start)")
 		return err

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -76,7 +77,7 @@ func TestJSONIndent(t *testing.T) {
 		t.Errorf("LogJSON(nil) = %q", b.String())
 	}
 	b.Reset()
-	if err := DaemonJSON(&b, DaemonState{Running: true, PID: 7, URL: "http://127.0.0.1:1"}); err != nil {
+	if err := DaemonJSON(&b, client.DaemonState{Running: true, PID: 7, URL: "http://127.0.0.1:1"}); err != nil {
 		t.Fatal(err)
 	}
 	want := "{\n  \"running\": true,\n  \"pid\": 7,\n  \"url\": \"http://127.0.0.1:1\"\n}\n"

@@ -1,0 +1,138 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/transcript"
+)
+
+// How long session-start works on the queue when no daemon runs.
+const (
+	// drainBudget is how long session-start works through a backlog the
+	// capture hooks left when no daemon runs; what is left waits for the
+	// next start (or the daemon). Claude Code's timeout for it is
+	// hooks.SessionStartTimeout.
+	drainBudget = 8 * time.Second
+	// drainGrace is how long a job still running at drainBudget may take
+	// before it is cut.
+	drainGrace = 4 * time.Second
+)
+
+// SessionStart is what cairn hook session-start answers for the memory
+// m, given the hook's payload: with no daemon, process what the capture
+// hooks queued; pack the context; queue the session's record. The
+// output (nil when there is nothing to say) is worth printing even with
+// an error, which collects what went wrong on the way.
+func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks.Output, error) {
+	var errs []error
+	// The capture script is not synced (a script from a remote would run
+	// here): it is written from this binary, and put back if it is gone
+	// or was changed.
+	if _, err := hooks.Install(filepath.Join(m.Dir, "hooks")); err != nil {
+		errs = append(errs, err)
+	}
+	h, perr := transcript.ParseHook(payload)
+	if perr != nil {
+		// The context is still worth giving; the session is not recorded.
+		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
+		h = nil
+	}
+	// One look for the daemon, under the hook's deadline: it also makes
+	// the pack.
+	var daemon recall.Searcher
+	var notes []string
+	if c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait); err == nil {
+		daemon = recall.Remote{Client: c}
+	} else {
+		n, err := capture.WorkFor(ctx, m, drainBudget, drainGrace)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		what := "nothing was waiting"
+		if n.Done+n.Failed > 0 {
+			what = fmt.Sprintf("%s processed now", countOf(n.Done+n.Failed, "queued event", "queued events"))
+		}
+		if n.Left {
+			what += ", more left for later"
+		}
+		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
+	}
+	if failed, err := capture.FailedJobs(ctx, m); err == nil && failed > 0 {
+		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
+	}
+
+	var so recall.StartOptions
+	if h != nil {
+		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
+	}
+	text, err := recall.StartPack(ctx, m, daemon, so)
+	if err != nil {
+		errs = append(errs, err)
+	}
+
+	// The session is recorded through the queue, after the pack is made
+	// (so that a new session's pack shows the one before it as the
+	// latest): a commit here would cost more than the rest of the hook.
+	if h != nil {
+		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
+			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
+		}
+	}
+
+	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
+	if text != "" {
+		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
+	}
+	if out.Specific == nil && out.SystemMessage == "" {
+		return nil, errors.Join(errs...)
+	}
+	return out, errors.Join(errs...)
+}
+
+// PromptContext is what cairn hook user-prompt-submit answers for the
+// memory in dir, which open opens: the memories most relevant to the
+// prompt, when cairn.yaml asks for them (nil otherwise).
+func PromptContext(ctx context.Context, dir string, open func(context.Context) (*memory.Memory, error), payload []byte) (*hooks.Output, error) {
+	m, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg := m.Config.Hooks
+	m.Close()
+	if !cfg.PromptContext {
+		return nil, nil
+	}
+	h, err := transcript.ParseHook(payload)
+	if err != nil {
+		return nil, err
+	}
+	s, done, err := recall.Open(ctx, dir, recall.OpenOptions{Open: open})
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	text, err := recall.PromptMemories(ctx, s, h.Prompt, cfg.Memories())
+	if err != nil || text == "" {
+		return nil, err
+	}
+	return &hooks.Output{Specific: &hooks.Specific{HookEventName: model.HookUserPromptSubmit, AdditionalContext: recall.CapChars(text, hooks.MaxPromptContextChars)}}, nil
+}
+
+// countOf is "1 thing" or "N things" (internal/ui's CountOf).
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
