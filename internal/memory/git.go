@@ -90,6 +90,12 @@ func (h History) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) 
 	return m.store.ReadFileAt(ctx, rev, p)
 }
 
+// FileSizeAt returns the size of a file as it was at rev, without
+// reading it.
+func (h History) FileSizeAt(ctx context.Context, rev, p string) (int64, error) {
+	return h.m.store.FileSizeAt(ctx, rev, p)
+}
+
 // Resolve turns a revision (a commit id or prefix, a tag, HEAD, HEAD~N)
 // into a commit id.
 func (h History) Resolve(rev string) (string, error) {
