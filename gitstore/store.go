@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -227,6 +228,29 @@ func (s *Store) ReadFile(p string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", p, ErrNotFound)
 	}
 	return b, err
+}
+
+// ReadFileHead is ReadFile that reads at most n bytes of the file; size
+// is the whole file's.
+func (s *Store) ReadFileHead(p string, n int64) (data []byte, size int64, err error) {
+	clean, err := CleanPath(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := safefile.OpenInRoot(s.dir, clean)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, fmt.Errorf("read %s: %w", p, ErrNotFound)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err = io.ReadAll(io.LimitReader(f, n))
+	return data, max(fi.Size(), int64(len(data))), err
 }
 
 // Remove deletes a repository file from the work tree, and the folders

@@ -116,6 +116,29 @@ func (s *Store) ReadBlob(ctx context.Context, id string) ([]byte, error) {
 	return s.objs.blob(h)
 }
 
+// FileSizeAt returns the size of the file at path p in the commit rev
+// names, from its object's header, without reading the file. The error
+// wraps ErrNotFound when the commit has no such file.
+func (s *Store) FileSizeAt(ctx context.Context, rev, p string) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	h, err := s.objs.resolve(rev)
+	var b plumbing.Hash
+	if err == nil {
+		b, _, err = s.objs.blobAt(h, p)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	if b.IsZero() {
+		return 0, fmt.Errorf("%s at %s: %w", p, short(h), ErrNotFound)
+	}
+	return s.BlobSize(ctx, b.String())
+}
+
 // ReadFileAt returns the content of the file at path p in the commit rev
 // names. The error wraps ErrNotFound when the commit has no such file.
 func (s *Store) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Errors of fetch and push that callers tell apart.
@@ -45,6 +49,13 @@ type Fetched struct {
 // is written, so Fetch does not need the write lock. getenv supplies
 // credentials (see TokenEnv).
 func Fetch(ctx context.Context, s *gitstore.Store, remote string, getenv func(string) string) (*Fetched, error) {
+	return FetchLimit(ctx, s, remote, getenv, 0)
+}
+
+// FetchLimit is Fetch that refuses (ErrTooLarge), before go-git reads it,
+// a pack holding an object larger than maxBlob bytes; 0 is no limit.
+// Nothing is written then.
+func FetchLimit(ctx context.Context, s *gitstore.Store, remote string, getenv func(string) string, maxBlob int64) (*Fetched, error) {
 	r, err := LookupRemote(s, remote)
 	if err != nil {
 		return nil, err
@@ -61,7 +72,10 @@ func Fetch(ctx context.Context, s *gitstore.Store, remote string, getenv func(st
 	}
 	// A repository of its own: the network may take long, and the
 	// Store's must stay usable meanwhile.
-	repo, err := git.PlainOpen(s.Dir())
+	gitDir := filepath.Join(s.Dir(), ".git")
+	st := &limitStorage{Storage: filesystem.NewStorage(osfs.New(gitDir), cache.NewObjectLRUDefault()),
+		max: maxBlob, tmpDir: filepath.Join(gitDir, "objects", "pack")}
+	repo, err := git.Open(st, nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", remote, err)
 	}
@@ -90,6 +104,8 @@ func Fetch(ctx context.Context, s *gitstore.Store, remote string, getenv func(st
 		}
 		f.Empty = true
 		return f, nil
+	case errors.Is(err, ErrTooLarge):
+		return nil, fmt.Errorf("fetch %s (%s): %w", remote, f.URL, err)
 	case errors.As(err, &noMatch):
 		return nil, fmt.Errorf("fetch %s (%s): %w %s (is it a cairn memory?)", remote, f.URL, ErrNoBranch, f.Branch)
 	default:

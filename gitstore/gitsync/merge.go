@@ -18,6 +18,9 @@ import (
 var (
 	ErrUnrelated = errors.New("unrelated histories")
 	ErrHostile   = errors.New("refusing a path from the remote")
+	// ErrTooLarge means the remote brings a file over
+	// MergeOptions.MaxBlobBytes.
+	ErrTooLarge = errors.New("refusing a file from the remote")
 )
 
 // MergeFile is one file that changed differently on both sides of a
@@ -81,6 +84,10 @@ type MergeOptions struct {
 	// would be a fast-forward: for a file whose incoming values need a
 	// look before they are applied (cairn.yaml).
 	Ask func(path string) bool
+	// MaxBlobBytes, when above 0, refuses (ErrTooLarge) a merge that would
+	// bring a file of Theirs larger than this. The size is read from the
+	// object's header, before the file is read.
+	MaxBlobBytes int64
 }
 
 // HooksDir is the top-level folder of the work tree that holds the hook
@@ -190,7 +197,7 @@ func Merge(ctx context.Context, s *gitstore.Store, opts MergeOptions) (*MergeRes
 	}
 
 	w := s.NewObjectWriter(false)
-	m := &treeMerge{ctx: ctx, s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming, ask: opts.Ask}
+	m := &treeMerge{ctx: ctx, s: s, w: w, fn: opts.Merge, check: opts.CheckIncoming, ask: opts.Ask, max: opts.MaxBlobBytes}
 	m.ours = oursTree
 	forward := base == ours || base.IsZero() && !unrelated
 	if forward {
@@ -262,6 +269,7 @@ type treeMerge struct {
 	fn    MergeFunc
 	check func(string, []byte) error
 	ask   func(string) bool
+	max   int64 // MergeOptions.MaxBlobBytes
 
 	ours      plumbing.Hash // our root tree
 	changes   []gitstore.TreeChange
@@ -332,6 +340,22 @@ func (m *treeMerge) blob(h plumbing.Hash) ([]byte, error) {
 		return nil, nil
 	}
 	return m.s.ReadBlob(m.ctx, h.String())
+}
+
+// checkSize refuses a file of Theirs over the limit, from the size in
+// the object's header, so that a huge file is never read.
+func (m *treeMerge) checkSize(p string, e treeEntry) error {
+	if m.max <= 0 || !e.isFile() {
+		return nil
+	}
+	n, err := m.s.BlobSize(m.ctx, e.hash.String())
+	if err != nil {
+		return err
+	}
+	if n > m.max {
+		return fmt.Errorf("%w: %q is %d bytes, more than sync.max_blob_bytes (%d)", ErrTooLarge, p, n, m.max)
+	}
+	return nil
 }
 
 // checkIncoming refuses tree entries from the remote that could write
@@ -476,6 +500,9 @@ func (m *treeMerge) take(p string, from, to treeEntry) error {
 		return m.take(p, treeEntry{mode: filemode.Dir, hash: emptyTreeMarker}, to)
 	}
 	if to.isFile() {
+		if err := m.checkSize(p, to); err != nil {
+			return err
+		}
 		if m.check != nil {
 			data, err := m.blob(to.hash)
 			if err != nil {
@@ -502,6 +529,9 @@ var emptyTreeMarker = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904
 // file merges one file changed on both sides.
 func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
 	mf := MergeFile{Path: p, InBase: eb.present(), InOurs: eo.present(), InTheirs: et.present(), Exists: m.exists}
+	if err := m.checkSize(p, et); err != nil {
+		return err
+	}
 	var err error
 	if mf.Base, err = m.blob(eb.hash); err != nil {
 		return err

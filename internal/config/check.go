@@ -345,6 +345,7 @@ var checks = map[string]func(v any) string{
 	"search.recency_half_life_days": weight,
 	"search.min_similarity":         similarity,
 	"search.context_budget":         nonNegative,
+	"search.max_file_bytes":         sizeLimit,
 	"search.embedder.provider":      oneOf("builtin", "openai-compatible", "openai", "ollama"),
 	"search.embedder.base_url":      httpURL,
 	"search.embedder.model":         plainString,
@@ -369,6 +370,7 @@ var checks = map[string]func(v any) string{
 	"sync.after":                    durationOrDefault,
 	"sync.interval":                 durationOrDefault,
 	"sync.max_backoff":              durationOrDefault,
+	"sync.max_blob_bytes":           sizeLimit,
 }
 
 // The checks of each element of a list, by the list's dotted name.
@@ -398,6 +400,14 @@ var elemChecks = map[string]func(v any) string{
 func nonNegative(v any) string {
 	if n := v.(int); n < 0 {
 		return fmt.Sprintf("%d: want 0 or more (0: the default)", n)
+	}
+	return ""
+}
+
+// sizeLimit is a number of bytes: 0 for the default, else 1 KiB to 1 GiB.
+func sizeLimit(v any) string {
+	if n := v.(int64); n != 0 && (n < MinSizeLimit || n > MaxSizeLimit) {
+		return fmt.Sprintf("%d: want %d (1 KiB) to %d (1 GiB) bytes (0: the default)", n, MinSizeLimit, MaxSizeLimit)
 	}
 	return ""
 }

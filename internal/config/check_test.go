@@ -40,6 +40,13 @@ func TestCheckConfig(t *testing.T) {
 			func(c Config) bool { return c.Summarize.DailyTokens == 0 && c.Summarize.Model == "kept" }},
 		{"negative max tokens", "summarize:\n  max_tokens: -1\n", []string{"line 2: summarize.max_tokens"}, "", nil},
 		{"negative budget", "search:\n  context_budget: -10\n", []string{"line 2: search.context_budget"}, "", func(c Config) bool { return c.Search.ContextBudget == 1500 }},
+		{"size limits", "search:\n  max_file_bytes: 2097152\nsync:\n  max_blob_bytes: 0\n", nil, "",
+			func(c Config) bool { return c.Search.FileLimit() == 2<<20 && c.Sync.BlobLimit() == DefaultMaxBlobBytes }},
+		{"size limits out of range", "search:\n  max_file_bytes: 10\nsync:\n  max_blob_bytes: -1\n",
+			[]string{"line 2: search.max_file_bytes: 10: want 1024", "line 4: sync.max_blob_bytes: -1: want"}, "",
+			func(c Config) bool {
+				return c.Search.FileLimit() == DefaultMaxFileBytes && c.Sync.BlobLimit() == DefaultMaxBlobBytes
+			}},
 		{"chunk range", "search:\n  chunk_tokens: 5\n", []string{"line 2: search.chunk_tokens: 5: want 32 to 8192"}, "", nil},
 		{"weight NaN", "search:\n  weights: {relevance: .nan, recency: .inf}\n", []string{"search.weights.relevance", "search.weights.recency"}, "",
 			func(c Config) bool { return c.Search.Weights == def.Search.Weights }},

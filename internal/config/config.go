@@ -60,6 +60,28 @@ type Search struct {
 	MinSimilarity float64 `yaml:"min_similarity"`
 	// ContextBudget is cairn context's default budget, in tokens.
 	ContextBudget int `yaml:"context_budget"`
+	// MaxFileBytes is the most of one file the index reads and chunks;
+	// the rest of a larger file is not searchable (said once per file).
+	// 0 means DefaultMaxFileBytes.
+	MaxFileBytes int64 `yaml:"max_file_bytes"`
+}
+
+// Size limits' defaults.
+const (
+	DefaultMaxFileBytes = 1 << 20  // search.max_file_bytes: 1 MiB
+	DefaultMaxBlobBytes = 16 << 20 // sync.max_blob_bytes: 16 MiB
+	// MaxSizeLimit bounds both keys: a limit above 1 GiB is no limit.
+	MaxSizeLimit = 1 << 30
+	// MinSizeLimit is the least either key may be set to.
+	MinSizeLimit = 1 << 10
+)
+
+// FileLimit is search.max_file_bytes, with 0 read as the default.
+func (s Search) FileLimit() int64 {
+	if s.MaxFileBytes <= 0 {
+		return DefaultMaxFileBytes
+	}
+	return s.MaxFileBytes
 }
 
 // Embedder chooses what makes the search vectors.
@@ -108,6 +130,8 @@ func Default() Config {
 	s.Embedder.Provider = "builtin"
 	s.Embedder.Timeout = Duration(30 * time.Second)
 	s.ContextBudget = 1500
+	s.MaxFileBytes = DefaultMaxFileBytes
+	c.Sync.MaxBlobBytes = DefaultMaxBlobBytes
 	return c
 }
 

@@ -16,6 +16,19 @@ type Sync struct {
 	// MaxBackoff is the longest wait after failed syncs (offline, a
 	// server down); 0 means 30 minutes.
 	MaxBackoff Duration `yaml:"max_backoff"`
+	// MaxBlobBytes is the largest file a sync takes from a remote: a
+	// fetched history whose merge would bring a bigger one is refused,
+	// naming the path and its size, before the file is read. 0 means
+	// DefaultMaxBlobBytes.
+	MaxBlobBytes int64 `yaml:"max_blob_bytes"`
+}
+
+// BlobLimit is sync.max_blob_bytes, with 0 read as the default.
+func (c Sync) BlobLimit() int64 {
+	if c.MaxBlobBytes <= 0 {
+		return DefaultMaxBlobBytes
+	}
+	return c.MaxBlobBytes
 }
 
 // Enabled reports whether the daemon syncs on its own.

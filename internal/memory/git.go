@@ -84,10 +84,22 @@ func (m *Memory) StatePath(name string) string { return m.store.StatePath(name) 
 // missing file's error matches ErrNoFile.
 func (m *Memory) ReadFile(p string) ([]byte, error) { return m.store.ReadFile(p) }
 
+// ReadFileHead reads at most n bytes of a file of the work tree, never
+// through a link; size is the whole file's.
+func (m *Memory) ReadFileHead(p string, n int64) (data []byte, size int64, err error) {
+	return m.store.ReadFileHead(p, n)
+}
+
 // ReadFileAt reads a file as it was at rev.
 func (h History) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
 	m := h.m
 	return m.store.ReadFileAt(ctx, rev, p)
+}
+
+// FileSizeAt returns the size of a file as it was at rev, without
+// reading it.
+func (h History) FileSizeAt(ctx context.Context, rev, p string) (int64, error) {
+	return h.m.store.FileSizeAt(ctx, rev, p)
 }
 
 // Resolve turns a revision (a commit id or prefix, a tag, HEAD, HEAD~N)

@@ -40,10 +40,11 @@ func (g Git) RemoveRemote(name string) error {
 	return gitsync.RemoveRemote(m.store, name)
 }
 
-// Fetch fetches a remote's branch; getenv supplies credentials.
+// Fetch fetches a remote's branch; getenv supplies credentials. A pack
+// holding an object over sync.max_blob_bytes is refused before it is read.
 func (g Git) Fetch(ctx context.Context, remote string, getenv func(string) string) (*Fetched, error) {
 	m := g.m
-	return gitsync.Fetch(ctx, m.store, remote, getenv)
+	return gitsync.FetchLimit(ctx, m.store, remote, getenv, m.Config.Sync.BlobLimit())
 }
 
 // Push pushes the branch to a remote, never forcing.

@@ -81,7 +81,8 @@ func isConfig(p string) bool { return strings.EqualFold(p, config.File) }
 // money (a paid model, its budget, its retries), runs a program (the
 // claude CLI, the agent hooks), sends data anywhere (a URL, a key's
 // variable, the pushes of the daemon's sync), reads files (transcripts)
-// or lets secrets through (capture.redact.allow). docs/sync.md lists
+// or lets secrets through (capture.redact.allow), and the largest file a
+// sync takes (sync.max_blob_bytes). docs/sync.md lists
 // them.
 var guardedKeys = []struct {
 	key string
@@ -108,6 +109,8 @@ var guardedKeys = []struct {
 	{"sync.after", func(c *config.Config) any { return c.Sync.After }},
 	{"sync.interval", func(c *config.Config) any { return c.Sync.Interval }},
 	{"sync.max_backoff", func(c *config.Config) any { return c.Sync.MaxBackoff }},
+	// A remote that raised it could make the next sync read a huge file.
+	{"sync.max_blob_bytes", func(c *config.Config) any { return c.Sync.BlobLimit() }},
 }
 
 // guardedDiff returns the guarded keys whose values differ between ours

@@ -181,7 +181,8 @@ func syncRemote(ctx context.Context, m *memory.Memory, r memory.Remote, opts Syn
 
 // mergeFetched merges what a fetch brought, under the write lock.
 func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts SyncOptions, rs *RemoteSync) error {
-	if _, err := m.History().ReadFileAt(ctx, f.Tracking, config.File); err != nil {
+	// Its size only: the remote's file may be huge (the merge refuses it).
+	if _, err := m.History().FileSizeAt(ctx, f.Tracking, config.File); err != nil {
 		return fmt.Errorf("sync %s (%s): %w: its %s has no cairn.yaml", f.Remote, f.URL, ErrNotMemory, f.Branch)
 	}
 	unlock, err := m.Lock(ctx)
@@ -207,6 +208,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 		AdoptUnrelated: onlyInit(ctx, m),
 		AllowUnrelated: opts.AllowUnrelated,
 		Ask:            isConfig,
+		MaxBlobBytes:   m.Config.Sync.BlobLimit(),
 		Trailers: []memory.Trailer{
 			{Key: memory.TrailerEvent, Value: "sync"},
 			{Key: TrailerRemote, Value: f.Remote},

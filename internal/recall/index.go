@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/client"
@@ -430,7 +431,11 @@ func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff,
 			gone = append(gone, d.Path)
 			continue
 		}
-		docs = append(docs, document(d.Path, d.New, sessions))
+		data := d.New
+		if limit := x.cfg.FileLimit(); int64(len(data)) > limit {
+			data = capFile(x.m, d.Path, data[:limit], int64(len(data)), limit)
+		}
+		docs = append(docs, document(d.Path, data, sessions))
 	}
 	if len(gone) > 0 {
 		if err := x.ix.Delete(ctx, gone...); err != nil {
@@ -495,7 +500,11 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		j := min(i+putBatch, len(paths))
 		docs := make([]indexer.Document, 0, j-i)
 		for _, p := range paths[i:j] {
-			data, err := x.m.ReadFile(p) // not through a link
+			limit := x.cfg.FileLimit()
+			data, size, err := x.m.ReadFileHead(p, limit) // not through a link
+			if err == nil && size > limit {
+				data = capFile(x.m, p, data, size, limit)
+			}
 			if err != nil {
 				if errors.Is(err, memory.ErrNoFile) || x.m.WarnLink(err) {
 					continue // removed meanwhile, or a folder swapped for a link
@@ -582,6 +591,29 @@ func sessionDir(p string) (dir, id string) {
 		return strings.Join(parts[:4], "/"), parts[3]
 	}
 	return "", ""
+}
+
+// capWarned holds the files capFile has warned about, by memory folder
+// and path: once per file per process.
+var capWarned sync.Map
+
+// capFile returns the first limit bytes of a file of size bytes (head
+// holds them), cut before a character the limit splits, and says once per
+// file per process that the rest is not searchable.
+func capFile(m *memory.Memory, p string, head []byte, size, limit int64) []byte {
+	head = head[:min(int64(len(head)), limit)]
+	for i := len(head) - 1; i >= 0 && i >= len(head)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(head[i]) {
+			if !utf8.FullRune(head[i:]) {
+				head = head[:i]
+			}
+			break
+		}
+	}
+	if _, seen := capWarned.LoadOrStore(m.Dir+"\x00"+p, true); !seen {
+		m.Warn(fmt.Sprintf("%s: %d bytes; only the first %d are searchable (search.max_file_bytes)", p, size, limit))
+	}
+	return head
 }
 
 // document turns a file into what the indexer takes. It never fails: a
