@@ -54,6 +54,7 @@
 //     inbox with not_before set (5 s doubling up to 5 min by default), or,
 //     at MaxAttempts (5), to failed/. The content is rewritten in
 //     processing/ first (temporary file and rename), then moved.
+//   - GiveUp is Fail for a job that can never succeed: to failed/ at once.
 //   - Recover, at start-up, puts jobs held in processing/ for olderThan
 //     (RecoverAfter, 5 min, when other workers may be at work; cairn's
 //     daemon holds a lock that excludes them and passes 0) back with one more
@@ -62,7 +63,7 @@
 //     temporary files.
 //   - Retry moves a failed job back to pending with its attempts and
 //     abandonments reset;
-//     Drop moves it to dropped/. Dropping keeps the job: no job and no
+//     Drop moves it to dropped/ (RetryAll and DropAll do so for every one). Dropping keeps the job: no job and no
 //     dropped file is deleted except by Done.
 //
 // A worker that stops while it holds a job (killed, crashed, the machine

@@ -199,6 +199,10 @@ func (q *Queue) reject(name, id, reason string, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("reject %q: %w", name, err)
 	}
+	if q.onReject != nil {
+		j.State = Failed
+		q.onReject(j)
+	}
 	return errSkip
 }
 

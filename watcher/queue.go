@@ -75,6 +75,10 @@ type QueueOptions struct {
 	Settle time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OnReject, if set, is told of each file dropped into the inbox that
+	// Claim sent straight to failed/ (its record, with the reason in
+	// LastError), so that a run of Claims can count it as a failure.
+	OnReject func(j *Job)
 }
 
 // Queue is the durable file queue. Its methods are safe for concurrent use
@@ -88,6 +92,7 @@ type Queue struct {
 	backoff      func(int) time.Duration
 	settle       time.Duration
 	now          func() time.Time
+	onReject     func(*Job)
 	entropy      io.Reader
 
 	// held are the jobs put back in pending/ without their failure
@@ -124,6 +129,7 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 		backoff:      opts.Backoff,
 		settle:       opts.Settle,
 		now:          opts.Now,
+		onReject:     opts.OnReject,
 		entropy:      &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)},
 		held:         map[string]time.Time{},
 	}
@@ -340,7 +346,14 @@ func (q *Queue) Attachment(j *Job) string {
 // error, and either back to pending, not to be claimed before a backoff
 // delay (NotBefore), or, once it has used MaxAttempts, to failed/. j is
 // updated to what was stored.
-func (q *Queue) Fail(j *Job, cause error) error {
+func (q *Queue) Fail(j *Job, cause error) error { return q.fail(j, cause, false) }
+
+// GiveUp records that the claimed job j failed with cause and can never
+// succeed: it counts the attempt and goes to failed/ at once, without the
+// retries Fail allows. j is updated to what was stored.
+func (q *Queue) GiveUp(j *Job, cause error) error { return q.fail(j, cause, true) }
+
+func (q *Queue) fail(j *Job, cause error, final bool) error {
 	if err := checkID(j.ID); err != nil {
 		return fmt.Errorf("fail: %w", err)
 	}
@@ -362,7 +375,7 @@ func (q *Queue) Fail(j *Job, cause error) error {
 	n.Updated = q.now().UTC()
 	n.NotBefore = time.Time{}
 	dest := Failed
-	if n.Attempts < q.max {
+	if n.Attempts < q.max && !final {
 		dest = Pending
 		n.NotBefore = n.Updated.Add(q.backoff(n.Attempts))
 	}
@@ -669,6 +682,31 @@ func (q *Queue) RetryAll(ctx context.Context) (int, error) {
 			continue
 		}
 		if err := q.Retry(e.id); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// DropAll drops every failed job and returns how many it moved.
+func (q *Queue) DropAll(ctx context.Context) (int, error) {
+	es, err := q.scan(q.dirs[Failed], false)
+	if err != nil {
+		return 0, fmt.Errorf("drop: %w", err)
+	}
+	n := 0
+	for _, e := range es {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		if e.id == "" {
+			continue
+		}
+		if err := q.Drop(e.id); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // retried or dropped by someone else meanwhile
+			}
 			return n, err
 		}
 		n++

@@ -316,7 +316,7 @@ func TestSessionCommand(t *testing.T) {
 		t.Errorf("archived list:\n%s", out)
 	}
 	checkGit(t, p)
-	resume := ok(t, p, "session", "resume", basic)
+	resume := ok(t, p, "session", "resume", "--activate", basic)
 	for _, want := range []string{"# Session " + basic, "Progress: 2 of 5", "`ticket`: OPS-42", "## Summary", "## Last prompts", "Commit it with a short message"} {
 		if !strings.Contains(resume, want) {
 			t.Errorf("resume lacks %q:\n%s", want, resume)

@@ -163,21 +163,27 @@ func newQueueRetryCommand(g *globals) *cobra.Command {
 }
 
 func newQueueDropCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "drop ID...",
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "drop ID... | --all",
 		Short: "Give up on failed jobs (they are kept in .state/queue/dropped/)",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("queue drop needs a job ID")
-			}
-			return nil
-		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if all == (len(args) > 0) {
+				return usagef("queue drop takes job ids or --all")
+			}
 			m, q, err := openQueue(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
 			defer m.Close()
+			if all {
+				n, err := q.DropAll(cmd.Context())
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stdout, "%d job(s) dropped (kept in %s)\n", n, q.Dir(watcher.Dropped))
+				return nil
+			}
 			for _, id := range args {
 				if err := q.Drop(id); err != nil {
 					return queueErr(err)
@@ -187,6 +193,8 @@ func newQueueDropCommand(g *globals) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&all, "all", false, "drop every failed job")
+	return cmd
 }
 
 // queueErr words a queue error about a job that is not where it was

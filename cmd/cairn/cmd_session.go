@@ -133,21 +133,25 @@ func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) er
 }
 
 func newSessionResumeCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var activate bool
+	cmd := &cobra.Command{
 		Use:   "resume ID",
 		Short: "Print a session's context as Markdown, to carry on with it",
 		Long: `Print what an agent needs to carry on with a session: its summary, progress,
 variables, last prompts and the core items that came from it, as Markdown
-under 8,000 characters. A suspended or archived session becomes active
-again (and moves back to sessions/).`,
+under 8,000 characters. Printing changes nothing; with --activate a
+suspended or archived session also becomes active again (and moves back
+to sessions/), in one commit.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSessionResume(cmd.Context(), g, args[0])
+			return runSessionResume(cmd.Context(), g, args[0], activate)
 		},
 	}
+	cmd.Flags().BoolVar(&activate, "activate", false, "make the session active again (a suspended or archived one moves back to sessions/)")
+	return cmd
 }
 
-func runSessionResume(ctx context.Context, g *globals, ref string) error {
+func runSessionResume(ctx context.Context, g *globals, ref string, activate bool) error {
 	m, err := g.open(ctx)
 	if err != nil {
 		return err
@@ -157,8 +161,13 @@ func runSessionResume(ctx context.Context, g *globals, ref string) error {
 	if err != nil {
 		return err
 	}
-	if e.Status != model.StatusActive {
-		if _, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive); err != nil {
+	if activate && e.Status != model.StatusActive {
+		ch, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive)
+		if err != nil {
+			return err
+		}
+		// The context goes to stdout alone; what changed is a note.
+		if err := ui.SessionChangeText(g.stderr, ch, fmt.Sprintf("%s (%s)", model.StatusActive, ch.Session.Dir)); err != nil {
 			return err
 		}
 	}

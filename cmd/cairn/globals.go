@@ -105,7 +105,9 @@ func (g *globals) memoryDir() (string, error) {
 				return c, nil
 			}
 		}
-		return "", fmt.Errorf("CAIRN_DIR=%s: %w", d, memory.ErrNoMemory)
+		// The folder as looked for, absolute: a relative CAIRN_DIR is
+		// taken from the folder commands work in.
+		return "", fmt.Errorf("CAIRN_DIR=%s (%s): %w", d, g.path(d), memory.ErrNoMemory)
 	}
 	return memory.Find(g.dir)
 }

@@ -248,7 +248,7 @@ func TestDoctor(t *testing.T) {
 	os.WriteFile(filepath.Join(mem, "inbox", "junk.bin"), []byte{0, 1, 2}, 0o644)
 	old := time.Now().Add(-time.Minute)
 	os.Chtimes(filepath.Join(mem, "inbox", "junk.bin"), old, old)
-	ok(t, p, "queue", "run")
+	fails(t, p, 1, "binary file", "queue", "run") // a rejected file is a failed job
 	gitc(t, mem, "remote", "add", "backup", filepath.Join(t.TempDir(), "missing.git"))
 	r = cairn(t, p, "", "doctor")
 	if r.code != 1 {

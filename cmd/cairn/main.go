@@ -76,14 +76,19 @@ func run(ctx context.Context, p process, args []string) int {
 	root.SetIn(p.stdin)
 	root.SetOut(p.stdout)
 	root.SetErr(p.stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
 	var ue usageError
 	msg := ui.OneLine(err.Error())
 	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") {
-		fmt.Fprintf(stderr, "cairn: %s\nRun 'cairn --help' for usage.\n", msg)
+		// The help of the command that was misused, not the root's.
+		path := "cairn"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		fmt.Fprintf(stderr, "cairn: %s\nRun '%s --help' for usage.\n", msg, path)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "cairn: %s\n", msg)

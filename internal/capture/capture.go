@@ -135,7 +135,7 @@ func Summarizer(m *memory.Memory, getenv func(string) string) (summarize.Summari
 // written and committed under it.
 func Capture(ctx context.Context, m *memory.Memory, b Batch) (*CaptureResult, error) {
 	if err := memory.CheckSessionID(b.Session); err != nil {
-		return nil, err
+		return nil, permanent(err) // the same id next time
 	}
 	if why := ignored(m, &b); why != "" {
 		return &CaptureResult{Session: b.Session, Skipped: len(b.Events) + len(b.Sidechain), Ignored: why}, nil

@@ -48,10 +48,11 @@ func Cursors(m *memory.Memory) (*watcher.Cursors, error) {
 func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
 	res, err := doJob(ctx, m, q, cursors, j)
 	if err != nil {
-		if IsPermanent(err) && j.Attempts < watcher.DefaultMaxAttempts-1 {
-			j.Attempts = watcher.DefaultMaxAttempts - 1
+		fail := q.Fail
+		if IsPermanent(err) {
+			fail = q.GiveUp // to failed/ now: trying again changes nothing
 		}
-		if ferr := q.Fail(j, err); ferr != nil {
+		if ferr := fail(j, err); ferr != nil {
 			// One line: what failed, then that it stays where it is.
 			return nil, fmt.Errorf("%w (and its failure could not be recorded: %v)", err, ferr)
 		}
@@ -179,12 +180,23 @@ type worker struct {
 	m       *memory.Memory
 	q       *watcher.Queue
 	cursors *watcher.Cursors
+	// rejected are the inbox files Claim sent straight to failed/ since
+	// the last drain: failures of the run as much as a job's.
+	rejected []*watcher.Job
 }
 
 // newWorker opens the queue and the cursors and, as a worker starting up
 // does, puts back what workers that stopped left in processing/
 // (watcher.RecoverAfter): a job held that long, a job file cut short.
 func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions) (*worker, error) {
+	w := &worker{m: m}
+	onReject := opts.OnReject
+	opts.OnReject = func(j *watcher.Job) {
+		w.rejected = append(w.rejected, j)
+		if onReject != nil {
+			onReject(j)
+		}
+	}
 	q, err := Queue(m, opts)
 	if err != nil {
 		return nil, err
@@ -196,12 +208,14 @@ func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions)
 	if _, err := q.Recover(ctx, watcher.RecoverAfter); err != nil && ctx.Err() == nil {
 		m.Warn(err.Error())
 	}
-	return &worker{m: m, q: q, cursors: cursors}, nil
+	w.q, w.cursors = q, cursors
+	return w, nil
 }
 
 func (w *worker) drain(ctx context.Context, max int) (*DrainResult, error) {
 	m, q, cursors := w.m, w.q, w.cursors
 	res := &DrainResult{}
+	defer w.countRejected(res)
 	for max <= 0 || res.Done+res.Failed < max {
 		j, err := q.Claim(ctx)
 		if errors.Is(err, watcher.ErrEmpty) {
@@ -225,4 +239,14 @@ func (w *worker) drain(ctx context.Context, max int) (*DrainResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// countRejected adds the inbox files rejected since the last call to res
+// as failures, each with its reason.
+func (w *worker) countRejected(res *DrainResult) {
+	for _, j := range w.rejected {
+		res.Failed++
+		res.Errors = append(res.Errors, fmt.Errorf("job %s (%s): %s", j.ID, j.Kind, j.LastError))
+	}
+	w.rejected = nil
 }

@@ -709,7 +709,7 @@ func formatStatus(st *client.SessionStatus) string {
 	q := st.Queue
 	fmt.Fprintf(&b, "Queue: %d pending, %d processing, %d failed", q.Pending, q.Processing, q.Failed)
 	if q.Failed > 0 {
-		b.WriteString(" (cairn queue list failed; cairn queue retry)")
+		b.WriteString(" (cairn queue list --state failed; cairn queue retry --all)")
 	}
 	b.WriteString("\n")
 	return b.String()
