@@ -192,7 +192,7 @@ func checkQueue(ctx context.Context, m *memory.Memory, daemon bool, r *Report) {
 	detail := fmt.Sprintf("pending %d, processing %d, failed %d", st.Pending, st.Processing, st.Failed)
 	switch {
 	case st.Failed > 0:
-		r.Add("queue", Fail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list --state failed; after fixing the cause, cairn queue retry")
+		r.Add("queue", Fail, detail+": failed jobs hold captured events that are not in memory", "cairn queue list --state failed; after fixing the cause, cairn queue retry --all (or cairn queue drop --all)")
 	case st.Pending+st.Processing > 0 && st.OldestAge > StaleBacklog && daemon:
 		r.Add("queue", Fail, fmt.Sprintf("%s, the oldest waiting %s although the daemon runs", detail, st.OldestAge.Round(time.Second)), "see .cairn/.state/daemon.log; cairn daemon stop && cairn daemon start")
 	case st.Pending+st.Processing > 0 && st.OldestAge > StaleBacklog:
