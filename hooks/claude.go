@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -171,66 +172,10 @@ func (c Claude) excludeBackups(res *ClaudeResult) error {
 		if r, err := filepath.Rel(c.Project, e.Backup); err != nil || !filepath.IsLocal(r) {
 			continue
 		}
-		_, err := ExcludeFromGit(c.Project, "*"+BackupSuffix, "# cairn's copies of the files it changed (cairn init --claude)")
+		_, err := codegit.Exclude(c.Project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init --claude)")
 		return err
 	}
 	return nil
-}
-
-// ExcludeFromGit adds pattern to the .git/info/exclude of the project's
-// repository (its common folder, for a worktree), which is never
-// committed, so that the user's tracked files (.gitignore included) stay
-// untouched. comment goes on the line before. Nothing changes when the
-// project is no git repository or the line is there; it returns the file
-// it changed. internal/memory keeps .cairn/ out the same way.
-func ExcludeFromGit(project, pattern, comment string) (string, error) {
-	gitDir := filepath.Join(project, ".git")
-	fi, err := os.Stat(gitDir)
-	if err != nil {
-		return "", nil // not a git repository: nothing to keep out of
-	}
-	if !fi.IsDir() {
-		b, err := os.ReadFile(gitDir)
-		if err != nil {
-			return "", nil
-		}
-		d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-		if !ok {
-			return "", nil
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(project, d)
-		}
-		gitDir = d
-		if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
-			cd := strings.TrimSpace(string(c))
-			if !filepath.IsAbs(cd) {
-				cd = filepath.Join(d, cd)
-			}
-			gitDir = cd
-		}
-	}
-	name := filepath.Join(gitDir, "info", "exclude")
-	b, err := os.ReadFile(name)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("read %s: %w", name, err)
-	}
-	for l := range strings.Lines(string(b)) {
-		if strings.TrimSpace(l) == pattern {
-			return "", nil
-		}
-	}
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		b = append(b, '\n')
-	}
-	b = append(b, comment+"\n"+pattern+"\n"...)
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return "", err
-	}
-	if err := safefile.Write(name, b, 0o644); err != nil {
-		return "", err
-	}
-	return name, nil
 }
 
 // SelfCommand is how a hook command names this cairn binary: "cairn"

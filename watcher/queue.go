@@ -669,31 +669,20 @@ func (q *Queue) Retry(id string) error {
 
 // RetryAll retries every failed job and returns how many it moved.
 func (q *Queue) RetryAll(ctx context.Context) (int, error) {
-	es, err := q.scan(q.dirs[Failed], false)
-	if err != nil {
-		return 0, fmt.Errorf("retry: %w", err)
-	}
-	n := 0
-	for _, e := range es {
-		if err := ctx.Err(); err != nil {
-			return n, err
-		}
-		if e.id == "" {
-			continue
-		}
-		if err := q.Retry(e.id); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+	return q.eachFailed(ctx, "retry", q.Retry)
 }
 
 // DropAll drops every failed job and returns how many it moved.
 func (q *Queue) DropAll(ctx context.Context) (int, error) {
+	return q.eachFailed(ctx, "drop", q.Drop)
+}
+
+// eachFailed calls fn with the id of every failed job. A job that another
+// process retried or dropped meanwhile is passed over.
+func (q *Queue) eachFailed(ctx context.Context, what string, fn func(id string) error) (int, error) {
 	es, err := q.scan(q.dirs[Failed], false)
 	if err != nil {
-		return 0, fmt.Errorf("drop: %w", err)
+		return 0, fmt.Errorf("%s: %w", what, err)
 	}
 	n := 0
 	for _, e := range es {
@@ -703,9 +692,9 @@ func (q *Queue) DropAll(ctx context.Context) (int, error) {
 		if e.id == "" {
 			continue
 		}
-		if err := q.Drop(e.id); err != nil {
+		if err := fn(e.id); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				continue // retried or dropped by someone else meanwhile
+				continue
 			}
 			return n, err
 		}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/gitstore/codegit"
 	"github.com/cairn-mem/cairn/gitstore/gitsync"
+	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 )
 

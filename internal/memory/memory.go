@@ -16,10 +16,9 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/gitstore/codegit"
+	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // DirName is the memory repository's folder inside a project.
@@ -229,51 +228,8 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 // .git/info/exclude, which is never committed, so the user's tracked files
 // (.gitignore included) stay untouched. It returns the file it changed.
 func excludeFromProject(project string) (string, error) {
-	gitDir := filepath.Join(project, ".git")
-	fi, err := os.Stat(gitDir)
-	if err != nil {
-		return "", nil // not a git repository: nothing to keep out of
-	}
-	if !fi.IsDir() {
-		b, err := os.ReadFile(gitDir)
-		if err != nil {
-			return "", nil
-		}
-		d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-		if !ok {
-			return "", nil
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(project, d)
-		}
-		gitDir = d
-		if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
-			cd := strings.TrimSpace(string(c))
-			if !filepath.IsAbs(cd) {
-				cd = filepath.Join(d, cd)
-			}
-			gitDir = cd
-		}
-	}
-	name := filepath.Join(gitDir, "info", "exclude")
-	b, err := os.ReadFile(name)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("read %s: %w", name, err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		switch strings.TrimSpace(l) {
-		case "/.cairn/", "/.cairn", ".cairn/", ".cairn":
-			return "", nil
-		}
-	}
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		b = append(b, '\n')
-	}
-	b = append(b, "# cairn's agent memory is a git repository of its own\n/.cairn/\n"...)
-	if err := safefile.Write(name, b, 0o644); err != nil {
-		return "", err
-	}
-	return name, nil
+	return codegit.Exclude(project, []string{"/.cairn/", "/.cairn", ".cairn/", ".cairn"},
+		"# cairn's agent memory is a git repository of its own")
 }
 
 // PathArg turns a path given by the user into a repository path. Like git,
