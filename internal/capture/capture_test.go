@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/memorytest"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -23,28 +24,9 @@ const fixtures = "../../testdata/transcripts"
 
 // testMemory makes a memory in a new project, with a home folder of its
 // own (for the transcript globs).
-func testMemory(t testing.TB) *memory.Memory {
-	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
-		Identity: memory.Identity{Name: "test", Email: "test@example.com"},
-		Warn:     func(s string) { t.Log("warn: " + s) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	return m
-}
+func testMemory(t testing.TB) *memory.Memory { return memorytest.New(t) }
 
-func headOf(t testing.TB, m *memory.Memory) string {
-	t.Helper()
-	h, err := m.History().Resolve("HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
+func headOf(t testing.TB, m *memory.Memory) string { return memorytest.Head(t, m) }
 
 func readRepo(t testing.TB, m *memory.Memory, p string) string {
 	t.Helper()
