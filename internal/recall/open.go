@@ -77,6 +77,8 @@ func openLocal(ctx context.Context, state string, opts OpenOptions) (s Searcher,
 		return ContextOnly{M: m, Why: why, warned: true}, func() { m.Close() }, nil
 	}
 	deadline := time.Now().Add(opts.IndexWait)
+	withdraw, asked := func() {}, false
+	defer func() { withdraw() }()
 	for {
 		x, err := OpenIndex(ctx, m, IndexOptions{Progress: opts.Progress})
 		if err == nil {
@@ -90,7 +92,11 @@ func openLocal(ctx context.Context, state string, opts OpenOptions) (s Searcher,
 			return nil, nil, err
 		}
 		// Another process has the index: a command that will soon be
-		// done, or a daemon starting up.
+		// done, an MCP server between calls (asked to let go), or a
+		// daemon starting up.
+		if !asked {
+			withdraw, asked = askRelease(m), true
+		}
 		if c, err := client.Discover(ctx, state, opts.DaemonWait); err == nil {
 			m.Close()
 			return Remote{Client: c}, func() {}, nil

@@ -67,6 +67,26 @@ type MCP struct {
 	users  int
 	idle   *time.Timer
 	queue  *watcher.Queue
+	// unwatch stops listening for other processes' requests for the
+	// index (recall.OnRelease) once it is closed here.
+	unwatch func()
+}
+
+// closeIndex closes the index opened here; s.mu is held.
+func (s *MCP) closeIndex() error {
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	if s.unwatch != nil {
+		s.unwatch()
+		s.unwatch = nil
+	}
+	if s.x == nil {
+		return nil
+	}
+	err := s.x.Close()
+	s.x = nil
+	return err
 }
 
 // Server returns an MCP server with the tools.
@@ -106,15 +126,7 @@ func (s *MCP) Run(ctx context.Context, t mcp.Transport) error {
 func (s *MCP) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	if s.x != nil {
-		err := s.x.Close()
-		s.x = nil
-		return err
-	}
-	return nil
+	return s.closeIndex()
 }
 
 func (s *MCP) stateDir() string {
@@ -194,11 +206,7 @@ func (s *MCP) letGo() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.x != nil && s.users == 0 {
-		if s.idle != nil {
-			s.idle.Stop()
-		}
-		s.x.Close()
-		s.x = nil
+		s.closeIndex()
 	}
 }
 
@@ -229,6 +237,11 @@ func (s *MCP) index(ctx context.Context) (*recall.Index, func(), error) {
 			return nil, nil, err
 		}
 		s.x = x
+		// Another reader that finds the index held asks for it: let it
+		// go when no call here is using it, rather than at IndexIdle.
+		wctx, cancel := context.WithCancel(context.Background())
+		s.unwatch = cancel
+		go recall.OnRelease(wctx, s.Mem, s.letGo)
 	}
 	if s.idle != nil {
 		s.idle.Stop()
@@ -250,8 +263,7 @@ func (s *MCP) index(ctx context.Context) (*recall.Index, func(), error) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if s.users == 0 && s.x == x {
-				x.Close()
-				s.x = nil
+				s.closeIndex()
 			}
 		})
 	}, nil

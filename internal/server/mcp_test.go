@@ -386,3 +386,40 @@ func TestCheckpointTagNothingToCommit(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12, item 19: a reader that finds the index held by an MCP server
+// between calls asks for it, and the server lets it go at once instead of
+// after IndexIdle: readers never wait behind an idle reader.
+func TestReaderDoesNotWaitBehindIdleMCP(t *testing.T) {
+	m := newMemory(t)
+	defer m.Close()
+	ctx := context.Background()
+	s := &MCP{Mem: m, IndexIdle: time.Hour}
+	cs := connectMCP(t, s)
+	out := toolOK(t, cs, "remember", map[string]any{"text": "The queue is PostgreSQL", "kind": "decision"})
+	id := strings.Fields(out[strings.Index(out, "id=")+3:])[0]
+	toolOK(t, cs, "search", map[string]any{"query": "queue"}, "id="+id)
+	s.mu.Lock()
+	held := s.x != nil
+	s.mu.Unlock()
+	if !held {
+		t.Fatal("the MCP server does not hold the index after a search")
+	}
+
+	// Another reader, as cairn search or the prompt hook opens it. With
+	// an hour to wait, it gets the index only if the server lets go.
+	r, done, err := recall.Open(ctx, m.Dir, recall.OpenOptions{
+		Open:      func(ctx context.Context) (*memory.Memory, error) { return memory.Open(ctx, m.Dir, memory.Options{}) },
+		IndexWait: time.Hour,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Search(ctx, "queue", recall.SearchOptions{})
+	done()
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("search of the other reader: %v, %+v", err, res)
+	}
+	// And the server opens it again at its next call.
+	toolOK(t, cs, "search", map[string]any{"query": "postgresql"}, "id="+id)
+}
