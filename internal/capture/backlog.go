@@ -3,10 +3,13 @@ package capture
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -75,4 +78,40 @@ func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
 		return 0, err
 	}
 	return st.Failed, nil
+}
+
+// CatchUpEnded captures what the transcripts of live sessions other than
+// except hold past their capture point, as a catch-up of an idle file
+// (final: the last turn is taken too). A session start without a daemon
+// calls it: an agent that exits at once (claude -p) can end the hooks of
+// its last turn before they write, and without a daemon nobody else
+// would look at that transcript again. It stops at ctx's deadline and
+// says how many transcripts it caught up.
+func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, error) {
+	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, e := range list {
+		if e.ID == except {
+			continue
+		}
+		for _, src := range e.Sources {
+			if ctx.Err() != nil {
+				return n, errors.Join(errs...)
+			}
+			fi, err := os.Stat(src.Path)
+			if src.Path == "" || err != nil || !fi.Mode().IsRegular() || fi.Size() <= src.Offset {
+				continue
+			}
+			if _, err := CatchUpTranscript(ctx, m, src.Path, true); err != nil {
+				errs = append(errs, fmt.Errorf("catch up %s: %w", src.Path, err))
+				continue
+			}
+			n++
+		}
+	}
+	return n, errors.Join(errs...)
 }

@@ -751,3 +751,29 @@ func TestCaptureUnknownHook(t *testing.T) {
 		t.Errorf("no event name: %v, want a permanent error", err)
 	}
 }
+
+// A session whose last hooks never wrote (the agent exited first) has its
+// transcript's end caught up by the next session start without a daemon:
+// the held-back last turn and a summary, once.
+func TestCatchUpEnded(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	tp := followedTranscript(t, m, basicFixture(t))
+	if r, err := CatchUpTranscript(ctx, m, tp, false); err != nil || r.Segments != 0 {
+		t.Fatalf("busy catch-up: %+v, %v", r, err)
+	}
+	if n, err := CatchUpEnded(ctx, m, basicID); err != nil || n != 0 {
+		t.Errorf("the starting session itself is left alone: %d, %v", n, err)
+	}
+	n, err := CatchUpEnded(ctx, m, "another-session")
+	if err != nil || n != 1 {
+		t.Fatalf("CatchUpEnded: %d, %v", n, err)
+	}
+	e, err := m.Sessions().Get(ctx, basicID)
+	if err != nil || e.Summarized.Segments != 1 {
+		t.Fatalf("session after: %+v, %v", e, err)
+	}
+	if n, err := CatchUpEnded(ctx, m, "another-session"); err != nil || n != 0 {
+		t.Errorf("again: %d, %v", n, err)
+	}
+}

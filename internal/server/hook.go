@@ -27,6 +27,9 @@ const (
 	// drainGrace is how long a job still running at drainBudget may take
 	// before it is cut.
 	drainGrace = 4 * time.Second
+	// endedBudget is how long it then catches up the transcripts of
+	// sessions whose last hooks never wrote (capture.CatchUpEnded).
+	endedBudget = 4 * time.Second
 )
 
 // SessionStart is what cairn hook session-start answers for the memory
@@ -58,6 +61,19 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 		n, err := capture.WorkFor(ctx, m, drainBudget, drainGrace)
 		if err != nil {
 			errs = append(errs, err)
+		}
+		// Transcripts of sessions whose last hooks never wrote (an agent
+		// that exits at once ends them): their end is caught up here.
+		if !n.Left {
+			except := ""
+			if h != nil {
+				except = h.SessionID
+			}
+			cctx, cancel := context.WithTimeout(ctx, endedBudget)
+			if _, err := capture.CatchUpEnded(cctx, m, except); err != nil && cctx.Err() == nil {
+				errs = append(errs, err)
+			}
+			cancel()
 		}
 		what := "nothing was waiting"
 		if n.Done+n.Failed > 0 {
