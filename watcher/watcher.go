@@ -389,8 +389,14 @@ func (w *Watcher) event(ev fsnotify.Event) {
 		// seen when it comes back.
 		delete(w.watched, name)
 		for _, p := range w.patterns {
-			if a := p.anchor(); !w.watched[a] {
-				w.walk(a, func(path string) { w.deb.add(path, now) })
+			// The anchor can go too between finding it and watching it
+			// (a whole tree being removed): then look again, from what is
+			// left, or no event would ever say the folder came back.
+			for range 16 {
+				a := p.anchor()
+				if w.watched[a] || w.walk(a, func(path string) { w.deb.add(path, now) }) {
+					break
+				}
 			}
 		}
 		return
@@ -411,18 +417,20 @@ func (w *Watcher) event(ev fsnotify.Event) {
 // walk watches dir and the folders under it that may hold transcripts, and
 // calls found for each transcript in them. The watch is added before the
 // folder is read, so that a file is either in the listing or in an event.
-func (w *Watcher) walk(dir string, found func(path string)) {
+// It reports false when dir could not be watched: it is gone.
+func (w *Watcher) walk(dir string, found func(path string)) bool {
 	if err := w.fsw.Add(dir); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.log.Warn("watcher: cannot watch a folder", "dir", dir, "err", err)
+			return true // there, but unwatchable: looking again will not help
 		}
-		return
+		return false
 	}
 	w.watched[dir] = true
 	es, err := os.ReadDir(dir)
 	if err != nil {
 		w.log.Warn("watcher: cannot list a folder", "dir", dir, "err", err)
-		return
+		return true
 	}
 	for _, e := range es {
 		p := filepath.Join(dir, e.Name())
@@ -435,6 +443,7 @@ func (w *Watcher) walk(dir string, found func(path string)) {
 			found(p)
 		}
 	}
+	return true
 }
 
 // rescan watches every folder that may hold transcripts and reads every

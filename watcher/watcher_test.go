@@ -86,10 +86,16 @@ func (h *harness) stop() {
 		if err != nil {
 			h.t.Errorf("Serve: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		h.t.Fatal("Serve did not return after its context was cancelled")
 	}
 }
+
+// patience is how long a test waits for what must come (a delta, a
+// rescan, the end of Serve). It bounds a failing test, not the speed of a
+// passing one: CI runs the packages' tests side by side on two cores, and
+// a watcher starved for seconds there still works.
+const patience = 30 * time.Second
 
 // next returns the next delta.
 func (h *harness) next() Delta {
@@ -97,8 +103,8 @@ func (h *harness) next() Delta {
 	select {
 	case d := <-h.deltas:
 		return d
-	case <-time.After(5 * time.Second):
-		h.t.Fatal("no delta within 5 s")
+	case <-time.After(patience):
+		h.t.Fatalf("no delta within %s", patience)
 	}
 	return Delta{}
 }
@@ -494,7 +500,7 @@ func TestWatchOverflow(t *testing.T) {
 		at[d.Path] = d.To
 	}
 	// The deltas may come from the events before the overflow is read.
-	for deadline := time.Now().Add(5 * time.Second); h.w.rescans.Load() <= before && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(patience); h.w.rescans.Load() <= before && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if r := h.w.rescans.Load(); r <= before {
@@ -565,7 +571,7 @@ func TestWatchInbox(t *testing.T) {
 	}
 	select {
 	case <-h.inbox:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("not told of a new job")
 	}
 }
