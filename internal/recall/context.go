@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/docs"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"gopkg.in/yaml.v3"
@@ -204,8 +205,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	var sessionHeading string
 	if current != "" {
-		_, sid := sessionDir(current + "/x")
-		sessionHeading = fmt.Sprintf("## Session %s (%s)", shortID(sid), which)
+		_, sid := docs.SessionDir(current + "/x")
+		sessionHeading = fmt.Sprintf("## Session %s (%s)", memory.ShortSession(sid), which)
 		if b := sessionStateBlock(m, current); b != nil {
 			blocks = append(blocks, b)
 		}
@@ -231,7 +232,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	} else if strings.TrimSpace(opts.Query) == "" {
 		relatedHeading = "## Recent sessions"
 		for _, dir := range recentSessions(m, current, 3) {
-			_, sid := sessionDir(dir + "/x")
+			_, sid := docs.SessionDir(dir + "/x")
 			if b := sessionSummaryBlock(m, dir, sid); b != nil && !seen[b.path] {
 				b.section = secRelated
 				seen[b.path] = true
@@ -469,7 +470,7 @@ func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreIt
 			}
 			for _, d := range diffs {
 				delete(byPath, d.Path)
-				if d.Action != memory.Deleted && d.New != nil && indexable(d.Path) {
+				if d.Action != memory.Deleted && d.New != nil && docs.Indexable(d.Path) {
 					byPath[d.Path] = quickMeta(d.Path, d.New)
 				}
 			}
@@ -491,7 +492,7 @@ func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreIt
 			}
 			return nil
 		}
-		if !indexable(p) {
+		if !docs.Indexable(p) {
 			return nil
 		}
 		data, err := readMemory(m, p)
@@ -717,7 +718,7 @@ func hitBlock(h SearchHit) *block {
 		meta = append(meta, h.Kind)
 	}
 	if h.Session != "" {
-		meta = append(meta, "session "+shortID(h.Session))
+		meta = append(meta, "session "+memory.ShortSession(h.Session))
 	}
 	if h.Created != nil {
 		meta = append(meta, h.Created.Format(time.DateOnly))
@@ -839,9 +840,9 @@ func sessionStateBlock(m *memory.Memory, dir string) *block {
 		return nil
 	}
 	all := b.String()
-	_, sid := sessionDir(dir + "/x")
+	_, sid := docs.SessionDir(dir + "/x")
 	p := dir + "/session.yaml"
-	bl := &block{section: secSession, id: p, path: p, title: "State of session " + shortID(sid)}
+	bl := &block{section: secSession, id: p, path: p, title: "State of session " + memory.ShortSession(sid)}
 	bl.render = func(room int) { bl.set(cutLines(all, room)) }
 	bl.render(blockCap[secSession] / 2)
 	return bl
@@ -912,7 +913,7 @@ func sessionRecentBlock(m *memory.Memory, dir, sid string) *block {
 	}
 	// The turns are in transcript.md too: that is where to read more.
 	p := dir + "/" + model.TranscriptFile
-	bl := &block{section: secSession, id: p, path: p, title: "Latest turns of session " + shortID(sid)}
+	bl := &block{section: secSession, id: p, path: p, title: "Latest turns of session " + memory.ShortSession(sid)}
 	bl.render = func(room int) {
 		head := func(older int) string {
 			if older == 0 {
@@ -1002,7 +1003,7 @@ func sessionSummaryBlock(m *memory.Memory, dir, sid string) *block {
 		b.WriteString(line)
 	}
 	all := strings.TrimSpace(b.String())
-	bl := &block{section: secSession, id: p, path: p, title: "Summary of session " + shortID(sid)}
+	bl := &block{section: secSession, id: p, path: p, title: "Summary of session " + memory.ShortSession(sid)}
 	bl.render = func(room int) {
 		if room < 2*minBlockTokens {
 			bl.set("")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,8 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/safefile"
-	"gopkg.in/yaml.v3"
+	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
 // indexDir is the search index's folder inside the state folder.
@@ -420,11 +418,11 @@ func (x *Index) generation() int {
 // apply re-indexes the files of diffs and records head.
 func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff, progress func(done, total int)) error {
 	var gone []string
-	var docs []indexer.Document
-	sessions := newSessionTimes(x.m.Dir)
+	var batch []indexer.Document
+	sessions := docs.NewTimes(x.m.Dir)
 	for i := range diffs {
 		d := &diffs[i]
-		if !indexable(d.Path) {
+		if !docs.Indexable(d.Path) {
 			continue
 		}
 		if d.Action == memory.Deleted || d.New == nil {
@@ -435,31 +433,31 @@ func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff,
 		if limit := x.cfg.FileLimit(); int64(len(data)) > limit {
 			data = capFile(x.m, d.Path, data[:limit], int64(len(data)), limit)
 		}
-		docs = append(docs, document(d.Path, data, sessions))
+		batch = append(batch, docs.Document(d.Path, data, sessions))
 	}
 	if len(gone) > 0 {
 		if err := x.ix.Delete(ctx, gone...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 	}
-	if err := x.put(ctx, docs, progress); err != nil {
+	if err := x.put(ctx, batch, progress); err != nil {
 		return err
 	}
 	return x.ix.SetVersion(ctx, head)
 }
 
-// put indexes docs in batches, reporting progress when there are many.
-func (x *Index) put(ctx context.Context, docs []indexer.Document, progress func(done, total int)) error {
-	if len(docs) <= putBatch {
+// put indexes the documents in batches of putBatch, reporting progress when there are many.
+func (x *Index) put(ctx context.Context, batch []indexer.Document, progress func(done, total int)) error {
+	if len(batch) <= putBatch {
 		progress = nil
 	}
-	for i := 0; i < len(docs); i += putBatch {
-		j := min(i+putBatch, len(docs))
-		if err := x.ix.Put(ctx, docs[i:j]...); err != nil {
+	for i := 0; i < len(batch); i += putBatch {
+		j := min(i+putBatch, len(batch))
+		if err := x.ix.Put(ctx, batch[i:j]...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 		if progress != nil {
-			progress(j, len(docs))
+			progress(j, len(batch))
 		}
 	}
 	return nil
@@ -492,13 +490,13 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	case len(paths) > 0:
 		x.m.Warn(fmt.Sprintf("building the search index from %d files", len(paths)))
 	}
-	sessions := newSessionTimes(x.m.Dir)
+	sessions := docs.NewTimes(x.m.Dir)
 	if progress != nil {
 		progress(0, len(paths))
 	}
 	for i := 0; i < len(paths); i += putBatch {
 		j := min(i+putBatch, len(paths))
-		docs := make([]indexer.Document, 0, j-i)
+		batch := make([]indexer.Document, 0, j-i)
 		for _, p := range paths[i:j] {
 			limit := x.cfg.FileLimit()
 			data, size, err := x.m.ReadFileHead(p, limit) // not through a link
@@ -511,9 +509,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 				}
 				return fmt.Errorf("search index: %w", err)
 			}
-			docs = append(docs, document(p, data, sessions))
+			batch = append(batch, docs.Document(p, data, sessions))
 		}
-		if err := x.ix.Put(ctx, docs...); err != nil {
+		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 		if progress != nil {
@@ -536,7 +534,7 @@ func indexablePaths(ctx context.Context, m *memory.Memory) ([]string, error) {
 				}
 				return nil
 			}
-			if indexable(p) && d.Type().IsRegular() {
+			if docs.Indexable(p) && d.Type().IsRegular() {
 				paths = append(paths, p)
 			}
 			return nil
@@ -547,50 +545,6 @@ func indexablePaths(ctx context.Context, m *memory.Memory) ([]string, error) {
 	}
 	sort.Strings(paths)
 	return paths, nil
-}
-
-// indexable reports whether a repository path belongs in the index:
-// Markdown files under core/, sessions/ and archive/ whose names do not
-// start with a dot (editors' and cairn's temporary files).
-func indexable(p string) bool {
-	if !strings.HasSuffix(p, ".md") {
-		return false
-	}
-	first, _, _ := strings.Cut(p, "/")
-	if first != "core" && first != "sessions" && first != "archive" {
-		return false
-	}
-	for _, part := range strings.Split(p, "/") {
-		if strings.HasPrefix(part, ".") {
-			return false
-		}
-	}
-	return true
-}
-
-// Session files: their kind, the title they are given and their
-// importance (transcripts are the noisiest, summaries the densest).
-var sessionFiles = map[string]struct {
-	kind, label string
-	importance  float64
-}{
-	"summary.md":      {"summary", "Summary", 0.6},
-	"observations.md": {"observation", "Observations", 0.4},
-	"prompts.md":      {"prompt", "Prompts", 0.4},
-	"transcript.md":   {"transcript", "Transcript", 0.3},
-}
-
-// sessionDir returns the session folder a path is in ("" if none) and
-// the session's id: sessions/<id>/... or archive/<yyyy>/<mm>/<id>/...
-func sessionDir(p string) (dir, id string) {
-	parts := strings.Split(p, "/")
-	switch {
-	case parts[0] == "sessions" && len(parts) >= 3:
-		return strings.Join(parts[:2], "/"), parts[1]
-	case parts[0] == "archive" && len(parts) >= 5:
-		return strings.Join(parts[:4], "/"), parts[3]
-	}
-	return "", ""
 }
 
 // capWarned holds the files capFile has warned about, by memory folder
@@ -614,125 +568,6 @@ func capFile(m *memory.Memory, p string, head []byte, size, limit int64) []byte 
 		m.Warn(fmt.Sprintf("%s: %d bytes; only the first %d are searchable (search.max_file_bytes)", p, size, limit))
 	}
 	return head
-}
-
-// document turns a file into what the indexer takes. It never fails: a
-// file whose front matter does not parse is indexed as plain text.
-func document(p string, data []byte, sessions *sessionTimes) indexer.Document {
-	text := strings.TrimPrefix(string(data), "\uFEFF")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	base := path.Base(p)
-	sdir, sid := sessionDir(p)
-	doc := indexer.Document{Path: p, Layer: string(model.LayerOf(p)), Session: sid, Importance: model.DefaultImportance, Body: text, FirstLine: 1}
-
-	// The body starts after the front matter, if there is one.
-	front := false
-	if first, rest, ok := strings.Cut(text, "\n"); ok && model.IsDelimiter(first) {
-		if _, body, end, ok := model.CutFrontMatter(rest); ok {
-			doc.Body, doc.FirstLine, front = body, end+1, true
-		}
-	}
-	it, err := model.Parse(p, data)
-	switch {
-	case err == nil && front:
-		doc.Title, doc.Kind, doc.Tags = it.Title, string(it.Kind), it.Tags
-		doc.Created, doc.Updated, doc.Importance = it.Created, it.Updated, it.Importance
-		if doc.Session == "" {
-			doc.Session = it.Session
-		}
-	case err == nil:
-		doc.Title, doc.Created, doc.Updated = it.Title, it.Created, it.Updated
-	default:
-		// Broken front matter: all of the file is text.
-		doc.Body, doc.FirstLine = text, 1
-		name, _, _ := strings.Cut(strings.TrimSuffix(base, ".md"), "--")
-		doc.Title = strings.ReplaceAll(name, "-", " ")
-	}
-	if sf, ok := sessionFiles[base]; ok && sdir != "" {
-		if !front || err != nil {
-			doc.Kind, doc.Importance = sf.kind, sf.importance
-			doc.Title = sf.label + " of session " + shortID(sid)
-		}
-	}
-	if doc.Kind == "" {
-		doc.Kind = string(model.Note)
-		if parts := strings.Split(p, "/"); parts[0] == "core" && len(parts) > 2 {
-			if k, err := model.ParseKind(parts[1]); err == nil {
-				doc.Kind = string(k)
-			}
-		}
-	}
-	if doc.Title == "" {
-		doc.Title = strings.TrimSuffix(base, ".md")
-	}
-	if doc.Created.IsZero() && sdir != "" {
-		doc.Created, doc.Updated = sessions.get(sdir)
-	}
-	return doc
-}
-
-// shortID shortens a session id for titles, as commit subjects do.
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
-
-// sessionTimes reads when sessions started and were last updated from
-// their session.yaml, once per session; an archived session without one
-// is dated by its archive folder's month.
-type sessionTimes struct {
-	root string
-	seen map[string][2]time.Time
-}
-
-func newSessionTimes(root string) *sessionTimes {
-	return &sessionTimes{root: root, seen: make(map[string][2]time.Time)}
-}
-
-// Keys session.yaml may use for its times, in order of preference.
-var (
-	startKeys  = []string{"started", "created", "start", "started_at", "created_at"}
-	updateKeys = []string{"updated", "last_activity", "ended", "updated_at", "ended_at"}
-)
-
-func (s *sessionTimes) get(dir string) (created, updated time.Time) {
-	if t, ok := s.seen[dir]; ok {
-		return t[0], t[1]
-	}
-	if b, err := safefile.ReadInRoot(s.root, dir+"/session.yaml"); err == nil { // not through a link
-		var meta map[string]any
-		if yaml.Unmarshal(b, &meta) == nil {
-			created, updated = timeKey(meta, startKeys), timeKey(meta, updateKeys)
-		}
-	}
-	if created.IsZero() {
-		// archive/<yyyy>/<mm>/<id>
-		var y, mo int
-		if _, err := fmt.Sscanf(dir, "archive/%d/%d/", &y, &mo); err == nil && y > 1970 && mo >= 1 && mo <= 12 {
-			created = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-		}
-	}
-	if updated.IsZero() {
-		updated = created
-	}
-	s.seen[dir] = [2]time.Time{created, updated}
-	return created, updated
-}
-
-func timeKey(meta map[string]any, keys []string) time.Time {
-	for _, k := range keys {
-		switch v := meta[k].(type) {
-		case time.Time:
-			return v.UTC()
-		case string:
-			if t, err := model.ParseTimestamp(v); err == nil {
-				return t
-			}
-		}
-	}
-	return time.Time{}
 }
 
 // afterCheckpoint re-indexes what a checkpoint changed, when the index
@@ -779,14 +614,14 @@ func IndexedVersion(m *memory.Memory) (string, error) {
 // CheckIndex opens the search index, which repairs or rebuilds it and
 // brings it up to HEAD, and says how many documents it holds, or why it
 // could not be opened (cairn verify).
-func CheckIndex(ctx context.Context, m *memory.Memory) (docs int, problem string) {
+func CheckIndex(ctx context.Context, m *memory.Memory) (batch int, problem string) {
 	x, err := OpenIndex(ctx, m, IndexOptions{})
 	if err != nil {
 		return 0, err.Error()
 	}
 	defer x.Close()
 	if st, err := x.Stats(); err == nil {
-		docs = st.Documents
+		batch = st.Documents
 	}
-	return docs, ""
+	return batch, ""
 }

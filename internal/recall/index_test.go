@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
 // warnings collects what a Memory says through Options.Warn.
@@ -549,13 +550,13 @@ func FuzzDocument(f *testing.F) {
 		f.Add("sessions/abc/summary.md", s)
 	}
 	f.Fuzz(func(t *testing.T, p, data string) {
-		if !indexable(p) {
+		if !docs.Indexable(p) {
 			p = "core/notes/x.md"
 		}
-		doc := document(p, []byte(data), newSessionTimes(t.TempDir()))
+		doc := docs.Document(p, []byte(data), docs.NewTimes(t.TempDir()))
 		lines := strings.Count(strings.ReplaceAll(data, "\r\n", "\n"), "\n") + 1
 		if doc.Path != p || doc.FirstLine < 1 || doc.FirstLine > lines+1 || doc.Kind == "" || doc.Title == "" {
-			t.Errorf("document(%q) = path %q first line %d of %d, kind %q, title %q", data, doc.Path, doc.FirstLine, lines, doc.Kind, doc.Title)
+			t.Errorf("docs.Document(%q) = path %q first line %d of %d, kind %q, title %q", data, doc.Path, doc.FirstLine, lines, doc.Kind, doc.Title)
 		}
 		if doc.Importance < 0 || doc.Importance > 1 {
 			t.Errorf("importance %v", doc.Importance)
