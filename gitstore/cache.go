@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/refs"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -188,7 +189,7 @@ func cacheHead(name string) plumbing.Hash {
 func (x *index) writeGitIndex(parts [][]byte) error {
 	name := filepath.Join(x.gitDir, "index")
 	lock := name + ".lock"
-	f, err := createLockFile(lock)
+	f, err := refs.CreateLock(lock)
 	if err != nil {
 		return err
 	}

@@ -5,17 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
+	"github.com/cairn-mem/cairn/gitstore/internal/refs"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
-	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -65,7 +64,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if err != nil {
 		return nil, err
 	}
-	roots, err := cleanPaths(opts.Paths)
+	roots, err := gitpath.CleanAll(opts.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -368,98 +367,11 @@ func treeKey(e treeEntry) string {
 	return e.name
 }
 
-// updateRef moves ref from old to new the way git does: write ref.lock,
-// fsync, rename over the ref, and append to the reflogs.
+// updateRef moves ref from old to new the way git does (refs.Update),
+// with a reflog line naming the store's identity, t and msg.
 func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, msg string, t time.Time) error {
-	name := filepath.Join(s.gitDir, filepath.FromSlash(ref.String()))
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("update %s: %w", ref, err)
-	}
-	lockName := name + ".lock"
-	f, err := createLockFile(lockName)
-	if err != nil {
-		return fmt.Errorf("update %s: %w (is a git command running in %s?)", ref, err, s.dir)
-	}
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(lockName)
-		return fmt.Errorf("update %s: %w", ref, err)
-	}
-	cur, err := s.objs.repo.Storer.Reference(ref)
-	switch {
-	case errors.Is(err, plumbing.ErrReferenceNotFound):
-		if !old.IsZero() {
-			return fail(fmt.Errorf("it vanished; expected %s", old))
-		}
-	case err != nil:
-		return fail(err)
-	case cur.Hash() != old:
-		return fail(fmt.Errorf("it moved to %s; expected %s", cur.Hash(), old))
-	}
-	if _, err := f.WriteString(new.String() + "\n"); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(lockName)
-		return fmt.Errorf("update %s: %w", ref, err)
-	}
-	if err := os.Rename(lockName, name); err != nil {
-		os.Remove(lockName)
-		return fmt.Errorf("update %s: %w", ref, err)
-	}
-	if err := safefile.SyncDir(filepath.Dir(name)); err != nil {
-		return fmt.Errorf("update %s: %w", ref, err)
-	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"), msg)
-	logs := []string{ref.String()}
-	if head, err := s.objs.repo.Storer.Reference(plumbing.HEAD); err == nil && head.Target() == ref {
-		logs = append(logs, "HEAD")
-	}
-	for _, l := range logs {
-		// The reflog is a convenience for git users; the ref is already moved.
-		_ = appendLine(filepath.Join(s.gitDir, "logs", filepath.FromSlash(l)), line)
-	}
-	return nil
-}
-
-// createLockFile creates a git lock file (ref.lock, index.lock). We hold
-// cairn's own lock, so an existing one belongs to a git command that will
-// be done in a moment, or to a process that died holding it: wait a
-// little, then treat it as stale.
-func createLockFile(name string) (*os.File, error) {
-	deadline := time.Now().Add(time.Second)
-	for {
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if !errors.Is(err, os.ErrExist) {
-			return f, err
-		}
-		if time.Now().After(deadline) {
-			if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, err
-			}
-			deadline = time.Now().Add(time.Second)
-			continue
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func appendLine(name, line string) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return refs.Update(s.gitDir, s.objs.repo.Storer, ref, old, new, line)
 }
 
 // applyChanges folds committed changes (sorted by path) into the cache.

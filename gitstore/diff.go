@@ -5,6 +5,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -49,7 +50,7 @@ func (d *FileDiff) NewBlob() (plumbing.Hash, filemode.FileMode) { return d.newHa
 func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	roots, err := cleanPaths(opts.Paths)
+	roots, err := gitpath.CleanAll(opts.Paths)
 	if err != nil {
 		return nil, err
 	}

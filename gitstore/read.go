@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -235,7 +236,7 @@ func (o *objects) diffTrees(ctx context.Context, from, to plumbing.Hash, roots [
 			return
 		}
 		for _, r := range roots {
-			if underPrefix(p, r) {
+			if gitpath.UnderPrefix(p, r) {
 				out = append(out, FileChange{p, a})
 				return
 			}

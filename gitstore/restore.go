@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -22,7 +23,7 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 	if s.lock == nil {
 		return nil, errors.New("restore: the write lock is not held")
 	}
-	roots, err := cleanPaths(paths)
+	roots, err := gitpath.CleanAll(paths)
 	if err != nil {
 		return nil, err
 	}

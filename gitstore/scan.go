@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -103,7 +104,7 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 			continue // never committed; a tracked one stays as HEAD has it
 		}
 		idx, found := c.Find(f.path)
-		if err := ValidPath(f.path); err != nil {
+		if err := gitpath.Valid(f.path); err != nil {
 			// Never committed, and a tracked one is left as it is.
 			wt.warn(fmt.Sprintf("not committing %v", err))
 			if found {
@@ -153,7 +154,7 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 	}
 	for _, r := range roots {
 		i, _ := c.Find(r)
-		for ; i < len(c.Entries) && underPrefix(c.Entries[i].Path, r); i++ {
+		for ; i < len(c.Entries) && gitpath.UnderPrefix(c.Entries[i].Path, r); i++ {
 			p := c.Entries[i].Path
 			if seen[i] || skipped(p) {
 				continue
@@ -195,7 +196,7 @@ func (wt *worktree) monitorRoots(c *statcache.Cache) (token string, roots []stri
 		return token, nil, true
 	}
 	for _, p := range paths {
-		if cp, err := CleanPath(p); err == nil {
+		if cp, err := gitpath.Clean(p); err == nil {
 			roots = append(roots, cp)
 		}
 	}
@@ -211,7 +212,7 @@ func dedupeRoots(roots []string) []string {
 	sort.Strings(roots)
 	out := roots[:0]
 	for _, r := range roots {
-		if len(out) > 0 && underPrefix(r, out[len(out)-1]) {
+		if len(out) > 0 && gitpath.UnderPrefix(r, out[len(out)-1]) {
 			continue
 		}
 		out = append(out, r)
@@ -252,7 +253,7 @@ func parseIgnore(lines []string) gitignore.Matcher {
 // owner's patterns alone.
 func (wt *worktree) ignored(ign gitignore.Matcher, p string) bool {
 	for _, o := range wt.owned {
-		if underPrefix(p, o) {
+		if gitpath.UnderPrefix(p, o) {
 			return ignored(wt.ownedIgn, p, false)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -21,11 +22,13 @@ var (
 	ErrNothingToDo   = errors.New("nothing to checkpoint")
 	ErrUnknownRev    = errors.New("unknown revision")
 	ErrNotFound      = errors.New("no such file")
-	ErrOutside       = errors.New("path is outside the memory repository")
+	ErrOutside       = gitpath.ErrOutside
+	// ErrBadName is gitpath.ErrBadName: a name no memory file may have.
+	ErrBadName = gitpath.ErrBadName
 )
 
 // StateDir is the work-tree folder for derived, uncommitted state.
-const StateDir = ".state"
+const StateDir = gitpath.StateDir
 
 // Store is a memory repository: a work tree of files and its git history.
 type Store struct {
@@ -175,7 +178,7 @@ func (s *Store) Close() error {
 // Abs turns a slash-separated repository path into a file name, refusing
 // paths that leave the work tree or reach into .git or the state folder.
 func (s *Store) Abs(p string) (string, error) {
-	clean, err := CleanPath(p)
+	clean, err := gitpath.Clean(p)
 	if err != nil {
 		return "", err
 	}
@@ -193,7 +196,7 @@ func (s *Store) Rel(name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", name, ErrOutside)
 	}
-	return CleanPath(filepath.ToSlash(rel))
+	return gitpath.Clean(filepath.ToSlash(rel))
 }
 
 // The modes of the files and folders cairn makes in the work tree:
@@ -219,7 +222,7 @@ func (s *Store) WriteFile(p string, data []byte) error {
 // a symbolic link, as the file or as a folder on its way: that is a
 // *safefile.LinkError naming the link (errors.Is safefile.ErrLink).
 func (s *Store) ReadFile(p string) ([]byte, error) {
-	clean, err := CleanPath(p)
+	clean, err := gitpath.Clean(p)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +236,7 @@ func (s *Store) ReadFile(p string) ([]byte, error) {
 // ReadFileHead is ReadFile that reads at most n bytes of the file; size
 // is the whole file's.
 func (s *Store) ReadFileHead(p string, n int64) (data []byte, size int64, err error) {
-	clean, err := CleanPath(p)
+	clean, err := gitpath.Clean(p)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 )
 
 // newStore makes a repository in a temporary folder with files committed.
@@ -288,8 +290,8 @@ func TestLogTagDiffRestore(t *testing.T) {
 
 func TestBadPaths(t *testing.T) {
 	for _, p := range []string{"", "/etc/passwd", "../x", "a/../../x", ".git/config", ".state/lock", "a\\b"} {
-		if _, err := CleanPath(p); !errors.Is(err, ErrOutside) {
-			t.Errorf("CleanPath(%q) = %v, want ErrOutside", p, err)
+		if _, err := gitpath.Clean(p); !errors.Is(err, ErrOutside) {
+			t.Errorf("gitpath.Clean(%q) = %v, want ErrOutside", p, err)
 		}
 	}
 }

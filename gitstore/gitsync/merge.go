@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -366,9 +367,9 @@ func checkIncoming(prefix string, e treeEntry) error {
 	switch {
 	case strings.ContainsAny(name, "/\\\x00"):
 		return fmt.Errorf("%w: %q (a bad file name)", ErrHostile, p)
-	case gitstore.ValidName(name) != nil:
+	case gitpath.ValidName(name) != nil:
 		// prefix was checked already, so the error names this name.
-		return fmt.Errorf("%w: %w", ErrHostile, gitstore.ValidPath(p))
+		return fmt.Errorf("%w: %w", ErrHostile, gitpath.Valid(p))
 	case strings.EqualFold(name, ".git"):
 		return fmt.Errorf("%w: %q (git's own folder)", ErrHostile, p)
 	// EqualFold: on a file system that ignores case, "INBOX" is inbox.
@@ -577,7 +578,7 @@ func (m *treeMerge) file(p string, eb, eo, et treeEntry) error {
 		}
 	}
 	for _, x := range r.Extra {
-		cp, err := gitstore.CleanPath(x.Path)
+		cp, err := gitpath.Clean(x.Path)
 		if err != nil || cp != x.Path {
 			return fmt.Errorf("merge %s: bad extra path %q", p, x.Path)
 		}

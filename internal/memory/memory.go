@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -246,7 +247,7 @@ func (m *Memory) PathArg(base, arg string) (string, error) {
 			return p, nil
 		}
 	}
-	return gitstore.CleanPath(path.Clean(filepath.ToSlash(arg)))
+	return gitpath.Clean(path.Clean(filepath.ToSlash(arg)))
 }
 
 // Store returns the repository underneath, for the FUSE view, which reads

@@ -1,4 +1,4 @@
-package gitstore
+package gitpath
 
 import (
 	"errors"
@@ -7,6 +7,14 @@ import (
 	"strconv"
 	"strings"
 )
+
+// ErrOutside means a path is absolute, climbs out of the work tree, or
+// lies inside .git or the state folder.
+var ErrOutside = errors.New("path is outside the memory repository")
+
+// StateDir is the work-tree folder for derived, uncommitted state; no
+// path a caller names may lie inside it.
+const StateDir = ".state"
 
 // ErrBadName means a path has a component no memory file may have: a
 // control character, more than MaxNameLen bytes, or nothing but dots
@@ -18,11 +26,11 @@ var ErrBadName = errors.New("bad file name")
 // systems take (NAME_MAX).
 const MaxNameLen = 255
 
-// CleanPath checks a slash-separated repository path and returns it in
+// Clean checks a slash-separated repository path and returns it in
 // canonical form. It refuses absolute paths, paths that climb out of the
 // work tree, paths inside .git or the state folder, and names ValidName
 // refuses.
-func CleanPath(p string) (string, error) {
+func Clean(p string) (string, error) {
 	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("%q: %w", p, ErrOutside)
 	}
@@ -34,18 +42,18 @@ func CleanPath(p string) (string, error) {
 	if first == ".git" || first == StateDir {
 		return "", fmt.Errorf("%q: %w", p, ErrOutside)
 	}
-	if err := ValidPath(c); err != nil {
+	if err := Valid(c); err != nil {
 		return "", err
 	}
 	return c, nil
 }
 
-// ValidPath checks every component of a slash-separated repository path
+// Valid checks every component of a slash-separated repository path
 // with ValidName. It is the one check for paths that enter a memory: from
-// callers (CleanPath), from the work tree (a checkpoint's scan) and from
+// callers (Clean), from the work tree (a checkpoint's scan) and from
 // a remote's trees (gitsync's merge). The error quotes the path with Go
 // escapes, so that it prints on one line.
-func ValidPath(p string) error {
+func Valid(p string) error {
 	for name := range strings.SplitSeq(p, "/") {
 		if why := badName(name); why != "" {
 			return fmt.Errorf("%s: %w (%s)", strconv.Quote(p), ErrBadName, why)
@@ -83,17 +91,18 @@ func badName(name string) string {
 	return ""
 }
 
-// underPrefix reports whether p is prefix itself or lies below it; the
+// UnderPrefix reports whether p is prefix itself or lies below it; the
 // empty prefix holds everything.
-func underPrefix(p, prefix string) bool {
+func UnderPrefix(p, prefix string) bool {
 	return prefix == "" || p == prefix || strings.HasPrefix(p, prefix) && p[len(prefix)] == '/'
 }
 
-// cleanPaths checks every path with CleanPath.
-func cleanPaths(paths []string) ([]string, error) {
+// CleanAll checks every path with Clean and returns them in canonical
+// form, or the first error.
+func CleanAll(paths []string) ([]string, error) {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		cp, err := CleanPath(p)
+		cp, err := Clean(p)
 		if err != nil {
 			return nil, err
 		}
