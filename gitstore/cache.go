@@ -137,7 +137,7 @@ func (s *Store) RepairIndex(ctx context.Context) error {
 	s.mu.Lock()
 	_, head, err := s.objs.head()
 	s.mu.Unlock()
-	if err != nil || head.IsZero() || cacheHead(s.index.file) == head {
+	if err != nil || head.IsZero() || statcache.HeadOfFile(s.index.file) == head {
 		return err
 	}
 	unlock, err := s.Lock(ctx, 0)
@@ -163,48 +163,10 @@ func (s *Store) RepairIndex(ctx context.Context) error {
 	return nil
 }
 
-// cacheHead reads the commit the stat cache file describes from its last
-// bytes; zero when it cannot tell.
-func cacheHead(name string) plumbing.Hash {
-	f, err := os.Open(name)
-	if err != nil {
-		return plumbing.ZeroHash
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return plumbing.ZeroHash
-	}
-	n := min(fi.Size(), 4096)
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, fi.Size()-n); err != nil {
-		return plumbing.ZeroHash
-	}
-	h, _ := statcache.HeadOfTail(buf)
-	return h
-}
-
 // writeGitIndex replaces .git/index the way git does, through index.lock,
 // so that a git command running at the same moment is not overwritten.
 func (x *index) writeGitIndex(parts [][]byte) error {
-	name := filepath.Join(x.gitDir, "index")
-	lock := name + ".lock"
-	f, err := refs.CreateLock(lock)
-	if err != nil {
-		return err
-	}
-	for _, b := range parts {
-		if _, err := f.Write(b); err != nil {
-			f.Close()
-			os.Remove(lock)
-			return err
-		}
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(lock)
-		return err
-	}
-	return os.Rename(lock, name)
+	return refs.WriteLocked(filepath.Join(x.gitDir, "index"), parts)
 }
 
 // reconcile moves a cache from the commit it describes to head: the paths

@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/gitpath"
+	"github.com/cairn-mem/cairn/gitstore/internal/commitenc"
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/gitstore/internal/refs"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
@@ -21,7 +21,7 @@ import (
 )
 
 // Trailer is a "Key: value" line at the end of a commit message.
-type Trailer struct{ Key, Value string }
+type Trailer = commitenc.Trailer
 
 // CheckpointOptions say what a checkpoint commits and how it is described.
 type CheckpointOptions struct {
@@ -153,13 +153,13 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if subject == "" {
 		subject = DefaultSubject(fcs)
 	}
-	msg := formatMessage(subject, opts.Body, opts.Trailers)
+	msg := commitenc.Message(subject, opts.Body, opts.Trailers)
 	now := s.now()
 	var parents []plumbing.Hash
 	if !parent.IsZero() {
 		parents = []plumbing.Hash{parent}
 	}
-	commit, err := w.Write(plumbing.CommitObject, encodeCommit(tree, parents, s.ident, now, msg))
+	commit, err := w.Write(plumbing.CommitObject, commitenc.Commit(tree, parents, s.ident.Name, s.ident.Email, now, msg))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
@@ -224,41 +224,6 @@ func DefaultSubject(fcs []FileChange) string {
 		subj += " (" + fcs[0].Path + ")"
 	}
 	return subj
-}
-
-func formatMessage(subject, body string, trailers []Trailer) []byte {
-	var b bytes.Buffer
-	b.WriteString(strings.TrimSpace(strings.ReplaceAll(subject, "\n", " ")))
-	b.WriteString("\n")
-	if body = strings.TrimSpace(body); body != "" {
-		b.WriteString("\n" + body + "\n")
-	}
-	first := true
-	for _, t := range trailers {
-		if t.Value == "" {
-			continue
-		}
-		if first {
-			b.WriteString("\n")
-			first = false
-		}
-		fmt.Fprintf(&b, "%s: %s\n", t.Key, strings.ReplaceAll(t.Value, "\n", " "))
-	}
-	return b.Bytes()
-}
-
-// encodeCommit writes a commit object's body, as git does, with id as its
-// author and committer.
-func encodeCommit(tree plumbing.Hash, parents []plumbing.Hash, id Identity, t time.Time, msg []byte) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "tree %s\n", tree)
-	for _, p := range parents {
-		fmt.Fprintf(&b, "parent %s\n", p)
-	}
-	sig := fmt.Sprintf("%s <%s> %d %s", id.Name, id.Email, t.Unix(), t.Format("-0700"))
-	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
-	b.Write(msg)
-	return b.Bytes()
 }
 
 // Head returns the branch HEAD points at and the commit it names (zero

@@ -25,10 +25,6 @@ const (
 	MonitorCookies = "fsmonitor"
 )
 
-// Skipped reports whether the repository path p is in a folder that is
-// never committed nor watched: .git, the state folder and inbox/.
-func Skipped(p string) bool { return skipped(p) }
-
 // Warn passes a one-line notice to Options.Warn.
 func (s *Store) Warn(msg string) { s.warn(msg) }
 

@@ -142,7 +142,7 @@ func toCommit(cm *object.Commit) Commit {
 	if isTrailers {
 		for _, l := range lines {
 			m := trailerRE.FindStringSubmatch(l)
-			c.Trailers = append(c.Trailers, Trailer{m[1], m[2]})
+			c.Trailers = append(c.Trailers, Trailer{Key: m[1], Value: m[2]})
 		}
 		paras = paras[:len(paras)-1]
 	}

@@ -156,7 +156,7 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 		i, _ := c.Find(r)
 		for ; i < len(c.Entries) && gitpath.UnderPrefix(c.Entries[i].Path, r); i++ {
 			p := c.Entries[i].Path
-			if seen[i] || skipped(p) {
+			if seen[i] || Skipped(p) {
 				continue
 			}
 			if fi, err := os.Lstat(filepath.Join(wt.dir, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
@@ -220,7 +220,9 @@ func dedupeRoots(roots []string) []string {
 	return out
 }
 
-func skipped(p string) bool {
+// Skipped reports whether the repository path p is in a folder that is
+// never committed nor watched: .git, the state folder and inbox/.
+func Skipped(p string) bool {
 	first, _, _ := strings.Cut(p, "/")
 	return skipDirs[first]
 }
@@ -276,7 +278,7 @@ func (wt *worktree) walk(ctx context.Context, root string, ign gitignore.Matcher
 		}
 		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			mode, ok := gitMode(st.Mode)
-			if !ok || skipped(root) {
+			if !ok || Skipped(root) {
 				return nil, nil
 			}
 			return []walked{{root, mode, statcache.StatOf(&st)}}, nil

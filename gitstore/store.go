@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/gitpath"
+	"github.com/cairn-mem/cairn/gitstore/internal/commitenc"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -74,7 +75,7 @@ type Options struct {
 }
 
 // Identity names the author of a commit.
-type Identity struct{ Name, Email string }
+type Identity = commitenc.Identity
 
 // Open opens the repository whose work tree is dir.
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
@@ -112,7 +113,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: warn}
 	s.wt = worktree{dir: abs, state: s.state, warn: warn, owned: opts.Owned, ownedIgn: parseIgnore(opts.OwnedIgnore)}
 	if s.ident.Name == "" || s.ident.Email == "" {
-		s.ident = defaultIdentity(s.ident)
+		s.ident = commitenc.DefaultIdentity(s.ident)
 	}
 	if err := os.MkdirAll(s.state, 0o700); err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)

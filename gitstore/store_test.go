@@ -21,7 +21,7 @@ func newStore(t *testing.T, files map[string]string) *Store {
 	for k, v := range files {
 		fs[k] = []byte(v)
 	}
-	s, created, err := Init(context.Background(), dir, fs, "init", Options{Identity: Identity{"Test", "test@example.com"}})
+	s, created, err := Init(context.Background(), dir, fs, "init", Options{Identity: Identity{Name: "Test", Email: "test@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestCheckpointFindsHandEdits(t *testing.T) {
 	os.Remove(filepath.Join(s.Dir(), "core/facts/b.md"))
 	write(t, s, "inbox/job.json", "{}")
 	write(t, s, ".state/junk", "x")
-	cp, err := checkpoint(t, s, CheckpointOptions{Subject: "hand edits", Trailers: []Trailer{{"Cairn-Event", "test"}}})
+	cp, err := checkpoint(t, s, CheckpointOptions{Subject: "hand edits", Trailers: []Trailer{{Key: "Cairn-Event", Value: "test"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestLogTagDiffRestore(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t, map[string]string{"core/a.md": "one\n"})
 	write(t, s, "core/a.md", "two\n")
-	first, err := checkpoint(t, s, CheckpointOptions{Subject: "two", Tag: "v-two", Trailers: []Trailer{{"Cairn-Session", "s1"}}})
+	first, err := checkpoint(t, s, CheckpointOptions{Subject: "two", Tag: "v-two", Trailers: []Trailer{{Key: "Cairn-Session", Value: "s1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/cairn-mem/cairn/gitstore/internal/commitenc"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -106,9 +107,9 @@ func (s *Store) UpdateBranch(ctx context.Context, w *ObjectWriter, u BranchUpdat
 	}
 	head := u.Head
 	if head.IsZero() {
-		msg := formatMessage(u.Subject, u.Body, u.Trailers)
+		msg := commitenc.Message(u.Subject, u.Body, u.Trailers)
 		// w.w, not w.Write: s.mu is held here.
-		if head, err = w.w.Write(plumbing.CommitObject, encodeCommit(u.Tree, u.Parents, s.ident, s.now(), msg)); err != nil {
+		if head, err = w.w.Write(plumbing.CommitObject, commitenc.Commit(u.Tree, u.Parents, s.ident.Name, s.ident.Email, s.now(), msg)); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}

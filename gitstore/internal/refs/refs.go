@@ -109,3 +109,27 @@ func appendLine(name, line string) error {
 	}
 	return err
 }
+
+// WriteLocked replaces the git file name (.git/index) the way git does:
+// its content goes to name.lock, created exclusively, which is then
+// renamed over name, so that a git command at the same moment is not
+// overwritten.
+func WriteLocked(name string, parts [][]byte) error {
+	lock := name + ".lock"
+	f, err := CreateLock(lock)
+	if err != nil {
+		return err
+	}
+	for _, b := range parts {
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			os.Remove(lock)
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(lock)
+		return err
+	}
+	return os.Rename(lock, name)
+}

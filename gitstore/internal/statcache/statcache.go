@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -252,4 +253,25 @@ func HeadOfTail(tail []byte) (head plumbing.Hash, ok bool) {
 		return head, true
 	}
 	return head, false
+}
+
+// HeadOfFile reads the commit the stat cache file name describes from its
+// last bytes, without reading its entries; zero when it cannot tell.
+func HeadOfFile(name string) plumbing.Hash {
+	f, err := os.Open(name)
+	if err != nil {
+		return plumbing.ZeroHash
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return plumbing.ZeroHash
+	}
+	n := min(fi.Size(), 4096)
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, fi.Size()-n); err != nil {
+		return plumbing.ZeroHash
+	}
+	h, _ := HeadOfTail(buf)
+	return h
 }
