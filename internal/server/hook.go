@@ -257,3 +257,28 @@ func HookMemoryDir(projectDir string, payload []byte, wd string) (string, error)
 	}
 	return memory.Find(wd)
 }
+
+// InstallClaude wires the memory m into Claude Code (hooks.Claude.Install)
+// after keeping the hook scripts out of the memory's history: scripts
+// committed before are ignored from now on, in one checkpoint.
+func InstallClaude(ctx context.Context, m *memory.Memory, c hooks.Claude) (*hooks.ClaudeResult, error) {
+	c.MemoryDir, c.PromptContext = m.Dir, m.Config.Hooks.PromptContext
+	var err error
+	if c.Self, err = hooks.SelfCommand(); err != nil {
+		return nil, err
+	}
+	paths, err := hooks.IgnoreScripts(m.Dir, func(p string) bool {
+		_, err := m.History().ReadFileAt(ctx, "HEAD", p)
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) > 0 {
+		_, err = m.Checkpoint(ctx, memory.CheckpointOptions{Message: "hooks: keep the agent hook scripts out of the memory's history", Event: "init", Paths: paths})
+		if err != nil && !errors.Is(err, memory.ErrNothingToDo) {
+			return nil, err
+		}
+	}
+	return c.Install()
+}
