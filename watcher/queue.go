@@ -31,6 +31,17 @@ const (
 	Dropped    State = "dropped"    // failed, then dropped by a person; kept, never run
 )
 
+// ParseState returns the State a user named (any case), and whether it
+// is one of Pending, Processing, Failed or Dropped.
+func ParseState(s string) (State, bool) {
+	st := State(strings.ToLower(s))
+	switch st {
+	case Pending, Processing, Failed, Dropped:
+		return st, true
+	}
+	return st, false
+}
+
 // Defaults of QueueOptions, and Recover's usual threshold.
 const (
 	DefaultMaxAttempts = 5

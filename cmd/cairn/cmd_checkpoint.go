@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -49,47 +48,18 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 		return err
 	}
 	defer m.Close()
-	if opts.tag == "" {
-		// A running daemon has the stat cache in memory and knows what
-		// changed: let it checkpoint.
-		// A daemon that went away mid-request (the error wraps
-		// client.ErrNoDaemon) leaves the work to this process; an error
-		// it answered is its answer.
-		if c, err := client.Discover(ctx, m.StatePath(""), daemonWait); err == nil {
-			resp, err := c.Checkpoint(ctx, client.CheckpointRequest{Message: opts.message, Session: opts.session, Event: opts.event})
-			if err == nil {
-				return printCheckpoint(g, opts, resp.Commit, resp.Subject, resp.Changes)
-			}
-			if !errors.Is(err, client.ErrNoDaemon) {
-				return err
-			}
-			g.warn(fmt.Sprintf("the cairn daemon went away (%v); checkpointing here", err))
-		}
-	}
-	cp, err := m.Checkpoint(ctx, memory.CheckpointOptions{
-		Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event,
-	})
-	if errors.Is(err, memory.ErrNothingToDo) && opts.tag != "" {
-		// Naming the current state is still worth doing.
-		if err := m.History().Tag(ctx, opts.tag, "HEAD"); err != nil {
-			return err
-		}
-		head, err := m.History().Resolve("HEAD")
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return ui.TaggedHeadJSON(g.stdout, head, opts.tag)
-		}
-		return ui.TaggedHeadText(g.stdout, head, opts.tag)
-	}
-	if errors.Is(err, memory.ErrNothingToDo) {
-		return printCheckpoint(g, opts, "", "", nil)
-	}
+	req := client.CheckpointRequest{Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event}
+	res, err := server.CheckpointVia(ctx, m, req, daemonWait, g.warn)
 	if err != nil {
 		return err
 	}
-	return printCheckpoint(g, opts, cp.Hash, cp.Subject, cp.Changes)
+	if res.Commit == "" && res.Tagged != "" {
+		if opts.json {
+			return ui.TaggedHeadJSON(g.stdout, res.Tagged, res.Tag)
+		}
+		return ui.TaggedHeadText(g.stdout, res.Tagged, res.Tag)
+	}
+	return printCheckpoint(g, opts, res.Commit, res.Subject, res.Changes)
 }
 
 func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []memory.FileChange) error {

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -55,25 +54,13 @@ func runEdit(ctx context.Context, g *globals, ref string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)
 	}
-	after, err := m.ReadFile(e.Path)
+	cp, changed, err := m.SaveEdit(ctx, e, before)
 	if err != nil {
 		return err
 	}
-	if string(after) == string(before) {
+	if !changed {
 		fmt.Fprintln(g.stdout, "no changes")
 		return nil
-	}
-	it, err := model.Parse(e.Path, after)
-	if err != nil {
-		return fmt.Errorf("%w (your edit is kept in %s, not checkpointed)", err, name)
-	}
-	if err := it.Validate(); err != nil {
-		return fmt.Errorf("%s: %w (your edit is kept, not checkpointed)", e.Path, err)
-	}
-	e.Item = it
-	cp, err := m.Update(ctx, e, "edit")
-	if err != nil {
-		return err
 	}
 	fmt.Fprintf(g.stdout, "saved %s", e.Path)
 	if cp != nil {

@@ -52,29 +52,17 @@ func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []stri
 		return err
 	}
 	defer m.Close()
-	if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil {
-		g.warn("archive inactive sessions: " + err.Error())
-	}
-	failed := 0
 	var out []*capture.IngestResult
-	for _, name := range files {
-		res, err := capture.Ingest(ctx, m, name, capture.IngestOptions{Session: opts.session, Dir: g.dir})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+	failed, err := capture.IngestFiles(ctx, m, files, capture.IngestOptions{Session: opts.session, Dir: g.dir}, g.warn,
+		func(name string, res *capture.IngestResult) {
+			if opts.json {
+				out = append(out, res)
+			} else {
+				ui.IngestText(g.stdout, name, res)
 			}
-			failed++
-			g.warn(err.Error())
-			continue
-		}
-		for _, bad := range res.BadLines {
-			g.warn("skipped " + bad)
-		}
-		if opts.json {
-			out = append(out, res)
-			continue
-		}
-		ui.IngestText(g.stdout, name, res)
+		})
+	if err != nil {
+		return err
 	}
 	if opts.json {
 		if err := ui.IngestJSON(g.stdout, out); err != nil {

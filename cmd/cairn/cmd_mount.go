@@ -1,20 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"syscall"
-	"time"
 
 	"github.com/cairn-mem/cairn/fsview"
-	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -83,7 +76,7 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "cairn: "+mountedMsg+" %s; Ctrl-C or cairn umount %s unmounts it\n", abs, dir)
+	fmt.Fprintf(g.stderr, "cairn: "+server.MountedMsg+" %s; Ctrl-C or cairn umount %s unmounts it\n", abs, dir)
 	done := make(chan struct{})
 	go func() {
 		srv.Wait()
@@ -101,12 +94,8 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 	}
 }
 
-// mountedMsg is what cairn mount prints when the view is ready.
-const mountedMsg = "memory mounted at"
-
-// mountBackground starts cairn mount in a process of its own, in its own
-// session, and returns once the folder is mounted, or with what went wrong
-// when the process gave up.
+// mountBackground starts cairn mount in the background
+// (server.MountBackground) and returns once the folder is mounted.
 func mountBackground(ctx context.Context, g *globals, dir string) error {
 	mem, err := g.memoryDir()
 	if err != nil {
@@ -116,52 +105,12 @@ func mountBackground(ctx context.Context, g *globals, dir string) error {
 	if err != nil {
 		return fmt.Errorf("mount: find the cairn program: %w", err)
 	}
-	logName := filepath.Join(mem, memory.StateDir, "mount.log")
-	if err := os.MkdirAll(filepath.Dir(logName), 0o700); err != nil {
-		return fmt.Errorf("mount: %w", err)
-	}
-	log, err := os.OpenFile(logName, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	pid, err := server.MountBackground(ctx, exe, mem, dir)
 	if err != nil {
-		return fmt.Errorf("mount: %w", err)
+		return err
 	}
-	defer log.Close()
-	cmd := exec.Command(exe, "mount", dir)
-	cmd.Dir = "/" // hold no folder busy
-	cmd.Env = append(os.Environ(), "CAIRN_DIR="+mem)
-	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("mount: start cairn: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case err := <-exited:
-			b, _ := os.ReadFile(logName)
-			msg := strings.TrimSpace(string(bytes.TrimPrefix(b, []byte("cairn: "))))
-			if msg == "" {
-				msg = fmt.Sprint(err)
-			}
-			return errors.New(msg)
-		case <-deadline:
-			cmd.Process.Signal(syscall.SIGTERM)
-			return fmt.Errorf("mount %s: not mounted after 30 s (see %s)", dir, logName)
-		case <-ctx.Done():
-			cmd.Process.Signal(syscall.SIGTERM)
-			return ctx.Err()
-		case <-tick.C:
-		}
-		// The log says so once the server is done starting: a view in
-		// mountinfo may still be looking at itself.
-		if b, _ := os.ReadFile(logName); bytes.Contains(b, []byte(mountedMsg)) {
-			fmt.Fprintf(g.stderr, "cairn: memory mounted at %s by process %d; cairn umount %s unmounts it\n", dir, cmd.Process.Pid, dir)
-			return nil
-		}
-	}
+	fmt.Fprintf(g.stderr, "cairn: memory mounted at %s by process %d; cairn umount %s unmounts it\n", dir, pid, dir)
+	return nil
 }
 
 // onDemand searches through the daemon when one runs, and otherwise opens

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -98,12 +97,8 @@ func newQueueListCommand(g *globals) *cobra.Command {
 func runQueueList(ctx context.Context, g *globals, state string, asJSON bool) error {
 	states := []watcher.State{watcher.Pending, watcher.Processing, watcher.Failed, watcher.Dropped}
 	if state != "" {
-		s := watcher.State(strings.ToLower(state))
-		found := false
-		for _, k := range states {
-			found = found || k == s
-		}
-		if !found {
+		s, ok := watcher.ParseState(state)
+		if !ok {
 			return usagef("--state %q: want pending, processing, failed or dropped", state)
 		}
 		states = []watcher.State{s}

@@ -67,8 +67,7 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	if text == "" && opts.title == "" {
 		return usagef("remember: nothing to remember (empty text)")
 	}
-	title := opts.title
-	body := text
+	title, body := opts.title, text
 	if title == "" {
 		title, body = model.SplitTitle(text)
 	}
@@ -78,11 +77,8 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	}
 	defer m.Close()
 	it := model.NewItem(kind, title, time.Now())
-	it.Body = body
-	it.Importance = opts.importance
-	it.Tags = opts.tags
-	it.Pinned = opts.pin
-	it.Session = opts.session
+	it.Body, it.Importance, it.Tags = body, opts.importance, opts.tags
+	it.Pinned, it.Session = opts.pin, opts.session
 	if _, err := m.Remember(ctx, it); err != nil {
 		return err
 	}

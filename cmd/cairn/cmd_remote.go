@@ -69,14 +69,9 @@ func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
 		return err
 	}
 	defer m.Close()
-	rs, err := memsync.Remotes(m)
+	rs, err := memsync.RedactedRemotes(m) // never a password, here or in JSON
 	if err != nil {
 		return err
-	}
-	// A URL may hold a password (https://user:secret@host/): never
-	// print it, here or in JSON.
-	for i := range rs {
-		rs[i].URL = memory.RedactURL(rs[i].URL)
 	}
 	if opts.json {
 		return ui.RemotesJSON(g.stdout, rs)

@@ -54,13 +54,9 @@ func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string
 			return err
 		}
 	}
-	var rel []string
-	for _, p := range paths {
-		rp, err := m.PathArg(g.dir, p)
-		if err != nil {
-			return err
-		}
-		rel = append(rel, rp)
+	rel, err := m.PathArgs(g.dir, paths)
+	if err != nil {
+		return err
 	}
 	res, err := m.History().Restore(ctx, rev, rel)
 	if err != nil {

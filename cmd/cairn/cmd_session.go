@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -210,15 +209,15 @@ func defaultSession(ctx context.Context, g *globals, m *memory.Memory) (string, 
 	if id := g.getenv("CAIRN_SESSION"); id != "" {
 		return id, nil
 	}
-	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
+	id, err := m.Sessions().Latest(ctx)
 	if err != nil {
 		return "", err
 	}
-	if len(list) == 0 {
+	if id == "" {
 		return "", usagef("no active session: name one (cairn session list)")
 	}
-	g.warn("session " + list[0].ID + " (the latest active one)")
-	return list[0].ID, nil
+	g.warn("session " + id + " (the latest active one)")
+	return id, nil
 }
 
 func newSessionSetCommand(g *globals) *cobra.Command {
@@ -251,13 +250,9 @@ func runSessionSet(ctx context.Context, g *globals, args []string) error {
 	if len(args) == 0 {
 		return usagef("session set needs KEY=VALUE")
 	}
-	vars := map[string]string{}
-	for _, a := range args {
-		k, v, ok := strings.Cut(a, "=")
-		if !ok || k == "" {
-			return usagef("session set: %q is not KEY=VALUE", a)
-		}
-		vars[k] = v
+	vars, bad, ok := model.ParseVariables(args)
+	if !ok {
+		return usagef("session set: %q is not KEY=VALUE", bad)
 	}
 	if ref == "" {
 		if ref, err = defaultSession(ctx, g, m); err != nil {
@@ -285,10 +280,8 @@ func newSessionProgressCommand(g *globals) *cobra.Command {
 
 func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	spec := args[len(args)-1]
-	d, t, ok := strings.Cut(spec, "/")
-	done, err1 := strconv.Atoi(d)
-	total, err2 := strconv.Atoi(t)
-	if !ok || err1 != nil || err2 != nil || done < 0 || total < 0 || done > total {
+	p, ok := model.ParseProgress(spec)
+	if !ok {
 		return usagef("session progress: %q is not DONE/TOTAL with 0 ≤ DONE ≤ TOTAL", spec)
 	}
 	m, err := g.open(ctx)
@@ -302,11 +295,11 @@ func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	} else if ref, err = defaultSession(ctx, g, m); err != nil {
 		return err
 	}
-	ch, err := m.Sessions().SetProgress(ctx, ref, model.Progress{Done: done, Total: total})
+	ch, err := m.Sessions().SetProgress(ctx, ref, p)
 	if err != nil {
 		return err
 	}
-	return printSessionChange(g, ch, fmt.Sprintf("progress %d/%d", done, total))
+	return printSessionChange(g, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
 }
 
 func newSessionShareCommand(g *globals) *cobra.Command {

@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
@@ -95,21 +93,12 @@ func (g *globals) home() (string, error) {
 	return h, nil
 }
 
-// memoryDir finds the memory the way git finds a repository: CAIRN_DIR,
-// else the folder commands work in and its parents.
+// memoryDir finds the memory (memory.FindEnv); -C overrides CAIRN_DIR.
 func (g *globals) memoryDir() (string, error) {
-	if d := g.getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
-		for _, c := range []string{d, filepath.Join(d, memory.DirName)} {
-			c = g.path(c)
-			if fi, err := os.Stat(filepath.Join(c, ".git")); err == nil && fi.IsDir() {
-				return c, nil
-			}
-		}
-		// The folder as looked for, absolute: a relative CAIRN_DIR is
-		// taken from the folder commands work in.
-		return "", fmt.Errorf("CAIRN_DIR=%s (%s): %w", d, g.path(d), memory.ErrNoMemory)
+	if g.chdir != "" {
+		return memory.Find(g.dir)
 	}
-	return memory.Find(g.dir)
+	return memory.FindEnv(g.getenv("CAIRN_DIR"), g.dir)
 }
 
 // open opens the project's memory.
@@ -133,16 +122,8 @@ func (g *globals) openDir(ctx context.Context, dir string) (*memory.Memory, erro
 }
 
 func (g *globals) memoryOptions() memory.Options {
-	opts := memory.Options{Warn: g.warn}
-	// The author from the command's environment; gitstore completes it.
-	opts.Identity = memory.Identity{Name: g.getenv("CAIRN_AUTHOR_NAME"), Email: g.getenv("CAIRN_AUTHOR_EMAIL")}
-	if v := g.getenv("CAIRN_LOCK_TIMEOUT"); v != "" {
-		if d, err := time.ParseDuration(v); err == nil {
-			opts.LockTimeout = d
-		} else if s, err := strconv.ParseFloat(v, 64); err == nil {
-			opts.LockTimeout = time.Duration(s * float64(time.Second))
-		}
-	}
+	opts := memory.EnvOptions(g.getenv)
+	opts.Warn = g.warn
 	return opts
 }
 

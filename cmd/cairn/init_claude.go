@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
 )
 
@@ -33,24 +33,7 @@ func initClaude(ctx context.Context, g *globals, m *memory.Memory, global bool) 
 	if err != nil {
 		return err
 	}
-	c.MemoryDir, c.PromptContext = m.Dir, m.Config.Hooks.PromptContext
-	if c.Self, err = hooks.SelfCommand(); err != nil {
-		return err
-	}
-	paths, err := hooks.IgnoreScripts(m.Dir, func(p string) bool {
-		_, err := m.History().ReadFileAt(ctx, "HEAD", p)
-		return err == nil
-	})
-	if err != nil {
-		return err
-	}
-	if len(paths) > 0 {
-		_, err = m.Checkpoint(ctx, memory.CheckpointOptions{Message: "hooks: keep the agent hook scripts out of the memory's history", Event: "init", Paths: paths})
-		if err != nil && !errors.Is(err, memory.ErrNothingToDo) {
-			return err
-		}
-	}
-	res, err := c.Install()
+	res, err := server.InstallClaude(ctx, m, c)
 	ui.ClaudeInstalled(g.stdout, project, res)
 	return err
 }

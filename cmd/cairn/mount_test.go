@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-mem/cairn/fsview"
 	"github.com/cairn-mem/cairn/fsview/fusetest"
+	"github.com/cairn-mem/cairn/internal/server"
 )
 
 // mountProject makes a project with two remembered items and an empty
@@ -134,7 +135,7 @@ func startMount(t *testing.T, proj, mnt string) (*exec.Cmd, *lockedBuffer) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stderr.String(), mountedMsg) {
+	for !strings.Contains(stderr.String(), server.MountedMsg) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			t.Fatalf("cairn mount not ready after 10 s: %s", stderr)

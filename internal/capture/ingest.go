@@ -500,3 +500,29 @@ func IsPermanent(err error) bool {
 	var p permanentError
 	return errors.As(err, &p)
 }
+
+// IngestFiles ingests each of files (Ingest), after archiving the
+// sessions gone inactive, and calls done with each file's result or
+// error. It returns how many files failed, or the context's error when
+// it ended.
+func IngestFiles(ctx context.Context, m *memory.Memory, files []string, opts IngestOptions, warn func(string), done func(name string, res *IngestResult)) (failed int, err error) {
+	if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil {
+		warn("archive inactive sessions: " + err.Error())
+	}
+	for _, name := range files {
+		res, err := Ingest(ctx, m, name, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return failed, ctx.Err()
+			}
+			failed++
+			warn(err.Error())
+			continue
+		}
+		for _, bad := range res.BadLines {
+			warn("skipped " + bad)
+		}
+		done(name, res)
+	}
+	return failed, nil
+}

@@ -233,6 +233,20 @@ func excludeFromProject(project string) (string, error) {
 		"# cairn's agent memory is a git repository of its own")
 }
 
+// PathArgs is PathArg of each of args; the first that is not a
+// repository path is the error.
+func (m *Memory) PathArgs(base string, args []string) ([]string, error) {
+	var rel []string
+	for _, a := range args {
+		p, err := m.PathArg(base, a)
+		if err != nil {
+			return nil, err
+		}
+		rel = append(rel, p)
+	}
+	return rel, nil
+}
+
 // PathArg turns a path given by the user into a repository path. Like git,
 // it takes a relative path from base, the absolute folder the user works
 // in, when that lands in the memory; otherwise from the memory's root, so

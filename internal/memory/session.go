@@ -422,3 +422,13 @@ type Sessions struct{ m *Memory }
 
 // Sessions returns the memory's sessions.
 func (m *Memory) Sessions() Sessions { return Sessions{m} }
+
+// Latest is the ID of the most recently active live session, "" when
+// none is active.
+func (s Sessions) Latest(ctx context.Context) (string, error) {
+	list, _, err := s.List(ctx, SessionFilter{Status: model.StatusActive})
+	if err != nil || len(list) == 0 {
+		return "", err
+	}
+	return list[0].ID, nil
+}

@@ -699,3 +699,14 @@ func Schedule(c config.Sync) *AutoSync {
 		MaxBackoff: time.Duration(c.MaxBackoff),
 	}
 }
+
+// RedactedRemotes lists the configured remotes with their URLs redacted
+// (memory.RedactURL): a URL may hold a password
+// (https://user:secret@host/), which is never to be shown.
+func RedactedRemotes(m *memory.Memory) ([]memory.Remote, error) {
+	rs, err := Remotes(m)
+	for i := range rs {
+		rs[i].URL = memory.RedactURL(rs[i].URL)
+	}
+	return rs, err
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -299,4 +300,30 @@ func (s *Session) KeepExtra(ours, theirs *Session) {
 			s.extra = append(s.extra, theirs.extra[i], theirs.extra[i+1])
 		}
 	}
+}
+
+// ParseProgress reads DONE/TOTAL, 0 ≤ DONE ≤ TOTAL; ok is false when
+// spec is not that.
+func ParseProgress(spec string) (p Progress, ok bool) {
+	d, t, ok := strings.Cut(spec, "/")
+	done, err1 := strconv.Atoi(d)
+	total, err2 := strconv.Atoi(t)
+	if !ok || err1 != nil || err2 != nil || done < 0 || total < 0 || done > total {
+		return p, false
+	}
+	return Progress{Done: done, Total: total}, true
+}
+
+// ParseVariables reads KEY=VALUE arguments (KEY= removes a variable);
+// bad is the first argument that is not one.
+func ParseVariables(args []string) (vars map[string]string, bad string, ok bool) {
+	vars = map[string]string{}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" {
+			return nil, a, false
+		}
+		vars[k] = v
+	}
+	return vars, "", true
 }

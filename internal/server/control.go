@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,16 +44,10 @@ func Start(ctx context.Context, m *memory.Memory, opts StartOptions) (s client.D
 		return s, false, fmt.Errorf("open daemon log: %w", err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
-	cmd.Dir = opts.Dir
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Env = append(slices.Clip(opts.Env), "CAIRN_DIR="+m.Dir)
-	if err := cmd.Start(); err != nil {
+	_, exited, err := spawn(opts.Command, opts.Dir, opts.Env, m.Dir, logf)
+	if err != nil {
 		return s, false, fmt.Errorf("start daemon: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
@@ -64,6 +60,92 @@ func Start(ctx context.Context, m *memory.Memory, opts StartOptions) (s client.D
 		}
 	}
 	return s, false, fmt.Errorf("daemon did not answer within 10s; see %s", logName)
+}
+
+// spawn starts command in a session of its own, in dir, with env and
+// CAIRN_DIR=mem, its output going to logf. The channel gets what Wait
+// says once the process exits. Start and MountBackground share it:
+// both start cairn in the background and wait for it to be ready.
+func spawn(command []string, dir string, env []string, mem string, logf *os.File) (*exec.Cmd, <-chan error, error) {
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Env = append(slices.Clip(env), "CAIRN_DIR="+mem)
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, exited, nil
+}
+
+// MountedMsg is what cairn mount prints when the view is ready.
+const MountedMsg = "memory mounted at"
+
+// MountBackground starts exe mount dir for the memory in mem in a process
+// of its own, in its own session, logging to the state folder's
+// mount.log, and returns its pid once the folder is mounted (the log says
+// MountedMsg), or with what went wrong when the process gave up.
+func MountBackground(ctx context.Context, exe, mem, dir string) (pid int, err error) {
+	logName := filepath.Join(mem, memory.StateDir, "mount.log")
+	if err := os.MkdirAll(filepath.Dir(logName), 0o700); err != nil {
+		return 0, fmt.Errorf("mount: %w", err)
+	}
+	log, err := os.OpenFile(logName, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("mount: %w", err)
+	}
+	defer log.Close()
+	// In "/": hold no folder busy.
+	cmd, exited, err := spawn([]string{exe, "mount", dir}, "/", os.Environ(), mem, log)
+	if err != nil {
+		return 0, fmt.Errorf("mount: start cairn: %w", err)
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			b, _ := os.ReadFile(logName)
+			msg := strings.TrimSpace(string(bytes.TrimPrefix(b, []byte("cairn: "))))
+			if msg == "" {
+				msg = fmt.Sprint(err)
+			}
+			return 0, errors.New(msg)
+		case <-deadline:
+			cmd.Process.Signal(syscall.SIGTERM)
+			return 0, fmt.Errorf("mount %s: not mounted after 30 s (see %s)", dir, logName)
+		case <-ctx.Done():
+			cmd.Process.Signal(syscall.SIGTERM)
+			return 0, ctx.Err()
+		case <-tick.C:
+		}
+		// The log says so once the server is done starting: a view in
+		// mountinfo may still be looking at itself.
+		if b, _ := os.ReadFile(logName); bytes.Contains(b, []byte(MountedMsg)) {
+			return cmd.Process.Pid, nil
+		}
+	}
+}
+
+// CheckpointVia checkpoints m through its running daemon, which has the
+// stat cache in memory and knows what changed, and here when none runs
+// or a tag is asked for. A daemon that went away mid-request (the error
+// wraps client.ErrNoDaemon) leaves the work to this process, after a
+// warning; an error it answered is its answer.
+func CheckpointVia(ctx context.Context, m *memory.Memory, req client.CheckpointRequest, wait time.Duration, warn func(string)) (*client.CheckpointResponse, error) {
+	if req.Tag == "" {
+		if c, err := client.Discover(ctx, m.StatePath(""), wait); err == nil {
+			resp, err := c.Checkpoint(ctx, req)
+			if err == nil || !errors.Is(err, client.ErrNoDaemon) {
+				return resp, err
+			}
+			warn(fmt.Sprintf("the cairn daemon went away (%v); checkpointing here", err))
+		}
+	}
+	return Checkpoint(ctx, m, req)
 }
 
 // Stopped says what Stop found.
