@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+)
+
+// Result is one project's figures.
+type Result struct {
+	Project string   `json:"project"`
+	Budget  int      `json:"budget"`
+	Calls   int      `json:"hook_calls"`
+	Starts  int      `json:"session_starts"`
+	Cairn   Score    `json:"cairn"`
+	Empty   Score    `json:"empty_pack"`
+	Tail    Score    `json:"last_6000_chars"`
+	Errors  []string `json:"hook_errors,omitempty"`
+
+	sc *Scenario
+}
+
+// Report is the whole run.
+type Report struct {
+	Daemon   bool     `json:"daemon"`
+	Projects []Result `json:"projects"`
+	Overall  struct {
+		Cairn Score `json:"cairn"`
+		Empty Score `json:"empty_pack"`
+		Tail  Score `json:"last_6000_chars"`
+	} `json:"overall"`
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	daemon := fs.Bool("daemon", false, "run cairn daemon during each project's replay")
+	budget := fs.Int("budget", 0, "search.context_budget in tokens (0: cairn's default)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	verbose := fs.Bool("v", false, "list the facts each pack missed and the stale ones it showed")
+	cairn := fs.String("cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if *budget < 0 {
+		return usageError{errors.New("-budget: want a number of tokens")}
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	dirs, err := projectDirs(root, fs.Args())
+	if err != nil {
+		return err
+	}
+	warn := func(s string) { fmt.Fprintln(stderr, "warning:", s) }
+	bin := *cairn
+	if bin == "" {
+		tmp, err := os.MkdirTemp("", "cairn-recall-bin-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		bin = filepath.Join(tmp, "cairn")
+		if err := build(ctx, root, bin); err != nil {
+			return err
+		}
+	} else if bin, err = filepath.Abs(bin); err != nil {
+		return err
+	}
+	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget}
+	rep := &Report{Daemon: *daemon}
+	for _, dir := range dirs {
+		r, err := benchProject(ctx, rp, dir, warn)
+		if err != nil {
+			return err
+		}
+		for _, e := range r.Errors {
+			warn(e)
+		}
+		rep.Projects = append(rep.Projects, *r)
+		rep.Overall.Cairn.add(r.Cairn)
+		rep.Overall.Empty.add(r.Empty)
+		rep.Overall.Tail.add(r.Tail)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return rep.print(stdout, *verbose)
+}
+
+// benchProject replays one project and scores its packs and baselines.
+func benchProject(ctx context.Context, rp *replayer, dir string, warn func(string)) (*Result, error) {
+	sc, recs, err := loadProject(dir, warn)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := rp.replay(ctx, sc, recs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: replay: %w", sc.Project, err)
+	}
+	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, sc: sc}
+	r.Cairn = score(sc, func(k int) string { return rr.Packs[sc.Sessions[k].Name] })
+	r.Empty = score(sc, func(int) string { return "" })
+	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) })
+	return r, nil
+}
+
+// projectDirs resolves the projects named (a folder, or a name under
+// testdata/recall), or lists every recorded one.
+func projectDirs(root string, names []string) ([]string, error) {
+	base := filepath.Join(root, "testdata", "recall")
+	if len(names) == 0 {
+		entries, err := os.ReadDir(base)
+		if err != nil {
+			return nil, fmt.Errorf("no test set: %w", err)
+		}
+		var out []string
+		for _, e := range entries {
+			if _, err := os.Stat(filepath.Join(base, e.Name(), "recorded")); err == nil {
+				out = append(out, filepath.Join(base, e.Name()))
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no recorded project under %s", base)
+		}
+		return out, nil
+	}
+	var out []string
+	for _, n := range names {
+		d := n
+		if !strings.ContainsRune(n, filepath.Separator) {
+			if _, err := os.Stat(n); err != nil {
+				d = filepath.Join(base, n)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(d, "scenario.yaml")); err != nil {
+			return nil, fmt.Errorf("project %s: %w", n, err)
+		}
+		out = append(out, filepath.Clean(d))
+	}
+	return out, nil
+}
+
+func build(ctx context.Context, root, out string) error {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./cmd/cairn")
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/cairn: %w: %s", err, b)
+	}
+	return nil
+}
+
+func (rep *Report) print(w io.Writer, verbose bool) error {
+	mode := "no daemon"
+	if rep.Daemon {
+		mode = "daemon running"
+	}
+	fmt.Fprintf(w, "Pack recall, %s (tokens: mean per pack / budget)\n\n", mode)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "project\tpacks\tfacts\trecall\tstale\ttokens\t\tempty: recall\t\tlast 6,000 chars: recall\tstale\ttokens\t")
+	row := func(name string, budget int, c, e, t Score) {
+		b := "-"
+		if budget > 0 {
+			b = fmt.Sprint(budget)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%d / %s\t\t%.2f\t\t%.2f\t%.2f\t%d\t\n",
+			name, c.Packs, c.Expected, c.Recall(), c.StaleRate(), c.MeanTokens(), b, e.Recall(), t.Recall(), t.StaleRate(), t.MeanTokens())
+	}
+	budgets := map[int]bool{}
+	for _, r := range rep.Projects {
+		row(r.Project, r.Budget, r.Cairn, r.Empty, r.Tail)
+		budgets[r.Budget] = true
+	}
+	if len(rep.Projects) > 1 {
+		b := 0
+		if len(budgets) == 1 {
+			b = rep.Projects[0].Budget
+		}
+		row("all", b, rep.Overall.Cairn, rep.Overall.Empty, rep.Overall.Tail)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nrecall: expected facts found in one pack line (all match regexes); stale: superseded facts shown as current")
+	if !verbose {
+		return nil
+	}
+	for _, r := range rep.Projects {
+		fmt.Fprintf(w, "\n%s (%d hook calls, %d session starts)\n", r.Project, r.Calls, r.Starts)
+		for _, b := range r.Cairn.Boundaries {
+			fmt.Fprintf(w, "  %s: %d/%d facts, %d tokens\n", b.Session, len(b.Found), b.Expected, b.Tokens)
+			for _, id := range b.Missed {
+				fmt.Fprintf(w, "    missed %s: %s\n", id, r.sc.fact(id).Text)
+			}
+			for _, id := range b.StaleFound {
+				fmt.Fprintf(w, "    stale  %s: %s\n", id, r.sc.fact(id).Text)
+			}
+		}
+	}
+	return nil
+}

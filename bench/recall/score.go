@@ -1,0 +1,214 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/transcript"
+)
+
+// tailChars is how much of the previous session the second baseline keeps.
+const tailChars = 6000
+
+// history marks a line that presents a value as past, not current
+// (scenario format: stale_match).
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to)\b`)
+
+// Boundary is the check of one pack: what the session starting there
+// should have received and what it did.
+type Boundary struct {
+	Session    string   `json:"session"`
+	Expected   int      `json:"expected"`
+	Found      []string `json:"found"`
+	Missed     []string `json:"missed"`
+	Stale      int      `json:"stale"`                 // stale facts checked
+	StaleFound []string `json:"stale_found,omitempty"` // presented as current
+	Tokens     int      `json:"tokens"`
+}
+
+// Score is one kind of pack (cairn's, or a baseline) over the boundaries
+// of a project, or of several.
+type Score struct {
+	Expected   int        `json:"expected"`
+	Found      int        `json:"found"`
+	Stale      int        `json:"stale"`
+	StaleFound int        `json:"stale_found"`
+	Packs      int        `json:"packs"`
+	Tokens     int        `json:"tokens"` // summed over the packs
+	Boundaries []Boundary `json:"boundaries,omitempty"`
+}
+
+// Recall is the share of expected facts found.
+func (s Score) Recall() float64 { return ratio(s.Found, s.Expected) }
+
+// StaleRate is the share of stale facts presented as current.
+func (s Score) StaleRate() float64 { return ratio(s.StaleFound, s.Stale) }
+
+// MeanTokens is the mean estimated size of a pack.
+func (s Score) MeanTokens() int {
+	if s.Packs == 0 {
+		return 0
+	}
+	return (s.Tokens + s.Packs/2) / s.Packs
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func (s *Score) add(o Score) {
+	s.Expected += o.Expected
+	s.Found += o.Found
+	s.Stale += o.Stale
+	s.StaleFound += o.StaleFound
+	s.Packs += o.Packs
+	s.Tokens += o.Tokens
+}
+
+// score checks the pack of every non-clear session after the first
+// against the facts of the sessions before it (testdata/recall/README.md).
+// pack returns what session k received.
+func score(sc *Scenario, pack func(k int) string) Score {
+	var out Score
+	for k, s := range sc.Sessions {
+		if k == 0 || s.Clear {
+			continue
+		}
+		text := pack(k)
+		lines := strings.Split(text, "\n")
+		b := Boundary{Session: s.Name, Tokens: indexer.EstimateTokens(text)}
+		last := -1 // the last non-clear session before k
+		for j := k - 1; j >= 0; j-- {
+			if !sc.Sessions[j].Clear {
+				last = j
+				break
+			}
+		}
+		for j := range k {
+			for _, f := range sc.Sessions[j].Facts {
+				switch {
+				case f.Until != "" && sc.index(f.Until) < k:
+					b.Stale++
+					if anyLine(lines, f.stale, true) {
+						b.StaleFound = append(b.StaleFound, f.ID)
+					}
+				case f.Scope == "durable" || j == last:
+					b.Expected++
+					if anyLine(lines, f.match, false) {
+						b.Found = append(b.Found, f.ID)
+					} else {
+						b.Missed = append(b.Missed, f.ID)
+					}
+				}
+			}
+		}
+		out.Boundaries = append(out.Boundaries, b)
+		out.add(Score{Expected: b.Expected, Found: len(b.Found), Stale: b.Stale, StaleFound: len(b.StaleFound), Packs: 1, Tokens: b.Tokens})
+	}
+	return out
+}
+
+// anyLine reports whether one line matches every regexp; with current,
+// a line that speaks of the value as past does not count.
+func anyLine(lines []string, res []*regexp.Regexp, current bool) bool {
+	for _, l := range lines {
+		if current && history.MatchString(l) {
+			continue
+		}
+		all := true
+		for _, re := range res {
+			if !re.MatchString(l) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+func (sc *Scenario) index(name string) int {
+	for i, s := range sc.Sessions {
+		if s.Name == name {
+			return i
+		}
+	}
+	return len(sc.Sessions)
+}
+
+func (sc *Scenario) fact(id string) *Fact {
+	for i := range sc.Sessions {
+		for j := range sc.Sessions[i].Facts {
+			if sc.Sessions[i].Facts[j].ID == id {
+				return &sc.Sessions[i].Facts[j]
+			}
+		}
+	}
+	return nil
+}
+
+// tailBaseline is the second baseline's pack for session k: the last
+// 6,000 characters of the conversation of the last non-clear session
+// before it, as plain text.
+func tailBaseline(sc *Scenario, recs map[string]*Recorded, k int) string {
+	for j := k - 1; j >= 0; j-- {
+		if s := sc.Sessions[j]; !s.Clear {
+			return tail(render(recs[s.Name].Transcript), tailChars)
+		}
+	}
+	return ""
+}
+
+// render is a plain-text rendering of a Claude Code transcript: the
+// user's prompts, the assistant's text, the tool calls and their output.
+func render(tr []byte) string {
+	p := transcript.ParseClaude(tr, transcript.Options{Final: true})
+	var b strings.Builder
+	for _, e := range p.Events {
+		var line string
+		switch e.Kind {
+		case transcript.KindUserPrompt:
+			line = "User: " + firstOf(e.Text, e.Command)
+		case transcript.KindAssistantText:
+			line = "Assistant: " + e.Text
+		case transcript.KindToolCall:
+			line = "Tool call: " + e.Call.Summary
+		case transcript.KindToolResult:
+			line = e.Result.Output
+		default:
+			continue
+		}
+		b.WriteString(strings.TrimRight(line, "\n"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// tail is the last n characters of s.
+func tail(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := len(s)
+	for c := 0; c < n; c++ {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
+}
