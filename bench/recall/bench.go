@@ -47,6 +47,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	verbose := fs.Bool("v", false, "list the facts each pack missed and the stale ones it showed")
 	cairn := fs.String("cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
+	packs := fs.String("packs", "", "write each pack cairn gave into `DIR`/PROJECT/SESSION.md")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
 		fs.PrintDefaults()
@@ -80,7 +81,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return err
 	}
-	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget}
+	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget, packs: *packs}
 	rep := &Report{Daemon: *daemon}
 	for _, dir := range dirs {
 		r, err := benchProject(ctx, rp, dir, warn)

@@ -22,6 +22,7 @@ type replayer struct {
 	cairn  string // the binary
 	daemon bool   // run cairn daemon during the replay
 	budget int    // search.context_budget to set; 0 keeps cairn's default
+	packs  string // a folder to write the packs into, if set
 }
 
 // Replay is what one project's replay gave.
@@ -134,7 +135,24 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 			}
 		}
 	}
+	if rp.packs != "" {
+		if err := writePacks(filepath.Join(rp.packs, sc.Project), res.Packs); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+func writePacks(dir string, packs map[string]string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, p := range packs {
+		if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(p), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // grow makes the transcript at name hold the first n bytes of the
