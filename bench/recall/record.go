@@ -251,14 +251,18 @@ func (r *recorder) session(ctx context.Context, s *scratch, ss *Session, raw str
 		if p.command() {
 			turns++
 		}
+		refused, failed := toolErrors(tpath, before)
+		if refused != "" {
+			return nil, fmt.Errorf("%s: tool calls Claude Code refused or could not run (Write or Edit an existing file only after a Read of it; Edit's old_string must be in the file; a Bash cd stays in effect for later calls):%s", where, refused)
+		}
+		if failed != "" {
+			r.warn(fmt.Sprintf("session %s %s: commands that failed (fine if the scenario means them to):%s", ss.Name, where, failed))
+		}
 		if len(p.Model) > 0 {
 			want := strings.TrimSpace(p.Model[len(p.Model)-1].Text)
 			if strings.TrimSpace(res.Result) != want {
-				return nil, fmt.Errorf("%s: claude answered %q where the script's last turn says %q: the conversation and the script (turn %d of the session) are out of step; a tool call was refused or failed to run?%s",
-					where, oneLine(res.Result, 200), oneLine(want, 200), turns, r.toolErrors(tpath, before, true))
-			}
-			if msg := r.toolErrors(tpath, before, false); msg != "" {
-				r.warn(fmt.Sprintf("session %s %s: tool calls that failed (fine if the scenario means them to):%s", ss.Name, where, msg))
+				return nil, fmt.Errorf("%s: claude answered %q where the script's last turn says %q: the conversation and the script (turn %d of the session) are out of step",
+					where, oneLine(res.Result, 200), oneLine(want, 200), turns)
 			}
 		}
 		calls, err := takeRaw(raw, done)
@@ -292,27 +296,27 @@ func (r *recorder) session(ctx context.Context, s *scratch, ss *Session, raw str
 }
 
 // toolErrors lists the failed tool calls of a transcript from offset
-// from on, one per line;
-// with refused, only those Claude Code refused to run (validation,
-// permission), which put the script out of step.
-func (r *recorder) toolErrors(tpath string, from int64, refused bool) string {
+// from on, one per line: those Claude Code refused or could not run
+// (validation, permission, a missing file), and the commands that ran and
+// failed.
+func toolErrors(tpath string, from int64) (refused, failed string) {
 	data, err := os.ReadFile(tpath)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	p := transcript.ParseClaude(data, transcript.Options{Name: tpath, Final: true})
-	var b strings.Builder
+	var rb, fb strings.Builder
 	for _, e := range p.Events {
 		if e.Kind != transcript.KindToolResult || !e.Result.IsError || e.Offset < from {
 			continue
 		}
-		exit := e.Result.ExitCode != nil
-		if refused && exit {
-			continue // a command that ran and failed
+		b := &rb
+		if e.Result.ExitCode != nil {
+			b = &fb
 		}
-		fmt.Fprintf(&b, "\n  %s: %s", e.Result.Summary, oneLine(e.Result.Output, 300))
+		fmt.Fprintf(b, "\n  %s: %s", e.Result.Summary, oneLine(e.Result.Output, 300))
 	}
-	return b.String()
+	return rb.String(), fb.String()
 }
 
 // takeRaw returns the calls the recording hook appended to raw after
