@@ -25,7 +25,8 @@ type Result struct {
 	Tail    Score    `json:"last_6000_chars"`
 	Errors  []string `json:"hook_errors,omitempty"`
 
-	sc *Scenario
+	sc    *Scenario
+	packs map[string]string // by session
 }
 
 // Report is the whole run.
@@ -114,7 +115,7 @@ func benchProject(ctx context.Context, rp *replayer, dir string, warn func(strin
 	if err != nil {
 		return nil, fmt.Errorf("%s: replay: %w", sc.Project, err)
 	}
-	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, sc: sc}
+	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, sc: sc, packs: rr.Packs}
 	r.Cairn = score(sc, func(k int) string { return rr.Packs[sc.Sessions[k].Name] })
 	r.Empty = score(sc, func(int) string { return "" })
 	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) })

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReplay replays one recorded project without a daemon and checks the
+// mechanics, not cairn's quality: every session start is answered, the
+// packs are scored, and the baselines run.
+func TestReplay(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "recall", "py-cli")
+	if _, err := os.Stat(filepath.Join(dir, "recorded")); err != nil {
+		t.Skipf("no recorded test set to replay (%v): go run ./bench/recall record %s", err, dir)
+	}
+	ctx := context.Background()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "cairn")
+	if err := build(ctx, root, bin); err != nil {
+		t.Fatal(err)
+	}
+	r, err := benchProject(ctx, &replayer{cairn: bin}, dir, func(s string) { t.Error(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Errors {
+		t.Errorf("hook call failed: %s", e)
+	}
+	_, recs, err := loadProject(dir, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := 0
+	for _, rec := range recs {
+		for _, c := range rec.Calls {
+			if c.Event == "SessionStart" {
+				starts++
+			}
+		}
+	}
+	if r.Starts != starts {
+		t.Errorf("%d session starts answered, want the %d recorded", r.Starts, starts)
+	}
+	for i, s := range r.sc.Sessions {
+		if p, ok := r.packs[s.Name]; !ok || (i > 0 && strings.TrimSpace(p) == "") {
+			t.Errorf("session %s received no pack (%q)", s.Name, p)
+		}
+	}
+	boundaries := 0
+	for i, s := range r.sc.Sessions {
+		if i > 0 && !s.Clear {
+			boundaries++
+		}
+	}
+	for name, s := range map[string]Score{"cairn": r.Cairn, "empty pack": r.Empty, "last 6,000 chars": r.Tail} {
+		if s.Packs != boundaries || len(s.Boundaries) != boundaries {
+			t.Errorf("%s: %d packs scored, want %d", name, s.Packs, boundaries)
+		}
+		if s.Expected == 0 || s.Found > s.Expected || s.StaleFound > s.Stale {
+			t.Errorf("%s: found %d of %d facts, %d of %d stale", name, s.Found, s.Expected, s.StaleFound, s.Stale)
+		}
+	}
+	if r.Empty.Found != 0 || r.Empty.Tokens != 0 {
+		t.Errorf("the empty pack found %d facts in %d tokens", r.Empty.Found, r.Empty.Tokens)
+	}
+	if r.Tail.Found == 0 || r.Tail.MeanTokens() == 0 {
+		t.Errorf("the last 6,000 characters of the previous session found %d facts in %d tokens: the transcripts were not rendered", r.Tail.Found, r.Tail.MeanTokens())
+	}
+	if r.Cairn.Tokens == 0 || r.Budget <= 0 {
+		t.Errorf("cairn's packs took %d tokens of a budget of %d", r.Cairn.Tokens, r.Budget)
+	}
+}
+
+func TestScore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tiny")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := `project: tiny
+sessions:
+  - name: a
+    prompts: [{user: go, model: [{text: ok}]}]
+    facts:
+      - {id: port, kind: environment, text: port 8080, match: ["\\b8080\\b"], scope: durable, until: c}
+      - {id: todo, kind: open, text: add retries, match: ["retr"], scope: next}
+  - {name: b, clear: true}
+  - name: c
+    prompts: [{user: go, model: [{text: ok}]}]
+    facts:
+      - {id: port2, kind: environment, text: port 8081, match: ["\\b8081\\b"], scope: durable}
+  - name: d
+    prompts: [{user: go, model: [{text: ok}]}]
+`
+	if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := LoadScenario(dir, func(s string) { t.Error(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		packs         map[string]string
+		found, expect int
+		stale, staleN int
+	}{
+		{"empty", map[string]string{}, 0, 3, 0, 1},
+		{"all current", map[string]string{"c": "- listens on 8080\n- open: add retries", "d": "- port 8081"}, 3, 3, 0, 1},
+		{"one line per fact", map[string]string{"c": "8080 retries"}, 2, 3, 0, 1},
+		{"stale shown", map[string]string{"d": "- listens on 8080"}, 0, 3, 1, 1},
+		{"stale as history", map[string]string{"d": "- listens on 8081, moved from 8080"}, 1, 3, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := score(sc, func(k int) string { return c.packs[sc.Sessions[k].Name] })
+			if s.Found != c.found || s.Expected != c.expect || s.StaleFound != c.stale || s.Stale != c.staleN {
+				t.Errorf("found %d/%d, stale %d/%d; want %d/%d, %d/%d", s.Found, s.Expected, s.StaleFound, s.Stale, c.found, c.expect, c.stale, c.staleN)
+			}
+		})
+	}
+}
+
+func TestTail(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abcdef", 3, "def"},
+		{"añb€c", 3, "b€c"},
+	} {
+		if got := tail(c.in, c.n); got != c.want {
+			t.Errorf("tail(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
