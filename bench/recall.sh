@@ -20,7 +20,7 @@ go build -o "$work/cairn" ./cmd/cairn
 go build -o "$work/recall" ./bench/recall
 
 for mode in "" -daemon; do
-	for i in $(seq 1 "$runs"); do
+	for _ in $(seq 1 "$runs"); do
 		# An empty $mode is no argument at all.
 		# shellcheck disable=SC2086
 		"$work/recall" -cairn "$work/cairn" $mode "$@"
