@@ -185,7 +185,7 @@ func TestContextBudget(t *testing.T) {
 			if len(p.LeftOut) == 0 {
 				t.Errorf("budget %d: nothing left out of 200 items", p.BudgetTokens)
 			}
-			if budget >= 80 && !strings.Contains(p.Text, "left out") {
+			if budget >= 80 && !strings.Contains(p.Text, "Left out") {
 				t.Errorf("budget %d: no manifest:\n%s", budget, p.Text)
 			}
 			if budget == 0 {
@@ -216,17 +216,42 @@ func TestContextEmptyMemory(t *testing.T) {
 	}
 }
 
-func TestCutTokens(t *testing.T) {
-	s := strings.Repeat("word ", 200) + "日本語のテキスト"
-	for _, n := range []int{0, 1, 5, 50, 199, 1000} {
-		c := cutTokens(s, n)
-		if indexer.EstimateTokens(c) > n {
-			t.Errorf("cutTokens(%d) = %d tokens", n, indexer.EstimateTokens(c))
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers never block.", []string{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "Workers never block."}},
+		{"Edit main.go, e.g. the handler. Then run `go test ./...`. Done!", []string{"Edit main.go, e.g. the handler.", "Then run `go test ./...`.", "Done!"}},
+		{"Is it v1.2? Yes. It is… fine.", []string{"Is it v1.2?", "Yes.", "It is… fine."}},
+		{"Call `a. B` now. ok then.", []string{"Call `a. B` now. ok then."}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := sentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("sentences(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		tl := tailTokens(s, n)
-		if indexer.EstimateTokens(tl) > n && n > 0 {
-			t.Errorf("tailTokens(%d) = %d tokens", n, indexer.EstimateTokens(tl))
+	}
+}
+
+func TestShorten(t *testing.T) {
+	s := "The bug was that minutes were multiplied by time.Hour. The fix divides first. Tests pass."
+	for _, n := range []int{1, 5, 12, 20, 50} {
+		got := shorten(s, n)
+		if !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
+			t.Errorf("shorten(%d) = %q: not a start of the text", n, got)
 		}
+		if indexer.EstimateTokens(got) > 2*n && n >= 12 {
+			t.Errorf("shorten(%d) = %q: %d tokens", n, got, indexer.EstimateTokens(got))
+		}
+	}
+	two := "The bug was that minutes were multiplied by time.Hour. The fix divides first."
+	if got := shorten(s, indexer.EstimateTokens(two)); got != two {
+		t.Errorf("shorten(%d) = %q", indexer.EstimateTokens(two), got)
+	}
+	long := strings.Repeat("word ", 200) + "end."
+	if got := shorten(long, 20); !strings.HasSuffix(got, "…") || indexer.EstimateTokens(got) > 20 {
+		t.Errorf("shorten of a long sentence = %q", got)
 	}
 }
 
