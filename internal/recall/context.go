@@ -96,7 +96,7 @@ const (
 
 // maxPackSessions is how many of the latest sessions with substance a
 // pack considers; the budget decides how many it shows.
-const maxPackSessions = 5
+const maxPackSessions = 10
 
 // minUnitTokens is the least room worth rendering a unit into.
 const minUnitTokens = 8
@@ -203,7 +203,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	if err != nil {
 		return nil, err
 	}
-	core = current(core)
+	core, gone := current(core)
 	sort.SliceStable(core, func(i, j int) bool {
 		a, b := core[i], core[j]
 		if a.pinned != b.pinned {
@@ -259,7 +259,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	if len(hits) > 0 {
 		heads[secRelated] = "## Related to: " + oneLineCut(opts.Query, 60)
 		for _, h := range hits {
-			if seen[h.Path] {
+			if seen[h.Path] || gone[h.ID] {
 				continue
 			}
 			seen[h.Path] = true
@@ -474,8 +474,9 @@ func fetchRef(id string) string {
 }
 
 // current leaves out the items another item supersedes (consolidation
-// moves them out of the tree, but a hand edit or a merge may leave both).
-func current(items []coreItem) []coreItem {
+// moves them out of the tree, but a hand edit or a merge may leave both),
+// and returns their ids.
+func current(items []coreItem) ([]coreItem, map[string]bool) {
 	gone := make(map[string]bool)
 	for _, c := range items {
 		if c.supersedes != "" && c.supersedes != c.id {
@@ -483,7 +484,7 @@ func current(items []coreItem) []coreItem {
 		}
 	}
 	if len(gone) == 0 {
-		return items
+		return items, gone
 	}
 	out := items[:0]
 	for _, c := range items {
@@ -491,7 +492,7 @@ func current(items []coreItem) []coreItem {
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, gone
 }
 
 // itemRenderer returns the render function of a core item's entry: its
@@ -723,7 +724,7 @@ func sessionGroup(s *sessionInfo, k int, newer []*sessionInfo, coreTitles []map[
 // a core item's title: the newer statement is the current one.
 func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]bool) bool {
 	switch p {
-	case partDecisions, partEnvironment, partPreferences, partRoot, partRejected:
+	case partDecisions, partEnvironment, partPreferences, partRoot, partRejected, partNotes:
 	default:
 		return false
 	}
@@ -735,6 +736,9 @@ func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]
 		if overlap(t, w) >= 0.75 {
 			return true
 		}
+	}
+	if p == partNotes {
+		return false
 	}
 	for _, s := range newer {
 		for _, nb := range s.digest.parts[p] {
@@ -793,9 +797,30 @@ func hitGroup(h SearchHit) *group {
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	tail := " (" + strings.Join(meta, ", ") + ")\n"
 	title, text := itemText(mdtext.OneLine(h.Title), mdtext.OneLine(stripHeadings(h.Text)))
+	if strings.HasSuffix(h.Path, "/summary.md") {
+		// A part of a session's summary: its bullets, labelled.
+		title = "Session " + memory.ShortSession(h.Session)
+		text = digestText(parseSummary(h.Text))
+	}
 	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + fetchRef(h.ID), retrieved: true}
 	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, tail, min(room, hitCap)) }
 	return g
+}
+
+// digestText writes a summary's bullets as labelled sentences on one
+// line.
+func digestText(d *digest) string {
+	var parts []string
+	for _, p := range partOrder {
+		for _, b := range d.parts[p] {
+			b = strings.TrimRight(b, ".")
+			if p != partNotes {
+				b = partLabels[p] + ": " + b
+			}
+			parts = append(parts, b+".")
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // namedSession finds the folder of the session ref names (in sessions/

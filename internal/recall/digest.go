@@ -106,6 +106,14 @@ func parseSummary(text string) *digest {
 		if s == "" || strings.HasPrefix(s, "…") || strings.HasPrefix(s, "...") || s == "(no summary)" {
 			return // "… and 3 more": a count, not a statement
 		}
+		if p == partNotes {
+			// "(fact) Reports are cached": the kind says nothing here.
+			if rest, ok := strings.CutPrefix(s, "("); ok {
+				if kind, after, ok := strings.Cut(rest, ") "); ok && !strings.Contains(kind, " ") {
+					s = after
+				}
+			}
+		}
 		if p == partOpen {
 			segOpen = append(segOpen, s)
 			cur = &segOpen[len(segOpen)-1]
