@@ -274,4 +274,3 @@ func quickMeta(p string, data []byte) coreItem {
 	c.importance = clamp01(c.importance)
 	return c
 }
-
