@@ -18,7 +18,7 @@ type searchOptions struct {
 	mode                  string
 	kinds, layers, tags   []string
 	session, since, until string
-	json                  bool
+	json, all             bool
 }
 
 func newSearchCommand(g *globals) *cobra.Command {
@@ -57,6 +57,7 @@ bringing it up to date with the last checkpoint first.`,
 	f.StringArrayVar(&opts.tags, "tag", nil, "only memories with this `TAG` (repeat: all of them)")
 	f.StringVar(&opts.since, "since", "", "only memories created at or after `TIME` (2026-11-30, an RFC 3339 time, or an age: 36h, 7d, 2w)")
 	f.StringVar(&opts.until, "until", "", "only memories created before `TIME`")
+	f.BoolVar(&opts.all, "all", false, "show faint hits too (match under search.min_match), marked as such")
 	f.BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }
@@ -65,7 +66,7 @@ bringing it up to date with the last checkpoint first.`,
 func (o searchOptions) searchOpts(now time.Time) (recall.SearchOptions, error) {
 	so := recall.SearchOptions{
 		Mode: indexer.Mode(o.mode), K: o.k, Kinds: splitList(o.kinds), Layers: splitList(o.layers),
-		Session: o.session, Tags: splitList(o.tags),
+		Session: o.session, Tags: splitList(o.tags), All: o.all,
 	}
 	if o.k < 1 || o.k > server.MaxK {
 		return so, usagef("-k %d: want a number from 1 to %d", o.k, server.MaxK)

@@ -73,7 +73,7 @@ func TestSearchCommand(t *testing.T) {
 	if got := keys(h); got != "created end_line id kind layer path score scores session snippet start_line text title" {
 		t.Errorf("hit keys %q", got)
 	}
-	if got := keys(h["scores"].(map[string]any)); got != "importance recency references relevance" {
+	if got := keys(h["scores"].(map[string]any)); got != "importance match recency references relevance" {
 		t.Errorf("scores keys %q", got)
 	}
 	if h["title"] != "Deploys go through Kubernetes" || h["kind"] != "fact" || h["layer"] != "core" ||

@@ -344,6 +344,7 @@ var checks = map[string]func(v any) string{
 	"search.weights.references":     weight,
 	"search.recency_half_life_days": weight,
 	"search.min_similarity":         similarity,
+	"search.min_match":              share,
 	"search.context_budget":         nonNegative,
 	"search.max_file_bytes":         sizeLimit,
 	"search.embedder.provider":      oneOf("builtin", "openai-compatible", "openai", "ollama"),
@@ -429,6 +430,13 @@ func dailyTokens(v any) string {
 func weight(v any) string {
 	if f := v.(float64); math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 		return fmt.Sprintf("%v: want a number, 0 or more", f)
+	}
+	return ""
+}
+
+func share(v any) string {
+	if f := v.(float64); math.IsNaN(f) || f < 0 || f > 1 {
+		return fmt.Sprintf("%v: want 0 to 1", f)
 	}
 	return ""
 }

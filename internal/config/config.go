@@ -58,6 +58,11 @@ type Search struct {
 	// similarity is lower; below 0 means the embedder's own floor
 	// (0.05 for the built-in one, none for others).
 	MinSimilarity float64 `yaml:"min_similarity"`
+	// MinMatch is the least share of a query a hit must hold (its
+	// match score, 0..1; docs/search.md) not to be faint: the prompt
+	// hook, MCP search and the context pack leave faint hits out, and
+	// cairn search shows them only with --all.
+	MinMatch float64 `yaml:"min_match"`
 	// ContextBudget is cairn context's default budget, in tokens.
 	ContextBudget int `yaml:"context_budget"`
 	// MaxFileBytes is the most of one file the index reads and chunks;
@@ -65,6 +70,11 @@ type Search struct {
 	// 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64 `yaml:"max_file_bytes"`
 }
+
+// DefaultMinMatch is search.min_match's default, chosen on a labelled
+// set of related and unrelated queries (internal/recall's
+// TestMatchThreshold).
+const DefaultMinMatch = 0.5
 
 // Size limits' defaults.
 const (
@@ -127,6 +137,7 @@ func Default() Config {
 	s.Weights.Relevance, s.Weights.Recency, s.Weights.Importance, s.Weights.References = 0.4, 0.2, 0.3, 0.1
 	s.RecencyHalfLifeDays = 30
 	s.MinSimilarity = -1
+	s.MinMatch = DefaultMinMatch
 	s.Embedder.Provider = "builtin"
 	s.Embedder.Timeout = Duration(30 * time.Second)
 	s.ContextBudget = 1500

@@ -1,19 +1,11 @@
 package recall
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -21,10 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall/docs"
-	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
-	"gopkg.in/yaml.v3"
 )
 
 // ContextOptions say what Context packs.
@@ -34,8 +23,9 @@ type ContextOptions struct {
 	// Budget is the most tokens (by indexer.EstimateTokens) the text may
 	// have; 0 means search.context_budget of cairn.yaml.
 	Budget int
-	// Session is the current session (an id or a unique prefix of one);
-	// "" means the session in sessions/ that changed last.
+	// Session is the current session (an id or a unique prefix of one):
+	// it comes first among the sessions, with its state and latest turns.
+	// "" means none: the latest sessions are shown as they are.
 	Session string
 }
 
@@ -52,7 +42,8 @@ type Pack struct {
 	Warnings []string `json:"-"`
 }
 
-// PackItem is a memory in the pack.
+// PackItem is a memory in the pack, whole or in part: a core item, a
+// session (its id, the path of its summary), a retrieved file.
 type PackItem struct {
 	ID     string `json:"id"`
 	Path   string `json:"path"`
@@ -73,12 +64,16 @@ type LeftOut struct {
 const DefaultContextBudget = 1500
 
 // Context packs the memory an agent should receive into Markdown of at
-// most opts.Budget tokens: pinned and core items first (by importance),
-// then the current session's state and summary, then what opts.Query
-// retrieves from the rest of the memory (or, without a query, the latest
-// summaries of other sessions). No memory appears twice, and the text
-// ends with what was left out and how to fetch it. Memories the query
-// retrieved into the pack have their reference count raised.
+// most opts.Budget tokens, in this order: pinned and core items (by
+// importance, then recency), the items the latest sessions left open,
+// the latest sessions with substance (request and outcome first, then
+// root causes, decisions, environment, files), and what opts.Query
+// retrieves. The budget is spent by priority, not by fixed shares: what
+// matters most is taken first, whole bullets and sentences at a time,
+// and what one part leaves is used by the next. Nothing is cut inside a
+// sentence; the text ends with what was left out and how to fetch it.
+// Memories the query retrieved into the pack have their reference count
+// raised.
 func (x *Index) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
 	return pack(ctx, x.m, x, opts)
 }
@@ -89,44 +84,77 @@ func Context(ctx context.Context, m *memory.Memory, opts ContextOptions) (*Pack,
 	return pack(ctx, m, nil, opts)
 }
 
-// The sections of a pack, in the order they appear and are filled.
+// The sections of a pack, in the order they appear.
 const (
 	secPinned = iota
 	secCore
-	secSession
+	secOpen
+	secSessions
 	secRelated
 	numSections
 )
 
-// Shares of the budget each section may take in the first pass, so that
-// every section gets some room; what they leave is offered to every
-// candidate left, in section order (pinned items first), in a second
-// pass.
-var sectionShare = [numSections]float64{0.3, 0.25, 0.2, 0.25}
+// maxPackSessions is how many of the latest sessions with substance a
+// pack considers; the budget decides how many it shows.
+const maxPackSessions = 10
 
-// Most tokens one block of a section shows: an item is a fact or two
-// (cairn show has the rest); a session's summary may say more.
-var blockCap = [numSections]int{150, 80, 300, 150}
+// minUnitTokens is the least room worth rendering a unit into.
+const minUnitTokens = 8
 
-// minBlockTokens is the least room worth rendering a block into.
-const minBlockTokens = 12
+// Most tokens one unit shows: an item is a fact or two with its reason
+// (cairn show has the rest), a session's bullet a sentence or two.
+const (
+	itemCap    = 90
+	pinnedCap  = 140
+	bulletCap  = 70
+	hitCap     = 90
+	turnTokens = 40
+)
 
-// A block is a candidate for the pack: one memory, rendered.
-type block struct {
-	section   int
-	id, path  string
+// A group is a memory the pack shows whole or in part: a core item, a
+// session, the open items, a retrieved chunk.
+type group struct {
+	sec       int
+	id, path  string // for Items and LeftOut; "" for the open items
 	title     string
-	text      string // Markdown, ending in a newline; "" until rendered
-	tokens    int
+	fetch     string // how to read it whole
+	head      string // a heading above its units, "" for none
+	headTok   int
 	retrieved bool // the query found it: taking it counts a reference
-	taken     bool
-	// render sets text to the block in at most room tokens, or to ""
-	// if it cannot be shown in so few.
-	render func(room int)
+	units     []*unit
+	started   bool
 }
 
-func (b *block) set(text string) {
-	b.text, b.tokens = text, indexer.EstimateTokens(text)
+// A unit is what the pack takes or leaves whole: an item's entry, a
+// bullet of a session.
+type unit struct {
+	g      *group
+	prio   float64 // higher is taken first
+	text   string  // Markdown line(s), ending in a newline
+	tokens int
+	taken  bool
+	// render returns the unit in at most room tokens, or "" if it cannot
+	// be shown in so few; nil if text is fixed.
+	render func(room int) string
+}
+
+func (g *group) add(prio float64, text string) *unit {
+	u := &unit{g: g, prio: prio, text: text, tokens: indexer.EstimateTokens(text)}
+	g.units = append(g.units, u)
+	return u
+}
+
+func (g *group) taken() (n, tokens int) {
+	for _, u := range g.units {
+		if u.taken {
+			n++
+			tokens += u.tokens
+		}
+	}
+	if n > 0 {
+		tokens += g.headTok
+	}
+	return n, tokens
 }
 
 func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) (*Pack, error) {
@@ -163,7 +191,10 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		hitScore[h.Path] = max(hitScore[h.Path], h.Score)
 	}
 
-	var blocks []*block
+	var groups []*group
+	seen := make(map[string]bool)
+
+	// Pinned and core items, but never one a newer item superseded.
 	var memo *coreMemo
 	if x != nil {
 		memo = &x.core
@@ -172,6 +203,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	if err != nil {
 		return nil, err
 	}
+	core, gone := current(core)
 	sort.SliceStable(core, func(i, j int) bool {
 		a, b := core[i], core[j]
 		if a.pinned != b.pinned {
@@ -185,136 +217,95 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		}
 		return a.updated.After(b.updated)
 	})
+	var coreTitles []map[string]bool
 	for _, c := range core {
-		sec := secCore
+		g := &group{sec: secCore, id: c.id, path: c.path, title: c.title, fetch: "cairn show " + fetchRef(c.id), retrieved: hitScore[c.path] > 0}
+		prio, limit := 0.45+0.5*c.importance+0.1*hitScore[c.path], itemCap
 		if c.pinned {
-			sec = secPinned
+			g.sec, prio, limit = secPinned, 2+c.importance, pinnedCap
 		}
-		b := &block{section: sec, id: c.id, path: c.path, title: c.title, retrieved: hitScore[c.path] > 0}
-		b.render = itemRenderer(m, b)
-		blocks = append(blocks, b)
+		u := g.add(prio, "")
+		u.render = itemRenderer(m, g, limit)
+		groups = append(groups, g)
+		seen[c.path] = true
+		if w := contentWords(c.title); len(w) >= 2 {
+			coreTitles = append(coreTitles, w)
+		}
 	}
 
-	seen := make(map[string]bool)
-	for _, b := range blocks {
-		seen[b.path] = true
-	}
-	current, which, warn := currentSession(m, opts.Session)
+	// The sessions: the one named first, then the latest with substance.
+	var sessions []*sessionInfo
+	dir, warn := namedSession(m, opts.Session)
 	if warn != "" {
 		p.Warnings = append(p.Warnings, warn)
 	}
-	var sessionHeading string
-	if current != "" {
-		_, sid := docs.SessionDir(current + "/x")
-		sessionHeading = fmt.Sprintf("## Session %s (%s)", memory.ShortSession(sid), which)
-		if b := sessionStateBlock(m, current); b != nil {
-			blocks = append(blocks, b)
-		}
-		if b := sessionRecentBlock(m, current, sid); b != nil {
-			blocks = append(blocks, b)
-		}
-		if b := sessionSummaryBlock(m, current, sid); b != nil {
-			blocks = append(blocks, b)
-			seen[b.path] = true
+	if dir != "" {
+		if s := loadSession(m, dir); s != nil {
+			s.current = true
+			sessions = append(sessions, s)
 		}
 	}
+	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
+	if og := openGroup(sessions); og != nil {
+		groups = append(groups, og)
+	}
+	for k, s := range sessions {
+		g := sessionGroup(s, k, sessions[:k], coreTitles)
+		groups = append(groups, g)
+		seen[g.path] = true
+	}
 
-	relatedHeading := "## Related memory"
+	heads := [numSections]string{"## Pinned", "## Core memory", "## Open items", "## Latest sessions", ""}
 	if len(hits) > 0 {
-		relatedHeading = "## Related to: " + oneLineCut(opts.Query, 60)
+		heads[secRelated] = "## Related to: " + oneLineCut(opts.Query, 60)
 		for _, h := range hits {
-			if seen[h.Path] {
+			if seen[h.Path] || gone[h.ID] {
 				continue
 			}
 			seen[h.Path] = true
-			blocks = append(blocks, hitBlock(h))
-		}
-	} else if strings.TrimSpace(opts.Query) == "" {
-		relatedHeading = "## Recent sessions"
-		for _, dir := range recentSessions(m, current, 3) {
-			_, sid := docs.SessionDir(dir + "/x")
-			if b := sessionSummaryBlock(m, dir, sid); b != nil && !seen[b.path] {
-				b.section = secRelated
-				seen[b.path] = true
-				blocks = append(blocks, b)
-			}
-		}
-	}
-	headings := [numSections]string{"## Pinned", "## Core memory", sessionHeading, relatedHeading}
-
-	const header = "# Project memory (cairn)\n"
-	headerTokens := indexer.EstimateTokens(header)
-	reserve := min(60, max(minManifestTokens, budget/8)) // for the list of what was left out
-	avail := budget - headerTokens - reserve
-	var used [numSections]int
-	total := 0
-	started := [numSections]bool{}
-	// take adds b if it fits in limit and what the budget has left,
-	// rendering it (again) to fit when it is too long: the reading and
-	// parsing of items waits until they are needed.
-	take := func(b *block, limit int) bool {
-		room := min(limit, avail-total)
-		head := 0
-		if !started[b.section] {
-			head = indexer.EstimateTokens(headings[b.section]) + 1
-		}
-		room -= head
-		if room < minBlockTokens {
-			return false
-		}
-		if b.text == "" || b.tokens > room {
-			b.render(min(room, blockCap[b.section]))
-		}
-		if b.text == "" || b.tokens > room {
-			return false
-		}
-		b.taken, started[b.section] = true, true
-		used[b.section] += b.tokens + head
-		total += b.tokens + head
-		return true
-	}
-	for _, b := range blocks {
-		take(b, int(sectionShare[b.section]*float64(budget))-used[b.section])
-	}
-	for _, b := range blocks {
-		if !b.taken {
-			take(b, avail)
+			groups = append(groups, hitGroup(h))
 		}
 	}
 
+	fill(groups, heads, budget)
 	// The estimate of the whole may differ from the sum of its parts by a
 	// token here and there, and the list of what was left out must fit
-	// too: drop the last blocks until the whole fits.
+	// too: drop the units taken last until the whole fits.
 	for {
-		text, complete := assemble(m, header, headings, blocks, budget)
+		text, complete := assemble(groups, heads, budget)
 		p.Text, p.UsedTokens = text, indexer.EstimateTokens(text)
 		if p.UsedTokens <= budget && complete {
 			break
 		}
-		last := -1
-		for i, b := range blocks {
-			if b.taken {
-				last = i
+		var last *unit
+		for _, g := range groups {
+			for _, u := range g.units {
+				if u.taken && (last == nil || u.prio < last.prio) {
+					last = u
+				}
 			}
 		}
-		if last < 0 {
+		if last == nil {
 			if p.UsedTokens > budget {
 				p.Text, p.UsedTokens = "", 0
 			}
 			break
 		}
-		blocks[last].taken = false
+		last.taken = false
 	}
 
 	var refs []string
-	for _, b := range blocks {
-		if b.taken {
-			p.Items = append(p.Items, PackItem{ID: b.id, Path: b.path, Tokens: b.tokens})
-			if b.retrieved {
-				refs = append(refs, b.id)
+	for _, g := range groups {
+		if g.id == "" {
+			continue
+		}
+		if n, tokens := g.taken(); n > 0 {
+			p.Items = append(p.Items, PackItem{ID: g.id, Path: g.path, Tokens: tokens})
+			if g.retrieved {
+				refs = append(refs, g.id)
 			}
-		} else if b.id != "" {
-			p.LeftOut = append(p.LeftOut, LeftOut{ID: b.id, Title: b.title})
+		} else {
+			p.LeftOut = append(p.LeftOut, LeftOut{ID: g.id, Title: g.title})
 		}
 	}
 	if err := countReferences(ctx, m, refs); err != nil {
@@ -323,45 +314,103 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	return p, nil
 }
 
+const packHeader = "# Project memory (cairn)\n"
+
+// fill takes units, highest priority first, while they fit in the
+// budget less what the header and the list of what was left out need.
+// A unit too big for what is left is passed over for smaller ones, so
+// the budget is used up.
+func fill(groups []*group, heads [numSections]string, budget int) {
+	var units []*unit
+	for _, g := range groups {
+		g.headTok = indexer.EstimateTokens(g.head)
+		units = append(units, g.units...)
+	}
+	sort.SliceStable(units, func(i, j int) bool { return units[i].prio > units[j].prio })
+	reserve := min(70, max(minManifestTokens, budget/12)) // for the list of what was left out
+	avail := budget - indexer.EstimateTokens(packHeader) - reserve
+	total := 0
+	var started [numSections]bool
+	for _, u := range units {
+		left := avail - total
+		if left < minUnitTokens {
+			break
+		}
+		cost := 0
+		if !started[u.g.sec] {
+			cost += indexer.EstimateTokens(heads[u.g.sec]) + 1
+		}
+		if !u.g.started {
+			cost += u.g.headTok
+		}
+		room := left - cost
+		if room < minUnitTokens {
+			continue
+		}
+		if u.render != nil && (u.text == "" || u.tokens > room) {
+			u.text = u.render(room)
+			u.tokens = indexer.EstimateTokens(u.text)
+		}
+		if u.text == "" || u.tokens > room {
+			continue
+		}
+		u.taken, u.g.started, started[u.g.sec] = true, true, true
+		total += u.tokens + cost
+	}
+}
+
 // assemble writes the pack's text: the header, each section with a
-// taken block under its heading, and the list of what was left out, as
-// much of it as fits in budget. complete is false when something was
-// left out and not even the shortest list fits.
-func assemble(m *memory.Memory, header string, headings [numSections]string, blocks []*block, budget int) (text string, complete bool) {
+// taken unit under its heading, each group under its own, and the list
+// of what was left out, as much of it as fits in budget. complete is
+// false when something was left out and not even the shortest list fits.
+func assemble(groups []*group, heads [numSections]string, budget int) (text string, complete bool) {
 	var b strings.Builder
-	n := 0
 	for sec := range numSections {
 		first := true
-		for _, bl := range blocks {
-			if bl.section != sec || !bl.taken {
+		for _, g := range groups {
+			if g.sec != sec {
 				continue
 			}
+			if n, _ := g.taken(); n == 0 {
+				continue
+			}
+			if b.Len() == 0 {
+				b.WriteString(packHeader)
+			}
 			if first {
-				if n == 0 {
-					b.WriteString(header)
-				}
-				b.WriteString("\n" + headings[sec] + "\n")
+				b.WriteString("\n" + heads[sec] + "\n")
 				first = false
 			}
-			b.WriteString(bl.text)
-			n++
+			if g.head != "" {
+				b.WriteString(g.head)
+			}
+			for _, u := range g.units {
+				if u.taken {
+					b.WriteString(u.text)
+				}
+			}
 		}
 	}
-	var left []*block
-	for _, bl := range blocks {
-		if !bl.taken && bl.id != "" {
-			left = append(left, bl)
+	var left, part []*group
+	for _, g := range groups {
+		n, _ := g.taken()
+		switch {
+		case g.id == "":
+		case n == 0:
+			left = append(left, g)
+		case n < len(g.units) && g.sec == secSessions:
+			part = append(part, g)
 		}
 	}
-	if len(left) == 0 {
+	if len(left)+len(part) == 0 {
 		return b.String(), true
 	}
 	body := b.String()
-	if n == 0 {
-		body = header
+	if body == "" {
+		body = packHeader
 	}
 	for names := 3; names >= -1; names-- {
-		t := body + "\n" + manifest(left, names)
+		t := body + "\n" + manifest(left, part, names)
 		if indexer.EstimateTokens(t) <= budget {
 			return t, true
 		}
@@ -373,26 +422,45 @@ func assemble(m *memory.Memory, header string, headings [numSections]string, blo
 // left out.
 const minManifestTokens = 16
 
-// manifest says how many memories were left out, names a few, and says
-// how to fetch them; with names below 0, in as few words as it can.
-func manifest(left []*block, names int) string {
+// manifest says what was left out, names a few with how to fetch each,
+// and which sessions are shown in part; with names below 0, in as few
+// words as it can.
+func manifest(left, part []*group, names int) string {
 	noun := "memories"
 	if len(left) == 1 {
 		noun = "memory"
 	}
 	if names < 0 {
-		return fmt.Sprintf("_%d more %s left out: `cairn search`._\n", len(left), noun)
+		return fmt.Sprintf("_Left out: %d %s, %d sessions in part; see `cairn search`._\n", len(left), noun, len(part))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "_%d more %s left out", len(left), noun)
-	for i, bl := range left[:min(names, len(left))] {
-		sep := ", "
-		if i == 0 {
-			sep = ", among them "
+	b.WriteString("_")
+	if len(left) > 0 {
+		fmt.Fprintf(&b, "Left out for room: %d %s", len(left), noun)
+		for i, g := range left[:min(names, len(left))] {
+			sep := ", "
+			if i == 0 {
+				sep = ", among them "
+			}
+			fmt.Fprintf(&b, "%s“%s” (`%s`)", sep, oneLineCut(g.title, 50), g.fetch)
 		}
-		fmt.Fprintf(&b, "%s“%s” (%s)", sep, oneLineCut(bl.title, 50), fetchRef(bl.id))
+		b.WriteString(". ")
 	}
-	b.WriteString(". Read one with `cairn show ID`; find more with `cairn search QUERY`._\n")
+	if len(part) > 0 {
+		b.WriteString("Shown in part: ")
+		for i, g := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if i == names+1 {
+				fmt.Fprintf(&b, "%d more", len(part)-i)
+				break
+			}
+			fmt.Fprintf(&b, "`%s`", g.fetch)
+		}
+		b.WriteString(". ")
+	}
+	b.WriteString("Read one whole with `cairn show ID` or `cairn session show ID` (MCP: `get`); find more with `cairn search QUERY`._\n")
 	return b.String()
 }
 
@@ -405,268 +473,50 @@ func fetchRef(id string) string {
 	return id
 }
 
-// coreItem is what ranking core memory needs of an item, read cheaply.
-type coreItem struct {
-	path, id, title string
-	kind            string
-	importance      float64
-	pinned          bool
-	updated         time.Time
-}
-
-// coreCandidates returns the core items' ranking keys. They are kept in
-// .state/core.tsv with the commit they reflect, and brought up to HEAD
-// from the diff, so that a context pack reads one small file rather than
-// every core item; a long-running process keeps them in memo as well.
-// Files that do not parse are still candidates, as plain text.
-func coreCandidates(ctx context.Context, m *memory.Memory, memo *coreMemo) ([]coreItem, error) {
-	head, err := m.History().Resolve("HEAD")
-	if err != nil {
-		return nil, fmt.Errorf("context: %w", err)
-	}
-	if memo != nil {
-		memo.mu.Lock()
-		defer memo.mu.Unlock()
-		if memo.commit == head {
-			return slices.Clone(memo.items), nil
-		}
-	}
-	items, err := loadCoreCache(ctx, m, head)
-	if err != nil {
-		return nil, err
-	}
-	if memo != nil {
-		memo.commit, memo.items = head, items
-		items = slices.Clone(items)
-	}
-	return items, nil
-}
-
-// coreMemo holds the core items' keys as of a commit.
-type coreMemo struct {
-	mu     sync.Mutex
-	commit string
-	items  []coreItem
-}
-
-// coreCacheFile holds the core items' ranking keys as of a commit:
-// a first line "cairn-core 2 COMMIT", then a line per item of tab-separated
-// path, id, importance, pinned (0 or 1), updated (Unix seconds, 0 if
-// unknown), kind and title. Derived: a damaged one is made again, and so
-// is one of version 1, made by a cairn that followed symbolic links.
-const coreCacheFile = "core.tsv"
-
-func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreItem, error) {
-	name := m.StatePath(coreCacheFile)
-	items, commit, ok := readCoreCache(name)
-	if ok && commit == head {
-		return items, nil
-	}
-	if ok {
-		if diffs, err := m.History().Diff(ctx, memory.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
-			byPath := make(map[string]coreItem, len(items))
-			for _, c := range items {
-				byPath[c.path] = c
-			}
-			for _, d := range diffs {
-				delete(byPath, d.Path)
-				if d.Action != memory.Deleted && d.New != nil && docs.Indexable(d.Path) {
-					byPath[d.Path] = quickMeta(d.Path, d.New)
-				}
-			}
-			items = items[:0]
-			for _, c := range byPath {
-				items = append(items, c)
-			}
-			sortCore(items)
-			writeCoreCache(name, head, items)
-			return items, nil
-		}
-	}
-	items = items[:0]
-	// Neither the walk nor the reads follow a symbolic link.
-	err := m.WalkFiles(ctx, "core", func(p string, d fs.DirEntry) error {
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && p != "core" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !docs.Indexable(p) {
-			return nil
-		}
-		data, err := readMemory(m, p)
-		if err != nil {
-			return nil // gone meanwhile, or unreadable: not packed
-		}
-		items = append(items, quickMeta(p, data))
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("context: read core memory: %w", err)
-	}
-	sortCore(items)
-	writeCoreCache(name, head, items)
-	return items, nil
-}
-
-// sortCore orders items by path, so that equal ranks keep one order.
-func sortCore(items []coreItem) {
-	sort.Slice(items, func(i, j int) bool { return items[i].path < items[j].path })
-}
-
-func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, "", false
-	}
-	text := string(b)
-	first, rest, _ := strings.Cut(text, "\n")
-	commit, found := strings.CutPrefix(first, "cairn-core 2 ")
-	if !found || commit == "" {
-		return nil, "", false
-	}
-	for line := range strings.Lines(rest) {
-		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
-		if len(f) != 7 {
-			return nil, "", false
-		}
-		imp, err1 := strconv.ParseFloat(f[2], 64)
-		upd, err2 := strconv.ParseInt(f[4], 10, 64)
-		if err1 != nil || err2 != nil {
-			return nil, "", false
-		}
-		c := coreItem{path: f[0], id: f[1], importance: imp, pinned: f[3] == "1", kind: f[5], title: f[6]}
-		if upd != 0 {
-			c.updated = time.Unix(upd, 0).UTC()
-		}
-		items = append(items, c)
-	}
-	return items, commit, true
-}
-
-// writeCoreCache writes the cache; failing to is no error, only slower
-// next time.
-func writeCoreCache(name, commit string, items []coreItem) {
-	var b strings.Builder
-	b.WriteString("cairn-core 2 " + commit + "\n")
-	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+// current leaves out the items another item supersedes (consolidation
+// moves them out of the tree, but a hand edit or a merge may leave both),
+// and returns their ids.
+func current(items []coreItem) ([]coreItem, map[string]bool) {
+	gone := make(map[string]bool)
 	for _, c := range items {
-		pinned, upd := "0", int64(0)
-		if c.pinned {
-			pinned = "1"
+		if c.supersedes != "" && c.supersedes != c.id {
+			gone[c.supersedes] = true
 		}
-		if !c.updated.IsZero() {
-			upd = c.updated.Unix()
-		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
-			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title))
 	}
-	safefile.WriteSync(name, []byte(b.String()), 0o600, safefile.SyncNone)
+	if len(gone) == 0 {
+		return items, gone
+	}
+	out := items[:0]
+	for _, c := range items {
+		if !gone[c.id] {
+			out = append(out, c)
+		}
+	}
+	return out, gone
 }
 
-// quickMeta reads the keys that rank a core item from its front matter
-// line by line, and parses the whole item only when a key is written in
-// a way the line reader does not follow (quotes, block or flow values).
-func quickMeta(p string, data []byte) coreItem {
-	c := coreItem{path: p, importance: model.DefaultImportance}
-	c.id, _ = model.IDFromPath(p)
-	text := strings.TrimPrefix(string(data), "\uFEFF")
-	first, rest, ok := strings.Cut(text, "\n")
-	simple := ok && model.IsDelimiter(strings.TrimSuffix(first, "\r"))
-	if simple {
-		sc := bufio.NewScanner(strings.NewReader(rest))
-		sc.Buffer(nil, 1<<20)
-		closed := false
-		for sc.Scan() {
-			line := strings.TrimSuffix(sc.Text(), "\r")
-			if model.IsDelimiter(line) {
-				closed = true
-				break
-			}
-			key, val, ok := strings.Cut(line, ":")
-			if !ok || key != strings.TrimSpace(key) {
-				continue // nested or continued values: not a ranking key
-			}
-			val = strings.TrimSpace(val)
-			if i := strings.Index(val, " #"); i >= 0 {
-				val = strings.TrimSpace(val[:i])
-			}
-			if val != "" && strings.ContainsAny(val[:1], `'"|>[{&*!`) && (key == "title" || key == "importance" || key == "pinned" || key == "updated" || key == "id") {
-				simple = false
-				break
-			}
-			var err error
-			switch key {
-			case "id":
-				if v := strings.ToUpper(val); model.ValidID(v) {
-					c.id = v
-				}
-			case "title":
-				c.title = val
-			case "kind":
-				c.kind = val
-			case "importance":
-				if val != "" && val != "null" && val != "~" {
-					c.importance, err = strconv.ParseFloat(val, 64)
-				}
-			case "pinned":
-				switch strings.ToLower(val) {
-				case "true", "yes", "on":
-					c.pinned = true
-				case "false", "no", "off", "", "null", "~":
-				default:
-					err = errors.New("not a boolean")
-				}
-			case "updated":
-				if val != "" && val != "null" && val != "~" {
-					c.updated, err = model.ParseTimestamp(val)
-				}
-			}
-			if err != nil {
-				simple = false
-				break
-			}
-		}
-		simple = simple && closed
-	}
-	if !simple || c.title == "" {
-		if it, err := model.Parse(p, data); err == nil {
-			c.id, c.title, c.kind = it.ID, it.Title, string(it.Kind)
-			c.importance, c.pinned, c.updated = it.Importance, it.Pinned, it.Updated
-		}
-	}
-	if c.id == "" {
-		c.id = p
-	}
-	if c.title == "" {
-		name, _, _ := strings.Cut(strings.TrimSuffix(path.Base(p), ".md"), "--")
-		c.title = strings.ReplaceAll(name, "-", " ")
-	}
-	c.importance = clamp01(c.importance)
-	return c
-}
-
-// itemRenderer returns the render function of a core item's block: one
-// list entry, the item read and parsed at the first call.
-func itemRenderer(m *memory.Memory, b *block) func(room int) {
+// itemRenderer returns the render function of a core item's entry: its
+// title, then as many whole sentences of its body as fit (never the
+// title again), its kind, date and id; the item read and parsed at the
+// first call.
+func itemRenderer(m *memory.Memory, g *group, limit int) func(room int) string {
 	var (
-		read       bool
-		body, tail string
+		read              bool
+		title, body, tail string
 	)
-	return func(room int) {
+	return func(room int) string {
 		if !read {
 			read = true
-			data, err := readMemory(m, b.path)
+			data, err := readMemory(m, g.path)
 			if err != nil {
-				return
+				return ""
 			}
 			var kind string
 			var when time.Time
-			if it, err := model.Parse(b.path, data); err == nil {
+			if it, err := model.Parse(g.path, data); err == nil {
 				body, kind, when = it.Body, string(it.Kind), it.Updated
 				if it.Title != "" {
-					b.title = it.Title
+					g.title = it.Title
 				}
 			} else {
 				// Broken front matter: the rest is plain text.
@@ -677,10 +527,7 @@ func itemRenderer(m *memory.Memory, b *block) func(room int) {
 					}
 				}
 			}
-			body = mdtext.OneLine(body)
-			if t := mdtext.OneLine(b.title); strings.HasPrefix(body, t) {
-				body = strings.TrimLeft(strings.TrimPrefix(body, t), " .:—-")
-			}
+			title, body = itemText(mdtext.OneLine(g.title), mdtext.OneLine(stripHeadings(body)))
 			var meta []string
 			if kind != "" {
 				meta = append(meta, kind)
@@ -688,20 +535,53 @@ func itemRenderer(m *memory.Memory, b *block) func(room int) {
 			if !when.IsZero() {
 				meta = append(meta, when.Format(time.DateOnly))
 			}
-			meta = append(meta, "id "+fetchRef(b.id))
+			meta = append(meta, "id "+fetchRef(g.id))
 			tail = " (" + strings.Join(meta, ", ") + ")\n"
 		}
-		b.set(entry(mdtext.OneLine(b.title), body, tail, room))
+		return entry(title, body, tail, min(room, limit))
 	}
 }
 
-// entry renders a list entry, "- **title**: text (tail)", cutting text
-// to fit in room tokens, or leaving it out; "" if even that is too long.
+// itemText is what an item's entry shows: the title, and the body
+// without the title repeated at its start. A title cut short ("Jobs are
+// claimed with SELECT…") gives way to the body's first sentence when
+// that is the whole of it.
+func itemText(title, body string) (string, string) {
+	if t, ok := strings.CutSuffix(title, "…"); ok {
+		t = strings.TrimSpace(t)
+		if strings.HasPrefix(body, t) {
+			if ss := sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
+				return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(body, ss[0]))
+			}
+		}
+		return title, body
+	}
+	t := strings.TrimRight(title, ".")
+	if rest, ok := cutPrefixFold(body, t); ok && (rest == "" || strings.ContainsAny(rest[:1], " .:;,—-")) {
+		body = strings.TrimLeft(rest, " .:;,—-")
+	}
+	return title, body
+}
+
+// cutPrefixFold is strings.CutPrefix, ignoring case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+// entry renders a list entry, "- **title**: text (tail)", with as many of
+// text's whole sentences as fit in room tokens, or none (the title says
+// what the item is about; cairn show has the rest); "" if even that is
+// too long.
 func entry(title, text, tail string, room int) string {
 	line := "- **" + title + "**"
 	if text != "" {
-		if r := room - indexer.EstimateTokens(line+tail) - 1; r >= 8 {
-			line += ": " + cutTokens(text, r)
+		if r := room - indexer.EstimateTokens(line+tail) - 1; r >= minUnitTokens {
+			if s := whole(text, r); s != "" {
+				line += ": " + s
+			}
 		}
 	}
 	line += tail
@@ -711,8 +591,199 @@ func entry(title, text, tail string, room int) string {
 	return line
 }
 
-// hitBlock renders a search hit as a list entry.
-func hitBlock(h SearchHit) *block {
+// openGroup gathers the items the sessions left open at their end, the
+// newest first, leaving out those a later session dealt with: an open
+// item most of whose words a later session's request, outcome,
+// decisions or files hold.
+func openGroup(sessions []*sessionInfo) *group {
+	g := &group{sec: secOpen}
+	var kept []map[string]bool
+	for k, s := range sessions {
+		for i, o := range s.digest.open {
+			w := contentWords(o)
+			if len(w) == 0 || resolvedLater(w, sessions, k) {
+				continue
+			}
+			dup := false
+			for _, kw := range kept {
+				if overlap(w, kw) >= 0.8 {
+					dup = true
+					break
+				}
+			}
+			if dup {
+				continue
+			}
+			kept = append(kept, w)
+			text := shorten(o, bulletCap)
+			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.id)+")\n")
+		}
+	}
+	if len(g.units) == 0 {
+		return nil
+	}
+	return g
+}
+
+// resolvedLater reports whether a session newer than sessions[k] (they
+// are newest first; the current one is newest) dealt with the item of
+// words w.
+func resolvedLater(w map[string]bool, sessions []*sessionInfo, k int) bool {
+	for _, later := range sessions[:k] {
+		var text strings.Builder
+		for _, p := range []int{partRequest, partOutcome, partDecisions, partFiles, partNotes} {
+			for _, s := range later.digest.parts[p] {
+				text.WriteString(s + " ")
+			}
+		}
+		if overlap(w, contentWords(text.String())) >= 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+// Priorities of a session's parts, below the session's base priority.
+var partPrio = [numParts]float64{
+	partRequest: 0, partOutcome: 0.01, partRoot: 0.05, partDecisions: 0.07, partPreferences: 0.08,
+	partEnvironment: 0.1, partNotes: 0.06, partRejected: 0.14, partErrors: 0.18, partFiles: 0.2,
+	partCommands: 0.3, partRead: 0.4,
+}
+
+// The order of a session's parts in the pack.
+var partOrder = []int{partRequest, partOutcome, partRoot, partDecisions, partRejected, partPreferences,
+	partEnvironment, partNotes, partErrors, partFiles, partCommands}
+
+// sessionGroup renders a session as a heading and its bullets: request
+// and outcome first, then root causes, decisions, environment, files,
+// then the turns no summary covers yet. newer are the sessions shown
+// before it: a bullet one of them restates (a port that moved, a decision
+// reversed) is left out as stale, and so is one a core item states.
+func sessionGroup(s *sessionInfo, k int, newer []*sessionInfo, coreTitles []map[string]bool) *group {
+	short := memory.ShortSession(s.id)
+	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
+	if len(s.digest.parts[partRequest])+len(s.digest.parts[partOutcome])+len(s.digest.parts[partNotes]) == 0 {
+		g.path = s.dir + "/" + model.TranscriptFile
+	}
+	which := "session " + short
+	if s.current {
+		which += ", current"
+	}
+	date := ""
+	if !s.when.IsZero() {
+		date = " — " + s.when.UTC().Format(time.DateOnly)
+	}
+	g.head = "\n### " + s.title + date + " (" + which + ")\n"
+	base := 0.93 - 0.07*float64(k)
+	if s.current {
+		base = 1
+	}
+	for i, l := range s.state {
+		g.add(base-0.02-0.001*float64(i), l)
+	}
+	for _, p := range partOrder {
+		bullets := s.digest.parts[p]
+		if p == partFiles && len(bullets) > 0 {
+			g.add(base-partPrio[p], filesLine(bullets))
+			continue
+		}
+		for i, b := range bullets {
+			if staleBullet(p, b, newer, coreTitles) {
+				continue
+			}
+			prio := base - partPrio[p] - 0.01*float64(i)
+			if p == partRequest && i > 0 {
+				prio -= 0.08 // the first request says most
+			}
+			label := partLabels[p]
+			g.add(prio, "").render = func(room int) string {
+				lead := "- " + label + ": "
+				r := min(room, bulletCap) - indexer.EstimateTokens(lead)
+				if r < minUnitTokens/2 {
+					return ""
+				}
+				t := shorten(b, r)
+				if t == "" || indexer.EstimateTokens(t) > r {
+					return ""
+				}
+				return lead + t + "\n"
+			}
+		}
+	}
+	if n := len(s.turns); n > 0 {
+		// The newest turns matter most: they are what no summary holds.
+		for i, t := range s.turns {
+			g.add(base-0.03-0.004*float64(n-1-i), t)
+		}
+	}
+	return g
+}
+
+// staleBullet reports whether a bullet of part p is said again, maybe
+// with another value, by a newer session's bullet of the same part or by
+// a core item's title: the newer statement is the current one.
+func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]bool) bool {
+	switch p {
+	case partDecisions, partEnvironment, partPreferences, partRoot, partRejected, partNotes:
+	default:
+		return false
+	}
+	w := contentWords(b)
+	if len(w) < 2 {
+		return false
+	}
+	for _, t := range coreTitles {
+		if overlap(t, w) >= 0.75 {
+			return true
+		}
+	}
+	if p == partNotes {
+		return false
+	}
+	for _, s := range newer {
+		for _, nb := range s.digest.parts[p] {
+			nw := contentWords(nb)
+			if jaccard(w, nw) >= 0.5 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+// maxFileNames is how many files changed a session's line names.
+const maxFileNames = 8
+
+// filesLine writes the files a session changed on one line.
+func filesLine(bullets []string) string {
+	names := make([]string, 0, len(bullets))
+	for _, b := range bullets[:min(len(bullets), maxFileNames)] {
+		name, _, _ := strings.Cut(b, " (")
+		names = append(names, strings.TrimSpace(name))
+	}
+	line := "- Files changed: " + strings.Join(names, ", ")
+	if n := len(bullets) - len(names); n > 0 {
+		line += fmt.Sprintf(" and %d more", n)
+	}
+	return line + "\n"
+}
+
+// hitGroup renders a search hit as a list entry.
+func hitGroup(h SearchHit) *group {
 	var meta []string
 	if h.Kind != "" {
 		meta = append(meta, h.Kind)
@@ -725,227 +796,63 @@ func hitBlock(h SearchHit) *block {
 	}
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	tail := " (" + strings.Join(meta, ", ") + ")\n"
-	text := mdtext.OneLine(stripHeadings(h.Text))
-	title := mdtext.OneLine(h.Title)
-	b := &block{section: secRelated, id: h.ID, path: h.Path, title: h.Title, retrieved: true}
-	b.render = func(room int) { b.set(entry(title, text, tail, room)) }
-	b.render(blockCap[secRelated])
-	return b
+	title, text := itemText(mdtext.OneLine(h.Title), mdtext.OneLine(stripHeadings(h.Text)))
+	if strings.HasSuffix(h.Path, "/summary.md") {
+		// A part of a session's summary: its bullets, labelled.
+		title = "Session " + memory.ShortSession(h.Session)
+		text = digestText(parseSummary(h.Text))
+	}
+	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + fetchRef(h.ID), retrieved: true}
+	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, tail, min(room, hitCap)) }
+	return g
 }
 
-// currentSession finds the session folder to show: the one named (in
-// sessions/ or archive/), else the one in sessions/ that changed last.
-// which says which of the two it is.
-func currentSession(m *memory.Memory, ref string) (dir, which, warn string) {
-	if ref != "" {
-		id, err := resolveSession(m, ref)
-		if err != nil {
-			warn = err.Error()
-		} else {
-			for _, pattern := range []string{"sessions/" + id, "archive/*/*/" + id} {
-				if found, _ := filepath.Glob(filepath.Join(m.Dir, filepath.FromSlash(pattern))); len(found) > 0 {
-					rel, _ := filepath.Rel(m.Dir, found[0])
-					return filepath.ToSlash(rel), "current", ""
-				}
+// digestText writes a summary's bullets as labelled sentences on one
+// line.
+func digestText(d *digest) string {
+	var parts []string
+	for _, p := range partOrder {
+		for _, b := range d.parts[p] {
+			b = strings.TrimRight(b, ".")
+			if p != partNotes {
+				b = partLabels[p] + ": " + b
 			}
-			warn = fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
+			parts = append(parts, b+".")
 		}
 	}
-	if recent := recentSessions(m, "", 1); len(recent) > 0 {
-		return recent[0], "latest", warn
-	}
-	return "", "", warn
+	return strings.Join(parts, " ")
 }
 
-// recentSessions returns up to n session folders of sessions/, the one
-// changed last first, leaving out skip. A folder's modification time
-// moves with every file cairn writes in it, since it writes by renaming.
-func recentSessions(m *memory.Memory, skip string, n int) []string {
-	ents, err := os.ReadDir(filepath.Join(m.Dir, "sessions"))
+// namedSession finds the folder of the session ref names (in sessions/
+// or archive/); "" with a warning if there is none.
+func namedSession(m *memory.Memory, ref string) (dir, warn string) {
+	if ref == "" {
+		return "", ""
+	}
+	id, err := resolveSession(m, ref)
 	if err != nil {
-		return nil
+		return "", err.Error()
 	}
-	type sess struct {
-		dir string
-		mod time.Time
+	for _, pattern := range []string{"sessions/" + id, "archive/*/*/" + id} {
+		if found, _ := filepath.Glob(filepath.Join(m.Dir, filepath.FromSlash(pattern))); len(found) > 0 {
+			rel, _ := filepath.Rel(m.Dir, found[0])
+			return filepath.ToSlash(rel), ""
+		}
 	}
-	var all []sess
-	for _, e := range ents {
-		if e.Type()&fs.ModeSymlink != 0 {
-			m.WarnLink(&safefile.LinkError{Path: "sessions/" + e.Name()})
-			continue
-		}
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		dir := "sessions/" + e.Name()
-		if dir == skip {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		all = append(all, sess{dir, fi.ModTime()})
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if !all[i].mod.Equal(all[j].mod) {
-			return all[i].mod.After(all[j].mod)
-		}
-		return all[i].dir > all[j].dir
-	})
-	var out []string
-	for _, s := range all[:min(n, len(all))] {
-		out = append(out, s.dir)
-	}
-	return out
+	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
 }
 
-// Keys of session.yaml not worth an agent's tokens.
-var sessionSkipKeys = map[string]bool{
-	"id": true, "session": true, "session_id": true, "memory_session": true, "schema": true,
-	"project": true, "cwd": true, "transcript": true, "transcript_path": true, "model": true,
-	"turns": true, "started": true, "updated": true, "summarized": true, "sources": true, "hooks": true,
-}
-
-// sessionStateBlock renders session.yaml's top-level keys as facts.
-func sessionStateBlock(m *memory.Memory, dir string) *block {
-	data, err := readMemory(m, dir+"/session.yaml")
-	if err != nil {
-		return nil
-	}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	root := doc.Content[0]
-	var b strings.Builder
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i].Value, root.Content[i+1]
-		if sessionSkipKeys[k] {
-			continue
-		}
-		if k == "progress" && v.Kind == yaml.MappingNode {
-			var pr struct{ Done, Total int }
-			if v.Decode(&pr) == nil && pr.Total > 0 {
-				fmt.Fprintf(&b, "- progress: %d of %d steps done\n", pr.Done, pr.Total)
-			}
-			continue
-		}
-		if s := yamlText(v, 0); s != "" && s != "0" {
-			fmt.Fprintf(&b, "- %s: %s\n", strings.ReplaceAll(k, "_", " "), cutTokens(s, 60))
-		}
-	}
-	if b.Len() == 0 {
-		return nil
-	}
-	all := b.String()
-	_, sid := docs.SessionDir(dir + "/x")
-	p := dir + "/session.yaml"
-	bl := &block{section: secSession, id: p, path: p, title: "State of session " + memory.ShortSession(sid)}
-	bl.render = func(room int) { bl.set(cutLines(all, room)) }
-	bl.render(blockCap[secSession] / 2)
-	return bl
-}
-
-// yamlText writes a YAML value on one line.
-func yamlText(n *yaml.Node, depth int) string {
-	if depth > 3 {
-		return "…"
-	}
-	switch n.Kind {
-	case yaml.ScalarNode:
-		return mdtext.OneLine(n.Value)
-	case yaml.AliasNode:
-		return yamlText(n.Alias, depth+1)
-	case yaml.SequenceNode:
-		var parts []string
-		for _, c := range n.Content {
-			if s := yamlText(c, depth+1); s != "" {
-				parts = append(parts, s)
-			}
-		}
-		return strings.Join(parts, "; ")
-	case yaml.MappingNode:
-		var parts []string
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if s := yamlText(n.Content[i+1], depth+1); s != "" {
-				parts = append(parts, n.Content[i].Value+"="+s)
-			}
-		}
-		return strings.Join(parts, ", ")
-	}
-	return ""
-}
-
-// recentTurnTokens is the most one turn shows in a pack's recent turns.
-const recentTurnTokens = 40
-
-// sessionRecentBlock renders the session's turns that no summary covers
-// yet, newest last: with the state, the active layer of the seed design.
-// Capture summarises pending turns into summary.md once they reach
-// capture.segment_tokens or segment_turns, so the layer stays bounded;
-// when the pack has less room, the oldest turns are left out first (the
-// summary below holds what came before them). The turns were redacted
-// when they were captured.
-func sessionRecentBlock(m *memory.Memory, dir, sid string) *block {
-	sp := dir + "/" + model.SessionFile
-	data, err := m.ReadFile(sp)
-	if err != nil {
-		return nil
-	}
-	sess, err := model.ParseSession(sp, data)
-	if err != nil {
-		return nil
-	}
-	turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through)
-	if err != nil || len(turns) == 0 {
-		return nil
-	}
-	lines := make([]string, 0, len(turns))
-	for _, t := range turns {
-		if l := turnLine(t.Turn); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
-		return nil
-	}
-	// The turns are in transcript.md too: that is where to read more.
-	p := dir + "/" + model.TranscriptFile
-	bl := &block{section: secSession, id: p, path: p, title: "Latest turns of session " + memory.ShortSession(sid)}
-	bl.render = func(room int) {
-		head := func(older int) string {
-			if older == 0 {
-				return "Latest turns, not yet summarised:\n"
-			}
-			return fmt.Sprintf("Latest turns, not yet summarised (%d before them left out):\n", older)
-		}
-		// The newest turns that fit, oldest of them first.
-		n, used := 0, indexer.EstimateTokens(head(len(lines)))
-		for i := len(lines) - 1; i >= 0; i-- {
-			if used += indexer.EstimateTokens(lines[i]); used > room {
-				break
-			}
-			n++
-		}
-		if n == 0 {
-			bl.set("")
-			return
-		}
-		bl.set(head(len(lines)-n) + strings.Join(lines[len(lines)-n:], ""))
-	}
-	bl.render(blockCap[secSession] / 2)
-	return bl
-}
-
-// turnLine writes one turn as a line of a list.
+// turnLine writes one turn as a line of a list, a long text shortened to
+// its first sentences.
 func turnLine(t summarize.Turn) string {
-	text := cutTokens(mdtext.OneLine(t.Text), recentTurnTokens)
+	text := mdtext.OneLine(t.Text)
+	if text != "" {
+		text = shorten(text, turnTokens)
+	}
 	switch t.Role {
 	case summarize.User:
-		if text == "" {
-			return ""
+		if text == "" || strings.HasPrefix(text, "/") {
+			return "" // a slash command is no prompt
 		}
 		return "- user: " + text + "\n"
 	case summarize.Assistant:
@@ -954,6 +861,9 @@ func turnLine(t summarize.Turn) string {
 		}
 		return "- assistant: " + text + "\n"
 	case summarize.Tool:
+		if !t.IsError {
+			return "" // what a tool did shows in what the assistant says
+		}
 		call := t.Tool
 		if in := oneLineCut(strings.TrimPrefix(t.Input, t.Tool+": "), 80); in != "" {
 			call += ": " + in
@@ -961,58 +871,16 @@ func turnLine(t summarize.Turn) string {
 		if call == "" {
 			return ""
 		}
-		line := "- `" + strings.ReplaceAll(call, "`", "'") + "`"
-		switch {
-		case t.IsError && t.ExitCode != nil:
-			line += fmt.Sprintf(" failed (exit %d)", *t.ExitCode)
-		case t.IsError:
-			line += " failed"
+		line := "- `" + strings.ReplaceAll(call, "`", "'") + "` failed"
+		if t.ExitCode != nil {
+			line += fmt.Sprintf(" (exit %d)", *t.ExitCode)
 		}
-		if t.IsError && text != "" {
-			line += ": " + cutTokens(text, recentTurnTokens/2)
+		if text != "" {
+			line += ": " + shorten(text, turnTokens/2)
 		}
 		return line + "\n"
 	}
 	return ""
-}
-
-// sessionSummaryBlock renders a session's summary.md: its latest part
-// when it is long, since a progressive summary ends with what is newest.
-func sessionSummaryBlock(m *memory.Memory, dir, sid string) *block {
-	p := dir + "/summary.md"
-	data, err := readMemory(m, p)
-	if err != nil {
-		return nil
-	}
-	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
-	if first, rest, ok := strings.Cut(text, "\n"); ok && model.IsDelimiter(first) {
-		if _, body, _, ok := model.CutFrontMatter(rest); ok {
-			text = body
-		}
-	}
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil
-	}
-	// Headings inside the pack would break its outline: make them bold.
-	var b strings.Builder
-	for line := range strings.Lines(text) {
-		if t := strings.TrimLeft(line, "#"); t != line && strings.HasPrefix(t, " ") {
-			line = "**" + strings.TrimSpace(t) + "**\n"
-		}
-		b.WriteString(line)
-	}
-	all := strings.TrimSpace(b.String())
-	bl := &block{section: secSession, id: p, path: p, title: "Summary of session " + memory.ShortSession(sid)}
-	bl.render = func(room int) {
-		if room < 2*minBlockTokens {
-			bl.set("")
-			return
-		}
-		bl.set(tailTokens(all, room-1) + "\n")
-	}
-	bl.render(blockCap[secSession])
-	return bl
 }
 
 // stripHeadings drops the marks of Markdown headings, so that text can
@@ -1028,82 +896,13 @@ func stripHeadings(s string) string {
 	return b.String()
 }
 
-// collapse puts text on one line.
-
+// oneLineCut puts s on one line of at most n runes.
 func oneLineCut(s string, n int) string {
 	s = mdtext.OneLine(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	return mdtext.Truncate(s, n)
-}
-
-// cutTokens returns the longest start of s, cut at a word, of at most n
-// tokens, marked "…" when cut.
-func cutTokens(s string, n int) string {
-	if indexer.EstimateTokens(s) <= n {
-		return s
-	}
-	lo, hi := 0, len(s)
-	for lo < hi { // the longest prefix that fits, by bisection
-		mid := (lo + hi + 1) / 2
-		if indexer.EstimateTokens(s[:mid]+"…") <= n {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	cut := s[:lo]
-	for len(cut) > 0 && !utf8.ValidString(cut) {
-		cut = cut[:len(cut)-1]
-	}
-	if i := strings.LastIndexAny(cut, " \n"); i > len(cut)/2 {
-		cut = cut[:i]
-	}
-	cut = strings.TrimRight(cut, " \n,;:")
-	if cut == "" {
-		return ""
-	}
-	return cut + "…"
-}
-
-// tailTokens returns the end of s of at most n tokens, starting at a
-// line (or a word) and marked "…" when cut.
-func tailTokens(s string, n int) string {
-	if indexer.EstimateTokens(s) <= n {
-		return s
-	}
-	lo, hi := 0, len(s)
-	for lo < hi { // the earliest start that fits
-		mid := (lo + hi) / 2
-		if indexer.EstimateTokens("…"+s[mid:]) <= n {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	cut := s[lo:]
-	for len(cut) > 0 && !utf8.RuneStart(cut[0]) {
-		cut = cut[1:]
-	}
-	if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)/2 {
-		cut = cut[i+1:]
-	} else if i := strings.IndexByte(cut, ' '); i >= 0 && i < len(cut)/2 {
-		cut = cut[i+1:]
-	}
-	return "…" + cut
-}
-
-// cutLines keeps whole lines of s up to n tokens.
-func cutLines(s string, n int) string {
-	var b strings.Builder
-	for line := range strings.Lines(s) {
-		if indexer.EstimateTokens(b.String()+line) > n {
-			break
-		}
-		b.WriteString(line)
-	}
-	return b.String()
 }
 
 // readMemory reads a work-tree file for the pack: never through a

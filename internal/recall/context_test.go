@@ -61,11 +61,12 @@ func TestContextPack(t *testing.T) {
 	if p.BudgetTokens != DefaultContextBudget || p.UsedTokens != indexer.EstimateTokens(p.Text) || p.UsedTokens > p.BudgetTokens {
 		t.Errorf("budget %d used %d, text has %d", p.BudgetTokens, p.UsedTokens, indexer.EstimateTokens(p.Text))
 	}
-	// In order: pinned, core by importance, the latest session, retrieved.
+	// In order: pinned, core by importance, the latest sessions, retrieved.
 	order := []string{
 		"## Pinned", "Answer in British English",
 		"## Core memory", "Use PostgreSQL for the job queue", "Deploys go through Kubernetes", "Lunch order",
-		"## Session bbbb2222 (latest)", "status: active", "progress: 2 of 5 steps done", "branch=fix/e2e", "Fixed sleeps",
+		"## Latest sessions", "### Fix flaky checkout tests", "(session bbbb2222)", "Progress: 2 of 5 steps done", "Variable branch: fix/e2e", "Fixed sleeps",
+		"(session aaaa1111)", "profiled the importer",
 		"## Related to: invoice export csv", "quarterly invoice export",
 	}
 	at := 0
@@ -76,7 +77,7 @@ func TestContextPack(t *testing.T) {
 		}
 		at += i + len(want)
 	}
-	for _, not := range []string{"memory_session", "offset: 1234", "sources", "profiled the importer"} {
+	for _, not := range []string{"memory_session", "offset: 1234", "sources", "status: active"} {
 		if strings.Contains(p.Text, not) {
 			t.Errorf("pack holds %q", not)
 		}
@@ -101,16 +102,13 @@ func TestContextPack(t *testing.T) {
 		t.Errorf("the session's own summary counted %d references", n)
 	}
 
-	// A named session replaces the latest; an unknown one falls back.
+	// A named session comes first; an unknown one is said and skipped.
 	p, err = x.Context(ctx, ContextOptions{Session: "aaaa"})
-	if err != nil || !strings.Contains(p.Text, "## Session aaaa1111 (current)") || !strings.Contains(p.Text, "profiled the importer") {
+	if err != nil || !strings.Contains(p.Text, "(session aaaa1111, current)") || strings.Index(p.Text, "aaaa1111") > strings.Index(p.Text, "bbbb2222") {
 		t.Errorf("named session: %v\n%s", err, p.Text)
 	}
-	if !strings.Contains(p.Text, "## Recent sessions") || !strings.Contains(p.Text, "Fixed sleeps") {
-		t.Errorf("without a query, other recent sessions should follow:\n%s", p.Text)
-	}
 	p, err = x.Context(ctx, ContextOptions{Session: "zzzz"})
-	if err != nil || len(p.Warnings) != 1 || !strings.Contains(p.Text, "(latest)") {
+	if err != nil || len(p.Warnings) != 1 || strings.Contains(p.Text, "current)") {
 		t.Errorf("unknown session: %v %q", err, p.Warnings)
 	}
 	if _, err := x.Context(ctx, ContextOptions{Budget: -5}); err == nil {
@@ -185,7 +183,7 @@ func TestContextBudget(t *testing.T) {
 			if len(p.LeftOut) == 0 {
 				t.Errorf("budget %d: nothing left out of 200 items", p.BudgetTokens)
 			}
-			if budget >= 80 && !strings.Contains(p.Text, "left out") {
+			if budget >= 80 && !strings.Contains(p.Text, "Left out") {
 				t.Errorf("budget %d: no manifest:\n%s", budget, p.Text)
 			}
 			if budget == 0 {
@@ -216,17 +214,42 @@ func TestContextEmptyMemory(t *testing.T) {
 	}
 }
 
-func TestCutTokens(t *testing.T) {
-	s := strings.Repeat("word ", 200) + "日本語のテキスト"
-	for _, n := range []int{0, 1, 5, 50, 199, 1000} {
-		c := cutTokens(s, n)
-		if indexer.EstimateTokens(c) > n {
-			t.Errorf("cutTokens(%d) = %d tokens", n, indexer.EstimateTokens(c))
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers never block.", []string{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "Workers never block."}},
+		{"Edit main.go, e.g. the handler. Then run `go test ./...`. Done!", []string{"Edit main.go, e.g. the handler.", "Then run `go test ./...`.", "Done!"}},
+		{"Is it v1.2? Yes. It is… fine.", []string{"Is it v1.2?", "Yes.", "It is… fine."}},
+		{"Call `a. B` now. ok then.", []string{"Call `a. B` now. ok then."}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := sentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("sentences(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		tl := tailTokens(s, n)
-		if indexer.EstimateTokens(tl) > n && n > 0 {
-			t.Errorf("tailTokens(%d) = %d tokens", n, indexer.EstimateTokens(tl))
+	}
+}
+
+func TestShorten(t *testing.T) {
+	s := "The bug was that minutes were multiplied by time.Hour. The fix divides first. Tests pass."
+	for _, n := range []int{1, 5, 12, 20, 50} {
+		got := shorten(s, n)
+		if !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
+			t.Errorf("shorten(%d) = %q: not a start of the text", n, got)
 		}
+		if indexer.EstimateTokens(got) > 2*n && n >= 12 {
+			t.Errorf("shorten(%d) = %q: %d tokens", n, got, indexer.EstimateTokens(got))
+		}
+	}
+	two := "The bug was that minutes were multiplied by time.Hour. The fix divides first."
+	if got := shorten(s, indexer.EstimateTokens(two)); got != two {
+		t.Errorf("shorten(%d) = %q", indexer.EstimateTokens(two), got)
+	}
+	long := strings.Repeat("word ", 200) + "end."
+	if got := shorten(long, 20); !strings.HasSuffix(got, "…") || indexer.EstimateTokens(got) > 20 {
+		t.Errorf("shorten of a long sentence = %q", got)
 	}
 }
 

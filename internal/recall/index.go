@@ -204,6 +204,7 @@ func searchConfig(m *memory.Memory) config.Search {
 	if c.RecencyHalfLifeDays == 0 {
 		c.RecencyHalfLifeDays = d.RecencyHalfLifeDays
 	}
+	fix(c.MinMatch < 0 || c.MinMatch > 1 || c.MinMatch != c.MinMatch, "min_match", func() { c.MinMatch = d.MinMatch })
 	fix(c.ContextBudget < 0, "context_budget", func() { c.ContextBudget = d.ContextBudget })
 	if c.ContextBudget == 0 {
 		c.ContextBudget = d.ContextBudget

@@ -37,6 +37,9 @@ func (c Remote) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if !opts.Until.IsZero() {
 		q.Set("until", opts.Until.Format(time.RFC3339Nano))
 	}
+	if opts.All {
+		q.Set("all", "true")
+	}
 	var r struct {
 		SearchResults
 		Warnings []string `json:"warnings"`

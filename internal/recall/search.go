@@ -29,6 +29,9 @@ type SearchOptions struct {
 	Tags    []string     // all of
 	Since   time.Time    // created at or after
 	Until   time.Time    // created before
+	// All keeps faint hits (Match under search.min_match), marked Faint;
+	// without it a search returns only hits that match the query.
+	All bool
 
 	noSnippets bool // the context pack shows chunks' text only
 }
@@ -39,6 +42,11 @@ type Scores struct {
 	Recency    float64 `json:"recency"`
 	Importance float64 `json:"importance"`
 	References float64 `json:"references"`
+	// Match says how much of the query the chunk holds, on a scale that
+	// does not depend on the other hits: 0 nothing, 1 every word of it
+	// (or words a letter or two away). Hits under search.min_match are
+	// faint: most likely about something else.
+	Match float64 `json:"match"`
 }
 
 // SearchHit is a chunk of a memory file that matched, in the shape
@@ -58,6 +66,10 @@ type SearchHit struct {
 	EndLine   int        `json:"end_line"`
 	Text      string     `json:"text"`    // the whole chunk
 	Snippet   string     `json:"snippet"` // part of it, matched words marked «like this»
+
+	// Faint says Match is under search.min_match: only a search with
+	// SearchOptions.All returns such hits.
+	Faint bool `json:"faint,omitempty"`
 
 	Tokens int      `json:"-"` // estimated tokens of Text
 	Tags   []string `json:"-"`
@@ -134,23 +146,33 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
-	res.Hits = x.rerank(x.dropFaint(raw.Hits), loadReferences(x.m), x.m.Now())
-	if len(res.Hits) > k {
-		res.Hits = res.Hits[:k]
-	}
-	// Text and snippets for the hits shown only: reading and analysing
-	// every candidate's file was most of a search's time.
-	chunks := make([]indexer.Hit, len(res.Hits))
-	for i := range res.Hits {
-		chunks[i] = res.Hits[i].chunk
+	hits := x.rerank(x.dropFaint(raw.Hits), loadReferences(x.m), x.m.Now())
+	// Text and snippets for the best hits only: reading and analysing
+	// every candidate's file was most of a search's time. Twice k, so
+	// that faint ones can give way.
+	hits = hits[:min(len(hits), 2*k)]
+	chunks := make([]indexer.Hit, len(hits))
+	for i := range hits {
+		chunks[i] = hits[i].chunk
 	}
 	words := q.Text
 	if opts.noSnippets {
 		words = "" // text alone
 	}
 	x.ix.FillText(chunks, words)
-	for i := range res.Hits {
-		res.Hits[i].Text, res.Hits[i].Snippet = chunks[i].Text, chunks[i].Snippet
+	qw := matchWords(query)
+	for i := range hits {
+		h := &hits[i]
+		h.Text, h.Snippet = chunks[i].Text, chunks[i].Snippet
+		h.Scores.Match = match(qw, h.Title+"\n"+h.Text)
+		h.Faint = h.Scores.Match < x.cfg.MinMatch
+		if h.Faint && !opts.All {
+			continue
+		}
+		res.Hits = append(res.Hits, *h)
+		if len(res.Hits) == k {
+			break
+		}
 	}
 	return res, nil
 }

@@ -330,7 +330,7 @@ func formatHits(res *recall.SearchResults) string {
 		fmt.Fprintf(&b, "note: %s\n", w)
 	}
 	if len(res.Hits) == 0 {
-		fmt.Fprintf(&b, "No memory matches %q.\n", res.Query)
+		fmt.Fprintf(&b, "No memory matches %q: nothing stored is about it.\n", res.Query)
 		return b.String()
 	}
 	for i, h := range res.Hits {
@@ -341,7 +341,7 @@ func formatHits(res *recall.SearchResults) string {
 		if h.Session != "" {
 			meta = append(meta, "session "+h.Session)
 		}
-		fmt.Fprintf(&b, "%d. %s [%s] id=%s (%s:%d-%d, score %.2f)\n", i+1, oneLine(h.Title), strings.Join(meta, ", "), h.ID, h.Path, h.StartLine, h.EndLine, h.Score)
+		fmt.Fprintf(&b, "%d. %s [%s] id=%s (%s:%d-%d, score %.2f, match %.2f)\n", i+1, oneLine(h.Title), strings.Join(meta, ", "), h.ID, h.Path, h.StartLine, h.EndLine, h.Score, h.Scores.Match)
 		if sn := oneLine(h.Snippet); sn != "" {
 			fmt.Fprintf(&b, "   %s\n", sn)
 		}

@@ -108,7 +108,10 @@ func TestMCPTools(t *testing.T) {
 	id := strings.Fields(out[strings.Index(out, "id=")+3:])[0]
 	toolOK(t, cs, "remember", map[string]any{"text": "Deploys go through Helm charts in deploy/", "kind": "fact"})
 
-	toolOK(t, cs, "search", map[string]any{"query": "which database for the queue"}, "id="+id, "The job queue uses PostgreSQL", "decision")
+	toolOK(t, cs, "search", map[string]any{"query": "where does the job queue live"}, "id="+id, "The job queue uses PostgreSQL", "decision", "match ")
+	// A query about something never stored finds nothing rather than
+	// the least unlike memory.
+	toolOK(t, cs, "search", map[string]any{"query": "kafka consumer group rebalancing"}, "No memory matches")
 	if out := toolOK(t, cs, "search", map[string]any{"query": "postgresql", "kind": "fact"}); strings.Contains(out, id) {
 		t.Errorf("a search for facts found the decision:\n%s", out)
 	}

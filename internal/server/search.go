@@ -193,10 +193,10 @@ func (a *SearchAPI) context(ctx context.Context, q url.Values) (any, error) {
 // command line checks its flags.
 func SearchParams(q url.Values, now time.Time) (string, recall.SearchOptions, error) {
 	var opts recall.SearchOptions
-	if err := known(q, "q", "k", "mode", "kind", "layer", "session", "tag", "since", "until"); err != nil {
+	if err := known(q, "q", "k", "mode", "kind", "layer", "session", "tag", "since", "until", "all"); err != nil {
 		return "", opts, err
 	}
-	if err := single(q, "q", "k", "mode", "session", "since", "until"); err != nil {
+	if err := single(q, "q", "k", "mode", "session", "since", "until", "all"); err != nil {
 		return "", opts, err
 	}
 	query := q.Get("q")
@@ -216,6 +216,13 @@ func SearchParams(q url.Values, now time.Time) (string, recall.SearchOptions, er
 	opts.Mode = indexer.Mode(q.Get("mode"))
 	opts.Kinds, opts.Layers, opts.Tags = q["kind"], q["layer"], q["tag"]
 	opts.Session = q.Get("session")
+	switch a := q.Get("all"); a {
+	case "", "0", "false":
+	case "1", "true":
+		opts.All = true
+	default:
+		return "", opts, badRequest("all %q: want true or false", a)
+	}
 	for _, t := range []struct {
 		key string
 		dst *time.Time

@@ -11,7 +11,8 @@ import (
 // SearchJSON writes search results as cairn search --json prints them.
 func SearchJSON(w io.Writer, res *recall.SearchResults) error { return JSON(w, res) }
 
-// SearchText writes hits for people: a title line with the score, where
+// SearchText writes hits for people: a title line with the score and
+// the match (marked faint under search.min_match), where
 // the chunk is, and the snippet with the matched words marked (bold on a
 // terminal, «like this» otherwise).
 func SearchText(w io.Writer, res *recall.SearchResults, tty bool) error {
@@ -34,7 +35,11 @@ func SearchText(w io.Writer, res *recall.SearchResults, tty bool) error {
 		if h.Created != nil {
 			meta = append(meta, h.Created.Local().Format("2006-01-02"))
 		}
-		fmt.Fprintf(w, "%d. %s  (%.2f)\n", i+1, Escape(OneLine(h.Title)), h.Score)
+		faint := ""
+		if h.Faint {
+			faint = ", faint"
+		}
+		fmt.Fprintf(w, "%d. %s  (%.2f, match %.2f%s)\n", i+1, Escape(OneLine(h.Title)), h.Score, h.Scores.Match, faint)
 		fmt.Fprintf(w, "   %s:%d-%d  %s\n", Escape(h.Path), h.StartLine, h.EndLine, strings.Join(meta, " · "))
 		if h.Snippet != "" {
 			// Escaped first: the only escapes that reach the terminal
