@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
@@ -21,8 +22,55 @@ const JobHook = "hook"
 
 // Queue opens the memory's job queue: pending jobs in <memory>/inbox (also
 // the drop folder), the others under .state/queue.
+// The capture hook's payloads (hooks/capture.sh, cairn hook) arrive by
+// rename, complete, and are taken at once.
 func Queue(m *memory.Memory, opts watcher.QueueOptions) (*watcher.Queue, error) {
+	if opts.Renamed == nil {
+		opts.Renamed = HookFileName
+	}
+	if opts.Staged == nil {
+		opts.Staged = stagedHookFile
+	}
 	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.StatePath("queue"), opts)
+}
+
+// HookFileName reports whether name is one the capture hook gives a
+// payload in the inbox, hook-<nanoseconds>-<pid>.json, which it only ever
+// does by renaming a complete file.
+func HookFileName(name string) bool {
+	stem, ok := strings.CutPrefix(name, "hook-")
+	if !ok {
+		return false
+	}
+	stem, ok = strings.CutSuffix(stem, ".json")
+	if !ok {
+		return false
+	}
+	ts, pid, ok := strings.Cut(stem, "-")
+	return ok && digits(ts) && digits(pid)
+}
+
+// stagedHookFile maps the capture script's temporary name,
+// .hook-<nanoseconds>-<pid>.tmp, to the name it renames it to.
+func stagedHookFile(name string) (string, bool) {
+	stem, ok := strings.CutPrefix(name, ".hook-")
+	if !ok {
+		return "", false
+	}
+	if stem, ok = strings.CutSuffix(stem, ".tmp"); !ok {
+		return "", false
+	}
+	final := "hook-" + stem + ".json"
+	return final, HookFileName(final)
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Cursors opens the transcript cursors in .state/cursors.
