@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -80,38 +81,75 @@ func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
 	return st.Failed, nil
 }
 
-// CatchUpEnded captures what the transcripts of live sessions other than
-// except hold past their capture point, as a catch-up of an idle file
-// (final: the last turn is taken too). A session start without a daemon
-// calls it: an agent that exits at once (claude -p) can end the hooks of
-// its last turn before they write, and without a daemon nobody else
-// would look at that transcript again. It stops at ctx's deadline and
-// says how many transcripts it caught up.
+// endQuiet is how long the transcripts of a session must have been still
+// for CatchUpEnded to take it for ended: one being written now is live.
+const endQuiet = 2 * time.Second
+
+// CatchUpEnded ends the sessions other than except that are still active
+// and whose transcripts have been still for a moment: it captures what
+// their transcripts hold past their capture point, as a catch-up of an
+// idle file (final: the held-back last turn is taken too), summarises
+// what is pending, and suspends them, as their SessionEnd would have. A
+// session start calls it: an agent that exits at once (claude -p) can end
+// the hooks of its last turn before they write, and the session would
+// stay active, its last turns unsummarised. A live session in another
+// terminal that is idle is taken for ended too; its next event makes it
+// active again. It stops at ctx's deadline and says how many sessions it
+// ended.
 func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, error) {
 	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
 	if err != nil {
 		return 0, err
 	}
+	now := time.Now()
 	n := 0
 	var errs []error
 	for _, e := range list {
 		if e.ID == except {
 			continue
 		}
+		if ctx.Err() != nil {
+			break
+		}
+		var paths []string
+		quiet, files := true, 0
 		for _, src := range e.Sources {
-			if ctx.Err() != nil {
-				return n, errors.Join(errs...)
+			if src.Path == "" || !TranscriptAllowed(m, filepath.Clean(src.Path)) {
+				continue
 			}
 			fi, err := os.Stat(src.Path)
-			if src.Path == "" || err != nil || !fi.Mode().IsRegular() || fi.Size() <= src.Offset {
+			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			if _, err := CatchUpTranscript(ctx, m, src.Path, true); err != nil {
-				errs = append(errs, fmt.Errorf("catch up %s: %w", src.Path, err))
-				continue
+			files++
+			if now.Sub(fi.ModTime()) < endQuiet {
+				quiet = false
 			}
-			n++
+			if fi.Size() > src.Offset {
+				paths = append(paths, filepath.Clean(src.Path))
+			}
 		}
+		if files == 0 {
+			quiet = now.Sub(e.LastActivity) >= endQuiet
+		}
+		if !quiet {
+			continue
+		}
+		ok := true
+		for _, p := range paths {
+			if _, err := catchUp(ctx, m, p, "", catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
+				ok = false
+			}
+		}
+		if !ok {
+			continue // its end stays for the next try
+		}
+		if _, err := Capture(ctx, m, Batch{Session: e.ID, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
+			errs = append(errs, fmt.Errorf("end session %s: %w", e.ID, err))
+			continue
+		}
+		n++
 	}
 	return n, errors.Join(errs...)
 }

@@ -176,7 +176,9 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 // busy (an assistant message whose lines may continue, a tool call without
 // its result) is taken too: the daemon passes it for a file that has been
 // idle for a while, so that the end of a session without hooks is not left
-// waiting; such a catch-up also summarises what is pending.
+// waiting. Pending turns are summarised as segments fill up, not because
+// the file went quiet: the session's end (SessionEnd, CatchUpEnded)
+// summarises the rest.
 func CatchUpTranscript(ctx context.Context, m *memory.Memory, path string, final bool) (*CaptureResult, error) {
 	path = filepath.Clean(path)
 	if !TranscriptAllowed(m, path) {
