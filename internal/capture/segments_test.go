@@ -123,14 +123,14 @@ func TestDueSegments(t *testing.T) {
 		final         bool
 		in, want      string
 	}{
-		{4, 1000, false, "uata", ""},                         // full, but the turn may go on
-		{4, 1000, false, "uatau", "uata"},                    // the next prompt cuts it
-		{4, 1000, true, "uatau", "uata|u"},                   // the end takes the rest
-		{4, 1000, false, "uauata", "ua"},                     // cut before the last prompt: "ua" stays whole with its answer
-		{4, 1000, false, "uattttt", "uatt"},                  // one prompt, many tools: cut at the size
-		{6, 1000, false, "uatttua", "uattt"},                 // the prompt at 5 of 6 starts the next one
-		{10, 40, false, "uatauata", "uata"},                  // tokens count too
-		{4, 1000, false, "", ""},                             // nothing
+		{4, 1000, false, "uata", ""},                          // full, but the turn may go on
+		{4, 1000, false, "uatau", "uata"},                     // the next prompt cuts it
+		{4, 1000, true, "uatau", "uata|u"},                    // the end takes the rest
+		{4, 1000, false, "uauata", "ua"},                      // cut before the last prompt: "ua" stays whole with its answer
+		{4, 1000, false, "uattttt", "uatt"},                   // one prompt, many tools: cut at the size
+		{6, 1000, false, "uatttua", "uattt"},                  // the prompt at 5 of 6 starts the next one
+		{10, 40, false, "uatauata", "uata"},                   // tokens count too
+		{4, 1000, false, "", ""},                              // nothing
 		{4, 1000, false, "uauauauauauauau", "uaua|uaua|uaua"}, // the last one waits
 	} {
 		got := shape(dueSegments(turns(tc.in), tc.turns, tc.tokens, tc.final))
