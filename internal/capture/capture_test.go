@@ -91,8 +91,9 @@ func TestIngestFixtures(t *testing.T) {
 			[]string{"`Bash: go test -race -count=20 ./internal/queue/` → exit 0", "test `go test -race -count=20 ./internal/queue/` → passed", "changed `internal/queue/retry_test.go` (Edit)"}},
 		{"claude/parallel-fail.jsonl", "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20", model.AgentClaudeCode, 2,
 			[]string{"**failed** (exit 1)", "fixed `Bash: go test ./cmd/tidepool/` after changing `cmd/tidepool/status_test.go`", "**interrupted**"}},
-		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", model.AgentClaudeCode, 4,
-			[]string{"_Context compacted", "**Compaction summary:**"}},
+		// /model and /compact are commands: kept in transcript.md, not prompts.
+		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", model.AgentClaudeCode, 2,
+			[]string{"_Context compacted", "**Compaction summary:**", "_Command: `/model`._", "_Command: `/compact keep the backoff decisions`._"}},
 		{"claude/sidechain.jsonl", "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d", model.AgentClaudeCode, 2,
 			[]string{"### Subagent", "(subagent)"}},
 		{"claude/messy.jsonl", "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b", model.AgentClaudeCode, 2, []string{"read `README.md`"}},

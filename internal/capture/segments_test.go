@@ -139,3 +139,26 @@ func TestDueSegments(t *testing.T) {
 		}
 	}
 }
+
+// A slash command a hook reports (/cost, as Claude Code sends it) is no
+// prompt and no turn; a prompt that starts with a path is one.
+func TestHookSlashCommand(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		prompt string
+		want   int
+	}{{"/cost", 0}, {"<command-name>/clear</command-name><command-args></command-args>", 0}, {"/tmp is full again, find out why", 1}} {
+		res, err := CaptureHook(ctx, m, []byte(fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/p","prompt":%q}`, tc.prompt)))
+		if err != nil || res.Prompts != tc.want {
+			t.Errorf("%q: %+v, %v; want %d prompts", tc.prompt, res, err, tc.want)
+		}
+	}
+	e, err := m.Sessions().Get(ctx, "s1")
+	if err != nil || e.Prompts != 1 || e.Turns != 1 || e.Title != "/tmp is full again, find out why" {
+		t.Errorf("session: %+v, %v", e.Session, err)
+	}
+	if tr := readRepo(t, m, e.File(model.TranscriptFile)); !strings.Contains(tr, "_Command: `/cost`._") {
+		t.Errorf("transcript.md:\n%s", tr)
+	}
+}
