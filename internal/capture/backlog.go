@@ -16,45 +16,124 @@ import (
 
 // Worked says what WorkFor did.
 type Worked struct {
-	Done, Failed int
-	Left         bool // the budget ran out with jobs still due
+	Done   int `json:"done"`
+	Failed int `json:"failed"`
+	// Ended counts the sessions found ended (CatchUpEnded).
+	Ended int `json:"ended"`
+	// Left says the budget ran out with work still due.
+	Left bool `json:"left"`
+	// Pending counts the jobs still in the queue afterwards, due or not.
+	Pending int `json:"pending"`
+	// Waiting are the unfinished jobs not done, and why (due later,
+	// settling, held by another worker).
+	Waiting []watcher.Wait `json:"waiting,omitempty"`
+	// Swept counts the temporary files of killed hooks cleaned up.
+	Swept watcher.Swept `json:"swept"`
 }
 
-// WorkFor runs due queue jobs one at a time until none is left or budget
-// is spent: what a session start does when no daemon runs, so that the
-// captures of the last session are in its pack. A job still running when
-// the budget ends gets grace more, then is cut: it goes back to the queue
-// and the session still gets its context in time.
-func WorkFor(ctx context.Context, m *memory.Memory, budget, grace time.Duration) (Worked, error) {
-	var n Worked
-	deadline := time.Now().Add(budget)
-	ctx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
+// WorkOptions bound WorkFor.
+type WorkOptions struct {
+	// Budget is how long jobs are started for; Grace how much longer a
+	// job running at Budget may take before it is cut (it goes back to
+	// the queue).
+	Budget, Grace time.Duration
+	// EndBudget is how long WorkFor then ends the sessions whose end
+	// hooks never wrote (CatchUpEnded); zero skips that, and so does a
+	// budget that ran out.
+	EndBudget time.Duration
+	// Except is the session starting: it is not ended.
+	Except string
+	// Do runs each memory operation; the daemon passes its own lock, so
+	// that its worker and WorkFor never interleave. Nil runs them as they
+	// come.
+	Do func(func())
+	// Daemon says the daemon runs WorkFor beside its own worker: jobs in
+	// processing/ are that worker's, waited for (within Budget) instead
+	// of recovered.
+	Daemon bool
+}
+
+// WorkFor captures what is pending for the sessions before the one
+// starting: it runs the due queue jobs one at a time until none is left
+// or the budget is spent, then ends the sessions whose end hooks never
+// wrote. A session start does it, through the daemon when one runs, so
+// that a SessionStart right after the last session's Stop and SessionEnd
+// (what /clear does) packs everything the last session did. What it
+// leaves is in Waiting, with the reason.
+func WorkFor(ctx context.Context, m *memory.Memory, o WorkOptions) (n Worked, err error) {
+	do := o.Do
+	if do == nil {
+		do = func(f func()) { f() }
+	}
+	deadline := time.Now().Add(o.Budget)
+	jctx, cancel := context.WithDeadline(ctx, deadline.Add(o.Grace))
 	defer cancel()
 	// One queue for the run: a job put back without its failure recorded
 	// (a full disk) is held back by it, not tried again at once.
-	w, err := newWorker(ctx, m, watcher.QueueOptions{})
+	w, err := openWorker(jctx, m, watcher.QueueOptions{}, !o.Daemon)
 	if err != nil {
 		return n, fmt.Errorf("process the queue: %w", err)
 	}
+	if n.Swept, err = w.q.Sweep(jctx); err != nil && jctx.Err() == nil {
+		m.Warn(err.Error())
+	}
+	defer func() {
+		// What is left, and why, said even when the context ran out.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		if ws, err := w.q.Waiting(lctx); err == nil {
+			n.Waiting = ws
+		}
+		if st, err := w.q.Status(lctx); err == nil {
+			n.Pending = st.Pending + st.Processing
+		}
+	}()
 	for {
 		if time.Now().After(deadline) {
 			n.Left = true
 			return n, nil
 		}
-		r, err := w.drain(ctx, 1)
-		if err != nil && ctx.Err() != nil {
+		var r *DrainResult
+		do(func() { r, err = w.drain(jctx, 1) })
+		if err != nil && jctx.Err() != nil {
 			n.Left = true
 			return n, nil
 		}
 		if err != nil {
 			return n, fmt.Errorf("process the queue: %w", err)
 		}
-		if r.Done+r.Failed == 0 {
-			return n, nil
-		}
 		n.Done += r.Done
 		n.Failed += r.Failed
+		if r.Done+r.Failed > 0 {
+			continue
+		}
+		if !o.Daemon {
+			break
+		}
+		// The daemon's worker may be running a job of the last session
+		// (the Stop, say): wait for it.
+		st, err := w.q.Status(jctx)
+		if err != nil || st.Processing == 0 {
+			break
+		}
+		select {
+		case <-jctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
+	if o.EndBudget <= 0 {
+		return n, nil
+	}
+	ectx, cancel := context.WithTimeout(ctx, o.EndBudget)
+	defer cancel()
+	do(func() { n.Ended, err = CatchUpEnded(ectx, m, o.Except) })
+	if err != nil && ectx.Err() == nil {
+		return n, err
+	}
+	if ectx.Err() != nil {
+		n.Left = true
+	}
+	return n, nil
 }
 
 // EnqueueHook queues a hook payload of session for the worker: the

@@ -210,11 +210,18 @@ type DrainResult struct {
 	Failed  int
 	Results []*CaptureResult
 	Errors  []error // of the jobs that failed, each saying which
+	// Waiting are the unfinished jobs left in the queue, and why: due
+	// later, settling, held by another worker.
+	Waiting []watcher.Wait
+	// Swept counts the temporary files of killed hooks cleaned up first.
+	Swept watcher.Swept
 }
 
 // Drain runs the queue's due jobs until none is left or max jobs ran (max
 // ≤ 0 means no limit): what a daemon's worker does, once, for commands
-// that run without a daemon. It opens the queue and cursors itself.
+// that run without a daemon. It opens the queue and cursors itself,
+// sweeps the temporary files of killed hooks first, and says what it
+// left and why (DrainResult.Waiting).
 // It returns an error only when the queue cannot be used; a failed job is
 // counted and reported in Errors, and stays in the queue.
 func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max int) (*DrainResult, error) {
@@ -222,7 +229,19 @@ func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max
 	if err != nil {
 		return nil, err
 	}
-	return w.drain(ctx, max)
+	swept, serr := w.q.Sweep(ctx)
+	if serr != nil {
+		m.Warn(serr.Error())
+	}
+	res, err := w.drain(ctx, max)
+	if err != nil {
+		return res, err
+	}
+	res.Swept = swept
+	if res.Waiting, err = w.q.Waiting(ctx); err != nil {
+		return res, err
+	}
+	return res, nil
 }
 
 // worker is a queue and the cursors, opened once for a run of jobs.
@@ -239,6 +258,12 @@ type worker struct {
 // does, puts back what workers that stopped left in processing/
 // (watcher.RecoverAfter): a job held that long, a job file cut short.
 func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions) (*worker, error) {
+	return openWorker(ctx, m, opts, true)
+}
+
+// openWorker opens the queue and the cursors, and recovers what stopped
+// workers left when recover is set.
+func openWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, recoverJobs bool) (*worker, error) {
 	w := &worker{m: m}
 	onReject := opts.OnReject
 	opts.OnReject = func(j *watcher.Job) {
@@ -254,6 +279,10 @@ func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions)
 	cursors, err := Cursors(m)
 	if err != nil {
 		return nil, err
+	}
+	if !recoverJobs {
+		w.q, w.cursors = q, cursors
+		return w, nil
 	}
 	if _, err := q.Recover(ctx, watcher.RecoverAfter); err != nil && ctx.Err() == nil {
 		m.Warn(err.Error())

@@ -162,3 +162,23 @@ func TestHookSlashCommand(t *testing.T) {
 		t.Errorf("transcript.md:\n%s", tr)
 	}
 }
+
+// A session start whose budget runs out says what it left: the jobs still
+// queued, counted.
+func TestWorkForLeft(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	for i := range 2 {
+		if err := EnqueueHook(ctx, m, "s1", []byte(fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"p%d"}`, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := WorkFor(ctx, m, WorkOptions{Budget: -time.Second})
+	if err != nil || !n.Left || n.Done != 0 || n.Pending != 2 {
+		t.Fatalf("WorkFor with no budget: %+v, %v", n, err)
+	}
+	n, err = WorkFor(ctx, m, WorkOptions{Budget: time.Minute, Grace: time.Minute, EndBudget: time.Minute})
+	if err != nil || n.Left || n.Done != 2 || n.Pending != 0 || len(n.Waiting) != 0 {
+		t.Fatalf("WorkFor: %+v, %v", n, err)
+	}
+}
