@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -162,7 +163,11 @@ func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
 
 // endQuiet is how long the transcripts of a session must have been still
 // for CatchUpEnded to take it for ended: one being written now is live.
-const endQuiet = 2 * time.Second
+const endQuiet = time.Second
+
+// firstLookback is how far back CatchUpEnded looks for transcripts of
+// sessions cairn never heard of, the first time it runs.
+const firstLookback = time.Hour
 
 // CatchUpEnded ends the sessions other than except that are still active
 // and whose transcripts have been still for a moment: it captures what
@@ -173,16 +178,17 @@ const endQuiet = 2 * time.Second
 // the hooks of its last turn before they write, and the session would
 // stay active, its last turns unsummarised. A live session in another
 // terminal that is idle is taken for ended too; its next event makes it
-// active again. It stops at ctx's deadline and says how many sessions it
-// ended.
+// active again. A followed transcript changed since the last call (an
+// hour, the first time) whose session cairn never heard of, because none
+// of its hooks wrote, is captured and ended too. It stops at ctx's
+// deadline and says how many sessions it ended.
 func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, error) {
 	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
 	if err != nil {
 		return 0, err
 	}
 	now := time.Now()
-	n := 0
-	var errs []error
+	n, errs := endUnknown(ctx, m, except, now)
 	for _, e := range list {
 		if e.ID == except {
 			continue
@@ -231,4 +237,57 @@ func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, er
 		n++
 	}
 	return n, errors.Join(errs...)
+}
+
+// endUnknown captures and ends the sessions of the followed transcripts
+// changed since the last look whose session cairn has no record of, and
+// notes the time of this look in .state/capture/ended-scan.
+func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.Time) (int, []error) {
+	mark := m.StatePath(filepath.Join("capture", "ended-scan"))
+	since := now.Add(-firstLookback)
+	if fi, err := os.Stat(mark); err == nil {
+		since = fi.ModTime()
+	}
+	n := 0
+	var errs []error
+	done := true
+	for _, g := range TranscriptGlobs(m) {
+		files, _ := filepath.Glob(g)
+		for _, p := range files {
+			if ctx.Err() != nil {
+				return n, errs // the mark stays: the next look covers this one's
+			}
+			id := transcript.SessionIDFromPath(p)
+			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) {
+				continue
+			}
+			fi, err := os.Stat(p)
+			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || fi.Size() == 0 {
+				continue
+			}
+			if now.Sub(fi.ModTime()) < endQuiet {
+				done = false // live: looked at again next time
+				continue
+			}
+			if _, err := catchUp(ctx, m, p, id, catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
+				done = false
+				continue
+			}
+			if _, err := Capture(ctx, m, Batch{Session: id, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
+				errs = append(errs, fmt.Errorf("end session %s: %w", id, err))
+				done = false
+				continue
+			}
+			n++
+		}
+	}
+	if done {
+		if err := os.MkdirAll(filepath.Dir(mark), 0o700); err == nil {
+			if err := os.WriteFile(mark, nil, 0o600); err == nil {
+				_ = os.Chtimes(mark, now, now)
+			}
+		}
+	}
+	return n, errs
 }
