@@ -83,9 +83,14 @@
 // Anyone may drop a file into the inbox: a hook, a script, a person. Files
 // whose names start with "." are ignored, so a writer should write a
 // hidden temporary name and rename it; a file named <ULID>.json holding a
-// valid job is taken at once; any other file is taken once it has been
+// valid job is taken at once, and so is a file under a name that writers
+// only ever give by rename (QueueOptions.Renamed: the capture hook's
+// hook-<time>-<pid>.json); any other file is taken once it has been
 // unchanged for QueueOptions.Settle (2 s), so that a slow writer can
-// finish. Claim then looks at its bytes:
+// finish. A writer killed between its write and its rename leaves its
+// temporary file: Sweep renames it when it holds a whole document and
+// removes it when it is empty or cut short (QueueOptions.Staged). Claim
+// then looks at a file's bytes:
 //
 //   - one JSON object with a "kind": a job. It gets a new id, its "origin"
 //     is its inbox name, its attempts start at 0. An invalid one (bad field,

@@ -90,6 +90,16 @@ type QueueOptions struct {
 	// Claim sent straight to failed/ (its record, with the reason in
 	// LastError), so that a run of Claims can count it as a failure.
 	OnReject func(j *Job)
+	// Renamed, if set, reports whether an inbox name is one that writers
+	// only ever give a file by renaming it there once complete (such as
+	// the capture hook's hook-<time>-<pid>.json): such a file is taken at
+	// once, without Settle.
+	Renamed func(name string) bool
+	// Staged, if set, reports whether a hidden inbox name is a writer's
+	// temporary file, and the name the writer renames it to once written
+	// (".hook-1-2.tmp" → "hook-1-2.json"). Sweep cleans up those whose
+	// writer was killed before the rename.
+	Staged func(name string) (final string, ok bool)
 }
 
 // Queue is the durable file queue. Its methods are safe for concurrent use
@@ -104,6 +114,8 @@ type Queue struct {
 	settle       time.Duration
 	now          func() time.Time
 	onReject     func(*Job)
+	renamed      func(string) bool
+	staged       func(string) (string, bool)
 	entropy      io.Reader
 
 	// held are the jobs put back in pending/ without their failure
@@ -141,6 +153,8 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 		settle:       opts.Settle,
 		now:          opts.Now,
 		onReject:     opts.OnReject,
+		renamed:      opts.Renamed,
+		staged:       opts.Staged,
 		entropy:      &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)},
 		held:         map[string]time.Time{},
 	}
@@ -275,7 +289,7 @@ func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 			}
 			e.mod = fi.ModTime()
 		}
-		if q.settle > 0 && now.Sub(e.mod) < q.settle {
+		if !q.settled(e, now) {
 			continue
 		}
 		j, err := q.adopt(e.name, now)
@@ -285,6 +299,15 @@ func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 		return j, err
 	}
 	return nil, ErrEmpty
+}
+
+// settled reports whether the dropped file e may be taken: it came by a
+// rename, or it has not changed for the settle time.
+func (q *Queue) settled(e entry, now time.Time) bool {
+	if q.renamed != nil && q.renamed(e.name) {
+		return true
+	}
+	return q.settle <= 0 || now.Sub(e.mod) >= q.settle
 }
 
 // take claims the pending job file name.

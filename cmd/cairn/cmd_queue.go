@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/watcher"
@@ -221,6 +223,7 @@ that fails goes back to the queue with a backoff, or to failed/.`,
 				return err
 			}
 			ui.DrainText(g.stdout, res, g.warn)
+			drainLeft(cmd.Context(), g, m, res)
 			if res.Failed > 0 {
 				return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
 			}
@@ -229,4 +232,29 @@ that fails goes back to the queue with a backoff, or to failed/.`,
 	}
 	cmd.Flags().IntVar(&max, "max", 0, "do at most `N` jobs (0: all that are due)")
 	return cmd
+}
+
+// drainLeft says what a queue run cleaned up and what it left, and why:
+// jobs due later, files still settling, jobs another worker is running.
+func drainLeft(ctx context.Context, g *globals, m *memory.Memory, res *capture.DrainResult) {
+	if n := res.Swept.Removed; n > 0 {
+		fmt.Fprintf(g.stdout, "removed %s that hooks killed before they finished left in the inbox\n", ui.CountOf(n, "empty or cut-short payload file", "empty or cut-short payload files"))
+	}
+	if n := res.Swept.Rescued; n > 0 {
+		fmt.Fprintf(g.stdout, "recovered %s that hooks killed before their rename left in the inbox\n", ui.CountOf(n, "complete payload", "complete payloads"))
+	}
+	if len(res.Waiting) == 0 {
+		return
+	}
+	fmt.Fprintf(g.stdout, "%s left:\n", ui.CountOf(len(res.Waiting), "job", "jobs"))
+	claimed := false
+	for _, w := range res.Waiting {
+		fmt.Fprintf(g.stdout, "  %s\n", w)
+		claimed = claimed || w.Reason == watcher.WaitClaimed
+	}
+	if claimed {
+		if _, err := client.Discover(ctx, m.StatePath(""), 200*time.Millisecond); err == nil {
+			fmt.Fprintln(g.stdout, "a cairn daemon serves this memory: it runs the jobs it holds, and takes new ones as they arrive")
+		}
+	}
 }

@@ -6,54 +6,135 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
 // Worked says what WorkFor did.
 type Worked struct {
-	Done, Failed int
-	Left         bool // the budget ran out with jobs still due
+	Done   int `json:"done"`
+	Failed int `json:"failed"`
+	// Ended counts the sessions found ended (CatchUpEnded).
+	Ended int `json:"ended"`
+	// Left says the budget ran out with work still due.
+	Left bool `json:"left"`
+	// Pending counts the jobs still in the queue afterwards, due or not.
+	Pending int `json:"pending"`
+	// Waiting are the unfinished jobs not done, and why (due later,
+	// settling, held by another worker).
+	Waiting []watcher.Wait `json:"waiting,omitempty"`
+	// Swept counts the temporary files of killed hooks cleaned up.
+	Swept watcher.Swept `json:"swept"`
 }
 
-// WorkFor runs due queue jobs one at a time until none is left or budget
-// is spent: what a session start does when no daemon runs, so that the
-// captures of the last session are in its pack. A job still running when
-// the budget ends gets grace more, then is cut: it goes back to the queue
-// and the session still gets its context in time.
-func WorkFor(ctx context.Context, m *memory.Memory, budget, grace time.Duration) (Worked, error) {
-	var n Worked
-	deadline := time.Now().Add(budget)
-	ctx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
+// WorkOptions bound WorkFor.
+type WorkOptions struct {
+	// Budget is how long jobs are started for; Grace how much longer a
+	// job running at Budget may take before it is cut (it goes back to
+	// the queue).
+	Budget, Grace time.Duration
+	// EndBudget is how long WorkFor then ends the sessions whose end
+	// hooks never wrote (CatchUpEnded); zero skips that, and so does a
+	// budget that ran out.
+	EndBudget time.Duration
+	// Except is the session starting: it is not ended.
+	Except string
+	// Do runs each memory operation; the daemon passes its own lock, so
+	// that its worker and WorkFor never interleave. Nil runs them as they
+	// come.
+	Do func(func())
+	// Daemon says the daemon runs WorkFor beside its own worker: jobs in
+	// processing/ are that worker's, waited for (within Budget) instead
+	// of recovered.
+	Daemon bool
+}
+
+// WorkFor captures what is pending for the sessions before the one
+// starting: it runs the due queue jobs one at a time until none is left
+// or the budget is spent, then ends the sessions whose end hooks never
+// wrote. A session start does it, through the daemon when one runs, so
+// that a SessionStart right after the last session's Stop and SessionEnd
+// (what /clear does) packs everything the last session did. What it
+// leaves is in Waiting, with the reason.
+func WorkFor(ctx context.Context, m *memory.Memory, o WorkOptions) (n Worked, err error) {
+	do := o.Do
+	if do == nil {
+		do = func(f func()) { f() }
+	}
+	deadline := time.Now().Add(o.Budget)
+	jctx, cancel := context.WithDeadline(ctx, deadline.Add(o.Grace))
 	defer cancel()
 	// One queue for the run: a job put back without its failure recorded
 	// (a full disk) is held back by it, not tried again at once.
-	w, err := newWorker(ctx, m, watcher.QueueOptions{})
+	w, err := openWorker(jctx, m, watcher.QueueOptions{}, !o.Daemon)
 	if err != nil {
 		return n, fmt.Errorf("process the queue: %w", err)
 	}
+	if n.Swept, err = w.q.Sweep(jctx); err != nil && jctx.Err() == nil {
+		m.Warn(err.Error())
+	}
+	defer func() {
+		// What is left, and why, said even when the context ran out.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		if ws, err := w.q.Waiting(lctx); err == nil {
+			n.Waiting = ws
+		}
+		if st, err := w.q.Status(lctx); err == nil {
+			n.Pending = st.Pending + st.Processing
+		}
+	}()
 	for {
 		if time.Now().After(deadline) {
 			n.Left = true
 			return n, nil
 		}
-		r, err := w.drain(ctx, 1)
-		if err != nil && ctx.Err() != nil {
+		var r *DrainResult
+		do(func() { r, err = w.drain(jctx, 1) })
+		if err != nil && jctx.Err() != nil {
 			n.Left = true
 			return n, nil
 		}
 		if err != nil {
 			return n, fmt.Errorf("process the queue: %w", err)
 		}
-		if r.Done+r.Failed == 0 {
-			return n, nil
-		}
 		n.Done += r.Done
 		n.Failed += r.Failed
+		if r.Done+r.Failed > 0 {
+			continue
+		}
+		if !o.Daemon {
+			break
+		}
+		// The daemon's worker may be running a job of the last session
+		// (the Stop, say): wait for it.
+		st, err := w.q.Status(jctx)
+		if err != nil || st.Processing == 0 {
+			break
+		}
+		select {
+		case <-jctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
+	if o.EndBudget <= 0 {
+		return n, nil
+	}
+	ectx, cancel := context.WithTimeout(ctx, o.EndBudget)
+	defer cancel()
+	do(func() { n.Ended, err = CatchUpEnded(ectx, m, o.Except) })
+	if err != nil && ectx.Err() == nil {
+		return n, err
+	}
+	if ectx.Err() != nil {
+		n.Left = true
+	}
+	return n, nil
 }
 
 // EnqueueHook queues a hook payload of session for the worker: the
@@ -80,38 +161,133 @@ func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
 	return st.Failed, nil
 }
 
-// CatchUpEnded captures what the transcripts of live sessions other than
-// except hold past their capture point, as a catch-up of an idle file
-// (final: the last turn is taken too). A session start without a daemon
-// calls it: an agent that exits at once (claude -p) can end the hooks of
-// its last turn before they write, and without a daemon nobody else
-// would look at that transcript again. It stops at ctx's deadline and
-// says how many transcripts it caught up.
+// endQuiet is how long the transcripts of a session must have been still
+// for CatchUpEnded to take it for ended: one being written now is live.
+const endQuiet = time.Second
+
+// firstLookback is how far back CatchUpEnded looks for transcripts of
+// sessions cairn never heard of, the first time it runs.
+const firstLookback = time.Hour
+
+// CatchUpEnded ends the sessions other than except that are still active
+// and whose transcripts have been still for a moment: it captures what
+// their transcripts hold past their capture point, as a catch-up of an
+// idle file (final: the held-back last turn is taken too), summarises
+// what is pending, and suspends them, as their SessionEnd would have. A
+// session start calls it: an agent that exits at once (claude -p) can end
+// the hooks of its last turn before they write, and the session would
+// stay active, its last turns unsummarised. A live session in another
+// terminal that is idle is taken for ended too; its next event makes it
+// active again. A followed transcript changed since the last call (an
+// hour, the first time) whose session cairn never heard of, because none
+// of its hooks wrote, is captured and ended too. It stops at ctx's
+// deadline and says how many sessions it ended.
 func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, error) {
 	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	var errs []error
+	now := time.Now()
+	n, errs := endUnknown(ctx, m, except, now)
 	for _, e := range list {
 		if e.ID == except {
 			continue
 		}
+		if ctx.Err() != nil {
+			break
+		}
+		var paths []string
+		quiet, files := true, 0
 		for _, src := range e.Sources {
-			if ctx.Err() != nil {
-				return n, errors.Join(errs...)
-			}
-			fi, err := os.Stat(src.Path)
-			if src.Path == "" || err != nil || !fi.Mode().IsRegular() || fi.Size() <= src.Offset {
+			if src.Path == "" || !TranscriptAllowed(m, filepath.Clean(src.Path)) {
 				continue
 			}
-			if _, err := CatchUpTranscript(ctx, m, src.Path, true); err != nil {
-				errs = append(errs, fmt.Errorf("catch up %s: %w", src.Path, err))
+			fi, err := os.Stat(src.Path)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			files++
+			if now.Sub(fi.ModTime()) < endQuiet {
+				quiet = false
+			}
+			if fi.Size() > src.Offset {
+				paths = append(paths, filepath.Clean(src.Path))
+			}
+		}
+		if files == 0 {
+			quiet = now.Sub(e.LastActivity) >= endQuiet
+		}
+		if !quiet {
+			continue
+		}
+		ok := true
+		for _, p := range paths {
+			if _, err := catchUp(ctx, m, p, "", catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
+				ok = false
+			}
+		}
+		if !ok {
+			continue // its end stays for the next try
+		}
+		if _, err := Capture(ctx, m, Batch{Session: e.ID, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
+			errs = append(errs, fmt.Errorf("end session %s: %w", e.ID, err))
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
+}
+
+// endUnknown captures and ends the sessions of the followed transcripts
+// changed since the last look whose session cairn has no record of, and
+// notes the time of this look in .state/capture/ended-scan.
+func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.Time) (int, []error) {
+	mark := m.StatePath(filepath.Join("capture", "ended-scan"))
+	since := now.Add(-firstLookback)
+	if fi, err := os.Stat(mark); err == nil {
+		since = fi.ModTime()
+	}
+	n := 0
+	var errs []error
+	done := true
+	for _, g := range TranscriptGlobs(m) {
+		files, _ := filepath.Glob(g)
+		for _, p := range files {
+			if ctx.Err() != nil {
+				return n, errs // the mark stays: the next look covers this one's
+			}
+			id := transcript.SessionIDFromPath(p)
+			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) {
+				continue
+			}
+			fi, err := os.Stat(p)
+			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || fi.Size() == 0 {
+				continue
+			}
+			if now.Sub(fi.ModTime()) < endQuiet {
+				done = false // live: looked at again next time
+				continue
+			}
+			if _, err := catchUp(ctx, m, p, id, catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
+				done = false
+				continue
+			}
+			if _, err := Capture(ctx, m, Batch{Session: id, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
+				errs = append(errs, fmt.Errorf("end session %s: %w", id, err))
+				done = false
 				continue
 			}
 			n++
 		}
 	}
-	return n, errors.Join(errs...)
+	if done {
+		if err := os.MkdirAll(filepath.Dir(mark), 0o700); err == nil {
+			if err := os.WriteFile(mark, nil, 0o600); err == nil {
+				_ = os.Chtimes(mark, now, now)
+			}
+		}
+	}
+	return n, errs
 }

@@ -50,9 +50,10 @@ type Batch struct {
 	// Trigger is what caused the capture, recorded as the checkpoint's
 	// Cairn-Event: ingest, transcript, stop, session-end, ...
 	Trigger string
-	// Final says the writer is at rest (the end of an ingest, Stop,
-	// PreCompact, SessionEnd): what is pending is summarised whatever its
-	// size.
+	// Final says the session ended (SessionEnd, the end of an ingest, a
+	// session whose end hooks never wrote): what is pending is summarised
+	// whatever its size. Otherwise segments are cut only once they reach
+	// capture.segment_turns or segment_tokens, not at every Stop.
 	Final bool
 	// Status, when set, is the session's status afterwards (SessionEnd
 	// suspends it).
@@ -556,12 +557,14 @@ func lastEvent(main, side []transcript.Event) string {
 	return best.ID
 }
 
-// finalEvent reports whether the events end a stretch of work: a stop,
-// a compaction, the end of the session.
+// finalEvent reports whether the events end the session's stretch of
+// work: the end of the session, or a compaction (the agent's context
+// starts again from a summary). A Stop does not: it ends a turn, and the
+// next prompt usually follows.
 func finalEvent(list []transcript.Event) bool {
 	for i := range list {
 		switch list[i].Kind {
-		case transcript.KindStop, transcript.KindCompaction, transcript.KindSessionEnd:
+		case transcript.KindCompaction, transcript.KindSessionEnd:
 			return true
 		}
 	}
@@ -580,19 +583,52 @@ func firstNonEmpty(ss ...string) string {
 // Pending turns.
 
 // dueSegments cuts the pending turns into segments of at most turns turns
-// or about tokens tokens; the rest stays pending unless final.
+// or about tokens tokens, whichever comes first; the rest stays pending
+// unless final. A segment ends before a prompt where it can, so that a
+// prompt and the answer to it are summarised together: when a segment is
+// full, it is cut before the last prompt it holds, unless that would leave
+// it less than half full (one prompt with a long run of tool calls), and
+// a segment that is full as its turns end waits for the next prompt.
 func dueSegments(pending []memory.PendingTurn, turns, tokens int, final bool) []segment {
 	var out []segment
-	start, sum := 0, 0
-	for i, t := range pending {
-		sum += t.Tokens
-		if i+1-start >= turns || sum >= tokens {
-			out = append(out, segment{turns: pending[start : i+1]})
-			start, sum = i+1, 0
+	start := 0
+	for start < len(pending) {
+		end := segmentEnd(pending[start:], turns, tokens)
+		if end < 0 {
+			break
 		}
+		out = append(out, segment{turns: pending[start : start+end]})
+		start += end
 	}
 	if final && start < len(pending) {
 		out = append(out, segment{turns: pending[start:]})
 	}
 	return out
 }
+
+// segmentEnd returns how many of the turns make the next segment, or -1
+// when they are not yet enough for one.
+func segmentEnd(list []memory.PendingTurn, turns, tokens int) int {
+	n, sum := 0, 0
+	for n < len(list) && n < turns && sum < tokens {
+		sum += list[n].Tokens
+		n++
+	}
+	if n < turns && sum < tokens {
+		return -1 // not full
+	}
+	if n == len(list) {
+		return -1 // full, but the turn in progress may go on: wait for the next prompt
+	}
+	if isPrompt(list[n]) {
+		return n // the next prompt starts the next segment
+	}
+	for k := n - 1; k >= max(n/2, 1); k-- {
+		if isPrompt(list[k]) {
+			return k
+		}
+	}
+	return n
+}
+
+func isPrompt(t memory.PendingTurn) bool { return t.Turn.Role == summarize.User }

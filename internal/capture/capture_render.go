@@ -182,15 +182,17 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 			}
 			r.promptText.WriteString("\n" + head + "\n\n" + text + "\n")
 			r.para(fmt.Sprintf("## Prompt %d%s\n\n%s", n, mdtext.Prefixed(" · ", stamp(e.Time)), text))
-			if strings.HasPrefix(text, "/") {
-				// A slash command (/compact, /model) tells the agent's
-				// tool what to do, not the agent: no turn to summarise.
-				continue
-			}
 			if r.title == "" {
 				r.title = titleOf(text)
 			}
 			r.turn(e, summarize.Turn{Role: summarize.User, Time: e.Time, Text: text})
+		case transcript.KindCommand:
+			// A slash command (/cost, /compact, /model) tells the agent's
+			// tool what to do, not the agent: kept in the transcript, but
+			// no prompt and no turn to summarise.
+			if text := firstNonEmpty(e.Text, e.Command); text != "" && !side {
+				r.para("_Command: `" + mdtext.OneLine(text) + "`._")
+			}
 		case transcript.KindAssistantText, transcript.KindStop:
 			if e.Text == "" {
 				continue

@@ -91,8 +91,9 @@ func TestIngestFixtures(t *testing.T) {
 			[]string{"`Bash: go test -race -count=20 ./internal/queue/` → exit 0", "test `go test -race -count=20 ./internal/queue/` → passed", "changed `internal/queue/retry_test.go` (Edit)"}},
 		{"claude/parallel-fail.jsonl", "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20", model.AgentClaudeCode, 2,
 			[]string{"**failed** (exit 1)", "fixed `Bash: go test ./cmd/tidepool/` after changing `cmd/tidepool/status_test.go`", "**interrupted**"}},
-		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", model.AgentClaudeCode, 4,
-			[]string{"_Context compacted", "**Compaction summary:**"}},
+		// /model and /compact are commands: kept in transcript.md, not prompts.
+		{"claude/compact.jsonl", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", model.AgentClaudeCode, 2,
+			[]string{"_Context compacted", "**Compaction summary:**", "_Command: `/model`._", "_Command: `/compact keep the backoff decisions`._"}},
 		{"claude/sidechain.jsonl", "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d", model.AgentClaudeCode, 2,
 			[]string{"### Subagent", "(subagent)"}},
 		{"claude/messy.jsonl", "e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b", model.AgentClaudeCode, 2, []string{"read `README.md`"}},
@@ -298,7 +299,8 @@ func TestSegments(t *testing.T) {
 	m := testMemory(t)
 	m.Config.Capture.SegmentTurns = 4
 	ctx := context.Background()
-	// Hook events one at a time: a segment every 4 turns, the rest at Stop.
+	// Hook events one at a time: a segment of 4 turns once the next prompt
+	// starts, the rest at the session's end.
 	for i := 0; i < 10; i++ {
 		res, err := Capture(ctx, m, Batch{
 			Session: "s1", Key: fmt.Sprintf("k%d", i), Trigger: "prompt",
@@ -308,15 +310,20 @@ func TestSegments(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := 0
-		if i%4 == 3 {
+		if i > 0 && i%4 == 0 {
 			want = 1
 		}
 		if res.Segments != want || res.Prompts != 1 {
 			t.Errorf("turn %d: %+v", i, res)
 		}
 	}
-	res, err := Capture(ctx, m, Batch{Session: "s1", Key: "stop", Trigger: "stop", Final: true,
+	res, err := Capture(ctx, m, Batch{Session: "s1", Key: "stop", Trigger: "stop",
 		Events: []transcript.Event{{Kind: transcript.KindStop, Text: "done with the steps"}}, Summarizer: failing{}})
+	if err != nil || res.Segments != 0 {
+		t.Fatalf("a Stop cuts no segment: %+v, %v", res, err)
+	}
+	res, err = Capture(ctx, m, Batch{Session: "s1", Key: "end", Trigger: "session-end", Final: true,
+		Events: []transcript.Event{{Kind: transcript.KindSessionEnd}}, Summarizer: failing{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -642,12 +649,16 @@ func TestCaptureHookTranscript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Prompts != 1 || res.Segments != 1 || res.Skipped != 0 {
+	if res.Prompts != 1 || res.Segments != 0 || res.Skipped != 0 {
 		t.Errorf("stop hook: %+v", res)
 	}
 	res, err = CaptureHook(ctx, m, hook("Stop"))
 	if err != nil || res.Commit != "" {
 		t.Errorf("stop again: %+v, %v", res, err)
+	}
+	res, err = CaptureHook(ctx, m, hook("SessionEnd"))
+	if err != nil || res.Segments != 1 || res.Events != 0 {
+		t.Errorf("session end: %+v, %v", res, err)
 	}
 	e, _ := m.Sessions().Get(ctx, id)
 	if p := readRepo(t, m, e.File(model.PromptsFile)); strings.Contains(p, "ignored") || strings.Count(p, "\n## ") != 2 {
@@ -680,7 +691,7 @@ func TestCatchUpTranscript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if busy.Events == 0 || idle.Events == 0 || busy.Events+idle.Events != 15 || busy.Segments != 0 || idle.Segments != 1 {
+	if busy.Events == 0 || idle.Events == 0 || busy.Events+idle.Events != 15 || busy.Segments != 0 || idle.Segments != 0 {
 		t.Errorf("busy %+v, idle %+v", busy, idle)
 	}
 	if again, err := CatchUpTranscript(ctx, m, tp, true); err != nil || again.Commit != "" {
@@ -752,9 +763,10 @@ func TestCaptureUnknownHook(t *testing.T) {
 	}
 }
 
-// A session whose last hooks never wrote (the agent exited first) has its
-// transcript's end caught up by the next session start without a daemon:
-// the held-back last turn and a summary, once.
+// A session whose last hooks never wrote (the agent exited first) is
+// ended by the next session start: the held-back last turn, a summary of
+// what was pending and the suspended status, once. A transcript written
+// this very moment is a live session's, and is left alone.
 func TestCatchUpEnded(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
@@ -765,13 +777,20 @@ func TestCatchUpEnded(t *testing.T) {
 	if n, err := CatchUpEnded(ctx, m, basicID); err != nil || n != 0 {
 		t.Errorf("the starting session itself is left alone: %d, %v", n, err)
 	}
+	if n, err := CatchUpEnded(ctx, m, "another-session"); err != nil || n != 0 {
+		t.Errorf("a transcript written just now is live: %d, %v", n, err)
+	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(tp, old, old); err != nil {
+		t.Fatal(err)
+	}
 	n, err := CatchUpEnded(ctx, m, "another-session")
 	if err != nil || n != 1 {
 		t.Fatalf("CatchUpEnded: %d, %v", n, err)
 	}
 	e, err := m.Sessions().Get(ctx, basicID)
-	if err != nil || e.Summarized.Segments != 1 {
-		t.Fatalf("session after: %+v, %v", e, err)
+	if err != nil || e.Summarized.Segments != 1 || e.Status != model.StatusSuspended {
+		t.Fatalf("session after: %+v, %v", e.Session, err)
 	}
 	if n, err := CatchUpEnded(ctx, m, "another-session"); err != nil || n != 0 {
 		t.Errorf("again: %d, %v", n, err)

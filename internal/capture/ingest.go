@@ -270,9 +270,10 @@ func HookKey(payload []byte) string {
 // record: it is captured from where the session last stopped, in full
 // (transcript.Options.Final) at Stop, PreCompact and SessionEnd, and the
 // hook itself adds nothing that would be a duplicate. Otherwise the
-// hook's own events are captured, once per payload (HookKey). Stop,
-// PreCompact and SessionEnd summarise what is pending; SessionEnd
-// suspends the session. Hooks of cairn's own summarizer are ignored.
+// hook's own events are captured, once per payload (HookKey). Segments
+// are summarised as they fill up (capture.segment_turns and
+// segment_tokens); SessionEnd summarises what is pending whatever its
+// size, and suspends the session. Hooks of cairn's own summarizer are ignored.
 func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*CaptureResult, error) {
 	h, err := transcript.ParseHook(payload)
 	if errors.Is(err, transcript.ErrUnknownHook) {
@@ -290,13 +291,13 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 		return &CaptureResult{Session: h.SessionID, Ignored: "PreToolUse is captured by PostToolUse"}, nil
 	}
 	trigger := hookEvent(h.Event)
-	var final bool
+	var final, end bool
 	var status model.SessionStatus
 	switch h.Event {
 	case model.HookStop, model.HookSubagentStop, model.HookPreCompact:
 		final = true
 	case model.HookSessionEnd:
-		final, status = true, model.StatusSuspended
+		final, end, status = true, true, model.StatusSuspended
 	}
 	path := h.TranscriptPath
 	if h.Event == model.HookSubagentStop && h.AgentTranscriptPath != "" {
@@ -304,7 +305,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	}
 	if path != "" && TranscriptAllowed(m, filepath.Clean(path)) {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, trigger: trigger, status: status})
+			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, end: end, trigger: trigger, status: status})
 		}
 	}
 	events := h.Events()
@@ -318,7 +319,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 		Key:     HookKey(payload),
 		Events:  events,
 		Trigger: trigger,
-		Final:   final,
+		Final:   end,
 		Status:  status,
 	})
 }
@@ -351,7 +352,11 @@ func captureUnknownHook(ctx context.Context, m *memory.Memory, payload []byte, p
 }
 
 type catchUpOptions struct {
-	final   bool
+	// final reads the transcript as at rest: what a parse holds back
+	// while the writer may be busy is taken too.
+	final bool
+	// end says the session ended: what is pending is summarised.
+	end     bool
 	trigger string
 	status  model.SessionStatus
 	jobs    []string
@@ -445,7 +450,7 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 	}
 	tf := transcriptFile{path: path, r: f, fi: fi, head: head}
 	parse := func(from int64) (*transcript.Parsed, error) {
-		return parseRange(tf, format, from, to, transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final})
+		return parseRange(tf, format, from, to, transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final || o.end})
 	}
 	p, err := parse(from)
 	if err != nil {
@@ -477,7 +482,7 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		Events:    p.Events,
 		Sidechain: p.Sidechain,
 		Trigger:   o.trigger,
-		Final:     o.final,
+		Final:     o.end,
 		Status:    o.status,
 		Jobs:      o.jobs,
 		known:     known,

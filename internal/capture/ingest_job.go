@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
@@ -21,8 +22,55 @@ const JobHook = "hook"
 
 // Queue opens the memory's job queue: pending jobs in <memory>/inbox (also
 // the drop folder), the others under .state/queue.
+// The capture hook's payloads (hooks/capture.sh, cairn hook) arrive by
+// rename, complete, and are taken at once.
 func Queue(m *memory.Memory, opts watcher.QueueOptions) (*watcher.Queue, error) {
+	if opts.Renamed == nil {
+		opts.Renamed = HookFileName
+	}
+	if opts.Staged == nil {
+		opts.Staged = stagedHookFile
+	}
 	return watcher.OpenQueue(filepath.Join(m.Dir, "inbox"), m.StatePath("queue"), opts)
+}
+
+// HookFileName reports whether name is one the capture hook gives a
+// payload in the inbox, hook-<nanoseconds>-<pid>.json, which it only ever
+// does by renaming a complete file.
+func HookFileName(name string) bool {
+	stem, ok := strings.CutPrefix(name, "hook-")
+	if !ok {
+		return false
+	}
+	stem, ok = strings.CutSuffix(stem, ".json")
+	if !ok {
+		return false
+	}
+	ts, pid, ok := strings.Cut(stem, "-")
+	return ok && digits(ts) && digits(pid)
+}
+
+// stagedHookFile maps the capture script's temporary name,
+// .hook-<nanoseconds>-<pid>.tmp, to the name it renames it to.
+func stagedHookFile(name string) (string, bool) {
+	stem, ok := strings.CutPrefix(name, ".hook-")
+	if !ok {
+		return "", false
+	}
+	if stem, ok = strings.CutSuffix(stem, ".tmp"); !ok {
+		return "", false
+	}
+	final := "hook-" + stem + ".json"
+	return final, HookFileName(final)
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Cursors opens the transcript cursors in .state/cursors.
@@ -128,7 +176,9 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 // busy (an assistant message whose lines may continue, a tool call without
 // its result) is taken too: the daemon passes it for a file that has been
 // idle for a while, so that the end of a session without hooks is not left
-// waiting; such a catch-up also summarises what is pending.
+// waiting. Pending turns are summarised as segments fill up, not because
+// the file went quiet: the session's end (SessionEnd, CatchUpEnded)
+// summarises the rest.
 func CatchUpTranscript(ctx context.Context, m *memory.Memory, path string, final bool) (*CaptureResult, error) {
 	path = filepath.Clean(path)
 	if !TranscriptAllowed(m, path) {
@@ -160,11 +210,18 @@ type DrainResult struct {
 	Failed  int
 	Results []*CaptureResult
 	Errors  []error // of the jobs that failed, each saying which
+	// Waiting are the unfinished jobs left in the queue, and why: due
+	// later, settling, held by another worker.
+	Waiting []watcher.Wait
+	// Swept counts the temporary files of killed hooks cleaned up first.
+	Swept watcher.Swept
 }
 
 // Drain runs the queue's due jobs until none is left or max jobs ran (max
 // ≤ 0 means no limit): what a daemon's worker does, once, for commands
-// that run without a daemon. It opens the queue and cursors itself.
+// that run without a daemon. It opens the queue and cursors itself,
+// sweeps the temporary files of killed hooks first, and says what it
+// left and why (DrainResult.Waiting).
 // It returns an error only when the queue cannot be used; a failed job is
 // counted and reported in Errors, and stays in the queue.
 func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max int) (*DrainResult, error) {
@@ -172,7 +229,19 @@ func Drain(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, max
 	if err != nil {
 		return nil, err
 	}
-	return w.drain(ctx, max)
+	swept, serr := w.q.Sweep(ctx)
+	if serr != nil {
+		m.Warn(serr.Error())
+	}
+	res, err := w.drain(ctx, max)
+	if err != nil {
+		return res, err
+	}
+	res.Swept = swept
+	if res.Waiting, err = w.q.Waiting(ctx); err != nil {
+		return res, err
+	}
+	return res, nil
 }
 
 // worker is a queue and the cursors, opened once for a run of jobs.
@@ -189,6 +258,12 @@ type worker struct {
 // does, puts back what workers that stopped left in processing/
 // (watcher.RecoverAfter): a job held that long, a job file cut short.
 func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions) (*worker, error) {
+	return openWorker(ctx, m, opts, true)
+}
+
+// openWorker opens the queue and the cursors, and recovers what stopped
+// workers left when recover is set.
+func openWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions, recoverJobs bool) (*worker, error) {
 	w := &worker{m: m}
 	onReject := opts.OnReject
 	opts.OnReject = func(j *watcher.Job) {
@@ -204,6 +279,10 @@ func newWorker(ctx context.Context, m *memory.Memory, opts watcher.QueueOptions)
 	cursors, err := Cursors(m)
 	if err != nil {
 		return nil, err
+	}
+	if !recoverJobs {
+		w.q, w.cursors = q, cursors
+		return w, nil
 	}
 	if _, err := q.Recover(ctx, watcher.RecoverAfter); err != nil && ctx.Err() == nil {
 		m.Warn(err.Error())

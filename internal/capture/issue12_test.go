@@ -222,7 +222,7 @@ func TestDiskFullJobOneLine(t *testing.T) {
 	}
 	// A session start's run does not spin on it.
 	start := time.Now()
-	w, err := WorkFor(ctx, m, 2*time.Second, time.Second)
+	w, err := WorkFor(ctx, m, WorkOptions{Budget: 2 * time.Second, Grace: time.Second})
 	if err != nil || w.Failed > 1 || time.Since(start) > 2*time.Second {
 		t.Errorf("WorkFor on a full disk: %+v, %v, in %v", w, err, time.Since(start))
 	}

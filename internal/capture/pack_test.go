@@ -2,8 +2,10 @@ package capture
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/internal/recall"
 )
@@ -42,8 +44,12 @@ func TestContextRecentTurns(t *testing.T) {
 		t.Errorf("a short pack should keep the newest turn %q and say older ones were left out:\n%s", last, small.Text)
 	}
 
-	if r, err := CatchUpTranscript(ctx, m, tp, true); err != nil || r.Segments == 0 {
-		t.Fatalf("idle catch-up: %+v, %v", r, err)
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(tp, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := CatchUpEnded(ctx, m, "next-session"); err != nil || n != 1 {
+		t.Fatalf("the session's end: %d, %v", n, err)
 	}
 	p, err = recall.Context(ctx, m, recall.ContextOptions{Session: id})
 	if err != nil {

@@ -160,6 +160,14 @@ func (c *Client) Summarize(ctx context.Context, req SummarizeRequest) (*Queued, 
 	return post[Queued](ctx, c, "/api/sessions/summarize", req)
 }
 
+// CatchUp asks the daemon to capture now what is pending for the
+// sessions before req.Except (the inbox, the due jobs, the sessions whose
+// end hooks never wrote) and waits for it: a session start calls it
+// before it packs the context.
+func (c *Client) CatchUp(ctx context.Context, req CatchUpRequest) (*CaughtUp, error) {
+	return post[CaughtUp](ctx, c, "/api/capture/catch-up", req)
+}
+
 // Remember asks the daemon to add a memory item.
 func (c *Client) Remember(ctx context.Context, req RememberRequest) (*Remembered, error) {
 	return post[Remembered](ctx, c, "/api/memories", req)

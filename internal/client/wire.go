@@ -136,3 +136,25 @@ type JobCounts struct {
 	Processing int `json:"processing"`
 	Failed     int `json:"failed"`
 }
+
+// CatchUpRequest is the body of POST /api/capture/catch-up: capture now
+// what is pending for the sessions before Except, within Budget.
+type CatchUpRequest struct {
+	// Except is the session starting: it is not taken for ended.
+	Except string `json:"except,omitempty"`
+	// BudgetMS bounds the work, in milliseconds; the daemon caps it.
+	BudgetMS int64 `json:"budget_ms,omitempty"`
+}
+
+// CaughtUp is the answer to POST /api/capture/catch-up.
+type CaughtUp struct {
+	Done   int  `json:"done"`   // jobs done
+	Failed int  `json:"failed"` // jobs that failed (retried later, or in failed/)
+	Ended  int  `json:"ended"`  // sessions whose end hooks never wrote, ended now
+	Left   bool `json:"left"`   // the budget ran out with work still due
+	// Pending counts the jobs still queued afterwards, due or not.
+	Pending int `json:"pending"`
+	// Waiting are the unfinished jobs not done, and why.
+	Waiting []watcher.Wait `json:"waiting,omitempty"`
+	Swept   watcher.Swept  `json:"swept"`
+}

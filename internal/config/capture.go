@@ -14,8 +14,10 @@ type Capture struct {
 	// SegmentTurns and SegmentTokens say when a segment of a session is
 	// due for its summary: after this many turns (prompts, assistant
 	// texts, tool calls) or this many estimated tokens of them, whichever
-	// comes first. Stop, PreCompact and SessionEnd, and the end of an
-	// ingest, summarise what is pending whatever its size.
+	// comes first, cut before a prompt where possible so that a prompt and
+	// its answer share a segment. A Stop cuts nothing; SessionEnd, a
+	// compaction, the end of an ingest and a session found ended at the
+	// next session start summarise what is pending whatever its size.
 	SegmentTurns  int `yaml:"segment_turns"`
 	SegmentTokens int `yaml:"segment_tokens"`
 	// ArchiveAfter is how long a session may stay without activity before

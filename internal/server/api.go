@@ -47,6 +47,7 @@ func (d *Daemon) registerAPI(mux *http.ServeMux) func() {
 	mux.HandleFunc("GET /sessions/{id}/status", a.sessionStatus)
 	mux.HandleFunc("GET /api/sessions/{id}/status", a.sessionStatus)
 	mux.HandleFunc("POST /api/memories", a.remember)
+	mux.HandleFunc("POST /api/capture/catch-up", a.catchUp)
 	lazy := &lazySearch{d: d}
 	for _, p := range []string{"/api/search", "/api/context"} {
 		if !registered(mux, http.MethodGet, p) {
@@ -57,6 +58,7 @@ func (d *Daemon) registerAPI(mux *http.ServeMux) func() {
 		"/api/health": "GET", "/api/checkpoint": "POST", "/api/search": "GET", "/api/context": "GET",
 		"/api/sessions/init": "POST", "/api/sessions/observations": "POST", "/api/sessions/summarize": "POST",
 		"/sessions/{id}/status": "GET", "/api/sessions/{id}/status": "GET", "/api/memories": "POST",
+		"/api/capture/catch-up": "POST",
 	} {
 		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
@@ -233,6 +235,32 @@ func (a *api) summarize(w http.ResponseWriter, r *http.Request) {
 		Event: model.HookStop, SessionID: req.SessionID, CWD: req.CWD, TranscriptPath: req.TranscriptPath,
 		LastAssistantMessage: req.LastAssistantMessage,
 	})
+}
+
+// catchUp captures now what is pending for the sessions before the one
+// starting, beside the capture worker (never interleaved with it), and
+// answers when done or when the budget ran out: a session start waits for
+// it before it packs the context.
+func (a *api) catchUp(w http.ResponseWriter, r *http.Request) {
+	var req client.CatchUpRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.Except != "" && !checkSession(w, req.Except) {
+		return
+	}
+	total := catchUpBudget
+	if req.BudgetMS > 0 {
+		total = min(total, time.Duration(req.BudgetMS)*time.Millisecond)
+	}
+	o := workOptions(total, req.Except)
+	o.Do, o.Daemon = a.d.ops.do, true
+	n, err := capture.WorkFor(r.Context(), a.d.Mem, o)
+	if err != nil {
+		replyError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	reply(w, http.StatusOK, client.CaughtUp{Done: n.Done, Failed: n.Failed, Ended: n.Ended, Left: n.Left, Pending: n.Pending, Waiting: n.Waiting, Swept: n.Swept})
 }
 
 func (a *api) sessionStatus(w http.ResponseWriter, r *http.Request) {

@@ -54,6 +54,14 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 	} else if n > 0 {
 		c.log.Info("recovered jobs left in processing", "jobs", n)
 	}
+	sweep := func() {
+		if n, err := q.Sweep(ctx); err != nil {
+			c.log.Warn("sweep the inbox", "err", err)
+		} else if n.Removed+n.Rescued > 0 {
+			c.log.Info("cleaned up the temporary files of killed hooks", "removed", n.Removed, "recovered", n.Rescued)
+		}
+	}
+	sweep()
 	var (
 		idleMu sync.Mutex
 		active = map[string]time.Time{} // transcript -> last growth
@@ -141,6 +149,7 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 				}
 			}
 		case <-archive.C:
+			sweep()
 			c.ops.do(func() { _, err = m.Sessions().ArchiveInactive(ctx, 0) })
 			if err != nil {
 				c.log.Warn("archive inactive sessions", "err", err)

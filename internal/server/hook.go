@@ -17,28 +17,28 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/transcript"
+	"github.com/cairn-mem/cairn/watcher"
 )
 
-// How long session-start works on the queue when no daemon runs.
-const (
-	// drainBudget is how long session-start works through a backlog the
-	// capture hooks left when no daemon runs; what is left waits for the
-	// next start (or the daemon). Claude Code's timeout for it is
-	// hooks.SessionStartTimeout.
-	drainBudget = 8 * time.Second
-	// drainGrace is how long a job still running at drainBudget may take
-	// before it is cut.
-	drainGrace = 4 * time.Second
-	// endedBudget is how long it then catches up the transcripts of
-	// sessions whose last hooks never wrote (capture.CatchUpEnded).
-	endedBudget = 4 * time.Second
-)
+// catchUpBudget is how long session-start spends, at most, capturing
+// what the sessions before it left (through the daemon, or itself when
+// none runs): half on the queue's jobs, a quarter more for a job still
+// running then, a quarter to end the sessions whose end hooks never wrote.
+// What is left waits for the daemon or the next start. The rest of the
+// hook's deadline (hooks.SessionStartTimeout) is the pack's.
+const catchUpBudget = 16 * time.Second
+
+// workOptions splits a catch-up budget (see catchUpBudget).
+func workOptions(total time.Duration, except string) capture.WorkOptions {
+	return capture.WorkOptions{Budget: total / 2, Grace: total / 4, EndBudget: total / 4, Except: except}
+}
 
 // SessionStart is what cairn hook session-start answers for the memory
-// m, given the hook's payload: with no daemon, process what the capture
-// hooks queued; pack the context; queue the session's record. The
-// output (nil when there is nothing to say) is worth printing even with
-// an error, which collects what went wrong on the way.
+// m, given the hook's payload: capture what the sessions before it left
+// (the daemon does it when one runs, and this waits for it), pack the
+// context, queue the session's record. The output (nil when there is
+// nothing to say) is worth printing even with an error, which collects
+// what went wrong on the way.
 func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks.Output, error) {
 	var errs []error
 	// The capture script is not synced (a script from a remote would run
@@ -53,38 +53,50 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
 		h = nil
 	}
+	except := ""
+	if h != nil {
+		except = h.SessionID
+	}
+	total := catchUpBudget
+	if d, ok := ctx.Deadline(); ok {
+		// Leave the pack at least as long as the catch-up.
+		total = min(total, time.Until(d)/2)
+	}
 	// One look for the daemon, under the hook's deadline: it also makes
 	// the pack.
 	var daemon recall.Searcher
 	var notes []string
+	var n capture.Worked
 	if c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait); err == nil {
 		daemon = recall.Remote{Client: c}
+		cctx, cancel := context.WithTimeout(ctx, total+time.Second)
+		r, err := c.CatchUp(cctx, client.CatchUpRequest{Except: except, BudgetMS: total.Milliseconds()})
+		cancel()
+		switch {
+		case err == nil:
+			n = capture.Worked{Done: r.Done, Failed: r.Failed, Ended: r.Ended, Left: r.Left, Pending: r.Pending, Waiting: r.Waiting}
+		case cctx.Err() != nil:
+			n.Left = true
+		default:
+			errs = append(errs, fmt.Errorf("capture what the last sessions left: %w", err))
+		}
+		if n.Left {
+			notes = append(notes, "cairn: "+leftNote(n, "the daemon captures the rest shortly"))
+		}
 	} else {
-		n, err := capture.WorkFor(ctx, m, drainBudget, drainGrace)
+		o := workOptions(total, except)
+		n, err = capture.WorkFor(ctx, m, o)
 		if err != nil {
 			errs = append(errs, err)
-		}
-		// Transcripts of sessions whose last hooks never wrote (an agent
-		// that exits at once ends them): their end is caught up here.
-		if !n.Left {
-			except := ""
-			if h != nil {
-				except = h.SessionID
-			}
-			cctx, cancel := context.WithTimeout(ctx, endedBudget)
-			if _, err := capture.CatchUpEnded(cctx, m, except); err != nil && cctx.Err() == nil {
-				errs = append(errs, err)
-			}
-			cancel()
 		}
 		what := "nothing was waiting"
 		if n.Done+n.Failed > 0 {
 			what = fmt.Sprintf("%s processed now", countOf(n.Done+n.Failed, "queued event", "queued events"))
 		}
-		if n.Left {
-			what += ", more left for later"
-		}
 		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
+		if n.Left {
+			notes = append(notes, "cairn: "+leftNote(n, "the next session start captures the rest"))
+		}
 	}
 	if failed, err := capture.FailedJobs(ctx, m); err == nil && failed > 0 {
 		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
@@ -116,6 +128,25 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 		return nil, errors.Join(errs...)
 	}
 	return out, errors.Join(errs...)
+}
+
+// leftNote is the line saying what the session-start deadline left for
+// later: "the session-start deadline came first: 3 queued events are left,
+// so this context may miss the end of the last session; the daemon
+// captures the rest shortly". Jobs waiting for a retry are not counted:
+// they would not have run now anyway.
+func leftNote(n capture.Worked, then string) string {
+	jobs := n.Pending
+	for _, w := range n.Waiting {
+		if w.Reason == watcher.WaitRetry {
+			jobs--
+		}
+	}
+	what := "ending the sessions whose last hooks never wrote is left"
+	if jobs > 0 {
+		what = countOf(jobs, "queued event is", "queued events are") + " left"
+	}
+	return fmt.Sprintf("the session-start deadline came first: %s, so this context may miss the end of the last session; %s", what, then)
 }
 
 // PromptContext is what cairn hook user-prompt-submit answers for the

@@ -74,7 +74,8 @@ func (b *builder) chatLine(line []byte) {
 			return
 		}
 		b.endTurn("")
-		b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: t, Command: cmd})
+		kind, cmd := promptKind(t, cmd)
+		b.emit(Event{Kind: kind, Meta: m, Text: t, Command: cmd})
 	case "assistant":
 		m.Model = l.Model
 		if t := strings.TrimSpace(text); t != "" {

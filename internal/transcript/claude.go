@@ -355,7 +355,8 @@ func (b *builder) claudePrompt(s string, m Meta, chain string, endsTurn bool) {
 	if strings.HasPrefix(text, "[Request interrupted by user") {
 		return // Claude Code's marker, not the user's words
 	}
-	b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: text, Command: cmd})
+	kind, cmd := promptKind(text, cmd)
+	b.emit(Event{Kind: kind, Meta: m, Text: text, Command: cmd})
 }
 
 func (b *builder) claudeResult(blk *claudeBlock, interrupted bool, m Meta) {

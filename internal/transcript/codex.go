@@ -215,7 +215,8 @@ func (c *codexParser) item(p *codexPayload, m Meta) {
 		case text == "":
 		case p.Role == "user" && !codexContext(text):
 			b.endTurn("")
-			b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: text})
+			kind, cmd := promptKind(text, "")
+			b.emit(Event{Kind: kind, Meta: m, Text: text, Command: cmd})
 		case p.Role == "assistant":
 			m.Model = c.model
 			b.emit(Event{Kind: KindAssistantText, Meta: m, Text: text})

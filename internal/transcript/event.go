@@ -12,6 +12,7 @@ type Kind string
 const (
 	KindSessionStart   Kind = "session_start"   // a session began (a root line, session_meta, the SessionStart hook)
 	KindUserPrompt     Kind = "user_prompt"     // the user's own words, metadata stripped
+	KindCommand        Kind = "command"         // a slash command the user ran (/cost, /clear, /compact): for the agent's tool, not a prompt
 	KindAssistantText  Kind = "assistant_text"  // what the assistant said (thinking left out)
 	KindToolCall       Kind = "tool_call"       // the assistant called a tool
 	KindToolResult     Kind = "tool_result"     // a tool answered, or failed (Result.IsError)

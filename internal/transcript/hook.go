@@ -125,7 +125,8 @@ func (h *Hook) Events() []Event {
 		return []Event{{Kind: KindSessionStart, Meta: m, Source: h.Source}}
 	case model.HookUserPromptSubmit:
 		text, cmd := cleanPrompt(h.Prompt)
-		return []Event{{Kind: KindUserPrompt, Meta: m, Text: text, Command: cmd}}
+		kind, cmd := promptKind(text, cmd)
+		return []Event{{Kind: kind, Meta: m, Text: text, Command: cmd}}
 	case model.HookPreToolUse:
 		return []Event{h.call(m)}
 	case model.HookPostToolUse:

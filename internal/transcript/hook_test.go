@@ -138,12 +138,27 @@ func TestHookEvents(t *testing.T) {
 		{
 			name:    "prompt with a slash command",
 			payload: `{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"<command-name>/review</command-name><command-args>queue</command-args>"}`,
-			kinds:   []Kind{KindUserPrompt},
+			kinds:   []Kind{KindCommand},
 			check: func(t *testing.T, evs []Event) {
 				if evs[0].Command != "/review" || evs[0].Text != "/review queue" {
 					t.Errorf("prompt = %q, command %q", evs[0].Text, evs[0].Command)
 				}
 			},
+		},
+		{
+			name:    "a bare /word is a command",
+			payload: `{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"/cost"}`,
+			kinds:   []Kind{KindCommand},
+			check: func(t *testing.T, evs []Event) {
+				if evs[0].Command != "/cost" || evs[0].Text != "/cost" {
+					t.Errorf("command = %q, text %q", evs[0].Command, evs[0].Text)
+				}
+			},
+		},
+		{
+			name:    "a prompt that starts with a path is a prompt",
+			payload: `{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"/tmp is full again, find out why"}`,
+			kinds:   []Kind{KindUserPrompt},
 		},
 		{
 			name:    "subagent stop is a sidechain stop",

@@ -158,7 +158,8 @@ func (p *mdParser) flush() {
 	case "user":
 		t, cmd := cleanPrompt(text)
 		if t != "" {
-			b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: t, Command: cmd})
+			kind, cmd := promptKind(t, cmd)
+			b.emit(Event{Kind: kind, Meta: m, Text: t, Command: cmd})
 		}
 	case "assistant":
 		m.Model = p.model

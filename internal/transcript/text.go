@@ -57,6 +57,39 @@ func cleanPrompt(s string) (text, command string) {
 	return head + "\n" + s, command
 }
 
+// promptKind says whether what the user typed, as cleanPrompt returned
+// it, is a prompt or a slash command: a <command-name> element, or a
+// prompt that is nothing but /word (what a hook gets for /cost). A
+// command that is not bare (/etc/hosts is wrong, /tmp is full) stays a
+// prompt. It returns the command for a bare one.
+func promptKind(text, command string) (Kind, string) {
+	if command != "" {
+		return KindCommand, command
+	}
+	if bareCommand(text) {
+		return KindCommand, text
+	}
+	return KindUserPrompt, ""
+}
+
+// bareCommand reports whether s is a slash command and nothing else:
+// "/" then a letter, then letters, digits, "-", "_" or ":" (/cost,
+// /clear, /mcp, /plugin:name).
+func bareCommand(s string) bool {
+	if len(s) < 2 || s[0] != '/' || !isLetter(s[1]) {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '_' && c != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // cleanOutput removes reminders from a tool's output and unwraps the
 // <tool_use_error> Claude Code puts around validation errors.
 func cleanOutput(s string) string {
