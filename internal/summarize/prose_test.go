@@ -1,0 +1,143 @@
+package summarize
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSentences(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"## Plan\n\nWe'll use rename(2), e.g. for claims. It is atomic! Is it? Yes.\n\n```go\nx := 1. Not prose.\n```\n- Keep `a.b. C` whole.\n| table | row |\n1. Numbered item here",
+			[]string{"Plan", "We'll use rename(2), e.g. for claims.", "It is atomic!", "Is it?", "Yes.", "Keep `a.b. C` whole.", "Numbered item here"}},
+		{"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers poll every 2.5 seconds.",
+			[]string{"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "Workers poll every 2.5 seconds."}},
+		{"We bumped to v1.2.3 in go.mod. See https://example.com/a.b?c=d. Then run `make test. Now`.",
+			[]string{"We bumped to v1.2.3 in go.mod.", "See https://example.com/a.b?c=d.", "Then run `make test. Now`."}},
+		{"The cache is stale, i.e. Redis keeps old keys. Dr. Smith wrote it vs. the old one. Done.",
+			[]string{"The cache is stale, i.e. Redis keeps old keys.", "Dr. Smith wrote it vs. the old one.", "Done."}},
+		{"This sentence is wrapped\nover two lines. And this one\nis too.\n\n- item one ends here\n  and continues. Second part.\n- item two",
+			[]string{"This sentence is wrapped over two lines.", "And this one is too.", "item one ends here and continues.", "Second part.", "item two"}},
+		{"He said \"stop.\" Then left. Tests, docs, etc. Next we ship…",
+			[]string{"He said \"stop.\"", "Then left.", "Tests, docs, etc.", "Next we ship…"}},
+		{"    indented code. Not prose\n\n> quoted. Not mine\n$ go test ./...\nText after.",
+			[]string{"Text after."}},
+	} {
+		if got := sentences(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("sentences(%q):\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestUpToAndTitle(t *testing.T) {
+	long := "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job. " +
+		"The alternative was advisory locks. Those leak when a worker dies."
+	if got := upTo(long, 120); got != "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job." {
+		t.Errorf("upTo: %q", got)
+	}
+	for in, want := range map[string]string{
+		"Use chi for the HTTP router.": "Use chi for the HTTP router",
+		"Claims rename the job file into processing/ so that only one worker wins, and a crashed worker's job is requeued by the janitor": "Claims rename the job file into processing/ so that only one worker wins",
+		"Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoing end":                         "Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoin",
+	} {
+		got := title(in)
+		if got != want || strings.Contains(got, "…") || len(got) > maxTitle {
+			t.Errorf("title(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestIsChitchat(t *testing.T) {
+	for p, want := range map[string]bool{
+		"thanks!": true, "ok go on": true, "Yes, do it.": true, "/cost": true, "/clear": true, "/review-pr 12": true,
+		"lgtm, continue": true, "perfect thanks": true,
+		"ok, now add a retry to the webhook sender": false, "fix the flaky test": false, "/usr/bin is where it lives": false,
+		"no, use the other port": false,
+	} {
+		if got := isChitchat(p); got != want {
+			t.Errorf("isChitchat(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// classify runs the prose analysis over one statement and says which
+// sections it reached.
+func classify(role Role, text string) []string {
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(role, 0, text)
+	var got []string
+	for _, s := range []struct {
+		name string
+		list []string
+	}{{"root", a.rootCauses}, {"decision", a.decisions}, {"rejected", a.rejected}, {"pref", a.prefs}, {"env", a.env}} {
+		if len(s.list) > 0 {
+			got = append(got, s.name)
+		}
+	}
+	if len(a.open) > 0 {
+		got = append(got, "open")
+	}
+	return got
+}
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		role Role
+		text string
+		want string // sections, comma-separated
+	}{
+		// Decisions, worded many ways.
+		{Assistant, "We'll use PostgreSQL for the queue because it gives us transactions.", "decision"},
+		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
+		{User, "OK, sqlc it is.", "decision"},
+		{Assistant, "Settled on zerolog for structured logging.", "decision"},
+		{User, "We switched the CI to GitHub Actions last week.", "decision"},
+		{User, "we're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", "decision,rejected"},
+		{User, "Make Lookup return a bool instead of an error.", "decision,rejected"},
+		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
+		// Root causes.
+		{Assistant, "Turns out the culprit was a stale connection pool after the failover.", "root"},
+		{Assistant, "The bug was that minutes were multiplied by time.Hour.", "root"},
+		{User, "it happened because the cron job ran twice at DST change", "root"},
+		{Assistant, "The timeout was caused by a missing index on orders.customer_id.", "root"},
+		{Assistant, "The handler read the header instead of the query param, so every request looked anonymous.", "root"},
+		{Assistant, "The retries were counted per request instead of per job.", "root"},
+		{Assistant, "It might be caused by the proxy.", ""},
+		// Preferences: the user's standing instructions, complaints included.
+		{User, "From now on, run the linter before you commit.", "pref"},
+		{User, "Please don't add comments that restate the code.", "pref"},
+		{User, "I'd rather keep functions under 40 lines.", "pref"},
+		{User, "I hate when you rewrite files I didn't ask you to touch.", "pref"},
+		{User, "Never push directly to main.", "pref"},
+		{User, "Make sure to use British spelling in user-facing strings.", "pref"},
+		{Assistant, "Never push directly to main.", ""},
+		// Environment facts.
+		{Assistant, "The API server listens on port 8080 (see cmd/api/main.go).", "env"},
+		{User, "staging lives at https://staging.acme.dev and deploys from the release branch", "env"},
+		{User, "Postgres runs on localhost:5433 in the compose setup.", "env"},
+		{Assistant, "The config is loaded from `~/.config/tally/config.toml`.", ""},
+		{User, "Tests are run with `make test` which spins up the db container.", "env"},
+		{User, "We're on Python 3.12 now.", "env"},
+		{Assistant, "`DATABASE_URL` points to the local replica.", "env"},
+		{Assistant, "The API server might listen on port 8080.", ""},
+		{Assistant, "Let me check which port the server listens on 8080 first.", ""},
+		// Open items.
+		{Assistant, "We still need to backfill the old rows.", "open"},
+		{User, "tomorrow: wire the webhook retries", "open"},
+		{Assistant, "Next step is adding the migration for the audit table.", "open"},
+		{Assistant, "Pagination is not implemented yet.", "open"},
+		{User, "This is blocked on the vendor's API key.", "open"},
+		// Noise.
+		{Assistant, "The build passes now.", ""},
+		{Assistant, "Let me look at the handler first.", ""},
+		{Assistant, "Great, that worked.", ""},
+		{User, "what port does the api use?", ""},
+	} {
+		got := strings.Join(classify(tc.role, tc.text), ",")
+		if got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
+		}
+	}
+}
