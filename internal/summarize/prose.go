@@ -297,12 +297,15 @@ func bodyFor(t, s, why string) string {
 	return ""
 }
 
+// fixFollows marks a sentence that goes on from a root cause to its fix.
+var fixFollows = regexp.MustCompile(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
+
 func (a *analysis) addRootCause(role Role, s, next string) {
 	line := trimLead(s)
 	body := ""
 	// The sentence after a root cause often says how it was fixed.
 	if next != "" && !strings.HasSuffix(next, "?") && !narrate.MatchString(next) && len(next) < 300 &&
-		regexp.MustCompile(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`).MatchString(next) {
+		fixFollows.MatchString(next) {
 		line += " " + next
 		body = next
 	}

@@ -17,21 +17,26 @@ type Claim struct {
 }
 
 var (
-	portRE     = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?)(\d{2,5})\b`)
-	urlRE      = regexp.MustCompile(`https?://[^\s` + "`" + `)>\]]+`)
-	versionRE  = regexp.MustCompile(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
-	versionIn  = regexp.MustCompile(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
-	versionNum = regexp.MustCompile(`\bv?\d+\.\d+(\.\d+)?\b`)
-	envVarRE   = regexp.MustCompile(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
-	pathRE     = regexp.MustCompile(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
-	hostRE     = regexp.MustCompile(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
-	cmdRE      = regexp.MustCompile("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
-	purposeRE  = regexp.MustCompile(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
-	dropRE     = regexp.MustCompile(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:\w+ )?from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?([^,.;:()!?]+)`)
-	chooseRE   = regexp.MustCompile(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?([^,.;:()!?]+)`)
-	enoughRE   = regexp.MustCompile(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
-	itIsRE     = regexp.MustCompile(`(?i)^(.+?),?\s+it is[.!]?$`)
-	wordRE     = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
+	portRE      = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?)(\d{2,5})\b`)
+	urlRE       = regexp.MustCompile(`https?://[^\s` + "`" + `)>\]]+`)
+	versionRE   = regexp.MustCompile(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
+	versionIn   = regexp.MustCompile(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
+	portHint    = regexp.MustCompile(`(?i)listen|serv|:\d|bind|expos|forward`)
+	replaceWith = regexp.MustCompile(`(?i)\breplac\w* .+? with\s+(?:the |a |an )?([^,.;:()]+)`)
+	fromTo      = regexp.MustCompile(`(?i)\bfrom\s+\S+(?:\s+\S+)?\s+to\s+(?:the |a |an )?([^,.;:()]+)`)
+	fromRE      = regexp.MustCompile(`(?i)\bfrom\b`)
+	switchObj   = regexp.MustCompile(`(?i)\b(?:switch|mov|migrat|chang|port|replac)\w*\s+(?:the |our |its )?([\w/ -]+?)\s+from\s`)
+	versionNum  = regexp.MustCompile(`\bv?\d+\.\d+(\.\d+)?\b`)
+	envVarRE    = regexp.MustCompile(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
+	pathRE      = regexp.MustCompile(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
+	hostRE      = regexp.MustCompile(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
+	cmdRE       = regexp.MustCompile("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
+	purposeRE   = regexp.MustCompile(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
+	dropRE      = regexp.MustCompile(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?([^,.;:()!?]+)`)
+	chooseRE    = regexp.MustCompile(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?([^,.;:()!?]+)`)
+	enoughRE    = regexp.MustCompile(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
+	itIsRE      = regexp.MustCompile(`(?i)^(.+?),?\s+it is[.!]?$`)
+	wordRE      = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
 )
 
 // stop words: left out of subjects and values.
@@ -87,13 +92,13 @@ func factClaim(s string) Claim {
 	case envVarRE.MatchString(s):
 		v := envVarRE.FindString(s)
 		return Claim{Subject: strings.ToLower(v), Values: valuesBut(s, v)}
-	case portRE.MatchString(s) && (strings.Contains(strings.ToLower(s), "port") || regexp.MustCompile(`(?i)listen|serv|:\d|bind|expos|forward`).MatchString(s)):
+	case portRE.MatchString(s) && (strings.Contains(strings.ToLower(s), "port") || portHint.MatchString(s)):
 		attr = "port"
 		for _, m := range portRE.FindAllStringSubmatch(s, -1) {
 			values = append(values, m[1])
 		}
 		// A port moved "from 8080 to 8081" holds the last.
-		if len(values) > 1 && regexp.MustCompile(`(?i)\bfrom\b`).MatchString(s) {
+		if len(values) > 1 && fromRE.MatchString(s) {
 			values = values[len(values)-1:]
 		}
 	case urlRE.MatchString(s):
@@ -117,7 +122,10 @@ func factClaim(s string) Claim {
 			entity = name
 			values = append(values, m[2])
 		}
-		if len(values) > 1 && regexp.MustCompile(`(?i)\bfrom\b`).MatchString(s) {
+		if len(values) == 0 {
+			values = versionNum.FindAllString(s, -1)
+		}
+		if len(values) > 1 && fromRE.MatchString(s) {
 			values = values[len(values)-1:]
 		}
 	case pathRE.MatchString(s):
@@ -140,21 +148,30 @@ func factClaim(s string) Claim {
 // "deploy", …, from the command or the sentence.
 func commandPurpose(s, cmd string) string {
 	l := strings.ToLower(cmd + " " + s)
-	for _, p := range []struct{ re, name string }{
-		{`\btest|pytest|\bspec\b|check\b`, "test"},
-		{`\blint|vet\b|ruff|eslint|staticcheck|clippy`, "lint"},
-		{`\bformat|fmt\b|prettier|black\b`, "format"},
-		{`\bmigrat`, "migration"},
-		{`\bdeploy|release|publish|apply\b`, "deploy"},
-		{`\bbench`, "benchmark"},
-		{`\bbuild|compile`, "build"},
-		{`\bdev\b|\bserve\b|\bstart\b|\brun\b|\bup\b`, "start"},
-	} {
-		if regexp.MustCompile(p.re).MatchString(l) {
+	for _, p := range commandRules {
+		if p.re.MatchString(l) {
 			return p.name
 		}
 	}
 	return ""
+}
+
+// commandRule names what a command is for when re matches it.
+type commandRule struct {
+	re   *regexp.Regexp
+	name string
+}
+
+// commandRules are tried in order.
+var commandRules = []commandRule{
+	{regexp.MustCompile(`\btest|pytest|\bspec\b|check\b`), "test"},
+	{regexp.MustCompile(`\blint|vet\b|ruff|eslint|staticcheck|clippy`), "lint"},
+	{regexp.MustCompile(`\bformat|fmt\b|prettier|black\b`), "format"},
+	{regexp.MustCompile(`\bmigrat`), "migration"},
+	{regexp.MustCompile(`\bdeploy|release|publish|apply\b`), "deploy"},
+	{regexp.MustCompile(`\bbench`), "benchmark"},
+	{regexp.MustCompile(`\bbuild|compile`), "build"},
+	{regexp.MustCompile(`\bdev\b|\bserve\b|\bstart\b|\brun\b|\bup\b`), "start"},
 }
 
 // entityVerb ends the noun phrase a fact is about.
@@ -230,11 +247,11 @@ func decisionClaim(s string) Claim {
 		chosen = m[1]
 	}
 	// "replace X with Y": Y is chosen.
-	if m := regexp.MustCompile(`(?i)\breplac\w* .+? with\s+(?:the |a |an )?([^,.;:()]+)`).FindStringSubmatch(body); m != nil {
+	if m := replaceWith.FindStringSubmatch(body); m != nil {
 		chosen = cutAtPrep(m[1])
 	}
 	// "switch from X to Y": Y.
-	if m := regexp.MustCompile(`(?i)\bfrom\s+\S+(?:\s+\S+)?\s+to\s+(?:the |a |an )?([^,.;:()]+)`).FindStringSubmatch(body); m != nil {
+	if m := fromTo.FindStringSubmatch(body); m != nil {
 		chosen = cutAtPrep(m[1])
 	}
 	dropped := map[string]bool{}
@@ -252,6 +269,9 @@ func decisionClaim(s string) Claim {
 			c.Subject = strings.Join(firstWords(contentWords(p), 3), " ")
 		}
 	}
+	if m := switchObj.FindStringSubmatch(body); c.Subject == "" && m != nil {
+		c.Subject = strings.Join(firstWords(contentWords(m[1]), 3), " ")
+	}
 	if c.Subject == "" {
 		c.Subject = strings.Join(c.Values, " ")
 	}
@@ -263,7 +283,7 @@ func decisionClaim(s string) Claim {
 
 var (
 	timeWords = regexp.MustCompile(`(?i)^(now|the (time being|moment)|this (one|time|pr|change)|simplicity|safety|speed|performance|consistency|example|instance|sure|good|real|a (bit|while))\b`)
-	prepRE    = regexp.MustCompile(`(?i)\s+(for|as|to|in|on|at|because|since|so|instead|rather|over|and|but|with|which|that|when|if|after|before|from|everywhere|across|throughout|—|-)\s`)
+	prepRE    = regexp.MustCompile(`(?i)\s+(for|as|to|in|on|at|because|since|so|instead|rather|over|and|but|with|which|that|when|if|after|before|from|everywhere|across|throughout|between|via|using|through|within|inside|—|-)\s`)
 )
 
 // cutAtPrep keeps a noun phrase up to the first preposition or clause

@@ -1,0 +1,41 @@
+package summarize
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClaimOf(t *testing.T) {
+	for _, tc := range []struct {
+		kind    Kind
+		text    string
+		subject string
+		values  string // comma-separated
+		dropped string
+	}{
+		{Fact, "The API listens on port 8080", "api port", "8080", ""},
+		{Fact, "The API now listens on 8081.", "api port", "8081", ""},
+		{Fact, "We moved the API to port 9090 because 8080 clashed with the admin UI.", "api port", "9090", ""},
+		{Fact, "The admin UI is served on :3000.", "admin ui port", "3000", ""},
+		{Fact, "Postgres runs on localhost:5433 in the compose setup.", "postgres port", "5433", ""},
+		{Fact, "We're on Python 3.12 now.", "python version", "3.12", ""},
+		{Fact, "Bumped pydantic from 1.10 to 2.7.", "pydantic version", "2.7", ""},
+		{Fact, "staging lives at https://staging.acme.dev", "staging url", "https://staging.acme.dev", ""},
+		{Fact, "Tests are run with `make test` which spins up the db container.", "test command", "make test", ""},
+		{Fact, "Run the tests with `pytest -q tests/`.", "test command", "pytest -q tests/", ""},
+		{Fact, "`DATABASE_URL` points to the local replica.", "database_url", "local,replica", ""},
+		{Fact, "The config lives in /etc/tally/config.toml.", "config path", "/etc/tally/config.toml", ""},
+		{Decision, "Let's go with chi for the HTTP router because it is net/http compatible.", "http router", "chi", ""},
+		{Decision, "Switched the HTTP router from chi to gorilla/mux.", "http router", "gorilla/mux", "chi"},
+		{Decision, "We'll use Redis for pub/sub between the API and the workers.", "pub/sub", "redis", ""},
+		{Decision, "we're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", "postgres listen/notify", "postgres,listen/notify", "redis"},
+		{Decision, "OK, sqlc it is.", "sqlc", "sqlc", ""},
+		{Decision, "Use rename instead of copying for claims", "claims", "rename", "copying"},
+		{Preference, "Please don't add comments that restate the code.", "add comments restate", "", ""},
+	} {
+		c := ClaimOf(tc.kind, tc.text)
+		if c.Subject != tc.subject || strings.Join(c.Values, ",") != tc.values || strings.Join(c.Dropped, ",") != tc.dropped {
+			t.Errorf("ClaimOf(%s, %q) = %+v, want {%s %s %s}", tc.kind, tc.text, c, tc.subject, tc.values, tc.dropped)
+		}
+	}
+}
