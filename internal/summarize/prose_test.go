@@ -3,6 +3,7 @@ package summarize
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSentences(t *testing.T) {
@@ -140,4 +141,45 @@ func TestClassify(t *testing.T) {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
 		}
 	}
+}
+
+// squeeze is s without white space and emphasis characters, for comparing
+// what sentences keep with what they came from.
+func squeeze(s string) string {
+	s = strings.Join(strings.Fields(s), "")
+	return strings.NewReplacer("*", "", "_", "").Replace(s)
+}
+
+// FuzzSentences: splitting never invents or reorders text, never leaves a
+// line break or an empty sentence, and what is shortened (upTo, title) is
+// shortened at a boundary, without an ellipsis. The seed corpus is in
+// testdata/fuzz/FuzzSentences.
+func FuzzSentences(f *testing.F) {
+	f.Add("Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers poll every 2.5s.")
+	f.Add("- e.g. `a. B` and v1.2.3\n  wrapped. Next.\n```\ncode. X\n```\n## Head\n1. item")
+	f.Fuzz(func(t *testing.T, in string) {
+		if !utf8.ValidString(in) {
+			return
+		}
+		whole := squeeze(in)
+		at := 0
+		for _, s := range sentences(in) {
+			if s == "" || s != strings.TrimSpace(s) || strings.Contains(s, "\n") {
+				t.Fatalf("sentence %q", s)
+			}
+			i := strings.Index(whole[at:], squeeze(s))
+			if i < 0 {
+				t.Fatalf("sentence %q is not in order in %q", s, in)
+			}
+			at += i
+		}
+		norm := strings.Join(strings.Fields(in), " ")
+		if u := upTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
+			t.Fatalf("upTo(%q) = %q, not a prefix", in, u)
+		}
+		tt := title(in)
+		if len(tt) > maxTitle || strings.HasSuffix(tt, "…") || strings.Contains(tt, "\n") || !utf8.ValidString(tt) {
+			t.Fatalf("title(%q) = %q", in, tt)
+		}
+	})
 }

@@ -308,8 +308,9 @@ const maxTitle = 90
 // bytes cut at a clause or word boundary, no final period, no ellipsis.
 func title(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	s = strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(s, "…")), ". ")
 	s = cutAtBoundary(s, maxTitle)
-	return strings.TrimRight(s, ".:;, ")
+	return strings.TrimRight(strings.TrimSuffix(s, "…"), ".:;, ")
 }
 
 // normalize is a key for duplicates: lowercase letters and digits.
