@@ -46,7 +46,7 @@ var (
 	openCue = regexp.MustCompile(`(?i)(\btodo\b|\bto-do\b|\bnext steps?\b|\bstill (need|needs|has to|have to|to do|to be|fails|failing|broken|missing|flaky|open|pending|not|doesn't|does not|unclear)\b|\bleft to do\b|\bremaining\b|\bnot yet\b|\bhaven't (yet )?|\bhave not (yet )?|\bblocked (on|by)\b|\bfollow[- ]?up\b|\bopen question\b|\btbd\b|\blater\b|\btomorrow\b|\bnext time\b|\bnext session\b|\bfor another (day|session|time)\b|\b(we'll|we will|i'll|you'll|will) (still )?need to\b|\bwe should also\b|\bneeds? (more|further|to be)\b|\bpending\b|\bpunt(ed|ing)?\b|\bpark(ed|ing)? (this|that|it)\b|\bcome back to\b|\brevisit\b|\bout of scope\b|\bknown issue\b|\bnot (yet )?(implemented|handled|supported|done|wired|covered|fixed|tested|migrated)\b|\bunresolved\b|\bwaiting (on|for)\b)`)
 	// doneCue marks a statement that something was finished: it resolves
 	// an open item that it names.
-	doneCue = regexp.MustCompile(`(?i)\b(done|fixed|added|implemented|finished|resolved|works|working|passes|passing|green|wired|handled|merged|shipped|landed|migrated|removed|answered|now)\b`)
+	doneCue = regexp.MustCompile(`(?i)\b(done|fixed|added|implemented|finished|resolved|works|working|passes|passing|green|wired|handled|merged|shipped|landed|migrated|removed|answered|ran|completed|recomputed|deployed|backfilled|now)\b`)
 
 	inlineCode = regexp.MustCompile("`([^`\n]{1,40})`")
 	tagWord    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:/-]*$`)

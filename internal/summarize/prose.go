@@ -272,6 +272,21 @@ func alternative(what string) string {
 var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just)|i'll|i will)\s+)`)
 
 func decisionTitle(what string) string {
+	// "The tests were flaky; let's use a fake clock": the clause that
+	// decides.
+	if cs := clauses(what); len(cs) > 1 {
+		for _, c := range cs {
+			if decisionCue.MatchString(c) || decisionWeak.MatchString(c) {
+				what = c
+				break
+			}
+		}
+	}
+	// "For the recompute job: let's use …": the decision is after the
+	// topic.
+	if i := strings.Index(what, ": "); i > 0 && !decisionCue.MatchString(what[:i]) && decisionCue.MatchString(what[i+2:]) {
+		what = what[i+2:]
+	}
 	t := trimLead(what)
 	if u := weLead.ReplaceAllString(t, ""); len(u) >= 8 {
 		t = capitalize(u)
@@ -318,7 +333,8 @@ func (a *analysis) addRootCause(role Role, s, next string) {
 	if body == "" {
 		body = bodyFor(t, s, "")
 	}
-	a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"root-cause"}, tagsOf(s)...), Subject: ClaimOf(Fact, s).Subject})
+	subject := strings.Join(firstWords(contentWords(rootCause.ReplaceAllString(s, " ")), 3), " ")
+	a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"root-cause"}, tagsOf(s)...), Subject: subject})
 }
 
 func (a *analysis) addPreference(k Kind, s, next string) {

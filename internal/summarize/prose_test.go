@@ -50,6 +50,19 @@ func TestUpToAndTitle(t *testing.T) {
 	}
 }
 
+func TestDecisionTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"The tests were flaky under load; let's use a fake clock instead of sleeps": "Use a fake clock instead of sleeps",
+		"OK, for the recompute job: let's use a one-off Go command":                 "Use a one-off Go command",
+		"We'll store sessions in Redis — the TTLs come for free":                    "Store sessions in Redis",
+		"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED":         "Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED",
+	} {
+		if got := decisionTitle(in); got != want {
+			t.Errorf("decisionTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestIsChitchat(t *testing.T) {
 	for p, want := range map[string]bool{
 		"thanks!": true, "ok go on": true, "Yes, do it.": true, "/cost": true, "/clear": true, "/review-pr 12": true,
@@ -93,6 +106,7 @@ func TestClassify(t *testing.T) {
 		{Assistant, "We'll use PostgreSQL for the queue because it gives us transactions.", "decision"},
 		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
 		{User, "OK, sqlc it is.", "decision"},
+		{Assistant, "Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "decision"},
 		{Assistant, "Settled on zerolog for structured logging.", "decision"},
 		{User, "We switched the CI to GitHub Actions last week.", "decision"},
 		{User, "we're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", "decision,rejected"},
@@ -182,4 +196,35 @@ func FuzzSentences(f *testing.F) {
 			t.Fatalf("title(%q) = %q", in, tt)
 		}
 	})
+}
+
+// TestOpenCarried: the open items of the summary so far are carried into
+// the next segment's Open list unless it resolves them; a question the
+// user answered is not open any more.
+func TestOpenCarried(t *testing.T) {
+	first := loadRequest(t, "testdata/segments/multi.json")
+	res1, err := Extractive{}.Summarize(t.Context(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- Not yet answered: Should the dry run write a CSV report too?", "- Next step: run it against staging"} {
+		if !strings.Contains(res1.Summary, want) {
+			t.Fatalf("segment 1 lacks %q:\n%s", want, res1.Summary)
+		}
+	}
+	next := Request{SessionID: first.SessionID, PreviousSummary: "# Summary of session c41e9b07\n\n" + res1.Summary, Segment: Segment{Turns: []Turn{
+		{Role: User, Text: "Yes, write a CSV with the old and new totals per invoice."},
+		{Role: Tool, Tool: "Bash", Input: "go run ./cmd/recompute --dry-run --csv out.csv", ExitCode: new(int)},
+		{Role: Assistant, Text: "I ran the recompute against staging with --dry-run and compared totals: 312 invoices change, all by the expected factor. The report is in out.csv."},
+		{Role: User, Text: "/clear"},
+	}}}
+	res2, err := Extractive{}.Summarize(t.Context(), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := res2.Summary[strings.Index(res2.Summary, "**Open**"):]
+	if !strings.HasPrefix(res2.Summary, "## Segment 2\n") || !strings.Contains(open, "- The old invoices from March still need to be recomputed") ||
+		strings.Contains(open, "Not yet answered") || strings.Contains(open, "Next step: run it against staging") || strings.Contains(res2.Summary, "/clear") {
+		t.Errorf("segment 2:\n%s", res2.Summary)
+	}
 }

@@ -137,7 +137,7 @@ func splitSentences(p string) []string {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[k:])
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && strings.IndexRune("`\"'(*[/~", next) < 0 {
+		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) {
 			continue
 		}
 		if c == '.' && abbreviated(p[start:i]) {
