@@ -173,6 +173,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		kind := ""
 		switch {
+		case role == User && question && prefAsk.MatchString(s):
+			kind = "pref"
+			a.addPreference(Preference, s, next)
 		case question || narration:
 		case rootCause.MatchString(s) && !hedged:
 			kind = "root"
@@ -205,7 +208,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 // Y") from a standing instruction.
 var weDecide = regexp.MustCompile(`(?i)^(ok,? |so,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should)|we're (dropping|switching|going|moving|keeping)|go with|switch to)\b`)
 
-func decisionByWe(s string) bool { return weDecide.MatchString(s) && !prefRule.MatchString(s) }
+func decisionByWe(s string) bool {
+	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
+}
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
