@@ -186,7 +186,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s))):
+		case !hedged && !action && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next)
 		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
@@ -198,10 +198,24 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			(!action && kind != "decision" || valueChange) {
 			a.addEnv(role, s)
 		}
-		if openCue.MatchString(s) && !question && kind != "decision" && kind != "root" {
+		if openCue.MatchString(s) && !question && kind != "root" {
 			a.open = append(a.open, openItem{turn, upTo(trimLead(s), 240)})
 		}
 	}
+}
+
+// fineChoice: a thing named as good enough ("plain database/sql is
+// fine"), not a pronoun ("that is fine").
+func fineChoice(s string) bool {
+	m := fineRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	switch strings.ToLower(strings.Fields(m[1])[0]) {
+	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
+		return false
+	}
+	return true
 }
 
 // decisionByWe tells a user's decision ("let's use X", "we'll go with

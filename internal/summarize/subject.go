@@ -17,8 +17,11 @@ type Claim struct {
 }
 
 var (
-	portRE      = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?)(\d{2,5})\b`)
-	urlRE       = regexp.MustCompile(`https?://[^\s` + "`" + `)>\]]+`)
+	portRE = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?)(\d{2,5})\b`)
+	urlRE  = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s` + "`" + `)>\]]+`)
+	// runWith is a command named as how something is done: "deploy with
+	// `fly deploy`".
+	runWith     = regexp.MustCompile("(?i)\\b(?:with|via|using|run|runs|running|through|is|are)\\s+`([^`]{2,})`")
 	versionRE   = regexp.MustCompile(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
 	versionIn   = regexp.MustCompile(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
 	portHint    = regexp.MustCompile(`(?i)listen|serv|:\d|bind|expos|forward`)
@@ -104,9 +107,12 @@ func factClaim(s string) Claim {
 	case urlRE.MatchString(s):
 		attr = "url"
 		values = urlRE.FindAllString(s, -1)
-	case cmdRE.MatchString(s):
+	case cmdRE.MatchString(s) || runWith.MatchString(s):
 		attr = "command"
 		m := cmdRE.FindStringSubmatch(s)
+		if m == nil {
+			m = runWith.FindStringSubmatch(s)
+		}
 		values = []string{m[1]}
 		entity = commandPurpose(s, m[1])
 	case versionIn.MatchString(s) && versionRE.MatchString(s):
