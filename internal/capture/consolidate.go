@@ -27,8 +27,9 @@ import (
 // what it gives up ("redis" in "we're dropping Redis after all").
 //
 //   - The same subject: the two subjects' words (stemmed) are equal, or
-//     share at least 60 % of their words, or the shorter one, of two or
-//     more words, is within the longer. An item written by consolidation
+//     share at least 60 % of their words, or the shorter one, of three or
+//     more words, is within the longer ("api port" and "api metrics
+//     endpoint port" are two subjects). An item written by consolidation
 //     keeps its subject in its front matter ("subject:"); for others it
 //     is read from the title.
 //   - A reversal: a decision that gives up what an earlier decision
@@ -318,7 +319,7 @@ func sameSubject(a, b map[string]bool) float64 {
 	}
 	j := float64(common) / float64(len(a)+len(b)-common)
 	small := min(len(a), len(b))
-	if j >= 0.6 || small >= 2 && common == small {
+	if j >= 0.6 || small >= 3 && common == small {
 		return j
 	}
 	return 0

@@ -56,6 +56,10 @@ func TestConsolidateSupersedes(t *testing.T) {
 		// Near misses: other subjects, however alike the wording.
 		{name: "two services, two ports", kind: fact, first: "The API listens on port 8080", second: "The admin UI listens on port 3000", want: "added"},
 		{name: "same port, other service", kind: fact, first: "The API listens on port 8080", second: "The web app listens on port 8080", want: "added"},
+		{name: "a service's test command changed", kind: fact, first: "The billing service is in services/billing and its tests run with `make test-billing`",
+			second: "Billing tests now run with `just test billing`", want: "superseded"},
+		{name: "one service and its metrics endpoint", kind: fact, first: "The API listens on port 8080", second: "The API's metrics endpoint listens on 9100", want: "added"},
+		{name: "two services' test commands", kind: fact, first: "Billing tests run with `make test-billing`", second: "Frontend tests run with `pnpm test`", want: "added"},
 		{name: "two databases", kind: fact, first: "Postgres runs on localhost:5433", second: "Redis runs on localhost:6379", want: "added"},
 		{name: "two versions of two tools", kind: fact, first: "We're on Python 3.12", second: "Node 20.11 is required for the frontend build", want: "added"},
 		{name: "test and lint commands", kind: fact, first: "Tests are run with `make test`", second: "Lint with `make lint` before pushing", want: "added"},

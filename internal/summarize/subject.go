@@ -55,7 +55,8 @@ var stopWords = wordSet(`a an the and or but of to in on at for with by from as 
 	please always never ever don't do not make sure want like prefer i'd rather would okay ok yes so well
 	run runs running ran live lives listen listens sit sits serve serves served point points set default defaults
 	now today tomorrow yet again back out up down off need needs needed require requires expect expects
-	get gets got put make makes made call called see seen look looks found find turns turned out`)
+	get gets got put make makes made call called see seen look looks found find turns turned out
+	before after during until first pushing committing merging deploying releasing`)
 
 func wordSet(s string) map[string]bool {
 	set := map[string]bool{}
@@ -114,7 +115,15 @@ func factClaim(s string) Claim {
 			m = runWith.FindStringSubmatch(s)
 		}
 		values = []string{m[1]}
-		entity = commandPurpose(s, m[1])
+		purpose := commandPurpose(s, m[1])
+		// "The billing service's tests run with …": whose command.
+		var who []string
+		for _, w := range entityWords(s, values, attr, false) {
+			if stemWord(w) != stemWord(purpose) && !strings.HasPrefix(w, purpose) {
+				who = append(who, w)
+			}
+		}
+		entity = strings.TrimSpace(strings.Join(who, " ") + " " + purpose)
 	case versionIn.MatchString(s) && versionRE.MatchString(s):
 		attr = "version"
 		for _, m := range versionRE.FindAllStringSubmatch(s, -1) {
@@ -144,7 +153,7 @@ func factClaim(s string) Claim {
 		values = []string{strings.ToLower(hostRE.FindString(s))}
 	}
 	if entity == "" {
-		entity = strings.Join(entityWords(s, values, attr), " ")
+		entity = strings.Join(entityWords(s, values, attr, true), " ")
 	}
 	subj := strings.TrimSpace(entity + " " + attr)
 	return Claim{Subject: subj, Values: lower(values)}
@@ -185,8 +194,9 @@ var entityVerb = regexp.MustCompile(`(?i)^(is|are|was|were|'s|listens?|runs?|liv
 
 // entityWords are the last (at most three) content words of the noun
 // phrase before the verb; when that is only a pronoun, those after it up
-// to a preposition.
-func entityWords(s string, values []string, attr string) []string {
+// to a preposition; when there is no verb, the first content words if
+// fallback is set.
+func entityWords(s string, values []string, attr string, fallback bool) []string {
 	toks := strings.Fields(strings.ToLower(s))
 	skip := map[string]bool{attr: true, "port": true, "url": true, "version": true, "path": true, "host": true, "command": true}
 	for _, v := range values {
@@ -208,7 +218,7 @@ func entityWords(s string, values []string, attr string) []string {
 	}
 	for i, t := range toks {
 		t = strings.Trim(t, ".,;:!?()\"'`*")
-		if !entityVerb.MatchString(t) && !strings.HasSuffix(t, "'s") {
+		if !entityVerb.MatchString(t) && !(strings.HasSuffix(t, "'s") && isContraction(toks, i)) {
 			continue
 		}
 		before := toks[:i]
@@ -229,7 +239,27 @@ func entityWords(s string, values []string, attr string) []string {
 		}
 		return lastWords(clean(after), 3)
 	}
+	if !fallback {
+		return nil
+	}
 	return firstWords(clean(toks), 3)
+}
+
+// isContraction tells "the API's on 8081" (is) from "the API's metrics
+// port" (possessive) by the word after it.
+func isContraction(toks []string, i int) bool {
+	if i+1 >= len(toks) {
+		return true
+	}
+	next := strings.Trim(toks[i+1], ".,;:!?()\"'*")
+	if next == "" || strings.ContainsAny(next[:1], "0123456789`:/~") || strings.HasPrefix(next, "http") {
+		return true
+	}
+	switch next {
+	case "on", "at", "in", "under", "now", "still", "not", "the", "a", "an", "running", "listening", "served", "set", "pinned", "behind", "inside", "using", "configured", "stored", "deployed", "hosted", "available", "reachable":
+		return true
+	}
+	return false
 }
 
 // decisionClaim: the subject is what the decision is for ("for the job

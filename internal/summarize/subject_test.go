@@ -39,3 +39,16 @@ func TestClaimOf(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandSubjects(t *testing.T) {
+	for in, want := range map[string]string{
+		"The billing service is in services/billing and its tests run with `make test-billing`.": "billing service test command",
+		"Billing tests now run with `just test billing`.":                                        "billing test command",
+		"We deploy with `fly deploy` from the main branch.":                                      "deploy command",
+		"Lint with `make lint` before pushing.":                                                  "lint command",
+	} {
+		if got := ClaimOf(Fact, in).Subject; got != want {
+			t.Errorf("ClaimOf(%q).Subject = %q, want %q", in, got, want)
+		}
+	}
+}
