@@ -77,8 +77,11 @@ type claimed struct {
 
 func claimOf(k model.Kind, title, body, subject string) claimed {
 	c := summarize.ClaimOf(summarize.Kind(k), title)
+	chosen := c.Chosen
 	if subject == "" {
 		subject = c.Subject
+	} else if subject != c.Subject {
+		chosen = false
 	}
 	out := claimed{subject: keyWords(subject), values: keyWords(strings.Join(c.Values, " ")), dropped: keyWords(strings.Join(c.Dropped, " "))}
 	if body != "" && k == model.Decision {
@@ -88,7 +91,7 @@ func claimOf(k model.Kind, title, body, subject string) claimed {
 			}
 		}
 	}
-	out.fallback = len(out.subject) > 0 && subsetOf(out.subject, out.values)
+	out.fallback = chosen || len(out.subject) > 0 && subsetOf(out.subject, out.values)
 	return out
 }
 

@@ -138,3 +138,55 @@ func TestConsolidateKeepsSubject(t *testing.T) {
 		t.Errorf("decisions: %d, %v", len(items), err)
 	}
 }
+
+// TestConsolidateFromSessions: two sessions summarised by the built-in
+// summarizer; what the second one changes (a port, a decision) replaces
+// what the first one said, and what it does not touch stays.
+func TestConsolidateFromSessions(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	session := func(id string, said ...string) []model.ItemChange {
+		t.Helper()
+		var evs []transcript.Event
+		for i, s := range said {
+			k := transcript.KindAssistantText
+			if i%2 == 0 {
+				k = transcript.KindUserPrompt
+			}
+			evs = append(evs, transcript.Event{Kind: k, Text: s})
+		}
+		res, err := Capture(ctx, m, Batch{Session: id, Key: id, Final: true, Trigger: "stop", Events: evs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Items
+	}
+	session("s1",
+		"Set up the notifier. The API listens on port 8080 and the admin UI on port 3000.",
+		"Done. We'll use Redis for pub/sub between the API and the workers, because it is already deployed.")
+	changes := session("s2",
+		"8080 clashes with the new proxy, so the API now listens on 8081.",
+		"Updated the config. We're dropping Redis after all: Postgres LISTEN/NOTIFY is enough for this volume.")
+	superseded := 0
+	for _, c := range changes {
+		if c.Action == "superseded" {
+			superseded++
+		}
+	}
+	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+	var current []string
+	for _, p := range strings.Split(tree, "\n") {
+		if strings.HasPrefix(p, "core/") {
+			current = append(current, p)
+		}
+	}
+	all := strings.Join(current, "\n")
+	var titles []string
+	for _, c := range changes {
+		titles = append(titles, c.Title)
+	}
+	if superseded != 2 || len(current) != 3 || strings.Contains(all, "api-listens-on-port-8080") || strings.Contains(all, "use-redis") ||
+		!strings.Contains(strings.Join(titles, "\n"), "listens on 8081") || !strings.Contains(all, "admin-ui-on-port-3000") {
+		t.Errorf("changes %+v\ncore items:\n%s", changes, all)
+	}
+}

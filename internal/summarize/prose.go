@@ -376,8 +376,53 @@ func (a *analysis) addEnv(role Role, s string) {
 	if role == User {
 		imp += impFactUser
 	}
-	t := title(trimLead(s))
-	a.add(Candidate{Kind: Fact, Title: t, Body: bodyFor(t, s, ""), Importance: imp, Tags: append([]string{"environment"}, tagsOf(s)...), Subject: ClaimOf(Fact, s).Subject})
+	// "The API listens on 8080 and the admin UI on 3000" is two facts:
+	// either may change alone.
+	parts := conjuncts(s)
+	for _, p := range parts {
+		t := title(trimLead(p))
+		body := ""
+		if len(parts) > 1 {
+			body = s
+		} else {
+			body = bodyFor(t, s, "")
+		}
+		a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"environment"}, tagsOf(p)...), Subject: ClaimOf(Fact, p).Subject})
+	}
+}
+
+var conjunction = regexp.MustCompile(`(,? and |; |, )`)
+
+// conjuncts splits a sentence at "and", commas and semicolons into parts
+// that each hold a value of their own (a port, a path, a version, …);
+// a part without one stays with the part before it.
+func conjuncts(s string) []string {
+	if strings.Count(s, "`")%2 != 0 {
+		return []string{s}
+	}
+	var parts []string
+	last := 0
+	for _, m := range conjunction.FindAllStringIndex(s, -1) {
+		if strings.Count(s[:m[0]], "`")%2 != 0 {
+			continue // inside code
+		}
+		parts = append(parts, s[last:m[0]])
+		last = m[1]
+	}
+	parts = append(parts, s[last:])
+	var out []string
+	for _, p := range parts {
+		p = strings.TrimRight(strings.TrimSpace(p), ".")
+		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1])) {
+			out[len(out)-1] += " and " + p
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) < 2 {
+		return []string{s}
+	}
+	return out
 }
 
 // trimLead removes lead-in words ("OK, so", "Decision:") and capitalises.

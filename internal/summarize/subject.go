@@ -14,6 +14,9 @@ type Claim struct {
 	Subject string
 	Values  []string
 	Dropped []string
+	// Chosen marks a decision's subject that is only what was chosen
+	// ("sqlc it is"), not what it is for ("for the job queue").
+	Chosen bool
 }
 
 var (
@@ -225,6 +228,17 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 		if strings.HasSuffix(t, "'s") && !entityVerb.MatchString(t) {
 			before = append(append([]string(nil), toks[:i]...), strings.TrimSuffix(t, "'s"))
 		}
+		// Only this clause's subject: "8080 clashes with the proxy, so the
+		// API now listens on 8081".
+		for j := len(before) - 1; j >= 0; j-- {
+			w := before[j]
+			if strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";") || strings.HasSuffix(w, ":") || clauseWords[w] {
+				if j < len(before)-1 {
+					before = before[j+1:]
+				}
+				break
+			}
+		}
 		if ws := clean(before); len(ws) > 0 {
 			return lastWords(ws, 3)
 		}
@@ -244,6 +258,9 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 	}
 	return firstWords(clean(toks), 3)
 }
+
+// clauseWords start a clause.
+var clauseWords = wordSet(`so and but because since while whereas then which that when if`)
 
 // isContraction tells "the API's on 8081" (is) from "the API's metrics
 // port" (possessive) by the word after it.
@@ -309,16 +326,23 @@ func decisionClaim(s string) Claim {
 		c.Subject = strings.Join(firstWords(contentWords(m[1]), 3), " ")
 	}
 	if c.Subject == "" {
+		c.Chosen = true
 		c.Subject = strings.Join(c.Values, " ")
 	}
 	if c.Subject == "" {
-		c.Subject = strings.Join(firstWords(contentWords(body), 3), " ")
+		var ws []string
+		for _, w := range contentWords(body) {
+			if !dropped[w] {
+				ws = append(ws, w)
+			}
+		}
+		c.Subject = strings.Join(firstWords(ws, 3), " ")
 	}
 	return c
 }
 
 var (
-	timeWords = regexp.MustCompile(`(?i)^(now|the (time being|moment)|this (one|time|pr|change)|simplicity|safety|speed|performance|consistency|example|instance|sure|good|real|a (bit|while))\b`)
+	timeWords = regexp.MustCompile(`(?i)^(now|the (time being|moment)|this|that|these|those|us|me|them|you|it|now|later|scale|volume|simplicity|safety|speed|performance|consistency|example|instance|sure|good|real|a (bit|while))\b`)
 	prepRE    = regexp.MustCompile(`(?i)\s+(for|as|to|in|on|at|because|since|so|instead|rather|over|and|but|with|which|that|when|if|after|before|from|everywhere|across|throughout|between|via|using|through|within|inside|—|-)\s`)
 )
 

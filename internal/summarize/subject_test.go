@@ -52,3 +52,16 @@ func TestCommandSubjects(t *testing.T) {
 		}
 	}
 }
+
+func TestConjuncts(t *testing.T) {
+	for in, want := range map[string]string{
+		"The API listens on port 8080 and the admin UI on port 3000.":                           "The API listens on port 8080|the admin UI on port 3000",
+		"Postgres runs on localhost:5433, Redis on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis on localhost:6379|MinIO on localhost:9000",
+		"Staging lives at https://staging.acme.dev and deploys from the release branch.":        "Staging lives at https://staging.acme.dev and deploys from the release branch.",
+		"The config lives in `a, b and c.toml`.":                                                "The config lives in `a, b and c.toml`.",
+	} {
+		if got := strings.Join(conjuncts(in), "|"); got != want {
+			t.Errorf("conjuncts(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
