@@ -25,7 +25,7 @@ type analysis struct {
 	prefs      []string
 	env        []string
 	open       []openItem
-	said       []said // every statement, for open items resolved later
+	said       []said // statements that something was done, for open items resolved later
 	question   string // the agent's closing question, unanswered
 	pending    string // the last prompt, not yet answered
 	cand       []Candidate
@@ -33,10 +33,11 @@ type analysis struct {
 	items      []Candidate
 }
 
-// said is one statement and where it was made.
+// said is a statement that something was done, where it was made, and
+// its words (stemmed).
 type said struct {
-	turn int
-	text string
+	turn  int
+	words map[string]bool
 }
 
 // openItem is work left, and where it was stated.
@@ -159,7 +160,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if len(s) < 10 || len(s) > 600 {
 			continue
 		}
-		a.said = append(a.said, said{turn, s})
+		if doneCue.MatchString(s) && !openCue.MatchString(s) {
+			ws := map[string]bool{}
+			for _, w := range contentWords(s) {
+				ws[stemWord(w)] = true
+			}
+			a.said = append(a.said, said{turn, ws})
+		}
 		next := ""
 		if i+1 < len(ss) {
 			next = ss[i+1]
@@ -479,16 +486,12 @@ func (a *analysis) resolvedAfter(turn int, item string) bool {
 		return false
 	}
 	for _, s := range a.said {
-		if s.turn <= turn || !doneCue.MatchString(s.text) || openCue.MatchString(s.text) {
+		if s.turn <= turn {
 			continue
 		}
 		have := 0
-		ws := map[string]bool{}
-		for _, w := range contentWords(s.text) {
-			ws[stemWord(w)] = true
-		}
 		for _, w := range words {
-			if ws[stemWord(w)] {
+			if s.words[stemWord(w)] {
 				have++
 			}
 		}
