@@ -156,7 +156,10 @@ var actionLine = regexp.MustCompile(`(?i)^(changed|added|updated|removed|renamed
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
 	ss := sentences(strings.ReplaceAll(text, "’", "'"))
+	causeNext := false
 	for i, s := range ss {
+		announced := causeNext
+		causeNext = role == Assistant && causeIntro.MatchString(s)
 		if len(s) < 10 || len(s) > 600 {
 			continue
 		}
@@ -184,7 +187,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case question || narration:
-		case rootCause.MatchString(s) && !hedged:
+		case (rootCause.MatchString(s) || announced) && !hedged:
 			kind = "root"
 			a.addRootCause(role, s, next)
 		case role == User && convention.MatchString(s):
