@@ -50,6 +50,9 @@ func TestConsolidateSupersedes(t *testing.T) {
 		{name: "url moved", kind: fact, first: "Staging lives at https://staging.acme.dev", second: "Staging is now at https://stage.acme.io", want: "superseded"},
 		{name: "subjects given by the summarizer", kind: fact, first: "Jobs are claimed with advisory locks", second: "Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED",
 			subj1: "job claiming", subj2: "job claiming", want: "superseded"},
+		{name: "bucket moved", kind: fact, first: "The raw bucket is gs://acme-raw", second: "heads up: the raw bucket is now gs://acme-raw-v2, the old one is read-only", want: "superseded"},
+		{name: "default branch renamed", kind: fact, first: "The default branch is master", second: "The default branch is main now, not master", want: "superseded"},
+		{name: "Airflow upgraded", kind: fact, first: "Airflow is on 2.7.3 in prod", second: "We upgraded Airflow to 2.9.1", want: "superseded"},
 		{name: "same port said again", kind: fact, first: "The API listens on port 8080", second: "The API listens on port 8080", want: "confirmed"},
 		{name: "same decision reworded", kind: dec, first: "Use PostgreSQL for the job queue", second: "Using PostgreSQL for the job queues", want: "confirmed"},
 
@@ -65,6 +68,8 @@ func TestConsolidateSupersedes(t *testing.T) {
 		{name: "test and lint commands", kind: fact, first: "Tests are run with `make test`", second: "Lint with `make lint` before pushing", want: "added"},
 		{name: "two decisions on two subjects", kind: dec, first: "Use chi for the HTTP router", second: "Use sqlc for database access", want: "added"},
 		{name: "dropping something else", kind: dec, first: "We'll use Redis for pub/sub", second: "We're dropping Celery in favour of RQ for background jobs", want: "added"},
+		{name: "two buckets", kind: fact, first: "The raw bucket is gs://acme-raw", second: "Curated data lands in gs://acme-curated", want: "added"},
+		{name: "two tools' versions", kind: fact, first: "Airflow is on 2.9.1 in prod", second: "dbt is pinned to 1.7.4", want: "added"},
 		{name: "two preferences", kind: pref, first: "Never push directly to main", second: "Keep commit messages under 72 characters", want: "added"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
