@@ -276,13 +276,23 @@ func (a *analysis) addDecision(role Role, s, next string) {
 		imp += impDecisionUser
 	}
 	claim := ClaimOf(Decision, what)
+	t := decisionTitle(what)
+	body := bodyFor(t, s, why)
 	if alt := alternative(what); alt != "" {
 		imp += impDecisionVs
-		choice := strings.TrimSpace(dropRE.ReplaceAllString(what, ""))
-		a.rejected = appendNew(a.rejected, upTo(capitalize(alt)+" — passed over for: "+strings.TrimRight(decisionTitle(choice), ".")+".", 300))
+		choice := strings.TrimRight(decisionTitle(strings.TrimSpace(dropRE.ReplaceAllString(what, ""))), ".")
+		line := capitalize(alt) + " — passed over for: " + choice
+		if why != "" {
+			line += " (" + strings.TrimRight(why, ".") + ")"
+		}
+		a.rejected = appendNew(a.rejected, upTo(line+".", 300))
+		// The body carries what was turned down, unless it is the title's
+		// own "instead of …".
+		if !strings.Contains(strings.ToLower(t), strings.ToLower(alt)) {
+			body = strings.TrimSpace(body + " Rejected: " + alt + ".")
+		}
 	}
-	t := decisionTitle(what)
-	a.add(Candidate{Kind: Decision, Title: t, Body: bodyFor(t, s, why), Importance: imp, Tags: tagsOf(s), Subject: claim.Subject})
+	a.add(Candidate{Kind: Decision, Title: t, Body: body, Importance: imp, Tags: tagsOf(s), Subject: claim.Subject})
 }
 
 // alternative is what a decision turned down, as it says it: "Redis" in
