@@ -19,38 +19,80 @@ import (
 )
 
 // Consolidation turns what a summarizer proposes into core memory
-// without piling up duplicates. A candidate (a decision, fact, pattern or
-// preference) is compared with the core items of the same kind:
+// without piling up duplicates and without keeping what has changed as
+// current. A candidate (a decision, fact, pattern or preference) is
+// compared with the core items of the same kind by its claim
+// (summarize.ClaimOf): the subject it is about ("api port", "http
+// router"), the value it gives it ("8081", "chi") and, for a decision,
+// what it gives up ("redis" in "we're dropping Redis after all").
 //
-//   - Their titles are reduced to words: the item's slug (lower-case
-//     ASCII words, at most 50 bytes, see Slug), without common English
-//     stop words and without a plural "s". Two titles match when their
-//     word sets are equal, or share at least two words and at least half
-//     of all their words (Jaccard ≥ 0.5).
-//   - A candidate that matches no item becomes a new item, with the
-//     session it came from and the importance the summarizer gave it.
-//   - A candidate that matches an item and says nothing new (its body's
-//     words are all in the item's, or the two bodies share 80 % of their
-//     words) confirms it: the item's updated time moves, its importance
-//     becomes the larger of the two and it gains the candidate's tags.
-//   - A candidate that matches an item and says something else supersedes
-//     it: a new item takes the candidate's title and body, keeps the old
-//     item's tags, pin and the larger importance, and records
-//     "supersedes: <old id>"; the old file is removed. git keeps it.
+//   - The same subject: the two subjects' words (stemmed) are equal, or
+//     share at least 60 % of their words, or the shorter one, of three or
+//     more words, is within the longer ("api port" and "api metrics
+//     endpoint port" are two subjects). An item written by consolidation
+//     keeps its subject in its front matter ("subject:"); for others it
+//     is read from the title.
+//   - A reversal: a decision that gives up what an earlier decision
+//     chose supersedes it ("use Redis for pub/sub", then "we're dropping
+//     Redis, LISTEN/NOTIFY is enough").
+//   - Items without a subject on either side fall back to their titles'
+//     words: equal sets, or at least two shared words and Jaccard ≥ 0.5.
+//     Two items with different subjects never match on their titles:
+//     "the API listens on 8080" and "the web app listens on 8080" are two
+//     facts.
+//   - A candidate that matches no item becomes a new item.
+//   - One that matches and says nothing new (the same values, and its
+//     words are all in the item's, or the two share 80 % of their words)
+//     confirms it: the item's updated time moves, its importance becomes
+//     the larger of the two and it gains the candidate's tags.
+//   - One that matches and says something else (another value, or more)
+//     supersedes it: a new item takes the candidate's title and body,
+//     keeps the old item's tags, pin and the larger importance, and
+//     records "supersedes: <old id>"; the old file is removed (git keeps
+//     it), so that only the newest is ever presented as current.
 //
 // The rule is a cheap lexical one on purpose: it runs for every summary,
-// offline, over file names, and reads only the items it matches.
+// offline, and reads only the core items of the candidates' kinds.
 
 type candidate struct {
 	summarize.Candidate
 	session string
 }
 
-// namedItem is a core item known by its file name.
+// namedItem is a core item known by its file name and claim.
 type namedItem struct {
-	path  string
-	words map[string]bool
-	fresh bool // made by this batch: replaced, not superseded
+	path    string
+	words   map[string]bool // of the title
+	subject map[string]bool // of the subject, empty when it has none
+	values  map[string]bool
+	fresh   bool // made by this batch: replaced, not superseded
+}
+
+// claimed is a candidate's claim, as matching compares it.
+type claimed struct {
+	subject, values, dropped map[string]bool
+	// fallback: the subject is only what was chosen, not what it is for.
+	fallback bool
+}
+
+func claimOf(k model.Kind, title, body, subject string) claimed {
+	c := summarize.ClaimOf(summarize.Kind(k), title)
+	chosen := c.Chosen
+	if subject == "" {
+		subject = c.Subject
+	} else if subject != c.Subject {
+		chosen = false
+	}
+	out := claimed{subject: keyWords(subject), values: keyWords(strings.Join(c.Values, " ")), dropped: keyWords(strings.Join(c.Dropped, " "))}
+	if body != "" && k == model.Decision {
+		for w := range keyWords(strings.Join(summarize.ClaimOf(summarize.Kind(k), body).Dropped, " ")) {
+			if !out.values[w] {
+				out.dropped[w] = true
+			}
+		}
+	}
+	out.fallback = chosen || len(out.subject) > 0 && subsetOf(out.subject, out.values)
+	return out
 }
 
 // consolidate adds, confirms or supersedes core items for the candidates,
@@ -72,18 +114,24 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			continue
 		}
 		if _, loaded := index[k]; !loaded {
-			list, err := coreIndex(m, k)
+			list, err := coreIndex(m, k, b)
 			if err != nil {
 				return nil, err
 			}
 			index[k] = list
 		}
 		words := titleWords(title)
+		cl := claimOf(k, title, c.Body, c.Subject)
+		subject := strings.TrimSpace(c.Subject)
+		if subject == "" {
+			subject = summarize.ClaimOf(c.Kind, title).Subject
+		}
 		imp := c.Importance
 		if !(imp > 0 && imp <= 1) {
 			imp = model.DefaultImportance
 		}
-		match := bestMatch(index[k], words)
+		match, reversal := bestMatch(index[k], words, cl, k)
+		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, fresh: true}
 		if match == nil {
 			it := model.NewItem(k, title, now)
 			it.Body = strings.TrimSpace(c.Body)
@@ -94,8 +142,12 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			if err != nil {
 				return nil, err
 			}
+			if subject != "" {
+				data = model.WithKeys(data, model.KeySubject, subject)
+			}
 			b.Put(it.Path(), data)
-			index[k] = append(index[k], &namedItem{path: it.Path(), words: words, fresh: true})
+			entry.path = it.Path()
+			index[k] = append(index[k], entry)
 			changes = append(changes, model.ItemChange{Action: "added", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path()})
 			continue
 		}
@@ -109,7 +161,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			m.Warn(err.Error())
 			continue
 		}
-		if sameContent(old.Body, c.Body) {
+		if !reversal && !differentValues(match.values, cl.values) && sameContent(old.Title+"\n"+old.Body, title+"\n"+c.Body) {
 			old.Updated = now.UTC().Truncate(time.Second)
 			old.Importance = round3(math.Max(old.Importance, imp))
 			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
@@ -133,7 +185,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			}
 			b.Drop(match.path)
 			b.Put(old.Path(), data)
-			match.path, match.words = old.Path(), words
+			match.path, match.words, match.values = old.Path(), words, cl.values
 			for i := range changes {
 				if changes[i].ID == old.ID {
 					changes[i].Title, changes[i].Path = old.Title, old.Path()
@@ -151,10 +203,14 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		if err != nil {
 			return nil, err
 		}
-		data = model.WithKeys(data, model.KeySupersedes, old.ID)
+		kv := []string{model.KeySupersedes, old.ID}
+		if subject != "" {
+			kv = append(kv, model.KeySubject, subject)
+		}
+		data = model.WithKeys(data, kv...)
 		b.Remove(match.path)
 		b.Put(it.Path(), data)
-		match.path, match.words, match.fresh = it.Path(), words, true
+		match.path, match.words, match.subject, match.values, match.fresh = it.Path(), words, cl.subject, cl.values, true
 		changes = append(changes, model.ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
 	}
 	return changes, nil
@@ -168,8 +224,9 @@ func candidateKind(k summarize.Kind) (model.Kind, bool) {
 	return "", false
 }
 
-// coreIndex lists the items of kind k by their file names.
-func coreIndex(m *memory.Memory, k model.Kind) ([]*namedItem, error) {
+// coreIndex lists the items of kind k with their claims: the subject from
+// the front matter when it has one, else from the title.
+func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, error) {
 	dir := k.Dir()
 	ents, err := os.ReadDir(filepath.Join(m.Dir, filepath.FromSlash(dir)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -188,22 +245,47 @@ func coreIndex(m *memory.Memory, k model.Kind) ([]*namedItem, error) {
 		if i := strings.LastIndex(slug, "--"); i >= 0 {
 			slug = slug[:i]
 		}
-		out = append(out, &namedItem{path: dir + "/" + name, words: slugWords(slug)})
+		e := &namedItem{path: dir + "/" + name, words: slugWords(slug)}
+		data, err := m.PendingContent(b, e.path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", e.path, err)
+		}
+		it, err := model.Parse(e.path, data)
+		if err != nil {
+			out = append(out, e) // matched by name only; consolidate warns if it must touch it
+			continue
+		}
+		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
+		e.subject, e.values = cl.subject, cl.values
+		out = append(out, e)
 	}
 	return out, nil
 }
 
-// bestMatch returns the entry whose title words match words best, if any
-// matches (see the package comment above).
-func bestMatch(list []*namedItem, words map[string]bool) *namedItem {
+// bestMatch returns the item a candidate is about, if any (see the
+// comment at the top), and whether the candidate reverses it.
+func bestMatch(list []*namedItem, words map[string]bool, c claimed, k model.Kind) (*namedItem, bool) {
 	var best *namedItem
-	bestScore := 0.0
+	bestScore, reversal := 0.0, false
 	for _, e := range list {
-		if s := titleMatch(words, e.words); s > bestScore {
-			best, bestScore = e, s
+		score, rev := 0.0, false
+		switch {
+		case k == model.Decision && len(c.dropped) > 0 && overlaps(c.dropped, e.values) &&
+			(c.fallback || len(c.subject) == 0 || sameSubject(c.subject, e.subject) > 0):
+			score, rev = 3, true
+		case sameSubject(c.subject, e.subject) > 0:
+			score = 2 + sameSubject(c.subject, e.subject)
+		case len(c.subject) > 0 && len(e.subject) > 0:
+			// Two subjects, not the same: two items, however alike the
+			// titles read.
+		default:
+			score = titleMatch(words, e.words)
+		}
+		if score > bestScore {
+			best, bestScore, reversal = e, score, rev
 		}
 	}
-	return best
+	return best, reversal
 }
 
 // titleMatch scores two titles' words: 0 when they do not match, else
@@ -224,6 +306,63 @@ func titleMatch(a, b map[string]bool) float64 {
 		return j
 	}
 	return 0
+}
+
+// sameSubject scores two subjects: 0 when they differ, else how much of
+// their words they share.
+func sameSubject(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	common := 0
+	for w := range a {
+		if b[w] {
+			common++
+		}
+	}
+	j := float64(common) / float64(len(a)+len(b)-common)
+	small := min(len(a), len(b))
+	if j >= 0.6 || small >= 3 && common == small {
+		return j
+	}
+	return 0
+}
+
+// differentValues: both claims give their subject a value, and not the
+// same one ("8080" and "8081"; "chi" and "gorilla/mux").
+func differentValues(a, b map[string]bool) bool {
+	return len(a) > 0 && len(b) > 0 && !overlaps(a, b)
+}
+
+func overlaps(a, b map[string]bool) bool {
+	for w := range a {
+		if b[w] {
+			return true
+		}
+	}
+	return false
+}
+
+func subsetOf(a, b map[string]bool) bool {
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// keyWords are the words of a subject or value, lower-case and stemmed;
+// "/" and "-" join one name ("gorilla/mux", "go-chi").
+func keyWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.Trim(w, ".,;:!?()[]\"'`")
+		if w = stem(w); w != "" && !stopWords[w] {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // stopWords are left out when titles and bodies are compared.

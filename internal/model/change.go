@@ -13,6 +13,7 @@ type ItemChange struct {
 // The front-matter keys consolidation and sharing add to items.
 const (
 	KeySupersedes    = "supersedes"     // the item this one replaced
+	KeySubject       = "subject"        // what the item is about ("api port"): a later item about it replaces this one
 	KeySharedFrom    = "shared_from"    // the session an item was shared from
 	KeySharedItem    = "shared_item"    // the id of the item copied
 	KeySharedProject = "shared_project" // the project an item was shared from

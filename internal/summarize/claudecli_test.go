@@ -58,7 +58,7 @@ func TestClaudeCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Provider != "claude-cli" || res.Usage != (Usage{2863, 412}) || len(res.Items) != 2 {
+	if res.Provider != "claude-cli" || res.Usage != (Usage{2863, 412}) || len(res.Items) != 2 || res.Items[0].Subject != "job claiming" {
 		t.Errorf("%+v", res)
 	}
 	// The model wrote segment 1's heading; cairn knows this is segment 2.
@@ -74,7 +74,8 @@ func TestClaudeCLI(t *testing.T) {
 		t.Errorf("args\n%q\nwant\n%q", args, want)
 	}
 	stdin, _ := os.ReadFile(filepath.Join(dir, "stdin"))
-	if !bytes.Contains(stdin, []byte("<summary>\n## Segment 1 (2026-03-05 09:00–09:20 UTC)")) || !bytes.Contains(stdin, []byte("USER: For sync, should we shell out")) {
+	if !bytes.Contains(stdin, []byte("<summary>\n## Segment 1 (2026-03-05 09:00–09:20 UTC)")) || !bytes.Contains(stdin, []byte("USER: For sync, should we shell out")) ||
+		!bytes.Contains(stdin, []byte("**Open** what is still open at the end of this segment")) {
 		t.Errorf("prompt on stdin:\n%s", stdin)
 	}
 	if day, _ := budget.Today(); day.Providers["claude-cli"].Total() != 3275 {

@@ -4,176 +4,112 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
-// Cue phrases, case-insensitive. A ’ counts as a '.
+// The extractive summarizer sorts statements by what kind of statement
+// they are: a root cause explains a failure, a decision commits to a
+// course (and may give a reason or name what it was chosen over), a
+// preference is a standing instruction of the user, an environment fact
+// states where or how something runs, an open item names work left. Each
+// kind is recognised by the families of phrasing people use for it, not
+// by one keyword: the patterns below are those families. A ’ counts as
+// a ' (see fromText).
 var (
-	decisionStrong = regexp.MustCompile(`(?i)\b(decided|decision|agreed|we'll (use|go with|keep|switch|store|adopt|move|stick)|we will (use|go with|keep|switch|store|adopt|move|stick)|let's (use|go with|keep|switch|store|adopt|move|stick)|i'll (use|go with|keep|switch to|stick)|going with|go with|opted (for|to)|chose|chosen|settled on|we should use|the plan is to|stick with)\b`)
-	decisionWeak   = regexp.MustCompile(`(?i)\b(instead of|rather than|switch(ed)? (it |this |that |them )?to|in favou?r of)\b`)
-	planMarker     = regexp.MustCompile(`(?i)(^(use|prefer|keep|store|switch|move|replace|make)\b|\b(we|we'll|let's|i'll|i will|we should|should use|i switched|i replaced|i changed)\b)`)
-	reasonCue      = regexp.MustCompile(`(?i)\b(because|since|so that|so we|to avoid|to keep|which means|due to|as it|as they|otherwise)\b`)
-	contrastCue    = regexp.MustCompile(`(?i)\b(instead of|rather than|over|in favou?r of|not)\b`)
+	// hedge marks a guess, not a finding.
+	hedge = regexp.MustCompile(`(?i)\b(might|maybe|perhaps|possibly|probably|i think|i believe|i suspect|i guess|seems|appears to|could be|not sure|likely|unclear|wonder|let me (check|see|verify|look)|whether)\b`)
+	// narrate is the agent talking about its own next step or reacting.
+	narrate = regexp.MustCompile(`(?i)^(let me|let's (check|see|look|verify|run|read|try to find)|now,? (i|let)|i'll (now |first |then )?(check|look|read|run|start|open|search|grep|inspect|examine|verify|fix|update|add|create|write|edit|make|implement|investigate|review|test|try)|i will|i'm going to|i am going to|i need to|next,? (i|let)|first,? (i|let)|then,? i|okay|ok\b|great|perfect|excellent|good|sure|alright|got it|understood|thanks|thank you|here's|here is|looking at|i see|i can see|i found|i've|i have|i updated|i added|i changed|i created|i removed|i renamed|i ran|running|checking|reading|searching)\b`)
+	// chitchat is a prompt that asks for nothing.
+	chitchat = regexp.MustCompile(`(?i)^(\s*(ok(ay)?|k|thanks?( you)?|thx|ty|cool|nice|great|perfect|awesome|good|fine|yes|yep|yeah|yup|sure|no|nope|go( on| ahead)?|continue|proceed|carry on|keep going|do it|please|pls|sounds good|lgtm|looks good|makes sense|right|alright|got it|nice work|good job|well done|that works|works|done|next|and|then|now|so|!|\.|,)\s*)+[.!?]*\s*$`)
 
-	factCue = regexp.MustCompile(`(?i)(\bon port \d+|\bport \d{2,5}\b|\blistens on\b|\bruns on\b|\brequires\b|\bdepends on\b|\b(is|are) (configured|defined|set|declared|registered|stored|kept|generated|located|pinned|built|vendored) (in|via|by|from|at|to|with)\b|\blives? in\b|\bdefaults to\b|\bthe default is\b|\bmust (be|not|run|have)\b|\bonly works\b|\bis deprecated\b|\b(does not|doesn't) support\b|\bis not supported\b|\bexpects\b|\bversion \d|\buses \S+ (for|to)\b|\benvironment variable\b|\benv var\b|\bis (the )?(entry point|source of truth)\b)`)
-	hedge   = regexp.MustCompile(`(?i)\b(might|maybe|perhaps|probably|possibly|i think|i believe|seems|appears to|could be|not sure|guess|likely|unclear|if)\b`)
-	narrate = regexp.MustCompile(`(?i)^(let me|now i|now let|now,|i'll|i will|i'm going to|i am going to|next,? i|first,? i|then i|okay|ok,|ok\b|great|perfect|done|sure|good|excellent|here's|here is|looking at|i see|i found|i can see|the (test|build|command|output) (now )?(passes|fails|failed|passed))\b`)
+	rootCause = regexp.MustCompile(`(?i)(\b(dropped|lost|skipped|duplicated|missed|leaked|overflowed|truncated|stalled|blocked|rejected|ignored|double-counted|mismatched|diverged|drifted|regressed|degraded|spiked|returned (nil|null|empty|wrong|the wrong|stale|no)|got (stuck|lost|dropped|reset))\b[^.;]{0,40}\b(because|since|due to)\b|\bwhat (broke|caused|triggered|killed|slowed down|was breaking|was causing)\b|^(i )?(found|see|spotted|got) (it|the (issue|problem|bug|culprit|cause))( now)?\s*[:—-]\s*\S+|^(the )?(issue|problem|bug|culprit|cause|root cause|diagnosis)\s*:\s*\S+|\b(fail(s|ed|ing)?|br(oke|eaks|eaking)|crash(es|ed|ing)?|hang(s|ing)?|hung|times? out|timed out|timing out|error(s|ed|ing)?|flak(y|ed|ing)|panick?(s|ed|ing)?|(was|were|is|are) (wrong|off|broken|slow|empty|missing|duplicated))\b[^.;]{0,30}\b(because|since|due to)\b|\b(was|were|is|are) (all |only |just |partly )?because\b|\bwhy (it|this|that|the [\w-]+( [\w-]+)?) (failed|fails|broke|breaks|crashed|crashes|hung|hangs|was|were|didn't|did not|wasn't)\b[^?]*:|\bturn(s|ed) out\b|\bthe (real |actual |underlying |root )?(culprit|cause|problem|issue|bug|reason it \w+|reason)( here| was that| is that)? (was|is|turned out|came from|lies)\b|\broot cause\b|\b(flakiness|flakes|failures?|crash(es)?|errors?|bug|leak|slowness|latency|timeouts?|regression|hang|panic|deadlock|race|mismatch|discrepancy|drift|problem|issue|breakage|outage|404s?|500s?|off-by-one)\b[^.;]{0,40}\b(came|comes|stems|stemmed|results|resulted|originates|originated) from\b|\b(was|is|were|are) (all |entirely |partly )?due to\b|\bthe (race|deadlock|leak|regression|panic|crash|bug|problem|issue|error)( condition)? (is|was) (in|on|at|from)\b|\b(was|were|is|are|got) (all )?(caused|triggered) by\b|\b(happen(s|ed)?|fail(s|ed)?|broke|breaks|crash(es|ed)?|hung|hangs|timed out|times out|flak(y|ed)|panick?(s|ed)?|errored|leaked|deadlocked|returned \w+) (only )?(because|since|due to|whenever|when)\b|\bbecause of (a|an|the) (bug|typo|race|missing|stale|wrong|bad|broken|leftover|cached)\b|\bthe fix (was|is) (to|that)\b|\b(forgot|forgetting|neglected) to\b|\bnever (got|gets|being|was|were) \w+ed\b|\b(wasn't|weren't|was not|were not|isn't|aren't) (being |actually |properly |ever )?\w+ed\b|\boff[- ]by[- ]one\b|\brace (condition )?(in|between|on)\b|\b(was|were) (nil|null|undefined|empty|zero|stale|missing|wrong|shadowed|swallowed|ignored|cached|truncated|overwritten|reused|shared|unset|misspelled|reversed|inverted|swapped|doubled|double-counted)\b|\b(was|were)\b[^.;]{1,60}\binstead of\b|\bthat'?s why\b|\bwhich (meant|caused|made|broke)\b|, so (every|all|each|the|nothing|no|it|they)\b[^.;]{0,80}\b(was|were|looked|got|became|failed|broke|returned|showed|ended|counted|ran)\b|\bwhich is why\b|\bthat explains\b|\bexplains (the|why)\b)`)
 
-	prefStrong = regexp.MustCompile(`(?i)\b(always|never|from now on)\b`)
-	prefMid    = regexp.MustCompile(`(?i)\b(i prefer|prefer|i'd rather|i would rather|please use|please don't|please do not|please avoid|avoid|i like|i don't like|i want you to|we use|we don't use|do not use|don't use|make sure to|make sure you|keep (it|them|the)|stick to)\b`)
-	prefWeak   = regexp.MustCompile(`(?i)^(don't|do not|stop|no more)\b`)
-	oneOff     = regexp.MustCompile(`(?i)\b(for now|this time|right now|yet|today|at the moment|in this (pr|commit|change))\b`)
+	decisionCue = regexp.MustCompile(`(?i)(\bdecided\b|\bwent with\b|^(nah|no|nope|ok|okay)?,? ?(skip|drop|ditch|scrap|forget) (the |that |this )?[\w/-]+|\bagreed (to|on|that)\b|\bwe('ll| will|'re going to| are going to) (now |just |instead |rather )?(trigger|expose|generate|publish|emit|batch|queue|poll|stream|index|hash|encrypt|sign|validate|compute|render|wrap|route|proxy|mount|bundle|compile|shard|partition|version|namespace|bump|upgrade|downgrade|remove|delete|rename|inline|extract|defer|gate|flag|feature-flag|backfill|cap|throttle|debounce|paginate|lock|own|accept|reject|require|allow|block|ignore|support|target|standardi[sz]e|consolidate|centrali[sz]e|containeri[sz]e|host|run|keep)\b|\bdecision( is|:)|\bwe('ll| will| are going to|'re going to| should| shall| can just) (use|go|switch|stick|keep|move|adopt|store|put|run|rely|pick|drop|replace|make|build|treat|model|ship|deploy|serve|handle|split|merge|migrate|pin|vendor|do|cache|claim|send|log|return|retry|skip|limit|read|write|call|leave)\b|\blet'?s (use|go with|switch|stick|keep|move|adopt|store|put|pick|drop|replace|make|do|just|rely|pin|vendor|split|cache|ship|leave|stay|not)\b|\bgo(ing)? with\b|\bswitch(ed|ing)? (it |this |that |them |over |everything |the \w+ )?(to|from)\b|\bsettled on\b|\bopt(ed|ing) (for|to)\b|\b(chose|chosen|choose|picked|picking)\b|\bstick(ing)? (with|to)\b|\b(we're|we are|i'm) (dropping|ditching|replacing|removing|moving|switching|keeping|sticking|going)\b|\breplac(e|ed|ing) \S+( \S+)?( \S+)? with\b|\bno longer (use|need|using)\b|\b(won't|will not|not going to) use\b|\bafter all\b|\bthe plan is\b|\b\w+ it is[.!]?$)`)
+	// decisionWeak counts in what the user asks for, or in a plan.
+	decisionWeak = regexp.MustCompile(`(?i)(\bin favou?r of\b|\b(rather than|instead of)\b|^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|return|add) )`)
+	planMarker   = regexp.MustCompile(`(?i)(^(use|prefer|keep|store|switch|move|replace|make)\b|\b(we|we'll|let's|i'll|i will|we should|should use|i switched|i replaced|i changed)\b)`)
 
-	patternCue = regexp.MustCompile(`(?i)\b(in (this|the|our) (repo|repository|project|codebase),? we|by convention|the convention|conventions?|the pattern|this pattern|same pattern|consistently|as elsewhere|like the other|follows? the same|the (codebase|repo|repository|project) uses|idiomatic|we always|every \w+ (has|uses|gets))\b`)
-	openCue    = regexp.MustCompile(`(?i)\b(todo|next steps?|still (need|needs|fails|failing|broken|missing|to do|to be)|remaining|not yet|left to|follow[- ]up|open question|tbd|haven't|have not|later we|we should also|needs? (more|further)|out of scope|known issue)\b`)
+	reasonCue   = regexp.MustCompile(`(?i)(\bbecause\b|\bsince (it|they|we|the|this|that|there|our|you|its|their|\w+ (is|are|has|have|does|doesn't|can|can't|will|won't|already))\b|\bso that\b|\bso (we|it|they|there|the|that|nothing|no)\b|\botherwise\b|\bthe reason (is|being|was)\b|\bto (avoid|keep|prevent|make sure|ensure|stay|save|reduce|speed|match)\b|\bwhich (means|lets|keeps|avoids|gives|makes)\b|\bgiven (that|the)\b|\bdue to\b|\bas (it|they|this|that) (is|are|has|have|does|doesn't|gives|keeps|avoids|can|can't|won't|will|already)\b|\bthat way\b|\bthis way\b|\b(is|are|was|'s) (simpler|faster|safer|cheaper|overkill|lighter|smaller|already there|built in|built-in|stdlib)\b|\btoo (slow|heavy|complex|complicated|much|many|big|expensive|fragile|flaky)\b|\bfor (simplicity|safety|speed|performance|consistency)\b)`)
+	reasonStart = regexp.MustCompile(`(?i)^(because|since|otherwise|the reason|that way|this way|(it|this|that|they)('s| is| are|'re) (faster|simpler|safer|cheaper|already|enough|more|less|the only|lighter|smaller|built|overkill|too|what)|(it|this|that|they) (gives|keeps|avoids|lets|means|handles|supports|works|has|have|doesn't|does not|won't|will|already|saves|needs)|(the )?(main |big |only )?(advantage|benefit|upside|downside|problem with|issue with|catch)\b)`)
+
+	rejectCue = regexp.MustCompile(`(?i)(\bforget (the|about)\b|\bscrap (the|that)\b|\bnot (worth|a good fit)\b|\bover \S+( \S+)? (because|since|as)\b|\bdecided against\b|\bruled out\b|\brejected\b|\b(won't|will not|not going to|don't want to|do not want to|shouldn't|no need to|not worth) (use|using|go with|add|adding|pull in|introduce|bring in)\b|\bconsidered\b.{0,60}\bbut\b|\b(we're|we are|i'm) (dropping|ditching|removing|not using)\b|\bdrop(ped|ping)? \S+( \S+)? (after all|in favou?r of)\b|\bno longer (use|using|need)\b|\b(is|would be|was|'s) (overkill|too heavy|too slow|too complex)\b)`)
+
+	prefCue = regexp.MustCompile(`(?i)(\bin \w+[- ]style\b|\bstyle guide\b|\bnaming convention\b|\b(british|american|us|uk) (english|spelling)\b|^no \w+s\b|\bno (more )?\w+s (in|for|anywhere|ever)\b|\bfrom now on\b|\bgoing forward\b|\bin (the )?future\b|\balways\b|\bnever\b|\bevery time\b|\beach time\b|\bplease (don't|do not|never|always|stop|avoid|keep|make sure|use|prefer|just|remember)\b|\bdon't ever\b|\bdo not ever\b|\bi'?d (rather|prefer|like you to|like it if)\b|\bi would (rather|prefer|like you to)\b|\bi prefer\b|\bi (really )?(like|want|need) (you|it|them|my|our|all|each|every|short|small|concise|one)\b|\bi (hate|dislike|can't stand|don't like|do not like|don't want|do not want|don't need)\b|\b(it's|it is|that's|that is) (annoying|frustrating|noisy|too verbose|too long|unreadable)\b|\byou keep\b|\bstop \w+ing\b|\bno more\b|\bmake sure (to|you|that|the|it|we|all|every)\b|\bremember to\b|\bkeep (it|them|things|the|commit|commits|answers|responses|changes|messages|prs?|functions|lines|files)\b|\bstick to\b|^(prefer|avoid|use|don't|do not|stop|keep|write|name|put)\b|\b(don't|do not) (use|add|touch|change|modify|commit|push|run|write|create|put|rename|delete|remove|mock|edit|reformat|bump|upgrade)\b)`)
+	// convention is a user's statement of how things are done here.
+	convention = regexp.MustCompile(`(?i)(\bin (this|the|our) (repo|repository|project|codebase|team|code),? we\b|\bby convention\b|\bthe convention\b|\bour convention\b|\bwe (always|usually|consistently|never) \w+|\bhere we (use|write|put|keep|name|prefer)\b)`)
+	// fineRE is a choice stated as good enough: "plain database/sql is
+	// fine".
+	fineRE = regexp.MustCompile(`(?i)(?:^|[,.;]\s+)(?:plain |just |simple |a |the )?([\w/.-]+(?: [\w/.-]+)?) (?:is|are) (?:fine|enough|good enough|sufficient|all we need)\b`)
+	// causeIntro announces a root cause in the next sentence: "Found it.",
+	// "I see the problem now."
+	causeIntro = regexp.MustCompile(`(?i)^(i )?(see|found|spotted|got) (it|the (issue|problem|bug|culprit|cause|root cause))\b[^.]*[.:!]?$|^(here's|here is) (the|what) (issue|problem|bug|happened)\b`)
+	// prefAsk is a preference put as a question: "can you stop …?".
+	prefAsk = regexp.MustCompile(`(?i)^(can|could|would|will) you (please )?(stop|not|always|never|avoid|quit)\b|\bwhy (do|did|are|would) you (keep|always|still)\b`)
+	// weDecided is a decision the user reports, not an instruction.
+	weDecided = regexp.MustCompile(`(?i)\b(decided|agreed|settled on|we('ll| will|'re going to| are going to)|let'?s|going with|go with|switched to|opted)\b`)
+	prefRule  = regexp.MustCompile(`(?i)\b(from now on|going forward|in (the )?future|always|never|every time|each time|don't ever|do not ever|no more|you keep|stop \w+ing)\b`)
+	oneOff    = regexp.MustCompile(`(?i)\b(for now|this time|right now|yet|today|at the moment|in this (pr|commit|change|file|function)|for this (one|task|change|pr)|just this once|here)\b`)
+
+	envCue   = regexp.MustCompile(`(?i)(\b(reachable|available|accessible|exposed|running|listening|served|hosted|deployed) (at|on|via|from|under|to)\b|\b(deploy|deploys|deployed|build|builds|release|releases|ship|ships|test|tests|lint|run|runs|start|starts|migrate|migrates) (it |them |everything |things )?(with|via|using|through|by running)\b|\breads? (its |the |their )?\S+( \S+)? from\b|\(default\b|\b(namespace|cluster|region|bucket|zone|account|registry|profile|context)\b|\bmust (be|run|stay|live|sit) (on|in|at|under|inside|behind)\b|\b(runs?|running|lives?|living|listens?|listening|sits?|served|serves?|hosted|deployed|mounted|exposed|installed|located|stored|kept|defined|declared|configured|generated|built|vendored|pinned) (on|in|at|under|from|via|with|to|by|as|inside|behind)\b|\b(is|are|was|were|'s|'re) (on|at|in|under|behind|inside) \S*[0-9/:.` + "`" + `~]|\bpoints? (to|at)\b|\bdefaults? to\b|\b(is|are) set (to|in)\b|\bset to\b|\brequires?\b|\bneeds? (go|node|python|java|ruby|rust|\w+ [0-9v])|\bexpects?\b|\b(we're|we are|it's|it is|is|are|now) (on|using)\b|\b(the (project|repo|repository|app|service|codebase|ci|build|team|backend|frontend)|we|ci) (uses|is using|relies on)\b|\b(is|are) run (with|via|by|using)\b|\brun (it |them |tests |the tests )?(with|via|using)\b|\bmoved to\b|\bbumped (to|from)\b|\bupgraded (to|from)\b|\bdowngraded to\b|\bversion\b|\bthe (\w+ )?(command|port|host|hostname|url|endpoint|path|directory|dir|folder|database|db|bucket|region|cluster|namespace|branch|image|registry|queue|topic|key|env var|variable) (is|was|for|lives|sits)\b|\benv(ironment)? var(iable)?s?\b|\b(is|are) (` + "`" + `|/|~|https?:|\d))`)
+	envValue = regexp.MustCompile(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b)`)
+
+	openCue = regexp.MustCompile(`(?i)(\bnext up\b|\bup next\b|\b(not|no|don't|won't|skip|without|bother)\b[^.;]{0,40}\byet\b|\b(couldn't|could not|didn't|did not) (finish|get to|fix|complete|have time)\b|\bstill (times out|timing out|breaks|crashes|hangs|errors|leaks|flakes|throws|can't|cannot|won't|doesn't)\b|\bremind me\b|\bnext (week|month|sprint)\b|\bdon't forget to\b|\bat some point\b|\beventually\b|\btodo\b|\bto-do\b|\bnext steps?\b|\bstill (need|needs|has to|have to|to do|to be|fails|failing|broken|missing|flaky|open|pending|not|doesn't|does not|unclear)\b|\bleft to do\b|\bremaining\b|\bnot yet\b|\bhaven't (yet )?|\bhave not (yet )?|\bblocked (on|by)\b|\bfollow[- ]?up\b|\bopen question\b|\btbd\b|\blater\b|\btomorrow\b|\bnext time\b|\bnext session\b|\bfor another (day|session|time)\b|\b(we'll|we will|i'll|you'll|will) (still )?need to\b|\bwe should also\b|\bneeds? (more|further|to be)\b|\bpending\b|\bpunt(ed|ing)?\b|\bpark(ed|ing)? (this|that|it)\b|\bcome back to\b|\brevisit\b|\bout of scope\b|\bknown issue\b|\bnot (yet )?(implemented|handled|supported|done|wired|covered|fixed|tested|migrated)\b|\bunresolved\b|\bwaiting (on|for)\b)`)
+	// doneCue marks a statement that something was finished: it resolves
+	// an open item that it names.
+	doneCue = regexp.MustCompile(`(?i)\b(done|fixed|added|implemented|finished|resolved|works|working|passes|passing|green|wired|handled|merged|shipped|landed|migrated|removed|answered|ran|completed|recomputed|deployed|backfilled|now)\b`)
 
 	inlineCode = regexp.MustCompile("`([^`\n]{1,40})`")
 	tagWord    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:/-]*$`)
 	concrete   = regexp.MustCompile("[0-9`/]|\\.[a-z]{1,4}\\b")
+	slashCmd   = regexp.MustCompile(`^/[A-Za-z][\w:-]*(\s|$)`)
 )
 
-// Importance of the candidates, 0..1: what each starts at, and what adds
-// to it. Decisions matter most when they give a reason; preferences when
-// they are stated as rules ("always", "never"); facts when they hold a
-// value (a number, a path, a name in backticks); a habit when it repeats.
+// Importance of the candidates, 0..1: what each kind starts at, and what
+// adds to it. Decisions matter most when they give a reason; preferences
+// when they are stated as standing rules; facts when they hold a value.
 const (
-	impDecision      = 0.6  // a decision cue
-	impDecisionWhy   = 0.15 // ... with a reason (because, so that, to avoid)
-	impDecisionUser  = 0.1  // ... stated by the user
-	impDecisionVs    = 0.05 // ... naming what it was chosen over
-	impPrefRule      = 0.85 // always, never, from now on, in this repo
-	impPrefStated    = 0.7  // prefer, avoid, please use, we use
-	impPrefImpera    = 0.55 // a bare "don't …"
-	impPrefOneOff    = 0.2  // less for "for now", "this time", "yet"
-	impFact          = 0.45 // a fact cue
-	impFactConcrete  = 0.1  // ... with a concrete value
-	impFactUser      = 0.1  // ... stated by the user
-	impPattern       = 0.5  // a convention named in text
-	impPatternUser   = 0.7  // ... by the user ("in this repo we …")
-	impPatternRepeat = 0.4  // a check run 3 times, +0.05 per further run up to 0.65
-	maxPerKind       = 8
+	impDecision     = 0.6  // a decision
+	impDecisionWhy  = 0.15 // ... with a reason
+	impDecisionUser = 0.1  // ... stated by the user
+	impDecisionVs   = 0.05 // ... naming what it was chosen over
+	impPrefRule     = 0.85 // always, never, from now on
+	impPrefStated   = 0.7  // prefer, avoid, please use
+	impPrefOneOff   = 0.3  // less for "for now", "this time", "yet"
+	impRootCause    = 0.6  // a root cause found
+	impFact         = 0.5  // an environment fact
+	impFactUser     = 0.1  // ... stated by the user
+	maxPerKind      = 8
 )
 
 func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
 
-// candidates collects the items of one segment in order, deduplicated.
-type candidates struct {
-	list []Candidate
-	seen map[string]bool
-	open []string
-}
-
-func (c *candidates) add(k Kind, sentence, body string, imp float64, tags []string) {
-	key := string(k) + ":" + normalize(sentence)
-	if c.seen == nil {
-		c.seen = map[string]bool{}
-	}
-	if c.seen[key] {
-		return
-	}
-	c.seen[key] = true
-	if body == "" {
-		body = sentence
-	}
-	c.list = append(c.list, Candidate{Kind: k, Title: title(trimLead(sentence)), Body: body, Importance: round2(imp), Tags: tags})
-}
-
-// leadIn is talk before the point: "OK, ", "Decided: ".
-var leadIn = regexp.MustCompile(`(?i)^((ok|okay|alright|yes|so|also|good|great|right|then|and|decided|decision|note|fact|summary)\b[,:.!]?\s+)+`)
-
-// trimLead removes lead-in words from a title and capitalises it.
-func trimLead(s string) string {
-	t := leadIn.ReplaceAllString(s, "")
-	if len(t) < 8 {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(t)
-	return string(unicode.ToUpper(r)) + t[n:]
-}
-
 func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
-// fromText finds decisions, facts, preferences, patterns and open points
-// in what the user or the assistant said.
-func (c *candidates) fromText(role Role, text string) {
-	ss := sentences(strings.ReplaceAll(text, "’", "'"))
-	for i, s := range ss {
-		if len(s) < 12 || len(s) > 600 {
-			continue
-		}
-		question := strings.HasSuffix(s, "?")
-		tags := tagsOf(s)
-		switch {
-		case !question && decision(role, s):
-			imp := impDecision
-			body := s
-			next := ""
-			if i+1 < len(ss) {
-				next = ss[i+1]
-			}
-			if reasonCue.MatchString(s) {
-				imp += impDecisionWhy
-			} else if next != "" && reasonCue.MatchString(next) && len(next) < 300 {
-				imp += impDecisionWhy
-				body = s + " " + next
-			}
-			if role == User {
-				imp += impDecisionUser
-			}
-			if contrastCue.MatchString(s) {
-				imp += impDecisionVs
-			}
-			c.add(Decision, s, body, clamp(imp, 0, 0.95), tags)
-		case role == User && patternCue.MatchString(s):
-			c.add(Pattern, s, "", impPatternUser, tags)
-		case role == User && preference(s) > 0:
-			c.add(Preference, s, "", preference(s), tags)
-		case !question && patternCue.MatchString(s) && !narrate.MatchString(s):
-			c.add(Pattern, s, "", impPattern, tags)
-		case !question && factCue.MatchString(s) && !hedge.MatchString(s) && !narrate.MatchString(s):
-			imp := impFact
-			if concrete.MatchString(s) {
-				imp += impFactConcrete
-			}
-			if role == User {
-				imp += impFactUser
-			}
-			c.add(Fact, s, "", imp, tags)
-		}
-		if role == Assistant && openCue.MatchString(s) && !narrate.MatchString(s) {
-			c.open = appendNew(c.open, clip(s, 200))
-		}
-	}
+// isChitchat reports whether a prompt asks for nothing: an
+// acknowledgement, a "go on", or a slash command.
+func isChitchat(p string) bool {
+	p = strings.TrimSpace(p)
+	return p == "" || slashCmd.MatchString(p) || chitchat.MatchString(p) ||
+		strings.HasPrefix(p, "<command-") || strings.HasPrefix(p, "<local-command") || strings.HasPrefix(p, "Caveat: ")
 }
 
-// decision: a strong cue, or a weak one ("instead of") in a plan or in
-// what the user asks for.
-func decision(role Role, s string) bool {
-	if decisionStrong.MatchString(s) {
-		return !hedge.MatchString(s) || strings.Contains(strings.ToLower(s), "decided")
-	}
-	return decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !hedge.MatchString(s)
-}
-
-// preference is the importance of a user's sentence as a preference, 0
-// when it is none.
+// preference is the importance of a user's sentence as a standing
+// preference, 0 when it is none.
 func preference(s string) float64 {
-	imp := 0.0
-	switch {
-	case prefStrong.MatchString(s):
-		imp = impPrefRule
-	case prefMid.MatchString(s):
-		imp = impPrefStated
-	case prefWeak.MatchString(s):
-		imp = impPrefImpera
-	default:
+	if prefAsk.MatchString(s) {
+		return impPrefStated
+	}
+	if !prefCue.MatchString(s) || strings.HasSuffix(s, "?") {
 		return 0
+	}
+	imp := impPrefStated
+	if prefRule.MatchString(s) {
+		imp = impPrefRule
 	}
 	if oneOff.MatchString(s) {
 		imp -= impPrefOneOff
 	}
-	return max(imp, 0.3)
+	return imp
 }
 
 // tagsOf takes a sentence's short names in backticks as tags: `postgres`,

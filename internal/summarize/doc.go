@@ -5,7 +5,9 @@
 //   - Extractive, the default: offline, deterministic, no model. It reads
 //     the structure of the events (prompts, files read and changed,
 //     commands and exit codes, failures and the fixes that followed, tests,
-//     commits) and cue phrases in the prose.
+//     commits) and sorts the statements of the user's and the agent's
+//     prose by kind: root causes, decisions and their reasons, rejected
+//     alternatives, preferences, environment facts, open items.
 //   - ClaudeCLI: the claude command in print mode, with no tools, its own
 //     configuration directory and CAIRN_SUMMARIZER=1 in its environment, so
 //     that its sessions stay out of the user's resume list and cairn's hooks
@@ -24,6 +26,11 @@
 // Callers redact secrets (package redact) and cut giant tool outputs
 // before text reaches a Summarizer: the model providers send what they are
 // given to a model, which may be a remote service.
+//
+// Every provider writes the same sections (see Extractive) and proposes
+// Candidates with a Subject; ClaimOf reads a statement's subject, value
+// and what it gives up, for consolidation to replace an item whose value
+// changed.
 //
 // The package imports nothing of cairn: its input is a Segment of Turns.
 package summarize

@@ -10,9 +10,11 @@ import (
 // It reads the structure of the segment: the user's prompts, the files
 // read and changed, the commands run and how they ended, a failure and
 // the later success of the same command (a fix, and the files changed in
-// between), tests and their counts, commits; and, in the prose, decisions,
-// facts, preferences, conventions and open points, found by cue phrases
-// (see the imp* constants for how each is weighed). The zero value is
+// between), tests and their counts, commits; and, in the prose of the
+// user and the agent (never in tool output), the kinds of statement a
+// later session needs: root causes, decisions with their reasons and the
+// alternatives turned down, the user's preferences, facts about the
+// environment and what is left open (see cues.go). The zero value is
 // ready to use.
 type Extractive struct{}
 
@@ -22,6 +24,7 @@ func (Extractive) Summarize(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	a := analyze(req.Segment.Turns)
+	a.carry(req.PreviousSummary)
 	return Result{
 		Summary:  a.markdown(heading(segmentIndex(req), req.Segment.Turns)),
 		Items:    a.items,
@@ -51,56 +54,6 @@ type fix struct {
 	err      string // what the first failure said
 	files    []string
 	later    string // the broader command whose success counts, if not key itself
-}
-
-type analysis struct {
-	turns      []Turn
-	prompts    []string
-	files      []*fileUse
-	byPath     map[string]*fileUse
-	runs       []run
-	fixes      []fix
-	failing    []run // last failure of commands that never succeeded after it
-	toolErrors []string
-	commits    []string
-	outcome    string
-	question   string
-	pending    string
-	cand       candidates
-	items      []Candidate
-}
-
-func analyze(turns []Turn) *analysis {
-	a := &analysis{turns: turns, byPath: map[string]*fileUse{}}
-	lastAssistant, lastPrompt, lastWork := -1, -1, -1
-	for i, t := range turns {
-		switch t.Role {
-		case User:
-			if p := strings.TrimSpace(t.Text); p != "" {
-				a.prompts = append(a.prompts, p)
-				lastPrompt = i
-				a.cand.fromText(User, p)
-			}
-		case Assistant:
-			if strings.TrimSpace(t.Text) != "" {
-				lastAssistant = i
-				a.cand.fromText(Assistant, t.Text)
-			}
-		case Tool:
-			lastWork = i
-			a.tool(i, t)
-		}
-	}
-	if lastAssistant >= 0 {
-		a.outcome, a.question = outcome(turns[lastAssistant].Text)
-	}
-	if lastPrompt >= 0 && lastPrompt > lastAssistant && lastPrompt > lastWork {
-		a.pending = clip(turns[lastPrompt].Text, 200)
-	}
-	a.resolve()
-	a.repeatedChecks()
-	a.items = capped(a.cand.list)
-	return a
 }
 
 func (a *analysis) file(path string) *fileUse {
@@ -261,139 +214,6 @@ func (a *analysis) changedBetween(from, to int) []string {
 	return files
 }
 
-// repeatedChecks proposes a pattern for a test, build or lint command run
-// three times or more, twice with success: it is how changes are checked
-// here.
-func (a *analysis) repeatedChecks() {
-	count, ok := map[string]int{}, map[string]int{}
-	var order []string
-	for _, r := range a.runs {
-		if r.purpose == purposeTest || r.purpose == purposeBuild || r.purpose == purposeLint {
-			if count[r.key] == 0 {
-				order = append(order, r.key)
-			}
-			count[r.key]++
-			if !r.failed {
-				ok[r.key]++
-			}
-		}
-	}
-	for _, k := range order {
-		// Reruns while fixing one failure are not a habit: successes are.
-		n := count[k]
-		if n < 3 || ok[k] < 2 {
-			continue
-		}
-		s := fmt.Sprintf("Changes are checked with %s", code(k))
-		body := fmt.Sprintf("%s was run %d times in this segment to check changes.", code(k), n)
-		a.cand.add(Pattern, s, body, clamp(impPatternRepeat+0.05*float64(n-3), 0, 0.65), []string{strings.Fields(k)[0]})
-	}
-}
-
-// outcome is the first sentences of the last thing the assistant said, and
-// its closing question if it asked one.
-func outcome(text string) (string, string) {
-	ss := sentences(text)
-	if len(ss) == 0 {
-		return "", ""
-	}
-	out := ss[0]
-	if len(ss) > 1 && len(out)+len(ss[1]) < 200 {
-		out += " " + ss[1]
-	}
-	q := ""
-	if last := ss[len(ss)-1]; strings.HasSuffix(last, "?") {
-		q = clip(last, 200)
-	}
-	return clip(out, 240), q
-}
-
-// Limits of the Markdown section, so that a busy segment stays readable.
-const (
-	maxPrompts  = 6
-	maxFiles    = 15
-	maxRead     = 10
-	maxCommands = 12
-	maxErrors   = 8
-	maxOpen     = 6
-)
-
-func (a *analysis) markdown(head string) string {
-	var b strings.Builder
-	b.WriteString(head)
-	b.WriteString("\n")
-	section := func(name string, lines []string) {
-		if len(lines) == 0 {
-			return
-		}
-		b.WriteString("\n" + name + "\n")
-		for _, l := range lines {
-			b.WriteString("- " + l + "\n")
-		}
-	}
-
-	var req []string
-	for i, p := range a.prompts {
-		if i == maxPrompts {
-			req = append(req, fmt.Sprintf("… and %s", plural(len(a.prompts)-maxPrompts, "more prompt")))
-			break
-		}
-		req = append(req, clip(p, 240))
-	}
-	section("**Request**", req)
-	section("**Done**", a.done())
-
-	var changed []string
-	nChanged := 0
-	for _, f := range a.files {
-		if f.edits+f.writes == 0 {
-			continue
-		}
-		nChanged++
-		if len(changed) < maxFiles {
-			changed = append(changed, f.path+" ("+f.how()+")")
-		}
-	}
-	if nChanged > maxFiles {
-		changed = append(changed, fmt.Sprintf("… and %d more", nChanged-maxFiles))
-	}
-	if nChanged > 0 {
-		section(fmt.Sprintf("**Files changed** (%d)", nChanged), changed)
-	}
-
-	var read []string
-	for _, f := range a.files {
-		if f.reads > 0 && f.edits+f.writes == 0 {
-			read = append(read, f.path)
-		}
-	}
-	if len(read) > 0 {
-		line := strings.Join(read[:min(len(read), maxRead)], ", ")
-		if len(read) > maxRead {
-			line += fmt.Sprintf(", … and %d more", len(read)-maxRead)
-		}
-		fmt.Fprintf(&b, "\n**Files read** (%d): %s\n", len(read), line)
-	}
-
-	if cmds, nFailed := a.commands(); len(cmds) > 0 {
-		section(fmt.Sprintf("**Commands** (%d run, %d failed)", len(a.runs), nFailed), cmds)
-	}
-	section("**Errors & fixes**", a.errors())
-
-	var decisions, notes []string
-	for _, c := range a.items {
-		if c.Kind == Decision {
-			decisions = append(decisions, c.Title)
-		} else {
-			notes = append(notes, "("+string(c.Kind)+") "+c.Title)
-		}
-	}
-	section("**Decisions**", decisions)
-	section("**Notes**", notes)
-	section("**Open**", a.openPoints())
-	return b.String()
-}
-
 func (f *fileUse) how() string {
 	var parts []string
 	if f.writes > 0 {
@@ -405,50 +225,6 @@ func (f *fileUse) how() string {
 		parts = append(parts, fmt.Sprintf("edited ×%d", f.edits))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func (a *analysis) done() []string {
-	var out []string
-	for _, f := range a.fixes {
-		out = append(out, f.line())
-	}
-	// Each check's last state, if it passes now.
-	last := map[string]run{}
-	var order []string
-	for _, r := range a.runs {
-		if r.purpose != purposeTest && r.purpose != purposeBuild && r.purpose != purposeLint {
-			continue
-		}
-		if _, ok := last[r.key]; !ok {
-			order = append(order, r.key)
-		}
-		last[r.key] = r
-	}
-	fixed := map[string]bool{}
-	for _, f := range a.fixes {
-		fixed[f.key] = true
-	}
-	for _, k := range order {
-		r := last[k]
-		if r.failed || fixed[k] {
-			continue
-		}
-		verb := map[purpose]string{purposeTest: "passes", purposeBuild: "builds", purposeLint: "is clean"}[r.purpose]
-		line := code(k) + " " + verb
-		if r.purpose == purposeTest {
-			if o := testOutcome(r.output); o != "" {
-				line += " (" + o + ")"
-			}
-		}
-		out = append(out, line)
-	}
-	for _, c := range a.commits {
-		out = append(out, "Committed “"+c+"”")
-	}
-	if a.outcome != "" {
-		out = append(out, "Outcome: "+a.outcome)
-	}
-	return out
 }
 
 // line says what was fixed and how; the error itself is under "Errors &
@@ -567,30 +343,6 @@ func (a *analysis) errors() []string {
 	}
 	if len(out) > maxErrors {
 		out = append(out[:maxErrors], fmt.Sprintf("… and %d more", len(out)-maxErrors))
-	}
-	return out
-}
-
-func (a *analysis) openPoints() []string {
-	var out []string
-	for _, r := range a.failing {
-		line := code(clip(r.key, 100)) + " still fails"
-		if r.err != "" {
-			line += ": " + code(r.err)
-		}
-		out = append(out, line)
-	}
-	for _, o := range a.cand.open {
-		out = appendNew(out, o)
-	}
-	if a.question != "" {
-		out = appendNew(out, "Asked the user: "+a.question)
-	}
-	if a.pending != "" {
-		out = append(out, "Not yet answered: "+a.pending)
-	}
-	if len(out) > maxOpen {
-		out = append(out[:maxOpen], fmt.Sprintf("… and %d more", len(out)-maxOpen))
 	}
 	return out
 }

@@ -23,16 +23,22 @@ func answer(head string) string {
 **Request**
 - Fix the flaky TestClaimConcurrent.
 
-**Done**
+**Outcome**
 - Claims now rename the job file into processing/; the test passes 20 runs under -race.
+
+**Root causes**
+- Claim copied the job file and then deleted it, so two workers could both copy it.
+
+**Decisions**
+- Jobs are claimed by rename(2) — rename is atomic, so only one worker wins.
 
 **Errors & fixes**
 - ` + "`go test -race ./queue/`" + ` exit 1 (job claimed twice) → fixed in queue/claim.go.
 
 ` + "```json" + `
 {"items": [
-  {"kind": "decision", "title": "Jobs are claimed by rename(2)", "body": "Claim renames the job file into processing/ because rename is atomic: only one worker wins.", "importance": 0.9, "tags": ["queue", "concurrency"]},
-  {"kind": "fact", "title": "The job directory must be on one file system", "body": "rename(2) across file systems fails with EXDEV.", "importance": 0.6, "tags": ["queue"]}
+  {"kind": "decision", "subject": "job claiming", "title": "Jobs are claimed by rename(2)", "body": "Claim renames the job file into processing/ because rename is atomic: only one worker wins.", "importance": 0.9, "tags": ["queue", "concurrency"]},
+  {"kind": "fact", "subject": "job directory", "title": "The job directory must be on one file system", "body": "rename(2) across file systems fails with EXDEV.", "importance": 0.6, "tags": ["queue", "environment"]}
 ]}
 ` + "```\n"
 }
@@ -70,7 +76,8 @@ func anthropicServer(t *testing.T, respond func(n int, w http.ResponseWriter, r 
 		}
 		m := msgs[0].(map[string]any)
 		content, _ := m["content"].(string)
-		if m["role"] != "user" || !strings.Contains(content, "<transcript>") || !strings.Contains(content, bugfixHead) {
+		if m["role"] != "user" || !strings.Contains(content, "<transcript>") || !strings.Contains(content, bugfixHead) ||
+			!strings.Contains(content, "**Root causes**") || !strings.Contains(content, `"subject": "job queue"`) {
 			t.Errorf("message role %v, content:\n%s", m["role"], content)
 		}
 		if len(body) != 4 {
@@ -108,10 +115,11 @@ func TestAnthropic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Summary, bugfixHead+"\n\n**Request**") || strings.Contains(res.Summary, "```") {
+	if !strings.HasPrefix(res.Summary, bugfixHead+"\n\n**Request**") || strings.Contains(res.Summary, "```") || !strings.Contains(res.Summary, "\n**Root causes**\n- Claim copied") {
 		t.Errorf("summary:\n%s", res.Summary)
 	}
-	if len(res.Items) != 2 || res.Items[0].Kind != Decision || res.Items[0].Importance != 0.9 || res.Items[1].Tags[0] != "queue" {
+	if len(res.Items) != 2 || res.Items[0].Kind != Decision || res.Items[0].Importance != 0.9 || res.Items[1].Tags[0] != "queue" ||
+		res.Items[0].Subject != "job claiming" || res.Items[1].Subject != "job directory" {
 		t.Errorf("items %+v", res.Items)
 	}
 	if res.Usage != (Usage{2095, 503}) || res.Provider != "anthropic" || calls.Load() != 1 {
@@ -306,7 +314,7 @@ func TestOpenAI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Usage != (Usage{1873, 388}) || res.Provider != "openai" || len(res.Items) != 2 || !strings.HasPrefix(res.Summary, bugfixHead) {
+		if res.Usage != (Usage{1873, 388}) || res.Provider != "openai" || len(res.Items) != 2 || res.Items[1].Subject != "job directory" || !strings.HasPrefix(res.Summary, bugfixHead) {
 			t.Errorf("%+v", res)
 		}
 		if got := auth.Load().(string); got != tc.wantAuth {

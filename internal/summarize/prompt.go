@@ -46,24 +46,38 @@ continues it (for example when it fixes an error the summary lists as open, or c
 
 {{template "instructions" .}}`
 
-// instructions is the shared end of both prompts: the output format.
+// instructions is the shared end of both prompts: the output format,
+// the same sections the extractive summarizer writes.
 const instructions = `Answer with exactly two parts and nothing else.
 
 1. A Markdown section that starts with the line:
 {{.Heading}}
-followed by these parts, each a bold label and a short list, leaving out the empty ones:
-**Request** (what the user asked), **Done** (what was achieved), **Files changed**, **Commands** (with exit codes),
-**Errors & fixes** (each error and what fixed it), **Decisions** (with reasons), **Open** (what is unfinished).
-At most 300 words. No other headings.
+followed by these bold labels, in this order, each followed by "- " bullets, leaving out the empty ones:
+**Request** what the user asked (not slash commands, not "ok"/"thanks")
+**Outcome** what was achieved, or the state at the end (tests passing, fixed, shipped, blocked)
+**Root causes** why something failed, as found
+**Decisions** "<decision> — <reason>" when a reason was given
+**Rejected** alternatives considered and not taken, with why
+**Preferences** the user's preferences and standing instructions
+**Environment** commands, ports, hosts, services, paths, versions, env vars stated as facts
+**Open** what is still open at the end of this segment, including open items of the summary so far that
+this segment did not resolve; a question that was answered is not open
+**Files changed** (n), **Commands** (n run, m failed), **Errors & fixes** (each error and what fixed it)
+Every bullet is one or more whole sentences: never cut a sentence, never use "…". At most 350 words.
+No other headings.
 
 2. A fenced JSON block with the items worth remembering after this session:
 ` + "```json" + `
-{"items": [{"kind": "decision", "title": "…", "body": "…", "importance": 0.8, "tags": ["…"]}]}
+{"items": [{"kind": "decision", "subject": "job queue", "title": "…", "body": "…", "importance": 0.8, "tags": ["…"]}]}
 ` + "```" + `
-kind is one of decision, fact, pattern, preference. title is one line; body says why or how, in a few sentences;
-importance is 0 to 1 (0.9: shapes future work; 0.5: useful; 0.2: minor); tags are a few lowercase words.
-Write items as statements of fact ("The job queue uses PostgreSQL because …"), not as instructions.
-Use {"items": []} when nothing is worth keeping.`
+kind is one of decision, fact, pattern, preference. Root causes are facts tagged "root-cause"; environment
+facts are facts tagged "environment"; a rejected alternative goes into the body of its decision.
+subject is a short lower-case key naming what the item is about ("api port", "http router", "test command",
+"python version"): the same subject as an earlier item means this one replaces it.
+title is one clause of at most 90 characters; body gives the reason (and what was rejected), without
+repeating the title. importance is 0 to 1 (0.9: shapes future work; 0.5: useful; 0.2: minor); tags are a
+few lowercase words. Write items as statements of fact ("The job queue uses PostgreSQL because …"), not as
+instructions. Use {"items": []} when nothing is worth keeping.`
 
 var prompts = template.Must(template.Must(template.Must(
 	template.New("init").Parse(InitPrompt)).
@@ -187,9 +201,12 @@ func cut(s string, n int) string {
 // items of its JSON block. The block is the last fenced one (```json, or
 // ``` with an object or a list), or else a trailing {"items": …} object;
 // it holds {"items": [...]} or a bare list. Items of unknown kinds, and
-// items with neither title nor body, are dropped; importance is clamped to
-// 0..1 (a score out of 10 is scaled); tags may be a list or a
-// comma-separated string. An answer without a summary, without a block,
+// items with neither title nor body, are dropped; "root-cause" and
+// "environment" items are facts with that tag; titles are cut to one
+// clause and a body that repeats its title loses it; importance is
+// clamped to 0..1 (a score out of 10 is scaled); tags may be a list or a
+// comma-separated string; a missing subject is read from the title
+// (ClaimOf). All model providers share it. An answer without a summary, without a block,
 // or with a block that is not JSON is an error wrapping ErrInvalidOutput.
 func ParseLLMOutput(out string) (summary string, items []Candidate, err error) {
 	s := strings.TrimSpace(strings.ReplaceAll(out, "\r\n", "\n"))
@@ -283,6 +300,7 @@ type rawItem struct {
 	Content    string          `json:"content"`
 	Importance json.RawMessage `json:"importance"`
 	Tags       json.RawMessage `json:"tags"`
+	Subject    string          `json:"subject"`
 }
 
 func parseItems(block string) ([]Candidate, error) {
@@ -306,9 +324,9 @@ func parseItems(block string) ([]Candidate, error) {
 	}
 	items := []Candidate{}
 	for _, r := range raw {
-		k := itemKind(r.Kind)
+		k, tag := itemKind(r.Kind)
 		if k == "" {
-			k = itemKind(r.Type)
+			k, tag = itemKind(r.Type)
 		}
 		if k == "" {
 			continue
@@ -324,33 +342,50 @@ func parseItems(block string) ([]Candidate, error) {
 		if t == "" {
 			continue
 		}
-		if body == "" {
-			body = t
-		}
 		if t = title(t); t == "" {
 			continue // only punctuation
+		}
+		// The body says more than the title, or nothing.
+		if strings.HasPrefix(body, t) {
+			body = strings.TrimLeft(body[len(t):], ".:;,—- \n")
+		}
+		tags := itemTags(r.Tags)
+		if tag != "" {
+			tags = appendNew(tags, tag)
+		}
+		subject := strings.ToLower(strings.Join(strings.Fields(r.Subject), " "))
+		if subject == "" || len(subject) > 60 {
+			subject = ClaimOf(k, t).Subject
 		}
 		items = append(items, Candidate{
 			Kind:       k,
 			Title:      t,
 			Body:       body,
 			Importance: importance(r.Importance),
-			Tags:       itemTags(r.Tags),
+			Tags:       tags,
+			Subject:    subject,
 		})
 	}
 	return items, nil
 }
 
-func itemKind(s string) Kind {
+// itemKind reads a kind, and the tag a kind that is a kind of fact
+// implies ("root-cause", "environment").
+func itemKind(s string) (Kind, string) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	k = strings.TrimSuffix(k, "s")
+	k = strings.NewReplacer("_", "-", " ", "-").Replace(k)
 	switch Kind(k) {
 	case Decision, Fact, Pattern, Preference:
-		return Kind(k)
+		return Kind(k), ""
 	case "convention":
-		return Pattern
+		return Pattern, ""
+	case "root-cause", "rootcause", "cause":
+		return Fact, "root-cause"
+	case "environment", "env", "environment-fact":
+		return Fact, "environment"
 	}
-	return ""
+	return "", ""
 }
 
 // importance reads a number or a numeric string; missing or unreadable is

@@ -18,19 +18,31 @@ func TestParseLLMOutput(t *testing.T) {
 			name:    "fenced json",
 			out:     sum + "\n\n```json\n{\"items\": [{\"kind\": \"fact\", \"title\": \"The API listens on port 8080\", \"body\": \"Set in cmd/api/main.go.\", \"importance\": 0.6, \"tags\": [\"API\", \"ports\"]}]}\n```\n",
 			summary: sum,
-			items:   []Candidate{{Kind: Fact, Title: "The API listens on port 8080", Body: "Set in cmd/api/main.go.", Importance: 0.6, Tags: []string{"api", "ports"}}},
+			items:   []Candidate{{Kind: Fact, Title: "The API listens on port 8080", Body: "Set in cmd/api/main.go.", Importance: 0.6, Tags: []string{"api", "ports"}, Subject: "api port"}},
 		},
 		{
 			name:    "whole answer fenced, code inside the summary, lenient fields",
 			out:     "```markdown\n" + sum + "\n\n```bash\ngo test ./...\n```\n\n```json\n[{\"type\": \"Decisions\", \"content\": \"Use rename(2) for claims\", \"importance\": \"8\", \"tags\": \"queue, fs\"}]\n```\n```",
 			summary: sum + "\n\n```bash\ngo test ./...\n```",
-			items:   []Candidate{{Kind: Decision, Title: "Use rename(2) for claims", Body: "Use rename(2) for claims", Importance: 0.8, Tags: []string{"queue", "fs"}}},
+			items:   []Candidate{{Kind: Decision, Title: "Use rename(2) for claims", Body: "", Importance: 0.8, Tags: []string{"queue", "fs"}, Subject: "claims"}},
 		},
 		{
 			name:    "bare trailing object, unknown kinds dropped, importance clamped",
 			out:     sum + "\n\n{\"items\": [{\"kind\": \"todo\", \"title\": \"x\"}, {\"kind\": \"preference\", \"title\": \"Tabs, not spaces\", \"importance\": 42}, {\"kind\": \"pattern\"}]}",
 			summary: sum,
-			items:   []Candidate{{Kind: Preference, Title: "Tabs, not spaces", Body: "Tabs, not spaces", Importance: 1}},
+			items:   []Candidate{{Kind: Preference, Title: "Tabs, not spaces", Body: "", Importance: 1, Subject: "tabs spaces"}},
+		},
+		{
+			name: "the contract's kinds, subjects, long titles",
+			out: sum + "\n```json\n" + `{"items": [
+  {"kind": "root_cause", "subject": "Token Expiry", "title": "The bug was that minutes were multiplied by time.Hour", "body": "The bug was that minutes were multiplied by time.Hour. Fixed in auth/token.go.", "importance": 0.7},
+  {"kind": "environment", "title": "Staging runs on https://staging.acme.dev behind the corporate VPN, reachable only from the office network or the bastion host", "importance": 0.5}
+]}` + "\n```",
+			summary: sum,
+			items: []Candidate{
+				{Kind: Fact, Title: "The bug was that minutes were multiplied by time.Hour", Body: "Fixed in auth/token.go.", Importance: 0.7, Tags: []string{"root-cause"}, Subject: "token expiry"},
+				{Kind: Fact, Title: "Staging runs on https://staging.acme.dev behind the corporate VPN", Body: "", Importance: 0.5, Tags: []string{"environment"}, Subject: "staging url"},
+			},
 		},
 		{
 			name:    "no items",
@@ -64,7 +76,7 @@ func TestParseLLMOutput(t *testing.T) {
 			}
 			for i := range items {
 				g, w := items[i], tc.items[i]
-				if g.Kind != w.Kind || g.Title != w.Title || g.Body != w.Body || g.Importance != w.Importance || strings.Join(g.Tags, ",") != strings.Join(w.Tags, ",") {
+				if g.Kind != w.Kind || g.Title != w.Title || g.Body != w.Body || g.Importance != w.Importance || strings.Join(g.Tags, ",") != strings.Join(w.Tags, ",") || g.Subject != w.Subject {
 					t.Errorf("item %d: %+v, want %+v", i, g, w)
 				}
 			}
@@ -95,7 +107,7 @@ func FuzzParseLLMOutput(f *testing.F) {
 			default:
 				t.Fatalf("kind %q", it.Kind)
 			}
-			if it.Importance < 0 || it.Importance > 1 || it.Title == "" || it.Body == "" || strings.Contains(it.Title, "\n") {
+			if it.Importance < 0 || it.Importance > 1 || it.Title == "" || len(it.Title) > maxTitle || strings.Contains(it.Title, "\n") || strings.Contains(it.Title, "…") {
 				t.Fatalf("item %+v", it)
 			}
 		}

@@ -83,6 +83,11 @@ type Candidate struct {
 	Body       string   `json:"body"`
 	Importance float64  `json:"importance"`
 	Tags       []string `json:"tags,omitempty"`
+	// Subject is a short normalized key naming what the item is about
+	// ("api port", "http router", "test command"): consolidation replaces
+	// an older item about the same subject whose value changed. See
+	// ClaimOf.
+	Subject string `json:"subject,omitempty"`
 }
 
 // Usage counts the tokens a provider spent on one summary.

@@ -88,45 +88,6 @@ func TestCommitMessage(t *testing.T) {
 	}
 }
 
-func TestSentences(t *testing.T) {
-	in := "## Plan\n\nWe'll use rename(2), e.g. for claims. It is atomic! Is it? Yes.\n\n```go\nx := 1. Not prose.\n```\n- Keep `a.b. C` whole.\n| table | row |\n1. Numbered item here"
-	want := []string{"Plan", "We'll use rename(2), e.g. for claims.", "It is atomic!", "Is it?", "Yes.", "Keep `a.b. C` whole.", "Numbered item here"}
-	if got := sentences(in); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("sentences:\n%q\nwant\n%q", got, want)
-	}
-}
-
-func TestCandidates(t *testing.T) {
-	for _, tc := range []struct {
-		role Role
-		text string
-		kind Kind // "" means none
-	}{
-		{Assistant, "We'll use PostgreSQL for the queue because it gives us transactions.", Decision},
-		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
-		{Assistant, "Use a rename instead of a copy so that the claim is atomic.", Decision},
-		{User, "Make Lookup return a bool instead of an error.", Decision},
-		{User, "Never push directly to main.", Preference},
-		{User, "Don't run the slow tests for now.", Preference},
-		{Assistant, "The API server listens on port 8080 (see cmd/api/main.go).", Fact},
-		{Assistant, "The API server might listen on port 8080.", ""},
-		{Assistant, "Let me check which port the server listens on 8080 first.", ""},
-		{Assistant, "By convention every handler returns an *apiError.", Pattern},
-		{User, "In this repo we use table-driven tests.", Pattern},
-		{Assistant, "The build passes now.", ""},
-	} {
-		var c candidates
-		c.fromText(tc.role, tc.text)
-		got := Kind("")
-		if len(c.list) > 0 {
-			got = c.list[0].Kind
-		}
-		if got != tc.kind {
-			t.Errorf("%s %q: kind %q, want %q", tc.role, tc.text, got, tc.kind)
-		}
-	}
-}
-
 // FuzzExtractive: any turns summarise without panicking, to a section that
 // starts with its heading, the same way twice.
 func FuzzExtractive(f *testing.F) {

@@ -1,0 +1,197 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/transcript"
+)
+
+// git runs git in the memory's repository.
+func git(t *testing.T, m *memory.Memory, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", m.Dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// TestConsolidateSupersedes stores a first statement, then a later one,
+// as two captures, and checks what core memory holds: a later statement
+// about the same subject with another value replaces the first (which git
+// keeps), the same thing said again confirms it, and a statement about
+// something else leaves it alone.
+func TestConsolidateSupersedes(t *testing.T) {
+	dec, fact, pref := summarize.Decision, summarize.Fact, summarize.Preference
+	for _, tc := range []struct {
+		name          string
+		kind          summarize.Kind
+		first, second string // titles, as the summarizer writes them
+		body2         string
+		subj1, subj2  string // "" lets consolidation read them from the titles
+		want          string // superseded, confirmed, added
+	}{
+		{name: "port moved", kind: fact, first: "The API listens on port 8080", second: "The API now listens on 8081", want: "superseded"},
+		{name: "port moved, said as a move", kind: fact, first: "The API server listens on port 8080",
+			second: "We moved the API server to port 9090 because 8080 clashed with the admin UI", want: "superseded"},
+		{name: "version bumped", kind: fact, first: "We're on Python 3.11", second: "Bumped Python to 3.12 in the Dockerfile", want: "superseded"},
+		{name: "library switched", kind: dec, first: "Let's go with chi for the HTTP router", second: "Switched the HTTP router from chi to gorilla/mux", want: "superseded"},
+		{name: "router chosen again differently", kind: dec, first: "Use chi as the router", second: "Use gorilla/mux as the router", want: "superseded"},
+		{name: "decision reversed", kind: dec, first: "We'll use Redis for pub/sub between the API and the workers",
+			second: "We're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", want: "superseded"},
+		{name: "test command changed", kind: fact, first: "Tests are run with `make test`", second: "Run the tests with `just test` now", want: "superseded"},
+		{name: "url moved", kind: fact, first: "Staging lives at https://staging.acme.dev", second: "Staging is now at https://stage.acme.io", want: "superseded"},
+		{name: "subjects given by the summarizer", kind: fact, first: "Jobs are claimed with advisory locks", second: "Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED",
+			subj1: "job claiming", subj2: "job claiming", want: "superseded"},
+		{name: "bucket moved", kind: fact, first: "The raw bucket is gs://acme-raw", second: "heads up: the raw bucket is now gs://acme-raw-v2, the old one is read-only", want: "superseded"},
+		{name: "default branch renamed", kind: fact, first: "The default branch is master", second: "The default branch is main now, not master", want: "superseded"},
+		{name: "Airflow upgraded", kind: fact, first: "Airflow is on 2.7.3 in prod", second: "We upgraded Airflow to 2.9.1", want: "superseded"},
+		{name: "same port said again", kind: fact, first: "The API listens on port 8080", second: "The API listens on port 8080", want: "confirmed"},
+		{name: "same decision reworded", kind: dec, first: "Use PostgreSQL for the job queue", second: "Using PostgreSQL for the job queues", want: "confirmed"},
+
+		// Near misses: other subjects, however alike the wording.
+		{name: "two services, two ports", kind: fact, first: "The API listens on port 8080", second: "The admin UI listens on port 3000", want: "added"},
+		{name: "same port, other service", kind: fact, first: "The API listens on port 8080", second: "The web app listens on port 8080", want: "added"},
+		{name: "a service's test command changed", kind: fact, first: "The billing service is in services/billing and its tests run with `make test-billing`",
+			second: "Billing tests now run with `just test billing`", want: "superseded"},
+		{name: "one service and its metrics endpoint", kind: fact, first: "The API listens on port 8080", second: "The API's metrics endpoint listens on 9100", want: "added"},
+		{name: "two services' test commands", kind: fact, first: "Billing tests run with `make test-billing`", second: "Frontend tests run with `pnpm test`", want: "added"},
+		{name: "two databases", kind: fact, first: "Postgres runs on localhost:5433", second: "Redis runs on localhost:6379", want: "added"},
+		{name: "two versions of two tools", kind: fact, first: "We're on Python 3.12", second: "Node 20.11 is required for the frontend build", want: "added"},
+		{name: "test and lint commands", kind: fact, first: "Tests are run with `make test`", second: "Lint with `make lint` before pushing", want: "added"},
+		{name: "two decisions on two subjects", kind: dec, first: "Use chi for the HTTP router", second: "Use sqlc for database access", want: "added"},
+		{name: "dropping something else", kind: dec, first: "We'll use Redis for pub/sub", second: "We're dropping Celery in favour of RQ for background jobs", want: "added"},
+		{name: "two buckets", kind: fact, first: "The raw bucket is gs://acme-raw", second: "Curated data lands in gs://acme-curated", want: "added"},
+		{name: "two tools' versions", kind: fact, first: "Airflow is on 2.9.1 in prod", second: "dbt is pinned to 1.7.4", want: "added"},
+		{name: "two preferences", kind: pref, first: "Never push directly to main", second: "Keep commit messages under 72 characters", want: "added"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testMemory(t)
+			ctx := context.Background()
+			capture := func(session, key string, c summarize.Candidate) *CaptureResult {
+				t.Helper()
+				res, err := Capture(ctx, m, Batch{Session: session, Key: key, Final: true, Trigger: "stop",
+					Events:     []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "work on it"}},
+					Summarizer: fixed{c}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Items) != 1 {
+					t.Fatalf("items %+v", res.Items)
+				}
+				return res
+			}
+			first := capture("s1", "k1", summarize.Candidate{Kind: tc.kind, Title: tc.first, Importance: 0.7, Subject: tc.subj1}).Items[0]
+			second := capture("s2", "k2", summarize.Candidate{Kind: tc.kind, Title: tc.second, Body: tc.body2, Importance: 0.6, Subject: tc.subj2}).Items[0]
+			if second.Action != tc.want {
+				t.Fatalf("%q then %q: %s, want %s", tc.first, tc.second, second.Action, tc.want)
+			}
+			tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+			hist := git(t, m, "log", "--format=", "--name-only", "HEAD")
+			switch tc.want {
+			case "superseded":
+				if strings.Contains(tree, first.Path) || !strings.Contains(hist, first.Path) {
+					t.Errorf("old item %s: in the tree %t, in history %t", first.Path, strings.Contains(tree, first.Path), strings.Contains(hist, first.Path))
+				}
+				data := git(t, m, "show", "HEAD:"+second.Path)
+				if !strings.Contains(data, model.KeySupersedes+": "+first.ID) || second.Supersedes != first.ID {
+					t.Errorf("new item does not record what it supersedes:\n%s", data)
+				}
+			case "confirmed":
+				if second.ID != first.ID || !strings.Contains(tree, first.Path) {
+					t.Errorf("confirmed %+v, first %+v", second, first)
+				}
+			case "added":
+				if !strings.Contains(tree, first.Path) || !strings.Contains(tree, second.Path) {
+					t.Errorf("both items should be in the tree:\n%s", tree)
+				}
+			}
+		})
+	}
+}
+
+// TestConsolidateKeepsSubject: items remember their subject, so that a
+// later statement worded quite differently still finds them.
+func TestConsolidateKeepsSubject(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	var ids []string
+	for i, c := range []summarize.Candidate{
+		{Kind: summarize.Decision, Title: "Claim jobs with advisory locks", Subject: "job claiming"},
+		{Kind: summarize.Decision, Title: "Workers take jobs with SKIP LOCKED", Subject: "job claiming"},
+	} {
+		res, err := Capture(ctx, m, Batch{Session: fmt.Sprint("s", i), Key: fmt.Sprint("k", i), Final: true, Trigger: "stop",
+			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed{c}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Items[0].ID)
+		data := readRepo(t, m, res.Items[0].Path)
+		if !strings.Contains(data, "subject: job claiming") {
+			t.Errorf("item without its subject:\n%s", data)
+		}
+	}
+	items, _, err := m.List(ctx, memory.Filter{Kind: model.Decision})
+	if err != nil || len(items) != 1 || items[0].Item.ID != ids[1] {
+		t.Errorf("decisions: %d, %v", len(items), err)
+	}
+}
+
+// TestConsolidateFromSessions: two sessions summarised by the built-in
+// summarizer; what the second one changes (a port, a decision) replaces
+// what the first one said, and what it does not touch stays.
+func TestConsolidateFromSessions(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	session := func(id string, said ...string) []model.ItemChange {
+		t.Helper()
+		var evs []transcript.Event
+		for i, s := range said {
+			k := transcript.KindAssistantText
+			if i%2 == 0 {
+				k = transcript.KindUserPrompt
+			}
+			evs = append(evs, transcript.Event{Kind: k, Text: s})
+		}
+		res, err := Capture(ctx, m, Batch{Session: id, Key: id, Final: true, Trigger: "stop", Events: evs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Items
+	}
+	session("s1",
+		"Set up the notifier. The API listens on port 8080 and the admin UI on port 3000.",
+		"Done. We'll use Redis for pub/sub between the API and the workers, because it is already deployed.")
+	changes := session("s2",
+		"8080 clashes with the new proxy, so the API now listens on 8081.",
+		"Updated the config. We're dropping Redis after all: Postgres LISTEN/NOTIFY is enough for this volume.")
+	superseded := 0
+	for _, c := range changes {
+		if c.Action == "superseded" {
+			superseded++
+		}
+	}
+	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+	var current []string
+	for _, p := range strings.Split(tree, "\n") {
+		if strings.HasPrefix(p, "core/") {
+			current = append(current, p)
+		}
+	}
+	all := strings.Join(current, "\n")
+	var titles []string
+	for _, c := range changes {
+		titles = append(titles, c.Title)
+	}
+	if superseded != 2 || len(current) != 3 || strings.Contains(all, "api-listens-on-port-8080") || strings.Contains(all, "use-redis") ||
+		!strings.Contains(strings.Join(titles, "\n"), "listens on 8081") || !strings.Contains(all, "admin-ui-on-port-3000") {
+		t.Errorf("changes %+v\ncore items:\n%s", changes, all)
+	}
+}

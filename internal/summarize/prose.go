@@ -1,0 +1,592 @@
+package summarize
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+type analysis struct {
+	turns      []Turn
+	files      []*fileUse
+	byPath     map[string]*fileUse
+	runs       []run
+	fixes      []fix
+	failing    []run // last failure of commands that never succeeded after it
+	toolErrors []string
+	commits    []string
+
+	requests   []string
+	outcomes   []string
+	rootCauses []string
+	decisions  []string
+	rejected   []string
+	prefs      []string
+	env        []string
+	open       []openItem
+	said       []said // statements that something was done, for open items resolved later
+	question   string // the agent's closing question, unanswered
+	pending    string // the last prompt, not yet answered
+	cand       []Candidate
+	seen       map[string]bool
+	items      []Candidate
+}
+
+// said is a statement that something was done, where it was made, and
+// its words (stemmed).
+type said struct {
+	turn  int
+	words map[string]bool
+}
+
+// openItem is work left, and where it was stated.
+type openItem struct {
+	turn int
+	text string
+}
+
+func analyze(turns []Turn) *analysis {
+	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	lastPrompt, lastReply := -1, -1
+	finals := map[int]int{} // prompt turn → its last assistant text
+	for i, t := range turns {
+		switch t.Role {
+		case User:
+			p := strings.TrimSpace(t.Text)
+			if isChitchat(p) {
+				continue
+			}
+			lastPrompt = i
+			a.requests = append(a.requests, request(p))
+			a.prose(User, i, p)
+		case Assistant:
+			if strings.TrimSpace(t.Text) == "" {
+				continue
+			}
+			lastReply = i
+			if lastPrompt >= 0 {
+				finals[lastPrompt] = i
+			} else {
+				finals[-1] = i
+			}
+			a.prose(Assistant, i, t.Text)
+		case Tool:
+			lastReply = max(lastReply, i)
+			a.tool(i, t)
+		}
+	}
+	// What each prompt came to: the first sentences of the agent's last
+	// message in answer to it.
+	for _, p := range sortedKeys(finals) {
+		if o := outcome(turns[finals[p]].Text); o != "" {
+			a.outcomes = appendNew(a.outcomes, o)
+		}
+	}
+	if lastReply >= 0 && turns[lastReply].Role == Assistant && lastReply > lastPrompt {
+		a.question = closingQuestion(turns[lastReply].Text)
+	}
+	if lastPrompt >= 0 && lastPrompt > lastReply {
+		a.pending = upTo(turns[lastPrompt].Text, 200)
+	}
+	a.resolve()
+	a.items = capped(a.cand)
+	return a
+}
+
+func sortedKeys(m map[int]int) []int {
+	var keys []int
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// request is a prompt as a bullet: its first sentences of prose (pasted
+// code and logs left out), whole.
+func request(p string) string {
+	ss := sentences(p)
+	if len(ss) == 0 {
+		return upTo(p, 300)
+	}
+	return upTo(strings.Join(ss, " "), 300)
+}
+
+// outcome is the first sentences of a final message that say something:
+// not a bare "Done." and not the agent announcing its next step.
+func outcome(text string) string {
+	var keep []string
+	for _, s := range sentences(text) {
+		if len(s) < 16 && len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") {
+			continue
+		}
+		keep = append(keep, s)
+		if len(keep) == 2 {
+			break
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return upTo(strings.Join(keep, " "), 300)
+}
+
+// closingQuestion is the last sentence of a message when it asks the user
+// something.
+func closingQuestion(text string) string {
+	ss := sentences(text)
+	if len(ss) == 0 {
+		return ""
+	}
+	if last := ss[len(ss)-1]; strings.HasSuffix(last, "?") {
+		return upTo(last, 200)
+	}
+	return ""
+}
+
+// actionLine is a line of the agent's report of what it did ("Changed X
+// to …"): an outcome, not a standing fact.
+var actionLine = regexp.MustCompile(`(?i)^(changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
+
+// prose sorts the statements of a prompt or an agent message by kind.
+func (a *analysis) prose(role Role, turn int, text string) {
+	ss := sentences(strings.ReplaceAll(text, "’", "'"))
+	causeNext := false
+	for i, s := range ss {
+		announced := causeNext
+		causeNext = role == Assistant && causeIntro.MatchString(s)
+		if len(s) < 10 || len(s) > 600 {
+			continue
+		}
+		if doneCue.MatchString(s) && !openCue.MatchString(s) {
+			ws := map[string]bool{}
+			for _, w := range contentWords(s) {
+				ws[stemWord(w)] = true
+			}
+			a.said = append(a.said, said{turn, ws})
+		}
+		next := ""
+		if i+1 < len(ss) {
+			next = ss[i+1]
+		}
+		question := strings.HasSuffix(s, "?")
+		hedged := hedge.MatchString(s)
+		narration := role == Assistant && narrate.MatchString(s)
+		action := role == Assistant && actionLine.MatchString(s)
+		if narration && !openCue.MatchString(s) {
+			continue
+		}
+		kind := ""
+		switch {
+		case role == User && question && prefAsk.MatchString(s):
+			kind = "pref"
+			a.addPreference(Preference, s, next)
+		case question || narration:
+		case (rootCause.MatchString(s) || announced) && !hedged:
+			kind = "root"
+			a.addRootCause(role, s, next)
+		case role == User && convention.MatchString(s):
+			kind = "pref"
+			a.addPreference(Pattern, s, next)
+		case role == User && preference(s) > 0 && !decisionByWe(s):
+			kind = "pref"
+			a.addPreference(Preference, s, next)
+		case !hedged && !action && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
+			kind = "decision"
+			a.addDecision(role, s, next)
+		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
+			kind = "rejected"
+			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
+		}
+		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
+		if !question && !narration && !hedged && kind != "root" && kind != "pref" && envCue.MatchString(s) && envValue.MatchString(s) &&
+			(!action && kind != "decision" || valueChange) {
+			a.addEnv(role, s)
+		}
+		if openCue.MatchString(s) && !question && kind != "root" {
+			a.open = append(a.open, openItem{turn, upTo(trimLead(s), 240)})
+		}
+	}
+}
+
+// fineChoice: a thing named as good enough ("plain database/sql is
+// fine"), not a pronoun ("that is fine").
+func fineChoice(s string) bool {
+	m := fineRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	switch strings.ToLower(strings.Fields(m[1])[0]) {
+	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
+		return false
+	}
+	return true
+}
+
+// decisionByWe tells a user's decision ("let's use X", "we'll go with
+// Y") from a standing instruction.
+var weDecide = regexp.MustCompile(`(?i)^(ok,? |so,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should)|we're (dropping|switching|going|moving|keeping)|go with|switch to)\b`)
+
+func decisionByWe(s string) bool {
+	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
+}
+
+func (a *analysis) add(c Candidate) {
+	key := string(c.Kind) + ":" + normalize(c.Title)
+	if a.seen[key] || c.Title == "" {
+		return
+	}
+	a.seen[key] = true
+	c.Importance = round2(clamp(c.Importance, 0, 0.95))
+	a.cand = append(a.cand, c)
+}
+
+// splitReason splits a statement into what it says and why: at the first
+// reason cue in it, or else into itself and the next sentence when that
+// one gives the reason.
+func splitReason(s, next string) (what, why string) {
+	if i := reasonCue.FindStringIndex(s); i != nil && i[0] > 8 {
+		return strings.TrimRight(strings.TrimSpace(s[:i[0]]), ",;:—- "), strings.TrimSpace(s[i[0]:])
+	}
+	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && (reasonStart.MatchString(next) || reasonCue.MatchString(next) && !decisionCue.MatchString(next)) {
+		return strings.TrimRight(s, "."), next
+	}
+	return strings.TrimRight(s, "."), ""
+}
+
+func (a *analysis) addDecision(role Role, s, next string) {
+	what, why := splitReason(s, next)
+	bullet := trimLead(what)
+	if why != "" {
+		bullet += " — " + why
+	} else if !strings.HasSuffix(bullet, ".") && !strings.HasSuffix(bullet, "!") {
+		bullet += "."
+	}
+	a.decisions = appendNew(a.decisions, upTo(bullet, 360))
+	imp := impDecision
+	if why != "" {
+		imp += impDecisionWhy
+	}
+	if role == User {
+		imp += impDecisionUser
+	}
+	claim := ClaimOf(Decision, what)
+	t := decisionTitle(what)
+	body := bodyFor(t, s, why)
+	if alt := alternative(what); alt != "" {
+		imp += impDecisionVs
+		choice := strings.TrimRight(decisionTitle(strings.TrimSpace(dropRE.ReplaceAllString(what, ""))), ".")
+		line := capitalize(alt) + " — passed over for: " + choice
+		if why != "" {
+			line += " (" + strings.TrimRight(why, ".") + ")"
+		}
+		a.rejected = appendNew(a.rejected, upTo(line+".", 300))
+		// The body carries what was turned down, unless it is the title's
+		// own "instead of …".
+		if !strings.Contains(strings.ToLower(t), strings.ToLower(alt)) {
+			body = strings.TrimSpace(body + " Rejected: " + alt + ".")
+		}
+	}
+	a.add(Candidate{Kind: Decision, Title: t, Body: body, Importance: imp, Tags: tagsOf(s), Subject: claim.Subject})
+}
+
+// alternative is what a decision turned down, as it says it: "Redis" in
+// "we're dropping Redis after all", "copying it" in "rename instead of
+// copying it".
+func alternative(what string) string {
+	m := dropRE.FindStringSubmatch(what)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(cutAtPrep(m[2]))
+}
+
+// decisionTitle is a decision clause without the talk around it: "let's
+// go with chi for routing" → "Go with chi for routing".
+var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just)|i'll|i will)\s+)`)
+
+func decisionTitle(what string) string {
+	// "The tests were flaky; let's use a fake clock": the clause that
+	// decides.
+	if cs := clauses(what); len(cs) > 1 {
+		for _, c := range cs {
+			if decisionCue.MatchString(c) || decisionWeak.MatchString(c) {
+				what = c
+				break
+			}
+		}
+	}
+	// "For the recompute job: let's use …": the decision is after the
+	// topic.
+	if i := strings.Index(what, ": "); i > 0 && !decisionCue.MatchString(what[:i]) && decisionCue.MatchString(what[i+2:]) {
+		what = what[i+2:]
+	}
+	t := trimLead(what)
+	if u := weLead.ReplaceAllString(t, ""); len(u) >= 8 {
+		t = capitalize(u)
+	}
+	return title(t)
+}
+
+// bodyFor is an item's body: the reason and what else the statement
+// says, never the title again.
+func bodyFor(t, s, why string) string {
+	if why != "" {
+		return capitalize(why)
+	}
+	in := map[string]bool{}
+	for _, w := range contentWords(t) {
+		in[w] = true
+	}
+	for _, w := range contentWords(s) {
+		if !in[w] {
+			return s
+		}
+	}
+	return ""
+}
+
+// fixFollows marks a sentence that goes on from a root cause to its fix.
+var fixFollows = regexp.MustCompile(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
+
+func (a *analysis) addRootCause(role Role, s, next string) {
+	line := trimLead(s)
+	body := ""
+	// The sentence after a root cause often says how it was fixed.
+	if next != "" && !strings.HasSuffix(next, "?") && !narrate.MatchString(next) && len(next) < 300 &&
+		fixFollows.MatchString(next) {
+		line += " " + next
+		body = next
+	}
+	a.rootCauses = appendNew(a.rootCauses, upTo(line, 400))
+	imp := impRootCause
+	if role == User {
+		imp += 0.05
+	}
+	t := title(trimLead(s))
+	if body == "" {
+		body = bodyFor(t, s, "")
+	}
+	subject := strings.Join(firstWords(contentWords(rootCause.ReplaceAllString(s, " ")), 3), " ")
+	a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"root-cause"}, tagsOf(s)...), Subject: subject})
+}
+
+func (a *analysis) addPreference(k Kind, s, next string) {
+	imp := max(preference(s), impPrefStated)
+	a.prefs = appendNew(a.prefs, upTo(trimLead(s), 240))
+	if oneOff.MatchString(s) {
+		return // an instruction for this task, not a standing one
+	}
+	what, why := splitReason(s, next)
+	t := title(trimLead(what))
+	a.add(Candidate{Kind: k, Title: t, Body: bodyFor(t, s, why), Importance: imp, Tags: tagsOf(s), Subject: ClaimOf(k, what).Subject})
+}
+
+func (a *analysis) addEnv(role Role, s string) {
+	a.env = appendNew(a.env, upTo(trimLead(s), 240))
+	imp := impFact
+	if concrete.MatchString(s) {
+		imp += 0.05
+	}
+	if role == User {
+		imp += impFactUser
+	}
+	// "The API listens on 8080 and the admin UI on 3000" is two facts:
+	// either may change alone.
+	parts := conjuncts(s)
+	for _, p := range parts {
+		t := title(trimLead(p))
+		body := ""
+		if len(parts) > 1 {
+			body = s
+		} else {
+			body = bodyFor(t, s, "")
+		}
+		a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"environment"}, tagsOf(p)...), Subject: ClaimOf(Fact, p).Subject})
+	}
+}
+
+var conjunction = regexp.MustCompile(`(,? and |; |, )`)
+
+// conjuncts splits a sentence at "and", commas and semicolons into parts
+// that each hold a value of their own (a port, a path, a version, …);
+// a part without one stays with the part before it.
+func conjuncts(s string) []string {
+	if strings.Count(s, "`")%2 != 0 {
+		return []string{s}
+	}
+	var parts []string
+	last := 0
+	for _, m := range conjunction.FindAllStringIndex(s, -1) {
+		if strings.Count(s[:m[0]], "`")%2 != 0 {
+			continue // inside code
+		}
+		parts = append(parts, s[last:m[0]])
+		last = m[1]
+	}
+	parts = append(parts, s[last:])
+	var out []string
+	for _, p := range parts {
+		p = strings.TrimRight(strings.TrimSpace(p), ".")
+		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1])) {
+			out[len(out)-1] += " and " + p
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) < 2 {
+		return []string{s}
+	}
+	return out
+}
+
+// trimLead removes lead-in words ("OK, so", "Decision:") and capitalises.
+func trimLead(s string) string {
+	t := leadIn.ReplaceAllString(s, "")
+	if len(t) < 8 {
+		return s
+	}
+	return capitalize(t)
+}
+
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || r == '`' {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// openPoints are the items left open at the end of the segment: those
+// carried from the summary so far and those stated here, less those
+// resolved later in the segment; commands that still fail; the agent's
+// closing question; the last prompt if nothing answered it.
+func (a *analysis) openPoints() []string {
+	var out []string
+	for _, r := range a.failing {
+		line := code(clip(r.key, 100)) + " still fails"
+		if r.err != "" {
+			line += ": " + code(r.err)
+		}
+		out = appendNew(out, line)
+	}
+	for _, o := range a.open {
+		if !a.resolvedAfter(o.turn, o.text) {
+			out = appendNew(out, o.text)
+		}
+	}
+	if a.question != "" {
+		out = appendNew(out, "Asked the user: "+a.question)
+	}
+	if a.pending != "" {
+		out = appendNew(out, "Not yet answered: "+a.pending)
+	}
+	return out
+}
+
+// resolvedAfter reports whether a statement after turn says that the
+// open item was done: it names two of the item's content words (or all,
+// when it has fewer) and a word of completion.
+func (a *analysis) resolvedAfter(turn int, item string) bool {
+	words := contentWords(item)
+	need := min(2, len(words))
+	if need == 0 {
+		return false
+	}
+	for _, s := range a.said {
+		if s.turn <= turn {
+			continue
+		}
+		have := 0
+		for _, w := range words {
+			if s.words[stemWord(w)] {
+				have++
+			}
+		}
+		if have >= need {
+			return true
+		}
+	}
+	return false
+}
+
+// stemWord drops common English endings, enough for "tests" to meet
+// "test" and "routing" to meet "route".
+func stemWord(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "s", "er"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) && !strings.HasSuffix(w, "ss") {
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	return w
+}
+
+// carry adds the open items of the summary so far (the **Open** list of
+// its last section) that this segment did not resolve. A prompt "not yet
+// answered" there is answered by any reply here; a command that "still
+// fails" there is resolved when it succeeds here.
+func (a *analysis) carry(prev string) {
+	items := lastOpen(prev)
+	if len(items) == 0 {
+		return
+	}
+	replied := false
+	ok := map[string]bool{}
+	for _, t := range a.turns {
+		if t.Role == Assistant && strings.TrimSpace(t.Text) != "" || t.Role == Tool {
+			replied = true
+		}
+	}
+	for _, r := range a.runs {
+		if !r.failed {
+			ok[r.key] = true
+		}
+	}
+	var carried []openItem
+	for _, it := range items {
+		switch {
+		case strings.HasPrefix(it, "Not yet answered: ") || strings.HasPrefix(it, "Asked the user: "):
+			if replied || len(a.requests) > 0 {
+				continue
+			}
+		case strings.Contains(it, " still fails"):
+			if k := strings.Trim(it[:strings.Index(it, " still fails")], "`"); ok[k] {
+				continue
+			}
+		}
+		if a.resolvedAfter(-1, it) {
+			continue
+		}
+		carried = append(carried, openItem{-1, it})
+	}
+	a.open = append(carried, a.open...)
+}
+
+// lastOpen reads the bullets under the last **Open** heading of the last
+// segment of a summary.
+func lastOpen(sum string) []string {
+	i := strings.LastIndex(sum, "\n## Segment ")
+	if i < 0 {
+		if !strings.HasPrefix(sum, "## Segment ") {
+			return nil
+		}
+		i = 0
+	}
+	var out []string
+	in := false
+	for _, l := range strings.Split(sum[i:], "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "**"):
+			in = strings.HasPrefix(l, "**Open")
+		case in && strings.HasPrefix(l, "- "):
+			out = append(out, strings.TrimSpace(l[2:]))
+		}
+	}
+	return out
+}

@@ -1,0 +1,297 @@
+package summarize
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSentences(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"## Plan\n\nWe'll use rename(2), e.g. for claims. It is atomic! Is it? Yes.\n\n```go\nx := 1. Not prose.\n```\n- Keep `a.b. C` whole.\n| table | row |\n1. Numbered item here",
+			[]string{"Plan", "We'll use rename(2), e.g. for claims.", "It is atomic!", "Is it?", "Yes.", "Keep `a.b. C` whole.", "Numbered item here"}},
+		{"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers poll every 2.5 seconds.",
+			[]string{"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "Workers poll every 2.5 seconds."}},
+		{"We bumped to v1.2.3 in go.mod. See https://example.com/a.b?c=d. Then run `make test. Now`.",
+			[]string{"We bumped to v1.2.3 in go.mod.", "See https://example.com/a.b?c=d.", "Then run `make test. Now`."}},
+		{"The cache is stale, i.e. Redis keeps old keys. Dr. Smith wrote it vs. the old one. Done.",
+			[]string{"The cache is stale, i.e. Redis keeps old keys.", "Dr. Smith wrote it vs. the old one.", "Done."}},
+		{"This sentence is wrapped\nover two lines. And this one\nis too.\n\n- item one ends here\n  and continues. Second part.\n- item two",
+			[]string{"This sentence is wrapped over two lines.", "And this one is too.", "item one ends here and continues.", "Second part.", "item two"}},
+		{"He said \"stop.\" Then left. Tests, docs, etc. Next we ship…",
+			[]string{"He said \"stop.\"", "Then left.", "Tests, docs, etc.", "Next we ship…"}},
+		{"    indented code. Not prose\n\n> quoted. Not mine\n$ go test ./...\nText after.",
+			[]string{"Text after."}},
+	} {
+		if got := sentences(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("sentences(%q):\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestUpToAndTitle(t *testing.T) {
+	long := "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job. " +
+		"The alternative was advisory locks. Those leak when a worker dies."
+	if got := upTo(long, 120); got != "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job." {
+		t.Errorf("upTo: %q", got)
+	}
+	for in, want := range map[string]string{
+		"Use chi for the HTTP router.": "Use chi for the HTTP router",
+		"Claims rename the job file into processing/ so that only one worker wins, and a crashed worker's job is requeued by the janitor": "Claims rename the job file into processing/ so that only one worker wins",
+		"Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoing end":                         "Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoin",
+	} {
+		got := title(in)
+		if got != want || strings.Contains(got, "…") || len(got) > maxTitle {
+			t.Errorf("title(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDecisionTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"The tests were flaky under load; let's use a fake clock instead of sleeps": "Use a fake clock instead of sleeps",
+		"OK, for the recompute job: let's use a one-off Go command":                 "Use a one-off Go command",
+		"We'll store sessions in Redis — the TTLs come for free":                    "Store sessions in Redis",
+		"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED":         "Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED",
+	} {
+		if got := decisionTitle(in); got != want {
+			t.Errorf("decisionTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestIsChitchat(t *testing.T) {
+	for p, want := range map[string]bool{
+		"thanks!": true, "ok go on": true, "Yes, do it.": true, "/cost": true, "/clear": true, "/review-pr 12": true,
+		"lgtm, continue": true, "perfect thanks": true,
+		"ok, now add a retry to the webhook sender": false, "fix the flaky test": false, "/usr/bin is where it lives": false,
+		"no, use the other port": false,
+	} {
+		if got := isChitchat(p); got != want {
+			t.Errorf("isChitchat(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// classify runs the prose analysis over one statement and says which
+// sections it reached.
+func classify(role Role, text string) []string {
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(role, 0, text)
+	var got []string
+	for _, s := range []struct {
+		name string
+		list []string
+	}{{"root", a.rootCauses}, {"decision", a.decisions}, {"rejected", a.rejected}, {"pref", a.prefs}, {"env", a.env}} {
+		if len(s.list) > 0 {
+			got = append(got, s.name)
+		}
+	}
+	if len(a.open) > 0 {
+		got = append(got, "open")
+	}
+	return got
+}
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		role Role
+		text string
+		want string // sections, comma-separated
+	}{
+		// Decisions, worded many ways.
+		{Assistant, "We'll use PostgreSQL for the queue because it gives us transactions.", "decision"},
+		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
+		{User, "OK, sqlc it is.", "decision"},
+		{Assistant, "Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "decision"},
+		{Assistant, "Settled on zerolog for structured logging.", "decision"},
+		{User, "We switched the CI to GitHub Actions last week.", "decision"},
+		{User, "we're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", "decision,rejected"},
+		{User, "Make Lookup return a bool instead of an error.", "decision,rejected"},
+		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
+		// Root causes.
+		{Assistant, "Turns out the culprit was a stale connection pool after the failover.", "root"},
+		{Assistant, "The bug was that minutes were multiplied by time.Hour.", "root"},
+		{User, "it happened because the cron job ran twice at DST change", "root"},
+		{Assistant, "The timeout was caused by a missing index on orders.customer_id.", "root"},
+		{Assistant, "The handler read the header instead of the query param, so every request looked anonymous.", "root"},
+		{Assistant, "The retries were counted per request instead of per job.", "root"},
+		{Assistant, "It might be caused by the proxy.", ""},
+		// Preferences: the user's standing instructions, complaints included.
+		{User, "From now on, run the linter before you commit.", "pref"},
+		{User, "Please don't add comments that restate the code.", "pref"},
+		{User, "I'd rather keep functions under 40 lines.", "pref"},
+		{User, "I hate when you rewrite files I didn't ask you to touch.", "pref"},
+		{User, "Never push directly to main.", "pref"},
+		{User, "Make sure to use British spelling in user-facing strings.", "pref"},
+		{Assistant, "Never push directly to main.", ""},
+		// Environment facts.
+		{Assistant, "The API server listens on port 8080 (see cmd/api/main.go).", "env"},
+		{User, "staging lives at https://staging.acme.dev and deploys from the release branch", "env"},
+		{User, "Postgres runs on localhost:5433 in the compose setup.", "env"},
+		{Assistant, "The config is loaded from `~/.config/tally/config.toml`.", ""},
+		{User, "Tests are run with `make test` which spins up the db container.", "env"},
+		{User, "We're on Python 3.12 now.", "env"},
+		{Assistant, "`DATABASE_URL` points to the local replica.", "env"},
+		{Assistant, "The API server might listen on port 8080.", ""},
+		{Assistant, "Let me check which port the server listens on 8080 first.", ""},
+		// Open items.
+		{Assistant, "We still need to backfill the old rows.", "open"},
+		{User, "tomorrow: wire the webhook retries", "open"},
+		{Assistant, "Next step is adding the migration for the audit table.", "open"},
+		{Assistant, "Pagination is not implemented yet.", "open"},
+		{User, "This is blocked on the vendor's API key.", "open"},
+		{User, "I've decided we should store uploads in S3, not on local disk.", "decision"},
+		{Assistant, "Going with a token bucket for rate limiting, since it smooths bursts better than a fixed window.", "decision"},
+		{User, "Actually, forget the cron approach — we'll trigger the export from a webhook instead.", "decision"},
+		{User, "We agreed to keep the v1 endpoints until June.", "decision"},
+		{Assistant, "The flakiness came from tests sharing a single temp directory.", "root"},
+		{Assistant, "So the real issue is that the JWT clock skew tolerance was zero.", "root"},
+		{User, "the reason it crashed is the env var was empty in prod", "root"},
+		{Assistant, "Root cause: the migration ran before the new column existed.", "root"},
+		{Assistant, "This happens because the goroutine captures the loop variable.", "root"},
+		{User, "Can you stop adding emojis to commit messages?", "pref"},
+		{User, "I like small PRs, one concern each.", "pref"},
+		{User, "Use pnpm, not npm, in this repo.", "pref"},
+		{User, "It's annoying when you run the whole test suite for a one-line change.", "pref"},
+		{User, "going forward put new handlers under internal/http", "pref"},
+		{User, "The frontend dev server runs on port 5173.", "env"},
+		{Assistant, "The worker reads its queue name from `QUEUE_NAME` (default `jobs`).", "env"},
+		{User, "our CI uses Node 18.19 and pnpm 8", "env"},
+		{User, "prod is on k8s, namespace billing-prod", "env"},
+		{Assistant, "Migrations live in db/migrations and are applied with `make migrate`.", "env"},
+		{Assistant, "Left to do: the retry backoff and the admin page.", "open"},
+		{User, "remind me to rotate the API keys next week", "open"},
+		{Assistant, "I didn't get to the dark mode toggle; that's for another session.", "open"},
+		{Assistant, "TODO: handle the 429 from the upstream API.", "open"},
+		{Assistant, "We'll need to follow up on the flaky e2e test.", "open"},
+		{Assistant, "I went with a bounded channel of 100 for the fan-out because unbounded buffering hid backpressure.", "decision"},
+		{User, "nah, skip the ORM. plain database/sql is fine", "decision"},
+		{User, "Let's keep the old endpoint around for now and deprecate it later.", "decision,open"},
+		{Assistant, "Turned out the container was built for arm64 while the cluster nodes are amd64.", "root"},
+		{Assistant, "The 502s were because nginx's proxy_read_timeout (60s) is shorter than the report generation.", "root"},
+		{Assistant, "Why it failed: the fixture file had Windows line endings.", "root"},
+		{User, "btw I always want type hints on public functions", "pref"},
+		{User, "No mocks for the database please, use the test container.", "pref"},
+		{User, "keep answers short, I don't need the full file back", "pref"},
+		{Assistant, "Redis is reachable at redis://cache.internal:6380/0.", "env"},
+		{User, "the repo uses uv, so run things with `uv run`", "env"},
+		{Assistant, "CI runs on GitHub Actions with the ubuntu-22.04 runner.", "env"},
+		{User, "We deploy with `fly deploy` from the main branch.", "env"},
+		{Assistant, "Still open: the Safari layout bug and the missing French strings.", "open"},
+		{Assistant, "One thing I couldn't finish is the CSV export; it still times out on big accounts.", "open"},
+		{Assistant, "I'll look into the memory spike next.", ""},
+		{Assistant, "Here's what I changed:", ""},
+		{Assistant, "All 42 tests pass.", ""},
+		{Assistant, "The tests are failing because the fixture path changed in the last refactor.", "root"},
+		{Assistant, "I see the issue now. The handler is registered twice.", "root"},
+		{Assistant, "Found it: the cache key ignores the tenant id.", "root"},
+		{User, "heads up: the raw bucket is now gs://acme-raw-v2, the old one is read-only", "env"},
+		{User, "we switched from poetry to uv last sprint", "decision,rejected"},
+		{Assistant, "The nightly export cron runs at 02:00 UTC on the batch host.", "env"},
+		{User, "the default branch is main now, not master", "env"},
+		{Assistant, "Terraform state is kept in the S3 bucket acme-tf-state with DynamoDB locking.", "env"},
+		{User, "Airflow is on 2.9.1 in prod.", "env"},
+		{Assistant, "The dedup step dropped rows because the join key had trailing whitespace.", "root"},
+		{Assistant, "What broke the build was a transitive bump of protobuf to 5.x.", "root"},
+		{User, "I don't want any new dependencies without asking me first.", "pref"},
+		{User, "always format with ruff, not black", "pref"},
+		{User, "Please write docstrings in Google style.", "pref"},
+		{User, "Let's not bother with a cache yet; Postgres handles the load.", "decision,open"},
+		{Assistant, "I opted for a materialized view over a cron-refreshed table since Postgres can refresh it concurrently.", "decision,rejected"},
+		{Assistant, "The backfill for 2023 is still pending; it needs the archive credentials.", "open"},
+		{User, "we should eventually move the images to a CDN", "open"},
+		{Assistant, "Next up would be wiring the Slack alert into the DAG.", "open"},
+		{Assistant, "The DAG now has three tasks: extract, transform and load.", ""},
+		{Assistant, "I'm going to refactor the loader next.", ""},
+		// Noise.
+		{Assistant, "This file uses the `errgroup` package to run the workers concurrently.", ""},
+		{Assistant, "The `Config` struct has fields for `Port`, `Host` and `Timeout`.", ""},
+		{Assistant, "Would you like me to also add a migration for the new column?", ""},
+		{Assistant, "I've updated the fixture path in `testdata/loader.go`. Running the tests again.", ""},
+		{Assistant, "The build passes now.", ""},
+		{Assistant, "Let me look at the handler first.", ""},
+		{Assistant, "Great, that worked.", ""},
+		{User, "what port does the api use?", ""},
+	} {
+		got := strings.Join(classify(tc.role, tc.text), ",")
+		if got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
+		}
+	}
+}
+
+// squeeze is s without white space and emphasis characters, for comparing
+// what sentences keep with what they came from.
+func squeeze(s string) string {
+	s = strings.Join(strings.Fields(s), "")
+	return strings.NewReplacer("*", "", "_", "").Replace(s)
+}
+
+// FuzzSentences: splitting never invents or reorders text, never leaves a
+// line break or an empty sentence, and what is shortened (upTo, title) is
+// shortened at a boundary, without an ellipsis. The seed corpus is in
+// testdata/fuzz/FuzzSentences.
+func FuzzSentences(f *testing.F) {
+	f.Add("Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers poll every 2.5s.")
+	f.Add("- e.g. `a. B` and v1.2.3\n  wrapped. Next.\n```\ncode. X\n```\n## Head\n1. item")
+	f.Fuzz(func(t *testing.T, in string) {
+		if !utf8.ValidString(in) {
+			return
+		}
+		whole := squeeze(in)
+		at := 0
+		for _, s := range sentences(in) {
+			if s == "" || s != strings.TrimSpace(s) || strings.Contains(s, "\n") {
+				t.Fatalf("sentence %q", s)
+			}
+			i := strings.Index(whole[at:], squeeze(s))
+			if i < 0 {
+				t.Fatalf("sentence %q is not in order in %q", s, in)
+			}
+			at += i
+		}
+		norm := strings.Join(strings.Fields(in), " ")
+		if u := upTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
+			t.Fatalf("upTo(%q) = %q, not a prefix", in, u)
+		}
+		tt := title(in)
+		if len(tt) > maxTitle || strings.HasSuffix(tt, "…") || strings.Contains(tt, "\n") || !utf8.ValidString(tt) {
+			t.Fatalf("title(%q) = %q", in, tt)
+		}
+	})
+}
+
+// TestOpenCarried: the open items of the summary so far are carried into
+// the next segment's Open list unless it resolves them; a question the
+// user answered is not open any more.
+func TestOpenCarried(t *testing.T) {
+	first := loadRequest(t, "testdata/segments/multi.json")
+	res1, err := Extractive{}.Summarize(t.Context(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- Not yet answered: Should the dry run write a CSV report too?", "- Next step: run it against staging"} {
+		if !strings.Contains(res1.Summary, want) {
+			t.Fatalf("segment 1 lacks %q:\n%s", want, res1.Summary)
+		}
+	}
+	next := Request{SessionID: first.SessionID, PreviousSummary: "# Summary of session c41e9b07\n\n" + res1.Summary, Segment: Segment{Turns: []Turn{
+		{Role: User, Text: "Yes, write a CSV with the old and new totals per invoice."},
+		{Role: Tool, Tool: "Bash", Input: "go run ./cmd/recompute --dry-run --csv out.csv", ExitCode: new(int)},
+		{Role: Assistant, Text: "I ran the recompute against staging with --dry-run and compared totals: 312 invoices change, all by the expected factor. The report is in out.csv."},
+		{Role: User, Text: "/clear"},
+	}}}
+	res2, err := Extractive{}.Summarize(t.Context(), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := res2.Summary[strings.Index(res2.Summary, "**Open**"):]
+	if !strings.HasPrefix(res2.Summary, "## Segment 2\n") || !strings.Contains(open, "- The old invoices from March still need to be recomputed") ||
+		strings.Contains(open, "Not yet answered") || strings.Contains(open, "Next step: run it against staging") || strings.Contains(res2.Summary, "/clear") {
+		t.Errorf("segment 2:\n%s", res2.Summary)
+	}
+}

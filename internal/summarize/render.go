@@ -1,0 +1,124 @@
+package summarize
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Limits of the Markdown section, so that a busy segment stays readable.
+// What is over a limit is counted, never cut inside a bullet.
+const (
+	maxPrompts   = 6
+	maxOutcomes  = 6
+	maxStatement = 8 // root causes, decisions, rejected, preferences, environment each
+	maxFiles     = 15
+	maxRead      = 10
+	maxCommands  = 12
+	maxErrors    = 8
+	maxOpen      = 8
+)
+
+// markdown renders the segment's section with the headings of the
+// summary format, in its order (see doc.go).
+func (a *analysis) markdown(head string) string {
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString("\n")
+	section := func(name string, lines []string, limit int) {
+		if len(lines) == 0 {
+			return
+		}
+		b.WriteString("\n" + name + "\n")
+		for i, l := range lines {
+			if i == limit {
+				fmt.Fprintf(&b, "- (%d more)\n", len(lines)-limit)
+				break
+			}
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	section("**Request**", a.requests, maxPrompts)
+	section("**Outcome**", a.outcome(), maxOutcomes)
+	section("**Root causes**", a.rootCauses, maxStatement)
+	section("**Decisions**", a.decisions, maxStatement)
+	section("**Rejected**", a.rejected, maxStatement)
+	section("**Preferences**", a.prefs, maxStatement)
+	section("**Environment**", a.env, maxStatement)
+	section("**Open**", a.openPoints(), maxOpen)
+
+	var changed []string
+	for _, f := range a.files {
+		if f.edits+f.writes > 0 {
+			changed = append(changed, f.path+" ("+f.how()+")")
+		}
+	}
+	if len(changed) > 0 {
+		section(fmt.Sprintf("**Files changed** (%d)", len(changed)), changed, maxFiles)
+	}
+	var read []string
+	for _, f := range a.files {
+		if f.reads > 0 && f.edits+f.writes == 0 {
+			read = append(read, f.path)
+		}
+	}
+	if len(read) > 0 {
+		line := strings.Join(read[:min(len(read), maxRead)], ", ")
+		if len(read) > maxRead {
+			line += fmt.Sprintf(" and %d more", len(read)-maxRead)
+		}
+		fmt.Fprintf(&b, "\n**Files read** (%d): %s\n", len(read), line)
+	}
+	if cmds, nFailed := a.commands(); len(cmds) > 0 {
+		section(fmt.Sprintf("**Commands** (%d run, %d failed)", len(a.runs), nFailed), cmds, maxCommands)
+	}
+	section("**Errors & fixes**", a.errors(), maxErrors)
+	return b.String()
+}
+
+// outcome is what the segment achieved: fixes, the checks that pass at its
+// end, commits, and what the agent's last message to each prompt said.
+func (a *analysis) outcome() []string {
+	var out []string
+	for _, f := range a.fixes {
+		out = append(out, f.line())
+	}
+	// Each check's last state, if it passes now.
+	last := map[string]run{}
+	var order []string
+	for _, r := range a.runs {
+		if r.purpose != purposeTest && r.purpose != purposeBuild && r.purpose != purposeLint {
+			continue
+		}
+		if _, ok := last[r.key]; !ok {
+			order = append(order, r.key)
+		}
+		last[r.key] = r
+	}
+	fixed := map[string]bool{}
+	for _, f := range a.fixes {
+		fixed[f.key] = true
+	}
+	for _, k := range order {
+		r := last[k]
+		if r.failed || fixed[k] {
+			continue
+		}
+		verb := map[purpose]string{purposeTest: "passes", purposeBuild: "builds", purposeLint: "is clean"}[r.purpose]
+		line := code(k) + " " + verb
+		if r.purpose == purposeTest {
+			if o := testOutcome(r.output); o != "" {
+				line += " (" + o + ")"
+			}
+		}
+		out = append(out, line)
+	}
+	for _, c := range a.commits {
+		out = append(out, "Committed “"+c+"”")
+	}
+	// The latest answers matter most: keep the last ones.
+	outs := a.outcomes
+	if n := maxOutcomes - min(len(out), maxOutcomes/2); len(outs) > n {
+		outs = outs[len(outs)-n:]
+	}
+	return append(out, outs...)
+}

@@ -1,0 +1,395 @@
+package summarize
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Claim is what a statement says, reduced to what consolidation compares:
+// the subject it is about, the value it gives that subject, and what it
+// gives up. "The API now listens on 8081" is {api port, [8081]}; "let's
+// go with chi for the HTTP router" is {http router, [chi]}; "we're
+// dropping Redis after all" gives up [redis].
+type Claim struct {
+	Subject string
+	Values  []string
+	Dropped []string
+	// Chosen marks a decision's subject that is only what was chosen
+	// ("sqlc it is"), not what it is for ("for the job queue").
+	Chosen bool
+}
+
+var (
+	portRE = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?)(\d{2,5})\b`)
+	urlRE  = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s` + "`" + `)>\]]+`)
+	// runWith is a command named as how something is done: "deploy with
+	// `fly deploy`".
+	runWith     = regexp.MustCompile("(?i)\\b(?:with|via|using|run|runs|running|through|is|are)\\s+`([^`]{2,})`")
+	versionRE   = regexp.MustCompile(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
+	versionIn   = regexp.MustCompile(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
+	portHint    = regexp.MustCompile(`(?i)listen|serv|:\d|bind|expos|forward`)
+	replaceWith = regexp.MustCompile(`(?i)\breplac\w* .+? with\s+(?:the |a |an )?([^,.;:()]+)`)
+	fromTo      = regexp.MustCompile(`(?i)\bfrom\s+\S+(?:\s+\S+)?\s+to\s+(?:the |a |an )?([^,.;:()]+)`)
+	fromRE      = regexp.MustCompile(`(?i)\bfrom\b`)
+	switchObj   = regexp.MustCompile(`(?i)\b(?:switch|mov|migrat|chang|port|replac)\w*\s+(?:the |our |its )?([\w/ -]+?)\s+from\s`)
+	versionNum  = regexp.MustCompile(`\bv?\d+\.\d+(\.\d+)?\b`)
+	envVarRE    = regexp.MustCompile(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
+	pathRE      = regexp.MustCompile(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
+	hostRE      = regexp.MustCompile(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
+	cmdRE       = regexp.MustCompile("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
+	purposeRE   = regexp.MustCompile(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
+	dropRE      = regexp.MustCompile(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?([^,.;:()!?]+)`)
+	chooseRE    = regexp.MustCompile(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?([^,.;:()!?]+)`)
+	enoughRE    = regexp.MustCompile(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
+	itIsRE      = regexp.MustCompile(`(?i)^(.+?),?\s+it is[.!]?$`)
+	wordRE      = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
+)
+
+// stop words: left out of subjects and values.
+var stopWords = wordSet(`a an the and or but of to in on at for with by from as is are was were be been being
+	it its it's this that these those we i you they our your their my me us them use uses used using
+	instead not no do does did doing should will would can could must may might shall have has had so than then
+	there here into over about after all also just now currently locally still only really actually very
+	let's lets let we'll we're i'll i'm go going went gone keep keeping kept switch switched switching
+	stick sticking settle settled chose choose chosen pick picked opt opted adopt adopted decided decide
+	decision drop dropped dropping ditch ditching replace replaced replacing move moved moving rather
+	because since otherwise when while if which what who how why where whether one some any every each
+	new old same other another more less most least much many enough fine good better best way thing things
+	please always never ever don't do not make sure want like prefer i'd rather would okay ok yes so well
+	run runs running ran live lives listen listens sit sits serve serves served point points set default defaults
+	now today tomorrow yet again back out up down off need needs needed require requires expect expects
+	get gets got put make makes made call called see seen look looks found find turns turned out
+	before after during until first pushing committing merging deploying releasing`)
+
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		set[w] = true
+	}
+	return set
+}
+
+// ClaimOf reads the claim of a statement of kind k. It never fails: a
+// statement it cannot read has an empty claim.
+func ClaimOf(k Kind, text string) Claim {
+	s := strings.ReplaceAll(strings.TrimSpace(text), "’", "'")
+	s = leadIn.ReplaceAllString(s, "")
+	switch k {
+	case Fact:
+		return factClaim(s)
+	case Decision:
+		return decisionClaim(s)
+	default:
+		return Claim{Subject: strings.Join(firstWords(contentWords(s), 3), " ")}
+	}
+}
+
+// leadIn is talk before the point: "OK, ", "Decided: ", "FYI ".
+var leadIn = regexp.MustCompile(`(?i)^((ok|okay|alright|yes|so|also|good|great|right|then|and|fyi|btw|note|decided|decision|fact|summary|actually|update|correction|heads up)\b[,:.!]?\s+)+`)
+
+// factClaim: the attribute is read from the value the fact holds (a port,
+// a URL, a version, a variable, a command, a path, a host), the entity
+// from the words before the verb (or after it when the sentence starts
+// with a pronoun).
+func factClaim(s string) Claim {
+	var attr string
+	var values []string
+	entity := ""
+	switch {
+	case envVarRE.MatchString(s):
+		v := envVarRE.FindString(s)
+		return Claim{Subject: strings.ToLower(v), Values: valuesBut(s, v)}
+	case portRE.MatchString(s) && (strings.Contains(strings.ToLower(s), "port") || portHint.MatchString(s)):
+		attr = "port"
+		for _, m := range portRE.FindAllStringSubmatch(s, -1) {
+			values = append(values, m[1])
+		}
+		// A port moved "from 8080 to 8081" holds the last.
+		if len(values) > 1 && fromRE.MatchString(s) {
+			values = values[len(values)-1:]
+		}
+	case urlRE.MatchString(s):
+		attr = "url"
+		values = urlRE.FindAllString(s, -1)
+	case cmdRE.MatchString(s) || runWith.MatchString(s):
+		attr = "command"
+		m := cmdRE.FindStringSubmatch(s)
+		if m == nil {
+			m = runWith.FindStringSubmatch(s)
+		}
+		values = []string{m[1]}
+		purpose := commandPurpose(s, m[1])
+		// "The billing service's tests run with …": whose command.
+		var who []string
+		for _, w := range entityWords(s, values, attr, false) {
+			if stemWord(w) != stemWord(purpose) && !strings.HasPrefix(w, purpose) {
+				who = append(who, w)
+			}
+		}
+		entity = strings.TrimSpace(strings.Join(who, " ") + " " + purpose)
+	case versionIn.MatchString(s) && versionRE.MatchString(s):
+		attr = "version"
+		for _, m := range versionRE.FindAllStringSubmatch(s, -1) {
+			name := strings.ToLower(m[1])
+			if stopWords[name] || name == "version" || name == "v" || name == "from" {
+				continue
+			}
+			if !strings.ContainsAny(m[2], ".") && !strings.Contains(strings.ToLower(s), "version") {
+				continue
+			}
+			entity = name
+			values = append(values, m[2])
+		}
+		if len(values) == 0 {
+			values = versionNum.FindAllString(s, -1)
+		}
+		if len(values) > 1 && fromRE.MatchString(s) {
+			values = values[len(values)-1:]
+		}
+	case pathRE.MatchString(s):
+		attr = "path"
+		for _, m := range pathRE.FindAllStringSubmatch(s, -1) {
+			values = append(values, strings.ToLower(strings.TrimRight(m[1], ".")))
+		}
+	case hostRE.MatchString(s):
+		attr = "host"
+		values = []string{strings.ToLower(hostRE.FindString(s))}
+	}
+	if entity == "" {
+		entity = strings.Join(entityWords(s, values, attr, true), " ")
+	}
+	subj := strings.TrimSpace(entity + " " + attr)
+	return Claim{Subject: subj, Values: lower(values)}
+}
+
+// commandPurpose names what a command is for: "test", "build", "lint",
+// "deploy", …, from the command or the sentence.
+func commandPurpose(s, cmd string) string {
+	l := strings.ToLower(cmd + " " + s)
+	for _, p := range commandRules {
+		if p.re.MatchString(l) {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// commandRule names what a command is for when re matches it.
+type commandRule struct {
+	re   *regexp.Regexp
+	name string
+}
+
+// commandRules are tried in order.
+var commandRules = []commandRule{
+	{regexp.MustCompile(`\btest|pytest|\bspec\b|check\b`), "test"},
+	{regexp.MustCompile(`\blint|vet\b|ruff|eslint|staticcheck|clippy`), "lint"},
+	{regexp.MustCompile(`\bformat|fmt\b|prettier|black\b`), "format"},
+	{regexp.MustCompile(`\bmigrat`), "migration"},
+	{regexp.MustCompile(`\bdeploy|release|publish|apply\b`), "deploy"},
+	{regexp.MustCompile(`\bbench`), "benchmark"},
+	{regexp.MustCompile(`\bbuild|compile`), "build"},
+	{regexp.MustCompile(`\bdev\b|\bserve\b|\bstart\b|\brun\b|\bup\b`), "start"},
+}
+
+// entityVerb ends the noun phrase a fact is about.
+var entityVerb = regexp.MustCompile(`(?i)^(is|are|was|were|'s|listens?|runs?|lives?|sits?|serves?|uses?|needs?|requires?|expects?|points?|defaults?|moved|bumped|upgraded|downgraded|pinned|has|have|should|must|will|can|gets?|got|starts?|binds?|talks?|connects?|reads?|writes?|stores?|keeps?|now|on|at|in|under)$`)
+
+// entityWords are the last (at most three) content words of the noun
+// phrase before the verb; when that is only a pronoun, those after it up
+// to a preposition; when there is no verb, the first content words if
+// fallback is set.
+func entityWords(s string, values []string, attr string, fallback bool) []string {
+	toks := strings.Fields(strings.ToLower(s))
+	skip := map[string]bool{attr: true, "port": true, "url": true, "version": true, "path": true, "host": true, "command": true}
+	for _, v := range values {
+		skip[strings.ToLower(v)] = true
+	}
+	clean := func(ws []string) []string {
+		var out []string
+		for _, w := range ws {
+			w = strings.Trim(w, ".,;:!?()[]\"'`*")
+			if w == "" || stopWords[w] || skip[w] || strings.ContainsAny(w, "0123456789") && !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") {
+				continue
+			}
+			if strings.Contains(w, ":") || strings.HasPrefix(w, "http") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~") {
+				continue
+			}
+			out = append(out, w)
+		}
+		return out
+	}
+	for i, t := range toks {
+		t = strings.Trim(t, ".,;:!?()\"'`*")
+		if !entityVerb.MatchString(t) && !(strings.HasSuffix(t, "'s") && isContraction(toks, i)) {
+			continue
+		}
+		before := toks[:i]
+		if strings.HasSuffix(t, "'s") && !entityVerb.MatchString(t) {
+			before = append(append([]string(nil), toks[:i]...), strings.TrimSuffix(t, "'s"))
+		}
+		// Only this clause's subject: "8080 clashes with the proxy, so the
+		// API now listens on 8081".
+		for j := len(before) - 1; j >= 0; j-- {
+			w := before[j]
+			if strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";") || strings.HasSuffix(w, ":") || clauseWords[w] {
+				if j < len(before)-1 {
+					before = before[j+1:]
+				}
+				break
+			}
+		}
+		if ws := clean(before); len(ws) > 0 {
+			return lastWords(ws, 3)
+		}
+		// "We moved the API to 8081": the object.
+		var after []string
+		for _, w := range toks[i+1:] {
+			w = strings.Trim(w, ".,;:!?()\"'`*")
+			if w == "to" || w == "on" || w == "at" || w == "in" || w == "from" || w == "with" || w == "for" || w == "into" {
+				break
+			}
+			after = append(after, w)
+		}
+		return lastWords(clean(after), 3)
+	}
+	if !fallback {
+		return nil
+	}
+	return firstWords(clean(toks), 3)
+}
+
+// clauseWords start a clause.
+var clauseWords = wordSet(`so and but because since while whereas then which that when if`)
+
+// isContraction tells "the API's on 8081" (is) from "the API's metrics
+// port" (possessive) by the word after it.
+func isContraction(toks []string, i int) bool {
+	if i+1 >= len(toks) {
+		return true
+	}
+	next := strings.Trim(toks[i+1], ".,;:!?()\"'*")
+	if next == "" || strings.ContainsAny(next[:1], "0123456789`:/~") || strings.HasPrefix(next, "http") {
+		return true
+	}
+	switch next {
+	case "on", "at", "in", "under", "now", "still", "not", "the", "a", "an", "running", "listening", "served", "set", "pinned", "behind", "inside", "using", "configured", "stored", "deployed", "hosted", "available", "reachable":
+		return true
+	}
+	return false
+}
+
+// decisionClaim: the subject is what the decision is for ("for the job
+// queue", "as the router"), or else what was chosen; the values are what
+// was chosen, and Dropped what was given up.
+func decisionClaim(s string) Claim {
+	var c Claim
+	body := s
+	if i := reasonCue.FindStringIndex(s); i != nil && i[0] > 0 {
+		body = s[:i[0]]
+	}
+	for _, m := range dropRE.FindAllStringSubmatch(body, -1) {
+		c.Dropped = append(c.Dropped, firstWords(contentWords(cutAtPrep(m[2])), 2)...)
+	}
+	chosen := ""
+	if m := chooseRE.FindStringSubmatch(body); m != nil {
+		chosen = cutAtPrep(m[2])
+	} else if m := enoughRE.FindStringSubmatch(s); m != nil {
+		chosen = m[1]
+	} else if m := itIsRE.FindStringSubmatch(s); m != nil {
+		chosen = m[1]
+	}
+	// "replace X with Y": Y is chosen.
+	if m := replaceWith.FindStringSubmatch(body); m != nil {
+		chosen = cutAtPrep(m[1])
+	}
+	// "switch from X to Y": Y.
+	if m := fromTo.FindStringSubmatch(body); m != nil {
+		chosen = cutAtPrep(m[1])
+	}
+	dropped := map[string]bool{}
+	for _, d := range c.Dropped {
+		dropped[d] = true
+	}
+	for _, w := range firstWords(contentWords(chosen), 3) {
+		if !dropped[w] {
+			c.Values = append(c.Values, w)
+		}
+	}
+	if m := purposeRE.FindStringSubmatch(body); m != nil {
+		p := cutAtPrep(m[3])
+		if !timeWords.MatchString(p) {
+			c.Subject = strings.Join(firstWords(contentWords(p), 3), " ")
+		}
+	}
+	if m := switchObj.FindStringSubmatch(body); c.Subject == "" && m != nil {
+		c.Subject = strings.Join(firstWords(contentWords(m[1]), 3), " ")
+	}
+	if c.Subject == "" {
+		c.Chosen = true
+		c.Subject = strings.Join(c.Values, " ")
+	}
+	if c.Subject == "" {
+		var ws []string
+		for _, w := range contentWords(body) {
+			if !dropped[w] {
+				ws = append(ws, w)
+			}
+		}
+		c.Subject = strings.Join(firstWords(ws, 3), " ")
+	}
+	return c
+}
+
+var (
+	timeWords = regexp.MustCompile(`(?i)^(now|the (time being|moment)|this|that|these|those|us|me|them|you|it|now|later|scale|volume|simplicity|safety|speed|performance|consistency|example|instance|sure|good|real|a (bit|while))\b`)
+	prepRE    = regexp.MustCompile(`(?i)\s+(for|as|to|in|on|at|because|since|so|instead|rather|over|and|but|with|which|that|when|if|after|before|from|everywhere|across|throughout|between|via|using|through|within|inside|—|-)\s`)
+)
+
+// cutAtPrep keeps a noun phrase up to the first preposition or clause
+// word.
+func cutAtPrep(s string) string {
+	s = " " + strings.TrimSpace(s) + " "
+	if i := prepRE.FindStringIndex(s); i != nil && i[0] > 0 {
+		s = s[:i[0]]
+	}
+	return strings.TrimSpace(s)
+}
+
+// contentWords are the lower-case words of s without stop words.
+func contentWords(s string) []string {
+	var out []string
+	for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
+		w = strings.TrimRight(w, "./-+")
+		if w == "" || stopWords[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func firstWords(ws []string, n int) []string { return ws[:min(n, len(ws))] }
+
+func lastWords(ws []string, n int) []string { return ws[max(0, len(ws)-n):] }
+
+func lower(list []string) []string {
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		out = appendNew(out, strings.ToLower(s))
+	}
+	return out
+}
+
+// valuesBut are the values a fact holds besides the one named.
+func valuesBut(s, name string) []string {
+	rest := strings.Replace(s, name, "", 1)
+	var out []string
+	for _, m := range envValue.FindAllString(rest, -1) {
+		out = appendNew(out, strings.ToLower(strings.Trim(m, " `")))
+	}
+	if len(out) == 0 {
+		out = firstWords(contentWords(rest), 3)
+	}
+	return out
+}
