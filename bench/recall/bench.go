@@ -49,6 +49,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("v", false, "list the facts each pack missed and the stale ones it showed")
 	cairn := fs.String("cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
 	packs := fs.String("packs", "", "write each pack cairn gave into `DIR`/PROJECT/SESSION.md")
+	keep := fs.String("keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
 		fs.PrintDefaults()
@@ -82,7 +83,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return err
 	}
-	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget, packs: *packs}
+	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget, packs: *packs, keep: *keep}
 	rep := &Report{Daemon: *daemon}
 	for _, dir := range dirs {
 		r, err := benchProject(ctx, rp, dir, warn)
@@ -209,8 +210,9 @@ func (rep *Report) print(w io.Writer, verbose bool) error {
 			for _, id := range b.Missed {
 				fmt.Fprintf(w, "    missed %s: %s\n", id, r.sc.fact(id).Text)
 			}
-			for _, id := range b.StaleFound {
+			for i, id := range b.StaleFound {
 				fmt.Fprintf(w, "    stale  %s: %s\n", id, r.sc.fact(id).Text)
+				fmt.Fprintf(w, "           in: %s\n", b.StaleLines[i])
 			}
 		}
 	}

@@ -23,6 +23,7 @@ type replayer struct {
 	daemon bool   // run cairn daemon during the replay
 	budget int    // search.context_budget to set; 0 keeps cairn's default
 	packs  string // a folder to write the packs into, if set
+	keep   string // a folder to keep each scratch project in, if set
 }
 
 // Replay is what one project's replay gave.
@@ -59,7 +60,19 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 	if err != nil {
 		return nil, err
 	}
-	defer s.remove()
+	defer func() {
+		if rp.keep != "" {
+			// The memory is what explains a pack: keep it to read with git.
+			dst := filepath.Join(rp.keep, sc.Project)
+			if e := os.MkdirAll(rp.keep, 0o700); e == nil {
+				os.RemoveAll(dst)
+				if e := os.Rename(s.project, dst); e != nil && err == nil {
+					err = fmt.Errorf("keep the scratch project: %w", e)
+				}
+			}
+		}
+		s.remove()
+	}()
 	if err := s.setup(ctx, sc); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,8 @@ type Boundary struct {
 	Missed     []string `json:"missed"`
 	Stale      int      `json:"stale"`                 // stale facts checked
 	StaleFound []string `json:"stale_found,omitempty"` // presented as current
+	// StaleLines are the pack lines that presented them, in StaleFound's order.
+	StaleLines []string `json:"stale_lines,omitempty"`
 	Tokens     int      `json:"tokens"`
 }
 
@@ -94,12 +96,13 @@ func score(sc *Scenario, pack func(k int) string) Score {
 				switch {
 				case f.Until != "" && sc.index(f.Until) < k:
 					b.Stale++
-					if anyLine(lines, f.stale, true) {
+					if l, ok := matchLine(lines, f.stale, true); ok {
 						b.StaleFound = append(b.StaleFound, f.ID)
+						b.StaleLines = append(b.StaleLines, l)
 					}
 				case f.Scope == "durable" || j == last:
 					b.Expected++
-					if anyLine(lines, f.match, false) {
+					if _, ok := matchLine(lines, f.match, false); ok {
 						b.Found = append(b.Found, f.ID)
 					} else {
 						b.Missed = append(b.Missed, f.ID)
@@ -113,9 +116,9 @@ func score(sc *Scenario, pack func(k int) string) Score {
 	return out
 }
 
-// anyLine reports whether one line matches every regexp; with current,
-// a line that speaks of the value as past does not count.
-func anyLine(lines []string, res []*regexp.Regexp, current bool) bool {
+// matchLine returns the first line that matches every regexp; with
+// current, a line that speaks of the value as past does not count.
+func matchLine(lines []string, res []*regexp.Regexp, current bool) (string, bool) {
 	for _, l := range lines {
 		if current && history.MatchString(l) {
 			continue
@@ -128,10 +131,10 @@ func anyLine(lines []string, res []*regexp.Regexp, current bool) bool {
 			}
 		}
 		if all {
-			return true
+			return l, true
 		}
 	}
-	return false
+	return "", false
 }
 
 func (sc *Scenario) index(name string) int {
