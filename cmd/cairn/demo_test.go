@@ -18,7 +18,7 @@ func TestDemo(t *testing.T) {
 		"== Bring the baseline back",
 		"new, 15 events, 2 prompts",
 		"== Search the whole memory",
-		"The «test» sleeps 10ms",
+		"«flaky» on CI",
 		"# Project memory (cairn)",
 		"(git status: clean)",
 	} {
