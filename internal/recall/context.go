@@ -749,6 +749,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, core
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	done := doneLater(v, sessions, k)
+	replaced := replacedBy(newer)
 	for _, p := range partOrder {
 		bullets := s.digest.parts[p]
 		if p == partRequest {
@@ -767,7 +768,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, core
 		}
 		for i, b := range bullets {
 			if p != partRequest {
-				if b = dropDone(b, done); b == "" {
+				if b = dropReplaced(dropDone(b, done), replaced); b == "" {
 					continue
 				}
 			}
