@@ -133,6 +133,10 @@ type unit struct {
 	text   string  // Markdown line(s), ending in a newline
 	tokens int
 	taken  bool
+	// dup are units that say the same (a core item and a session's
+	// bullet): the first taken stands for them all.
+	dup  []*unit
+	skip bool
 	// render returns the unit in at most room tokens, or "" if it cannot
 	// be shown in so few; nil if text is fixed.
 	render func(room int) string
@@ -217,22 +221,6 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		}
 		return a.updated.After(b.updated)
 	})
-	var coreTitles []map[string]bool
-	for _, c := range core {
-		g := &group{sec: secCore, id: c.id, path: c.path, title: c.title, fetch: "cairn show " + fetchRef(c.id), retrieved: hitScore[c.path] > 0}
-		prio, limit := 0.45+0.5*c.importance+0.1*hitScore[c.path], itemCap
-		if c.pinned {
-			g.sec, prio, limit = secPinned, 2+c.importance, pinnedCap
-		}
-		u := g.add(prio, "")
-		u.render = itemRenderer(m, g, limit)
-		groups = append(groups, g)
-		seen[c.path] = true
-		if w := contentWords(c.title); len(w) >= 2 {
-			coreTitles = append(coreTitles, w)
-		}
-	}
-
 	// The sessions: the one named first, then the latest with substance.
 	var sessions []*sessionInfo
 	dir, warn := namedSession(m, opts.Session)
@@ -246,11 +234,42 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		}
 	}
 	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
-	if og := openGroup(sessions); og != nil {
+	v := newVocab(sessions)
+	// done says of a to-do an item of a session states whether a newer
+	// session dealt with it or said it again.
+	done := func(session string) func(string) bool {
+		k := len(sessions) // a session older than those listed
+		for i, s := range sessions {
+			if s.id == session {
+				k = i
+			}
+		}
+		return doneLater(v, sessions, k)
+	}
+
+	var coreUnits []*unit
+	var coreTitles []map[string]bool
+	for _, c := range core {
+		g := &group{sec: secCore, id: c.id, path: c.path, title: c.title, fetch: "cairn show " + fetchRef(c.id), retrieved: hitScore[c.path] > 0}
+		prio, limit := corePrio+0.4*c.importance+0.1*hitScore[c.path], itemCap
+		if c.pinned {
+			g.sec, prio, limit = secPinned, 2+c.importance, pinnedCap
+		}
+		u := g.add(prio, "")
+		u.render = itemRenderer(m, g, limit, done)
+		groups = append(groups, g)
+		seen[c.path] = true
+		if w := contentWords(c.title); len(w) >= 2 && !c.pinned {
+			coreTitles = append(coreTitles, w)
+			coreUnits = append(coreUnits, u)
+		}
+	}
+
+	if og := openGroup(sessions, v); og != nil {
 		groups = append(groups, og)
 	}
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions[:k], coreTitles)
+		g := sessionGroup(s, k, sessions, v, coreTitles, coreUnits)
 		groups = append(groups, g)
 		seen[g.path] = true
 	}
@@ -332,6 +351,9 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 	total := 0
 	var started [numSections]bool
 	for _, u := range units {
+		if u.skip {
+			continue
+		}
 		left := avail - total
 		if left < minUnitTokens {
 			break
@@ -356,6 +378,9 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		}
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
+		for _, d := range u.dup {
+			d.skip = true
+		}
 	}
 }
 
@@ -499,9 +524,12 @@ func current(items []coreItem) ([]coreItem, map[string]bool) {
 // title, then as many whole sentences of its body as fit (never the
 // title again), its kind, date and id; the item read and parsed at the
 // first call.
-func itemRenderer(m *memory.Memory, g *group, limit int) func(room int) string {
+//
+// An item that states work to do a newer session dealt with is history:
+// it is not shown, and neither are such sentences of its body.
+func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool) func(room int) string {
 	var (
-		read              bool
+		read, gone        bool
 		title, body, tail string
 	)
 	return func(room int) string {
@@ -509,12 +537,13 @@ func itemRenderer(m *memory.Memory, g *group, limit int) func(room int) string {
 			read = true
 			data, err := readMemory(m, g.path)
 			if err != nil {
+				gone = true
 				return ""
 			}
-			var kind string
+			var kind, session string
 			var when time.Time
 			if it, err := model.Parse(g.path, data); err == nil {
-				body, kind, when = it.Body, string(it.Kind), it.Updated
+				body, kind, when, session = it.Body, string(it.Kind), it.Updated, it.Session
 				if it.Title != "" {
 					g.title = it.Title
 				}
@@ -528,6 +557,12 @@ func itemRenderer(m *memory.Memory, g *group, limit int) func(room int) string {
 				}
 			}
 			title, body = itemText(mdtext.OneLine(g.title), mdtext.OneLine(stripHeadings(body)))
+			isDone := done(session)
+			if isTodo(title) && isDone(title) {
+				gone = true
+				return ""
+			}
+			body = dropDone(body, isDone)
 			var meta []string
 			if kind != "" {
 				meta = append(meta, kind)
@@ -537,6 +572,9 @@ func itemRenderer(m *memory.Memory, g *group, limit int) func(room int) string {
 			}
 			meta = append(meta, "id "+fetchRef(g.id))
 			tail = " (" + strings.Join(meta, ", ") + ")\n"
+		}
+		if gone {
+			return ""
 		}
 		return entry(title, body, tail, min(room, limit))
 	}
@@ -592,21 +630,20 @@ func entry(title, text, tail string, room int) string {
 }
 
 // openGroup gathers the items the sessions left open at their end, the
-// newest first, leaving out those a later session dealt with: an open
-// item most of whose words a later session's request, outcome,
-// decisions or files hold.
-func openGroup(sessions []*sessionInfo) *group {
+// newest first, leaving out those a later session mentions: it dealt
+// with them, or said again they are open (its statement is the newer).
+func openGroup(sessions []*sessionInfo, v *vocab) *group {
 	g := &group{sec: secOpen}
 	var kept []map[string]bool
 	for k, s := range sessions {
 		for i, o := range s.digest.open {
-			w := contentWords(o)
-			if len(w) == 0 || resolvedLater(w, sessions, k) {
+			d := v.distinct(o)
+			if len(d) == 0 || laterMentions(v, d, sessions, k) {
 				continue
 			}
 			dup := false
-			for _, kw := range kept {
-				if overlap(w, kw) >= 0.8 {
+			for _, kk := range kept {
+				if v.refers(d, kk) {
 					dup = true
 					break
 				}
@@ -614,7 +651,7 @@ func openGroup(sessions []*sessionInfo) *group {
 			if dup {
 				continue
 			}
-			kept = append(kept, w)
+			kept = append(kept, keys(o))
 			text := shorten(o, bulletCap)
 			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.id)+")\n")
 		}
@@ -625,28 +662,53 @@ func openGroup(sessions []*sessionInfo) *group {
 	return g
 }
 
-// resolvedLater reports whether a session newer than sessions[k] (they
-// are newest first; the current one is newest) dealt with the item of
-// words w.
-func resolvedLater(w map[string]bool, sessions []*sessionInfo, k int) bool {
-	for _, later := range sessions[:k] {
-		var text strings.Builder
-		for _, p := range []int{partRequest, partOutcome, partDecisions, partFiles, partNotes} {
-			for _, s := range later.digest.parts[p] {
-				text.WriteString(s + " ")
-			}
-		}
-		if overlap(w, contentWords(text.String())) >= 0.6 {
+// doneLater returns whether a to-do stated in sessions[k] is dealt with
+// or said again by a newer session, or listed among sessions[k]'s open
+// items (the open items show it).
+func doneLater(v *vocab, sessions []*sessionInfo, k int) func(string) bool {
+	return func(todo string) bool {
+		d := v.distinct(todo)
+		if laterMentions(v, d, sessions, k) {
 			return true
 		}
+		if k < len(sessions) {
+			for _, o := range sessions[k].digest.open {
+				if v.refers(d, keys(o)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// How the budget is spent: the newest session's request and outcome
+// first, then what lasts (root causes, decisions with their reasons,
+// rejected alternatives, preferences, environment) from every session
+// and core memory, the newest first, and only then what older sessions
+// asked and did: their narrative is history, their knowledge is not.
+const (
+	narrativePrio = 0.95 // the newest session's request and outcome
+	narrativeAge  = 0.1  // less per older session
+	durablePrio   = 0.88 // a session's root causes, decisions, ...
+	durableAge    = 0.015
+	corePrio      = 0.5 // plus 0.4 × importance
+)
+
+// durable reports whether part p is knowledge that outlives its session.
+func durable(p int) bool {
+	switch p {
+	case partRoot, partDecisions, partRejected, partPreferences, partEnvironment:
+		return true
 	}
 	return false
 }
 
-// Priorities of a session's parts, below the session's base priority.
+// Priorities of a session's parts, below the base priority of their kind
+// (narrative or durable).
 var partPrio = [numParts]float64{
-	partRequest: 0, partOutcome: 0.01, partRoot: 0.05, partDecisions: 0.07, partPreferences: 0.08,
-	partEnvironment: 0.1, partNotes: 0.06, partRejected: 0.14, partErrors: 0.18, partFiles: 0.2,
+	partRequest: 0, partOutcome: 0.01, partRoot: 0, partDecisions: 0.005, partPreferences: 0.005,
+	partEnvironment: 0.01, partNotes: 0.06, partRejected: 0.01, partErrors: 0.25, partFiles: 0.2,
 	partCommands: 0.3, partRead: 0.4,
 }
 
@@ -654,12 +716,15 @@ var partPrio = [numParts]float64{
 var partOrder = []int{partRequest, partOutcome, partRoot, partDecisions, partRejected, partPreferences,
 	partEnvironment, partNotes, partErrors, partFiles, partCommands}
 
-// sessionGroup renders a session as a heading and its bullets: request
+// sessionGroup renders sessions[k] as a heading and its bullets: request
 // and outcome first, then root causes, decisions, environment, files,
-// then the turns no summary covers yet. newer are the sessions shown
-// before it: a bullet one of them restates (a port that moved, a decision
-// reversed) is left out as stale, and so is one a core item states.
-func sessionGroup(s *sessionInfo, k int, newer []*sessionInfo, coreTitles []map[string]bool) *group {
+// then the turns no summary covers yet. A bullet a newer session
+// restates (a port that moved, a decision reversed) is left out as
+// stale, and so is one a core item states; a to-do a newer session dealt
+// with is left out too, and so is one the open items list. A bullet that
+// says what a core item says takes the item's place when it comes first.
+func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, coreTitles []map[string]bool, coreUnits []*unit) *group {
+	newer := sessions[:k]
 	short := memory.ShortSession(s.id)
 	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
 	if len(s.digest.parts[partRequest])+len(s.digest.parts[partOutcome])+len(s.digest.parts[partNotes]) == 0 {
@@ -673,30 +738,50 @@ func sessionGroup(s *sessionInfo, k int, newer []*sessionInfo, coreTitles []map[
 	if !s.when.IsZero() {
 		date = " — " + s.when.UTC().Format(time.DateOnly)
 	}
-	g.head = "\n### " + s.title + date + " (" + which + ")\n"
-	base := 0.93 - 0.07*float64(k)
+	title, requests := s.heading()
+	g.head = "\n### " + title + date + " (" + which + ")\n"
+	narrative := narrativePrio - narrativeAge*float64(k)
+	lasting := durablePrio - durableAge*float64(k)
 	if s.current {
-		base = 1
+		narrative, lasting = 1, 1
 	}
 	for i, l := range s.state {
-		g.add(base-0.02-0.001*float64(i), l)
+		g.add(narrative-0.02-0.001*float64(i), l)
 	}
+	done := doneLater(v, sessions, k)
+	replaced := replacedBy(newer)
 	for _, p := range partOrder {
 		bullets := s.digest.parts[p]
+		if p == partRequest {
+			bullets = requests
+		}
+		base := narrative
+		if durable(p) {
+			base = lasting
+		}
+		if p == partCommands && k > 0 && !s.current {
+			continue // an older session's commands are history
+		}
 		if p == partFiles && len(bullets) > 0 {
 			g.add(base-partPrio[p], filesLine(bullets))
 			continue
 		}
 		for i, b := range bullets {
-			if staleBullet(p, b, newer, coreTitles) {
+			if p != partRequest {
+				if b = dropReplaced(dropDone(b, done), replaced); b == "" {
+					continue
+				}
+			}
+			if staleBullet(p, b, newer, nil) {
 				continue
 			}
-			prio := base - partPrio[p] - 0.01*float64(i)
+			prio := base - partPrio[p] - 0.005*float64(i)
 			if p == partRequest && i > 0 {
 				prio -= 0.08 // the first request says most
 			}
 			label := partLabels[p]
-			g.add(prio, "").render = func(room int) string {
+			u := g.add(prio, "")
+			u.render = func(room int) string {
 				lead := "- " + label + ": "
 				r := min(room, bulletCap) - indexer.EstimateTokens(lead)
 				if r < minUnitTokens/2 {
@@ -708,15 +793,75 @@ func sessionGroup(s *sessionInfo, k int, newer []*sessionInfo, coreTitles []map[
 				}
 				return lead + t + "\n"
 			}
+			if p != partRequest && p != partOutcome {
+				w := contentWords(b)
+				for j, t := range coreTitles {
+					if len(w) >= 2 && overlap(t, w) >= 0.75 {
+						u.dup = append(u.dup, coreUnits[j])
+						coreUnits[j].dup = append(coreUnits[j].dup, u)
+					}
+				}
+			}
 		}
 	}
 	if n := len(s.turns); n > 0 {
 		// The newest turns matter most: they are what no summary holds.
 		for i, t := range s.turns {
-			g.add(base-0.03-0.004*float64(n-1-i), t)
+			g.add(narrative-0.03-0.004*float64(n-1-i), t)
 		}
 	}
 	return g
+}
+
+// maxHeadRunes is the longest a session's heading title may be.
+const maxHeadRunes = 90
+
+// heading returns the title of the session's heading and the requests
+// its bullets show. A title that is the start of the first request
+// (cut with "…" where it was long) gives way to the request's first
+// sentence, or its first clauses when that is long; the request's bullet
+// then says only what the heading does not.
+func (s *sessionInfo) heading() (string, []string) {
+	req := s.digest.parts[partRequest]
+	if len(req) == 0 {
+		return s.title, req
+	}
+	first := mdtext.OneLine(req[0])
+	t := strings.TrimSpace(strings.TrimSuffix(s.title, "…"))
+	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) {
+		return s.title, req
+	}
+	ss := sentences(first)
+	if len(ss) == 0 {
+		return s.title, req
+	}
+	head := strings.TrimRight(ss[0], " .!?:")
+	if utf8.RuneCountInString(head) <= maxHeadRunes {
+		rest := strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
+		out := append([]string(nil), req[1:]...)
+		if rest != "" && !isChitChat(rest) {
+			out = append([]string{rest}, out...)
+		}
+		return head, out
+	}
+	return clauseHead(head, maxHeadRunes), req
+}
+
+// clauseHead cuts a long sentence at its last clause boundary within n
+// runes, or at a word with "…" when it has none.
+func clauseHead(s string, n int) string {
+	r := []rune(s)
+	cut := string(r[:min(len(r), n)])
+	best := -1
+	for _, sep := range []string{", ", "; ", ": ", " — ", " (", " so ", " and ", " but "} {
+		if i := strings.LastIndex(cut, sep); i > len(cut)/3 && i > best {
+			best = i
+		}
+	}
+	if best > 0 {
+		return strings.TrimRight(cut[:best], " ,;:—")
+	}
+	return cutClause(s, indexer.EstimateTokens(cut))
 }
 
 // staleBullet reports whether a bullet of part p is said again, maybe

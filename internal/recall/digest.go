@@ -163,6 +163,29 @@ func parseSummary(text string) *digest {
 	return d
 }
 
+// dropWaste leaves out what says nothing about the work: requests that
+// are only thanks or "anything else?", and the "No response requested."
+// Claude Code records after a slash command.
+func (d *digest) dropWaste() {
+	for p, bullets := range d.parts {
+		out := bullets[:0]
+		for _, b := range bullets {
+			if noResponse(b) || (p == partRequest && isChitChat(b)) {
+				continue
+			}
+			out = append(out, b)
+		}
+		d.parts[p] = out
+	}
+	out := d.open[:0]
+	for _, o := range d.open {
+		if !noResponse(o) {
+			out = append(out, o)
+		}
+	}
+	d.open = out
+}
+
 // sessionInfo is a session the pack may show.
 type sessionInfo struct {
 	dir, id string
@@ -172,6 +195,8 @@ type sessionInfo struct {
 	turns   []string // turns no summary covers yet, as list lines, oldest first
 	state   []string // progress and variables, as list lines
 	current bool     // the session named by ContextOptions.Session
+
+	allKeys, mentionKeys map[string]bool // see keys and mentions
 }
 
 // minSubstanceTurns is the least number of unsummarised turns, a user
@@ -255,6 +280,7 @@ func loadSession(m *memory.Memory, dir string) *sessionInfo {
 	s := &sessionInfo{dir: dir, id: sid, digest: &digest{}}
 	if data, err := readMemory(m, dir+"/summary.md"); err == nil {
 		s.digest = parseSummary(summaryBody(data))
+		s.digest.dropWaste()
 	}
 	sp := dir + "/" + model.SessionFile
 	var sess *model.Session

@@ -1,0 +1,372 @@
+package recall
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// What a session left to do goes stale once a later session deals with
+// it, and a later session seldom repeats most of its words: "let's do the
+// retry delay now" answers "tomorrow I'll add a retry delay with backoff
+// in internal/queue/retry.go". So an open item is matched by its
+// distinctive words, the ones rare in this memory (by inverse document
+// frequency over the sessions' summaries), against each later session.
+
+// todoMark matches a sentence that states work still to do.
+var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before))\b`)
+
+// isTodo reports whether s states work still to do.
+func isTodo(s string) bool { return todoMark.MatchString(s) }
+
+// todoWords are the words of a to-do statement that say it is one, not
+// what it is about.
+var todoWords = keySet(`tomorrow next time session up step still open remaining todo do done later plan
+	left ll add fix need needs have has be first thing morning today yesterday list item items`)
+
+// keySet is the keys of the words of s.
+func keySet(s string) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range strings.Fields(s) {
+		out[key(w)] = true
+	}
+	return out
+}
+
+// key is a word's comparison key: stemmed and cut to seven letters, so
+// that "debounce" and "debounces", "paginate" and "pagination" meet.
+func key(w string) string {
+	w = stem(strings.ToLower(w))
+	if r := []rune(w); len(r) > 7 {
+		w = string(r[:7])
+	}
+	return w
+}
+
+// keys are the comparison keys of s's content words.
+func keys(s string) map[string]bool {
+	out := make(map[string]bool)
+	for w := range contentWords(s) {
+		out[key(w)] = true
+	}
+	return out
+}
+
+// vocab holds how many sessions use each key.
+type vocab struct {
+	df map[string]int
+	n  int
+}
+
+// newVocab counts the keys of the sessions' summaries.
+func newVocab(sessions []*sessionInfo) *vocab {
+	v := &vocab{df: make(map[string]int), n: len(sessions)}
+	for _, s := range sessions {
+		for k := range s.keys() {
+			v.df[k]++
+		}
+	}
+	return v
+}
+
+func (v *vocab) idf(k string) float64 {
+	return math.Log(1 + float64(v.n+1)/float64(v.df[k]+1))
+}
+
+// maxDistinct is how many of its rarest words stand for an open item.
+const maxDistinct = 3
+
+// distinct returns the keys of s, rarest first, leaving out the words
+// that only say it is a to-do.
+func (v *vocab) distinct(s string) []string {
+	var ks []string
+	for k := range keys(s) {
+		if !todoWords[k] && len(k) > 2 {
+			ks = append(ks, k)
+		}
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		a, b := v.idf(ks[i]), v.idf(ks[j])
+		if a != b {
+			return a > b
+		}
+		if len(ks[i]) != len(ks[j]) {
+			return len(ks[i]) > len(ks[j])
+		}
+		return ks[i] < ks[j]
+	})
+	return ks
+}
+
+// refers reports whether text (its keys) is about the statement of
+// keys d (rarest first): it holds two of them (one if d has one), whose
+// weight is at least 0.4 of that of d's maxDistinct rarest. A later
+// session names a thing by a few of its rare words, seldom by most of
+// its words.
+func (v *vocab) refers(d []string, text map[string]bool) bool {
+	if len(d) == 0 {
+		return false
+	}
+	var got, all float64
+	n := 0
+	for i, k := range d {
+		w := v.idf(k)
+		if i < maxDistinct {
+			all += w
+		}
+		if text[k] {
+			got += w
+			n++
+		}
+	}
+	return n >= min(2, len(d)) && got >= 0.4*all
+}
+
+// keys are the keys of everything a session's summary says, for the
+// document frequency.
+func (s *sessionInfo) keys() map[string]bool {
+	if s.allKeys == nil {
+		s.allKeys = make(map[string]bool)
+		for _, p := range s.digest.parts {
+			for _, b := range p {
+				for k := range keys(b) {
+					s.allKeys[k] = true
+				}
+			}
+		}
+		for _, o := range s.digest.open {
+			for k := range keys(o) {
+				s.allKeys[k] = true
+			}
+		}
+	}
+	return s.allKeys
+}
+
+// mentions are the keys of what a session says of its work, the
+// sentences that leave work to do apart: what a later session says of an
+// open item, whether it dealt with it or said again that it is open
+// (then its own statement is the newest).
+func (s *sessionInfo) mentions() map[string]bool {
+	if s.mentionKeys == nil {
+		s.mentionKeys = make(map[string]bool)
+		for p, bullets := range s.digest.parts {
+			if p == partCommands || p == partRead || p == partErrors {
+				continue
+			}
+			for _, b := range bullets {
+				for _, x := range sentences(b) {
+					if p == partRequest || !isTodo(x) {
+						for k := range keys(x) {
+							s.mentionKeys[k] = true
+						}
+					}
+				}
+			}
+		}
+		// An item it says again is open is its own, newer statement.
+		for _, o := range s.digest.open {
+			for k := range keys(o) {
+				s.mentionKeys[k] = true
+			}
+		}
+	}
+	return s.mentionKeys
+}
+
+// laterMentions reports whether a session newer than sessions[k] (they
+// are newest first) mentions the item of distinctive keys d.
+func laterMentions(v *vocab, d []string, sessions []*sessionInfo, k int) bool {
+	for _, later := range sessions[:k] {
+		if v.refers(d, later.mentions()) {
+			return true
+		}
+	}
+	return false
+}
+
+// chitChat are words that make no request: greetings, thanks, asking
+// what is left.
+var chitChat = keySet(`thanks thank nice great cool ok okay good awesome perfect sure yes yeah yep hi hello
+	hey morning evening anything else left list go going call day bye wrap wrapping much that's what's
+	lgtm excellent fine alright right looks works job done before`)
+
+// isChitChat reports whether a request says nothing to do: fewer than
+// two words besides greetings, thanks and "anything else?".
+func isChitChat(s string) bool {
+	n := 0
+	for w := range contentWords(s) {
+		if !chitChat[key(w)] {
+			n++
+		}
+	}
+	return n < 2
+}
+
+// noResponse is what Claude Code records as the answer to a slash
+// command: it says nothing about the work.
+func noResponse(s string) bool {
+	return strings.EqualFold(strings.TrimRight(strings.TrimSpace(s), "."), "no response requested")
+}
+
+// dropDone returns s without the sentences that state work still to do
+// which done says was dealt with; of a sentence whose to-do is a later
+// clause, the clauses before it stay ("never pull moment back in — we
+// still need a DST test"), what follows it explains the to-do and goes
+// with it. "" if nothing is left.
+func dropDone(s string, done func(todo string) bool) string {
+	var kept []string
+	for _, x := range sentences(s) {
+		if !isTodo(x) {
+			kept = append(kept, x)
+			continue
+		}
+		var rest strings.Builder
+		cut := false
+		for _, c := range clauses(x) {
+			if isTodo(c) && done(c) {
+				cut = true
+				break
+			}
+			rest.WriteString(c)
+		}
+		t := strings.TrimSpace(rest.String())
+		if cut {
+			if t = strings.TrimRight(t, " ,;:—–-"); t != "" {
+				t += "."
+			}
+		}
+		if t != "" {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// clauses splits a sentence at "; " and dashes, each clause with the
+// separator that ends it.
+func clauses(s string) []string {
+	var out []string
+	for s != "" {
+		best, size := -1, 0
+		for _, sep := range []string{"; ", " — ", " – "} {
+			if i := strings.Index(s, sep); i >= 0 && (best < 0 || i < best) {
+				best, size = i, len(sep)
+			}
+		}
+		if best < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:best+size])
+		s = s[best+size:]
+	}
+	return out
+}
+
+// replacedMark finds a value a statement says is no longer current:
+// "now 4100 instead of 3001", "no longer 8080", "moved from 1.7.5",
+// "was 128Mi".
+var replacedMark = regexp.MustCompile("(?i)\\b(?:instead of|no longer(?: on| at| uses?)?|moved (?:away )?from|replac\\w* |was|used to be|formerly|previously|from) [`\"']?([\\w.~^>=<:/#-]*\\d[\\w.~^>=<:/#-]*)")
+
+// replacedValues returns the values (with a digit: ports, versions,
+// sizes) that s says were replaced, with the keys of the sentence that
+// says so.
+func replacedValues(s string) (vals []string, ks map[string]bool) {
+	for _, x := range sentences(s) {
+		for _, m := range replacedMark.FindAllStringSubmatch(x, -1) {
+			v := strings.TrimRight(m[1], ".,;:")
+			if v != "" {
+				vals = append(vals, v)
+				if ks == nil {
+					ks = make(map[string]bool)
+				}
+				for k := range keys(x) {
+					ks[k] = true
+				}
+			}
+		}
+	}
+	return vals, ks
+}
+
+// replacement is a value a newer statement says was replaced, with what
+// that statement is about.
+type replacement struct {
+	value string
+	keys  map[string]bool
+}
+
+// replacedBy lists what the sessions say was replaced.
+func replacedBy(sessions []*sessionInfo) []replacement {
+	var out []replacement
+	for _, s := range sessions {
+		for p, bullets := range s.digest.parts {
+			if p == partCommands || p == partRead || p == partFiles {
+				continue
+			}
+			for _, b := range bullets {
+				vals, ks := replacedValues(b)
+				for _, v := range vals {
+					out = append(out, replacement{v, ks})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dropReplaced returns s without the sentences that state as current a
+// value one of rs says was replaced: the sentence holds the value as a
+// word, says nothing of its own about it being replaced, and shares two
+// other words with the statement that replaced it.
+func dropReplaced(s string, rs []replacement) string {
+	if len(rs) == 0 {
+		return s
+	}
+	var kept []string
+next:
+	for _, x := range sentences(s) {
+		if own, _ := replacedValues(x); len(own) == 0 {
+			ks := keys(x)
+			for _, r := range rs {
+				if !hasWord(x, r.value) {
+					continue
+				}
+				n := 0
+				for k := range ks {
+					if r.keys[k] && !strings.ContainsAny(k, "0123456789") {
+						n++
+					}
+				}
+				if n >= 2 {
+					continue next
+				}
+			}
+		}
+		kept = append(kept, x)
+	}
+	return strings.Join(kept, " ")
+}
+
+// hasWord reports whether s holds w with no letter or digit on either
+// side.
+func hasWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
