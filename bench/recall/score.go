@@ -13,8 +13,13 @@ import (
 const tailChars = 6000
 
 // history marks a line that presents a value as past, not current
-// (scenario format: stale_match).
-var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to)\b`)
+// (scenario format: stale_match): it names the value it changed from.
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed)\b`)
+
+// done marks a line that presents an open item as dealt with (or a
+// value as past): for an
+// open item, only a line that still presents it as open is stale.
+var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now)\b`)
 
 // Boundary is the check of one pack: what the session starting there
 // should have received and what it did.
@@ -96,13 +101,17 @@ func score(sc *Scenario, pack func(k int) string) Score {
 				switch {
 				case f.Until != "" && sc.index(f.Until) < k:
 					b.Stale++
-					if l, ok := matchLine(lines, f.stale, true); ok {
+					past := history
+					if f.Kind == "open" {
+						past = done
+					}
+					if l, ok := matchLine(lines, f.stale, past); ok {
 						b.StaleFound = append(b.StaleFound, f.ID)
 						b.StaleLines = append(b.StaleLines, l)
 					}
 				case f.Scope == "durable" || j == last:
 					b.Expected++
-					if _, ok := matchLine(lines, f.match, false); ok {
+					if _, ok := matchLine(lines, f.match, nil); ok {
 						b.Found = append(b.Found, f.ID)
 					} else {
 						b.Missed = append(b.Missed, f.ID)
@@ -116,11 +125,11 @@ func score(sc *Scenario, pack func(k int) string) Score {
 	return out
 }
 
-// matchLine returns the first line that matches every regexp; with
-// current, a line that speaks of the value as past does not count.
-func matchLine(lines []string, res []*regexp.Regexp, current bool) (string, bool) {
+// matchLine returns the first line that matches every regexp; a line
+// that past matches (it speaks of the value as past) does not count.
+func matchLine(lines []string, res []*regexp.Regexp, past *regexp.Regexp) (string, bool) {
 	for _, l := range lines {
-		if current && history.MatchString(l) {
+		if past != nil && past.MatchString(l) {
 			continue
 		}
 		all := true
