@@ -167,7 +167,7 @@ func TestConsolidateFromSessions(t *testing.T) {
 		return res.Items
 	}
 	session("s1",
-		"Set up the notifier. The API listens on port 8080 and the admin UI on port 3000.",
+		"Set up the notifier. The API listens on port 8080 and the admin UI serves on port 3000.",
 		"Done. We'll use Redis for pub/sub between the API and the workers, because it is already deployed.")
 	changes := session("s2",
 		"8080 clashes with the new proxy, so the API now listens on 8081.",
@@ -191,7 +191,7 @@ func TestConsolidateFromSessions(t *testing.T) {
 		titles = append(titles, c.Title)
 	}
 	if superseded != 2 || len(current) != 3 || strings.Contains(all, "api-listens-on-port-8080") || strings.Contains(all, "use-redis") ||
-		!strings.Contains(strings.Join(titles, "\n"), "listens on 8081") || !strings.Contains(all, "admin-ui-on-port-3000") {
+		!strings.Contains(strings.Join(titles, "\n"), "listens on 8081") || !strings.Contains(all, "admin-ui-serves-on-port-3000") {
 		t.Errorf("changes %+v\ncore items:\n%s", changes, all)
 	}
 }

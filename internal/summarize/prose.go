@@ -61,7 +61,7 @@ func analyze(turns []Turn) *analysis {
 			a.requests = append(a.requests, request(p))
 			a.prose(User, i, p)
 		case Assistant:
-			if strings.TrimSpace(t.Text) == "" {
+			if strings.TrimSpace(t.Text) == "" || placeholder.MatchString(t.Text) {
 				continue
 			}
 			lastReply = i
@@ -93,6 +93,10 @@ func analyze(turns []Turn) *analysis {
 	a.items = capped(a.cand)
 	return a
 }
+
+// placeholder is what Claude Code's transcript holds in place of a reply
+// after a slash command: no outcome, no statement.
+var placeholder = regexp.MustCompile(`(?i)^\s*\(?no response requested\.?\)?\s*$`)
 
 func sortedKeys(m map[int]int) []int {
 	var keys []int
@@ -151,7 +155,7 @@ func closingQuestion(text string) string {
 
 // actionLine is a line of the agent's report of what it did ("Changed X
 // to …"): an outcome, not a standing fact.
-var actionLine = regexp.MustCompile(`(?i)^(changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
+var actionLine = regexp.MustCompile(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
@@ -181,6 +185,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if narration && !openCue.MatchString(s) {
 			continue
 		}
+		// Work still to do is an open item, never a decision or a fact:
+		// as either it would stay current after it is done.
+		plan := isPlan(s)
 		kind := ""
 		switch {
 		case role == User && question && prefAsk.MatchString(s):
@@ -196,7 +203,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next)
 		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
@@ -204,14 +211,28 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
 		}
 		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
-		if !question && !narration && !hedged && kind != "root" && kind != "pref" && envCue.MatchString(s) && envValue.MatchString(s) &&
-			(!action && kind != "decision" || valueChange) {
+		// One statement, one item: a decision that sets a value holds it
+		// (and supersedes the fact it changes); a root cause is not also an
+		// environment fact.
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && envCue.MatchString(s) && envValue.MatchString(s) &&
+			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
 		if openCue.MatchString(s) && !question && kind != "root" {
 			a.open = append(a.open, openItem{turn, upTo(trimLead(s), 240)})
 		}
 	}
+}
+
+// weakOpen are the words of openCue that also describe a state ("jobs
+// stay pending", "the remaining handlers", "needs to be quoted"): alone
+// they do not make a statement a plan.
+var weakOpen = regexp.MustCompile(`(?i)\b(pending|later|remaining|needs? (more|further|to be)|waiting (on|for)|eventually|known issue|out of scope)\b`)
+
+// isPlan reports whether s states work still to do: "0.4.0 still has to
+// be published", "tomorrow I'll add …", "my plan for next session is …".
+func isPlan(s string) bool {
+	return openCue.MatchString(weakOpen.ReplaceAllString(s, " "))
 }
 
 // fineChoice: a thing named as good enough ("plain database/sql is
@@ -238,7 +259,7 @@ func decisionByWe(s string) bool {
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
-	if a.seen[key] || c.Title == "" {
+	if a.seen[key] || c.Title == "" || c.Kind == Fact && !isClause(c.Title) {
 		return
 	}
 	a.seen[key] = true
@@ -414,8 +435,10 @@ func (a *analysis) addEnv(role Role, s string) {
 var conjunction = regexp.MustCompile(`(,? and |; |, )`)
 
 // conjuncts splits a sentence at "and", commas and semicolons into parts
-// that each hold a value of their own (a port, a path, a version, …);
-// a part without one stays with the part before it.
+// that each hold a value of their own (a port, a path, a version, …) and
+// are each a full clause, with a subject and a verb; a part that is not
+// ("the admin UI on 3000", "which click 8.1 is fine with") stays with the
+// part before it.
 func conjuncts(s string) []string {
 	if strings.Count(s, "`")%2 != 0 {
 		return []string{s}
@@ -433,7 +456,8 @@ func conjuncts(s string) []string {
 	var out []string
 	for _, p := range parts {
 		p = strings.TrimRight(strings.TrimSpace(p), ".")
-		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1])) {
+		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1]) ||
+			!isFullClause(p) || !isFullClause(out[len(out)-1])) {
 			out[len(out)-1] += " and " + p
 			continue
 		}

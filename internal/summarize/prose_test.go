@@ -23,6 +23,8 @@ func TestSentences(t *testing.T) {
 			[]string{"This sentence is wrapped over two lines.", "And this one is too.", "item one ends here and continues.", "Second part.", "item two"}},
 		{"He said \"stop.\" Then left. Tests, docs, etc. Next we ship…",
 			[]string{"He said \"stop.\"", "Then left.", "Tests, docs, etc.", "Next we ship…"}},
+		{"ok fair enough. and yeah please never add lodash back! morning. e.g. the v2. thing stays, etc. and so on",
+			[]string{"ok fair enough.", "and yeah please never add lodash back!", "morning.", "e.g. the v2. thing stays, etc.", "and so on"}},
 		{"    indented code. Not prose\n\n> quoted. Not mine\n$ go test ./...\nText after.",
 			[]string{"Text after."}},
 	} {
@@ -200,7 +202,7 @@ func TestClassify(t *testing.T) {
 		{User, "I don't want any new dependencies without asking me first.", "pref"},
 		{User, "always format with ruff, not black", "pref"},
 		{User, "Please write docstrings in Google style.", "pref"},
-		{User, "Let's not bother with a cache yet; Postgres handles the load.", "decision,open"},
+		{User, "Let's not bother with a cache yet; Postgres handles the load.", "open"}, // put off: open, not a standing decision,
 		{Assistant, "I opted for a materialized view over a cron-refreshed table since Postgres can refresh it concurrently.", "decision,rejected"},
 		{Assistant, "The backfill for 2023 is still pending; it needs the archive credentials.", "open"},
 		{User, "we should eventually move the images to a CDN", "open"},

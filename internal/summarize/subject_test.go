@@ -55,10 +55,16 @@ func TestCommandSubjects(t *testing.T) {
 
 func TestConjuncts(t *testing.T) {
 	for in, want := range map[string]string{
-		"The API listens on port 8080 and the admin UI on port 3000.":                           "The API listens on port 8080|the admin UI on port 3000",
-		"Postgres runs on localhost:5433, Redis on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis on localhost:6379|MinIO on localhost:9000",
-		"Staging lives at https://staging.acme.dev and deploys from the release branch.":        "Staging lives at https://staging.acme.dev and deploys from the release branch.",
-		"The config lives in `a, b and c.toml`.":                                                "The config lives in `a, b and c.toml`.",
+		"The API listens on port 8080 and the admin UI serves on port 3000.":                       "The API listens on port 8080|the admin UI serves on port 3000",
+		"Postgres runs on localhost:5433, Redis is on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis is on localhost:6379 and MinIO on localhost:9000",
+		// Only full clauses stand alone: no item from a verbless part, a
+		// prepositional phrase or a relative clause.
+		"The fallback in internal/app/main.go and deploy.yaml is unchanged.":                "The fallback in internal/app/main.go and deploy.yaml is unchanged.",
+		"The loader needs tomlkit 0.12, which pip 23.1 is happy with.":                      "The loader needs tomlkit 0.12, which pip 23.1 is happy with.",
+		"The seed data is in db/seed.sql and in both fixtures/a.json and b.json.":           "The seed data is in db/seed.sql and in both fixtures/a.json and b.json.",
+		"Workers read jobs from /var/spool/jobs and the janitor runs from /etc/cron.daily.": "Workers read jobs from /var/spool/jobs|the janitor runs from /etc/cron.daily",
+		"Staging lives at https://staging.acme.dev and deploys from the release branch.":    "Staging lives at https://staging.acme.dev and deploys from the release branch.",
+		"The config lives in `a, b and c.toml`.":                                            "The config lives in `a, b and c.toml`.",
 	} {
 		if got := strings.Join(conjuncts(in), "|"); got != want {
 			t.Errorf("conjuncts(%q) = %q, want %q", in, got, want)
