@@ -117,6 +117,37 @@ func TestConsolidateSupersedes(t *testing.T) {
 	}
 }
 
+// TestConsolidateRetiresSetting: a decision that gives a named setting a
+// new value retires the fact that gave it the old one, whatever the
+// wording; a fact about another setting stays.
+func TestConsolidateRetiresSetting(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	capture := func(key string, cs ...summarize.Candidate) *CaptureResult {
+		t.Helper()
+		res, err := Capture(ctx, m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
+			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed(cs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := capture("s1",
+		summarize.Candidate{Kind: summarize.Fact, Title: "The service config still has max_idle_conns = 4"},
+		summarize.Candidate{Kind: summarize.Fact, Title: "The service config sets read-timeout to 30"})
+	second := capture("s2", summarize.Candidate{Kind: summarize.Decision, Title: "Raise max_idle_conns to 16 so bursts stop opening sockets"})
+	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+	retired := 0
+	for _, c := range second.Items {
+		if c.Action == "retired" && c.ID == first.Items[0].ID {
+			retired++
+		}
+	}
+	if retired != 1 || strings.Contains(tree, first.Items[0].Path) || !strings.Contains(tree, first.Items[1].Path) {
+		t.Errorf("changes %+v\ntree:\n%s", second.Items, tree)
+	}
+}
+
 // TestConsolidateKeepsSubject: items remember their subject, so that a
 // later statement worded quite differently still finds them.
 func TestConsolidateKeepsSubject(t *testing.T) {

@@ -211,10 +211,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
 		}
 		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
-		// One statement, one item: a decision that sets a value holds it
+		// A URL said in passing names where something runs, whatever the
+		// verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && envCue.MatchString(s) && envValue.MatchString(s) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
