@@ -60,7 +60,6 @@ var (
 
 	inlineCode = regexp.MustCompile("`([^`\n]{1,40})`")
 	tagWord    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:/-]*$`)
-	concrete   = regexp.MustCompile("[0-9`/]|\\.[a-z]{1,4}\\b")
 	slashCmd   = regexp.MustCompile(`^/[A-Za-z][\w:-]*(\s|$)`)
 )
 
@@ -77,6 +76,7 @@ const (
 	impPrefOneOff   = 0.3  // less for "for now", "this time", "yet"
 	impRootCause    = 0.6  // a root cause found
 	impFact         = 0.5  // an environment fact
+	impFactValue    = 0.05 // ... with a URL, host, port, version, variable or command
 	impFactUser     = 0.1  // ... stated by the user
 	maxPerKind      = 8
 )

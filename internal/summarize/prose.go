@@ -211,11 +211,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
 		}
 		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
-		// A URL said in passing names where something runs, whatever the
-		// verb. One statement, one item: a decision that sets a value holds it
+		// A URL said in passing names where something runs, and a named
+		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -411,9 +411,10 @@ func (a *analysis) addPreference(k Kind, s, next string) {
 
 func (a *analysis) addEnv(role Role, s string) {
 	a.env = appendNew(a.env, upTo(trimLead(s), 240))
+	s = dropTopic(s)
 	imp := impFact
-	if concrete.MatchString(s) {
-		imp += 0.05
+	if strongValue(s) {
+		imp += impFactValue
 	}
 	if role == User {
 		imp += impFactUser
@@ -433,6 +434,28 @@ func (a *analysis) addEnv(role Role, s string) {
 	}
 }
 
+// strongValue: a statement holds a value that says where or how
+// something runs (a URL, host, port, version, variable or command),
+// not only the path of a source file, which the file lists carry anyway.
+func strongValue(s string) bool {
+	return urlRE.MatchString(s) || hostRE.MatchString(s) || portRE.MatchString(s) && portHint.MatchString(s) ||
+		versionNum.MatchString(s) || envVarRE.MatchString(s) || cmdRE.MatchString(s)
+}
+
+// topicLead is "A note on tooling: …", "One thing: …": a topic named
+// before the statement.
+var topicLead = regexp.MustCompile(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
+
+// dropTopic removes a topic named before a colon when the topic holds no
+// value and what follows is a clause of its own.
+func dropTopic(s string) string {
+	m := topicLead.FindStringSubmatch(s)
+	if m == nil || envValue.MatchString(m[1]) || !isClause(m[2]) || !envValue.MatchString(m[2]) {
+		return s
+	}
+	return capitalize(m[2])
+}
+
 var conjunction = regexp.MustCompile(`(,? and |; |, )`)
 
 // conjuncts splits a sentence at "and", commas and semicolons into parts
@@ -444,22 +467,23 @@ func conjuncts(s string) []string {
 	if strings.Count(s, "`")%2 != 0 {
 		return []string{s}
 	}
-	var parts []string
+	var parts, seps []string
 	last := 0
 	for _, m := range conjunction.FindAllStringIndex(s, -1) {
 		if strings.Count(s[:m[0]], "`")%2 != 0 {
 			continue // inside code
 		}
 		parts = append(parts, s[last:m[0]])
+		seps = append(seps, s[m[0]:m[1]])
 		last = m[1]
 	}
 	parts = append(parts, s[last:])
 	var out []string
-	for _, p := range parts {
+	for i, p := range parts {
 		p = strings.TrimRight(strings.TrimSpace(p), ".")
 		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1]) ||
 			!isFullClause(p) || !isFullClause(out[len(out)-1])) {
-			out[len(out)-1] += " and " + p
+			out[len(out)-1] += seps[i-1] + p // as it was written
 			continue
 		}
 		out = append(out, p)

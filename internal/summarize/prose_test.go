@@ -115,6 +115,7 @@ func TestClassify(t *testing.T) {
 		{User, "Make Lookup return a bool instead of an error.", "decision,rejected"},
 		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
 		{Assistant, "Once it's merged to main it goes out to the preview site at https://preview.example.dev on its own, so Ann can try it.", "env"},
+		{Assistant, "max_open_conns is now 40 rather than 10, matching the pooler.", "env"},
 		{Assistant, "0.9.0 still has to be tagged and pushed to the registry with `make release`.", "open"},
 		// Root causes.
 		{Assistant, "Turns out the culprit was a stale connection pool after the failover.", "root"},

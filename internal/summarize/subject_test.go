@@ -56,7 +56,8 @@ func TestCommandSubjects(t *testing.T) {
 func TestConjuncts(t *testing.T) {
 	for in, want := range map[string]string{
 		"The API listens on port 8080 and the admin UI serves on port 3000.":                       "The API listens on port 8080|the admin UI serves on port 3000",
-		"Postgres runs on localhost:5433, Redis is on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis is on localhost:6379 and MinIO on localhost:9000",
+		"Postgres runs on localhost:5433, Redis is on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis is on localhost:6379, and MinIO on localhost:9000",
+		"The worker pins Go 1.22 in go.mod, but the CI image still has 1.21.":                      "The worker pins Go 1.22 in go.mod, but the CI image still has 1.21.",
 		// Only full clauses stand alone: no item from a verbless part, a
 		// prepositional phrase or a relative clause.
 		"The fallback in internal/app/main.go and deploy.yaml is unchanged.":                "The fallback in internal/app/main.go and deploy.yaml is unchanged.",
@@ -68,6 +69,19 @@ func TestConjuncts(t *testing.T) {
 	} {
 		if got := strings.Join(conjuncts(in), "|"); got != want {
 			t.Errorf("conjuncts(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDropTopic(t *testing.T) {
+	for in, want := range map[string]string{
+		"Quick aside on the tooling: the repo pins Go 1.22 in go.mod.": "The repo pins Go 1.22 in go.mod.",
+		"One more thing: staging runs on port 8443.":                   "Staging runs on port 8443.",
+		"The API moved to port 4100: the old default clashed.":         "The API moved to port 4100: the old default clashed.",
+		"Remember: be careful.":                                        "Remember: be careful.",
+	} {
+		if got := dropTopic(in); got != want {
+			t.Errorf("dropTopic(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
