@@ -161,6 +161,10 @@ var actionLine = regexp.MustCompile(`(?i)^((done|fixed|finished)\b[\s:;,—-]|ch
 func (a *analysis) prose(role Role, turn int, text string) {
 	ss := sentences(strings.ReplaceAll(text, "’", "'"))
 	causeNext := false
+	// An alternative turned down in prose goes into the body of the
+	// decision the same message makes, before or after it.
+	first, rejects := len(a.cand), []string(nil)
+	defer func() { a.attachRejected(first, rejects) }()
 	for i, s := range ss {
 		announced := causeNext
 		causeNext = role == Assistant && causeIntro.MatchString(s)
@@ -209,6 +213,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
 			kind = "rejected"
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
+			rejects = append(rejects, s)
 		}
 		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
 		// A URL said in passing names where something runs, and a named
@@ -234,6 +239,28 @@ var weakOpen = regexp.MustCompile(`(?i)\b(pending|later|remaining|needs? (more|f
 // be published", "tomorrow I'll add …", "my plan for next session is …".
 func isPlan(s string) bool {
 	return openCue.MatchString(weakOpen.ReplaceAllString(s, " "))
+}
+
+// attachRejected adds the rejected alternatives stated in one message
+// to the body of the first decision among the candidates from index
+// first on (those the message made), unless the body already says them.
+func (a *analysis) attachRejected(first int, rejects []string) {
+	if len(rejects) == 0 {
+		return
+	}
+	for i := first; i < len(a.cand); i++ {
+		c := &a.cand[i]
+		if c.Kind != Decision {
+			continue
+		}
+		for _, r := range rejects {
+			r = trimLead(strings.TrimRight(r, "."))
+			if !strings.Contains(c.Body, r) && r != c.Title {
+				c.Body = strings.TrimSpace(c.Body + " Rejected: " + r + ".")
+			}
+		}
+		return
+	}
 }
 
 // fineChoice: a thing named as good enough ("plain database/sql is

@@ -300,3 +300,23 @@ func TestOpenCarried(t *testing.T) {
 		t.Errorf("segment 2:\n%s", res2.Summary)
 	}
 }
+
+// TestRejectedIntoDecision: an alternative turned down in prose, before
+// or after the decision in the same message, lands in its body.
+func TestRejectedIntoDecision(t *testing.T) {
+	for _, text := range []string{
+		"I'd go with SQLite for the local cache. Redis looks tempting on paper, but it is one more service to run on every laptop.",
+		"We thought about a Redis cache for this, but it is one more service to run on every laptop. Let's use SQLite for the local cache.",
+	} {
+		a := analyze([]Turn{{Role: User, Text: "what should we use for the cache?"}, {Role: Assistant, Text: text}})
+		var body string
+		for _, c := range a.items {
+			if c.Kind == Decision {
+				body = c.Body
+			}
+		}
+		if !strings.Contains(body, "Rejected:") || !strings.Contains(body, "Redis") || !strings.Contains(body, "one more service") {
+			t.Errorf("%q: decision body %q, items %+v", text, body, a.items)
+		}
+	}
+}
