@@ -50,6 +50,10 @@ import (
 //     keeps the old item's tags, pin and the larger importance, and
 //     records "supersedes: <old id>"; the old file is removed (git keeps
 //     it), so that only the newest is ever presented as current.
+//   - Across kinds: a decision or fact that gives a named setting a
+//     value (summarize.Settings: "bump requires-python to 3.11") retires
+//     the facts that give the same setting another value; the change is
+//     reported as "retired".
 //
 // The rule is a cheap lexical one on purpose: it runs for every summary,
 // offline, and reads only the core items of the candidates' kinds.
@@ -65,7 +69,10 @@ type namedItem struct {
 	words   map[string]bool // of the title
 	subject map[string]bool // of the subject, empty when it has none
 	values  map[string]bool
-	fresh   bool // made by this batch: replaced, not superseded
+	// settings are the named settings the item gives a value
+	// (summarize.Settings), for facts.
+	settings map[string]string
+	fresh    bool // made by this batch: replaced, not superseded
 }
 
 // claimed is a candidate's claim, as matching compares it.
@@ -131,7 +138,25 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			imp = model.DefaultImportance
 		}
 		match, reversal := bestMatch(index[k], words, cl, k)
-		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, fresh: true}
+		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, settings: summarize.Settings(title), fresh: true}
+		if k == model.Decision || k == model.Fact {
+			if _, loaded := index[model.Fact]; !loaded {
+				list, err := coreIndex(m, model.Fact, b)
+				if err != nil {
+					return nil, err
+				}
+				index[model.Fact] = list
+			}
+			keep := ""
+			if match != nil {
+				keep = match.path
+			}
+			retired, err := retireSettings(m, b, index[model.Fact], entry.settings, keep)
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, retired...)
+		}
 		if match == nil {
 			it := model.NewItem(k, title, now)
 			it.Body = strings.TrimSpace(c.Body)
@@ -256,10 +281,54 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 			continue
 		}
 		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
-		e.subject, e.values = cl.subject, cl.values
+		e.subject, e.values, e.settings = cl.subject, cl.values, summarize.Settings(it.Title+"\n"+it.Body)
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// retireSettings removes the facts that give a named setting another
+// value than set does ("requires-python >=3.9" once a decision bumps
+// requires-python to 3.11): a fact and a decision about one setting are
+// one subject, and only the newest value is current. It returns the
+// changes ("retired"); keep is the path of the item the candidate itself
+// updates.
+func retireSettings(m *memory.Memory, b *memory.Writes, facts []*namedItem, set map[string]string, keep string) ([]model.ItemChange, error) {
+	if len(set) == 0 {
+		return nil, nil
+	}
+	var out []model.ItemChange
+	for _, e := range facts {
+		if e.path == "" || e.path == keep || !conflicts(e.settings, set) {
+			continue
+		}
+		data, err := m.PendingContent(b, e.path)
+		if err != nil {
+			return nil, err
+		}
+		old, err := model.Parse(e.path, data)
+		if err != nil {
+			continue // the user's to fix
+		}
+		if e.fresh {
+			b.Drop(e.path)
+		} else {
+			b.Remove(e.path)
+		}
+		out = append(out, model.ItemChange{Action: "retired", ID: old.ID, Kind: model.Fact, Title: old.Title, Path: e.path})
+		e.path, e.settings = "", nil
+	}
+	return out, nil
+}
+
+// conflicts: a setting both name, with different values.
+func conflicts(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; ok && w != v {
+			return true
+		}
+	}
+	return false
 }
 
 // bestMatch returns the item a candidate is about, if any (see the

@@ -117,6 +117,37 @@ func TestConsolidateSupersedes(t *testing.T) {
 	}
 }
 
+// TestConsolidateRetiresSetting: a decision that gives a named setting a
+// new value retires the fact that gave it the old one, whatever the
+// wording; a fact about another setting stays.
+func TestConsolidateRetiresSetting(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	capture := func(key string, cs ...summarize.Candidate) *CaptureResult {
+		t.Helper()
+		res, err := Capture(ctx, m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
+			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed(cs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := capture("s1",
+		summarize.Candidate{Kind: summarize.Fact, Title: "The service config still has max_idle_conns = 4"},
+		summarize.Candidate{Kind: summarize.Fact, Title: "The service config sets read-timeout to 30"})
+	second := capture("s2", summarize.Candidate{Kind: summarize.Decision, Title: "Raise max_idle_conns to 16 so bursts stop opening sockets"})
+	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+	retired := 0
+	for _, c := range second.Items {
+		if c.Action == "retired" && c.ID == first.Items[0].ID {
+			retired++
+		}
+	}
+	if retired != 1 || strings.Contains(tree, first.Items[0].Path) || !strings.Contains(tree, first.Items[1].Path) {
+		t.Errorf("changes %+v\ntree:\n%s", second.Items, tree)
+	}
+}
+
 // TestConsolidateKeepsSubject: items remember their subject, so that a
 // later statement worded quite differently still finds them.
 func TestConsolidateKeepsSubject(t *testing.T) {
@@ -167,7 +198,7 @@ func TestConsolidateFromSessions(t *testing.T) {
 		return res.Items
 	}
 	session("s1",
-		"Set up the notifier. The API listens on port 8080 and the admin UI on port 3000.",
+		"Set up the notifier. The API listens on port 8080 and the admin UI serves on port 3000.",
 		"Done. We'll use Redis for pub/sub between the API and the workers, because it is already deployed.")
 	changes := session("s2",
 		"8080 clashes with the new proxy, so the API now listens on 8081.",
@@ -191,7 +222,7 @@ func TestConsolidateFromSessions(t *testing.T) {
 		titles = append(titles, c.Title)
 	}
 	if superseded != 2 || len(current) != 3 || strings.Contains(all, "api-listens-on-port-8080") || strings.Contains(all, "use-redis") ||
-		!strings.Contains(strings.Join(titles, "\n"), "listens on 8081") || !strings.Contains(all, "admin-ui-on-port-3000") {
+		!strings.Contains(strings.Join(titles, "\n"), "listens on 8081") || !strings.Contains(all, "admin-ui-serves-on-port-3000") {
 		t.Errorf("changes %+v\ncore items:\n%s", changes, all)
 	}
 }

@@ -61,7 +61,7 @@ func analyze(turns []Turn) *analysis {
 			a.requests = append(a.requests, request(p))
 			a.prose(User, i, p)
 		case Assistant:
-			if strings.TrimSpace(t.Text) == "" {
+			if strings.TrimSpace(t.Text) == "" || placeholder.MatchString(t.Text) {
 				continue
 			}
 			lastReply = i
@@ -93,6 +93,10 @@ func analyze(turns []Turn) *analysis {
 	a.items = capped(a.cand)
 	return a
 }
+
+// placeholder is what Claude Code's transcript holds in place of a reply
+// after a slash command: no outcome, no statement.
+var placeholder = regexp.MustCompile(`(?i)^\s*\(?no response requested\.?\)?\s*$`)
 
 func sortedKeys(m map[int]int) []int {
 	var keys []int
@@ -151,12 +155,16 @@ func closingQuestion(text string) string {
 
 // actionLine is a line of the agent's report of what it did ("Changed X
 // to …"): an outcome, not a standing fact.
-var actionLine = regexp.MustCompile(`(?i)^(changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
+var actionLine = regexp.MustCompile(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
 	ss := sentences(strings.ReplaceAll(text, "’", "'"))
 	causeNext := false
+	// An alternative turned down in prose goes into the body of the
+	// decision the same message makes, before or after it.
+	first, rejects := len(a.cand), []string(nil)
+	defer func() { a.attachRejected(first, rejects) }()
 	for i, s := range ss {
 		announced := causeNext
 		causeNext = role == Assistant && causeIntro.MatchString(s)
@@ -181,6 +189,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if narration && !openCue.MatchString(s) {
 			continue
 		}
+		// Work still to do is an open item, never a decision or a fact:
+		// as either it would stay current after it is done.
+		plan := isPlan(s)
 		kind := ""
 		switch {
 		case role == User && question && prefAsk.MatchString(s):
@@ -196,21 +207,59 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next)
 		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
 			kind = "rejected"
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
+			rejects = append(rejects, s)
 		}
 		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
-		if !question && !narration && !hedged && kind != "root" && kind != "pref" && envCue.MatchString(s) && envValue.MatchString(s) &&
-			(!action && kind != "decision" || valueChange) {
+		// A URL said in passing names where something runs, and a named
+		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
+		// (and supersedes the fact it changes); a root cause is not also an
+		// environment fact.
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) &&
+			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
 		if openCue.MatchString(s) && !question && kind != "root" {
 			a.open = append(a.open, openItem{turn, upTo(trimLead(s), 240)})
 		}
+	}
+}
+
+// weakOpen are the words of openCue that also describe a state ("jobs
+// stay pending", "the remaining handlers", "needs to be quoted"): alone
+// they do not make a statement a plan.
+var weakOpen = regexp.MustCompile(`(?i)\b(pending|later|remaining|needs? (more|further|to be)|waiting (on|for)|eventually|known issue|out of scope)\b`)
+
+// isPlan reports whether s states work still to do: "0.4.0 still has to
+// be published", "tomorrow I'll add …", "my plan for next session is …".
+func isPlan(s string) bool {
+	return openCue.MatchString(weakOpen.ReplaceAllString(s, " "))
+}
+
+// attachRejected adds the rejected alternatives stated in one message
+// to the body of the first decision among the candidates from index
+// first on (those the message made), unless the body already says them.
+func (a *analysis) attachRejected(first int, rejects []string) {
+	if len(rejects) == 0 {
+		return
+	}
+	for i := first; i < len(a.cand); i++ {
+		c := &a.cand[i]
+		if c.Kind != Decision {
+			continue
+		}
+		for _, r := range rejects {
+			r = trimLead(strings.TrimRight(r, "."))
+			if !strings.Contains(c.Body, r) && r != c.Title {
+				c.Body = strings.TrimSpace(c.Body + " Rejected: " + r + ".")
+			}
+		}
+		return
 	}
 }
 
@@ -238,7 +287,7 @@ func decisionByWe(s string) bool {
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
-	if a.seen[key] || c.Title == "" {
+	if a.seen[key] || c.Title == "" || c.Kind == Fact && !isClause(c.Title) {
 		return
 	}
 	a.seen[key] = true
@@ -389,9 +438,10 @@ func (a *analysis) addPreference(k Kind, s, next string) {
 
 func (a *analysis) addEnv(role Role, s string) {
 	a.env = appendNew(a.env, upTo(trimLead(s), 240))
+	s = dropTopic(s)
 	imp := impFact
-	if concrete.MatchString(s) {
-		imp += 0.05
+	if strongValue(s) {
+		imp += impFactValue
 	}
 	if role == User {
 		imp += impFactUser
@@ -411,30 +461,56 @@ func (a *analysis) addEnv(role Role, s string) {
 	}
 }
 
+// strongValue: a statement holds a value that says where or how
+// something runs (a URL, host, port, version, variable or command),
+// not only the path of a source file, which the file lists carry anyway.
+func strongValue(s string) bool {
+	return urlRE.MatchString(s) || hostRE.MatchString(s) || portRE.MatchString(s) && portHint.MatchString(s) ||
+		versionNum.MatchString(s) || envVarRE.MatchString(s) || cmdRE.MatchString(s)
+}
+
+// topicLead is "A note on tooling: …", "One thing: …": a topic named
+// before the statement.
+var topicLead = regexp.MustCompile(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
+
+// dropTopic removes a topic named before a colon when the topic holds no
+// value and what follows is a clause of its own.
+func dropTopic(s string) string {
+	m := topicLead.FindStringSubmatch(s)
+	if m == nil || envValue.MatchString(m[1]) || !isClause(m[2]) || !envValue.MatchString(m[2]) {
+		return s
+	}
+	return capitalize(m[2])
+}
+
 var conjunction = regexp.MustCompile(`(,? and |; |, )`)
 
 // conjuncts splits a sentence at "and", commas and semicolons into parts
-// that each hold a value of their own (a port, a path, a version, …);
-// a part without one stays with the part before it.
+// that each hold a value of their own (a port, a path, a version, …) and
+// are each a full clause, with a subject and a verb; a part that is not
+// ("the admin UI on 3000", "which click 8.1 is fine with") stays with the
+// part before it.
 func conjuncts(s string) []string {
 	if strings.Count(s, "`")%2 != 0 {
 		return []string{s}
 	}
-	var parts []string
+	var parts, seps []string
 	last := 0
 	for _, m := range conjunction.FindAllStringIndex(s, -1) {
 		if strings.Count(s[:m[0]], "`")%2 != 0 {
 			continue // inside code
 		}
 		parts = append(parts, s[last:m[0]])
+		seps = append(seps, s[m[0]:m[1]])
 		last = m[1]
 	}
 	parts = append(parts, s[last:])
 	var out []string
-	for _, p := range parts {
+	for i, p := range parts {
 		p = strings.TrimRight(strings.TrimSpace(p), ".")
-		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1])) {
-			out[len(out)-1] += " and " + p
+		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1]) ||
+			!isFullClause(p) || !isFullClause(out[len(out)-1])) {
+			out[len(out)-1] += seps[i-1] + p // as it was written
 			continue
 		}
 		out = append(out, p)

@@ -23,6 +23,8 @@ func TestSentences(t *testing.T) {
 			[]string{"This sentence is wrapped over two lines.", "And this one is too.", "item one ends here and continues.", "Second part.", "item two"}},
 		{"He said \"stop.\" Then left. Tests, docs, etc. Next we ship…",
 			[]string{"He said \"stop.\"", "Then left.", "Tests, docs, etc.", "Next we ship…"}},
+		{"ok fair enough. and yeah please never add lodash back! morning. e.g. the v2. thing stays, etc. and so on",
+			[]string{"ok fair enough.", "and yeah please never add lodash back!", "morning.", "e.g. the v2. thing stays, etc.", "and so on"}},
 		{"    indented code. Not prose\n\n> quoted. Not mine\n$ go test ./...\nText after.",
 			[]string{"Text after."}},
 	} {
@@ -112,6 +114,9 @@ func TestClassify(t *testing.T) {
 		{User, "we're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", "decision,rejected"},
 		{User, "Make Lookup return a bool instead of an error.", "decision,rejected"},
 		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
+		{Assistant, "Once it's merged to main it goes out to the preview site at https://preview.example.dev on its own, so Ann can try it.", "env"},
+		{Assistant, "max_open_conns is now 40 rather than 10, matching the pooler.", "env"},
+		{Assistant, "0.9.0 still has to be tagged and pushed to the registry with `make release`.", "open"},
 		// Root causes.
 		{Assistant, "Turns out the culprit was a stale connection pool after the failover.", "root"},
 		{Assistant, "The bug was that minutes were multiplied by time.Hour.", "root"},
@@ -200,7 +205,7 @@ func TestClassify(t *testing.T) {
 		{User, "I don't want any new dependencies without asking me first.", "pref"},
 		{User, "always format with ruff, not black", "pref"},
 		{User, "Please write docstrings in Google style.", "pref"},
-		{User, "Let's not bother with a cache yet; Postgres handles the load.", "decision,open"},
+		{User, "Let's not bother with a cache yet; Postgres handles the load.", "open"}, // put off: open, not a standing decision,
 		{Assistant, "I opted for a materialized view over a cron-refreshed table since Postgres can refresh it concurrently.", "decision,rejected"},
 		{Assistant, "The backfill for 2023 is still pending; it needs the archive credentials.", "open"},
 		{User, "we should eventually move the images to a CDN", "open"},
@@ -293,5 +298,25 @@ func TestOpenCarried(t *testing.T) {
 	if !strings.HasPrefix(res2.Summary, "## Segment 2\n") || !strings.Contains(open, "- The old invoices from March still need to be recomputed") ||
 		strings.Contains(open, "Not yet answered") || strings.Contains(open, "Next step: run it against staging") || strings.Contains(res2.Summary, "/clear") {
 		t.Errorf("segment 2:\n%s", res2.Summary)
+	}
+}
+
+// TestRejectedIntoDecision: an alternative turned down in prose, before
+// or after the decision in the same message, lands in its body.
+func TestRejectedIntoDecision(t *testing.T) {
+	for _, text := range []string{
+		"I'd go with SQLite for the local cache. Redis looks tempting on paper, but it is one more service to run on every laptop.",
+		"We thought about a Redis cache for this, but it is one more service to run on every laptop. Let's use SQLite for the local cache.",
+	} {
+		a := analyze([]Turn{{Role: User, Text: "what should we use for the cache?"}, {Role: Assistant, Text: text}})
+		var body string
+		for _, c := range a.items {
+			if c.Kind == Decision {
+				body = c.Body
+			}
+		}
+		if !strings.Contains(body, "Rejected:") || !strings.Contains(body, "Redis") || !strings.Contains(body, "one more service") {
+			t.Errorf("%q: decision body %q, items %+v", text, body, a.items)
+		}
 	}
 }

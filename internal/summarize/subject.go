@@ -85,7 +85,7 @@ func ClaimOf(k Kind, text string) Claim {
 }
 
 // leadIn is talk before the point: "OK, ", "Decided: ", "FYI ".
-var leadIn = regexp.MustCompile(`(?i)^((ok|okay|alright|yes|so|also|good|great|right|then|and|fyi|btw|note|decided|decision|fact|summary|actually|update|correction|heads up)\b[,:.!]?\s+)+`)
+var leadIn = regexp.MustCompile(`(?i)^((ok|okay|alright|yes|yeah|yep|so|also|good|great|right|then|and|but|fyi|btw|by the way|note|decided|decision|fact|summary|actually|update|correction|heads up|fair enough|anyway|hmm+|well|cool|thanks|morning|hi|hey|one more thing|oh)\b[,:.!]?\s+(—\s+)?)+`)
 
 // factClaim: the attribute is read from the value the fact holds (a port,
 // a URL, a version, a variable, a command, a path, a host), the entity

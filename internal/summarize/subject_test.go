@@ -55,13 +55,33 @@ func TestCommandSubjects(t *testing.T) {
 
 func TestConjuncts(t *testing.T) {
 	for in, want := range map[string]string{
-		"The API listens on port 8080 and the admin UI on port 3000.":                           "The API listens on port 8080|the admin UI on port 3000",
-		"Postgres runs on localhost:5433, Redis on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis on localhost:6379|MinIO on localhost:9000",
-		"Staging lives at https://staging.acme.dev and deploys from the release branch.":        "Staging lives at https://staging.acme.dev and deploys from the release branch.",
-		"The config lives in `a, b and c.toml`.":                                                "The config lives in `a, b and c.toml`.",
+		"The API listens on port 8080 and the admin UI serves on port 3000.":                       "The API listens on port 8080|the admin UI serves on port 3000",
+		"Postgres runs on localhost:5433, Redis is on localhost:6379, and MinIO on localhost:9000": "Postgres runs on localhost:5433|Redis is on localhost:6379, and MinIO on localhost:9000",
+		"The worker pins Go 1.22 in go.mod, but the CI image still has 1.21.":                      "The worker pins Go 1.22 in go.mod, but the CI image still has 1.21.",
+		// Only full clauses stand alone: no item from a verbless part, a
+		// prepositional phrase or a relative clause.
+		"The fallback in internal/app/main.go and deploy.yaml is unchanged.":                "The fallback in internal/app/main.go and deploy.yaml is unchanged.",
+		"The loader needs tomlkit 0.12, which pip 23.1 is happy with.":                      "The loader needs tomlkit 0.12, which pip 23.1 is happy with.",
+		"The seed data is in db/seed.sql and in both fixtures/a.json and b.json.":           "The seed data is in db/seed.sql and in both fixtures/a.json and b.json.",
+		"Workers read jobs from /var/spool/jobs and the janitor runs from /etc/cron.daily.": "Workers read jobs from /var/spool/jobs|the janitor runs from /etc/cron.daily",
+		"Staging lives at https://staging.acme.dev and deploys from the release branch.":    "Staging lives at https://staging.acme.dev and deploys from the release branch.",
+		"The config lives in `a, b and c.toml`.":                                            "The config lives in `a, b and c.toml`.",
 	} {
 		if got := strings.Join(conjuncts(in), "|"); got != want {
 			t.Errorf("conjuncts(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDropTopic(t *testing.T) {
+	for in, want := range map[string]string{
+		"Quick aside on the tooling: the repo pins Go 1.22 in go.mod.": "The repo pins Go 1.22 in go.mod.",
+		"One more thing: staging runs on port 8443.":                   "Staging runs on port 8443.",
+		"The API moved to port 4100: the old default clashed.":         "The API moved to port 4100: the old default clashed.",
+		"Remember: be careful.":                                        "Remember: be careful.",
+	} {
+		if got := dropTopic(in); got != want {
+			t.Errorf("dropTopic(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -137,7 +137,7 @@ func splitSentences(p string) []string {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[k:])
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) {
+		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && afterWord(p[start:i])) {
 			continue
 		}
 		if c == '.' && abbreviated(p[start:i]) {
@@ -153,6 +153,26 @@ func splitSentences(p string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// afterWord reports whether s (a sentence so far, before its closing
+// mark) ends with a plain word of two or more letters: people who type in
+// lower case still end sentences there ("ok fair enough. and please …"),
+// while "e.g. the", "v1. the" or "x. y" go on.
+func afterWord(s string) bool {
+	w := s
+	if i := strings.LastIndexAny(s, " (\t"); i >= 0 {
+		w = s[i+1:]
+	}
+	if utf8.RuneCountInString(w) < 2 || abbreviations[strings.ToLower(w)] {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // abbreviated reports whether s (a sentence so far, before a dot) ends

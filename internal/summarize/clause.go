@@ -1,0 +1,65 @@
+package summarize
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// A statement becomes an item only when it is a clause of its own: it has
+// a verb, and it does not begin as the tail of another clause ("which
+// click 8.1 is fine with", "in both config/queued.yaml"). The test is
+// lexical: auxiliaries and modals, common verbs in their base form, and
+// words ending in -s or -ed that do not follow a determiner or a
+// preposition (which makes them nouns: "the ports", "on weekends").
+var (
+	auxVerb   = wordSet(`is are was were be been being am isn't aren't wasn't weren't has have had hasn't haven't does do did doesn't don't didn't can can't cannot could couldn't will won't would wouldn't should shouldn't must may might shall it's that's there's here's what's he's she's we're they're you're i'm we've i've they've we'll i'll they'll`)
+	baseVerb  = wordSet(`run use poll live listen point need go keep read write call take get set work deploy build start expect require send serve sit stay hold proxy store put pass fail break crash return skip retry claim lock load parse map mount expose publish pin lint test bump ship merge depend rely fit come give make let`)
+	notAfter  = wordSet(`the a an this that these those our your their its my his her some any all no every each of in on at for with by from to into over under about between per via two three four five several many few more most`)
+	fragStart = wordSet(`which who whom whose where when while whereas although though because since unless until if as so but or and nor than then that whereby`)
+	prepStart = wordSet(`in on at for with by from to into over under about between per via after before during like both either neither`)
+	wordOnly  = regexp.MustCompile(`^[A-Za-z']+$`)
+)
+
+// hasVerb reports whether s holds a finite verb, as far as its words tell.
+func hasVerb(s string) bool {
+	prev := ""
+	for i, f := range strings.Fields(strings.ToLower(s)) {
+		w := strings.Trim(f, ".,;:!?()[]\"“”")
+		if !wordOnly.MatchString(w) {
+			prev = "-"
+			continue
+		}
+		switch {
+		case auxVerb[w] || strings.HasSuffix(w, "n't"):
+			return true
+		case i == 0 && baseVerb[w]: // an imperative: "Run the tests with …"
+			return true
+		case prev != "" && !notAfter[prev] && (baseVerb[w] || len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"))):
+			return true
+		}
+		prev = w
+	}
+	return false
+}
+
+// isClause reports whether s can stand as an item: it has a verb and does
+// not begin with a word that ties it to a clause before it.
+func isClause(s string) bool {
+	first := ""
+	if fs := strings.Fields(s); len(fs) > 0 {
+		first = strings.ToLower(strings.TrimFunc(fs[0], func(r rune) bool { return !unicode.IsLetter(r) }))
+	}
+	return !fragStart[first] && hasVerb(s)
+}
+
+// isFullClause is a clause that also does not begin with a preposition:
+// the halves of a sentence split at "and" must both be one ("in both
+// config/queued.yaml" is not).
+func isFullClause(s string) bool {
+	first := ""
+	if fs := strings.Fields(s); len(fs) > 0 {
+		first = strings.ToLower(fs[0])
+	}
+	return !prepStart[first] && isClause(s)
+}
