@@ -72,7 +72,10 @@ type namedItem struct {
 	// settings are the named settings the item gives a value
 	// (summarize.Settings), for facts.
 	settings map[string]string
-	fresh    bool // made by this batch: replaced, not superseded
+	// text holds the words of the title and body (bodyWords), for
+	// changes that name the value they replace.
+	text  map[string]bool
+	fresh bool // made by this batch: replaced, not superseded
 }
 
 // claimed is a candidate's claim, as matching compares it.
@@ -138,14 +141,17 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			imp = model.DefaultImportance
 		}
 		match, reversal := bestMatch(index[k], words, cl, k)
-		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, settings: summarize.Settings(title), fresh: true}
+		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, settings: summarize.Settings(title),
+			text: bodyWords(title + "\n" + c.Body), fresh: true}
 		if k == model.Decision || k == model.Fact {
-			if _, loaded := index[model.Fact]; !loaded {
-				list, err := coreIndex(m, model.Fact, b)
-				if err != nil {
-					return nil, err
+			for _, kk := range []model.Kind{model.Decision, model.Fact} {
+				if _, loaded := index[kk]; !loaded {
+					list, err := coreIndex(m, kk, b)
+					if err != nil {
+						return nil, err
+					}
+					index[kk] = list
 				}
-				index[model.Fact] = list
 			}
 			keep := ""
 			if match != nil {
@@ -156,6 +162,13 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 				return nil, err
 			}
 			changes = append(changes, retired...)
+			if ch, ok := changeOf(title, c.Body, cl); ok {
+				retired, err := retireChanged(m, b, append(append([]*namedItem(nil), index[model.Decision]...), index[model.Fact]...), ch, keep)
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, retired...)
+			}
 		}
 		if match == nil {
 			it := model.NewItem(k, title, now)
@@ -210,7 +223,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			}
 			b.Drop(match.path)
 			b.Put(old.Path(), data)
-			match.path, match.words, match.values = old.Path(), words, cl.values
+			match.path, match.words, match.values, match.text = old.Path(), words, cl.values, entry.text
 			for i := range changes {
 				if changes[i].ID == old.ID {
 					changes[i].Title, changes[i].Path = old.Title, old.Path()
@@ -235,7 +248,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		data = model.WithKeys(data, kv...)
 		b.Remove(match.path)
 		b.Put(it.Path(), data)
-		match.path, match.words, match.subject, match.values, match.fresh = it.Path(), words, cl.subject, cl.values, true
+		match.path, match.words, match.subject, match.values, match.text, match.fresh = it.Path(), words, cl.subject, cl.values, entry.text, true
 		changes = append(changes, model.ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
 	}
 	return changes, nil
@@ -282,6 +295,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 		}
 		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
 		e.subject, e.values, e.settings = cl.subject, cl.values, summarize.Settings(it.Title+"\n"+it.Body)
+		e.text = bodyWords(it.Title + "\n" + it.Body)
 		out = append(out, e)
 	}
 	return out, nil
@@ -317,6 +331,118 @@ func retireSettings(m *memory.Memory, b *memory.Writes, facts []*namedItem, set 
 		}
 		out = append(out, model.ItemChange{Action: "retired", ID: old.ID, Kind: model.Fact, Title: old.Title, Path: e.path})
 		e.path, e.settings = "", nil
+	}
+	return out, nil
+}
+
+// change is what a candidate that announces a change compares with the
+// decisions and facts before it.
+type change struct {
+	old   []map[string]bool // the words of each value it says was replaced
+	topic map[string]bool   // its subject, without the values
+	title map[string]bool   // its title's words, without the values
+	now   map[string]bool   // the values it gives
+}
+
+// changeOf reads the change a candidate announces (summarize.Change), if
+// it announces one.
+func changeOf(title, body string, cl claimed) (change, bool) {
+	ok, old := summarize.Change(title + "\n" + body)
+	if !ok {
+		return change{}, false
+	}
+	ch := change{topic: map[string]bool{}, title: map[string]bool{}, now: map[string]bool{}}
+	gone := map[string]bool{}
+	for _, v := range old {
+		if w := bodyWords(v); len(w) > 0 {
+			ch.old = append(ch.old, w)
+			for x := range w {
+				gone[x] = true
+			}
+		}
+	}
+	for w := range cl.values {
+		if !gone[w] {
+			ch.now[w] = true
+		}
+	}
+	for w := range cl.subject {
+		if !gone[w] && !ch.now[w] && !strings.ContainsAny(w, "0123456789") {
+			ch.topic[w] = true
+		}
+	}
+	for w := range bodyWords(title) {
+		if !gone[w] && !ch.now[w] {
+			ch.title[w] = true
+		}
+	}
+	return ch, true
+}
+
+// about reports whether an item's words are on the change's topic: the
+// words of its subject (all of one or two, most of more, as a subject
+// read from a sentence may hold a stray word), or, without a subject,
+// two of its title's.
+func (ch change) about(text map[string]bool) bool {
+	if len(ch.topic) > 0 {
+		n := 0
+		for w := range ch.topic {
+			if text[w] {
+				n++
+			}
+		}
+		return n == len(ch.topic) || len(ch.topic) > 2 && 2*n > len(ch.topic)
+	}
+	n := 0
+	for w := range ch.title {
+		if text[w] {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// replaces reports whether an older item holds what the change says was
+// replaced, on the same topic, and not yet its new value: "the API
+// listens on port 3001" once "the API now listens on 4100 instead of
+// 3001". Without a replaced value named, an item whose own subject (two
+// words or more) the change's title speaks of is replaced: "Sealed
+// Secrets for the DB password" by "switched the DB password from Sealed
+// Secrets to External Secrets".
+func (ch change) replaces(e *namedItem) bool {
+	if len(ch.now) > 0 && subsetOf(ch.now, e.text) {
+		return false // says the new value already
+	}
+	for _, w := range ch.old {
+		if subsetOf(w, e.text) && ch.about(e.text) {
+			return true
+		}
+	}
+	return len(e.subject) >= 2 && subsetOf(e.subject, ch.title)
+}
+
+// retireChanged removes the decisions and facts made before this batch
+// that a candidate announcing a change replaces (change.replaces), across
+// the two kinds: a decision reversed later may be restated as a fact,
+// and the other way round. keep is the path of the item the candidate
+// itself updates.
+func retireChanged(m *memory.Memory, b *memory.Writes, items []*namedItem, ch change, keep string) ([]model.ItemChange, error) {
+	var out []model.ItemChange
+	for _, e := range items {
+		if e.path == "" || e.path == keep || e.fresh || !ch.replaces(e) {
+			continue
+		}
+		data, err := m.PendingContent(b, e.path)
+		if err != nil {
+			return nil, err
+		}
+		old, err := model.Parse(e.path, data)
+		if err != nil || old.Pinned {
+			continue // the user's to fix, or to keep
+		}
+		b.Remove(e.path)
+		out = append(out, model.ItemChange{Action: "retired", ID: old.ID, Kind: old.Kind, Title: old.Title, Path: e.path})
+		e.path, e.settings, e.text = "", nil, nil
 	}
 	return out, nil
 }
@@ -472,12 +598,20 @@ var wordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)
 func bodyWords(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
+		if n, ok := numbers[w]; ok {
+			w = n
+		}
 		if w = stem(w); !stopWords[w] {
 			out[w] = true
 		}
 	}
 	return out
 }
+
+// numbers are the small numbers people spell out: "three days" and "3
+// days" say the same.
+var numbers = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12"}
 
 // sameContent reports whether a candidate's body adds nothing to an
 // item's: all its words are there, or the two share 80 % of their words.

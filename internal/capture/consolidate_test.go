@@ -226,3 +226,66 @@ func TestConsolidateFromSessions(t *testing.T) {
 		t.Errorf("changes %+v\ncore items:\n%s", changes, all)
 	}
 }
+
+// TestConsolidateRetiresChanged: a decision or fact that announces a
+// change (instead of, no longer, switched, turned off, is now) retires
+// the older decisions and facts about the same topic that still give
+// the replaced value, across the two kinds, even when they share no
+// subject; an item on another topic that holds the same value stays.
+func TestConsolidateRetiresChanged(t *testing.T) {
+	dec, fact := summarize.Decision, summarize.Fact
+	for _, tc := range []struct {
+		name          string
+		k1, k2        summarize.Kind
+		first, second string
+		body1         string
+		want          bool // the first is retired
+	}{
+		{name: "port named as replaced", k1: fact, k2: fact,
+			first: "`make dev` starts everything", body1: "`make dev` starts everything: the backend listens on port 3001 and the web server proxies to it.",
+			second: "The backend now listens on port 4100 instead of 3001", want: true},
+		{name: "store replaced, decision then fact", k1: dec, k2: fact,
+			first: "Move the filter state into a Redux slice", second: "Filters now live in the URL query string instead of the Redux slice", want: true},
+		{name: "spelled-out number replaced, fact then decision", k1: fact, k2: dec,
+			first: "The nightly job recomputes the last two days of orders", second: "Recompute the last 5 days of orders instead of 2, since late rows arrive up to 4 days late", want: true},
+		{name: "no longer uses", k1: fact, k2: dec,
+			first: "The orders DB password is stored as a Sealed Secret", second: "Orders no longer uses Sealed Secrets: the DB password comes from Secrets Manager", want: true},
+		{name: "from X to Y", k1: dec, k2: fact,
+			first: "We'll run the nightly export on cron at 02:00 UTC", second: "The nightly export moved from 02:00 to 04:30 UTC", want: true},
+
+		// Near misses: the same value on another topic, or another topic
+		// altogether.
+		{name: "same old port, other service", k1: fact, k2: fact,
+			first: "The metrics exporter listens on 3001", second: "The backend now listens on port 4100 instead of 3001", want: false},
+		{name: "same store, other state", k1: dec, k2: fact,
+			first: "Keep the theme in a Redux slice", second: "Filters now live in the URL query string instead of the Redux slice", want: false},
+		{name: "same number, other topic", k1: fact, k2: fact,
+			first: "Failed jobs are retried 3 times", second: "The nightly window now covers 7 days instead of 3", want: false},
+		{name: "a change elsewhere", k1: fact, k2: dec,
+			first: "The API rate limit is 100 requests per minute", second: "Switched the CI runners to arm64 instead of x86", want: false},
+		{name: "no change language", k1: fact, k2: fact,
+			first: "The backend listens on port 3001", second: "The admin panel listens on 3001 too", want: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testMemory(t)
+			ctx := context.Background()
+			capture := func(key string, c summarize.Candidate) *CaptureResult {
+				t.Helper()
+				res, err := Capture(ctx, m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
+					Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed{c}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			first := capture("s1", summarize.Candidate{Kind: tc.k1, Title: tc.first, Body: tc.body1, Importance: 0.7}).Items[0]
+			second := capture("s2", summarize.Candidate{Kind: tc.k2, Title: tc.second, Importance: 0.6})
+			tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+			hist := git(t, m, "log", "--format=", "--name-only", "HEAD")
+			gone := !strings.Contains(tree, first.Path)
+			if gone != tc.want || !strings.Contains(hist, first.Path) {
+				t.Errorf("%q then %q: first gone %t, want %t; changes %+v", tc.first, tc.second, gone, tc.want, second.Items)
+			}
+		})
+	}
+}
