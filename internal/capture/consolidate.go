@@ -385,9 +385,13 @@ func changeOf(title, body string, cl claimed) (change, bool) {
 // two of its title's.
 func (ch change) about(text map[string]bool) bool {
 	if len(ch.topic) > 0 {
+		loose := map[string]bool{}
+		for w := range text {
+			loose[root(w)] = true
+		}
 		n := 0
 		for w := range ch.topic {
-			if text[w] {
+			if loose[root(w)] {
 				n++
 			}
 		}
@@ -400,6 +404,17 @@ func (ch change) about(text map[string]bool) bool {
 		}
 	}
 	return n >= 2
+}
+
+// root cuts a verb's or noun's ending ("recomputing", "recomputes",
+// "recompute"), for telling whether two statements speak of one topic.
+func root(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "e", "s"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
 }
 
 // replaces reports whether an older item holds what the change says was

@@ -248,6 +248,8 @@ func TestConsolidateRetiresChanged(t *testing.T) {
 			first: "Move the filter state into a Redux slice", second: "Filters now live in the URL query string instead of the Redux slice", want: true},
 		{name: "spelled-out number replaced, fact then decision", k1: fact, k2: dec,
 			first: "The nightly job recomputes the last two days of orders", second: "Recompute the last 5 days of orders instead of 2, since late rows arrive up to 4 days late", want: true},
+		{name: "topic said with other endings", k1: fact, k2: dec,
+			first: "The rollup is now incremental, recomputing the last 2 weeks", second: "Changed: the incremental rollup recomputes the last 4 weeks instead of 2", want: true},
 		{name: "no longer uses", k1: fact, k2: dec,
 			first: "The orders DB password is stored as a Sealed Secret", second: "Orders no longer uses Sealed Secrets: the DB password comes from Secrets Manager", want: true},
 		{name: "from X to Y", k1: dec, k2: fact,

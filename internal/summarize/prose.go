@@ -157,6 +157,21 @@ func closingQuestion(text string) string {
 // to …"): an outcome, not a standing fact.
 var actionLine = regexp.MustCompile(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
 
+// reportLead is the head of a line of the agent's report: "Done: ",
+// "Changed — ".
+var reportLead = regexp.MustCompile(`(?i)^(done|changed|fixed|switched|updated|reverted)\s*[:—–-]\s*`)
+
+// nowRE marks a statement about a new state, not a standing behaviour
+// ("returns nil instead of an error" is how it works, not a change).
+var nowRE = regexp.MustCompile(`(?i)\b(now|no longer|switched|moved|migrated|changed|bumped|raised|lowered|reverted|replaced|from \S+( \S+)? to)\b`)
+
+// replacesNamed reports whether a full clause announces a change and
+// names the value it replaced (Change).
+func replacesNamed(s string) bool {
+	ok, old := Change(s)
+	return ok && len(old) > 0 && nowRE.MatchString(s) && isFullClause(reportLead.ReplaceAllString(s, ""))
+}
+
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
 	ss := sentences(strings.ReplaceAll(text, "’", "'"))
@@ -209,7 +224,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.addPreference(Preference, s, next)
 		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
-			a.addDecision(role, s, next)
+			a.addDecision(role, s, next, false)
+		case !hedged && !plan && !(envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) && replacesNamed(s):
+			// "Changed: the window now covers 7 days instead of 3": a
+			// report of a change that names what it replaced is what
+			// holds from now on, even in the agent's list of what it did.
+			kind = "decision"
+			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
 		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
 			kind = "rejected"
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
@@ -308,7 +329,10 @@ func splitReason(s, next string) (what, why string) {
 	return strings.TrimRight(s, "."), ""
 }
 
-func (a *analysis) addDecision(role Role, s, next string) {
+// addDecision adds a decision; change marks the report of a change,
+// whose replaced value is what held before, not an alternative turned
+// down, and so no rejected line.
+func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
 	bullet := trimLead(what)
 	if why != "" {
@@ -327,7 +351,7 @@ func (a *analysis) addDecision(role Role, s, next string) {
 	claim := ClaimOf(Decision, what)
 	t := decisionTitle(what)
 	body := bodyFor(t, s, why)
-	if alt := alternative(what); alt != "" {
+	if alt := alternative(what); alt != "" && !change {
 		imp += impDecisionVs
 		choice := strings.TrimRight(decisionTitle(strings.TrimSpace(dropRE.ReplaceAllString(what, ""))), ".")
 		line := capitalize(alt) + " — passed over for: " + choice

@@ -212,6 +212,10 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Next up would be wiring the Slack alert into the DAG.", "open"},
 		{Assistant, "The DAG now has three tasks: extract, transform and load.", ""},
 		{Assistant, "I'm going to refactor the loader next.", ""},
+		// A report of a change that names what it replaced holds from now on.
+		{Assistant, "Changed: the retention job now keeps 14 days of logs instead of 30.", "decision"},
+		{Assistant, "Done — search state now lives in the query string rather than the MobX store.", "decision"},
+		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
 		// Noise.
 		{Assistant, "This file uses the `errgroup` package to run the workers concurrently.", ""},
 		{Assistant, "The `Config` struct has fields for `Port`, `Host` and `Timeout`.", ""},
