@@ -231,7 +231,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
-		case !hedged && (rejectCue.MatchString(s) || decisionWeak.MatchString(s) && role == User):
+		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s)):
 			kind = "rejected"
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
 			rejects = append(rejects, s)
@@ -245,7 +245,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
-		if openCue.MatchString(s) && !question && kind != "root" {
+		// What the user asks for now is the request, answered in this
+		// session; only work they put off is open.
+		if openCue.MatchString(s) && !question && kind != "root" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
 			a.open = append(a.open, openItem{turn, upTo(trimLead(s), 240)})
 		}
 	}

@@ -324,3 +324,27 @@ func TestRejectedIntoDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestIsNotOpen: what the user asks for now is the request,
+// answered in the session, neither an open item nor a rejected
+// alternative; what the agent leaves undone is open.
+func TestRequestIsNotOpen(t *testing.T) {
+	for _, tc := range []struct{ ask, left string }{
+		{"Add the test for Backoff that is still missing.", "Open item: the test body is still empty."},
+		{"Please fix the login redirect, it still breaks on Safari.", "The Firefox check is not done yet."},
+		{"Can you write the migration that is still missing?", "Still to do: backfill the old rows."},
+	} {
+		res, err := Extractive{}.Summarize(t.Context(), Request{SessionID: "x", Segment: Segment{Index: 1, Turns: []Turn{
+			{Role: User, Text: tc.ask},
+			{Role: Tool, Tool: "Bash", Input: "make test", ExitCode: new(int), Text: "ok"},
+			{Role: Assistant, Text: "Done, the change is in. " + tc.left},
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := res.Summary[strings.Index(res.Summary, "**Open**")+1:]
+		if strings.Contains(res.Summary, "**Rejected**") || strings.Contains(open, tc.ask) || !strings.Contains(open, strings.TrimSuffix(tc.left, ".")) {
+			t.Errorf("%q:\n%s", tc.ask, res.Summary)
+		}
+	}
+}
