@@ -105,7 +105,7 @@ var changeWords = keySet(`instead rather longer moved move switched switch migra
 
 // codeToken is a token with a digit, a dot, a slash or a colon inside:
 // a port, a version, a path, a host.
-var codeToken = regexp.MustCompile(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|\b\d[\w.]*\b`)
+var codeToken = regexp.MustCompile(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
 
 func codeTokens(s string) []string {
 	var out []string
@@ -123,14 +123,19 @@ func (r *retirer) idf(k string) float64 {
 }
 
 // distinctShare is the largest share of the statements a key may appear
-// in and still say what a statement is about.
+// in and still say what a statement is about; in a small memory, a few
+// (a fact, its core item, the outcome that did it) always may.
 const distinctShare = 0.1
+
+func (r *retirer) limit() int {
+	return max(4, int(distinctShare*float64(len(r.stmts))))
+}
 
 // sameTopic reports whether statements a and b are about the same thing:
 // they share at least two distinctive keys, words or code tokens that
 // few of this memory's statements hold.
 func (r *retirer) sameTopic(a, b map[string]bool) bool {
-	limit := max(2, int(distinctShare*float64(len(r.stmts))))
+	limit := r.limit()
 	n := 0
 	for k := range a {
 		if b[k] && r.df[k] <= limit && len(k) > 2 {
@@ -146,7 +151,7 @@ func (r *retirer) sameTopic(a, b map[string]bool) bool {
 // share "filters"; "Argo CD rolls it out" and "add-ons go in Terraform
 // rather than Argo CD" share only what was turned down.
 func (r *retirer) aside(a, b map[string]bool, c *change) bool {
-	limit := max(2, int(distinctShare*float64(len(r.stmts))))
+	limit := r.limit()
 	for k := range a {
 		if !b[k] || r.df[k] >= limit || len(k) <= 2 {
 			continue
@@ -165,16 +170,20 @@ func (r *retirer) aside(a, b map[string]bool, c *change) bool {
 // changeMark finds a statement that announces a change: "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100".
-var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back to|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced)\b|turned (?:it |them )?off|(?:off|out) again)|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:(?:on|at|in|is|are|uses?|runs? on|lives? in|listens? on|points? to|defaults? to|set to|pinned to|requires?)\s+)?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)`)
+var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back to|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced)\b|turned (?:it |them )?off|(?:off|out) again)|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)`)
 
 // oldValue finds what a statement says is no longer current.
 var oldValue = regexp.MustCompile("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+
+// notAnyMore finds the old value of "not X any more": its code token,
+// or its words.
+var notAnyMore = regexp.MustCompile(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more\b`)
 
 // oldArrow finds the old value of "X → Y".
 var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 
 // newValue finds what a statement says is current now.
-var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|now(?: on| at| in| uses?| is| are)?|back to)|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)")
+var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back to)|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
 
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)
@@ -202,13 +211,20 @@ func changeOf(s string) *change {
 			c.old = append(c.old, v)
 		}
 	}
+	for _, m := range notAnyMore.FindAllStringSubmatch(s, -1) {
+		if t := codeTokens(m[1]); len(t) > 0 {
+			c.old = append(c.old, map[string]bool{t[0]: true})
+		} else if v := valueKeys(m[1]); len(v) > 0 {
+			c.old = append(c.old, v)
+		}
+	}
 	for _, m := range oldArrow.FindAllStringSubmatch(s, -1) {
 		if v := valueKeys(m[1]); len(v) > 0 {
 			c.old = append(c.old, v)
 		}
 	}
 	for _, m := range newValue.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1]); len(v) > 0 {
+		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
 			c.new = append(c.new, v)
 		}
 	}
