@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -115,11 +114,6 @@ func codeTokens(s string) []string {
 		}
 	}
 	return out
-}
-
-// idf is how rare key k is among the statements.
-func (r *retirer) idf(k string) float64 {
-	return math.Log(1 + float64(len(r.stmts)+1)/float64(r.df[k]+1))
 }
 
 // distinctShare is the largest share of the statements a key may appear
