@@ -247,16 +247,41 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		return doneLater(v, sessions, k)
 	}
 
+	// A statement a newer one changed is not shown as current: not a
+	// core item whose title it is, nor a sentence of a body or a bullet.
+	ranks := make([]int, len(core))
+	stmts := make([]statement, 0, len(core))
+	for i, c := range core {
+		ranks[i] = rankOf(sessions, c.session, c.updated)
+		stmts = append(stmts, statement{text: c.title, rank: ranks[i]})
+	}
+	r := newRetirer(stmts, sessions)
+	kept := core[:0]
+	for i, c := range core {
+		if !c.pinned && r.retired(c.title, ranks[i]) {
+			gone[c.id] = true
+			continue
+		}
+		ranks[len(kept)] = ranks[i]
+		kept = append(kept, c)
+	}
+	core = kept
+
 	var coreUnits []*unit
 	var coreTitles []map[string]bool
-	for _, c := range core {
+	for i, c := range core {
 		g := &group{sec: secCore, id: c.id, path: c.path, title: c.title, fetch: "cairn show " + fetchRef(c.id), retrieved: hitScore[c.path] > 0}
 		prio, limit := corePrio+0.4*c.importance+0.1*hitScore[c.path], itemCap
 		if c.pinned {
 			g.sec, prio, limit = secPinned, 2+c.importance, pinnedCap
 		}
 		u := g.add(prio, "")
-		u.render = itemRenderer(m, g, limit, done)
+		u.render = itemRenderer(m, g, limit, done, func(body string) string {
+			if c.pinned {
+				return body
+			}
+			return r.dropRetired(body, ranks[i])
+		})
 		groups = append(groups, g)
 		seen[c.path] = true
 		if w := contentWords(c.title); len(w) >= 2 && !c.pinned {
@@ -269,7 +294,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, og)
 	}
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions, v, coreTitles, coreUnits)
+		g := sessionGroup(s, k, sessions, v, r, coreTitles, coreUnits)
 		groups = append(groups, g)
 		seen[g.path] = true
 	}
@@ -527,7 +552,7 @@ func current(items []coreItem) ([]coreItem, map[string]bool) {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool, current func(string) string) func(room int) string {
 	var (
 		read, gone        bool
 		title, body, tail string
@@ -562,7 +587,7 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 				gone = true
 				return ""
 			}
-			body = dropDone(body, isDone)
+			body = current(dropDone(body, isDone))
 			var meta []string
 			if kind != "" {
 				meta = append(meta, kind)
@@ -723,7 +748,7 @@ var partOrder = []int{partRequest, partOutcome, partRoot, partDecisions, partRej
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, coreTitles []map[string]bool, coreUnits []*unit) *group {
+func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *retirer, coreTitles []map[string]bool, coreUnits []*unit) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.id)
 	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
@@ -767,8 +792,16 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, core
 			continue
 		}
 		for i, b := range bullets {
-			if p != partRequest {
-				if b = dropReplaced(dropDone(b, done), replaced); b == "" {
+			switch {
+			case p != partRequest:
+				if b = r.dropRetired(dropReplaced(dropDone(b, done), replaced), k); b == "" {
+					continue
+				}
+			case k > 0 && !s.current:
+				// What an older session asked is history; a to-do it
+				// states, once a newer session dealt with it, is not
+				// left to do.
+				if b = dropDone(b, done); b == "" {
 					continue
 				}
 			}

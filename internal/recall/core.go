@@ -30,6 +30,7 @@ type coreItem struct {
 	pinned          bool
 	updated         time.Time
 	supersedes      string // the id of the item this one replaced, if any
+	session         string // the session it came from, if any
 }
 
 // coreCandidates returns the core items' ranking keys. They are kept in
@@ -70,9 +71,9 @@ type coreMemo struct {
 // coreCacheFile holds the core items' ranking keys as of a commit:
 // a first line "cairn-core 3 COMMIT", then a line per item of tab-separated
 // path, id, importance, pinned (0 or 1), updated (Unix seconds, 0 if
-// unknown), kind, title and the id it supersedes. Derived: a damaged one
-// is made again, and so is one of an older version (1 followed symbolic
-// links, 2 lacked supersedes).
+// unknown), kind, title, the id it supersedes and the session it came
+// from. Derived: a damaged one is made again, and so is one of an older
+// version (1 followed symbolic links, 2 lacked supersedes, 3 the session).
 const coreCacheFile = "core.tsv"
 
 func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreItem, error) {
@@ -141,13 +142,13 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 	}
 	text := string(b)
 	first, rest, _ := strings.Cut(text, "\n")
-	commit, found := strings.CutPrefix(first, "cairn-core 3 ")
+	commit, found := strings.CutPrefix(first, "cairn-core 4 ")
 	if !found || commit == "" {
 		return nil, "", false
 	}
 	for line := range strings.Lines(rest) {
 		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
-		if len(f) != 8 {
+		if len(f) != 9 {
 			return nil, "", false
 		}
 		imp, err1 := strconv.ParseFloat(f[2], 64)
@@ -155,7 +156,7 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 		if err1 != nil || err2 != nil {
 			return nil, "", false
 		}
-		c := coreItem{path: f[0], id: f[1], importance: imp, pinned: f[3] == "1", kind: f[5], title: f[6], supersedes: f[7]}
+		c := coreItem{path: f[0], id: f[1], importance: imp, pinned: f[3] == "1", kind: f[5], title: f[6], supersedes: f[7], session: f[8]}
 		if upd != 0 {
 			c.updated = time.Unix(upd, 0).UTC()
 		}
@@ -168,7 +169,7 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 // next time.
 func writeCoreCache(name, commit string, items []coreItem) {
 	var b strings.Builder
-	b.WriteString("cairn-core 3 " + commit + "\n")
+	b.WriteString("cairn-core 4 " + commit + "\n")
 	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	for _, c := range items {
 		pinned, upd := "0", int64(0)
@@ -178,8 +179,8 @@ func writeCoreCache(name, commit string, items []coreItem) {
 		if !c.updated.IsZero() {
 			upd = c.updated.Unix()
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
-			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title), clean.Replace(c.supersedes))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
+			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title), clean.Replace(c.supersedes), clean.Replace(c.session))
 	}
 	safefile.WriteSync(name, []byte(b.String()), 0o600, safefile.SyncNone)
 }
@@ -225,6 +226,8 @@ func quickMeta(p string, data []byte) coreItem {
 				c.title = val
 			case "kind":
 				c.kind = val
+			case "session":
+				c.session = strings.Trim(val, `'"`)
 			case model.KeySupersedes:
 				c.supersedes = strings.ToUpper(strings.Trim(val, `'"`))
 			case "importance":
@@ -254,7 +257,7 @@ func quickMeta(p string, data []byte) coreItem {
 	if !simple || c.title == "" {
 		if it, err := model.Parse(p, data); err == nil {
 			c.id, c.title, c.kind = it.ID, it.Title, string(it.Kind)
-			c.importance, c.pinned, c.updated = it.Importance, it.Pinned, it.Updated
+			c.importance, c.pinned, c.updated, c.session = it.Importance, it.Pinned, it.Updated, it.Session
 		}
 		if c.supersedes == "" {
 			// Parse keeps unknown keys to itself: look for the line.

@@ -1,0 +1,367 @@
+package recall
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
+)
+
+// A fact stated once stays in memory after it changed: the core item
+// that says the API listens on 3001 outlives the session that moved it
+// to 4100, and so does the older session's bullet. Consolidation retires
+// what it can tell is the same subject; the pack looks again, over every
+// statement it may show, and never presents one as current when a newer
+// statement about the same topic announces a change or gives the same
+// setting another value.
+
+// A statement is what the pack may show: a core item's title or a
+// session's bullet. rank orders statements by age: the
+// index of their session among the pack's sessions, newest first, so a
+// smaller rank is newer.
+type statement struct {
+	text string
+	rank int
+	keys map[string]bool
+}
+
+// retirer decides which statements a newer one retires.
+type retirer struct {
+	stmts []statement
+	df    map[string]int
+}
+
+// newRetirer gathers the statements of core items (title and rank) and
+// of the sessions' bullets.
+func newRetirer(core []statement, sessions []*sessionInfo) *retirer {
+	r := &retirer{df: make(map[string]int)}
+	for _, c := range core {
+		r.add(c.text, c.rank)
+	}
+	for k, s := range sessions {
+		for p, bullets := range s.digest.parts {
+			if p == partCommands || p == partRead || p == partFiles || p == partErrors {
+				continue
+			}
+			for _, b := range bullets {
+				r.add(b, k)
+			}
+		}
+	}
+	return r
+}
+
+// add adds a statement: a bullet or a title, whose sentences together
+// say what it is about, and which asks nothing.
+func (r *retirer) add(text string, rank int) {
+	var stated []string
+	for _, x := range sentences(text) {
+		if !isQuestion(x) {
+			stated = append(stated, x)
+		}
+	}
+	text = strings.Join(stated, " ")
+	st := statement{text: text, rank: rank, keys: topicKeys(text)}
+	r.stmts = append(r.stmts, st)
+	for k := range st.keys {
+		r.df[k]++
+	}
+}
+
+// topicKeys are what a statement is about: the comparison keys of its
+// content words and its code tokens (ports, versions, paths), without the
+// words that announce a change.
+func topicKeys(s string) map[string]bool {
+	out := make(map[string]bool)
+	for k := range keys(s) {
+		if !changeWords[k] {
+			out[k] = true
+		}
+	}
+	for _, t := range codeTokens(s) {
+		out[t] = true
+	}
+	for w := range contentWords(s) {
+		if d, ok := numberWords[w]; ok {
+			out[d] = true
+		}
+	}
+	return out
+}
+
+// numberWords are numbers written out: "three days" and "3 days" say the
+// same.
+var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12"}
+
+// changeWords say that something changed, or when, not what.
+var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
+	bump upgraded upgrade downgraded reverted revert rolled back turned off dropped drop replaced replace swapped
+	anymore more after all now again went going
+	last next week month day year hour minute yesterday today tomorrow morning evening ago since`)
+
+// codeToken is a token with a digit, a dot, a slash or a colon inside:
+// a port, a version, a path, a host.
+var codeToken = regexp.MustCompile(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
+
+func codeTokens(s string) []string {
+	var out []string
+	for _, t := range codeToken.FindAllString(strings.ToLower(s), -1) {
+		if len(t) > 1 || t[0] >= '0' && t[0] <= '9' {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// distinctShare is the largest share of the statements a key may appear
+// in and still say what a statement is about; in a small memory, a few
+// (a fact, its core item, the outcome that did it) always may.
+const distinctShare = 0.1
+
+func (r *retirer) limit() int {
+	return max(4, int(distinctShare*float64(len(r.stmts))))
+}
+
+// sameTopic reports whether statements a and b are about the same thing:
+// they share at least two distinctive keys, words or code tokens that
+// few of this memory's statements hold.
+func (r *retirer) sameTopic(a, b map[string]bool) bool {
+	limit := r.limit()
+	n := 0
+	for k := range a {
+		if b[k] && r.df[k] <= limit && len(k) > 2 {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// aside reports whether statements a and b share a distinctive key
+// besides the values change c names: "the Zustand store holds the
+// filters" and "filters now live in the URL instead of the Zustand store"
+// share "filters"; "Argo CD rolls it out" and "add-ons go in Terraform
+// rather than Argo CD" share only what was turned down.
+func (r *retirer) aside(a, b map[string]bool, c *change) bool {
+	limit := r.limit()
+	for k := range a {
+		if !b[k] || r.df[k] >= limit || len(k) <= 2 {
+			continue
+		}
+		named := false
+		for _, v := range slices.Concat(c.old, c.new) {
+			named = named || v[k]
+		}
+		if !named {
+			return true
+		}
+	}
+	return false
+}
+
+// changeMark finds a statement that announces a change: "instead of",
+// "no longer", "moved to", "bumped", "reverted", "after all", "from X to
+// Y", "X → Y", "not X any more", "back to", "now on 4100".
+var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back to|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced)\b|turned (?:it |them )?off|(?:off|out) again)|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)`)
+
+// oldValue finds what a statement says is no longer current.
+var oldValue = regexp.MustCompile("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+
+// notAnyMore finds the old value of "not X any more": its code token,
+// or its words.
+var notAnyMore = regexp.MustCompile(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more\b`)
+
+// oldArrow finds the old value of "X → Y".
+var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
+
+// newValue finds what a statement says is current now.
+var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back to)|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
+
+// fromNowOn is "from now on": an instruction, not a change of value.
+var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)
+
+// isQuestion reports whether s asks rather than states: "should we
+// switch the workers to LISTEN/NOTIFY?" changes nothing yet.
+func isQuestion(s string) bool {
+	return strings.HasSuffix(strings.TrimSpace(s), "?")
+}
+
+// change is what a statement announcing a change says was replaced and by
+// what.
+type change struct {
+	old, new []map[string]bool
+}
+
+func changeOf(s string) *change {
+	s = fromNowOn.ReplaceAllString(s, "")
+	if !changeMark.MatchString(s) {
+		return nil
+	}
+	c := &change{}
+	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
+			c.old = append(c.old, v)
+		}
+	}
+	for _, m := range notAnyMore.FindAllStringSubmatch(s, -1) {
+		if t := codeTokens(m[1]); len(t) > 0 {
+			c.old = append(c.old, map[string]bool{t[0]: true})
+		} else if v := valueKeys(m[1]); len(v) > 0 {
+			c.old = append(c.old, v)
+		}
+	}
+	for _, m := range oldArrow.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1]); len(v) > 0 {
+			c.old = append(c.old, v)
+		}
+	}
+	for _, m := range newValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
+			c.new = append(c.new, v)
+		}
+	}
+	return c
+}
+
+// valueKeys are the keys of a value a change names: its code token, or
+// its content words; none for a word that says nothing.
+func valueKeys(v string) map[string]bool {
+	if t := codeTokens(v); len(t) > 0 {
+		return map[string]bool{t[0]: true}
+	}
+	k := topicKeys(v)
+	for w := range k {
+		if len(w) < 3 {
+			delete(k, w)
+		}
+	}
+	return k
+}
+
+// hasAll reports whether statement keys ks hold every key of value v.
+func hasAll(ks, v map[string]bool) bool {
+	for k := range v {
+		if !ks[k] {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
+// retired reports whether a newer statement than one of the given rank
+// retires the sentence x: it is about the same topic and announces a
+// change that x does not already state (x names what it says was
+// replaced, or none of what replaced it), or gives the same setting
+// another value.
+func (r *retirer) retired(x string, rank int) bool {
+	if r == nil {
+		return false
+	}
+	xk := topicKeys(x)
+	xc := changeOf(x)
+	var xClaim *summarize.Claim
+	for _, n := range r.stmts {
+		if n.rank >= rank || !r.sameTopic(xk, n.keys) {
+			continue
+		}
+		if c := changeOf(n.text); c != nil {
+			if r.aside(xk, n.keys, c) && c.says(xk, xc) {
+				return true
+			}
+			continue
+		}
+		if xClaim == nil {
+			cl := summarize.ClaimOf(summarize.Fact, x)
+			xClaim = &cl
+		}
+		if otherValue(*xClaim, summarize.ClaimOf(summarize.Fact, n.text)) {
+			return true
+		}
+	}
+	return false
+}
+
+// says reports whether change c retires a statement of keys xk (xc its
+// own change, if it announces one).
+func (c *change) says(xk map[string]bool, xc *change) bool {
+	for _, v := range c.new {
+		if hasAll(xk, v) {
+			// x names the new value: it states the change or the
+			// current value, unless it names the old one as current too.
+			if xc != nil {
+				return false
+			}
+			for _, o := range c.old {
+				if hasAll(xk, o) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if len(c.old) == 0 {
+		return true // the topic changed, and x does not say to what
+	}
+	for _, o := range c.old {
+		if hasAll(xk, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherValue reports whether two claims give the same setting (a port,
+// version, URL, path, host or command of the same thing) different
+// values.
+func otherValue(a, b summarize.Claim) bool {
+	if a.Subject == "" || a.Subject != b.Subject || len(a.Values) == 0 || len(b.Values) == 0 {
+		return false
+	}
+	if !strings.ContainsAny(a.Subject, " ") {
+		return false // an attribute of nothing named
+	}
+	for _, v := range a.Values {
+		if slices.Contains(b.Values, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropRetired returns s without the sentences a newer statement retires;
+// "" if nothing is left.
+func (r *retirer) dropRetired(s string, rank int) string {
+	if r == nil {
+		return s
+	}
+	var kept []string
+	for _, x := range sentences(s) {
+		if !r.retired(x, rank) {
+			kept = append(kept, x)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// rankOf is the rank of a core item from session id (or none) last
+// updated at t: that of its session, older than all of them when its
+// session is not among them (they are the latest), else that of the
+// newest session that started at or before t.
+func rankOf(sessions []*sessionInfo, id string, t time.Time) int {
+	if id != "" {
+		for k, s := range sessions {
+			if s.id == id {
+				return k
+			}
+		}
+		return len(sessions)
+	}
+	for k, s := range sessions {
+		if !s.when.After(t) {
+			return k
+		}
+	}
+	return len(sessions)
+}

@@ -1,0 +1,123 @@
+package recall
+
+import (
+	"testing"
+	"time"
+)
+
+// filler are statements about other things, so that the words of the
+// statements under test are rare in the memory, as they are in one.
+var filler = []string{
+	"The nightly report is mailed to the finance team at six.",
+	"Invoices are rendered with a headless browser to PDF.",
+	"The login form keeps the session in an httpOnly cookie.",
+	"Migrations run with `make migrate` before the app starts.",
+	"Search results are cached for ten minutes in memory.",
+	"We never log request bodies because they hold card numbers.",
+	"The mobile app reads the same API as the dashboard.",
+	"Error pages show a support code the help desk can look up.",
+	"Translations live in locales/ as one JSON file per language.",
+	"The design system's buttons come from the shared UI package.",
+	"Uploads larger than 20 MB are refused by the gateway.",
+	"Feature flags are read once at startup from the flags table.",
+}
+
+// retiredBy reports whether newer retires older, among filler.
+func retiredBy(older, newer string) bool {
+	stmts := []statement{{text: newer, rank: 0}, {text: older, rank: 1}}
+	for _, f := range filler {
+		stmts = append(stmts, statement{text: f, rank: 2})
+	}
+	return newRetirer(stmts, nil).retired(older, 1)
+}
+
+func TestRetiredByChange(t *testing.T) {
+	for _, tc := range []struct {
+		family, older, newer string
+	}{
+		{"instead of", "The billing worker listens on port 7070 behind the proxy.",
+			"The billing worker now listens on port 7171 instead of 7070, since the proxy took it."},
+		{"rather than", "Thumbnails are resized by the sharp library inside the upload handler.",
+			"Thumbnails are resized by a queue job rather than the upload handler, so uploads return at once."},
+		{"no longer", "Session tokens are kept in Redis under the sess: prefix.",
+			"Session tokens are no longer in Redis: the sess: keys went away with the cookie change."},
+		{"moved", "Nightly backups are written to /srv/backups on the database host.",
+			"Nightly backups moved to the s3://acme-backups bucket; the database host keeps none."},
+		{"switched", "The docs site is built with mkdocs and its material theme.",
+			"We switched the docs site to Hugo, so the theme is the hugo-book one."},
+		{"bumped", "The toolchain pins Go 1.21.4 in go.mod and in the CI image.",
+			"Bumped the toolchain: go.mod and the CI image pin Go 1.22.2."},
+		{"reverted", "Payment retries back off exponentially up to an hour.",
+			"Reverted the exponential backoff of payment retries: a fixed five minutes again, the provider rate-limits bursts."},
+		{"turned off", "Response compression with brotli is on for every API route.",
+			"Turned off brotli response compression for API routes again, because the CPU cost beat the savings."},
+		{"after all", "The export job writes Parquet files for the analysts.",
+			"The export job writes CSV files after all: the analysts' notebooks choke on Parquet."},
+		{"from X to Y", "The cache TTL for search results is 30 seconds.",
+			"Raised the cache TTL for search results from 30 seconds to 120."},
+		{"arrow", "Node 18.19 runs the storybook build.",
+			"Storybook build: node 18.19 → 20.11, the old one lost security support."},
+		{"not any more", "Staging deploys go through the deploy.sh script on the bastion.",
+			"Staging deploys are not run from the bastion's deploy.sh script any more; CI deploys staging on merge."},
+		{"back to", "Feature previews use Vercel preview deployments per branch.",
+			"Feature previews went back to the shared preview server; Vercel preview deployments cost too much."},
+		{"now + value", "The report generator connects to replica db-ro-2.",
+			"The report generator now connects to db-ro-5, which has the fresher indexes."},
+		{"another value", "The billing worker listens on port 7070.",
+			"The billing worker listens on port 7171."},
+	} {
+		if !retiredBy(tc.older, tc.newer) {
+			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
+		}
+	}
+}
+
+func TestNotRetired(t *testing.T) {
+	for _, tc := range []struct {
+		why, older, newer string
+	}{
+		{"two services' ports", "The billing worker listens on port 7070.",
+			"The notification worker listens on port 7171."},
+		{"a later mention that confirms", "The billing worker listens on port 7171 behind the proxy.",
+			"Checked again: the billing worker still listens on port 7171 behind the proxy."},
+		{"the older states the new value", "Let's put the billing worker on port 7171 behind the proxy.",
+			"The billing worker now listens on port 7171 instead of 7070."},
+		{"a question changes nothing", "Workers poll the jobs table every second for new work.",
+			"Should we switch the workers from polling the jobs table to LISTEN/NOTIFY?"},
+		{"another topic shares only what was turned down", "Argo CD syncs the orders service into its namespace.",
+			"Cluster add-ons are installed by Terraform rather than Argo CD."},
+		{"from now on is an instruction", "Helm charts for the ingress are vendored under charts/.",
+			"From now on pin every helm chart for the ingress to an exact version."},
+	} {
+		if retiredBy(tc.older, tc.newer) {
+			t.Errorf("%s: %q should not retire %q", tc.why, tc.newer, tc.older)
+		}
+	}
+	// An older statement never retires a newer one.
+	stmts := []statement{{text: "The billing worker listens on port 7070.", rank: 1}, {text: "The billing worker listens on port 7171.", rank: 0}}
+	if newRetirer(stmts, nil).retired("The billing worker listens on port 7171.", 0) {
+		t.Error("an older statement retired a newer one")
+	}
+}
+
+// TestRetiredSessions checks that a session's bullet is retired by a
+// newer session's, sentence by sentence, and a core item by either.
+func TestRetiredSessions(t *testing.T) {
+	newest := sess("c3", map[int][]string{partEnvironment: {"The image registry moved to ghcr.io/acme instead of quay.io/acme."}})
+	older := sess("a1", map[int][]string{partEnvironment: {"Images are pushed to quay.io/acme by the release job. Tags follow semver."}})
+	sessions := []*sessionInfo{newest, older}
+	core := []statement{{text: "The release job pushes images to quay.io/acme", rank: rankOf(sessions, "a1", time.Time{})}}
+	for _, f := range filler {
+		core = append(core, statement{text: f, rank: 2})
+	}
+	r := newRetirer(core, sessions)
+	if got := r.dropRetired(older.digest.parts[partEnvironment][0], 1); got != "Tags follow semver." {
+		t.Errorf("older bullet = %q, want only the sentence nothing changed", got)
+	}
+	if !r.retired("The release job pushes images to quay.io/acme", rankOf(sessions, "a1", time.Time{})) {
+		t.Error("the core item of the older session is not retired")
+	}
+	if r.retired("The image registry moved to ghcr.io/acme instead of quay.io/acme.", 0) {
+		t.Error("the newest statement is retired")
+	}
+}
