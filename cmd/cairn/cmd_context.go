@@ -27,7 +27,7 @@ current session's state and summary (the latest session's, without
 memory appears twice, the text never exceeds the budget, and it ends with
 what was left out and how to fetch it (cairn show ID).
 
-The default budget, search.context_budget in cairn.yaml (1500 tokens),
+The default budget, search.context_budget in cairn.yaml (2000 tokens),
 keeps the pack well under the 10,000 characters at which Claude Code cuts
 a hook's output. Memories the query retrieved count as referenced, which
 ranks them higher in later searches.`,

@@ -21,7 +21,7 @@ func TestCheckConfig(t *testing.T) {
 		unknown    string   // a substring of the unknown keys
 		check      func(c Config) bool
 	}{
-		{"empty", "", nil, "", func(c Config) bool { return c.Search.ContextBudget == 1500 }},
+		{"empty", "", nil, "", func(c Config) bool { return c.Search.ContextBudget == DefaultContextBudget }},
 		{"only comments", "# nothing\n", nil, "", nil},
 		{"skeleton", string(must(os.ReadFile("../memory/skel/cairn.yaml"))), nil, "", func(c Config) bool { return c.AutoCheckpoint() }},
 		{"valid keys", "lock_timeout: 3s\nsummarize:\n  provider: openai\n  model: m\n  base_url: https://llm.example/v1\n  api_key_env: MY_KEY\n  daily_tokens: -1\n  max_tokens: 800\n  timeout: 2m\n",
@@ -39,7 +39,7 @@ func TestCheckConfig(t *testing.T) {
 		{"daily tokens below the sentinel", "summarize:\n  daily_tokens: -5\n  model: kept\n", []string{"line 2: summarize.daily_tokens: -5: want 0 or more"}, "",
 			func(c Config) bool { return c.Summarize.DailyTokens == 0 && c.Summarize.Model == "kept" }},
 		{"negative max tokens", "summarize:\n  max_tokens: -1\n", []string{"line 2: summarize.max_tokens"}, "", nil},
-		{"negative budget", "search:\n  context_budget: -10\n", []string{"line 2: search.context_budget"}, "", func(c Config) bool { return c.Search.ContextBudget == 1500 }},
+		{"negative budget", "search:\n  context_budget: -10\n", []string{"line 2: search.context_budget"}, "", func(c Config) bool { return c.Search.ContextBudget == DefaultContextBudget }},
 		{"size limits", "search:\n  max_file_bytes: 2097152\nsync:\n  max_blob_bytes: 0\n", nil, "",
 			func(c Config) bool { return c.Search.FileLimit() == 2<<20 && c.Sync.BlobLimit() == DefaultMaxBlobBytes }},
 		{"size limits out of range", "search:\n  max_file_bytes: 10\nsync:\n  max_blob_bytes: -1\n",

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -57,11 +58,11 @@ type LeftOut struct {
 }
 
 // DefaultContextBudget is the default budget of a context pack, in
-// tokens. The estimator counts about four characters a token in prose
-// and up to five in text of short words, so a pack stays under 7,500
-// characters, well under the 10,000 at which Claude Code cuts a hook's
-// output (TestContextBudget measures it).
-const DefaultContextBudget = 1500
+// tokens (config.DefaultContextBudget says why). The estimator counts
+// about four characters a token in prose and up to five in text of short
+// words, so a pack stays under 9,000 characters, under the 10,000 at
+// which Claude Code cuts a hook's output (TestContextBudget measures it).
+const DefaultContextBudget = config.DefaultContextBudget
 
 // Context packs the memory an agent should receive into Markdown of at
 // most opts.Budget tokens, in this order: pinned and core items (by

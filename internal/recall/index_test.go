@@ -519,7 +519,7 @@ func TestSearchConfigDefaults(t *testing.T) {
 	if c.Weights.Recency != 0 || c.Weights.Relevance != 0.4 || c.Weights.Importance != 0.3 || c.Weights.References != 0.1 {
 		t.Errorf("weights %+v", c.Weights)
 	}
-	if c.ChunkTokens != 512 || c.OverlapTokens != 50 || c.ContextBudget != 1500 || c.RecencyHalfLifeDays != 30 {
+	if c.ChunkTokens != 512 || c.OverlapTokens != 50 || c.ContextBudget != DefaultContextBudget || c.RecencyHalfLifeDays != 30 {
 		t.Errorf("config %+v", c)
 	}
 	if got := w2.take(); len(got) != 1 || !strings.Contains(got[0], "chunk_tokens") {

@@ -368,7 +368,7 @@ func TestPackBudgetUse(t *testing.T) {
 			if use < 0.8 {
 				t.Errorf("%s memory, budget %d: uses %.0f%%\n%s", mem.name, budget, 100*use, p.Text)
 			}
-			if budget == DefaultContextBudget && len(p.Text) > 7500 {
+			if budget == DefaultContextBudget && len(p.Text) > 9000 {
 				t.Errorf("%s memory, budget %d: %d characters", mem.name, budget, len(p.Text))
 			}
 		}
