@@ -776,6 +776,14 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 	}
 	done := doneLater(v, sessions, k)
 	replaced := replacedBy(newer)
+	// A bullet that another bullet of the session holds (an outcome that
+	// is also a decision, a fact filed under two kinds) is shown once:
+	// taking the one that holds it covers it.
+	type saying struct {
+		words map[string]bool
+		u     *unit
+	}
+	var said []saying
 	for _, p := range partOrder {
 		bullets := s.digest.parts[p]
 		if p == partRequest {
@@ -817,15 +825,31 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 			u := g.add(prio, "")
 			u.render = func(room int) string {
 				lead := "- " + label + ": "
-				r := min(room, bulletCap) - indexer.EstimateTokens(lead)
+				n := indexer.EstimateTokens(lead)
+				r := min(room, bulletCap) - n
 				if r < minUnitTokens/2 {
 					return ""
 				}
+				// A single sentence up to twice the cap is shown whole
+				// when there is room for it: cutting it would lose its
+				// end, leaving it out all of it.
 				t := shorten(b, r)
-				if t == "" || indexer.EstimateTokens(t) > r {
+				if t == "" || indexer.EstimateTokens(t) > room-n {
 					return ""
 				}
 				return lead + t + "\n"
+			}
+			if p != partRequest {
+				w := contentWords(b)
+				for _, o := range said {
+					if len(w) >= 2 && overlap(w, o.words) >= 0.75 {
+						o.u.dup = append(o.u.dup, u)
+					}
+					if len(o.words) >= 2 && overlap(o.words, w) >= 0.75 {
+						u.dup = append(u.dup, o.u)
+					}
+				}
+				said = append(said, saying{w, u})
 			}
 			if p != partRequest && p != partOutcome {
 				w := contentWords(b)
