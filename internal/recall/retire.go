@@ -99,6 +99,7 @@ var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four"
 // changeWords say that something changed, or when, not what.
 var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
 	bump upgraded upgrade downgraded reverted revert rolled back turned off dropped drop replaced replace swapped
+	disabled disable enabled enable raised raise lowered lower
 	anymore more after all now again went going
 	last next week month day year hour minute yesterday today tomorrow morning evening ago since`)
 
@@ -139,15 +140,21 @@ func (r *retirer) sameTopic(a, b map[string]bool) bool {
 	return n >= 2
 }
 
+// asideShare is the largest share of the statements a word two
+// statements share besides a change's values may appear in: the topic is
+// settled by distinctive keys already, so a commoner word ("filters", in
+// a dashboard's memory) says the change is about this use of the values.
+const asideShare = 0.2
+
 // aside reports whether statements a and b share a distinctive key
 // besides the values change c names: "the Zustand store holds the
 // filters" and "filters now live in the URL instead of the Zustand store"
 // share "filters"; "Argo CD rolls it out" and "add-ons go in Terraform
 // rather than Argo CD" share only what was turned down.
 func (r *retirer) aside(a, b map[string]bool, c *change) bool {
-	limit := r.limit()
+	limit := max(4, int(asideShare*float64(len(r.stmts))))
 	for k := range a {
-		if !b[k] || r.df[k] >= limit || len(k) <= 2 {
+		if !b[k] || r.df[k] > limit || len(k) <= 2 {
 			continue
 		}
 		named := false
@@ -164,7 +171,7 @@ func (r *retirer) aside(a, b map[string]bool, c *change) bool {
 // changeMark finds a statement that announces a change: "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100".
-var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back to|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced)\b|turned (?:it |them )?off|(?:off|out) again)|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)`)
+var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)`)
 
 // oldValue finds what a statement says is no longer current.
 var oldValue = regexp.MustCompile("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
@@ -177,7 +184,7 @@ var notAnyMore = regexp.MustCompile(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more
 var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 
 // newValue finds what a statement says is current now.
-var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back to)|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
+var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
 
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)

@@ -65,6 +65,18 @@ func TestRetiredByChange(t *testing.T) {
 			"The report generator now connects to db-ro-5, which has the fresher indexes."},
 		{"another value", "The billing worker listens on port 7070.",
 			"The billing worker listens on port 7171."},
+		{"shared word held by several statements", "I put the invoice drafts into an IndexedDB table (web/src/drafts/db.ts).",
+			"Invoice drafts now sit in the server's drafts table instead of the IndexedDB table."},
+		{"disabled", "Prefetching of the next page is on for the catalogue grid.",
+			"Disabled prefetching of the next page in the catalogue grid: it doubled the API load."},
+		{"now + a state", "A duplicate key in the manifest is an error that stops the build.",
+			"A duplicate key in the manifest is now allowed, with a warning in the build log."},
+		{"back on the default", "The metrics endpoint is served on port 9464.",
+			"The metrics endpoint is back on its default port, 9100."},
+		{"now + a path", "Training shards are read from /srv/shards on the GPU box.",
+			"Training shards now come from /mnt/lake/shards; the GPU box's disk is gone."},
+		{"raised", "The package supports Node >=16 per its engines field.",
+			"Raised the engines field of the package to Node >=20."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
@@ -119,5 +131,22 @@ func TestRetiredSessions(t *testing.T) {
 	}
 	if r.retired("The image registry moved to ghcr.io/acme instead of quay.io/acme.", 0) {
 		t.Error("the newest statement is retired")
+	}
+}
+
+// TestRetiredCommonWord checks that a change retires an older statement
+// when the word they share besides its values is one several statements
+// of the memory hold.
+func TestRetiredCommonWord(t *testing.T) {
+	older := "I put the invoice drafts into an IndexedDB table (web/src/drafts/db.ts)."
+	newer := "Invoice drafts now sit in the server's drafts table instead of the IndexedDB table."
+	stmts := []statement{{text: newer, rank: 0}, {text: older, rank: 1}}
+	for _, f := range append(filler,
+		"Drafts autosave every ten seconds.", "Deleting a draft asks first.",
+		"Drafts of credit notes are kept apart.", "Old drafts are purged after a year.") {
+		stmts = append(stmts, statement{text: f, rank: 2})
+	}
+	if !newRetirer(stmts, nil).retired(older, 1) {
+		t.Errorf("%q should retire %q", newer, older)
 	}
 }
