@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -141,6 +142,17 @@ type unit struct {
 	// render returns the unit in at most room tokens, or "" if it cannot
 	// be shown in so few; nil if text is fixed.
 	render func(room int) string
+}
+
+// said reports whether every unit of g is left out because a taken unit
+// says the same: the memory is in the pack, in other words.
+func (g *group) said() bool {
+	for _, u := range g.units {
+		if u.taken || !slices.ContainsFunc(u.dup, func(d *unit) bool { return d.taken }) {
+			return false
+		}
+	}
+	return len(g.units) > 0
 }
 
 func (g *group) add(prio float64, text string) *unit {
@@ -349,7 +361,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			if g.retrieved {
 				refs = append(refs, g.id)
 			}
-		} else {
+		} else if !g.said() {
 			p.LeftOut = append(p.LeftOut, LeftOut{ID: g.id, Title: g.title})
 		}
 	}
@@ -447,6 +459,8 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 		n, _ := g.taken()
 		switch {
 		case g.id == "":
+		case n == 0 && g.said():
+			// Not left out for room: a taken unit says what it says.
 		case n == 0:
 			left = append(left, g)
 		case n < len(g.units) && g.sec == secSessions:

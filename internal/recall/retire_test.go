@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -148,5 +149,28 @@ func TestRetiredCommonWord(t *testing.T) {
 	}
 	if !newRetirer(stmts, nil).retired(older, 1) {
 		t.Errorf("%q should retire %q", newer, older)
+	}
+}
+
+// TestManifestSaid checks that a memory left out because a taken bullet
+// says the same is not listed as left out for room.
+func TestManifestSaid(t *testing.T) {
+	item := &group{sec: secCore, id: "01J0000000000000000000ITEM", title: "The queue is drained nightly", fetch: "cairn show ITEM"}
+	iu := item.add(0.7, "- **The queue is drained nightly**\n")
+	sess := &group{sec: secSessions, id: "s1", title: "Drain the queue", fetch: "cairn session show s1", head: "\n### Drain the queue\n"}
+	su := sess.add(0.9, "- Decision: The queue is drained nightly by the cleanup job.\n")
+	su.dup, iu.dup = []*unit{iu}, []*unit{su}
+	other := &group{sec: secCore, id: "01J0000000000000000000BIGX", title: "A long note that did not fit", fetch: "cairn show BIGX"}
+	other.add(0.1, "- **A long note that did not fit**: "+strings.Repeat("word ", 400)+"\n")
+	var heads [numSections]string
+	heads[secCore], heads[secSessions] = "## Core memory", "## Latest sessions"
+	groups := []*group{item, other, sess}
+	fill(groups, heads, 300)
+	text, _ := assemble(groups, heads, 300)
+	if !su.taken || iu.taken {
+		t.Fatalf("taken: bullet %v, item %v; want the bullet only", su.taken, iu.taken)
+	}
+	if !strings.Contains(text, "Left out for room: 1 memory") || strings.Contains(text, "drained nightly” (") {
+		t.Errorf("manifest lists the item the bullet says:\n%s", text)
 	}
 }
