@@ -31,6 +31,12 @@ type analysis struct {
 	cand       []Candidate
 	seen       map[string]bool
 	items      []Candidate
+	// lastDec is 1 + the index in cand of the last decision of the
+	// exchange (an agent message and the user's reply to it), 0 when it
+	// made none: a reason given later in it is that decision's.
+	lastDec int
+	lastWhy bool   // it gave its reason
+	lastRef string // its line in decisions
 }
 
 // said is a statement that something was done, where it was made, and
@@ -176,6 +182,15 @@ func replacesNamed(s string) bool {
 func (a *analysis) prose(role Role, turn int, text string) {
 	ss := sentences(strings.ReplaceAll(text, "’", "'"))
 	causeNext := false
+	if role == Assistant {
+		a.lastDec = 0
+	}
+	// report is the agent's last account of what it did that became no
+	// item of its own: a reason given after it makes it a decision.
+	report, taken := "", -1
+	// symptomSaid is the sentence before, when it told a failure that no
+	// statement took: the cause that follows keeps it.
+	symptomSaid := ""
 	// An alternative turned down in prose goes into the body of the
 	// decision the same message makes, before or after it.
 	first, rejects := len(a.cand), []string(nil)
@@ -204,6 +219,19 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if narration && !openCue.MatchString(s) {
 			continue
 		}
+		// "Why both: …", "That way …": the reason for what the exchange
+		// decided or the agent just did, said after it.
+		if why, ok := laterReason(s); ok && i != taken && !question {
+			if a.lastDec > 0 {
+				a.giveReason(a.lastDec-1, why)
+				continue
+			}
+			if report != "" {
+				a.decide(role, report, strings.TrimRight(reportLead.ReplaceAllString(report, ""), "."), why, true)
+				report = ""
+				continue
+			}
+		}
 		// Work still to do is an open item, never a decision or a fact:
 		// as either it would stay current after it is done.
 		plan := isPlan(s)
@@ -213,9 +241,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case question || narration:
-		case (rootCause.MatchString(s) || announced) && !hedged:
+		case (rootCause.MatchString(s) || announced || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
 			kind = "root"
-			a.addRootCause(role, s, next)
+			a.addRootCause(role, symptomSaid, s, next)
 		case role == User && convention.MatchString(s):
 			kind = "pref"
 			a.addPreference(Pattern, s, next)
@@ -231,10 +259,27 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
+		case role == Assistant && !hedged && !plan && !action && nowState(s) && !envLike(s):
+			// "The export now streams rows from a cursor": what was done,
+			// reported as the state it leaves, holds from now on.
+			kind = "decision"
+			a.addDecision(role, capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
 		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s)):
 			kind = "rejected"
 			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
 			rejects = append(rejects, s)
+		}
+		symptomSaid = ""
+		if kind == "" && !question && !narration && !hedged && !plan && symptom.MatchString(s) {
+			symptomSaid = s
+		}
+		if kind == "decision" && next != "" {
+			if _, why := splitReason(s, next); why == next {
+				taken = i + 1 // its reason, said once
+			}
+		}
+		if role == Assistant && kind == "" && !plan && !hedged && (action || nowState(s)) {
+			report = s
 		}
 		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
 		// A URL said in passing names where something runs, and a named
@@ -248,7 +293,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// What the user asks for now is the request, answered in this
 		// session; only work they put off is open.
 		if openCue.MatchString(s) && !question && kind != "root" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
-			a.open = append(a.open, openItem{turn, upTo(trimLead(s), 240)})
+			a.open = append(a.open, openItem{turn, upTo(openText(s), 240)})
 		}
 	}
 }
@@ -336,13 +381,12 @@ func splitReason(s, next string) (what, why string) {
 // down, and so no rejected line.
 func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
-	bullet := trimLead(what)
-	if why != "" {
-		bullet += " — " + why
-	} else if !strings.HasSuffix(bullet, ".") && !strings.HasSuffix(bullet, "!") {
-		bullet += "."
-	}
-	a.decisions = appendNew(a.decisions, upTo(bullet, 360))
+	a.decide(role, s, what, why, change)
+}
+
+// decide adds the decision s, which says what was decided and why.
+func (a *analysis) decide(role Role, s, what, why string, change bool) {
+	a.decisions = appendNew(a.decisions, decisionBullet(what, why))
 	imp := impDecision
 	if why != "" {
 		imp += impDecisionWhy
@@ -367,7 +411,102 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 			body = strings.TrimSpace(body + " Rejected: " + alt + ".")
 		}
 	}
+	n := len(a.cand)
 	a.add(Candidate{Kind: Decision, Title: t, Body: body, Importance: imp, Tags: tagsOf(s), Subject: claim.Subject})
+	if len(a.cand) > n {
+		a.lastDec, a.lastWhy, a.lastRef = len(a.cand), why != "", decisionBullet(what, why)
+	}
+}
+
+// decisionBullet is a decision as a line of the summary: what, then why.
+func decisionBullet(what, why string) string {
+	bullet := trimLead(what)
+	if why != "" {
+		return upTo(bullet+" — "+why, 480)
+	}
+	if !strings.HasSuffix(bullet, ".") && !strings.HasSuffix(bullet, "!") {
+		bullet += "."
+	}
+	return upTo(bullet, 360)
+}
+
+// giveReason adds a reason said after the decision cand[i] to its body
+// and to its line in the summary.
+func (a *analysis) giveReason(i int, why string) {
+	c := &a.cand[i]
+	if strings.Contains(c.Body, why) {
+		return
+	}
+	if !a.lastWhy {
+		c.Importance = round2(clamp(c.Importance+impDecisionWhy, 0, 0.95))
+		a.lastWhy = true
+	}
+	c.Body = strings.TrimSpace(c.Body + " " + shortFirst(capitalize(why)))
+	for j, d := range a.decisions {
+		if d == a.lastRef {
+			a.decisions[j] = upTo(strings.TrimRight(d, ".")+" — "+why, 480)
+			a.lastRef = a.decisions[j]
+		}
+	}
+}
+
+// shortFirst splits a long sentence in two at a clause boundary (", so
+// ", "; ", " — "), so that a short view of a body, which shows whole
+// sentences, can show its first part.
+func shortFirst(s string) string {
+	const lo, hi = 60, 220
+	if len(s) <= hi {
+		return s
+	}
+	best, n := -1, 0
+	for _, sep := range []string{"; ", ", so ", " — ", ", which ", ", and "} {
+		if i := strings.Index(s[lo:], sep); i >= 0 && lo+i <= hi && (best < 0 || lo+i < best) {
+			best, n = lo+i, len(sep)
+		}
+	}
+	if best < 0 || strings.Count(s[:best], "`")%2 != 0 {
+		return s
+	}
+	rest := strings.TrimSpace(s[best+n:])
+	if strings.HasPrefix(s[best:], ", so ") {
+		rest = "So " + rest
+	} else if strings.HasPrefix(s[best:], ", which ") {
+		rest = "This " + rest
+	} else if strings.HasPrefix(s[best:], ", and ") {
+		rest = "And " + rest
+	}
+	return s[:best] + ". " + capitalize(rest)
+}
+
+// laterReason reads a sentence that gives the reason for something said
+// before it: "Why both: …", "The reason: …" (the reason is what follows
+// the label), "That way …", "This means …", "Otherwise …" (the whole
+// sentence).
+func laterReason(s string) (string, bool) {
+	if m := reasonLabel.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return capitalize(strings.TrimSpace(s[m[1]:])), true
+	}
+	if reasonLead.MatchString(s) {
+		return s, true
+	}
+	return "", false
+}
+
+// nowState: a statement of the state a change left, "X now streams …",
+// "Now the handler reads …", "X is Y now", "switched X to Y".
+func nowState(s string) bool {
+	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && isFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
+}
+
+// nowHas is what a thing now contains, a description, not a choice.
+var nowHas = regexp.MustCompile(`(?i)\bnow (has|have|contains|includes)\b`)
+
+var nowLead = regexp.MustCompile(`(?i)^now,?\s+`)
+
+// envLike: a statement that reads as a fact about where or how something
+// runs, which addEnv takes.
+func envLike(s string) bool {
+	return envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0
 }
 
 // alternative is what a decision turned down, as it says it: "Redis" in
@@ -412,7 +551,7 @@ func decisionTitle(what string) string {
 // says, never the title again.
 func bodyFor(t, s, why string) string {
 	if why != "" {
-		return capitalize(why)
+		return shortFirst(capitalize(why))
 	}
 	in := map[string]bool{}
 	for _, w := range contentWords(t) {
@@ -429,14 +568,19 @@ func bodyFor(t, s, why string) string {
 // fixFollows marks a sentence that goes on from a root cause to its fix.
 var fixFollows = regexp.MustCompile(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
 
-func (a *analysis) addRootCause(role Role, s, next string) {
+// addRootCause adds the root cause s, told after the failure it explains
+// when symptom is not empty.
+func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 	line := trimLead(s)
 	body := ""
+	if symptom != "" {
+		line, body = trimLead(symptom)+" "+s, s
+	}
 	// The sentence after a root cause often says how it was fixed.
 	if next != "" && !strings.HasSuffix(next, "?") && !narrate.MatchString(next) && len(next) < 300 &&
 		fixFollows.MatchString(next) {
 		line += " " + next
-		body = next
+		body = strings.TrimSpace(body + " " + next)
 	}
 	a.rootCauses = appendNew(a.rootCauses, upTo(line, 400))
 	imp := impRootCause
@@ -444,6 +588,9 @@ func (a *analysis) addRootCause(role Role, s, next string) {
 		imp += 0.05
 	}
 	t := title(trimLead(s))
+	if symptom != "" {
+		t = title(trimLead(symptom))
+	}
 	if body == "" {
 		body = bodyFor(t, s, "")
 	}
@@ -545,6 +692,16 @@ func conjuncts(s string) []string {
 		return []string{s}
 	}
 	return out
+}
+
+// openText is an open item without its label: "Still to do: add X" is
+// "Add X".
+func openText(s string) string {
+	s = trimLead(s)
+	if t := openLabel.ReplaceAllString(s, ""); len(t) >= 8 {
+		return capitalize(t)
+	}
+	return s
 }
 
 // trimLead removes lead-in words ("OK, so", "Decision:") and capitalises.

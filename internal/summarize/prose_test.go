@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -329,10 +330,10 @@ func TestRejectedIntoDecision(t *testing.T) {
 // answered in the session, neither an open item nor a rejected
 // alternative; what the agent leaves undone is open.
 func TestRequestIsNotOpen(t *testing.T) {
-	for _, tc := range []struct{ ask, left string }{
-		{"Add the test for Backoff that is still missing.", "Open item: the test body is still empty."},
-		{"Please fix the login redirect, it still breaks on Safari.", "The Firefox check is not done yet."},
-		{"Can you write the migration that is still missing?", "Still to do: backfill the old rows."},
+	for _, tc := range []struct{ ask, left, open string }{
+		{"Add the test for Backoff that is still missing.", "Open item: the test body is still empty.", "- The test body is still empty"},
+		{"Please fix the login redirect, it still breaks on Safari.", "The Firefox check is not done yet.", "- The Firefox check is not done yet"},
+		{"Can you write the migration that is still missing?", "Still to do: backfill the old rows.", "- Backfill the old rows"},
 	} {
 		res, err := Extractive{}.Summarize(t.Context(), Request{SessionID: "x", Segment: Segment{Index: 1, Turns: []Turn{
 			{Role: User, Text: tc.ask},
@@ -343,8 +344,115 @@ func TestRequestIsNotOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		open := res.Summary[strings.Index(res.Summary, "**Open**")+1:]
-		if strings.Contains(res.Summary, "**Rejected**") || strings.Contains(open, tc.ask) || !strings.Contains(open, strings.TrimSuffix(tc.left, ".")) {
+		if strings.Contains(res.Summary, "**Rejected**") || strings.Contains(open, tc.ask) || !strings.Contains(open, tc.open) {
 			t.Errorf("%q:\n%s", tc.ask, res.Summary)
+		}
+	}
+}
+
+// item runs the prose analysis over one exchange (an agent message and,
+// when user is not empty, the user's reply) and returns its candidates
+// and open items.
+func item(t *testing.T, agent, user string) *analysis {
+	t.Helper()
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(Assistant, 0, agent)
+	if user != "" {
+		a.prose(User, 1, user)
+	}
+	return a
+}
+
+// TestReasonKept: the reason for a decision, or for what the agent
+// reports it did, stays with it when it is said after it: in a later
+// sentence or paragraph, or in the user's reply.
+func TestReasonKept(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, user string
+		title, body       string // substrings of the decision
+	}{
+		{"label after a report",
+			"Added a unique index on orders.external_id and a retry on conflict; nothing is applied yet.\n\nWhy both: the index makes the database refuse a second row when two workers race, and the retry turns that refusal into a no-op.", "",
+			"unique index", "the database refuse a second row"},
+		{"reason paragraph after a choice",
+			"I'd go with SQLite for the local cache. It is one file next to the binary.\n\nThe reason: a server process would have to be started by every developer before the tests run.", "",
+			"SQLite", "server process would have to be started"},
+		{"that way, in the user's reply",
+			"We'll use signed URLs for the report downloads.", "That way nobody needs an account to fetch a report.",
+			"signed URLs", "nobody needs an account"},
+		{"what was done, reported as a state, and its effect",
+			"The importer now reads the upload in chunks of 64 KB and writes each chunk as it comes. Memory stays flat however large the upload is.", "",
+			"importer now reads", "Memory stays flat"},
+	} {
+		a := item(t, tc.agent, tc.user)
+		found := false
+		for _, c := range a.cand {
+			if c.Kind == Decision && strings.Contains(c.Title, tc.title) {
+				found = true
+				if !strings.Contains(c.Body, tc.body) {
+					t.Errorf("%s: body %q lacks %q", tc.name, c.Body, tc.body)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no decision %q in %+v", tc.name, tc.title, a.cand)
+		}
+		if line := strings.Join(a.decisions, "\n"); !strings.Contains(line, tc.body) {
+			t.Errorf("%s: summary line %q lacks %q", tc.name, line, tc.body)
+		}
+	}
+}
+
+// TestAlternativeWithCost: an alternative the agent weighed and turned
+// down, with what it would have cost, is a rejected alternative.
+func TestAlternativeWithCost(t *testing.T) {
+	for _, s := range []string{
+		"An alternative would have been to shard the table by tenant, but that means rewriting every query and a day-long migration window.",
+		"We could have rebuilt the image from scratch, but every rebuild costs forty minutes of CI.",
+	} {
+		if got := classify(Assistant, s); !slices.Contains(got, "rejected") {
+			t.Errorf("%q: %v, want rejected", s, got)
+		}
+	}
+}
+
+// TestCauseAfterSymptom: a failure told in one sentence and explained in
+// the next is one root cause that keeps both.
+func TestCauseAfterSymptom(t *testing.T) {
+	for _, tc := range []struct{ text, symptom, cause string }{
+		{"The nightly report timed out for the largest tenant. Each row was fetched with its own query, so 90k rows meant 90k round trips.",
+			"nightly report timed out", "90k round trips"},
+		{"Uploads over 2 GB failed halfway. The size was kept in an int32 until the multipart step, which wrapped it negative.",
+			"Uploads over 2 GB failed", "int32"},
+		{"The job runner built every payload in memory, and with ten thousand jobs queued that exhausted the heap.",
+			"", "exhausted the heap"},
+	} {
+		a := item(t, tc.text, "")
+		if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], tc.symptom) || !strings.Contains(a.rootCauses[0], tc.cause) {
+			t.Errorf("%q: root causes %q", tc.text, a.rootCauses)
+			continue
+		}
+		for _, c := range a.cand {
+			if slices.Contains(c.Tags, "root-cause") && !strings.Contains(c.Title+" "+c.Body, tc.cause) {
+				t.Errorf("%q: item %q / %q lacks the cause", tc.text, c.Title, c.Body)
+			}
+		}
+	}
+}
+
+// TestOpenLabelTrimmed: an open item is the work, not the label before
+// it.
+func TestOpenLabelTrimmed(t *testing.T) {
+	for in, want := range map[string]string{
+		"Still needed: an alert on the dead-letter queue.":         "An alert on the dead-letter queue.",
+		"Remaining for next time: the retry budget per tenant.":    "The retry budget per tenant.",
+		"Open item: the admin page still has no pagination.":       "The admin page still has no pagination.",
+		"Still to do — sign the release artifacts before we ship.": "Sign the release artifacts before we ship.",
+		"We still need to backfill the old rows.":                  "We still need to backfill the old rows.",
+	} {
+		a := item(t, in, "")
+		if len(a.open) != 1 || a.open[0].text != want {
+			t.Errorf("%q: open %+v, want %q", in, a.open, want)
 		}
 	}
 }
