@@ -74,7 +74,10 @@ type namedItem struct {
 	settings map[string]string
 	// text holds the words of the title and body (bodyWords), for
 	// changes that name the value they replace.
-	text  map[string]bool
+	text map[string]bool
+	// attr is what the item's title gives a value when read as a fact
+	// (summarize.ClaimOf): a port, URL, version, path, host or command.
+	attr  attribute
 	fresh bool // made by this batch: replaced, not superseded
 }
 
@@ -142,7 +145,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		}
 		match, reversal := bestMatch(index[k], words, cl, k)
 		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, settings: summarize.Settings(title),
-			text: bodyWords(title + "\n" + c.Body), fresh: true}
+			text: bodyWords(title + "\n" + c.Body), attr: attributeOf(title), fresh: true}
 		if k == model.Decision || k == model.Fact {
 			for _, kk := range []model.Kind{model.Decision, model.Fact} {
 				if _, loaded := index[kk]; !loaded {
@@ -162,8 +165,17 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 				return nil, err
 			}
 			changes = append(changes, retired...)
+			// Across the two kinds: a decision reversed later may be
+			// restated as a fact, and the other way round.
+			both := append(append([]*namedItem(nil), index[model.Decision]...), index[model.Fact]...)
+			back := returnsTo(title+"\n"+c.Body, entry.attr)
+			retired, err = retire(m, b, both, keep, func(e *namedItem) bool { return entry.attr.revalues(e, entry.text, back) })
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, retired...)
 			if ch, ok := changeOf(title, c.Body, cl); ok {
-				retired, err := retireChanged(m, b, append(append([]*namedItem(nil), index[model.Decision]...), index[model.Fact]...), ch, keep)
+				retired, err := retire(m, b, both, keep, ch.replaces)
 				if err != nil {
 					return nil, err
 				}
@@ -223,7 +235,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			}
 			b.Drop(match.path)
 			b.Put(old.Path(), data)
-			match.path, match.words, match.values, match.text = old.Path(), words, cl.values, entry.text
+			match.path, match.words, match.values, match.text, match.attr = old.Path(), words, cl.values, entry.text, entry.attr
 			for i := range changes {
 				if changes[i].ID == old.ID {
 					changes[i].Title, changes[i].Path = old.Title, old.Path()
@@ -248,7 +260,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		data = model.WithKeys(data, kv...)
 		b.Remove(match.path)
 		b.Put(it.Path(), data)
-		match.path, match.words, match.subject, match.values, match.text, match.fresh = it.Path(), words, cl.subject, cl.values, entry.text, true
+		match.path, match.words, match.subject, match.values, match.text, match.attr, match.fresh = it.Path(), words, cl.subject, cl.values, entry.text, entry.attr, true
 		changes = append(changes, model.ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
 	}
 	return changes, nil
@@ -296,6 +308,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
 		e.subject, e.values, e.settings = cl.subject, cl.values, summarize.Settings(it.Title+"\n"+it.Body)
 		e.text = bodyWords(it.Title + "\n" + it.Body)
+		e.attr = attributeOf(it.Title)
 		out = append(out, e)
 	}
 	return out, nil
@@ -436,15 +449,13 @@ func (ch change) replaces(e *namedItem) bool {
 	return len(e.subject) >= 2 && subsetOf(e.subject, ch.title)
 }
 
-// retireChanged removes the decisions and facts made before this batch
-// that a candidate announcing a change replaces (change.replaces), across
-// the two kinds: a decision reversed later may be restated as a fact,
-// and the other way round. keep is the path of the item the candidate
-// itself updates.
-func retireChanged(m *memory.Memory, b *memory.Writes, items []*namedItem, ch change, keep string) ([]model.ItemChange, error) {
+// retire removes the decisions and facts made before this batch that
+// stale reports as replaced (change.replaces, attribute.revalues), but
+// for keep (the item the candidate itself updates) and pinned ones.
+func retire(m *memory.Memory, b *memory.Writes, items []*namedItem, keep string, stale func(*namedItem) bool) ([]model.ItemChange, error) {
 	var out []model.ItemChange
 	for _, e := range items {
-		if e.path == "" || e.path == keep || e.fresh || !ch.replaces(e) {
+		if e.path == "" || e.path == keep || e.fresh || !stale(e) {
 			continue
 		}
 		data, err := m.PendingContent(b, e.path)
@@ -457,9 +468,111 @@ func retireChanged(m *memory.Memory, b *memory.Writes, items []*namedItem, ch ch
 		}
 		b.Remove(e.path)
 		out = append(out, model.ItemChange{Action: "retired", ID: old.ID, Kind: old.Kind, Title: old.Title, Path: e.path})
-		e.path, e.settings, e.text = "", nil, nil
+		e.path, e.settings, e.text, e.attr = "", nil, nil, attribute{}
 	}
 	return out, nil
+}
+
+// attribute is what a statement gives a value, read as a fact: "api
+// port" = 8080 in "The API now listens on 8080".
+type attribute struct {
+	name string          // port, url, version, path, host, command; "" when none
+	who  map[string]bool // whose: the subject's other words, without generic server names
+	vals []string        // the values, lower-case
+}
+
+// attrNames are the attributes a fact's subject ends in (summarize.ClaimOf).
+var attrNames = map[string]bool{"port": true, "url": true, "version": true, "path": true, "host": true, "command": true}
+
+// serverWords name the project's own server in general terms: "the
+// backend", "the API" and "the server" of one project are one entity.
+var serverWords = map[string]bool{"backend": true, "api": true, "server": true, "service": true}
+
+func attributeOf(title string) attribute {
+	c := summarize.ClaimOf(summarize.Fact, title)
+	f := strings.Fields(c.Subject)
+	if len(f) == 0 || !attrNames[f[len(f)-1]] || len(c.Values) == 0 {
+		return attribute{}
+	}
+	a := attribute{name: f[len(f)-1], who: map[string]bool{}, vals: c.Values}
+	for _, w := range f[:len(f)-1] {
+		// "metrics-bind-address", "exporter's": their words.
+		for _, p := range wordRE.FindAllString(strings.TrimSuffix(w, "'s"), -1) {
+			if p = stem(p); len(p) > 1 && !serverWords[p] {
+				a.who[root(p)] = true
+			}
+		}
+	}
+	return a
+}
+
+// sameEntity: the older statement names no entity of its own, or one the
+// newer names too ("metrics-bind-address" and "the metrics endpoint");
+// "the metrics exporter" and "the backend" are two.
+func (a attribute) sameEntity(older attribute) bool {
+	return len(older.who) == 0 || overlaps(older.who, a.who)
+}
+
+// backRE finds a return to an earlier value: "back to the default",
+// "back on :8080"; fallRE a fallback, which is no return ("falls back to
+// the cache").
+var (
+	backRE = regexp.MustCompile(`(?i)\bback (?:to|on|at|in) (?:the |its |our )?(.*)`)
+	fallRE = regexp.MustCompile(`(?i)\bfall(?:s|ing)? back $`)
+)
+
+// returnsTo reports whether a statement says its value is a return to
+// the default or to what it was ("back to the default :8080", "back on
+// port 5000").
+func returnsTo(text string, a attribute) bool {
+	if a.name == "" {
+		return false
+	}
+	for _, idx := range backRE.FindAllStringSubmatchIndex(text, -1) {
+		if fallRE.MatchString(text[:idx[0]+len("back ")]) {
+			continue
+		}
+		rest := strings.ToLower(text[idx[2]:idx[3]])
+		if strings.HasPrefix(rest, "default") {
+			return true
+		}
+		rest = strings.TrimLeft(strings.TrimPrefix(rest, a.name), " :")
+		for _, v := range a.vals {
+			if strings.HasPrefix(rest, strings.TrimLeft(v, ":")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// revalues reports whether a newer statement (attribute a, words text)
+// gives an older item's attribute a new value: the same attribute of the
+// same entity, none of the older values, and either the older value
+// named ("the API now listens on 8080 (AirPlay owns 5000)" after "the
+// backend runs on port 5000") or a return to the default or an earlier
+// value ("back on the default :8080" after "defaults to :9090 now").
+func (a attribute) revalues(e *namedItem, text map[string]bool, back bool) bool {
+	o := e.attr
+	if a.name == "" || o.name != a.name || !a.sameEntity(o) {
+		return false
+	}
+	for _, v := range o.vals {
+		for _, w := range a.vals {
+			if v == w {
+				return false
+			}
+		}
+	}
+	if back {
+		return true
+	}
+	for _, v := range o.vals {
+		if w := bodyWords(v); len(w) > 0 && subsetOf(w, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // conflicts: a setting both name, with different values.

@@ -231,7 +231,10 @@ func TestConsolidateFromSessions(t *testing.T) {
 // change (instead of, no longer, switched, turned off, is now) retires
 // the older decisions and facts about the same topic that still give
 // the replaced value, across the two kinds, even when they share no
-// subject; an item on another topic that holds the same value stays.
+// subject; so does one that gives an attribute (a port, a path) a new
+// value and names the old one, or says it is back to the default, when
+// the older names no other entity; an item on another topic that holds
+// the same value stays.
 func TestConsolidateRetiresChanged(t *testing.T) {
 	dec, fact := summarize.Decision, summarize.Fact
 	for _, tc := range []struct {
@@ -254,6 +257,14 @@ func TestConsolidateRetiresChanged(t *testing.T) {
 			first: "The orders DB password is stored as a Sealed Secret", second: "Orders no longer uses Sealed Secrets: the DB password comes from Secrets Manager", want: true},
 		{name: "from X to Y", k1: dec, k2: fact,
 			first: "We'll run the nightly export on cron at 02:00 UTC", second: "The nightly export moved from 02:00 to 04:30 UTC", want: true},
+		{name: "new port, old one named, server worded otherwise", k1: fact, k2: fact,
+			first: "The server runs on port 4000 (npm start in web/)", second: "The API now serves on 3100 since the VPN client holds 4000", want: true},
+		{name: "new port said as a decision, old one named", k1: dec, k2: dec,
+			first: "We'll serve the backend on port 7000", second: "Put the service on port 7100 (7000 is taken by the profiler)", want: true},
+		{name: "back to the default", k1: fact, k2: fact,
+			first: "The exporter's scrape-port defaults to :9400 now", second: "The exporter is back on the default :9100", want: true},
+		{name: "back to an earlier value", k1: fact, k2: fact,
+			first: "The dev server listens on 5174", second: "The dev server is back on port 5173", want: true},
 
 		// Near misses: the same value on another topic, or another topic
 		// altogether.
@@ -267,6 +278,14 @@ func TestConsolidateRetiresChanged(t *testing.T) {
 			first: "The API rate limit is 100 requests per minute", second: "Switched the CI runners to arm64 instead of x86", want: false},
 		{name: "no change language", k1: fact, k2: fact,
 			first: "The backend listens on port 3001", second: "The admin panel listens on 3001 too", want: false},
+		{name: "old port named as another service's", k1: fact, k2: fact,
+			first: "Postgres runs on localhost:5433", second: "Redis now runs on localhost:6380 since 5433 belongs to Postgres", want: false},
+		{name: "old port kept as one of the values", k1: fact, k2: fact,
+			first: "The backend listens on 3001", second: "The web server now proxies :3000 to the backend on 3001", want: false},
+		{name: "another service back on its default", k1: fact, k2: fact,
+			first: "The admin UI listens on 3000", second: "The API is back on the default :8080", want: false},
+		{name: "a fallback is no return", k1: fact, k2: fact,
+			first: "The importer keeps its spool at /var/spool/importer", second: "The importer falls back to /tmp/importer when the disk is full", want: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testMemory(t)

@@ -20,7 +20,8 @@ type Claim struct {
 }
 
 var (
-	portRE = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?)(\d{2,5})\b`)
+	// A bare ":8080" is a port too ("back on the default :8080").
+	portRE = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?|(?:^|[\s(]):)(\d{2,5})\b`)
 	urlRE  = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s` + "`" + `)>\]]+`)
 	// runWith is a command named as how something is done: "deploy with
 	// `fly deploy`".

@@ -18,6 +18,7 @@ func TestClaimOf(t *testing.T) {
 		{Fact, "We moved the API to port 9090 because 8080 clashed with the admin UI.", "api port", "9090", ""},
 		{Fact, "The admin UI is served on :3000.", "admin ui port", "3000", ""},
 		{Fact, "Postgres runs on localhost:5433 in the compose setup.", "postgres port", "5433", ""},
+		{Fact, "The exporter is back on the default :9100.", "exporter port", "9100", ""},
 		{Fact, "We're on Python 3.12 now.", "python version", "3.12", ""},
 		{Fact, "Bumped pydantic from 1.10 to 2.7.", "pydantic version", "2.7", ""},
 		{Fact, "staging lives at https://staging.acme.dev", "staging url", "https://staging.acme.dev", ""},
