@@ -124,7 +124,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(s) || strings.HasSuffix(s, "?") {
+	if !prefCue.MatchString(s) || strings.HasSuffix(s, "?") || described(s) {
 		return 0
 	}
 	imp := impPrefStated
@@ -136,6 +136,27 @@ func preference(s string) float64 {
 	}
 	return imp
 }
+
+// described reports whether every preference cue in s is a verb that
+// follows its own subject: "security review flagged that we keep the
+// session token in localStorage" tells what is done, not what the user
+// asks for ("keep the token out of localStorage").
+func described(s string) bool {
+	for _, loc := range prefCue.FindAllStringIndex(s, -1) {
+		f := strings.Fields(strings.ToLower(s[:loc[0]]))
+		if len(f) == 0 || !doerWords[f[len(f)-1]] || !verbCues.MatchString(s[loc[0]:loc[1]]) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// doerWords are the subjects before a verb that make it a report.
+	doerWords = wordSet(`we they it he she who which that still also`)
+	// verbCues are the preference cues that are a bare verb.
+	verbCues = regexp.MustCompile(`(?i)^(keep|stick to|make sure|remember to|use|avoid|write|name|put|prefer|stop)\b`)
+)
 
 // tagsOf takes a sentence's short names in backticks as tags: `postgres`,
 // `go test`. Paths give their file name.

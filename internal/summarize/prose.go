@@ -397,10 +397,9 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	claim := ClaimOf(Decision, what)
 	t := decisionTitle(what)
 	body := bodyFor(t, s, why)
-	if alt := alternative(what); alt != "" && !change {
+	if alt, choice := alternative(what); alt != "" && !change {
 		imp += impDecisionVs
-		choice := strings.TrimRight(decisionTitle(strings.TrimSpace(dropRE.ReplaceAllString(what, ""))), ".")
-		line := capitalize(alt) + " — passed over for: " + choice
+		line := capitalize(alt) + " — passed over for: " + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {
 			line += " (" + strings.TrimRight(why, ".") + ")"
 		}
@@ -509,15 +508,93 @@ func envLike(s string) bool {
 	return envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0
 }
 
-// alternative is what a decision turned down, as it says it: "Redis" in
-// "we're dropping Redis after all", "copying it" in "rename instead of
-// copying it".
-func alternative(what string) string {
-	m := dropRE.FindStringSubmatch(what)
-	if m == nil {
-		return ""
+// alternative is what a decision turned down, as it says it, and what it
+// chose in its place: "copying it" and "rename" in "rename instead of
+// copying it"; "Redis" in "we're dropping Redis after all" (the whole
+// decision is the choice). A sentence that names nothing chosen beside
+// it has none: "replace the old module and point server.ts at it" (what
+// replaces it is not said), "make test three times over" (an adverb).
+func alternative(what string) (alt, choice string) {
+	if alt, rest, ok := leadingDrop(what); ok {
+		return alt, rest
 	}
-	return strings.TrimSpace(cutAtPrep(m[2]))
+	m := dropRE.FindStringSubmatchIndex(what)
+	if m == nil {
+		return "", ""
+	}
+	before, kw, phrase := what[:m[0]], strings.ToLower(what[m[0]:m[4]]), what[m[4]:m[5]]
+	alt = strings.TrimSpace(cutAtPrep(phrase))
+	switch {
+	case strings.HasPrefix(kw, "over") && !preferVerb.MatchString(before):
+		return "", "" // "three times over": no choice
+	case strings.HasPrefix(kw, "replac"):
+		if replaceWith.MatchString(what) {
+			return alt, what
+		}
+		return "", "" // "replace the old module": nothing named in its place
+	}
+	after := strings.TrimSpace(what[m[5]:])
+	subject := before
+	if i := strings.LastIndex(subject, ":"); i >= 0 {
+		subject = subject[i+1:]
+	}
+	switch rest := strings.TrimSpace(strings.TrimLeft(after, ",")); {
+	case strings.HasPrefix(after, ":") || strings.HasPrefix(after, ";"):
+		// "a store rather than splitting the context: with contexts …":
+		// what follows is the reason, not the choice.
+		choice = strings.TrimSpace(before)
+	case strings.HasPrefix(after, ",") && len(contentWords(subject)) == 0 && isClause(rest):
+		// "we're dropping 3.9, bump requires-python to 3.11": the next
+		// clause is the choice.
+		choice = rest
+	default:
+		choice = strings.TrimSpace(before + " " + strings.TrimLeft(after, ","))
+	}
+	if len(contentWords(choice)) == 0 {
+		choice = what // "we're dropping Redis after all"
+	}
+	return alt, choice
+}
+
+// preferVerb: the words before "over" that make it a preference ("chose
+// chi over gorilla/mux"), not an adverb ("three times over").
+var preferVerb = regexp.MustCompile(`(?i)\b(prefer\w*|cho(?:se|ose|sen)|pick\w*|went with|go(?:ing)? with|opt\w*|favou?r\w*|use|using|keep|stick\w*)\b`)
+
+// leadDrop is a sentence that starts with what it turns down: "Rather
+// than X, Y", "Instead of X, Y".
+var leadDrop = regexp.MustCompile(`(?i)^(?:(?:so|ok|okay|and|but),?\s+)?(?:rather than|instead of)\s+(?:the |our |a |an )?`)
+
+// leadingDrop splits "Rather than ask everyone to switch AirPlay off,
+// I'll move the API" into what is turned down and the clause that says
+// what is done instead (after the first comma outside parentheses).
+func leadingDrop(what string) (alt, rest string, ok bool) {
+	loc := leadDrop.FindStringIndex(what)
+	if loc == nil {
+		return "", "", false
+	}
+	depth := 0
+	for i := loc[1]; i < len(what); i++ {
+		switch what[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth > 0 {
+				continue
+			}
+			alt = strings.TrimSpace(what[loc[1]:i])
+			if j := strings.IndexByte(alt, '('); j > 0 {
+				alt = strings.TrimSpace(alt[:j])
+			}
+			rest = strings.TrimSpace(what[i+1:])
+			if alt == "" || !isClause(rest) {
+				return "", "", false
+			}
+			return alt, rest, true
+		}
+	}
+	return "", "", false
 }
 
 // decisionTitle is a decision clause without the talk around it: "let's
@@ -525,6 +602,10 @@ func alternative(what string) string {
 var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just)|i'll|i will)\s+)`)
 
 func decisionTitle(what string) string {
+	// "Rather than X, we'll Y": the decision is Y.
+	if _, rest, ok := leadingDrop(what); ok {
+		what = rest
+	}
 	// "The tests were flaky; let's use a fake clock": the clause that
 	// decides.
 	if cs := clauses(what); len(cs) > 1 {

@@ -59,6 +59,7 @@ func TestDecisionTitle(t *testing.T) {
 		"OK, for the recompute job: let's use a one-off Go command":                 "Use a one-off Go command",
 		"We'll store sessions in Redis — the TTLs come for free":                    "Store sessions in Redis",
 		"Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED":         "Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED",
+		"Rather than fork the SDK, we'll wrap its client in a thin adapter":         "Wrap its client in a thin adapter",
 	} {
 		if got := decisionTitle(in); got != want {
 			t.Errorf("decisionTitle(%q) = %q, want %q", in, got, want)
@@ -130,6 +131,8 @@ func TestClassify(t *testing.T) {
 		{User, "From now on, run the linter before you commit.", "pref"},
 		{User, "Please don't add comments that restate the code.", "pref"},
 		{User, "I'd rather keep functions under 40 lines.", "pref"},
+		{User, "The audit says we keep the refresh token in a cookie without HttpOnly.", ""},
+		{User, "Keep the refresh token out of cookies from now on.", "pref"},
 		{User, "I hate when you rewrite files I didn't ask you to touch.", "pref"},
 		{User, "Never push directly to main.", "pref"},
 		{User, "Make sure to use British spelling in user-facing strings.", "pref"},
@@ -453,6 +456,29 @@ func TestOpenLabelTrimmed(t *testing.T) {
 		a := item(t, in, "")
 		if len(a.open) != 1 || a.open[0].text != want {
 			t.Errorf("%q: open %+v, want %q", in, a.open, want)
+		}
+	}
+}
+
+// TestAlternative: what a decision turns down and what it takes in its
+// place, or nothing when the sentence names no choice beside it.
+func TestAlternative(t *testing.T) {
+	for _, tc := range []struct{ in, alt, choice string }{
+		{"Store the cache as JSON instead of a SQLite file", "SQLite file", "Store the cache as JSON"},
+		{"Rather than bump the Node image (the lockfile pins npm 9), I'll pin the old resolver", "bump the Node image", "I'll pin the old resolver"},
+		{"Instead of polling the bucket, we subscribe to its notifications", "polling the bucket", "we subscribe to its notifications"},
+		{"We chose zod over yup for validation", "yup", "We chose zod"},
+		{"Replace the legacy parser with the generated one", "legacy parser", "Replace the legacy parser with the generated one"},
+		{"Drop the stale helper and point main.go at the new package", "stale helper", "Drop the stale helper and point main.go at the new package"},
+		{"Then: we're dropping the v1 endpoints, point the SDK at /v2", "v1 endpoints", "point the SDK at /v2"},
+		{"Why a queue rather than a cron job: with cron, a slow run overlaps the next", "cron job", "Why a queue"},
+		// No choice named beside the alternative.
+		{"Replace the legacy parser and point cli.py at it", "", ""},
+		{"Run the suite twice over since the cache is shared", "", ""},
+	} {
+		alt, choice := alternative(tc.in)
+		if alt != tc.alt || choice != tc.choice {
+			t.Errorf("alternative(%q) = %q, %q; want %q, %q", tc.in, alt, choice, tc.alt, tc.choice)
 		}
 	}
 }

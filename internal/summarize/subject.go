@@ -39,11 +39,13 @@ var (
 	hostRE      = regexp.MustCompile(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
 	cmdRE       = regexp.MustCompile("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
 	purposeRE   = regexp.MustCompile(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
-	dropRE      = regexp.MustCompile(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?([^,.;:()!?]+)`)
-	chooseRE    = regexp.MustCompile(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?([^,.;:()!?]+)`)
-	enoughRE    = regexp.MustCompile(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
-	itIsRE      = regexp.MustCompile(`(?i)^(.+?),?\s+it is[.!]?$`)
-	wordRE      = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
+	// The names dropRE and chooseRE capture run on through a dot inside
+	// a word: "server.ts", "`res.write`".
+	dropRE   = regexp.MustCompile(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
+	chooseRE = regexp.MustCompile(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
+	enoughRE = regexp.MustCompile(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
+	itIsRE   = regexp.MustCompile(`(?i)^(.+?),?\s+it is[.!]?$`)
+	wordRE   = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
 )
 
 // stop words: left out of subjects and values.

@@ -32,6 +32,7 @@ func TestClaimOf(t *testing.T) {
 		{Decision, "we're dropping Redis after all, Postgres LISTEN/NOTIFY is enough", "postgres listen/notify", "postgres,listen/notify", "redis"},
 		{Decision, "OK, sqlc it is.", "sqlc", "sqlc", ""},
 		{Decision, "Use rename instead of copying for claims", "claims", "rename", "copying"},
+		{Decision, "The exporter now flushes each chunk with `w.Flush`", "w.flush", "w.flush", ""},
 		{Preference, "Please don't add comments that restate the code.", "add comments restate", "", ""},
 	} {
 		c := ClaimOf(tc.kind, tc.text)
