@@ -823,8 +823,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 			case k > 0 && !s.current:
 				// What an older session asked is history; a to-do it
 				// states, once a newer session dealt with it, is not
-				// left to do.
-				if b = dropDone(b, done); b == "" {
+				// left to do, and a setting it describes ("the backend
+				// runs on 5000") a newer session changed is not current.
+				if b = r.dropRetired(dropDone(b, done), k); b == "" {
 					continue
 				}
 			}

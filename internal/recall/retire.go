@@ -140,6 +140,71 @@ func (r *retirer) sameTopic(a, b map[string]bool) bool {
 	return n >= 2
 }
 
+// near reports whether statements a and b share two keys that a fifth
+// of the statements hold at most: a looser topic test, for a change that
+// names the very value a statement gives.
+func (r *retirer) near(a, b map[string]bool) bool {
+	limit := max(4, int(asideShare*float64(len(r.stmts))))
+	n := 0
+	for k := range a {
+		if b[k] && r.df[k] <= limit && len(k) > 2 {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// names reports whether change c, stated in text, names a value that
+// keys xk give as current and none of its new ones: "from iOS 16 to 17"
+// names 16 as the old value; "now listens on 8080 (AirPlay owns 5000)"
+// names 5000 beside a new number of the same kind (shape), which says
+// enough by itself.
+func (c *change) names(xk map[string]bool, text string) (named, shape bool) {
+	for _, v := range c.new {
+		if hasAll(xk, v) {
+			return false, false
+		}
+	}
+	for _, o := range c.old {
+		if hasAll(xk, o) && isCode(o) {
+			return true, false
+		}
+	}
+	if len(c.old) > 0 {
+		return false, false
+	}
+	for _, v := range c.new {
+		for nv := range v {
+			for _, t := range codeTokens(text) {
+				if t != nv && xk[t] && sameShape(t, nv) {
+					return true, true
+				}
+			}
+		}
+	}
+	return false, false
+}
+
+// isCode reports whether value v is a code token (a version, a port, a
+// path) rather than words, which a turned-down alternative may share.
+func isCode(v map[string]bool) bool {
+	for k := range v {
+		if len(codeTokens(k)) == 0 {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
+// sameShape reports whether two values are numbers of as many digits,
+// such as two ports.
+func sameShape(a, b string) bool {
+	digits := func(s string) bool {
+		return strings.Trim(s, "0123456789") == ""
+	}
+	return len(a) == len(b) && len(a) > 1 && digits(a) && digits(b)
+}
+
 // asideShare is the largest share of the statements a word two
 // statements share besides a change's values may appear in: the topic is
 // settled by distinctive keys already, so a commoner word ("filters", in
@@ -247,14 +312,29 @@ func valueKeys(v string) map[string]bool {
 	return k
 }
 
-// hasAll reports whether statement keys ks hold every key of value v.
+// hasAll reports whether statement keys ks hold every key of value v. A
+// path holds the directories it lies in: "Library/Caches/trails.json" is
+// in "Library/Caches", and moves with it.
 func hasAll(ks, v map[string]bool) bool {
 	for k := range v {
-		if !ks[k] {
+		if !ks[k] && !under(ks, k) {
 			return false
 		}
 	}
 	return len(v) > 0
+}
+
+// under reports whether keys ks hold a path inside directory dir.
+func under(ks map[string]bool, dir string) bool {
+	if !strings.Contains(dir, "/") {
+		return false
+	}
+	for k := range ks {
+		if strings.HasPrefix(k, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // retired reports whether a newer statement than one of the given rank
@@ -270,7 +350,15 @@ func (r *retirer) retired(x string, rank int) bool {
 	xc := changeOf(x)
 	var xClaim *summarize.Claim
 	for _, n := range r.stmts {
-		if n.rank >= rank || !r.sameTopic(xk, n.keys) {
+		if n.rank >= rank {
+			continue
+		}
+		if !r.sameTopic(xk, n.keys) {
+			if c := changeOf(n.text); c != nil && xc == nil && r.aside(xk, n.keys, c) {
+				if named, shape := c.names(xk, n.text); shape || named && r.near(xk, n.keys) {
+					return true
+				}
+			}
 			continue
 		}
 		if c := changeOf(n.text); c != nil {

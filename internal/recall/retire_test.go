@@ -174,3 +174,48 @@ func TestManifestSaid(t *testing.T) {
 		t.Errorf("manifest lists the item the bullet says:\n%s", text)
 	}
 }
+
+// TestRetiredByNamedValue covers a change that names the older
+// statement's value under other words, and its near misses.
+func TestRetiredByNamedValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, older, newer string
+		want               bool
+	}{
+		{"number beside the new one", "The docs site is served locally on port 4000 by jekyll.",
+			"The preview server now binds 4100 (the profiler agent grabs 4000 on Linux).", true},
+		{"path inside the moved directory", "Thumbnails are written to var/tmp/thumbs/ before upload, then deleted.",
+			"The thumbnail spool moved from var/tmp to var/spool: thumbs now survive a reboot.", true},
+		{"number of another shape", "The docs site is served locally on port 4000 by jekyll.",
+			"The preview server now binds 4100 and keeps 12 workers.", false},
+		{"the new value given already", "The docs site is served locally on port 4100, not 4000.",
+			"The preview server now binds 4100 (the profiler agent grabs 4000 on Linux).", false},
+		{"a path beside, not inside", "Thumbnails are written to var/tmpfiles/thumbs before upload.",
+			"The thumbnail spool moved from var/tmp to var/spool: thumbs now survive a reboot.", false},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("%s: retired(%q) by %q = %v, want %v", tc.name, tc.older, tc.newer, got, tc.want)
+		}
+	}
+}
+
+func TestRetiredByNamedOldVersion(t *testing.T) {
+	// A sixth of the statements name the build target, so its words are
+	// not rare; the old version the change names says which one it
+	// retires.
+	stmts := []statement{{text: "The build target was raised from Android 11 to Android 13 (gradle.properties).", rank: 0}}
+	older := "Keep to APIs of the build target, which is Android 11, in the player."
+	stmts = append(stmts, statement{text: older, rank: 1})
+	for i := range 3 {
+		stmts = append(stmts, statement{text: "The build target matters for the player " + strings.Repeat("x", i+3), rank: 2})
+	}
+	for _, f := range append(filler, filler...) {
+		stmts = append(stmts, statement{text: f, rank: 2})
+	}
+	if !newRetirer(stmts, nil).retired(older, 1) {
+		t.Errorf("%q not retired by the version it names as old", older)
+	}
+	if newRetirer(stmts, nil).retired("The player targets Android 13 since the raise.", 1) {
+		t.Error("a statement of the new version retired")
+	}
+}

@@ -15,7 +15,7 @@ import (
 // frequency over the sessions' summaries), against each later session.
 
 // todoMark matches a sentence that states work still to do.
-var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before))\b`)
+var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are) (?:the )?next(?: thing| step| task)?|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before))\b`)
 
 // isTodo reports whether s states work still to do.
 func isTodo(s string) bool { return todoMark.MatchString(s) }
@@ -23,7 +23,8 @@ func isTodo(s string) bool { return todoMark.MatchString(s) }
 // todoWords are the words of a to-do statement that say it is one, not
 // what it is about.
 var todoWords = keySet(`tomorrow next time session up step still open remaining todo do done later plan
-	left ll add fix need needs have has be first thing morning today yesterday list item items`)
+	left ll add fix need needs have has be first thing morning today yesterday list item items
+	pending nothing else except`)
 
 // keySet is the keys of the words of s.
 func keySet(s string) map[string]bool {

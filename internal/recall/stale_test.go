@@ -104,3 +104,23 @@ func TestHeading(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTodo(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"All done here apart from one thing: nothing else pending but the retry budget.", true},
+		{"Parked for later: rate limiting, the endpoint takes any number of calls.", true},
+		{"Picking a log format is the next step, per the README.", true},
+		{"Still pending: the CSV export.", true},
+		// A state, not work left: a queue's jobs may be pending.
+		{"The worker skipped rows whose status was pending.", false},
+		{"The next release ships the new parser.", false},
+		{"Later the cron job runs the export.", false},
+	} {
+		if got := isTodo(tc.in); got != tc.want {
+			t.Errorf("isTodo(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
