@@ -14,7 +14,7 @@ const tailChars = 6000
 
 // history marks a line that presents a value as past, not current
 // (scenario format: stale_match): it names the value it changed from.
-var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed)\b`)
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in))\b`)
 
 // done marks a line that presents an open item as dealt with (or a
 // value as past): for an
