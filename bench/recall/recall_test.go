@@ -9,8 +9,11 @@ import (
 )
 
 // TestReplay replays one recorded project without a daemon and checks the
-// mechanics, not cairn's quality: every session start is answered, the
-// packs are scored, and the baselines run.
+// mechanics: every session start is answered, the packs are scored, and
+// the baselines run. It also guards against a fall in quality: the packs
+// must find at least minRecall of the facts and beat the last 6,000
+// characters of the previous session (the benchmark itself, over all
+// projects, is what measures quality).
 func TestReplay(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "recall", "py-cli")
 	if _, err := os.Stat(filepath.Join(dir, "recorded")); err != nil {
@@ -71,6 +74,10 @@ func TestReplay(t *testing.T) {
 	}
 	if r.Tail.Found == 0 || r.Tail.MeanTokens() == 0 {
 		t.Errorf("the last 6,000 characters of the previous session found %d facts in %d tokens: the transcripts were not rendered", r.Tail.Found, r.Tail.MeanTokens())
+	}
+	const minRecall = 0.9
+	if r.Cairn.Recall() < minRecall || r.Cairn.Recall() <= r.Tail.Recall() {
+		t.Errorf("pack recall %.2f (last 6,000 characters: %.2f), want at least %.2f and more than the baseline", r.Cairn.Recall(), r.Tail.Recall(), minRecall)
 	}
 	if r.Cairn.Tokens == 0 || r.Budget <= 0 {
 		t.Errorf("cairn's packs took %d tokens of a budget of %d", r.Cairn.Tokens, r.Budget)
