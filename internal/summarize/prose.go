@@ -266,7 +266,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) && replacesNamed(s):

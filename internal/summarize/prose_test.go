@@ -509,3 +509,20 @@ func TestAnnouncedExplanation(t *testing.T) {
 		}
 	}
 }
+
+// TestChoseOver: the agent's report of a choice made against a named
+// alternative is a decision.
+func TestChoseOver(t *testing.T) {
+	for _, s := range []string{
+		"I stored the totals in integer cents rather than floats: rounding would drift over a month of invoices.",
+		"We indexed the audit rows by tenant instead of by date, since every query filters on tenant.",
+	} {
+		a := item(t, s, "")
+		if len(a.cand) == 0 || a.cand[0].Kind != Decision {
+			t.Errorf("%q: candidates %+v, want a decision", s, a.cand)
+		}
+	}
+	if a := item(t, "I looked at the log instead of the trace.", ""); len(a.cand) != 0 && a.cand[0].Kind == Decision {
+		t.Errorf("a look is no decision: %+v", a.cand)
+	}
+}
