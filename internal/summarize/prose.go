@@ -191,6 +191,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// symptomSaid is the sentence before, when it told a failure that no
 	// statement took: the cause that follows keeps it.
 	symptomSaid := ""
+	// explained is the last sentence of an announced explanation taken
+	// as one root cause.
+	explained := -1
 	// An alternative turned down in prose goes into the body of the
 	// decision the same message makes, before or after it.
 	first, rejects := len(a.cand), []string(nil)
@@ -241,7 +244,20 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case question || narration:
-		case (rootCause.MatchString(s) || announced || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
+		case i <= explained:
+			// Already part of the explanation an announcement introduced.
+		case announced && !hedged:
+			// "Found it." announces an explanation that often takes more
+			// than one sentence: the setting, the limit, then what broke.
+			kind = "root"
+			end := explanation(ss, i)
+			explained = end
+			after := ""
+			if end+1 < len(ss) {
+				after = ss[end+1]
+			}
+			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
+		case (rootCause.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
 			kind = "root"
 			a.addRootCause(role, symptomSaid, s, next)
 		case role == User && convention.MatchString(s):
@@ -250,7 +266,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) && replacesNamed(s):
@@ -644,6 +660,24 @@ func bodyFor(t, s, why string) string {
 		}
 	}
 	return ""
+}
+
+// explanation returns the index of the last sentence of the explanation
+// that starts at ss[i] after an announcement ("Found it.", "Here's what
+// happens."): the sentences that follow while they fit in one statement
+// and still explain, not ask, plan or narrate.
+func explanation(ss []string, i int) int {
+	const maxExplained = 400 // the longest root cause line kept
+	n, end := len(ss[i]), i
+	for j := i + 1; j < len(ss); j++ {
+		s := ss[j]
+		n += 1 + len(s)
+		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || narrate.MatchString(s) || isPlan(s) || hedge.MatchString(s) {
+			break
+		}
+		end = j
+	}
+	return end
 }
 
 // fixFollows marks a sentence that goes on from a root cause to its fix.

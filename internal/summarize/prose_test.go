@@ -482,3 +482,47 @@ func TestAlternative(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnouncedExplanation: after "Found it." or "Here's what happens."
+// the explanation is the sentences that follow, kept as one root cause,
+// and a check or a present state is no cause.
+func TestAnnouncedExplanation(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"Found it. The importer reads `encoding: latin1`. Any byte above 0x7f is then read as one character. The UTF-8 names come out as two garbled letters each.",
+			"The importer reads `encoding: latin1`. Any byte above 0x7f is then read as one character. The UTF-8 names come out as two garbled letters each."},
+		{"Here's what happens. The nightly job runs at 02:00 in UTC, and the cut-off is local time. So orders placed after 22:00 land in the next day's report.",
+			"The nightly job runs at 02:00 in UTC, and the cut-off is local time. So orders placed after 22:00 land in the next day's report."},
+		{"So it wasn't the proxy at all. The client reused a closed connection from its pool, which is why every tenth request reset.",
+			"The client reused a closed connection from its pool, which is why every tenth request reset."},
+	} {
+		a := item(t, tc.text, "")
+		if len(a.rootCauses) != 1 || !strings.HasPrefix(a.rootCauses[0], tc.want) {
+			t.Errorf("%q: root causes %q, want %q", tc.text, a.rootCauses, tc.want)
+		}
+	}
+	for _, s := range []string{
+		"Just to check the cache isn't involved.",
+		"The upload path isn't touched.",
+	} {
+		if a := item(t, s, ""); len(a.rootCauses) != 0 {
+			t.Errorf("%q: root causes %q, want none", s, a.rootCauses)
+		}
+	}
+}
+
+// TestChoseOver: the agent's report of a choice made against a named
+// alternative is a decision.
+func TestChoseOver(t *testing.T) {
+	for _, s := range []string{
+		"I stored the totals in integer cents rather than floats: rounding would drift over a month of invoices.",
+		"We indexed the audit rows by tenant instead of by date, since every query filters on tenant.",
+	} {
+		a := item(t, s, "")
+		if len(a.cand) == 0 || a.cand[0].Kind != Decision {
+			t.Errorf("%q: candidates %+v, want a decision", s, a.cand)
+		}
+	}
+	if a := item(t, "I looked at the log instead of the trace.", ""); len(a.cand) != 0 && a.cand[0].Kind == Decision {
+		t.Errorf("a look is no decision: %+v", a.cand)
+	}
+}
