@@ -170,6 +170,9 @@ func (c *change) names(xk map[string]bool, text string) (named, shape bool) {
 			return true, false
 		}
 	}
+	if c.otherVersion(xk) {
+		return true, true
+	}
 	if len(c.old) > 0 {
 		return false, false
 	}
@@ -183,6 +186,49 @@ func (c *change) names(xk map[string]bool, text string) (named, shape bool) {
 		}
 	}
 	return false, false
+}
+
+// otherVersion reports whether keys xk give another version of the
+// shape of one change c sets, and c names no version it replaced: a
+// version is distinctive enough by its shape alone, so "the MSRV is now
+// 1.80" retires "our MSRV is 1.74". The caller has settled the topic.
+func (c *change) otherVersion(xk map[string]bool) bool {
+	for _, o := range c.old {
+		for k := range o {
+			if isVersion(k) {
+				return false
+			}
+		}
+	}
+	for _, v := range c.new {
+		for nv := range v {
+			for t := range xk {
+				if t != nv && sameVersionShape(t, nv) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isVersion reports whether s is a dotted version number: 1.80, 3.11.2.
+func isVersion(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// sameVersionShape reports whether a and b are versions of as many parts.
+func sameVersionShape(a, b string) bool {
+	return isVersion(a) && isVersion(b) && strings.Count(a, ".") == strings.Count(b, ".")
 }
 
 // isCode reports whether value v is a code token (a version, a port, a
@@ -346,6 +392,7 @@ func (r *retirer) retired(x string, rank int) bool {
 	if r == nil {
 		return false
 	}
+
 	xk := topicKeys(x)
 	xc := changeOf(x)
 	var xClaim *summarize.Claim
@@ -396,8 +443,8 @@ func (c *change) says(xk map[string]bool, xc *change) bool {
 			return false
 		}
 	}
-	if len(c.old) == 0 {
-		return true // the topic changed, and x does not say to what
+	if len(c.old) == 0 || c.otherVersion(xk) {
+		return true // the topic changed, and x does not say to what, or gives another version
 	}
 	for _, o := range c.old {
 		if hasAll(xk, o) {
