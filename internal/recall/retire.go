@@ -395,10 +395,16 @@ func (r *retirer) retired(x string, rank int) bool {
 
 	xk := topicKeys(x)
 	xc := changeOf(x)
+	xs := switchState(x)
 	var xClaim *summarize.Claim
 	for _, n := range r.stmts {
 		if n.rank >= rank {
 			continue
+		}
+		if xs != 0 {
+			if c := changeOf(n.text); c != nil && switchState(n.text) == -xs && r.aside(xk, n.keys, c) {
+				return true
+			}
 		}
 		if !r.sameTopic(xk, n.keys) {
 			if c := changeOf(n.text); c != nil && xc == nil && r.aside(xk, n.keys, c) {
@@ -480,11 +486,52 @@ func (r *retirer) dropRetired(s string, rank int) string {
 	}
 	var kept []string
 	for _, x := range sentences(s) {
-		if !r.retired(x, rank) {
+		check := x
+		if isReply(x) {
+			check = s
+		}
+		if !r.retired(check, rank) {
 			kept = append(kept, x)
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// reply matches a short answer that names its topic by a pronoun: "ok
+// keep it on", "turn them off".
+var reply = regexp.MustCompile(`(?i)\b(?:it|them|that|this)\b`)
+
+// isReply reports whether sentence x is a short reply whose topic lies in
+// the statement around it: a pronoun, and fewer than two words of its
+// own to say what it is about.
+func isReply(x string) bool {
+	n := 0
+	for k := range topicKeys(x) {
+		if len(k) > 2 {
+			n++
+		}
+	}
+	return n < 2 && reply.MatchString(x)
+}
+
+// switchOn and switchOff find a statement that a switch is on or off:
+// "keep it on", "`compile: true` is set", "compile is off again".
+var (
+	switchOn  = regexp.MustCompile(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
+	switchOff = regexp.MustCompile(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
+)
+
+// switchState is 1 when s says a switch is on, -1 when off, 0 when it
+// says neither or both.
+func switchState(s string) int {
+	on, off := switchOn.MatchString(s), switchOff.MatchString(s)
+	switch {
+	case on && !off:
+		return 1
+	case off && !on:
+		return -1
+	}
+	return 0
 }
 
 // rankOf is the rank of a core item from session id (or none) last
