@@ -170,6 +170,9 @@ func (c *change) names(xk map[string]bool, text string) (named, shape bool) {
 			return true, false
 		}
 	}
+	if c.otherVersion(xk) {
+		return true, true
+	}
 	if len(c.old) > 0 {
 		return false, false
 	}
@@ -183,6 +186,49 @@ func (c *change) names(xk map[string]bool, text string) (named, shape bool) {
 		}
 	}
 	return false, false
+}
+
+// otherVersion reports whether keys xk give another version of the
+// shape of one change c sets, and c names no version it replaced: a
+// version is distinctive enough by its shape alone, so "the MSRV is now
+// 1.80" retires "our MSRV is 1.74". The caller has settled the topic.
+func (c *change) otherVersion(xk map[string]bool) bool {
+	for _, o := range c.old {
+		for k := range o {
+			if isVersion(k) {
+				return false
+			}
+		}
+	}
+	for _, v := range c.new {
+		for nv := range v {
+			for t := range xk {
+				if t != nv && sameVersionShape(t, nv) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isVersion reports whether s is a dotted version number: 1.80, 3.11.2.
+func isVersion(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// sameVersionShape reports whether a and b are versions of as many parts.
+func sameVersionShape(a, b string) bool {
+	return isVersion(a) && isVersion(b) && strings.Count(a, ".") == strings.Count(b, ".")
 }
 
 // isCode reports whether value v is a code token (a version, a port, a
@@ -346,12 +392,19 @@ func (r *retirer) retired(x string, rank int) bool {
 	if r == nil {
 		return false
 	}
+
 	xk := topicKeys(x)
 	xc := changeOf(x)
+	xs := switchState(x)
 	var xClaim *summarize.Claim
 	for _, n := range r.stmts {
 		if n.rank >= rank {
 			continue
+		}
+		if xs != 0 {
+			if c := changeOf(n.text); c != nil && switchState(n.text) == -xs && r.aside(xk, n.keys, c) {
+				return true
+			}
 		}
 		if !r.sameTopic(xk, n.keys) {
 			if c := changeOf(n.text); c != nil && xc == nil && r.aside(xk, n.keys, c) {
@@ -396,8 +449,8 @@ func (c *change) says(xk map[string]bool, xc *change) bool {
 			return false
 		}
 	}
-	if len(c.old) == 0 {
-		return true // the topic changed, and x does not say to what
+	if len(c.old) == 0 || c.otherVersion(xk) {
+		return true // the topic changed, and x does not say to what, or gives another version
 	}
 	for _, o := range c.old {
 		if hasAll(xk, o) {
@@ -433,11 +486,52 @@ func (r *retirer) dropRetired(s string, rank int) string {
 	}
 	var kept []string
 	for _, x := range sentences(s) {
-		if !r.retired(x, rank) {
+		check := x
+		if isReply(x) {
+			check = s
+		}
+		if !r.retired(check, rank) {
 			kept = append(kept, x)
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// reply matches a short answer that names its topic by a pronoun: "ok
+// keep it on", "turn them off".
+var reply = regexp.MustCompile(`(?i)\b(?:it|them|that|this)\b`)
+
+// isReply reports whether sentence x is a short reply whose topic lies in
+// the statement around it: a pronoun, and fewer than two words of its
+// own to say what it is about.
+func isReply(x string) bool {
+	n := 0
+	for k := range topicKeys(x) {
+		if len(k) > 2 {
+			n++
+		}
+	}
+	return n < 2 && reply.MatchString(x)
+}
+
+// switchOn and switchOff find a statement that a switch is on or off:
+// "keep it on", "`compile: true` is set", "compile is off again".
+var (
+	switchOn  = regexp.MustCompile(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
+	switchOff = regexp.MustCompile(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
+)
+
+// switchState is 1 when s says a switch is on, -1 when off, 0 when it
+// says neither or both.
+func switchState(s string) int {
+	on, off := switchOn.MatchString(s), switchOff.MatchString(s)
+	switch {
+	case on && !off:
+		return 1
+	case off && !on:
+		return -1
+	}
+	return 0
 }
 
 // rankOf is the rank of a core item from session id (or none) last

@@ -76,6 +76,12 @@ func TestRetiredByChange(t *testing.T) {
 			"The metrics endpoint is back on its default port, 9100."},
 		{"now + a path", "Training shards are read from /srv/shards on the GPU box.",
 			"Training shards now come from /mnt/lake/shards; the GPU box's disk is gone."},
+		{"switched off", "`prefetch: true` is set in config/app.yaml, so the grid loads the next page early.",
+			"Prefetch is off again in config/app.yaml: the grid doubled the API load."},
+		{"switched off after a change turned it on", "Prefetch is now on in config/app.yaml, instead of the lazy grid.",
+			"Prefetch is off again in config/app.yaml: the grid doubled the API load."},
+		{"switched on", "Dark mode for the admin pages is disabled until the palette is done.",
+			"Dark mode for the admin pages is turned on now that the palette is done."},
 		{"raised", "The package supports Node >=16 per its engines field.",
 			"Raised the engines field of the package to Node >=20."},
 	} {
@@ -190,6 +196,16 @@ func TestRetiredByNamedValue(t *testing.T) {
 			"The preview server now binds 4100 and keeps 12 workers.", false},
 		{"the new value given already", "The docs site is served locally on port 4100, not 4000.",
 			"The preview server now binds 4100 (the profiler agent grabs 4000 on Linux).", false},
+		{"another version of the thing set", "I pinned the linter to 2.3 because our minimum Python is 3.9.",
+			"The minimum Python is now 3.11 in setup.cfg and in CI.", true},
+		{"another version beside a change of something else", "The minimum Python is 3.9, per setup.cfg.",
+			"The minimum Python is now 3.11 in setup.cfg, and the loader no longer reads ini files.", true},
+		{"the change names the version it replaced", "The docs builder for the minimum Python runs sphinx 7.2.",
+			"The minimum Python went from 3.9 to 3.11 in setup.cfg.", false},
+		{"a version of something else", "The notebooks pin pandas to 2.1 for the plots.",
+			"The minimum Python is now 3.11 in setup.cfg and in CI.", false},
+		{"the new version given already", "Our minimum Python is 3.11, set in setup.cfg.",
+			"The minimum Python is now 3.11 in setup.cfg and in CI.", false},
 		{"a path beside, not inside", "Thumbnails are written to var/tmpfiles/thumbs before upload.",
 			"The thumbnail spool moved from var/tmp to var/spool: thumbs now survive a reboot.", false},
 	} {
@@ -217,5 +233,23 @@ func TestRetiredByNamedOldVersion(t *testing.T) {
 	}
 	if newRetirer(stmts, nil).retired("The player targets Android 13 since the raise.", 1) {
 		t.Error("a statement of the new version retired")
+	}
+}
+
+// TestRetiredReply checks that a short reply naming its topic by a
+// pronoun takes the topic of the statement around it.
+func TestRetiredReply(t *testing.T) {
+	older := "ok leave it on. The nightly export ran fine (before prefetch)."
+	newer := "Prefetch is off again in config/app.yaml: the grid doubled the API load."
+	stmts := []statement{{text: newer, rank: 0}, {text: older, rank: 1}}
+	for _, f := range filler {
+		stmts = append(stmts, statement{text: f, rank: 2})
+	}
+	r := newRetirer(stmts, nil)
+	if got := r.dropRetired(older, 1); got != "The nightly export ran fine (before prefetch)." {
+		t.Errorf("dropRetired = %q, want the reply gone", got)
+	}
+	if got := r.dropRetired("ok leave it on. The nightly export ran fine.", 1); !strings.HasPrefix(got, "ok leave it on") {
+		t.Errorf("a reply about another topic dropped: %q", got)
 	}
 }
