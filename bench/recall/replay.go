@@ -148,6 +148,10 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 			}
 		}
 	}
+	if res.Starts == 0 {
+		// Nothing to score: a silent row of zeros would read as a result.
+		return nil, fmt.Errorf("%s: no SessionStart hook of cairn's was run: check the hooks cairn init --claude wrote (%s)", sc.Project, filepath.Join(s.project, ".claude", "settings.json"))
+	}
 	if rp.packs != "" {
 		if err := writePacks(filepath.Join(rp.packs, sc.Project), res.Packs); err != nil {
 			return nil, err
