@@ -25,6 +25,11 @@ type statement struct {
 	text string
 	rank int
 	keys map[string]bool
+	// What the text says, read once when the statement is added: every
+	// older sentence is checked against every newer statement.
+	change *change
+	state  int // switchState
+	claim  *summarize.Claim
 }
 
 // retirer decides which statements a newer one retires.
@@ -63,7 +68,7 @@ func (r *retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := statement{text: text, rank: rank, keys: topicKeys(text)}
+	st := statement{text: text, rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text)}
 	r.stmts = append(r.stmts, st)
 	for k := range st.keys {
 		r.df[k]++
@@ -397,24 +402,25 @@ func (r *retirer) retired(x string, rank int) bool {
 	xc := changeOf(x)
 	xs := switchState(x)
 	var xClaim *summarize.Claim
-	for _, n := range r.stmts {
+	for i := range r.stmts {
+		n := &r.stmts[i]
 		if n.rank >= rank {
 			continue
 		}
 		if xs != 0 {
-			if c := changeOf(n.text); c != nil && switchState(n.text) == -xs && r.aside(xk, n.keys, c) {
+			if c := n.change; c != nil && n.state == -xs && r.aside(xk, n.keys, c) {
 				return true
 			}
 		}
 		if !r.sameTopic(xk, n.keys) {
-			if c := changeOf(n.text); c != nil && xc == nil && r.aside(xk, n.keys, c) {
+			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.names(xk, n.text); shape || named && r.near(xk, n.keys) {
 					return true
 				}
 			}
 			continue
 		}
-		if c := changeOf(n.text); c != nil {
+		if c := n.change; c != nil {
 			if r.aside(xk, n.keys, c) && c.says(xk, xc) {
 				return true
 			}
@@ -424,7 +430,11 @@ func (r *retirer) retired(x string, rank int) bool {
 			cl := summarize.ClaimOf(summarize.Fact, x)
 			xClaim = &cl
 		}
-		if otherValue(*xClaim, summarize.ClaimOf(summarize.Fact, n.text)) {
+		if n.claim == nil {
+			cl := summarize.ClaimOf(summarize.Fact, n.text)
+			n.claim = &cl
+		}
+		if otherValue(*xClaim, *n.claim) {
 			return true
 		}
 	}
