@@ -124,7 +124,7 @@ func TestContextPack(t *testing.T) {
 
 // bigMemory makes a memory larger than any budget: many core items with
 // long bodies, and sessions.
-func bigMemory(t *testing.T, items int) *memory.Memory {
+func bigMemory(t testing.TB, items int) *memory.Memory {
 	t.Helper()
 	m, _ := newTestMemory(t)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -299,5 +299,20 @@ func TestCoreCache(t *testing.T) {
 	os.WriteFile(m.StatePath(coreCacheFile), []byte("cairn-core 2 "+strings.Repeat("ab", 20)+"\n"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a cache of an unknown commit:\n%s", got)
+	}
+}
+
+// BenchmarkContext packs the default budget from a memory of 200 core
+// items and five sessions: what a session start costs before the hook
+// prints (the retirement of changed statements compares every older
+// sentence with every newer statement).
+func BenchmarkContext(b *testing.B) {
+	m := bigMemory(b, 200)
+	x := mustOpenIndex(b, m)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := x.Context(ctx, ContextOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

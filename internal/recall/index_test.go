@@ -39,7 +39,7 @@ func (w *warnings) take() []string {
 }
 
 // newTestMemory makes an empty memory in a temporary project.
-func newTestMemory(t *testing.T) (*memory.Memory, *warnings) {
+func newTestMemory(t testing.TB) (*memory.Memory, *warnings) {
 	t.Helper()
 	w := &warnings{}
 	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{Warn: w.add, Identity: memory.Identity{Name: "Test", Email: "test@example.com"}})
@@ -66,7 +66,7 @@ func reopen(t *testing.T, m *memory.Memory) (*memory.Memory, *warnings) {
 
 // writeFiles writes files into the memory's work tree and checkpoints
 // them.
-func writeFiles(t *testing.T, m *memory.Memory, files map[string]string) {
+func writeFiles(t testing.TB, m *memory.Memory, files map[string]string) {
 	t.Helper()
 	for p, data := range files {
 		name := filepath.Join(m.Dir, filepath.FromSlash(p))
@@ -92,7 +92,7 @@ func remember(t *testing.T, m *memory.Memory, kind model.Kind, title, body strin
 	return it
 }
 
-func mustOpenIndex(t *testing.T, m *memory.Memory) *Index {
+func mustOpenIndex(t testing.TB, m *memory.Memory) *Index {
 	t.Helper()
 	x, err := OpenIndex(context.Background(), m, IndexOptions{})
 	if err != nil {
