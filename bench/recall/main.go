@@ -48,7 +48,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func runRecord(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	claude := fs.String("claude", "", "the Claude Code CLI (default: $CLAUDE_BIN, /tmp/ut/node_modules/.bin/claude, claude on $PATH)")
+	claude := fs.String("claude", "", "the Claude Code CLI (default: $CLAUDE_BIN, then claude on $PATH)")
 	fake := fs.String("fake", "", "fake_anthropic.py (default: ../shared/tools/fake-anthropic/ beside the module)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recall record [-claude CLI] [-fake fake_anthropic.py] testdata/recall/PROJECT...")
@@ -89,7 +89,7 @@ func runRecord(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 func findClaude(flagged string) (string, error) {
-	for _, c := range []string{flagged, os.Getenv("CLAUDE_BIN"), "/tmp/ut/node_modules/.bin/claude"} {
+	for _, c := range []string{flagged, os.Getenv("CLAUDE_BIN")} {
 		if c == "" {
 			continue
 		}
@@ -116,13 +116,9 @@ func findFake(flagged string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, c := range []string{
-		filepath.Join(root, "..", "shared", "tools", "fake-anthropic", "fake_anthropic.py"),
-		"/work/shared/tools/fake-anthropic/fake_anthropic.py",
-	} {
-		if _, err := os.Stat(c); err == nil {
-			return c, nil
-		}
+	c := filepath.Join(root, "..", "shared", "tools", "fake-anthropic", "fake_anthropic.py")
+	if _, err := os.Stat(c); err == nil {
+		return c, nil
 	}
 	return "", errors.New("no fake_anthropic.py beside the module (../shared/tools/fake-anthropic/): pass -fake PATH")
 }
