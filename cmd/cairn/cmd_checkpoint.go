@@ -5,6 +5,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	}
 	defer m.Close()
 	req := client.CheckpointRequest{Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event}
-	res, err := server.CheckpointVia(ctx, m, req, daemonWait, g.warn)
+	res, err := server.CheckpointVia(ctx, m, req, recall.DefaultDaemonWait, g.warn)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
@@ -222,8 +223,13 @@ that fails goes back to the queue with a backoff, or to failed/.`,
 			if err != nil {
 				return err
 			}
-			ui.DrainText(g.stdout, res, g.warn)
-			drainLeft(cmd.Context(), g, m, res)
+			// A job another worker runs is the daemon's when one answers.
+			served := false
+			if slices.ContainsFunc(res.Waiting, func(w watcher.Wait) bool { return w.Reason == watcher.WaitClaimed }) {
+				_, err := client.Discover(cmd.Context(), m.StatePath(""), 200*time.Millisecond)
+				served = err == nil
+			}
+			ui.DrainText(g.stdout, res, served, g.warn)
 			if res.Failed > 0 {
 				return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
 			}
@@ -232,29 +238,4 @@ that fails goes back to the queue with a backoff, or to failed/.`,
 	}
 	cmd.Flags().IntVar(&max, "max", 0, "do at most `N` jobs (0: all that are due)")
 	return cmd
-}
-
-// drainLeft says what a queue run cleaned up and what it left, and why:
-// jobs due later, files still settling, jobs another worker is running.
-func drainLeft(ctx context.Context, g *globals, m *memory.Memory, res *capture.DrainResult) {
-	if n := res.Swept.Removed; n > 0 {
-		fmt.Fprintf(g.stdout, "removed %s that hooks killed before they finished left in the inbox\n", ui.CountOf(n, "empty or cut-short payload file", "empty or cut-short payload files"))
-	}
-	if n := res.Swept.Rescued; n > 0 {
-		fmt.Fprintf(g.stdout, "recovered %s that hooks killed before their rename left in the inbox\n", ui.CountOf(n, "complete payload", "complete payloads"))
-	}
-	if len(res.Waiting) == 0 {
-		return
-	}
-	fmt.Fprintf(g.stdout, "%s left:\n", ui.CountOf(len(res.Waiting), "job", "jobs"))
-	claimed := false
-	for _, w := range res.Waiting {
-		fmt.Fprintf(g.stdout, "  %s\n", w)
-		claimed = claimed || w.Reason == watcher.WaitClaimed
-	}
-	if claimed {
-		if _, err := client.Discover(ctx, m.StatePath(""), 200*time.Millisecond); err == nil {
-			fmt.Fprintln(g.stdout, "a cairn daemon serves this memory: it runs the jobs it holds, and takes new ones as they arrive")
-		}
-	}
 }

@@ -128,10 +128,6 @@ func runSearch(ctx context.Context, g *globals, opts searchOptions, query string
 	return ui.SearchText(g.stdout, res, ui.IsTerminal(g.stdout))
 }
 
-// daemonWait is how long to wait for the daemon to answer its health
-// check before doing the work here.
-const daemonWait = recall.DefaultDaemonWait
-
 // searcher returns what searches the memory (recall.Open decides: the
 // daemon, or the index opened here); done releases what was opened.
 func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searcher, done func(), err error) {

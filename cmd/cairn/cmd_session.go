@@ -193,14 +193,9 @@ func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, sh
 			if err != nil {
 				return err
 			}
-			return printSessionChange(g, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
+			return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
 		},
 	}
-}
-
-// printSessionChange says what a session command did.
-func printSessionChange(g *globals, ch *memory.SessionChange, what string) error {
-	return ui.SessionChangeText(g.stdout, ch, what)
 }
 
 // defaultSession is the session a command means when it names none:
@@ -263,7 +258,7 @@ func runSessionSet(ctx context.Context, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessionChange(g, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
+	return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
 }
 
 func newSessionProgressCommand(g *globals) *cobra.Command {
@@ -299,7 +294,7 @@ func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessionChange(g, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
+	return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
 }
 
 func newSessionShareCommand(g *globals) *cobra.Command {

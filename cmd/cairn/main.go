@@ -147,20 +147,16 @@ git log, restore any point in time, and sync it like code.`,
 }
 
 // Argument checks that report usage errors.
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))
-		}
-		return nil
-	}
-}
+func exactArgs(n int) cobra.PositionalArgs { return rangeArgs(n, n) }
 
 func rangeArgs(lo, hi int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < lo || len(args) > hi {
-			return usagef("%s takes %d to %d arguments, got %d", cmd.CommandPath(), lo, hi, len(args))
+		switch {
+		case len(args) >= lo && len(args) <= hi:
+			return nil
+		case lo == hi:
+			return usagef("%s takes %d argument(s), got %d", cmd.CommandPath(), lo, len(args))
 		}
-		return nil
+		return usagef("%s takes %d to %d arguments, got %d", cmd.CommandPath(), lo, hi, len(args))
 	}
 }

@@ -82,8 +82,9 @@ func JobsText(w io.Writer, all []*watcher.Job) error {
 }
 
 // DrainText says what cairn queue run did: a line per commit, the
-// failures through warn, then the counts.
-func DrainText(w io.Writer, res *capture.DrainResult, warn func(string)) error {
+// failures through warn, the counts, the inbox files it cleaned up, and
+// the jobs it left with why (served: a daemon runs the claimed ones).
+func DrainText(w io.Writer, res *capture.DrainResult, served bool, warn func(string)) error {
 	for _, r := range res.Results {
 		if r.Commit != "" {
 			fmt.Fprintf(w, "session %s: %s; commit %s\n", r.Session, CountOf(r.Events, "event", "events"), Short(r.Commit))
@@ -92,6 +93,23 @@ func DrainText(w io.Writer, res *capture.DrainResult, warn func(string)) error {
 	for _, e := range res.Errors {
 		warn(e.Error())
 	}
-	_, err := fmt.Fprintf(w, "%d job(s) done, %d failed\n", res.Done, res.Failed)
+	fmt.Fprintf(w, "%d job(s) done, %d failed\n", res.Done, res.Failed)
+	if n := res.Swept.Removed; n > 0 {
+		fmt.Fprintf(w, "removed %s that hooks killed before they finished left in the inbox\n", CountOf(n, "empty or cut-short payload file", "empty or cut-short payload files"))
+	}
+	if n := res.Swept.Rescued; n > 0 {
+		fmt.Fprintf(w, "recovered %s that hooks killed before their rename left in the inbox\n", CountOf(n, "complete payload", "complete payloads"))
+	}
+	if len(res.Waiting) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "%s left:\n", CountOf(len(res.Waiting), "job", "jobs"))
+	for _, q := range res.Waiting {
+		fmt.Fprintf(w, "  %s\n", q)
+	}
+	var err error
+	if served {
+		_, err = fmt.Fprintln(w, "a cairn daemon serves this memory: it runs the jobs it holds, and takes new ones as they arrive")
+	}
 	return err
 }
