@@ -1,4 +1,4 @@
-package capture
+package consolidate
 
 import (
 	"context"
@@ -58,9 +58,11 @@ import (
 // The rule is a cheap lexical one on purpose: it runs for every summary,
 // offline, and reads only the core items of the candidates' kinds.
 
-type candidate struct {
+// Candidate is what a summarizer proposes, with the session it came
+// from (the new item's "session:").
+type Candidate struct {
 	summarize.Candidate
-	session string
+	Session string
 }
 
 // namedItem is a core item known by its file name and claim.
@@ -108,9 +110,9 @@ func claimOf(k model.Kind, title, body, subject string) claimed {
 	return out
 }
 
-// consolidate adds, confirms or supersedes core items for the candidates,
-// as writes of b. The caller holds the lock.
-func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *memory.Writes) ([]model.ItemChange, error) {
+// Apply adds, confirms or supersedes core items for the candidates, as
+// writes of b, and returns the changes. The caller holds the lock.
+func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.Writes) ([]model.ItemChange, error) {
 	index := map[model.Kind][]*namedItem{}
 	var changes []model.ItemChange
 	now := m.Now()
@@ -187,7 +189,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			it.Body = strings.TrimSpace(c.Body)
 			it.Importance = round3(imp)
 			it.Tags = model.NormTags(c.Tags)
-			it.Session = c.session
+			it.Session = c.Session
 			data, err := it.Marshal()
 			if err != nil {
 				return nil, err
@@ -248,7 +250,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		it.Importance = round3(math.Max(old.Importance, imp))
 		it.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
 		it.Pinned = old.Pinned
-		it.Session = c.session
+		it.Session = c.Session
 		data, err = it.Marshal()
 		if err != nil {
 			return nil, err
@@ -302,7 +304,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 		}
 		it, err := model.Parse(e.path, data)
 		if err != nil {
-			out = append(out, e) // matched by name only; consolidate warns if it must touch it
+			out = append(out, e) // matched by name only; Apply warns if it must touch it
 			continue
 		}
 		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
