@@ -114,6 +114,17 @@ func claimOf(k model.Kind, title, body, subject string) claimed {
 // writes of b, and returns the changes. The caller holds the lock.
 func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.Writes) ([]model.ItemChange, error) {
 	index := map[model.Kind][]*namedItem{}
+	load := func(k model.Kind) error {
+		if _, loaded := index[k]; loaded {
+			return nil
+		}
+		list, err := coreIndex(m, k, b)
+		if err != nil {
+			return err
+		}
+		index[k] = list
+		return nil
+	}
 	var changes []model.ItemChange
 	now := m.Now()
 	for _, c := range cands {
@@ -128,12 +139,8 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		if title == "" {
 			continue
 		}
-		if _, loaded := index[k]; !loaded {
-			list, err := coreIndex(m, k, b)
-			if err != nil {
-				return nil, err
-			}
-			index[k] = list
+		if err := load(k); err != nil {
+			return nil, err
 		}
 		words := titleWords(title)
 		cl := claimOf(k, title, c.Body, c.Subject)
@@ -150,12 +157,8 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			text: bodyWords(title + "\n" + c.Body), attr: attributeOf(title), fresh: true}
 		if k == model.Decision || k == model.Fact {
 			for _, kk := range []model.Kind{model.Decision, model.Fact} {
-				if _, loaded := index[kk]; !loaded {
-					list, err := coreIndex(m, kk, b)
-					if err != nil {
-						return nil, err
-					}
-					index[kk] = list
+				if err := load(kk); err != nil {
+					return nil, err
 				}
 			}
 			keep := ""
