@@ -219,7 +219,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		if !reversal && !differentValues(match.values, cl.values) && sameContent(old.Title+"\n"+old.Body, title+"\n"+c.Body) {
 			old.Updated = now.UTC().Truncate(time.Second)
 			old.Importance = round3(math.Max(old.Importance, imp))
-			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			old.Tags = mergeTags(old.Tags, c.Tags)
 			data, err := old.Marshal()
 			if err != nil {
 				return nil, err
@@ -233,7 +233,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			// candidate takes its place (and what it superseded).
 			old.Title, old.Body = title, strings.TrimSpace(c.Body)
 			old.Importance = round3(math.Max(old.Importance, imp))
-			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			old.Tags = mergeTags(old.Tags, c.Tags)
 			data, err := old.Marshal()
 			if err != nil {
 				return nil, err
@@ -251,7 +251,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		it := model.NewItem(k, title, now)
 		it.Body = strings.TrimSpace(c.Body)
 		it.Importance = round3(math.Max(old.Importance, imp))
-		it.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
+		it.Tags = mergeTags(old.Tags, c.Tags)
 		it.Pinned = old.Pinned
 		it.Session = c.Session
 		data, err = it.Marshal()
@@ -597,12 +597,13 @@ func bestMatch(list []*namedItem, words map[string]bool, c claimed, k model.Kind
 	bestScore, reversal := 0.0, false
 	for _, e := range list {
 		score, rev := 0.0, false
+		same := sameSubject(c.subject, e.subject)
 		switch {
 		case k == model.Decision && len(c.dropped) > 0 && overlaps(c.dropped, e.values) &&
-			(c.fallback || len(c.subject) == 0 || sameSubject(c.subject, e.subject) > 0):
+			(c.fallback || len(c.subject) == 0 || same > 0):
 			score, rev = 3, true
-		case sameSubject(c.subject, e.subject) > 0:
-			score = 2 + sameSubject(c.subject, e.subject)
+		case same > 0:
+			score = 2 + same
 		case len(c.subject) > 0 && len(e.subject) > 0:
 			// Two subjects, not the same: two items, however alike the
 			// titles read.
@@ -763,6 +764,11 @@ func sameContent(old, add string) bool {
 		return true
 	}
 	return float64(common)/float64(len(a)+len(b)-common) >= 0.8
+}
+
+// mergeTags is an item's tags with a candidate's added, normalised.
+func mergeTags(old, add []string) []string {
+	return model.NormTags(append(append([]string(nil), old...), add...))
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
