@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/consolidate"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -415,7 +416,7 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 	if res.Created {
 		addHeaders(m, p)
 	}
-	var cands []candidate
+	var cands []consolidate.Candidate
 	for _, seg := range p.segments {
 		r := seg.result
 		sec := strings.TrimSpace(r.Summary)
@@ -435,11 +436,11 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 			res.Fallback = r.FallbackReason
 		}
 		for _, c := range r.Items {
-			cands = append(cands, candidate{Candidate: c, session: s.ID})
+			cands = append(cands, consolidate.Candidate{Candidate: c, Session: s.ID})
 		}
 	}
 	if len(cands) > 0 {
-		changes, err := consolidate(ctx, m, cands, b)
+		changes, err := consolidate.Apply(ctx, m, cands, b)
 		if err != nil {
 			return nil, err
 		}

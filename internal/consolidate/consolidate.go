@@ -1,4 +1,4 @@
-package capture
+package consolidate
 
 import (
 	"context"
@@ -58,9 +58,11 @@ import (
 // The rule is a cheap lexical one on purpose: it runs for every summary,
 // offline, and reads only the core items of the candidates' kinds.
 
-type candidate struct {
+// Candidate is what a summarizer proposes, with the session it came
+// from (the new item's "session:").
+type Candidate struct {
 	summarize.Candidate
-	session string
+	Session string
 }
 
 // namedItem is a core item known by its file name and claim.
@@ -108,10 +110,21 @@ func claimOf(k model.Kind, title, body, subject string) claimed {
 	return out
 }
 
-// consolidate adds, confirms or supersedes core items for the candidates,
-// as writes of b. The caller holds the lock.
-func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *memory.Writes) ([]model.ItemChange, error) {
+// Apply adds, confirms or supersedes core items for the candidates, as
+// writes of b, and returns the changes. The caller holds the lock.
+func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.Writes) ([]model.ItemChange, error) {
 	index := map[model.Kind][]*namedItem{}
+	load := func(k model.Kind) error {
+		if _, loaded := index[k]; loaded {
+			return nil
+		}
+		list, err := coreIndex(m, k, b)
+		if err != nil {
+			return err
+		}
+		index[k] = list
+		return nil
+	}
 	var changes []model.ItemChange
 	now := m.Now()
 	for _, c := range cands {
@@ -126,12 +139,8 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		if title == "" {
 			continue
 		}
-		if _, loaded := index[k]; !loaded {
-			list, err := coreIndex(m, k, b)
-			if err != nil {
-				return nil, err
-			}
-			index[k] = list
+		if err := load(k); err != nil {
+			return nil, err
 		}
 		words := titleWords(title)
 		cl := claimOf(k, title, c.Body, c.Subject)
@@ -148,12 +157,8 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			text: bodyWords(title + "\n" + c.Body), attr: attributeOf(title), fresh: true}
 		if k == model.Decision || k == model.Fact {
 			for _, kk := range []model.Kind{model.Decision, model.Fact} {
-				if _, loaded := index[kk]; !loaded {
-					list, err := coreIndex(m, kk, b)
-					if err != nil {
-						return nil, err
-					}
-					index[kk] = list
+				if err := load(kk); err != nil {
+					return nil, err
 				}
 			}
 			keep := ""
@@ -187,7 +192,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			it.Body = strings.TrimSpace(c.Body)
 			it.Importance = round3(imp)
 			it.Tags = model.NormTags(c.Tags)
-			it.Session = c.session
+			it.Session = c.Session
 			data, err := it.Marshal()
 			if err != nil {
 				return nil, err
@@ -214,7 +219,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		if !reversal && !differentValues(match.values, cl.values) && sameContent(old.Title+"\n"+old.Body, title+"\n"+c.Body) {
 			old.Updated = now.UTC().Truncate(time.Second)
 			old.Importance = round3(math.Max(old.Importance, imp))
-			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			old.Tags = mergeTags(old.Tags, c.Tags)
 			data, err := old.Marshal()
 			if err != nil {
 				return nil, err
@@ -228,7 +233,7 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 			// candidate takes its place (and what it superseded).
 			old.Title, old.Body = title, strings.TrimSpace(c.Body)
 			old.Importance = round3(math.Max(old.Importance, imp))
-			old.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
+			old.Tags = mergeTags(old.Tags, c.Tags)
 			data, err := old.Marshal()
 			if err != nil {
 				return nil, err
@@ -246,9 +251,9 @@ func consolidate(ctx context.Context, m *memory.Memory, cands []candidate, b *me
 		it := model.NewItem(k, title, now)
 		it.Body = strings.TrimSpace(c.Body)
 		it.Importance = round3(math.Max(old.Importance, imp))
-		it.Tags = model.NormTags(append(append([]string(nil), old.Tags...), c.Tags...))
+		it.Tags = mergeTags(old.Tags, c.Tags)
 		it.Pinned = old.Pinned
-		it.Session = c.session
+		it.Session = c.Session
 		data, err = it.Marshal()
 		if err != nil {
 			return nil, err
@@ -302,7 +307,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 		}
 		it, err := model.Parse(e.path, data)
 		if err != nil {
-			out = append(out, e) // matched by name only; consolidate warns if it must touch it
+			out = append(out, e) // matched by name only; Apply warns if it must touch it
 			continue
 		}
 		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
@@ -592,12 +597,13 @@ func bestMatch(list []*namedItem, words map[string]bool, c claimed, k model.Kind
 	bestScore, reversal := 0.0, false
 	for _, e := range list {
 		score, rev := 0.0, false
+		same := sameSubject(c.subject, e.subject)
 		switch {
 		case k == model.Decision && len(c.dropped) > 0 && overlaps(c.dropped, e.values) &&
-			(c.fallback || len(c.subject) == 0 || sameSubject(c.subject, e.subject) > 0):
+			(c.fallback || len(c.subject) == 0 || same > 0):
 			score, rev = 3, true
-		case sameSubject(c.subject, e.subject) > 0:
-			score = 2 + sameSubject(c.subject, e.subject)
+		case same > 0:
+			score = 2 + same
 		case len(c.subject) > 0 && len(e.subject) > 0:
 			// Two subjects, not the same: two items, however alike the
 			// titles read.
@@ -758,6 +764,11 @@ func sameContent(old, add string) bool {
 		return true
 	}
 	return float64(common)/float64(len(a)+len(b)-common) >= 0.8
+}
+
+// mergeTags is an item's tags with a candidate's added, normalised.
+func mergeTags(old, add []string) []string {
+	return model.NormTags(append(append([]string(nil), old...), add...))
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
