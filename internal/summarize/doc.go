@@ -32,5 +32,6 @@
 // and what it gives up, for consolidation to replace an item whose value
 // changed.
 //
-// The package imports nothing of cairn: its input is a Segment of Turns.
+// The package imports nothing of cairn but package prose, which reads
+// the statements: its input is a Segment of Turns.
 package summarize

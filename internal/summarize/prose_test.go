@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"github.com/cairn-mem/cairn/internal/prose"
+
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +31,7 @@ func TestSentences(t *testing.T) {
 		{"    indented code. Not prose\n\n> quoted. Not mine\n$ go test ./...\nText after.",
 			[]string{"Text after."}},
 	} {
-		if got := sentences(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+		if got := prose.Sentences(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("sentences(%q):\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
@@ -38,7 +40,7 @@ func TestSentences(t *testing.T) {
 func TestUpToAndTitle(t *testing.T) {
 	long := "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job. " +
 		"The alternative was advisory locks. Those leak when a worker dies."
-	if got := upTo(long, 120); got != "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job." {
+	if got := prose.UpTo(long, 120); got != "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job." {
 		t.Errorf("upTo: %q", got)
 	}
 	for in, want := range map[string]string{
@@ -257,7 +259,7 @@ func FuzzSentences(f *testing.F) {
 		}
 		whole := squeeze(in)
 		at := 0
-		for _, s := range sentences(in) {
+		for _, s := range prose.Sentences(in) {
 			if s == "" || s != strings.TrimSpace(s) || strings.Contains(s, "\n") {
 				t.Fatalf("sentence %q", s)
 			}
@@ -268,7 +270,7 @@ func FuzzSentences(f *testing.F) {
 			at += i
 		}
 		norm := strings.Join(strings.Fields(in), " ")
-		if u := upTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
+		if u := prose.UpTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
 			t.Fatalf("upTo(%q) = %q, not a prefix", in, u)
 		}
 		tt := title(in)
@@ -476,7 +478,7 @@ func TestAlternative(t *testing.T) {
 		{"Replace the legacy parser and point cli.py at it", "", ""},
 		{"Run the suite twice over since the cache is shared", "", ""},
 	} {
-		alt, choice := alternative(tc.in)
+		alt, choice := prose.Alternative(tc.in)
 		if alt != tc.alt || choice != tc.choice {
 			t.Errorf("alternative(%q) = %q, %q; want %q, %q", tc.in, alt, choice, tc.alt, tc.choice)
 		}

@@ -1,4 +1,4 @@
-package summarize
+package prose
 
 import (
 	"regexp"
@@ -72,19 +72,25 @@ func wordSet(s string) map[string]bool {
 	return set
 }
 
-// ClaimOf reads the claim of a statement of kind k. It never fails: a
-// statement it cannot read has an empty claim.
-func ClaimOf(k Kind, text string) Claim {
+// FactClaim reads the claim of a fact: the attribute from the value it
+// holds (a port, a URL, a version, a variable, a command, a path, a host),
+// the entity from the words before the verb. It never fails: a statement
+// it cannot read has an empty claim.
+func FactClaim(text string) Claim { return factClaim(trimLeadIn(text)) }
+
+// DecisionClaim reads the claim of a decision: what it is for, what was
+// chosen and what it gives up.
+func DecisionClaim(text string) Claim { return decisionClaim(trimLeadIn(text)) }
+
+// TopicClaim reads the claim of any other statement: its first three
+// content words as its subject.
+func TopicClaim(text string) Claim {
+	return Claim{Subject: strings.Join(FirstWords(ContentWords(trimLeadIn(text)), 3), " ")}
+}
+
+func trimLeadIn(text string) string {
 	s := strings.ReplaceAll(strings.TrimSpace(text), "’", "'")
-	s = leadIn.ReplaceAllString(s, "")
-	switch k {
-	case Fact:
-		return factClaim(s)
-	case Decision:
-		return decisionClaim(s)
-	default:
-		return Claim{Subject: strings.Join(firstWords(contentWords(s), 3), " ")}
-	}
+	return leadIn.ReplaceAllString(s, "")
 }
 
 // leadIn is talk before the point: "OK, ", "Decided: ", "FYI ".
@@ -125,7 +131,7 @@ func factClaim(s string) Claim {
 		// "The billing service's tests run with …": whose command.
 		var who []string
 		for _, w := range entityWords(s, values, attr, false) {
-			if stemWord(w) != stemWord(purpose) && !strings.HasPrefix(w, purpose) {
+			if Stem(w) != Stem(purpose) && !strings.HasPrefix(w, purpose) {
 				who = append(who, w)
 			}
 		}
@@ -259,7 +265,7 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 	if !fallback {
 		return nil
 	}
-	return firstWords(clean(toks), 3)
+	return FirstWords(clean(toks), 3)
 }
 
 // clauseWords start a clause.
@@ -292,7 +298,7 @@ func decisionClaim(s string) Claim {
 		body = s[:i[0]]
 	}
 	for _, m := range dropRE.FindAllStringSubmatch(body, -1) {
-		c.Dropped = append(c.Dropped, firstWords(contentWords(cutAtPrep(m[2])), 2)...)
+		c.Dropped = append(c.Dropped, FirstWords(ContentWords(cutAtPrep(m[2])), 2)...)
 	}
 	chosen := ""
 	if m := chooseRE.FindStringSubmatch(body); m != nil {
@@ -314,7 +320,7 @@ func decisionClaim(s string) Claim {
 	for _, d := range c.Dropped {
 		dropped[d] = true
 	}
-	for _, w := range firstWords(contentWords(chosen), 3) {
+	for _, w := range FirstWords(ContentWords(chosen), 3) {
 		if !dropped[w] {
 			c.Values = append(c.Values, w)
 		}
@@ -322,11 +328,11 @@ func decisionClaim(s string) Claim {
 	if m := purposeRE.FindStringSubmatch(body); m != nil {
 		p := cutAtPrep(m[3])
 		if !timeWords.MatchString(p) {
-			c.Subject = strings.Join(firstWords(contentWords(p), 3), " ")
+			c.Subject = strings.Join(FirstWords(ContentWords(p), 3), " ")
 		}
 	}
 	if m := switchObj.FindStringSubmatch(body); c.Subject == "" && m != nil {
-		c.Subject = strings.Join(firstWords(contentWords(m[1]), 3), " ")
+		c.Subject = strings.Join(FirstWords(ContentWords(m[1]), 3), " ")
 	}
 	if c.Subject == "" {
 		c.Chosen = true
@@ -334,12 +340,12 @@ func decisionClaim(s string) Claim {
 	}
 	if c.Subject == "" {
 		var ws []string
-		for _, w := range contentWords(body) {
+		for _, w := range ContentWords(body) {
 			if !dropped[w] {
 				ws = append(ws, w)
 			}
 		}
-		c.Subject = strings.Join(firstWords(ws, 3), " ")
+		c.Subject = strings.Join(FirstWords(ws, 3), " ")
 	}
 	return c
 }
@@ -360,7 +366,7 @@ func cutAtPrep(s string) string {
 }
 
 // contentWords are the lower-case words of s without stop words.
-func contentWords(s string) []string {
+func ContentWords(s string) []string {
 	var out []string
 	for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
 		w = strings.TrimRight(w, "./-+")
@@ -372,7 +378,7 @@ func contentWords(s string) []string {
 	return out
 }
 
-func firstWords(ws []string, n int) []string { return ws[:min(n, len(ws))] }
+func FirstWords(ws []string, n int) []string { return ws[:min(n, len(ws))] }
 
 func lastWords(ws []string, n int) []string { return ws[max(0, len(ws)-n):] }
 
@@ -392,7 +398,7 @@ func valuesBut(s, name string) []string {
 		out = appendNew(out, strings.ToLower(strings.Trim(m, " `")))
 	}
 	if len(out) == 0 {
-		out = firstWords(contentWords(rest), 3)
+		out = FirstWords(ContentWords(rest), 3)
 	}
 	return out
 }

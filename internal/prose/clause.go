@@ -1,4 +1,4 @@
-package summarize
+package prose
 
 import (
 	"regexp"
@@ -45,7 +45,7 @@ func hasVerb(s string) bool {
 
 // isClause reports whether s can stand as an item: it has a verb and does
 // not begin with a word that ties it to a clause before it.
-func isClause(s string) bool {
+func IsClause(s string) bool {
 	first := ""
 	if fs := strings.Fields(s); len(fs) > 0 {
 		first = strings.ToLower(strings.TrimFunc(fs[0], func(r rune) bool { return !unicode.IsLetter(r) }))
@@ -56,10 +56,10 @@ func isClause(s string) bool {
 // isFullClause is a clause that also does not begin with a preposition:
 // the halves of a sentence split at "and" must both be one ("in both
 // config/queued.yaml" is not).
-func isFullClause(s string) bool {
+func IsFullClause(s string) bool {
 	first := ""
 	if fs := strings.Fields(s); len(fs) > 0 {
 		first = strings.ToLower(fs[0])
 	}
-	return !prepStart[first] && isClause(s)
+	return !prepStart[first] && IsClause(s)
 }
