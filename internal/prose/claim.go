@@ -385,7 +385,7 @@ func lastWords(ws []string, n int) []string { return ws[max(0, len(ws)-n):] }
 func lower(list []string) []string {
 	out := make([]string, 0, len(list))
 	for _, s := range list {
-		out = appendNew(out, strings.ToLower(s))
+		out = AppendNew(out, strings.ToLower(s))
 	}
 	return out
 }
@@ -395,7 +395,7 @@ func valuesBut(s, name string) []string {
 	rest := strings.Replace(s, name, "", 1)
 	var out []string
 	for _, m := range envValue.FindAllString(rest, -1) {
-		out = appendNew(out, strings.ToLower(strings.Trim(m, " `")))
+		out = AppendNew(out, strings.ToLower(strings.Trim(m, " `")))
 	}
 	if len(out) == 0 {
 		out = FirstWords(ContentWords(rest), 3)

@@ -313,7 +313,8 @@ func Stem(w string) string {
 	return w
 }
 
-func appendNew(list []string, s string) []string {
+// AppendNew appends s to list unless list holds it already.
+func AppendNew(list []string, s string) []string {
 	for _, x := range list {
 		if x == s {
 			return list

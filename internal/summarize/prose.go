@@ -554,7 +554,7 @@ func decisionTitle(what string) string {
 	if u := weLead.ReplaceAllString(t, ""); len(u) >= 8 {
 		t = capitalize(u)
 	}
-	return title(t)
+	return Title(t)
 }
 
 // bodyFor is an item's body: the reason and what else the statement
@@ -615,9 +615,9 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 	if role == User {
 		imp += 0.05
 	}
-	t := title(trimLead(s))
+	t := Title(trimLead(s))
 	if symptom != "" {
-		t = title(trimLead(symptom))
+		t = Title(trimLead(symptom))
 	}
 	if body == "" {
 		body = bodyFor(t, s, "")
@@ -633,7 +633,7 @@ func (a *analysis) addPreference(k Kind, s, next string) {
 		return // an instruction for this task, not a standing one
 	}
 	what, why := splitReason(s, next)
-	t := title(trimLead(what))
+	t := Title(trimLead(what))
 	a.add(Candidate{Kind: k, Title: t, Body: bodyFor(t, s, why), Importance: imp, Tags: tagsOf(s), Subject: ClaimOf(k, what).Subject})
 }
 
@@ -651,7 +651,7 @@ func (a *analysis) addEnv(role Role, s string) {
 	// either may change alone.
 	parts := conjuncts(s)
 	for _, p := range parts {
-		t := title(trimLead(p))
+		t := Title(trimLead(p))
 		body := ""
 		if len(parts) > 1 {
 			body = s
@@ -748,7 +748,7 @@ func capitalize(s string) string {
 func (a *analysis) openPoints() []string {
 	var out []string
 	for _, r := range a.failing {
-		line := code(clip(r.key, 100)) + " still fails"
+		line := code(Clip(r.key, 100)) + " still fails"
 		if r.err != "" {
 			line += ": " + code(r.err)
 		}

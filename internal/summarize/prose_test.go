@@ -48,8 +48,8 @@ func TestUpToAndTitle(t *testing.T) {
 		"Claims rename the job file into processing/ so that only one worker wins, and a crashed worker's job is requeued by the janitor": "Claims rename the job file into processing/ so that only one worker wins",
 		"Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoing end":                         "Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoin",
 	} {
-		got := title(in)
-		if got != want || strings.Contains(got, "…") || len(got) > maxTitle {
+		got := Title(in)
+		if got != want || strings.Contains(got, "…") || len(got) > MaxTitle {
 			t.Errorf("title(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -273,8 +273,8 @@ func FuzzSentences(f *testing.F) {
 		if u := prose.UpTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
 			t.Fatalf("upTo(%q) = %q, not a prefix", in, u)
 		}
-		tt := title(in)
-		if len(tt) > maxTitle || strings.HasSuffix(tt, "…") || strings.Contains(tt, "\n") || !utf8.ValidString(tt) {
+		tt := Title(in)
+		if len(tt) > MaxTitle || strings.HasSuffix(tt, "…") || strings.Contains(tt, "\n") || !utf8.ValidString(tt) {
 			t.Fatalf("title(%q) = %q", in, tt)
 		}
 	})
@@ -374,7 +374,7 @@ func item(t *testing.T, agent, user string) *analysis {
 func TestReasonKept(t *testing.T) {
 	for _, tc := range []struct {
 		name, agent, user string
-		title, body       string // substrings of the decision
+		Title, body       string // substrings of the decision
 	}{
 		{"label after a report",
 			"Added a unique index on orders.external_id and a retry on conflict; nothing is applied yet.\n\nWhy both: the index makes the database refuse a second row when two workers race, and the retry turns that refusal into a no-op.", "",
@@ -392,7 +392,7 @@ func TestReasonKept(t *testing.T) {
 		a := item(t, tc.agent, tc.user)
 		found := false
 		for _, c := range a.cand {
-			if c.Kind == Decision && strings.Contains(c.Title, tc.title) {
+			if c.Kind == Decision && strings.Contains(c.Title, tc.Title) {
 				found = true
 				if !strings.Contains(c.Body, tc.body) {
 					t.Errorf("%s: body %q lacks %q", tc.name, c.Body, tc.body)
@@ -400,7 +400,7 @@ func TestReasonKept(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("%s: no decision %q in %+v", tc.name, tc.title, a.cand)
+			t.Errorf("%s: no decision %q in %+v", tc.name, tc.Title, a.cand)
 		}
 		if line := strings.Join(a.decisions, "\n"); !strings.Contains(line, tc.body) {
 			t.Errorf("%s: summary line %q lacks %q", tc.name, line, tc.body)

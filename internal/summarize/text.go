@@ -9,10 +9,10 @@ import (
 	"unicode/utf8"
 )
 
-// clip cuts s to at most n bytes at a word boundary, with an ellipsis,
+// Clip cuts s to at most n bytes at a word boundary, with an ellipsis,
 // and makes it one line. It is for commands and error lines, not for
 // prose (see upTo).
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {
 		return s
@@ -27,15 +27,15 @@ func clip(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
-// maxTitle bounds a candidate's title, in bytes.
-const maxTitle = 90
+// MaxTitle bounds a candidate's title, in bytes.
+const MaxTitle = 90
 
-// title makes a statement an item's title: one line, at most maxTitle
+// Title makes a statement an item's title: one line, at most maxTitle
 // bytes cut at a clause or word boundary, no final period, no ellipsis.
-func title(s string) string {
+func Title(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(s, "…")), ". ")
-	s = prose.CutAtBoundary(s, maxTitle)
+	s = prose.CutAtBoundary(s, MaxTitle)
 	return strings.TrimRight(strings.TrimSuffix(s, "…"), ".:;, ")
 }
 
