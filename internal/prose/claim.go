@@ -49,7 +49,7 @@ var (
 )
 
 // stop words: left out of subjects and values.
-var stopWords = wordSet(`a an the and or but of to in on at for with by from as is are was were be been being
+var stopWords = WordSet(`a an the and or but of to in on at for with by from as is are was were be been being
 	it its it's this that these those we i you they our your their my me us them use uses used using
 	instead not no do does did doing should will would can could must may might shall have has had so than then
 	there here into over about after all also just now currently locally still only really actually very
@@ -64,7 +64,8 @@ var stopWords = wordSet(`a an the and or but of to in on at for with by from as 
 	get gets got put make makes made call called see seen look looks found find turns turned out
 	before after during until first pushing committing merging deploying releasing`)
 
-func wordSet(s string) map[string]bool {
+// WordSet is the set of the whitespace-separated words of s.
+func WordSet(s string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range strings.Fields(s) {
 		set[w] = true
@@ -269,7 +270,7 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 }
 
 // clauseWords start a clause.
-var clauseWords = wordSet(`so and but because since while whereas then which that when if`)
+var clauseWords = WordSet(`so and but because since while whereas then which that when if`)
 
 // isContraction tells "the API's on 8081" (is) from "the API's metrics
 // port" (possessive) by the word after it.

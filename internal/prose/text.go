@@ -299,7 +299,7 @@ func CutAtBoundary(s string, n int) string {
 }
 
 // danglers are words a cut title must not end with.
-var danglers = wordSet(`a an the of to in on at for with by from and or but as into instead rather than
+var danglers = WordSet(`a an the of to in on at for with by from and or but as into instead rather than
 	that which who when while if so because since its their our your my is are was were be not no`)
 
 // stemWord drops common English endings, enough for "tests" to meet

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // The extractive summarizer sorts statements by what kind of statement
@@ -157,7 +159,7 @@ func described(s string) bool {
 
 var (
 	// doerWords are the subjects before a verb that make it a report.
-	doerWords = wordSet(`we they it he she who which that still also`)
+	doerWords = prose.WordSet(`we they it he she who which that still also`)
 	// verbCues are the preference cues that are a bare verb.
 	verbCues = regexp.MustCompile(`(?i)^(keep|stick to|make sure|remember to|use|avoid|write|name|put|prefer|stop)\b`)
 )
@@ -174,7 +176,7 @@ func tagsOf(s string) []string {
 		if !tagWord.MatchString(t) || len(t) > 30 {
 			continue
 		}
-		tags = appendNew(tags, t)
+		tags = prose.AppendNew(tags, t)
 		if len(tags) == 4 {
 			break
 		}

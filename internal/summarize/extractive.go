@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // Extractive summarises without a model: offline, deterministic and fast.
@@ -78,7 +80,7 @@ func (a *analysis) tool(i int, t Turn) {
 		a.runs = append(a.runs, r)
 		if r.purpose == purposeCommit && !r.failed {
 			if msg := commitMessage(cmd); msg != "" {
-				a.commits = appendNew(a.commits, Clip(msg, 120))
+				a.commits = prose.AppendNew(a.commits, Clip(msg, 120))
 			}
 		}
 	case opRead:
@@ -124,7 +126,7 @@ func (a *analysis) toolError(i int, t Turn) {
 	if msg == "" {
 		msg = "failed"
 	}
-	a.toolErrors = appendNew(a.toolErrors, what+": "+strings.TrimPrefix(strings.TrimSuffix(msg, "</tool_use_error>"), "<tool_use_error>"))
+	a.toolErrors = prose.AppendNew(a.toolErrors, what+": "+strings.TrimPrefix(strings.TrimSuffix(msg, "</tool_use_error>"), "<tool_use_error>"))
 }
 
 // resolve pairs failing runs with the later success of the same command
@@ -207,7 +209,7 @@ func (a *analysis) changedBetween(from, to int) []string {
 	for _, t := range a.turns[from+1 : to] {
 		if t.Role == Tool && !failed(t) && (toolOp(t.Tool) == opEdit || toolOp(t.Tool) == opWrite) {
 			for _, p := range paths(t) {
-				files = appendNew(files, p)
+				files = prose.AppendNew(files, p)
 			}
 		}
 	}

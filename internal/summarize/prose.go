@@ -88,7 +88,7 @@ func analyze(turns []Turn) *analysis {
 	// message in answer to it.
 	for _, p := range sortedKeys(finals) {
 		if o := outcome(turns[finals[p]].Text); o != "" {
-			a.outcomes = appendNew(a.outcomes, o)
+			a.outcomes = prose.AppendNew(a.outcomes, o)
 		}
 	}
 	if lastReply >= 0 && turns[lastReply].Role == Assistant && lastReply > lastPrompt {
@@ -284,7 +284,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.addDecision(role, capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
 		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s)):
 			kind = "rejected"
-			a.rejected = appendNew(a.rejected, prose.UpTo(trimLead(s), 240))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 240))
 			rejects = append(rejects, s)
 		}
 		symptomSaid = ""
@@ -404,7 +404,7 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 
 // decide adds the decision s, which says what was decided and why.
 func (a *analysis) decide(role Role, s, what, why string, change bool) {
-	a.decisions = appendNew(a.decisions, decisionBullet(what, why))
+	a.decisions = prose.AppendNew(a.decisions, decisionBullet(what, why))
 	imp := impDecision
 	if why != "" {
 		imp += impDecisionWhy
@@ -421,7 +421,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 		if why != "" {
 			line += " (" + strings.TrimRight(why, ".") + ")"
 		}
-		a.rejected = appendNew(a.rejected, prose.UpTo(line+".", 300))
+		a.rejected = prose.AppendNew(a.rejected, prose.UpTo(line+".", 300))
 		// The body carries what was turned down, unless it is the title's
 		// own "instead of …".
 		if !strings.Contains(strings.ToLower(t), strings.ToLower(alt)) {
@@ -610,7 +610,7 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 		line += " " + next
 		body = strings.TrimSpace(body + " " + next)
 	}
-	a.rootCauses = appendNew(a.rootCauses, prose.UpTo(line, 400))
+	a.rootCauses = prose.AppendNew(a.rootCauses, prose.UpTo(line, 400))
 	imp := impRootCause
 	if role == User {
 		imp += 0.05
@@ -628,7 +628,7 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 
 func (a *analysis) addPreference(k Kind, s, next string) {
 	imp := max(preference(s), impPrefStated)
-	a.prefs = appendNew(a.prefs, prose.UpTo(trimLead(s), 240))
+	a.prefs = prose.AppendNew(a.prefs, prose.UpTo(trimLead(s), 240))
 	if oneOff.MatchString(s) {
 		return // an instruction for this task, not a standing one
 	}
@@ -638,7 +638,7 @@ func (a *analysis) addPreference(k Kind, s, next string) {
 }
 
 func (a *analysis) addEnv(role Role, s string) {
-	a.env = appendNew(a.env, prose.UpTo(trimLead(s), 240))
+	a.env = prose.AppendNew(a.env, prose.UpTo(trimLead(s), 240))
 	s = dropTopic(s)
 	imp := impFact
 	if prose.StrongValue(s) {
@@ -752,18 +752,18 @@ func (a *analysis) openPoints() []string {
 		if r.err != "" {
 			line += ": " + code(r.err)
 		}
-		out = appendNew(out, line)
+		out = prose.AppendNew(out, line)
 	}
 	for _, o := range a.open {
 		if !a.resolvedAfter(o.turn, o.text) {
-			out = appendNew(out, o.text)
+			out = prose.AppendNew(out, o.text)
 		}
 	}
 	if a.question != "" {
-		out = appendNew(out, "Asked the user: "+a.question)
+		out = prose.AppendNew(out, "Asked the user: "+a.question)
 	}
 	if a.pending != "" {
-		out = appendNew(out, "Not yet answered: "+a.pending)
+		out = prose.AppendNew(out, "Not yet answered: "+a.pending)
 	}
 	return out
 }

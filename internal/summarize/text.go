@@ -72,20 +72,3 @@ func code(s string) string {
 	}
 	return fence + s + fence
 }
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
-
-func wordSet(s string) map[string]bool {
-	set := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		set[w] = true
-	}
-	return set
-}

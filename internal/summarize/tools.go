@@ -3,6 +3,8 @@ package summarize
 import (
 	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // op is what a tool does, as far as a summary cares.
@@ -185,11 +187,11 @@ func testOutcome(out string) string {
 	var failing []string
 	for _, m := range goFail.FindAllStringSubmatch(out, -1) {
 		if !strings.Contains(m[1], "/") || len(failing) == 0 {
-			failing = appendNew(failing, m[1])
+			failing = prose.AppendNew(failing, m[1])
 		}
 	}
 	for _, m := range pyFailed.FindAllStringSubmatch(out, -1) {
-		failing = appendNew(failing, m[1])
+		failing = prose.AppendNew(failing, m[1])
 	}
 	counts := ""
 	switch {
