@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/summarize/llm"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
 
@@ -107,18 +108,18 @@ const (
 // extractive summarizer and an error saying why.
 func Summarizer(m *memory.Memory, getenv func(string) string) (summarize.Summarizer, error) {
 	cfg := m.Config.Summarize
-	s, err := summarize.New(cfg.Config, m.StatePath("summarize"), getenv)
+	s, err := llm.New(cfg.Config, m.StatePath("summarize"), getenv)
 	if err != nil {
 		return summarize.Extractive{}, fmt.Errorf("cairn.yaml summarize: %w; using the built-in summarizer", err)
 	}
-	retry := summarize.Retry{Attempts: cfg.Attempts, Backoff: time.Duration(cfg.Backoff)}
+	retry := llm.Retry{Attempts: cfg.Attempts, Backoff: time.Duration(cfg.Backoff)}
 	if fb, ok := s.(*summarize.Fallback); ok {
 		switch p := fb.Primary.(type) {
-		case *summarize.OpenAI:
+		case *llm.OpenAI:
 			p.Retry = retry
-		case *summarize.Anthropic:
+		case *llm.Anthropic:
 			p.Retry = retry
-		case *summarize.ClaudeCLI:
+		case *llm.ClaudeCLI:
 			p.Retry = retry
 		}
 	}

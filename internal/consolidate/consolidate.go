@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -153,7 +154,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			imp = model.DefaultImportance
 		}
 		match, reversal := bestMatch(index[k], words, cl, k)
-		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, settings: summarize.Settings(title),
+		entry := &namedItem{words: words, subject: cl.subject, values: cl.values, settings: prose.Settings(title),
 			text: bodyWords(title + "\n" + c.Body), attr: attributeOf(title), fresh: true}
 		if k == model.Decision || k == model.Fact {
 			for _, kk := range []model.Kind{model.Decision, model.Fact} {
@@ -311,7 +312,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 			continue
 		}
 		cl := claimOf(k, it.Title, "", model.FrontKeys(data)[model.KeySubject])
-		e.subject, e.values, e.settings = cl.subject, cl.values, summarize.Settings(it.Title+"\n"+it.Body)
+		e.subject, e.values, e.settings = cl.subject, cl.values, prose.Settings(it.Title+"\n"+it.Body)
 		e.text = bodyWords(it.Title + "\n" + it.Body)
 		e.attr = attributeOf(it.Title)
 		out = append(out, e)
@@ -365,7 +366,7 @@ type change struct {
 // changeOf reads the change a candidate announces (summarize.Change), if
 // it announces one.
 func changeOf(title, body string, cl claimed) (change, bool) {
-	ok, old := summarize.Change(title + "\n" + body)
+	ok, old := prose.Change(title + "\n" + body)
 	if !ok {
 		return change{}, false
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // A fact stated once stays in memory after it changed: the core item
@@ -29,7 +29,7 @@ type statement struct {
 	// older sentence is checked against every newer statement.
 	change *change
 	state  int // switchState
-	claim  *summarize.Claim
+	claim  *prose.Claim
 }
 
 // retirer decides which statements a newer one retires.
@@ -401,7 +401,7 @@ func (r *retirer) retired(x string, rank int) bool {
 	xk := topicKeys(x)
 	xc := changeOf(x)
 	xs := switchState(x)
-	var xClaim *summarize.Claim
+	var xClaim *prose.Claim
 	for i := range r.stmts {
 		n := &r.stmts[i]
 		if n.rank >= rank {
@@ -427,11 +427,11 @@ func (r *retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if xClaim == nil {
-			cl := summarize.ClaimOf(summarize.Fact, x)
+			cl := prose.FactClaim(x)
 			xClaim = &cl
 		}
 		if n.claim == nil {
-			cl := summarize.ClaimOf(summarize.Fact, n.text)
+			cl := prose.FactClaim(n.text)
 			n.claim = &cl
 		}
 		if otherValue(*xClaim, *n.claim) {
@@ -473,7 +473,7 @@ func (c *change) says(xk map[string]bool, xc *change) bool {
 // otherValue reports whether two claims give the same setting (a port,
 // version, URL, path, host or command of the same thing) different
 // values.
-func otherValue(a, b summarize.Claim) bool {
+func otherValue(a, b prose.Claim) bool {
 	if a.Subject == "" || a.Subject != b.Subject || len(a.Values) == 0 || len(b.Values) == 0 {
 		return false
 	}

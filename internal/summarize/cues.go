@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // The extractive summarizer sorts statements by what kind of statement
@@ -37,7 +39,6 @@ var (
 	preferOver = regexp.MustCompile(`(?i)\b(in favou?r of|rather than|instead of)\b`)
 	planMarker = regexp.MustCompile(`(?i)(^(use|prefer|keep|store|switch|move|replace|make)\b|\b(we|we'll|let's|i'll|i will|we should|should use|i switched|i replaced|i changed)\b)`)
 
-	reasonCue   = regexp.MustCompile(`(?i)(\bbecause\b|\bsince (it|they|we|the|this|that|there|our|you|its|their|\w+ (is|are|has|have|does|doesn't|can|can't|will|won't|already))\b|\bso that\b|\bso (we|it|they|there|the|that|nothing|no)\b|\botherwise\b|\bthe reason (is|being|was)\b|\bto (avoid|keep|prevent|make sure|ensure|stay|save|reduce|speed|match)\b|\bwhich (means|lets|keeps|avoids|gives|makes|stops|prevents|protects|guarantees|ensures)\b|\bgiven (that|the)\b|\bdue to\b|\bas (it|they|this|that) (is|are|has|have|does|doesn't|gives|keeps|avoids|can|can't|won't|will|already)\b|\bthat way\b|\bthis way\b|\b(is|are|was|'s) (simpler|faster|safer|cheaper|overkill|lighter|smaller|already there|built in|built-in|stdlib)\b|\btoo (slow|heavy|complex|complicated|much|many|big|expensive|fragile|flaky)\b|\bfor (simplicity|safety|speed|performance|consistency)\b)`)
 	reasonStart = regexp.MustCompile(`(?i)^(because|since|otherwise|the reason|that way|this way|this means|that means|[\w' -]{1,40} (stays|stay|remains|remain) (flat|constant|bounded|low|small|fast|stable|the same|under|below|within)\b|(it|this|that|they)('s| is| are|'re) (faster|simpler|safer|cheaper|already|enough|more|less|the only|lighter|smaller|built|overkill|too|what)|(it|this|that|they) (gives|keeps|avoids|lets|means|handles|supports|works|has|have|doesn't|does not|won't|will|already|saves|needs)|(the )?(main |big |only )?(advantage|benefit|upside|downside|problem with|issue with|catch)\b)`)
 
 	// symptom is a sentence that says what went wrong, which the next
@@ -76,8 +77,7 @@ var (
 	prefRule  = regexp.MustCompile(`(?i)\b(from now on|going forward|in (the )?future|always|never|every time|each time|don't ever|do not ever|no more|you keep|stop \w+ing)\b`)
 	oneOff    = regexp.MustCompile(`(?i)\b(for now|this time|right now|yet|today|at the moment|in this (pr|commit|change|file|function)|for this (one|task|change|pr)|just this once|here)\b`)
 
-	envCue   = regexp.MustCompile(`(?i)(\b(reachable|available|accessible|exposed|running|listening|served|hosted|deployed) (at|on|via|from|under|to)\b|\b(deploy|deploys|deployed|build|builds|release|releases|ship|ships|test|tests|lint|run|runs|start|starts|migrate|migrates) (it |them |everything |things )?(with|via|using|through|by running)\b|\breads? (its |the |their )?\S+( \S+)? from\b|\(default\b|\b(namespace|cluster|region|bucket|zone|account|registry|profile|context)\b|\bmust (be|run|stay|live|sit) (on|in|at|under|inside|behind)\b|\b(runs?|running|lives?|living|listens?|listening|sits?|served|serves?|hosted|deployed|mounted|exposed|installed|located|stored|kept|defined|declared|configured|generated|built|vendored|pinned) (on|in|at|under|from|via|with|to|by|as|inside|behind)\b|\b(is|are|was|were|'s|'re) (on|at|in|under|behind|inside) \S*[0-9/:.` + "`" + `~]|\bpoints? (to|at)\b|\bdefaults? to\b|\b(is|are) set (to|in)\b|\bset to\b|\brequires?\b|\bneeds? (go|node|python|java|ruby|rust|\w+ [0-9v])|\bexpects?\b|\b(we're|we are|it's|it is|is|are|now) (on|using)\b|\b(the (project|repo|repository|app|service|codebase|ci|build|team|backend|frontend)|we|ci) (uses|is using|relies on)\b|\b(is|are) run (with|via|by|using)\b|\brun (it |them |tests |the tests )?(with|via|using)\b|\bmoved to\b|\bbumped (to|from)\b|\bupgraded (to|from)\b|\bdowngraded to\b|\bversion\b|\bthe (\w+ )?(command|port|host|hostname|url|endpoint|path|directory|dir|folder|database|db|bucket|region|cluster|namespace|branch|image|registry|queue|topic|key|env var|variable) (is|was|for|lives|sits)\b|\benv(ironment)? var(iable)?s?\b|\b(is|are) (` + "`" + `|/|~|https?:|\d))`)
-	envValue = regexp.MustCompile(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b)`)
+	envCue = regexp.MustCompile(`(?i)(\b(reachable|available|accessible|exposed|running|listening|served|hosted|deployed) (at|on|via|from|under|to)\b|\b(deploy|deploys|deployed|build|builds|release|releases|ship|ships|test|tests|lint|run|runs|start|starts|migrate|migrates) (it |them |everything |things )?(with|via|using|through|by running)\b|\breads? (its |the |their )?\S+( \S+)? from\b|\(default\b|\b(namespace|cluster|region|bucket|zone|account|registry|profile|context)\b|\bmust (be|run|stay|live|sit) (on|in|at|under|inside|behind)\b|\b(runs?|running|lives?|living|listens?|listening|sits?|served|serves?|hosted|deployed|mounted|exposed|installed|located|stored|kept|defined|declared|configured|generated|built|vendored|pinned) (on|in|at|under|from|via|with|to|by|as|inside|behind)\b|\b(is|are|was|were|'s|'re) (on|at|in|under|behind|inside) \S*[0-9/:.` + "`" + `~]|\bpoints? (to|at)\b|\bdefaults? to\b|\b(is|are) set (to|in)\b|\bset to\b|\brequires?\b|\bneeds? (go|node|python|java|ruby|rust|\w+ [0-9v])|\bexpects?\b|\b(we're|we are|it's|it is|is|are|now) (on|using)\b|\b(the (project|repo|repository|app|service|codebase|ci|build|team|backend|frontend)|we|ci) (uses|is using|relies on)\b|\b(is|are) run (with|via|by|using)\b|\brun (it |them |tests |the tests )?(with|via|using)\b|\bmoved to\b|\bbumped (to|from)\b|\bupgraded (to|from)\b|\bdowngraded to\b|\bversion\b|\bthe (\w+ )?(command|port|host|hostname|url|endpoint|path|directory|dir|folder|database|db|bucket|region|cluster|namespace|branch|image|registry|queue|topic|key|env var|variable) (is|was|for|lives|sits)\b|\benv(ironment)? var(iable)?s?\b|\b(is|are) (` + "`" + `|/|~|https?:|\d))`)
 
 	// askNow is a user asking for work in this session: "add the test
 	// that is still missing" is the request, not an open item.
@@ -159,7 +159,7 @@ func described(s string) bool {
 
 var (
 	// doerWords are the subjects before a verb that make it a report.
-	doerWords = wordSet(`we they it he she who which that still also`)
+	doerWords = prose.WordSet(`we they it he she who which that still also`)
 	// verbCues are the preference cues that are a bare verb.
 	verbCues = regexp.MustCompile(`(?i)^(keep|stick to|make sure|remember to|use|avoid|write|name|put|prefer|stop)\b`)
 )
@@ -176,7 +176,7 @@ func tagsOf(s string) []string {
 		if !tagWord.MatchString(t) || len(t) > 30 {
 			continue
 		}
-		tags = appendNew(tags, t)
+		tags = prose.AppendNew(tags, t)
 		if len(tags) == 4 {
 			break
 		}

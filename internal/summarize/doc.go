@@ -1,6 +1,6 @@
 // Package summarize turns a segment of an agent session into a Markdown
 // section of the session's summary and candidate memory items (decisions,
-// facts, patterns, preferences), with one of four providers:
+// facts, patterns, preferences), with one of these providers:
 //
 //   - Extractive, the default: offline, deterministic, no model. It reads
 //     the structure of the events (prompts, files read and changed,
@@ -8,23 +8,13 @@
 //     commits) and sorts the statements of the user's and the agent's
 //     prose by kind: root causes, decisions and their reasons, rejected
 //     alternatives, preferences, environment facts, open items.
-//   - ClaudeCLI: the claude command in print mode, with no tools, its own
-//     configuration directory and CAIRN_SUMMARIZER=1 in its environment, so
-//     that its sessions stay out of the user's resume list and cairn's hooks
-//     can ignore them.
-//   - Anthropic: the Messages API.
-//   - OpenAI: any OpenAI-compatible chat completions endpoint (Ollama,
-//     llama.cpp, LM Studio, vLLM, OpenAI).
-//
-// The model providers share an initial prompt for a session's first
-// segment and a continuation prompt that carries the summary so far
-// (InitPrompt, ContinuationPrompt), parse the answer strictly
-// (ParseLLMOutput), retry timeouts, 429s and 5xx with bounded backoff, and
-// stop for the day when a Budget of tokens is spent. Fallback puts the
-// extractive summarizer behind a model, and New builds that from a Config.
+//   - the model providers of package llm (the claude command, the
+//     Anthropic Messages API, OpenAI-compatible endpoints), which build
+//     on this package's types and write the same sections; llm.New
+//     builds the one a Config names, behind a Fallback to Extractive.
 //
 // Callers redact secrets (package redact) and cut giant tool outputs
-// before text reaches a Summarizer: the model providers send what they are
+// before text reaches a Summarizer: a model provider sends what it is
 // given to a model, which may be a remote service.
 //
 // Every provider writes the same sections (see Extractive) and proposes
@@ -32,5 +22,6 @@
 // and what it gives up, for consolidation to replace an item whose value
 // changed.
 //
-// The package imports nothing of cairn: its input is a Segment of Turns.
+// The package imports nothing of cairn but package prose, which reads
+// the statements: its input is a Segment of Turns.
 package summarize

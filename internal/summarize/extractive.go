@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // Extractive summarises without a model: offline, deterministic and fast.
@@ -26,7 +28,7 @@ func (Extractive) Summarize(ctx context.Context, req Request) (Result, error) {
 	a := analyze(req.Segment.Turns)
 	a.carry(req.PreviousSummary)
 	return Result{
-		Summary:  a.markdown(heading(segmentIndex(req), req.Segment.Turns)),
+		Summary:  a.markdown(Heading(SegmentIndex(req), req.Segment.Turns)),
 		Items:    a.items,
 		Provider: "extractive",
 	}, nil
@@ -78,7 +80,7 @@ func (a *analysis) tool(i int, t Turn) {
 		a.runs = append(a.runs, r)
 		if r.purpose == purposeCommit && !r.failed {
 			if msg := commitMessage(cmd); msg != "" {
-				a.commits = appendNew(a.commits, clip(msg, 120))
+				a.commits = prose.AppendNew(a.commits, Clip(msg, 120))
 			}
 		}
 	case opRead:
@@ -118,13 +120,13 @@ func (a *analysis) toolError(i int, t Turn) {
 	}
 	what := t.Tool
 	if in := input(t); in != "" {
-		what += " " + clip(in, 60)
+		what += " " + Clip(in, 60)
 	}
 	msg := errorLine(t.Text)
 	if msg == "" {
 		msg = "failed"
 	}
-	a.toolErrors = appendNew(a.toolErrors, what+": "+strings.TrimPrefix(strings.TrimSuffix(msg, "</tool_use_error>"), "<tool_use_error>"))
+	a.toolErrors = prose.AppendNew(a.toolErrors, what+": "+strings.TrimPrefix(strings.TrimSuffix(msg, "</tool_use_error>"), "<tool_use_error>"))
 }
 
 // resolve pairs failing runs with the later success of the same command
@@ -207,7 +209,7 @@ func (a *analysis) changedBetween(from, to int) []string {
 	for _, t := range a.turns[from+1 : to] {
 		if t.Role == Tool && !failed(t) && (toolOp(t.Tool) == opEdit || toolOp(t.Tool) == opWrite) {
 			for _, p := range paths(t) {
-				files = appendNew(files, p)
+				files = prose.AppendNew(files, p)
 			}
 		}
 	}
@@ -285,7 +287,7 @@ func (a *analysis) commands() ([]string, int) {
 			out = append(out, fmt.Sprintf("… and %d more", len(list)-maxCommands))
 			break
 		}
-		line := code(clip(g.key, 120))
+		line := code(Clip(g.key, 120))
 		if len(g.exits) > 1 {
 			line += fmt.Sprintf(" ×%d", len(g.exits))
 		}
@@ -318,7 +320,7 @@ func compress(list []string) []string {
 func (a *analysis) errors() []string {
 	var out []string
 	for _, f := range a.fixes {
-		line := code(clip(f.key, 100)) + " failed"
+		line := code(Clip(f.key, 100)) + " failed"
 		if f.err != "" {
 			line += ": " + code(f.err)
 		}
@@ -332,7 +334,7 @@ func (a *analysis) errors() []string {
 		out = append(out, line)
 	}
 	for _, r := range a.failing {
-		line := code(clip(r.key, 100)) + " failed"
+		line := code(Clip(r.key, 100)) + " failed"
 		if r.err != "" {
 			line += ": " + code(r.err)
 		}

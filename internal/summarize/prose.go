@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"github.com/cairn-mem/cairn/internal/prose"
+
 	"regexp"
 	"strings"
 	"unicode"
@@ -86,14 +88,14 @@ func analyze(turns []Turn) *analysis {
 	// message in answer to it.
 	for _, p := range sortedKeys(finals) {
 		if o := outcome(turns[finals[p]].Text); o != "" {
-			a.outcomes = appendNew(a.outcomes, o)
+			a.outcomes = prose.AppendNew(a.outcomes, o)
 		}
 	}
 	if lastReply >= 0 && turns[lastReply].Role == Assistant && lastReply > lastPrompt {
 		a.question = closingQuestion(turns[lastReply].Text)
 	}
 	if lastPrompt >= 0 && lastPrompt > lastReply {
-		a.pending = upTo(turns[lastPrompt].Text, 200)
+		a.pending = prose.UpTo(turns[lastPrompt].Text, 200)
 	}
 	a.resolve()
 	a.items = capped(a.cand)
@@ -120,18 +122,18 @@ func sortedKeys(m map[int]int) []int {
 // request is a prompt as a bullet: its first sentences of prose (pasted
 // code and logs left out), whole.
 func request(p string) string {
-	ss := sentences(p)
+	ss := prose.Sentences(p)
 	if len(ss) == 0 {
-		return upTo(p, 300)
+		return prose.UpTo(p, 300)
 	}
-	return upTo(strings.Join(ss, " "), 300)
+	return prose.UpTo(strings.Join(ss, " "), 300)
 }
 
 // outcome is the first sentences of a final message that say something:
 // not a bare "Done." and not the agent announcing its next step.
 func outcome(text string) string {
 	var keep []string
-	for _, s := range sentences(text) {
+	for _, s := range prose.Sentences(text) {
 		if len(s) < 16 && len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") {
 			continue
 		}
@@ -143,18 +145,18 @@ func outcome(text string) string {
 	if len(keep) == 0 {
 		return ""
 	}
-	return upTo(strings.Join(keep, " "), 300)
+	return prose.UpTo(strings.Join(keep, " "), 300)
 }
 
 // closingQuestion is the last sentence of a message when it asks the user
 // something.
 func closingQuestion(text string) string {
-	ss := sentences(text)
+	ss := prose.Sentences(text)
 	if len(ss) == 0 {
 		return ""
 	}
 	if last := ss[len(ss)-1]; strings.HasSuffix(last, "?") {
-		return upTo(last, 200)
+		return prose.UpTo(last, 200)
 	}
 	return ""
 }
@@ -174,13 +176,13 @@ var nowRE = regexp.MustCompile(`(?i)\b(now|no longer|switched|moved|migrated|cha
 // replacesNamed reports whether a full clause announces a change and
 // names the value it replaced (Change).
 func replacesNamed(s string) bool {
-	ok, old := Change(s)
-	return ok && len(old) > 0 && nowRE.MatchString(s) && isFullClause(reportLead.ReplaceAllString(s, ""))
+	ok, old := prose.Change(s)
+	return ok && len(old) > 0 && nowRE.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(s, ""))
 }
 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
-	ss := sentences(strings.ReplaceAll(text, "’", "'"))
+	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
 	causeNext := false
 	if role == Assistant {
 		a.lastDec = 0
@@ -206,8 +208,8 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		if doneCue.MatchString(s) && !openCue.MatchString(s) {
 			ws := map[string]bool{}
-			for _, w := range contentWords(s) {
-				ws[stemWord(w)] = true
+			for _, w := range prose.ContentWords(s) {
+				ws[prose.Stem(w)] = true
 			}
 			a.said = append(a.said, said{turn, ws})
 		}
@@ -269,7 +271,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
-		case !hedged && !plan && !(envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) && replacesNamed(s):
+		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
 			// report of a change that names what it replaced is what
 			// holds from now on, even in the agent's list of what it did.
@@ -282,7 +284,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.addDecision(role, capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
 		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s)):
 			kind = "rejected"
-			a.rejected = appendNew(a.rejected, upTo(trimLead(s), 240))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 240))
 			rejects = append(rejects, s)
 		}
 		symptomSaid = ""
@@ -297,19 +299,19 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if role == Assistant && kind == "" && !plan && !hedged && (action || nowState(s)) {
 			report = s
 		}
-		valueChange := portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
+		valueChange := prose.NamesValue(s)
 		// A URL said in passing names where something runs, and a named
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
 		// What the user asks for now is the request, answered in this
 		// session; only work they put off is open.
 		if openCue.MatchString(s) && !question && kind != "root" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
-			a.open = append(a.open, openItem{turn, upTo(openText(s), 240)})
+			a.open = append(a.open, openItem{turn, prose.UpTo(openText(s), 240)})
 		}
 	}
 }
@@ -371,7 +373,7 @@ func decisionByWe(s string) bool {
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
-	if a.seen[key] || c.Title == "" || c.Kind == Fact && !isClause(c.Title) {
+	if a.seen[key] || c.Title == "" || c.Kind == Fact && !prose.IsClause(c.Title) {
 		return
 	}
 	a.seen[key] = true
@@ -383,10 +385,10 @@ func (a *analysis) add(c Candidate) {
 // reason cue in it, or else into itself and the next sentence when that
 // one gives the reason.
 func splitReason(s, next string) (what, why string) {
-	if i := reasonCue.FindStringIndex(s); i != nil && i[0] > 8 {
+	if i := prose.ReasonAt(s); i != nil && i[0] > 8 {
 		return strings.TrimRight(strings.TrimSpace(s[:i[0]]), ",;:—- "), strings.TrimSpace(s[i[0]:])
 	}
-	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && (reasonStart.MatchString(next) || reasonCue.MatchString(next) && !decisionCue.MatchString(next)) {
+	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && (reasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !decisionCue.MatchString(next)) {
 		return strings.TrimRight(s, "."), next
 	}
 	return strings.TrimRight(s, "."), ""
@@ -402,7 +404,7 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 
 // decide adds the decision s, which says what was decided and why.
 func (a *analysis) decide(role Role, s, what, why string, change bool) {
-	a.decisions = appendNew(a.decisions, decisionBullet(what, why))
+	a.decisions = prose.AppendNew(a.decisions, decisionBullet(what, why))
 	imp := impDecision
 	if why != "" {
 		imp += impDecisionWhy
@@ -413,13 +415,13 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	claim := ClaimOf(Decision, what)
 	t := decisionTitle(what)
 	body := bodyFor(t, s, why)
-	if alt, choice := alternative(what); alt != "" && !change {
+	if alt, choice := prose.Alternative(what); alt != "" && !change {
 		imp += impDecisionVs
 		line := capitalize(alt) + " — passed over for: " + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {
 			line += " (" + strings.TrimRight(why, ".") + ")"
 		}
-		a.rejected = appendNew(a.rejected, upTo(line+".", 300))
+		a.rejected = prose.AppendNew(a.rejected, prose.UpTo(line+".", 300))
 		// The body carries what was turned down, unless it is the title's
 		// own "instead of …".
 		if !strings.Contains(strings.ToLower(t), strings.ToLower(alt)) {
@@ -437,12 +439,12 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 func decisionBullet(what, why string) string {
 	bullet := trimLead(what)
 	if why != "" {
-		return upTo(bullet+" — "+why, 480)
+		return prose.UpTo(bullet+" — "+why, 480)
 	}
 	if !strings.HasSuffix(bullet, ".") && !strings.HasSuffix(bullet, "!") {
 		bullet += "."
 	}
-	return upTo(bullet, 360)
+	return prose.UpTo(bullet, 360)
 }
 
 // giveReason adds a reason said after the decision cand[i] to its body
@@ -459,7 +461,7 @@ func (a *analysis) giveReason(i int, why string) {
 	c.Body = strings.TrimSpace(c.Body + " " + shortFirst(capitalize(why)))
 	for j, d := range a.decisions {
 		if d == a.lastRef {
-			a.decisions[j] = upTo(strings.TrimRight(d, ".")+" — "+why, 480)
+			a.decisions[j] = prose.UpTo(strings.TrimRight(d, ".")+" — "+why, 480)
 			a.lastRef = a.decisions[j]
 		}
 	}
@@ -510,7 +512,7 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
-	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && isFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
+	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
 }
 
 // nowHas is what a thing now contains, a description, not a choice.
@@ -521,96 +523,7 @@ var nowLead = regexp.MustCompile(`(?i)^now,?\s+`)
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
 func envLike(s string) bool {
-	return envCue.MatchString(s) && envValue.MatchString(s) || urlRE.MatchString(s) || len(Settings(s)) > 0
-}
-
-// alternative is what a decision turned down, as it says it, and what it
-// chose in its place: "copying it" and "rename" in "rename instead of
-// copying it"; "Redis" in "we're dropping Redis after all" (the whole
-// decision is the choice). A sentence that names nothing chosen beside
-// it has none: "replace the old module and point server.ts at it" (what
-// replaces it is not said), "make test three times over" (an adverb).
-func alternative(what string) (alt, choice string) {
-	if alt, rest, ok := leadingDrop(what); ok {
-		return alt, rest
-	}
-	m := dropRE.FindStringSubmatchIndex(what)
-	if m == nil {
-		return "", ""
-	}
-	before, kw, phrase := what[:m[0]], strings.ToLower(what[m[0]:m[4]]), what[m[4]:m[5]]
-	alt = strings.TrimSpace(cutAtPrep(phrase))
-	switch {
-	case strings.HasPrefix(kw, "over") && !preferVerb.MatchString(before):
-		return "", "" // "three times over": no choice
-	case strings.HasPrefix(kw, "replac"):
-		if replaceWith.MatchString(what) {
-			return alt, what
-		}
-		return "", "" // "replace the old module": nothing named in its place
-	}
-	after := strings.TrimSpace(what[m[5]:])
-	subject := before
-	if i := strings.LastIndex(subject, ":"); i >= 0 {
-		subject = subject[i+1:]
-	}
-	switch rest := strings.TrimSpace(strings.TrimLeft(after, ",")); {
-	case strings.HasPrefix(after, ":") || strings.HasPrefix(after, ";"):
-		// "a store rather than splitting the context: with contexts …":
-		// what follows is the reason, not the choice.
-		choice = strings.TrimSpace(before)
-	case strings.HasPrefix(after, ",") && len(contentWords(subject)) == 0 && isClause(rest):
-		// "we're dropping 3.9, bump requires-python to 3.11": the next
-		// clause is the choice.
-		choice = rest
-	default:
-		choice = strings.TrimSpace(before + " " + strings.TrimLeft(after, ","))
-	}
-	if len(contentWords(choice)) == 0 {
-		choice = what // "we're dropping Redis after all"
-	}
-	return alt, choice
-}
-
-// preferVerb: the words before "over" that make it a preference ("chose
-// chi over gorilla/mux"), not an adverb ("three times over").
-var preferVerb = regexp.MustCompile(`(?i)\b(prefer\w*|cho(?:se|ose|sen)|pick\w*|went with|go(?:ing)? with|opt\w*|favou?r\w*|use|using|keep|stick\w*)\b`)
-
-// leadDrop is a sentence that starts with what it turns down: "Rather
-// than X, Y", "Instead of X, Y".
-var leadDrop = regexp.MustCompile(`(?i)^(?:(?:so|ok|okay|and|but),?\s+)?(?:rather than|instead of)\s+(?:the |our |a |an )?`)
-
-// leadingDrop splits "Rather than ask everyone to switch AirPlay off,
-// I'll move the API" into what is turned down and the clause that says
-// what is done instead (after the first comma outside parentheses).
-func leadingDrop(what string) (alt, rest string, ok bool) {
-	loc := leadDrop.FindStringIndex(what)
-	if loc == nil {
-		return "", "", false
-	}
-	depth := 0
-	for i := loc[1]; i < len(what); i++ {
-		switch what[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth > 0 {
-				continue
-			}
-			alt = strings.TrimSpace(what[loc[1]:i])
-			if j := strings.IndexByte(alt, '('); j > 0 {
-				alt = strings.TrimSpace(alt[:j])
-			}
-			rest = strings.TrimSpace(what[i+1:])
-			if alt == "" || !isClause(rest) {
-				return "", "", false
-			}
-			return alt, rest, true
-		}
-	}
-	return "", "", false
+	return envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0
 }
 
 // decisionTitle is a decision clause without the talk around it: "let's
@@ -619,12 +532,12 @@ var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alri
 
 func decisionTitle(what string) string {
 	// "Rather than X, we'll Y": the decision is Y.
-	if _, rest, ok := leadingDrop(what); ok {
+	if _, rest, ok := prose.LeadingDrop(what); ok {
 		what = rest
 	}
 	// "The tests were flaky; let's use a fake clock": the clause that
 	// decides.
-	if cs := clauses(what); len(cs) > 1 {
+	if cs := prose.Clauses(what); len(cs) > 1 {
 		for _, c := range cs {
 			if decisionCue.MatchString(c) || decisionWeak.MatchString(c) {
 				what = c
@@ -641,7 +554,7 @@ func decisionTitle(what string) string {
 	if u := weLead.ReplaceAllString(t, ""); len(u) >= 8 {
 		t = capitalize(u)
 	}
-	return title(t)
+	return Title(t)
 }
 
 // bodyFor is an item's body: the reason and what else the statement
@@ -651,10 +564,10 @@ func bodyFor(t, s, why string) string {
 		return shortFirst(capitalize(why))
 	}
 	in := map[string]bool{}
-	for _, w := range contentWords(t) {
+	for _, w := range prose.ContentWords(t) {
 		in[w] = true
 	}
-	for _, w := range contentWords(s) {
+	for _, w := range prose.ContentWords(s) {
 		if !in[w] {
 			return s
 		}
@@ -697,38 +610,38 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 		line += " " + next
 		body = strings.TrimSpace(body + " " + next)
 	}
-	a.rootCauses = appendNew(a.rootCauses, upTo(line, 400))
+	a.rootCauses = prose.AppendNew(a.rootCauses, prose.UpTo(line, 400))
 	imp := impRootCause
 	if role == User {
 		imp += 0.05
 	}
-	t := title(trimLead(s))
+	t := Title(trimLead(s))
 	if symptom != "" {
-		t = title(trimLead(symptom))
+		t = Title(trimLead(symptom))
 	}
 	if body == "" {
 		body = bodyFor(t, s, "")
 	}
-	subject := strings.Join(firstWords(contentWords(rootCause.ReplaceAllString(s, " ")), 3), " ")
+	subject := strings.Join(prose.FirstWords(prose.ContentWords(rootCause.ReplaceAllString(s, " ")), 3), " ")
 	a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"root-cause"}, tagsOf(s)...), Subject: subject})
 }
 
 func (a *analysis) addPreference(k Kind, s, next string) {
 	imp := max(preference(s), impPrefStated)
-	a.prefs = appendNew(a.prefs, upTo(trimLead(s), 240))
+	a.prefs = prose.AppendNew(a.prefs, prose.UpTo(trimLead(s), 240))
 	if oneOff.MatchString(s) {
 		return // an instruction for this task, not a standing one
 	}
 	what, why := splitReason(s, next)
-	t := title(trimLead(what))
+	t := Title(trimLead(what))
 	a.add(Candidate{Kind: k, Title: t, Body: bodyFor(t, s, why), Importance: imp, Tags: tagsOf(s), Subject: ClaimOf(k, what).Subject})
 }
 
 func (a *analysis) addEnv(role Role, s string) {
-	a.env = appendNew(a.env, upTo(trimLead(s), 240))
+	a.env = prose.AppendNew(a.env, prose.UpTo(trimLead(s), 240))
 	s = dropTopic(s)
 	imp := impFact
-	if strongValue(s) {
+	if prose.StrongValue(s) {
 		imp += impFactValue
 	}
 	if role == User {
@@ -738,7 +651,7 @@ func (a *analysis) addEnv(role Role, s string) {
 	// either may change alone.
 	parts := conjuncts(s)
 	for _, p := range parts {
-		t := title(trimLead(p))
+		t := Title(trimLead(p))
 		body := ""
 		if len(parts) > 1 {
 			body = s
@@ -749,14 +662,6 @@ func (a *analysis) addEnv(role Role, s string) {
 	}
 }
 
-// strongValue: a statement holds a value that says where or how
-// something runs (a URL, host, port, version, variable or command),
-// not only the path of a source file, which the file lists carry anyway.
-func strongValue(s string) bool {
-	return urlRE.MatchString(s) || hostRE.MatchString(s) || portRE.MatchString(s) && portHint.MatchString(s) ||
-		versionNum.MatchString(s) || envVarRE.MatchString(s) || cmdRE.MatchString(s)
-}
-
 // topicLead is "A note on tooling: …", "One thing: …": a topic named
 // before the statement.
 var topicLead = regexp.MustCompile(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
@@ -765,7 +670,7 @@ var topicLead = regexp.MustCompile(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
 // value and what follows is a clause of its own.
 func dropTopic(s string) string {
 	m := topicLead.FindStringSubmatch(s)
-	if m == nil || envValue.MatchString(m[1]) || !isClause(m[2]) || !envValue.MatchString(m[2]) {
+	if m == nil || prose.HasValue(m[1]) || !prose.IsClause(m[2]) || !prose.HasValue(m[2]) {
 		return s
 	}
 	return capitalize(m[2])
@@ -796,8 +701,8 @@ func conjuncts(s string) []string {
 	var out []string
 	for i, p := range parts {
 		p = strings.TrimRight(strings.TrimSpace(p), ".")
-		if len(out) > 0 && (!envValue.MatchString(p) || len(strings.Fields(p)) < 3 || !envValue.MatchString(out[len(out)-1]) ||
-			!isFullClause(p) || !isFullClause(out[len(out)-1])) {
+		if len(out) > 0 && (!prose.HasValue(p) || len(strings.Fields(p)) < 3 || !prose.HasValue(out[len(out)-1]) ||
+			!prose.IsFullClause(p) || !prose.IsFullClause(out[len(out)-1])) {
 			out[len(out)-1] += seps[i-1] + p // as it was written
 			continue
 		}
@@ -821,7 +726,7 @@ func openText(s string) string {
 
 // trimLead removes lead-in words ("OK, so", "Decision:") and capitalises.
 func trimLead(s string) string {
-	t := leadIn.ReplaceAllString(s, "")
+	t := prose.DropLeadIn(s)
 	if len(t) < 8 {
 		return s
 	}
@@ -843,22 +748,22 @@ func capitalize(s string) string {
 func (a *analysis) openPoints() []string {
 	var out []string
 	for _, r := range a.failing {
-		line := code(clip(r.key, 100)) + " still fails"
+		line := code(Clip(r.key, 100)) + " still fails"
 		if r.err != "" {
 			line += ": " + code(r.err)
 		}
-		out = appendNew(out, line)
+		out = prose.AppendNew(out, line)
 	}
 	for _, o := range a.open {
 		if !a.resolvedAfter(o.turn, o.text) {
-			out = appendNew(out, o.text)
+			out = prose.AppendNew(out, o.text)
 		}
 	}
 	if a.question != "" {
-		out = appendNew(out, "Asked the user: "+a.question)
+		out = prose.AppendNew(out, "Asked the user: "+a.question)
 	}
 	if a.pending != "" {
-		out = appendNew(out, "Not yet answered: "+a.pending)
+		out = prose.AppendNew(out, "Not yet answered: "+a.pending)
 	}
 	return out
 }
@@ -867,7 +772,7 @@ func (a *analysis) openPoints() []string {
 // open item was done: it names two of the item's content words (or all,
 // when it has fewer) and a word of completion.
 func (a *analysis) resolvedAfter(turn int, item string) bool {
-	words := contentWords(item)
+	words := prose.ContentWords(item)
 	need := min(2, len(words))
 	if need == 0 {
 		return false
@@ -878,7 +783,7 @@ func (a *analysis) resolvedAfter(turn int, item string) bool {
 		}
 		have := 0
 		for _, w := range words {
-			if s.words[stemWord(w)] {
+			if s.words[prose.Stem(w)] {
 				have++
 			}
 		}
@@ -887,17 +792,6 @@ func (a *analysis) resolvedAfter(turn int, item string) bool {
 		}
 	}
 	return false
-}
-
-// stemWord drops common English endings, enough for "tests" to meet
-// "test" and "routing" to meet "route".
-func stemWord(w string) string {
-	for _, suf := range []string{"ing", "ed", "es", "s", "er"} {
-		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) && !strings.HasSuffix(w, "ss") {
-			return strings.TrimSuffix(w, suf)
-		}
-	}
-	return w
 }
 
 // carry adds the open items of the summary so far (the **Open** list of

@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"github.com/cairn-mem/cairn/internal/prose"
+
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +31,7 @@ func TestSentences(t *testing.T) {
 		{"    indented code. Not prose\n\n> quoted. Not mine\n$ go test ./...\nText after.",
 			[]string{"Text after."}},
 	} {
-		if got := sentences(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+		if got := prose.Sentences(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("sentences(%q):\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
@@ -38,7 +40,7 @@ func TestSentences(t *testing.T) {
 func TestUpToAndTitle(t *testing.T) {
 	long := "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job. " +
 		"The alternative was advisory locks. Those leak when a worker dies."
-	if got := upTo(long, 120); got != "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job." {
+	if got := prose.UpTo(long, 120); got != "We claim jobs with SELECT ... FOR UPDATE SKIP LOCKED because two workers must never run the same job." {
 		t.Errorf("upTo: %q", got)
 	}
 	for in, want := range map[string]string{
@@ -46,8 +48,8 @@ func TestUpToAndTitle(t *testing.T) {
 		"Claims rename the job file into processing/ so that only one worker wins, and a crashed worker's job is requeued by the janitor": "Claims rename the job file into processing/ so that only one worker wins",
 		"Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoing end":                         "Averyveryverylongwordthatkeepsgoingandgoingandgoingandgoingandgoingandgoingandgoingandgoin",
 	} {
-		got := title(in)
-		if got != want || strings.Contains(got, "…") || len(got) > maxTitle {
+		got := Title(in)
+		if got != want || strings.Contains(got, "…") || len(got) > MaxTitle {
 			t.Errorf("title(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -257,7 +259,7 @@ func FuzzSentences(f *testing.F) {
 		}
 		whole := squeeze(in)
 		at := 0
-		for _, s := range sentences(in) {
+		for _, s := range prose.Sentences(in) {
 			if s == "" || s != strings.TrimSpace(s) || strings.Contains(s, "\n") {
 				t.Fatalf("sentence %q", s)
 			}
@@ -268,11 +270,11 @@ func FuzzSentences(f *testing.F) {
 			at += i
 		}
 		norm := strings.Join(strings.Fields(in), " ")
-		if u := upTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
+		if u := prose.UpTo(in, 120); !strings.HasPrefix(norm, u) || !utf8.ValidString(u) {
 			t.Fatalf("upTo(%q) = %q, not a prefix", in, u)
 		}
-		tt := title(in)
-		if len(tt) > maxTitle || strings.HasSuffix(tt, "…") || strings.Contains(tt, "\n") || !utf8.ValidString(tt) {
+		tt := Title(in)
+		if len(tt) > MaxTitle || strings.HasSuffix(tt, "…") || strings.Contains(tt, "\n") || !utf8.ValidString(tt) {
 			t.Fatalf("title(%q) = %q", in, tt)
 		}
 	})
@@ -372,7 +374,7 @@ func item(t *testing.T, agent, user string) *analysis {
 func TestReasonKept(t *testing.T) {
 	for _, tc := range []struct {
 		name, agent, user string
-		title, body       string // substrings of the decision
+		Title, body       string // substrings of the decision
 	}{
 		{"label after a report",
 			"Added a unique index on orders.external_id and a retry on conflict; nothing is applied yet.\n\nWhy both: the index makes the database refuse a second row when two workers race, and the retry turns that refusal into a no-op.", "",
@@ -390,7 +392,7 @@ func TestReasonKept(t *testing.T) {
 		a := item(t, tc.agent, tc.user)
 		found := false
 		for _, c := range a.cand {
-			if c.Kind == Decision && strings.Contains(c.Title, tc.title) {
+			if c.Kind == Decision && strings.Contains(c.Title, tc.Title) {
 				found = true
 				if !strings.Contains(c.Body, tc.body) {
 					t.Errorf("%s: body %q lacks %q", tc.name, c.Body, tc.body)
@@ -398,7 +400,7 @@ func TestReasonKept(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("%s: no decision %q in %+v", tc.name, tc.title, a.cand)
+			t.Errorf("%s: no decision %q in %+v", tc.name, tc.Title, a.cand)
 		}
 		if line := strings.Join(a.decisions, "\n"); !strings.Contains(line, tc.body) {
 			t.Errorf("%s: summary line %q lacks %q", tc.name, line, tc.body)
@@ -476,7 +478,7 @@ func TestAlternative(t *testing.T) {
 		{"Replace the legacy parser and point cli.py at it", "", ""},
 		{"Run the suite twice over since the cache is shared", "", ""},
 	} {
-		alt, choice := alternative(tc.in)
+		alt, choice := prose.Alternative(tc.in)
 		if alt != tc.alt || choice != tc.choice {
 			t.Errorf("alternative(%q) = %q, %q; want %q, %q", tc.in, alt, choice, tc.alt, tc.choice)
 		}

@@ -160,9 +160,9 @@ func (f *Fallback) Summarize(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
-// segmentIndex is the request's segment number: its own, or one more than
+// SegmentIndex is the request's segment number: its own, or one more than
 // the sections of the previous summary.
-func segmentIndex(req Request) int {
+func SegmentIndex(req Request) int {
 	if req.Segment.Index > 0 {
 		return req.Segment.Index
 	}
@@ -200,8 +200,8 @@ func timeRange(turns []Turn) string {
 	return first.Format("2006-01-02 15:04") + " – " + last.Format("2006-01-02 15:04") + " UTC"
 }
 
-// heading is the first line of a segment's section.
-func heading(index int, turns []Turn) string {
+// Heading is the first line of a segment's section.
+func Heading(index int, turns []Turn) string {
 	h := fmt.Sprintf("## Segment %d", index)
 	if tr := timeRange(turns); tr != "" {
 		h += " (" + tr + ")"

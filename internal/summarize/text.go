@@ -1,312 +1,18 @@
 package summarize
 
 import (
+	"github.com/cairn-mem/cairn/internal/prose"
+
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// sentences splits prose into sentences. Fenced and indented code,
-// tables, quotes, shell transcripts and lines without words are left out;
-// hard-wrapped lines of one paragraph are joined first, so that a sentence
-// broken over two lines stays one. Headings and list items are units of
-// their own, without their markers and emphasis.
-func sentences(text string) []string {
-	var out []string
-	for _, p := range paragraphs(text) {
-		out = append(out, splitSentences(p)...)
-	}
-	return out
-}
-
-// paragraphs are the prose units of Markdown text: paragraphs with their
-// wrapped lines joined, list items (with their continuation lines) and
-// headings.
-func paragraphs(text string) []string {
-	var (
-		out    []string
-		cur    []string
-		fenced string // the fence that opened the current code block
-	)
-	flush := func() {
-		if len(cur) > 0 {
-			p := strings.Join(cur, " ")
-			p = strings.ReplaceAll(p, "**", "")
-			p = strings.ReplaceAll(p, "__", "")
-			if strings.ContainsFunc(p, unicode.IsLetter) {
-				out = append(out, p)
-			}
-			cur = nil
-		}
-	}
-	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		l := strings.TrimSpace(line)
-		if fenced != "" {
-			if strings.HasPrefix(l, fenced) {
-				fenced = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			flush()
-			fenced = l[:3]
-			continue
-		}
-		indented := strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
-		switch {
-		case l == "":
-			flush()
-		case l[0] == '|' || l[0] == '>' || strings.HasPrefix(l, "$ "):
-			flush()
-		case indented && len(cur) == 0:
-			// Code, unless it continues a list item or paragraph.
-		case strings.HasPrefix(l, "#"):
-			flush()
-			cur = append(cur, strings.TrimSpace(strings.TrimLeft(l, "#")))
-			flush()
-		default:
-			if b := stripBullet(l); b != l {
-				flush()
-				l = b
-			}
-			cur = append(cur, l)
-		}
-	}
-	flush()
-	return out
-}
-
-func stripBullet(l string) string {
-	for _, b := range []string{"- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ", "• "} {
-		if strings.HasPrefix(l, b) {
-			return strings.TrimSpace(l[len(b):])
-		}
-	}
-	i := 0
-	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
-		i++
-	}
-	if i > 0 && i < 4 && i+1 < len(l) && (l[i] == '.' || l[i] == ')') && l[i+1] == ' ' {
-		return strings.TrimSpace(l[i+2:])
-	}
-	return l
-}
-
-// abbreviations end with a dot but not a sentence (lower-cased, without
-// the dot). "etc." may end one: it is not here.
-var abbreviations = map[string]bool{
-	"e.g": true, "i.e": true, "vs": true, "cf": true, "approx": true, "mr": true, "mrs": true, "ms": true,
-	"dr": true, "st": true, "fig": true, "resp": true, "incl": true, "ca": true, "eq": true, "al": true,
-}
-
-// splitSentences splits one paragraph at ".", "!" or "?" (after closing
-// quotes and brackets) followed by a space and a word that can start a
-// sentence: not inside inline code, not after an abbreviation or a single
-// initial, and never at an ellipsis, which goes on ("SELECT ... FOR
-// UPDATE"). Dots inside words (main.go, v1.2.3, 3.14, URLs) are not
-// followed by a space and never split.
-func splitSentences(p string) []string {
-	var out []string
-	start := 0
-	code := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '`' {
-			code = !code
-			continue
-		}
-		if code || c != '.' && c != '!' && c != '?' {
-			continue
-		}
-		if c == '.' && (i > 0 && p[i-1] == '.' || i+1 < len(p) && p[i+1] == '.') {
-			continue // an ellipsis
-		}
-		j := i + 1
-		for j < len(p) && strings.IndexByte(`"')]*_`, p[j]) >= 0 {
-			j++
-		}
-		if j >= len(p) || p[j] != ' ' {
-			continue
-		}
-		k := j
-		for k < len(p) && p[k] == ' ' {
-			k++
-		}
-		if k >= len(p) {
-			continue
-		}
-		next, _ := utf8.DecodeRuneInString(p[k:])
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && afterWord(p[start:i])) {
-			continue
-		}
-		if c == '.' && abbreviated(p[start:i]) {
-			continue
-		}
-		if s := strings.TrimSpace(p[start:j]); s != "" {
-			out = append(out, s)
-		}
-		start = k
-		i = k - 1
-	}
-	if s := strings.TrimSpace(p[start:]); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-// afterWord reports whether s (a sentence so far, before its closing
-// mark) ends with a plain word of two or more letters: people who type in
-// lower case still end sentences there ("ok fair enough. and please …"),
-// while "e.g. the", "v1. the" or "x. y" go on.
-func afterWord(s string) bool {
-	w := s
-	if i := strings.LastIndexAny(s, " (\t"); i >= 0 {
-		w = s[i+1:]
-	}
-	if utf8.RuneCountInString(w) < 2 || abbreviations[strings.ToLower(w)] {
-		return false
-	}
-	for _, r := range w {
-		if !unicode.IsLetter(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// abbreviated reports whether s (a sentence so far, before a dot) ends
-// with an abbreviation or a single-letter initial.
-func abbreviated(s string) bool {
-	w := s
-	if i := strings.LastIndexAny(s, " (\t"); i >= 0 {
-		w = s[i+1:]
-	}
-	if w == "" {
-		return false
-	}
-	if utf8.RuneCountInString(w) == 1 {
-		r, _ := utf8.DecodeRuneInString(w)
-		return unicode.IsLetter(r)
-	}
-	return abbreviations[strings.ToLower(w)]
-}
-
-// clauses splits a sentence at semicolons and dashes between clauses
-// (" — ", " -- ", " - "), outside inline code.
-func clauses(s string) []string {
-	var out []string
-	start := 0
-	code := false
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '`':
-			code = !code
-		case code:
-		case s[i] == ';' && i+1 < len(s) && s[i+1] == ' ':
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		case strings.HasPrefix(s[i:], " — ") || strings.HasPrefix(s[i:], " -- ") || strings.HasPrefix(s[i:], " – "):
-			out = append(out, strings.TrimSpace(s[start:i]))
-			_, n := utf8.DecodeRuneInString(s[i+1:])
-			if s[i+1] == '-' {
-				n = 2
-			}
-			start = i + 1 + n
-		}
-	}
-	out = append(out, strings.TrimSpace(s[start:]))
-	var keep []string
-	for _, c := range out {
-		if c != "" {
-			keep = append(keep, c)
-		}
-	}
-	return keep
-}
-
-// upTo joins whole sentences of s while they fit in n bytes: a long
-// statement is shortened only by dropping whole trailing sentences. The
-// first sentence is kept whole whatever its length, up to hard bytes,
-// beyond which it is cut at a clause or word boundary (without an
-// ellipsis: the caller's bullet says where it ends).
-func upTo(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	ss := splitSentences(s)
-	out := ss[0]
-	for _, x := range ss[1:] {
-		if len(out)+1+len(x) > n {
-			break
-		}
-		out += " " + x
-	}
-	const hard = 400
-	if len(out) > hard {
-		out = cutAtBoundary(out, hard)
-	}
-	return out
-}
-
-// cutAtBoundary cuts s to at most n bytes at the last clause boundary
-// (", ", "; ", " — ") past the middle, or else the last space; without an
-// ellipsis.
-func cutAtBoundary(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	head := s[:cut]
-	best := -1
-	code := false
-	for i := 0; i < len(head); i++ {
-		if head[i] == '`' {
-			code = !code
-			continue
-		}
-		if code || i < min(20, n/2) {
-			continue
-		}
-		if (head[i] == ',' || head[i] == ';' || head[i] == ':') && i+1 < len(head) && head[i+1] == ' ' {
-			best = i
-		} else if strings.HasPrefix(head[i:], " — ") || strings.HasPrefix(head[i:], " (") {
-			best = i
-		}
-	}
-	if best < 0 {
-		best = strings.LastIndexByte(head, ' ')
-		// Not inside a code span: back up to before it.
-		if best > 0 && strings.Count(head[:best], "`")%2 == 1 {
-			best = strings.LastIndexByte(head[:best], '`') - 1
-		}
-	}
-	if best <= 0 {
-		return strings.TrimSpace(head)
-	}
-	out := strings.TrimRight(head[:best], " ,;:—(")
-	// Not on a dangling function word: "… instead of".
-	for {
-		i := strings.LastIndexByte(out, ' ')
-		if i < n/3 || !danglers[strings.ToLower(out[i+1:])] {
-			return out
-		}
-		out = strings.TrimRight(out[:i], " ,;:")
-	}
-}
-
-// danglers are words a cut title must not end with.
-var danglers = wordSet(`a an the of to in on at for with by from and or but as into instead rather than
-	that which who when while if so because since its their our your my is are was were be not no`)
-
-// clip cuts s to at most n bytes at a word boundary, with an ellipsis,
+// Clip cuts s to at most n bytes at a word boundary, with an ellipsis,
 // and makes it one line. It is for commands and error lines, not for
 // prose (see upTo).
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {
 		return s
@@ -321,15 +27,15 @@ func clip(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
-// maxTitle bounds a candidate's title, in bytes.
-const maxTitle = 90
+// MaxTitle bounds a candidate's title, in bytes.
+const MaxTitle = 90
 
-// title makes a statement an item's title: one line, at most maxTitle
+// Title makes a statement an item's title: one line, at most maxTitle
 // bytes cut at a clause or word boundary, no final period, no ellipsis.
-func title(s string) string {
+func Title(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(s, "…")), ". ")
-	s = cutAtBoundary(s, maxTitle)
+	s = prose.CutAtBoundary(s, MaxTitle)
 	return strings.TrimRight(strings.TrimSuffix(s, "…"), ".:;, ")
 }
 
@@ -342,15 +48,6 @@ func normalize(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

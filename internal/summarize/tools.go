@@ -3,6 +3,8 @@ package summarize
 import (
 	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // op is what a tool does, as far as a summary cares.
@@ -185,11 +187,11 @@ func testOutcome(out string) string {
 	var failing []string
 	for _, m := range goFail.FindAllStringSubmatch(out, -1) {
 		if !strings.Contains(m[1], "/") || len(failing) == 0 {
-			failing = appendNew(failing, m[1])
+			failing = prose.AppendNew(failing, m[1])
 		}
 	}
 	for _, m := range pyFailed.FindAllStringSubmatch(out, -1) {
-		failing = appendNew(failing, m[1])
+		failing = prose.AppendNew(failing, m[1])
 	}
 	counts := ""
 	switch {
@@ -237,7 +239,7 @@ func errorLine(out string) string {
 	if strings.Contains(out, "Traceback (most recent call last)") {
 		for i := len(lines) - 1; i >= 0; i-- {
 			if l := strings.TrimSpace(lines[i]); l != "" && !uninformativeErr.MatchString(l) {
-				return clip(l, 160)
+				return Clip(l, 160)
 			}
 		}
 	}
@@ -259,17 +261,28 @@ func errorLine(out string) string {
 	}
 	switch {
 	case fileLine != "":
-		return clip(fileLine, 160)
+		return Clip(fileLine, 160)
 	case first != "":
-		return clip(first, 160)
+		return Clip(first, 160)
 	}
 	for _, failLines := range []bool{false, true} {
 		for _, raw := range lines {
 			l := strings.TrimSpace(raw)
 			if l != "" && !uninformativeErr.MatchString(l) && strings.HasPrefix(l, "--- FAIL:") == failLines {
-				return clip(l, 160)
+				return Clip(l, 160)
 			}
 		}
 	}
 	return ""
 }
+
+// ShowsOutput reports whether a tool turn's output belongs in a summary's
+// transcript: a command's, an unknown tool's or a failure's, not a file's
+// contents.
+func ShowsOutput(t Turn) bool {
+	op := toolOp(t.Tool)
+	return op == opCommand || op == opOther || failed(t)
+}
+
+// ToolInput is the turn's Input without a leading "Tool: ".
+func ToolInput(t Turn) string { return input(t) }

@@ -126,11 +126,11 @@ func FuzzExtractive(f *testing.F) {
 
 func TestSegmentIndex(t *testing.T) {
 	req := Request{PreviousSummary: "## Segment 1\n\nx\n\n## Segment 2 (…)\n\n### Details\n## Segmentation is not a heading we count\n"}
-	if got := segmentIndex(req); got != 3 {
+	if got := SegmentIndex(req); got != 3 {
 		t.Errorf("segmentIndex = %d, want 3", got)
 	}
 	req.Segment.Index = 9
-	if got := segmentIndex(req); got != 9 {
+	if got := SegmentIndex(req); got != 9 {
 		t.Errorf("segmentIndex = %d, want 9", got)
 	}
 }

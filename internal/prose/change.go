@@ -1,4 +1,4 @@
-package summarize
+package prose
 
 import (
 	"regexp"
@@ -36,7 +36,7 @@ func Change(text string) (bool, []string) {
 			v = strings.Join(f[:3], " ")
 		}
 		if v = strings.ToLower(strings.Trim(v, "`'\" ")); v != "" {
-			old = appendNew(old, v)
+			old = AppendNew(old, v)
 		}
 	}
 	return true, old

@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // OpenAI summarises with an OpenAI-compatible chat completions endpoint
@@ -27,7 +29,7 @@ type OpenAI struct {
 }
 
 // Summarize implements Summarizer.
-func (o *OpenAI) Summarize(ctx context.Context, req Request) (Result, error) {
+func (o *OpenAI) Summarize(ctx context.Context, req summarize.Request) (summarize.Result, error) {
 	return llmCall{
 		name:    "openai",
 		budget:  o.Budget,
@@ -87,12 +89,12 @@ func (o *OpenAI) endpoint() string {
 	return base + "/chat/completions"
 }
 
-func (o *OpenAI) ask(ctx context.Context, system, prompt string) (string, Usage, error) {
+func (o *OpenAI) ask(ctx context.Context, system, prompt string) (string, summarize.Usage, error) {
 	if o.Model == "" {
-		return "", Usage{}, fmt.Errorf("no model configured")
+		return "", summarize.Usage{}, fmt.Errorf("no model configured")
 	}
 	if o.BaseURL == "" {
-		return "", Usage{}, fmt.Errorf("no base URL configured")
+		return "", summarize.Usage{}, fmt.Errorf("no base URL configured")
 	}
 	body, err := json.Marshal(chatRequest{
 		Model:     o.Model,
@@ -100,11 +102,11 @@ func (o *OpenAI) ask(ctx context.Context, system, prompt string) (string, Usage,
 		MaxTokens: o.MaxTokens,
 	})
 	if err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, o.endpoint(), bytes.NewReader(body))
 	if err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if o.APIKey != "" {
@@ -112,21 +114,21 @@ func (o *OpenAI) ask(ctx context.Context, system, prompt string) (string, Usage,
 	}
 	var r chatResponse
 	if err := post(o.Client, hreq, &r, r.apiError); err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
 	if len(r.Choices) == 0 {
-		return "", Usage{}, fmt.Errorf("%w: no choices in the answer", ErrInvalidOutput)
+		return "", summarize.Usage{}, fmt.Errorf("%w: no choices in the answer", summarize.ErrInvalidOutput)
 	}
 	answer := r.Choices[0].Message.Content
-	var u Usage
+	var u summarize.Usage
 	if r.Usage != nil {
-		u = Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
+		u = summarize.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
 	} else {
 		// Some local servers do not count: estimate, so the budget still holds.
-		u = Usage{InputTokens: int64(len(system)+len(prompt)) / 4, OutputTokens: int64(len(answer)) / 4}
+		u = summarize.Usage{InputTokens: int64(len(system)+len(prompt)) / 4, OutputTokens: int64(len(answer)) / 4}
 	}
 	if r.Choices[0].FinishReason == "length" {
-		return answer, u, fmt.Errorf("%w: the answer was cut at the length limit", ErrInvalidOutput)
+		return answer, u, fmt.Errorf("%w: the answer was cut at the length limit", summarize.ErrInvalidOutput)
 	}
 	return answer, u, nil
 }

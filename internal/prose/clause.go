@@ -1,4 +1,4 @@
-package summarize
+package prose
 
 import (
 	"regexp"
@@ -13,11 +13,11 @@ import (
 // words ending in -s or -ed that do not follow a determiner or a
 // preposition (which makes them nouns: "the ports", "on weekends").
 var (
-	auxVerb   = wordSet(`is are was were be been being am isn't aren't wasn't weren't has have had hasn't haven't does do did doesn't don't didn't can can't cannot could couldn't will won't would wouldn't should shouldn't must may might shall it's that's there's here's what's he's she's we're they're you're i'm we've i've they've we'll i'll they'll`)
-	baseVerb  = wordSet(`run use poll live listen point need go keep read write call take get set work deploy build start expect require send serve sit stay hold proxy store put pass fail break crash return skip retry claim lock load parse map mount expose publish pin lint test bump ship merge depend rely fit come give make let`)
-	notAfter  = wordSet(`the a an this that these those our your their its my his her some any all no every each of in on at for with by from to into over under about between per via two three four five several many few more most`)
-	fragStart = wordSet(`which who whom whose where when while whereas although though because since unless until if as so but or and nor than then that whereby`)
-	prepStart = wordSet(`in on at for with by from to into over under about between per via after before during like both either neither`)
+	auxVerb   = WordSet(`is are was were be been being am isn't aren't wasn't weren't has have had hasn't haven't does do did doesn't don't didn't can can't cannot could couldn't will won't would wouldn't should shouldn't must may might shall it's that's there's here's what's he's she's we're they're you're i'm we've i've they've we'll i'll they'll`)
+	baseVerb  = WordSet(`run use poll live listen point need go keep read write call take get set work deploy build start expect require send serve sit stay hold proxy store put pass fail break crash return skip retry claim lock load parse map mount expose publish pin lint test bump ship merge depend rely fit come give make let`)
+	notAfter  = WordSet(`the a an this that these those our your their its my his her some any all no every each of in on at for with by from to into over under about between per via two three four five several many few more most`)
+	fragStart = WordSet(`which who whom whose where when while whereas although though because since unless until if as so but or and nor than then that whereby`)
+	prepStart = WordSet(`in on at for with by from to into over under about between per via after before during like both either neither`)
 	wordOnly  = regexp.MustCompile(`^[A-Za-z']+$`)
 )
 
@@ -45,7 +45,7 @@ func hasVerb(s string) bool {
 
 // isClause reports whether s can stand as an item: it has a verb and does
 // not begin with a word that ties it to a clause before it.
-func isClause(s string) bool {
+func IsClause(s string) bool {
 	first := ""
 	if fs := strings.Fields(s); len(fs) > 0 {
 		first = strings.ToLower(strings.TrimFunc(fs[0], func(r rune) bool { return !unicode.IsLetter(r) }))
@@ -56,10 +56,10 @@ func isClause(s string) bool {
 // isFullClause is a clause that also does not begin with a preposition:
 // the halves of a sentence split at "and" must both be one ("in both
 // config/queued.yaml" is not).
-func isFullClause(s string) bool {
+func IsFullClause(s string) bool {
 	first := ""
 	if fs := strings.Fields(s); len(fs) > 0 {
 		first = strings.ToLower(fs[0])
 	}
-	return !prepStart[first] && isClause(s)
+	return !prepStart[first] && IsClause(s)
 }

@@ -1,4 +1,4 @@
-package summarize
+package prose
 
 import (
 	"regexp"
@@ -49,7 +49,7 @@ var (
 )
 
 // stop words: left out of subjects and values.
-var stopWords = wordSet(`a an the and or but of to in on at for with by from as is are was were be been being
+var stopWords = WordSet(`a an the and or but of to in on at for with by from as is are was were be been being
 	it its it's this that these those we i you they our your their my me us them use uses used using
 	instead not no do does did doing should will would can could must may might shall have has had so than then
 	there here into over about after all also just now currently locally still only really actually very
@@ -64,7 +64,8 @@ var stopWords = wordSet(`a an the and or but of to in on at for with by from as 
 	get gets got put make makes made call called see seen look looks found find turns turned out
 	before after during until first pushing committing merging deploying releasing`)
 
-func wordSet(s string) map[string]bool {
+// WordSet is the set of the whitespace-separated words of s.
+func WordSet(s string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range strings.Fields(s) {
 		set[w] = true
@@ -72,19 +73,25 @@ func wordSet(s string) map[string]bool {
 	return set
 }
 
-// ClaimOf reads the claim of a statement of kind k. It never fails: a
-// statement it cannot read has an empty claim.
-func ClaimOf(k Kind, text string) Claim {
+// FactClaim reads the claim of a fact: the attribute from the value it
+// holds (a port, a URL, a version, a variable, a command, a path, a host),
+// the entity from the words before the verb. It never fails: a statement
+// it cannot read has an empty claim.
+func FactClaim(text string) Claim { return factClaim(trimLeadIn(text)) }
+
+// DecisionClaim reads the claim of a decision: what it is for, what was
+// chosen and what it gives up.
+func DecisionClaim(text string) Claim { return decisionClaim(trimLeadIn(text)) }
+
+// TopicClaim reads the claim of any other statement: its first three
+// content words as its subject.
+func TopicClaim(text string) Claim {
+	return Claim{Subject: strings.Join(FirstWords(ContentWords(trimLeadIn(text)), 3), " ")}
+}
+
+func trimLeadIn(text string) string {
 	s := strings.ReplaceAll(strings.TrimSpace(text), "’", "'")
-	s = leadIn.ReplaceAllString(s, "")
-	switch k {
-	case Fact:
-		return factClaim(s)
-	case Decision:
-		return decisionClaim(s)
-	default:
-		return Claim{Subject: strings.Join(firstWords(contentWords(s), 3), " ")}
-	}
+	return leadIn.ReplaceAllString(s, "")
 }
 
 // leadIn is talk before the point: "OK, ", "Decided: ", "FYI ".
@@ -125,7 +132,7 @@ func factClaim(s string) Claim {
 		// "The billing service's tests run with …": whose command.
 		var who []string
 		for _, w := range entityWords(s, values, attr, false) {
-			if stemWord(w) != stemWord(purpose) && !strings.HasPrefix(w, purpose) {
+			if Stem(w) != Stem(purpose) && !strings.HasPrefix(w, purpose) {
 				who = append(who, w)
 			}
 		}
@@ -259,11 +266,11 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 	if !fallback {
 		return nil
 	}
-	return firstWords(clean(toks), 3)
+	return FirstWords(clean(toks), 3)
 }
 
 // clauseWords start a clause.
-var clauseWords = wordSet(`so and but because since while whereas then which that when if`)
+var clauseWords = WordSet(`so and but because since while whereas then which that when if`)
 
 // isContraction tells "the API's on 8081" (is) from "the API's metrics
 // port" (possessive) by the word after it.
@@ -292,7 +299,7 @@ func decisionClaim(s string) Claim {
 		body = s[:i[0]]
 	}
 	for _, m := range dropRE.FindAllStringSubmatch(body, -1) {
-		c.Dropped = append(c.Dropped, firstWords(contentWords(cutAtPrep(m[2])), 2)...)
+		c.Dropped = append(c.Dropped, FirstWords(ContentWords(cutAtPrep(m[2])), 2)...)
 	}
 	chosen := ""
 	if m := chooseRE.FindStringSubmatch(body); m != nil {
@@ -314,7 +321,7 @@ func decisionClaim(s string) Claim {
 	for _, d := range c.Dropped {
 		dropped[d] = true
 	}
-	for _, w := range firstWords(contentWords(chosen), 3) {
+	for _, w := range FirstWords(ContentWords(chosen), 3) {
 		if !dropped[w] {
 			c.Values = append(c.Values, w)
 		}
@@ -322,11 +329,11 @@ func decisionClaim(s string) Claim {
 	if m := purposeRE.FindStringSubmatch(body); m != nil {
 		p := cutAtPrep(m[3])
 		if !timeWords.MatchString(p) {
-			c.Subject = strings.Join(firstWords(contentWords(p), 3), " ")
+			c.Subject = strings.Join(FirstWords(ContentWords(p), 3), " ")
 		}
 	}
 	if m := switchObj.FindStringSubmatch(body); c.Subject == "" && m != nil {
-		c.Subject = strings.Join(firstWords(contentWords(m[1]), 3), " ")
+		c.Subject = strings.Join(FirstWords(ContentWords(m[1]), 3), " ")
 	}
 	if c.Subject == "" {
 		c.Chosen = true
@@ -334,12 +341,12 @@ func decisionClaim(s string) Claim {
 	}
 	if c.Subject == "" {
 		var ws []string
-		for _, w := range contentWords(body) {
+		for _, w := range ContentWords(body) {
 			if !dropped[w] {
 				ws = append(ws, w)
 			}
 		}
-		c.Subject = strings.Join(firstWords(ws, 3), " ")
+		c.Subject = strings.Join(FirstWords(ws, 3), " ")
 	}
 	return c
 }
@@ -360,7 +367,7 @@ func cutAtPrep(s string) string {
 }
 
 // contentWords are the lower-case words of s without stop words.
-func contentWords(s string) []string {
+func ContentWords(s string) []string {
 	var out []string
 	for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
 		w = strings.TrimRight(w, "./-+")
@@ -372,14 +379,14 @@ func contentWords(s string) []string {
 	return out
 }
 
-func firstWords(ws []string, n int) []string { return ws[:min(n, len(ws))] }
+func FirstWords(ws []string, n int) []string { return ws[:min(n, len(ws))] }
 
 func lastWords(ws []string, n int) []string { return ws[max(0, len(ws)-n):] }
 
 func lower(list []string) []string {
 	out := make([]string, 0, len(list))
 	for _, s := range list {
-		out = appendNew(out, strings.ToLower(s))
+		out = AppendNew(out, strings.ToLower(s))
 	}
 	return out
 }
@@ -389,10 +396,10 @@ func valuesBut(s, name string) []string {
 	rest := strings.Replace(s, name, "", 1)
 	var out []string
 	for _, m := range envValue.FindAllString(rest, -1) {
-		out = appendNew(out, strings.ToLower(strings.Trim(m, " `")))
+		out = AppendNew(out, strings.ToLower(strings.Trim(m, " `")))
 	}
 	if len(out) == 0 {
-		out = firstWords(contentWords(rest), 3)
+		out = FirstWords(ContentWords(rest), 3)
 	}
 	return out
 }

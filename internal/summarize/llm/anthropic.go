@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // Anthropic summarises with the Anthropic Messages API
@@ -32,7 +34,7 @@ const AnthropicVersion = "2023-06-01"
 const maxResponse = 8 << 20
 
 // Summarize implements Summarizer.
-func (a *Anthropic) Summarize(ctx context.Context, req Request) (Result, error) {
+func (a *Anthropic) Summarize(ctx context.Context, req summarize.Request) (summarize.Result, error) {
 	return llmCall{
 		name:    "anthropic",
 		budget:  a.Budget,
@@ -81,7 +83,7 @@ type anthropicResponse struct {
 	} `json:"error"`
 }
 
-func (a *Anthropic) ask(ctx context.Context, system, prompt string) (string, Usage, error) {
+func (a *Anthropic) ask(ctx context.Context, system, prompt string) (string, summarize.Usage, error) {
 	model := a.Model
 	if model == "" {
 		model = DefaultModel
@@ -93,7 +95,7 @@ func (a *Anthropic) ask(ctx context.Context, system, prompt string) (string, Usa
 		Messages:  []anthropicMessage{{Role: "user", Content: prompt}},
 	})
 	if err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
 	base := strings.TrimRight(a.BaseURL, "/")
 	if base == "" {
@@ -101,7 +103,7 @@ func (a *Anthropic) ask(ctx context.Context, system, prompt string) (string, Usa
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/messages", bytes.NewReader(body))
 	if err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
 	hreq.Header.Set("x-api-key", a.APIKey)
 	hreq.Header.Set("anthropic-version", AnthropicVersion)
@@ -113,9 +115,9 @@ func (a *Anthropic) ask(ctx context.Context, system, prompt string) (string, Usa
 		}
 		return nil
 	}); err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
-	u := Usage{
+	u := summarize.Usage{
 		InputTokens:  r.Usage.InputTokens + r.Usage.CacheCreationInputTokens + r.Usage.CacheReadInputTokens,
 		OutputTokens: r.Usage.OutputTokens,
 	}
@@ -126,7 +128,7 @@ func (a *Anthropic) ask(ctx context.Context, system, prompt string) (string, Usa
 		}
 	}
 	if r.StopReason == "max_tokens" {
-		return text.String(), u, fmt.Errorf("%w: the answer was cut at max_tokens (%d)", ErrInvalidOutput, a.maxTokens())
+		return text.String(), u, fmt.Errorf("%w: the answer was cut at max_tokens (%d)", summarize.ErrInvalidOutput, a.maxTokens())
 	}
 	return text.String(), u, nil
 }
@@ -148,7 +150,7 @@ func post(c *http.Client, hreq *http.Request, v any, apiErr func(status int) err
 		return fmt.Errorf("read the answer of %s: %w", hreq.URL.Redacted(), err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		he := &httpError{Status: resp.StatusCode, Message: clip(string(data), 300)}
+		he := &httpError{Status: resp.StatusCode, Message: summarize.Clip(string(data), 300)}
 		var ae *httpError
 		if json.Unmarshal(data, v) == nil && errors.As(apiErr(resp.StatusCode), &ae) {
 			he.Type, he.Message = ae.Type, ae.Message
@@ -157,7 +159,7 @@ func post(c *http.Client, hreq *http.Request, v any, apiErr func(status int) err
 		return he
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%w: the answer of %s is not JSON: %w", ErrInvalidOutput, hreq.URL.Redacted(), err)
+		return fmt.Errorf("%w: the answer of %s is not JSON: %w", summarize.ErrInvalidOutput, hreq.URL.Redacted(), err)
 	}
 	return apiErr(resp.StatusCode)
 }

@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // answer is a model's answer as the prompts ask for it.
@@ -111,18 +113,18 @@ func TestAnthropic(t *testing.T) {
 	})
 	budget := &Budget{Path: filepath.Join(t.TempDir(), "state", "usage.json"), DailyTokens: 100_000}
 	a := &Anthropic{BaseURL: srv.URL, APIKey: "test-key", Retry: fastRetry, Budget: budget}
-	res, err := a.Summarize(context.Background(), loadRequest(t, "testdata/segments/bugfix.json"))
+	res, err := a.Summarize(context.Background(), loadRequest(t, "../testdata/segments/bugfix.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(res.Summary, bugfixHead+"\n\n**Request**") || strings.Contains(res.Summary, "```") || !strings.Contains(res.Summary, "\n**Root causes**\n- Claim copied") {
 		t.Errorf("summary:\n%s", res.Summary)
 	}
-	if len(res.Items) != 2 || res.Items[0].Kind != Decision || res.Items[0].Importance != 0.9 || res.Items[1].Tags[0] != "queue" ||
+	if len(res.Items) != 2 || res.Items[0].Kind != summarize.Decision || res.Items[0].Importance != 0.9 || res.Items[1].Tags[0] != "queue" ||
 		res.Items[0].Subject != "job claiming" || res.Items[1].Subject != "job directory" {
 		t.Errorf("items %+v", res.Items)
 	}
-	if res.Usage != (Usage{2095, 503}) || res.Provider != "anthropic" || calls.Load() != 1 {
+	if res.Usage != (summarize.Usage{InputTokens: 2095, OutputTokens: 503}) || res.Provider != "anthropic" || calls.Load() != 1 {
 		t.Errorf("usage %+v provider %s calls %d", res.Usage, res.Provider, calls.Load())
 	}
 	day, err := budget.Today()
@@ -230,7 +232,7 @@ func TestAnthropicFailures(t *testing.T) {
 			srv, calls := anthropicServer(t, tc.respond)
 			a := &Anthropic{BaseURL: srv.URL, APIKey: "test-key", Retry: fastRetry, Timeout: tc.timeout}
 			start := time.Now()
-			res, err := a.Summarize(context.Background(), loadRequest(t, "testdata/segments/bugfix.json"))
+			res, err := a.Summarize(context.Background(), loadRequest(t, "../testdata/segments/bugfix.json"))
 			if tc.wantErr == "" {
 				if err != nil || !strings.HasPrefix(res.Summary, bugfixHead) {
 					t.Fatalf("%v\n%s", err, res.Summary)
@@ -238,7 +240,7 @@ func TestAnthropicFailures(t *testing.T) {
 			} else if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("error %v, want %q", err, tc.wantErr)
 			}
-			if tc.invalid != errors.Is(err, ErrInvalidOutput) {
+			if tc.invalid != errors.Is(err, summarize.ErrInvalidOutput) {
 				t.Errorf("errors.Is(%v, ErrInvalidOutput) = %t", err, !tc.invalid)
 			}
 			if got := calls.Load(); got != tc.wantCalls {
@@ -292,7 +294,7 @@ func TestOpenAI(t *testing.T) {
 "usage":{"prompt_tokens":1873,"completion_tokens":388,"total_tokens":2261}}`, answer(bugfixHead))
 	}))
 	defer srv.Close()
-	req := loadRequest(t, "testdata/segments/bugfix.json")
+	req := loadRequest(t, "../testdata/segments/bugfix.json")
 
 	for _, tc := range []struct {
 		base, key, model string
@@ -314,7 +316,7 @@ func TestOpenAI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Usage != (Usage{1873, 388}) || res.Provider != "openai" || len(res.Items) != 2 || res.Items[1].Subject != "job directory" || !strings.HasPrefix(res.Summary, bugfixHead) {
+		if res.Usage != (summarize.Usage{InputTokens: 1873, OutputTokens: 388}) || res.Provider != "openai" || len(res.Items) != 2 || res.Items[1].Subject != "job directory" || !strings.HasPrefix(res.Summary, bugfixHead) {
 			t.Errorf("%+v", res)
 		}
 		if got := auth.Load().(string); got != tc.wantAuth {
@@ -327,13 +329,13 @@ func TestFallback(t *testing.T) {
 	srv, calls := anthropicServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, 500, "api_error", "Internal server error")
 	})
-	f := NewFallback(&Anthropic{BaseURL: srv.URL, APIKey: "test-key", Retry: fastRetry}, Extractive{})
-	req := loadRequest(t, "testdata/segments/bugfix.json")
+	f := summarize.NewFallback(&Anthropic{BaseURL: srv.URL, APIKey: "test-key", Retry: fastRetry}, summarize.Extractive{})
+	req := loadRequest(t, "../testdata/segments/bugfix.json")
 	res, err := f.Summarize(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := Extractive{}.Summarize(context.Background(), req)
+	want, _ := summarize.Extractive{}.Summarize(context.Background(), req)
 	if res.Provider != "extractive" || res.Summary != want.Summary || !strings.Contains(res.FallbackReason, "HTTP 500") || calls.Load() != 3 {
 		t.Errorf("provider %s, reason %q, calls %d", res.Provider, res.FallbackReason, calls.Load())
 	}
@@ -350,7 +352,7 @@ func TestBudget(t *testing.T) {
 	srv, calls := anthropicServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		anthropicOK(w, answer(bugfixHead)) // 2,598 tokens a call
 	})
-	req := loadRequest(t, "testdata/segments/bugfix.json")
+	req := loadRequest(t, "../testdata/segments/bugfix.json")
 	prompt, err := buildPrompt(req, 1, bugfixHead)
 	if err != nil {
 		t.Fatal(err)
@@ -359,7 +361,7 @@ func TestBudget(t *testing.T) {
 	daily := 2598 + estimate - 1
 	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.Local)
 	budget := &Budget{Path: filepath.Join(t.TempDir(), "usage.json"), DailyTokens: daily, Now: func() time.Time { return now }}
-	f := NewFallback(&Anthropic{BaseURL: srv.URL, APIKey: "test-key", Retry: fastRetry, Budget: budget}, Extractive{})
+	f := summarize.NewFallback(&Anthropic{BaseURL: srv.URL, APIKey: "test-key", Retry: fastRetry, Budget: budget}, summarize.Extractive{})
 
 	// The first call fits; the second would pass the budget with its
 	// estimate (prompt + max_tokens); the third is refused outright.
@@ -380,10 +382,10 @@ func TestBudget(t *testing.T) {
 	if err := budget.Check(0); err != nil {
 		t.Errorf("2,598 of %d spent: %v", daily, err)
 	}
-	if err := budget.Record("anthropic", Usage{InputTokens: daily - 2598}); err != nil {
+	if err := budget.Record("anthropic", summarize.Usage{InputTokens: daily - 2598}); err != nil {
 		t.Fatal(err)
 	}
-	if err := budget.Check(0); !errors.Is(err, ErrBudgetSpent) {
+	if err := budget.Check(0); !errors.Is(err, summarize.ErrBudgetSpent) {
 		t.Errorf("all spent: %v", err)
 	}
 
@@ -408,7 +410,7 @@ func TestBudgetCorruptFile(t *testing.T) {
 	if err := b.Check(5); err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	if err := b.Record("openai", Usage{1, 2}); err != nil {
+	if err := b.Record("openai", summarize.Usage{InputTokens: 1, OutputTokens: 2}); err != nil {
 		t.Fatal(err)
 	}
 	aside, _ := filepath.Glob(path + ".corrupt-*")

@@ -1,10 +1,12 @@
-package summarize
+package llm
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // DefaultModel is the model of the Anthropic and claude CLI providers
@@ -13,7 +15,7 @@ const DefaultModel = "claude-haiku-4-5"
 
 // asker sends one prompt to a model and returns its answer and what it
 // cost. An answer cut short still returns its usage with the error.
-type asker func(ctx context.Context, system, prompt string) (answer string, u Usage, err error)
+type asker func(ctx context.Context, system, prompt string) (answer string, u summarize.Usage, err error)
 
 // llmCall is what the model providers share.
 type llmCall struct {
@@ -29,25 +31,25 @@ type llmCall struct {
 
 // summarize builds the prompt, checks the budget, asks with retries
 // (recording each try's usage), and parses the answer.
-func (c llmCall) summarize(ctx context.Context, req Request) (Result, error) {
-	fail := func(err error) (Result, error) {
-		return Result{}, fmt.Errorf("summarize: %s: %w", c.name, err)
+func (c llmCall) summarize(ctx context.Context, req summarize.Request) (summarize.Result, error) {
+	fail := func(err error) (summarize.Result, error) {
+		return summarize.Result{}, fmt.Errorf("summarize: %s: %w", c.name, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, err
+		return summarize.Result{}, err
 	}
-	index := segmentIndex(req)
-	head := heading(index, req.Segment.Turns)
+	index := summarize.SegmentIndex(req)
+	head := summarize.Heading(index, req.Segment.Turns)
 	prompt, err := buildPrompt(req, index, head)
 	if err != nil {
-		return Result{}, err
+		return summarize.Result{}, err
 	}
 	estimate := int64(len(SystemPrompt)+len(prompt))/4 + c.reserve
 	if err := c.budget.Check(estimate); err != nil {
 		return fail(err)
 	}
 	var (
-		usage  Usage
+		usage  summarize.Usage
 		answer string
 	)
 	err = c.retry.do(ctx, func(ctx context.Context) error {
@@ -72,7 +74,7 @@ func (c llmCall) summarize(ctx context.Context, req Request) (Result, error) {
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
+			return summarize.Result{}, ctx.Err()
 		}
 		return fail(err)
 	}
@@ -80,7 +82,7 @@ func (c llmCall) summarize(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return fail(err)
 	}
-	return Result{
+	return summarize.Result{
 		Summary:  normalizeSummary(summary, head),
 		Items:    items,
 		Usage:    usage,

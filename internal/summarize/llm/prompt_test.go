@@ -1,9 +1,14 @@
-package summarize
+package llm
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 func TestParseLLMOutput(t *testing.T) {
@@ -11,26 +16,26 @@ func TestParseLLMOutput(t *testing.T) {
 	for _, tc := range []struct {
 		name, out string
 		summary   string
-		items     []Candidate
+		items     []summarize.Candidate
 		err       string
 	}{
 		{
 			name:    "fenced json",
 			out:     sum + "\n\n```json\n{\"items\": [{\"kind\": \"fact\", \"title\": \"The API listens on port 8080\", \"body\": \"Set in cmd/api/main.go.\", \"importance\": 0.6, \"tags\": [\"API\", \"ports\"]}]}\n```\n",
 			summary: sum,
-			items:   []Candidate{{Kind: Fact, Title: "The API listens on port 8080", Body: "Set in cmd/api/main.go.", Importance: 0.6, Tags: []string{"api", "ports"}, Subject: "api port"}},
+			items:   []summarize.Candidate{{Kind: summarize.Fact, Title: "The API listens on port 8080", Body: "Set in cmd/api/main.go.", Importance: 0.6, Tags: []string{"api", "ports"}, Subject: "api port"}},
 		},
 		{
 			name:    "whole answer fenced, code inside the summary, lenient fields",
 			out:     "```markdown\n" + sum + "\n\n```bash\ngo test ./...\n```\n\n```json\n[{\"type\": \"Decisions\", \"content\": \"Use rename(2) for claims\", \"importance\": \"8\", \"tags\": \"queue, fs\"}]\n```\n```",
 			summary: sum + "\n\n```bash\ngo test ./...\n```",
-			items:   []Candidate{{Kind: Decision, Title: "Use rename(2) for claims", Body: "", Importance: 0.8, Tags: []string{"queue", "fs"}, Subject: "claims"}},
+			items:   []summarize.Candidate{{Kind: summarize.Decision, Title: "Use rename(2) for claims", Body: "", Importance: 0.8, Tags: []string{"queue", "fs"}, Subject: "claims"}},
 		},
 		{
 			name:    "bare trailing object, unknown kinds dropped, importance clamped",
 			out:     sum + "\n\n{\"items\": [{\"kind\": \"todo\", \"title\": \"x\"}, {\"kind\": \"preference\", \"title\": \"Tabs, not spaces\", \"importance\": 42}, {\"kind\": \"pattern\"}]}",
 			summary: sum,
-			items:   []Candidate{{Kind: Preference, Title: "Tabs, not spaces", Body: "", Importance: 1, Subject: "tabs spaces"}},
+			items:   []summarize.Candidate{{Kind: summarize.Preference, Title: "Tabs, not spaces", Body: "", Importance: 1, Subject: "tabs spaces"}},
 		},
 		{
 			name: "the contract's kinds, subjects, long titles",
@@ -39,16 +44,16 @@ func TestParseLLMOutput(t *testing.T) {
   {"kind": "environment", "title": "Staging runs on https://staging.acme.dev behind the corporate VPN, reachable only from the office network or the bastion host", "importance": 0.5}
 ]}` + "\n```",
 			summary: sum,
-			items: []Candidate{
-				{Kind: Fact, Title: "The bug was that minutes were multiplied by time.Hour", Body: "Fixed in auth/token.go.", Importance: 0.7, Tags: []string{"root-cause"}, Subject: "token expiry"},
-				{Kind: Fact, Title: "Staging runs on https://staging.acme.dev behind the corporate VPN", Body: "", Importance: 0.5, Tags: []string{"environment"}, Subject: "staging url"},
+			items: []summarize.Candidate{
+				{Kind: summarize.Fact, Title: "The bug was that minutes were multiplied by time.Hour", Body: "Fixed in auth/token.go.", Importance: 0.7, Tags: []string{"root-cause"}, Subject: "token expiry"},
+				{Kind: summarize.Fact, Title: "Staging runs on https://staging.acme.dev behind the corporate VPN", Body: "", Importance: 0.5, Tags: []string{"environment"}, Subject: "staging url"},
 			},
 		},
 		{
 			name:    "no items",
 			out:     sum + "\n```json\n{\"items\": []}\n```",
 			summary: sum,
-			items:   []Candidate{},
+			items:   []summarize.Candidate{},
 		},
 		{name: "no block", out: sum, err: "no JSON block"},
 		{name: "no summary", out: "```json\n{\"items\": []}\n```", err: "no summary"},
@@ -60,7 +65,7 @@ func TestParseLLMOutput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			summary, items, err := ParseLLMOutput(tc.out)
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrInvalidOutput) {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, summarize.ErrInvalidOutput) {
 					t.Fatalf("error %v, want %q", err, tc.err)
 				}
 				return
@@ -93,7 +98,7 @@ func FuzzParseLLMOutput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, out string) {
 		summary, items, err := ParseLLMOutput(out)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidOutput) {
+			if !errors.Is(err, summarize.ErrInvalidOutput) {
 				t.Fatalf("error %v does not wrap ErrInvalidOutput", err)
 			}
 			return
@@ -103,11 +108,11 @@ func FuzzParseLLMOutput(f *testing.F) {
 		}
 		for _, it := range items {
 			switch it.Kind {
-			case Decision, Fact, Pattern, Preference:
+			case summarize.Decision, summarize.Fact, summarize.Pattern, summarize.Preference:
 			default:
 				t.Fatalf("kind %q", it.Kind)
 			}
-			if it.Importance < 0 || it.Importance > 1 || it.Title == "" || len(it.Title) > maxTitle || strings.Contains(it.Title, "\n") || strings.Contains(it.Title, "…") {
+			if it.Importance < 0 || it.Importance > 1 || it.Title == "" || len(it.Title) > summarize.MaxTitle || strings.Contains(it.Title, "\n") || strings.Contains(it.Title, "…") {
 				t.Fatalf("item %+v", it)
 			}
 		}
@@ -134,7 +139,7 @@ func TestNormalizeSummary(t *testing.T) {
 }
 
 func TestBuildPrompt(t *testing.T) {
-	first := loadRequest(t, "testdata/segments/bugfix.json")
+	first := loadRequest(t, "../testdata/segments/bugfix.json")
 	p, err := buildPrompt(first, 1, bugfixHead)
 	if err != nil {
 		t.Fatal(err)
@@ -151,10 +156,10 @@ func TestBuildPrompt(t *testing.T) {
 	}
 
 	// A long summary so far: only its latest sections go in.
-	next := loadRequest(t, "testdata/segments/design.json")
+	next := loadRequest(t, "../testdata/segments/design.json")
 	var b strings.Builder
 	for i := 1; i <= 60; i++ {
-		b.WriteString("## Segment " + itoa(i) + "\n\n**Done**\n- " + strings.Repeat("work ", 40) + "\n\n")
+		b.WriteString("## Segment " + strconv.Itoa(i) + "\n\n**Done**\n- " + strings.Repeat("work ", 40) + "\n\n")
 	}
 	next.PreviousSummary = b.String()
 	next.Segment.Index = 61
@@ -172,12 +177,26 @@ func TestBuildPrompt(t *testing.T) {
 }
 
 func TestRenderTranscriptBounded(t *testing.T) {
-	var turns []Turn
+	var turns []summarize.Turn
 	for i := range 500 {
-		turns = append(turns, Turn{Role: Tool, Tool: "Bash", Input: "make test", ExitCode: new(int), Text: strings.Repeat("output line "+itoa(i)+"\n", 300)})
+		turns = append(turns, summarize.Turn{Role: summarize.Tool, Tool: "Bash", Input: "make test", ExitCode: new(int), Text: strings.Repeat("output line "+strconv.Itoa(i)+"\n", 300)})
 	}
 	out := renderTranscript(turns, maxPromptTranscript)
 	if len(out) > maxPromptTranscript || !strings.Contains(out, "bytes left out") {
 		t.Errorf("rendered %d bytes", len(out))
 	}
+}
+
+// loadRequest reads a request from summarize's test segments.
+func loadRequest(t testing.TB, name string) summarize.Request {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req summarize.Request
+	if err := json.Unmarshal(b, &req); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return req
 }

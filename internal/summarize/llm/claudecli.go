@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // ClaudeCLI summarises with the claude command (Claude Code) in print
@@ -40,7 +42,7 @@ type ClaudeCLI struct {
 const SummarizerEnv = "CAIRN_SUMMARIZER"
 
 // Summarize implements Summarizer.
-func (c *ClaudeCLI) Summarize(ctx context.Context, req Request) (Result, error) {
+func (c *ClaudeCLI) Summarize(ctx context.Context, req summarize.Request) (summarize.Result, error) {
 	return llmCall{
 		name:    "claude-cli",
 		budget:  c.Budget,
@@ -110,12 +112,12 @@ type claudeResult struct {
 // have.
 var transientCLI = regexp.MustCompile(`(?i)overloaded|rate.?limit|\b(429|500|502|503|504|529)\b|timed? ?out|ECONNRESET|ETIMEDOUT|socket hang up|network`)
 
-func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, Usage, error) {
+func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, summarize.Usage, error) {
 	if c.ConfigDir == "" {
-		return "", Usage{}, errors.New("no configuration directory: the summarizer must not share the user's")
+		return "", summarize.Usage{}, errors.New("no configuration directory: the summarizer must not share the user's")
 	}
 	if err := os.MkdirAll(c.ConfigDir, 0o700); err != nil {
-		return "", Usage{}, err
+		return "", summarize.Usage{}, err
 	}
 	path := c.Path
 	if path == "" {
@@ -132,7 +134,7 @@ func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, Usa
 	cmd.WaitDelay = 2 * time.Second
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
-		return "", Usage{}, fmt.Errorf("%s: %w", path, ctx.Err())
+		return "", summarize.Usage{}, fmt.Errorf("%s: %w", path, ctx.Err())
 	}
 
 	var r claudeResult
@@ -151,7 +153,7 @@ func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, Usa
 			parsed = true
 		}
 	}
-	u := Usage{
+	u := summarize.Usage{
 		InputTokens:  r.Usage.InputTokens + r.Usage.CacheCreationInputTokens + r.Usage.CacheReadInputTokens,
 		OutputTokens: r.Usage.OutputTokens,
 	}
@@ -163,14 +165,14 @@ func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, Usa
 		if msg == "" {
 			msg = strings.TrimSpace(stdout.String())
 		}
-		err := fmt.Errorf("%s: %s", path, clip(msg, 300))
+		err := fmt.Errorf("%s: %s", path, summarize.Clip(msg, 300))
 		switch {
 		case runErr != nil:
-			err = fmt.Errorf("%s: %w: %s", path, runErr, clip(msg, 300))
+			err = fmt.Errorf("%s: %w: %s", path, runErr, summarize.Clip(msg, 300))
 		case !parsed:
-			err = fmt.Errorf("%w: %s printed no JSON result: %s", ErrInvalidOutput, path, clip(msg, 300))
+			err = fmt.Errorf("%w: %s printed no JSON result: %s", summarize.ErrInvalidOutput, path, summarize.Clip(msg, 300))
 		case r.Subtype != "" && r.Subtype != "success":
-			err = fmt.Errorf("%s: %s: %s", path, r.Subtype, clip(msg, 300))
+			err = fmt.Errorf("%s: %s: %s", path, r.Subtype, summarize.Clip(msg, 300))
 		}
 		if transientCLI.MatchString(msg) {
 			err = transientError{err}

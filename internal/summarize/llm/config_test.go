@@ -1,9 +1,11 @@
-package summarize
+package llm
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 func TestNew(t *testing.T) {
@@ -11,33 +13,33 @@ func TestNew(t *testing.T) {
 	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "MY_KEY": "other"}
 	getenv := func(k string) string { return env[k] }
 	for _, tc := range []struct {
-		cfg  Config
+		cfg  summarize.Config
 		want string // the primary's type, or an error
 	}{
-		{Config{}, "summarize.Extractive"},
-		{Config{Provider: "extractive"}, "summarize.Extractive"},
-		{Config{Provider: "claude"}, "*summarize.ClaudeCLI"},
-		{Config{Provider: "anthropic"}, "*summarize.Anthropic"},
-		{Config{Provider: "anthropic", APIKeyEnv: "NOPE"}, "no API key in $NOPE"},
-		{Config{Provider: "openai", BaseURL: "http://localhost:11434", Model: "llama3.2"}, "*summarize.OpenAI"},
-		{Config{Provider: "openai"}, "model and base_url are required"},
-		{Config{Provider: "gpt"}, `unknown provider "gpt"`},
+		{summarize.Config{}, "summarize.Extractive"},
+		{summarize.Config{Provider: "extractive"}, "summarize.Extractive"},
+		{summarize.Config{Provider: "claude"}, "*summarize.ClaudeCLI"},
+		{summarize.Config{Provider: "anthropic"}, "*summarize.Anthropic"},
+		{summarize.Config{Provider: "anthropic", APIKeyEnv: "NOPE"}, "no API key in $NOPE"},
+		{summarize.Config{Provider: "openai", BaseURL: "http://localhost:11434", Model: "llama3.2"}, "*summarize.OpenAI"},
+		{summarize.Config{Provider: "openai"}, "model and base_url are required"},
+		{summarize.Config{Provider: "gpt"}, `unknown provider "gpt"`},
 	} {
 		s, err := New(tc.cfg, state, getenv)
 		got := ""
 		switch v := s.(type) {
 		case nil:
 			got = "error: " + err.Error()
-		case Extractive:
+		case summarize.Extractive:
 			got = "summarize.Extractive"
-		case *Fallback:
-			if _, ok := v.Secondary.(Extractive); !ok {
+		case *summarize.Fallback:
+			if _, ok := v.Secondary.(summarize.Extractive); !ok {
 				t.Errorf("%+v: fallback %T", tc.cfg, v.Secondary)
 			}
 			switch p := v.Primary.(type) {
 			case *ClaudeCLI:
 				got = "*summarize.ClaudeCLI"
-				if p.ConfigDir != filepath.Join(state, "claude") || p.Budget.DailyTokens != DefaultDailyTokens {
+				if p.ConfigDir != filepath.Join(state, "claude") || p.Budget.DailyTokens != summarize.DefaultDailyTokens {
 					t.Errorf("claude: %+v", p)
 				}
 			case *Anthropic:

@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/safefile"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // Budget caps the tokens model providers spend per day, and records what
@@ -34,10 +35,10 @@ type Budget struct {
 
 // DayUsage is one day's spending.
 type DayUsage struct {
-	InputTokens  int64            `json:"input_tokens"`
-	OutputTokens int64            `json:"output_tokens"`
-	Calls        int              `json:"calls"`
-	Providers    map[string]Usage `json:"providers,omitempty"`
+	InputTokens  int64                      `json:"input_tokens"`
+	OutputTokens int64                      `json:"output_tokens"`
+	Calls        int                        `json:"calls"`
+	Providers    map[string]summarize.Usage `json:"providers,omitempty"`
 }
 
 // Total is input plus output tokens.
@@ -74,13 +75,13 @@ func (b *Budget) Check(estimate int64) error {
 	day := b.today()
 	used := f.Days[day].Total()
 	if used >= b.DailyTokens || used+estimate > b.DailyTokens {
-		return fmt.Errorf("%w: %d of %d tokens used on %s, this call needs about %d", ErrBudgetSpent, used, b.DailyTokens, day, estimate)
+		return fmt.Errorf("%w: %d of %d tokens used on %s, this call needs about %d", summarize.ErrBudgetSpent, used, b.DailyTokens, day, estimate)
 	}
 	return nil
 }
 
 // Record adds a call's usage to today's.
-func (b *Budget) Record(provider string, u Usage) error {
+func (b *Budget) Record(provider string, u summarize.Usage) error {
 	if b == nil {
 		return nil
 	}
@@ -105,7 +106,7 @@ func (b *Budget) Record(provider string, u Usage) error {
 	d.OutputTokens += u.OutputTokens
 	d.Calls++
 	if d.Providers == nil {
-		d.Providers = map[string]Usage{}
+		d.Providers = map[string]summarize.Usage{}
 	}
 	p := d.Providers[provider]
 	p.InputTokens += u.InputTokens

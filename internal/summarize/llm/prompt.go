@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // SystemPrompt is the system prompt of every model provider.
@@ -104,7 +107,7 @@ type promptData struct {
 // buildPrompt renders the prompt for req: the initial one for a first
 // segment (or one without a summary before it), the continuation one
 // otherwise.
-func buildPrompt(req Request, index int, head string) (string, error) {
+func buildPrompt(req summarize.Request, index int, head string) (string, error) {
 	d := promptData{
 		SessionID:  req.SessionID,
 		Index:      index,
@@ -142,7 +145,7 @@ func latest(s string, n int) string {
 
 // renderTranscript writes turns as plain text for a model, one entry per
 // turn, within max bytes (the middle is left out when it must be).
-func renderTranscript(turns []Turn, max int) string {
+func renderTranscript(turns []summarize.Turn, max int) string {
 	var b strings.Builder
 	for _, t := range turns {
 		stamp := ""
@@ -150,13 +153,13 @@ func renderTranscript(turns []Turn, max int) string {
 			stamp = "[" + t.Time.UTC().Format("15:04") + "] "
 		}
 		switch t.Role {
-		case User:
+		case summarize.User:
 			fmt.Fprintf(&b, "%sUSER: %s\n", stamp, cut(strings.TrimSpace(t.Text), maxTurnText))
-		case Assistant:
+		case summarize.Assistant:
 			fmt.Fprintf(&b, "%sASSISTANT: %s\n", stamp, cut(strings.TrimSpace(t.Text), maxTurnText))
-		case Tool:
+		case summarize.Tool:
 			line := stamp + "TOOL " + t.Tool
-			if in := input(t); in != "" {
+			if in := summarize.ToolInput(t); in != "" {
 				line += ": " + cut(in, 300)
 			}
 			switch {
@@ -167,8 +170,7 @@ func renderTranscript(turns []Turn, max int) string {
 			}
 			b.WriteString(line + "\n")
 			out := strings.TrimSpace(t.Text)
-			op := toolOp(t.Tool)
-			if out != "" && (op == opCommand || op == opOther || failed(t)) {
+			if out != "" && summarize.ShowsOutput(t) {
 				for _, l := range strings.Split(cut(out, maxToolOutput), "\n") {
 					b.WriteString("    " + l + "\n")
 				}
@@ -208,20 +210,20 @@ func cut(s string, n int) string {
 // comma-separated string; a missing subject is read from the title
 // (ClaimOf). All model providers share it. An answer without a summary, without a block,
 // or with a block that is not JSON is an error wrapping ErrInvalidOutput.
-func ParseLLMOutput(out string) (summary string, items []Candidate, err error) {
+func ParseLLMOutput(out string) (summary string, items []summarize.Candidate, err error) {
 	s := strings.TrimSpace(strings.ReplaceAll(out, "\r\n", "\n"))
 	s = unwrapFence(s)
 	start, block := jsonBlock(s)
 	if start < 0 {
-		return "", nil, fmt.Errorf("%w: no JSON block of items", ErrInvalidOutput)
+		return "", nil, fmt.Errorf("%w: no JSON block of items", summarize.ErrInvalidOutput)
 	}
 	summary = strings.TrimSpace(s[:start])
 	if summary == "" {
-		return "", nil, fmt.Errorf("%w: no summary before the JSON block", ErrInvalidOutput)
+		return "", nil, fmt.Errorf("%w: no summary before the JSON block", summarize.ErrInvalidOutput)
 	}
 	items, err = parseItems(block)
 	if err != nil {
-		return "", nil, fmt.Errorf("%w: %w", ErrInvalidOutput, err)
+		return "", nil, fmt.Errorf("%w: %w", summarize.ErrInvalidOutput, err)
 	}
 	return summary, items, nil
 }
@@ -303,7 +305,7 @@ type rawItem struct {
 	Subject    string          `json:"subject"`
 }
 
-func parseItems(block string) ([]Candidate, error) {
+func parseItems(block string) ([]summarize.Candidate, error) {
 	dec := json.NewDecoder(strings.NewReader(block))
 	var raw []rawItem
 	if strings.HasPrefix(block, "[") {
@@ -322,7 +324,7 @@ func parseItems(block string) ([]Candidate, error) {
 		}
 		raw = *obj.Items
 	}
-	items := []Candidate{}
+	items := []summarize.Candidate{}
 	for _, r := range raw {
 		k, tag := itemKind(r.Kind)
 		if k == "" {
@@ -342,7 +344,7 @@ func parseItems(block string) ([]Candidate, error) {
 		if t == "" {
 			continue
 		}
-		if t = title(t); t == "" {
+		if t = summarize.Title(t); t == "" {
 			continue // only punctuation
 		}
 		// The body says more than the title, or nothing.
@@ -351,13 +353,13 @@ func parseItems(block string) ([]Candidate, error) {
 		}
 		tags := itemTags(r.Tags)
 		if tag != "" {
-			tags = appendNew(tags, tag)
+			tags = prose.AppendNew(tags, tag)
 		}
 		subject := strings.ToLower(strings.Join(strings.Fields(r.Subject), " "))
 		if subject == "" || len(subject) > 60 {
-			subject = ClaimOf(k, t).Subject
+			subject = summarize.ClaimOf(k, t).Subject
 		}
-		items = append(items, Candidate{
+		items = append(items, summarize.Candidate{
 			Kind:       k,
 			Title:      t,
 			Body:       body,
@@ -371,19 +373,19 @@ func parseItems(block string) ([]Candidate, error) {
 
 // itemKind reads a kind, and the tag a kind that is a kind of fact
 // implies ("root-cause", "environment").
-func itemKind(s string) (Kind, string) {
+func itemKind(s string) (summarize.Kind, string) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	k = strings.TrimSuffix(k, "s")
 	k = strings.NewReplacer("_", "-", " ", "-").Replace(k)
-	switch Kind(k) {
-	case Decision, Fact, Pattern, Preference:
-		return Kind(k), ""
+	switch summarize.Kind(k) {
+	case summarize.Decision, summarize.Fact, summarize.Pattern, summarize.Preference:
+		return summarize.Kind(k), ""
 	case "convention":
-		return Pattern, ""
+		return summarize.Pattern, ""
 	case "root-cause", "rootcause", "cause":
-		return Fact, "root-cause"
+		return summarize.Fact, "root-cause"
 	case "environment", "env", "environment-fact":
-		return Fact, "environment"
+		return summarize.Fact, "environment"
 	}
 	return "", ""
 }
@@ -399,7 +401,8 @@ func importance(raw json.RawMessage) float64 {
 	if x > 1 && x <= 10 {
 		x /= 10
 	}
-	return round2(clamp(x, 0, 1))
+	x = max(0, min(1, x))
+	return float64(int(x*100+0.5)) / 100
 }
 
 func itemTags(raw json.RawMessage) []string {
@@ -417,7 +420,7 @@ func itemTags(raw json.RawMessage) []string {
 		if t == "" || len(t) > 40 || strings.ContainsAny(t, "\n\r") {
 			continue
 		}
-		tags = appendNew(tags, t)
+		tags = prose.AppendNew(tags, t)
 		if len(tags) == 8 {
 			break
 		}

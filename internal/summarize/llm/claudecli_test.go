@@ -1,4 +1,4 @@
-package summarize
+package llm
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // standIn puts testdata/claude/claude first on PATH and returns its
@@ -53,12 +55,12 @@ func TestClaudeCLI(t *testing.T) {
 	dir, configDir := standIn(t, "ok")
 	budget := &Budget{Path: filepath.Join(dir, "state", "summarize", "usage.json"), DailyTokens: 50_000}
 	c := &ClaudeCLI{ConfigDir: configDir, Retry: fastRetry, Budget: budget}
-	req := loadRequest(t, "testdata/segments/design.json")
+	req := loadRequest(t, "../testdata/segments/design.json")
 	res, err := c.Summarize(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Provider != "claude-cli" || res.Usage != (Usage{2863, 412}) || len(res.Items) != 2 || res.Items[0].Subject != "job claiming" {
+	if res.Provider != "claude-cli" || res.Usage != (summarize.Usage{InputTokens: 2863, OutputTokens: 412}) || len(res.Items) != 2 || res.Items[0].Subject != "job claiming" {
 		t.Errorf("%+v", res)
 	}
 	// The model wrote segment 1's heading; cairn knows this is segment 2.
@@ -102,11 +104,11 @@ func TestClaudeCLIFailures(t *testing.T) {
 				c.Retry = fastRetry
 			}
 			start := time.Now()
-			_, err := c.Summarize(context.Background(), loadRequest(t, "testdata/segments/bugfix.json"))
+			_, err := c.Summarize(context.Background(), loadRequest(t, "../testdata/segments/bugfix.json"))
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("error %v, want %q", err, tc.wantErr)
 			}
-			if errors.Is(err, ErrInvalidOutput) != tc.invalid {
+			if errors.Is(err, summarize.ErrInvalidOutput) != tc.invalid {
 				t.Errorf("ErrInvalidOutput: %v", err)
 			}
 			if d := time.Since(start); d > 5*time.Second {
@@ -145,7 +147,7 @@ func gone(pid int, wait time.Duration) bool {
 }
 
 func TestClaudeCLINeedsConfigDir(t *testing.T) {
-	_, err := (&ClaudeCLI{}).Summarize(context.Background(), loadRequest(t, "testdata/segments/bugfix.json"))
+	_, err := (&ClaudeCLI{}).Summarize(context.Background(), loadRequest(t, "../testdata/segments/bugfix.json"))
 	if err == nil || !strings.Contains(err.Error(), "no configuration directory") {
 		t.Errorf("error %v", err)
 	}

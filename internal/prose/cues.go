@@ -1,0 +1,31 @@
+package prose
+
+import "regexp"
+
+var (
+	// reasonCue marks a reason given: "because", "so that", "to avoid",
+	// "is simpler".
+	reasonCue = regexp.MustCompile(`(?i)(\bbecause\b|\bsince (it|they|we|the|this|that|there|our|you|its|their|\w+ (is|are|has|have|does|doesn't|can|can't|will|won't|already))\b|\bso that\b|\bso (we|it|they|there|the|that|nothing|no)\b|\botherwise\b|\bthe reason (is|being|was)\b|\bto (avoid|keep|prevent|make sure|ensure|stay|save|reduce|speed|match)\b|\bwhich (means|lets|keeps|avoids|gives|makes|stops|prevents|protects|guarantees|ensures)\b|\bgiven (that|the)\b|\bdue to\b|\bas (it|they|this|that) (is|are|has|have|does|doesn't|gives|keeps|avoids|can|can't|won't|will|already)\b|\bthat way\b|\bthis way\b|\b(is|are|was|'s) (simpler|faster|safer|cheaper|overkill|lighter|smaller|already there|built in|built-in|stdlib)\b|\btoo (slow|heavy|complex|complicated|much|many|big|expensive|fragile|flaky)\b|\bfor (simplicity|safety|speed|performance|consistency)\b)`)
+	// envValue is a value an environment fact holds: a port, a URL, a
+	// version, a path, a host, a variable, a command.
+	envValue = regexp.MustCompile(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b)`)
+)
+
+// ReasonAt is where s gives a reason ("because", "so that", "to avoid",
+// "is simpler"), as regexp's FindStringIndex, or nil.
+func ReasonAt(s string) []int { return reasonCue.FindStringIndex(s) }
+
+// HasValue reports whether s holds a value an environment fact would: a
+// port, a URL, a version, a path, a host, a variable, a command.
+func HasValue(s string) bool { return envValue.MatchString(s) }
+
+// NamesValue reports whether s names a port, a version number or a URL.
+func NamesValue(s string) bool {
+	return portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
+}
+
+// HasURL reports whether s holds a URL.
+func HasURL(s string) bool { return urlRE.MatchString(s) }
+
+// DropLeadIn removes talk before the point: "OK, ", "Decided: ", "FYI ".
+func DropLeadIn(s string) string { return leadIn.ReplaceAllString(s, "") }
