@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -297,7 +298,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		})
 		groups = append(groups, g)
 		seen[c.path] = true
-		if w := contentWords(c.title); len(w) >= 2 && !c.pinned {
+		if w := prose.ContentWords(c.title); len(w) >= 2 && !c.pinned {
 			coreTitles = append(coreTitles, w)
 			coreUnits = append(coreUnits, u)
 		}
@@ -628,7 +629,7 @@ func itemText(title, body string) (string, string) {
 	if t, ok := strings.CutSuffix(title, "…"); ok {
 		t = strings.TrimSpace(t)
 		if strings.HasPrefix(body, t) {
-			if ss := sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
+			if ss := prose.Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
 				return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(body, ss[0]))
 			}
 		}
@@ -657,7 +658,7 @@ func entry(title, text, tail string, room int) string {
 	line := "- **" + title + "**"
 	if text != "" {
 		if r := room - indexer.EstimateTokens(line+tail) - 1; r >= minUnitTokens {
-			if s := whole(text, r); s != "" {
+			if s := prose.Whole(text, r); s != "" {
 				line += ": " + s
 			}
 		}
@@ -692,7 +693,7 @@ func openGroup(sessions []*sessionInfo, v *vocab) *group {
 				continue
 			}
 			kept = append(kept, keys(o))
-			text := shorten(o, bulletCap)
+			text := prose.Shorten(o, bulletCap)
 			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.id)+")\n")
 		}
 	}
@@ -848,28 +849,28 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 				// A single sentence up to twice the cap is shown whole
 				// when there is room for it: cutting it would lose its
 				// end, leaving it out all of it.
-				t := shorten(b, r)
+				t := prose.Shorten(b, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n {
 					return ""
 				}
 				return lead + t + "\n"
 			}
 			if p != partRequest {
-				w := contentWords(b)
+				w := prose.ContentWords(b)
 				for _, o := range said {
-					if len(w) >= 2 && overlap(w, o.words) >= 0.75 {
+					if len(w) >= 2 && prose.Overlap(w, o.words) >= 0.75 {
 						o.u.dup = append(o.u.dup, u)
 					}
-					if len(o.words) >= 2 && overlap(o.words, w) >= 0.75 {
+					if len(o.words) >= 2 && prose.Overlap(o.words, w) >= 0.75 {
 						u.dup = append(u.dup, o.u)
 					}
 				}
 				said = append(said, saying{w, u})
 			}
 			if p != partRequest && p != partOutcome {
-				w := contentWords(b)
+				w := prose.ContentWords(b)
 				for j, t := range coreTitles {
-					if len(w) >= 2 && overlap(t, w) >= 0.75 {
+					if len(w) >= 2 && prose.Overlap(t, w) >= 0.75 {
 						u.dup = append(u.dup, coreUnits[j])
 						coreUnits[j].dup = append(coreUnits[j].dup, u)
 					}
@@ -904,7 +905,7 @@ func (s *sessionInfo) heading() (string, []string) {
 	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) {
 		return s.title, req
 	}
-	ss := sentences(first)
+	ss := prose.Sentences(first)
 	if len(ss) == 0 {
 		return s.title, req
 	}
@@ -934,7 +935,7 @@ func clauseHead(s string, n int) string {
 	if best > 0 {
 		return strings.TrimRight(cut[:best], " ,;:—")
 	}
-	return cutClause(s, indexer.EstimateTokens(cut))
+	return prose.CutClause(s, indexer.EstimateTokens(cut))
 }
 
 // staleBullet reports whether a bullet of part p is said again, maybe
@@ -946,12 +947,12 @@ func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]
 	default:
 		return false
 	}
-	w := contentWords(b)
+	w := prose.ContentWords(b)
 	if len(w) < 2 {
 		return false
 	}
 	for _, t := range coreTitles {
-		if overlap(t, w) >= 0.75 {
+		if prose.Overlap(t, w) >= 0.75 {
 			return true
 		}
 	}
@@ -960,7 +961,7 @@ func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]
 	}
 	for _, s := range newer {
 		for _, nb := range s.digest.parts[p] {
-			nw := contentWords(nb)
+			nw := prose.ContentWords(nb)
 			if jaccard(w, nw) >= 0.5 {
 				return true
 			}
@@ -1065,7 +1066,7 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 func turnLine(t summarize.Turn) string {
 	text := mdtext.OneLine(t.Text)
 	if text != "" {
-		text = shorten(text, turnTokens)
+		text = prose.Shorten(text, turnTokens)
 	}
 	switch t.Role {
 	case summarize.User:
@@ -1094,7 +1095,7 @@ func turnLine(t summarize.Turn) string {
 			line += fmt.Sprintf(" (exit %d)", *t.ExitCode)
 		}
 		if text != "" {
-			line += ": " + shorten(text, turnTokens/2)
+			line += ": " + prose.Shorten(text, turnTokens/2)
 		}
 		return line + "\n"
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
+	"github.com/cairn-mem/cairn/internal/recall/prose"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -153,7 +154,7 @@ func parseSummary(text string) *digest {
 		default:
 			// Prose: each sentence a note of its own, so that the pack
 			// can drop the last ones.
-			for _, s := range sentences(trim) {
+			for _, s := range prose.Sentences(trim) {
 				add(partNotes, s)
 			}
 			cur = nil
@@ -306,7 +307,7 @@ func loadSession(m *memory.Memory, dir string) *sessionInfo {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			s.state = append(s.state, "- Variable "+k+": "+shorten(sess.Variables[k], 40)+"\n")
+			s.state = append(s.state, "- Variable "+k+": "+prose.Shorten(sess.Variables[k], 40)+"\n")
 		}
 		if turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through); err == nil {
 			prompts := 0
@@ -354,12 +355,12 @@ func (s *sessionInfo) defaultTitle() string {
 	if first == "" {
 		return "Session"
 	}
-	if ss := sentences(first); len(ss) > 0 {
+	if ss := prose.Sentences(first); len(ss) > 0 {
 		first = ss[0]
 	}
 	first = strings.TrimRight(first, ".!?: ")
 	if len([]rune(first)) > 80 {
-		first = cutClause(first, 16)
+		first = prose.CutClause(first, 16)
 	}
 	return first
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/recall/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -62,7 +63,7 @@ func newRetirer(core []statement, sessions []*sessionInfo) *retirer {
 // say what it is about, and which asks nothing.
 func (r *retirer) add(text string, rank int) {
 	var stated []string
-	for _, x := range sentences(text) {
+	for _, x := range prose.Sentences(text) {
 		if !isQuestion(x) {
 			stated = append(stated, x)
 		}
@@ -88,7 +89,7 @@ func topicKeys(s string) map[string]bool {
 	for _, t := range codeTokens(s) {
 		out[t] = true
 	}
-	for w := range contentWords(s) {
+	for w := range prose.ContentWords(s) {
 		if d, ok := numberWords[w]; ok {
 			out[d] = true
 		}
@@ -495,7 +496,7 @@ func (r *retirer) dropRetired(s string, rank int) string {
 		return s
 	}
 	var kept []string
-	for _, x := range sentences(s) {
+	for _, x := range prose.Sentences(s) {
 		check := x
 		if isReply(x) {
 			check = s

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/recall/prose"
 )
 
 // What a session left to do goes stale once a later session deals with
@@ -38,7 +40,7 @@ func keySet(s string) map[string]bool {
 // key is a word's comparison key: stemmed and cut to seven letters, so
 // that "debounce" and "debounces", "paginate" and "pagination" meet.
 func key(w string) string {
-	w = stem(strings.ToLower(w))
+	w = prose.Stem(strings.ToLower(w))
 	if r := []rune(w); len(r) > 7 {
 		w = string(r[:7])
 	}
@@ -48,7 +50,7 @@ func key(w string) string {
 // keys are the comparison keys of s's content words.
 func keys(s string) map[string]bool {
 	out := make(map[string]bool)
-	for w := range contentWords(s) {
+	for w := range prose.ContentWords(s) {
 		out[key(w)] = true
 	}
 	return out
@@ -157,7 +159,7 @@ func (s *sessionInfo) mentions() map[string]bool {
 				continue
 			}
 			for _, b := range bullets {
-				for _, x := range sentences(b) {
+				for _, x := range prose.Sentences(b) {
 					if p == partRequest || !isTodo(x) {
 						for k := range keys(x) {
 							s.mentionKeys[k] = true
@@ -197,7 +199,7 @@ var chitChat = keySet(`thanks thank nice great cool ok okay good awesome perfect
 // two words besides greetings, thanks and "anything else?".
 func isChitChat(s string) bool {
 	n := 0
-	for w := range contentWords(s) {
+	for w := range prose.ContentWords(s) {
 		if !chitChat[key(w)] {
 			n++
 		}
@@ -218,7 +220,7 @@ func noResponse(s string) bool {
 // with it. "" if nothing is left.
 func dropDone(s string, done func(todo string) bool) string {
 	var kept []string
-	for _, x := range sentences(s) {
+	for _, x := range prose.Sentences(s) {
 		if !isTodo(x) {
 			kept = append(kept, x)
 			continue
@@ -275,7 +277,7 @@ var replacedMark = regexp.MustCompile("(?i)\\b(?:instead of|no longer(?: on| at|
 // sizes) that s says were replaced, with the keys of the sentence that
 // says so.
 func replacedValues(s string) (vals []string, ks map[string]bool) {
-	for _, x := range sentences(s) {
+	for _, x := range prose.Sentences(s) {
 		for _, m := range replacedMark.FindAllStringSubmatch(x, -1) {
 			v := strings.TrimRight(m[1], ".,;:")
 			if v != "" {
@@ -328,7 +330,7 @@ func dropReplaced(s string, rs []replacement) string {
 	}
 	var kept []string
 next:
-	for _, x := range sentences(s) {
+	for _, x := range prose.Sentences(s) {
 		if own, _ := replacedValues(x); len(own) == 0 {
 			ks := keys(x)
 			for _, r := range rs {
