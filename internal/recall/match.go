@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/cairn-mem/cairn/internal/recall/prose"
+	"github.com/cairn-mem/cairn/internal/digest"
 )
 
 // A hit's match score (Scores.Match) says how much of the query the
@@ -21,7 +21,7 @@ func matchWords(query string) []string {
 	var out []string
 	seen := make(map[string]bool)
 	for _, w := range words(query) {
-		if len(w) < 2 || prose.StopWords[w] || seen[w] {
+		if len(w) < 2 || digest.StopWords[w] || seen[w] {
 			continue
 		}
 		seen[w] = true
