@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/config"
+	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -247,7 +248,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		}
 	}
 	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
-	v := newVocab(sessions)
+	v := digest.NewVocab(digests(sessions))
 	// done says of a to-do an item of a session states whether a newer
 	// session dealt with it or said it again.
 	done := func(session string) func(string) bool {
@@ -263,15 +264,15 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	// A statement a newer one changed is not shown as current: not a
 	// core item whose title it is, nor a sentence of a body or a bullet.
 	ranks := make([]int, len(core))
-	stmts := make([]statement, 0, len(core))
+	stmts := make([]digest.Statement, 0, len(core))
 	for i, c := range core {
 		ranks[i] = rankOf(sessions, c.session, c.updated)
-		stmts = append(stmts, statement{text: c.title, rank: ranks[i]})
+		stmts = append(stmts, digest.Statement{Text: c.title, Rank: ranks[i]})
 	}
-	r := newRetirer(stmts, sessions)
+	r := digest.NewRetirer(stmts, digests(sessions))
 	kept := core[:0]
 	for i, c := range core {
-		if !c.pinned && r.retired(c.title, ranks[i]) {
+		if !c.pinned && r.Retired(c.title, ranks[i]) {
 			gone[c.id] = true
 			continue
 		}
@@ -293,11 +294,11 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			if c.pinned {
 				return body
 			}
-			return r.dropRetired(body, ranks[i])
+			return r.DropRetired(body, ranks[i])
 		})
 		groups = append(groups, g)
 		seen[c.path] = true
-		if w := contentWords(c.title); len(w) >= 2 && !c.pinned {
+		if w := digest.ContentWords(c.title); len(w) >= 2 && !c.pinned {
 			coreTitles = append(coreTitles, w)
 			coreUnits = append(coreUnits, u)
 		}
@@ -598,11 +599,11 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 			}
 			title, body = itemText(mdtext.OneLine(g.title), mdtext.OneLine(stripHeadings(body)))
 			isDone := done(session)
-			if isTodo(title) && isDone(title) {
+			if digest.IsTodo(title) && isDone(title) {
 				gone = true
 				return ""
 			}
-			body = current(dropDone(body, isDone))
+			body = current(digest.DropDone(body, isDone))
 			var meta []string
 			if kind != "" {
 				meta = append(meta, kind)
@@ -628,7 +629,7 @@ func itemText(title, body string) (string, string) {
 	if t, ok := strings.CutSuffix(title, "…"); ok {
 		t = strings.TrimSpace(t)
 		if strings.HasPrefix(body, t) {
-			if ss := sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
+			if ss := digest.Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
 				return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(body, ss[0]))
 			}
 		}
@@ -657,7 +658,7 @@ func entry(title, text, tail string, room int) string {
 	line := "- **" + title + "**"
 	if text != "" {
 		if r := room - indexer.EstimateTokens(line+tail) - 1; r >= minUnitTokens {
-			if s := whole(text, r); s != "" {
+			if s := digest.Whole(text, r); s != "" {
 				line += ": " + s
 			}
 		}
@@ -672,18 +673,18 @@ func entry(title, text, tail string, room int) string {
 // openGroup gathers the items the sessions left open at their end, the
 // newest first, leaving out those a later session mentions: it dealt
 // with them, or said again they are open (its statement is the newer).
-func openGroup(sessions []*sessionInfo, v *vocab) *group {
+func openGroup(sessions []*sessionInfo, v *digest.Vocab) *group {
 	g := &group{sec: secOpen}
 	var kept []map[string]bool
 	for k, s := range sessions {
-		for i, o := range s.digest.open {
-			d := v.distinct(o)
+		for i, o := range s.digest.Open {
+			d := v.Distinct(o)
 			if len(d) == 0 || laterMentions(v, d, sessions, k) {
 				continue
 			}
 			dup := false
 			for _, kk := range kept {
-				if v.refers(d, kk) {
+				if v.Refers(d, kk) {
 					dup = true
 					break
 				}
@@ -691,8 +692,8 @@ func openGroup(sessions []*sessionInfo, v *vocab) *group {
 			if dup {
 				continue
 			}
-			kept = append(kept, keys(o))
-			text := shorten(o, bulletCap)
+			kept = append(kept, digest.Keys(o))
+			text := digest.Shorten(o, bulletCap)
 			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.id)+")\n")
 		}
 	}
@@ -705,15 +706,15 @@ func openGroup(sessions []*sessionInfo, v *vocab) *group {
 // doneLater returns whether a to-do stated in sessions[k] is dealt with
 // or said again by a newer session, or listed among sessions[k]'s open
 // items (the open items show it).
-func doneLater(v *vocab, sessions []*sessionInfo, k int) func(string) bool {
+func doneLater(v *digest.Vocab, sessions []*sessionInfo, k int) func(string) bool {
 	return func(todo string) bool {
-		d := v.distinct(todo)
+		d := v.Distinct(todo)
 		if laterMentions(v, d, sessions, k) {
 			return true
 		}
 		if k < len(sessions) {
-			for _, o := range sessions[k].digest.open {
-				if v.refers(d, keys(o)) {
+			for _, o := range sessions[k].digest.Open {
+				if v.Refers(d, digest.Keys(o)) {
 					return true
 				}
 			}
@@ -738,7 +739,7 @@ const (
 // durable reports whether part p is knowledge that outlives its session.
 func durable(p int) bool {
 	switch p {
-	case partRoot, partDecisions, partRejected, partPreferences, partEnvironment:
+	case digest.Root, digest.Decisions, digest.Rejected, digest.Preferences, digest.Environment:
 		return true
 	}
 	return false
@@ -746,15 +747,15 @@ func durable(p int) bool {
 
 // Priorities of a session's parts, below the base priority of their kind
 // (narrative or durable).
-var partPrio = [numParts]float64{
-	partRequest: 0, partOutcome: 0.01, partRoot: 0, partDecisions: 0.005, partPreferences: 0.005,
-	partEnvironment: 0.01, partNotes: 0.06, partRejected: 0.01, partErrors: 0.25, partFiles: 0.2,
-	partCommands: 0.3, partRead: 0.4,
+var partPrio = [digest.NumParts]float64{
+	digest.Request: 0, digest.Outcome: 0.01, digest.Root: 0, digest.Decisions: 0.005, digest.Preferences: 0.005,
+	digest.Environment: 0.01, digest.Notes: 0.06, digest.Rejected: 0.01, digest.Errors: 0.25, digest.Files: 0.2,
+	digest.Commands: 0.3, digest.Read: 0.4,
 }
 
 // The order of a session's parts in the pack.
-var partOrder = []int{partRequest, partOutcome, partRoot, partDecisions, partRejected, partPreferences,
-	partEnvironment, partNotes, partErrors, partFiles, partCommands}
+var partOrder = []int{digest.Request, digest.Outcome, digest.Root, digest.Decisions, digest.Rejected, digest.Preferences,
+	digest.Environment, digest.Notes, digest.Errors, digest.Files, digest.Commands}
 
 // sessionGroup renders sessions[k] as a heading and its bullets: request
 // and outcome first, then root causes, decisions, environment, files,
@@ -763,11 +764,11 @@ var partOrder = []int{partRequest, partOutcome, partRoot, partDecisions, partRej
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *retirer, coreTitles []map[string]bool, coreUnits []*unit) *group {
+func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *digest.Retirer, coreTitles []map[string]bool, coreUnits []*unit) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.id)
 	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
-	if len(s.digest.parts[partRequest])+len(s.digest.parts[partOutcome])+len(s.digest.parts[partNotes]) == 0 {
+	if len(s.digest.Parts[digest.Request])+len(s.digest.Parts[digest.Outcome])+len(s.digest.Parts[digest.Notes]) == 0 {
 		g.path = s.dir + "/" + model.TranscriptFile
 	}
 	which := "session " + short
@@ -789,7 +790,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	done := doneLater(v, sessions, k)
-	replaced := replacedBy(newer)
+	replaced := digest.ReplacedBy(digests(newer))
 	// A bullet that another bullet of the session holds (an outcome that
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.
@@ -799,25 +800,25 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 	}
 	var said []saying
 	for _, p := range partOrder {
-		bullets := s.digest.parts[p]
-		if p == partRequest {
+		bullets := s.digest.Parts[p]
+		if p == digest.Request {
 			bullets = requests
 		}
 		base := narrative
 		if durable(p) {
 			base = lasting
 		}
-		if p == partCommands && k > 0 && !s.current {
+		if p == digest.Commands && k > 0 && !s.current {
 			continue // an older session's commands are history
 		}
-		if p == partFiles && len(bullets) > 0 {
+		if p == digest.Files && len(bullets) > 0 {
 			g.add(base-partPrio[p], filesLine(bullets))
 			continue
 		}
 		for i, b := range bullets {
 			switch {
-			case p != partRequest:
-				if b = r.dropRetired(dropReplaced(dropDone(b, done), replaced), k); b == "" {
+			case p != digest.Request:
+				if b = r.DropRetired(digest.DropReplaced(digest.DropDone(b, done), replaced), k); b == "" {
 					continue
 				}
 			case k > 0 && !s.current:
@@ -825,7 +826,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 				// states, once a newer session dealt with it, is not
 				// left to do, and a setting it describes ("the backend
 				// runs on 5000") a newer session changed is not current.
-				if b = r.dropRetired(dropDone(b, done), k); b == "" {
+				if b = r.DropRetired(digest.DropDone(b, done), k); b == "" {
 					continue
 				}
 			}
@@ -833,10 +834,10 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 				continue
 			}
 			prio := base - partPrio[p] - 0.005*float64(i)
-			if p == partRequest && i > 0 {
+			if p == digest.Request && i > 0 {
 				prio -= 0.08 // the first request says most
 			}
-			label := partLabels[p]
+			label := digest.Labels[p]
 			u := g.add(prio, "")
 			u.render = func(room int) string {
 				lead := "- " + label + ": "
@@ -848,28 +849,28 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *vocab, r *r
 				// A single sentence up to twice the cap is shown whole
 				// when there is room for it: cutting it would lose its
 				// end, leaving it out all of it.
-				t := shorten(b, r)
+				t := digest.Shorten(b, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n {
 					return ""
 				}
 				return lead + t + "\n"
 			}
-			if p != partRequest {
-				w := contentWords(b)
+			if p != digest.Request {
+				w := digest.ContentWords(b)
 				for _, o := range said {
-					if len(w) >= 2 && overlap(w, o.words) >= 0.75 {
+					if len(w) >= 2 && digest.Overlap(w, o.words) >= 0.75 {
 						o.u.dup = append(o.u.dup, u)
 					}
-					if len(o.words) >= 2 && overlap(o.words, w) >= 0.75 {
+					if len(o.words) >= 2 && digest.Overlap(o.words, w) >= 0.75 {
 						u.dup = append(u.dup, o.u)
 					}
 				}
 				said = append(said, saying{w, u})
 			}
-			if p != partRequest && p != partOutcome {
-				w := contentWords(b)
+			if p != digest.Request && p != digest.Outcome {
+				w := digest.ContentWords(b)
 				for j, t := range coreTitles {
-					if len(w) >= 2 && overlap(t, w) >= 0.75 {
+					if len(w) >= 2 && digest.Overlap(t, w) >= 0.75 {
 						u.dup = append(u.dup, coreUnits[j])
 						coreUnits[j].dup = append(coreUnits[j].dup, u)
 					}
@@ -895,7 +896,7 @@ const maxHeadRunes = 90
 // sentence, or its first clauses when that is long; the request's bullet
 // then says only what the heading does not.
 func (s *sessionInfo) heading() (string, []string) {
-	req := s.digest.parts[partRequest]
+	req := s.digest.Parts[digest.Request]
 	if len(req) == 0 {
 		return s.title, req
 	}
@@ -904,7 +905,7 @@ func (s *sessionInfo) heading() (string, []string) {
 	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) {
 		return s.title, req
 	}
-	ss := sentences(first)
+	ss := digest.Sentences(first)
 	if len(ss) == 0 {
 		return s.title, req
 	}
@@ -912,7 +913,7 @@ func (s *sessionInfo) heading() (string, []string) {
 	if utf8.RuneCountInString(head) <= maxHeadRunes {
 		rest := strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
 		out := append([]string(nil), req[1:]...)
-		if rest != "" && !isChitChat(rest) {
+		if rest != "" && !digest.IsChitChat(rest) {
 			out = append([]string{rest}, out...)
 		}
 		return head, out
@@ -934,7 +935,7 @@ func clauseHead(s string, n int) string {
 	if best > 0 {
 		return strings.TrimRight(cut[:best], " ,;:—")
 	}
-	return cutClause(s, indexer.EstimateTokens(cut))
+	return digest.CutClause(s, indexer.EstimateTokens(cut))
 }
 
 // staleBullet reports whether a bullet of part p is said again, maybe
@@ -942,25 +943,25 @@ func clauseHead(s string, n int) string {
 // a core item's title: the newer statement is the current one.
 func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]bool) bool {
 	switch p {
-	case partDecisions, partEnvironment, partPreferences, partRoot, partRejected, partNotes:
+	case digest.Decisions, digest.Environment, digest.Preferences, digest.Root, digest.Rejected, digest.Notes:
 	default:
 		return false
 	}
-	w := contentWords(b)
+	w := digest.ContentWords(b)
 	if len(w) < 2 {
 		return false
 	}
 	for _, t := range coreTitles {
-		if overlap(t, w) >= 0.75 {
+		if digest.Overlap(t, w) >= 0.75 {
 			return true
 		}
 	}
-	if p == partNotes {
+	if p == digest.Notes {
 		return false
 	}
 	for _, s := range newer {
-		for _, nb := range s.digest.parts[p] {
-			nw := contentWords(nb)
+		for _, nb := range s.digest.Parts[p] {
+			nw := digest.ContentWords(nb)
 			if jaccard(w, nw) >= 0.5 {
 				return true
 			}
@@ -1018,7 +1019,7 @@ func hitGroup(h SearchHit) *group {
 	if strings.HasSuffix(h.Path, "/summary.md") {
 		// A part of a session's summary: its bullets, labelled.
 		title = "Session " + memory.ShortSession(h.Session)
-		text = digestText(parseSummary(h.Text))
+		text = digestText(digest.Parse(h.Text))
 	}
 	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + fetchRef(h.ID), retrieved: true}
 	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, tail, min(room, hitCap)) }
@@ -1027,13 +1028,13 @@ func hitGroup(h SearchHit) *group {
 
 // digestText writes a summary's bullets as labelled sentences on one
 // line.
-func digestText(d *digest) string {
+func digestText(d *digest.Summary) string {
 	var parts []string
 	for _, p := range partOrder {
-		for _, b := range d.parts[p] {
+		for _, b := range d.Parts[p] {
 			b = strings.TrimRight(b, ".")
-			if p != partNotes {
-				b = partLabels[p] + ": " + b
+			if p != digest.Notes {
+				b = digest.Labels[p] + ": " + b
 			}
 			parts = append(parts, b+".")
 		}
@@ -1065,7 +1066,7 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 func turnLine(t summarize.Turn) string {
 	text := mdtext.OneLine(t.Text)
 	if text != "" {
-		text = shorten(text, turnTokens)
+		text = digest.Shorten(text, turnTokens)
 	}
 	switch t.Role {
 	case summarize.User:
@@ -1094,7 +1095,7 @@ func turnLine(t summarize.Turn) string {
 			line += fmt.Sprintf(" (exit %d)", *t.ExitCode)
 		}
 		if text != "" {
-			line += ": " + shorten(text, turnTokens/2)
+			line += ": " + digest.Shorten(text, turnTokens/2)
 		}
 		return line + "\n"
 	}

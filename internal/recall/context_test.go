@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -226,8 +227,8 @@ func TestSentences(t *testing.T) {
 		{"", nil},
 	}
 	for _, tt := range tests {
-		if got := sentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("sentences(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := digest.Sentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("digest.Sentences(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -235,20 +236,20 @@ func TestSentences(t *testing.T) {
 func TestShorten(t *testing.T) {
 	s := "The bug was that minutes were multiplied by time.Hour. The fix divides first. Tests pass."
 	for _, n := range []int{1, 5, 12, 20, 50} {
-		got := shorten(s, n)
+		got := digest.Shorten(s, n)
 		if !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
-			t.Errorf("shorten(%d) = %q: not a start of the text", n, got)
+			t.Errorf("digest.Shorten(%d) = %q: not a start of the text", n, got)
 		}
 		if indexer.EstimateTokens(got) > 2*n && n >= 12 {
-			t.Errorf("shorten(%d) = %q: %d tokens", n, got, indexer.EstimateTokens(got))
+			t.Errorf("digest.Shorten(%d) = %q: %d tokens", n, got, indexer.EstimateTokens(got))
 		}
 	}
 	two := "The bug was that minutes were multiplied by time.Hour. The fix divides first."
-	if got := shorten(s, indexer.EstimateTokens(two)); got != two {
-		t.Errorf("shorten(%d) = %q", indexer.EstimateTokens(two), got)
+	if got := digest.Shorten(s, indexer.EstimateTokens(two)); got != two {
+		t.Errorf("digest.Shorten(%d) = %q", indexer.EstimateTokens(two), got)
 	}
 	long := strings.Repeat("word ", 200) + "end."
-	if got := shorten(long, 20); !strings.HasSuffix(got, "…") || indexer.EstimateTokens(got) > 20 {
+	if got := digest.Shorten(long, 20); !strings.HasSuffix(got, "…") || indexer.EstimateTokens(got) > 20 {
 		t.Errorf("shorten of a long sentence = %q", got)
 	}
 }

@@ -3,6 +3,8 @@ package recall
 import (
 	"strings"
 	"unicode"
+
+	"github.com/cairn-mem/cairn/internal/digest"
 )
 
 // A hit's match score (Scores.Match) says how much of the query the
@@ -19,7 +21,7 @@ func matchWords(query string) []string {
 	var out []string
 	seen := make(map[string]bool)
 	for _, w := range words(query) {
-		if len(w) < 2 || stopWords[w] || seen[w] {
+		if len(w) < 2 || digest.StopWords[w] || seen[w] {
 			continue
 		}
 		seen[w] = true

@@ -1,4 +1,4 @@
-package recall
+package digest
 
 import (
 	"math"
@@ -17,8 +17,8 @@ import (
 // todoMark matches a sentence that states work still to do.
 var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are) (?:the )?next(?: thing| step| task)?|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before))\b`)
 
-// isTodo reports whether s states work still to do.
-func isTodo(s string) bool { return todoMark.MatchString(s) }
+// IsTodo reports whether s states work still to do.
+func IsTodo(s string) bool { return todoMark.MatchString(s) }
 
 // todoWords are the words of a to-do statement that say it is one, not
 // what it is about.
@@ -38,51 +38,51 @@ func keySet(s string) map[string]bool {
 // key is a word's comparison key: stemmed and cut to seven letters, so
 // that "debounce" and "debounces", "paginate" and "pagination" meet.
 func key(w string) string {
-	w = stem(strings.ToLower(w))
+	w = Stem(strings.ToLower(w))
 	if r := []rune(w); len(r) > 7 {
 		w = string(r[:7])
 	}
 	return w
 }
 
-// keys are the comparison keys of s's content words.
-func keys(s string) map[string]bool {
+// Keys are the comparison keys of s's content words.
+func Keys(s string) map[string]bool {
 	out := make(map[string]bool)
-	for w := range contentWords(s) {
+	for w := range ContentWords(s) {
 		out[key(w)] = true
 	}
 	return out
 }
 
-// vocab holds how many sessions use each key.
-type vocab struct {
+// Vocab holds how many sessions use each key.
+type Vocab struct {
 	df map[string]int
 	n  int
 }
 
-// newVocab counts the keys of the sessions' summaries.
-func newVocab(sessions []*sessionInfo) *vocab {
-	v := &vocab{df: make(map[string]int), n: len(sessions)}
-	for _, s := range sessions {
-		for k := range s.keys() {
+// NewVocab counts the keys of the sessions' summaries.
+func NewVocab(sums []*Summary) *Vocab {
+	v := &Vocab{df: make(map[string]int), n: len(sums)}
+	for _, d := range sums {
+		for k := range d.keys() {
 			v.df[k]++
 		}
 	}
 	return v
 }
 
-func (v *vocab) idf(k string) float64 {
+func (v *Vocab) idf(k string) float64 {
 	return math.Log(1 + float64(v.n+1)/float64(v.df[k]+1))
 }
 
 // maxDistinct is how many of its rarest words stand for an open item.
 const maxDistinct = 3
 
-// distinct returns the keys of s, rarest first, leaving out the words
+// Distinct returns the keys of s, rarest first, leaving out the words
 // that only say it is a to-do.
-func (v *vocab) distinct(s string) []string {
+func (v *Vocab) Distinct(s string) []string {
 	var ks []string
-	for k := range keys(s) {
+	for k := range Keys(s) {
 		if !todoWords[k] && len(k) > 2 {
 			ks = append(ks, k)
 		}
@@ -100,12 +100,12 @@ func (v *vocab) distinct(s string) []string {
 	return ks
 }
 
-// refers reports whether text (its keys) is about the statement of
+// Refers reports whether text (its keys) is about the statement of
 // keys d (rarest first): it holds two of them (one if d has one), whose
 // weight is at least 0.4 of that of d's maxDistinct rarest. A later
 // session names a thing by a few of its rare words, seldom by most of
 // its words.
-func (v *vocab) refers(d []string, text map[string]bool) bool {
+func (v *Vocab) Refers(d []string, text map[string]bool) bool {
 	if len(d) == 0 {
 		return false
 	}
@@ -126,65 +126,54 @@ func (v *vocab) refers(d []string, text map[string]bool) bool {
 
 // keys are the keys of everything a session's summary says, for the
 // document frequency.
-func (s *sessionInfo) keys() map[string]bool {
-	if s.allKeys == nil {
-		s.allKeys = make(map[string]bool)
-		for _, p := range s.digest.parts {
+func (d *Summary) keys() map[string]bool {
+	if d.allKeys == nil {
+		d.allKeys = make(map[string]bool)
+		for _, p := range d.Parts {
 			for _, b := range p {
-				for k := range keys(b) {
-					s.allKeys[k] = true
+				for k := range Keys(b) {
+					d.allKeys[k] = true
 				}
 			}
 		}
-		for _, o := range s.digest.open {
-			for k := range keys(o) {
-				s.allKeys[k] = true
+		for _, o := range d.Open {
+			for k := range Keys(o) {
+				d.allKeys[k] = true
 			}
 		}
 	}
-	return s.allKeys
+	return d.allKeys
 }
 
 // mentions are the keys of what a session says of its work, the
 // sentences that leave work to do apart: what a later session says of an
 // open item, whether it dealt with it or said again that it is open
 // (then its own statement is the newest).
-func (s *sessionInfo) mentions() map[string]bool {
-	if s.mentionKeys == nil {
-		s.mentionKeys = make(map[string]bool)
-		for p, bullets := range s.digest.parts {
-			if p == partCommands || p == partRead || p == partErrors {
+func (d *Summary) Mentions() map[string]bool {
+	if d.mentionKeys == nil {
+		d.mentionKeys = make(map[string]bool)
+		for p, bullets := range d.Parts {
+			if p == Commands || p == Read || p == Errors {
 				continue
 			}
 			for _, b := range bullets {
-				for _, x := range sentences(b) {
-					if p == partRequest || !isTodo(x) {
-						for k := range keys(x) {
-							s.mentionKeys[k] = true
+				for _, x := range Sentences(b) {
+					if p == Request || !IsTodo(x) {
+						for k := range Keys(x) {
+							d.mentionKeys[k] = true
 						}
 					}
 				}
 			}
 		}
 		// An item it says again is open is its own, newer statement.
-		for _, o := range s.digest.open {
-			for k := range keys(o) {
-				s.mentionKeys[k] = true
+		for _, o := range d.Open {
+			for k := range Keys(o) {
+				d.mentionKeys[k] = true
 			}
 		}
 	}
-	return s.mentionKeys
-}
-
-// laterMentions reports whether a session newer than sessions[k] (they
-// are newest first) mentions the item of distinctive keys d.
-func laterMentions(v *vocab, d []string, sessions []*sessionInfo, k int) bool {
-	for _, later := range sessions[:k] {
-		if v.refers(d, later.mentions()) {
-			return true
-		}
-	}
-	return false
+	return d.mentionKeys
 }
 
 // chitChat are words that make no request: greetings, thanks, asking
@@ -193,11 +182,11 @@ var chitChat = keySet(`thanks thank nice great cool ok okay good awesome perfect
 	hey morning evening anything else left list go going call day bye wrap wrapping much that's what's
 	lgtm excellent fine alright right looks works job done before`)
 
-// isChitChat reports whether a request says nothing to do: fewer than
+// IsChitChat reports whether a request says nothing to do: fewer than
 // two words besides greetings, thanks and "anything else?".
-func isChitChat(s string) bool {
+func IsChitChat(s string) bool {
 	n := 0
-	for w := range contentWords(s) {
+	for w := range ContentWords(s) {
 		if !chitChat[key(w)] {
 			n++
 		}
@@ -211,22 +200,22 @@ func noResponse(s string) bool {
 	return strings.EqualFold(strings.TrimRight(strings.TrimSpace(s), "."), "no response requested")
 }
 
-// dropDone returns s without the sentences that state work still to do
+// DropDone returns s without the sentences that state work still to do
 // which done says was dealt with; of a sentence whose to-do is a later
 // clause, the clauses before it stay ("never pull moment back in — we
 // still need a DST test"), what follows it explains the to-do and goes
 // with it. "" if nothing is left.
-func dropDone(s string, done func(todo string) bool) string {
+func DropDone(s string, done func(todo string) bool) string {
 	var kept []string
-	for _, x := range sentences(s) {
-		if !isTodo(x) {
+	for _, x := range Sentences(s) {
+		if !IsTodo(x) {
 			kept = append(kept, x)
 			continue
 		}
 		var rest strings.Builder
 		cut := false
-		for _, c := range clauses(x) {
-			if isTodo(c) && done(c) {
+		for _, c := range Clauses(x) {
+			if IsTodo(c) && done(c) {
 				cut = true
 				break
 			}
@@ -245,9 +234,9 @@ func dropDone(s string, done func(todo string) bool) string {
 	return strings.Join(kept, " ")
 }
 
-// clauses splits a sentence at "; " and dashes, each clause with the
+// Clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.
-func clauses(s string) []string {
+func Clauses(s string) []string {
 	var out []string
 	for s != "" {
 		best, size := -1, 0
@@ -275,7 +264,7 @@ var replacedMark = regexp.MustCompile("(?i)\\b(?:instead of|no longer(?: on| at|
 // sizes) that s says were replaced, with the keys of the sentence that
 // says so.
 func replacedValues(s string) (vals []string, ks map[string]bool) {
-	for _, x := range sentences(s) {
+	for _, x := range Sentences(s) {
 		for _, m := range replacedMark.FindAllStringSubmatch(x, -1) {
 			v := strings.TrimRight(m[1], ".,;:")
 			if v != "" {
@@ -283,7 +272,7 @@ func replacedValues(s string) (vals []string, ks map[string]bool) {
 				if ks == nil {
 					ks = make(map[string]bool)
 				}
-				for k := range keys(x) {
+				for k := range Keys(x) {
 					ks[k] = true
 				}
 			}
@@ -292,25 +281,25 @@ func replacedValues(s string) (vals []string, ks map[string]bool) {
 	return vals, ks
 }
 
-// replacement is a value a newer statement says was replaced, with what
+// Replacement is a value a newer statement says was replaced, with what
 // that statement is about.
-type replacement struct {
+type Replacement struct {
 	value string
 	keys  map[string]bool
 }
 
-// replacedBy lists what the sessions say was replaced.
-func replacedBy(sessions []*sessionInfo) []replacement {
-	var out []replacement
-	for _, s := range sessions {
-		for p, bullets := range s.digest.parts {
-			if p == partCommands || p == partRead || p == partFiles {
+// ReplacedBy lists what the sessions say was replaced.
+func ReplacedBy(sums []*Summary) []Replacement {
+	var out []Replacement
+	for _, d := range sums {
+		for p, bullets := range d.Parts {
+			if p == Commands || p == Read || p == Files {
 				continue
 			}
 			for _, b := range bullets {
 				vals, ks := replacedValues(b)
 				for _, v := range vals {
-					out = append(out, replacement{v, ks})
+					out = append(out, Replacement{v, ks})
 				}
 			}
 		}
@@ -318,19 +307,19 @@ func replacedBy(sessions []*sessionInfo) []replacement {
 	return out
 }
 
-// dropReplaced returns s without the sentences that state as current a
+// DropReplaced returns s without the sentences that state as current a
 // value one of rs says was replaced: the sentence holds the value as a
 // word, says nothing of its own about it being replaced, and shares two
 // other words with the statement that replaced it.
-func dropReplaced(s string, rs []replacement) string {
+func DropReplaced(s string, rs []Replacement) string {
 	if len(rs) == 0 {
 		return s
 	}
 	var kept []string
 next:
-	for _, x := range sentences(s) {
+	for _, x := range Sentences(s) {
 		if own, _ := replacedValues(x); len(own) == 0 {
-			ks := keys(x)
+			ks := Keys(x)
 			for _, r := range rs {
 				if !hasWord(x, r.value) {
 					continue

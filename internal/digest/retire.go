@@ -1,10 +1,9 @@
-package recall
+package digest
 
 import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -17,13 +16,13 @@ import (
 // statement about the same topic announces a change or gives the same
 // setting another value.
 
-// A statement is what the pack may show: a core item's title or a
+// A Statement is what the pack may show: a core item's title or a
 // session's bullet. rank orders statements by age: the
 // index of their session among the pack's sessions, newest first, so a
 // smaller rank is newer.
-type statement struct {
-	text string
-	rank int
+type Statement struct {
+	Text string
+	Rank int
 	keys map[string]bool
 	// What the text says, read once when the statement is added: every
 	// older sentence is checked against every newer statement.
@@ -32,22 +31,22 @@ type statement struct {
 	claim  *prose.Claim
 }
 
-// retirer decides which statements a newer one retires.
-type retirer struct {
-	stmts []statement
+// Retirer decides which statements a newer one retires.
+type Retirer struct {
+	stmts []Statement
 	df    map[string]int
 }
 
-// newRetirer gathers the statements of core items (title and rank) and
+// NewRetirer gathers the statements of core items (title and rank) and
 // of the sessions' bullets.
-func newRetirer(core []statement, sessions []*sessionInfo) *retirer {
-	r := &retirer{df: make(map[string]int)}
+func NewRetirer(core []Statement, sums []*Summary) *Retirer {
+	r := &Retirer{df: make(map[string]int)}
 	for _, c := range core {
-		r.add(c.text, c.rank)
+		r.add(c.Text, c.Rank)
 	}
-	for k, s := range sessions {
-		for p, bullets := range s.digest.parts {
-			if p == partCommands || p == partRead || p == partFiles || p == partErrors {
+	for k, d := range sums {
+		for p, bullets := range d.Parts {
+			if p == Commands || p == Read || p == Files || p == Errors {
 				continue
 			}
 			for _, b := range bullets {
@@ -60,15 +59,15 @@ func newRetirer(core []statement, sessions []*sessionInfo) *retirer {
 
 // add adds a statement: a bullet or a title, whose sentences together
 // say what it is about, and which asks nothing.
-func (r *retirer) add(text string, rank int) {
+func (r *Retirer) add(text string, rank int) {
 	var stated []string
-	for _, x := range sentences(text) {
+	for _, x := range Sentences(text) {
 		if !isQuestion(x) {
 			stated = append(stated, x)
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := statement{text: text, rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text)}
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text)}
 	r.stmts = append(r.stmts, st)
 	for k := range st.keys {
 		r.df[k]++
@@ -80,7 +79,7 @@ func (r *retirer) add(text string, rank int) {
 // words that announce a change.
 func topicKeys(s string) map[string]bool {
 	out := make(map[string]bool)
-	for k := range keys(s) {
+	for k := range Keys(s) {
 		if !changeWords[k] {
 			out[k] = true
 		}
@@ -88,7 +87,7 @@ func topicKeys(s string) map[string]bool {
 	for _, t := range codeTokens(s) {
 		out[t] = true
 	}
-	for w := range contentWords(s) {
+	for w := range ContentWords(s) {
 		if d, ok := numberWords[w]; ok {
 			out[d] = true
 		}
@@ -127,14 +126,14 @@ func codeTokens(s string) []string {
 // (a fact, its core item, the outcome that did it) always may.
 const distinctShare = 0.1
 
-func (r *retirer) limit() int {
+func (r *Retirer) limit() int {
 	return max(4, int(distinctShare*float64(len(r.stmts))))
 }
 
 // sameTopic reports whether statements a and b are about the same thing:
 // they share at least two distinctive keys, words or code tokens that
 // few of this memory's statements hold.
-func (r *retirer) sameTopic(a, b map[string]bool) bool {
+func (r *Retirer) sameTopic(a, b map[string]bool) bool {
 	limit := r.limit()
 	n := 0
 	for k := range a {
@@ -148,7 +147,7 @@ func (r *retirer) sameTopic(a, b map[string]bool) bool {
 // near reports whether statements a and b share two keys that a fifth
 // of the statements hold at most: a looser topic test, for a change that
 // names the very value a statement gives.
-func (r *retirer) near(a, b map[string]bool) bool {
+func (r *Retirer) near(a, b map[string]bool) bool {
 	limit := max(4, int(asideShare*float64(len(r.stmts))))
 	n := 0
 	for k := range a {
@@ -267,7 +266,7 @@ const asideShare = 0.2
 // filters" and "filters now live in the URL instead of the Zustand store"
 // share "filters"; "Argo CD rolls it out" and "add-ons go in Terraform
 // rather than Argo CD" share only what was turned down.
-func (r *retirer) aside(a, b map[string]bool, c *change) bool {
+func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
 	limit := max(4, int(asideShare*float64(len(r.stmts))))
 	for k := range a {
 		if !b[k] || r.df[k] > limit || len(k) <= 2 {
@@ -388,12 +387,12 @@ func under(ks map[string]bool, dir string) bool {
 	return false
 }
 
-// retired reports whether a newer statement than one of the given rank
+// Retired reports whether a newer statement than one of the given rank
 // retires the sentence x: it is about the same topic and announces a
 // change that x does not already state (x names what it says was
 // replaced, or none of what replaced it), or gives the same setting
 // another value.
-func (r *retirer) retired(x string, rank int) bool {
+func (r *Retirer) Retired(x string, rank int) bool {
 	if r == nil {
 		return false
 	}
@@ -404,7 +403,7 @@ func (r *retirer) retired(x string, rank int) bool {
 	var xClaim *prose.Claim
 	for i := range r.stmts {
 		n := &r.stmts[i]
-		if n.rank >= rank {
+		if n.Rank >= rank {
 			continue
 		}
 		if xs != 0 {
@@ -414,7 +413,7 @@ func (r *retirer) retired(x string, rank int) bool {
 		}
 		if !r.sameTopic(xk, n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
-				if named, shape := c.names(xk, n.text); shape || named && r.near(xk, n.keys) {
+				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true
 				}
 			}
@@ -431,7 +430,7 @@ func (r *retirer) retired(x string, rank int) bool {
 			xClaim = &cl
 		}
 		if n.claim == nil {
-			cl := prose.FactClaim(n.text)
+			cl := prose.FactClaim(n.Text)
 			n.claim = &cl
 		}
 		if otherValue(*xClaim, *n.claim) {
@@ -488,19 +487,19 @@ func otherValue(a, b prose.Claim) bool {
 	return true
 }
 
-// dropRetired returns s without the sentences a newer statement retires;
+// DropRetired returns s without the sentences a newer statement retires;
 // "" if nothing is left.
-func (r *retirer) dropRetired(s string, rank int) string {
+func (r *Retirer) DropRetired(s string, rank int) string {
 	if r == nil {
 		return s
 	}
 	var kept []string
-	for _, x := range sentences(s) {
+	for _, x := range Sentences(s) {
 		check := x
 		if isReply(x) {
 			check = s
 		}
-		if !r.retired(check, rank) {
+		if !r.Retired(check, rank) {
 			kept = append(kept, x)
 		}
 	}
@@ -542,25 +541,4 @@ func switchState(s string) int {
 		return -1
 	}
 	return 0
-}
-
-// rankOf is the rank of a core item from session id (or none) last
-// updated at t: that of its session, older than all of them when its
-// session is not among them (they are the latest), else that of the
-// newest session that started at or before t.
-func rankOf(sessions []*sessionInfo, id string, t time.Time) int {
-	if id != "" {
-		for k, s := range sessions {
-			if s.id == id {
-				return k
-			}
-		}
-		return len(sessions)
-	}
-	for k, s := range sessions {
-		if !s.when.After(t) {
-			return k
-		}
-	}
-	return len(sessions)
 }

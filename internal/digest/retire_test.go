@@ -1,9 +1,8 @@
-package recall
+package digest
 
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // filler are statements about other things, so that the words of the
@@ -25,11 +24,11 @@ var filler = []string{
 
 // retiredBy reports whether newer retires older, among filler.
 func retiredBy(older, newer string) bool {
-	stmts := []statement{{text: newer, rank: 0}, {text: older, rank: 1}}
+	stmts := []Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}}
 	for _, f := range filler {
-		stmts = append(stmts, statement{text: f, rank: 2})
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	return newRetirer(stmts, nil).retired(older, 1)
+	return NewRetirer(stmts, nil).Retired(older, 1)
 }
 
 func TestRetiredByChange(t *testing.T) {
@@ -113,74 +112,33 @@ func TestNotRetired(t *testing.T) {
 		}
 	}
 	// An older statement never retires a newer one.
-	stmts := []statement{{text: "The billing worker listens on port 7070.", rank: 1}, {text: "The billing worker listens on port 7171.", rank: 0}}
-	if newRetirer(stmts, nil).retired("The billing worker listens on port 7171.", 0) {
+	stmts := []Statement{{Text: "The billing worker listens on port 7070.", Rank: 1}, {Text: "The billing worker listens on port 7171.", Rank: 0}}
+	if NewRetirer(stmts, nil).Retired("The billing worker listens on port 7171.", 0) {
 		t.Error("an older statement retired a newer one")
 	}
 }
 
 // TestRetiredSessions checks that a session's bullet is retired by a
 // newer session's, sentence by sentence, and a core item by either.
-func TestRetiredSessions(t *testing.T) {
-	newest := sess("c3", map[int][]string{partEnvironment: {"The image registry moved to ghcr.io/acme instead of quay.io/acme."}})
-	older := sess("a1", map[int][]string{partEnvironment: {"Images are pushed to quay.io/acme by the release job. Tags follow semver."}})
-	sessions := []*sessionInfo{newest, older}
-	core := []statement{{text: "The release job pushes images to quay.io/acme", rank: rankOf(sessions, "a1", time.Time{})}}
-	for _, f := range filler {
-		core = append(core, statement{text: f, rank: 2})
-	}
-	r := newRetirer(core, sessions)
-	if got := r.dropRetired(older.digest.parts[partEnvironment][0], 1); got != "Tags follow semver." {
-		t.Errorf("older bullet = %q, want only the sentence nothing changed", got)
-	}
-	if !r.retired("The release job pushes images to quay.io/acme", rankOf(sessions, "a1", time.Time{})) {
-		t.Error("the core item of the older session is not retired")
-	}
-	if r.retired("The image registry moved to ghcr.io/acme instead of quay.io/acme.", 0) {
-		t.Error("the newest statement is retired")
-	}
-}
-
 // TestRetiredCommonWord checks that a change retires an older statement
 // when the word they share besides its values is one several statements
 // of the memory hold.
 func TestRetiredCommonWord(t *testing.T) {
 	older := "I put the invoice drafts into an IndexedDB table (web/src/drafts/db.ts)."
 	newer := "Invoice drafts now sit in the server's drafts table instead of the IndexedDB table."
-	stmts := []statement{{text: newer, rank: 0}, {text: older, rank: 1}}
+	stmts := []Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}}
 	for _, f := range append(filler,
 		"Drafts autosave every ten seconds.", "Deleting a draft asks first.",
 		"Drafts of credit notes are kept apart.", "Old drafts are purged after a year.") {
-		stmts = append(stmts, statement{text: f, rank: 2})
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	if !newRetirer(stmts, nil).retired(older, 1) {
+	if !NewRetirer(stmts, nil).Retired(older, 1) {
 		t.Errorf("%q should retire %q", newer, older)
 	}
 }
 
 // TestManifestSaid checks that a memory left out because a taken bullet
 // says the same is not listed as left out for room.
-func TestManifestSaid(t *testing.T) {
-	item := &group{sec: secCore, id: "01J0000000000000000000ITEM", title: "The queue is drained nightly", fetch: "cairn show ITEM"}
-	iu := item.add(0.7, "- **The queue is drained nightly**\n")
-	sess := &group{sec: secSessions, id: "s1", title: "Drain the queue", fetch: "cairn session show s1", head: "\n### Drain the queue\n"}
-	su := sess.add(0.9, "- Decision: The queue is drained nightly by the cleanup job.\n")
-	su.dup, iu.dup = []*unit{iu}, []*unit{su}
-	other := &group{sec: secCore, id: "01J0000000000000000000BIGX", title: "A long note that did not fit", fetch: "cairn show BIGX"}
-	other.add(0.1, "- **A long note that did not fit**: "+strings.Repeat("word ", 400)+"\n")
-	var heads [numSections]string
-	heads[secCore], heads[secSessions] = "## Core memory", "## Latest sessions"
-	groups := []*group{item, other, sess}
-	fill(groups, heads, 300)
-	text, _ := assemble(groups, heads, 300)
-	if !su.taken || iu.taken {
-		t.Fatalf("taken: bullet %v, item %v; want the bullet only", su.taken, iu.taken)
-	}
-	if !strings.Contains(text, "Left out for room: 1 memory") || strings.Contains(text, "drained nightly” (") {
-		t.Errorf("manifest lists the item the bullet says:\n%s", text)
-	}
-}
-
 // TestRetiredByNamedValue covers a change that names the older
 // statement's value under other words, and its near misses.
 func TestRetiredByNamedValue(t *testing.T) {
@@ -219,19 +177,19 @@ func TestRetiredByNamedOldVersion(t *testing.T) {
 	// A sixth of the statements name the build target, so its words are
 	// not rare; the old version the change names says which one it
 	// retires.
-	stmts := []statement{{text: "The build target was raised from Android 11 to Android 13 (gradle.properties).", rank: 0}}
+	stmts := []Statement{{Text: "The build target was raised from Android 11 to Android 13 (gradle.properties).", Rank: 0}}
 	older := "Keep to APIs of the build target, which is Android 11, in the player."
-	stmts = append(stmts, statement{text: older, rank: 1})
+	stmts = append(stmts, Statement{Text: older, Rank: 1})
 	for i := range 3 {
-		stmts = append(stmts, statement{text: "The build target matters for the player " + strings.Repeat("x", i+3), rank: 2})
+		stmts = append(stmts, Statement{Text: "The build target matters for the player " + strings.Repeat("x", i+3), Rank: 2})
 	}
 	for _, f := range append(filler, filler...) {
-		stmts = append(stmts, statement{text: f, rank: 2})
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	if !newRetirer(stmts, nil).retired(older, 1) {
+	if !NewRetirer(stmts, nil).Retired(older, 1) {
 		t.Errorf("%q not retired by the version it names as old", older)
 	}
-	if newRetirer(stmts, nil).retired("The player targets Android 13 since the raise.", 1) {
+	if NewRetirer(stmts, nil).Retired("The player targets Android 13 since the raise.", 1) {
 		t.Error("a statement of the new version retired")
 	}
 }
@@ -241,15 +199,15 @@ func TestRetiredByNamedOldVersion(t *testing.T) {
 func TestRetiredReply(t *testing.T) {
 	older := "ok leave it on. The nightly export ran fine (before prefetch)."
 	newer := "Prefetch is off again in config/app.yaml: the grid doubled the API load."
-	stmts := []statement{{text: newer, rank: 0}, {text: older, rank: 1}}
+	stmts := []Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}}
 	for _, f := range filler {
-		stmts = append(stmts, statement{text: f, rank: 2})
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	r := newRetirer(stmts, nil)
-	if got := r.dropRetired(older, 1); got != "The nightly export ran fine (before prefetch)." {
+	r := NewRetirer(stmts, nil)
+	if got := r.DropRetired(older, 1); got != "The nightly export ran fine (before prefetch)." {
 		t.Errorf("dropRetired = %q, want the reply gone", got)
 	}
-	if got := r.dropRetired("ok leave it on. The nightly export ran fine.", 1); !strings.HasPrefix(got, "ok leave it on") {
+	if got := r.DropRetired("ok leave it on. The nightly export ran fine.", 1); !strings.HasPrefix(got, "ok leave it on") {
 		t.Errorf("a reply about another topic dropped: %q", got)
 	}
 }

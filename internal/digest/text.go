@@ -1,4 +1,4 @@
-package recall
+package digest
 
 import (
 	"strings"
@@ -19,11 +19,11 @@ var abbreviations = map[string]bool{
 	"mr": true, "mrs": true, "ms": true, "dr": true, "no": true, "fig": true, "incl": true,
 }
 
-// sentences splits one line of text into sentences, each with its end
+// Sentences splits one line of text into sentences, each with its end
 // mark. A mark inside `code`, an ellipsis ("...", "…"), a period inside a
 // word (main.go, v1.2) or after an abbreviation ends nothing; neither
 // does a mark followed by a lower-case word.
-func sentences(s string) []string {
+func Sentences(s string) []string {
 	s = strings.TrimSpace(s)
 	var out []string
 	start, code := 0, false
@@ -78,15 +78,15 @@ func sentences(s string) []string {
 	return out
 }
 
-// whole returns the longest run of s's first whole sentences of at most
+// Whole returns the longest run of s's first whole sentences of at most
 // n tokens, "" if the first is longer.
-func whole(s string, n int) string {
+func Whole(s string, n int) string {
 	s = mdtext.OneLine(s)
 	if indexer.EstimateTokens(s) <= n {
 		return s
 	}
 	var b strings.Builder
-	for _, x := range sentences(s) {
+	for _, x := range Sentences(s) {
 		t := x
 		if b.Len() > 0 {
 			t = b.String() + " " + x
@@ -100,33 +100,33 @@ func whole(s string, n int) string {
 	return b.String()
 }
 
-// shorten returns the longest run of s's first whole sentences of at
+// Shorten returns the longest run of s's first whole sentences of at
 // most n tokens. When even the first is longer, it is kept whole if it
 // has at most 2n tokens; else it is cut at the last clause boundary (or,
 // failing one, word) that fits, and the cut is marked with "…" at the
 // end: the only place the pack cuts a sentence, and only a sentence too
 // long to show.
-func shorten(s string, n int) string {
+func Shorten(s string, n int) string {
 	s = mdtext.OneLine(s)
 	if indexer.EstimateTokens(s) <= n {
 		return s
 	}
-	if w := whole(s, n); w != "" {
+	if w := Whole(s, n); w != "" {
 		return w
 	}
 	first := s
-	if ss := sentences(s); len(ss) > 0 {
+	if ss := Sentences(s); len(ss) > 0 {
 		first = ss[0]
 	}
 	if indexer.EstimateTokens(first) <= 2*n {
 		return first
 	}
-	return cutClause(first, n)
+	return CutClause(first, n)
 }
 
-// cutClause cuts a sentence too long to show at its last clause
+// CutClause cuts a sentence too long to show at its last clause
 // boundary (", ", "; ", " — ") or word within n tokens, marking the cut.
-func cutClause(s string, n int) string {
+func CutClause(s string, n int) string {
 	lo, hi := 0, len(s)
 	for lo < hi { // the longest prefix that fits, by bisection
 		mid := (lo + hi + 1) / 2
@@ -159,25 +159,25 @@ func cutClause(s string, n int) string {
 	return cut + "…"
 }
 
-// contentWords are the distinct words of s worth comparing, lower-cased,
+// ContentWords are the distinct words of s worth comparing, lower-cased,
 // without stop words and crudely stemmed: enough to tell whether two
 // statements are about the same thing.
-func contentWords(s string) map[string]bool {
+func ContentWords(s string) map[string]bool {
 	out := make(map[string]bool)
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	}) {
-		if len(w) < 2 || stopWords[w] {
+		if len(w) < 2 || StopWords[w] {
 			continue
 		}
-		out[stem(w)] = true
+		out[Stem(w)] = true
 	}
 	return out
 }
 
-// stem strips common English endings, so that "retries", "retried" and
+// Stem strips common English endings, so that "retries", "retried" and
 // "retry" compare equal often enough.
-func stem(w string) string {
+func Stem(w string) string {
 	for _, suf := range []string{"ies", "ied", "ing", "ed", "es", "ly", "s"} {
 		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
 			w = strings.TrimSuffix(w, suf)
@@ -190,8 +190,8 @@ func stem(w string) string {
 	return w
 }
 
-// overlap is the share of a's words that b holds (0 when a has none).
-func overlap(a, b map[string]bool) float64 {
+// Overlap is the share of a's words that b holds (0 when a has none).
+func Overlap(a, b map[string]bool) float64 {
 	if len(a) == 0 {
 		return 0
 	}
@@ -204,8 +204,8 @@ func overlap(a, b map[string]bool) float64 {
 	return float64(n) / float64(len(a))
 }
 
-// stopWords are English words that say nothing about a subject.
-var stopWords = func() map[string]bool {
+// StopWords are English words that say nothing about a subject.
+var StopWords = func() map[string]bool {
 	m := make(map[string]bool)
 	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because
 		been before being below between both but by can could did do does doing done down during each few for from

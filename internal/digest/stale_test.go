@@ -1,0 +1,83 @@
+package digest
+
+import (
+	"testing"
+)
+
+func TestChitChat(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"great, thanks! anything else I should know before I go?", true},
+		{"cool, looks good. what's left on the list?", true},
+		{"thanks. now make the invoice export stream its rows", false},
+		{"morning. rate limiter today?", false},
+	} {
+		if got := IsChitChat(tc.s); got != tc.want {
+			t.Errorf("isChitChat(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+	if !noResponse("No response requested.") || noResponse("No response from the upstream.") {
+		t.Error("noResponse")
+	}
+}
+
+// TestOpenItemsLater checks that an open item goes once a later session
+// names it by a few of its rare words, and that when a later session
+// says it again, its own statement is the one shown.
+func TestDropDone(t *testing.T) {
+	done := func(string) bool { return true }
+	for _, tc := range []struct{ in, want string }{
+		{"Never bring lodash back in — we still need a test for the leap day though.", "Never bring lodash back in."},
+		{"Still open: the retry jitter — it hammers the broker at startup. The queue drains in 2 s.", "The queue drains in 2 s."},
+		{"The cache holds 10k entries.", "The cache holds 10k entries."},
+	} {
+		if got := DropDone(tc.in, done); got != tc.want {
+			t.Errorf("dropDone(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDropReplaced(t *testing.T) {
+	newer := []*Summary{summary(map[int][]string{Outcome: {"The worker pool now has 16 threads instead of 4, since the box has 16 cores."}})}
+	rs := ReplacedBy(newer)
+	for _, tc := range []struct{ in, want string }{
+		{"The worker pool has 4 threads. Jobs are claimed in batches.", "Jobs are claimed in batches."},
+		{"The HTTP client retries 4 times.", "The HTTP client retries 4 times."},             // another subject
+		{"The worker pool was 4 threads, now 16.", "The worker pool was 4 threads, now 16."}, // says so itself
+	} {
+		if got := DropReplaced(tc.in, rs); got != tc.want {
+			t.Errorf("dropReplaced(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestIsTodo(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"All done here apart from one thing: nothing else pending but the retry budget.", true},
+		{"Parked for later: rate limiting, the endpoint takes any number of calls.", true},
+		{"Picking a log format is the next step, per the README.", true},
+		{"Still pending: the CSV export.", true},
+		// A state, not work left: a queue's jobs may be pending.
+		{"The worker skipped rows whose status was pending.", false},
+		{"The next release ships the new parser.", false},
+		{"Later the cron job runs the export.", false},
+	} {
+		if got := IsTodo(tc.in); got != tc.want {
+			t.Errorf("isTodo(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// summary is a summary of the given parts, for the rules above.
+func summary(parts map[int][]string, open ...string) *Summary {
+	d := &Summary{Open: open}
+	for p, b := range parts {
+		d.Parts[p] = b
+	}
+	return d
+}

@@ -1,0 +1,178 @@
+package digest
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/mdtext"
+)
+
+// The parts of a session's summary the pack knows, by the bold headings
+// of summary.md (docs/formats.md): each segment has "**Request**",
+// "**Outcome**", "**Root causes**" and so on, followed by "- " bullets.
+// Older summaries ("**Done**", "**Notes**", free prose) are read too.
+const (
+	Request = iota
+	Outcome
+	Root
+	Decisions
+	Rejected
+	Preferences
+	Environment
+	Open
+	Files
+	Errors
+	Commands
+	Notes
+	Read
+	NumParts
+)
+
+// Labels label a part's bullets in the pack.
+var Labels = [NumParts]string{
+	"Request", "Outcome", "Root cause", "Decision", "Rejected", "Preference", "Environment",
+	"Open", "Files changed", "Error", "Command", "Note", "Files read",
+}
+
+// partOf names the part a summary heading starts, by its first words.
+func partOf(heading string) int {
+	h := strings.ToLower(strings.Trim(heading, " *:"))
+	switch {
+	case strings.HasPrefix(h, "request"), strings.HasPrefix(h, "asked"):
+		return Request
+	case strings.HasPrefix(h, "outcome"), strings.HasPrefix(h, "done"), strings.HasPrefix(h, "result"):
+		return Outcome
+	case strings.HasPrefix(h, "root cause"), strings.HasPrefix(h, "cause"):
+		return Root
+	case strings.HasPrefix(h, "decision"):
+		return Decisions
+	case strings.HasPrefix(h, "rejected"):
+		return Rejected
+	case strings.HasPrefix(h, "preference"), strings.HasPrefix(h, "instruction"):
+		return Preferences
+	case strings.HasPrefix(h, "environment"):
+		return Environment
+	case strings.HasPrefix(h, "open"), strings.HasPrefix(h, "not yet answered"):
+		return Open
+	case strings.HasPrefix(h, "files changed"):
+		return Files
+	case strings.HasPrefix(h, "files read"):
+		return Read
+	case strings.HasPrefix(h, "errors"):
+		return Errors
+	case strings.HasPrefix(h, "commands"):
+		return Commands
+	}
+	return Notes
+}
+
+// Summary is what a session's summary says, over all its segments.
+type Summary struct {
+	Parts [NumParts][]string // bullets, whole, in order, without repeats
+	// Open is the last segment's Open: what is still open at the end.
+	Open []string
+
+	allKeys, mentionKeys map[string]bool // see keys and Mentions
+}
+
+// Substantial reports whether the summary says what was asked or done.
+func (d *Summary) Substantial() bool {
+	return len(d.Parts[Request])+len(d.Parts[Outcome])+len(d.Parts[Notes]) > 0
+}
+
+// boldHeading matches a line that is a bold heading, with an optional
+// count and inline text: "**Files read** (3): a.go, b.go".
+var boldHeading = regexp.MustCompile(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
+
+// Parse reads summary.md's body (front matter removed).
+func Parse(text string) *Summary {
+	d := &Summary{}
+	seen := make(map[string]bool)
+	part := Notes
+	var segOpen []string
+	inSegment := false
+	var cur *string // the bullet a continuation line extends
+	add := func(p int, s string) {
+		s = mdtext.OneLine(s)
+		if s == "" || strings.HasPrefix(s, "…") || strings.HasPrefix(s, "...") || s == "(no summary)" {
+			return // "… and 3 more": a count, not a statement
+		}
+		if p == Notes {
+			// "(fact) Reports are cached": the kind says nothing here.
+			if rest, ok := strings.CutPrefix(s, "("); ok {
+				if kind, after, ok := strings.Cut(rest, ") "); ok && !strings.Contains(kind, " ") {
+					s = after
+				}
+			}
+		}
+		if p == Open {
+			segOpen = append(segOpen, s)
+			cur = &segOpen[len(segOpen)-1]
+			return
+		}
+		key := string(rune('a'+p)) + strings.ToLower(s)
+		if seen[key] {
+			cur = nil
+			return
+		}
+		seen[key] = true
+		d.Parts[p] = append(d.Parts[p], s)
+		cur = &d.Parts[p][len(d.Parts[p])-1]
+	}
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n")
+		trim := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trim, "#"):
+			// A segment starts: its Open replaces the last one's.
+			if strings.Contains(strings.ToLower(trim), "segment") || !inSegment {
+				segOpen, inSegment = nil, true
+			}
+			part, cur = Notes, nil
+		case trim == "":
+			cur = nil
+		case boldHeading.MatchString(trim):
+			mm := boldHeading.FindStringSubmatch(trim)
+			part, cur = partOf(mm[1]), nil
+			if mm[3] != "" {
+				add(part, mm[3])
+			}
+		case strings.HasPrefix(trim, "- ") || strings.HasPrefix(trim, "* "):
+			add(part, trim[2:])
+		case cur != nil && strings.HasPrefix(line, " "):
+			*cur += " " + trim
+		default:
+			// Prose: each sentence a note of its own, so that the pack
+			// can drop the last ones.
+			for _, s := range Sentences(trim) {
+				add(Notes, s)
+			}
+			cur = nil
+		}
+	}
+	d.Open = segOpen
+	return d
+}
+
+// DropWaste leaves out what says nothing about the work: requests that
+// are only thanks or "anything else?", and the "No response requested."
+// Claude Code records after a slash command.
+func (d *Summary) DropWaste() {
+	for p, bullets := range d.Parts {
+		out := bullets[:0]
+		for _, b := range bullets {
+			if noResponse(b) || (p == Request && IsChitChat(b)) {
+				continue
+			}
+			out = append(out, b)
+		}
+		d.Parts[p] = out
+	}
+	out := d.Open[:0]
+	for _, o := range d.Open {
+		if !noResponse(o) {
+			out = append(out, o)
+		}
+	}
+	d.Open = out
+}

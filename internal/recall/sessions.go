@@ -1,0 +1,249 @@
+package recall
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/docs"
+	"github.com/cairn-mem/cairn/internal/safefile"
+	"github.com/cairn-mem/cairn/internal/summarize"
+)
+
+// sessionInfo is a session the pack may show.
+type sessionInfo struct {
+	dir, id string
+	title   string
+	when    time.Time
+	digest  *digest.Summary
+	turns   []string // turns no summary covers yet, as list lines, oldest first
+	state   []string // progress and variables, as list lines
+	current bool     // the session named by ContextOptions.Session
+
+}
+
+// minSubstanceTurns is the least number of unsummarised turns, a user
+// prompt among them, that makes a session without a summary worth a
+// place: a prompt and its answer.
+const minSubstanceTurns = 2
+
+// maxScanSessions bounds how many folders the pack looks into to find
+// sessions with substance: /clear leaves empty sessions behind, and a
+// run of them must not hide the real ones.
+const maxScanSessions = 60
+
+// latestSessions returns up to n sessions of sessions/ with substance
+// (a summary saying what was asked or done, or enough turns not yet
+// summarised), the one changed last first, leaving out skip.
+func latestSessions(m *memory.Memory, skip string, n int) []*sessionInfo {
+	var out []*sessionInfo
+	for i, dir := range sessionFolders(m) {
+		if len(out) == n || i == maxScanSessions {
+			break
+		}
+		if dir == skip {
+			continue
+		}
+		if s := loadSession(m, dir); s != nil && s.substantial() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (s *sessionInfo) substantial() bool {
+	return s.digest.Substantial() || len(s.turns) >= minSubstanceTurns
+}
+
+// sessionFolders lists the folders of sessions/, the one changed last
+// first. A folder's modification time moves with every file cairn
+// writes in it, since it writes by renaming.
+func sessionFolders(m *memory.Memory) []string {
+	ents, err := os.ReadDir(filepath.Join(m.Dir, "sessions"))
+	if err != nil {
+		return nil
+	}
+	type sess struct {
+		dir string
+		mod time.Time
+	}
+	var all []sess
+	for _, e := range ents {
+		if e.Type()&fs.ModeSymlink != 0 {
+			m.WarnLink(&safefile.LinkError{Path: "sessions/" + e.Name()})
+			continue
+		}
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		all = append(all, sess{"sessions/" + e.Name(), fi.ModTime()})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].mod.Equal(all[j].mod) {
+			return all[i].mod.After(all[j].mod)
+		}
+		return all[i].dir > all[j].dir
+	})
+	out := make([]string, len(all))
+	for i, s := range all {
+		out[i] = s.dir
+	}
+	return out
+}
+
+// loadSession reads what the pack shows of the session in dir: its
+// summary, the turns no summary covers yet, its state; nil if the folder
+// holds none of them.
+func loadSession(m *memory.Memory, dir string) *sessionInfo {
+	_, sid := docs.SessionDir(dir + "/x")
+	s := &sessionInfo{dir: dir, id: sid, digest: &digest.Summary{}}
+	if data, err := readMemory(m, dir+"/summary.md"); err == nil {
+		s.digest = digest.Parse(summaryBody(data))
+		s.digest.DropWaste()
+	}
+	sp := dir + "/" + model.SessionFile
+	var sess *model.Session
+	if data, err := m.ReadFile(sp); err == nil {
+		if ps, err := model.ParseSession(sp, data); err == nil {
+			sess = ps
+		}
+	}
+	if sess != nil {
+		s.title = mdtext.OneLine(sess.Title)
+		for _, t := range []time.Time{sess.Started, sess.Updated, sess.LastActivity} {
+			if !t.IsZero() {
+				s.when = t
+				break
+			}
+		}
+		if sess.Progress.Total > 0 {
+			s.state = append(s.state, "- Progress: "+strconv.Itoa(sess.Progress.Done)+" of "+strconv.Itoa(sess.Progress.Total)+" steps done\n")
+		}
+		keys := make([]string, 0, len(sess.Variables))
+		for k := range sess.Variables {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			s.state = append(s.state, "- Variable "+k+": "+digest.Shorten(sess.Variables[k], 40)+"\n")
+		}
+		if turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through); err == nil {
+			prompts := 0
+			for _, t := range turns {
+				if l := turnLine(t.Turn); l != "" {
+					s.turns = append(s.turns, l)
+					if t.Turn.Role == summarize.User {
+						prompts++
+					}
+				}
+			}
+			if prompts == 0 {
+				s.turns = nil // tool calls alone say too little to take a place
+			}
+		}
+	}
+	if s.when.IsZero() {
+		if fi, err := os.Stat(filepath.Join(m.Dir, filepath.FromSlash(dir))); err == nil {
+			s.when = fi.ModTime().UTC()
+		}
+	}
+	if s.title == "" {
+		s.title = s.defaultTitle()
+	}
+	return s
+}
+
+// defaultTitle names a session without a title by its first request.
+func (s *sessionInfo) defaultTitle() string {
+	var first string
+	if r := s.digest.Parts[digest.Request]; len(r) > 0 {
+		first = r[0]
+	} else if o := s.digest.Parts[digest.Outcome]; len(o) > 0 {
+		first = o[0]
+	} else if n := s.digest.Parts[digest.Notes]; len(n) > 0 {
+		first = n[0]
+	} else {
+		for _, t := range s.turns {
+			if rest, ok := strings.CutPrefix(t, "- user: "); ok {
+				first = strings.TrimSpace(rest)
+				break
+			}
+		}
+	}
+	if first == "" {
+		return "Session"
+	}
+	if ss := digest.Sentences(first); len(ss) > 0 {
+		first = ss[0]
+	}
+	first = strings.TrimRight(first, ".!?: ")
+	if len([]rune(first)) > 80 {
+		first = digest.CutClause(first, 16)
+	}
+	return first
+}
+
+// summaryBody is summary.md without its front matter, headings made bold
+// so that they do not break the pack's outline.
+func summaryBody(data []byte) string {
+	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
+	if first, rest, ok := strings.Cut(text, "\n"); ok && model.IsDelimiter(first) {
+		if _, body, _, ok := model.CutFrontMatter(rest); ok {
+			text = body
+		}
+	}
+	return text
+}
+
+// laterMentions reports whether a session newer than sessions[k] (they
+// are newest first) mentions the item of distinctive keys d.
+func laterMentions(v *digest.Vocab, d []string, sessions []*sessionInfo, k int) bool {
+	for _, later := range sessions[:k] {
+		if v.Refers(d, later.digest.Mentions()) {
+			return true
+		}
+	}
+	return false
+}
+
+// rankOf is the rank of a core item from session id (or none) last
+// updated at t: that of its session, older than all of them when its
+// session is not among them (they are the latest), else that of the
+// newest session that started at or before t.
+func rankOf(sessions []*sessionInfo, id string, t time.Time) int {
+	if id != "" {
+		for k, s := range sessions {
+			if s.id == id {
+				return k
+			}
+		}
+		return len(sessions)
+	}
+	for k, s := range sessions {
+		if !s.when.After(t) {
+			return k
+		}
+	}
+	return len(sessions)
+}
+
+// digests are the sessions' summaries, in their order.
+func digests(sessions []*sessionInfo) []*digest.Summary {
+	out := make([]*digest.Summary, len(sessions))
+	for i, s := range sessions {
+		out[i] = s.digest
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package recall
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// sess is a session of the given summary parts, for the rules below.
+func sess(id string, parts map[int][]string, open ...string) *sessionInfo {
+	d := &digest.Summary{Open: open}
+	for p, b := range parts {
+		d.Parts[p] = b
+	}
+	return &sessionInfo{id: id, dir: "sessions/" + id, title: "", digest: d}
+}
+
+func TestOpenItemsLater(t *testing.T) {
+	older := sess("a1", map[int][]string{digest.Request: {"Add a gateway for the billing service."}},
+		"Tomorrow I'll wire the token-bucket rate limiter into the gateway middleware.",
+		"Still to do: rotate the webhook signing secret.")
+	mid := sess("b2", map[int][]string{digest.Request: {"The invoice PDF renders blank pages; fix it."},
+		digest.Outcome: {"The PDF renderer now embeds its fonts."}},
+		"Still open: rotating the webhook signing secret, which the vault migration blocks.")
+	newest := sess("c3", map[int][]string{digest.Request: {"let's do the rate limiter now"},
+		digest.Outcome: {"Requests over 50 per second get a 429 from the gateway."}})
+	sessions := []*sessionInfo{newest, mid, older}
+	g := openGroup(sessions, digest.NewVocab(digests(sessions)))
+	var got []string
+	for _, u := range g.units {
+		got = append(got, u.text)
+	}
+	text := strings.Join(got, "")
+	if strings.Contains(text, "rate limiter") {
+		t.Errorf("a to-do the newest session did is listed:\n%s", text)
+	}
+	if !strings.Contains(text, "vault migration blocks") || strings.Contains(text, "session a1") {
+		t.Errorf("the newest statement of a to-do should be the one listed:\n%s", text)
+	}
+}
+
+func TestHeading(t *testing.T) {
+	for _, tc := range []struct {
+		title, req   string
+		head, bullet string
+	}{
+		{"Checkout is slow since the upgrade. Can you…", "Checkout is slow since the upgrade. Can you profile the cart service?", "Checkout is slow since the upgrade", "Can you profile the cart service?"},
+		{"Rotate the keys", "Rotate the keys", "Rotate the keys", ""},
+		{"Billing cleanup", "Drop the legacy invoices table.", "Billing cleanup", "Drop the legacy invoices table."},
+	} {
+		s := sess("h", map[int][]string{digest.Request: {tc.req}})
+		s.title = tc.title
+		head, reqs := s.heading()
+		if head != tc.head || strings.Join(reqs, "|") != tc.bullet {
+			t.Errorf("heading(%q, %q) = %q, %q; want %q, %q", tc.title, tc.req, head, reqs, tc.head, tc.bullet)
+		}
+	}
+}
+
+func TestRetiredSessions(t *testing.T) {
+	newest := sess("c3", map[int][]string{digest.Environment: {"The image registry moved to ghcr.io/acme instead of quay.io/acme."}})
+	older := sess("a1", map[int][]string{digest.Environment: {"Images are pushed to quay.io/acme by the release job. Tags follow semver."}})
+	sessions := []*sessionInfo{newest, older}
+	core := []digest.Statement{{Text: "The release job pushes images to quay.io/acme", Rank: rankOf(sessions, "a1", time.Time{})}}
+	for _, f := range filler {
+		core = append(core, digest.Statement{Text: f, Rank: 2})
+	}
+	r := digest.NewRetirer(core, digests(sessions))
+	if got := r.DropRetired(older.digest.Parts[digest.Environment][0], 1); got != "Tags follow semver." {
+		t.Errorf("older bullet = %q, want only the sentence nothing changed", got)
+	}
+	if !r.Retired("The release job pushes images to quay.io/acme", rankOf(sessions, "a1", time.Time{})) {
+		t.Error("the core item of the older session is not retired")
+	}
+	if r.Retired("The image registry moved to ghcr.io/acme instead of quay.io/acme.", 0) {
+		t.Error("the newest statement is retired")
+	}
+}
+
+func TestManifestSaid(t *testing.T) {
+	item := &group{sec: secCore, id: "01J0000000000000000000ITEM", title: "The queue is drained nightly", fetch: "cairn show ITEM"}
+	iu := item.add(0.7, "- **The queue is drained nightly**\n")
+	sess := &group{sec: secSessions, id: "s1", title: "Drain the queue", fetch: "cairn session show s1", head: "\n### Drain the queue\n"}
+	su := sess.add(0.9, "- Decision: The queue is drained nightly by the cleanup job.\n")
+	su.dup, iu.dup = []*unit{iu}, []*unit{su}
+	other := &group{sec: secCore, id: "01J0000000000000000000BIGX", title: "A long note that did not fit", fetch: "cairn show BIGX"}
+	other.add(0.1, "- **A long note that did not fit**: "+strings.Repeat("word ", 400)+"\n")
+	var heads [numSections]string
+	heads[secCore], heads[secSessions] = "## Core memory", "## Latest sessions"
+	groups := []*group{item, other, sess}
+	fill(groups, heads, 300)
+	text, _ := assemble(groups, heads, 300)
+	if !su.taken || iu.taken {
+		t.Fatalf("taken: bullet %v, item %v; want the bullet only", su.taken, iu.taken)
+	}
+	if !strings.Contains(text, "Left out for room: 1 memory") || strings.Contains(text, "drained nightly” (") {
+		t.Errorf("manifest lists the item the bullet says:\n%s", text)
+	}
+}
+
+// filler are, as in digest's tests, statements about other things, so that the words of the
+// statements under test are rare in the memory, as they are in one.
+var filler = []string{
+	"The nightly report is mailed to the finance team at six.",
+	"Invoices are rendered with a headless browser to PDF.",
+	"The login form keeps the session in an httpOnly cookie.",
+	"Migrations run with `make migrate` before the app starts.",
+	"Search results are cached for ten minutes in memory.",
+	"We never log request bodies because they hold card numbers.",
+	"The mobile app reads the same API as the dashboard.",
+	"Error pages show a support code the help desk can look up.",
+	"Translations live in locales/ as one JSON file per language.",
+	"The design system's buttons come from the shared UI package.",
+	"Uploads larger than 20 MB are refused by the gateway.",
+	"Feature flags are read once at startup from the flags table.",
+}
