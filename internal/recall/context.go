@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/config"
@@ -16,7 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/recall/corecache"
 )
 
 // ContextOptions say what Context packs.
@@ -107,11 +106,10 @@ const minUnitTokens = 8
 // Most tokens one unit shows: an item is a fact or two with its reason
 // (cairn show has the rest), a session's bullet a sentence or two.
 const (
-	itemCap    = 90
-	pinnedCap  = 140
-	bulletCap  = 70
-	hitCap     = 90
-	turnTokens = 40
+	itemCap   = 90
+	pinnedCap = 140
+	bulletCap = 70
+	hitCap    = 90
 )
 
 // A group is a memory the pack shows whole or in part: a core item, a
@@ -213,27 +211,27 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	seen := make(map[string]bool)
 
 	// Pinned and core items, but never one a newer item superseded.
-	var memo *coreMemo
+	var memo *corecache.Memo
 	if x != nil {
 		memo = &x.core
 	}
-	core, err := coreCandidates(ctx, m, memo)
+	core, err := corecache.Candidates(ctx, m, memo)
 	if err != nil {
 		return nil, err
 	}
-	core, gone := current(core)
+	core, gone := corecache.Current(core)
 	sort.SliceStable(core, func(i, j int) bool {
 		a, b := core[i], core[j]
-		if a.pinned != b.pinned {
-			return a.pinned
+		if a.Pinned != b.Pinned {
+			return a.Pinned
 		}
-		if a.importance != b.importance {
-			return a.importance > b.importance
+		if a.Importance != b.Importance {
+			return a.Importance > b.Importance
 		}
-		if hitScore[a.path] != hitScore[b.path] {
-			return hitScore[a.path] > hitScore[b.path]
+		if hitScore[a.Path] != hitScore[b.Path] {
+			return hitScore[a.Path] > hitScore[b.Path]
 		}
-		return a.updated.After(b.updated)
+		return a.Updated.After(b.Updated)
 	})
 	// The sessions: the one named first, then the latest with substance.
 	var sessions []*sessionInfo
@@ -266,14 +264,14 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	ranks := make([]int, len(core))
 	stmts := make([]digest.Statement, 0, len(core))
 	for i, c := range core {
-		ranks[i] = rankOf(sessions, c.session, c.updated)
-		stmts = append(stmts, digest.Statement{Text: c.title, Rank: ranks[i]})
+		ranks[i] = rankOf(sessions, c.Session, c.Updated)
+		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
 	}
 	r := digest.NewRetirer(stmts, digests(sessions))
 	kept := core[:0]
 	for i, c := range core {
-		if !c.pinned && r.Retired(c.title, ranks[i]) {
-			gone[c.id] = true
+		if !c.Pinned && r.Retired(c.Title, ranks[i]) {
+			gone[c.ID] = true
 			continue
 		}
 		ranks[len(kept)] = ranks[i]
@@ -284,21 +282,21 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	var coreUnits []*unit
 	var coreTitles []map[string]bool
 	for i, c := range core {
-		g := &group{sec: secCore, id: c.id, path: c.path, title: c.title, fetch: "cairn show " + fetchRef(c.id), retrieved: hitScore[c.path] > 0}
-		prio, limit := corePrio+0.4*c.importance+0.1*hitScore[c.path], itemCap
-		if c.pinned {
-			g.sec, prio, limit = secPinned, 2+c.importance, pinnedCap
+		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0}
+		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
+		if c.Pinned {
+			g.sec, prio, limit = secPinned, 2+c.Importance, pinnedCap
 		}
 		u := g.add(prio, "")
 		u.render = itemRenderer(m, g, limit, done, func(body string) string {
-			if c.pinned {
+			if c.Pinned {
 				return body
 			}
 			return r.DropRetired(body, ranks[i])
 		})
 		groups = append(groups, g)
-		seen[c.path] = true
-		if w := digest.ContentWords(c.title); len(w) >= 2 && !c.pinned {
+		seen[c.Path] = true
+		if w := digest.ContentWords(c.Title); len(w) >= 2 && !c.Pinned {
 			coreTitles = append(coreTitles, w)
 			coreUnits = append(coreUnits, u)
 		}
@@ -315,7 +313,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 
 	heads := [numSections]string{"## Pinned", "## Core memory", "## Open items", "## Latest sessions", ""}
 	if len(hits) > 0 {
-		heads[secRelated] = "## Related to: " + oneLineCut(opts.Query, 60)
+		heads[secRelated] = "## Related to: " + digest.OneLineCut(opts.Query, 60)
 		for _, h := range hits {
 			if seen[h.Path] || gone[h.ID] {
 				continue
@@ -508,7 +506,7 @@ func manifest(left, part []*group, names int) string {
 			if i == 0 {
 				sep = ", among them "
 			}
-			fmt.Fprintf(&b, "%s“%s” (`%s`)", sep, oneLineCut(g.title, 50), g.fetch)
+			fmt.Fprintf(&b, "%s“%s” (`%s`)", sep, digest.OneLineCut(g.title, 50), g.fetch)
 		}
 		b.WriteString(". ")
 	}
@@ -537,28 +535,6 @@ func fetchRef(id string) string {
 		return id[len(id)-8:]
 	}
 	return id
-}
-
-// current leaves out the items another item supersedes (consolidation
-// moves them out of the tree, but a hand edit or a merge may leave both),
-// and returns their ids.
-func current(items []coreItem) ([]coreItem, map[string]bool) {
-	gone := make(map[string]bool)
-	for _, c := range items {
-		if c.supersedes != "" && c.supersedes != c.id {
-			gone[c.supersedes] = true
-		}
-	}
-	if len(gone) == 0 {
-		return items, gone
-	}
-	out := items[:0]
-	for _, c := range items {
-		if !gone[c.id] {
-			out = append(out, c)
-		}
-	}
-	return out, gone
 }
 
 // itemRenderer returns the render function of a core item's entry: its
@@ -597,7 +573,7 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 					}
 				}
 			}
-			title, body = itemText(mdtext.OneLine(g.title), mdtext.OneLine(stripHeadings(body)))
+			title, body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
 			isDone := done(session)
 			if digest.IsTodo(title) && isDone(title) {
 				gone = true
@@ -619,35 +595,6 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 		}
 		return entry(title, body, tail, min(room, limit))
 	}
-}
-
-// itemText is what an item's entry shows: the title, and the body
-// without the title repeated at its start. A title cut short ("Jobs are
-// claimed with SELECT…") gives way to the body's first sentence when
-// that is the whole of it.
-func itemText(title, body string) (string, string) {
-	if t, ok := strings.CutSuffix(title, "…"); ok {
-		t = strings.TrimSpace(t)
-		if strings.HasPrefix(body, t) {
-			if ss := digest.Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
-				return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(body, ss[0]))
-			}
-		}
-		return title, body
-	}
-	t := strings.TrimRight(title, ".")
-	if rest, ok := cutPrefixFold(body, t); ok && (rest == "" || strings.ContainsAny(rest[:1], " .:;,—-")) {
-		body = strings.TrimLeft(rest, " .:;,—-")
-	}
-	return title, body
-}
-
-// cutPrefixFold is strings.CutPrefix, ignoring case.
-func cutPrefixFold(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
-		return s[len(prefix):], true
-	}
-	return s, false
 }
 
 // entry renders a list entry, "- **title**: text (tail)", with as many of
@@ -736,26 +683,13 @@ const (
 	corePrio      = 0.5 // plus 0.4 × importance
 )
 
-// durable reports whether part p is knowledge that outlives its session.
-func durable(p int) bool {
-	switch p {
-	case digest.Root, digest.Decisions, digest.Rejected, digest.Preferences, digest.Environment:
-		return true
-	}
-	return false
-}
-
 // Priorities of a session's parts, below the base priority of their kind
-// (narrative or durable).
+// (narrative or digest.Durable).
 var partPrio = [digest.NumParts]float64{
 	digest.Request: 0, digest.Outcome: 0.01, digest.Root: 0, digest.Decisions: 0.005, digest.Preferences: 0.005,
 	digest.Environment: 0.01, digest.Notes: 0.06, digest.Rejected: 0.01, digest.Errors: 0.25, digest.Files: 0.2,
 	digest.Commands: 0.3, digest.Read: 0.4,
 }
-
-// The order of a session's parts in the pack.
-var partOrder = []int{digest.Request, digest.Outcome, digest.Root, digest.Decisions, digest.Rejected, digest.Preferences,
-	digest.Environment, digest.Notes, digest.Errors, digest.Files, digest.Commands}
 
 // sessionGroup renders sessions[k] as a heading and its bullets: request
 // and outcome first, then root causes, decisions, environment, files,
@@ -779,7 +713,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	if !s.when.IsZero() {
 		date = " — " + s.when.UTC().Format(time.DateOnly)
 	}
-	title, requests := s.heading()
+	title, requests := digest.Heading(s.title, s.digest.Parts[digest.Request])
 	g.head = "\n### " + title + date + " (" + which + ")\n"
 	narrative := narrativePrio - narrativeAge*float64(k)
 	lasting := durablePrio - durableAge*float64(k)
@@ -790,7 +724,8 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	done := doneLater(v, sessions, k)
-	replaced := digest.ReplacedBy(digests(newer))
+	older := digests(newer)
+	replaced := digest.ReplacedBy(older)
 	// A bullet that another bullet of the session holds (an outcome that
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.
@@ -799,20 +734,20 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		u     *unit
 	}
 	var said []saying
-	for _, p := range partOrder {
+	for _, p := range digest.Order {
 		bullets := s.digest.Parts[p]
 		if p == digest.Request {
 			bullets = requests
 		}
 		base := narrative
-		if durable(p) {
+		if digest.Durable(p) {
 			base = lasting
 		}
 		if p == digest.Commands && k > 0 && !s.current {
 			continue // an older session's commands are history
 		}
 		if p == digest.Files && len(bullets) > 0 {
-			g.add(base-partPrio[p], filesLine(bullets))
+			g.add(base-partPrio[p], digest.FilesLine(bullets))
 			continue
 		}
 		for i, b := range bullets {
@@ -830,7 +765,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 					continue
 				}
 			}
-			if staleBullet(p, b, newer, nil) {
+			if digest.Stale(p, b, older, nil) {
 				continue
 			}
 			prio := base - partPrio[p] - 0.005*float64(i)
@@ -887,120 +822,6 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	return g
 }
 
-// maxHeadRunes is the longest a session's heading title may be.
-const maxHeadRunes = 90
-
-// heading returns the title of the session's heading and the requests
-// its bullets show. A title that is the start of the first request
-// (cut with "…" where it was long) gives way to the request's first
-// sentence, or its first clauses when that is long; the request's bullet
-// then says only what the heading does not.
-func (s *sessionInfo) heading() (string, []string) {
-	req := s.digest.Parts[digest.Request]
-	if len(req) == 0 {
-		return s.title, req
-	}
-	first := mdtext.OneLine(req[0])
-	t := strings.TrimSpace(strings.TrimSuffix(s.title, "…"))
-	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) {
-		return s.title, req
-	}
-	ss := digest.Sentences(first)
-	if len(ss) == 0 {
-		return s.title, req
-	}
-	head := strings.TrimRight(ss[0], " .!?:")
-	if utf8.RuneCountInString(head) <= maxHeadRunes {
-		rest := strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
-		out := append([]string(nil), req[1:]...)
-		if rest != "" && !digest.IsChitChat(rest) {
-			out = append([]string{rest}, out...)
-		}
-		return head, out
-	}
-	return clauseHead(head, maxHeadRunes), req
-}
-
-// clauseHead cuts a long sentence at its last clause boundary within n
-// runes, or at a word with "…" when it has none.
-func clauseHead(s string, n int) string {
-	r := []rune(s)
-	cut := string(r[:min(len(r), n)])
-	best := -1
-	for _, sep := range []string{", ", "; ", ": ", " — ", " (", " so ", " and ", " but "} {
-		if i := strings.LastIndex(cut, sep); i > len(cut)/3 && i > best {
-			best = i
-		}
-	}
-	if best > 0 {
-		return strings.TrimRight(cut[:best], " ,;:—")
-	}
-	return digest.CutClause(s, indexer.EstimateTokens(cut))
-}
-
-// staleBullet reports whether a bullet of part p is said again, maybe
-// with another value, by a newer session's bullet of the same part or by
-// a core item's title: the newer statement is the current one.
-func staleBullet(p int, b string, newer []*sessionInfo, coreTitles []map[string]bool) bool {
-	switch p {
-	case digest.Decisions, digest.Environment, digest.Preferences, digest.Root, digest.Rejected, digest.Notes:
-	default:
-		return false
-	}
-	w := digest.ContentWords(b)
-	if len(w) < 2 {
-		return false
-	}
-	for _, t := range coreTitles {
-		if digest.Overlap(t, w) >= 0.75 {
-			return true
-		}
-	}
-	if p == digest.Notes {
-		return false
-	}
-	for _, s := range newer {
-		for _, nb := range s.digest.Parts[p] {
-			nw := digest.ContentWords(nb)
-			if jaccard(w, nw) >= 0.5 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func jaccard(a, b map[string]bool) float64 {
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	union := len(a) + len(b) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
-}
-
-// maxFileNames is how many files changed a session's line names.
-const maxFileNames = 8
-
-// filesLine writes the files a session changed on one line.
-func filesLine(bullets []string) string {
-	names := make([]string, 0, len(bullets))
-	for _, b := range bullets[:min(len(bullets), maxFileNames)] {
-		name, _, _ := strings.Cut(b, " (")
-		names = append(names, strings.TrimSpace(name))
-	}
-	line := "- Files changed: " + strings.Join(names, ", ")
-	if n := len(bullets) - len(names); n > 0 {
-		line += fmt.Sprintf(" and %d more", n)
-	}
-	return line + "\n"
-}
-
 // hitGroup renders a search hit as a list entry.
 func hitGroup(h SearchHit) *group {
 	var meta []string
@@ -1015,31 +836,15 @@ func hitGroup(h SearchHit) *group {
 	}
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	tail := " (" + strings.Join(meta, ", ") + ")\n"
-	title, text := itemText(mdtext.OneLine(h.Title), mdtext.OneLine(stripHeadings(h.Text)))
+	title, text := digest.ItemText(mdtext.OneLine(h.Title), mdtext.OneLine(digest.StripHeadings(h.Text)))
 	if strings.HasSuffix(h.Path, "/summary.md") {
 		// A part of a session's summary: its bullets, labelled.
 		title = "Session " + memory.ShortSession(h.Session)
-		text = digestText(digest.Parse(h.Text))
+		text = digest.Text(digest.Parse(h.Text))
 	}
 	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + fetchRef(h.ID), retrieved: true}
 	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, tail, min(room, hitCap)) }
 	return g
-}
-
-// digestText writes a summary's bullets as labelled sentences on one
-// line.
-func digestText(d *digest.Summary) string {
-	var parts []string
-	for _, p := range partOrder {
-		for _, b := range d.Parts[p] {
-			b = strings.TrimRight(b, ".")
-			if p != digest.Notes {
-				b = digest.Labels[p] + ": " + b
-			}
-			parts = append(parts, b+".")
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // namedSession finds the folder of the session ref names (in sessions/
@@ -1059,69 +864,6 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 		}
 	}
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
-}
-
-// turnLine writes one turn as a line of a list, a long text shortened to
-// its first sentences.
-func turnLine(t summarize.Turn) string {
-	text := mdtext.OneLine(t.Text)
-	if text != "" {
-		text = digest.Shorten(text, turnTokens)
-	}
-	switch t.Role {
-	case summarize.User:
-		if text == "" || strings.HasPrefix(text, "/") {
-			return "" // a slash command is no prompt
-		}
-		return "- user: " + text + "\n"
-	case summarize.Assistant:
-		if text == "" {
-			return ""
-		}
-		return "- assistant: " + text + "\n"
-	case summarize.Tool:
-		if !t.IsError {
-			return "" // what a tool did shows in what the assistant says
-		}
-		call := t.Tool
-		if in := oneLineCut(strings.TrimPrefix(t.Input, t.Tool+": "), 80); in != "" {
-			call += ": " + in
-		}
-		if call == "" {
-			return ""
-		}
-		line := "- `" + strings.ReplaceAll(call, "`", "'") + "` failed"
-		if t.ExitCode != nil {
-			line += fmt.Sprintf(" (exit %d)", *t.ExitCode)
-		}
-		if text != "" {
-			line += ": " + digest.Shorten(text, turnTokens/2)
-		}
-		return line + "\n"
-	}
-	return ""
-}
-
-// stripHeadings drops the marks of Markdown headings, so that text can
-// sit on one line.
-func stripHeadings(s string) string {
-	var b strings.Builder
-	for line := range strings.Lines(s) {
-		if t := strings.TrimLeft(line, "#"); t != line && (strings.HasPrefix(t, " ") || strings.TrimSpace(t) == "") {
-			line = strings.TrimSpace(t) + ":\n"
-		}
-		b.WriteString(line)
-	}
-	return b.String()
-}
-
-// oneLineCut puts s on one line of at most n runes.
-func oneLineCut(s string, n int) string {
-	s = mdtext.OneLine(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return mdtext.Truncate(s, n)
 }
 
 // readMemory reads a work-tree file for the pack: never through a

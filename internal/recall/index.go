@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/corecache"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
@@ -51,7 +52,7 @@ type Index struct {
 	// and rebuilt, so that searches that failed together rebuild it once.
 	rebuilds int
 
-	core coreMemo // core items' ranking keys, for context packs
+	core corecache.Memo // core items' ranking keys, for context packs
 }
 
 // retryLag is how long an index that could not catch up because the

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/corecache"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
@@ -561,13 +562,13 @@ func FuzzDocument(f *testing.F) {
 		if doc.Importance < 0 || doc.Importance > 1 {
 			t.Errorf("importance %v", doc.Importance)
 		}
-		c := quickMeta(p, []byte(data))
-		if c.title == "" || c.id == "" || c.importance < 0 || c.importance > 1 {
-			t.Errorf("quickMeta(%q) = %+v", data, c)
+		c := corecache.Meta(p, []byte(data))
+		if c.Title == "" || c.ID == "" || c.Importance < 0 || c.Importance > 1 {
+			t.Errorf("corecache.Meta(%q) = %+v", data, c)
 		}
 		if it, err := model.Parse(p, []byte(data)); err == nil {
-			if c.pinned != it.Pinned || c.importance != it.Importance {
-				t.Errorf("quickMeta(%q) = pinned %v importance %v, Parse says %v %v", data, c.pinned, c.importance, it.Pinned, it.Importance)
+			if c.Pinned != it.Pinned || c.Importance != it.Importance {
+				t.Errorf("corecache.Meta(%q) = pinned %v importance %v, Parse says %v %v", data, c.Pinned, c.Importance, it.Pinned, it.Importance)
 			}
 		}
 	})

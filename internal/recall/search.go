@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -160,11 +161,11 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 		words = "" // text alone
 	}
 	x.ix.FillText(chunks, words)
-	qw := matchWords(query)
+	qw := match.Words(query)
 	for i := range hits {
 		h := &hits[i]
 		h.Text, h.Snippet = chunks[i].Text, chunks[i].Snippet
-		h.Scores.Match = match(qw, h.Title+"\n"+h.Text)
+		h.Scores.Match = match.Score(qw, h.Title+"\n"+h.Text)
 		h.Faint = h.Scores.Match < x.cfg.MinMatch
 		if h.Faint && !opts.All {
 			continue

@@ -142,7 +142,7 @@ func loadSession(m *memory.Memory, dir string) *sessionInfo {
 		if turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through); err == nil {
 			prompts := 0
 			for _, t := range turns {
-				if l := turnLine(t.Turn); l != "" {
+				if l := digest.TurnLine(t.Turn); l != "" {
 					s.turns = append(s.turns, l)
 					if t.Turn.Role == summarize.User {
 						prompts++

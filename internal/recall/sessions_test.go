@@ -52,7 +52,7 @@ func TestHeading(t *testing.T) {
 	} {
 		s := sess("h", map[int][]string{digest.Request: {tc.req}})
 		s.title = tc.title
-		head, reqs := s.heading()
+		head, reqs := digest.Heading(s.title, s.digest.Parts[digest.Request])
 		if head != tc.head || strings.Join(reqs, "|") != tc.bullet {
 			t.Errorf("heading(%q, %q) = %q, %q; want %q, %q", tc.title, tc.req, head, reqs, tc.head, tc.bullet)
 		}

@@ -1,4 +1,4 @@
-package recall
+package corecache
 
 import (
 	"bufio"
@@ -22,23 +22,23 @@ import (
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// coreItem is what ranking core memory needs of an item, read cheaply.
-type coreItem struct {
-	path, id, title string
-	kind            string
-	importance      float64
-	pinned          bool
-	updated         time.Time
-	supersedes      string // the id of the item this one replaced, if any
-	session         string // the session it came from, if any
+// Item is what ranking core memory needs of an item, read cheaply.
+type Item struct {
+	Path, ID, Title string
+	Kind            string
+	Importance      float64
+	Pinned          bool
+	Updated         time.Time
+	Supersedes      string // the id of the item this one replaced, if any
+	Session         string // the session it came from, if any
 }
 
-// coreCandidates returns the core items' ranking keys. They are kept in
+// Candidates returns the core items' ranking keys. They are kept in
 // .state/core.tsv with the commit they reflect, and brought up to HEAD
 // from the diff, so that a context pack reads one small file rather than
 // every core item; a long-running process keeps them in memo as well.
 // Files that do not parse are still candidates, as plain text.
-func coreCandidates(ctx context.Context, m *memory.Memory, memo *coreMemo) ([]coreItem, error) {
+func Candidates(ctx context.Context, m *memory.Memory, memo *Memo) ([]Item, error) {
 	head, err := m.History().Resolve("HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
@@ -61,37 +61,37 @@ func coreCandidates(ctx context.Context, m *memory.Memory, memo *coreMemo) ([]co
 	return items, nil
 }
 
-// coreMemo holds the core items' keys as of a commit.
-type coreMemo struct {
+// Memo holds the core items' keys as of a commit.
+type Memo struct {
 	mu     sync.Mutex
 	commit string
-	items  []coreItem
+	items  []Item
 }
 
-// coreCacheFile holds the core items' ranking keys as of a commit:
+// File holds the core items' ranking keys as of a commit:
 // a first line "cairn-core 3 COMMIT", then a line per item of tab-separated
 // path, id, importance, pinned (0 or 1), updated (Unix seconds, 0 if
 // unknown), kind, title, the id it supersedes and the session it came
 // from. Derived: a damaged one is made again, and so is one of an older
 // version (1 followed symbolic links, 2 lacked supersedes, 3 the session).
-const coreCacheFile = "core.tsv"
+const File = "core.tsv"
 
-func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreItem, error) {
-	name := m.StatePath(coreCacheFile)
+func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]Item, error) {
+	name := m.StatePath(File)
 	items, commit, ok := readCoreCache(name)
 	if ok && commit == head {
 		return items, nil
 	}
 	if ok {
 		if diffs, err := m.History().Diff(ctx, memory.DiffOptions{From: commit, To: head, Paths: []string{"core"}}); err == nil {
-			byPath := make(map[string]coreItem, len(items))
+			byPath := make(map[string]Item, len(items))
 			for _, c := range items {
-				byPath[c.path] = c
+				byPath[c.Path] = c
 			}
 			for _, d := range diffs {
 				delete(byPath, d.Path)
 				if d.Action != memory.Deleted && d.New != nil && docs.Indexable(d.Path) {
-					byPath[d.Path] = quickMeta(d.Path, d.New)
+					byPath[d.Path] = Meta(d.Path, d.New)
 				}
 			}
 			items = items[:0]
@@ -119,7 +119,7 @@ func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreIt
 		if err != nil {
 			return nil // gone meanwhile, or unreadable: not packed
 		}
-		items = append(items, quickMeta(p, data))
+		items = append(items, Meta(p, data))
 		return nil
 	})
 	if err != nil {
@@ -131,11 +131,11 @@ func loadCoreCache(ctx context.Context, m *memory.Memory, head string) ([]coreIt
 }
 
 // sortCore orders items by path, so that equal ranks keep one order.
-func sortCore(items []coreItem) {
-	sort.Slice(items, func(i, j int) bool { return items[i].path < items[j].path })
+func sortCore(items []Item) {
+	sort.Slice(items, func(i, j int) bool { return items[i].Path < items[j].Path })
 }
 
-func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
+func readCoreCache(name string) (items []Item, commit string, ok bool) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, "", false
@@ -156,9 +156,9 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 		if err1 != nil || err2 != nil {
 			return nil, "", false
 		}
-		c := coreItem{path: f[0], id: f[1], importance: imp, pinned: f[3] == "1", kind: f[5], title: f[6], supersedes: f[7], session: f[8]}
+		c := Item{Path: f[0], ID: f[1], Importance: imp, Pinned: f[3] == "1", Kind: f[5], Title: f[6], Supersedes: f[7], Session: f[8]}
 		if upd != 0 {
-			c.updated = time.Unix(upd, 0).UTC()
+			c.Updated = time.Unix(upd, 0).UTC()
 		}
 		items = append(items, c)
 	}
@@ -167,30 +167,30 @@ func readCoreCache(name string) (items []coreItem, commit string, ok bool) {
 
 // writeCoreCache writes the cache; failing to is no error, only slower
 // next time.
-func writeCoreCache(name, commit string, items []coreItem) {
+func writeCoreCache(name, commit string, items []Item) {
 	var b strings.Builder
 	b.WriteString("cairn-core 4 " + commit + "\n")
 	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	for _, c := range items {
 		pinned, upd := "0", int64(0)
-		if c.pinned {
+		if c.Pinned {
 			pinned = "1"
 		}
-		if !c.updated.IsZero() {
-			upd = c.updated.Unix()
+		if !c.Updated.IsZero() {
+			upd = c.Updated.Unix()
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", clean.Replace(c.path), clean.Replace(c.id),
-			strconv.FormatFloat(c.importance, 'g', -1, 64), pinned, upd, clean.Replace(c.kind), clean.Replace(c.title), clean.Replace(c.supersedes), clean.Replace(c.session))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", clean.Replace(c.Path), clean.Replace(c.ID),
+			strconv.FormatFloat(c.Importance, 'g', -1, 64), pinned, upd, clean.Replace(c.Kind), clean.Replace(c.Title), clean.Replace(c.Supersedes), clean.Replace(c.Session))
 	}
 	safefile.WriteSync(name, []byte(b.String()), 0o600, safefile.SyncNone)
 }
 
-// quickMeta reads the keys that rank a core item from its front matter
+// Meta reads the keys that rank a core item from its front matter
 // line by line, and parses the whole item only when a key is written in
 // a way the line reader does not follow (quotes, block or flow values).
-func quickMeta(p string, data []byte) coreItem {
-	c := coreItem{path: p, importance: model.DefaultImportance}
-	c.id, _ = model.IDFromPath(p)
+func Meta(p string, data []byte) Item {
+	c := Item{Path: p, Importance: model.DefaultImportance}
+	c.ID, _ = model.IDFromPath(p)
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	first, rest, ok := strings.Cut(text, "\n")
 	simple := ok && model.IsDelimiter(strings.TrimSuffix(first, "\r"))
@@ -220,31 +220,31 @@ func quickMeta(p string, data []byte) coreItem {
 			switch key {
 			case "id":
 				if v := strings.ToUpper(val); model.ValidID(v) {
-					c.id = v
+					c.ID = v
 				}
 			case "title":
-				c.title = val
+				c.Title = val
 			case "kind":
-				c.kind = val
+				c.Kind = val
 			case "session":
-				c.session = strings.Trim(val, `'"`)
+				c.Session = strings.Trim(val, `'"`)
 			case model.KeySupersedes:
-				c.supersedes = strings.ToUpper(strings.Trim(val, `'"`))
+				c.Supersedes = strings.ToUpper(strings.Trim(val, `'"`))
 			case "importance":
 				if val != "" && val != "null" && val != "~" {
-					c.importance, err = strconv.ParseFloat(val, 64)
+					c.Importance, err = strconv.ParseFloat(val, 64)
 				}
 			case "pinned":
 				switch strings.ToLower(val) {
 				case "true", "yes", "on":
-					c.pinned = true
+					c.Pinned = true
 				case "false", "no", "off", "", "null", "~":
 				default:
 					err = errors.New("not a boolean")
 				}
 			case "updated":
 				if val != "" && val != "null" && val != "~" {
-					c.updated, err = model.ParseTimestamp(val)
+					c.Updated, err = model.ParseTimestamp(val)
 				}
 			}
 			if err != nil {
@@ -254,26 +254,56 @@ func quickMeta(p string, data []byte) coreItem {
 		}
 		simple = simple && closed
 	}
-	if !simple || c.title == "" {
+	if !simple || c.Title == "" {
 		if it, err := model.Parse(p, data); err == nil {
-			c.id, c.title, c.kind = it.ID, it.Title, string(it.Kind)
-			c.importance, c.pinned, c.updated, c.session = it.Importance, it.Pinned, it.Updated, it.Session
+			c.ID, c.Title, c.Kind = it.ID, it.Title, string(it.Kind)
+			c.Importance, c.Pinned, c.Updated, c.Session = it.Importance, it.Pinned, it.Updated, it.Session
 		}
-		if c.supersedes == "" {
+		if c.Supersedes == "" {
 			// Parse keeps unknown keys to itself: look for the line.
 			if _, after, ok := strings.Cut(text, "\n"+model.KeySupersedes+":"); ok {
 				val, _, _ := strings.Cut(after, "\n")
-				c.supersedes = strings.ToUpper(strings.Trim(strings.TrimSpace(val), `'"`))
+				c.Supersedes = strings.ToUpper(strings.Trim(strings.TrimSpace(val), `'"`))
 			}
 		}
 	}
-	if c.id == "" {
-		c.id = p
+	if c.ID == "" {
+		c.ID = p
 	}
-	if c.title == "" {
+	if c.Title == "" {
 		name, _, _ := strings.Cut(strings.TrimSuffix(path.Base(p), ".md"), "--")
-		c.title = strings.ReplaceAll(name, "-", " ")
+		c.Title = strings.ReplaceAll(name, "-", " ")
 	}
-	c.importance = clamp01(c.importance)
+	c.Importance = min(max(c.Importance, 0), 1)
 	return c
+}
+
+// Current leaves out the items another item supersedes (consolidation
+// moves them out of the tree, but a hand edit or a merge may leave both),
+// and returns their ids.
+func Current(items []Item) ([]Item, map[string]bool) {
+	gone := make(map[string]bool)
+	for _, c := range items {
+		if c.Supersedes != "" && c.Supersedes != c.ID {
+			gone[c.Supersedes] = true
+		}
+	}
+	if len(gone) == 0 {
+		return items, gone
+	}
+	out := items[:0]
+	for _, c := range items {
+		if !gone[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out, gone
+}
+
+// readMemory reads a work-tree file: never through a symbolic link,
+// which is named in a warning and left out.
+func readMemory(m *memory.Memory, p string) ([]byte, error) {
+	data, err := m.ReadFile(p)
+	m.WarnLink(err)
+	return data, err
 }

@@ -1,4 +1,4 @@
-package recall
+package match
 
 import (
 	"strings"
@@ -7,17 +7,8 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 )
 
-// A hit's match score (Scores.Match) says how much of the query the
-// chunk holds, on a scale of its own: the relevance of the rerank is
-// relative to the best hit, so a query about something never stored
-// has a best hit of relevance 1 all the same. The match is the share of
-// the query's words (stop words left out, each weighted by its length,
-// since long words say more) that the chunk's title or text holds, a
-// word counting as held when the chunk has it, a word of the same stem,
-// or one a typo away. docs/search.md states the scale.
-
-// matchWords are the query's words that count.
-func matchWords(query string) []string {
+// Words are the query's words that count.
+func Words(query string) []string {
 	var out []string
 	seen := make(map[string]bool)
 	for _, w := range words(query) {
@@ -37,8 +28,8 @@ func words(s string) []string {
 	})
 }
 
-// match is the weighted share of the query words q that text holds.
-func match(q []string, text string) float64 {
+// Score is the weighted share of the query words q that text holds.
+func Score(q []string, text string) float64 {
 	if len(q) == 0 {
 		return 0
 	}

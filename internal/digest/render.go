@@ -1,0 +1,248 @@
+package digest
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/summarize"
+)
+
+// TurnTokens is the most tokens a turn's line shows.
+const TurnTokens = 40
+
+// Durable reports whether part p is knowledge that outlives its session.
+func Durable(p int) bool {
+	switch p {
+	case Root, Decisions, Rejected, Preferences, Environment:
+		return true
+	}
+	return false
+}
+
+// The order of a session's parts in the pack.
+var Order = []int{Request, Outcome, Root, Decisions, Rejected, Preferences,
+	Environment, Notes, Errors, Files, Commands}
+
+// ItemText is what an item's entry shows: the title, and the body
+// without the title repeated at its start. A title cut short ("Jobs are
+// claimed with SELECT…") gives way to the body's first sentence when
+// that is the whole of it.
+func ItemText(title, body string) (string, string) {
+	if t, ok := strings.CutSuffix(title, "…"); ok {
+		t = strings.TrimSpace(t)
+		if strings.HasPrefix(body, t) {
+			if ss := Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
+				return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(body, ss[0]))
+			}
+		}
+		return title, body
+	}
+	t := strings.TrimRight(title, ".")
+	if rest, ok := cutPrefixFold(body, t); ok && (rest == "" || strings.ContainsAny(rest[:1], " .:;,—-")) {
+		body = strings.TrimLeft(rest, " .:;,—-")
+	}
+	return title, body
+}
+
+// cutPrefixFold is strings.CutPrefix, ignoring case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+// maxHeadRunes is the longest a session's heading title may be.
+const maxHeadRunes = 90
+
+// Heading returns the title of a session's heading, given its title and
+// requests, and the requests its bullets show. A title that is the start
+// of the first request (cut with "…" where it was long) gives way to the
+// request's first sentence, or its first clauses when that is long; the
+// request's bullet then says only what the heading does not.
+func Heading(title string, req []string) (string, []string) {
+	if len(req) == 0 {
+		return title, req
+	}
+	first := mdtext.OneLine(req[0])
+	t := strings.TrimSpace(strings.TrimSuffix(title, "…"))
+	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) {
+		return title, req
+	}
+	ss := Sentences(first)
+	if len(ss) == 0 {
+		return title, req
+	}
+	head := strings.TrimRight(ss[0], " .!?:")
+	if utf8.RuneCountInString(head) <= maxHeadRunes {
+		rest := strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
+		out := append([]string(nil), req[1:]...)
+		if rest != "" && !IsChitChat(rest) {
+			out = append([]string{rest}, out...)
+		}
+		return head, out
+	}
+	return clauseHead(head, maxHeadRunes), req
+}
+
+// clauseHead cuts a long sentence at its last clause boundary within n
+// runes, or at a word with "…" when it has none.
+func clauseHead(s string, n int) string {
+	r := []rune(s)
+	cut := string(r[:min(len(r), n)])
+	best := -1
+	for _, sep := range []string{", ", "; ", ": ", " — ", " (", " so ", " and ", " but "} {
+		if i := strings.LastIndex(cut, sep); i > len(cut)/3 && i > best {
+			best = i
+		}
+	}
+	if best > 0 {
+		return strings.TrimRight(cut[:best], " ,;:—")
+	}
+	return CutClause(s, indexer.EstimateTokens(cut))
+}
+
+// Stale reports whether a bullet of part p is said again, maybe
+// with another value, by a newer session's bullet of the same part or by
+// a core item's title: the newer statement is the current one.
+func Stale(p int, b string, newer []*Summary, coreTitles []map[string]bool) bool {
+	switch p {
+	case Decisions, Environment, Preferences, Root, Rejected, Notes:
+	default:
+		return false
+	}
+	w := ContentWords(b)
+	if len(w) < 2 {
+		return false
+	}
+	for _, t := range coreTitles {
+		if Overlap(t, w) >= 0.75 {
+			return true
+		}
+	}
+	if p == Notes {
+		return false
+	}
+	for _, s := range newer {
+		for _, nb := range s.Parts[p] {
+			nw := ContentWords(nb)
+			if jaccard(w, nw) >= 0.5 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+// maxFileNames is how many files changed a session's line names.
+const maxFileNames = 8
+
+// FilesLine writes the files a session changed on one line.
+func FilesLine(bullets []string) string {
+	names := make([]string, 0, len(bullets))
+	for _, b := range bullets[:min(len(bullets), maxFileNames)] {
+		name, _, _ := strings.Cut(b, " (")
+		names = append(names, strings.TrimSpace(name))
+	}
+	line := "- Files changed: " + strings.Join(names, ", ")
+	if n := len(bullets) - len(names); n > 0 {
+		line += fmt.Sprintf(" and %d more", n)
+	}
+	return line + "\n"
+}
+
+// Text writes a summary's bullets as labelled sentences on one
+// line.
+func Text(d *Summary) string {
+	var parts []string
+	for _, p := range Order {
+		for _, b := range d.Parts[p] {
+			b = strings.TrimRight(b, ".")
+			if p != Notes {
+				b = Labels[p] + ": " + b
+			}
+			parts = append(parts, b+".")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// TurnLine writes one turn as a line of a list, a long text shortened to
+// its first sentences.
+func TurnLine(t summarize.Turn) string {
+	text := mdtext.OneLine(t.Text)
+	if text != "" {
+		text = Shorten(text, TurnTokens)
+	}
+	switch t.Role {
+	case summarize.User:
+		if text == "" || strings.HasPrefix(text, "/") {
+			return "" // a slash command is no prompt
+		}
+		return "- user: " + text + "\n"
+	case summarize.Assistant:
+		if text == "" {
+			return ""
+		}
+		return "- assistant: " + text + "\n"
+	case summarize.Tool:
+		if !t.IsError {
+			return "" // what a tool did shows in what the assistant says
+		}
+		call := t.Tool
+		if in := OneLineCut(strings.TrimPrefix(t.Input, t.Tool+": "), 80); in != "" {
+			call += ": " + in
+		}
+		if call == "" {
+			return ""
+		}
+		line := "- `" + strings.ReplaceAll(call, "`", "'") + "` failed"
+		if t.ExitCode != nil {
+			line += fmt.Sprintf(" (exit %d)", *t.ExitCode)
+		}
+		if text != "" {
+			line += ": " + Shorten(text, TurnTokens/2)
+		}
+		return line + "\n"
+	}
+	return ""
+}
+
+// StripHeadings drops the marks of Markdown headings, so that text can
+// sit on one line.
+func StripHeadings(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if t := strings.TrimLeft(line, "#"); t != line && (strings.HasPrefix(t, " ") || strings.TrimSpace(t) == "") {
+			line = strings.TrimSpace(t) + ":\n"
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// OneLineCut puts s on one line of at most n runes.
+func OneLineCut(s string, n int) string {
+	s = mdtext.OneLine(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return mdtext.Truncate(s, n)
+}
