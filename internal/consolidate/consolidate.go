@@ -332,7 +332,7 @@ func retireSettings(m *memory.Memory, b *memory.Writes, facts []*namedItem, set 
 	}
 	var out []model.ItemChange
 	for _, e := range facts {
-		if e.path == "" || e.path == keep || !conflicts(e.settings, set) {
+		if e.path == "" || e.path == keep || !prose.SettingsConflict(e.settings, set) {
 			continue
 		}
 		data, err := m.PendingContent(b, e.path)
@@ -575,16 +575,6 @@ func (a attribute) revalues(e *namedItem, text map[string]bool, back bool) bool 
 	}
 	for _, v := range o.vals {
 		if w := bodyWords(v); len(w) > 0 && subsetOf(w, text) {
-			return true
-		}
-	}
-	return false
-}
-
-// conflicts: a setting both name, with different values.
-func conflicts(a, b map[string]string) bool {
-	for k, v := range a {
-		if w, ok := b[k]; ok && w != v {
 			return true
 		}
 	}

@@ -5,15 +5,36 @@ import (
 	"strings"
 )
 
-// settingRE is a named setting given a value: a key spelled as code
-// (with "-", "_" or "." inside: requires-python, max_conns,
-// server.port), then an operator or "to"/"is"/"at", then a number or
-// version ("requires-python >=3.9", "bump max_conns to 50").
-var settingRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)` + "`?" + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`)
+// A setting is named in code or in words, and given its value by an
+// operator, a preposition or a verb between them: "requires-python
+// >=3.9", "bump max_conns to 50", "'retry_after' => 300",
+// "readTimeout(45, …)", "the retry_after stays at 90", "set the okhttp
+// read timeout to 20 seconds". A value said to be past ("was 90") is
+// not given, and "from 3.9 to 3.11" gives the last.
+var (
+	// settingVerb may stand between a setting and its value.
+	settingVerb = `(?:\s+(?:now|still|stays?|remains?|kept|set|raised|lowered|bumped|increased|decreased|reduced|cut|changed|goes|moved|back|up|down))*`
+	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
+	// settingRE is a key spelled as code, with "-", "_" or "." inside:
+	// requires-python, max_conns, server.port.
+	settingRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + settingOp)
+	// camelRE is a key spelled in camel case, also as a call:
+	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
+	camelRE  = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
+	camelArg = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
+	// phraseRE is a key in words that ends in a noun that holds a
+	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
+	phraseRE = regexp.MustCompile(`(?i)\b(?:([a-z][a-z0-9]+)[ -])?(timeout|port|limit|size|interval|delay|ttl|retries|threshold|budget|replicas|workers|concurrency|rate|baud|heap|buffer|pool|capacity|quota|deadline|backoff|window|period|lifetime|expiry|max|min)` + settingVerb + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b)(?:\s+now)?\s+v?(\d+(?:\.\d+)*)\b`)
+	// notKey are words before a quantity noun that do not say which
+	// one it is: "the timeout", "a higher rate".
+	notKey = WordSet(`the a an this that our its their his her my your any no new old higher lower bigger smaller longer shorter default same other each every per current whole total`)
+)
 
 // Settings are the named settings a statement gives a value, key →
-// value (the last one when it names a key twice, as in "from 3.9 to
-// 3.11"). Keys are lower-case.
+// value (the last one when it names a key twice). Keys are reduced to
+// their letters and digits in lower case, so that retry_after,
+// retry-after, readTimeout and "read timeout" each meet their other
+// spellings.
 func Settings(text string) map[string]string {
 	out := map[string]string{}
 	for _, m := range settingRE.FindAllStringSubmatch(text, -1) {
@@ -21,7 +42,47 @@ func Settings(text string) map[string]string {
 		if versionNum.MatchString(k) || strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k) {
 			continue // a version or a file name, not a key
 		}
-		out[k] = m[2]
+		out[settingKey(k)] = m[2]
+	}
+	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {
+		out[settingKey(m[1])] = m[2]
+	}
+	for _, m := range camelRE.FindAllStringSubmatch(text, -1) {
+		if m[2] != "" {
+			out[settingKey(m[1])] = m[2]
+		}
+	}
+	for _, m := range phraseRE.FindAllStringSubmatch(text, -1) {
+		// A bare "timeout" or "port" could be any of several.
+		q := strings.ToLower(m[1])
+		if q == "" || notKey[q] || stopWords[q] {
+			continue
+		}
+		out[settingKey(q+m[2])] = m[3]
 	}
 	return out
+}
+
+// settingKey is a setting's name reduced to its letters and digits.
+func settingKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return -1
+	}, k)
+}
+
+// SettingsConflict reports whether two statements' settings give one
+// setting different values.
+func SettingsConflict(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; ok && w != v {
+			return true
+		}
+	}
+	return false
 }

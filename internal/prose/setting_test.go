@@ -7,13 +7,22 @@ import (
 
 func TestSettings(t *testing.T) {
 	for in, want := range map[string]string{
-		"The project still declares requires-python >=3.9.":         "map[requires-python:3.9]",
-		"Let's raise requires-python to 3.12 so we can use tomllib": "map[requires-python:3.12]",
-		"required_version is now \"~> 1.8.3\" instead of 1.7.5":     "map[required_version:1.8.3]",
-		"bump max_conns from 20 to 50":                              "map[max_conns:50]",
-		"pool.size is 8 and retry-limit = 3":                        "map[pool.size:8 retry-limit:3]",
-		"We edited config/app.yaml and main.go 2 times":             "map[]",
-		"The API listens on port 8081":                              "map[]",
+		"The project still declares requires-python >=3.9.":                           "map[requirespython:3.9]",
+		"Let's raise requires-python to 3.12 so we can use tomllib":                   "map[requirespython:3.12]",
+		"required_version is now \"~> 1.8.3\" instead of 1.7.5":                       "map[requiredversion:1.8.3]",
+		"bump max_conns from 20 to 50":                                                "map[maxconns:50]",
+		"pool.size is 8 and retry-limit = 3":                                          "map[poolsize:8 retrylimit:3]",
+		"We edited config/app.yaml and main.go 2 times":                               "map[]",
+		"The API listens on port 8081":                                                "map[]",
+		"The redis connection's retry_after stays at 90 as it is in config/queue.php": "map[retryafter:90]",
+		"'retry_after' => 300,":                                                       "map[retryafter:300]",
+		"the redis connection's retry_after was 90":                                   "map[]",
+		"readTimeout(45, TimeUnit.SECONDS)":                                           "map[readtimeout:45]",
+		"maxRetries = 5":                                                              "map[maxretries:5]",
+		"And set the okhttp read timeout to 20 seconds, the default 10 is too short":  "map[readtimeout:20]",
+		"raised the retry delay to 30 s":                                              "map[retrydelay:30]",
+		"the timeout is 30 seconds":                                                   "map[]",
+		"Move the link to 921600 on both sides":                                       "map[]",
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
 			t.Errorf("Settings(%q) = %s, want %s", in, got, want)
