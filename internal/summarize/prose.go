@@ -241,11 +241,21 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// as either it would stay current after it is done.
 		plan := isPlan(s)
 		kind := ""
+		prev := ""
+		if i > 0 {
+			prev = ss[i-1]
+		}
+		setWhat, setWhy, setIt := prose.SetIt(s, prev)
 		switch {
 		case role == User && question && prefAsk.MatchString(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case question || narration:
+		case setIt && !hedged && !plan:
+			// "…; I set it to 300": a change with its subject named
+			// by the clause before, which is its reason.
+			kind = "decision"
+			a.decide(role, s, setWhat, setWhy, true)
 		case i <= explained:
 			// Already part of the explanation an announcement introduced.
 		case announced && !hedged:
