@@ -26,9 +26,12 @@ type Statement struct {
 	keys map[string]bool
 	// What the text says, read once when the statement is added: every
 	// older sentence is checked against every newer statement.
-	change *change
-	state  int // switchState
-	claim  *prose.Claim
+	change   *change
+	state    int // switchState
+	claim    *prose.Claim
+	settings map[string]string
+	// replaced are the code values a command replaced in place.
+	replaced []string
 }
 
 // Retirer decides which statements a newer one retires.
@@ -46,7 +49,13 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 	}
 	for k, d := range sums {
 		for p, bullets := range d.Parts {
-			if p == Commands || p == Read || p == Files || p == Errors {
+			if p == Commands {
+				for _, b := range bullets {
+					r.addSubstitution(b, k)
+				}
+				continue
+			}
+			if p == Read || p == Files || p == Errors {
 				continue
 			}
 			for _, b := range bullets {
@@ -67,10 +76,59 @@ func (r *Retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text)}
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text)}
 	r.stmts = append(r.stmts, st)
 	for k := range st.keys {
 		r.df[k]++
+	}
+}
+
+// substitution finds the start of an in-place replacement, sed's or
+// perl's "s/old/new/", with any of the usual delimiters.
+var substitution = regexp.MustCompile(`(?:^|[\s'"])s([/|#,:@])`)
+
+// replacements are the old and new texts of a command's "s/old/new/"s.
+func replacements(cmd string) [][2]string {
+	var out [][2]string
+	for _, m := range substitution.FindAllStringSubmatchIndex(cmd, -1) {
+		d := cmd[m[2]]
+		parts, cur, esc := []string(nil), []byte(nil), false
+		for i := m[3]; i < len(cmd) && len(parts) < 2; i++ {
+			switch c := cmd[i]; {
+			case esc:
+				cur, esc = append(cur, c), false
+			case c == '\\':
+				esc = true
+			case c == d:
+				parts, cur = append(parts, string(cur)), nil
+			default:
+				cur = append(cur, c)
+			}
+		}
+		if len(parts) == 2 {
+			out = append(out, [2]string{parts[0], parts[1]})
+		}
+	}
+	return out
+}
+
+// addSubstitution adds what a command that replaces text in a file
+// changes: the settings it gives ("sed -i 's/retry_after' =>
+// 90/retry_after' => 300/'" sets retry_after to 300), and the code
+// values it replaces ("s/baud=115200/baud=921600/" replaces 115200).
+// The rest of a command is no statement about the project.
+func (r *Retirer) addSubstitution(cmd string, rank int) {
+	for _, rep := range replacements(cmd) {
+		st := Statement{Text: rep[1], Rank: rank, settings: prose.Settings(rep[1])}
+		was, now := codeTokens(rep[0]), codeTokens(rep[1])
+		for _, t := range was {
+			if !slices.Contains(now, t) && len(t) > 2 {
+				st.replaced = append(st.replaced, t)
+			}
+		}
+		if len(st.settings) > 0 || len(st.replaced) > 0 {
+			r.stmts = append(r.stmts, st)
+		}
 	}
 }
 
@@ -214,6 +272,12 @@ func (c *change) otherVersion(xk map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// distinctValue reports whether code value v names one thing, not one
+// of many: a number of four digits or more, a version, a path or a host.
+func distinctValue(v string) bool {
+	return len(v) >= 4 && strings.Trim(v, "0123456789") == "" || isVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
 }
 
 // isVersion reports whether s is a dotted version number: 1.80, 3.11.2.
@@ -401,9 +465,27 @@ func (r *Retirer) Retired(x string, rank int) bool {
 	xc := changeOf(x)
 	xs := switchState(x)
 	var xClaim *prose.Claim
+	var xSet map[string]string
 	for i := range r.stmts {
 		n := &r.stmts[i]
 		if n.Rank >= rank {
+			continue
+		}
+		if xSet == nil {
+			xSet = prose.Settings(x)
+		}
+		if prose.SettingsConflict(xSet, n.settings) {
+			return true // the newer statement gives the setting another value
+		}
+		if n.keys == nil {
+			// A command that replaced a value in place retires what
+			// names that value: "115200 is a bottleneck" once the link
+			// went from 115200 to 921600.
+			for _, v := range n.replaced {
+				if xk[v] && distinctValue(v) {
+					return true
+				}
+			}
 			continue
 		}
 		if xs != 0 {
@@ -501,9 +583,55 @@ func (r *Retirer) DropRetired(s string, rank int) string {
 		}
 		if !r.Retired(check, rank) {
 			kept = append(kept, x)
+			continue
+		}
+		if check != x {
+			continue
+		}
+		// A sentence of several clauses keeps those a newer statement
+		// does not retire: "the backend runs on 5000, and the
+		// deployment target is iOS 16" is still right about iOS 16.
+		if parts := clauses(x); len(parts) > 1 {
+			var still []string
+			for _, c := range parts {
+				if !r.Retired(c, rank) {
+					still = append(still, c)
+				}
+			}
+			if len(still) > 0 {
+				t := strings.TrimRight(strings.Join(still, "; "), ".")
+				kept = append(kept, strings.ToUpper(t[:1])+t[1:]+".")
+			}
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// clauseSep separates the clauses of a sentence.
+var clauseSep = regexp.MustCompile(`;\s+|,\s+(?:and|but|while|whereas)\s+|\s+—\s+`)
+
+// clauses splits sentence s into the clauses that stand alone; a part
+// that is not one stays with the part before it, as it was written.
+func clauses(s string) []string {
+	var out []string
+	last, sep := 0, ""
+	add := func(p string) {
+		p = strings.TrimSpace(p)
+		if len(out) > 0 && !prose.IsFullClause(p) {
+			out[len(out)-1] += sep + p
+			return
+		}
+		out = append(out, p)
+	}
+	for _, m := range clauseSep.FindAllStringIndex(s, -1) {
+		if strings.Count(s[:m[0]], "`")%2 != 0 {
+			continue // inside code
+		}
+		add(s[last:m[0]])
+		last, sep = m[1], s[m[0]:m[1]]
+	}
+	add(s[last:])
+	return out
 }
 
 // reply matches a short answer that names its topic by a pronoun: "ok
@@ -541,4 +669,16 @@ func switchState(s string) int {
 		return -1
 	}
 	return 0
+}
+
+// Title is a session's title as the heading of a session of the given
+// rank shows it: a title that states what a newer statement changed
+// ("115200 is a bottleneck" once the link runs at 921600) would present
+// it as current, so it keeps what is still true, or says only that it
+// is a session.
+func (r *Retirer) Title(title string, rank int) string {
+	if t := r.DropRetired(title, rank); t != "" {
+		return t
+	}
+	return "Session"
 }

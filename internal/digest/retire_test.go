@@ -211,3 +211,49 @@ func TestRetiredReply(t *testing.T) {
 		t.Errorf("a reply about another topic dropped: %q", got)
 	}
 }
+
+// TestRetiredBySetting checks that a newer statement that gives a named
+// setting another value retires the older, whatever the verb, and so
+// does a command that rewrites the setting in place.
+func TestRetiredBySetting(t *testing.T) {
+	for _, tc := range []struct {
+		why, older, newer string
+	}{
+		{"a verb between", "The redis connection's retry_after stays at 90 as it is in config/queue.php.",
+			"Set retry_after to 300 — retry_after has to be larger than the longest job timeout."},
+		{"words and camel case", "And set the okhttp read timeout to 20 seconds, the default 10 is too short.",
+			"Raised readTimeout to 45 after the first full sync timed out."},
+	} {
+		if !retiredBy(tc.older, tc.newer) {
+			t.Errorf("%s: %q should retire %q", tc.why, tc.newer, tc.older)
+		}
+	}
+	if retiredBy("The okhttp read timeout is 20 seconds.", "The okhttp write timeout is 30 seconds.") {
+		t.Error("another setting retired the read timeout")
+	}
+	older := "The redis connection's retry_after stays at 90."
+	sum := &Summary{}
+	sum.Parts[Commands] = []string{"`sed -i \"s/'retry_after' => 90/'retry_after' => 300/\" config/queue.php`"}
+	sums := []*Summary{sum}
+	if !NewRetirer([]Statement{{Text: older, Rank: 1}}, sums).Retired(older, 1) {
+		t.Error("a sed substitution that sets retry_after to 300 did not retire the fact that it is 90")
+	}
+	title := "The harness is too slow for the calibration run, 115200 is a bottleneck"
+	sum.Parts[Commands] = []string{"`sed -i 's/baud=115200/baud=921600/' tests/harness/link.py && grep -n baud tests/harness/link.py`"}
+	if got := NewRetirer([]Statement{{Text: title, Rank: 1}}, sums).Title(title, 1); got != "Session" {
+		t.Errorf("Title = %q after the baud rate went from 115200 to 921600", got)
+	}
+}
+
+func TestDropRetiredClause(t *testing.T) {
+	older := "The backend runs locally on port 5000 (swift run Run serve in Server/), and the app's deployment target is iOS 16, so keep to APIs that exist there."
+	newer := "The backend now listens on 8080 instead of 5000, which AirPlay owns."
+	stmts := []Statement{{Text: newer, Rank: 0}}
+	for _, f := range filler {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	got := NewRetirer(stmts, nil).DropRetired(older, 1)
+	if want := "The app's deployment target is iOS 16, so keep to APIs that exist there."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+}

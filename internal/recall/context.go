@@ -714,6 +714,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		date = " — " + s.when.UTC().Format(time.DateOnly)
 	}
 	title, requests := digest.Heading(s.title, s.digest.Parts[digest.Request])
+	if k > 0 && !s.current {
+		title = r.Title(title, k)
+	}
 	g.head = "\n### " + title + date + " (" + which + ")\n"
 	narrative := narrativePrio - narrativeAge*float64(k)
 	lasting := durablePrio - durableAge*float64(k)
