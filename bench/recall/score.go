@@ -14,12 +14,15 @@ const tailChars = 6000
 
 // history marks a line that presents a value as past, not current
 // (scenario format: stale_match): it names the value it changed from.
-var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in))\b`)
+// An arrow ("1.74 → 1.80") and a command's in-place substitution
+// ("s/readTimeout(20/readTimeout(45/") name the change too.
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in))\b|\S\s*(→|->)\s*\S|\bs/[^/]+/[^/]*/`)
 
 // done marks a line that presents an open item as dealt with (or a
 // value as past): for an
 // open item, only a line that still presents it as open is stale.
-var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now)\b`)
+// A list of the files a session changed presents none as open.
+var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now)\b|^- Files changed:`)
 
 // Boundary is the check of one pack: what the session starting there
 // should have received and what it did.
