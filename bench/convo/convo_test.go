@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // The benchmark end to end on the small fixture: real ingest, Bleve and
@@ -118,5 +120,47 @@ func TestBM25(t *testing.T) {
 	}
 	if s := stem("adopted"); s != "adopt" {
 		t.Errorf("stem(adopted) = %q", s)
+	}
+}
+
+// What the index holds of an ingested conversation: chunks that name each
+// turn's speaker, dated by their session (so that Since and Until see the
+// conversation's dates).
+func TestIndexedChunks(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	ctx := context.Background()
+	c, err := load("testdata/ines-raf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _, done, err := prepare(ctx, c, options{k: 50, tmp: t.TempDir()}, func(s string) { t.Log(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	res, err := x.Search(ctx, "cracked bowls bases too thick", recall.SearchOptions{Mode: indexer.Keyword, K: 10, Kinds: []string{"transcript"}})
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("%v, %+v", err, res)
+	}
+	h := res.Hits[0]
+	s2 := time.Date(2025, 2, 3, 21, 5, 0, 0, time.UTC)
+	if !strings.Contains(h.Text, "**Ines:** Ha. My news: the cracked bowls") || !strings.Contains(h.Text, "**Raf:** ") || h.Created == nil || !h.Created.Equal(s2) {
+		t.Fatalf("hit %s created %v:\n%s", h.Path, h.Created, h.Text)
+	}
+	if !strings.Contains(h.Text, "## Session 2 · 2025-02-03 21:05:00 UTC") {
+		t.Errorf("the session's chunk lacks its heading:\n%s", h.Text)
+	}
+	// Dated search: session 2 only.
+	res, err = x.Search(ctx, "bowls", recall.SearchOptions{Mode: indexer.Keyword, K: 20, All: true, Since: s2, Until: s2.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Hits {
+		if h.Created == nil || !h.Created.Equal(s2) {
+			t.Errorf("since/until kept %s created %v", h.Path, h.Created)
+		}
+	}
+	if len(res.Hits) == 0 {
+		t.Error("since/until found nothing of session 2")
 	}
 }

@@ -69,30 +69,55 @@ type convStats struct {
 // runConv ingests a conversation into a fresh memory, indexes it and
 // answers its questions with every system.
 func runConv(ctx context.Context, c *conv, o options, warn func(string)) ([]*qResult, *convStats, error) {
-	tmp, err := os.MkdirTemp(o.tmp, "cairn-convo-")
+	x, st, done, err := prepare(ctx, c, o, warn)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer os.RemoveAll(tmp)
-	st := &convStats{Name: c.Name, Sessions: len(c.Sessions), Turns: len(c.turns)}
+	defer done()
+	qs, err := ask(ctx, c, x, o, st, warn)
+	return qs, st, err
+}
 
+// prepare makes a memory in a temporary folder, ingests the conversation
+// into it as cairn ingest does, and opens its search index; done closes
+// and removes them.
+func prepare(ctx context.Context, c *conv, o options, warn func(string)) (x *recall.Index, st *convStats, done func(), err error) {
+	tmp, err := os.MkdirTemp(o.tmp, "cairn-convo-")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var m *memory.Memory
+	done = func() {
+		if x != nil {
+			x.Close()
+		}
+		if m != nil {
+			m.Close()
+		}
+		os.RemoveAll(tmp)
+	}
+	defer func() {
+		if err != nil {
+			done()
+		}
+	}()
+	st = &convStats{Name: c.Name, Sessions: len(c.Sessions), Turns: len(c.turns)}
 	project := filepath.Join(tmp, "project")
 	if err := os.Mkdir(project, 0o755); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	m, _, err := memory.Init(ctx, project, memory.Options{
+	m, _, err = memory.Init(ctx, project, memory.Options{
 		Identity: memory.Identity{Name: "convo bench", Email: "bench@example.com"},
 		Warn:     warn,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: make a memory: %w", c.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s: make a memory: %w", c.Name, err)
 	}
-	defer m.Close()
 
 	start := time.Now()
 	abs, err := filepath.Abs(c.File)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var ingested *capture.IngestResult
 	failed, err := capture.IngestFiles(ctx, m, []string{abs}, capture.IngestOptions{}, warn,
@@ -101,22 +126,32 @@ func runConv(ctx context.Context, c *conv, o options, warn func(string)) ([]*qRe
 		err = fmt.Errorf("ingest %s failed", c.File)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", c.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	if n := len(ingested.Sessions); n != len(c.Sessions) {
-		return nil, nil, fmt.Errorf("%s: ingest made %d sessions of %d", c.Name, n, len(c.Sessions))
+		return nil, nil, nil, fmt.Errorf("%s: ingest made %d sessions of %d", c.Name, n, len(c.Sessions))
 	}
 	st.Ingest = time.Since(start).Seconds()
 
 	start = time.Now()
-	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: index: %w", c.Name, err)
+	if x, err = recall.OpenIndex(ctx, m, recall.IndexOptions{}); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: index: %w", c.Name, err)
 	}
-	defer x.Close()
 	st.Index = time.Since(start).Seconds()
 	if s, err := x.Stats(); err == nil {
 		st.Docs, st.Chunks = s.Documents, s.Chunks
+	}
+	return x, st, done, nil
+}
+
+// ask runs every question through every system.
+func ask(ctx context.Context, c *conv, x *recall.Index, o options, st *convStats, warn func(string)) ([]*qResult, error) {
+	// One search per mode first: the first query of an index pays for
+	// loading its segments, which a warm search does not.
+	for _, mode := range systems[:3] {
+		if _, err := x.Search(ctx, c.Qs[0].Question, recall.SearchOptions{Mode: indexer.Mode(mode), K: o.k, All: o.all}); err != nil {
+			return nil, fmt.Errorf("%s: %s search: %w", c.Name, mode, err)
+		}
 	}
 
 	turnDocs, sessionDocs := baselineDocs(c)
@@ -142,7 +177,7 @@ func runConv(ctx context.Context, c *conv, o options, warn func(string)) ([]*qRe
 			default:
 				res, err := x.Search(ctx, q.Question, recall.SearchOptions{Mode: indexer.Mode(sys), K: o.k, All: o.all})
 				if err != nil {
-					return nil, nil, fmt.Errorf("%s: %s: %s search: %w", c.Name, q.ID, sys, err)
+					return nil, fmt.Errorf("%s: %s: %s search: %w", c.Name, q.ID, sys, err)
 				}
 				for _, w := range res.Warnings {
 					warn(w)
@@ -161,7 +196,7 @@ func runConv(ctx context.Context, c *conv, o options, warn func(string)) ([]*qRe
 		out = append(out, r)
 	}
 	st.ChunkTurns, st.ChunkTokens = median(chunkTurns), median(chunkTokens)
-	return out, st, nil
+	return out, nil
 }
 
 // turnMark finds the turns of a chunk of a dialogue's transcript.
