@@ -170,6 +170,10 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 				continue
 			}
 			text := firstNonEmpty(e.Text, e.Command)
+			if e.Speaker != "" && !side {
+				r.say(e, summarize.User)
+				continue
+			}
 			if side {
 				r.para("**Task:** " + text)
 				continue
@@ -195,6 +199,10 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 			}
 		case transcript.KindAssistantText, transcript.KindStop:
 			if e.Text == "" {
+				continue
+			}
+			if e.Speaker != "" && !side {
+				r.say(e, summarize.Assistant)
 				continue
 			}
 			who := "**Assistant:**"
@@ -228,6 +236,31 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 			r.para("_Session ended" + mdtext.Prefixed(" (", e.Reason, ")") + "._")
 		}
 	}
+}
+
+// say renders a turn of a dialogue between people, whoever speaks as the
+// user or the assistant: "**Maya:** text" in the transcript, and "Maya:
+// text" as the prompt and the summarizer's turn, so that what is indexed
+// and summarised says who said it. A new session's transcript starts with
+// its session's number and date: they are in every chunk's document.
+func (r *renderer) say(e *transcript.Event, role summarize.Role) {
+	if e.Part > 0 && r.s.Turns == 0 && len(r.turns) == 0 {
+		r.para(fmt.Sprintf("## Session %d%s", e.Part, mdtext.Prefixed(" · ", stamp(e.Time))))
+	}
+	line := e.Speaker + ": " + e.Text
+	if role == summarize.User {
+		r.prompts++
+		head := fmt.Sprintf("## %d", r.s.Prompts+r.prompts)
+		if !e.Time.IsZero() {
+			head += " · " + e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+		}
+		r.promptText.WriteString("\n" + head + "\n\n" + line + "\n")
+		if r.title == "" {
+			r.title = titleOf(line)
+		}
+	}
+	r.para("**" + e.Speaker + ":** " + e.Text)
+	r.turn(e, summarize.Turn{Role: role, Time: e.Time, Text: line})
 }
 
 // meta notes where and when an event happened.

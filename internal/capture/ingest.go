@@ -52,6 +52,10 @@ type IngestResult struct {
 	// BadLines are the lines that could not be read and were skipped,
 	// each as "file:line: what".
 	BadLines []string `json:"bad_lines,omitempty"`
+	// Sessions are the results of each session of a dialogue divided
+	// into sessions (transcript.Meta.Part), in order; CaptureResult then
+	// sums them up, under the first one's id.
+	Sessions []*CaptureResult `json:"sessions,omitempty"`
 }
 
 // Ingest captures a whole transcript file now: Claude Code session JSONL,
@@ -105,15 +109,21 @@ func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptio
 		}
 		return nil, fmt.Errorf("%s: no events in this %s transcript", name, f)
 	}
+	trigger := opts.Trigger
+	if trigger == "" {
+		trigger = "ingest"
+	}
+	if parts := splitParts(p); parts != nil {
+		if err := ingestParts(ctx, m, abs, base, f, p, parts, opts, trigger, res); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return res, nil
+	}
 	id := opts.Session
 	if id == "" {
 		if id, err = sessionIDFor(filepath.Join(filepath.Dir(abs), base), p); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-	}
-	trigger := opts.Trigger
-	if trigger == "" {
-		trigger = "ingest"
 	}
 	cr, err := Capture(ctx, m, Batch{
 		Session:    id,
@@ -134,6 +144,119 @@ func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptio
 	}
 	res.CaptureResult = cr
 	return res, nil
+}
+
+// part is the events of one session of a dialogue.
+type part struct {
+	n      int // transcript.Meta.Part
+	events []transcript.Event
+}
+
+// splitParts divides a dialogue's events by the session they are in, in
+// the order the sessions first appear; nil when the transcript has no
+// sessions (no event has a Part).
+func splitParts(p *transcript.Parsed) []part {
+	var parts []part
+	at := map[int]int{}
+	numbered := false
+	for _, e := range p.Events {
+		numbered = numbered || e.Part > 0
+		i, ok := at[e.Part]
+		if !ok {
+			i = len(parts)
+			at[e.Part] = i
+			parts = append(parts, part{n: e.Part})
+		}
+		parts[i].events = append(parts[i].events, e)
+	}
+	if !numbered || len(p.Sidechain) > 0 {
+		return nil
+	}
+	return parts
+}
+
+// ingestParts captures each session of a dialogue into a cairn session of
+// its own, dated by its events (its heading's date): <base>-s03 for
+// session 3, where base is opts.Session, else the session the file names
+// (a Markdown front matter), else the file's folder and name
+// ("maya-tom-conversation"); turns before the first session heading go to
+// base itself. Each session records how far into the file its events
+// reach, so that ingesting the file again adds nothing, and a session
+// appended to the file later adds only itself.
+func ingestParts(ctx context.Context, m *memory.Memory, abs, base string, f transcript.Format, p *transcript.Parsed, parts []part, opts IngestOptions, trigger string, res *IngestResult) error {
+	prefix := opts.Session
+	if prefix == "" {
+		for _, e := range p.Events {
+			if e.SessionID != "" && transcript.ValidateSessionID(e.SessionID) == nil {
+				prefix = e.SessionID
+				break
+			}
+		}
+	}
+	if prefix == "" {
+		name := base
+		if opts.Name == "" {
+			name = filepath.Base(filepath.Dir(abs)) + "-" + base
+		}
+		if prefix = idFromName(name); prefix == "" {
+			return errors.New("no session id in the file or its name; give one with --session")
+		}
+	}
+	last := p.Events[len(p.Events)-1].Offset
+	for _, pt := range parts {
+		id := prefix
+		if pt.n > 0 {
+			suffix := fmt.Sprintf("-s%02d", pt.n)
+			id = prefix[:min(len(prefix), transcript.MaxSessionIDLen-len(suffix))] + suffix
+		}
+		// The session holds the file up to its last event: events past
+		// it are another session's, or new.
+		to := pt.events[len(pt.events)-1].Offset + 1
+		if to > last {
+			to = p.Consumed
+		}
+		cr, err := Capture(ctx, m, Batch{
+			Session:    id,
+			Agent:      agentOf(f),
+			Source:     abs,
+			SourceName: opts.Name,
+			Format:     f,
+			To:         to,
+			Events:     pt.events,
+			Trigger:    trigger,
+			Final:      true,
+			Jobs:       opts.Jobs,
+			Summarizer: opts.Summarizer,
+		})
+		if err != nil {
+			return fmt.Errorf("session %d: %w", pt.n, err)
+		}
+		res.Sessions = append(res.Sessions, cr)
+	}
+	res.CaptureResult = sumResults(res.Sessions)
+	return nil
+}
+
+// sumResults adds up the results of a dialogue's sessions, under the
+// first one's id; its commit is the last one made.
+func sumResults(list []*CaptureResult) *CaptureResult {
+	sum := *list[0]
+	sum.Items = append([]model.ItemChange(nil), sum.Items...)
+	for _, r := range list[1:] {
+		sum.Created = sum.Created || r.Created
+		sum.Reactivated = sum.Reactivated || r.Reactivated
+		sum.Events += r.Events
+		sum.Skipped += r.Skipped
+		sum.Prompts += r.Prompts
+		sum.Segments += r.Segments
+		sum.Redactions += r.Redactions
+		sum.Items = append(sum.Items, r.Items...)
+		sum.Provider = firstNonEmpty(r.Provider, sum.Provider)
+		sum.Fallback = firstNonEmpty(r.Fallback, sum.Fallback)
+		sum.Commit = firstNonEmpty(r.Commit, sum.Commit)
+		sum.Ignored = firstNonEmpty(sum.Ignored, r.Ignored)
+	}
+	return &sum
 }
 
 // readTranscript reads a whole transcript file, refusing what is not a

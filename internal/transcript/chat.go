@@ -16,16 +16,46 @@ import (
 // or Unix seconds (or milliseconds). Optional fields: id (or uuid),
 // session_id, model, and OpenAI-style tool_calls on assistant lines and
 // tool_call_id on tool lines, paired by id.
+//
+// It reads dialogues between people too, one turn a line, the way chat
+// exports and LoCoMo-style data sets write them:
+//
+//	{"speaker": "Maya", "text": "…", "session": 3, "date": "2025-03-09 19:45"}
+//
+// speaker (or name, author) names who speaks and text (or content,
+// message) what they say; session (a number, or "session_3") and the
+// LoCoMo turn id dia_id ("D3:4") give the session, Meta.Part; time, date
+// or timestamp its time, in RFC 3339, "2025-03-09 19:45", "9 March 2025"
+// or "1:56 pm on 8 May, 2023", carried to the following turns of the same
+// session that give none. Speakers map to roles as in ParseMarkdown; as
+// there, a parse that starts mid-dialogue knows nothing of the lines
+// before it.
 func ParseChat(data []byte, opts Options) *Parsed {
-	b := newBuilder(opts)
-	b.eachLine(data, validJSON, b.chatLine)
-	return b.result()
+	c := &chatParser{b: newBuilder(opts), times: map[int]time.Time{}}
+	c.b.eachLine(data, validJSON, c.line)
+	return c.b.result()
+}
+
+// chatParser holds what a dialogue's lines carry to the ones after them.
+type chatParser struct {
+	b     *builder
+	who   speakers
+	times map[int]time.Time // the last time given, by session
 }
 
 type chatLine struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"`
 	Timestamp  json.RawMessage `json:"timestamp"`
+	Time       json.RawMessage `json:"time"`
+	Date       json.RawMessage `json:"date"`
+	Speaker    string          `json:"speaker"`
+	Name       string          `json:"name"`
+	Author     string          `json:"author"`
+	Text       string          `json:"text"`
+	Message    string          `json:"message"`
+	Session    json.RawMessage `json:"session"`
+	DiaID      string          `json:"dia_id"`
 	ID         string          `json:"id"`
 	UUID       string          `json:"uuid"`
 	SessionID  string          `json:"session_id"`
@@ -40,7 +70,8 @@ type chatLine struct {
 	} `json:"tool_calls"`
 }
 
-func (b *builder) chatLine(line []byte) {
+func (c *chatParser) line(line []byte) {
+	b := c.b
 	if blank(line) {
 		return
 	}
@@ -53,7 +84,11 @@ func (b *builder) chatLine(line []byte) {
 		b.fail(soft)
 	}
 	if l.Role == "" {
-		b.fail(errors.New(`not a chat message: no "role"`))
+		if who := firstOf(l.Speaker, l.Name, l.Author); who != "" {
+			c.dialogue(&l, strings.TrimSpace(who))
+			return
+		}
+		b.fail(errors.New(`not a chat message: no "role" or "speaker"`))
 		return
 	}
 	if id := firstOf(l.ID, l.UUID); id != "" {
@@ -91,6 +126,59 @@ func (b *builder) chatLine(line []byte) {
 		r := &ToolResult{ToolUseID: l.ToolCallID, Output: text}
 		b.pair(r)
 		b.emit(Event{Kind: KindToolResult, Meta: m, Result: r})
+	}
+}
+
+// dialogue takes a turn of a dialogue between people.
+func (c *chatParser) dialogue(l *chatLine, who string) {
+	b := c.b
+	if id := firstOf(l.ID, l.UUID, l.DiaID); id != "" {
+		if b.repeat(id) {
+			return
+		}
+		b.key = id
+	}
+	var session string
+	if len(l.Session) > 0 && l.Session[0] == '"' {
+		_ = json.Unmarshal(l.Session, &session)
+	} else {
+		session = string(l.Session)
+	}
+	part := sessionNumber(session, l.DiaID)
+	t := time.Time{}
+	for _, raw := range []json.RawMessage{l.Time, l.Date, l.Timestamp} {
+		if t = chatTime(raw); !t.IsZero() {
+			break
+		}
+		var s string
+		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+			if t = dialogueTime(s); !t.IsZero() {
+				break
+			}
+		}
+	}
+	if t.IsZero() {
+		t = c.times[part]
+	} else {
+		c.times[part] = t
+	}
+	text := strings.TrimSpace(firstOf(l.Text, l.Message))
+	if text == "" {
+		if s, ok := contentText(l.Content); ok {
+			text = strings.TrimSpace(s)
+		}
+	}
+	if text == "" {
+		return
+	}
+	role, speaker := c.who.role(who)
+	m := Meta{UUID: firstOf(l.UUID, l.ID, l.DiaID), SessionID: b.checkSession(l.SessionID), Time: t, Speaker: speaker, Part: part}
+	switch role {
+	case "user":
+		b.endTurn("")
+		b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: text})
+	case "assistant":
+		b.emit(Event{Kind: KindAssistantText, Meta: m, Text: text})
 	}
 }
 

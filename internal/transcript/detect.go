@@ -11,7 +11,9 @@ import (
 // Detect tells the format of a transcript from its file name and its first
 // bytes (a few kilobytes are enough; the last line may be cut short).
 // Markdown is known by its extension (.md, .markdown) or by a role marker
-// near the start; the JSONL formats by the fields of their first lines.
+// or a bold speaker ("**Maya:**") near the start; the JSONL formats by the
+// fields of their first lines (chat by "role" and "content", or by
+// "speaker" and "text" for a dialogue).
 func Detect(name string, head []byte) (Format, error) {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".md", ".markdown":
@@ -33,6 +35,8 @@ func Detect(name string, head []byte) (Format, error) {
 			Content    json.RawMessage `json:"content"`
 			SessionID  json.RawMessage `json:"sessionId"`
 			ParentUUID json.RawMessage `json:"parentUuid"`
+			Speaker    json.RawMessage `json:"speaker"`
+			Text       json.RawMessage `json:"text"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			if _, ok := err.(*json.UnmarshalTypeError); !ok {
@@ -51,13 +55,20 @@ func Detect(name string, head []byte) (Format, error) {
 			return FormatClaude, nil
 		case probe.Role != nil && probe.Content != nil:
 			return FormatChat, nil
+		case probe.Speaker != nil && (probe.Text != nil || probe.Content != nil):
+			return FormatChat, nil // a dialogue between people
 		}
 		if i >= 20 {
 			break
 		}
 	}
 	for _, line := range lines {
-		if _, _, _, ok := mdMarker(string(bytes.TrimRight(line, "\r"))); ok {
+		l := string(bytes.TrimRight(line, "\r"))
+		if _, _, _, ok := mdMarker(l); ok {
+			return FormatMarkdown, nil
+		}
+		// A bold name is Markdown's; "Maya: hi" alone could be any text.
+		if _, _, ok := dialogueMarker(l); ok && strings.HasPrefix(l, "**") {
 			return FormatMarkdown, nil
 		}
 	}
@@ -77,7 +88,7 @@ func detectPrefix(line []byte) (Format, bool) {
 		return FormatCodex, true
 	case bytes.Contains(line, []byte(`"parentUuid":`)) || bytes.Contains(line, []byte(`"sessionId":`)):
 		return FormatClaude, true
-	case bytes.Contains(line, []byte(`"role":`)):
+	case bytes.Contains(line, []byte(`"role":`)) || bytes.Contains(line, []byte(`"speaker":`)):
 		return FormatChat, true
 	}
 	return "", false

@@ -22,6 +22,9 @@ func TestDetect(t *testing.T) {
 		{"c.jsonl", "\n\n" + `{"role":"assistant","content":[{"type":"text","text":"hi"}]}`, FormatChat},
 		{"log.txt", "# Chat\n\n## User\nhello\n", FormatMarkdown},
 		{"log.txt", "**User:** hello\n", FormatMarkdown},
+		{"log.txt", "## 2025-03-09\n**Maya:** hello\n", FormatMarkdown},
+		{"d.jsonl", `{"speaker":"Maya","text":"hi","session":1,"date":"2025-03-09"}` + "\n", FormatChat},
+		{"d.jsonl", `{"speaker":"Maya","dia_id":"D1:1","text":"` + repeat("long ", 100), FormatChat},
 	}
 	for _, tt := range tests {
 		got, err := Detect(tt.name, []byte(tt.head))
@@ -29,7 +32,7 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%q, %.40q) = %q, %v; want %q", tt.name, tt.head, got, err, tt.want)
 		}
 	}
-	for _, head := range []string{"", "hello world\n", `{"a":1}` + "\n", "\x00\x01binary", `["x"]`} {
+	for _, head := range []string{"", "hello world\n", `{"a":1}` + "\n", "\x00\x01binary", `["x"]`, "Maya: hi\nTom: hello\n"} {
 		if f, err := Detect("x.jsonl", []byte(head)); !errors.Is(err, ErrUnknownFormat) {
 			t.Errorf("Detect(%q) = %q, %v; want ErrUnknownFormat", head, f, err)
 		}

@@ -66,6 +66,13 @@ type Meta struct {
 	Version   string `json:"version,omitempty"` // of the agent that wrote the transcript
 	Model     string `json:"model,omitempty"`
 	MessageID string `json:"message_id,omitempty"`
+	// Speaker names who said a turn of a dialogue between people ("Maya"),
+	// where the transcript names them rather than a role; Part is the
+	// number of the dialogue's session the turn is in (its session
+	// heading, or its "session" field), from 1, and 0 when the transcript
+	// does not divide into sessions.
+	Speaker string `json:"speaker,omitempty"`
+	Part    int    `json:"part,omitempty"`
 	// Usage is set on the first event of each assistant message only, so
 	// that summing Usage over a parse counts every message once. A message
 	// cut in two by a forced (Final) parse is counted in both halves; a

@@ -102,6 +102,8 @@ func FuzzChat(f *testing.F) {
 	seed(f, "chat",
 		`{"role":"assistant","tool_calls":[{"id":"","function":{"arguments":"[1"}}],"timestamp":1e300}`+"\n",
 		`{"role":"tool","content":[{"type":"text","text":"x"}],"session_id":"a/b"}`,
+		`{"speaker":"Maya","dia_id":"D3:1","text":"hi","date":"1:56 pm on 8 May, 2023"}`+"\n"+`{"name":"Tom","session":"x9","message":"yo","time":1e20}`+"\n",
+		`{"author":"User","session":[1],"content":[{"type":"text","text":"x"}],"date":"2025-02-30"}`,
 	)
 	f.Fuzz(func(t *testing.T, data []byte, split uint16, final bool) {
 		checkParse(t, ParseChat, data, split, final)
@@ -112,6 +114,8 @@ func FuzzMarkdown(f *testing.F) {
 	seed(f, "markdown",
 		"---\nsession: ../../x\n---\n## User\n```\n## Assistant\n",
 		"**User (2025-01-01T00:00:00Z):** hi\n~~~\n**Assistant:** no\n",
+		"<!-- speakers: Tom, User -->\n## Session 2 — 2025-03-09 25:99\nMaya: hi\n**Tom (x):** yo\n### March 9, 2025\n## Assistant\nNote: x\n",
+		"## 9 Feb 2025 at 12:00 am\n**Ana Lu**: a\n```\nBen: b\n```\n## Session 0\nBen: c\n",
 	)
 	f.Fuzz(func(t *testing.T, data []byte, split uint16, final bool) {
 		checkParse(t, ParseMarkdown, data, split, final)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // tail parses data the way a tailer does: the file grows by random amounts
@@ -45,15 +46,21 @@ func tail(t *testing.T, f Format, data []byte, rnd *rand.Rand, sessionID string)
 }
 
 // contextFree clears what Codex and Markdown transcripts say once at the
-// top (cwd, model, branch, version; a Markdown front matter's session): a
-// parse resumed after those lines cannot know it, as ParseCodex and
-// ParseMarkdown document.
+// top (cwd, model, branch, version; a Markdown front matter's session),
+// and what a dialogue's earlier lines say of its later turns (the
+// session heading's number and time, the speakers' order, hence the
+// role): a parse resumed after those lines cannot know it, as ParseCodex,
+// ParseMarkdown and ParseChat document.
 func contextFree(f Format, evs []Event) []Event {
-	if f != FormatCodex && f != FormatMarkdown {
-		return evs
-	}
 	out := make([]Event, len(evs))
 	for i, e := range evs {
+		if e.Speaker != "" {
+			e.Part, e.Time, e.Kind = 0, time.Time{}, "turn"
+		}
+		if f != FormatCodex && f != FormatMarkdown {
+			out[i] = e
+			continue
+		}
 		e.CWD, e.Model, e.GitBranch, e.Version = "", "", "", ""
 		if f == FormatMarkdown {
 			e.SessionID = ""

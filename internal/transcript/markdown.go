@@ -27,6 +27,28 @@ import (
 // A section runs to the next role marker; role markers inside fenced code
 // blocks are text. Other headings are text too, so replies may use them.
 //
+// Dialogues between people, as chat logs are exported, are read too:
+//
+//	# Maya and Tom
+//	<!-- speakers: Maya, Tom -->   optional: who talks, in order
+//
+//	## Session 1 — 2025-03-02 14:10
+//	**Maya:** Finally unpacked.   a bold name and a colon, or "Maya: …"
+//	**Tom:** How's the flat?      (a capitalised name of one or two words)
+//
+// A heading that numbers a session ("Session 3", "Session 3 (2025-03-09)")
+// or is a date alone ("2025-03-09", "March 9, 2025") starts a session: the
+// turns after it get its number in Meta.Part (headings without one count
+// from the last) and its date and time in Meta.Time. Each turn's speaker
+// is in Meta.Speaker; the first speaker (of the speakers comment, else of
+// the file) speaks as the user and the others as the assistant, but for
+// names that are role names ("User:", "Assistant:"), which say the role
+// and name nobody. Named turns are recognised only outside a role section
+// (inside one, "**Note:** …" is the assistant's text); common labels
+// ("Note:", "Update:", "PS:") are never speakers. A parse that starts in
+// the middle of a dialogue knows neither the session heading nor the
+// speakers before it: dialogues are read whole, as cairn ingest does.
+//
 // Without Options.Final the last section is held back: it may still grow.
 // The front matter is read only by a parse that starts at offset 0; others
 // take the session from Options.SessionID.
@@ -47,14 +69,25 @@ type mdParser struct {
 	fence string // the fence that opened the code block we are in
 
 	sec *mdSection // the open section
+
+	// A dialogue's speakers, and the session its turns are in (from its
+	// last session heading).
+	who      speakers
+	part     int
+	partTime time.Time
 }
 
 type mdSection struct {
-	role  string // "user", "assistant", "system"
-	time  time.Time
-	off   int64
-	line  int
-	lines []string
+	role string // "user", "assistant", "system"
+	// speaker names who speaks in a dialogue turn; dialogue says the
+	// section is one (its speaker may be a role name, and "" then).
+	speaker  string
+	dialogue bool
+	part     int
+	time     time.Time
+	off      int64
+	line     int
+	lines    []string
 }
 
 // openKey marks in the builder's open set that a section or a code block
@@ -113,14 +146,40 @@ func (p *mdParser) line(raw []byte) {
 		return
 	}
 	role, rest, first, ok := mdMarker(line)
+	var speaker string
+	dialogue := false
 	if !ok {
-		p.add(line)
-		return
+		if h := mdHeading.FindStringSubmatch(line); h != nil {
+			if n, t, ok := sessionHeading(h[1]); ok {
+				p.flush()
+				b.setMark(b.off)
+				if n == 0 {
+					n = p.part + 1
+				}
+				p.part, p.partTime = n, t
+				return
+			}
+		}
+		if p.sec == nil || p.sec.dialogue {
+			if list, ok := speakersComment(line); ok {
+				p.who.declare(list)
+				return
+			}
+			var name string
+			if name, first, ok = dialogueMarker(line); ok {
+				role, speaker = p.who.role(name)
+				dialogue = true
+			}
+		}
+		if !ok {
+			p.add(line)
+			return
+		}
 	}
 	p.flush()
 	// Everything before this line is done: resume here.
 	b.setMark(b.off)
-	p.sec = &mdSection{role: role, off: b.off, line: b.line}
+	p.sec = &mdSection{role: role, speaker: speaker, dialogue: dialogue, part: p.part, time: p.partTime, off: b.off, line: b.line}
 	if ts := mdTime.FindString(rest); ts != "" {
 		p.sec.time = mdParseTime(ts)
 	}
@@ -149,19 +208,25 @@ func (p *mdParser) flush() {
 		return
 	}
 	text := strings.TrimSpace(strings.Join(s.lines, "\n"))
-	m := Meta{SessionID: p.session, Time: s.time, CWD: p.cwd}
+	m := Meta{SessionID: p.session, Time: s.time, CWD: p.cwd, Speaker: s.speaker, Part: s.part}
 	// The event belongs to the section's heading line, not the current one.
 	off, line, key, n := b.off, b.line, b.key, b.n
 	b.off, b.line, b.key, b.n = s.off, s.line, "@"+strconv.FormatInt(s.off, 10), 0
 	defer func() { b.off, b.line, b.key, b.n = off, line, key, n }()
-	switch s.role {
-	case "user":
+	switch {
+	case s.dialogue && text == "":
+	case s.dialogue && s.role == "user":
+		// People's words: no slash commands or agent metadata to strip.
+		b.emit(Event{Kind: KindUserPrompt, Meta: m, Text: text})
+	case s.dialogue && s.role == "assistant":
+		b.emit(Event{Kind: KindAssistantText, Meta: m, Text: text})
+	case s.role == "user":
 		t, cmd := cleanPrompt(text)
 		if t != "" {
 			kind, cmd := promptKind(t, cmd)
 			b.emit(Event{Kind: kind, Meta: m, Text: t, Command: cmd})
 		}
-	case "assistant":
+	case s.role == "assistant":
 		m.Model = p.model
 		if t := strings.TrimSpace(dropTag(text, "system-reminder")); t != "" {
 			b.emit(Event{Kind: KindAssistantText, Meta: m, Text: t})

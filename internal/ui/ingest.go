@@ -21,6 +21,9 @@ func IngestText(w io.Writer, name string, r *capture.IngestResult) error {
 // IngestLine says in one line what ingesting a file did.
 func IngestLine(name string, r *capture.IngestResult) string {
 	head := fmt.Sprintf("%s: session %s (%s, %s)", Escape(name), Escape(r.Session), r.Format, Escape(r.Agent))
+	if n := len(r.Sessions); n > 1 {
+		head = fmt.Sprintf("%s: %d sessions %s … %s (%s, %s)", Escape(name), n, Escape(r.Session), Escape(r.Sessions[n-1].Session), r.Format, Escape(r.Agent))
+	}
 	if r.Ignored != "" {
 		return head + ": ignored, " + r.Ignored
 	}

@@ -111,7 +111,7 @@ func Document(p string, data []byte, sessions *Times) indexer.Document {
 	return doc
 }
 
-// Times reads when sessions started and were last updated from
+// Times reads when sessions started and last showed activity from
 // their session.yaml, once per session; an archived session without one
 // is dated by its archive folder's month.
 type Times struct {
@@ -129,7 +129,12 @@ func (s *Times) Get(dir string) (created, updated time.Time) {
 	}
 	if b, err := safefile.ReadInRoot(s.root, dir+"/"+model.SessionFile); err == nil { // not through a link
 		if ss, err := model.ParseSession(dir, b); err == nil {
-			created, updated = ss.Started, ss.LastSeen()
+			// Its last event dates it, not when cairn last wrote it: a
+			// conversation ingested today took place when its turns say.
+			created, updated = ss.Started, ss.LastActivity
+			if updated.IsZero() {
+				updated = ss.LastSeen()
+			}
 		}
 	}
 	if created.IsZero() {

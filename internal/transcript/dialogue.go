@@ -1,0 +1,289 @@
+package transcript
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Dialogue: conversations between people, as chat logs are exported. Turns
+// name their speaker ("**Maya:** …", "Maya: …", {"speaker": "Maya"}) and
+// sessions are marked by headings that number or date them ("## Session 3
+// — 2025-03-09 19:45", "## 2025-03-09", "### March 9, 2025") or by a
+// "session" field. Each turn becomes a prompt (the first speaker, or the
+// one named User) or an assistant text (the others, or Assistant), with
+// Meta.Speaker naming who said it and Meta.Part the session it belongs to.
+
+// speakers maps the names of a dialogue to roles: the first name seen (or
+// the first of a "speakers:" list) is the user, the others the assistant,
+// unless a name is one of the role names of ParseMarkdown.
+type speakers struct {
+	names []string
+}
+
+// role returns the role of a speaker and the name to record: "" for a role
+// name, which says the role and names nobody.
+func (s *speakers) role(name string) (role, speaker string) {
+	if r := roleWord(name); r != "" {
+		return r, ""
+	}
+	for i, n := range s.names {
+		if strings.EqualFold(n, name) {
+			if i == 0 {
+				return "user", n
+			}
+			return "assistant", n
+		}
+	}
+	s.names = append(s.names, name)
+	if len(s.names) == 1 {
+		return "user", name
+	}
+	return "assistant", name
+}
+
+// declare takes the speakers of a "speakers: Maya, Tom" list, in order,
+// ahead of the ones seen.
+func (s *speakers) declare(list string) {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" && roleWord(n) == "" {
+			names = append(names, n)
+		}
+	}
+	for _, n := range s.names {
+		if !containsFold(names, n) {
+			names = append(names, n)
+		}
+	}
+	s.names = names
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// roleWord returns the role a name that is a role word stands for
+// ("User", "assistant", "Claude"...), or "".
+func roleWord(name string) string {
+	r := mdRole.FindStringSubmatch(name)
+	if r == nil || r[2] != "" {
+		return ""
+	}
+	switch strings.ToLower(r[1]) {
+	case "user", "human", "you", "me":
+		return "user"
+	case "system":
+		return "system"
+	}
+	return "assistant"
+}
+
+var (
+	// "**Maya:** text", "**Maya**: text", "**Maya (10:32):** text"
+	dlgBold = regexp.MustCompile(`^\*\*(\p{L}[\p{L}\p{N}'’. -]{0,38}?)[ \t]*(?:\(([^)]*)\))?[ \t]*(:?)\*\*[ \t]*(:?)[ \t]?(.*)$`)
+	// "Maya: text", "Maya Lopez: text"
+	dlgPlain = regexp.MustCompile(`^(\p{Lu}[\p{L}'’.-]{0,23}(?: \p{Lu}[\p{L}'’.-]{0,23})?)[ \t]*:[ \t]+(\S.*)$`)
+	// "Session 3", "Session #3", "Day 3", "Chat 3"
+	dlgSession = regexp.MustCompile(`^(?i)(?:session|day|chat|conversation|part)\s*#?\s*(\d{1,5})\b(.*)$`)
+
+	isoDate   = regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?`)
+	monthDay  = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	dayMonth  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(\d{4})\b`)
+	clockTime = regexp.MustCompile(`(?i)\b(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap])?\.?m?\.?\b`)
+	// what may stand beside a date in a heading that is only a date
+	dateFiller = regexp.MustCompile(`(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:on|at|utc)\b|[\s\p{P}\p{S}]+`)
+)
+
+// labels are words that end in a colon at the start of a line without
+// being someone speaking.
+var labels = map[string]bool{
+	"note": true, "notes": true, "nb": true, "ps": true, "update": true, "edit": true, "edited": true,
+	"warning": true, "error": true, "summary": true, "title": true, "date": true, "time": true,
+	"session": true, "source": true, "tip": true, "todo": true, "re": true, "subject": true,
+	"tags": true, "speakers": true, "participants": true, "example": true, "see": true, "step": true,
+}
+
+// dialogueMarker recognises a line that starts a dialogue turn: a bold
+// name followed by a colon, or a capitalised name of one or two words
+// followed by a colon and text. It returns the name and the turn's text on
+// the line.
+func dialogueMarker(line string) (name, first string, ok bool) {
+	if m := dlgBold.FindStringSubmatch(line); m != nil {
+		if m[3] == "" && m[4] == "" {
+			return "", "", false // "**Maya** said" is emphasis
+		}
+		name = strings.TrimSpace(m[1])
+		if strings.Count(name, " ") > 3 || labels[strings.ToLower(name)] {
+			return "", "", false
+		}
+		return name, strings.TrimSpace(m[5]), true
+	}
+	if m := dlgPlain.FindStringSubmatch(line); m != nil {
+		if labels[strings.ToLower(m[1])] {
+			return "", "", false
+		}
+		return m[1], strings.TrimSpace(m[2]), true
+	}
+	return "", "", false
+}
+
+// sessionHeading recognises the text of a heading that starts a session of
+// a dialogue: "Session 3", "Session 3 — 2025-03-09 14:10", "Session 3
+// (2025-03-09)", or a date alone ("2025-03-09", "March 9, 2025", "Sunday,
+// 9 March 2025, 7:45 pm"). n is the session's number, 0 when the heading
+// does not give one.
+func sessionHeading(text string) (n int, t time.Time, ok bool) {
+	text = strings.TrimSpace(text)
+	if m := dlgSession.FindStringSubmatch(text); m != nil {
+		n, _ = strconv.Atoi(m[1])
+		return n, dialogueTime(m[2]), n > 0
+	}
+	t, rest := findDate(text)
+	if t.IsZero() {
+		return 0, t, false
+	}
+	rest = clockTime.ReplaceAllString(rest, "")
+	if strings.TrimSpace(dateFiller.ReplaceAllString(rest, "")) != "" {
+		return 0, time.Time{}, false // a heading about something, that names a date
+	}
+	return 0, t, true
+}
+
+// dialogueTime reads the time of a session or a turn as chat exports
+// write it: RFC 3339, "2025-03-09 14:10", "March 9, 2025", "9 March
+// 2025", "1:56 pm on 8 May, 2023". Times without a zone are taken as
+// UTC. It returns the zero time when s holds no date.
+func dialogueTime(s string) time.Time {
+	t, _ := findDate(s)
+	return t
+}
+
+// findDate finds the first date in s, with the time of day next to it, and
+// returns s without them.
+func findDate(s string) (time.Time, string) {
+	if loc := isoDate.FindStringSubmatchIndex(s); loc != nil {
+		m := isoDate.FindStringSubmatch(s)
+		rest := s[:loc[0]] + " " + s[loc[1]:]
+		if m[4] != "" {
+			if t := mdParseTime(m[0]); !t.IsZero() {
+				return t.UTC(), rest
+			}
+		}
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		t := date(y, mo, d)
+		if t.IsZero() {
+			return t, s
+		}
+		return withClock(t, rest)
+	}
+	for _, re := range []*regexp.Regexp{monthDay, dayMonth} {
+		loc := re.FindStringSubmatchIndex(s)
+		if loc == nil {
+			continue
+		}
+		m := re.FindStringSubmatch(s)
+		mon, day := m[1], m[2]
+		if re == dayMonth {
+			mon, day = m[2], m[1]
+		}
+		d, _ := strconv.Atoi(day)
+		y, _ := strconv.Atoi(m[3])
+		t := date(y, monthIndex(mon), d)
+		if t.IsZero() {
+			continue
+		}
+		return withClock(t, s[:loc[0]]+" "+s[loc[1]:])
+	}
+	return time.Time{}, s
+}
+
+// withClock adds to a day the first time of day in rest ("14:10", "1:56
+// pm"), and returns rest without it.
+func withClock(day time.Time, rest string) (time.Time, string) {
+	m := clockTime.FindStringSubmatchIndex(rest)
+	if m == nil {
+		return day, rest
+	}
+	h, _ := strconv.Atoi(rest[m[2]:m[3]])
+	mi, _ := strconv.Atoi(rest[m[4]:m[5]])
+	sec := 0
+	if m[6] >= 0 {
+		sec, _ = strconv.Atoi(rest[m[6]:m[7]])
+	}
+	if m[8] >= 0 {
+		switch pm := unicode.ToLower(rune(rest[m[8]])) == 'p'; {
+		case h == 12 && !pm:
+			h = 0
+		case h < 12 && pm:
+			h += 12
+		}
+	}
+	if h > 23 || mi > 59 || sec > 59 {
+		return day, rest
+	}
+	return day.Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second), rest[:m[0]] + rest[m[1]:]
+}
+
+// date is a day in UTC, or the zero time when the numbers make none.
+func date(y, m, d int) time.Time {
+	if y < 1900 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{} // February 30th
+	}
+	return t
+}
+
+func monthIndex(name string) int {
+	const months = "janfebmaraprmayjunjulaugsepoctnovdec"
+	return strings.Index(months, strings.ToLower(name[:3]))/3 + 1
+}
+
+// sessionNumber reads the session a dialogue line belongs to from its
+// "session" field (3, "3", "session_3", "Session 3") or, failing that, from
+// a LoCoMo-style turn id ("D3:4" is the 4th turn of session 3). 0 when
+// neither says.
+func sessionNumber(field, turnID string) int {
+	if m := firstNumber.FindString(field); m != "" {
+		n, _ := strconv.Atoi(m)
+		return n
+	}
+	if m := locomoID.FindStringSubmatch(turnID); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+var (
+	firstNumber = regexp.MustCompile(`\d{1,6}`)
+	locomoID    = regexp.MustCompile(`^[A-Za-z]*(\d{1,6}):\d+$`)
+)
+
+// speakersComment reads a line "<!-- speakers: Maya, Tom -->" (also
+// "participants:"), the way a chat export may list who talks, in order.
+func speakersComment(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "<!--") || !strings.HasSuffix(t, "-->") {
+		return "", false
+	}
+	t = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "<!--"), "-->"))
+	k, v, ok := strings.Cut(t, ":")
+	switch strings.ToLower(strings.TrimSpace(k)) {
+	case "speakers", "participants":
+		return v, ok
+	}
+	return "", false
+}
