@@ -16,7 +16,7 @@ const tailChars = 6000
 // (scenario format: stale_match): it names the value it changed from.
 // An arrow ("1.74 → 1.80") and a command's in-place substitution
 // ("s/readTimeout(20/readTimeout(45/") name the change too.
-var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|replaced|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in))\b|\S\s*(→|->)\s*\S|\bs/[^/]+/[^/]*/`)
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|rather than|replac(ed|es|ing)|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in))\b|\S\s*(→|->)\s*\S|\bs/[^/]+/[^/]*/`)
 
 // done marks a line that presents an open item as dealt with (or a
 // value as past): for an

@@ -16,7 +16,7 @@ const TurnTokens = 40
 // Durable reports whether part p is knowledge that outlives its session.
 func Durable(p int) bool {
 	switch p {
-	case Root, Decisions, Rejected, Preferences, Environment:
+	case Root, Decisions, Rejected, Preferences, Environment, Approach:
 		return true
 	}
 	return false
@@ -24,7 +24,7 @@ func Durable(p int) bool {
 
 // The order of a session's parts in the pack.
 var Order = []int{Request, Outcome, Root, Decisions, Rejected, Preferences,
-	Environment, Notes, Errors, Files, Commands}
+	Environment, Approach, Notes, Errors, Files, Commands}
 
 // ItemText is what an item's entry shows: the title, and the body
 // without the title repeated at its start. A title cut short ("Jobs are

@@ -25,13 +25,14 @@ const (
 	Commands
 	Notes
 	Read
+	Approach
 	NumParts
 )
 
 // Labels label a part's bullets in the pack.
 var Labels = [NumParts]string{
 	"Request", "Outcome", "Root cause", "Decision", "Rejected", "Preference", "Environment",
-	"Open", "Files changed", "Error", "Command", "Note", "Files read",
+	"Open", "Files changed", "Error", "Command", "Note", "Files read", "Approach",
 }
 
 // partOf names the part a summary heading starts, by its first words.
@@ -42,6 +43,8 @@ func partOf(heading string) int {
 		return Request
 	case strings.HasPrefix(h, "outcome"), strings.HasPrefix(h, "done"), strings.HasPrefix(h, "result"):
 		return Outcome
+	case strings.HasPrefix(h, "approach"):
+		return Approach
 	case strings.HasPrefix(h, "root cause"), strings.HasPrefix(h, "cause"):
 		return Root
 	case strings.HasPrefix(h, "decision"):

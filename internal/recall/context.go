@@ -688,7 +688,7 @@ const (
 var partPrio = [digest.NumParts]float64{
 	digest.Request: 0, digest.Outcome: 0.01, digest.Root: 0, digest.Decisions: 0.005, digest.Preferences: 0.005,
 	digest.Environment: 0.01, digest.Notes: 0.06, digest.Rejected: 0.01, digest.Errors: 0.25, digest.Files: 0.2,
-	digest.Commands: 0.3, digest.Read: 0.4,
+	digest.Commands: 0.3, digest.Read: 0.4, digest.Approach: 0.02,
 }
 
 // sessionGroup renders sessions[k] as a heading and its bullets: request

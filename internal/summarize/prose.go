@@ -21,6 +21,7 @@ type analysis struct {
 
 	requests   []string
 	outcomes   []string
+	approach   []string
 	rootCauses []string
 	decisions  []string
 	rejected   []string
@@ -58,6 +59,9 @@ func analyze(turns []Turn) *analysis {
 	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}}
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
+	// The agent's message just before its first change in answer to a
+	// prompt is where it says what it found and what it will do about it.
+	lastText, approached := -1, map[int]bool{}
 	for i, t := range turns {
 		switch t.Role {
 		case User:
@@ -72,7 +76,7 @@ func analyze(turns []Turn) *analysis {
 			if strings.TrimSpace(t.Text) == "" || placeholder.MatchString(t.Text) {
 				continue
 			}
-			lastReply = i
+			lastReply, lastText = i, i
 			if lastPrompt >= 0 {
 				finals[lastPrompt] = i
 			} else {
@@ -81,13 +85,19 @@ func analyze(turns []Turn) *analysis {
 			a.prose(Assistant, i, t.Text)
 		case Tool:
 			lastReply = max(lastReply, i)
+			if lastText > lastPrompt && !approached[lastPrompt] && changes(t.Tool) {
+				approached[lastPrompt] = true
+				for _, ap := range approachOf(turns[lastText].Text) {
+					a.approach = prose.AppendNew(a.approach, ap)
+				}
+			}
 			a.tool(i, t)
 		}
 	}
 	// What each prompt came to: the first sentences of the agent's last
 	// message in answer to it.
 	for _, p := range sortedKeys(finals) {
-		if o := outcome(turns[finals[p]].Text); o != "" {
+		for _, o := range outcome(turns[finals[p]].Text) {
 			a.outcomes = prose.AppendNew(a.outcomes, o)
 		}
 	}
@@ -129,23 +139,100 @@ func request(p string) string {
 	return prose.UpTo(strings.Join(ss, " "), 300)
 }
 
-// outcome is the first sentences of a final message that say something:
-// not a bare "Done." and not the agent announcing its next step.
-func outcome(text string) string {
-	var keep []string
-	for _, s := range prose.Sentences(text) {
-		if len(s) < 16 && len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") {
-			continue
+// outcome is what a final message says it came to, as bullets: its
+// first sentences that say something (not a bare "Done." and not the
+// agent announcing its next step), then the first such sentence of each
+// later paragraph, since a report gives each matter a paragraph ("The
+// double emails: …", "The reversal command: …").
+func outcome(text string) []string {
+	var out []string
+	for p, para := range paragraphs(text) {
+		var keep []string
+		for _, s := range prose.Sentences(para) {
+			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
+				continue
+			}
+			if p > 0 && (isPlan(s) || openCue.MatchString(s) || hedge.MatchString(s) || aside.MatchString(s)) {
+				continue // work left is an open item, which a later session may close
+			}
+			keep = append(keep, s)
+			if len(keep) == 2 || p > 0 && len(out) > 0 {
+				break
+			}
 		}
-		keep = append(keep, s)
-		if len(keep) == 2 {
+		if len(keep) > 0 {
+			out = append(out, prose.UpTo(strings.Join(keep, " "), 300))
+		}
+		if len(out) == 3 {
 			break
 		}
 	}
-	if len(keep) == 0 {
-		return ""
+	return out
+}
+
+// aside is a later paragraph's proposal or caveat ("If you agree I'll
+// …", "One thing I can't settle myself: …"): what is left open, not
+// what the work came to.
+var aside = regexp.MustCompile(`(?i)^if\b|\b(i'll|i will|we'll|we will|i'd suggest|shall i|i'm going to|can't|cannot|couldn't|haven't|hasn't|isn't yet|not yet)\b`)
+
+// paragraphs are text's paragraphs of prose: blocks between blank
+// lines, without code blocks or lists of code.
+func paragraphs(text string) []string {
+	var out []string
+	fence := false
+	var cur []string
+	flush := func() {
+		if p := strings.TrimSpace(strings.Join(cur, "\n")); p != "" {
+			out = append(out, p)
+		}
+		cur = nil
 	}
-	return prose.UpTo(strings.Join(keep, " "), 300)
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			fence = !fence
+			flush()
+		case fence:
+		case t == "":
+			flush()
+		default:
+			cur = append(cur, l)
+		}
+	}
+	flush()
+	return out
+}
+
+// approachOf is what an agent's message before its first change says,
+// a bullet a sentence: its first sentences that are not narration ("Let
+// me …"), questions or labels, when they say enough to be worth keeping.
+func approachOf(text string) []string {
+	var keep []string
+	n := 0
+	for _, s := range prose.Sentences(text) {
+		if len(s) < 16 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || narrate.MatchString(s) && !plans.MatchString(s) || isPlan(s) || openCue.MatchString(s) {
+			continue
+		}
+		keep = append(keep, prose.UpTo(s, 300))
+		if n += len(s); len(keep) == 3 || n > 360 {
+			break
+		}
+	}
+	if n < 60 {
+		return nil
+	}
+	return keep
+}
+
+// plans is the agent saying what it will change, which before a change
+// is its approach, not narration of the next look.
+var plans = regexp.MustCompile(`(?i)^(i'll|i will|i'm going to|i am going to|we'll|let's) (\w+ ){0,2}?(make|change|move|replace|switch|rewrite|add|remove|use|cache|split|guard|wrap|limit|raise|lower|bump|set|keep|drop|turn)\b`)
+
+// changes reports whether a tool of this name changes files.
+func changes(tool string) bool {
+	op := toolOp(tool)
+	return op == opEdit || op == opWrite
 }
 
 // closingQuestion is the last sentence of a message when it asks the user

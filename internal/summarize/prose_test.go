@@ -528,3 +528,30 @@ func TestChoseOver(t *testing.T) {
 		t.Errorf("a look is no decision: %+v", a.cand)
 	}
 }
+
+// TestApproachAndParagraphs: the agent's message before its first change
+// keeps its diagnosis and plan, whatever their wording, and the final
+// report keeps the first sentence of each paragraph, but not a later
+// paragraph's proposal.
+func TestApproachAndParagraphs(t *testing.T) {
+	req := Request{SessionID: "s1", Segment: Segment{Turns: []Turn{
+		{Role: User, Text: "The orchard stutters every few seconds on the cheap phones. Profile is in ci/profile.sh."},
+		{Role: Assistant, Text: "Let me look at the capture."},
+		{Role: Tool, Tool: "Bash", Input: "sh ci/profile.sh", ExitCode: new(int)},
+		{Role: Assistant, Text: "The big stutters are garbage collections. Nearly all of it is `HudController.Update`: it rebuilds both labels with `string.Format` every frame. I'll make the HUD update its labels only when a value changes."},
+		{Role: Tool, Tool: "Write", Input: "Assets/Scripts/UI/HudController.cs"},
+		{Role: Assistant, Text: "The 41 ms spikes are gone and the HUD allocates nothing per frame now.\n\nOne thing I'd rather not do is switch on incremental GC: it would hide the stutter but keep the garbage.\n\nIf you agree I'll look at the particle spike next."},
+	}}}
+	res, err := Extractive{}.Summarize(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"**Approach**", "`HudController.Update`: it rebuilds both labels", "I'll make the HUD update its labels only when a value changes", "incremental GC"} {
+		if !strings.Contains(res.Summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, res.Summary)
+		}
+	}
+	if strings.Contains(res.Summary, "particle spike next") && !strings.Contains(res.Summary, "**Open**") {
+		t.Errorf("a later paragraph's proposal is an outcome:\n%s", res.Summary)
+	}
+}

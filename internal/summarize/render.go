@@ -3,6 +3,8 @@ package summarize
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // Limits of the Markdown section, so that a busy segment stays readable.
@@ -10,6 +12,7 @@ import (
 const (
 	maxPrompts   = 6
 	maxOutcomes  = 6
+	maxApproach  = 6
 	maxStatement = 8 // root causes, decisions, rejected, preferences, environment each
 	maxFiles     = 15
 	maxRead      = 10
@@ -39,6 +42,7 @@ func (a *analysis) markdown(head string) string {
 	}
 	section("**Request**", a.requests, maxPrompts)
 	section("**Outcome**", a.outcome(), maxOutcomes)
+	section("**Approach**", a.approachLines(), maxApproach)
 	section("**Root causes**", a.rootCauses, maxStatement)
 	section("**Decisions**", a.decisions, maxStatement)
 	section("**Rejected**", a.rejected, maxStatement)
@@ -121,4 +125,55 @@ func (a *analysis) outcome() []string {
 		outs = outs[len(outs)-n:]
 	}
 	return append(out, outs...)
+}
+
+// approachLines are the approach bullets without the sentences another
+// section already holds: a root cause or a decision said in the
+// message before the change is kept there, with its reason.
+func (a *analysis) approachLines() []string {
+	var held []map[string]bool
+	for _, part := range [][]string{a.rootCauses, a.decisions, a.rejected, a.prefs, a.env, a.outcomes} {
+		for _, l := range part {
+			held = append(held, wordSet(l))
+		}
+	}
+	var out []string
+	for _, b := range a.approach {
+		var keep []string
+		for _, s := range prose.Sentences(b) {
+			w := wordSet(s)
+			if !heldBy(w, held) {
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, strings.Join(keep, " "))
+		}
+	}
+	return out
+}
+
+// wordSet is the set of s's content words, stemmed.
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range prose.ContentWords(s) {
+		out[prose.Stem(w)] = true
+	}
+	return out
+}
+
+// heldBy reports whether three quarters of words w are in one of held.
+func heldBy(w map[string]bool, held []map[string]bool) bool {
+	for _, h := range held {
+		n := 0
+		for k := range w {
+			if h[k] {
+				n++
+			}
+		}
+		if len(w) > 0 && float64(n) >= 0.75*float64(len(w)) {
+			return true
+		}
+	}
+	return false
 }
