@@ -30,6 +30,7 @@ type Statement struct {
 	state    int // switchState
 	claim    *prose.Claim
 	settings map[string]string
+	versions map[string]string
 	// replaced are the code values a command replaced in place.
 	replaced []string
 }
@@ -45,13 +46,13 @@ type Retirer struct {
 func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 	r := &Retirer{df: make(map[string]int)}
 	for _, c := range core {
-		r.add(c.Text, c.Rank)
+		r.add(c.Text, order(c.Rank, false))
 	}
 	for k, d := range sums {
 		for p, bullets := range d.Parts {
 			if p == Commands {
 				for _, b := range bullets {
-					r.addSubstitution(b, k)
+					r.addSubstitution(b, order(k, false))
 				}
 				continue
 			}
@@ -59,11 +60,22 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 				continue
 			}
 			for _, b := range bullets {
-				r.add(b, k)
+				r.add(b, order(k, p == Request))
 			}
 		}
 	}
 	return r
+}
+
+// order places a statement of a session of the given rank in time: what
+// a session was asked (its requests, its title) comes before what it
+// did, so "115200 is a bottleneck, move the link to 921600" is retired
+// by the same session's change.
+func order(rank int, asked bool) int {
+	if asked {
+		return 2*rank + 1
+	}
+	return 2 * rank
 }
 
 // add adds a statement: a bullet or a title, whose sentences together
@@ -76,7 +88,7 @@ func (r *Retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text)}
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), versions: prose.Versions(text)}
 	r.stmts = append(r.stmts, st)
 	for k := range st.keys {
 		r.df[k]++
@@ -274,6 +286,28 @@ func (c *change) otherVersion(xk map[string]bool) bool {
 	return false
 }
 
+// otherVersionOf reports whether statement n gives a thing that x
+// (versions xv, keys xk) names another version, and says nothing of x's
+// version, while the two share a distinctive word besides: "the Gradle
+// toolchain with Java 17" and "the toolchain is Java 21 now" are one
+// matter; "deployment target iOS 16" and "the simulator runs iOS 17.4"
+// are two.
+func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *Statement) bool {
+	for name, v := range xv {
+		w, ok := n.versions[name]
+		if !ok || w == v || n.keys[v] {
+			continue
+		}
+		limit := max(4, int(asideShare*float64(len(r.stmts))))
+		for k := range xk {
+			if n.keys[k] && k != name && k != v && k != w && len(k) > 2 && r.df[k] <= limit && len(codeTokens(k)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // distinctValue reports whether code value v names one thing, not one
 // of many: a number of four digits or more, a version, a path or a host.
 func distinctValue(v string) bool {
@@ -457,6 +491,16 @@ func under(ks map[string]bool, dir string) bool {
 // replaced, or none of what replaced it), or gives the same setting
 // another value.
 func (r *Retirer) Retired(x string, rank int) bool {
+	return r.retired(x, order(rank, false))
+}
+
+// RetiredAsked is Retired for what a session of the given rank was
+// asked: its own session's statements are newer.
+func (r *Retirer) RetiredAsked(x string, rank int) bool {
+	return r.retired(x, order(rank, true))
+}
+
+func (r *Retirer) retired(x string, rank int) bool {
 	if r == nil {
 		return false
 	}
@@ -465,7 +509,7 @@ func (r *Retirer) Retired(x string, rank int) bool {
 	xc := changeOf(x)
 	xs := switchState(x)
 	var xClaim *prose.Claim
-	var xSet map[string]string
+	var xSet, xVer map[string]string
 	for i := range r.stmts {
 		n := &r.stmts[i]
 		if n.Rank >= rank {
@@ -476,6 +520,12 @@ func (r *Retirer) Retired(x string, rank int) bool {
 		}
 		if prose.SettingsConflict(xSet, n.settings) {
 			return true // the newer statement gives the setting another value
+		}
+		if xVer == nil {
+			xVer = prose.Versions(x)
+		}
+		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
+			return true // the newer statement names another version of the same thing
 		}
 		if n.keys == nil {
 			// A command that replaced a value in place retires what
@@ -572,6 +622,16 @@ func otherValue(a, b prose.Claim) bool {
 // DropRetired returns s without the sentences a newer statement retires;
 // "" if nothing is left.
 func (r *Retirer) DropRetired(s string, rank int) string {
+	return r.dropRetired(s, order(rank, false))
+}
+
+// DropRetiredAsked is DropRetired for what a session of the given rank
+// was asked.
+func (r *Retirer) DropRetiredAsked(s string, rank int) string {
+	return r.dropRetired(s, order(rank, true))
+}
+
+func (r *Retirer) dropRetired(s string, rank int) string {
 	if r == nil {
 		return s
 	}
@@ -581,7 +641,7 @@ func (r *Retirer) DropRetired(s string, rank int) string {
 		if isReply(x) {
 			check = s
 		}
-		if !r.Retired(check, rank) {
+		if !r.retired(check, rank) {
 			kept = append(kept, x)
 			continue
 		}
@@ -594,7 +654,7 @@ func (r *Retirer) DropRetired(s string, rank int) string {
 		if parts := clauses(x); len(parts) > 1 {
 			var still []string
 			for _, c := range parts {
-				if !r.Retired(c, rank) {
+				if !r.retired(c, rank) {
 					still = append(still, c)
 				}
 			}
@@ -677,7 +737,7 @@ func switchState(s string) int {
 // it as current, so it keeps what is still true, or says only that it
 // is a session.
 func (r *Retirer) Title(title string, rank int) string {
-	if t := r.DropRetired(title, rank); t != "" {
+	if t := r.DropRetiredAsked(title, rank); t != "" {
 		return t
 	}
 	return "Session"

@@ -3,6 +3,8 @@ package digest
 import (
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // filler are statements about other things, so that the words of the
@@ -255,5 +257,18 @@ func TestDropRetiredClause(t *testing.T) {
 	got := NewRetirer(stmts, nil).DropRetired(older, 1)
 	if want := "The app's deployment target is iOS 16, so keep to APIs that exist there."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+}
+
+func TestRetiredByVersion(t *testing.T) {
+	if !retiredBy("The build uses the Gradle toolchain with Java 17, and pattern matching is fine there.",
+		"The toolchain is Java 21 now, matching the temurin 21 image.") {
+		t.Error("Java 21 did not retire Java 17 of the same toolchain")
+	}
+	if !retiredBy("The project pins Unity 2022.3.21f1 in its editor settings.", "The editor settings now say Unity 2022.3.40f1.") {
+		t.Error("a newer Unity editor did not retire the older")
+	}
+	if r := NewRetirer([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf(prose.Versions("The deployment target is iOS 16."), topicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
+		t.Error("the simulator's iOS is another version of the deployment target's")
 	}
 }

@@ -714,7 +714,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		date = " — " + s.when.UTC().Format(time.DateOnly)
 	}
 	title, requests := digest.Heading(s.title, s.digest.Parts[digest.Request])
-	if k > 0 && !s.current {
+	if !s.current {
 		title = r.Title(title, k)
 	}
 	g.head = "\n### " + title + date + " (" + which + ")\n"
@@ -759,12 +759,13 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				if b = r.DropRetired(digest.DropReplaced(digest.DropDone(b, done), replaced), k); b == "" {
 					continue
 				}
-			case k > 0 && !s.current:
-				// What an older session asked is history; a to-do it
-				// states, once a newer session dealt with it, is not
-				// left to do, and a setting it describes ("the backend
-				// runs on 5000") a newer session changed is not current.
-				if b = r.DropRetired(digest.DropDone(b, done), k); b == "" {
+			case !s.current:
+				// What a session asked is history; a to-do it states,
+				// once a newer session dealt with it, is not left to do,
+				// and a setting it describes ("the backend runs on
+				// 5000") a newer session, or its own work, changed is not
+				// current.
+				if b = r.DropRetiredAsked(digest.DropDone(b, done), k); b == "" {
 					continue
 				}
 			}

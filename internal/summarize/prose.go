@@ -473,6 +473,9 @@ func (a *analysis) add(c Candidate) {
 	if a.seen[key] || c.Title == "" || c.Kind == Fact && !prose.IsClause(c.Title) {
 		return
 	}
+	if (c.Kind == Fact || c.Kind == Decision) && openLabel.MatchString(c.Title) {
+		return // "Still open: …" is work left, which the Open section holds
+	}
 	a.seen[key] = true
 	c.Importance = round2(clamp(c.Importance, 0, 0.95))
 	a.cand = append(a.cand, c)

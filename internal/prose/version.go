@@ -1,0 +1,43 @@
+package prose
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A thing's version is named after it: "Java 17", "Unity 2022.3.21f1",
+// "elixir 1.17.2", "SDK 51", "node:20-alpine", "eclipse-temurin:21-jre".
+// A bare number counts only after a name that is spelled as a product
+// (a capital letter in it: Java, iOS, SDK), so that "port 8080" or "every
+// 5" are no versions.
+var (
+	dottedVersion = regexp.MustCompile(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?[\s:@]+v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
+	numberVersion = regexp.MustCompile(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
+	tagVersion    = regexp.MustCompile(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
+	notProduct    = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required`)
+)
+
+// Versions are the versions a statement gives things, name → version,
+// names in lower case.
+func Versions(text string) map[string]string {
+	out := map[string]string{}
+	add := func(name, v string) {
+		name = strings.ToLower(name)
+		if notProduct[name] || stopWords[name] || versionNum.MatchString(name) {
+			return
+		}
+		out[name] = strings.ToLower(v)
+	}
+	for _, m := range dottedVersion.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2])
+	}
+	for _, m := range numberVersion.FindAllStringSubmatch(text, -1) {
+		if _, ok := out[strings.ToLower(m[1])]; !ok {
+			add(m[1], m[2])
+		}
+	}
+	for _, m := range tagVersion.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2])
+	}
+	return out
+}
