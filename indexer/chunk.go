@@ -7,10 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Chunking defaults: the seed design's numbers.
+// Chunking defaults: the seed design's numbers, and a dialogue's window
+// (measured on the long-conversation set, docs/benchmarks.md).
 const (
 	DefaultMaxTokens = 512
 	DefaultOverlap   = 50
+	DefaultTurns     = 3
 )
 
 // DefaultTurn matches a line that starts a turn of a transcript written as
@@ -21,9 +23,15 @@ const (
 // there.
 var DefaultTurn = regexp.MustCompile(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
 
+// speakerRE matches a line that starts a turn of a dialogue between
+// people: a bold name and a colon ("**Maya:**", "**Dr Okafor**:").
+var speakerRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}(:\*\*|\*\*\s*:)`)
+
 var (
 	headingRE = regexp.MustCompile(`^ {0,3}#{1,6}(\s|$)`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(```|~~~)")
+	// subheadingRE is a heading below a file's title (## to ######).
+	subheadingRE = regexp.MustCompile(`^ {0,3}#{2,6}(\s|$)`)
+	fenceRE      = regexp.MustCompile("^ {0,3}(```|~~~)")
 )
 
 // ChunkOptions say how Split cuts a body. The zero value means the
@@ -39,6 +47,9 @@ type ChunkOptions struct {
 	// Turn matches a line that starts a transcript turn; nil means
 	// DefaultTurn.
 	Turn *regexp.Regexp
+	// Turns is how many turns a chunk of a dialogue holds
+	// (SplitDialogue); 0 means DefaultTurns.
+	Turns int
 }
 
 func (o ChunkOptions) withDefaults() ChunkOptions {
@@ -55,6 +66,9 @@ func (o ChunkOptions) withDefaults() ChunkOptions {
 	}
 	if o.Turn == nil {
 		o.Turn = DefaultTurn
+	}
+	if o.Turns <= 0 {
+		o.Turns = DefaultTurns
 	}
 	return o
 }
@@ -311,4 +325,91 @@ func appendPieces(units []unit, line int, l string, from, to, cut, max int) []un
 		start = end
 	}
 	return units
+}
+
+// SplitDialogue cuts a conversation into chunks of opts.Turns turns,
+// each sharing its first turn with the chunk before, so that an exchange
+// (a question and its answer) is whole in some chunk. A turn starts at a
+// line that opts.Turn matches, a bold speaker label ("**Maya:**") or a
+// heading below the title ("## Prompt 3"), outside fenced code, and runs
+// to the next; what comes before the first turn (a file's title and
+// preamble) is left out. A window
+// longer than opts.MaxTokens is cut further as Split cuts. A body
+// without turns is cut by Split.
+func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
+	opts = opts.withDefaults()
+	if firstLine < 1 {
+		firstLine = 1
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	var starts []int // the first line of each turn
+	inFence := false
+	for i, l := range lines {
+		switch {
+		case fenceRE.MatchString(l):
+			inFence = !inFence
+		case inFence:
+		case subheadingRE.MatchString(l), opts.Turn.MatchString(l), speakerRE.MatchString(l):
+			starts = append(starts, i)
+		}
+	}
+	// A heading with nothing under it before the next turn ("## Session
+	// 7 · 2024-11-28") starts no turn: it is the previous one's, or the
+	// preamble's.
+	starts = append(starts, len(lines))
+	kept := starts[:0]
+	for i, s := range starts[:len(starts)-1] {
+		if headingRE.MatchString(lines[s]) && blank(lines[s+1:starts[i+1]]) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	starts = append(kept, len(lines))
+	if len(starts) == 1 {
+		return Split(body, firstLine, opts)
+	}
+	turns := len(starts) - 1
+	step := max(1, opts.Turns-1)
+	var chunks []Chunk
+	for t := 0; t < turns; t += step {
+		from, to := starts[t], starts[min(t+opts.Turns, turns)]
+		// Blank lines never begin or end a chunk.
+		for from < to && strings.TrimSpace(lines[from]) == "" {
+			from++
+		}
+		for to > from && strings.TrimSpace(lines[to-1]) == "" {
+			to--
+		}
+		if from < to {
+			text := strings.Join(lines[from:to], "\n")
+			if n := EstimateTokens(text); n <= opts.MaxTokens {
+				chunks = append(chunks, Chunk{
+					Seq: len(chunks), StartLine: firstLine + from, EndLine: firstLine + to - 1,
+					EndCol: len(lines[to-1]), Text: text, Tokens: n,
+				})
+			} else {
+				for _, c := range Split(text, firstLine+from, opts) {
+					c.Seq = len(chunks)
+					chunks = append(chunks, c)
+				}
+			}
+		}
+		if t+opts.Turns >= turns {
+			break
+		}
+	}
+	return chunks
+}
+
+// blank reports whether lines are all white space.
+func blank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
 }

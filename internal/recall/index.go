@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -421,15 +422,19 @@ func (x *Index) generation() int {
 func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff, progress func(done, total int)) error {
 	var gone []string
 	var batch []indexer.Document
-	sessions := docs.NewTimes(x.m.Dir)
+	sessions := docs.NewSessions(x.m.Dir)
 	for i := range diffs {
 		d := &diffs[i]
 		if !docs.Indexable(d.Path) {
 			continue
 		}
-		if d.Action == memory.Deleted || d.New == nil {
+		if d.Action == memory.Deleted || d.New == nil || docs.Repeated(d.Path, sessions) {
 			gone = append(gone, d.Path)
 			continue
+		}
+		if dir, _ := docs.SessionDir(d.Path); dir != "" && path.Base(d.Path) == model.TranscriptFile {
+			// A transcript now holds the session's prompts.
+			gone = append(gone, dir+"/"+model.PromptsFile)
 		}
 		data := d.New
 		if limit := x.cfg.FileLimit(); int64(len(data)) > limit {
@@ -492,7 +497,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	case len(paths) > 0:
 		x.m.Warn(fmt.Sprintf("building the search index from %d files", len(paths)))
 	}
-	sessions := docs.NewTimes(x.m.Dir)
+	sessions := docs.NewSessions(x.m.Dir)
 	if progress != nil {
 		progress(0, len(paths))
 	}
@@ -500,6 +505,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		j := min(i+putBatch, len(paths))
 		batch := make([]indexer.Document, 0, j-i)
 		for _, p := range paths[i:j] {
+			if docs.Repeated(p, sessions) {
+				continue
+			}
 			limit := x.cfg.FileLimit()
 			data, size, err := x.m.ReadFileHead(p, limit) // not through a link
 			if err == nil && size > limit {

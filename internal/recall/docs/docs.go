@@ -3,6 +3,7 @@ package docs
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -56,9 +57,26 @@ func SessionDir(p string) (dir, id string) {
 	return "", ""
 }
 
+// Repeated reports whether p is a session's prompts.md while the session
+// has a transcript.md: the transcript holds every prompt too, and a
+// prompt indexed twice would be two hits of the same text. A session
+// with prompts alone (an agent whose transcript cairn does not keep) has
+// them indexed.
+func Repeated(p string, sessions *Sessions) bool {
+	sdir, _ := SessionDir(p)
+	return sdir != "" && path.Base(p) == model.PromptsFile && sessions.has(sdir, model.TranscriptFile)
+}
+
 // Document turns a file into what the indexer takes. It never fails: a
 // file whose front matter does not parse is indexed as plain text.
-func Document(p string, data []byte, sessions *Times) indexer.Document {
+//
+// A session's files are dated by the session (its session.yaml), and
+// each of their chunks is headed by a line naming the session and its
+// day, "Session 7 · 2024-11-28", with the speakers of a transcript after
+// them: a chunk of a few turns then says when, and between whom, it was
+// said. A transcript is a dialogue: the indexer cuts it into a few turns
+// a chunk (indexer.SplitDialogue).
+func Document(p string, data []byte, sessions *Sessions) indexer.Document {
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	base := path.Base(p)
@@ -108,22 +126,81 @@ func Document(p string, data []byte, sessions *Times) indexer.Document {
 	if doc.Created.IsZero() && sdir != "" {
 		doc.Created, doc.Updated = sessions.Get(sdir)
 	}
+	if sf, ok := sessionFiles[base]; ok && sdir != "" && doc.Kind == sf.kind {
+		doc.Header = header(sid, doc.Created, doc.Body, base == model.TranscriptFile)
+		doc.Dialogue = base == model.TranscriptFile
+	}
 	return doc
 }
 
-// Times reads when sessions started and last showed activity from
-// their session.yaml, once per session; an archived session without one
-// is dated by its archive folder's month.
-type Times struct {
-	root string
-	seen map[string][2]time.Time
+var (
+	// sessionHeading is how a transcript of a dialogue names its session
+	// ("## Session 7 · 2024-11-28 21:10:00 UTC", capture's say).
+	sessionHeading = regexp.MustCompile(`(?m)^## Session (\d+)\b`)
+	// speakerLabel is a turn's bold speaker ("**Maya:** ...").
+	speakerLabel = regexp.MustCompile(`(?m)^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
+	// promptHeading is a prompt of an agent's session ("## Prompt 3").
+	promptHeading = regexp.MustCompile(`(?m)^## Prompt \d+`)
+)
+
+// header is the line that heads each chunk of a session's file: the
+// session, its day, and for a transcript the speakers in the order they
+// first speak.
+func header(sid string, day time.Time, body string, speakers bool) string {
+	parts := []string{"Session " + memory.ShortSession(sid)}
+	if m := sessionHeading.FindStringSubmatch(body); m != nil {
+		parts[0] = "Session " + m[1]
+	}
+	if !day.IsZero() {
+		parts = append(parts, day.UTC().Format(time.DateOnly))
+	}
+	if speakers {
+		var names []string
+		seen := map[string]bool{}
+		if promptHeading.MatchString(body) {
+			names, seen["User"] = append(names, "User"), true
+		}
+		for _, m := range speakerLabel.FindAllStringSubmatch(body, 64) {
+			if name := strings.TrimSpace(m[1]); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+		if len(names) > 0 {
+			parts = append(parts, strings.Join(names, ", "))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
-func NewTimes(root string) *Times {
-	return &Times{root: root, seen: make(map[string][2]time.Time)}
+// Sessions reads what documents need to know of the sessions of the
+// memory in root: when each started and last showed activity (from its
+// session.yaml, once per session; an archived session without one is
+// dated by its archive folder's month), and which files it has.
+type Sessions struct {
+	root  string
+	seen  map[string][2]time.Time
+	files map[string]bool // dir/name: whether the file is there
 }
 
-func (s *Times) Get(dir string) (created, updated time.Time) {
+func NewSessions(root string) *Sessions {
+	return &Sessions{root: root, seen: make(map[string][2]time.Time), files: make(map[string]bool)}
+}
+
+// has reports whether the session in dir has a regular file name (not
+// through a link).
+func (s *Sessions) has(dir, name string) bool {
+	p := dir + "/" + name
+	ok, known := s.files[p]
+	if !known {
+		fi, err := safefile.LstatInRoot(s.root, p)
+		ok = err == nil && fi.Mode().IsRegular()
+		s.files[p] = ok
+	}
+	return ok
+}
+
+func (s *Sessions) Get(dir string) (created, updated time.Time) {
 	if t, ok := s.seen[dir]; ok {
 		return t[0], t[1]
 	}
