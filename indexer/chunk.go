@@ -384,18 +384,7 @@ func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
 			to--
 		}
 		if from < to {
-			text := strings.Join(lines[from:to], "\n")
-			if n := EstimateTokens(text); n <= opts.MaxTokens {
-				chunks = append(chunks, Chunk{
-					Seq: len(chunks), StartLine: firstLine + from, EndLine: firstLine + to - 1,
-					EndCol: len(lines[to-1]), Text: text, Tokens: n,
-				})
-			} else {
-				for _, c := range Split(text, firstLine+from, opts) {
-					c.Seq = len(chunks)
-					chunks = append(chunks, c)
-				}
-			}
+			chunks = appendWindow(chunks, lines, from, to, firstLine, opts)
 		}
 		if t+opts.Turns >= turns {
 			break
@@ -412,4 +401,89 @@ func blank(lines []string) bool {
 		}
 	}
 	return true
+}
+
+// labelRE matches a line that is a bold label alone ("**Decisions**"),
+// which heads a section of a summary.
+var labelRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}\*\*:?\s*$`)
+
+// SplitSections cuts a body into one chunk per section: a section starts
+// at a heading below the title or a line that is a bold label alone
+// ("**Decisions**"), outside fenced code, and runs to the next. A section
+// with nothing under its heading, and what comes before the first
+// section, form no chunk; sections that follow each other share one
+// while they hold no more than a quarter of opts.MaxTokens together; a
+// section longer than opts.MaxTokens is cut further as Split cuts. A
+// body without sections is cut by Split.
+func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
+	opts = opts.withDefaults()
+	if firstLine < 1 {
+		firstLine = 1
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	var starts []int
+	inFence := false
+	for i, l := range lines {
+		switch {
+		case fenceRE.MatchString(l):
+			inFence = !inFence
+		case inFence:
+		case subheadingRE.MatchString(l), labelRE.MatchString(l):
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 0 {
+		return Split(body, firstLine, opts)
+	}
+	starts = append(starts, len(lines))
+	// Sections are kept whole, and small ones that follow each other
+	// share a chunk up to a quarter of MaxTokens: a summary of a few
+	// short segments is one hit, as its parts are too thin to find alone.
+	var chunks []Chunk
+	from, to, sum := -1, -1, 0
+	flush := func() {
+		if from >= 0 {
+			chunks = appendWindow(chunks, lines, from, to, firstLine, opts)
+		}
+		from, to, sum = -1, -1, 0
+	}
+	for i, s := range starts[:len(starts)-1] {
+		e := starts[i+1]
+		for e > s && strings.TrimSpace(lines[e-1]) == "" {
+			e--
+		}
+		if e-s < 2 {
+			continue // a heading alone
+		}
+		n := EstimateTokens(strings.Join(lines[s:e], "\n"))
+		if from >= 0 && sum+n > opts.MaxTokens/4 {
+			flush()
+		}
+		if from < 0 {
+			from = s
+		}
+		to, sum = e, sum+n
+	}
+	flush()
+	return chunks
+}
+
+// appendWindow adds lines[from:to] as a chunk, or as Split cuts it when
+// it is longer than opts.MaxTokens.
+func appendWindow(chunks []Chunk, lines []string, from, to, firstLine int, opts ChunkOptions) []Chunk {
+	text := strings.Join(lines[from:to], "\n")
+	if n := EstimateTokens(text); n <= opts.MaxTokens {
+		return append(chunks, Chunk{
+			Seq: len(chunks), StartLine: firstLine + from, EndLine: firstLine + to - 1,
+			EndCol: len(lines[to-1]), Text: text, Tokens: n,
+		})
+	}
+	for _, c := range Split(text, firstLine+from, opts) {
+		c.Seq = len(chunks)
+		chunks = append(chunks, c)
+	}
+	return chunks
 }

@@ -96,9 +96,10 @@ type Document struct {
 	// FirstLine is the line number of Body's first line in the file
 	// (after front matter); 0 means 1.
 	FirstLine int
-	// Dialogue says the body is a conversation: it is cut into windows
-	// of a few turns (SplitDialogue) instead of by size alone.
-	Dialogue bool
+	// Cut says how the body is cut into chunks: by size (Split, the
+	// zero value), in windows of a few turns (SplitDialogue) or by
+	// section (SplitSections).
+	Cut Cut
 	// Header, if set, is one line that heads every chunk of the body (a
 	// session's number, date and speakers): indexed and embedded with
 	// each chunk's text, counted in its tokens, and the first line of a
@@ -106,6 +107,15 @@ type Document struct {
 	// when it was said.
 	Header string
 }
+
+// Cut is how a document's body is cut into chunks.
+type Cut int
+
+const (
+	BySize    Cut = iota // Split: pieces of at most MaxTokens
+	ByTurns              // SplitDialogue: a few turns of a dialogue a chunk
+	BySection            // SplitSections: a section a chunk
+)
 
 // meta is meta.json.
 type meta struct {
@@ -785,8 +795,11 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 // chunkDoc splits d into pending chunks.
 func (ix *Index) chunkDoc(d *Document) []pendingChunk {
 	split := Split
-	if d.Dialogue {
+	switch d.Cut {
+	case ByTurns:
 		split = SplitDialogue
+	case BySection:
+		split = SplitSections
 	}
 	header := oneLine(d.Header)
 	chunks := split(d.Body, d.FirstLine, ix.opts.Chunk)

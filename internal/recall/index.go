@@ -428,7 +428,7 @@ func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff,
 		if !docs.Indexable(d.Path) {
 			continue
 		}
-		if d.Action == memory.Deleted || d.New == nil || docs.Repeated(d.Path, sessions) {
+		if d.Action == memory.Deleted || d.New == nil {
 			gone = append(gone, d.Path)
 			continue
 		}
@@ -440,7 +440,12 @@ func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff,
 		if limit := x.cfg.FileLimit(); int64(len(data)) > limit {
 			data = capFile(x.m, d.Path, data[:limit], int64(len(data)), limit)
 		}
-		batch = append(batch, docs.Document(d.Path, data, sessions))
+		doc, ok := docs.Document(d.Path, data, sessions)
+		if !ok {
+			gone = append(gone, d.Path)
+			continue
+		}
+		batch = append(batch, doc)
 	}
 	if len(gone) > 0 {
 		if err := x.ix.Delete(ctx, gone...); err != nil {
@@ -506,7 +511,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		batch := make([]indexer.Document, 0, j-i)
 		for _, p := range paths[i:j] {
 			if docs.Repeated(p, sessions) {
-				continue
+				continue // before reading it
 			}
 			limit := x.cfg.FileLimit()
 			data, size, err := x.m.ReadFileHead(p, limit) // not through a link
@@ -519,7 +524,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 				}
 				return fmt.Errorf("search index: %w", err)
 			}
-			batch = append(batch, docs.Document(p, data, sessions))
+			if doc, ok := docs.Document(p, data, sessions); ok {
+				batch = append(batch, doc)
+			}
 		}
 		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
