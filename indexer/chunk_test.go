@@ -276,3 +276,34 @@ func TestSplitDialogue(t *testing.T) {
 		t.Errorf("no turns: %+v, want %+v", got, want)
 	}
 }
+
+func TestSplitSections(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 60) // 60 tokens: over a quarter of 200
+	body := strings.Join([]string{
+		"# Summary of session s7", // before the first section: left out
+		"",
+		"## Segment 1 (2024-11-28)", // a heading alone
+		"",
+		"**Request**",
+		"- short",
+		"",
+		"**Outcome**",
+		"- also short",
+		"",
+		"**Decisions**", // nothing under it
+		"",
+		"**Open**",
+		"- " + long,
+		"",
+	}, "\n")
+	var got []string
+	for _, c := range SplitSections(body, 1, ChunkOptions{MaxTokens: 200}) {
+		got = append(got, fmt.Sprintf("%d-%d", c.StartLine, c.EndLine))
+	}
+	// Request and Outcome share a chunk; the empty Decisions is in none;
+	// Open would make it too big.
+	if want := "5-9 13-14"; strings.Join(got, " ") != want {
+		t.Errorf("chunks %v, want %s", got, want)
+	}
+}

@@ -205,7 +205,7 @@ func document(p string, data []byte, sessions *Sessions) indexer.Document {
 		doc.Created, doc.Updated = sessions.Get(sdir)
 	}
 	if sdir != "" && isSessionLog(doc.Kind, base) {
-		doc.Header = header(sid, doc.Created, doc.Body, base == model.TranscriptFile)
+		doc.Header = header(sid, doc.Created, doc.Body, sessions.transcript(sdir), base == model.TranscriptFile)
 	}
 	return doc
 }
@@ -214,6 +214,8 @@ var (
 	// sessionHeading is how a transcript of a dialogue names its session
 	// ("## Session 7 · 2024-11-28 21:10:00 UTC", capture's say).
 	sessionHeading = regexp.MustCompile(`(?m)^## Session (\d+)\b`)
+	// sessionNumber is sessionHeading in normal text.
+	sessionNumber = regexp.MustCompile(`## session (\d+)\b`)
 	// speakerLabel is a turn's bold speaker ("**Maya:** ...").
 	speakerLabel = regexp.MustCompile(`(?m)^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
 	// promptHeading is a prompt of an agent's session ("## Prompt 3").
@@ -221,11 +223,14 @@ var (
 )
 
 // header is the line that heads each chunk of a session's file: the
-// session, its day, and for a transcript the speakers in the order they
-// first speak.
-func header(sid string, day time.Time, body string, speakers bool) string {
+// session (by the number its transcript gives it, transcript being the
+// normal text, else by its short id), its day, and for a transcript the
+// speakers in the order they first speak.
+func header(sid string, day time.Time, body, transcript string, speakers bool) string {
 	parts := []string{"Session " + memory.ShortSession(sid)}
 	if m := sessionHeading.FindStringSubmatch(body); m != nil {
+		parts[0] = "Session " + m[1]
+	} else if m := sessionNumber.FindStringSubmatch(transcript); m != nil {
 		parts[0] = "Session " + m[1]
 	}
 	if !day.IsZero() {
