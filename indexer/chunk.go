@@ -7,10 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Chunking defaults: the seed design's numbers.
+// Chunking defaults: the seed design's numbers, and a dialogue's window
+// (measured on the long-conversation set, docs/benchmarks.md).
 const (
 	DefaultMaxTokens = 512
 	DefaultOverlap   = 50
+	DefaultTurns     = 3
 )
 
 // DefaultTurn matches a line that starts a turn of a transcript written as
@@ -21,9 +23,15 @@ const (
 // there.
 var DefaultTurn = regexp.MustCompile(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
 
+// speakerRE matches a line that starts a turn of a dialogue between
+// people: a bold name and a colon ("**Maya:**", "**Dr Okafor**:").
+var speakerRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}(:\*\*|\*\*\s*:)`)
+
 var (
 	headingRE = regexp.MustCompile(`^ {0,3}#{1,6}(\s|$)`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(```|~~~)")
+	// subheadingRE is a heading below a file's title (## to ######).
+	subheadingRE = regexp.MustCompile(`^ {0,3}#{2,6}(\s|$)`)
+	fenceRE      = regexp.MustCompile("^ {0,3}(```|~~~)")
 )
 
 // ChunkOptions say how Split cuts a body. The zero value means the
@@ -39,6 +47,9 @@ type ChunkOptions struct {
 	// Turn matches a line that starts a transcript turn; nil means
 	// DefaultTurn.
 	Turn *regexp.Regexp
+	// Turns is how many turns a chunk of a dialogue holds
+	// (SplitDialogue); 0 means DefaultTurns.
+	Turns int
 }
 
 func (o ChunkOptions) withDefaults() ChunkOptions {
@@ -55,6 +66,9 @@ func (o ChunkOptions) withDefaults() ChunkOptions {
 	}
 	if o.Turn == nil {
 		o.Turn = DefaultTurn
+	}
+	if o.Turns <= 0 {
+		o.Turns = DefaultTurns
 	}
 	return o
 }
@@ -311,4 +325,165 @@ func appendPieces(units []unit, line int, l string, from, to, cut, max int) []un
 		start = end
 	}
 	return units
+}
+
+// SplitDialogue cuts a conversation into chunks of opts.Turns turns,
+// each sharing its first turn with the chunk before, so that an exchange
+// (a question and its answer) is whole in some chunk. A turn starts at a
+// line that opts.Turn matches, a bold speaker label ("**Maya:**") or a
+// heading below the title ("## Prompt 3"), outside fenced code, and runs
+// to the next; what comes before the first turn (a file's title and
+// preamble) is left out. A window
+// longer than opts.MaxTokens is cut further as Split cuts. A body
+// without turns is cut by Split.
+func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
+	opts = opts.withDefaults()
+	if firstLine < 1 {
+		firstLine = 1
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	var starts []int // the first line of each turn
+	inFence := false
+	for i, l := range lines {
+		switch {
+		case fenceRE.MatchString(l):
+			inFence = !inFence
+		case inFence:
+		case subheadingRE.MatchString(l), opts.Turn.MatchString(l), speakerRE.MatchString(l):
+			starts = append(starts, i)
+		}
+	}
+	// A heading with nothing under it before the next turn ("## Session
+	// 7 · 2024-11-28") starts no turn: it is the previous one's, or the
+	// preamble's.
+	starts = append(starts, len(lines))
+	kept := starts[:0]
+	for i, s := range starts[:len(starts)-1] {
+		if headingRE.MatchString(lines[s]) && blank(lines[s+1:starts[i+1]]) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	starts = append(kept, len(lines))
+	if len(starts) == 1 {
+		return Split(body, firstLine, opts)
+	}
+	turns := len(starts) - 1
+	step := max(1, opts.Turns-1)
+	var chunks []Chunk
+	for t := 0; t < turns; t += step {
+		from, to := starts[t], starts[min(t+opts.Turns, turns)]
+		// Blank lines never begin or end a chunk.
+		for from < to && strings.TrimSpace(lines[from]) == "" {
+			from++
+		}
+		for to > from && strings.TrimSpace(lines[to-1]) == "" {
+			to--
+		}
+		if from < to {
+			chunks = appendWindow(chunks, lines, from, to, firstLine, opts)
+		}
+		if t+opts.Turns >= turns {
+			break
+		}
+	}
+	return chunks
+}
+
+// blank reports whether lines are all white space.
+func blank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// labelRE matches a line that is a bold label alone ("**Decisions**"),
+// which heads a section of a summary.
+var labelRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}\*\*:?\s*$`)
+
+// SplitSections cuts a body into one chunk per section: a section starts
+// at a heading below the title or a line that is a bold label alone
+// ("**Decisions**"), outside fenced code, and runs to the next. A section
+// with nothing under its heading, and what comes before the first
+// section, form no chunk; sections that follow each other share one
+// while they hold no more than a quarter of opts.MaxTokens together; a
+// section longer than opts.MaxTokens is cut further as Split cuts. A
+// body without sections is cut by Split.
+func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
+	opts = opts.withDefaults()
+	if firstLine < 1 {
+		firstLine = 1
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	var starts []int
+	inFence := false
+	for i, l := range lines {
+		switch {
+		case fenceRE.MatchString(l):
+			inFence = !inFence
+		case inFence:
+		case subheadingRE.MatchString(l), labelRE.MatchString(l):
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 0 {
+		return Split(body, firstLine, opts)
+	}
+	starts = append(starts, len(lines))
+	// Sections are kept whole, and small ones that follow each other
+	// share a chunk up to a quarter of MaxTokens: a summary of a few
+	// short segments is one hit, as its parts are too thin to find alone.
+	var chunks []Chunk
+	from, to, sum := -1, -1, 0
+	flush := func() {
+		if from >= 0 {
+			chunks = appendWindow(chunks, lines, from, to, firstLine, opts)
+		}
+		from, to, sum = -1, -1, 0
+	}
+	for i, s := range starts[:len(starts)-1] {
+		e := starts[i+1]
+		for e > s && strings.TrimSpace(lines[e-1]) == "" {
+			e--
+		}
+		if e-s < 2 {
+			continue // a heading alone
+		}
+		n := EstimateTokens(strings.Join(lines[s:e], "\n"))
+		if from >= 0 && sum+n > opts.MaxTokens/4 {
+			flush()
+		}
+		if from < 0 {
+			from = s
+		}
+		to, sum = e, sum+n
+	}
+	flush()
+	return chunks
+}
+
+// appendWindow adds lines[from:to] as a chunk, or as Split cuts it when
+// it is longer than opts.MaxTokens.
+func appendWindow(chunks []Chunk, lines []string, from, to, firstLine int, opts ChunkOptions) []Chunk {
+	text := strings.Join(lines[from:to], "\n")
+	if n := EstimateTokens(text); n <= opts.MaxTokens {
+		return append(chunks, Chunk{
+			Seq: len(chunks), StartLine: firstLine + from, EndLine: firstLine + to - 1,
+			EndCol: len(lines[to-1]), Text: text, Tokens: n,
+		})
+	}
+	for _, c := range Split(text, firstLine+from, opts) {
+		c.Seq = len(chunks)
+		chunks = append(chunks, c)
+	}
+	return chunks
 }

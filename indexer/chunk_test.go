@@ -221,3 +221,89 @@ func FuzzChunk(f *testing.F) {
 		checkChunks(t, body, chunks, 1, opts)
 	})
 }
+
+func TestSplitDialogue(t *testing.T) {
+	t.Parallel()
+	body := strings.Join([]string{
+		"# Transcript of session s7", // preamble: left out
+		"",
+		"Condensed by cairn.",
+		"",
+		"## Session 7 · 2024-11-28 21:10:00 UTC", // a heading with nothing under it
+		"",
+		"**Maya:** one",
+		"",
+		"**Tom:** two",
+		"and more of two",
+		"",
+		"**Maya:** three",
+		"",
+		"**Tom**: four",
+		"",
+		"**Maya:** five",
+		"",
+	}, "\n")
+	tests := []struct {
+		turns int
+		want  []string // chunks' first and last lines, "7-10"
+	}{
+		{1, []string{"7-7", "9-10", "12-12", "14-14", "16-16"}},
+		{2, []string{"7-7", "9-10", "12-12", "14-14"}[:0]}, // filled below
+		{3, []string{"7-12", "12-16"}},
+		{5, []string{"7-16"}},
+		{9, []string{"7-16"}},
+	}
+	tests[1].want = []string{"7-10", "9-12", "12-14", "14-16"}
+	for _, tt := range tests {
+		var got []string
+		for i, c := range SplitDialogue(body, 1, ChunkOptions{Turns: tt.turns}) {
+			got = append(got, fmt.Sprintf("%d-%d", c.StartLine, c.EndLine))
+			if c.Seq != i || c.Tokens != EstimateTokens(c.Text) || strings.HasPrefix(c.Text, "\n") || strings.HasSuffix(c.Text, "\n") {
+				t.Errorf("turns %d: chunk %d: %+v", tt.turns, i, c)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("turns %d: chunks %v, want %v", tt.turns, got, tt.want)
+		}
+	}
+	// A window over MaxTokens is cut further; no turns: Split.
+	long := "**Maya:** " + strings.Repeat("word ", 300) + "\n**Tom:** short"
+	if cs := SplitDialogue(long, 1, ChunkOptions{MaxTokens: 100, Overlap: -1, Turns: 2}); len(cs) < 3 || cs[len(cs)-1].Tokens > 100 {
+		t.Errorf("long turn: %d chunks", len(cs))
+	}
+	plain := "no turns here\n\njust text"
+	if got, want := SplitDialogue(plain, 3, ChunkOptions{}), Split(plain, 3, ChunkOptions{}); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("no turns: %+v, want %+v", got, want)
+	}
+}
+
+func TestSplitSections(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 60) // 60 tokens: over a quarter of 200
+	body := strings.Join([]string{
+		"# Summary of session s7", // before the first section: left out
+		"",
+		"## Segment 1 (2024-11-28)", // a heading alone
+		"",
+		"**Request**",
+		"- short",
+		"",
+		"**Outcome**",
+		"- also short",
+		"",
+		"**Decisions**", // nothing under it
+		"",
+		"**Open**",
+		"- " + long,
+		"",
+	}, "\n")
+	var got []string
+	for _, c := range SplitSections(body, 1, ChunkOptions{MaxTokens: 200}) {
+		got = append(got, fmt.Sprintf("%d-%d", c.StartLine, c.EndLine))
+	}
+	// Request and Outcome share a chunk; the empty Decisions is in none;
+	// Open would make it too big.
+	if want := "5-9 13-14"; strings.Join(got, " ") != want {
+		t.Errorf("chunks %v, want %s", got, want)
+	}
+}

@@ -96,7 +96,26 @@ type Document struct {
 	// FirstLine is the line number of Body's first line in the file
 	// (after front matter); 0 means 1.
 	FirstLine int
+	// Cut says how the body is cut into chunks: by size (Split, the
+	// zero value), in windows of a few turns (SplitDialogue) or by
+	// section (SplitSections).
+	Cut Cut
+	// Header, if set, is one line that heads every chunk of the body (a
+	// session's number, date and speakers): indexed and embedded with
+	// each chunk's text, counted in its tokens, and the first line of a
+	// hit's Text, so that a chunk cut from its file still says where and
+	// when it was said.
+	Header string
 }
+
+// Cut is how a document's body is cut into chunks.
+type Cut int
+
+const (
+	BySize    Cut = iota // Split: pieces of at most MaxTokens
+	ByTurns              // SplitDialogue: a few turns of a dialogue a chunk
+	BySection            // SplitSections: a section a chunk
+)
 
 // meta is meta.json.
 type meta struct {
@@ -234,7 +253,7 @@ func (ix *Index) release() { ix.unlock() }
 
 func (ix *Index) chunking() string {
 	c := ix.opts.Chunk
-	return fmt.Sprintf("max=%d overlap=%d turn=%s", c.MaxTokens, c.Overlap, c.Turn.String())
+	return fmt.Sprintf("max=%d overlap=%d turn=%s turns=%d", c.MaxTokens, c.Overlap, c.Turn.String(), c.Turns)
 }
 
 func (ix *Index) rebuildErr(reason string, err error) error {
@@ -775,7 +794,15 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 
 // chunkDoc splits d into pending chunks.
 func (ix *Index) chunkDoc(d *Document) []pendingChunk {
-	chunks := Split(d.Body, d.FirstLine, ix.opts.Chunk)
+	split := Split
+	switch d.Cut {
+	case ByTurns:
+		split = SplitDialogue
+	case BySection:
+		split = SplitSections
+	}
+	header := oneLine(d.Header)
+	chunks := split(d.Body, d.FirstLine, ix.opts.Chunk)
 	if len(chunks) == 0 {
 		if strings.TrimSpace(d.Title) == "" {
 			return nil
@@ -794,23 +821,43 @@ func (ix *Index) chunkDoc(d *Document) []pendingChunk {
 	out := make([]pendingChunk, len(chunks))
 	for i, c := range chunks {
 		h := fnv.New64a()
-		h.Write([]byte(c.Text))
+		h.Write([]byte(c.Text)) // the file's text: FillText compares it
+		body, tokens := c.Text, c.Tokens
+		if header != "" {
+			body = withHeader(header, c.Text)
+			tokens = EstimateTokens(body)
+		}
 		out[i] = pendingChunk{
 			entry: &vecstore.Entry{
 				Path: d.Path, Seq: c.Seq,
 				StartLine: c.StartLine, StartCol: c.StartCol, EndLine: c.EndLine, EndCol: c.EndCol,
-				Tokens: c.Tokens,
+				Tokens: tokens,
 				Title:  d.Title, Kind: d.Kind, Layer: d.Layer, Session: d.Session, Tags: tags,
+				Header:  header,
 				Created: created, Updated: updated, Importance: d.Importance,
 				Hash: h.Sum64(),
 			},
-			text: strings.TrimSpace(d.Title + "\n\n" + c.Text),
-			body: c.Text,
+			text: strings.TrimSpace(d.Title + "\n\n" + body),
+			body: body,
 			doc:  d,
 		}
 	}
 	return out
 }
+
+// withHeader puts a chunk's header line before its text.
+func withHeader(header, text string) string {
+	if header == "" {
+		return text
+	}
+	if text == "" {
+		return header
+	}
+	return header + "\n" + text
+}
+
+// oneLine makes s one line, its runs of white space one space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // embed returns the unit vectors of chunks' texts.
 func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32, error) {

@@ -25,7 +25,7 @@ const (
 // schemaVersion changes whenever the mapping, the chunker or the files'
 // formats change in a way an existing index cannot follow; Open then
 // reports ErrNeedsRebuild.
-const schemaVersion = 3 // 2: vectors file format 2; 3: int8 vectors (format 4), fewer Bleve fields
+const schemaVersion = 4 // 2: vectors file format 2; 3: int8 vectors (format 4), fewer Bleve fields; 4: dialogue windows, chunk headers (format 5)
 
 // newMapping returns the static mapping: nothing dynamic, nothing stored
 // (hits are shown from the vectors file's metadata and the documents'

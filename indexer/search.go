@@ -79,12 +79,15 @@ type Hit struct {
 	Seq                int
 	StartLine, EndLine int // 1-based, inclusive, in the file
 	StartCol, EndCol   int // byte offsets in StartLine and EndLine
-	Tokens             int // EstimateTokens of the chunk
+	Tokens             int // EstimateTokens of the chunk, with its Header
 
 	Title, Kind, Layer, Session string
-	Tags                        []string
-	Created, Updated            time.Time // zero if the document had none
-	Importance                  float64
+	// Header is the document's line that heads the chunk (Document.Header),
+	// "" if it had none; Text starts with it.
+	Header           string
+	Tags             []string
+	Created, Updated time.Time // zero if the document had none
+	Importance       float64
 
 	// KeywordScore is the BM25 score and KeywordRank the 1-based rank in
 	// the keyword ranking (0: not in it); likewise VectorScore (cosine
@@ -100,7 +103,8 @@ type Hit struct {
 	Score     float64
 	Relevance float64
 
-	// Text is the chunk as the file has it now, and Snippet a part of it
+	// Text is the chunk as the file has it now, after its Header line if
+	// it has one, and Snippet a part of it
 	// (about 240 characters, whitespace collapsed) with the words that
 	// matched the query marked «like this». Both are empty without
 	// Options.Source, with Query.NoHitText (until FillText) or if the
@@ -318,6 +322,7 @@ func (ix *Index) hit(h *Hit, slot int) {
 		StartLine: e.StartLine, EndLine: e.EndLine, StartCol: e.StartCol, EndCol: e.EndCol,
 		Tokens: e.Tokens,
 		Title:  e.Title, Kind: e.Kind, Layer: e.Layer, Session: e.Session,
+		Header:     e.Header,
 		Tags:       append([]string(nil), e.Tags...),
 		Importance: e.Importance,
 	}
@@ -515,7 +520,7 @@ func (ix *Index) fillText(h *Hit, terms []string, mark bool) {
 	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != sum.Sum64() {
 		h.Stale = true
 	}
-	h.Text = text
+	h.Text = withHeader(h.Header, text)
 	if mark {
 		h.Snippet = snippet(ix.analyzer.Analyze, text, terms)
 	}

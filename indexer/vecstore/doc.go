@@ -23,7 +23,9 @@
 // the path as the length of the prefix it shares and the rest; seq,
 // lines, columns and tokens as uvarints; the title as the length of the
 // end it shares and the rest; kind; layer and session as 1 when they are
-// the previous one's, else 0 and the string; the tags; created as a
+// the previous one's, else 0 and the string; the tags; the header (the
+// line that heads the chunk's text) as 1 when it is the previous one's,
+// else 0 and the string; created as a
 // varint difference from the previous one's and updated from created;
 // importance in thousandths plus one when that is exact, else 0 and its
 // float64 bits; the text's hash; and the vector's offset as the

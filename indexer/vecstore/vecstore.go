@@ -25,7 +25,7 @@ import (
 // deletion of a path's chunks (opDelete).
 const (
 	vecMagic  = "CAIRNVEC"
-	vecFormat = 4 // 4: int8 codes in vectors.i8, fields coded against the previous put
+	vecFormat = 5 // 4: int8 codes in vectors.i8, fields coded against the previous put; 5: a chunk's header
 	dataExt   = ".i8"
 
 	opPut    = 1
@@ -45,6 +45,7 @@ type Entry struct {
 	Tokens              int
 	Title, Kind, Layer  string
 	Session             string
+	Header              string // the line that heads the chunk's text, if any
 	Tags                []string
 	Created, Updated    int64 // Unix nanoseconds; 0 is unset
 	Importance          float64
@@ -100,6 +101,7 @@ type lastPut struct {
 	path, title string
 	layer       string
 	session     string
+	header      string
 	created     int64
 	next        int64
 }
@@ -303,6 +305,11 @@ func (s *Store) apply(p []byte, l *Log) error {
 				e.Tags[i] = s.interned(d.raw())
 			}
 		}
+		if d.uvarint() == 1 {
+			e.Header = prev.header
+		} else {
+			e.Header = string(d.raw())
+		}
 		e.Created = prev.created + d.varint()
 		e.Updated = e.Created + d.varint()
 		if m := d.uvarint(); m > 0 {
@@ -316,7 +323,7 @@ func (s *Store) apply(p []byte, l *Log) error {
 		if d.err != nil {
 			return d.err
 		}
-		*prev = lastPut{path: e.Path, title: e.Title, layer: e.Layer, session: e.Session, created: e.Created, next: int64(off) + int64(s.recSize())}
+		*prev = lastPut{path: e.Path, title: e.Title, layer: e.Layer, session: e.Session, header: e.Header, created: e.Created, next: int64(off) + int64(s.recSize())}
 		if len(d.b) != 0 {
 			return fmt.Errorf("put record has %d bytes too many", len(d.b))
 		}
@@ -610,6 +617,12 @@ func (l *Log) putCode(e *Entry, scale float32, code []int8) {
 	for _, t := range e.Tags {
 		p = appendStr(p, t)
 	}
+	if e.Header == prev.header {
+		p = append(p, 1)
+	} else {
+		p = append(p, 0)
+		p = appendStr(p, e.Header)
+	}
 	p = binary.AppendVarint(p, e.Created-prev.created)
 	p = binary.AppendVarint(p, e.Updated-e.Created)
 	// Importance in thousandths when that is exact (it nearly always
@@ -627,7 +640,7 @@ func (l *Log) putCode(e *Entry, scale float32, code []int8) {
 	p = binary.LittleEndian.AppendUint32(p, crc32.Checksum(l.v[at:], crcTable))
 	p = binary.AppendVarint(p, off-prev.next)
 	l.frame(p)
-	*prev = lastPut{path: e.Path, title: e.Title, layer: e.Layer, session: e.Session, created: e.Created, next: off + int64(len(l.v)-at)}
+	*prev = lastPut{path: e.Path, title: e.Title, layer: e.Layer, session: e.Session, header: e.Header, created: e.Created, next: off + int64(len(l.v)-at)}
 }
 
 // Commit appends l's records to the files, fsyncs them, and replays them

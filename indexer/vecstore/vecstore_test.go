@@ -297,8 +297,8 @@ func dotGo(a, b []float32) float32 {
 // compaction.
 func TestVecStoreFieldCoding(t *testing.T) {
 	entries := []*Entry{
-		{Path: "archive/2026/10/s0/summary.md", Title: "Summary of session s0", Kind: "summary", Layer: "archival", Session: "s0", Created: 5e18, Updated: 5e18, Importance: 0.6, Hash: 1},
-		{Path: "archive/2026/10/s0/summary.md", Seq: 1, Title: "Summary of session s0", Kind: "summary", Layer: "archival", Session: "s0", Created: 5e18, Updated: 5e18 + 7, Importance: 0.6, Hash: 2},
+		{Path: "archive/2026/10/s0/summary.md", Title: "Summary of session s0", Kind: "summary", Layer: "archival", Session: "s0", Header: "Session 1 · 2026-10-01", Created: 5e18, Updated: 5e18, Importance: 0.6, Hash: 1},
+		{Path: "archive/2026/10/s0/summary.md", Seq: 1, Title: "Summary of session s0", Kind: "summary", Layer: "archival", Session: "s0", Header: "Session 1 · 2026-10-01", Created: 5e18, Updated: 5e18 + 7, Importance: 0.6, Hash: 2},
 		{Path: "archive/2026/10/s0/prompts.md", Title: "Prompts of session s0", Kind: "prompt", Layer: "archival", Session: "s0", Created: 4e18, Updated: 6e18, Importance: 0.123456789, Hash: 3},
 		{Path: "archive/2026/10/s1/prompts.md", Title: "", Kind: "prompt", Layer: "archival", Session: "s1", Importance: -1, Hash: 4},
 		{Path: "core/a.md", Title: "s0", Kind: "fact", Layer: "core", Tags: []string{"t"}, Created: -3, Importance: 1, Hash: 5},

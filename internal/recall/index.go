@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -421,7 +422,7 @@ func (x *Index) generation() int {
 func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff, progress func(done, total int)) error {
 	var gone []string
 	var batch []indexer.Document
-	sessions := docs.NewTimes(x.m.Dir)
+	sessions := docs.NewSessions(x.m.Dir)
 	for i := range diffs {
 		d := &diffs[i]
 		if !docs.Indexable(d.Path) {
@@ -431,11 +432,20 @@ func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff,
 			gone = append(gone, d.Path)
 			continue
 		}
+		if dir, _ := docs.SessionDir(d.Path); dir != "" && path.Base(d.Path) == model.TranscriptFile {
+			// A transcript now holds the session's prompts.
+			gone = append(gone, dir+"/"+model.PromptsFile)
+		}
 		data := d.New
 		if limit := x.cfg.FileLimit(); int64(len(data)) > limit {
 			data = capFile(x.m, d.Path, data[:limit], int64(len(data)), limit)
 		}
-		batch = append(batch, docs.Document(d.Path, data, sessions))
+		doc, ok := docs.Document(d.Path, data, sessions)
+		if !ok {
+			gone = append(gone, d.Path)
+			continue
+		}
+		batch = append(batch, doc)
 	}
 	if len(gone) > 0 {
 		if err := x.ix.Delete(ctx, gone...); err != nil {
@@ -492,7 +502,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	case len(paths) > 0:
 		x.m.Warn(fmt.Sprintf("building the search index from %d files", len(paths)))
 	}
-	sessions := docs.NewTimes(x.m.Dir)
+	sessions := docs.NewSessions(x.m.Dir)
 	if progress != nil {
 		progress(0, len(paths))
 	}
@@ -500,6 +510,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		j := min(i+putBatch, len(paths))
 		batch := make([]indexer.Document, 0, j-i)
 		for _, p := range paths[i:j] {
+			if docs.Repeated(p, sessions) {
+				continue // before reading it
+			}
 			limit := x.cfg.FileLimit()
 			data, size, err := x.m.ReadFileHead(p, limit) // not through a link
 			if err == nil && size > limit {
@@ -511,7 +524,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 				}
 				return fmt.Errorf("search index: %w", err)
 			}
-			batch = append(batch, docs.Document(p, data, sessions))
+			if doc, ok := docs.Document(p, data, sessions); ok {
+				batch = append(batch, doc)
+			}
 		}
 		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)

@@ -3,6 +3,7 @@ package docs
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -56,9 +57,104 @@ func SessionDir(p string) (dir, id string) {
 	return "", ""
 }
 
-// Document turns a file into what the indexer takes. It never fails: a
-// file whose front matter does not parse is indexed as plain text.
-func Document(p string, data []byte, sessions *Times) indexer.Document {
+// Repeated reports whether p is a session's prompts.md while the session
+// has a transcript.md: the transcript holds every prompt too, and a
+// prompt indexed twice would be two hits of the same text. A session
+// with prompts alone (an agent whose transcript cairn does not keep) has
+// them indexed.
+func Repeated(p string, sessions *Sessions) bool {
+	sdir, _ := SessionDir(p)
+	return sdir != "" && path.Base(p) == model.PromptsFile && sessions.has(sdir, model.TranscriptFile)
+}
+
+// Document turns a file into what the indexer takes, or reports (ok
+// false) that the file adds nothing to the index: a prompts.md its
+// session's transcript repeats (Repeated), an observations.md without
+// observations, a summary all of whose lines the transcript holds. It
+// never fails: a file whose front matter does not parse is indexed as
+// plain text.
+//
+// A session's files are dated by the session (its session.yaml), and
+// each of their chunks is headed by a line naming the session and its
+// day, "Session 7 · 2024-11-28", with the speakers of a transcript after
+// them: a chunk of a few turns then says when, and between whom, it was
+// said. A transcript is cut into a few turns a chunk
+// (indexer.SplitDialogue), a summary into its sections, whose lines
+// that quote the transcript are left out: a turn is found in one place.
+func Document(p string, data []byte, sessions *Sessions) (doc indexer.Document, ok bool) {
+	if Repeated(p, sessions) {
+		return indexer.Document{}, false
+	}
+	doc = document(p, data, sessions)
+	sdir, _ := SessionDir(p)
+	if sdir == "" || !isSessionLog(doc.Kind, path.Base(p)) {
+		return doc, true
+	}
+	switch path.Base(p) {
+	case model.TranscriptFile:
+		doc.Cut = indexer.ByTurns
+	case model.SummaryFile:
+		doc.Cut = indexer.BySection
+		if tr := sessions.transcript(sdir); tr != "" {
+			doc.Body = dropQuoted(doc.Body, tr)
+		}
+	case model.ObservationsFile:
+		if !strings.Contains("\n"+doc.Body, "\n- ") {
+			return doc, false // no observation: the file's title and preamble alone
+		}
+	}
+	return doc, path.Base(p) != model.SummaryFile || hasText(doc.Body)
+}
+
+// hasText reports whether body has a line that is neither blank, nor a
+// heading, nor a bold label alone: whether a summary says anything.
+func hasText(body string) bool {
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		if t != "" && !strings.HasPrefix(t, "#") && !(strings.HasPrefix(t, "**") && strings.HasSuffix(strings.TrimSuffix(t, ":"), "**")) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSessionLog reports whether a file of a session's folder, of kind, is
+// one of the logs cairn writes (not an item filed there).
+func isSessionLog(kind, base string) bool {
+	sf, ok := sessionFiles[base]
+	return ok && kind == sf.kind
+}
+
+// dropQuoted blanks the lines of body whose text (after a list marker
+// and a speaker's "Name: ") the transcript holds word for word, keeping
+// the line numbers: a summary made of sentences picked from the turns
+// would otherwise be hits that repeat the transcript's.
+func dropQuoted(body, transcript string) string {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		t = strings.TrimSpace(strings.TrimLeft(t, "-*+ "))
+		if m := speakerPrefix.FindStringIndex(t); m != nil {
+			t = t[m[1]:]
+		}
+		if t = normal(t); len(t) >= 20 && strings.Contains(transcript, t) {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// speakerPrefix is "Maya: " at the start of a summary's bullet.
+var speakerPrefix = regexp.MustCompile(`^[\p{Lu}][\p{L}.' -]{0,40}: `)
+
+// normal is text lower-cased, without emphasis marks, its runs of white
+// space one space: how quoted text is compared.
+func normal(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "*", ""))), " ")
+}
+
+// document is Document without the session logs' special cases.
+func document(p string, data []byte, sessions *Sessions) indexer.Document {
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	base := path.Base(p)
@@ -108,22 +204,99 @@ func Document(p string, data []byte, sessions *Times) indexer.Document {
 	if doc.Created.IsZero() && sdir != "" {
 		doc.Created, doc.Updated = sessions.Get(sdir)
 	}
+	if sdir != "" && isSessionLog(doc.Kind, base) {
+		doc.Header = header(sid, doc.Created, doc.Body, sessions.transcript(sdir), base == model.TranscriptFile)
+	}
 	return doc
 }
 
-// Times reads when sessions started and last showed activity from
-// their session.yaml, once per session; an archived session without one
-// is dated by its archive folder's month.
-type Times struct {
-	root string
-	seen map[string][2]time.Time
+var (
+	// sessionHeading is how a transcript of a dialogue names its session
+	// ("## Session 7 · 2024-11-28 21:10:00 UTC", capture's say).
+	sessionHeading = regexp.MustCompile(`(?m)^## Session (\d+)\b`)
+	// sessionNumber is sessionHeading in normal text.
+	sessionNumber = regexp.MustCompile(`## session (\d+)\b`)
+	// speakerLabel is a turn's bold speaker ("**Maya:** ...").
+	speakerLabel = regexp.MustCompile(`(?m)^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
+	// promptHeading is a prompt of an agent's session ("## Prompt 3").
+	promptHeading = regexp.MustCompile(`(?m)^## Prompt \d+`)
+)
+
+// header is the line that heads each chunk of a session's file: the
+// session (by the number its transcript gives it, transcript being the
+// normal text, else by its short id), its day, and for a transcript the
+// speakers in the order they first speak.
+func header(sid string, day time.Time, body, transcript string, speakers bool) string {
+	parts := []string{"Session " + memory.ShortSession(sid)}
+	if m := sessionHeading.FindStringSubmatch(body); m != nil {
+		parts[0] = "Session " + m[1]
+	} else if m := sessionNumber.FindStringSubmatch(transcript); m != nil {
+		parts[0] = "Session " + m[1]
+	}
+	if !day.IsZero() {
+		parts = append(parts, day.UTC().Format(time.DateOnly))
+	}
+	if speakers {
+		var names []string
+		seen := map[string]bool{}
+		if promptHeading.MatchString(body) {
+			names, seen["User"] = append(names, "User"), true
+		}
+		for _, m := range speakerLabel.FindAllStringSubmatch(body, 64) {
+			if name := strings.TrimSpace(m[1]); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+		if len(names) > 0 {
+			parts = append(parts, strings.Join(names, ", "))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
-func NewTimes(root string) *Times {
-	return &Times{root: root, seen: make(map[string][2]time.Time)}
+// Sessions reads what documents need to know of the sessions of the
+// memory in root: when each started and last showed activity (from its
+// session.yaml, once per session; an archived session without one is
+// dated by its archive folder's month), and which files it has.
+type Sessions struct {
+	root  string
+	seen  map[string][2]time.Time
+	files map[string]bool   // dir/name: whether the file is there
+	texts map[string]string // dir: its transcript, normal
 }
 
-func (s *Times) Get(dir string) (created, updated time.Time) {
+func NewSessions(root string) *Sessions {
+	return &Sessions{root: root, seen: make(map[string][2]time.Time), files: make(map[string]bool), texts: make(map[string]string)}
+}
+
+// transcript returns the transcript of the session in dir as normal
+// text, "" if it has none.
+func (s *Sessions) transcript(dir string) string {
+	t, ok := s.texts[dir]
+	if !ok {
+		if b, err := safefile.ReadInRoot(s.root, dir+"/"+model.TranscriptFile); err == nil { // not through a link
+			t = normal(string(b))
+		}
+		s.texts[dir] = t
+	}
+	return t
+}
+
+// has reports whether the session in dir has a regular file name (not
+// through a link).
+func (s *Sessions) has(dir, name string) bool {
+	p := dir + "/" + name
+	ok, known := s.files[p]
+	if !known {
+		fi, err := safefile.LstatInRoot(s.root, p)
+		ok = err == nil && fi.Mode().IsRegular()
+		s.files[p] = ok
+	}
+	return ok
+}
+
+func (s *Sessions) Get(dir string) (created, updated time.Time) {
 	if t, ok := s.seen[dir]; ok {
 		return t[0], t[1]
 	}
