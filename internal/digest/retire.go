@@ -39,12 +39,14 @@ type Statement struct {
 type Retirer struct {
 	stmts []Statement
 	df    map[string]int
+	// changed holds, per statement order, the files a session changed.
+	changed map[int][]string
 }
 
 // NewRetirer gathers the statements of core items (title and rank) and
 // of the sessions' bullets.
 func NewRetirer(core []Statement, sums []*Summary) *Retirer {
-	r := &Retirer{df: make(map[string]int)}
+	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string)}
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
@@ -56,7 +58,14 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 				}
 				continue
 			}
-			if p == Read || p == Files || p == Errors {
+			if p == Files {
+				for _, b := range bullets {
+					name, _, _ := strings.Cut(b, " (")
+					r.changed[order(k, false)] = append(r.changed[order(k, false)], strings.TrimSpace(name))
+				}
+				continue
+			}
+			if p == Read || p == Errors {
 				continue
 			}
 			for _, b := range bullets {
@@ -308,6 +317,37 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 	return false
 }
 
+// readFrom is what a file said when it was read: "`.tool-versions`:
+// elixir 1.16.3-otp-26" (summarize: manifestVersions).
+var readFrom = regexp.MustCompile("^`([^`]+)`: ")
+
+// changedSince reports whether a session newer than rank changed file
+// f: what was read from it then may no longer be what it says.
+func (r *Retirer) changedSince(f string, rank int) bool {
+	for k, files := range r.changed {
+		if k >= rank {
+			continue
+		}
+		for _, c := range files {
+			if sameFile(f, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameFile reports whether two paths, one perhaps absolute and the other
+// relative to the project, name the same file: the shorter is the
+// longer's tail.
+func sameFile(a, b string) bool {
+	a, b = strings.TrimPrefix(a, "./"), strings.TrimPrefix(b, "./")
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return a == b || strings.HasSuffix(a, "/"+b)
+}
+
 // distinctValue reports whether code value v names one thing, not one
 // of many: a number of four digits or more, a version, a path or a host.
 func distinctValue(v string) bool {
@@ -505,6 +545,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 		return false
 	}
 
+	// A file its own session changed after reading it counts too: a
+	// session's list of changed files is where it ended.
+	if f := readFrom.FindStringSubmatch(x); f != nil && r.changedSince(f[1], rank+1) {
+		return true
+	}
 	xk := topicKeys(x)
 	xc := changeOf(x)
 	xs := switchState(x)

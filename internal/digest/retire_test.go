@@ -272,3 +272,20 @@ func TestRetiredByVersion(t *testing.T) {
 		t.Error("the simulator's iOS is another version of the deployment target's")
 	}
 }
+
+func TestRetiredFileChanged(t *testing.T) {
+	read := "`/home/me/app/.tool-versions`: elixir 1.16.3-otp-26, erlang 26.2.5"
+	newer := &Summary{}
+	newer.Parts[Files] = []string{".tool-versions (written)", "config/dev.exs (edited)"}
+	other := &Summary{}
+	other.Parts[Files] = []string{"lib/app.ex (edited)"}
+	if !NewRetirer(nil, []*Summary{newer, other}).Retired(read, 1) {
+		t.Error("a file a newer session changed still says what it said when read")
+	}
+	if NewRetirer(nil, []*Summary{other, newer}).Retired(read, 0) {
+		t.Error("an older session's change retired what was read after it")
+	}
+	if !NewRetirer(nil, []*Summary{other, newer}).Retired(read, 1) {
+		t.Error("what a session read and then changed is still shown as current")
+	}
+}

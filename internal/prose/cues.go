@@ -24,6 +24,12 @@ func NamesValue(s string) bool {
 	return portRE.MatchString(s) || versionNum.MatchString(s) || urlRE.MatchString(s)
 }
 
+// HasPort reports whether s names a port ("on port 5433", ":8080",
+// "localhost:5080"): where something runs, whatever the verb.
+func HasPort(s string) bool { return portValue.MatchString(s) }
+
+var portValue = regexp.MustCompile(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b`)
+
 // HasURL reports whether s holds a URL.
 func HasURL(s string) bool { return urlRE.MatchString(s) }
 

@@ -69,6 +69,9 @@ func (a *analysis) file(path string) *fileUse {
 }
 
 func (a *analysis) tool(i int, t Turn) {
+	for _, l := range manifestVersions(t) {
+		a.env = prose.AppendNew(a.env, l)
+	}
 	switch toolOp(t.Tool) {
 	case opCommand:
 		cmd := input(t)
