@@ -317,6 +317,43 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 	return false
 }
 
+// stillRE marks a state said to hold for now, which the speaker expects
+// to change: "db03 is still on CentOS 7", "the client still talks to
+// the v1 host".
+var stillRE = regexp.MustCompile(`(?i)\bstill\b`)
+
+// stillChanged reports whether newer statement n speaks of what x (keys
+// xk), a state said to hold for now, is about, and gives it a value x
+// does not have: "the weekend crew put Rocky 9 on db03" after "db03 is
+// still on CentOS 7". The topic is a distinctive code token both name, or
+// two distinctive words.
+func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
+	limit := max(4, int(asideShare*float64(len(r.stmts))))
+	code, words := false, 0
+	for k := range xk {
+		if !n.keys[k] || len(k) <= 2 || r.df[k] > limit {
+			continue
+		}
+		if len(codeTokens(k)) > 0 && !isNumber(k) {
+			code = true
+		} else {
+			words++
+		}
+	}
+	if !code && words < 2 {
+		return false
+	}
+	for k := range n.keys {
+		if !xk[k] && len(codeTokens(k)) > 0 && !changeWords[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumber reports whether s is all digits.
+func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
 // readFrom is what a file said when it was read: "`.tool-versions`:
 // elixir 1.16.3-otp-26" (summarize: manifestVersions).
 var readFrom = regexp.MustCompile("^`([^`]+)`: ")
@@ -555,6 +592,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	xs := switchState(x)
 	var xClaim *prose.Claim
 	var xSet, xVer map[string]string
+	still := stillRE.MatchString(x)
 	for i := range r.stmts {
 		n := &r.stmts[i]
 		if n.Rank >= rank {
@@ -565,6 +603,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if prose.SettingsConflict(xSet, n.settings) {
 			return true // the newer statement gives the setting another value
+		}
+		if still && n.keys != nil && r.stillChanged(xk, n) {
+			return true
 		}
 		if xVer == nil {
 			xVer = prose.Versions(x)

@@ -289,3 +289,13 @@ func TestRetiredFileChanged(t *testing.T) {
 		t.Error("what a session read and then changed is still shown as current")
 	}
 }
+
+func TestRetiredStill(t *testing.T) {
+	if !retiredBy("db03 is still on CentOS 7 with firewalld 0.6.3, and the rule template fails there.",
+		"The weekend crew put Rocky 9 on db03, so the template applies there too.") {
+		t.Error("a newer value for db03 did not retire what was still so")
+	}
+	if retiredBy("db03 is still on CentOS 7.", "The backup job on db04 runs at 02:00.") {
+		t.Error("another host retired db03's state")
+	}
+}
