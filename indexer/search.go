@@ -56,6 +56,10 @@ type Query struct {
 	// Candidates is how many hits each ranking contributes to the fusion;
 	// 0 means max(5*K, 50).
 	Candidates int
+	// VectorWeight is the weight of the vector ranking in a hybrid
+	// search's fusion, the keyword ranking's being 1: how much the
+	// embedder is trusted against BM25. 0 means 1.
+	VectorWeight float64
 
 	Kinds   []string  // any of
 	Layers  []string  // any of
@@ -95,7 +99,8 @@ type Hit struct {
 	VectorScore  float64
 	VectorRank   int
 	// Score is the reciprocal rank fusion: the sum of 1/(RRFK+rank) over
-	// the rankings the hit is in. Relevance is Score divided by the best
+	// the rankings the hit is in, the vector ranking's times
+	// Query.VectorWeight. Relevance is Score divided by the best
 	// possible (first in every ranking used), so it lies in (0, 1].
 	Score     float64
 	Relevance float64
@@ -139,6 +144,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		n = max(5*k, 50)
 	}
 	text := cleanQuery(q.Text)
+	vw := q.VectorWeight
+	if vw <= 0 {
+		vw = 1
+	}
 
 	// Embed before taking the lock: it may be a network call.
 	var (
@@ -177,9 +186,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		wg   sync.WaitGroup
 		fuse = make(map[int]*fused)
 	)
-	lists := 0
+	// best is the fused score of a hit first in every ranking used.
+	best := 0.0
 	if mode != Keyword && res.VectorErr == nil {
-		lists++
+		best += vw
 		if qvec != nil && !isZero(qvec) {
 			// The vectors are read on first use; damage in them shows
 			// here, as ErrNeedsRebuild.
@@ -203,7 +213,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		return f
 	}
 	if mode != Vector {
-		lists++
+		best++
 		kw, err := ix.keyword(ctx, kwTerms, q, n)
 		if err != nil {
 			wg.Wait()
@@ -222,7 +232,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		}
 		f := at(s.Slot)
 		f.vRank, f.vScore = i+1, float64(s.Score)
-		f.score += 1 / float64(ix.opts.RRFK+i+1)
+		f.score += vw / float64(ix.opts.RRFK+i+1)
 	}
 
 	ranked := make([]*fused, 0, len(fuse))
@@ -246,7 +256,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		ranked = ranked[:k]
 	}
 	out := make([]Hit, len(ranked))
-	best := float64(lists) / float64(ix.opts.RRFK+1)
+	best /= float64(ix.opts.RRFK + 1)
 	for i, f := range ranked {
 		h := &out[i]
 		ix.hit(h, f.slot)

@@ -88,12 +88,16 @@ type SearchResults struct {
 	Warnings []string `json:"-"`
 }
 
-// The rerank, after the seed design:
+// The rerank:
 //
-//	score = w.relevance*relevance + w.recency*recency + w.importance*importance + w.references*references
+//	score = w.relevance*relevance + √relevance*(w.recency*recency + w.importance*importance + w.references*references)
 //
 // relevance is how well the chunk matches compared with the best match
-// (see relevance); recency halves with every RecencyHalfLifeDays of age
+// (see relevance). The other parts count in proportion to the square
+// root of relevance: added whole (the seed design), a fresh, important
+// item that matched a fifth as well as the best hit outranked it, and on
+// a long conversation (bench/convo) core items made at ingest took the
+// first places from the sessions that held the answer. recency halves with every RecencyHalfLifeDays of age
 // since the file was last updated; importance is the item's; references
 // grows with how often the item was packed into a context,
 // n/(n+referencesHalf), one half at referencesHalf.
@@ -147,7 +151,7 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
-	hits := x.rerank(x.dropFaint(raw.Hits), loadReferences(x.m), x.m.Now())
+	hits := x.rerank(x.dropFaint(raw.Hits), q.VectorWeight, loadReferences(x.m), x.m.Now())
 	// Text and snippets for the best hits only: reading and analysing
 	// every candidate's file was most of a search's time. Twice k, so
 	// that faint ones can give way.
@@ -162,19 +166,19 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	}
 	x.ix.FillText(chunks, words)
 	qw := match.Words(query)
+	kept := hits[:0]
 	for i := range hits {
-		h := &hits[i]
+		h := hits[i]
 		h.Text, h.Snippet = chunks[i].Text, chunks[i].Snippet
 		h.Scores.Match = match.Score(qw, h.Title+"\n"+h.Text)
 		h.Faint = h.Scores.Match < x.cfg.MinMatch
 		if h.Faint && !opts.All {
 			continue
 		}
-		res.Hits = append(res.Hits, *h)
-		if len(res.Hits) == k {
-			break
-		}
+		kept = append(kept, h)
 	}
+	Diversify(kept, DefaultDiversity)
+	res.Hits = append(res.Hits, kept[:min(len(kept), k)]...)
 	return res, nil
 }
 
@@ -188,7 +192,8 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 	// and x: the tokenizer would otherwise keep it as one word that no
 	// text holds.
 	text = strings.ReplaceAll(text, ":", " ")
-	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true}
+	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true,
+		VectorWeight: x.vectorWeight()}
 	if q.K <= 0 {
 		q.K = 10
 	}
@@ -302,9 +307,9 @@ func sessionIDs(m *memory.Memory) []string {
 }
 
 // rerank scores hits with the configured weights, best first.
-func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) []SearchHit {
+func (x *Index) rerank(hits []indexer.Hit, vw float64, refs map[string]int, now time.Time) []SearchHit {
 	w := x.cfg.Weights
-	rel := relevance(hits)
+	rel := relevance(hits, vw)
 	halfLife := x.cfg.RecencyHalfLifeDays * 24 * float64(time.Hour)
 	out := make([]SearchHit, 0, len(hits))
 	for i := range hits {
@@ -331,7 +336,7 @@ func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) [
 			s.References = float64(n) / float64(n+referencesHalf)
 		}
 		sh.Scores = s
-		sh.Score = w.Relevance*s.Relevance + w.Recency*s.Recency + w.Importance*s.Importance + w.References*s.References
+		sh.Score = w.Relevance*s.Relevance + math.Sqrt(s.Relevance)*(w.Recency*s.Recency+w.Importance*s.Importance+w.References*s.References)
 		out = append(out, sh)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
@@ -359,6 +364,32 @@ func (x *Index) dropFaint(hits []indexer.Hit) []indexer.Hit {
 	return out
 }
 
+// vectorWeight is the weight of the vector ranking in hybrid search:
+// search.vector_weight, or below 0 the embedder's. The built-in
+// embedder hashes words and their letter trigrams: it finds typos and
+// inflections BM25 misses, but on text of many topics (a long
+// conversation) it ranks by shared common words and pulls the fusion
+// below keywords alone, so it weighs builtinVectorWeight. A real model's
+// ranking is worth as much as BM25's (RRF's usual 1). 0 is kept tiny
+// rather than none, so that the vector ranking still breaks ties and
+// adds what keywords do not find, after the keyword hits.
+func (x *Index) vectorWeight() float64 {
+	switch w := x.cfg.VectorWeight; {
+	case w > 0:
+		return w
+	case w == 0:
+		return 1e-3
+	}
+	if x.builtin() {
+		return builtinVectorWeight
+	}
+	return 1
+}
+
+// builtinVectorWeight is the built-in embedder's weight in the fusion,
+// measured (docs/search.md).
+const builtinVectorWeight = 0.25
+
 // builtinMinSimilarity is the built-in embedder's floor. On the labelled
 // set, 62% of the unwanted memories a vector search ranks score below
 // it, and 3 of 75 wanted ones.
@@ -370,9 +401,10 @@ const builtinMinSimilarity = 0.05
 // score), which would let importance and recency outweigh a clearly
 // better match. So each ranking contributes its score relative to the
 // best in it (BM25 over the top BM25, cosine over the top cosine), the
-// rankings averaged over those the search used, and then scaled so that
-// the best hit is 1.
-func relevance(hits []indexer.Hit) []float64 {
+// rankings averaged over those the search used, the vector ranking's
+// weighed by vw (the keyword ranking's is 1) as in the fusion, and then
+// scaled so that the best hit is 1.
+func relevance(hits []indexer.Hit, vw float64) []float64 {
 	var topKw, topVec float64
 	for _, h := range hits {
 		if h.KeywordRank > 0 {
@@ -382,12 +414,15 @@ func relevance(hits []indexer.Hit) []float64 {
 			topVec = max(topVec, h.VectorScore)
 		}
 	}
+	if vw <= 0 {
+		vw = 1
+	}
 	lists := 0.0
 	if topKw > 0 {
 		lists++
 	}
 	if topVec > 0 {
-		lists++
+		lists += vw
 	}
 	out := make([]float64, len(hits))
 	best := 0.0
@@ -397,7 +432,7 @@ func relevance(hits []indexer.Hit) []float64 {
 			r += h.KeywordScore / topKw
 		}
 		if h.VectorRank > 0 && topVec > 0 {
-			r += max(h.VectorScore, 0) / topVec
+			r += vw * max(h.VectorScore, 0) / topVec
 		}
 		if lists > 0 {
 			r /= lists

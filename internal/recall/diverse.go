@@ -1,0 +1,139 @@
+package recall
+
+import (
+	"hash/fnv"
+	"slices"
+	"unicode"
+)
+
+// DefaultDiversity is the λ of Diversify that Search uses: how much a
+// hit's own score counts against its likeness to the hits above it.
+// Measured on the long-conversation benchmark (bench/convo) and the
+// labelled memory set (TestRetrievalQuality); docs/search.md has the
+// figures.
+const DefaultDiversity = 0.8
+
+// sameSession is how alike two hits of one session's logs count at
+// least: the parts of a session (its transcript, prompts, summary) tell
+// one story, and a question that needs several sessions gains more from
+// the next session than from another view of this one. Core items are
+// each their own fact, whatever session they came from.
+const sameSession = 0.5
+
+// Diversify reorders hits, best first, by maximal marginal relevance:
+// each place goes to the hit with the best
+//
+//	λ·score/top − (1−λ)·likeness to the hits already placed
+//
+// (top the best score of the hits not yet placed)
+// where likeness is the share of the smaller hit's words the other
+// holds (a hit repeated in another file is 1), and at least sameSession
+// for two hits of one session's logs. λ = 1 keeps the order; lower values
+// spread the first places over more sessions and texts. hits must have
+// their Text; the first stays first.
+func Diversify(hits []SearchHit, lambda float64) {
+	if lambda >= 1 || len(hits) < 3 {
+		return
+	}
+	words := make([][]uint64, len(hits))
+	for i := range hits {
+		words[i] = wordSet(hits[i].Title + "\n" + hits[i].Text)
+	}
+	// like[j] is the most hit j is like any hit placed so far.
+	like := make([]float64, len(hits))
+	for i := 0; i < len(hits)-1; i++ {
+		placed := i
+		for j := i + 1; j < len(hits); j++ {
+			s := likeness(&hits[placed], &hits[j], words[placed], words[j])
+			like[j] = max(like[j], s)
+		}
+		// Scores are taken relative to the best left, not the first
+		// hit's: a first hit far ahead of the rest would otherwise make
+		// likeness all that orders them.
+		top := 0.0
+		for j := i + 1; j < len(hits); j++ {
+			top = max(top, hits[j].Score)
+		}
+		if top <= 0 {
+			return
+		}
+		best, bestVal := i+1, -2.0
+		for j := i + 1; j < len(hits); j++ {
+			v := lambda*hits[j].Score/top - (1-lambda)*like[j]
+			if v > bestVal {
+				best, bestVal = j, v
+			}
+		}
+		// Keep the three slices in step.
+		for j := best; j > i+1; j-- {
+			hits[j], hits[j-1] = hits[j-1], hits[j]
+			words[j], words[j-1] = words[j-1], words[j]
+			like[j], like[j-1] = like[j-1], like[j]
+		}
+	}
+}
+
+// likeness is how alike two hits are, 0..1.
+func likeness(a, b *SearchHit, wa, wb []uint64) float64 {
+	s := containment(wa, wb)
+	if a.Session != "" && a.Session == b.Session && a.Layer != "core" && b.Layer != "core" {
+		s = max(s, sameSession)
+	}
+	return s
+}
+
+// containment is the share of the smaller sorted set that the other holds.
+func containment(a, b []uint64) float64 {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return 0
+	}
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(common) / float64(n)
+}
+
+// wordSet is the sorted set of hashes of text's words of three or more
+// letters or digits, lower-cased: enough to tell a repeated passage from
+// another one without the cost of analysing it.
+func wordSet(text string) []uint64 {
+	var out []uint64
+	h := fnv.New64a()
+	n := 0
+	flush := func() {
+		if n >= 3 {
+			out = append(out, h.Sum64())
+		}
+		h.Reset()
+		n = 0
+	}
+	var buf [4]byte
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			r = unicode.ToLower(r)
+			if r < 0x80 {
+				buf[0] = byte(r)
+				h.Write(buf[:1])
+			} else {
+				h.Write([]byte(string(r)))
+			}
+			n++
+			continue
+		}
+		flush()
+	}
+	flush()
+	slices.Sort(out)
+	return slices.Compact(out)
+}
