@@ -513,6 +513,24 @@ func (ix *Index) FillText(hits []Hit, query string) {
 	}
 }
 
+// Snippets sets the Snippet of hits whose Text is filled (by FillText
+// with an empty query), marking the words of query: a caller that fills
+// more hits than it shows makes snippets only for those it shows, since
+// a snippet analyses the whole chunk.
+func (ix *Index) Snippets(hits []Hit, query string) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return
+	}
+	terms := ix.terms(query)
+	for i := range hits {
+		if hits[i].Text != "" {
+			hits[i].Snippet = snippet(ix.analyzer.Analyze, hits[i].Text, terms)
+		}
+	}
+}
+
 // fillText reads h's chunk from Options.Source and, if mark, makes its
 // snippet marking terms. The caller holds ix.mu.
 func (ix *Index) fillText(h *Hit, terms []string, mark bool) {

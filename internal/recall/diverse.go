@@ -1,8 +1,7 @@
 package recall
 
 import (
-	"hash/fnv"
-	"slices"
+	"math/bits"
 	"unicode"
 )
 
@@ -35,9 +34,9 @@ func Diversify(hits []SearchHit, lambda float64) {
 	if lambda >= 1 || len(hits) < 3 {
 		return
 	}
-	words := make([][]uint64, len(hits))
+	words := make([]*sketch, len(hits))
 	for i := range hits {
-		words[i] = wordSet(hits[i].Title + "\n" + hits[i].Text)
+		words[i] = newSketch(hits[i].Title + "\n" + hits[i].Text)
 	}
 	// like[j] is the most hit j is like any hit placed so far.
 	like := make([]float64, len(hits))
@@ -74,66 +73,64 @@ func Diversify(hits []SearchHit, lambda float64) {
 }
 
 // likeness is how alike two hits are, 0..1.
-func likeness(a, b *SearchHit, wa, wb []uint64) float64 {
-	s := containment(wa, wb)
+func likeness(a, b *SearchHit, wa, wb *sketch) float64 {
+	s := wa.containment(wb)
 	if a.Session != "" && a.Session == b.Session && a.Layer != "core" && b.Layer != "core" {
 		s = max(s, sameSession)
 	}
 	return s
 }
 
-// containment is the share of the smaller sorted set that the other holds.
-func containment(a, b []uint64) float64 {
-	n := min(len(a), len(b))
-	if n == 0 {
+// A sketch is the set of a text's words of three or more letters or
+// digits, lower-cased, each hashed to one of its bits: enough to tell a
+// repeated passage from another one at a few operations a pair, where
+// comparing word lists took a search's time. A chunk's hundred or two
+// words set about a tenth of the bits, so collisions add a few points of
+// likeness at most.
+type sketch struct {
+	bits [32]uint64
+	n    int // bits set
+}
+
+// containment is the share of the smaller set that the other holds.
+func (a *sketch) containment(b *sketch) float64 {
+	m := min(a.n, b.n)
+	if m == 0 {
 		return 0
 	}
 	common := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			common++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
+	for i := range a.bits {
+		common += bits.OnesCount64(a.bits[i] & b.bits[i])
 	}
-	return float64(common) / float64(n)
+	return float64(common) / float64(m)
 }
 
-// wordSet is the sorted set of hashes of text's words of three or more
-// letters or digits, lower-cased: enough to tell a repeated passage from
-// another one without the cost of analysing it.
-func wordSet(text string) []uint64 {
-	var out []uint64
-	h := fnv.New64a()
-	n := 0
+// newSketch makes text's sketch.
+func newSketch(text string) *sketch {
+	const (
+		offset = 14695981039346656037 // FNV-1a's
+		prime  = 1099511628211
+	)
+	sk := &sketch{}
+	h, n := uint64(offset), 0
 	flush := func() {
 		if n >= 3 {
-			out = append(out, h.Sum64())
+			b := h % (64 * uint64(len(sk.bits)))
+			sk.bits[b/64] |= 1 << (b % 64)
 		}
-		h.Reset()
-		n = 0
+		h, n = offset, 0
 	}
-	var buf [4]byte
 	for _, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			r = unicode.ToLower(r)
-			if r < 0x80 {
-				buf[0] = byte(r)
-				h.Write(buf[:1])
-			} else {
-				h.Write([]byte(string(r)))
-			}
+			h = (h ^ uint64(unicode.ToLower(r))) * prime
 			n++
 			continue
 		}
 		flush()
 	}
 	flush()
-	slices.Sort(out)
-	return slices.Compact(out)
+	for _, w := range sk.bits {
+		sk.n += bits.OnesCount64(w)
+	}
+	return sk
 }

@@ -160,16 +160,14 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	for i := range hits {
 		chunks[i] = hits[i].chunk
 	}
-	words := q.Text
-	if opts.noSnippets {
-		words = "" // text alone
-	}
-	x.ix.FillText(chunks, words)
+	// Text alone here; snippets for the hits returned only.
+	x.ix.FillText(chunks, "")
 	qw := match.Words(query)
 	kept := hits[:0]
 	for i := range hits {
 		h := hits[i]
-		h.Text, h.Snippet = chunks[i].Text, chunks[i].Snippet
+		h.Text = chunks[i].Text
+		h.chunk.Text = h.Text
 		h.Scores.Match = match.Score(qw, h.Title+"\n"+h.Text)
 		h.Faint = h.Scores.Match < x.cfg.MinMatch
 		if h.Faint && !opts.All {
@@ -179,6 +177,16 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	}
 	Diversify(kept, DefaultDiversity)
 	res.Hits = append(res.Hits, kept[:min(len(kept), k)]...)
+	if !opts.noSnippets {
+		chunks = chunks[:len(res.Hits)]
+		for i := range res.Hits {
+			chunks[i] = res.Hits[i].chunk
+		}
+		x.ix.Snippets(chunks, q.Text)
+		for i := range res.Hits {
+			res.Hits[i].Snippet = chunks[i].Snippet
+		}
+	}
 	return res, nil
 }
 
