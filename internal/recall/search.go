@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/expand"
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -201,7 +202,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 	// text holds.
 	text = strings.ReplaceAll(text, ":", " ")
 	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true,
-		VectorWeight: x.vectorWeight()}
+		VectorWeight: x.vectorWeight(), Expand: feedback, FeedbackDocs: feedbackDocs}
 	if q.K <= 0 {
 		q.K = 10
 	}
@@ -226,6 +227,25 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 		}
 	}
 	return q, nil
+}
+
+// feedbackDocs is how many of the first keyword pass's hits stand for
+// the query's topic in pseudo-relevance feedback.
+const feedbackDocs = 5
+
+// feedback chooses the words pseudo-relevance feedback adds to a query
+// (package expand).
+func feedback(f indexer.Feedback) []indexer.Term {
+	docs := make([]expand.Doc, len(f.Docs))
+	for i := range f.Docs {
+		docs[i] = expand.Doc{Terms: f.Docs[i], Score: f.Scores[i]}
+	}
+	o := expand.DefaultOptions
+	var out []indexer.Term
+	for _, t := range expand.RM3(f.Query, docs, f.DocFreq, f.N, o) {
+		out = append(out, indexer.Term{Text: t.Text, Weight: t.Weight})
+	}
+	return out
 }
 
 // SearchKinds are the kinds a search can filter by: the item kinds and
