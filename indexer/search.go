@@ -56,15 +56,6 @@ type Query struct {
 	// Candidates is how many hits each ranking contributes to the fusion;
 	// 0 means max(5*K, 50).
 	Candidates int
-	// Expand, if set, widens the keyword ranking by pseudo-relevance
-	// feedback: it is given the analysed query and the best
-	// FeedbackDocs hits of a first keyword pass (their analysed text),
-	// and the terms it returns are added to the query, each boosted by
-	// its weight (the query's own terms weigh 1), for the keyword pass
-	// whose ranking is fused. Needs Options.Source.
-	Expand       func(Feedback) []Term
-	FeedbackDocs int // 0 means 5
-
 	// VectorWeight is the weight of the vector ranking in a hybrid
 	// search's fusion, the keyword ranking's being 1: how much the
 	// embedder is trusted against BM25. 0 means 1.
@@ -82,23 +73,6 @@ type Query struct {
 	// some: FillText fills those (reading and analysing every candidate's
 	// file was most of such a search's time).
 	NoHitText bool
-}
-
-// Feedback is what Query.Expand is given.
-type Feedback struct {
-	Query  []string   // the query's analysed terms
-	Docs   [][]string // the analysed terms of the first pass's best hits, best first
-	Scores []float64  // their BM25 scores
-	// DocFreq says how many of the index's N chunks hold term.
-	DocFreq func(term string) int
-	N       int
-}
-
-// A Term is a word to add to a query, analysed as the index analyses
-// text, and its weight.
-type Term struct {
-	Text   string
-	Weight float64
 }
 
 // A Hit is a chunk that matched, with what the caller needs to show and
@@ -240,10 +214,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	if mode != Vector {
 		best++
-		kw, err := ix.keyword(ctx, kwTerms, nil, q, n)
-		if err == nil && q.Expand != nil && len(kw) > 0 {
-			kw, err = ix.expand(ctx, kw, kwTerms, q, n)
-		}
+		kw, err := ix.keyword(ctx, kwTerms, q, n)
 		if err != nil {
 			wg.Wait()
 			return Results{}, err
@@ -371,28 +342,18 @@ func (ix *Index) hit(h *Hit, slot int) {
 // keyword runs the BM25 ranking: every term against body, and boosted
 // against title, under the filters. Hits Bleve has but the vectors file
 // does not (left by a crash) are skipped.
-// Extra terms are added with their weights as boosts.
-func (ix *Index) keyword(ctx context.Context, terms []string, extra []Term, q Query, n int) ([]kwHit, error) {
-	if len(terms)+len(extra) == 0 {
+func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([]kwHit, error) {
+	if len(terms) == 0 {
 		return nil, nil
 	}
 	var should []query.Query
-	add := func(t string, w float64) {
+	for _, t := range terms {
 		body := query.NewTermQuery(t)
 		body.SetField(fieldBody)
-		body.SetBoost(w)
 		title := query.NewTermQuery(t)
 		title.SetField(fieldTitle)
-		title.SetBoost(titleBoost * w)
+		title.SetBoost(titleBoost)
 		should = append(should, body, title)
-	}
-	for _, t := range terms {
-		add(t, 1)
-	}
-	for _, t := range extra {
-		if t.Weight > 0 {
-			add(t.Text, t.Weight)
-		}
 	}
 	// Without filters, the disjunction alone: wrapped in a boolean query
 	// every hit also went through a conjunction searcher, about a sixth
@@ -431,96 +392,6 @@ func (ix *Index) keyword(ctx context.Context, terms []string, extra []Term, q Qu
 		}
 	}
 	return out, nil
-}
-
-// expand runs the second keyword pass of Query.Expand: the first pass's
-// best hits are read and analysed, Expand chooses the terms, and the
-// query with them is run again. The caller holds ix.mu.
-func (ix *Index) expand(ctx context.Context, first []kwHit, terms []string, q Query, n int) ([]kwHit, error) {
-	if ix.opts.Source == nil {
-		return first, nil
-	}
-	m := q.FeedbackDocs
-	if m <= 0 {
-		m = 5
-	}
-	fb := Feedback{Query: terms}
-	for _, k := range first[:min(m, len(first))] {
-		var h Hit
-		ix.hit(&h, k.slot)
-		text, ok := readChunk(ix.opts.Source, &h)
-		if !ok {
-			continue
-		}
-		var doc []string
-		for _, t := range ix.analyzer.Analyze([]byte(text)) {
-			doc = append(doc, string(t.Term))
-		}
-		fb.Docs = append(fb.Docs, doc)
-		fb.Scores = append(fb.Scores, k.score)
-	}
-	adv, err := ix.bleve.Advanced()
-	if err != nil {
-		return first, nil
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return first, nil
-	}
-	defer r.Close()
-	if c, err := r.DocCount(); err == nil {
-		fb.N = int(c)
-	}
-	fb.DocFreq = func(t string) int {
-		tr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
-		if err != nil {
-			return 0
-		}
-		defer tr.Close()
-		return int(tr.Count())
-	}
-	extra := q.Expand(fb)
-	if len(extra) == 0 {
-		return first, nil
-	}
-	// The added terms are a query of their own whose scores add to the
-	// first pass's: in one disjunction, Bleve's coordination factor (the
-	// share of clauses a hit matches) would scale down every hit that
-	// holds none of them, however well it matched the query's own words.
-	more, err := ix.keyword(ctx, nil, extra, q, n)
-	if err != nil {
-		return nil, err
-	}
-	score := make(map[int]float64, len(first)+len(more))
-	for _, k := range first {
-		score[k.slot] += k.score
-	}
-	// Bleve normalises a query's boosts (a query's scores do not change
-	// when all its boosts are scaled), so the added terms' total weight
-	// against the query's own is applied here, each pass's scores taken
-	// relative to its best.
-	var w float64
-	for _, t := range extra {
-		w += max(t.Weight, 0)
-	}
-	w /= float64(max(len(terms), 1))
-	if len(more) > 0 && more[0].score > 0 {
-		w *= first[0].score / more[0].score
-	}
-	for _, k := range more {
-		score[k.slot] += w * k.score
-	}
-	out := make([]kwHit, 0, len(score))
-	for slot, sc := range score {
-		out = append(out, kwHit{slot: slot, score: sc})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].slot < out[j].slot
-	})
-	return out[:min(len(out), n)], nil
 }
 
 type kwHit struct {

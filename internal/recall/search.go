@@ -153,6 +153,7 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 		res.Warnings = append(res.Warnings, warn)
 	}
 	hits := x.rerank(x.dropFaint(raw.Hits), q.VectorWeight, loadReferences(x.m), x.m.Now())
+	favourDates(hits, query)
 	// Text and snippets for the best hits only: reading and analysing
 	// every candidate's file was most of a search's time. Twice k, so
 	// that faint ones can give way.
@@ -202,7 +203,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 	// text holds.
 	text = strings.ReplaceAll(text, ":", " ")
 	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true,
-		VectorWeight: x.vectorWeight(), Expand: feedback, FeedbackDocs: feedbackDocs}
+		VectorWeight: x.vectorWeight()}
 	if q.K <= 0 {
 		q.K = 10
 	}
@@ -227,25 +228,6 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 		}
 	}
 	return q, nil
-}
-
-// feedbackDocs is how many of the first keyword pass's hits stand for
-// the query's topic in pseudo-relevance feedback.
-const feedbackDocs = 5
-
-// feedback chooses the words pseudo-relevance feedback adds to a query
-// (package expand).
-func feedback(f indexer.Feedback) []indexer.Term {
-	docs := make([]expand.Doc, len(f.Docs))
-	for i := range f.Docs {
-		docs[i] = expand.Doc{Terms: f.Docs[i], Score: f.Scores[i]}
-	}
-	o := expand.DefaultOptions
-	var out []indexer.Term
-	for _, t := range expand.RM3(f.Query, docs, f.DocFreq, f.N, o) {
-		out = append(out, indexer.Term{Text: t.Text, Weight: t.Weight})
-	}
-	return out
 }
 
 // SearchKinds are the kinds a search can filter by: the item kinds and
@@ -369,6 +351,42 @@ func (x *Index) rerank(hits []indexer.Hit, vw float64, refs map[string]int, now 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
+}
+
+// dateBoost is how much more a hit dated in a time the query names
+// ("in May", "last summer") scores: measured on bench/convo's time
+// questions (docs/search.md). A boost, not a filter: the answer to "what
+// did she plan for the summer" may have been said in spring.
+const dateBoost = 0.8
+
+// favourDates raises the score of hits dated in a time the query names,
+// the reference for relative times ("last summer", "two weeks ago")
+// being the newest session among the hits (core items are dated when
+// they were made, not when what they say happened), and reorders them.
+func favourDates(hits []SearchHit, query string) {
+	var ref time.Time
+	for _, h := range hits {
+		if h.Created != nil && h.Layer != "core" && h.Created.After(ref) {
+			ref = *h.Created
+		}
+	}
+	wins := expand.When(query, ref)
+	if len(wins) == 0 {
+		return
+	}
+	for i := range hits {
+		h := &hits[i]
+		if h.Created == nil {
+			continue
+		}
+		for _, w := range wins {
+			if w.Contains(*h.Created) {
+				h.Score *= 1 + dateBoost
+				break
+			}
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 }
 
 // dropFaint drops hits that only the vector ranking found, with a
