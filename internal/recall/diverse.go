@@ -19,15 +19,22 @@ const DefaultDiversity = 0.8
 // each their own fact, whatever session they came from.
 const sameSession = 0.5
 
+// repeated is the likeness from which a hit counts as a repeat of one
+// above it (a session's prompts.md holds the user's turns of its
+// transcript): such hits go after all the others, since within a
+// budget of tokens they add nothing.
+const repeated = 0.9
+
 // Diversify reorders hits, best first, by maximal marginal relevance:
 // each place goes to the hit with the best
 //
 //	λ·score/top − (1−λ)·likeness to the hits already placed
 //
 // (top the best score of the hits not yet placed)
-// where likeness is the share of the smaller hit's words the other
-// holds (a hit repeated in another file is 1), and at least sameSession
-// for two hits of one session's logs. λ = 1 keeps the order; lower values
+// where likeness is the share of a hit's words one placed above holds
+// (a hit repeated in another file is 1), and at least sameSession
+// for two hits of one session's logs; a hit at least repeated like one
+// above goes after those that are not. λ = 1 keeps the order; lower values
 // spread the first places over more sessions and texts. hits must have
 // their Text; the first stays first.
 func Diversify(hits []SearchHit, lambda float64) {
@@ -56,9 +63,12 @@ func Diversify(hits []SearchHit, lambda float64) {
 		if top <= 0 {
 			return
 		}
-		best, bestVal := i+1, -2.0
+		best, bestVal := i+1, -4.0
 		for j := i + 1; j < len(hits); j++ {
 			v := lambda*hits[j].Score/top - (1-lambda)*like[j]
+			if like[j] >= repeated {
+				v -= 2 // after every hit that says something new
+			}
 			if v > bestVal {
 				best, bestVal = j, v
 			}
@@ -72,7 +82,8 @@ func Diversify(hits []SearchHit, lambda float64) {
 	}
 }
 
-// likeness is how alike two hits are, 0..1.
+// likeness is how much of hit b hit a, placed above it, already shows,
+// 0..1.
 func likeness(a, b *SearchHit, wa, wb *sketch) float64 {
 	s := wa.containment(wb)
 	if a.Session != "" && a.Session == b.Session && a.Layer != "core" && b.Layer != "core" {
@@ -92,9 +103,10 @@ type sketch struct {
 	n    int // bits set
 }
 
-// containment is the share of the smaller set that the other holds.
+// containment is the share of b's words that a holds: how much of b a
+// reader of a has seen already.
 func (a *sketch) containment(b *sketch) float64 {
-	m := min(a.n, b.n)
+	m := b.n
 	if m == 0 {
 		return 0
 	}

@@ -28,6 +28,9 @@ func TestDiversify(t *testing.T) {
 		{"core items of one session are each their own", 0.8, []SearchHit{
 			hit("a", "s1", "core", 1, story), hit("b", "s1", "core", 0.95, "Tom ran ten miles on Sunday"), hit("c", "s2", "core", 0.9, "the marathon in April"),
 		}, "a b c"},
+		{"a repeat goes after what is new", 0.8, []SearchHit{
+			hit("a", "s1", "active", 1, story), hit("b", "s2", "active", 0.95, "Maya moved to Rotterdam in October"), hit("c", "s3", "active", 0.4, "the marathon in April"),
+		}, "a c b"},
 		{"a much better hit stays ahead", 0.8, []SearchHit{
 			hit("a", "s1", "active", 1, story), hit("b", "s1", "active", 0.9, "Tom ran ten miles on Sunday"), hit("c", "s2", "active", 0.3, "the marathon in April"),
 		}, "a b c"},
@@ -51,8 +54,17 @@ func TestSketchContainment(t *testing.T) {
 	a := newSketch("Maya moved to Rotterdam in October and bought a green bike")
 	b := newSketch("In October Maya moved to Rotterdam")
 	c := newSketch("Tom entered the Manchester marathon")
-	if got := b.containment(a); got < 0.99 {
+	if got := a.containment(b); got < 0.99 {
 		t.Errorf("a passage within another: containment %.2f, want 1", got)
+	}
+	if got := a.containment(c); got > 0.3 {
+		t.Errorf("unrelated texts: containment %.2f", got)
+	}
+	if got := a.containment(b); got < 0.99 {
+		t.Errorf("a passage within another: containment %.2f, want 1", got)
+	}
+	if got := b.containment(a); got > 0.7 {
+		t.Errorf("the shorter holds only part of the longer: containment %.2f", got)
 	}
 	if got := a.containment(c); got > 0.3 {
 		t.Errorf("unrelated texts: containment %.2f", got)
