@@ -3,6 +3,7 @@ package recall
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDiversify(t *testing.T) {
@@ -68,5 +69,39 @@ func TestSketchContainment(t *testing.T) {
 	}
 	if got := a.containment(c); got > 0.3 {
 		t.Errorf("unrelated texts: containment %.2f", got)
+	}
+}
+
+func TestFavourDates(t *testing.T) {
+	day := func(y int, m time.Month, d int) *time.Time {
+		t := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
+		return &t
+	}
+	hits := func() []SearchHit {
+		return []SearchHit{
+			{ID: "march", Layer: "active", Score: 1, Created: day(2025, 3, 2)},
+			{ID: "may", Layer: "active", Score: 0.8, Created: day(2025, 5, 12)},
+			// Made at ingest, after every session: not the reference.
+			{ID: "core", Layer: "core", Score: 0.7, Created: day(2026, 11, 1)},
+			{ID: "june", Layer: "active", Score: 0.5, Created: day(2025, 6, 20)},
+		}
+	}
+	tests := []struct{ query, want string }{
+		{"what did they eat", "march may core june"},
+		{"what did they eat in May", "may march core june"},
+		// Six weeks before the newest session (June 20), not today.
+		{"what happened six weeks ago", "may march core june"},
+		{"what happened last summer", "march may core june"},
+	}
+	for _, tt := range tests {
+		h := hits()
+		favourDates(h, tt.query)
+		var got []string
+		for _, x := range h {
+			got = append(got, x.ID)
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("%q: %s, want %s", tt.query, g, tt.want)
+		}
 	}
 }
