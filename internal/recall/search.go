@@ -165,20 +165,31 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	// Text alone here; snippets for the hits returned only.
 	x.ix.FillText(chunks, "")
 	qw := match.Words(query)
+	matchOf := func(h *SearchHit) {
+		h.Scores.Match = match.Score(qw, h.Title+"\n"+h.Text)
+		h.Faint = h.Scores.Match < x.cfg.MinMatch
+	}
 	kept := hits[:0]
 	for i := range hits {
 		h := hits[i]
 		h.Text = chunks[i].Text
 		h.chunk.Text = h.Text
-		h.Scores.Match = match.Score(qw, h.Title+"\n"+h.Text)
-		h.Faint = h.Scores.Match < x.cfg.MinMatch
-		if h.Faint && !opts.All {
-			continue
+		// Faint hits give way unless All keeps them; then only the
+		// hits returned need their match.
+		if !opts.All {
+			if matchOf(&h); h.Faint {
+				continue
+			}
 		}
 		kept = append(kept, h)
 	}
 	Diversify(kept, DefaultDiversity)
 	res.Hits = append(res.Hits, kept[:min(len(kept), k)]...)
+	if opts.All {
+		for i := range res.Hits {
+			matchOf(&res.Hits[i])
+		}
+	}
 	if !opts.noSnippets {
 		chunks = chunks[:len(res.Hits)]
 		for i := range res.Hits {
