@@ -260,27 +260,31 @@ func TestHybridFusion(t *testing.T) {
 	tests := []struct {
 		mode Mode
 		k    int
+		vw   float64 // Query.VectorWeight
 		want string
 	}{
-		{Keyword, 60, "[A B C]"},
-		{Vector, 60, "[C B D]"},
+		{Keyword, 60, 0, "[A B C]"},
+		{Vector, 60, 0, "[C B D]"},
 		// B: 1/62+1/62 = .032258; C: 1/63+1/61 = .032266; A: 1/61; D: 1/63.
-		{Hybrid, 60, "[C B A D]"},
+		{Hybrid, 60, 0, "[C B A D]"},
 		// With k=1, B: 1/3+1/3; C: 1/4+1/2; A: 1/2; D: 1/4.
-		{Hybrid, 1, "[C B A D]"},
+		{Hybrid, 1, 0, "[C B A D]"},
+		// The vector side at a quarter: A 1/2; B 1/3+1/12; C 1/4+1/8;
+		// D 1/16.
+		{Hybrid, 1, 0.25, "[A B C D]"},
 	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s-k%d", tt.mode, tt.k), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s-k%d-w%v", tt.mode, tt.k, tt.vw), func(t *testing.T) {
 			ix, _ := openTest(t, Options{Embedder: emb, RRFK: tt.k})
 			put(t, ix, docs...)
-			hits := search(t, ix, Query{Text: "apple QUERY", Mode: tt.mode})
+			hits := search(t, ix, Query{Text: "apple QUERY", Mode: tt.mode, VectorWeight: tt.vw})
 			if got := fmt.Sprint(paths(hits)); got != tt.want {
 				for _, h := range hits {
 					t.Logf("%s kw %d %.3f vec %d %.3f fused %.5f", h.Path, h.KeywordRank, h.KeywordScore, h.VectorRank, h.VectorScore, h.Score)
 				}
 				t.Fatalf("got %s, want %s", got, tt.want)
 			}
-			if tt.mode == Hybrid {
+			if tt.mode == Hybrid && tt.vw == 0 {
 				h := hits[0] // C
 				want := 1/float64(tt.k+3) + 1/float64(tt.k+1)
 				if h.KeywordRank != 3 || h.VectorRank != 1 || abs(h.Score-want) > 1e-12 {
@@ -360,6 +364,11 @@ func TestHitFieldsAndSnippet(t *testing.T) {
 	ix.FillText(bare, "")
 	if bare[0].Text != h.Text || bare[0].Snippet != "" {
 		t.Errorf("FillText without a query: text %q snippet %q", bare[0].Text, bare[0].Snippet)
+	}
+	// Snippets makes from filled text the snippet FillText would.
+	ix.Snippets(bare, "transactions redis")
+	if bare[0].Snippet != h.Snippet {
+		t.Errorf("Snippets: %q, want %q", bare[0].Snippet, h.Snippet)
 	}
 }
 

@@ -56,6 +56,10 @@ type Query struct {
 	// Candidates is how many hits each ranking contributes to the fusion;
 	// 0 means max(5*K, 50).
 	Candidates int
+	// VectorWeight is the weight of the vector ranking in a hybrid
+	// search's fusion, the keyword ranking's being 1: how much the
+	// embedder is trusted against BM25. 0 means 1.
+	VectorWeight float64
 
 	Kinds   []string  // any of
 	Layers  []string  // any of
@@ -98,7 +102,8 @@ type Hit struct {
 	VectorScore  float64
 	VectorRank   int
 	// Score is the reciprocal rank fusion: the sum of 1/(RRFK+rank) over
-	// the rankings the hit is in. Relevance is Score divided by the best
+	// the rankings the hit is in, the vector ranking's times
+	// Query.VectorWeight. Relevance is Score divided by the best
 	// possible (first in every ranking used), so it lies in (0, 1].
 	Score     float64
 	Relevance float64
@@ -143,6 +148,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		n = max(5*k, 50)
 	}
 	text := cleanQuery(q.Text)
+	vw := q.VectorWeight
+	if vw <= 0 {
+		vw = 1
+	}
 
 	// Embed before taking the lock: it may be a network call.
 	var (
@@ -181,9 +190,10 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		wg   sync.WaitGroup
 		fuse = make(map[int]*fused)
 	)
-	lists := 0
+	// best is the fused score of a hit first in every ranking used.
+	best := 0.0
 	if mode != Keyword && res.VectorErr == nil {
-		lists++
+		best += vw
 		if qvec != nil && !isZero(qvec) {
 			// The vectors are read on first use; damage in them shows
 			// here, as ErrNeedsRebuild.
@@ -207,7 +217,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		return f
 	}
 	if mode != Vector {
-		lists++
+		best++
 		kw, err := ix.keyword(ctx, kwTerms, q, n)
 		if err != nil {
 			wg.Wait()
@@ -226,7 +236,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		}
 		f := at(s.Slot)
 		f.vRank, f.vScore = i+1, float64(s.Score)
-		f.score += 1 / float64(ix.opts.RRFK+i+1)
+		f.score += vw / float64(ix.opts.RRFK+i+1)
 	}
 
 	ranked := make([]*fused, 0, len(fuse))
@@ -250,7 +260,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 		ranked = ranked[:k]
 	}
 	out := make([]Hit, len(ranked))
-	best := float64(lists) / float64(ix.opts.RRFK+1)
+	best /= float64(ix.opts.RRFK + 1)
 	for i, f := range ranked {
 		h := &out[i]
 		ix.hit(h, f.slot)
@@ -505,6 +515,24 @@ func (ix *Index) FillText(hits []Hit, query string) {
 	terms := ix.terms(query)
 	for i := range hits {
 		ix.fillText(&hits[i], terms, query != "")
+	}
+}
+
+// Snippets sets the Snippet of hits whose Text is filled (by FillText
+// with an empty query), marking the words of query: a caller that fills
+// more hits than it shows makes snippets only for those it shows, since
+// a snippet analyses the whole chunk.
+func (ix *Index) Snippets(hits []Hit, query string) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return
+	}
+	terms := ix.terms(query)
+	for i := range hits {
+		if hits[i].Text != "" {
+			hits[i].Snippet = snippet(ix.analyzer.Analyze, hits[i].Text, terms)
+		}
 	}
 }
 

@@ -344,6 +344,7 @@ var checks = map[string]func(v any) string{
 	"search.weights.references":     weight,
 	"search.recency_half_life_days": weight,
 	"search.min_similarity":         similarity,
+	"search.vector_weight":          vectorWeight,
 	"search.min_match":              share,
 	"search.context_budget":         nonNegative,
 	"search.max_file_bytes":         sizeLimit,
@@ -437,6 +438,13 @@ func weight(v any) string {
 func share(v any) string {
 	if f := v.(float64); math.IsNaN(f) || f < 0 || f > 1 {
 		return fmt.Sprintf("%v: want 0 to 1", f)
+	}
+	return ""
+}
+
+func vectorWeight(v any) string {
+	if f := v.(float64); math.IsNaN(f) || f > 100 {
+		return fmt.Sprintf("%v: want 0 to 100 (below 0: the embedder's weight)", f)
 	}
 	return ""
 }

@@ -51,6 +51,7 @@ func TestCheckConfig(t *testing.T) {
 		{"weight NaN", "search:\n  weights: {relevance: .nan, recency: .inf}\n", []string{"search.weights.relevance", "search.weights.recency"}, "",
 			func(c Config) bool { return c.Search.Weights == def.Search.Weights }},
 		{"similarity", "search:\n  min_similarity: 3\n", []string{"search.min_similarity"}, "", nil},
+		{"vector weight", "search:\n  vector_weight: 1000\n", []string{"search.vector_weight"}, "", nil},
 		{"zero lock timeout", "lock_timeout: 0s\n", []string{"line 1: lock_timeout: 0s: want a duration above 0"}, "", func(c Config) bool { return c.LockTimeout == def.LockTimeout }},
 		{"negative duration", "sync:\n  interval: -5m\n", []string{"line 2: sync.interval"}, "", nil},
 		{"duration without unit", "summarize:\n  timeout: 30\n", []string{`line 2: summarize.timeout: want a duration like 10s, got "30"`}, "", nil},

@@ -58,6 +58,10 @@ type Search struct {
 	// similarity is lower; below 0 means the embedder's own floor
 	// (0.05 for the built-in one, none for others).
 	MinSimilarity float64 `yaml:"min_similarity"`
+	// VectorWeight is the weight of the vector ranking in hybrid search,
+	// the keyword ranking's being 1; below 0 means the embedder's own
+	// (docs/search.md: measured for the built-in one).
+	VectorWeight float64 `yaml:"vector_weight"`
 	// MinMatch is the least share of a query a hit must hold (its
 	// match score, 0..1; docs/search.md) not to be faint: the prompt
 	// hook, MCP search and the context pack leave faint hits out, and
@@ -145,6 +149,7 @@ func Default() Config {
 	s.Weights.Relevance, s.Weights.Recency, s.Weights.Importance, s.Weights.References = 0.4, 0.2, 0.3, 0.1
 	s.RecencyHalfLifeDays = 30
 	s.MinSimilarity = -1
+	s.VectorWeight = -1
 	s.MinMatch = DefaultMinMatch
 	s.Embedder.Provider = "builtin"
 	s.Embedder.Timeout = Duration(30 * time.Second)

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/expand"
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -88,12 +89,16 @@ type SearchResults struct {
 	Warnings []string `json:"-"`
 }
 
-// The rerank, after the seed design:
+// The rerank:
 //
-//	score = w.relevance*relevance + w.recency*recency + w.importance*importance + w.references*references
+//	score = w.relevance*relevance + √relevance*(w.recency*recency + w.importance*importance + w.references*references)
 //
 // relevance is how well the chunk matches compared with the best match
-// (see relevance); recency halves with every RecencyHalfLifeDays of age
+// (see relevance). The other parts count in proportion to the square
+// root of relevance: added whole (the seed design), a fresh, important
+// item that matched a fifth as well as the best hit outranked it, and on
+// a long conversation (bench/convo) core items made at ingest took the
+// first places from the sessions that held the answer. recency halves with every RecencyHalfLifeDays of age
 // since the file was last updated; importance is the item's; references
 // grows with how often the item was packed into a context,
 // n/(n+referencesHalf), one half at referencesHalf.
@@ -147,7 +152,8 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
-	hits := x.rerank(x.dropFaint(raw.Hits), loadReferences(x.m), x.m.Now())
+	hits := x.rerank(x.dropFaint(raw.Hits), q.VectorWeight, loadReferences(x.m), x.m.Now())
+	favourDates(hits, query)
 	// Text and snippets for the best hits only: reading and analysing
 	// every candidate's file was most of a search's time. Twice k, so
 	// that faint ones can give way.
@@ -156,23 +162,42 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	for i := range hits {
 		chunks[i] = hits[i].chunk
 	}
-	words := q.Text
-	if opts.noSnippets {
-		words = "" // text alone
-	}
-	x.ix.FillText(chunks, words)
+	// Text alone here; snippets for the hits returned only.
+	x.ix.FillText(chunks, "")
 	qw := match.Words(query)
-	for i := range hits {
-		h := &hits[i]
-		h.Text, h.Snippet = chunks[i].Text, chunks[i].Snippet
+	matchOf := func(h *SearchHit) {
 		h.Scores.Match = match.Score(qw, h.Title+"\n"+h.Text)
 		h.Faint = h.Scores.Match < x.cfg.MinMatch
-		if h.Faint && !opts.All {
-			continue
+	}
+	kept := hits[:0]
+	for i := range hits {
+		h := hits[i]
+		h.Text = chunks[i].Text
+		h.chunk.Text = h.Text
+		// Faint hits give way unless All keeps them; then only the
+		// hits returned need their match.
+		if !opts.All {
+			if matchOf(&h); h.Faint {
+				continue
+			}
 		}
-		res.Hits = append(res.Hits, *h)
-		if len(res.Hits) == k {
-			break
+		kept = append(kept, h)
+	}
+	Diversify(kept, DefaultDiversity)
+	res.Hits = append(res.Hits, kept[:min(len(kept), k)]...)
+	if opts.All {
+		for i := range res.Hits {
+			matchOf(&res.Hits[i])
+		}
+	}
+	if !opts.noSnippets {
+		chunks = chunks[:len(res.Hits)]
+		for i := range res.Hits {
+			chunks[i] = res.Hits[i].chunk
+		}
+		x.ix.Snippets(chunks, q.Text)
+		for i := range res.Hits {
+			res.Hits[i].Snippet = chunks[i].Snippet
 		}
 	}
 	return res, nil
@@ -188,7 +213,8 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 	// and x: the tokenizer would otherwise keep it as one word that no
 	// text holds.
 	text = strings.ReplaceAll(text, ":", " ")
-	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true}
+	q := indexer.Query{Text: text, Mode: mode, K: opts.K, Tags: opts.Tags, Since: opts.Since, Until: opts.Until, NoHitText: true,
+		VectorWeight: x.vectorWeight()}
 	if q.K <= 0 {
 		q.K = 10
 	}
@@ -302,9 +328,9 @@ func sessionIDs(m *memory.Memory) []string {
 }
 
 // rerank scores hits with the configured weights, best first.
-func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) []SearchHit {
+func (x *Index) rerank(hits []indexer.Hit, vw float64, refs map[string]int, now time.Time) []SearchHit {
 	w := x.cfg.Weights
-	rel := relevance(hits)
+	rel := relevance(hits, vw)
 	halfLife := x.cfg.RecencyHalfLifeDays * 24 * float64(time.Hour)
 	out := make([]SearchHit, 0, len(hits))
 	for i := range hits {
@@ -331,11 +357,47 @@ func (x *Index) rerank(hits []indexer.Hit, refs map[string]int, now time.Time) [
 			s.References = float64(n) / float64(n+referencesHalf)
 		}
 		sh.Scores = s
-		sh.Score = w.Relevance*s.Relevance + w.Recency*s.Recency + w.Importance*s.Importance + w.References*s.References
+		sh.Score = w.Relevance*s.Relevance + math.Sqrt(s.Relevance)*(w.Recency*s.Recency+w.Importance*s.Importance+w.References*s.References)
 		out = append(out, sh)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
+}
+
+// dateBoost is how much more a hit dated in a time the query names
+// ("in May", "last summer") scores: measured on bench/convo's time
+// questions (docs/search.md). A boost, not a filter: the answer to "what
+// did she plan for the summer" may have been said in spring.
+const dateBoost = 0.8
+
+// favourDates raises the score of hits dated in a time the query names,
+// the reference for relative times ("last summer", "two weeks ago")
+// being the newest session among the hits (core items are dated when
+// they were made, not when what they say happened), and reorders them.
+func favourDates(hits []SearchHit, query string) {
+	var ref time.Time
+	for _, h := range hits {
+		if h.Created != nil && h.Layer != "core" && h.Created.After(ref) {
+			ref = *h.Created
+		}
+	}
+	wins := expand.When(query, ref)
+	if len(wins) == 0 {
+		return
+	}
+	for i := range hits {
+		h := &hits[i]
+		if h.Created == nil {
+			continue
+		}
+		for _, w := range wins {
+			if w.Contains(*h.Created) {
+				h.Score *= 1 + dateBoost
+				break
+			}
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 }
 
 // dropFaint drops hits that only the vector ranking found, with a
@@ -359,6 +421,32 @@ func (x *Index) dropFaint(hits []indexer.Hit) []indexer.Hit {
 	return out
 }
 
+// vectorWeight is the weight of the vector ranking in hybrid search:
+// search.vector_weight, or below 0 the embedder's. The built-in
+// embedder hashes words and their letter trigrams: it finds typos and
+// inflections BM25 misses, but on text of many topics (a long
+// conversation) it ranks by shared common words and pulls the fusion
+// below keywords alone, so it weighs builtinVectorWeight. A real model's
+// ranking is worth as much as BM25's (RRF's usual 1). 0 is kept tiny
+// rather than none, so that the vector ranking still breaks ties and
+// adds what keywords do not find, after the keyword hits.
+func (x *Index) vectorWeight() float64 {
+	switch w := x.cfg.VectorWeight; {
+	case w > 0:
+		return w
+	case w == 0:
+		return 1e-3
+	}
+	if x.builtin() {
+		return builtinVectorWeight
+	}
+	return 1
+}
+
+// builtinVectorWeight is the built-in embedder's weight in the fusion,
+// measured (docs/search.md).
+const builtinVectorWeight = 0.25
+
 // builtinMinSimilarity is the built-in embedder's floor. On the labelled
 // set, 62% of the unwanted memories a vector search ranks score below
 // it, and 3 of 75 wanted ones.
@@ -370,9 +458,10 @@ const builtinMinSimilarity = 0.05
 // score), which would let importance and recency outweigh a clearly
 // better match. So each ranking contributes its score relative to the
 // best in it (BM25 over the top BM25, cosine over the top cosine), the
-// rankings averaged over those the search used, and then scaled so that
-// the best hit is 1.
-func relevance(hits []indexer.Hit) []float64 {
+// rankings averaged over those the search used, the vector ranking's
+// weighed by vw (the keyword ranking's is 1) as in the fusion, and then
+// scaled so that the best hit is 1.
+func relevance(hits []indexer.Hit, vw float64) []float64 {
 	var topKw, topVec float64
 	for _, h := range hits {
 		if h.KeywordRank > 0 {
@@ -382,12 +471,15 @@ func relevance(hits []indexer.Hit) []float64 {
 			topVec = max(topVec, h.VectorScore)
 		}
 	}
+	if vw <= 0 {
+		vw = 1
+	}
 	lists := 0.0
 	if topKw > 0 {
 		lists++
 	}
 	if topVec > 0 {
-		lists++
+		lists += vw
 	}
 	out := make([]float64, len(hits))
 	best := 0.0
@@ -397,7 +489,7 @@ func relevance(hits []indexer.Hit) []float64 {
 			r += h.KeywordScore / topKw
 		}
 		if h.VectorRank > 0 && topVec > 0 {
-			r += max(h.VectorScore, 0) / topVec
+			r += vw * max(h.VectorScore, 0) / topVec
 		}
 		if lists > 0 {
 			r /= lists

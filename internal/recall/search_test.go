@@ -230,12 +230,12 @@ func TestRerank(t *testing.T) {
 			if refs == nil {
 				refs = map[string]int{}
 			}
-			got := x.rerank(tt.hits, refs, now)
+			got := x.rerank(tt.hits, 1, refs, now)
 			var order []string
 			for _, h := range got {
 				order = append(order, h.Path)
 				s := h.Scores
-				want := 0.4*s.Relevance + 0.2*s.Recency + 0.3*s.Importance + 0.1*s.References
+				want := 0.4*s.Relevance + math.Sqrt(s.Relevance)*(0.2*s.Recency+0.3*s.Importance+0.1*s.References)
 				if d := h.Score - want; d > 1e-9 || d < -1e-9 {
 					t.Errorf("%s: score %v, parts give %v", h.Path, h.Score, want)
 				}
@@ -246,7 +246,7 @@ func TestRerank(t *testing.T) {
 		})
 	}
 	// Recency halves every half-life.
-	got := x.rerank([]indexer.Hit{hit("a.md", 1, 0.5, 30*24*time.Hour)}, map[string]int{}, now)
+	got := x.rerank([]indexer.Hit{hit("a.md", 1, 0.5, 30*24*time.Hour)}, 1, map[string]int{}, now)
 	if r := got[0].Scores.Recency; r < 0.499 || r > 0.501 {
 		t.Errorf("recency after one half-life = %v", r)
 	}
