@@ -211,7 +211,7 @@ func approachOf(text string) []string {
 	var keep []string
 	n := 0
 	for _, s := range prose.Sentences(text) {
-		if len(s) < 16 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || narrate.MatchString(s) && !plans.MatchString(s) || isPlan(s) || openCue.MatchString(s) {
+		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || options.MatchString(s) || narrate.MatchString(s) && !plans.MatchString(s) || isPlan(s) || openCue.MatchString(s) {
 			continue
 		}
 		keep = append(keep, prose.UpTo(s, 300))
@@ -224,6 +224,10 @@ func approachOf(text string) []string {
 	}
 	return keep
 }
+
+// options is a list of the choices to make ("Two candidates: A or B"),
+// which the decision that follows settles: not the approach.
+var options = regexp.MustCompile(`(?i)^(two|three|several|a few|some|the) (candidates|options|alternatives|choices|ways)\b`)
 
 // plans is the agent saying what it will change, which before a change
 // is its approach, not narration of the next look.
