@@ -123,13 +123,8 @@ type unit struct {
 // Blank-only bodies give no chunks; blank lines never begin or end one.
 func Split(body string, firstLine int, opts ChunkOptions) []Chunk {
 	opts = opts.withDefaults()
-	if firstLine < 1 {
-		firstLine = 1
-	}
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
+	firstLine = max(firstLine, 1)
+	lines := bodyLines(body)
 	units := splitUnits(lines, opts)
 	if len(units) == 0 {
 		return nil
@@ -338,13 +333,8 @@ func appendPieces(units []unit, line int, l string, from, to, cut, max int) []un
 // without turns is cut by Split.
 func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
 	opts = opts.withDefaults()
-	if firstLine < 1 {
-		firstLine = 1
-	}
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
+	firstLine = max(firstLine, 1)
+	lines := bodyLines(body)
 	var starts []int // the first line of each turn
 	inFence := false
 	for i, l := range lines {
@@ -417,13 +407,8 @@ var labelRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}\*\*:?\s*$`)
 // body without sections is cut by Split.
 func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
 	opts = opts.withDefaults()
-	if firstLine < 1 {
-		firstLine = 1
-	}
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
+	firstLine = max(firstLine, 1)
+	lines := bodyLines(body)
 	var starts []int
 	inFence := false
 	for i, l := range lines {
@@ -486,4 +471,13 @@ func appendWindow(chunks []Chunk, lines []string, from, to, firstLine int, opts 
 		chunks = append(chunks, c)
 	}
 	return chunks
+}
+
+// bodyLines are body's lines without their carriage returns.
+func bodyLines(body string) []string {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
 }
