@@ -86,7 +86,7 @@ const DefaultContextBudget = 2000
 // DefaultMinMatch is search.min_match's default, chosen on a labelled
 // set of related and unrelated queries (internal/recall's
 // TestMatchThreshold).
-const DefaultMinMatch = 0.5
+const DefaultMinMatch = 0.4
 
 // Size limits' defaults.
 const (
