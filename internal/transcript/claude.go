@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/transcript/jsonlex"
 )
 
 // ParseClaude reads Claude Code session JSONL (see Options and Parsed for
@@ -55,53 +57,53 @@ type claudeBlock struct {
 
 // readClaude reads a line's fields; soft notes the first known field of an
 // unexpected type (the rest of the line is still read).
-func readClaude(lx *lexer, l *claudeLine, soft *error) {
-	lx.object(func(key []byte) {
+func readClaude(lx *jsonlex.Lexer, l *claudeLine, soft *error) {
+	lx.Object(func(key []byte) {
 		switch string(key) {
 		case "type":
-			lx.text(&l.Type, "type", soft)
+			lx.Text(&l.Type, "type", soft)
 		case "subtype":
-			lx.text(&l.Subtype, "subtype", soft)
+			lx.Text(&l.Subtype, "subtype", soft)
 		case "uuid":
-			lx.text(&l.UUID, "uuid", soft)
+			lx.Text(&l.UUID, "uuid", soft)
 		case "parentUuid":
-			if lx.peek() == 'n' {
-				l.Root = lx.isNull()
+			if lx.Peek() == 'n' {
+				l.Root = lx.IsNull()
 			} else {
-				lx.text(&l.Parent, "parentUuid", soft)
+				lx.Text(&l.Parent, "parentUuid", soft)
 			}
 		case "sessionId":
-			lx.text(&l.SessionID, "sessionId", soft)
+			lx.Text(&l.SessionID, "sessionId", soft)
 		case "timestamp":
-			lx.text(&l.Timestamp, "timestamp", soft)
+			lx.Text(&l.Timestamp, "timestamp", soft)
 		case "cwd":
-			lx.text(&l.CWD, "cwd", soft)
+			lx.Text(&l.CWD, "cwd", soft)
 		case "gitBranch":
-			lx.text(&l.GitBranch, "gitBranch", soft)
+			lx.Text(&l.GitBranch, "gitBranch", soft)
 		case "version":
-			lx.text(&l.Version, "version", soft)
+			lx.Text(&l.Version, "version", soft)
 		case "agentId":
-			lx.text(&l.AgentID, "agentId", soft)
+			lx.Text(&l.AgentID, "agentId", soft)
 		case "isSidechain":
-			lx.flag(&l.IsSidechain, "isSidechain", soft)
+			lx.Flag(&l.IsSidechain, "isSidechain", soft)
 		case "isMeta":
-			lx.flag(&l.IsMeta, "isMeta", soft)
+			lx.Flag(&l.IsMeta, "isMeta", soft)
 		case "isCompactSummary":
-			lx.flag(&l.IsCompactSummary, "isCompactSummary", soft)
+			lx.Flag(&l.IsCompactSummary, "isCompactSummary", soft)
 		case "compactMetadata":
-			lx.members("compactMetadata", soft, func(key []byte) {
+			lx.Members("compactMetadata", soft, func(key []byte) {
 				switch string(key) {
 				case "trigger":
-					lx.text(&l.Trigger, "compactMetadata.trigger", soft)
+					lx.Text(&l.Trigger, "compactMetadata.trigger", soft)
 				case "preTokens":
-					lx.count(&l.PreTokens, "compactMetadata.preTokens", soft)
+					lx.Count(&l.PreTokens, "compactMetadata.preTokens", soft)
 				}
 			})
 		case "toolUseResult":
 			// Only Bash's interrupted flag is used; the rest (often a
 			// second copy of the output, or a whole file) is skipped.
-			if lx.peek() == '{' {
-				l.Interrupted = bytes.Contains(lx.raw(), []byte(`"interrupted":true`))
+			if lx.Peek() == '{' {
+				l.Interrupted = bytes.Contains(lx.Raw(), []byte(`"interrupted":true`))
 			}
 		case "message":
 			readClaudeMessage(lx, &l.Message, soft)
@@ -109,83 +111,83 @@ func readClaude(lx *lexer, l *claudeLine, soft *error) {
 	})
 }
 
-func readClaudeMessage(lx *lexer, m *claudeMessage, soft *error) {
-	lx.members("message", soft, func(key []byte) {
+func readClaudeMessage(lx *jsonlex.Lexer, m *claudeMessage, soft *error) {
+	lx.Members("message", soft, func(key []byte) {
 		switch string(key) {
 		case "id":
-			lx.text(&m.ID, "message.id", soft)
+			lx.Text(&m.ID, "message.id", soft)
 		case "model":
-			lx.text(&m.Model, "message.model", soft)
+			lx.Text(&m.Model, "message.model", soft)
 		case "stop_reason":
-			lx.text(&m.StopReason, "message.stop_reason", soft)
+			lx.Text(&m.StopReason, "message.stop_reason", soft)
 		case "usage":
 			u := &Usage{}
-			if lx.members("message.usage", soft, func(key []byte) {
+			if lx.Members("message.usage", soft, func(key []byte) {
 				switch string(key) {
 				case "input_tokens":
-					lx.count(&u.Input, "usage.input_tokens", soft)
+					lx.Count(&u.Input, "usage.input_tokens", soft)
 				case "output_tokens":
-					lx.count(&u.Output, "usage.output_tokens", soft)
+					lx.Count(&u.Output, "usage.output_tokens", soft)
 				case "cache_creation_input_tokens":
-					lx.count(&u.CacheCreation, "usage.cache_creation_input_tokens", soft)
+					lx.Count(&u.CacheCreation, "usage.cache_creation_input_tokens", soft)
 				case "cache_read_input_tokens":
-					lx.count(&u.CacheRead, "usage.cache_read_input_tokens", soft)
+					lx.Count(&u.CacheRead, "usage.cache_read_input_tokens", soft)
 				}
 			}) {
 				m.Usage = u
 			}
 		case "content":
 			m.Text, m.IsText, m.Blocks = "", false, nil // a repeated key wins, as in encoding/json
-			switch lx.peek() {
+			switch lx.Peek() {
 			case '"':
-				m.Text, m.IsText = lx.str()
+				m.Text, m.IsText = lx.Str()
 			case '[':
-				lx.array(func() {
+				lx.Array(func() {
 					var blk claudeBlock
-					if lx.members("message.content", soft, func(key []byte) { readClaudeBlock(lx, &blk, soft, key) }) {
+					if lx.Members("message.content", soft, func(key []byte) { readClaudeBlock(lx, &blk, soft, key) }) {
 						m.Blocks = append(m.Blocks, blk)
 					}
 				})
 			default:
-				if !lx.isNull() {
-					lx.skip()
-					note(soft, "message.content", "text or blocks")
+				if !lx.IsNull() {
+					lx.Skip()
+					jsonlex.Note(soft, "message.content", "text or blocks")
 				}
 			}
 		}
 	})
 }
 
-func readClaudeBlock(lx *lexer, blk *claudeBlock, soft *error, key []byte) {
+func readClaudeBlock(lx *jsonlex.Lexer, blk *claudeBlock, soft *error, key []byte) {
 	switch string(key) {
 	case "type":
-		lx.text(&blk.Type, "block type", soft)
+		lx.Text(&blk.Type, "block type", soft)
 	case "text":
-		lx.text(&blk.Text, "block text", soft)
+		lx.Text(&blk.Text, "block text", soft)
 	case "id":
-		lx.text(&blk.ID, "block id", soft)
+		lx.Text(&blk.ID, "block id", soft)
 	case "name":
-		lx.text(&blk.Name, "block name", soft)
+		lx.Text(&blk.Name, "block name", soft)
 	case "tool_use_id":
-		lx.text(&blk.ToolUseID, "tool_use_id", soft)
+		lx.Text(&blk.ToolUseID, "tool_use_id", soft)
 	case "is_error":
-		lx.flag(&blk.IsError, "is_error", soft)
+		lx.Flag(&blk.IsError, "is_error", soft)
 	case "input":
-		blk.Input = lx.raw()
+		blk.Input = lx.Raw()
 	case "content":
-		switch lx.peek() {
+		switch lx.Peek() {
 		case '"':
-			blk.Content, _ = lx.str()
+			blk.Content, _ = lx.Str()
 		case '[':
 			var sb strings.Builder
-			lx.array(func() {
+			lx.Array(func() {
 				var typ, text string
-				lx.members("tool_result content", soft, func(key []byte) {
+				lx.Members("tool_result content", soft, func(key []byte) {
 					switch string(key) {
 					case "type":
-						lx.text(&typ, "block type", soft)
+						lx.Text(&typ, "block type", soft)
 					case "text":
-						lx.text(&text, "block text", soft)
+						lx.Text(&text, "block text", soft)
 					}
 				})
 				switch typ {
@@ -202,9 +204,9 @@ func readClaudeBlock(lx *lexer, blk *claudeBlock, soft *error, key []byte) {
 			})
 			blk.Content = sb.String()
 		default:
-			if !lx.isNull() {
-				lx.skip()
-				note(soft, "tool_result content", "text or blocks")
+			if !lx.IsNull() {
+				lx.Skip()
+				jsonlex.Note(soft, "tool_result content", "text or blocks")
 			}
 		}
 	}
@@ -220,11 +222,11 @@ func (b *builder) claudeLine(line []byte) {
 	}
 	var l claudeLine
 	var soft error
-	lx := lexer{b: line}
+	lx := jsonlex.New(line)
 	readClaude(&lx, &l, &soft)
-	lx.end()
-	if lx.err != nil {
-		b.fail(fmt.Errorf("invalid JSON: %w", lx.err))
+	lx.End()
+	if lx.Err() != nil {
+		b.fail(fmt.Errorf("invalid JSON: %w", lx.Err()))
 		return
 	}
 	switch l.Type {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/transcript/jsonlex"
 )
 
 // ParseCodex reads a Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl):
@@ -51,55 +53,55 @@ type codexPayload struct {
 	Message string
 }
 
-func readCodex(lx *lexer, l *codexLine, soft *error) {
-	lx.object(func(key []byte) {
+func readCodex(lx *jsonlex.Lexer, l *codexLine, soft *error) {
+	lx.Object(func(key []byte) {
 		switch string(key) {
 		case "timestamp":
-			lx.text(&l.Timestamp, "timestamp", soft)
+			lx.Text(&l.Timestamp, "timestamp", soft)
 		case "type":
-			lx.text(&l.Type, "type", soft)
+			lx.Text(&l.Type, "type", soft)
 		case "payload":
 			readCodexPayload(lx, &l.Payload, soft)
 		}
 	})
 }
 
-func readCodexPayload(lx *lexer, p *codexPayload, soft *error) {
-	lx.members("payload", soft, func(key []byte) {
+func readCodexPayload(lx *jsonlex.Lexer, p *codexPayload, soft *error) {
+	lx.Members("payload", soft, func(key []byte) {
 		switch string(key) {
 		case "type":
-			lx.text(&p.Type, "payload.type", soft)
+			lx.Text(&p.Type, "payload.type", soft)
 		case "id":
-			lx.text(&p.ID, "payload.id", soft)
+			lx.Text(&p.ID, "payload.id", soft)
 		case "cwd":
-			lx.text(&p.CWD, "payload.cwd", soft)
+			lx.Text(&p.CWD, "payload.cwd", soft)
 		case "cli_version":
-			lx.text(&p.CLIVersion, "payload.cli_version", soft)
+			lx.Text(&p.CLIVersion, "payload.cli_version", soft)
 		case "model":
-			lx.text(&p.Model, "payload.model", soft)
+			lx.Text(&p.Model, "payload.model", soft)
 		case "role":
-			lx.text(&p.Role, "payload.role", soft)
+			lx.Text(&p.Role, "payload.role", soft)
 		case "name":
-			lx.text(&p.Name, "payload.name", soft)
+			lx.Text(&p.Name, "payload.name", soft)
 		case "call_id":
-			lx.text(&p.CallID, "payload.call_id", soft)
+			lx.Text(&p.CallID, "payload.call_id", soft)
 		case "message":
-			lx.text(&p.Message, "payload.message", soft)
+			lx.Text(&p.Message, "payload.message", soft)
 		case "git":
-			lx.members("payload.git", soft, func(key []byte) {
+			lx.Members("payload.git", soft, func(key []byte) {
 				if string(key) == "branch" {
-					lx.text(&p.Branch, "payload.git.branch", soft)
+					lx.Text(&p.Branch, "payload.git.branch", soft)
 				}
 			})
 		case "content":
 			p.Content = nil // a repeated key wins
-			switch lx.peek() {
+			switch lx.Peek() {
 			case '[':
-				lx.array(func() {
+				lx.Array(func() {
 					var text string
-					lx.members("payload.content", soft, func(key []byte) {
+					lx.Members("payload.content", soft, func(key []byte) {
 						if string(key) == "text" {
-							lx.text(&text, "payload.content text", soft)
+							lx.Text(&text, "payload.content text", soft)
 						}
 					})
 					if text != "" {
@@ -107,10 +109,10 @@ func readCodexPayload(lx *lexer, p *codexPayload, soft *error) {
 					}
 				})
 			case 'n':
-				lx.isNull()
+				lx.IsNull()
 			default:
-				lx.skip()
-				note(soft, "payload.content", "an array")
+				lx.Skip()
+				jsonlex.Note(soft, "payload.content", "an array")
 			}
 		case "arguments":
 			p.Arguments = textOrJSON(lx, "payload.arguments", soft)
@@ -118,19 +120,19 @@ func readCodexPayload(lx *lexer, p *codexPayload, soft *error) {
 			p.Input = textOrJSON(lx, "payload.input", soft)
 		case "output":
 			p.Output, p.OutputObj = "", nil
-			if lx.peek() == '{' {
-				p.OutputObj = lx.raw()
+			if lx.Peek() == '{' {
+				p.OutputObj = lx.Raw()
 			} else {
-				lx.text(&p.Output, "payload.output", soft)
+				lx.Text(&p.Output, "payload.output", soft)
 			}
 		case "action":
-			lx.members("payload.action", soft, func(key []byte) {
+			lx.Members("payload.action", soft, func(key []byte) {
 				if string(key) != "command" {
 					return
 				}
 				p.Command = nil
-				lx.array(func() {
-					if s, ok := lx.str(); ok {
+				lx.Array(func() {
+					if s, ok := lx.Str(); ok {
 						p.Command = append(p.Command, s)
 					}
 				})
@@ -140,12 +142,12 @@ func readCodexPayload(lx *lexer, p *codexPayload, soft *error) {
 }
 
 // textOrJSON reads a string, or an object or array as its JSON text.
-func textOrJSON(lx *lexer, field string, soft *error) string {
-	if c := lx.peek(); c == '{' || c == '[' {
-		return string(lx.raw())
+func textOrJSON(lx *jsonlex.Lexer, field string, soft *error) string {
+	if c := lx.Peek(); c == '{' || c == '[' {
+		return string(lx.Raw())
 	}
 	var s string
-	lx.text(&s, field, soft)
+	lx.Text(&s, field, soft)
 	return s
 }
 
@@ -160,11 +162,11 @@ func (c *codexParser) line(line []byte) {
 	}
 	var l codexLine
 	var soft error
-	lx := lexer{b: line}
+	lx := jsonlex.New(line)
 	readCodex(&lx, &l, &soft)
-	lx.end()
-	if lx.err != nil {
-		b.fail(fmt.Errorf("invalid JSON: %w", lx.err))
+	lx.End()
+	if lx.Err() != nil {
+		b.fail(fmt.Errorf("invalid JSON: %w", lx.Err()))
 		return
 	}
 	p := &l.Payload

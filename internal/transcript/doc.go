@@ -29,5 +29,5 @@
 //
 // Claude Code and Codex lines are read with a small JSON lexer of this
 // package rather than encoding/json: it takes the few fields the parser
-// needs and skips tool output at memchr speed (see lexer.go).
+// needs and skips tool output at memchr speed (package jsonlex).
 package transcript

@@ -7,51 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func TestLexer(t *testing.T) {
-	t.Parallel()
-	valid := []string{
-		`{}`, `[]`, `""`, `0`, `-1.5e+10`, `true`, `false`, `null`,
-		` {"a" : [1, {"b": null}, "x\"y\\"], "c":{}} `,
-		`"\u00e9\ud83d\ude00\n\t\/"`,
-		`[[[[[]]]]]`,
-	}
-	for _, s := range valid {
-		lx := lexer{b: []byte(s)}
-		lx.skip()
-		lx.end()
-		if lx.err != nil {
-			t.Errorf("skip(%s): %v", s, lx.err)
-		}
-	}
-	invalid := []string{
-		``, `{`, `[1,`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1 2]`, `"abc`, `"abc\"`, `tru`, `nul`, `{a:1}`, `]`, `}`, `{"a":1}}`, `[}`, `{"a":1]`,
-	}
-	for _, s := range invalid {
-		lx := lexer{b: []byte(s)}
-		lx.skip()
-		lx.end()
-		if lx.err == nil {
-			t.Errorf("skip(%q) accepted invalid JSON", s)
-		}
-	}
-	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
-	lx := lexer{b: []byte(deep)}
-	if lx.skip(); lx.err == nil || !strings.Contains(lx.err.Error(), "nested too deeply") {
-		t.Errorf("skip of %d nested arrays: %v", maxDepth+1, lx.err)
-	}
-	for _, s := range []string{`"plain"`, `"esc\"aped\\"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00 pair"`, `"\ud83d lone"`, "\"bad \xff utf8\""} {
-		var want string
-		if err := json.Unmarshal([]byte(s), &want); err != nil {
-			t.Fatal(err)
-		}
-		lx := lexer{b: []byte(s)}
-		if got, ok := lx.str(); !ok || got != want {
-			t.Errorf("str(%s) = %q, %v; want %q", s, got, ok, want)
-		}
-	}
-}
+	"github.com/cairn-mem/cairn/internal/transcript/jsonlex"
+)
 
 // TestClaudeDecoderAgrees checks the lexer-based decoder against
 // encoding/json on every line of the Claude Code fixtures.
@@ -101,10 +59,10 @@ func compareDecoders(t *testing.T, line []byte) {
 	}
 	var got claudeLine
 	var soft error
-	lx := lexer{b: line}
+	lx := jsonlex.New(line)
 	readClaude(&lx, &got, &soft)
-	if lx.end(); lx.err != nil {
-		t.Fatalf("lexer rejects valid JSON %s: %v", line, lx.err)
+	if lx.End(); lx.Err() != nil {
+		t.Fatalf("lexer rejects valid JSON %s: %v", line, lx.Err())
 	}
 	parent := ""
 	if ref.Parent != nil {
@@ -154,33 +112,14 @@ func compareDecoders(t *testing.T, line []byte) {
 	}
 }
 
-func FuzzLexer(f *testing.F) {
-	for _, s := range []string{`{"a":[1,"x\"",{"b":null}]}`, `"\ud83d\ude00"`, `[[]]`, `-0.5e3`, `{"type":"user","message":{"content":[{"type":"text","text":"hi"}]}}`} {
+// FuzzClaudeDecoder checks the lexer-based decoder against encoding/json
+// on any JSON object (jsonlex's own fuzz target checks the lexer).
+func FuzzClaudeDecoder(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\"",{"b":null}]}`, `{"type":"user","message":{"content":[{"type":"text","text":"hi"}]}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		valid := json.Valid(data)
-		lx := lexer{b: data}
-		lx.skip()
-		lx.end()
-		if valid && lx.err != nil {
-			t.Fatalf("skip rejects valid JSON: %v", lx.err)
-		}
-		if lx.i > len(data) {
-			t.Fatalf("moved to %d past the end %d", lx.i, len(data))
-		}
-		if !valid {
-			return
-		}
-		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '"' {
-			var want string
-			_ = json.Unmarshal(data, &want)
-			lx := lexer{b: data}
-			if got, ok := lx.str(); !ok || got != want {
-				panic("str differs from encoding/json: " + got + " vs " + want)
-			}
-		}
-		if isObject(data) && !caseVariants(data) {
+		if json.Valid(data) && isObject(data) && !caseVariants(data) {
 			compareDecoders(t, data)
 		}
 	})

@@ -1,4 +1,4 @@
-package transcript
+package jsonlex
 
 import (
 	"bytes"
@@ -10,40 +10,46 @@ import (
 	"unicode/utf8"
 )
 
-// lexer reads the fields it is asked for out of one JSON value without
+// Lexer reads the fields it is asked for out of one JSON value without
 // building a tree, and skips everything else. Claude Code lines are mostly
 // tool output the parser does not keep twice; skipping a string costs a
 // memchr, where encoding/json validates, copies and decodes each value it
 // is handed two or three times over.
 //
-// The lexer never panics. Malformed input sets err and moves to the end.
+// The Lexer never panics. Malformed input sets err and moves to the end.
 // Skipped values are checked for structure (brackets, strings, literals)
 // but not every detail of JSON (the digits of numbers, control characters
 // in strings): what is not kept need not be exact.
-type lexer struct {
+type Lexer struct {
 	b     []byte
 	i     int
 	err   error
 	stack []byte // closing brackets of the values skip is inside
 }
 
+// New returns a lexer over b, which it does not copy.
+func New(b []byte) Lexer { return Lexer{b: b} }
+
+// Err is the first error the lexer met, if any.
+func (l *Lexer) Err() error { return l.err }
+
 // maxDepth bounds the nesting skip accepts.
 const maxDepth = 10000
 
 var errEnd = errors.New("unexpected end of JSON input")
 
-func (l *lexer) fail(err error) {
+func (l *Lexer) fail(err error) {
 	if l.err == nil {
 		l.err = err
 	}
 	l.i = len(l.b)
 }
 
-func (l *lexer) failf(format string, args ...any) {
+func (l *Lexer) failf(format string, args ...any) {
 	l.fail(fmt.Errorf(format+" at column %d", append(args, l.i+1)...))
 }
 
-func (l *lexer) ws() {
+func (l *Lexer) ws() {
 	for l.i < len(l.b) {
 		switch l.b[l.i] {
 		case ' ', '\t', '\n', '\r':
@@ -55,7 +61,7 @@ func (l *lexer) ws() {
 }
 
 // peek returns the next byte that is not white space, or 0 at the end.
-func (l *lexer) peek() byte {
+func (l *Lexer) Peek() byte {
 	l.ws()
 	if l.i >= len(l.b) {
 		return 0
@@ -63,8 +69,8 @@ func (l *lexer) peek() byte {
 	return l.b[l.i]
 }
 
-func (l *lexer) eat(c byte) bool {
-	if l.peek() == c {
+func (l *Lexer) eat(c byte) bool {
+	if l.Peek() == c {
 		l.i++
 		return true
 	}
@@ -72,8 +78,8 @@ func (l *lexer) eat(c byte) bool {
 }
 
 // end checks that nothing but white space follows the value read.
-func (l *lexer) end() {
-	if l.peek() != 0 {
+func (l *Lexer) End() {
+	if l.Peek() != 0 {
 		l.failf("invalid character %q after top-level value", l.b[l.i])
 	}
 }
@@ -81,9 +87,9 @@ func (l *lexer) end() {
 // object calls fn with each key of the object that comes next; fn reads
 // the key's value or leaves it, and then it is skipped. It reports false,
 // skipping the value, when the value is not an object.
-func (l *lexer) object(fn func(key []byte)) bool {
-	if l.peek() != '{' {
-		l.skip()
+func (l *Lexer) Object(fn func(key []byte)) bool {
+	if l.Peek() != '{' {
+		l.Skip()
 		return false
 	}
 	l.i++
@@ -91,7 +97,7 @@ func (l *lexer) object(fn func(key []byte)) bool {
 		return true
 	}
 	for l.err == nil {
-		if l.peek() != '"' {
+		if l.Peek() != '"' {
 			l.failf("invalid character %q looking for beginning of object key string", l.peekByte())
 			return true
 		}
@@ -104,7 +110,7 @@ func (l *lexer) object(fn func(key []byte)) bool {
 		at := l.i
 		fn(key)
 		if l.i == at && l.err == nil {
-			l.skip()
+			l.Skip()
 		}
 		if l.eat(',') {
 			continue
@@ -120,9 +126,9 @@ func (l *lexer) object(fn func(key []byte)) bool {
 // array calls fn for each element of the array that comes next; fn reads
 // the element or leaves it, and then it is skipped. It reports false,
 // skipping the value, when the value is not an array.
-func (l *lexer) array(fn func()) bool {
-	if l.peek() != '[' {
-		l.skip()
+func (l *Lexer) Array(fn func()) bool {
+	if l.Peek() != '[' {
+		l.Skip()
 		return false
 	}
 	l.i++
@@ -134,7 +140,7 @@ func (l *lexer) array(fn func()) bool {
 		at := l.i
 		fn()
 		if l.i == at && l.err == nil {
-			l.skip()
+			l.Skip()
 		}
 		if l.eat(',') {
 			continue
@@ -147,7 +153,7 @@ func (l *lexer) array(fn func()) bool {
 	return true
 }
 
-func (l *lexer) peekByte() byte {
+func (l *Lexer) peekByte() byte {
 	if l.i < len(l.b) {
 		return l.b[l.i]
 	}
@@ -157,7 +163,7 @@ func (l *lexer) peekByte() byte {
 
 // keyBytes reads an object key. Keys with escapes are unquoted; others are
 // returned in place.
-func (l *lexer) keyBytes() []byte {
+func (l *Lexer) keyBytes() []byte {
 	start := l.i + 1
 	end := l.stringEnd()
 	if l.err != nil {
@@ -171,7 +177,7 @@ func (l *lexer) keyBytes() []byte {
 
 // stringEnd finds the closing quote of the string starting at l.i, moves
 // past it and returns its index.
-func (l *lexer) stringEnd() int {
+func (l *Lexer) stringEnd() int {
 	start := l.i + 1
 	i := start
 	for {
@@ -195,9 +201,9 @@ func (l *lexer) stringEnd() int {
 
 // str reads a string. ok is false, and the value skipped, for anything else
 // (null included).
-func (l *lexer) str() (s string, ok bool) {
-	if l.peek() != '"' {
-		l.skip()
+func (l *Lexer) Str() (s string, ok bool) {
+	if l.Peek() != '"' {
+		l.Skip()
 		return "", false
 	}
 	start := l.i + 1
@@ -216,7 +222,7 @@ func (l *lexer) str() (s string, ok bool) {
 }
 
 // unquote decodes the escapes of a string's content.
-func (l *lexer) unquote(raw []byte) string {
+func (l *Lexer) unquote(raw []byte) string {
 	var sb strings.Builder
 	sb.Grow(len(raw))
 	for len(raw) > 0 {
@@ -312,8 +318,8 @@ func hex4(b []byte) (rune, bool) {
 
 // boolean reads true or false; ok is false, and the value skipped, for
 // anything else.
-func (l *lexer) boolean() (v, ok bool) {
-	switch l.peek() {
+func (l *Lexer) boolean() (v, ok bool) {
+	switch l.Peek() {
 	case 't':
 		l.literal("true")
 		return true, l.err == nil
@@ -321,13 +327,13 @@ func (l *lexer) boolean() (v, ok bool) {
 		l.literal("false")
 		return false, l.err == nil
 	}
-	l.skip()
+	l.Skip()
 	return false, false
 }
 
 // isNull reads null if it comes next.
-func (l *lexer) isNull() bool {
-	if l.peek() == 'n' {
+func (l *Lexer) IsNull() bool {
+	if l.Peek() == 'n' {
 		l.literal("null")
 		return l.err == nil
 	}
@@ -336,10 +342,10 @@ func (l *lexer) isNull() bool {
 
 // integer reads a number, truncated; ok is false, and the value skipped,
 // for anything else.
-func (l *lexer) integer() (int64, bool) {
-	c := l.peek()
+func (l *Lexer) integer() (int64, bool) {
+	c := l.Peek()
 	if c != '-' && (c < '0' || c > '9') {
-		l.skip()
+		l.Skip()
 		return 0, false
 	}
 	tok := l.number()
@@ -354,7 +360,7 @@ func (l *lexer) integer() (int64, bool) {
 	return int64(f), true
 }
 
-func (l *lexer) number() []byte {
+func (l *Lexer) number() []byte {
 	start := l.i
 	for l.i < len(l.b) {
 		switch c := l.b[l.i]; {
@@ -370,7 +376,7 @@ func (l *lexer) number() []byte {
 	return l.b[start:l.i]
 }
 
-func (l *lexer) literal(word string) {
+func (l *Lexer) literal(word string) {
 	if !bytes.HasPrefix(l.b[l.i:], []byte(word)) {
 		if len(l.b)-l.i < len(word) && bytes.HasPrefix([]byte(word), l.b[l.i:]) {
 			l.fail(errEnd)
@@ -383,10 +389,10 @@ func (l *lexer) literal(word string) {
 }
 
 // raw skips the next value and returns its bytes.
-func (l *lexer) raw() []byte {
+func (l *Lexer) Raw() []byte {
 	l.ws()
 	start := l.i
-	l.skip()
+	l.Skip()
 	if l.err != nil {
 		return nil
 	}
@@ -394,11 +400,11 @@ func (l *lexer) raw() []byte {
 }
 
 // skip moves past the next value, checking its structure.
-func (l *lexer) skip() {
+func (l *Lexer) Skip() {
 	l.stack = l.stack[:0]
 	for l.err == nil {
 		// a value
-		switch c := l.peek(); c {
+		switch c := l.Peek(); c {
 		case 0:
 			l.fail(errEnd)
 			return
@@ -464,8 +470,8 @@ func (l *lexer) skip() {
 }
 
 // skipKey moves past an object key and its colon.
-func (l *lexer) skipKey() {
-	if l.peek() != '"' {
+func (l *Lexer) skipKey() {
+	if l.Peek() != '"' {
 		if l.i >= len(l.b) {
 			l.fail(errEnd)
 		} else {
@@ -485,7 +491,7 @@ func (l *lexer) skipKey() {
 
 // note records in soft that a field has an unexpected type, unless an
 // earlier one was noted.
-func note(soft *error, field, want string) {
+func Note(soft *error, field, want string) {
 	if *soft == nil {
 		*soft = fmt.Errorf("field %s is not %s", field, want)
 	}
@@ -493,55 +499,55 @@ func note(soft *error, field, want string) {
 
 // text reads a string into dst. null leaves dst alone; another type is
 // skipped and noted in soft.
-func (l *lexer) text(dst *string, field string, soft *error) {
-	switch l.peek() {
+func (l *Lexer) Text(dst *string, field string, soft *error) {
+	switch l.Peek() {
 	case '"':
-		*dst, _ = l.str()
+		*dst, _ = l.Str()
 	case 'n':
-		l.isNull()
+		l.IsNull()
 	default:
-		l.skip()
-		note(soft, field, "a string")
+		l.Skip()
+		Note(soft, field, "a string")
 	}
 }
 
 // flag reads a boolean into dst, as text does a string.
-func (l *lexer) flag(dst *bool, field string, soft *error) {
-	switch l.peek() {
+func (l *Lexer) Flag(dst *bool, field string, soft *error) {
+	switch l.Peek() {
 	case 't', 'f':
 		*dst, _ = l.boolean()
 	case 'n':
-		l.isNull()
+		l.IsNull()
 	default:
-		l.skip()
-		note(soft, field, "a boolean")
+		l.Skip()
+		Note(soft, field, "a boolean")
 	}
 }
 
 // count reads a number into dst, as text does a string.
-func (l *lexer) count(dst *int64, field string, soft *error) {
-	switch c := l.peek(); {
+func (l *Lexer) Count(dst *int64, field string, soft *error) {
+	switch c := l.Peek(); {
 	case c == '-' || c >= '0' && c <= '9':
 		*dst, _ = l.integer()
 	case c == 'n':
-		l.isNull()
+		l.IsNull()
 	default:
-		l.skip()
-		note(soft, field, "a number")
+		l.Skip()
+		Note(soft, field, "a number")
 	}
 }
 
 // members reads an object with fn, as object does; null is no object, and
 // another type is skipped and noted in soft.
-func (l *lexer) members(field string, soft *error, fn func(key []byte)) bool {
-	switch l.peek() {
+func (l *Lexer) Members(field string, soft *error, fn func(key []byte)) bool {
+	switch l.Peek() {
 	case '{':
-		return l.object(fn)
+		return l.Object(fn)
 	case 'n':
-		l.isNull()
+		l.IsNull()
 	default:
-		l.skip()
-		note(soft, field, "an object")
+		l.Skip()
+		Note(soft, field, "an object")
 	}
 	return false
 }
