@@ -21,7 +21,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/recall/resume"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -316,14 +316,14 @@ func TestSessionCommand(t *testing.T) {
 		t.Errorf("archived list:\n%s", out)
 	}
 	checkGit(t, p)
-	resume := ok(t, p, "session", "resume", "--activate", basic)
+	text := ok(t, p, "session", "resume", "--activate", basic)
 	for _, want := range []string{"# Session " + basic, "Progress: 2 of 5", "`ticket`: OPS-42", "## Summary", "## Last prompts", "Commit it with a short message"} {
-		if !strings.Contains(resume, want) {
-			t.Errorf("resume lacks %q:\n%s", want, resume)
+		if !strings.Contains(text, want) {
+			t.Errorf("resume lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(resume, "stage") || len(resume) > recall.MaxResumeChars {
-		t.Errorf("resume:\n%s", resume)
+	if strings.Contains(text, "stage") || len(text) > resume.MaxChars {
+		t.Errorf("resume:\n%s", text)
 	}
 	gitc(t, mem, "cat-file", "-e", "HEAD:sessions/"+basic+"/session.yaml")
 	checkGit(t, p)

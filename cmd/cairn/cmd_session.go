@@ -9,7 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/recall/resume"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -170,7 +170,7 @@ func runSessionResume(ctx context.Context, g *globals, ref string, activate bool
 			return err
 		}
 	}
-	text, err := recall.ResumeContext(ctx, m, e.ID)
+	text, err := resume.Context(ctx, m, e.ID)
 	if err != nil {
 		return err
 	}

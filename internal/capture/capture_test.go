@@ -14,7 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory/memorytest"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/recall/resume"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -507,7 +507,7 @@ func TestSessionCommands(t *testing.T) {
 		t.Errorf("session.yaml:\n%s", yml)
 	}
 
-	text, err := recall.ResumeContext(ctx, m, "abcdef-1")
+	text, err := resume.Context(ctx, m, "abcdef-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,11 +559,11 @@ func TestResumeBounded(t *testing.T) {
 	if _, err := Capture(ctx, m, Batch{Session: "big", Source: "/x/big.jsonl", To: 300, Events: events, Final: true}); err != nil {
 		t.Fatal(err)
 	}
-	text, err := recall.ResumeContext(ctx, m, "big")
+	text, err := resume.Context(ctx, m, "big")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(text) > recall.MaxResumeChars || !strings.Contains(text, "## Summary") || !strings.Contains(text, "prompt 199") || !strings.Contains(text, "earlier section") {
+	if len(text) > resume.MaxChars || !strings.Contains(text, "## Summary") || !strings.Contains(text, "prompt 199") || !strings.Contains(text, "earlier section") {
 		t.Errorf("resume is %d chars:\n%s", len(text), text)
 	}
 }

@@ -1,9 +1,6 @@
 package recall
 
-import (
-	"math/bits"
-	"unicode"
-)
+import "github.com/cairn-mem/cairn/internal/recall/match"
 
 // DefaultDiversity is the λ of Diversify that Search uses: how much a
 // hit's own score counts against its likeness to the hits above it.
@@ -41,9 +38,9 @@ func Diversify(hits []SearchHit, lambda float64) {
 	if lambda >= 1 || len(hits) < 3 {
 		return
 	}
-	words := make([]*sketch, len(hits))
+	words := make([]*match.Sketch, len(hits))
 	for i := range hits {
-		words[i] = newSketch(hits[i].Title + "\n" + hits[i].Text)
+		words[i] = match.NewSketch(hits[i].Title + "\n" + hits[i].Text)
 	}
 	// like[j] is the most hit j is like any hit placed so far.
 	like := make([]float64, len(hits))
@@ -84,65 +81,10 @@ func Diversify(hits []SearchHit, lambda float64) {
 
 // likeness is how much of hit b hit a, placed above it, already shows,
 // 0..1.
-func likeness(a, b *SearchHit, wa, wb *sketch) float64 {
-	s := wa.containment(wb)
+func likeness(a, b *SearchHit, wa, wb *match.Sketch) float64 {
+	s := wa.Containment(wb)
 	if a.Session != "" && a.Session == b.Session && a.Layer != "core" && b.Layer != "core" {
 		s = max(s, sameSession)
 	}
 	return s
-}
-
-// A sketch is the set of a text's words of three or more letters or
-// digits, lower-cased, each hashed to one of its bits: enough to tell a
-// repeated passage from another one at a few operations a pair, where
-// comparing word lists took a search's time. A chunk's hundred or two
-// words set about a tenth of the bits, so collisions add a few points of
-// likeness at most.
-type sketch struct {
-	bits [32]uint64
-	n    int // bits set
-}
-
-// containment is the share of b's words that a holds: how much of b a
-// reader of a has seen already.
-func (a *sketch) containment(b *sketch) float64 {
-	m := b.n
-	if m == 0 {
-		return 0
-	}
-	common := 0
-	for i := range a.bits {
-		common += bits.OnesCount64(a.bits[i] & b.bits[i])
-	}
-	return float64(common) / float64(m)
-}
-
-// newSketch makes text's sketch.
-func newSketch(text string) *sketch {
-	const (
-		offset = 14695981039346656037 // FNV-1a's
-		prime  = 1099511628211
-	)
-	sk := &sketch{}
-	h, n := uint64(offset), 0
-	flush := func() {
-		if n >= 3 {
-			b := h % (64 * uint64(len(sk.bits)))
-			sk.bits[b/64] |= 1 << (b % 64)
-		}
-		h, n = offset, 0
-	}
-	for _, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			h = (h ^ uint64(unicode.ToLower(r))) * prime
-			n++
-			continue
-		}
-		flush()
-	}
-	flush()
-	for _, w := range sk.bits {
-		sk.n += bits.OnesCount64(w)
-	}
-	return sk
 }

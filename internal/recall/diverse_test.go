@@ -51,27 +51,6 @@ func TestDiversify(t *testing.T) {
 	}
 }
 
-func TestSketchContainment(t *testing.T) {
-	a := newSketch("Maya moved to Rotterdam in October and bought a green bike")
-	b := newSketch("In October Maya moved to Rotterdam")
-	c := newSketch("Tom entered the Manchester marathon")
-	if got := a.containment(b); got < 0.99 {
-		t.Errorf("a passage within another: containment %.2f, want 1", got)
-	}
-	if got := a.containment(c); got > 0.3 {
-		t.Errorf("unrelated texts: containment %.2f", got)
-	}
-	if got := a.containment(b); got < 0.99 {
-		t.Errorf("a passage within another: containment %.2f, want 1", got)
-	}
-	if got := b.containment(a); got > 0.7 {
-		t.Errorf("the shorter holds only part of the longer: containment %.2f", got)
-	}
-	if got := a.containment(c); got > 0.3 {
-		t.Errorf("unrelated texts: containment %.2f", got)
-	}
-}
-
 func TestFavourDates(t *testing.T) {
 	day := func(y int, m time.Month, d int) *time.Time {
 		t := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)

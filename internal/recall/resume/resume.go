@@ -1,4 +1,4 @@
-package recall
+package resume
 
 import (
 	"context"
@@ -12,11 +12,11 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
-// MaxResumeChars bounds what ResumeContext returns: under the 10,000
+// MaxChars bounds what Context returns: under the 10,000
 // characters a Claude Code hook may inject.
-const MaxResumeChars = 8000
+const MaxChars = 8000
 
-// Shares of MaxResumeChars, in characters; the summary gets what is left.
+// Shares of MaxChars, in characters; the summary gets what is left.
 const (
 	resumeVarsChars    = 800
 	resumePromptsChars = 1500
@@ -24,13 +24,13 @@ const (
 	resumePrompts      = 5 // the last prompts shown
 )
 
-// ResumeContext returns a session's context as Markdown, for an agent (or
+// Context returns a session's context as Markdown, for an agent (or
 // a person) to carry on where it stopped: what the session is, its
 // progress and variables, the latest sections of its summary, its last
 // prompts and the core items that came from it. It stays under
-// MaxResumeChars, leaving out the oldest summary sections first and
+// MaxChars, leaving out the oldest summary sections first and
 // saying what it left out.
-func ResumeContext(ctx context.Context, m *memory.Memory, ref string) (string, error) {
+func Context(ctx context.Context, m *memory.Memory, ref string) (string, error) {
 	e, err := m.Sessions().Get(ctx, ref)
 	if err != nil {
 		return "", err
@@ -116,13 +116,13 @@ func ResumeContext(ctx context.Context, m *memory.Memory, ref string) (string, e
 		itemText = b.String()
 	}
 
-	room := MaxResumeChars - head.Len() - len(vars) - len(promptText) - len(itemText) - 40
+	room := MaxChars - head.Len() - len(vars) - len(promptText) - len(itemText) - 40
 	summary, err := latestSummary(m, e, room)
 	if err != nil {
 		return "", err
 	}
 	out := head.String() + vars + summary + promptText + itemText
-	return capText(out, MaxResumeChars), nil
+	return capText(out, MaxChars), nil
 }
 
 // latestSummary returns the latest sections of a session's summary that
