@@ -63,12 +63,16 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 	if opts.background {
 		return mountBackground(ctx, g, abs)
 	}
-	m, err := g.open(ctx)
+	mem, err := g.memoryDir()
+	if err != nil {
+		return err
+	}
+	m, err := g.openDir(ctx, mem)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	v, err := fsview.New(ctx, m.Store(), fsview.Options{Searcher: onDemand{g}, Warn: g.warn})
+	v, err := fsview.New(ctx, m.Store(), fsview.Options{Searcher: recall.OnDemand{Dir: mem, Opts: g.openOptions(mem)}, Warn: g.warn})
 	if err != nil {
 		return err
 	}
@@ -111,27 +115,4 @@ func mountBackground(ctx context.Context, g *globals, dir string) error {
 	}
 	fmt.Fprintf(g.stderr, "cairn: memory mounted at %s by process %d; cairn umount %s unmounts it\n", dir, pid, dir)
 	return nil
-}
-
-// onDemand searches through the daemon when one runs, and otherwise opens
-// the index for the one search: a mount may stay for days, and holding
-// the index would keep every other cairn command from using it.
-type onDemand struct{ g *globals }
-
-func (o onDemand) Search(ctx context.Context, q string, opts recall.SearchOptions) (*recall.SearchResults, error) {
-	s, done, err := o.g.searcher(ctx, false)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return s.Search(ctx, q, opts)
-}
-
-func (o onDemand) Context(ctx context.Context, opts recall.ContextOptions) (*recall.Pack, error) {
-	s, done, err := o.g.searcher(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return s.Context(ctx, opts)
 }

@@ -135,11 +135,17 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searc
 	if err != nil {
 		return nil, nil, err
 	}
-	return recall.Open(ctx, dir, recall.OpenOptions{
-		Open:       func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, dir) },
-		IndexWait:  g.memoryOptions().LockTimeout, // CAIRN_LOCK_TIMEOUT
-		ForContext: forContext,
-		Progress:   ui.Progress(g.stderr, "indexing"),
-		Warn:       g.warn,
-	})
+	opts := g.openOptions(dir)
+	opts.ForContext = forContext
+	return recall.Open(ctx, dir, opts)
+}
+
+// openOptions are how commands open a searcher of the memory in dir.
+func (g *globals) openOptions(dir string) recall.OpenOptions {
+	return recall.OpenOptions{
+		Open:      func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, dir) },
+		IndexWait: g.memoryOptions().LockTimeout, // CAIRN_LOCK_TIMEOUT
+		Progress:  ui.Progress(g.stderr, "indexing"),
+		Warn:      g.warn,
+	}
 }

@@ -231,3 +231,34 @@ func (f *fallback) close() {
 		f.local, f.done = nil, nil
 	}
 }
+
+// OnDemand searches through Open for each call: the daemon when one
+// runs, otherwise the index opened for that call alone. A caller that
+// lives long without searching much (a mount may stay for days) uses it,
+// since holding the index would keep every other cairn command from it.
+type OnDemand struct {
+	Dir  string
+	Opts OpenOptions // ForContext is set per call
+}
+
+func (o OnDemand) Search(ctx context.Context, q string, opts SearchOptions) (*SearchResults, error) {
+	oo := o.Opts
+	oo.ForContext = false
+	s, done, err := Open(ctx, o.Dir, oo)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.Search(ctx, q, opts)
+}
+
+func (o OnDemand) Context(ctx context.Context, opts ContextOptions) (*Pack, error) {
+	oo := o.Opts
+	oo.ForContext = true
+	s, done, err := Open(ctx, o.Dir, oo)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.Context(ctx, opts)
+}
