@@ -209,6 +209,12 @@ func (r *Retirer) limit() int {
 	return max(4, int(distinctShare*float64(len(r.stmts))))
 }
 
+// asideLimit is the most statements a key of the looser tests (near,
+// aside and the like) may appear in: asideShare of them, or four.
+func (r *Retirer) asideLimit() int {
+	return max(4, int(asideShare*float64(len(r.stmts))))
+}
+
 // sameTopic reports whether statements a and b are about the same thing:
 // they share at least two distinctive keys, words or code tokens that
 // few of this memory's statements hold.
@@ -227,7 +233,7 @@ func (r *Retirer) sameTopic(a, b map[string]bool) bool {
 // of the statements hold at most: a looser topic test, for a change that
 // names the very value a statement gives.
 func (r *Retirer) near(a, b map[string]bool) bool {
-	limit := max(4, int(asideShare*float64(len(r.stmts))))
+	limit := r.asideLimit()
 	n := 0
 	for k := range a {
 		if b[k] && r.df[k] <= limit && len(k) > 2 {
@@ -307,7 +313,7 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 		if !ok || w == v || n.keys[v] {
 			continue
 		}
-		limit := max(4, int(asideShare*float64(len(r.stmts))))
+		limit := r.asideLimit()
 		for k := range xk {
 			if n.keys[k] && k != name && k != v && k != w && len(k) > 2 && r.df[k] <= limit && len(codeTokens(k)) == 0 {
 				return true
@@ -328,7 +334,7 @@ var stillRE = regexp.MustCompile(`(?i)\bstill\b`)
 // still on CentOS 7". The topic is a distinctive code token both name, or
 // two distinctive words.
 func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
-	limit := max(4, int(asideShare*float64(len(r.stmts))))
+	limit := r.asideLimit()
 	code, words := false, 0
 	for k := range xk {
 		if !n.keys[k] || len(k) <= 2 || r.df[k] > limit {
@@ -388,7 +394,7 @@ func sameFile(a, b string) bool {
 // distinctValue reports whether code value v names one thing, not one
 // of many: a number of four digits or more, a version, a path or a host.
 func distinctValue(v string) bool {
-	return len(v) >= 4 && strings.Trim(v, "0123456789") == "" || isVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
+	return len(v) >= 4 && isNumber(v) || isVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
 }
 
 // isVersion reports whether s is a dotted version number: 1.80, 3.11.2.
@@ -424,10 +430,7 @@ func isCode(v map[string]bool) bool {
 // sameShape reports whether two values are numbers of as many digits,
 // such as two ports.
 func sameShape(a, b string) bool {
-	digits := func(s string) bool {
-		return strings.Trim(s, "0123456789") == ""
-	}
-	return len(a) == len(b) && len(a) > 1 && digits(a) && digits(b)
+	return len(a) == len(b) && len(a) > 1 && isNumber(a) && isNumber(b)
 }
 
 // asideShare is the largest share of the statements a word two
@@ -442,7 +445,7 @@ const asideShare = 0.2
 // share "filters"; "Argo CD rolls it out" and "add-ons go in Terraform
 // rather than Argo CD" share only what was turned down.
 func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
-	limit := max(4, int(asideShare*float64(len(r.stmts))))
+	limit := r.asideLimit()
 	for k := range a {
 		if !b[k] || r.df[k] > limit || len(k) <= 2 {
 			continue

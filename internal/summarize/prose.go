@@ -298,11 +298,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			continue
 		}
 		if doneCue.MatchString(s) && !openCue.MatchString(s) {
-			ws := map[string]bool{}
-			for _, w := range prose.ContentWords(s) {
-				ws[prose.Stem(w)] = true
-			}
-			a.said = append(a.said, said{turn, ws})
+			a.said = append(a.said, said{turn, wordSet(s)})
 		}
 		next := ""
 		if i+1 < len(ss) {

@@ -551,7 +551,8 @@ func TestApproachAndParagraphs(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, res.Summary)
 		}
 	}
-	if strings.Contains(res.Summary, "particle spike next") && !strings.Contains(res.Summary, "**Open**") {
+	outcome, _, _ := strings.Cut(res.Summary[strings.Index(res.Summary, "**Outcome**"):], "\n\n**")
+	if strings.Contains(outcome, "particle spike next") {
 		t.Errorf("a later paragraph's proposal is an outcome:\n%s", res.Summary)
 	}
 }
