@@ -205,6 +205,9 @@ func document(p string, data []byte, sessions *Sessions) indexer.Document {
 		doc.Created, doc.Updated = sessions.Get(sdir)
 	}
 	if sdir != "" && isSessionLog(doc.Kind, base) {
+		if base == model.TranscriptFile {
+			sessions.texts[sdir] = normal(text) // read already: not again for its summary
+		}
 		doc.Header = header(sid, doc.Created, doc.Body, sessions.transcript(sdir), base == model.TranscriptFile)
 	}
 	return doc
