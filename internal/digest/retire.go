@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -39,6 +40,8 @@ type Statement struct {
 type Retirer struct {
 	stmts []Statement
 	df    map[string]int
+	// distinct counts the statements df counted: each thing said once.
+	distinct int
 	// changed holds, per statement order, the files a session changed.
 	changed map[int][]string
 }
@@ -73,6 +76,7 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 			}
 		}
 	}
+	r.countKeys()
 	return r
 }
 
@@ -99,9 +103,44 @@ func (r *Retirer) add(text string, rank int) {
 	text = strings.Join(stated, " ")
 	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), versions: prose.Versions(text)}
 	r.stmts = append(r.stmts, st)
-	for k := range st.keys {
-		r.df[k]++
+}
+
+// countKeys counts, per key, the statements that hold it, each thing
+// said once: a core item's title repeats the bullet it came from, and an
+// outcome that is also a decision is said twice, which would make the
+// words of every consolidated fact look common and no topic distinct.
+// A statement whose words another one holds in a row is not counted.
+func (r *Retirer) countKeys() {
+	words := make([]string, len(r.stmts))
+	for i, st := range r.stmts {
+		words[i] = " " + strings.Join(strings.FieldsFunc(strings.ToLower(st.Text), func(c rune) bool {
+			return !unicode.IsLetter(c) && !unicode.IsDigit(c)
+		}), " ") + " "
 	}
+	for i, st := range r.stmts {
+		if st.keys == nil || repeated(words, i) {
+			continue
+		}
+		r.distinct++
+		for k := range st.keys {
+			r.df[k]++
+		}
+	}
+}
+
+// repeated reports whether another statement holds the words of
+// statement i in a row, the longer one counting (the earlier of two the
+// same).
+func repeated(words []string, i int) bool {
+	if len(words[i]) < 3 {
+		return false
+	}
+	for j, w := range words {
+		if j != i && (len(w) > len(words[i]) || len(w) == len(words[i]) && j < i) && strings.Contains(w, words[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // substitution finds the start of an in-place replacement, sed's or
@@ -206,13 +245,13 @@ func codeTokens(s string) []string {
 const distinctShare = 0.1
 
 func (r *Retirer) limit() int {
-	return max(4, int(distinctShare*float64(len(r.stmts))))
+	return max(4, int(distinctShare*float64(r.distinct)))
 }
 
 // asideLimit is the most statements a key of the looser tests (near,
 // aside and the like) may appear in: asideShare of them, or four.
 func (r *Retirer) asideLimit() int {
-	return max(4, int(asideShare*float64(len(r.stmts))))
+	return max(4, int(asideShare*float64(r.distinct)))
 }
 
 // sameTopic reports whether statements a and b are about the same thing:
