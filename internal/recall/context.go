@@ -138,6 +138,9 @@ type unit struct {
 	// bullet): the first taken stands for them all.
 	dup  []*unit
 	skip bool
+	// words are the content words of a bullet, for telling whether a
+	// unit that says the same still says it once shortened.
+	words map[string]bool
 	// render returns the unit in at most room tokens, or "" if it cannot
 	// be shown in so few; nil if text is fixed.
 	render func(room int) string
@@ -415,7 +418,16 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		}
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
+		var shown map[string]bool
 		for _, d := range u.dup {
+			if d.words != nil {
+				if shown == nil {
+					shown = digest.ContentWords(u.text)
+				}
+				if digest.Overlap(d.words, shown) < 0.75 {
+					continue // the shortened unit lost what d says
+				}
+			}
 			d.skip = true
 		}
 	}
@@ -796,6 +808,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 			}
 			if p != digest.Request {
 				w := digest.ContentWords(b)
+				u.words = w
 				for _, o := range said {
 					if len(w) >= 2 && digest.Overlap(w, o.words) >= 0.75 {
 						o.u.dup = append(o.u.dup, u)
