@@ -222,11 +222,14 @@ type plan struct {
 	b     *Batch
 	state string // memory.SessionStamp when the plan began
 
-	entry    *model.SessionEntry
-	res      *CaptureResult
-	writes   memory.Writes
-	changed  bool // something is worth a commit
-	pending  []memory.PendingTurn
+	entry   *model.SessionEntry
+	res     *CaptureResult
+	writes  memory.Writes
+	changed bool // something is worth a commit
+	pending []memory.PendingTurn
+	// before is the agent's last message already summarised, which the
+	// first pending prompt may answer.
+	before   string
 	segments []segment
 	prevSum  string // summary.md so far
 }
@@ -353,7 +356,9 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 		return nil, err
 	}
 	p.pending = memory.MergePending(old, p.pending)
-	p.segments = dueSegments(p.pending, m.Config.Capture.SegmentTurnsOr(), m.Config.Capture.SegmentTokensOr(), b.Final || finalEvent(events))
+	before, rest := memory.SplitContext(p.pending)
+	p.before = before
+	p.segments = dueSegments(rest, m.Config.Capture.SegmentTurnsOr(), m.Config.Capture.SegmentTokensOr(), b.Final || finalEvent(events))
 	if len(p.segments) > 0 {
 		p.changed = true
 		prev, err := m.ReadFile(e.File(model.SummaryFile))
@@ -367,17 +372,21 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 
 // summarise runs the summarizer over the due segments.
 func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *redact.Redactor) error {
-	prev := p.prevSum
+	prev, before := p.prevSum, p.before
 	s := p.entry.Session
 	for i := range p.segments {
 		seg := &p.segments[i]
 		turns := make([]summarize.Turn, len(seg.turns))
+		last := before
 		for j, t := range seg.turns {
 			turns[j] = t.Turn
+			if t.Turn.Role == summarize.Assistant && strings.TrimSpace(t.Turn.Text) != "" {
+				last = t.Turn.Text
+			}
 		}
 		req := summarize.Request{
 			SessionID:       s.MemorySession,
-			Segment:         summarize.Segment{Index: s.Summarized.Segments + i + 1, Turns: turns},
+			Segment:         summarize.Segment{Index: s.Summarized.Segments + i + 1, Turns: turns, Before: before},
 			PreviousSummary: prev,
 			First:           s.Summarized.Segments+i == 0,
 		}
@@ -401,6 +410,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 		}
 		seg.result = res
 		prev += "\n\n" + res.Summary
+		before = last
 	}
 	return nil
 }
@@ -477,6 +487,9 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 		res.Commit = cp.Hash
 	}
 	if res.Segments > 0 {
+		// The context turn stays after a session's end too: a session
+		// goes on when it is resumed (claude --resume), and its next
+		// prompt may answer the last message.
 		_ = m.Sessions().SavePending(s.ID, memory.DropThrough(p.pending, s.Summarized.Through))
 	}
 	return res, nil

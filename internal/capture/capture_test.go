@@ -340,8 +340,10 @@ func TestSegments(t *testing.T) {
 			t.Errorf("summary.md lacks segment %d once:\n%s", i, sum)
 		}
 	}
-	if _, err := os.Stat(m.Sessions().PendingPath("s1")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("pending turns left: %v", err)
+	// Only the agent's last message stays, for a prompt of a resumed
+	// session to answer.
+	if left, err := m.Sessions().LoadPending("s1", e.Summarized.Through); err != nil || len(left) != 1 || !left[0].Context {
+		t.Errorf("pending turns left: %+v, %v", left, err)
 	}
 	// A key seen before is skipped.
 	res, err = Capture(ctx, m, Batch{Session: "s1", Key: "k3", Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "step 3"}}})
@@ -773,5 +775,42 @@ func TestCatchUpEnded(t *testing.T) {
 	}
 	if n, err := CatchUpEnded(ctx, m, "another-session"); err != nil || n != 0 {
 		t.Errorf("again: %d, %v", n, err)
+	}
+}
+
+// TestPickAcrossSegments: a prompt that starts a segment and picks from
+// what the agent offered at the end of the one before ("go with the
+// table") is summarised with the option it picks, also when the session
+// ended in between and was resumed (claude -p --resume does that for
+// every prompt).
+func TestPickAcrossSegments(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	at := func(i int) transcript.Meta { return transcript.Meta{Time: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC)} }
+	offer := "Stripe redelivers events it thinks failed. What I'd do:\n\n" +
+		"1. A `stripe_events` table with a unique index on the event id, so a redelivery is a no-op.\n" +
+		"2. A Redis SETNX key per event id with a TTL of a few days.\n\nWhich do you prefer?"
+	batches := [][]transcript.Event{
+		{{Kind: transcript.KindUserPrompt, Text: "Customers get two receipts for one invoice. Why?", Meta: at(0)},
+			{Kind: transcript.KindAssistantText, Text: offer, Meta: at(1)}},
+		{{Kind: transcript.KindUserPrompt, Text: "Redis gets wiped on every deploy. Go with the table.", Meta: at(2)},
+			{Kind: transcript.KindAssistantText, Text: "Done: the migration and the model are in.", Meta: at(3)}},
+	}
+	for i, events := range batches {
+		if _, err := Capture(ctx, m, Batch{Session: "s1", Key: fmt.Sprintf("k%d", i), Trigger: "stop", Events: events}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Capture(ctx, m, Batch{Session: "s1", Key: fmt.Sprintf("end%d", i), Trigger: "session-end", Final: true,
+			Events: []transcript.Event{{Kind: transcript.KindSessionEnd}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, _ := m.Sessions().Get(ctx, "s1")
+	sum := readRepo(t, m, e.File(model.SummaryFile))
+	if e.Summarized.Segments != 2 {
+		t.Fatalf("want the prompts in two segments, got %d:\n%s", e.Summarized.Segments, sum)
+	}
+	if !strings.Contains(sum, "Go with the table: A `stripe_events` table with a unique index on the event id") {
+		t.Errorf("the decision does not say what it picked:\n%s", sum)
 	}
 }

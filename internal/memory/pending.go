@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -19,6 +20,10 @@ type PendingTurn struct {
 	Key    string         `json:"key"`
 	Tokens int            `json:"tokens"`
 	Turn   summarize.Turn `json:"turn"`
+	// Context marks the agent's last message of what was summarised
+	// already, kept at the head of the list: the prompt that comes next
+	// may answer it ("go with the table").
+	Context bool `json:"context,omitempty"`
 }
 
 func (s Sessions) PendingPath(id string) string {
@@ -72,17 +77,34 @@ func (s Sessions) SavePending(id string, list []PendingTurn) error {
 	return safefile.Write(name, b.Bytes(), 0o600)
 }
 
-// DropThrough removes the turns up to and including the one keyed key.
+// DropThrough removes the turns up to and including the one keyed key,
+// keeping the last agent message among them as the context turn.
 func DropThrough(list []PendingTurn, key string) []PendingTurn {
 	if key == "" {
 		return list
 	}
 	for i := range list {
 		if list[i].Key == key {
-			return list[i+1:]
+			rest := list[i+1:]
+			for j := i; j >= 0; j-- {
+				if t := list[j]; t.Turn.Role == summarize.Assistant && strings.TrimSpace(t.Turn.Text) != "" {
+					t.Context, t.Tokens = true, 0
+					return append([]PendingTurn{t}, rest...)
+				}
+			}
+			return rest
 		}
 	}
 	return list
+}
+
+// SplitContext returns the text of the context turn at the head of list,
+// if any, and the turns after it.
+func SplitContext(list []PendingTurn) (before string, rest []PendingTurn) {
+	if len(list) > 0 && list[0].Context {
+		return list[0].Turn.Text, list[1:]
+	}
+	return "", list
 }
 
 // MergePending adds new turns to old ones, skipping those already there.

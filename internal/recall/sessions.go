@@ -141,6 +141,7 @@ func loadSession(m *memory.Memory, dir string) *sessionInfo {
 		}
 		if turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through); err == nil {
 			prompts := 0
+			_, turns = memory.SplitContext(turns) // summarised already
 			for _, t := range turns {
 				if l := digest.TurnLine(t.Turn); l != "" {
 					s.turns = append(s.turns, l)

@@ -25,7 +25,7 @@ func (Extractive) Summarize(ctx context.Context, req Request) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	a := analyze(req.Segment.Turns)
+	a := analyze(req.Segment.Turns, req.Segment.Before)
 	a.carry(req.PreviousSummary)
 	return Result{
 		Summary:  a.markdown(Heading(SegmentIndex(req), req.Segment.Turns)),

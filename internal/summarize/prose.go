@@ -40,6 +40,10 @@ type analysis struct {
 	lastDec int
 	lastWhy bool   // it gave its reason
 	lastRef string // its line in decisions
+	// offer is the agent's message the prompt being read answers: what
+	// "go with the table" picks from; message is the agent's message
+	// being read, whose own options it may pick from.
+	offer, message string
 }
 
 // said is a statement that something was done, where it was made, and
@@ -55,7 +59,9 @@ type openItem struct {
 	text string
 }
 
-func analyze(turns []Turn) *analysis {
+// analyze reads a segment's turns; before is the agent's message before
+// them, which their first prompt may answer.
+func analyze(turns []Turn, before string) *analysis {
 	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}}
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
@@ -68,6 +74,13 @@ func analyze(turns []Turn) *analysis {
 			p := strings.TrimSpace(t.Text)
 			if isChitchat(p) {
 				continue
+			}
+			a.offer = ""
+			switch {
+			case lastText > lastPrompt:
+				a.offer = turns[lastText].Text
+			case lastPrompt < 0:
+				a.offer = before
 			}
 			lastPrompt = i
 			a.requests = append(a.requests, request(p))
@@ -276,7 +289,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
 	causeNext := false
 	if role == Assistant {
-		a.lastDec = 0
+		a.lastDec, a.message = 0, text
 	}
 	// report is the agent's last account of what it did that became no
 	// item of its own: a reason given after it makes it a decision.
@@ -468,6 +481,11 @@ func decisionByWe(s string) bool {
 	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
 }
 
+// anaphoric is a statement whose subject is a pronoun that points back
+// into the conversation: "It hadn't been written", "That's why …",
+// "Nothing stops that …". Core memory is read without that conversation.
+var anaphoric = regexp.MustCompile(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)`)
+
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
 	if a.seen[key] || c.Title == "" || c.Kind == Fact && !prose.IsClause(c.Title) {
@@ -475,6 +493,9 @@ func (a *analysis) add(c Candidate) {
 	}
 	if (c.Kind == Fact || c.Kind == Decision) && openLabel.MatchString(c.Title) {
 		return // "Still open: …" is work left, which the Open section holds
+	}
+	if (c.Kind == Fact || c.Kind == Decision) && anaphoric.MatchString(c.Title) {
+		return // "It hadn't been written, so …" says nothing read alone; the summary keeps it in its place
 	}
 	a.seen[key] = true
 	c.Importance = round2(clamp(c.Importance, 0, 0.95))
@@ -504,6 +525,13 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 
 // decide adds the decision s, which says what was decided and why.
 func (a *analysis) decide(role Role, s, what, why string, change bool) {
+	offer := a.offer
+	if role == Assistant {
+		offer = a.message // "Two ways: 1. … 2. … I'd go with the second."
+	}
+	if p := picked(what, offer); p != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(p)) {
+		what = strings.TrimRight(what, ".!") + ": " + p
+	}
 	a.decisions = prose.AppendNew(a.decisions, decisionBullet(what, why))
 	imp := impDecision
 	if why != "" {
@@ -836,6 +864,11 @@ func trimLead(s string) string {
 func capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if r == utf8.RuneError || r == '`' {
+		return s
+	}
+	// A path, file or identifier keeps its case: config/sidekiq.yml,
+	// go.mod, max_conns.
+	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(strings.TrimRight(w, ".,:;"), "/._") {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]

@@ -318,7 +318,7 @@ func TestRejectedIntoDecision(t *testing.T) {
 		"I'd go with SQLite for the local cache. Redis looks tempting on paper, but it is one more service to run on every laptop.",
 		"We thought about a Redis cache for this, but it is one more service to run on every laptop. Let's use SQLite for the local cache.",
 	} {
-		a := analyze([]Turn{{Role: User, Text: "what should we use for the cache?"}, {Role: Assistant, Text: text}})
+		a := analyze([]Turn{{Role: User, Text: "what should we use for the cache?"}, {Role: Assistant, Text: text}}, "")
 		var body string
 		for _, c := range a.items {
 			if c.Kind == Decision {

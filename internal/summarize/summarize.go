@@ -50,6 +50,9 @@ type Segment struct {
 	// one after the last "## Segment" section of the previous summary.
 	Index int    `json:"index,omitempty"`
 	Turns []Turn `json:"turns"`
+	// Before is the agent's last message before the segment, which its
+	// first prompt may answer: what "go with the table" picks from.
+	Before string `json:"before,omitempty"`
 }
 
 // Request asks for the summary of one segment.
