@@ -330,7 +330,7 @@ func sessionIDs(m *memory.Memory) []string {
 // rerank scores hits with the configured weights, best first.
 func (x *Index) rerank(hits []indexer.Hit, vw float64, refs map[string]int, now time.Time) []SearchHit {
 	w := x.cfg.Weights
-	rel := relevance(hits, vw)
+	rel := relevance(hits, vw, x.builtin())
 	halfLife := x.cfg.RecencyHalfLifeDays * 24 * float64(time.Hour)
 	out := make([]SearchHit, 0, len(hits))
 	for i := range hits {
@@ -461,7 +461,15 @@ const builtinMinSimilarity = 0.05
 // rankings averaged over those the search used, the vector ranking's
 // weighed by vw (the keyword ranking's is 1) as in the fusion, and then
 // scaled so that the best hit is 1.
-func relevance(hits []indexer.Hit, vw float64) []float64 {
+//
+// With bagOfWords (the built-in embedder, whose vectors are hashed words
+// and trigrams) a hybrid search scales the cosine of a chunk shorter than
+// the candidates' median by its share of that length: such a cosine
+// rises as a text gets shorter (one shared word in 11 tokens outweighs
+// three in 90), a bias BM25 corrects by its length normalisation and the
+// cosine does not, so short items rode the vector side past the passages
+// that held the answer (docs/search.md).
+func relevance(hits []indexer.Hit, vw float64, bagOfWords bool) []float64 {
 	var topKw, topVec float64
 	for _, h := range hits {
 		if h.KeywordRank > 0 {
@@ -473,6 +481,10 @@ func relevance(hits []indexer.Hit, vw float64) []float64 {
 	}
 	if vw <= 0 {
 		vw = 1
+	}
+	var pivot float64
+	if bagOfWords && topKw > 0 && topVec > 0 {
+		pivot = medianTokens(hits)
 	}
 	lists := 0.0
 	if topKw > 0 {
@@ -489,7 +501,11 @@ func relevance(hits []indexer.Hit, vw float64) []float64 {
 			r += h.KeywordScore / topKw
 		}
 		if h.VectorRank > 0 && topVec > 0 {
-			r += vw * max(h.VectorScore, 0) / topVec
+			v := max(h.VectorScore, 0) / topVec
+			if t := float64(h.Tokens); t < pivot {
+				v *= t / pivot
+			}
+			r += vw * v
 		}
 		if lists > 0 {
 			r /= lists
@@ -503,6 +519,19 @@ func relevance(hits []indexer.Hit, vw float64) []float64 {
 		}
 	}
 	return out
+}
+
+// medianTokens is the median of the hits' estimated tokens.
+func medianTokens(hits []indexer.Hit) float64 {
+	if len(hits) == 0 {
+		return 0
+	}
+	n := make([]int, len(hits))
+	for i, h := range hits {
+		n[i] = h.Tokens
+	}
+	sort.Ints(n)
+	return float64(n[len(n)/2])
 }
 
 func clamp01(f float64) float64 { return min(max(f, 0), 1) }
