@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/expand"
+	"github.com/cairn-mem/cairn/internal/recall/fuse"
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -94,7 +95,7 @@ type SearchResults struct {
 //	score = w.relevance*relevance + √relevance*(w.recency*recency + w.importance*importance + w.references*references)
 //
 // relevance is how well the chunk matches compared with the best match
-// (see relevance). The other parts count in proportion to the square
+// (see fuse.Relevance). The other parts count in proportion to the square
 // root of relevance: added whole (the seed design), a fresh, important
 // item that matched a fifth as well as the best hit outranked it, and on
 // a long conversation (bench/convo) core items made at ingest took the
@@ -330,7 +331,7 @@ func sessionIDs(m *memory.Memory) []string {
 // rerank scores hits with the configured weights, best first.
 func (x *Index) rerank(hits []indexer.Hit, vw float64, refs map[string]int, now time.Time) []SearchHit {
 	w := x.cfg.Weights
-	rel := relevance(hits, vw)
+	rel := fuse.Relevance(hits, vw, x.builtin())
 	halfLife := x.cfg.RecencyHalfLifeDays * 24 * float64(time.Hour)
 	out := make([]SearchHit, 0, len(hits))
 	for i := range hits {
@@ -451,59 +452,6 @@ const builtinVectorWeight = 0.25
 // set, 62% of the unwanted memories a vector search ranks score below
 // it, and 3 of 75 wanted ones.
 const builtinMinSimilarity = 0.05
-
-// relevance scores how well each hit matches, in 0..1, the best hit 1.
-// Rank fusion orders hits well but says little about how much better one
-// is than the next (with k=60, the tenth has 87% of the first's fused
-// score), which would let importance and recency outweigh a clearly
-// better match. So each ranking contributes its score relative to the
-// best in it (BM25 over the top BM25, cosine over the top cosine), the
-// rankings averaged over those the search used, the vector ranking's
-// weighed by vw (the keyword ranking's is 1) as in the fusion, and then
-// scaled so that the best hit is 1.
-func relevance(hits []indexer.Hit, vw float64) []float64 {
-	var topKw, topVec float64
-	for _, h := range hits {
-		if h.KeywordRank > 0 {
-			topKw = max(topKw, h.KeywordScore)
-		}
-		if h.VectorRank > 0 {
-			topVec = max(topVec, h.VectorScore)
-		}
-	}
-	if vw <= 0 {
-		vw = 1
-	}
-	lists := 0.0
-	if topKw > 0 {
-		lists++
-	}
-	if topVec > 0 {
-		lists += vw
-	}
-	out := make([]float64, len(hits))
-	best := 0.0
-	for i, h := range hits {
-		var r float64
-		if h.KeywordRank > 0 && topKw > 0 {
-			r += h.KeywordScore / topKw
-		}
-		if h.VectorRank > 0 && topVec > 0 {
-			r += vw * max(h.VectorScore, 0) / topVec
-		}
-		if lists > 0 {
-			r /= lists
-		}
-		out[i] = r
-		best = max(best, r)
-	}
-	if best > 0 {
-		for i := range out {
-			out[i] /= best
-		}
-	}
-	return out
-}
 
 func clamp01(f float64) float64 { return min(max(f, 0), 1) }
 
