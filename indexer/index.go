@@ -769,16 +769,22 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		}
 		return ix.write(deletes, batch, vecs)
 	}
+	// Chunking is done for all documents at once, on every processor.
+	keep := make([]*Document, 0, len(last))
 	for i := range docs {
-		d := &docs[i]
-		if last[d.Path] != i {
-			continue
+		if last[docs[i].Path] == i {
+			keep = append(keep, &docs[i])
 		}
+	}
+	chunked := make([][]pendingChunk, len(keep))
+	parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
+	for i, d := range keep {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		deletes = append(deletes, d.Path)
-		batch = append(batch, ix.chunkDoc(d)...)
+		batch = append(batch, chunked[i]...)
+		chunked[i] = nil
 		if len(batch) >= ix.opts.BatchSize {
 			if err := flush(); err != nil {
 				return err

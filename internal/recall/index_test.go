@@ -338,7 +338,7 @@ func TestIndexBrokenAndSessionFiles(t *testing.T) {
 func TestReindexProgress(t *testing.T) {
 	m, w := newTestMemory(t)
 	files := map[string]string{}
-	n := 2*putBatch + 50 // three batches
+	n := 2*fillBatch + 50 // three batches
 	for i := range n {
 		files["core/notes/n"+strconv.Itoa(i)+".md"] = "Note number " + strconv.Itoa(i) + " about lemurs.\n"
 	}

@@ -1,0 +1,97 @@
+package docs
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/cairn-mem/cairn/indexer"
+)
+
+// A Loaded is a file read and turned into a document by Load.
+type Loaded struct {
+	Path string
+	Doc  indexer.Document
+	// OK is false when the file adds nothing to the index (see
+	// Document), was not read (Err) or is a prompts.md its transcript
+	// repeats (Repeated: it is not read at all).
+	OK bool
+	// Size is the file's size, which may exceed the data read.
+	Size int64
+	// Err is read's error; Doc is then unset.
+	Err error
+}
+
+// Load reads the files at paths (sorted, as repository paths are) with
+// read, and turns each into its document as Document does, on up to
+// workers goroutines (0 means one per processor). Its results are in the
+// order of paths, and are what Document called on each path in turn with
+// one Sessions would give: the files of one session folder, which share
+// what Sessions learns of it, are read by one goroutine in order, and
+// each other file is alone. read must be safe for concurrent use; Load
+// itself warns of nothing, so that its caller can warn in order.
+func Load(ctx context.Context, root string, paths []string, workers int, read func(p string) (data []byte, size int64, err error)) ([]Loaded, error) {
+	// Groups of consecutive paths in one session folder: sorted paths
+	// keep a folder's files together.
+	var groups [][2]int
+	for i := 0; i < len(paths); {
+		j := i + 1
+		if dir, _ := SessionDir(paths[i]); dir != "" {
+			for j < len(paths) {
+				if d, _ := SessionDir(paths[j]); d != dir {
+					break
+				}
+				j++
+			}
+		}
+		groups = append(groups, [2]int{i, j})
+		i = j
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(groups)))
+	out := make([]Loaded, len(paths))
+	next := make(chan [2]int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range next {
+				// A Sessions per folder: it learns of that folder alone.
+				s := NewSessions(root)
+				for i := g[0]; i < g[1]; i++ {
+					out[i] = load(paths[i], s, read)
+				}
+			}
+		}()
+	}
+	for _, g := range groups {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func load(p string, s *Sessions, read func(string) ([]byte, int64, error)) Loaded {
+	l := Loaded{Path: p}
+	if Repeated(p, s) {
+		return l // before reading it
+	}
+	data, size, err := read(p)
+	if err != nil {
+		l.Err = err
+		return l
+	}
+	l.Size = size
+	l.Doc, l.OK = Document(p, data, s)
+	return l
+}
