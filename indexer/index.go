@@ -73,6 +73,10 @@ type Options struct {
 	Source fs.FS
 	// BatchSize is how many chunks go to Bleve in one batch; 0 means 1000.
 	BatchSize int
+	// Workers is how many goroutines chunk, analyse and embed documents
+	// at once; 0 means one per processor. The index is the same whatever
+	// the number.
+	Workers int
 	// LockTimeout is how long Open waits for another process to let go of
 	// the index before it reports ErrLocked; 0 means it does not wait.
 	LockTimeout time.Duration
@@ -222,6 +226,9 @@ func newIndex(dir string, opts Options) (*Index, error) {
 	}
 	if opts.RRFK <= 0 {
 		opts.RRFK = 60
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
@@ -656,7 +663,7 @@ type pendingChunk struct {
 
 // analyze sets the title and body tokens of chunks, on every processor.
 func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
-	parallel(len(chunks), func(i int) {
+	ix.parallel(len(chunks), func(i int) {
 		c := &chunks[i]
 		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.Title))
 		c.bodyToks = ix.analyzer.Analyze([]byte(c.body))
@@ -668,7 +675,7 @@ func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
 // tokens.
 func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) ([][]float32, error) {
 	vecs := make([][]float32, len(chunks))
-	workers := parallel(len(chunks), nil)
+	workers := ix.parallel(len(chunks), nil)
 	tables := make([]embed.Scratch, workers)
 	parallelW(len(chunks), workers, func(w, i int) {
 		c := &chunks[i]
@@ -680,11 +687,11 @@ func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pe
 	return vecs, nil
 }
 
-// parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines
+// parallel runs f(i) for i in [0, n) on up to Options.Workers goroutines
 // (one for small n) and returns how many it used; with f nil it only
 // says how many it would.
-func parallel(n int, f func(i int)) int {
-	workers := max(1, min(runtime.GOMAXPROCS(0), n/32))
+func (ix *Index) parallel(n int, f func(i int)) int {
+	workers := max(1, min(ix.opts.Workers, n/32))
 	if f != nil {
 		parallelW(n, workers, func(_, i int) { f(i) })
 	}
@@ -777,7 +784,7 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		}
 	}
 	chunked := make([][]pendingChunk, len(keep))
-	parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
+	ix.parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
 	for i, d := range keep {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -213,17 +213,53 @@ func document(p string, data []byte, sessions *Sessions) indexer.Document {
 	return doc
 }
 
+// The patterns below that match at a line's start are anchored at the
+// start of the text and tried only where a line starts with their
+// literal beginning (by lineMatches): (?m)^ would have Go's regexp try
+// every position of a long transcript, a tenth of a first build's time.
 var (
 	// sessionHeading is how a transcript of a dialogue names its session
 	// ("## Session 7 · 2024-11-28 21:10:00 UTC", capture's say).
-	sessionHeading = regexp.MustCompile(`(?m)^## Session (\d+)\b`)
+	sessionHeading = regexp.MustCompile(`^## Session (\d+)\b`)
 	// sessionNumber is sessionHeading in normal text.
 	sessionNumber = regexp.MustCompile(`## session (\d+)\b`)
 	// speakerLabel is a turn's bold speaker ("**Maya:** ...").
-	speakerLabel = regexp.MustCompile(`(?m)^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
+	speakerLabel = regexp.MustCompile(`^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
 	// promptHeading is a prompt of an agent's session ("## Prompt 3").
-	promptHeading = regexp.MustCompile(`(?m)^## Prompt \d+`)
+	promptHeading = regexp.MustCompile(`^## Prompt \d+`)
 )
+
+// lineMatches returns the leftmost non-overlapping matches (at most n, n
+// < 0 for all) of re, a pattern anchored by ^ whose matches begin with
+// lit, at the starts of s's lines: what re's pattern with (?m) would
+// find in s, trying it only where a line starts with lit.
+func lineMatches(s, lit string, re *regexp.Regexp, n int) [][]string {
+	var out [][]string
+	for at := 0; n < 0 || len(out) < n; {
+		i := strings.Index(s[at:], lit)
+		if i < 0 {
+			break
+		}
+		i += at
+		at = i + 1
+		if i > 0 && s[i-1] != '\n' {
+			continue
+		}
+		loc := re.FindStringSubmatchIndex(s[i:])
+		if loc == nil {
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for k := range m {
+			if loc[2*k] >= 0 {
+				m[k] = s[i+loc[2*k] : i+loc[2*k+1]]
+			}
+		}
+		out = append(out, m)
+		at = i + max(loc[1], 1)
+	}
+	return out
+}
 
 // header is the line that heads each chunk of a session's file: the
 // session (by the number its transcript gives it, transcript being the
@@ -231,8 +267,8 @@ var (
 // speakers in the order they first speak.
 func header(sid string, day time.Time, body, transcript string, speakers bool) string {
 	parts := []string{"Session " + memory.ShortSession(sid)}
-	if m := sessionHeading.FindStringSubmatch(body); m != nil {
-		parts[0] = "Session " + m[1]
+	if m := lineMatches(body, "## Session ", sessionHeading, 1); m != nil {
+		parts[0] = "Session " + m[0][1]
 	} else if m := sessionNumber.FindStringSubmatch(transcript); m != nil {
 		parts[0] = "Session " + m[1]
 	}
@@ -242,10 +278,10 @@ func header(sid string, day time.Time, body, transcript string, speakers bool) s
 	if speakers {
 		var names []string
 		seen := map[string]bool{}
-		if promptHeading.MatchString(body) {
+		if lineMatches(body, "## Prompt ", promptHeading, 1) != nil {
 			names, seen["User"] = append(names, "User"), true
 		}
-		for _, m := range speakerLabel.FindAllStringSubmatch(body, 64) {
+		for _, m := range lineMatches(body, "**", speakerLabel, 64) {
 			if name := strings.TrimSpace(m[1]); !seen[name] {
 				seen[name] = true
 				names = append(names, name)
