@@ -29,7 +29,7 @@ func TestLineMatches(t *testing.T) {
 		s := b.String()
 		for _, c := range cases {
 			n := r.Intn(3) - 1
-			want := regexp.MustCompile("(?m)" + c.re.String()).FindAllStringSubmatch(s, n)
+			want := regexp.MustCompile("(?m)"+c.re.String()).FindAllStringSubmatch(s, n)
 			if got := lineMatches(s, c.lit, c.re, n); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%q in %q, n=%d: got %q, want %q", c.re, s, n, got, want)
 			}
