@@ -206,7 +206,7 @@ func document(p string, data []byte, sessions *Sessions) indexer.Document {
 	}
 	if sdir != "" && isSessionLog(doc.Kind, base) {
 		if base == model.TranscriptFile {
-			sessions.texts[sdir] = normal(text) // read already: not again for its summary
+			sessions.seed(sdir, text) // read already: not again for its summary
 		}
 		doc.Header = header(sid, doc.Created, doc.Body, sessions.transcript(sdir), base == model.TranscriptFile)
 	}
@@ -303,10 +303,11 @@ type Sessions struct {
 	seen  map[string][2]time.Time
 	files map[string]bool   // dir/name: whether the file is there
 	texts map[string]string // dir: its transcript, normal
+	raw   map[string]string // dir: the text texts holds the normal form of
 }
 
 func NewSessions(root string) *Sessions {
-	return &Sessions{root: root, seen: make(map[string][2]time.Time), files: make(map[string]bool), texts: make(map[string]string)}
+	return &Sessions{root: root, seen: make(map[string][2]time.Time), files: make(map[string]bool), texts: make(map[string]string), raw: make(map[string]string)}
 }
 
 // transcript returns the transcript of the session in dir as normal
@@ -315,11 +316,20 @@ func (s *Sessions) transcript(dir string) string {
 	t, ok := s.texts[dir]
 	if !ok {
 		if b, err := safefile.ReadInRoot(s.root, dir+"/"+model.TranscriptFile); err == nil { // not through a link
-			t = normal(string(b))
+			s.seed(dir, string(b))
+			return s.texts[dir]
 		}
 		s.texts[dir] = t
 	}
 	return t
+}
+
+// seed makes text the transcript of the session in dir, normalised once
+// for the same text.
+func (s *Sessions) seed(dir, text string) {
+	if raw, ok := s.raw[dir]; !ok || raw != text {
+		s.texts[dir], s.raw[dir] = normal(text), text
+	}
 }
 
 // has reports whether the session in dir has a regular file name (not

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // A Loaded is a file read and turned into a document by Load.
@@ -61,8 +62,27 @@ func Load(ctx context.Context, root string, paths []string, workers int, read fu
 			for g := range next {
 				// A Sessions per folder: it learns of that folder alone.
 				s := NewSessions(root)
+				// The session's transcript first, which its summary
+				// would read again (it sorts before), as what reading it
+				// would give when it is whole.
+				tr, pre := -1, preread{}
+				if dir, _ := SessionDir(paths[g[0]]); dir != "" {
+					for i := g[0]; i < g[1]; i++ {
+						if paths[i] == dir+"/"+model.TranscriptFile {
+							tr = i
+							pre.data, pre.size, pre.err = read(paths[i])
+							if pre.err == nil && int64(len(pre.data)) == pre.size {
+								s.seed(dir, string(pre.data))
+							}
+						}
+					}
+				}
 				for i := g[0]; i < g[1]; i++ {
-					out[i] = load(paths[i], s, read)
+					r := read
+					if i == tr {
+						r = pre.read
+					}
+					out[i] = load(paths[i], s, r)
 				}
 			}
 		}()
@@ -80,6 +100,15 @@ func Load(ctx context.Context, root string, paths []string, workers int, read fu
 	}
 	return out, nil
 }
+
+// preread is a file read already.
+type preread struct {
+	data []byte
+	size int64
+	err  error
+}
+
+func (p preread) read(string) ([]byte, int64, error) { return p.data, p.size, p.err }
 
 func load(p string, s *Sessions, read func(string) ([]byte, int64, error)) Loaded {
 	l := Loaded{Path: p}

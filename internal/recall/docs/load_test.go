@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,9 @@ func TestLoadSameAsDocument(t *testing.T) {
 		}
 		if i%5 != 0 {
 			files[dir+"/transcript.md"] = fmt.Sprintf("# Transcript\n\n## Session %d · 2024-11-28\n\n**Maya:** I found a flat in Delfshaven, floor %d.\n\n**Tom:** With the old boats?\n", i, i)
+		}
+		if i%7 == 0 { // with a byte order mark and CRLF lines
+			files[dir+"/transcript.md"] = "\uFEFF" + strings.ReplaceAll(files[dir+"/transcript.md"], "\n", "\r\n")
 		}
 		files[dir+"/prompts.md"] = fmt.Sprintf("# Prompts\n\n## Prompt 1\n\nI found a flat in Delfshaven, floor %d.\n", i)
 		files[dir+"/summary.md"] = fmt.Sprintf("# Summary\n\n## Segment 1\n\n- Maya: I found a flat in Delfshaven, floor %d.\n- Maya moves on the %dth.\n", i, i)
