@@ -71,7 +71,9 @@ type Options struct {
 	// Source is where documents' paths are read to show a hit's text and
 	// snippet; nil leaves Hit.Text and Hit.Snippet empty.
 	Source fs.FS
-	// BatchSize is how many chunks go to Bleve in one batch; 0 means 1000.
+	// BatchSize is the most chunks that go to Bleve in one batch (a
+	// Put's chunks are split into batches of even size, a document's
+	// chunks kept together); 0 means 1000.
 	BatchSize int
 	// Workers is how many goroutines chunk, analyse and embed documents
 	// at once; 0 means one per processor. The index is the same whatever
@@ -785,6 +787,16 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 	}
 	chunked := make([][]pendingChunk, len(keep))
 	ix.parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
+	// Batches of even size, none over BatchSize: each is a Bleve
+	// segment, and a small one left over would cost a merge for nothing.
+	total := 0
+	for _, c := range chunked {
+		total += len(c)
+	}
+	size := ix.opts.BatchSize
+	if total > size {
+		size = (total + (total+size-1)/size - 1) / ((total + size - 1) / size)
+	}
 	for i, d := range keep {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -792,7 +804,7 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		deletes = append(deletes, d.Path)
 		batch = append(batch, chunked[i]...)
 		chunked[i] = nil
-		if len(batch) >= ix.opts.BatchSize {
+		if len(batch) >= size {
 			if err := flush(); err != nil {
 				return err
 			}
