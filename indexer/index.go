@@ -734,23 +734,23 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		}
 		last[d.Path] = i
 	}
-	var (
-		batch   []pendingChunk
-		deletes []string // paths whose old chunks go
-	)
 	// Chunking and embedding (maybe a network call) happen outside the
 	// lock, so searches go on meanwhile. The built-in embedder, which
-	// fails only when ctx ends, works alongside Bleve's batch instead:
-	// each takes about half the CPU, and Bleve's turning a batch into a
-	// segment uses one processor. Should it fail, Bleve holds chunks the
-	// vectors file does not, as after a crash, which the next Put or
+	// fails only when ctx ends, works alongside Bleve's batches instead:
+	// each takes about half the CPU. Should it fail, Bleve holds chunks
+	// the vectors file does not, as after a crash, which the next Put or
 	// Delete of their paths cleans up.
+	var (
+		group   []pendingChunk
+		deletes []string // paths whose old chunks go
+		ends    []span   // of group's batches
+	)
 	hash, local := ix.embedder.(*HashEmbedder)
 	flush := func() error {
-		vecs := func() ([][]float32, error) { return ix.embed(ctx, batch) }
+		vecs := func() ([][]float32, error) { return ix.embed(ctx, group) }
 		if local {
 			// The built-in embedder and Bleve share each chunk's analysis.
-			if err := ix.analyze(ctx, batch); err != nil {
+			if err := ix.analyze(ctx, group); err != nil {
 				return err
 			}
 			var (
@@ -760,7 +760,7 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 			)
 			go func() {
 				defer close(done)
-				v, err = ix.embedAnalyzed(ctx, hash, batch)
+				v, err = ix.embedAnalyzed(ctx, hash, group)
 			}()
 			defer func() { <-done }()
 			vecs = func() ([][]float32, error) { <-done; return v, err }
@@ -776,7 +776,7 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		if ix.closed {
 			return ErrClosed
 		}
-		return ix.write(deletes, batch, vecs)
+		return ix.write(deletes, group, ends, vecs)
 	}
 	// Chunking is done for all documents at once, on every processor.
 	keep := make([]*Document, 0, len(last))
@@ -789,6 +789,8 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 	ix.parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
 	// Batches of even size, none over BatchSize: each is a Bleve
 	// segment, and a small one left over would cost a merge for nothing.
+	// Up to Workers of them are written at once, each made a segment on
+	// a processor of its own, and their vectors appended in one write.
 	total := 0
 	for _, c := range chunked {
 		total += len(c)
@@ -797,25 +799,32 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 	if total > size {
 		size = (total + (total+size-1)/size - 1) / ((total + size - 1) / size)
 	}
+	from := span{}
 	for i, d := range keep {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		deletes = append(deletes, d.Path)
-		batch = append(batch, chunked[i]...)
+		group = append(group, chunked[i]...)
 		chunked[i] = nil
-		if len(batch) >= size {
-			if err := flush(); err != nil {
-				return err
-			}
-			batch, deletes = batch[:0], deletes[:0]
+		if len(group)-from.chunks < size && i < len(keep)-1 {
+			continue
 		}
+		from = span{chunks: len(group), paths: len(deletes)}
+		ends = append(ends, from)
+		if len(ends) < ix.opts.Workers && i < len(keep)-1 {
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		group, deletes, ends, from = group[:0], deletes[:0], ends[:0], span{}
 	}
-	if len(deletes) == 0 {
-		return nil
-	}
-	return flush()
+	return nil
 }
+
+// span is where a batch of a write ends in its chunks and paths.
+type span struct{ chunks, paths int }
 
 // chunkDoc splits d into pending chunks.
 func (ix *Index) chunkDoc(d *Document) []pendingChunk {
@@ -911,38 +920,69 @@ func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32,
 	return vecs, nil
 }
 
-// write indexes chunks in Bleve (deleting the old chunks of paths first),
-// then appends them, with their vectors from vecs, to the vectors file.
-// Bleve goes first: if the process dies in between, Bleve holds chunks
-// the vectors file does not, which searches skip and the next Put or
-// Delete of the path removes. The caller holds ix.mu.
-func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]float32, error)) error {
+// write indexes chunks in Bleve (deleting the old chunks of paths
+// first), in one batch for each of ends, at once, then appends them,
+// with their vectors from vecs, to the vectors file. Bleve goes first:
+// if the process dies in between, Bleve holds chunks the vectors file
+// does not, which searches skip and the next Put or Delete of the path
+// removes. The caller holds ix.mu.
+func (ix *Index) write(paths []string, chunks []pendingChunk, ends []span, vecs func() ([][]float32, error)) error {
 	if len(paths) == 0 {
 		return nil
 	}
 	if err := ix.markDirty(); err != nil {
 		return fmt.Errorf("index put: %w", err)
 	}
-	b := ix.bleve.NewBatch()
 	fresh := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
 		fresh[c.entry.ID()] = true
 	}
-	for _, p := range paths {
-		for _, id := range ix.staleIDs(p) {
-			if !fresh[id] {
-				b.Delete(id)
+	batches := make([]*bleve.Batch, len(ends))
+	errs := make([]error, len(ends))
+	each := func(f func(i int, from, to span)) error {
+		var wg sync.WaitGroup
+		for i, to := range ends {
+			from := span{}
+			if i > 0 {
+				from = ends[i-1]
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f(i, from, to)
+			}()
+		}
+		wg.Wait()
+		return errors.Join(errs...)
+	}
+	err := each(func(i int, from, to span) {
+		b := ix.bleve.NewBatch()
+		for _, p := range paths[from.paths:to.paths] {
+			for _, id := range ix.staleIDs(p) {
+				if !fresh[id] {
+					b.Delete(id)
+				}
 			}
 		}
-	}
-	for _, c := range chunks {
-		if err := ix.batchIndex(b, c); err != nil {
-			return fmt.Errorf("index put %s: %w", c.entry.Path, err)
+		for _, c := range chunks[from.chunks:to.chunks] {
+			if err := ix.batchIndex(b, c); err != nil {
+				errs[i] = fmt.Errorf("index put %s: %w", c.entry.Path, err)
+				return
+			}
 		}
+		batches[i] = b
+	})
+	if err != nil {
+		return err
 	}
 	ix.consistent = false // until both writes are done
-	if err := ix.bleve.Batch(b); err != nil {
-		return fmt.Errorf("index put: bleve batch: %w", err)
+	err = each(func(i int, _, _ span) {
+		if err := ix.bleve.Batch(batches[i]); err != nil {
+			errs[i] = fmt.Errorf("index put: bleve batch: %w", err)
+		}
+	})
+	if err != nil {
+		return err
 	}
 
 	var v [][]float32
@@ -953,13 +993,19 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]f
 		}
 	}
 	l := ix.vecs.NewLog()
-	for _, p := range paths {
-		if ix.vecs.Has(p) {
-			l.Delete(p)
+	for i, to := range ends {
+		from := span{}
+		if i > 0 {
+			from = ends[i-1]
 		}
-	}
-	for i, c := range chunks {
-		l.Put(c.entry, v[i])
+		for _, p := range paths[from.paths:to.paths] {
+			if ix.vecs.Has(p) {
+				l.Delete(p)
+			}
+		}
+		for k := from.chunks; k < to.chunks; k++ {
+			l.Put(chunks[k].entry, v[k])
+		}
 	}
 	if err := ix.vecErr(ix.vecs.Commit(l)); err != nil {
 		return fmt.Errorf("index put: %w", err)
@@ -1059,7 +1105,8 @@ func (ix *Index) Delete(ctx context.Context, paths ...string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := ix.write(paths[start:min(start+ix.opts.BatchSize, len(paths))], nil, nil); err != nil {
+		batch := paths[start:min(start+ix.opts.BatchSize, len(paths))]
+		if err := ix.write(batch, nil, []span{{paths: len(batch)}}, nil); err != nil {
 			return err
 		}
 	}
