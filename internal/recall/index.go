@@ -511,7 +511,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		progress(0, len(paths))
 	}
 	// Files are read and parsed on every processor, a window ahead of
-	// the indexer: while it indexes one, the next is loaded.
+	// the indexer.
 	limit := x.cfg.FileLimit()
 	read := func(p string) ([]byte, int64, error) {
 		data, size, err := x.m.ReadFileHead(p, limit) // not through a link
@@ -520,35 +520,10 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		}
 		return data, size, err
 	}
-	type window struct {
-		files []docs.Loaded
-		err   error
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	windows := make(chan window, 1)
-	defer func() {
-		cancel()
-		for range windows { // until the reader has stopped
-		}
-	}()
-	go func() {
-		defer close(windows)
-		for i := 0; i < len(paths); i += fillBatch {
-			files, err := docs.Load(ctx, x.m.Dir, paths[i:min(i+fillBatch, len(paths))], 0, read)
-			select {
-			case windows <- window{files, err}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	done := 0
-	for w := range windows {
-		if w.err != nil {
-			return fmt.Errorf("search index: %w", w.err)
-		}
-		batch := make([]indexer.Document, 0, len(w.files))
-		for _, f := range w.files {
+	err = docs.LoadAhead(ctx, x.m.Dir, paths, fillBatch, read, func(files []docs.Loaded) error {
+		batch := make([]indexer.Document, 0, len(files))
+		for _, f := range files {
 			switch {
 			case f.Err != nil && (errors.Is(f.Err, memory.ErrNoFile) || x.m.WarnLink(f.Err)):
 				continue // removed meanwhile, or a folder swapped for a link
@@ -564,11 +539,12 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
-		if done += len(w.files); progress != nil {
+		if done += len(files); progress != nil {
 			progress(done, len(paths))
 		}
-	}
-	if err := ctx.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return x.ix.SetVersion(ctx, head)

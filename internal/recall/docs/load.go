@@ -110,6 +110,44 @@ type preread struct {
 
 func (p preread) read(string) ([]byte, int64, error) { return p.data, p.size, p.err }
 
+// LoadAhead loads paths as Load does, window files at a time, and calls
+// fn with each window in turn while it loads the next: the indexing of
+// one and the reading of the next share the processors. It stops at
+// fn's first error, or when ctx ends, and returns it.
+func LoadAhead(ctx context.Context, root string, paths []string, window int, read func(p string) ([]byte, int64, error), fn func([]Loaded) error) error {
+	type loaded struct {
+		files []Loaded
+		err   error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	next := make(chan loaded, 1)
+	defer func() {
+		cancel()
+		for range next { // until the reader has stopped
+		}
+	}()
+	go func() {
+		defer close(next)
+		for i := 0; i < len(paths); i += window {
+			files, err := Load(ctx, root, paths[i:min(i+window, len(paths))], 0, read)
+			select {
+			case next <- loaded{files, err}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for w := range next {
+		if w.err != nil {
+			return w.err
+		}
+		if err := fn(w.files); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
 func load(p string, s *Sessions, read func(string) ([]byte, int64, error)) Loaded {
 	l := Loaded{Path: p}
 	if Repeated(p, s) {
