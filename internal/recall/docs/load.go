@@ -25,7 +25,7 @@ type Loaded struct {
 
 // Load reads the files at paths (sorted, as repository paths are) with
 // read, and turns each into its document as Document does, on up to
-// workers goroutines (0 means one per processor). Its results are in the
+// workers goroutines (0 means four per processor). Its results are in the
 // order of paths, and are what Document called on each path in turn with
 // one Sessions would give: the files of one session folder, which share
 // what Sessions learns of it, are read by one goroutine in order, and
@@ -49,7 +49,9 @@ func Load(ctx context.Context, root string, paths []string, workers int, read fu
 		i = j
 	}
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		// Several a processor: reading files not in the page cache is
+		// mostly waiting for the disk, which serves many at once.
+		workers = 4 * runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, len(groups)))
 	out := make([]Loaded, len(paths))
