@@ -480,6 +480,7 @@ func (ix *Index) removeFiles() error {
 }
 
 func (ix *Index) closeFiles() error {
+	ix.persisting = nil // what was not persisted is lost with the files
 	var err error
 	if ix.bleve != nil {
 		err = ix.bleve.Close()

@@ -723,3 +723,23 @@ func TestKilledAfterPuts(t *testing.T) {
 		t.Errorf("keyword search after catching up: %v", got)
 	}
 }
+
+// Reset right after a Put, its batches maybe still on their way to disk,
+// leaves nothing for SetVersion to wait for.
+func TestResetAfterPut(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := openTest(t, Options{})
+	put(t, ix, parallelCorpus(100)...)
+	if err := ix.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	put(t, ix, Document{Path: "a.md", Body: "ocelot"})
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := ix.SetVersion(ctx, "v"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ix.Stats(); err != nil || st.Chunks != 1 || st.BleveDocs != 1 {
+		t.Errorf("after reset and put: %+v %v", st, err)
+	}
+}
