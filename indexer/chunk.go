@@ -222,12 +222,12 @@ func splitUnits(lines []string, opts ChunkOptions) []unit {
 			cut = cutParagraph
 		}
 		switch {
-		case fenceRE.MatchString(l):
+		case isFence(l):
 			inFence = !inFence
 		case inFence:
-		case headingRE.MatchString(l):
+		case isHeading(l):
 			cut = cutHeading
-		case opts.Turn.MatchString(l):
+		case isTurn(opts.Turn, l):
 			cut = cutTurn
 		}
 		afterBlank = false
@@ -339,10 +339,10 @@ func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
 	inFence := false
 	for i, l := range lines {
 		switch {
-		case fenceRE.MatchString(l):
+		case isFence(l):
 			inFence = !inFence
 		case inFence:
-		case subheadingRE.MatchString(l), opts.Turn.MatchString(l), speakerRE.MatchString(l):
+		case isSubheading(l), isTurn(opts.Turn, l), isSpeaker(l):
 			starts = append(starts, i)
 		}
 	}
@@ -352,7 +352,7 @@ func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
 	starts = append(starts, len(lines))
 	kept := starts[:0]
 	for i, s := range starts[:len(starts)-1] {
-		if headingRE.MatchString(lines[s]) && blank(lines[s+1:starts[i+1]]) {
+		if isHeading(lines[s]) && blank(lines[s+1:starts[i+1]]) {
 			continue
 		}
 		kept = append(kept, s)
@@ -413,10 +413,10 @@ func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
 	inFence := false
 	for i, l := range lines {
 		switch {
-		case fenceRE.MatchString(l):
+		case isFence(l):
 			inFence = !inFence
 		case inFence:
-		case subheadingRE.MatchString(l), labelRE.MatchString(l):
+		case isSubheading(l), isLabel(l):
 			starts = append(starts, i)
 		}
 	}
@@ -480,4 +480,37 @@ func bodyLines(body string) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
+}
+
+// The patterns of lines are tried only on lines that can match them, by
+// their first byte: a regular expression costs more to set up than most
+// lines take to rule out, and every line of every file is tried.
+
+// lead is l's first byte after at most three spaces, 0 if there is none.
+func lead(l string) byte {
+	for i := 0; i < len(l) && i <= 3; i++ {
+		if l[i] != ' ' {
+			return l[i]
+		}
+	}
+	return 0
+}
+
+func isFence(l string) bool {
+	c := lead(l)
+	return (c == '`' || c == '~') && fenceRE.MatchString(l)
+}
+
+func isHeading(l string) bool    { return lead(l) == '#' && headingRE.MatchString(l) }
+func isSubheading(l string) bool { return lead(l) == '#' && subheadingRE.MatchString(l) }
+func isSpeaker(l string) bool    { return strings.HasPrefix(l, "**") && speakerRE.MatchString(l) }
+func isLabel(l string) bool      { return strings.HasPrefix(l, "**") && labelRE.MatchString(l) }
+
+// isTurn is turn.MatchString(l); DefaultTurn matches only lines that
+// start with a star or a speaker's capital.
+func isTurn(turn *regexp.Regexp, l string) bool {
+	if turn == DefaultTurn && (l == "" || !strings.ContainsRune("*UAHSTC", rune(l[0]))) {
+		return false
+	}
+	return turn.MatchString(l)
 }

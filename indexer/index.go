@@ -71,8 +71,14 @@ type Options struct {
 	// Source is where documents' paths are read to show a hit's text and
 	// snippet; nil leaves Hit.Text and Hit.Snippet empty.
 	Source fs.FS
-	// BatchSize is how many chunks go to Bleve in one batch; 0 means 1000.
+	// BatchSize is the most chunks that go to Bleve in one batch (a
+	// Put's chunks are split into batches of even size, a document's
+	// chunks kept together); 0 means 1000.
 	BatchSize int
+	// Workers is how many goroutines chunk, analyse and embed documents
+	// at once; 0 means one per processor. The index is the same whatever
+	// the number.
+	Workers int
 	// LockTimeout is how long Open waits for another process to let go of
 	// the index before it reports ErrLocked; 0 means it does not wait.
 	LockTimeout time.Duration
@@ -155,6 +161,9 @@ type Index struct {
 	// consistent is true while Bleve holds exactly the chunks the vectors
 	// file does; then a path's chunks need no search in Bleve to be found.
 	consistent bool
+	// persisting has a channel for each Bleve batch not known to be on
+	// disk, which its persisted callback sends on (see durable).
+	persisting []chan error
 }
 
 const (
@@ -222,6 +231,9 @@ func newIndex(dir string, opts Options) (*Index, error) {
 	}
 	if opts.RRFK <= 0 {
 		opts.RRFK = 60
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
@@ -344,9 +356,7 @@ func openBleve(path string) (bi bleve.Index, err error) {
 			bi, err = nil, fmt.Errorf("bleve index %s: %v", path, r)
 		}
 	}()
-	// bolt_timeout keeps Bleve from blocking forever on its own file lock
-	// should our lock ever be bypassed.
-	bi, err = bleve.OpenUsing(path, map[string]any{"bolt_timeout": "2s"})
+	bi, err = bleve.OpenUsing(path, bleveConfig())
 	if err != nil {
 		return nil, fmt.Errorf("bleve index %s: %w", path, err)
 	}
@@ -362,9 +372,47 @@ func openBleve(path string) (bi bleve.Index, err error) {
 	return bi, nil
 }
 
+// bleveConfig is how Bleve's index is opened. bolt_timeout keeps Bleve
+// from blocking forever on its own file lock should ours ever be
+// bypassed. With unsafe_batch a batch returns once searchable, not once
+// on disk: Bleve's persister writes the batches that came meanwhile
+// together, with one round of fsyncs, while the next are made, and
+// durable waits for it where the index records what it holds (with
+// every fsync awaited, a first build of 100k files spent most of its
+// time waiting for the disk).
+func bleveConfig() map[string]any {
+	return map[string]any{"bolt_timeout": "2s", "unsafe_batch": true}
+}
+
+// persistWait is how long durable waits for Bleve's persister when its
+// caller has no deadline of its own (Close).
+const persistWait = 5 * time.Minute
+
+// durable waits until Bleve has on disk every batch written, then
+// fsyncs the vectors file: after it, a crash loses nothing written.
+func (ix *Index) durable(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, persistWait)
+		defer cancel()
+	}
+	for len(ix.persisting) > 0 {
+		select {
+		case err := <-ix.persisting[0]:
+			if err != nil {
+				return fmt.Errorf("bleve persist: %w", err)
+			}
+		case <-ctx.Done():
+			return fmt.Errorf("bleve persist: %w", ctx.Err())
+		}
+		ix.persisting = ix.persisting[1:]
+	}
+	return ix.vecErr(ix.vecs.Sync())
+}
+
 // create makes a new, empty index in ix.dir, which holds no index files.
 func (ix *Index) create() error {
-	bi, err := bleve.NewUsing(filepath.Join(ix.dir, bleveDir), newMapping(), scorch.Name, scorch.Name, map[string]any{"bolt_timeout": "2s"})
+	bi, err := bleve.NewUsing(filepath.Join(ix.dir, bleveDir), newMapping(), scorch.Name, scorch.Name, bleveConfig())
 	if err != nil {
 		return fmt.Errorf("create index %s: %w", ix.dir, err)
 	}
@@ -432,6 +480,7 @@ func (ix *Index) removeFiles() error {
 }
 
 func (ix *Index) closeFiles() error {
+	ix.persisting = nil // what was not persisted is lost with the files
 	var err error
 	if ix.bleve != nil {
 		err = ix.bleve.Close()
@@ -475,7 +524,7 @@ func (ix *Index) Close() error {
 	if ix.vecs != nil {
 		err = ix.vecErr(ix.vecs.Compact(false))
 		if err == nil {
-			err = ix.markClean(false)
+			err = ix.markClean(context.Background(), false)
 		}
 	}
 	if cerr := ix.closeFiles(); err == nil {
@@ -516,8 +565,9 @@ func RecordedVersion(dir string) (string, error) {
 
 // SetVersion records the version of the world the index now reflects (an
 // opaque string, such as a commit id). Call it after the writes that made
-// it so: after a crash the index reports the last version set, and
-// catching up from there repeats work, never loses it.
+// it so: it waits until they are on disk. After a crash the index
+// reports the last version set, and catching up from there (putting
+// again what changed since) repeats work, never loses it.
 func (ix *Index) SetVersion(ctx context.Context, v string) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -529,7 +579,7 @@ func (ix *Index) SetVersion(ctx context.Context, v string) error {
 	}
 	ix.meta.Version = v
 	ix.meta.Updated = time.Now().UTC()
-	if err := ix.markClean(true); err != nil {
+	if err := ix.markClean(ctx, true); err != nil {
 		return fmt.Errorf("set index version: %w", err)
 	}
 	return nil
@@ -538,7 +588,10 @@ func (ix *Index) SetVersion(ctx context.Context, v string) error {
 // markClean records in meta.json that Bleve and the vectors file hold the
 // same chunks, if they do. Unless force, it leaves meta.json alone when
 // it already says so.
-func (ix *Index) markClean(force bool) error {
+func (ix *Index) markClean(ctx context.Context, force bool) error {
+	if err := ix.durable(ctx); err != nil {
+		return err
+	}
 	n, err := ix.bleve.DocCount()
 	if err != nil {
 		return err
@@ -656,7 +709,7 @@ type pendingChunk struct {
 
 // analyze sets the title and body tokens of chunks, on every processor.
 func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
-	parallel(len(chunks), func(i int) {
+	ix.parallel(len(chunks), func(i int) {
 		c := &chunks[i]
 		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.Title))
 		c.bodyToks = ix.analyzer.Analyze([]byte(c.body))
@@ -668,7 +721,7 @@ func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
 // tokens.
 func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) ([][]float32, error) {
 	vecs := make([][]float32, len(chunks))
-	workers := parallel(len(chunks), nil)
+	workers := ix.parallel(len(chunks), nil)
 	tables := make([]embed.Scratch, workers)
 	parallelW(len(chunks), workers, func(w, i int) {
 		c := &chunks[i]
@@ -680,11 +733,11 @@ func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pe
 	return vecs, nil
 }
 
-// parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines
+// parallel runs f(i) for i in [0, n) on up to Options.Workers goroutines
 // (one for small n) and returns how many it used; with f nil it only
 // says how many it would.
-func parallel(n int, f func(i int)) int {
-	workers := max(1, min(runtime.GOMAXPROCS(0), n/32))
+func (ix *Index) parallel(n int, f func(i int)) int {
+	workers := max(1, min(ix.opts.Workers, n/32))
 	if f != nil {
 		parallelW(n, workers, func(_, i int) { f(i) })
 	}
@@ -715,7 +768,8 @@ func parallelW(n, workers int, f func(w, i int)) {
 
 // Put adds documents to the index, replacing any chunks their paths had.
 // A document whose body has no text is indexed by its title alone.
-// Chunks go to Bleve in batches of BatchSize, then to the vectors file.
+// Chunks go to Bleve in batches of at most BatchSize, then to the vectors
+// file; they are on disk for sure once SetVersion or Close returns.
 func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 	// The last of several documents with one path wins.
 	last := make(map[string]int, len(docs))
@@ -725,23 +779,23 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		}
 		last[d.Path] = i
 	}
-	var (
-		batch   []pendingChunk
-		deletes []string // paths whose old chunks go
-	)
 	// Chunking and embedding (maybe a network call) happen outside the
 	// lock, so searches go on meanwhile. The built-in embedder, which
-	// fails only when ctx ends, works alongside Bleve's batch instead:
-	// each takes about half the CPU, and Bleve's turning a batch into a
-	// segment uses one processor. Should it fail, Bleve holds chunks the
-	// vectors file does not, as after a crash, which the next Put or
+	// fails only when ctx ends, works alongside Bleve's batches instead:
+	// each takes about half the CPU. Should it fail, Bleve holds chunks
+	// the vectors file does not, as after a crash, which the next Put or
 	// Delete of their paths cleans up.
+	var (
+		group   []pendingChunk
+		deletes []string // paths whose old chunks go
+		ends    []span   // of group's batches
+	)
 	hash, local := ix.embedder.(*HashEmbedder)
 	flush := func() error {
-		vecs := func() ([][]float32, error) { return ix.embed(ctx, batch) }
+		vecs := func() ([][]float32, error) { return ix.embed(ctx, group) }
 		if local {
 			// The built-in embedder and Bleve share each chunk's analysis.
-			if err := ix.analyze(ctx, batch); err != nil {
+			if err := ix.analyze(ctx, group); err != nil {
 				return err
 			}
 			var (
@@ -751,7 +805,7 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 			)
 			go func() {
 				defer close(done)
-				v, err = ix.embedAnalyzed(ctx, hash, batch)
+				v, err = ix.embedAnalyzed(ctx, hash, group)
 			}()
 			defer func() { <-done }()
 			vecs = func() ([][]float32, error) { <-done; return v, err }
@@ -767,30 +821,55 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		if ix.closed {
 			return ErrClosed
 		}
-		return ix.write(deletes, batch, vecs)
+		return ix.write(deletes, group, ends, vecs)
 	}
+	// Chunking is done for all documents at once, on every processor.
+	keep := make([]*Document, 0, len(last))
 	for i := range docs {
-		d := &docs[i]
-		if last[d.Path] != i {
-			continue
+		if last[docs[i].Path] == i {
+			keep = append(keep, &docs[i])
 		}
+	}
+	chunked := make([][]pendingChunk, len(keep))
+	ix.parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
+	// Batches of even size, none over BatchSize: each is a Bleve
+	// segment, and a small one left over would cost a merge for nothing.
+	// Up to Workers of them are written at once, each made a segment on
+	// a processor of its own, and their vectors appended in one write.
+	total := 0
+	for _, c := range chunked {
+		total += len(c)
+	}
+	size := ix.opts.BatchSize
+	if total > size {
+		size = (total + (total+size-1)/size - 1) / ((total + size - 1) / size)
+	}
+	from := span{}
+	for i, d := range keep {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		deletes = append(deletes, d.Path)
-		batch = append(batch, ix.chunkDoc(d)...)
-		if len(batch) >= ix.opts.BatchSize {
-			if err := flush(); err != nil {
-				return err
-			}
-			batch, deletes = batch[:0], deletes[:0]
+		group = append(group, chunked[i]...)
+		chunked[i] = nil
+		if len(group)-from.chunks < size && i < len(keep)-1 {
+			continue
 		}
+		from = span{chunks: len(group), paths: len(deletes)}
+		ends = append(ends, from)
+		if len(ends) < ix.opts.Workers && i < len(keep)-1 {
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		group, deletes, ends, from = group[:0], deletes[:0], ends[:0], span{}
 	}
-	if len(deletes) == 0 {
-		return nil
-	}
-	return flush()
+	return nil
 }
+
+// span is where a batch of a write ends in its chunks and paths.
+type span struct{ chunks, paths int }
 
 // chunkDoc splits d into pending chunks.
 func (ix *Index) chunkDoc(d *Document) []pendingChunk {
@@ -886,38 +965,92 @@ func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32,
 	return vecs, nil
 }
 
-// write indexes chunks in Bleve (deleting the old chunks of paths first),
-// then appends them, with their vectors from vecs, to the vectors file.
-// Bleve goes first: if the process dies in between, Bleve holds chunks
-// the vectors file does not, which searches skip and the next Put or
-// Delete of the path removes. The caller holds ix.mu.
-func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]float32, error)) error {
+// write indexes chunks in Bleve (deleting the old chunks of paths
+// first), in one batch for each of ends, at once, then appends them,
+// with their vectors from vecs, to the vectors file. Neither is on disk
+// for sure until durable, which SetVersion and Close call first: a
+// process that dies before leaves an index that reflects its last
+// version, marked dirty, either file maybe holding chunks the other
+// does not (searches skip those only in Bleve; keyword searches miss
+// those only in the vectors file), until the documents written since
+// that version are put again, as catching up from it does. The caller
+// holds ix.mu.
+func (ix *Index) write(paths []string, chunks []pendingChunk, ends []span, vecs func() ([][]float32, error)) error {
 	if len(paths) == 0 {
 		return nil
 	}
 	if err := ix.markDirty(); err != nil {
 		return fmt.Errorf("index put: %w", err)
 	}
-	b := ix.bleve.NewBatch()
 	fresh := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
 		fresh[c.entry.ID()] = true
 	}
-	for _, p := range paths {
-		for _, id := range ix.staleIDs(p) {
-			if !fresh[id] {
-				b.Delete(id)
+	batches := make([]*bleve.Batch, len(ends))
+	errs := make([]error, len(ends))
+	each := func(f func(i int, from, to span)) error {
+		var wg sync.WaitGroup
+		for i, to := range ends {
+			from := span{}
+			if i > 0 {
+				from = ends[i-1]
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f(i, from, to)
+			}()
+		}
+		wg.Wait()
+		return errors.Join(errs...)
+	}
+	err := each(func(i int, from, to span) {
+		b := ix.bleve.NewBatch()
+		for _, p := range paths[from.paths:to.paths] {
+			for _, id := range ix.staleIDs(p) {
+				if !fresh[id] {
+					b.Delete(id)
+				}
 			}
 		}
-	}
-	for _, c := range chunks {
-		if err := ix.batchIndex(b, c); err != nil {
-			return fmt.Errorf("index put %s: %w", c.entry.Path, err)
+		for _, c := range chunks[from.chunks:to.chunks] {
+			if err := ix.batchIndex(b, c); err != nil {
+				errs[i] = fmt.Errorf("index put %s: %w", c.entry.Path, err)
+				return
+			}
 		}
+		batches[i] = b
+	})
+	if err != nil {
+		return err
 	}
 	ix.consistent = false // until both writes are done
-	if err := ix.bleve.Batch(b); err != nil {
-		return fmt.Errorf("index put: bleve batch: %w", err)
+	persisted := make([]chan error, len(batches))
+	err = each(func(i int, _, _ span) {
+		b := batches[i]
+		if b.Size() == 0 {
+			return
+		}
+		ch := make(chan error, 1)
+		b.SetPersistedCallback(func(err error) {
+			select {
+			case ch <- err:
+			default:
+			}
+		})
+		if err := ix.bleve.Batch(b); err != nil {
+			errs[i] = fmt.Errorf("index put: bleve batch: %w", err)
+			return
+		}
+		persisted[i] = ch
+	})
+	for _, ch := range persisted {
+		if ch != nil {
+			ix.persisting = append(ix.persisting, ch)
+		}
+	}
+	if err != nil {
+		return err
 	}
 
 	var v [][]float32
@@ -928,15 +1061,23 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, vecs func() ([][]f
 		}
 	}
 	l := ix.vecs.NewLog()
-	for _, p := range paths {
-		if ix.vecs.Has(p) {
-			l.Delete(p)
+	for i, to := range ends {
+		from := span{}
+		if i > 0 {
+			from = ends[i-1]
+		}
+		for _, p := range paths[from.paths:to.paths] {
+			if ix.vecs.Has(p) {
+				l.Delete(p)
+			}
+		}
+		for k := from.chunks; k < to.chunks; k++ {
+			l.Put(chunks[k].entry, v[k])
 		}
 	}
-	for i, c := range chunks {
-		l.Put(c.entry, v[i])
-	}
-	if err := ix.vecErr(ix.vecs.Commit(l)); err != nil {
+	// Appended, not yet synced: durable syncs it once Bleve's batches
+	// are on disk.
+	if err := ix.vecErr(ix.vecs.Append(l)); err != nil {
 		return fmt.Errorf("index put: %w", err)
 	}
 	n, err := ix.bleve.DocCount()
@@ -1034,7 +1175,8 @@ func (ix *Index) Delete(ctx context.Context, paths ...string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := ix.write(paths[start:min(start+ix.opts.BatchSize, len(paths))], nil, nil); err != nil {
+		batch := paths[start:min(start+ix.opts.BatchSize, len(paths))]
+		if err := ix.write(batch, nil, []span{{paths: len(batch)}}, nil); err != nil {
 			return err
 		}
 	}

@@ -675,3 +675,71 @@ func TestSharedAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// A process killed after a SetVersion and some Puts (Bleve's batches
+// then maybe only in memory, the vectors appended but not synced) leaves
+// an index that opens at that version, dirty; putting the same
+// documents again, as catching up from the version does, makes it whole.
+func TestKilledAfterPuts(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "index")
+	ix, err := Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := parallelCorpus(300)
+	put(t, ix, docs[:100]...)
+	if err := ix.SetVersion(ctx, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	docs[150].Body += "\n\nocelot"
+	put(t, ix, docs[100:]...)
+	// The kill: Bleve and the vectors file closed as they are, nothing
+	// awaited or synced, meta.json left as the writes made it.
+	ix.mu.Lock()
+	ix.bleve.Close()
+	ix.vecs.Close()
+	ix.closed = true
+	ix.release()
+	ix.mu.Unlock()
+
+	ix, err = Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatalf("open after the kill: %v", err)
+	}
+	defer ix.Close()
+	if ix.Version() != "v1" {
+		t.Errorf("version %q after the kill, want v1", ix.Version())
+	}
+	put(t, ix, docs[100:]...)
+	if err := ix.SetVersion(ctx, "v2"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Stats()
+	if err != nil || st.Documents != 300 || st.BleveDocs != uint64(st.Chunks) {
+		t.Errorf("after catching up: %+v %v", st, err)
+	}
+	if got := paths(search(t, ix, Query{Text: "ocelot", Mode: Keyword})); fmt.Sprint(got) != "["+docs[150].Path+"]" {
+		t.Errorf("keyword search after catching up: %v", got)
+	}
+}
+
+// Reset right after a Put, its batches maybe still on their way to disk,
+// leaves nothing for SetVersion to wait for.
+func TestResetAfterPut(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := openTest(t, Options{})
+	put(t, ix, parallelCorpus(100)...)
+	if err := ix.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	put(t, ix, Document{Path: "a.md", Body: "ocelot"})
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := ix.SetVersion(ctx, "v"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ix.Stats(); err != nil || st.Chunks != 1 || st.BleveDocs != 1 {
+		t.Errorf("after reset and put: %+v %v", st, err)
+	}
+}

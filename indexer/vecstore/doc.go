@@ -9,8 +9,8 @@
 //
 // The log (the index's "vectors") holds every chunk's metadata and where
 // its vector is. It is a header, then records that put a chunk or delete
-// a path's chunks, appended and fsynced after each write (Commit),
-// replayed by Load, and rewritten without dead records (Compact) when
+// a path's chunks, appended at each write (Append; fsynced, vectors
+// first, by Sync, or at once by Commit), replayed by Load, and rewritten without dead records (Compact) when
 // they outnumber the live ones:
 //
 //	header:  "CAIRNVEC" | u32 format | u32 dim | u16 len | embedder name | u32 crc32c

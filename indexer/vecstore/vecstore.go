@@ -69,8 +69,11 @@ type Store struct {
 	dfile string   // the vectors
 	df    *os.File // appending to dfile
 	dsize int64    // of dfile
-	dim   int
-	name  string
+	// unsynced is true when Append has written what no fsync has made
+	// durable yet.
+	unsynced bool
+	dim      int
+	name     string
 
 	cd      int       // codeDim(dim): a slot's codes in memory
 	entries []*Entry  // by slot; nil is free
@@ -646,6 +649,17 @@ func (l *Log) putCode(e *Entry, scale float32, code []int8) {
 // Commit appends l's records to the files, fsyncs them, and replays them
 // into memory; l is then empty, ready for more.
 func (s *Store) Commit(l *Log) error {
+	if err := s.Append(l); err != nil {
+		return err
+	}
+	return s.Sync()
+}
+
+// Append is Commit without the fsyncs: the records are durable at the
+// next Sync (or Commit). A crash before it can leave records that do
+// not parse or vectors that fail their checksums, which Load and
+// Materialize report as corrupt.
+func (s *Store) Append(l *Log) error {
 	if len(l.b) == 0 {
 		return nil
 	}
@@ -659,17 +673,13 @@ func (s *Store) Commit(l *Log) error {
 		if _, err := s.df.Write(l.v); err != nil {
 			return fmt.Errorf("append to %s: %w", s.dfile, err)
 		}
-		if err := s.df.Sync(); err != nil {
-			return fmt.Errorf("sync %s: %w", s.dfile, err)
-		}
 		s.dsize += int64(len(l.v))
+		s.unsynced = true
 	}
 	if _, err := s.f.Write(l.b); err != nil {
 		return fmt.Errorf("append to %s: %w", s.file, err)
 	}
-	if err := s.f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", s.file, err)
-	}
+	s.unsynced = true
 	for b := l.b; len(b) > 0; {
 		n := binary.LittleEndian.Uint32(b)
 		if err := s.apply(b[8:8+n], l); err != nil {
@@ -679,6 +689,24 @@ func (s *Store) Commit(l *Log) error {
 	}
 	l.b, l.v = l.b[:0], l.v[:0]
 	l.base, l.last = s.dsize, s.last
+	return nil
+}
+
+// Sync makes what Append appended durable: the vectors first, then the
+// records that name them.
+func (s *Store) Sync() error {
+	if !s.unsynced {
+		return nil
+	}
+	if s.df != nil {
+		if err := s.df.Sync(); err != nil {
+			return fmt.Errorf("sync %s: %w", s.dfile, err)
+		}
+	}
+	if err := s.f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", s.file, err)
+	}
+	s.unsynced = false
 	return nil
 }
 
@@ -710,6 +738,7 @@ func (s *Store) Compact(force bool) error {
 	}
 	s.Close()
 	s.dead, s.records, s.dsize, s.last = 0, live, int64(len(l.v)), l.last
+	s.unsynced = false // written whole and synced
 	return s.openAppend()
 }
 

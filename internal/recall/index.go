@@ -31,6 +31,10 @@ const indexDir = "index"
 // progress.
 const putBatch = 256
 
+// fillBatch is how many files a first build reads and parses at once, on
+// every processor, while the indexer indexes the previous ones.
+const fillBatch = 4 * putBatch
+
 // Index is a memory's search index, opened for searching and packing
 // context. It follows the repository: it records the commit it reflects
 // and catches up from the diff to HEAD before each search. Only one
@@ -438,7 +442,8 @@ func (x *Index) apply(ctx context.Context, head string, diffs []memory.FileDiff,
 		}
 		data := d.New
 		if limit := x.cfg.FileLimit(); int64(len(data)) > limit {
-			data = capFile(x.m, d.Path, data[:limit], int64(len(data)), limit)
+			warnCapped(x.m, d.Path, int64(len(data)), limit)
+			data = cutUTF8(data, limit)
 		}
 		doc, ok := docs.Document(d.Path, data, sessions)
 		if !ok {
@@ -502,38 +507,45 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	case len(paths) > 0:
 		x.m.Warn(fmt.Sprintf("building the search index from %d files", len(paths)))
 	}
-	sessions := docs.NewSessions(x.m.Dir)
 	if progress != nil {
 		progress(0, len(paths))
 	}
-	for i := 0; i < len(paths); i += putBatch {
-		j := min(i+putBatch, len(paths))
-		batch := make([]indexer.Document, 0, j-i)
-		for _, p := range paths[i:j] {
-			if docs.Repeated(p, sessions) {
-				continue // before reading it
+	// Files are read and parsed on every processor, a window ahead of
+	// the indexer.
+	limit := x.cfg.FileLimit()
+	read := func(p string) ([]byte, int64, error) {
+		data, size, err := x.m.ReadFileHead(p, limit) // not through a link
+		if err == nil && size > limit {
+			data = cutUTF8(data, limit)
+		}
+		return data, size, err
+	}
+	done := 0
+	err = docs.LoadAhead(ctx, x.m.Dir, paths, fillBatch, read, func(files []docs.Loaded) error {
+		batch := make([]indexer.Document, 0, len(files))
+		for _, f := range files {
+			switch {
+			case f.Err != nil && (errors.Is(f.Err, memory.ErrNoFile) || x.m.WarnLink(f.Err)):
+				continue // removed meanwhile, or a folder swapped for a link
+			case f.Err != nil:
+				return fmt.Errorf("search index: %w", f.Err)
+			case !f.OK:
+				continue
+			case f.Size > limit:
+				warnCapped(x.m, f.Path, f.Size, limit)
 			}
-			limit := x.cfg.FileLimit()
-			data, size, err := x.m.ReadFileHead(p, limit) // not through a link
-			if err == nil && size > limit {
-				data = capFile(x.m, p, data, size, limit)
-			}
-			if err != nil {
-				if errors.Is(err, memory.ErrNoFile) || x.m.WarnLink(err) {
-					continue // removed meanwhile, or a folder swapped for a link
-				}
-				return fmt.Errorf("search index: %w", err)
-			}
-			if doc, ok := docs.Document(p, data, sessions); ok {
-				batch = append(batch, doc)
-			}
+			batch = append(batch, f.Doc)
 		}
 		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
-		if progress != nil {
-			progress(j, len(paths))
+		if done += len(files); progress != nil {
+			progress(done, len(paths))
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return x.ix.SetVersion(ctx, head)
 }
@@ -564,14 +576,13 @@ func indexablePaths(ctx context.Context, m *memory.Memory) ([]string, error) {
 	return paths, nil
 }
 
-// capWarned holds the files capFile has warned about, by memory folder
+// capWarned holds the files warnCapped has warned about, by memory folder
 // and path: once per file per process.
 var capWarned sync.Map
 
-// capFile returns the first limit bytes of a file of size bytes (head
-// holds them), cut before a character the limit splits, and says once per
-// file per process that the rest is not searchable.
-func capFile(m *memory.Memory, p string, head []byte, size, limit int64) []byte {
+// cutUTF8 returns the first limit bytes of head, cut before a character
+// the limit splits.
+func cutUTF8(head []byte, limit int64) []byte {
 	head = head[:min(int64(len(head)), limit)]
 	for i := len(head) - 1; i >= 0 && i >= len(head)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(head[i]) {
@@ -581,10 +592,15 @@ func capFile(m *memory.Memory, p string, head []byte, size, limit int64) []byte 
 			break
 		}
 	}
+	return head
+}
+
+// warnCapped says once per file per process that only the first limit
+// bytes of a file of size bytes are searchable.
+func warnCapped(m *memory.Memory, p string, size, limit int64) {
 	if _, seen := capWarned.LoadOrStore(m.Dir+"\x00"+p, true); !seen {
 		m.Warn(fmt.Sprintf("%s: %d bytes; only the first %d are searchable (search.max_file_bytes)", p, size, limit))
 	}
-	return head
 }
 
 // afterCheckpoint re-indexes what a checkpoint changed, when the index

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -338,7 +339,7 @@ func TestIndexBrokenAndSessionFiles(t *testing.T) {
 func TestReindexProgress(t *testing.T) {
 	m, w := newTestMemory(t)
 	files := map[string]string{}
-	n := 2*putBatch + 50 // three batches
+	n := 2*fillBatch + 50 // three batches
 	for i := range n {
 		files["core/notes/n"+strconv.Itoa(i)+".md"] = "Note number " + strconv.Itoa(i) + " about lemurs.\n"
 	}
@@ -636,5 +637,60 @@ func TestRememberRedacts(t *testing.T) {
 	}
 	if strings.Contains(string(data), "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(string(data), "only from CI") {
 		t.Errorf("remembered item:\n%s", data)
+	}
+}
+
+// A first build cancelled part way leaves an index that the next open
+// fills: it then holds every file, once, and finds what a whole build
+// finds.
+func TestReindexCancelled(t *testing.T) {
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	n := 3*fillBatch + 10
+	for i := range n {
+		files["core/notes/n"+strconv.Itoa(i)+".md"] = "Note number " + strconv.Itoa(i) + " about lemurs and the " + []string{"queue", "retry", "schema"}[i%3] + ".\n"
+		if i%50 == 0 {
+			files["core/notes/n"+strconv.Itoa(i)+".md"] += "An ocelot.\n"
+		}
+	}
+	writeFiles(t, m, files)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := Reindex(ctx, m, IndexOptions{Progress: func(done, total int) {
+		if done > 0 {
+			cancel() // after the first window
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled reindex: %v", err)
+	}
+	x, err := OpenIndex(context.Background(), m, IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := x.Stats()
+	if err != nil || st.Documents != n || st.Chunks != n || st.BleveDocs != uint64(n) || st.Version != head(t, m) {
+		t.Errorf("after the cancelled build: %+v %v", st, err)
+	}
+	found := func(x *Index, q string) map[string]bool {
+		t.Helper()
+		res, err := x.Search(context.Background(), q, SearchOptions{Mode: indexer.Keyword, K: 5000, All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths := map[string]bool{}
+		for _, h := range res.Hits {
+			paths[h.Path] = true
+		}
+		return paths
+	}
+	got := found(x, "ocelot")
+	x.Close()
+	whole, err := Reindex(context.Background(), m, IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	if want := found(whole, "ocelot"); len(got) != (n+49)/50 || !maps.Equal(got, want) {
+		t.Errorf("after the cancelled build %d files found, after a whole one %d", len(got), len(want))
 	}
 }

@@ -48,6 +48,13 @@ func OpenInRoot(root, rel string) (*os.File, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 	}
+	// Where the kernel can refuse every link below root itself
+	// (openat2), one call does what the walk does; any failure takes the
+	// walk, which says what failed as it always has.
+	if fd, err := openBeneath(dirfd, rel, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK); err == nil {
+		unix.Close(dirfd)
+		dirfd, parts = fd, nil
+	}
 	for i, part := range parts {
 		last := i == len(parts)-1
 		flags := unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW

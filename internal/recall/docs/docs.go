@@ -206,24 +206,60 @@ func document(p string, data []byte, sessions *Sessions) indexer.Document {
 	}
 	if sdir != "" && isSessionLog(doc.Kind, base) {
 		if base == model.TranscriptFile {
-			sessions.texts[sdir] = normal(text) // read already: not again for its summary
+			sessions.seed(sdir, text) // read already: not again for its summary
 		}
 		doc.Header = header(sid, doc.Created, doc.Body, sessions.transcript(sdir), base == model.TranscriptFile)
 	}
 	return doc
 }
 
+// The patterns below that match at a line's start are anchored at the
+// start of the text and tried only where a line starts with their
+// literal beginning (by lineMatches): (?m)^ would have Go's regexp try
+// every position of a long transcript, a tenth of a first build's time.
 var (
 	// sessionHeading is how a transcript of a dialogue names its session
 	// ("## Session 7 · 2024-11-28 21:10:00 UTC", capture's say).
-	sessionHeading = regexp.MustCompile(`(?m)^## Session (\d+)\b`)
+	sessionHeading = regexp.MustCompile(`^## Session (\d+)\b`)
 	// sessionNumber is sessionHeading in normal text.
 	sessionNumber = regexp.MustCompile(`## session (\d+)\b`)
 	// speakerLabel is a turn's bold speaker ("**Maya:** ...").
-	speakerLabel = regexp.MustCompile(`(?m)^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
+	speakerLabel = regexp.MustCompile(`^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
 	// promptHeading is a prompt of an agent's session ("## Prompt 3").
-	promptHeading = regexp.MustCompile(`(?m)^## Prompt \d+`)
+	promptHeading = regexp.MustCompile(`^## Prompt \d+`)
 )
+
+// lineMatches returns the leftmost non-overlapping matches (at most n, n
+// < 0 for all) of re, a pattern anchored by ^ whose matches begin with
+// lit, at the starts of s's lines: what re's pattern with (?m) would
+// find in s, trying it only where a line starts with lit.
+func lineMatches(s, lit string, re *regexp.Regexp, n int) [][]string {
+	var out [][]string
+	for at := 0; n < 0 || len(out) < n; {
+		i := strings.Index(s[at:], lit)
+		if i < 0 {
+			break
+		}
+		i += at
+		at = i + 1
+		if i > 0 && s[i-1] != '\n' {
+			continue
+		}
+		loc := re.FindStringSubmatchIndex(s[i:])
+		if loc == nil {
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for k := range m {
+			if loc[2*k] >= 0 {
+				m[k] = s[i+loc[2*k] : i+loc[2*k+1]]
+			}
+		}
+		out = append(out, m)
+		at = i + max(loc[1], 1)
+	}
+	return out
+}
 
 // header is the line that heads each chunk of a session's file: the
 // session (by the number its transcript gives it, transcript being the
@@ -231,8 +267,8 @@ var (
 // speakers in the order they first speak.
 func header(sid string, day time.Time, body, transcript string, speakers bool) string {
 	parts := []string{"Session " + memory.ShortSession(sid)}
-	if m := sessionHeading.FindStringSubmatch(body); m != nil {
-		parts[0] = "Session " + m[1]
+	if m := lineMatches(body, "## Session ", sessionHeading, 1); m != nil {
+		parts[0] = "Session " + m[0][1]
 	} else if m := sessionNumber.FindStringSubmatch(transcript); m != nil {
 		parts[0] = "Session " + m[1]
 	}
@@ -242,10 +278,10 @@ func header(sid string, day time.Time, body, transcript string, speakers bool) s
 	if speakers {
 		var names []string
 		seen := map[string]bool{}
-		if promptHeading.MatchString(body) {
+		if lineMatches(body, "## Prompt ", promptHeading, 1) != nil {
 			names, seen["User"] = append(names, "User"), true
 		}
-		for _, m := range speakerLabel.FindAllStringSubmatch(body, 64) {
+		for _, m := range lineMatches(body, "**", speakerLabel, 64) {
 			if name := strings.TrimSpace(m[1]); !seen[name] {
 				seen[name] = true
 				names = append(names, name)
@@ -267,10 +303,11 @@ type Sessions struct {
 	seen  map[string][2]time.Time
 	files map[string]bool   // dir/name: whether the file is there
 	texts map[string]string // dir: its transcript, normal
+	raw   map[string]string // dir: the text texts holds the normal form of
 }
 
 func NewSessions(root string) *Sessions {
-	return &Sessions{root: root, seen: make(map[string][2]time.Time), files: make(map[string]bool), texts: make(map[string]string)}
+	return &Sessions{root: root, seen: make(map[string][2]time.Time), files: make(map[string]bool), texts: make(map[string]string), raw: make(map[string]string)}
 }
 
 // transcript returns the transcript of the session in dir as normal
@@ -279,11 +316,20 @@ func (s *Sessions) transcript(dir string) string {
 	t, ok := s.texts[dir]
 	if !ok {
 		if b, err := safefile.ReadInRoot(s.root, dir+"/"+model.TranscriptFile); err == nil { // not through a link
-			t = normal(string(b))
+			s.seed(dir, string(b))
+			return s.texts[dir]
 		}
 		s.texts[dir] = t
 	}
 	return t
+}
+
+// seed makes text the transcript of the session in dir, normalised once
+// for the same text.
+func (s *Sessions) seed(dir, text string) {
+	if raw, ok := s.raw[dir]; !ok || raw != text {
+		s.texts[dir], s.raw[dir] = normal(text), text
+	}
 }
 
 // has reports whether the session in dir has a regular file name (not
