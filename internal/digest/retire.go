@@ -109,16 +109,27 @@ func (r *Retirer) add(text string, rank int) {
 // said once: a core item's title repeats the bullet it came from, and an
 // outcome that is also a decision is said twice, which would make the
 // words of every consolidated fact look common and no topic distinct.
-// A statement whose words another one holds in a row is not counted.
+// A statement whose words another one of its session holds in a row is
+// not counted, nor one said word for word before.
 func (r *Retirer) countKeys() {
 	words := make([]string, len(r.stmts))
+	bySession := map[int][]int{}
 	for i, st := range r.stmts {
 		words[i] = " " + strings.Join(strings.FieldsFunc(strings.ToLower(st.Text), func(c rune) bool {
 			return !unicode.IsLetter(c) && !unicode.IsDigit(c)
 		}), " ") + " "
+		bySession[st.Rank/2] = append(bySession[st.Rank/2], i)
 	}
+	said := map[string]bool{}
 	for i, st := range r.stmts {
-		if st.keys == nil || repeated(words, i) {
+		if st.keys == nil || said[words[i]] {
+			continue
+		}
+		said[words[i]] = true
+		// A session has tens of statements; the core items of sessions
+		// the pack does not show may be thousands, and are compared
+		// word for word only.
+		if same := bySession[st.Rank/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
 			continue
 		}
 		r.distinct++
@@ -128,15 +139,18 @@ func (r *Retirer) countKeys() {
 	}
 }
 
-// repeated reports whether another statement holds the words of
-// statement i in a row, the longer one counting (the earlier of two the
-// same).
-func repeated(words []string, i int) bool {
+// maxRepeatScan bounds the statements of one session compared with each
+// other in pairs.
+const maxRepeatScan = 400
+
+// repeated reports whether another of the statements in same holds the
+// words of statement i in a row, the longer one counting.
+func repeated(words []string, i int, same []int) bool {
 	if len(words[i]) < 3 {
 		return false
 	}
-	for j, w := range words {
-		if j != i && (len(w) > len(words[i]) || len(w) == len(words[i]) && j < i) && strings.Contains(w, words[i]) {
+	for _, j := range same {
+		if w := words[j]; len(w) > len(words[i]) && strings.Contains(w, words[i]) {
 			return true
 		}
 	}
