@@ -49,15 +49,7 @@ func (m *Memory) Catalog(ctx context.Context, roots ...string) ([]*catalog.Row, 
 	if len(roots) == 0 {
 		roots = model.ItemRoots
 	}
-	head, err := m.store.Resolve("HEAD")
-	if err != nil {
-		return nil, fmt.Errorf("catalogue: %w", err)
-	}
-	tree, err := m.store.TreeOf(ctx, head)
-	if err != nil {
-		return nil, fmt.Errorf("catalogue: %w", err)
-	}
-	top, err := m.store.Tree(ctx, tree)
+	head, top, err := m.headTree(ctx, "HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("catalogue: %w", err)
 	}
@@ -72,6 +64,24 @@ func (m *Memory) Catalog(ctx context.Context, roots ...string) ([]*catalog.Row, 
 		rows = append(rows, p.Sorted()...)
 	}
 	return rows, nil
+}
+
+// headTree resolves rev and lists its root tree; a branch without a
+// commit yet has an empty tree.
+func (m *Memory) headTree(ctx context.Context, rev string) (string, []gitstore.TreeEntry, error) {
+	head, err := m.store.Resolve(rev)
+	if errors.Is(err, gitstore.ErrUnknownRev) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	tree, err := m.store.TreeOf(ctx, head)
+	if err != nil {
+		return "", nil, err
+	}
+	top, err := m.store.Tree(ctx, tree)
+	return head, top, err
 }
 
 // rootTree is the id of the tree named root among a root tree's entries.
@@ -97,7 +107,11 @@ func (m *Memory) syncPart(ctx context.Context, root, head, tree string, worktree
 		}
 		changed = true
 	} else if p.Tree != tree {
-		diffs, err := m.store.Diff(ctx, gitstore.DiffOptions{From: p.Commit, To: head, Paths: []string{root}})
+		var diffs []gitstore.FileDiff
+		err := errors.New("no commit")
+		if p.Commit != "" && head != "" { // Diff takes "" for HEAD or the work tree
+			diffs, err = m.store.Diff(ctx, gitstore.DiffOptions{From: p.Commit, To: head, Paths: []string{root}})
+		}
 		if err != nil {
 			// The commit it reflects is gone (a gc after a reset, a
 			// copied .state): describe the files again.
@@ -191,6 +205,9 @@ func clonePart(p *catalog.Part) *catalog.Part {
 func (m *Memory) rebuildPart(ctx context.Context, root, head, tree string) (*catalog.Part, error) {
 	p := catalog.NewPart(root)
 	p.Commit, p.Tree, p.Written = head, tree, time.Now().UnixNano()
+	if root == "core" {
+		os.Remove(m.StatePath("core.tsv")) // the core items' cache of earlier versions
+	}
 	err := m.WalkFiles(ctx, root, func(path string, d fs.DirEntry) error {
 		if d.IsDir() || !catalog.Relevant(path) {
 			return nil
@@ -329,11 +346,7 @@ func (m *Memory) followCatalog(ctx context.Context, cp *gitstore.Checkpoint) {
 	if len(touched) == 0 {
 		return
 	}
-	tree, err := m.store.TreeOf(ctx, cp.Hash)
-	if err != nil {
-		return
-	}
-	top, err := m.store.Tree(ctx, tree)
+	head, top, err := m.headTree(ctx, cp.Hash)
 	if err != nil {
 		return
 	}
@@ -348,7 +361,7 @@ func (m *Memory) followCatalog(ctx context.Context, cp *gitstore.Checkpoint) {
 		if p := m.loadPart(root); p == nil {
 			continue // made at the next read
 		}
-		if _, err := m.syncPart(ctx, root, cp.Hash, rootTree(top, root), false); err != nil && !errors.Is(err, context.Canceled) {
+		if _, err := m.syncPart(ctx, root, head, rootTree(top, root), false); err != nil && !errors.Is(err, context.Canceled) {
 			m.warn(fmt.Sprintf("catalogue of %s/: %v", root, err))
 		}
 	}
