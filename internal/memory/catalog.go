@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -201,6 +200,23 @@ func clonePart(p *catalog.Part) *catalog.Part {
 	return &q
 }
 
+// retake returns a copy of p whose times are taken at now. A row that
+// was racy at p's time is smudged (its time cleared, so it is read
+// again): at now it would look settled, and a change made in the same
+// tick as its time would go unseen. git smudges its index entries so.
+func retake(p *catalog.Part, now int64) *catalog.Part {
+	q := clonePart(p)
+	for k, r := range q.Rows {
+		if r.MTime != 0 && p.Racy(r) {
+			c := *r
+			c.MTime = 0
+			q.Rows[k] = &c
+		}
+	}
+	q.Written = now
+	return q
+}
+
 // rebuildPart describes every file under root in the work tree.
 func (m *Memory) rebuildPart(ctx context.Context, root, head, tree string) (*catalog.Part, error) {
 	p := catalog.NewPart(root)
@@ -258,8 +274,7 @@ func (m *Memory) worktreePart(ctx context.Context, p *catalog.Part) (*catalog.Pa
 	now := time.Now().UnixNano()
 	set := func(path string, r *catalog.Row) {
 		if q == nil {
-			q = clonePart(p)
-			q.Written = now
+			q = retake(p, now)
 		}
 		if r == nil {
 			delete(q.Rows, path)
@@ -333,13 +348,20 @@ func (m *Memory) worktreePart(ctx context.Context, p *catalog.Part) (*catalog.Pa
 }
 
 // followCatalog brings the parts of the folders a checkpoint changed up
-// to it, from its diff: the cost follows the change, and what it did
-// not touch waits for the next read.
+// to it: from the files it names when a part described its parent (its
+// cost follows the change), else from the diff. A folder it did not
+// touch keeps its part, whose tree id still matches; a merge, which
+// names no changes, has every part compared.
 func (m *Memory) followCatalog(ctx context.Context, cp *gitstore.Checkpoint) {
 	touched := map[string]bool{}
 	for _, c := range cp.Changes {
 		root, _, _ := strings.Cut(c.Path, "/")
 		if slices.Contains(model.ItemRoots, root) {
+			touched[root] = true
+		}
+	}
+	if len(cp.Changes) == 0 {
+		for _, root := range model.ItemRoots {
 			touched[root] = true
 		}
 	}
@@ -350,16 +372,38 @@ func (m *Memory) followCatalog(ctx context.Context, cp *gitstore.Checkpoint) {
 	if err != nil {
 		return
 	}
-	roots := make([]string, 0, len(touched))
-	for r := range touched {
-		roots = append(roots, r)
-	}
-	sort.Strings(roots)
+	_, parent, perr := m.headTree(ctx, cp.Hash+"~1")
 	m.cat.mu.Lock()
 	defer m.cat.mu.Unlock()
-	for _, root := range roots {
-		if p := m.loadPart(root); p == nil {
+	for _, root := range model.ItemRoots {
+		if !touched[root] {
+			continue
+		}
+		p := m.loadPart(root)
+		if p == nil {
 			continue // made at the next read
+		}
+		if perr == nil && len(cp.Changes) > 0 && p.Tree == rootTree(parent, root) {
+			q := retake(p, time.Now().UnixNano())
+			for _, c := range cp.Changes {
+				if !strings.HasPrefix(c.Path, root+"/") {
+					continue
+				}
+				delete(q.Rows, c.Path)
+				if c.Action == gitstore.Deleted || !catalog.Relevant(c.Path) {
+					continue
+				}
+				fi, err := os.Lstat(filepath.Join(m.Dir, filepath.FromSlash(c.Path)))
+				if err != nil || !fi.Mode().IsRegular() {
+					continue // gone since: the next read compares the folder again
+				}
+				if r := m.describeFile(c.Path, fs.FileInfoToDirEntry(fi)); r != nil && kept(root, r) {
+					q.Rows[c.Path] = r
+				}
+			}
+			q.Commit, q.Tree = head, rootTree(top, root)
+			m.storePart(q)
+			continue
 		}
 		if _, err := m.syncPart(ctx, root, head, rootTree(top, root), false); err != nil && !errors.Is(err, context.Canceled) {
 			m.warn(fmt.Sprintf("catalogue of %s/: %v", root, err))
