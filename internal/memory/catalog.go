@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -217,26 +218,52 @@ func retake(p *catalog.Part, now int64) *catalog.Part {
 	return q
 }
 
-// rebuildPart describes every file under root in the work tree.
+// rebuildPart describes every file under root in the work tree. The
+// files are read by a few workers: at 100,000 files the opens and reads
+// dominate, and they overlap.
 func (m *Memory) rebuildPart(ctx context.Context, root, head, tree string) (*catalog.Part, error) {
 	p := catalog.NewPart(root)
 	p.Commit, p.Tree, p.Written = head, tree, time.Now().UnixNano()
 	if root == "core" {
 		os.Remove(m.StatePath("core.tsv")) // the core items' cache of earlier versions
 	}
+	type file struct {
+		path string
+		d    fs.DirEntry
+	}
+	var files []file
 	err := m.WalkFiles(ctx, root, func(path string, d fs.DirEntry) error {
-		if d.IsDir() || !catalog.Relevant(path) {
-			return nil
-		}
-		if r := m.describeFile(path, d); r != nil && kept(root, r) {
-			p.Rows[path] = r
+		if !d.IsDir() && catalog.Relevant(path) {
+			files = append(files, file{path, d})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("catalogue of %s/: %w", root, err)
 	}
-	return p, nil
+	rows := make([]*catalog.Row, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(2*runtime.GOMAXPROCS(0), 8) {
+		wg.Go(func() {
+			for i := range next {
+				rows[i], errs[i] = readRow(m, files[i].path, files[i].d)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, r := range rows {
+		m.WarnLink(errs[i])
+		if r != nil && kept(root, r) {
+			p.Rows[r.Path] = r
+		}
+	}
+	return p, ctx.Err()
 }
 
 // kept reports whether r is kept in root's part. The archive's is not
@@ -250,20 +277,27 @@ func kept(root string, r *catalog.Row) bool {
 // describeFile reads and describes a work-tree file; nil when it went
 // away or cannot be read (a link is warned of and left out).
 func (m *Memory) describeFile(path string, d fs.DirEntry) *catalog.Row {
+	r, err := readRow(m, path, d)
+	m.WarnLink(err)
+	return r
+}
+
+// readRow is describeFile without the warning, for the rebuild's
+// workers; the error says why r is nil.
+func readRow(m *Memory, path string, d fs.DirEntry) (*catalog.Row, error) {
 	fi, err := d.Info()
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	data, err := m.store.ReadFile(path)
 	if err != nil {
-		m.WarnLink(err)
-		return nil
+		return nil, err
 	}
 	r := catalog.Describe(path, data)
 	if int64(len(data)) == fi.Size() {
 		r.MTime = fi.ModTime().UnixNano()
 	}
-	return r
+	return r, nil
 }
 
 // worktreePart compares p with the work tree: every relevant file under
