@@ -166,6 +166,8 @@ func (m *Memory) loadPart(root string) *catalog.Part {
 	}
 	p, err := catalog.Read(data)
 	if err != nil {
+		// Removed, so that it is said once: the next read makes it again.
+		os.Remove(name)
 		m.warn(fmt.Sprintf("catalogue of %s/ rebuilt: %s: %v", root, name, err))
 		return nil
 	}
@@ -402,20 +404,26 @@ func (m *Memory) followCatalog(ctx context.Context, cp *gitstore.Checkpoint) {
 	if len(touched) == 0 {
 		return
 	}
+	m.cat.mu.Lock()
+	defer m.cat.mu.Unlock()
+	parts := map[string]*catalog.Part{}
+	for root := range touched {
+		if p := m.loadPart(root); p != nil {
+			parts[root] = p
+		} // else made at the next read
+	}
+	if len(parts) == 0 {
+		return
+	}
 	head, top, err := m.headTree(ctx, cp.Hash)
 	if err != nil {
 		return
 	}
 	_, parent, perr := m.headTree(ctx, cp.Hash+"~1")
-	m.cat.mu.Lock()
-	defer m.cat.mu.Unlock()
 	for _, root := range model.ItemRoots {
-		if !touched[root] {
-			continue
-		}
-		p := m.loadPart(root)
+		p := parts[root]
 		if p == nil {
-			continue // made at the next read
+			continue
 		}
 		if perr == nil && len(cp.Changes) > 0 && p.Tree == rootTree(parent, root) {
 			q := retake(p, time.Now().UnixNano())
