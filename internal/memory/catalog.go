@@ -331,6 +331,9 @@ func (m *Memory) worktreePart(ctx context.Context, p *catalog.Part) (*catalog.Pa
 			return
 		}
 		r := m.describeFile(path, d)
+		if r == nil && old == nil {
+			return // unreadable, and not described before
+		}
 		if r != nil && old != nil && r.Blob == old.Blob {
 			if r.MTime == old.MTime {
 				return // racy, and still the same
