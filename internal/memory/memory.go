@@ -63,7 +63,7 @@ type Memory struct {
 	// settle what it left.
 	stop func(point string)
 
-	cat catalogMemo // the catalogue's parts as last read (catalog.go)
+	cat *catalog.Keeper // the metadata catalogue (catalog.go)
 }
 
 func (m *Memory) pause(point string) {
@@ -171,6 +171,7 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 	if m.warn == nil {
 		m.warn = func(string) {}
 	}
+	m.cat = catalog.NewKeeper(catalogSource{m}, m.StatePath(""))
 	cfg, unknown, err := config.Load(filepath.Join(m.Dir, config.File))
 	if w := config.Warning(err, unknown); w != "" {
 		m.warn(w)

@@ -7,7 +7,10 @@
 // item.
 //
 // A Part is the description of one folder (core, sessions or archive) as
-// of a commit and the root tree it had then. The package knows nothing of
-// git: internal/memory brings a Part up to HEAD from the diff, and up to
-// the work tree by comparing sizes and times, and writes it back.
+// of a commit and the tree the folder had there. A Keeper keeps the
+// parts: on each read it brings a part up to HEAD from the diff (or
+// rebuilds it from the files when its commit is gone or its file is
+// damaged) and up to the work tree by comparing sizes and times, and
+// after each checkpoint up to the new commit from the files it changed.
+// It reaches git only through a Source, which internal/memory provides.
 package catalog
