@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 )
@@ -40,6 +41,10 @@ type Options struct {
 	// ContextWait is how long a look at CONTEXT.md waits for the pack
 	// before it shows a note that it is not ready; 0 means 2 s.
 	ContextWait time.Duration
+	// Catalog, when set, describes the work tree's files under roots
+	// (a Memory's Catalog): kinds/ and tagged/ take the kind and tags of
+	// each blob it names from it rather than parse the blob.
+	Catalog func(ctx context.Context, roots ...string) ([]*catalog.Row, error)
 }
 
 // Limits on names looked up in search/.
@@ -1022,6 +1027,7 @@ func (v *View) views(ctx context.Context, s *snapshot) *views {
 		return vs
 	}
 	vs = &views{kinds: map[string]map[string]string{}, tagged: map[string]map[string]string{}}
+	v.seedItems(ctx)
 	for _, k := range append(model.Kinds(), model.Summary, model.Observation) {
 		vs.kinds[string(k)] = map[string]string{}
 	}
@@ -1070,6 +1076,36 @@ func (v *View) views(ctx context.Context, s *snapshot) *views {
 		s.views = vs
 	}
 	return s.views
+}
+
+// seedItems takes what the catalogue knows of items by blob id. A blob
+// it does not name (a commit of other content) is parsed as before.
+func (v *View) seedItems(ctx context.Context) {
+	if v.opts.Catalog == nil {
+		return
+	}
+	rows, err := v.opts.Catalog(ctx, "core")
+	if err != nil {
+		v.opts.Warn(fmt.Sprintf("kinds/, tagged/: %v", err))
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, r := range rows {
+		if _, ok := v.items[r.Blob]; ok || (r.Type != catalog.Item && r.Type != catalog.Broken) {
+			continue
+		}
+		if len(v.items) >= 4*maxTreeCache {
+			break
+		}
+		m := itemMeta{kind: model.Kind(r.Kind), ok: r.Type == catalog.Item}
+		for _, t := range r.Tags {
+			if validTagDir(t) {
+				m.tags = append(m.tags, t)
+			}
+		}
+		v.items[r.Blob] = m
+	}
 }
 
 func (v *View) itemMeta(ctx context.Context, p, id string) itemMeta {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -234,5 +237,52 @@ func TestRefresh(t *testing.T) {
 		if !info.ModTime().Equal(want) {
 			t.Errorf("%s: mtime %v, want %v", e.Name(), info.ModTime(), want)
 		}
+	}
+}
+
+// kinds/ and tagged/ read from the catalogue list what parsing every
+// blob lists, a hand edit not yet committed included (its blob is not
+// HEAD's, so HEAD's is parsed).
+func TestViewsFromCatalog(t *testing.T) {
+	m := testMemory(t)
+	items, _, err := m.List(context.Background(), memory.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := m.ReadFile(items[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "tags:", "tags:\n  - edited", 1)
+	if err := os.WriteFile(filepath.Join(m.Dir, items[0].Path), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := func(v *View) []string {
+		var out []string
+		for _, root := range []string{"kinds", "tagged"} {
+			fs.WalkDir(v, root, func(p string, d fs.DirEntry, err error) error {
+				if err == nil {
+					out = append(out, p)
+				}
+				return nil
+			})
+		}
+		return out
+	}
+	parsed := list(newView(t, m, nil))
+	v, err := New(context.Background(), m.Store(), Options{Catalog: m.Catalog, Warn: func(s string) { t.Log("warn: " + s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.seedItems(context.Background())
+	if len(v.items) != len(items) {
+		t.Errorf("%d items seeded from the catalogue, want %d", len(v.items), len(items))
+	}
+	got := list(v)
+	if !slices.Equal(got, parsed) || !slices.Contains(got, "tagged/db") {
+		t.Errorf("with the catalogue:\n%q\nparsing:\n%q", got, parsed)
+	}
+	if slices.Contains(got, "tagged/edited") {
+		t.Errorf("the view shows HEAD, not the work tree: %q", got)
 	}
 }

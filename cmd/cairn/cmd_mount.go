@@ -72,7 +72,7 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 		return err
 	}
 	defer m.Close()
-	v, err := fsview.New(ctx, m.Store(), fsview.Options{Searcher: recall.OnDemand{Dir: mem, Opts: g.openOptions(mem)}, Warn: g.warn})
+	v, err := fsview.New(ctx, m.Store(), fsview.Options{Searcher: recall.OnDemand{Dir: mem, Opts: g.openOptions(mem)}, Warn: g.warn, Catalog: m.Catalog})
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/config"
+	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -61,6 +62,8 @@ type Memory struct {
 	// (pause); a test kills its process there to see the next writer
 	// settle what it left.
 	stop func(point string)
+
+	cat *catalog.Keeper // the metadata catalogue (catalog.go)
 }
 
 func (m *Memory) pause(point string) {
@@ -81,6 +84,7 @@ func (m *Memory) afterCheckpoint(ctx context.Context, cp *gitstore.Checkpoint) {
 	if cp == nil {
 		return
 	}
+	m.followCatalog(ctx, cp)
 	for _, fn := range m.followers {
 		fn(ctx, cp)
 	}
@@ -167,6 +171,7 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 	if m.warn == nil {
 		m.warn = func(string) {}
 	}
+	m.cat = catalog.NewKeeper(catalogSource{m}, m.StatePath(""))
 	cfg, unknown, err := config.Load(filepath.Join(m.Dir, config.File))
 	if w := config.Warning(err, unknown); w != "" {
 		m.warn(w)
@@ -362,6 +367,9 @@ type Filter struct {
 	Layer   model.Layer
 	Session string
 	Tag     string
+	// Bodies reads each item's file whole, for its body and the front
+	// matter's comments and unknown keys (Marshal writes them back).
+	Bodies bool
 }
 
 func (f Filter) match(e *model.Entry) bool {
@@ -372,21 +380,47 @@ func (f Filter) match(e *model.Entry) bool {
 		(f.Tag == "" || slices.Contains(it.Tags, f.Tag))
 }
 
-// List returns the items that match f, newest first. Files that cannot be
-// parsed are reported in problems, one *ParseError each, and skipped: one
-// broken file never hides the rest.
+// List returns the items that match f, newest first, read from the
+// catalogue (Catalog): without their bodies unless f.Bodies. Files that
+// cannot be parsed are reported in problems, one *ParseError each, and
+// skipped: one broken file never hides the rest.
 func (m *Memory) List(ctx context.Context, f Filter) (items []model.Entry, problems []error, err error) {
-	err = m.walkItems(ctx, func(p string, data []byte) {
-		it, perr := model.Parse(p, data)
-		if perr != nil {
-			problems = append(problems, perr)
-			return
+	var roots []string
+	if f.Layer == model.LayerCore {
+		roots = []string{"core"}
+	}
+	rows, err := m.Catalog(ctx, roots...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range rows {
+		switch r.Type {
+		case catalog.Broken:
+			problems = append(problems, r.ParseError())
+			continue
+		case catalog.Item:
+		default:
+			continue
 		}
-		e := model.Entry{Item: it, Path: p, Layer: model.LayerOf(p)}
-		if f.match(&e) {
-			items = append(items, e)
+		e := r.Entry()
+		if !f.match(&e) {
+			continue
 		}
-	})
+		if f.Bodies {
+			data, err := m.store.ReadFile(r.Path)
+			if errors.Is(err, gitstore.ErrNotFound) || m.WarnLink(err) {
+				continue // removed meanwhile
+			}
+			if err != nil {
+				return nil, problems, fmt.Errorf("read %s: %w", r.Path, err)
+			}
+			if e.Item, err = model.Parse(r.Path, data); err != nil {
+				problems = append(problems, err)
+				continue
+			}
+		}
+		items = append(items, e)
+	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i].Item, items[j].Item
 		if !a.Created.Equal(b.Created) {
@@ -394,36 +428,7 @@ func (m *Memory) List(ctx context.Context, f Filter) (items []model.Entry, probl
 		}
 		return a.ID > b.ID
 	})
-	return items, problems, err
-}
-
-// walkItems calls fn for every Markdown file under the item folders that
-// looks like an item (front matter, or a file in core/). Symbolic links
-// are skipped with a warning (WalkFiles, ReadFile): never followed.
-func (m *Memory) walkItems(ctx context.Context, fn func(p string, data []byte)) error {
-	for _, root := range model.ItemRoots {
-		err := m.WalkFiles(ctx, root, func(p string, d fs.DirEntry) error {
-			if d.IsDir() || !strings.HasSuffix(p, ".md") || strings.HasPrefix(d.Name(), ".") {
-				return nil
-			}
-			data, err := m.store.ReadFile(p)
-			if errors.Is(err, gitstore.ErrNotFound) || m.WarnLink(err) {
-				return nil // removed meanwhile, or a folder swapped for a link
-			}
-			if err != nil {
-				return fmt.Errorf("read %s: %w", p, err)
-			}
-			if root != "core" && !strings.HasPrefix(string(data), "---") {
-				return nil // session logs (prompts.md, ...) are not items
-			}
-			fn(p, data)
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("list %s: %w", filepath.Join(m.Dir, root), err)
-		}
-	}
-	return nil
+	return items, problems, nil
 }
 
 // Get finds an item by id, a unique prefix or suffix of it (six characters

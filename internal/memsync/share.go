@@ -211,7 +211,7 @@ func (c *copier) copy(ctx context.Context, changes *[]model.ItemChange, skipped 
 
 // core lists m's core items, warning of files that cannot be parsed.
 func (c *copier) core(ctx context.Context, m *memory.Memory) ([]model.Entry, error) {
-	items, problems, err := m.List(ctx, memory.Filter{Layer: model.LayerCore})
+	items, problems, err := m.List(ctx, memory.Filter{Layer: model.LayerCore, Bodies: true})
 	for _, p := range problems {
 		m.Warn("skipped " + p.Error())
 	}

@@ -214,11 +214,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	seen := make(map[string]bool)
 
 	// Pinned and core items, but never one a newer item superseded.
-	var memo *corecache.Memo
-	if x != nil {
-		memo = &x.core
-	}
-	core, err := corecache.Candidates(ctx, m, memo)
+	core, err := corecache.Candidates(ctx, m)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall/corecache"
 )
 
 // contextMemory makes a memory with pinned and core items, a current
@@ -293,12 +292,12 @@ func TestCoreCache(t *testing.T) {
 	if got := pack(); strings.Contains(got, "Alpha fact") {
 		t.Errorf("forgotten item packed:\n%s", got)
 	}
-	os.WriteFile(m.StatePath(corecache.File), []byte("{broken"), 0o644)
+	os.WriteFile(m.StatePath("catalog-core.tsv"), []byte("{broken"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a damaged cache:\n%s", got)
 	}
-	// A cache naming a commit this repository lacks is rebuilt too.
-	os.WriteFile(m.StatePath(corecache.File), []byte("cairn-core 2 "+strings.Repeat("ab", 20)+"\n"), 0o644)
+	// A catalogue naming a commit this repository lacks is rebuilt too.
+	os.WriteFile(m.StatePath("catalog-core.tsv"), []byte("cairn-catalog 1 core "+strings.Repeat("ab", 20)+" "+strings.Repeat("cd", 20)+" 0\nend 0\n"), 0o644)
 	if got := pack(); !strings.Contains(got, "Beta preference") {
 		t.Errorf("after a cache of an unknown commit:\n%s", got)
 	}

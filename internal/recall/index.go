@@ -19,7 +19,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall/corecache"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
@@ -56,8 +55,6 @@ type Index struct {
 	// rebuilds counts the times the index was found damaged while open
 	// and rebuilt, so that searches that failed together rebuild it once.
 	rebuilds int
-
-	core corecache.Memo // core items' ranking keys, for context packs
 }
 
 // retryLag is how long an index that could not catch up because the

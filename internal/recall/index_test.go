@@ -19,8 +19,8 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall/corecache"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
@@ -566,13 +566,11 @@ func FuzzDocument(f *testing.F) {
 		if doc.Importance < 0 || doc.Importance > 1 {
 			t.Errorf("importance %v", doc.Importance)
 		}
-		c := corecache.Meta(p, []byte(data))
-		if c.Title == "" || c.ID == "" || c.Importance < 0 || c.Importance > 1 {
-			t.Errorf("corecache.Meta(%q) = %+v", data, c)
-		}
-		if it, err := model.Parse(p, []byte(data)); err == nil {
-			if c.Pinned != it.Pinned || c.Importance != it.Importance {
-				t.Errorf("corecache.Meta(%q) = pinned %v importance %v, Parse says %v %v", data, c.Pinned, c.Importance, it.Pinned, it.Importance)
+		// Outside core/ only a file that opens with front matter is an item.
+		c := catalog.Describe(p, []byte(data))
+		if it, err := model.Parse(p, []byte(data)); err == nil && (strings.HasPrefix(p, "core/") || strings.HasPrefix(data, "---")) {
+			if c.Type != catalog.Item || c.Pinned != it.Pinned || c.Importance != it.Importance || c.Title != it.Title {
+				t.Errorf("catalog.Describe(%q) = %+v, Parse says %+v", data, c, it)
 			}
 		}
 	})

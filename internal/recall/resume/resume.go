@@ -83,7 +83,7 @@ func Context(ctx context.Context, m *memory.Memory, ref string) (string, error) 
 		promptText = capText(b.String(), resumePromptsChars)
 	}
 
-	items, _, err := m.List(ctx, memory.Filter{Session: e.ID, Layer: model.LayerCore})
+	items, _, err := m.List(ctx, memory.Filter{Session: e.ID, Layer: model.LayerCore, Bodies: true})
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,335 @@
+package catalog
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
+)
+
+// Type says what a described file is.
+type Type byte
+
+// The types of a Row.
+const (
+	Other   Type = 'n' // neither an item nor a session's state: a log, a summary without front matter
+	Item    Type = 'i' // an item that parses
+	Broken  Type = 'e' // an item file that does not parse
+	Session Type = 's' // a session's session.yaml
+)
+
+// Row describes one file.
+type Row struct {
+	Path  string
+	Type  Type
+	Blob  string // the git blob id of the content described
+	Size  int64
+	MTime int64 // the file's modification time in nanoseconds; 0 when described from history
+
+	// Of an Item; Title, Created and Updated of a Session as well (its
+	// title, start and last update).
+	ID, Kind, Title    string
+	Tags               []string
+	Session            string
+	Supersedes         string // the id of the item this one replaced
+	Created, Updated   time.Time
+	Importance, Confid float64
+	Pinned             bool
+	Schema             int
+
+	Status   string    // a Session's status
+	Activity time.Time // a Session's last activity
+
+	Line int    // where a Broken item fails to parse, 0 if unknown
+	Err  string // why
+}
+
+// Relevant reports whether the file at repository path p is described:
+// Markdown files (items, summaries, logs) and sessions' session.yaml.
+func Relevant(p string) bool {
+	base := path.Base(p)
+	if strings.HasPrefix(base, ".") {
+		return false
+	}
+	return strings.HasSuffix(base, ".md") || base == model.SessionFile
+}
+
+// BlobID is the git object id of a blob holding data.
+func BlobID(data []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Describe reads the file at repository path p holding data. Outside
+// core/ a Markdown file is an item only when it opens with front matter,
+// as List has always had it.
+func Describe(p string, data []byte) *Row {
+	r := &Row{Path: p, Type: Other, Blob: BlobID(data), Size: int64(len(data))}
+	if path.Base(p) == model.SessionFile {
+		if s, err := model.ParseSession(p, data); err == nil {
+			r.Type, r.Title, r.Status = Session, s.Title, string(s.Status)
+			r.Created, r.Updated, r.Activity = s.Started, s.Updated, s.LastActivity
+		}
+		return r
+	}
+	if !strings.HasSuffix(p, ".md") || (!strings.HasPrefix(p, "core/") && !bytes.HasPrefix(data, []byte("---"))) {
+		return r
+	}
+	it, err := model.Parse(p, data)
+	if err != nil {
+		r.Type, r.Err = Broken, err.Error()
+		if pe, ok := errors.AsType[*model.ParseError](err); ok {
+			r.Line, r.Err = pe.Line, pe.Err.Error()
+		}
+		return r
+	}
+	r.Type = Item
+	r.ID, r.Kind, r.Title, r.Tags, r.Session = it.ID, string(it.Kind), it.Title, it.Tags, it.Session
+	r.Created, r.Updated, r.Importance, r.Confid = it.Created, it.Updated, it.Importance, it.Confidence
+	r.Pinned, r.Schema = it.Pinned, it.Schema
+	// Parse keeps unknown keys to itself: look for the line.
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	if _, after, ok := strings.Cut(text, "\n"+model.KeySupersedes+":"); ok {
+		val, _, _ := strings.Cut(after, "\n")
+		r.Supersedes = strings.ToUpper(strings.Trim(strings.TrimSpace(val), `'"`))
+	}
+	return r
+}
+
+// Entry is the item an Item row describes, without its body.
+func (r *Row) Entry() model.Entry {
+	it := &model.Item{
+		ID: r.ID, Kind: model.Kind(r.Kind), Title: r.Title, Importance: r.Importance, Confidence: r.Confid,
+		Tags: r.Tags, Session: r.Session, Created: r.Created, Updated: r.Updated, Pinned: r.Pinned, Schema: r.Schema,
+	}
+	return model.Entry{Item: it, Path: r.Path, Layer: model.LayerOf(r.Path)}
+}
+
+// ParseError is why a Broken row's file does not parse.
+func (r *Row) ParseError() error {
+	return &model.ParseError{Path: r.Path, Line: r.Line, Err: errors.New(r.Err)}
+}
+
+// Part is the description of the files under one folder of the memory.
+type Part struct {
+	Root   string // core, sessions or archive
+	Commit string // the commit the rows were last brought up to
+	Tree   string // Root's tree id at Commit; "" when it had none
+	// Written is when the rows' times were taken (Unix nanoseconds): a
+	// file changed within a second of it may have the same time and size
+	// after the change, so it is read again (git's racy clean).
+	Written int64
+	Rows    map[string]*Row
+}
+
+// NewPart returns an empty Part of root.
+func NewPart(root string) *Part { return &Part{Root: root, Rows: make(map[string]*Row)} }
+
+// Racy reports whether a file's time and size are too close to when they
+// were taken to tell a change from none.
+func (p *Part) Racy(r *Row) bool { return r.MTime == 0 || r.MTime >= p.Written-int64(time.Second) }
+
+// Sorted returns the rows in path order.
+func (p *Part) Sorted() []*Row {
+	out := make([]*Row, 0, len(p.Rows))
+	for _, r := range p.Rows {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// The file format: a first line "cairn-catalog 1 ROOT COMMIT TREE
+// WRITTEN" ("-" for an empty tree), then a line per row of
+// tab-separated fields (see appendRow), then "end N" with the number of
+// rows, so that a truncated file is told from a short one.
+const magic = "cairn-catalog 1 "
+
+// ErrDamaged says a catalogue file is not one this version wrote whole.
+var ErrDamaged = errors.New("damaged catalogue")
+
+// Write stores p in the file name, atomically, readable by its owner only.
+func (p *Part) Write(name string) error {
+	var b bytes.Buffer
+	tree := p.Tree
+	if tree == "" {
+		tree = "-"
+	}
+	fmt.Fprintf(&b, "%s%s %s %s %d\n", magic, p.Root, p.Commit, tree, p.Written)
+	rows := p.Sorted()
+	for _, r := range rows {
+		b = appendRow(b, r)
+	}
+	fmt.Fprintf(&b, "end %d\n", len(rows))
+	return safefile.WriteSync(name, b.Bytes(), 0o600, safefile.SyncNone)
+}
+
+// Fields are escaped so that any text makes the round trip: a tab, a
+// line break or the tags' separator (\x1f) never ends up in one.
+var (
+	esc   = strings.NewReplacer(`\`, `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`, "\x1f", `\u`)
+	unesc = strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r", `\u`, "\x1f")
+)
+
+func appendRow(b bytes.Buffer, r *Row) bytes.Buffer {
+	f := []string{esc.Replace(r.Path), string(r.Type), r.Blob, strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.MTime, 10)}
+	switch r.Type {
+	case Item:
+		tags := make([]string, len(r.Tags))
+		for i, t := range r.Tags {
+			tags[i] = esc.Replace(t)
+		}
+		f = append(f, esc.Replace(r.ID), esc.Replace(r.Kind), esc.Replace(r.Title), strings.Join(tags, "\x1f"), esc.Replace(r.Session), esc.Replace(r.Supersedes),
+			stamp(r.Created), stamp(r.Updated), num(r.Importance), num(r.Confid), bit(r.Pinned), strconv.Itoa(r.Schema))
+	case Broken:
+		f = append(f, strconv.Itoa(r.Line), esc.Replace(r.Err))
+	case Session:
+		f = append(f, esc.Replace(r.Title), esc.Replace(r.Status), stamp(r.Created), stamp(r.Updated), stamp(r.Activity))
+	}
+	for i, s := range f {
+		if i > 0 {
+			b.WriteByte('\t')
+		}
+		b.WriteString(s)
+	}
+	b.WriteByte('\n')
+	return b
+}
+
+// Read loads the Part stored in data (a file's content).
+func Read(data []byte) (*Part, error) {
+	text := string(data)
+	first, rest, ok := strings.Cut(text, "\n")
+	head, found := strings.CutPrefix(first, magic)
+	h := strings.Fields(head)
+	if !ok || !found || len(h) != 4 {
+		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
+	}
+	written, err := strconv.ParseInt(h[3], 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
+	}
+	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row)}
+	if p.Tree == "-" {
+		p.Tree = ""
+	}
+	for len(rest) > 0 {
+		line, more, ok := strings.Cut(rest, "\n")
+		if !ok {
+			return nil, fmt.Errorf("%w: truncated", ErrDamaged)
+		}
+		rest = more
+		if n, isEnd := strings.CutPrefix(line, "end "); isEnd {
+			if rest != "" || n != strconv.Itoa(len(p.Rows)) {
+				return nil, fmt.Errorf("%w: %s rows announced, %d read", ErrDamaged, n, len(p.Rows))
+			}
+			return p, nil
+		}
+		r, err := parseRow(line)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+		}
+		p.Rows[r.Path] = r
+	}
+	return nil, fmt.Errorf("%w: truncated", ErrDamaged)
+}
+
+func parseRow(line string) (*Row, error) {
+	f := strings.Split(line, "\t")
+	if len(f) < 5 || len(f[1]) != 1 {
+		return nil, fmt.Errorf("bad row %.40q", line)
+	}
+	r := &Row{Path: unesc.Replace(f[0]), Type: Type(f[1][0]), Blob: f[2]}
+	var errs []error
+	r.Size, errs = parseInt(f[3], errs)
+	r.MTime, errs = parseInt(f[4], errs)
+	want := map[Type]int{Other: 5, Item: 17, Broken: 7, Session: 10}[r.Type]
+	if want == 0 || len(f) != want {
+		return nil, fmt.Errorf("bad row %.40q", line)
+	}
+	switch r.Type {
+	case Item:
+		r.ID, r.Kind, r.Title, r.Session, r.Supersedes = unesc.Replace(f[5]), unesc.Replace(f[6]), unesc.Replace(f[7]), unesc.Replace(f[9]), unesc.Replace(f[10])
+		if f[8] != "" {
+			r.Tags = strings.Split(f[8], "\x1f")
+			for i, t := range r.Tags {
+				r.Tags[i] = unesc.Replace(t)
+			}
+		}
+		r.Created, errs = parseStamp(f[11], errs)
+		r.Updated, errs = parseStamp(f[12], errs)
+		r.Importance, errs = parseNum(f[13], errs)
+		r.Confid, errs = parseNum(f[14], errs)
+		r.Pinned = f[15] == "1"
+		var schema int64
+		schema, errs = parseInt(f[16], errs)
+		r.Schema = int(schema)
+	case Broken:
+		var line int64
+		line, errs = parseInt(f[5], errs)
+		r.Line, r.Err = int(line), unesc.Replace(f[6])
+	case Session:
+		r.Title, r.Status = unesc.Replace(f[5]), unesc.Replace(f[6])
+		r.Created, errs = parseStamp(f[7], errs)
+		r.Updated, errs = parseStamp(f[8], errs)
+		r.Activity, errs = parseStamp(f[9], errs)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("row %.40q: %w", line, errors.Join(errs...))
+	}
+	return r, nil
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
+func parseStamp(s string, errs []error) (time.Time, []error) {
+	if s == "" {
+		return time.Time{}, errs
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return t, errs
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func parseNum(s string, errs []error) (float64, []error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return f, errs
+}
+
+func parseInt(s string, errs []error) (int64, []error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return n, errs
+}
+
+func bit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

@@ -1,0 +1,452 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/model"
+)
+
+// Source is what keeping a catalogue needs of a memory: its history and
+// its work tree, never through a symbolic link.
+type Source interface {
+	// Trees resolves rev to a commit and the ids of the item folders'
+	// trees there, by folder; "" and none for a branch without commits.
+	Trees(ctx context.Context, rev string) (commit string, trees map[string]string, err error)
+	// Diff lists the files under root that differ between two commits,
+	// with their new content.
+	Diff(ctx context.Context, from, to, root string) ([]Change, error)
+	// Walk calls fn for each file and folder under root in the work tree.
+	Walk(ctx context.Context, root string, fn func(path string, d fs.DirEntry) error) error
+	ReadFile(path string) ([]byte, error)
+	Lstat(path string) (fs.FileInfo, error)
+	Warn(msg string)
+	// WarnLink warns that err's link was skipped, when err is about one.
+	WarnLink(err error) bool
+}
+
+// Change is a file a commit or diff changed.
+type Change struct {
+	Path    string
+	Deleted bool
+	Data    []byte // the new content, from Diff
+}
+
+// FileName is the name of root's part in the state folder.
+func FileName(root string) string { return "catalog-" + root + ".tsv" }
+
+// A Keeper keeps a memory's catalogue: its parts' files in a folder
+// (.state), and the parts last read, for a long-running process, which
+// reads a file again only when its size or time moved. It is safe for
+// concurrent use.
+type Keeper struct {
+	src Source
+	dir string
+
+	mu    sync.Mutex
+	parts map[string]*memoPart
+}
+
+type memoPart struct {
+	part        *Part
+	size, mtime int64 // of the file it was read from or written to
+}
+
+// NewKeeper returns a Keeper of src's catalogue, in the folder dir.
+func NewKeeper(src Source, dir string) *Keeper { return &Keeper{src: src, dir: dir} }
+
+// Rows returns the rows of the files under roots (all item folders when
+// none is named), in path order, up to date with HEAD and the work tree.
+// The rows are shared: callers must not change them.
+func (k *Keeper) Rows(ctx context.Context, roots ...string) ([]*Row, error) {
+	if len(roots) == 0 {
+		roots = model.ItemRoots
+	}
+	head, trees, err := k.src.Trees(ctx, "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("catalogue: %w", err)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var rows []*Row
+	for _, root := range roots {
+		p, err := k.syncPart(ctx, root, head, trees[root], true)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, p.Sorted()...)
+	}
+	return rows, nil
+}
+
+// syncPart brings root's part up to commit head, whose tree for root is
+// tree, and, when worktree is set, up to the work tree; it writes the
+// part back when that changed it. The caller holds k.mu.
+func (k *Keeper) syncPart(ctx context.Context, root, head, tree string, worktree bool) (*Part, error) {
+	p := k.loadPart(root)
+	changed := false
+	if p == nil || p.Root != root {
+		var err error
+		if p, err = k.rebuildPart(ctx, root, head, tree); err != nil {
+			return nil, err
+		}
+		changed = true
+	} else if p.Tree != tree {
+		var diffs []Change
+		err := errors.New("no commit")
+		if p.Commit != "" && head != "" {
+			diffs, err = k.src.Diff(ctx, p.Commit, head, root)
+		}
+		if err != nil {
+			// The commit it reflects is gone (a gc after a reset, a
+			// copied .state): describe the files again.
+			k.src.Warn(fmt.Sprintf("catalogue of %s/ rebuilt: %v", root, err))
+			if p, err = k.rebuildPart(ctx, root, head, tree); err != nil {
+				return nil, err
+			}
+		} else {
+			p = clonePart(p)
+			for _, d := range diffs {
+				delete(p.Rows, d.Path)
+				if !d.Deleted && Relevant(d.Path) {
+					if r := Describe(d.Path, d.Data); kept(root, r) {
+						p.Rows[d.Path] = r
+					}
+				}
+			}
+			p.Commit, p.Tree = head, tree
+		}
+		changed = true
+	}
+	if worktree {
+		q, err := k.worktreePart(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if q != p {
+			p, changed = q, true
+		}
+	}
+	if changed {
+		k.storePart(p)
+	}
+	return p, nil
+}
+
+// loadPart returns root's part as last read or written, reading its file
+// again when another process rewrote it; nil when there is none or it
+// is damaged, which is said once.
+func (k *Keeper) loadPart(root string) *Part {
+	name := filepath.Join(k.dir, FileName(root))
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil
+	}
+	if mp := k.parts[root]; mp != nil && mp.size == fi.Size() && mp.mtime == fi.ModTime().UnixNano() {
+		return mp.part
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil
+	}
+	p, err := Read(data)
+	if err != nil {
+		// Removed, so that it is said once: the next read makes it again.
+		os.Remove(name)
+		k.src.Warn(fmt.Sprintf("catalogue of %s/ rebuilt: %s: %v", root, name, err))
+		return nil
+	}
+	k.memoPart(root, p, fi)
+	return p
+}
+
+func (k *Keeper) memoPart(root string, p *Part, fi fs.FileInfo) {
+	if k.parts == nil {
+		k.parts = make(map[string]*memoPart)
+	}
+	k.parts[root] = &memoPart{part: p, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+}
+
+// storePart writes p; failing to is no error, only slower next time.
+func (k *Keeper) storePart(p *Part) {
+	name := filepath.Join(k.dir, FileName(p.Root))
+	if err := p.Write(name); err != nil {
+		delete(k.parts, p.Root)
+		return
+	}
+	if fi, err := os.Stat(name); err == nil {
+		k.memoPart(p.Root, p, fi)
+	}
+}
+
+func clonePart(p *Part) *Part {
+	q := *p
+	q.Rows = make(map[string]*Row, len(p.Rows))
+	for k, r := range p.Rows {
+		q.Rows[k] = r
+	}
+	return &q
+}
+
+// retake returns a copy of p whose times are taken at now. A row that
+// was racy at p's time is smudged (its time cleared, so it is read
+// again): at now it would look settled, and a change made in the same
+// tick as its time would go unseen. git smudges its index entries so.
+func retake(p *Part, now int64) *Part {
+	q := clonePart(p)
+	for k, r := range q.Rows {
+		if r.MTime != 0 && p.Racy(r) {
+			c := *r
+			c.MTime = 0
+			q.Rows[k] = &c
+		}
+	}
+	q.Written = now
+	return q
+}
+
+// rebuildPart describes every file under root in the work tree. The
+// files are read by a few workers: at 100,000 files the opens and reads
+// dominate, and they overlap.
+func (k *Keeper) rebuildPart(ctx context.Context, root, head, tree string) (*Part, error) {
+	p := NewPart(root)
+	p.Commit, p.Tree, p.Written = head, tree, time.Now().UnixNano()
+	if root == "core" {
+		os.Remove(filepath.Join(k.dir, "core.tsv")) // the core items' cache of earlier versions
+	}
+	type file struct {
+		path string
+		d    fs.DirEntry
+	}
+	var files []file
+	err := k.src.Walk(ctx, root, func(path string, d fs.DirEntry) error {
+		if !d.IsDir() && Relevant(path) {
+			files = append(files, file{path, d})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("catalogue of %s/: %w", root, err)
+	}
+	rows := make([]*Row, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(2*runtime.GOMAXPROCS(0), 8) {
+		wg.Go(func() {
+			for i := range next {
+				rows[i], errs[i] = readRow(k.src, files[i].path, files[i].d)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, r := range rows {
+		k.src.WarnLink(errs[i])
+		if r != nil && kept(root, r) {
+			p.Rows[r.Path] = r
+		}
+	}
+	return p, ctx.Err()
+}
+
+// kept reports whether r is kept in root's part. The archive's is not
+// compared with the work tree file by file (worktreePart), so its logs
+// are left out: it keeps what listing needs, items, sessions' state and
+// summaries.
+func kept(root string, r *Row) bool {
+	return root != "archive" || r.Type != Other || path.Base(r.Path) == "summary.md"
+}
+
+// describeFile reads and describes a work-tree file; nil when it went
+// away or cannot be read (a link is warned of and left out).
+func (k *Keeper) describeFile(path string, d fs.DirEntry) *Row {
+	r, err := readRow(k.src, path, d)
+	k.src.WarnLink(err)
+	return r
+}
+
+// readRow is describeFile without the warning, for the rebuild's
+// workers; the error says why r is nil.
+func readRow(src Source, path string, d fs.DirEntry) (*Row, error) {
+	fi, err := d.Info()
+	if err != nil {
+		return nil, err
+	}
+	data, err := src.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r := Describe(path, data)
+	if int64(len(data)) == fi.Size() {
+		r.MTime = fi.ModTime().UnixNano()
+	}
+	return r, nil
+}
+
+// worktreePart compares p with the work tree: every relevant file under
+// core/ and sessions/, and the archive's items, by size and time. It
+// returns p itself when nothing differs, else a changed copy.
+func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
+	var q *Part // the copy, made at the first difference
+	now := time.Now().UnixNano()
+	set := func(path string, r *Row) {
+		if q == nil {
+			q = retake(p, now)
+		}
+		if r == nil {
+			delete(q.Rows, path)
+		} else {
+			q.Rows[path] = r
+		}
+	}
+	check := func(path string, d fs.DirEntry) {
+		old := p.Rows[path]
+		fi, err := d.Info()
+		if err != nil {
+			if old != nil {
+				set(path, nil)
+			}
+			return
+		}
+		if old != nil && old.Size == fi.Size() && old.MTime == fi.ModTime().UnixNano() && !p.Racy(old) {
+			return
+		}
+		r := k.describeFile(path, d)
+		if r == nil && old == nil {
+			return // unreadable, and not described before
+		}
+		if r != nil && old != nil && r.Blob == old.Blob {
+			if r.MTime == old.MTime {
+				return // racy, and still the same
+			}
+			same := *old // keep the row; only its time is new
+			same.MTime = r.MTime
+			r = &same
+		}
+		set(path, r)
+	}
+	if p.Root == "archive" {
+		// Sessions move here whole, by checkpoints; what is edited by
+		// hand here is an item.
+		for path, r := range p.Rows {
+			if r.Type != Item && r.Type != Broken {
+				continue
+			}
+			fi, err := k.src.Lstat(path)
+			if err != nil || !fi.Mode().IsRegular() {
+				set(path, nil)
+				continue
+			}
+			check(path, fs.FileInfoToDirEntry(fi))
+		}
+	} else {
+		seen := make(map[string]bool, len(p.Rows))
+		err := k.src.Walk(ctx, p.Root, func(path string, d fs.DirEntry) error {
+			if d.IsDir() {
+				return nil
+			}
+			if !Relevant(path) {
+				return nil
+			}
+			seen[path] = true
+			check(path, d)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("catalogue of %s/: %w", p.Root, err)
+		}
+		for path := range p.Rows {
+			if !seen[path] {
+				set(path, nil)
+			}
+		}
+	}
+	if q == nil {
+		return p, nil
+	}
+	return q, nil
+}
+
+// Follow brings the parts of the folders a commit changed up to it:
+// from the files it names when a part described its parent (its cost
+// follows the change), else from the diff. A folder it did not touch
+// keeps its part, whose tree id still matches; a merge, which names no
+// changes (nil), has every part compared. Without parts it reads nothing.
+func (k *Keeper) Follow(ctx context.Context, commit string, changes []Change) {
+	touched := map[string]bool{}
+	for _, c := range changes {
+		root, _, _ := strings.Cut(c.Path, "/")
+		if slices.Contains(model.ItemRoots, root) {
+			touched[root] = true
+		}
+	}
+	if changes == nil {
+		for _, root := range model.ItemRoots {
+			touched[root] = true
+		}
+	}
+	if len(touched) == 0 {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	parts := map[string]*Part{}
+	for root := range touched {
+		if p := k.loadPart(root); p != nil {
+			parts[root] = p
+		} // else made at the next read
+	}
+	if len(parts) == 0 {
+		return
+	}
+	head, trees, err := k.src.Trees(ctx, commit)
+	if err != nil {
+		return
+	}
+	_, parent, perr := k.src.Trees(ctx, commit+"~1")
+	for _, root := range model.ItemRoots {
+		p := parts[root]
+		if p == nil {
+			continue
+		}
+		if perr == nil && len(changes) > 0 && p.Tree == parent[root] {
+			q := retake(p, time.Now().UnixNano())
+			for _, c := range changes {
+				if !strings.HasPrefix(c.Path, root+"/") {
+					continue
+				}
+				delete(q.Rows, c.Path)
+				if c.Deleted || !Relevant(c.Path) {
+					continue
+				}
+				fi, err := k.src.Lstat(c.Path)
+				if err != nil || !fi.Mode().IsRegular() {
+					continue // gone since: the next read compares the folder again
+				}
+				if r := k.describeFile(c.Path, fs.FileInfoToDirEntry(fi)); r != nil && kept(root, r) {
+					q.Rows[c.Path] = r
+				}
+			}
+			q.Commit, q.Tree = head, trees[root]
+			k.storePart(q)
+			continue
+		}
+		if _, err := k.syncPart(ctx, root, head, trees[root], false); err != nil && !errors.Is(err, context.Canceled) {
+			k.src.Warn(fmt.Sprintf("catalogue of %s/: %v", root, err))
+		}
+	}
+}
