@@ -116,11 +116,16 @@ func mutate(mem string, i int) error {
 	return os.WriteFile(filepath.Join(mem, "core", "decisions", fmt.Sprintf("bench-%d--01JDXK3V9M2Q7Y8Z4T6R5W%04d.md", i, i)), []byte(item), 0o644)
 }
 
-// procStatus returns VmRSS and VmHWM of process pid in MiB.
-func procStatus(pid int) (rss, hwm float64, err error) {
+// vm is what /proc/PID/status says of a process's memory, in MiB.
+type vm struct {
+	rss, hwm, anon, file float64 // VmRSS, VmHWM, RssAnon, RssFile
+}
+
+func procStatus(pid int) (vm, error) {
+	var v vm
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0, err
+		return v, err
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
@@ -130,12 +135,16 @@ func procStatus(pid int) (rss, hwm float64, err error) {
 		kb, _ := strconv.ParseFloat(f[1], 64)
 		switch f[0] {
 		case "VmRSS:":
-			rss = kb / 1024
+			v.rss = kb / 1024
 		case "VmHWM:":
-			hwm = kb / 1024
+			v.hwm = kb / 1024
+		case "RssAnon:":
+			v.anon = kb / 1024
+		case "RssFile:":
+			v.file = kb / 1024
 		}
 	}
-	return rss, hwm, nil
+	return v, nil
 }
 
 func loadavg() string {
@@ -167,26 +176,27 @@ func (b *bench) stopDaemon(p string) error {
 
 // daemonRSS starts a daemon on p without a search index, has it build
 // the index with a first search, and returns the first search's wall
-// time, the daemon's peak RSS then (VmHWM) and its RSS once idle.
-func (b *bench) daemonRSS(p string) (took time.Duration, peak, idle float64, err error) {
+// time and the daemon's memory once idle (VmHWM: its peak, while it
+// indexed).
+func (b *bench) daemonRSS(p string) (took time.Duration, v vm, err error) {
 	if err := os.RemoveAll(filepath.Join(p, ".cairn", ".state", "index")); err != nil {
-		return 0, 0, 0, err
+		return 0, v, err
 	}
 	pid, err := b.startDaemon(p)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, v, err
 	}
 	defer b.stopDaemon(p)
 	took, err = timed(b.cmd(p, "search", "queue worker"))
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, v, err
 	}
 	// Idle: a few seconds after the last request, time enough for a
-	// daemon that returns memory to have done so.
+	// daemon that returns memory to have done so. VmHWM is read then:
+	// the daemon may go on indexing after it answers.
 	time.Sleep(5 * time.Second)
-	// VmHWM is read last: the daemon may go on indexing after it answers.
-	idle, peak, err = procStatus(pid)
-	return took, peak, idle, err
+	v, err = procStatus(pid)
+	return took, v, err
 }
 
 // daemonFloor measures the daemon on an empty memory: the baseline of
@@ -199,11 +209,11 @@ func (b *bench) daemonFloor() error {
 	if _, err := generate(b.ctx, p, 0, 1); err != nil {
 		return err
 	}
-	_, _, idle, err := b.daemonRSS(p)
+	_, v, err := b.daemonRSS(p)
 	if err != nil {
 		return fmt.Errorf("daemon on an empty memory: %w", err)
 	}
-	b.floorRSS = idle
+	b.floorRSS = v.rss
 	return os.RemoveAll(p)
 }
 
@@ -280,12 +290,14 @@ func (b *bench) size(n int) error {
 	b.row(files, "  cairn reindex peak RSS (getrusage)", maxrss, "Mi", "", 0, "")
 
 	// The daemon builds the index itself on the first search.
-	dtook, peak, idle, err := b.daemonRSS(p)
+	dtook, v, err := b.daemonRSS(p)
 	if err != nil {
 		return err
 	}
-	b.row(files, "daemon RSS, idle after indexing", idle, "Mi", "daemon, empty memory", b.floorRSS, "<= 200 MiB")
-	b.row(files, "daemon RSS, peak while indexing (VmHWM)", peak, "Mi", "daemon, empty memory", b.floorRSS, "<= 300 MiB")
+	b.row(files, "daemon RSS, idle after indexing", v.rss, "Mi", "daemon, empty memory", b.floorRSS, "<= 200 MiB")
+	b.row(files, "  of which anonymous (RssAnon)", v.anon, "Mi", "", 0, "")
+	b.row(files, "  of which mapped files (RssFile)", v.file, "Mi", "", 0, "")
+	b.row(files, "daemon RSS, peak while indexing (VmHWM)", v.hwm, "Mi", "daemon, empty memory", b.floorRSS, "<= 300 MiB")
 	b.row(files, "  first search through it, building", dtook.Seconds()*1000, "ms", "", 0, "")
 	return nil
 }

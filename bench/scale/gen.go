@@ -19,7 +19,8 @@ import (
 // cairn writes it, prompts, transcript, summary, observations), 200 of
 // them in sessions/ and the others archived by month. Text is about 1 KB
 // a file of Zipf-distributed words, as in internal/recall's benchmark
-// corpus. It commits everything with the git command-line tool and
+// corpus. The same seed gives the same text; the active sessions' times
+// follow the clock. It commits everything with the git command-line tool and
 // returns the bytes of Markdown written.
 func generate(ctx context.Context, dir string, n int, seed uint64) (int64, error) {
 	mem := filepath.Join(dir, ".cairn")
@@ -44,6 +45,7 @@ func generate(ctx context.Context, dir string, n int, seed uint64) (int64, error
 	write(".gitignore", []byte(".state/\ninbox/\n"))
 	write("cairn.yaml", []byte("schema: 1\n"))
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	recent := time.Now().UTC().Truncate(time.Second)
 	items := n / 20
 	for i := range items {
 		created := now.Add(-time.Duration(g.r.IntN(3*365*24)) * time.Hour)
@@ -65,7 +67,14 @@ func generate(ctx context.Context, dir string, n int, seed uint64) (int64, error
 			base = fmt.Sprintf("archive/%d/%02d/%s", 2024+month/12, month%12+1, id)
 			status = model.StatusArchived
 		}
-		started := now.Add(-time.Duration(i) * time.Hour)
+		// The sessions in sessions/ are recent, as cairn archives those
+		// inactive for a week (capture.archive_after): otherwise the
+		// first command or daemon to look would archive them, changing
+		// the memory under the benchmark.
+		started := recent.Add(-time.Duration(i) * 30 * time.Minute)
+		if i >= 200 {
+			started = now.Add(-time.Duration(i) * time.Hour)
+		}
 		s := &model.Session{Schema: 1, ID: id, MemorySession: model.NewID(started), Agent: "claude-code",
 			Status: status, Title: g.words(4), Project: "/home/dev/project", Branch: "main",
 			Prompts: 3 + g.r.IntN(20), Turns: 10 + g.r.IntN(90),

@@ -6,6 +6,7 @@
 // rows (bench/checkpoint.sh) and cold search at 10,000 (bench/search.sh).
 //
 //	go run ./bench/scale -cairn BIN [-runs N] [-work DIR] SIZES...
+//	go run ./bench/scale -generate N PROJECT   (only write the memory)
 package main
 
 import (
@@ -23,7 +24,19 @@ func main() {
 	flag.StringVar(&c.hook, "hook", "hooks/capture.sh", "the capture hook script")
 	flag.StringVar(&c.work, "work", "", "folder for the generated memories (default: a new temporary one)")
 	flag.IntVar(&c.runs, "runs", 11, "timed runs per row (fewer when a row takes over 20 s)")
+	gen := flag.Int("generate", 0, "only write a generated memory of this many files into PROJECT/.cairn, committed")
 	flag.Parse()
+	if *gen > 0 {
+		if flag.NArg() != 1 {
+			fmt.Fprintln(os.Stderr, "usage: scale -generate N PROJECT")
+			os.Exit(2)
+		}
+		if _, err := generate(context.Background(), flag.Arg(0), *gen, 1); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if c.cairn == "" {
 		fmt.Fprintln(os.Stderr, "usage: scale -cairn BIN [-hook FILE] [-runs N] [-work DIR] SIZES...")
 		os.Exit(2)
