@@ -7,6 +7,7 @@
 //
 //	go run ./bench/scale -cairn BIN [-runs N] [-work DIR] SIZES...
 //	go run ./bench/scale -generate N PROJECT   (only write the memory)
+//	go run ./bench/scale -heap FILE PROJECT    (index as the daemon does; heap profile)
 package main
 
 import (
@@ -25,7 +26,19 @@ func main() {
 	flag.StringVar(&c.work, "work", "", "folder for the generated memories (default: a new temporary one)")
 	flag.IntVar(&c.runs, "runs", 11, "timed runs per row (fewer when a row takes over 20 s)")
 	gen := flag.Int("generate", 0, "only write a generated memory of this many files into PROJECT/.cairn, committed")
+	heap := flag.String("heap", "", "only index PROJECT as the daemon does and write a heap profile to this file")
 	flag.Parse()
+	if *heap != "" {
+		if flag.NArg() != 1 {
+			fmt.Fprintln(os.Stderr, "usage: scale -heap FILE PROJECT")
+			os.Exit(2)
+		}
+		if err := heapProfile(context.Background(), flag.Arg(0), *heap); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *gen > 0 {
 		if flag.NArg() != 1 {
 			fmt.Fprintln(os.Stderr, "usage: scale -generate N PROJECT")
