@@ -23,6 +23,7 @@ func main() {
 	var c config
 	flag.StringVar(&c.cairn, "cairn", "", "the cairn binary to measure (required)")
 	flag.StringVar(&c.hook, "hook", "hooks/capture.sh", "the capture hook script")
+	flag.StringVar(&c.oldHook, "hook-baseline", "", "another capture hook script to time with it, for before/after pairs")
 	flag.StringVar(&c.work, "work", "", "folder for the generated memories (default: a new temporary one)")
 	flag.IntVar(&c.runs, "runs", 11, "timed runs per row (fewer when a row takes over 20 s)")
 	gen := flag.Int("generate", 0, "only write a generated memory of this many files into PROJECT/.cairn, committed")
@@ -73,8 +74,8 @@ func main() {
 }
 
 type config struct {
-	cairn, hook, work string
-	runs              int
+	cairn, hook, oldHook, work string
+	runs                       int
 }
 
 func run(ctx context.Context, c config, sizes []int) error {
@@ -84,6 +85,11 @@ func run(ctx context.Context, c config, sizes []int) error {
 	}
 	if c.hook, err = filepath.Abs(c.hook); err != nil {
 		return err
+	}
+	if c.oldHook != "" {
+		if c.oldHook, err = filepath.Abs(c.oldHook); err != nil {
+			return err
+		}
 	}
 	if c.work == "" {
 		if c.work, err = os.MkdirTemp("", "cairn-scale."); err != nil {
