@@ -15,6 +15,8 @@
 #    changing 1 file and adding 1; the growth between the first two sizes.
 # 3. bench/search.sh 10000: cold `cairn search` at 10k against the floor.
 #
+# HOOK_BASELINE=FILE times another capture script with hooks/capture.sh,
+# interleaved (git show REV:hooks/capture.sh >FILE for a before/after pair).
 # Needs git, sqlite3 and (for the process count) strace. RUNS sets the timed
 # runs of each row (default 11; checkpoint.sh and search.sh keep their own
 # defaults unless RUNS is set). At 100,000 files the whole run takes about
@@ -38,7 +40,8 @@ unset CAIRN_DIR
 start=$(date +%s)
 
 echo "== memory, list, context, first index, capture hook (bench/scale)"
-"$work/scale" -cairn "$work/cairn" -hook hooks/capture.sh -work "$work" -runs "${RUNS:-11}" "${sizes[@]}"
+"$work/scale" -cairn "$work/cairn" -hook hooks/capture.sh ${HOOK_BASELINE:+-hook-baseline "$HOOK_BASELINE"} \
+	-work "$work" -runs "${RUNS:-11}" "${sizes[@]}"
 
 echo
 echo "== checkpoints (bench/checkpoint.sh ${sizes[*]}); load average $(cut -d' ' -f1-3 /proc/loadavg)"
