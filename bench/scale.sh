@@ -19,8 +19,10 @@
 # interleaved (git show REV:hooks/capture.sh >FILE for a before/after pair).
 # Needs git, sqlite3 and (for the process count) strace. RUNS sets the timed
 # runs of each row (default 11; checkpoint.sh and search.sh keep their own
-# defaults unless RUNS is set). At 100,000 files the whole run takes about
-# SCALE_MINUTES minutes on a quiet 2-core machine.
+# defaults unless RUNS is set). A 100,000-file run is long: over 40 minutes
+# on a loaded 2-core machine with a saturated disk (generation 2-4 minutes,
+# two first index builds of 2-11 minutes each, then checkpoint.sh generates
+# its own); `bench/scale.sh 10000` takes about 5 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
