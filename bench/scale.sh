@@ -22,7 +22,7 @@
 # defaults unless RUNS is set). A 100,000-file run is long: over 40 minutes
 # on a loaded 2-core machine with a saturated disk (generation 2-4 minutes,
 # two first index builds of 2-11 minutes each, then checkpoint.sh generates
-# its own); `bench/scale.sh 10000` about 10.
+# its own); `bench/scale.sh 10000` 3 to 10 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
