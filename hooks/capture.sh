@@ -8,8 +8,14 @@
 # CLAUDE_PROJECT_DIR (or the current folder). Without one it does nothing.
 #
 # The payload is written to a hidden temporary name inside the inbox and
-# renamed, so the queue never sees half a file. Names sort by time:
-# hook-<nanoseconds>-<pid>.json.
+# renamed, so the queue never sees half a file: hook-<n>-<pid>.json, where
+# n is a 19-digit sequence number kept in .state/hook-seq and seeded from
+# the clock (the queue orders payloads by modification time; the name is
+# unique and breaks ties).
+#
+# Every process counts (hooks run at each tool call): on the common path
+# this script starts one, cat, and ends by becoming mv (exec); the rest are
+# shell builtins. date runs only when the sequence is missing or unreadable.
 
 # Payloads hold prompts and tool output before redaction: only this user
 # may read them.
@@ -56,20 +62,34 @@ if [ ! -d "$inbox" ] && ! mkdir -p "$inbox" 2>/dev/null; then
 	exit 0
 fi
 
-ts=$(date +%s%N 2>/dev/null)
-case $ts in
-*[!0-9]* | '') ts=$(date +%s)000000000 ;; # no %N (BSD, busybox)
+# n: the last one plus one, read and written with builtins. Two hooks at
+# once may take the same n; their pids tell their names apart.
+seq=$mem/.state/hook-seq
+n=
+read -r n 2>/dev/null <"$seq"
+case $n in
+[1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) n=$((n + 1)) ;;
+*)
+	n=$(date +%s%N 2>/dev/null)
+	case $n in
+	*[!0-9]* | '') n=$(date +%s)000000000 ;; # no %N (BSD, busybox)
+	esac
+	;;
 esac
-tmp=$inbox/.hook-$ts-$$.tmp
+# <> writes over the 20 bytes in place. Truncating and rewriting the file
+# made the hook slower than with date on a busy disk (ext4's auto_da_alloc
+# starts writing back a file replaced by truncation when it is closed).
+[ ! -d "$mem/.state" ] || printf '%s\n' "$n" 2>/dev/null 1<>"$seq"
+tmp=$inbox/.hook-$n-$$.tmp
 
 if cat >"$tmp" 2>/dev/null; then
 	if [ ! -s "$tmp" ]; then
 		rm -f "$tmp"
 		exit 0 # nothing on stdin: nothing to capture
 	fi
-	if mv -f "$tmp" "$inbox/hook-$ts-$$.json" 2>/dev/null; then
-		exit 0
-	fi
+	# The last process: mv becomes this one. Should the rename fail, the
+	# queue's sweep renames a complete temporary file after a minute.
+	exec mv -f "$tmp" "$inbox/hook-$n-$$.json" 2>/dev/null
 fi
 rm -f "$tmp" 2>/dev/null
 echo "cairn: could not write this hook's event to $inbox (disk full or read-only?); it is not captured. Run cairn doctor." >&2

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,93 @@ func TestCaptureScript(t *testing.T) {
 	// The inbox is created when it is missing (a fresh clone has none).
 	if _, _, code := runScript(t, "", proj, proj, payload); code != 0 || len(inbox(t, mem)) != 1 {
 		t.Errorf("no inbox: exit %d, inbox %v", code, inbox(t, mem))
+	}
+}
+
+// TestCaptureScriptSequence: in a memory with .state/, the names' numbers
+// come from .state/hook-seq, one more each time, so that the clock is read
+// only to seed it; a sequence file gone bad is seeded again, and the
+// payloads and the file stay this user's.
+func TestCaptureScriptSequence(t *testing.T) {
+	t.Parallel()
+	proj, mem := fakeMemory(t)
+	state := filepath.Join(mem, ".state")
+	os.MkdirAll(state, 0o700)
+	payload := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse"}` + "\n")
+	for i := 0; i < 4; i++ {
+		if i == 2 {
+			os.WriteFile(filepath.Join(state, "hook-seq"), []byte("12\n"), 0o600) // not 19 digits
+		}
+		if out, errs, code := runScript(t, "", proj, proj, payload); code != 0 || out != "" || errs != "" {
+			t.Fatalf("run %d: exit %d, stdout %q, stderr %q", i, code, out, errs)
+		}
+	}
+	names := inbox(t, mem)
+	if len(names) != 4 {
+		t.Fatalf("inbox: %v", names)
+	}
+	var ns []string
+	for _, name := range names {
+		n, _, _ := strings.Cut(strings.TrimPrefix(name, "hook-"), "-")
+		ns = append(ns, n)
+		if fi, err := os.Stat(filepath.Join(mem, "inbox", name)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v, want mode 0600", name, fi.Mode(), err)
+		}
+	}
+	if len(ns[0]) != 19 || len(ns[2]) != 19 || ns[1] <= ns[0] || ns[3] <= ns[2] || ns[2] <= ns[1] {
+		t.Errorf("numbers %v: want 19 digits, increasing", ns)
+	}
+	next := func(a, b string) bool {
+		x, errx := strconv.ParseUint(a, 10, 64)
+		y, erry := strconv.ParseUint(b, 10, 64)
+		return errx == nil && erry == nil && y == x+1
+	}
+	if !next(ns[0], ns[1]) || !next(ns[2], ns[3]) {
+		t.Errorf("numbers %v: want one more each run after a seed", ns)
+	}
+	got, _ := os.ReadFile(filepath.Join(state, "hook-seq"))
+	if string(got) != ns[3]+"\n" {
+		t.Errorf("hook-seq %q, want %q", got, ns[3]+"\n")
+	}
+	if fi, err := os.Stat(filepath.Join(state, "hook-seq")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("hook-seq: %v %v, want mode 0600", fi.Mode(), err)
+	}
+}
+
+// TestCaptureScriptProcesses: on the common path the script starts one
+// process (cat) and becomes mv; counted with strace, when it is installed.
+func TestCaptureScriptProcesses(t *testing.T) {
+	t.Parallel()
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace is not installed")
+	}
+	proj, mem := fakeMemory(t)
+	os.MkdirAll(filepath.Join(mem, ".state"), 0o700)
+	script := filepath.Join(mem, "hooks", CaptureScript)
+	runScript(t, script, proj, proj, []byte(`{}`)) // seeds .state/hook-seq
+	log := filepath.Join(t.TempDir(), "strace")
+	cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=process", "-o", log, "sh", script)
+	cmd.Env = append(os.Environ(), "CAIRN_DIR="+mem)
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop"}`)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("strace cannot trace here: %v %s", err, out)
+	}
+	data, _ := os.ReadFile(log)
+	var forks, execs []string
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.Contains(line, "execve(") && !strings.Contains(line, "= -1"):
+			execs = append(execs, line)
+		case strings.Contains(line, "fork(") || strings.Contains(line, "clone(") || strings.Contains(line, "clone3("):
+			forks = append(forks, line)
+		}
+	}
+	if len(forks) != 1 || len(execs) != 3 {
+		t.Errorf("%d process starts, %d programs; want 1 (cat) and 3 (sh, cat, mv):\n%s", len(forks), len(execs), data)
+	}
+	if len(inbox(t, mem)) != 2 {
+		t.Errorf("inbox: %v", inbox(t, mem))
 	}
 }
 

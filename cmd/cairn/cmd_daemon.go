@@ -58,6 +58,7 @@ func runDaemon(ctx context.Context, g *globals) error {
 	}
 	defer m.Close()
 	d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
+	d.Log.Info("memory", "limit_mib", server.DaemonGC(m.Config.Daemon.MemoryLimit(), g.getenv)>>20)
 	d.Parts = append(d.Parts, server.SyncPart(m.Dir, g.memoryOptions(), d.Log))
 	return d.Serve(ctx)
 }

@@ -30,7 +30,8 @@ func main() {
 	}
 	// A command lives for milliseconds and allocates most of what it
 	// needs up front (a stat cache of 100,000 entries is 10 MB): collecting
-	// garbage less often is cheaper than collecting it at all.
+	// garbage less often is cheaper than collecting it at all. The daemon
+	// lives for hours: `cairn daemon run` sets its own (server.DaemonGC).
 	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}

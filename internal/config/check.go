@@ -373,6 +373,12 @@ var checks = map[string]func(v any) string{
 	"sync.interval":                 durationOrDefault,
 	"sync.max_backoff":              durationOrDefault,
 	"sync.max_blob_bytes":           sizeLimit,
+	"daemon.memory_limit_mib": func(v any) string {
+		if n := v.(int64); n != 0 && (n < 32 || n > 1<<20) {
+			return fmt.Sprintf("%d: want 32 to 1048576 MiB (0: the default, %d)", n, DefaultDaemonMemoryMiB)
+		}
+		return ""
+	},
 }
 
 // The checks of each element of a list, by the list's dotted name.

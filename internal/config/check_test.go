@@ -47,6 +47,12 @@ func TestCheckConfig(t *testing.T) {
 			func(c Config) bool {
 				return c.Search.FileLimit() == DefaultMaxFileBytes && c.Sync.BlobLimit() == DefaultMaxBlobBytes
 			}},
+		{"daemon memory limit", "daemon:\n  memory_limit_mib: 150\n", nil, "",
+			func(c Config) bool { return c.Daemon.MemoryLimit() == 150<<20 }},
+		{"daemon memory limit default", "daemon: {}\n", nil, "",
+			func(c Config) bool { return c.Daemon.MemoryLimit() == DefaultDaemonMemoryMiB<<20 }},
+		{"daemon memory limit too small", "daemon:\n  memory_limit_mib: 8\n", []string{"line 2: daemon.memory_limit_mib: 8: want 32"}, "",
+			func(c Config) bool { return c.Daemon.MemoryLimit() == DefaultDaemonMemoryMiB<<20 }},
 		{"chunk range", "search:\n  chunk_tokens: 5\n", []string{"line 2: search.chunk_tokens: 5: want 32 to 8192"}, "", nil},
 		{"weight NaN", "search:\n  weights: {relevance: .nan, recency: .inf}\n", []string{"search.weights.relevance", "search.weights.recency"}, "",
 			func(c Config) bool { return c.Search.Weights == def.Search.Weights }},

@@ -35,6 +35,8 @@ type Config struct {
 	Hooks Hooks `yaml:"hooks"`
 	// Sync says when the daemon syncs with the remotes (sync_config.go).
 	Sync Sync `yaml:"sync"`
+	// Daemon says how the daemon uses memory (daemon.go).
+	Daemon Daemon `yaml:"daemon"`
 }
 
 // Search is the search: section of cairn.yaml. Keys left out keep

@@ -135,6 +135,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			{"http", &httpServer{handler: checkHost(l.Addr(), limit(requireToken(token, mux))), l: l, addr: l.Addr().String()}},
 			{"monitor", monitor{mem: d.Mem}},
 			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
+			{"memory", releaser{}},
 		}, d.Parts...),
 	}
 	d.Log.Info("daemon started", "memory", d.Mem.Dir, "url", url, "pid", os.Getpid())
