@@ -165,7 +165,7 @@ func outcome(text string) []string {
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
 			}
-			if p > 0 && (isPlan(s) || openCue.MatchString(s) || hedge.MatchString(s) || aside.MatchString(s)) {
+			if flagged.MatchString(s) || p > 0 && (isPlan(s) || openCue.MatchString(s) || hedge.MatchString(s) || aside.MatchString(s)) {
 				continue // work left is an open item, which a later session may close
 			}
 			keep = append(keep, s)
@@ -420,7 +420,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		// What the user asks for now is the request, answered in this
 		// session; only work they put off is open.
-		if openCue.MatchString(s) && !question && kind != "root" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
+		if (openCue.MatchString(s) || role == Assistant && flagged.MatchString(s)) && !question && kind != "root" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
 			a.open = append(a.open, openItem{turn, prose.UpTo(openText(s), 240)})
 		}
 	}

@@ -556,3 +556,19 @@ func TestApproachAndParagraphs(t *testing.T) {
 		t.Errorf("a later paragraph's proposal is an outcome:\n%s", res.Summary)
 	}
 }
+
+// TestFlaggedIsOpen: a problem the agent raises beside its report is
+// work left, not what the work came to.
+func TestFlaggedIsOpen(t *testing.T) {
+	text := "The webhook route now verifies the signature and stores the settlement.\n\n" +
+		"One more thing I noticed in the route: nothing stops the same event from being applied twice."
+	a := analyze([]Turn{{Role: User, Text: "wire the settlement webhook"}, {Role: Assistant, Text: text}}, "")
+	for _, o := range a.outcome() {
+		if strings.Contains(o, "applied twice") {
+			t.Errorf("outcome %q", o)
+		}
+	}
+	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "applied twice") {
+		t.Errorf("open %q", open)
+	}
+}
