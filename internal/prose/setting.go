@@ -13,11 +13,14 @@ import (
 // not given, and "from 3.9 to 3.11" gives the last.
 var (
 	// settingVerb may stand between a setting and its value.
-	settingVerb = `(?:\s+(?:now|still|stays?|remains?|kept|set|raised|lowered|bumped|increased|decreased|reduced|cut|changed|goes|moved|back|up|down))*`
+	settingVerb = `(?:\s+(?:is|are|now|still|stays?|remains?|kept|set|raised|lowered|bumped|increased|decreased|reduced|cut|changed|goes|moved|back|up|down))*`
 	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
 	// settingRE is a key spelled as code, with "-", "_" or "." inside:
 	// requires-python, max_conns, server.port.
 	settingRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + settingOp)
+	// settingWordRE is a key spelled as code given one of the words
+	// settings take as values: a log level, a switch, a size.
+	settingWordRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bat\b|\bon\b|\bis\b)\s*["'` + "`" + `]?(trace|debug|info|warn|warning|error|true|false|enabled|disabled|x-?small|small|medium|large|x-?large|strict|lax)\b`)
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
 	camelRE  = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
@@ -43,6 +46,11 @@ func Settings(text string) map[string]string {
 			continue // a version or a file name, not a key
 		}
 		out[settingKey(k)] = m[2]
+	}
+	for _, m := range settingWordRE.FindAllStringSubmatch(text, -1) {
+		if k := strings.ToLower(m[1]); !versionNum.MatchString(k) && !(strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k)) {
+			out[settingKey(k)] = strings.ToLower(m[2])
+		}
 	}
 	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {
 		out[settingKey(m[1])] = m[2]

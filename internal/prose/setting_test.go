@@ -23,6 +23,12 @@ func TestSettings(t *testing.T) {
 		"raised the retry delay to 30 s":                                              "map[retrydelay:30]",
 		"the timeout is 30 seconds":                                                   "map[]",
 		"Move the link to 921600 on both sides":                                       "map[]",
+		"retry_after is set to 300":                                                   "map[retryafter:300]",
+		"`DEFMT_LOG` is set to info in the same file's [env] section":                 "map[defmtlog:info]",
+		"I've had DEFMT_LOG on debug in the cargo config since friday":                "map[defmtlog:debug]",
+		"let's cut TRANSFORM_WH down to SMALL":                                        "map[transformwh:small]",
+		"LOG_LEVEL=debug":                                                             "map[loglevel:debug]",
+		"config/sidekiq.yml is large":                                                 "map[]",
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
 			t.Errorf("Settings(%q) = %s, want %s", in, got, want)
