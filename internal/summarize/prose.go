@@ -509,7 +509,11 @@ func splitReason(s, next string) (what, why string) {
 	if i := prose.ReasonAt(s); i != nil && i[0] > 8 {
 		return strings.TrimRight(strings.TrimSpace(s[:i[0]]), ",;:—- "), strings.TrimSpace(s[i[0]:])
 	}
-	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && (reasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !decisionCue.MatchString(next)) {
+	// A next sentence that raises a problem or states values of its own
+	// ("Both targets run with 4 threads; …, so the change goes live
+	// with the next deploy") gives its own reason, not this one's.
+	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !flagged.MatchString(next) &&
+		(reasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !decisionCue.MatchString(next) && !prose.HasValue(next)) {
 		return strings.TrimRight(s, "."), next
 	}
 	return strings.TrimRight(s, "."), ""

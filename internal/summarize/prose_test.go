@@ -572,3 +572,15 @@ func TestFlaggedIsOpen(t *testing.T) {
 		t.Errorf("open %q", open)
 	}
 }
+
+func TestSplitReasonNext(t *testing.T) {
+	for _, tc := range []struct{ s, next, why string }{
+		{"Let's use a fake clock in the retry tests.", "That way they stop depending on the machine's speed.", "That way they stop depending on the machine's speed."},
+		{"I'll stick to --target dev from now on.", "Both targets run with 4 threads on TRANSFORM_WH, so the change goes live with the next deploy.", ""},
+		{"The ledger call now runs after the commit.", "A gap I want to flag: if a pod dies in between, the settlement is lost because the retry lives in memory.", ""},
+	} {
+		if _, why := splitReason(tc.s, tc.next); why != tc.why {
+			t.Errorf("splitReason(%q, %q): why %q, want %q", tc.s, tc.next, why, tc.why)
+		}
+	}
+}
