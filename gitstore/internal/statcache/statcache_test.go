@@ -16,7 +16,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	}
 	slices.SortFunc(c.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	b, idx := c.Encode()
-	got, err := Decode(b)
+	got, err := Decode(b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		}
 	}
 	// The git index has the same entries and no cairn extension.
-	gi, err := Decode(bytes.Join(idx, nil))
+	gi, err := Decode(bytes.Join(idx, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +47,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add(bytes.Join(idx, nil))
 	f.Add([]byte("DIRC"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Decode(data)
+		c, err := Decode(data, nil)
 		if err != nil {
 			return
 		}
 		b, _ := c.Encode()
-		c2, err := Decode(b)
+		c2, err := Decode(b, nil)
 		if err != nil {
 			t.Fatalf("re-encoded cache does not decode: %v", err)
 		}
