@@ -5,7 +5,10 @@
 //
 // Its file format is git's index, version 2, with the cache's own data in
 // an optional extension, so that Encode also gives the .git/index that
-// keeps git status clean and Decode reads an index git wrote. Reading,
+// keeps git status clean and Decode reads an index git wrote. A cache
+// with a Base is written as git's split index (split.go): the entries
+// that differ from the base and a link extension, so that saving costs
+// what changed since the base. Reading,
 // repairing and saving the cache is gitstore's (its index type); this
 // package is the format and the comparisons, with no I/O.
 package statcache
