@@ -125,7 +125,7 @@ func (x *index) save() {
 		x.cache = nil
 		return
 	}
-	if c.Base == nil || c.Delta() > rebaseAt(len(c.Entries)) {
+	if c.Base == nil || c.Delta() > rebaseAt(len(c.Entries)) || !x.keepBase(c.Base) {
 		if err := x.writeBase(c); err != nil {
 			x.warn(fmt.Sprintf("save stat cache base: %v (saving it whole)", err))
 			c.Base = nil
@@ -170,6 +170,25 @@ func (x *index) writeBase(c *statcache.Cache) error {
 	return nil
 }
 
+// keepBase reports whether base is still there for both readers, and
+// marks it used. Another process may have replaced the state folder's
+// copy (this one kept an older cache in memory), or git removed its own,
+// unused for two weeks: a new base is written then.
+func (x *index) keepBase(base *statcache.Base) bool {
+	name := statcache.BaseName(base.Sum)
+	state := filepath.Join(filepath.Dir(x.file), name)
+	if _, err := os.Stat(state); err != nil {
+		return false
+	}
+	git := filepath.Join(x.gitDir, name)
+	// Its time says when it was last used, as git's do.
+	now := time.Now()
+	if err := os.Chtimes(git, now, now); err != nil {
+		return os.Link(state, git) == nil
+	}
+	return true
+}
+
 // oldBaseGrace is how long a replaced base stays in .git: a git command
 // that read .git/index just before it was replaced may still open the
 // base that index named (git itself keeps them two weeks).
@@ -187,11 +206,6 @@ func (x *index) removeOldBases(cur *statcache.Base) {
 		names, _ := filepath.Glob(filepath.Join(dir, statcache.BasePattern))
 		for _, n := range names {
 			if filepath.Base(n) == keep {
-				if dir == x.gitDir {
-					// Its time says when it was last used, as git's do.
-					now := time.Now()
-					os.Chtimes(n, now, now)
-				}
 				continue
 			}
 			if dir == x.gitDir {

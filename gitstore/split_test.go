@@ -64,6 +64,14 @@ func TestSplitIndexWithGit(t *testing.T) {
 			git("status")
 			write(t, s, "core/facts/f11.md", "eleven\n")
 		}, nil, false},
+		{"git unsplits, its base gone", func() {
+			git("update-index", "--no-split-index")
+			names, _ := filepath.Glob(filepath.Join(dir, ".git", statcache.BasePattern))
+			for _, n := range names {
+				os.Remove(n)
+			}
+			write(t, s, "core/facts/f13.md", "thirteen\n")
+		}, nil, false},
 		{"bulk add", func() {
 			for i := range 300 {
 				write(t, s, fmt.Sprintf("sessions/s%d/f%03d.md", i%9, i), fmt.Sprintln("bulk", i))
