@@ -92,6 +92,23 @@ func (c *Cache) Find(path string) (int, bool) {
 	return i, i < len(c.Entries) && c.Entries[i].Path == path
 }
 
+// FindFrom is Find for a path known to sort at or after the entry at
+// from: it gallops forward from there, so a scan looking up its sorted
+// files one by one touches nearby entries instead of searching the whole
+// cache, at random, for each.
+func (c *Cache) FindFrom(from int, path string) (int, bool) {
+	lo, step := from, 1
+	hi := lo
+	for hi < len(c.Entries) && c.Entries[hi].Path < path {
+		lo = hi + 1
+		hi += step
+		step *= 2
+	}
+	hi = min(hi, len(c.Entries))
+	i := lo + sort.Search(hi-lo, func(i int) bool { return c.Entries[lo+i].Path >= path })
+	return i, i < len(c.Entries) && c.Entries[i].Path == path
+}
+
 // StatOf keeps what an entry keeps of st, as git does.
 func StatOf(st *unix.Stat_t) Stat {
 	return Stat{

@@ -2,6 +2,7 @@ package statcache
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -74,4 +75,49 @@ func TestHeadOfTail(t *testing.T) {
 	if _, ok := HeadOfTail(b[:len(b)-1]); ok {
 		t.Error("a torn tail read as a head")
 	}
+}
+
+func TestFindFrom(t *testing.T) {
+	c := &Cache{}
+	for i := range 300 {
+		c.Entries = append(c.Entries, Entry{Path: fmt.Sprintf("p%04d", 2*i)})
+	}
+	for from := 0; from <= 300; from += 37 {
+		for n := 2 * from; n < 620; n++ {
+			p := fmt.Sprintf("p%04d", n)
+			wi, wok := c.Find(p)
+			if i, ok := c.FindFrom(from, p); i != wi || ok != wok {
+				t.Fatalf("FindFrom(%d, %s) = %d %v, want %d %v", from, p, i, ok, wi, wok)
+			}
+		}
+	}
+}
+
+// BenchmarkLookups looks up every path of a 100,000-entry cache in order,
+// as a whole-tree scan does: by binary search each time, and galloping on.
+func BenchmarkLookups(b *testing.B) {
+	c := &Cache{}
+	for i := range 100_000 {
+		c.Entries = append(c.Entries, Entry{Path: fmt.Sprintf("sessions/2026-01-%02d-%06d/observations.md", i%28+1, i)})
+	}
+	slices.SortFunc(c.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	paths := make([]string, len(c.Entries))
+	for i := range c.Entries {
+		paths[i] = strings.Clone(c.Entries[i].Path)
+	}
+	b.Run("Find", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range paths {
+				c.Find(p)
+			}
+		}
+	})
+	b.Run("FindFrom", func(b *testing.B) {
+		for b.Loop() {
+			at := 0
+			for _, p := range paths {
+				at, _ = c.FindFrom(at, p)
+			}
+		}
+	})
 }
