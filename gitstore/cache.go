@@ -57,7 +57,7 @@ func (x *index) load(ctx context.Context, head plumbing.Hash) (*statcache.Cache,
 		return x.cache, nil
 	}
 	name := x.file
-	c, err := readCache(name)
+	c, err := x.files().Read()
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		c = nil
@@ -88,28 +88,6 @@ func (x *index) load(ctx context.Context, head plumbing.Hash) (*statcache.Cache,
 	return c, nil
 }
 
-// readCache reads the stat cache file name and, when it is split, its
-// base next to it.
-func readCache(name string) (*statcache.Cache, error) {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	return statcache.Decode(b, func(sum plumbing.Hash) (*statcache.Base, error) {
-		b, err := os.ReadFile(filepath.Join(filepath.Dir(name), statcache.BaseName(sum)))
-		if err != nil {
-			return nil, err
-		}
-		return statcache.DecodeBase(b)
-	})
-}
-
-// rebaseAt is how many entries may differ from the base before a save
-// writes a new one: saves write what changed since the base, so the
-// bound keeps them small, and a new base (the whole cache) is written
-// once per that many changed paths.
-func rebaseAt(entries int) int { return max(256, entries/32) }
-
 // save writes the cache to .state/ and, so that git status agrees, to
 // .git/index. Failing to save loses nothing: the next command rebuilds the
 // cache from HEAD and rehashes. So failures are reported, not returned.
@@ -125,11 +103,8 @@ func (x *index) save() {
 		x.cache = nil
 		return
 	}
-	if c.Base == nil || c.Delta() > rebaseAt(len(c.Entries)) || !x.keepBase(c.Base) {
-		if err := x.writeBase(c); err != nil {
-			x.warn(fmt.Sprintf("save stat cache base: %v (saving it whole)", err))
-			c.Base = nil
-		}
+	if err := x.files().Rebase(c); err != nil {
+		x.warn(fmt.Sprintf("save stat cache base: %v (saving it whole)", err))
 	}
 	b, idx := c.Encode()
 	// .git/index first: a cache that describes HEAD then says the index
@@ -143,80 +118,10 @@ func (x *index) save() {
 	if err := safefile.WriteSync(x.file, b, 0o600, safefile.SyncNone); err != nil {
 		x.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
-	x.removeOldBases(c.Base)
+	x.files().RemoveOldBases(c.Base)
 }
 
-// writeBase makes the cache's entries its new base and writes it as
-// .state/sharedindex.<sum>, linked as .git/sharedindex.<sum> for git to
-// read the split .git/index with: one file, written once, for both. The
-// link also keeps the cache's base when git replaces its own, and git
-// deletes the shared indexes it no longer uses.
-func (x *index) writeBase(c *statcache.Cache) error {
-	b := c.NewBase()
-	name := statcache.BaseName(c.Base.Sum)
-	state := filepath.Join(filepath.Dir(x.file), name)
-	if err := safefile.WriteSync(state, b, 0o600, safefile.SyncNone); err != nil {
-		return err
-	}
-	git := filepath.Join(x.gitDir, name)
-	err := os.Link(state, git)
-	if errors.Is(err, os.ErrExist) {
-		return nil // the same bytes: the name is their checksum
-	}
-	if err != nil {
-		// Another file system, or no hard links: a copy will do.
-		return safefile.WriteSync(git, b, 0o600, safefile.SyncNone)
-	}
-	return nil
-}
-
-// keepBase reports whether base is still there for both readers, and
-// marks it used. Another process may have replaced the state folder's
-// copy (this one kept an older cache in memory), or git removed its own,
-// unused for two weeks: a new base is written then.
-func (x *index) keepBase(base *statcache.Base) bool {
-	name := statcache.BaseName(base.Sum)
-	state := filepath.Join(filepath.Dir(x.file), name)
-	if _, err := os.Stat(state); err != nil {
-		return false
-	}
-	git := filepath.Join(x.gitDir, name)
-	// Its time says when it was last used, as git's do.
-	now := time.Now()
-	if err := os.Chtimes(git, now, now); err != nil {
-		return os.Link(state, git) == nil
-	}
-	return true
-}
-
-// oldBaseGrace is how long a replaced base stays in .git: a git command
-// that read .git/index just before it was replaced may still open the
-// base that index named (git itself keeps them two weeks).
-const oldBaseGrace = time.Minute
-
-// removeOldBases deletes the bases other than cur: at once in the state
-// folder, where only this cache reads them, and in .git once unused for
-// oldBaseGrace (git's own included: .git/index no longer names them).
-func (x *index) removeOldBases(cur *statcache.Base) {
-	keep := ""
-	if cur != nil {
-		keep = statcache.BaseName(cur.Sum)
-	}
-	for _, dir := range []string{filepath.Dir(x.file), x.gitDir} {
-		names, _ := filepath.Glob(filepath.Join(dir, statcache.BasePattern))
-		for _, n := range names {
-			if filepath.Base(n) == keep {
-				continue
-			}
-			if dir == x.gitDir {
-				if fi, err := os.Stat(n); err != nil || time.Since(fi.ModTime()) < oldBaseGrace {
-					continue
-				}
-			}
-			os.Remove(n)
-		}
-	}
-}
+func (x *index) files() statcache.Files { return statcache.Files{Cache: x.file, GitDir: x.gitDir} }
 
 // RepairIndex rewrites .git/index (and the stat cache) when they describe
 // an older commit than HEAD: a process killed between moving the branch

@@ -100,7 +100,7 @@ func TestSplitIndexWithGit(t *testing.T) {
 		if tree, idx := lsTree(git("ls-tree", "-r", "HEAD")), git("ls-files", "-s"); tree != idx {
 			t.Fatalf("%s: git ls-files -s:\n%s\nHEAD's tree:\n%s", st.name, idx, tree)
 		}
-		c, err := readCache(s.StatePath(cacheFile))
+		c, err := s.index.files().Read()
 		if err != nil || c.Base == nil {
 			t.Fatalf("%s: stat cache not split (%v)", st.name, err)
 		}
