@@ -8,7 +8,9 @@
 # cairn runs twice: without a daemon (the checkpoint stats every file, as
 # git does) and with one (its monitor knows what changed and its stat
 # cache is warm). Prints the median wall time of each, against git in the
-# same run. Set RUNS to change the number of timed runs (default 15).
+# same run, then how each grows from the smallest size to the largest
+# (the daemon's target: at most 1.5x), and the load average. Set RUNS to
+# change the number of timed runs (default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-15}
@@ -54,6 +56,7 @@ for n in "${sizes[@]}"; do
 		mutate "$a" "$i"; sync
 		t0=$(now); "$work/cairn" -C "$a" checkpoint -m "bench $i" >/dev/null; t1=$(now)
 		echo $(( (t1 - t0) / 1000 )) >>"$work/ta"
+		[ -z "$(git -C "$a" status --porcelain)" ] || { echo "checkpoint.sh: git status not clean in $a" >&2; exit 1; }
 		mutate "$b" "$i"; sync
 		t0=$(now); git -C "$b" add -A && git -C "$b" commit -qm "bench $i"; t1=$(now)
 		echo $(( (t1 - t0) / 1000 )) >>"$work/tb"
@@ -70,6 +73,13 @@ for n in "${sizes[@]}"; do
 	"$work/cairn" -C "$a" daemon stop >/dev/null
 	ca=$(median <"$work/ta") cd=$(median <"$work/td") gb=$(median <"$work/tb")
 	awk -v n="$n" -v a="$ca" -v d="$cd" -v b="$gb" 'BEGIN {printf "%-8s %12.1f %12.1f %12.1f %10.3f %10.3f\n", n, a/1000, d/1000, b/1000, a/b, d/b}'
-	git -C "$a" fsck --no-dangling >/dev/null 2>&1 || { echo "checkpoint.sh: git fsck failed in $a" >&2; exit 1; }
+	first=${first:-"$ca $cd $gb"} last="$ca $cd $gb"
+	git -C "$a" fsck --full --no-dangling >/dev/null 2>&1 || { echo "checkpoint.sh: git fsck failed in $a" >&2; exit 1; }
 	rm -rf "$work/a-$n" "$work/b-$n"
 done
+# Growth: each column's median at the largest size over the smallest.
+if [ ${#sizes[@]} -gt 1 ]; then
+	echo "$first $last" | awk -v f="${sizes[0]}" -v l="${sizes[${#sizes[@]}-1]}" \
+		'{printf "%-8s %12.2f %12.2f %12.2f\n", l "/" f, $4/$1, $5/$2, $6/$3}'
+fi
+printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -57,7 +57,7 @@ func (x *index) load(ctx context.Context, head plumbing.Hash) (*statcache.Cache,
 		return x.cache, nil
 	}
 	name := x.file
-	c, err := readCache(name)
+	c, err := x.files().Read()
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		c = nil
@@ -88,14 +88,6 @@ func (x *index) load(ctx context.Context, head plumbing.Hash) (*statcache.Cache,
 	return c, nil
 }
 
-func readCache(name string) (*statcache.Cache, error) {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	return statcache.Decode(b)
-}
-
 // save writes the cache to .state/ and, so that git status agrees, to
 // .git/index. Failing to save loses nothing: the next command rebuilds the
 // cache from HEAD and rehashes. So failures are reported, not returned.
@@ -111,6 +103,9 @@ func (x *index) save() {
 		x.cache = nil
 		return
 	}
+	if err := x.files().Rebase(c); err != nil {
+		x.warn(fmt.Sprintf("save stat cache base: %v (saving it whole)", err))
+	}
 	b, idx := c.Encode()
 	// .git/index first: a cache that describes HEAD then says the index
 	// was written for HEAD too, which is what RepairIndex looks at.
@@ -123,7 +118,10 @@ func (x *index) save() {
 	if err := safefile.WriteSync(x.file, b, 0o600, safefile.SyncNone); err != nil {
 		x.warn(fmt.Sprintf("save stat cache: %v", err))
 	}
+	x.files().RemoveOldBases(c.Base)
 }
+
+func (x *index) files() statcache.Files { return statcache.Files{Cache: x.file, GitDir: x.gitDir} }
 
 // RepairIndex rewrites .git/index (and the stat cache) when they describe
 // an older commit than HEAD: a process killed between moving the branch

@@ -56,6 +56,10 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	if s.lock == nil {
 		return nil, errors.New("checkpoint: the write lock is not held")
 	}
+	// The stat data the scan records is as of now: entries are racy
+	// against this time, not the end of the checkpoint, which may come
+	// seconds later for a large one.
+	start := s.now()
 	branch, parent, err := s.objs.head()
 	if err != nil {
 		return nil, err
@@ -97,7 +101,8 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	}
 	if len(changes) == 0 && !opts.AllowEmpty {
 		if refreshed {
-			c.Written = s.now().UnixNano()
+			smudgeUnseen(c, opts.Paths)
+			c.Written = start.UnixNano()
 			s.index.dirty = true
 		}
 		return nil, ErrNothingToDo
@@ -174,9 +179,10 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 			return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, err
 		}
 	}
+	smudgeUnseen(c, opts.Paths)
 	applyChanges(c, changes)
 	c.Head = commit
-	c.Written = now.UnixNano()
+	c.Written = start.UnixNano()
 	s.index.dirty = true
 	return &Checkpoint{Hash: commit.String(), Subject: subject, Changes: fcs}, nil
 }
@@ -337,6 +343,16 @@ func treeKey(e treeEntry) string {
 func (s *Store) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, msg string, t time.Time) error {
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, s.ident.Name, s.ident.Email, t.Unix(), t.Format("-0700"), msg)
 	return refs.Update(s.gitDir, s.objs.repo.Storer, ref, old, new, line)
+}
+
+// smudgeUnseen readies c for its Written to move on after a checkpoint
+// of paths. A whole-tree scan hashed every racy entry, and a Monitor
+// reports any later change; a checkpoint of known paths looked at no
+// other file, so an entry racy until now must stay so.
+func smudgeUnseen(c *statcache.Cache, paths []string) {
+	if paths != nil {
+		c.SmudgeRacy()
+	}
 }
 
 // applyChanges folds committed changes (sorted by path) into the cache.

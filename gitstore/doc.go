@@ -5,8 +5,9 @@
 // A checkpoint costs what changed, not what exists: changed files are found
 // with a stat cache (the same records git keeps in its index, stored under
 // .state/ and mirrored into .git/index so that git status stays clean and
-// fast), and the new commit's trees are built from the previous commit's
-// trees plus the changed paths. go-git is used to read objects; blobs,
+// fast; both are git split indexes over one shared base, so a save writes
+// what changed), and the new commit's trees are built from the previous
+// commit's trees plus the changed paths. go-git is used to read objects; blobs,
 // trees, commits and refs are written here, each through a temporary file,
 // fsync and rename, so that a process killed at any instant leaves a
 // repository that git fsck accepts.

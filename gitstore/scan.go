@@ -97,13 +97,15 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 	var changes []change
 	refreshed := false
 	seen := make([]bool, len(c.Entries))
+	at := 0 // files are sorted: each lookup starts where the last ended
 	for i := range files {
 		f := &files[i]
 		if f.mode == 0o120000 {
 			wt.skipLink(f.path, nil)
 			continue // never committed; a tracked one stays as HEAD has it
 		}
-		idx, found := c.Find(f.path)
+		idx, found := c.FindFrom(at, f.path)
+		at = idx
 		if err := gitpath.Valid(f.path); err != nil {
 			// Never committed, and a tracked one is left as it is.
 			wt.warn(fmt.Sprintf("not committing %v", err))

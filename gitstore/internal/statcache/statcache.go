@@ -2,14 +2,11 @@ package statcache
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -48,6 +45,31 @@ type Cache struct {
 	Written int64         // unix nanoseconds when the cache was written (racy-git check)
 	Monitor string        // the Monitor token the entries are up to date with, if any
 	Entries []Entry
+	// Base, when set, is the shared index Encode writes the cache
+	// against: only the entries that differ from it are written (git's
+	// split index), so that saving costs what changed since the base.
+	Base *Base
+}
+
+// SmudgeRacy drops the stat data of the entries racy at c.Written, as
+// saving does. A checkpoint calls it before moving Written past entries
+// it did not look at again.
+func (c *Cache) SmudgeRacy() {
+	for i := range c.Entries {
+		c.Entries[i] = c.Entries[i].saved(c.Written)
+	}
+}
+
+// saved is e as a save at written records it: without its stat data
+// when it is racy then, as git smudges racily clean entries when it
+// writes an index. Otherwise a file changed again within the timestamp
+// granularity after it was cached would keep matching its entry once a
+// later save, with a later Written, made the entry look settled.
+func (e Entry) saved(written int64) Entry {
+	if !e.Smudged() && e.Racy(written) {
+		e.Stat = Stat{}
+	}
+	return e
 }
 
 const (
@@ -70,133 +92,21 @@ func (c *Cache) Find(path string) (int, bool) {
 	return i, i < len(c.Entries) && c.Entries[i].Path == path
 }
 
-// Encode writes the cache in git's index format, version 2. It returns the
-// cache file, which carries the cache's own data in an optional extension,
-// and the git index, which does not (git would warn about the unknown
-// extension). The two share their entries.
-func (c *Cache) Encode() (cacheFile []byte, gitIndex [][]byte) {
-	token := c.Monitor
-	if token == "" {
-		token = "-"
+// FindFrom is Find for a path known to sort at or after the entry at
+// from: it gallops forward from there, so a scan looking up its sorted
+// files one by one touches nearby entries instead of searching the whole
+// cache, at random, for each.
+func (c *Cache) FindFrom(from int, path string) (int, bool) {
+	lo, step := from, 1
+	hi := lo
+	for hi < len(c.Entries) && c.Entries[hi].Path < path {
+		lo = hi + 1
+		hi += step
+		step *= 2
 	}
-	ext := fmt.Sprintf("%s %d %s", c.Head.String(), c.Written, token)
-	size := 12 + 8 + len(ext) + 2*sha1.Size
-	for i := range c.Entries {
-		size += (entryFixedLen + len(c.Entries[i].Path) + 8) &^ 7
-	}
-	b := make([]byte, 0, size)
-	b = append(b, indexSignature...)
-	b = binary.BigEndian.AppendUint32(b, 2)
-	b = binary.BigEndian.AppendUint32(b, uint32(len(c.Entries)))
-	for i := range c.Entries {
-		e := &c.Entries[i]
-		start := len(b)
-		for _, v := range [...]uint32{e.CtimeS, e.CtimeN, e.MtimeS, e.MtimeN, e.Dev, e.Ino, e.Mode, e.UID, e.GID, e.Size} {
-			b = binary.BigEndian.AppendUint32(b, v)
-		}
-		b = append(b, e.Hash[:]...)
-		n := len(e.Path)
-		if n > 0xfff {
-			n = 0xfff
-		}
-		b = binary.BigEndian.AppendUint16(b, uint16(n))
-		b = append(b, e.Path...)
-		pad := 8 - (len(b)-start)%8
-		b = append(b, make([]byte, pad)...)
-	}
-	h := sha1.New()
-	h.Write(b)
-	gitSum := h.Sum(nil)
-	entries := len(b)
-	b = append(b, cacheExtension...)
-	b = binary.BigEndian.AppendUint32(b, uint32(len(ext)))
-	b = append(b, ext...)
-	h.Write(b[entries:])
-	b = h.Sum(b)
-	return b, [][]byte{b[:entries], gitSum}
-}
-
-// Decode reads a stat cache written by Encode. It also reads a plain
-// git index (version 2 or 3, stage 0 entries only), in which case the head
-// is zero.
-func Decode(b []byte) (*Cache, error) {
-	if len(b) < 12+20 || string(b[:4]) != indexSignature {
-		return nil, fmt.Errorf("%w: not an index file", errBad)
-	}
-	body, sum := b[:len(b)-20], b[len(b)-20:]
-	if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
-		return nil, fmt.Errorf("%w: checksum mismatch", errBad)
-	}
-	version := binary.BigEndian.Uint32(body[4:])
-	if version != 2 && version != 3 {
-		return nil, fmt.Errorf("%w: index version %d", errBad, version)
-	}
-	n := int(binary.BigEndian.Uint32(body[8:]))
-	if n > len(body)/entryFixedLen {
-		return nil, fmt.Errorf("%w: %d entries in %d bytes", errBad, n, len(body))
-	}
-	c := &Cache{Entries: make([]Entry, 0, n)}
-	off := 12
-	for i := 0; i < n; i++ {
-		if off+entryFixedLen > len(body) {
-			return nil, fmt.Errorf("%w: truncated entry %d", errBad, i)
-		}
-		p := body[off:]
-		var e Entry
-		u := func(k int) uint32 { return binary.BigEndian.Uint32(p[4*k:]) }
-		e.CtimeS, e.CtimeN, e.MtimeS, e.MtimeN = u(0), u(1), u(2), u(3)
-		e.Dev, e.Ino, e.Mode, e.UID, e.GID, e.Size = u(4), u(5), u(6), u(7), u(8), u(9)
-		copy(e.Hash[:], p[40:60])
-		flags := binary.BigEndian.Uint16(p[60:])
-		fixed := entryFixedLen
-		if flags&0x4000 != 0 { // extended flags (version 3)
-			fixed += 2
-		}
-		end := bytes.IndexByte(body[off+fixed:], 0)
-		if end < 0 {
-			return nil, fmt.Errorf("%w: unterminated path in entry %d", errBad, i)
-		}
-		e.Path = string(body[off+fixed : off+fixed+end])
-		entLen := (fixed + end + 8) &^ 7
-		if off+entLen > len(body) {
-			return nil, fmt.Errorf("%w: truncated entry %d", errBad, i)
-		}
-		off += entLen
-		if stage := (flags >> 12) & 3; stage != 0 {
-			continue
-		}
-		if k := len(c.Entries); k > 0 && c.Entries[k-1].Path >= e.Path {
-			return nil, fmt.Errorf("%w: entries out of order at %q", errBad, e.Path)
-		}
-		c.Entries = append(c.Entries, e)
-	}
-	for off+8 <= len(body) {
-		sig := string(body[off : off+4])
-		l := int(binary.BigEndian.Uint32(body[off+4:]))
-		off += 8
-		if l > len(body)-off {
-			return nil, fmt.Errorf("%w: truncated extension %q", errBad, sig)
-		}
-		if sig == cacheExtension {
-			f := strings.Fields(string(body[off : off+l]))
-			if len(f) == 3 && f[2] != "-" {
-				c.Monitor = f[2]
-			}
-			if len(f) != 2 && len(f) != 3 {
-				return nil, fmt.Errorf("%w: bad %s extension", errBad, cacheExtension)
-			}
-			h, err := hex.DecodeString(f[0])
-			if err != nil || len(h) != 20 {
-				return nil, fmt.Errorf("%w: bad head in %s extension", errBad, cacheExtension)
-			}
-			copy(c.Head[:], h)
-			if c.Written, err = strconv.ParseInt(f[1], 10, 64); err != nil {
-				return nil, fmt.Errorf("%w: bad time in %s extension", errBad, cacheExtension)
-			}
-		}
-		off += l
-	}
-	return c, nil
+	hi = min(hi, len(c.Entries))
+	i := lo + sort.Search(hi-lo, func(i int) bool { return c.Entries[lo+i].Path >= path })
+	return i, i < len(c.Entries) && c.Entries[i].Path == path
 }
 
 // StatOf keeps what an entry keeps of st, as git does.

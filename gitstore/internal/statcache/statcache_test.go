@@ -2,6 +2,7 @@ package statcache
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	}
 	slices.SortFunc(c.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	b, idx := c.Encode()
-	got, err := Decode(b)
+	got, err := Decode(b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		}
 	}
 	// The git index has the same entries and no cairn extension.
-	gi, err := Decode(bytes.Join(idx, nil))
+	gi, err := Decode(bytes.Join(idx, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +48,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add(bytes.Join(idx, nil))
 	f.Add([]byte("DIRC"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Decode(data)
+		c, err := Decode(data, nil)
 		if err != nil {
 			return
 		}
 		b, _ := c.Encode()
-		c2, err := Decode(b)
+		c2, err := Decode(b, nil)
 		if err != nil {
 			t.Fatalf("re-encoded cache does not decode: %v", err)
 		}
@@ -74,4 +75,49 @@ func TestHeadOfTail(t *testing.T) {
 	if _, ok := HeadOfTail(b[:len(b)-1]); ok {
 		t.Error("a torn tail read as a head")
 	}
+}
+
+func TestFindFrom(t *testing.T) {
+	c := &Cache{}
+	for i := range 300 {
+		c.Entries = append(c.Entries, Entry{Path: fmt.Sprintf("p%04d", 2*i)})
+	}
+	for from := 0; from <= 300; from += 37 {
+		for n := 2 * from; n < 620; n++ {
+			p := fmt.Sprintf("p%04d", n)
+			wi, wok := c.Find(p)
+			if i, ok := c.FindFrom(from, p); i != wi || ok != wok {
+				t.Fatalf("FindFrom(%d, %s) = %d %v, want %d %v", from, p, i, ok, wi, wok)
+			}
+		}
+	}
+}
+
+// BenchmarkLookups looks up every path of a 100,000-entry cache in order,
+// as a whole-tree scan does: by binary search each time, and galloping on.
+func BenchmarkLookups(b *testing.B) {
+	c := &Cache{}
+	for i := range 100_000 {
+		c.Entries = append(c.Entries, Entry{Path: fmt.Sprintf("sessions/2026-01-%02d-%06d/observations.md", i%28+1, i)})
+	}
+	slices.SortFunc(c.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	paths := make([]string, len(c.Entries))
+	for i := range c.Entries {
+		paths[i] = strings.Clone(c.Entries[i].Path)
+	}
+	b.Run("Find", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range paths {
+				c.Find(p)
+			}
+		}
+	})
+	b.Run("FindFrom", func(b *testing.B) {
+		for b.Loop() {
+			at := 0
+			for _, p := range paths {
+				at, _ = c.FindFrom(at, p)
+			}
+		}
+	})
 }
