@@ -44,6 +44,11 @@ type Retirer struct {
 	distinct int
 	// changed holds, per statement order, the files a session changed.
 	changed map[int][]string
+	// byKey lists the statements that hold each key; always those that
+	// may retire a sentence without a key in common (a setting given
+	// another value, a command's replacement).
+	byKey  map[string][]int
+	always []int
 }
 
 // NewRetirer gathers the statements of core items (title and rank) and
@@ -120,6 +125,15 @@ func (r *Retirer) countKeys() {
 		}), " ") + " "
 		bySession[st.Rank/2] = append(bySession[st.Rank/2], i)
 	}
+	r.byKey = make(map[string][]int)
+	for i, st := range r.stmts {
+		if st.keys == nil || len(st.settings) > 0 {
+			r.always = append(r.always, i)
+		}
+		for k := range st.keys {
+			r.byKey[k] = append(r.byKey[k], i)
+		}
+	}
 	said := map[string]bool{}
 	for i, st := range r.stmts {
 		if st.keys == nil || said[words[i]] {
@@ -137,6 +151,29 @@ func (r *Retirer) countKeys() {
 			r.df[k]++
 		}
 	}
+}
+
+// candidates are the statements that may retire a sentence of keys xk,
+// in order: every test but a setting's value and a command's
+// replacement needs a key in common, and a pack checks thousands of
+// sentences against hundreds of statements.
+func (r *Retirer) candidates(xk map[string]bool) []int {
+	in := make([]bool, len(r.stmts))
+	for _, i := range r.always {
+		in[i] = true
+	}
+	for k := range xk {
+		for _, i := range r.byKey[k] {
+			in[i] = true
+		}
+	}
+	out := make([]int, 0, len(r.stmts))
+	for i, ok := range in {
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // maxRepeatScan bounds the statements of one session compared with each
@@ -649,7 +686,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	var xClaim *prose.Claim
 	var xSet, xVer map[string]string
 	still := stillRE.MatchString(x)
-	for i := range r.stmts {
+	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
 		if n.Rank >= rank {
 			continue

@@ -40,6 +40,12 @@ var (
 // spellings.
 func Settings(text string) map[string]string {
 	out := map[string]string{}
+	if !strings.ContainsAny(text, "0123456789") {
+		// Only a word value can be given: the numeric patterns, which
+		// cost most, cannot match.
+		addWordSettings(out, text)
+		return out
+	}
 	for _, m := range settingRE.FindAllStringSubmatch(text, -1) {
 		k := strings.ToLower(m[1])
 		if versionNum.MatchString(k) || strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k) {
@@ -47,11 +53,7 @@ func Settings(text string) map[string]string {
 		}
 		out[settingKey(k)] = m[2]
 	}
-	for _, m := range settingWordRE.FindAllStringSubmatch(text, -1) {
-		if k := strings.ToLower(m[1]); !versionNum.MatchString(k) && !(strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k)) {
-			out[settingKey(k)] = strings.ToLower(m[2])
-		}
-	}
+	addWordSettings(out, text)
 	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {
 		out[settingKey(m[1])] = m[2]
 	}
@@ -69,6 +71,15 @@ func Settings(text string) map[string]string {
 		out[settingKey(q+m[2])] = m[3]
 	}
 	return out
+}
+
+// addWordSettings adds the settings text gives a word value.
+func addWordSettings(out map[string]string, text string) {
+	for _, m := range settingWordRE.FindAllStringSubmatch(text, -1) {
+		if k := strings.ToLower(m[1]); !versionNum.MatchString(k) && !(strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k)) {
+			out[settingKey(k)] = strings.ToLower(m[2])
+		}
+	}
 }
 
 // settingKey is a setting's name reduced to its letters and digits.
