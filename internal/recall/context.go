@@ -552,10 +552,11 @@ func fetchRef(id string) string {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool, current func(string) string) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool, now func(string) string) func(room int) string {
 	var (
-		read, gone        bool
-		title, body, tail string
+		read, gone, current bool
+		title, body, tail   string
+		isDone              func(string) bool
 	)
 	return func(room int) string {
 		if !read {
@@ -582,12 +583,11 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 				}
 			}
 			title, body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
-			isDone := done(session)
+			isDone = done(session)
 			if digest.IsTodo(title) && isDone(title) {
 				gone = true
 				return ""
 			}
-			body = current(digest.DropDone(body, isDone))
 			var meta []string
 			if kind != "" {
 				meta = append(meta, kind)
@@ -600,6 +600,16 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 		}
 		if gone {
 			return ""
+		}
+		// Only a body entry has room to show is checked for work done
+		// and against every newer statement: near a full pack, thousands
+		// of core items are offered room for their title at most
+		// (entry's own test).
+		if !current && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, limit) {
+			current, body = true, now(digest.DropDone(body, isDone))
+		}
+		if !current {
+			return entry(title, "", tail, min(room, limit))
 		}
 		return entry(title, body, tail, min(room, limit))
 	}
