@@ -257,17 +257,12 @@ func topicKeys(s string) map[string]bool {
 		out[t] = true
 	}
 	for w := range ContentWords(s) {
-		if d, ok := numberWords[w]; ok {
+		if d, ok := prose.Digits(w); ok {
 			out[d] = true
 		}
 	}
 	return out
 }
-
-// numberWords are numbers written out: "three days" and "3 days" say the
-// same.
-var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12"}
 
 // changeWords say that something changed, or when, not what.
 var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped

@@ -322,3 +322,15 @@ func AppendNew(list []string, s string) []string {
 	}
 	return append(list, s)
 }
+
+// Digits gives the digits of a number written out ("three" → "3"), so
+// that "three days" meets "3 days" and "the 2 minutes" meets "two
+// minutes".
+func Digits(w string) (string, bool) {
+	d, ok := numberDigits[w]
+	return d, ok
+}
+
+var numberDigits = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+	"twenty": "20", "thirty": "30"}

@@ -35,11 +35,6 @@ var vague = prose.WordSet(`one ones thing things idea ideas option options appro
 var ordinals = map[string]int{"first": 0, "1st": 0, "1": 0, "one": 0, "former": 0,
 	"second": 1, "2nd": 1, "2": 1, "two": 1, "third": 2, "3rd": 2, "3": 2, "three": 2}
 
-// numberDigits gives the digits of a number written out, so that "the 2
-// minutes" finds "two minutes".
-var numberDigits = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "twelve": "12", "fifteen": "15", "twenty": "20", "thirty": "30"}
-
 // picked is what decision s picks from offer, the agent's message it
 // answers: the option it points at, by its words or its place in a list,
 // as the option's first sentence; "" when s picks nothing or the offer
@@ -129,7 +124,7 @@ func pickOne(part string, items []string, offer string) string {
 // pickKey is a word as picks and offers are compared: stemmed, a number
 // as digits.
 func pickKey(w string) string {
-	if d, ok := numberDigits[w]; ok {
+	if d, ok := prose.Digits(w); ok {
 		return d
 	}
 	return prose.Stem(w)
