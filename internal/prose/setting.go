@@ -47,11 +47,9 @@ func Settings(text string) map[string]string {
 		return out
 	}
 	for _, m := range settingRE.FindAllStringSubmatch(text, -1) {
-		k := strings.ToLower(m[1])
-		if versionNum.MatchString(k) || strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k) {
-			continue // a version or a file name, not a key
+		if k := strings.ToLower(m[1]); isKeyName(k) {
+			out[settingKey(k)] = m[2]
 		}
-		out[settingKey(k)] = m[2]
 	}
 	addWordSettings(out, text)
 	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {
@@ -76,10 +74,16 @@ func Settings(text string) map[string]string {
 // addWordSettings adds the settings text gives a word value.
 func addWordSettings(out map[string]string, text string) {
 	for _, m := range settingWordRE.FindAllStringSubmatch(text, -1) {
-		if k := strings.ToLower(m[1]); !versionNum.MatchString(k) && !(strings.Count(k, ".") > 0 && pathRE.MatchString(" "+k)) {
+		if k := strings.ToLower(m[1]); isKeyName(k) {
 			out[settingKey(k)] = strings.ToLower(m[2])
 		}
 	}
+}
+
+// isKeyName reports whether k, spelled as code, names a setting rather
+// than a version or a file.
+func isKeyName(k string) bool {
+	return !versionNum.MatchString(k) && !(strings.Contains(k, ".") && pathRE.MatchString(" "+k))
 }
 
 // settingKey is a setting's name reduced to its letters and digits.
