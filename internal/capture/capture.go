@@ -380,7 +380,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 		last := before
 		for j, t := range seg.turns {
 			turns[j] = t.Turn
-			if t.Turn.Role == summarize.Assistant && strings.TrimSpace(t.Turn.Text) != "" {
+			if t.Turn.Says() {
 				last = t.Turn.Text
 			}
 		}

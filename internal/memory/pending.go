@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -87,7 +86,7 @@ func DropThrough(list []PendingTurn, key string) []PendingTurn {
 		if list[i].Key == key {
 			rest := list[i+1:]
 			for j := i; j >= 0; j-- {
-				if t := list[j]; t.Turn.Role == summarize.Assistant && strings.TrimSpace(t.Turn.Text) != "" {
+				if t := list[j]; t.Turn.Says() {
 					t.Context, t.Tokens = true, 0
 					return append([]PendingTurn{t}, rest...)
 				}

@@ -86,7 +86,7 @@ func analyze(turns []Turn, before string) *analysis {
 			a.requests = append(a.requests, request(p))
 			a.prose(User, i, p)
 		case Assistant:
-			if strings.TrimSpace(t.Text) == "" || placeholder.MatchString(t.Text) {
+			if !t.Says() {
 				continue
 			}
 			lastReply, lastText = i, i

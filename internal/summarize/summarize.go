@@ -43,6 +43,12 @@ type Turn struct {
 	Paths []string `json:"paths,omitempty"`
 }
 
+// Says reports whether t is the agent saying something: text of its own,
+// not the placeholder a transcript holds after a slash command.
+func (t Turn) Says() bool {
+	return t.Role == Assistant && strings.TrimSpace(t.Text) != "" && !placeholder.MatchString(t.Text)
+}
+
 // Segment is a run of consecutive turns of one session, summarised as one
 // section of the session's summary.
 type Segment struct {
