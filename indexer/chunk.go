@@ -335,17 +335,9 @@ func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
 	opts = opts.withDefaults()
 	firstLine = max(firstLine, 1)
 	lines := bodyLines(body)
-	var starts []int // the first line of each turn
-	inFence := false
-	for i, l := range lines {
-		switch {
-		case isFence(l):
-			inFence = !inFence
-		case inFence:
-		case isSubheading(l), isTurn(opts.Turn, l), isSpeaker(l):
-			starts = append(starts, i)
-		}
-	}
+	starts := startsOutsideCode(lines, func(l string) bool { // the first line of each turn
+		return isSubheading(l) || isTurn(opts.Turn, l) || isSpeaker(l)
+	})
 	// A heading with nothing under it before the next turn ("## Session
 	// 7 · 2024-11-28") starts no turn: it is the previous one's, or the
 	// preamble's.
@@ -383,6 +375,23 @@ func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
 	return chunks
 }
 
+// startsOutsideCode returns the indexes of the lines outside fenced code
+// for which start holds.
+func startsOutsideCode(lines []string, start func(string) bool) []int {
+	var out []int
+	inFence := false
+	for i, l := range lines {
+		switch {
+		case isFence(l):
+			inFence = !inFence
+		case inFence:
+		case start(l):
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // blank reports whether lines are all white space.
 func blank(lines []string) bool {
 	for _, l := range lines {
@@ -409,17 +418,7 @@ func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
 	opts = opts.withDefaults()
 	firstLine = max(firstLine, 1)
 	lines := bodyLines(body)
-	var starts []int
-	inFence := false
-	for i, l := range lines {
-		switch {
-		case isFence(l):
-			inFence = !inFence
-		case inFence:
-		case isSubheading(l), isLabel(l):
-			starts = append(starts, i)
-		}
-	}
+	starts := startsOutsideCode(lines, func(l string) bool { return isSubheading(l) || isLabel(l) })
 	if len(starts) == 0 {
 		return Split(body, firstLine, opts)
 	}
