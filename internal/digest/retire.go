@@ -49,6 +49,11 @@ type Retirer struct {
 	// another value, a command's replacement).
 	byKey  map[string][]int
 	always []int
+	// mark, pass and cand are candidates' scratch space, reused from one
+	// sentence to the next: a Retirer serves one pack, in one goroutine.
+	mark []int
+	pass int
+	cand []int
 }
 
 // NewRetirer gathers the statements of core items (title and rank) and
@@ -158,21 +163,27 @@ func (r *Retirer) countKeys() {
 // replacement needs a key in common, and a pack checks thousands of
 // sentences against hundreds of statements.
 func (r *Retirer) candidates(xk map[string]bool) []int {
-	in := make([]bool, len(r.stmts))
-	for _, i := range r.always {
-		in[i] = true
+	if len(r.mark) != len(r.stmts) {
+		r.mark = make([]int, len(r.stmts))
 	}
-	for k := range xk {
-		for _, i := range r.byKey[k] {
-			in[i] = true
-		}
-	}
-	out := make([]int, 0, len(r.stmts))
-	for i, ok := range in {
-		if ok {
+	r.pass++
+	out := r.cand[:0]
+	add := func(i int) {
+		if r.mark[i] != r.pass {
+			r.mark[i] = r.pass
 			out = append(out, i)
 		}
 	}
+	for _, i := range r.always {
+		add(i)
+	}
+	for k := range xk {
+		for _, i := range r.byKey[k] {
+			add(i)
+		}
+	}
+	slices.Sort(out)
+	r.cand = out
 	return out
 }
 
