@@ -45,7 +45,8 @@ run() {
 	/usr/bin/time -f '%e %U %S' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
 	awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}' "$work/t" >>"$out"
 }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 report() { # report NAME BIN FILE
 	printf '%-34s %-5s %8s %8s\n' "$1" "$2" "$(cut -d' ' -f1 "$3" | median)" "$(cut -d' ' -f2 "$3" | median)"
 }

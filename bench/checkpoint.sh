@@ -28,7 +28,8 @@ export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 export CAIRN_AUTHOR_NAME=bench CAIRN_AUTHOR_EMAIL=bench@example.com
 unset CAIRN_DIR
 
-now() { date +%s%N; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 # mutate DIR I: append to one session file, add one core item.
 mutate() {
@@ -40,7 +41,6 @@ mutate() {
 	printf -- '---\nkind: decision\ntitle: bench %s\n---\nbody\n' "$i" >"$d/core/decisions/bench-$i--01JDXK3V9M2Q7Y8Z4T6R5W$(printf %04d "$i").md"
 }
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 printf '%-8s %12s %12s %12s %10s %10s\n' files "cairn (ms)" "daemon (ms)" "git (ms)" "cairn/git" "daemon/git"
 for n in "${sizes[@]}"; do

@@ -25,8 +25,8 @@ export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 unset CAIRN_DIR
 
-now() { date +%s%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 # pair_ms DIR_A DIR_B CMD...: runs CMD in DIR_A and in DIR_B by turns, RUNS
 # times each after a warm-up of each, and prints both medians in ms. By

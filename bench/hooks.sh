@@ -43,7 +43,8 @@ export HOME="$work/home"
 mkdir -p "$HOME"
 unset CAIRN_DIR
 
-now() { date +%s%N; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 pct() { sort -n | awk -v p="$1" '{a[NR]=$1} END {i=int(NR*p/100+0.5); if (i<1) i=1; printf "%.2f", a[i]/1000}'; }
 
 # timed NAME CMD... <STDIN: runs CMD once, appending its wall time in

@@ -34,8 +34,8 @@ export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 unset CAIRN_DIR
 
-now() { date +%s%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 words=(queue worker job database schema migration index search query vector session summary
 	decision commit branch merge test benchmark latency cache timeout retry error deploy release
 	build module config postgres redis bleve daemon watcher transcript parser secret)

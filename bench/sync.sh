@@ -34,8 +34,8 @@ export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 export CAIRN_AUTHOR_NAME=bench CAIRN_AUTHOR_EMAIL=bench@example.com
 unset CAIRN_DIR
 
-now() { date +%s%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 go run ./bench/gen -files "$files" "$work/base" >/dev/null
 mkdir -p "$work/srv"
