@@ -207,20 +207,19 @@ func (p *Plot) draw(loc *time.Location) template.HTML {
 	for i := 0; i <= yTicks; i++ {
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`+"\n", padL-6, y(step*float64(i)), number(step*float64(i)))
 	}
-	layout := "Jan 2 15:04"
-	if t1.Sub(t0) >= 48*time.Hour {
-		layout = "Jan 2"
-	}
-	for i := 0; i <= xTicks; i++ {
-		t := t0.Add(time.Duration(float64(t1.Sub(t0)) * float64(i) / xTicks))
-		anchor := "middle"
-		switch i {
-		case 0:
+	for _, t := range timeTicks(t0, t1, loc) {
+		tx, anchor := x(t), "middle"
+		switch {
+		case tx < padL+24:
 			anchor = "start"
-		case xTicks:
+		case tx > padL+plotW-24:
 			anchor = "end"
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="%s">%s</text>`+"\n", x(t), padTop+plotH+18, anchor, t.In(loc).Format(layout))
+		layout := "Jan 2 15:04"
+		if t1.Sub(t0) >= 48*time.Hour {
+			layout = "Jan 2"
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="%s">%s</text>`+"\n", tx, padTop+plotH+18, anchor, t.In(loc).Format(layout))
 	}
 	for i, s := range p.Series {
 		c := colour(i)
@@ -245,6 +244,30 @@ func (p *Plot) draw(loc *time.Location) template.HTML {
 	}
 	b.WriteString("</svg>\n")
 	return template.HTML(b.String())
+}
+
+// timeTicks are where the time axis is labelled: at midnights (in loc)
+// a whole number of days apart when the plot spans two days or more,
+// else at even fractions of the span.
+func timeTicks(t0, t1 time.Time, loc *time.Location) []time.Time {
+	span := t1.Sub(t0)
+	var out []time.Time
+	if span < 48*time.Hour {
+		for i := 0; i <= xTicks; i++ {
+			out = append(out, t0.Add(span*time.Duration(i)/xTicks))
+		}
+		return out
+	}
+	step := int(math.Ceil(span.Hours() / 24 / xTicks))
+	y, m, d := t0.In(loc).Date()
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	if t.Before(t0) {
+		t = t.AddDate(0, 0, 1)
+	}
+	for ; !t.After(t1); t = t.AddDate(0, 0, step) {
+		out = append(out, t)
+	}
+	return out
 }
 
 // niceStep is the smallest of 1, 2 or 5 times a power of ten that is at
