@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"time"
@@ -191,4 +192,14 @@ func dist(v []float64) Dist {
 func rank(v []float64, p float64) float64 {
 	i := int(math.Ceil(p*float64(len(v)))) - 1
 	return v[min(max(i, 0), len(v)-1)]
+}
+
+// Load reads the log in stateDir and summarizes the window from since
+// (zero: all it keeps) to until.
+func Load(ctx context.Context, stateDir string, since, until time.Time) (Stats, error) {
+	evs, err := Read(ctx, stateDir, since)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Summarize(evs, since, until), nil
 }
