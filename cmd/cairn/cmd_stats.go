@@ -17,11 +17,9 @@ func newStatsCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats",
 		Short: "Print what summaries, context packs, searches and captures cost",
-		Long: `Print totals and percentiles (p50, p95, max) of the metrics log
-(.cairn/.state/metrics/, local, never committed): summaries (provider, model,
-tokens in and out, fallbacks), context packs (tokens of the budget, memories
-in and left out), searches (mode, hits, latency), captures (events, bytes,
-time from hook to commit), and the daemon's latest gauges.`,
+		Long: `Print totals and percentiles (p50, p95, max) per kind of event of the
+metrics log (.cairn/.state/metrics/, local, never committed), and the
+daemon's latest gauges.`,
 		Example: "  cairn stats --since 7d\n  cairn stats --since 2026-11-01 --json",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
