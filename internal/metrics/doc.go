@@ -28,6 +28,7 @@
 //
 // Plots, for the viewer's Metrics page:
 //
+//	events, err := metrics.Read(ctx, m.StatePath(""), time.Now().AddDate(0, 0, -30))
 //	plots := metrics.Plots(events, time.Local)
 //	for _, p := range plots {
 //		// p.Name, p.Title, p.XLabel, p.YLabel, p.Series (the data, for

@@ -90,7 +90,7 @@ type Event struct {
 
 // Millis is d in milliseconds, to the microsecond.
 func Millis(d time.Duration) float64 {
-	return math.Round(float64(d.Microseconds())) / 1000
+	return float64(d.Microseconds()) / 1000
 }
 
 // clean makes the event safe to keep: every string a name of at most
