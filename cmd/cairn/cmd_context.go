@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
@@ -78,9 +82,13 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 		}
 		defer done()
 	}
+	start := time.Now()
 	p, err := s.Context(ctx, recall.ContextOptions{Query: opts.query, Budget: opts.budget, Session: opts.session})
 	if err != nil {
 		return err
+	}
+	if dir, err := g.memoryDir(); err == nil {
+		metrics.Open(filepath.Join(dir, memory.StateDir)).Record(ctx, p.Metric("cli", time.Since(start)))
 	}
 	for _, w := range p.Warnings {
 		g.warn(w)

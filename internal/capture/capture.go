@@ -390,6 +390,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 			PreviousSummary: prev,
 			First:           s.Summarized.Segments+i == 0,
 		}
+		start := time.Now()
 		res, err := sum.Summarize(ctx, req)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -402,6 +403,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 			}
 			res.FallbackReason = "summarizer failed"
 		}
+		recordSummary(ctx, p.m, res, time.Since(start))
 		res.Summary, _ = red.Redact(strings.TrimSpace(res.Summary))
 		for k := range res.Items {
 			c := &res.Items[k]

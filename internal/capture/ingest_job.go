@@ -94,6 +94,7 @@ func Cursors(m *memory.Memory) (*watcher.Cursors, error) {
 // Doing a job twice has the effect of once. The daemon's worker calls
 // RunJob for each job it claims; Drain does it until the queue is empty.
 func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
+	size := jobBytes(q, j)
 	res, err := doJob(ctx, m, q, cursors, j)
 	if err != nil {
 		fail := q.Fail
@@ -109,6 +110,7 @@ func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wa
 	if err := q.Done(j); err != nil {
 		return res, err
 	}
+	recordCapture(ctx, m, j, size, res)
 	return res, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/corecache"
 )
@@ -42,6 +43,14 @@ type Pack struct {
 	// Warnings say what could not be done (no index, no embedding
 	// service); the pack is still the best that could be made.
 	Warnings []string `json:"-"`
+}
+
+// Metric is what the metrics log keeps of the pack: what asked for it
+// (session-start, prompt, cli, mcp), its tokens of the budget, the
+// memories in it and left out, and how long it took; none of its text.
+func (p *Pack) Metric(event string, took time.Duration) metrics.Event {
+	return metrics.Event{Kind: metrics.KindPack, Name: event, Tokens: int64(p.UsedTokens), Budget: int64(p.BudgetTokens),
+		Items: len(p.Items), LeftOut: len(p.LeftOut), MS: metrics.Millis(took)}
 }
 
 // PackItem is a memory in the pack, whole or in part: a core item, a

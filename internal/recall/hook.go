@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 )
 
 // StartOptions describe the session an agent starts.
@@ -30,6 +33,7 @@ func StartPack(ctx context.Context, m *memory.Memory, s Searcher, opts StartOpti
 			co.Session = opts.Session
 		}
 	}
+	start := time.Now()
 	var pack *Pack
 	var err error
 	if s != nil {
@@ -41,6 +45,7 @@ func StartPack(ctx context.Context, m *memory.Memory, s Searcher, opts StartOpti
 			return "", joinErr(err, lerr)
 		}
 	}
+	metrics.Open(m.StatePath("")).Record(ctx, pack.Metric("session-start", time.Since(start)))
 	if strings.TrimSpace(pack.Text) == "" {
 		return "", err
 	}
@@ -82,6 +87,14 @@ func PromptMemories(ctx context.Context, s Searcher, prompt string, k int) (stri
 		fmt.Fprintf(&b, "\n- %s (%s, %s): %s\n", hit.Title, hit.Kind, hit.ID, CapChars(text, 600))
 	}
 	return b.String(), nil
+}
+
+// PromptMetric is what the metrics log keeps of a prompt's memories (the
+// text PromptMemories returned): its tokens and memories, none of its
+// text.
+func PromptMetric(text string, took time.Duration) metrics.Event {
+	return metrics.Event{Kind: metrics.KindPack, Name: "prompt", Tokens: int64(indexer.EstimateTokens(text)),
+		Items: strings.Count(text, "\n- "), MS: metrics.Millis(took)}
 }
 
 // CapChars cuts s to at most n characters, at a line end if one is near,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/expand"
 	"github.com/cairn-mem/cairn/internal/recall/fuse"
@@ -110,6 +111,7 @@ const referencesHalf = 3
 // stop words only, finds nothing. When the embedding service is down a
 // hybrid or vector search uses keywords alone and says so in Warnings.
 func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*SearchResults, error) {
+	start := time.Now()
 	res := &SearchResults{Query: query, Hits: []SearchHit{}}
 	q, err := x.query(query, opts)
 	if err != nil {
@@ -201,6 +203,7 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 			res.Hits[i].Snippet = chunks[i].Snippet
 		}
 	}
+	metrics.Open(x.m.StatePath("")).Record(ctx, metrics.Event{Kind: metrics.KindSearch, Mode: string(q.Mode), Hits: len(res.Hits), MS: metrics.Millis(time.Since(start))})
 	return res, nil
 }
 

@@ -18,8 +18,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -136,6 +138,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			{"monitor", monitor{mem: d.Mem}},
 			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
 			{"memory", releaser{}},
+			{"metrics", metrics.Sampler{Log: metrics.Open(d.Mem.StatePath("")), Sample: func(ctx context.Context) (metrics.Event, error) { return capture.Gauges(ctx, d.Mem) }}},
 		}, d.Parts...),
 	}
 	d.Log.Info("daemon started", "memory", d.Mem.Dir, "url", url, "pid", os.Getpid())

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/transcript"
@@ -157,7 +158,7 @@ func PromptContext(ctx context.Context, dir string, open func(context.Context) (
 	if err != nil {
 		return nil, err
 	}
-	cfg := m.Config.Hooks
+	cfg, state := m.Config.Hooks, m.StatePath("")
 	m.Close()
 	if !cfg.PromptContext {
 		return nil, nil
@@ -171,7 +172,11 @@ func PromptContext(ctx context.Context, dir string, open func(context.Context) (
 		return nil, err
 	}
 	defer done()
+	start := time.Now()
 	text, err := recall.PromptMemories(ctx, s, h.Prompt, cfg.Memories())
+	if err == nil {
+		metrics.Open(state).Record(ctx, recall.PromptMetric(text, time.Since(start)))
+	}
 	if err != nil || text == "" {
 		return nil, err
 	}

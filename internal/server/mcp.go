@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/watcher"
@@ -658,6 +659,7 @@ func (s *MCP) context(ctx context.Context, _ *mcp.CallToolRequest, a contextArgs
 		a.Query = strings.ToValidUTF8(a.Query[:MaxQueryBytes], "")
 	}
 	var p *recall.Pack
+	start := time.Now()
 	err := s.withSearcher(ctx, true, func(x recall.Searcher) error {
 		var err error
 		p, err = x.Context(ctx, recall.ContextOptions{Query: a.Query, Session: a.Session, Budget: a.Budget})
@@ -666,6 +668,7 @@ func (s *MCP) context(ctx context.Context, _ *mcp.CallToolRequest, a contextArgs
 	if err != nil {
 		return nil, nil, err
 	}
+	metrics.Open(s.stateDir()).Record(ctx, p.Metric("mcp", time.Since(start)))
 	var b strings.Builder
 	for _, w := range p.Warnings {
 		fmt.Fprintf(&b, "note: %s\n", w)
