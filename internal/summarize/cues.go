@@ -87,7 +87,7 @@ var (
 	// flagged is the agent raising a problem beside the work it reports
 	// ("One more thing I noticed: …", "A gap I want to flag: …"): work
 	// left, which a later session may take up, not what the work came to.
-	flagged = regexp.MustCompile(`(?i)^(?:one (?:more |other )?thing\b|another thing\b|something (?:else )?(?:to (?:know|note|flag|watch)|i noticed)\b|(?:a|one) (?:gap|caveat|catch|risk|problem) (?:i|we|to|left|remains)\b|heads[- ]up\b|fyi\b|while i was (?:in )?there\b|i (?:also )?noticed\b|worth (?:knowing|noting|flagging)\b|(?:one )?caveat\b)`)
+	flagged = regexp.MustCompile(`(?i)^(?:one (?:more |other )?thing\b|another thing\b|something (?:else )?(?:to (?:know|note|flag|watch)|i noticed)\b|(?:a|one) (?:gap|caveat|catch|risk|problem) (?:i|we|to|left|remains)\b|heads[- ]up\b|fyi\b|while i was (?:in )?there\b|i (?:also )?noticed\b|worth (?:knowing|noting|flagging)\b|(?:one )?caveat\b|there(?:'s| is) (?:a |one )?(?:second|another|separate|different|related|further|new|other) (?:problem|issue|bug|error|catch)\b)`)
 	openCue = regexp.MustCompile(`(?i)(^open (item|point|issue|question|task)s?\s*:|\bstill (empty|unfinished|incomplete|a stub|stubbed( out)?|unimplemented|untested|wip)\b|\bnext up\b|\bup next\b|\b(not|no|don't|won't|skip|without|bother)\b[^.;]{0,40}\byet\b|\b(couldn't|could not|didn't|did not) (finish|get to|fix|complete|have time)\b|\bstill (times out|timing out|breaks|crashes|hangs|errors|leaks|flakes|throws|can't|cannot|won't|doesn't)\b|\bremind me\b|\bnext (week|month|sprint)\b|\bdon't forget to\b|\bat some point\b|\beventually\b|\btodo\b|\bto-do\b|\bnext steps?\b|\bstill (need|needs|needed|has to|have to|to do|to be|fails|failing|broken|missing|flaky|open|pending|not|doesn't|does not|unclear)\b|\bleft to do\b|\bremaining\b|\bnot yet\b|\bhaven't (yet )?|\bhave not (yet )?|\bblocked (on|by)\b|\bfollow[- ]?up\b|\bopen question\b|\btbd\b|\blater\b|\btomorrow\b|\bnext time\b|\bnext session\b|\bfor another (day|session|time)\b|\b(we'll|we will|i'll|you'll|will) (still )?need to\b|\bwe should also\b|\bneeds? (more|further|to be)\b|\bpending\b|\bpunt(ed|ing)?\b|\bpark(ed|ing)? (this|that|it)\b|\bcome back to\b|\brevisit\b|\bout of scope\b|\bknown issue\b|\bnot (yet )?(implemented|handled|supported|done|wired|covered|fixed|tested|migrated)\b|\bunresolved\b|\bwaiting (on|for)\b)`)
 	// doneCue marks a statement that something was finished: it resolves
 	// an open item that it names.
@@ -134,7 +134,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(s) || strings.HasSuffix(s, "?") || described(s) {
+	if !prefCue.MatchString(habit.ReplaceAllString(s, " ")) || strings.HasSuffix(s, "?") || described(s) {
 		return 0
 	}
 	imp := impPrefStated
@@ -160,6 +160,10 @@ func described(s string) bool {
 	}
 	return true
 }
+
+// habit is a behaviour told with how often it happens ("saving from VS
+// Code works every time"): a report, not a wish.
+var habit = regexp.MustCompile(`(?i)\b(?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|reloaded|passes|passed|hangs|misses|missed|loses|lost|times out|timed out)\b[^.;,]{0,20}\b(?:every time|each time)\b|\b(?:always|never) (?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|passes|passed|hangs|misses|loses|times out)\b`)
 
 var (
 	// doerWords are the subjects before a verb that make it a report.

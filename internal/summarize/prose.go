@@ -304,6 +304,8 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// decision the same message makes, before or after it.
 	first, rejects := len(a.cand), []string(nil)
 	defer func() { a.attachRejected(first, rejects) }()
+	// openAt is the sentence that made the last open item.
+	openAt := -1
 	for i, s := range ss {
 		announced := causeNext
 		causeNext = role == Assistant && causeIntro.MatchString(s)
@@ -420,11 +422,27 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		// What the user asks for now is the request, answered in this
 		// session; only work they put off is open.
-		if (openCue.MatchString(s) || role == Assistant && flagged.MatchString(s)) && !question && kind != "root" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
-			a.open = append(a.open, openItem{turn, prose.UpTo(openText(s), 240)})
+		// A preference said as a complaint ("don't paste the whole log
+		// at me next time") is a standing rule, not work left.
+		if (openCue.MatchString(s) || role == Assistant && flagged.MatchString(s)) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
+			text := openText(s)
+			if refersBack.MatchString(s) && prev != "" {
+				// "I haven't fixed that yet": the sentence before says
+				// what; read alone, the item would say nothing.
+				if n := len(a.open); n > 0 && openAt == i-1 {
+					a.open = a.open[:n-1]
+				}
+				text = openText(prev) + " " + s
+			}
+			a.open = append(a.open, openItem{turn, prose.UpTo(text, 300)})
+			openAt = i
 		}
 	}
 }
+
+// refersBack is work left whose object is a pronoun for what the
+// sentence before said: "I haven't fixed that yet".
+var refersBack = regexp.MustCompile(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b`)
 
 // weakOpen are the words of openCue that also describe a state ("jobs
 // stay pending", "the remaining handlers", "needs to be quoted"): alone

@@ -573,6 +573,30 @@ func TestFlaggedIsOpen(t *testing.T) {
 	}
 }
 
+// TestOpenSaysWhat: work left told with a pronoun ("I haven't fixed
+// that yet") carries the sentence that says what, a second problem the
+// agent raises is open, and a complaint about what to do next time is a
+// preference, not work left.
+func TestOpenSaysWhat(t *testing.T) {
+	text := "The swapchain is recreated after the fences now. There's a second problem in your log: `depth attachment extent (1280x720) is smaller than renderArea`. I haven't fixed that yet; it's the next thing to do."
+	a := analyze([]Turn{{Role: User, Text: "fix the resize crash"}, {Role: Assistant, Text: text},
+		{Role: User, Text: "Please don't paste the whole ninja log at me next time, it's hundreds of lines. Saving from VS Code works every time."},
+		{Role: Assistant, Text: "Understood, only warnings and errors from now on."}}, "")
+	open := a.openPoints()
+	if len(open) != 1 || !strings.Contains(open[0], "depth attachment extent") || !strings.Contains(open[0], "haven't fixed that yet") {
+		t.Errorf("open %q", open)
+	}
+	var prefs []string
+	for _, c := range a.cand {
+		if c.Kind == Preference {
+			prefs = append(prefs, c.Title)
+		}
+	}
+	if len(prefs) != 1 || !strings.Contains(prefs[0], "ninja log") {
+		t.Errorf("preferences %q, want only the ninja log one", prefs)
+	}
+}
+
 func TestSplitReasonNext(t *testing.T) {
 	for _, tc := range []struct{ s, next, why string }{
 		{"Let's use a fake clock in the retry tests.", "That way they stop depending on the machine's speed.", "That way they stop depending on the machine's speed."},
