@@ -422,6 +422,31 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 // stillRE marks a state said to hold for now, which the speaker expects
 // to change: "db03 is still on CentOS 7", "the client still talks to
 // the v1 host".
+// versionedDir is a path whose last element is a version: the folder
+// one version of a thing is installed in (/opt/vulkan/1.3.280).
+var versionedDir = regexp.MustCompile(`(?:^|[\s(` + "`" + `'"=])((?:~|/)[\w.+-]*(?:/[\w.+-]+)*)/v?(\d+(?:\.\d+)+)\b`)
+
+// versionedDirs maps the parent of each versioned path in s to its
+// version.
+func versionedDirs(s string) map[string]string {
+	m := map[string]string{}
+	for _, v := range versionedDir.FindAllStringSubmatch(s, -1) {
+		m[v[1]] = v[2]
+	}
+	return m
+}
+
+// otherVersionDir reports whether a newer text has a versioned path
+// under a parent of x's with another version, and none with x's.
+func otherVersionDir(x, newer map[string]string) bool {
+	for dir, v := range x {
+		if nv, ok := newer[dir]; ok && nv != v {
+			return true
+		}
+	}
+	return false
+}
+
 var stillRE = regexp.MustCompile(`(?i)\bstill\b`)
 
 // stillChanged reports whether newer statement n speaks of what x (keys
@@ -690,7 +715,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	xc := changeOf(x)
 	xs := switchState(x)
 	var xClaim *prose.Claim
-	var xSet, xVer map[string]string
+	var xSet, xVer, xDirs map[string]string
 	still := stillRE.MatchString(x)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -712,6 +737,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
 			return true // the newer statement names another version of the same thing
 		}
+		if xDirs == nil {
+			xDirs = versionedDirs(x)
+		}
+		if len(xDirs) > 0 && otherVersionDir(xDirs, versionedDirs(n.Text)) {
+			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
+		}
 		if n.keys == nil {
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link
@@ -728,6 +759,21 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true
 			}
 		}
+		if xClaim == nil {
+			cl := prose.FactClaim(x)
+			xClaim = &cl
+		}
+		if strings.HasSuffix(xClaim.Subject, " duration") {
+			// How long a named thing lasts is one setting, whatever
+			// else the two sentences say.
+			if n.claim == nil {
+				cl := prose.FactClaim(n.Text)
+				n.claim = &cl
+			}
+			if otherValue(*xClaim, *n.claim) {
+				return true
+			}
+		}
 		if !r.sameTopic(xk, n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
@@ -741,10 +787,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true
 			}
 			continue
-		}
-		if xClaim == nil {
-			cl := prose.FactClaim(x)
-			xClaim = &cl
 		}
 		if n.claim == nil {
 			cl := prose.FactClaim(n.Text)

@@ -242,6 +242,10 @@ func TestRetiredBySetting(t *testing.T) {
 			"Set retry_after to 300 — retry_after has to be larger than the longest job timeout."},
 		{"words and camel case", "And set the okhttp read timeout to 20 seconds, the default 10 is too short.",
 			"Raised readTimeout to 45 after the first full sync timed out."},
+		{"an install folder per version", "Build and all 35 tests pass; the SDK here is 1.3.280 from /opt/vulkan/1.3.280.",
+			"CMake finds Vulkan 1.4.304 from /opt/vulkan/1.4.304, glslc included."},
+		{"a duration in other words", "Sessions last 30 days now (`sessionExpiresIn: new TimeSpan(30, 'd')`).",
+			"Sessions now expire after 8 hours (`new TimeSpan(8, 'h')`), as the security review asked."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.why, tc.newer, tc.older)

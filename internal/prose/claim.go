@@ -164,12 +164,56 @@ func factClaim(s string) Claim {
 	case hostRE.MatchString(s):
 		attr = "host"
 		values = []string{strings.ToLower(hostRE.FindString(s))}
+	case durationRE.MatchString(s):
+		// "Sessions last 30 days" and, later, "sessions now expire
+		// after 8 hours": how long the thing the sentence starts with
+		// takes, lasts or waits.
+		attr = "duration"
+		for _, m := range durationRE.FindAllStringSubmatch(s, -1) {
+			values = append(values, m[1]+durationUnit(m[2]))
+		}
+		if len(values) > 1 && fromRE.MatchString(s) {
+			values = values[len(values)-1:]
+		}
+		var ws []string
+		for _, w := range ContentWords(s[:durationRE.FindStringIndex(s)[0]]) {
+			if !durationVerbs[w] {
+				ws = append(ws, Stem(w))
+			}
+		}
+		entity = strings.Join(ws[max(0, len(ws)-3):], " ")
 	}
 	if entity == "" {
 		entity = strings.Join(entityWords(s, values, attr, true), " ")
 	}
 	subj := strings.TrimSpace(entity + " " + attr)
 	return Claim{Subject: subj, Values: lower(values)}
+}
+
+// durationRE is a length of time: "30 days", "8h", "250 ms".
+var durationRE = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b`)
+
+// durationVerbs say how a duration holds, not of what.
+var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped`)
+
+// durationUnit is a unit of durationRE in one spelling.
+func durationUnit(u string) string {
+	u = strings.ToLower(u)
+	switch {
+	case u == "ms" || strings.HasPrefix(u, "milli"):
+		return "ms"
+	case u == "s" || strings.HasPrefix(u, "sec"):
+		return "s"
+	case strings.HasPrefix(u, "min"):
+		return "min"
+	case u == "h" || strings.HasPrefix(u, "h"):
+		return "h"
+	case u == "d" || strings.HasPrefix(u, "day"):
+		return "d"
+	case strings.HasPrefix(u, "week"):
+		return "w"
+	}
+	return "mo"
 }
 
 // commandPurpose names what a command is for: "test", "build", "lint",
