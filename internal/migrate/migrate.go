@@ -57,7 +57,7 @@ type NewerError struct {
 }
 
 func (e *NewerError) Error() string {
-	return fmt.Sprintf("%s schema %d is newer than this cairn knows (%d); left as it is (a newer cairn reads it)", e.Kind, e.Schema, e.Latest)
+	return fmt.Sprintf("version %d is newer than this cairn knows (%d); left as it is", e.Schema, e.Latest)
 }
 
 // Schema returns the schema a mapping declares, and the node of its
@@ -76,7 +76,7 @@ func Schema(root *yaml.Node) (int, *yaml.Node, error) {
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(v.Value))
 		if v.Kind != yaml.ScalarNode || err != nil || n < 0 {
-			return 0, v, fmt.Errorf("schema: want a whole number, got %q", v.Value)
+			return 0, v, fmt.Errorf("want a whole number, got %q", v.Value)
 		}
 		return n, v, nil
 	}

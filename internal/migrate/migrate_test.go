@@ -106,7 +106,7 @@ func checkNewer(t *testing.T, err error, k migrate.Kind) {
 		t.Fatalf("a newer schema read as %v", err)
 	}
 	var ne *migrate.NewerError
-	if k == migrate.Session && !errors.As(err, &ne) {
+	if !errors.As(err, &ne) || ne.Kind != k {
 		t.Errorf("%v is not a *NewerError", err)
 	}
 }
@@ -121,7 +121,7 @@ func TestUp(t *testing.T) {
 		{"missing", "a: 1\n", 0, "", "a: 1\nschema: 1\n"},
 		{"null", "schema: ~\na: 1\n", 0, "", "schema: 1\na: 1\n"},
 		{"latest", "schema: 1\n", 1, "", "schema: 1\n"},
-		{"newer", "schema: 7\n", 7, "newer than this cairn knows (1)", "schema: 7\n"},
+		{"newer", "schema: 7\n", 7, "version 7 is newer than this cairn knows (1)", "schema: 7\n"},
 		{"not a number", "schema: two\n", 0, "want a whole number", "schema: two\n"},
 		{"negative", "schema: -1\n", 0, "want a whole number", "schema: -1\n"},
 	} {

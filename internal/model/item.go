@@ -509,11 +509,7 @@ func (p *parser) frontMatter(it *Item, yml string) error {
 		if at == nil {
 			at = root
 		}
-		var newer *migrate.NewerError
-		if errors.As(err, &newer) {
-			return p.errorf(at, "schema: version %d is newer than this cairn knows (%d); the file is left as it is", newer.Schema, newer.Latest)
-		}
-		return p.errorf(at, "%v", err)
+		return p.errorf(at, "schema: %w", err) // a *migrate.NewerError, for errors.As
 	}
 	it.read = read
 

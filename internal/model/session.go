@@ -194,7 +194,7 @@ func ParseSession(name string, data []byte) (*Session, error) {
 	}
 	read, err := migrate.Up(migrate.Session, root)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: schema: %w", name, err)
 	}
 	if err := root.Decode(s); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
