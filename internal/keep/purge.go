@@ -96,11 +96,11 @@ const purgedHeader = `# Paths cairn purge stopped carrying forward, one a line. 
 // HistoryHelp says how to remove a purged path from the memory's history
 // and its remotes, which cairn never does itself.
 func HistoryHelp(memDir, p string) string {
-	return fmt.Sprintf(`To remove %[1]s from history too (this rewrites every commit since it
-was added: every clone must be made again, and cairn sync refuses the
-rewritten remote until then):
+	return fmt.Sprintf(`To remove %[1]s from history too, which rewrites every commit
+since it was added (cairn never does; other clones must be made again):
   cd %[2]s
-  git filter-repo --invert-paths --path %[1]s   # https://github.com/newren/git-filter-repo
-  git push --force --all <remote>                  # for each remote, then re-clone elsewhere
+  git filter-repo --invert-paths --path %[1]s
+  git push --force --all REMOTE && git push --force --tags REMOTE
+git filter-repo: https://github.com/newren/git-filter-repo
 `, p, memDir)
 }

@@ -199,7 +199,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 			return err
 		}
 	}
-	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}}
+	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}, purged: m.Purged()}
 	var warnings []string
 	res, err := m.Git().Merge(ctx, memory.MergeOptions{
 		Theirs:         f.Tracking,
@@ -207,7 +207,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
 		AdoptUnrelated: onlyInit(ctx, m),
 		AllowUnrelated: opts.AllowUnrelated,
-		Ask:            isConfig,
+		Ask:            func(p string) bool { return isConfig(p) || memory.IsPurged(mg.purged, p) || p == memory.PurgedFile },
 		MaxBlobBytes:   m.Config.Sync.BlobLimit(),
 		Trailers: []memory.Trailer{
 			{Key: memory.TrailerEvent, Value: "sync"},
