@@ -239,3 +239,39 @@ func TestRepackNeedsLock(t *testing.T) {
 		t.Fatal("repack without the lock succeeded")
 	}
 }
+
+// TestRepackCorruptPack: a pack damaged under its index (a disk error, a
+// copy cut short) stops the repack with one line naming the object and
+// the repair, and nothing is removed.
+func TestRepackCorruptPack(t *testing.T) {
+	s := newStore(t, 5)
+	dir := s.Dir()
+	gitCLI(t, dir, "repack", "-q", "-a", "-d")
+	gitCLI(t, dir, "prune-packed")
+	packs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "pack-*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs: %v", packs)
+	}
+	data, _ := os.ReadFile(packs[0])
+	os.Chmod(packs[0], 0o644)
+	if err := os.WriteFile(packs[0], data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "*", "*"))
+	ctx := context.Background()
+	unlock, _ := s.Lock(ctx, time.Second)
+	defer unlock()
+	s.Reload()
+	_, err := Repack(ctx, s, Options{})
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "repack") {
+		t.Fatalf("repack of a corrupt pack: %v; want one line", err)
+	}
+	t.Log(err)
+	after, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "*", "*"))
+	if strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Errorf("files changed:\n%v\n%v", before, after)
+	}
+	if fi, _ := os.Stat(packs[0]); fi.Size() != int64(len(data)/2) {
+		t.Error("the damaged pack was touched")
+	}
+}
