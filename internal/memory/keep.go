@@ -64,7 +64,9 @@ func purgedIgnore(dir string) (owned, ignore []string) {
 	return owned, ignore
 }
 
-// dropPurged takes the writes to purged paths out of a batch.
+// dropPurged takes the writes to purged paths out of a batch, quietly:
+// capture of a session whose transcript was purged goes on, and would
+// otherwise warn at every batch.
 func (m *Memory) dropPurged(b *Writes) {
 	list := m.Purged()
 	if len(list) == 0 {
@@ -73,7 +75,6 @@ func (m *Memory) dropPurged(b *Writes) {
 	out := b.writes[:0]
 	for _, w := range b.writes {
 		if !w.Remove && IsPurged(list, w.Path) {
-			m.warn(w.Path + ": purged (" + PurgedFile + "); not written")
 			continue
 		}
 		out = append(out, w)
