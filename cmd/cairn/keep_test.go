@@ -43,6 +43,10 @@ func TestPurgeSync(t *testing.T) {
 	f.Close()
 	ok(t, b, "checkpoint")
 	ok(t, b, "sync")
+	// a purged it: b's change does not keep it in b either.
+	if _, err := os.Stat(bname); err == nil {
+		t.Error("b kept the file a purged")
+	}
 	ok(t, a, "sync")
 	ok(t, b, "sync")
 	if _, err := os.Stat(name); err == nil {

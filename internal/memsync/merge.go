@@ -184,7 +184,7 @@ func (mg *merger) merge(f memory.MergeFile) (memory.Resolution, error) {
 	}
 	if memory.IsPurged(mg.purged, f.Path) {
 		if f.InTheirs {
-			mg.warnings = append(mg.warnings, fmt.Sprintf("%s: purged here (%s); %s's copy not taken", f.Path, memory.PurgedFile, mg.remote))
+			mg.warnings = append(mg.warnings, fmt.Sprintf("%s: purged (%s); %s's copy not taken", f.Path, memory.PurgedFile, mg.remote))
 		}
 		return memory.Resolution{Delete: true}, nil
 	}

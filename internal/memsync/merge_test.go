@@ -317,7 +317,7 @@ func TestMergerPurged(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want it deleted", f.Path, r, err)
 		}
 	}
-	if len(mg.warnings) != 3 || !strings.Contains(mg.warnings[0], "purged here") {
+	if len(mg.warnings) != 3 || !strings.Contains(mg.warnings[0], "purged (purged.txt)") {
 		t.Errorf("warnings: %q", mg.warnings)
 	}
 	r, _ := mg.merge(memory.MergeFile{Path: memory.PurgedFile, InBase: true, InOurs: true, InTheirs: true,

@@ -199,7 +199,13 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 			return err
 		}
 	}
-	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}, purged: m.Purged()}
+	// Both sides' purges hold: a path the remote purged leaves here too,
+	// even where it was changed here since.
+	purged := m.Purged()
+	if data, err := m.History().ReadFileAt(ctx, f.Tracking, memory.PurgedFile); err == nil {
+		purged = append(purged, memory.ParsePurged(data)...)
+	}
+	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}, purged: purged}
 	var warnings []string
 	res, err := m.Git().Merge(ctx, memory.MergeOptions{
 		Theirs:         f.Tracking,
