@@ -23,6 +23,16 @@ type Capture struct {
 	// ArchiveAfter is how long a session may stay without activity before
 	// it moves from sessions/ to archive/<yyyy>/<mm>/.
 	ArchiveAfter Duration `yaml:"archive_after"`
+	// TranscriptsKeep is how long an archived session keeps its
+	// transcript.md in the work tree, counted from its last activity; 0
+	// (the default) keeps it. Dropping it is a checkpoint: history keeps
+	// the file, and cairn restore brings it back. The daemon and cairn gc
+	// apply it.
+	TranscriptsKeep Duration `yaml:"transcripts_keep"`
+	// KeepSummariesOnly, once TranscriptsKeep has passed, drops
+	// prompts.md and observations.md with the transcript, so that only
+	// session.yaml and summary.md remain.
+	KeepSummariesOnly bool `yaml:"keep_summaries_only"`
 	// Transcripts are the globs of agent transcripts the daemon follows
 	// and hook payloads may point at. "~/" is the home folder and
 	// {claude-project} the project's folder as Claude Code names it

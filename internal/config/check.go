@@ -357,6 +357,7 @@ var checks = map[string]func(v any) string{
 	"capture.segment_turns":         nonNegative,
 	"capture.segment_tokens":        nonNegative,
 	"capture.archive_after":         durationOrDefault,
+	"capture.transcripts_keep":      keepDuration,
 	"capture.max_output":            nonNegative,
 	"summarize.provider":            oneOf("extractive", "claude", "claude-cli", "anthropic", "openai"),
 	"summarize.model":               plainString,
@@ -472,6 +473,16 @@ func asDuration(v any) time.Duration {
 func positiveDuration(v any) string {
 	if d := asDuration(v); d <= 0 {
 		return fmt.Sprintf("%v: want a duration above 0, like 10s", d)
+	}
+	return ""
+}
+
+// keepDuration is a retention: 0 keeps for good; otherwise a day at
+// least, since a shorter one would drop the transcript of a session
+// archived moments ago.
+func keepDuration(v any) string {
+	if d := asDuration(v); d != 0 && d < 24*time.Hour {
+		return fmt.Sprintf("%v: want 1d or more, like 90d (0: keep)", d)
 	}
 	return ""
 }

@@ -62,6 +62,14 @@ func TestCheckConfig(t *testing.T) {
 		{"negative duration", "sync:\n  interval: -5m\n", []string{"line 2: sync.interval"}, "", nil},
 		{"duration without unit", "summarize:\n  timeout: 30\n", []string{`line 2: summarize.timeout: want a duration like 10s, got "30"`}, "", nil},
 		{"not a duration", "capture:\n  archive_after: soon\n", []string{`line 2: capture.archive_after: want a duration like 10s, got "soon"`}, "", nil},
+		{"retention in days", "capture:\n  transcripts_keep: 90d\n  keep_summaries_only: true\n", nil, "",
+			func(c Config) bool {
+				return time.Duration(c.Capture.TranscriptsKeep) == 90*24*time.Hour && c.Capture.KeepSummariesOnly
+			}},
+		{"retention too short", "capture:\n  transcripts_keep: 2h\n", []string{"line 2: capture.transcripts_keep: 2h0m0s: want 1d or more"}, "",
+			func(c Config) bool { return c.Capture.TranscriptsKeep == 0 }},
+		{"retention negative days", "capture:\n  transcripts_keep: -3d\n", []string{"line 2: capture.transcripts_keep: want a duration"}, "", nil},
+		{"summaries only not a bool", "capture:\n  keep_summaries_only: maybe\n", []string{"line 2: capture.keep_summaries_only: want true or false"}, "", nil},
 		{"too short", "sync:\n  after: 0.0000001\n", []string{"line 2: sync.after: 100ns: too short"}, "", nil},
 		{"huge seconds", "sync:\n  after: 1e300\n", []string{"line 2: sync.after"}, "", nil},
 		{"wrong type", "search:\n  context_budget: lots\n", []string{`line 2: search.context_budget: want a whole number, got "lots"`}, "", nil},

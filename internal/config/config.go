@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -127,11 +128,18 @@ const maxDurationSecs = 100 * 365 * 24 * 3600
 // Duration is a time.Duration written as "10s" in YAML.
 type Duration time.Duration
 
-// UnmarshalYAML reads "10s", "1m30s" or a number of seconds.
+// UnmarshalYAML reads "10s", "1m30s", a number of days ("90d": retention
+// is counted in days) or a number of seconds.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	if v, err := time.ParseDuration(n.Value); err == nil {
 		*d = Duration(v)
 		return nil
+	}
+	if days, ok := strings.CutSuffix(n.Value, "d"); ok {
+		if v, err := strconv.ParseFloat(days, 64); err == nil && v >= 0 && v*86400 <= maxDurationSecs {
+			*d = Duration(v * float64(24*time.Hour))
+			return nil
+		}
 	}
 	var secs float64
 	if err := n.Decode(&secs); err != nil || math.IsNaN(secs) || math.Abs(secs) > maxDurationSecs {

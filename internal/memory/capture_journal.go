@@ -210,6 +210,7 @@ func (m *Memory) CommitWrites(ctx context.Context, b *Writes, opts CheckpointOpt
 // only makes the batch's files change together: a batch cut short is
 // undone by the next writer, since nobody was told it was written.
 func (m *Memory) writeBatch(ctx context.Context, b *Writes, opts *CheckpointOptions) (*gitstore.Checkpoint, error) {
+	m.dropPurged(b)
 	if b.Empty() {
 		return nil, nil
 	}

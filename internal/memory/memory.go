@@ -132,7 +132,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
 	opts.Warn = warnOnceLinks(opts.Warn)
-	st, err := gitstore.Open(ctx, dir, storeOptions(opts.Identity, opts.Warn))
+	st, err := gitstore.Open(ctx, dir, storeOptions(dir, opts.Identity, opts.Warn))
 	if err != nil {
 		return nil, err
 	}
@@ -149,15 +149,17 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 // come from a remote, so it never keeps them out of a commit: only what
 // cairn's own skeleton .gitignore lists (editors' temporary files) does.
 // .state/, inbox/ and hooks/ are not among them; the skeleton ignores them.
+// The paths cairn purge stopped carrying are, and are ignored.
 func ownedPaths() []string {
 	return append(append([]string{}, model.ItemRoots...),
-		config.File, "README.md", ".gitignore", ".gitattributes")
+		config.File, "README.md", ".gitignore", ".gitattributes", PurgedFile)
 }
 
-func storeOptions(id gitstore.Identity, warn func(string)) gitstore.Options {
+func storeOptions(dir string, id gitstore.Identity, warn func(string)) gitstore.Options {
 	ign, _ := fs.ReadFile(skel, "skel/gitignore")
+	owned, purged := purgedIgnore(dir)
 	return gitstore.Options{Identity: id, Warn: warn,
-		Owned: ownedPaths(), OwnedIgnore: strings.Split(string(ign), "\n")}
+		Owned: append(ownedPaths(), owned...), OwnedIgnore: append(strings.Split(string(ign), "\n"), purged...)}
 }
 
 func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
@@ -213,7 +215,7 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 	dir := filepath.Join(project, DirName)
 	opts.Warn = warnOnceLinks(opts.Warn)
 	ident := opts.Identity
-	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", storeOptions(ident, opts.Warn))
+	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", storeOptions(dir, ident, opts.Warn))
 	if err != nil {
 		return nil, res, err
 	}

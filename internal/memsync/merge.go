@@ -68,6 +68,7 @@ type merger struct {
 	now    time.Time
 	remote string
 	taken  map[string]bool // conflict copy names handed out in this merge
+	purged []string        // memory.PurgedFile's paths: never taken from theirs
 	// warnings say what the merge kept from being applied.
 	warnings []string
 }
@@ -181,6 +182,15 @@ func (mg *merger) merge(f memory.MergeFile) (memory.Resolution, error) {
 	if isConfig(f.Path) {
 		return mg.mergeConfig(f), nil
 	}
+	if memory.IsPurged(mg.purged, f.Path) {
+		if f.InTheirs {
+			mg.warnings = append(mg.warnings, fmt.Sprintf("%s: purged (%s); %s's copy not taken", f.Path, memory.PurgedFile, mg.remote))
+		}
+		return memory.Resolution{Delete: true}, nil
+	}
+	if f.Path == memory.PurgedFile {
+		return memory.Resolution{Data: unionLines(f.Ours, f.Theirs)}, nil
+	}
 	switch {
 	case !f.InOurs:
 		return memory.Resolution{Data: f.Theirs}, nil // deleted here, changed there: keep the change
@@ -201,6 +211,26 @@ func (mg *merger) merge(f memory.MergeFile) (memory.Resolution, error) {
 		}
 	}
 	return mg.conflictCopy(f), nil
+}
+
+// unionLines is ours followed by the lines of theirs ours lacks: both
+// sides' purges hold.
+func unionLines(ours, theirs []byte) []byte {
+	out := append([]byte(nil), ours...)
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(ours), "\n") {
+		have[l] = true
+	}
+	for _, l := range strings.Split(string(theirs), "\n") {
+		if l != "" && !have[l] {
+			if len(out) > 0 && out[len(out)-1] != '\n' {
+				out = append(out, '\n')
+			}
+			out = append(out, l+"\n"...)
+			have[l] = true
+		}
+	}
+	return out
 }
 
 // conflictCopy keeps ours in place and theirs beside it.

@@ -301,3 +301,28 @@ func TestMergeConfig(t *testing.T) {
 		t.Errorf("CAIRN.yaml: %+v, warnings %q", r, mg.warnings)
 	}
 }
+
+// TestMergerPurged: a purged path is never taken from a remote, and the
+// purge list merges as the union of its lines.
+func TestMergerPurged(t *testing.T) {
+	p := "sessions/s1/transcript.md"
+	mg := &merger{host: "laptop", now: time.Now(), remote: "origin", taken: map[string]bool{}, purged: []string{p, "core/notes/old"}}
+	for _, f := range []memory.MergeFile{
+		{Path: p, InTheirs: true, Theirs: []byte("re-added there")},
+		{Path: p, InBase: true, InOurs: true, InTheirs: true, Base: []byte("a"), Ours: []byte("a"), Theirs: []byte("b")},
+		{Path: "core/notes/old/x.md", InTheirs: true, Theirs: []byte("under a purged folder")},
+	} {
+		r, err := mg.merge(f)
+		if err != nil || !r.Delete || r.Data != nil || len(r.Extra) != 0 {
+			t.Errorf("%s: %+v, %v; want it deleted", f.Path, r, err)
+		}
+	}
+	if len(mg.warnings) != 3 || !strings.Contains(mg.warnings[0], "purged (purged.txt)") {
+		t.Errorf("warnings: %q", mg.warnings)
+	}
+	r, _ := mg.merge(memory.MergeFile{Path: memory.PurgedFile, InBase: true, InOurs: true, InTheirs: true,
+		Base: []byte("# list\na\n"), Ours: []byte("# list\na\nb\n"), Theirs: []byte("# list\na\nc")})
+	if string(r.Data) != "# list\na\nb\nc\n" {
+		t.Errorf("purged list merged to %q", r.Data)
+	}
+}

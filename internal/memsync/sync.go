@@ -199,7 +199,13 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 			return err
 		}
 	}
-	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}}
+	// Both sides' purges hold: a path the remote purged leaves here too,
+	// even where it was changed here since.
+	purged := m.Purged()
+	if data, err := m.History().ReadFileAt(ctx, f.Tracking, memory.PurgedFile); err == nil {
+		purged = append(purged, memory.ParsePurged(data)...)
+	}
+	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}, purged: purged}
 	var warnings []string
 	res, err := m.Git().Merge(ctx, memory.MergeOptions{
 		Theirs:         f.Tracking,
@@ -207,7 +213,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
 		AdoptUnrelated: onlyInit(ctx, m),
 		AllowUnrelated: opts.AllowUnrelated,
-		Ask:            isConfig,
+		Ask:            func(p string) bool { return isConfig(p) || memory.IsPurged(mg.purged, p) || p == memory.PurgedFile },
 		MaxBlobBytes:   m.Config.Sync.BlobLimit(),
 		Trailers: []memory.Trailer{
 			{Key: memory.TrailerEvent, Value: "sync"},

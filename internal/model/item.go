@@ -12,11 +12,13 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/internal/migrate"
 	"gopkg.in/yaml.v3"
 )
 
 // SchemaVersion is the version of the item file format that this package
-// reads and writes, recorded in every file as "schema: 1".
+// writes, recorded in every file as "schema: 1": migrate.Latest(migrate.Item).
+// Older files are upgraded as they are read (internal/migrate).
 const SchemaVersion = 1
 
 // Defaults for keys a file leaves out.
@@ -77,8 +79,14 @@ type Item struct {
 	Schema     int       // SchemaVersion
 	Body       string    // Markdown, without leading blank lines or trailing newlines
 
-	fm *frontMatter // what Parse read besides the known values; nil for a new item
+	fm   *frontMatter // what Parse read besides the known values; nil for a new item
+	read int          // the schema of the file before Parse upgraded it
 }
+
+// ReadSchema is the schema the item's file had before Parse upgraded it
+// (0: no schema line); below SchemaVersion, cairn migrate writes the file
+// back. NewItem's item has the latest.
+func (it *Item) ReadSchema() int { return it.read }
 
 // frontMatter keeps what a file's front matter holds beyond the values of
 // the known keys, for Marshal to write back.
@@ -114,6 +122,7 @@ func NewItem(k Kind, title string, now time.Time) *Item {
 		Created:    now,
 		Updated:    now,
 		Schema:     SchemaVersion,
+		read:       SchemaVersion,
 	}
 }
 
@@ -494,6 +503,15 @@ func (p *parser) frontMatter(it *Item, yml string) error {
 		return p.errorf(root, "front matter is %s, want a mapping of keys to values", describe(root))
 	}
 	fm.root = commentsOf(root)
+	read, err := migrate.Up(migrate.Item, root)
+	if err != nil {
+		_, at, _ := migrate.Schema(root)
+		if at == nil {
+			at = root
+		}
+		return p.errorf(at, "schema: %w", err) // a *migrate.NewerError, for errors.As
+	}
+	it.read = read
 
 	seen := make(map[string]int)
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -590,8 +608,8 @@ func (p *parser) value(it *Item, key string, v *yaml.Node) error {
 		if err != nil {
 			return p.errorf(at, "schema: want %s, got %s", want(key), describe(v))
 		}
-		if n != SchemaVersion {
-			return p.errorf(at, "schema: version %d is not supported (want %d)", n, SchemaVersion)
+		if n != SchemaVersion { // migrate.Up upgraded it, or refused it
+			return p.errorf(at, "schema: version %d is not %d", n, SchemaVersion)
 		}
 	}
 	return nil

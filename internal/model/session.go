@@ -9,10 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/migrate"
 	"gopkg.in/yaml.v3"
 )
 
-// SessionSchema is the version of session.yaml this package writes.
+// SessionSchema is the version of session.yaml this package writes,
+// migrate.Latest(migrate.Session); older files are upgraded as they are
+// read (internal/migrate).
 const SessionSchema = 1
 
 // The files of a session's folder.
@@ -94,7 +97,13 @@ type Session struct {
 	Hooks []string `yaml:"hooks,omitempty"`
 
 	extra []*yaml.Node // keys this package does not know, kept on rewrite
+	read  int          // the schema of the file before ParseSession upgraded it
 }
+
+// ReadSchema is the schema the file had before ParseSession upgraded it
+// (0: no schema line); below SessionSchema, cairn migrate writes it back.
+// NewSession's session has the latest.
+func (s *Session) ReadSchema() int { return s.read }
 
 // Progress counts the steps of a long-running task.
 type Progress struct {
@@ -165,6 +174,7 @@ func NewSession(id, agent string, now time.Time) *Session {
 		Started:       now,
 		Updated:       now,
 		LastActivity:  now,
+		read:          SessionSchema,
 	}
 }
 
@@ -182,20 +192,19 @@ func ParseSession(name string, data []byte) (*Session, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: want a mapping of session keys", name, root.Line)
 	}
+	read, err := migrate.Up(migrate.Session, root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema: %w", name, err)
+	}
 	if err := root.Decode(s); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	s.read = read
 	known := knownSessionKeys()
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if !known[root.Content[i].Value] {
 			s.extra = append(s.extra, root.Content[i], root.Content[i+1])
 		}
-	}
-	if s.Schema == 0 {
-		s.Schema = SessionSchema
-	}
-	if s.Schema > SessionSchema {
-		return nil, fmt.Errorf("%s: session schema %d is newer than this cairn reads (%d)", name, s.Schema, SessionSchema)
 	}
 	if s.Status == "" {
 		s.Status = StatusActive

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/keep"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -153,6 +154,11 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 			c.ops.do(func() { _, err = m.Sessions().ArchiveInactive(ctx, 0) })
 			if err != nil {
 				c.log.Warn("archive inactive sessions", "err", err)
+			}
+			// capture.transcripts_keep: archived transcripts leave the work tree.
+			c.ops.do(func() { _, err = keep.Retain(ctx, m) })
+			if err != nil {
+				c.log.Warn("retain archived transcripts", "err", err)
 			}
 		}
 	}
