@@ -24,9 +24,11 @@ type Capture struct {
 	// it moves from sessions/ to archive/<yyyy>/<mm>/.
 	ArchiveAfter Duration `yaml:"archive_after"`
 	// Transcripts are the globs of agent transcripts the daemon follows
-	// and hook payloads may point at. "~/" is the home folder and
+	// and hook payloads may point at. "~/" is the home folder,
 	// {claude-project} the project's folder as Claude Code names it
-	// (every character but letters and digits replaced by "-").
+	// (every character but letters and digits replaced by "-") and
+	// {codex-home} Codex's folder (${CODEX_HOME:-~/.codex}); of Codex's
+	// rollouts, only those of sessions run in the project are followed.
 	Transcripts []string `yaml:"transcripts"`
 	// MaxOutput bounds, in bytes, a tool's output kept for the summarizer
 	// and for an error in transcript.md; longer ones keep their head and
@@ -60,10 +62,12 @@ const (
 )
 
 // DefaultTranscripts are the transcript globs followed unless cairn.yaml
-// says otherwise: the project's Claude Code sessions and their subagents.
+// says otherwise: the project's Claude Code sessions and their subagents,
+// and Codex's rollouts.
 var DefaultTranscripts = []string{
 	"~/.claude/projects/{claude-project}/*.jsonl",
 	"~/.claude/projects/{claude-project}/*/subagents/*.jsonl",
+	"{codex-home}/sessions/*/*/*/rollout-*.jsonl",
 }
 
 func (c Capture) SegmentTurnsOr() int { return positive(c.SegmentTurns, DefaultSegmentTurns) }
