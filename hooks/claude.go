@@ -37,6 +37,20 @@ type Claude struct {
 	PromptContext bool
 }
 
+// NewClaude is the wiring of the project's memory into Claude Code, with
+// the user's home and $XDG_CONFIG_HOME read through getenv (for Global).
+// InstallClaude (internal/server) fills in the rest.
+func NewClaude(project string, global bool, getenv func(string) string) (Claude, error) {
+	c := Claude{Project: project, MemoryDir: filepath.Join(project, ".cairn"), Global: global}
+	if global {
+		if c.Home = getenv("HOME"); c.Home == "" {
+			return c, errors.New("--global: $HOME is not defined")
+		}
+		c.ConfigHome = getenv("XDG_CONFIG_HOME")
+	}
+	return c, nil
+}
+
 // ClaudeFiles are the files cairn init --claude edits or writes.
 type ClaudeFiles struct {
 	Settings string // .claude/settings.json, the project's or the user's

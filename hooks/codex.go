@@ -32,6 +32,19 @@ type Codex struct {
 	PromptContext bool
 }
 
+// NewCodex is the wiring of the project's memory into Codex for this
+// cairn binary (SelfCommand), with the user's home and $CODEX_HOME read
+// through getenv.
+func NewCodex(project string, global, promptContext bool, getenv func(string) string) (Codex, error) {
+	c := Codex{Project: project, Global: global, Home: getenv("HOME"), CodexHome: getenv("CODEX_HOME"), PromptContext: promptContext}
+	if c.Home == "" && !filepath.IsAbs(c.CodexHome) {
+		return c, errors.New("$HOME is not defined, nor $CODEX_HOME: cannot find Codex's folder")
+	}
+	var err error
+	c.Self, err = SelfCommand()
+	return c, err
+}
+
 // CodexFiles are the files cairn init --codex edits.
 type CodexFiles struct {
 	Hooks  string // .codex/hooks.json, the project's or the user's

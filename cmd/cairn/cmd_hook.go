@@ -64,10 +64,9 @@ func runHook(ctx context.Context, g *globals, args []string) {
 		case strings.HasPrefix(a, "-C") && len(a) > 2:
 			chdir = a[2:]
 		case a == "--agent" && i+1 < len(args):
-			agent = args[i+1]
-			i++
+			agent, i = args[i+1], i+1
 		case strings.HasPrefix(a, "--agent="):
-			agent = strings.TrimPrefix(a, "--agent=")
+			agent = a[len("--agent="):]
 		case strings.HasPrefix(a, "-"):
 			g.warn(fmt.Sprintf("hook: ignoring unknown flag %s", a))
 		case event == "":
