@@ -205,7 +205,7 @@ func TestCodexSession(t *testing.T) {
 	}
 	checkGit(t, p)
 
-	const id = "019ad6e1-5c2b-7e30-9a41-c0dex0e2e001"
+	const id = "019ad6e1-5c2b-7e30-9a41-c0de0e2e0001"
 	s := newCodexSession(t, p, codexHome, hooksFile, id)
 	s.flush()
 	if _, msg := sessionStartOutput(t, s.fire("SessionStart", map[string]any{"source": "startup"})); !strings.Contains(msg, "not running") {
@@ -243,10 +243,18 @@ func TestCodexSession(t *testing.T) {
 		}
 	}
 
+	// Another project's Codex session, quiet for a while, lies in the same
+	// tree: the start that ends the sessions nobody ended leaves it alone.
+	other := newCodexSession(t, filepath.Join(filepath.Dir(p), "other"), codexHome, hooksFile, "019ad6e1-5c2b-7e30-9a41-c0de0e2e00ff")
+	other.prompt("Deploy the other thing")
+	other.flush()
+	past := time.Now().Add(-2 * time.Second) // quiet, but changed since the first start looked
+	os.Chtimes(other.rollout, past, past)
+
 	// The next session starts: the backlog is processed (the first job
 	// reads the whole rollout; the later ones find nothing new), and the
 	// pack shows what the first session learned.
-	s2 := newCodexSession(t, p, codexHome, hooksFile, "019ad6e1-5c2b-7e30-9a41-c0dex0e2e002")
+	s2 := newCodexSession(t, p, codexHome, hooksFile, "019ad6e1-5c2b-7e30-9a41-c0de0e2e0002")
 	s2.flush()
 	ctxText, _ := sessionStartOutput(t, s2.fire("SessionStart", map[string]any{"source": "startup"}))
 	checkGit(t, p)
@@ -287,6 +295,9 @@ func TestCodexSession(t *testing.T) {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
+	}
+	if files["sessions/"+other.id+"/session.yaml"] {
+		t.Error("another project's rollout was captured")
 	}
 	if !strings.Contains(ctxText, "q.Done()") {
 		t.Errorf("the second session's context does not carry the first's:\n%s", ctxText)

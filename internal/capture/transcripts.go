@@ -91,3 +91,14 @@ func under(path, dir string) bool {
 	rel, err := filepath.Rel(dir, filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// projectRollout reports whether path, when it is one of Codex's rollouts
+// (which lie in one tree for every project), is one of the project's: its
+// session ran in the project's folder or below. Other transcripts are.
+func projectRollout(m *memory.Memory, path string) bool {
+	if !rollout.Is(path) {
+		return true
+	}
+	cwd, err := rollout.CWD(path)
+	return err == nil && rollout.Inside(cwd, m.Project)
+}
