@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -224,5 +225,26 @@ func TestTOMLSyntaxError(t *testing.T) {
 	se, ok := err.(*SyntaxError)
 	if !ok || se.Line != 4 {
 		t.Fatalf("err = %#v", err)
+	}
+}
+
+func TestTagAgent(t *testing.T) {
+	for _, tc := range []struct{ agent, in, out string }{
+		{"codex", `{"session_id":"s"}`, `{"cairn_agent":"codex","session_id":"s"}`},
+		{"codex", " \n{ \n \"a\":1}", " \n{\"cairn_agent\":\"codex\",\"a\":1}"},
+		{"gemini", `{}`, `{"cairn_agent":"gemini"}`},
+		{"codex", `{ }`, `{"cairn_agent":"codex"}`},
+		{"codex", `[1]`, `[1]`},
+		{"codex", ``, ``},
+		{"claude-code", `{"a":1}`, `{"a":1}`},
+		{"", `{"a":1}`, `{"a":1}`},
+	} {
+		var b strings.Builder
+		if _, err := io.Copy(&b, TagAgent(strings.NewReader(tc.in), tc.agent)); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.out {
+			t.Errorf("TagAgent(%q, %s) = %q, want %q", tc.in, tc.agent, b.String(), tc.out)
+		}
 	}
 }
