@@ -358,3 +358,73 @@ func TestCodexInitBadFiles(t *testing.T) {
 		})
 	}
 }
+
+// With the queue worked after every hook, as a running daemon does, each
+// Codex event is read from the rollout as it grows; a Stop that comes
+// before the last answer is in the rollout loses nothing, and the next
+// start ends the session with it.
+func TestCodexSessionLive(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	codexHome := filepath.Join(t.TempDir(), "codex-home")
+	if out, err := codexCmd(t, p, codexHome, "init", "--codex"); err != nil {
+		t.Fatalf("init --codex: %v\n%s", err, out)
+	}
+	hooksFile := filepath.Join(p, ".codex", "hooks.json")
+	const id = "019ad6e1-5c2b-7e30-9a41-c0de0e2e1001"
+	s := newCodexSession(t, p, codexHome, hooksFile, id)
+	work := func() {
+		t.Helper()
+		settle(t, p)
+		if out, err := codexCmd(t, p, codexHome, "queue", "run"); err != nil {
+			t.Fatalf("queue run: %v\n%s", err, out)
+		}
+	}
+	s.flush()
+	s.fire("SessionStart", map[string]any{"source": "startup"})
+	work()
+	prompt := "Make the build reproducible"
+	s.prompt(prompt)
+	s.flush()
+	s.fire("UserPromptSubmit", map[string]any{"prompt": prompt})
+	work()
+	call := s.shell("make release", "make: *** [release] Error 2", 2)
+	s.flush()
+	s.fire("PostToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": call, "tool_input": map[string]any{"command": "make release"},
+		"tool_response": "make: *** [release] Error 2"})
+	work()
+	// Stop comes before the answer reaches the rollout.
+	answer := "We decided to pin the Go toolchain in go.mod so that every build uses go1.26."
+	s.fire("Stop", map[string]any{"stop_hook_active": false, "last_assistant_message": answer})
+	work()
+	s.say(answer)
+	s.flush()
+	past := time.Now().Add(-2 * time.Second)
+	os.Chtimes(s.rollout, past, past)
+
+	s2 := newCodexSession(t, p, codexHome, hooksFile, "019ad6e1-5c2b-7e30-9a41-c0de0e2e1002")
+	s2.flush()
+	ctxText, _ := sessionStartOutput(t, s2.fire("SessionStart", map[string]any{"source": "startup"}))
+
+	mem := filepath.Join(p, ".cairn")
+	dir := "sessions/" + id + "/"
+	log := gitc(t, mem, "log", "--format=%b", "--", dir)
+	// The tool's call and result are whole in the rollout at PostToolUse;
+	// the Stop finds nothing new; the next start takes the answer.
+	for _, want := range []string{"Cairn-Event: session-start", "Cairn-Event: prompt", "Cairn-Event: tool\n", "Cairn-Event: catch-up"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	tr := gitc(t, mem, "show", "HEAD:"+dir+"transcript.md")
+	if strings.Count(tr, answer) != 1 || !strings.Contains(tr, "make: *** [release] Error 2") {
+		t.Errorf("transcript.md:\n%s", tr)
+	}
+	if y := gitc(t, mem, "show", "HEAD:"+dir+"session.yaml"); !strings.Contains(y, "status: suspended") || !strings.Contains(y, "agent: codex") {
+		t.Errorf("session.yaml:\n%s", y)
+	}
+	if !strings.Contains(ctxText, "go1.26") {
+		t.Errorf("the next session's context lacks the decision:\n%s", ctxText)
+	}
+	checkGit(t, p)
+}
