@@ -428,3 +428,55 @@ func TestCodexSessionLive(t *testing.T) {
 	}
 	checkGit(t, p)
 }
+
+// Claude Code and Codex on one project at once share one memory: each
+// session records its agent, and the next start of either packs what
+// both learned.
+func TestClaudeAndCodexOneMemory(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	codexHome := filepath.Join(t.TempDir(), "codex-home")
+	if out, err := codexCmd(t, p, codexHome, "init", "--claude", "--codex"); err != nil {
+		t.Fatalf("init --claude --codex: %v\n%s", err, out)
+	}
+	const cid, xid = "5e1d2c3b-0000-4000-8000-00000000c1a1", "019ad6e1-5c2b-7e30-9a41-c0de0e2e2001"
+	c := newClaudeSession(t, p, cid)
+	x := newCodexSession(t, p, codexHome, filepath.Join(p, ".codex", "hooks.json"), xid)
+	x.flush()
+	c.fire("SessionStart", "", map[string]any{"source": "startup"})
+	x.fire("SessionStart", map[string]any{"source": "startup"})
+
+	cp, xp := "How should the API version its routes?", "Which database does the job queue use?"
+	c.w.prompt(cp)
+	c.flush()
+	c.fire("UserPromptSubmit", "", map[string]any{"prompt": cp})
+	x.prompt(xp)
+	x.flush()
+	x.fire("UserPromptSubmit", map[string]any{"prompt": xp})
+	ca := "We decided to version the API in the path (/v2/...) because the gateway routes on it."
+	xa := "We decided to keep the job queue on PostgreSQL with SKIP LOCKED because it already runs there."
+	c.w.say(ca)
+	c.flush()
+	c.fire("Stop", "", map[string]any{"last_assistant_message": ca})
+	x.say(xa)
+	x.flush()
+	x.fire("Stop", map[string]any{"stop_hook_active": false, "last_assistant_message": xa})
+	c.fire("SessionEnd", "", map[string]any{"reason": "prompt_input_exit"})
+	settle(t, p)
+
+	x2 := newCodexSession(t, p, codexHome, filepath.Join(p, ".codex", "hooks.json"), "019ad6e1-5c2b-7e30-9a41-c0de0e2e2002")
+	x2.flush()
+	ctxText, _ := sessionStartOutput(t, x2.fire("SessionStart", map[string]any{"source": "startup"}))
+	mem := filepath.Join(p, ".cairn")
+	for id, agent := range map[string]string{cid: "agent: claude-code", xid: "agent: codex"} {
+		if y := gitc(t, mem, "show", "HEAD:sessions/"+id+"/session.yaml"); !strings.Contains(y, agent) {
+			t.Errorf("session %s:\n%s", id, y)
+		}
+	}
+	for _, want := range []string{"/v2/", "SKIP LOCKED"} {
+		if !strings.Contains(ctxText, want) {
+			t.Errorf("the next start's context lacks %q:\n%s", want, ctxText)
+		}
+	}
+	checkGit(t, p)
+}
