@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -479,4 +480,40 @@ func TestClaudeAndCodexOneMemory(t *testing.T) {
 		}
 	}
 	checkGit(t, p)
+}
+
+// cairn hook --agent NAME tags what it captures; an unknown name is
+// warned about and taken as Claude Code's, and the hook still exits 0.
+func TestHookAgentFlag(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	payload := `{"session_id":"s1","hook_event_name":"Stop","last_assistant_message":"done"}`
+	inbox := filepath.Join(p, ".cairn", "inbox")
+	for _, tc := range []struct {
+		args       []string
+		head, warn string
+	}{
+		{[]string{"hook", "--agent", "codex", "stop"}, `{"cairn_agent":"codex","session_id"`, ""},
+		{[]string{"hook", "--agent=cursor", "stop"}, `{"cairn_agent":"cursor","session_id"`, ""},
+		{[]string{"hook", "--agent", "vim", "stop"}, `{"session_id"`, `unknown agent "vim"`},
+		{[]string{"hook", "stop"}, `{"session_id"`, ""},
+	} {
+		before, _ := filepath.Glob(filepath.Join(inbox, "hook-*.json"))
+		r := cairn(t, p, payload, tc.args...)
+		if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, tc.warn) || tc.warn == "" && r.stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, r.code, r.stdout, r.stderr)
+		}
+		after, _ := filepath.Glob(filepath.Join(inbox, "hook-*.json"))
+		if len(after) != len(before)+1 {
+			t.Fatalf("%v: %d payloads in the inbox, want %d", tc.args, len(after), len(before)+1)
+		}
+		for _, n := range after {
+			if !slices.Contains(before, n) {
+				if data, _ := os.ReadFile(n); !strings.HasPrefix(string(data), tc.head) {
+					t.Errorf("%v: payload %s", tc.args, data)
+				}
+			}
+		}
+	}
 }
