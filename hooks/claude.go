@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,6 +35,20 @@ type Claude struct {
 	// PromptContext registers the user-prompt-submit hook too
 	// (hooks.prompt_context in cairn.yaml).
 	PromptContext bool
+}
+
+// NewClaude is the wiring of the project's memory into Claude Code, with
+// the user's home and $XDG_CONFIG_HOME read through getenv (for Global).
+// InstallClaude (internal/server) fills in the rest.
+func NewClaude(project string, global bool, getenv func(string) string) (Claude, error) {
+	c := Claude{Project: project, MemoryDir: filepath.Join(project, ".cairn"), Global: global}
+	if global {
+		if c.Home = getenv("HOME"); c.Home == "" {
+			return c, errors.New("--global: $HOME is not defined")
+		}
+		c.ConfigHome = getenv("XDG_CONFIG_HOME")
+	}
+	return c, nil
 }
 
 // ClaudeFiles are the files cairn init --claude edits or writes.
@@ -165,14 +180,18 @@ func (c Claude) Remove() (*ClaudeResult, error) {
 // excludeBackups keeps the backups made inside the project out of its
 // git status, as .cairn/ is: through .git/info/exclude.
 func (c Claude) excludeBackups(res *ClaudeResult) error {
-	for _, e := range []*Edit{res.Settings, res.MCP} {
+	return excludeBackups(c.Project, res.Settings, res.MCP)
+}
+
+func excludeBackups(project string, edits ...*Edit) error {
+	for _, e := range edits {
 		if e == nil || e.Backup == "" {
 			continue
 		}
-		if r, err := filepath.Rel(c.Project, e.Backup); err != nil || !filepath.IsLocal(r) {
+		if r, err := filepath.Rel(project, e.Backup); err != nil || !filepath.IsLocal(r) {
 			continue
 		}
-		_, err := codegit.Exclude(c.Project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init --claude)")
+		_, err := codegit.Exclude(project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init)")
 		return err
 	}
 	return nil
@@ -202,6 +221,17 @@ func SelfCommand() (string, error) {
 // (never overwritten: it keeps the file as it was before cairn). A file
 // that cairn created and that holds nothing after the edit is removed.
 func EditJSON(name string, edit func([]byte) ([]byte, bool, error)) (Edit, error) {
+	return editFile(name, edit, Empty)
+}
+
+// EditTOML is EditJSON for a TOML file: a file cairn made that holds only
+// blank lines after the edit is removed.
+func EditTOML(name string, edit func([]byte) ([]byte, bool, error)) (Edit, error) {
+	return editFile(name, edit, func(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 })
+}
+
+// editFile is EditJSON with empty saying when a file holds nothing.
+func editFile(name string, edit func([]byte) ([]byte, bool, error), empty func([]byte) bool) (Edit, error) {
 	res := Edit{File: name}
 	data, err := os.ReadFile(name)
 	exists := err == nil
@@ -225,7 +255,7 @@ func EditJSON(name string, edit func([]byte) ([]byte, bool, error)) (Edit, error
 	if !changed {
 		return res, nil
 	}
-	if exists && Empty(out) && !hadBackup {
+	if exists && empty(out) && !hadBackup {
 		// cairn made this file: leave no trace.
 		if err := os.Remove(name); err != nil {
 			return res, err

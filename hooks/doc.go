@@ -23,6 +23,15 @@
 // Deadline and DropPayload are what cairn hook answers Claude Code and
 // within which limits.
 //
+// Codex.Install and Codex.Remove are cairn init --codex: the same groups
+// of hooks in Codex's hooks.json (MergeGroups), each running cairn hook
+// --agent codex, and cairn's MCP server as a [mcp_servers.cairn] table of
+// config.toml, edited as text (MergeTOML, RemoveTOML) so that the user's
+// comments and order stay, and read back with a TOML parser before it is
+// written (EditTOML). Remove gives the backup's bytes back when cairn's
+// entries were the only change. TagAgent marks the payloads cairn hook
+// captures for an agent other than Claude Code.
+//
 // Check and CheckMCP read the same files back and say what is wrong with
 // the wiring (cairn doctor renders their findings): an event without
 // cairn's hook, a command whose script or binary is gone, a capture

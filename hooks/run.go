@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -71,10 +72,11 @@ func WriteOutput(w io.Writer, out *Output) error {
 
 // DropPayload copies r into a new file of the inbox, named
 // hook-<nanoseconds>-<pid>.json as the capture script names it, through
-// safefile (a hidden temporary, fsynced, renamed). The directory is not
-// synced, as before: a payload lost to a crash is one event less. Nothing
-// on r writes nothing.
-func DropPayload(inbox string, r io.Reader) error {
+// safefile (a hidden temporary, fsynced, renamed), tagged with agent
+// (TagAgent). The directory is not synced, as before: a payload lost to a
+// crash is one event less. Nothing on r writes nothing.
+func DropPayload(inbox string, r io.Reader, agent string) error {
+	r = TagAgent(r, agent)
 	if err := os.MkdirAll(inbox, 0o700); err != nil {
 		return err
 	}
@@ -90,6 +92,54 @@ func DropPayload(inbox string, r io.Reader) error {
 		return nil
 	}
 	return err
+}
+
+// TagAgent returns r with model.HookAgentKey naming agent added as the
+// first key of the JSON object r holds, streamed (a payload may be large):
+// `{"cairn_agent":"codex",` and the rest. Claude Code's payloads (agent
+// empty or AgentClaudeCode) and input that is not an object pass as they
+// are.
+func TagAgent(r io.Reader, agent string) io.Reader {
+	if agent == "" || agent == model.AgentClaudeCode {
+		return r
+	}
+	br := bufio.NewReader(r)
+	var lead []byte
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return io.MultiReader(bytes.NewReader(lead), br)
+		}
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			lead = append(lead, c)
+			continue
+		case '{':
+		default:
+			lead = append(lead, c)
+			return io.MultiReader(bytes.NewReader(lead), br)
+		}
+		break
+	}
+	key, _ := json.Marshal(model.HookAgentKey)
+	val, _ := json.Marshal(agent)
+	head := append(append(append(append([]byte("{"), key...), ':'), val...), ',')
+	// An empty object takes no comma.
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			break
+		}
+		if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' {
+			br.ReadByte()
+			continue
+		}
+		if b[0] == '}' {
+			head = head[:len(head)-1]
+		}
+		break
+	}
+	return io.MultiReader(bytes.NewReader(lead), bytes.NewReader(head), br)
 }
 
 // errNoPayload stops DropPayload from writing an empty file.

@@ -183,6 +183,13 @@ func sameJSON(a, b []byte) bool {
 // lists, after the user's own. changed is false, and out is data
 // itself, when the result holds the same JSON as data.
 func Merge(data []byte, p Plan) (out []byte, changed bool, err error) {
+	return MergeGroups(data, p.Groups())
+}
+
+// MergeGroups is Merge for groups of hooks by event, in a file of
+// Claude Code's shape ({"hooks": {EVENT: [groups]}}, which Codex reads
+// too).
+func MergeGroups(data []byte, groups map[string]Group) (out []byte, changed bool, err error) {
 	top, hooks, err := openSettings(data)
 	if err != nil {
 		return nil, false, err
@@ -190,7 +197,6 @@ func Merge(data []byte, p Plan) (out []byte, changed bool, err error) {
 	if _, err := strip(hooks); err != nil {
 		return nil, false, err
 	}
-	groups := p.Groups()
 	for _, ev := range events(groups) {
 		var list []json.RawMessage
 		if raw, ok := hooks.get(ev); ok {

@@ -12,10 +12,11 @@ import (
 
 func newHookCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "hook EVENT",
-		Short: "Run as a Claude Code hook: read the hook's JSON on stdin",
-		Long: `Run as a Claude Code hook (cairn init --claude registers it). The hook's
-JSON comes on stdin.
+		Use:   "hook [-C DIR] [--agent NAME] EVENT",
+		Short: "Run as an agent's hook: read the hook's JSON on stdin",
+		Long: `Run as a hook of Claude Code or another agent (cairn init --claude or
+--codex registers it; --agent claude, codex, gemini or cursor, claude when
+not given, is recorded on the session). The hook's JSON comes on stdin.
 
   session-start       print the context pack as the session's additional
                       context; with no daemon running, first process what the
@@ -52,7 +53,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			g.warn(fmt.Sprintf("hook: internal error: %v", r))
 		}
 	}()
-	chdir, event := "", ""
+	chdir, agent, event := "", "", ""
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case (a == "-C" || a == "--dir") && i+1 < len(args):
@@ -62,6 +63,10 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			chdir = strings.TrimPrefix(a, "--dir=")
 		case strings.HasPrefix(a, "-C") && len(a) > 2:
 			chdir = a[2:]
+		case a == "--agent" && i+1 < len(args):
+			agent, i = args[i+1], i+1
+		case strings.HasPrefix(a, "--agent="):
+			agent = a[len("--agent="):]
 		case strings.HasPrefix(a, "-"):
 			g.warn(fmt.Sprintf("hook: ignoring unknown flag %s", a))
 		case event == "":
@@ -69,7 +74,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 		}
 	}
 	server.RunHook(ctx, server.HookRun{
-		Event: event, Stdin: g.stdin, Stdout: g.stdout, Warn: g.warn,
+		Event: event, Agent: agent, Stdin: g.stdin, Stdout: g.stdout, Warn: g.warn,
 		Find: func(payload []byte) (string, error) {
 			if chdir != "" {
 				return memory.Find(g.path(chdir))

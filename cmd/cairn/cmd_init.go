@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type initOptions struct{ claude, global, remove bool }
+type initOptions struct{ claude, codex, global, remove bool }
 
 func newInitCommand(g *globals) *cobra.Command {
 	var opts initOptions
@@ -28,22 +28,25 @@ Running it again changes nothing.
 ~/.claude/settings.json) and the MCP server (cairn mcp) into .mcp.json.
 The user's other settings and hooks stay as they are, a copy of each file
 is kept (FILE.cairn-backup) before cairn first changes it, and a file that
-is not valid JSON is left alone. --remove takes cairn out of them again.`,
+is not valid JSON is left alone. --remove takes cairn out of them again.
+--codex does the same for Codex: .codex/hooks.json (--global: the user's)
+and the MCP server in ${CODEX_HOME:-~/.codex}/config.toml.`,
 		Example: `  cairn init --claude
-  cairn init --claude --global
+  cairn init --codex --global
   cairn init --claude --remove`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if (opts.global || opts.remove) && !opts.claude {
-				return usagef("--global and --remove go with --claude")
+			if (opts.global || opts.remove) && !opts.claude && !opts.codex {
+				return usagef("--global and --remove go with --claude or --codex")
 			}
 			return runInit(cmd.Context(), g, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.claude, "claude", false, "wire the memory into Claude Code (hooks and MCP server)")
-	f.BoolVar(&opts.global, "global", false, "with --claude: edit ~/.claude/settings.json instead of the project's")
-	f.BoolVar(&opts.remove, "remove", false, "with --claude: take cairn's hooks and MCP server out again")
+	f.BoolVar(&opts.codex, "codex", false, "wire the memory into Codex (hooks and MCP server)")
+	f.BoolVar(&opts.global, "global", false, "with --claude or --codex: edit the user's hooks instead of the project's")
+	f.BoolVar(&opts.remove, "remove", false, "with --claude or --codex: take cairn's hooks and MCP server out again")
 	return cmd
 }
 
@@ -56,7 +59,7 @@ func runInit(ctx context.Context, g *globals, opts initOptions) error {
 		}
 	}
 	if opts.remove {
-		return removeClaude(g, project, opts.global)
+		return wire(ctx, g, project, nil, opts)
 	}
 	m, res, err := memory.Init(ctx, project, g.memoryOptions())
 	if m != nil {
@@ -67,8 +70,5 @@ func runInit(ctx context.Context, g *globals, opts initOptions) error {
 	}
 	defer m.Close()
 	ui.InitText(g.stdout, m.Dir, res.Created, res.Commit, res.Excluded)
-	if opts.claude {
-		return initClaude(ctx, g, m, opts.global)
-	}
-	return nil
+	return wire(ctx, g, project, m, opts)
 }

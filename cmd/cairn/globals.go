@@ -83,16 +83,6 @@ func (g *globals) path(name string) string {
 	return filepath.Join(g.dir, name)
 }
 
-// home is the user's home folder, from HOME as os.UserHomeDir finds it
-// on Unix, but in the command's environment.
-func (g *globals) home() (string, error) {
-	h := g.getenv("HOME")
-	if h == "" {
-		return "", errors.New("$HOME is not defined")
-	}
-	return h, nil
-}
-
 // memoryDir finds the memory (memory.FindEnv); -C overrides CAIRN_DIR.
 func (g *globals) memoryDir() (string, error) {
 	if g.chdir != "" {

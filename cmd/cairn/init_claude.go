@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -11,41 +9,43 @@ import (
 	"github.com/cairn-mem/cairn/internal/ui"
 )
 
-// claude is what cairn init --claude wires for the project: hooks owns
-// the files and how they are edited.
-func claude(g *globals, project string, global bool) (hooks.Claude, error) {
-	c := hooks.Claude{Project: project, MemoryDir: filepath.Join(project, memory.DirName), Global: global}
-	if global {
-		home, err := g.home()
+// wire wires the memory m of project into the agents opts names, or with
+// --remove (m is nil then) takes it out of them: hooks owns the files and
+// how they are edited.
+func wire(ctx context.Context, g *globals, project string, m *memory.Memory, opts initOptions) error {
+	if opts.claude {
+		c, err := hooks.NewClaude(project, opts.global, g.getenv)
 		if err != nil {
-			return c, fmt.Errorf("--global: %w", err)
+			return err
 		}
-		c.Home, c.ConfigHome = home, g.getenv("XDG_CONFIG_HOME")
+		if opts.remove {
+			res, err := c.Remove()
+			ui.ClaudeRemoved(g.stdout, project, res)
+			if err != nil {
+				return err
+			}
+		} else {
+			// Keeps the hook scripts out of the memory's history first.
+			res, err := server.InstallClaude(ctx, m, c)
+			ui.ClaudeInstalled(g.stdout, project, res)
+			if err != nil {
+				return err
+			}
+		}
 	}
-	return c, nil
-}
-
-// initClaude wires the memory m into Claude Code (hooks.Claude.Install),
-// after keeping the hook scripts out of the memory's history.
-func initClaude(ctx context.Context, g *globals, m *memory.Memory, global bool) error {
-	project := filepath.Dir(m.Dir)
-	c, err := claude(g, project, global)
+	if !opts.codex {
+		return nil
+	}
+	c, err := hooks.NewCodex(project, opts.global, m != nil && m.Config.Hooks.PromptContext, g.getenv)
 	if err != nil {
 		return err
 	}
-	res, err := server.InstallClaude(ctx, m, c)
-	ui.ClaudeInstalled(g.stdout, project, res)
-	return err
-}
-
-// removeClaude takes cairn's hooks and MCP server out of Claude Code's
-// files (hooks.Claude.Remove).
-func removeClaude(g *globals, project string, global bool) error {
-	c, err := claude(g, project, global)
-	if err != nil {
+	if opts.remove {
+		res, err := c.Remove()
+		ui.CodexRemoved(g.stdout, project, res)
 		return err
 	}
-	res, err := c.Remove()
-	ui.ClaudeRemoved(g.stdout, project, res)
+	res, err := c.Install()
+	ui.CodexInstalled(g.stdout, project, res)
 	return err
 }

@@ -258,7 +258,7 @@ func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.T
 				return n, errs // the mark stays: the next look covers this one's
 			}
 			id := transcript.SessionIDFromPath(p)
-			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) {
+			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) || !projectRollout(m, p) {
 				continue
 			}
 			fi, err := os.Stat(p)

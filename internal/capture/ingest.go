@@ -296,6 +296,17 @@ func agentOf(f transcript.Format) string {
 	return string(f)
 }
 
+// formatOf is the transcript format of an agent's hook payloads'
+// transcript_path; empty for one whose format is detected from the file:
+// Claude Code's, as payloads that name no agent always were.
+func formatOf(agent string) transcript.Format {
+	switch agent {
+	case model.AgentCodex:
+		return transcript.FormatCodex
+	}
+	return ""
+}
+
 // sessionIDFor finds a transcript's session id: the one its events give
 // (Claude Code and chat lines, a Codex session_meta, a Markdown front
 // matter), else the one its file is named for (Claude Code's
@@ -426,9 +437,13 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	if h.Event == model.HookSubagentStop && h.AgentTranscriptPath != "" {
 		path = h.AgentTranscriptPath
 	}
+	agent := h.Agent
+	if agent == "" {
+		agent = model.AgentClaudeCode
+	}
 	if path != "" && TranscriptAllowed(m, filepath.Clean(path)) {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, end: end, trigger: trigger, status: status})
+			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, end: end, trigger: trigger, status: status, format: formatOf(agent)})
 		}
 	}
 	events := h.Events()
@@ -438,7 +453,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	}
 	return Capture(ctx, m, Batch{
 		Session: h.SessionID,
-		Agent:   model.AgentClaudeCode,
+		Agent:   agent,
 		Key:     HookKey(payload),
 		Events:  events,
 		Trigger: trigger,
@@ -482,7 +497,10 @@ type catchUpOptions struct {
 	end     bool
 	trigger string
 	status  model.SessionStatus
-	jobs    []string
+	// format is the transcript's format when the agent says it (a hook's
+	// --agent); empty, it is detected from the file.
+	format transcript.Format
+	jobs   []string
 	// from and to bound the range to read; to 0 means the end of the file.
 	from, to int64
 }
@@ -542,9 +560,11 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 	if _, err := io.ReadFull(f, head); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	format, err := transcript.Detect(path, head)
-	if err != nil {
-		return nil, permanent(fmt.Errorf("%s: not a transcript: %w", path, err))
+	format := o.format
+	if format == "" {
+		if format, err = transcript.Detect(path, head); err != nil {
+			return nil, permanent(fmt.Errorf("%s: not a transcript: %w", path, err))
+		}
 	}
 	to := size
 	if o.to > 0 && o.to < size {

@@ -17,11 +17,14 @@ func TestSummarizerConfig(t *testing.T) {
 	}
 }
 
-// The default transcript globs follow the project's Claude Code folder.
+// The default transcript globs follow the project's Claude Code folder
+// and Codex's rollouts, under $CODEX_HOME when it is set.
 func TestTranscriptGlobs(t *testing.T) {
 	m := testMemory(t)
+	t.Setenv("CODEX_HOME", "/srv/codex")
 	globs := TranscriptGlobs(m)
-	if len(globs) != 2 || !strings.Contains(globs[0], "/.claude/projects/"+ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) {
+	if len(globs) != 3 || !strings.Contains(globs[0], "/.claude/projects/"+ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) ||
+		globs[2] != "/srv/codex/sessions/*/*/*/rollout-*.jsonl" {
 		t.Errorf("globs: %q", globs)
 	}
 }

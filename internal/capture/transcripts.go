@@ -7,11 +7,12 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/rollout"
 )
 
 // TranscriptGlobs returns the transcript globs of the configuration with
-// "~/" and {claude-project} expanded, as absolute patterns for the
-// watcher.
+// "~/", {claude-project} and {codex-home} expanded, as absolute patterns
+// for the watcher.
 func TranscriptGlobs(m *memory.Memory) []string {
 	globs := m.Config.Capture.Transcripts
 	if len(globs) == 0 {
@@ -21,6 +22,12 @@ func TranscriptGlobs(m *memory.Memory) []string {
 	out := make([]string, 0, len(globs))
 	for _, g := range globs {
 		g = strings.ReplaceAll(g, "{claude-project}", ClaudeProjectName(m.Project))
+		if strings.Contains(g, "{codex-home}") {
+			if home == "" && !filepath.IsAbs(os.Getenv("CODEX_HOME")) {
+				continue
+			}
+			g = strings.ReplaceAll(g, "{codex-home}", rollout.Home(os.Getenv("CODEX_HOME"), home))
+		}
 		if rest, ok := strings.CutPrefix(g, "~/"); ok {
 			if home == "" {
 				continue
@@ -51,7 +58,8 @@ func ClaudeProjectName(project string) string {
 // TranscriptAllowed reports whether path may be read as an agent
 // transcript on behalf of a job or a hook payload, which anyone who can
 // write to the inbox can forge: it must match one of the configured
-// globs, or lie where Claude Code keeps transcripts, and never inside the
+// globs (Codex's rollouts among them), or lie where Claude Code keeps
+// transcripts, and never inside the
 // memory's own state (where the summarizer's own sessions live).
 func TranscriptAllowed(m *memory.Memory, path string) bool {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path || under(path, filepath.Join(m.Dir, ".state")) {
@@ -82,4 +90,15 @@ func InternalPath(m *memory.Memory, path string) bool {
 func under(path, dir string) bool {
 	rel, err := filepath.Rel(dir, filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// projectRollout reports whether path, when it is one of Codex's rollouts
+// (which lie in one tree for every project), is one of the project's: its
+// session ran in the project's folder or below. Other transcripts are.
+func projectRollout(m *memory.Memory, path string) bool {
+	if !rollout.Is(path) {
+		return true
+	}
+	cwd, err := rollout.CWD(path)
+	return err == nil && rollout.Inside(cwd, m.Project)
 }

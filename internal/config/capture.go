@@ -34,9 +34,11 @@ type Capture struct {
 	// session.yaml and summary.md remain.
 	KeepSummariesOnly bool `yaml:"keep_summaries_only"`
 	// Transcripts are the globs of agent transcripts the daemon follows
-	// and hook payloads may point at. "~/" is the home folder and
+	// and hook payloads may point at. "~/" is the home folder,
 	// {claude-project} the project's folder as Claude Code names it
-	// (every character but letters and digits replaced by "-").
+	// (every character but letters and digits replaced by "-") and
+	// {codex-home} Codex's folder (${CODEX_HOME:-~/.codex}); of Codex's
+	// rollouts, only those of sessions run in the project are followed.
 	Transcripts []string `yaml:"transcripts"`
 	// MaxOutput bounds, in bytes, a tool's output kept for the summarizer
 	// and for an error in transcript.md; longer ones keep their head and
@@ -70,10 +72,12 @@ const (
 )
 
 // DefaultTranscripts are the transcript globs followed unless cairn.yaml
-// says otherwise: the project's Claude Code sessions and their subagents.
+// says otherwise: the project's Claude Code sessions and their subagents,
+// and Codex's rollouts.
 var DefaultTranscripts = []string{
 	"~/.claude/projects/{claude-project}/*.jsonl",
 	"~/.claude/projects/{claude-project}/*/subagents/*.jsonl",
+	"{codex-home}/sessions/*/*/*/rollout-*.jsonl",
 }
 
 func (c Capture) SegmentTurnsOr() int { return positive(c.SegmentTurns, DefaultSegmentTurns) }

@@ -21,6 +21,12 @@ const (
 	HookPermissionRequest  = "PermissionRequest"
 )
 
+// HookAgentKey is the key cairn hook adds to a payload it captures for an
+// agent other than Claude Code (cairn hook --agent), naming the agent
+// (AgentCodex, ...): the payload waits in the inbox, and the session it
+// starts records that agent.
+const HookAgentKey = "cairn_agent"
+
 // HookEvents are the hook events cairn knows, in the order a session
 // fires them.
 func HookEvents() []string {

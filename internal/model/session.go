@@ -60,9 +60,28 @@ func ParseSessionStatus(s string) (SessionStatus, error) {
 const (
 	AgentClaudeCode = "claude-code"
 	AgentCodex      = "codex"
+	AgentGemini     = "gemini"
+	AgentCursor     = "cursor"
 	AgentChat       = "chat"
 	AgentMarkdown   = "markdown"
 )
+
+// HookAgent is the agent a hook runs for, named as cairn hook --agent
+// names it (claude, codex, gemini, cursor); ok is false for a name it does
+// not know.
+func HookAgent(name string) (agent string, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "claude", "claude-code":
+		return AgentClaudeCode, true
+	case AgentCodex:
+		return AgentCodex, true
+	case AgentGemini:
+		return AgentGemini, true
+	case AgentCursor:
+		return AgentCursor, true
+	}
+	return "", false
+}
 
 // Session is a session's session.yaml: who and what it is, where it
 // stands, and how far its transcripts were captured and summarised. See

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/keep"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/rollout"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -74,10 +75,18 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 		default:
 		}
 	}
+	// Codex's rollouts of every project lie in one tree: only this
+	// project's are handed on.
+	rollouts := &rollout.Filter{Project: m.Project}
 	w, err := watcher.New(watcher.Config{
 		Globs:   capture.TranscriptGlobs(m),
 		Cursors: cursors,
 		OnDelta: func(ctx context.Context, dl watcher.Delta) error {
+			if rollout.Is(dl.Path) {
+				if ok, err := rollouts.Follows(dl.Path); err != nil || !ok {
+					return err // an error: the range comes again
+				}
+			}
 			idleMu.Lock()
 			active[dl.Path] = time.Now()
 			idleMu.Unlock()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -194,7 +195,10 @@ func countOf(n int, one, many string) string {
 // HookRun is one run of cairn hook: its event, streams, and how it finds
 // and opens the memory.
 type HookRun struct {
-	Event  string
+	Event string
+	// Agent is the agent the hook runs for, as cairn hook --agent names
+	// it (model.HookAgent): claude when empty.
+	Agent  string
 	Stdin  io.Reader
 	Stdout io.Writer
 	// Warn says what went wrong, on stderr.
@@ -213,6 +217,13 @@ type HookRun struct {
 func RunHook(ctx context.Context, h HookRun) {
 	event := h.Event
 	ev := model.HookEventName(event)
+	agent, ok := model.HookAgent(h.Agent)
+	if !ok {
+		if h.Agent != "" {
+			h.Warn(fmt.Sprintf("hook: unknown agent %q (claude, codex, gemini or cursor); taken as claude", h.Agent))
+		}
+		agent = model.AgentClaudeCode
+	}
 	ctx, cancel := context.WithTimeout(ctx, hooks.Deadline(ev))
 	defer cancel()
 	switch ev {
@@ -230,6 +241,10 @@ func RunHook(ctx context.Context, h HookRun) {
 		if err != nil {
 			h.Warn("hook " + event + ": " + err.Error())
 			return
+		}
+		if len(payload) > 0 {
+			// The session records the agent (see hooks.TagAgent).
+			payload, _ = io.ReadAll(hooks.TagAgent(bytes.NewReader(payload), agent))
 		}
 		var out *hooks.Output
 		if ev == model.HookSessionStart {
@@ -258,7 +273,7 @@ func RunHook(ctx context.Context, h HookRun) {
 			h.Warn("hook " + event + ": " + err.Error())
 			return
 		}
-		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), h.Stdin); err != nil {
+		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), h.Stdin, agent); err != nil {
 			h.Warn(fmt.Sprintf("hook %s: %v; this event is not captured", event, err))
 		}
 	}

@@ -11,10 +11,12 @@ import (
 )
 
 // ParseCodex reads a Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl):
-// {timestamp, type, payload} lines. session_meta starts the session;
-// response_item messages, function calls and their outputs (paired by
-// call_id) become events; compacted lines become a compaction and its
-// summary; event_msg lines repeat response items and are skipped.
+// {timestamp, type, payload} lines (Codex's RolloutLine). session_meta
+// starts the session; response_item messages, function and custom tool
+// calls and their outputs (paired by call_id; an output is a string or a
+// list of content items) become events; compacted lines become a
+// compaction and its summary; event_msg lines repeat response items and
+// are skipped, and so are reasoning items (encrypted).
 //
 // Only session_meta and turn_context lines name the session, its cwd and
 // its model: a parse that starts after them takes the session from
@@ -120,9 +122,26 @@ func readCodexPayload(lx *jsonlex.Lexer, p *codexPayload, soft *error) {
 			p.Input = textOrJSON(lx, "payload.input", soft)
 		case "output":
 			p.Output, p.OutputObj = "", nil
-			if lx.Peek() == '{' {
+			switch lx.Peek() {
+			case '{':
 				p.OutputObj = lx.Raw()
-			} else {
+			case '[':
+				// Content items, as newer versions write a tool's output:
+				// [{"type": "input_text", "text": ...}, {"type": "input_image", ...}].
+				var parts []string
+				lx.Array(func() {
+					var text string
+					lx.Members("payload.output", soft, func(key []byte) {
+						if string(key) == "text" {
+							lx.Text(&text, "payload.output text", soft)
+						}
+					})
+					if text != "" {
+						parts = append(parts, text)
+					}
+				})
+				p.Output = strings.Join(parts, "\n")
+			default:
 				lx.Text(&p.Output, "payload.output", soft)
 			}
 		case "action":

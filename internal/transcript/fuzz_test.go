@@ -92,6 +92,7 @@ func FuzzCodex(f *testing.F) {
 	seed(f, "codex",
 		`{"type":"session_meta","payload":{"id":"../x","git":null}}`+"\n",
 		`{"type":"response_item","payload":{"type":"function_call","arguments":"{\"command\":[\"bash\",\"-lc\"]}","call_id":"c"}}`+"\n"+`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":{"content":1}}}`,
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"a"},{"type":"input_image"},7]}}`+"\n"+`{"type":"compacted","payload":{"message":"m","replacement_history":[{"type":"message"}]}}`,
 	)
 	f.Fuzz(func(t *testing.T, data []byte, split uint16, final bool) {
 		checkParse(t, ParseCodex, data, split, final)

@@ -14,8 +14,8 @@ import (
 // hook_event_name it does not know.
 var ErrUnknownHook = errors.New("unknown hook event")
 
-// Hook is the JSON a Claude Code hook receives on stdin. Fields an event
-// does not carry are empty.
+// Hook is the JSON a Claude Code hook receives on stdin, which Codex sends
+// too. Fields an event does not carry are empty.
 type Hook struct {
 	Event          string `json:"hook_event_name"`
 	SessionID      string `json:"session_id"`
@@ -50,6 +50,10 @@ type Hook struct {
 	Reason string `json:"reason,omitempty"` // SessionEnd
 
 	Message string `json:"message,omitempty"` // Notification
+
+	// Agent is the agent the payload came from, as cairn hook --agent
+	// tagged it (model.HookAgentKey); empty for Claude Code.
+	Agent string `json:"cairn_agent,omitempty"`
 }
 
 // hookEvents are the hook events Claude Code sends, and whether this

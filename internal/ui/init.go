@@ -15,8 +15,26 @@ func ClaudeInstalled(w io.Writer, project string, res *hooks.ClaudeResult) {
 	for _, s := range res.Installed {
 		fmt.Fprintf(w, "installed %s\n", rel(project, s))
 	}
-	edits := []*hooks.Edit{res.Settings, res.MCP}
-	for i, what := range []string{"Claude Code hooks are in", "the cairn MCP server is registered in"} {
+	installed(w, project, []*hooks.Edit{res.Settings, res.MCP}, "Claude Code hooks are in", "the cairn MCP server is registered in")
+}
+
+// CodexInstalled says what cairn init --codex did, and what Codex asks
+// of the user before the hooks run.
+func CodexInstalled(w io.Writer, project string, res *hooks.CodexResult) {
+	installed(w, project, []*hooks.Edit{res.Hooks, res.Config}, "Codex hooks are in", "the cairn MCP server is registered in")
+	if res.Config != nil {
+		fmt.Fprintln(w, "Codex runs hooks it trusts: review and trust cairn's in Codex's /hooks (new or changed hooks are off until then)")
+	}
+}
+
+// CodexRemoved says what cairn init --codex --remove did.
+func CodexRemoved(w io.Writer, project string, res *hooks.CodexResult) {
+	removed(w, project, []*hooks.Edit{res.Hooks, res.Config}, "cairn's hooks", "cairn's MCP server")
+}
+
+// installed says what was done to each file, what[i] to edits[i].
+func installed(w io.Writer, project string, edits []*hooks.Edit, what ...string) {
+	for i, what := range what {
 		e := edits[i]
 		switch {
 		case e == nil:
@@ -33,8 +51,12 @@ func ClaudeInstalled(w io.Writer, project string, res *hooks.ClaudeResult) {
 
 // ClaudeRemoved says what cairn init --claude --remove did.
 func ClaudeRemoved(w io.Writer, project string, res *hooks.ClaudeResult) {
-	edits := []*hooks.Edit{res.Settings, res.MCP}
-	for i, what := range []string{"cairn's hooks", "cairn's MCP server"} {
+	removed(w, project, []*hooks.Edit{res.Settings, res.MCP}, "cairn's hooks", "cairn's MCP server")
+}
+
+// removed says what was taken out of each file, what[i] of edits[i].
+func removed(w io.Writer, project string, edits []*hooks.Edit, what ...string) {
+	for i, what := range what {
 		e := edits[i]
 		switch {
 		case e == nil:
