@@ -122,6 +122,7 @@ sessions:
 		{"one line per fact", map[string]string{"c": "8080 retries"}, 2, 3, 0, 1},
 		{"stale shown", map[string]string{"d": "- listens on 8080"}, 0, 3, 1, 1},
 		{"stale as history", map[string]string{"d": "- listens on 8081, moved from 8080"}, 1, 3, 0, 1},
+		{"stale in a change's words", map[string]string{"d": "- 8080 is taken, let's make it 8081"}, 1, 3, 0, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := score(sc, func(k int) string { return c.packs[sc.Sessions[k].Name] })
