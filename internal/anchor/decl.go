@@ -1,0 +1,75 @@
+package anchor
+
+import (
+	"bytes"
+	"hash/fnv"
+	"path"
+	"regexp"
+)
+
+// declLine matches a line that declares a function, method, type or
+// class in the languages projects are mostly written in (Go, Python,
+// JavaScript and TypeScript, Rust, Ruby, Java-like classes). It is a
+// line pattern, not a parser: cheap enough to run over every file of a
+// tree, precise enough that a name found is a name declared.
+var declLine = regexp.MustCompile(`^\s*(?:(?:export|default|pub(?:\([a-z]+\))?|async|abstract|public|private|protected|static|final|unsafe)\s+)*(?:func|def|class|type|struct|enum|trait|interface|function\*?|fn|module|impl)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// maxCodeFile bounds the files whose declarations are read: generated
+// files and vendored bundles are not what a memory talks about.
+const maxCodeFile = 512 << 10
+
+// isCode reports whether p's declarations are read: by its extension.
+func isCode(p string) bool {
+	switch path.Ext(p) {
+	case ".go", ".py", ".js", ".mjs", ".ts", ".tsx", ".jsx", ".rs", ".rb", ".java", ".kt",
+		".scala", ".swift", ".cs", ".php", ".c", ".h", ".cc", ".cpp", ".hpp":
+		return true
+	}
+	return false
+}
+
+// decls maps each name a file declares to a hash of its declaration: the
+// text from its line to the next declaration's (or the end of the file).
+// An edit inside a function changes its hash and no other's.
+type decls map[string]uint64
+
+func scanDecls(data []byte) decls {
+	d := make(decls)
+	var name string
+	h := fnv.New64a()
+	flush := func() {
+		if name != "" {
+			if _, dup := d[name]; !dup {
+				d[name] = h.Sum64()
+			}
+		}
+		h.Reset()
+	}
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if m := declLine.FindSubmatch(line); m != nil && !isKeyword(string(m[1])) {
+			flush()
+			name = string(m[1])
+		}
+		h.Write(line)
+		h.Write([]byte{'\n'})
+	}
+	flush()
+	return d
+}
+
+// isKeyword reports whether the pattern took a keyword for a name
+// ("type func", "impl for"): never a symbol.
+func isKeyword(w string) bool {
+	switch w {
+	case "func", "def", "class", "type", "struct", "enum", "trait", "interface", "function", "fn",
+		"module", "impl", "for", "if", "else", "return", "var", "const", "let", "self", "new":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,513 @@
+package anchor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// TrailerChecked names, in a checkpoint cairn stale --confirm makes, the
+// memory file that was checked against the code at the checkpoint's
+// Cairn-Code-Commit.
+const TrailerChecked = "Cairn-Stale-Checked"
+
+// eventConfirm is the Cairn-Event of such a checkpoint.
+const eventConfirm = "stale-confirm"
+
+// cacheVersion changes when the cache's meaning does: an old file is
+// rebuilt, never misread.
+const cacheVersion = 1
+
+// cacheFile is the cache under the memory's .state folder.
+const cacheFile = "anchors.json"
+
+// cache is .state/anchors.json: each anchored memory file's anchors and,
+// for the project's HEAD it was last checked against, what changed. It is
+// derived from the memory's history and the project's, and rebuilt from
+// them when missing or of another version.
+type cache struct {
+	Version int               `json:"version"`
+	Memory  string            `json:"memory"` // the memory's HEAD the entries follow
+	Entries map[string]*entry `json:"entries"`
+}
+
+// entry is one memory file: an item or a session's summary.
+type entry struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Memory  string   `json:"memory"`            // the checkpoint that last changed the file
+	Code    string   `json:"code"`              // the project's commit then; "" for none
+	Checked string   `json:"checked,omitempty"` // the project's commit of a later check
+	Anchors []Anchor `json:"anchors,omitempty"`
+	Reject  []string `json:"rejected,omitempty"` // why, NUL, the path rejected
+	// Resolved is set once the anchors were looked up in the project.
+	Resolved bool `json:"resolved,omitempty"`
+
+	// What changed at the anchors from base() to Head; Head "" when not
+	// checked yet.
+	Head    string   `json:"head,omitempty"`
+	Base    string   `json:"base,omitempty"`
+	Changes []Change `json:"changes,omitempty"`
+	Missing bool     `json:"missing,omitempty"` // the project lacks the base commit
+	BaseAgo int      `json:"base_ago,omitempty"`
+}
+
+// base is the project commit the entry was last known true at.
+func (e *entry) base() string {
+	if e.Checked != "" {
+		return e.Checked
+	}
+	return e.Code
+}
+
+// tracked reports whether p is a memory file anchors are read from: core
+// items and sessions' summaries.
+func tracked(p string) bool {
+	if strings.HasPrefix(p, "core/") {
+		return strings.HasSuffix(p, ".md")
+	}
+	parts := strings.Split(p, "/")
+	return len(parts) == 3 && parts[0] == "sessions" && parts[2] == "summary.md"
+}
+
+// Report is what cairn stale prints: the memories the code changed under.
+type Report struct {
+	Head     string      `json:"head"`              // the project's HEAD, "" when it is no git repository
+	Anchored int         `json:"anchored"`          // memories with anchors
+	Stale    []Stale     `json:"stale"`             // an anchor changed or moved
+	Gone     []Stale     `json:"gone"`              // an anchor no longer exists
+	Unknown  []string    `json:"unknown,omitempty"` // ids whose commit the project's clone lacks
+	Rejected []Rejection `json:"rejected,omitempty"`
+}
+
+// Stale is a memory with what changed at its anchors.
+type Stale struct {
+	ID      string   `json:"id"`
+	Path    string   `json:"path"` // in the memory
+	Title   string   `json:"title"`
+	Commit  string   `json:"commit"`      // the project commit it was written or checked at
+	Ago     int      `json:"commits_ago"` // how many commits before HEAD that is, -1 unknown
+	Changes []Change `json:"changes"`
+}
+
+// Mark is the line a context pack shows by the memory: the first
+// change, how long ago, and how many more.
+func (s Stale) Mark() string {
+	if len(s.Changes) == 0 {
+		return ""
+	}
+	c := s.Changes[0]
+	var b strings.Builder
+	b.WriteString("may be stale: ")
+	b.WriteString(Describe(c))
+	if n := len(s.Changes) - 1; n > 0 {
+		fmt.Fprintf(&b, " (and %d more)", n)
+	}
+	return b.String()
+}
+
+// Describe says what happened at one anchor, in a few words.
+func Describe(c Change) string {
+	subject := c.Anchor.String()
+	switch c.What {
+	case Moved:
+		return fmt.Sprintf("%s moved to %s", c.Anchor.Symbol, c.To) + ago(c.Ago, " ")
+	case Renamed:
+		return fmt.Sprintf("%s was renamed to %s", subject, c.To)
+	case Deleted:
+		return subject + " was deleted" + ago(c.Ago, " ")
+	case Vanish:
+		return c.Anchor.Symbol + " is declared nowhere now (was in " + c.Anchor.Path + ")"
+	}
+	return subject + " changed" + ago(c.Ago, " ")
+}
+
+func ago(n int, sep string) string {
+	switch {
+	case n < 0:
+		return ""
+	case n == 0:
+		return sep + "in the latest commit"
+	case n == 1:
+		return sep + "1 commit ago"
+	}
+	return fmt.Sprintf("%s%d commits ago", sep, n)
+}
+
+// Check brings the cache up to the memory's and the project's HEADs and
+// returns the memories the code changed under. A project in no git
+// repository has none, and is no error.
+func Check(ctx context.Context, m *memory.Memory) (*Report, error) {
+	c, err := update(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return c.report, nil
+}
+
+// Marks returns the pack's mark of each memory the code changed under,
+// by id: what Check finds, said in a line. Errors leave the pack
+// unmarked; they are cairn stale's to report.
+func Marks(ctx context.Context, m *memory.Memory) map[string]string {
+	r, err := Check(ctx, m)
+	if err != nil || r == nil {
+		return nil
+	}
+	marks := make(map[string]string, len(r.Stale)+len(r.Gone))
+	for _, s := range append(r.Gone, r.Stale...) {
+		marks[s.ID] = s.Mark()
+	}
+	return marks
+}
+
+type checked struct {
+	report *Report
+}
+
+func update(ctx context.Context, m *memory.Memory) (*checked, error) {
+	name := m.StatePath(cacheFile)
+	c := load(name)
+	changed := false
+	memHead, err := m.History().Resolve("HEAD")
+	if err != nil {
+		memHead = "" // a memory without checkpoints yet
+	}
+	if memHead != c.Memory {
+		if err := follow(ctx, m, c, memHead); err != nil {
+			return nil, err
+		}
+		changed = true
+	}
+	p, perr := openProject(m.Project)
+	var head string
+	r := &Report{Stale: []Stale{}, Gone: []Stale{}}
+	if perr == nil {
+		hc, err := p.head()
+		if err == nil {
+			head = hc.Hash.String()
+			ch, err := refresh(ctx, m, p, c, hc)
+			if err != nil {
+				return nil, err
+			}
+			changed = changed || ch
+		}
+	}
+	r.Head = head
+	if changed {
+		if err := save(name, c); err != nil {
+			return nil, err
+		}
+	}
+	fill(r, c, head)
+	return &checked{report: r}, nil
+}
+
+func load(name string) *cache {
+	c := &cache{}
+	b, err := os.ReadFile(name)
+	if err != nil || json.Unmarshal(b, c) != nil || c.Version != cacheVersion || c.Entries == nil {
+		return &cache{Version: cacheVersion, Entries: make(map[string]*entry)}
+	}
+	return c
+}
+
+func save(name string, c *cache) error {
+	var b bytes.Buffer
+	if err := json.NewEncoder(&b).Encode(c); err != nil {
+		return fmt.Errorf("encode %s: %w", name, err)
+	}
+	if err := safefile.Write(name, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write the anchor cache: %w", err)
+	}
+	return nil
+}
+
+// follow brings the entries from c.Memory to the memory's HEAD: the
+// checkpoints in between, newest first, say which files changed (their
+// anchors are read again) and which were checked. When c.Memory is not
+// among them (a new cache, history restarted) every entry is read anew.
+func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error {
+	h := m.History()
+	var log []memory.LogEntry
+	if head != "" {
+		var err error
+		if log, err = h.Log(ctx, memory.LogOptions{}); err != nil {
+			return fmt.Errorf("read the memory's history: %w", err)
+		}
+	}
+	stop := len(log)
+	for i, e := range log {
+		if e.Commit == c.Memory {
+			stop = i
+			break
+		}
+	}
+	if stop == len(log) {
+		c.Entries = make(map[string]*entry)
+	}
+	type seen struct {
+		change  *memory.LogEntry
+		checked string
+		gone    bool
+	}
+	found := make(map[string]*seen)
+	for i := range log[:stop] {
+		e := &log[i]
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if e.Event == eventConfirm {
+			ci, err := h.CommitInfo(ctx, e.Commit)
+			if err != nil {
+				return fmt.Errorf("read checkpoint %s: %w", e.Commit, err)
+			}
+			if p := ci.Trailer(TrailerChecked); tracked(p) && found[p] == nil {
+				found[p] = &seen{checked: e.CodeCommit}
+			}
+		}
+		chs, err := h.Changes(ctx, e.Commit)
+		if err != nil {
+			return fmt.Errorf("read checkpoint %s: %w", e.Commit, err)
+		}
+		for _, ch := range chs {
+			if !tracked(ch.Path) {
+				continue
+			}
+			s := found[ch.Path]
+			if s == nil {
+				s = &seen{}
+				found[ch.Path] = s
+			}
+			if s.change != nil || s.gone {
+				continue
+			}
+			if ch.Action == memory.Deleted {
+				s.gone = true
+				continue
+			}
+			s.change = e
+		}
+	}
+	for p, s := range found {
+		switch {
+		case s.gone:
+			delete(c.Entries, p)
+		case s.change != nil:
+			e, err := readEntry(ctx, m, p, s.change)
+			if err != nil {
+				return err
+			}
+			e.Checked = s.checked
+			c.Entries[p] = e
+		case c.Entries[p] != nil:
+			c.Entries[p].Checked = s.checked
+		}
+	}
+	c.Memory = head
+	return nil
+}
+
+// readEntry reads the memory file p as checkpoint le left it; its
+// anchors are resolved later, against the project.
+func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEntry) (*entry, error) {
+	e := &entry{Memory: le.Commit, Code: le.CodeCommit, ID: path.Base(path.Dir(p))}
+	if id, ok := model.IDFromPath(p); ok {
+		e.ID = id
+	}
+	data, err := m.History().ReadFileAt(ctx, le.Commit, p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s at checkpoint %s: %w", p, le.Commit, err)
+	}
+	if it, err := model.Parse(p, data); err == nil {
+		e.Title = it.Title
+		if it.ID != "" && strings.HasPrefix(p, "core/") {
+			e.ID = it.ID
+		}
+	}
+	return e, nil
+}
+
+// refresh resolves the anchors of the entries read since the last run
+// and checks every entry whose base or the project's HEAD moved; it
+// reports whether anything changed. The project's trees are compared
+// once per base commit, and the ages of what changed are found in one
+// walk of the project's history.
+func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, hc *object.Commit) (bool, error) {
+	head := hc.Hash.String()
+	changed := false
+	groups := make(map[string][]*entry)
+	for mp, e := range c.Entries {
+		if !e.Resolved {
+			if err := resolveEntry(ctx, m, p, mp, e); err != nil {
+				return false, err
+			}
+			changed = true
+		}
+		if (len(e.Anchors) == 0 && !e.Missing) || (e.Head == head && e.Base == e.base()) {
+			continue
+		}
+		groups[e.base()] = append(groups[e.base()], e)
+	}
+	var stale []*entry
+	for base, es := range groups {
+		changed = true
+		bc, err := p.commit(base)
+		var cmp *comparison
+		if err == nil {
+			if cmp, err = p.compare(ctx, bc, hc); err != nil {
+				return false, err
+			}
+		}
+		for _, e := range es {
+			e.Head, e.Base, e.Changes, e.BaseAgo = head, base, nil, -1
+			e.Missing = cmp == nil
+			if cmp == nil {
+				continue
+			}
+			for _, a := range e.Anchors {
+				ch, err := p.check(cmp, a)
+				if err != nil {
+					return false, err
+				}
+				if ch != nil {
+					ch.Ago = -1
+					e.Changes = append(e.Changes, *ch)
+				}
+			}
+			if len(e.Changes) > 0 {
+				stale = append(stale, e)
+			}
+		}
+	}
+	if len(stale) == 0 {
+		return changed, nil
+	}
+	var paths, bases []string
+	for _, e := range stale {
+		bases = append(bases, e.Base)
+		for _, ch := range e.Changes {
+			if ch.What != Renamed && ch.What != Vanish {
+				paths = append(paths, ch.agePath())
+			}
+		}
+	}
+	pathAge, baseAge, err := p.ages(ctx, hc, paths, bases)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range stale {
+		if n, ok := baseAge[e.Base]; ok {
+			e.BaseAgo = n
+		}
+		for i := range e.Changes {
+			if n, ok := pathAge[e.Changes[i].agePath()]; ok && e.Changes[i].What != Renamed && e.Changes[i].What != Vanish {
+				e.Changes[i].Ago = n
+			}
+		}
+	}
+	return true, nil
+}
+
+// resolveEntry finds the anchors of the memory file mp in the project's
+// tree at the commit it was written at. A clone that lacks the commit
+// (a shallow one) leaves the entry Missing if its text names anything.
+func resolveEntry(ctx context.Context, m *memory.Memory, p *project, mp string, e *entry) error {
+	e.Resolved, e.Anchors, e.Reject, e.Missing, e.Head = true, nil, nil, false, ""
+	if e.Code == "" {
+		return nil // written while the project had no commits, or was no repository
+	}
+	data, err := m.History().ReadFileAt(ctx, e.Memory, mp)
+	if err != nil {
+		return fmt.Errorf("read %s at checkpoint %s: %w", mp, e.Memory, err)
+	}
+	text := string(data)
+	if it, err := model.Parse(mp, data); err == nil {
+		text = it.Title + "\n" + it.Body
+	}
+	cands := Extract(text)
+	if len(cands) == 0 {
+		return nil
+	}
+	c, err := p.commit(e.Code)
+	if err != nil {
+		e.Missing = true
+		return nil
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return fmt.Errorf("project commit %s: %w", e.Code, err)
+	}
+	seen := make(map[Anchor]bool)
+	for _, cand := range cands {
+		as, why, err := p.resolve(ctx, c, t, cand)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			e.Reject = append(e.Reject, why+"\x00"+cand.Path)
+		}
+		for _, a := range as {
+			if !seen[a] {
+				seen[a] = true
+				e.Anchors = append(e.Anchors, a)
+			}
+		}
+	}
+	return nil
+}
+
+// fill makes the report from the entries checked at head.
+func fill(r *Report, c *cache, head string) {
+	paths := make([]string, 0, len(c.Entries))
+	for p := range c.Entries {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		e := c.Entries[p]
+		for _, rj := range e.Reject {
+			why, where, _ := strings.Cut(rj, "\x00")
+			r.Rejected = append(r.Rejected, Rejection{ID: e.ID, Path: where, Reason: why})
+		}
+		if head == "" || (len(e.Anchors) == 0 && !e.Missing) {
+			continue
+		}
+		if len(e.Anchors) > 0 {
+			r.Anchored++
+		}
+		if e.Head != head {
+			continue
+		}
+		if e.Missing {
+			r.Unknown = append(r.Unknown, e.ID)
+			continue
+		}
+		s := Stale{ID: e.ID, Path: p, Title: e.Title, Commit: e.Base, Ago: e.BaseAgo}
+		var gone []Change
+		for _, ch := range e.Changes {
+			if ch.Gone() {
+				gone = append(gone, ch)
+			} else {
+				s.Changes = append(s.Changes, ch)
+			}
+		}
+		if len(s.Changes) > 0 {
+			r.Stale = append(r.Stale, s)
+		}
+		if len(gone) > 0 {
+			g := s
+			g.Changes = gone
+			r.Gone = append(r.Gone, g)
+		}
+	}
+}
