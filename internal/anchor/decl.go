@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"path"
 	"regexp"
+	"strings"
 )
 
 // declLine matches a line that declares a function, method, type or
@@ -28,9 +29,12 @@ func isCode(p string) bool {
 	return false
 }
 
-// decls maps each name a file declares to a hash of its declaration: the
-// text from its line to the next declaration's (or the end of the file).
-// An edit inside a function changes its hash and no other's.
+// decls maps each name a file declares to a hash of its declaration:
+// its line and those that follow it until the code goes back to the
+// left margin (a closing "}" or "end" there is the declaration's last
+// line, a ")" goes on with a signature of several lines, anything else
+// there is not part of it). An edit inside a function changes its hash
+// and no other's; an edit between two changes neither.
 type decls map[string]uint64
 
 func scanDecls(data []byte) decls {
@@ -43,6 +47,7 @@ func scanDecls(data []byte) decls {
 				d[name] = h.Sum64()
 			}
 		}
+		name = ""
 		h.Reset()
 	}
 	for len(data) > 0 {
@@ -55,12 +60,30 @@ func scanDecls(data []byte) decls {
 		if m := declLine.FindSubmatch(line); m != nil && !isKeyword(string(m[1])) {
 			flush()
 			name = string(m[1])
+		} else if name != "" && len(line) > 0 && !strings.ContainsRune(" \t\r)", rune(line[0])) {
+			if closing(line) {
+				h.Write(line)
+				h.Write([]byte{'\n'})
+			}
+			flush()
+			continue
 		}
-		h.Write(line)
-		h.Write([]byte{'\n'})
+		if name != "" {
+			h.Write(line)
+			h.Write([]byte{'\n'})
+		}
 	}
 	flush()
 	return d
+}
+
+// closing reports whether a line at the left margin ends a block.
+func closing(line []byte) bool {
+	switch string(bytes.TrimSpace(line)) {
+	case "}", "};", "})", "});", "end":
+		return true
+	}
+	return false
 }
 
 // isKeyword reports whether the pattern took a keyword for a name

@@ -116,8 +116,8 @@ func pathLike(s string) (string, bool) {
 
 // symbolLike returns the identifier s names, or "": in backticks a name
 // (Retry, Retry(), queue.Retry, Queue::retry) of three characters or
-// more; bare, only mixedCase or snake_case names of four or more, so
-// that plain words are not looked up.
+// more; bare, only qualified (queue.Retry), mixedCase or snake_case
+// names of four or more, so that plain words are not looked up.
 func symbolLike(s string, quoted bool) string {
 	if quoted {
 		s = strings.TrimSuffix(s, "()")
@@ -131,13 +131,15 @@ func symbolLike(s string, quoted bool) string {
 		return ""
 	}
 	s = strings.TrimSuffix(s, "()")
+	qualified := false // pkg.Name, recv.Method: code, whatever the name's case
 	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		qualified = ident.MatchString(s[:i])
 		s = s[i+1:]
 	}
 	if len(s) < 4 || !ident.MatchString(s) {
 		return ""
 	}
-	if codeLike(s) {
+	if qualified || codeLike(s) {
 		return s
 	}
 	return ""
