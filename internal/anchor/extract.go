@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Candidate is what a text names that may be an anchor: a path (with a
@@ -97,11 +98,11 @@ func token(s string, quoted bool) []Candidate {
 // file name with an extension.
 func pathLike(s string) (string, bool) {
 	s = strings.TrimPrefix(s, "./")
-	if s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "\\$%`") {
+	if s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "\\$%`") || !utf8.ValidString(s) {
 		return "", false
 	}
-	if !strings.Contains(s, "/") && !fileName.MatchString(s) {
-		return "", false
+	if !strings.Contains(s, "/") && (len(s) < 4 || !fileName.MatchString(s)) {
+		return "", false // "e.g" is no file name
 	}
 	if strings.Contains(s, "/") && !strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		return "", false // "/", "1/2", "../.."
