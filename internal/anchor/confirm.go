@@ -9,8 +9,9 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 )
 
-// Confirm records that a person checked the memory ref names (an id, a
-// unique prefix of one, or its path in the memory) against the project's
+// Confirm records that a person checked the memory ref names (an id,
+// six or more of its first or last characters, or its path in the
+// memory) against the project's
 // code as it is: an empty checkpoint with a TrailerChecked trailer, whose
 // Cairn-Code-Commit is the new base of its anchors. History keeps the
 // check, and a clone that syncs it sees it too. It returns the path.
@@ -54,7 +55,8 @@ func find(c *cache, ref string) (string, error) {
 		if strings.EqualFold(e.ID, ref) {
 			return p, nil
 		}
-		if len(ref) >= 4 && len(ref) <= len(e.ID) && strings.EqualFold(e.ID[:len(ref)], ref) {
+		id, want := strings.ToUpper(e.ID), strings.ToUpper(ref)
+		if len(want) >= 6 && (strings.HasPrefix(id, want) || strings.HasSuffix(id, want)) {
 			hits = append(hits, p)
 		}
 	}
