@@ -29,7 +29,7 @@ func TestConfirmAndEditClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(r.Stale) != 2 {
-		t.Fatalf("stale before: %q", summary(r))
+		t.Fatalf("stale before: %q", listOf(r))
 	}
 	if _, err := Confirm(ctx, p.m, strings.ToLower(a.ID)); err != nil {
 		t.Fatal(err)
@@ -43,14 +43,16 @@ func TestConfirmAndEditClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r, err = Check(ctx, p.m); err != nil || len(r.Stale)+len(r.Gone) != 0 {
-		t.Fatalf("after confirm and edit: %q, %v", summary(r), err)
+		t.Fatalf("after confirm and edit: %q, %v", listOf(r), err)
 	}
 	// The check is in history: a cache rebuilt from nothing agrees.
-	if err := os.Remove(p.m.StatePath(cacheFile)); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{cacheFile, reportFile} {
+		if err := os.Remove(p.m.StatePath(f)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if r, err = Check(ctx, p.m); err != nil || len(r.Stale)+len(r.Gone) != 0 {
-		t.Fatalf("rebuilt: %q, %v", summary(r), err)
+		t.Fatalf("rebuilt: %q, %v", listOf(r), err)
 	}
 	p.write(map[string]string{"internal/queue/retry.go": strings.Replace(retryGo, "n * 2", "n * 5", 1)})
 	p.commit("again")
@@ -59,7 +61,7 @@ func TestConfirmAndEditClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"confirmed: changed internal/queue/retry.go", "edited: changed Backoff (internal/queue/retry.go)"}
-	if got := summary(r); !slices.Equal(got, want) {
+	if got := listOf(r); !slices.Equal(got, want) {
 		t.Errorf("after another change: %q, want %q", got, want)
 	}
 	if _, err := Confirm(ctx, p.m, "ZZZZZZ"); err == nil {
@@ -98,7 +100,7 @@ func TestOutsideProject(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("rejected:\n got %q\nwant %q", got, want)
 	}
-	if s := summary(r); !slices.Equal(s, []string{"outside: changed main.go"}) {
+	if s := listOf(r); !slices.Equal(s, []string{"outside: changed main.go"}) {
 		t.Errorf("stale: %q", s)
 	}
 	var b bytes.Buffer
@@ -165,6 +167,7 @@ func TestShallowClone(t *testing.T) {
 		t.Fatalf("copy the memory: %v\n%s", err, out)
 	}
 	os.Remove(filepath.Join(clone, ".cairn", ".state", cacheFile))
+	os.Remove(filepath.Join(clone, ".cairn", ".state", reportFile))
 	m, err := memory.Open(ctx, filepath.Join(clone, ".cairn"), memory.Options{Warn: func(s string) { t.Log(s) }})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +180,7 @@ func TestShallowClone(t *testing.T) {
 	if len(r.Unknown) != 1 {
 		t.Errorf("unknown %q, want the old item", r.Unknown)
 	}
-	if s := summary(r); !slices.Equal(s, []string{"new: changed b.go"}) {
+	if s := listOf(r); !slices.Equal(s, []string{"new: changed b.go"}) {
 		t.Errorf("stale %q", s)
 	}
 }

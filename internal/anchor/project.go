@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	objcache "github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // project is the project's own repository, read with go-git.
@@ -21,6 +24,14 @@ type project struct {
 	repo  *git.Repository
 	blobs map[plumbing.Hash]decls               // the declarations of each code blob read
 	index map[plumbing.Hash]map[string][]string // by commit: name -> files declaring it
+	close func() error                          // releases the pack files kept open; nil for none
+}
+
+// release closes what the project keeps open.
+func (p *project) release() {
+	if p.close != nil {
+		p.close()
+	}
 }
 
 // errNoRepo says the project is in no git repository (or one without
@@ -32,23 +43,34 @@ func openProject(dir string) (*project, error) {
 	if err != nil {
 		return nil, errNoRepo
 	}
-	root := dir
+	p := &project{root: dir, repo: repo, blobs: make(map[plumbing.Hash]decls), index: make(map[plumbing.Hash]map[string][]string)}
+	var wfs billy.Filesystem
 	if wt, err := repo.Worktree(); err == nil {
-		root = wt.Filesystem.Root()
+		wfs = wt.Filesystem
+		p.root = wfs.Root()
 	}
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
+	if r, err := filepath.EvalSymlinks(p.root); err == nil {
+		p.root = r
 	}
-	return &project{root: root, repo: repo, blobs: make(map[plumbing.Hash]decls), index: make(map[plumbing.Hash]map[string][]string)}, nil
+	// Packs stay open: without that go-git opens the pack file again
+	// for every object it reads (a walk of the history reads thousands).
+	if st, ok := repo.Storer.(*filesystem.Storage); ok {
+		kept := filesystem.NewStorageWithOptions(st.Filesystem(), objcache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+		if r, err := git.Open(kept, wfs); err == nil {
+			p.repo, p.close = r, kept.Close
+		}
+	}
+	return p, nil
 }
 
-// head returns the commit checked out, or errNoRepo before the first.
-func (p *project) head() (*object.Commit, error) {
+// head returns the id of the commit checked out, or errNoRepo before
+// the first. It reads no object: a warm check needs only the id.
+func (p *project) head() (string, error) {
 	ref, err := p.repo.Head()
 	if err != nil {
-		return nil, errNoRepo
+		return "", errNoRepo
 	}
-	return p.repo.CommitObject(ref.Hash())
+	return ref.Hash().String(), nil
 }
 
 // commit reads the commit id names; a clone that lacks it (a shallow

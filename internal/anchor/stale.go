@@ -148,11 +148,7 @@ func ago(n int, sep string) string {
 // returns the memories the code changed under. A project in no git
 // repository has none, and is no error.
 func Check(ctx context.Context, m *memory.Memory) (*Report, error) {
-	c, err := update(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	return c.report, nil
+	return update(ctx, m)
 }
 
 // Marks returns the pack's mark of each memory the code changed under,
@@ -170,46 +166,68 @@ func Marks(ctx context.Context, m *memory.Memory) map[string]string {
 	return marks
 }
 
-type checked struct {
-	report *Report
+// summary is .state/anchors-report.json: the report for one pair of
+// HEADs, the memory's and the project's. A session start whose HEADs
+// match reads this small file only, not the entries (a warm check of
+// 1,000 anchored items spends its time decoding JSON otherwise).
+type summary struct {
+	Version int     `json:"version"`
+	Memory  string  `json:"memory"`
+	Head    string  `json:"head"`
+	Report  *Report `json:"report"`
 }
 
-func update(ctx context.Context, m *memory.Memory) (*checked, error) {
-	name := m.StatePath(cacheFile)
-	c := load(name)
-	changed := false
+// reportFile is the summary under .state.
+const reportFile = "anchors-report.json"
+
+func update(ctx context.Context, m *memory.Memory) (*Report, error) {
 	memHead, err := m.History().Resolve("HEAD")
 	if err != nil {
 		memHead = "" // a memory without checkpoints yet
 	}
+	var head string
+	p, perr := openProject(m.Project)
+	if perr == nil {
+		defer p.release()
+		if h, err := p.head(); err == nil {
+			head = h
+		}
+	}
+	sumName := m.StatePath(reportFile)
+	if b, err := os.ReadFile(sumName); err == nil {
+		var s summary
+		if json.Unmarshal(b, &s) == nil && s.Version == cacheVersion && s.Report != nil && s.Memory == memHead && s.Head == head {
+			return s.Report, nil
+		}
+	}
+
+	name := m.StatePath(cacheFile)
+	c := load(name)
+	changed := false
 	if memHead != c.Memory {
 		if err := follow(ctx, m, c, memHead); err != nil {
 			return nil, err
 		}
 		changed = true
 	}
-	p, perr := openProject(m.Project)
-	var head string
-	r := &Report{Stale: []Stale{}, Gone: []Stale{}}
-	if perr == nil {
-		hc, err := p.head()
-		if err == nil {
-			head = hc.Hash.String()
-			ch, err := refresh(ctx, m, p, c, hc)
-			if err != nil {
-				return nil, err
-			}
-			changed = changed || ch
+	if head != "" {
+		ch, err := refresh(ctx, m, p, c, head)
+		if err != nil {
+			return nil, err
 		}
+		changed = changed || ch
 	}
-	r.Head = head
 	if changed {
 		if err := save(name, c); err != nil {
 			return nil, err
 		}
 	}
+	r := &Report{Head: head, Stale: []Stale{}, Gone: []Stale{}}
 	fill(r, c, head)
-	return &checked{report: r}, nil
+	if err := save(sumName, &summary{Version: cacheVersion, Memory: memHead, Head: head, Report: r}); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func load(name string) *cache {
@@ -221,7 +239,7 @@ func load(name string) *cache {
 	return c
 }
 
-func save(name string, c *cache) error {
+func save(name string, c any) error {
 	var b bytes.Buffer
 	if err := json.NewEncoder(&b).Encode(c); err != nil {
 		return fmt.Errorf("encode %s: %w", name, err)
@@ -342,8 +360,7 @@ func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEn
 // reports whether anything changed. The project's trees are compared
 // once per base commit, and the ages of what changed are found in one
 // walk of the project's history.
-func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, hc *object.Commit) (bool, error) {
-	head := hc.Hash.String()
+func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head string) (bool, error) {
 	changed := false
 	groups := make(map[string][]*entry)
 	for mp, e := range c.Entries {
@@ -359,6 +376,13 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, hc *ob
 		groups[e.base()] = append(groups[e.base()], e)
 	}
 	var stale []*entry
+	var hc *object.Commit
+	if len(groups) > 0 {
+		var err error
+		if hc, err = p.commit(head); err != nil {
+			return false, err
+		}
+	}
 	for base, es := range groups {
 		changed = true
 		bc, err := p.commit(base)

@@ -115,9 +115,9 @@ func Limit() int {
 }
 `
 
-// summary lists what a report says, one line a change: "title: what
+// listOf lists what a report says, one line a change: "title: what
 // anchor", the gone ones with "gone " in front.
-func summary(r *Report) []string {
+func listOf(r *Report) []string {
 	var out []string
 	for _, s := range r.Stale {
 		for _, c := range s.Changes {
@@ -255,7 +255,7 @@ func TestStale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := summary(r); !slices.Equal(got, tt.want) {
+			if got := listOf(r); !slices.Equal(got, tt.want) {
 				t.Errorf("stale:\n got %q\nwant %q", got, tt.want)
 			}
 			if r.Anchored != len(items) {
@@ -276,7 +276,7 @@ func TestStale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := summary(again); !slices.Equal(got, tt.want) {
+			if got := listOf(again); !slices.Equal(got, tt.want) {
 				t.Errorf("from the cache:\n got %q\nwant %q", got, tt.want)
 			}
 		})
