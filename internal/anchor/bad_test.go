@@ -184,3 +184,28 @@ func TestShallowClone(t *testing.T) {
 		t.Errorf("stale %q", s)
 	}
 }
+
+// A session's summary is anchored like an item, under the session's id.
+func TestSummaryAnchored(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := newProj(t, map[string]string{"internal/queue/retry.go": retryGo})
+	name := filepath.Join(p.m.Dir, "sessions", "s-1", "summary.md")
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := os.WriteFile(name, []byte("---\nkind: summary\ntitle: Fixed the retries\n---\n## Outcome\n- `Backoff` in internal/queue/retry.go:5 now doubles\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.m.Checkpoint(ctx, memory.CheckpointOptions{Message: "summary"}); err != nil {
+		t.Fatal(err)
+	}
+	p.write(map[string]string{"internal/queue/retry.go": strings.Replace(retryGo, "n * 2", "n * 3", 1)})
+	p.commit("triple")
+	r, err := Check(ctx, p.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Fixed the retries: changed Backoff (internal/queue/retry.go)", "Fixed the retries: changed internal/queue/retry.go:5"}
+	if got := listOf(r); !slices.Equal(got, want) || r.Stale[0].ID != "s-1" {
+		t.Errorf("got %q (%+v), want %q", got, r.Stale, want)
+	}
+}

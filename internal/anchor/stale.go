@@ -51,7 +51,8 @@ type entry struct {
 	Anchors []Anchor `json:"anchors,omitempty"`
 	Reject  []string `json:"rejected,omitempty"` // why, NUL, the path rejected
 	// Resolved is set once the anchors were looked up in the project.
-	Resolved bool `json:"resolved,omitempty"`
+	Resolved bool   `json:"resolved,omitempty"`
+	text     string // what follow read, for resolveEntry: not kept
 
 	// What changed at the anchors from base() to Head; Head "" when not
 	// checked yet.
@@ -346,8 +347,9 @@ func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEn
 	if err != nil {
 		return nil, fmt.Errorf("read %s at checkpoint %s: %w", p, le.Commit, err)
 	}
+	e.text = string(data)
 	if it, err := model.Parse(p, data); err == nil {
-		e.Title = it.Title
+		e.Title, e.text = it.Title, it.Title+"\n"+it.Body
 		if it.ID != "" && strings.HasPrefix(p, "core/") {
 			e.ID = it.ID
 		}
@@ -450,15 +452,18 @@ func resolveEntry(ctx context.Context, m *memory.Memory, p *project, mp string, 
 	if e.Code == "" {
 		return nil // written while the project had no commits, or was no repository
 	}
-	data, err := m.History().ReadFileAt(ctx, e.Memory, mp)
-	if err != nil {
-		return fmt.Errorf("read %s at checkpoint %s: %w", mp, e.Memory, err)
+	if e.text == "" {
+		data, err := m.History().ReadFileAt(ctx, e.Memory, mp)
+		if err != nil {
+			return fmt.Errorf("read %s at checkpoint %s: %w", mp, e.Memory, err)
+		}
+		e.text = string(data)
+		if it, err := model.Parse(mp, data); err == nil {
+			e.text = it.Title + "\n" + it.Body
+		}
 	}
-	text := string(data)
-	if it, err := model.Parse(mp, data); err == nil {
-		text = it.Title + "\n" + it.Body
-	}
-	cands := Extract(text)
+	cands := Extract(e.text)
+	e.text = ""
 	if len(cands) == 0 {
 		return nil
 	}
