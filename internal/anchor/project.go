@@ -99,6 +99,10 @@ func (r Rejection) String() string {
 	return fmt.Sprintf("anchor %q in %s: %s; not an anchor", r.Path, r.ID, r.Reason)
 }
 
+// maxSymbolFiles is the most files a symbol may be declared in and still
+// be an anchor.
+const maxSymbolFiles = 3
+
 // resolve turns a candidate into the anchors it names in tree t of
 // commit c, none when it names nothing there. reason is why a path was
 // rejected, "" if it was not.
@@ -109,7 +113,10 @@ func (p *project) resolve(ctx context.Context, c *object.Commit, t *object.Tree,
 			return nil, "", err
 		}
 		files := idx[cand.Symbol]
-		for _, f := range files[:min(len(files), 3)] {
+		if len(files) > maxSymbolFiles {
+			return nil, "", nil // String, Close, New: too common to say which is meant
+		}
+		for _, f := range files {
 			out = append(out, Anchor{Path: f, Symbol: cand.Symbol})
 		}
 		return out, "", nil
