@@ -190,6 +190,29 @@ func BenchmarkStale(b *testing.B) {
 			}
 		}
 	})
+	// The common session start: the project moved on by a commit since
+	// the last check (one file edited), the memory did not.
+	b.Run("head-moved", func(b *testing.B) {
+		defer cpuPerOp(b)()
+		k := 0
+		for b.Loop() {
+			b.StopTimer()
+			k++
+			fl := k * 11 % benchFiles
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(benchPath(fl))), []byte(benchFile(fl, 1000+k)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for _, args := range [][]string{{"add", "-A", "pkg"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "edit"}} {
+				if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+					b.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			b.StartTimer()
+			if _, err := Check(ctx, m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	oldest := ids[benchCommits/(benchPoints+1)]
 	b.Run("git-diff-baseline", func(b *testing.B) {
 		defer childCPUPerOp(b)()

@@ -20,11 +20,13 @@ import (
 
 // project is the project's own repository, read with go-git.
 type project struct {
-	root  string // the work tree's root, absolute
-	repo  *git.Repository
-	blobs map[plumbing.Hash]decls               // the declarations of each code blob read
-	index map[plumbing.Hash]map[string][]string // by commit: name -> files declaring it
-	close func() error                          // releases the pack files kept open; nil for none
+	root    string // the work tree's root, absolute
+	repo    *git.Repository
+	blobs   map[plumbing.Hash]decls               // the declarations of each code blob read
+	index   map[plumbing.Hash]map[string][]string // by commit: name -> files declaring it
+	close   func() error                          // releases the pack files kept open; nil for none
+	files   *files                                // HEAD's paths, for renames
+	filesOf plumbing.Hash
 }
 
 // release closes what the project keeps open.

@@ -359,12 +359,14 @@ func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEn
 
 // refresh resolves the anchors of the entries read since the last run
 // and checks every entry whose base or the project's HEAD moved; it
-// reports whether anything changed. The project's trees are compared
-// once per base commit, and the ages of what changed are found in one
-// walk of the project's history.
+// reports whether anything changed. When HEAD moved on from the one an
+// entry was checked at, only the anchors the new commits touched are
+// checked again (the others' results stand, older by those commits);
+// the ages of what changed are found in one walk of the project's
+// history.
 func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head string) (bool, error) {
 	changed := false
-	groups := make(map[string][]*entry)
+	var todo []*entry
 	for mp, e := range c.Entries {
 		if !e.Resolved {
 			if err := resolveEntry(ctx, m, p, mp, e); err != nil {
@@ -375,70 +377,122 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head s
 		if (len(e.Anchors) == 0 && !e.Missing) || (e.Head == head && e.Base == e.base()) {
 			continue
 		}
-		groups[e.base()] = append(groups[e.base()], e)
+		todo = append(todo, e)
 	}
-	var stale []*entry
-	var hc *object.Commit
-	if len(groups) > 0 {
-		var err error
-		if hc, err = p.commit(head); err != nil {
-			return false, err
-		}
-	}
-	for base, es := range groups {
-		changed = true
-		bc, err := p.commit(base)
-		var cmp *comparison
-		if err == nil {
-			if cmp, err = p.compare(ctx, bc, hc); err != nil {
-				return false, err
-			}
-		}
-		for _, e := range es {
-			e.Head, e.Base, e.Changes, e.BaseAgo = head, base, nil, -1
-			e.Missing = cmp == nil
-			if cmp == nil {
-				continue
-			}
-			for _, a := range e.Anchors {
-				ch, err := p.check(cmp, a)
-				if err != nil {
-					return false, err
-				}
-				if ch != nil {
-					ch.Ago = -1
-					e.Changes = append(e.Changes, *ch)
-				}
-			}
-			if len(e.Changes) > 0 {
-				stale = append(stale, e)
-			}
-		}
-	}
-	if len(stale) == 0 {
+	if len(todo) == 0 {
 		return changed, nil
 	}
-	var paths, bases []string
-	for _, e := range stale {
-		bases = append(bases, e.Base)
+	hc, err := p.commit(head)
+	if err != nil {
+		return false, err
+	}
+	ht, err := hc.Tree()
+	if err != nil {
+		return false, fmt.Errorf("project commit %s: %w", head, err)
+	}
+	deltas := make(map[string]*delta)
+	bases := make(map[string]*object.Tree)
+	var (
+		dated   []*entry // entries whose changes need ages
+		baseAge []*entry // entries whose base needs an age
+	)
+	for _, e := range todo {
+		base := e.base()
+		var d *delta
+		if e.Head != "" && e.Base == base && !e.Missing {
+			if d = deltas[e.Head]; d == nil {
+				if d, err = p.delta(ctx, e.Head, hc); err != nil {
+					return false, err
+				}
+				deltas[e.Head] = d
+			}
+			if !d.ok {
+				d = nil
+			}
+		}
+		bt, ok := bases[base]
+		if !ok {
+			if bc, err := p.commit(base); err == nil {
+				if bt, err = bc.Tree(); err != nil {
+					return false, fmt.Errorf("project commit %s: %w", base, err)
+				}
+			}
+			bases[base] = bt
+		}
+		e.Head, e.Base, e.Missing = head, base, bt == nil
+		if bt == nil {
+			e.Changes = nil
+			continue
+		}
+		prior := make(map[Anchor]*Change, len(e.Changes))
+		for i := range e.Changes {
+			prior[e.Changes[i].Anchor] = &e.Changes[i]
+		}
+		var now []Change
+		fresh := false
+		for _, a := range e.Anchors {
+			was := prior[a]
+			if d != nil && !d.recheck(a, was) {
+				if was != nil {
+					c := *was
+					if c.Ago >= 0 {
+						c.Ago += d.commits
+					}
+					now = append(now, c)
+				}
+				continue
+			}
+			ch, err := p.check(ctx, ends{base: bt, head: ht, hc: hc}, a)
+			if err != nil {
+				return false, err
+			}
+			if ch != nil {
+				ch.Ago, fresh = -1, true
+				now = append(now, *ch)
+			}
+		}
+		e.Changes = now
+		if d != nil && e.BaseAgo >= 0 {
+			e.BaseAgo += d.commits
+		} else {
+			e.BaseAgo = -1
+			if len(now) > 0 {
+				baseAge = append(baseAge, e)
+			}
+		}
+		if fresh {
+			dated = append(dated, e)
+		}
+	}
+	if len(dated)+len(baseAge) == 0 {
+		return true, nil
+	}
+	var paths, commits []string
+	for _, e := range dated {
 		for _, ch := range e.Changes {
-			if ch.What != Renamed && ch.What != Vanish {
+			if ch.Ago < 0 && ch.What != Renamed && ch.What != Vanish {
 				paths = append(paths, ch.agePath())
 			}
 		}
 	}
-	pathAge, baseAge, err := p.ages(ctx, hc, paths, bases)
+	for _, e := range baseAge {
+		commits = append(commits, e.Base)
+	}
+	pathAge, commitAge, err := p.ages(ctx, hc, paths, commits)
 	if err != nil {
 		return false, err
 	}
-	for _, e := range stale {
-		if n, ok := baseAge[e.Base]; ok {
-			e.BaseAgo = n
-		}
+	for _, e := range dated {
 		for i := range e.Changes {
-			if n, ok := pathAge[e.Changes[i].agePath()]; ok && e.Changes[i].What != Renamed && e.Changes[i].What != Vanish {
-				e.Changes[i].Ago = n
+			ch := &e.Changes[i]
+			if n, ok := pathAge[ch.agePath()]; ok && ch.Ago < 0 && ch.What != Renamed && ch.What != Vanish {
+				ch.Ago = n
 			}
+		}
+	}
+	for _, e := range baseAge {
+		if n, ok := commitAge[e.Base]; ok {
+			e.BaseAgo = n
 		}
 	}
 	return true, nil

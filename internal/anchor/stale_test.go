@@ -282,3 +282,58 @@ func TestStale(t *testing.T) {
 		})
 	}
 }
+
+// When the project moves on, only the anchors the new commits touched
+// are checked again; the others' results grow older. Each step's report
+// is the one a cache rebuilt from nothing gives.
+func TestHeadMoves(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := newProj(t, map[string]string{"a.go": "package a\n", "b.txt": lines(10, nil), "c.go": "package a\n", "d/e.go": "package d\n\nfunc Gone() {}\n"})
+	p.remember("a", "About `a.go`.")
+	p.remember("b", "About b.txt:2.")
+	p.remember("gone", "About `Gone`.")
+	steps := []struct {
+		change map[string]string
+		want   []string // "title: anchor ago"
+	}{
+		{map[string]string{"a.go": "package a\n// 1\n"}, []string{"a: a.go 0 (base 1)"}},
+		{map[string]string{"c.go": "package a\n// 1\n"}, []string{"a: a.go 1 (base 2)"}},
+		{map[string]string{"b.txt": lines(10, map[int]string{2: "two"})}, []string{"a: a.go 2 (base 3)", "b: b.txt:2 0 (base 3)"}},
+		{map[string]string{"b.txt": lines(10, map[int]string{2: "two", 9: "nine"})}, []string{"a: a.go 3 (base 4)", "b: b.txt:2 0 (base 4)"}},
+		{map[string]string{"d/e.go": "package d\n"}, []string{"a: a.go 4 (base 5)", "b: b.txt:2 1 (base 5)", "gone: Gone (d/e.go) -1 (base 5)"}},
+	}
+	ages := func(r *Report) []string {
+		var out []string
+		for _, s := range append(r.Stale, r.Gone...) {
+			for _, c := range s.Changes {
+				out = append(out, fmt.Sprintf("%s: %s %d (base %d)", s.Title, c.Anchor, c.Ago, s.Ago))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if _, err := Check(ctx, p.m); err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range steps {
+		p.write(st.change)
+		p.commit(fmt.Sprint("step ", i))
+		r, err := Check(ctx, p.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ages(r); !slices.Equal(got, st.want) {
+			t.Errorf("step %d, moved on:\n got %q\nwant %q", i, got, st.want)
+		}
+		for _, f := range []string{cacheFile, reportFile} {
+			os.Remove(p.m.StatePath(f))
+		}
+		if r, err = Check(ctx, p.m); err != nil {
+			t.Fatal(err)
+		}
+		if got := ages(r); !slices.Equal(got, st.want) {
+			t.Errorf("step %d, rebuilt:\n got %q\nwant %q", i, got, st.want)
+		}
+	}
+}
