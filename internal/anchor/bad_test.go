@@ -209,3 +209,25 @@ func TestSummaryAnchored(t *testing.T) {
 		t.Errorf("got %q (%+v), want %q", got, r.Stale, want)
 	}
 }
+
+// A check cut short says so, and the next one still gives the whole
+// answer.
+func TestCutShort(t *testing.T) {
+	t.Parallel()
+	p := newProj(t, map[string]string{"a.go": "package a\n"})
+	p.remember("a", "About `a.go`.")
+	p.write(map[string]string{"a.go": "package a\n// 1\n"})
+	p.commit("edit")
+	cut, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Check(cut, p.m); err == nil {
+		t.Error("a cancelled check: no error")
+	}
+	r, err := Check(context.Background(), p.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := listOf(r); !slices.Equal(got, []string{"a: changed a.go"}) {
+		t.Errorf("after a cut: %q", got)
+	}
+}

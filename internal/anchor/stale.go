@@ -205,16 +205,24 @@ func update(ctx context.Context, m *memory.Memory) (*Report, error) {
 	name := m.StatePath(cacheFile)
 	c := load(name)
 	changed := false
+	// A check cut short (a session start's deadline) keeps what it read:
+	// the next one goes on from there rather than from nothing.
+	keep := func(err error) error {
+		if ctx.Err() != nil {
+			save(name, c)
+		}
+		return err
+	}
 	if memHead != c.Memory {
 		if err := follow(ctx, m, c, memHead); err != nil {
-			return nil, err
+			return nil, keep(err)
 		}
 		changed = true
 	}
 	if head != "" {
 		ch, err := refresh(ctx, m, p, c, head)
 		if err != nil {
-			return nil, err
+			return nil, keep(err)
 		}
 		changed = changed || ch
 	}
@@ -271,9 +279,7 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 			break
 		}
 	}
-	if stop == len(log) {
-		c.Entries = make(map[string]*entry)
-	}
+	whole := stop == len(log) // the whole history walked: what it does not name is gone
 	type seen struct {
 		change  *memory.LogEntry
 		checked string
@@ -322,6 +328,10 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 		case s.gone:
 			delete(c.Entries, p)
 		case s.change != nil:
+			if old := c.Entries[p]; old != nil && old.Memory == s.change.Commit {
+				old.Checked = s.checked // read by a run that was cut short
+				continue
+			}
 			e, err := readEntry(ctx, m, p, s.change)
 			if err != nil {
 				return err
@@ -330,6 +340,13 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 			c.Entries[p] = e
 		case c.Entries[p] != nil:
 			c.Entries[p].Checked = s.checked
+		}
+	}
+	if whole {
+		for p := range c.Entries {
+			if found[p] == nil || found[p].change == nil {
+				delete(c.Entries, p)
+			}
 		}
 	}
 	c.Memory = head
@@ -364,9 +381,15 @@ func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEn
 // checked again (the others' results stand, older by those commits);
 // the ages of what changed are found in one walk of the project's
 // history.
-func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head string) (bool, error) {
-	changed := false
+func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head string) (changed bool, err error) {
 	var todo []*entry
+	defer func() {
+		if err != nil { // checked again next time, from the anchors resolved
+			for _, e := range todo {
+				e.Head = ""
+			}
+		}
+	}()
 	for mp, e := range c.Entries {
 		if !e.Resolved {
 			if err := resolveEntry(ctx, m, p, mp, e); err != nil {
