@@ -9,6 +9,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -152,10 +153,22 @@ func Check(ctx context.Context, m *memory.Memory) (*Report, error) {
 	return update(ctx, m)
 }
 
+// markBudget is the most a context pack waits for its marks.
+const markBudget = time.Second
+
 // Marks returns the pack's mark of each memory the code changed under,
 // by id: what Check finds, said in a line. Errors leave the pack
 // unmarked; they are cairn stale's to report.
 func Marks(ctx context.Context, m *memory.Memory) map[string]string {
+	// The pack must not wait for a first check of a large project: it
+	// gets a part of what is left, and a check cut short goes on at the
+	// next session start (or cairn stale finishes it).
+	budget := markBudget
+	if dl, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(dl)/4)
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
 	r, err := Check(ctx, m)
 	if err != nil || r == nil {
 		return nil
