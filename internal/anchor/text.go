@@ -31,19 +31,30 @@ func WriteText(w io.Writer, r *Report, esc func(string) string) error {
 	}
 	list("Possibly stale: the code changed at what they name", r.Stale)
 	list("Anchors that no longer exist", r.Gone)
-	if len(r.Stale) == 0 && len(r.Gone) == 0 {
+	ids := make(map[string]bool)
+	for _, s := range append(r.Stale, r.Gone...) {
+		ids[s.ID] = true
+	}
+	if len(ids) == 0 {
 		fmt.Fprintf(&b, "No memory is stale: %d anchored to the code, none changed since.\n", r.Anchored)
 	} else {
-		fmt.Fprintf(&b, "%d of %d anchored memories; cairn stale --confirm ID once checked (an edit clears it too).\n", len(r.Stale)+len(r.Gone), r.Anchored)
+		fmt.Fprintf(&b, "%s of %d anchored to the code may be stale; cairn stale --confirm ID once checked (an edit clears it too).\n", memories(len(ids)), r.Anchored)
 	}
 	if n := len(r.Unknown); n > 0 {
-		fmt.Fprintf(&b, "%d memories name code at commits this clone lacks (a shallow clone?); not checked.\n", n)
+		fmt.Fprintf(&b, "Not checked: %s written at commits this clone lacks (a shallow clone?).\n", memories(n))
 	}
 	for _, rj := range r.Rejected {
 		b.WriteString(esc(rj.String()) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func memories(n int) string {
+	if n == 1 {
+		return "1 memory"
+	}
+	return fmt.Sprintf("%d memories", n)
 }
 
 func short(id string) string {
