@@ -336,4 +336,16 @@ func TestHeadMoves(t *testing.T) {
 			t.Errorf("step %d, rebuilt:\n got %q\nwant %q", i, got, st.want)
 		}
 	}
+	// Another branch, where HEAD is no descendant of the last check's:
+	// everything is checked again (b.txt is as it was there).
+	p.git("checkout", "-q", "-b", "other", "HEAD~3")
+	p.write(map[string]string{"c.go": "package a\n// other\n"})
+	p.commit("other")
+	r, err := Check(ctx, p.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ages(r), []string{"a: a.go 2 (base 3)"}; !slices.Equal(got, want) {
+		t.Errorf("on another branch:\n got %q\nwant %q", got, want)
+	}
 }
