@@ -207,6 +207,11 @@ func update(ctx context.Context, m *memory.Memory) (*Report, error) {
 			head = h
 		}
 	}
+	if head == "" {
+		// No repository, or no commit yet: nothing can be anchored, and
+		// the memory's files are not even read.
+		return &Report{Stale: []Stale{}, Gone: []Stale{}}, nil
+	}
 	sumName := m.StatePath(reportFile)
 	if b, err := os.ReadFile(sumName); err == nil {
 		var s summary
@@ -232,13 +237,11 @@ func update(ctx context.Context, m *memory.Memory) (*Report, error) {
 		}
 		changed = true
 	}
-	if head != "" {
-		ch, err := refresh(ctx, m, p, c, head)
-		if err != nil {
-			return nil, keep(err)
-		}
-		changed = changed || ch
+	ch, err := refresh(ctx, m, p, c, head)
+	if err != nil {
+		return nil, keep(err)
 	}
+	changed = changed || ch
 	if changed {
 		if err := save(name, c); err != nil {
 			return nil, err
@@ -598,7 +601,7 @@ func fill(r *Report, c *cache, head string) {
 			why, where, _ := strings.Cut(rj, "\x00")
 			r.Rejected = append(r.Rejected, Rejection{ID: e.ID, Path: where, Reason: why})
 		}
-		if head == "" || (len(e.Anchors) == 0 && !e.Missing) {
+		if len(e.Anchors) == 0 && !e.Missing {
 			continue
 		}
 		if len(e.Anchors) > 0 {
