@@ -20,6 +20,10 @@
 //
 // Nothing new is written into the memory's files: anchors are derived
 // from history and kept in a cache, .state/anchors.json, that the memory's
-// history rebuilds (see Check). The project's repository is read with
-// go-git only.
+// history rebuilds (see Check). They are a function of a file's text and
+// of the code commit its checkpoint recorded, both in history already;
+// kept in front matter, every writer (capture, consolidation, a sync's
+// merge, a person's editor) would have to compute them, and two clones
+// anchoring one item at different commits would conflict. The project's
+// repository is read with go-git only.
 package anchor
