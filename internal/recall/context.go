@@ -312,6 +312,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	for k, s := range sessions {
 		g := sessionGroup(s, k, sessions, v, r, coreTitles, coreUnits)
+		if note := stale[g.id]; note != "" {
+			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
+		}
 		groups = append(groups, g)
 		seen[g.path] = true
 	}

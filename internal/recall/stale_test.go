@@ -78,4 +78,27 @@ func TestStartPackMarksStale(t *testing.T) {
 	if entry == "" || strings.Contains(entry, "may be stale") {
 		t.Errorf("the other item's line: %q", entry)
 	}
+
+	// A session's summary is marked in its heading.
+	sdir := filepath.Join(m.Dir, "sessions", "s-1")
+	os.MkdirAll(sdir, 0o755)
+	put := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(sdir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("session.yaml", "schema: 1\nid: s-1\nagent: claude-code\nstatus: ended\ntitle: Entry point\nprompts: 1\nturns: 2\n")
+	put("summary.md", "---\nkind: summary\ntitle: Entry point\n---\n## Request\n- Tidy the entry point in main.go\n\n## Outcome\n- main.go now starts the queue\n")
+	if _, err := m.Checkpoint(ctx, memory.CheckpointOptions{Message: "session"}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	git("commit", "-qam", "main")
+	if text, err = StartPack(ctx, m, nil, StartOptions{Source: "startup"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "(session s-1; may be stale: main.go changed in the latest commit)"; !strings.Contains(text, want) {
+		t.Errorf("no %q in the pack:\n%s", want, text)
+	}
 }
