@@ -3,8 +3,9 @@
 // installed, pointing at scripts and a cairn binary that exist), the MCP
 // server, the daemon, the capture queue (failed jobs, a backlog nobody
 // works), the search index against HEAD, FUSE for cairn mount, the git
-// remotes (reachable), the conflict copies syncs left, and symbolic
-// links in the memory (never followed nor committed). Each finding says
+// remotes (reachable), the conflict copies syncs left, symbolic
+// links in the memory (never followed nor committed), and the memories
+// the project's code changed under (package anchor). Each finding says
 // what is wrong and the command that fixes it.
 //
 // Run returns a Report: the findings, in the order above; internal/ui

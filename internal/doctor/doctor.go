@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/hooks"
+	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -110,6 +111,33 @@ func run(ctx context.Context, opts Options, r *Report) {
 	checkRemotes(ctx, m, opts.Getenv, r)
 	checkConflicts(ctx, m, r)
 	checkLinks(ctx, m, r)
+	checkStale(ctx, m, r)
+}
+
+// checkStale counts the memories the project's code changed under since
+// they were written (package anchor): a warning, as most will still be
+// true, and a person has to look.
+func checkStale(ctx context.Context, m *memory.Memory, r *Report) {
+	rep, err := anchor.Check(ctx, m)
+	switch {
+	case err != nil:
+		r.Add("stale", Warn, "checking memories against the code: "+err.Error(), "")
+		return
+	case rep.Head == "":
+		r.Add("stale", OK, "the project is in no git repository: no memory is anchored to its code", "")
+		return
+	}
+	ids := make(map[string]bool)
+	for _, s := range append(rep.Stale, rep.Gone...) {
+		ids[s.ID] = true
+	}
+	if len(ids) == 0 {
+		r.Add("stale", OK, fmt.Sprintf("%s anchored to the code, none changed under since", countOf(rep.Anchored, "memory", "memories")), "")
+		return
+	}
+	r.Add("stale", Warn, fmt.Sprintf("%s of %d anchored to the code may be stale: %d where the code changed, %d naming code that no longer exists",
+		countOf(len(ids), "memory", "memories"), rep.Anchored, len(rep.Stale), len(rep.Gone)),
+		"cairn stale (lists them); cairn stale --confirm ID once checked, or edit the item")
 }
 
 // checkLinks names the symbolic links in the memory: cairn does not

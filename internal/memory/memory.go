@@ -294,6 +294,9 @@ type CheckpointOptions struct {
 	Event   string   // what caused it: checkpoint, remember, stop, ...
 	Paths   []string // only these paths; nil means everything that changed
 	Extra   []gitstore.Trailer
+	// AllowEmpty commits even when nothing changed: a checkpoint that
+	// records a fact in its trailers (cairn stale --confirm).
+	AllowEmpty bool
 }
 
 // Checkpoint commits what changed, and returns gitstore.ErrNothingToDo
@@ -319,11 +322,12 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	trailers = append(trailers, opts.Extra...)
 	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)})
 	cp, err := m.store.Checkpoint(ctx, gitstore.CheckpointOptions{
-		Subject:  opts.Message,
-		Body:     opts.Body,
-		Trailers: trailers,
-		Paths:    opts.Paths,
-		Tag:      opts.Tag,
+		Subject:    opts.Message,
+		Body:       opts.Body,
+		Trailers:   trailers,
+		Paths:      opts.Paths,
+		Tag:        opts.Tag,
+		AllowEmpty: opts.AllowEmpty,
 	})
 	if err == nil {
 		m.afterCheckpoint(ctx, cp)

@@ -72,6 +72,12 @@ func (h History) CommitInfo(ctx context.Context, rev string) (*Commit, error) {
 	return m.store.Commit(ctx, rev)
 }
 
+// Changes lists the paths the checkpoint rev changed against its first
+// parent.
+func (h History) Changes(ctx context.Context, rev string) ([]FileChange, error) {
+	return h.m.store.ChangedFiles(ctx, rev)
+}
+
 // Verify checks every object of the history.
 func (g Git) Verify(ctx context.Context) (*VerifyResult, error) {
 	m := g.m

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/mdtext"
@@ -130,7 +131,8 @@ type group struct {
 	fetch     string // how to read it whole
 	head      string // a heading above its units, "" for none
 	headTok   int
-	retrieved bool // the query found it: taking it counts a reference
+	retrieved bool   // the query found it: taking it counts a reference
+	note      string // said after its id: "may be stale: ..." (package anchor)
 	units     []*unit
 	started   bool
 }
@@ -289,9 +291,13 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 
 	var coreUnits []*unit
 	var coreTitles []map[string]bool
+	stale := anchor.Marks(ctx, m) // the code changed at what these name: shown, ranked lower
 	for i, c := range core {
-		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0}
+		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
+		if g.note != "" {
+			prio -= 0.1
+		}
 		if c.Pinned {
 			g.sec, prio, limit = secPinned, 2+c.Importance, pinnedCap
 		}
@@ -315,6 +321,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	for k, s := range sessions {
 		g := sessionGroup(s, k, sessions, v, r, coreTitles, coreUnits)
+		if note := stale[g.id]; note != "" {
+			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
+		}
 		groups = append(groups, g)
 		seen[g.path] = true
 	}
@@ -605,6 +614,9 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 				meta = append(meta, when.Format(time.DateOnly))
 			}
 			meta = append(meta, "id "+fetchRef(g.id))
+			if g.note != "" {
+				meta = append(meta, g.note)
+			}
 			tail = " (" + strings.Join(meta, ", ") + ")\n"
 		}
 		if gone {
