@@ -50,7 +50,7 @@ var funcs = template.FuncMap{
 	},
 	"sessionOf": sessionOf,
 	"navs":      func() []nav { return navs },
-	"kib": func(n int64) string { return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64) },
+	"kib":       func(n int64) string { return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64) },
 }
 
 // mark turns a snippet's «matched» words into <mark> elements, the rest

@@ -95,17 +95,17 @@ func (v *Viewer) Mount(api *http.ServeMux, do func(func())) http.Handler {
 	mux.HandleFunc("GET /ui/login", v.login)
 	mux.Handle("GET /ui/static/", v.static)
 	for path, page := range map[string]func(*http.Request) (*page, error){
-		"GET /ui/{$}":            v.overview,
-		"GET /ui/timeline":       v.timeline,
-		"GET /ui/diff":           v.diff,
-		"GET /ui/sessions":       v.sessionList,
-		"GET /ui/sessions/{id}":  v.sessionPage,
-		"GET /ui/memory":         v.memoryList,
-		"GET /ui/memory/{id}":    v.itemPage,
-		"GET /ui/search":         v.search,
-		"GET /ui/context":        v.nextContext,
-		"GET /ui/queue":          v.queuePage,
-		"GET /ui/metrics":        v.metrics,
+		"GET /ui/{$}":           v.overview,
+		"GET /ui/timeline":      v.timeline,
+		"GET /ui/diff":          v.diff,
+		"GET /ui/sessions":      v.sessionList,
+		"GET /ui/sessions/{id}": v.sessionPage,
+		"GET /ui/memory":        v.memoryList,
+		"GET /ui/memory/{id}":   v.itemPage,
+		"GET /ui/search":        v.search,
+		"GET /ui/context":       v.nextContext,
+		"GET /ui/queue":         v.queuePage,
+		"GET /ui/metrics":       v.metrics,
 	} {
 		mux.Handle(path, v.read(page))
 	}
