@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/doctor"
@@ -240,10 +241,10 @@ func (v *Viewer) sessionPage(r *http.Request) (*page, error) {
 	}
 	d := sessionData{S: s}
 	for _, name := range []string{model.SummaryFile, model.PromptsFile, model.ObservationsFile, model.TranscriptFile} {
-		data, size, err := v.mem.ReadFileHead(s.File(name), maxPart)
-		if errors.Is(err, os.ErrNotExist) {
+		if !v.mem.StatOK(s.File(name)) {
 			continue
 		}
+		data, size, err := v.mem.ReadFileHead(s.File(name), maxPart)
 		if err != nil {
 			return nil, err
 		}
@@ -444,6 +445,10 @@ func (v *Viewer) search(r *http.Request) (*page, error) {
 	if strings.TrimSpace(d.Query) == "" {
 		return p, nil
 	}
+	if _, err := clean("q", d.Query, maxQuery); err != nil {
+		d.Err = err.Error()
+		return p, nil
+	}
 	api := url.Values{}
 	for k, vs := range q {
 		for _, s := range vs {
@@ -508,12 +513,9 @@ func (v *Viewer) nextContext(r *http.Request) (*page, error) {
 			api.Set(k, s)
 		}
 	}
-	var res struct {
-		recall.Pack
-		Warnings []string `json:"warnings"`
-	}
 	p := &page{Name: "context", Title: "Next context", Nav: "context", Data: &d}
-	if err := v.callAPI(r.Context(), "/api/context", api, &res); err != nil {
+	res, err := v.packs.get(v, r.Context(), api)
+	if err != nil {
 		var he *httpError
 		if errors.As(err, &he) && he.code < 500 {
 			d.Err = he.msg
@@ -526,6 +528,44 @@ func (v *Viewer) nextContext(r *http.Request) (*page, error) {
 		d.Pct = min(100, 100*d.Pack.UsedTokens/d.Pack.BudgetTokens)
 	}
 	return p, nil
+}
+
+// packed is the daemon's answer to /api/context.
+type packed struct {
+	recall.Pack
+	Warnings []string `json:"warnings"`
+}
+
+// packCache keeps the last pack the context page showed: packing reads
+// the whole memory (hundreds of milliseconds on 10,000 files), and the
+// pack changes only with HEAD and, a little, with the clock (recency).
+type packCache struct {
+	mu   sync.Mutex
+	key  string // HEAD and the parameters
+	at   time.Time
+	pack *packed
+}
+
+// packTTL is how long a pack stands while HEAD does not move.
+const packTTL = time.Minute
+
+func (c *packCache) get(v *Viewer, ctx context.Context, q url.Values) (*packed, error) {
+	head, err := v.mem.History().Resolve("HEAD")
+	if err != nil {
+		head = "" // a memory without checkpoints packs nothing much; do not cache on it
+	}
+	key := head + "?" + q.Encode()
+	c.mu.Lock()
+	defer c.mu.Unlock() // one pack at a time: a second reader waits for the first's
+	if head != "" && c.key == key && v.now().Sub(c.at) < packTTL {
+		return c.pack, nil
+	}
+	var p packed
+	if err := v.callAPI(ctx, "/api/context", q, &p); err != nil {
+		return nil, err
+	}
+	c.key, c.at, c.pack = key, v.now(), &p
+	return &p, nil
 }
 
 type queueData struct {

@@ -58,6 +58,7 @@ type Viewer struct {
 	do  func(func())
 
 	checks checkCache
+	packs  packCache
 }
 
 // New makes a viewer of opts.Mem.
