@@ -66,6 +66,7 @@ func runDaemon(ctx context.Context, g *globals) error {
 		return err
 	}
 	d.UI = v.Mount
+	d.Parts = append(d.Parts, server.Part{Name: "ui", Service: v})
 	d.Log.Info("memory", "limit_mib", server.DaemonGC(m.Config.Daemon.MemoryLimit(), g.getenv)>>20)
 	d.Parts = append(d.Parts, server.SyncPart(m.Dir, g.memoryOptions(), d.Log))
 	return d.Serve(ctx)

@@ -35,7 +35,7 @@ func generate(t testing.TB, n int) string {
 
 // daemon runs a real daemon with the viewer on the memory of project, and
 // returns it, its memory and a client of it.
-func daemon(t testing.TB, project string) (*memory.Memory, *client.Client) {
+func daemon(t testing.TB, project string) (*memory.Memory, *Viewer, *client.Client) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	opts := memory.Options{Identity: memory.Identity{Name: "test", Email: "test@example.com"}, Warn: func(s string) { t.Log("warn:", s) }}
@@ -53,7 +53,7 @@ func daemon(t testing.TB, project string) (*memory.Memory, *client.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &server.Daemon{Mem: m, Log: slog.New(slog.DiscardHandler), UI: v.Mount}
+	d := &server.Daemon{Mem: m, Log: slog.New(slog.DiscardHandler), UI: v.Mount, Parts: []server.Part{{Name: "ui", Service: v}}}
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(ctx) }()
 	t.Cleanup(func() {
@@ -66,7 +66,7 @@ func daemon(t testing.TB, project string) (*memory.Memory, *client.Client) {
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		c, err := client.Discover(ctx, m.StatePath(""), time.Second)
 		if err == nil {
-			return m, c
+			return m, v, c
 		}
 		if time.Now().After(deadline) {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func chromium(t *testing.T) string {
 func TestBrowser(t *testing.T) {
 	exe := chromium(t)
 	project := generate(t, 2000)
-	m, c := daemon(t, project)
+	m, _, c := daemon(t, project)
 	// The generated memory's items, and fill's: two tags, a session and a
 	// failed job.
 	_, job := fill(t, m)

@@ -354,22 +354,37 @@ func (v *Viewer) item(r *http.Request) (*model.Entry, error) {
 	return e, nil
 }
 
+// itemPage shows an item by its id. It finds the item in the catalogue
+// rather than with memory.Get, which walks the item folders for the id:
+// the page needs the catalogue anyway, for what superseded what.
 func (v *Viewer) itemPage(r *http.Request) (*page, error) {
 	ctx := r.Context()
-	e, err := v.item(r)
-	if err != nil {
-		return nil, err
-	}
-	d := itemData{E: e}
+	id := r.PathValue("id")
 	items, err := v.rows(ctx, catalog.Item)
 	if err != nil {
 		return nil, err
 	}
-	var sup string
+	var row *catalog.Row
 	for _, it := range items {
-		if it.ID == e.Item.ID {
-			sup = it.Supersedes
+		if it.ID == id {
+			row = it
 		}
+	}
+	if row == nil {
+		return nil, notFound("no item %q", trim(id, 80))
+	}
+	data, err := v.mem.ReadFile(row.Path)
+	if err != nil {
+		return nil, err
+	}
+	it, err := model.Parse(row.Path, data)
+	if err != nil {
+		return nil, err
+	}
+	e := &model.Entry{Item: it, Path: row.Path, Layer: model.LayerOf(row.Path)}
+	d := itemData{E: e}
+	sup := row.Supersedes
+	for _, it := range items {
 		if it.Supersedes != "" && it.Supersedes == e.Item.ID {
 			d.Replaced = append(d.Replaced, it)
 		}
@@ -536,35 +551,93 @@ type packed struct {
 	Warnings []string `json:"warnings"`
 }
 
-// packCache keeps the last pack the context page showed: packing reads
-// the whole memory (hundreds of milliseconds on 10,000 files), and the
-// pack changes only with HEAD and, a little, with the clock (recency).
+// packCache keeps the packs the context page showed: packing reads the
+// whole memory (hundreds of milliseconds on 10,000 files), and a pack
+// changes only with HEAD and, a little, with the clock (recency). It
+// keeps the pack of each set of parameters (at most maxPacks), so that a
+// page asking for another budget does not push out the one Serve keeps
+// ready.
 type packCache struct {
-	mu   sync.Mutex
-	key  string // HEAD and the parameters
+	mu    sync.Mutex
+	packs map[string]*packEntry // by the parameters
+}
+
+type packEntry struct {
+	head string
 	at   time.Time
 	pack *packed
 }
 
-// packTTL is how long a pack stands while HEAD does not move.
-const packTTL = time.Minute
+const maxPacks = 8
+
+// packTTL is how long a pack stands while HEAD does not move: the clock
+// changes it only through the recency of what it ranks, a little in
+// minutes.
+const packTTL = 10 * time.Minute
+
+// packEvery is how often Serve looks whether HEAD moved under it (a
+// checkpoint of another process).
+const packEvery = 5 * time.Second
+
+// Serve packs the next context ahead of the page, at start and whenever
+// HEAD moves, so that the context page's first paint does not wait for
+// a pack (hundreds of milliseconds at 10,000 files). The daemon runs it
+// as one of its parts, which stop before it closes the search index.
+func (v *Viewer) Serve(ctx context.Context) error {
+	if v.api == nil {
+		return errors.New("web: Serve before Mount")
+	}
+	t := time.NewTicker(packEvery)
+	defer t.Stop()
+	for {
+		if _, err := v.packs.get(v, ctx, url.Values{}); err != nil && ctx.Err() == nil {
+			v.log.Warn("ui: pack the next context", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// ready returns the pack of a new session's start, or nil.
+func (c *packCache) ready() *packed {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.packs[""]; e != nil {
+		return e.pack
+	}
+	return nil
+}
 
 func (c *packCache) get(v *Viewer, ctx context.Context, q url.Values) (*packed, error) {
 	head, err := v.mem.History().Resolve("HEAD")
 	if err != nil {
-		head = "" // a memory without checkpoints packs nothing much; do not cache on it
+		head = "" // a memory without checkpoints: nothing to keep
 	}
-	key := head + "?" + q.Encode()
+	key := q.Encode()
 	c.mu.Lock()
 	defer c.mu.Unlock() // one pack at a time: a second reader waits for the first's
-	if head != "" && c.key == key && v.now().Sub(c.at) < packTTL {
-		return c.pack, nil
+	if e := c.packs[key]; e != nil && head != "" && e.head == head && v.now().Sub(e.at) < packTTL-packEvery {
+		return e.pack, nil
 	}
 	var p packed
 	if err := v.callAPI(ctx, "/api/context", q, &p); err != nil {
 		return nil, err
 	}
-	c.key, c.at, c.pack = key, v.now(), &p
+	if c.packs == nil {
+		c.packs = map[string]*packEntry{}
+	}
+	if len(c.packs) >= maxPacks {
+		for k := range c.packs {
+			if k != "" {
+				delete(c.packs, k) // any but the one Serve keeps
+				break
+			}
+		}
+	}
+	c.packs[key] = &packEntry{head: head, at: v.now(), pack: &p}
 	return &p, nil
 }
 

@@ -299,8 +299,12 @@ type checkCache struct {
 	running bool
 }
 
-// checkTTL is how long a doctor's report stands.
-const checkTTL = time.Minute
+// checkTTL is how long a doctor's report stands; checkDelay is how long
+// a run waits before it starts.
+const (
+	checkTTL   = time.Minute
+	checkDelay = time.Second
+)
 
 // alerts returns the last report (nil before the first ends) and starts
 // a new run when it is older than checkTTL.
@@ -314,6 +318,9 @@ func (v *Viewer) alerts() (*doctor.Report, time.Time) {
 	if !c.running && (c.report == nil || v.now().Sub(c.at) > checkTTL) {
 		c.running = true
 		go func() {
+			// A moment after the page that asked: the checks read the
+			// memory too, and should not slow that page's paint.
+			time.Sleep(checkDelay)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			r := doctor.Run(ctx, *v.doctor)
