@@ -27,14 +27,13 @@ import (
 // fixture is a memory with items, two tags, a session and a failed job,
 // served by a viewer mounted on the search API, as the daemon mounts it.
 type fixture struct {
-	m       *memory.Memory
-	v       *Viewer
-	srv     *httptest.Server
-	q       *watcher.Queue
-	item    string // an item's id
-	session string
-	job     string // a failed job's id
-	clock   time.Time
+	m     *memory.Memory
+	v     *Viewer
+	srv   *httptest.Server
+	q     *watcher.Queue
+	item  string // an item's id
+	job   string // a failed job's id
+	clock time.Time
 }
 
 const sessionID = "0badcafe-0000-4000-a000-000000000001"
