@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -17,16 +16,11 @@ func newUICommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ui",
 		Short: "Open the web viewer of the memory, served by the daemon",
-		Long: `Open the memory's web viewer in a browser: overview, timeline, diffs, sessions,
-items, search, the next session's context and the capture queue. The daemon
-serves it on 127.0.0.1 (ui starts the daemon if none runs). The link holds a
-login code good once, for a minute; it sets a cookie for this browser and
-drops the code from the address. Without a display, or with --print, ui
-prints the link instead.`,
+		Long: `Open the memory's web viewer in a browser, served by the daemon on 127.0.0.1
+(started if none runs). The link holds a login code good once, for a minute.
+Without a display, or with --print, ui prints the link instead.`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUI(cmd.Context(), g, print)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runUI(cmd.Context(), g, print) },
 	}
 	cmd.Flags().BoolVar(&print, "print", false, "print the login link instead of opening a browser")
 	return cmd
@@ -45,21 +39,14 @@ func runUI(ctx context.Context, g *globals, print bool) error {
 	if err != nil {
 		return err
 	}
-	l, err := c.UILogin(ctx)
-	if err != nil {
-		return fmt.Errorf("ui: ask the daemon for a login: %w", err)
+	link, err := web.Launch(ctx, c, print, runtime.GOOS, g.getenv, g.warn)
+	switch {
+	case err != nil:
+		return err
+	case link == "":
+		fmt.Fprintf(g.stdout, "ui: opened %s/ui/ in the browser\n", c.BaseURL)
+	default:
+		fmt.Fprintf(g.stdout, "%s\n(good once, for %s)\n", link, web.CodeTTL)
 	}
-	link := c.BaseURL + l.Path
-	if !print {
-		err := web.Open(ctx, link, runtime.GOOS, g.getenv)
-		if err == nil {
-			fmt.Fprintf(g.stdout, "ui: opened %s/ui/ in the browser\n", c.BaseURL)
-			return nil
-		}
-		if !errors.Is(err, web.ErrNoBrowser) {
-			g.warn(err.Error())
-		}
-	}
-	fmt.Fprintf(g.stdout, "%s\n(good once, for %s)\n", link, web.CodeTTL)
 	return nil
 }

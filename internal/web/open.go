@@ -6,7 +6,31 @@ import (
 	"fmt"
 	"os/exec"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/client"
 )
+
+// Launch asks the daemon c for a login link and opens it in the browser
+// (unless print); it returns the link when it did not open it, for the
+// caller to print. Why a browser could not open goes to warn, unless
+// there is simply none (ErrNoBrowser).
+func Launch(ctx context.Context, c *client.Client, print bool, goos string, getenv func(string) string, warn func(string)) (string, error) {
+	l, err := c.UILogin(ctx)
+	if err != nil {
+		return "", fmt.Errorf("ui: ask the daemon for a login: %w", err)
+	}
+	link := c.BaseURL + l.Path
+	if print {
+		return link, nil
+	}
+	if err := Open(ctx, link, goos, getenv); err != nil {
+		if !errors.Is(err, ErrNoBrowser) {
+			warn(err.Error())
+		}
+		return link, nil
+	}
+	return "", nil
+}
 
 // ErrNoBrowser means there is no browser to open a page in: no display,
 // or no opener command.
