@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -590,8 +591,13 @@ func (v *Viewer) Serve(ctx context.Context) error {
 	t := time.NewTicker(packEvery)
 	defer t.Stop()
 	for {
-		if _, err := v.packs.get(v, ctx, url.Values{}); err != nil && ctx.Err() == nil {
-			v.log.Warn("ui: pack the next context", "err", err)
+		// An index never built is left to the first search or session
+		// start, as the daemon leaves it: building it here would cost
+		// every daemon start on a memory nobody searched.
+		if _, err := os.Stat(v.mem.StatePath(filepath.Join("index", "meta.json"))); err == nil {
+			if _, err := v.packs.get(v, ctx, url.Values{}); err != nil && ctx.Err() == nil {
+				v.log.Warn("ui: pack the next context", "err", err)
+			}
 		}
 		select {
 		case <-ctx.Done():
