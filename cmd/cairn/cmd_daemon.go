@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/client"
+	"github.com/cairn-mem/cairn/internal/doctor"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
+	"github.com/cairn-mem/cairn/internal/web"
 	"github.com/spf13/cobra"
 )
 
@@ -58,6 +61,12 @@ func runDaemon(ctx context.Context, g *globals) error {
 	}
 	defer m.Close()
 	d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
+	v, err := web.New(web.Options{Mem: m, Log: d.Log, Doctor: &doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv}})
+	if err != nil {
+		return err
+	}
+	d.UI = v.Mount
+	d.Parts = append(d.Parts, server.Part{Name: "ui", Service: v})
 	d.Log.Info("memory", "limit_mib", server.DaemonGC(m.Config.Daemon.MemoryLimit(), g.getenv)>>20)
 	d.Parts = append(d.Parts, server.SyncPart(m.Dir, g.memoryOptions(), d.Log))
 	return d.Serve(ctx)
@@ -82,15 +91,7 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 		return err
 	}
 	defer m.Close()
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	s, started, err := server.Start(ctx, m, server.StartOptions{
-		Command: []string{exe, "-C", filepath.Dir(m.Dir), "daemon", "run"},
-		Dir:     g.dir, // -C names the folder cairn works in, its children included
-		Env:     os.Environ(),
-	})
+	s, started, err := startDaemon(ctx, g, m)
 	if err != nil {
 		return err
 	}
@@ -100,6 +101,19 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 	}
 	fmt.Fprintf(g.stdout, "daemon: started, pid %d, %s\n", s.PID, s.URL)
 	return nil
+}
+
+// startDaemon runs m's daemon in the background unless one runs.
+func startDaemon(ctx context.Context, g *globals, m *memory.Memory) (client.DaemonState, bool, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return client.DaemonState{}, false, err
+	}
+	return server.Start(ctx, m, server.StartOptions{
+		Command: []string{exe, "-C", filepath.Dir(m.Dir), "daemon", "run"},
+		Dir:     g.dir, // -C names the folder cairn works in, its children included
+		Env:     os.Environ(),
+	})
 }
 
 func runDaemonStop(ctx context.Context, g *globals) error {

@@ -173,6 +173,11 @@ func (c *Client) Remember(ctx context.Context, req RememberRequest) (*Remembered
 	return post[Remembered](ctx, c, "/api/memories", req)
 }
 
+// UILogin asks the daemon for a one-time login to its web viewer.
+func (c *Client) UILogin(ctx context.Context) (*UILogin, error) {
+	return post[UILogin](ctx, c, "/api/ui/login-code", struct{}{})
+}
+
 // SessionStatus asks the daemon about a session and the queue.
 func (c *Client) SessionStatus(ctx context.Context, id string) (*SessionStatus, error) {
 	var st SessionStatus

@@ -158,3 +158,10 @@ type CaughtUp struct {
 	Waiting []watcher.Wait `json:"waiting,omitempty"`
 	Swept   watcher.Swept  `json:"swept"`
 }
+
+// UILogin is the answer to POST /api/ui/login-code: a one-time login to
+// the daemon's web viewer (cairn ui), good for a minute.
+type UILogin struct {
+	Code string `json:"code"`
+	Path string `json:"path"` // the page to open on the daemon's address, the code in it
+}

@@ -42,6 +42,10 @@ type Daemon struct {
 	// Handlers mounts more of the API on the daemon's mux, behind the
 	// bearer token.
 	Handlers func(mux *http.ServeMux)
+	// UI, if set, serves /ui/ with an auth of its own (internal/web); it
+	// may add routes to mux, the API behind the token, and is given the
+	// lock of the daemon's memory operations for its writes.
+	UI func(mux *http.ServeMux, do func(func())) http.Handler
 	// Parts run beside the daemon's own parts, supervised like them, until
 	// ctx is done.
 	Parts []Part
@@ -130,11 +134,15 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Handlers != nil {
 		d.Handlers(mux)
 	}
+	api := requireToken(token, mux)
+	if d.UI != nil {
+		api = withUI(d.UI(mux, d.ops.do), api)
+	}
 	sup := &Supervisor{
 		Log:     d.Log,
 		Backoff: d.Backoff,
 		Parts: append([]Part{
-			{"http", &httpServer{handler: checkHost(l.Addr(), limit(requireToken(token, mux))), l: l, addr: l.Addr().String()}},
+			{"http", &httpServer{handler: checkHost(l.Addr(), limit(api)), l: l, addr: l.Addr().String()}},
 			{"monitor", monitor{mem: d.Mem}},
 			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
 			{"memory", releaser{}},
@@ -259,6 +267,17 @@ func requireToken(token string, h http.Handler) http.Handler {
 			return
 		}
 		h.ServeHTTP(w, r)
+	})
+}
+
+// withUI sends /ui and what is under it to ui, the rest to api.
+func withUI(ui, api http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/ui" || strings.HasPrefix(r.URL.Path, "/ui/") {
+			ui.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
 	})
 }
 
