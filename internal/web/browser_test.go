@@ -207,7 +207,7 @@ func TestBrowser(t *testing.T) {
 		{"memory-tag", "/ui/memory?tag=queue", `table.list a[href^="/ui/memory/"]`},
 		{"context", "/ui/context", `meter`},
 		{"queue", "/ui/queue", `#failed tr[data-job="` + job + `"] button.retry`},
-		{"metrics", "/ui/metrics", `p.empty`},
+		{"metrics", "/ui/metrics", `p.note`},
 	} {
 		do(p.name, chromedp.Navigate(c.BaseURL+p.path), chromedp.WaitVisible(p.sel), shot(p.name))
 	}

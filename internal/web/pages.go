@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/doctor"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/watcher"
@@ -685,6 +686,28 @@ func (v *Viewer) queuePage(r *http.Request) (*page, error) {
 	return &page{Name: "queue", Title: "Queue", Nav: "queue", Data: d}, nil
 }
 
+// metricsData is the Metrics page: the plots of the last Days days of
+// the metrics log, and its totals.
+type metricsData struct {
+	Days  int
+	Plots []metrics.Plot
+	Stats metrics.Stats
+}
+
 func (v *Viewer) metrics(r *http.Request) (*page, error) {
-	return &page{Name: "metrics", Title: "Metrics", Nav: "metrics"}, nil
+	days := 30
+	if d, err := strconv.Atoi(r.URL.Query().Get("days")); err == nil && d > 0 && d <= 366 {
+		days = d
+	}
+	now := v.now()
+	since := now.AddDate(0, 0, -days)
+	evs, err := metrics.Read(r.Context(), filepath.Join(v.mem.Dir, memory.StateDir), since)
+	if err != nil {
+		return nil, err
+	}
+	d := metricsData{Days: days, Stats: metrics.Summarize(evs, since, now)}
+	if len(evs) > 0 {
+		d.Plots = metrics.Plots(evs, time.Local)
+	}
+	return &page{Name: "metrics", Title: "Metrics", Nav: "metrics", Data: d}, nil
 }

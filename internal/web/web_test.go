@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memory/memorytest"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
@@ -249,7 +250,7 @@ func TestPages(t *testing.T) {
 		{"/ui/search", []string{`type="search"`}},
 		{"/ui/context", []string{"<meter", "tokens", "Left out", "Use PostgreSQL for the job queue"}},
 		{"/ui/queue", []string{f.job, "boom: the summarizer is down", `action="/ui/queue/retry"`}},
-		{"/ui/metrics", []string{"metrics: not recorded yet"}},
+		{"/ui/metrics", []string{"last 30 days"}},
 		{"/ui/static/style.css", []string{"prefers-color-scheme: dark"}},
 		{"/ui/static/app.js", []string{"use strict"}},
 	} {
@@ -531,5 +532,36 @@ func TestLineDiff(t *testing.T) {
 	side := sideBySide(h)
 	if len(side) != 4 || side[2].Left.Text != "6" || side[2].Right.Text != "six" {
 		t.Errorf("sideBySide: %+v", side)
+	}
+}
+
+// TestMetricsPage: the Metrics page plots what the metrics log holds,
+// and says so when it holds nothing for the window.
+func TestMetricsPage(t *testing.T) {
+	f := newFixture(t)
+	c := f.login(t)
+	if code, body := f.get(t, c, "/ui/metrics"); code != http.StatusOK || !strings.Contains(body, "nothing recorded") {
+		t.Fatalf("empty log: %d\n%s", code, body)
+	}
+	log := metrics.Open(filepath.Join(f.m.Dir, memory.StateDir))
+	for i, ev := range []metrics.Event{
+		{Kind: metrics.KindSearch, Mode: "hybrid", MS: 12, Hits: 4},
+		{Kind: metrics.KindPack, Name: "session-start", Tokens: 1400, Budget: 2000, Items: 9},
+		{Kind: metrics.KindSummary, Provider: "anthropic", Model: "claude-haiku", TokensIn: 2095, TokensOut: 503, MS: 900},
+	} {
+		ev.Time = f.clock.Add(time.Duration(i-3) * time.Hour)
+		log.Record(t.Context(), ev)
+	}
+	code, body := f.get(t, c, "/ui/metrics?days=7")
+	if code != http.StatusOK {
+		t.Fatalf("GET /ui/metrics: %d", code)
+	}
+	for _, want := range []string{"last 7 days", "<svg", `id="search-latency"`, `id="pack-tokens"`, `id="summary-tokens"`, "2095 tokens in"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics page lacks %q", want)
+		}
+	}
+	if code, _ := f.get(t, c, "/ui/metrics?days=-1%00"); code != http.StatusOK {
+		t.Errorf("a hostile days= gave %d, want the default window", code)
 	}
 }
