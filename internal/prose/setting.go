@@ -68,7 +68,54 @@ func Settings(text string) map[string]string {
 		}
 		out[settingKey(q+m[2])] = m[3]
 	}
+	addCounts(out, text)
 	return out
+}
+
+// countRE is a number of the things a setting counts: "4 threads",
+// "three frames in flight".
+var countRE = regexp.MustCompile(`(?i)\b(\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+(threads|workers|replicas|connections|retries|shards|partitions|pods|nodes|instances|processes|consumers|executors|slots|frames in flight)\b`)
+
+// countVerbs stand between what has a count and the count: "both
+// targets run with 4 threads".
+var countVerbs = WordSet(`run runs running ran with use uses using used has have had get gets got at to on is are was were now only still both all each just keep keeps kept set make made allow allows give gives gets up down by of for`)
+
+// addCounts adds the counts text gives, keyed by what has them: "both
+// targets run with 4 threads" gives targets threads 4. A count with
+// nothing named before it could be any.
+func addCounts(out map[string]string, text string) {
+	for _, m := range countRE.FindAllStringSubmatchIndex(text, -1) {
+		before := strings.Fields(strings.ToLower(text[max(0, m[0]-60):m[0]]))
+		owner := ""
+		for i := len(before) - 1; i >= 0 && i >= len(before)-4; i-- {
+			w := strings.Trim(before[i], ".,;:()`'\"")
+			if w == "" || countVerbs[w] || notKey[w] || stopWords[w] {
+				continue
+			}
+			if strings.ContainsAny(before[i], ".,;:") || !isWord(w) {
+				break
+			}
+			owner = w
+			break
+		}
+		if owner == "" {
+			continue
+		}
+		out[settingKey(Stem(owner)+text[m[4]:m[5]])] = numberWord(strings.ToLower(text[m[2]:m[3]]))
+	}
+}
+
+// isWord reports whether w is letters only.
+func isWord(w string) bool {
+	return w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz-") == ""
+}
+
+// numberWord is a count in digits.
+func numberWord(w string) string {
+	if n, ok := map[string]string{"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "eight": "8", "ten": "10", "twelve": "12", "sixteen": "16"}[w]; ok {
+		return n
+	}
+	return w
 }
 
 // addWordSettings adds the settings text gives a word value.

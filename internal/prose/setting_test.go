@@ -29,6 +29,10 @@ func TestSettings(t *testing.T) {
 		"let's cut TRANSFORM_WH down to SMALL":                                        "map[transformwh:small]",
 		"LOG_LEVEL=debug":                                                             "map[loglevel:debug]",
 		"config/sidekiq.yml is large":                                                 "map[]",
+		"Both targets run with 4 threads on TRANSFORM_WH":                             "map[targetthreads:4]",
+		"and both targets use 8 threads":                                              "map[targetthreads:8]",
+		"The pool is only 10 connections":                                             "map[poolconnections:10]",
+		"we made 3 connections":                                                       "map[]",
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
 			t.Errorf("Settings(%q) = %s, want %s", in, got, want)
