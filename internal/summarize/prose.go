@@ -424,9 +424,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// session; only work they put off is open.
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
-		if (openCue.MatchString(s) || role == Assistant && flagged.MatchString(s)) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
+		put := role == Assistant && deferred.MatchString(s)
+		if (openCue.MatchString(s) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
 			text := openText(s)
-			if refersBack.MatchString(s) && prev != "" {
+			if (refersBack.MatchString(s) || put) && prev != "" {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
 				if n := len(a.open); n > 0 && openAt == i-1 {
@@ -443,6 +444,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet".
 var refersBack = regexp.MustCompile(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b`)
+
+// deferred is the agent putting off what the sentence before raised:
+// "…, so I'd look at it separately".
+var deferred = regexp.MustCompile(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|we can) (?:look at|look into|deal with|handle|fix|tackle|chase|take) (?:it|that|this|them)(?: on)? (?:separately|another time|in a separate (?:change|pr|session|commit))\b`)
 
 // weakOpen are the words of openCue that also describe a state ("jobs
 // stay pending", "the remaining handlers", "needs to be quoted"): alone

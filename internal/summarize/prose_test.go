@@ -595,6 +595,10 @@ func TestOpenSaysWhat(t *testing.T) {
 	if len(prefs) != 1 || !strings.Contains(prefs[0], "ninja log") {
 		t.Errorf("preferences %q, want only the ninja log one", prefs)
 	}
+	a = analyze([]Turn{{Role: User, Text: "run the suite"}, {Role: Assistant, Text: "The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run. Nothing from today touches checkout, so I'd look at it separately."}}, "")
+	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "coupon test passes, fails") {
+		t.Errorf("open %q, want the flaky test put off", open)
+	}
 }
 
 func TestSplitReasonNext(t *testing.T) {
