@@ -86,7 +86,7 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	s, started, err := server.Start(ctx, m, server.StartOptions{
+	s, started, err := server.Start(ctx, m, client.Spawn{
 		Command: []string{exe, "-C", filepath.Dir(m.Dir), "daemon", "run"},
 		Dir:     g.dir, // -C names the folder cairn works in, its children included
 		Env:     os.Environ(),

@@ -34,7 +34,8 @@ func main() {
 	// lives for hours: `cairn daemon run` sets its own (server.DaemonGC).
 	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	self, _ := os.Executable()
+	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, self: self}
 	code := run(ctx, proc, os.Args[1:])
 	stop()
 	pprof.StopCPUProfile()
@@ -66,11 +67,12 @@ type process struct {
 	getenv         func(string) string
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	self           string // this binary, which hooks start the daemon with; "" (tests) starts none
 }
 
 // run executes one cairn command line and returns the exit code.
 func run(ctx context.Context, p process, args []string) int {
-	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr}
+	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr, self: p.self}
 	stderr := p.stderr
 	root := newRootCommand(g)
 	root.SetArgs(args)
