@@ -213,6 +213,10 @@ func countOf(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// NoMemoryMsg is what a session start outside any memory tells the user
+// when cairn is wired for every project.
+const NoMemoryMsg = "cairn: this project has no memory yet; run `cairn init` in it to start one (then its sessions are captured and recalled)"
+
 // HookRun is one run of cairn hook: its event, streams, and how it finds
 // and opens the memory.
 type HookRun struct {
@@ -254,6 +258,11 @@ func RunHook(ctx context.Context, h HookRun) {
 		mem, err := h.Find(payload)
 		if err != nil {
 			h.Warn("hook " + event + ": " + err.Error())
+			if p, _ := transcript.ParseHook(payload); errors.Is(err, memory.ErrNoMemory) && ev == model.HookSessionStart && p != nil && p.Source == "startup" {
+				// Wired for every project (the plugin, init --claude
+				// --global): say once per session how to start one here.
+				hooks.WriteOutput(h.Stdout, &hooks.Output{SystemMessage: NoMemoryMsg})
+			}
 			return
 		}
 		var out *hooks.Output
