@@ -39,13 +39,15 @@ func noAutostart(t *testing.T, p string) {
 }
 
 // daemons are the pids of the processes running `cairn -C dir daemon
-// run`, from /proc.
+// run` (a session start's) or `cairn daemon run -C dir` (a service's),
+// from /proc.
 func daemons(t *testing.T, dir string) []int {
 	t.Helper()
-	want := strings.Join([]string{binary, "-C", dir, "daemon", "run"}, "\x00") + "\x00"
+	line := func(args ...string) string { return strings.Join(args, "\x00") + "\x00" }
+	started, service := line(binary, "-C", dir, "daemon", "run"), line(binary, "daemon", "run", "-C", dir)
 	var pids []int
 	for _, c := range mustGlob(t, "/proc/[0-9]*/cmdline") {
-		if b, err := os.ReadFile(c); err == nil && string(b) == want {
+		if b, err := os.ReadFile(c); err == nil && (string(b) == started || string(b) == service) {
 			var pid int
 			fmt.Sscanf(filepath.Base(filepath.Dir(c)), "%d", &pid)
 			pids = append(pids, pid)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"runtime/debug"
-
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -14,9 +11,7 @@ func newVersionCommand(g *globals) *cobra.Command {
 		Short: "Print cairn's version, commit and Go version",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bi, _ := debug.ReadBuildInfo()
-			_, err := fmt.Fprintln(g.stdout, ui.Version(bi))
-			return err
+			return ui.VersionText(g.stdout)
 		},
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/service"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -34,8 +36,8 @@ func main() {
 	// lives for hours: `cairn daemon run` sets its own (server.DaemonGC).
 	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	self, _ := os.Executable()
-	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, self: self}
+	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	proc.self, _ = os.Executable()
 	code := run(ctx, proc, os.Args[1:])
 	stop()
 	pprof.StopCPUProfile()
@@ -95,6 +97,9 @@ func run(ctx context.Context, p process, args []string) int {
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "cairn: %s\n", msg)
+	if errors.Is(err, server.ErrRunning) {
+		return service.ExitRunning // a daemon serves the memory already
+	}
 	return exitError
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 )
@@ -40,4 +41,11 @@ func Version(bi *debug.BuildInfo) string {
 		fmt.Fprintf(&b, " %s/%s", goos, goarch)
 	}
 	return b.String()
+}
+
+// VersionText prints this binary's Version line.
+func VersionText(w io.Writer) error {
+	bi, _ := debug.ReadBuildInfo()
+	_, err := fmt.Fprintln(w, Version(bi))
+	return err
 }
