@@ -425,7 +425,6 @@ func TestPluginHookCommands(t *testing.T) {
 			!strings.Contains(out.SystemMessage, "started the memory sidecar") {
 			t.Errorf("session-start printed %q", r.stdout)
 		}
-		before := len(inbox(t, mem))
 		captured := 0
 		for _, ev := range model.CaptureEvents() {
 			for _, c := range cmds[ev] {
@@ -444,19 +443,17 @@ func TestPluginHookCommands(t *testing.T) {
 				captured++
 			}
 		}
-		// Each capture left a payload for the queue (the daemon may
-		// have taken some already: those are in its queue or done).
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			n := len(inbox(t, mem)) - before
-			q, _ := filepath.Glob(filepath.Join(mem, ".state", "queue", "*", "*"))
-			if n+len(q) >= captured || time.Now().After(deadline) {
-				if n+len(q) < captured {
-					t.Errorf("%d events captured, %d in the inbox and %d in the queue", captured, n, len(q))
-				}
+		// The daemon the session start ran takes the payloads from the
+		// inbox: the session becomes memory.
+		rec := filepath.Join(mem, "sessions", sid, "session.yaml")
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			if _, err := os.Stat(rec); err == nil {
 				break
 			}
-			time.Sleep(50 * time.Millisecond)
+			if time.Now().After(deadline) {
+				t.Errorf("%d events captured, no %s after 20 s; inbox %v", captured, rec, inbox(t, mem))
+				break
+			}
 		}
 
 		// The MCP server answers an initialize request.
