@@ -227,7 +227,7 @@ func (wt *worktree) write(changes []change, blob func(plumbing.Hash) ([]byte, er
 		defer f.Close()
 		return f.Sync()
 	}
-	return syncfs(wt.dir)
+	return loose.SyncFS(wt.dir)
 }
 
 // writeStarted writes name through a temporary file and rename, starting
