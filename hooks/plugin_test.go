@@ -443,6 +443,12 @@ func TestPluginHookCommands(t *testing.T) {
 				captured++
 			}
 		}
+		// With CAIRN_DIR set, capture goes through cairn hook capture.
+		if r := runPlugin(t, cmds[model.HookStop][0], proj, append([]string{"CAIRN_DIR=" + mem}, withCairn...), payload(model.HookStop, sid, proj, "")); r.err != nil || r.stdout != "" || r.stderr != "" {
+			t.Errorf("capture through cairn: %v, stdout %q, stderr %q", r.err, r.stdout, r.stderr)
+		}
+		captured++
+
 		// The daemon the session start ran takes the payloads from the
 		// inbox: the session becomes memory.
 		rec := filepath.Join(mem, "sessions", sid, "session.yaml")
@@ -495,6 +501,13 @@ func TestPluginHookCommands(t *testing.T) {
 		for ev, cs := range cmds {
 			for _, c := range cs {
 				r := runPlugin(t, c, proj, without, payload(ev, sid, proj, `,"source":"startup"`))
+				if strings.HasSuffix(c, " hook capture") {
+					// The memory's capture script needs no cairn.
+					if r.err != nil || r.stdout != "" || r.stderr != "" {
+						t.Errorf("%s without cairn, in a memory: %v, stdout %q, stderr %q", c, r.err, r.stdout, r.stderr)
+					}
+					continue
+				}
 				if r.err != nil || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, installLine) {
 					t.Errorf("%s without cairn: %v, stderr %q", c, r.err, r.stderr)
 				}
@@ -506,6 +519,10 @@ func TestPluginHookCommands(t *testing.T) {
 					t.Errorf("%s without cairn printed %q", c, r.stdout)
 				}
 			}
+		}
+		outside := t.TempDir()
+		if r := runPlugin(t, cmds[model.HookStop][0], outside, without, payload(model.HookStop, sid, outside, "")); r.err != nil || !strings.Contains(r.stderr, installLine) {
+			t.Errorf("capture without cairn, outside a memory: %v, stderr %q", r.err, r.stderr)
 		}
 		r := runPlugin(t, `sh "${CLAUDE_PLUGIN_ROOT}/scripts/cairn.sh" mcp`, proj, without, "")
 		if r.err != nil || !strings.Contains(r.stderr, installLine) {

@@ -7,6 +7,16 @@
 # PATH than a terminal). Without it, one line on stderr says how to
 # install it, and the script exits 0: a hook must never get in the
 # agent's way. A session start also says it to the user (systemMessage).
+# Capture only copies the hook's payload into the memory's inbox: the
+# memory's own capture script (written there from the cairn binary at
+# each session start, as for cairn init --claude) does it in a few
+# process starts, and needs no cairn binary; cairn hook capture does the
+# same in one Go process where there is no such script.
+if [ "${1:-}" = hook ] && [ "${2:-}" = capture ] && [ -z "${CAIRN_DIR:-}" ] &&
+	[ -f "${CLAUDE_PROJECT_DIR:-.}/.cairn/hooks/capture.sh" ]; then
+	exec sh "${CLAUDE_PROJECT_DIR:-.}/.cairn/hooks/capture.sh"
+fi
+
 for c in "$(command -v cairn 2>/dev/null)" "${GOBIN:-}/cairn" "${GOPATH:-$HOME/go}/bin/cairn" \
 	"$HOME/go/bin/cairn" "$HOME/.local/bin/cairn" /usr/local/bin/cairn /opt/homebrew/bin/cairn; do
 	case $c in
