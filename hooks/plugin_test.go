@@ -521,8 +521,12 @@ func TestPluginHookCommands(t *testing.T) {
 			}
 		}
 		outside := t.TempDir()
-		if r := runPlugin(t, cmds[model.HookStop][0], outside, without, payload(model.HookStop, sid, outside, "")); r.err != nil || !strings.Contains(r.stderr, installLine) {
-			t.Errorf("capture without cairn, outside a memory: %v, stderr %q", r.err, r.stderr)
+		// Outside a memory, capture has nothing to do, with or without
+		// cairn (the session start says how to start one).
+		for _, env := range [][]string{without, withCairn} {
+			if r := runPlugin(t, cmds[model.HookStop][0], outside, env, payload(model.HookStop, sid, outside, "")); r.err != nil || r.stdout != "" || r.stderr != "" {
+				t.Errorf("capture outside a memory: %v, stdout %q, stderr %q", r.err, r.stdout, r.stderr)
+			}
 		}
 		r := runPlugin(t, `sh "${CLAUDE_PLUGIN_ROOT}/scripts/cairn.sh" mcp`, proj, without, "")
 		if r.err != nil || !strings.Contains(r.stderr, installLine) {

@@ -12,9 +12,15 @@
 # each session start, as for cairn init --claude) does it in a few
 # process starts, and needs no cairn binary; cairn hook capture does the
 # same in one Go process where there is no such script.
-if [ "${1:-}" = hook ] && [ "${2:-}" = capture ] && [ -z "${CAIRN_DIR:-}" ] &&
-	[ -f "${CLAUDE_PROJECT_DIR:-.}/.cairn/hooks/capture.sh" ]; then
-	exec sh "${CLAUDE_PROJECT_DIR:-.}/.cairn/hooks/capture.sh"
+# A project without a memory (the plugin is on in every project) has
+# nothing to capture: no process is started for it.
+if [ "${1:-}" = hook ] && [ "${2:-}" = capture ] && [ -z "${CAIRN_DIR:-}" ]; then
+	mem=${CLAUDE_PROJECT_DIR:-.}/.cairn
+	[ -f "$mem/hooks/capture.sh" ] && exec sh "$mem/hooks/capture.sh"
+	if [ ! -d "$mem" ]; then
+		cat >/dev/null 2>&1
+		exit 0
+	fi
 fi
 
 for c in "$(command -v cairn 2>/dev/null)" "${GOBIN:-}/cairn" "${GOPATH:-$HOME/go}/bin/cairn" \
