@@ -88,6 +88,8 @@ for n in "${sizes[@]}"; do
 	rm -f "$work"/t-version "$work"/t-version2 "$work"/t-context "$work"/t-start "$work"/t-startq
 	CAIRN_BENCH_CORPUS="$p" CAIRN_BENCH_FILES="$n" go test -count=1 -run '^TestWriteBenchCorpus$' ./internal/recall >/dev/null
 	"$work/cairn" -C "$p" init --claude >/dev/null
+	# Measured without a daemon: session starts must not run one.
+	printf 'daemon:\n  autostart: false\n' >>"$p/.cairn/cairn.yaml"
 	export CLAUDE_PROJECT_DIR="$p"
 	start() {
 		printf '{"session_id":"bench-%s","transcript_path":"%s/none.jsonl","cwd":"%s","hook_event_name":"SessionStart","source":"startup","model":"claude-sonnet-4-5"}\n' "$1" "$HOME" "$p" |

@@ -5,6 +5,7 @@ package fsview
 import (
 	"errors"
 	"fmt"
+	"runtime"
 )
 
 // ErrNoFUSE is wrapped by the errors that say FUSE cannot be used here.
@@ -14,9 +15,14 @@ var ErrNoFUSE = errors.New("FUSE is not available")
 var ErrNotMounted = errors.New("not mounted")
 
 // Available reports whether this process can mount a FUSE file system.
-// This build mounts on Linux only; macOS would need macFUSE.
+// This build mounts on Linux only: on macOS, go-fuse would need macFUSE
+// (or FUSE-T), and the view's mount handling (mount table, stale mounts,
+// detach) is Linux's.
 func Available() error {
-	return fmt.Errorf("%w: cairn mounts on Linux only (macOS needs macFUSE)", ErrNoFUSE)
+	if runtime.GOOS == "darwin" {
+		return fmt.Errorf("%w: cairn mount works on Linux only for now; on macOS it would need macFUSE (https://macfuse.github.io) or FUSE-T (https://www.fuse-t.org), which this build does not use; the memory is plain files in .cairn/ meanwhile", ErrNoFUSE)
+	}
+	return fmt.Errorf("%w: cairn mount works on Linux only", ErrNoFUSE)
 }
 
 // Stale reports whether dir is a FUSE mount whose server is gone.

@@ -279,7 +279,7 @@ func (wt *worktree) walk(ctx context.Context, root string, ign gitignore.Matcher
 			return nil, fmt.Errorf("stat %s: %w", root, err)
 		}
 		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			mode, ok := gitMode(st.Mode)
+			mode, ok := gitMode(uint32(st.Mode))
 			if !ok || Skipped(root) {
 				return nil, nil
 			}
@@ -409,7 +409,7 @@ func (wt *worktree) readDir(dir string, ign gitignore.Matcher, buf []byte, files
 			subdirs = append(subdirs, p)
 			continue
 		}
-		if mode, ok := gitMode(st.Mode); ok {
+		if mode, ok := gitMode(uint32(st.Mode)); ok {
 			files = append(files, walked{p, mode, statcache.StatOf(&st)})
 		}
 	}

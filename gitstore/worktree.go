@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/cairn-mem/cairn/gitstore/internal/commitenc"
+	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -226,7 +227,7 @@ func (wt *worktree) write(changes []change, blob func(plumbing.Hash) ([]byte, er
 		defer f.Close()
 		return f.Sync()
 	}
-	return syncfs(wt.dir)
+	return loose.SyncFS(wt.dir)
 }
 
 // writeStarted writes name through a temporary file and rename, starting
@@ -248,7 +249,7 @@ func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error
 	if err == nil {
 		err = f.Chmod(perm)
 	}
-	if err == nil && *batch && unix.SyncFileRange(int(f.Fd()), 0, 0, unix.SYNC_FILE_RANGE_WRITE) != nil {
+	if err == nil && *batch && loose.StartWriteback(f) != nil {
 		*batch = false
 	}
 	if cerr := f.Close(); err == nil {
@@ -260,20 +261,6 @@ func writeStarted(name string, data []byte, perm os.FileMode, batch *bool) error
 	if err != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
-}
-
-// syncfs makes everything written to dir's file system durable with one
-// call, instead of one fsync per file written.
-func syncfs(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := unix.Syncfs(int(f.Fd())); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
 }

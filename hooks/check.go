@@ -99,6 +99,10 @@ func Check(project string, opts CheckOptions) []Finding {
 		found = append(found, regs...)
 	}
 	if len(found) == 0 {
+		if where := pluginEnabled(project, getenv); where != "" {
+			add(OK, "the cairn plugin is enabled in "+where+": its hooks run cairn through plugin/scripts/cairn.sh", "")
+			return out
+		}
 		add(Fail, "no cairn hooks in Claude Code's settings: sessions are not captured", "cairn init --claude")
 		return out
 	}
@@ -155,6 +159,9 @@ func CheckMCP(project string, getenv func(string) string) Finding {
 	}
 	name := filepath.Join(project, ".mcp.json")
 	data, err := os.ReadFile(name)
+	if where := pluginEnabled(project, getenv); err != nil && where != "" {
+		return Finding{OK, "the cairn plugin's server (enabled in " + where + ")", ""}
+	}
 	if err != nil {
 		return Finding{Warn, "no .mcp.json: the agent cannot search memory itself", "cairn init --claude"}
 	}
@@ -172,6 +179,25 @@ func CheckMCP(project string, getenv func(string) string) Finding {
 		return Finding{Fail, "the MCP server's command: " + why, "cairn init --claude"}
 	}
 	return Finding{OK, fmt.Sprintf("%s %s", s.Command, strings.Join(s.Args, " ")), ""}
+}
+
+// pluginEnabled names the settings file that enables the cairn plugin
+// (enabledPlugins: {"cairn@MARKETPLACE": true}), or is "".
+func pluginEnabled(project string, getenv func(string) string) string {
+	for _, name := range settingsFiles(project, getenv) {
+		var doc struct {
+			Enabled map[string]any `json:"enabledPlugins"`
+		}
+		if data, err := os.ReadFile(name); err != nil || json.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		for id, on := range doc.Enabled {
+			if strings.HasPrefix(id, "cairn@") && on == true {
+				return rel(project, name)
+			}
+		}
+	}
+	return ""
 }
 
 func hasPromptHook(found []Registered) bool {

@@ -132,6 +132,22 @@ func TestCheck(t *testing.T) {
 			want:  []Finding{{Fail, "no cairn hooks in Claude Code's settings", "cairn init --claude"}},
 		},
 		{
+			name: "the plugin",
+			setup: func(t *testing.T, w wiring) CheckOptions {
+				writeFile(t, filepath.Join(w.home, ".claude", "settings.json"), `{"enabledPlugins": {"cairn@cairn": true, "other@x": true}}`)
+				return CheckOptions{MemoryDir: w.memory}
+			},
+			want: []Finding{{OK, "the cairn plugin is enabled in HOME/.claude/settings.json", ""}},
+		},
+		{
+			name: "the plugin disabled",
+			setup: func(t *testing.T, w wiring) CheckOptions {
+				writeFile(t, filepath.Join(w.home, ".claude", "settings.json"), `{"enabledPlugins": {"cairn@cairn": false}}`)
+				return CheckOptions{MemoryDir: w.memory}
+			},
+			want: []Finding{{Fail, "no cairn hooks in Claude Code's settings", "cairn init --claude"}},
+		},
+		{
 			name: "all there",
 			setup: func(t *testing.T, w wiring) CheckOptions {
 				writeSettings(t, w, settings, w.plan(false))

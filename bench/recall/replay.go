@@ -94,6 +94,17 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 	if len(installed) == 0 {
 		return nil, errors.New("cairn init --claude installed no hooks")
 	}
+	if !rp.daemon {
+		// Without a daemon means none: session starts must not run one.
+		name := filepath.Join(s.project, ".cairn", "cairn.yaml")
+		data, err := os.ReadFile(name)
+		if err == nil {
+			err = os.WriteFile(name, append(data, "\ndaemon:\n  autostart: false\n"...), 0o644)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	if rp.daemon {
 		if err := s.run(ctx, rp.cairn, "daemon", "start"); err != nil {
 			return nil, err

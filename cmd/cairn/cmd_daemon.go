@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/doctor"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/service"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/internal/web"
 	"github.com/spf13/cobra"
@@ -21,17 +21,18 @@ type daemonOptions struct{ json bool }
 func newDaemonCommand(g *globals) *cobra.Command {
 	var opts daemonOptions
 	cmd := &cobra.Command{
-		Use:   "daemon [run|start|stop|status]",
+		Use:   "daemon [run|start|stop|status|install|uninstall]",
 		Short: "Run the sidecar: watch the memory and serve the HTTP API on loopback",
 		Long: `The sidecar. "run" (the default) runs it in the foreground until Ctrl-C;
 "start" runs it in the background, logging to .cairn/.state/daemon.log; "stop"
-stops it; "status" says whether it runs. One daemon per memory: a second one
-refuses to start.
+stops it; "status" says whether it runs; "install" makes it a user service
+(systemd, launchd), "uninstall" removes that. A session start runs it unless
+daemon.autostart is false. One daemon per memory: a second exits (status 3).
 
 While it runs, checkpoints in any process find hand edits by asking it what
 changed instead of looking at every file.`,
 		Args:      rangeArgs(0, 1),
-		ValidArgs: []string{"run", "start", "stop", "status"},
+		ValidArgs: []string{"run", "start", "stop", "status", "install", "uninstall"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			action := "run"
 			if len(args) == 1 {
@@ -46,8 +47,10 @@ changed instead of looking at every file.`,
 				return runDaemonStop(cmd.Context(), g)
 			case "status":
 				return runDaemonStatus(cmd.Context(), g, opts)
+			case "install", "uninstall":
+				return runDaemonService(cmd.Context(), g, action == "install")
 			}
-			return usagef("unknown daemon action %q: want run, start, stop or status", action)
+			return usagef("unknown daemon action %q: want run, start, stop, status, install or uninstall", action)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print status as JSON")
@@ -95,22 +98,13 @@ func runDaemonStart(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	if !started {
-		fmt.Fprintf(g.stdout, "daemon: already running, pid %d, %s\n", s.PID, s.URL)
-		return nil
-	}
-	fmt.Fprintf(g.stdout, "daemon: started, pid %d, %s\n", s.PID, s.URL)
-	return nil
+	return ui.DaemonStarted(g.stdout, s, started)
 }
 
 // startDaemon runs m's daemon in the background unless one runs.
 func startDaemon(ctx context.Context, g *globals, m *memory.Memory) (client.DaemonState, bool, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return client.DaemonState{}, false, err
-	}
-	return server.Start(ctx, m, server.StartOptions{
-		Command: []string{exe, "-C", filepath.Dir(m.Dir), "daemon", "run"},
+	return server.Start(ctx, m, client.Spawn{
+		Command: []string{g.self, "-C", filepath.Dir(m.Dir), "daemon", "run"},
 		Dir:     g.dir, // -C names the folder cairn works in, its children included
 		Env:     os.Environ(),
 	})
@@ -123,15 +117,25 @@ func runDaemonStop(ctx context.Context, g *globals) error {
 	}
 	defer m.Close()
 	s, err := server.Stop(m)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case s.Stale:
-		fmt.Fprintf(g.stdout, "daemon: not running; removed the stale %s (pid %d is not this memory's daemon)\n", m.StatePath(client.PIDFile), s.PID)
-	case s.PID == 0:
-		fmt.Fprintln(g.stdout, "daemon: not running")
-	default:
-		fmt.Fprintf(g.stdout, "daemon: stopped (pid %d)\n", s.PID)
 	}
-	return nil
+	return ui.DaemonStopped(g.stdout, s.PID, s.Stale, m.StatePath(client.PIDFile))
+}
+
+// runDaemonService is cairn daemon install (install) or uninstall.
+func runDaemonService(ctx context.Context, g *globals, install bool) error {
+	mem, err := g.memoryDir()
+	if err != nil {
+		return err
+	}
+	s, err := service.New(g.self, filepath.Dir(mem), g.getenv)
+	if err != nil {
+		return err
+	}
+	r, err := service.Apply(ctx, s, install, g.getenv("PATH"))
+	if err != nil {
+		return err
+	}
+	return ui.ServiceText(g.stdout, r)
 }

@@ -84,6 +84,6 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			}
 			return server.HookMemoryDir(g.getenv("CLAUDE_PROJECT_DIR"), payload, g.dir)
 		},
-		Open: g.openDir,
+		Open: g.openDir, Self: g.self,
 	})
 }

@@ -27,6 +27,7 @@ type globals struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	self   string // this binary, for the daemon a hook starts
 }
 
 // resolveDir sets g.dir from -C and the working directory. -C means what

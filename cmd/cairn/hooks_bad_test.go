@@ -20,6 +20,7 @@ import (
 // and print nothing on stdout but one JSON object.
 func hookProc(t *testing.T, dir string, stdin []byte, args ...string) (stdout, stderr string) {
 	t.Helper()
+	stopDaemon(t, dir)
 	cmd := exec.Command(binary, append([]string{"hook"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+dir, "CAIRN_DIR=")

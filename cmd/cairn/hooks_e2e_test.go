@@ -37,6 +37,7 @@ func newClaudeSession(t *testing.T, proj, id string) *claudeSession {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stopDaemon(t, proj)
 	s := &claudeSession{t: t, proj: proj}
 	var doc struct {
 		Hooks json.RawMessage `json:"hooks"`
@@ -152,6 +153,7 @@ func TestClaudeCodeSession(t *testing.T) {
 		t.Fatalf("init --claude: %v\n%s", err, out)
 	}
 	checkGit(t, p)
+	noAutostart(t, p)
 	const id = "5e1d2c3b-0000-4000-8000-00000000e2e1"
 	s := newClaudeSession(t, p, id)
 
@@ -277,6 +279,7 @@ func TestClaudeCodeSessionLive(t *testing.T) {
 	if out, err := cairnProc(p, "", "init", "--claude").CombinedOutput(); err != nil {
 		t.Fatalf("init --claude: %v\n%s", err, out)
 	}
+	noAutostart(t, p) // the queue is worked here, as a daemon would
 	const id = "5e1d2c3b-0000-4000-8000-0000000011fe"
 	s := newClaudeSession(t, p, id)
 	work := func() {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/service"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -35,6 +37,7 @@ func main() {
 	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	proc.self, _ = os.Executable()
 	code := run(ctx, proc, os.Args[1:])
 	stop()
 	pprof.StopCPUProfile()
@@ -66,11 +69,12 @@ type process struct {
 	getenv         func(string) string
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	self           string // this binary, which hooks start the daemon with; "" (tests) starts none
 }
 
 // run executes one cairn command line and returns the exit code.
 func run(ctx context.Context, p process, args []string) int {
-	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr}
+	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr, self: p.self}
 	stderr := p.stderr
 	root := newRootCommand(g)
 	root.SetArgs(args)
@@ -93,6 +97,9 @@ func run(ctx context.Context, p process, args []string) int {
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "cairn: %s\n", msg)
+	if errors.Is(err, server.ErrRunning) {
+		return service.ExitRunning // a daemon serves the memory already
+	}
 	return exitError
 }
 

@@ -3,5 +3,6 @@
 // daemon leaves in the memory's state folder (addr, token), and holds the
 // shapes of the requests and answers of the session, memory and checkpoint
 // endpoints. The daemon (internal/server) answers with the same types, so
-// the wire format has one home; see docs/http-api.md.
+// the wire format has one home; see docs/http-api.md. Autostart starts the
+// daemon in the background when none runs, one per memory.
 package client

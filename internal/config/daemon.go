@@ -10,7 +10,16 @@ type Daemon struct {
 	// index's files mapped into memory. 0 means DefaultDaemonMemoryMiB;
 	// GOMEMLIMIT in the daemon's environment wins over it.
 	MemoryLimitMiB int64 `yaml:"memory_limit_mib"`
+	// Autostart lets a session start run the daemon, in the background,
+	// when none runs; on by default. Off, the daemon runs only when
+	// started (cairn daemon start, or a service from cairn daemon
+	// install), and session starts capture what waits themselves.
+	Autostart *bool `yaml:"autostart"`
 }
+
+// Autostarts reports whether a session start runs the daemon when none
+// runs.
+func (d Daemon) Autostarts() bool { return d.Autostart == nil || *d.Autostart }
 
 // DefaultDaemonMemoryMiB is daemon.memory_limit_mib's default.
 const DefaultDaemonMemoryMiB = 200

@@ -137,7 +137,7 @@ func playClear(t *testing.T, withDaemon bool, first, last []string) {
 		os.Chtimes(tp, at, at)
 	}
 
-	out, err := SessionStart(ctx, m, []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/shop","hook_event_name":"SessionStart","source":"clear"}`, next, filepath.Join(dir, next+".jsonl"))))
+	out, err := SessionStart(ctx, m, []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/shop","hook_event_name":"SessionStart","source":"clear"}`, next, filepath.Join(dir, next+".jsonl"))), nil)
 	if err != nil {
 		t.Fatalf("SessionStart: %v", err)
 	}

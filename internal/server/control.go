@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,65 +17,22 @@ import (
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// StartOptions say how Start runs the daemon in the background.
-type StartOptions struct {
-	// Command runs the daemon in the foreground: the cairn binary and its
-	// arguments (cairn -C PROJECT daemon run).
-	Command []string
-	// Dir is the folder the daemon's process starts in.
-	Dir string
-	// Env is its environment; Start adds CAIRN_DIR, the memory's folder.
-	Env []string
-}
-
 // Start runs m's daemon in the background, in a session of its own,
 // logging to the state folder's daemon.log, and waits up to 10 s for it
-// to answer. When a daemon runs already, Start returns its state and
-// started false.
-func Start(ctx context.Context, m *memory.Memory, opts StartOptions) (s client.DaemonState, started bool, err error) {
+// to answer (client.Autostart). When a daemon runs already, Start returns
+// its state and started false.
+func Start(ctx context.Context, m *memory.Memory, run client.Spawn) (s client.DaemonState, started bool, err error) {
 	if s := client.Status(ctx, m.StatePath("")); s.Running {
 		return s, false, nil
 	}
-	logName := m.StatePath(client.LogFile)
-	logf, err := os.OpenFile(logName, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	_, pid, err := client.Autostart(ctx, m.StatePath(""), m.Dir, run, 10*time.Second)
+	if errors.Is(err, client.ErrStarting) {
+		return s, false, fmt.Errorf("daemon did not answer within 10s; see %s", m.StatePath(client.LogFile))
+	}
 	if err != nil {
-		return s, false, fmt.Errorf("open daemon log: %w", err)
+		return s, false, err
 	}
-	defer logf.Close()
-	_, exited, err := spawn(opts.Command, opts.Dir, opts.Env, m.Dir, logf)
-	if err != nil {
-		return s, false, fmt.Errorf("start daemon: %w", err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return s, false, fmt.Errorf("daemon exited at start (%v); see %s", err, logName)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if s := client.Status(ctx, m.StatePath("")); s.Running {
-			return s, true, nil
-		}
-	}
-	return s, false, fmt.Errorf("daemon did not answer within 10s; see %s", logName)
-}
-
-// spawn starts command in a session of its own, in dir, with env and
-// CAIRN_DIR=mem, its output going to logf. The channel gets what Wait
-// says once the process exits. Start and MountBackground share it:
-// both start cairn in the background and wait for it to be ready.
-func spawn(command []string, dir string, env []string, mem string, logf *os.File) (*exec.Cmd, <-chan error, error) {
-	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Env = append(slices.Clip(env), "CAIRN_DIR="+mem)
-	if err := cmd.Start(); err != nil {
-		return nil, nil, err
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	return cmd, exited, nil
+	return client.Status(ctx, m.StatePath("")), pid != 0, nil
 }
 
 // MountedMsg is what cairn mount prints when the view is ready.
@@ -98,7 +53,7 @@ func MountBackground(ctx context.Context, exe, mem, dir string) (pid int, err er
 	}
 	defer log.Close()
 	// In "/": hold no folder busy.
-	cmd, exited, err := spawn([]string{exe, "mount", dir}, "/", os.Environ(), mem, log)
+	cmd, exited, err := client.Spawn{Command: []string{exe, "mount", dir}, Dir: "/", Env: os.Environ()}.Start(mem, log)
 	if err != nil {
 		return 0, fmt.Errorf("mount: start cairn: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,6 +31,11 @@ import (
 // hook's deadline (hooks.SessionStartTimeout) is the pack's.
 const catchUpBudget = 16 * time.Second
 
+// autostartWait is how long a session start waits, at most, for the
+// daemon it starts to answer: it answers in about 0.1 s; one slower is
+// left starting, and the hook goes on without it.
+const autostartWait = 2 * time.Second
+
 // workOptions splits a catch-up budget (see catchUpBudget).
 func workOptions(total time.Duration, except string) capture.WorkOptions {
 	return capture.WorkOptions{Budget: total / 2, Grace: total / 4, EndBudget: total / 4, Except: except}
@@ -40,8 +46,9 @@ func workOptions(total time.Duration, except string) capture.WorkOptions {
 // (the daemon does it when one runs, and this waits for it), pack the
 // context, queue the session's record. The output (nil when there is
 // nothing to say) is worth printing even with an error, which collects
-// what went wrong on the way.
-func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks.Output, error) {
+// what went wrong on the way. With run, and unless cairn.yaml says
+// daemon.autostart: false, a daemon is started through it when none runs.
+func SessionStart(ctx context.Context, m *memory.Memory, payload []byte, run *client.Spawn) (*hooks.Output, error) {
 	var errs []error
 	// The capture script is not synced (a script from a remote would run
 	// here): it is written from this binary, and put back if it is gone
@@ -69,7 +76,22 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 	var daemon recall.Searcher
 	var notes []string
 	var n capture.Worked
-	if c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait); err == nil {
+	c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait)
+	starting := false
+	if err != nil && run != nil && m.Config.Daemon.Autostarts() {
+		var pid int
+		c, pid, err = client.Autostart(ctx, m.StatePath(""), m.Dir, *run, autostartWait)
+		switch {
+		case errors.Is(err, client.ErrStarting):
+			starting = true
+			notes = append(notes, "cairn: the memory sidecar is starting; it captures what the last sessions left shortly")
+		case err != nil:
+			errs = append(errs, err)
+		case pid != 0:
+			notes = append(notes, fmt.Sprintf("cairn: started the memory sidecar (pid %d; log in %s)", pid, m.StatePath(client.LogFile)))
+		}
+	}
+	if err == nil {
 		daemon = recall.Remote{Client: c}
 		cctx, cancel := context.WithTimeout(ctx, total+time.Second)
 		r, err := c.CatchUp(cctx, client.CatchUpRequest{Except: except, BudgetMS: total.Milliseconds()})
@@ -87,15 +109,20 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 		}
 	} else {
 		o := workOptions(total, except)
+		// A daemon starting runs its worker soon: what it takes from
+		// the queue is its own, not to be taken back here.
+		o.Daemon = starting
 		n, err = capture.WorkFor(ctx, m, o)
 		if err != nil {
 			errs = append(errs, err)
 		}
-		what := "nothing was waiting"
-		if n.Done+n.Failed > 0 {
-			what = fmt.Sprintf("%s processed now", countOf(n.Done+n.Failed, "queued event", "queued events"))
+		if !starting {
+			what := "nothing was waiting"
+			if n.Done+n.Failed > 0 {
+				what = fmt.Sprintf("%s processed now", countOf(n.Done+n.Failed, "queued event", "queued events"))
+			}
+			notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
 		}
-		notes = append(notes, fmt.Sprintf("cairn: the memory sidecar is not running, so captured events wait for the next session start (%s). Start it with: cairn daemon start", what))
 		if n.Left {
 			notes = append(notes, "cairn: "+leftNote(n, "the next session start captures the rest"))
 		}
@@ -192,6 +219,10 @@ func countOf(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// NoMemoryMsg is what a session start outside any memory tells the user
+// when cairn is wired for every project.
+const NoMemoryMsg = "cairn: this project has no memory yet; run `cairn init` in it to start one (then its sessions are captured and recalled)"
+
 // HookRun is one run of cairn hook: its event, streams, and how it finds
 // and opens the memory.
 type HookRun struct {
@@ -208,6 +239,9 @@ type HookRun struct {
 	Find func(payload []byte) (string, error)
 	// Open opens the memory in a folder.
 	Open func(context.Context, string) (*memory.Memory, error)
+	// Self is the cairn binary, which session-start runs the daemon
+	// with (cairn -C PROJECT daemon run) when none runs; "" runs none.
+	Self string
 }
 
 // RunHook does one hook. It never fails: a problem is one line through
@@ -240,6 +274,11 @@ func RunHook(ctx context.Context, h HookRun) {
 		mem, err := h.Find(payload)
 		if err != nil {
 			h.Warn("hook " + event + ": " + err.Error())
+			if p, _ := transcript.ParseHook(payload); errors.Is(err, memory.ErrNoMemory) && ev == model.HookSessionStart && p != nil && p.Source == "startup" {
+				// Wired for every project (the plugin, init --claude
+				// --global): say once per session how to start one here.
+				hooks.WriteOutput(h.Stdout, &hooks.Output{SystemMessage: NoMemoryMsg})
+			}
 			return
 		}
 		if len(payload) > 0 {
@@ -286,7 +325,12 @@ func hookSessionStart(ctx context.Context, h HookRun, mem string, payload []byte
 		return nil, err
 	}
 	defer m.Close()
-	return SessionStart(ctx, m, payload)
+	var run *client.Spawn
+	if h.Self != "" {
+		project := filepath.Dir(m.Dir)
+		run = &client.Spawn{Command: []string{h.Self, "-C", project, "daemon", "run"}, Dir: project, Env: os.Environ()}
+	}
+	return SessionStart(ctx, m, payload, run)
 }
 
 // HookMemoryDir finds the memory for a hook when neither -C nor CAIRN_DIR

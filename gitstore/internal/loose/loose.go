@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"golang.org/x/sys/unix"
 )
 
 // A Writer writes loose git objects the way git's core.fsyncMethod=batch
@@ -91,7 +90,7 @@ func (w *Writer) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error
 		err = f.Chmod(0o444)
 	}
 	if err == nil && w.batch {
-		if unix.SyncFileRange(int(f.Fd()), 0, 0, unix.SYNC_FILE_RANGE_WRITE) != nil {
+		if StartWriteback(f) != nil {
 			w.batch = false
 		}
 	}
