@@ -189,6 +189,7 @@ func TestCodexSession(t *testing.T) {
 	if err != nil {
 		t.Fatalf("init --codex: %v\n%s", err, out)
 	}
+	noAutostart(t, p) // the hooks' own path is under test, as in TestClaudeCodeSession
 	for _, want := range []string{"Codex hooks are in .codex/hooks.json (the file as it was is in .codex/hooks.json.cairn-backup)",
 		"the cairn MCP server is registered in " + config, "/hooks"} {
 		if !strings.Contains(out, want) {
@@ -371,6 +372,7 @@ func TestCodexSessionLive(t *testing.T) {
 	if out, err := codexCmd(t, p, codexHome, "init", "--codex"); err != nil {
 		t.Fatalf("init --codex: %v\n%s", err, out)
 	}
+	noAutostart(t, p)
 	hooksFile := filepath.Join(p, ".codex", "hooks.json")
 	const id = "019ad6e1-5c2b-7e30-9a41-c0de0e2e1001"
 	s := newCodexSession(t, p, codexHome, hooksFile, id)
