@@ -177,6 +177,9 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 		now:     time.Now,
 		UserDir: opts.UserDir,
 	}
+	if filepath.Clean(m.UserDir) == m.Dir {
+		m.UserDir = "" // the user memory opened as a project's: not layered over itself
+	}
 	if m.warn == nil {
 		m.warn = func(string) {}
 	}
