@@ -35,7 +35,7 @@ func TestPackLayersUserMemory(t *testing.T) {
 	}
 	userTitles := map[string]bool{}
 	conflicts := map[string]bool{
-		"never force-push.":                   true, // the same title but for case and punctuation
+		"never force-push.":                    true, // the same title but for case and punctuation
 		"Commit messages imperative and short": true, // the same topic: "commit messages imperative"
 	}
 	for title := range conflicts {
