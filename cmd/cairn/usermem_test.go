@@ -47,6 +47,9 @@ func TestUserMemory(t *testing.T) {
 	if !strings.Contains(out, "## You, all projects") || !strings.Contains(out, "Prefers table-driven tests") || !strings.Contains(out, "Never force-push a shared branch") {
 		t.Errorf("project b's pack lacks the user memory:\n%s", out)
 	}
+	if strings.Contains(out, "Promoted from") {
+		t.Errorf("the pack shows a promoted item's provenance:\n%s", out)
+	}
 	out = okEnv(t, e, a, "context")
 	if n := strings.Count(out, "Never force-push a shared branch"); n != 1 {
 		t.Errorf("project a's pack shows its promoted pattern %d times:\n%s", n, out)

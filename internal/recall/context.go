@@ -325,8 +325,13 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	p.Warnings = append(p.Warnings, warns...)
 	for _, u := range users {
 		g := &group{sec: secUser, id: u.ID, path: u.File, title: u.Title, fetch: "cat " + u.File}
-		title, body, tail := mdtext.OneLine(u.Title), mdtext.OneLine(u.Body), " ("+string(u.Kind)+", id "+fetchRef(u.ID)+")\n"
-		g.add(corePrio-0.01+0.01*u.Importance, "").render = func(room int) string { return entry(title, body, tail, min(room, itemCap)) }
+		title, tail, body, read := mdtext.OneLine(u.Title), " ("+string(u.Kind)+", id "+fetchRef(u.ID)+")\n", "", false
+		g.add(corePrio-0.01+0.01*u.Importance, "").render = func(room int) string {
+			if !read && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, itemCap) {
+				read, body = true, mdtext.OneLine(u.Body()) // read only when there is room to show it
+			}
+			return entry(title, body, tail, min(room, itemCap))
+		}
 		groups = append(groups, g)
 	}
 

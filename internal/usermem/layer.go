@@ -8,14 +8,34 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // Item is a user memory's item as the context pack shows it.
 type Item struct {
-	ID, Title, Body string
-	Kind            model.Kind
-	Importance      float64
-	File            string // the item's file, absolute: how to read it whole
+	ID, Title  string
+	Kind       model.Kind
+	Importance float64
+	File       string // the item's file, absolute: how to read it whole
+
+	dir, path string // the memory and the file's path in it, for Body
+}
+
+// Body reads the item's body, without the provenance line Promote adds
+// (the pack needs the preference, not where it came from): only for the
+// items the pack has room for, since reading every one would cost a
+// session start more than the rest of the user memory. A file gone or
+// broken meanwhile has no body; a symbolic link is not followed.
+func (it Item) Body() string {
+	data, err := safefile.ReadInRoot(it.dir, it.path)
+	if err != nil {
+		return ""
+	}
+	parsed, err := model.Parse(it.path, data)
+	if err != nil {
+		return ""
+	}
+	return dropProvenance(parsed.Body)
 }
 
 // Layer returns the user memory's preferences and patterns at dir that
@@ -52,7 +72,7 @@ func Layer(ctx context.Context, dir string, titles []string) (items []Item, warn
 		}
 	}
 	for _, k := range []model.Kind{model.Preference, model.Pattern} {
-		es, problems, err := m.List(ctx, memory.Filter{Kind: k, Layer: model.LayerCore, Bodies: true})
+		es, problems, err := m.List(ctx, memory.Filter{Kind: k, Layer: model.LayerCore})
 		if err != nil {
 			return nil, []string{"user memory: " + err.Error()}
 		}
@@ -64,8 +84,8 @@ func Layer(ctx context.Context, dir string, titles []string) (items []Item, warn
 			if taken["t:"+norm(it.Title)] || taken["s:"+prose.TopicClaim(it.Title).Subject] {
 				continue
 			}
-			items = append(items, Item{ID: it.ID, Title: it.Title, Body: dropProvenance(it.Body), Kind: it.Kind,
-				Importance: it.Importance, File: filepath.Join(dir, filepath.FromSlash(e.Path))})
+			items = append(items, Item{ID: it.ID, Title: it.Title, Kind: it.Kind, Importance: it.Importance,
+				File: filepath.Join(dir, filepath.FromSlash(e.Path)), dir: dir, path: e.Path})
 		}
 	}
 	return items, warns
@@ -76,8 +96,7 @@ func norm(s string) string {
 	return strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(s), " ")), ".!:;")
 }
 
-// dropProvenance removes the line Promote adds: the pack needs the
-// preference, not where it came from.
+// dropProvenance removes the line Promote adds.
 func dropProvenance(body string) string {
 	if i := strings.LastIndex(body, provenance); i >= 0 && !strings.Contains(body[i:], "\n") {
 		return strings.TrimSpace(body[:i])

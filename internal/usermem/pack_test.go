@@ -3,12 +3,17 @@ package usermem_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
 // TestPackLayersUserMemory: the user memory's preferences and patterns
@@ -91,6 +96,9 @@ func TestPackLayersUserMemory(t *testing.T) {
 				if projShown != len(projTitles) || userShown != len(userTitles) {
 					t.Errorf("a roomy pack shows %d of %d project and %d of %d user items:\n%s", projShown, len(projTitles), userShown, len(userTitles), p.Text)
 				}
+				if !strings.Contains(p.Text, "says so again when it is forgotten") {
+					t.Errorf("a roomy pack shows no user item's body:\n%s", p.Text)
+				}
 			case 600:
 				if projShown != len(projTitles) || userShown == 0 || userShown == len(userTitles) {
 					t.Errorf("a 600-token pack shows %d of %d project and %d of %d user items; want every project item and some user items:\n%s",
@@ -99,5 +107,44 @@ func TestPackLayersUserMemory(t *testing.T) {
 			}
 			t.Logf("budget %d: %d tokens, %d project and %d user items, %d left out", budget, p.UsedTokens, projShown, userShown, len(p.LeftOut))
 		})
+	}
+}
+
+// BenchmarkLayer is what the user memory adds to every pack: opening it
+// and reading its preferences and patterns, 200 of them, against a
+// project of 100 titles.
+func BenchmarkLayer(b *testing.B) {
+	ctx := context.Background()
+	_, user := memories(b)
+	for i := range 200 {
+		it := model.NewItem(model.Preference, fmt.Sprintf("Habit %03d: keep functions short", i), user.Now())
+		it.Body = "The user has asked for this in every project."
+		data, err := it.Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := filepath.Join(user.Dir, filepath.FromSlash(it.Path()))
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		// Written an hour ago, as a user memory's files are: files as new
+		// as the catalogue are read again each time (racily clean).
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(name, old, old)
+	}
+	if _, err := user.Checkpoint(ctx, memory.CheckpointOptions{Message: "200 habits"}); err != nil {
+		b.Fatal(err)
+	}
+	titles := make([]string, 100)
+	for i := range titles {
+		titles[i] = fmt.Sprintf("Project fact %d about the job queue", i)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		items, warns := usermem.Layer(ctx, user.Dir, titles)
+		if len(items) != 200 || len(warns) != 0 {
+			b.Fatalf("Layer = %d items, %q", len(items), warns)
+		}
 	}
 }

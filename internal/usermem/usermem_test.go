@@ -147,7 +147,7 @@ func TestOpenCreates(t *testing.T) {
 	}
 }
 
-func commits(t *testing.T, dir string) int {
+func commits(t testing.TB, dir string) int {
 	t.Helper()
 	out, err := exec.Command("git", "-C", dir, "rev-list", "--count", "HEAD").Output()
 	if err != nil {
@@ -162,7 +162,7 @@ func commits(t *testing.T, dir string) int {
 
 // memories makes a project memory whose pack layers the user memory
 // under it, and the user memory.
-func memories(t *testing.T) (proj, user *memory.Memory) {
+func memories(t testing.TB) (proj, user *memory.Memory) {
 	t.Helper()
 	ctx := context.Background()
 	t.Setenv("HOME", t.TempDir())
@@ -180,7 +180,7 @@ func memories(t *testing.T) (proj, user *memory.Memory) {
 	return proj, user
 }
 
-func remember(t *testing.T, m *memory.Memory, k model.Kind, title, body string) *model.Item {
+func remember(t testing.TB, m *memory.Memory, k model.Kind, title, body string) *model.Item {
 	t.Helper()
 	it := model.NewItem(k, title, m.Now())
 	it.Body = body
