@@ -20,6 +20,7 @@ type rememberOptions struct {
 	pin        bool
 	session    string
 	json       bool
+	user       bool
 }
 
 func newRememberCommand(g *globals) *cobra.Command {
@@ -44,6 +45,7 @@ matter. The text comes from the arguments, or from standard input when it is
 	f.BoolVar(&opts.pin, "pin", false, "always give this item to the agent")
 	f.StringVar(&opts.session, "session", "", "the agent session this came from")
 	f.BoolVar(&opts.json, "json", false, "print the item as JSON")
+	f.BoolVar(&opts.user, "user", false, "write it to the user memory, which every project's context gets (cairn promote)")
 	return cmd
 }
 
@@ -71,7 +73,7 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	if title == "" {
 		title, body = model.SplitTitle(text)
 	}
-	m, err := g.open(ctx)
+	m, err := g.openMemory(ctx, opts.user)
 	if err != nil {
 		return err
 	}

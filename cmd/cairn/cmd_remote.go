@@ -11,7 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/ui"
 )
 
-type remoteOptions struct{ json bool }
+type remoteOptions struct{ json, user bool }
 
 func newRemoteCommand(g *globals) *cobra.Command {
 	var opts remoteOptions
@@ -31,6 +31,7 @@ printed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	cmd.PersistentFlags().BoolVar(&opts.user, "user", false, "the user memory's remotes (cairn sync --user)")
 	list := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -47,7 +48,7 @@ printed.`,
 			Short: "Add a remote",
 			Args:  exactArgs(2),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runRemoteAdd(cmd.Context(), g, args)
+				return runRemoteAdd(cmd.Context(), g, opts, args)
 			},
 		},
 		&cobra.Command{
@@ -56,7 +57,7 @@ printed.`,
 			Short:   "Remove a remote (the remote itself is not touched)",
 			Args:    exactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return runRemoteRemove(cmd.Context(), g, args)
+				return runRemoteRemove(cmd.Context(), g, opts, args)
 			},
 		},
 	)
@@ -64,7 +65,7 @@ printed.`,
 }
 
 func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
-	m, err := g.open(ctx)
+	m, err := g.openMemory(ctx, opts.user)
 	if err != nil {
 		return err
 	}
@@ -79,8 +80,8 @@ func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
 	return ui.RemotesText(g.stdout, rs)
 }
 
-func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
-	m, err := g.open(ctx)
+func runRemoteAdd(ctx context.Context, g *globals, opts remoteOptions, args []string) error {
+	m, err := g.openMemory(ctx, opts.user)
 	if err != nil {
 		return err
 	}
@@ -93,8 +94,8 @@ func runRemoteAdd(ctx context.Context, g *globals, args []string) error {
 	return nil
 }
 
-func runRemoteRemove(ctx context.Context, g *globals, args []string) error {
-	m, err := g.open(ctx)
+func runRemoteRemove(ctx context.Context, g *globals, opts remoteOptions, args []string) error {
+	m, err := g.openMemory(ctx, opts.user)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ type syncOptions struct {
 	noPush    bool
 	unrelated bool
 	json      bool
+	user      bool
 }
 
 func newSyncCommand(g *globals) *cobra.Command {
@@ -35,11 +36,12 @@ and refuses a remote whose history was rewritten.`,
 	cmd.Flags().BoolVar(&opts.noPush, "no-push", false, "fetch and merge only")
 	cmd.Flags().BoolVar(&opts.unrelated, "allow-unrelated", false, "merge a remote memory that shares no history with this one")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.user, "user", false, "sync the user memory through its own remotes (cairn remote add --user)")
 	return cmd
 }
 
 func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) error {
-	m, err := g.open(ctx)
+	m, err := g.openMemory(ctx, opts.user)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
+	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
 // globals are the options, folder, environment and streams every
@@ -115,7 +116,17 @@ func (g *globals) openDir(ctx context.Context, dir string) (*memory.Memory, erro
 func (g *globals) memoryOptions() memory.Options {
 	opts := memory.EnvOptions(g.getenv)
 	opts.Warn = g.warn
+	opts.UserDir = usermem.Dir(g.getenv)
 	return opts
+}
+
+// openMemory opens the user memory (usermem), made now if there is none
+// yet, when user is set; else the project's.
+func (g *globals) openMemory(ctx context.Context, user bool) (*memory.Memory, error) {
+	if user {
+		return usermem.Open(ctx, usermem.Dir(g.getenv), g.memoryOptions(), true)
+	}
+	return g.open(ctx)
 }
 
 // itemRef resolves an item reference a user gave: a path (see

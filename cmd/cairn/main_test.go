@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 		os.Setenv(k, v)
 	}
 	for _, k := range []string{"CAIRN_DIR", "CAIRN_SESSION", "CAIRN_AUTHOR_NAME", "CAIRN_AUTHOR_EMAIL",
-		"CAIRN_GIT_TOKEN", "CAIRN_LOCK_TIMEOUT", "CLAUDE_PROJECT_DIR", "XDG_CONFIG_HOME", "VISUAL", "EDITOR"} {
+		"CAIRN_GIT_TOKEN", "CAIRN_LOCK_TIMEOUT", "CAIRN_USER_DIR", "CLAUDE_PROJECT_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "VISUAL", "EDITOR"} {
 		os.Unsetenv(k)
 	}
 	code := m.Run()

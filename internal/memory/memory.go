@@ -64,6 +64,10 @@ type Memory struct {
 	stop func(point string)
 
 	cat *catalog.Keeper // the metadata catalogue (catalog.go)
+
+	// UserDir is the user memory's folder (package usermem), whose
+	// preferences the context pack layers under the project's; "" for none.
+	UserDir string
 }
 
 func (m *Memory) pause(point string) {
@@ -99,6 +103,8 @@ type Options struct {
 	Identity gitstore.Identity
 	// LockTimeout overrides cairn.yaml's lock_timeout when positive.
 	LockTimeout time.Duration
+	// UserDir is the user memory's folder (usermem.Dir); "" for none.
+	UserDir string
 }
 
 // Find returns the memory folder for start: start itself when it is a
@@ -169,6 +175,10 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 		store:   st,
 		warn:    opts.Warn,
 		now:     time.Now,
+		UserDir: opts.UserDir,
+	}
+	if filepath.Clean(m.UserDir) == m.Dir {
+		m.UserDir = "" // the user memory opened as a project's: not layered over itself
 	}
 	if m.warn == nil {
 		m.warn = func(string) {}
@@ -197,8 +207,26 @@ type InitResult struct {
 // repository through .git/info/exclude. On an existing memory it changes
 // nothing and says so in the result.
 func Init(ctx context.Context, project string, opts Options) (*Memory, InitResult, error) {
-	var res InitResult
 	project, err := filepath.Abs(project)
+	if err != nil {
+		return nil, InitResult{}, err
+	}
+	m, res, err := InitDir(ctx, filepath.Join(project, DirName), opts)
+	if err != nil {
+		return nil, res, err
+	}
+	if res.Excluded, err = excludeFromProject(project); err != nil {
+		return nil, res, err
+	}
+	return m, res, nil
+}
+
+// InitDir creates a memory repository in dir itself, with Init's
+// skeleton and first commit but no project around it: the user memory
+// (package usermem). On an existing memory it changes nothing.
+func InitDir(ctx context.Context, dir string, opts Options) (*Memory, InitResult, error) {
+	var res InitResult
+	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, res, err
 	}
@@ -212,7 +240,6 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 		}
 		files[dst] = b
 	}
-	dir := filepath.Join(project, DirName)
 	opts.Warn = warnOnceLinks(opts.Warn)
 	ident := opts.Identity
 	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", storeOptions(dir, ident, opts.Warn))
@@ -224,9 +251,6 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 		if h, err := st.Resolve("HEAD"); err == nil {
 			res.Commit = h
 		}
-	}
-	if res.Excluded, err = excludeFromProject(project); err != nil {
-		return nil, res, err
 	}
 	m, err := newMemory(st, opts)
 	return m, res, err

@@ -432,3 +432,43 @@ func (s Sessions) Latest(ctx context.Context) (string, error) {
 	}
 	return list[0].ID, nil
 }
+
+// Resolve turns a session id or a unique prefix of one into the id. An
+// id that matches no session folder is returned as it is (it finds
+// nothing).
+func (s Sessions) Resolve(ref string) (string, error) {
+	ids := sessionIDs(s.m)
+	var found []string
+	for _, id := range ids {
+		if id == ref {
+			return id, nil
+		}
+		if strings.HasPrefix(id, ref) {
+			found = append(found, id)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return ref, nil
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("session %s matches %d sessions (%s, ...): %w", ref, len(found), found[0], ErrAmbiguous)
+}
+
+// sessionIDs lists the session folders' names, in sessions/ and archive/.
+func sessionIDs(m *Memory) []string {
+	var ids []string
+	add := func(pattern string) {
+		names, _ := filepath.Glob(filepath.Join(m.Dir, pattern))
+		for _, n := range names {
+			if fi, err := os.Lstat(n); err == nil && fi.IsDir() { // Glob follows links; a linked folder is no session
+				ids = append(ids, filepath.Base(n))
+			}
+		}
+	}
+	add("sessions/*")
+	add("archive/*/*/*")
+	sort.Strings(ids)
+	return ids
+}

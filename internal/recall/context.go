@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/corecache"
+	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
 // ContextOptions say what Context packs.
@@ -100,6 +101,7 @@ func Context(ctx context.Context, m *memory.Memory, opts ContextOptions) (*Pack,
 const (
 	secPinned = iota
 	secCore
+	secUser // the user memory's preferences and patterns (package usermem)
 	secOpen
 	secSessions
 	secRelated
@@ -292,7 +294,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	var coreUnits []*unit
 	var coreTitles []map[string]bool
 	stale := anchor.Marks(ctx, m) // the code changed at what these name: shown, ranked lower
+	titles := make([]string, 0, len(core))
 	for i, c := range core {
+		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
 		if g.note != "" {
@@ -316,6 +320,21 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		}
 	}
 
+	// The user memory's items, under every project item; none the project contradicts.
+	users, warns := usermem.Layer(ctx, m.UserDir, titles)
+	p.Warnings = append(p.Warnings, warns...)
+	for _, u := range users {
+		g := &group{sec: secUser, id: u.ID, path: u.File, title: u.Title, fetch: "cat " + u.File}
+		title, tail, body, read := mdtext.OneLine(u.Title), " ("+string(u.Kind)+", id "+fetchRef(u.ID)+")\n", "", false
+		g.add(corePrio-0.01+0.01*u.Importance, "").render = func(room int) string {
+			if !read && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, itemCap) {
+				read, body = true, mdtext.OneLine(u.Body()) // read only when there is room to show it
+			}
+			return entry(title, body, tail, min(room, itemCap))
+		}
+		groups = append(groups, g)
+	}
+
 	if og := openGroup(sessions, v); og != nil {
 		groups = append(groups, og)
 	}
@@ -328,7 +347,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		seen[g.path] = true
 	}
 
-	heads := [numSections]string{"## Pinned", "## Core memory", "## Open items", "## Latest sessions", ""}
+	heads := [numSections]string{"## Pinned", "## Core memory", "## You, all projects", "## Open items", "## Latest sessions", ""}
 	if len(hits) > 0 {
 		heads[secRelated] = "## Related to: " + digest.OneLineCut(opts.Query, 60)
 		for _, h := range hits {
@@ -897,7 +916,7 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 	if ref == "" {
 		return "", ""
 	}
-	id, err := resolveSession(m, ref)
+	id, err := m.Sessions().Resolve(ref)
 	if err != nil {
 		return "", err.Error()
 	}

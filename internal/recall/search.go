@@ -238,7 +238,7 @@ func (x *Index) query(text string, opts SearchOptions) (indexer.Query, error) {
 		q.Layers = append(q.Layers, string(layer))
 	}
 	if opts.Session != "" {
-		if q.Session, err = resolveSession(x.m, opts.Session); err != nil {
+		if q.Session, err = x.m.Sessions().Resolve(opts.Session); err != nil {
 			return q, err
 		}
 	}
@@ -289,46 +289,6 @@ func CheckSearchOptions(opts SearchOptions) error {
 		return fmt.Errorf("--until %s is not after --since %s", opts.Until.Format(time.DateOnly), opts.Since.Format(time.DateOnly))
 	}
 	return nil
-}
-
-// resolveSession turns a session id or a unique prefix of one into the
-// id. An id that matches no session folder is returned as it is (it
-// finds nothing).
-func resolveSession(m *memory.Memory, ref string) (string, error) {
-	ids := sessionIDs(m)
-	var found []string
-	for _, id := range ids {
-		if id == ref {
-			return id, nil
-		}
-		if strings.HasPrefix(id, ref) {
-			found = append(found, id)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return ref, nil
-	case 1:
-		return found[0], nil
-	}
-	return "", fmt.Errorf("session %s matches %d sessions (%s, ...): %w", ref, len(found), found[0], memory.ErrAmbiguous)
-}
-
-// sessionIDs lists the session folders' names, in sessions/ and archive/.
-func sessionIDs(m *memory.Memory) []string {
-	var ids []string
-	add := func(pattern string) {
-		names, _ := filepath.Glob(filepath.Join(m.Dir, pattern))
-		for _, n := range names {
-			if fi, err := os.Lstat(n); err == nil && fi.IsDir() { // Glob follows links; a linked folder is no session
-				ids = append(ids, filepath.Base(n))
-			}
-		}
-	}
-	add("sessions/*")
-	add("archive/*/*/*")
-	sort.Strings(ids)
-	return ids
 }
 
 // rerank scores hits with the configured weights, best first.
