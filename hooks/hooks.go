@@ -131,12 +131,13 @@ func events(groups map[string]Group) []string {
 	return out
 }
 
-// cairnCommand matches `cairn hook EVENT`, the binary named cairn (or
-// cairn.exe, or a test build, cairn.test) by any path, quoted or not; and
-// a build under another name that starts cairn- or cairn_ (cairn-dev)
-// when it runs one of the two hooks init --claude registers, so that
-// running init again replaces them rather than adding more.
-var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook(\s+[a-z-]+)?|[-_][A-Za-z0-9._-]*['"]?\s+hook\s+(session-start|user-prompt-submit))\s*$`)
+// cairnCommand matches `cairn hook [--agent NAME] EVENT`, the binary named
+// cairn (or cairn.exe, or a test build, cairn.test) by any path, quoted or
+// not; and a build under another name that starts cairn- or cairn_
+// (cairn-dev) when it runs one of the two hooks init --claude registers or
+// a hook for another agent (--agent), so that running init again replaces
+// them rather than adding more.
+var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook(\s+--agent[= ][a-z]+)?(\s+[A-Za-z-]+)?|[-_][A-Za-z0-9._-]*['"]?\s+hook(\s+(session-start|user-prompt-submit)|\s+--agent[= ][a-z]+\s+[A-Za-z-]+))\s*$`)
 
 // IsCairn reports whether a hook command is one of cairn's: it runs a
 // capture script from a cairn hooks folder, or `cairn hook EVENT`.

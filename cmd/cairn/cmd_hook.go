@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/agents"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ import (
 
 func newHookCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "hook EVENT",
+		Use:   "hook [--agent NAME] EVENT",
 		Short: "Run as a Claude Code hook: read the hook's JSON on stdin",
 		Long: `Run as a Claude Code hook (cairn init --claude registers it). The hook's
 JSON comes on stdin.
@@ -23,6 +24,7 @@ JSON comes on stdin.
   user-prompt-submit  add the memories most relevant to the prompt, when
                       hooks.prompt_context is on in cairn.yaml
   any other EVENT     capture the payload, like .cairn/hooks/capture.sh
+--agent names the agent: claude (the default), codex, gemini or cursor.
 
 A hook must never get in the agent's way: cairn hook always exits 0, prints
 nothing but the hook's JSON on stdout, and says what went wrong on stderr.
@@ -52,7 +54,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			g.warn(fmt.Sprintf("hook: internal error: %v", r))
 		}
 	}()
-	chdir, event := "", ""
+	chdir, event, agent := "", "", ""
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case (a == "-C" || a == "--dir") && i+1 < len(args):
@@ -60,6 +62,11 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			i++
 		case strings.HasPrefix(a, "--dir="):
 			chdir = strings.TrimPrefix(a, "--dir=")
+		case a == "--agent" && i+1 < len(args):
+			agent = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--agent="):
+			agent = strings.TrimPrefix(a, "--agent=")
 		case strings.HasPrefix(a, "-C") && len(a) > 2:
 			chdir = a[2:]
 		case strings.HasPrefix(a, "-"):
@@ -68,8 +75,8 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			event = a
 		}
 	}
-	server.RunHook(ctx, server.HookRun{
-		Event: event, Stdin: g.stdin, Stdout: g.stdout, Warn: g.warn,
+	agents.RunHook(ctx, server.HookRun{
+		Event: event, Agent: agent, Stdin: g.stdin, Stdout: g.stdout, Warn: g.warn,
 		Find: func(payload []byte) (string, error) {
 			if chdir != "" {
 				return memory.Find(g.path(chdir))

@@ -2,18 +2,18 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
+	"github.com/cairn-mem/cairn/internal/agents"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
-type initOptions struct{ claude, global, remove bool }
-
 func newInitCommand(g *globals) *cobra.Command {
-	var opts initOptions
+	var opts agents.Wire
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the memory repository (.cairn/) in this project",
@@ -28,35 +28,45 @@ Running it again changes nothing.
 ~/.claude/settings.json) and the MCP server (cairn mcp) into .mcp.json.
 The user's other settings and hooks stay as they are, a copy of each file
 is kept (FILE.cairn-backup) before cairn first changes it, and a file that
-is not valid JSON is left alone. --remove takes cairn out of them again.`,
+is not valid JSON is left alone. --remove takes cairn out of them again.
+--gemini does the same in .gemini/settings.json (hooks and MCP server);
+--cursor puts hooks in .cursor/hooks.json and the context in
+.cursor/rules/cairn.mdc, which cairn keeps current (out of git).`,
 		Example: `  cairn init --claude
-  cairn init --claude --global
-  cairn init --claude --remove`,
+  cairn init --gemini --global
+  cairn init --cursor --remove`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if (opts.global || opts.remove) && !opts.claude {
-				return usagef("--global and --remove go with --claude")
+			if (opts.Global || opts.Remove) && !opts.Claude && !opts.Gemini && !opts.Cursor || opts.Global && opts.Cursor {
+				return usagef("--global goes with --claude or --gemini, --remove with an agent")
 			}
 			return runInit(cmd.Context(), g, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&opts.claude, "claude", false, "wire the memory into Claude Code (hooks and MCP server)")
-	f.BoolVar(&opts.global, "global", false, "with --claude: edit ~/.claude/settings.json instead of the project's")
-	f.BoolVar(&opts.remove, "remove", false, "with --claude: take cairn's hooks and MCP server out again")
+	f.BoolVar(&opts.Claude, "claude", false, "wire the memory into Claude Code (hooks and MCP server)")
+	f.BoolVar(&opts.Gemini, "gemini", false, "wire the memory into Gemini CLI (hooks and MCP server)")
+	f.BoolVar(&opts.Cursor, "cursor", false, "wire the memory into Cursor (hooks and a rules file)")
+	f.BoolVar(&opts.Global, "global", false, "edit the user's settings (~/.claude, ~/.gemini) instead of the project's")
+	f.BoolVar(&opts.Remove, "remove", false, "take cairn's hooks and MCP server out of the agents named again")
 	return cmd
 }
 
-func runInit(ctx context.Context, g *globals, opts initOptions) error {
-	project := g.dir
+func runInit(ctx context.Context, g *globals, opts agents.Wire) error {
+	project, err := g.dir, error(nil)
 	if d := g.getenv("CAIRN_DIR"); d != "" && g.chdir == "" {
 		project = g.path(d)
 		if filepath.Base(project) == memory.DirName {
 			project = filepath.Dir(project)
 		}
 	}
-	if opts.remove {
-		return removeClaude(g, project, opts.global)
+	if opts.Project, opts.ConfigHome = project, g.getenv("XDG_CONFIG_HOME"); opts.Global {
+		if opts.Home, err = g.home(); err != nil {
+			return fmt.Errorf("--global: %w", err)
+		}
+	}
+	if opts.Remove {
+		return wire(ctx, g, nil, opts)
 	}
 	m, res, err := memory.Init(ctx, project, g.memoryOptions())
 	if m != nil {
@@ -67,8 +77,12 @@ func runInit(ctx context.Context, g *globals, opts initOptions) error {
 	}
 	defer m.Close()
 	ui.InitText(g.stdout, m.Dir, res.Created, res.Commit, res.Excluded)
-	if opts.claude {
-		return initClaude(ctx, g, m, opts.global)
-	}
-	return nil
+	return wire(ctx, g, m, opts)
+}
+
+// wire wires the memory m into the agents opts names (agents.Wire).
+func wire(ctx context.Context, g *globals, m *memory.Memory, opts agents.Wire) error {
+	res, err := opts.Run(ctx, m)
+	ui.Wired(g.stdout, opts.Project, opts.Remove, res.Claude, res.Gemini, res.Cursor)
+	return err
 }

@@ -281,6 +281,16 @@ func readTranscript(name string) ([]byte, os.FileInfo, error) {
 	return data, fi, err
 }
 
+// hookAgent names the agent that sent a hook payload: Claude Code unless
+// cairn hook --agent put another agent's payload into its shape.
+func hookAgent(h *transcript.Hook) string {
+	switch h.Agent {
+	case model.AgentCodex, model.AgentGemini, model.AgentCursor:
+		return h.Agent
+	}
+	return model.AgentClaudeCode
+}
+
 // agentOf names the agent of a transcript format.
 func agentOf(f transcript.Format) string {
 	switch f {
@@ -438,7 +448,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	}
 	return Capture(ctx, m, Batch{
 		Session: h.SessionID,
-		Agent:   model.AgentClaudeCode,
+		Agent:   hookAgent(h),
 		Key:     HookKey(payload),
 		Events:  events,
 		Trigger: trigger,

@@ -57,6 +57,8 @@ func ParseSessionStatus(s string) (SessionStatus, error) {
 const (
 	AgentClaudeCode = "claude-code"
 	AgentCodex      = "codex"
+	AgentGemini     = "gemini"
+	AgentCursor     = "cursor"
 	AgentChat       = "chat"
 	AgentMarkdown   = "markdown"
 )

@@ -53,10 +53,39 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
 		h = nil
 	}
-	except := ""
+	var so recall.StartOptions
 	if h != nil {
-		except = h.SessionID
+		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
 	}
+	text, notes, perrs := StartPack(ctx, m, so)
+	errs = append(errs, perrs...)
+
+	// The session is recorded through the queue, after the pack is made
+	// (so that a new session's pack shows the one before it as the
+	// latest): a commit here would cost more than the rest of the hook.
+	if h != nil {
+		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
+			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
+		}
+	}
+
+	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
+	if text != "" {
+		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
+	}
+	if out.Specific == nil && out.SystemMessage == "" {
+		return nil, errors.Join(errs...)
+	}
+	return out, errors.Join(errs...)
+}
+
+// StartPack is what a session start does before it records the session:
+// capture what the sessions before it left (the daemon does it when one
+// runs, and this waits for it), then pack the context for the session
+// so.Session (left out of the catch-up). notes are the lines for the
+// user; errs what went wrong on the way.
+func StartPack(ctx context.Context, m *memory.Memory, so recall.StartOptions) (text string, notes []string, errs []error) {
+	except := so.Session
 	total := catchUpBudget
 	if d, ok := ctx.Deadline(); ok {
 		// Leave the pack at least as long as the catch-up.
@@ -65,7 +94,6 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 	// One look for the daemon, under the hook's deadline: it also makes
 	// the pack.
 	var daemon recall.Searcher
-	var notes []string
 	var n capture.Worked
 	if c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait); err == nil {
 		daemon = recall.Remote{Client: c}
@@ -102,32 +130,11 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
 	}
 
-	var so recall.StartOptions
-	if h != nil {
-		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
-	}
 	text, err := recall.StartPack(ctx, m, daemon, so)
 	if err != nil {
 		errs = append(errs, err)
 	}
-
-	// The session is recorded through the queue, after the pack is made
-	// (so that a new session's pack shows the one before it as the
-	// latest): a commit here would cost more than the rest of the hook.
-	if h != nil {
-		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
-			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
-		}
-	}
-
-	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
-	if text != "" {
-		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
-	}
-	if out.Specific == nil && out.SystemMessage == "" {
-		return nil, errors.Join(errs...)
-	}
-	return out, errors.Join(errs...)
+	return text, notes, errs
 }
 
 // leftNote is the line saying what the session-start deadline left for
@@ -189,7 +196,11 @@ func countOf(n int, one, many string) string {
 // HookRun is one run of cairn hook: its event, streams, and how it finds
 // and opens the memory.
 type HookRun struct {
-	Event  string
+	Event string
+	// Agent is the agent that runs the hook (cairn hook --agent): "" or
+	// claude, codex, gemini or cursor. Gemini's and Cursor's payloads come
+	// here in Claude Code's shape (internal/agents).
+	Agent  string
 	Stdin  io.Reader
 	Stdout io.Writer
 	// Warn says what went wrong, on stderr.

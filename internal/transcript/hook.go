@@ -50,6 +50,10 @@ type Hook struct {
 	Reason string `json:"reason,omitempty"` // SessionEnd
 
 	Message string `json:"message,omitempty"` // Notification
+
+	// Agent is the agent that sent a payload cairn hook put into this
+	// shape (gemini, cursor); empty for Claude Code's own.
+	Agent string `json:"cairn_agent,omitempty"`
 }
 
 // hookEvents are the hook events Claude Code sends, and whether this

@@ -15,37 +15,17 @@ func ClaudeInstalled(w io.Writer, project string, res *hooks.ClaudeResult) {
 	for _, s := range res.Installed {
 		fmt.Fprintf(w, "installed %s\n", rel(project, s))
 	}
-	edits := []*hooks.Edit{res.Settings, res.MCP}
-	for i, what := range []string{"Claude Code hooks are in", "the cairn MCP server is registered in"} {
-		e := edits[i]
-		switch {
-		case e == nil:
-			return
-		case !e.Changed:
-			fmt.Fprintf(w, "%s %s already; nothing changed\n", what, rel(project, e.File))
-		case e.Backup != "":
-			fmt.Fprintf(w, "%s %s (the file as it was is in %s)\n", what, rel(project, e.File), rel(project, e.Backup))
-		default:
-			fmt.Fprintf(w, "%s %s\n", what, rel(project, e.File))
-		}
+	if res.Settings != nil {
+		edited(w, project, "Claude Code hooks are in", res.Settings)
+		edited(w, project, "the cairn MCP server is registered in", res.MCP)
 	}
 }
 
 // ClaudeRemoved says what cairn init --claude --remove did.
 func ClaudeRemoved(w io.Writer, project string, res *hooks.ClaudeResult) {
-	edits := []*hooks.Edit{res.Settings, res.MCP}
-	for i, what := range []string{"cairn's hooks", "cairn's MCP server"} {
-		e := edits[i]
-		switch {
-		case e == nil:
-			return
-		case !e.Changed:
-			fmt.Fprintf(w, "%s: none in %s\n", what, rel(project, e.File))
-		case e.Backup != "":
-			fmt.Fprintf(w, "removed %s from %s (the file before cairn first changed it is in %s)\n", what, rel(project, e.File), rel(project, e.Backup))
-		default:
-			fmt.Fprintf(w, "removed %s from %s\n", what, rel(project, e.File))
-		}
+	if res.Settings != nil {
+		removed(w, project, "cairn's hooks", res.Settings)
+		removed(w, project, "cairn's MCP server", res.MCP)
 	}
 }
 
@@ -70,4 +50,65 @@ func rel(project, name string) string {
 		return r
 	}
 	return name
+}
+
+// edited says what was done to one file an init wired: "Gemini CLI hooks
+// and the cairn MCP server are in .gemini/settings.json".
+func edited(w io.Writer, project, what string, e *hooks.Edit) {
+	switch {
+	case e == nil:
+	case !e.Changed:
+		fmt.Fprintf(w, "%s %s already; nothing changed\n", what, rel(project, e.File))
+	case e.Backup != "":
+		fmt.Fprintf(w, "%s %s (the file as it was is in %s)\n", what, rel(project, e.File), rel(project, e.Backup))
+	default:
+		fmt.Fprintf(w, "%s %s\n", what, rel(project, e.File))
+	}
+}
+
+// removed says what a --remove did to one file.
+func removed(w io.Writer, project, what string, e *hooks.Edit) {
+	switch {
+	case e == nil:
+	case !e.Changed:
+		fmt.Fprintf(w, "%s: none in %s\n", what, rel(project, e.File))
+	case e.Backup != "":
+		fmt.Fprintf(w, "removed %s from %s (the file before cairn first changed it is in %s)\n", what, rel(project, e.File), rel(project, e.Backup))
+	default:
+		fmt.Fprintf(w, "removed %s from %s\n", what, rel(project, e.File))
+	}
+}
+
+// Wired says what cairn init did to the agents' files (remove: --remove):
+// c, gm and cu are what it did for Claude Code, Gemini CLI and Cursor, nil
+// for an agent not named.
+func Wired(w io.Writer, project string, remove bool, c *hooks.ClaudeResult, gm *hooks.GeminiResult, cu *hooks.CursorResult) {
+	switch {
+	case c == nil:
+	case remove:
+		ClaudeRemoved(w, project, c)
+	default:
+		ClaudeInstalled(w, project, c)
+	}
+	if gm != nil && remove {
+		removed(w, project, "cairn's hooks and MCP server", gm.Settings)
+	} else if gm != nil {
+		edited(w, project, "Gemini CLI hooks and the cairn MCP server are in", gm.Settings)
+	}
+	if cu == nil {
+		return
+	}
+	rules := rel(project, hooks.CursorRulesFile(project))
+	switch {
+	case remove:
+		removed(w, project, "cairn's hooks", cu.Hooks)
+		if cu.Rules {
+			fmt.Fprintf(w, "removed %s\n", rules)
+		}
+	default:
+		edited(w, project, "Cursor hooks are in", cu.Hooks)
+		if cu.Rules {
+			fmt.Fprintf(w, "wrote the context for Cursor into %s (the stop hook keeps it current; git ignores it)\n", rules)
+		}
+	}
 }
