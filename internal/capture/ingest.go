@@ -302,6 +302,8 @@ func agentOf(f transcript.Format) string {
 		return model.AgentChat
 	case transcript.FormatMarkdown:
 		return model.AgentMarkdown
+	case transcript.FormatGemini:
+		return model.AgentGemini
 	}
 	return string(f)
 }

@@ -26,7 +26,8 @@ type Capture struct {
 	// Transcripts are the globs of agent transcripts the daemon follows
 	// and hook payloads may point at. "~/" is the home folder and
 	// {claude-project} the project's folder as Claude Code names it
-	// (every character but letters and digits replaced by "-").
+	// (every character but letters and digits replaced by "-"),
+	// {gemini-project} as Gemini CLI does (capture.GeminiProjectName).
 	Transcripts []string `yaml:"transcripts"`
 	// MaxOutput bounds, in bytes, a tool's output kept for the summarizer
 	// and for an error in transcript.md; longer ones keep their head and
@@ -60,10 +61,12 @@ const (
 )
 
 // DefaultTranscripts are the transcript globs followed unless cairn.yaml
-// says otherwise: the project's Claude Code sessions and their subagents.
+// says otherwise: the project's Claude Code sessions and their subagents,
+// and its Gemini CLI chats.
 var DefaultTranscripts = []string{
 	"~/.claude/projects/{claude-project}/*.jsonl",
 	"~/.claude/projects/{claude-project}/*/subagents/*.jsonl",
+	"~/.gemini/tmp/{gemini-project}/chats/session-*.jsonl",
 }
 
 func (c Capture) SegmentTurnsOr() int { return positive(c.SegmentTurns, DefaultSegmentTurns) }
