@@ -26,6 +26,7 @@ type Cursor struct {
 // CursorFiles are the files cairn init --cursor edits or writes.
 type CursorFiles struct {
 	Hooks string // .cursor/hooks.json
+	MCP   string // .cursor/mcp.json
 	Rules string // .cursor/rules/cairn.mdc
 }
 
@@ -33,6 +34,7 @@ type CursorFiles struct {
 func (c Cursor) Files() CursorFiles {
 	return CursorFiles{
 		Hooks: filepath.Join(c.Project, ".cursor", "hooks.json"),
+		MCP:   filepath.Join(c.Project, ".cursor", "mcp.json"),
 		Rules: CursorRulesFile(c.Project),
 	}
 }
@@ -57,15 +59,16 @@ func (c Cursor) command(event string) string {
 
 // CursorResult is what Cursor.Install or Remove did.
 type CursorResult struct {
-	Hooks *Edit
+	Hooks, MCP *Edit
 	// Rules says whether the rules file was written or removed.
 	Rules bool
 }
 
-// Install merges cairn's hooks into .cursor/hooks.json (the user's other
-// hooks stay, and a copy of the file goes to hooks.json.cairn-backup
-// before the first change) and keeps the rules file, written later by the
-// hooks, out of the project's git through .git/info/exclude.
+// Install merges cairn's hooks into .cursor/hooks.json and its MCP server
+// into .cursor/mcp.json (the user's other hooks and servers stay, and a
+// copy of each file goes to FILE.cairn-backup before the first change),
+// and keeps the rules file, written later by the hooks, out of the
+// project's git through .git/info/exclude.
 func (c Cursor) Install() (*CursorResult, error) {
 	t := c.Files()
 	res := &CursorResult{}
@@ -74,10 +77,23 @@ func (c Cursor) Install() (*CursorResult, error) {
 		return res, err
 	}
 	res.Hooks = &e
+	m, err := EditJSON(t.MCP, func(data []byte) ([]byte, bool, error) {
+		top, servers, err := openMCP(data)
+		if err != nil {
+			return nil, false, err
+		}
+		servers.set(MCPName, encode(geminiMCP{Command: c.Self, Args: []string{"mcp"}}))
+		top.set("mcpServers", servers.marshal())
+		return finish(data, top)
+	})
+	if err != nil {
+		return res, err
+	}
+	res.MCP = &m
 	if _, err := codegit.Exclude(c.Project, []string{"/.cursor/rules/cairn.mdc"}, "# cairn's context for Cursor, written by cairn (cairn init --cursor)"); err != nil {
 		return res, err
 	}
-	if e.Backup != "" {
+	if e.Backup != "" || m.Backup != "" {
 		if _, err := codegit.Exclude(c.Project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init)"); err != nil {
 			return res, err
 		}
@@ -85,9 +101,9 @@ func (c Cursor) Install() (*CursorResult, error) {
 	return res, nil
 }
 
-// Remove takes cairn's hooks out of .cursor/hooks.json and deletes the
-// rules file; .cursor/rules/ and .cursor/ go too when that leaves them
-// empty.
+// Remove takes cairn's hooks and MCP server out of .cursor/ and deletes
+// the rules file; .cursor/rules/ and .cursor/ go too when that leaves
+// them empty.
 func (c Cursor) Remove() (*CursorResult, error) {
 	t := c.Files()
 	res := &CursorResult{}
@@ -96,6 +112,11 @@ func (c Cursor) Remove() (*CursorResult, error) {
 		return res, err
 	}
 	res.Hooks = &e
+	m, err := EditJSON(t.MCP, RemoveMCP)
+	if err != nil {
+		return res, err
+	}
+	res.MCP = &m
 	if err := os.Remove(t.Rules); err == nil {
 		res.Rules = true
 	} else if !errors.Is(err, fs.ErrNotExist) {

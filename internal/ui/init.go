@@ -102,11 +102,13 @@ func Wired(w io.Writer, project string, remove bool, c *hooks.ClaudeResult, gm *
 	switch {
 	case remove:
 		removed(w, project, "cairn's hooks", cu.Hooks)
+		removed(w, project, "cairn's MCP server", cu.MCP)
 		if cu.Rules {
 			fmt.Fprintf(w, "removed %s\n", rules)
 		}
 	default:
 		edited(w, project, "Cursor hooks are in", cu.Hooks)
+		edited(w, project, "the cairn MCP server is registered in", cu.MCP)
 		if cu.Rules {
 			fmt.Fprintf(w, "wrote the context for Cursor into %s (the stop hook keeps it current; git ignores it)\n", rules)
 		}

@@ -93,13 +93,17 @@ func TestEvents(t *testing.T) {
 			t.Errorf("%s event of session %q", e.Kind, e.SessionID)
 		}
 	}
-	want := "session_start user_prompt tool_call tool_result assistant_text command user_prompt tool_call tool_result"
+	want := "session_start user_prompt tool_call tool_result tool_call tool_result assistant_text command user_prompt tool_call tool_result"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Fatalf("kinds:\n got %s\nwant %s", got, want)
 	}
-	fail := p.Events[3].Result
-	if !fail.IsError || fail.Name != "run_shell_command" || !strings.Contains(fail.Output, "queue not drained after 10ms") {
-		t.Errorf("failed call: %+v", fail)
+	// A command that exits 1 is a tool that worked; an edit that found
+	// nothing to replace is one that failed.
+	if r := p.Events[3].Result; r.IsError || r.Name != "run_shell_command" || !strings.Contains(r.Output, "queue not drained after 10ms") {
+		t.Errorf("test run: %+v", r)
+	}
+	if r := p.Events[5].Result; !r.IsError || !strings.Contains(r.Output, "0 occurrences found") || r.Summary != "replace: /home/dev/queue-service/queue/drain_test.go" {
+		t.Errorf("failed edit: %+v", r)
 	}
 	if c := p.Events[2].Call; c.Summary != "run_shell_command: go test ./queue/" {
 		t.Errorf("summary %q", c.Summary)
@@ -108,11 +112,11 @@ func TestEvents(t *testing.T) {
 	if u := p.Events[2].Usage; u == nil || u.Input != 18422 || u.CacheRead != 12288 {
 		t.Errorf("usage %+v", u)
 	}
-	if !strings.Contains(p.Events[4].Text, "q.Done()") || p.Events[4].Model != "gemini-2.5-pro" {
-		t.Errorf("answer %+v", p.Events[4])
+	if !strings.Contains(p.Events[6].Text, "q.Done()") || p.Events[6].Model != "gemini-2.5-pro" {
+		t.Errorf("answer %+v", p.Events[6])
 	}
-	if p.Events[5].Command != "/stats" {
-		t.Errorf("command %+v", p.Events[5])
+	if p.Events[7].Command != "/stats" {
+		t.Errorf("command %+v", p.Events[7])
 	}
 }
 
