@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -103,6 +105,9 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 				out["tool_input"] = v
 			}
 			text, failure := geminiToolResponse(in["tool_response"])
+			if failure == "" && str("tool_name") == "run_shell_command" && shellFailed(text) {
+				failure = text // as the chat file's reader takes it (transcript/gemini)
+			}
 			if failure != "" {
 				event = model.HookPostToolUseFailure
 				out["error"] = failure
@@ -186,6 +191,12 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 	if session == "" {
 		return nil, fmt.Errorf("%s %s hook payload has no session id", agent, firstNonEmpty(native, "(unnamed)"))
 	}
+	if event == model.HookPostToolUse || event == model.HookPostToolUseFailure {
+		// Neither agent names the call; its payload does, for the pairing
+		// of the call with its result and for a retried hook.
+		sum := sha256.Sum256(payload)
+		out["tool_use_id"] = agent + "-" + hex.EncodeToString(sum[:8])
+	}
 	out["hook_event_name"] = event
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -213,6 +224,13 @@ func geminiToolResponse(raw json.RawMessage) (text, failure string) {
 		return t, ""
 	}
 	return partsText(r.ReturnDisplay), ""
+}
+
+// shellFailed reports whether the output of Gemini's shell tool gives a
+// non-zero exit code ("Exit Code: 1").
+func shellFailed(output string) bool {
+	i := strings.LastIndex(output, "Exit Code: ")
+	return i >= 0 && !strings.HasPrefix(output[i+len("Exit Code: "):], "0")
 }
 
 // errorText is an error given as a string or as {message}.

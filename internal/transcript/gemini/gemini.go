@@ -256,6 +256,11 @@ func (p *parser) message(r *record, off int64, line int) {
 			}
 			res := &transcript.ToolResult{ToolUseID: c.ID, Name: c.Name, Summary: summary, Output: resultText(c),
 				IsError: c.Status == "error", Interrupted: c.Status == "cancelled"}
+			if code, ok := ExitCode(c.Name, res.Output); ok {
+				// Gemini's shell tool works when the command fails; the
+				// failure is what the session learns from.
+				res.ExitCode, res.IsError = &code, res.IsError || code != 0
+			}
 			add(transcript.Event{Kind: transcript.KindToolResult, Result: res})
 		}
 	}
@@ -340,6 +345,25 @@ func resultText(c toolCall) string {
 		return s
 	}
 	return ""
+}
+
+// ExitCode reads the exit status Gemini CLI's shell tool reports in its
+// output ("Exit Code: 1"); ok is false for another tool or no status.
+func ExitCode(tool, output string) (code int, ok bool) {
+	if tool != "run_shell_command" {
+		return 0, false
+	}
+	i := strings.LastIndex(output, "Exit Code: ")
+	if i < 0 {
+		return 0, false
+	}
+	rest := output[i+len("Exit Code: "):]
+	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(rest)
+	}
+	n, err := strconv.Atoi(rest[:end])
+	return n, err == nil
 }
 
 // summarize describes a tool call in one line, as package transcript
