@@ -24,6 +24,7 @@ JSON comes on stdin.
   user-prompt-submit  add the memories most relevant to the prompt, when
                       hooks.prompt_context is on in cairn.yaml
   any other EVENT     capture the payload, like .cairn/hooks/capture.sh
+
 --agent names the agent: claude (the default), codex, gemini or cursor.
 
 A hook must never get in the agent's way: cairn hook always exits 0, prints

@@ -59,7 +59,6 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 	}
 	text, notes, perrs := StartPack(ctx, m, so)
 	errs = append(errs, perrs...)
-
 	// The session is recorded through the queue, after the pack is made
 	// (so that a new session's pack shows the one before it as the
 	// latest): a commit here would cost more than the rest of the hook.
@@ -79,11 +78,8 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte) (*hooks
 	return out, errors.Join(errs...)
 }
 
-// StartPack is what a session start does before it records the session:
-// capture what the sessions before it left (the daemon does it when one
-// runs, and this waits for it), then pack the context for the session
-// so.Session (left out of the catch-up). notes are the lines for the
-// user; errs what went wrong on the way.
+// StartPack is SessionStart up to the session's record: the catch-up
+// (so.Session left out) and the pack; notes are the lines for the user.
 func StartPack(ctx context.Context, m *memory.Memory, so recall.StartOptions) (text string, notes []string, errs []error) {
 	except := so.Session
 	total := catchUpBudget
@@ -196,11 +192,8 @@ func countOf(n int, one, many string) string {
 // HookRun is one run of cairn hook: its event, streams, and how it finds
 // and opens the memory.
 type HookRun struct {
-	Event string
-	// Agent is the agent that runs the hook (cairn hook --agent): "" or
-	// claude, codex, gemini or cursor. Gemini's and Cursor's payloads come
-	// here in Claude Code's shape (internal/agents).
-	Agent  string
+	Event  string
+	Agent  string // cairn hook --agent: claude (or ""), codex, gemini, cursor
 	Stdin  io.Reader
 	Stdout io.Writer
 	// Warn says what went wrong, on stderr.
