@@ -38,7 +38,7 @@ is not valid JSON is left alone. --remove takes cairn out of them again.
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (opts.Global || opts.Remove) && !opts.Claude && !opts.Gemini && !opts.Cursor || opts.Global && opts.Cursor {
-				return usagef("--global goes with --claude or --gemini, --remove with an agent")
+				return usagef("--global and --remove go with --claude, --gemini or --cursor (--global not with --cursor)")
 			}
 			return runInit(cmd.Context(), g, opts)
 		},
