@@ -64,14 +64,10 @@ type Normalized struct {
 // the session id and its first workspace root the cwd, a shell command,
 // file edit or MCP call is a PostToolUse, afterAgentResponse a Stop. The
 // table is in docs/capture.md. Other agents' payloads are Claude Code's
-// already and come back as they are.
+// already: they are refused here.
 func Normalize(agent string, payload []byte) (*Normalized, error) {
 	if agent != AgentGemini && agent != AgentCursor {
-		var probe struct {
-			Event string `json:"hook_event_name"`
-		}
-		_ = json.Unmarshal(payload, &probe)
-		return &Normalized{Event: probe.Event, Native: probe.Event, Payload: payload}, nil
+		return nil, fmt.Errorf("agent %q: its payloads are Claude Code's already", agent)
 	}
 	var in map[string]json.RawMessage
 	if err := json.Unmarshal(bytes.TrimSpace(payload), &in); err != nil {
