@@ -148,6 +148,9 @@ const geminiUser = `{
 
 func TestGeminiInstall(t *testing.T) {
 	t.Parallel()
+	if got := (Gemini{Project: "/p", Global: true, Home: "/home/u"}).Settings(); got != "/home/u/.gemini/settings.json" {
+		t.Errorf("global settings %s", got)
+	}
 	g := Gemini{Project: t.TempDir(), Self: "/opt/cairn"}
 	os.MkdirAll(filepath.Dir(g.Settings()), 0o755)
 	os.WriteFile(g.Settings(), []byte(geminiUser), 0o644)

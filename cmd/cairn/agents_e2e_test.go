@@ -527,3 +527,37 @@ func TestAgentSettingsRefused(t *testing.T) {
 		}
 	}
 }
+
+// One memory serves Claude Code, Gemini CLI and Cursor in one project at
+// once: one init wires all three, each session records its agent, and one
+// --remove takes cairn out of every file.
+func TestAgentsShareOneMemory(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	out := initProc(t, p, "--claude", "--gemini", "--cursor")
+	for _, want := range []string{".claude/settings.json", ".mcp.json", ".gemini/settings.json", ".cursor/hooks.json", ".cursor/rules/cairn.mdc"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init said nothing of %s:\n%s", want, out)
+		}
+	}
+	g, c := geminiHooks(t, p), cursorHooks(t, p)
+	const gid, cid = "6a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d", "7b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e"
+	g.run("BeforeAgent", map[string]any{"session_id": gid, "cwd": p, "hook_event_name": "BeforeAgent", "prompt": "Add a retry to the uploader"})
+	g.run("AfterAgent", map[string]any{"session_id": gid, "cwd": p, "hook_event_name": "AfterAgent", "prompt_response": "We decided to retry uploads three times with backoff."})
+	c.run("beforeSubmitPrompt", map[string]any{"conversation_id": cid, "workspace_roots": []string{p}, "hook_event_name": "beforeSubmitPrompt", "prompt": "Rename the uploader package"})
+	settle(t, p)
+	ok(t, p, "queue", "run")
+	mem := filepath.Join(p, ".cairn")
+	for id, agent := range map[string]string{gid: "gemini", cid: "cursor"} {
+		if y := gitc(t, mem, "show", "HEAD:sessions/"+id+"/session.yaml"); !strings.Contains(y, "agent: "+agent) {
+			t.Errorf("session %s:\n%s", id, y)
+		}
+	}
+	initProc(t, p, "--claude", "--gemini", "--cursor", "--remove")
+	for _, f := range []string{".claude", ".mcp.json", ".gemini", ".cursor"} {
+		if _, err := os.Stat(filepath.Join(p, f)); err == nil {
+			t.Errorf("%s is left after --remove", f)
+		}
+	}
+	checkGit(t, p)
+}
