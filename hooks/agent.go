@@ -51,6 +51,7 @@ type Normalized struct {
 	Event   string
 	Payload []byte
 	Session string // the agent's session id
+	CWD     string // its working folder, which finds the memory
 	// Native is the event by the agent's own name, for the answer.
 	Native string
 }
@@ -172,7 +173,8 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 			event = model.HookStop
 			out["last_assistant_message"] = str("text")
 		case CursorStop:
-			return &Normalized{Event: model.HookStop, Native: native, Session: str("conversation_id")}, nil
+			cwd, _ := out["cwd"].(string)
+			return &Normalized{Event: model.HookStop, Native: native, Session: str("conversation_id"), CWD: cwd}, nil
 		default:
 			return nil, fmt.Errorf("cursor hook event %q: cairn does not capture it", native)
 		}

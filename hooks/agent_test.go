@@ -107,7 +107,7 @@ func TestNormalize(t *testing.T) {
 	if e := events(read(AgentCursor, "after-mcp-execution.json")); e[0].Call.Name != "get_issue" || !strings.Contains(string(e[0].Call.Input), `"issue_number":42`) {
 		t.Errorf("afterMCPExecution: %+v", e[0].Call)
 	}
-	if n := read(AgentCursor, "stop.json"); n.Payload != nil || n.Session != "c0a1b2c3-d4e5-4f60-8172-93a4b5c6d7e8" {
+	if n := read(AgentCursor, "stop.json"); n.Payload != nil || n.Session != "c0a1b2c3-d4e5-4f60-8172-93a4b5c6d7e8" || n.CWD != "/home/dev/queue-service" {
 		t.Errorf("stop: %+v", n)
 	}
 	for _, bad := range []string{`[]`, `{"hook_event_name":"BeforeTool","session_id":"s"}`, `{"hook_event_name":"BeforeAgent"}`} {

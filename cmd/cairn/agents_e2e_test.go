@@ -18,7 +18,7 @@ import (
 // environment. Every hook must exit 0 and print nothing but JSON.
 type agentHooks struct {
 	t    *testing.T
-	proj string
+	proj string // where the commands run
 	env  []string
 	// commands by event, in the order the agent runs them
 	commands map[string][]string
@@ -383,7 +383,8 @@ func cursorHooks(t *testing.T, proj string) *agentHooks {
 	if err := json.Unmarshal(readFile(t, filepath.Join(proj, ".cursor", "hooks.json")), &doc); err != nil || doc.Version != 1 {
 		t.Fatalf("hooks.json: version %d, %v", doc.Version, err)
 	}
-	a := &agentHooks{t: t, proj: proj, commands: map[string][]string{}, env: []string{"CURSOR_VERSION=1.7.46", "CAIRN_DIR="}}
+	// Run from elsewhere: the payload's workspace_roots finds the memory.
+	a := &agentHooks{t: t, proj: t.TempDir(), commands: map[string][]string{}, env: []string{"CURSOR_VERSION=1.7.46", "CAIRN_DIR="}}
 	for ev, list := range doc.Hooks {
 		for _, h := range list {
 			a.commands[ev] = append(a.commands[ev], h.Command)

@@ -3,6 +3,7 @@ package agents
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -67,7 +68,11 @@ func runHook(ctx context.Context, h server.HookRun) {
 	native = n.Native
 	ctx, cancel := context.WithTimeout(ctx, hooks.Deadline(n.Event))
 	defer cancel()
-	mem, err := h.Find(n.Payload)
+	find := n.Payload
+	if find == nil { // Cursor's stop, which is not captured
+		find, _ = json.Marshal(map[string]string{"cwd": n.CWD})
+	}
+	mem, err := h.Find(find)
 	if err != nil {
 		h.Warn("hook " + native + ": " + err.Error())
 		return
