@@ -529,14 +529,20 @@ func TestAgentSettingsRefused(t *testing.T) {
 	}
 }
 
-// One memory serves Claude Code, Gemini CLI and Cursor in one project at
-// once: one init wires all three, each session records its agent, and one
-// --remove takes cairn out of every file.
+// One memory serves Claude Code, Codex, Gemini CLI and Cursor in one
+// project at once: one init wires all four, each session records its
+// agent, and one --remove takes cairn out of every file.
 func TestAgentsShareOneMemory(t *testing.T) {
 	t.Parallel()
 	p := project(t)
-	out := initProc(t, p, "--claude", "--gemini", "--cursor")
-	for _, want := range []string{".claude/settings.json", ".mcp.json", ".gemini/settings.json", ".cursor/hooks.json", ".cursor/rules/cairn.mdc"} {
+	codexHome := filepath.Join(t.TempDir(), "codex-home")
+	config, hooksFile, configBefore, hooksBefore := codexConfig(t, p, codexHome)
+	all := []string{"init", "--claude", "--codex", "--gemini", "--cursor"}
+	out, err := codexCmd(t, p, codexHome, all...)
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", all, err, out)
+	}
+	for _, want := range []string{".claude/settings.json", ".mcp.json", ".codex/hooks.json", config, ".gemini/settings.json", ".cursor/hooks.json", ".cursor/rules/cairn.mdc"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("init said nothing of %s:\n%s", want, out)
 		}
@@ -546,18 +552,29 @@ func TestAgentsShareOneMemory(t *testing.T) {
 	g.run("BeforeAgent", map[string]any{"session_id": gid, "cwd": p, "hook_event_name": "BeforeAgent", "prompt": "Add a retry to the uploader"})
 	g.run("AfterAgent", map[string]any{"session_id": gid, "cwd": p, "hook_event_name": "AfterAgent", "prompt_response": "We decided to retry uploads three times with backoff."})
 	c.run("beforeSubmitPrompt", map[string]any{"conversation_id": cid, "workspace_roots": []string{p}, "hook_event_name": "beforeSubmitPrompt", "prompt": "Rename the uploader package"})
+	const xid = "019ad6e1-5c2b-7e30-9a41-c0de0e2e2003"
+	if r := cairn(t, p, `{"session_id":"`+xid+`","cwd":`+jsonString(p)+`,"hook_event_name":"UserPromptSubmit","prompt":"Bump the uploader's timeout"}`, "hook", "--agent", "codex", "capture"); r.code != 0 || r.stderr != "" {
+		t.Errorf("codex capture: exit %d, stderr %q", r.code, r.stderr)
+	}
 	settle(t, p)
 	ok(t, p, "queue", "run")
 	mem := filepath.Join(p, ".cairn")
-	for id, agent := range map[string]string{gid: "gemini", cid: "cursor"} {
+	for id, agent := range map[string]string{gid: "gemini", cid: "cursor", xid: "codex"} {
 		if y := gitc(t, mem, "show", "HEAD:sessions/"+id+"/session.yaml"); !strings.Contains(y, "agent: "+agent) {
 			t.Errorf("session %s:\n%s", id, y)
 		}
 	}
-	initProc(t, p, "--claude", "--gemini", "--cursor", "--remove")
+	if out, err := codexCmd(t, p, codexHome, append(all, "--remove")...); err != nil {
+		t.Fatalf("--remove: %v\n%s", err, out)
+	}
 	for _, f := range []string{".claude", ".mcp.json", ".gemini", ".cursor"} {
 		if _, err := os.Stat(filepath.Join(p, f)); err == nil {
 			t.Errorf("%s is left after --remove", f)
+		}
+	}
+	for f, before := range map[string][]byte{config: configBefore, hooksFile: hooksBefore} {
+		if after, _ := os.ReadFile(f); !bytes.Equal(after, before) {
+			t.Errorf("%s after --remove:\n%s", f, after)
 		}
 	}
 	checkGit(t, p)
