@@ -39,7 +39,7 @@ type Claude struct {
 
 // NewClaude is the wiring of the project's memory into Claude Code, with
 // the user's home and $XDG_CONFIG_HOME read through getenv (for Global).
-// InstallClaude (internal/server) fills in the rest.
+// cairn init (internal/agents) fills in the rest.
 func NewClaude(project string, global bool, getenv func(string) string) (Claude, error) {
 	c := Claude{Project: project, MemoryDir: filepath.Join(project, ".cairn"), Global: global}
 	if global {

@@ -32,6 +32,13 @@
 // entries were the only change. TagAgent marks the payloads cairn hook
 // captures for an agent other than Claude Code.
 //
+// Gemini and Cursor are cairn init --gemini and --cursor: the same care for
+// Gemini CLI's settings.json (hooks with timeouts in milliseconds, and
+// mcpServers) and for Cursor's hooks.json and mcp.json, and the rules file
+// that carries the context to Cursor (WriteCursorRules). Normalize puts
+// their hook payloads into Claude Code's shape, which the rest of cairn
+// reads, the agent named in it as TagAgent names it.
+//
 // Check and CheckMCP read the same files back and say what is wrong with
 // the wiring (cairn doctor renders their findings): an event without
 // cairn's hook, a command whose script or binary is gone, a capture

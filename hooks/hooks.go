@@ -134,10 +134,13 @@ func events(groups map[string]Group) []string {
 // cairnCommand matches `cairn hook EVENT`, the binary named cairn (or
 // cairn.exe, or a test build, cairn.test) by any path, quoted or not; and
 // a build under another name that starts cairn- or cairn_ (cairn-dev)
-// when it runs one of the hooks init registers, so that running init
-// again replaces them rather than adding more.
-// Flags (-C DIR, --agent NAME) may come between hook and the event.
-var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook` + hookFlags + `(\s+[a-z-]+)?|[-_][A-Za-z0-9._-]*['"]?\s+hook` + hookFlags + `\s+(session-start|user-prompt-submit|capture))\s*$`)
+// when it runs one of the hooks init registers (session-start,
+// user-prompt-submit, capture, or any event of an agent named with
+// --agent), so that running init again replaces them rather than adding
+// more. Flags (-C DIR, --agent NAME) may come between hook and the event.
+var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook` + hookFlags + `(\s+[A-Za-z-]+)?` +
+	`|[-_][A-Za-z0-9._-]*['"]?\s+hook(` + hookFlags + `\s+(session-start|user-prompt-submit|capture)` +
+	`|` + hookFlags + `\s+--agent(=|\s+)[a-z]+` + hookFlags + `\s+[A-Za-z-]+))\s*$`)
 
 const hookFlags = `(\s+(-C|--dir|--agent)(=|\s+)('[^']*'|"[^"]*"|[^\s'"-]\S*))*`
 

@@ -52,6 +52,11 @@ func parseObject(data []byte) (object, error) {
 			if se.Offset >= int64(len(data)) {
 				off = int64(len(data)) // the input ended early
 			}
+			if rest := data[min(off, int64(len(data))):]; bytes.HasPrefix(rest, []byte("//")) || bytes.HasPrefix(rest, []byte("/*")) {
+				// Gemini CLI reads settings with comments; cairn's editor
+				// keeps every byte it does not change, and cannot keep these.
+				return nil, syntaxError(data, off, "a comment, which JSON does not allow: cairn cannot edit this file without losing it; take the comments out, then run the command again")
+			}
 			return nil, syntaxError(data, off, "invalid JSON: "+se.Error())
 		}
 		return nil, syntaxError(data, int64(len(data)), "invalid JSON: "+err.Error())

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/agents"
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
 
@@ -14,9 +14,11 @@ func newHookCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "hook [-C DIR] [--agent NAME] EVENT",
 		Short: "Run as an agent's hook: read the hook's JSON on stdin",
-		Long: `Run as a hook of Claude Code or another agent (cairn init --claude or
---codex registers it; --agent claude, codex, gemini or cursor, claude when
-not given, is recorded on the session). The hook's JSON comes on stdin.
+		Long: `Run as a hook of Claude Code or another agent (cairn init --claude,
+--codex, --gemini or --cursor registers it; --agent claude, codex, gemini
+or cursor, claude when not given, is recorded on the session). The hook's
+JSON comes on stdin; Gemini CLI's and Cursor's are put into Claude Code's
+shape first, and answered in their agent's.
 
   session-start       print the context pack as the session's additional
                       context; with no daemon running, first process what the
@@ -73,7 +75,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			event = a
 		}
 	}
-	server.RunHook(ctx, server.HookRun{
+	agents.RunHook(ctx, agents.HookRun{
 		Event: event, Agent: agent, Stdin: g.stdin, Stdout: g.stdout, Warn: g.warn,
 		Find: func(payload []byte) (string, error) {
 			if chdir != "" {
@@ -82,7 +84,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			if g.getenv("CAIRN_DIR") != "" {
 				return g.memoryDir()
 			}
-			return server.HookMemoryDir(g.getenv("CLAUDE_PROJECT_DIR"), payload, g.dir)
+			return agents.HookMemoryDir(g.getenv("CLAUDE_PROJECT_DIR"), payload, g.dir)
 		},
 		Open: g.openDir, Self: g.self,
 	})

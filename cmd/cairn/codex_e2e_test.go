@@ -486,6 +486,8 @@ func TestClaudeAndCodexOneMemory(t *testing.T) {
 
 // cairn hook --agent NAME tags what it captures; an unknown name is
 // warned about and taken as Claude Code's, and the hook still exits 0.
+// (Gemini CLI's and Cursor's payloads have shapes of their own:
+// agents_e2e_test.go.)
 func TestHookAgentFlag(t *testing.T) {
 	t.Parallel()
 	p := project(t)
@@ -497,7 +499,7 @@ func TestHookAgentFlag(t *testing.T) {
 		head, warn string
 	}{
 		{[]string{"hook", "--agent", "codex", "stop"}, `{"cairn_agent":"codex","session_id"`, ""},
-		{[]string{"hook", "--agent=cursor", "stop"}, `{"cairn_agent":"cursor","session_id"`, ""},
+		{[]string{"hook", "--agent=codex", "stop"}, `{"cairn_agent":"codex","session_id"`, ""},
 		{[]string{"hook", "--agent", "vim", "stop"}, `{"session_id"`, `unknown agent "vim"`},
 		{[]string{"hook", "stop"}, `{"session_id"`, ""},
 	} {

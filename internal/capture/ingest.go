@@ -281,6 +281,17 @@ func readTranscript(name string) ([]byte, os.FileInfo, error) {
 	return data, fi, err
 }
 
+// hookAgent names the agent that sent a hook payload: Claude Code unless
+// cairn hook --agent tagged it (hooks.TagAgent) or put another agent's
+// payload into Claude Code's shape (hooks.Normalize).
+func hookAgent(h *transcript.Hook) string {
+	switch h.Agent {
+	case model.AgentCodex, model.AgentGemini, model.AgentCursor:
+		return h.Agent
+	}
+	return model.AgentClaudeCode
+}
+
 // agentOf names the agent of a transcript format.
 func agentOf(f transcript.Format) string {
 	switch f {
@@ -292,6 +303,8 @@ func agentOf(f transcript.Format) string {
 		return model.AgentChat
 	case transcript.FormatMarkdown:
 		return model.AgentMarkdown
+	case transcript.FormatGemini:
+		return model.AgentGemini
 	}
 	return string(f)
 }
@@ -437,10 +450,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	if h.Event == model.HookSubagentStop && h.AgentTranscriptPath != "" {
 		path = h.AgentTranscriptPath
 	}
-	agent := h.Agent
-	if agent == "" {
-		agent = model.AgentClaudeCode
-	}
+	agent := hookAgent(h)
 	if path != "" && TranscriptAllowed(m, filepath.Clean(path)) {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, end: end, trigger: trigger, status: status, format: formatOf(agent)})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/transcript"
+	"github.com/cairn-mem/cairn/internal/transcript/gemini"
 )
 
 // A transcriptFile is a transcript open for parseRange.
@@ -42,7 +43,11 @@ func parseRange(tf transcriptFile, format transcript.Format, from, to int64, opt
 		return nil, fmt.Errorf("read %s: %w", tf.path, err)
 	}
 	opts.Offset, opts.Seen = from, seen
-	p, err := transcript.Parse(format, buf, opts)
+	if format == transcript.FormatGemini && opts.SessionID == "" {
+		// Only the first line names the session.
+		opts.SessionID = gemini.SessionID(tf.head)
+	}
+	p, err := parse(format, buf, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +55,15 @@ func parseRange(tf transcriptFile, format transcript.Format, from, to int64, opt
 		idCache.put(tf, p.Consumed, seen, p.IDs)
 	}
 	return p, nil
+}
+
+// parse is transcript.Parse, and gemini.Parse for Gemini CLI's chats,
+// which live in a package of their own.
+func parse(f transcript.Format, data []byte, opts transcript.Options) (*transcript.Parsed, error) {
+	if f == transcript.FormatGemini {
+		return gemini.Parse(data, opts), nil
+	}
+	return transcript.Parse(f, data, opts)
 }
 
 // seenBefore returns the ids of the lines of tf before from.
@@ -75,7 +89,7 @@ func seenBefore(tf transcriptFile, format transcript.Format, from int64, opts tr
 			buf = buf[:nl+1]
 		}
 		// Final: every line counts, held back or not.
-		p, err := transcript.Parse(format, buf, transcript.Options{Name: opts.Name, Offset: start, SessionID: opts.SessionID, Final: true, Seen: seen})
+		p, err := parse(format, buf, transcript.Options{Name: opts.Name, Offset: start, SessionID: opts.SessionID, Final: true, Seen: seen})
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package capture
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +14,8 @@ import (
 )
 
 // TranscriptGlobs returns the transcript globs of the configuration with
-// "~/", {claude-project} and {codex-home} expanded, as absolute patterns
-// for the watcher.
+// "~/", {claude-project}, {codex-home} and {gemini-project} expanded, as
+// absolute patterns for the watcher.
 func TranscriptGlobs(m *memory.Memory) []string {
 	globs := m.Config.Capture.Transcripts
 	if len(globs) == 0 {
@@ -27,6 +30,9 @@ func TranscriptGlobs(m *memory.Memory) []string {
 				continue
 			}
 			g = strings.ReplaceAll(g, "{codex-home}", rollout.Home(os.Getenv("CODEX_HOME"), home))
+		}
+		if strings.Contains(g, "{gemini-project}") {
+			g = strings.ReplaceAll(g, "{gemini-project}", GeminiProjectName(home, m.Project))
 		}
 		if rest, ok := strings.CutPrefix(g, "~/"); ok {
 			if home == "" {
@@ -55,12 +61,31 @@ func ClaudeProjectName(project string) string {
 	return string(b)
 }
 
+// GeminiProjectName is the name of a project's folder under
+// ~/.gemini/tmp: the short name ~/.gemini/projects.json gives its path
+// ({"projects": {path: name}}), or, for a project Gemini CLI has not
+// named (or a release before it named them), the SHA-256 of its path.
+func GeminiProjectName(home, project string) string {
+	if home != "" {
+		var reg struct {
+			Projects map[string]string `json:"projects"`
+		}
+		if data, err := os.ReadFile(filepath.Join(home, ".gemini", "projects.json")); err == nil && json.Unmarshal(data, &reg) == nil {
+			if name := reg.Projects[project]; name != "" && filepath.IsLocal(name) && !strings.ContainsAny(name, `/\*?[`) {
+				return name
+			}
+		}
+	}
+	sum := sha256.Sum256([]byte(project))
+	return hex.EncodeToString(sum[:])
+}
+
 // TranscriptAllowed reports whether path may be read as an agent
 // transcript on behalf of a job or a hook payload, which anyone who can
 // write to the inbox can forge: it must match one of the configured
-// globs (Codex's rollouts among them), or lie where Claude Code keeps
-// transcripts, and never inside the
-// memory's own state (where the summarizer's own sessions live).
+// globs (Codex's rollouts among them), or lie where Claude Code or Gemini
+// CLI keeps transcripts, and never inside the memory's own state (where
+// the summarizer's own sessions live).
 func TranscriptAllowed(m *memory.Memory, path string) bool {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path || under(path, filepath.Join(m.Dir, ".state")) {
 		return false
@@ -68,6 +93,7 @@ func TranscriptAllowed(m *memory.Memory, path string) bool {
 	globs := TranscriptGlobs(m)
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		globs = append(globs,
+			filepath.Join(home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"),
 			filepath.Join(home, ".claude", "projects", "*", "*.jsonl"),
 			filepath.Join(home, ".claude", "projects", "*", "*", "subagents", "*.jsonl"))
 	}

@@ -36,7 +36,8 @@ type Capture struct {
 	// Transcripts are the globs of agent transcripts the daemon follows
 	// and hook payloads may point at. "~/" is the home folder,
 	// {claude-project} the project's folder as Claude Code names it
-	// (every character but letters and digits replaced by "-") and
+	// (every character but letters and digits replaced by "-"),
+	// {gemini-project} as Gemini CLI does (capture.GeminiProjectName) and
 	// {codex-home} Codex's folder (${CODEX_HOME:-~/.codex}); of Codex's
 	// rollouts, only those of sessions run in the project are followed.
 	Transcripts []string `yaml:"transcripts"`
@@ -73,11 +74,12 @@ const (
 
 // DefaultTranscripts are the transcript globs followed unless cairn.yaml
 // says otherwise: the project's Claude Code sessions and their subagents,
-// and Codex's rollouts.
+// Codex's rollouts and the project's Gemini CLI chats.
 var DefaultTranscripts = []string{
 	"~/.claude/projects/{claude-project}/*.jsonl",
 	"~/.claude/projects/{claude-project}/*/subagents/*.jsonl",
 	"{codex-home}/sessions/*/*/*/rollout-*.jsonl",
+	"~/.gemini/tmp/{gemini-project}/chats/session-*.jsonl",
 }
 
 func (c Capture) SegmentTurnsOr() int { return positive(c.SegmentTurns, DefaultSegmentTurns) }

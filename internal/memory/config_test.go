@@ -34,7 +34,7 @@ func TestCaptureConfig(t *testing.T) {
 	}
 	cc := c.Capture
 	if cc.SegmentTurnsOr() != 40 || cc.SegmentTokensOr() != 8000 || cc.ArchiveAfterOr() != 7*24*time.Hour || cc.MaxOutputOr() != 2000 ||
-		len(cc.Transcripts) != 3 || len(cc.Redact.Rules) != 1 || cc.Redact.Allow[0] != "^sk-test-" {
+		len(cc.Transcripts) != len(config.DefaultTranscripts) || len(cc.Redact.Rules) != 1 || cc.Redact.Allow[0] != "^sk-test-" {
 		t.Errorf("capture: %+v", cc)
 	}
 	if c.Summarize.Provider != "extractive" {

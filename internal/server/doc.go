@@ -4,8 +4,8 @@
 // queue, holds the search index, and serves the HTTP API on loopback
 // behind a bearer token (docs/http-api.md); the client the command line
 // uses to reach it; the MCP server that cairn mcp runs on stdio for an
-// agent (docs/mcp.md); and what cairn hook answers Claude Code at a
+// agent (docs/mcp.md); and what cairn hook answers an agent at a
 // session's start and at each prompt (hook.go: the context pack, the
-// backlog worked when no daemon runs). Start, Stop and client.Status are
+// backlog worked when no daemon runs; internal/agents runs the hook). Start, Stop and client.Status are
 // how the command line runs the daemon in the background.
 package server

@@ -1,13 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -62,10 +58,36 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte, run *cl
 		errs = append(errs, fmt.Errorf("payload not recorded: %w", perr))
 		h = nil
 	}
-	except := ""
+	var so recall.StartOptions
 	if h != nil {
-		except = h.SessionID
+		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
 	}
+	text, notes, perrs := StartPack(ctx, m, so, run)
+	errs = append(errs, perrs...)
+	// The session is recorded through the queue, after the pack is made
+	// (so that a new session's pack shows the one before it as the
+	// latest): a commit here would cost more than the rest of the hook.
+	if h != nil {
+		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
+			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
+		}
+	}
+
+	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
+	if text != "" {
+		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
+	}
+	if out.Specific == nil && out.SystemMessage == "" {
+		return nil, errors.Join(errs...)
+	}
+	return out, errors.Join(errs...)
+}
+
+// StartPack is SessionStart up to the session's record: the catch-up
+// (so.Session left out) and the pack; notes are the lines for the user.
+// With run, a daemon is started when none runs (daemon.autostart).
+func StartPack(ctx context.Context, m *memory.Memory, so recall.StartOptions, run *client.Spawn) (text string, notes []string, errs []error) {
+	except := so.Session
 	total := catchUpBudget
 	if d, ok := ctx.Deadline(); ok {
 		// Leave the pack at least as long as the catch-up.
@@ -74,7 +96,6 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte, run *cl
 	// One look for the daemon, under the hook's deadline: it also makes
 	// the pack.
 	var daemon recall.Searcher
-	var notes []string
 	var n capture.Worked
 	c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait)
 	starting := false
@@ -131,32 +152,11 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte, run *cl
 		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
 	}
 
-	var so recall.StartOptions
-	if h != nil {
-		so = recall.StartOptions{Source: h.Source, Session: h.SessionID}
-	}
-	text, err := recall.StartPack(ctx, m, daemon, so)
+	text, err = recall.StartPack(ctx, m, daemon, so)
 	if err != nil {
 		errs = append(errs, err)
 	}
-
-	// The session is recorded through the queue, after the pack is made
-	// (so that a new session's pack shows the one before it as the
-	// latest): a commit here would cost more than the rest of the hook.
-	if h != nil {
-		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
-			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
-		}
-	}
-
-	out := &hooks.Output{SystemMessage: strings.Join(notes, "\n")}
-	if text != "" {
-		out.Specific = &hooks.Specific{HookEventName: model.HookSessionStart, AdditionalContext: recall.CapChars(text, hooks.MaxContextChars)}
-	}
-	if out.Specific == nil && out.SystemMessage == "" {
-		return nil, errors.Join(errs...)
-	}
-	return out, errors.Join(errs...)
+	return text, notes, errs
 }
 
 // leftNote is the line saying what the session-start deadline left for
@@ -217,163 +217,4 @@ func countOf(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// NoMemoryMsg is what a session start outside any memory tells the user
-// when cairn is wired for every project.
-const NoMemoryMsg = "cairn: this project has no memory yet; run `cairn init` in it to start one (then its sessions are captured and recalled)"
-
-// HookRun is one run of cairn hook: its event, streams, and how it finds
-// and opens the memory.
-type HookRun struct {
-	Event string
-	// Agent is the agent the hook runs for, as cairn hook --agent names
-	// it (model.HookAgent): claude when empty.
-	Agent  string
-	Stdin  io.Reader
-	Stdout io.Writer
-	// Warn says what went wrong, on stderr.
-	Warn func(string)
-	// Find finds the memory's folder; payload is nil for the capture
-	// events, whose payload is not read first.
-	Find func(payload []byte) (string, error)
-	// Open opens the memory in a folder.
-	Open func(context.Context, string) (*memory.Memory, error)
-	// Self is the cairn binary, which session-start runs the daemon
-	// with (cairn -C PROJECT daemon run) when none runs; "" runs none.
-	Self string
-}
-
-// RunHook does one hook. It never fails: a problem is one line through
-// Warn, and Stdout holds the hook's JSON or nothing. SessionStart and
-// UserPromptSubmit read the payload and answer it; any other event is
-// captured, dropped into the inbox as .cairn/hooks/capture.sh does.
-func RunHook(ctx context.Context, h HookRun) {
-	event := h.Event
-	ev := model.HookEventName(event)
-	agent, ok := model.HookAgent(h.Agent)
-	if !ok {
-		if h.Agent != "" {
-			h.Warn(fmt.Sprintf("hook: unknown agent %q (claude, codex, gemini or cursor); taken as claude", h.Agent))
-		}
-		agent = model.AgentClaudeCode
-	}
-	ctx, cancel := context.WithTimeout(ctx, hooks.Deadline(ev))
-	defer cancel()
-	switch ev {
-	case model.HookSessionStart, model.HookUserPromptSubmit:
-		payload, err := io.ReadAll(io.LimitReader(h.Stdin, hooks.MaxPayload+1))
-		if err != nil {
-			h.Warn(fmt.Sprintf("hook %s: read stdin: %v", event, err))
-		}
-		if len(payload) > hooks.MaxPayload {
-			h.Warn(fmt.Sprintf("hook %s: payload longer than %d bytes; ignored", event, hooks.MaxPayload))
-			io.Copy(io.Discard, h.Stdin)
-			payload = nil
-		}
-		mem, err := h.Find(payload)
-		if err != nil {
-			h.Warn("hook " + event + ": " + err.Error())
-			if p, _ := transcript.ParseHook(payload); errors.Is(err, memory.ErrNoMemory) && ev == model.HookSessionStart && p != nil && p.Source == "startup" {
-				// Wired for every project (the plugin, init --claude
-				// --global): say once per session how to start one here.
-				hooks.WriteOutput(h.Stdout, &hooks.Output{SystemMessage: NoMemoryMsg})
-			}
-			return
-		}
-		if len(payload) > 0 {
-			// The session records the agent (see hooks.TagAgent).
-			payload, _ = io.ReadAll(hooks.TagAgent(bytes.NewReader(payload), agent))
-		}
-		var out *hooks.Output
-		if ev == model.HookSessionStart {
-			out, err = hookSessionStart(ctx, h, mem, payload)
-		} else {
-			open := func(ctx context.Context) (*memory.Memory, error) { return h.Open(ctx, mem) }
-			out, err = PromptContext(ctx, mem, open, payload)
-		}
-		if err != nil {
-			h.Warn("hook " + event + ": " + err.Error())
-		}
-		if out != nil {
-			if err := hooks.WriteOutput(h.Stdout, out); err != nil {
-				h.Warn("hook: " + err.Error())
-			}
-		}
-	default:
-		if event == "" {
-			h.Warn("hook: no event given (cairn hook session-start, user-prompt-submit, or another event to capture)")
-		}
-		// Capture, as the script does. The payload is not read first: the
-		// memory is found from the environment.
-		mem, err := h.Find(nil)
-		if err != nil {
-			io.Copy(io.Discard, h.Stdin)
-			h.Warn("hook " + event + ": " + err.Error())
-			return
-		}
-		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), h.Stdin, agent); err != nil {
-			h.Warn(fmt.Sprintf("hook %s: %v; this event is not captured", event, err))
-		}
-	}
-}
-
-// hookSessionStart is SessionStart on the memory in mem.
-func hookSessionStart(ctx context.Context, h HookRun, mem string, payload []byte) (*hooks.Output, error) {
-	m, err := h.Open(ctx, mem)
-	if err != nil {
-		return nil, err
-	}
-	defer m.Close()
-	var run *client.Spawn
-	if h.Self != "" {
-		project := filepath.Dir(m.Dir)
-		run = &client.Spawn{Command: []string{h.Self, "-C", project, "daemon", "run"}, Dir: project, Env: os.Environ()}
-	}
-	return SessionStart(ctx, m, payload, run)
-}
-
-// HookMemoryDir finds the memory for a hook when neither -C nor CAIRN_DIR
-// names it: CLAUDE_PROJECT_DIR (projectDir), the payload's cwd, then wd.
-func HookMemoryDir(projectDir string, payload []byte, wd string) (string, error) {
-	var probe struct {
-		CWD string `json:"cwd"`
-	}
-	if len(payload) > 0 {
-		_ = json.Unmarshal(payload, &probe)
-	}
-	for _, d := range []string{projectDir, probe.CWD} {
-		if d == "" || !filepath.IsAbs(d) {
-			continue
-		}
-		if dir, err := memory.Find(d); err == nil {
-			return dir, nil
-		}
-	}
-	return memory.Find(wd)
-}
-
-// InstallClaude wires the memory m into Claude Code (hooks.Claude.Install)
-// after keeping the hook scripts out of the memory's history: scripts
-// committed before are ignored from now on, in one checkpoint.
-func InstallClaude(ctx context.Context, m *memory.Memory, c hooks.Claude) (*hooks.ClaudeResult, error) {
-	c.MemoryDir, c.PromptContext = m.Dir, m.Config.Hooks.PromptContext
-	var err error
-	if c.Self, err = hooks.SelfCommand(); err != nil {
-		return nil, err
-	}
-	paths, err := hooks.IgnoreScripts(m.Dir, func(p string) bool {
-		_, err := m.History().ReadFileAt(ctx, "HEAD", p)
-		return err == nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(paths) > 0 {
-		_, err = m.Checkpoint(ctx, memory.CheckpointOptions{Message: "hooks: keep the agent hook scripts out of the memory's history", Event: "init", Paths: paths})
-		if err != nil && !errors.Is(err, memory.ErrNothingToDo) {
-			return nil, err
-		}
-	}
-	return c.Install()
 }

@@ -19,6 +19,9 @@ func Detect(name string, head []byte) (Format, error) {
 	case ".md", ".markdown":
 		return FormatMarkdown, nil
 	}
+	if isGemini(head) {
+		return FormatGemini, nil
+	}
 	lines := bytes.Split(head, []byte("\n"))
 	for i, line := range lines {
 		line = bytes.TrimSpace(line)
@@ -79,6 +82,21 @@ var (
 	codexTypes  = map[string]bool{"session_meta": true, "response_item": true, "turn_context": true, "event_msg": true, "compacted": true}
 	claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "summary": true, "file-history-snapshot": true, "queue-operation": true, "progress": true, "custom-title": true, "ai-title": true}
 )
+
+// isGemini reports whether head starts a Gemini CLI chat: its first line
+// is the metadata {sessionId, projectHash, ...}, or, in a legacy chat
+// (one indented document), the first keys are those.
+func isGemini(head []byte) bool {
+	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	var probe struct {
+		SessionID   *string `json:"sessionId"`
+		ProjectHash *string `json:"projectHash"`
+	}
+	if json.Unmarshal(first, &probe) == nil {
+		return probe.SessionID != nil && probe.ProjectHash != nil
+	}
+	return string(bytes.TrimSpace(first)) == "{" && bytes.Contains(head[:min(len(head), 1024)], []byte(`"projectHash"`))
+}
 
 // detectPrefix guesses the format from the start of a line too long to
 // have been read whole.

@@ -6,8 +6,10 @@
 // It reads Claude Code session JSONL (ParseClaude), Codex CLI rollouts
 // (ParseCodex), plain chat JSONL (ParseChat), Markdown transcripts
 // (ParseMarkdown, whose convention is documented there) and Claude Code hook
-// payloads (ParseHook); Detect picks a format. It checks session ids that
-// come from outside before anyone makes paths of them (ValidateSessionID).
+// payloads (ParseHook); Detect picks a format. Gemini CLI's chat files
+// (FormatGemini) are read by package transcript/gemini. It checks session
+// ids that come from outside before anyone makes paths of them
+// (ValidateSessionID).
 // It knows nothing of where transcripts live, of cairn's memory or of git:
 // it takes bytes and returns events.
 //

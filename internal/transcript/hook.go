@@ -52,7 +52,8 @@ type Hook struct {
 	Message string `json:"message,omitempty"` // Notification
 
 	// Agent is the agent the payload came from, as cairn hook --agent
-	// tagged it (model.HookAgentKey); empty for Claude Code.
+	// tagged it (model.HookAgentKey) or hooks.Normalize put it into this
+	// shape; empty for Claude Code.
 	Agent string `json:"cairn_agent,omitempty"`
 }
 

@@ -17,6 +17,7 @@ const (
 	FormatCodex    Format = "codex"    // Codex CLI rollout JSONL
 	FormatChat     Format = "chat"     // one {"role","content","timestamp"} object per line
 	FormatMarkdown Format = "markdown" // Markdown written to the convention of ParseMarkdown
+	FormatGemini   Format = "gemini"   // Gemini CLI chat files: read by package transcript/gemini
 )
 
 // ErrUnknownFormat is returned when a format is not one of the Format

@@ -53,12 +53,13 @@ func ValidateSessionID(id string) error {
 // SessionIDFromPath returns the session id a transcript's file name gives:
 // Claude Code's <session-id>.jsonl, Codex's rollout-<time>-<uuid>.jsonl.
 // It returns "" when the name gives no valid id (a subagent's
-// agent-<id>.jsonl names its agent, not its session).
+// agent-<id>.jsonl names its agent, not its session; Gemini CLI's
+// session-<time>-<id8>.jsonl an eighth of it).
 func SessionIDFromPath(path string) string {
 	name := filepath.Base(path)
 	name = strings.TrimSuffix(name, filepath.Ext(name))
-	if strings.HasPrefix(name, "agent-") {
-		return ""
+	if strings.HasPrefix(name, "agent-") || strings.HasPrefix(name, "session-") {
+		return "" // Gemini CLI's session-<time>-<id8> holds a part of the id
 	}
 	if rest, ok := strings.CutPrefix(name, "rollout-"); ok {
 		const uuidLen = 36
