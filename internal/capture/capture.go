@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -300,6 +301,9 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 	m.Sessions().Place(e, &p.writes)
 	if p.res.Events > 0 {
 		r := newRenderer(m, s, red, p.keyPrefix())
+		if src != nil && src.Offset == 0 && len(s.Hooks) > 0 {
+			r.hooked = hookedPrompts(m, e)
+		}
 		r.events(events, false)
 		r.events(side, true)
 		p.res.Prompts, p.res.Redactions = r.prompts, r.redactions
@@ -646,6 +650,26 @@ func segmentEnd(list []memory.PendingTurn, turns, tokens int) int {
 		}
 	}
 	return n
+}
+
+// hookedPrompts are the prompts of the session e that its prompts.md
+// holds, by text, counted: what hook payloads recorded before the
+// session's transcript could be read (a daemon runs a UserPromptSubmit
+// job before Claude Code has written the prompt to the transcript), so
+// that the first read of the transcript does not record them again.
+func hookedPrompts(m *memory.Memory, e *model.SessionEntry) map[string]int {
+	data, err := m.ReadFile(path.Join(e.Dir, model.PromptsFile))
+	if err != nil {
+		return nil
+	}
+	seen := map[string]int{}
+	// Each prompt is "## N · time", a blank line, its text.
+	for _, part := range strings.Split(string(data), "\n## ")[1:] {
+		if _, text, ok := strings.Cut(part, "\n\n"); ok {
+			seen[strings.TrimSpace(text)]++
+		}
+	}
+	return seen
 }
 
 func isPrompt(t memory.PendingTurn) bool { return t.Turn.Role == summarize.User }

@@ -30,6 +30,10 @@ type renderer struct {
 	branch, model       string
 	first, last         time.Time
 
+	// hooked are the prompts a hook payload already recorded, by text,
+	// that the transcript now brings again (hookedPrompts).
+	hooked map[string]int
+
 	turns        []memory.PendingTurn
 	promptText   strings.Builder
 	transcript   strings.Builder
@@ -177,6 +181,10 @@ func (r *renderer) events(list []transcript.Event, side bool) {
 			if side {
 				r.para("**Task:** " + text)
 				continue
+			}
+			if k := strings.TrimSpace(text); r.hooked[k] > 0 {
+				r.hooked[k]--
+				continue // the hook recorded it before the transcript had it
 			}
 			r.prompts++
 			n := r.s.Prompts + r.prompts

@@ -814,3 +814,39 @@ func TestPickAcrossSegments(t *testing.T) {
 		t.Errorf("the decision does not say what it picked:\n%s", sum)
 	}
 }
+
+// TestPromptBeforeTranscript: a daemon runs the UserPromptSubmit job
+// before Claude Code has written the prompt to the transcript, so the
+// prompt is recorded from the hook; the transcript's first read must not
+// record it again.
+func TestPromptBeforeTranscript(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	id := basicID
+	tp := followedTranscript(t, m, nil)
+	os.Remove(tp) // not written yet
+	prompt := "Step 1: make the retry queue handle case 1."
+	hook := func(event, extra string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/tidepool","hook_event_name":%q%s}`, id, tp, event, extra))
+	}
+	if _, err := CaptureHook(ctx, m, hook("UserPromptSubmit", fmt.Sprintf(`,"prompt":%q`, prompt))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tp, []byte(claudeLines(id, 1, time.Now())), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CaptureHook(ctx, m, hook("Stop", "")); err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.Sessions().Find(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(m.Dir, e.Dir, model.PromptsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), prompt); n != 1 || e.Session.Prompts != 1 {
+		t.Errorf("the prompt is recorded %d times (session says %d prompts):\n%s", n, e.Session.Prompts, data)
+	}
+}
