@@ -132,7 +132,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
 	opts.Warn = warnOnceLinks(opts.Warn)
-	st, err := gitstore.Open(ctx, dir, storeOptions(dir, opts.Identity, opts.Warn))
+	so, err := storeOptions(dir, opts.Identity, opts.Warn)
+	if err != nil {
+		return nil, err
+	}
+	st, err := gitstore.Open(ctx, dir, so)
 	if err != nil {
 		return nil, err
 	}
@@ -155,11 +159,19 @@ func ownedPaths() []string {
 		config.File, "README.md", ".gitignore", ".gitattributes", PurgedFile)
 }
 
-func storeOptions(dir string, id gitstore.Identity, warn func(string)) gitstore.Options {
+func storeOptions(dir string, id gitstore.Identity, warn func(string)) (gitstore.Options, error) {
 	ign, _ := fs.ReadFile(skel, "skel/gitignore")
 	owned, purged := purgedIgnore(dir)
-	return gitstore.Options{Identity: id, Warn: warn,
+	f, err := encryptFilter(dir)
+	if err != nil {
+		return gitstore.Options{}, err
+	}
+	o := gitstore.Options{Identity: id, Warn: warn,
 		Owned: append(ownedPaths(), owned...), OwnedIgnore: append(strings.Split(string(ign), "\n"), purged...)}
+	if f != nil {
+		o.Filter = f
+	}
+	return o, nil
 }
 
 func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
@@ -215,7 +227,11 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 	dir := filepath.Join(project, DirName)
 	opts.Warn = warnOnceLinks(opts.Warn)
 	ident := opts.Identity
-	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", storeOptions(dir, ident, opts.Warn))
+	so, err := storeOptions(dir, ident, opts.Warn)
+	if err != nil {
+		return nil, res, err
+	}
+	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", so)
 	if err != nil {
 		return nil, res, err
 	}
@@ -297,6 +313,8 @@ type CheckpointOptions struct {
 	// AllowEmpty commits even when nothing changed: a checkpoint that
 	// records a fact in its trailers (cairn stale --confirm).
 	AllowEmpty bool
+	// Rehash reads every file of Paths again: their encryption changed.
+	Rehash bool
 }
 
 // Checkpoint commits what changed, and returns gitstore.ErrNothingToDo
@@ -328,6 +346,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		Paths:      opts.Paths,
 		Tag:        opts.Tag,
 		AllowEmpty: opts.AllowEmpty,
+		Rehash:     opts.Rehash,
 	})
 	if err == nil {
 		m.afterCheckpoint(ctx, cp)
