@@ -37,7 +37,8 @@ type Config struct {
 	// Recipients are age public keys (age1...) or SSH public keys
 	// (ssh-ed25519 ..., ssh-rsa ...).
 	Recipients []string
-	// Identity is the file of the private key; "" means IdentityFile().
+	// Identity is the file of the private key; "" means
+	// IdentityFile(nil).
 	Identity string
 	// Cache is the folder of the ciphertext cache (see the package doc).
 	Cache string
@@ -59,7 +60,9 @@ type Filter struct {
 }
 
 // New returns the Filter for c. An identity file that is missing is not
-// an error: such a Filter encrypts but does not decrypt (ErrNoKey).
+// an error: such a Filter encrypts but does not decrypt (ErrNoKey). With
+// no recipients it refuses to store the files it matches (Clean fails),
+// so that cairn keys add can still run.
 func New(c Config) (*Filter, error) {
 	if len(c.Paths) == 0 {
 		return nil, errors.New("encrypt: no paths")
@@ -69,12 +72,9 @@ func New(c Config) (*Filter, error) {
 			return nil, err
 		}
 	}
-	if len(c.Recipients) == 0 {
-		return nil, errors.New("encrypt: no recipients (cairn keys init, then cairn keys add)")
-	}
 	f := &Filter{paths: c.Paths, identity: c.Identity, cache: c.Cache}
 	if f.identity == "" {
-		f.identity = IdentityFile()
+		f.identity = IdentityFile(nil)
 	}
 	for _, s := range c.Recipients {
 		r, err := ParseRecipient(s)
@@ -160,6 +160,9 @@ func (f *Filter) Match(p string) bool {
 func (f *Filter) Clean(p string, data []byte) ([]byte, error) {
 	if IsCiphertext(data) {
 		return data, nil
+	}
+	if len(f.recipients) == 0 {
+		return nil, fmt.Errorf("%s: not stored: encrypt.paths names it but encrypt.recipients is empty (cairn keys init, then cairn keys add)", p)
 	}
 	sum := sha256.Sum256(data)
 	name := f.entry(p)

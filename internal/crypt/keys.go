@@ -14,16 +14,20 @@ import (
 )
 
 // IdentityFile is where the private key is: $CAIRN_AGE_IDENTITY, else
-// ~/.config/cairn/age.key. It lives outside the memory, which syncs.
-func IdentityFile() string {
-	if p := os.Getenv("CAIRN_AGE_IDENTITY"); p != "" {
+// $XDG_CONFIG_HOME/cairn/age.key or ~/.config/cairn/age.key. It lives
+// outside the memory, which syncs. getenv reads the environment (nil:
+// os.Getenv).
+func IdentityFile(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if p := getenv("CAIRN_AGE_IDENTITY"); p != "" {
 		return p
 	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		dir = filepath.Join(os.Getenv("HOME"), ".config")
+	if d := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "cairn", "age.key")
 	}
-	return filepath.Join(dir, "cairn", "age.key")
+	return filepath.Join(getenv("HOME"), ".config", "cairn", "age.key")
 }
 
 // InitIdentity makes an age identity in file unless one is there, and

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/config"
@@ -17,19 +18,19 @@ import (
 const cryptCache = "crypt"
 
 // encryptFilter returns the Filter for cairn.yaml's encrypt: section in
-// dir, nil when it encrypts nothing. A section that names paths but no
-// usable recipient is an error: storing those files in plain text is
-// what the user asked not to happen.
-func encryptFilter(dir string) (*crypt.Filter, error) {
+// dir, nil when it encrypts nothing. Recipients that are not keys are an
+// error: storing those files in plain text is what the user asked not to
+// happen.
+func encryptFilter(dir, identity string) (*crypt.Filter, error) {
 	cfg, _, _ := config.Load(filepath.Join(dir, config.File))
-	return filterFor(dir, cfg.Encrypt)
+	return filterFor(dir, identity, cfg.Encrypt)
 }
 
-func filterFor(dir string, e config.Encrypt) (*crypt.Filter, error) {
+func filterFor(dir, identity string, e config.Encrypt) (*crypt.Filter, error) {
 	if !e.On() {
 		return nil, nil
 	}
-	f, err := crypt.New(crypt.Config{Paths: e.Paths, Recipients: e.Recipients,
+	f, err := crypt.New(crypt.Config{Paths: e.Paths, Recipients: e.Recipients, Identity: identity,
 		Cache: filepath.Join(dir, gitstore.StateDir, cryptCache)})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, config.File), err)
@@ -59,7 +60,10 @@ func (m *Memory) SetRecipients(ctx context.Context, recs []string, msg string) (
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", config.File, err)
 	}
-	f, err := filterFor(m.Dir, cfg.Encrypt)
+	if cfg.Encrypt.On() && len(cfg.Encrypt.Recipients) == 0 {
+		return nil, fmt.Errorf("encrypt.paths needs a recipient (remove encrypt.paths from %s first)", config.File)
+	}
+	f, err := filterFor(m.Dir, m.ageIdentity, cfg.Encrypt)
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +83,19 @@ func (m *Memory) SetRecipients(ctx context.Context, recs []string, msg string) (
 		g = f
 	}
 	m.store.SetFilter(g)
+	cp, err := m.checkpoint(ctx, CheckpointOptions{Message: msg, Event: "keys", Paths: paths, Rehash: true})
+	if err != nil {
+		// Put back the recipients the files are encrypted for.
+		if werr := m.store.WriteFile(config.File, old); werr != nil {
+			return nil, fmt.Errorf("%w; and putting back %s: %v", err, config.File, werr)
+		}
+		if f, ferr := filterFor(m.Dir, m.ageIdentity, m.Config.Encrypt); ferr == nil && f != nil {
+			m.store.SetFilter(f)
+		}
+		return nil, err
+	}
 	m.Config.Encrypt = cfg.Encrypt
-	return m.checkpoint(ctx, CheckpointOptions{Message: msg, Event: "keys", Paths: paths, Rehash: true})
+	return cp, nil
 }
 
 // encrypted lists the work tree's files f encrypts.
@@ -121,7 +136,10 @@ type Encryption struct {
 
 // Encryption reports cairn.yaml's encrypt: section and the key here.
 func (m *Memory) Encryption() Encryption {
-	e := Encryption{Paths: m.Config.Encrypt.Paths, Recipients: m.Config.Encrypt.Recipients, Identity: crypt.IdentityFile()}
+	e := Encryption{Paths: m.Config.Encrypt.Paths, Recipients: m.Config.Encrypt.Recipients, Identity: m.ageIdentity}
+	if e.Identity == "" {
+		e.Identity = crypt.IdentityFile(nil)
+	}
 	pub, err := crypt.PublicKey(e.Identity)
 	if err != nil {
 		e.Problem = err.Error()
@@ -133,4 +151,77 @@ func (m *Memory) Encryption() Encryption {
 		e.Problem = "this key is not among the recipients: the files encrypted here cannot be read here"
 	}
 	return e
+}
+
+// AddRecipient adds r (an age or SSH public key) to encrypt.recipients
+// and re-encrypts (SetRecipients).
+func (m *Memory) AddRecipient(ctx context.Context, r string) (*gitstore.Checkpoint, error) {
+	r = strings.TrimSpace(r)
+	if _, err := crypt.ParseRecipient(r); err != nil {
+		return nil, err
+	}
+	recs := m.Config.Encrypt.Recipients
+	if slices.Contains(recs, r) {
+		return nil, fmt.Errorf("%s is a recipient already", r)
+	}
+	return m.SetRecipients(ctx, append(slices.Clone(recs), r), "keys: add a recipient")
+}
+
+// RemoveRecipient removes r from encrypt.recipients and re-encrypts
+// (SetRecipients). History keeps what r could read before.
+func (m *Memory) RemoveRecipient(ctx context.Context, r string) (*gitstore.Checkpoint, error) {
+	r = strings.TrimSpace(r)
+	recs := slices.DeleteFunc(slices.Clone(m.Config.Encrypt.Recipients), func(s string) bool { return s == r })
+	if len(recs) == len(m.Config.Encrypt.Recipients) {
+		return nil, fmt.Errorf("%s is not a recipient (cairn keys list)", r)
+	}
+	if len(recs) == 0 && m.Config.Encrypt.On() {
+		return nil, fmt.Errorf("%s is the last recipient: encrypted paths need one (remove encrypt.paths from %s first)", r, config.File)
+	}
+	return m.SetRecipients(ctx, recs, "keys: remove a recipient")
+}
+
+// FollowEncryption takes cairn.yaml's encrypt: section as the work tree
+// now has it (a sync may have brought it) when it differs from the one
+// the memory was opened with, and decrypts the encrypted files the work
+// tree holds as ciphertext that the key here opens. Decrypting changes
+// no blob: the ciphertext cache gives the same one back. The caller
+// holds the lock.
+func (m *Memory) FollowEncryption(ctx context.Context) error {
+	cfg, _, _ := config.Load(filepath.Join(m.Dir, config.File))
+	if slices.Equal(cfg.Encrypt.Paths, m.Config.Encrypt.Paths) && slices.Equal(cfg.Encrypt.Recipients, m.Config.Encrypt.Recipients) {
+		return nil
+	}
+	f, err := filterFor(m.Dir, m.ageIdentity, cfg.Encrypt)
+	if err != nil {
+		return err
+	}
+	m.Config.Encrypt = cfg.Encrypt
+	if f == nil {
+		m.store.SetFilter(nil)
+		return nil
+	}
+	m.store.SetFilter(f)
+	paths, err := m.encrypted(f)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		data, err := m.store.ReadFile(p)
+		if err != nil || !crypt.IsCiphertext(data) {
+			continue
+		}
+		plain, err := f.Smudge(p, data)
+		if err != nil {
+			m.warn(err.Error() + "; the work tree keeps it as stored")
+			continue
+		}
+		if err := m.store.WriteFile(p, plain); err != nil {
+			return err
+		}
+	}
+	return nil
 }

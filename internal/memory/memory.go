@@ -53,6 +53,8 @@ type Memory struct {
 	store *gitstore.Store
 	warn  func(string)
 	now   func() time.Time
+	// ageIdentity is the private key's file ("" for crypt's default).
+	ageIdentity string
 
 	// followers are told of each checkpoint (the search index follows
 	// them); see OnCheckpoint.
@@ -99,6 +101,9 @@ type Options struct {
 	Identity gitstore.Identity
 	// LockTimeout overrides cairn.yaml's lock_timeout when positive.
 	LockTimeout time.Duration
+	// AgeIdentity is the private key that decrypts encrypted paths;
+	// "" means crypt.IdentityFile's.
+	AgeIdentity string
 }
 
 // Find returns the memory folder for start: start itself when it is a
@@ -132,7 +137,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
 	opts.Warn = warnOnceLinks(opts.Warn)
-	so, err := storeOptions(dir, opts.Identity, opts.Warn)
+	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -159,14 +164,14 @@ func ownedPaths() []string {
 		config.File, "README.md", ".gitignore", ".gitattributes", PurgedFile)
 }
 
-func storeOptions(dir string, id gitstore.Identity, warn func(string)) (gitstore.Options, error) {
+func storeOptions(dir string, opts Options) (gitstore.Options, error) {
 	ign, _ := fs.ReadFile(skel, "skel/gitignore")
 	owned, purged := purgedIgnore(dir)
-	f, err := encryptFilter(dir)
+	f, err := encryptFilter(dir, opts.AgeIdentity)
 	if err != nil {
 		return gitstore.Options{}, err
 	}
-	o := gitstore.Options{Identity: id, Warn: warn,
+	o := gitstore.Options{Identity: opts.Identity, Warn: opts.Warn,
 		Owned: append(ownedPaths(), owned...), OwnedIgnore: append(strings.Split(string(ign), "\n"), purged...)}
 	if f != nil {
 		o.Filter = f
@@ -180,7 +185,9 @@ func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 		Dir:     st.Dir(),
 		store:   st,
 		warn:    opts.Warn,
-		now:     time.Now,
+
+		ageIdentity: opts.AgeIdentity,
+		now:         time.Now,
 	}
 	if m.warn == nil {
 		m.warn = func(string) {}
@@ -226,8 +233,7 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 	}
 	dir := filepath.Join(project, DirName)
 	opts.Warn = warnOnceLinks(opts.Warn)
-	ident := opts.Identity
-	so, err := storeOptions(dir, ident, opts.Warn)
+	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, res, err
 	}
