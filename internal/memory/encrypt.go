@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -188,7 +189,19 @@ func (m *Memory) RemoveRecipient(ctx context.Context, r string) (*gitstore.Check
 // no blob: the ciphertext cache gives the same one back. The caller
 // holds the lock.
 func (m *Memory) FollowEncryption(ctx context.Context) error {
-	cfg, _, _ := config.Load(filepath.Join(m.Dir, config.File))
+	name := filepath.Join(m.Dir, config.File)
+	var seen [2]int64
+	if fi, err := os.Stat(name); err == nil {
+		seen = [2]int64{fi.ModTime().UnixNano(), fi.Size()}
+	}
+	m.encMu.Lock()
+	same := seen == m.encSeen && seen != [2]int64{}
+	m.encSeen = seen
+	m.encMu.Unlock()
+	if same {
+		return nil
+	}
+	cfg, _, _ := config.Load(name)
 	if slices.Equal(cfg.Encrypt.Paths, m.Config.Encrypt.Paths) && slices.Equal(cfg.Encrypt.Recipients, m.Config.Encrypt.Recipients) {
 		return nil
 	}

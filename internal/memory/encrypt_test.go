@@ -304,3 +304,26 @@ func TestKeysAddRemove(t *testing.T) {
 		t.Fatalf("cairn.yaml recipients %q", m.Config.Encrypt.Recipients)
 	}
 }
+
+// TestFollowKeys: a memory opened before another process removed a
+// recipient (the daemon) never encrypts for it again.
+func TestFollowKeys(t *testing.T) {
+	key, pub := newKey(t)
+	_, pub2 := newKey(t)
+	t.Setenv("CAIRN_AGE_IDENTITY", key)
+	m := encrypted(t, nil, pub, pub2)
+	write(t, m, transcript, "one "+marker+"\n")
+	checkpoint(t, m)
+	daemon := reopen(t, m.Dir, nil)
+	if _, err := m.RemoveRecipient(context.Background(), pub2); err != nil {
+		t.Fatal(err)
+	}
+	write(t, daemon, transcript, "two "+marker+"\n")
+	if cp := checkpoint(t, daemon); cp == nil {
+		t.Fatal("nothing committed")
+	}
+	if n := bytes.Count(headBlob(t, m.Dir, transcript), []byte("\n-> X25519 ")); n != 1 {
+		t.Fatalf("the daemon encrypted for %d recipients, want 1", n)
+	}
+	noPlaintext(t, m.Dir)
+}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
@@ -55,6 +56,10 @@ type Memory struct {
 	now   func() time.Time
 	// ageIdentity is the private key's file ("" for crypt's default).
 	ageIdentity string
+	// encMu owns encSeen, the size and time of the cairn.yaml whose
+	// encrypt: section the store follows (FollowEncryption).
+	encMu   sync.Mutex
+	encSeen [2]int64
 
 	// followers are told of each checkpoint (the search index follows
 	// them); see OnCheckpoint.
@@ -337,6 +342,11 @@ func (m *Memory) Checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitstore.Checkpoint, error) {
 	if opts.Event == "" {
 		opts.Event = "checkpoint"
+	}
+	// A process that lives long (the daemon) encrypts for the recipients
+	// another's cairn keys set, and never again for one it removed.
+	if err := m.FollowEncryption(ctx); err != nil {
+		return nil, err
 	}
 	trailers := []gitstore.Trailer{
 		{Key: TrailerSession, Value: opts.Session},
