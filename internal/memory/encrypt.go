@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/crypt"
+	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // cryptCache is the state folder's cache of ciphertexts (internal/crypt).
@@ -84,6 +87,10 @@ func (m *Memory) SetRecipients(ctx context.Context, recs []string, msg string) (
 		g = f
 	}
 	m.store.SetFilter(g)
+	m.Config.Encrypt = cfg.Encrypt
+	if err := m.writeStamp(encStamp(cfg.Encrypt)); err != nil {
+		return nil, err
+	}
 	cp, err := m.checkpoint(ctx, CheckpointOptions{Message: msg, Event: "keys", Paths: paths, Rehash: true})
 	if err != nil {
 		// Put back the recipients the files are encrypted for.
@@ -95,7 +102,6 @@ func (m *Memory) SetRecipients(ctx context.Context, recs []string, msg string) (
 		}
 		return nil, err
 	}
-	m.Config.Encrypt = cfg.Encrypt
 	return cp, nil
 }
 
@@ -183,12 +189,34 @@ func (m *Memory) RemoveRecipient(ctx context.Context, r string) (*gitstore.Check
 }
 
 // FollowEncryption takes cairn.yaml's encrypt: section as the work tree
-// now has it (a sync may have brought it) when it differs from the one
-// the memory was opened with, and decrypts the encrypted files the work
-// tree holds as ciphertext that the key here opens. Decrypting changes
-// no blob: the ciphertext cache gives the same one back. The caller
-// holds the lock.
+// now has it (a sync may have brought it, another process changed it)
+// when it differs from the one the store follows, and decrypts the
+// encrypted files the work tree holds as ciphertext that the key here
+// opens. Decrypting changes no blob: the ciphertext cache gives the same
+// one back. The next checkpoint stores the files the section newly
+// encrypts (or for new recipients) first, in a checkpoint of their own.
+// The caller holds the lock.
 func (m *Memory) FollowEncryption(ctx context.Context) error {
+	_, _, err := m.followEncryption(ctx)
+	return err
+}
+
+// appliedFile records, in the state folder, the encrypt: section the
+// files in HEAD are stored for (encStamp).
+const appliedFile = cryptCache + "/applied"
+
+// encStamp names an encrypt: section.
+func encStamp(e config.Encrypt) string {
+	if !e.On() {
+		return "off"
+	}
+	return strings.Join(e.Paths, "\n") + "\x00" + strings.Join(e.Recipients, "\n")
+}
+
+// followEncryption is FollowEncryption; it also returns, when HEAD's
+// files are not stored as the section says (pending), the files to
+// store again, and the stamp to record once they are.
+func (m *Memory) followEncryption(ctx context.Context) (paths []string, stamp string, err error) {
 	name := filepath.Join(m.Dir, config.File)
 	var seen [2]int64
 	if fi, err := os.Stat(name); err == nil {
@@ -199,42 +227,93 @@ func (m *Memory) FollowEncryption(ctx context.Context) error {
 	m.encSeen = seen
 	m.encMu.Unlock()
 	if same {
-		return nil
+		return nil, "", nil
 	}
 	cfg, _, _ := config.Load(name)
-	if slices.Equal(cfg.Encrypt.Paths, m.Config.Encrypt.Paths) && slices.Equal(cfg.Encrypt.Recipients, m.Config.Encrypt.Recipients) {
-		return nil
+	changed := !slices.Equal(cfg.Encrypt.Paths, m.Config.Encrypt.Paths) || !slices.Equal(cfg.Encrypt.Recipients, m.Config.Encrypt.Recipients)
+	stamp = encStamp(cfg.Encrypt)
+	old, _ := os.ReadFile(m.StatePath(appliedFile))
+	if !changed && string(old) == stamp {
+		return nil, "", nil // the common case: no walk of the work tree
 	}
 	f, err := filterFor(m.Dir, m.ageIdentity, cfg.Encrypt)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	m.Config.Encrypt = cfg.Encrypt
+	if changed {
+		m.Config.Encrypt = cfg.Encrypt
+		var g gitstore.Filter // a nil *crypt.Filter is not a nil Filter
+		if f != nil {
+			g = f
+		}
+		m.store.SetFilter(g)
+	}
 	if f == nil {
-		m.store.SetFilter(nil)
-		return nil
+		// Encryption off: files stay as stored until they change.
+		return nil, "", m.writeStamp(stamp)
 	}
-	m.store.SetFilter(f)
-	paths, err := m.encrypted(f)
+	matched, err := m.encrypted(f)
 	if err != nil {
+		return nil, "", err
+	}
+	if changed {
+		for _, p := range matched {
+			if err := ctx.Err(); err != nil {
+				return nil, "", err
+			}
+			data, err := m.store.ReadFile(p)
+			if err != nil || !crypt.IsCiphertext(data) {
+				continue
+			}
+			plain, err := f.Smudge(p, data)
+			if err != nil {
+				m.warn(err.Error() + "; the work tree keeps it as stored")
+				continue
+			}
+			if err := m.store.WriteFile(p, plain); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	if string(old) == stamp {
+		return nil, "", nil
+	}
+	if len(matched) == 0 {
+		return nil, "", m.writeStamp(stamp)
+	}
+	return matched, stamp, nil
+}
+
+func (m *Memory) writeStamp(stamp string) error {
+	name := m.StatePath(appliedFile)
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		return err
 	}
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		data, err := m.store.ReadFile(p)
-		if err != nil || !crypt.IsCiphertext(data) {
-			continue
-		}
-		plain, err := f.Smudge(p, data)
-		if err != nil {
-			m.warn(err.Error() + "; the work tree keeps it as stored")
-			continue
-		}
-		if err := m.store.WriteFile(p, plain); err != nil {
-			return err
-		}
+	return safefile.Write(name, []byte(stamp), 0o600)
+}
+
+// storeEncrypted follows cairn.yaml's encrypt: section (followEncryption)
+// and, when HEAD's files are not stored as it says, stores them again in
+// a checkpoint of their own. The caller holds the lock.
+func (m *Memory) storeEncrypted(ctx context.Context) error {
+	paths, stamp, err := m.followEncryption(ctx)
+	if err != nil || stamp == "" {
+		return err
 	}
-	return nil
+	cp, err := m.store.Checkpoint(ctx, gitstore.CheckpointOptions{
+		Subject: fmt.Sprintf("encrypt: store %d files as %s's encrypt: says", len(paths), config.File),
+		Trailers: []gitstore.Trailer{
+			{Key: TrailerEvent, Value: "keys"},
+			{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)},
+		},
+		Paths:  paths,
+		Rehash: true,
+	})
+	if err != nil && !errors.Is(err, gitstore.ErrNothingToDo) {
+		return fmt.Errorf("store encrypted files: %w", err)
+	}
+	if err == nil {
+		m.afterCheckpoint(ctx, cp)
+	}
+	return m.writeStamp(stamp)
 }

@@ -327,3 +327,33 @@ func TestFollowKeys(t *testing.T) {
 	}
 	noPlaintext(t, m.Dir)
 }
+
+// TestHandEdit: encrypt.paths added by hand to a memory that committed
+// the file in plain text: the next checkpoint stores it encrypted.
+func TestHandEdit(t *testing.T) {
+	key, pub := newKey(t)
+	t.Setenv("CAIRN_AGE_IDENTITY", key)
+	t.Setenv("HOME", t.TempDir())
+	ctx := context.Background()
+	m, _, err := memory.Init(ctx, t.TempDir(), memory.Options{Identity: memory.Identity{Name: "t", Email: "t@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, m, transcript, "plain "+marker+"\n")
+	checkpoint(t, m)
+	m.Close()
+	m = reopen(t, m.Dir, nil)
+	cfg, _ := os.ReadFile(filepath.Join(m.Dir, config.File))
+	write(t, m, config.File, string(cfg)+"\nencrypt:\n  paths: [sessions/*/transcript.md]\n  recipients: ["+pub+"]\n")
+	write(t, m, "core/notes/n.md", "a note\n")
+	checkpoint(t, m)
+	if b := headBlob(t, m.Dir, transcript); !crypt.IsCiphertext(b) {
+		t.Fatal("the transcript committed in plain text was not stored encrypted")
+	}
+	if b, _ := os.ReadFile(filepath.Join(m.Dir, transcript)); !strings.Contains(string(b), marker) {
+		t.Fatal("the work tree lost the plain text")
+	}
+	if cp := checkpoint(t, m); cp != nil {
+		t.Fatalf("committed again: %+v", cp.Changes)
+	}
+}

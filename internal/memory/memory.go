@@ -344,8 +344,9 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		opts.Event = "checkpoint"
 	}
 	// A process that lives long (the daemon) encrypts for the recipients
-	// another's cairn keys set, and never again for one it removed.
-	if err := m.FollowEncryption(ctx); err != nil {
+	// another's cairn keys set, and never again for one it removed; files
+	// a hand edit of encrypt: newly encrypts are stored so first.
+	if err := m.storeEncrypted(ctx); err != nil {
 		return nil, err
 	}
 	trailers := []gitstore.Trailer{
