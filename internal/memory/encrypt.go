@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/config"
@@ -316,4 +317,23 @@ func (m *Memory) storeEncrypted(ctx context.Context) error {
 		m.afterCheckpoint(ctx, cp)
 	}
 	return m.writeStamp(stamp)
+}
+
+// warnOnceNoKey passes on the first warning that a file cannot be
+// decrypted here, and drops the others: a clone without the key would
+// otherwise print one line per encrypted file.
+func warnOnceNoKey(warn func(string)) func(string) {
+	if warn == nil {
+		return nil
+	}
+	var said atomic.Bool
+	return func(msg string) {
+		if strings.Contains(msg, crypt.ErrNoKey.Error()) {
+			if said.Swap(true) {
+				return
+			}
+			msg += " (and any other file encrypted for others)"
+		}
+		warn(msg)
+	}
 }

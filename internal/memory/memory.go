@@ -141,7 +141,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 	if !isRepo(dir) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
-	opts.Warn = warnOnceLinks(opts.Warn)
+	opts.Warn = warnOnceNoKey(warnOnceLinks(opts.Warn))
 	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func Init(ctx context.Context, project string, opts Options) (*Memory, InitResul
 		files[dst] = b
 	}
 	dir := filepath.Join(project, DirName)
-	opts.Warn = warnOnceLinks(opts.Warn)
+	opts.Warn = warnOnceNoKey(warnOnceLinks(opts.Warn))
 	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, res, err
