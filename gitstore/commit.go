@@ -38,6 +38,9 @@ type CheckpointOptions struct {
 	Tag string
 	// AllowEmpty commits even when nothing changed.
 	AllowEmpty bool
+	// Rehash reads every file under Paths again whatever its stat data
+	// says: the Filter changed, so their blobs may have.
+	Rehash bool
 }
 
 // Checkpoint is a commit made by Store.Checkpoint.
@@ -77,6 +80,13 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	}
 	if opts.Paths != nil && len(roots) == 0 {
 		roots = nil
+	}
+	if opts.Rehash && opts.Paths != nil {
+		for i := range c.Entries {
+			if slices.ContainsFunc(roots, func(r string) bool { return gitpath.UnderPrefix(c.Entries[i].Path, r) }) {
+				c.Entries[i].Stat = statcache.Stat{}
+			}
+		}
 	}
 	token := ""
 	if opts.Paths == nil {

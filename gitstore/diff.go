@@ -104,7 +104,7 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 			}
 			d.Action = actionOf(d.oldHash, d.newHash)
 		}
-		return dropUnchanged(out), nil
+		return s.wt.plainDiffs(dropUnchanged(out)), nil
 	}
 	to, err := s.objs.resolve(opts.To)
 	if err != nil {
@@ -130,7 +130,7 @@ func (s *Store) Diff(ctx context.Context, opts DiffOptions) ([]FileDiff, error) 
 		}
 		out = append(out, d)
 	}
-	return out, nil
+	return s.wt.plainDiffs(out), nil
 }
 
 // side reads a file for a diff; nil means it is not there.

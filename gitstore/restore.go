@@ -70,6 +70,7 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 			}
 			continue
 		}
+		data = s.wt.smudgeWarn(fc.Path, data)
 		perm := os.FileMode(FilePerm)
 		if mode == filemode.Executable {
 			perm = ExecPerm

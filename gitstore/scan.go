@@ -65,6 +65,7 @@ type worktree struct {
 
 	owned    []string          // paths .gitignore never applies to
 	ownedIgn gitignore.Matcher // what applies to them instead
+	filter   Filter            // nil: files are stored as they are
 }
 
 // keepBlobs bounds the bytes of changed files a checkpoint's scan keeps
@@ -441,7 +442,8 @@ func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
 	return loose.Hash(plumbing.BlobObject, data), nil
 }
 
-// read reads a work-tree file as git would store it. A regular file is
+// read reads a work-tree file as git would store it, through the
+// Filter for the paths it claims. A regular file is
 // read without following a link on its way (safefile.ReadInRoot), so
 // that no checkpoint or diff takes content from outside the memory.
 func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
@@ -450,7 +452,11 @@ func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
 		t, err := os.Readlink(name)
 		return []byte(t), err
 	}
-	return safefile.ReadInRoot(wt.dir, p)
+	data, err := safefile.ReadInRoot(wt.dir, p)
+	if err != nil {
+		return nil, err
+	}
+	return wt.clean(p, data)
 }
 
 // skipLink says, once per scan of it, that a symbolic link in the work

@@ -72,6 +72,9 @@ type Options struct {
 	Owned []string
 	// OwnedIgnore are the gitignore lines that apply to Owned paths.
 	OwnedIgnore []string
+	// Filter, when not nil, turns the files it claims into the blobs
+	// stored and back (see Filter).
+	Filter Filter
 }
 
 // Identity names the author of a commit.
@@ -111,7 +114,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// The parts warn through the Store, whose warn may be replaced later.
 	warn := func(msg string) { s.warn(msg) }
 	s.index = index{file: s.StatePath(cacheFile), gitDir: gitDir, objs: &s.objs, warn: warn}
-	s.wt = worktree{dir: abs, state: s.state, warn: warn, owned: opts.Owned, ownedIgn: parseIgnore(opts.OwnedIgnore)}
+	s.wt = worktree{dir: abs, state: s.state, warn: warn, owned: opts.Owned, ownedIgn: parseIgnore(opts.OwnedIgnore), filter: opts.Filter}
 	if s.ident.Name == "" || s.ident.Email == "" {
 		s.ident = commitenc.DefaultIdentity(s.ident)
 	}

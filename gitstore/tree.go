@@ -140,7 +140,8 @@ func (s *Store) FileSizeAt(ctx context.Context, rev, p string) (int64, error) {
 }
 
 // ReadFileAt returns the content of the file at path p in the commit rev
-// names. The error wraps ErrNotFound when the commit has no such file.
+// names, decrypted where the Filter can. The error wraps ErrNotFound
+// when the commit has no such file.
 func (s *Store) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -158,7 +159,16 @@ func (s *Store) ReadFileAt(ctx context.Context, rev, p string) ([]byte, error) {
 	if b.IsZero() {
 		return nil, fmt.Errorf("%s at %s: %w", p, short(h), ErrNotFound)
 	}
-	return s.objs.blob(b)
+	data, err := s.objs.blob(b)
+	if err != nil {
+		return nil, err
+	}
+	// What cannot be decrypted here reads as stored, as the work tree
+	// holds it.
+	if out, err := s.wt.smudge(p, data); err == nil {
+		data = out
+	}
+	return data, nil
 }
 
 func objectID(id string) (plumbing.Hash, error) {

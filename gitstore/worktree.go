@@ -204,6 +204,7 @@ func (wt *worktree) write(changes []change, blob func(plumbing.Hash) ([]byte, er
 		if err != nil {
 			return err
 		}
+		data = wt.smudgeWarn(ch.Path, data)
 		perm := os.FileMode(FilePerm)
 		if ch.e.Mode == 0o100755 {
 			perm = ExecPerm

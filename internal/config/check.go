@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/cairn-mem/cairn/internal/crypt"
 	"github.com/cairn-mem/cairn/internal/redact"
 )
 
@@ -395,6 +396,18 @@ var elemChecks = map[string]func(v any) string{
 	"capture.redact.rules": func(v any) string {
 		if _, err := redact.New(redact.Config{Rules: []redact.Rule{v.(redact.Rule)}}); err != nil {
 			return strings.TrimPrefix(strings.Replace(err.Error(), "rule 1", "rule", 1), "redact: ")
+		}
+		return ""
+	},
+	"encrypt.paths": func(v any) string {
+		if err := crypt.CheckPattern(v.(string)); err != nil {
+			return strings.TrimPrefix(err.Error(), "encrypt.paths: ")
+		}
+		return ""
+	},
+	"encrypt.recipients": func(v any) string {
+		if _, err := crypt.ParseRecipient(v.(string)); err != nil {
+			return strings.TrimPrefix(err.Error(), "encrypt.recipients: ")
 		}
 		return ""
 	},

@@ -38,6 +38,8 @@ type Config struct {
 	Sync Sync `yaml:"sync"`
 	// Daemon says how the daemon uses memory (daemon.go).
 	Daemon Daemon `yaml:"daemon"`
+	// Encrypt says which files git holds encrypted (encrypt.go).
+	Encrypt Encrypt `yaml:"encrypt"`
 }
 
 // Search is the search: section of cairn.yaml. Keys left out keep

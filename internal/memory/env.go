@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/crypt"
 )
 
 // FindEnv finds the memory the way git finds a repository: cairnDir
@@ -38,6 +40,7 @@ func FindEnv(cairnDir, wd string) (string, error) {
 func EnvOptions(getenv func(string) string) Options {
 	var opts Options
 	opts.Identity = Identity{Name: getenv("CAIRN_AUTHOR_NAME"), Email: getenv("CAIRN_AUTHOR_EMAIL")}
+	opts.AgeIdentity = crypt.IdentityFile(getenv)
 	if v := getenv("CAIRN_LOCK_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil {
 			opts.LockTimeout = d

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
@@ -53,6 +54,12 @@ type Memory struct {
 	store *gitstore.Store
 	warn  func(string)
 	now   func() time.Time
+	// ageIdentity is the private key's file ("" for crypt's default).
+	ageIdentity string
+	// encMu owns encSeen, the size and time of the cairn.yaml whose
+	// encrypt: section the store follows (FollowEncryption).
+	encMu   sync.Mutex
+	encSeen [2]int64
 
 	// followers are told of each checkpoint (the search index follows
 	// them); see OnCheckpoint.
@@ -105,6 +112,9 @@ type Options struct {
 	LockTimeout time.Duration
 	// UserDir is the user memory's folder (usermem.Dir); "" for none.
 	UserDir string
+	// AgeIdentity is the private key that decrypts encrypted paths;
+	// "" means crypt.IdentityFile's.
+	AgeIdentity string
 }
 
 // Find returns the memory folder for start: start itself when it is a
@@ -137,8 +147,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 	if !isRepo(dir) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
-	opts.Warn = warnOnceLinks(opts.Warn)
-	st, err := gitstore.Open(ctx, dir, storeOptions(dir, opts.Identity, opts.Warn))
+	opts.Warn = warnOnceNoKey(warnOnceLinks(opts.Warn))
+	so, err := storeOptions(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	st, err := gitstore.Open(ctx, dir, so)
 	if err != nil {
 		return nil, err
 	}
@@ -161,21 +175,30 @@ func ownedPaths() []string {
 		config.File, "README.md", ".gitignore", ".gitattributes", PurgedFile)
 }
 
-func storeOptions(dir string, id gitstore.Identity, warn func(string)) gitstore.Options {
+func storeOptions(dir string, opts Options) (gitstore.Options, error) {
 	ign, _ := fs.ReadFile(skel, "skel/gitignore")
 	owned, purged := purgedIgnore(dir)
-	return gitstore.Options{Identity: id, Warn: warn,
+	f, err := encryptFilter(dir, opts.AgeIdentity)
+	if err != nil {
+		return gitstore.Options{}, err
+	}
+	o := gitstore.Options{Identity: opts.Identity, Warn: opts.Warn,
 		Owned: append(ownedPaths(), owned...), OwnedIgnore: append(strings.Split(string(ign), "\n"), purged...)}
+	if f != nil {
+		o.Filter = f
+	}
+	return o, nil
 }
 
 func newMemory(st *gitstore.Store, opts Options) (*Memory, error) {
 	m := &Memory{
-		Project: filepath.Dir(st.Dir()),
-		Dir:     st.Dir(),
-		store:   st,
-		warn:    opts.Warn,
-		now:     time.Now,
-		UserDir: opts.UserDir,
+		Project:     filepath.Dir(st.Dir()),
+		Dir:         st.Dir(),
+		store:       st,
+		warn:        opts.Warn,
+		ageIdentity: opts.AgeIdentity,
+		now:         time.Now,
+		UserDir:     opts.UserDir,
 	}
 	if filepath.Clean(m.UserDir) == m.Dir {
 		m.UserDir = "" // the user memory opened as a project's: not layered over itself
@@ -240,9 +263,12 @@ func InitDir(ctx context.Context, dir string, opts Options) (*Memory, InitResult
 		}
 		files[dst] = b
 	}
-	opts.Warn = warnOnceLinks(opts.Warn)
-	ident := opts.Identity
-	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", storeOptions(dir, ident, opts.Warn))
+	opts.Warn = warnOnceNoKey(warnOnceLinks(opts.Warn))
+	so, err := storeOptions(dir, opts)
+	if err != nil {
+		return nil, res, err
+	}
+	st, created, err := gitstore.Init(ctx, dir, files, "init: cairn memory", so)
 	if err != nil {
 		return nil, res, err
 	}
@@ -321,6 +347,8 @@ type CheckpointOptions struct {
 	// AllowEmpty commits even when nothing changed: a checkpoint that
 	// records a fact in its trailers (cairn stale --confirm).
 	AllowEmpty bool
+	// Rehash reads every file of Paths again: their encryption changed.
+	Rehash bool
 }
 
 // Checkpoint commits what changed, and returns gitstore.ErrNothingToDo
@@ -338,6 +366,12 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	if opts.Event == "" {
 		opts.Event = "checkpoint"
 	}
+	// A process that lives long (the daemon) encrypts for the recipients
+	// another's cairn keys set, and never again for one it removed; files
+	// a hand edit of encrypt: newly encrypts are stored so first.
+	if err := m.storeEncrypted(ctx); err != nil {
+		return nil, err
+	}
 	trailers := []gitstore.Trailer{
 		{Key: TrailerSession, Value: opts.Session},
 		{Key: TrailerEvent, Value: opts.Event},
@@ -352,6 +386,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		Paths:      opts.Paths,
 		Tag:        opts.Tag,
 		AllowEmpty: opts.AllowEmpty,
+		Rehash:     opts.Rehash,
 	})
 	if err == nil {
 		m.afterCheckpoint(ctx, cp)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/config"
+	"github.com/cairn-mem/cairn/internal/crypt"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -112,6 +113,13 @@ var guardedKeys = []struct {
 	{"sync.max_backoff", func(c *config.Config) any { return c.Sync.MaxBackoff }},
 	// A remote that raised it could make the next sync read a huge file.
 	{"sync.max_blob_bytes", func(c *config.Config) any { return c.Sync.BlobLimit() }},
+	// Once this memory encrypts: a remote that dropped a path would have
+	// it stored in plain text here, one that added a recipient would read
+	// what is written here. Until then a remote's are taken (guardedDiff):
+	// a first sync must encrypt what the others do, and the remote had
+	// the plain text anyway.
+	{"encrypt.paths", func(c *config.Config) any { return c.Encrypt.Paths }},
+	{"encrypt.recipients", func(c *config.Config) any { return c.Encrypt.Recipients }},
 }
 
 // guardedDiff returns the guarded keys whose values differ between ours
@@ -119,6 +127,9 @@ var guardedKeys = []struct {
 func guardedDiff(oc, tc *config.Config) []string {
 	var out []string
 	for _, g := range guardedKeys {
+		if strings.HasPrefix(g.key, "encrypt.") && !oc.Encrypt.On() {
+			continue
+		}
 		a, b := g.get(oc), g.get(tc)
 		if !reflect.DeepEqual(a, b) && !(isEmpty(a) && isEmpty(b)) {
 			out = append(out, g.key)
@@ -196,6 +207,10 @@ func (mg *merger) merge(f memory.MergeFile) (memory.Resolution, error) {
 		return memory.Resolution{Data: f.Theirs}, nil // deleted here, changed there: keep the change
 	case !f.InTheirs:
 		return memory.Resolution{Data: f.Ours}, nil
+	}
+	if crypt.IsCiphertext(f.Ours) || crypt.IsCiphertext(f.Theirs) {
+		// Lines of ciphertext cannot be merged: keep both.
+		return mg.conflictCopy(f), nil
 	}
 	dir, base := path.Split(f.Path)
 	inSession := strings.HasPrefix(dir, model.SessionsRoot+"/") || strings.HasPrefix(dir, model.ArchiveRoot+"/")

@@ -251,6 +251,11 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 	rs.Changes += len(res.Changes)
 	rs.Conflicts = append(rs.Conflicts, res.Extra...)
 	if res.Kind != memory.MergeUpToDate {
+		// A first sync brings the encrypt: section the memory was not
+		// opened with.
+		if err := m.FollowEncryption(ctx); err != nil {
+			m.Warn(fmt.Sprintf("sync %s: %v", f.Remote, err))
+		}
 		m.Followed(ctx, &memory.Checkpoint{Hash: res.Head})
 	}
 	return nil

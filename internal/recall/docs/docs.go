@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/crypt"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -81,8 +82,11 @@ func Repeated(p string, sessions *Sessions) bool {
 // said. A transcript is cut into a few turns a chunk
 // (indexer.SplitDialogue), a summary into its sections, whose lines
 // that quote the transcript are left out: a turn is found in one place.
+// An age file (internal/crypt) is not a document.
 func Document(p string, data []byte, sessions *Sessions) (doc indexer.Document, ok bool) {
-	if Repeated(p, sessions) {
+	// A file encrypted for others, on a machine without their key, is
+	// ciphertext in the work tree: nothing to search.
+	if Repeated(p, sessions) || crypt.IsCiphertext(data) {
 		return indexer.Document{}, false
 	}
 	doc = document(p, data, sessions)
