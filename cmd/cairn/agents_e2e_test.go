@@ -63,6 +63,7 @@ func initProc(t *testing.T, p string, args ...string) string {
 	if err != nil {
 		t.Fatalf("init %v: %v\n%s", args, err, out)
 	}
+	noAutostart(t, p) // the hooks' own path is under test, as in TestClaudeCodeSession
 	return string(out)
 }
 
@@ -542,6 +543,7 @@ func TestAgentsShareOneMemory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: %v\n%s", all, err, out)
 	}
+	noAutostart(t, p)
 	for _, want := range []string{".claude/settings.json", ".mcp.json", ".codex/hooks.json", config, ".gemini/settings.json", ".cursor/hooks.json", ".cursor/rules/cairn.mdc"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("init said nothing of %s:\n%s", want, out)
