@@ -138,8 +138,13 @@ func short(s string) string {
 }
 
 // Match reports whether the repository path p is encrypted.
-func (f *Filter) Match(p string) bool {
-	for _, pat := range f.paths {
+func (f *Filter) Match(p string) bool { return Matches(f.paths, p) }
+
+// Matches reports whether one of the encrypt.paths patterns names the
+// memory path p: a pattern ending in "/" takes a folder, any other is a
+// path.Match pattern.
+func Matches(patterns []string, p string) bool {
+	for _, pat := range patterns {
 		if strings.HasSuffix(pat, "/") {
 			if strings.HasPrefix(p, pat) {
 				return true

@@ -337,3 +337,13 @@ func warnOnceNoKey(warn func(string)) func(string) {
 		warn(msg)
 	}
 }
+
+// subject names an item in a checkpoint's message: its kind and title,
+// or its kind and id when its file p is encrypted, since the message is
+// stored in plain text.
+func (m *Memory) subject(kind model.Kind, title, id, p string) string {
+	if crypt.Matches(m.Config.Encrypt.Paths, p) {
+		return fmt.Sprintf("%s %s (encrypted)", kind, id)
+	}
+	return fmt.Sprintf("%s %q", kind, title)
+}

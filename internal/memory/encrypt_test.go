@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/crypt"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 const (
@@ -355,5 +356,35 @@ func TestHandEdit(t *testing.T) {
 	}
 	if cp := checkpoint(t, m); cp != nil {
 		t.Fatalf("committed again: %+v", cp.Changes)
+	}
+}
+
+// TestEncryptedItemMessage: a checkpoint's message is stored in plain
+// text, so an item whose file is encrypted is named there by its id, not
+// by its title. Its file name still shows the title's words: paths are
+// not encrypted (README, Encryption).
+func TestEncryptedItemMessage(t *testing.T) {
+	key, pub := newKey(t)
+	t.Setenv("CAIRN_AGE_IDENTITY", key)
+	m := encrypted(t, nil, pub)
+	ctx := context.Background()
+	cfg := "encrypt:\n  paths: [core/]\n  recipients:\n    - " + pub + "\n"
+	if err := os.WriteFile(filepath.Join(m.Dir, config.File), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	m = reopen(t, m.Dir, nil)
+	checkpoint(t, m)
+	it := &model.Item{Kind: model.Fact, Title: "The vault unseal quorum is " + marker, Body: "Three of five holders."}
+	cp, err := m.Remember(ctx, it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := exec.Command("git", "-C", m.Dir, "log", "-1", "--format=%B").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(msg), marker) || !strings.Contains(string(msg), it.ID) {
+		t.Errorf("checkpoint %s message names the encrypted item's title:\n%s", cp.Hash, msg)
 	}
 }

@@ -416,11 +416,12 @@ func (m *Memory) Remember(ctx context.Context, it *model.Item) (*gitstore.Checkp
 	}
 	defer tx.End()
 	// The write model redacts the title and the body (PutItem).
-	if _, err := tx.PutItem(it, ""); err != nil {
+	p, err := tx.PutItem(it, "")
+	if err != nil {
 		return nil, err
 	}
 	return tx.commitItem(ctx, CheckpointOptions{
-		Message: fmt.Sprintf("remember: %s %q", it.Kind, it.Title),
+		Message: "remember: " + m.subject(it.Kind, it.Title, it.ID, p),
 		Event:   "remember",
 		Session: it.Session,
 	})
@@ -582,7 +583,7 @@ func (m *Memory) Forget(ctx context.Context, ref string) (*model.Entry, *gitstor
 	}
 	tx.Remove(e.Path)
 	cp, err := tx.commitItem(ctx, CheckpointOptions{
-		Message: fmt.Sprintf("forget: %s %q", e.Item.Kind, e.Item.Title),
+		Message: "forget: " + m.subject(e.Item.Kind, e.Item.Title, e.Item.ID, e.Path),
 		Event:   "forget",
 		Session: e.Item.Session,
 	})
@@ -615,7 +616,7 @@ func (m *Memory) Update(ctx context.Context, e *model.Entry, event string) (*git
 		tx.Remove(e.Path)
 	}
 	cp, err := tx.commitItem(ctx, CheckpointOptions{
-		Message: fmt.Sprintf("%s: %s %q", event, it.Kind, it.Title),
+		Message: event + ": " + m.subject(it.Kind, it.Title, it.ID, newPath),
 		Event:   event,
 		Session: it.Session,
 	})
