@@ -2,6 +2,7 @@ package prose
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -69,7 +70,30 @@ func Settings(text string) map[string]string {
 		out[settingKey(q+m[2])] = m[3]
 	}
 	addCounts(out, text)
+	addRates(out, text)
 	return out
+}
+
+// rateRE is a rate limit or a throughput: "300 requests per rolling 60
+// seconds", "600 requests a minute", "20 jobs/s".
+var rateRE = regexp.MustCompile(`(?i)\b(\d+)\s+(requests|calls|jobs|messages|events|emails|queries)\s*(?:per|a|an|every|/)\s*(?:rolling\s+|sliding\s+)?(?:(\d+)\s*)?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hours?|days?)\b`)
+
+// addRates adds the rates text gives, keyed by what is counted ("requests
+// rate"), in that thing per second, so that "300 requests per 60 seconds"
+// and "5 requests a second" are one value.
+func addRates(out map[string]string, text string) {
+	for _, m := range rateRE.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.ParseFloat(m[1], 64)
+		per := 1.0
+		if m[3] != "" {
+			per, _ = strconv.ParseFloat(m[3], 64)
+		}
+		secs := map[string]float64{"ms": 0.001, "s": 1, "min": 60, "h": 3600, "d": 86400}[durationUnit(m[4])]
+		if per <= 0 || secs == 0 {
+			continue
+		}
+		out[settingKey(strings.ToLower(m[2])+"rate")] = strconv.FormatFloat(n/(per*secs), 'g', 6, 64)
+	}
 }
 
 // countRE is a number of the things a setting counts: "4 threads",

@@ -32,6 +32,8 @@ func TestSettings(t *testing.T) {
 		"Both targets run with 4 threads on TRANSFORM_WH":                             "map[targetthreads:4]",
 		"and both targets use 8 threads":                                              "map[targetthreads:8]",
 		"The pool is only 10 connections":                                             "map[poolconnections:10]",
+		"300 requests per rolling 60 seconds per key":                                 "map[requestsrate:5]",
+		"Each key now gets 600 requests per rolling minute":                           "map[requestsrate:10]",
 		"we made 3 connections":                                                       "map[]",
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
