@@ -9,15 +9,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
+	"github.com/cairn-mem/cairn/gitstore/internal/walk"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-	"golang.org/x/sys/unix"
 )
 
 // Action says how a checkpoint changes a path.
@@ -41,13 +40,6 @@ type change struct {
 	FileChange
 	e    statcache.Entry // new entry, unless deleted
 	data []byte          // the content scan hashed, when it kept it; nil otherwise
-}
-
-// walked is a work-tree file found by the walker.
-type walked struct {
-	path string
-	mode uint32 // git mode
-	statcache.Stat
 }
 
 // skipDirs are work-tree folders that are never memory, whatever the
@@ -84,15 +76,15 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 	}
 	roots = dedupeRoots(roots)
 	ign := wt.ignoreMatcher()
-	var files []walked
+	var files []walk.File
 	for _, r := range roots {
-		w, err := wt.walk(ctx, r, ign)
+		w, err := walk.Walk(ctx, wt.dir, r, skipDirs)
 		if err != nil {
 			return nil, false, err
 		}
 		files = append(files, w...)
 	}
-	slices.SortFunc(files, func(a, b walked) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(files, func(a, b walk.File) int { return strings.Compare(a.Path, b.Path) })
 	wt.scanned = len(files)
 
 	var changes []change
@@ -101,13 +93,13 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 	at := 0 // files are sorted: each lookup starts where the last ended
 	for i := range files {
 		f := &files[i]
-		if f.mode == 0o120000 {
-			wt.skipLink(f.path, nil)
+		if f.Mode == 0o120000 {
+			wt.skipLink(f.Path, nil)
 			continue // never committed; a tracked one stays as HEAD has it
 		}
-		idx, found := c.FindFrom(at, f.path)
+		idx, found := c.FindFrom(at, f.Path)
 		at = idx
-		if err := gitpath.Valid(f.path); err != nil {
+		if err := gitpath.Valid(f.Path); err != nil {
 			// Never committed, and a tracked one is left as it is.
 			wt.warn(fmt.Sprintf("not committing %v", err))
 			if found {
@@ -115,38 +107,38 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 			}
 			continue
 		}
-		if !found && wt.ignored(ign, f.path) {
+		if !found && wt.ignored(ign, f.Path) {
 			continue // untracked and ignored; a tracked file stays tracked
 		}
 		if found {
 			seen[idx] = true
 			e := &c.Entries[idx]
-			if e.Mode == f.mode && e.Stat.Matches(&f.Stat) && !e.Racy(c.Written) {
+			if e.Mode == f.Mode && e.Stat.Matches(&f.Stat) && !e.Racy(c.Written) {
 				continue
 			}
 		}
-		data, err := wt.read(f.path, f.mode)
+		data, err := wt.read(f.Path, f.Mode)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
 			}
 			if errors.Is(err, safefile.ErrLink) { // a folder on its way is a link
-				wt.skipLink(f.path, err)
+				wt.skipLink(f.Path, err)
 				continue
 			}
 			return nil, false, err
 		}
 		h := loose.Hash(plumbing.BlobObject, data)
-		ne := statcache.Entry{Path: f.path, Hash: h, Mode: f.mode, Stat: f.Stat}
+		ne := statcache.Entry{Path: f.Path, Hash: h, Mode: f.Mode, Stat: f.Stat}
 		if found {
 			e := &c.Entries[idx]
-			if e.Hash == h && e.Mode == f.mode {
+			if e.Hash == h && e.Mode == f.Mode {
 				*e = ne
 				refreshed = true
 				continue
 			}
 		}
-		ch := change{FileChange: FileChange{f.path, Added}, e: ne}
+		ch := change{FileChange: FileChange{f.Path, Added}, e: ne}
 		if found {
 			ch.Action = Modified
 		}
@@ -265,173 +257,8 @@ func (wt *worktree) ignored(ign gitignore.Matcher, p string) bool {
 	return ignored(ign, p, false)
 }
 
-// walk lists the files under root. At 100,000 files the directory reads
-// and stat calls are most of a checkpoint's cost, so it makes them with
-// raw system calls (os.File registers every folder with the poller) from
-// a few workers sharing a stack of folders.
-func (wt *worktree) walk(ctx context.Context, root string, ign gitignore.Matcher) ([]walked, error) {
-	if root != "" {
-		var st unix.Stat_t
-		err := unix.Lstat(filepath.Join(wt.dir, filepath.FromSlash(root)), &st)
-		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", root, err)
-		}
-		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			mode, ok := gitMode(uint32(st.Mode))
-			if !ok || Skipped(root) {
-				return nil, nil
-			}
-			return []walked{{root, mode, statcache.StatOf(&st)}}, nil
-		}
-	}
-	w := &walker{wt: wt, ign: ign, stack: []string{root}}
-	w.cond = sync.NewCond(&w.mu)
-	var wg sync.WaitGroup
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.work(ctx)
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if len(w.errs) > 0 {
-		return nil, errors.Join(w.errs...)
-	}
-	return w.out, nil
-}
-
-type walker struct {
-	wt  *worktree
-	ign gitignore.Matcher
-
-	mu     sync.Mutex
-	cond   *sync.Cond
-	stack  []string // folders to read
-	busy   int      // workers reading a folder
-	out    []walked
-	errs   []error
-	closed bool
-}
-
-func (w *walker) work(ctx context.Context) {
-	buf := make([]byte, 32<<10)
-	var out []walked
-	defer func() {
-		w.mu.Lock()
-		w.out = append(w.out, out...)
-		w.mu.Unlock()
-	}()
-	for {
-		w.mu.Lock()
-		for len(w.stack) == 0 && w.busy > 0 && !w.closed {
-			w.cond.Wait()
-		}
-		if len(w.stack) == 0 || w.closed {
-			w.closed = true
-			w.cond.Broadcast()
-			w.mu.Unlock()
-			return
-		}
-		dir := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
-		w.busy++
-		w.mu.Unlock()
-
-		var subdirs []string
-		var err error
-		out, subdirs, err = w.wt.readDir(dir, w.ign, buf, out)
-
-		w.mu.Lock()
-		w.busy--
-		if err != nil {
-			w.errs = append(w.errs, err)
-		}
-		if ctx.Err() != nil {
-			w.closed = true
-		}
-		w.stack = append(w.stack, subdirs...)
-		w.cond.Broadcast()
-		w.mu.Unlock()
-	}
-}
-
-// readDir appends the files in dir to files and returns its subfolders.
-func (wt *worktree) readDir(dir string, ign gitignore.Matcher, buf []byte, files []walked) (_ []walked, subdirs []string, err error) {
-	name := filepath.Join(wt.dir, filepath.FromSlash(dir))
-	// O_NOFOLLOW: a folder swapped for a link since it was listed is not
-	// walked into (ELOOP, or ENOTDIR with O_DIRECTORY: skipped as gone).
-	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
-			return files, nil, nil
-		}
-		return files, nil, fmt.Errorf("read folder %s: %w", name, err)
-	}
-	defer unix.Close(fd)
-	var names []string
-	for {
-		n, err := unix.ReadDirent(fd, buf)
-		if err != nil {
-			return files, nil, fmt.Errorf("read folder %s: %w", name, err)
-		}
-		if n <= 0 {
-			break
-		}
-		_, _, names = unix.ParseDirent(buf[:n], -1, names)
-	}
-	for _, base := range names {
-		if safefile.IsTemp(base) {
-			continue
-		}
-		var st unix.Stat_t
-		if err := unix.Fstatat(fd, base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			if errors.Is(err, unix.ENOENT) {
-				continue
-			}
-			return files, nil, fmt.Errorf("stat %s: %w", filepath.Join(name, base), err)
-		}
-		p := base
-		if dir != "" {
-			p = dir + "/" + base
-		}
-		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			// Ignored folders are walked all the same: a file committed
-			// before its folder was ignored stays tracked, as in git.
-			if dir == "" && skipDirs[base] {
-				continue
-			}
-			subdirs = append(subdirs, p)
-			continue
-		}
-		if mode, ok := gitMode(uint32(st.Mode)); ok {
-			files = append(files, walked{p, mode, statcache.StatOf(&st)})
-		}
-	}
-	return files, subdirs, nil
-}
-
 func ignored(m gitignore.Matcher, p string, dir bool) bool {
 	return m != nil && m.Match(strings.Split(p, "/"), dir)
-}
-
-func gitMode(m uint32) (uint32, bool) {
-	switch m & unix.S_IFMT {
-	case unix.S_IFREG:
-		if m&0o111 != 0 {
-			return 0o100755, true
-		}
-		return 0o100644, true
-	case unix.S_IFLNK:
-		return 0o120000, true
-	}
-	return 0, false
 }
 
 func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
