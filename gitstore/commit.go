@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/cairn-mem/cairn/gitstore/internal/loose"
 	"github.com/cairn-mem/cairn/gitstore/internal/refs"
 	"github.com/cairn-mem/cairn/gitstore/internal/statcache"
+	"github.com/cairn-mem/cairn/gitstore/internal/treebuild"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -152,8 +151,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 		}
 		baseTree = pc.TreeHash
 	}
-	tb := &treeBuilder{s: s, w: w}
-	tree, _, err := tb.build(baseTree, "", changes)
+	tree, err := s.buildTree(w, baseTree, changes)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
@@ -250,102 +248,16 @@ func (s *Store) Head() (plumbing.ReferenceName, plumbing.Hash, error) {
 	return s.objs.head()
 }
 
-// treeBuilder writes the trees of a new commit: the base commit's trees
-// with the changed paths replaced. Unchanged subtrees are reused by hash
-// and never read.
-type treeBuilder struct {
-	s *Store
-	w *loose.Writer
-}
-
-type treeEntry struct {
-	name string
-	mode filemode.FileMode
-	hash plumbing.Hash
-}
-
-// build returns the tree made from base with changes (paths relative to
-// this tree) applied, and whether it is empty.
-func (b *treeBuilder) build(base plumbing.Hash, prefix string, changes []change) (plumbing.Hash, bool, error) {
-	entries := map[string]treeEntry{}
-	if !base.IsZero() {
-		t, err := object.GetTree(b.s.objs.repo.Storer, base)
-		if err != nil {
-			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s (%s): %w", base, prefix, err)
-		}
-		for _, e := range t.Entries {
-			entries[e.Name] = treeEntry{e.Name, e.Mode, e.Hash}
-		}
+// buildTree writes, through w, the tree made of base with changes
+// (sorted by path) applied.
+func (s *Store) buildTree(w *loose.Writer, base plumbing.Hash, changes []change) (plumbing.Hash, error) {
+	tcs := make([]treebuild.Change, len(changes))
+	for i, ch := range changes {
+		tcs[i] = treebuild.Change{Path: ch.Path, Delete: ch.Action == Deleted, Mode: ch.e.Mode, Hash: ch.e.Hash}
 	}
-	for i := 0; i < len(changes); {
-		rel := strings.TrimPrefix(changes[i].Path, prefix)
-		name, _, isDir := strings.Cut(rel, "/")
-		if !isDir {
-			ch := changes[i]
-			if ch.Action == Deleted {
-				if e, ok := entries[name]; ok && e.mode != filemode.Dir {
-					delete(entries, name)
-				}
-			} else {
-				entries[name] = treeEntry{name, filemode.FileMode(ch.e.Mode), ch.e.Hash}
-			}
-			i++
-			continue
-		}
-
-		sub := prefix + name + "/"
-		j := i
-		for j < len(changes) && strings.HasPrefix(changes[j].Path, sub) {
-			j++
-		}
-		var subBase plumbing.Hash
-		if e, ok := entries[name]; ok && e.mode == filemode.Dir {
-			subBase = e.hash
-		}
-		h, empty, err := b.build(subBase, sub, changes[i:j])
-		if err != nil {
-			return plumbing.ZeroHash, false, err
-		}
-		if empty {
-			if e, ok := entries[name]; ok && e.mode == filemode.Dir {
-				delete(entries, name)
-			}
-		} else {
-			entries[name] = treeEntry{name, filemode.Dir, h}
-		}
-		i = j
-	}
-	if len(entries) == 0 {
-		return plumbing.ZeroHash, true, nil
-	}
-	list := make([]treeEntry, 0, len(entries))
-	for _, e := range entries {
-		list = append(list, e)
-	}
-	sort.Slice(list, func(i, j int) bool { return treeKey(list[i]) < treeKey(list[j]) })
-	size := 0
-	for _, e := range list {
-		size += len(e.name) + 28
-	}
-	buf := make([]byte, 0, size)
-	for _, e := range list {
-		buf = strconv.AppendUint(buf, uint64(e.mode), 8)
-		buf = append(buf, ' ')
-		buf = append(buf, e.name...)
-		buf = append(buf, 0)
-		buf = append(buf, e.hash[:]...)
-	}
-	h, err := b.w.Write(plumbing.TreeObject, buf)
-	return h, false, err
-}
-
-// treeKey orders tree entries as git does: a folder sorts as if its name
-// ended in a slash.
-func treeKey(e treeEntry) string {
-	if e.mode == filemode.Dir {
-		return e.name + "/"
-	}
-	return e.name
+	tb := &treebuild.Builder{Storer: s.objs.repo.Storer, W: w}
+	h, _, err := tb.Build(base, "", tcs)
+	return h, err
 }
 
 // updateRef moves ref from old to new the way git does (refs.Update),

@@ -50,9 +50,7 @@ func changesOf(tcs []TreeChange) []change {
 func (s *Store) BuildTree(w *ObjectWriter, base plumbing.Hash, changes []TreeChange) (plumbing.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tb := &treeBuilder{s: s, w: w.w}
-	h, _, err := tb.build(base, "", changesOf(changes))
-	return h, err
+	return s.buildTree(w.w, base, changesOf(changes))
 }
 
 // BranchUpdate is a merge's result, for UpdateBranch to write.
