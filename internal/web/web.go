@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
@@ -59,11 +60,15 @@ type Viewer struct {
 
 	checks checkCache
 	packs  packCache
+	// lastSeen is when a logged-in browser last asked for a page (unix
+	// nanoseconds); wake tells Serve that one came back.
+	lastSeen atomic.Int64
+	wake     chan struct{}
 }
 
 // New makes a viewer of opts.Mem.
 func New(opts Options) (*Viewer, error) {
-	v := &Viewer{mem: opts.Mem, log: opts.Log, now: opts.Now, doctor: opts.Doctor}
+	v := &Viewer{mem: opts.Mem, log: opts.Log, now: opts.Now, doctor: opts.Doctor, wake: make(chan struct{}, 1)}
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -158,6 +163,7 @@ func (v *Viewer) login(w http.ResponseWriter, r *http.Request) {
 		v.fail(w, r, http.StatusUnauthorized, "this login code is unknown, used or expired: run cairn ui again")
 		return
 	}
+	v.seen()
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: sec, Path: "/ui", MaxAge: int(SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
@@ -207,6 +213,7 @@ func (v *Viewer) read(f func(*http.Request) (*page, error)) http.Handler {
 			v.fail(w, r, http.StatusRequestURITooLong, "query string too long")
 			return
 		}
+		v.seen()
 		p, err := f(r)
 		if err != nil {
 			v.failErr(w, r, err)
