@@ -596,6 +596,9 @@ func (v *Viewer) Serve(ctx context.Context) error {
 	if v.api == nil {
 		return errors.New("web: Serve before Mount")
 	}
+	checks := make(chan struct{})
+	go func() { v.checks.serve(ctx); close(checks) }()
+	defer func() { <-checks }() // doctor's runs the overview started end first
 	t := time.NewTicker(packEvery)
 	defer t.Stop()
 	for {

@@ -304,6 +304,25 @@ type checkCache struct {
 	report  *doctor.Report
 	at      time.Time
 	running bool
+	// life is Serve's context, which runs end with; stopped is set when
+	// Serve returns, after which none starts. runs counts those going.
+	life    context.Context
+	stopped bool
+	runs    sync.WaitGroup
+}
+
+// serve ties the runs to ctx: it returns when ctx is done and the runs
+// started have ended, so that none reads the memory after the daemon
+// closed it.
+func (c *checkCache) serve(ctx context.Context) {
+	c.mu.Lock()
+	c.life = ctx
+	c.mu.Unlock()
+	<-ctx.Done()
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	c.runs.Wait()
 }
 
 // checkTTL is how long a doctor's report stands; checkDelay is how long
@@ -322,13 +341,26 @@ func (v *Viewer) alerts() (*doctor.Report, time.Time) {
 	c := &v.checks
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.running && (c.report == nil || v.now().Sub(c.at) > checkTTL) {
+	if !c.running && !c.stopped && (c.report == nil || v.now().Sub(c.at) > checkTTL) {
 		c.running = true
+		c.runs.Add(1)
+		life := c.life
+		if life == nil {
+			life = context.Background() // a viewer not run by a daemon (tests)
+		}
 		go func() {
+			defer c.runs.Done()
 			// A moment after the page that asked: the checks read the
 			// memory too, and should not slow that page's paint.
-			time.Sleep(checkDelay)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			select {
+			case <-time.After(checkDelay):
+			case <-life.Done():
+				c.mu.Lock()
+				c.running = false
+				c.mu.Unlock()
+				return
+			}
+			ctx, cancel := context.WithTimeout(life, 30*time.Second)
 			defer cancel()
 			r := doctor.Run(ctx, *v.doctor)
 			c.mu.Lock()
