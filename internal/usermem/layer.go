@@ -71,17 +71,19 @@ func Layer(ctx context.Context, dir string, titles []string) (items []Item, warn
 			taken["s:"+s] = true
 		}
 	}
+	// One read of the core items (a List per kind read the catalogue
+	// twice, and said each broken file twice).
+	es, problems, err := m.List(ctx, memory.Filter{Layer: model.LayerCore})
+	if err != nil {
+		return nil, []string{"user memory: " + err.Error()}
+	}
+	for _, e := range problems {
+		warns = append(warns, "user memory: "+e.Error())
+	}
 	for _, k := range []model.Kind{model.Preference, model.Pattern} {
-		es, problems, err := m.List(ctx, memory.Filter{Kind: k, Layer: model.LayerCore})
-		if err != nil {
-			return nil, []string{"user memory: " + err.Error()}
-		}
-		for _, e := range problems {
-			warns = append(warns, "user memory: "+e.Error())
-		}
 		for _, e := range es {
 			it := e.Item
-			if taken["t:"+norm(it.Title)] || taken["s:"+prose.TopicClaim(it.Title).Subject] {
+			if it.Kind != k || taken["t:"+norm(it.Title)] || taken["s:"+prose.TopicClaim(it.Title).Subject] {
 				continue
 			}
 			items = append(items, Item{ID: it.ID, Title: it.Title, Kind: it.Kind, Importance: it.Importance,

@@ -21,7 +21,8 @@ import (
 // cold-ms is the first request after the daemon started (its catalogue
 // and index already on disk, as after any earlier run); ns/op the
 // requests after it. The context page keeps its pack while HEAD stands
-// (the daemon packs it ahead, when it starts and when HEAD moves), and
+// (the daemon packs it ahead while a browser is logged in: at login and
+// when HEAD moves), and
 // context-unpacked asks for a pack of another budget each time: what the
 // page costs when the daemon has not packed yet.
 func BenchmarkPages(b *testing.B) {
@@ -52,11 +53,6 @@ func BenchmarkPages(b *testing.B) {
 	m.Close()
 
 	_, v, c := daemon(b, project)
-	// The daemon packs the next context as it starts: let it finish, so
-	// that it does not run beside the first pages.
-	for v.packs.ready() == nil {
-		time.Sleep(10 * time.Millisecond)
-	}
 	login, err := c.UILogin(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -74,6 +70,11 @@ func BenchmarkPages(b *testing.B) {
 	}
 	if cookie == nil {
 		b.Fatal("no cookie")
+	}
+	// The daemon packs the next context as the browser logs in: let it
+	// finish, so that it does not run beside the first pages.
+	for v.packs.ready() == nil {
+		time.Sleep(10 * time.Millisecond)
 	}
 	get := func(b *testing.B, path string) {
 		req, _ := http.NewRequest("GET", c.BaseURL+path, nil)

@@ -578,34 +578,65 @@ const maxPacks = 8
 const packTTL = 10 * time.Minute
 
 // packEvery is how often Serve looks whether HEAD moved under it (a
-// checkpoint of another process).
+// checkpoint of another process) while a browser uses the viewer.
 const packEvery = 5 * time.Second
 
-// Serve packs the next context ahead of the page, at start and whenever
-// HEAD moves, so that the context page's first paint does not wait for
-// a pack (hundreds of milliseconds at 10,000 files). The daemon runs it
-// as one of its parts, which stop before it closes the search index.
+// liveFor is how long after its last page a browser counts as using the
+// viewer: Serve packs ahead only then.
+const liveFor = packTTL
+
+// Serve packs the next context ahead of the page while a browser uses the
+// viewer (a page served within liveFor): as soon as it logs in or comes
+// back, then whenever HEAD moves, so that the context page's first paint
+// does not wait for a pack (hundreds of milliseconds at 10,000 files).
+// With nobody on the viewer it packs nothing: a checkpoint does not pay
+// for a page no one looks at. The daemon runs it as one of its parts,
+// which stop before it closes the search index.
 func (v *Viewer) Serve(ctx context.Context) error {
 	if v.api == nil {
 		return errors.New("web: Serve before Mount")
 	}
+	checks := make(chan struct{})
+	go func() { v.checks.serve(ctx); close(checks) }()
+	defer func() { <-checks }() // doctor's runs the overview started end first
 	t := time.NewTicker(packEvery)
 	defer t.Stop()
 	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		case <-v.wake:
+		}
+		if !v.live() {
+			continue
+		}
 		// An index never built is left to the first search or session
 		// start, as the daemon leaves it: building it here would cost
-		// every daemon start on a memory nobody searched.
+		// a viewer's first page on a memory nobody searched.
 		if _, err := os.Stat(v.mem.StatePath(filepath.Join("index", "meta.json"))); err == nil {
 			if _, err := v.packs.get(v, ctx, url.Values{}); err != nil && ctx.Err() == nil {
 				v.log.Warn("ui: pack the next context", "err", err)
 			}
 		}
+	}
+}
+
+// seen notes that a logged-in browser asked for a page, and wakes Serve
+// when it came after liveFor without one (a login, a return).
+func (v *Viewer) seen() {
+	now := v.now().UnixNano()
+	if prev := v.lastSeen.Swap(now); time.Duration(now-prev) >= liveFor {
 		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
+		case v.wake <- struct{}{}:
+		default:
 		}
 	}
+}
+
+// live says whether a browser asked for a page within liveFor.
+func (v *Viewer) live() bool {
+	return time.Duration(v.now().UnixNano()-v.lastSeen.Load()) < liveFor
 }
 
 // ready returns the pack of a new session's start, or nil.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
@@ -59,11 +60,15 @@ type Viewer struct {
 
 	checks checkCache
 	packs  packCache
+	// lastSeen is when a logged-in browser last asked for a page (unix
+	// nanoseconds); wake tells Serve that one came back.
+	lastSeen atomic.Int64
+	wake     chan struct{}
 }
 
 // New makes a viewer of opts.Mem.
 func New(opts Options) (*Viewer, error) {
-	v := &Viewer{mem: opts.Mem, log: opts.Log, now: opts.Now, doctor: opts.Doctor}
+	v := &Viewer{mem: opts.Mem, log: opts.Log, now: opts.Now, doctor: opts.Doctor, wake: make(chan struct{}, 1)}
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -158,6 +163,7 @@ func (v *Viewer) login(w http.ResponseWriter, r *http.Request) {
 		v.fail(w, r, http.StatusUnauthorized, "this login code is unknown, used or expired: run cairn ui again")
 		return
 	}
+	v.seen()
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: sec, Path: "/ui", MaxAge: int(SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
@@ -207,6 +213,7 @@ func (v *Viewer) read(f func(*http.Request) (*page, error)) http.Handler {
 			v.fail(w, r, http.StatusRequestURITooLong, "query string too long")
 			return
 		}
+		v.seen()
 		p, err := f(r)
 		if err != nil {
 			v.failErr(w, r, err)
@@ -297,6 +304,25 @@ type checkCache struct {
 	report  *doctor.Report
 	at      time.Time
 	running bool
+	// life is Serve's context, which runs end with; stopped is set when
+	// Serve returns, after which none starts. runs counts those going.
+	life    context.Context
+	stopped bool
+	runs    sync.WaitGroup
+}
+
+// serve ties the runs to ctx: it returns when ctx is done and the runs
+// started have ended, so that none reads the memory after the daemon
+// closed it.
+func (c *checkCache) serve(ctx context.Context) {
+	c.mu.Lock()
+	c.life = ctx
+	c.mu.Unlock()
+	<-ctx.Done()
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	c.runs.Wait()
 }
 
 // checkTTL is how long a doctor's report stands; checkDelay is how long
@@ -315,13 +341,26 @@ func (v *Viewer) alerts() (*doctor.Report, time.Time) {
 	c := &v.checks
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.running && (c.report == nil || v.now().Sub(c.at) > checkTTL) {
+	if !c.running && !c.stopped && (c.report == nil || v.now().Sub(c.at) > checkTTL) {
 		c.running = true
+		c.runs.Add(1)
+		life := c.life
+		if life == nil {
+			life = context.Background() // a viewer not run by a daemon (tests)
+		}
 		go func() {
+			defer c.runs.Done()
 			// A moment after the page that asked: the checks read the
 			// memory too, and should not slow that page's paint.
-			time.Sleep(checkDelay)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			select {
+			case <-time.After(checkDelay):
+			case <-life.Done():
+				c.mu.Lock()
+				c.running = false
+				c.mu.Unlock()
+				return
+			}
+			ctx, cancel := context.WithTimeout(life, 30*time.Second)
 			defer cancel()
 			r := doctor.Run(ctx, *v.doctor)
 			c.mu.Lock()

@@ -565,3 +565,49 @@ func TestMetricsPage(t *testing.T) {
 		t.Errorf("a hostile days= gave %d, want the default window", code)
 	}
 }
+
+// TestServePacksWhileLive: Serve packs the next context only while a
+// browser uses the viewer, from its login on.
+func TestServePacksWhileLive(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.v.Serve(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	// Three wakes: the third goes in only once Serve took the second, so
+	// it has done with the first.
+	for range 3 {
+		f.v.wake <- struct{}{}
+	}
+	if f.v.packs.ready() != nil {
+		t.Fatal("Serve packed with no browser on the viewer")
+	}
+	f.login(t)
+	for deadline := time.Now().Add(10 * time.Second); f.v.packs.ready() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no pack after a login")
+		}
+	}
+}
+
+// TestLive: a browser counts as using the viewer for liveFor after its
+// last page.
+func TestLive(t *testing.T) {
+	f := newFixture(t)
+	if f.v.live() {
+		t.Fatal("live before any page")
+	}
+	f.v.seen()
+	if !f.v.live() {
+		t.Fatal("not live after a page")
+	}
+	f.clock = f.clock.Add(liveFor)
+	if f.v.live() {
+		t.Fatal("still live liveFor after the last page")
+	}
+}
