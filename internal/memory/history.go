@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore/gitsync"
 	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/memory/journal"
 )
 
 // LogEntry is one checkpoint, in the shape `cairn log --json` prints.
@@ -130,9 +131,9 @@ func (h History) Restore(ctx context.Context, rev string, paths []string) (*Rest
 	if len(paths) > 0 {
 		subject += " for " + strings.Join(paths, ", ")
 	}
-	j := &journal{Schema: 1, Parent: head, Event: "restore", Message: subject, Paths: pathsOrNil(paths),
-		Restore: &restoreOp{From: from, Paths: pathsOrNil(paths)}}
-	if err := m.journal().write(j); err != nil {
+	j := &journal.Journal{Schema: 1, Parent: head, Event: "restore", Message: subject, Paths: pathsOrNil(paths),
+		Restore: &journal.RestoreOp{From: from, Paths: pathsOrNil(paths)}}
+	if err := m.journal().Write(j); err != nil {
 		return nil, err
 	}
 	res.Changes, res.Checkpoint, err = h.restoreFrom(ctx, j)
@@ -140,17 +141,11 @@ func (h History) Restore(ctx context.Context, rev string, paths []string) (*Rest
 		// Rolling forward failed here, and would fail again in the next
 		// writer, which would then stop every writer: the journal goes,
 		// and the error says what is left.
-		m.journal().remove()
+		m.journal().Remove()
 		return nil, fmt.Errorf("%w (files may be restored in part; restore again to finish, or checkpoint to keep them)", err)
 	}
-	m.journal().remove()
+	m.journal().Remove()
 	return res, nil
-}
-
-// restoreOp is a restore as the journal records it.
-type restoreOp struct {
-	From  string   `json:"from"`            // the commit restored from
-	Paths []string `json:"paths,omitempty"` // nil means the whole memory
 }
 
 // restoreFrom writes the content of j's commit over the work tree and
@@ -158,7 +153,7 @@ type restoreOp struct {
 // (the changes are those between the trees of HEAD and the commit, not of
 // the work tree) and commits them; run after the commit, it finds nothing
 // to do. The caller holds the lock.
-func (h History) restoreFrom(ctx context.Context, j *journal) ([]gitstore.FileChange, *gitstore.Checkpoint, error) {
+func (h History) restoreFrom(ctx context.Context, j *journal.Journal) ([]gitstore.FileChange, *gitstore.Checkpoint, error) {
 	m := h.m
 	from, paths := j.Restore.From, j.Restore.Paths
 	fcs, err := m.store.Restore(ctx, from, paths)
@@ -190,13 +185,13 @@ func (h History) restoreFrom(ctx context.Context, j *journal) ([]gitstore.FileCh
 
 // finishRestore rolls forward a restore a killed process left, whether or
 // not its commit was made. The caller holds the lock.
-func (h History) finishRestore(ctx context.Context, j *journal) error {
+func (h History) finishRestore(ctx context.Context, j *journal.Journal) error {
 	m := h.m
 	if _, _, err := h.restoreFrom(ctx, j); err != nil {
 		return fmt.Errorf("finish an interrupted restore from %s: %w", j.Restore.From, err)
 	}
 	m.warn(fmt.Sprintf("settled a restore from %s a stopped process left unfinished", j.Restore.From[:min(10, len(j.Restore.From))]))
-	m.journal().remove()
+	m.journal().Remove()
 	return nil
 }
 

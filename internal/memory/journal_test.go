@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/gitstore"
+	"github.com/cairn-mem/cairn/internal/memory/journal"
 )
 
 // A batch interrupted between its writes and its commit is undone by the
@@ -26,14 +27,14 @@ func TestJournal(t *testing.T) {
 	b := &Writes{}
 	b.Add("sessions/s/prompts.md", []byte("\n## 2\n\nhalf done\n"))
 	b.Put("core/facts/x--01JE0A1B2C3D4E5F6G7H8J9K0R.md", []byte("---\ntitle: x\n---\n"))
-	j := &journal{Schema: 1, Parent: head, Writes: []fileWrite{
-		{Path: "sessions/s/prompts.md", Append: true, Base: int64(len(before)), Existed: true, Data: b.writes[0].Data},
-		{Path: b.writes[1].Path, Data: b.writes[1].Data},
+	j := &journal.Journal{Schema: 1, Parent: head, Writes: []journal.FileWrite{
+		{Path: "sessions/s/prompts.md", Append: true, Base: int64(len(before)), Existed: true, Data: b.Changes()[0].Data},
+		{Path: b.Changes()[1].Path, Data: b.Changes()[1].Data},
 	}, Paths: b.Paths(), Session: "s", Event: "test"}
-	if err := m.journal().write(j); err != nil {
+	if err := m.journal().Write(j); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.journal().redo(j); err != nil { // the process dies here, before its commit
+	if err := m.journal().Redo(j); err != nil { // the process dies here, before its commit
 		t.Fatal(err)
 	}
 	unlock()
@@ -49,10 +50,10 @@ func TestJournal(t *testing.T) {
 	unlock, _ = m.Lock(ctx)
 	j.Parent = "0000000000000000000000000000000000000000"
 	j.Writes[0].Base = int64(len(p))
-	if err := m.journal().write(j); err != nil {
+	if err := m.journal().Write(j); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.journal().redo(j); err != nil {
+	if err := m.journal().Redo(j); err != nil {
 		t.Fatal(err)
 	}
 	unlock()

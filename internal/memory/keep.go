@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore/gitgc"
 	"github.com/cairn-mem/cairn/gitstore/gitpath"
+	"github.com/cairn-mem/cairn/internal/memory/journal"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -72,14 +73,7 @@ func (m *Memory) dropPurged(b *Writes) {
 	if len(list) == 0 {
 		return
 	}
-	out := b.writes[:0]
-	for _, w := range b.writes {
-		if !w.Remove && IsPurged(list, w.Path) {
-			continue
-		}
-		out = append(out, w)
-	}
-	b.writes = out
+	b.DropIf(func(w journal.FileWrite) bool { return !w.Remove && IsPurged(list, w.Path) })
 }
 
 // GCResult is what a repack did and freed (gitgc.Result).

@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
+	"github.com/cairn-mem/cairn/internal/memory/links"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -147,7 +148,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 	if !isRepo(dir) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
-	opts.Warn = warnOnceNoKey(warnOnceLinks(opts.Warn))
+	opts.Warn = warnOnceNoKey(links.WarnOnce(opts.Warn))
 	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, err
@@ -263,7 +264,7 @@ func InitDir(ctx context.Context, dir string, opts Options) (*Memory, InitResult
 		}
 		files[dst] = b
 	}
-	opts.Warn = warnOnceNoKey(warnOnceLinks(opts.Warn))
+	opts.Warn = warnOnceNoKey(links.WarnOnce(opts.Warn))
 	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, res, err
