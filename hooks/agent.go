@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/transcript/gemini"
 )
 
 // Gemini CLI's hook events (its settings.json and hook_event_name).
@@ -238,47 +239,13 @@ func errorText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// partsText renders Gemini content: a string, a part {text}, or a list of
-// them; a function response's output when that is all a part holds.
+// partsText renders Gemini content (gemini.ToolText), or gives it as it
+// is when it is not Gemini content.
 func partsText(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+	if t, ok := gemini.ToolText(raw); ok {
+		return t
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	type part struct {
-		Text             *string `json:"text"`
-		FunctionResponse *struct {
-			Response map[string]any `json:"response"`
-		} `json:"functionResponse"`
-	}
-	var parts []part
-	if raw[0] == '{' {
-		var p part
-		if json.Unmarshal(raw, &p) != nil {
-			return string(raw)
-		}
-		parts = []part{p}
-	} else if json.Unmarshal(raw, &parts) != nil {
-		return string(raw)
-	}
-	var b []string
-	for _, p := range parts {
-		switch {
-		case p.Text != nil:
-			b = append(b, *p.Text)
-		case p.FunctionResponse != nil:
-			for _, k := range []string{"output", "error"} {
-				if v, ok := p.FunctionResponse.Response[k].(string); ok && v != "" {
-					b = append(b, v)
-				}
-			}
-		}
-	}
-	return strings.Join(b, "\n")
+	return string(bytes.TrimSpace(raw))
 }
 
 func firstNonEmpty(ss ...string) string {
