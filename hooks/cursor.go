@@ -93,12 +93,7 @@ func (c Cursor) Install() (*CursorResult, error) {
 	if _, err := codegit.Exclude(c.Project, []string{"/.cursor/rules/cairn.mdc"}, "# cairn's context for Cursor, written by cairn (cairn init --cursor)"); err != nil {
 		return res, err
 	}
-	if e.Backup != "" || m.Backup != "" {
-		if _, err := codegit.Exclude(c.Project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init)"); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return res, excludeBackups(c.Project, res.Hooks, res.MCP)
 }
 
 // Remove takes cairn's hooks and MCP server out of .cursor/ and deletes
