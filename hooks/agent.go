@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -81,7 +82,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 		switch native {
 		case GeminiSessionStart:
 			event = model.HookSessionStart
-			out["source"] = firstNonEmpty(str("source"), str("trigger"))
+			out["source"] = cmp.Or(str("source"), str("trigger"))
 		case GeminiBeforeAgent:
 			event = model.HookUserPromptSubmit
 			out["prompt"] = str("prompt")
@@ -112,7 +113,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 			out["trigger"] = str("trigger")
 		case GeminiSessionEnd:
 			event = model.HookSessionEnd
-			out["reason"] = firstNonEmpty(str("reason"), str("trigger"))
+			out["reason"] = cmp.Or(str("reason"), str("trigger"))
 		default:
 			return nil, fmt.Errorf("gemini hook event %q: cairn does not capture it", native)
 		}
@@ -158,7 +159,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 			if len(input) > 0 {
 				out["tool_input"] = input
 			}
-			out["tool_response"] = firstNonEmpty(str("result_json"), string(in["result_json"]))
+			out["tool_response"] = cmp.Or(str("result_json"), string(in["result_json"]))
 		case CursorAfterAgentResponse:
 			event = model.HookStop
 			out["last_assistant_message"] = str("text")
@@ -177,7 +178,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 		_ = json.Unmarshal(v, &session)
 	}
 	if session == "" {
-		return nil, fmt.Errorf("%s %s hook payload has no session id", agent, firstNonEmpty(native, "(unnamed)"))
+		return nil, fmt.Errorf("%s %s hook payload has no session id", agent, cmp.Or(native, "(unnamed)"))
 	}
 	if event == model.HookPostToolUse || event == model.HookPostToolUseFailure {
 		// Neither agent names the call; its payload does, for the pairing
@@ -246,13 +247,4 @@ func partsText(raw json.RawMessage) string {
 		return t
 	}
 	return string(bytes.TrimSpace(raw))
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

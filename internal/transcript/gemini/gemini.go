@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -120,7 +121,7 @@ func (p *parser) document(data []byte) {
 		}
 		return // still being written: read it when it is whole
 	}
-	p.session = firstOf(p.opts.SessionID, d.SessionID)
+	p.session = cmp.Or(p.opts.SessionID, d.SessionID)
 	p.emit(transcript.Event{Kind: transcript.KindSessionStart, ID: "@0", Source: "startup", Meta: p.meta(d.StartTime, 0, 1)})
 	for i := range d.Messages {
 		p.message(&d.Messages[i], 0, 1)
@@ -404,7 +405,7 @@ func summarize(name string, args json.RawMessage) string {
 		Prompt       string `json:"prompt"`
 	}
 	_ = json.Unmarshal(args, &a)
-	arg := firstOf(a.Command, a.FilePath, a.AbsolutePath, a.Path, a.Dir, a.Pattern, a.Query, a.URL, a.Prompt)
+	arg := cmp.Or(a.Command, a.FilePath, a.AbsolutePath, a.Path, a.Dir, a.Pattern, a.Query, a.URL, a.Prompt)
 	arg, _, _ = strings.Cut(arg, "\n")
 	if r := []rune(arg); len(r) > 100 {
 		arg = string(r[:99]) + "…"
@@ -413,15 +414,6 @@ func summarize(name string, args json.RawMessage) string {
 		return name
 	}
 	return name + ": " + arg
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
