@@ -78,13 +78,7 @@ func (c Cursor) Install() (*CursorResult, error) {
 	}
 	res.Hooks = &e
 	m, err := EditJSON(t.MCP, func(data []byte) ([]byte, bool, error) {
-		top, servers, err := openMCP(data)
-		if err != nil {
-			return nil, false, err
-		}
-		servers.set(MCPName, encode(geminiMCP{Command: c.Self, Args: []string{"mcp"}}))
-		top.set("mcpServers", servers.marshal())
-		return finish(data, top)
+		return mergeMCP(data, geminiMCP{Command: c.Self, Args: []string{"mcp"}})
 	})
 	if err != nil {
 		return res, err
