@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/transcript/gemini"
 )
 
 // Gemini CLI's hook events (its settings.json and hook_event_name).
@@ -80,7 +82,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 		switch native {
 		case GeminiSessionStart:
 			event = model.HookSessionStart
-			out["source"] = firstNonEmpty(str("source"), str("trigger"))
+			out["source"] = cmp.Or(str("source"), str("trigger"))
 		case GeminiBeforeAgent:
 			event = model.HookUserPromptSubmit
 			out["prompt"] = str("prompt")
@@ -111,7 +113,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 			out["trigger"] = str("trigger")
 		case GeminiSessionEnd:
 			event = model.HookSessionEnd
-			out["reason"] = firstNonEmpty(str("reason"), str("trigger"))
+			out["reason"] = cmp.Or(str("reason"), str("trigger"))
 		default:
 			return nil, fmt.Errorf("gemini hook event %q: cairn does not capture it", native)
 		}
@@ -157,7 +159,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 			if len(input) > 0 {
 				out["tool_input"] = input
 			}
-			out["tool_response"] = firstNonEmpty(str("result_json"), string(in["result_json"]))
+			out["tool_response"] = cmp.Or(str("result_json"), string(in["result_json"]))
 		case CursorAfterAgentResponse:
 			event = model.HookStop
 			out["last_assistant_message"] = str("text")
@@ -176,7 +178,7 @@ func Normalize(agent string, payload []byte) (*Normalized, error) {
 		_ = json.Unmarshal(v, &session)
 	}
 	if session == "" {
-		return nil, fmt.Errorf("%s %s hook payload has no session id", agent, firstNonEmpty(native, "(unnamed)"))
+		return nil, fmt.Errorf("%s %s hook payload has no session id", agent, cmp.Or(native, "(unnamed)"))
 	}
 	if event == model.HookPostToolUse || event == model.HookPostToolUseFailure {
 		// Neither agent names the call; its payload does, for the pairing
@@ -238,54 +240,11 @@ func errorText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// partsText renders Gemini content: a string, a part {text}, or a list of
-// them; a function response's output when that is all a part holds.
+// partsText renders Gemini content (gemini.ToolText), or gives it as it
+// is when it is not Gemini content.
 func partsText(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+	if t, ok := gemini.ToolText(raw); ok {
+		return t
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	type part struct {
-		Text             *string `json:"text"`
-		FunctionResponse *struct {
-			Response map[string]any `json:"response"`
-		} `json:"functionResponse"`
-	}
-	var parts []part
-	if raw[0] == '{' {
-		var p part
-		if json.Unmarshal(raw, &p) != nil {
-			return string(raw)
-		}
-		parts = []part{p}
-	} else if json.Unmarshal(raw, &parts) != nil {
-		return string(raw)
-	}
-	var b []string
-	for _, p := range parts {
-		switch {
-		case p.Text != nil:
-			b = append(b, *p.Text)
-		case p.FunctionResponse != nil:
-			for _, k := range []string{"output", "error"} {
-				if v, ok := p.FunctionResponse.Response[k].(string); ok && v != "" {
-					b = append(b, v)
-				}
-			}
-		}
-	}
-	return strings.Join(b, "\n")
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+	return string(bytes.TrimSpace(raw))
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/rollout"
 )
 
 // Codex says where and how cairn is wired into the Codex CLI (cairn init
@@ -57,12 +58,9 @@ type CodexResult struct {
 	Hooks, Config *Edit
 }
 
-// Dir is Codex's own folder: CodexHome, else Home/.codex.
+// Dir is Codex's own folder: CodexHome, else Home/.codex (rollout.Home).
 func (c Codex) Dir() string {
-	if c.CodexHome != "" && filepath.IsAbs(c.CodexHome) {
-		return c.CodexHome
-	}
-	return filepath.Join(c.Home, ".codex")
+	return rollout.Home(c.CodexHome, c.Home)
 }
 
 // Files are the files c edits.

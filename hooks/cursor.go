@@ -78,13 +78,7 @@ func (c Cursor) Install() (*CursorResult, error) {
 	}
 	res.Hooks = &e
 	m, err := EditJSON(t.MCP, func(data []byte) ([]byte, bool, error) {
-		top, servers, err := openMCP(data)
-		if err != nil {
-			return nil, false, err
-		}
-		servers.set(MCPName, encode(geminiMCP{Command: c.Self, Args: []string{"mcp"}}))
-		top.set("mcpServers", servers.marshal())
-		return finish(data, top)
+		return mergeMCP(data, geminiMCP{Command: c.Self, Args: []string{"mcp"}})
 	})
 	if err != nil {
 		return res, err
@@ -93,12 +87,7 @@ func (c Cursor) Install() (*CursorResult, error) {
 	if _, err := codegit.Exclude(c.Project, []string{"/.cursor/rules/cairn.mdc"}, "# cairn's context for Cursor, written by cairn (cairn init --cursor)"); err != nil {
 		return res, err
 	}
-	if e.Backup != "" || m.Backup != "" {
-		if _, err := codegit.Exclude(c.Project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init)"); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return res, excludeBackups(c.Project, res.Hooks, res.MCP)
 }
 
 // Remove takes cairn's hooks and MCP server out of .cursor/ and deletes

@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/cairn-mem/cairn/internal/codegit"
 )
 
 // Gemini says where cairn is wired into Gemini CLI (cairn init --gemini):
@@ -92,7 +90,7 @@ func (g Gemini) Install() (*GeminiResult, error) {
 		return res, err
 	}
 	res.Settings = &e
-	return res, g.excludeBackup(e)
+	return res, excludeBackups(g.Project, res.Settings)
 }
 
 // Remove takes cairn's hooks and MCP server out of settings.json; a
@@ -109,15 +107,7 @@ func (g Gemini) Remove() (*GeminiResult, error) {
 			os.Remove(filepath.Dir(g.Settings()))
 		}
 	}
-	return res, g.excludeBackup(e)
-}
-
-func (g Gemini) excludeBackup(e Edit) error {
-	if g.Global || e.Backup == "" {
-		return nil
-	}
-	_, err := codegit.Exclude(g.Project, []string{"*" + BackupSuffix}, "# cairn's copies of the files it changed (cairn init)")
-	return err
+	return res, excludeBackups(g.Project, res.Settings)
 }
 
 // merge puts g's hooks and server into a settings.json.

@@ -385,11 +385,17 @@ type MCPServer struct {
 // server registered under MCPName, replacing an older entry of that
 // name and keeping every other server.
 func MergeMCP(data []byte, s MCPServer) (out []byte, changed bool, err error) {
+	return mergeMCP(data, s)
+}
+
+// mergeMCP is MergeMCP with an entry in the agent's own shape (Cursor's
+// has no "type").
+func mergeMCP(data []byte, entry any) (out []byte, changed bool, err error) {
 	top, servers, err := openMCP(data)
 	if err != nil {
 		return nil, false, err
 	}
-	servers.set(MCPName, encode(s))
+	servers.set(MCPName, encode(entry))
 	top.set("mcpServers", servers.marshal())
 	return finish(data, top)
 }

@@ -258,11 +258,16 @@ func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.T
 				return n, errs // the mark stays: the next look covers this one's
 			}
 			id := transcript.SessionIDFromPath(p)
-			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) || !projectRollout(m, p) {
+			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) {
 				continue
 			}
 			fi, err := os.Stat(p)
 			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || fi.Size() == 0 {
+				continue
+			}
+			// After the look at its time: Codex's tree holds the rollouts
+			// of every project and every day, and this reads a first line.
+			if !projectRollout(m, p) {
 				continue
 			}
 			if now.Sub(fi.ModTime()) < endQuiet {

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -120,7 +121,7 @@ func (p *parser) document(data []byte) {
 		}
 		return // still being written: read it when it is whole
 	}
-	p.session = firstOf(p.opts.SessionID, d.SessionID)
+	p.session = cmp.Or(p.opts.SessionID, d.SessionID)
 	p.emit(transcript.Event{Kind: transcript.KindSessionStart, ID: "@0", Source: "startup", Meta: p.meta(d.StartTime, 0, 1)})
 	for i := range d.Messages {
 		p.message(&d.Messages[i], 0, 1)
@@ -279,31 +280,44 @@ func (p *parser) emit(e transcript.Event) {
 	p.out.Events = append(p.out.Events, e)
 }
 
-// contentText renders message content: a string, a part, or a list of
-// parts; thoughts and non-text parts are left out.
-func contentText(raw json.RawMessage) string {
+// part is one part of Gemini content: a text (a thought when Thought
+// says so) or a function's response.
+type part struct {
+	Text             *string `json:"text"`
+	Thought          bool    `json:"thought"`
+	FunctionResponse *struct {
+		Response map[string]any `json:"response"`
+	} `json:"functionResponse"`
+}
+
+// decodeParts reads Gemini content: a string (one text part), a part, or
+// a list of them; ok is false when raw is none of these.
+func decodeParts(raw json.RawMessage) (parts []part, ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+		return nil, true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return s
+		return []part{{Text: &s}}, true
 	}
-	type part struct {
-		Text    *string `json:"text"`
-		Thought bool    `json:"thought"`
-	}
-	var parts []part
 	if raw[0] == '{' {
 		var one part
 		if json.Unmarshal(raw, &one) != nil {
-			return ""
+			return nil, false
 		}
-		parts = []part{one}
-	} else if json.Unmarshal(raw, &parts) != nil {
-		return ""
+		return []part{one}, true
 	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil, false
+	}
+	return parts, true
+}
+
+// contentText renders message content: a string, a part, or a list of
+// parts; thoughts and non-text parts are left out.
+func contentText(raw json.RawMessage) string {
+	parts, _ := decodeParts(raw)
 	var b []string
 	for _, pt := range parts {
 		if pt.Text != nil && !pt.Thought {
@@ -313,32 +327,41 @@ func contentText(raw json.RawMessage) string {
 	return strings.Join(b, "")
 }
 
-// resultText is what a tool call answered: its function response's
-// output (or error), else what the CLI displayed when that is text.
-func resultText(c toolCall) string {
-	var parts []struct {
-		FunctionResponse *struct {
-			Response map[string]any `json:"response"`
-		} `json:"functionResponse"`
-		Text *string `json:"text"`
-	}
+// ToolText renders what a tool gave the model (an AfterTool hook's
+// llmContent or returnDisplay): a string, a part, or a list of parts, the
+// text of each and each function response's output (or error), one a
+// line; ok is false when raw is none of these.
+func ToolText(raw json.RawMessage) (text string, ok bool) {
+	parts, ok := decodeParts(raw)
+	return outputText(parts), ok
+}
+
+// outputText is ToolText of parts read already.
+func outputText(parts []part) string {
 	var b []string
-	if json.Unmarshal(c.Result, &parts) == nil {
-		for _, pt := range parts {
-			switch {
-			case pt.FunctionResponse != nil:
-				for _, k := range []string{"output", "error"} {
-					if v, ok := pt.FunctionResponse.Response[k].(string); ok && v != "" {
-						b = append(b, v)
-					}
+	for _, pt := range parts {
+		switch {
+		case pt.Text != nil:
+			b = append(b, *pt.Text)
+		case pt.FunctionResponse != nil:
+			for _, k := range []string{"output", "error"} {
+				if v, ok := pt.FunctionResponse.Response[k].(string); ok && v != "" {
+					b = append(b, v)
 				}
-			case pt.Text != nil:
-				b = append(b, *pt.Text)
 			}
 		}
 	}
-	if len(b) > 0 {
-		return strings.Join(b, "\n")
+	return strings.Join(b, "\n")
+}
+
+// resultText is what a tool call answered: its function response's
+// output (or error), else what the CLI displayed when that is text.
+func resultText(c toolCall) string {
+	var parts []part
+	if json.Unmarshal(c.Result, &parts) == nil {
+		if t := outputText(parts); t != "" {
+			return t
+		}
 	}
 	var s string
 	if json.Unmarshal(c.ResultDisplay, &s) == nil {
@@ -382,7 +405,7 @@ func summarize(name string, args json.RawMessage) string {
 		Prompt       string `json:"prompt"`
 	}
 	_ = json.Unmarshal(args, &a)
-	arg := firstOf(a.Command, a.FilePath, a.AbsolutePath, a.Path, a.Dir, a.Pattern, a.Query, a.URL, a.Prompt)
+	arg := cmp.Or(a.Command, a.FilePath, a.AbsolutePath, a.Path, a.Dir, a.Pattern, a.Query, a.URL, a.Prompt)
 	arg, _, _ = strings.Cut(arg, "\n")
 	if r := []rune(arg); len(r) > 100 {
 		arg = string(r[:99]) + "…"
@@ -391,15 +414,6 @@ func summarize(name string, args json.RawMessage) string {
 		return name
 	}
 	return name + ": " + arg
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -209,3 +209,31 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// ToolText reads every shape of content an AfterTool hook's llmContent or
+// returnDisplay comes in; contentText, on the same decoding, leaves
+// thoughts out and joins with nothing.
+func TestToolText(t *testing.T) {
+	for _, tc := range []struct {
+		raw, tool, content string
+		ok                 bool
+	}{
+		{``, "", "", true},
+		{`null`, "", "", true},
+		{`"plain"`, "plain", "plain", true},
+		{` {"text":"one"} `, "one", "one", true},
+		{`[{"text":"a"},{"text":"b","thought":true}]`, "a\nb", "a", true},
+		{`[{"functionResponse":{"response":{"output":"out","error":"err"}}},{"text":"t"}]`, "out\nerr\nt", "t", true},
+		{`{"functionResponse":{"response":{"output":""}}}`, "", "", true},
+		{`42`, "", "", false},
+		{`{"text":`, "", "", false},
+	} {
+		got, ok := ToolText(json.RawMessage(tc.raw))
+		if got != tc.tool || ok != tc.ok {
+			t.Errorf("ToolText(%s) = %q, %v; want %q, %v", tc.raw, got, ok, tc.tool, tc.ok)
+		}
+		if got := contentText(json.RawMessage(tc.raw)); got != tc.content {
+			t.Errorf("contentText(%s) = %q; want %q", tc.raw, got, tc.content)
+		}
+	}
+}
