@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -663,13 +664,15 @@ func hookedPrompts(m *memory.Memory, e *model.SessionEntry) map[string]int {
 		return nil
 	}
 	seen := map[string]int{}
-	// Each prompt is "## N · time", a blank line, its text.
-	for _, part := range strings.Split(string(data), "\n## ")[1:] {
-		if _, text, ok := strings.Cut(part, "\n\n"); ok {
-			seen[strings.TrimSpace(text)]++
-		}
+	for _, text := range promptHead.Split(string(data), -1)[1:] {
+		seen[strings.TrimSpace(text)]++
 	}
 	return seen
 }
+
+// promptHead is the heading the renderer writes before each prompt of
+// prompts.md ("## N · 2006-01-02 15:04:05 UTC" and a blank line): a
+// prompt's own Markdown headings are not taken for it.
+var promptHead = regexp.MustCompile(`\n## \d+(?: · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)?\n\n`)
 
 func isPrompt(t memory.PendingTurn) bool { return t.Turn.Role == summarize.User }

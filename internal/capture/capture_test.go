@@ -850,3 +850,13 @@ func TestPromptBeforeTranscript(t *testing.T) {
 		t.Errorf("the prompt is recorded %d times (session says %d prompts):\n%s", n, e.Session.Prompts, data)
 	}
 }
+
+// TestPromptHead: prompts.md is split at the renderer's headings only, so
+// a prompt with Markdown headings of its own stays one prompt.
+func TestPromptHead(t *testing.T) {
+	data := "# Prompts of session s1\n\n## 1 · 2026-12-02 01:13:43 UTC\n\nFix the retry.\n\n## Plan\n\nfirst the test\n\n## 2\n\nThanks.\n"
+	got := promptHead.Split(data, -1)[1:]
+	if len(got) != 2 || !strings.Contains(got[0], "## Plan") || strings.TrimSpace(got[1]) != "Thanks." {
+		t.Errorf("prompts %q", got)
+	}
+}
