@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/cairn-mem/cairn/gitstore"
@@ -84,15 +83,6 @@ keeps what was encrypted before for the old recipients.`,
 		},
 	})
 	return cmd
-}
-
-func withMemory(ctx context.Context, g *globals, fn func(*memory.Memory) error) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	return fn(m)
 }
 
 // printKeys says what a change of recipients committed.

@@ -214,26 +214,23 @@ as the daemon's worker would: each job's effect is one checkpoint. A job
 that fails goes back to the queue with a backoff, or to failed/.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			res, err := capture.Drain(cmd.Context(), m, watcher.QueueOptions{}, max)
-			if err != nil {
-				return err
-			}
-			// A job another worker runs is the daemon's when one answers.
-			served := false
-			if slices.ContainsFunc(res.Waiting, func(w watcher.Wait) bool { return w.Reason == watcher.WaitClaimed }) {
-				_, err := client.Discover(cmd.Context(), m.StatePath(""), 200*time.Millisecond)
-				served = err == nil
-			}
-			ui.DrainText(g.stdout, res, served, g.warn)
-			if res.Failed > 0 {
-				return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
-			}
-			return nil
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				res, err := capture.Drain(cmd.Context(), m, watcher.QueueOptions{}, max)
+				if err != nil {
+					return err
+				}
+				// A job another worker runs is the daemon's when one answers.
+				served := false
+				if slices.ContainsFunc(res.Waiting, func(w watcher.Wait) bool { return w.Reason == watcher.WaitClaimed }) {
+					_, err := client.Discover(cmd.Context(), m.StatePath(""), 200*time.Millisecond)
+					served = err == nil
+				}
+				ui.DrainText(g.stdout, res, served, g.warn)
+				if res.Failed > 0 {
+					return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().IntVar(&max, "max", 0, "do at most `N` jobs (0: all that are due)")

@@ -72,25 +72,22 @@ func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) er
 		}
 		f.Status = st
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
-		g.warn("archive inactive sessions: " + err.Error())
-	}
-	list, problems, err := m.Sessions().List(ctx, f)
-	if err != nil {
-		return err
-	}
-	for _, p := range problems {
-		g.warn("skipped " + p.Error())
-	}
-	if opts.json {
-		return ui.SessionsJSON(g.stdout, list)
-	}
-	return ui.SessionsText(g.stdout, list)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
+			g.warn("archive inactive sessions: " + err.Error())
+		}
+		list, problems, err := m.Sessions().List(ctx, f)
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			g.warn("skipped " + p.Error())
+		}
+		if opts.json {
+			return ui.SessionsJSON(g.stdout, list)
+		}
+		return ui.SessionsText(g.stdout, list)
+	})
 }
 
 func newSessionShowCommand(g *globals) *cobra.Command {
@@ -108,27 +105,24 @@ func newSessionShowCommand(g *globals) *cobra.Command {
 }
 
 func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	e, err := m.Sessions().Get(ctx, ref)
-	if err != nil {
-		return err
-	}
-	yml, err := m.ReadFile(e.File(model.SessionFile))
-	if err != nil {
-		return err
-	}
-	summary, err := m.ReadFile(e.File(model.SummaryFile))
-	if err != nil && !errors.Is(err, memory.ErrNoFile) {
-		return err
-	}
-	if asJSON {
-		return ui.SessionJSON(g.stdout, e, summary)
-	}
-	return ui.SessionText(g.stdout, e, yml, summary)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		e, err := m.Sessions().Get(ctx, ref)
+		if err != nil {
+			return err
+		}
+		yml, err := m.ReadFile(e.File(model.SessionFile))
+		if err != nil {
+			return err
+		}
+		summary, err := m.ReadFile(e.File(model.SummaryFile))
+		if err != nil && !errors.Is(err, memory.ErrNoFile) {
+			return err
+		}
+		if asJSON {
+			return ui.SessionJSON(g.stdout, e, summary)
+		}
+		return ui.SessionText(g.stdout, e, yml, summary)
+	})
 }
 
 func newSessionResumeCommand(g *globals) *cobra.Command {
@@ -151,31 +145,28 @@ to sessions/), in one commit.`,
 }
 
 func runSessionResume(ctx context.Context, g *globals, ref string, activate bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	e, err := m.Sessions().Get(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if activate && e.Status != model.StatusActive {
-		ch, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		e, err := m.Sessions().Get(ctx, ref)
 		if err != nil {
 			return err
 		}
-		// The context goes to stdout alone; what changed is a note.
-		if err := ui.SessionChangeText(g.stderr, ch, fmt.Sprintf("%s (%s)", model.StatusActive, ch.Session.Dir)); err != nil {
+		if activate && e.Status != model.StatusActive {
+			ch, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive)
+			if err != nil {
+				return err
+			}
+			// The context goes to stdout alone; what changed is a note.
+			if err := ui.SessionChangeText(g.stderr, ch, fmt.Sprintf("%s (%s)", model.StatusActive, ch.Session.Dir)); err != nil {
+				return err
+			}
+		}
+		text, err := resume.Context(ctx, m, e.ID)
+		if err != nil {
 			return err
 		}
-	}
-	text, err := resume.Context(ctx, m, e.ID)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(g.stdout, text)
-	return nil
+		fmt.Fprint(g.stdout, text)
+		return nil
+	})
 }
 
 func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, short string) *cobra.Command {
@@ -184,16 +175,13 @@ func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, sh
 		Short: short,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			ch, err := m.Sessions().SetStatus(cmd.Context(), args[0], st)
-			if err != nil {
-				return err
-			}
-			return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				ch, err := m.Sessions().SetStatus(cmd.Context(), args[0], st)
+				if err != nil {
+					return err
+				}
+				return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
+			})
 		},
 	}
 }
@@ -233,32 +221,29 @@ func runSessionSet(ctx context.Context, g *globals, args []string) error {
 	if len(args) == 0 {
 		return usagef("session set needs KEY=VALUE")
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	ref := ""
-	if !strings.Contains(args[0], "=") {
-		ref, args = args[0], args[1:]
-	}
-	if len(args) == 0 {
-		return usagef("session set needs KEY=VALUE")
-	}
-	vars, bad, ok := model.ParseVariables(args)
-	if !ok {
-		return usagef("session set: %q is not KEY=VALUE", bad)
-	}
-	if ref == "" {
-		if ref, err = defaultSession(ctx, g, m); err != nil {
+	return withMemory(ctx, g, func(m *memory.Memory) (err error) {
+		ref := ""
+		if !strings.Contains(args[0], "=") {
+			ref, args = args[0], args[1:]
+		}
+		if len(args) == 0 {
+			return usagef("session set needs KEY=VALUE")
+		}
+		vars, bad, ok := model.ParseVariables(args)
+		if !ok {
+			return usagef("session set: %q is not KEY=VALUE", bad)
+		}
+		if ref == "" {
+			if ref, err = defaultSession(ctx, g, m); err != nil {
+				return err
+			}
+		}
+		ch, err := m.Sessions().SetVariables(ctx, ref, vars)
+		if err != nil {
 			return err
 		}
-	}
-	ch, err := m.Sessions().SetVariables(ctx, ref, vars)
-	if err != nil {
-		return err
-	}
-	return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
+		return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
+	})
 }
 
 func newSessionProgressCommand(g *globals) *cobra.Command {
@@ -279,22 +264,19 @@ func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	if !ok {
 		return usagef("session progress: %q is not DONE/TOTAL with 0 ≤ DONE ≤ TOTAL", spec)
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	ref := ""
-	if len(args) == 2 {
-		ref = args[0]
-	} else if ref, err = defaultSession(ctx, g, m); err != nil {
-		return err
-	}
-	ch, err := m.Sessions().SetProgress(ctx, ref, p)
-	if err != nil {
-		return err
-	}
-	return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
+	return withMemory(ctx, g, func(m *memory.Memory) (err error) {
+		ref := ""
+		if len(args) == 2 {
+			ref = args[0]
+		} else if ref, err = defaultSession(ctx, g, m); err != nil {
+			return err
+		}
+		ch, err := m.Sessions().SetProgress(ctx, ref, p)
+		if err != nil {
+			return err
+		}
+		return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
+	})
 }
 
 func newSessionShareCommand(g *globals) *cobra.Command {
@@ -313,19 +295,16 @@ Items shared before are not copied again.`,
 			default:
 				return usagef("--what %q: want decisions, patterns or full", what)
 			}
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			res, err := memsync.Share(cmd.Context(), m, args[0], args[1], what)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return ui.SessionShareJSON(g.stdout, res)
-			}
-			return ui.SessionShareText(g.stdout, res)
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				res, err := memsync.Share(cmd.Context(), m, args[0], args[1], what)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return ui.SessionShareJSON(g.stdout, res)
+				}
+				return ui.SessionShareText(g.stdout, res)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&what, "what", memsync.ShareDecisions, "what to copy: decisions, patterns or full")
