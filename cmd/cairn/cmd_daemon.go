@@ -75,10 +75,7 @@ func runDaemon(ctx context.Context, g *globals) error {
 func runDaemonStatus(ctx context.Context, g *globals, opts daemonOptions) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
 		s := client.Status(ctx, m.StatePath(""))
-		if opts.json {
-			return ui.DaemonJSON(g.stdout, s)
-		}
-		return ui.DaemonText(g.stdout, s)
+		return ui.Print(g.stdout, opts.json, s, ui.DaemonJSON, ui.DaemonText)
 	})
 }
 

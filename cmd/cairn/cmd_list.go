@@ -58,9 +58,6 @@ func runList(ctx context.Context, g *globals, opts listOptions) error {
 		for _, p := range problems {
 			g.warn("skipped " + p.Error())
 		}
-		if opts.json {
-			return ui.ListJSON(g.stdout, items)
-		}
-		return ui.ListText(g.stdout, items)
+		return ui.Print(g.stdout, opts.json, items, ui.ListJSON, ui.ListText)
 	})
 }

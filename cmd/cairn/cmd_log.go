@@ -41,9 +41,6 @@ func runLog(ctx context.Context, g *globals, opts logOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.json {
-			return ui.LogJSON(g.stdout, entries)
-		}
-		return ui.LogText(g.stdout, entries)
+		return ui.Print(g.stdout, opts.json, entries, ui.LogJSON, ui.LogText)
 	})
 }

@@ -45,9 +45,6 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 		}
 		r := ui.Reindexed{Files: st.Documents, Chunks: st.Chunks, Commit: st.Version, Embedder: st.Embedder,
 			Bytes: st.BleveBytes + st.VectorBytes, Took: time.Since(start)}
-		if opts.json {
-			return ui.ReindexJSON(g.stdout, r)
-		}
-		return ui.ReindexText(g.stdout, r)
+		return ui.Print(g.stdout, opts.json, r, ui.ReindexJSON, ui.ReindexText)
 	})
 }

@@ -47,10 +47,7 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 			if err != nil {
 				return err
 			}
-			if opts.json {
-				return ui.ConflictsJSON(g.stdout, cs)
-			}
-			return ui.ConflictsText(g.stdout, cs)
+			return ui.Print(g.stdout, opts.json, cs, ui.ConflictsJSON, ui.ConflictsText)
 		}
 		p, err := m.PathArg(g.dir, args[0])
 		if err != nil {

@@ -59,9 +59,6 @@ func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string
 		if err != nil {
 			return err
 		}
-		if opts.json {
-			return ui.RestoreJSON(g.stdout, res)
-		}
-		return ui.RestoreText(g.stdout, res)
+		return ui.Print(g.stdout, opts.json, res, ui.RestoreJSON, ui.RestoreText)
 	})
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall/resume"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -73,20 +71,7 @@ func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) er
 		f.Status = st
 	}
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
-			g.warn("archive inactive sessions: " + err.Error())
-		}
-		list, problems, err := m.Sessions().List(ctx, f)
-		if err != nil {
-			return err
-		}
-		for _, p := range problems {
-			g.warn("skipped " + p.Error())
-		}
-		if opts.json {
-			return ui.SessionsJSON(g.stdout, list)
-		}
-		return ui.SessionsText(g.stdout, list)
+		return ui.ListSessions(ctx, g.stdout, m, f, opts.json, g.warn)
 	})
 }
 
@@ -106,22 +91,7 @@ func newSessionShowCommand(g *globals) *cobra.Command {
 
 func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		e, err := m.Sessions().Get(ctx, ref)
-		if err != nil {
-			return err
-		}
-		yml, err := m.ReadFile(e.File(model.SessionFile))
-		if err != nil {
-			return err
-		}
-		summary, err := m.ReadFile(e.File(model.SummaryFile))
-		if err != nil && !errors.Is(err, memory.ErrNoFile) {
-			return err
-		}
-		if asJSON {
-			return ui.SessionJSON(g.stdout, e, summary)
-		}
-		return ui.SessionText(g.stdout, e, yml, summary)
+		return ui.ShowSession(ctx, g.stdout, m, ref, asJSON)
 	})
 }
 
@@ -146,26 +116,8 @@ to sessions/), in one commit.`,
 
 func runSessionResume(ctx context.Context, g *globals, ref string, activate bool) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		e, err := m.Sessions().Get(ctx, ref)
-		if err != nil {
-			return err
-		}
-		if activate && e.Status != model.StatusActive {
-			ch, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive)
-			if err != nil {
-				return err
-			}
-			// The context goes to stdout alone; what changed is a note.
-			if err := ui.SessionChangeText(g.stderr, ch, fmt.Sprintf("%s (%s)", model.StatusActive, ch.Session.Dir)); err != nil {
-				return err
-			}
-		}
-		text, err := resume.Context(ctx, m, e.ID)
-		if err != nil {
-			return err
-		}
-		fmt.Fprint(g.stdout, text)
-		return nil
+		// The context goes to stdout alone; what changed is a note.
+		return ui.ResumeSession(ctx, g.stdout, g.stderr, m, ref, activate)
 	})
 }
 
@@ -300,10 +252,7 @@ Items shared before are not copied again.`,
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					return ui.SessionShareJSON(g.stdout, res)
-				}
-				return ui.SessionShareText(g.stdout, res)
+				return ui.Print(g.stdout, asJSON, res, ui.SessionShareJSON, ui.SessionShareText)
 			})
 		},
 	}

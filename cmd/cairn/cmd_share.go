@@ -61,9 +61,6 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.json {
-			return ui.ShareJSON(g.stdout, res)
-		}
-		return ui.ShareText(g.stdout, res)
+		return ui.Print(g.stdout, opts.json, res, ui.ShareJSON, ui.ShareText)
 	})
 }

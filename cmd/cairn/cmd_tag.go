@@ -37,10 +37,7 @@ func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) err
 			if err != nil {
 				return err
 			}
-			if opts.json {
-				return ui.TagsJSON(g.stdout, tags)
-			}
-			return ui.TagsText(g.stdout, tags)
+			return ui.Print(g.stdout, opts.json, tags, ui.TagsJSON, ui.TagsText)
 		}
 		rev := "HEAD"
 		if len(args) == 2 {

@@ -104,7 +104,13 @@ func (g *globals) open(ctx context.Context) (*memory.Memory, error) {
 
 // withMemory opens the project's memory, hands it to fn and closes it.
 func withMemory(ctx context.Context, g *globals, fn func(*memory.Memory) error) error {
-	m, err := g.open(ctx)
+	return withMemoryOf(ctx, g, false, fn)
+}
+
+// withMemoryOf is withMemory of the user memory when user is set
+// (openMemory).
+func withMemoryOf(ctx context.Context, g *globals, user bool, fn func(*memory.Memory) error) error {
+	m, err := g.openMemory(ctx, user)
 	if err != nil {
 		return err
 	}
