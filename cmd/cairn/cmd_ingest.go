@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -55,26 +54,6 @@ is 1.`,
 
 func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []string) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		var out []*capture.IngestResult
-		failed, err := capture.IngestFiles(ctx, m, files, capture.IngestOptions{Session: opts.session, Dir: g.dir}, g.warn,
-			func(name string, res *capture.IngestResult) {
-				if opts.json {
-					out = append(out, res)
-				} else {
-					ui.IngestText(g.stdout, name, res)
-				}
-			})
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			if err := ui.IngestJSON(g.stdout, out); err != nil {
-				return err
-			}
-		}
-		if failed > 0 {
-			return fmt.Errorf("%d of %d file(s) not ingested", failed, len(files))
-		}
-		return nil
+		return ui.Ingest(ctx, g.stdout, m, files, capture.IngestOptions{Session: opts.session, Dir: g.dir}, opts.json, g.warn)
 	})
 }

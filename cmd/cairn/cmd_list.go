@@ -51,13 +51,6 @@ func runList(ctx context.Context, g *globals, opts listOptions) error {
 	}
 	filter.Session, filter.Tag = opts.session, opts.tag
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		items, problems, err := m.List(ctx, filter)
-		if err != nil {
-			return err
-		}
-		for _, p := range problems {
-			g.warn("skipped " + p.Error())
-		}
-		return ui.Print(g.stdout, opts.json, items, ui.ListJSON, ui.ListText)
+		return ui.ListItems(ctx, g.stdout, m, filter, opts.json, g.warn)
 	})
 }

@@ -42,21 +42,6 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 		}
 	}
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		if len(args) == 0 {
-			cs, err := memsync.Conflicts(ctx, m)
-			if err != nil {
-				return err
-			}
-			return ui.Print(g.stdout, opts.json, cs, ui.ConflictsJSON, ui.ConflictsText)
-		}
-		p, err := m.PathArg(g.dir, args[0])
-		if err != nil {
-			p = args[0]
-		}
-		cp, err := memsync.Resolve(ctx, m, p, opts.keep)
-		if err != nil {
-			return err
-		}
-		return ui.CommitLine(g.stdout, cp)
+		return ui.Resolve(ctx, g.stdout, m, g.dir, args, opts.keep, opts.json)
 	})
 }

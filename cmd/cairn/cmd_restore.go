@@ -45,20 +45,7 @@ at SHA: the newest checkpoint made at SHA or at a commit in its history.`,
 }
 
 func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string, paths []string) error {
-	return withMemory(ctx, g, func(m *memory.Memory) (err error) {
-		if opts.codeCommit != "" {
-			if rev, err = m.History().CheckpointForCode(ctx, opts.codeCommit); err != nil {
-				return err
-			}
-		}
-		rel, err := m.PathArgs(g.dir, paths)
-		if err != nil {
-			return err
-		}
-		res, err := m.History().Restore(ctx, rev, rel)
-		if err != nil {
-			return err
-		}
-		return ui.Print(g.stdout, opts.json, res, ui.RestoreJSON, ui.RestoreText)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.Restore(ctx, g.stdout, m, rev, opts.codeCommit, g.dir, paths, opts.json)
 	})
 }

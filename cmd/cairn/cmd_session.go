@@ -82,17 +82,13 @@ func newSessionShowCommand(g *globals) *cobra.Command {
 		Short: "Print a session's session.yaml and summary",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSessionShow(cmd.Context(), g, args[0], asJSON)
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				return ui.ShowSession(cmd.Context(), g.stdout, m, args[0], asJSON)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) error {
-	return withMemory(ctx, g, func(m *memory.Memory) error {
-		return ui.ShowSession(ctx, g.stdout, m, ref, asJSON)
-	})
 }
 
 func newSessionResumeCommand(g *globals) *cobra.Command {
@@ -107,18 +103,14 @@ suspended or archived session also becomes active again (and moves back
 to sessions/), in one commit.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSessionResume(cmd.Context(), g, args[0], activate)
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				// The context goes to stdout alone; what changed is a note.
+				return ui.ResumeSession(cmd.Context(), g.stdout, g.stderr, m, args[0], activate)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&activate, "activate", false, "make the session active again (a suspended or archived one moves back to sessions/)")
 	return cmd
-}
-
-func runSessionResume(ctx context.Context, g *globals, ref string, activate bool) error {
-	return withMemory(ctx, g, func(m *memory.Memory) error {
-		// The context goes to stdout alone; what changed is a note.
-		return ui.ResumeSession(ctx, g.stdout, g.stderr, m, ref, activate)
-	})
 }
 
 func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, short string) *cobra.Command {

@@ -47,17 +47,6 @@ func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) e
 		if len(args) == 1 {
 			so.Remote = args[0]
 		}
-		res, serr := memsync.Sync(ctx, m, so)
-		if res == nil {
-			return serr
-		}
-		if opts.json {
-			if err := ui.SyncJSON(g.stdout, res); err != nil {
-				return err
-			}
-			return serr
-		}
-		ui.SyncText(g.stdout, res, opts.noPush)
-		return serr
+		return ui.Sync(ctx, g.stdout, m, so, opts.json)
 	})
 }

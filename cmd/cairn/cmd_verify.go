@@ -5,7 +5,6 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
-	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -39,20 +38,6 @@ remotes.`,
 
 func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		rep, verr := memsync.Verify(ctx, m, memsync.VerifyOptions{Repair: opts.repair, Getenv: g.getenv})
-		if rep == nil {
-			return verr
-		}
-		if !opts.noIndex && verr == nil {
-			rep.IndexDocs, rep.IndexNote = recall.CheckIndex(ctx, m)
-		}
-		if opts.json {
-			if err := ui.VerifyJSON(g.stdout, rep); err != nil {
-				return err
-			}
-			return verr
-		}
-		ui.VerifyText(g.stdout, rep, m.Dir, !opts.noIndex && verr == nil, verr == nil)
-		return verr
+		return ui.Verify(ctx, g.stdout, m, memsync.VerifyOptions{Repair: opts.repair, Getenv: g.getenv}, !opts.noIndex, opts.json)
 	})
 }
