@@ -113,6 +113,22 @@ func Mount(ctx context.Context, dir string, v *View, opts MountOptions) (*Server
 // Dir returns the mount point.
 func (s *Server) Dir() string { return s.dir }
 
+// Serve returns when the file system has been unmounted from outside,
+// or when ctx ends, which unmounts it: stopped reports the latter.
+func (s *Server) Serve(ctx context.Context) (stopped bool, err error) {
+	done := make(chan struct{})
+	go func() {
+		s.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return false, nil
+	case <-ctx.Done():
+		return true, s.Unmount()
+	}
+}
+
 // Wait returns when the file system has been unmounted.
 func (s *Server) Wait() {
 	s.srv.Wait()

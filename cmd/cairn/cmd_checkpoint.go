@@ -44,23 +44,20 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 			return usageError{err}
 		}
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	req := client.CheckpointRequest{Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event}
-	res, err := server.CheckpointVia(ctx, m, req, recall.DefaultDaemonWait, g.warn)
-	if err != nil {
-		return err
-	}
-	if res.Commit == "" && res.Tagged != "" {
-		if opts.json {
-			return ui.TaggedHeadJSON(g.stdout, res.Tagged, res.Tag)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		req := client.CheckpointRequest{Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event}
+		res, err := server.CheckpointVia(ctx, m, req, recall.DefaultDaemonWait, g.warn)
+		if err != nil {
+			return err
 		}
-		return ui.TaggedHeadText(g.stdout, res.Tagged, res.Tag)
-	}
-	return printCheckpoint(g, opts, res.Commit, res.Subject, res.Changes)
+		if res.Commit == "" && res.Tagged != "" {
+			if opts.json {
+				return ui.TaggedHeadJSON(g.stdout, res.Tagged, res.Tag)
+			}
+			return ui.TaggedHeadText(g.stdout, res.Tagged, res.Tag)
+		}
+		return printCheckpoint(g, opts, res.Commit, res.Subject, res.Changes)
+	})
 }
 
 func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []memory.FileChange) error {

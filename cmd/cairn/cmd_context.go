@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
@@ -82,19 +78,6 @@ func runContext(ctx context.Context, g *globals, opts contextOptions) error {
 		}
 		defer done()
 	}
-	start := time.Now()
-	p, err := s.Context(ctx, recall.ContextOptions{Query: opts.query, Budget: opts.budget, Session: opts.session})
-	if err != nil {
-		return err
-	}
-	if dir, err := g.memoryDir(); err == nil {
-		metrics.Open(filepath.Join(dir, memory.StateDir)).Record(ctx, p.Metric("cli", time.Since(start)))
-	}
-	for _, w := range p.Warnings {
-		g.warn(w)
-	}
-	if opts.format == "json" {
-		return ui.ContextJSON(g.stdout, p)
-	}
-	return ui.ContextText(g.stdout, p, g.warn)
+	copts := recall.ContextOptions{Query: opts.query, Budget: opts.budget, Session: opts.session}
+	return ui.PrintContext(ctx, g.stdout, s, copts, g.memoryDir, opts.format == "json", g.warn)
 }

@@ -58,47 +58,35 @@ changed instead of looking at every file.`,
 }
 
 func runDaemon(ctx context.Context, g *globals) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
-	v, err := web.New(web.Options{Mem: m, Log: d.Log, Doctor: &doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv}})
-	if err != nil {
-		return err
-	}
-	d.UI = v.Mount
-	d.Parts = append(d.Parts, server.Part{Name: "ui", Service: v})
-	d.Log.Info("memory", "limit_mib", server.DaemonGC(m.Config.Daemon.MemoryLimit(), g.getenv)>>20)
-	d.Parts = append(d.Parts, server.SyncPart(m.Dir, g.memoryOptions(), d.Log))
-	return d.Serve(ctx)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
+		v, err := web.New(web.Options{Mem: m, Log: d.Log, Doctor: &doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv}})
+		if err != nil {
+			return err
+		}
+		d.UI = v.Mount
+		d.Parts = append(d.Parts, server.Part{Name: "ui", Service: v})
+		d.Log.Info("memory", "limit_mib", server.DaemonGC(m.Config.Daemon.MemoryLimit(), g.getenv)>>20)
+		d.Parts = append(d.Parts, server.SyncPart(m.Dir, g.memoryOptions(), d.Log))
+		return d.Serve(ctx)
+	})
 }
 
 func runDaemonStatus(ctx context.Context, g *globals, opts daemonOptions) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	s := client.Status(ctx, m.StatePath(""))
-	if opts.json {
-		return ui.DaemonJSON(g.stdout, s)
-	}
-	return ui.DaemonText(g.stdout, s)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		s := client.Status(ctx, m.StatePath(""))
+		return ui.Print(g.stdout, opts.json, s, ui.DaemonJSON, ui.DaemonText)
+	})
 }
 
 func runDaemonStart(ctx context.Context, g *globals) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	s, started, err := startDaemon(ctx, g, m)
-	if err != nil {
-		return err
-	}
-	return ui.DaemonStarted(g.stdout, s, started)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		s, started, err := startDaemon(ctx, g, m)
+		if err != nil {
+			return err
+		}
+		return ui.DaemonStarted(g.stdout, s, started)
+	})
 }
 
 // startDaemon runs m's daemon in the background unless one runs.
@@ -111,16 +99,13 @@ func startDaemon(ctx context.Context, g *globals, m *memory.Memory) (client.Daem
 }
 
 func runDaemonStop(ctx context.Context, g *globals) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	s, err := server.Stop(m)
-	if err != nil {
-		return err
-	}
-	return ui.DaemonStopped(g.stdout, s.PID, s.Stale, m.StatePath(client.PIDFile))
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		s, err := server.Stop(m)
+		if err != nil {
+			return err
+		}
+		return ui.DaemonStopped(g.stdout, s.PID, s.Stale, m.StatePath(client.PIDFile))
+	})
 }
 
 // runDaemonService is cairn daemon install (install) or uninstall.

@@ -44,32 +44,29 @@ func splitDash(cmd *cobra.Command, args []string) (revs, paths []string) {
 }
 
 func runDiff(ctx context.Context, g *globals, opts diffOptions, revs, paths []string) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	var do memory.DiffOptions
-	if len(revs) > 0 {
-		do.From = revs[0]
-	}
-	if len(revs) > 1 {
-		do.To = revs[1]
-	}
-	for _, p := range paths {
-		rp, err := m.PathArg(g.dir, p)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		var do memory.DiffOptions
+		if len(revs) > 0 {
+			do.From = revs[0]
+		}
+		if len(revs) > 1 {
+			do.To = revs[1]
+		}
+		for _, p := range paths {
+			rp, err := m.PathArg(g.dir, p)
+			if err != nil {
+				return err
+			}
+			do.Paths = append(do.Paths, rp)
+		}
+		diffs, err := m.History().Diff(ctx, do)
 		if err != nil {
 			return err
 		}
-		do.Paths = append(do.Paths, rp)
-	}
-	diffs, err := m.History().Diff(ctx, do)
-	if err != nil {
-		return err
-	}
-	if opts.stat {
-		return ui.DiffStat(g.stdout, diffs)
-	}
-	color := opts.color == "always" || opts.color == "auto" && ui.IsTerminal(os.Stdout) && g.stdout == os.Stdout
-	return ui.DiffPatch(g.stdout, diffs, color)
+		if opts.stat {
+			return ui.DiffStat(g.stdout, diffs)
+		}
+		color := opts.color == "always" || opts.color == "auto" && ui.IsTerminal(os.Stdout) && g.stdout == os.Stdout
+		return ui.DiffPatch(g.stdout, diffs, color)
+	})
 }

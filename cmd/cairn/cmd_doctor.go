@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/doctor"
 	"github.com/cairn-mem/cairn/internal/ui"
@@ -31,17 +30,5 @@ Exit 0 when nothing is wrong (warnings allowed), 1 otherwise.`,
 }
 
 func runDoctor(ctx context.Context, g *globals, asJSON bool) error {
-	r := doctor.Run(ctx, doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv})
-	fails := r.Fails()
-	if asJSON {
-		if err := ui.DoctorJSON(g.stdout, r); err != nil {
-			return err
-		}
-	} else {
-		ui.DoctorText(g.stdout, r)
-	}
-	if fails > 0 {
-		return fmt.Errorf("doctor: %s", ui.CountOf(fails, "problem", "problems"))
-	}
-	return nil
+	return ui.Doctor(ctx, g.stdout, doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv}, asJSON)
 }

@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -26,46 +23,7 @@ as you wrote it, uncommitted, and the error names the line at fault.`,
 }
 
 func runEdit(ctx context.Context, g *globals, ref string) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	e, err := m.Get(ctx, itemRef(g, m, ref))
-	if err != nil {
-		return err
-	}
-	name := filepath.Join(m.Dir, filepath.FromSlash(e.Path))
-	before, err := m.ReadFile(e.Path) // never through a symbolic link
-	if err != nil {
-		return err
-	}
-	editor := g.getenv("VISUAL")
-	if editor == "" {
-		editor = g.getenv("EDITOR")
-	}
-	if editor == "" {
-		editor = "vi"
-	}
-	// Through the shell, so EDITOR="code --wait" works as it does for git.
-	cmd := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "editor", name)
-	cmd.Dir = g.dir // the editor starts where the user asked cairn to work (-C)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("editor %q: %w", editor, err)
-	}
-	cp, changed, err := m.SaveEdit(ctx, e, before)
-	if err != nil {
-		return err
-	}
-	if !changed {
-		fmt.Fprintln(g.stdout, "no changes")
-		return nil
-	}
-	fmt.Fprintf(g.stdout, "saved %s", e.Path)
-	if cp != nil {
-		fmt.Fprintf(g.stdout, " in checkpoint %s", ui.Short(cp.Hash))
-	}
-	fmt.Fprintln(g.stdout)
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.EditItem(ctx, g.stdout, m, itemRef(g, m, ref), g.dir, g.getenv)
+	})
 }

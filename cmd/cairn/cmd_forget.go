@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -21,19 +22,16 @@ func newForgetCommand(g *globals) *cobra.Command {
 }
 
 func runForget(ctx context.Context, g *globals, ref string) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	e, cp, err := m.Forget(ctx, itemRef(g, m, ref))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(g.stdout, "forgot %s %q (%s)", e.Item.Kind, e.Item.Title, e.Path)
-	if cp != nil {
-		fmt.Fprintf(g.stdout, " in checkpoint %s", ui.Short(cp.Hash))
-	}
-	fmt.Fprintln(g.stdout)
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		e, cp, err := m.Forget(ctx, itemRef(g, m, ref))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "forgot %s %q (%s)", e.Item.Kind, e.Item.Title, e.Path)
+		if cp != nil {
+			fmt.Fprintf(g.stdout, " in checkpoint %s", ui.Short(cp.Hash))
+		}
+		fmt.Fprintln(g.stdout)
+		return nil
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/keep"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -34,14 +35,11 @@ func runGC(ctx context.Context, g *globals, grace time.Duration) error {
 	if grace == 0 {
 		grace = -1 // keep.GC's 0 is the default
 	}
-	m, err := g.open(ctx)
-	if err != nil {
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		res, err := keep.GC(ctx, m, grace)
+		if res != nil {
+			ui.GCText(g.stdout, res)
+		}
 		return err
-	}
-	defer m.Close()
-	res, err := keep.GC(ctx, m, grace)
-	if res != nil {
-		ui.GCText(g.stdout, res)
-	}
-	return err
+	})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/cairn-mem/cairn/internal/agents"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -55,26 +54,7 @@ func runHook(ctx context.Context, g *globals, args []string) {
 			g.warn(fmt.Sprintf("hook: internal error: %v", r))
 		}
 	}()
-	chdir, agent, event := "", "", ""
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case (a == "-C" || a == "--dir") && i+1 < len(args):
-			chdir = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--dir="):
-			chdir = strings.TrimPrefix(a, "--dir=")
-		case strings.HasPrefix(a, "-C") && len(a) > 2:
-			chdir = a[2:]
-		case a == "--agent" && i+1 < len(args):
-			agent, i = args[i+1], i+1
-		case strings.HasPrefix(a, "--agent="):
-			agent = a[len("--agent="):]
-		case strings.HasPrefix(a, "-"):
-			g.warn(fmt.Sprintf("hook: ignoring unknown flag %s", a))
-		case event == "":
-			event = a
-		}
-	}
+	chdir, agent, event := agents.ParseHookArgs(args, g.warn)
 	agents.RunHook(ctx, agents.HookRun{
 		Event: event, Agent: agent, Stdin: g.stdin, Stdout: g.stdout, Warn: g.warn,
 		Find: func(payload []byte) (string, error) {

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -53,30 +53,7 @@ is 1.`,
 }
 
 func runIngest(ctx context.Context, g *globals, opts ingestOptions, files []string) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	var out []*capture.IngestResult
-	failed, err := capture.IngestFiles(ctx, m, files, capture.IngestOptions{Session: opts.session, Dir: g.dir}, g.warn,
-		func(name string, res *capture.IngestResult) {
-			if opts.json {
-				out = append(out, res)
-			} else {
-				ui.IngestText(g.stdout, name, res)
-			}
-		})
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		if err := ui.IngestJSON(g.stdout, out); err != nil {
-			return err
-		}
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d file(s) not ingested", failed, len(files))
-	}
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.Ingest(ctx, g.stdout, m, files, capture.IngestOptions{Session: opts.session, Dir: g.dir}, opts.json, g.warn)
+	})
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
-	"fmt"
-
-	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/crypt"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -31,11 +28,7 @@ keeps what was encrypted before for the old recipients.`,
 			if err != nil {
 				return err
 			}
-			verb := "kept"
-			if created {
-				verb = "made"
-			}
-			fmt.Fprintf(g.stdout, "%s %s\npublic key: %s\nadd it with: cairn keys add %s\n", verb, file, pub, pub)
+			ui.KeyInitText(g.stdout, file, pub, created)
 			return nil
 		},
 	}, &cobra.Command{
@@ -45,17 +38,7 @@ keeps what was encrypted before for the old recipients.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
 				e := m.Encryption()
-				for _, p := range e.Paths {
-					fmt.Fprintf(g.stdout, "path\t%s\n", p)
-				}
-				for _, r := range e.Recipients {
-					mark := ""
-					if r == e.Public {
-						mark = "\t(this machine)"
-					}
-					fmt.Fprintf(g.stdout, "recipient\t%s%s\n", r, mark)
-				}
-				fmt.Fprintf(g.stdout, "key\t%s\n", e.Identity)
+				ui.KeysText(g.stdout, e)
 				if e.Problem != "" {
 					g.warn(e.Problem)
 				}
@@ -69,7 +52,7 @@ keeps what was encrypted before for the old recipients.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
 				cp, err := m.AddRecipient(cmd.Context(), args[0])
-				return printKeys(g, cp, err)
+				return ui.RekeyedText(g.stdout, cp, err)
 			})
 		},
 	}, &cobra.Command{
@@ -79,27 +62,9 @@ keeps what was encrypted before for the old recipients.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
 				cp, err := m.RemoveRecipient(cmd.Context(), args[0])
-				return printKeys(g, cp, err)
+				return ui.RekeyedText(g.stdout, cp, err)
 			})
 		},
 	})
 	return cmd
-}
-
-func withMemory(ctx context.Context, g *globals, fn func(*memory.Memory) error) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	return fn(m)
-}
-
-// printKeys says what a change of recipients committed.
-func printKeys(g *globals, cp *gitstore.Checkpoint, err error) error {
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(g.stdout, "%s: %d files re-encrypted with cairn.yaml\n", cp.Hash[:10], len(cp.Changes)-1)
-	return nil
 }

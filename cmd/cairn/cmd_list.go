@@ -50,20 +50,7 @@ func runList(ctx context.Context, g *globals, opts listOptions) error {
 		}
 	}
 	filter.Session, filter.Tag = opts.session, opts.tag
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	items, problems, err := m.List(ctx, filter)
-	if err != nil {
-		return err
-	}
-	for _, p := range problems {
-		g.warn("skipped " + p.Error())
-	}
-	if opts.json {
-		return ui.ListJSON(g.stdout, items)
-	}
-	return ui.ListText(g.stdout, items)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.ListItems(ctx, g.stdout, m, filter, opts.json, g.warn)
+	})
 }

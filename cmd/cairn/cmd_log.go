@@ -36,17 +36,11 @@ func runLog(ctx context.Context, g *globals, opts logOptions) error {
 	if opts.n < 0 {
 		return usagef("-n must not be negative")
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	entries, err := m.History().Log(ctx, memory.LogOptions{N: opts.n, Session: opts.session, Code: opts.code, Files: true})
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.LogJSON(g.stdout, entries)
-	}
-	return ui.LogText(g.stdout, entries)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		entries, err := m.History().Log(ctx, memory.LogOptions{N: opts.n, Session: opts.session, Code: opts.code, Files: true})
+		if err != nil {
+			return err
+		}
+		return ui.Print(g.stdout, opts.json, entries, ui.LogJSON, ui.LogText)
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/spf13/cobra"
 )
@@ -31,21 +32,18 @@ standard error.`,
 }
 
 func runMCP(ctx context.Context, g *globals) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
-	}
-	s := &server.MCP{
-		Mem:     m,
-		Version: v,
-		Log:     slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	}
-	// A line that is not a JSON-RPC message is answered with an error;
-	// the session goes on.
-	return s.Run(ctx, server.StdioTransport(g.stdin, g.stdout))
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		v := "(devel)"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		s := &server.MCP{
+			Mem:     m,
+			Version: v,
+			Log:     slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		}
+		// A line that is not a JSON-RPC message is answered with an error;
+		// the session goes on.
+		return s.Run(ctx, server.StdioTransport(g.stdin, g.stdout))
+	})
 }

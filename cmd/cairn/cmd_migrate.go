@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cairn-mem/cairn/internal/keep"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -24,15 +25,12 @@ line with its path and version, and left as it is.`,
 }
 
 func runMigrate(ctx context.Context, g *globals) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	res, err := keep.Migrate(ctx, m)
-	if err != nil {
-		return err
-	}
-	ui.MigrateText(g.stdout, res)
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		res, err := keep.Migrate(ctx, m)
+		if err != nil {
+			return err
+		}
+		ui.MigrateText(g.stdout, res)
+		return nil
+	})
 }

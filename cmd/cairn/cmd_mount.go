@@ -81,21 +81,11 @@ func runMount(ctx context.Context, g *globals, opts mountOptions, dir string) er
 		return err
 	}
 	fmt.Fprintf(g.stderr, "cairn: "+server.MountedMsg+" %s; Ctrl-C or cairn umount %s unmounts it\n", abs, dir)
-	done := make(chan struct{})
-	go func() {
-		srv.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		if err := srv.Unmount(); err != nil {
-			return err
-		}
-		fmt.Fprintf(g.stderr, "cairn: unmounted %s\n", abs)
-		return nil
+	if stopped, err := srv.Serve(ctx); err != nil || !stopped {
+		return err
 	}
+	fmt.Fprintf(g.stderr, "cairn: unmounted %s\n", abs)
+	return nil
 }
 
 // mountBackground starts cairn mount in the background

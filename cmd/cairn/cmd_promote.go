@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/usermem"
 	"github.com/spf13/cobra"
 )
@@ -31,23 +32,20 @@ One checkpoint in each memory; nothing is rewritten.`,
 }
 
 func runPromote(ctx context.Context, g *globals, ref string, force bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	u, err := g.openMemory(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer u.Close()
-	p, err := usermem.Promote(ctx, m, u, itemRef(g, m, ref), force)
-	if errors.Is(err, usermem.ErrKind) {
-		return usageError{err}
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(g.stdout, "promoted %s %q to the user memory as %s (%s)\n", p.To.Kind, p.To.Title, p.To.ID, u.Dir)
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		u, err := g.openMemory(ctx, true)
+		if err != nil {
+			return err
+		}
+		defer u.Close()
+		p, err := usermem.Promote(ctx, m, u, itemRef(g, m, ref), force)
+		if errors.Is(err, usermem.ErrKind) {
+			return usageError{err}
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "promoted %s %q to the user memory as %s (%s)\n", p.To.Kind, p.To.Title, p.To.ID, u.Dir)
+		return nil
+	})
 }

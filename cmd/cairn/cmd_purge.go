@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/keep"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -31,23 +32,20 @@ and remotes too, the output says how (git filter-repo).`,
 }
 
 func runPurge(ctx context.Context, g *globals, arg string, confirm bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	plan, err := keep.PlanPurge(ctx, m, g.dir, arg)
-	if err != nil {
-		return err
-	}
-	if !confirm {
-		ui.PurgePlanText(g.stdout, plan, false)
-		return errors.New("nothing purged: run again with --confirm")
-	}
-	if _, err := keep.Purge(ctx, m, plan); err != nil {
-		return err
-	}
-	ui.PurgePlanText(g.stdout, plan, true)
-	fmt.Fprint(g.stdout, keep.HistoryHelp(m.Dir, plan.Path))
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		plan, err := keep.PlanPurge(ctx, m, g.dir, arg)
+		if err != nil {
+			return err
+		}
+		if !confirm {
+			ui.PurgePlanText(g.stdout, plan, false)
+			return errors.New("nothing purged: run again with --confirm")
+		}
+		if _, err := keep.Purge(ctx, m, plan); err != nil {
+			return err
+		}
+		ui.PurgePlanText(g.stdout, plan, true)
+		fmt.Fprint(g.stdout, keep.HistoryHelp(m.Dir, plan.Path))
+		return nil
+	})
 }

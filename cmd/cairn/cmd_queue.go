@@ -2,14 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
-	"slices"
-	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
-	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/watcher"
@@ -37,18 +31,15 @@ a subcommand, queue prints its status.`,
 	return cmd
 }
 
-// openQueue opens the memory and its queue.
-func openQueue(ctx context.Context, g *globals) (*memory.Memory, *watcher.Queue, error) {
-	m, err := g.open(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	q, err := capture.Queue(m, watcher.QueueOptions{})
-	if err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	return m, q, nil
+// withQueue opens the memory, hands its queue to fn and closes it.
+func withQueue(ctx context.Context, g *globals, fn func(*watcher.Queue) error) error {
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		q, err := capture.Queue(m, watcher.QueueOptions{})
+		if err != nil {
+			return err
+		}
+		return fn(q)
+	})
 }
 
 func newQueueStatusCommand(g *globals) *cobra.Command {
@@ -66,19 +57,13 @@ func newQueueStatusCommand(g *globals) *cobra.Command {
 }
 
 func runQueueStatus(ctx context.Context, g *globals, asJSON bool) error {
-	m, q, err := openQueue(ctx, g)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	st, err := q.Status(ctx)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return ui.QueueStatusJSON(g.stdout, st)
-	}
-	return ui.QueueStatusText(g.stdout, st)
+	return withQueue(ctx, g, func(q *watcher.Queue) error {
+		st, err := q.Status(ctx)
+		if err != nil {
+			return err
+		}
+		return ui.Print(g.stdout, asJSON, st, ui.QueueStatusJSON, ui.QueueStatusText)
+	})
 }
 
 func newQueueListCommand(g *globals) *cobra.Command {
@@ -106,23 +91,17 @@ func runQueueList(ctx context.Context, g *globals, state string, asJSON bool) er
 		}
 		states = []watcher.State{s}
 	}
-	m, q, err := openQueue(ctx, g)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	var all []*watcher.Job
-	for _, s := range states {
-		jobs, err := q.List(ctx, s)
-		if err != nil {
-			return err
+	return withQueue(ctx, g, func(q *watcher.Queue) error {
+		var all []*watcher.Job
+		for _, s := range states {
+			jobs, err := q.List(ctx, s)
+			if err != nil {
+				return err
+			}
+			all = append(all, jobs...)
 		}
-		all = append(all, jobs...)
-	}
-	if asJSON {
-		return ui.JobsJSON(g.stdout, all)
-	}
-	return ui.JobsText(g.stdout, all)
+		return ui.Print(g.stdout, asJSON, all, ui.JobsJSON, ui.JobsText)
+	})
 }
 
 func newQueueRetryCommand(g *globals) *cobra.Command {
@@ -134,26 +113,9 @@ func newQueueRetryCommand(g *globals) *cobra.Command {
 			if all == (len(args) > 0) {
 				return usagef("queue retry takes job ids or --all")
 			}
-			m, q, err := openQueue(cmd.Context(), g)
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			if all {
-				n, err := q.RetryAll(cmd.Context())
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(g.stdout, "%d job(s) back in the queue\n", n)
-				return nil
-			}
-			for _, id := range args {
-				if err := q.Retry(id); err != nil {
-					return queueErr(err)
-				}
-				fmt.Fprintf(g.stdout, "%s back in the queue\n", id)
-			}
-			return nil
+			return withQueue(cmd.Context(), g, func(q *watcher.Queue) error {
+				return ui.QueueRetry(cmd.Context(), g.stdout, q, args, all)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "retry every failed job")
@@ -169,39 +131,13 @@ func newQueueDropCommand(g *globals) *cobra.Command {
 			if all == (len(args) > 0) {
 				return usagef("queue drop takes job ids or --all")
 			}
-			m, q, err := openQueue(cmd.Context(), g)
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			if all {
-				n, err := q.DropAll(cmd.Context())
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(g.stdout, "%d job(s) dropped (kept in %s)\n", n, q.Dir(watcher.Dropped))
-				return nil
-			}
-			for _, id := range args {
-				if err := q.Drop(id); err != nil {
-					return queueErr(err)
-				}
-				fmt.Fprintf(g.stdout, "%s dropped (kept in %s)\n", id, q.Dir(watcher.Dropped))
-			}
-			return nil
+			return withQueue(cmd.Context(), g, func(q *watcher.Queue) error {
+				return ui.QueueDrop(cmd.Context(), g.stdout, q, args, all)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "drop every failed job")
 	return cmd
-}
-
-// queueErr words a queue error about a job that is not where it was
-// looked for.
-func queueErr(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w (see cairn queue list --state failed)", err)
-	}
-	return err
 }
 
 func newQueueRunCommand(g *globals) *cobra.Command {
@@ -214,26 +150,9 @@ as the daemon's worker would: each job's effect is one checkpoint. A job
 that fails goes back to the queue with a backoff, or to failed/.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			res, err := capture.Drain(cmd.Context(), m, watcher.QueueOptions{}, max)
-			if err != nil {
-				return err
-			}
-			// A job another worker runs is the daemon's when one answers.
-			served := false
-			if slices.ContainsFunc(res.Waiting, func(w watcher.Wait) bool { return w.Reason == watcher.WaitClaimed }) {
-				_, err := client.Discover(cmd.Context(), m.StatePath(""), 200*time.Millisecond)
-				served = err == nil
-			}
-			ui.DrainText(g.stdout, res, served, g.warn)
-			if res.Failed > 0 {
-				return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
-			}
-			return nil
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				return ui.Drain(cmd.Context(), g.stdout, m, max, g.warn)
+			})
 		},
 	}
 	cmd.Flags().IntVar(&max, "max", 0, "do at most `N` jobs (0: all that are due)")

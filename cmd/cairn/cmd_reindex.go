@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
@@ -31,25 +32,19 @@ hand, or to start afresh. Stop a running daemon first: it has the index open.`,
 }
 
 func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	start := time.Now()
-	x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing")})
-	if err != nil {
-		return err
-	}
-	defer x.Close()
-	st, err := x.Stats()
-	if err != nil {
-		return err
-	}
-	r := ui.Reindexed{Files: st.Documents, Chunks: st.Chunks, Commit: st.Version, Embedder: st.Embedder,
-		Bytes: st.BleveBytes + st.VectorBytes, Took: time.Since(start)}
-	if opts.json {
-		return ui.ReindexJSON(g.stdout, r)
-	}
-	return ui.ReindexText(g.stdout, r)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		start := time.Now()
+		x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing")})
+		if err != nil {
+			return err
+		}
+		defer x.Close()
+		st, err := x.Stats()
+		if err != nil {
+			return err
+		}
+		r := ui.Reindexed{Files: st.Documents, Chunks: st.Chunks, Commit: st.Version, Embedder: st.Embedder,
+			Bytes: st.BleveBytes + st.VectorBytes, Took: time.Since(start)}
+		return ui.Print(g.stdout, opts.json, r, ui.ReindexJSON, ui.ReindexText)
+	})
 }

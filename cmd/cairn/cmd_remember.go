@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
@@ -73,20 +74,17 @@ func runRemember(ctx context.Context, g *globals, opts rememberOptions, args []s
 	if title == "" {
 		title, body = model.SplitTitle(text)
 	}
-	m, err := g.openMemory(ctx, opts.user)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	it := model.NewItem(kind, title, time.Now())
-	it.Body, it.Importance, it.Tags = body, opts.importance, opts.tags
-	it.Pinned, it.Session = opts.pin, opts.session
-	if _, err := m.Remember(ctx, it); err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.ItemJSON(g.stdout, it, it.Path())
-	}
-	fmt.Fprintln(g.stdout, it.ID)
-	return nil
+	return withMemoryOf(ctx, g, opts.user, func(m *memory.Memory) error {
+		it := model.NewItem(kind, title, time.Now())
+		it.Body, it.Importance, it.Tags = body, opts.importance, opts.tags
+		it.Pinned, it.Session = opts.pin, opts.session
+		if _, err := m.Remember(ctx, it); err != nil {
+			return err
+		}
+		if opts.json {
+			return ui.ItemJSON(g.stdout, it, it.Path())
+		}
+		fmt.Fprintln(g.stdout, it.ID)
+		return nil
+	})
 }

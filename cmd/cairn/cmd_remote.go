@@ -65,44 +65,32 @@ printed.`,
 }
 
 func runRemoteList(ctx context.Context, g *globals, opts remoteOptions) error {
-	m, err := g.openMemory(ctx, opts.user)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	rs, err := memsync.RedactedRemotes(m) // never a password, here or in JSON
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.RemotesJSON(g.stdout, rs)
-	}
-	return ui.RemotesText(g.stdout, rs)
+	return withMemoryOf(ctx, g, opts.user, func(m *memory.Memory) error {
+		rs, err := memsync.RedactedRemotes(m) // never a password, here or in JSON
+		if err != nil {
+			return err
+		}
+		return ui.Print(g.stdout, opts.json, rs, ui.RemotesJSON, ui.RemotesText)
+	})
 }
 
 func runRemoteAdd(ctx context.Context, g *globals, opts remoteOptions, args []string) error {
-	m, err := g.openMemory(ctx, opts.user)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	r, err := memsync.AddRemote(ctx, m, args[0], args[1], g.dir)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, memory.RedactURL(r.URL))
-	return nil
+	return withMemoryOf(ctx, g, opts.user, func(m *memory.Memory) error {
+		r, err := memsync.AddRemote(ctx, m, args[0], args[1], g.dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "added remote %s (%s)\n", r.Name, memory.RedactURL(r.URL))
+		return nil
+	})
 }
 
 func runRemoteRemove(ctx context.Context, g *globals, opts remoteOptions, args []string) error {
-	m, err := g.openMemory(ctx, opts.user)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if err := memsync.RemoveRemote(ctx, m, args[0]); err != nil {
-		return err
-	}
-	fmt.Fprintf(g.stdout, "removed remote %s\n", args[0])
-	return nil
+	return withMemoryOf(ctx, g, opts.user, func(m *memory.Memory) error {
+		if err := memsync.RemoveRemote(ctx, m, args[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "removed remote %s\n", args[0])
+		return nil
+	})
 }

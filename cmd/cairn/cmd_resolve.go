@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
@@ -40,28 +41,7 @@ func runResolve(ctx context.Context, g *globals, opts resolveOptions, args []str
 			return usagef("resolve %s: say what to keep: --keep original, copy or both", args[0])
 		}
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if len(args) == 0 {
-		cs, err := memsync.Conflicts(ctx, m)
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return ui.ConflictsJSON(g.stdout, cs)
-		}
-		return ui.ConflictsText(g.stdout, cs)
-	}
-	p, err := m.PathArg(g.dir, args[0])
-	if err != nil {
-		p = args[0]
-	}
-	cp, err := memsync.Resolve(ctx, m, p, opts.keep)
-	if err != nil {
-		return err
-	}
-	return ui.CommitLine(g.stdout, cp)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.Resolve(ctx, g.stdout, m, g.dir, args, opts.keep, opts.json)
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -44,26 +45,7 @@ at SHA: the newest checkpoint made at SHA or at a commit in its history.`,
 }
 
 func runRestore(ctx context.Context, g *globals, opts restoreOptions, rev string, paths []string) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if opts.codeCommit != "" {
-		if rev, err = m.History().CheckpointForCode(ctx, opts.codeCommit); err != nil {
-			return err
-		}
-	}
-	rel, err := m.PathArgs(g.dir, paths)
-	if err != nil {
-		return err
-	}
-	res, err := m.History().Restore(ctx, rev, rel)
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.RestoreJSON(g.stdout, res)
-	}
-	return ui.RestoreText(g.stdout, res)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.Restore(ctx, g.stdout, m, rev, opts.codeCommit, g.dir, paths, opts.json)
+	})
 }

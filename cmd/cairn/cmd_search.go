@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
@@ -14,11 +13,8 @@ import (
 )
 
 type searchOptions struct {
-	k                     int
-	mode                  string
-	kinds, layers, tags   []string
-	session, since, until string
-	json, all             bool
+	server.SearchFlags
+	json bool
 }
 
 func newSearchCommand(g *globals) *cobra.Command {
@@ -49,62 +45,23 @@ bringing it up to date with the last checkpoint first.`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVarP(&opts.k, "k", "k", 10, "show `N` hits")
-	f.StringVar(&opts.mode, "mode", "hybrid", "hybrid, keyword or vector")
-	f.StringArrayVar(&opts.kinds, "kind", nil, "only memories of this `KIND` (repeat for more): "+strings.Join(recall.SearchKinds(), ", "))
-	f.StringArrayVar(&opts.layers, "layer", nil, "only memories in this `LAYER` (repeat for more): core, active or archival")
-	f.StringVar(&opts.session, "session", "", "only memories of this session (an `ID` or a unique prefix)")
-	f.StringArrayVar(&opts.tags, "tag", nil, "only memories with this `TAG` (repeat: all of them)")
-	f.StringVar(&opts.since, "since", "", "only memories created at or after `TIME` (2026-11-30, an RFC 3339 time, or an age: 36h, 7d, 2w)")
-	f.StringVar(&opts.until, "until", "", "only memories created before `TIME`")
-	f.BoolVar(&opts.all, "all", false, "show faint hits too (match under search.min_match), marked as such")
+	f.IntVarP(&opts.K, "k", "k", 10, "show `N` hits")
+	f.StringVar(&opts.Mode, "mode", "hybrid", "hybrid, keyword or vector")
+	f.StringArrayVar(&opts.Kinds, "kind", nil, "only memories of this `KIND` (repeat for more): "+strings.Join(recall.SearchKinds(), ", "))
+	f.StringArrayVar(&opts.Layers, "layer", nil, "only memories in this `LAYER` (repeat for more): core, active or archival")
+	f.StringVar(&opts.Session, "session", "", "only memories of this session (an `ID` or a unique prefix)")
+	f.StringArrayVar(&opts.Tags, "tag", nil, "only memories with this `TAG` (repeat: all of them)")
+	f.StringVar(&opts.Since, "since", "", "only memories created at or after `TIME` (2026-11-30, an RFC 3339 time, or an age: 36h, 7d, 2w)")
+	f.StringVar(&opts.Until, "until", "", "only memories created before `TIME`")
+	f.BoolVar(&opts.All, "all", false, "show faint hits too (match under search.min_match), marked as such")
 	f.BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }
 
-// searchOpts checks the flags and turns them into the search's options.
-func (o searchOptions) searchOpts(now time.Time) (recall.SearchOptions, error) {
-	so := recall.SearchOptions{
-		Mode: indexer.Mode(o.mode), K: o.k, Kinds: splitList(o.kinds), Layers: splitList(o.layers),
-		Session: o.session, Tags: splitList(o.tags), All: o.all,
-	}
-	if o.k < 1 || o.k > server.MaxK {
-		return so, usagef("-k %d: want a number from 1 to %d", o.k, server.MaxK)
-	}
-	var err error
-	if o.since != "" {
-		if so.Since, err = recall.ParseTime(o.since, now); err != nil {
-			return so, usagef("--since: %v", err)
-		}
-	}
-	if o.until != "" {
-		if so.Until, err = recall.ParseTime(o.until, now); err != nil {
-			return so, usagef("--until: %v", err)
-		}
-	}
-	if err := recall.CheckSearchOptions(so); err != nil {
-		return so, usageError{err}
-	}
-	return so, nil
-}
-
-// splitList accepts "a,b" as well as a repeated flag.
-func splitList(vals []string) []string {
-	var out []string
-	for _, v := range vals {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 func runSearch(ctx context.Context, g *globals, opts searchOptions, query string) error {
-	so, err := opts.searchOpts(time.Now())
+	so, err := opts.Options(time.Now())
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	if len(query) > server.MaxQueryBytes {
 		// Longer queries are cut, as the index would cut them.

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/recall/resume"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -72,25 +70,9 @@ func runSessionList(ctx context.Context, g *globals, opts sessionListOptions) er
 		}
 		f.Status = st
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if _, err := m.Sessions().ArchiveInactive(ctx, 0); err != nil && !errors.Is(err, memory.ErrLocked) {
-		g.warn("archive inactive sessions: " + err.Error())
-	}
-	list, problems, err := m.Sessions().List(ctx, f)
-	if err != nil {
-		return err
-	}
-	for _, p := range problems {
-		g.warn("skipped " + p.Error())
-	}
-	if opts.json {
-		return ui.SessionsJSON(g.stdout, list)
-	}
-	return ui.SessionsText(g.stdout, list)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.ListSessions(ctx, g.stdout, m, f, opts.json, g.warn)
+	})
 }
 
 func newSessionShowCommand(g *globals) *cobra.Command {
@@ -100,35 +82,13 @@ func newSessionShowCommand(g *globals) *cobra.Command {
 		Short: "Print a session's session.yaml and summary",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSessionShow(cmd.Context(), g, args[0], asJSON)
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				return ui.ShowSession(cmd.Context(), g.stdout, m, args[0], asJSON)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-func runSessionShow(ctx context.Context, g *globals, ref string, asJSON bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	e, err := m.Sessions().Get(ctx, ref)
-	if err != nil {
-		return err
-	}
-	yml, err := m.ReadFile(e.File(model.SessionFile))
-	if err != nil {
-		return err
-	}
-	summary, err := m.ReadFile(e.File(model.SummaryFile))
-	if err != nil && !errors.Is(err, memory.ErrNoFile) {
-		return err
-	}
-	if asJSON {
-		return ui.SessionJSON(g.stdout, e, summary)
-	}
-	return ui.SessionText(g.stdout, e, yml, summary)
 }
 
 func newSessionResumeCommand(g *globals) *cobra.Command {
@@ -143,39 +103,14 @@ suspended or archived session also becomes active again (and moves back
 to sessions/), in one commit.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSessionResume(cmd.Context(), g, args[0], activate)
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				// The context goes to stdout alone; what changed is a note.
+				return ui.ResumeSession(cmd.Context(), g.stdout, g.stderr, m, args[0], activate)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&activate, "activate", false, "make the session active again (a suspended or archived one moves back to sessions/)")
 	return cmd
-}
-
-func runSessionResume(ctx context.Context, g *globals, ref string, activate bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	e, err := m.Sessions().Get(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if activate && e.Status != model.StatusActive {
-		ch, err := m.Sessions().SetStatus(ctx, e.ID, model.StatusActive)
-		if err != nil {
-			return err
-		}
-		// The context goes to stdout alone; what changed is a note.
-		if err := ui.SessionChangeText(g.stderr, ch, fmt.Sprintf("%s (%s)", model.StatusActive, ch.Session.Dir)); err != nil {
-			return err
-		}
-	}
-	text, err := resume.Context(ctx, m, e.ID)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(g.stdout, text)
-	return nil
 }
 
 func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, short string) *cobra.Command {
@@ -184,16 +119,13 @@ func newSessionStatusCommand(g *globals, name string, st model.SessionStatus, sh
 		Short: short,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			ch, err := m.Sessions().SetStatus(cmd.Context(), args[0], st)
-			if err != nil {
-				return err
-			}
-			return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				ch, err := m.Sessions().SetStatus(cmd.Context(), args[0], st)
+				if err != nil {
+					return err
+				}
+				return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%s (%s)", st, ch.Session.Dir))
+			})
 		},
 	}
 }
@@ -233,32 +165,29 @@ func runSessionSet(ctx context.Context, g *globals, args []string) error {
 	if len(args) == 0 {
 		return usagef("session set needs KEY=VALUE")
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	ref := ""
-	if !strings.Contains(args[0], "=") {
-		ref, args = args[0], args[1:]
-	}
-	if len(args) == 0 {
-		return usagef("session set needs KEY=VALUE")
-	}
-	vars, bad, ok := model.ParseVariables(args)
-	if !ok {
-		return usagef("session set: %q is not KEY=VALUE", bad)
-	}
-	if ref == "" {
-		if ref, err = defaultSession(ctx, g, m); err != nil {
+	return withMemory(ctx, g, func(m *memory.Memory) (err error) {
+		ref := ""
+		if !strings.Contains(args[0], "=") {
+			ref, args = args[0], args[1:]
+		}
+		if len(args) == 0 {
+			return usagef("session set needs KEY=VALUE")
+		}
+		vars, bad, ok := model.ParseVariables(args)
+		if !ok {
+			return usagef("session set: %q is not KEY=VALUE", bad)
+		}
+		if ref == "" {
+			if ref, err = defaultSession(ctx, g, m); err != nil {
+				return err
+			}
+		}
+		ch, err := m.Sessions().SetVariables(ctx, ref, vars)
+		if err != nil {
 			return err
 		}
-	}
-	ch, err := m.Sessions().SetVariables(ctx, ref, vars)
-	if err != nil {
-		return err
-	}
-	return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
+		return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("%d variable(s)", len(ch.Session.Variables)))
+	})
 }
 
 func newSessionProgressCommand(g *globals) *cobra.Command {
@@ -279,22 +208,19 @@ func runSessionProgress(ctx context.Context, g *globals, args []string) error {
 	if !ok {
 		return usagef("session progress: %q is not DONE/TOTAL with 0 ≤ DONE ≤ TOTAL", spec)
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	ref := ""
-	if len(args) == 2 {
-		ref = args[0]
-	} else if ref, err = defaultSession(ctx, g, m); err != nil {
-		return err
-	}
-	ch, err := m.Sessions().SetProgress(ctx, ref, p)
-	if err != nil {
-		return err
-	}
-	return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
+	return withMemory(ctx, g, func(m *memory.Memory) (err error) {
+		ref := ""
+		if len(args) == 2 {
+			ref = args[0]
+		} else if ref, err = defaultSession(ctx, g, m); err != nil {
+			return err
+		}
+		ch, err := m.Sessions().SetProgress(ctx, ref, p)
+		if err != nil {
+			return err
+		}
+		return ui.SessionChangeText(g.stdout, ch, fmt.Sprintf("progress %d/%d", p.Done, p.Total))
+	})
 }
 
 func newSessionShareCommand(g *globals) *cobra.Command {
@@ -313,19 +239,13 @@ Items shared before are not copied again.`,
 			default:
 				return usagef("--what %q: want decisions, patterns or full", what)
 			}
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			res, err := memsync.Share(cmd.Context(), m, args[0], args[1], what)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return ui.SessionShareJSON(g.stdout, res)
-			}
-			return ui.SessionShareText(g.stdout, res)
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				res, err := memsync.Share(cmd.Context(), m, args[0], args[1], what)
+				if err != nil {
+					return err
+				}
+				return ui.Print(g.stdout, asJSON, res, ui.SessionShareJSON, ui.SessionShareText)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&what, "what", memsync.ShareDecisions, "what to copy: decisions, patterns or full")

@@ -51,22 +51,16 @@ func runShare(ctx context.Context, g *globals, opts shareOptions) error {
 	if err != nil {
 		return fmt.Errorf("share --to %s: %w", opts.to, err)
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	dst, err := g.openDir(ctx, dstDir)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	res, err := memsync.ShareTo(ctx, m, dst, opts.what)
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.ShareJSON(g.stdout, res)
-	}
-	return ui.ShareText(g.stdout, res)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		dst, err := g.openDir(ctx, dstDir)
+		if err != nil {
+			return err
+		}
+		defer dst.Close()
+		res, err := memsync.ShareTo(ctx, m, dst, opts.what)
+		if err != nil {
+			return err
+		}
+		return ui.Print(g.stdout, opts.json, res, ui.ShareJSON, ui.ShareText)
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -25,22 +26,19 @@ func newShowCommand(g *globals) *cobra.Command {
 }
 
 func runShow(ctx context.Context, g *globals, opts showOptions, ref string) error {
-	m, err := g.open(ctx)
-	if err != nil {
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		e, err := m.Get(ctx, itemRef(g, m, ref))
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return ui.ItemJSON(g.stdout, e.Item, e.Path)
+		}
+		data, err := m.ReadFile(e.Path)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(data)
 		return err
-	}
-	defer m.Close()
-	e, err := m.Get(ctx, itemRef(g, m, ref))
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.ItemJSON(g.stdout, e.Item, e.Path)
-	}
-	data, err := m.ReadFile(e.Path)
-	if err != nil {
-		return err
-	}
-	_, err = g.stdout.Write(data)
-	return err
+	})
 }

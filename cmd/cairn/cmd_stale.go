@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-mem/cairn/internal/anchor"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -20,26 +21,23 @@ they were written at, and apart those whose anchors no longer exist.
 --confirm ID records that one was checked against the code at HEAD.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := g.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			if confirm != "" {
-				p, err := anchor.Confirm(cmd.Context(), m, itemRef(g, m, confirm))
-				if err == nil {
-					fmt.Fprintf(g.stdout, "checked %s against the code at HEAD\n", ui.Escape(p))
+			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
+				if confirm != "" {
+					p, err := anchor.Confirm(cmd.Context(), m, itemRef(g, m, confirm))
+					if err == nil {
+						fmt.Fprintf(g.stdout, "checked %s against the code at HEAD\n", ui.Escape(p))
+					}
+					return err
 				}
-				return err
-			}
-			r, err := anchor.Check(cmd.Context(), m)
-			switch {
-			case err != nil:
-				return err
-			case asJSON:
-				return ui.JSON(g.stdout, r)
-			}
-			return anchor.WriteText(g.stdout, r, ui.Escape)
+				r, err := anchor.Check(cmd.Context(), m)
+				switch {
+				case err != nil:
+					return err
+				case asJSON:
+					return ui.JSON(g.stdout, r)
+				}
+				return anchor.WriteText(g.stdout, r, ui.Escape)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

@@ -38,10 +38,7 @@ daemon's latest gauges.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return ui.StatsJSON(g.stdout, st)
-			}
-			return ui.StatsText(g.stdout, st)
+			return ui.Print(g.stdout, asJSON, st, ui.StatsJSON, ui.StatsText)
 		},
 	}
 	cmd.Flags().StringVar(&since, "since", "", "only events since `T`: an age (24h, 7d, 2w), a date or an RFC 3339 time")

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -25,21 +25,7 @@ func newStatusCommand(g *globals) *cobra.Command {
 }
 
 func runStatus(ctx context.Context, g *globals, opts statusOptions) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	changes, err := m.Status(ctx)
-	if err != nil {
-		return err
-	}
-	conflicts, err := memsync.Conflicts(ctx, m)
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		return ui.StatusJSON(g.stdout, m.Dir, changes, conflicts)
-	}
-	return ui.StatusText(g.stdout, m.Dir, changes, conflicts)
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.ShowStatus(ctx, g.stdout, m, opts.json)
+	})
 }

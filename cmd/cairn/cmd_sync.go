@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
@@ -41,25 +42,11 @@ and refuses a remote whose history was rewritten.`,
 }
 
 func runSync(ctx context.Context, g *globals, opts syncOptions, args []string) error {
-	m, err := g.openMemory(ctx, opts.user)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	so := memsync.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated, Getenv: g.getenv}
-	if len(args) == 1 {
-		so.Remote = args[0]
-	}
-	res, serr := memsync.Sync(ctx, m, so)
-	if res == nil {
-		return serr
-	}
-	if opts.json {
-		if err := ui.SyncJSON(g.stdout, res); err != nil {
-			return err
+	return withMemoryOf(ctx, g, opts.user, func(m *memory.Memory) error {
+		so := memsync.SyncOptions{NoPush: opts.noPush, AllowUnrelated: opts.unrelated, Getenv: g.getenv}
+		if len(args) == 1 {
+			so.Remote = args[0]
 		}
-		return serr
-	}
-	ui.SyncText(g.stdout, res, opts.noPush)
-	return serr
+		return ui.Sync(ctx, g.stdout, m, so, opts.json)
+	})
 }

@@ -31,24 +31,18 @@ func runTag(ctx context.Context, g *globals, opts tagOptions, args []string) err
 			return usageError{err}
 		}
 	}
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if len(args) == 0 {
-		tags, err := m.History().Tags(ctx)
-		if err != nil {
-			return err
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		if len(args) == 0 {
+			tags, err := m.History().Tags(ctx)
+			if err != nil {
+				return err
+			}
+			return ui.Print(g.stdout, opts.json, tags, ui.TagsJSON, ui.TagsText)
 		}
-		if opts.json {
-			return ui.TagsJSON(g.stdout, tags)
+		rev := "HEAD"
+		if len(args) == 2 {
+			rev = args[1]
 		}
-		return ui.TagsText(g.stdout, tags)
-	}
-	rev := "HEAD"
-	if len(args) == 2 {
-		rev = args[1]
-	}
-	return m.History().Tag(ctx, args[0], rev)
+		return m.History().Tag(ctx, args[0], rev)
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/client"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/web"
 	"github.com/spf13/cobra"
 )
@@ -27,26 +28,23 @@ Without a display, or with --print, ui prints the link instead.`,
 }
 
 func runUI(ctx context.Context, g *globals, print bool) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	if _, _, err := startDaemon(ctx, g, m); err != nil {
-		return err
-	}
-	c, err := client.Discover(ctx, m.StatePath(""), 5*time.Second)
-	if err != nil {
-		return err
-	}
-	link, err := web.Launch(ctx, c, print, runtime.GOOS, g.getenv, g.warn)
-	switch {
-	case err != nil:
-		return err
-	case link == "":
-		fmt.Fprintf(g.stdout, "ui: opened %s/ui/ in the browser\n", c.BaseURL)
-	default:
-		fmt.Fprintf(g.stdout, "%s\n(good once, for %s)\n", link, web.CodeTTL)
-	}
-	return nil
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		if _, _, err := startDaemon(ctx, g, m); err != nil {
+			return err
+		}
+		c, err := client.Discover(ctx, m.StatePath(""), 5*time.Second)
+		if err != nil {
+			return err
+		}
+		link, err := web.Launch(ctx, c, print, runtime.GOOS, g.getenv, g.warn)
+		switch {
+		case err != nil:
+			return err
+		case link == "":
+			fmt.Fprintf(g.stdout, "ui: opened %s/ui/ in the browser\n", c.BaseURL)
+		default:
+			fmt.Fprintf(g.stdout, "%s\n(good once, for %s)\n", link, web.CodeTTL)
+		}
+		return nil
+	})
 }

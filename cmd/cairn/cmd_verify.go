@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
-	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -37,24 +37,7 @@ remotes.`,
 }
 
 func runVerify(ctx context.Context, g *globals, opts verifyOptions) error {
-	m, err := g.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	rep, verr := memsync.Verify(ctx, m, memsync.VerifyOptions{Repair: opts.repair, Getenv: g.getenv})
-	if rep == nil {
-		return verr
-	}
-	if !opts.noIndex && verr == nil {
-		rep.IndexDocs, rep.IndexNote = recall.CheckIndex(ctx, m)
-	}
-	if opts.json {
-		if err := ui.VerifyJSON(g.stdout, rep); err != nil {
-			return err
-		}
-		return verr
-	}
-	ui.VerifyText(g.stdout, rep, m.Dir, !opts.noIndex && verr == nil, verr == nil)
-	return verr
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		return ui.Verify(ctx, g.stdout, m, memsync.VerifyOptions{Repair: opts.repair, Getenv: g.getenv}, !opts.noIndex, opts.json)
+	})
 }

@@ -102,6 +102,22 @@ func (g *globals) open(ctx context.Context) (*memory.Memory, error) {
 	return g.openDir(ctx, dir)
 }
 
+// withMemory opens the project's memory, hands it to fn and closes it.
+func withMemory(ctx context.Context, g *globals, fn func(*memory.Memory) error) error {
+	return withMemoryOf(ctx, g, false, fn)
+}
+
+// withMemoryOf is withMemory of the user memory when user is set
+// (openMemory).
+func withMemoryOf(ctx context.Context, g *globals, user bool, fn func(*memory.Memory) error) error {
+	m, err := g.openMemory(ctx, user)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return fn(m)
+}
+
 // openDir opens the memory in dir, with the search index following its
 // checkpoints.
 func (g *globals) openDir(ctx context.Context, dir string) (*memory.Memory, error) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -17,6 +18,24 @@ func DoctorText(w io.Writer, r *doctor.Report) error {
 		if c.Fix != "" {
 			fmt.Fprintf(w, "%-14s fix: %s\n", "", Escape(c.Fix))
 		}
+	}
+	return nil
+}
+
+// Doctor is cairn doctor: it runs the checks and prints the report; a
+// failed check makes an error.
+func Doctor(ctx context.Context, w io.Writer, opts doctor.Options, asJSON bool) error {
+	r := doctor.Run(ctx, opts)
+	fails := r.Fails()
+	if asJSON {
+		if err := DoctorJSON(w, r); err != nil {
+			return err
+		}
+	} else {
+		DoctorText(w, r)
+	}
+	if fails > 0 {
+		return fmt.Errorf("doctor: %s", CountOf(fails, "problem", "problems"))
 	}
 	return nil
 }

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/memory"
 )
 
 // IngestJSON writes the results of cairn ingest --json, one per file
@@ -52,4 +54,30 @@ func IngestLine(name string, r *capture.IngestResult) string {
 		verb = "new"
 	}
 	return fmt.Sprintf("%s: %s, %s; commit %s", head, verb, strings.Join(parts, ", "), Short(r.Commit))
+}
+
+// Ingest is cairn ingest: it captures files into m (capture.IngestFiles)
+// with a line per file, or their results as JSON at the end; a file not
+// ingested is said through warn and makes an error.
+func Ingest(ctx context.Context, w io.Writer, m *memory.Memory, files []string, opts capture.IngestOptions, asJSON bool, warn func(string)) error {
+	var out []*capture.IngestResult
+	failed, err := capture.IngestFiles(ctx, m, files, opts, warn, func(name string, res *capture.IngestResult) {
+		if asJSON {
+			out = append(out, res)
+		} else {
+			IngestText(w, name, res)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if err := IngestJSON(w, out); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d file(s) not ingested", failed, len(files))
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -241,4 +242,54 @@ func DiffStat(w io.Writer, diffs []memory.FileDiff) error {
 // DiffPatch writes the patch, coloured when color is set.
 func DiffPatch(w io.Writer, diffs []memory.FileDiff, color bool) error {
 	return memory.WritePatch(w, diffs, color)
+}
+
+// ListItems is cairn list: the items that pass f, what it skipped
+// through warn.
+func ListItems(ctx context.Context, w io.Writer, m *memory.Memory, f memory.Filter, asJSON bool, warn func(string)) error {
+	items, problems, err := m.List(ctx, f)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		warn("skipped " + p.Error())
+	}
+	return Print(w, asJSON, items, ListJSON, ListText)
+}
+
+// ShowStatus is cairn status: the changes since the last checkpoint and
+// the sync conflicts left.
+func ShowStatus(ctx context.Context, w io.Writer, m *memory.Memory, asJSON bool) error {
+	changes, err := m.Status(ctx)
+	if err != nil {
+		return err
+	}
+	conflicts, err := memsync.Conflicts(ctx, m)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return StatusJSON(w, m.Dir, changes, conflicts)
+	}
+	return StatusText(w, m.Dir, changes, conflicts)
+}
+
+// Restore is cairn restore: the paths (relative to dir; none: the whole
+// memory) as they were at rev, or at the checkpoint of the code commit
+// code when it is set.
+func Restore(ctx context.Context, w io.Writer, m *memory.Memory, rev, code, dir string, paths []string, asJSON bool) (err error) {
+	if code != "" {
+		if rev, err = m.History().CheckpointForCode(ctx, code); err != nil {
+			return err
+		}
+	}
+	rel, err := m.PathArgs(dir, paths)
+	if err != nil {
+		return err
+	}
+	res, err := m.History().Restore(ctx, rev, rel)
+	if err != nil {
+		return err
+	}
+	return Print(w, asJSON, res, RestoreJSON, RestoreText)
 }

@@ -1,11 +1,17 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/client"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -112,4 +118,73 @@ func DrainText(w io.Writer, res *capture.DrainResult, served bool, warn func(str
 		_, err = fmt.Fprintln(w, "a cairn daemon serves this memory: it runs the jobs it holds, and takes new ones as they arrive")
 	}
 	return err
+}
+
+// QueueRetry is cairn queue retry: the failed jobs ids, or all of them,
+// back in the queue with their attempts reset.
+func QueueRetry(ctx context.Context, w io.Writer, q *watcher.Queue, ids []string, all bool) error {
+	if all {
+		n, err := q.RetryAll(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%d job(s) back in the queue\n", n)
+		return nil
+	}
+	for _, id := range ids {
+		if err := q.Retry(id); err != nil {
+			return queueErr(err)
+		}
+		fmt.Fprintf(w, "%s back in the queue\n", id)
+	}
+	return nil
+}
+
+// QueueDrop is cairn queue drop: the failed jobs ids, or all of them,
+// given up on and kept in the dropped folder.
+func QueueDrop(ctx context.Context, w io.Writer, q *watcher.Queue, ids []string, all bool) error {
+	if all {
+		n, err := q.DropAll(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%d job(s) dropped (kept in %s)\n", n, q.Dir(watcher.Dropped))
+		return nil
+	}
+	for _, id := range ids {
+		if err := q.Drop(id); err != nil {
+			return queueErr(err)
+		}
+		fmt.Fprintf(w, "%s dropped (kept in %s)\n", id, q.Dir(watcher.Dropped))
+	}
+	return nil
+}
+
+// queueErr words a queue error about a job that is not where it was
+// looked for.
+func queueErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w (see cairn queue list --state failed)", err)
+	}
+	return err
+}
+
+// Drain is cairn queue run: it does up to max due jobs of m's queue
+// (capture.Drain) and says what it did (DrainText); a job another worker
+// holds is the daemon's when one answers. Failed jobs make an error.
+func Drain(ctx context.Context, w io.Writer, m *memory.Memory, max int, warn func(string)) error {
+	res, err := capture.Drain(ctx, m, watcher.QueueOptions{}, max)
+	if err != nil {
+		return err
+	}
+	served := false
+	if slices.ContainsFunc(res.Waiting, func(w watcher.Wait) bool { return w.Reason == watcher.WaitClaimed }) {
+		_, err := client.Discover(ctx, m.StatePath(""), 200*time.Millisecond)
+		served = err == nil
+	}
+	DrainText(w, res, served, warn)
+	if res.Failed > 0 {
+		return fmt.Errorf("%d job(s) failed (cairn queue list)", res.Failed)
+	}
+	return nil
 }

@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/recall"
 )
 
@@ -63,4 +68,25 @@ func ContextText(w io.Writer, p *recall.Pack, warn func(string)) error {
 	}
 	_, err := io.WriteString(w, p.Text)
 	return err
+}
+
+// PrintContext is cairn context: the pack s makes for opts, recorded in
+// the metrics of the memory find finds (when it finds one), its warnings
+// through warn.
+func PrintContext(ctx context.Context, w io.Writer, s recall.Searcher, opts recall.ContextOptions, find func() (string, error), asJSON bool, warn func(string)) error {
+	start := time.Now()
+	p, err := s.Context(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if dir, err := find(); err == nil {
+		metrics.Open(filepath.Join(dir, memory.StateDir)).Record(ctx, p.Metric("cli", time.Since(start)))
+	}
+	for _, msg := range p.Warnings {
+		warn(msg)
+	}
+	if asJSON {
+		return ContextJSON(w, p)
+	}
+	return ContextText(w, p, warn)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memsync"
+	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // SyncJSON writes what cairn sync did with each remote (--json).
@@ -157,4 +159,62 @@ func RemotesText(w io.Writer, rs []memory.Remote) error {
 		fmt.Fprintf(w, "%s\t%s\n", Escape(r.Name), Escape(r.URL))
 	}
 	return nil
+}
+
+// Resolve is cairn resolve: with no path, the sync conflicts left; with
+// one (relative to dir), the conflict on it settled by keeping keep.
+func Resolve(ctx context.Context, w io.Writer, m *memory.Memory, dir string, paths []string, keep string, asJSON bool) error {
+	if len(paths) == 0 {
+		cs, err := memsync.Conflicts(ctx, m)
+		if err != nil {
+			return err
+		}
+		return Print(w, asJSON, cs, ConflictsJSON, ConflictsText)
+	}
+	p, err := m.PathArg(dir, paths[0])
+	if err != nil {
+		p = paths[0]
+	}
+	cp, err := memsync.Resolve(ctx, m, p, keep)
+	if err != nil {
+		return err
+	}
+	return CommitLine(w, cp)
+}
+
+// Sync is cairn sync: memsync.Sync, then what it did (as JSON with
+// asJSON); the sync's error is returned once that is said.
+func Sync(ctx context.Context, w io.Writer, m *memory.Memory, so memsync.SyncOptions, asJSON bool) error {
+	res, serr := memsync.Sync(ctx, m, so)
+	if res == nil {
+		return serr
+	}
+	if asJSON {
+		if err := SyncJSON(w, res); err != nil {
+			return err
+		}
+		return serr
+	}
+	SyncText(w, res, so.NoPush)
+	return serr
+}
+
+// Verify is cairn verify: memsync.Verify and, with index and no error,
+// the search index's check (recall.CheckIndex), then the report.
+func Verify(ctx context.Context, w io.Writer, m *memory.Memory, vo memsync.VerifyOptions, index, asJSON bool) error {
+	rep, verr := memsync.Verify(ctx, m, vo)
+	if rep == nil {
+		return verr
+	}
+	if index && verr == nil {
+		rep.IndexDocs, rep.IndexNote = recall.CheckIndex(ctx, m)
+	}
+	if asJSON {
+		if err := VerifyJSON(w, rep); err != nil {
+			return err
+		}
+		return verr
+	}
+	VerifyText(w, rep, m.Dir, index && verr == nil, verr == nil)
+	return verr
 }

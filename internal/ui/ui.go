@@ -20,6 +20,15 @@ func JSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// Print writes v with asJSON's renderer: toJSON under --json, else
+// toText.
+func Print[T any](w io.Writer, asJSON bool, v T, toJSON, toText func(io.Writer, T) error) error {
+	if asJSON {
+		return toJSON(w, v)
+	}
+	return toText(w, v)
+}
+
 // IsTerminal reports whether f, a reader or a writer, is a terminal.
 func IsTerminal(f any) bool {
 	file, ok := f.(*os.File)
