@@ -111,7 +111,11 @@ func TestBrowser(t *testing.T) {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("remote-debugging-port", "0"), remote.WebSocket,
-		chromedp.WindowSize(1280, 900))
+		chromedp.WindowSize(1280, 900),
+		// Chromium's first start on a loaded two-core CI machine (the
+		// rest of the suite runs beside it) has taken longer than
+		// chromedp's 20 s default to print its DevTools address.
+		chromedp.WSURLReadTimeout(2*time.Minute))
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
