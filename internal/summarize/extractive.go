@@ -3,6 +3,7 @@ package summarize
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -37,6 +38,10 @@ func (Extractive) Summarize(ctx context.Context, req Request) (Result, error) {
 type fileUse struct {
 	path                 string
 	reads, edits, writes int
+	// what is what the agent said it was doing as it first changed the
+	// file ("Adding a berth loader"): a later session that finishes an
+	// open item in other words often names it only there.
+	what string
 }
 
 type run struct {
@@ -100,6 +105,9 @@ func (a *analysis) tool(i int, t Turn) {
 		}
 		for _, p := range paths(t) {
 			f := a.file(p)
+			if f.edits+f.writes == 0 {
+				f.what = a.doing(i)
+			}
 			if toolOp(t.Tool) == opWrite {
 				f.writes++
 			} else {
@@ -218,6 +226,38 @@ func (a *analysis) changedBetween(from, to int) []string {
 	}
 	return files
 }
+
+// doing is what the agent said just before the tool call at turn i, as
+// a short clause ("add a berth loader, same key-order mapping"), or ""
+// when it said nothing since the last tool call, nothing with three
+// content words ("Changing it.") or more than a step's narration (a
+// report or a plan is summarised elsewhere).
+func (a *analysis) doing(i int) string {
+	j := i - 1
+	for j >= 0 && a.turns[j].Role == Assistant && !a.turns[j].Says() {
+		j--
+	}
+	if j < 0 || a.turns[j].Role != Assistant {
+		return ""
+	}
+	text := strings.TrimSpace(a.turns[j].Text)
+	ss := prose.Sentences(text)
+	if len(text) > maxDoing || len(ss) != 1 {
+		return ""
+	}
+	s := strings.TrimRight(ss[0], ".:… ")
+	s = doingLead.ReplaceAllString(s, "")
+	if len(prose.ContentWords(s)) < 3 || strings.HasSuffix(s, "?") {
+		return ""
+	}
+	return s
+}
+
+const maxDoing = 120
+
+// doingLead is how narration before a change starts, which says nothing
+// of the change.
+var doingLead = regexp.MustCompile(`(?i)^((now|ok|okay|so|then|first|and|right|good)[,.]? )*((let me|let's|i'll|i will|i'm going to|i am going to|i need to|time to) )?`)
 
 func (f *fileUse) how() string {
 	var parts []string

@@ -57,6 +57,9 @@ type said struct {
 type openItem struct {
 	turn int
 	text string
+	// put is the user putting off what the agent raised ("leave the
+	// crash for tomorrow"): the item it names stays open, not this.
+	put bool
 }
 
 // analyze reads a segment's turns; before is the agent's message before
@@ -425,7 +428,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && deferred.MatchString(s)
-		if (openCue.MatchString(s) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
+		if (openCue.MatchString(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
 			text := openText(s)
 			if (refersBack.MatchString(s) || put) && prev != "" {
 				// "I haven't fixed that yet": the sentence before says
@@ -435,11 +438,24 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 				text = openText(prev) + " " + s
 			}
-			a.open = append(a.open, openItem{turn, prose.UpTo(text, 300)})
+			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: role == User && laterCue.MatchString(s)})
 			openAt = i
 		}
 	}
 }
+
+// stepNow reports whether s is the agent saying what it does now ("Let
+// me note where it comes from so it's quick tomorrow"): a step, not
+// work left, whatever later time its purpose names.
+func stepNow(s string) bool {
+	m := letMe.FindStringSubmatch(s)
+	return m != nil && !putOff[strings.ToLower(m[1])]
+}
+
+var (
+	letMe  = regexp.MustCompile(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
+	putOff = map[string]bool{"know": true, "leave": true, "park": true, "come": true, "revisit": true, "defer": true, "skip": true, "put": true, "punt": true}
+)
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet".
@@ -914,8 +930,8 @@ func (a *analysis) openPoints() []string {
 		}
 		out = prose.AppendNew(out, line)
 	}
-	for _, o := range a.open {
-		if !a.resolvedAfter(o.turn, o.text) {
+	for i, o := range a.open {
+		if !a.resolvedAfter(o.turn, o.text) && !(o.put && a.names(i)) {
 			out = prose.AppendNew(out, o.text)
 		}
 	}
@@ -927,6 +943,38 @@ func (a *analysis) openPoints() []string {
 	}
 	return out
 }
+
+// names reports whether another open item holds what open item i
+// names: the words left of it once the putting off is taken out
+// ("leave the crash for tomorrow": crash), at most three.
+func (a *analysis) names(i int) bool {
+	var what []string
+	for _, w := range prose.ContentWords(laterCue.ReplaceAllString(a.open[i].text, " ")) {
+		if !putWords[strings.ToLower(w)] {
+			what = append(what, prose.Stem(w))
+		}
+	}
+	if len(what) == 0 || len(what) > 3 {
+		return false
+	}
+	for j, o := range a.open {
+		if j == i || o.put {
+			continue
+		}
+		ws := wordSet(o.text)
+		all := true
+		for _, w := range what {
+			all = all && ws[w]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// putWords say that something waits, not what.
+var putWords = map[string]bool{"leave": true, "park": true, "skip": true, "keep": true, "let": true, "wait": true, "hold": true, "defer": true, "thanks": true, "ok": true, "okay": true, "fine": true, "good": true}
 
 // resolvedAfter reports whether a statement after turn says that the
 // open item was done: it names two of the item's content words (or all,
@@ -990,7 +1038,7 @@ func (a *analysis) carry(prev string) {
 		if a.resolvedAfter(-1, it) {
 			continue
 		}
-		carried = append(carried, openItem{-1, it})
+		carried = append(carried, openItem{turn: -1, text: it})
 	}
 	a.open = append(carried, a.open...)
 }

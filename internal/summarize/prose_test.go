@@ -612,3 +612,43 @@ func TestSplitReasonNext(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenPutOff: the user putting off what the agent raised leaves the
+// agent's item open, not a second one that names it ("leave the crash
+// for tomorrow"), and the agent's "let me …" step is no open item,
+// whatever later time its purpose names.
+func TestOpenPutOff(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: User, Text: "add the overlap constraint"},
+		{Role: Assistant, Text: "The constraint is in. Something I noticed while testing: when you pick a slot that is already taken, the LiveView crashes with an Ecto.ConstraintError instead of showing a message on the form."},
+		{Role: User, Text: "thanks! leave the crash for tomorrow"},
+		{Role: Assistant, Text: "Let me note where it comes from so it's quick tomorrow."},
+		{Role: Tool, Tool: "Read", Input: "lib/booking.ex"},
+		{Role: Assistant, Text: "Noted: the Booking changeset needs to declare the constraint; I'll start there tomorrow."},
+	}, "")
+	open := a.openPoints()
+	if len(open) != 2 || !strings.Contains(open[0], "LiveView crashes") || !strings.Contains(open[1], "changeset needs to declare") {
+		t.Errorf("open %q, want the crash and the changeset", open)
+	}
+}
+
+// TestFilesSayWhat: a changed file carries what the agent said as it
+// first changed it, when that says something.
+func TestFilesSayWhat(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: User, Text: "rate limit the API"},
+		{Role: Assistant, Text: "Now let me add a berth loader, same key-order mapping:"},
+		{Role: Tool, Tool: "Edit", Input: "src/loaders.ts"},
+		{Role: Assistant, Text: "Changing it."},
+		{Role: Tool, Tool: "Edit", Input: "src/server.ts"},
+		{Role: Tool, Tool: "Edit", Input: "src/loaders.ts"},
+	}, "")
+	var got []string
+	for _, f := range a.files {
+		got = append(got, f.path+"|"+f.what)
+	}
+	want := []string{"src/loaders.ts|add a berth loader, same key-order mapping", "src/server.ts|"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("files %q, want %q", got, want)
+	}
+}

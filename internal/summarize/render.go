@@ -53,7 +53,11 @@ func (a *analysis) markdown(head string) string {
 	var changed []string
 	for _, f := range a.files {
 		if f.edits+f.writes > 0 {
-			changed = append(changed, f.path+" ("+f.how()+")")
+			l := f.path + " (" + f.how() + ")"
+			if f.what != "" {
+				l += ": " + f.what
+			}
+			changed = append(changed, l)
 		}
 	}
 	if len(changed) > 0 {
