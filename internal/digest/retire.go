@@ -770,7 +770,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				cl := prose.FactClaim(n.Text)
 				n.claim = &cl
 			}
-			if otherValue(*xClaim, *n.claim) {
+			if otherValue(*xClaim, *n.claim) || otherDuration(*xClaim, *n.claim) {
 				return true
 			}
 		}
@@ -837,6 +837,36 @@ func otherValue(a, b prose.Claim) bool {
 	}
 	if !strings.ContainsAny(a.Subject, " ") {
 		return false // an attribute of nothing named
+	}
+	for _, v := range a.Values {
+		if slices.Contains(b.Values, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// otherDuration reports whether two durations are of one thing named
+// with more words in one of them ("the default rest" and "the rest too
+// short, make the default") and differ: every word of the shorter
+// name, at least two, is in the longer.
+func otherDuration(a, b prose.Claim) bool {
+	an, ok1 := strings.CutSuffix(a.Subject, " duration")
+	bn, ok2 := strings.CutSuffix(b.Subject, " duration")
+	if !ok1 || !ok2 || len(a.Values) == 0 || len(b.Values) == 0 {
+		return false
+	}
+	aw, bw := strings.Fields(an), strings.Fields(bn)
+	if len(aw) > len(bw) {
+		aw, bw = bw, aw
+	}
+	if len(aw) < 2 {
+		return false
+	}
+	for _, w := range aw {
+		if !slices.Contains(bw, w) {
+			return false
+		}
 	}
 	for _, v := range a.Values {
 		if slices.Contains(b.Values, v) {

@@ -102,6 +102,12 @@ func TestRetiredByChange(t *testing.T) {
 			"Dark mode for the admin pages is turned on now that the palette is done."},
 		{"raised", "The package supports Node >=16 per its engines field.",
 			"Raised the engines field of the package to Node >=20."},
+		{"a duration in words", "Default rest stays at 90 seconds.",
+			"The default rest is two minutes now; the timer screen and the notification both take it from defaultRest."},
+		{"a rate in short", "Keep 100 r/s with a burst of 50 for now.",
+			"The limit is 60 r/s per key now, with a burst of 30, in lua/ratelimit.lua."},
+		{"a setting named as a variable", "Read intra_op_num_threads from an ORT_INTRA_OP_THREADS environment variable set to 2 in docker-compose.yml.",
+			"ORT_INTRA_OP_THREADS is 4 in docker-compose.yml now."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
@@ -123,6 +129,8 @@ func TestNotRetired(t *testing.T) {
 			"Should we switch the workers from polling the jobs table to LISTEN/NOTIFY?"},
 		{"another topic shares only what was turned down", "Argo CD syncs the orders service into its namespace.",
 			"Cluster add-ons are installed by Terraform rather than Argo CD."},
+		{"durations of two things", "The session TTL is 30 minutes.",
+			"The cache TTL is two hours."},
 		{"from now on is an instruction", "Helm charts for the ingress are vendored under charts/.",
 			"From now on pin every helm chart for the ingress to an exact version."},
 	} {

@@ -170,7 +170,12 @@ func factClaim(s string) Claim {
 		// takes, lasts or waits.
 		attr = "duration"
 		for _, m := range durationRE.FindAllStringSubmatch(s, -1) {
-			values = append(values, m[1]+durationUnit(m[2]))
+			n, unit := m[1], m[2]
+			if n == "" {
+				n, _ = Digits(strings.ToLower(m[3]))
+				unit = m[4]
+			}
+			values = append(values, n+durationUnit(unit))
 		}
 		if len(values) > 1 && fromRE.MatchString(s) {
 			values = values[len(values)-1:]
@@ -190,11 +195,12 @@ func factClaim(s string) Claim {
 	return Claim{Subject: subj, Values: lower(values)}
 }
 
-// durationRE is a length of time: "30 days", "8h", "250 ms".
-var durationRE = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b`)
+// durationRE is a length of time: "30 days", "8h", "250 ms", "two
+// minutes" (a number in words takes a unit in words).
+var durationRE = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds|minutes|hours|days|weeks|months)\b`)
 
 // durationVerbs say how a duration holds, not of what.
-var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped`)
+var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made`)
 
 // durationUnit is a unit of durationRE in one spelling.
 func durationUnit(u string) string {

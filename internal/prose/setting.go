@@ -18,7 +18,10 @@ var (
 	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
 	// settingRE is a key spelled as code, with "-", "_" or "." inside:
 	// requires-python, max_conns, server.port.
-	settingRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + settingOp)
+	settingRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingVerb + settingOp)
+	// settingKind may name what the key is: "an ORT_THREADS environment
+	// variable set to 2".
+	settingKind = `(?:\s+(?:env(?:ironment)?\s+)?(?:variable|var|setting|option|flag|parameter|property))?`
 	// settingWordRE is a key spelled as code given one of the words
 	// settings take as values: a log level, a switch, a size.
 	settingWordRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bat\b|\bon\b|\bis\b)\s*["'` + "`" + `]?(trace|debug|info|warn|warning|error|true|false|enabled|disabled|x-?small|small|medium|large|x-?large|strict|lax)\b`)
@@ -94,7 +97,22 @@ func addRates(out map[string]string, text string) {
 		}
 		out[settingKey(strings.ToLower(m[2])+"rate")] = strconv.FormatFloat(n/(per*secs), 'g', 6, 64)
 	}
+	for _, m := range rateAbbrRE.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.ParseFloat(m[1], 64)
+		what, per := "requests", 1.0
+		switch u := strings.ToLower(m[2]); {
+		case u == "qps":
+			what = "queries"
+		case u == "rpm" || strings.HasSuffix(u, "/min") || strings.HasSuffix(u, "/m"):
+			per = 60
+		}
+		out[settingKey(what+"rate")] = strconv.FormatFloat(n/per, 'g', 6, 64)
+	}
 }
+
+// rateAbbrRE is a rate in its short spellings: "100 r/s", "60 req/s",
+// "500 rps", "40 qps".
+var rateAbbrRE = regexp.MustCompile(`(?i)\b(\d+)\s?(r/s|req/s|reqs/s|requests/s|rps|qps|r/m|req/min|requests/min|rpm)(?:\W|$)`)
 
 // countRE is a number of the things a setting counts: "4 threads",
 // "three frames in flight".

@@ -18,7 +18,7 @@ import (
 // a ' (see fromText).
 var (
 	// hedge marks a guess, not a finding.
-	hedge = regexp.MustCompile(`(?i)\b(might|maybe|perhaps|possibly|probably|i think|i believe|i suspect|i guess|seems|appears to|could be|not sure|likely|unclear|wonder|let me (check|see|verify|look)|whether|just to (check|make sure|be sure|rule out))\b`)
+	hedge = regexp.MustCompile(`(?i)\b(might|maybe|perhaps|possibly|probably|i think|i believe|i suspect|i guess|seems|appears to|could be|not sure|likely|unclear|wonder|let me (check|see|verify|look)|(check|see|find out|know|verify|test|confirm|ask|decide|tell|sure) whether|just to (check|make sure|be sure|rule out))\b`)
 	// narrate is the agent talking about its own next step or reacting.
 	narrate = regexp.MustCompile(`(?i)^(let me|let's (check|see|look|verify|run|read|try to find)|now,? (i|let)|i'll (now |first |then )?(check|look|read|run|start|open|search|grep|inspect|examine|verify|fix|update|add|create|write|edit|make|implement|investigate|review|test|try)|i will|i'm going to|i am going to|i need to|next,? (i|let)|first,? (i|let)|then,? i|okay|ok\b|great|perfect|excellent|good|sure|alright|got it|understood|thanks|thank you|here's|here is|looking at|i see|i can see|i found|i've|i have|i updated|i added|i changed|i created|i removed|i renamed|i ran|running|checking|reading|searching)\b`)
 	// chitchat is a prompt that asks for nothing.
@@ -69,7 +69,7 @@ var (
 	// causeIntro announces a root cause in the next sentences: "Found it.",
 	// "I see the problem now.", "Here's what happens.", "So it wasn't the
 	// cache at all."
-	causeIntro = regexp.MustCompile(`(?i)^(i )?(see|found|spotted|got) (it|the (issue|problem|bug|culprit|cause|root cause))\b[^.]*[.:!]?$|^(here's|here is) (the|what) (issue|problem|bug|happen(ed|s)|went wrong|(is|'s) going on)\b|^(so )?(it|this|that) (wasn't|was not|isn't|is not) [^.]{1,60}\b(at all|after all)\W*$`)
+	causeIntro = regexp.MustCompile(`(?i)^(i )?(see|found|spotted|got) (it|the (issue|problem|bug|culprit|cause|root cause))\b[^.]*[.:!]?$|^(here's|here is) (the|what) (issue|problem|bug|happen(ed|s)|went wrong|(is|'s) going on)\b|^(so )?(it|this|that) (wasn't|was not|isn't|is not) [^.]{1,60}\b(at all|after all)\W*$|^((it's |it is )?(fixed|found it)[,.]? (and )?)?(it|this|that) (was|is) (in )?(the|a|an|our|your) [^,.;]{1,40}, not (in )?(the|a|an|our|your) [^,.;]{1,40}\W*$`)
 	// prefAsk is a preference put as a question: "can you stop …?".
 	prefAsk = regexp.MustCompile(`(?i)^(can|could|would|will) you (please )?(stop|not|always|never|avoid|quit)\b|\bwhy (do|did|are|would) you (keep|always|still)\b`)
 	// weDecided is a decision the user reports, not an instruction.

@@ -374,7 +374,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case (rootCause.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
+		case (isCause(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
 			kind = "root"
 			a.addRootCause(role, symptomSaid, s, next)
 		case role == User && convention.MatchString(s):
@@ -443,6 +443,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 	}
 }
+
+// isCause reports whether s states a root cause; "since" that starts a
+// time ("failing since at least Tuesday") gives no reason.
+func isCause(s string) bool {
+	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after"))
+}
+
+var sinceTime = regexp.MustCompile(`(?i)\bsince\b((\s+(at least|about|around|roughly|early|late|last|this|the))*\s+(yesterday|today|tonight|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year|night|release|upgrade|update|deploy|migration|then|january|february|march|april|may|june|july|august|september|october|november|december|\d)|\s+(we|you|i|they) (upgraded|updated|deployed|merged|moved|switched|started|added|changed|released|migrated))`)
 
 // stepNow reports whether s is the agent saying what it does now ("Let
 // me note where it comes from so it's quick tomorrow"): a step, not

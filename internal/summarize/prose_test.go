@@ -652,3 +652,16 @@ func TestFilesSayWhat(t *testing.T) {
 		t.Errorf("files %q, want %q", got, want)
 	}
 }
+
+// TestCauseByContrast: "it was the test, not the shop" announces the
+// explanation that follows, and "failing since Tuesday" gives no cause.
+func TestCauseByContrast(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: User, Text: "now the coupon test. It's been failing every other run since at least Tuesday and CI retries are hiding it."},
+		{Role: Tool, Tool: "Bash", Input: "sh scripts/e2e.sh chromium checkout", ExitCode: new(int)},
+		{Role: Assistant, Text: "It's fixed, and it was the test, not the shop. The coupon input sends the code to the cart through a 300 ms debounce, and the test waited a fixed 200 ms before clicking Apply, so whether the store already had the code depended on timing. I took the sleep out."},
+	}, "")
+	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "300 ms debounce") {
+		t.Errorf("root causes %q, want the debounce", a.rootCauses)
+	}
+}
