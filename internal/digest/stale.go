@@ -234,6 +234,40 @@ func DropDone(s string, done func(todo string) bool) string {
 	return strings.Join(kept, " ")
 }
 
+// problemMark matches a sentence that tells a problem as it stands: "the
+// coupon test is flaky, failing every other run".
+var problemMark = regexp.MustCompile(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b`)
+
+// fixedMark matches a report that a problem is gone: "It's fixed, and it
+// was the test", "passes now".
+var fixedMark = regexp.MustCompile(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b)`)
+
+// Fixed reports whether the session reports a problem fixed, in what it
+// did or found.
+func (d *Summary) Fixed() bool {
+	for _, p := range []int{Outcome, Root, Notes} {
+		for _, b := range d.Parts[p] {
+			if fixedMark.MatchString(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DropFixed returns s without the sentences that tell a problem which
+// fixed says a later session fixed; "" if nothing is left.
+func DropFixed(s string, fixed func(problem string) bool) string {
+	var kept []string
+	for _, x := range Sentences(s) {
+		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && fixed(x) {
+			continue
+		}
+		kept = append(kept, x)
+	}
+	return strings.Join(kept, " ")
+}
+
 // Clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.
 func Clauses(s string) []string {

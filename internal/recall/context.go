@@ -728,6 +728,20 @@ func doneLater(v *digest.Vocab, sessions []*sessionInfo, k int) func(string) boo
 	}
 }
 
+// fixedLater returns whether a problem told in sessions[k] ("the coupon
+// test is flaky") is one a newer session names and reports fixed.
+func fixedLater(v *digest.Vocab, sessions []*sessionInfo, k int) func(string) bool {
+	return func(problem string) bool {
+		d := v.Distinct(problem)
+		for _, later := range sessions[:k] {
+			if later.digest.Fixed() && v.Refers(d, later.digest.Mentions()) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // How the budget is spent: the newest session's request and outcome
 // first, then what lasts (root causes, decisions with their reasons,
 // rejected alternatives, preferences, environment) from every session
@@ -785,6 +799,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	done := doneLater(v, sessions, k)
+	fixed := fixedLater(v, sessions, k)
 	older := digests(newer)
 	replaced := digest.ReplacedBy(older)
 	// A bullet that another bullet of the session holds (an outcome that
@@ -814,7 +829,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		for i, b := range bullets {
 			switch {
 			case p != digest.Request:
-				if b = r.DropRetired(digest.DropReplaced(digest.DropDone(b, done), replaced), k); b == "" {
+				if b = r.DropRetired(digest.DropReplaced(digest.DropFixed(digest.DropDone(b, done), fixed), replaced), k); b == "" {
 					continue
 				}
 			case !s.current:
