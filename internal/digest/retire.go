@@ -34,6 +34,9 @@ type Statement struct {
 	versions map[string]string
 	// replaced are the code values a command replaced in place.
 	replaced []string
+	// removed are the keys of what the statement says was taken out:
+	// "Hilt is out", "ripped out `node-fetch`".
+	removed []string
 }
 
 // Retirer decides which statements a newer one retires.
@@ -111,7 +114,7 @@ func (r *Retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), versions: prose.Versions(text)}
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), versions: prose.Versions(text), removed: removedKeys(text)}
 	r.stmts = append(r.stmts, st)
 }
 
@@ -743,6 +746,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xDirs) > 0 && otherVersionDir(xDirs, versionedDirs(n.Text)) {
 			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
 		}
+		for _, k := range n.removed {
+			if xk[k] && !slices.Contains(removedKeys(x), k) {
+				return true // the newer statement took out what x names
+			}
+		}
 		if n.keys == nil {
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link
@@ -966,6 +974,26 @@ func isReply(x string) bool {
 		}
 	}
 	return n < 2 && reply.MatchString(x)
+}
+
+// removal finds what a statement says was taken out, by its name: a
+// capitalised name or one in backquotes, ending the clause, so that
+// "removed Alertmanager's email receiver" takes out no Alertmanager.
+var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+
+// removedKeys are the keys of what s says was taken out.
+func removedKeys(s string) []string {
+	var out []string
+	for _, m := range removal.FindAllStringSubmatch(s, -1) {
+		name := strings.Trim(m[1]+m[2]+m[3], "`")
+		if len(name) < 3 || StopWords[strings.ToLower(name)] {
+			continue
+		}
+		if k := key(name); k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // switchOn and switchOff find a statement that a switch is on or off:
