@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/cairn-mem/cairn/indexer/embed"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
@@ -68,11 +70,25 @@ type Query struct {
 	Since   time.Time // created at or after
 	Until   time.Time // created before
 
+	// Related are words the keyword ranking adds to the query's, each at
+	// its Weight against a query word's 1: terms as Terms gives them,
+	// words the memory says go with the query's (a gap of vocabulary
+	// closed). Together they add to a chunk at most the largest Weight
+	// times the best score the query's own words give any chunk, so
+	// they reorder and add hits but never outweigh those words.
+	Related []Term
+
 	// NoHitText leaves the hits' Text and Snippet empty even with
 	// Options.Source, for a caller that reorders the hits and shows only
 	// some: FillText fills those (reading and analysing every candidate's
 	// file was most of such a search's time).
 	NoHitText bool
+}
+
+// A Term is an analysed word with a weight.
+type Term struct {
+	Text   string
+	Weight float64
 }
 
 // A Hit is a chunk that matched, with what the caller needs to show and
@@ -351,13 +367,54 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 	if len(terms) == 0 {
 		return nil, nil
 	}
+	// Bleve filters dates by whole days: ask for more when a date filter
+	// may drop some of the first and last day's hits.
+	dates := !q.Since.IsZero() || !q.Until.IsZero()
+	size := n
+	if dates {
+		size = 2 * n
+	}
+	res, err := ix.bm25(ctx, weighted(terms), q, size)
+	if err != nil {
+		return nil, err
+	}
+	hits := res.Hits
+	if rel := related(q.Related, terms); len(rel) > 0 && len(hits) > 0 {
+		more, err := ix.bm25(ctx, rel, q, size)
+		if err != nil {
+			return nil, err
+		}
+		hits = addRelated(hits, more.Hits, rel, len(terms))
+	}
+	var keep func(*vecstore.Entry) bool
+	if dates {
+		keep = filter(Query{Since: q.Since, Until: q.Until})
+	}
+	out := make([]kwHit, 0, len(hits))
+	for _, h := range hits {
+		slot, ok := ix.vecs.Slot(h.ID)
+		if !ok || (keep != nil && !keep(ix.vecs.Entry(slot))) {
+			continue
+		}
+		out = append(out, kwHit{slot: slot, score: h.Score})
+		if len(out) == n {
+			break
+		}
+	}
+	return out, nil
+}
+
+// bm25 runs terms, each at its weight, against body and (boosted) title
+// under q's filters, returning the best size hits.
+func (ix *Index) bm25(ctx context.Context, terms []Term, q Query, size int) (*bleve.SearchResult, error) {
 	var should []query.Query
 	for _, t := range terms {
-		body := query.NewTermQuery(t)
+		body := query.NewTermQuery(t.Text)
 		body.SetField(fieldBody)
-		title := query.NewTermQuery(t)
+		body.SetBoost(t.Weight)
+		title := query.NewTermQuery(t.Text)
 		title.SetField(fieldTitle)
-		title.SetBoost(titleBoost)
+		title.SetBoost(titleBoost * t.Weight)
 		should = append(should, body, title)
 	}
 	// Without filters, the disjunction alone: wrapped in a boolean query
@@ -369,34 +426,82 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 		b.AddFilter(f)
 		bq = b
 	}
-	// Bleve filters dates by whole days: ask for more when a date filter
-	// may drop some of the first and last day's hits.
-	dates := !q.Since.IsZero() || !q.Until.IsZero()
-	size := n
-	if dates {
-		size = 2 * n
-	}
 	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
 	res, err := ix.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	var keep func(*vecstore.Entry) bool
-	if dates {
-		keep = filter(Query{Since: q.Since, Until: q.Until})
+	return res, nil
+}
+
+// weighted gives each term the weight 1.
+func weighted(terms []string) []Term {
+	out := make([]Term, len(terms))
+	for i, t := range terms {
+		out[i] = Term{Text: t, Weight: 1}
 	}
-	out := make([]kwHit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		slot, ok := ix.vecs.Slot(h.ID)
-		if !ok || (keep != nil && !keep(ix.vecs.Entry(slot))) {
+	return out
+}
+
+// maxRelated is the most related words a query takes.
+const maxRelated = 32
+
+// related keeps the related words that are not the query's own, with a
+// weight in (0, 1).
+func related(rel []Term, terms []string) []Term {
+	var out []Term
+	for _, r := range rel {
+		if r.Weight <= 0 || r.Text == "" || slices.Contains(terms, r.Text) {
 			continue
 		}
-		out = append(out, kwHit{slot: slot, score: h.Score})
-		if len(out) == n {
+		out = append(out, Term{Text: r.Text, Weight: min(r.Weight, 1)})
+		if len(out) == maxRelated {
 			break
 		}
 	}
-	return out, nil
+	return out
+}
+
+// addRelated adds to the query's hits the related words' scores and
+// hits, best first. Bleve scales a disjunction's sum by the share of
+// its clauses a hit matched, so each search's scores are put on the
+// scale of one word (times its clauses) before they are added: a
+// related word of weight w found alone counts w of a query word found
+// alone. Their sum is capped at the largest weight times the best score
+// of the query's words, so no chunk gets more from them than that.
+func addRelated(hits, more bsearch.DocumentMatchCollection, rel []Term, nterms int) bsearch.DocumentMatchCollection {
+	top := hits[0].Score
+	wmax := 0.0
+	for _, r := range rel {
+		wmax = max(wmax, r.Weight)
+	}
+	scale := float64(len(rel)) / float64(nterms)
+	score := make(map[string]float64, len(hits)+len(more))
+	for _, h := range hits {
+		score[h.ID] = h.Score
+	}
+	for _, h := range more {
+		score[h.ID] += min(h.Score*scale, wmax*top)
+	}
+	out := make(bsearch.DocumentMatchCollection, 0, len(score))
+	for _, h := range hits {
+		h.Score = score[h.ID]
+		delete(score, h.ID)
+		out = append(out, h)
+	}
+	for _, h := range more {
+		if s, ok := score[h.ID]; ok {
+			h.Score = s
+			out = append(out, h)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
 }
 
 type kwHit struct {

@@ -1,0 +1,171 @@
+package assoc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/safefile"
+)
+
+// magic starts a table's file; its number changes with the format.
+const magic = "cairn-assoc 1\n"
+
+// The file, after magic (numbers are unsigned varints):
+//
+//	key         length, bytes: what index state it was read from
+//	chunks      the index's chunks
+//	terms       how many words follow
+//	per word    length, bytes; how many chunks; their numbers, each
+//	            as the difference from the one before
+//	crc32       of all the above, 4 bytes big-endian (IEEE)
+
+// Save writes t to name, atomically, under key.
+func (t *Table) Save(name, key string) error {
+	var b bytes.Buffer
+	b.WriteString(magic)
+	put := func(x uint64) { b.Write(binary.AppendUvarint(nil, x)) }
+	put(uint64(len(key)))
+	b.WriteString(key)
+	put(uint64(t.chunks))
+	put(uint64(len(t.terms)))
+	for i, term := range t.terms {
+		put(uint64(len(term)))
+		b.WriteString(term)
+		put(uint64(len(t.post[i])))
+		prev := uint32(0)
+		for _, c := range t.post[i] {
+			put(uint64(c - prev))
+			prev = c
+		}
+	}
+	b.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b.Bytes())))
+	if err := safefile.Write(name, b.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("save term associations: %w", err)
+	}
+	return nil
+}
+
+// errStale says a table's file was made from another state of the index.
+var errStale = errors.New("made from another state of the index")
+
+// Load reads the table name holds if it was saved under key.
+func Load(name, key string) (*Table, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("load term associations: %w", err)
+	}
+	t, err := decode(data, key)
+	if err != nil {
+		return nil, fmt.Errorf("load term associations: %s: %w", name, err)
+	}
+	return t, nil
+}
+
+func decode(data []byte, key string) (*Table, error) {
+	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
+		return nil, errors.New("not a term association file")
+	}
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.ChecksumIEEE(body) != binary.BigEndian.Uint32(sum) {
+		return nil, errors.New("checksum mismatch")
+	}
+	r := bufio.NewReader(bytes.NewReader(body[len(magic):]))
+	var err error // the first error reading
+	num := func() uint64 {
+		x, e := binary.ReadUvarint(r)
+		if e != nil && err == nil {
+			err = e
+		}
+		return x
+	}
+	str := func() string {
+		n := num()
+		if err != nil || n > uint64(len(body)) {
+			err = errors.New("damaged")
+			return ""
+		}
+		s := make([]byte, n)
+		if _, e := io.ReadFull(r, s); e != nil {
+			err = e
+		}
+		return string(s)
+	}
+	if k := str(); err == nil && k != key {
+		return nil, fmt.Errorf("%w (%q, the index is at %q)", errStale, k, key)
+	}
+	chunks := num()
+	n := num()
+	if err != nil || n > uint64(len(body)) || chunks > 1<<32 {
+		return nil, errors.New("damaged")
+	}
+	terms, post := make([]string, 0, n), make([][]uint32, 0, n)
+	for range n {
+		term := str()
+		m := num()
+		if err != nil || m > chunks {
+			return nil, errors.New("damaged")
+		}
+		p := make([]uint32, m)
+		c := uint64(0)
+		for j := range p {
+			c += num()
+			if c >= chunks {
+				return nil, errors.New("damaged: a chunk number out of range")
+			}
+			p[j] = uint32(c)
+		}
+		if len(terms) > 0 && term <= terms[len(terms)-1] {
+			return nil, errors.New("damaged: words out of order")
+		}
+		terms, post = append(terms, term), append(post, p)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("damaged: %w", err)
+	}
+	if _, e := r.ReadByte(); e != io.EOF {
+		return nil, errors.New("damaged: bytes after the last word")
+	}
+	return newTable(int(chunks), terms, post), nil
+}
+
+// A Cache holds the table of one index, read at its first use: from its
+// file if that was saved from the index as it is now, else from the
+// index (then saved). The zero value is ready; its methods are safe for
+// concurrent use.
+type Cache struct {
+	mu  sync.Mutex
+	key string
+	t   *Table
+}
+
+// Table returns the table of ix as it is now, kept in the file name. A
+// file that is missing, damaged or from another state of the index is
+// read again from the index and saved; failing to save it costs the
+// next process the same reading, nothing else.
+func (c *Cache) Table(ctx context.Context, name string, ix *indexer.Index) (*Table, error) {
+	key := ix.Version() + " " + strconv.Itoa(ix.Count())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.t != nil && c.key == key {
+		return c.t, nil
+	}
+	t, err := Load(name, key)
+	if err != nil {
+		if t, err = Build(ctx, ix); err != nil {
+			return nil, err
+		}
+		t.Save(name, key)
+	}
+	c.key, c.t = key, t
+	return t, nil
+}
