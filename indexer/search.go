@@ -73,9 +73,10 @@ type Query struct {
 	// Related are words the keyword ranking adds to the query's, each at
 	// its Weight against a query word's 1: terms as Terms gives them,
 	// words the memory says go with the query's (a gap of vocabulary
-	// closed). Together they add to a chunk at most the largest Weight
-	// times the best score the query's own words give any chunk, so
-	// they reorder and add hits but never outweigh those words.
+	// closed). They reorder the chunks that hold a word of the query,
+	// adding to a chunk at most the largest Weight times the best score
+	// the query's own words give any chunk: they never outweigh those
+	// words, and never bring a chunk that holds none of them.
 	Related []Term
 
 	// NoHitText leaves the hits' Text and Snippet empty even with
@@ -374,13 +375,18 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 	if dates {
 		size = 2 * n
 	}
-	res, err := ix.bm25(ctx, weighted(terms), q, size)
+	res, err := ix.bm25(ctx, weighted(terms), bleveFilter(q), size)
 	if err != nil {
 		return nil, err
 	}
 	hits := res.Hits
 	if rel := related(q.Related, terms); len(rel) > 0 && len(hits) > 0 {
-		more, err := ix.bm25(ctx, rel, q, size)
+		// Scored on the query's hits alone.
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ID
+		}
+		more, err := ix.bm25(ctx, rel, query.NewDocIDQuery(ids), len(hits))
 		if err != nil {
 			return nil, err
 		}
@@ -405,8 +411,8 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 }
 
 // bm25 runs terms, each at its weight, against body and (boosted) title
-// under q's filters, returning the best size hits.
-func (ix *Index) bm25(ctx context.Context, terms []Term, q Query, size int) (*bleve.SearchResult, error) {
+// under filter (nil: none), returning the best size hits.
+func (ix *Index) bm25(ctx context.Context, terms []Term, filter query.Query, size int) (*bleve.SearchResult, error) {
 	var should []query.Query
 	for _, t := range terms {
 		body := query.NewTermQuery(t.Text)
@@ -421,9 +427,9 @@ func (ix *Index) bm25(ctx context.Context, terms []Term, q Query, size int) (*bl
 	// every hit also went through a conjunction searcher, about a sixth
 	// of a keyword search's time at 100k chunks.
 	var bq query.Query = query.NewDisjunctionQuery(should)
-	if f := bleveFilter(q); f != nil {
+	if filter != nil {
 		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
-		b.AddFilter(f)
+		b.AddFilter(filter)
 		bq = b
 	}
 	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
@@ -462,13 +468,16 @@ func related(rel []Term, terms []string) []Term {
 	return out
 }
 
-// addRelated adds to the query's hits the related words' scores and
-// hits, best first. Bleve scales a disjunction's sum by the share of
-// its clauses a hit matched, so each search's scores are put on the
-// scale of one word (times its clauses) before they are added: a
-// related word of weight w found alone counts w of a query word found
-// alone. Their sum is capped at the largest weight times the best score
-// of the query's words, so no chunk gets more from them than that.
+// addRelated adds to the scores of the query's hits those the related
+// words give them, and orders them again: related words reorder the
+// chunks that hold a word of the query, they find none of their own (a
+// chunk holding none of its words would be faint, recall's match, and
+// on bench/convo finding such chunks lost more than it gave). Bleve
+// scales a disjunction's sum by the share of its clauses a hit matched,
+// so the related words' scores are put on the query's scale (times its
+// clauses over theirs) before they are added: a related word of weight
+// w counts w of a query word. What they add to a chunk is capped at the
+// largest weight times the best score of the query's words.
 func addRelated(hits, more bsearch.DocumentMatchCollection, rel []Term, nterms int) bsearch.DocumentMatchCollection {
 	top := hits[0].Score
 	wmax := 0.0
@@ -476,32 +485,20 @@ func addRelated(hits, more bsearch.DocumentMatchCollection, rel []Term, nterms i
 		wmax = max(wmax, r.Weight)
 	}
 	scale := float64(len(rel)) / float64(nterms)
-	score := make(map[string]float64, len(hits)+len(more))
-	for _, h := range hits {
-		score[h.ID] = h.Score
-	}
+	bonus := make(map[string]float64, len(more))
 	for _, h := range more {
-		score[h.ID] += min(h.Score*scale, wmax*top)
+		bonus[h.ID] = min(h.Score*scale, wmax*top)
 	}
-	out := make(bsearch.DocumentMatchCollection, 0, len(score))
 	for _, h := range hits {
-		h.Score = score[h.ID]
-		delete(score, h.ID)
-		out = append(out, h)
+		h.Score += bonus[h.ID]
 	}
-	for _, h := range more {
-		if s, ok := score[h.ID]; ok {
-			h.Score = s
-			out = append(out, h)
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
 		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
+		return hits[i].ID < hits[j].ID
 	})
-	return out
+	return hits
 }
 
 type kwHit struct {

@@ -220,9 +220,6 @@ const assocFile = "assoc"
 // search never fails for them.
 func (x *Index) related(ctx context.Context, query string) []indexer.Term {
 	a := x.cfg.Associations
-	if e := os.Getenv("CAIRN_ASSOC"); e != "" { // TUNING ONLY
-		fmt.Sscanf(e, "%d,%g", &a.Words, &a.Weight)
-	}
 	if a.Words <= 0 || a.Weight <= 0 {
 		return nil
 	}
@@ -230,11 +227,7 @@ func (x *Index) related(ctx context.Context, query string) []indexer.Term {
 	if err != nil {
 		return nil
 	}
-	r := t.Related(x.ix.Terms(query), a.Words, a.Weight)
-	if os.Getenv("CAIRN_ASSOC_DEBUG") != "" { // TUNING ONLY
-		fmt.Fprintf(os.Stderr, "assoc %d words: %q -> %v\n", t.Len(), query, r)
-	}
-	return r
+	return t.Related(x.ix.Terms(query), a.Words, a.Weight)
 }
 
 // query turns options into the indexer's query, checking them.

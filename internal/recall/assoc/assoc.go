@@ -19,6 +19,11 @@ const (
 	// word in more says little of any topic, as a query word or as a
 	// related one.
 	MaxShare = 0.1
+	// MaxRelatedShare is the largest share of the chunks a related word
+	// may be in: half a query word's, so that it is more specific than
+	// the words it joins (on bench/convo, 0.1 brought words such as
+	// "good" and "night" and lost more on inference questions).
+	MaxRelatedShare = 0.05
 	// MaxTerms caps the vocabulary, the words in most chunks kept.
 	MaxTerms = 50000
 )
@@ -138,6 +143,9 @@ func (t *Table) Related(query []string, n int, weight float64) []indexer.Term {
 		dq := float64(len(t.post[q]))
 		for w, k := range shared {
 			if k < MinShared || slices.Contains(qs, w) {
+				continue
+			}
+			if float64(len(t.post[w])) > MaxRelatedShare*N {
 				continue
 			}
 			pmi := math.Log(float64(k) * N / (dq * float64(len(t.post[w]))))

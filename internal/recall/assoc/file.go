@@ -10,7 +10,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -22,20 +21,17 @@ const magic = "cairn-assoc 1\n"
 
 // The file, after magic (numbers are unsigned varints):
 //
-//	key         length, bytes: what index state it was read from
 //	chunks      the index's chunks
 //	terms       how many words follow
 //	per word    length, bytes; how many chunks; their numbers, each
 //	            as the difference from the one before
 //	crc32       of all the above, 4 bytes big-endian (IEEE)
 
-// Save writes t to name, atomically, under key.
-func (t *Table) Save(name, key string) error {
+// Save writes t to name, atomically.
+func (t *Table) Save(name string) error {
 	var b bytes.Buffer
 	b.WriteString(magic)
 	put := func(x uint64) { b.Write(binary.AppendUvarint(nil, x)) }
-	put(uint64(len(key)))
-	b.WriteString(key)
 	put(uint64(t.chunks))
 	put(uint64(len(t.terms)))
 	for i, term := range t.terms {
@@ -55,23 +51,20 @@ func (t *Table) Save(name, key string) error {
 	return nil
 }
 
-// errStale says a table's file was made from another state of the index.
-var errStale = errors.New("made from another state of the index")
-
-// Load reads the table name holds if it was saved under key.
-func Load(name, key string) (*Table, error) {
+// Load reads the table name holds.
+func Load(name string) (*Table, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("load term associations: %w", err)
 	}
-	t, err := decode(data, key)
+	t, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("load term associations: %s: %w", name, err)
 	}
 	return t, nil
 }
 
-func decode(data []byte, key string) (*Table, error) {
+func decode(data []byte) (*Table, error) {
 	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
 		return nil, errors.New("not a term association file")
 	}
@@ -99,9 +92,6 @@ func decode(data []byte, key string) (*Table, error) {
 			err = e
 		}
 		return string(s)
-	}
-	if k := str(); err == nil && k != key {
-		return nil, fmt.Errorf("%w (%q, the index is at %q)", errStale, k, key)
 	}
 	chunks := num()
 	n := num()
@@ -139,33 +129,40 @@ func decode(data []byte, key string) (*Table, error) {
 }
 
 // A Cache holds the table of one index, read at its first use: from its
-// file if that was saved from the index as it is now, else from the
-// index (then saved). The zero value is ready; its methods are safe for
-// concurrent use.
+// file if that was saved from the index at about its size, else from
+// the index (then saved). The zero value is ready; its methods are safe
+// for concurrent use.
 type Cache struct {
-	mu  sync.Mutex
-	key string
-	t   *Table
+	mu sync.Mutex
+	t  *Table
 }
 
-// Table returns the table of ix as it is now, kept in the file name. A
-// file that is missing, damaged or from another state of the index is
-// read again from the index and saved; failing to save it costs the
-// next process the same reading, nothing else.
+// Table returns the table of ix, kept in the file name. The table is
+// statistics: it is read again from the index when the index has grown
+// or shrunk by more than a tenth since (reading it is about the cost of
+// a search at 6,000 chunks, too much for each checkpoint), or when its
+// file is missing or damaged. Failing to save it costs the next process
+// the same reading, nothing else.
 func (c *Cache) Table(ctx context.Context, name string, ix *indexer.Index) (*Table, error) {
-	key := ix.Version() + " " + strconv.Itoa(ix.Count())
+	n := ix.Count()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.t != nil && c.key == key {
+	if c.t != nil && c.t.fits(n) {
 		return c.t, nil
 	}
-	t, err := Load(name, key)
-	if err != nil {
+	t, err := Load(name)
+	if err != nil || !t.fits(n) {
 		if t, err = Build(ctx, ix); err != nil {
 			return nil, err
 		}
-		t.Save(name, key)
+		t.Save(name)
 	}
-	c.key, c.t = key, t
+	c.t = t
 	return t, nil
+}
+
+// fits says whether t was read from an index of about n chunks.
+func (t *Table) fits(n int) bool {
+	d := t.chunks - n
+	return 10*max(d, -d) <= t.chunks
 }
