@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"testing"
@@ -89,5 +90,47 @@ func TestRelatedNeverOutweigh(t *testing.T) {
 	same := search(t, ix, Query{Text: "books", Mode: Keyword, Related: []Term{{Text: "book", Weight: 5}}})
 	if len(same) != len(before) || same[0].KeywordScore != before[0].KeywordScore {
 		t.Errorf("a related word that is the query's changed the ranking: %v", paths(same))
+	}
+}
+
+// TestTermsWhileWriting reads terms and searches with related words
+// while documents are put and deleted (run with -race).
+func TestTermsWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := openTest(t, Options{})
+	put(t, ix, corpus()...)
+	done := make(chan error, 1)
+	go func() {
+		for i := range 20 {
+			d := Document{Path: fmt.Sprintf("n/%d.md", i%4), Body: fmt.Sprintf("queue note %d about workers", i)}
+			if err := ix.Put(ctx, d); err != nil {
+				done <- err
+				return
+			}
+			if i%5 == 0 {
+				if err := ix.Delete(ctx, d.Path); err != nil {
+					done <- err
+					return
+				}
+			}
+		}
+		done <- nil
+	}()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			return
+		default:
+		}
+		if _, err := ix.BodyTerms(ctx, func(string, int) bool { return true }, func(string, []uint32) {}); err != nil {
+			t.Fatal(err)
+		}
+		q := Query{Text: "queue", Mode: Keyword, Related: []Term{{Text: ix.Terms("workers")[0], Weight: 0.2}}}
+		if _, err := ix.Search(ctx, q); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
