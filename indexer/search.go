@@ -470,9 +470,10 @@ func related(rel []Term, terms []string) []Term {
 
 // addRelated adds to the scores of the query's hits those the related
 // words give them, and orders them again: related words reorder the
-// chunks that hold a word of the query, they find none of their own (a
-// chunk holding none of its words would be faint, recall's match, and
-// on bench/convo finding such chunks lost more than it gave). Bleve
+// chunks that hold a word of the query and find none of their own (a
+// chunk that shares no word with the query is one cairn's search calls
+// faint, and on bench/convo finding such chunks lost more than it
+// gave). Bleve
 // scales a disjunction's sum by the share of its clauses a hit matched,
 // so the related words' scores are put on the query's scale (times its
 // clauses over theirs) before they are added: a related word of weight

@@ -21,6 +21,7 @@ var books = []string{
 	"The garden has roses and tulips.",
 	"Roses in the garden again.",
 	"The garden roses need water.",
+	"A garden of roses.",
 }
 
 // openIndex makes a real index of books and n chunks of filler.
@@ -205,17 +206,17 @@ func TestCache(t *testing.T) {
 	}
 	put(2)
 	if again, _ := c.Table(ctx, name, ix); again != tab {
-		t.Error("read again after 2 chunks more in 107")
+		t.Error("read again after 2 chunks more in 108")
 	}
 	put(12)
 	tab2, err := c.Table(ctx, name, ix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab2.chunks != 119 {
-		t.Errorf("after 12 chunks more: the table has %d, want 119", tab2.chunks)
+	if tab2.chunks != 120 {
+		t.Errorf("after 12 chunks more: the table has %d, want 120", tab2.chunks)
 	}
-	if again, err := Load(name); err != nil || again.chunks != 119 {
+	if again, err := Load(name); err != nil || again.chunks != 120 {
 		t.Errorf("not saved again")
 	}
 }
