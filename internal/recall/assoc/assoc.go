@@ -30,6 +30,9 @@ const (
 	// the words it joins (on bench/convo, 0.1 brought words such as
 	// "good" and "night" and lost more on inference questions).
 	MaxRelatedShare = 0.05
+	// maxScan is the most chunks of a query word Related reads: at
+	// 100,000 chunks, reading all of a word's took 20 ms.
+	maxScan = 1024
 	// MaxTerms caps the vocabulary, the words in most chunks kept.
 	MaxTerms = 50000
 )
@@ -40,7 +43,7 @@ type Table struct {
 	terms  []string   // sorted
 	post   [][]uint32 // per term, the chunks holding it, ascending
 	id     map[string]int32
-	fwd    [][]int32 // per chunk, its terms
+	fwd    [][]int32 // per chunk, its terms that may be related words
 }
 
 // Build reads a Table from the index's dictionary and postings.
@@ -107,8 +110,13 @@ func newTable(chunks int, terms []string, post [][]uint32) *Table {
 			most = max(most, int(c)+1)
 		}
 	}
+	// A chunk's words are needed only as related words: those in at
+	// most MaxRelatedShare of the chunks.
 	t.fwd = make([][]int32, most)
 	for i, p := range post {
+		if float64(len(p)) > MaxRelatedShare*float64(chunks) {
+			continue
+		}
 		for _, c := range p {
 			t.fwd[c] = append(t.fwd[c], int32(i))
 		}
@@ -135,40 +143,62 @@ func (t *Table) Related(query []string, n int, weight float64) []indexer.Term {
 	if len(qs) == 0 {
 		return nil
 	}
-	strength := make(map[int32]float64)
-	shared := make(map[int32]int)
+	// Counted in slices, not maps: a common query word's chunks can be
+	// thousands, each with tens of words.
+	shared := make([]int32, len(t.terms))
+	strength := make([]float64, len(t.terms))
+	var seen, ws []int32
 	for _, q := range qs {
-		clear(shared)
-		for _, c := range t.post[q] {
-			for _, w := range t.fwd[c] {
+		// A common word's chunks are sampled, evenly: the counts are
+		// estimates then, scaled up to all its chunks.
+		p := t.post[q]
+		step := (len(p) + maxScan - 1) / maxScan
+		scanned := 0
+		for i := 0; i < len(p); i += step {
+			scanned++
+			for _, w := range t.fwd[p[i]] {
+				if shared[w] == 0 {
+					seen = append(seen, w)
+				}
 				shared[w]++
 			}
 		}
-		dq := float64(len(t.post[q]))
-		for w, k := range shared {
+		dq := float64(len(p))
+		scale := dq / float64(scanned)
+		for _, w := range seen {
+			k := float64(shared[w]) * scale
+			shared[w] = 0
 			if k < MinShared || slices.Contains(qs, w) {
 				continue
 			}
-			if float64(len(t.post[w])) > MaxRelatedShare*N {
-				continue
-			}
-			pmi := math.Log(float64(k) * N / (dq * float64(len(t.post[w]))))
+			pmi := math.Log(k * N / (dq * float64(len(t.post[w]))))
 			if pmi > 0 {
-				strength[w] += pmi * float64(k)
+				if strength[w] == 0 {
+					ws = append(ws, w)
+				}
+				strength[w] += pmi * k
 			}
 		}
+		seen = seen[:0]
 	}
-	ws := make([]int32, 0, len(strength))
-	for w := range strength {
-		ws = append(ws, w)
-	}
-	sort.Slice(ws, func(a, b int) bool {
-		if sa, sb := strength[ws[a]], strength[ws[b]]; sa != sb {
-			return sa > sb
+	// The best n, kept in order as they come: the candidates can be
+	// thousands, n is a few.
+	better := func(a, b int32) bool {
+		if strength[a] != strength[b] {
+			return strength[a] > strength[b]
 		}
-		return t.terms[ws[a]] < t.terms[ws[b]]
-	})
-	ws = ws[:min(len(ws), n)]
+		return t.terms[a] < t.terms[b]
+	}
+	best := make([]int32, 0, n+1)
+	for _, w := range ws {
+		if len(best) == n && !better(w, best[n-1]) {
+			continue
+		}
+		i := sort.Search(len(best), func(i int) bool { return better(w, best[i]) })
+		best = slices.Insert(best, i, w)
+		best = best[:min(len(best), n)]
+	}
+	ws = best
 	out := make([]indexer.Term, len(ws))
 	for i, w := range ws {
 		out[i] = indexer.Term{Text: t.terms[w], Weight: weight * strength[w] / strength[ws[0]]}

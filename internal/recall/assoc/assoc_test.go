@@ -3,6 +3,8 @@ package assoc
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -218,5 +220,41 @@ func TestCache(t *testing.T) {
 	}
 	if again, err := Load(name); err != nil || again.chunks != 120 {
 		t.Errorf("not saved again")
+	}
+}
+
+// BenchmarkRelated: related words of a two-word query in a table of
+// 100,000 chunks of 30 words each out of 20,000, the query's words each
+// in 5% of the chunks.
+func BenchmarkRelated(b *testing.B) {
+	const chunks, vocab, per = 100_000, 20_000, 30
+	r := rand.New(rand.NewPCG(1, 2))
+	post := make([][]uint32, vocab)
+	for c := range uint32(chunks) {
+		for range per {
+			w := int(float64(vocab) * math.Pow(r.Float64(), 2)) // more small ids
+			if p := post[w]; len(p) == 0 || p[len(p)-1] != c {
+				post[w] = append(p, c)
+			}
+		}
+	}
+	var terms []string
+	var kept [][]uint32
+	for w, p := range post {
+		if len(p) >= MinShared && len(p) <= chunks/10 {
+			terms = append(terms, fmt.Sprintf("w%05d", w))
+			kept = append(kept, p)
+		}
+	}
+	tab := newTable(chunks, terms, kept)
+	var query []string
+	for i, p := range kept {
+		if len(p) > chunks/25 && len(query) < 2 {
+			query = append(query, terms[i])
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		tab.Related(query, 5, 0.2)
 	}
 }
