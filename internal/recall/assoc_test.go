@@ -19,7 +19,7 @@ func TestSearchAssociations(t *testing.T) {
 		files[fmt.Sprintf("core/facts/b%d.md", i)] = "# Reading\n\n" + s + "\n"
 	}
 	writeFiles(t, m, files)
-	name := m.StatePath(assocFile)
+	name := m.StatePath("assoc")
 
 	x := mustOpenIndex(t, m)
 	if got := paths(t, x, "vector weather", SearchOptions{Mode: "vector"}); len(got) == 0 {

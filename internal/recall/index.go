@@ -56,8 +56,7 @@ type Index struct {
 	// rebuilds counts the times the index was found damaged while open
 	// and rebuilt, so that searches that failed together rebuild it once.
 	rebuilds int
-
-	assoc assoc.Cache // term associations, read at the first query that needs them
+	assoc    assoc.Cache // term associations (.state/assoc), read when a query needs them
 }
 
 // retryLag is how long an index that could not catch up because the

@@ -121,8 +121,8 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if lag != nil && ctx.Err() != nil {
 		return nil, lag
 	}
-	if q.Mode != indexer.Vector {
-		q.Related = x.related(ctx, q.Text)
+	if a := x.cfg.Associations; q.Mode != indexer.Vector { // docs/search.md
+		q.Related = x.assoc.Related(ctx, x.m.StatePath("assoc"), x.ix, q.Text, a.Words, a.Weight)
 	}
 	k := q.K
 	// Ask for more than k so that the rerank has something to reorder.
@@ -208,26 +208,6 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	}
 	metrics.Open(x.m.StatePath("")).Record(ctx, metrics.Event{Kind: metrics.KindSearch, Mode: string(q.Mode), Hits: len(res.Hits), MS: metrics.Millis(time.Since(start))})
 	return res, nil
-}
-
-// assocFile is the term associations' file in the state folder, beside
-// the index.
-const assocFile = "assoc"
-
-// related returns the words the memory most often has beside query's,
-// weighed to join the keyword side of its search
-// (search.associations); none when they are off or cannot be read: a
-// search never fails for them.
-func (x *Index) related(ctx context.Context, query string) []indexer.Term {
-	a := x.cfg.Associations
-	if a.Words <= 0 || a.Weight <= 0 {
-		return nil
-	}
-	t, err := x.assoc.Table(ctx, x.m.StatePath(assocFile), x.ix)
-	if err != nil {
-		return nil
-	}
-	return t.Related(x.ix.Terms(query), a.Words, a.Weight)
 }
 
 // query turns options into the indexer's query, checking them.

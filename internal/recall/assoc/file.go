@@ -166,3 +166,18 @@ func (t *Table) fits(n int) bool {
 	d := t.chunks - n
 	return 10*max(d, -d) <= t.chunks
 }
+
+// Related returns up to n words related to query's in ix, the best
+// weighing weight (Table.Related), through the table kept in the file
+// name: none when n or weight is 0 or the table cannot be read, since a
+// search never fails for them.
+func (c *Cache) Related(ctx context.Context, name string, ix *indexer.Index, query string, n int, weight float64) []indexer.Term {
+	if n <= 0 || weight <= 0 {
+		return nil
+	}
+	t, err := c.Table(ctx, name, ix)
+	if err != nil {
+		return nil
+	}
+	return t.Related(ix.Terms(query), n, weight)
+}
