@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/cairn-mem/cairn/indexer/embed"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
@@ -68,11 +70,26 @@ type Query struct {
 	Since   time.Time // created at or after
 	Until   time.Time // created before
 
+	// Related are words the keyword ranking adds to the query's, each at
+	// its Weight against a query word's 1: terms as Terms gives them,
+	// words the memory says go with the query's (a gap of vocabulary
+	// closed). They reorder the chunks that hold a word of the query,
+	// adding to a chunk at most the largest Weight times the best score
+	// the query's own words give any chunk: they never outweigh those
+	// words, and never bring a chunk that holds none of them.
+	Related []Term
+
 	// NoHitText leaves the hits' Text and Snippet empty even with
 	// Options.Source, for a caller that reorders the hits and shows only
 	// some: FillText fills those (reading and analysing every candidate's
 	// file was most of such a search's time).
 	NoHitText bool
+}
+
+// A Term is an analysed word with a weight.
+type Term struct {
+	Text   string
+	Weight float64
 }
 
 // A Hit is a chunk that matched, with what the caller needs to show and
@@ -351,24 +368,6 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	var should []query.Query
-	for _, t := range terms {
-		body := query.NewTermQuery(t)
-		body.SetField(fieldBody)
-		title := query.NewTermQuery(t)
-		title.SetField(fieldTitle)
-		title.SetBoost(titleBoost)
-		should = append(should, body, title)
-	}
-	// Without filters, the disjunction alone: wrapped in a boolean query
-	// every hit also went through a conjunction searcher, about a sixth
-	// of a keyword search's time at 100k chunks.
-	var bq query.Query = query.NewDisjunctionQuery(should)
-	if f := bleveFilter(q); f != nil {
-		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
-		b.AddFilter(f)
-		bq = b
-	}
 	// Bleve filters dates by whole days: ask for more when a date filter
 	// may drop some of the first and last day's hits.
 	dates := !q.Since.IsZero() || !q.Until.IsZero()
@@ -376,17 +375,29 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 	if dates {
 		size = 2 * n
 	}
-	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
-	res, err := ix.bleve.SearchInContext(ctx, req)
+	res, err := ix.bm25(ctx, weighted(terms), bleveFilter(q), size)
 	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, err
+	}
+	hits := res.Hits
+	if rel := related(q.Related, terms); len(rel) > 0 && len(hits) > 0 {
+		// Scored on the query's hits alone.
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ID
+		}
+		more, err := ix.bm25(ctx, rel, query.NewDocIDQuery(ids), len(hits))
+		if err != nil {
+			return nil, err
+		}
+		hits = addRelated(hits, more.Hits, rel, len(terms))
 	}
 	var keep func(*vecstore.Entry) bool
 	if dates {
 		keep = filter(Query{Since: q.Since, Until: q.Until})
 	}
-	out := make([]kwHit, 0, len(res.Hits))
-	for _, h := range res.Hits {
+	out := make([]kwHit, 0, len(hits))
+	for _, h := range hits {
 		slot, ok := ix.vecs.Slot(h.ID)
 		if !ok || (keep != nil && !keep(ix.vecs.Entry(slot))) {
 			continue
@@ -397,6 +408,98 @@ func (ix *Index) keyword(ctx context.Context, terms []string, q Query, n int) ([
 		}
 	}
 	return out, nil
+}
+
+// bm25 runs terms, each at its weight, against body and (boosted) title
+// under filter (nil: none), returning the best size hits.
+func (ix *Index) bm25(ctx context.Context, terms []Term, filter query.Query, size int) (*bleve.SearchResult, error) {
+	var should []query.Query
+	for _, t := range terms {
+		body := query.NewTermQuery(t.Text)
+		body.SetField(fieldBody)
+		body.SetBoost(t.Weight)
+		title := query.NewTermQuery(t.Text)
+		title.SetField(fieldTitle)
+		title.SetBoost(titleBoost * t.Weight)
+		should = append(should, body, title)
+	}
+	// Without filters, the disjunction alone: wrapped in a boolean query
+	// every hit also went through a conjunction searcher, about a sixth
+	// of a keyword search's time at 100k chunks.
+	var bq query.Query = query.NewDisjunctionQuery(should)
+	if filter != nil {
+		b := query.NewBooleanQuery([]query.Query{bq}, nil, nil)
+		b.AddFilter(filter)
+		bq = b
+	}
+	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+	res, err := ix.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return res, nil
+}
+
+// weighted gives each term the weight 1.
+func weighted(terms []string) []Term {
+	out := make([]Term, len(terms))
+	for i, t := range terms {
+		out[i] = Term{Text: t, Weight: 1}
+	}
+	return out
+}
+
+// maxRelated is the most related words a query takes.
+const maxRelated = 32
+
+// related keeps the related words that are not the query's own, with a
+// weight in (0, 1).
+func related(rel []Term, terms []string) []Term {
+	var out []Term
+	for _, r := range rel {
+		if r.Weight <= 0 || r.Text == "" || slices.Contains(terms, r.Text) {
+			continue
+		}
+		out = append(out, Term{Text: r.Text, Weight: min(r.Weight, 1)})
+		if len(out) == maxRelated {
+			break
+		}
+	}
+	return out
+}
+
+// addRelated adds to the scores of the query's hits those the related
+// words give them, and orders them again: related words reorder the
+// chunks that hold a word of the query and find none of their own (a
+// chunk that shares no word with the query is one cairn's search calls
+// faint, and on bench/convo finding such chunks lost more than it
+// gave). Bleve
+// scales a disjunction's sum by the share of its clauses a hit matched,
+// so the related words' scores are put on the query's scale (times its
+// clauses over theirs) before they are added: a related word of weight
+// w counts w of a query word. What they add to a chunk is capped at the
+// largest weight times the best score of the query's words.
+func addRelated(hits, more bsearch.DocumentMatchCollection, rel []Term, nterms int) bsearch.DocumentMatchCollection {
+	top := hits[0].Score
+	wmax := 0.0
+	for _, r := range rel {
+		wmax = max(wmax, r.Weight)
+	}
+	scale := float64(len(rel)) / float64(nterms)
+	bonus := make(map[string]float64, len(more))
+	for _, h := range more {
+		bonus[h.ID] = min(h.Score*scale, wmax*top)
+	}
+	for _, h := range hits {
+		h.Score += bonus[h.ID]
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	return hits
 }
 
 type kwHit struct {

@@ -348,6 +348,8 @@ var checks = map[string]func(v any) string{
 	"search.vector_weight":          vectorWeight,
 	"search.min_match":              share,
 	"search.context_budget":         nonNegative,
+	"search.associations.words":     nonNegative,
+	"search.associations.weight":    share,
 	"search.max_file_bytes":         sizeLimit,
 	"search.embedder.provider":      oneOf("builtin", "openai-compatible", "openai", "ollama"),
 	"search.embedder.base_url":      httpURL,

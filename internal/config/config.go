@@ -72,12 +72,23 @@ type Search struct {
 	// hook, MCP search and the context pack leave faint hits out, and
 	// cairn search shows them only with --all.
 	MinMatch float64 `yaml:"min_match"`
+	// Associations add to a keyword query the words the memory most
+	// often has beside its words (docs/search.md).
+	Associations Associations `yaml:"associations"`
 	// ContextBudget is cairn context's default budget, in tokens.
 	ContextBudget int `yaml:"context_budget"`
 	// MaxFileBytes is the most of one file the index reads and chunks;
 	// the rest of a larger file is not searchable (said once per file).
 	// 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64 `yaml:"max_file_bytes"`
+}
+
+// Associations are search.associations: how many related words a
+// keyword query takes (0: none) and the weight of the strongest against
+// a query word's 1 (the others weigh less, in proportion).
+type Associations struct {
+	Words  int     `yaml:"words"`
+	Weight float64 `yaml:"weight"`
 }
 
 // DefaultContextBudget is search.context_budget's default, in tokens:
@@ -163,6 +174,7 @@ func Default() Config {
 	s.MinSimilarity = -1
 	s.VectorWeight = -1
 	s.MinMatch = DefaultMinMatch
+	s.Associations = Associations{Words: 5, Weight: 0.2}
 	s.Embedder.Provider = "builtin"
 	s.Embedder.Timeout = Duration(30 * time.Second)
 	s.ContextBudget = DefaultContextBudget

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/assoc"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
 )
 
@@ -55,6 +56,7 @@ type Index struct {
 	// rebuilds counts the times the index was found damaged while open
 	// and rebuilt, so that searches that failed together rebuild it once.
 	rebuilds int
+	assoc    assoc.Cache // term associations (.state/assoc), read when a query needs them
 }
 
 // retryLag is how long an index that could not catch up because the

@@ -121,6 +121,9 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if lag != nil && ctx.Err() != nil {
 		return nil, lag
 	}
+	if a := x.cfg.Associations; q.Mode != indexer.Vector { // docs/search.md
+		q.Related = x.assoc.Related(ctx, x.m.StatePath("assoc"), x.ix, q.Text, a.Words, a.Weight)
+	}
 	k := q.K
 	// Ask for more than k so that the rerank has something to reorder.
 	q.K = max(3*k, 30)
