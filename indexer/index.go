@@ -727,8 +727,7 @@ func (ix *Index) Stats() (Stats, error) {
 	}
 	st.BleveDocs = n
 	st.BleveBytes = dirSize(filepath.Join(ix.dir, bleveDir))
-	log, vectors := ix.vecs.Files()
-	for _, name := range []string{log, vectors} {
+	for _, name := range ix.vecs.Files() {
 		if fi, err := os.Stat(name); err == nil {
 			st.VectorBytes += fi.Size()
 		}
