@@ -118,8 +118,9 @@ func TestCorruptIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			head := 22 + int(binary.LittleEndian.Uint16(b[16:])) + 8 + 4 // magic, format, dim, name, generation, checksum
-			for j := head + 9; j < head+20; j++ {                        // the first record's path
+			// magic, format, dim, name, table generation, checksum
+			head := 22 + int(binary.LittleEndian.Uint16(b[16:])) + 8 + 4
+			for j := head + 9; j < head+20; j++ { // the first record's path
 				b[j] ^= 0x5a
 			}
 			os.WriteFile(p, b, 0o600)
