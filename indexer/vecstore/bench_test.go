@@ -116,7 +116,7 @@ func BenchmarkLoad(b *testing.B) {
 			}
 			sess := fmt.Sprintf("2026-%02d-%02d-%04d", 1+i/5/300%12, 1+i/5%28, i/5)
 			e := &Entry{
-				Path: "archive/2026/" + sess + "/" + []string{"summary.md", "decisions.md", "facts.md", "prompts.md", "patterns.md"}[i%5],
+				Path:      "archive/2026/" + sess + "/" + []string{"summary.md", "decisions.md", "facts.md", "prompts.md", "patterns.md"}[i%5],
 				StartLine: 1, EndLine: 30, Tokens: 250, Title: "Session " + sess + " " + benchWords[i%len(benchWords)],
 				Kind: "summary", Layer: "archival", Session: sess, Header: "Session " + sess,
 				Created: int64(i) * 1e12, Updated: int64(i) * 1e12, Importance: 0.5, Hash: uint64(i),
