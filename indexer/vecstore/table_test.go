@@ -308,3 +308,37 @@ func TestTableUpgrade(t *testing.T) {
 		t.Errorf("another embedder: %v, want a *MismatchError", err)
 	}
 }
+
+// TestTableConcurrentReads checks, under -race, that the reads a store
+// loaded from a table allows alongside each other (Search, which maps
+// the vectors once; Lookup, which searches the records until the path
+// map exists; Paths, which makes it) do not race.
+func TestTableConcurrentReads(t *testing.T) {
+	s, _ := tableStore(t, 300)
+	if err := s.Compact(true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	l := load(t, s.file)
+	done := make(chan bool)
+	for g := range 6 {
+		go func() {
+			defer func() { done <- true }()
+			for i := range 50 {
+				switch g % 3 {
+				case 0:
+					l.Search([]float32{1, 0, 0, 0, float32(i)}, 5, nil)
+				case 1:
+					if _, ok := l.Lookup(fmt.Sprintf("sessions/s%d/%c.md#%d", i/7, 'a'+i%3, i)); !ok {
+						t.Errorf("chunk %d not found", i)
+					}
+				default:
+					l.Paths()
+				}
+			}
+		}()
+	}
+	for range 6 {
+		<-done
+	}
+}
