@@ -13,7 +13,9 @@ import (
 
 // buildClosed makes an index with the corpus in it, closed, and returns its
 // directory.
-func buildClosed(t *testing.T) string {
+// With table, enough other documents go in that the chunks are written
+// as a table (see vecstore).
+func buildClosed(t *testing.T, table bool) string {
 	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "index")
@@ -22,6 +24,13 @@ func buildClosed(t *testing.T) string {
 		t.Fatal(err)
 	}
 	put(t, ix, corpus()...)
+	if table {
+		var docs []Document
+		for i := range 300 {
+			docs = append(docs, Document{Path: "filler/" + strconv.Itoa(i) + ".md", Title: "Filler " + strconv.Itoa(i), Body: "Nothing to see here."})
+		}
+		put(t, ix, docs...)
+	}
 	if err := ix.SetVersion(ctx, "v1"); err != nil {
 		t.Fatal(err)
 	}
@@ -87,37 +96,39 @@ func TestCorruptIndex(t *testing.T) {
 		// (in the vectors, read lazily) shows at the first vector search
 		// or write.
 		atUse bool
+		table bool // the chunks are in a table, not the log
 	}{
-		{"meta garbled", "meta.json", garble(0), Options{}, "corrupt", false},
-		{"meta empty", "meta.json", truncate(0), Options{}, "corrupt", false},
-		{"meta missing", "meta.json", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false},
+		{"meta garbled", "meta.json", garble(0), Options{}, "corrupt", false, false},
+		{"meta empty", "meta.json", truncate(0), Options{}, "corrupt", false, false},
+		{"meta missing", "meta.json", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false, false},
 		{"schema", "meta.json", func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
 			os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": `+strconv.Itoa(schemaVersion), `"schema": 999`, 1)), 0o600)
-		}, Options{}, "schema", false},
-		{"embedder", "", nil, Options{Embedder: &tableEmbedder{}}, "embedder", false},
-		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking", false},
-		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt", false},
-		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt", false},
-		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt", false},
-		{"vector data garbled", "vectors.i8", garble(0.5), Options{}, "corrupt", true},
-		{"vector data truncated", "vectors.i8", truncate(0.5), Options{}, "corrupt", false},
-		{"vector data missing", "vectors.i8", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "corrupt", false},
+		}, Options{}, "schema", false, false},
+		{"embedder", "", nil, Options{Embedder: &tableEmbedder{}}, "embedder", false, false},
+		{"chunking", "", nil, Options{Chunk: ChunkOptions{MaxTokens: 256}}, "chunking", false, false},
+		{"vectors truncated", "vectors", truncate(0.9), Options{}, "corrupt", false, false},
+		{"vectors cut in header", "vectors", truncate(0.001), Options{}, "corrupt", false, false},
+		{"vectors garbled", "vectors", garble(0.5), Options{}, "corrupt", false, false},
+		{"vector data garbled", "vectors.i8", garble(0.5), Options{}, "corrupt", true, false},
+		{"vector data truncated", "vectors.i8", truncate(0.5), Options{}, "corrupt", false, false},
+		{"vector data missing", "vectors.i8", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "corrupt", false, false},
 		{"vectors record fields garbled", "vectors", func(t *testing.T, p string) {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			head := 22 + int(binary.LittleEndian.Uint16(b[16:])) + 4
+			// magic, format, dim, name, table generation, checksum
+			head := 22 + int(binary.LittleEndian.Uint16(b[16:])) + 8 + 4
 			for j := head + 9; j < head+20; j++ { // the first record's path
 				b[j] ^= 0x5a
 			}
 			os.WriteFile(p, b, 0o600)
-		}, Options{}, "corrupt", false},
-		{"vectors header garbled", "vectors", garble(0), Options{}, "corrupt", false},
-		{"vectors missing", "vectors", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false},
-		{"bleve missing", "index_meta.json", func(t *testing.T, p string) { os.RemoveAll(filepath.Dir(p)) }, Options{}, "missing", false},
-		{"bleve meta garbled", "index_meta.json", garble(0.2), Options{}, "corrupt", false},
+		}, Options{}, "corrupt", false, false},
+		{"vectors header garbled", "vectors", garble(0), Options{}, "corrupt", false, false},
+		{"vectors missing", "vectors", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "missing", false, false},
+		{"bleve missing", "index_meta.json", func(t *testing.T, p string) { os.RemoveAll(filepath.Dir(p)) }, Options{}, "missing", false, false},
+		{"bleve meta garbled", "index_meta.json", garble(0.2), Options{}, "corrupt", false, false},
 		{"bolt garbled", "root.bolt", func(t *testing.T, p string) {
 			// Both meta pages: bolt falls back to the other if one is bad.
 			b, _ := os.ReadFile(p)
@@ -127,17 +138,23 @@ func TestCorruptIndex(t *testing.T) {
 				}
 			}
 			os.WriteFile(p, b, 0o600)
-		}, Options{}, "corrupt", false},
-		{"bolt one meta page garbled", "root.bolt", garble(0.001), Options{}, "", false},
-		{"bolt truncated", "root.bolt", truncate(0.3), Options{}, "corrupt", false},
-		{"segment truncated", "*.zap", truncate(0.5), Options{}, "corrupt", false},
-		{"segment footer garbled", "*.zap", garble(0.995), Options{}, "corrupt", false},
-		{"segment emptied", "*.zap", truncate(0), Options{}, "corrupt", false},
+		}, Options{}, "corrupt", false, false},
+		{"bolt one meta page garbled", "root.bolt", garble(0.001), Options{}, "", false, false},
+		{"bolt truncated", "root.bolt", truncate(0.3), Options{}, "corrupt", false, false},
+		{"segment truncated", "*.zap", truncate(0.5), Options{}, "corrupt", false, false},
+		{"segment footer garbled", "*.zap", garble(0.995), Options{}, "corrupt", false, false},
+		{"segment emptied", "*.zap", truncate(0), Options{}, "corrupt", false, false},
+		{"table truncated", "vectors.tab", truncate(0.9), Options{}, "corrupt", false, true},
+		{"table cut in header", "vectors.tab", truncate(0.0001), Options{}, "corrupt", false, true},
+		{"table records garbled", "vectors.tab", garble(0.05), Options{}, "corrupt", false, true},
+		{"table vectors garbled", "vectors.tab", garble(0.9), Options{}, "corrupt", true, true},
+		{"table missing", "vectors.tab", func(t *testing.T, p string) { os.Remove(p) }, Options{}, "corrupt", false, true},
+		{"log after a table garbled", "vectors", garble(0.5), Options{}, "corrupt", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			dir := buildClosed(t)
+			dir := buildClosed(t, tt.table)
 			if tt.damage != nil {
 				for _, f := range files(t, dir, tt.pattern) {
 					tt.damage(t, f)

@@ -33,14 +33,17 @@
 //
 //	meta.json   schema version, recorded version, embedder, chunking, chunk count
 //	bleve/      the Bleve (scorch) full-text index; nothing stored in it
-//	vectors     chunk metadata: an append-only, checksummed log
-//	vectors.i8  the chunks' vectors, quantised to int8 with a scale each,
-//	            each checksummed in the log (both: see indexer/vecstore)
+//	vectors.tab the chunks (metadata and int8 vectors) as last compacted:
+//	            fixed-width records, read without parsing
+//	vectors     chunk metadata written since: an append-only, checksummed log
+//	vectors.i8  the log's vectors, quantised to int8 with a scale each,
+//	            each checksummed in the log (all three: see indexer/vecstore)
 //	lock        flock held by the one process that has the index open
 //
-// Open reads meta.json, Bleve and the vectors log, not vectors.i8: that
-// is read on the first vector or hybrid search or write, so a keyword
-// search never reads a vector.
+// Open reads meta.json, Bleve (read-only: see openBleve), the table's
+// records and the vectors log, not the vectors: they are read on the
+// first vector or hybrid search or write, so a keyword search never
+// reads a vector. The first write reopens Bleve for writing.
 //
 // A damaged, incomplete or outdated index is reported by Open as
 // ErrNeedsRebuild (a *RebuildError saying why); one held by another

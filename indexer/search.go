@@ -433,7 +433,11 @@ func (ix *Index) bm25(ctx context.Context, terms []Term, filter query.Query, siz
 		bq = b
 	}
 	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
-	res, err := ix.bleve.SearchInContext(ctx, req)
+	bi, err := ix.fullText()
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	res, err := bi.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}

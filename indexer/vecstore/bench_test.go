@@ -93,3 +93,72 @@ func benchTexts(n int, seed int64) []string {
 	}
 	return texts
 }
+
+// BenchmarkLoad times what a cold search pays to open the store: Load
+// (and Close) of a store of session-shaped chunks, from its log alone
+// (format 5's way, and a store written since its last table) and from a
+// table; then the first Materialize, which makes the vectors searchable.
+//
+//	go test -run='^$' -bench=Load ./indexer/vecstore
+func BenchmarkLoad(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		file := b.TempDir() + "/vectors"
+		s := New(file, embed.HashDim, "bench")
+		if err := s.Create(); err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewSource(1))
+		l := s.NewLog()
+		v := make([]float32, embed.HashDim)
+		for i := range n {
+			for j := range v {
+				v[j] = float32(r.NormFloat64())
+			}
+			sess := fmt.Sprintf("2026-%02d-%02d-%04d", 1+i/5/300%12, 1+i/5%28, i/5)
+			e := &Entry{
+				Path:      "archive/2026/" + sess + "/" + []string{"summary.md", "decisions.md", "facts.md", "prompts.md", "patterns.md"}[i%5],
+				StartLine: 1, EndLine: 30, Tokens: 250, Title: "Session " + sess + " " + benchWords[i%len(benchWords)],
+				Kind: "summary", Layer: "archival", Session: sess, Header: "Session " + sess,
+				Created: int64(i) * 1e12, Updated: int64(i) * 1e12, Importance: 0.5, Hash: uint64(i),
+			}
+			l.Put(e, v)
+		}
+		if err := s.Commit(l); err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+		for _, from := range []string{"log", "table"} {
+			if from == "table" {
+				s := New(file, embed.HashDim, "bench")
+				if err := s.Load(); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Compact(true); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+			b.Run(fmt.Sprintf("%dk/%s", n/1000, from), func(b *testing.B) {
+				for range b.N {
+					s := New(file, embed.HashDim, "bench")
+					if err := s.Load(); err != nil {
+						b.Fatal(err)
+					}
+					s.Close()
+				}
+			})
+			b.Run(fmt.Sprintf("%dk/%s+vectors", n/1000, from), func(b *testing.B) {
+				for range b.N {
+					s := New(file, embed.HashDim, "bench")
+					if err := s.Load(); err != nil {
+						b.Fatal(err)
+					}
+					if err := s.Materialize(); err != nil {
+						b.Fatal(err)
+					}
+					s.Close()
+				}
+			})
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,7 +26,10 @@ import (
 // deletion of a path's chunks (opDelete).
 const (
 	vecMagic  = "CAIRNVEC"
-	vecFormat = 5 // 4: int8 codes in vectors.i8, fields coded against the previous put; 5: a chunk's header
+	vecFormat = 6 // 4: int8 codes in vectors.i8, fields coded against the previous put; 5: a chunk's header; 6: the table's generation
+	// oldFormat is the last format without a table, read once and
+	// rewritten as a table by the next Compact.
+	oldFormat = 5
 	dataExt   = ".i8"
 
 	opPut    = 1
@@ -65,6 +69,7 @@ func ChunkID(path string, seq int) string { return path + "#" + strconv.Itoa(seq
 // (Create, Load, Commit, Compact, Close) from running alongside anything.
 type Store struct {
 	file  string
+	tfile string // the table
 	f     *os.File
 	dfile string   // the vectors
 	df    *os.File // appending to dfile
@@ -94,6 +99,23 @@ type Store struct {
 	intern  map[string]string
 	slab    []Entry // for entries being loaded
 	last    lastPut // of the file's last put record
+
+	// gen is the generation of the table the log follows (0: none).
+	gen uint64
+	// base is how many chunks the last table written or read holds.
+	base int
+	// tab is the table as Load read it, while the store's slots are
+	// still its records (nil after Compact): Materialize reads its
+	// vectors.
+	tab *table
+	// unmapTab lets go of the table's vectors when the codes and scales
+	// are its mapped pages, read in place; own copies them first.
+	unmapTab func() error
+	// old is true when Load read a log of oldFormat.
+	old bool
+	// pathsMu guards the making of byPath, which a store loaded from a
+	// table makes only when first needed (see paths).
+	pathsMu sync.Mutex
 }
 
 // lastPut is what a put record's fields are coded against: the previous
@@ -113,7 +135,7 @@ type lastPut struct {
 // vectors), for vectors of dim dimensions made by the embedder called
 // name. Create makes the files, Load reads them.
 func New(file string, dim int, name string) *Store {
-	s := &Store{file: file, dfile: file + dataExt, dim: dim, cd: codeDim(dim), name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
+	s := &Store{file: file, tfile: file + tabExt, dfile: file + dataExt, dim: dim, cd: codeDim(dim), name: name, byPath: make(map[string][]int), intern: make(map[string]string)}
 	s.ready.Store(true)
 	return s
 }
@@ -125,19 +147,35 @@ func (s *Store) header() []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(s.dim))
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(s.name)))
 	b = append(b, s.name...)
+	b = binary.LittleEndian.AppendUint64(b, s.gen)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
 }
 
 // Create writes a new, empty store over whatever its files held.
 func (s *Store) Create() error {
+	// The table first: a log of generation 0 beside an older table
+	// would read as one the table replaced.
+	if err := os.Remove(s.tfile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	s.gen = 0
+	if err := s.restart(); err != nil {
+		return err
+	}
+	return s.openAppend()
+}
+
+// restart makes the vectors file empty and the log a header of
+// generation s.gen: what follows a table of that generation, or nothing.
+func (s *Store) restart() error {
 	if err := safefile.Write(s.dfile, nil, 0o600); err != nil {
 		return err
 	}
 	if err := safefile.Write(s.file, s.header(), 0o600); err != nil {
 		return err
 	}
-	s.dsize = 0
-	return s.openAppend()
+	s.dsize, s.last, s.records = 0, lastPut{}, 0
+	return nil
 }
 
 func (s *Store) openAppend() error {
@@ -160,10 +198,12 @@ type MismatchError struct{ msg string }
 
 func (e *MismatchError) Error() string { return e.msg }
 
-// Load reads the log, checks its header against the store's dimensions
-// and embedder (a *MismatchError if they differ) and replays its records, leaving the vectors in dfile until they are
+// Load reads the table, if there is one, and the log, checks their
+// headers against the store's dimensions and embedder (a *MismatchError
+// if they differ), takes the table's chunks as they are and replays the
+// log's records, leaving the vectors in their files until they are
 // needed. Every record's checksum, and that its vector lies within
-// dfile, is checked here.
+// dfile, is checked here, as is the table's checksum of its chunks.
 func (s *Store) Load() error {
 	fi, err := os.Stat(s.dfile)
 	if err != nil {
@@ -175,13 +215,61 @@ func (s *Store) Load() error {
 		return err
 	}
 	s.ready.Store(false)
-	// Put records are about 100 bytes: size the map for them, as its
-	// growth while loading showed in cold searches' profiles.
-	s.reserve(len(b) / 64)
-	if len(s.byPath) == 0 {
-		s.byPath = make(map[string][]int, len(b)/80)
+	gen, off, err := s.parseHeader(b)
+	if err != nil {
+		return err
 	}
-	if err := s.parse(b); err != nil {
+	s.gen = gen
+	tf, err := os.Open(s.tfile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if gen != 0 {
+			return fmt.Errorf("the log follows chunk table %d, which is missing", gen)
+		}
+	case err != nil:
+		return err
+	default:
+		defer tf.Close()
+		h, err := readTabHeader(tf)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(s.tfile), err)
+		}
+		if h.gen < gen {
+			return fmt.Errorf("the log follows chunk table %d, %s is %d", gen, filepath.Base(s.tfile), h.gen)
+		}
+		s.byPath = nil // made when needed: see paths
+		if err := s.loadTable(tf, h); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(s.tfile), err)
+		}
+		s.base = s.tab.n
+		if h.gen > gen {
+			// Compact wrote the table and died before it emptied the
+			// log, whose records the table holds: finish its work.
+			s.gen, s.old = h.gen, false
+			if err := s.restart(); err != nil {
+				return err
+			}
+			return s.openAppend()
+		}
+	}
+	if s.tab == nil {
+		// Put records are about 100 bytes: size the map for them, as its
+		// growth while loading showed in cold searches' profiles.
+		s.reserve(len(b) / 64)
+		if len(s.byPath) == 0 {
+			s.byPath = make(map[string][]int, len(b)/80)
+		}
+	} else if off < len(b) {
+		// Records after the table: its chunks' vectors stay in it, the
+		// records' in dfile, until Materialize gathers them.
+		s.reserve(s.tab.n + (len(b)-off)/64)
+		s.voff, s.vsum = s.voff[:s.tab.n], s.vsum[:s.tab.n]
+		for i := range s.voff {
+			s.voff[i] = -int64(i) - 1
+		}
+		s.paths()
+	}
+	if err := s.parseRecords(b, off); err != nil {
 		return err
 	}
 	return s.openAppend()
@@ -190,34 +278,60 @@ func (s *Store) Load() error {
 // parse replays a vectors file's bytes.
 func (s *Store) parse(b []byte) error {
 	s.ready.Store(false)
+	gen, off, err := s.parseHeader(b)
+	if err != nil {
+		return err
+	}
+	s.gen = gen
+	return s.parseRecords(b, off)
+}
+
+// parseHeader checks a log's header and returns the generation of the
+// table it follows and where its records start.
+func (s *Store) parseHeader(b []byte) (gen uint64, off int, err error) {
 	r := bytes.NewReader(b)
 	head := make([]byte, len(vecMagic)+10)
 	if _, err := io.ReadFull(r, head); err != nil {
-		return fmt.Errorf("reading header: %w", err)
+		return 0, 0, fmt.Errorf("reading header: %w", err)
 	}
 	if string(head[:len(vecMagic)]) != vecMagic {
-		return errors.New("not a cairn vectors file")
+		return 0, 0, errors.New("not a cairn vectors file")
 	}
 	format := binary.LittleEndian.Uint32(head[8:])
 	dim := binary.LittleEndian.Uint32(head[12:])
 	name := make([]byte, binary.LittleEndian.Uint16(head[16:]))
 	if _, err := io.ReadFull(r, name); err != nil {
-		return fmt.Errorf("reading header: %w", err)
+		return 0, 0, fmt.Errorf("reading header: %w", err)
+	}
+	summed := append(head, name...)
+	if format == vecFormat {
+		var g [8]byte
+		if _, err := io.ReadFull(r, g[:]); err != nil {
+			return 0, 0, fmt.Errorf("reading header: %w", err)
+		}
+		gen = binary.LittleEndian.Uint64(g[:])
+		summed = append(summed, g[:]...)
 	}
 	var sum [4]byte
 	if _, err := io.ReadFull(r, sum[:]); err != nil {
-		return fmt.Errorf("reading header: %w", err)
+		return 0, 0, fmt.Errorf("reading header: %w", err)
 	}
-	if crc32.Checksum(append(head, name...), crcTable) != binary.LittleEndian.Uint32(sum[:]) {
-		return errors.New("header checksum mismatch")
+	if crc32.Checksum(summed, crcTable) != binary.LittleEndian.Uint32(sum[:]) {
+		return 0, 0, errors.New("header checksum mismatch")
 	}
-	if format != vecFormat {
-		return &MismatchError{fmt.Sprintf("vectors file format %d, want %d", format, vecFormat)}
+	if format != vecFormat && format != oldFormat {
+		return 0, 0, &MismatchError{fmt.Sprintf("vectors file format %d, want %d", format, vecFormat)}
 	}
+	s.old = format == oldFormat
 	if int(dim) != s.dim || string(name) != s.name {
-		return &MismatchError{fmt.Sprintf("vectors were made by %s (%d dimensions), the embedder now is %s (%d)", name, dim, s.name, s.dim)}
+		return 0, 0, &MismatchError{fmt.Sprintf("vectors were made by %s (%d dimensions), the embedder now is %s (%d)", name, dim, s.name, s.dim)}
 	}
-	offset := int64(len(head) + len(name) + 4)
+	return gen, len(summed) + 4, nil
+}
+
+// parseRecords replays the log's records, from byte offset of b.
+func (s *Store) parseRecords(b []byte, off int) error {
+	offset := int64(off)
 	for offset < int64(len(b)) {
 		if int64(len(b))-offset < 8 {
 			return fmt.Errorf("record at byte %d: %w", offset, io.ErrUnexpectedEOF)
@@ -414,6 +528,41 @@ func (s *Store) Materialize() error {
 		s.loadErr = &CorruptError{File: s.dfile, Err: err}
 		return s.loadErr
 	}
+	var (
+		tabCodes  []int8
+		tabScales []byte
+	)
+	if s.tab != nil {
+		codes, scales, unmap, err := s.mapTable()
+		if err != nil {
+			s.loadErr = &CorruptError{File: s.tfile, Err: err}
+			return s.loadErr
+		}
+		if len(s.voff) == 0 {
+			// The slots are the table's records: scan its pages in
+			// place, unless the host's byte order forbids it.
+			n := s.tab.n
+			if unmap != nil && littleEndian() && n > 0 {
+				s.codes, s.scales = codes, unsafe.Slice((*float32)(unsafe.Pointer(&scales[0])), n)
+				s.unmapTab = unmap
+			} else {
+				s.codes = append(make([]int8, 0, cap(s.entries)*s.cd), codes...)
+				s.scales = make([]float32, n, cap(s.entries))
+				for i := range s.scales {
+					s.scales[i] = math.Float32frombits(binary.LittleEndian.Uint32(scales[4*i:]))
+				}
+				if unmap != nil {
+					unmap()
+				}
+			}
+			s.ready.Store(true)
+			return nil
+		}
+		if unmap != nil {
+			defer unmap()
+		}
+		tabCodes, tabScales = codes, scales
+	}
 	f, err := os.Open(s.dfile)
 	if err != nil {
 		return fail(err)
@@ -434,6 +583,12 @@ func (s *Store) Materialize() error {
 			continue
 		}
 		off := s.voff[slot]
+		if off < 0 { // in the table
+			i := int(-off - 1)
+			copy(codes[slot*s.cd:(slot+1)*s.cd], tabCodes[i*s.cd:(i+1)*s.cd])
+			scales[slot] = math.Float32frombits(binary.LittleEndian.Uint32(tabScales[4*i:]))
+			continue
+		}
 		if off+size > int64(len(b)) {
 			return fail(fmt.Errorf("vector of %s at byte %d: beyond the end", e.ID(), off))
 		}
@@ -448,9 +603,39 @@ func (s *Store) Materialize() error {
 	return nil
 }
 
+// own copies the vectors into memory if they are the table's mapped
+// pages, which are read-only, before a write changes them.
+func (s *Store) own() {
+	if s.unmapTab == nil {
+		return
+	}
+	s.codes = append(make([]int8, 0, cap(s.entries)*s.cd), s.codes...)
+	s.scales = append(make([]float32, 0, cap(s.entries)), s.scales...)
+	s.unmapTab()
+	s.unmapTab = nil
+}
+
+// paths returns byPath, making it first if the store was loaded from a
+// table: most searches need it for no more than a few hits, which Slot
+// finds in the table's order.
+func (s *Store) paths() map[string][]int {
+	s.pathsMu.Lock()
+	defer s.pathsMu.Unlock()
+	if s.byPath == nil {
+		m := make(map[string][]int, len(s.entries))
+		for slot, e := range s.entries {
+			if e != nil {
+				m[e.Path] = append(m[e.Path], slot)
+			}
+		}
+		s.byPath = m
+	}
+	return s.byPath
+}
+
 // place gives e a slot, replacing a chunk with the same id, and returns it.
 func (s *Store) place(e *Entry) int {
-	for _, slot := range s.byPath[e.Path] {
+	for _, slot := range s.paths()[e.Path] {
 		if s.entries[slot].Seq == e.Seq {
 			s.release(slot)
 			s.dead++
@@ -500,7 +685,7 @@ func (s *Store) reserve(n int) {
 // release frees slot and removes it from its path's list.
 func (s *Store) release(slot int) {
 	e := s.entries[slot]
-	slots := s.byPath[e.Path]
+	slots := s.paths()[e.Path]
 	for i, x := range slots {
 		if x == slot {
 			slots = append(slots[:i], slots[i+1:]...)
@@ -522,7 +707,7 @@ func (s *Store) release(slot int) {
 
 // deletePath removes every chunk of path from memory.
 func (s *Store) deletePath(path string) {
-	slots := append([]int(nil), s.byPath[path]...)
+	slots := append([]int(nil), s.paths()[path]...)
 	for _, slot := range slots {
 		s.release(slot)
 	}
@@ -532,7 +717,7 @@ func (s *Store) deletePath(path string) {
 // IDs returns the chunk ids of path.
 func (s *Store) IDs(path string) []string {
 	var ids []string
-	for _, slot := range s.byPath[path] {
+	for _, slot := range s.paths()[path] {
 		ids = append(ids, s.entries[slot].ID())
 	}
 	return ids
@@ -666,6 +851,7 @@ func (s *Store) Append(l *Log) error {
 	if err := s.Materialize(); err != nil {
 		return err
 	}
+	s.own()
 	if l.base != s.dsize {
 		return fmt.Errorf("append to %s: vectors meant for byte %d, file has %d", s.dfile, l.base, s.dsize)
 	}
@@ -710,34 +896,33 @@ func (s *Store) Sync() error {
 	return nil
 }
 
-// Compact rewrites the files with only live chunks when dead records
-// outnumber live ones (over a thousand of them), or always if force.
+// Compact writes the live chunks as a new table, and empties the log and
+// the vectors file, when the log holds more than a quarter as many
+// records as the last table chunks (and over 256), when dead records
+// outnumber live ones (over a thousand of them), when the log was of the
+// old format, or always if force.
 func (s *Store) Compact(force bool) error {
 	live := s.Count()
-	if !force && (s.dead < 1024 || s.dead <= live) {
+	if !force && !s.old && (s.records < 256 || s.records <= s.base/4) && (s.dead < 1024 || s.dead <= live) {
 		return nil
 	}
 	if err := s.Materialize(); err != nil {
 		return err
 	}
-	var l Log
-	l.b = s.header()
-	for slot, e := range s.entries {
-		if e != nil {
-			l.putCode(e, s.scales[slot], s.codes[slot*s.cd:slot*s.cd+s.dim])
-		}
-	}
-	// Vectors first: a crash between the renames leaves the old log
-	// naming vectors the new file does not hold where it says, which
-	// their checksums find (the index then needs a rebuild).
-	if err := safefile.Write(s.dfile, l.v, 0o600); err != nil {
-		return err
-	}
-	if err := safefile.Write(s.file, l.b, 0o600); err != nil {
+	s.own()
+	// The table first, of a new generation: a crash before the log is
+	// emptied leaves a log of the old one, which Load then knows the
+	// table holds.
+	gen := s.gen + 1
+	if err := s.writeTable(gen); err != nil {
 		return err
 	}
 	s.Close()
-	s.dead, s.records, s.dsize, s.last = 0, live, int64(len(l.v)), l.last
+	s.gen = gen
+	if err := s.restart(); err != nil {
+		return err
+	}
+	s.dead, s.base, s.tab, s.old = 0, live, nil, false
 	s.unsynced = false // written whole and synced
 	return s.openAppend()
 }
@@ -745,8 +930,20 @@ func (s *Store) Compact(force bool) error {
 // Close closes the files; the store is not usable after.
 func (s *Store) Close() error {
 	var err error
+	if s.unmapTab != nil {
+		// Codes and scales are the mapped pages: nothing may read them
+		// after, which the caller's keeping Close from running alongside
+		// a Search ensures.
+		err = s.unmapTab()
+		s.unmapTab = nil
+		s.codes, s.scales = nil, nil
+		s.ready.Store(false)
+		s.loadErr = ErrClosed
+	}
 	if s.df != nil {
-		err = s.df.Close()
+		if cerr := s.df.Close(); err == nil {
+			err = cerr
+		}
 		s.df = nil
 	}
 	if s.f != nil {
@@ -757,6 +954,10 @@ func (s *Store) Close() error {
 	}
 	return err
 }
+
+// ErrClosed is what Materialize returns after Close let go of the
+// vectors.
+var ErrClosed = errors.New("vector store is closed")
 
 // Scored is a chunk, by its slot (see Entry), and its similarity to a
 // query: the inner product of the query and the chunk's int8 codes.
@@ -1017,7 +1218,20 @@ func (s *Store) Slot(id string) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	for _, slot := range s.byPath[id[:i]] {
+	path := id[:i]
+	s.pathsMu.Lock()
+	m := s.byPath
+	s.pathsMu.Unlock()
+	if m == nil {
+		// As loaded from a table: the slots are in its order.
+		e := &Entry{Path: path, Seq: seq}
+		slot := sort.Search(len(s.entries), func(k int) bool { return !before(s.entries[k], e) })
+		if slot < len(s.entries) && s.entries[slot].Path == path && s.entries[slot].Seq == seq {
+			return slot, true
+		}
+		return 0, false
+	}
+	for _, slot := range m[path] {
 		if s.entries[slot].Seq == seq {
 			return slot, true
 		}
@@ -1039,14 +1253,15 @@ func (s *Store) Entry(slot int) *Entry { return s.entries[slot] }
 
 // Has reports whether path has chunks in the store.
 func (s *Store) Has(path string) bool {
-	_, ok := s.byPath[path]
+	_, ok := s.paths()[path]
 	return ok
 }
 
 // Paths returns the paths that have chunks, sorted.
 func (s *Store) Paths() []string {
-	paths := make([]string, 0, len(s.byPath))
-	for p := range s.byPath {
+	m := s.paths()
+	paths := make([]string, 0, len(m))
+	for p := range m {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
@@ -1054,15 +1269,15 @@ func (s *Store) Paths() []string {
 }
 
 // PathCount returns the number of paths that have chunks.
-func (s *Store) PathCount() int { return len(s.byPath) }
+func (s *Store) PathCount() int { return len(s.paths()) }
 
-// Dead returns the number of records in the log that no longer count,
-// which Compact drops.
+// Dead returns the number of records in the log, and chunks in the
+// table, that no longer count, which Compact drops.
 func (s *Store) Dead() int { return s.dead }
 
-// Files returns the names of the store's two files: the log and the
-// vectors.
-func (s *Store) Files() (log, vectors string) { return s.file, s.dfile }
+// Files returns the names of the store's files: the log, the vectors
+// and the table.
+func (s *Store) Files() []string { return []string{s.file, s.dfile, s.tfile} }
 
 // A CorruptError says the vectors file is damaged: a vector fails its
 // checksum or lies beyond the end. The store needs rebuilding.
