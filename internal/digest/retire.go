@@ -31,6 +31,7 @@ type Statement struct {
 	state    int // switchState
 	claim    *prose.Claim
 	settings map[string]string
+	bare     map[string]string // prose.BareSettings
 	versions map[string]string
 	// replaced are the code values a command replaced in place.
 	replaced []string
@@ -114,7 +115,7 @@ func (r *Retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), versions: prose.Versions(text), removed: removedKeys(text)}
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), bare: prose.BareSettings(text), versions: prose.Versions(text), removed: removedKeys(text)}
 	r.stmts = append(r.stmts, st)
 }
 
@@ -135,7 +136,7 @@ func (r *Retirer) countKeys() {
 	}
 	r.byKey = make(map[string][]int)
 	for i, st := range r.stmts {
-		if st.keys == nil || len(st.settings) > 0 {
+		if st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 {
 			r.always = append(r.always, i)
 		}
 		for k := range st.keys {
@@ -728,7 +729,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xSet == nil {
 			xSet = prose.Settings(x)
 		}
-		if prose.SettingsConflict(xSet, n.settings) {
+		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
 		}
 		if still && n.keys != nil && r.stillChanged(xk, n) {

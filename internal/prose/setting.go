@@ -188,6 +188,54 @@ func settingKey(k string) string {
 	}, k)
 }
 
+// BareSettings are the quantities text gives a noun that names no
+// setting on its own ("cut the pool to 6": pool → 6), which Settings
+// leaves out: one of several timeouts or ports could be meant. Only a
+// setting spelled in code that holds the noun can be the one
+// (BareConflict).
+func BareSettings(text string) map[string]string {
+	if !strings.ContainsAny(text, "0123456789") {
+		return nil
+	}
+	var out map[string]string
+	for _, ix := range phraseRE.FindAllStringSubmatchIndex(text, -1) {
+		m := make([]string, 4)
+		for i := range m {
+			if ix[2*i] >= 0 {
+				m[i] = text[ix[2*i]:ix[2*i+1]]
+			}
+		}
+		if ix[1] < len(text) && text[ix[1]] == '%' {
+			continue // "replicas at 70% CPU": a share, not the quantity
+		}
+		if q := strings.ToLower(m[1]); q == "" || notKey[q] || stopWords[q] {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[strings.ToLower(m[2])] = m[3]
+		}
+	}
+	return out
+}
+
+// BareConflict reports whether a bare quantity gives the one setting of
+// settings that holds its noun ("the pool to 6" and "maximumPoolSize
+// 10") another value.
+func BareConflict(bare, settings map[string]string) bool {
+	for noun, v := range bare {
+		key, n := "", 0
+		for k := range settings {
+			if strings.Contains(k, noun) {
+				key, n = k, n+1
+			}
+		}
+		if n == 1 && settings[key] != v {
+			return true
+		}
+	}
+	return false
+}
+
 // SettingsConflict reports whether two statements' settings give one
 // setting different values.
 func SettingsConflict(a, b map[string]string) bool {

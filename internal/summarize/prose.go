@@ -419,7 +419,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -467,7 +467,7 @@ var (
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet".
-var refersBack = regexp.MustCompile(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b`)
+var refersBack = regexp.MustCompile(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".

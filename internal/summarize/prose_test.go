@@ -665,3 +665,16 @@ func TestCauseByContrast(t *testing.T) {
 		t.Errorf("root causes %q, want the debounce", a.rootCauses)
 	}
 }
+
+// TestFlaggedNotEnvironment: a side problem the agent flags is open, not
+// an environment fact, and a bare "Not fixed yet." joins it.
+func TestFlaggedNotEnvironment(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "add the region filter"},
+		{Role: Assistant, Text: "The filter is in. One thing I noticed: with \"All\" selected the filter becomes `region == 'All'`, which matches nothing, so the table comes up empty. Not fixed yet."}}, "")
+	if len(a.env) != 0 {
+		t.Errorf("environment %q", a.env)
+	}
+	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "table comes up empty. Not fixed yet.") {
+		t.Errorf("open %q", open)
+	}
+}
