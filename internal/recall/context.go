@@ -259,16 +259,17 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
 	v := digest.NewVocab(digests(sessions))
-	// done says of a to-do an item of a session states whether a newer
-	// session dealt with it or said it again.
-	done := func(session string) func(string) bool {
+	// doneRank is the rank whose doneLater says of a to-do an item of a
+	// session states whether a newer session dealt with it or said it
+	// again.
+	doneRank := func(session string) int {
 		k := len(sessions) // a session older than those listed
 		for i, s := range sessions {
 			if s.id == session {
 				k = i
 			}
 		}
-		return doneLater(v, sessions, k)
+		return k
 	}
 
 	// A statement a newer one changed is not shown as current: not a
@@ -279,7 +280,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		ranks[i] = rankOf(sessions, c.Session, c.Updated)
 		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
 	}
-	r := digest.NewRetirer(stmts, digests(sessions))
+	r := newRetirer(m, stmts, digests(sessions), func(k int) func(string) bool { return doneLater(v, sessions, k) })
+	defer r.save(m)
 	kept := core[:0]
 	for i, c := range core {
 		if !c.Pinned && r.Retired(c.Title, ranks[i]) {
@@ -291,8 +293,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	core = kept
 
-	var coreUnits []*unit
-	var coreTitles []map[string]bool
+	var cores coreTitles
 	stale := anchor.Marks(ctx, m) // the code changed at what these name: shown, ranked lower
 	titles := make([]string, 0, len(core))
 	for i, c := range core {
@@ -306,7 +307,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			g.sec, prio, limit = secPinned, 2+c.Importance, pinnedCap
 		}
 		u := g.add(prio, "")
-		u.render = itemRenderer(m, g, limit, done, func(body string) string {
+		u.render = itemRenderer(m, g, c, limit, r, doneRank, func(body string) string {
 			if c.Pinned {
 				return body
 			}
@@ -315,8 +316,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, g)
 		seen[c.Path] = true
 		if w := digest.ContentWords(c.Title); len(w) >= 2 && !c.Pinned {
-			coreTitles = append(coreTitles, w)
-			coreUnits = append(coreUnits, u)
+			cores.add(w, u)
 		}
 	}
 
@@ -339,7 +339,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, og)
 	}
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions, v, r, coreTitles, coreUnits)
+		g := sessionGroup(s, k, sessions, v, r, &cores)
 		if note := stale[g.id]; note != "" {
 			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
 		}
@@ -589,13 +589,23 @@ func fetchRef(id string) string {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool, now func(string) string) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
 	var (
 		read, gone, current bool
 		title, body, tail   string
-		isDone              func(string) bool
+		k                   int  // its session's rank, for doneLater
+		least               = -1 // the tokens of its shortest entry, when the catalogue says
 	)
 	return func(room int) string {
+		if !read && least < 0 && c.Parsed && !strings.HasSuffix(c.Title, "…") {
+			// The catalogue has the title and the tail the file would
+			// give: near a full pack thousands of items are offered
+			// less room than their title needs, and none of them is read.
+			least = indexer.EstimateTokens("- **" + mdtext.OneLine(c.Title) + "**" + itemTail(c.Kind, c.Updated, g.id, g.note))
+		}
+		if !read && least > min(room, limit) {
+			return ""
+		}
 		if !read {
 			read = true
 			data, err := readMemory(m, g.path)
@@ -620,23 +630,12 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 				}
 			}
 			title, body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
-			isDone = done(session)
-			if digest.IsTodo(title) && isDone(title) {
+			k = doneRank(session)
+			if r.TodoDone(k, title) {
 				gone = true
 				return ""
 			}
-			var meta []string
-			if kind != "" {
-				meta = append(meta, kind)
-			}
-			if !when.IsZero() {
-				meta = append(meta, when.Format(time.DateOnly))
-			}
-			meta = append(meta, "id "+fetchRef(g.id))
-			if g.note != "" {
-				meta = append(meta, g.note)
-			}
-			tail = " (" + strings.Join(meta, ", ") + ")\n"
+			tail = itemTail(kind, when, g.id, g.note)
 		}
 		if gone {
 			return ""
@@ -646,13 +645,30 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 		// of core items are offered room for their title at most
 		// (entry's own test).
 		if !current && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, limit) {
-			current, body = true, now(digest.DropDone(body, isDone))
+			current, body = true, now(r.DropDone(k, body))
 		}
 		if !current {
 			return entry(title, "", tail, min(room, limit))
 		}
 		return entry(title, body, tail, min(room, limit))
 	}
+}
+
+// itemTail is what an item's entry says after its text: its kind, date,
+// id and mark.
+func itemTail(kind string, when time.Time, id, note string) string {
+	var meta []string
+	if kind != "" {
+		meta = append(meta, kind)
+	}
+	if !when.IsZero() {
+		meta = append(meta, when.Format(time.DateOnly))
+	}
+	meta = append(meta, "id "+fetchRef(id))
+	if note != "" {
+		meta = append(meta, note)
+	}
+	return " (" + strings.Join(meta, ", ") + ")\n"
 }
 
 // entry renders a list entry, "- **title**: text (tail)", with as many of
@@ -756,7 +772,7 @@ var partPrio = [digest.NumParts]float64{
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *digest.Retirer, coreTitles []map[string]bool, coreUnits []*unit) *group {
+func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *retirer, cores *coreTitles) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.id)
 	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
@@ -784,7 +800,6 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	for i, l := range s.state {
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
-	done := doneLater(v, sessions, k)
 	older := digests(newer)
 	replaced := digest.ReplacedBy(older)
 	// A bullet that another bullet of the session holds (an outcome that
@@ -814,7 +829,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		for i, b := range bullets {
 			switch {
 			case p != digest.Request:
-				if b = r.DropRetired(digest.DropReplaced(digest.DropDone(b, done), replaced), k); b == "" {
+				if b = r.DropRetired(digest.DropReplaced(r.DropDone(k, b), replaced), k); b == "" {
 					continue
 				}
 			case !s.current:
@@ -823,7 +838,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				// and a setting it describes ("the backend runs on
 				// 5000") a newer session, or its own work, changed is not
 				// current.
-				if b = r.DropRetiredAsked(digest.DropDone(b, done), k); b == "" {
+				if b = r.DropRetiredAsked(r.DropDone(k, b), k); b == "" {
 					continue
 				}
 			}
@@ -867,11 +882,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 			}
 			if p != digest.Request && p != digest.Outcome {
 				w := digest.ContentWords(b)
-				for j, t := range coreTitles {
-					if len(w) >= 2 && digest.Overlap(t, w) >= 0.75 {
-						u.dup = append(u.dup, coreUnits[j])
-						coreUnits[j].dup = append(coreUnits[j].dup, u)
-					}
+				for _, j := range cores.overlapping(w, 0.75) {
+					u.dup = append(u.dup, cores.units[j])
+					cores.units[j].dup = append(cores.units[j].dup, u)
 				}
 			}
 		}
@@ -883,6 +896,61 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		}
 	}
 	return g
+}
+
+// coreTitles are the content words of the core items' titles a session's
+// bullet may say again, with the units of their entries.
+type coreTitles struct {
+	words  []map[string]bool
+	units  []*unit
+	byWord map[string][]int // the titles holding each word, in order
+	// overlapping's scratch space: per title, the pass that last counted
+	// it and how many words it shares.
+	mark, shared []int
+	pass         int
+}
+
+func (c *coreTitles) add(words map[string]bool, u *unit) {
+	if c.byWord == nil {
+		c.byWord = make(map[string][]int)
+	}
+	for w := range words {
+		c.byWord[w] = append(c.byWord[w], len(c.words))
+	}
+	c.words = append(c.words, words)
+	c.units = append(c.units, u)
+}
+
+// overlapping returns, in order, the titles t with digest.Overlap(t,
+// words) >= least, if words has two or more: the share of a title's
+// words that words holds, counted from the titles each word is in. A
+// pack compares each of a session's bullets with thousands of titles.
+func (c *coreTitles) overlapping(words map[string]bool, least float64) []int {
+	if len(words) < 2 {
+		return nil
+	}
+	if len(c.mark) != len(c.words) {
+		c.mark, c.shared = make([]int, len(c.words)), make([]int, len(c.words))
+	}
+	c.pass++
+	var seen []int
+	for w := range words {
+		for _, j := range c.byWord[w] {
+			if c.mark[j] != c.pass {
+				c.mark[j], c.shared[j] = c.pass, 0
+				seen = append(seen, j)
+			}
+			c.shared[j]++
+		}
+	}
+	out := seen[:0]
+	for _, j := range seen {
+		if float64(c.shared[j])/float64(len(c.words[j])) >= least {
+			out = append(out, j)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // hitGroup renders a search hit as a list entry.
