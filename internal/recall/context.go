@@ -97,6 +97,18 @@ func Context(ctx context.Context, m *memory.Memory, opts ContextOptions) (*Pack,
 	return pack(ctx, m, nil, opts)
 }
 
+// CheckStale brings the check of what the code changed under (package
+// anchor) up to the memory's and the project's HEADs, unless it is there
+// already. Packs never run it: they show what the last check found. A
+// long-running process (the daemon) calls it in the background.
+func CheckStale(ctx context.Context, m *memory.Memory) error {
+	if _, current := anchor.Known(m); current {
+		return nil
+	}
+	_, err := anchor.Check(ctx, m)
+	return err
+}
+
 // The sections of a pack, in the order they appear.
 const (
 	secPinned = iota
@@ -294,7 +306,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	core = kept
 
 	var cores coreTitles
-	stale := anchor.Marks(ctx, m) // the code changed at what these name: shown, ranked lower
+	// The code changed at what these name: shown, ranked lower. The
+	// marks are the last check's; a pack never waits for one.
+	stale, _ := anchor.Known(m)
 	titles := make([]string, 0, len(core))
 	for i, c := range core {
 		titles = append(titles, c.Title)

@@ -1,0 +1,49 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall"
+)
+
+// deriver keeps what a session start reads from .state up to date in the
+// background, so that the session start, which waits for neither, finds
+// it current: the check of what the code changed under (recall.CheckStale,
+// up to a second when the project's HEAD moved) and the pack's cache of
+// derived answers (a pack made and dropped after the memory's HEAD
+// moved: about a second at 5,000 core items when its inputs changed,
+// little otherwise).
+type deriver struct {
+	mem   *memory.Memory
+	log   *slog.Logger
+	every time.Duration // how often it looks; 0 means 5 s
+}
+
+func (d deriver) Serve(ctx context.Context) error {
+	every := d.every
+	if every <= 0 {
+		every = 5 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	packed := ""
+	for {
+		if err := recall.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil {
+			d.log.Warn("check what the code changed under", "err", err)
+		}
+		if head, err := d.mem.History().Resolve("HEAD"); err == nil && head != packed {
+			if _, err := recall.Context(ctx, d.mem, recall.ContextOptions{}); err != nil && ctx.Err() == nil {
+				d.log.Warn("bring the pack's cache up to date", "err", err)
+			}
+			packed = head
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
