@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -140,7 +142,8 @@ func (c *retirer) save(m *memory.Memory) {
 	b.Write(c.key[:])
 	var body bytes.Buffer
 	var n [binary.MaxVarintLen64]byte
-	for k, v := range c.memo {
+	for _, k := range slices.Sorted(maps.Keys(c.memo)) { // the same answers, the same file
+		v := c.memo[k]
 		body.Write(n[:binary.PutUvarint(n[:], uint64(len(k)))])
 		body.WriteString(k)
 		body.Write(n[:binary.PutUvarint(n[:], uint64(len(v)))])
