@@ -31,6 +31,13 @@ func (d deriver) Serve(ctx context.Context) error {
 	defer t.Stop()
 	packed := ""
 	for {
+		// A tick first: a daemon just started answers the session start
+		// that started it, which packs itself.
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
 		if err := recall.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil {
 			d.log.Warn("check what the code changed under", "err", err)
 		}
@@ -39,11 +46,6 @@ func (d deriver) Serve(ctx context.Context) error {
 				d.log.Warn("bring the pack's cache up to date", "err", err)
 			}
 			packed = head
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
 		}
 	}
 }
