@@ -66,17 +66,19 @@ change() {
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for b in "${bins[@]}"; do (cd "$p" && "$(bin "$b")" context >/dev/null); done
 printf '%-40s %-5s %8s %8s\n' row bin "wall ms" "cpu ms"
-seed=$(date +%s)
+k=$(date +%s) # each change its own item and session line, whatever the binary
 for b in "${bins[@]}"; do
 	c=$(bin "$b")
 	for r in version ctx-warm ctx-cold start-warm start-cold; do : >"$work/$b-$r"; done
 	for i in $(seq "$runs"); do
 		cd "$p"
 		run "$work/$b-version" "$c" version
-		change "$((seed + 4 * i))"
+		k=$((k + 1))
+		change "$k"
 		run "$work/$b-ctx-cold" "$c" context
 		run "$work/$b-ctx-warm" "$c" context
-		change "$((seed + 4 * i + 1))"
+		k=$((k + 1))
+		change "$k"
 		run "$work/$b-start-cold" "$c" hook session-start
 		run "$work/$b-start-warm" "$c" hook session-start
 		cd - >/dev/null
