@@ -13,9 +13,9 @@ import (
 // background, so that the session start, which waits for neither, finds
 // it current: the check of what the code changed under (recall.CheckStale,
 // up to a second when the project's HEAD moved) and the pack's cache of
-// derived answers (a pack made and dropped after the memory's HEAD
-// moved: about a second at 5,000 core items when its inputs changed,
-// little otherwise).
+// derived answers (a pack made and dropped once the memory's HEAD moved
+// and held still for a look: about a second at 5,000 core items when its
+// inputs changed, little otherwise).
 type deriver struct {
 	mem   *memory.Memory
 	log   *slog.Logger
@@ -29,7 +29,7 @@ func (d deriver) Serve(ctx context.Context) error {
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	packed := ""
+	var seen, packed string // the memory's HEAD at the last look, and when last packed
 	for {
 		// A tick first: a daemon just started answers the session start
 		// that started it, which packs itself.
@@ -41,11 +41,16 @@ func (d deriver) Serve(ctx context.Context) error {
 		if err := recall.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil {
 			d.log.Warn("check what the code changed under", "err", err)
 		}
-		if head, err := d.mem.History().Resolve("HEAD"); err == nil && head != packed {
+		// The pack waits for the memory's HEAD to hold still for a look:
+		// an active session checkpoints often, and only the pack after
+		// its last checkpoint is the one a session start asks for.
+		head, err := d.mem.History().Resolve("HEAD")
+		if err == nil && head == seen && head != packed {
 			if _, err := recall.Context(ctx, d.mem, recall.ContextOptions{}); err != nil && ctx.Err() == nil {
 				d.log.Warn("bring the pack's cache up to date", "err", err)
 			}
 			packed = head
 		}
+		seen = head
 	}
 }
