@@ -70,7 +70,7 @@ k=$(date +%s) # each change its own item and session line, whatever the binary
 for b in "${bins[@]}"; do
 	c=$(bin "$b")
 	for r in version ctx-warm ctx-cold start-warm start-cold; do : >"$work/$b-$r"; done
-	for i in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		cd "$p"
 		run "$work/$b-version" "$c" version
 		k=$((k + 1))
