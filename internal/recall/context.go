@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/corecache"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -95,18 +96,6 @@ func (x *Index) Context(ctx context.Context, opts ContextOptions) (*Pack, error)
 // the query. It serves when the index cannot be opened.
 func Context(ctx context.Context, m *memory.Memory, opts ContextOptions) (*Pack, error) {
 	return pack(ctx, m, nil, opts)
-}
-
-// CheckStale brings the check of what the code changed under (package
-// anchor) up to the memory's and the project's HEADs, unless it is there
-// already. Packs never run it: they show what the last check found. A
-// long-running process (the daemon) calls it in the background.
-func CheckStale(ctx context.Context, m *memory.Memory) error {
-	if _, current := anchor.Known(m); current {
-		return nil
-	}
-	_, err := anchor.Check(ctx, m)
-	return err
 }
 
 // The sections of a pack, in the order they appear.
@@ -271,9 +260,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
 	v := digest.NewVocab(digests(sessions))
-	// doneRank is the rank whose doneLater says of a to-do an item of a
-	// session states whether a newer session dealt with it or said it
-	// again.
+	// doneRank is the rank whose doneLater says of an item's to-do whether
+	// a newer session dealt with it or said it again.
 	doneRank := func(session string) int {
 		k := len(sessions) // a session older than those listed
 		for i, s := range sessions {
@@ -292,8 +280,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		ranks[i] = rankOf(sessions, c.Session, c.Updated)
 		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
 	}
-	r := newRetirer(m, stmts, digests(sessions), func(k int) func(string) bool { return doneLater(v, sessions, k) })
-	defer r.save(m)
+	r := derived.New(m, stmts, digests(sessions), func(k int) func(string) bool { return doneLater(v, sessions, k) })
+	defer r.Save(m)
 	kept := core[:0]
 	for i, c := range core {
 		if !c.Pinned && r.Retired(c.Title, ranks[i]) {
@@ -305,7 +293,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	core = kept
 
-	var cores coreTitles
+	var cores derived.Titles[*unit] // those a session's bullet may say again
 	// The code changed at what these name: shown, ranked lower. The
 	// marks are the last check's; a pack never waits for one.
 	stale, _ := anchor.Known(m)
@@ -330,7 +318,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, g)
 		seen[c.Path] = true
 		if w := digest.ContentWords(c.Title); len(w) >= 2 && !c.Pinned {
-			cores.add(w, u)
+			cores.Add(w, u)
 		}
 	}
 
@@ -603,7 +591,7 @@ func fetchRef(id string) string {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
 	var (
 		read, gone, current bool
 		title, body, tail   string
@@ -786,7 +774,7 @@ var partPrio = [digest.NumParts]float64{
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *retirer, cores *coreTitles) *group {
+func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit]) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.id)
 	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
@@ -896,9 +884,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 			}
 			if p != digest.Request && p != digest.Outcome {
 				w := digest.ContentWords(b)
-				for _, j := range cores.overlapping(w, 0.75) {
-					u.dup = append(u.dup, cores.units[j])
-					cores.units[j].dup = append(cores.units[j].dup, u)
+				for _, j := range cores.Overlapping(w, 0.75) {
+					cu := cores.Value(j)
+					u.dup, cu.dup = append(u.dup, cu), append(cu.dup, u)
 				}
 			}
 		}
@@ -910,61 +898,6 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		}
 	}
 	return g
-}
-
-// coreTitles are the content words of the core items' titles a session's
-// bullet may say again, with the units of their entries.
-type coreTitles struct {
-	words  []map[string]bool
-	units  []*unit
-	byWord map[string][]int // the titles holding each word, in order
-	// overlapping's scratch space: per title, the pass that last counted
-	// it and how many words it shares.
-	mark, shared []int
-	pass         int
-}
-
-func (c *coreTitles) add(words map[string]bool, u *unit) {
-	if c.byWord == nil {
-		c.byWord = make(map[string][]int)
-	}
-	for w := range words {
-		c.byWord[w] = append(c.byWord[w], len(c.words))
-	}
-	c.words = append(c.words, words)
-	c.units = append(c.units, u)
-}
-
-// overlapping returns, in order, the titles t with digest.Overlap(t,
-// words) >= least, if words has two or more: the share of a title's
-// words that words holds, counted from the titles each word is in. A
-// pack compares each of a session's bullets with thousands of titles.
-func (c *coreTitles) overlapping(words map[string]bool, least float64) []int {
-	if len(words) < 2 {
-		return nil
-	}
-	if len(c.mark) != len(c.words) {
-		c.mark, c.shared = make([]int, len(c.words)), make([]int, len(c.words))
-	}
-	c.pass++
-	var seen []int
-	for w := range words {
-		for _, j := range c.byWord[w] {
-			if c.mark[j] != c.pass {
-				c.mark[j], c.shared[j] = c.pass, 0
-				seen = append(seen, j)
-			}
-			c.shared[j]++
-		}
-	}
-	out := seen[:0]
-	for _, j := range seen {
-		if float64(c.shared[j])/float64(len(c.words[j])) >= least {
-			out = append(out, j)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // hitGroup renders a search hit as a list entry.

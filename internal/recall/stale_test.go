@@ -11,11 +11,12 @@ import (
 	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
 )
 
 // A session start's pack says which items the code changed under since
 // they were written (package anchor), by the item, as the last check
-// (CheckStale, the daemon's) found them, and leaves the others alone.
+// (derived.CheckStale, the daemon's) found them, and leaves the others alone.
 func TestStartPackMarksStale(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -72,7 +73,7 @@ func TestStartPackMarksStale(t *testing.T) {
 	if _, current := anchor.Known(m); current {
 		t.Fatal("the pack ran the check")
 	}
-	if err := CheckStale(ctx, m); err != nil {
+	if err := derived.CheckStale(ctx, m); err != nil {
 		t.Fatal(err)
 	}
 	if text, err = StartPack(ctx, m, nil, StartOptions{Source: "startup"}); err != nil {
@@ -110,7 +111,7 @@ func TestStartPackMarksStale(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	git("commit", "-qam", "main")
-	if err := CheckStale(ctx, m); err != nil {
+	if err := derived.CheckStale(ctx, m); err != nil {
 		t.Fatal(err)
 	}
 	if text, err = StartPack(ctx, m, nil, StartOptions{Source: "startup"}); err != nil {

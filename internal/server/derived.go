@@ -7,11 +7,12 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
 )
 
 // deriver keeps what a session start reads from .state up to date in the
 // background, so that the session start, which waits for neither, finds
-// it current: the check of what the code changed under (recall.CheckStale,
+// it current: the check of what the code changed under (derived.CheckStale,
 // up to a second when the project's HEAD moved) and the pack's cache of
 // derived answers (a pack made and dropped once the memory's HEAD moved
 // and held still for a look: about a second at 5,000 core items when its
@@ -38,7 +39,7 @@ func (d deriver) Serve(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		if err := recall.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil {
+		if err := derived.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil {
 			d.log.Warn("check what the code changed under", "err", err)
 		}
 		// The pack waits for the memory's HEAD to hold still for a look:

@@ -1,7 +1,8 @@
-package recall
+package derived
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -12,37 +13,28 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// What a pack derives from the memory (which core titles and which
-// sentences a newer statement retires, which to-dos a newer session
-// dealt with) is a function of the core titles with their ranks and of
-// the summaries of the sessions the pack considers. Checking 5,000 core
-// titles costs about a second; the answers are kept in
-// .state/packcache.bin, keyed by a hash of those inputs and of the rules
-// that decide (rulesVersion and this binary), so a pack whose inputs did
-// not change asks the retirer nothing and never builds it. A changed
-// input, another binary or a damaged file makes a new cache: never an
-// old answer.
-
 // rulesVersion changes when the meaning of a cached answer does.
 const rulesVersion = 1
 
-// packCacheFile is the cache under the memory's .state folder.
-const packCacheFile = "packcache.bin"
+// File is the cache under the memory's .state folder.
+const File = "packcache.bin"
 
-// packCacheMagic opens the file: name and format version.
-const packCacheMagic = "cairn-packcache 1\n"
+// magic opens the file: name and format version.
+const magic = "cairn-packcache 1\n"
 
-// maxPackCache bounds the file read: larger is taken as damaged.
-const maxPackCache = 64 << 20
+// maxCache bounds the file read: larger is taken as damaged.
+const maxCache = 64 << 20
 
-// retirer answers the pack's questions of a digest.Retirer, from the
-// cache when its inputs match, building the retirer only on a miss.
-type retirer struct {
+// A Retirer answers a pack's questions of a digest.Retirer and of its
+// to-dos, from the cache when its inputs match, building the retirer only
+// on a miss. It serves one pack, in one goroutine.
+type Retirer struct {
 	build func() *digest.Retirer
 	r     *digest.Retirer
 	// done is doneLater for a rank: whether a to-do a statement of that
@@ -63,7 +55,7 @@ const (
 	askTodoDone     = 't'
 )
 
-func (c *retirer) ask(kind byte, text string, rank int, compute func(*digest.Retirer) string) string {
+func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Retirer) string) string {
 	k := string(kind) + strconv.Itoa(rank) + "\x00" + text
 	if v, ok := c.memo[k]; ok {
 		return v
@@ -78,7 +70,7 @@ func (c *retirer) ask(kind byte, text string, rank int, compute func(*digest.Ret
 }
 
 // Retired is digest.Retirer.Retired.
-func (c *retirer) Retired(x string, rank int) bool {
+func (c *Retirer) Retired(x string, rank int) bool {
 	return c.ask(askRetired, x, rank, func(r *digest.Retirer) string {
 		if r.Retired(x, rank) {
 			return "1"
@@ -88,28 +80,28 @@ func (c *retirer) Retired(x string, rank int) bool {
 }
 
 // DropRetired is digest.Retirer.DropRetired.
-func (c *retirer) DropRetired(s string, rank int) string {
+func (c *Retirer) DropRetired(s string, rank int) string {
 	return c.ask(askDropRetired, s, rank, func(r *digest.Retirer) string { return r.DropRetired(s, rank) })
 }
 
 // DropRetiredAsked is digest.Retirer.DropRetiredAsked.
-func (c *retirer) DropRetiredAsked(s string, rank int) string {
+func (c *Retirer) DropRetiredAsked(s string, rank int) string {
 	return c.ask(askDropAsked, s, rank, func(r *digest.Retirer) string { return r.DropRetiredAsked(s, rank) })
 }
 
 // Title is digest.Retirer.Title.
-func (c *retirer) Title(title string, rank int) string {
+func (c *Retirer) Title(title string, rank int) string {
 	return c.ask(askSessionTitle, title, rank, func(r *digest.Retirer) string { return r.Title(title, rank) })
 }
 
 // DropDone is digest.DropDone of s with what rank's doneLater says.
-func (c *retirer) DropDone(rank int, s string) string {
+func (c *Retirer) DropDone(rank int, s string) string {
 	return c.ask(askDropDone, s, rank, func(*digest.Retirer) string { return digest.DropDone(s, c.done(rank)) })
 }
 
 // TodoDone reports whether title states work to do that a session newer
 // than rank dealt with.
-func (c *retirer) TodoDone(rank int, title string) bool {
+func (c *Retirer) TodoDone(rank int, title string) bool {
 	return c.ask(askTodoDone, title, rank, func(*digest.Retirer) string {
 		if digest.IsTodo(title) && c.done(rank)(title) {
 			return "1"
@@ -118,27 +110,41 @@ func (c *retirer) TodoDone(rank int, title string) bool {
 	}) != ""
 }
 
-// newRetirer returns the pack's retirer of the core statements and the
-// summaries sums, with the answers m's cache holds for exactly these
-// inputs.
-func newRetirer(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, done func(rank int) func(string) bool) *retirer {
-	c := &retirer{build: func() *digest.Retirer { return digest.NewRetirer(core, sums) }, done: done, key: retirerKey(core, sums)}
-	c.memo = readPackCache(m, c.key)
+// CheckStale brings the check of what the code changed under (package
+// anchor) up to the memory's and the project's HEADs, unless it is there
+// already. Packs never run it: they show what the last check found
+// (anchor.Known). A long-running process (the daemon) calls it in the
+// background.
+func CheckStale(ctx context.Context, m *memory.Memory) error {
+	if _, current := anchor.Known(m); current {
+		return nil
+	}
+	_, err := anchor.Check(ctx, m)
+	return err
+}
+
+// New returns the pack's Retirer of the core statements and the
+// summaries sums (digest.NewRetirer's inputs), whose to-dos done says are
+// dealt with, with the answers m's cache holds for exactly these inputs.
+// done(rank) must be a function of sums alone.
+func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, done func(rank int) func(string) bool) *Retirer {
+	c := &Retirer{build: func() *digest.Retirer { return digest.NewRetirer(core, sums) }, done: done, key: retirerKey(core, sums)}
+	c.memo = readCache(m, c.key)
 	if c.memo == nil {
 		c.memo = make(map[string]string)
 	}
 	return c
 }
 
-// save writes the answers back when this pack computed any: the next
+// Save writes the answers back when this pack computed any: the next
 // pack of the same inputs finds them all. A cache that cannot be written
 // costs the next pack time, nothing else: it is said on stderr.
-func (c *retirer) save(m *memory.Memory) {
+func (c *Retirer) Save(m *memory.Memory) {
 	if c.added == 0 {
 		return
 	}
 	var b bytes.Buffer
-	b.WriteString(packCacheMagic)
+	b.WriteString(magic)
 	b.Write(c.key[:])
 	var body bytes.Buffer
 	var n [binary.MaxVarintLen64]byte
@@ -155,43 +161,43 @@ func (c *retirer) save(m *memory.Memory) {
 	b.Write(body.Bytes())
 	// Derived and checked when read: a crash that damages it costs one
 	// rebuild, so it is not synced.
-	if err := safefile.WriteSync(m.StatePath(packCacheFile), b.Bytes(), 0o600, safefile.SyncNone); err != nil {
+	if err := safefile.WriteSync(m.StatePath(File), b.Bytes(), 0o600, safefile.SyncNone); err != nil {
 		m.Warn(fmt.Sprintf("context: keep the pack cache: %v", err))
 	}
 }
 
-// readPackCache returns the answers in m's cache if it was made for key;
+// readCache returns the answers in m's cache if it was made for key;
 // nil when there is none, it is for other inputs, or it is damaged (said
 // once on stderr: it is rebuilt).
-func readPackCache(m *memory.Memory, key [sha256.Size]byte) map[string]string {
-	data, err := os.ReadFile(m.StatePath(packCacheFile))
+func readCache(m *memory.Memory, key [sha256.Size]byte) map[string]string {
+	data, err := os.ReadFile(m.StatePath(File))
 	if err != nil {
 		return nil
 	}
-	memo, err := parsePackCache(data, key)
+	memo, err := parseCache(data, key)
 	if err != nil {
-		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", packCacheFile, err))
+		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", File, err))
 		return nil
 	}
 	return memo
 }
 
-var errPackCache = errors.New("not a pack cache this version wrote whole")
+var errCache = errors.New("not a pack cache this version wrote whole")
 
-// parsePackCache reads a cache file's content; nil and no error when it
+// parseCache reads a cache file's content; nil and no error when it
 // was made for another key.
-func parsePackCache(data []byte, key [sha256.Size]byte) (map[string]string, error) {
-	if len(data) > maxPackCache || !bytes.HasPrefix(data, []byte(packCacheMagic)) || len(data) < len(packCacheMagic)+sha256.Size+4 {
-		return nil, errPackCache
+func parseCache(data []byte, key [sha256.Size]byte) (map[string]string, error) {
+	if len(data) > maxCache || !bytes.HasPrefix(data, []byte(magic)) || len(data) < len(magic)+sha256.Size+4 {
+		return nil, errCache
 	}
-	data = data[len(packCacheMagic):]
+	data = data[len(magic):]
 	if !bytes.Equal(data[:sha256.Size], key[:]) {
 		return nil, nil
 	}
 	sum := binary.BigEndian.Uint32(data[sha256.Size:])
 	body := data[sha256.Size+4:]
 	if crc32.ChecksumIEEE(body) != sum {
-		return nil, fmt.Errorf("%w: checksum", errPackCache)
+		return nil, fmt.Errorf("%w: checksum", errCache)
 	}
 	memo := make(map[string]string)
 	next := func() (string, bool) {
@@ -206,11 +212,11 @@ func parsePackCache(data []byte, key [sha256.Size]byte) (map[string]string, erro
 	for len(body) > 0 {
 		k, ok := next()
 		if !ok {
-			return nil, fmt.Errorf("%w: cut short", errPackCache)
+			return nil, fmt.Errorf("%w: cut short", errCache)
 		}
 		v, ok := next()
 		if !ok {
-			return nil, fmt.Errorf("%w: cut short", errPackCache)
+			return nil, fmt.Errorf("%w: cut short", errCache)
 		}
 		memo[k] = v
 	}
