@@ -31,6 +31,7 @@ func (d deriver) Serve(ctx context.Context) error {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	var seen, packed string // the memory's HEAD at the last look, and when last packed
+	var failed string       // the check's last error
 	for {
 		// A tick first: a daemon just started answers the session start
 		// that started it, which packs itself.
@@ -39,8 +40,12 @@ func (d deriver) Serve(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		if err := derived.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil {
+		// A check that fails fails again at the next look: said once.
+		if err := derived.CheckStale(ctx, d.mem); err != nil && ctx.Err() == nil && err.Error() != failed {
 			d.log.Warn("check what the code changed under", "err", err)
+			failed = err.Error()
+		} else if err == nil {
+			failed = ""
 		}
 		// The pack waits for the memory's HEAD to hold still for a look:
 		// an active session checkpoints often, and only the pack after
