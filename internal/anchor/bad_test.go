@@ -135,8 +135,8 @@ func TestNoRepository(t *testing.T) {
 	if r.Head != "" || r.Anchored != 0 || len(r.Stale)+len(r.Gone)+len(r.Unknown)+len(r.Rejected) != 0 || len(warned) != 0 {
 		t.Errorf("report %+v, warnings %q", r, warned)
 	}
-	if marks := Marks(ctx, m); len(marks) != 0 {
-		t.Errorf("marks %v", marks)
+	if marks, current := Known(m); len(marks) != 0 || !current {
+		t.Errorf("marks %v, current %v", marks, current)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -153,31 +152,47 @@ func Check(ctx context.Context, m *memory.Memory) (*Report, error) {
 	return update(ctx, m)
 }
 
-// markBudget is the most a context pack waits for its marks.
-const markBudget = time.Second
+// Known returns the pack's mark of each memory the code changed under,
+// by id, as the last check found them, whatever HEADs it was made at,
+// and whether that check is current: made at the memory's HEAD and the
+// project's. It checks nothing: a check takes up to a second when the
+// project's HEAD moved, and a session start must not wait for one. The
+// daemon brings the check up to date in the background (so do cairn
+// stale and cairn doctor); until then the pack shows what was last known.
+func Known(m *memory.Memory) (marks map[string]string, current bool) {
+	head := projectHead(m.Project)
+	if head == "" {
+		return nil, true // no repository, or no commit yet: nothing is anchored
+	}
+	memHead, err := m.History().Resolve("HEAD")
+	if err != nil {
+		memHead = "" // a memory without checkpoints yet
+	}
+	b, err := os.ReadFile(m.StatePath(reportFile))
+	var s summary
+	if err != nil || json.Unmarshal(b, &s) != nil || s.Version != cacheVersion || s.Report == nil {
+		return nil, false
+	}
+	marks = make(map[string]string, len(s.Report.Stale)+len(s.Report.Gone))
+	for _, st := range append(s.Report.Gone, s.Report.Stale...) {
+		marks[st.ID] = st.Mark()
+	}
+	return marks, s.Memory == memHead && s.Head == head
+}
 
-// Marks returns the pack's mark of each memory the code changed under,
-// by id: what Check finds, said in a line. Errors leave the pack
-// unmarked; they are cairn stale's to report.
-func Marks(ctx context.Context, m *memory.Memory) map[string]string {
-	// The pack must not wait for a first check of a large project: it
-	// gets a part of what is left, and a check cut short goes on at the
-	// next session start (or cairn stale finishes it).
-	budget := markBudget
-	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Until(dl)/4)
+// projectHead is the commit checked out in the project dir, "" when it
+// is in no repository or has no commit yet.
+func projectHead(dir string) string {
+	p, err := openProject(dir)
+	if err != nil {
+		return ""
 	}
-	ctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
-	r, err := Check(ctx, m)
-	if err != nil || r == nil {
-		return nil
+	defer p.release()
+	head, err := p.head()
+	if err != nil {
+		return ""
 	}
-	marks := make(map[string]string, len(r.Stale)+len(r.Gone))
-	for _, s := range append(r.Gone, r.Stale...) {
-		marks[s.ID] = s.Mark()
-	}
-	return marks
+	return head
 }
 
 // summary is .state/anchors-report.json: the report for one pair of

@@ -234,6 +234,51 @@ func DropDone(s string, done func(todo string) bool) string {
 	return strings.Join(kept, " ")
 }
 
+// MentionedLater reports whether a summary newer than sums[k] (they are
+// newest first) mentions the item of distinctive keys d.
+func (v *Vocab) MentionedLater(d []string, sums []*Summary, k int) bool {
+	for _, later := range sums[:k] {
+		if v.Refers(d, later.Mentions()) {
+			return true
+		}
+	}
+	return false
+}
+
+// DoneLater returns whether a to-do stated in sums[k] (newest first) is
+// dealt with or said again by a newer session, or listed among sums[k]'s
+// open items (the open items show it).
+func (v *Vocab) DoneLater(sums []*Summary, k int) func(string) bool {
+	return func(todo string) bool {
+		d := v.Distinct(todo)
+		if v.MentionedLater(d, sums, k) {
+			return true
+		}
+		if k < len(sums) {
+			for _, o := range sums[k].Open {
+				if v.Refers(d, Keys(o)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// FixedLater returns whether a problem told in sums[k] ("the coupon test
+// is flaky") is one a newer session names and reports fixed.
+func (v *Vocab) FixedLater(sums []*Summary, k int) func(string) bool {
+	return func(problem string) bool {
+		d := v.Distinct(problem)
+		for _, later := range sums[:k] {
+			if later.Fixed() && v.Refers(d, later.Mentions()) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // problemMark matches a sentence that tells a problem as it stands: "the
 // coupon test is flaky, failing every other run".
 var problemMark = regexp.MustCompile(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b`)

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/corecache"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -258,17 +259,18 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		}
 	}
 	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
-	v := digest.NewVocab(digests(sessions))
-	// done says of a to-do an item of a session states whether a newer
-	// session dealt with it or said it again.
-	done := func(session string) func(string) bool {
+	sums := digests(sessions)
+	v := digest.NewVocab(sums)
+	// doneRank is the rank whose digest.Vocab.DoneLater says of an item's to-do whether
+	// a newer session dealt with it or said it again.
+	doneRank := func(session string) int {
 		k := len(sessions) // a session older than those listed
 		for i, s := range sessions {
 			if s.id == session {
 				k = i
 			}
 		}
-		return doneLater(v, sessions, k)
+		return k
 	}
 
 	// A statement a newer one changed is not shown as current: not a
@@ -279,7 +281,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		ranks[i] = rankOf(sessions, c.Session, c.Updated)
 		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
 	}
-	r := digest.NewRetirer(stmts, digests(sessions))
+	r := derived.New(m, stmts, sums, func(k int) func(string) bool { return v.DoneLater(sums, k) },
+		func(k int) func(string) bool { return v.FixedLater(sums, k) })
+	defer r.Save(m)
 	kept := core[:0]
 	for i, c := range core {
 		if !c.Pinned && r.Retired(c.Title, ranks[i]) {
@@ -291,9 +295,10 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	core = kept
 
-	var coreUnits []*unit
-	var coreTitles []map[string]bool
-	stale := anchor.Marks(ctx, m) // the code changed at what these name: shown, ranked lower
+	var cores derived.Titles[*unit] // those a session's bullet may say again
+	// The code changed at what these name: shown, ranked lower. The
+	// marks are the last check's; a pack never waits for one.
+	stale, _ := anchor.Known(m)
 	titles := make([]string, 0, len(core))
 	for i, c := range core {
 		titles = append(titles, c.Title)
@@ -306,7 +311,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			g.sec, prio, limit = secPinned, 2+c.Importance, pinnedCap
 		}
 		u := g.add(prio, "")
-		u.render = itemRenderer(m, g, limit, done, func(body string) string {
+		u.render = itemRenderer(m, g, c, limit, r, doneRank, func(body string) string {
 			if c.Pinned {
 				return body
 			}
@@ -315,8 +320,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, g)
 		seen[c.Path] = true
 		if w := digest.ContentWords(c.Title); len(w) >= 2 && !c.Pinned {
-			coreTitles = append(coreTitles, w)
-			coreUnits = append(coreUnits, u)
+			cores.Add(w, u)
 		}
 	}
 
@@ -339,7 +343,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, og)
 	}
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions, v, r, coreTitles, coreUnits)
+		g := sessionGroup(s, k, sessions, v, r, &cores)
 		if note := stale[g.id]; note != "" {
 			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
 		}
@@ -589,13 +593,23 @@ func fetchRef(id string) string {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, limit int, done func(session string) func(string) bool, now func(string) string) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
 	var (
 		read, gone, current bool
 		title, body, tail   string
-		isDone              func(string) bool
+		k                   int  // its session's rank, for digest.Vocab.DoneLater
+		least               = -1 // the tokens of its shortest entry, when the catalogue says
 	)
 	return func(room int) string {
+		if !read && least < 0 && c.Parsed && !strings.HasSuffix(c.Title, "…") {
+			// The catalogue has the title and the tail the file would
+			// give: near a full pack thousands of items are offered
+			// less room than their title needs, and none of them is read.
+			least = indexer.EstimateTokens("- **" + mdtext.OneLine(c.Title) + "**" + itemTail(c.Kind, c.Updated, g.id, g.note))
+		}
+		if !read && least > min(room, limit) {
+			return ""
+		}
 		if !read {
 			read = true
 			data, err := readMemory(m, g.path)
@@ -620,23 +634,12 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 				}
 			}
 			title, body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
-			isDone = done(session)
-			if digest.IsTodo(title) && isDone(title) {
+			k = doneRank(session)
+			if r.TodoDone(k, title) {
 				gone = true
 				return ""
 			}
-			var meta []string
-			if kind != "" {
-				meta = append(meta, kind)
-			}
-			if !when.IsZero() {
-				meta = append(meta, when.Format(time.DateOnly))
-			}
-			meta = append(meta, "id "+fetchRef(g.id))
-			if g.note != "" {
-				meta = append(meta, g.note)
-			}
-			tail = " (" + strings.Join(meta, ", ") + ")\n"
+			tail = itemTail(kind, when, g.id, g.note)
 		}
 		if gone {
 			return ""
@@ -646,13 +649,30 @@ func itemRenderer(m *memory.Memory, g *group, limit int, done func(session strin
 		// of core items are offered room for their title at most
 		// (entry's own test).
 		if !current && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, limit) {
-			current, body = true, now(digest.DropDone(body, isDone))
+			current, body = true, now(r.DropDone(k, body))
 		}
 		if !current {
 			return entry(title, "", tail, min(room, limit))
 		}
 		return entry(title, body, tail, min(room, limit))
 	}
+}
+
+// itemTail is what an item's entry says after its text: its kind, date,
+// id and mark.
+func itemTail(kind string, when time.Time, id, note string) string {
+	var meta []string
+	if kind != "" {
+		meta = append(meta, kind)
+	}
+	if !when.IsZero() {
+		meta = append(meta, when.Format(time.DateOnly))
+	}
+	meta = append(meta, "id "+fetchRef(id))
+	if note != "" {
+		meta = append(meta, note)
+	}
+	return " (" + strings.Join(meta, ", ") + ")\n"
 }
 
 // entry renders a list entry, "- **title**: text (tail)", with as many of
@@ -681,10 +701,11 @@ func entry(title, text, tail string, room int) string {
 func openGroup(sessions []*sessionInfo, v *digest.Vocab) *group {
 	g := &group{sec: secOpen}
 	var kept []map[string]bool
+	sums := digests(sessions)
 	for k, s := range sessions {
 		for i, o := range s.digest.Open {
 			d := v.Distinct(o)
-			if len(d) == 0 || laterMentions(v, d, sessions, k) {
+			if len(d) == 0 || v.MentionedLater(d, sums, k) {
 				continue
 			}
 			dup := false
@@ -706,40 +727,6 @@ func openGroup(sessions []*sessionInfo, v *digest.Vocab) *group {
 		return nil
 	}
 	return g
-}
-
-// doneLater returns whether a to-do stated in sessions[k] is dealt with
-// or said again by a newer session, or listed among sessions[k]'s open
-// items (the open items show it).
-func doneLater(v *digest.Vocab, sessions []*sessionInfo, k int) func(string) bool {
-	return func(todo string) bool {
-		d := v.Distinct(todo)
-		if laterMentions(v, d, sessions, k) {
-			return true
-		}
-		if k < len(sessions) {
-			for _, o := range sessions[k].digest.Open {
-				if v.Refers(d, digest.Keys(o)) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-}
-
-// fixedLater returns whether a problem told in sessions[k] ("the coupon
-// test is flaky") is one a newer session names and reports fixed.
-func fixedLater(v *digest.Vocab, sessions []*sessionInfo, k int) func(string) bool {
-	return func(problem string) bool {
-		d := v.Distinct(problem)
-		for _, later := range sessions[:k] {
-			if later.digest.Fixed() && v.Refers(d, later.digest.Mentions()) {
-				return true
-			}
-		}
-		return false
-	}
 }
 
 // How the budget is spent: the newest session's request and outcome
@@ -770,7 +757,7 @@ var partPrio = [digest.NumParts]float64{
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *digest.Retirer, coreTitles []map[string]bool, coreUnits []*unit) *group {
+func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit]) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.id)
 	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
@@ -798,8 +785,6 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	for i, l := range s.state {
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
-	done := doneLater(v, sessions, k)
-	fixed := fixedLater(v, sessions, k)
 	older := digests(newer)
 	replaced := digest.ReplacedBy(older)
 	// A bullet that another bullet of the session holds (an outcome that
@@ -829,7 +814,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		for i, b := range bullets {
 			switch {
 			case p != digest.Request:
-				if b = r.DropRetired(digest.DropReplaced(digest.DropFixed(digest.DropDone(b, done), fixed), replaced), k); b == "" {
+				if b = r.DropRetired(digest.DropReplaced(r.DropDone(k, b), replaced), k); b == "" {
 					continue
 				}
 			case !s.current:
@@ -838,7 +823,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				// and a setting it describes ("the backend runs on
 				// 5000") a newer session, or its own work, changed is not
 				// current.
-				if b = r.DropRetiredAsked(digest.DropDone(b, done), k); b == "" {
+				if b = r.DropRetiredAsked(r.DropDone(k, b), k); b == "" {
 					continue
 				}
 			}
@@ -882,11 +867,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 			}
 			if p != digest.Request && p != digest.Outcome {
 				w := digest.ContentWords(b)
-				for j, t := range coreTitles {
-					if len(w) >= 2 && digest.Overlap(t, w) >= 0.75 {
-						u.dup = append(u.dup, coreUnits[j])
-						coreUnits[j].dup = append(coreUnits[j].dup, u)
-					}
+				for _, j := range cores.Overlapping(w, 0.75) {
+					cu := cores.Value(j)
+					u.dup, cu.dup = append(u.dup, cu), append(cu.dup, u)
 				}
 			}
 		}

@@ -208,17 +208,6 @@ func summaryBody(data []byte) string {
 	return text
 }
 
-// laterMentions reports whether a session newer than sessions[k] (they
-// are newest first) mentions the item of distinctive keys d.
-func laterMentions(v *digest.Vocab, d []string, sessions []*sessionInfo, k int) bool {
-	for _, later := range sessions[:k] {
-		if v.Refers(d, later.digest.Mentions()) {
-			return true
-		}
-	}
-	return false
-}
-
 // rankOf is the rank of a core item from session id (or none) last
 // updated at t: that of its session, older than all of them when its
 // session is not among them (they are the latest), else that of the

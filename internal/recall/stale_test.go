@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
 )
 
 // A session start's pack says which items the code changed under since
-// they were written (package anchor), by the item, and leaves the others
-// alone.
+// they were written (package anchor), by the item, as the last check
+// (derived.CheckStale, the daemon's) found them, and leaves the others alone.
 func TestStartPackMarksStale(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -59,8 +61,22 @@ func TestStartPackMarksStale(t *testing.T) {
 	for range 3 {
 		git("commit", "-q", "--allow-empty", "-m", "later")
 	}
+	// A pack never waits for the check: before one, it shows what was
+	// last known (nothing), and runs none.
 	text, err := StartPack(ctx, m, nil, StartOptions{Source: "startup"})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text, "may be stale") {
+		t.Errorf("marks before any check:\n%s", text)
+	}
+	if _, current := anchor.Known(m); current {
+		t.Fatal("the pack ran the check")
+	}
+	if err := derived.CheckStale(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if text, err = StartPack(ctx, m, nil, StartOptions{Source: "startup"}); err != nil {
 		t.Fatal(err)
 	}
 	var retry, entry string
@@ -95,6 +111,9 @@ func TestStartPackMarksStale(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	git("commit", "-qam", "main")
+	if err := derived.CheckStale(ctx, m); err != nil {
+		t.Fatal(err)
+	}
 	if text, err = StartPack(ctx, m, nil, StartOptions{Source: "startup"}); err != nil {
 		t.Fatal(err)
 	}

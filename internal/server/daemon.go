@@ -146,6 +146,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			{"monitor", monitor{mem: d.Mem}},
 			{"capture", &captureWorker{mem: d.Mem, log: d.Log, ops: &d.ops}},
 			{"memory", releaser{}},
+			{"derived", deriver{mem: d.Mem, log: d.Log}},
 			{"metrics", metrics.Sampler{Log: metrics.Open(d.Mem.StatePath("")), Sample: func(ctx context.Context) (metrics.Event, error) { return capture.Gauges(ctx, d.Mem) }}},
 		}, d.Parts...),
 	}

@@ -22,6 +22,9 @@ type Item struct {
 	Updated         time.Time
 	Supersedes      string // the id of the item this one replaced, if any
 	Session         string // the session it came from, if any
+	// Parsed says the file parses: its title, kind and dates are those
+	// reading it gives.
+	Parsed bool
 }
 
 // Candidates returns the core items' ranking keys, from the memory's
@@ -48,7 +51,7 @@ func itemOf(r *catalog.Row) Item {
 	c := Item{Path: r.Path, Importance: model.DefaultImportance}
 	if r.Type == catalog.Item {
 		c.ID, c.Title, c.Kind, c.Session, c.Supersedes = r.ID, r.Title, r.Kind, r.Session, r.Supersedes
-		c.Importance, c.Pinned, c.Updated = r.Importance, r.Pinned, r.Updated
+		c.Importance, c.Pinned, c.Updated, c.Parsed = r.Importance, r.Pinned, r.Updated, true
 	}
 	if c.ID == "" {
 		c.ID, _ = model.IDFromPath(r.Path)

@@ -1,0 +1,105 @@
+package derived
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/memory"
+)
+
+func TestParseCache(t *testing.T) {
+	key := sha256.Sum256([]byte("inputs"))
+	c := &Retirer{key: key, memo: map[string]string{"R0\x00a title": "1", "D2\x00a body": "", "T1\x00x": "Session"}}
+	var b bytes.Buffer
+	b.WriteString(magic)
+	b.Write(key[:])
+	good := encodeCache(t, c)
+	other := sha256.Sum256([]byte("other inputs"))
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		key     [sha256.Size]byte
+		want    map[string]string
+		damaged bool
+	}{
+		{"whole", good, key, c.memo, false},
+		{"other inputs", good, other, nil, false},
+		{"empty", nil, key, nil, true},
+		{"another format", append([]byte("cairn-packcache 2\n"), good[len(magic):]...), key, nil, true},
+		{"cut short", good[:len(good)-3], key, nil, true},
+		{"header only", b.Bytes(), key, nil, true},
+		{"flipped", append(slices.Clone(good[:len(good)-1]), good[len(good)-1]^1), key, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseCache(tc.data, tc.key)
+			if (err != nil) != tc.damaged {
+				t.Fatalf("err %v, damaged %v", err, tc.damaged)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			for k, v := range tc.want {
+				if g, ok := got[k]; !ok || g != v {
+					t.Errorf("%q: got %q, want %q", k, g, v)
+				}
+			}
+		})
+	}
+}
+
+// encodeCache is what save writes for c.
+func encodeCache(t *testing.T, c *Retirer) []byte {
+	t.Helper()
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{Identity: memory.Identity{Name: "Test", Email: "test@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	c.added = 1
+	c.Save(m)
+	data, err := os.ReadFile(m.StatePath(File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// Overlapping finds exactly the titles digest.Overlap would.
+func TestOverlapping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("queue worker retry backoff postgres rows handler error status migration deploy port api cache report")
+	set := func(n int) map[string]bool {
+		s := map[string]bool{}
+		for range n {
+			s[words[rng.IntN(len(words))]] = true
+		}
+		return s
+	}
+	var c Titles[int]
+	for i := range 500 {
+		if j := c.Add(set(1+rng.IntN(6)), -i); c.Value(j) != -i {
+			t.Fatalf("title %d: value %d, want %d", j, c.Value(j), -i)
+		}
+	}
+	for range 200 {
+		w := set(rng.IntN(8))
+		var want []int
+		if len(w) >= 2 {
+			for j, t := range c.words {
+				if digest.Overlap(t, w) >= 0.75 {
+					want = append(want, j)
+				}
+			}
+		}
+		if got := c.Overlapping(w, 0.75); !slices.Equal(got, want) {
+			t.Fatalf("overlapping(%v) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+// Package derived keeps what a context pack derives from the memory, so
+// that a pack's cost tracks what it shows and what changed rather than the
+// memory's size.
+//
+// Which core titles and which sentences a newer statement retires
+// (digest.Retirer), and which to-dos a newer session dealt with, are
+// functions of the core titles with their ranks and of the summaries of
+// the sessions the pack considers. Checking 5,000 core titles costs about
+// a second; the answers are kept in .state/packcache.bin, keyed by a
+// SHA-256 of those inputs, of rulesVersion and of the running binary
+// (path, size, time), so a pack whose inputs did not change asks the
+// retirer nothing and never builds it, and changed selection code never
+// reads an old answer. A damaged file is said in one line and made again;
+// the file is 0600, replaced whole by rename, never synced.
+//
+// Titles finds the core titles a session's bullet may say again by the
+// words they share, instead of comparing each bullet with every title.
+package derived
