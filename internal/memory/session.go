@@ -96,10 +96,14 @@ type SessionFilter struct {
 func (s Sessions) List(ctx context.Context, f SessionFilter) (list []*model.SessionEntry, problems []error, err error) {
 	m := s.m
 	var dirs []string
-	for _, pat := range []string{
-		filepath.Join(m.Dir, model.SessionsRoot, "*", model.SessionFile),
-		filepath.Join(m.Dir, model.ArchiveRoot, "*", "*", "*", model.SessionFile),
-	} {
+	pats := []string{filepath.Join(m.Dir, model.SessionsRoot, "*", model.SessionFile)}
+	// Only archived sessions live under archive/ (Place), and it holds
+	// most of them: a session start looking for active sessions at
+	// 19,000 sessions read every session.yaml of it.
+	if f.Status == "" || f.Status == model.StatusArchived {
+		pats = append(pats, filepath.Join(m.Dir, model.ArchiveRoot, "*", "*", "*", model.SessionFile))
+	}
+	for _, pat := range pats {
 		found, err := filepath.Glob(pat)
 		if err != nil {
 			return nil, nil, err
