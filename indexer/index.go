@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/cairn-mem/cairn/indexer/embed"
+	"github.com/cairn-mem/cairn/indexer/english"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -444,10 +445,11 @@ func (ix *Index) create() error {
 }
 
 func (ix *Index) setup() error {
-	a := ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName)
-	if a == nil {
+	// Bleve's English analyzer, made cheaper: the same tokens.
+	a, err := english.New(ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName))
+	if err != nil {
 		ix.closeFiles()
-		return fmt.Errorf("open index %s: no %s analyzer", ix.dir, en.AnalyzerName)
+		return fmt.Errorf("open index %s: %w", ix.dir, err)
 	}
 	ix.analyzer = a
 	ix.textOpts = textOptions()
