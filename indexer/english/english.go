@@ -16,7 +16,11 @@ import (
 type Analyzer struct {
 	tokenizer analysis.Tokenizer     // Bleve's, for what is not ASCII
 	filters   []analysis.TokenFilter // Bleve's, up to the stemmer
-	stems     sync.Pool              // of *stemCache
+	// Stem caches not in use: one per goroutine analysing at once, kept
+	// (a sync.Pool would drop them at each collection, and a build
+	// collects every few hundred milliseconds).
+	mu    sync.Mutex
+	stems []stemCache
 }
 
 // maxStems bounds a stem cache: past it the cache starts again, so that
@@ -36,9 +40,7 @@ func New(en analysis.Analyzer) (*Analyzer, error) {
 	if _, ok := d.TokenFilters[last].(*porter.PorterStemmer); !ok {
 		return nil, fmt.Errorf("english analyzer: Bleve's analyzer does not end with the Porter stemmer")
 	}
-	x := &Analyzer{tokenizer: d.Tokenizer, filters: d.TokenFilters[:last]}
-	x.stems.New = func() any { c := make(stemCache); return &c }
-	return x, nil
+	return &Analyzer{tokenizer: d.Tokenizer, filters: d.TokenFilters[:last]}, nil
 }
 
 // Analyze returns the tokens of input, whose bytes it lowers in place
@@ -49,23 +51,37 @@ func (a *Analyzer) Analyze(input []byte) analysis.TokenStream {
 	for _, f := range a.filters {
 		toks = f.Filter(toks)
 	}
-	c := a.stems.Get().(*stemCache)
-	if len(*c) > maxStems {
-		clear(*c)
+	c := a.cache()
+	if len(c) > maxStems {
+		clear(c)
 	}
 	for _, t := range toks {
 		if t.KeyWord {
 			continue
 		}
-		s, ok := (*c)[string(t.Term)]
+		s, ok := c[string(t.Term)]
 		if !ok {
 			s = stem(t.Term)
-			(*c)[string(t.Term)] = s
+			c[string(t.Term)] = s
 		}
 		t.Term = s
 	}
-	a.stems.Put(c)
+	a.mu.Lock()
+	a.stems = append(a.stems, c)
+	a.mu.Unlock()
 	return toks
+}
+
+// cache takes a stem cache no other goroutine uses.
+func (a *Analyzer) cache() stemCache {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := len(a.stems); n > 0 {
+		c := a.stems[n-1]
+		a.stems = a.stems[:n-1]
+		return c
+	}
+	return make(stemCache)
 }
 
 // stem is what Bleve's Porter filter makes of term, with no spare
@@ -84,7 +100,7 @@ func (a *Analyzer) tokenize(input []byte) analysis.TokenStream {
 	if !utf8.Valid(input) {
 		return a.tokenizer.Tokenize(input)
 	}
-	toks := make([]analysis.Token, 0, len(input)/6+1)
+	toks := make([]analysis.Token, 0, words(input))
 	pos := 1
 	for i := 0; i < len(input); {
 		k := i
@@ -123,6 +139,20 @@ func (a *Analyzer) tokenize(input []byte) analysis.TokenStream {
 		out[i] = &toks[i]
 	}
 	return out
+}
+
+// words is how many words input has at most, for the capacity of its
+// tokens: growing them as they come was half of tokenize's time.
+func words(input []byte) int {
+	n, in := 0, false
+	for _, c := range input {
+		w := c >= utf8.RuneSelf || class[c] == letter || class[c] == digit || class[c] == under
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
