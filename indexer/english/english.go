@@ -7,40 +7,57 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	enlang "github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/go-porterstemmer"
 )
 
 // Analyzer gives the tokens of Bleve's "en" analyzer. It is safe for
 // concurrent use.
 type Analyzer struct {
-	tokenizer analysis.Tokenizer     // Bleve's, for what is not ASCII
-	filters   []analysis.TokenFilter // Bleve's, up to the stemmer
-	// Stem caches not in use: one per goroutine analysing at once, kept
-	// (a sync.Pool would drop them at each collection, and a build
-	// collects every few hundred milliseconds).
-	mu    sync.Mutex
-	stems []stemCache
+	// Bleve's parts: the tokenizer for what is not ASCII, the possessive
+	// and lower-case filters for terms that are not, and the stop filter
+	// for terms not seen before.
+	tokenizer  analysis.Tokenizer
+	possessive analysis.TokenFilter
+	lower      analysis.TokenFilter
+	stop       analysis.TokenFilter
+	// Caches not in use: one per goroutine analysing at once, kept (a
+	// sync.Pool would drop them at each collection, and a build collects
+	// every few hundred milliseconds).
+	mu     sync.Mutex
+	caches []*cache
 }
 
-// maxStems bounds a stem cache: past it the cache starts again, so that
-// a build over many distinct words does not hold them all.
-const maxStems = 1 << 16
+// cacheSize is how many terms a cache holds, by their hash: a table that
+// stays in a processor's cache, unlike a map of every word.
+const cacheSize = 1 << 13
 
-type stemCache map[string][]byte
+// A cache holds what the stop and Porter filters make of terms: nil for
+// a stop word, else the stem.
+type cache struct {
+	terms [cacheSize]string
+	stems [cacheSize][]byte
+}
 
 // New returns an Analyzer made of the parts of en, Bleve's "en"
 // analyzer (a mapping's AnalyzerNamed(en.AnalyzerName)).
 func New(en analysis.Analyzer) (*Analyzer, error) {
 	d, ok := en.(*analysis.DefaultAnalyzer)
-	if !ok || len(d.TokenFilters) == 0 || d.CharFilters != nil {
+	if !ok || len(d.TokenFilters) != 4 || d.CharFilters != nil {
 		return nil, fmt.Errorf("english analyzer: Bleve's analyzer is a %T of another shape", en)
 	}
-	last := len(d.TokenFilters) - 1
-	if _, ok := d.TokenFilters[last].(*porter.PorterStemmer); !ok {
-		return nil, fmt.Errorf("english analyzer: Bleve's analyzer does not end with the Porter stemmer")
+	f := d.TokenFilters
+	_, ok0 := f[0].(*enlang.PossessiveFilter)
+	_, ok1 := f[1].(*lowercase.LowerCaseFilter)
+	_, ok2 := f[2].(*stop.StopTokensFilter)
+	_, ok3 := f[3].(*porter.PorterStemmer)
+	if !ok0 || !ok1 || !ok2 || !ok3 {
+		return nil, fmt.Errorf("english analyzer: Bleve's analyzer is not possessive, lower case, stop words, Porter")
 	}
-	return &Analyzer{tokenizer: d.Tokenizer, filters: d.TokenFilters[:last]}, nil
+	return &Analyzer{tokenizer: d.Tokenizer, possessive: f[0], lower: f[1], stop: f[2]}, nil
 }
 
 // Analyze returns the tokens of input, whose bytes it lowers in place
@@ -48,40 +65,79 @@ func New(en analysis.Analyzer) (*Analyzer, error) {
 // not to be written to.
 func (a *Analyzer) Analyze(input []byte) analysis.TokenStream {
 	toks := a.tokenize(input)
-	for _, f := range a.filters {
-		toks = f.Filter(toks)
-	}
 	c := a.cache()
-	if len(c) > maxStems {
-		clear(c)
-	}
+	j := 0
 	for _, t := range toks {
-		if t.KeyWord {
+		if !lowerASCII(t) {
+			one := analysis.TokenStream{t}
+			a.lower.Filter(a.possessive.Filter(one))
+		}
+		if t.KeyWord { // never, in this analyzer: Porter leaves them
+			if len(a.stop.Filter(analysis.TokenStream{t})) == 1 {
+				toks[j] = t
+				j++
+			}
 			continue
 		}
-		s, ok := c[string(t.Term)]
-		if !ok {
-			s = stem(t.Term)
-			c[string(t.Term)] = s
+		h := hash(t.Term) & (cacheSize - 1)
+		s := c.stems[h]
+		if c.terms[h] != string(t.Term) || len(t.Term) == 0 { // "" is also an empty slot
+			s = nil
+			if len(a.stop.Filter(analysis.TokenStream{t})) == 1 {
+				s = stem(t.Term)
+			}
+			c.terms[h], c.stems[h] = string(t.Term), s
 		}
-		t.Term = s
+		if s != nil {
+			t.Term = s
+			toks[j] = t
+			j++
+		}
 	}
 	a.mu.Lock()
-	a.stems = append(a.stems, c)
+	a.caches = append(a.caches, c)
 	a.mu.Unlock()
-	return toks
+	return toks[:j]
 }
 
-// cache takes a stem cache no other goroutine uses.
-func (a *Analyzer) cache() stemCache {
+// lowerASCII does to t what the possessive and lower-case filters do, if
+// its term is ASCII, and says whether it was: drops a final "'s" and
+// lowers the letters, in place.
+func lowerASCII(t *analysis.Token) bool {
+	b := t.Term
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	if n := len(b); n >= 2 && b[n-1] == 's' && b[n-2] == '\'' {
+		t.Term = b[:n-2]
+	}
+	return true
+}
+
+// hash is FNV-1a of b.
+func hash(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
+}
+
+// cache takes a cache no other goroutine uses.
+func (a *Analyzer) cache() *cache {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if n := len(a.stems); n > 0 {
-		c := a.stems[n-1]
-		a.stems = a.stems[:n-1]
+	if n := len(a.caches); n > 0 {
+		c := a.caches[n-1]
+		a.caches = a.caches[:n-1]
 		return c
 	}
-	return make(stemCache)
+	return new(cache)
 }
 
 // stem is what Bleve's Porter filter makes of term, with no spare
