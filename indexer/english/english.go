@@ -164,7 +164,7 @@ func (a *Analyzer) tokenize(input []byte) analysis.TokenStream {
 			k++
 		}
 		if k == len(input) {
-			toks, pos = asciiTokens(toks, input, i, k, pos)
+			toks, _ = asciiTokens(toks, input, i, k, pos)
 			break
 		}
 		// input[k] starts a rune beyond ASCII: Bleve segments from the last
