@@ -14,7 +14,7 @@ import (
 )
 
 // same fails unless a gives text the tokens of Bleve's "en" analyzer.
-func same(t *testing.T, a *Analyzer, bleve analysis.Analyzer, name, text string) bool {
+func same(t testing.TB, a *Analyzer, bleve analysis.Analyzer, name, text string) bool {
 	t.Helper()
 	want := bleve.Analyze([]byte(text))
 	got := a.Analyze([]byte(text))
@@ -41,7 +41,7 @@ func show(ts analysis.TokenStream) string {
 	return b.String()
 }
 
-func analyzers(t *testing.T) (*Analyzer, analysis.Analyzer) {
+func analyzers(t testing.TB) (*Analyzer, analysis.Analyzer) {
 	t.Helper()
 	b, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
 	if err != nil {
@@ -142,4 +142,16 @@ func TestSameAsBleveRandom(t *testing.T) {
 			return
 		}
 	}
+}
+
+// FuzzSameAsBleve looks for a text the two analyzers disagree on:
+// go test -fuzz=FuzzSameAsBleve ./indexer/english
+func FuzzSameAsBleve(f *testing.F) {
+	for _, s := range []string{"a.b 1,5 it's", "café l’homme’s", "x\u0301 y", "\xff a", "foo_bar 1a.b"} {
+		f.Add(s)
+	}
+	a, b := analyzers(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		same(t, a, b, "fuzz", text)
+	})
 }
