@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"runtime/debug"
 	"time"
 
+	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
@@ -32,6 +34,9 @@ hand, or to start afresh. Stop a running daemon first: it has the index open.`,
 }
 
 func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
+	if g.getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(indexer.BuildMemory)
+	}
 	return withMemory(ctx, g, func(m *memory.Memory) error {
 		start := time.Now()
 		x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing")})
