@@ -716,15 +716,23 @@ func (r *Retirer) retired(x string, rank int) bool {
 		return true
 	}
 	xk := topicKeys(x)
-	xc := changeOf(x)
-	xs := switchState(x)
-	var xClaim *prose.Claim
-	var xSet, xVer, xDirs map[string]string
-	still := stillRE.MatchString(x)
+	// What x says is read once it has a newer statement to be checked
+	// against: most titles of a large memory have none.
+	var (
+		read, still       bool
+		xs                int
+		xc                *change
+		xClaim            *prose.Claim
+		xSet, xVer, xDirs map[string]string
+	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
 		if n.Rank >= rank {
 			continue
+		}
+		if !read {
+			read = true
+			xc, xs, still = changeOf(x), switchState(x), stillRE.MatchString(x)
 		}
 		if xSet == nil {
 			xSet = prose.Settings(x)

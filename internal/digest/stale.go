@@ -290,14 +290,17 @@ var fixedMark = regexp.MustCompile(`(?i)(^fixed\b|\b(it's|it is|that's|that is|n
 // Fixed reports whether the session reports a problem fixed, in what it
 // did or found.
 func (d *Summary) Fixed() bool {
-	for _, p := range []int{Outcome, Root, Notes} {
-		for _, b := range d.Parts[p] {
-			if fixedMark.MatchString(b) {
-				return true
+	if d.fixed == 0 {
+		d.fixed = -1
+		for _, p := range []int{Outcome, Root, Notes} {
+			for _, b := range d.Parts[p] {
+				if fixedMark.MatchString(b) {
+					d.fixed = 1
+				}
 			}
 		}
 	}
-	return false
+	return d.fixed > 0
 }
 
 // DropFixed returns s without the sentences that tell a problem which

@@ -76,6 +76,7 @@ type Summary struct {
 	Open []string
 
 	allKeys, mentionKeys map[string]bool // see keys and Mentions
+	fixed                int             // Fixed: 0 not yet known, 1 yes, -1 no
 }
 
 // Substantial reports whether the summary says what was asked or done.
