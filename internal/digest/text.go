@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // The pack never cuts inside a sentence: it shows whole sentences and
@@ -20,63 +21,11 @@ var abbreviations = map[string]bool{
 }
 
 // Sentences splits one line of text into sentences, each with its end
-// mark. A mark inside `code`, an ellipsis ("...", "…"), a period inside a
-// word (main.go, v1.2) or after an abbreviation ends nothing; neither
-// does a mark followed by a lower-case word.
-func Sentences(s string) []string {
-	s = strings.TrimSpace(s)
-	var out []string
-	start, code := 0, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '`' {
-			code = !code
-			continue
-		}
-		if code || (c != '.' && c != '!' && c != '?') {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?' || s[j] == ')' || s[j] == '"' || s[j] == '\'') {
-			j++
-		}
-		if strings.Contains(s[i:j], "..") {
-			i = j - 1
-			continue // an ellipsis
-		}
-		if j < len(s) && s[j] != ' ' {
-			i = j - 1
-			continue // inside a word: main.go, 1.5, e.g.
-		}
-		k := j
-		for k < len(s) && s[k] == ' ' {
-			k++
-		}
-		if k < len(s) {
-			r, _ := utf8.DecodeRuneInString(s[k:])
-			if unicode.IsLower(r) {
-				i = j - 1
-				continue
-			}
-		}
-		if c == '.' {
-			w := s[start:i]
-			if sp := strings.LastIndexByte(w, ' '); sp >= 0 {
-				w = w[sp+1:]
-			}
-			if abbreviations[strings.ToLower(strings.TrimLeft(w, "(\"'"))] {
-				i = j - 1
-				continue
-			}
-		}
-		out = append(out, strings.TrimSpace(s[start:j]))
-		start, i = k, k-1
-	}
-	if rest := strings.TrimSpace(s[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
-}
+// mark, as prose.Line does: a mark inside `code`, an ellipsis, a period
+// inside a word (main.go, v1.2) or after an abbreviation ends nothing;
+// one before a lower-case word ends a sentence only after a plain word
+// or a file name ("ok fair enough. and please …").
+func Sentences(s string) []string { return prose.Line(s) }
 
 // Whole returns the longest run of s's first whole sentences of at most
 // n tokens, "" if the first is longer.

@@ -105,6 +105,9 @@ var abbreviations = map[string]bool{
 // initial, and never at an ellipsis, which goes on ("SELECT ... FOR
 // UPDATE"). Dots inside words (main.go, v1.2.3, 3.14, URLs) are not
 // followed by a space and never split.
+// Line splits one line of text (no Markdown) into sentences.
+func Line(s string) []string { return splitSentences(strings.TrimSpace(s)) }
+
 func splitSentences(p string) []string {
 	var out []string
 	start := 0
@@ -136,7 +139,7 @@ func splitSentences(p string) []string {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[k:])
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && afterWord(p[start:i])) {
+		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || afterName(p[start:i]) && startsSentence(p[k:]))) {
 			continue
 		}
 		if c == '.' && abbreviated(p[start:i]) {
@@ -173,6 +176,31 @@ func afterWord(s string) bool {
 	}
 	return true
 }
+
+// afterName reports whether s ends with a file or path name ending in
+// letters ("logs/connect-deploy.log"), after which a lower-case word that
+// starts sentences starts one: "log is in logs/x.log. we deploy with …".
+func afterName(s string) bool {
+	w := s
+	if i := strings.LastIndexAny(s, " (\t"); i >= 0 {
+		w = s[i+1:]
+	}
+	last, _ := utf8.DecodeLastRuneInString(w)
+	return strings.ContainsAny(w, "./") && unicode.IsLetter(last)
+}
+
+// startsSentence reports whether s begins with a word that starts
+// sentences when people type in lower case.
+func startsSentence(s string) bool {
+	w := s
+	if i := strings.IndexAny(s, " ,"); i >= 0 {
+		w = s[:i]
+	}
+	return sentenceStarters[w]
+}
+
+var sentenceStarters = WordSet(`i we you it they this that there the and but so also now then please can could
+	let's lets it's that's we're i'm i've we've`)
 
 // abbreviated reports whether s (a sentence so far, before a dot) ends
 // with an abbreviation or a single-letter initial.

@@ -426,6 +426,13 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 	reserve := min(70, max(minManifestTokens, budget/12)) // for the list of what was left out
 	avail := budget - indexer.EstimateTokens(packHeader) - reserve
 	total := 0
+	// Text of short words runs up to five characters a token: the
+	// characters are held to 4.5 a token of budget, so that the default
+	// pack stays under 9,000 of them (Claude Code cuts a hook's output at
+	// 10,000) whatever the estimator says of its words; the list of what
+	// was left out, dense with ids and commands, may take six a token of
+	// its reserve.
+	charAvail, chars := budget*9/2-len(packHeader)-6*reserve, 0
 	var started [numSections]bool
 	for _, u := range units {
 		if u.skip {
@@ -453,6 +460,17 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		if u.text == "" || u.tokens > room {
 			continue
 		}
+		c := len(u.text)
+		if !started[u.g.sec] {
+			c += len(heads[u.g.sec]) + 2
+		}
+		if !u.g.started {
+			c += len(u.g.head)
+		}
+		if chars+c > charAvail {
+			continue
+		}
+		chars += c
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
 		var shown map[string]bool

@@ -223,7 +223,8 @@ func TestSentences(t *testing.T) {
 		{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED. Workers never block.", []string{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "Workers never block."}},
 		{"Edit main.go, e.g. the handler. Then run `go test ./...`. Done!", []string{"Edit main.go, e.g. the handler.", "Then run `go test ./...`.", "Done!"}},
 		{"Is it v1.2? Yes. It is… fine.", []string{"Is it v1.2?", "Yes.", "It is… fine."}},
-		{"Call `a. B` now. ok then.", []string{"Call `a. B` now. ok then."}},
+		{"Call `a. B` now. ok then.", []string{"Call `a. B` now.", "ok then."}},
+		{"Log is in logs/deploy.log. we deploy by hand, e.g. the app.", []string{"Log is in logs/deploy.log.", "we deploy by hand, e.g. the app."}},
 		{"", nil},
 	}
 	for _, tt := range tests {
