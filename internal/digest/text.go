@@ -14,12 +14,6 @@ import (
 // drops the ones at the end. These helpers find sentences in text that
 // holds code, file names, abbreviations and ellipses.
 
-// abbreviations end with a period that ends no sentence.
-var abbreviations = map[string]bool{
-	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true,
-	"mr": true, "mrs": true, "ms": true, "dr": true, "no": true, "fig": true, "incl": true,
-}
-
 // Sentences splits one line of text into sentences, each with its end
 // mark, as prose.Line does: a mark inside `code`, an ellipsis, a period
 // inside a word (main.go, v1.2) or after an abbreviation ends nothing;
