@@ -62,6 +62,10 @@ func TestIsTodo(t *testing.T) {
 		{"Parked for later: rate limiting, the endpoint takes any number of calls.", true},
 		{"Picking a log format is the next step, per the README.", true},
 		{"Still pending: the CSV export.", true},
+		{"Nothing backs up ha/config yet; that's the next thing I'd do.", true},
+		{"Also on my list: Pi-hole still forwards to 1.1.1.1.", true},
+		{"They need ordering by relevance, with a match in the path worth more.", true},
+		{"Search results need no login.", false},
 		// A state, not work left: a queue's jobs may be pending.
 		{"The worker skipped rows whose status was pending.", false},
 		{"The next release ships the new parser.", false},
