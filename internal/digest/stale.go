@@ -219,6 +219,14 @@ func DropDone(s string, done func(todo string) bool) string {
 				cut = true
 				break
 			}
+			if IsTodo(c) && thatTodo.MatchString(strings.TrimSpace(c)) && done(x) {
+				// "Nothing backs up ha/config yet; that's the next
+				// thing I'd do": the to-do is what the clauses before
+				// it say.
+				rest.Reset()
+				cut = true
+				break
+			}
 			rest.WriteString(c)
 		}
 		t := strings.TrimSpace(rest.String())
@@ -315,6 +323,10 @@ func DropFixed(s string, fixed func(problem string) bool) string {
 	}
 	return strings.Join(kept, " ")
 }
+
+// thatTodo is a to-do clause that names its work by a pronoun for the
+// clauses before it.
+var thatTodo = regexp.MustCompile(`(?i)^(?:and |so )?(?:that|this|it)(?:'s| is| was| will be)\b`)
 
 // Clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -100,6 +101,16 @@ func TestDropFixed(t *testing.T) {
 	fixed := func(p string) bool { return v.Refers(v.Distinct(p), later.Mentions()) }
 	got := DropFixed("The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run.", fixed)
 	if got != "The cart tests pass." {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestDropDoneThat: a to-do clause that names its work by a pronoun goes
+// with the clauses before it.
+func TestDropDoneThat(t *testing.T) {
+	done := func(s string) bool { return strings.Contains(s, "ha/config") }
+	got := DropDone("The stack is up. Nothing backs up ha/config yet; that's the next thing I'd do.", done)
+	if got != "The stack is up." {
 		t.Errorf("got %q", got)
 	}
 }
