@@ -780,9 +780,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 			cl := prose.FactClaim(x)
 			xClaim = &cl
 		}
-		if strings.HasSuffix(xClaim.Subject, " duration") {
-			// How long a named thing lasts is one setting, whatever
-			// else the two sentences say.
+		if strings.HasSuffix(xClaim.Subject, " duration") || strings.HasSuffix(xClaim.Subject, " port") {
+			// How long a named thing lasts, or the port it listens on,
+			// is one setting, whatever else the two sentences say.
 			if n.claim == nil {
 				cl := prose.FactClaim(n.Text)
 				n.claim = &cl

@@ -108,6 +108,8 @@ func TestRetiredByChange(t *testing.T) {
 			"I ripped out Hilt, since kapt added 40 seconds to every build."},
 		{"a bare quantity of a setting spelled in code", "HikariCP is at `maximumPoolSize 10`, which is fine for the retries.",
 			"Cut the pool to 6 per instance: three instances take 18 of the 20 connections."},
+		{"a port said in passing against one in a command", "The server runs with `cabal run codeseek -- serve --port 8081` and the index lives in ~/.local/share/codeseek/index.db.",
+			"Also fyi the server's on 8090 now, hoogle grabbed the old port."},
 		{"a duration in words", "Default rest stays at 90 seconds.",
 			"The default rest is two minutes now; the timer screen and the notification both take it from defaultRest."},
 		{"a rate in short", "Keep 100 r/s with a burst of 50 for now.",
