@@ -45,6 +45,10 @@ const sessionID = "0badcafe-0000-4000-a000-000000000001"
 func fill(t testing.TB, m *memory.Memory) (item, job string) {
 	t.Helper()
 	ctx := context.Background()
+	// One second for all of it: an edit in the next second would change
+	// the item's updated: line too, and the diff the test reads.
+	now := time.Now().UTC().Truncate(time.Second)
+	m.SetClock(func() time.Time { return now })
 	for i, title := range []string{"Use PostgreSQL for the job queue", "Retry jobs with backoff", "Handlers map errors in one place"} {
 		it := model.NewItem(model.Kinds()[i%len(model.Kinds())], title, m.Now())
 		it.Tags, it.Importance = []string{"queue", "db"}, 0.5
