@@ -199,20 +199,18 @@ func BareSettings(text string) map[string]string {
 	}
 	var out map[string]string
 	for _, ix := range phraseRE.FindAllStringSubmatchIndex(text, -1) {
-		m := make([]string, 4)
-		for i := range m {
-			if ix[2*i] >= 0 {
-				m[i] = text[ix[2*i]:ix[2*i+1]]
-			}
-		}
 		if ix[1] < len(text) && text[ix[1]] == '%' {
 			continue // "replicas at 70% CPU": a share, not the quantity
 		}
-		if q := strings.ToLower(m[1]); q == "" || notKey[q] || stopWords[q] {
+		q := ""
+		if ix[2] >= 0 {
+			q = strings.ToLower(text[ix[2]:ix[3]])
+		}
+		if q == "" || notKey[q] || stopWords[q] {
 			if out == nil {
 				out = map[string]string{}
 			}
-			out[strings.ToLower(m[2])] = m[3]
+			out[strings.ToLower(text[ix[4]:ix[5]])] = text[ix[6]:ix[7]]
 		}
 	}
 	return out

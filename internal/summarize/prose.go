@@ -462,7 +462,7 @@ func stepNow(s string) bool {
 
 var (
 	letMe  = regexp.MustCompile(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
-	putOff = map[string]bool{"know": true, "leave": true, "park": true, "come": true, "revisit": true, "defer": true, "skip": true, "put": true, "punt": true}
+	putOff = prose.WordSet(`know leave park come revisit defer skip put punt`)
 )
 
 // refersBack is work left whose object is a pronoun for what the
@@ -982,7 +982,7 @@ func (a *analysis) names(i int) bool {
 }
 
 // putWords say that something waits, not what.
-var putWords = map[string]bool{"leave": true, "park": true, "skip": true, "keep": true, "let": true, "wait": true, "hold": true, "defer": true, "thanks": true, "ok": true, "okay": true, "fine": true, "good": true}
+var putWords = prose.WordSet(`leave park skip keep let wait hold defer thanks ok okay fine good`)
 
 // resolvedAfter reports whether a statement after turn says that the
 // open item was done: it names two of the item's content words (or all,
