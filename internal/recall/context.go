@@ -261,7 +261,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
 	sums := digests(sessions)
 	v := digest.NewVocab(sums)
-	// doneRank is the rank whose digest.Vocab.DoneLater says of an item's to-do whether
+	// doneRank is the rank whose Vocab.DoneLater says of an item's to-do whether
 	// a newer session dealt with it or said it again.
 	doneRank := func(session string) int {
 		k := len(sessions) // a session older than those listed
@@ -281,8 +281,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		ranks[i] = rankOf(sessions, c.Session, c.Updated)
 		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
 	}
-	r := derived.New(m, stmts, sums, func(k int) func(string) bool { return v.DoneLater(sums, k) },
-		func(k int) func(string) bool { return v.FixedLater(sums, k) })
+	r := derived.New(m, stmts, sums, v)
 	defer r.Save(m)
 	kept := core[:0]
 	for i, c := range core {
@@ -615,7 +614,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 	var (
 		read, gone, current bool
 		title, body, tail   string
-		k                   int  // its session's rank, for digest.Vocab.DoneLater
+		k                   int  // its session's rank, for Vocab.DoneLater
 		least               = -1 // the tokens of its shortest entry, when the catalogue says
 	)
 	return func(room int) string {

@@ -37,13 +37,15 @@ const maxCache = 64 << 20
 type Retirer struct {
 	build func() *digest.Retirer
 	r     *digest.Retirer
-	// done is digest.Vocab.DoneLater for a rank: whether a to-do a statement of that
-	// rank states is dealt with or said again by a newer session; fixed
-	// is digest.Vocab.FixedLater: whether a problem it tells a newer session fixed.
-	done, fixed func(rank int) func(string) bool
-	key         [sha256.Size]byte
-	memo        map[string]string
-	added       int // answers computed now, not found in the cache
+	// v and sums answer, for a rank, whether a to-do a statement of
+	// that rank states was dealt with or said again by a newer session
+	// (Vocab.DoneLater) and whether a problem it tells a newer session
+	// fixed (Vocab.FixedLater).
+	v     *digest.Vocab
+	sums  []*digest.Summary
+	key   [sha256.Size]byte
+	memo  map[string]string
+	added int // answers computed now, not found in the cache
 }
 
 // Kinds of answer, the first byte of a memo key.
@@ -95,12 +97,12 @@ func (c *Retirer) Title(title string, rank int) string {
 	return c.ask(askSessionTitle, title, rank, func(r *digest.Retirer) string { return r.Title(title, rank) })
 }
 
-// DropDone is s without the to-dos rank's digest.Vocab.DoneLater says were dealt with
-// (digest.DropDone) and the problems its digest.Vocab.FixedLater says were fixed
+// DropDone is s without the to-dos a newer session dealt with
+// (digest.DropDone) and the problems a newer session fixed
 // (digest.DropFixed).
 func (c *Retirer) DropDone(rank int, s string) string {
 	return c.ask(askDropDone, s, rank, func(*digest.Retirer) string {
-		return digest.DropFixed(digest.DropDone(s, c.done(rank)), c.fixed(rank))
+		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), c.v.FixedLater(c.sums, rank))
 	})
 }
 
@@ -108,7 +110,7 @@ func (c *Retirer) DropDone(rank int, s string) string {
 // than rank dealt with.
 func (c *Retirer) TodoDone(rank int, title string) bool {
 	return c.ask(askTodoDone, title, rank, func(*digest.Retirer) string {
-		if digest.IsTodo(title) && c.done(rank)(title) {
+		if digest.IsTodo(title) && c.v.DoneLater(c.sums, rank)(title) {
 			return "1"
 		}
 		return ""
@@ -129,12 +131,11 @@ func CheckStale(ctx context.Context, m *memory.Memory) error {
 }
 
 // New returns the pack's Retirer of the core statements and the
-// summaries sums (digest.NewRetirer's inputs), whose to-dos done says are
-// dealt with and whose problems fixed says were fixed, with the answers
-// m's cache holds for exactly these inputs. done(rank) and fixed(rank)
-// must be functions of sums alone.
-func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, done, fixed func(rank int) func(string) bool) *Retirer {
-	c := &Retirer{build: func() *digest.Retirer { return digest.NewRetirer(core, sums) }, done: done, fixed: fixed, key: retirerKey(core, sums)}
+// summaries sums (digest.NewRetirer's inputs, newest summary first), v
+// their vocabulary, with the answers m's cache holds for exactly these
+// inputs.
+func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *digest.Vocab) *Retirer {
+	c := &Retirer{build: func() *digest.Retirer { return digest.NewRetirer(core, sums) }, v: v, sums: sums, key: retirerKey(core, sums)}
 	c.memo = readCache(m, c.key)
 	if c.memo == nil {
 		c.memo = make(map[string]string)
@@ -230,7 +231,7 @@ func parseCache(data []byte, key [sha256.Size]byte) (map[string]string, error) {
 }
 
 // retirerKey hashes what decides every answer: the rules (rulesVersion
-// and this binary) and the inputs, exactly as NewRetirer and digest.Vocab.DoneLater
+// and this binary) and the inputs, exactly as NewRetirer and Vocab.DoneLater
 // read them: the statements, and each summary's parts and open items.
 func retirerKey(core []digest.Statement, sums []*digest.Summary) [sha256.Size]byte {
 	h := sha256.New()
