@@ -118,14 +118,11 @@ func (c *Retirer) TodoDone(rank int, title string) bool {
 }
 
 // CheckStale brings the check of what the code changed under (package
-// anchor) up to the memory's and the project's HEADs, unless it is there
-// already. Packs never run it: they show what the last check found
-// (anchor.Known). A long-running process (the daemon) calls it in the
-// background.
+// anchor) up to the memory's and the project's HEADs; anchor.Check
+// answers from its report when that is there already. Packs never run
+// it: they show what the last check found (anchor.Known). A long-running
+// process (the daemon) calls it in the background.
 func CheckStale(ctx context.Context, m *memory.Memory) error {
-	if _, current := anchor.Known(m); current {
-		return nil
-	}
 	_, err := anchor.Check(ctx, m)
 	return err
 }
