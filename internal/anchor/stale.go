@@ -164,13 +164,9 @@ func Known(m *memory.Memory) (marks map[string]string, current bool) {
 	if head == "" {
 		return nil, true // no repository, or no commit yet: nothing is anchored
 	}
-	memHead, err := m.History().Resolve("HEAD")
-	if err != nil {
-		memHead = "" // a memory without checkpoints yet
-	}
-	b, err := os.ReadFile(m.StatePath(reportFile))
-	var s summary
-	if err != nil || json.Unmarshal(b, &s) != nil || s.Version != cacheVersion || s.Report == nil {
+	memHead := memoryHead(m)
+	s := loadSummary(m)
+	if s == nil {
 		return nil, false
 	}
 	marks = make(map[string]string, len(s.Report.Stale)+len(s.Report.Gone))
@@ -209,11 +205,28 @@ type summary struct {
 // reportFile is the summary under .state.
 const reportFile = "anchors-report.json"
 
-func update(ctx context.Context, m *memory.Memory) (*Report, error) {
-	memHead, err := m.History().Resolve("HEAD")
+// memoryHead is the memory's HEAD, "" before its first checkpoint.
+func memoryHead(m *memory.Memory) string {
+	h, err := m.History().Resolve("HEAD")
 	if err != nil {
-		memHead = "" // a memory without checkpoints yet
+		return "" // a memory without checkpoints yet
 	}
+	return h
+}
+
+// loadSummary reads the summary the last check left; nil when there is
+// none this version wrote whole.
+func loadSummary(m *memory.Memory) *summary {
+	b, err := os.ReadFile(m.StatePath(reportFile))
+	var s summary
+	if err != nil || json.Unmarshal(b, &s) != nil || s.Version != cacheVersion || s.Report == nil {
+		return nil
+	}
+	return &s
+}
+
+func update(ctx context.Context, m *memory.Memory) (*Report, error) {
+	memHead := memoryHead(m)
 	var head string
 	p, perr := openProject(m.Project)
 	if perr == nil {
@@ -227,12 +240,8 @@ func update(ctx context.Context, m *memory.Memory) (*Report, error) {
 		// the memory's files are not even read.
 		return &Report{Stale: []Stale{}, Gone: []Stale{}}, nil
 	}
-	sumName := m.StatePath(reportFile)
-	if b, err := os.ReadFile(sumName); err == nil {
-		var s summary
-		if json.Unmarshal(b, &s) == nil && s.Version == cacheVersion && s.Report != nil && s.Memory == memHead && s.Head == head {
-			return s.Report, nil
-		}
+	if s := loadSummary(m); s != nil && s.Memory == memHead && s.Head == head {
+		return s.Report, nil
 	}
 
 	name := m.StatePath(cacheFile)
@@ -264,7 +273,7 @@ func update(ctx context.Context, m *memory.Memory) (*Report, error) {
 	}
 	r := &Report{Head: head, Stale: []Stale{}, Gone: []Stale{}}
 	fill(r, c, head)
-	if err := save(sumName, &summary{Version: cacheVersion, Memory: memHead, Head: head, Report: r}); err != nil {
+	if err := save(m.StatePath(reportFile), &summary{Version: cacheVersion, Memory: memHead, Head: head, Report: r}); err != nil {
 		return nil, err
 	}
 	return r, nil
