@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -358,12 +359,15 @@ func (ix *Index) open() error {
 }
 
 // openBleve opens the Bleve index and proves it answers, turning a panic
-// of a damaged segment into an error. Unless writable it is opened
+// of a damaged segment into an error, and so a fault reading a damaged
+// file's mapped pages (a bolt root cut short faults as bolt reads it,
+// with SIGBUS, which would end the process). Unless writable it is opened
 // read-only: then Bleve starts neither its persister nor its merger, so
 // a process that only searches spends no time merging segments, work a
 // short-lived process threw away when it exited (at 10,000 files it
 // was half the CPU of a cold search).
 func openBleve(path string, writable bool) (bi bleve.Index, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			if bi != nil {

@@ -35,7 +35,11 @@ func (ix *Index) BodyTerms(ctx context.Context, keep func(term string, df int) b
 	if ix.closed {
 		return 0, ErrClosed
 	}
-	adv, err := ix.bleve.Advanced()
+	bi, err := ix.fullText()
+	if err != nil {
+		return 0, fmt.Errorf("body terms: %w", err)
+	}
+	adv, err := bi.Advanced()
 	if err != nil {
 		return 0, fmt.Errorf("body terms: %w", err)
 	}

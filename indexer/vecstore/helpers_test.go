@@ -15,6 +15,18 @@ func (s *Store) read(r io.Reader) error {
 	return s.parse(b)
 }
 
+// parse replays a vectors file's bytes (Load reads the table first, then
+// the log's header and records the same way).
+func (s *Store) parse(b []byte) error {
+	s.ready.Store(false)
+	gen, off, err := s.parseHeader(b)
+	if err != nil {
+		return err
+	}
+	s.gen = gen
+	return s.parseRecords(b, off)
+}
+
 // put adds e with vector v to memory, replacing a chunk with the same id.
 func (s *Store) put(e *Entry, v []float32) {
 	slot := s.place(e)

@@ -139,15 +139,10 @@ func before(a, b *Entry) bool {
 
 // readTabHeader reads and checks the header of the table f.
 func readTabHeader(f *os.File) (*tabHeader, error) {
-	b := make([]byte, tabHead+64+4)
-	n, err := f.ReadAt(b, 0)
-	if n < tabHead {
-		if err == nil {
-			err = errors.New("short read")
-		}
+	b := make([]byte, tabHead)
+	if _, err := f.ReadAt(b, 0); err != nil {
 		return nil, fmt.Errorf("reading table header: %w", err)
 	}
-	b = b[:n]
 	if !bytes.HasPrefix(b, []byte(tabMagic)) {
 		return nil, errors.New("not a cairn chunk table")
 	}
@@ -157,8 +152,10 @@ func readTabHeader(f *os.File) (*tabHeader, error) {
 	h.metaSum, h.vecSum = le.Uint32(b[56:]), le.Uint32(b[60:])
 	nl := int(le.Uint16(b[64:]))
 	h.size = tabHead + nl + 4
-	if len(b) < h.size {
-		return nil, errors.New("table header: embedder name too long")
+	// The embedder's name, as long as the log's header allows (a uint16).
+	b = append(b, make([]byte, nl+4)...)
+	if _, err := f.ReadAt(b[tabHead:], tabHead); err != nil {
+		return nil, fmt.Errorf("reading table header: %w", err)
 	}
 	h.name = string(b[tabHead : tabHead+nl])
 	if crc32.Checksum(b[:tabHead+nl], crcTable) != le.Uint32(b[tabHead+nl:]) {

@@ -342,3 +342,32 @@ func TestTableConcurrentReads(t *testing.T) {
 		<-done
 	}
 }
+
+// TestTableLongName checks that a table made by an embedder with a long
+// name (an OpenAI-compatible server's model path) loads: the name is as
+// long as the log's header allows, not the few bytes read at first.
+func TestTableLongName(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "vectors")
+	name := "openai:sentence-transformers/paraphrase-multilingual-mpnet-base-v2"
+	s := New(file, 5, name)
+	if err := s.Create(); err != nil {
+		t.Fatal(err)
+	}
+	l := s.NewLog()
+	l.Put(&Entry{Path: "a.md"}, []float32{1, 0, 0, 0, 0})
+	if err := s.Commit(l); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact(true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2 := New(file, 5, name)
+	if err := s2.Load(); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	defer s2.Close()
+	if s2.tab == nil || s2.Count() != 1 {
+		t.Fatalf("loaded %d chunks, table %v", s2.Count(), s2.tab != nil)
+	}
+}

@@ -275,17 +275,6 @@ func (s *Store) Load() error {
 	return s.openAppend()
 }
 
-// parse replays a vectors file's bytes.
-func (s *Store) parse(b []byte) error {
-	s.ready.Store(false)
-	gen, off, err := s.parseHeader(b)
-	if err != nil {
-		return err
-	}
-	s.gen = gen
-	return s.parseRecords(b, off)
-}
-
 // parseHeader checks a log's header and returns the generation of the
 // table it follows and where its records start.
 func (s *Store) parseHeader(b []byte) (gen uint64, off int, err error) {
