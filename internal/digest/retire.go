@@ -34,7 +34,8 @@ type Statement struct {
 	bare     map[string]string // prose.BareSettings
 	versions map[string]string
 	// replaced are the code values a command replaced in place.
-	replaced []string
+	replaced   []string
+	quantities []quantity
 	// removed are the keys of what the statement says was taken out:
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
@@ -115,7 +116,7 @@ func (r *Retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), bare: prose.BareSettings(text), versions: prose.Versions(text), removed: removedKeys(text)}
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), bare: prose.BareSettings(text), versions: prose.Versions(text), quantities: quantities(text), removed: removedKeys(text)}
 	r.stmts = append(r.stmts, st)
 }
 
@@ -719,11 +720,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 	// What x says is read once it has a newer statement to be checked
 	// against: most titles of a large memory have none.
 	var (
-		read, still       bool
+		read, still, xqOK bool
 		xs                int
 		xc                *change
 		xClaim            *prose.Claim
 		xSet, xVer, xDirs map[string]string
+		xq                []quantity
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -789,6 +791,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			if otherValue(*xClaim, *n.claim) || otherDuration(*xClaim, *n.claim) {
 				return true
+			}
+		}
+		if len(n.quantities) > 0 && n.keys != nil {
+			if !xqOK {
+				xq, xqOK = quantities(x), true
+			}
+			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && r.sameTopic(xk, n.keys)) {
+				return true // what both count, the newer one counts otherwise
 			}
 		}
 		if !r.sameTopic(xk, n.keys) {

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,6 +146,10 @@ func TestNotRetired(t *testing.T) {
 			"The cache TTL is two hours."},
 		{"from now on is an instruction", "Helm charts for the ingress are vendored under charts/.",
 			"From now on pin every helm chart for the ingress to an exact version."},
+		{"a measure of another thing", "A full rebuild every night is 25 minutes of warehouse time.",
+			"The late-data window of the nightly rebuild is 30 minutes."},
+		{"two counts of different things", "The nightly backup keeps 7 daily snapshots on the NAS.",
+			"The NAS keeps 3 disks in the backup pool."},
 	} {
 		if retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should not retire %q", tc.why, tc.newer, tc.older)
@@ -266,6 +271,12 @@ func TestRetiredBySetting(t *testing.T) {
 			"CMake finds Vulkan 1.4.304 from /opt/vulkan/1.4.304, glslc included."},
 		{"a duration in other words", "Sessions last 30 days now (`sessionExpiresIn: new TimeSpan(30, 'd')`).",
 			"Sessions now expire after 8 hours (`new TimeSpan(8, 'h')`), as the security review asked."},
+		{"an enum's case", "Changed default_filter to .lanczos3; the resize tests pass.",
+			"Default_filter is .mitchell now, for photos and screenshots alike."},
+		{"a count in other words", "The backup script keeps 7 daily and 4 weekly snapshots.",
+			"The script now talks to the rest server and keeps 14 dailies plus the 4 weeklies."},
+		{"a share on the same topic", "HighErrorRate fires when a service's 5xx ratio is above 5 %.",
+			"Both HighErrorRate and CheckoutErrors fire above 2 % on the recorded 5xx ratio."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.why, tc.newer, tc.older)
@@ -360,5 +371,28 @@ func TestRetiredDespiteRepeats(t *testing.T) {
 	got := NewRetirer(stmts, nil).DropRetired(older, 1)
 	if want := "The Stripe API version is pinned to 2023-10-16 in config/initializers/stripe.rb."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+}
+
+func TestQuantities(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []quantity
+	}{
+		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []quantity{{"dail", "7", false}, {"week/snapsho", "4", true}}},
+		{"Devices under 3 GB now run at 30 fps", []quantity{{"fps", "30", false}}},
+		{"keeps 14 dailies plus the 4 weeklies", []quantity{{"dail", "14", false}}},
+		{"It now pages through bundles 200 at a time.", nil},
+		{"With 500-bundle pages the dry run covered all 40112 bundles in 81 pages.", []quantity{{"bundl", "500", false}, {"bundl", "40112", false}}},
+		{"The alert fires above 5% errors; the 2 % one pages.", []quantity{{"%", "5", true}, {"%", "2", true}}},
+		{"The okhttp read timeout is 20 seconds.", nil},
+		{"customers with 200,000 reports", []quantity{{"report", "200000", false}}},
+		{"it's 25 minutes of warehouse time; a 13 hour countdown; the window is 30 minutes", []quantity{{"minut/warehou", "25", true}, {"hour/countdo", "13", true}}},
+		{"the old code got it wrong by 200 bytes", nil},
+		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
+	} {
+		if got := quantities(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("quantities(%q) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }

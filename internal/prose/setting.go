@@ -25,6 +25,10 @@ var (
 	// settingWordRE is a key spelled as code given one of the words
 	// settings take as values: a log level, a switch, a size.
 	settingWordRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bat\b|\bon\b|\bis\b)\s*["'` + "`" + `]?(trace|debug|info|warn|warning|error|true|false|enabled|disabled|x-?small|small|medium|large|x-?large|strict|lax)\b`)
+	// settingLitRE is a key spelled as code given an enum's case
+	// (".mitchell", ":info"). A quoted name is not taken: many things
+	// have a unique_key, each its own.
+	settingLitRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bis\b)(?:\s+now)?\s*(?:` + "`" + `\s*)?([.:][a-z][a-z0-9_]*)(?:[^\w.-]|\.(?:\s|$)|$)`)
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
 	camelRE  = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
@@ -165,6 +169,13 @@ func addWordSettings(out map[string]string, text string) {
 	for _, m := range settingWordRE.FindAllStringSubmatch(text, -1) {
 		if k := strings.ToLower(m[1]); isKeyName(k) {
 			out[settingKey(k)] = strings.ToLower(m[2])
+		}
+	}
+	for _, m := range settingLitRE.FindAllStringSubmatch(text, -1) {
+		if k := strings.ToLower(m[1]); isKeyName(k) {
+			if _, ok := out[settingKey(k)]; !ok {
+				out[settingKey(k)] = strings.ToLower(strings.Trim(m[2], ".:"))
+			}
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // rulesVersion changes when the meaning of a cached answer does.
-const rulesVersion = 2
+const rulesVersion = 3
 
 // File is the cache under the memory's .state folder.
 const File = "packcache.bin"

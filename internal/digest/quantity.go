@@ -1,0 +1,162 @@
+package digest
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// A quantity is a number and what it counts, the word after it: "keeps
+// 7 daily", "500-bundle pages", "30 fps". Two statements on one topic
+// that give what they count different numbers give one of them another
+// value, however each is worded: "keeps 14 dailies now" retires "keeps 7
+// daily snapshots" without a word about the change. The word before a
+// number is not taken: it names the number ("level 1", "port 7070") as
+// often as it counts it.
+
+// A quantity is weak when what it counts is a unit of measure: many
+// things last minutes or take megabytes, so a measure counts only with
+// what it measures ("25 minutes of warehouse time"), and then, like a
+// share, only between statements on the same topic.
+type quantity struct {
+	unit, value string
+	weak        bool
+}
+
+// quantities returns the quantities s gives. Numbers inside versions,
+// addresses, times and code are none.
+func quantities(s string) []quantity {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
+	s = thousands.ReplaceAllString(s, "$1$2")
+	toks := strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}\"!?—–", r)
+	})
+	var out []quantity
+	for i, t := range toks {
+		t = strings.TrimRight(t, ".:")
+		unit, next := "", i+1 // next: the word after the unit
+		if n, u, ok := strings.Cut(t, "-"); ok && isNumber(n) {
+			t, unit = n, unitKey(u) // "500-bundle pages"
+		}
+		if n, ok := strings.CutSuffix(t, "%"); ok {
+			t, unit = n, "%"
+		} else if i+1 < len(toks) && strings.HasPrefix(toks[i+1], "%") {
+			unit = "%"
+		}
+		if !isNumber(strings.Replace(t, ".", "", 1)) || strings.HasPrefix(t, ".") {
+			continue
+		}
+		if i > 0 && strings.EqualFold(toks[i-1], "by") {
+			continue // "wrong by 200 bytes": a difference, not a value
+		}
+		if unit == "" && i+1 < len(toks) {
+			unit, next = unitKey(toks[i+1]), i+2
+		}
+		if unit == "" {
+			continue
+		}
+		q := quantity{unit: unit, value: t, weak: measures[unit]}
+		if measures[unit] && unit != "%" {
+			// One measure of many things: it counts what the words
+			// after it say it measures, or nothing this can tell.
+			w := qualifier(toks, next)
+			if w == "" {
+				continue
+			}
+			q.unit += "/" + w
+		}
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// qualifier is what a measure whose unit toks[i] follows measures, when
+// the words there say: "25 minutes of warehouse time", "a 13 hour
+// countdown"; "" when they do not.
+func qualifier(toks []string, i int) string {
+	if i < len(toks) && strings.EqualFold(toks[i], "of") {
+		i++
+	}
+	if i < len(toks) {
+		return unitKey(toks[i])
+	}
+	return ""
+}
+
+// measures are the unit keys of units of measure: time, size, share,
+// frequency.
+var measures = func() map[string]bool {
+	m := map[string]bool{"%": true}
+	for _, w := range strings.Fields(`ms millisecond milliseconds s sec secs second seconds min mins minute minutes
+		h hr hrs hour hours day days night nights week weeks month months year years
+		b kb mb gb tb kib mib gib tib byte bytes px pt em rem`) {
+		if u := unitKey(w); u != "" {
+			m[u] = true
+		}
+	}
+	return m
+}()
+
+// thousands matches the separator of a number's thousands: "200,000".
+var thousands = regexp.MustCompile(`(\d),(\d{3})\b`)
+
+// unitKey is the comparison key of a word that can say what a number
+// counts: letters only, no stop word. "bundle" and "bundles", "daily"
+// and "dailies" meet.
+func unitKey(w string) string {
+	w = strings.ToLower(strings.TrimRight(w, ".:"))
+	if len(w) < 2 || StopWords[w] || quantityNoise[w] || quantityNoise[Stem(w)] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return ""
+	}
+	return strings.TrimRight(key(Stem(w)), "eiy")
+}
+
+// quantityNoise are words next to a number that do not say what it
+// counts.
+var quantityNoise = prose.WordSet(`times time step steps line lines page version versions
+	jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october november december
+	monday tuesday wednesday thursday friday saturday sunday am pm utc issue pr number no item items`)
+
+// otherQuantity returns what a and b both count and give different
+// numbers, neither naming the other's: "7 daily" and "14 dailies", not
+// "from 7 to 14 dailies" against "7 daily"; "" if there is none. weak
+// says either one's quantity is weak.
+func otherQuantity(a, b []quantity, ak, bk map[string]bool) (unit string, weak bool) {
+	for _, q := range a {
+		other, shared, w := false, false, q.weak
+		for _, p := range b {
+			if p.unit == q.unit {
+				other, w = true, w || p.weak
+				shared = shared || p.value == q.value || ak[p.value]
+			}
+		}
+		for _, o := range a {
+			shared = shared || o.unit == q.unit && bk[o.value]
+		}
+		if other && !shared {
+			return q.unit, w
+		}
+	}
+	return "", false
+}
+
+// sharesBesides reports whether keys a and b share a word besides unit
+// (a unitKey) that few statements hold: "keeps 7 daily" and "keeps 14
+// dailies" are one setting, "7 days of logs" and "14 days of
+// snapshots" two.
+func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
+	limit := r.limit()
+	for k := range a {
+		if b[k] && len(k) > 2 && !isNumber(k) && strings.TrimRight(k, "eiy") != unit && r.df[k] <= limit && len(codeTokens(k)) == 0 {
+			return true
+		}
+	}
+	return false
+}
