@@ -41,6 +41,15 @@ type Statement struct {
 	removed []string
 }
 
+// factClaim is what the statement claims as a fact, read on first use.
+func (st *Statement) factClaim() *prose.Claim {
+	if st.claim == nil {
+		cl := prose.FactClaim(st.Text)
+		st.claim = &cl
+	}
+	return st.claim
+}
+
 // Retirer decides which statements a newer one retires.
 type Retirer struct {
 	stmts []Statement
@@ -54,6 +63,9 @@ type Retirer struct {
 	// another value, a command's replacement).
 	byKey  map[string][]int
 	always []int
+	// byText finds the statement of a text, whose reading a check of
+	// the same text (a core item's title) takes instead of its own.
+	byText map[string]int
 	// mark, pass and cand are candidates' scratch space, reused from one
 	// sentence to the next: a Retirer serves one pack, in one goroutine.
 	mark []int
@@ -64,7 +76,7 @@ type Retirer struct {
 // NewRetirer gathers the statements of core items (title and rank) and
 // of the sessions' bullets.
 func NewRetirer(core []Statement, sums []*Summary) *Retirer {
-	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string)}
+	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string), byText: make(map[string]int)}
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
@@ -117,6 +129,9 @@ func (r *Retirer) add(text string, rank int) {
 	}
 	text = strings.Join(stated, " ")
 	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), bare: prose.BareSettings(text), versions: prose.Versions(text), quantities: quantities(text), removed: removedKeys(text)}
+	if _, ok := r.byText[text]; !ok {
+		r.byText[text] = len(r.stmts)
+	}
 	r.stmts = append(r.stmts, st)
 }
 
@@ -726,6 +741,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xClaim            *prose.Claim
 		xSet, xVer, xDirs map[string]string
 		xq                []quantity
+		xst               *Statement
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -734,10 +750,15 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if !read {
 			read = true
-			xc, xs, still = changeOf(x), switchState(x), stillRE.MatchString(x)
-		}
-		if xSet == nil {
-			xSet = prose.Settings(x)
+			if j, ok := r.byText[x]; ok {
+				// x is a statement itself (a core item's title): it
+				// was read when it was added.
+				xst = &r.stmts[j]
+				xc, xs, xSet, xVer, xq, xqOK = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true
+			} else {
+				xc, xs, xSet, xVer = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x)
+			}
+			still, xDirs = stillRE.MatchString(x), versionedDirs(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -745,14 +766,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if still && n.keys != nil && r.stillChanged(xk, n) {
 			return true
 		}
-		if xVer == nil {
-			xVer = prose.Versions(x)
-		}
 		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
 			return true // the newer statement names another version of the same thing
-		}
-		if xDirs == nil {
-			xDirs = versionedDirs(x)
 		}
 		if len(xDirs) > 0 && otherVersionDir(xDirs, versionedDirs(n.Text)) {
 			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
@@ -779,17 +794,17 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 		}
 		if xClaim == nil {
-			cl := prose.FactClaim(x)
-			xClaim = &cl
+			if xst != nil {
+				xClaim = xst.factClaim()
+			} else {
+				cl := prose.FactClaim(x)
+				xClaim = &cl
+			}
 		}
 		if strings.HasSuffix(xClaim.Subject, " duration") || strings.HasSuffix(xClaim.Subject, " port") {
 			// How long a named thing lasts, or the port it listens on,
 			// is one setting, whatever else the two sentences say.
-			if n.claim == nil {
-				cl := prose.FactClaim(n.Text)
-				n.claim = &cl
-			}
-			if otherValue(*xClaim, *n.claim) || otherDuration(*xClaim, *n.claim) {
+			if nc := n.factClaim(); otherValue(*xClaim, *nc) || otherDuration(*xClaim, *nc) {
 				return true
 			}
 		}
@@ -815,11 +830,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			continue
 		}
-		if n.claim == nil {
-			cl := prose.FactClaim(n.Text)
-			n.claim = &cl
-		}
-		if otherValue(*xClaim, *n.claim) {
+		if otherValue(*xClaim, *n.factClaim()) {
 			return true
 		}
 	}

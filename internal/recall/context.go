@@ -138,6 +138,24 @@ type group struct {
 	note      string // said after its id: "may be stale: ..." (package anchor)
 	units     []*unit
 	started   bool
+	// retired reports whether a newer statement retires the core item
+	// the group shows: asked only of the items the pack gets to, so that
+	// thousands of items the budget never reaches are not checked.
+	retired func() bool
+	// known is set once retired has answered.
+	known, gone bool
+}
+
+// isRetired reports whether the group is a core item a newer statement
+// retires, asking once.
+func (g *group) isRetired() bool {
+	if g.retired == nil {
+		return false
+	}
+	if !g.known {
+		g.known, g.gone = true, g.retired()
+	}
+	return g.gone
 }
 
 // A unit is what the pack takes or leaves whole: an item's entry, a
@@ -283,25 +301,20 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	r := derived.New(m, stmts, sums, v)
 	defer r.Save(m)
-	kept := core[:0]
-	for i, c := range core {
-		if !c.Pinned && r.Retired(c.Title, ranks[i]) {
-			gone[c.ID] = true
-			continue
-		}
-		ranks[len(kept)] = ranks[i]
-		kept = append(kept, c)
-	}
-	core = kept
 
 	var cores derived.Titles[*unit] // those a session's bullet may say again
 	// The code changed at what these name: shown, ranked lower. The
 	// marks are the last check's; a pack never waits for one.
 	stale, _ := anchor.Known(m)
 	titles := make([]string, 0, len(core))
+	byID := make(map[string]*group, len(core))
 	for i, c := range core {
 		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
+		if !c.Pinned {
+			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) }
+		}
+		byID[c.ID] = g
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
 		if g.note != "" {
 			prio -= 0.1
@@ -354,7 +367,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	if len(hits) > 0 {
 		heads[secRelated] = "## Related to: " + digest.OneLineCut(opts.Query, 60)
 		for _, h := range hits {
-			if seen[h.Path] || gone[h.ID] {
+			if seen[h.Path] || gone[h.ID] || byID[h.ID] != nil && byID[h.ID].isRetired() {
 				continue
 			}
 			seen[h.Path] = true
@@ -526,11 +539,22 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 		case g.id == "":
 		case n == 0 && g.said():
 			// Not left out for room: a taken unit says what it says.
+		case n == 0 && g.known && g.gone:
+			// Not current: a newer statement retires it.
 		case n == 0:
 			left = append(left, g)
 		case n < len(g.units) && g.sec == secSessions:
 			part = append(part, g)
 		}
+	}
+	// The items the list names are checked: one a newer statement
+	// retires is not left out but gone. The rest are counted unasked.
+	for i := 0; i < len(left) && i < maxNames; {
+		if left[i].isRetired() {
+			left = slices.Delete(left, i, i+1)
+			continue
+		}
+		i++
 	}
 	if len(left)+len(part) == 0 {
 		return b.String(), true
@@ -539,7 +563,7 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 	if body == "" {
 		body = packHeader
 	}
-	for names := 3; names >= -1; names-- {
+	for names := maxNames; names >= -1; names-- {
 		t := body + "\n" + manifest(left, part, names)
 		if indexer.EstimateTokens(t) <= budget {
 			return t, true
@@ -547,6 +571,9 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 	}
 	return b.String(), false
 }
+
+// maxNames is how many of what was left out the list names.
+const maxNames = 3
 
 // minManifestTokens is about the size of the shortest list of what was
 // left out.
@@ -625,6 +652,9 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 			least = indexer.EstimateTokens("- **" + mdtext.OneLine(c.Title) + "**" + itemTail(c.Kind, c.Updated, g.id, g.note))
 		}
 		if !read && least > min(room, limit) {
+			return ""
+		}
+		if g.isRetired() {
 			return ""
 		}
 		if !read {
