@@ -39,6 +39,19 @@ type Statement struct {
 	// removed are the keys of what the statement says was taken out:
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
+	done    bool // read has run
+}
+
+// read reads what the statement says beyond its keys and settings, once:
+// in a large memory most statements never meet a sentence they could
+// retire.
+func (st *Statement) read() {
+	if st.done {
+		return
+	}
+	st.done = true
+	st.change, st.state, st.versions = changeOf(st.Text), switchState(st.Text), prose.Versions(st.Text)
+	st.quantities, st.removed = quantities(st.Text), removedKeys(st.Text)
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
@@ -128,7 +141,9 @@ func (r *Retirer) add(text string, rank int) {
 		}
 	}
 	text = strings.Join(stated, " ")
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), change: changeOf(text), state: switchState(text), settings: prose.Settings(text), bare: prose.BareSettings(text), versions: prose.Versions(text), quantities: quantities(text), removed: removedKeys(text)}
+	// What finds a statement's candidates is read now; the rest when
+	// a check first meets it (read).
+	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
 	if _, ok := r.byText[text]; !ok {
 		r.byText[text] = len(r.stmts)
 	}
@@ -261,7 +276,7 @@ func replacements(cmd string) [][2]string {
 // The rest of a command is no statement about the project.
 func (r *Retirer) addSubstitution(cmd string, rank int) {
 	for _, rep := range replacements(cmd) {
-		st := Statement{Text: rep[1], Rank: rank, settings: prose.Settings(rep[1])}
+		st := Statement{Text: rep[1], Rank: rank, settings: prose.Settings(rep[1]), done: true}
 		was, now := codeTokens(rep[0]), codeTokens(rep[1])
 		for _, t := range was {
 			if !slices.Contains(now, t) && len(t) > 2 {
@@ -748,12 +763,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if n.Rank >= rank {
 			continue
 		}
+		n.read()
 		if !read {
 			read = true
 			if j, ok := r.byText[x]; ok {
 				// x is a statement itself (a core item's title): it
 				// was read when it was added.
 				xst = &r.stmts[j]
+				xst.read()
 				xc, xs, xSet, xVer, xq, xqOK = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true
 			} else {
 				xc, xs, xSet, xVer = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x)
