@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
@@ -91,5 +93,46 @@ func TestPackCache(t *testing.T) {
 	}
 	if !strings.Contains(got, "9090") {
 		t.Errorf("the new item is not in the pack:\n%s", got)
+	}
+}
+
+// A core item a newer one retires is asked about only when the pack gets
+// to it, and then neither shown nor named among what was left out for
+// room, at any budget.
+func TestRetiredItemNeverShownOrNamed(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	add := func(n int, title string, imp float64, day int) {
+		it := model.NewItem(model.Fact, title, time.Date(2026, 3, day, 10, 0, 0, 0, time.UTC))
+		it.ID = fmt.Sprintf("01JQ%020d%02d", 0, n)
+		it.Importance = imp
+		data, err := it.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[it.Path()] = string(data)
+	}
+	add(1, "The API listens on port 8080", 0.95, 2)
+	add(2, "The API listens on port 8081 now, moved from 8080 for the metrics exporter", 0.5, 6)
+	for i := range 40 {
+		add(10+i, fmt.Sprintf("Worker pool %d drains the %s queue", i, strings.Repeat("x", i%7+3)), 0.7, 3)
+	}
+	// A session between the two items, so that one is newer.
+	id := "5e551011-0004"
+	files["sessions/"+id+"/session.yaml"] = "schema: 1\nid: " + id + "\nagent: claude-code\nstatus: ended\ntitle: \"Tune the worker pools\"\nprompts: 2\nturns: 20\nstarted: 2026-03-04T09:00:00Z\n"
+	files["sessions/"+id+"/summary.md"] = "---\nsession: " + id + "\n---\n## Segment 1\n\n**Request**\n- Tune the worker pools.\n\n**Outcome**\n- Each pool drains its own queue now.\n"
+	writeFiles(t, m, files)
+	for _, budget := range []int{120, 300, 600, 2000, 20000} {
+		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(p.Text, "port 8080”") || strings.Contains(p.Text, "**The API listens on port 8080**") {
+			t.Errorf("budget %d: the retired item is shown or named:\n%s", budget, p.Text)
+		}
+		if budget == 20000 && !strings.Contains(p.Text, "port 8081 now") {
+			t.Errorf("budget %d: the newer item is missing:\n%s", budget, p.Text)
+		}
 	}
 }
