@@ -58,9 +58,15 @@ func TestReleaser(t *testing.T) {
 			r := releaser{
 				every: time.Millisecond,
 				read: func() (uint64, uint64) {
-					if look == len(tt.samples) {
-						cancel()
-						close(done)
+					if look >= len(tt.samples) {
+						// Serve may see the next tick before the
+						// cancellation (select picks either): a look
+						// after the last is answered once more.
+						if look == len(tt.samples) {
+							look++
+							cancel()
+							close(done)
+						}
 						<-ctx.Done()
 						return 0, 0
 					}
