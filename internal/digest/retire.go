@@ -322,6 +322,9 @@ var changeWords = keySet(`instead rather longer moved move switched switch migra
 var codeToken = regexp.MustCompile(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
 
 func codeTokens(s string) []string {
+	if !strings.ContainsAny(s, "0123456789./:") {
+		return nil // every code token has a digit, a dot, a slash or a colon
+	}
 	var out []string
 	for _, t := range codeToken.FindAllString(strings.ToLower(s), -1) {
 		if len(t) > 1 || t[0] >= '0' && t[0] <= '9' {
