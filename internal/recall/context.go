@@ -139,7 +139,8 @@ type group struct {
 	units     []*unit
 	started   bool
 	// retired reports whether a newer statement retires the core item
-	// the group shows: asked only of the items the pack gets to, so that
+	// the group shows: asked only of the items the pack gets to (and
+	// of the few the list of what was left out names), so that
 	// thousands of items the budget never reaches are not checked.
 	retired func() bool
 	// known is set once retired has answered.
@@ -307,14 +308,12 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	// marks are the last check's; a pack never waits for one.
 	stale, _ := anchor.Known(m)
 	titles := make([]string, 0, len(core))
-	byID := make(map[string]*group, len(core))
 	for i, c := range core {
 		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
 			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) }
 		}
-		byID[c.ID] = g
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
 		if g.note != "" {
 			prio -= 0.1
@@ -367,7 +366,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	if len(hits) > 0 {
 		heads[secRelated] = "## Related to: " + digest.OneLineCut(opts.Query, 60)
 		for _, h := range hits {
-			if seen[h.Path] || gone[h.ID] || byID[h.ID] != nil && byID[h.ID].isRetired() {
+			if seen[h.Path] || gone[h.ID] {
 				continue
 			}
 			seen[h.Path] = true
@@ -412,7 +411,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			if g.retrieved {
 				refs = append(refs, g.id)
 			}
-		} else if !g.said() {
+		} else if !g.said() && !(g.known && g.gone) {
+			// Those the pack never got to are listed unasked: the
+			// list is at most what was left out, as is the count.
 			p.LeftOut = append(p.LeftOut, LeftOut{ID: g.id, Title: g.title})
 		}
 	}
@@ -548,7 +549,9 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 		}
 	}
 	// The items the list names are checked: one a newer statement
-	// retires is not left out but gone. The rest are counted unasked.
+	// retires is not left out but gone. The rest are counted unasked,
+	// so the count is at most what was left out: asking each of
+	// thousands would cost what asking only when offered room saves.
 	for i := 0; i < len(left) && i < maxNames; {
 		if left[i].isRetired() {
 			left = slices.Delete(left, i, i+1)

@@ -97,8 +97,8 @@ func TestPackCache(t *testing.T) {
 }
 
 // A core item a newer one retires is asked about only when the pack gets
-// to it, and then neither shown nor named among what was left out for
-// room, at any budget.
+// to it, and then neither shown nor named or listed among what was left
+// out for room, at any budget.
 func TestRetiredItemNeverShownOrNamed(t *testing.T) {
 	t.Parallel()
 	m, _ := newTestMemory(t)
@@ -130,6 +130,11 @@ func TestRetiredItemNeverShownOrNamed(t *testing.T) {
 		}
 		if strings.Contains(p.Text, "port 8080”") || strings.Contains(p.Text, "**The API listens on port 8080**") {
 			t.Errorf("budget %d: the retired item is shown or named:\n%s", budget, p.Text)
+		}
+		for _, l := range p.LeftOut {
+			if l.Title == "The API listens on port 8080" {
+				t.Errorf("budget %d: the retired item is listed as left out", budget)
+			}
 		}
 		if budget == 20000 && !strings.Contains(p.Text, "port 8081 now") {
 			t.Errorf("budget %d: the newer item is missing:\n%s", budget, p.Text)
