@@ -2,7 +2,6 @@ package digest
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -32,16 +31,20 @@ func quantities(s string) []quantity {
 	if !strings.ContainsAny(s, "0123456789") {
 		return nil
 	}
-	s = thousands.ReplaceAllString(s, "$1$2")
+	s = thousands.ReplaceAllStringFunc(s, func(n string) string { return strings.ReplaceAll(n, ",", "") })
 	toks := strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}\"!?—–", r)
 	})
 	var out []quantity
+	seen := map[quantity]bool{}
 	for i, t := range toks {
 		t = strings.TrimRight(t, ".:")
 		unit, next := "", i+1 // next: the word after the unit
 		if n, u, ok := strings.Cut(t, "-"); ok && isNumber(n) {
-			t, unit = n, unitKey(u) // "500-bundle pages"
+			if unit = unitKey(u); unit == "" {
+				continue // a date or a range: "2026-03-09", "5-10"
+			}
+			t = n // "500-bundle pages"
 		}
 		if n, ok := strings.CutSuffix(t, "%"); ok {
 			t, unit = n, "%"
@@ -70,7 +73,8 @@ func quantities(s string) []quantity {
 			}
 			q.unit += "/" + w
 		}
-		if !slices.Contains(out, q) {
+		if !seen[q] {
+			seen[q] = true
 			out = append(out, q)
 		}
 	}
@@ -104,8 +108,9 @@ var measures = func() map[string]bool {
 	return m
 }()
 
-// thousands matches the separator of a number's thousands: "200,000".
-var thousands = regexp.MustCompile(`(\d),(\d{3})\b`)
+// thousands matches a number with its thousands separated: "200,000",
+// "1,000,000".
+var thousands = regexp.MustCompile(`\d,\d{3}(?:,\d{3})*\b`)
 
 // unitKey is the comparison key of a word that can say what a number
 // counts: letters only, no stop word. "bundle" and "bundles", "daily"
@@ -114,6 +119,9 @@ func unitKey(w string) string {
 	w = strings.ToLower(strings.TrimRight(w, ".:"))
 	if len(w) < 2 || StopWords[w] || quantityNoise[w] || quantityNoise[Stem(w)] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return ""
+	}
+	if len(w) == 4 && w[3] == 's' && w[2] != 's' {
+		w = w[:3] // "pods", "rows", "days": Stem leaves short plurals alone
 	}
 	return strings.TrimRight(key(Stem(w)), "eiy")
 }

@@ -150,6 +150,10 @@ func TestNotRetired(t *testing.T) {
 			"The late-data window of the nightly rebuild is 30 minutes."},
 		{"two counts of different things", "The nightly backup keeps 7 daily snapshots on the NAS.",
 			"The NAS keeps 3 disks in the backup pool."},
+		{"a date is no count", "The release job uploads 2 release tarballs to the bucket.",
+			"The release job cut the 2026-03-09 release tarballs from the tag."},
+		{"a file is no enum case", "Added node_modules to .gitignore so the context stays small.",
+			"Added node_modules to .dockerignore as well."},
 	} {
 		if retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should not retire %q", tc.why, tc.newer, tc.older)
@@ -389,6 +393,9 @@ func TestQuantities(t *testing.T) {
 		{"customers with 200,000 reports", []quantity{{"report", "200000", false}}},
 		{"it's 25 minutes of warehouse time; a 13 hour countdown; the window is 30 minutes", []quantity{{"minut/warehou", "25", true}, {"hour/countdo", "13", true}}},
 		{"the old code got it wrong by 200 bytes", nil},
+		{"cut the 2026-03-09 release tarballs; 5-10 workers", nil},
+		{"holds 1,000,000 rows, then 3,000,000 rows", []quantity{{"row", "1000000", false}, {"row", "3000000", false}}},
+		{"runs 1 pod, then 3 pods", []quantity{{"pod", "1", false}, {"pod", "3", false}}},
 		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
 	} {
 		if got := quantities(tc.in); !slices.Equal(got, tc.want) {
