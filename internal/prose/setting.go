@@ -26,9 +26,11 @@ var (
 	// settings take as values: a log level, a switch, a size.
 	settingWordRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bat\b|\bon\b|\bis\b)\s*["'` + "`" + `]?(trace|debug|info|warn|warning|error|true|false|enabled|disabled|x-?small|small|medium|large|x-?large|strict|lax)\b`)
 	// settingLitRE is a key spelled as code given an enum's case
-	// (".mitchell", ":info"). A quoted name is not taken: many things
-	// have a unique_key, each its own.
-	settingLitRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bis\b)(?:\s+now)?\s*(?:` + "`" + `\s*)?([.:][a-z][a-z0-9_]*)(?:[^\w.-]|\.(?:\s|$)|$)`)
+	// (".mitchell", ":info"); "to" gives it only after a verb that sets
+	// ("changed default_filter to .lanczos3"), since "added node_modules
+	// to .gitignore" names a file. A quoted name is not taken: many
+	// things have a unique_key, each its own.
+	settingLitRE = regexp.MustCompile(`(?i)(\b(?:set|sets|changed?|changes|switch(?:ed|es)?|flip(?:ped|s)?)\s+(?:the\s+)?)?\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(=|:|\bto\b|\bis\b)(?:\s+now)?\s*(?:` + "`" + `\s*)?([.:][a-z][a-z0-9_]*)(?:[^\w./-]|\.(?:\s|$)|$)`)
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
 	camelRE  = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
@@ -172,9 +174,12 @@ func addWordSettings(out map[string]string, text string) {
 		}
 	}
 	for _, m := range settingLitRE.FindAllStringSubmatch(text, -1) {
-		if k := strings.ToLower(m[1]); isKeyName(k) {
+		if strings.EqualFold(m[3], "to") && m[1] == "" {
+			continue
+		}
+		if k := strings.ToLower(m[2]); isKeyName(k) {
 			if _, ok := out[settingKey(k)]; !ok {
-				out[settingKey(k)] = strings.ToLower(strings.Trim(m[2], ".:"))
+				out[settingKey(k)] = strings.ToLower(strings.Trim(m[4], ".:"))
 			}
 		}
 	}

@@ -29,6 +29,8 @@ func TestSettings(t *testing.T) {
 		"Default_filter is .mitchell now, for photos and screenshots alike":           "map[defaultfilter:mitchell]",
 		"fct_orders has `unique_key='order_id'`":                                      "map[]",
 		"the cache lives in config.yaml":                                              "map[]",
+		"Added node_modules to .gitignore so the build context stays small":           "map[]",
+		"Moved nvim-config to .config/nvim":                                           "map[]",
 		"I've had DEFMT_LOG on debug in the cargo config since friday":                "map[defmtlog:debug]",
 		"let's cut TRANSFORM_WH down to SMALL":                                        "map[transformwh:small]",
 		"LOG_LEVEL=debug":                                                             "map[loglevel:debug]",
