@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -203,6 +205,7 @@ func (rep *Report) print(w io.Writer, verbose bool) error {
 	if !verbose {
 		return nil
 	}
+	byKind, byLine := map[string]int{}, map[string]int{}
 	for _, r := range rep.Projects {
 		fmt.Fprintf(w, "\n%s (%d hook calls, %d session starts)\n", r.Project, r.Calls, r.Starts)
 		for _, b := range r.Cairn.Boundaries {
@@ -213,8 +216,47 @@ func (rep *Report) print(w io.Writer, verbose bool) error {
 			for i, id := range b.StaleFound {
 				fmt.Fprintf(w, "    stale  %s: %s\n", id, r.sc.fact(id).Text)
 				fmt.Fprintf(w, "           in: %s\n", b.StaleLines[i])
+				byKind[r.sc.fact(id).Kind]++
+				byLine[lineKind(b.StaleLines[i])]++
 			}
 		}
 	}
+	// Where the stale shows are, for the next round to start from.
+	fmt.Fprintf(w, "\nstale shows by kind of fact: %s\nstale shows by pack line: %s\n", tally(byKind), tally(byLine))
 	return nil
+}
+
+// lineKind names the kind of pack line a stale show was in: a session
+// bullet by its label, a core item, an open item, or other.
+func lineKind(line string) string {
+	l := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+	switch {
+	case strings.HasPrefix(l, "**"):
+		return "core item"
+	case strings.HasSuffix(l, ")") && strings.Contains(l, "(session "):
+		return "open item"
+	}
+	if label, _, ok := strings.Cut(l, ": "); ok && len(label) < 20 && !strings.ContainsAny(label, "`*") {
+		return label
+	}
+	return "other"
+}
+
+// tally lists counts, largest first: "Outcome 27, Request 21".
+func tally(n map[string]int) string {
+	keys := slices.Collect(maps.Keys(n))
+	slices.SortFunc(keys, func(a, b string) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, n[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -148,3 +148,21 @@ func TestTail(t *testing.T) {
 		}
 	}
 }
+
+func TestLineKind(t *testing.T) {
+	for line, want := range map[string]string{
+		"- Request: What about that black screen thing?":                   "Request",
+		"- **Superloop it is** (decision, 2026-12-02, id 9PGSRZGZ)":        "core item",
+		"- One thing I haven't got to: no dry run yet. (session fd414996)": "open item",
+		"- Root cause: On HPOS: we never read orders through post meta":    "Root cause",
+		"- Files changed: config/dev.exs, .tool-versions":                  "Files changed",
+		"- `make test`: passes":                                            "other",
+	} {
+		if got := lineKind(line); got != want {
+			t.Errorf("lineKind(%q) = %q, want %q", line, got, want)
+		}
+	}
+	if got := tally(map[string]int{"Request": 2, "Outcome": 3, "Decision": 2}); got != "Outcome 3, Decision 2, Request 2" {
+		t.Errorf("tally = %q", got)
+	}
+}
