@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/recall/handoff"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -95,7 +96,7 @@ func openLocal(ctx context.Context, state string, opts OpenOptions) (s Searcher,
 		// done, an MCP server between calls (asked to let go), or a
 		// daemon starting up.
 		if !asked {
-			withdraw, asked = askRelease(m), true
+			withdraw, asked = handoff.Ask(m.StatePath(indexDir)), true
 		}
 		if c, err := client.Discover(ctx, state, opts.DaemonWait); err == nil {
 			m.Close()
