@@ -160,11 +160,7 @@ func otherQuantity(a, b []quantity, ak, bk map[string]bool) (unit string, weak b
 // dailies" are one setting, "7 days of logs" and "14 days of
 // snapshots" two.
 func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
-	limit := r.limit()
-	for k := range a {
-		if b[k] && len(k) > 2 && !isNumber(k) && strings.TrimRight(k, "eiy") != unit && r.df[k] <= limit && len(codeTokens(k)) == 0 {
-			return true
-		}
-	}
-	return false
+	return r.shared(a, b, r.limit(), func(k string) bool {
+		return !isNumber(k) && strings.TrimRight(k, "eiy") != unit && len(codeTokens(k)) == 0
+	}) > 0
 }

@@ -353,28 +353,27 @@ func (r *Retirer) asideLimit() int {
 // they share at least two distinctive keys, words or code tokens that
 // few of this memory's statements hold.
 func (r *Retirer) sameTopic(a, b map[string]bool) bool {
-	limit := r.limit()
-	n := 0
-	for k := range a {
-		if b[k] && r.df[k] <= limit && len(k) > 2 {
-			n++
-		}
-	}
-	return n >= 2
+	return r.shared(a, b, r.limit(), nil) >= 2
 }
 
 // near reports whether statements a and b share two keys that a fifth
 // of the statements hold at most: a looser topic test, for a change that
 // names the very value a statement gives.
 func (r *Retirer) near(a, b map[string]bool) bool {
-	limit := r.asideLimit()
+	return r.shared(a, b, r.asideLimit(), nil) >= 2
+}
+
+// shared counts the keys of more than two characters that a and b both
+// hold, that at most limit statements hold, and that also, when it is
+// given, pass keep.
+func (r *Retirer) shared(a, b map[string]bool, limit int, keep func(k string) bool) int {
 	n := 0
 	for k := range a {
-		if b[k] && r.df[k] <= limit && len(k) > 2 {
+		if b[k] && r.df[k] <= limit && len(k) > 2 && (keep == nil || keep(k)) {
 			n++
 		}
 	}
-	return n >= 2
+	return n
 }
 
 // names reports whether change c, stated in text, names a value that
