@@ -156,10 +156,10 @@ func factClaim(s string) Claim {
 		if len(values) > 1 && fromRE.MatchString(s) {
 			values = values[len(values)-1:]
 		}
-	case pathRE.MatchString(s):
+	case len(paths(s)) > 0:
 		attr = "path"
-		for _, m := range pathRE.FindAllStringSubmatch(s, -1) {
-			values = append(values, strings.ToLower(strings.TrimRight(m[1], ".")))
+		for _, p := range paths(s) {
+			values = append(values, strings.ToLower(strings.TrimRight(p, ".")))
 		}
 	case hostRE.MatchString(s):
 		attr = "host"
@@ -193,6 +193,24 @@ func factClaim(s string) Claim {
 	}
 	subj := strings.TrimSpace(entity + " " + attr)
 	return Claim{Subject: subj, Values: lower(values)}
+}
+
+// paths are the file paths s names. A name that goes on past what looks
+// like a file's extension ("spark.sql.shuffle.partitions") is a key, not
+// the file "spark.sql".
+func paths(s string) []string {
+	var out []string
+	for _, m := range pathRE.FindAllStringSubmatchIndex(s, -1) {
+		if end := m[3]; end+1 < len(s) && s[end] == '.' && isWordByte(s[end+1]) {
+			continue
+		}
+		out = append(out, s[m[2]:m[3]])
+	}
+	return out
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // durationRE is a length of time: "30 days", "8h", "250 ms", "two

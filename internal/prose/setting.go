@@ -188,7 +188,7 @@ func addWordSettings(out map[string]string, text string) {
 // isKeyName reports whether k, spelled as code, names a setting rather
 // than a version or a file.
 func isKeyName(k string) bool {
-	return !versionNum.MatchString(k) && !(strings.Contains(k, ".") && pathRE.MatchString(" "+k))
+	return !versionNum.MatchString(k) && !(strings.Contains(k, ".") && len(paths(k)) > 0)
 }
 
 // settingKey is a setting's name reduced to its letters and digits.
@@ -255,6 +255,66 @@ func BareConflict(bare, settings map[string]string) bool {
 func SettingsConflict(a, b map[string]string) bool {
 	for k, v := range a {
 		if w, ok := b[k]; ok && w != v {
+			return true
+		}
+	}
+	return false
+}
+
+// namedKinds are kinds of thing a project names and later renames or
+// replaces: a profile, a workspace, a bucket.
+const namedKinds = `profile|workspace|namespace|cluster|bucket|registry|region|zone|account|project|tenant|database|schema|keyspace|queue|topic|stack|context|branch|realm`
+
+var (
+	// namedAfter is a kind and the name after it: "profile
+	// lakehouse-stg2", "the profile in ~/.databrickscfg is called
+	// lakehouse-stg", "namespace: billing-prod".
+	namedAfter = regexp.MustCompile(`(?i)\b(` + namedKinds + `)(?:\s+(?:in|of|for)\s+\S+)?\s*(?:(?:is\s+)?(?:now\s+)?(?:called|named)\s+|(?:is|are)\s+(?:now\s+)?|=\s*|:\s*|\s)["'` + "`" + `]?([a-z0-9][\w.-]*[-_.0-9][\w.-]*)`)
+	// namedBefore is a name before its kind: "the lakehouse-stg2
+	// profile".
+	namedBefore = regexp.MustCompile(`(?i)\bthe\s+["'` + "`" + `]?([a-z0-9][\w.-]*[-_.0-9][\w.-]*)["'` + "`" + `]?\s+(` + namedKinds + `)\b`)
+)
+
+// Named are the names text gives things of a kind a project names, kind
+// → name: "profile lakehouse-stg2" gives profile → lakehouse-stg2. A
+// name holds a dash, a dot, an underscore or a digit, and is not a
+// number alone.
+func Named(text string) map[string]string {
+	var out map[string]string
+	put := func(kind, name string) {
+		name = strings.ToLower(strings.TrimRight(name, ".-_"))
+		if name == "" || strings.Trim(name, "0123456789.") == "" {
+			return
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[strings.ToLower(kind)] = name
+	}
+	for _, m := range namedAfter.FindAllStringSubmatch(text, -1) {
+		put(m[1], m[2])
+	}
+	for _, m := range namedBefore.FindAllStringSubmatch(text, -1) {
+		put(m[2], m[1])
+	}
+	return out
+}
+
+// Renamed reports whether newer gives a kind of thing older names
+// another name that extends or shortens it: lakehouse-stg became
+// lakehouse-stg2, acme-raw became acme-raw-v2. Names with nothing in
+// common may be two things of one kind (a dev and a prod profile).
+func Renamed(older, newer map[string]string) bool {
+	for k, a := range older {
+		b, ok := newer[k]
+		if !ok || a == b {
+			continue
+		}
+		short, long := a, b
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if len(short) >= 4 && strings.HasPrefix(long, short) {
 			return true
 		}
 	}

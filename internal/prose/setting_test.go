@@ -41,9 +41,40 @@ func TestSettings(t *testing.T) {
 		"300 requests per rolling 60 seconds per key":                                 "map[requestsrate:5]",
 		"Each key now gets 600 requests per rolling minute":                           "map[requestsrate:10]",
 		"we made 3 connections":                                                       "map[]",
+		"I cut spark.sql.shuffle.partitions to 64 on the job cluster.":                "map[sparksqlshufflepartitions:64]",
+		"The schema lives in db/schema.sql and has 3 tables.":                         "map[]",
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
 			t.Errorf("Settings(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestNamed(t *testing.T) {
+	for in, want := range map[string]string{
+		"The profile in ~/.databrickscfg is called lakehouse-stg.":                          "map[profile:lakehouse-stg]",
+		"fyi we got a fresh workspace: adb-77.azuredatabricks.net, profile lakehouse-stg2.": "map[profile:lakehouse-stg2 workspace:adb-77.azuredatabricks.net]",
+		".dbx/project.json now uses the lakehouse-stg2 profile":                             "map[profile:lakehouse-stg2]",
+		"namespace: billing-prod": "map[namespace:billing-prod]",
+		"The branch is main":      "map[]",
+		"The cluster has 3 nodes": "map[]",
+	} {
+		if got := fmt.Sprint(Named(in)); got != want {
+			t.Errorf("Named(%q) = %s, want %s", in, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"profile lakehouse-stg", "profile lakehouse-stg2", true},
+		{"the acme-raw bucket", "bucket acme-raw-v2", true},
+		{"profile lakehouse-dev", "profile lakehouse-prod", false},
+		{"profile lakehouse-stg", "namespace lakehouse-stg2", false},
+		{"profile lakehouse-stg", "profile lakehouse-stg", false},
+	} {
+		if got := Renamed(Named(tc.older), Named(tc.newer)); got != tc.want {
+			t.Errorf("Renamed(%q, %q) = %v", tc.older, tc.newer, got)
 		}
 	}
 }
