@@ -39,7 +39,8 @@ type Statement struct {
 	// removed are the keys of what the statement says was taken out:
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
-	done    bool // read has run
+	named   map[string]string // prose.Named
+	done    bool              // read has run
 }
 
 // read reads what the statement says beyond its keys and settings, once:
@@ -51,7 +52,7 @@ func (st *Statement) read() {
 	}
 	st.done = true
 	st.change, st.state, st.versions = changeOf(st.Text), switchState(st.Text), prose.Versions(st.Text)
-	st.quantities, st.removed = quantities(st.Text), removedKeys(st.Text)
+	st.quantities, st.removed, st.named = quantities(st.Text), removedKeys(st.Text), prose.Named(st.Text)
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
@@ -757,6 +758,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xc                *change
 		xClaim            *prose.Claim
 		xSet, xVer, xDirs map[string]string
+		xNamed            map[string]string
 		xq                []quantity
 		xst               *Statement
 	)
@@ -773,14 +775,17 @@ func (r *Retirer) retired(x string, rank int) bool {
 				// was read when it was added.
 				xst = &r.stmts[j]
 				xst.read()
-				xc, xs, xSet, xVer, xq, xqOK = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true
+				xc, xs, xSet, xVer, xq, xqOK, xNamed = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named
 			} else {
-				xc, xs, xSet, xVer = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x)
+				xc, xs, xSet, xVer, xNamed = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
 			}
 			still, xDirs = stillRE.MatchString(x), versionedDirs(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
+		}
+		if xNamed != nil && prose.Renamed(xNamed, n.named) {
+			return true // the profile lakehouse-stg is lakehouse-stg2 now
 		}
 		if still && n.keys != nil && r.stillChanged(xk, n) {
 			return true
@@ -792,7 +797,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
 		}
 		for _, k := range n.removed {
-			if xk[k] && !slices.Contains(removedKeys(x), k) {
+			if hasKeys(xk, k) && !slices.Contains(removedKeys(x), k) {
 				return true // the newer statement took out what x names
 			}
 		}
@@ -844,7 +849,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.says(xk, xc) {
+			// A session's request is answered by what the session did:
+			// only a change that names what it replaces retires it.
+			answer := rank%2 == 1 && n.Rank == rank-1
+			if r.aside(xk, n.keys, c) && c.says(xk, xc, answer) {
 				return true
 			}
 			continue
@@ -857,8 +865,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 }
 
 // says reports whether change c retires a statement of keys xk (xc its
-// own change, if it announces one).
-func (c *change) says(xk map[string]bool, xc *change) bool {
+// own change, if it announces one). An answer to the statement, which
+// asked for the change, retires it only by naming what it replaced.
+func (c *change) says(xk map[string]bool, xc *change, answer bool) bool {
 	for _, v := range c.new {
 		if hasAll(xk, v) {
 			// x names the new value: it states the change or the
@@ -874,7 +883,7 @@ func (c *change) says(xk map[string]bool, xc *change) bool {
 			return false
 		}
 	}
-	if len(c.old) == 0 || c.otherVersion(xk) {
+	if len(c.old) == 0 && !answer || c.otherVersion(xk) {
 		return true // the topic changed, and x does not say to what, or gives another version
 	}
 	for _, o := range c.old {
@@ -974,7 +983,10 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			}
 			if len(still) > 0 {
 				t := strings.TrimRight(strings.Join(still, "; "), ".")
-				kept = append(kept, strings.ToUpper(t[:1])+t[1:]+".")
+				if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
+					t += "."
+				}
+				kept = append(kept, strings.ToUpper(t[:1])+t[1:])
 			}
 		}
 	}
@@ -1030,9 +1042,36 @@ func isReply(x string) bool {
 // "removed Alertmanager's email receiver" takes out no Alertmanager.
 var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
 
-// removedKeys are the keys of what s says was taken out.
+// movedOff finds what a statement says the project no longer runs on:
+// "we're off the compose Kafka", "moved off Jenkins". The word before
+// the name, when there is one, says which of its kind: off the compose
+// Kafka is not off Kafka.
+var movedOff = regexp.MustCompile(`\b(?i:we're|we are|we've moved|we moved|moved|moving|migrated|got|getting)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+
+// hasKeys reports whether keys xk hold every key of k, keys joined by a
+// space.
+func hasKeys(xk map[string]bool, k string) bool {
+	for _, w := range strings.Fields(k) {
+		if !xk[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// removedKeys are the keys of what s says was taken out; a name with
+// the word that says which is both keys, joined by a space.
 func removedKeys(s string) []string {
 	var out []string
+	for _, m := range movedOff.FindAllStringSubmatch(s, -1) {
+		k := key(strings.Trim(m[2], "`"))
+		if q := strings.ToLower(m[1]); q != "" && !StopWords[q] {
+			k = key(q) + " " + k
+		}
+		if len(k) > 2 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
 	for _, m := range removal.FindAllStringSubmatch(s, -1) {
 		name := strings.Trim(m[1]+m[2]+m[3], "`")
 		if len(name) < 3 || StopWords[strings.ToLower(name)] {

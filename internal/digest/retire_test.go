@@ -117,6 +117,14 @@ func TestRetiredByChange(t *testing.T) {
 			"The limit is 60 r/s per key now, with a burst of 30, in lua/ratelimit.lua."},
 		{"a setting named as a variable", "Read intra_op_num_threads from an ORT_INTRA_OP_THREADS environment variable set to 2 in docker-compose.yml.",
 			"ORT_INTRA_OP_THREADS is 4 in docker-compose.yml now."},
+		{"a setting whose key holds a file's extension", "The job cluster sets spark.sql.shuffle.partitions to 400.",
+			"I cut spark.sql.shuffle.partitions to 64 on the job cluster."},
+		{"moved off one of its kind", "Locally the job talks to the compose Kafka on localhost:29092.",
+			"And we're off the compose Kafka: everyone uses the shared dev cluster now."},
+		{"a name that grew", "The profile in ~/.databrickscfg is called lakehouse-stg.",
+			"We got a fresh workspace for staging: profile lakehouse-stg2."},
+		{"a name before its kind", "Raw drops land in the acme-raw bucket.",
+			"The acme-raw-v2 bucket is where drops land from today."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
@@ -154,6 +162,10 @@ func TestNotRetired(t *testing.T) {
 			"The release job cut the 2026-03-09 release tarballs from the tag."},
 		{"a file is no enum case", "Added node_modules to .gitignore so the context stays small.",
 			"Added node_modules to .dockerignore as well."},
+		{"off one Kafka is not off Kafka", "Each settlement line is published to Kafka as an event.",
+			"And we're off the compose Kafka: everyone uses the shared dev cluster now."},
+		{"two names of one kind", "The profile in ~/.databrickscfg is called lakehouse-dev.",
+			"Production deploys use the profile lakehouse-prod."},
 	} {
 		if retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should not retire %q", tc.why, tc.newer, tc.older)
@@ -300,6 +312,28 @@ func TestRetiredBySetting(t *testing.T) {
 	sum.Parts[Commands] = []string{"`sed -i 's/baud=115200/baud=921600/' tests/harness/link.py && grep -n baud tests/harness/link.py`"}
 	if got := NewRetirer([]Statement{{Text: title, Rank: 1}}, sums).Title(title, 1); got != "Session" {
 		t.Errorf("Title = %q after the baud rate went from 115200 to 921600", got)
+	}
+}
+
+// TestAnswerKeepsRequest: what a session did answers what it was asked;
+// a change that does not name what it replaced leaves the request, while
+// a newer session's does not.
+func TestAnswerKeepsRequest(t *testing.T) {
+	asked := "At the morning rush 1,800 vans connect and one fleetd can't keep up with the telemetry."
+	did := "The loop now subscribes to `$share/fleetd/vans/+/telemetry` so fleetd instances split the telemetry."
+	stmts := []Statement{{Text: did, Rank: 0}}
+	for _, f := range filler {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	r := NewRetirer(stmts, nil)
+	if got := r.DropRetiredAsked(asked, 0); got != asked {
+		t.Errorf("the session's own answer retired its request: %q", got)
+	}
+	if got := r.Title(asked, 0); got != asked {
+		t.Errorf("the session's own answer retired its title: %q", got)
+	}
+	if !r.Retired(asked, 1) {
+		t.Error("a newer session's change did not retire an older session's statement on its topic")
 	}
 }
 
