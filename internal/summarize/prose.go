@@ -311,7 +311,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	openAt := -1
 	for i, s := range ss {
 		announced := causeNext
-		causeNext = role == Assistant && causeIntro.MatchString(s)
+		causeNext = role == Assistant && announces(s)
 		if len(s) < 10 || len(s) > 600 {
 			continue
 		}
@@ -419,7 +419,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -443,6 +443,24 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 	}
 }
+
+// announces reports whether s announces an explanation that follows it
+// ("Found it.", "Here's what happens:"), rather than giving it: "Found
+// it: receipt() ran the text through TextEncoder, …" is the cause
+// itself, and the sentence after it is not.
+func announces(s string) bool {
+	return causeIntro.MatchString(s) && !(foundColon.MatchString(s) && isCause(s))
+}
+
+var foundColon = regexp.MustCompile(`(?i)^(i )?(see|found|spotted|got) (it|the \w+( \w+)?):\s+\S`)
+
+// noted reports whether s is a fact said to be kept ("For the record,
+// the printer enumerates as vendor 0x04b8") that holds a value.
+func noted(s string) bool {
+	return recordCue.MatchString(s) && strings.ContainsAny(s, "0123456789")
+}
+
+var recordCue = regexp.MustCompile(`(?i)^(for the record|for reference|for future reference|worth knowing|good to know|worth noting|note for later)\b`)
 
 // isCause reports whether s states a root cause; "since" that starts a
 // time ("failing since at least Tuesday") gives no reason.
@@ -553,6 +571,12 @@ func (a *analysis) add(c Candidate) {
 // reason cue in it, or else into itself and the next sentence when that
 // one gives the reason.
 func splitReason(s, next string) (what, why string) {
+	// "The stops were one transfer overrunning the buffer, so printReceipt
+	// now sends 64-byte chunks": what was done follows "so", after its
+	// reason.
+	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) {
+		return capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
+	}
 	if i := prose.ReasonAt(s); i != nil && i[0] > 8 {
 		return strings.TrimRight(strings.TrimSpace(s[:i[0]]), ",;:—- "), strings.TrimSpace(s[i[0]:])
 	}
@@ -565,6 +589,8 @@ func splitReason(s, next string) (what, why string) {
 	}
 	return strings.TrimRight(s, "."), ""
 }
+
+var soThen = regexp.MustCompile(`(?i),\s+(?:and\s+)?so\s+`)
 
 // addDecision adds a decision; change marks the report of a change,
 // whose replaced value is what held before, not an alternative turned
@@ -918,8 +944,8 @@ func capitalize(s string) string {
 		return s
 	}
 	// A path, file or identifier keeps its case: config/sidekiq.yml,
-	// go.mod, max_conns.
-	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(strings.TrimRight(w, ".,:;"), "/._") {
+	// go.mod, max_conns, printReceipt.
+	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(strings.TrimRight(w, ".,:;"), "/._") || strings.IndexFunc(w, unicode.IsUpper) > 0 {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]

@@ -69,6 +69,30 @@ func TestDecisionTitle(t *testing.T) {
 	}
 }
 
+// TestFoundItCause: "Found it: …" that gives the cause itself is one root
+// cause; the fix said after it is a decision, not a second cause.
+func TestFoundItCause(t *testing.T) {
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(Assistant, 0, "Found it: receipt() ran the text through TextEncoder, which gives UTF-8, but the printer reads every byte through its code page. It now selects code page 858 and maps each character to its CP858 byte.")
+	if len(a.rootCauses) != 1 || len(a.decisions) != 1 {
+		t.Errorf("root causes %q, decisions %q; want one of each", a.rootCauses, a.decisions)
+	}
+	a = &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(Assistant, 0, "Found it, and it's not Postgres being slow. Each booking's resolvers query their own row, an N+1 of 825 statements.")
+	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "N+1") {
+		t.Errorf("root causes %q; want the explanation after the announcement", a.rootCauses)
+	}
+}
+
+// TestSoThenDecision: "CAUSE, so X now does Y" decides X; the cause is its
+// reason.
+func TestSoThenDecision(t *testing.T) {
+	what, why := splitReason("The halfway stops were one big transferOut overrunning the buffer, so printReceipt now sends the data in 64-byte chunks.", "")
+	if what != "printReceipt now sends the data in 64-byte chunks" || why != "The halfway stops were one big transferOut overrunning the buffer" {
+		t.Errorf("splitReason = %q, %q", what, why)
+	}
+}
+
 func TestIsChitchat(t *testing.T) {
 	for p, want := range map[string]bool{
 		"thanks!": true, "ok go on": true, "Yes, do it.": true, "/cost": true, "/clear": true, "/review-pr 12": true,
@@ -222,6 +246,22 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Changed: the retention job now keeps 14 days of logs instead of 30.", "decision"},
 		{Assistant, "Done — search state now lives in the query string rather than the MobX store.", "decision"},
 		{Assistant, "It returns nil instead of an error when the file is missing.", ""},
+		// A setting whose key holds what looks like a file's extension.
+		{Assistant, "Since each hourly run only handles a slice of the day, I cut spark.sql.shuffle.partitions to 64 on the job cluster.", "env"},
+		// A fact said to be kept, with its value.
+		{Assistant, "For the record, the TM-m30III enumerates as USB vendor 0x04b8 and takes the data on bulk OUT endpoint 1.", "env"},
+		{Assistant, "For the record, I looked at the logs too.", ""},
+		// Turned down as "out".
+		{Assistant, "localStorage is out for this: it's synchronous, so writing on every tap blocks the UI thread.", "rejected"},
+		{Assistant, "The new release is out.", ""},
+		// Pending and waiting as descriptions, not work left.
+		{Assistant, "I'd keep a table of pending orders keyed by id, drained oldest first.", ""},
+		{Assistant, "The review of the migration is still pending.", "open"},
+		{Assistant, "printReceipt sends the data in chunks, waiting for each.", ""},
+		{User, "We're waiting on the vendor for the sandbox keys.", "open"},
+		// Complaints and instructions in other words.
+		{User, "it drives me nuts when you run the whole suite after every tiny edit", "pref"},
+		{User, "heads up, don't hand-edit anything under avro/, it is generated", "pref"},
 		// Noise.
 		{Assistant, "This file uses the `errgroup` package to run the workers concurrently.", ""},
 		{Assistant, "The `Config` struct has fields for `Port`, `Host` and `Timeout`.", ""},
