@@ -419,7 +419,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -459,6 +459,20 @@ var foundColon = regexp.MustCompile(`(?i)^(i )?(see|found|spotted|got) (it|the \
 func noted(s string) bool {
 	return recordCue.MatchString(s) && strings.ContainsAny(s, "0123456789")
 }
+
+// cmdUse reports whether s says what a command does: "`wp wbd reindex
+// --dry-run` prints each price it would store, and leaves the table
+// alone". A result ("`go test` passes on all three packages") is not
+// one.
+func cmdUse(s string) bool {
+	m := cmdSubject.FindStringSubmatch(s)
+	return m != nil && !cmdResult[m[1]]
+}
+
+var (
+	cmdSubject = regexp.MustCompile("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
+	cmdResult  = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
+)
 
 var recordCue = regexp.MustCompile(`(?i)^(for the record|for reference|for future reference|worth knowing|good to know|worth noting|note for later)\b`)
 

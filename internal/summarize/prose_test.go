@@ -251,6 +251,9 @@ func TestClassify(t *testing.T) {
 		// A fact said to be kept, with its value.
 		{Assistant, "For the record, the TM-m30III enumerates as USB vendor 0x04b8 and takes the data on bulk OUT endpoint 1.", "env"},
 		{Assistant, "For the record, I looked at the logs too.", ""},
+		// What a command does.
+		{Assistant, "`wp wbd reindex --dry-run` prints the bundle id with the price it would store, and leaves the table alone.", "env"},
+		{Assistant, "`go test ./...` passes on all three packages.", ""},
 		// Turned down as "out".
 		{Assistant, "localStorage is out for this: it's synchronous, so writing on every tap blocks the UI thread.", "rejected"},
 		{Assistant, "The new release is out.", ""},
