@@ -428,7 +428,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && deferred.MatchString(s)
-		if (openCue.MatchString(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) {
+		if (openCue.MatchString(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) {
 			text := openText(s)
 			if (refersBack.MatchString(s) || put) && prev != "" {
 				// "I haven't fixed that yet": the sentence before says
@@ -588,7 +588,7 @@ func splitReason(s, next string) (what, why string) {
 	// "The stops were one transfer overrunning the buffer, so printReceipt
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
-	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) {
+	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) && toldPast.MatchString(s[:i[0]]) {
 		return capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
 	}
 	if i := prose.ReasonAt(s); i != nil && i[0] > 8 {
@@ -604,7 +604,15 @@ func splitReason(s, next string) (what, why string) {
 	return strings.TrimRight(s, "."), ""
 }
 
+// ack is an acknowledgment, which promises nothing to do: "Understood
+// for next time."
+var ack = regexp.MustCompile(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[^.;:]{0,30}[.!]?$`)
+
 var soThen = regexp.MustCompile(`(?i),\s+(?:and\s+)?so\s+`)
+
+// toldPast is a clause that tells what happened, the reason for what
+// was done: "the stops were one big transfer overrunning the buffer".
+var toldPast = regexp.MustCompile(`(?i)\b(was|were|had been|came from|caused|happened)\b`)
 
 // addDecision adds a decision; change marks the report of a change,
 // whose replaced value is what held before, not an alternative turned

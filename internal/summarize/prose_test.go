@@ -87,6 +87,9 @@ func TestFoundItCause(t *testing.T) {
 // TestSoThenDecision: "CAUSE, so X now does Y" decides X; the cause is its
 // reason.
 func TestSoThenDecision(t *testing.T) {
+	if what, _ := splitReason("docker-compose.yml publishes Postgres on 5432, so a plain psql reaches the container now.", ""); !strings.HasPrefix(what, "docker-compose.yml publishes") {
+		t.Errorf("a state and its consequence: what = %q", what)
+	}
 	what, why := splitReason("The halfway stops were one big transferOut overrunning the buffer, so printReceipt now sends the data in 64-byte chunks.", "")
 	if what != "printReceipt now sends the data in 64-byte chunks" || why != "The halfway stops were one big transferOut overrunning the buffer" {
 		t.Errorf("splitReason = %q, %q", what, why)
@@ -251,6 +254,8 @@ func TestClassify(t *testing.T) {
 		// A fact said to be kept, with its value.
 		{Assistant, "For the record, the TM-m30III enumerates as USB vendor 0x04b8 and takes the data on bulk OUT endpoint 1.", "env"},
 		{Assistant, "For the record, I looked at the logs too.", ""},
+		// An acknowledgment promises nothing.
+		{Assistant, "Understood for next time.", ""},
 		// What a command does.
 		{Assistant, "`wp wbd reindex --dry-run` prints the bundle id with the price it would store, and leaves the table alone.", "env"},
 		{Assistant, "`go test ./...` passes on all three packages.", ""},
