@@ -44,6 +44,10 @@ type renderer struct {
 	read, changed map[string]bool
 	failed        map[string]int // failed call summaries, by their observation line
 	changedSince  []string       // files changed since the last failure
+
+	// replaced are the redacted one-line replacements of edit calls,
+	// by call ID, read from their input before sanitize drops it.
+	replaced map[string][][2]string
 }
 
 func newRenderer(m *memory.Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
@@ -127,6 +131,15 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	e.CWD, e.GitBranch, e.Model = r.clean(e.CWD), r.clean(e.GitBranch), r.clean(e.Model)
 	if e.Call != nil {
 		c := *e.Call
+		if reps := transcript.Replacements(c.Name, c.Input); len(reps) > 0 && c.ID != "" {
+			for i := range reps {
+				reps[i] = [2]string{r.clean(reps[i][0]), r.clean(reps[i][1])}
+			}
+			if r.replaced == nil {
+				r.replaced = map[string][][2]string{}
+			}
+			r.replaced[c.ID] = reps
+		}
 		c.Input = nil
 		c.Summary = mdtext.OneLine(r.clean(c.Summary))
 		e.Call = &c
@@ -334,6 +347,9 @@ func (r *renderer) tool(e *transcript.Event, name, summary string, res *transcri
 		return
 	}
 	t := summarize.Turn{Role: summarize.Tool, Time: e.Time, Tool: name, Input: summary}
+	if e.Call != nil {
+		t.Replaced = r.replaced[e.Call.ID]
+	}
 	if res != nil {
 		t.Text, t.ExitCode, t.IsError = res.Output, res.ExitCode, res.IsError
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -42,6 +43,10 @@ type fileUse struct {
 	// file ("Adding a berth loader"): a later session that finishes an
 	// open item in other words often names it only there.
 	what string
+	// replaced are the one-line replacements of its edits that give a
+	// value another one ("reminders: 10" → "reminders: 3"), the last
+	// of each line.
+	replaced [][2]string
 }
 
 type run struct {
@@ -112,6 +117,9 @@ func (a *analysis) tool(i int, t Turn) {
 				f.writes++
 			} else {
 				f.edits++
+			}
+			for _, rep := range t.Replaced {
+				f.replace(rep)
 			}
 		}
 	default:
@@ -269,7 +277,60 @@ func (f *fileUse) how() string {
 	} else if f.edits > 1 {
 		parts = append(parts, fmt.Sprintf("edited ×%d", f.edits))
 	}
-	return strings.Join(parts, ", ")
+	how := strings.Join(parts, ", ")
+	var reps []string
+	for _, r := range f.replaced[:min(len(f.replaced), maxReplaced)] {
+		reps = append(reps, code(r[0])+" → "+code(r[1]))
+	}
+	if len(reps) > 0 {
+		how += ": " + strings.Join(reps, ", ")
+	}
+	return how
+}
+
+// maxReplaced bounds the replaced values a file's line lists.
+const maxReplaced = 3
+
+// replace notes a one-line replacement when it gives one value another:
+// a setting changed, which later statements of the old value are not.
+// A line replaced twice keeps its first value and its last.
+func (f *fileUse) replace(rep [2]string) {
+	if !valueChange.MatchString(rep[0]) || oneValue(rep[0], rep[1]) == "" {
+		return
+	}
+	for i, r := range f.replaced {
+		if r[1] == rep[0] {
+			f.replaced[i][1] = rep[1]
+			if r[0] == rep[1] {
+				f.replaced = slices.Delete(f.replaced, i, i+1) // put back as it was
+			}
+			return
+		}
+	}
+	f.replaced = append(f.replaced, rep)
+}
+
+// valueChange is a line that holds a number: a setting, a count, a port.
+var valueChange = regexp.MustCompile(`\d`)
+
+// oneValue is the number in which two lines differ when they differ in
+// that one word alone, or "".
+func oneValue(a, b string) string {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) != len(wb) || len(wa) > 8 {
+		return ""
+	}
+	diff := ""
+	for i := range wa {
+		if wa[i] == wb[i] {
+			continue
+		}
+		if diff != "" || !strings.ContainsAny(wb[i], "0123456789") {
+			return ""
+		}
+		diff = wb[i]
+	}
+	return diff
 }
 
 // line says what was fixed and how; the error itself is under "Errors &

@@ -70,3 +70,30 @@ func TestExtractiveGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesReplaced: an edit that gives a line's value another one is
+// listed with the file, first value to last; code edits and an edit put
+// back are not.
+func TestFilesReplaced(t *testing.T) {
+	edit := func(path string, reps ...[2]string) Turn {
+		return Turn{Role: Tool, Tool: "Edit", Input: path, Text: "ok", Replaced: reps}
+	}
+	req := Request{First: true, Segment: Segment{Index: 1, Turns: []Turn{
+		{Role: User, Text: "make the reminders queue run 15 at a time"},
+		edit("config/config.exs", [2]string{"reminders: 10", "reminders: 3"}),
+		edit("config/config.exs", [2]string{"reminders: 3", "reminders: 15"}),
+		edit("lib/app.ex", [2]string{"def run(x), do: x", "def run(y), do: y"}),
+		edit("config/prod.exs", [2]string{"pool_size: 10", "pool_size: 20"}),
+		edit("config/prod.exs", [2]string{"pool_size: 20", "pool_size: 10"}),
+		{Role: Assistant, Text: "Done: the reminders queue runs 15 at a time."},
+	}}}
+	res, err := Extractive{}.Summarize(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- config/config.exs (edited ×2: `reminders: 10` → `reminders: 15`)", "- lib/app.ex (edited)", "- config/prod.exs (edited ×2)"} {
+		if !strings.Contains(res.Summary, want+"\n") {
+			t.Errorf("summary lacks %q:\n%s", want, res.Summary)
+		}
+	}
+}

@@ -41,6 +41,9 @@ type Turn struct {
 	// Paths are the files the tool read or changed. When empty, a file
 	// tool's Input is taken as its path.
 	Paths []string `json:"paths,omitempty"`
+	// Replaced are the one-line replacements an edit made, old then new:
+	// what a setting was and what it became.
+	Replaced [][2]string `json:"replaced,omitempty"`
 }
 
 // Says reports whether t is the agent saying something: text of its own,

@@ -139,3 +139,44 @@ func firstOf(ss ...string) string {
 	}
 	return ""
 }
+
+// maxReplaced bounds one side of a replacement Replacements reports, in
+// bytes: a setting's line, not a block of code.
+const maxReplaced = 160
+
+// Replacements are the one-line replacements an edit tool call makes, old
+// and new: "maximumPoolSize = 10" became "maximumPoolSize = 20". What a
+// setting was and became is in the call, whatever the agent says of it.
+// Multi-line replacements (code) are left out.
+func Replacements(name string, input json.RawMessage) [][2]string {
+	if len(input) == 0 || input[0] != '{' {
+		return nil
+	}
+	type edit struct {
+		Old    string `json:"old_string"`
+		New    string `json:"new_string"`
+		OldStr string `json:"old_str"`
+		NewStr string `json:"new_str"`
+	}
+	var in struct {
+		edit
+		Edits []edit `json:"edits"`
+	}
+	switch name {
+	case "Edit", "MultiEdit", "str_replace_based_edit_tool", "str_replace_editor", "search_replace":
+	default:
+		return nil
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return nil
+	}
+	var out [][2]string
+	for _, e := range append([]edit{in.edit}, in.Edits...) {
+		o, n := strings.TrimSpace(firstOf(e.Old, e.OldStr)), strings.TrimSpace(firstOf(e.New, e.NewStr))
+		if o == "" || n == "" || o == n || strings.ContainsAny(o+n, "\n\r") || len(o) > maxReplaced || len(n) > maxReplaced {
+			continue
+		}
+		out = append(out, [2]string{o, n})
+	}
+	return out
+}
