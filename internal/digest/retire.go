@@ -40,6 +40,7 @@ type Statement struct {
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
 	named   map[string]string // prose.Named
+	edit    *valueEdit        // a file's line given another value
 	done    bool              // read has run
 }
 
@@ -106,6 +107,9 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 				for _, b := range bullets {
 					name, _, _ := strings.Cut(b, " (")
 					r.changed[order(k, false)] = append(r.changed[order(k, false)], strings.TrimSpace(name))
+					for _, m := range editedLine.FindAllStringSubmatch(b, -1) {
+						r.addReplacement(m[1], m[2], order(k, false))
+					}
 				}
 				continue
 			}
@@ -277,17 +281,121 @@ func replacements(cmd string) [][2]string {
 // The rest of a command is no statement about the project.
 func (r *Retirer) addSubstitution(cmd string, rank int) {
 	for _, rep := range replacements(cmd) {
-		st := Statement{Text: rep[1], Rank: rank, settings: prose.Settings(rep[1]), done: true}
-		was, now := codeTokens(rep[0]), codeTokens(rep[1])
-		for _, t := range was {
-			if !slices.Contains(now, t) && len(t) > 2 {
-				st.replaced = append(st.replaced, t)
-			}
-		}
-		if len(st.settings) > 0 || len(st.replaced) > 0 {
-			r.stmts = append(r.stmts, st)
+		r.addReplacement(rep[0], rep[1], rank)
+	}
+}
+
+// addReplacement adds what replacing line was with now in a file changes:
+// the settings now gives, the code values it replaces, and, when the two
+// differ in one value ("reminders: 10" became "reminders: 3"), that value
+// of what the rest of the line names.
+func (r *Retirer) addReplacement(was, now string, rank int) {
+	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true}
+	wasT, nowT := codeTokens(was), codeTokens(now)
+	for _, t := range wasT {
+		if !slices.Contains(nowT, t) && len(t) > 2 {
+			st.replaced = append(st.replaced, t)
 		}
 	}
+	st.edit = valueEditOf(was, now)
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil {
+		r.stmts = append(r.stmts, st)
+	}
+}
+
+// A valueEdit is a line of a file given another value: the keys of what
+// the line names, and the value before and after.
+type valueEdit struct {
+	keys     []string
+	old, new string
+}
+
+// valueEditOf reads "reminders: 10" → "reminders: 3" or "maximumPoolSize
+// = 10" → "maximumPoolSize = 20": lines alike but for one value, a
+// number. The keys are those of the words they share, a name in camel
+// case split into its words.
+func valueEditOf(was, now string) *valueEdit {
+	a, b := editTokens.FindAllString(was, -1), editTokens.FindAllString(now, -1)
+	if len(a) != len(b) || len(a) < 2 || len(a) > 8 {
+		return nil
+	}
+	e := &valueEdit{}
+	for i := range a {
+		if a[i] == b[i] {
+			if isNumber(strings.ReplaceAll(a[i], ".", "")) {
+				continue // a value both keep names nothing
+			}
+			for w := range ContentWords(splitCamel(a[i])) {
+				if k := key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
+					e.keys = append(e.keys, k)
+				}
+			}
+			continue
+		}
+		if e.old != "" || !isNumber(a[i]) || !isNumber(b[i]) {
+			return nil
+		}
+		e.old, e.new = a[i], b[i]
+	}
+	if e.old == "" || len(e.keys) == 0 {
+		return nil
+	}
+	slices.Sort(e.keys)
+	return e
+}
+
+// editedLine is a line an edit replaced, as a summary's list of changed
+// files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
+// 15`)".
+var editedLine = regexp.MustCompile("`([^`]+)` → `([^`]+)`")
+
+var editTokens = regexp.MustCompile(`[A-Za-z_][\w.-]*|\d+(?:\.\d+)*`)
+
+// splitCamel puts a space before each upper-case letter that follows a
+// lower-case one: maximumPoolSize → maximum Pool Size.
+func splitCamel(s string) string {
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && unicode.IsUpper(c) && unicode.IsLower(rune(s[i-1])) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(c)
+	}
+	return strings.NewReplacer("_", " ", ".", " ", "-", " ").Replace(b.String())
+}
+
+// says reports whether x gives the value the edit replaced to what the
+// edit's line names by a distinctive word: "the reminders queue runs 3 at
+// a time" once "reminders: 3" became "reminders: 15".
+func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) bool) bool {
+	named := false
+	for _, k := range e.keys {
+		named = named || xk[k] && distinct(k)
+	}
+	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
+}
+
+// hasNumber reports whether text holds the number n as a word of its own.
+func hasNumber(text, n string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], n)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(n)
+		before := j == 0 || !isNumChar(text[j-1])
+		after := end == len(text) || !isNumChar(text[end]) && !(text[end] == '.' && end+1 < len(text) && isDigit(text[end+1]))
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isNumChar(c byte) bool {
+	return isDigit(c) || c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // topicKeys are what a statement is about: the comparison keys of its
@@ -809,6 +917,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 				if xk[v] && distinctValue(v) {
 					return true
 				}
+			}
+			if n.edit != nil && n.edit.says(x, xk, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
+				return true // "runs 3 at a time" once "reminders: 3" became "reminders: 15"
 			}
 			continue
 		}

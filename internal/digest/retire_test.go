@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -434,6 +435,52 @@ func TestQuantities(t *testing.T) {
 	} {
 		if got := quantities(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("quantities(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRetiredByEdit: a line of a file an edit gave another value (as the
+// summary's list of changed files says) retires a statement of the old
+// value about what the line names, however it is worded.
+func TestRetiredByEdit(t *testing.T) {
+	newer := &Summary{}
+	newer.Parts[Files] = []string{"config/config.exs (edited: `reminders: 3` → `reminders: 15`)",
+		"src/main/resources/application.conf (edited: `maximumPoolSize = 10` → `maximumPoolSize = 20`)"}
+	for _, tc := range []struct {
+		older string
+		want  bool
+	}{
+		{"The reminders queue now runs 3 at a time, under the relay's limit.", true},
+		{"The pool is only 10 connections, but each request keeps one too long.", true},
+		{"The reminders queue runs 15 at a time.", false},           // the new value
+		{"Three reminders go out per booking, 3 days apart.", true}, // names reminders and 3: taken as the old value
+		{"The mailers queue runs 3 at a time.", false},              // another queue
+		{"Version 3.10 of the pool library is fine.", false},        // 3.10 is no 3, nor 10
+	} {
+		stmts := []Statement{{Text: tc.older, Rank: 1}}
+		for _, f := range filler {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := NewRetirer(stmts, []*Summary{newer}).Retired(tc.older, 1); got != tc.want {
+			t.Errorf("Retired(%q) = %v after the edits", tc.older, got)
+		}
+	}
+}
+
+func TestValueEditOf(t *testing.T) {
+	for _, tc := range []struct{ was, now, want string }{
+		{"reminders: 3", "reminders: 15", "[reminde] 3 → 15"},
+		{"maximumPoolSize = 10", "maximumPoolSize = 20", "[maximum pool size] 10 → 20"},
+		{`- "5433:5432"`, `- "5432:5432"`, "<nil>"}, // a port pair: no name
+		{"timeout = 30 # was 20", "timeout = 45 # was 30", "<nil>"},
+		{"name = old", "name = new", "<nil>"},
+	} {
+		got := "<nil>"
+		if e := valueEditOf(tc.was, tc.now); e != nil {
+			got = fmt.Sprintf("%v %s → %s", e.keys, e.old, e.new)
+		}
+		if got != tc.want {
+			t.Errorf("valueEditOf(%q, %q) = %s, want %s", tc.was, tc.now, got, tc.want)
 		}
 	}
 }

@@ -863,6 +863,12 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		}
 		for i, b := range bullets {
 			switch {
+			case p == digest.Root:
+				// A root cause tells what happened: a later change
+				// of what it names does not make it untrue.
+				if b = r.DropDone(k, b); b == "" {
+					continue
+				}
 			case p != digest.Request:
 				if b = r.DropRetired(digest.DropReplaced(r.DropDone(k, b), replaced), k); b == "" {
 					continue
