@@ -15,10 +15,15 @@ import (
 // frequency over the sessions' summaries), against each later session.
 
 // todoMark matches a sentence that states work still to do.
-var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?next(?: thing| step| task)?|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,40}\byet|we (?:still )?need (?:a|an|to))\b`)
+var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?next(?: thing| step| task)?|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,40}\byet|we (?:still )?need (?:a|an|to)|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided)\b`)
 
 // IsTodo reports whether s states work still to do.
-func IsTodo(s string) bool { return todoMark.MatchString(s) }
+func IsTodo(s string) bool { return todoMark.MatchString(s) || hasTo.MatchString(s) }
+
+// hasTo is work a clause of its own says must still be done: "(it has to
+// run against the Deploy KV too)", not a reason ("because they have to
+// exist first").
+var hasTo = regexp.MustCompile(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody|you) (?:still )?(?:has|have) to\b`)
 
 // todoWords are the words of a to-do statement that say it is one, not
 // what it is about.

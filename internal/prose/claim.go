@@ -215,7 +215,7 @@ func isWordByte(b byte) bool {
 
 // durationRE is a length of time: "30 days", "8h", "250 ms", "two
 // minutes" (a number in words takes a unit in words).
-var durationRE = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds|minutes|hours|days|weeks|months)\b`)
+var durationRE = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
 
 // durationVerbs say how a duration holds, not of what.
 var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made`)

@@ -295,6 +295,7 @@ const maxReplaced = 3
 // a setting changed, which later statements of the old value are not.
 // A line replaced twice keeps its first value and its last.
 func (f *fileUse) replace(rep [2]string) {
+	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
 	if !valueChange.MatchString(rep[0]) || oneValue(rep[0], rep[1]) == "" {
 		return
 	}
@@ -309,6 +310,17 @@ func (f *fileUse) replace(rep [2]string) {
 	}
 	f.replaced = append(f.replaced, rep)
 }
+
+// uncomment is a line without its trailing comment: "update_rate: 1000
+// # Hz, on core 3" gives "update_rate: 1000".
+func uncomment(line string) string {
+	if i := lineComment.FindStringIndex(line); i != nil {
+		line = line[:i[0]]
+	}
+	return strings.TrimSpace(line)
+}
+
+var lineComment = regexp.MustCompile(`\s(#|//|--)\s`)
 
 // valueChange is a line that holds a number: a setting, a count, a port.
 var valueChange = regexp.MustCompile(`\d`)

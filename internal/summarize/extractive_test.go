@@ -83,6 +83,7 @@ func TestFilesReplaced(t *testing.T) {
 		edit("config/config.exs", [2]string{"reminders: 10", "reminders: 3"}),
 		edit("config/config.exs", [2]string{"reminders: 3", "reminders: 15"}),
 		edit("lib/app.ex", [2]string{"def run(x), do: x", "def run(y), do: y"}),
+		edit("config/controllers.yaml", [2]string{"update_rate: 500  # Hz", "update_rate: 1000  # Hz, RT thread on core 3"}),
 		edit("config/prod.exs", [2]string{"pool_size: 10", "pool_size: 20"}),
 		edit("config/prod.exs", [2]string{"pool_size: 20", "pool_size: 10"}),
 		{Role: Assistant, Text: "Done: the reminders queue runs 15 at a time."},
@@ -91,7 +92,7 @@ func TestFilesReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"- config/config.exs (edited ×2: `reminders: 10` → `reminders: 15`)", "- lib/app.ex (edited)", "- config/prod.exs (edited ×2)"} {
+	for _, want := range []string{"- config/config.exs (edited ×2: `reminders: 10` → `reminders: 15`)", "- lib/app.ex (edited)", "- config/prod.exs (edited ×2)", "- config/controllers.yaml (edited: `update_rate: 500` → `update_rate: 1000`)"} {
 		if !strings.Contains(res.Summary, want+"\n") {
 			t.Errorf("summary lacks %q:\n%s", want, res.Summary)
 		}
