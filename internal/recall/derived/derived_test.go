@@ -38,7 +38,11 @@ func TestParseCache(t *testing.T) {
 		{"flipped", append(slices.Clone(good[:len(good)-1]), good[len(good)-1]^1), key, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseCache(tc.data, tc.key)
+			body, err := parseCache(tc.data, tc.key)
+			var got map[string]string
+			if err == nil && body != nil {
+				got, err = parseMemo(body)
+			}
 			if (err != nil) != tc.damaged {
 				t.Fatalf("err %v, damaged %v", err, tc.damaged)
 			}
