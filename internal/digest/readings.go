@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -28,7 +29,12 @@ type Readings struct {
 	old map[textHash][]byte
 	// had are the flags of those a statement took (readDone, readClaim).
 	had map[textHash]uint64
-	// now are those this pack's retirer holds, the fullest per text.
+	// fresh are the texts read now, not found in old.
+	fresh map[string]textHash
+	// used are the hashes of the texts the retirer asked for, in order.
+	used []textHash
+	// now are the statements read beyond what old held, the fullest
+	// per text.
 	now map[textHash]*Statement
 	// grew says that a statement was read beyond what old held.
 	grew bool
@@ -66,26 +72,32 @@ var errReadings = errors.New("readings cut short")
 // statement is the statement of text and rank, its readings taken from
 // rd when it holds them.
 func (rd *Readings) statement(text string, rank int) Statement {
-	if rd != nil {
-		h := hashText(text)
-		if b, ok := rd.old[h]; ok {
-			st := Statement{Text: text, Rank: rank}
-			if flags, err := decodeReading(b, &st); err == nil {
-				if rd.had == nil {
-					rd.had = make(map[textHash]uint64)
-				}
-				rd.had[h] = flags
-				return st
-			}
-		}
-		rd.grew = true
+	if rd == nil {
+		return Statement{Text: text, Rank: rank, keys: topicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
 	}
+	h := hashText(text)
+	rd.used = append(rd.used, h)
+	if b, ok := rd.old[h]; ok {
+		st := Statement{Text: text, Rank: rank}
+		if flags, err := decodeReading(b, &st); err == nil {
+			if rd.had == nil {
+				rd.had = make(map[textHash]uint64)
+			}
+			rd.had[h] = flags
+			return st
+		}
+		delete(rd.old, h) // damaged: made again
+	}
+	if rd.fresh == nil {
+		rd.fresh = make(map[string]textHash)
+	}
+	rd.fresh[text], rd.grew = h, true
 	return Statement{Text: text, Rank: rank, keys: topicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
 }
 
-// Keep takes the readings of r's statements, those made now included,
-// and reports whether they hold more than the cache did: only then is
-// the cache worth writing again.
+// Keep takes the readings of r's statements that go beyond what the
+// cache held, and reports whether there are any: only then is the cache
+// worth writing again.
 func (rd *Readings) Keep(r *Retirer) bool {
 	if rd == nil {
 		return false
@@ -93,16 +105,20 @@ func (rd *Readings) Keep(r *Retirer) bool {
 	rd.now = make(map[textHash]*Statement)
 	for i := range r.stmts {
 		st := &r.stmts[i]
-		if st.keys == nil {
-			continue // a command's replacement, which add did not read
+		h, fresh := rd.fresh[st.Text]
+		if st.keys == nil || !fresh && flagsOf(st) == 0 {
+			continue // a command's replacement (not read by add), or what the cache holds
 		}
-		h := hashText(st.Text)
+		if !fresh {
+			h = hashText(st.Text)
+			if flagsOf(st)&^rd.had[h] == 0 {
+				continue
+			}
+		}
 		if have := rd.now[h]; have == nil || flagsOf(st)&^flagsOf(have) != 0 {
 			rd.now[h] = st
 		}
-		if flagsOf(st)&^rd.had[h] != 0 {
-			rd.grew = true
-		}
+		rd.grew = true
 	}
 	return rd.grew
 }
@@ -119,15 +135,26 @@ func flagsOf(st *Statement) uint64 {
 	return f
 }
 
-// Encode returns the readings Keep took, in an order of their hashes:
-// the same readings, the same bytes.
+// Encode returns the readings of the texts this pack's retirer asked
+// for, in the order of their hashes (the same readings, the same bytes):
+// those Keep took, and the others as the cache held them. The texts no
+// statement says any more are left out.
 func (rd *Readings) Encode() []byte {
 	if rd == nil {
 		return nil
 	}
+	hs := slices.Clone(rd.used)
+	slices.SortFunc(hs, func(a, b textHash) int { return bytes.Compare(a[:], b[:]) })
+	hs = slices.Compact(hs)
 	var out []byte
-	for _, h := range slices.SortedFunc(maps.Keys(rd.now), func(a, b textHash) int { return slices.Compare(a[:], b[:]) }) {
-		b := encodeReading(rd.now[h])
+	for _, h := range hs {
+		b, ok := rd.old[h]
+		if st := rd.now[h]; st != nil {
+			b, ok = encodeReading(st), true
+		}
+		if !ok {
+			continue
+		}
 		out = append(out, h[:]...)
 		out = binary.AppendUvarint(out, uint64(len(b)))
 		out = append(out, b...)
