@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,10 +133,16 @@ type Part struct {
 	// after the change, so it is read again (git's racy clean).
 	Written int64
 	Rows    map[string]*Row
+	// Dirs are the folders under Root (Root too) with the modification
+	// time each had when its files were last listed, 0 when that listing
+	// is not to be trusted (see Keeper.worktreePart).
+	Dirs map[string]int64
 }
 
 // NewPart returns an empty Part of root.
-func NewPart(root string) *Part { return &Part{Root: root, Rows: make(map[string]*Row)} }
+func NewPart(root string) *Part {
+	return &Part{Root: root, Rows: make(map[string]*Row), Dirs: make(map[string]int64)}
+}
 
 // Racy reports whether a file's time and size are too close to when they
 // were taken to tell a change from none.
@@ -150,11 +158,19 @@ func (p *Part) Sorted() []*Row {
 	return out
 }
 
-// The file format: a first line "cairn-catalog 1 ROOT COMMIT TREE
+// The file format: a first line "cairn-catalog 2 ROOT COMMIT TREE
 // WRITTEN" ("-" for an empty tree), then a line per row of
-// tab-separated fields (see appendRow), then "end N" with the number of
-// rows, so that a truncated file is told from a short one.
-const magic = "cairn-catalog 1 "
+// tab-separated fields (see appendRow) and one per folder ("PATH\td\t\t0\t
+// MTIME"), then "end N" with the number of lines between, so that a
+// truncated file is told from a short one. Version 1, without folders,
+// is read too.
+const (
+	magic   = "cairn-catalog 2 "
+	magicV1 = "cairn-catalog 1 "
+)
+
+// dirType marks a folder's line.
+const dirType = 'd'
 
 // ErrDamaged says a catalogue file is not one this version wrote whole.
 var ErrDamaged = errors.New("damaged catalogue")
@@ -171,7 +187,11 @@ func (p *Part) Write(name string) error {
 	for _, r := range rows {
 		b = appendRow(b, r)
 	}
-	fmt.Fprintf(&b, "end %d\n", len(rows))
+	dirs := slices.Sorted(maps.Keys(p.Dirs))
+	for _, d := range dirs {
+		fmt.Fprintf(&b, "%s\t%c\t\t0\t%d\n", esc.Replace(d), dirType, p.Dirs[d])
+	}
+	fmt.Fprintf(&b, "end %d\n", len(rows)+len(dirs))
 	return safefile.WriteSync(name, b.Bytes(), 0o600, safefile.SyncNone)
 }
 
@@ -212,6 +232,9 @@ func Read(data []byte) (*Part, error) {
 	text := string(data)
 	first, rest, ok := strings.Cut(text, "\n")
 	head, found := strings.CutPrefix(first, magic)
+	if !found {
+		head, found = strings.CutPrefix(first, magicV1)
+	}
 	h := strings.Fields(head)
 	if !ok || !found || len(h) != 4 {
 		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
@@ -220,7 +243,7 @@ func Read(data []byte) (*Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
 	}
-	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row)}
+	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row), Dirs: make(map[string]int64)}
 	if p.Tree == "-" {
 		p.Tree = ""
 	}
@@ -231,10 +254,14 @@ func Read(data []byte) (*Part, error) {
 		}
 		rest = more
 		if n, isEnd := strings.CutPrefix(line, "end "); isEnd {
-			if rest != "" || n != strconv.Itoa(len(p.Rows)) {
-				return nil, fmt.Errorf("%w: %s rows announced, %d read", ErrDamaged, n, len(p.Rows))
+			if rest != "" || n != strconv.Itoa(len(p.Rows)+len(p.Dirs)) {
+				return nil, fmt.Errorf("%w: %s rows announced, %d read", ErrDamaged, n, len(p.Rows)+len(p.Dirs))
 			}
 			return p, nil
+		}
+		if dir, mtime, ok := parseDir(line); ok {
+			p.Dirs[dir] = mtime
+			continue
 		}
 		r, err := parseRow(line)
 		if err != nil {
@@ -243,6 +270,20 @@ func Read(data []byte) (*Part, error) {
 		p.Rows[r.Path] = r
 	}
 	return nil, fmt.Errorf("%w: truncated", ErrDamaged)
+}
+
+// parseDir reads a folder's line: its path and time.
+func parseDir(line string) (string, int64, bool) {
+	name, rest, _ := strings.Cut(line, "\t")
+	m, found := strings.CutPrefix(rest, string(dirType)+"\t\t0\t")
+	if !found {
+		return "", 0, false
+	}
+	t, err := strconv.ParseInt(m, 10, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	return unesc.Replace(name), t, true
 }
 
 func parseRow(line string) (*Row, error) {
@@ -254,7 +295,17 @@ func parseRow(line string) (*Row, error) {
 	var errs []error
 	r.Size, errs = parseInt(f[3], errs)
 	r.MTime, errs = parseInt(f[4], errs)
-	want := map[Type]int{Other: 5, Item: 17, Broken: 7, Session: 10}[r.Type]
+	want := 0
+	switch r.Type {
+	case Other:
+		want = 5
+	case Item:
+		want = 17
+	case Broken:
+		want = 7
+	case Session:
+		want = 10
+	}
 	if want == 0 || len(f) != want {
 		return nil, fmt.Errorf("bad row %.40q", line)
 	}
