@@ -177,22 +177,22 @@ var ErrDamaged = errors.New("damaged catalogue")
 
 // Write stores p in the file name, atomically, readable by its owner only.
 func (p *Part) Write(name string) error {
-	var b bytes.Buffer
 	tree := p.Tree
 	if tree == "" {
 		tree = "-"
 	}
-	fmt.Fprintf(&b, "%s%s %s %s %d\n", magic, p.Root, p.Commit, tree, p.Written)
+	b := make([]byte, 0, 64+256*(len(p.Rows)+len(p.Dirs)))
+	b = fmt.Appendf(b, "%s%s %s %s %d\n", magic, p.Root, p.Commit, tree, p.Written)
 	rows := p.Sorted()
 	for _, r := range rows {
 		b = appendRow(b, r)
 	}
 	dirs := slices.Sorted(maps.Keys(p.Dirs))
 	for _, d := range dirs {
-		fmt.Fprintf(&b, "%s\t%c\t\t0\t%d\n", esc.Replace(d), dirType, p.Dirs[d])
+		b = fmt.Appendf(b, "%s\t%c\t\t0\t%d\n", escape(d), dirType, p.Dirs[d])
 	}
-	fmt.Fprintf(&b, "end %d\n", len(rows)+len(dirs))
-	return safefile.WriteSync(name, b.Bytes(), 0o600, safefile.SyncNone)
+	b = fmt.Appendf(b, "end %d\n", len(rows)+len(dirs))
+	return safefile.WriteSync(name, b, 0o600, safefile.SyncNone)
 }
 
 // Fields are escaped so that any text makes the round trip: a tab, a
@@ -202,29 +202,79 @@ var (
 	unesc = strings.NewReplacer(`\\`, `\`, `\t`, "\t", `\n`, "\n", `\r`, "\r", `\u`, "\x1f")
 )
 
-func appendRow(b bytes.Buffer, r *Row) bytes.Buffer {
-	f := []string{esc.Replace(r.Path), string(r.Type), r.Blob, strconv.FormatInt(r.Size, 10), strconv.FormatInt(r.MTime, 10)}
+// escape and unescape leave a field with nothing to escape as it is:
+// most are, and a Replacer copies each (5,000 rows of 17 fields at
+// 100,000 files).
+func escape(s string) string {
+	for i := range len(s) {
+		if c := s[i]; c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '\x1f' {
+			return esc.Replace(s)
+		}
+	}
+	return s
+}
+
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	return unesc.Replace(s)
+}
+
+// appendRow appends r's line to b.
+func appendRow(b []byte, r *Row) []byte {
+	b = append(b, escape(r.Path)...)
+	b = append(b, '\t', byte(r.Type), '\t')
+	b = append(b, r.Blob...)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, r.Size, 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, r.MTime, 10)
+	field := func(s string) {
+		b = append(b, '\t')
+		b = append(b, escape(s)...)
+	}
+	stamp := func(t time.Time) {
+		b = append(b, '\t')
+		if !t.IsZero() {
+			b = t.AppendFormat(b, time.RFC3339Nano)
+		}
+	}
 	switch r.Type {
 	case Item:
-		tags := make([]string, len(r.Tags))
+		field(r.ID)
+		field(r.Kind)
+		field(r.Title)
+		b = append(b, '\t')
 		for i, t := range r.Tags {
-			tags[i] = esc.Replace(t)
+			if i > 0 {
+				b = append(b, '\x1f')
+			}
+			b = append(b, escape(t)...)
 		}
-		f = append(f, esc.Replace(r.ID), esc.Replace(r.Kind), esc.Replace(r.Title), strings.Join(tags, "\x1f"), esc.Replace(r.Session), esc.Replace(r.Supersedes),
-			stamp(r.Created), stamp(r.Updated), num(r.Importance), num(r.Confid), bit(r.Pinned), strconv.Itoa(r.Schema))
+		field(r.Session)
+		field(r.Supersedes)
+		stamp(r.Created)
+		stamp(r.Updated)
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, r.Importance, 'g', -1, 64)
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, r.Confid, 'g', -1, 64)
+		field(bit(r.Pinned))
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(r.Schema), 10)
 	case Broken:
-		f = append(f, strconv.Itoa(r.Line), esc.Replace(r.Err))
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(r.Line), 10)
+		field(r.Err)
 	case Session:
-		f = append(f, esc.Replace(r.Title), esc.Replace(r.Status), stamp(r.Created), stamp(r.Updated), stamp(r.Activity))
+		field(r.Title)
+		field(r.Status)
+		stamp(r.Created)
+		stamp(r.Updated)
+		stamp(r.Activity)
 	}
-	for i, s := range f {
-		if i > 0 {
-			b.WriteByte('\t')
-		}
-		b.WriteString(s)
-	}
-	b.WriteByte('\n')
-	return b
+	return append(b, '\n')
 }
 
 // Read loads the Part stored in data (a file's content).
@@ -283,7 +333,7 @@ func parseDir(line string) (string, int64, bool) {
 	if err != nil {
 		return "", 0, false
 	}
-	return unesc.Replace(name), t, true
+	return unescape(name), t, true
 }
 
 func parseRow(line string) (*Row, error) {
@@ -291,7 +341,7 @@ func parseRow(line string) (*Row, error) {
 	if len(f) < 5 || len(f[1]) != 1 {
 		return nil, fmt.Errorf("bad row %.40q", line)
 	}
-	r := &Row{Path: unesc.Replace(f[0]), Type: Type(f[1][0]), Blob: f[2]}
+	r := &Row{Path: unescape(f[0]), Type: Type(f[1][0]), Blob: f[2]}
 	var errs []error
 	r.Size, errs = parseInt(f[3], errs)
 	r.MTime, errs = parseInt(f[4], errs)
@@ -311,11 +361,11 @@ func parseRow(line string) (*Row, error) {
 	}
 	switch r.Type {
 	case Item:
-		r.ID, r.Kind, r.Title, r.Session, r.Supersedes = unesc.Replace(f[5]), unesc.Replace(f[6]), unesc.Replace(f[7]), unesc.Replace(f[9]), unesc.Replace(f[10])
+		r.ID, r.Kind, r.Title, r.Session, r.Supersedes = unescape(f[5]), unescape(f[6]), unescape(f[7]), unescape(f[9]), unescape(f[10])
 		if f[8] != "" {
 			r.Tags = strings.Split(f[8], "\x1f")
 			for i, t := range r.Tags {
-				r.Tags[i] = unesc.Replace(t)
+				r.Tags[i] = unescape(t)
 			}
 		}
 		r.Created, errs = parseStamp(f[11], errs)
@@ -329,9 +379,9 @@ func parseRow(line string) (*Row, error) {
 	case Broken:
 		var line int64
 		line, errs = parseInt(f[5], errs)
-		r.Line, r.Err = int(line), unesc.Replace(f[6])
+		r.Line, r.Err = int(line), unescape(f[6])
 	case Session:
-		r.Title, r.Status = unesc.Replace(f[5]), unesc.Replace(f[6])
+		r.Title, r.Status = unescape(f[5]), unescape(f[6])
 		r.Created, errs = parseStamp(f[7], errs)
 		r.Updated, errs = parseStamp(f[8], errs)
 		r.Activity, errs = parseStamp(f[9], errs)
