@@ -158,19 +158,24 @@ func (p *Part) Sorted() []*Row {
 	return out
 }
 
-// The file format: a first line "cairn-catalog 2 ROOT COMMIT TREE
+// The file format: a first line "cairn-catalog 1 ROOT COMMIT TREE
 // WRITTEN" ("-" for an empty tree), then a line per row of
-// tab-separated fields (see appendRow) and one per folder ("PATH\td\t\t0\t
-// MTIME"), then "end N" with the number of lines between, so that a
-// truncated file is told from a short one. Version 1, without folders,
-// is read too.
+// tab-separated fields (see appendRow), then "end N" with the number of
+// rows, so that a truncated file is told from a short one.
+//
+// The folders' times are kept beside it, in a file of the same name
+// ending in ".dirs" (see DirsName): "cairn-catalog-dirs 1 ROOT COMMIT
+// WRITTEN", a line "PATH\tMTIME" per folder, and "end N". They count
+// only for the part of the same first line: a binary that knows nothing
+// of them rewrites the part, and they are not read.
 const (
-	magic   = "cairn-catalog 2 "
-	magicV1 = "cairn-catalog 1 "
+	magic     = "cairn-catalog 1 "
+	dirsMagic = "cairn-catalog-dirs 1 "
 )
 
-// dirType marks a folder's line.
-const dirType = 'd'
+// DirsName is the name of the folders' times kept beside the part in
+// the file name.
+func DirsName(name string) string { return name + ".dirs" }
 
 // ErrDamaged says a catalogue file is not one this version wrote whole.
 var ErrDamaged = errors.New("damaged catalogue")
@@ -187,12 +192,50 @@ func (p *Part) Write(name string) error {
 	for _, r := range rows {
 		b = appendRow(b, r)
 	}
+	b = fmt.Appendf(b, "end %d\n", len(rows))
+	if err := safefile.WriteSync(name, b, 0o600, safefile.SyncNone); err != nil {
+		return err
+	}
+	// After the part: folders' times beside a part they were not taken
+	// with never count.
+	b = fmt.Appendf(b[:0], "%s%s %s %d\n", dirsMagic, p.Root, p.Commit, p.Written)
 	dirs := slices.Sorted(maps.Keys(p.Dirs))
 	for _, d := range dirs {
-		b = fmt.Appendf(b, "%s\t%c\t\t0\t%d\n", escape(d), dirType, p.Dirs[d])
+		b = fmt.Appendf(b, "%s\t%d\n", escape(d), p.Dirs[d])
 	}
-	b = fmt.Appendf(b, "end %d\n", len(rows)+len(dirs))
-	return safefile.WriteSync(name, b, 0o600, safefile.SyncNone)
+	b = fmt.Appendf(b, "end %d\n", len(dirs))
+	return safefile.WriteSync(DirsName(name), b, 0o600, safefile.SyncNone)
+}
+
+// ReadDirs sets p.Dirs from data, the content of the folders' times kept
+// beside p's file, when they were written with p; else it leaves them
+// empty, and the folders are listed again.
+func (p *Part) ReadDirs(data []byte) {
+	p.Dirs = make(map[string]int64)
+	head, rest, ok := strings.Cut(string(data), "\n")
+	if !ok || head != fmt.Sprintf("%s%s %s %d", dirsMagic, p.Root, p.Commit, p.Written) {
+		return
+	}
+	dirs := make(map[string]int64)
+	for len(rest) > 0 {
+		line, more, ok := strings.Cut(rest, "\n")
+		if !ok {
+			return
+		}
+		rest = more
+		if n, isEnd := strings.CutPrefix(line, "end "); isEnd {
+			if rest == "" && n == strconv.Itoa(len(dirs)) {
+				p.Dirs = dirs
+			}
+			return
+		}
+		name, t, _ := strings.Cut(line, "\t")
+		mtime, err := strconv.ParseInt(t, 10, 64)
+		if err != nil {
+			return
+		}
+		dirs[unescape(name)] = mtime
+	}
 }
 
 // Fields are escaped so that any text makes the round trip: a tab, a
@@ -282,9 +325,6 @@ func Read(data []byte) (*Part, error) {
 	text := string(data)
 	first, rest, ok := strings.Cut(text, "\n")
 	head, found := strings.CutPrefix(first, magic)
-	if !found {
-		head, found = strings.CutPrefix(first, magicV1)
-	}
 	h := strings.Fields(head)
 	if !ok || !found || len(h) != 4 {
 		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
@@ -304,14 +344,10 @@ func Read(data []byte) (*Part, error) {
 		}
 		rest = more
 		if n, isEnd := strings.CutPrefix(line, "end "); isEnd {
-			if rest != "" || n != strconv.Itoa(len(p.Rows)+len(p.Dirs)) {
-				return nil, fmt.Errorf("%w: %s rows announced, %d read", ErrDamaged, n, len(p.Rows)+len(p.Dirs))
+			if rest != "" || n != strconv.Itoa(len(p.Rows)) {
+				return nil, fmt.Errorf("%w: %s rows announced, %d read", ErrDamaged, n, len(p.Rows))
 			}
 			return p, nil
-		}
-		if dir, mtime, ok := parseDir(line); ok {
-			p.Dirs[dir] = mtime
-			continue
 		}
 		r, err := parseRow(line)
 		if err != nil {
@@ -320,20 +356,6 @@ func Read(data []byte) (*Part, error) {
 		p.Rows[r.Path] = r
 	}
 	return nil, fmt.Errorf("%w: truncated", ErrDamaged)
-}
-
-// parseDir reads a folder's line: its path and time.
-func parseDir(line string) (string, int64, bool) {
-	name, rest, _ := strings.Cut(line, "\t")
-	m, found := strings.CutPrefix(rest, string(dirType)+"\t\t0\t")
-	if !found {
-		return "", 0, false
-	}
-	t, err := strconv.ParseInt(m, 10, 64)
-	if err != nil {
-		return "", 0, false
-	}
-	return unescape(name), t, true
 }
 
 func parseRow(line string) (*Row, error) {

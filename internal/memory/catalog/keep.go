@@ -169,6 +169,8 @@ func (k *Keeper) loadPart(root string) *Part {
 		k.src.Warn(fmt.Sprintf("catalogue of %s/ rebuilt: %s: %v", root, name, err))
 		return nil
 	}
+	dirs, _ := os.ReadFile(DirsName(name)) // none: the folders are listed
+	p.ReadDirs(dirs)
 	k.memoPart(root, p, fi)
 	return p
 }
