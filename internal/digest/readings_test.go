@@ -118,6 +118,35 @@ func TestReadingsRoundTrip(t *testing.T) {
 	}
 }
 
+// A reading that does not decode is read again, and none panics. (One
+// damaged so that it still decodes is caught by the checksum of the file
+// that holds it, package recall/derived.)
+func TestReadingsDamaged(t *testing.T) {
+	stmts := corpusStatements()
+	rd, _ := ParseReadings(nil)
+	r := NewRetirerWith(rd, stmts, nil)
+	for i := range r.stmts {
+		r.stmts[i].read()
+		r.stmts[i].factClaim()
+	}
+	rd.Keep(r)
+	data := rd.Encode()
+	for i := 0; i < len(data); i += 5 {
+		bad := slices.Clone(data)
+		bad[i] ^= 0x5a
+		rd, err := ParseReadings(bad)
+		if err != nil {
+			continue
+		}
+		got := NewRetirerWith(rd, stmts, nil)
+		for j := range got.stmts {
+			if st := &got.stmts[j]; st.keys == nil {
+				t.Fatalf("byte %d flipped: statement %d has no keys", i, j)
+			}
+		}
+	}
+}
+
 // A retirer that takes its readings from a cache answers as one that
 // reads every text.
 func TestReadingsSameAnswers(t *testing.T) {

@@ -137,6 +137,9 @@ type Part struct {
 	// time each had when its files were last listed, 0 when that listing
 	// is not to be trusted (see Keeper.worktreePart).
 	Dirs map[string]int64
+	// sorted are the rows in path order as Read found them, for Sorted:
+	// a file is written in that order.
+	sorted []*Row
 }
 
 // NewPart returns an empty Part of root.
@@ -150,12 +153,29 @@ func (p *Part) Racy(r *Row) bool { return r.MTime == 0 || r.MTime >= p.Written-i
 
 // Sorted returns the rows in path order.
 func (p *Part) Sorted() []*Row {
+	if p.sortedHolds() {
+		return slices.Clone(p.sorted)
+	}
 	out := make([]*Row, 0, len(p.Rows))
 	for _, r := range p.Rows {
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// sortedHolds reports whether p.sorted are p's rows still: sorting
+// 5,000 paths that share long prefixes costs more than looking each up.
+func (p *Part) sortedHolds() bool {
+	if p.sorted == nil || len(p.sorted) != len(p.Rows) {
+		return false
+	}
+	for _, r := range p.sorted {
+		if p.Rows[r.Path] != r {
+			return false
+		}
+	}
+	return true
 }
 
 // The file format: a first line "cairn-catalog 1 ROOT COMMIT TREE
@@ -333,7 +353,7 @@ func Read(data []byte) (*Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
 	}
-	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row), Dirs: make(map[string]int64)}
+	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row), Dirs: make(map[string]int64), sorted: []*Row{}}
 	if p.Tree == "-" {
 		p.Tree = ""
 	}
@@ -352,6 +372,11 @@ func Read(data []byte) (*Part, error) {
 		r, err := parseRow(line)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+		}
+		if p.sorted != nil && (len(p.sorted) == 0 || p.sorted[len(p.sorted)-1].Path < r.Path) {
+			p.sorted = append(p.sorted, r)
+		} else {
+			p.sorted = nil // not in order: Sorted sorts
 		}
 		p.Rows[r.Path] = r
 	}

@@ -77,6 +77,21 @@ func TestWriteRead(t *testing.T) {
 	if q.Commit != p.Commit || q.Tree != p.Tree || q.Written != p.Written || q.Root != "core" || len(q.Rows) != len(p.Rows) {
 		t.Errorf("header %+v", q)
 	}
+	var want, got []string
+	for _, r := range p.Sorted() {
+		want = append(want, r.Path)
+	}
+	for _, r := range q.Sorted() {
+		got = append(got, r.Path)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sorted %q, want %q", got, want)
+	}
+	q.Rows["core/0.md"] = &Row{Path: "core/0.md"} // changed since read
+	if s := q.Sorted(); len(s) != len(p.Rows)+1 || s[0].Path != "core/0.md" {
+		t.Errorf("sorted after a change: %d rows, first %q", len(s), s[0].Path)
+	}
+	delete(q.Rows, "core/0.md")
 	// The folders' times count with the part they were written with.
 	p.Dirs = map[string]int64{"core": 5, "core/a\tb": 7}
 	if err := p.Write(name); err != nil {
