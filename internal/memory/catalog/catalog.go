@@ -439,13 +439,6 @@ func parseRow(line string) (*Row, error) {
 	return r, nil
 }
 
-func stamp(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format(time.RFC3339Nano)
-}
-
 func parseStamp(s string, errs []error) (time.Time, []error) {
 	if s == "" {
 		return time.Time{}, errs
@@ -456,8 +449,6 @@ func parseStamp(s string, errs []error) (time.Time, []error) {
 	}
 	return t, errs
 }
-
-func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func parseNum(s string, errs []error) (float64, []error) {
 	f, err := strconv.ParseFloat(s, 64)
