@@ -68,9 +68,13 @@ for b in "${bins[@]}"; do (cd "$p" && "$(bin "$b")" context >/dev/null); done
 printf '%-40s %-5s %8s %8s\n' row bin "wall ms" "cpu ms"
 k=$(date +%s) # each change its own item and session line, whatever the binary
 for b in "${bins[@]}"; do
-	c=$(bin "$b")
 	for r in version ctx-warm ctx-cold start-warm start-cold; do : >"$work/$b-$r"; done
-	for _ in $(seq "$runs"); do
+done
+# The binaries take turns run by run, so that a change in the machine's
+# load falls on both.
+for _ in $(seq "$runs"); do
+	for b in "${bins[@]}"; do
+		c=$(bin "$b")
 		cd "$p"
 		run "$work/$b-version" "$c" version
 		k=$((k + 1))
@@ -83,6 +87,8 @@ for b in "${bins[@]}"; do
 		run "$work/$b-start-warm" "$c" hook session-start
 		cd - >/dev/null
 	done
+done
+for b in "${bins[@]}"; do
 	report "cairn version (the floor)" "$b" "$work/$b-version"
 	report "cairn context, cold" "$b" "$work/$b-ctx-cold"
 	report "cairn context, warm" "$b" "$work/$b-ctx-warm"

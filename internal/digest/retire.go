@@ -86,12 +86,20 @@ type Retirer struct {
 	mark []int
 	pass int
 	cand []int
+	// rd holds readings of texts made by earlier packs (Readings).
+	rd *Readings
 }
 
 // NewRetirer gathers the statements of core items (title and rank) and
 // of the sessions' bullets.
 func NewRetirer(core []Statement, sums []*Summary) *Retirer {
-	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string), byText: make(map[string]int)}
+	return NewRetirerWith(nil, core, sums)
+}
+
+// NewRetirerWith is NewRetirer taking the readings of the texts rd holds
+// instead of reading them again.
+func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
+	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string), byText: make(map[string]int), rd: rd}
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
@@ -148,7 +156,7 @@ func (r *Retirer) add(text string, rank int) {
 	text = strings.Join(stated, " ")
 	// What finds a statement's candidates is read now; the rest when
 	// a check first meets it (read).
-	st := Statement{Text: text, Rank: rank, keys: topicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
+	st := r.rd.statement(text, rank)
 	if _, ok := r.byText[text]; !ok {
 		r.byText[text] = len(r.stmts)
 	}

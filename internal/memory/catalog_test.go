@@ -304,6 +304,10 @@ func catalogFollows(t *testing.T, seed uint64) {
 			_, err := memsync.Sync(ctx, mm, memsync.SyncOptions{Host: "this"})
 			return err
 		}},
+		{"age", func(*memory.Memory) error {
+			// Old enough that the folders' times are trusted (worktreePart).
+			return ageTree(m.Dir, time.Now().Add(-time.Hour))
+		}},
 		{"damage", func(*memory.Memory) error {
 			name := m.StatePath("catalog-" + model.ItemRoots[rng.IntN(3)] + ".tsv")
 			data, err := os.ReadFile(name)
@@ -337,6 +341,116 @@ func catalogFollows(t *testing.T, seed uint64) {
 			t.Errorf("%s: mode %v, want 0600", name, fi.Mode().Perm())
 		}
 	}
+}
+
+// ageTree sets the time of every file and folder under the memory's item
+// folders to at, as if written long ago.
+func ageTree(dir string, at time.Time) error {
+	for _, root := range model.ItemRoots {
+		err := filepath.WalkDir(filepath.Join(dir, root), func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if os.IsNotExist(err) {
+					return nil
+				}
+				return err
+			}
+			return os.Chtimes(name, at, at)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The catalogue trusts a folder whose time has not moved since its files
+// were listed to hold the same names, and still looks at each file: an
+// edit in place, a rename, an addition and a deletion by hand are each
+// seen. What it trusts is shown by a file added behind a folder whose
+// time is then put back: unseen until the folder's time moves.
+func TestCatalogFolderTimes(t *testing.T) {
+	ctx := context.Background()
+	m := memorytest.New(t)
+	for i := range 6 {
+		it := model.NewItem(model.Fact, fmt.Sprintf("fact number %d about the queue", i), time.Now())
+		if _, err := m.Remember(ctx, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths, err := filepath.Glob(filepath.Join(m.Dir, "core", "facts", "*.md"))
+	if err != nil || len(paths) != 6 {
+		t.Fatalf("items %q: %v", paths, err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := ageTree(m.Dir, old); err != nil {
+		t.Fatal(err)
+	}
+	checkCatalog(t, m, "aged") // lists every folder again, at their old times
+	checkCatalog(t, m, "trusted")
+	facts := filepath.Dir(paths[0])
+	data, err := os.ReadFile(catalog.DirsName(m.StatePath("catalog-core.tsv")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("\ncore/facts\t%d\n", old.UnixNano()); !strings.Contains(string(data), want) {
+		t.Fatalf("the catalogue keeps no trusted time of core/facts:\n%s", data)
+	}
+
+	edit := func(p string, from, to string) {
+		t.Helper()
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, bytes.Replace(data, []byte(from), []byte(to), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fiBefore, _ := os.Stat(facts)
+	edit(paths[0], "fact number 0", "fact number zero")
+	if fi, _ := os.Stat(facts); !fi.ModTime().Equal(fiBefore.ModTime()) {
+		t.Fatal("an edit in place moved its folder's time: the test tests nothing")
+	}
+	checkCatalog(t, m, "edited in place")
+	edit(paths[1], "fact number 1", "fact number 9") // same size
+	checkCatalog(t, m, "edited in place, same size")
+	if err := os.Rename(paths[2], filepath.Join(facts, "renamed--by-hand.md")); err != nil {
+		t.Fatal(err)
+	}
+	checkCatalog(t, m, "renamed")
+	if err := os.WriteFile(filepath.Join(facts, "added-by-hand.md"), []byte("---\nkind: fact\ntitle: Added by hand\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkCatalog(t, m, "added")
+	if err := os.Remove(paths[3]); err != nil {
+		t.Fatal(err)
+	}
+	checkCatalog(t, m, "deleted")
+
+	// Behind the folder's back: its time put back after an addition.
+	if err := ageTree(m.Dir, old); err != nil {
+		t.Fatal(err)
+	}
+	checkCatalog(t, m, "aged again")
+	hidden := filepath.Join(facts, "hidden-by-hand.md")
+	if err := os.WriteFile(hidden, []byte("---\nkind: fact\ntitle: Hidden\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(facts, old, old); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := m.Catalog(ctx, "core")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(rows, func(r *catalog.Row) bool { return strings.HasSuffix(r.Path, "hidden-by-hand.md") }) {
+		t.Fatal("the folder was listed although its time had not moved: its time is not what decides")
+	}
+	now := time.Now()
+	if err := os.Chtimes(facts, now, now); err != nil {
+		t.Fatal(err)
+	}
+	checkCatalog(t, m, "the folder's time moved")
 }
 
 // A damaged catalogue is rebuilt with one warning, never an error.

@@ -253,7 +253,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	core, gone := corecache.Current(core)
 	sort.SliceStable(core, func(i, j int) bool {
-		a, b := core[i], core[j]
+		a, b := &core[i], &core[j] // not copied: 5,000 items at 100,000 files
 		if a.Pinned != b.Pinned {
 			return a.Pinned
 		}

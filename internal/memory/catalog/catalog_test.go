@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -75,6 +76,38 @@ func TestWriteRead(t *testing.T) {
 	}
 	if q.Commit != p.Commit || q.Tree != p.Tree || q.Written != p.Written || q.Root != "core" || len(q.Rows) != len(p.Rows) {
 		t.Errorf("header %+v", q)
+	}
+	var want, got []string
+	for _, r := range p.Sorted() {
+		want = append(want, r.Path)
+	}
+	for _, r := range q.Sorted() {
+		got = append(got, r.Path)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sorted %q, want %q", got, want)
+	}
+	q.Rows["core/0.md"] = &Row{Path: "core/0.md"} // changed since read
+	if s := q.Sorted(); len(s) != len(p.Rows)+1 || s[0].Path != "core/0.md" {
+		t.Errorf("sorted after a change: %d rows, first %q", len(s), s[0].Path)
+	}
+	delete(q.Rows, "core/0.md")
+	// The folders' times count with the part they were written with.
+	p.Dirs = map[string]int64{"core": 5, "core/a\tb": 7}
+	if err := p.Write(name); err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := os.ReadFile(DirsName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.ReadDirs(dirs); !reflect.DeepEqual(q.Dirs, p.Dirs) {
+		t.Errorf("folders %v, want %v", q.Dirs, p.Dirs)
+	}
+	for _, bad := range [][]byte{nil, dirs[:len(dirs)-2], []byte(strings.Replace(string(dirs), fmt.Sprint(p.Written), fmt.Sprint(p.Written+1), 1))} {
+		if q.ReadDirs(bad); len(q.Dirs) != 0 {
+			t.Errorf("folders read from %q: %v", bad, q.Dirs)
+		}
 	}
 	// Every cut of the file is told from the whole.
 	for i := range len(data) {

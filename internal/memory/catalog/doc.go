@@ -10,7 +10,8 @@
 // of a commit and the tree the folder had there. A Keeper keeps the
 // parts: on each read it brings a part up to HEAD from the diff (or
 // rebuilds it from the files when its commit is gone or its file is
-// damaged) and up to the work tree by comparing sizes and times, and
+// damaged) and up to the work tree by comparing sizes and times (a
+// folder is listed again only when its own time moved), and
 // after each checkpoint up to the new commit from the files it changed.
 // It reaches git only through a Source, which internal/memory provides.
 package catalog

@@ -22,8 +22,13 @@ import (
 // rulesVersion changes when the meaning of a cached answer does.
 const rulesVersion = 3
 
-// File is the cache under the memory's .state folder.
-const File = "packcache.bin"
+// The caches under the memory's .state folder: the retirer's answers,
+// the to-dos' answers, and the readings of statement texts.
+const (
+	File         = "packcache.bin"
+	TodoFile     = "packcache-todo.bin"
+	ReadingsFile = "readings.bin"
+)
 
 // magic opens the file: name and format version.
 const magic = "cairn-packcache 1\n"
@@ -41,11 +46,17 @@ type Retirer struct {
 	// that rank states was dealt with or said again by a newer session
 	// (Vocab.DoneLater) and whether a problem it tells a newer session
 	// fixed (Vocab.FixedLater).
-	v     *digest.Vocab
-	sums  []*digest.Summary
-	key   [sha256.Size]byte
-	memo  map[string]string
-	added int // answers computed now, not found in the cache
+	v    *digest.Vocab
+	sums []*digest.Summary
+	// memo holds the answers of the retirer, for key (all the inputs);
+	// todo those of the to-dos, for todoKey (the summaries only): a
+	// checkpoint that adds a core item keeps the to-dos' answers.
+	key, todoKey   [sha256.Size]byte
+	memo, todo     map[string]string
+	added, addTodo int // answers computed now, not found in the caches
+	// rd are the readings of statement texts the retirer takes instead
+	// of reading them (digest.Readings), loaded when it is built.
+	rd *digest.Readings
 }
 
 // Kinds of answer, the first byte of a memo key.
@@ -60,10 +71,19 @@ const (
 
 func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Retirer) string) string {
 	k := string(kind) + strconv.Itoa(rank) + "\x00" + text
+	if kind == askDropDone || kind == askTodoDone {
+		if v, ok := c.todo[k]; ok {
+			return v
+		}
+		v := compute(nil)
+		c.todo[k] = v
+		c.addTodo++
+		return v
+	}
 	if v, ok := c.memo[k]; ok {
 		return v
 	}
-	if c.r == nil && kind != askDropDone && kind != askTodoDone {
+	if c.r == nil {
 		c.r = c.build()
 	}
 	v := compute(c.r)
@@ -132,10 +152,18 @@ func CheckStale(ctx context.Context, m *memory.Memory) error {
 // their vocabulary, with the answers m's cache holds for exactly these
 // inputs.
 func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *digest.Vocab) *Retirer {
-	c := &Retirer{build: func() *digest.Retirer { return digest.NewRetirer(core, sums) }, v: v, sums: sums, key: retirerKey(core, sums)}
-	c.memo = readCache(m, c.key)
+	c := &Retirer{v: v, sums: sums, key: retirerKey(core, sums), todoKey: todoKey(sums)}
+	c.build = func() *digest.Retirer {
+		c.rd = readReadings(m)
+		return digest.NewRetirerWith(c.rd, core, sums)
+	}
+	c.memo = readCache(m, File, c.key)
 	if c.memo == nil {
 		c.memo = make(map[string]string)
+	}
+	c.todo = readCache(m, TodoFile, c.todoKey)
+	if c.todo == nil {
+		c.todo = make(map[string]string)
 	}
 	return c
 }
@@ -144,53 +172,96 @@ func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *d
 // pack of the same inputs finds them all. A cache that cannot be written
 // costs the next pack time, nothing else: it is said on stderr.
 func (c *Retirer) Save(m *memory.Memory) {
-	if c.added == 0 {
-		return
+	if c.added > 0 {
+		writeCache(m, File, c.key, encodeMemo(c.memo))
 	}
-	var b bytes.Buffer
-	b.WriteString(magic)
-	b.Write(c.key[:])
-	var body bytes.Buffer
-	var n [binary.MaxVarintLen64]byte
-	for _, k := range slices.Sorted(maps.Keys(c.memo)) { // the same answers, the same file
-		v := c.memo[k]
-		body.Write(n[:binary.PutUvarint(n[:], uint64(len(k)))])
-		body.WriteString(k)
-		body.Write(n[:binary.PutUvarint(n[:], uint64(len(v)))])
-		body.WriteString(v)
+	if c.addTodo > 0 {
+		writeCache(m, TodoFile, c.todoKey, encodeMemo(c.todo))
 	}
-	var sum [4]byte
-	binary.BigEndian.PutUint32(sum[:], crc32.ChecksumIEEE(body.Bytes()))
-	b.Write(sum[:])
-	b.Write(body.Bytes())
+	if c.r != nil && c.rd.Keep(c.r) {
+		writeCache(m, ReadingsFile, readingsKey(), c.rd.Encode())
+	}
+}
+
+// encodeMemo encodes answers in the order of their keys: the same
+// answers, the same bytes.
+func encodeMemo(memo map[string]string) []byte {
+	var body []byte
+	for _, k := range slices.Sorted(maps.Keys(memo)) {
+		v := memo[k]
+		body = binary.AppendUvarint(body, uint64(len(k)))
+		body = append(body, k...)
+		body = binary.AppendUvarint(body, uint64(len(v)))
+		body = append(body, v...)
+	}
+	return body
+}
+
+// writeCache writes body as the cache name, made for key.
+func writeCache(m *memory.Memory, name string, key [sha256.Size]byte, body []byte) {
+	b := make([]byte, 0, len(magic)+sha256.Size+4+len(body))
+	b = append(b, magic...)
+	b = append(b, key[:]...)
+	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(body))
+	b = append(b, body...)
 	// Derived and checked when read: a crash that damages it costs one
 	// rebuild, so it is not synced.
-	if err := safefile.WriteSync(m.StatePath(File), b.Bytes(), 0o600, safefile.SyncNone); err != nil {
-		m.Warn(fmt.Sprintf("context: keep the pack cache: %v", err))
+	if err := safefile.WriteSync(m.StatePath(name), b, 0o600, safefile.SyncNone); err != nil {
+		m.Warn(fmt.Sprintf("context: keep %s: %v", name, err))
 	}
 }
 
 // readCache returns the answers in m's cache if it was made for key;
 // nil when there is none, it is for other inputs, or it is damaged (said
 // once on stderr: it is rebuilt).
-func readCache(m *memory.Memory, key [sha256.Size]byte) map[string]string {
-	data, err := os.ReadFile(m.StatePath(File))
-	if err != nil {
+func readCache(m *memory.Memory, name string, key [sha256.Size]byte) map[string]string {
+	body := readBody(m, name, key)
+	if body == nil {
 		return nil
 	}
-	memo, err := parseCache(data, key)
+	memo, err := parseMemo(body)
 	if err != nil {
-		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", File, err))
+		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", name, err))
 		return nil
 	}
 	return memo
 }
 
+// readBody returns the body of the cache name if it was made for key;
+// nil when there is none, it is for other inputs, or it is damaged (said
+// once on stderr: it is rebuilt).
+func readBody(m *memory.Memory, name string, key [sha256.Size]byte) []byte {
+	data, err := os.ReadFile(m.StatePath(name))
+	if err != nil {
+		return nil
+	}
+	body, err := parseCache(data, key)
+	if err != nil {
+		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", name, err))
+		return nil
+	}
+	return body
+}
+
+// readReadings returns the readings m's cache holds for this binary, or
+// none (an empty Readings, which keeps what the retirer reads now).
+func readReadings(m *memory.Memory) *digest.Readings {
+	if body := readBody(m, ReadingsFile, readingsKey()); body != nil {
+		rd, err := digest.ParseReadings(body)
+		if err == nil {
+			return rd
+		}
+		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", ReadingsFile, err))
+	}
+	rd, _ := digest.ParseReadings(nil)
+	return rd
+}
+
 var errCache = errors.New("not a pack cache this version wrote whole")
 
-// parseCache reads a cache file's content; nil and no error when it
-// was made for another key.
-func parseCache(data []byte, key [sha256.Size]byte) (map[string]string, error) {
+// parseCache returns the body of a cache file's content after checking
+// it; nil and no error when it was made for another key.
+func parseCache(data []byte, key [sha256.Size]byte) ([]byte, error) {
 	if len(data) > maxCache || !bytes.HasPrefix(data, []byte(magic)) || len(data) < len(magic)+sha256.Size+4 {
 		return nil, errCache
 	}
@@ -203,6 +274,11 @@ func parseCache(data []byte, key [sha256.Size]byte) (map[string]string, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, fmt.Errorf("%w: checksum", errCache)
 	}
+	return body, nil
+}
+
+// parseMemo reads what encodeMemo wrote.
+func parseMemo(body []byte) (map[string]string, error) {
 	memo := make(map[string]string)
 	next := func() (string, bool) {
 		l, n := binary.Uvarint(body)
@@ -257,6 +333,18 @@ func retirerKey(core []digest.Statement, sums []*digest.Summary) [sha256.Size]by
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
 	return key
+}
+
+// todoKey hashes what decides the to-dos' answers (DropDone, TodoDone):
+// the rules and the summaries, as Vocab reads them.
+func todoKey(sums []*digest.Summary) [sha256.Size]byte {
+	return retirerKey(nil, sums)
+}
+
+// readingsKey names the rules that read a text (rulesVersion and this
+// binary): the readings of another build are not read.
+func readingsKey() [sha256.Size]byte {
+	return retirerKey(nil, nil)
 }
 
 // binaryID names the running program's build: its path, size and time,

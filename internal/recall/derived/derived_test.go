@@ -38,7 +38,11 @@ func TestParseCache(t *testing.T) {
 		{"flipped", append(slices.Clone(good[:len(good)-1]), good[len(good)-1]^1), key, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseCache(tc.data, tc.key)
+			body, err := parseCache(tc.data, tc.key)
+			var got map[string]string
+			if err == nil && body != nil {
+				got, err = parseMemo(body)
+			}
 			if (err != nil) != tc.damaged {
 				t.Fatalf("err %v, damaged %v", err, tc.damaged)
 			}
@@ -101,5 +105,54 @@ func TestOverlapping(t *testing.T) {
 		if got := c.Overlapping(w, 0.75); !slices.Equal(got, want) {
 			t.Fatalf("overlapping(%v) = %v, want %v", w, got, want)
 		}
+	}
+}
+
+// The readings of statement texts are kept for the next pack, which
+// takes them; a damaged file is said once and made again.
+func TestReadingsFile(t *testing.T) {
+	var warned []string
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
+		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
+		Warn:     func(s string) { warned = append(warned, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	older, newer := "The billing worker listens on port 7070 behind the proxy.", "The billing worker now listens on port 7171 instead of 7070."
+	run := func(extra string) bool {
+		t.Helper()
+		stmts := []digest.Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}, {Text: extra, Rank: 2}}
+		c := New(m, stmts, nil, digest.NewVocab(nil))
+		retired := c.Retired(older, 1)
+		c.Save(m)
+		return retired
+	}
+	if !run("The nightly report is mailed at six.") {
+		t.Fatal("the older port not retired")
+	}
+	data, err := os.ReadFile(m.StatePath(ReadingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(m.StatePath(ReadingsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("readings file: %v, mode %v", err, fi.Mode())
+	}
+	if _, err := digest.ParseReadings(data[len(magic)+sha256.Size+4:]); err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(m.StatePath(ReadingsFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !run("Invoices are rendered to PDF.") {
+		t.Fatal("the older port not retired after a damaged cache")
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], ReadingsFile) {
+		t.Fatalf("warned %q, want one line naming %s", warned, ReadingsFile)
+	}
+	if !run("Uploads larger than 20 MB are refused.") || len(warned) != 1 {
+		t.Fatalf("after the rebuild: warned %q", warned)
 	}
 }

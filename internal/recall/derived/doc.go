@@ -10,8 +10,17 @@
 // SHA-256 of those inputs, of rulesVersion and of the running binary
 // (path, size, time), so a pack whose inputs did not change asks the
 // retirer nothing and never builds it, and changed selection code never
-// reads an old answer. A damaged file is said in one line and made again;
-// the file is 0600, replaced whole by rename, never synced.
+// reads an old answer. The to-dos' answers depend on the summaries alone
+// and are kept apart (.state/packcache-todo.bin, keyed by the summaries),
+// so a checkpoint that adds a core item keeps them.
+//
+// When the inputs changed, the retirer is built again, but not from
+// scratch: what it reads of a statement's text alone (its keys, settings,
+// change, versions, quantities, removals, names and claim) is kept in
+// .state/readings.bin by a hash of the text (digest.Readings), for
+// rulesVersion and this binary, and a pack reads those of the texts it
+// has seen before. Each file is 0600, replaced whole by rename, never
+// synced; a damaged one is said in one line and made again.
 //
 // Titles finds the core titles a session's bullet may say again by the
 // words they share, instead of comparing each bullet with every title.
