@@ -354,7 +354,13 @@ func (s *Sessions) Get(dir string) (created, updated time.Time) {
 		return t[0], t[1]
 	}
 	if b, err := safefile.ReadInRoot(s.root, dir+"/"+model.SessionFile); err == nil { // not through a link
-		if ss, err := model.ParseSession(dir, b); err == nil {
+		ss, ok := sessionTimes(b)
+		if !ok {
+			if parsed, err := model.ParseSession(dir, b); err == nil {
+				ss, ok = *parsed, true
+			}
+		}
+		if ok {
 			// Its last event dates it, not when cairn last wrote it: a
 			// conversation ingested today took place when its turns say.
 			created, updated = ss.Started, ss.LastActivity
