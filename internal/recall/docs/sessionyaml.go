@@ -22,6 +22,9 @@ func sessionTimes(b []byte) (s model.Session, ok bool) {
 		parent string // the top-level key whose lines follow, indented
 		item   int    // the number of parent's list items so far
 		schema bool
+		// block is 1 after a string's "|-" (a literal block scalar: a
+		// title of several lines), 2 after its first line.
+		block int
 	)
 	for len(b) > 0 {
 		var line []byte
@@ -33,6 +36,20 @@ func sessionTimes(b []byte) (s model.Session, ok bool) {
 		if len(line) == 0 {
 			continue
 		}
+		if block > 0 && line[0] == ' ' {
+			// A line of the block, indented by two spaces, the first
+			// by exactly two (more would be an error or need an
+			// indentation indicator).
+			if !bytes.HasPrefix(line, []byte("  ")) || len(bytes.TrimLeft(line, " ")) == 0 || (block == 1 && line[2] == ' ') || !printable(line) {
+				return s, false
+			}
+			block = 2
+			continue
+		}
+		if block == 1 {
+			return s, false // an empty block
+		}
+		block = 0
 		if line[0] == '#' {
 			if !printable(line) { // a carriage return would end it
 				return s, false
@@ -90,8 +107,13 @@ func sessionTimes(b []byte) (s model.Session, ok bool) {
 					return s, false
 				}
 			case "id", "memory_session", "agent", "status", "title", "project", "branch", "model":
-				if !str(value) {
-					return s, false
+				switch string(value) {
+				case "|", "|-", "|+":
+					block = 1
+				default:
+					if !str(value) {
+						return s, false
+					}
 				}
 			case "started", "updated", "last_activity":
 				t, ok := timestamp(value)

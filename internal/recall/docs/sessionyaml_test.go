@@ -58,6 +58,8 @@ func TestSessionTimesReadsCairnsFiles(t *testing.T) {
 		"yes",
 		"123",
 		"2026-12-01",
+		"index xmdct.\ndatabase xqa", // a literal block
+		"two\n\n  indented\nlines\n",
 	} {
 		if b := written(t, title); !sameAsYAML(t, b) && !strings.ContainsAny(title, "-#") && title != "" {
 			t.Errorf("title %q: not read without YAML:\n%s", title, b)
@@ -102,6 +104,13 @@ func TestSessionTimesLeavesTheRestToYAML(t *testing.T) {
 		base + "sources: []\n",
 		base + "extra: 1\n",
 		base + "---\n",
+		base + "title: |-\n    deeper\n  less\n",
+		base + "title: |-\n  a\n   \n",
+		base + "title: |-\nid: y\n",
+		base + "title: |-\n  a\n\tb\n",
+		base + "title: >-\n  a\n",
+		base + "title: |2-\n   a\n",
+		"title: |-\n  a\n" + base,
 		"schema: 1\r\nid: x\r\n",
 		"\ufeffschema: 1\nid: x\n",
 		base + "title: \u2028\n",
@@ -115,7 +124,12 @@ func TestSessionTimesLeavesTheRestToYAML(t *testing.T) {
 // Random edits of a file cairn writes, of the characters that mean
 // something to YAML: whatever sessionTimes reads, YAML reads the same.
 func TestSessionTimesRandomEdits(t *testing.T) {
-	base := written(t, "Fix: the thing's \"quoted\" title")
+	for _, title := range []string{"Fix: the thing's \"quoted\" title", "index xmdct.\n\n  database xqa"} {
+		randomEdits(t, written(t, title))
+	}
+}
+
+func randomEdits(t *testing.T, base []byte) {
 	alphabet := []string{" ", "  ", "\n", ":", ": ", "-", "- ", "#", " #", "'", "\"", "''", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "`", "\\", "~", "?", "0", "1", "T", "Z", "+", ".", "a", "é", "\t", "\r", "yes", "null", "---"}
 	r := rand.New(rand.NewSource(1))
 	read := 0
