@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"slices"
 	"sort"
@@ -650,9 +649,7 @@ func (ix *Index) fillText(h *Hit, terms []string, mark bool) {
 	if !ok {
 		return
 	}
-	sum := fnv.New64a()
-	sum.Write([]byte(text))
-	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != sum.Sum64() {
+	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != textHash(text) {
 		h.Stale = true
 	}
 	h.Text = withHeader(h.Header, text)
