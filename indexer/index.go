@@ -1105,7 +1105,7 @@ func (ix *Index) staleIDs(path string) []string {
 // tokens, with body and title taken as analysed (the mapping then maps
 // the other fields).
 func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
-	if c.bodyToks == nil || ix.textOpts.IsStored() || ix.textOpts.IncludeDocValues() { // a Field holds no text
+	if c.bodyToks == nil || ix.textOpts.IsStored() || ix.textOpts.IncludeDocValues() { // tokensField holds no text
 		return b.Index(c.entry.ID(), bleveDoc(c))
 	}
 	fields := bleveDoc(c)
@@ -1115,8 +1115,8 @@ func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
 	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
 		return err
 	}
-	doc.AddField(english.NewField(fieldBody, len(c.body), ix.textOpts, c.bodyToks))
-	doc.AddField(english.NewField(fieldTitle, len(c.entry.Title), ix.textOpts, c.titleToks))
+	doc.AddField(newTokensField(fieldBody, len(c.body), ix.textOpts, c.bodyToks))
+	doc.AddField(newTokensField(fieldTitle, len(c.entry.Title), ix.textOpts, c.titleToks))
 	return b.IndexAdvanced(doc)
 }
 

@@ -8,7 +8,5 @@
 // runes and allocates a new term for it. Here text that is ASCII is cut
 // into words by the few word-break rules of UAX #29 that ASCII can meet
 // (the segmenter still cuts the rest), and each stem is computed once
-// per term and reused. A Field hands Bleve the tokens of a text with
-// their terms counted, without the string and the TokenFreq Bleve makes
-// for each distinct term.
+// per term and reused.
 package english
