@@ -1105,7 +1105,7 @@ func (ix *Index) staleIDs(path string) []string {
 // tokens, with body and title taken as analysed (the mapping then maps
 // the other fields).
 func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
-	if c.bodyToks == nil || ix.textOpts.IsStored() || ix.textOpts.IncludeDocValues() { // tokensField holds no text
+	if c.bodyToks == nil {
 		return b.Index(c.entry.ID(), bleveDoc(c))
 	}
 	fields := bleveDoc(c)
@@ -1115,10 +1115,15 @@ func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
 	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
 		return err
 	}
-	doc.AddField(newTokensField(fieldBody, len(c.body), ix.textOpts, c.bodyToks))
-	doc.AddField(newTokensField(fieldTitle, len(c.entry.Title), ix.textOpts, c.titleToks))
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, analyzed(c.bodyToks)))
+	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.Title), ix.textOpts, analyzed(c.titleToks)))
 	return b.IndexAdvanced(doc)
 }
+
+// analyzed is an Analyzer that returns tokens already made.
+type analyzed analysis.TokenStream
+
+func (a analyzed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
 
 func bleveDoc(c pendingChunk) map[string]any {
 	e := c.entry
