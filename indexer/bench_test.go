@@ -100,15 +100,10 @@ func benchIndex(b *testing.B, n int) {
 		}
 		b.StartTimer()
 		start, cpu0 := time.Now(), cpuTime()
-		// Through a Writer, as a first build puts its windows of files.
-		w := ix.NewWriter()
 		for j := 0; j < len(docs); j += 1000 {
-			if err := w.Put(ctx, docs[j:min(j+1000, len(docs))]...); err != nil {
+			if err := ix.Put(ctx, docs[j:min(j+1000, len(docs))]...); err != nil {
 				b.Fatal(err)
 			}
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
 		}
 		if err := ix.SetVersion(ctx, "bench"); err != nil {
 			b.Fatal(err)
