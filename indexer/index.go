@@ -841,12 +841,101 @@ func parallelW(n, workers int, f func(w, i int)) {
 // Chunks go to Bleve in batches of at most BatchSize, then to the vectors
 // file; they are on disk for sure once SetVersion or Close returns.
 func (ix *Index) Put(ctx context.Context, docs ...Document) error {
-	w := ix.NewWriter()
-	if err := w.Put(ctx, docs...); err != nil {
-		w.Close()
-		return err
+	// The last of several documents with one path wins.
+	last := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if d.Path == "" {
+			return fmt.Errorf("index put: document %d has no path", i)
+		}
+		last[d.Path] = i
 	}
-	return w.Close()
+	// Chunking and embedding (maybe a network call) happen outside the
+	// lock, so searches go on meanwhile. The built-in embedder, which
+	// fails only when ctx ends, works alongside Bleve's batches instead:
+	// each takes about half the CPU. Should it fail, Bleve holds chunks
+	// the vectors file does not, as after a crash, which the next Put or
+	// Delete of their paths cleans up.
+	var (
+		group   []pendingChunk
+		deletes []string // paths whose old chunks go
+		ends    []span   // of group's batches
+	)
+	hash, local := ix.embedder.(*HashEmbedder)
+	flush := func() error {
+		vecs := func() ([][]float32, error) { return ix.embed(ctx, group) }
+		if local {
+			// The built-in embedder and Bleve share each chunk's analysis.
+			if err := ix.analyze(ctx, group); err != nil {
+				return err
+			}
+			var (
+				v    [][]float32
+				err  error
+				done = make(chan struct{})
+			)
+			go func() {
+				defer close(done)
+				v, err = ix.embedAnalyzed(ctx, hash, group)
+			}()
+			defer func() { <-done }()
+			vecs = func() ([][]float32, error) { <-done; return v, err }
+		} else {
+			v, err := vecs()
+			if err != nil {
+				return err
+			}
+			vecs = func() ([][]float32, error) { return v, nil }
+		}
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		if ix.closed {
+			return ErrClosed
+		}
+		return ix.write(deletes, group, ends, vecs)
+	}
+	// Chunking is done for all documents at once, on every processor.
+	keep := make([]*Document, 0, len(last))
+	for i := range docs {
+		if last[docs[i].Path] == i {
+			keep = append(keep, &docs[i])
+		}
+	}
+	chunked := make([][]pendingChunk, len(keep))
+	ix.parallel(len(keep), func(i int) { chunked[i] = ix.chunkDoc(keep[i]) })
+	// Batches of even size, none over BatchSize: each is a Bleve
+	// segment, and a small one left over would cost a merge for nothing.
+	// Up to Workers of them are written at once, each made a segment on
+	// a processor of its own, and their vectors appended in one write.
+	total := 0
+	for _, c := range chunked {
+		total += len(c)
+	}
+	size := ix.opts.BatchSize
+	if total > size {
+		size = (total + (total+size-1)/size - 1) / ((total + size - 1) / size)
+	}
+	from := span{}
+	for i, d := range keep {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		deletes = append(deletes, d.Path)
+		group = append(group, chunked[i]...)
+		chunked[i] = nil
+		if len(group)-from.chunks < size && i < len(keep)-1 {
+			continue
+		}
+		from = span{chunks: len(group), paths: len(deletes)}
+		ends = append(ends, from)
+		if len(ends) < ix.opts.Workers && i < len(keep)-1 {
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		group, deletes, ends, from = group[:0], deletes[:0], ends[:0], span{}
+	}
+	return nil
 }
 
 // span is where a batch of a write ends in its chunks and paths.

@@ -83,21 +83,11 @@ func TestParallelBuildSame(t *testing.T) {
 			}
 		}
 	}
-	// build puts the documents in puts of putSize, through one Writer
-	// if writer.
-	build := func(t *testing.T, workers, batch, putSize int, writer bool) built {
+	build := func(t *testing.T, workers, batch, putSize int) built {
 		ix, dir := openTest(t, Options{Workers: workers, BatchSize: batch})
 		b := built{hits: map[string][]Hit{}, files: map[string][]byte{}}
-		w := ix.NewWriter()
 		for i := 0; i < len(docs); i += putSize {
-			if !writer {
-				put(t, ix, docs[i:min(i+putSize, len(docs))]...)
-			} else if err := w.Put(ctx, docs[i:min(i+putSize, len(docs))]...); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
+			put(t, ix, docs[i:min(i+putSize, len(docs))]...)
 		}
 		rankings(t, ix, b, "built: ", true)
 		// Replaced and deleted chunks stay in Bleve's statistics (its
@@ -128,7 +118,7 @@ func TestParallelBuildSame(t *testing.T) {
 	// thus depend on how chunks fell into batches and how the segments
 	// were merged since, and are compared between builds of one batch
 	// (one segment); the vectors between any.
-	want := build(t, 1, 1<<20, len(docs), false)
+	want := build(t, 1, 1<<20, len(docs))
 	hybrid := 0
 	for q := range want.hits {
 		if strings.HasPrefix(q, "built: hybrid ") {
@@ -141,19 +131,15 @@ func TestParallelBuildSame(t *testing.T) {
 	for _, c := range []struct {
 		name                    string
 		workers, batch, putSize int
-		writer                  bool
 	}{
-		{"3 workers, one batch", 3, 1 << 20, len(docs), false},
-		{"8 workers, one batch", 8, 1 << 20, len(docs), false},
-		{"2 workers, one batch, a Writer", 2, 1 << 20, len(docs), true},
-		{"4 workers, batches of 50, puts of 100", 4, 50, 100, false},
-		{"2 workers, default batches, puts of 256", 2, 0, 256, false},
-		{"8 workers, batches of 7, puts of 33", 8, 7, 33, false},
-		{"2 workers, batches of 50, a Writer's puts of 100", 2, 50, 100, true},
-		{"1 worker, batches of 7, a Writer's puts of 33", 1, 7, 33, true},
+		{"3 workers, one batch", 3, 1 << 20, len(docs)},
+		{"8 workers, one batch", 8, 1 << 20, len(docs)},
+		{"4 workers, batches of 50, puts of 100", 4, 50, 100},
+		{"2 workers, default batches, puts of 256", 2, 0, 256},
+		{"8 workers, batches of 7, puts of 33", 8, 7, 33},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := build(t, c.workers, c.batch, c.putSize, c.writer)
+			got := build(t, c.workers, c.batch, c.putSize)
 			for name, data := range want.files {
 				if !bytes.Equal(got.files[name], data) {
 					t.Errorf("%s differs (%d bytes, want %d)", name, len(got.files[name]), len(data))

@@ -519,8 +519,6 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		}
 		return data, size, err
 	}
-	// A window's Bleve segment is made while the next is analysed.
-	w := x.ix.NewWriter()
 	done := 0
 	err = docs.LoadAhead(ctx, x.m.Dir, paths, fillBatch, read, func(files []docs.Loaded) error {
 		batch := make([]indexer.Document, 0, len(files))
@@ -537,7 +535,7 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 			}
 			batch = append(batch, f.Doc)
 		}
-		if err := w.Put(ctx, batch...); err != nil {
+		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 		if done += len(files); progress != nil {
@@ -545,9 +543,6 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		}
 		return nil
 	})
-	if cerr := w.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("search index: %w", cerr)
-	}
 	if err != nil {
 		return err
 	}
