@@ -3,6 +3,7 @@ package indexer
 import (
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -305,5 +306,16 @@ func TestSplitSections(t *testing.T) {
 	// Open would make it too big.
 	if want := "5-9 13-14"; strings.Join(got, " ") != want {
 		t.Errorf("chunks %v, want %s", got, want)
+	}
+}
+
+// textHash is hash/fnv's FNV-1a, 64 bits.
+func TestTextHash(t *testing.T) {
+	for _, s := range []string{"", "a", "chunk text\nwith lines", "Größe ändern", strings.Repeat("xyz ", 1000)} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got, want := textHash(s), h.Sum64(); got != want {
+			t.Errorf("textHash(%.20q) = %x, want %x", s, got, want)
+		}
 	}
 }

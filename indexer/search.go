@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"slices"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/cairn-mem/cairn/indexer/embed"
+	"github.com/cairn-mem/cairn/indexer/snippet"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
@@ -47,7 +47,6 @@ const (
 	maxQueryTerms = 64
 	maxK          = 1000
 	titleBoost    = 2.0
-	snippetChars  = 240
 )
 
 // Query is a search. Filters combine with AND; an empty filter passes all.
@@ -638,7 +637,7 @@ func (ix *Index) Snippets(hits []Hit, query string) {
 	terms := ix.terms(query)
 	for i := range hits {
 		if hits[i].Text != "" {
-			hits[i].Snippet = snippet(ix.analyzer.Analyze, hits[i].Text, terms)
+			hits[i].Snippet = snippet.Make(ix.analyzer.Analyze, hits[i].Text, terms)
 		}
 	}
 }
@@ -650,14 +649,12 @@ func (ix *Index) fillText(h *Hit, terms []string, mark bool) {
 	if !ok {
 		return
 	}
-	sum := fnv.New64a()
-	sum.Write([]byte(text))
-	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != sum.Sum64() {
+	if e, ok := ix.vecs.Lookup(h.ID); ok && e.Hash != textHash(text) {
 		h.Stale = true
 	}
 	h.Text = withHeader(h.Header, text)
 	if mark {
-		h.Snippet = snippet(ix.analyzer.Analyze, text, terms)
+		h.Snippet = snippet.Make(ix.analyzer.Analyze, text, terms)
 	}
 }
 

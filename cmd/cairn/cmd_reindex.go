@@ -37,6 +37,7 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 	if g.getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(indexer.BuildMemory)
 	}
+	debug.SetGCPercent(indexer.BuildGC)
 	return withMemory(ctx, g, func(m *memory.Memory) error {
 		start := time.Now()
 		x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing")})

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -140,7 +141,13 @@ type featState struct {
 // addText counts the features of text, analysed into toks, with offset
 // added to their positions; it returns the last position.
 func (e *Hash) addText(st *featState, counts *Scratch, text string, toks analysis.TokenStream, offset int) int {
-	lower := strings.ToLower(text)
+	// Text that is ASCII (most of it) is lowered a word at a time below,
+	// not copied whole.
+	ascii := isASCII(text)
+	lower := text
+	if !ascii {
+		lower = strings.ToLower(text)
+	}
 	last := offset
 	for _, tok := range toks {
 		pos := tok.Position + offset
@@ -158,6 +165,9 @@ func (e *Hash) addText(st *featState, counts *Scratch, text string, toks analysi
 		if tok.Start >= 0 && tok.Start < tok.End && tok.End <= len(lower) && len(lower) == len(text) {
 			runes := append(st.runes[:0], '^')
 			for _, r := range lower[tok.Start:tok.End] {
+				if ascii && 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
 				runes = append(runes, r)
 			}
 			runes = append(runes, '$')
@@ -171,6 +181,16 @@ func (e *Hash) addText(st *featState, counts *Scratch, text string, toks analysi
 		}
 	}
 	return last
+}
+
+// isASCII reports whether s is ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // vector turns the counts into a unit vector.

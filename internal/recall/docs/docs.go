@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/crypt"
@@ -154,7 +155,33 @@ var speakerPrefix = regexp.MustCompile(`^[\p{Lu}][\p{L}.' -]{0,40}: `)
 // normal is text lower-cased, without emphasis marks, its runs of white
 // space one space: how quoted text is compared.
 func normal(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "*", ""))), " ")
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "*", ""))), " ")
+		}
+	}
+	// ASCII, in one pass: a session's transcript is made normal once for
+	// its summary's lines, and four passes were a fiftieth of a first build.
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '*':
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			space = b.Len() > 0
+		default:
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // document is Document without the session logs' special cases.
@@ -354,7 +381,13 @@ func (s *Sessions) Get(dir string) (created, updated time.Time) {
 		return t[0], t[1]
 	}
 	if b, err := safefile.ReadInRoot(s.root, dir+"/"+model.SessionFile); err == nil { // not through a link
-		if ss, err := model.ParseSession(dir, b); err == nil {
+		ss, ok := sessionTimes(b)
+		if !ok {
+			if parsed, err := model.ParseSession(dir, b); err == nil {
+				ss, ok = *parsed, true
+			}
+		}
+		if ok {
 			// Its last event dates it, not when cairn last wrote it: a
 			// conversation ingested today took place when its turns say.
 			created, updated = ss.Started, ss.LastActivity

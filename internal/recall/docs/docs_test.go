@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +57,23 @@ func TestSessionDocuments(t *testing.T) {
 	os.Remove(filepath.Join(root, dir, "transcript.md"))
 	if _, ok := Document(dir+"/prompts.md", []byte(files["prompts.md"]), NewSessions(root)); !ok {
 		t.Error("prompts.md of a session without a transcript not indexed")
+	}
+}
+
+// normal is the same in one pass over ASCII as in four.
+func TestNormal(t *testing.T) {
+	slow := func(s string) string {
+		return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "*", ""))), " ")
+	}
+	r := rand.New(rand.NewSource(1))
+	pieces := []string{"a", "Z", "word", "**Maya:**", "*", " ", "  ", "\t", "\n", "\r\n", "\v", "\f", "x*y", "É", "\u00a0", "\u0085", "1.5", "-"}
+	for range 20000 {
+		var b strings.Builder
+		for range r.Intn(12) {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		if s := b.String(); normal(s) != slow(s) {
+			t.Fatalf("normal(%q) = %q, want %q", s, normal(s), slow(s))
+		}
 	}
 }

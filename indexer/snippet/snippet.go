@@ -1,4 +1,4 @@
-package indexer
+package snippet
 
 import (
 	"strings"
@@ -16,11 +16,14 @@ const (
 	markClose = "»"
 )
 
-// snippet returns about 240 characters of text around the densest
+// snippetChars is about how long a snippet is.
+const snippetChars = 240
+
+// Make returns about 240 characters of text around the densest
 // cluster of query terms, whitespace collapsed, with each word whose
 // analysed form (by analyze) is one of terms marked «like this». Without
 // matches it is the start of the text.
-func snippet(analyze func([]byte) analysis.TokenStream, text string, terms []string) string {
+func Make(analyze func([]byte) analysis.TokenStream, text string, terms []string) string {
 	want := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		want[t] = true
