@@ -40,6 +40,25 @@ type Readings struct {
 	now map[textHash]*Statement
 	// grew says that a statement was read beyond what old held.
 	grew bool
+	// sents are the sentences checked that are no statement, read once.
+	sents map[string]*Statement
+}
+
+// sentence is the reading of a sentence the retirer checks that is no
+// statement; nil without a cache.
+func (rd *Readings) sentence(x string) *Statement {
+	if rd == nil {
+		return nil
+	}
+	if st := rd.sents[x]; st != nil {
+		return st
+	}
+	if rd.sents == nil {
+		rd.sents = make(map[string]*Statement)
+	}
+	st := rd.statement(x, 0)
+	rd.sents[x] = &st
+	return &st
 }
 
 type textHash [16]byte
@@ -106,8 +125,14 @@ func (rd *Readings) Keep(r *Retirer) bool {
 		return false
 	}
 	rd.now = make(map[textHash]*Statement)
+	all := make([]*Statement, 0, len(r.stmts)+len(rd.sents))
 	for i := range r.stmts {
-		st := &r.stmts[i]
+		all = append(all, &r.stmts[i])
+	}
+	for _, st := range rd.sents {
+		all = append(all, st)
+	}
+	for _, st := range all {
 		h, fresh := rd.fresh[st.Text]
 		if st.keys == nil || !fresh && flagsOf(st) == 0 {
 			continue // a command's replacement (not read by add), or what the cache holds

@@ -887,9 +887,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if !read {
 			read = true
 			if j, ok := r.byText[x]; ok {
-				// x is a statement itself (a core item's title): it
-				// was read when it was added.
 				xst = &r.stmts[j]
+			} else {
+				xst = r.rd.sentence(x)
+			}
+			if xst != nil {
+				// x is a statement itself (a core item's title), or
+				// one a cache holds: its reading serves.
 				xst.read()
 				xc, xs, xSet, xVer, xq, xqOK, xNamed = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named
 			} else {
