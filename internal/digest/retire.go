@@ -754,6 +754,9 @@ var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 // newValue finds what a statement says is current now.
 var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
 
+// standing is an instruction that holds until it is taken back.
+var standing = regexp.MustCompile(`(?i)\b(?:from now on|going forward|from here on|always|never)\b`)
+
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)
 
@@ -974,7 +977,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if c := n.change; c != nil {
 			// A session's request is answered by what the session did:
 			// only a change that names what it replaces retires it.
-			answer := rank%2 == 1 && n.Rank == rank-1
+			// So is a standing instruction ("from now on every new env
+			// var goes into .env.example"): a change on its topic that
+			// does not name it leaves it standing.
+			answer := rank%2 == 1 && n.Rank == rank-1 || standing.MatchString(x)
 			if r.aside(xk, n.keys, c) && c.says(xk, xc, answer) {
 				return true
 			}

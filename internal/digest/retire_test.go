@@ -165,6 +165,8 @@ func TestNotRetired(t *testing.T) {
 			"Added node_modules to .dockerignore as well."},
 		{"off one Kafka is not off Kafka", "Each settlement line is published to Kafka as an event.",
 			"And we're off the compose Kafka: everyone uses the shared dev cluster now."},
+		{"a standing instruction", "From now on any new env var goes into .env.example in the same commit.",
+			"Done: .env.example points S3_ENDPOINT at http://localhost:9100, and the 413 check now uses 5 MB."},
 		{"two names of one kind", "The profile in ~/.databrickscfg is called lakehouse-dev.",
 			"Production deploys use the profile lakehouse-prod."},
 	} {
