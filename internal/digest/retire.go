@@ -962,7 +962,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantities(x), true
 			}
-			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && r.sameTopic(xk, n.keys)) {
+			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && r.sameTopic(xk, n.keys) || namesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}

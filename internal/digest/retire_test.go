@@ -165,6 +165,8 @@ func TestNotRetired(t *testing.T) {
 			"Added node_modules to .dockerignore as well."},
 		{"off one Kafka is not off Kafka", "Each settlement line is published to Kafka as an event.",
 			"And we're off the compose Kafka: everyone uses the shared dev cluster now."},
+		{"a quantity of another identifier", "The joint_state_broadcaster publishes at 100 Hz.",
+			"The controller_manager now runs at 1000 Hz."},
 		{"a standing instruction", "From now on any new env var goes into .env.example in the same commit.",
 			"Done: .env.example points S3_ENDPOINT at http://localhost:9100, and the 413 check now uses 5 MB."},
 		{"two names of one kind", "The profile in ~/.databrickscfg is called lakehouse-dev.",
@@ -484,5 +486,20 @@ func TestValueEditOf(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("valueEditOf(%q, %q) = %s, want %s", tc.was, tc.now, got, tc.want)
 		}
+	}
+}
+
+// TestRetiredByIdentQuantity: in a memory where "controller" is a common
+// word, a quantity given to one identifier in code retires the older
+// quantity of the same unit given to it.
+func TestRetiredByIdentQuantity(t *testing.T) {
+	older := "Done: joints.yaml now has gear_ratio 120 for joint_4, and the controller_manager runs at 500 Hz."
+	stmts := []Statement{{Text: "Done. The controller_manager now runs at 1000 Hz, one update per bus cycle.", Rank: 0}, {Text: older, Rank: 1}}
+	for _, f := range []string{"The trajectory controller runs the arm.", "The gripper controller runs on the bus.", "A controller runs per joint.",
+		"The arm controller runs at startup.", "The controller spawner runs first.", "Each controller runs in the loop."} {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	if !NewRetirer(stmts, nil).Retired(older, 1) {
+		t.Error("1000 Hz for the controller_manager did not retire 500 Hz")
 	}
 }
