@@ -312,7 +312,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
-			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) }
+			// Work a newer session did is history too.
+			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) || r.TodoDone(doneRank(c.Session), c.Title) }
 		}
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
 		if g.note != "" {

@@ -141,3 +141,44 @@ func TestRetiredItemNeverShownOrNamed(t *testing.T) {
 		}
 	}
 }
+
+// A core item that states work a newer session did is not named among
+// what was left out for room either: it is history, not a memory the
+// pack had no room for.
+func TestDoneItemNotNamed(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	add := func(n int, title, session string, imp float64, day int) {
+		it := model.NewItem(model.Fact, title, time.Date(2026, 3, day, 10, 0, 0, 0, time.UTC))
+		it.ID = fmt.Sprintf("01JQ%020d%02d", 0, n)
+		it.Importance, it.Session = imp, session
+		data, err := it.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[it.Path()] = string(data)
+	}
+	older, newer := "5e551011-0001", "5e551011-0002"
+	add(1, "The reindex script still has to run against the staging kvstore", older, 0.95, 2)
+	for i := range 40 {
+		add(10+i, fmt.Sprintf("Worker pool %d drains the %s queue", i, strings.Repeat("x", i%7+3)), "", 0.7, 3)
+	}
+	for _, s := range []struct{ id, day, title, body string }{
+		{older, "02", "Index posts by date", "**Request**\n- Index posts by date.\n\n**Open**\n- The reindex script still has to run against the staging kvstore.\n"},
+		{newer, "05", "Run the reindex", "**Request**\n- Run the reindex against the staging kvstore.\n\n**Outcome**\n- Done: the reindex ran against the staging kvstore, every post is indexed.\n"},
+	} {
+		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\n"
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
+	}
+	writeFiles(t, m, files)
+	for _, budget := range []int{200, 400, 800} {
+		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(p.Text, "still has to run against the staging") {
+			t.Errorf("budget %d: the done to-do is shown or named:\n%s", budget, p.Text)
+		}
+	}
+}
