@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -168,10 +169,17 @@ func TestDoneItemNotNamed(t *testing.T) {
 		{older, "02", "Index posts by date", "**Request**\n- Index posts by date.\n\n**Open**\n- The reindex script still has to run against the staging kvstore.\n"},
 		{newer, "05", "Run the reindex", "**Request**\n- Run the reindex against the staging kvstore.\n\n**Outcome**\n- Done: the reindex ran against the staging kvstore, every post is indexed.\n"},
 	} {
-		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\n"
+		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
 		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
 	}
 	writeFiles(t, m, files)
+	// The pack takes sessions by their folders' times: the newer last.
+	for i, id := range []string{older, newer} {
+		at := time.Date(2026, 3, 2+3*i, 10, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(filepath.Join(m.Dir, "sessions", id), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, budget := range []int{200, 400, 800} {
 		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
 		if err != nil {
