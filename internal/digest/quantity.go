@@ -2,6 +2,7 @@ package digest
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -169,8 +170,9 @@ func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
 // code (controller_manager, spark.sql.shuffle.partitions): a name that
 // precise says the two are about one thing, as two distinctive words do.
 func namesIdent(a, b string) bool {
+	ids := identRE.FindAllString(b, -1)
 	for _, id := range identRE.FindAllString(a, -1) {
-		if strings.Contains(b, id) {
+		if slices.Contains(ids, id) {
 			return true
 		}
 	}

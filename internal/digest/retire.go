@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -328,22 +329,23 @@ func valueEditOf(was, now string) *valueEdit {
 		return nil
 	}
 	e := &valueEdit{}
+	name := "" // the last word both keep before the value: its key
 	for i := range a {
 		if a[i] == b[i] {
-			if isNumber(strings.ReplaceAll(a[i], ".", "")) {
-				continue // a value both keep names nothing
-			}
-			for w := range ContentWords(splitCamel(a[i])) {
-				if k := key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
-					e.keys = append(e.keys, k)
-				}
+			if e.old == "" && !isNumber(strings.ReplaceAll(a[i], ".", "")) {
+				name = a[i]
 			}
 			continue
 		}
-		if e.old != "" || !isNumber(a[i]) || !isNumber(b[i]) {
+		if e.old != "" || !isDecimal(a[i]) || !isDecimal(b[i]) {
 			return nil
 		}
 		e.old, e.new = a[i], b[i]
+	}
+	for w := range ContentWords(splitCamel(name)) {
+		if k := key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
+			e.keys = append(e.keys, k)
+		}
 	}
 	if e.old == "" || len(e.keys) == 0 {
 		return nil
@@ -356,6 +358,11 @@ func valueEditOf(was, now string) *valueEdit {
 // files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
 // 15`)".
 var editedLine = regexp.MustCompile("`([^`]+)` → `([^`]+)`")
+
+// isDecimal reports whether s is a number, with a decimal point or not.
+func isDecimal(s string) bool {
+	return isNumber(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".") && !strings.HasSuffix(s, ".")
+}
 
 var editTokens = regexp.MustCompile(`[A-Za-z_][\w.-]*|\d+(?:\.\d+)*`)
 
@@ -392,8 +399,8 @@ func hasNumber(text, n string) bool {
 		}
 		j += i
 		end := j + len(n)
-		before := j == 0 || !isNumChar(text[j-1])
-		after := end == len(text) || !isNumChar(text[end]) && !(text[end] == '.' && end+1 < len(text) && isDigit(text[end+1]))
+		before := j == 0 || !isNumChar(text[j-1]) && !(text[j-1] == ',' && j > 1 && isDigit(text[j-2]))
+		after := end == len(text) || !isNumChar(text[end]) && !((text[end] == '.' || text[end] == ',') && end+1 < len(text) && isDigit(text[end+1]))
 		if before && after {
 			return true
 		}
@@ -755,7 +762,7 @@ var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
 
 // standing is an instruction that holds until it is taken back.
-var standing = regexp.MustCompile(`(?i)\b(?:from now on|going forward|from here on|always|never)\b`)
+var standing = regexp.MustCompile(`(?i)\b(?:from now on|going forward|from here on)\b`)
 
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)
@@ -774,7 +781,7 @@ type change struct {
 
 func changeOf(s string) *change {
 	s = fromNowOn.ReplaceAllString(s, "")
-	if !changeMark.MatchString(s) {
+	if !changeMark.MatchString(s) || hypothetical.MatchString(s) {
 		return nil
 	}
 	c := &change{}
@@ -1115,7 +1122,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 				if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
 					t += "."
 				}
-				kept = append(kept, strings.ToUpper(t[:1])+t[1:])
+				r, n := utf8.DecodeRuneInString(t)
+				kept = append(kept, string(unicode.ToUpper(r))+t[n:])
 			}
 		}
 	}
@@ -1175,7 +1183,10 @@ var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remo
 // "we're off the compose Kafka", "moved off Jenkins". The word before
 // the name, when there is one, says which of its kind: off the compose
 // Kafka is not off Kafka.
-var movedOff = regexp.MustCompile(`\b(?i:we're|we are|we've moved|we moved|moved|moving|migrated|got|getting)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+var movedOff = regexp.MustCompile(`\b(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+
+// hypothetical is a statement of what would be, not of what is.
+var hypothetical = regexp.MustCompile(`(?i)^\s*(?:if|unless)\b`)
 
 // hasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -1192,6 +1203,9 @@ func hasKeys(xk map[string]bool, k string) bool {
 // the word that says which is both keys, joined by a space.
 func removedKeys(s string) []string {
 	var out []string
+	if hypothetical.MatchString(s) {
+		return nil // "if we moved off Postgres we would lose PostGIS"
+	}
 	for _, m := range movedOff.FindAllStringSubmatch(s, -1) {
 		k := key(strings.Trim(m[2], "`"))
 		if q := strings.ToLower(m[1]); q != "" && !StopWords[q] {

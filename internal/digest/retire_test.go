@@ -124,6 +124,8 @@ func TestRetiredByChange(t *testing.T) {
 			"And we're off the compose Kafka: everyone uses the shared dev cluster now."},
 		{"a name that grew", "The profile in ~/.databrickscfg is called lakehouse-stg.",
 			"We got a fresh workspace for staging: profile lakehouse-stg2."},
+		{"always is not from now on", "The 413 check always rejects bodies over 2 MB.",
+			"The signed policy and the 413 check now use 5 MB."},
 		{"a name before its kind", "Raw drops land in the acme-raw bucket.",
 			"The acme-raw-v2 bucket is where drops land from today."},
 	} {
@@ -167,6 +169,11 @@ func TestNotRetired(t *testing.T) {
 			"And we're off the compose Kafka: everyone uses the shared dev cluster now."},
 		{"a quantity of another identifier", "The joint_state_broadcaster publishes at 100 Hz.",
 			"The controller_manager now runs at 1000 Hz."},
+		{"a hypothetical move off", "Postgres holds the geodata with PostGIS.",
+			"If we moved off Postgres we would lose PostGIS, so it stays."},
+		{"a sibling name", "The orders-events topic has 12 partitions.",
+			"Failed messages go to the orders-events-dlq topic."},
+
 		{"a standing instruction", "From now on any new env var goes into .env.example in the same commit.",
 			"Done: .env.example points S3_ENDPOINT at http://localhost:9100, and the 413 check now uses 5 MB."},
 		{"two names of one kind", "The profile in ~/.databrickscfg is called lakehouse-dev.",
@@ -460,6 +467,7 @@ func TestRetiredByEdit(t *testing.T) {
 		{"Three reminders go out per booking, 3 days apart.", true}, // names reminders and 3: taken as the old value
 		{"The mailers queue runs 3 at a time.", false},              // another queue
 		{"Version 3.10 of the pool library is fine.", false},        // 3.10 is no 3, nor 10
+		{"The reminders go out 1,000 at a time.", false},
 	} {
 		stmts := []Statement{{Text: tc.older, Rank: 1}}
 		for _, f := range filler {
@@ -478,6 +486,8 @@ func TestValueEditOf(t *testing.T) {
 		{`- "5433:5432"`, `- "5432:5432"`, "<nil>"}, // a port pair: no name
 		{"timeout = 30 # was 20", "timeout = 45 # was 30", "<nil>"},
 		{"name = old", "name = new", "<nil>"},
+		{"retries: 3, timeout: 10", "retries: 3, timeout: 20", "[timeout] 10 → 20"},
+		{"ratio: 0.5", "ratio: 0.25", "[ratio] 0.5 → 0.25"},
 	} {
 		got := "<nil>"
 		if e := valueEditOf(tc.was, tc.now); e != nil {
@@ -501,5 +511,14 @@ func TestRetiredByIdentQuantity(t *testing.T) {
 	}
 	if !NewRetirer(stmts, nil).Retired(older, 1) {
 		t.Error("1000 Hz for the controller_manager did not retire 500 Hz")
+	}
+}
+
+func TestNamesIdent(t *testing.T) {
+	if !namesIdent("the controller_manager runs at 500 Hz", "The controller_manager now runs at 1000 Hz") {
+		t.Error("one identifier in both is not named")
+	}
+	if namesIdent("The state_publisher publishes at 30 Hz.", "The joint_state_publisher now publishes at 100 Hz.") {
+		t.Error("an identifier inside a longer one counts as the same")
 	}
 }

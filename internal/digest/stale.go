@@ -15,15 +15,27 @@ import (
 // frequency over the sessions' summaries), against each later session.
 
 // todoMark matches a sentence that states work still to do.
-var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?next(?: thing| step| task)?|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,40}\byet|we (?:still )?need (?:a|an|to)|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided)\b`)
+var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?next(?: thing| step| task)?|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)|we (?:still )?need to|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided)\b`)
 
 // IsTodo reports whether s states work still to do.
-func IsTodo(s string) bool { return todoMark.MatchString(s) || hasTo.MatchString(s) }
+func IsTodo(s string) bool {
+	return todoMark.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s)
+}
+
+// weNeedA is something still missing, "we need a fixture with an odd
+// width", unless the sentence says why it is there ("we need a lock
+// because two writers race"): a purpose ("so the stride path is
+// exercised") is what the missing thing is for.
+var weNeedA = regexp.MustCompile(`(?i)\bwe (?:still )?need (?:a|an)\b`)
+
+// becauseRE gives the reason a thing is there: what is needed for a
+// reason is in place, not missing.
+var becauseRE = regexp.MustCompile(`(?i)\b(?:because|since)\b`)
 
 // hasTo is work a clause of its own says must still be done: "(it has to
 // run against the Deploy KV too)", not a reason ("because they have to
 // exist first").
-var hasTo = regexp.MustCompile(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody|you) (?:still )?(?:has|have) to\b`)
+var hasTo = regexp.MustCompile(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody) (?:still )?(?:has|have) to (?:run|be (?:run|done|fixed|deployed|applied|migrated)|go|happen)\b`)
 
 // todoWords are the words of a to-do statement that say it is one, not
 // what it is about.

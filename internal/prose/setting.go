@@ -265,6 +265,9 @@ func SettingsConflict(a, b map[string]string) bool {
 // replaces: a profile, a workspace, a bucket.
 const namedKinds = `profile|workspace|namespace|cluster|bucket|registry|region|zone|account|project|tenant|database|schema|keyspace|queue|topic|stack|context|branch|realm`
 
+// renumbered is what a new name adds to the old one's end: a number.
+var renumbered = regexp.MustCompile(`^[-_.]?v?\d+(?:\.\d+)*$`)
+
 var (
 	// namedAfter is a kind and the name after it: "profile
 	// lakehouse-stg2", "the profile in ~/.databrickscfg is called
@@ -281,6 +284,7 @@ var (
 // number alone.
 func Named(text string) map[string]string {
 	var out map[string]string
+	var two []string // kinds given two names: which is meant is unknown
 	put := func(kind, name string) {
 		name = strings.ToLower(strings.TrimRight(name, ".-_"))
 		if name == "" || strings.Trim(name, "0123456789.") == "" {
@@ -289,7 +293,11 @@ func Named(text string) map[string]string {
 		if out == nil {
 			out = map[string]string{}
 		}
-		out[strings.ToLower(kind)] = name
+		kind = strings.ToLower(kind)
+		if had, ok := out[kind]; ok && had != name {
+			two = append(two, kind)
+		}
+		out[kind] = name
 	}
 	for _, m := range namedAfter.FindAllStringSubmatch(text, -1) {
 		put(m[1], m[2])
@@ -297,13 +305,18 @@ func Named(text string) map[string]string {
 	for _, m := range namedBefore.FindAllStringSubmatch(text, -1) {
 		put(m[2], m[1])
 	}
+	for _, k := range two {
+		delete(out, k)
+	}
 	return out
 }
 
 // Renamed reports whether newer gives a kind of thing older names
-// another name that extends or shortens it: lakehouse-stg became
-// lakehouse-stg2, acme-raw became acme-raw-v2. Names with nothing in
-// common may be two things of one kind (a dev and a prod profile).
+// another name that is it with a number added or taken off:
+// lakehouse-stg became lakehouse-stg2, acme-raw became acme-raw-v2.
+// Another word added (orders-events, orders-events-dlq) names a sibling,
+// and names with nothing in common may be two things of one kind (a dev
+// and a prod profile).
 func Renamed(older, newer map[string]string) bool {
 	for k, a := range older {
 		b, ok := newer[k]
@@ -314,7 +327,7 @@ func Renamed(older, newer map[string]string) bool {
 		if len(short) > len(long) {
 			short, long = long, short
 		}
-		if len(short) >= 4 && strings.HasPrefix(long, short) {
+		if len(short) >= 4 && strings.HasPrefix(long, short) && renumbered.MatchString(long[len(short):]) {
 			return true
 		}
 	}

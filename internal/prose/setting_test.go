@@ -72,6 +72,8 @@ func TestNamed(t *testing.T) {
 		{"profile lakehouse-dev", "profile lakehouse-prod", false},
 		{"profile lakehouse-stg", "namespace lakehouse-stg2", false},
 		{"profile lakehouse-stg", "profile lakehouse-stg", false},
+		{"the orders-events topic", "topic orders-events-dlq", false},
+		{"database app_dev", "database app_dev and database app_dev_ci", false},
 	} {
 		if got := Renamed(Named(tc.older), Named(tc.newer)); got != tc.want {
 			t.Errorf("Renamed(%q, %q) = %v", tc.older, tc.newer, got)

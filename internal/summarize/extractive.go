@@ -296,7 +296,7 @@ const maxReplaced = 3
 // A line replaced twice keeps its first value and its last.
 func (f *fileUse) replace(rep [2]string) {
 	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
-	if !valueChange.MatchString(rep[0]) || oneValue(rep[0], rep[1]) == "" {
+	if !strings.ContainsAny(rep[0], "0123456789") || !oneValue(rep[0], rep[1]) {
 		return
 	}
 	for i, r := range f.replaced {
@@ -322,27 +322,23 @@ func uncomment(line string) string {
 
 var lineComment = regexp.MustCompile(`\s(#|//|--)\s`)
 
-// valueChange is a line that holds a number: a setting, a count, a port.
-var valueChange = regexp.MustCompile(`\d`)
-
-// oneValue is the number in which two lines differ when they differ in
-// that one word alone, or "".
-func oneValue(a, b string) string {
+// oneValue reports whether two lines differ in one word alone, a number
+// in the second.
+func oneValue(a, b string) bool {
 	wa, wb := strings.Fields(a), strings.Fields(b)
 	if len(wa) != len(wb) || len(wa) > 8 {
-		return ""
+		return false
 	}
-	diff := ""
+	diffs := 0
 	for i := range wa {
-		if wa[i] == wb[i] {
-			continue
+		if wa[i] != wb[i] {
+			diffs++
+			if !strings.ContainsAny(wb[i], "0123456789") {
+				return false
+			}
 		}
-		if diff != "" || !strings.ContainsAny(wb[i], "0123456789") {
-			return ""
-		}
-		diff = wb[i]
 	}
-	return diff
+	return diffs == 1
 }
 
 // line says what was fixed and how; the error itself is under "Errors &

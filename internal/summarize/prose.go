@@ -606,7 +606,7 @@ func splitReason(s, next string) (what, why string) {
 
 // ack is an acknowledgment, which promises nothing to do: "Understood
 // for next time."
-var ack = regexp.MustCompile(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[^.;:]{0,30}[.!]?$`)
+var ack = regexp.MustCompile(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
 
 var soThen = regexp.MustCompile(`(?i),\s+(?:and\s+)?so\s+`)
 

@@ -256,6 +256,7 @@ func TestClassify(t *testing.T) {
 		{Assistant, "For the record, I looked at the logs too.", ""},
 		// An acknowledgment promises nothing.
 		{Assistant, "Understood for next time.", ""},
+		{Assistant, "Sorry, the export still fails on CI.", "open"},
 		// What a command does.
 		{Assistant, "`wp wbd reindex --dry-run` prints the bundle id with the price it would store, and leaves the table alone.", "env"},
 		{Assistant, "`go test ./...` passes on all three packages.", ""},
