@@ -172,11 +172,33 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 	}
 	var out [][2]string
 	for _, e := range append([]edit{in.edit}, in.Edits...) {
-		o, n := strings.TrimSpace(firstOf(e.Old, e.OldStr)), strings.TrimSpace(firstOf(e.New, e.NewStr))
-		if o == "" || n == "" || o == n || strings.ContainsAny(o+n, "\n\r") || len(o) > maxReplaced || len(n) > maxReplaced {
+		o, n, ok := changedLine(firstOf(e.Old, e.OldStr), firstOf(e.New, e.NewStr))
+		if !ok || len(o) > maxReplaced || len(n) > maxReplaced {
 			continue
 		}
 		out = append(out, [2]string{o, n})
 	}
 	return out
+}
+
+// changedLine is the one line an edit changed: the whole replacement when
+// it is one line, or the only line that differs when old and new have as
+// many lines (an edit often carries a line around it to be unique).
+func changedLine(old, new string) (o, n string, ok bool) {
+	ol := strings.Split(strings.ReplaceAll(strings.TrimSpace(old), "\r\n", "\n"), "\n")
+	nl := strings.Split(strings.ReplaceAll(strings.TrimSpace(new), "\r\n", "\n"), "\n")
+	if len(ol) != len(nl) {
+		return "", "", false
+	}
+	for i := range ol {
+		a, b := strings.TrimSpace(ol[i]), strings.TrimSpace(nl[i])
+		if a == b {
+			continue
+		}
+		if o != "" || a == "" || b == "" {
+			return "", "", false // more than one line changed: code, not a value
+		}
+		o, n = a, b
+	}
+	return o, n, o != ""
 }

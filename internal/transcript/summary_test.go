@@ -13,7 +13,9 @@ func TestReplacements(t *testing.T) {
 		{"Edit", `{"file_path":"a.conf","old_string":"maximumPoolSize = 10","new_string":"maximumPoolSize = 20"}`, "[[maximumPoolSize = 10 maximumPoolSize = 20]]"},
 		{"MultiEdit", `{"file_path":"a","edits":[{"old_string":"a: 1","new_string":"a: 2"},{"old_string":"x\ny","new_string":"z"}]}`, "[[a: 1 a: 2]]"},
 		{"str_replace_based_edit_tool", `{"command":"str_replace","path":"a","old_str":"port = 1","new_str":"port = 2"}`, "[[port = 1 port = 2]]"},
-		{"Edit", `{"file_path":"a","old_string":"func a() {\n}","new_string":"func b() {\n}"}`, "[]"}, // code, not a line
+		{"Edit", `{"file_path":"a","old_string":"func a() {\n}","new_string":"func b() {\n  x()\n}"}`, "[]"}, // code, not a line
+		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 5"}`, "[[pool: 10 pool: 20]]"},
+		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 6"}`, "[]"}, // two lines changed
 		{"Edit", `{"file_path":"a","old_string":"same","new_string":"same"}`, "[]"},
 		{"Write", `{"file_path":"a","content":"x = 1"}`, "[]"},
 		{"Edit", `not json`, "[]"},
