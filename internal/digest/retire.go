@@ -390,28 +390,17 @@ func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) b
 	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
 }
 
-// hasNumber reports whether text holds the number n as a word of its own.
+// hasNumber reports whether text holds the number n as a word of its own:
+// not inside 1,000, 3.10 or v10.
 func hasNumber(text, n string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], n)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(n)
+	return hasBounded(text, n, func(j, end int) bool {
 		before := j == 0 || !isNumChar(text[j-1]) && !(text[j-1] == ',' && j > 1 && isDigit(text[j-2]))
-		after := end == len(text) || !isNumChar(text[end]) && !((text[end] == '.' || text[end] == ',') && end+1 < len(text) && isDigit(text[end+1]))
-		if before && after {
-			return true
-		}
-		i = j + 1
-	}
+		return before && (end == len(text) || !isNumChar(text[end]) && !((text[end] == '.' || text[end] == ',') && end+1 < len(text) && isDigit(text[end+1])))
+	})
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-func isNumChar(c byte) bool {
-	return isDigit(c) || c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func isDigit(c byte) bool   { return c >= '0' && c <= '9' }
+func isNumChar(c byte) bool { return isWordByte(c) || c == '.' }
 
 // topicKeys are what a statement is about: the comparison keys of its
 // content words and its code tokens (ports, versions, paths), without the
@@ -987,8 +976,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// So is a standing instruction ("from now on every new env
 			// var goes into .env.example"): a change on its topic that
 			// does not name it leaves it standing.
-			answer := rank%2 == 1 && n.Rank == rank-1 || standing.MatchString(x)
-			if r.aside(xk, n.keys, c) && c.says(xk, xc, answer) {
+			namedOnly := rank%2 == 1 && n.Rank == rank-1 || standing.MatchString(x)
+			if r.aside(xk, n.keys, c) && c.says(xk, xc, namedOnly) {
 				return true
 			}
 			continue
@@ -1001,9 +990,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 }
 
 // says reports whether change c retires a statement of keys xk (xc its
-// own change, if it announces one). An answer to the statement, which
-// asked for the change, retires it only by naming what it replaced.
-func (c *change) says(xk map[string]bool, xc *change, answer bool) bool {
+// own change, if it announces one). With namedOnly (the statement asked
+// for the change, or is an instruction said to hold) only a change that
+// names what it replaced retires it.
+func (c *change) says(xk map[string]bool, xc *change, namedOnly bool) bool {
 	for _, v := range c.new {
 		if hasAll(xk, v) {
 			// x names the new value: it states the change or the
@@ -1019,7 +1009,7 @@ func (c *change) says(xk map[string]bool, xc *change, answer bool) bool {
 			return false
 		}
 	}
-	if len(c.old) == 0 && !answer || c.otherVersion(xk) {
+	if len(c.old) == 0 && !namedOnly || c.otherVersion(xk) {
 		return true // the topic changed, and x does not say to what, or gives another version
 	}
 	for _, o := range c.old {

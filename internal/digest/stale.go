@@ -454,18 +454,26 @@ next:
 // hasWord reports whether s holds w with no letter or digit on either
 // side.
 func hasWord(s, w string) bool {
-	for i := 0; ; {
+	return hasBounded(s, w, func(j, end int) bool {
+		return (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end]))
+	})
+}
+
+// hasBounded reports whether s holds w at some place [j, end) that
+// bounded accepts.
+func hasBounded(s, w string, bounded func(j, end int) bool) bool {
+	for i := 0; i <= len(s); {
 		j := strings.Index(s[i:], w)
 		if j < 0 {
 			return false
 		}
 		j += i
-		end := j + len(w)
-		if (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end])) {
+		if bounded(j, j+len(w)) {
 			return true
 		}
 		i = j + 1
 	}
+	return false
 }
 
 func isWordByte(c byte) bool {
