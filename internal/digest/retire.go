@@ -869,6 +869,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	// against: most titles of a large memory have none.
 	var (
 		read, still, xqOK bool
+		xStanding         bool // an instruction said to hold
 		xs                int
 		xc                *change
 		xClaim            *prose.Claim
@@ -898,7 +899,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			} else {
 				xc, xs, xSet, xVer, xNamed = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
 			}
-			still, xDirs = stillRE.MatchString(x), versionedDirs(x)
+			still, xDirs, xStanding = stillRE.MatchString(x), versionedDirs(x), standing.MatchString(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -976,7 +977,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// So is a standing instruction ("from now on every new env
 			// var goes into .env.example"): a change on its topic that
 			// does not name it leaves it standing.
-			namedOnly := rank%2 == 1 && n.Rank == rank-1 || standing.MatchString(x)
+			namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
 			if r.aside(xk, n.keys, c) && c.says(xk, xc, namedOnly) {
 				return true
 			}
