@@ -260,14 +260,15 @@ func DropDone(s string, done func(todo string) bool) string {
 }
 
 // MentionedLater reports whether a summary newer than sums[k] (they are
-// newest first) mentions the item of distinctive keys d.
+// newest first) mentions the item of distinctive keys d, or asks for it
+// by pointing back (askedBack).
 func (v *Vocab) MentionedLater(d []string, sums []*Summary, k int) bool {
 	for _, later := range sums[:k] {
 		if v.Refers(d, later.Mentions()) {
 			return true
 		}
 	}
-	return false
+	return askedBack(d, sums[:k])
 }
 
 // DoneLater returns whether a to-do stated in sums[k] (newest first) is
@@ -289,6 +290,31 @@ func (v *Vocab) DoneLater(sums []*Summary, k int) func(string) bool {
 		return false
 	}
 }
+
+// askedBack reports whether a request of the newer sessions sums points
+// back to a to-do of distinctive keys d by one of its rarest words: "do
+// the probe thing from yesterday" asks for "tomorrow: the readiness
+// probe", and a request that says where it comes from needs no second
+// word to say what it is.
+func askedBack(d []string, sums []*Summary) bool {
+	for _, later := range sums {
+		for _, b := range later.Parts[Request] {
+			if !backRef.MatchString(b) {
+				continue
+			}
+			ks := Keys(b)
+			for _, k := range d[:min(len(d), maxDistinct)] {
+				if ks[k] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// backRef is a request pointing back at work an earlier session left.
+var backRef = regexp.MustCompile(`(?i)\b(?:from (?:yesterday|last time|last week|last session|earlier|the other day)|you mentioned|(?:we|you) (?:left|parked)|left hanging|we talked about|(?:that|the) [\w\s-]{1,30} thing\b)`)
 
 // FixedLater returns whether a problem told in sums[k] ("the coupon test
 // is flaky") is one a newer session names and reports fixed.

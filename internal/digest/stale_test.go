@@ -123,3 +123,26 @@ func TestDropDoneThat(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestAskedBack checks that a request pointing back at an earlier
+// session's to-do by one of its rare words deals with it, and that one
+// without the pointer does not.
+func TestAskedBack(t *testing.T) {
+	todo := "Tomorrow: the readiness probe."
+	older := summary(map[int][]string{Outcome: {"The resolver answers on 5353 and exports metrics on 9153."}})
+	for _, tc := range []struct {
+		request string
+		want    bool
+	}{
+		{"now that 5.2 is out, move us to 5.2.0. and do the probe thing from yesterday", true},
+		{"What about that readiness thing you mentioned last time?", true},
+		{"now that 5.2 is out, move us to 5.2.0. and add a liveness probe", false},
+	} {
+		newer := summary(map[int][]string{Request: {tc.request}})
+		sums := []*Summary{newer, older}
+		v := NewVocab(sums)
+		if got := v.MentionedLater(v.Distinct(todo), sums, 1); got != tc.want {
+			t.Errorf("%q: done = %v, want %v", tc.request, got, tc.want)
+		}
+	}
+}
