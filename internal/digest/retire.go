@@ -734,8 +734,12 @@ func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
 
 // changeMark finds a statement that announces a change: "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
-// Y", "X → Y", "not X any more", "back to", "now on 4100".
-var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)`)
+// Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
+var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+
+// isNow is a value said to hold now, the word after it: "max_ttl is 3600
+// now", "we're on 5.2.0 now".
+const isNow = "(?i)\\b(?:is|are|'s|'re)\\s+(?:on\\s+|at\\s+|in\\s+)?(?:[a-z][\\w-]*\\s+)?[`\"']?([\\w.~^>=<:/#@+-]*\\d[\\w.~^>=<:/#@+-]*)[`\"']?\\s+now\\b"
 
 // oldValue finds what a statement says is no longer current.
 var oldValue = regexp.MustCompile("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
@@ -748,7 +752,7 @@ var notAnyMore = regexp.MustCompile(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more
 var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 
 // newValue finds what a statement says is current now.
-var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)")
+var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)|" + isNow)
 
 // standing is an instruction that holds until it is taken back.
 var standing = regexp.MustCompile(`(?i)\b(?:from now on|going forward|from here on)\b`)
@@ -792,7 +796,7 @@ func changeOf(s string) *change {
 		}
 	}
 	for _, m := range newValue.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
+		if v := valueKeys(m[1] + m[2] + m[3]); len(v) > 0 {
 			c.new = append(c.new, v)
 		}
 	}

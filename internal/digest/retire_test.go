@@ -128,6 +128,10 @@ func TestRetiredByChange(t *testing.T) {
 			"The signed policy and the 413 check now use 5 MB."},
 		{"a name before its kind", "Raw drops land in the acme-raw bucket.",
 			"The acme-raw-v2 bucket is where drops land from today."},
+		{"a value said to hold now", "The cache clamps TTLs at one day (max_ttl = 86400).",
+			"max_ttl is 3600 now, so no answer stays cached longer than an hour."},
+		{"a named thing on a version now", "The runtime stage is plain alpine:3.19, running as nobody.",
+			"Runtime stage is gcr.io/distroless/static-debian12:nonroot now; the binary needs nothing from the base."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
