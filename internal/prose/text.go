@@ -162,7 +162,10 @@ func splitSentences(p string) []string {
 // lower case still end sentences there ("ok fair enough. and please …"),
 // while "e.g. the", "v1. the" or "x. y" go on.
 func afterWord(s string) bool {
-	w := s
+	// A word closing a parenthesis or a quotation ends a sentence as
+	// well: "(… with KV_ACCESS_TOKEN set). markdown-it 14.1.0 is …".
+	w := strings.TrimRight(s, `)"'`)
+	s = w
 	if i := strings.LastIndexAny(s, " (\t"); i >= 0 {
 		w = s[i+1:]
 	}
@@ -291,17 +294,23 @@ func CutAtBoundary(s string, n int) string {
 	head := s[:cut]
 	best := -1
 	code := false
+	depth := 0 // of parentheses: a clause inside one is no place to end
 	for i := 0; i < len(head); i++ {
 		if head[i] == '`' {
 			code = !code
 			continue
 		}
+		if !code && head[i] == '(' {
+			depth++
+		} else if !code && head[i] == ')' && depth > 0 {
+			depth--
+		}
 		if code || i < min(20, n/2) {
 			continue
 		}
-		if (head[i] == ',' || head[i] == ';' || head[i] == ':') && i+1 < len(head) && head[i+1] == ' ' {
+		if depth == 0 && (head[i] == ',' || head[i] == ';' || head[i] == ':') && i+1 < len(head) && head[i+1] == ' ' {
 			best = i
-		} else if strings.HasPrefix(head[i:], " — ") || strings.HasPrefix(head[i:], " (") {
+		} else if depth == 0 && (strings.HasPrefix(head[i:], " — ") || strings.HasPrefix(head[i:], " (")) {
 			best = i
 		}
 	}

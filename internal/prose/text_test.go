@@ -14,3 +14,26 @@ func TestLineAfterName(t *testing.T) {
 		t.Errorf("Line = %q, want %q", got, want)
 	}
 }
+
+// TestLineAfterParen: a sentence that ends with a parenthesis ends there,
+// even when the next starts with a lower-case name.
+func TestLineAfterParen(t *testing.T) {
+	got := Line("It rebuilds the index once (with KV_ACCESS_TOKEN set). markdown-it 14.1.0 is in the import map. See (e.g. the docs) for more.")
+	want := []string{"It rebuilds the index once (with KV_ACCESS_TOKEN set).", "markdown-it 14.1.0 is in the import map.", "See (e.g. the docs) for more."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Line = %q, want %q", got, want)
+	}
+}
+
+// TestCutAtBoundaryParen: a title is cut before a parenthesis, never at a
+// clause inside one.
+func TestCutAtBoundaryParen(t *testing.T) {
+	s := "scripts/reindex.ts rebuilds the old index once (it has to run against the Deploy KV too, with KV_ACCESS_TOKEN set)"
+	if got, want := CutAtBoundary(s, 90), "scripts/reindex.ts rebuilds the old index once"; got != want {
+		t.Errorf("CutAtBoundary = %q, want %q", got, want)
+	}
+	s = "The queue drains in two seconds, the workers restart on deploy, and the dashboard shows it"
+	if got, want := CutAtBoundary(s, 70), "The queue drains in two seconds, the workers restart on deploy"; got != want {
+		t.Errorf("CutAtBoundary = %q, want %q", got, want)
+	}
+}

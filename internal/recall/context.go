@@ -922,7 +922,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				}
 				said = append(said, saying{w, u})
 			}
-			if p != digest.Request && p != digest.Outcome {
+			if p != digest.Request {
 				w := digest.ContentWords(b)
 				for _, j := range cores.Overlapping(w, 0.75) {
 					cu := cores.Value(j)
