@@ -757,6 +757,9 @@ var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|
 // standing is an instruction that holds until it is taken back.
 var standing = regexp.MustCompile(`(?i)\b(?:from now on|going forward|from here on)\b`)
 
+// nowWord says what holds from now on.
+var nowWord = regexp.MustCompile(`(?i)\bnow\b`)
+
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)
 
@@ -774,8 +777,8 @@ type change struct {
 
 func changeOf(s string) *change {
 	s = fromNowOn.ReplaceAllString(s, "")
-	if !changeMark.MatchString(s) || hypothetical.MatchString(s) {
-		return nil
+	if !changeMark.MatchString(s) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
+		return nil // "retries waited hours instead of seconds" tells a symptom
 	}
 	c := &change{}
 	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
@@ -982,7 +985,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// var goes into .env.example"): a change on its topic that
 			// does not name it leaves it standing.
 			namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
-			if r.aside(xk, n.keys, c) && c.says(xk, xc, namedOnly) {
+			if r.aside(xk, n.keys, c) && c.says(xk, xc, namedOnly) && !c.takenOff(xk, x) {
 				return true
 			}
 			continue
@@ -993,6 +996,37 @@ func (r *Retirer) retired(x string, rank int) bool {
 	}
 	return false
 }
+
+// takenOff reports whether x asks for the old values of change c it
+// names to go ("move the API server off 8080"): it speaks of them as
+// what is to be replaced, as the change does.
+func (c *change) takenOff(xk map[string]bool, x string) bool {
+	var off []string
+	for _, m := range offValue.FindAllStringSubmatch(x, -1) {
+		v := strings.ToLower(strings.Trim(m[1], "`\"'.,;:"))
+		off = append(off, v, key(v))
+	}
+	if len(off) == 0 {
+		return false
+	}
+	named := false
+	for _, o := range c.old {
+		if !hasAll(xk, o) {
+			continue
+		}
+		for k := range o {
+			if !slices.Contains(off, k) {
+				return false
+			}
+		}
+		named = true
+	}
+	return named
+}
+
+// offValue is a value x asks to move away from: "off 8080", "away from
+// Jenkins".
+var offValue = regexp.MustCompile(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+)?(\S+)`)
 
 // says reports whether change c retires a statement of keys xk (xc its
 // own change, if it announces one). With namedOnly (the statement asked

@@ -526,3 +526,22 @@ func TestNamesIdent(t *testing.T) {
 		t.Error("an identifier inside a longer one counts as the same")
 	}
 }
+
+// TestRetiredTakenOff: a request to move off a value is not retired by
+// the change that moved off it, whose old value it names as such.
+func TestRetiredTakenOff(t *testing.T) {
+	stmts := []Statement{{Text: "Done: the API server now listens on 8090 instead of 8080, because the metrics agent took 8080.", Rank: 0}}
+	for _, f := range filler {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	r := NewRetirer(stmts, nil)
+	if r.RetiredAsked("Move the API server off 8080, the metrics agent needs it.", 0) {
+		t.Error("the change retired the request that asked for it")
+	}
+	if !r.Retired("The API server listens on 8080.", 1) {
+		t.Error("the change did not retire the old port")
+	}
+	if retiredBy("Retries in the job queue wait hours instead of seconds.", "The root cause: Backoff multiplied by time.Minute, so retries waited hours instead of seconds.") {
+		t.Error("a symptom told as a measure in place of another retired its own report")
+	}
+}

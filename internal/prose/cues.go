@@ -35,3 +35,10 @@ func HasURL(s string) bool { return urlRE.MatchString(s) }
 
 // DropLeadIn removes talk before the point: "OK, ", "Decided: ", "FYI ".
 func DropLeadIn(s string) string { return leadIn.ReplaceAllString(s, "") }
+
+// MeasureSwap reports whether s gives a measure in place of another
+// ("wait hours instead of seconds", "returns 404 instead of 200"): how a
+// symptom is told, or a change when s says what now holds.
+func MeasureSwap(s string) bool { return measureSwap.MatchString(s) }
+
+var measureSwap = regexp.MustCompile(`(?i)\b(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\s+(?:instead of|rather than)\s+(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\b`)

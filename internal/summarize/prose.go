@@ -276,6 +276,13 @@ var actionLine = regexp.MustCompile(`(?i)^((done|fixed|finished)\b[\s:;,—-]|ch
 // "Changed — ".
 var reportLead = regexp.MustCompile(`(?i)^(done|changed|fixed|switched|updated|reverted)\s*[:—–-]\s*`)
 
+// wrongValue reports whether s tells a measure given in place of another
+// without choosing it: "retries wait hours instead of seconds", not
+// "make the window 7 days instead of 3".
+func wrongValue(s string) bool { return prose.MeasureSwap(s) && !choiceVerb.MatchString(s) }
+
+var choiceVerb = regexp.MustCompile(`(?i)(^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
+
 // nowRE marks a statement about a new state, not a standing behaviour
 // ("returns nil instead of an error" is how it works, not a change).
 var nowRE = regexp.MustCompile(`(?i)\b(now|no longer|switched|moved|migrated|changed|bumped|raised|lowered|reverted|replaced|from \S+( \S+)? to)\b`)
@@ -383,7 +390,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
+		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
@@ -397,7 +404,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// reported as the state it leaves, holds from now on.
 			kind = "decision"
 			a.addDecision(role, capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
-		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s)):
+		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
 			kind = "rejected"
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 240))
 			rejects = append(rejects, s)
@@ -591,8 +598,8 @@ func splitReason(s, next string) (what, why string) {
 	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) && toldPast.MatchString(s[:i[0]]) {
 		return capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
 	}
-	if i := prose.ReasonAt(s); i != nil && i[0] > 8 {
-		return strings.TrimRight(strings.TrimSpace(s[:i[0]]), ",;:—- "), strings.TrimSpace(s[i[0]:])
+	if i := reasonAt(s); i >= 0 {
+		return strings.TrimRight(strings.TrimSpace(s[:i]), ",;:—- "), strings.TrimSpace(s[i:])
 	}
 	// A next sentence that raises a problem or states values of its own
 	// ("Both targets run with 4 threads; …, so the change goes live
@@ -603,6 +610,27 @@ func splitReason(s, next string) (what, why string) {
 	}
 	return strings.TrimRight(s, "."), ""
 }
+
+// reasonAt is where s gives its reason, past its first few words; -1
+// if it gives none.
+func reasonAt(s string) int {
+	for off := 0; off < len(s); {
+		i := prose.ReasonAt(s[off:])
+		if i == nil {
+			return -1
+		}
+		if at := off + i[0]; at > 8 && !wantsTo.MatchString(s[:at]) {
+			return at
+		}
+		off += i[1]
+	}
+	return -1
+}
+
+// wantsTo ends with a verb whose object is the "to …" after it: "we
+// decided to keep linear backoff" keeps it as the decision, where "…, to
+// keep the API fast" gives a purpose.
+var wantsTo = regexp.MustCompile(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want|wanted|plan|planned|prefer|preferred|going|need|needed|have|had|try|tried|like|'d like|would like|asked you|told you)\s*$`)
 
 // ack is an acknowledgment, which promises nothing to do: "Understood
 // for next time."
@@ -755,7 +783,7 @@ func envLike(s string) bool {
 
 // decisionTitle is a decision clause without the talk around it: "let's
 // go with chi for routing" → "Go with chi for routing".
-var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just)|i'll|i will)\s+)`)
+var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just| decided to| agreed to| chose to)|i'll|i will|i decided to)\s+)`)
 
 func decisionTitle(what string) string {
 	// "Rather than X, we'll Y": the decision is Y.

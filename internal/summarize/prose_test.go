@@ -655,10 +655,39 @@ func TestSplitReasonNext(t *testing.T) {
 		{"Let's use a fake clock in the retry tests.", "That way they stop depending on the machine's speed.", "That way they stop depending on the machine's speed."},
 		{"I'll stick to --target dev from now on.", "Both targets run with 4 threads on TRANSFORM_WH, so the change goes live with the next deploy.", ""},
 		{"The ledger call now runs after the commit.", "A gap I want to flag: if a pod dies in between, the settlement is lost because the retry lives in memory.", ""},
+		{"We decided to keep linear backoff rather than exponential, because the upstream rate limit resets every minute.", "", "because the upstream rate limit resets every minute."},
 	} {
 		if _, why := splitReason(tc.s, tc.next); why != tc.why {
 			t.Errorf("splitReason(%q, %q): why %q, want %q", tc.s, tc.next, why, tc.why)
 		}
+	}
+	if got := decisionTitle("We decided to keep linear backoff rather than exponential"); got != "Keep linear backoff rather than exponential" {
+		t.Errorf("decisionTitle = %q", got)
+	}
+}
+
+// TestSymptomNoDecision: a measure told in place of another ("wait hours
+// instead of seconds") is how a bug shows, no decision and no rejected
+// alternative; "make it 7 days instead of 3" is a choice.
+func TestSymptomNoDecision(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "Retries in the job queue wait hours instead of seconds. Find out why and fix it."}}, "")
+	for _, c := range a.cand {
+		if c.Kind == Decision {
+			t.Errorf("decision %q from a symptom", c.Title)
+		}
+	}
+	if len(a.rejected) > 0 {
+		t.Errorf("rejected %q from a symptom", a.rejected)
+	}
+	a = analyze([]Turn{{Role: User, Text: "Make the lookback window 7 days instead of 3."}}, "")
+	n := 0
+	for _, c := range a.cand {
+		if c.Kind == Decision {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d decisions from a choice, want 1", n)
 	}
 }
 
