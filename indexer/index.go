@@ -63,15 +63,15 @@ func (e *RebuildError) Unwrap() error { return e.Err }
 func (e *RebuildError) Is(target error) bool { return target == ErrNeedsRebuild }
 
 // BuildMemory is the soft memory limit (runtime/debug.SetMemoryLimit)
-// a process that builds an index from scratch may set, unless GOMEMLIMIT
-// sets one: a build's heap grows with the memory (Bleve's segments on
+// a process that builds an index from scratch sets (GCForBuild), unless
+// GOMEMLIMIT or a lower limit of its own is in force: a build's heap grows with the memory (Bleve's segments on
 // their way to disk and to merges), and a short-lived process's GOGC of
 // 400 let a 100,000-file `cairn reindex` reach 0.8 GB. At this limit it
 // peaked near 0.46 GB for the same CPU time.
 const BuildMemory = 384 << 20
 
-// BuildGC is the GOGC (runtime/debug.SetGCPercent) for a process that
-// builds an index from scratch: a short command's 400 let a 10,000-file
+// BuildGC is the GOGC (runtime/debug.SetGCPercent) of a process while
+// it builds an index from scratch (GCForBuild): a short command's 400 let a 10,000-file
 // `cairn reindex` reach 370 MiB, where 200 kept it near 240 MiB for the
 // same CPU time (the collector was 3% of it).
 const BuildGC = 200

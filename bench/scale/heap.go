@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
@@ -26,19 +26,20 @@ import (
 // live heap seen (as of the collection that measured it) and writes it
 // to out+".peak": what the build's peak is made of.
 func heapProfile(ctx context.Context, project, out string) error {
-	// The daemon's GC percent; no memory limit unless GOMEMLIMIT says
-	// one, to see what the heap holds on its own.
-	server.DaemonGC(math.MaxInt64, os.Getenv)
 	start := time.Now()
 	m, err := memory.Open(ctx, filepath.Join(project, ".cairn"), memory.Options{})
 	if err != nil {
 		return err
 	}
 	defer m.Close()
+	// The daemon's GC settings (cairn daemon run): GC percent 100 and
+	// daemon.memory_limit_mib, unless GOMEMLIMIT says otherwise.
+	server.DaemonGC(m.Config.Daemon.MemoryLimit(), os.Getenv)
 	stop := make(chan struct{})
 	peak := make(chan peakHeap)
 	go watchPeak(stop, peak)
-	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{})
+	// The daemon's build settings for the build (cairn daemon run).
+	x, err := recall.OpenIndex(ctx, m, recall.IndexOptions{BuildGC: func() func() { return indexer.GCForBuild(os.Getenv) }})
 	close(stop)
 	p := <-peak
 	if err != nil {
