@@ -550,6 +550,10 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
+		// The window's paths are the index's own copies now: the
+		// list lets go of them as it goes (100,000 paths are 10 MB).
+		// The reader is a window or two ahead, in another part of it.
+		clear(paths[done : done+len(files)])
 		if done += len(files); progress != nil {
 			progress(done, len(paths))
 		}
