@@ -22,7 +22,7 @@ func TestGCForBuild(t *testing.T) {
 		limit, build int64
 		getenv       func(string) string
 	}{
-		{"a command", 400, noLimit, BuildMemory, noEnv},
+		{"a command", 400, noLimit, BuildMemory - mappedRoom, noEnv},
 		{"a daemon", 100, 200 << 20, 200 << 20, noEnv},
 		{"GOMEMLIMIT above", 100, 1 << 30, 1 << 30, func(k string) string {
 			if k == "GOMEMLIMIT" {
