@@ -63,15 +63,15 @@ func (e *RebuildError) Unwrap() error { return e.Err }
 func (e *RebuildError) Is(target error) bool { return target == ErrNeedsRebuild }
 
 // BuildMemory is the soft memory limit (runtime/debug.SetMemoryLimit)
-// a process that builds an index from scratch may set, unless GOMEMLIMIT
-// sets one: a build's heap grows with the memory (Bleve's segments on
+// a process that builds an index from scratch sets (GCForBuild), unless
+// GOMEMLIMIT or a lower limit of its own is in force: a build's heap grows with the memory (Bleve's segments on
 // their way to disk and to merges), and a short-lived process's GOGC of
 // 400 let a 100,000-file `cairn reindex` reach 0.8 GB. At this limit it
 // peaked near 0.46 GB for the same CPU time.
 const BuildMemory = 384 << 20
 
-// BuildGC is the GOGC (runtime/debug.SetGCPercent) for a process that
-// builds an index from scratch: a short command's 400 let a 10,000-file
+// BuildGC is the GOGC (runtime/debug.SetGCPercent) of a process while
+// it builds an index from scratch (GCForBuild): a short command's 400 let a 10,000-file
 // `cairn reindex` reach 370 MiB, where 200 kept it near 240 MiB for the
 // same CPU time (the collector was 3% of it).
 const BuildGC = 200
@@ -789,18 +789,37 @@ func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
 
 // embedAnalyzed is embed for the built-in embedder, from the chunks'
 // tokens.
-func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) ([][]float32, error) {
-	vecs := make([][]float32, len(chunks))
-	workers := ix.parallel(len(chunks), nil)
-	tables := make([]embed.Scratch, workers)
-	parallelW(len(chunks), workers, func(w, i int) {
-		c := &chunks[i]
-		vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, c.titleToks, c.bodyToks, &tables[w])
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("index put: %w", err)
+// It works from its own list of the tokens, which it lets go of chunk by
+// chunk, so that write may take the chunks' own (see batchIndex) while it
+// runs: a window's tokens are garbage once Bleve and the embedder have
+// both read them, not when the window is done.
+func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) func() ([][]float32, error) {
+	type tokens struct{ title, body analysis.TokenStream }
+	toks := make([]tokens, len(chunks))
+	for i := range chunks {
+		toks[i] = tokens{chunks[i].titleToks, chunks[i].bodyToks}
 	}
-	return vecs, nil
+	var (
+		vecs = make([][]float32, len(chunks))
+		done = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		workers := ix.parallel(len(chunks), nil)
+		tables := make([]embed.Scratch, workers)
+		parallelW(len(chunks), workers, func(w, i int) {
+			c := &chunks[i]
+			vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, toks[i].title, toks[i].body, &tables[w])
+			toks[i] = tokens{}
+		})
+	}()
+	return func() ([][]float32, error) {
+		<-done
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("index put: %w", err)
+		}
+		return vecs, nil
+	}
 }
 
 // parallel runs f(i) for i in [0, n) on up to Options.Workers goroutines
@@ -868,17 +887,8 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 			if err := ix.analyze(ctx, group); err != nil {
 				return err
 			}
-			var (
-				v    [][]float32
-				err  error
-				done = make(chan struct{})
-			)
-			go func() {
-				defer close(done)
-				v, err = ix.embedAnalyzed(ctx, hash, group)
-			}()
-			defer func() { <-done }()
-			vecs = func() ([][]float32, error) { <-done; return v, err }
+			vecs = ix.embedAnalyzed(ctx, hash, group)
+			defer vecs() // the embedder is done with group when flush returns
 		} else {
 			v, err := vecs()
 			if err != nil {
@@ -1094,7 +1104,8 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, ends []span, vecs 
 				}
 			}
 		}
-		for _, c := range chunks[from.chunks:to.chunks] {
+		for k := from.chunks; k < to.chunks; k++ {
+			c := &chunks[k]
 			if err := ix.batchIndex(b, c); err != nil {
 				errs[i] = fmt.Errorf("index put %s: %w", c.entry.Path, err)
 				return
@@ -1198,27 +1209,35 @@ func (ix *Index) staleIDs(path string) []string {
 
 // batchIndex adds c to b: through the mapping, or, when c carries its
 // tokens, with body and title taken as analysed (the mapping then maps
-// the other fields).
-func (ix *Index) batchIndex(b *bleve.Batch, c pendingChunk) error {
+// the other fields). The tokens move from c to the document, which lets
+// go of them once Bleve has analysed it.
+func (ix *Index) batchIndex(b *bleve.Batch, c *pendingChunk) error {
 	if c.bodyToks == nil {
-		return b.Index(c.entry.ID(), bleveDoc(c))
+		return b.Index(c.entry.ID(), bleveDoc(*c))
 	}
-	fields := bleveDoc(c)
+	fields := bleveDoc(*c)
 	delete(fields, fieldBody)
 	delete(fields, fieldTitle)
 	doc := document.NewDocument(c.entry.ID())
 	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
 		return err
 	}
-	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, analyzed(c.bodyToks)))
-	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.Title), ix.textOpts, analyzed(c.titleToks)))
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, &analyzed{c.bodyToks}))
+	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.Title), ix.textOpts, &analyzed{c.titleToks}))
+	c.titleToks, c.bodyToks = nil, nil
 	return b.IndexAdvanced(doc)
 }
 
-// analyzed is an Analyzer that returns tokens already made.
-type analyzed analysis.TokenStream
+// analyzed is an Analyzer that returns tokens already made, once: Bleve
+// analyses a field once, and keeps the document (and so its analyzer)
+// until the batch's segment is built, long after the tokens are counted.
+type analyzed struct{ toks analysis.TokenStream }
 
-func (a analyzed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
+func (a *analyzed) Analyze([]byte) analysis.TokenStream {
+	t := a.toks
+	a.toks = nil
+	return t
+}
 
 func bleveDoc(c pendingChunk) map[string]any {
 	e := c.entry

@@ -59,7 +59,7 @@ changed instead of looking at every file.`,
 
 func runDaemon(ctx context.Context, g *globals) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil))}
+		d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil)), BuildGC: g.buildGC}
 		v, err := web.New(web.Options{Mem: m, Log: d.Log, Doctor: &doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv}})
 		if err != nil {
 			return err

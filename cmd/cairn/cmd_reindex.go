@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"runtime/debug"
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -34,13 +33,9 @@ hand, or to start afresh. Stop a running daemon first: it has the index open.`,
 }
 
 func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
-	if g.getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(indexer.BuildMemory)
-	}
-	debug.SetGCPercent(indexer.BuildGC)
 	return withMemory(ctx, g, func(m *memory.Memory) error {
 		start := time.Now()
-		x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing")})
+		x, err := recall.Reindex(ctx, m, recall.IndexOptions{LockTimeout: time.Second, Progress: ui.Progress(g.stderr, "indexing"), BuildGC: g.buildGC})
 		if err != nil {
 			return err
 		}
@@ -54,3 +49,8 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 		return ui.Print(g.stdout, opts.json, r, ui.ReindexJSON, ui.ReindexText)
 	})
 }
+
+// buildGC sets the process's garbage collector for an index build and
+// returns what puts back its own (indexer.GCForBuild with this command
+// line's environment): `cairn reindex` and the daemon pass it to recall.
+func (g *globals) buildGC() (restore func()) { return indexer.GCForBuild(g.getenv) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -51,7 +52,13 @@ type tabHeader struct {
 	size            int // of the header in the file
 }
 
-func (s *Store) tableBytes(gen uint64, slots []int) []byte {
+// writeTableTo writes the table of the given slots to w, generation
+// gen. It holds the records, tags and blob (a tenth of the table at 384
+// dimensions) but not the vectors: their checksum is taken first, then
+// they are written from the store's codes and scales in pieces, so that
+// the compaction that ends a first build does not hold the vectors twice
+// over (a copy for the table, and the table whole) next to the store's.
+func (s *Store) writeTableTo(w io.Writer, gen uint64, slots []int) error {
 	// The blob holds each string once.
 	var blob []byte
 	at := make(map[string]uint32)
@@ -89,31 +96,63 @@ func (s *Store) tableBytes(gen uint64, slots []int) []byte {
 		recs = binary.LittleEndian.AppendUint64(recs, math.Float64bits(e.Importance))
 		recs = binary.LittleEndian.AppendUint64(recs, e.Hash)
 	}
-	meta := append(append(recs, tags...), blob...)
+	at = nil
+	metaSum := crc32.Update(crc32.Update(crc32.Checksum(recs, crcTable), crcTable, tags), crcTable, blob)
+	metaLen := len(recs) + len(tags) + len(blob)
+
+	// The vectors as the table lays them out: every slot's codes, then
+	// every slot's scale, written a piece at a time.
+	const piece = 1 << 16
+	buf := make([]byte, 0, piece+s.cd)
+	vectors := func(f func([]byte) error) error {
+		buf = buf[:0]
+		for _, slot := range slots {
+			buf = append(buf, unsafe.Slice((*byte)(unsafe.Pointer(&s.codes[slot*s.cd])), s.cd)...)
+			if len(buf) >= piece {
+				if err := f(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+		for _, slot := range slots {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(s.scales[slot]))
+			if len(buf) >= piece {
+				if err := f(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+		if len(buf) > 0 {
+			return f(buf)
+		}
+		return nil
+	}
+	var vecSum uint32
+	vectors(func(b []byte) error { vecSum = crc32.Update(vecSum, crcTable, b); return nil })
 
 	head := make([]byte, 0, tabHead+len(s.name)+4)
 	hsize := tabHead + len(s.name) + 4
-	vecOff := (hsize + len(meta) + vecAlign - 1) &^ (vecAlign - 1)
-	vecs := make([]byte, n*s.cd+4*n)
-	for i, slot := range slots {
-		copy(vecs[i*s.cd:(i+1)*s.cd], unsafe.Slice((*byte)(unsafe.Pointer(&s.codes[slot*s.cd])), s.cd))
-		binary.LittleEndian.PutUint32(vecs[n*s.cd+4*i:], math.Float32bits(s.scales[slot]))
-	}
+	vecOff := (hsize + metaLen + vecAlign - 1) &^ (vecAlign - 1)
 	head = append(head, tabMagic...)
 	head = binary.LittleEndian.AppendUint32(head, tabFormat)
 	head = binary.LittleEndian.AppendUint32(head, uint32(s.dim))
 	for _, v := range []uint64{gen, uint64(n), uint64(ntags), uint64(len(blob)), uint64(vecOff)} {
 		head = binary.LittleEndian.AppendUint64(head, v)
 	}
-	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(meta, crcTable))
-	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(vecs, crcTable))
+	head = binary.LittleEndian.AppendUint32(head, metaSum)
+	head = binary.LittleEndian.AppendUint32(head, vecSum)
 	head = binary.LittleEndian.AppendUint16(head, uint16(len(s.name)))
 	head = append(head, s.name...)
 	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(head, crcTable))
-	out := make([]byte, vecOff, vecOff+len(vecs))
-	copy(out, head)
-	copy(out[hsize:], meta)
-	return append(out, vecs...)
+	pad := make([]byte, vecOff-hsize-metaLen)
+	for _, b := range [][]byte{head, recs, tags, blob, pad} {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return vectors(func(b []byte) error { _, err := w.Write(b); return err })
 }
 
 // sortedSlots returns the live slots in the order of their ids' paths and
@@ -248,7 +287,10 @@ func (s *Store) loadTable(f *os.File, h *tabHeader) error {
 // writeTable writes the live chunks as a table of generation gen, whole
 // and synced (safefile.Write) or not at all.
 func (s *Store) writeTable(gen uint64) error {
-	return safefile.Write(s.tfile, s.tableBytes(gen, s.sortedSlots()), 0o600)
+	slots := s.sortedSlots()
+	return safefile.WriteFunc(s.tfile, 0o600, safefile.SyncAll, func(w io.Writer) error {
+		return s.writeTableTo(w, gen, slots)
+	})
 }
 
 // mapTable maps the table's vectors and checks them against their

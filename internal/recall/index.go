@@ -57,6 +57,8 @@ type Index struct {
 	// and rebuilt, so that searches that failed together rebuild it once.
 	rebuilds int
 	assoc    assoc.Cache // term associations (.state/assoc), read when a query needs them
+	// buildGC is IndexOptions.BuildGC.
+	buildGC func() (restore func())
 }
 
 // retryLag is how long an index that could not catch up because the
@@ -72,6 +74,12 @@ type IndexOptions struct {
 	// Progress, if set, is called while many files are indexed (a
 	// rebuild, a long catch-up) with the files done and their total.
 	Progress func(done, total int)
+	// BuildGC, if set, is called when the index is filled from scratch
+	// (built, rebuilt, or reset), and what it returns when the fill
+	// ends: it sets the process's garbage collector for the build and
+	// puts back its own (indexer.GCForBuild, which `cairn reindex` and
+	// the daemon pass).
+	BuildGC func() (restore func())
 }
 
 // OpenIndex opens the memory's search index in .state/index and brings
@@ -84,6 +92,7 @@ func OpenIndex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index
 	if err != nil {
 		return nil, err
 	}
+	x.buildGC = opts.BuildGC
 	if err := x.catchUp(ctx, reason, opts.Progress); err != nil {
 		switch {
 		case !embedFailure(err):
@@ -119,7 +128,7 @@ func Reindex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index, 
 	if err != nil {
 		return nil, fmt.Errorf("rebuild search index: %w", err)
 	}
-	x := &Index{m: m, ix: ix, cfg: cfg, emb: iopts.Embedder}
+	x := &Index{m: m, ix: ix, cfg: cfg, emb: iopts.Embedder, buildGC: opts.BuildGC}
 	if err := x.fill(ctx, "", false, opts.Progress); err != nil {
 		x.Close()
 		return nil, err
@@ -509,6 +518,9 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 	if progress != nil {
 		progress(0, len(paths))
 	}
+	if x.buildGC != nil {
+		defer x.buildGC()()
+	}
 	// Files are read and parsed on every processor, a window ahead of
 	// the indexer.
 	limit := x.cfg.FileLimit()
@@ -538,6 +550,10 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 		if err := x.ix.Put(ctx, batch...); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
+		// The window's paths are the index's own copies now: the
+		// list lets go of them as it goes (100,000 paths are 10 MB).
+		// The reader is a window or two ahead, in another part of it.
+		clear(paths[done : done+len(files)])
 		if done += len(files); progress != nil {
 			progress(done, len(paths))
 		}

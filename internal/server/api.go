@@ -94,7 +94,7 @@ func (l *lazySearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	if l.h == nil {
 		// Wait little: the caller can search without the daemon.
-		x, err := recall.OpenIndex(r.Context(), l.d.Mem, recall.IndexOptions{LockTimeout: 500 * time.Millisecond})
+		x, err := recall.OpenIndex(r.Context(), l.d.Mem, recall.IndexOptions{LockTimeout: 500 * time.Millisecond, BuildGC: l.d.BuildGC})
 		if err != nil {
 			l.mu.Unlock()
 			replyError(w, http.StatusServiceUnavailable, "the daemon cannot open the search index: "+err.Error())

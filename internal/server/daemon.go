@@ -52,6 +52,12 @@ type Daemon struct {
 	// Backoff is how long a failed part waits before it runs again; the
 	// zero value waits 1s, doubling up to a minute.
 	Backoff Backoff
+	// BuildGC, if set, sets the process's garbage collector for an index
+	// build the daemon does (its first search's, a rebuild) and returns
+	// what puts back the daemon's own (recall.IndexOptions.BuildGC;
+	// `cairn daemon run` passes indexer.GCForBuild, as `cairn reindex`
+	// does).
+	BuildGC func() (restore func())
 
 	started time.Time
 	token   string
@@ -122,7 +128,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	// serves searches, which catch up with HEAD before they run. An index
 	// never built is left to the first search, which builds it.
 	if _, err := os.Stat(d.Mem.StatePath(filepath.Join("index", "meta.json"))); err == nil {
-		x, err := recall.OpenIndex(ctx, d.Mem, recall.IndexOptions{LockTimeout: 2 * time.Second})
+		x, err := recall.OpenIndex(ctx, d.Mem, recall.IndexOptions{LockTimeout: 2 * time.Second, BuildGC: d.BuildGC})
 		if err != nil {
 			d.Log.Warn("search index not held by the daemon; searches open it themselves", "err", err)
 		} else {
