@@ -164,8 +164,8 @@ func splitSentences(p string) []string {
 func afterWord(s string) bool {
 	// A word closing a parenthesis or a quotation ends a sentence as
 	// well: "(… with KV_ACCESS_TOKEN set). markdown-it 14.1.0 is …".
-	w := strings.TrimRight(s, `)"'`)
-	s = w
+	s = strings.TrimRight(s, `)"'`)
+	w := s
 	if i := strings.LastIndexAny(s, " (\t"); i >= 0 {
 		w = s[i+1:]
 	}
