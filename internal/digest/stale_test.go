@@ -40,20 +40,6 @@ func TestDropDone(t *testing.T) {
 	}
 }
 
-func TestDropReplaced(t *testing.T) {
-	newer := []*Summary{summary(map[int][]string{Outcome: {"The worker pool now has 16 threads instead of 4, since the box has 16 cores."}})}
-	rs := ReplacedBy(newer)
-	for _, tc := range []struct{ in, want string }{
-		{"The worker pool has 4 threads. Jobs are claimed in batches.", "Jobs are claimed in batches."},
-		{"The HTTP client retries 4 times.", "The HTTP client retries 4 times."},             // another subject
-		{"The worker pool was 4 threads, now 16.", "The worker pool was 4 threads, now 16."}, // says so itself
-	} {
-		if got := DropReplaced(tc.in, rs); got != tc.want {
-			t.Errorf("dropReplaced(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestIsTodo(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

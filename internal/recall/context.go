@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/metrics"
@@ -837,7 +838,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	older := digests(newer)
-	replaced := digest.ReplacedBy(older)
+	replaced := supersede.By(older)
 	// A bullet that another bullet of the session holds (an outcome that
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.
@@ -871,7 +872,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 					continue
 				}
 			case p != digest.Request:
-				if b = r.DropRetired(digest.DropReplaced(r.DropDone(k, b), replaced), k); b == "" {
+				if b = r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k); b == "" {
 					continue
 				}
 			case !s.current:
