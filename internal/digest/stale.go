@@ -298,19 +298,31 @@ func (v *Vocab) DoneLater(sums []*Summary, k int) func(string) bool {
 // word to say what it is.
 func askedBack(d []string, sums []*Summary) bool {
 	for _, later := range sums {
-		for _, b := range later.Parts[Request] {
-			if !backRef.MatchString(b) {
-				continue
-			}
-			ks := Keys(b)
-			for _, k := range d[:min(len(d), maxDistinct)] {
-				if ks[k] {
-					return true
-				}
+		ks := later.pointedBack()
+		for _, k := range d[:min(len(d), maxDistinct)] {
+			if ks[k] {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// pointedBack are the keys of the session's requests that point back at
+// earlier work (backRef), read once: every open item of the older
+// sessions is checked against them.
+func (d *Summary) pointedBack() map[string]bool {
+	if d.backKeys == nil {
+		d.backKeys = make(map[string]bool)
+		for _, b := range d.Parts[Request] {
+			if backRef.MatchString(b) {
+				for k := range Keys(b) {
+					d.backKeys[k] = true
+				}
+			}
+		}
+	}
+	return d.backKeys
 }
 
 // backRef is a request pointing back at work an earlier session left.

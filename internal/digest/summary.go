@@ -76,6 +76,7 @@ type Summary struct {
 	Open []string
 
 	allKeys, mentionKeys map[string]bool // see keys and Mentions
+	backKeys             map[string]bool // see pointedBack
 	fixed                int             // Fixed: 0 not yet known, 1 yes, -1 no
 }
 
