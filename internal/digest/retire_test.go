@@ -108,6 +108,12 @@ func TestRetiredByChange(t *testing.T) {
 			"Hilt is out: AppContainer is built in NotelyApp.onCreate and the ViewModel factories take what they need from it."},
 		{"ripped out", "Dependency injection goes through Hilt modules in di/.",
 			"I ripped out Hilt, since kapt added 40 seconds to every build."},
+		{"bump X to version", "We're on Bazel 7.2.1 with bzlmod on, and the remote rc is try-imported.",
+			"ci hit rate was ~40% all week, we signed up with BuildBuddy. and bump bazel to 7.4.1 while ur in there"},
+		{"path under another parent", "Run output goes to `/scratch/tidewater/runs/$SLURM_JOB_ID` on the cluster.",
+			"Runs write to `/lustre/proj/oce042/tidewater/runs/<jobid>` now (scratch gets purged)."},
+		{"package gone", "The shared base is `//oci:base`, an alias to the distroless static image.",
+			"The Go services' base is `//images:base` now; the `oci/` package is gone."},
 		{"a bare quantity of a setting spelled in code", "HikariCP is at `maximumPoolSize 10`, which is fine for the retries.",
 			"Cut the pool to 6 per instance: three instances take 18 of the 20 connections."},
 		{"a port said in passing against one in a command", "The server runs with `cabal run codeseek -- serve --port 8081` and the index lives in ~/.local/share/codeseek/index.db.",
@@ -363,6 +369,24 @@ func TestDropRetiredClause(t *testing.T) {
 	got := NewRetirer(stmts, nil).DropRetired(older, 1)
 	if want := "The app's deployment target is iOS 16, so keep to APIs that exist there."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+}
+
+// TestDropRetiredListItem: a list of settings keeps the items a newer
+// statement does not change.
+func TestDropRetiredListItem(t *testing.T) {
+	older := "`jobs/run_cpu.slurm` is in: account `oce042`, partition `compute`, 4 nodes with 64 tasks each (256 ranks for the 16x16 decomposition), 12 hour limit, output into `/scratch/tidewater/runs/$SLURM_JOB_ID`."
+	newer := "Done: runs write to `/lustre/proj/oce042/tidewater/runs/<jobid>`, and the writer uses NCDatasets."
+	stmts := []Statement{{Text: newer, Rank: 0}}
+	for _, f := range filler {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	got := NewRetirer(stmts, nil).DropRetired(older, 1)
+	if want := "`jobs/run_cpu.slurm` is in: account `oce042`, partition `compute`, 4 nodes with 64 tasks each (256 ranks for the 16x16 decomposition), 12 hour limit."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+	if retiredBy("Run output goes to `/scratch/tidewater/runs/$SLURM_JOB_ID`.", "Checked: `/scratch/tidewater/runs/<jobid>` holds the last run; the copy in `/lustre/proj/tidewater/runs` is a backup.") {
+		t.Error("a newer text that names the path itself retired it")
 	}
 }
 
