@@ -395,6 +395,9 @@ func TestRetiredByVersion(t *testing.T) {
 		"The toolchain is Java 21 now, matching the temurin 21 image.") {
 		t.Error("Java 21 did not retire Java 17 of the same toolchain")
 	}
+	if !retiredBy("The job script runs `module load julia/1.10.4 openmpi/4.1.5` first.", "Jobs load julia/1.11.1 and openmpi/5.0.3 now, after the cluster upgrade.") {
+		t.Error("a module's version after a slash is no version")
+	}
 	if !retiredBy("The project pins Unity 2022.3.21f1 in its editor settings.", "The editor settings now say Unity 2022.3.40f1.") {
 		t.Error("a newer Unity editor did not retire the older")
 	}

@@ -12,7 +12,7 @@ import (
 // (a capital letter in it: Java, iOS, SDK), so that "port 8080" or "every
 // 5" are no versions.
 var (
-	dottedVersion = regexp.MustCompile(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?[\s:@]+v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
+	dottedVersion = regexp.MustCompile(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
 	numberVersion = regexp.MustCompile(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
 	bumpVersion   = regexp.MustCompile(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:to|at)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
 	tagVersion    = regexp.MustCompile(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
