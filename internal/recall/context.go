@@ -498,7 +498,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		chars += c
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
-		if u.words != nil {
+		if u.g.sec == secSessions {
 			u.g.shown = append(u.g.shown, coverWords(u.text))
 		}
 		var shown map[string]bool
@@ -856,8 +856,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.
 	type saying struct {
-		words map[string]bool
-		u     *unit
+		words   map[string]bool
+		u       *unit
+		request bool
 	}
 	var said []saying
 	for _, p := range digest.Order {
@@ -917,7 +918,13 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				// A single sentence up to twice the cap is shown whole
 				// when there is room for it: cutting it would lose its
 				// end, leaving it out all of it.
-				t := digest.Shorten(unsaid(b, g.shown), r)
+				t := b
+				if p != digest.Request {
+					// A request keeps its sentences together: what the
+					// user decided and why often sits in two of them.
+					t = unsaid(b, g.shown)
+				}
+				t = digest.Shorten(t, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n {
 					return ""
 				}
@@ -927,6 +934,10 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 			// a preference the user stated in it) is covered by the
 			// request when the request is taken first, as in the newest
 			// session: said twice it takes the room of another fact.
+			// A request is left out for a bullet only when the bullet
+			// says nearly all of it: the decision and its reason often
+			// sit in two of its sentences, and a bullet that holds one
+			// of them loses the other.
 			{
 				w := digest.ContentWords(b)
 				u.words = w
@@ -934,11 +945,11 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 					if len(w) >= 2 && digest.Overlap(w, o.words) >= 0.75 {
 						o.u.dup = append(o.u.dup, u)
 					}
-					if len(o.words) >= 2 && digest.Overlap(o.words, w) >= 0.75 {
+					if len(o.words) >= 2 && digest.Overlap(o.words, w) >= 0.75 && (!o.request || digest.Overlap(o.words, w) >= 0.9) {
 						u.dup = append(u.dup, o.u)
 					}
 				}
-				said = append(said, saying{w, u})
+				said = append(said, saying{w, u, p == digest.Request})
 			}
 			if p != digest.Request {
 				w := digest.ContentWords(b)
@@ -959,7 +970,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 }
 
 // unsaid is b without the sentences a bullet shown already holds: a
-// request whose preference was taken first keeps only what it adds.
+// root cause that joins two outcome bullets keeps only what it adds.
 func unsaid(b string, shown []map[string]bool) string {
 	if len(shown) == 0 {
 		return b

@@ -120,8 +120,8 @@ var filler = []string{
 
 // TestSessionSaysOnce: what a session's taken bullets already say is not
 // said again: a preference the user stated in the request, a root cause
-// that joins two outcome bullets, and, when the preference is taken
-// first, the request's sentence that states it.
+// that joins two outcome bullets. A request keeps its sentences together,
+// since the decision and its reason often sit in two of them.
 func TestSessionSaysOnce(t *testing.T) {
 	m, _ := newTestMemory(t)
 	pref := "From now on run the linter before every commit, it caught me twice last month."
@@ -132,8 +132,10 @@ func TestSessionSaysOnce(t *testing.T) {
 		digest.Preferences: {pref},
 	})
 	older := sess("a1", map[int][]string{
-		digest.Request:     {"Set up the release job.", "Good. " + pref + " And tag releases from main only."},
-		digest.Preferences: {pref},
+		digest.Request:   {"Set up the booking table.", "Two nodes behind the load balancer, so forget the GenServer. Do the exclusion constraint."},
+		digest.Outcome:   {"The robust fix is an exclusion constraint on the booking slot."},
+		digest.Rejected:  {"Two nodes behind the load balancer, so forget the GenServer."},
+		digest.Decisions: {"Bookings are claimed with an exclusion constraint."},
 	})
 	sessions := []*sessionInfo{newest, older}
 	sums := digests(sessions)
@@ -149,13 +151,13 @@ func TestSessionSaysOnce(t *testing.T) {
 	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores), sessionGroup(older, 1, sessions, v, r, &cores)}
 	fill(groups, heads, 2000)
 	text, _ := assemble(groups, heads, 2000)
-	if n := strings.Count(text, "run the linter before every commit"); n != 2 {
-		t.Errorf("the preference is shown %d times, want once a session:\n%s", n, text)
+	if n := strings.Count(text, "run the linter before every commit"); n != 1 {
+		t.Errorf("the preference is shown %d times, want once:\n%s", n, text)
 	}
 	if strings.Contains(text, "Root cause:") {
 		t.Errorf("a root cause the outcome bullets hold is shown again:\n%s", text)
 	}
-	if !strings.Contains(text, "And tag releases from main only.") || !strings.Contains(text, "The backoff read the wall clock") {
-		t.Errorf("what only one bullet says is missing:\n%s", text)
+	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint.") || !strings.Contains(text, "The backoff read the wall clock") {
+		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
 	}
 }
