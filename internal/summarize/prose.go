@@ -780,13 +780,17 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
-	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
+	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
 }
 
 // nowHas is what a thing now contains, a description, not a choice.
 var nowHas = regexp.MustCompile(`(?i)\bnow (has|have|contains|includes)\b`)
 
 var nowLead = regexp.MustCompile(`(?i)^now,?\s+`)
+
+// nowNext is the agent naming its next step in a few words: "Now the
+// full test run.", "Now the docs."
+var nowNext = regexp.MustCompile(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w-]+){1,3}[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.

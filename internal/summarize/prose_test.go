@@ -293,6 +293,7 @@ func TestClassify(t *testing.T) {
 		{Assistant, "I've updated the fixture path in `testdata/loader.go`. Running the tests again.", ""},
 		{Assistant, "The build passes now.", ""},
 		{Assistant, "Let me look at the handler first.", ""},
+		{Assistant, "Now the full test run.", ""},
 		{Assistant, "Great, that worked.", ""},
 		{User, "what port does the api use?", ""},
 	} {
