@@ -100,7 +100,15 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 // NewRetirerWith is NewRetirer taking the readings of the texts rd holds
 // instead of reading them again.
 func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
-	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string), byText: make(map[string]int), rd: rd}
+	n := len(core)
+	for _, d := range sums {
+		for _, bullets := range d.Parts {
+			n += len(bullets)
+		}
+	}
+	// Sized for what they will hold: at 5,000 core titles, growing them
+	// was a third of building the retirer.
+	r := &Retirer{df: make(map[string]int, 2*n), changed: make(map[int][]string), byText: make(map[string]int, n), rd: rd, stmts: make([]Statement, 0, n)}
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
@@ -179,7 +187,7 @@ func (r *Retirer) countKeys() {
 		}), " ") + " "
 		bySession[st.Rank/2] = append(bySession[st.Rank/2], i)
 	}
-	r.byKey = make(map[string][]int)
+	r.byKey = make(map[string][]int, 2*len(r.stmts))
 	for i, st := range r.stmts {
 		if st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 {
 			r.always = append(r.always, i)
@@ -188,7 +196,7 @@ func (r *Retirer) countKeys() {
 			r.byKey[k] = append(r.byKey[k], i)
 		}
 	}
-	said := map[string]bool{}
+	said := make(map[string]bool, len(r.stmts))
 	for i, st := range r.stmts {
 		if st.keys == nil || said[words[i]] {
 			continue
@@ -231,7 +239,17 @@ func (r *Retirer) candidates(xk map[string]bool) []int {
 			add(i)
 		}
 	}
-	slices.Sort(out)
+	if len(out) > len(r.stmts)/32 {
+		// Many: reading the marks in order costs less than sorting.
+		out = out[:0]
+		for i, m := range r.mark {
+			if m == r.pass {
+				out = append(out, i)
+			}
+		}
+	} else {
+		slices.Sort(out)
+	}
 	r.cand = out
 	return out
 }
