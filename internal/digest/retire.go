@@ -889,7 +889,20 @@ func (r *Retirer) retired(x string, rank int) bool {
 	if f := readFrom.FindStringSubmatch(x); f != nil && r.changedSince(f[1], rank+1) {
 		return true
 	}
-	xk := topicKeys(x)
+	// x is a statement itself (a core item's title), or one a cache
+	// holds: its reading serves, its keys at once.
+	var xst *Statement
+	if j, ok := r.byText[x]; ok {
+		xst = &r.stmts[j]
+	} else {
+		xst = r.rd.sentence(x)
+	}
+	var xk map[string]bool
+	if xst != nil {
+		xk = xst.keys
+	} else {
+		xk = topicKeys(x)
+	}
 	// What x says is read once it has a newer statement to be checked
 	// against: most titles of a large memory have none.
 	var (
@@ -901,7 +914,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSet, xVer, xDirs map[string]string
 		xNamed            map[string]string
 		xq                []quantity
-		xst               *Statement
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -911,14 +923,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		n.read()
 		if !read {
 			read = true
-			if j, ok := r.byText[x]; ok {
-				xst = &r.stmts[j]
-			} else {
-				xst = r.rd.sentence(x)
-			}
 			if xst != nil {
-				// x is a statement itself (a core item's title), or
-				// one a cache holds: its reading serves.
 				xst.read()
 				xc, xs, xSet, xVer, xq, xqOK, xNamed = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named
 			} else {
