@@ -487,6 +487,32 @@ func (r *Retirer) sameTopic(a, b map[string]bool) bool {
 	return r.shared(a, b, r.limit(), nil) >= 2
 }
 
+// topicKeysOf returns the keys of a that sameTopic counts, never nil:
+// sameTopic(a, b) is sameTopicOf(r.topicKeysOf(a), b).
+func (r *Retirer) topicKeysOf(a map[string]bool) []string {
+	out := []string{}
+	limit := r.limit()
+	for k := range a {
+		if r.df[k] <= limit && len(k) > 2 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// sameTopicOf reports whether b holds two or more of keys.
+func sameTopicOf(keys []string, b map[string]bool) bool {
+	n := 0
+	for _, k := range keys {
+		if b[k] {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // near reports whether statements a and b share two keys that a fifth
 // of the statements hold at most: a looser topic test, for a change that
 // names the very value a statement gives.
@@ -903,6 +929,15 @@ func (r *Retirer) retired(x string, rank int) bool {
 	} else {
 		xk = topicKeys(x)
 	}
+	// sameTopic's keys of x (those few statements hold), found once
+	// rather than for each of thousands of candidates.
+	var xTopic []string
+	topic := func() []string {
+		if xTopic == nil {
+			xTopic = r.topicKeysOf(xk)
+		}
+		return xTopic
+	}
 	// What x says is read once it has a newer statement to be checked
 	// against: most titles of a large memory have none.
 	var (
@@ -989,11 +1024,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantities(x), true
 			}
-			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && r.sameTopic(xk, n.keys) || namesIdent(x, n.Text)) {
+			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || namesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
-		if !r.sameTopic(xk, n.keys) {
+		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true
