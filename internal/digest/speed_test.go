@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // The retirer's cheaper paths give the same answers as the plain ones:
@@ -51,6 +52,19 @@ func TestRetirerSpeedPaths(t *testing.T) {
 			if a, b := r.sameTopic(xk, st.keys), sameTopicOf(keys, st.keys); a != b {
 				t.Fatalf("sameTopic(%v, %v) = %v, sameTopicOf = %v", xk, st.keys, a, b)
 			}
+		}
+	}
+}
+
+func TestSpacedWords(t *testing.T) {
+	plain := func(s string) string {
+		return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
+			return !unicode.IsLetter(c) && !unicode.IsDigit(c)
+		}), " ") + " "
+	}
+	for _, s := range []string{"", " ", "a", "A", "..", "The API listens on :4100 now.", "  two  spaces ", "x-y_z/1.2.3", "Café au lait", "ÉTÉ 2024", "tab\tand\nline", "end."} {
+		if got, want := spacedWords(s), plain(s); got != want {
+			t.Errorf("spacedWords(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
