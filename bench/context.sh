@@ -66,13 +66,6 @@ change() {
 	"$work/cairn" -C "$p" checkpoint -m bench >/dev/null
 }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for b in "${bins[@]}"; do caches "$b" && (cd "$p" && "$(bin "$b")" context >/dev/null); done
-printf '%-40s %-5s %8s %8s\n' row bin "wall ms" "cpu ms"
-k=$(date +%s) # each change its own item and session line, whatever the binary
-for b in "${bins[@]}"; do
-	for r in version ctx-warm ctx-cold start-warm start-cold; do : >"$work/$b-$r"; done
-done
 # caches B: the binary's own pack caches put in place of the last one's.
 caches() {
 	local f
@@ -89,6 +82,13 @@ caches() {
 	fi
 	last=$1
 }
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for b in "${bins[@]}"; do caches "$b" && (cd "$p" && "$(bin "$b")" context >/dev/null); done
+printf '%-40s %-5s %8s %8s\n' row bin "wall ms" "cpu ms"
+k=$(date +%s) # each change its own item and session line, whatever the binary
+for b in "${bins[@]}"; do
+	for r in version ctx-warm ctx-cold start-warm start-cold; do : >"$work/$b-$r"; done
+done
 # The binaries take turns run by run, so that a change in the machine's
 # load falls on both.
 for _ in $(seq "$runs"); do
