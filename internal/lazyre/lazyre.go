@@ -65,6 +65,10 @@ func (r *Regexp) String() string { return r.expr }
 
 func (r *Regexp) MatchString(s string) bool { return r.Regexp().MatchString(s) }
 
+func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.Regexp().FindSubmatch(b) }
+
+func (r *Regexp) Match(b []byte) bool { return r.Regexp().Match(b) }
+
 func (r *Regexp) FindString(s string) string { return r.Regexp().FindString(s) }
 
 func (r *Regexp) FindStringIndex(s string) []int { return r.Regexp().FindStringIndex(s) }
