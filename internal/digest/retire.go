@@ -628,6 +628,9 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 		if !ok || w == v || n.keys[v] {
 			continue
 		}
+		if prose.Bumped(n.Text, name, w) {
+			return true // the newer statement moves that very thing to another version
+		}
 		limit := r.asideLimit()
 		for k := range xk {
 			if n.keys[k] && k != name && k != v && k != w && len(k) > 2 && r.df[k] <= limit && len(codeTokens(k)) == 0 {
@@ -661,6 +664,51 @@ func otherVersionDir(x, newer map[string]string) bool {
 	for dir, v := range x {
 		if nv, ok := newer[dir]; ok && nv != v {
 			return true
+		}
+	}
+	return false
+}
+
+// absPaths are the absolute paths s names, each as its components
+// without the placeholders at its end ($SLURM_JOB_ID, <jobid>, {id}).
+func absPaths(s string) [][]string {
+	out := [][]string{}
+	for _, m := range absPath.FindAllStringSubmatch(s, -1) {
+		parts := strings.Split(strings.Trim(m[1], "/"), "/")
+		for len(parts) > 0 && placeholder.MatchString(parts[len(parts)-1]) {
+			parts = parts[:len(parts)-1]
+		}
+		if len(parts) >= 3 {
+			out = append(out, parts)
+		}
+	}
+	return out
+}
+
+var (
+	absPath     = regexp.MustCompile(`(?:^|[\s'"(` + "`" + `])(/[\w.$<>{}@-]+(?:/[\w.$<>{}@-]+)+)`)
+	placeholder = regexp.MustCompile(`[$<{]|^[A-Z_]+$|^\*$`)
+)
+
+// movedPath reports whether a newer text has a path that ends as one of
+// x's does, in its last two components, under another parent: where the
+// same thing lives now.
+func movedPath(x, newer [][]string) bool {
+	for _, p := range x {
+		for _, q := range newer {
+			if slices.Equal(p, q) {
+				return false // the newer text names x's path itself
+			}
+		}
+	}
+	for _, p := range x {
+		for _, q := range newer {
+			if len(q) < 3 || !slices.Equal(p[len(p)-2:], q[len(q)-2:]) {
+				continue
+			}
+			if !slices.Equal(p[:len(p)-2], q[:len(q)-2]) {
+				return true
+			}
 		}
 	}
 	return false
@@ -974,6 +1022,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSet, xVer, xDirs map[string]string
 		xNamed            map[string]string
 		xq                []quantity
+		xPaths            [][]string
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -1005,6 +1054,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if len(xDirs) > 0 && otherVersionDir(xDirs, versionedDirs(n.Text)) {
 			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
+		}
+		if xPaths == nil {
+			xPaths = absPaths(x)
+		}
+		if len(xPaths) > 0 && movedPath(xPaths, absPaths(n.Text)) {
+			return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
 		}
 		for _, k := range n.removed {
 			if hasKeys(xk, k) && !slices.Contains(removedKeys(x), k) {
@@ -1222,15 +1277,22 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		// A sentence of several clauses keeps those a newer statement
 		// does not retire: "the backend runs on 5000, and the
 		// deployment target is iOS 16" is still right about iOS 16.
-		if parts := clauses(x); len(parts) > 1 {
+		// So does a list of settings ("account oce042, partition
+		// compute, 12 hour limit, output into /scratch/…") keep the
+		// items that still hold.
+		parts, sep := clauses(x), "; "
+		if len(parts) < 2 {
+			parts, sep = listItems(x), ", "
+		}
+		if len(parts) > 1 {
 			var still []string
 			for _, c := range parts {
 				if !r.retired(c, rank) {
 					still = append(still, c)
 				}
 			}
-			if len(still) > 0 {
-				t := strings.TrimRight(strings.Join(still, "; "), ".")
+			if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
+				t := strings.TrimRight(strings.Join(still, sep), ".")
 				if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
 					t += "."
 				}
@@ -1269,6 +1331,31 @@ func clauses(s string) []string {
 	return out
 }
 
+// listItems splits s at its commas outside code and parentheses when it
+// lists three things or more; nil otherwise.
+func listItems(s string) []string {
+	var out []string
+	depth, tick, last := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '`':
+			tick = !tick
+		case tick:
+		case c == '(' || c == '[':
+			depth++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == ',' && depth == 0 && i+1 < len(s) && s[i+1] == ' ':
+			out = append(out, strings.TrimSpace(s[last:i]))
+			last = i + 1
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return append(out, strings.TrimSpace(s[last:]))
+}
+
 // reply matches a short answer that names its topic by a pronoun: "ok
 // keep it on", "turn them off".
 var reply = regexp.MustCompile(`(?i)\b(?:it|them|that|this)\b`)
@@ -1289,7 +1376,7 @@ func isReply(x string) bool {
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that
 // "removed Alertmanager's email receiver" takes out no Alertmanager.
-var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
 
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins". The word before
@@ -1328,7 +1415,7 @@ func removedKeys(s string) []string {
 		}
 	}
 	for _, m := range removal.FindAllStringSubmatch(s, -1) {
-		name := strings.Trim(m[1]+m[2]+m[3], "`")
+		name := strings.TrimRight(strings.Trim(m[1]+m[2]+m[3], "`"), "/")
 		if len(name) < 3 || StopWords[strings.ToLower(name)] {
 			continue
 		}

@@ -108,6 +108,12 @@ func TestRetiredByChange(t *testing.T) {
 			"Hilt is out: AppContainer is built in NotelyApp.onCreate and the ViewModel factories take what they need from it."},
 		{"ripped out", "Dependency injection goes through Hilt modules in di/.",
 			"I ripped out Hilt, since kapt added 40 seconds to every build."},
+		{"bump X to version", "We're on Bazel 7.2.1 with bzlmod on, and the remote rc is try-imported.",
+			"ci hit rate was ~40% all week, we signed up with BuildBuddy. and bump bazel to 7.4.1 while ur in there"},
+		{"path under another parent", "Run output goes to `/scratch/tidewater/runs/$SLURM_JOB_ID` on the cluster.",
+			"Runs write to `/lustre/proj/oce042/tidewater/runs/<jobid>` now (scratch gets purged)."},
+		{"package gone", "The shared base is `//oci:base`, an alias to the distroless static image.",
+			"The Go services' base is `//images:base` now; the `oci/` package is gone."},
 		{"a bare quantity of a setting spelled in code", "HikariCP is at `maximumPoolSize 10`, which is fine for the retries.",
 			"Cut the pool to 6 per instance: three instances take 18 of the 20 connections."},
 		{"a port said in passing against one in a command", "The server runs with `cabal run codeseek -- serve --port 8081` and the index lives in ~/.local/share/codeseek/index.db.",
@@ -366,10 +372,31 @@ func TestDropRetiredClause(t *testing.T) {
 	}
 }
 
+// TestDropRetiredListItem: a list of settings keeps the items a newer
+// statement does not change.
+func TestDropRetiredListItem(t *testing.T) {
+	older := "`jobs/run_cpu.slurm` is in: account `oce042`, partition `compute`, 4 nodes with 64 tasks each (256 ranks for the 16x16 decomposition), 12 hour limit, output into `/scratch/tidewater/runs/$SLURM_JOB_ID`."
+	newer := "Done: runs write to `/lustre/proj/oce042/tidewater/runs/<jobid>`, and the writer uses NCDatasets."
+	stmts := []Statement{{Text: newer, Rank: 0}}
+	for _, f := range filler {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	got := NewRetirer(stmts, nil).DropRetired(older, 1)
+	if want := "`jobs/run_cpu.slurm` is in: account `oce042`, partition `compute`, 4 nodes with 64 tasks each (256 ranks for the 16x16 decomposition), 12 hour limit."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+	if retiredBy("Run output goes to `/scratch/tidewater/runs/$SLURM_JOB_ID`.", "Checked: `/scratch/tidewater/runs/<jobid>` holds the last run; the copy in `/lustre/proj/tidewater/runs` is a backup.") {
+		t.Error("a newer text that names the path itself retired it")
+	}
+}
+
 func TestRetiredByVersion(t *testing.T) {
 	if !retiredBy("The build uses the Gradle toolchain with Java 17, and pattern matching is fine there.",
 		"The toolchain is Java 21 now, matching the temurin 21 image.") {
 		t.Error("Java 21 did not retire Java 17 of the same toolchain")
+	}
+	if !retiredBy("The job script runs `module load julia/1.10.4 openmpi/4.1.5` first.", "Jobs load julia/1.11.1 and openmpi/5.0.3 now, after the cluster upgrade.") {
+		t.Error("a module's version after a slash is no version")
 	}
 	if !retiredBy("The project pins Unity 2022.3.21f1 in its editor settings.", "The editor settings now say Unity 2022.3.40f1.") {
 		t.Error("a newer Unity editor did not retire the older")

@@ -139,6 +139,12 @@ type group struct {
 	note      string // said after its id: "may be stale: ..." (package anchor)
 	units     []*unit
 	started   bool
+	// shown are the words of each of the session's bullets taken so
+	// far: a bullet or sentence one of them already holds says nothing
+	// new (a root cause that joins two outcome bullets, a preference
+	// the request said). One bullet must hold it: words scattered over
+	// several say less than the sentence that joins them.
+	shown []map[string]bool
 	// retired reports whether a newer statement retires the core item
 	// the group shows: asked only of the items the pack gets to (and
 	// of the few the list of what was left out names), so that
@@ -498,6 +504,10 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		if u.text == "" || u.tokens > room {
 			continue
 		}
+		if u.words != nil && covered(u.text, u.g.shown) {
+			u.skip = true
+			continue
+		}
 		c := len(u.text)
 		if !started[u.g.sec] {
 			c += len(heads[u.g.sec]) + 2
@@ -511,6 +521,9 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		chars += c
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
+		if u.g.sec == secSessions {
+			u.g.shown = append(u.g.shown, coverWords(u.text))
+		}
 		var shown map[string]bool
 		for _, d := range u.dup {
 			if d.words != nil {
@@ -866,8 +879,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.
 	type saying struct {
-		words map[string]bool
-		u     *unit
+		words   map[string]bool
+		u       *unit
+		request bool
 	}
 	var said []saying
 	for _, p := range digest.Order {
@@ -927,24 +941,38 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				// A single sentence up to twice the cap is shown whole
 				// when there is room for it: cutting it would lose its
 				// end, leaving it out all of it.
-				t := digest.Shorten(b, r)
+				t := b
+				if p != digest.Request {
+					// A request keeps its sentences together: what the
+					// user decided and why often sits in two of them.
+					t = unsaid(b, g.shown)
+				}
+				t = digest.Shorten(t, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n {
 					return ""
 				}
 				return lead + t + "\n"
 			}
-			if p != digest.Request {
+			// A bullet the session's request says again (a decision or
+			// a preference the user stated in it) is covered by the
+			// request when the request is taken first, as in the newest
+			// session: said twice it takes the room of another fact.
+			// A request is left out for a bullet only when the bullet
+			// says nearly all of it: the decision and its reason often
+			// sit in two of its sentences, and a bullet that holds one
+			// of them loses the other.
+			{
 				w := digest.ContentWords(b)
 				u.words = w
 				for _, o := range said {
 					if len(w) >= 2 && digest.Overlap(w, o.words) >= 0.75 {
 						o.u.dup = append(o.u.dup, u)
 					}
-					if len(o.words) >= 2 && digest.Overlap(o.words, w) >= 0.75 {
+					if len(o.words) >= 2 && digest.Overlap(o.words, w) >= 0.75 && (!o.request || digest.Overlap(o.words, w) >= 0.9) {
 						u.dup = append(u.dup, o.u)
 					}
 				}
-				said = append(said, saying{w, u})
+				said = append(said, saying{w, u, p == digest.Request})
 			}
 			if p != digest.Request {
 				w := digest.ContentWords(b)
@@ -962,6 +990,64 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		}
 	}
 	return g
+}
+
+// unsaid is b without the sentences a bullet shown already holds: a
+// root cause that joins two outcome bullets keeps only what it adds.
+func unsaid(b string, shown []map[string]bool) string {
+	if len(shown) == 0 {
+		return b
+	}
+	ss := digest.Sentences(b)
+	if len(ss) < 2 {
+		return b
+	}
+	keep := ss[:0:0]
+	for _, x := range ss {
+		if !covered(x, shown) {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == len(ss) {
+		return b
+	}
+	return strings.Join(keep, " ")
+}
+
+// covered reports whether one of the word sets of shown holds s: most
+// of its words and every one of its numbers, so that "every 4 hours" is
+// not taken for "every 6 hours".
+func covered(s string, shown []map[string]bool) bool {
+	w := coverWords(s)
+	if len(w) < 2 {
+		return false
+	}
+	for _, o := range shown {
+		if digest.Overlap(w, o) < 0.8 {
+			continue
+		}
+		all := true
+		for x := range w {
+			if !o[x] && strings.ContainsAny(x, "0123456789") {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// coverWords are the content words of s and its numbers, one digit
+// long included.
+func coverWords(s string) map[string]bool {
+	w := digest.ContentWords(s)
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' }) {
+		w[f] = true
+	}
+	return w
 }
 
 // hitGroup renders a search hit as a list entry.

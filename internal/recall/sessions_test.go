@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
 )
 
 // sess is a session of the given summary parts, for the rules below.
@@ -115,4 +116,48 @@ var filler = []string{
 	"The design system's buttons come from the shared UI package.",
 	"Uploads larger than 20 MB are refused by the gateway.",
 	"Feature flags are read once at startup from the flags table.",
+}
+
+// TestSessionSaysOnce: what a session's taken bullets already say is not
+// said again: a preference the user stated in the request, a root cause
+// that joins two outcome bullets. A request keeps its sentences together,
+// since the decision and its reason often sit in two of them.
+func TestSessionSaysOnce(t *testing.T) {
+	m, _ := newTestMemory(t)
+	pref := "From now on run the linter before every commit, it caught me twice last month."
+	newest := sess("c3", map[int][]string{
+		digest.Request:     {"The retry test is flaky again, fix it. " + pref},
+		digest.Outcome:     {"The flake is gone after the clock change.", "The backoff read the wall clock while the test runs in virtual time."},
+		digest.Root:        {"The flake is gone after the clock change. The backoff read the wall clock while the test runs in virtual time."},
+		digest.Preferences: {pref},
+	})
+	older := sess("a1", map[int][]string{
+		digest.Request:   {"Set up the booking table.", "Two nodes behind the load balancer, so forget the GenServer. Do the exclusion constraint."},
+		digest.Outcome:   {"The robust fix is an exclusion constraint on the booking slot."},
+		digest.Rejected:  {"Two nodes behind the load balancer, so forget the GenServer."},
+		digest.Decisions: {"Bookings are claimed with an exclusion constraint."},
+	})
+	sessions := []*sessionInfo{newest, older}
+	sums := digests(sessions)
+	v := digest.NewVocab(sums)
+	stmts := make([]digest.Statement, 0, len(filler))
+	for _, f := range filler {
+		stmts = append(stmts, digest.Statement{Text: f, Rank: 2})
+	}
+	r := derived.New(m, stmts, sums, v)
+	var cores derived.Titles[*unit]
+	var heads [numSections]string
+	heads[secSessions] = "## Latest sessions"
+	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores), sessionGroup(older, 1, sessions, v, r, &cores)}
+	fill(groups, heads, 2000)
+	text, _ := assemble(groups, heads, 2000)
+	if n := strings.Count(text, "run the linter before every commit"); n != 1 {
+		t.Errorf("the preference is shown %d times, want once:\n%s", n, text)
+	}
+	if strings.Contains(text, "Root cause:") {
+		t.Errorf("a root cause the outcome bullets hold is shown again:\n%s", text)
+	}
+	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint.") || !strings.Contains(text, "The backoff read the wall clock") {
+		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
+	}
 }

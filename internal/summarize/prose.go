@@ -168,7 +168,7 @@ func outcome(text string) []string {
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
 			}
-			if flagged.MatchString(s) || p > 0 && (isPlan(s) || openCue.MatchString(s) || hedge.MatchString(s) || aside.MatchString(s)) {
+			if flagged.MatchString(s) || p > 0 && (isPlan(s) || openSaid(s) || hedge.MatchString(s) || aside.MatchString(s)) {
 				continue // work left is an open item, which a later session may close
 			}
 			keep = append(keep, s)
@@ -227,7 +227,7 @@ func approachOf(text string) []string {
 	var keep []string
 	n := 0
 	for _, s := range prose.Sentences(text) {
-		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || options.MatchString(s) || narrate.MatchString(s) && !plans.MatchString(s) || isPlan(s) || openCue.MatchString(s) {
+		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || options.MatchString(s) || narrate.MatchString(s) && !plans.MatchString(s) || isPlan(s) || openSaid(s) {
 			continue
 		}
 		keep = append(keep, prose.UpTo(s, 300))
@@ -322,7 +322,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if len(s) < 10 || len(s) > 600 {
 			continue
 		}
-		if doneCue.MatchString(s) && !openCue.MatchString(s) {
+		if doneCue.MatchString(s) && !openSaid(s) {
 			a.said = append(a.said, said{turn, wordSet(s)})
 		}
 		next := ""
@@ -333,7 +333,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		hedged := hedge.MatchString(s)
 		narration := role == Assistant && narrate.MatchString(s)
 		action := role == Assistant && actionLine.MatchString(s)
-		if narration && !openCue.MatchString(s) {
+		if narration && !openSaid(s) {
 			continue
 		}
 		// "Why both: …", "That way …": the reason for what the exchange
@@ -390,7 +390,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && (decisionCue.MatchString(s) || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
+		case !hedged && !action && !plan && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
@@ -435,7 +435,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && deferred.MatchString(s)
-		if (openCue.MatchString(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) {
+		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) {
 			text := openText(s)
 			if (refersBack.MatchString(s) || put) && prev != "" {
 				// "I haven't fixed that yet": the sentence before says
@@ -511,6 +511,19 @@ var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|h
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
 var deferred = lazyre.New(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|we can) (?:look at|look into|deal with|handle|fix|tackle|chase|take) (?:it|that|this|them)(?: on)? (?:separately|another time|in a separate (?:change|pr|session|commit))\b`)
+
+// shouldBe is a user saying how something should behave from now on,
+// with the number that says how: "usage sync should run every 15
+// minutes", "tokens should expire after 30 days".
+var shouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
+
+// openSaid reports whether s states work left, a state that lasts only
+// "while the action is pending" aside.
+func openSaid(s string) bool {
+	return openCue.MatchString(whilePending.ReplaceAllString(s, " "))
+}
+
+var whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b`)
 
 // weakOpen are the words of openCue that also describe a state ("jobs
 // stay pending", "the remaining handlers", "needs to be quoted"): alone
@@ -767,13 +780,17 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
-	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
+	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
 }
 
 // nowHas is what a thing now contains, a description, not a choice.
 var nowHas = lazyre.New(`(?i)\bnow (has|have|contains|includes)\b`)
 
 var nowLead = lazyre.New(`(?i)^now,?\s+`)
+
+// nowNext is the agent naming its next step in a few words: "Now the
+// full test run.", "Now the docs."
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w-]+){1,3}[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.

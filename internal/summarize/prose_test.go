@@ -271,6 +271,21 @@ func TestClassify(t *testing.T) {
 		// Complaints and instructions in other words.
 		{User, "it drives me nuts when you run the whole suite after every tiny edit", "pref"},
 		{User, "heads up, don't hand-edit anything under avro/, it is generated", "pref"},
+		// A state that lasts only while something is pending, and waiting
+		// that is over, are no work left.
+		{Assistant, "And the upgrade button is a form submit button that disables itself through `useFormStatus` while the action is pending.", ""},
+		{Assistant, "Prisma 6 came out with the fix we were waiting for; bumping it with the rest.", ""},
+		{Assistant, "Nothing reads the JSON key any more, so once the new run is green I'll delete the old key secret and disable the key itself.", "open"},
+		// Alternatives turned down in longer words.
+		{Assistant, "I looked at the alternative of keeping database sessions and reaching the DB from the edge through Prisma Accelerate, but that's a paid proxy in every request's path.", "rejected"},
+		{Assistant, "I'd rather not mock Stripe in e2e: the last mock drifted from the real Checkout page and let a broken button through.", "rejected"},
+		// Where things go and what they are called.
+		{User, "it's the Parcelo SDK, we ship it as com.parcelo:parcelo-sdk on Maven Central and as an XCFramework for SPM.", "env"},
+		{User, "Right now the Central upload still goes through the old OSSRH staging host, s01.oss.sonatype.org.", "env"},
+		{Assistant, "For local testing the CLI command becomes `stripe listen --forward-to localhost:3100/api/webhooks/stripe`.", "env"},
+		// How something should behave, with the number that says how.
+		{User, "And usage sync should run every 15 minutes, the hourly lag makes the usage page look broken.", "decision"},
+		{User, "The test should be green before 5 pm though.", ""},
 		// Noise.
 		{Assistant, "This file uses the `errgroup` package to run the workers concurrently.", ""},
 		{Assistant, "The `Config` struct has fields for `Port`, `Host` and `Timeout`.", ""},
@@ -278,6 +293,7 @@ func TestClassify(t *testing.T) {
 		{Assistant, "I've updated the fixture path in `testdata/loader.go`. Running the tests again.", ""},
 		{Assistant, "The build passes now.", ""},
 		{Assistant, "Let me look at the handler first.", ""},
+		{Assistant, "Now the full test run.", ""},
 		{Assistant, "Great, that worked.", ""},
 		{User, "what port does the api use?", ""},
 	} {

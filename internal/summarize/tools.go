@@ -159,6 +159,7 @@ var (
 	jestCounts       = lazyre.New(`(?m)^Tests:\s+(.*)$`)
 	cargoCounts      = lazyre.New(`test result: \w+\. (\d+) passed; (\d+) failed`)
 	fileLineError    = lazyre.New(`^\S+:\d+(:\d+)?:? .+`)
+	passLine         = lazyre.New(`(?i)(\bPASSED|\bPASS|\bOK|\bSKIPPED|✓)\s*(\(.*\))?$|^(ok|PASS|--- PASS:)\s`)
 	errorWords       = lazyre.New(`(?i)\b(error|fail(ed|ure)?|panic|exception|cannot|can't|undefined|not found|no such|denied|fatal|expected|mismatch|timeout|timed out|refused|traceback|assert)`)
 	uninformativeErr = lazyre.New(`^(Exit code \d+|exit status \d+|FAIL|FAIL\s+\S+\s+[\d.]+s|FAILED|Error: Process completed with exit code \d+\.?|make: \*\*\*.*|npm ERR! (code|errno|A complete log).*|error: Recipe .*|\s*)$`)
 )
@@ -246,8 +247,8 @@ func errorLine(out string) string {
 	first, fileLine := "", ""
 	for _, raw := range lines {
 		l := strings.TrimSpace(raw)
-		if l == "" || uninformativeErr.MatchString(l) {
-			continue
+		if l == "" || uninformativeErr.MatchString(l) || passLine.MatchString(l) {
+			continue // "ErrorMappingTest > case03 PASSED" names an error and reports none
 		}
 		if strings.HasPrefix(l, "--- FAIL:") {
 			continue // the test's own lines say more; the name comes from testOutcome

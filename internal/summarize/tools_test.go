@@ -53,6 +53,8 @@ func TestErrorLine(t *testing.T) {
 		{"Exit code 1\n--- FAIL: TestX (0.00s)\n    x_test.go:9: got 2, want 3\nFAIL", "x_test.go:9: got 2, want 3"},
 		{"Exit code 1\n--- FAIL: TestX (0.00s)\nFAIL", "--- FAIL: TestX (0.00s)"},
 		{"Exit code 1", ""},
+		{"Exit code 1\ncom.parcelo.sdk.ErrorMappingTest > case03[jvmTest] PASSED\ncom.parcelo.sdk.RetryPolicyTest > backoffDoublesUntilCap[jvmTest] FAILED\n    java.lang.AssertionError: expected:<800> but was:<813>\n",
+			"com.parcelo.sdk.RetryPolicyTest > backoffDoublesUntilCap[jvmTest] FAILED"},
 	} {
 		if got := errorLine(tc.out); got != tc.want {
 			t.Errorf("errorLine(%q) = %q, want %q", tc.out, got, tc.want)
