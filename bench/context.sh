@@ -13,7 +13,10 @@
 # again. Warm: the same command again. The memory's cairn.yaml gets
 # daemon.autostart: false, so that no daemon starts. With
 # CAIRN_BASELINE=/path/to/cairn another binary is timed in alternation
-# (rows "base"). Prints medians of RUNS (default 7) wall times in ms, with
+# (rows "base"), each binary with its own pack caches (.state/readings.bin
+# and packcache*.bin are keyed by the binary: taking turns on one set, each
+# would find only the other's and read every core title again, as neither
+# does alone). Prints medians of RUNS (default 7) wall times in ms, with
 # the CPU time (user+sys) of the same runs, and the load average.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,8 +66,24 @@ change() {
 	"$work/cairn" -C "$p" checkpoint -m bench >/dev/null
 }
 
+# caches B: the binary's own pack caches put in place of the last one's.
+caches() {
+	local f
+	if [ -n "${last:-}" ]; then
+		mkdir -p "$work/state-$last"
+		for f in readings.bin packcache.bin packcache-todo.bin; do
+			if [ -e "$d/.state/$f" ]; then mv "$d/.state/$f" "$work/state-$last/"; fi
+		done
+	fi
+	if [ -d "$work/state-$1" ]; then
+		for f in "$work/state-$1"/*; do
+			if [ -e "$f" ]; then mv "$f" "$d/.state/"; fi
+		done
+	fi
+	last=$1
+}
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for b in "${bins[@]}"; do (cd "$p" && "$(bin "$b")" context >/dev/null); done
+for b in "${bins[@]}"; do caches "$b" && (cd "$p" && "$(bin "$b")" context >/dev/null); done
 printf '%-40s %-5s %8s %8s\n' row bin "wall ms" "cpu ms"
 k=$(date +%s) # each change its own item and session line, whatever the binary
 for b in "${bins[@]}"; do
@@ -75,6 +94,7 @@ done
 for _ in $(seq "$runs"); do
 	for b in "${bins[@]}"; do
 		c=$(bin "$b")
+		caches "$b"
 		cd "$p"
 		run "$work/$b-version" "$c" version
 		k=$((k + 1))

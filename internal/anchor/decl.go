@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"hash/fnv"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // declLine matches a line that declares a function, method, type or
@@ -13,7 +14,7 @@ import (
 // JavaScript and TypeScript, Rust, Ruby, Java-like classes). It is a
 // line pattern, not a parser: cheap enough to run over every file of a
 // tree, precise enough that a name found is a name declared.
-var declLine = regexp.MustCompile(`^\s*(?:(?:export|default|pub(?:\([a-z]+\))?|async|abstract|public|private|protected|static|final|unsafe)\s+)*(?:func|def|class|type|struct|enum|trait|interface|function\*?|fn|module|impl)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)`)
+var declLine = lazyre.New(`^\s*(?:(?:export|default|pub(?:\([a-z]+\))?|async|abstract|public|private|protected|static|final|unsafe)\s+)*(?:func|def|class|type|struct|enum|trait|interface|function\*?|fn|module|impl)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)`)
 
 // maxCodeFile bounds the files whose declarations are read: generated
 // files and vendored bundles are not what a memory talks about.

@@ -2,10 +2,11 @@ package anchor
 
 import (
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A Candidate is what a text names that may be an anchor: a path (with a
@@ -26,10 +27,10 @@ type Candidate struct {
 const maxCandidates = 200
 
 var (
-	backticked = regexp.MustCompile("`([^`\n]{1,300})`")
-	lineRef    = regexp.MustCompile(`^(.+?):([0-9]{1,7})(?::[0-9]{1,7})?$`)
-	ident      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	fileName   = regexp.MustCompile(`^[A-Za-z0-9_.+-]*[A-Za-z0-9_]\.[A-Za-z][A-Za-z0-9]{0,5}$`)
+	backticked = lazyre.New("`([^`\n]{1,300})`")
+	lineRef    = lazyre.New(`^(.+?):([0-9]{1,7})(?::[0-9]{1,7})?$`)
+	ident      = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	fileName   = lazyre.New(`^[A-Za-z0-9_.+-]*[A-Za-z0-9_]\.[A-Za-z][A-Za-z0-9]{0,5}$`)
 )
 
 // Extract returns the anchor candidates a text names, in order, each

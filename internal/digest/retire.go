@@ -100,7 +100,15 @@ func NewRetirer(core []Statement, sums []*Summary) *Retirer {
 // NewRetirerWith is NewRetirer taking the readings of the texts rd holds
 // instead of reading them again.
 func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
-	r := &Retirer{df: make(map[string]int), changed: make(map[int][]string), byText: make(map[string]int), rd: rd}
+	n := len(core)
+	for _, d := range sums {
+		for _, bullets := range d.Parts {
+			n += len(bullets)
+		}
+	}
+	// Sized for what they will hold: at 5,000 core titles, growing them
+	// was a third of building the retirer.
+	r := &Retirer{df: make(map[string]int, 2*n), changed: make(map[int][]string), byText: make(map[string]int, n), rd: rd, stmts: make([]Statement, 0, n)}
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
@@ -174,12 +182,10 @@ func (r *Retirer) countKeys() {
 	words := make([]string, len(r.stmts))
 	bySession := map[int][]int{}
 	for i, st := range r.stmts {
-		words[i] = " " + strings.Join(strings.FieldsFunc(strings.ToLower(st.Text), func(c rune) bool {
-			return !unicode.IsLetter(c) && !unicode.IsDigit(c)
-		}), " ") + " "
+		words[i] = spacedWords(st.Text)
 		bySession[st.Rank/2] = append(bySession[st.Rank/2], i)
 	}
-	r.byKey = make(map[string][]int)
+	r.byKey = make(map[string][]int, 2*len(r.stmts))
 	for i, st := range r.stmts {
 		if st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 {
 			r.always = append(r.always, i)
@@ -188,7 +194,7 @@ func (r *Retirer) countKeys() {
 			r.byKey[k] = append(r.byKey[k], i)
 		}
 	}
-	said := map[string]bool{}
+	said := make(map[string]bool, len(r.stmts))
 	for i, st := range r.stmts {
 		if st.keys == nil || said[words[i]] {
 			continue
@@ -231,9 +237,46 @@ func (r *Retirer) candidates(xk map[string]bool) []int {
 			add(i)
 		}
 	}
-	slices.Sort(out)
+	if len(out) > len(r.stmts)/32 {
+		// Many: reading the marks in order costs less than sorting.
+		out = out[:0]
+		for i, m := range r.mark {
+			if m == r.pass {
+				out = append(out, i)
+			}
+		}
+	} else {
+		slices.Sort(out)
+	}
 	r.cand = out
 	return out
+}
+
+// spacedWords is s's words (runs of letters and digits) in lower case,
+// each with a space before and after: in one pass over an ASCII text, as
+// countKeys reads thousands of them.
+func spacedWords(s string) string {
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, ' ')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
+				return !unicode.IsLetter(c) && !unicode.IsDigit(c)
+			}), " ") + " "
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b = append(b, c)
+		case b[len(b)-1] != ' ':
+			b = append(b, ' ')
+		}
+	}
+	if b[len(b)-1] != ' ' || len(b) == 1 {
+		b = append(b, ' ')
+	}
+	return string(b)
 }
 
 // maxRepeatScan bounds the statements of one session compared with each
@@ -467,6 +510,32 @@ func (r *Retirer) asideLimit() int {
 // few of this memory's statements hold.
 func (r *Retirer) sameTopic(a, b map[string]bool) bool {
 	return r.shared(a, b, r.limit(), nil) >= 2
+}
+
+// topicKeysOf returns the keys of a that sameTopic counts, never nil:
+// sameTopic(a, b) is sameTopicOf(r.topicKeysOf(a), b).
+func (r *Retirer) topicKeysOf(a map[string]bool) []string {
+	out := []string{}
+	limit := r.limit()
+	for k := range a {
+		if r.df[k] <= limit && len(k) > 2 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// sameTopicOf reports whether b holds two or more of keys.
+func sameTopicOf(keys []string, b map[string]bool) bool {
+	n := 0
+	for _, k := range keys {
+		if b[k] {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // near reports whether statements a and b share two keys that a fifth
@@ -919,7 +988,29 @@ func (r *Retirer) retired(x string, rank int) bool {
 	if f := readFrom.FindStringSubmatch(x); f != nil && r.changedSince(f[1], rank+1) {
 		return true
 	}
-	xk := topicKeys(x)
+	// x is a statement itself (a core item's title), or one a cache
+	// holds: its reading serves, its keys at once.
+	var xst *Statement
+	if j, ok := r.byText[x]; ok {
+		xst = &r.stmts[j]
+	} else {
+		xst = r.rd.sentence(x)
+	}
+	var xk map[string]bool
+	if xst != nil {
+		xk = xst.keys
+	} else {
+		xk = topicKeys(x)
+	}
+	// sameTopic's keys of x (those few statements hold), found once
+	// rather than for each of thousands of candidates.
+	var xTopic []string
+	topic := func() []string {
+		if xTopic == nil {
+			xTopic = r.topicKeysOf(xk)
+		}
+		return xTopic
+	}
 	// What x says is read once it has a newer statement to be checked
 	// against: most titles of a large memory have none.
 	var (
@@ -931,7 +1022,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSet, xVer, xDirs map[string]string
 		xNamed            map[string]string
 		xq                []quantity
-		xst               *Statement
 		xPaths            [][]string
 	)
 	for _, i := range r.candidates(xk) {
@@ -942,14 +1032,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		n.read()
 		if !read {
 			read = true
-			if j, ok := r.byText[x]; ok {
-				xst = &r.stmts[j]
-			} else {
-				xst = r.rd.sentence(x)
-			}
 			if xst != nil {
-				// x is a statement itself (a core item's title), or
-				// one a cache holds: its reading serves.
 				xst.read()
 				xc, xs, xSet, xVer, xq, xqOK, xNamed = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named
 			} else {
@@ -1021,11 +1104,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantities(x), true
 			}
-			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && r.sameTopic(xk, n.keys) || namesIdent(x, n.Text)) {
+			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || namesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
-		if !r.sameTopic(xk, n.keys) {
+		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true

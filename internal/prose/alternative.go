@@ -1,8 +1,9 @@
 package prose
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // alternative is what a decision turned down, as it says it, and what it
@@ -55,11 +56,11 @@ func Alternative(what string) (alt, choice string) {
 
 // preferVerb: the words before "over" that make it a preference ("chose
 // chi over gorilla/mux"), not an adverb ("three times over").
-var preferVerb = regexp.MustCompile(`(?i)\b(prefer\w*|cho(?:se|ose|sen)|pick\w*|went with|go(?:ing)? with|opt\w*|favou?r\w*|use|using|keep|stick\w*)\b`)
+var preferVerb = lazyre.New(`(?i)\b(prefer\w*|cho(?:se|ose|sen)|pick\w*|went with|go(?:ing)? with|opt\w*|favou?r\w*|use|using|keep|stick\w*)\b`)
 
 // leadDrop is a sentence that starts with what it turns down: "Rather
 // than X, Y", "Instead of X, Y".
-var leadDrop = regexp.MustCompile(`(?i)^(?:(?:so|ok|okay|and|but),?\s+)?(?:rather than|instead of)\s+(?:the |our |a |an )?`)
+var leadDrop = lazyre.New(`(?i)^(?:(?:so|ok|okay|and|but),?\s+)?(?:rather than|instead of)\s+(?:the |our |a |an )?`)
 
 // leadingDrop splits "Rather than ask everyone to switch AirPlay off,
 // I'll move the API" into what is turned down and the clause that says

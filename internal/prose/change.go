@@ -1,8 +1,9 @@
 package prose
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A statement that announces a change says so with one of a family of
@@ -11,12 +12,12 @@ import (
 // state is new ("is now", "now listens", "switched to", "reverted",
 // "rolled back", "turned off", "after all", "back to").
 var (
-	changeRE = regexp.MustCompile(`(?i)\b(instead of|no longer|rather than|switch(ed|ing)|mov(ed|ing)|migrat(ed|ing)|revert(ed|ing)?|rolled back|roll(ing)? back|turn(ed|ing)? ([\w-]+ ){0,3}off|dropp(ed|ing)|after all|back to|(is|are|was|'s|'re) now|now (\w+s|on|at|in|lives?|points?)|from \S+( \S+)? to)\b`)
+	changeRE = lazyre.New(`(?i)\b(instead of|no longer|rather than|switch(ed|ing)|mov(ed|ing)|migrat(ed|ing)|revert(ed|ing)?|rolled back|roll(ing)? back|turn(ed|ing)? ([\w-]+ ){0,3}off|dropp(ed|ing)|after all|back to|(is|are|was|'s|'re) now|now (\w+s|on|at|in|lives?|points?)|from \S+( \S+)? to)\b`)
 	// oldRE captures the value a change replaces.
-	oldRE = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer (?:uses?|using|needs?|on|in|at|with|runs?|listens? on)|(?:mov|switch|migrat|chang|bump|upgrad|downgrad|revert|port)\w* (?:[\w/-]+ ){0,3}from|(?:^|[,;:]\s*|\b(?:is|are|was|went|goes|changed|moved|bumped|raised|lowered|cut) )from|replac(?:ed|ing) )\s*(?:the |a |an |our |its |their )?((?:[^,.;:()!?—\n]|[.:][^\s.])+)`)
+	oldRE = lazyre.New(`(?i)\b(?:instead of|rather than|no longer (?:uses?|using|needs?|on|in|at|with|runs?|listens? on)|(?:mov|switch|migrat|chang|bump|upgrad|downgrad|revert|port)\w* (?:[\w/-]+ ){0,3}from|(?:^|[,;:]\s*|\b(?:is|are|was|went|goes|changed|moved|bumped|raised|lowered|cut) )from|replac(?:ed|ing) )\s*(?:the |a |an |our |its |their )?((?:[^,.;:()!?—\n]|[.:][^\s.])+)`)
 	// oldStop ends the value a change replaces: "from 3.9 to 3.11",
 	// "instead of 3 because …".
-	oldStop = regexp.MustCompile(`(?is)\s+(to|with|so|and|but|because|since|which|that|for|in|on|at|now|as|when|while|by|after|before|each|every|per)\b.*$`)
+	oldStop = lazyre.New(`(?is)\s+(to|with|so|and|but|because|since|which|that|for|in|on|at|now|as|when|while|by|after|before|each|every|per)\b.*$`)
 )
 
 // Change reports whether a statement announces a change of what was so

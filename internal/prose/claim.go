@@ -1,8 +1,9 @@
 package prose
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // Claim is what a statement says, reduced to what consolidation compares:
@@ -21,31 +22,31 @@ type Claim struct {
 
 var (
 	// A bare ":8080" is a port too ("back on the default :8080").
-	portRE = regexp.MustCompile(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?|(?:^|[\s(]):)(\d{2,5})\b`)
-	urlRE  = regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://[^\s` + "`" + `)>\]]+`)
+	portRE = lazyre.New(`(?i)(?:\bport\s*:?\s*|\blocalhost:|[\w.-]+:|\b(?:on|to|at|from)\s+:?|(?:^|[\s(]):)(\d{2,5})\b`)
+	urlRE  = lazyre.New(`\b[a-z][a-z0-9+.-]*://[^\s` + "`" + `)>\]]+`)
 	// runWith is a command named as how something is done: "deploy with
 	// `fly deploy`".
-	runWith     = regexp.MustCompile("(?i)\\b(?:with|via|using|run|runs|running|through|is|are)\\s+`([^`]{2,})`")
-	versionRE   = regexp.MustCompile(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
-	versionIn   = regexp.MustCompile(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
-	portHint    = regexp.MustCompile(`(?i)listen|serv|:\d|bind|expos|forward`)
-	replaceWith = regexp.MustCompile(`(?i)\breplac\w* .+? with\s+(?:the |a |an )?([^,.;:()]+)`)
-	fromTo      = regexp.MustCompile(`(?i)\bfrom\s+\S+(?:\s+\S+)?\s+to\s+(?:the |a |an )?([^,.;:()]+)`)
-	fromRE      = regexp.MustCompile(`(?i)\bfrom\b`)
-	switchObj   = regexp.MustCompile(`(?i)\b(?:switch|mov|migrat|chang|port|replac)\w*\s+(?:the |our |its )?([\w/ -]+?)\s+from\s`)
-	versionNum  = regexp.MustCompile(`\bv?\d+\.\d+(\.\d+)?\b`)
-	envVarRE    = regexp.MustCompile(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
-	pathRE      = regexp.MustCompile(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
-	hostRE      = regexp.MustCompile(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
-	cmdRE       = regexp.MustCompile("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
-	purposeRE   = regexp.MustCompile(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
+	runWith     = lazyre.New("(?i)\\b(?:with|via|using|run|runs|running|through|is|are)\\s+`([^`]{2,})`")
+	versionRE   = lazyre.New(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
+	versionIn   = lazyre.New(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
+	portHint    = lazyre.New(`(?i)listen|serv|:\d|bind|expos|forward`)
+	replaceWith = lazyre.New(`(?i)\breplac\w* .+? with\s+(?:the |a |an )?([^,.;:()]+)`)
+	fromTo      = lazyre.New(`(?i)\bfrom\s+\S+(?:\s+\S+)?\s+to\s+(?:the |a |an )?([^,.;:()]+)`)
+	fromRE      = lazyre.New(`(?i)\bfrom\b`)
+	switchObj   = lazyre.New(`(?i)\b(?:switch|mov|migrat|chang|port|replac)\w*\s+(?:the |our |its )?([\w/ -]+?)\s+from\s`)
+	versionNum  = lazyre.New(`\bv?\d+\.\d+(\.\d+)?\b`)
+	envVarRE    = lazyre.New(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
+	pathRE      = lazyre.New(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
+	hostRE      = lazyre.New(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
+	cmdRE       = lazyre.New("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
+	purposeRE   = lazyre.New(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
 	// The names dropRE and chooseRE capture run on through a dot inside
 	// a word: "server.ts", "`res.write`".
-	dropRE   = regexp.MustCompile(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
-	chooseRE = regexp.MustCompile(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
-	enoughRE = regexp.MustCompile(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
-	itIsRE   = regexp.MustCompile(`(?i)^(.+?),?\s+it is[.!]?$`)
-	wordRE   = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
+	dropRE   = lazyre.New(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
+	chooseRE = lazyre.New(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
+	enoughRE = lazyre.New(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
+	itIsRE   = lazyre.New(`(?i)^(.+?),?\s+it is[.!]?$`)
+	wordRE   = lazyre.New(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
 )
 
 // stop words: left out of subjects and values.
@@ -95,7 +96,7 @@ func trimLeadIn(text string) string {
 }
 
 // leadIn is talk before the point: "OK, ", "Decided: ", "FYI ".
-var leadIn = regexp.MustCompile(`(?i)^((ok|okay|alright|yes|yeah|yep|so|also|good|great|right|then|and|but|fyi|btw|by the way|note|decided|decision|fact|summary|actually|update|correction|heads up|fair enough|anyway|hmm+|well|cool|thanks|morning|hi|hey|one more thing|oh)\b[,:.!]?\s+(—\s+)?)+`)
+var leadIn = lazyre.New(`(?i)^((ok|okay|alright|yes|yeah|yep|so|also|good|great|right|then|and|but|fyi|btw|by the way|note|decided|decision|fact|summary|actually|update|correction|heads up|fair enough|anyway|hmm+|well|cool|thanks|morning|hi|hey|one more thing|oh)\b[,:.!]?\s+(—\s+)?)+`)
 
 // factClaim: the attribute is read from the value the fact holds (a port,
 // a URL, a version, a variable, a command, a path, a host), the entity
@@ -215,7 +216,7 @@ func isWordByte(b byte) bool {
 
 // durationRE is a length of time: "30 days", "8h", "250 ms", "two
 // minutes" (a number in words takes a unit in words).
-var durationRE = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
+var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
 
 // durationVerbs say how a duration holds, not of what.
 var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made`)
@@ -254,24 +255,24 @@ func commandPurpose(s, cmd string) string {
 
 // commandRule names what a command is for when re matches it.
 type commandRule struct {
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 	name string
 }
 
 // commandRules are tried in order.
 var commandRules = []commandRule{
-	{regexp.MustCompile(`\btest|pytest|\bspec\b|check\b`), "test"},
-	{regexp.MustCompile(`\blint|vet\b|ruff|eslint|staticcheck|clippy`), "lint"},
-	{regexp.MustCompile(`\bformat|fmt\b|prettier|black\b`), "format"},
-	{regexp.MustCompile(`\bmigrat`), "migration"},
-	{regexp.MustCompile(`\bdeploy|release|publish|apply\b`), "deploy"},
-	{regexp.MustCompile(`\bbench`), "benchmark"},
-	{regexp.MustCompile(`\bbuild|compile`), "build"},
-	{regexp.MustCompile(`\bdev\b|\bserve\b|\bstart\b|\brun\b|\bup\b`), "start"},
+	{lazyre.New(`\btest|pytest|\bspec\b|check\b`), "test"},
+	{lazyre.New(`\blint|vet\b|ruff|eslint|staticcheck|clippy`), "lint"},
+	{lazyre.New(`\bformat|fmt\b|prettier|black\b`), "format"},
+	{lazyre.New(`\bmigrat`), "migration"},
+	{lazyre.New(`\bdeploy|release|publish|apply\b`), "deploy"},
+	{lazyre.New(`\bbench`), "benchmark"},
+	{lazyre.New(`\bbuild|compile`), "build"},
+	{lazyre.New(`\bdev\b|\bserve\b|\bstart\b|\brun\b|\bup\b`), "start"},
 }
 
 // entityVerb ends the noun phrase a fact is about.
-var entityVerb = regexp.MustCompile(`(?i)^(is|are|was|were|'s|listens?|runs?|lives?|sits?|serves?|uses?|needs?|requires?|expects?|points?|defaults?|moved|bumped|upgraded|downgraded|pinned|has|have|should|must|will|can|gets?|got|starts?|binds?|talks?|connects?|reads?|writes?|stores?|keeps?|now|on|at|in|under)$`)
+var entityVerb = lazyre.New(`(?i)^(is|are|was|were|'s|listens?|runs?|lives?|sits?|serves?|uses?|needs?|requires?|expects?|points?|defaults?|moved|bumped|upgraded|downgraded|pinned|has|have|should|must|will|can|gets?|got|starts?|binds?|talks?|connects?|reads?|writes?|stores?|keeps?|now|on|at|in|under)$`)
 
 // entityWords are the last (at most three) content words of the noun
 // phrase before the verb; when that is only a pronoun, those after it up
@@ -420,8 +421,8 @@ func decisionClaim(s string) Claim {
 }
 
 var (
-	timeWords = regexp.MustCompile(`(?i)^(now|the (time being|moment)|this|that|these|those|us|me|them|you|it|now|later|scale|volume|simplicity|safety|speed|performance|consistency|example|instance|sure|good|real|a (bit|while))\b`)
-	prepRE    = regexp.MustCompile(`(?i)\s+(for|as|to|in|on|at|because|since|so|instead|rather|over|and|but|with|which|that|when|if|after|before|from|everywhere|across|throughout|between|via|using|through|within|inside|—|-)\s`)
+	timeWords = lazyre.New(`(?i)^(now|the (time being|moment)|this|that|these|those|us|me|them|you|it|now|later|scale|volume|simplicity|safety|speed|performance|consistency|example|instance|sure|good|real|a (bit|while))\b`)
+	prepRE    = lazyre.New(`(?i)\s+(for|as|to|in|on|at|because|since|so|instead|rather|over|and|but|with|which|that|when|if|after|before|from|everywhere|across|throughout|between|via|using|through|within|inside|—|-)\s`)
 )
 
 // cutAtPrep keeps a noun phrase up to the first preposition or clause

@@ -1,9 +1,10 @@
 package prose
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A statement becomes an item only when it is a clause of its own: it has
@@ -18,7 +19,7 @@ var (
 	notAfter  = WordSet(`the a an this that these those our your their its my his her some any all no every each of in on at for with by from to into over under about between per via two three four five several many few more most`)
 	fragStart = WordSet(`which who whom whose where when while whereas although though because since unless until if as so but or and nor than then that whereby`)
 	prepStart = WordSet(`in on at for with by from to into over under about between per via after before during like both either neither`)
-	wordOnly  = regexp.MustCompile(`^[A-Za-z']+$`)
+	wordOnly  = lazyre.New(`^[A-Za-z']+$`)
 )
 
 // hasVerb reports whether s holds a finite verb, as far as its words tell.

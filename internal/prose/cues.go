@@ -1,14 +1,14 @@
 package prose
 
-import "regexp"
+import "github.com/cairn-mem/cairn/internal/lazyre"
 
 var (
 	// reasonCue marks a reason given: "because", "so that", "to avoid",
 	// "is simpler".
-	reasonCue = regexp.MustCompile(`(?i)(\bbecause\b|\bsince (it|they|we|the|this|that|there|our|you|its|their|\w+ (is|are|has|have|does|doesn't|can|can't|will|won't|already))\b|\bso that\b|\bso (we|it|they|there|the|that|nothing|no)\b|\botherwise\b|\bthe reason (is|being|was)\b|\bto (avoid|keep|prevent|make sure|ensure|stay|save|reduce|speed|match)\b|\bwhich (means|lets|keeps|avoids|gives|makes|stops|prevents|protects|guarantees|ensures)\b|\bgiven (that|the)\b|\bdue to\b|\bas (it|they|this|that) (is|are|has|have|does|doesn't|gives|keeps|avoids|can|can't|won't|will|already)\b|\bthat way\b|\bthis way\b|\b(is|are|was|'s) (simpler|faster|safer|cheaper|overkill|lighter|smaller|already there|built in|built-in|stdlib)\b|\btoo (slow|heavy|complex|complicated|much|many|big|expensive|fragile|flaky)\b|\bfor (simplicity|safety|speed|performance|consistency)\b)`)
+	reasonCue = lazyre.New(`(?i)(\bbecause\b|\bsince (it|they|we|the|this|that|there|our|you|its|their|\w+ (is|are|has|have|does|doesn't|can|can't|will|won't|already))\b|\bso that\b|\bso (we|it|they|there|the|that|nothing|no)\b|\botherwise\b|\bthe reason (is|being|was)\b|\bto (avoid|keep|prevent|make sure|ensure|stay|save|reduce|speed|match)\b|\bwhich (means|lets|keeps|avoids|gives|makes|stops|prevents|protects|guarantees|ensures)\b|\bgiven (that|the)\b|\bdue to\b|\bas (it|they|this|that) (is|are|has|have|does|doesn't|gives|keeps|avoids|can|can't|won't|will|already)\b|\bthat way\b|\bthis way\b|\b(is|are|was|'s) (simpler|faster|safer|cheaper|overkill|lighter|smaller|already there|built in|built-in|stdlib)\b|\btoo (slow|heavy|complex|complicated|much|many|big|expensive|fragile|flaky)\b|\bfor (simplicity|safety|speed|performance|consistency)\b)`)
 	// envValue is a value an environment fact holds: a port, a URL, a
 	// version, a path, a host, a variable, a command.
-	envValue = regexp.MustCompile(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b|\b[a-z][\w-]*(\.[a-z][\w-]*)+:[a-z][\w.-]+)`)
+	envValue = lazyre.New(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b|\b[a-z][\w-]*(\.[a-z][\w-]*)+:[a-z][\w.-]+)`)
 )
 
 // ReasonAt is where s gives a reason ("because", "so that", "to avoid",
@@ -28,7 +28,7 @@ func NamesValue(s string) bool {
 // "localhost:5080"): where something runs, whatever the verb.
 func HasPort(s string) bool { return portValue.MatchString(s) }
 
-var portValue = regexp.MustCompile(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b`)
+var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b`)
 
 // HasURL reports whether s holds a URL.
 func HasURL(s string) bool { return urlRE.MatchString(s) }
@@ -41,4 +41,4 @@ func DropLeadIn(s string) string { return leadIn.ReplaceAllString(s, "") }
 // symptom is told, or a change when s says what now holds.
 func MeasureSwap(s string) bool { return measureSwap.MatchString(s) }
 
-var measureSwap = regexp.MustCompile(`(?i)\b(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\s+(?:instead of|rather than)\s+(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\b`)
+var measureSwap = lazyre.New(`(?i)\b(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\s+(?:instead of|rather than)\s+(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\b`)

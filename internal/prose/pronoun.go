@@ -1,8 +1,9 @@
 package prose
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A change is often told in two clauses, the thing and then what was
@@ -10,10 +11,10 @@ import (
 // longest job timeout; I set it to 300". An item needs the thing named
 // ("Set retry_after to 300"), and the clause before gives its reason.
 var (
-	setItRE = regexp.MustCompile(`(?i)^(?:(?:so|and|then|which is why|that's why)\s+)?(?:i|we)(?:'ve| have)?(?:\s+(?:just|now|also))?\s+(set|raised|bumped|lowered|increased|decreased|reduced|changed|cut|moved|capped|pinned|doubled|halved)\s+(?:it|that|this|them)\s+((?:up |down |back )?(?:to|at)\s+\S.*?)[.!]?$`)
+	setItRE = lazyre.New(`(?i)^(?:(?:so|and|then|which is why|that's why)\s+)?(?:i|we)(?:'ve| have)?(?:\s+(?:just|now|also))?\s+(set|raised|bumped|lowered|increased|decreased|reduced|changed|cut|moved|capped|pinned|doubled|halved)\s+(?:it|that|this|them)\s+((?:up |down |back )?(?:to|at)\s+\S.*?)[.!]?$`)
 	// subjectEnd is the verb a clause's subject comes before.
-	subjectEnd  = regexp.MustCompile(`(?i)\s(?:is|are|was|were|has|have|had|needs?|must|should|can|could|will|would|stays?|remains?|defaults?|keeps?|takes?|goes|went|did|does)\b`)
-	subjectLead = regexp.MustCompile(`(?i)^(?:the|our|its|their|your|a|an)\s+`)
+	subjectEnd  = lazyre.New(`(?i)\s(?:is|are|was|were|has|have|had|needs?|must|should|can|could|will|would|stays?|remains?|defaults?|keeps?|takes?|goes|went|did|does)\b`)
+	subjectLead = lazyre.New(`(?i)^(?:the|our|its|their|your|a|an)\s+`)
 )
 
 // SetIt reads a change told by a pronoun, in the second clause of s

@@ -1,9 +1,10 @@
 package prose
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A setting is named in code or in words, and given its value by an
@@ -18,26 +19,26 @@ var (
 	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
 	// settingRE is a key spelled as code, with "-", "_" or "." inside:
 	// requires-python, max_conns, server.port.
-	settingRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingVerb + settingOp)
+	settingRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingVerb + settingOp)
 	// settingKind may name what the key is: "an ORT_THREADS environment
 	// variable set to 2".
 	settingKind = `(?:\s+(?:env(?:ironment)?\s+)?(?:variable|var|setting|option|flag|parameter|property))?`
 	// settingWordRE is a key spelled as code given one of the words
 	// settings take as values: a log level, a switch, a size.
-	settingWordRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bat\b|\bon\b|\bis\b)\s*["'` + "`" + `]?(trace|debug|info|warn|warning|error|true|false|enabled|disabled|x-?small|small|medium|large|x-?large|strict|lax)\b`)
+	settingWordRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(?:=|:|\bto\b|\bat\b|\bon\b|\bis\b)\s*["'` + "`" + `]?(trace|debug|info|warn|warning|error|true|false|enabled|disabled|x-?small|small|medium|large|x-?large|strict|lax)\b`)
 	// settingLitRE is a key spelled as code given an enum's case
 	// (".mitchell", ":info"); "to" gives it only after a verb that sets
 	// ("changed default_filter to .lanczos3"), since "added node_modules
 	// to .gitignore" names a file. A quoted name is not taken: many
 	// things have a unique_key, each its own.
-	settingLitRE = regexp.MustCompile(`(?i)(\b(?:set|sets|changed?|changes|switch(?:ed|es)?|flip(?:ped|s)?)\s+(?:the\s+)?)?\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(=|:|\bto\b|\bis\b)(?:\s+now)?\s*(?:` + "`" + `\s*)?([.:][a-z][a-z0-9_]*)(?:[^\w./-]|\.(?:\s|$)|$)`)
+	settingLitRE = lazyre.New(`(?i)(\b(?:set|sets|changed?|changes|switch(?:ed|es)?|flip(?:ped|s)?)\s+(?:the\s+)?)?\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(=|:|\bto\b|\bis\b)(?:\s+now)?\s*(?:` + "`" + `\s*)?([.:][a-z][a-z0-9_]*)(?:[^\w./-]|\.(?:\s|$)|$)`)
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
-	camelRE  = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
-	camelArg = regexp.MustCompile(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
+	camelRE  = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
+	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
 	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
-	phraseRE = regexp.MustCompile(`(?i)\b(?:([a-z][a-z0-9]+)[ -])?(timeout|port|limit|size|interval|delay|ttl|retries|threshold|budget|replicas|workers|concurrency|rate|baud|heap|buffer|pool|capacity|quota|deadline|backoff|window|period|lifetime|expiry|max|min)` + settingVerb + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b)(?:\s+now)?\s+v?(\d+(?:\.\d+)*)\b`)
+	phraseRE = lazyre.New(`(?i)\b(?:([a-z][a-z0-9]+)[ -])?(timeout|port|limit|size|interval|delay|ttl|retries|threshold|budget|replicas|workers|concurrency|rate|baud|heap|buffer|pool|capacity|quota|deadline|backoff|window|period|lifetime|expiry|max|min)` + settingVerb + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b)(?:\s+now)?\s+v?(\d+(?:\.\d+)*)\b`)
 	// notKey are words before a quantity noun that do not say which
 	// one it is: "the timeout", "a higher rate".
 	notKey = WordSet(`the a an this that our its their his her my your any no new old higher lower bigger smaller longer shorter default same other each every per current whole total`)
@@ -85,7 +86,7 @@ func Settings(text string) map[string]string {
 
 // rateRE is a rate limit or a throughput: "300 requests per rolling 60
 // seconds", "600 requests a minute", "20 jobs/s".
-var rateRE = regexp.MustCompile(`(?i)\b(\d+)\s+(requests|calls|jobs|messages|events|emails|queries)\s*(?:per|a|an|every|/)\s*(?:rolling\s+|sliding\s+)?(?:(\d+)\s*)?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hours?|days?)\b`)
+var rateRE = lazyre.New(`(?i)\b(\d+)\s+(requests|calls|jobs|messages|events|emails|queries)\s*(?:per|a|an|every|/)\s*(?:rolling\s+|sliding\s+)?(?:(\d+)\s*)?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hours?|days?)\b`)
 
 // addRates adds the rates text gives, keyed by what is counted ("requests
 // rate"), in that thing per second, so that "300 requests per 60 seconds"
@@ -118,11 +119,11 @@ func addRates(out map[string]string, text string) {
 
 // rateAbbrRE is a rate in its short spellings: "100 r/s", "60 req/s",
 // "500 rps", "40 qps".
-var rateAbbrRE = regexp.MustCompile(`(?i)\b(\d+)\s?(r/s|req/s|reqs/s|requests/s|rps|qps|r/m|req/min|requests/min|rpm)(?:\W|$)`)
+var rateAbbrRE = lazyre.New(`(?i)\b(\d+)\s?(r/s|req/s|reqs/s|requests/s|rps|qps|r/m|req/min|requests/min|rpm)(?:\W|$)`)
 
 // countRE is a number of the things a setting counts: "4 threads",
 // "three frames in flight".
-var countRE = regexp.MustCompile(`(?i)\b(\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+(threads|workers|replicas|connections|retries|shards|partitions|pods|nodes|instances|processes|consumers|executors|slots|frames in flight)\b`)
+var countRE = lazyre.New(`(?i)\b(\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+(threads|workers|replicas|connections|retries|shards|partitions|pods|nodes|instances|processes|consumers|executors|slots|frames in flight)\b`)
 
 // countVerbs stand between what has a count and the count: "both
 // targets run with 4 threads".
@@ -266,16 +267,16 @@ func SettingsConflict(a, b map[string]string) bool {
 const namedKinds = `profile|workspace|namespace|cluster|bucket|registry|region|zone|account|project|tenant|database|schema|keyspace|queue|topic|stack|context|branch|realm`
 
 // renumbered is what a new name adds to the old one's end: a number.
-var renumbered = regexp.MustCompile(`^[-_.]?v?\d+(?:\.\d+)*$`)
+var renumbered = lazyre.New(`^[-_.]?v?\d+(?:\.\d+)*$`)
 
 var (
 	// namedAfter is a kind and the name after it: "profile
 	// lakehouse-stg2", "the profile in ~/.databrickscfg is called
 	// lakehouse-stg", "namespace: billing-prod".
-	namedAfter = regexp.MustCompile(`(?i)\b(` + namedKinds + `)(?:\s+(?:in|of|for)\s+\S+)?\s*(?:(?:is\s+)?(?:now\s+)?(?:called|named)\s+|(?:is|are)\s+(?:now\s+)?|=\s*|:\s*|\s)["'` + "`" + `]?([a-z0-9][\w.-]*[-_.0-9][\w.-]*)`)
+	namedAfter = lazyre.New(`(?i)\b(` + namedKinds + `)(?:\s+(?:in|of|for)\s+\S+)?\s*(?:(?:is\s+)?(?:now\s+)?(?:called|named)\s+|(?:is|are)\s+(?:now\s+)?|=\s*|:\s*|\s)["'` + "`" + `]?([a-z0-9][\w.-]*[-_.0-9][\w.-]*)`)
 	// namedBefore is a name before its kind: "the lakehouse-stg2
 	// profile".
-	namedBefore = regexp.MustCompile(`(?i)\bthe\s+["'` + "`" + `]?([a-z0-9][\w.-]*[-_.0-9][\w.-]*)["'` + "`" + `]?\s+(` + namedKinds + `)\b`)
+	namedBefore = lazyre.New(`(?i)\bthe\s+["'` + "`" + `]?([a-z0-9][\w.-]*[-_.0-9][\w.-]*)["'` + "`" + `]?\s+(` + namedKinds + `)\b`)
 )
 
 // Named are the names text gives things of a kind a project names, kind

@@ -1,8 +1,9 @@
 package prose
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A thing's version is named after it: "Java 17", "Unity 2022.3.21f1",
@@ -12,10 +13,10 @@ import (
 // (a capital letter in it: Java, iOS, SDK), so that "port 8080" or "every
 // 5" are no versions.
 var (
-	dottedVersion = regexp.MustCompile(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
-	numberVersion = regexp.MustCompile(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
-	bumpVersion   = regexp.MustCompile(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:to|at)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
-	tagVersion    = regexp.MustCompile(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
+	dottedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
+	numberVersion = lazyre.New(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
+	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:to|at)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
+	tagVersion    = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
 	notProduct    = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required`)
 )
 

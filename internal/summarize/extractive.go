@@ -3,10 +3,10 @@ package summarize
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -265,7 +265,7 @@ const maxDoing = 120
 
 // doingLead is how narration before a change starts, which says nothing
 // of the change.
-var doingLead = regexp.MustCompile(`(?i)^((now|ok|okay|so|then|first|and|right|good)[,.]? )*((let me|let's|i'll|i will|i'm going to|i am going to|i need to|time to) )?`)
+var doingLead = lazyre.New(`(?i)^((now|ok|okay|so|then|first|and|right|good)[,.]? )*((let me|let's|i'll|i will|i'm going to|i am going to|i need to|time to) )?`)
 
 func (f *fileUse) how() string {
 	var parts []string
@@ -320,7 +320,7 @@ func uncomment(line string) string {
 	return strings.TrimSpace(line)
 }
 
-var lineComment = regexp.MustCompile(`\s(#|//|--)\s`)
+var lineComment = lazyre.New(`\s(#|//|--)\s`)
 
 // oneValue reports whether two lines differ in one word alone, a number
 // in the second.

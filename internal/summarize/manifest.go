@@ -2,9 +2,9 @@ package summarize
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -19,34 +19,34 @@ import (
 // version.
 type versionLine struct {
 	name string // the thing, when the pattern does not capture it
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }
 
 var (
-	toolVersions = []versionLine{{re: regexp.MustCompile(`(?m)^\s*([a-z][\w-]*)\s+v?(\d[\w.+-]*)\s*$`)}}
+	toolVersions = []versionLine{{re: lazyre.New(`(?m)^\s*([a-z][\w-]*)\s+v?(\d[\w.+-]*)\s*$`)}}
 	manifests    = map[string][]versionLine{
 		".tool-versions":   toolVersions,
-		".nvmrc":           {{name: "node", re: regexp.MustCompile(`(?m)^\s*()v?(\d[\w.]*)\s*$`)}},
-		".node-version":    {{name: "node", re: regexp.MustCompile(`(?m)^\s*()v?(\d[\w.]*)\s*$`)}},
-		".python-version":  {{name: "python", re: regexp.MustCompile(`(?m)^\s*()(\d[\w.]*)\s*$`)}},
-		".ruby-version":    {{name: "ruby", re: regexp.MustCompile(`(?m)^\s*(?:ruby-)?()(\d[\w.]*)\s*$`)}},
-		"go.mod":           {{re: regexp.MustCompile(`(?m)^(go|toolchain)\s+(?:go)?(\d[\w.]*)`)}},
-		"package.json":     {{re: regexp.MustCompile(`"(node|react|react-native|expo|next|typescript|vue|@angular/core|svelte|electron|nuxt)"\s*:\s*"[~^>=<\s]*(\d[\w.-]*)"`)}},
-		"pyproject.toml":   {{re: regexp.MustCompile(`(?m)^\s*(requires-python|python)\s*=\s*"[~^>=<\s]*(\d[\w.]*)`)}},
-		"Cargo.toml":       {{re: regexp.MustCompile(`(?m)^\s*(rust-version|edition)\s*=\s*"(\d[\w.]*)"`)}},
-		"mix.exs":          {{re: regexp.MustCompile(`(elixir):\s*"[~>=\s]*(\d[\w.]*)"`)}},
-		"Dockerfile":       {{re: regexp.MustCompile(`(?mi)^FROM\s+(?:--\S+\s+)?([\w./-]+):(\d[\w.-]*)`)}},
-		"build.gradle":     {{name: "java", re: regexp.MustCompile(`JavaLanguageVersion\.of\(()(\d+)\)|sourceCompatibility\s*=\s*['"]?()(?:JavaVersion\.VERSION_)?(\d[\d_.]*)`)}},
-		"build.gradle.kts": {{name: "java", re: regexp.MustCompile(`JavaLanguageVersion\.of\(()(\d+)\)`)}},
-		"pom.xml":          {{re: regexp.MustCompile(`<(java\.version|maven\.compiler\.release)>(\d[\w.]*)<`)}},
-		"app.json":         {{re: regexp.MustCompile(`"(sdkVersion|runtimeVersion)"\s*:\s*"(\d[\w.]*)"`)}},
+		".nvmrc":           {{name: "node", re: lazyre.New(`(?m)^\s*()v?(\d[\w.]*)\s*$`)}},
+		".node-version":    {{name: "node", re: lazyre.New(`(?m)^\s*()v?(\d[\w.]*)\s*$`)}},
+		".python-version":  {{name: "python", re: lazyre.New(`(?m)^\s*()(\d[\w.]*)\s*$`)}},
+		".ruby-version":    {{name: "ruby", re: lazyre.New(`(?m)^\s*(?:ruby-)?()(\d[\w.]*)\s*$`)}},
+		"go.mod":           {{re: lazyre.New(`(?m)^(go|toolchain)\s+(?:go)?(\d[\w.]*)`)}},
+		"package.json":     {{re: lazyre.New(`"(node|react|react-native|expo|next|typescript|vue|@angular/core|svelte|electron|nuxt)"\s*:\s*"[~^>=<\s]*(\d[\w.-]*)"`)}},
+		"pyproject.toml":   {{re: lazyre.New(`(?m)^\s*(requires-python|python)\s*=\s*"[~^>=<\s]*(\d[\w.]*)`)}},
+		"Cargo.toml":       {{re: lazyre.New(`(?m)^\s*(rust-version|edition)\s*=\s*"(\d[\w.]*)"`)}},
+		"mix.exs":          {{re: lazyre.New(`(elixir):\s*"[~>=\s]*(\d[\w.]*)"`)}},
+		"Dockerfile":       {{re: lazyre.New(`(?mi)^FROM\s+(?:--\S+\s+)?([\w./-]+):(\d[\w.-]*)`)}},
+		"build.gradle":     {{name: "java", re: lazyre.New(`JavaLanguageVersion\.of\(()(\d+)\)|sourceCompatibility\s*=\s*['"]?()(?:JavaVersion\.VERSION_)?(\d[\d_.]*)`)}},
+		"build.gradle.kts": {{name: "java", re: lazyre.New(`JavaLanguageVersion\.of\(()(\d+)\)`)}},
+		"pom.xml":          {{re: lazyre.New(`<(java\.version|maven\.compiler\.release)>(\d[\w.]*)<`)}},
+		"app.json":         {{re: lazyre.New(`"(sdkVersion|runtimeVersion)"\s*:\s*"(\d[\w.]*)"`)}},
 	}
-	csproj      = []versionLine{{re: regexp.MustCompile(`<(TargetFramework)>([\w.]+)<|Include="([\w.]+)"\s+Version="(\d[\w.-]*)"`)}}
-	yamlVersion = []versionLine{{re: regexp.MustCompile(`(?m)^\s*([\w.-]*version)\s*:\s*["']?v?(\d[\w.+-]*)`)}}
-	catFiles    = regexp.MustCompile(`(?:^|[;&|]\s*)cat\s+((?:[^\s;&|<>]+\s*)+)`)
+	csproj      = []versionLine{{re: lazyre.New(`<(TargetFramework)>([\w.]+)<|Include="([\w.]+)"\s+Version="(\d[\w.-]*)"`)}}
+	yamlVersion = []versionLine{{re: lazyre.New(`(?m)^\s*([\w.-]*version)\s*:\s*["']?v?(\d[\w.+-]*)`)}}
+	catFiles    = lazyre.New(`(?:^|[;&|]\s*)cat\s+((?:[^\s;&|<>]+\s*)+)`)
 	// numbered is a line of a file as a Read tool shows it: "  12→text"
 	// or "12\ttext".
-	numbered = regexp.MustCompile(`(?m)^\s*\d+(?:→|\t)`)
+	numbered = lazyre.New(`(?m)^\s*\d+(?:→|\t)`)
 )
 
 // patternsFor are the version patterns of a file, by its name.

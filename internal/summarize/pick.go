@@ -1,9 +1,9 @@
 package summarize
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -15,16 +15,16 @@ import (
 // pickRE is a decision that picks: the verb, then what it picks, which
 // points back when it has an article ("the table") or a place ("the
 // second", "both").
-var pickRE = regexp.MustCompile(`(?i)(?:^|\b(?:ok|okay|yes|yeah|sure|fine|then|so|and|makes sense|sounds good)[,.!]?\s+)(?:let'?s\s+)?(?:go(?:ing)? with|do|use|take|pick|try)\s+(the\s+|your\s+|option\s+)?([^,.;:!?()]{2,60})`)
+var pickRE = lazyre.New(`(?i)(?:^|\b(?:ok|okay|yes|yeah|sure|fine|then|so|and|makes sense|sounds good)[,.!]?\s+)(?:let'?s\s+)?(?:go(?:ing)? with|do|use|take|pick|try)\s+(the\s+|your\s+|option\s+)?([^,.;:!?()]{2,60})`)
 
 // pickEnd cuts what follows the pick: "the table though", "both, then".
-var pickEnd = regexp.MustCompile(`(?i)\s+(?:though|then|please|but|instead|for now|first|too|anyway|as well)\b.*$`)
+var pickEnd = lazyre.New(`(?i)\s+(?:though|then|please|but|instead|for now|first|too|anyway|as well)\b.*$`)
 
 // pickAnd joins two picks: "flip-link and the in-place sort".
-var pickAnd = regexp.MustCompile(`\s+(?:and|&|plus)\s+(?:the\s+)?`)
+var pickAnd = lazyre.New(`\s+(?:and|&|plus)\s+(?:the\s+)?`)
 
 // listItem is a line that starts an item of a numbered or bulleted list.
-var listItem = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*•])\s+(\S.*)$`)
+var listItem = lazyre.New(`^\s*(?:\d+[.)]|[-*•])\s+(\S.*)$`)
 
 // vague are words of a pick that do not say which option: "the idea",
 // "that approach".
@@ -131,7 +131,7 @@ func pickKey(w string) string {
 }
 
 // advice is the agent recommending an option.
-var advice = regexp.MustCompile(`(?i)\b(?:i'd|i would|i recommend|i suggest|my pick|go with)\b`)
+var advice = lazyre.New(`(?i)\b(?:i'd|i would|i recommend|i suggest|my pick|go with)\b`)
 
 // offerItems are the items of the lists in an offer, each with the lines
 // that continue it.

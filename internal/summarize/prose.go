@@ -1,12 +1,12 @@
 package summarize
 
 import (
-	"github.com/cairn-mem/cairn/internal/prose"
-
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 type analysis struct {
@@ -130,7 +130,7 @@ func analyze(turns []Turn, before string) *analysis {
 
 // placeholder is what Claude Code's transcript holds in place of a reply
 // after a slash command: no outcome, no statement.
-var placeholder = regexp.MustCompile(`(?i)^\s*\(?no response requested\.?\)?\s*$`)
+var placeholder = lazyre.New(`(?i)^\s*\(?no response requested\.?\)?\s*$`)
 
 func sortedKeys(m map[int]int) []int {
 	var keys []int
@@ -189,7 +189,7 @@ func outcome(text string) []string {
 // aside is a later paragraph's proposal or caveat ("If you agree I'll
 // …", "One thing I can't settle myself: …"): what is left open, not
 // what the work came to.
-var aside = regexp.MustCompile(`(?i)^if\b|\b(i'll|i will|we'll|we will|i'd suggest|shall i|i'm going to|can't|cannot|couldn't|haven't|hasn't|isn't yet|not yet)\b`)
+var aside = lazyre.New(`(?i)^if\b|\b(i'll|i will|we'll|we will|i'd suggest|shall i|i'm going to|can't|cannot|couldn't|haven't|hasn't|isn't yet|not yet)\b`)
 
 // paragraphs are text's paragraphs of prose: blocks between blank
 // lines, without code blocks or lists of code.
@@ -243,11 +243,11 @@ func approachOf(text string) []string {
 
 // options is a list of the choices to make ("Two candidates: A or B"),
 // which the decision that follows settles: not the approach.
-var options = regexp.MustCompile(`(?i)^(two|three|several|a few|some|the) (candidates|options|alternatives|choices|ways)\b`)
+var options = lazyre.New(`(?i)^(two|three|several|a few|some|the) (candidates|options|alternatives|choices|ways)\b`)
 
 // plans is the agent saying what it will change, which before a change
 // is its approach, not narration of the next look.
-var plans = regexp.MustCompile(`(?i)^(i'll|i will|i'm going to|i am going to|we'll|let's) (\w+ ){0,2}?(make|change|move|replace|switch|rewrite|add|remove|use|cache|split|guard|wrap|limit|raise|lower|bump|set|keep|drop|turn)\b`)
+var plans = lazyre.New(`(?i)^(i'll|i will|i'm going to|i am going to|we'll|let's) (\w+ ){0,2}?(make|change|move|replace|switch|rewrite|add|remove|use|cache|split|guard|wrap|limit|raise|lower|bump|set|keep|drop|turn)\b`)
 
 // changes reports whether a tool of this name changes files.
 func changes(tool string) bool {
@@ -270,22 +270,22 @@ func closingQuestion(text string) string {
 
 // actionLine is a line of the agent's report of what it did ("Changed X
 // to …"): an outcome, not a standing fact.
-var actionLine = regexp.MustCompile(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
+var actionLine = lazyre.New(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
 
 // reportLead is the head of a line of the agent's report: "Done: ",
 // "Changed — ".
-var reportLead = regexp.MustCompile(`(?i)^(done|changed|fixed|switched|updated|reverted)\s*[:—–-]\s*`)
+var reportLead = lazyre.New(`(?i)^(done|changed|fixed|switched|updated|reverted)\s*[:—–-]\s*`)
 
 // wrongValue reports whether s tells a measure given in place of another
 // without choosing it: "retries wait hours instead of seconds", not
 // "make the window 7 days instead of 3".
 func wrongValue(s string) bool { return prose.MeasureSwap(s) && !choiceVerb.MatchString(s) }
 
-var choiceVerb = regexp.MustCompile(`(?i)(^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
+var choiceVerb = lazyre.New(`(?i)(^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
 
 // nowRE marks a statement about a new state, not a standing behaviour
 // ("returns nil instead of an error" is how it works, not a change).
-var nowRE = regexp.MustCompile(`(?i)\b(now|no longer|switched|moved|migrated|changed|bumped|raised|lowered|reverted|replaced|from \S+( \S+)? to)\b`)
+var nowRE = lazyre.New(`(?i)\b(now|no longer|switched|moved|migrated|changed|bumped|raised|lowered|reverted|replaced|from \S+( \S+)? to)\b`)
 
 // replacesNamed reports whether a full clause announces a change and
 // names the value it replaced (Change).
@@ -459,7 +459,7 @@ func announces(s string) bool {
 	return causeIntro.MatchString(s) && !(foundColon.MatchString(s) && isCause(s))
 }
 
-var foundColon = regexp.MustCompile(`(?i)^(i )?(see|found|spotted|got) (it|the \w+( \w+)?):\s+\S`)
+var foundColon = lazyre.New(`(?i)^(i )?(see|found|spotted|got) (it|the \w+( \w+)?):\s+\S`)
 
 // noted reports whether s is a fact said to be kept ("For the record,
 // the printer enumerates as vendor 0x04b8") that holds a value.
@@ -477,11 +477,11 @@ func cmdUse(s string) bool {
 }
 
 var (
-	cmdSubject = regexp.MustCompile("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
+	cmdSubject = lazyre.New("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
 	cmdResult  = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
 )
 
-var recordCue = regexp.MustCompile(`(?i)^(for the record|for reference|for future reference|worth knowing|good to know|worth noting|note for later)\b`)
+var recordCue = lazyre.New(`(?i)^(for the record|for reference|for future reference|worth knowing|good to know|worth noting|note for later)\b`)
 
 // isCause reports whether s states a root cause; "since" that starts a
 // time ("failing since at least Tuesday") gives no reason.
@@ -489,7 +489,7 @@ func isCause(s string) bool {
 	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after"))
 }
 
-var sinceTime = regexp.MustCompile(`(?i)\bsince\b((\s+(at least|about|around|roughly|early|late|last|this|the))*\s+(yesterday|today|tonight|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year|night|release|upgrade|update|deploy|migration|then|january|february|march|april|may|june|july|august|september|october|november|december|\d)|\s+(we|you|i|they) (upgraded|updated|deployed|merged|moved|switched|started|added|changed|released|migrated))`)
+var sinceTime = lazyre.New(`(?i)\bsince\b((\s+(at least|about|around|roughly|early|late|last|this|the))*\s+(yesterday|today|tonight|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year|night|release|upgrade|update|deploy|migration|then|january|february|march|april|may|june|july|august|september|october|november|december|\d)|\s+(we|you|i|they) (upgraded|updated|deployed|merged|moved|switched|started|added|changed|released|migrated))`)
 
 // stepNow reports whether s is the agent saying what it does now ("Let
 // me note where it comes from so it's quick tomorrow"): a step, not
@@ -500,22 +500,22 @@ func stepNow(s string) bool {
 }
 
 var (
-	letMe  = regexp.MustCompile(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
+	letMe  = lazyre.New(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
 	putOff = prose.WordSet(`know leave park come revisit defer skip put punt`)
 )
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet".
-var refersBack = regexp.MustCompile(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$`)
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
-var deferred = regexp.MustCompile(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|we can) (?:look at|look into|deal with|handle|fix|tackle|chase|take) (?:it|that|this|them)(?: on)? (?:separately|another time|in a separate (?:change|pr|session|commit))\b`)
+var deferred = lazyre.New(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|we can) (?:look at|look into|deal with|handle|fix|tackle|chase|take) (?:it|that|this|them)(?: on)? (?:separately|another time|in a separate (?:change|pr|session|commit))\b`)
 
 // shouldBe is a user saying how something should behave from now on,
 // with the number that says how: "usage sync should run every 15
 // minutes", "tokens should expire after 30 days".
-var shouldBe = regexp.MustCompile(`(?i)\b(should|must|needs to) (run|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
+var shouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
 
 // openSaid reports whether s states work left, a state that lasts only
 // "while the action is pending" aside.
@@ -523,12 +523,12 @@ func openSaid(s string) bool {
 	return openCue.MatchString(whilePending.ReplaceAllString(s, " "))
 }
 
-var whilePending = regexp.MustCompile(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b`)
+var whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b`)
 
 // weakOpen are the words of openCue that also describe a state ("jobs
 // stay pending", "the remaining handlers", "needs to be quoted"): alone
 // they do not make a statement a plan.
-var weakOpen = regexp.MustCompile(`(?i)\b(pending|later|remaining|needs? (more|further|to be)|waiting (on|for)|eventually|known issue|out of scope)\b`)
+var weakOpen = lazyre.New(`(?i)\b(pending|later|remaining|needs? (more|further|to be)|waiting (on|for)|eventually|known issue|out of scope)\b`)
 
 // isPlan reports whether s states work still to do: "0.4.0 still has to
 // be published", "tomorrow I'll add …", "my plan for next session is …".
@@ -574,7 +574,7 @@ func fineChoice(s string) bool {
 
 // decisionByWe tells a user's decision ("let's use X", "we'll go with
 // Y") from a standing instruction.
-var weDecide = regexp.MustCompile(`(?i)^(ok,? |so,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should)|we're (dropping|switching|going|moving|keeping)|go with|switch to)\b`)
+var weDecide = lazyre.New(`(?i)^(ok,? |so,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should)|we're (dropping|switching|going|moving|keeping)|go with|switch to)\b`)
 
 func decisionByWe(s string) bool {
 	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
@@ -583,7 +583,7 @@ func decisionByWe(s string) bool {
 // anaphoric is a statement whose subject is a pronoun that points back
 // into the conversation: "It hadn't been written", "That's why …",
 // "Nothing stops that …". Core memory is read without that conversation.
-var anaphoric = regexp.MustCompile(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)`)
+var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)`)
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
@@ -643,17 +643,17 @@ func reasonAt(s string) int {
 // wantsTo ends with a verb whose object is the "to …" after it: "we
 // decided to keep linear backoff" keeps it as the decision, where "…, to
 // keep the API fast" gives a purpose.
-var wantsTo = regexp.MustCompile(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want|wanted|plan|planned|prefer|preferred|going|need|needed|have|had|try|tried|like|'d like|would like|asked you|told you)\s*$`)
+var wantsTo = lazyre.New(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want|wanted|plan|planned|prefer|preferred|going|need|needed|have|had|try|tried|like|'d like|would like|asked you|told you)\s*$`)
 
 // ack is an acknowledgment, which promises nothing to do: "Understood
 // for next time."
-var ack = regexp.MustCompile(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
+var ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
 
-var soThen = regexp.MustCompile(`(?i),\s+(?:and\s+)?so\s+`)
+var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
 
 // toldPast is a clause that tells what happened, the reason for what
 // was done: "the stops were one big transfer overrunning the buffer".
-var toldPast = regexp.MustCompile(`(?i)\b(was|were|had been|came from|caused|happened)\b`)
+var toldPast = lazyre.New(`(?i)\b(was|were|had been|came from|caused|happened)\b`)
 
 // addDecision adds a decision; change marks the report of a change,
 // whose replaced value is what held before, not an alternative turned
@@ -784,13 +784,13 @@ func nowState(s string) bool {
 }
 
 // nowHas is what a thing now contains, a description, not a choice.
-var nowHas = regexp.MustCompile(`(?i)\bnow (has|have|contains|includes)\b`)
+var nowHas = lazyre.New(`(?i)\bnow (has|have|contains|includes)\b`)
 
-var nowLead = regexp.MustCompile(`(?i)^now,?\s+`)
+var nowLead = lazyre.New(`(?i)^now,?\s+`)
 
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs."
-var nowNext = regexp.MustCompile(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w-]+){1,3}[.!:…]*$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w-]+){1,3}[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
@@ -800,7 +800,7 @@ func envLike(s string) bool {
 
 // decisionTitle is a decision clause without the talk around it: "let's
 // go with chi for routing" → "Go with chi for routing".
-var weLead = regexp.MustCompile(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just| decided to| agreed to| chose to)|i'll|i will|i decided to)\s+)`)
+var weLead = lazyre.New(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just| decided to| agreed to| chose to)|i'll|i will|i decided to)\s+)`)
 
 func decisionTitle(what string) string {
 	// "Rather than X, we'll Y": the decision is Y.
@@ -866,7 +866,7 @@ func explanation(ss []string, i int) int {
 }
 
 // fixFollows marks a sentence that goes on from a root cause to its fix.
-var fixFollows = regexp.MustCompile(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
+var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
 
 // addRootCause adds the root cause s, told after the failure it explains
 // when symptom is not empty.
@@ -936,7 +936,7 @@ func (a *analysis) addEnv(role Role, s string) {
 
 // topicLead is "A note on tooling: …", "One thing: …": a topic named
 // before the statement.
-var topicLead = regexp.MustCompile(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
+var topicLead = lazyre.New(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
 
 // dropTopic removes a topic named before a colon when the topic holds no
 // value and what follows is a clause of its own.
@@ -948,7 +948,7 @@ func dropTopic(s string) string {
 	return capitalize(m[2])
 }
 
-var conjunction = regexp.MustCompile(`(,? and |; |, )`)
+var conjunction = lazyre.New(`(,? and |; |, )`)
 
 // conjuncts splits a sentence at "and", commas and semicolons into parts
 // that each hold a value of their own (a port, a path, a version, …) and

@@ -1,9 +1,9 @@
 package summarize
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -70,10 +70,10 @@ func failed(t Turn) bool {
 var (
 	// commandNoise is what changes a command's text but not what it runs:
 	// output plumbing and a leading cd.
-	leadingCd    = regexp.MustCompile(`^cd\s+\S+\s*(&&|;)\s*`)
-	trailingPipe = regexp.MustCompile(`\s*(2>&1|\|\s*(tail|head|grep|less|cat|tee)\b[^|]*)+\s*$`)
-	redirect     = regexp.MustCompile(`\s2>&1\b`)
-	spaces       = regexp.MustCompile(`\s+`)
+	leadingCd    = lazyre.New(`^cd\s+\S+\s*(&&|;)\s*`)
+	trailingPipe = lazyre.New(`\s*(2>&1|\|\s*(tail|head|grep|less|cat|tee)\b[^|]*)+\s*$`)
+	redirect     = lazyre.New(`\s2>&1\b`)
+	spaces       = lazyre.New(`\s+`)
 )
 
 // commandKey is a command without what does not change what it does, so
@@ -125,11 +125,11 @@ const (
 )
 
 var (
-	testCmd   = regexp.MustCompile(`(^|[\s;&|(])(go test|pytest|py\.test|python -m pytest|python3 -m pytest|(npm|pnpm|yarn|bun)( run)? test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn( \S+)* test|(\./)?gradlew? test|make (test|check)|ctest|dotnet test|tox|nox|mix test|swift test|zig build test)\b`)
-	buildCmd  = regexp.MustCompile(`(^|[\s;&|(])(go build|go install|cargo build|(npm|pnpm|yarn) run build|tsc|make|cmake --build|mvn( \S+)* (package|compile)|(\./)?gradlew? build|dotnet build|swift build|docker build)\b`)
-	lintCmd   = regexp.MustCompile(`(^|[\s;&|(])(go vet|staticcheck|golangci-lint|gofmt|eslint|prettier|ruff|flake8|pylint|mypy|pyright|black --check|cargo clippy|cargo fmt|shellcheck|(npm|pnpm|yarn) run lint)\b`)
-	lookCmd   = regexp.MustCompile(`^(ls|cat|head|tail|pwd|echo|grep|rg|find|fd|wc|which|file|stat|tree|less|git (status|diff|log|show|branch|remote)|sed -n)\b`)
-	commitCmd = regexp.MustCompile(`(^|[\s;&|(])git commit\b`)
+	testCmd   = lazyre.New(`(^|[\s;&|(])(go test|pytest|py\.test|python -m pytest|python3 -m pytest|(npm|pnpm|yarn|bun)( run)? test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn( \S+)* test|(\./)?gradlew? test|make (test|check)|ctest|dotnet test|tox|nox|mix test|swift test|zig build test)\b`)
+	buildCmd  = lazyre.New(`(^|[\s;&|(])(go build|go install|cargo build|(npm|pnpm|yarn) run build|tsc|make|cmake --build|mvn( \S+)* (package|compile)|(\./)?gradlew? build|dotnet build|swift build|docker build)\b`)
+	lintCmd   = lazyre.New(`(^|[\s;&|(])(go vet|staticcheck|golangci-lint|gofmt|eslint|prettier|ruff|flake8|pylint|mypy|pyright|black --check|cargo clippy|cargo fmt|shellcheck|(npm|pnpm|yarn) run lint)\b`)
+	lookCmd   = lazyre.New(`^(ls|cat|head|tail|pwd|echo|grep|rg|find|fd|wc|which|file|stat|tree|less|git (status|diff|log|show|branch|remote)|sed -n)\b`)
+	commitCmd = lazyre.New(`(^|[\s;&|(])git commit\b`)
 )
 
 func purposeOf(key string) purpose {
@@ -149,19 +149,19 @@ func purposeOf(key string) purpose {
 }
 
 var (
-	commitMsg        = regexp.MustCompile(`\s-[a-zA-Z]*m\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')`)
-	commitHeredoc    = regexp.MustCompile(`<<\s*'?"?EOF'?"?\s*\n\s*(.+)`)
-	goFail           = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
-	goOK             = regexp.MustCompile(`(?m)^ok\s+\S+`)
-	goFailPkg        = regexp.MustCompile(`(?m)^FAIL\s+\S+\s`)
-	pyCounts         = regexp.MustCompile(`(\d+) (passed|failed|errors?)\b`)
-	pyFailed         = regexp.MustCompile(`(?m)^FAILED (\S+)`)
-	jestCounts       = regexp.MustCompile(`(?m)^Tests:\s+(.*)$`)
-	cargoCounts      = regexp.MustCompile(`test result: \w+\. (\d+) passed; (\d+) failed`)
-	fileLineError    = regexp.MustCompile(`^\S+:\d+(:\d+)?:? .+`)
-	passLine         = regexp.MustCompile(`(?i)(\bPASSED|\bPASS|\bOK|\bSKIPPED|✓)\s*(\(.*\))?$|^(ok|PASS|--- PASS:)\s`)
-	errorWords       = regexp.MustCompile(`(?i)\b(error|fail(ed|ure)?|panic|exception|cannot|can't|undefined|not found|no such|denied|fatal|expected|mismatch|timeout|timed out|refused|traceback|assert)`)
-	uninformativeErr = regexp.MustCompile(`^(Exit code \d+|exit status \d+|FAIL|FAIL\s+\S+\s+[\d.]+s|FAILED|Error: Process completed with exit code \d+\.?|make: \*\*\*.*|npm ERR! (code|errno|A complete log).*|error: Recipe .*|\s*)$`)
+	commitMsg        = lazyre.New(`\s-[a-zA-Z]*m\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')`)
+	commitHeredoc    = lazyre.New(`<<\s*'?"?EOF'?"?\s*\n\s*(.+)`)
+	goFail           = lazyre.New(`(?m)^\s*--- FAIL: (\S+)`)
+	goOK             = lazyre.New(`(?m)^ok\s+\S+`)
+	goFailPkg        = lazyre.New(`(?m)^FAIL\s+\S+\s`)
+	pyCounts         = lazyre.New(`(\d+) (passed|failed|errors?)\b`)
+	pyFailed         = lazyre.New(`(?m)^FAILED (\S+)`)
+	jestCounts       = lazyre.New(`(?m)^Tests:\s+(.*)$`)
+	cargoCounts      = lazyre.New(`test result: \w+\. (\d+) passed; (\d+) failed`)
+	fileLineError    = lazyre.New(`^\S+:\d+(:\d+)?:? .+`)
+	passLine         = lazyre.New(`(?i)(\bPASSED|\bPASS|\bOK|\bSKIPPED|✓)\s*(\(.*\))?$|^(ok|PASS|--- PASS:)\s`)
+	errorWords       = lazyre.New(`(?i)\b(error|fail(ed|ure)?|panic|exception|cannot|can't|undefined|not found|no such|denied|fatal|expected|mismatch|timeout|timed out|refused|traceback|assert)`)
+	uninformativeErr = lazyre.New(`^(Exit code \d+|exit status \d+|FAIL|FAIL\s+\S+\s+[\d.]+s|FAILED|Error: Process completed with exit code \d+\.?|make: \*\*\*.*|npm ERR! (code|errno|A complete log).*|error: Recipe .*|\s*)$`)
 )
 
 // commitMessage is the first line of a git commit's -m message or heredoc.

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/transcript/jsonlex"
 )
 
@@ -310,7 +310,7 @@ func argsJSON(s string) json.RawMessage {
 	return b
 }
 
-var codexExit = regexp.MustCompile(`(?m)^(?:Exit code:|Process exited with code) (-?\d+)`)
+var codexExit = lazyre.New(`(?m)^(?:Exit code:|Process exited with code) (-?\d+)`)
 
 // codexOutput reads a tool's output: a string, older versions' JSON
 // {"output", "metadata": {"exit_code"}} inside that string, or an object

@@ -1,11 +1,12 @@
 package transcript
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // Dialogue: conversations between people, as chat logs are exported. Turns
@@ -88,18 +89,18 @@ func roleWord(name string) string {
 
 var (
 	// "**Maya:** text", "**Maya**: text", "**Maya (10:32):** text"
-	dlgBold = regexp.MustCompile(`^\*\*(\p{L}[\p{L}\p{N}'’. -]{0,38}?)[ \t]*(?:\(([^)]*)\))?[ \t]*(:?)\*\*[ \t]*(:?)[ \t]?(.*)$`)
+	dlgBold = lazyre.New(`^\*\*(\p{L}[\p{L}\p{N}'’. -]{0,38}?)[ \t]*(?:\(([^)]*)\))?[ \t]*(:?)\*\*[ \t]*(:?)[ \t]?(.*)$`)
 	// "Maya: text", "Maya Lopez: text"
-	dlgPlain = regexp.MustCompile(`^(\p{Lu}[\p{L}'’.-]{0,23}(?: \p{Lu}[\p{L}'’.-]{0,23})?)[ \t]*:[ \t]+(\S.*)$`)
+	dlgPlain = lazyre.New(`^(\p{Lu}[\p{L}'’.-]{0,23}(?: \p{Lu}[\p{L}'’.-]{0,23})?)[ \t]*:[ \t]+(\S.*)$`)
 	// "Session 3", "Session #3", "Day 3", "Chat 3"
-	dlgSession = regexp.MustCompile(`^(?i)(?:session|day|chat|conversation|part)\s*#?\s*(\d{1,5})\b(.*)$`)
+	dlgSession = lazyre.New(`^(?i)(?:session|day|chat|conversation|part)\s*#?\s*(\d{1,5})\b(.*)$`)
 
-	isoDate   = regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?`)
-	monthDay  = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
-	dayMonth  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(\d{4})\b`)
-	clockTime = regexp.MustCompile(`(?i)\b(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap])?\.?m?\.?\b`)
+	isoDate   = lazyre.New(`(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?`)
+	monthDay  = lazyre.New(`(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	dayMonth  = lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(\d{4})\b`)
+	clockTime = lazyre.New(`(?i)\b(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap])?\.?m?\.?\b`)
 	// what may stand beside a date in a heading that is only a date
-	dateFiller = regexp.MustCompile(`(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:on|at|utc)\b|[\s\p{P}\p{S}]+`)
+	dateFiller = lazyre.New(`(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:on|at|utc)\b|[\s\p{P}\p{S}]+`)
 )
 
 // labels are words that end in a colon at the start of a line without
@@ -186,7 +187,7 @@ func findDate(s string) (time.Time, string) {
 		}
 		return withClock(t, rest)
 	}
-	for _, re := range []*regexp.Regexp{monthDay, dayMonth} {
+	for _, re := range []*lazyre.Regexp{monthDay, dayMonth} {
 		loc := re.FindStringSubmatchIndex(s)
 		if loc == nil {
 			continue
@@ -268,8 +269,8 @@ func sessionNumber(field, turnID string) int {
 }
 
 var (
-	firstNumber = regexp.MustCompile(`\d{1,6}`)
-	locomoID    = regexp.MustCompile(`^[A-Za-z]*(\d{1,6}):\d+$`)
+	firstNumber = lazyre.New(`\d{1,6}`)
+	locomoID    = lazyre.New(`^[A-Za-z]*(\d{1,6}):\d+$`)
 )
 
 // speakersComment reads a line "<!-- speakers: Maya, Tom -->" (also

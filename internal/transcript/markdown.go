@@ -1,10 +1,11 @@
 package transcript
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // ParseMarkdown reads a Markdown transcript written to this convention:
@@ -95,10 +96,10 @@ type mdSection struct {
 const openKey = "markdown"
 
 var (
-	mdHeading = regexp.MustCompile(`^#{1,6}[ \t]+(.*?)[ \t#]*$`)
-	mdBold    = regexp.MustCompile(`^\*\*([A-Za-z]+)[ \t]*(?:\(([^)]*)\))?[ \t]*:?\*\*[ \t]*:?[ \t]?(.*)$`)
-	mdRole    = regexp.MustCompile(`^(?i)(user|human|you|me|assistant|claude|ai|agent|model|codex|gemini|bot|system)\b(.*)$`)
-	mdTime    = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`)
+	mdHeading = lazyre.New(`^#{1,6}[ \t]+(.*?)[ \t#]*$`)
+	mdBold    = lazyre.New(`^\*\*([A-Za-z]+)[ \t]*(?:\(([^)]*)\))?[ \t]*:?\*\*[ \t]*:?[ \t]?(.*)$`)
+	mdRole    = lazyre.New(`^(?i)(user|human|you|me|assistant|claude|ai|agent|model|codex|gemini|bot|system)\b(.*)$`)
+	mdTime    = lazyre.New(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`)
 )
 
 func (p *mdParser) line(raw []byte) {

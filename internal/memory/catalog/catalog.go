@@ -140,6 +140,12 @@ type Part struct {
 	// sorted are the rows in path order as Read found them, for Sorted:
 	// a file is written in that order.
 	sorted []*Row
+	// lines are the rows Read made, each with the line it read: Write
+	// copies the line of a row still there rather than formatting it
+	// again (a row is never changed in place, only replaced), so writing
+	// a part of 5,000 core items back costs what changed in it. Shared
+	// by the copies of a part; never changed after Read.
+	lines map[*Row]string
 }
 
 // NewPart returns an empty Part of root.
@@ -210,6 +216,11 @@ func (p *Part) Write(name string) error {
 	b = fmt.Appendf(b, "%s%s %s %s %d\n", magic, p.Root, p.Commit, tree, p.Written)
 	rows := p.Sorted()
 	for _, r := range rows {
+		if line, ok := p.lines[r]; ok {
+			b = append(b, line...)
+			b = append(b, '\n')
+			continue
+		}
 		b = appendRow(b, r)
 	}
 	b = fmt.Appendf(b, "end %d\n", len(rows))
@@ -353,7 +364,7 @@ func Read(data []byte) (*Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
 	}
-	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row), Dirs: make(map[string]int64), sorted: []*Row{}}
+	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row), Dirs: make(map[string]int64), sorted: []*Row{}, lines: make(map[*Row]string)}
 	if p.Tree == "-" {
 		p.Tree = ""
 	}
@@ -379,6 +390,7 @@ func Read(data []byte) (*Part, error) {
 			p.sorted = nil // not in order: Sorted sorts
 		}
 		p.Rows[r.Path] = r
+		p.lines[r] = line
 	}
 	return nil, fmt.Errorf("%w: truncated", ErrDamaged)
 }

@@ -1,10 +1,11 @@
 package expand
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // A Window is a span of dates a query names: From inclusive, To
@@ -38,16 +39,16 @@ var (
 	// June", "between December and February"), or with a day or year
 	// ("May 2024", "12 March", "March 3rd"). Alone it may be a name
 	// (June, Jun) or a verb (may).
-	monthRE = regexp.MustCompile(`(?i)\b(?:in|of|during|since|until|by|before|after|between|early|mid|late|end of|start of|beginning of)\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b(?:\s+(\d{4})\b)?|\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?:\s+(\d{4})\b)?|\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(\d{4})\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\s+\d{1,2}(?:st|nd|rd|th)?\b`)
+	monthRE = lazyre.New(`(?i)\b(?:in|of|during|since|until|by|before|after|between|early|mid|late|end of|start of|beginning of)\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b(?:\s+(\d{4})\b)?|\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?:\s+(\d{4})\b)?|\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(\d{4})\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\s+\d{1,2}(?:st|nd|rd|th)?\b`)
 	// A season as a time: after a preposition or determiner ("in the
 	// summer", "last autumn"), and not as an adjective ("the autumn
 	// menu"): the next word, if any, must be one that may follow a time.
-	rangeRE   = regexp.MustCompile(`(?i)\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+(?:and|to|till|until)\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b`)
-	seasonRE  = regexp.MustCompile(`(?i)\b(last|this|that|in|during|over|since|early|late|next|the)\s+(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?(\d{4})\b)?(?:\s+([a-z]+))?`)
-	holidayRE = regexp.MustCompile(`(?i)\b(christmas|xmas|new year'?s?( eve| day)?|easter)\b`)
-	yearRE    = regexp.MustCompile(`\b(?:in|of|during|since)\s+(19\d\d|20\d\d)\b`)
-	agoRE     = regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|couple of|\d+)\s+(day|week|month|year)s?\s+ago\b`)
-	lastRE    = regexp.MustCompile(`(?i)\b(last|past|previous)\s+(week|month|year)\b|\b(yesterday|recently|lately)\b`)
+	rangeRE   = lazyre.New(`(?i)\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+(?:and|to|till|until)\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b`)
+	seasonRE  = lazyre.New(`(?i)\b(last|this|that|in|during|over|since|early|late|next|the)\s+(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?(\d{4})\b)?(?:\s+([a-z]+))?`)
+	holidayRE = lazyre.New(`(?i)\b(christmas|xmas|new year'?s?( eve| day)?|easter)\b`)
+	yearRE    = lazyre.New(`\b(?:in|of|during|since)\s+(19\d\d|20\d\d)\b`)
+	agoRE     = lazyre.New(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|couple of|\d+)\s+(day|week|month|year)s?\s+ago\b`)
+	lastRE    = lazyre.New(`(?i)\b(last|past|previous)\s+(week|month|year)\b|\b(yesterday|recently|lately)\b`)
 )
 
 // afterTime are words that may follow a season named as a time ("in

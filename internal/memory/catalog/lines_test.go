@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A part read and written back copies the lines of the rows it read, and
+// formats those that were replaced: the same file, then the change.
+func TestWriteKeepsLines(t *testing.T) {
+	p := NewPart("core")
+	p.Commit, p.Tree, p.Written = strings.Repeat("a", 40), strings.Repeat("b", 40), time.Now().UnixNano()
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, r := range []*Row{
+		{Path: "core/a.md", Type: Item, Blob: "x", Size: 3, MTime: 7, ID: "ID", Kind: "fact", Title: "tab\there", Tags: []string{"t"}, Created: at, Updated: at, Importance: 0.5, Confid: 0.7, Schema: 1},
+		{Path: "core/b.md", Type: Broken, Blob: "y", Line: 3, Err: "bad"},
+		{Path: "core/c.md", Type: Item, Blob: "z", Size: 4, MTime: 9, Title: "C"},
+	} {
+		p.Rows[r.Path] = r
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "one.tsv")
+	if err := p.Write(first); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(first)
+	q, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.lines) != 3 {
+		t.Fatalf("Read kept %d lines, want 3", len(q.lines))
+	}
+	second := filepath.Join(dir, "two.tsv")
+	if err := q.Write(second); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(second); !bytes.Equal(again, data) {
+		t.Fatalf("written back:\n%s\nwant:\n%s", again, data)
+	}
+	c := clonePart(q)
+	changed := *c.Rows["core/c.md"]
+	changed.Title, changed.MTime = "C, edited", 0
+	c.Rows["core/c.md"] = &changed
+	if err := c.Write(second); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(second)
+	r, err := Read(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Rows["core/c.md"]; got.Title != "C, edited" || got.MTime != 0 || r.Rows["core/a.md"].Title != "tab\there" {
+		t.Fatalf("after a replaced row: %+v, %+v", got, r.Rows["core/a.md"])
+	}
+}
