@@ -192,12 +192,22 @@ func queueWorked(t *testing.T, p string) {
 			return
 		}
 		if daemonStatus(t, p).PID == 0 {
-			t.Fatalf("queue %+v, and no daemon to work it", st)
+			t.Fatalf("queue %+v, and no daemon to work it:\n%s", st, queueReport(t, p))
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("queue %+v: not worked (not a timing check: a bound on a wait that would hang)", st)
+			t.Fatalf("queue %+v: not worked (not a timing check: a bound on a wait that would hang):\n%s", st, queueReport(t, p))
 		}
 	}
+}
+
+// queueReport is what a test that waited for the queue of project p in
+// vain shows: the jobs left, and the daemon's log.
+func queueReport(t *testing.T, p string) string {
+	t.Helper()
+	pending := cairn(t, p, "", "queue", "list", "--state", "pending")
+	processing := cairn(t, p, "", "queue", "list", "--state", "processing")
+	log, _ := os.ReadFile(filepath.Join(p, ".cairn", ".state", "daemon.log"))
+	return fmt.Sprintf("pending:\n%s%s\nprocessing:\n%s%s\ndaemon.log:\n%s", pending.stdout, pending.stderr, processing.stdout, processing.stderr, log)
 }
 
 func TestHookFullDisk(t *testing.T) {
