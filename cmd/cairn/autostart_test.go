@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/client"
 )
 
 // stopDaemon stops, when the test ends, the daemon a session start may
@@ -71,6 +74,18 @@ func settled(t *testing.T, dir string, n int) []int {
 	return pids
 }
 
+// daemonStatus is what cairn daemon status --json says of the daemon of
+// the memory in dir. (Its text says "not running" when none runs: look
+// for "running" in it and that passes too.)
+func daemonStatus(t *testing.T, dir string) client.DaemonState {
+	t.Helper()
+	var st client.DaemonState
+	if err := json.Unmarshal([]byte(ok(t, dir, "daemon", "status", "--json")), &st); err != nil {
+		t.Fatalf("daemon status --json: %v", err)
+	}
+	return st
+}
+
 // sessionStart runs `cairn hook session-start` as Claude Code does.
 func sessionStart(dir, id string) (stdout, stderr string, elapsed time.Duration, err error) {
 	cmd := exec.Command(binary, "hook", "session-start")
@@ -100,11 +115,12 @@ func TestAutostart(t *testing.T) {
 		if strings.Contains(out, "cairn daemon start") || !strings.Contains(out, "started the memory sidecar") {
 			t.Errorf("session start said %q", out)
 		}
-		if pids := settled(t, p, 1); len(pids) != 1 {
+		pids := settled(t, p, 1)
+		if len(pids) != 1 {
 			t.Fatalf("daemons after a session start: %v, want one", pids)
 		}
-		if s := ok(t, p, "daemon", "status"); !strings.Contains(s, "running") {
-			t.Errorf("daemon status: %q", s)
+		if st := daemonStatus(t, p); !st.Running || st.PID != pids[0] {
+			t.Errorf("daemon status: %+v, want pid %d running", st, pids[0])
 		}
 		// The next session start finds it and starts none.
 		out, _, _, _ = sessionStart(p, "5e1d2c3b-0002")

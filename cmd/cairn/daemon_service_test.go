@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -66,16 +65,35 @@ func TestDaemonInstall(t *testing.T) {
 	// What systemd would run, and a session start: one daemon, whichever
 	// comes first. The service's daemon first: the session start finds it.
 	service := exec.Command(execStart[0], execStart[1:]...)
-	var log bytes.Buffer
-	service.Stdout, service.Stderr = &log, &log
+	logName := filepath.Join(t.TempDir(), "service.log")
+	log, err := os.Create(logName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	service.Stdout, service.Stderr = log, log
 	if err := service.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- service.Wait() }()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(ok(t, p, "daemon", "status"), "running"); time.Sleep(50 * time.Millisecond) {
+	// Until the service's daemon answers, a session start finds neither
+	// it nor a holder of its lock, and rightly starts one of its own: wait
+	// for that state (daemon status says "not running" until then, and
+	// the pid is the service's once it answers).
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if st := daemonStatus(t, p); st.Running && st.PID == service.Process.Pid {
+			break
+		}
+		select {
+		case err := <-exited:
+			b, _ := os.ReadFile(logName)
+			t.Fatalf("the service's daemon exited before it answered: %v\n%s", err, b)
+		case <-time.After(20 * time.Millisecond):
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the service's daemon did not start:\n%s", log.String())
+			b, _ := os.ReadFile(logName)
+			t.Fatalf("the service's daemon did not answer (not a timing check: a bound on a wait that would hang):\n%s", b)
 		}
 	}
 	if out, _, _, err := sessionStart(p, "5e1d2c3b-3001"); err != nil || strings.Contains(out, "started the memory sidecar") {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,6 +154,16 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 			return nil, permanent(fmt.Errorf("job %s: its file is not one the queue keeps", j.ID))
 		}
 		data, err := os.ReadFile(att)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Its file is gone, and no retry brings it back: the job
+			// has nothing left to do. A daemon's start-up (Recover)
+			// put the file back into the inbox while another worker (a
+			// session start beside a daemon starting, a queue run) was
+			// between moving it here and writing this job, and it is
+			// taken again from there; or a worker that ran this job
+			// too removed it when done.
+			return nil, nil
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -57,9 +57,10 @@ var ErrStarting = errors.New("the cairn daemon is starting")
 // Autostart runs the daemon of the memory mem, whose state folder is
 // stateDir, through s when none runs, logging to the state folder's
 // daemon.log, and waits up to wait for it to answer. It returns a client
-// of the daemon that answers, and the pid it started (0 when it found
-// one running or starting). When the daemon does not answer in time the
-// error wraps ErrStarting.
+// of the daemon that answers, and the pid it started when that is the
+// daemon that answers (0 when it found one running or starting, or when
+// the one it started lost the daemon's lock to another). When the daemon
+// does not answer in time the error wraps ErrStarting.
 //
 // One daemon per memory: session starts at the same moment take turns
 // through StartLock, and one that finds the daemon's lock held (a daemon
@@ -98,6 +99,13 @@ func Autostart(ctx context.Context, stateDir, mem string, s Spawn, wait time.Dur
 	c, err := answer(ctx, stateDir, deadline, exited)
 	if err != nil && !errors.Is(err, ErrStarting) {
 		err = fmt.Errorf("%w; see %s", err, logName)
+	}
+	if err == nil && lockHolder(filepath.Join(stateDir, LockFile)) != pid {
+		// The daemon that answers is another one, which took the
+		// daemon's lock first (a service's, started at the same
+		// moment): the one started here exits beside it, and this
+		// found one running.
+		pid = 0
 	}
 	return c, pid, err
 }

@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +60,63 @@ func TestAutostartTakesTurns(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a second daemon was started")
+	}
+}
+
+// A daemon started at the same moment as another (a service's) loses the
+// race for the daemon's lock and exits: the session start finds the
+// other one answering, and must not say it started the daemon.
+func TestAutostartLosesTheLock(t *testing.T) {
+	state := t.TempDir()
+	started, stop := filepath.Join(state, "started"), filepath.Join(state, "stop")
+	t.Cleanup(func() { os.WriteFile(stop, nil, 0o600) })
+	// The process started here: it says it runs, and waits to be let go
+	// (as a daemon waits for its lock's holder), holding nothing.
+	spawn := Spawn{Command: []string{"sh", "-c", `touch "$0"; while [ ! -e "$1" ]; do sleep 0.01; done`, started, stop}, Env: os.Environ()}
+
+	// The other daemon: once the process above runs, it takes the
+	// daemon's lock (its holder line names this test's process) and
+	// answers at the address it writes.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"ok"}`))
+	}))
+	defer srv.Close()
+	done := make(chan struct{})
+	other := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-done:
+				other <- errors.New("the process Autostart started never ran")
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if _, err := os.Stat(started); err == nil {
+				break
+			}
+		}
+		unlock, err := safefile.TryLock(filepath.Join(state, LockFile))
+		if err != nil {
+			other <- err
+			return
+		}
+		t.Cleanup(func() { unlock() })
+		if err := safefile.Write(filepath.Join(state, TokenFile), []byte(strings.Repeat("t", 64)+"\n"), 0o600); err != nil {
+			other <- err
+			return
+		}
+		other <- safefile.Write(filepath.Join(state, AddrFile), []byte(srv.URL+"\n"), 0o600)
+	}()
+	c, pid, err := Autostart(context.Background(), state, filepath.Dir(state), spawn, 10*time.Second)
+	close(done)
+	if err := <-other; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || c == nil || c.BaseURL != srv.URL {
+		t.Fatalf("Autostart: %v, %v; want the other daemon's client", c, err)
+	}
+	if pid != 0 {
+		t.Errorf("Autostart said it started pid %d, but the daemon that answers is another (pid %d)", pid, os.Getpid())
 	}
 }
