@@ -18,7 +18,13 @@ const (
 	phHome       = "@HOME@"        // the temporary $HOME Claude Code ran with
 	phProject    = "@PROJECT@"     // the scratch project
 	phProjectKey = "@PROJECT_KEY@" // its folder name under ~/.claude/projects
+	phPath       = "@PATH@"        // the recording machine's $PATH, as a command may print it
 )
+
+// replayPath is what a recorded $PATH reads as on replay: a machine's own
+// folders stay out of the recordings, and no replayed command runs.
+const replayPath = "/usr/local/bin:/usr/bin:/bin"
+
 
 // Call is one line of hooks.jsonl: a hook call as Claude Code made it.
 type Call struct {
@@ -58,6 +64,13 @@ func (p paths) replacer(toPlaceholders bool) *strings.Replacer {
 		{p.home, phHome},
 		{p.project, phProject},
 		{projectKey(p.project), phProjectKey},
+	}
+	if toPlaceholders {
+		if path := os.Getenv("PATH"); len(path) > len(replayPath) {
+			pairs = append(pairs, [2]string{path, phPath})
+		}
+	} else {
+		pairs = append(pairs, [2]string{replayPath, phPath})
 	}
 	var args []string
 	for _, pr := range pairs {
