@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/transcript/when"
 )
 
 // ParseChat reads plain chat JSONL: one message per line,
@@ -152,7 +154,7 @@ func (c *chatParser) dialogue(l *chatLine, who string) {
 		}
 		var s string
 		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-			if t = dialogueTime(s); !t.IsZero() {
+			if t = when.Parse(s); !t.IsZero() {
 				break
 			}
 		}

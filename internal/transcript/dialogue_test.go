@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // turns renders a parse's dialogue turns as "part|time|role|speaker|text".
@@ -81,32 +80,5 @@ func TestChatDialogue(t *testing.T) {
 	}
 	if p.Events[0].ID != "D1:1" {
 		t.Errorf("id %q, want the turn id D1:1", p.Events[0].ID)
-	}
-}
-
-func TestDialogueTime(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"2025-03-09", "2025-03-09 00:00"},
-		{"2025-03-09 19:45", "2025-03-09 19:45"},
-		{"2025-03-09T19:45:00+01:00", "2025-03-09 18:45"},
-		{"March 9, 2025", "2025-03-09 00:00"},
-		{"9th Mar 2025 at 7:05 am", "2025-03-09 07:05"},
-		{"12:30 am on 1 January, 2024", "2024-01-01 00:30"},
-		{"2025-02-30", ""},
-		{"no date", ""},
-	}
-	for _, tt := range tests {
-		got := dialogueTime(tt.in)
-		s := ""
-		if !got.IsZero() {
-			s = got.Format("2006-01-02 15:04")
-		}
-		if s != tt.want {
-			t.Errorf("dialogueTime(%q) = %q, want %q", tt.in, s, tt.want)
-		}
-		if !got.IsZero() && got.Location() != time.UTC {
-			t.Errorf("dialogueTime(%q) not in UTC", tt.in)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/transcript/when"
 )
 
 // ParseMarkdown reads a Markdown transcript written to this convention:
@@ -182,7 +183,7 @@ func (p *mdParser) line(raw []byte) {
 	b.setMark(b.off)
 	p.sec = &mdSection{role: role, speaker: speaker, dialogue: dialogue, part: p.part, time: p.partTime, off: b.off, line: b.line}
 	if ts := mdTime.FindString(rest); ts != "" {
-		p.sec.time = mdParseTime(ts)
+		p.sec.time = when.Stamp(ts)
 	}
 	if first != "" {
 		p.sec.lines = append(p.sec.lines, first)
@@ -270,14 +271,4 @@ func mdMarker(line string) (role, rest, first string, ok bool) {
 		role = "assistant"
 	}
 	return role, rest, strings.TrimSpace(first), true
-}
-
-func mdParseTime(s string) time.Time {
-	s = strings.Replace(s, " ", "T", 1)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05", "2006-01-02T15:04Z07:00", "2006-01-02T15:04"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t
-		}
-	}
-	return time.Time{}
 }
