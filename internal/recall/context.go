@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/corecache"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
+	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -504,7 +505,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		if u.text == "" || u.tokens > room {
 			continue
 		}
-		if u.words != nil && covered(u.text, u.g.shown) {
+		if u.words != nil && match.Covered(u.text, u.g.shown) {
 			u.skip = true
 			continue
 		}
@@ -522,7 +523,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
 		if u.g.sec == secSessions {
-			u.g.shown = append(u.g.shown, coverWords(u.text))
+			u.g.shown = append(u.g.shown, match.CoverWords(u.text))
 		}
 		var shown map[string]bool
 		for _, d := range u.dup {
@@ -945,7 +946,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				if p != digest.Request {
 					// A request keeps its sentences together: what the
 					// user decided and why often sits in two of them.
-					t = unsaid(b, g.shown)
+					t = match.Unsaid(b, g.shown)
 				}
 				t = digest.Shorten(t, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n {
@@ -990,64 +991,6 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		}
 	}
 	return g
-}
-
-// unsaid is b without the sentences a bullet shown already holds: a
-// root cause that joins two outcome bullets keeps only what it adds.
-func unsaid(b string, shown []map[string]bool) string {
-	if len(shown) == 0 {
-		return b
-	}
-	ss := digest.Sentences(b)
-	if len(ss) < 2 {
-		return b
-	}
-	keep := ss[:0:0]
-	for _, x := range ss {
-		if !covered(x, shown) {
-			keep = append(keep, x)
-		}
-	}
-	if len(keep) == len(ss) {
-		return b
-	}
-	return strings.Join(keep, " ")
-}
-
-// covered reports whether one of the word sets of shown holds s: most
-// of its words and every one of its numbers, so that "every 4 hours" is
-// not taken for "every 6 hours".
-func covered(s string, shown []map[string]bool) bool {
-	w := coverWords(s)
-	if len(w) < 2 {
-		return false
-	}
-	for _, o := range shown {
-		if digest.Overlap(w, o) < 0.8 {
-			continue
-		}
-		all := true
-		for x := range w {
-			if !o[x] && strings.ContainsAny(x, "0123456789") {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-// coverWords are the content words of s and its numbers, one digit
-// long included.
-func coverWords(s string) map[string]bool {
-	w := digest.ContentWords(s)
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' }) {
-		w[f] = true
-	}
-	return w
 }
 
 // hitGroup renders a search hit as a list entry.

@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/assoc"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
+	"github.com/cairn-mem/cairn/internal/recall/embed"
 )
 
 // indexDir is the search index's folder inside the state folder.
@@ -95,7 +96,7 @@ func OpenIndex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index
 	x.buildGC = opts.BuildGC
 	if err := x.catchUp(ctx, reason, opts.Progress); err != nil {
 		switch {
-		case !embedFailure(err):
+		case !embed.Failed(err):
 			x.Close()
 			return nil, err
 		case x.ix.Version() == "":
@@ -183,7 +184,7 @@ func rebuildReason(re *indexer.RebuildError) string {
 
 // indexerOptions turns the configuration into the indexer's options.
 func indexerOptions(m *memory.Memory, cfg config.Search, lockTimeout time.Duration) (indexer.Options, error) {
-	emb, err := newEmbedder(cfg.Embedder)
+	emb, err := embed.New(cfg.Embedder)
 	if err != nil {
 		return indexer.Options{}, err
 	}
@@ -229,67 +230,6 @@ func searchConfig(m *memory.Memory) config.Search {
 	return c
 }
 
-// newEmbedder makes the configured embedder.
-func newEmbedder(c config.Embedder) (indexer.Embedder, error) {
-	switch strings.ToLower(strings.TrimSpace(c.Provider)) {
-	case "", "builtin":
-		return indexer.NewHashEmbedder()
-	case "openai-compatible", "openai", "ollama":
-		if c.BaseURL == "" || c.Model == "" || c.Dimensions <= 0 {
-			return nil, errors.New("cairn.yaml: search.embedder: openai-compatible needs base_url, model and dimensions")
-		}
-		e := &indexer.OpenAIEmbedder{
-			BaseURL:    c.BaseURL,
-			Model:      c.Model,
-			Dimensions: c.Dimensions,
-			Timeout:    time.Duration(c.Timeout),
-		}
-		if c.APIKeyEnv != "" {
-			e.APIKey = os.Getenv(c.APIKeyEnv)
-		}
-		return &queryEmbedder{Embedder: e, timeout: queryEmbedTimeout}, nil
-	}
-	return nil, fmt.Errorf("cairn.yaml: search.embedder.provider %q: want builtin or openai-compatible", c.Provider)
-}
-
-// queryEmbedTimeout bounds the embedding of a search query, which an
-// agent's hook may be waiting for; indexing gets the configured timeout.
-const queryEmbedTimeout = 3 * time.Second
-
-// queryEmbedder gives single texts (queries) a shorter deadline than
-// batches (indexing).
-type queryEmbedder struct {
-	indexer.Embedder
-	timeout time.Duration
-}
-
-func (e *queryEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	if len(texts) == 1 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.timeout)
-		defer cancel()
-	}
-	v, err := e.Embedder.Embed(ctx, texts)
-	if err != nil {
-		return nil, &embedError{err}
-	}
-	return v, nil
-}
-
-// embedError marks the errors of an embedding service, down or answering
-// badly (vectors of the wrong size), from those of the index itself.
-type embedError struct{ err error }
-
-func (e *embedError) Error() string { return e.err.Error() }
-func (e *embedError) Unwrap() error { return e.err }
-
-// embedFailure reports whether err comes from the embedding service:
-// the index is then fine, only not up to date.
-func embedFailure(err error) bool {
-	var ee *embedError
-	return errors.Is(err, indexer.ErrEmbedderUnavailable) || errors.As(err, &ee)
-}
-
 func cfgURL(c config.Search) string { return c.Embedder.BaseURL }
 
 // builtin reports whether the index uses the built-in embedder.
@@ -332,7 +272,7 @@ func (x *Index) follow(ctx context.Context) error {
 	x.mu.Lock()
 	lag, at := x.lag, x.lagAt
 	x.mu.Unlock()
-	if lag != nil && embedFailure(lag) && x.m.Now().Sub(at) < retryLag {
+	if lag != nil && embed.Failed(lag) && x.m.Now().Sub(at) < retryLag {
 		return lag
 	}
 	err := x.catchUp(ctx, "", nil)

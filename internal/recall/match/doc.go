@@ -1,6 +1,7 @@
 // Package match scores how much of a query a chunk holds: a search
-// hit's match score (recall's Scores.Match); and, by Sketch, how much of
-// one text another already holds (recall's Diversify).
+// hit's match score (recall's Scores.Match); by Sketch, how much of one
+// text another already holds (recall's Diversify); and, by Covered,
+// whether a bullet the context pack already shows holds a sentence.
 //
 // The match score says how much of the query the
 // chunk holds, on a scale of its own: the relevance of the rerank is

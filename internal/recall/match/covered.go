@@ -1,0 +1,65 @@
+package match
+
+import (
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// Unsaid is b without the sentences a bullet shown already holds: a
+// root cause that joins two outcome bullets keeps only what it adds.
+func Unsaid(b string, shown []map[string]bool) string {
+	if len(shown) == 0 {
+		return b
+	}
+	ss := digest.Sentences(b)
+	if len(ss) < 2 {
+		return b
+	}
+	keep := ss[:0:0]
+	for _, x := range ss {
+		if !Covered(x, shown) {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == len(ss) {
+		return b
+	}
+	return strings.Join(keep, " ")
+}
+
+// Covered reports whether one of the word sets of shown holds s: most
+// of its words and every one of its numbers, so that "every 4 hours" is
+// not taken for "every 6 hours".
+func Covered(s string, shown []map[string]bool) bool {
+	w := CoverWords(s)
+	if len(w) < 2 {
+		return false
+	}
+	for _, o := range shown {
+		if digest.Overlap(w, o) < 0.8 {
+			continue
+		}
+		all := true
+		for x := range w {
+			if !o[x] && strings.ContainsAny(x, "0123456789") {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// CoverWords are the content words of s and its numbers, one digit
+// long included.
+func CoverWords(s string) map[string]bool {
+	w := digest.ContentWords(s)
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' }) {
+		w[f] = true
+	}
+	return w
+}
