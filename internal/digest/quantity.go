@@ -2,7 +2,6 @@ package digest
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -165,18 +164,3 @@ func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
 		return !isNumber(k) && strings.TrimRight(k, "eiy") != unit && len(codeTokens(k)) == 0
 	}) > 0
 }
-
-// namesIdent reports whether texts a and b both name one identifier in
-// code (controller_manager, spark.sql.shuffle.partitions): a name that
-// precise says the two are about one thing, as two distinctive words do.
-func namesIdent(a, b string) bool {
-	ids := identRE.FindAllString(b, -1)
-	for _, id := range identRE.FindAllString(a, -1) {
-		if slices.Contains(ids, id) {
-			return true
-		}
-	}
-	return false
-}
-
-var identRE = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)

@@ -644,76 +644,6 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 // stillRE marks a state said to hold for now, which the speaker expects
 // to change: "db03 is still on CentOS 7", "the client still talks to
 // the v1 host".
-// versionedDir is a path whose last element is a version: the folder
-// one version of a thing is installed in (/opt/vulkan/1.3.280).
-var versionedDir = regexp.MustCompile(`(?:^|[\s(` + "`" + `'"=])((?:~|/)[\w.+-]*(?:/[\w.+-]+)*)/v?(\d+(?:\.\d+)+)\b`)
-
-// versionedDirs maps the parent of each versioned path in s to its
-// version.
-func versionedDirs(s string) map[string]string {
-	m := map[string]string{}
-	for _, v := range versionedDir.FindAllStringSubmatch(s, -1) {
-		m[v[1]] = v[2]
-	}
-	return m
-}
-
-// otherVersionDir reports whether a newer text has a versioned path
-// under a parent of x's with another version, and none with x's.
-func otherVersionDir(x, newer map[string]string) bool {
-	for dir, v := range x {
-		if nv, ok := newer[dir]; ok && nv != v {
-			return true
-		}
-	}
-	return false
-}
-
-// absPaths are the absolute paths s names, each as its components
-// without the placeholders at its end ($SLURM_JOB_ID, <jobid>, {id}).
-func absPaths(s string) [][]string {
-	out := [][]string{}
-	for _, m := range absPath.FindAllStringSubmatch(s, -1) {
-		parts := strings.Split(strings.Trim(m[1], "/"), "/")
-		for len(parts) > 0 && placeholder.MatchString(parts[len(parts)-1]) {
-			parts = parts[:len(parts)-1]
-		}
-		if len(parts) >= 3 {
-			out = append(out, parts)
-		}
-	}
-	return out
-}
-
-var (
-	absPath     = regexp.MustCompile(`(?:^|[\s'"(` + "`" + `])(/[\w.$<>{}@-]+(?:/[\w.$<>{}@-]+)+)`)
-	placeholder = regexp.MustCompile(`[$<{]|^[A-Z_]+$|^\*$`)
-)
-
-// movedPath reports whether a newer text has a path that ends as one of
-// x's does, in its last two components, under another parent: where the
-// same thing lives now.
-func movedPath(x, newer [][]string) bool {
-	for _, p := range x {
-		for _, q := range newer {
-			if slices.Equal(p, q) {
-				return false // the newer text names x's path itself
-			}
-		}
-	}
-	for _, p := range x {
-		for _, q := range newer {
-			if len(q) < 3 || !slices.Equal(p[len(p)-2:], q[len(q)-2:]) {
-				continue
-			}
-			if !slices.Equal(p[:len(p)-2], q[:len(q)-2]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 var stillRE = regexp.MustCompile(`(?i)\bstill\b`)
 
 // stillChanged reports whether newer statement n speaks of what x (keys
@@ -1038,7 +968,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			} else {
 				xc, xs, xSet, xVer, xNamed = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
 			}
-			still, xDirs, xStanding = stillRE.MatchString(x), versionedDirs(x), standing.MatchString(x)
+			still, xDirs, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), standing.MatchString(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -1052,13 +982,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
 			return true // the newer statement names another version of the same thing
 		}
-		if len(xDirs) > 0 && otherVersionDir(xDirs, versionedDirs(n.Text)) {
+		if len(xDirs) > 0 && prose.OtherVersionDir(xDirs, prose.VersionedDirs(n.Text)) {
 			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
 		}
 		if xPaths == nil {
-			xPaths = absPaths(x)
+			xPaths = prose.AbsPaths(x)
 		}
-		if len(xPaths) > 0 && movedPath(xPaths, absPaths(n.Text)) {
+		if len(xPaths) > 0 && prose.MovedPath(xPaths, prose.AbsPaths(n.Text)) {
 			return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
 		}
 		for _, k := range n.removed {
@@ -1104,7 +1034,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantities(x), true
 			}
-			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || namesIdent(x, n.Text)) {
+			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
@@ -1280,9 +1210,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		// So does a list of settings ("account oce042, partition
 		// compute, 12 hour limit, output into /scratch/…") keep the
 		// items that still hold.
-		parts, sep := clauses(x), "; "
+		parts, sep := prose.FullClauses(x), "; "
 		if len(parts) < 2 {
-			parts, sep = listItems(x), ", "
+			parts, sep = prose.ListItems(x), ", "
 		}
 		if len(parts) > 1 {
 			var still []string
@@ -1302,58 +1232,6 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		}
 	}
 	return strings.Join(kept, " ")
-}
-
-// clauseSep separates the clauses of a sentence.
-var clauseSep = regexp.MustCompile(`;\s+|,\s+(?:and|but|while|whereas)\s+|\s+—\s+`)
-
-// clauses splits sentence s into the clauses that stand alone; a part
-// that is not one stays with the part before it, as it was written.
-func clauses(s string) []string {
-	var out []string
-	last, sep := 0, ""
-	add := func(p string) {
-		p = strings.TrimSpace(p)
-		if len(out) > 0 && !prose.IsFullClause(p) {
-			out[len(out)-1] += sep + p
-			return
-		}
-		out = append(out, p)
-	}
-	for _, m := range clauseSep.FindAllStringIndex(s, -1) {
-		if strings.Count(s[:m[0]], "`")%2 != 0 {
-			continue // inside code
-		}
-		add(s[last:m[0]])
-		last, sep = m[1], s[m[0]:m[1]]
-	}
-	add(s[last:])
-	return out
-}
-
-// listItems splits s at its commas outside code and parentheses when it
-// lists three things or more; nil otherwise.
-func listItems(s string) []string {
-	var out []string
-	depth, tick, last := 0, false, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '`':
-			tick = !tick
-		case tick:
-		case c == '(' || c == '[':
-			depth++
-		case (c == ')' || c == ']') && depth > 0:
-			depth--
-		case c == ',' && depth == 0 && i+1 < len(s) && s[i+1] == ' ':
-			out = append(out, strings.TrimSpace(s[last:i]))
-			last = i + 1
-		}
-	}
-	if len(out) < 2 {
-		return nil
-	}
-	return append(out, strings.TrimSpace(s[last:]))
 }
 
 // reply matches a short answer that names its topic by a pronoun: "ok

@@ -52,6 +52,15 @@ func retiredBy(older, newer string) bool {
 	return NewRetirer(stmts, nil).Retired(older, 1)
 }
 
+// droppedBy is what DropRetired leaves of older once newer is said.
+func droppedBy(older, newer string) string {
+	stmts := []Statement{{Text: newer, Rank: 0}}
+	for _, f := range filler {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	return NewRetirer(stmts, nil).DropRetired(older, 1)
+}
+
 func TestRetiredByChange(t *testing.T) {
 	for _, tc := range []struct {
 		family, older, newer string
@@ -361,12 +370,7 @@ func TestAnswerKeepsRequest(t *testing.T) {
 
 func TestDropRetiredClause(t *testing.T) {
 	older := "The backend runs locally on port 5000 (swift run Run serve in Server/), and the app's deployment target is iOS 16, so keep to APIs that exist there."
-	newer := "The backend now listens on 8080 instead of 5000, which AirPlay owns."
-	stmts := []Statement{{Text: newer, Rank: 0}}
-	for _, f := range filler {
-		stmts = append(stmts, Statement{Text: f, Rank: 2})
-	}
-	got := NewRetirer(stmts, nil).DropRetired(older, 1)
+	got := droppedBy(older, "The backend now listens on 8080 instead of 5000, which AirPlay owns.")
 	if want := "The app's deployment target is iOS 16, so keep to APIs that exist there."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
@@ -376,12 +380,7 @@ func TestDropRetiredClause(t *testing.T) {
 // statement does not change.
 func TestDropRetiredListItem(t *testing.T) {
 	older := "`jobs/run_cpu.slurm` is in: account `oce042`, partition `compute`, 4 nodes with 64 tasks each (256 ranks for the 16x16 decomposition), 12 hour limit, output into `/scratch/tidewater/runs/$SLURM_JOB_ID`."
-	newer := "Done: runs write to `/lustre/proj/oce042/tidewater/runs/<jobid>`, and the writer uses NCDatasets."
-	stmts := []Statement{{Text: newer, Rank: 0}}
-	for _, f := range filler {
-		stmts = append(stmts, Statement{Text: f, Rank: 2})
-	}
-	got := NewRetirer(stmts, nil).DropRetired(older, 1)
+	got := droppedBy(older, "Done: runs write to `/lustre/proj/oce042/tidewater/runs/<jobid>`, and the writer uses NCDatasets.")
 	if want := "`jobs/run_cpu.slurm` is in: account `oce042`, partition `compute`, 4 nodes with 64 tasks each (256 ranks for the 16x16 decomposition), 12 hour limit."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
@@ -542,15 +541,6 @@ func TestRetiredByIdentQuantity(t *testing.T) {
 	}
 	if !NewRetirer(stmts, nil).Retired(older, 1) {
 		t.Error("1000 Hz for the controller_manager did not retire 500 Hz")
-	}
-}
-
-func TestNamesIdent(t *testing.T) {
-	if !namesIdent("the controller_manager runs at 500 Hz", "The controller_manager now runs at 1000 Hz") {
-		t.Error("one identifier in both is not named")
-	}
-	if namesIdent("The state_publisher publishes at 30 Hz.", "The joint_state_publisher now publishes at 100 Hz.") {
-		t.Error("an identifier inside a longer one counts as the same")
 	}
 }
 

@@ -1,0 +1,78 @@
+package prose
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+)
+
+// versionedDir is a path whose last element is a version: the folder
+// one version of a thing is installed in (/opt/vulkan/1.3.280).
+var versionedDir = lazyre.New(`(?:^|[\s(` + "`" + `'"=])((?:~|/)[\w.+-]*(?:/[\w.+-]+)*)/v?(\d+(?:\.\d+)+)\b`)
+
+// VersionedDirs maps the parent of each versioned path in s to its
+// version.
+func VersionedDirs(s string) map[string]string {
+	m := map[string]string{}
+	for _, v := range versionedDir.FindAllStringSubmatch(s, -1) {
+		m[v[1]] = v[2]
+	}
+	return m
+}
+
+// OtherVersionDir reports whether a newer text has a versioned path
+// under a parent of x's with another version, and none with x's.
+func OtherVersionDir(x, newer map[string]string) bool {
+	for dir, v := range x {
+		if nv, ok := newer[dir]; ok && nv != v {
+			return true
+		}
+	}
+	return false
+}
+
+// AbsPaths are the absolute paths s names, each as its components
+// without the placeholders at its end ($SLURM_JOB_ID, <jobid>, {id}).
+func AbsPaths(s string) [][]string {
+	out := [][]string{}
+	for _, m := range absPath.FindAllStringSubmatch(s, -1) {
+		parts := strings.Split(strings.Trim(m[1], "/"), "/")
+		for len(parts) > 0 && placeholder.MatchString(parts[len(parts)-1]) {
+			parts = parts[:len(parts)-1]
+		}
+		if len(parts) >= 3 {
+			out = append(out, parts)
+		}
+	}
+	return out
+}
+
+var (
+	absPath     = lazyre.New(`(?:^|[\s'"(` + "`" + `])(/[\w.$<>{}@-]+(?:/[\w.$<>{}@-]+)+)`)
+	placeholder = lazyre.New(`[$<{]|^[A-Z_]+$|^\*$`)
+)
+
+// MovedPath reports whether a newer text has a path that ends as one of
+// x's does, in its last two components, under another parent: where the
+// same thing lives now.
+func MovedPath(x, newer [][]string) bool {
+	for _, p := range x {
+		for _, q := range newer {
+			if slices.Equal(p, q) {
+				return false // the newer text names x's path itself
+			}
+		}
+	}
+	for _, p := range x {
+		for _, q := range newer {
+			if len(q) < 3 || !slices.Equal(p[len(p)-2:], q[len(q)-2:]) {
+				continue
+			}
+			if !slices.Equal(p[:len(p)-2], q[:len(q)-2]) {
+				return true
+			}
+		}
+	}
+	return false
+}
