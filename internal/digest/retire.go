@@ -43,6 +43,20 @@ type Statement struct {
 	named   map[string]string // prose.Named
 	edit    *valueEdit        // a file's line given another value
 	done    bool              // read has run
+	// paths and dirs: the absolute and versioned paths it names (pathsOf)
+	paths     [][]string
+	dirs      map[string]string
+	pathsRead bool
+}
+
+// pathsOf reads the paths the statement names, once: an older sentence
+// with a path meets every newer statement that shares a word with it.
+func (st *Statement) pathsOf() ([][]string, map[string]string) {
+	if !st.pathsRead {
+		st.pathsRead = true
+		st.paths, st.dirs = prose.AbsPaths(st.Text), prose.VersionedDirs(st.Text)
+	}
+	return st.paths, st.dirs
 }
 
 // read reads what the statement says beyond its keys and settings, once:
@@ -968,7 +982,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			} else {
 				xc, xs, xSet, xVer, xNamed = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
 			}
-			still, xDirs, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), standing.MatchString(x)
+			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), standing.MatchString(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -982,14 +996,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
 			return true // the newer statement names another version of the same thing
 		}
-		if len(xDirs) > 0 && prose.OtherVersionDir(xDirs, prose.VersionedDirs(n.Text)) {
-			return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
-		}
-		if xPaths == nil {
-			xPaths = prose.AbsPaths(x)
-		}
-		if len(xPaths) > 0 && prose.MovedPath(xPaths, prose.AbsPaths(n.Text)) {
-			return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
+		if len(xDirs) > 0 || len(xPaths) > 0 {
+			nPaths, nDirs := n.pathsOf()
+			if len(xDirs) > 0 && prose.OtherVersionDir(xDirs, nDirs) {
+				return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
+			}
+			if len(xPaths) > 0 && prose.MovedPath(xPaths, nPaths) {
+				return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
+			}
 		}
 		for _, k := range n.removed {
 			if hasKeys(xk, k) && !slices.Contains(removedKeys(x), k) {
