@@ -25,7 +25,6 @@ const (
 // folders stay out of the recordings, and no replayed command runs.
 const replayPath = "/usr/local/bin:/usr/bin:/bin"
 
-
 // Call is one line of hooks.jsonl: a hook call as Claude Code made it.
 type Call struct {
 	Event string `json:"event"`
