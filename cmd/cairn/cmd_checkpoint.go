@@ -5,7 +5,6 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
@@ -46,7 +45,7 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 	}
 	return withMemory(ctx, g, func(m *memory.Memory) error {
 		req := client.CheckpointRequest{Message: opts.message, Tag: opts.tag, Session: opts.session, Event: opts.event}
-		res, err := server.CheckpointVia(ctx, m, req, recall.DefaultDaemonWait, g.warn)
+		res, err := server.CheckpointVia(ctx, m, req, g.daemonWait(), g.warn)
 		if err != nil {
 			return err
 		}

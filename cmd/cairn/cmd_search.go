@@ -100,9 +100,10 @@ func (g *globals) searcher(ctx context.Context, forContext bool) (s recall.Searc
 // openOptions are how commands open a searcher of the memory in dir.
 func (g *globals) openOptions(dir string) recall.OpenOptions {
 	return recall.OpenOptions{
-		Open:      func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, dir) },
-		IndexWait: g.memoryOptions().LockTimeout, // CAIRN_LOCK_TIMEOUT
-		Progress:  ui.Progress(g.stderr, "indexing"),
-		Warn:      g.warn,
+		Open:       func(ctx context.Context) (*memory.Memory, error) { return g.openDir(ctx, dir) },
+		IndexWait:  g.memoryOptions().LockTimeout, // CAIRN_LOCK_TIMEOUT
+		DaemonWait: g.daemonWait(),
+		Progress:   ui.Progress(g.stderr, "indexing"),
+		Warn:       g.warn,
 	}
 }

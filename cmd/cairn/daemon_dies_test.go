@@ -35,6 +35,11 @@ func fakeDaemon(t *testing.T, proj string, answer http.HandlerFunc) *atomic.Int3
 	return &calls
 }
 
+// slow gives the fake daemon the time to answer its health check that a
+// loaded machine may need: the default wait (100 ms) is for agents, which
+// a daemon that slow would slow down.
+var slow = env{"CAIRN_DAEMON_WAIT": "5s"}
+
 // dies closes the connection without an answer.
 func dies(w http.ResponseWriter, r *http.Request) {
 	conn, _, err := http.NewResponseController(w).Hijack()
@@ -59,7 +64,7 @@ func TestCheckpointDaemonDiesMidRequest(t *testing.T) {
 	ok(t, p, "init")
 	calls := fakeDaemon(t, p, dies)
 	os.WriteFile(filepath.Join(p, ".cairn", "hand.md"), []byte("by hand\n"), 0o600)
-	r := cairn(t, p, "", "checkpoint", "-m", "after the daemon died")
+	r := cairnEnv(t, slow, p, "", "checkpoint", "-m", "after the daemon died")
 	if r.code != 0 || len(strings.TrimSpace(r.stdout)) != 40 || calls.Load() != 1 {
 		t.Fatalf("checkpoint with a dying daemon (%d calls): exit %d\n%s%s", calls.Load(), r.code, r.stdout, r.stderr)
 	}
@@ -72,7 +77,7 @@ func TestCheckpointDaemonDiesMidRequest(t *testing.T) {
 
 	calls = fakeDaemon(t, p, fails500)
 	os.WriteFile(filepath.Join(p, ".cairn", "hand.md"), []byte("by hand, again\n"), 0o600)
-	fails(t, p, 1, "the disk is on fire", "checkpoint", "-m", "not here")
+	failsEnv(t, slow, p, 1, "the disk is on fire", "checkpoint", "-m", "not here")
 	if s := gitc(t, filepath.Join(p, ".cairn"), "log", "-1", "--format=%s"); s != "after the daemon died\n" || calls.Load() != 1 {
 		t.Errorf("an error the daemon answered was tried again here (%d calls): last commit %q", calls.Load(), s)
 	}
@@ -86,7 +91,7 @@ func TestSearchContextDaemonDiesMidRequest(t *testing.T) {
 	calls := fakeDaemon(t, p, dies)
 	// (Go's HTTP client sends a GET again once when a reused connection
 	// closes before an answer: one or two calls.)
-	r := cairn(t, p, "", "search", "--kind", "decision", "job", "queue")
+	r := cairnEnv(t, slow, p, "", "search", "--kind", "decision", "job", "queue")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "1. Use PostgreSQL for the job queue") || calls.Load() == 0 {
 		t.Errorf("search with a dying daemon (%d calls): exit %d\n%s%s", calls.Load(), r.code, r.stdout, r.stderr)
 	}
@@ -94,15 +99,27 @@ func TestSearchContextDaemonDiesMidRequest(t *testing.T) {
 		t.Errorf("search: stderr %q, want a line saying the daemon went away", r.stderr)
 	}
 	before := calls.Load()
-	r = cairn(t, p, "", "context", "--query", "helm", "--budget-tokens", "500")
+	r = cairnEnv(t, slow, p, "", "context", "--query", "helm", "--budget-tokens", "500")
 	if r.code != 0 || !strings.Contains(r.stdout, "Deploys go through Kubernetes") || calls.Load() == before {
 		t.Errorf("context with a dying daemon (%d calls): exit %d\n%s%s", calls.Load(), r.code, r.stdout, r.stderr)
 	}
 
 	calls = fakeDaemon(t, p, fails500)
-	fails(t, p, 1, "the disk is on fire", "search", "job", "queue")
-	fails(t, p, 1, "the disk is on fire", "context", "--query", "helm")
+	failsEnv(t, slow, p, 1, "the disk is on fire", "search", "job", "queue")
+	failsEnv(t, slow, p, 1, "the disk is on fire", "context", "--query", "helm")
 	if calls.Load() != 2 {
 		t.Errorf("%d calls to the daemon, want 2", calls.Load())
+	}
+}
+
+// A wait for the daemon that cannot be read is said on one line and the
+// default is used: the command still does its work.
+func TestDaemonWaitBadValue(t *testing.T) {
+	p := project(t)
+	ok(t, p, "init")
+	os.WriteFile(filepath.Join(p, ".cairn", "hand.md"), []byte("by hand\n"), 0o600)
+	r := cairnEnv(t, env{"CAIRN_DAEMON_WAIT": "a while"}, p, "", "checkpoint", "-m", "waited")
+	if r.code != 0 || !strings.Contains(r.stderr, "CAIRN_DAEMON_WAIT") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("checkpoint with CAIRN_DAEMON_WAIT=\"a while\": exit %d, stderr %q; want exit 0 and one line naming it", r.code, r.stderr)
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
+	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
@@ -160,4 +162,21 @@ func itemRef(g *globals, m *memory.Memory, ref string) string {
 }
 
 // warn prints a notice on stderr; it does not change the exit code.
+// daemonWait is how long a command waits for the daemon's health answer
+// before it does the work itself: CAIRN_DAEMON_WAIT, for a machine so
+// loaded that a live daemon misses the default; a bad value is said and
+// left.
+func (g *globals) daemonWait() time.Duration {
+	v := g.getenv("CAIRN_DAEMON_WAIT")
+	if v == "" {
+		return client.DefaultWait
+	}
+	d, err := client.ParseWait(v)
+	if err != nil {
+		g.warn(fmt.Sprintf("CAIRN_DAEMON_WAIT: %v; waiting %v", err, client.DefaultWait))
+		return client.DefaultWait
+	}
+	return d
+}
+
 func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", ui.OneLine(msg)) }

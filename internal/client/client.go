@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,6 +22,31 @@ import (
 // EOF). The caller can do the work itself. An error the daemon answered
 // is an *APIError instead: a real answer, not to be tried again here.
 var ErrNoDaemon = errors.New("no cairn daemon answers")
+
+// DefaultWait is how long a command waits for the daemon's health answer
+// before it does the work itself: a daemon that cannot answer that fast
+// would slow the agent more than working here does.
+const DefaultWait = 100 * time.Millisecond
+
+// MaxWait bounds a wait set by hand.
+const MaxWait = 10 * time.Second
+
+// ParseWait reads a wait for the daemon (CAIRN_DAEMON_WAIT): a duration
+// ("300ms", "2s") or seconds ("0.5"), positive and at most MaxWait.
+func ParseWait(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		s, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil {
+			return 0, fmt.Errorf("%q is neither a duration (300ms, 2s) nor seconds", v)
+		}
+		d = time.Duration(s * float64(time.Second))
+	}
+	if d <= 0 || d > MaxWait {
+		return 0, fmt.Errorf("%q is not between 0 and %v", v, MaxWait)
+	}
+	return d, nil
+}
 
 // Client calls a daemon's search API. It is a Searcher.
 type Client struct {

@@ -19,7 +19,7 @@ import (
 // quickly to be used, and another process that has the index open (a
 // command, briefly) is waited for a little.
 const (
-	DefaultDaemonWait = 100 * time.Millisecond
+	DefaultDaemonWait = client.DefaultWait
 	DefaultIndexWait  = 3 * time.Second
 )
 
