@@ -367,6 +367,9 @@ func assignment(text string, s, e int, spans *[]span) {
 		for ve > k && (text[ve-1] == ',' || text[ve-1] == ';') {
 			ve--
 		}
+		if sep == ':' && cls != clsPassword && prose(text[k:ve]) {
+			return
+		}
 	} else {
 		for ve < n && !stopUnquoted[text[ve]] {
 			ve++
@@ -379,6 +382,37 @@ func assignment(text string, s, e int, spans *[]span) {
 		ve--
 	}
 	emit(text, k, ve, cls, name, false, spans)
+}
+
+// prose reports whether a value after a label is a sentence rather than
+// a key, token or secret, which a machine makes as one word: it starts
+// with three plain words ("secrets: let's go sealed-secrets for now, …").
+// A password may be a passphrase, and is not asked about.
+func prose(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 4 {
+		return false
+	}
+	for _, w := range f[:3] {
+		if !plainWord(strings.TrimRight(w, ".,;:!?")) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainWord reports whether w is a word of a sentence: lowercase letters,
+// with apostrophes and hyphens inside.
+func plainWord(w string) bool {
+	if w == "" || !isLower(w[0]) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isLower(c) && c != '\'' && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 var stopUnquoted = classOf(" \t\r\n,;(){}[]\"'`<>&\\")
