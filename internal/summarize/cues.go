@@ -134,7 +134,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(habit.ReplaceAllString(s, " ")) || strings.HasSuffix(s, "?") || described(s) {
+	if !prefCue.MatchString(habit.ReplaceAllString(s, " ")) || strings.HasSuffix(s, "?") || described(s) || taskSpec.MatchString(s) {
 		return 0
 	}
 	imp := impPrefStated
@@ -146,6 +146,11 @@ func preference(s string) float64 {
 	}
 	return imp
 }
+
+// taskSpec is work asked for and then specified: "write the ingest:
+// chunk the articles and load them …" asks for one thing to be made, not
+// for a way of working.
+var taskSpec = lazyre.New(`(?i)^(?:write|put|name|build|add|make)\s+(?:the|a|an|our)\s+[\w-]+(?:\s+[\w-]+){0,2}\s*:\s`)
 
 // described reports whether every preference cue in s is a verb that
 // follows its own subject: "security review flagged that we keep the

@@ -137,6 +137,9 @@ func TestClassify(t *testing.T) {
 	}{
 		// Decisions, worded many ways.
 		{Assistant, "We'll use PostgreSQL for the queue because it gives us transactions.", "decision"},
+		// Work asked for and specified is no way of working.
+		{User, "write the ingest: chunk the articles and load them into pgvector in the compose db, it's on 5433 because my local postgres already sits on 5432.", "env"},
+		{User, "Write commit messages in the imperative, please.", "pref"},
 		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
 		{User, "OK, sqlc it is.", "decision"},
 		{Assistant, "Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "decision"},
