@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -472,6 +473,11 @@ func topicKeys(s string) map[string]bool {
 	for _, t := range codeTokens(s) {
 		out[t] = true
 	}
+	if strings.Contains(s, "/") {
+		for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
+			out[strings.ToLower(m[1])] = true // as valueKeys keeps a folder at the top
+		}
+	}
 	for w := range ContentWords(s) {
 		if d, ok := prose.Digits(w); ok {
 			out[d] = true
@@ -479,6 +485,51 @@ func topicKeys(s string) map[string]bool {
 	}
 	return out
 }
+
+// moveCue says a statement moves a folder or file.
+var moveCue = regexp.MustCompile(`(?i)\b(?:moved|renamed|relocated|git mv)\b`)
+
+// movedFolder reports whether newer statement n, which moves something,
+// names one of folders xs (x's) by its last name under another parent (or at the
+// top), and not x's path itself: "Templates moved to `prompts/` at the
+// top level" after "Templates are in `app/prompts/`". A file's name
+// ("index.ts") is left alone: two folders hold one as often as not.
+func movedFolder(xs []string, n string) bool {
+	ns := folders(n)
+	for _, p := range xs {
+		if slices.Contains(ns, p) {
+			return false
+		}
+	}
+	for _, p := range xs {
+		for _, q := range ns {
+			if (strings.Contains(p, "/") || strings.Contains(q, "/")) && path.Base(p) == path.Base(q) && len(path.Base(p)) > 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// folders are the folders s names: paths of a code token without a dot
+// in their last name, and folders at the top ("prompts/").
+func folders(s string) []string {
+	var out []string
+	for _, t := range codeTokens(s) {
+		if t = strings.Trim(t, "/"); strings.Contains(t, "/") && !strings.Contains(t, "://") && !strings.Contains(path.Base(t), ".") && !isDigit(t[0]) {
+			out = append(out, t)
+		}
+	}
+	for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
+		if t := strings.ToLower(strings.TrimSuffix(m[1], "/")); !strings.Contains(t, ".") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// topFolder is a folder named alone, at the top: `prompts/`.
+var topFolder = regexp.MustCompile("(?:^|[\\s`'\"(])([A-Za-z_][\\w.-]*/)(?:[\\s`'\".,;:)]|$)")
 
 // changeWords say that something changed, or when, not what.
 var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
@@ -870,6 +921,12 @@ func changeOf(s string) *change {
 // valueKeys are the keys of a value a change names: its code token, or
 // its content words; none for a word that says nothing.
 func valueKeys(v string) map[string]bool {
+	if d := strings.Trim(v, "`\"'"); strings.HasSuffix(d, "/") && !strings.Contains(d[:len(d)-1], "/") && len(d) > 2 {
+		// A folder at the top ("moved to `prompts/`") is not the
+		// word its name is, which "app/prompts" or "prompt strings"
+		// hold.
+		return map[string]bool{strings.ToLower(d): true}
+	}
 	if t := codeTokens(v); len(t) > 0 {
 		return map[string]bool{t[0]: true}
 	}
@@ -967,6 +1024,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xNamed            map[string]string
 		xq                []quantity
 		xPaths            [][]string
+		xFolders          []string
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -983,6 +1041,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xc, xs, xSet, xVer, xNamed = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
 			}
 			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), standing.MatchString(x)
+			xFolders = folders(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -1004,6 +1063,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if len(xPaths) > 0 && prose.MovedPath(xPaths, nPaths) {
 				return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
 			}
+			if len(xPaths) > 0 && prose.OtherVersionPath(xPaths, nPaths) {
+				return true // /usr/lib/postgresql/16/bin/pg_config where …/17/… now is
+			}
+		}
+		if len(xFolders) > 0 && moveCue.MatchString(n.Text) && movedFolder(xFolders, n.Text) {
+			return true // `app/prompts/` once templates moved to `prompts/`
 		}
 		for _, k := range n.removed {
 			if hasKeys(xk, k) && !slices.Contains(removedKeys(x), k) {
@@ -1270,6 +1335,10 @@ func isReply(x string) bool {
 // "removed Alertmanager's email receiver" takes out no Alertmanager.
 var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
 
+// takenBack finds an instruction or plan the user takes back by name:
+// "forget the --fast rule", "scrap the DEBUG1 thing".
+var takenBack = regexp.MustCompile(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
+
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins". The word before
 // the name, when there is one, says which of its kind: off the compose
@@ -1303,6 +1372,11 @@ func removedKeys(s string) []string {
 			k = key(q) + " " + k
 		}
 		if len(k) > 2 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, m := range takenBack.FindAllStringSubmatch(s, -1) {
+		if k := key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !StopWords[k] && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}

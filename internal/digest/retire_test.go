@@ -147,6 +147,12 @@ func TestRetiredByChange(t *testing.T) {
 			"max_ttl is 3600 now, so no answer stays cached longer than an hour."},
 		{"a named thing on a version now", "The runtime stage is plain alpine:3.19, running as nobody.",
 			"Runtime stage is gcr.io/distroless/static-debian12:nonroot now; the binary needs nothing from the base."},
+		{"a path of another version", "One test locally: `make PG_CONFIG=/usr/lib/postgresql/16/bin/pg_config installcheck REGRESS=basic`.",
+			"Local builds from now on: `make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config installcheck`, cluster on port 5417."},
+		{"a rule taken back by name", "From now on when you iterate run it with --fast, the full 40 only before merging",
+			"Do v3. then run the eval, the whole thing — actually forget the --fast rule, just always run all 40, it's quick enough on qdrant"},
+		{"a folder moved to the top", "Templates are in `app/prompts/` — `system.j2` and `answer.j2` — rendered with Jinja2, no prompt strings in the Python code.",
+			"Templates moved to `prompts/` at the top level (`git mv`, so history is kept) and `PROMPTS_DIR` follows."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
@@ -197,6 +203,12 @@ func TestNotRetired(t *testing.T) {
 			"Done: .env.example points S3_ENDPOINT at http://localhost:9100, and the 413 check now uses 5 MB."},
 		{"two names of one kind", "The profile in ~/.databrickscfg is called lakehouse-dev.",
 			"Production deploys use the profile lakehouse-prod."},
+		{"the folder it moved to", "Templates are in `prompts/` and rendered with Jinja2.",
+			"Templates moved to `prompts/` at the top level."},
+		{"another thing moved into the folder", "The API docs are in `docs/` (mkdocs).",
+			"Moved the changelog to `docs/`."},
+		{"two paths differing in a name", "The staging config is /etc/acme/stage/app.yaml.",
+			"The production config is /etc/acme/prod/app.yaml."},
 	} {
 		if retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should not retire %q", tc.why, tc.newer, tc.older)
@@ -560,5 +572,22 @@ func TestRetiredTakenOff(t *testing.T) {
 	}
 	if retiredBy("Retries in the job queue wait hours instead of seconds.", "The root cause: Backoff multiplied by time.Minute, so retries waited hours instead of seconds.") {
 		t.Error("a symptom told as a measure in place of another retired its own report")
+	}
+}
+
+func TestMovedFolder(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Templates are in `app/prompts/` and rendered with Jinja2.", "Templates moved to `prompts/` at the top level.", true},
+		{"Fixtures live in tests/fixtures/ as JSON.", "I moved the fixtures to testdata/fixtures so go test finds them.", true},
+		{"Templates are in `prompts/` and rendered with Jinja2.", "Templates moved to `prompts/` at the top level.", false},
+		{"The handler is in src/index.ts.", "Moved the router into api/index.ts.", false},
+		{"The API docs are in `docs/` (mkdocs).", "Moved the changelog to `docs/`.", false},
+	} {
+		if got := movedFolder(folders(tc.older), tc.newer); got != tc.want {
+			t.Errorf("movedFolder(%q, %q) = %v, want %v", tc.older, tc.newer, got, tc.want)
+		}
 	}
 }

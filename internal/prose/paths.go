@@ -49,7 +49,7 @@ func AbsPaths(s string) [][]string {
 }
 
 var (
-	absPath     = lazyre.New(`(?:^|[\s'"(` + "`" + `])(/[\w.$<>{}@-]+(?:/[\w.$<>{}@-]+)+)`)
+	absPath     = lazyre.New(`(?:^|[\s'"(=` + "`" + `])(/[\w.$<>{}@-]+(?:/[\w.$<>{}@-]+)+)`)
 	placeholder = lazyre.New(`[$<{]|^[A-Z_]+$|^\*$`)
 )
 
@@ -75,4 +75,63 @@ func MovedPath(x, newer [][]string) bool {
 		}
 	}
 	return false
+}
+
+// OtherVersionPath reports whether a newer text has one of x's paths with
+// another number in one of its components and the rest the same, and
+// does not name x's path itself: the same file of another version
+// (/usr/lib/postgresql/17/bin/pg_config where 16 was,
+// /usr/lib/jvm/java-21-openjdk after java-17-openjdk).
+func OtherVersionPath(x, newer [][]string) bool {
+	for _, p := range x {
+		for _, q := range newer {
+			if slices.Equal(p, q) {
+				return false
+			}
+		}
+	}
+	for _, p := range x {
+		for _, q := range newer {
+			if len(p) != len(q) {
+				continue
+			}
+			differ := -1
+			for i := range p {
+				if p[i] != q[i] {
+					if differ >= 0 {
+						differ = -2
+						break
+					}
+					differ = i
+				}
+			}
+			if differ >= 0 && otherNumber(p[differ], q[differ]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// otherNumber reports whether a and b are the same but for their digits,
+// and have some: "16" and "17", "java-17-openjdk" and "java-21-openjdk".
+func otherNumber(a, b string) bool {
+	// A run of digits is one '#'.
+	skel := func(s string) (string, bool) {
+		var sb strings.Builder
+		has, prev := false, false
+		for _, c := range s {
+			digit := c >= '0' && c <= '9'
+			if !digit {
+				sb.WriteRune(c)
+			} else if !prev {
+				sb.WriteByte('#')
+			}
+			has, prev = has || digit, digit
+		}
+		return sb.String(), has
+	}
+	sa, da := skel(a)
+	sb, db := skel(b)
+	return da && db && sa == sb
 }
