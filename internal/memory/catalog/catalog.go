@@ -364,10 +364,14 @@ func Read(data []byte) (*Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: bad first line", ErrDamaged)
 	}
-	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row), Dirs: make(map[string]int64), sorted: []*Row{}, lines: make(map[*Row]string)}
+	// Sized for the rows the file holds, which are made in one slab: at
+	// 100,000 files the core part has 5,000, read at every pack.
+	n := strings.Count(rest, "\n")
+	p := &Part{Root: h[0], Commit: h[1], Tree: h[2], Written: written, Rows: make(map[string]*Row, n), Dirs: make(map[string]int64), sorted: make([]*Row, 0, n), lines: make(map[*Row]string, n)}
 	if p.Tree == "-" {
 		p.Tree = ""
 	}
+	slab := make([]Row, n)
 	for len(rest) > 0 {
 		line, more, ok := strings.Cut(rest, "\n")
 		if !ok {
@@ -380,7 +384,9 @@ func Read(data []byte) (*Part, error) {
 			}
 			return p, nil
 		}
-		r, err := parseRow(line)
+		r := &slab[0]
+		slab = slab[1:]
+		err := parseRowInto(r, line)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 		}
@@ -395,12 +401,30 @@ func Read(data []byte) (*Part, error) {
 	return nil, fmt.Errorf("%w: truncated", ErrDamaged)
 }
 
-func parseRow(line string) (*Row, error) {
-	f := strings.Split(line, "\t")
-	if len(f) < 5 || len(f[1]) != 1 {
-		return nil, fmt.Errorf("bad row %.40q", line)
+// maxFields is the most fields a row has (an Item's).
+const maxFields = 17
+
+// parseRowInto reads a row's line into r, a zero Row, without
+// allocating its list of fields.
+func parseRowInto(r *Row, line string) error {
+	var fields [maxFields + 1]string
+	f := fields[:0]
+	for rest := line; ; {
+		if len(f) == len(fields) {
+			return fmt.Errorf("bad row %.40q", line)
+		}
+		i := strings.IndexByte(rest, '\t')
+		if i < 0 {
+			f = append(f, rest)
+			break
+		}
+		f = append(f, rest[:i])
+		rest = rest[i+1:]
 	}
-	r := &Row{Path: unescape(f[0]), Type: Type(f[1][0]), Blob: f[2]}
+	if len(f) < 5 || len(f[1]) != 1 {
+		return fmt.Errorf("bad row %.40q", line)
+	}
+	r.Path, r.Type, r.Blob = unescape(f[0]), Type(f[1][0]), f[2]
 	var errs []error
 	r.Size, errs = parseInt(f[3], errs)
 	r.MTime, errs = parseInt(f[4], errs)
@@ -416,7 +440,7 @@ func parseRow(line string) (*Row, error) {
 		want = 10
 	}
 	if want == 0 || len(f) != want {
-		return nil, fmt.Errorf("bad row %.40q", line)
+		return fmt.Errorf("bad row %.40q", line)
 	}
 	switch r.Type {
 	case Item:
@@ -446,9 +470,9 @@ func parseRow(line string) (*Row, error) {
 		r.Activity, errs = parseStamp(f[9], errs)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("row %.40q: %w", line, errors.Join(errs...))
+		return fmt.Errorf("row %.40q: %w", line, errors.Join(errs...))
 	}
-	return r, nil
+	return nil
 }
 
 func parseStamp(s string, errs []error) (time.Time, []error) {
