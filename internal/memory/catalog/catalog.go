@@ -137,8 +137,9 @@ type Part struct {
 	// time each had when its files were last listed, 0 when that listing
 	// is not to be trusted (see Keeper.worktreePart).
 	Dirs map[string]int64
-	// sorted are the rows in path order as Read found them, for Sorted:
-	// a file is written in that order.
+	// sorted are rows in path order, for Sorted: those Read found, kept
+	// by the copies of the part as the order of the rows they still hold.
+	// A file is written in path order. Never changed after Read.
 	sorted []*Row
 	// lines are the rows Read made, each with the line it read: Write
 	// copies the line of a row still there rather than formatting it
@@ -158,30 +159,54 @@ func NewPart(root string) *Part {
 func (p *Part) Racy(r *Row) bool { return r.MTime == 0 || r.MTime >= p.Written-int64(time.Second) }
 
 // Sorted returns the rows in path order.
+//
+// Sorting 5,000 paths that share long prefixes costs more than looking
+// each up: when p.sorted holds (this part's rows as read, or those of the
+// part it was copied from, in path order), the rows still there are taken
+// in its order, current, and the few added since are sorted and merged in.
 func (p *Part) Sorted() []*Row {
-	if p.sortedHolds() {
-		return slices.Clone(p.sorted)
+	if p.sorted == nil {
+		return sortRows(slices.Collect(maps.Values(p.Rows)))
 	}
 	out := make([]*Row, 0, len(p.Rows))
-	for _, r := range p.Rows {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
-}
-
-// sortedHolds reports whether p.sorted are p's rows still: sorting
-// 5,000 paths that share long prefixes costs more than looking each up.
-func (p *Part) sortedHolds() bool {
-	if p.sorted == nil || len(p.sorted) != len(p.Rows) {
-		return false
-	}
 	for _, r := range p.sorted {
-		if p.Rows[r.Path] != r {
-			return false
+		if c := p.Rows[r.Path]; c != nil {
+			out = append(out, c)
 		}
 	}
-	return true
+	if len(out) == len(p.Rows) {
+		return out
+	}
+	had := make(map[string]bool, len(out))
+	for _, r := range out {
+		had[r.Path] = true
+	}
+	var added []*Row
+	for path, r := range p.Rows {
+		if !had[path] {
+			added = append(added, r)
+		}
+	}
+	sortRows(added)
+	merged := make([]*Row, 0, len(p.Rows))
+	i, j := 0, 0
+	for i < len(out) && j < len(added) {
+		if added[j].Path < out[i].Path {
+			merged = append(merged, added[j])
+			j++
+		} else {
+			merged = append(merged, out[i])
+			i++
+		}
+	}
+	merged = append(merged, out[i:]...)
+	return append(merged, added[j:]...)
+}
+
+// sortRows sorts rows by path, and returns them.
+func sortRows(rows []*Row) []*Row {
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
+	return rows
 }
 
 // The file format: a first line "cairn-catalog 1 ROOT COMMIT TREE
