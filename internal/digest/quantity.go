@@ -1,10 +1,10 @@
 package digest
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -110,7 +110,7 @@ var measures = func() map[string]bool {
 
 // thousands matches a number with its thousands separated: "200,000",
 // "1,000,000".
-var thousands = regexp.MustCompile(`\d,\d{3}(?:,\d{3})*\b`)
+var thousands = lazyre.New(`\d,\d{3}(?:,\d{3})*\b`)
 
 // unitKey is the comparison key of a word that can say what a number
 // counts: letters only, no stop word. "bundle" and "bundles", "daily"

@@ -2,12 +2,12 @@ package digest
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -314,7 +314,7 @@ func repeated(words []string, i int, same []int) bool {
 
 // substitution finds the start of an in-place replacement, sed's or
 // perl's "s/old/new/", with any of the usual delimiters.
-var substitution = regexp.MustCompile(`(?:^|[\s'"])s([/|#,:@])`)
+var substitution = lazyre.New(`(?:^|[\s'"])s([/|#,:@])`)
 
 // replacements are the old and new texts of a command's "s/old/new/"s.
 func replacements(cmd string) [][2]string {
@@ -415,14 +415,14 @@ func valueEditOf(was, now string) *valueEdit {
 // editedLine is a line an edit replaced, as a summary's list of changed
 // files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
 // 15`)".
-var editedLine = regexp.MustCompile("`([^`]+)` → `([^`]+)`")
+var editedLine = lazyre.New("`([^`]+)` → `([^`]+)`")
 
 // isDecimal reports whether s is a number, with a decimal point or not.
 func isDecimal(s string) bool {
 	return isNumber(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".") && !strings.HasSuffix(s, ".")
 }
 
-var editTokens = regexp.MustCompile(`[A-Za-z_][\w.-]*|\d+(?:\.\d+)*`)
+var editTokens = lazyre.New(`[A-Za-z_][\w.-]*|\d+(?:\.\d+)*`)
 
 // splitCamel puts a space before each upper-case letter that follows a
 // lower-case one: maximumPoolSize → maximum Pool Size.
@@ -487,7 +487,7 @@ func topicKeys(s string) map[string]bool {
 }
 
 // moveCue says a statement moves a folder or file.
-var moveCue = regexp.MustCompile(`(?i)\b(?:moved|renamed|relocated|git mv)\b`)
+var moveCue = lazyre.New(`(?i)\b(?:moved|renamed|relocated|git mv)\b`)
 
 // movedFolder reports whether newer statement n, which moves something,
 // names one of folders xs (x's) by its last name under another parent (or at the
@@ -529,7 +529,7 @@ func folders(s string) []string {
 }
 
 // topFolder is a folder named alone, at the top: `prompts/`.
-var topFolder = regexp.MustCompile("(?:^|[\\s`'\"(])([A-Za-z_][\\w.-]*/)(?:[\\s`'\".,;:)]|$)")
+var topFolder = lazyre.New("(?:^|[\\s`'\"(])([A-Za-z_][\\w.-]*/)(?:[\\s`'\".,;:)]|$)")
 
 // changeWords say that something changed, or when, not what.
 var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
@@ -540,7 +540,7 @@ var changeWords = keySet(`instead rather longer moved move switched switch migra
 
 // codeToken is a token with a digit, a dot, a slash or a colon inside:
 // a port, a version, a path, a host.
-var codeToken = regexp.MustCompile(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
+var codeToken = lazyre.New(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
 
 func codeTokens(s string) []string {
 	if !strings.ContainsAny(s, "0123456789./:") {
@@ -709,7 +709,7 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 // stillRE marks a state said to hold for now, which the speaker expects
 // to change: "db03 is still on CentOS 7", "the client still talks to
 // the v1 host".
-var stillRE = regexp.MustCompile(`(?i)\bstill\b`)
+var stillRE = lazyre.New(`(?i)\bstill\b`)
 
 // stillChanged reports whether newer statement n speaks of what x (keys
 // xk), a state said to hold for now, is about, and gives it a value x
@@ -745,7 +745,7 @@ func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") =
 
 // readFrom is what a file said when it was read: "`.tool-versions`:
 // elixir 1.16.3-otp-26" (summarize: manifestVersions).
-var readFrom = regexp.MustCompile("^`([^`]+)`: ")
+var readFrom = lazyre.New("^`([^`]+)`: ")
 
 // changedSince reports whether a session newer than rank changed file
 // f: what was read from it then may no longer be what it says.
@@ -847,33 +847,33 @@ func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
 // changeMark finds a statement that announces a change: "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = regexp.MustCompile(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
 
 // isNow is a value said to hold now, the word after it: "max_ttl is 3600
 // now", "we're on 5.2.0 now".
 const isNow = "(?i)\\b(?:is|are|'s|'re)\\s+(?:on\\s+|at\\s+|in\\s+)?(?:[a-z][\\w-]*\\s+)?[`\"']?([\\w.~^>=<:/#@+-]*\\d[\\w.~^>=<:/#@+-]*)[`\"']?\\s+now\\b"
 
 // oldValue finds what a statement says is no longer current.
-var oldValue = regexp.MustCompile("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
 
 // notAnyMore finds the old value of "not X any more": its code token,
 // or its words.
-var notAnyMore = regexp.MustCompile(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more\b`)
+var notAnyMore = lazyre.New(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more\b`)
 
 // oldArrow finds the old value of "X → Y".
-var oldArrow = regexp.MustCompile("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
+var oldArrow = lazyre.New("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 
 // newValue finds what a statement says is current now.
-var newValue = regexp.MustCompile("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)|" + isNow)
+var newValue = lazyre.New("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)|" + isNow)
 
 // standing is an instruction that holds until it is taken back.
-var standing = regexp.MustCompile(`(?i)\b(?:from now on|going forward|from here on)\b`)
+var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
 
 // nowWord says what holds from now on.
-var nowWord = regexp.MustCompile(`(?i)\bnow\b`)
+var nowWord = lazyre.New(`(?i)\bnow\b`)
 
 // fromNowOn is "from now on": an instruction, not a change of value.
-var fromNowOn = regexp.MustCompile(`(?i)\bfrom now on\b`)
+var fromNowOn = lazyre.New(`(?i)\bfrom now on\b`)
 
 // isQuestion reports whether s asks rather than states: "should we
 // switch the workers to LISTEN/NOTIFY?" changes nothing yet.
@@ -1173,7 +1173,7 @@ func (c *change) takenOff(xk map[string]bool, x string) bool {
 
 // offValue is a value x asks to move away from: "off 8080", "away from
 // Jenkins".
-var offValue = regexp.MustCompile(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+)?(\S+)`)
+var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+)?(\S+)`)
 
 // says reports whether change c retires a statement of keys xk (xc its
 // own change, if it announces one). With namedOnly (the statement asked
@@ -1315,7 +1315,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 
 // reply matches a short answer that names its topic by a pronoun: "ok
 // keep it on", "turn them off".
-var reply = regexp.MustCompile(`(?i)\b(?:it|them|that|this)\b`)
+var reply = lazyre.New(`(?i)\b(?:it|them|that|this)\b`)
 
 // isReply reports whether sentence x is a short reply whose topic lies in
 // the statement around it: a pronoun, and fewer than two words of its
@@ -1333,20 +1333,20 @@ func isReply(x string) bool {
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that
 // "removed Alertmanager's email receiver" takes out no Alertmanager.
-var removal = regexp.MustCompile(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
 
 // takenBack finds an instruction or plan the user takes back by name:
 // "forget the --fast rule", "scrap the DEBUG1 thing".
-var takenBack = regexp.MustCompile(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
+var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
 
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins". The word before
 // the name, when there is one, says which of its kind: off the compose
 // Kafka is not off Kafka.
-var movedOff = regexp.MustCompile(`\b(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+var movedOff = lazyre.New(`\b(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
 
 // hypothetical is a statement of what would be, not of what is.
-var hypothetical = regexp.MustCompile(`(?i)^\s*(?:if|unless)\b`)
+var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)
 
 // hasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -1395,8 +1395,8 @@ func removedKeys(s string) []string {
 // switchOn and switchOff find a statement that a switch is on or off:
 // "keep it on", "`compile: true` is set", "compile is off again".
 var (
-	switchOn  = regexp.MustCompile(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
-	switchOff = regexp.MustCompile(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
+	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
+	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
 )
 
 // switchState is 1 when s says a switch is on, -1 when off, 0 when it

@@ -2,9 +2,10 @@ package digest
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // What a session left to do goes stale once a later session deals with
@@ -15,7 +16,7 @@ import (
 // frequency over the sessions' summaries), against each later session.
 
 // todoMark matches a sentence that states work still to do.
-var todoMark = regexp.MustCompile(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?next(?: thing| step| task)?|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)|we (?:still )?need to|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided)\b`)
+var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?next(?: thing| step| task)?|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)|we (?:still )?need to|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided)\b`)
 
 // IsTodo reports whether s states work still to do.
 func IsTodo(s string) bool {
@@ -26,16 +27,16 @@ func IsTodo(s string) bool {
 // width", unless the sentence says why it is there ("we need a lock
 // because two writers race"): a purpose ("so the stride path is
 // exercised") is what the missing thing is for.
-var weNeedA = regexp.MustCompile(`(?i)\bwe (?:still )?need (?:a|an)\b`)
+var weNeedA = lazyre.New(`(?i)\bwe (?:still )?need (?:a|an)\b`)
 
 // becauseRE gives the reason a thing is there: what is needed for a
 // reason is in place, not missing.
-var becauseRE = regexp.MustCompile(`(?i)\b(?:because|since)\b`)
+var becauseRE = lazyre.New(`(?i)\b(?:because|since)\b`)
 
 // hasTo is work a clause of its own says must still be done: "(it has to
 // run against the Deploy KV too)", not a reason ("because they have to
 // exist first").
-var hasTo = regexp.MustCompile(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody) (?:still )?(?:has|have) to (?:run|be (?:run|done|fixed|deployed|applied|migrated)|go|happen)\b`)
+var hasTo = lazyre.New(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody) (?:still )?(?:has|have) to (?:run|be (?:run|done|fixed|deployed|applied|migrated)|go|happen)\b`)
 
 // todoWords are the words of a to-do statement that say it is one, not
 // what it is about.
@@ -326,7 +327,7 @@ func (d *Summary) pointedBack() map[string]bool {
 }
 
 // backRef is a request pointing back at work an earlier session left.
-var backRef = regexp.MustCompile(`(?i)\b(?:from (?:yesterday|last time|last week|last session|earlier|the other day)|you mentioned|(?:we|you) (?:left|parked)|left hanging|we talked about|(?:that|the) [\w\s-]{1,30} thing\b)`)
+var backRef = lazyre.New(`(?i)\b(?:from (?:yesterday|last time|last week|last session|earlier|the other day)|you mentioned|(?:we|you) (?:left|parked)|left hanging|we talked about|(?:that|the) [\w\s-]{1,30} thing\b)`)
 
 // FixedLater returns whether a problem told in sums[k] ("the coupon test
 // is flaky") is one a newer session names and reports fixed.
@@ -344,11 +345,11 @@ func (v *Vocab) FixedLater(sums []*Summary, k int) func(string) bool {
 
 // problemMark matches a sentence that tells a problem as it stands: "the
 // coupon test is flaky, failing every other run".
-var problemMark = regexp.MustCompile(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b`)
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b`)
 
 // fixedMark matches a report that a problem is gone: "It's fixed, and it
 // was the test", "passes now".
-var fixedMark = regexp.MustCompile(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b)`)
+var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b)`)
 
 // Fixed reports whether the session reports a problem fixed, in what it
 // did or found.
@@ -381,7 +382,7 @@ func DropFixed(s string, fixed func(problem string) bool) string {
 
 // thatTodo is a to-do clause that names its work by a pronoun for the
 // clauses before it.
-var thatTodo = regexp.MustCompile(`(?i)^(?:and |so )?(?:that|this|it)(?:'s| is| was| will be)\b`)
+var thatTodo = lazyre.New(`(?i)^(?:and |so )?(?:that|this|it)(?:'s| is| was| will be)\b`)
 
 // Clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.

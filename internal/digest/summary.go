@@ -1,9 +1,9 @@
 package digest
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 )
 
@@ -87,7 +87,7 @@ func (d *Summary) Substantial() bool {
 
 // boldHeading matches a line that is a bold heading, with an optional
 // count and inline text: "**Files read** (3): a.go, b.go".
-var boldHeading = regexp.MustCompile(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
+var boldHeading = lazyre.New(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
 
 // Parse reads summary.md's body (front matter removed).
 func Parse(text string) *Summary {

@@ -875,7 +875,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	older := digests(newer)
-	replaced := supersede.By(older)
+	replaced := replacedBy(newer)
 	// A bullet that another bullet of the session holds (an outcome that
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -28,6 +29,10 @@ type sessionInfo struct {
 	state   []string // progress and variables, as list lines
 	current bool     // the session named by ContextOptions.Session
 
+	// replaced is what its summary says was replaced (supersede.By),
+	// read once: each older session of a pack is checked against it.
+	replaced     []supersede.Value
+	replacedRead bool
 }
 
 // minSubstanceTurns is the least number of unsummarised turns, a user
@@ -230,6 +235,20 @@ func rankOf(sessions []*sessionInfo, id string, t time.Time) int {
 }
 
 // digests are the sessions' summaries, in their order.
+// replacedBy is supersede.By(digests(sessions)), each session's summary
+// read once per pack rather than once per older session (45 times for
+// the ten a pack considers): By lists the summaries' values in order.
+func replacedBy(sessions []*sessionInfo) []supersede.Value {
+	var out []supersede.Value
+	for _, s := range sessions {
+		if !s.replacedRead {
+			s.replaced, s.replacedRead = supersede.By([]*digest.Summary{s.digest}), true
+		}
+		out = append(out, s.replaced...)
+	}
+	return out
+}
+
 func digests(sessions []*sessionInfo) []*digest.Summary {
 	out := make([]*digest.Summary, len(sessions))
 	for i, s := range sessions {

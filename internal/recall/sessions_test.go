@@ -1,11 +1,14 @@
 package recall
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 )
 
@@ -159,5 +162,29 @@ func TestSessionSaysOnce(t *testing.T) {
 	}
 	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint.") || !strings.Contains(text, "The backoff read the wall clock") {
 		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
+	}
+}
+
+// replacedBy, each session's summary read once, is supersede.By of the
+// sessions' summaries, for every run of newer sessions a pack asks.
+func TestReplacedByIsBy(t *testing.T) {
+	var sessions []*sessionInfo
+	for i, b := range [][]string{
+		{"The API now listens on 4100 instead of 3001.", "No change here."},
+		{},
+		{"We moved from 1.7.5 to 1.8.0 of the driver.", "The pool was 128Mi and is 256Mi now."},
+		{"Nothing replaced."},
+		{"The worker no longer uses 8080; it is on 9090. It used to be v2.3."},
+	} {
+		sessions = append(sessions, sess(fmt.Sprintf("s%d", i), map[int][]string{digest.Outcome: b, digest.Decisions: b, digest.Commands: b}))
+	}
+	for k := range len(sessions) + 1 {
+		got, want := replacedBy(sessions[:k]), supersede.By(digests(sessions[:k]))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("sessions[:%d]: %v, want %v", k, got, want)
+		}
+		if k == len(sessions) && len(got) < 5 {
+			t.Fatalf("only %d values: the test says little", len(got))
+		}
 	}
 }

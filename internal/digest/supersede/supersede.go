@@ -4,16 +4,16 @@
 package supersede
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // replacedMark finds a value a statement says is no longer current:
 // "now 4100 instead of 3001", "no longer 8080", "moved from 1.7.5",
 // "was 128Mi".
-var replacedMark = regexp.MustCompile("(?i)\\b(?:instead of|no longer(?: on| at| uses?)?|moved (?:away )?from|replac\\w* |was|used to be|formerly|previously|from) [`\"']?([\\w.~^>=<:/#-]*\\d[\\w.~^>=<:/#-]*)")
+var replacedMark = lazyre.New("(?i)\\b(?:instead of|no longer(?: on| at| uses?)?|moved (?:away )?from|replac\\w* |was|used to be|formerly|previously|from) [`\"']?([\\w.~^>=<:/#-]*\\d[\\w.~^>=<:/#-]*)")
 
 // replacedValues returns the values (with a digit: ports, versions,
 // sizes) that s says were replaced, with the keys of the sentence that

@@ -195,8 +195,7 @@ func (k *Keeper) storePart(p *Part) {
 }
 
 func clonePart(p *Part) *Part {
-	q := *p
-	q.sorted = nil
+	q := *p // q.sorted, p's order, serves q's Sorted
 	q.Rows = maps.Clone(p.Rows)
 	q.Dirs = maps.Clone(p.Dirs)
 	if q.Dirs == nil {

@@ -2,8 +2,11 @@ package catalog
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +59,50 @@ func TestWriteKeepsLines(t *testing.T) {
 	}
 	if got := r.Rows["core/c.md"]; got.Title != "C, edited" || got.MTime != 0 || r.Rows["core/a.md"].Title != "tab\there" {
 		t.Fatalf("after a replaced row: %+v, %+v", got, r.Rows["core/a.md"])
+	}
+}
+
+// A copy's Sorted, which takes the order of the part it was copied from
+// and merges in what was added, is the rows sorted by path: after rows
+// are removed, replaced and added, over copies of copies.
+func TestSortedOfCopies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	name := func() string {
+		return fmt.Sprintf("core/%c/%d.md", 'a'+rng.IntN(5), rng.IntN(3000))
+	}
+	p := NewPart("core")
+	p.Commit, p.Tree, p.Written = "c0", "t0", 1
+	for range 800 {
+		n := name()
+		p.Rows[n] = &Row{Path: n, Type: Other}
+	}
+	file := filepath.Join(t.TempDir(), "part.tsv")
+	if err := p.Write(file); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(file)
+	q, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 30 {
+		q = clonePart(q)
+		for range rng.IntN(20) {
+			n := name()
+			switch rng.IntN(3) {
+			case 0:
+				delete(q.Rows, n)
+			default:
+				q.Rows[n] = &Row{Path: n, Type: Other}
+			}
+		}
+		want := make([]*Row, 0, len(q.Rows))
+		for _, r := range q.Rows {
+			want = append(want, r)
+		}
+		slices.SortFunc(want, func(a, b *Row) int { return strings.Compare(a.Path, b.Path) })
+		if got := q.Sorted(); !slices.Equal(got, want) {
+			t.Fatalf("round %d: Sorted differs from the rows sorted (%d rows, want %d)", round, len(got), len(want))
+		}
 	}
 }

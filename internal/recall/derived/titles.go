@@ -1,6 +1,9 @@
 package derived
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Titles indexes the content words (digest.ContentWords) of core items'
 // titles by word, each with a value of the caller's.
@@ -8,11 +11,16 @@ type Titles[T any] struct {
 	words  []map[string]bool
 	vals   []T
 	byWord map[string][]int // the titles holding each word, in order
-	// Overlapping's scratch space: per title, the pass that last counted
-	// it and how many words it shares.
-	mark, shared []int
-	pass         int
+	// Overlapping's scratch space, reused from one bullet to the next
+	// (a pack asks for hundreds): per title, the pass that last counted
+	// it and how many words it shares, side by side; the titles counted
+	// in this pass.
+	count []counted
+	pass  int32
+	seen  []int
 }
+
+type counted struct{ pass, shared int32 }
 
 // Add adds a title's words with its value and returns its number,
 // counting from 0.
@@ -36,23 +44,25 @@ func (c *Titles[T]) Overlapping(words map[string]bool, least float64) []int {
 	if len(words) < 2 {
 		return nil
 	}
-	if len(c.mark) != len(c.words) {
-		c.mark, c.shared = make([]int, len(c.words)), make([]int, len(c.words))
+	if len(c.count) != len(c.words) || c.pass == math.MaxInt32 {
+		c.count, c.pass = make([]counted, len(c.words)), 0
 	}
 	c.pass++
-	var seen []int
+	seen := c.seen[:0]
 	for w := range words {
 		for _, j := range c.byWord[w] {
-			if c.mark[j] != c.pass {
-				c.mark[j], c.shared[j] = c.pass, 0
+			k := &c.count[j]
+			if k.pass != c.pass {
+				k.pass, k.shared = c.pass, 0
 				seen = append(seen, j)
 			}
-			c.shared[j]++
+			k.shared++
 		}
 	}
-	out := seen[:0]
+	c.seen = seen
+	var out []int
 	for _, j := range seen {
-		if float64(c.shared[j])/float64(len(c.words[j])) >= least {
+		if float64(c.count[j].shared)/float64(len(c.words[j])) >= least {
 			out = append(out, j)
 		}
 	}
