@@ -182,11 +182,6 @@ type Index struct {
 	// writable is false while Bleve is open read-only, as Open leaves it
 	// (see openBleve); the first write reopens it for writing.
 	writable bool
-
-	// scratch holds the built-in embedder's working tables between Puts
-	// (see takeScratch).
-	scratchMu sync.Mutex
-	scratch   []*embed.Scratch
 }
 
 const (
@@ -646,9 +641,6 @@ func (ix *Index) SetVersion(ctx context.Context, v string) error {
 	if err := ix.vecErr(ix.vecs.Compact(false)); err != nil {
 		return fmt.Errorf("set index version: %w", err)
 	}
-	ix.scratchMu.Lock()
-	ix.scratch = nil
-	ix.scratchMu.Unlock()
 	ix.meta.Version = v
 	ix.meta.Updated = time.Now().UTC()
 	if err := ix.markClean(ctx, true); err != nil {
@@ -823,13 +815,12 @@ func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pe
 	go func() {
 		defer close(done)
 		workers := ix.parallel(len(chunks), nil)
-		tables := ix.takeScratch(workers)
+		tables := make([]embed.Scratch, workers)
 		parallelW(len(chunks), workers, func(w, i int) {
 			c := &chunks[i]
-			vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, toks[i].title, toks[i].body, tables[w])
+			vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, toks[i].title, toks[i].body, &tables[w])
 			toks[i] = tokens{}
 		})
-		ix.giveScratch(tables)
 	}()
 	return func() ([][]float32, error) {
 		<-done
@@ -838,31 +829,6 @@ func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pe
 		}
 		return vecs, nil
 	}
-}
-
-// takeScratch returns n of the embedder's working tables, those of
-// earlier Puts first: they keep the features of the words they met,
-// which the next window of a build mostly meets again.
-func (ix *Index) takeScratch(n int) []*embed.Scratch {
-	ix.scratchMu.Lock()
-	defer ix.scratchMu.Unlock()
-	out := make([]*embed.Scratch, n)
-	for i := range out {
-		if k := len(ix.scratch); k > 0 {
-			out[i], ix.scratch = ix.scratch[k-1], ix.scratch[:k-1]
-		} else {
-			out[i] = new(embed.Scratch)
-		}
-	}
-	return out
-}
-
-// giveScratch keeps tables for the next Put, until SetVersion lets go
-// of them (a few MB each: a daemon holds none between updates).
-func (ix *Index) giveScratch(tables []*embed.Scratch) {
-	ix.scratchMu.Lock()
-	defer ix.scratchMu.Unlock()
-	ix.scratch = append(ix.scratch, tables...)
 }
 
 // parallel runs f(i) for i in [0, n) on up to Options.Workers goroutines

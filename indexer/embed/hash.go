@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -136,37 +135,26 @@ func (e *Hash) EmbedAnalyzed(title, body string, tt, bt analysis.TokenStream, co
 type featState struct {
 	prev    []byte
 	prevPos int
+	runes   []rune
 }
 
 // addText counts the features of text, analysed into toks, with offset
-// added to their positions; it returns the last position. A word's own
-// features (its term, its concept, the trigrams of its lowered runes)
-// depend on its term and written form alone: they are taken from
-// counts' table of words seen (see Scratch.word), made the first time,
-// and counted in the same order with the same weights, so the vector is
-// the same to the bit.
+// added to their positions; it returns the last position.
 func (e *Hash) addText(st *featState, counts *Scratch, text string, toks analysis.TokenStream, offset int) int {
-	// The trigrams are of the word as written, lowered. When lowering
-	// keeps every character's length (all ASCII text, most other text),
-	// a word is lowered on its own; otherwise the whole text is lowered
-	// and its bytes at the word's offsets taken, as they always were.
-	lower, lowered := text, false
-	if !isASCII(text) && !lowerKeepsLength(text) {
-		lower, lowered = strings.ToLower(text), true
+	// Text that is ASCII (most of it) is lowered a word at a time below,
+	// not copied whole.
+	ascii := isASCII(text)
+	lower := text
+	if !ascii {
+		lower = strings.ToLower(text)
 	}
 	last := offset
 	for _, tok := range toks {
 		pos := tok.Position + offset
 		last = pos
-		var span string
-		tri := tok.Start >= 0 && tok.Start < tok.End && tok.End <= len(lower) && len(lower) == len(text)
-		if tri {
-			span = lower[tok.Start:tok.End]
-		}
-		f := counts.word(e, tok.Term, span, tri, lowered)
-		counts.add(f.word, 1)
-		if f.hasConcept {
-			counts.add(f.concept, 1)
+		counts.add(hashFeature(featWord, tok.Term, nil), 1)
+		if c, ok := e.concepts[string(tok.Term)]; ok {
+			counts.add(hashFeature(featConcept, []byte(c), nil), 1)
 		}
 		if pos == st.prevPos+1 || pos == st.prevPos+2 { // allow one stop word between
 			counts.add(hashFeature(featBigram, st.prev, tok.Term), 0.5)
@@ -174,101 +162,25 @@ func (e *Hash) addText(st *featState, counts *Scratch, text string, toks analysi
 		st.prev, st.prevPos = tok.Term, pos
 		// Trigrams of the word as written (lowercased), ends marked, together
 		// weighing about 0.6 of a word.
-		for _, h := range counts.tris[f.from:f.to] {
-			counts.add(h, f.w)
+		if tok.Start >= 0 && tok.Start < tok.End && tok.End <= len(lower) && len(lower) == len(text) {
+			runes := append(st.runes[:0], '^')
+			for _, r := range lower[tok.Start:tok.End] {
+				if ascii && 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				runes = append(runes, r)
+			}
+			runes = append(runes, '$')
+			if n := len(runes) - 2; n > 0 {
+				w := 0.6 / math.Sqrt(float64(n))
+				for i := 0; i < n; i++ {
+					counts.add(hashRunes(featTrigram, runes[i:i+3]), w)
+				}
+			}
+			st.runes = runes
 		}
 	}
 	return last
-}
-
-// lowerKeepsLength reports whether strings.ToLower(s) changes no
-// character's length in UTF-8 (nor meets invalid UTF-8, which it would
-// replace): then its bytes at any character's offsets are that
-// character lowered.
-func lowerKeepsLength(s string) bool {
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || utf8.RuneLen(unicode.ToLower(r)) != n {
-			return false
-		}
-		i += n
-	}
-	return true
-}
-
-// wordFeats are the features of one word: its term's hash, its
-// concept's if it has one, and its trigrams' (Scratch.tris[from:to]),
-// each weighing w.
-type wordFeats struct {
-	word, concept uint64
-	hasConcept    bool
-	from, to      int32
-	w             float64
-}
-
-// maxWords is how many words a Scratch's table holds before it starts
-// again: about 4 MB.
-const maxWords = 1 << 14
-
-// word returns the features of the word of term written as span (with
-// tri false, no trigrams; lowered, span is already lowered), from the
-// table or made now.
-func (t *Scratch) word(e *Hash, term []byte, span string, tri, lowered bool) wordFeats {
-	// The key: the term, then the runes of the written word lowered,
-	// which the trigrams are made of.
-	key := append(t.key[:0], term...)
-	if tri {
-		key = append(key, 1)
-		for _, r := range span {
-			switch {
-			case lowered:
-			case 'A' <= r && r <= 'Z':
-				r += 'a' - 'A'
-			case r >= utf8.RuneSelf:
-				r = unicode.ToLower(r)
-			}
-			key = utf8.AppendRune(key, r)
-		}
-	} else {
-		key = append(key, 0)
-	}
-	t.key = key
-	if i, ok := t.words[string(key)]; ok {
-		return t.feats[i]
-	}
-	if len(t.feats) >= maxWords || t.words == nil {
-		if t.words == nil {
-			t.words = make(map[string]int32)
-		}
-		clear(t.words)
-		t.feats, t.tris = t.feats[:0], t.tris[:0]
-	}
-	f := wordFeats{word: hashFeature(featWord, term, nil), from: int32(len(t.tris))}
-	if c, ok := e.concepts[string(term)]; ok {
-		f.concept, f.hasConcept = hashFeature(featConcept, []byte(c), nil), true
-	}
-	if tri {
-		runes := append(t.runes[:0], '^')
-		for _, r := range string(key[len(term)+1:]) {
-			runes = append(runes, r)
-		}
-		runes = append(runes, '$')
-		if n := len(runes) - 2; n > 0 {
-			f.w = 0.6 / math.Sqrt(float64(n))
-			for i := 0; i < n; i++ {
-				t.tris = append(t.tris, hashRunes(featTrigram, runes[i:i+3]))
-			}
-		}
-		t.runes = runes
-	}
-	f.to = int32(len(t.tris))
-	t.words[string(key)] = int32(len(t.feats))
-	t.feats = append(t.feats, f)
-	return f
 }
 
 // isASCII reports whether s is ASCII.
@@ -310,13 +222,6 @@ type Scratch struct {
 	keys []uint64
 	vals []float64
 	used []int32 // occupied slots, in the order they were filled
-
-	// The features of the words seen (see word), kept from text to text.
-	words map[string]int32 // key -> feats index
-	feats []wordFeats
-	tris  []uint64
-	key   []byte
-	runes []rune
 }
 
 func (t *Scratch) reset() {
