@@ -775,23 +775,14 @@ type pendingChunk struct {
 	// The English analyzer's tokens of title and body, when the built-in
 	// embedder shares them with Bleve; nil otherwise.
 	titleToks, bodyToks analysis.TokenStream
-	// Title and body as Bleve's fields, their terms counted from the
-	// tokens; nil with the tokens.
-	titleField, bodyField *counted
 }
 
-// analyze sets the title and body tokens of chunks, and the fields Bleve
-// is given, on every processor.
+// analyze sets the title and body tokens of chunks, on every processor.
 func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
 	ix.parallel(len(chunks), func(i int) {
 		c := &chunks[i]
-		title, body := []byte(c.entry.Title), []byte(c.body)
-		c.titleToks = ix.analyzer.Analyze(title)
-		c.bodyToks = ix.analyzer.Analyze(body)
-		// Analyze lowered title and body in place: the fields' values are
-		// the texts as they are, which Bleve only reads (nothing is stored).
-		c.titleField = countTerms(fieldTitle, readOnly(c.entry.Title), c.titleToks, ix.textOpts)
-		c.bodyField = countTerms(fieldBody, readOnly(c.body), c.bodyToks, ix.textOpts)
+		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.Title))
+		c.bodyToks = ix.analyzer.Analyze([]byte(c.body))
 	})
 	return ctx.Err()
 }
@@ -1217,11 +1208,11 @@ func (ix *Index) staleIDs(path string) []string {
 }
 
 // batchIndex adds c to b: through the mapping, or, when c carries its
-// analysed fields, with body and title as counted (the mapping then maps
-// the other fields). Bleve does not need c's tokens then: c lets go of
-// them, and the embedder of its own copy once it has read them.
+// tokens, with body and title taken as analysed (the mapping then maps
+// the other fields). The tokens move from c to the document, which lets
+// go of them once Bleve has analysed it.
 func (ix *Index) batchIndex(b *bleve.Batch, c *pendingChunk) error {
-	if c.bodyField == nil {
+	if c.bodyToks == nil {
 		return b.Index(c.entry.ID(), bleveDoc(*c))
 	}
 	fields := bleveDoc(*c)
@@ -1231,10 +1222,21 @@ func (ix *Index) batchIndex(b *bleve.Batch, c *pendingChunk) error {
 	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
 		return err
 	}
-	doc.AddField(c.bodyField)
-	doc.AddField(c.titleField)
-	c.titleToks, c.bodyToks, c.titleField, c.bodyField = nil, nil, nil, nil
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, &analyzed{c.bodyToks}))
+	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.Title), ix.textOpts, &analyzed{c.titleToks}))
+	c.titleToks, c.bodyToks = nil, nil
 	return b.IndexAdvanced(doc)
+}
+
+// analyzed is an Analyzer that returns tokens already made, once: Bleve
+// analyses a field once, and keeps the document (and so its analyzer)
+// until the batch's segment is built, long after the tokens are counted.
+type analyzed struct{ toks analysis.TokenStream }
+
+func (a *analyzed) Analyze([]byte) analysis.TokenStream {
+	t := a.toks
+	a.toks = nil
+	return t
 }
 
 func bleveDoc(c pendingChunk) map[string]any {
