@@ -6,9 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 
+	"github.com/cairn-mem/cairn/internal/digest/wire"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -79,7 +79,7 @@ func ParseReadings(b []byte) (*Readings, error) {
 		var h textHash
 		copy(h[:], data)
 		data = data[len(h):]
-		l, n := uvarint(data)
+		l, n := wire.Uvarint(data)
 		if n <= 0 || uint64(len(data)-n) < l {
 			return nil, errReadings
 		}
@@ -202,248 +202,62 @@ const (
 // length is stored plus one, and nil as 0.
 func encodeReading(st *Statement) []byte {
 	b := binary.AppendUvarint(nil, flagsOf(st))
-	b = appendSet(b, st.keys)
-	b = appendMap(b, st.settings)
-	b = appendMap(b, st.bare)
+	b = wire.AppendSet(b, st.keys)
+	b = wire.AppendMap(b, st.settings)
+	b = wire.AppendMap(b, st.bare)
 	if st.done {
 		if st.change == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = appendSets(b, st.change.old)
-			b = appendSets(b, st.change.new)
+			b = wire.AppendSets(b, st.change.old)
+			b = wire.AppendSets(b, st.change.new)
 		}
 		b = binary.AppendVarint(b, int64(st.state))
-		b = appendMap(b, st.versions)
-		b = appendLen(b, st.quantities == nil, len(st.quantities))
+		b = wire.AppendMap(b, st.versions)
+		b = wire.AppendLen(b, st.quantities == nil, len(st.quantities))
 		for _, q := range st.quantities {
-			b = appendStr(b, q.unit)
-			b = appendStr(b, q.value)
-			b = appendBool(b, q.weak)
+			b = wire.AppendStr(b, q.unit)
+			b = wire.AppendStr(b, q.value)
+			b = wire.AppendBool(b, q.weak)
 		}
-		b = appendStrs(b, st.removed)
-		b = appendMap(b, st.named)
+		b = wire.AppendStrs(b, st.removed)
+		b = wire.AppendMap(b, st.named)
 	}
 	if st.claim != nil {
-		b = appendStr(b, st.claim.Subject)
-		b = appendStrs(b, st.claim.Values)
-		b = appendStrs(b, st.claim.Dropped)
-		b = appendBool(b, st.claim.Chosen)
+		b = wire.AppendStr(b, st.claim.Subject)
+		b = wire.AppendStrs(b, st.claim.Values)
+		b = wire.AppendStrs(b, st.claim.Dropped)
+		b = wire.AppendBool(b, st.claim.Chosen)
 	}
 	return b
-}
-
-func appendLen(b []byte, isNil bool, n int) []byte {
-	if isNil {
-		return append(b, 0)
-	}
-	return binary.AppendUvarint(b, uint64(n)+1)
-}
-
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-func appendBool(b []byte, v bool) []byte {
-	if v {
-		return append(b, 1)
-	}
-	return append(b, 0)
-}
-
-func appendStrs(b []byte, ss []string) []byte {
-	b = appendLen(b, ss == nil, len(ss))
-	for _, s := range ss {
-		b = appendStr(b, s)
-	}
-	return b
-}
-
-// appendSet and appendMap write keys sorted: a map's order is random.
-func appendSet(b []byte, m map[string]bool) []byte {
-	b = appendLen(b, m == nil, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b = appendStr(b, k)
-		b = appendBool(b, m[k])
-	}
-	return b
-}
-
-func appendMap(b []byte, m map[string]string) []byte {
-	b = appendLen(b, m == nil, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b = appendStr(b, k)
-		b = appendStr(b, m[k])
-	}
-	return b
-}
-
-func appendSets(b []byte, ms []map[string]bool) []byte {
-	b = appendLen(b, ms == nil, len(ms))
-	for _, m := range ms {
-		b = appendSet(b, m)
-	}
-	return b
-}
-
-// decoder reads an encoded reading; its first failure stays in err.
-type decoder struct {
-	b   string
-	err error
-}
-
-// uvarint is binary.Uvarint of a string.
-func uvarint(s string) (uint64, int) {
-	var x uint64
-	var shift uint
-	for i := range min(len(s), binary.MaxVarintLen64) {
-		c := s[i]
-		if c < 0x80 {
-			if i == binary.MaxVarintLen64-1 && c > 1 {
-				return 0, -(i + 1) // overflow
-			}
-			return x | uint64(c)<<shift, i + 1
-		}
-		x |= uint64(c&0x7f) << shift
-		shift += 7
-	}
-	return 0, 0
-}
-
-func (d *decoder) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := uvarint(d.b)
-	if n <= 0 {
-		d.err = errReadings
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) int() int64 {
-	if d.err != nil {
-		return 0
-	}
-	ux, n := uvarint(d.b)
-	if n <= 0 {
-		d.err = errReadings
-		return 0
-	}
-	d.b = d.b[n:]
-	v := int64(ux >> 1) // binary.Varint's zig-zag
-	if ux&1 != 0 {
-		v = ^v
-	}
-	return v
-}
-
-// len returns a length stored plus one, and whether it is nil.
-func (d *decoder) len() (int, bool) {
-	n := d.uint()
-	if d.err == nil && n > uint64(len(d.b))+1 {
-		d.err = errReadings // every element takes a byte at least
-	}
-	if n == 0 || d.err != nil {
-		return 0, true
-	}
-	return int(n - 1), false
-}
-
-func (d *decoder) str() string {
-	n := d.uint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.err = errReadings
-		return ""
-	}
-	s := d.b[:n]
-	d.b = d.b[n:]
-	return s
-}
-
-func (d *decoder) bool() bool { return d.uint() == 1 }
-
-func (d *decoder) strs() []string {
-	n, isNil := d.len()
-	if isNil {
-		return nil
-	}
-	out := make([]string, 0, n)
-	for range n {
-		out = append(out, d.str())
-	}
-	return out
-}
-
-func (d *decoder) set() map[string]bool {
-	n, isNil := d.len()
-	if isNil {
-		return nil
-	}
-	m := make(map[string]bool, n)
-	for range n {
-		k := d.str()
-		m[k] = d.bool()
-	}
-	return m
-}
-
-func (d *decoder) smap() map[string]string {
-	n, isNil := d.len()
-	if isNil {
-		return nil
-	}
-	m := make(map[string]string, n)
-	for range n {
-		k := d.str()
-		m[k] = d.str()
-	}
-	return m
-}
-
-func (d *decoder) sets() []map[string]bool {
-	n, isNil := d.len()
-	if isNil {
-		return nil
-	}
-	out := make([]map[string]bool, 0, n)
-	for range n {
-		out = append(out, d.set())
-	}
-	return out
 }
 
 // decodeReading fills st's readings from b, and returns its flags; st
 // keeps its text and rank.
 func decodeReading(b string, st *Statement) (uint64, error) {
-	d := &decoder{b: b}
-	flags := d.uint()
+	d := wire.NewDecoder(b, errReadings)
+	flags := d.Uint()
 	if flags >= readCount {
 		return 0, fmt.Errorf("%w: flags %d", errReadings, flags)
 	}
-	st.keys, st.settings, st.bare = d.set(), d.smap(), d.smap()
+	st.keys, st.settings, st.bare = d.Set(), d.Map(), d.Map()
 	if flags&readDone != 0 {
-		if d.bool() {
-			st.change = &change{old: d.sets(), new: d.sets()}
+		if d.Bool() {
+			st.change = &change{old: d.Sets(), new: d.Sets()}
 		}
-		st.state = int(d.int())
-		st.versions = d.smap()
-		if n, isNil := d.len(); !isNil {
+		st.state = int(d.Int())
+		st.versions = d.Map()
+		if n, isNil := d.Len(); !isNil {
 			st.quantities = make([]quantity, 0, n)
 			for range n {
-				st.quantities = append(st.quantities, quantity{unit: d.str(), value: d.str(), weak: d.bool()})
+				st.quantities = append(st.quantities, quantity{unit: d.Str(), value: d.Str(), weak: d.Bool()})
 			}
 		}
-		st.removed, st.named, st.done = d.strs(), d.smap(), true
+		st.removed, st.named, st.done = d.Strs(), d.Map(), true
 	}
 	if flags&readClaim != 0 {
-		st.claim = &prose.Claim{Subject: d.str(), Values: d.strs(), Dropped: d.strs(), Chosen: d.bool()}
+		st.claim = &prose.Claim{Subject: d.Str(), Values: d.Strs(), Dropped: d.Strs(), Chosen: d.Bool()}
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.err = errReadings
-	}
-	return flags, d.err
+	return flags, d.End()
 }
