@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall/corecache"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/match"
+	"github.com/cairn-mem/cairn/internal/recall/recent"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -273,26 +274,26 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		return a.Updated.After(b.Updated)
 	})
 	// The sessions: the one named first, then the latest with substance.
-	var sessions []*sessionInfo
+	var sessions []*recent.Session
 	dir, warn := namedSession(m, opts.Session)
 	if warn != "" {
 		p.Warnings = append(p.Warnings, warn)
 	}
 	if dir != "" {
-		if s := loadSession(m, dir); s != nil {
-			s.current = true
+		if s := recent.Load(m, dir); s != nil {
+			s.Current = true
 			sessions = append(sessions, s)
 		}
 	}
-	sessions = append(sessions, latestSessions(m, dir, maxPackSessions)...)
-	sums := digests(sessions)
+	sessions = append(sessions, recent.Latest(m, dir, maxPackSessions)...)
+	sums := recent.Digests(sessions)
 	v := digest.NewVocab(sums)
 	// doneRank is the rank whose Vocab.DoneLater says of an item's to-do whether
 	// a newer session dealt with it or said it again.
 	doneRank := func(session string) int {
 		k := len(sessions) // a session older than those listed
 		for i, s := range sessions {
-			if s.id == session {
+			if s.ID == session {
 				k = i
 			}
 		}
@@ -304,7 +305,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	ranks := make([]int, len(core))
 	stmts := make([]digest.Statement, 0, len(core))
 	for i, c := range core {
-		ranks[i] = rankOf(sessions, c.Session, c.Updated)
+		ranks[i] = recent.Rank(sessions, c.Session, c.Updated)
 		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
 	}
 	r := derived.New(m, stmts, sums, v)
@@ -701,7 +702,8 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 		}
 		if !read {
 			read = true
-			data, err := readMemory(m, g.path)
+			data, err := m.ReadFile(g.path)
+			m.WarnLink(err) // a link is named and left out
 			if err != nil {
 				gone = true
 				return ""
@@ -787,12 +789,12 @@ func entry(title, text, tail string, room int) string {
 // openGroup gathers the items the sessions left open at their end, the
 // newest first, leaving out those a later session mentions: it dealt
 // with them, or said again they are open (its statement is the newer).
-func openGroup(sessions []*sessionInfo, v *digest.Vocab) *group {
+func openGroup(sessions []*recent.Session, v *digest.Vocab) *group {
 	g := &group{sec: secOpen}
 	var kept []map[string]bool
-	sums := digests(sessions)
+	sums := recent.Digests(sessions)
 	for k, s := range sessions {
-		for i, o := range s.digest.Open {
+		for i, o := range s.Digest.Open {
 			d := v.Distinct(o)
 			if len(d) == 0 || v.MentionedLater(d, sums, k) {
 				continue
@@ -809,7 +811,7 @@ func openGroup(sessions []*sessionInfo, v *digest.Vocab) *group {
 			}
 			kept = append(kept, digest.Keys(o))
 			text := digest.Shorten(o, bulletCap)
-			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.id)+")\n")
+			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.ID)+")\n")
 		}
 	}
 	if len(g.units) == 0 {
@@ -846,36 +848,36 @@ var partPrio = [digest.NumParts]float64{
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit]) *group {
+func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit]) *group {
 	newer := sessions[:k]
-	short := memory.ShortSession(s.id)
-	g := &group{sec: secSessions, id: s.id, title: s.title, fetch: "cairn session show " + short, path: s.dir + "/summary.md"}
-	if len(s.digest.Parts[digest.Request])+len(s.digest.Parts[digest.Outcome])+len(s.digest.Parts[digest.Notes]) == 0 {
-		g.path = s.dir + "/" + model.TranscriptFile
+	short := memory.ShortSession(s.ID)
+	g := &group{sec: secSessions, id: s.ID, title: s.Title, fetch: "cairn session show " + short, path: s.Dir + "/summary.md"}
+	if len(s.Digest.Parts[digest.Request])+len(s.Digest.Parts[digest.Outcome])+len(s.Digest.Parts[digest.Notes]) == 0 {
+		g.path = s.Dir + "/" + model.TranscriptFile
 	}
 	which := "session " + short
-	if s.current {
+	if s.Current {
 		which += ", current"
 	}
 	date := ""
-	if !s.when.IsZero() {
-		date = " — " + s.when.UTC().Format(time.DateOnly)
+	if !s.When.IsZero() {
+		date = " — " + s.When.UTC().Format(time.DateOnly)
 	}
-	title, requests := digest.Heading(s.title, s.digest.Parts[digest.Request])
-	if !s.current {
+	title, requests := digest.Heading(s.Title, s.Digest.Parts[digest.Request])
+	if !s.Current {
 		title = r.Title(title, k)
 	}
 	g.head = "\n### " + title + date + " (" + which + ")\n"
 	narrative := narrativePrio - narrativeAge*float64(k)
 	lasting := durablePrio - durableAge*float64(k)
-	if s.current {
+	if s.Current {
 		narrative, lasting = 1, 1
 	}
-	for i, l := range s.state {
+	for i, l := range s.State {
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
-	older := digests(newer)
-	replaced := replacedBy(newer)
+	older := recent.Digests(newer)
+	replaced := recent.ReplacedBy(newer)
 	// A bullet that another bullet of the session holds (an outcome that
 	// is also a decision, a fact filed under two kinds) is shown once:
 	// taking the one that holds it covers it.
@@ -886,7 +888,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 	}
 	var said []saying
 	for _, p := range digest.Order {
-		bullets := s.digest.Parts[p]
+		bullets := s.Digest.Parts[p]
 		if p == digest.Request {
 			bullets = requests
 		}
@@ -894,7 +896,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 		if digest.Durable(p) {
 			base = lasting
 		}
-		if p == digest.Commands && k > 0 && !s.current {
+		if p == digest.Commands && k > 0 && !s.Current {
 			continue // an older session's commands are history
 		}
 		if p == digest.Files && len(bullets) > 0 {
@@ -913,7 +915,7 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 				if b = r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k); b == "" {
 					continue
 				}
-			case !s.current:
+			case !s.Current:
 				// What a session asked is history; a to-do it states,
 				// once a newer session dealt with it, is not left to do,
 				// and a setting it describes ("the backend runs on
@@ -984,9 +986,9 @@ func sessionGroup(s *sessionInfo, k int, sessions []*sessionInfo, v *digest.Voca
 			}
 		}
 	}
-	if n := len(s.turns); n > 0 {
+	if n := len(s.Turns); n > 0 {
 		// The newest turns matter most: they are what no summary holds.
-		for i, t := range s.turns {
+		for i, t := range s.Turns {
 			g.add(narrative-0.03-0.004*float64(n-1-i), t)
 		}
 	}
@@ -1035,12 +1037,4 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 		}
 	}
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
-}
-
-// readMemory reads a work-tree file for the pack: never through a
-// symbolic link, which is named in a warning and left out.
-func readMemory(m *memory.Memory, p string) ([]byte, error) {
-	data, err := m.ReadFile(p)
-	m.WarnLink(err)
-	return data, err
 }

@@ -1,24 +1,22 @@
 package recall
 
 import (
-	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
-	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
+	"github.com/cairn-mem/cairn/internal/recall/recent"
 )
 
 // sess is a session of the given summary parts, for the rules below.
-func sess(id string, parts map[int][]string, open ...string) *sessionInfo {
+func sess(id string, parts map[int][]string, open ...string) *recent.Session {
 	d := &digest.Summary{Open: open}
 	for p, b := range parts {
 		d.Parts[p] = b
 	}
-	return &sessionInfo{id: id, dir: "sessions/" + id, title: "", digest: d}
+	return &recent.Session{ID: id, Dir: "sessions/" + id, Digest: d}
 }
 
 func TestOpenItemsLater(t *testing.T) {
@@ -30,8 +28,8 @@ func TestOpenItemsLater(t *testing.T) {
 		"Still open: rotating the webhook signing secret, which the vault migration blocks.")
 	newest := sess("c3", map[int][]string{digest.Request: {"let's do the rate limiter now"},
 		digest.Outcome: {"Requests over 50 per second get a 429 from the gateway."}})
-	sessions := []*sessionInfo{newest, mid, older}
-	g := openGroup(sessions, digest.NewVocab(digests(sessions)))
+	sessions := []*recent.Session{newest, mid, older}
+	g := openGroup(sessions, digest.NewVocab(recent.Digests(sessions)))
 	var got []string
 	for _, u := range g.units {
 		got = append(got, u.text)
@@ -55,8 +53,8 @@ func TestHeading(t *testing.T) {
 		{"Billing cleanup", "Drop the legacy invoices table.", "Billing cleanup", "Drop the legacy invoices table."},
 	} {
 		s := sess("h", map[int][]string{digest.Request: {tc.req}})
-		s.title = tc.title
-		head, reqs := digest.Heading(s.title, s.digest.Parts[digest.Request])
+		s.Title = tc.title
+		head, reqs := digest.Heading(s.Title, s.Digest.Parts[digest.Request])
 		if head != tc.head || strings.Join(reqs, "|") != tc.bullet {
 			t.Errorf("heading(%q, %q) = %q, %q; want %q, %q", tc.title, tc.req, head, reqs, tc.head, tc.bullet)
 		}
@@ -66,16 +64,16 @@ func TestHeading(t *testing.T) {
 func TestRetiredSessions(t *testing.T) {
 	newest := sess("c3", map[int][]string{digest.Environment: {"The image registry moved to ghcr.io/acme instead of quay.io/acme."}})
 	older := sess("a1", map[int][]string{digest.Environment: {"Images are pushed to quay.io/acme by the release job. Tags follow semver."}})
-	sessions := []*sessionInfo{newest, older}
-	core := []digest.Statement{{Text: "The release job pushes images to quay.io/acme", Rank: rankOf(sessions, "a1", time.Time{})}}
+	sessions := []*recent.Session{newest, older}
+	core := []digest.Statement{{Text: "The release job pushes images to quay.io/acme", Rank: recent.Rank(sessions, "a1", time.Time{})}}
 	for _, f := range filler {
 		core = append(core, digest.Statement{Text: f, Rank: 2})
 	}
-	r := digest.NewRetirer(core, digests(sessions))
-	if got := r.DropRetired(older.digest.Parts[digest.Environment][0], 1); got != "Tags follow semver." {
+	r := digest.NewRetirer(core, recent.Digests(sessions))
+	if got := r.DropRetired(older.Digest.Parts[digest.Environment][0], 1); got != "Tags follow semver." {
 		t.Errorf("older bullet = %q, want only the sentence nothing changed", got)
 	}
-	if !r.Retired("The release job pushes images to quay.io/acme", rankOf(sessions, "a1", time.Time{})) {
+	if !r.Retired("The release job pushes images to quay.io/acme", recent.Rank(sessions, "a1", time.Time{})) {
 		t.Error("the core item of the older session is not retired")
 	}
 	if r.Retired("The image registry moved to ghcr.io/acme instead of quay.io/acme.", 0) {
@@ -140,8 +138,8 @@ func TestSessionSaysOnce(t *testing.T) {
 		digest.Rejected:  {"Two nodes behind the load balancer, so forget the GenServer."},
 		digest.Decisions: {"Bookings are claimed with an exclusion constraint."},
 	})
-	sessions := []*sessionInfo{newest, older}
-	sums := digests(sessions)
+	sessions := []*recent.Session{newest, older}
+	sums := recent.Digests(sessions)
 	v := digest.NewVocab(sums)
 	stmts := make([]digest.Statement, 0, len(filler))
 	for _, f := range filler {
@@ -162,29 +160,5 @@ func TestSessionSaysOnce(t *testing.T) {
 	}
 	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint.") || !strings.Contains(text, "The backoff read the wall clock") {
 		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
-	}
-}
-
-// replacedBy, each session's summary read once, is supersede.By of the
-// sessions' summaries, for every run of newer sessions a pack asks.
-func TestReplacedByIsBy(t *testing.T) {
-	var sessions []*sessionInfo
-	for i, b := range [][]string{
-		{"The API now listens on 4100 instead of 3001.", "No change here."},
-		{},
-		{"We moved from 1.7.5 to 1.8.0 of the driver.", "The pool was 128Mi and is 256Mi now."},
-		{"Nothing replaced."},
-		{"The worker no longer uses 8080; it is on 9090. It used to be v2.3."},
-	} {
-		sessions = append(sessions, sess(fmt.Sprintf("s%d", i), map[int][]string{digest.Outcome: b, digest.Decisions: b, digest.Commands: b}))
-	}
-	for k := range len(sessions) + 1 {
-		got, want := replacedBy(sessions[:k]), supersede.By(digests(sessions[:k]))
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("sessions[:%d]: %v, want %v", k, got, want)
-		}
-		if k == len(sessions) && len(got) < 5 {
-			t.Fatalf("only %d values: the test says little", len(got))
-		}
 	}
 }

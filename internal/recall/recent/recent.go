@@ -1,4 +1,4 @@
-package recall
+package recent
 
 import (
 	"io/fs"
@@ -19,15 +19,15 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
-// sessionInfo is a session the pack may show.
-type sessionInfo struct {
-	dir, id string
-	title   string
-	when    time.Time
-	digest  *digest.Summary
-	turns   []string // turns no summary covers yet, as list lines, oldest first
-	state   []string // progress and variables, as list lines
-	current bool     // the session named by ContextOptions.Session
+// Session is a session the pack may show.
+type Session struct {
+	Dir, ID string // its folder ("sessions/ID") and id
+	Title   string
+	When    time.Time
+	Digest  *digest.Summary
+	Turns   []string // turns no summary covers yet, as list lines, oldest first
+	State   []string // progress and variables, as list lines
+	Current bool     // the session the pack was asked about
 
 	// replaced is what its summary says was replaced (supersede.By),
 	// read once: each older session of a pack is checked against it.
@@ -45,33 +45,33 @@ const minSubstanceTurns = 2
 // run of them must not hide the real ones.
 const maxScanSessions = 60
 
-// latestSessions returns up to n sessions of sessions/ with substance
+// Latest returns up to n sessions of sessions/ with substance
 // (a summary saying what was asked or done, or enough turns not yet
 // summarised), the one changed last first, leaving out skip.
-func latestSessions(m *memory.Memory, skip string, n int) []*sessionInfo {
-	var out []*sessionInfo
-	for i, dir := range sessionFolders(m) {
+func Latest(m *memory.Memory, skip string, n int) []*Session {
+	var out []*Session
+	for i, dir := range folders(m) {
 		if len(out) == n || i == maxScanSessions {
 			break
 		}
 		if dir == skip {
 			continue
 		}
-		if s := loadSession(m, dir); s != nil && s.substantial() {
+		if s := Load(m, dir); s != nil && s.Substantial() {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func (s *sessionInfo) substantial() bool {
-	return s.digest.Substantial() || len(s.turns) >= minSubstanceTurns
+func (s *Session) Substantial() bool {
+	return s.Digest.Substantial() || len(s.Turns) >= minSubstanceTurns
 }
 
-// sessionFolders lists the folders of sessions/, the one changed last
+// folders lists the folders of sessions/, the one changed last
 // first. A folder's modification time moves with every file cairn
 // writes in it, since it writes by renaming.
-func sessionFolders(m *memory.Memory) []string {
+func folders(m *memory.Memory) []string {
 	ents, err := os.ReadDir(filepath.Join(m.Dir, "sessions"))
 	if err != nil {
 		return nil
@@ -108,15 +108,17 @@ func sessionFolders(m *memory.Memory) []string {
 	return out
 }
 
-// loadSession reads what the pack shows of the session in dir: its
+// Load reads what the pack shows of the session in dir: its
 // summary, the turns no summary covers yet, its state; nil if the folder
 // holds none of them.
-func loadSession(m *memory.Memory, dir string) *sessionInfo {
+func Load(m *memory.Memory, dir string) *Session {
 	_, sid := docs.SessionDir(dir + "/x")
-	s := &sessionInfo{dir: dir, id: sid, digest: &digest.Summary{}}
-	if data, err := readMemory(m, dir+"/summary.md"); err == nil {
-		s.digest = digest.Parse(summaryBody(data))
-		s.digest.DropWaste()
+	s := &Session{Dir: dir, ID: sid, Digest: &digest.Summary{}}
+	data, err := m.ReadFile(dir + "/summary.md")
+	m.WarnLink(err) // a link is named and left out
+	if err == nil {
+		s.Digest = digest.Parse(summaryBody(data))
+		s.Digest.DropWaste()
 	}
 	sp := dir + "/" + model.SessionFile
 	var sess *model.Session
@@ -126,15 +128,15 @@ func loadSession(m *memory.Memory, dir string) *sessionInfo {
 		}
 	}
 	if sess != nil {
-		s.title = mdtext.OneLine(sess.Title)
+		s.Title = mdtext.OneLine(sess.Title)
 		for _, t := range []time.Time{sess.Started, sess.Updated, sess.LastActivity} {
 			if !t.IsZero() {
-				s.when = t
+				s.When = t
 				break
 			}
 		}
 		if sess.Progress.Total > 0 {
-			s.state = append(s.state, "- Progress: "+strconv.Itoa(sess.Progress.Done)+" of "+strconv.Itoa(sess.Progress.Total)+" steps done\n")
+			s.State = append(s.State, "- Progress: "+strconv.Itoa(sess.Progress.Done)+" of "+strconv.Itoa(sess.Progress.Total)+" steps done\n")
 		}
 		keys := make([]string, 0, len(sess.Variables))
 		for k := range sess.Variables {
@@ -142,46 +144,46 @@ func loadSession(m *memory.Memory, dir string) *sessionInfo {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			s.state = append(s.state, "- Variable "+k+": "+digest.Shorten(sess.Variables[k], 40)+"\n")
+			s.State = append(s.State, "- Variable "+k+": "+digest.Shorten(sess.Variables[k], 40)+"\n")
 		}
 		if turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through); err == nil {
 			prompts := 0
 			_, turns = memory.SplitContext(turns) // summarised already
 			for _, t := range turns {
 				if l := digest.TurnLine(t.Turn); l != "" {
-					s.turns = append(s.turns, l)
+					s.Turns = append(s.Turns, l)
 					if t.Turn.Role == summarize.User {
 						prompts++
 					}
 				}
 			}
 			if prompts == 0 {
-				s.turns = nil // tool calls alone say too little to take a place
+				s.Turns = nil // tool calls alone say too little to take a place
 			}
 		}
 	}
-	if s.when.IsZero() {
+	if s.When.IsZero() {
 		if fi, err := os.Stat(filepath.Join(m.Dir, filepath.FromSlash(dir))); err == nil {
-			s.when = fi.ModTime().UTC()
+			s.When = fi.ModTime().UTC()
 		}
 	}
-	if s.title == "" {
-		s.title = s.defaultTitle()
+	if s.Title == "" {
+		s.Title = s.defaultTitle()
 	}
 	return s
 }
 
 // defaultTitle names a session without a title by its first request.
-func (s *sessionInfo) defaultTitle() string {
+func (s *Session) defaultTitle() string {
 	var first string
-	if r := s.digest.Parts[digest.Request]; len(r) > 0 {
+	if r := s.Digest.Parts[digest.Request]; len(r) > 0 {
 		first = r[0]
-	} else if o := s.digest.Parts[digest.Outcome]; len(o) > 0 {
+	} else if o := s.Digest.Parts[digest.Outcome]; len(o) > 0 {
 		first = o[0]
-	} else if n := s.digest.Parts[digest.Notes]; len(n) > 0 {
+	} else if n := s.Digest.Parts[digest.Notes]; len(n) > 0 {
 		first = n[0]
 	} else {
-		for _, t := range s.turns {
+		for _, t := range s.Turns {
 			if rest, ok := strings.CutPrefix(t, "- user: "); ok {
 				first = strings.TrimSpace(rest)
 				break
@@ -213,46 +215,46 @@ func summaryBody(data []byte) string {
 	return text
 }
 
-// rankOf is the rank of a core item from session id (or none) last
+// Rank is the rank of a core item from session id (or none) last
 // updated at t: that of its session, older than all of them when its
 // session is not among them (they are the latest), else that of the
 // newest session that started at or before t.
-func rankOf(sessions []*sessionInfo, id string, t time.Time) int {
+func Rank(sessions []*Session, id string, t time.Time) int {
 	if id != "" {
 		for k, s := range sessions {
-			if s.id == id {
+			if s.ID == id {
 				return k
 			}
 		}
 		return len(sessions)
 	}
 	for k, s := range sessions {
-		if !s.when.After(t) {
+		if !s.When.After(t) {
 			return k
 		}
 	}
 	return len(sessions)
 }
 
-// digests are the sessions' summaries, in their order.
-// replacedBy is supersede.By(digests(sessions)), each session's summary
+// ReplacedBy is supersede.By(Digests(sessions)), each session's summary
 // read once per pack rather than once per older session (45 times for
 // the ten a pack considers): By lists the summaries' values in order.
-func replacedBy(sessions []*sessionInfo) []supersede.Value {
+func ReplacedBy(sessions []*Session) []supersede.Value {
 	var out []supersede.Value
 	for _, s := range sessions {
 		if !s.replacedRead {
-			s.replaced, s.replacedRead = supersede.By([]*digest.Summary{s.digest}), true
+			s.replaced, s.replacedRead = supersede.By([]*digest.Summary{s.Digest}), true
 		}
 		out = append(out, s.replaced...)
 	}
 	return out
 }
 
-func digests(sessions []*sessionInfo) []*digest.Summary {
+// Digests are the sessions' summaries, in their order.
+func Digests(sessions []*Session) []*digest.Summary {
 	out := make([]*digest.Summary, len(sessions))
 	for i, s := range sessions {
-		out[i] = s.digest
+		out[i] = s.Digest
 	}
 	return out
 }
