@@ -121,7 +121,7 @@ func Reindex(ctx context.Context, m *memory.Memory, opts IndexOptions) (*Index, 
 	ix, err := indexer.Rebuild(ctx, m.StatePath(indexDir), iopts)
 	if errors.Is(err, indexer.ErrLocked) {
 		state := m.StatePath("")
-		if _, derr := client.Discover(ctx, state, DefaultDaemonWait); derr == nil {
+		if _, derr := client.Discover(ctx, state, client.DefaultWait); derr == nil {
 			return nil, fmt.Errorf("the cairn daemon has the search index open; stop it (cairn daemon stop), reindex, and start it again: %w", err)
 		}
 		return nil, fmt.Errorf("the search index is in use by another process%s; try again in a moment: %w", holder(state), err)

@@ -15,13 +15,10 @@ import (
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// How long Open waits by default: a daemon must answer its health check
-// quickly to be used, and another process that has the index open (a
-// command, briefly) is waited for a little.
-const (
-	DefaultDaemonWait = client.DefaultWait
-	DefaultIndexWait  = 3 * time.Second
-)
+// DefaultIndexWait is how long Open waits by default for another process
+// that has the index open (a command, briefly); a daemon must answer its
+// health check within client.DefaultWait to be used.
+const DefaultIndexWait = 3 * time.Second
 
 // OpenOptions tune Open.
 type OpenOptions struct {
@@ -50,7 +47,7 @@ type OpenOptions struct {
 // between calls but makes the same choice with Remote and ContextOnly.
 func Open(ctx context.Context, dir string, opts OpenOptions) (s Searcher, done func(), err error) {
 	if opts.DaemonWait <= 0 {
-		opts.DaemonWait = DefaultDaemonWait
+		opts.DaemonWait = client.DefaultWait
 	}
 	if opts.IndexWait <= 0 {
 		opts.IndexWait = DefaultIndexWait

@@ -97,7 +97,7 @@ func StartPack(ctx context.Context, m *memory.Memory, so recall.StartOptions, ru
 	// the pack.
 	var daemon recall.Searcher
 	var n capture.Worked
-	c, err := client.Discover(ctx, m.StatePath(""), recall.DefaultDaemonWait)
+	c, err := client.Discover(ctx, m.StatePath(""), client.DefaultWait)
 	starting := false
 	if err != nil && run != nil && m.Config.Daemon.Autostarts() {
 		var pid int
