@@ -109,16 +109,14 @@ func archived(dir, id string, tail ...string) []string {
 // folderNames returns the sorted names in the folder at name, none when
 // it is no folder or cannot be read: what filepath.Glob lists.
 func folderNames(name string) []string {
-	if fi, err := os.Stat(name); err != nil || !fi.IsDir() {
-		return nil
-	}
-	f, err := os.Open(name)
+	ents, err := os.ReadDir(name)
 	if err != nil {
 		return nil
 	}
-	names, _ := f.Readdirnames(-1)
-	f.Close()
-	sort.Strings(names)
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
 	return names
 }
 

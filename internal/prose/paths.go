@@ -57,12 +57,8 @@ var (
 // x's does, in its last two components, under another parent: where the
 // same thing lives now.
 func MovedPath(x, newer [][]string) bool {
-	for _, p := range x {
-		for _, q := range newer {
-			if slices.Equal(p, q) {
-				return false // the newer text names x's path itself
-			}
-		}
+	if namesAny(x, newer) {
+		return false // the newer text names x's path itself
 	}
 	for _, p := range x {
 		for _, q := range newer {
@@ -83,12 +79,8 @@ func MovedPath(x, newer [][]string) bool {
 // (/usr/lib/postgresql/17/bin/pg_config where 16 was,
 // /usr/lib/jvm/java-21-openjdk after java-17-openjdk).
 func OtherVersionPath(x, newer [][]string) bool {
-	for _, p := range x {
-		for _, q := range newer {
-			if slices.Equal(p, q) {
-				return false
-			}
-		}
+	if namesAny(x, newer) {
+		return false
 	}
 	for _, p := range x {
 		for _, q := range newer {
@@ -134,4 +126,16 @@ func otherNumber(a, b string) bool {
 	sa, da := skel(a)
 	sb, db := skel(b)
 	return da && db && sa == sb
+}
+
+// namesAny reports whether newer names one of x's paths itself.
+func namesAny(x, newer [][]string) bool {
+	for _, p := range x {
+		for _, q := range newer {
+			if slices.Equal(p, q) {
+				return true
+			}
+		}
+	}
+	return false
 }
