@@ -26,15 +26,7 @@ func TestWriteKeepsLines(t *testing.T) {
 		p.Rows[r.Path] = r
 	}
 	dir := t.TempDir()
-	first := filepath.Join(dir, "one.tsv")
-	if err := p.Write(first); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(first)
-	q, err := Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, data := writeRead(t, p, filepath.Join(dir, "one.tsv"))
 	if len(q.lines) != 3 {
 		t.Fatalf("Read kept %d lines, want 3", len(q.lines))
 	}
@@ -76,15 +68,7 @@ func TestSortedOfCopies(t *testing.T) {
 		n := name()
 		p.Rows[n] = &Row{Path: n, Type: Other}
 	}
-	file := filepath.Join(t.TempDir(), "part.tsv")
-	if err := p.Write(file); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(file)
-	q, err := Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, _ := writeRead(t, p, filepath.Join(t.TempDir(), "part.tsv"))
 	for round := range 30 {
 		q = clonePart(q)
 		for range rng.IntN(20) {
@@ -105,4 +89,21 @@ func TestSortedOfCopies(t *testing.T) {
 			t.Fatalf("round %d: Sorted differs from the rows sorted (%d rows, want %d)", round, len(got), len(want))
 		}
 	}
+}
+
+// writeRead writes p to file and reads it back: the part and the bytes.
+func writeRead(t *testing.T, p *Part, file string) (*Part, []byte) {
+	t.Helper()
+	if err := p.Write(file); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, data
 }
