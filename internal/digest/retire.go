@@ -473,7 +473,7 @@ func topicKeys(s string) map[string]bool {
 	for _, t := range codeTokens(s) {
 		out[t] = true
 	}
-	if strings.Contains(s, "/") {
+	if endsFolder(s) {
 		for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
 			out[strings.ToLower(m[1])] = true // as valueKeys keeps a folder at the top
 		}
@@ -526,6 +526,23 @@ func folders(s string) []string {
 		}
 	}
 	return out
+}
+
+// endsFolder reports whether s has a name that ends in a slash
+// ("prompts/ "), which topFolder needs: most statements, paths and all,
+// have none, and topicKeys reads every core title of a cold pack.
+func endsFolder(s string) bool {
+	for i := strings.IndexByte(s, '/'); i >= 0; {
+		if i+1 == len(s) || strings.IndexByte(" `'\".,;:)", s[i+1]) >= 0 {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '/')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // topFolder is a folder named alone, at the top: `prompts/`.

@@ -591,3 +591,17 @@ func TestMovedFolder(t *testing.T) {
 		}
 	}
 }
+
+func TestEndsFolder(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Templates moved to `prompts/` at the top level.":  true,
+		"Fixtures are in tests/fixtures/ now":              true,
+		"ends with a folder/":                              true,
+		"The API reads /etc/acme/app.yaml and/or the env.": false,
+		"No slash at all.":                                 false,
+	} {
+		if got := endsFolder(s); got != want {
+			t.Errorf("endsFolder(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
