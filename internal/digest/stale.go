@@ -326,6 +326,10 @@ func (d *Summary) pointedBack() map[string]bool {
 	return d.backKeys
 }
 
+// backWords are the keys of backRef's own words, which say that an ask
+// points back, not at what.
+var backWords = keySet(`thing things stuff last time week earlier mentioned left hanging parked talked other day session`)
+
 // backRef is a request pointing back at work an earlier session left.
 var backRef = lazyre.New(`(?i)\b(?:from (?:yesterday|last time|last week|last session|earlier|the other day)|you mentioned|(?:we|you) (?:left|parked)|left hanging|we talked about|(?:that|the) [\w\s-]{1,30} thing\b)`)
 
@@ -432,4 +436,77 @@ func hasBounded(s, w string, bounded func(j, end int) bool) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// DealtWith returns whether an ask of session sums[k] (newest first; a
+// request of its, or the heading made of one) closes an item an older
+// session left open, and the session reports doing it: the ask names the
+// open item (or points back at earlier work: "the psycopg thing from
+// last time"), what the session did (its outcome, the files it changed)
+// speaks of the ask, and none of the items it left open does. Once the
+// session is over, such an ask shown without a mark reads as still to
+// do. A question asks for an answer, not for work, and is never marked.
+func (v *Vocab) DealtWith(sums []*Summary, k int) func(ask string) bool {
+	if k >= len(sums) || len(sums[k].Parts[Outcome]) == 0 {
+		return func(string) bool { return false }
+	}
+	d := sums[k]
+	did := make(map[string]bool)
+	for _, p := range []int{Outcome, Files} {
+		for _, b := range d.Parts[p] {
+			for k := range Keys(b) {
+				did[k] = true
+			}
+		}
+	}
+	// The older sessions' open items and the to-dos they state ("Next on
+	// my list: version 1.1 …"), by their distinctive keys.
+	var left [][]string
+	for _, o := range sums[k+1:] {
+		for _, item := range o.Open {
+			left = append(left, v.Distinct(item))
+		}
+		for p, bullets := range o.Parts {
+			if p == Commands || p == Read || p == Errors || p == Files {
+				continue
+			}
+			for _, b := range bullets {
+				for _, x := range Sentences(b) {
+					if IsTodo(x) {
+						left = append(left, v.Distinct(x))
+					}
+				}
+			}
+		}
+	}
+	return func(ask string) bool {
+		if isQuestion(ask) || IsChitChat(ask) {
+			return false
+		}
+		ak, dk := Keys(ask), v.Distinct(ask)
+		// An ask that points back says what it is in a word or two
+		// besides the pointer's own.
+		closes := false
+		if backRef.MatchString(ask) {
+			var what []string
+			for _, k := range dk {
+				if !backWords[k] {
+					what = append(what, k)
+				}
+			}
+			closes = v.Refers(what, did)
+		}
+		for _, l := range left {
+			closes = closes || v.Refers(l, ak) && v.Refers(dk, did)
+		}
+		if !closes {
+			return false
+		}
+		for _, o := range d.Open {
+			if v.Refers(dk, Keys(o)) {
+				return false
+			}
+		}
+		return true
+	}
 }

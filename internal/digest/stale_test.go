@@ -132,3 +132,38 @@ func TestAskedBack(t *testing.T) {
 		}
 	}
 }
+
+// TestDealtWith: an ask of a session is marked dealt with when it names
+// an item an older session left open, what the session did speaks of it
+// and none of its own open items does; a question, an ask its work does
+// not speak of, a fresh ask and a session without an outcome are not.
+func TestDealtWith(t *testing.T) {
+	older := summary(map[int][]string{Outcome: {"Argo CD syncs the storefront on both clusters. Next on my list: version 1.1, a reset function and a stats view."}},
+		"The image updater for the storefront is not set up yet.")
+	ask := "then image updater for the storefront: staging should take every new build, prod only semver releases"
+	did := map[int][]string{
+		Request: {ask},
+		Outcome: {"The image updater now watches the storefront image: staging follows every new build, prod only semver tags."},
+		Files:   {"apps/storefront/image-updater.yaml (written)"},
+	}
+	for _, tc := range []struct {
+		name string
+		d    *Summary
+		ask  string
+		want bool
+	}{
+		{"done", summary(did), ask, true},
+		{"points back", summary(map[int][]string{Request: {"and the psycopg thing from last time"}, Outcome: {"psycopg builds from source against the hermetic toolchain now."}}), "and the psycopg thing from last time", true},
+		{"a to-do said in passing", summary(map[int][]string{Request: {"do 1.1. reset function + stats view"}, Outcome: {"`sql/ext--1.0--1.1.sql` adds the reset function and the stats view."}}), "do 1.1. reset function + stats view", true},
+		{"question", summary(did), "can the image updater for the storefront follow semver releases?", false},
+		{"left open", summary(did, "The image updater for the storefront still needs its git write-back credentials."), ask, false},
+		{"not its work", summary(did), "and the image updater for the grafana dashboards", false},
+		{"fresh ask", summary(map[int][]string{Outcome: {"Loki keeps logs for 7 days on the local disk now."}}), "keep loki logs for 7 days on the disk", false},
+		{"no outcome", summary(map[int][]string{Request: did[Request]}), ask, false},
+	} {
+		sums := []*Summary{tc.d, older}
+		if got := NewVocab(sums).DealtWith(sums, 0)(tc.ask); got != tc.want {
+			t.Errorf("%s: DealtWith(%q) = %v, want %v", tc.name, tc.ask, got, tc.want)
+		}
+	}
+}

@@ -864,8 +864,13 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		date = " — " + s.When.UTC().Format(time.DateOnly)
 	}
 	title, requests := digest.Heading(s.Title, s.Digest.Parts[digest.Request])
+	dealt := func(string) bool { return false }
 	if !s.Current {
 		title = r.Title(title, k)
+		dealt = v.DealtWith(recent.Digests(sessions), k)
+		if dealt(title) {
+			title += " (done)"
+		}
 	}
 	g.head = "\n### " + title + date + " (" + which + ")\n"
 	narrative := narrativePrio - narrativeAge*float64(k)
@@ -933,6 +938,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 				prio -= 0.08 // the first request says most
 			}
 			label := digest.Labels[p]
+			if p == digest.Request && dealt(b) {
+				label += " (done)"
+			}
 			u := g.add(prio, "")
 			u.render = func(room int) string {
 				lead := "- " + label + ": "
