@@ -43,6 +43,7 @@ type Statement struct {
 	removed []string
 	named   map[string]string // prose.Named
 	edit    *valueEdit        // a file's line given another value
+	was     string            // the line a replacement replaced (Sources)
 	done    bool              // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
@@ -104,6 +105,8 @@ type Retirer struct {
 	cand []int
 	// rd holds readings of texts made by earlier packs (Readings).
 	rd *Readings
+	// trace records what answers read, while Traced runs.
+	trace *Trace
 }
 
 // NewRetirer gathers the statements of core items (title and rank) and
@@ -357,7 +360,7 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 // differ in one value ("reminders: 10" became "reminders: 3"), that value
 // of what the rest of the line names.
 func (r *Retirer) addReplacement(was, now string, rank int) {
-	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true}
+	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true, was: was}
 	wasT, nowT := codeTokens(was), codeTokens(now)
 	for _, t := range wasT {
 		if !slices.Contains(nowT, t) && len(t) > 2 {
@@ -1003,7 +1006,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 
 	// A file its own session changed after reading it counts too: a
 	// session's list of changed files is where it ended.
-	if f := readFrom.FindStringSubmatch(x); f != nil && r.changedSince(f[1], rank+1) {
+	f := readFrom.FindStringSubmatch(x)
+	if r.trace != nil {
+		r.trace.Rank, r.trace.Changed = max(r.trace.Rank, rank), r.trace.Changed || f != nil
+	}
+	if f != nil && r.changedSince(f[1], rank+1) {
 		return true
 	}
 	// x is a statement itself (a core item's title), or one a cache
@@ -1019,6 +1026,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xk = xst.keys
 	} else {
 		xk = topicKeys(x)
+	}
+	if r.trace != nil {
+		r.trace.note(xk)
 	}
 	// sameTopic's keys of x (those few statements hold), found once
 	// rather than for each of thousands of candidates.
