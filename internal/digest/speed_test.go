@@ -84,7 +84,9 @@ func TestCarriedAnswers(t *testing.T) {
 	ver := func() string { return fmt.Sprintf("%d.%d", 1+rng.IntN(3), rng.IntN(4)) }
 	templates := []func() string{
 		func() string { return fmt.Sprintf("The %s %s listens on port %s.", w(), w(), port()) },
-		func() string { return fmt.Sprintf("The %s %s moved to port %s instead of %s.", w(), w(), port(), port()) },
+		func() string {
+			return fmt.Sprintf("The %s %s moved to port %s instead of %s.", w(), w(), port(), port())
+		},
 		func() string { return fmt.Sprintf("The %s %s is %s now.", w(), w(), port()) },
 		func() string { return fmt.Sprintf("We switched the %s %s from %s to %s.", w(), w(), name(), name()) },
 		func() string { return fmt.Sprintf("`%s_%s: %s` is set for the %s.", few(), few(), port(), w()) },
