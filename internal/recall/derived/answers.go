@@ -57,6 +57,17 @@ type Retirer struct {
 	// rd are the readings of statement texts the retirer takes instead
 	// of reading them (digest.Readings), loaded when it is built.
 	rd *digest.Readings
+	// traces are what this pack's answers read of the retirer, computed
+	// or carried; old the trace file's answers, read on the first
+	// answer not in memo, and carry which of them stand (nil when they
+	// are of these very inputs); sources the retirer's statements.
+	m       *memory.Memory
+	traces  map[string]traced
+	old     *carried
+	oldRead bool
+	carry   *digest.Carry
+	sources []digest.Source
+	carried int // answers of other inputs that stood
 }
 
 // Kinds of answer, the first byte of a memo key.
@@ -86,8 +97,14 @@ func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Ret
 	if c.r == nil {
 		c.r = c.build()
 	}
-	v := compute(c.r)
-	c.memo[k] = v
+	if v, ok := c.fromTrace(k); ok {
+		c.memo[k] = v
+		c.added++
+		return v
+	}
+	var v string
+	t := c.r.Traced(func() { v = compute(c.r) })
+	c.memo[k], c.traces[k] = v, traced{value: v, trace: t}
 	c.added++
 	return v
 }
@@ -152,7 +169,7 @@ func CheckStale(ctx context.Context, m *memory.Memory) error {
 // their vocabulary, with the answers m's cache holds for exactly these
 // inputs.
 func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *digest.Vocab) *Retirer {
-	c := &Retirer{v: v, sums: sums, key: retirerKey(core, sums), todoKey: todoKey(sums)}
+	c := &Retirer{v: v, sums: sums, key: retirerKey(core, sums), todoKey: todoKey(sums), m: m, traces: map[string]traced{}}
 	c.build = func() *digest.Retirer {
 		c.rd = readReadings(m)
 		return digest.NewRetirerWith(c.rd, core, sums)
@@ -174,6 +191,9 @@ func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *d
 func (c *Retirer) Save(m *memory.Memory) {
 	if c.added > 0 {
 		writeCache(m, File, c.key, encodeMemo(c.memo))
+		if c.r != nil {
+			c.saveTraces(m)
+		}
 	}
 	if c.addTodo > 0 {
 		writeCache(m, TodoFile, c.todoKey, encodeMemo(c.todo))

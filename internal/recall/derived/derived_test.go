@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -154,5 +155,80 @@ func TestReadingsFile(t *testing.T) {
 	}
 	if !run("Uploads larger than 20 MB are refused.") || len(warned) != 1 {
 		t.Fatalf("after the rebuild: warned %q", warned)
+	}
+}
+
+// A pack whose inputs changed takes the old answers that stand
+// (TraceFile) and gives, for each question, what a retirer built afresh
+// gives; a damaged trace file is said once and made again.
+func TestCarriedAcrossPacks(t *testing.T) {
+	var warned []string
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
+		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
+		Warn:     func(s string) { warned = append(warned, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := strings.Fields("api worker billing queue cache redis deploy staging retry batch ledger gateway mailer cron")
+	w := func() string { return words[rng.IntN(len(words))] }
+	sentence := func() string {
+		switch rng.IntN(4) {
+		case 0:
+			return fmt.Sprintf("The %s %s listens on port %d.", w(), w(), 3000+rng.IntN(5)*100)
+		case 1:
+			return fmt.Sprintf("The %s %s moved to port %d instead of %d.", w(), w(), 3000+rng.IntN(5)*100, 3000+rng.IntN(5)*100)
+		case 2:
+			return fmt.Sprintf("`%s_%s: %d` is set.", words[rng.IntN(3)], words[rng.IntN(3)], rng.IntN(9))
+		}
+		return fmt.Sprintf("The %s %s runs the %s %s.", w(), w(), w(), w())
+	}
+	var core []digest.Statement
+	for range 120 {
+		core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
+	}
+	sums := []*digest.Summary{{}, {}}
+	sums[0].Parts[digest.Outcome] = []string{sentence(), sentence()}
+	var qs []string
+	for range 150 {
+		qs = append(qs, sentence()+" "+sentence())
+	}
+	carried := 0
+	for round := range 6 {
+		c := New(m, core, sums, digest.NewVocab(sums))
+		fresh := digest.NewRetirer(core, sums)
+		for i, q := range qs {
+			rank := i % 4
+			if got, want := c.DropRetired(q, rank), fresh.DropRetired(q, rank); got != want {
+				t.Fatalf("round %d: DropRetired(%q, %d) = %q, want %q", round, q, rank, got, want)
+			}
+			if got, want := c.Title(q, rank), fresh.Title(q, rank); got != want {
+				t.Fatalf("round %d: Title(%q, %d) = %q, want %q", round, q, rank, got, want)
+			}
+		}
+		carried += c.carried
+		c.Save(m)
+		if round == 3 {
+			data, err := os.ReadFile(m.StatePath(TraceFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)-1] ^= 1
+			if err := os.WriteFile(m.StatePath(TraceFile), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A checkpoint: a core item added, one gone, a bullet more.
+		core = append(slices.Clone(core[1:]), digest.Statement{Text: sentence(), Rank: 0})
+		sums[0].Parts[digest.Outcome] = append(slices.Clone(sums[0].Parts[digest.Outcome]), sentence())
+	}
+	if carried < 100 {
+		t.Errorf("%d answers carried over", carried)
+	}
+	t.Logf("%d answers carried over", carried)
+	if len(warned) != 1 || !strings.Contains(warned[0], TraceFile) {
+		t.Fatalf("warned %q, want one line naming %s", warned, TraceFile)
 	}
 }

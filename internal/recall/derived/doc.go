@@ -19,7 +19,11 @@
 // change, versions, quantities, removals, names and claim) is kept in
 // .state/readings.bin by a hash of the text (digest.Readings), for
 // rulesVersion and this binary, and a pack reads those of the texts it
-// has seen before. Each file is 0600, replaced whole by rename, never
+// has seen before. Nor is every answer computed again: what each answer
+// read of the retirer (digest.Trace) is kept in .state/packcache-trace.bin
+// with the retirer's statements, and an old answer that no statement
+// added or removed since could change stands (digest.Carry). Each file is
+// 0600, replaced whole by rename, never
 // synced; a damaged one is said in one line and made again.
 //
 // Titles finds the core titles a session's bullet may say again by the
