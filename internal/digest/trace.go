@@ -3,7 +3,6 @@ package digest
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"maps"
 	"math"
 	"slices"
 )
@@ -84,12 +83,13 @@ func (r *Retirer) Class(k string) uint8 {
 // A Source is a statement of the retirer as a Trace meets it: what it
 // was made of (ID, a hash of its kind, rank and text), and when it is a
 // candidate of a sentence: a sentence of a larger order that holds one
-// of its Keys, or, when Always, any.
+// of the keys of its Text, or, when Always, any. Only the few statements
+// one retirer has and the other has not have their keys read again.
 type Source struct {
 	ID     [16]byte
 	Rank   int
 	Always bool
-	Keys   []string
+	Text   string
 }
 
 // Sources are r's statements, in order.
@@ -110,10 +110,7 @@ func (r *Retirer) Sources() []Source {
 		buf = binary.AppendVarint(buf, int64(st.Rank))
 		buf = append(buf, st.Text...)
 		sum := sha256.Sum256(buf)
-		out[i] = Source{ID: [16]byte(sum[:16]), Rank: st.Rank, Always: always(st)}
-		if !out[i].Always {
-			out[i].Keys = slices.Collect(maps.Keys(st.keys))
-		}
+		out[i] = Source{ID: [16]byte(sum[:16]), Rank: st.Rank, Always: always(st), Text: st.Text}
 	}
 	return out
 }
@@ -192,7 +189,8 @@ func (c *Carry) moved(s Source) {
 		c.alwaysRank = min(c.alwaysRank, s.Rank)
 		return
 	}
-	for _, k := range s.Keys {
+	// A statement's keys are its text's (Readings.statement).
+	for k := range topicKeys(s.Text) {
 		if r, ok := c.keyRank[k]; !ok || s.Rank < r {
 			c.keyRank[k] = s.Rank
 		}

@@ -54,8 +54,8 @@ func loadCarried(m *memory.Memory) *carried {
 }
 
 // encodeCarried encodes old: the input key and the files changed, a table
-// of the keys, the sources and the answers, each key by its number in
-// the table.
+// of the answers' keys, the sources and the answers, each key by its
+// number in the table.
 func encodeCarried(old *carried) []byte {
 	ids := map[string]uint64{}
 	var table []string
@@ -71,13 +71,10 @@ func encodeCarried(old *carried) []byte {
 	var srcs, ans []byte
 	srcs = binary.AppendUvarint(srcs, uint64(len(old.sources)))
 	for _, s := range old.sources {
-		srcs = wire.AppendStr(srcs, string(s.ID[:]))
+		srcs = append(append(srcs, byte(len(s.ID))), s.ID[:]...) // as wire.AppendStr
 		srcs = binary.AppendVarint(srcs, int64(s.Rank))
 		srcs = wire.AppendBool(srcs, s.Always)
-		srcs = binary.AppendUvarint(srcs, uint64(len(s.Keys)))
-		for _, k := range s.Keys {
-			srcs = binary.AppendUvarint(srcs, id(k))
-		}
+		srcs = wire.AppendStr(srcs, s.Text)
 	}
 	ans = binary.AppendUvarint(ans, uint64(len(old.answers)))
 	for q, a := range old.answers {
@@ -134,12 +131,8 @@ func parseCarried(b string) (*carried, error) {
 	old.sources = make([]digest.Source, count())
 	for i := range old.sources {
 		s := &old.sources[i]
-		copy(s.ID[:], d.Str())
-		s.Rank, s.Always = int(d.Int()), d.Bool()
-		s.Keys = make([]string, count())
-		for j := range s.Keys {
-			s.Keys[j] = key()
-		}
+		copy(s.ID[:], d.Str()) // 16 bytes, as written
+		s.Rank, s.Always, s.Text = int(d.Int()), d.Bool(), d.Str()
 	}
 	n := count()
 	old.answers = make(map[string]traced, n)
