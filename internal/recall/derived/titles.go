@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"slices"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -76,29 +77,41 @@ func (c *Titles[T]) add(text string, words []string, v T) int {
 }
 
 // build makes the index, or reads the one kept for these very titles.
+// For other titles (a checkpoint added a core item), the kept index
+// still gives the words of each title it holds, and only the new titles
+// are read.
 func (c *Titles[T]) build() {
 	c.built = true
 	c.key = c.titlesKey()
+	var old *keptTitles
 	if c.m != nil {
-		if c.byWord, c.size = readTitles(c.m, c.key, len(c.vals)); c.byWord != nil {
-			return
-		}
+		old = readTitles(c.m)
 	}
+	if old != nil && old.key == c.key && len(old.size) == len(c.vals) {
+		c.byWord, c.size = old.byWord, old.size
+		return
+	}
+	known := old.wordsByText()
 	c.made = true
 	c.size = make([]int32, len(c.vals))
 	c.byWord = make(map[string][]int32, 4*len(c.vals))
+	index := func(j int, w string) { c.byWord[w] = append(c.byWord[w], int32(j)) }
 	for j := range c.vals {
-		if words := c.given[j]; words != nil {
+		words, ok := c.given[j], c.given[j] != nil
+		if !ok {
+			words, ok = known[c.texts[j]]
+		}
+		if ok {
 			c.size[j] = int32(len(words))
 			for _, w := range words {
-				c.byWord[w] = append(c.byWord[w], int32(j))
+				index(j, w)
 			}
 			continue
 		}
 		if words := digest.ContentWords(c.texts[j]); len(words) >= 2 {
 			c.size[j] = int32(len(words))
 			for w := range words {
-				c.byWord[w] = append(c.byWord[w], int32(j))
+				index(j, w)
 			}
 		}
 	}
@@ -125,13 +138,19 @@ func (c *Titles[T]) titlesKey() [sha256.Size]byte {
 	return sha256.Sum256(b)
 }
 
-// Save keeps the index made by this pack, if any, for the next one of
-// the same titles.
+// Save keeps the index made by this pack, if any, for the next one:
+// the titles' texts, their numbers of words, and the titles of each
+// word.
 func (c *Titles[T]) Save() {
 	if c.m == nil || !c.made || slices.ContainsFunc(c.given, func(w []string) bool { return w != nil }) {
 		return
 	}
-	b := binary.AppendUvarint(nil, uint64(len(c.size)))
+	var texts []byte
+	for _, t := range c.texts {
+		texts = wire.AppendStr(texts, t)
+	}
+	b := wire.AppendStr(nil, string(texts))
+	b = binary.AppendUvarint(b, uint64(len(c.size)))
 	for _, n := range c.size {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
@@ -149,26 +168,85 @@ func (c *Titles[T]) Save() {
 	c.made = false
 }
 
-// readTitles returns the index kept for key, of n titles; nil when there
-// is none or it is damaged (said once).
-func readTitles(m *memory.Memory, key [sha256.Size]byte, n int) (map[string][]int32, []int32) {
-	body := readBody(m, TitlesFile, key)
-	if body == nil {
-		return nil, nil
-	}
-	byWord, size, err := parseTitles(string(body), n)
-	if err != nil {
-		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", TitlesFile, err))
-		return nil, nil
-	}
-	return byWord, size
+// keptTitles is a kept index: of the titles of key, their words, and
+// their texts, encoded (texts), read only for other titles.
+type keptTitles struct {
+	key    [sha256.Size]byte
+	byWord map[string][]int32
+	size   []int32
+	texts  string
 }
 
-// parseTitles reads what Save wrote, for n titles.
-func parseTitles(b string, n int) (map[string][]int32, []int32, error) {
+// readTitles returns the index kept, whatever titles it is of; nil when
+// there is none or it is damaged (said once).
+func readTitles(m *memory.Memory) *keptTitles {
+	data, err := os.ReadFile(m.StatePath(TitlesFile))
+	if err != nil {
+		return nil
+	}
+	old := &keptTitles{}
+	if len(data) >= len(magic)+sha256.Size {
+		copy(old.key[:], data[len(magic):]) // whatever titles it is of
+	}
+	body, err := parseCache(data, old.key)
+	if err == nil {
+		old.byWord, old.size, old.texts, err = parseTitles(string(body))
+	}
+	if err != nil {
+		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", TitlesFile, err))
+		return nil
+	}
+	return old
+}
+
+// wordsByText gives, for each title text of the kept index, its words;
+// nil for a title not indexed (fewer than two). None without an index.
+func (old *keptTitles) wordsByText() map[string][]string {
+	if old == nil {
+		return nil
+	}
+	d := wire.NewDecoder(old.texts, errCache)
+	texts := make([]string, len(old.size))
+	for j := range texts {
+		texts[j] = d.Str()
+	}
+	if d.End() != nil {
+		return nil
+	}
+	// Each title's words, from the titles of each word, in one slab.
+	at := make([]int, len(old.size)+1)
+	for j, n := range old.size {
+		at[j+1] = at[j] + int(n)
+	}
+	slab, fill := make([]string, at[len(old.size)]), slices.Clone(at[:len(old.size)])
+	for w, js := range old.byWord {
+		for _, j := range js {
+			if fill[j] == at[j+1] {
+				return nil // more words than the title has: not this index's
+			}
+			slab[fill[j]], fill[j] = w, fill[j]+1
+		}
+	}
+	out := make(map[string][]string, len(texts))
+	for j, t := range texts {
+		if old.size[j] == 0 {
+			out[t] = nil
+		} else {
+			out[t] = slab[at[j]:at[j+1]:at[j+1]]
+		}
+	}
+	return out
+}
+
+// parseTitles reads what Save wrote: the titles of each word, the
+// titles' numbers of words, and the titles' texts left encoded.
+func parseTitles(b string) (map[string][]int32, []int32, string, error) {
+	bad := fmt.Errorf("%w: titles", errCache)
 	d := wire.NewDecoder(b, errCache)
-	if d.Uint() != uint64(n) {
-		return nil, nil, fmt.Errorf("%w: titles", errCache)
+	texts := d.Str()
+	n := d.Uint()
+	if n > uint64(len(b)) {
+		return nil, nil, "", bad
 	}
 	size := make([]int32, n)
 	total := 0
@@ -178,7 +256,7 @@ func parseTitles(b string, n int) (map[string][]int32, []int32, error) {
 	}
 	words := d.Uint()
 	if words > uint64(len(b)) || total > len(b) {
-		return nil, nil, fmt.Errorf("%w: titles", errCache)
+		return nil, nil, "", bad
 	}
 	byWord := make(map[string][]int32, words)
 	slab := make([]int32, 0, total) // the lists share it
@@ -186,21 +264,21 @@ func parseTitles(b string, n int) (map[string][]int32, []int32, error) {
 		w := d.Str()
 		k := d.Uint()
 		if k > uint64(cap(slab)-len(slab)) {
-			return nil, nil, fmt.Errorf("%w: titles", errCache)
+			return nil, nil, "", bad
 		}
 		start, j := len(slab), uint64(0)
 		for range k {
-			if j += d.Uint(); j >= uint64(n) {
-				return nil, nil, fmt.Errorf("%w: titles", errCache)
+			if j += d.Uint(); j >= n {
+				return nil, nil, "", bad
 			}
 			slab = append(slab, int32(j))
 		}
 		byWord[w] = slab[start:len(slab):len(slab)]
 	}
 	if err := d.End(); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return byWord, size, nil
+	return byWord, size, texts, nil
 }
 
 // Overlapping returns, in order, the titles t with digest.Overlap(t,
