@@ -27,5 +27,6 @@
 // synced; a damaged one is said in one line and made again.
 //
 // Titles finds the core titles a session's bullet may say again by the
-// words they share, instead of comparing each bullet with every title.
+// words they share, instead of comparing each bullet with every title;
+// its index is kept in .state/titles.bin for the next pack.
 package derived

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -138,9 +137,9 @@ func (c *Titles[T]) titlesKey() [sha256.Size]byte {
 	return sha256.Sum256(b)
 }
 
-// Save keeps the index made by this pack, if any, for the next one:
-// the titles' texts, their numbers of words, and the titles of each
-// word.
+// Save keeps the index made by this pack, if any, for the next one,
+// under the key of this binary: the key of its titles, the titles'
+// texts, their numbers of words, and the titles of each word.
 func (c *Titles[T]) Save() {
 	if c.m == nil || !c.made || slices.ContainsFunc(c.given, func(w []string) bool { return w != nil }) {
 		return
@@ -149,7 +148,8 @@ func (c *Titles[T]) Save() {
 	for _, t := range c.texts {
 		texts = wire.AppendStr(texts, t)
 	}
-	b := wire.AppendStr(nil, string(texts))
+	b := append(c.key[:0:0], c.key[:]...)
+	b = wire.AppendStr(b, string(texts))
 	b = binary.AppendUvarint(b, uint64(len(c.size)))
 	for _, n := range c.size {
 		b = binary.AppendUvarint(b, uint64(n))
@@ -164,7 +164,7 @@ func (c *Titles[T]) Save() {
 			last = j
 		}
 	}
-	writeCache(c.m, TitlesFile, c.key, b)
+	writeCache(c.m, TitlesFile, readingsKey(), b)
 	c.made = false
 }
 
@@ -177,20 +177,18 @@ type keptTitles struct {
 	texts  string
 }
 
-// readTitles returns the index kept, whatever titles it is of; nil when
-// there is none or it is damaged (said once).
+// readTitles returns the index this binary kept, whatever titles it is
+// of; nil when there is none or it is damaged (said once).
 func readTitles(m *memory.Memory) *keptTitles {
-	data, err := os.ReadFile(m.StatePath(TitlesFile))
-	if err != nil {
+	body := readBody(m, TitlesFile, readingsKey())
+	if body == nil {
 		return nil
 	}
 	old := &keptTitles{}
-	if len(data) >= len(magic)+sha256.Size {
-		copy(old.key[:], data[len(magic):]) // whatever titles it is of
-	}
-	body, err := parseCache(data, old.key)
-	if err == nil {
-		old.byWord, old.size, old.texts, err = parseTitles(string(body))
+	err := fmt.Errorf("%w: titles", errCache)
+	if len(body) >= sha256.Size {
+		copy(old.key[:], body)
+		old.byWord, old.size, old.texts, err = parseTitles(string(body[sha256.Size:]))
 	}
 	if err != nil {
 		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", TitlesFile, err))
