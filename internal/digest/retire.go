@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -199,21 +200,22 @@ func (r *Retirer) add(text string, rank int) {
 func (r *Retirer) countKeys() {
 	words := make([]string, len(r.stmts))
 	bySession := map[int][]int{}
-	for i, st := range r.stmts {
-		words[i] = spacedWords(st.Text)
-		bySession[st.Rank/2] = append(bySession[st.Rank/2], i)
+	for i := range r.stmts { // by index: a Statement is a large copy
+		words[i] = spacedWords(r.stmts[i].Text)
+		bySession[r.stmts[i].Rank/2] = append(bySession[r.stmts[i].Rank/2], i)
 	}
 	r.byKey = make(map[string][]int, 2*len(r.stmts))
-	for i, st := range r.stmts {
-		if st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 {
+	for i := range r.stmts {
+		if always(&r.stmts[i]) {
 			r.always = append(r.always, i)
 		}
-		for k := range st.keys {
+		for k := range r.stmts[i].keys {
 			r.byKey[k] = append(r.byKey[k], i)
 		}
 	}
 	said := make(map[string]bool, len(r.stmts))
-	for i, st := range r.stmts {
+	for i := range r.stmts {
+		st := &r.stmts[i]
 		if st.keys == nil || said[words[i]] {
 			continue
 		}
@@ -1027,8 +1029,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 	} else {
 		xk = topicKeys(x)
 	}
-	if r.trace != nil {
-		r.trace.note(xk)
+	if r.trace != nil { // what the answer read (Traced)
+		r.trace.Keys = slices.AppendSeq(r.trace.Keys, maps.Keys(xk))
 	}
 	// sameTopic's keys of x (those few statements hold), found once
 	// rather than for each of thousands of candidates.

@@ -66,7 +66,7 @@ type Retirer struct {
 	traces  map[string]traced
 	old     *carried
 	oldRead bool
-	carry   *digest.Carry
+	carry   *carry
 	sources []digest.Source
 	carried int // answers of other inputs that stood
 }
@@ -105,7 +105,7 @@ func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Ret
 	}
 	var v string
 	t := c.r.Traced(func() { v = compute(c.r) })
-	c.memo[k], c.traces[k] = v, traced{value: v, trace: t}
+	c.memo[k], c.traces[k] = v, traced{value: v, trace: t, classes: classesOf(c.r, t)}
 	c.added++
 	return v
 }

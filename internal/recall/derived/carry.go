@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/wire"
@@ -17,7 +18,7 @@ import (
 // only as a class per key (digest.Trace). TraceFile keeps, beside the
 // answers, what each read, and the retirer's statements as a trace meets
 // them (digest.Source); a pack whose inputs changed takes an old answer
-// when digest.Carry says it stands. It is read only then: a pack whose
+// when a carry says it stands. It is read only then: a pack whose
 // inputs did not change reads packcache.bin alone.
 
 // TraceFile holds the traces of the last answers, under .state.
@@ -32,10 +33,12 @@ type carried struct {
 	answers map[string]traced
 }
 
-// traced is an answer with its trace.
+// traced is an answer with its trace, and the class (digest.Retirer.Class)
+// each key of the trace had.
 type traced struct {
-	value string
-	trace digest.Trace
+	value   string
+	trace   digest.Trace
+	classes []uint8
 }
 
 // loadCarried reads TraceFile, made by this binary; nil when there is
@@ -85,7 +88,7 @@ func encodeCarried(old *carried) []byte {
 		ans = binary.AppendUvarint(ans, uint64(len(a.trace.Keys)))
 		for i, k := range a.trace.Keys {
 			ans = binary.AppendUvarint(ans, id(k))
-			ans = binary.AppendUvarint(ans, uint64(a.trace.Classes[i]))
+			ans = binary.AppendUvarint(ans, uint64(a.classes[i]))
 		}
 	}
 	b := append(old.key[:0:0], old.key[:]...)
@@ -140,10 +143,10 @@ func parseCarried(b string) (*carried, error) {
 		q, a := d.Str(), traced{value: d.Str()}
 		a.trace.Rank, a.trace.Changed = int(d.Int()), d.Bool()
 		a.trace.Keys = make([]string, count())
-		a.trace.Classes = make([]uint8, len(a.trace.Keys))
+		a.classes = make([]uint8, len(a.trace.Keys))
 		for j := range a.trace.Keys {
 			a.trace.Keys[j] = key()
-			a.trace.Classes[j] = uint8(d.Uint())
+			a.classes[j] = uint8(d.Uint())
 		}
 		old.answers[q] = a
 	}
@@ -160,14 +163,14 @@ func (c *Retirer) fromTrace(k string) (string, bool) {
 		c.oldRead = true
 		c.old = loadCarried(c.m)
 		if c.old != nil && c.old.key != c.key {
-			c.carry = c.r.CarryFrom(c.old.sources, c.sourcesNow(), c.old.changed)
+			c.carry = newCarry(c.r, c.old.sources, c.sourcesNow(), c.old.changed != filesID(c.sums))
 		}
 	}
 	if c.old == nil {
 		return "", false
 	}
 	a, ok := c.old.answers[k]
-	if !ok || c.carry != nil && !c.carry.Stands(a.trace) {
+	if !ok || c.carry != nil && !c.carry.stands(a) {
 		return "", false
 	}
 	c.traces[k] = a
@@ -201,5 +204,96 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 			}
 		}
 	}
-	writeCache(m, TraceFile, readingsKey(), encodeCarried(&carried{key: c.key, changed: c.r.ChangedID(), sources: c.sourcesNow(), answers: answers}))
+	writeCache(m, TraceFile, readingsKey(), encodeCarried(&carried{key: c.key, changed: filesID(c.sums), sources: c.sourcesNow(), answers: answers}))
+}
+
+// A carry tells which answers of an earlier retirer stand for r: those
+// no statement added or removed since is a candidate of, whose keys are
+// of the class they were, and, if they read the files the sessions
+// changed, whose files are the same.
+type carry struct {
+	r *digest.Retirer
+	// alwaysRank is the smallest rank of the statements that moved and
+	// meet every sentence; keyRank, per key, that of those holding it.
+	alwaysRank int
+	keyRank    map[string]int
+	files      bool // the files the sessions changed are others
+}
+
+// newCarry compares r, of sources now (r.Sources()), with the retirer of
+// sources old; files says the sessions' changed files moved. Each is a
+// multiset: a statement said twice and now once moved too.
+func newCarry(r *digest.Retirer, old, now []digest.Source, files bool) *carry {
+	c := &carry{r: r, alwaysRank: math.MaxInt, keyRank: map[string]int{}, files: files}
+	count := make(map[[16]byte]int, len(old))
+	for _, s := range old {
+		count[s.ID]++
+	}
+	for _, s := range now {
+		if count[s.ID] > 0 {
+			count[s.ID]--
+			continue
+		}
+		c.moved(s)
+	}
+	for _, s := range old {
+		if count[s.ID] > 0 {
+			count[s.ID]--
+			c.moved(s)
+		}
+	}
+	return c
+}
+
+// moved notes statement s, which one retirer has and the other has not.
+func (c *carry) moved(s digest.Source) {
+	if s.Always {
+		c.alwaysRank = min(c.alwaysRank, s.Rank)
+		return
+	}
+	for k := range digest.TopicKeys(s.Text) {
+		if r, ok := c.keyRank[k]; !ok || s.Rank < r {
+			c.keyRank[k] = s.Rank
+		}
+	}
+}
+
+// stands reports whether answer a of the earlier retirer is c.r's too.
+func (c *carry) stands(a traced) bool {
+	t := a.trace
+	if t.Changed && c.files || len(a.classes) != len(t.Keys) || c.alwaysRank < t.Rank {
+		return false
+	}
+	for i, k := range t.Keys {
+		if c.r.Class(k) != a.classes[i] {
+			return false
+		}
+		if r, ok := c.keyRank[k]; ok && r < t.Rank {
+			return false
+		}
+	}
+	return true
+}
+
+// filesID hashes the files the summaries say their sessions changed, by
+// summary: what the retirer's changed files are made of.
+func filesID(sums []*digest.Summary) [16]byte {
+	var b []byte
+	for _, d := range sums {
+		b = binary.AppendUvarint(b, uint64(len(d.Parts[digest.Files])))
+		for _, f := range d.Parts[digest.Files] {
+			b = wire.AppendStr(b, f)
+		}
+	}
+	sum := sha256.Sum256(b)
+	return [16]byte(sum[:16])
+}
+
+// classesOf are the classes r gives the keys of t.
+func classesOf(r *digest.Retirer, t digest.Trace) []uint8 {
+	out := make([]uint8, len(t.Keys))
+	for i, k := range t.Keys {
+		out[i] = r.Class(k)
+	}
+	return out
 }
