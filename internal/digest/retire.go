@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -43,6 +44,7 @@ type Statement struct {
 	removed []string
 	named   map[string]string // prose.Named
 	edit    *valueEdit        // a file's line given another value
+	was     string            // the line a replacement replaced (Sources)
 	done    bool              // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
@@ -104,6 +106,8 @@ type Retirer struct {
 	cand []int
 	// rd holds readings of texts made by earlier packs (Readings).
 	rd *Readings
+	// trace records what answers read, while Traced runs.
+	trace *Trace
 }
 
 // NewRetirer gathers the statements of core items (title and rank) and
@@ -196,21 +200,22 @@ func (r *Retirer) add(text string, rank int) {
 func (r *Retirer) countKeys() {
 	words := make([]string, len(r.stmts))
 	bySession := map[int][]int{}
-	for i, st := range r.stmts {
-		words[i] = spacedWords(st.Text)
-		bySession[st.Rank/2] = append(bySession[st.Rank/2], i)
+	for i := range r.stmts { // by index: a Statement is a large copy
+		words[i] = spacedWords(r.stmts[i].Text)
+		bySession[r.stmts[i].Rank/2] = append(bySession[r.stmts[i].Rank/2], i)
 	}
 	r.byKey = make(map[string][]int, 2*len(r.stmts))
-	for i, st := range r.stmts {
-		if st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 {
+	for i := range r.stmts {
+		if always(&r.stmts[i]) {
 			r.always = append(r.always, i)
 		}
-		for k := range st.keys {
+		for k := range r.stmts[i].keys {
 			r.byKey[k] = append(r.byKey[k], i)
 		}
 	}
 	said := make(map[string]bool, len(r.stmts))
-	for i, st := range r.stmts {
+	for i := range r.stmts {
+		st := &r.stmts[i]
 		if st.keys == nil || said[words[i]] {
 			continue
 		}
@@ -357,7 +362,7 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 // differ in one value ("reminders: 10" became "reminders: 3"), that value
 // of what the rest of the line names.
 func (r *Retirer) addReplacement(was, now string, rank int) {
-	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true}
+	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true, was: was}
 	wasT, nowT := codeTokens(was), codeTokens(now)
 	for _, t := range wasT {
 		if !slices.Contains(nowT, t) && len(t) > 2 {
@@ -1003,7 +1008,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 
 	// A file its own session changed after reading it counts too: a
 	// session's list of changed files is where it ended.
-	if f := readFrom.FindStringSubmatch(x); f != nil && r.changedSince(f[1], rank+1) {
+	f := readFrom.FindStringSubmatch(x)
+	if r.trace != nil {
+		r.trace.Rank, r.trace.Changed = max(r.trace.Rank, rank), r.trace.Changed || f != nil
+	}
+	if f != nil && r.changedSince(f[1], rank+1) {
 		return true
 	}
 	// x is a statement itself (a core item's title), or one a cache
@@ -1019,6 +1028,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xk = xst.keys
 	} else {
 		xk = topicKeys(x)
+	}
+	if r.trace != nil { // what the answer read (Traced)
+		r.trace.Keys = slices.AppendSeq(r.trace.Keys, maps.Keys(xk))
 	}
 	// sameTopic's keys of x (those few statements hold), found once
 	// rather than for each of thousands of candidates.

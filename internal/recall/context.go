@@ -311,7 +311,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	r := derived.New(m, stmts, sums, v)
 	defer r.Save(m)
 
-	var cores derived.Titles[*unit] // those a session's bullet may say again
+	cores := derived.NewTitles[*unit](m) // those a session's bullet may say again
+	defer cores.Save()
 	// The code changed at what these name: shown, ranked lower. The
 	// marks are the last check's; a pack never waits for one.
 	stale, _ := anchor.Known(m)
@@ -339,8 +340,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		})
 		groups = append(groups, g)
 		seen[c.Path] = true
-		if w := digest.ContentWords(c.Title); len(w) >= 2 && !c.Pinned {
-			cores.Add(w, u)
+		if !c.Pinned {
+			cores.AddTitle(c.Title, u)
 		}
 	}
 
@@ -363,7 +364,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		groups = append(groups, og)
 	}
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions, v, r, &cores)
+		g := sessionGroup(s, k, sessions, v, r, cores)
 		if note := stale[g.id]; note != "" {
 			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
 		}

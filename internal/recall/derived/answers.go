@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -57,6 +58,17 @@ type Retirer struct {
 	// rd are the readings of statement texts the retirer takes instead
 	// of reading them (digest.Readings), loaded when it is built.
 	rd *digest.Readings
+	// traces are what this pack's answers read of the retirer, computed
+	// or carried; old the trace file's answers, read on the first
+	// answer not in memo, and carry which of them stand (nil when they
+	// are of these very inputs); sources the retirer's statements.
+	m       *memory.Memory
+	traces  map[string]traced
+	old     *carried
+	oldRead bool
+	carry   *carry
+	sources []digest.Source
+	carried int // answers of other inputs that stood
 }
 
 // Kinds of answer, the first byte of a memo key.
@@ -86,8 +98,14 @@ func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Ret
 	if c.r == nil {
 		c.r = c.build()
 	}
-	v := compute(c.r)
-	c.memo[k] = v
+	if v, ok := c.fromTrace(k); ok {
+		c.memo[k] = v
+		c.added++
+		return v
+	}
+	var v string
+	t := c.r.Traced(func() { v = compute(c.r) })
+	c.memo[k], c.traces[k] = v, traced{value: v, trace: t, classes: classesOf(c.r, t)}
 	c.added++
 	return v
 }
@@ -152,7 +170,7 @@ func CheckStale(ctx context.Context, m *memory.Memory) error {
 // their vocabulary, with the answers m's cache holds for exactly these
 // inputs.
 func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *digest.Vocab) *Retirer {
-	c := &Retirer{v: v, sums: sums, key: retirerKey(core, sums), todoKey: todoKey(sums)}
+	c := &Retirer{v: v, sums: sums, key: retirerKey(core, sums), todoKey: todoKey(sums), m: m, traces: map[string]traced{}}
 	c.build = func() *digest.Retirer {
 		c.rd = readReadings(m)
 		return digest.NewRetirerWith(c.rd, core, sums)
@@ -174,6 +192,9 @@ func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *d
 func (c *Retirer) Save(m *memory.Memory) {
 	if c.added > 0 {
 		writeCache(m, File, c.key, encodeMemo(c.memo))
+		if c.r != nil {
+			c.saveTraces(m)
+		}
 	}
 	if c.addTodo > 0 {
 		writeCache(m, TodoFile, c.todoKey, encodeMemo(c.todo))
@@ -307,13 +328,18 @@ func parseMemo(body []byte) (map[string]string, error) {
 // and this binary) and the inputs, exactly as NewRetirer and Vocab.DoneLater
 // read them: the statements, and each summary's parts and open items.
 func retirerKey(core []digest.Statement, sums []*digest.Summary) [sha256.Size]byte {
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
-	str := func(s string) {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write([]byte(s))
+	// Gathered, then hashed in one call: 10,000 small writes to the hash
+	// cost more than the hashing.
+	size := 64
+	for _, c := range core {
+		size += len(c.Text) + 2*binary.MaxVarintLen64
 	}
-	num := func(i int) { h.Write(n[:binary.PutVarint(n[:], int64(i))]) }
+	b := make([]byte, 0, size)
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	num := func(i int) { b = binary.AppendVarint(b, int64(i)) }
 	num(rulesVersion)
 	str(binaryID())
 	num(len(core))
@@ -325,14 +351,12 @@ func retirerKey(core []digest.Statement, sums []*digest.Summary) [sha256.Size]by
 	for _, d := range sums {
 		for _, bullets := range append(d.Parts[:], d.Open) {
 			num(len(bullets))
-			for _, b := range bullets {
-				str(b)
+			for _, x := range bullets {
+				str(x)
 			}
 		}
 	}
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	return key
+	return sha256.Sum256(b)
 }
 
 // todoKey hashes what decides the to-dos' answers (DropDone, TodoDone):
@@ -349,8 +373,10 @@ func readingsKey() [sha256.Size]byte {
 
 // binaryID names the running program's build: its path, size and time,
 // so that a rebuilt binary (with other selection code) never reads the
-// answers of an older one.
-func binaryID() string {
+// answers of an older one. Read once: every cache of a pack names it.
+var binaryID = sync.OnceValue(readBinaryID)
+
+func readBinaryID() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -87,8 +88,10 @@ func TestOverlapping(t *testing.T) {
 		return s
 	}
 	var c Titles[int]
+	var titles []map[string]bool
 	for i := range 500 {
-		if j := c.Add(set(1+rng.IntN(6)), -i); c.Value(j) != -i {
+		titles = append(titles, set(1+rng.IntN(6)))
+		if j := c.Add(titles[i], -i); c.Value(j) != -i {
 			t.Fatalf("title %d: value %d, want %d", j, c.Value(j), -i)
 		}
 	}
@@ -96,7 +99,7 @@ func TestOverlapping(t *testing.T) {
 		w := set(rng.IntN(8))
 		var want []int
 		if len(w) >= 2 {
-			for j, t := range c.words {
+			for j, t := range titles {
 				if digest.Overlap(t, w) >= 0.75 {
 					want = append(want, j)
 				}
@@ -154,5 +157,157 @@ func TestReadingsFile(t *testing.T) {
 	}
 	if !run("Uploads larger than 20 MB are refused.") || len(warned) != 1 {
 		t.Fatalf("after the rebuild: warned %q", warned)
+	}
+}
+
+// A pack whose inputs changed takes the old answers that stand
+// (TraceFile) and gives, for each question, what a retirer built afresh
+// gives; a damaged trace file is said once and made again.
+func TestCarriedAcrossPacks(t *testing.T) {
+	var warned []string
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
+		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
+		Warn:     func(s string) { warned = append(warned, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := strings.Fields("api worker billing queue cache redis deploy staging retry batch ledger gateway mailer cron")
+	w := func() string { return words[rng.IntN(len(words))] }
+	sentence := func() string {
+		switch rng.IntN(4) {
+		case 0:
+			return fmt.Sprintf("The %s %s listens on port %d.", w(), w(), 3000+rng.IntN(5)*100)
+		case 1:
+			return fmt.Sprintf("The %s %s moved to port %d instead of %d.", w(), w(), 3000+rng.IntN(5)*100, 3000+rng.IntN(5)*100)
+		case 2:
+			return fmt.Sprintf("`%s_%s: %d` is set.", words[rng.IntN(3)], words[rng.IntN(3)], rng.IntN(9))
+		}
+		return fmt.Sprintf("The %s %s runs the %s %s.", w(), w(), w(), w())
+	}
+	var core []digest.Statement
+	for range 120 {
+		core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
+	}
+	sums := []*digest.Summary{{}, {}}
+	sums[0].Parts[digest.Outcome] = []string{sentence(), sentence()}
+	var qs []string
+	for range 150 {
+		qs = append(qs, sentence()+" "+sentence())
+	}
+	carried := 0
+	for round := range 6 {
+		c := New(m, core, sums, digest.NewVocab(sums))
+		fresh := digest.NewRetirer(core, sums)
+		for i, q := range qs {
+			rank := i % 4
+			if got, want := c.DropRetired(q, rank), fresh.DropRetired(q, rank); got != want {
+				t.Fatalf("round %d: DropRetired(%q, %d) = %q, want %q", round, q, rank, got, want)
+			}
+			if got, want := c.Title(q, rank), fresh.Title(q, rank); got != want {
+				t.Fatalf("round %d: Title(%q, %d) = %q, want %q", round, q, rank, got, want)
+			}
+		}
+		carried += c.carried
+		c.Save(m)
+		if round == 3 {
+			data, err := os.ReadFile(m.StatePath(TraceFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)-1] ^= 1
+			if err := os.WriteFile(m.StatePath(TraceFile), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A checkpoint: a core item added, one gone, a bullet more.
+		core = append(slices.Clone(core[1:]), digest.Statement{Text: sentence(), Rank: 0})
+		sums[0].Parts[digest.Outcome] = append(slices.Clone(sums[0].Parts[digest.Outcome]), sentence())
+	}
+	if carried < 100 {
+		t.Errorf("%d answers carried over", carried)
+	}
+	t.Logf("%d answers carried over", carried)
+	if len(warned) != 1 || !strings.Contains(warned[0], TraceFile) {
+		t.Fatalf("warned %q, want one line naming %s", warned, TraceFile)
+	}
+}
+
+// The index of titles added by their text is kept for the next pack of
+// the same titles, which reads it and finds what the words themselves
+// find; a damaged file is said once and made again.
+func TestTitlesFile(t *testing.T) {
+	var warned []string
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
+		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
+		Warn:     func(s string) { warned = append(warned, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := strings.Fields("queue worker retries backoff postgres rows handler error status migration deploy port api cache report")
+	text := func(n int) string {
+		var ws []string
+		for range n {
+			ws = append(ws, words[rng.IntN(len(words))])
+		}
+		return strings.Join(ws, " ")
+	}
+	var titles []string
+	for range 300 {
+		titles = append(titles, text(1+rng.IntN(6)))
+	}
+	var bullets []map[string]bool
+	for range 100 {
+		bullets = append(bullets, digest.ContentWords(text(rng.IntN(8))))
+	}
+	pack := func(titles []string) (made bool) {
+		t.Helper()
+		var want Titles[int]
+		for i, ti := range titles {
+			if w := digest.ContentWords(ti); len(w) >= 2 {
+				want.Add(w, i)
+			}
+		}
+		c := NewTitles[int](m)
+		for i, ti := range titles {
+			c.AddTitle(ti, i)
+		}
+		for _, b := range bullets {
+			var got, exp []int
+			for _, j := range c.Overlapping(b, 0.75) {
+				got = append(got, c.Value(j))
+			}
+			for _, j := range want.Overlapping(b, 0.75) {
+				exp = append(exp, want.Value(j))
+			}
+			if !slices.Equal(got, exp) {
+				t.Fatalf("overlapping(%v) = %v, want %v", b, got, exp)
+			}
+		}
+		made = c.made
+		c.Save()
+		return made
+	}
+	if !pack(titles) || pack(titles) {
+		t.Fatal("the index was not made, then read")
+	}
+	data, err := os.ReadFile(m.StatePath(TitlesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(m.StatePath(TitlesFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !pack(titles) || pack(titles) || len(warned) != 1 || !strings.Contains(warned[0], TitlesFile) {
+		t.Fatalf("after a damaged file: warned %q", warned)
+	}
+	if !pack(append(slices.Clone(titles[:299]), "worker port")) {
+		t.Fatal("an index read for other titles")
 	}
 }

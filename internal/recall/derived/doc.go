@@ -19,9 +19,14 @@
 // change, versions, quantities, removals, names and claim) is kept in
 // .state/readings.bin by a hash of the text (digest.Readings), for
 // rulesVersion and this binary, and a pack reads those of the texts it
-// has seen before. Each file is 0600, replaced whole by rename, never
+// has seen before. Nor is every answer computed again: what each answer
+// read of the retirer (digest.Trace) is kept in .state/packcache-trace.bin
+// with the retirer's statements, and an old answer that no statement
+// added or removed since could change stands (carry.go). Each file is
+// 0600, replaced whole by rename, never
 // synced; a damaged one is said in one line and made again.
 //
 // Titles finds the core titles a session's bullet may say again by the
-// words they share, instead of comparing each bullet with every title.
+// words they share, instead of comparing each bullet with every title;
+// its index is kept in .state/titles.bin for the next pack.
 package derived

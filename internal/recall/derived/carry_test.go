@@ -1,0 +1,160 @@
+package derived
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// An answer carried over (digest.Retirer.Traced, then carry.stands) is the answer a
+// retirer built afresh gives: over random memories, each changed by
+// statements and commands added, removed or moved to another rank, and
+// questions of every kind.
+func TestCarriedAnswers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := strings.Fields("api worker billing queue cache redis postgres deploy staging build flaky retry batch index search token pack session gateway mailer cron ledger reports invoices")
+	names := strings.Fields("Redis Postgres Kafka Jenkins Docker Celery Sidekiq Nginx Vite Webpack")
+	w := func() string { return words[rng.IntN(len(words))] }
+	few := func() string { return words[rng.IntN(4)] } // settings and files that meet often
+	name := func() string { return names[rng.IntN(len(names))] }
+	port := func() string { return fmt.Sprint(3000 + rng.IntN(6)*100) }
+	ver := func() string { return fmt.Sprintf("%d.%d", 1+rng.IntN(3), rng.IntN(4)) }
+	templates := []func() string{
+		func() string { return fmt.Sprintf("The %s %s listens on port %s.", w(), w(), port()) },
+		func() string {
+			return fmt.Sprintf("The %s %s moved to port %s instead of %s.", w(), w(), port(), port())
+		},
+		func() string { return fmt.Sprintf("The %s %s is %s now.", w(), w(), port()) },
+		func() string { return fmt.Sprintf("We switched the %s %s from %s to %s.", w(), w(), name(), name()) },
+		func() string { return fmt.Sprintf("`%s_%s: %s` is set for the %s.", few(), few(), port(), w()) },
+		func() string { return fmt.Sprintf("%s is out of the %s %s.", name(), w(), w()) },
+		func() string { return fmt.Sprintf("The %s %s still runs on %s %s.", w(), w(), name(), ver()) },
+		func() string { return fmt.Sprintf("The %s %s uses %s %s now.", w(), w(), name(), ver()) },
+		func() string { return fmt.Sprintf("The %s %s keeps %d %s backups.", w(), w(), 2+rng.IntN(20), w()) },
+		func() string { return fmt.Sprintf("The %s binaries live in /opt/%s/%s/bin.", w(), w(), ver()) },
+		func() string { return fmt.Sprintf("`%s.yaml`: %s %s", few(), w(), ver()) },
+		func() string { return fmt.Sprintf("%s %s %s %s.", w(), w(), w(), w()) },
+		func() string { return fmt.Sprintf("Should the %s %s move to %s?", w(), w(), name()) },
+	}
+	sentence := func() string { return templates[rng.IntN(len(templates))]() }
+	body := func() string {
+		n := 1 + rng.IntN(3)
+		var ss []string
+		for range n {
+			ss = append(ss, sentence())
+		}
+		return strings.Join(ss, " ")
+	}
+	summary := func() *digest.Summary {
+		d := &digest.Summary{}
+		for _, p := range []int{digest.Request, digest.Outcome, digest.Decisions, digest.Environment} {
+			for range rng.IntN(4) {
+				d.Parts[p] = append(d.Parts[p], body())
+			}
+		}
+		if rng.IntN(2) == 0 {
+			d.Parts[digest.Commands] = append(d.Parts[digest.Commands], fmt.Sprintf("sed -i 's/%s_%s: %s/%s_%s: %s/' conf", few(), few(), port(), few(), few(), port()))
+		}
+		if rng.IntN(2) == 0 {
+			d.Parts[digest.Files] = append(d.Parts[digest.Files], fmt.Sprintf("%s.yaml (edited: `%s: %d` → `%s: %d`)", few(), w(), rng.IntN(9), w(), rng.IntN(9)))
+		}
+		return d
+	}
+	type question struct {
+		kind, rank int
+		text       string
+	}
+	ask := func(r *digest.Retirer, q question) string {
+		switch q.kind {
+		case 0:
+			return fmt.Sprint(r.Retired(q.text, q.rank))
+		case 1:
+			return r.DropRetired(q.text, q.rank)
+		case 2:
+			return r.DropRetiredAsked(q.text, q.rank)
+		}
+		return r.Title(q.text, q.rank)
+	}
+	carried, dropped, differ, retired := 0, 0, 0, 0
+	rounds := 30
+	if raceOn {
+		rounds = 6
+	}
+	for round := range rounds {
+		var core []digest.Statement
+		for range 150 + rng.IntN(150) {
+			core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(6)})
+		}
+		var sums []*digest.Summary
+		for range 2 + rng.IntN(3) {
+			sums = append(sums, summary())
+		}
+		var qs []question
+		for range 200 {
+			q := question{kind: rng.IntN(4), rank: rng.IntN(6), text: body()}
+			if rng.IntN(3) == 0 {
+				q.text = core[rng.IntN(len(core))].Text
+			}
+			qs = append(qs, q)
+		}
+		old, sumsOld := digest.NewRetirer(core, sums), slices.Clone(sums)
+		answers, traces := make([]string, len(qs)), make([]traced, len(qs))
+		for i, q := range qs {
+			t := old.Traced(func() { answers[i] = ask(old, q) })
+			traces[i] = traced{value: answers[i], trace: t, classes: classesOf(old, t)}
+		}
+		// The changes a checkpoint makes: a core item added or gone,
+		// one given another rank, a session's bullet or command more.
+		core2 := slices.Clone(core)
+		for range 1 + rng.IntN(3) {
+			switch rng.IntN(4) {
+			case 0:
+				core2 = append(core2, digest.Statement{Text: sentence(), Rank: rng.IntN(6)})
+			case 1:
+				core2 = slices.Delete(core2, 0, 1)
+			case 2:
+				core2[rng.IntN(len(core2))].Rank = rng.IntN(6)
+			default:
+				d := *sums[rng.IntN(len(sums))]
+				d.Parts[digest.Outcome] = append(slices.Clone(d.Parts[digest.Outcome]), body())
+				if rng.IntN(2) == 0 {
+					d.Parts[digest.Commands] = append(slices.Clone(d.Parts[digest.Commands]), fmt.Sprintf("sed -i 's/%s_%s: %s/%s_%s: %s/' conf", few(), few(), port(), few(), few(), port()))
+				}
+				if rng.IntN(3) == 0 {
+					d.Parts[digest.Files] = append(slices.Clone(d.Parts[digest.Files]), few()+".yaml (edited)")
+				}
+				sums = append(slices.Clone(sums[:len(sums)-1]), &d)
+			}
+		}
+		if round%5 == 0 {
+			core2 = core2[:len(core2)/2] // moves the statistics: keys change class
+		}
+		now := digest.NewRetirer(core2, sums)
+		carry := newCarry(now, old.Sources(), now.Sources(), filesID(sumsOld) != filesID(sums))
+		for i, q := range qs {
+			got := ask(now, q)
+			if !carry.stands(traces[i]) {
+				dropped++
+				if got != answers[i] {
+					differ++
+				}
+				continue
+			}
+			carried++
+			if got != answers[i] {
+				t.Fatalf("round %d: %+v carried as %q, a new retirer says %q", round, q, answers[i], got)
+			}
+			if answers[i] != q.text && answers[i] != "false" {
+				retired++
+			}
+		}
+	}
+	if carried < 30*rounds || dropped < 15*rounds || differ == 0 || retired < 3*rounds {
+		t.Errorf("carried %d answers (%d retiring something), dropped %d (%d changed): the test covers too little", carried, retired, dropped, differ)
+	}
+	t.Logf("carried %d answers (%d retiring something), dropped %d (%d changed)", carried, retired, dropped, differ)
+}
