@@ -835,11 +835,14 @@ const (
 )
 
 // Priorities of a session's parts, below the base priority of their kind
-// (narrative or digest.Durable).
+// (narrative or digest.Durable). What the agent meant to do (Approach)
+// is what its outcome then says was done: in blind M+N+O its lines took
+// 4 % of a pack's tokens and held 1.6 % of the facts found, so it comes
+// with the commands, after every statement of what holds.
 var partPrio = [digest.NumParts]float64{
 	digest.Request: 0, digest.Outcome: 0.01, digest.Root: 0, digest.Decisions: 0.005, digest.Preferences: 0.005,
 	digest.Environment: 0.01, digest.Notes: 0.06, digest.Rejected: 0.01, digest.Errors: 0.25, digest.Files: 0.2,
-	digest.Commands: 0.3, digest.Read: 0.4, digest.Approach: 0.02,
+	digest.Commands: 0.3, digest.Read: 0.4, digest.Approach: 0.3,
 }
 
 // sessionGroup renders sessions[k] as a heading and its bullets: request
