@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"slices"
 
 	"github.com/cairn-mem/cairn/internal/digest/wire"
@@ -217,9 +218,9 @@ func encodeReading(st *Statement) []byte {
 		b = wire.AppendMap(b, st.versions)
 		b = wire.AppendLen(b, st.quantities == nil, len(st.quantities))
 		for _, q := range st.quantities {
-			b = wire.AppendStr(b, q.unit)
-			b = wire.AppendStr(b, q.value)
-			b = wire.AppendBool(b, q.weak)
+			b = wire.AppendStr(b, q.Unit)
+			b = wire.AppendStr(b, q.Value)
+			b = wire.AppendBool(b, q.Weak)
 		}
 		b = wire.AppendStrs(b, st.removed)
 		b = wire.AppendMap(b, st.named)
@@ -249,9 +250,9 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 		st.state = int(d.Int())
 		st.versions = d.Map()
 		if n, isNil := d.Len(); !isNil {
-			st.quantities = make([]quantity, 0, n)
+			st.quantities = make([]quantity.Quantity, 0, n)
 			for range n {
-				st.quantities = append(st.quantities, quantity{unit: d.Str(), value: d.Str(), weak: d.Bool()})
+				st.quantities = append(st.quantities, quantity.Quantity{Unit: d.Str(), Value: d.Str(), Weak: d.Bool()})
 			}
 		}
 		st.removed, st.named, st.done = d.Strs(), d.Map(), true

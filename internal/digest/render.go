@@ -2,6 +2,7 @@ package digest
 
 import (
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"strings"
 	"unicode/utf8"
 
@@ -114,12 +115,12 @@ func Stale(p int, b string, newer []*Summary, coreTitles []map[string]bool) bool
 	default:
 		return false
 	}
-	w := ContentWords(b)
+	w := lex.ContentWords(b)
 	if len(w) < 2 {
 		return false
 	}
 	for _, t := range coreTitles {
-		if Overlap(t, w) >= 0.75 {
+		if lex.Overlap(t, w) >= 0.75 {
 			return true
 		}
 	}
@@ -128,7 +129,7 @@ func Stale(p int, b string, newer []*Summary, coreTitles []map[string]bool) bool
 	}
 	for _, s := range newer {
 		for _, nb := range s.Parts[p] {
-			nw := ContentWords(nb)
+			nw := lex.ContentWords(nb)
 			if jaccard(w, nw) >= 0.5 {
 				return true
 			}

@@ -1,6 +1,8 @@
 package digest
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"maps"
 	"path"
 	"slices"
@@ -38,7 +40,7 @@ type Statement struct {
 	versions map[string]string
 	// replaced are the code values a command replaced in place.
 	replaced   []string
-	quantities []quantity
+	quantities []quantity.Quantity
 	// removed are the keys of what the statement says was taken out:
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
@@ -71,7 +73,7 @@ func (st *Statement) read() {
 	}
 	st.done = true
 	st.change, st.state, st.versions = changeOf(st.Text), switchState(st.Text), prose.Versions(st.Text)
-	st.quantities, st.removed, st.named = quantities(st.Text), removedKeys(st.Text), prose.Named(st.Text)
+	st.quantities, st.removed, st.named = quantity.Of(st.Text), removedKeys(st.Text), prose.Named(st.Text)
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
@@ -405,8 +407,8 @@ func valueEditOf(was, now string) *valueEdit {
 		}
 		e.old, e.new = a[i], b[i]
 	}
-	for w := range ContentWords(splitCamel(name)) {
-		if k := key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
+	for w := range lex.ContentWords(splitCamel(name)) {
+		if k := lex.Key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
 			e.keys = append(e.keys, k)
 		}
 	}
@@ -483,7 +485,7 @@ func topicKeys(s string) map[string]bool {
 			out[strings.ToLower(m[1])] = true // as valueKeys keeps a folder at the top
 		}
 	}
-	for w := range ContentWords(s) {
+	for w := range lex.ContentWords(s) {
 		if d, ok := prose.Digits(w); ok {
 			out[d] = true
 		}
@@ -1051,7 +1053,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xClaim            *prose.Claim
 		xSet, xVer, xDirs map[string]string
 		xNamed            map[string]string
-		xq                []quantity
+		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
 	)
@@ -1140,9 +1142,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
 			if !xqOK {
-				xq, xqOK = quantities(x), true
+				xq, xqOK = quantity.Of(x), true
 			}
-			if u, weak := otherQuantity(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
@@ -1180,7 +1182,7 @@ func (c *change) takenOff(xk map[string]bool, x string) bool {
 	var off []string
 	for _, m := range offValue.FindAllStringSubmatch(x, -1) {
 		v := strings.ToLower(strings.Trim(m[1], "`\"'.,;:"))
-		off = append(off, v, key(v))
+		off = append(off, v, lex.Key(v))
 	}
 	if len(off) == 0 {
 		return false
@@ -1396,25 +1398,25 @@ func removedKeys(s string) []string {
 		return nil // "if we moved off Postgres we would lose PostGIS"
 	}
 	for _, m := range movedOff.FindAllStringSubmatch(s, -1) {
-		k := key(strings.Trim(m[2], "`"))
-		if q := strings.ToLower(m[1]); q != "" && !StopWords[q] {
-			k = key(q) + " " + k
+		k := lex.Key(strings.Trim(m[2], "`"))
+		if q := strings.ToLower(m[1]); q != "" && !lex.StopWords[q] {
+			k = lex.Key(q) + " " + k
 		}
 		if len(k) > 2 && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
 	for _, m := range takenBack.FindAllStringSubmatch(s, -1) {
-		if k := key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !StopWords[k] && !slices.Contains(out, k) {
+		if k := lex.Key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !lex.StopWords[k] && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
 	for _, m := range removal.FindAllStringSubmatch(s, -1) {
 		name := strings.TrimRight(strings.Trim(m[1]+m[2]+m[3], "`"), "/")
-		if len(name) < 3 || StopWords[strings.ToLower(name)] {
+		if len(name) < 3 || lex.StopWords[strings.ToLower(name)] {
 			continue
 		}
-		if k := key(name); k != "" && !slices.Contains(out, k) {
+		if k := lex.Key(name); k != "" && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -1451,4 +1453,14 @@ func (r *Retirer) Title(title string, rank int) string {
 		return t
 	}
 	return "Session"
+}
+
+// sharesBesides reports whether keys a and b share a word besides unit
+// (a unitKey) that few statements hold: "keeps 7 daily" and "keeps 14
+// dailies" are one setting, "7 days of logs" and "14 days of
+// snapshots" two.
+func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
+	return r.shared(a, b, r.limit(), func(k string) bool {
+		return !isNumber(k) && strings.TrimRight(k, "eiy") != unit && len(codeTokens(k)) == 0
+	}) > 0
 }

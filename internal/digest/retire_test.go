@@ -2,7 +2,6 @@ package digest
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -463,32 +462,6 @@ func TestRetiredDespiteRepeats(t *testing.T) {
 	got := NewRetirer(stmts, nil).DropRetired(older, 1)
 	if want := "The Stripe API version is pinned to 2023-10-16 in config/initializers/stripe.rb."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
-	}
-}
-
-func TestQuantities(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []quantity
-	}{
-		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []quantity{{"dail", "7", false}, {"week/snapsho", "4", true}}},
-		{"Devices under 3 GB now run at 30 fps", []quantity{{"fps", "30", false}}},
-		{"keeps 14 dailies plus the 4 weeklies", []quantity{{"dail", "14", false}}},
-		{"It now pages through bundles 200 at a time.", nil},
-		{"With 500-bundle pages the dry run covered all 40112 bundles in 81 pages.", []quantity{{"bundl", "500", false}, {"bundl", "40112", false}}},
-		{"The alert fires above 5% errors; the 2 % one pages.", []quantity{{"%", "5", true}, {"%", "2", true}}},
-		{"The okhttp read timeout is 20 seconds.", nil},
-		{"customers with 200,000 reports", []quantity{{"report", "200000", false}}},
-		{"it's 25 minutes of warehouse time; a 13 hour countdown; the window is 30 minutes", []quantity{{"minut/warehou", "25", true}, {"hour/countdo", "13", true}}},
-		{"the old code got it wrong by 200 bytes", nil},
-		{"cut the 2026-03-09 release tarballs; 5-10 workers", nil},
-		{"holds 1,000,000 rows, then 3,000,000 rows", []quantity{{"row", "1000000", false}, {"row", "3000000", false}}},
-		{"runs 1 pod, then 3 pods", []quantity{{"pod", "1", false}, {"pod", "3", false}}},
-		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
-	} {
-		if got := quantities(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("quantities(%q) = %v, want %v", tc.in, got, tc.want)
-		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"math"
 	"sort"
 	"strings"
@@ -48,26 +49,16 @@ var todoWords = keySet(`tomorrow next time session up step still open remaining 
 func keySet(s string) map[string]bool {
 	out := make(map[string]bool)
 	for _, w := range strings.Fields(s) {
-		out[key(w)] = true
+		out[lex.Key(w)] = true
 	}
 	return out
-}
-
-// key is a word's comparison key: stemmed and cut to seven letters, so
-// that "debounce" and "debounces", "paginate" and "pagination" meet.
-func key(w string) string {
-	w = Stem(strings.ToLower(w))
-	if r := []rune(w); len(r) > 7 {
-		w = string(r[:7])
-	}
-	return w
 }
 
 // Keys are the comparison keys of s's content words.
 func Keys(s string) map[string]bool {
 	out := make(map[string]bool)
-	for w := range ContentWords(s) {
-		out[key(w)] = true
+	for w := range lex.ContentWords(s) {
+		out[lex.Key(w)] = true
 	}
 	return out
 }
@@ -204,8 +195,8 @@ var chitChat = keySet(`thanks thank nice great cool ok okay good awesome perfect
 // two words besides greetings, thanks and "anything else?".
 func IsChitChat(s string) bool {
 	n := 0
-	for w := range ContentWords(s) {
-		if !chitChat[key(w)] {
+	for w := range lex.ContentWords(s) {
+		if !chitChat[lex.Key(w)] {
 			n++
 		}
 	}

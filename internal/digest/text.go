@@ -2,7 +2,6 @@ package digest
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -101,64 +100,3 @@ func CutClause(s string, n int) string {
 	}
 	return cut + "…"
 }
-
-// ContentWords are the distinct words of s worth comparing, lower-cased,
-// without stop words and crudely stemmed: enough to tell whether two
-// statements are about the same thing.
-func ContentWords(s string) map[string]bool {
-	out := make(map[string]bool)
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	}) {
-		if len(w) < 2 || StopWords[w] {
-			continue
-		}
-		out[Stem(w)] = true
-	}
-	return out
-}
-
-// Stem strips common English endings, so that "retries", "retried" and
-// "retry" compare equal often enough.
-func Stem(w string) string {
-	for _, suf := range []string{"ies", "ied", "ing", "ed", "es", "ly", "s"} {
-		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
-			w = strings.TrimSuffix(w, suf)
-			if suf == "ies" || suf == "ied" {
-				w += "y"
-			}
-			break
-		}
-	}
-	return w
-}
-
-// Overlap is the share of a's words that b holds (0 when a has none).
-func Overlap(a, b map[string]bool) float64 {
-	if len(a) == 0 {
-		return 0
-	}
-	n := 0
-	for w := range a {
-		if b[w] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(a))
-}
-
-// StopWords are English words that say nothing about a subject.
-var StopWords = func() map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be because
-		been before being below between both but by can could did do does doing done down during each few for from
-		further had has have having he her here hers herself him himself his how i if in into is it its itself just
-		me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-		should so some such than that the their theirs them themselves then there these they this those through to
-		too under until up very was we were what when where which while who whom why will with would you your yours
-		yourself yourselves let lets get got make made use used using need needs want wants please should shall may
-		might must one two new via per still yet again already`) {
-		m[w] = true
-	}
-	return m
-}()

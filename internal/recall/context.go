@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -531,9 +532,9 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		for _, d := range u.dup {
 			if d.words != nil {
 				if shown == nil {
-					shown = digest.ContentWords(u.text)
+					shown = lex.ContentWords(u.text)
 				}
-				if digest.Overlap(d.words, shown) < 0.75 {
+				if lex.Overlap(d.words, shown) < 0.75 {
 					continue // the shortened unit lost what d says
 				}
 			}
@@ -977,20 +978,20 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			// sit in two of its sentences, and a bullet that holds one
 			// of them loses the other.
 			{
-				w := digest.ContentWords(b)
+				w := lex.ContentWords(b)
 				u.words = w
 				for _, o := range said {
-					if len(w) >= 2 && digest.Overlap(w, o.words) >= 0.75 {
+					if len(w) >= 2 && lex.Overlap(w, o.words) >= 0.75 {
 						o.u.dup = append(o.u.dup, u)
 					}
-					if len(o.words) >= 2 && digest.Overlap(o.words, w) >= 0.75 && (!o.request || digest.Overlap(o.words, w) >= 0.9) {
+					if len(o.words) >= 2 && lex.Overlap(o.words, w) >= 0.75 && (!o.request || lex.Overlap(o.words, w) >= 0.9) {
 						u.dup = append(u.dup, o.u)
 					}
 				}
 				said = append(said, saying{w, u, p == digest.Request})
 			}
 			if p != digest.Request {
-				w := digest.ContentWords(b)
+				w := lex.ContentWords(b)
 				for _, j := range cores.Overlapping(w, 0.75) {
 					cu := cores.Value(j)
 					u.dup, cu.dup = append(u.dup, cu), append(cu.dup, u)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -76,7 +77,7 @@ func encodeCache(t *testing.T, c *Retirer) []byte {
 	return data
 }
 
-// Overlapping finds exactly the titles digest.Overlap would.
+// Overlapping finds exactly the titles lex.Overlap would.
 func TestOverlapping(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	words := strings.Fields("queue worker retry backoff postgres rows handler error status migration deploy port api cache report")
@@ -100,7 +101,7 @@ func TestOverlapping(t *testing.T) {
 		var want []int
 		if len(w) >= 2 {
 			for j, t := range titles {
-				if digest.Overlap(t, w) >= 0.75 {
+				if lex.Overlap(t, w) >= 0.75 {
 					want = append(want, j)
 				}
 			}
@@ -263,13 +264,13 @@ func TestTitlesFile(t *testing.T) {
 	}
 	var bullets []map[string]bool
 	for range 100 {
-		bullets = append(bullets, digest.ContentWords(text(rng.IntN(8))))
+		bullets = append(bullets, lex.ContentWords(text(rng.IntN(8))))
 	}
 	pack := func(titles []string) (made bool) {
 		t.Helper()
 		var want Titles[int]
 		for i, ti := range titles {
-			if w := digest.ContentWords(ti); len(w) >= 2 {
+			if w := lex.ContentWords(ti); len(w) >= 2 {
 				want.Add(w, i)
 			}
 		}

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"maps"
 	"math"
 	"slices"
 
-	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/wire"
 	"github.com/cairn-mem/cairn/internal/memory"
 )
@@ -17,7 +17,7 @@ import (
 // under .state.
 const TitlesFile = "titles.bin"
 
-// Titles indexes the content words (digest.ContentWords) of core items'
+// Titles indexes the content words (lex.ContentWords) of core items'
 // titles by word, each with a value of the caller's. Reading the words
 // of 5,000 titles and indexing them cost a tenth of a pack; the index of
 // the titles a pack added by their text (AddTitle) is kept in
@@ -107,7 +107,7 @@ func (c *Titles[T]) build() {
 			}
 			continue
 		}
-		if words := digest.ContentWords(c.texts[j]); len(words) >= 2 {
+		if words := lex.ContentWords(c.texts[j]); len(words) >= 2 {
 			c.size[j] = int32(len(words))
 			for w := range words {
 				index(j, w)
@@ -279,7 +279,7 @@ func parseTitles(b string) (map[string][]int32, []int32, string, error) {
 	return byWord, size, texts, nil
 }
 
-// Overlapping returns, in order, the titles t with digest.Overlap(t,
+// Overlapping returns, in order, the titles t with lex.Overlap(t,
 // words) >= least, if words has two or more: the share of a title's words
 // that words holds, counted from the titles each word is in. A pack
 // compares each of a session's bullets with thousands of titles.

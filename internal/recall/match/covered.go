@@ -1,6 +1,7 @@
 package match
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -37,7 +38,7 @@ func Covered(s string, shown []map[string]bool) bool {
 		return false
 	}
 	for _, o := range shown {
-		if digest.Overlap(w, o) < 0.8 {
+		if lex.Overlap(w, o) < 0.8 {
 			continue
 		}
 		all := true
@@ -57,7 +58,7 @@ func Covered(s string, shown []map[string]bool) bool {
 // CoverWords are the content words of s and its numbers, one digit
 // long included.
 func CoverWords(s string) map[string]bool {
-	w := digest.ContentWords(s)
+	w := lex.ContentWords(s)
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' }) {
 		w[f] = true
 	}

@@ -1,10 +1,9 @@
 package match
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"strings"
 	"unicode"
-
-	"github.com/cairn-mem/cairn/internal/digest"
 )
 
 // Words are the query's words that count.
@@ -12,7 +11,7 @@ func Words(query string) []string {
 	var out []string
 	seen := make(map[string]bool)
 	for _, w := range words(query) {
-		if len(w) < 2 || digest.StopWords[w] || seen[w] {
+		if len(w) < 2 || lex.StopWords[w] || seen[w] {
 			continue
 		}
 		seen[w] = true

@@ -1,6 +1,7 @@
-package digest
+package quantity
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"strings"
 	"unicode"
 
@@ -16,18 +17,18 @@ import (
 // number is not taken: it names the number ("level 1", "port 7070") as
 // often as it counts it.
 
-// A quantity is weak when what it counts is a unit of measure: many
+// A Quantity is weak when what it counts is a unit of measure: many
 // things last minutes or take megabytes, so a measure counts only with
 // what it measures ("25 minutes of warehouse time"), and then, like a
 // share, only between statements on the same topic.
-type quantity struct {
-	unit, value string
-	weak        bool
+type Quantity struct {
+	Unit, Value string
+	Weak        bool
 }
 
-// quantities returns the quantities s gives. Numbers inside versions,
+// Of returns the quantities s gives. Numbers inside versions,
 // addresses, times and code are none.
-func quantities(s string) []quantity {
+func Of(s string) []Quantity {
 	if !strings.ContainsAny(s, "0123456789") {
 		return nil
 	}
@@ -35,8 +36,8 @@ func quantities(s string) []quantity {
 	toks := strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}\"!?—–", r)
 	})
-	var out []quantity
-	seen := map[quantity]bool{}
+	var out []Quantity
+	seen := map[Quantity]bool{}
 	for i, t := range toks {
 		t = strings.TrimRight(t, ".:")
 		unit, next := "", i+1 // next: the word after the unit
@@ -63,7 +64,7 @@ func quantities(s string) []quantity {
 		if unit == "" {
 			continue
 		}
-		q := quantity{unit: unit, value: t, weak: measures[unit]}
+		q := Quantity{Unit: unit, Value: t, Weak: measures[unit]}
 		if measures[unit] && unit != "%" {
 			// One measure of many things: it counts what the words
 			// after it say it measures, or nothing this can tell.
@@ -71,7 +72,7 @@ func quantities(s string) []quantity {
 			if w == "" {
 				continue
 			}
-			q.unit += "/" + w
+			q.Unit += "/" + w
 		}
 		if !seen[q] {
 			seen[q] = true
@@ -117,13 +118,13 @@ var thousands = lazyre.New(`\d,\d{3}(?:,\d{3})*\b`)
 // and "dailies" meet.
 func unitKey(w string) string {
 	w = strings.ToLower(strings.TrimRight(w, ".:"))
-	if len(w) < 2 || StopWords[w] || quantityNoise[w] || quantityNoise[Stem(w)] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+	if len(w) < 2 || lex.StopWords[w] || quantityNoise[w] || quantityNoise[lex.Stem(w)] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return ""
 	}
 	if len(w) == 4 && w[3] == 's' && w[2] != 's' {
 		w = w[:3] // "pods", "rows", "days": Stem leaves short plurals alone
 	}
-	return strings.TrimRight(key(Stem(w)), "eiy")
+	return strings.TrimRight(lex.Key(lex.Stem(w)), "eiy")
 }
 
 // quantityNoise are words next to a number that do not say what it
@@ -132,35 +133,28 @@ var quantityNoise = prose.WordSet(`times time step steps line lines page version
 	jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august september october november december
 	monday tuesday wednesday thursday friday saturday sunday am pm utc issue pr number no item items`)
 
-// otherQuantity returns what a and b both count and give different
+// Other returns what a and b both count and give different
 // numbers, neither naming the other's: "7 daily" and "14 dailies", not
 // "from 7 to 14 dailies" against "7 daily"; "" if there is none. weak
 // says either one's quantity is weak.
-func otherQuantity(a, b []quantity, ak, bk map[string]bool) (unit string, weak bool) {
+func Other(a, b []Quantity, ak, bk map[string]bool) (unit string, weak bool) {
 	for _, q := range a {
-		other, shared, w := false, false, q.weak
+		other, shared, w := false, false, q.Weak
 		for _, p := range b {
-			if p.unit == q.unit {
-				other, w = true, w || p.weak
-				shared = shared || p.value == q.value || ak[p.value]
+			if p.Unit == q.Unit {
+				other, w = true, w || p.Weak
+				shared = shared || p.Value == q.Value || ak[p.Value]
 			}
 		}
 		for _, o := range a {
-			shared = shared || o.unit == q.unit && bk[o.value]
+			shared = shared || o.Unit == q.Unit && bk[o.Value]
 		}
 		if other && !shared {
-			return q.unit, w
+			return q.Unit, w
 		}
 	}
 	return "", false
 }
 
-// sharesBesides reports whether keys a and b share a word besides unit
-// (a unitKey) that few statements hold: "keeps 7 daily" and "keeps 14
-// dailies" are one setting, "7 days of logs" and "14 days of
-// snapshots" two.
-func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
-	return r.shared(a, b, r.limit(), func(k string) bool {
-		return !isNumber(k) && strings.TrimRight(k, "eiy") != unit && len(codeTokens(k)) == 0
-	}) > 0
-}
+// isNumber reports whether s is all digits.
+func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }

@@ -1,0 +1,32 @@
+package quantity
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestQuantities(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []Quantity
+	}{
+		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []Quantity{{"dail", "7", false}, {"week/snapsho", "4", true}}},
+		{"Devices under 3 GB now run at 30 fps", []Quantity{{"fps", "30", false}}},
+		{"keeps 14 dailies plus the 4 weeklies", []Quantity{{"dail", "14", false}}},
+		{"It now pages through bundles 200 at a time.", nil},
+		{"With 500-bundle pages the dry run covered all 40112 bundles in 81 pages.", []Quantity{{"bundl", "500", false}, {"bundl", "40112", false}}},
+		{"The alert fires above 5% errors; the 2 % one pages.", []Quantity{{"%", "5", true}, {"%", "2", true}}},
+		{"The okhttp read timeout is 20 seconds.", nil},
+		{"customers with 200,000 reports", []Quantity{{"report", "200000", false}}},
+		{"it's 25 minutes of warehouse time; a 13 hour countdown; the window is 30 minutes", []Quantity{{"minut/warehou", "25", true}, {"hour/countdo", "13", true}}},
+		{"the old code got it wrong by 200 bytes", nil},
+		{"cut the 2026-03-09 release tarballs; 5-10 workers", nil},
+		{"holds 1,000,000 rows, then 3,000,000 rows", []Quantity{{"row", "1000000", false}, {"row", "3000000", false}}},
+		{"runs 1 pod, then 3 pods", []Quantity{{"pod", "1", false}, {"pod", "3", false}}},
+		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
+	} {
+		if got := Of(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Of(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
