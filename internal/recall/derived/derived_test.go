@@ -115,15 +115,7 @@ func TestOverlapping(t *testing.T) {
 // The readings of statement texts are kept for the next pack, which
 // takes them; a damaged file is said once and made again.
 func TestReadingsFile(t *testing.T) {
-	var warned []string
-	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
-		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
-		Warn:     func(s string) { warned = append(warned, s) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m, warned := warnedMemory(t)
 	older, newer := "The billing worker listens on port 7070 behind the proxy.", "The billing worker now listens on port 7171 instead of 7070."
 	run := func(extra string) bool {
 		t.Helper()
@@ -153,11 +145,11 @@ func TestReadingsFile(t *testing.T) {
 	if !run("Invoices are rendered to PDF.") {
 		t.Fatal("the older port not retired after a damaged cache")
 	}
-	if len(warned) != 1 || !strings.Contains(warned[0], ReadingsFile) {
-		t.Fatalf("warned %q, want one line naming %s", warned, ReadingsFile)
+	if len(*warned) != 1 || !strings.Contains((*warned)[0], ReadingsFile) {
+		t.Fatalf("warned %q, want one line naming %s", *warned, ReadingsFile)
 	}
-	if !run("Uploads larger than 20 MB are refused.") || len(warned) != 1 {
-		t.Fatalf("after the rebuild: warned %q", warned)
+	if !run("Uploads larger than 20 MB are refused.") || len(*warned) != 1 {
+		t.Fatalf("after the rebuild: warned %q", *warned)
 	}
 }
 
@@ -165,15 +157,7 @@ func TestReadingsFile(t *testing.T) {
 // (TraceFile) and gives, for each question, what a retirer built afresh
 // gives; a damaged trace file is said once and made again.
 func TestCarriedAcrossPacks(t *testing.T) {
-	var warned []string
-	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
-		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
-		Warn:     func(s string) { warned = append(warned, s) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m, warned := warnedMemory(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	words := strings.Fields("api worker billing queue cache redis deploy staging retry batch ledger gateway mailer cron")
 	w := func() string { return words[rng.IntN(len(words))] }
@@ -231,8 +215,8 @@ func TestCarriedAcrossPacks(t *testing.T) {
 		t.Errorf("%d answers carried over", carried)
 	}
 	t.Logf("%d answers carried over", carried)
-	if len(warned) != 1 || !strings.Contains(warned[0], TraceFile) {
-		t.Fatalf("warned %q, want one line naming %s", warned, TraceFile)
+	if len(*warned) != 1 || !strings.Contains((*warned)[0], TraceFile) {
+		t.Fatalf("warned %q, want one line naming %s", *warned, TraceFile)
 	}
 }
 
@@ -240,15 +224,7 @@ func TestCarriedAcrossPacks(t *testing.T) {
 // the same titles, which reads it and finds what the words themselves
 // find; a damaged file is said once and made again.
 func TestTitlesFile(t *testing.T) {
-	var warned []string
-	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
-		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
-		Warn:     func(s string) { warned = append(warned, s) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m, warned := warnedMemory(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	words := strings.Fields("queue worker retries backoff postgres rows handler error status migration deploy port api cache report")
 	text := func(n int) string {
@@ -305,10 +281,26 @@ func TestTitlesFile(t *testing.T) {
 	if err := os.WriteFile(m.StatePath(TitlesFile), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if !pack(titles) || pack(titles) || len(warned) != 1 || !strings.Contains(warned[0], TitlesFile) {
-		t.Fatalf("after a damaged file: warned %q", warned)
+	if !pack(titles) || pack(titles) || len(*warned) != 1 || !strings.Contains((*warned)[0], TitlesFile) {
+		t.Fatalf("after a damaged file: warned %q", *warned)
 	}
 	if !pack(append(slices.Clone(titles[:299]), "worker port")) {
 		t.Fatal("an index read for other titles")
 	}
+}
+
+// warnedMemory is a new memory in a temporary folder whose warnings are
+// collected, closed when the test ends.
+func warnedMemory(t *testing.T) (*memory.Memory, *[]string) {
+	t.Helper()
+	var warned []string
+	m, _, err := memory.Init(context.Background(), t.TempDir(), memory.Options{
+		Identity: memory.Identity{Name: "Test", Email: "test@example.com"},
+		Warn:     func(s string) { warned = append(warned, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m, &warned
 }
