@@ -429,7 +429,7 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// DealtWith returns whether an ask of session sums[k] (newest first; a
+// DealtWith returns the test of whether an ask of session sums[k] (newest first; a
 // request of its, or the heading made of one) closes an item an older
 // session left open, and the session reports doing it: the ask names the
 // open item (or points back at earlier work: "the psycopg thing from
@@ -437,42 +437,46 @@ func isWordByte(c byte) bool {
 // speaks of the ask, and none of the items it left open does. Once the
 // session is over, such an ask shown without a mark reads as still to
 // do. A question asks for an answer, not for work, and is never marked.
-func (v *Vocab) DealtWith(sums []*Summary, k int) func(ask string) bool {
-	if k >= len(sums) || len(sums[k].Parts[Outcome]) == 0 {
-		return func(string) bool { return false }
-	}
-	d := sums[k]
-	did := make(map[string]bool)
-	for _, p := range []int{Outcome, Files} {
-		for _, b := range d.Parts[p] {
-			for k := range Keys(b) {
-				did[k] = true
+func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
+	// Read once a pack, on the first ask: per session, the open items
+	// and the to-dos it states ("Next on my list: version 1.1 …") by
+	// their distinctive keys, and the keys of what it did.
+	var left [][][]string
+	did := make([]map[string]bool, len(sums))
+	read := func() {
+		left = make([][][]string, len(sums))
+		for i, o := range sums {
+			for _, item := range o.Open {
+				left[i] = append(left[i], v.Distinct(item))
 			}
-		}
-	}
-	// The older sessions' open items and the to-dos they state ("Next on
-	// my list: version 1.1 …"), by their distinctive keys.
-	var left [][]string
-	for _, o := range sums[k+1:] {
-		for _, item := range o.Open {
-			left = append(left, v.Distinct(item))
-		}
-		for p, bullets := range o.Parts {
-			if p == Commands || p == Read || p == Errors || p == Files {
-				continue
+			for p, bullets := range o.Parts {
+				if p == Commands || p == Read || p == Errors || p == Files {
+					continue
+				}
+				for _, b := range bullets {
+					for _, x := range Sentences(b) {
+						if IsTodo(x) {
+							left[i] = append(left[i], v.Distinct(x))
+						}
+					}
+				}
 			}
-			for _, b := range bullets {
-				for _, x := range Sentences(b) {
-					if IsTodo(x) {
-						left = append(left, v.Distinct(x))
+			did[i] = make(map[string]bool)
+			for _, p := range []int{Outcome, Files} {
+				for _, b := range o.Parts[p] {
+					for k := range Keys(b) {
+						did[i][k] = true
 					}
 				}
 			}
 		}
 	}
-	return func(ask string) bool {
-		if isQuestion(ask) || IsChitChat(ask) {
+	return func(k int, ask string) bool {
+		if k >= len(sums) || len(sums[k].Parts[Outcome]) == 0 || isQuestion(ask) || IsChitChat(ask) {
 			return false
+		}
+		if left == nil {
+			read()
 		}
 		ak, dk := Keys(ask), v.Distinct(ask)
 		// An ask that points back says what it is in a word or two
@@ -480,20 +484,22 @@ func (v *Vocab) DealtWith(sums []*Summary, k int) func(ask string) bool {
 		closes := false
 		if backRef.MatchString(ask) {
 			var what []string
-			for _, k := range dk {
-				if !backWords[k] {
-					what = append(what, k)
+			for _, key := range dk {
+				if !backWords[key] {
+					what = append(what, key)
 				}
 			}
-			closes = v.Refers(what, did)
+			closes = v.Refers(what, did[k])
 		}
-		for _, l := range left {
-			closes = closes || v.Refers(l, ak) && v.Refers(dk, did)
+		for _, older := range left[k+1:] {
+			for _, l := range older {
+				closes = closes || v.Refers(l, ak) && v.Refers(dk, did[k])
+			}
 		}
 		if !closes {
 			return false
 		}
-		for _, o := range d.Open {
+		for _, o := range sums[k].Open {
 			if v.Refers(dk, Keys(o)) {
 				return false
 			}

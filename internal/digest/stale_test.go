@@ -162,7 +162,7 @@ func TestDealtWith(t *testing.T) {
 		{"no outcome", summary(map[int][]string{Request: did[Request]}), ask, false},
 	} {
 		sums := []*Summary{tc.d, older}
-		if got := NewVocab(sums).DealtWith(sums, 0)(tc.ask); got != tc.want {
+		if got := NewVocab(sums).DealtWith(sums)(0, tc.ask); got != tc.want {
 			t.Errorf("%s: DealtWith(%q) = %v, want %v", tc.name, tc.ask, got, tc.want)
 		}
 	}

@@ -364,8 +364,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	if og := openGroup(sessions, v); og != nil {
 		groups = append(groups, og)
 	}
+	dealtWith := v.DealtWith(sums)
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions, v, r, cores)
+		g := sessionGroup(s, k, sessions, v, r, cores, dealtWith)
 		if note := stale[g.id]; note != "" {
 			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
 		}
@@ -853,7 +854,7 @@ var partPrio = [digest.NumParts]float64{
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit]) *group {
+func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit], dealtWith func(k int, ask string) bool) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.ID)
 	g := &group{sec: secSessions, id: s.ID, title: s.Title, fetch: "cairn session show " + short, path: s.Dir + "/summary.md"}
@@ -869,10 +870,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		date = " — " + s.When.UTC().Format(time.DateOnly)
 	}
 	title, requests := digest.Heading(s.Title, s.Digest.Parts[digest.Request])
-	dealt := func(string) bool { return false }
+	dealt := func(ask string) bool { return !s.Current && dealtWith(k, ask) }
 	if !s.Current {
 		title = r.Title(title, k)
-		dealt = v.DealtWith(recent.Digests(sessions), k)
 		if dealt(title) {
 			title += " (done)"
 		}

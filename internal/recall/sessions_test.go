@@ -149,7 +149,7 @@ func TestSessionSaysOnce(t *testing.T) {
 	var cores derived.Titles[*unit]
 	var heads [numSections]string
 	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores), sessionGroup(older, 1, sessions, v, r, &cores)}
+	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores, v.DealtWith(sums)), sessionGroup(older, 1, sessions, v, r, &cores, v.DealtWith(sums))}
 	fill(groups, heads, 2000)
 	text, _ := assemble(groups, heads, 2000)
 	if n := strings.Count(text, "run the linter before every commit"); n != 1 {
