@@ -32,6 +32,15 @@ var (
 	// to .gitignore" names a file. A quoted name is not taken: many
 	// things have a unique_key, each its own.
 	settingLitRE = lazyre.New(`(?i)(\b(?:set|sets|changed?|changes|switch(?:ed|es)?|flip(?:ped|s)?)\s+(?:the\s+)?)?\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingVerb + `\s*["'` + "`" + `]?\s*(=|:|\bto\b|\bis\b)(?:\s+now)?\s*(?:` + "`" + `\s*)?([.:][a-z][a-z0-9_]*)(?:[^\w./-]|\.(?:\s|$)|$)`)
+	// dottedWordRE is a property key with a dot inside given a word of
+	// its own, as Java and Kafka configs are written: "snapshot.mode
+	// initial", "plugin.name pgoutput", "decimal.handling.mode=precise".
+	dottedWordRE = lazyre.New(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)+)["'` + "`" + `]?(\s*=\s*|\s*:\s+|\s+)["'` + "`" + `]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)*)["'` + "`" + `]?(?:[\s,;:)]|\.(?:\s|$)|$)`)
+	// notWordValue are words after a key that give it no value: "the
+	// server.port setting", "vim.notify gets swallowed".
+	notWordValue = WordSet(`setting settings option options property properties value values key keys flag flags config
+		parameter parameters file files instead only too also now again here there anymore works worked breaks broke
+		fails failed returns returned`)
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
 	camelRE  = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
@@ -169,6 +178,16 @@ func numberWord(w string) string {
 
 // addWordSettings adds the settings text gives a word value.
 func addWordSettings(out map[string]string, text string) {
+	for _, m := range dottedWordRE.FindAllStringSubmatch(text, -1) {
+		v := m[3]
+		if stopWords[v] || notWordValue[v] || !isKeyName(m[1]) {
+			continue
+		}
+		if strings.TrimSpace(m[2]) == "" && !strings.Contains(v, "_") && (strings.HasSuffix(v, "s") || strings.HasSuffix(v, "ed") || strings.HasSuffix(v, "ing")) {
+			continue // "vim.notify gets swallowed": a verb, not a value
+		}
+		out[settingKey(m[1])] = v
+	}
 	for _, m := range settingWordRE.FindAllStringSubmatch(text, -1) {
 		if k := strings.ToLower(m[1]); isKeyName(k) {
 			out[settingKey(k)] = strings.ToLower(m[2])

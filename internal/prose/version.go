@@ -8,14 +8,14 @@ import (
 
 // A thing's version is named after it: "Java 17", "Unity 2022.3.21f1",
 // "elixir 1.17.2", "SDK 51", "node:20-alpine", "eclipse-temurin:21-jre",
-// "bump bazel to 7.4.1".
+// "bump bazel to 7.4.1", "take Debezium up to 2.7.3".
 // A bare number counts only after a name that is spelled as a product
 // (a capital letter in it: Java, iOS, SDK), so that "port 8080" or "every
 // 5" are no versions.
 var (
 	dottedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
 	numberVersion = lazyre.New(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
-	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:to|at)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
+	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving|take|took|taking|bring|brought|bringing|pin|pinned|pinning)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:(?:up|down|forward|back)\s+)?(?:to|at)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
 	tagVersion    = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
 	notProduct    = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required`)
 )
