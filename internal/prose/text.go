@@ -328,12 +328,26 @@ func CutAtBoundary(s string, n int) string {
 	// Not on a dangling function word: "… instead of".
 	for {
 		i := strings.LastIndexByte(out, ' ')
-		if i < n/3 || !danglers[strings.ToLower(out[i+1:])] {
+		if i < n/3 || !danglers[strings.ToLower(out[i+1:])] || particle(out[:i], out[i+1:]) {
 			return out
 		}
 		out = strings.TrimRight(out[:i], " ,;:")
 	}
 }
+
+// particle reports whether word w after text before ends a phrase
+// rather than dangles: "from now on", "the cache is on".
+func particle(before, w string) bool {
+	if w = strings.ToLower(w); w != "on" && w != "off" && w != "in" && w != "out" {
+		return false
+	}
+	prev := strings.ToLower(before[strings.LastIndexByte(before, ' ')+1:])
+	return particleVerbs[prev]
+}
+
+// particleVerbs are the words "on", "off", "in" or "out" end a phrase
+// after.
+var particleVerbs = WordSet(`now later turned switched left stays stay kept keep is are was were it them logged opted`)
 
 // danglers are words a cut title must not end with.
 var danglers = WordSet(`a an the of to in on at for with by from and or but as into instead rather than

@@ -25,6 +25,18 @@ func TestLineAfterParen(t *testing.T) {
 	}
 }
 
+// TestCutAtBoundaryParticle: "from now on" keeps its "on".
+func TestCutAtBoundaryParticle(t *testing.T) {
+	s := "Drop 0.9 support, the floor is 0.10 from now on, I want vim.lsp.get_clients and the new hl API"
+	if got, want := CutAtBoundary(s, 90), "Drop 0.9 support, the floor is 0.10 from now on"; got != want {
+		t.Errorf("CutAtBoundary = %q, want %q", got, want)
+	}
+	s = "The release notes are written by hand for every tag and then pasted into the GitHub release form on"
+	if got, want := CutAtBoundary(s, 90), "The release notes are written by hand for every tag and then pasted into the GitHub"; got != want {
+		t.Errorf("CutAtBoundary = %q, want %q", got, want)
+	}
+}
+
 // TestCutAtBoundaryParen: a title is cut before a parenthesis, never at a
 // clause inside one.
 func TestCutAtBoundaryParen(t *testing.T) {
