@@ -169,6 +169,8 @@ func TestClassify(t *testing.T) {
 		{User, "Never push directly to main.", "pref"},
 		{User, "Make sure to use British spelling in user-facing strings.", "pref"},
 		{Assistant, "Never push directly to main.", ""},
+		{User, "Oh and you can run full image builds again here, the sandbox has a 500 GB disk now.", "pref"},
+		{User, "Forget what I said about vim.notify, you can use it again: noice.nvim users want our errors in their popup.", "pref"},
 		// Environment facts.
 		{Assistant, "The API server listens on port 8080 (see cmd/api/main.go).", "env"},
 		{User, "staging lives at https://staging.acme.dev and deploys from the release branch", "env"},
