@@ -518,6 +518,43 @@ func movedFolder(xs []string, n string) bool {
 	return false
 }
 
+// intoFolder finds a thing moved into a folder: "move the connector
+// JSON into deploy/connect/".
+var intoFolder = lazyre.New("(?i)\\b(?:move|moved|moving|put|relocated?)\\s+(?:the\\s+|all\\s+(?:the\\s+)?|our\\s+)?((?:[\\w.-]+\\s+){0,3}?[\\w.-]+)\\s+(?:into|to|under)\\s+`?([A-Za-z_][\\w.-]*(?:/[\\w.-]+)*/)")
+
+// movedInto reports whether newer statement n moves what x (keys xk)
+// names into a folder that is none of x's folders xs, nor in or around
+// one of them: the thing moved is named by words x holds.
+func movedInto(xs []string, xk map[string]bool, n string) bool {
+	for _, m := range intoFolder.FindAllStringSubmatch(n, -1) {
+		what, dir := topicKeys(m[1]), strings.ToLower(strings.Trim(m[2], "/"))
+		named := 0
+		for k := range what {
+			if len(k) > 2 {
+				if !xk[k] {
+					named = -1
+					break
+				}
+				named++
+			}
+		}
+		if named <= 0 {
+			continue
+		}
+		other := true
+		for _, p := range xs {
+			p = strings.ToLower(p)
+			if p == dir || strings.HasPrefix(p, dir+"/") || strings.HasPrefix(dir, p+"/") {
+				other = false
+			}
+		}
+		if other {
+			return true
+		}
+	}
+	return false
+}
+
 // folders are the folders s names: paths of a code token without a dot
 // in their last name, and folders at the top ("prompts/").
 func folders(s string) []string {
@@ -868,10 +905,27 @@ func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
 	return false
 }
 
-// changeMark finds a statement that announces a change: "instead of",
+// changeMark finds a statement that announces a change: "change of
+// plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
+// instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:` + planChange + `|\d[\w.]*\s+(?:is|are|was|were|feels?)\s+` + tooMuch + `|instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+
+// planChange is a change of plan the user asks for, naming what comes
+// instead and seldom what goes: "change of plan", "let's move to
+// RAUC", "switch to Vitest", "… with mini.test instead".
+const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
+
+// planMark finds a change of plan.
+var planMark = lazyre.New(`(?i)\b(?:` + planChange + `)`)
+
+// tooMuch says a value is wrong: "30 is too narrow on big monitors",
+// "5s was way too short".
+const tooMuch = `(?:way\s+|far\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+(?:narrow|wide|small|big|large|short|long|slow|low|high|few|many|little|much|tight|aggressive|noisy|loose|strict)\b`
+
+// tooValue finds the value a statement says is wrong.
+var tooValue = lazyre.New(`(?i)(?:^|[\s(])([\w.]*\d[\w.]*)\s+(?:is|are|was|were|feels?)\s+` + tooMuch)
 
 // isNow is a value said to hold now, the word after it: "max_ttl is 3600
 // now", "we're on 5.2.0 now".
@@ -909,6 +963,10 @@ func isQuestion(s string) bool {
 // what.
 type change struct {
 	old, new []map[string]bool
+	// plan: the user changed the plan (planChange), which needs a
+	// looser topic test: the thing replaced shares little with what
+	// replaces it but its role.
+	plan bool
 }
 
 func changeOf(s string) *change {
@@ -916,7 +974,7 @@ func changeOf(s string) *change {
 	if !changeMark.MatchString(s) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
 		return nil // "retries waited hours instead of seconds" tells a symptom
 	}
-	c := &change{}
+	c := &change{plan: planMark.MatchString(s)}
 	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
 		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
 			c.old = append(c.old, v)
@@ -926,6 +984,11 @@ func changeOf(s string) *change {
 		if t := codeTokens(m[1]); len(t) > 0 {
 			c.old = append(c.old, map[string]bool{t[0]: true})
 		} else if v := valueKeys(m[1]); len(v) > 0 {
+			c.old = append(c.old, v)
+		}
+	}
+	for _, m := range tooValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1]); len(v) > 0 {
 			c.old = append(c.old, v)
 		}
 	}
@@ -1101,8 +1164,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xFolders) > 0 && moveCue.MatchString(n.Text) && movedFolder(xFolders, n.Text) {
 			return true // `app/prompts/` once templates moved to `prompts/`
 		}
+		if len(xFolders) > 0 && movedInto(xFolders, xk, n.Text) {
+			return true // "JSON files under connectors/" once the connector JSON moved into deploy/connect/
+		}
 		for _, k := range n.removed {
-			if hasKeys(xk, k) && !slices.Contains(removedKeys(x), k) {
+			if removes(k, xk, x) && !slices.Contains(removedKeys(x), k) {
 				return true // the newer statement took out what x names
 			}
 		}
@@ -1152,6 +1218,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true
+				}
+				if c.plan && r.near(xk, n.keys) && c.says(xk, xc, rank%2 == 1 && n.Rank == rank-1 || xStanding) {
+					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
 				}
 			}
 			continue
@@ -1302,7 +1371,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return s
 	}
 	var kept []string
-	for _, x := range Sentences(s) {
+	ss := Sentences(s)
+	for _, x := range ss {
 		check := x
 		if isReply(x) {
 			check = s
@@ -1341,7 +1411,23 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			}
 		}
 	}
-	return strings.Join(kept, " ")
+	out := strings.Join(kept, " ")
+	if len(kept) < len(ss) && bare(out) {
+		return "" // "Good." is all a retired request left
+	}
+	return out
+}
+
+// bare reports whether s names nothing: fewer than two words of more
+// than two characters that say what it is about.
+func bare(s string) bool {
+	n := 0
+	for k := range topicKeys(s) {
+		if len(k) > 2 {
+			n++
+		}
+	}
+	return n < 2
 }
 
 // reply matches a short answer that names its topic by a pronoun: "ok
@@ -1352,13 +1438,7 @@ var reply = lazyre.New(`(?i)\b(?:it|them|that|this)\b`)
 // the statement around it: a pronoun, and fewer than two words of its
 // own to say what it is about.
 func isReply(x string) bool {
-	n := 0
-	for k := range topicKeys(x) {
-		if len(k) > 2 {
-			n++
-		}
-	}
-	return n < 2 && reply.MatchString(x)
+	return bare(x) && reply.MatchString(x)
 }
 
 // removal finds what a statement says was taken out, by its name: a
@@ -1370,6 +1450,36 @@ var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropp
 // "forget the --fast rule", "scrap the DEBUG1 thing".
 var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
 
+// forgetAbout finds what the user takes back in so many words: "forget
+// what I said about vim.notify", "forget what I said about one compose
+// file".
+var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,3}?)(?:[,.;:!—)]|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+
+// againOK finds a thing the user allows again: "you can use it again"
+// names nothing; "you can run full image builds again" does.
+var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
+
+// droppedSupport finds a version series whose support was dropped:
+// "drop 0.9 support", "dropped support for Python 3.8".
+var droppedSupport = lazyre.New(`(?i)\b(?:drop|dropped|dropping|remove|removed|end|ended)\s+(?:support\s+for\s+(?:[a-z][\w.+-]*\s+)?v?(\d+(?:\.\d+)?)(?:\.x)?\b|(?:[a-z][\w.+-]*\s+)?v?(\d+(?:\.\d+)?)(?:\.x)?\s+support\b)`)
+
+// phraseKey is the key removedKeys gives a phrase: its code token, or
+// its keys of more than two characters joined by a space, in order.
+func phraseKey(p string) string {
+	p = strings.Trim(p, "`")
+	if t := codeTokens(p); len(t) == 1 && strings.EqualFold(t[0], p) {
+		return t[0]
+	}
+	var ks []string
+	for k := range topicKeys(p) {
+		if len(k) > 2 {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return strings.Join(ks, " ")
+}
+
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins". The word before
 // the name, when there is one, says which of its kind: off the compose
@@ -1378,6 +1488,37 @@ var movedOff = lazyre.New(`\b(?i:we're|we are|we've moved|we moved|moved|migrate
 
 // hypothetical is a statement of what would be, not of what is.
 var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)
+
+// removes reports whether removed key k (removedKeys) takes out what a
+// statement of keys xk and text x says: the keys it names, a version of
+// the series it dropped ("drop 0.9 support" takes out 0.9.5), or, for a
+// thing allowed again, a statement that forbade it.
+func removes(k string, xk map[string]bool, x string) bool {
+	switch {
+	case strings.HasPrefix(k, droppedSeries):
+		v := k[len(droppedSeries):]
+		for t := range xk {
+			if t == v || isVersion(t) && strings.HasPrefix(t, v+".") {
+				return true
+			}
+		}
+		return false
+	case strings.HasPrefix(k, allowedAgain):
+		return forbids.MatchString(x) && hasKeys(xk, k[len(allowedAgain):])
+	}
+	return hasKeys(xk, k)
+}
+
+// Marks of the removed keys that are not names: a version series whose
+// support was dropped, a thing allowed again.
+const (
+	droppedSeries = "^"
+	allowedAgain  = "!"
+)
+
+// forbids finds a statement that forbids something: what a thing
+// allowed again retires.
+var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no more|avoid|stop|not allowed|mustn't|must not|shouldn't|should not)\b`)
 
 // hasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -1410,6 +1551,22 @@ func removedKeys(s string) []string {
 		if k := lex.Key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !lex.StopWords[k] && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
+	}
+	add := func(k string) {
+		if k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
+		add(phraseKey(m[1]))
+	}
+	for _, m := range againOK.FindAllStringSubmatch(s, -1) {
+		if k := phraseKey(m[1]); k != "" {
+			add(allowedAgain + k)
+		}
+	}
+	for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
+		add(droppedSeries + m[1] + m[2])
 	}
 	for _, m := range removal.FindAllStringSubmatch(s, -1) {
 		name := strings.TrimRight(strings.Trim(m[1]+m[2]+m[3], "`"), "/")

@@ -152,6 +152,26 @@ func TestRetiredByChange(t *testing.T) {
 			"Do v3. then run the eval, the whole thing — actually forget the --fast rule, just always run all 40, it's quick enough on qdrant"},
 		{"a folder moved to the top", "Templates are in `app/prompts/` — `system.j2` and `answer.j2` — rendered with Jinja2, no prompt strings in the Python code.",
 			"Templates moved to `prompts/` at the top level (`git mv`, so history is kept) and `PROMPTS_DIR` follows."},
+		{"a rule taken back in so many words", "Please don't use vim.notify for our errors, echo them with nvim_echo.",
+			"Forget what I said about vim.notify, you can use it again: noice.nvim users want our errors in their popup."},
+		{"a preference taken back by its words", "Please keep it all in one compose file, no override files.",
+			"Forget what I said about one compose file, the sink half is getting big."},
+		{"a thing allowed again", "Please don't kick off full image builds in this sandbox, it has no disk for that.",
+			"Oh and you can run full image builds again here, the sandbox has a 500 GB disk now."},
+		{"a version series dropped", "Minimum supported Neovim is 0.9.5, matching Ubuntu 24.04.",
+			"Drop 0.9 support, the floor is 0.10 from now on, I want vim.lsp.get_clients and the new hl API."},
+		{"a version taken up to another", "Debezium 2.5 Postgres connector against the local compose Postgres.",
+			"Take Debezium up to 2.7.3, we need the fix for the TOAST column bug."},
+		{"a property given another word", "The source connector uses plugin.name pgoutput, with snapshot.mode initial so existing rows come first.",
+			"The source connector starts with snapshot.mode no_data; backfills go through incremental snapshots."},
+		{"a change of plan", "For updates let's use SWUpdate with an A/B rootfs, sw-description in the layer.",
+			"Change of plan on updates: let's move to RAUC bundles, its bootchooser integration with U-Boot is exactly the A/B fallback we want."},
+		{"a tool used instead", "I want plenary's busted harness for the specs and a `make test` target.",
+			"And let's run the specs with mini.test instead, it gives us child processes per case."},
+		{"a value said to be wrong", "Default sidebar width is 30 columns and the toggle is <leader>o.",
+			"And 30 is too narrow on big monitors, make the default sidebar width a quarter of the editor width."},
+		{"files moved into another folder", "From now on keep every connector as a JSON file under connectors/ and apply them with a PUT.",
+			"While you're at it, move the connector JSON into deploy/connect/ so the platform team's Argo job picks it up."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
@@ -208,6 +228,20 @@ func TestNotRetired(t *testing.T) {
 			"Moved the changelog to `docs/`."},
 		{"two paths differing in a name", "The staging config is /etc/acme/stage/app.yaml.",
 			"The production config is /etc/acme/prod/app.yaml."},
+		{"a value too small of another thing", "The worker pool runs 30 workers against the queue.",
+			"The sidebar at 30 is too narrow on big monitors."},
+		{"allowed again is not forbidden", "Run full image builds only on the build host.",
+			"You can run full image builds again here, the sandbox has a 500 GB disk now."},
+		{"another series dropped", "Minimum supported Neovim is 0.10.2.",
+			"Drop 0.9 support, the floor is 0.10 from now on."},
+		{"forget what was said about another thing", "Please keep it all in one compose file, no override files.",
+			"Forget what I said about vim.notify, you can use it again."},
+		{"moving on to other work is no change", "The orders API is done: handlers and tests in `internal/orders`.",
+			"Let's move to the frontend now, the orders API is done."},
+		{"moved into a folder inside", "Put test fixtures under testdata/.",
+			"Move the test fixtures into testdata/golden/ so the goldens sit together."},
+		{"a property's verb is no value", "vim.notify gets swallowed by some UIs.",
+			"vim.notify works in noice.nvim."},
 	} {
 		if retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should not retire %q", tc.why, tc.newer, tc.older)
@@ -241,6 +275,29 @@ func TestRetiredCommonWord(t *testing.T) {
 
 // TestManifestSaid checks that a memory left out because a taken bullet
 // says the same is not listed as left out for room.
+// TestRetiredByPlanChange checks that a change of plan retires what it
+// replaces when the role they share is a word more statements hold than
+// the topic test allows, as "updates" is in the memory of an update
+// system (6 of 34 here), and leaves a
+// statement on the role that shares nothing else.
+func TestRetiredByPlanChange(t *testing.T) {
+	older := "For updates let's use SWUpdate with an A/B rootfs, sw-description in the layer."
+	newer := "Change of plan on updates: let's move to RAUC bundles, its bootchooser is exactly the A/B fallback we want."
+	other := "Updates are downloaded over the plant network at night."
+	stmts := []Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}, {Text: other, Rank: 1}}
+	for _, f := range append(append(filler, moreFiller...),
+		"Updates need a signed image.", "Updates stop the Modbus bridge first.", "Failed updates roll back on the next boot.") {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	r := NewRetirer(stmts, nil)
+	if !r.Retired(older, 1) {
+		t.Errorf("%q should retire %q", newer, older)
+	}
+	if r.Retired(other, 1) {
+		t.Errorf("%q should not retire %q", newer, other)
+	}
+}
+
 // TestRetiredByNamedValue covers a change that names the older
 // statement's value under other words, and its near misses.
 func TestRetiredByNamedValue(t *testing.T) {
