@@ -2,11 +2,12 @@ package digest
 
 import (
 	"fmt"
-	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -247,3 +248,28 @@ func OneLineCut(s string, n int) string {
 	}
 	return mdtext.Truncate(s, n)
 }
+
+// editStep is a step of a command line that edits files: it moves,
+// writes or rewrites them in place, or only goes to where they are.
+var editStep = lazyre.New(`^(?:cd|sed -i|perl -pi|git mv|git rm|mv|cp|mkdir|rm|rmdir|chmod|chown|ln|touch|tee|patch|truncate)(?:\s|$)`)
+
+// EditCommand reports whether Commands bullet b ran a command line whose
+// every step only edited files ("mkdir -p deploy/connect && git mv …"):
+// the outcome tells what it did, and it is no way to run anything again.
+func EditCommand(b string) bool {
+	cmd, _, _ := strings.Cut(strings.TrimLeft(b, "`"), "`")
+	steps := 0
+	for _, part := range stepSep.Split(cmd, -1) {
+		if part = strings.TrimSpace(part); part == "" || strings.HasPrefix(part, "2>") {
+			continue
+		}
+		if !editStep.MatchString(part) {
+			return false
+		}
+		steps++
+	}
+	return steps > 0
+}
+
+// stepSep separates the steps of a command line.
+var stepSep = lazyre.New(`&&|\|\||;`)

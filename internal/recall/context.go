@@ -909,6 +909,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		if p == digest.Commands && k > 0 && !s.Current {
 			continue // an older session's commands are history
 		}
+		if p == digest.Commands {
+			// A command that edited files (sed -i, git mv) did the work
+			// the outcome tells; it is no way to run anything again.
+			bullets = slices.DeleteFunc(slices.Clone(bullets), digest.EditCommand)
+		}
 		if p == digest.Files && len(bullets) > 0 {
 			g.add(base-partPrio[p], digest.FilesLine(bullets))
 			continue
