@@ -207,10 +207,15 @@ func encodeReading(st *Statement) []byte {
 	b = wire.AppendMap(b, st.settings)
 	b = wire.AppendMap(b, st.bare)
 	if st.done {
-		if st.change == nil {
+		switch {
+		case st.change == nil:
 			b = append(b, 0)
-		} else {
+		case st.change.plan:
+			b = append(b, 2)
+		default:
 			b = append(b, 1)
+		}
+		if st.change != nil {
 			b = wire.AppendSets(b, st.change.old)
 			b = wire.AppendSets(b, st.change.new)
 		}
@@ -244,8 +249,9 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 	}
 	st.keys, st.settings, st.bare = d.Set(), d.Map(), d.Map()
 	if flags&readDone != 0 {
-		if d.Bool() {
-			st.change = &change{old: d.Sets(), new: d.Sets()}
+		if c := d.Uint(); c > 0 { // 1 a change, 2 a change of plan
+			st.change = &change{plan: c == 2}
+			st.change.old, st.change.new = d.Sets(), d.Sets()
 		}
 		st.state = int(d.Int())
 		st.versions = d.Map()

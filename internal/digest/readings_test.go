@@ -32,6 +32,8 @@ var readingCorpus = []string{
 	"Deploy with `fly deploy` from main.",
 	"The API base URL is https://api.example.com/v2.",
 	"The session timeout is 30 minutes.",
+	"Change of plan on updates: let's move to RAUC bundles.",
+	"Run the specs with mini.test instead.",
 }
 
 func corpusStatements() []Statement {
@@ -63,14 +65,15 @@ func TestReadingsRoundTrip(t *testing.T) {
 			r.stmts[i].factClaim()
 		}
 	}
-	var change, quantities, removed, named, values, bare bool
+	var change, plan, quantities, removed, named, values, bare bool
 	for _, st := range r.stmts {
 		change, quantities, removed = change || st.change != nil, quantities || len(st.quantities) > 0, removed || len(st.removed) > 0
+		plan = plan || st.change != nil && st.change.plan
 		named, bare = named || len(st.named) > 0, bare || len(st.bare) > 0
 		values = values || st.claim != nil && len(st.claim.Values) > 0
 	}
-	if !change || !quantities || !removed || !named || !values || !bare {
-		t.Fatalf("the corpus reads no change %v, quantity %v, removal %v, name %v, claimed value %v or bare setting %v", change, quantities, removed, named, values, bare)
+	if !change || !plan || !quantities || !removed || !named || !values || !bare {
+		t.Fatalf("the corpus reads no change %v, change of plan %v, quantity %v, removal %v, name %v, claimed value %v or bare setting %v", change, plan, quantities, removed, named, values, bare)
 	}
 	if !rd.Keep(r) {
 		t.Fatal("Keep: nothing new in an empty cache")
