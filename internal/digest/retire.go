@@ -917,6 +917,49 @@ var changeMark = lazyre.New(`(?i)\b(?:` + planChange + `|\d[\w.]*\s+(?:is|are|wa
 // RAUC", "switch to Vitest", "… with mini.test instead".
 const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
 
+// planSubject finds what a change of plan is about: "change of plan on
+// the queue".
+var planSubject = lazyre.New(`(?i)\bchange of plans? (?:on|for|about|regarding|with) (?:the |our )?([\w-]+(?: [\w-]+)?)`)
+
+// properName is a name written with a capital inside a sentence.
+var properName = lazyre.New(`\s([A-Z][\w/.+-]*[\w+])`)
+
+// planOn reports whether change of plan n, about a subject it names,
+// replaces what x (keys xk) says of that subject: x holds every word of
+// the subject and names a thing, by a capitalised name or in code, that
+// n does not (keys nk). "Jobs go through Postgres LISTEN/NOTIFY" goes
+// with "change of plan on the queue: let's move to NATS"; "the queue's
+// backoff is capped at ten minutes" names nothing a plan replaces.
+func planOn(n, x string, xk, nk map[string]bool) bool {
+	m := planSubject.FindStringSubmatch(n)
+	if m == nil {
+		return false
+	}
+	subject := 0
+	for k := range topicKeys(m[1]) {
+		if len(k) > 2 {
+			if !xk[k] {
+				return false
+			}
+			subject++
+		}
+	}
+	if subject == 0 {
+		return false
+	}
+	for _, p := range properName.FindAllStringSubmatch(x, -1) {
+		if k := lex.Key(p[1]); !nk[k] && !nk[strings.ToLower(p[1])] && !lex.StopWords[strings.ToLower(p[1])] {
+			return true
+		}
+	}
+	for _, t := range codeTokens(x) {
+		if !nk[t] && !isNumber(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // planMark finds a change of plan.
 var planMark = lazyre.New(`(?i)\b(?:` + planChange + `)`)
 
@@ -1219,7 +1262,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true
 				}
-				if c.plan && r.near(xk, n.keys) && c.says(xk, xc, rank%2 == 1 && n.Rank == rank-1 || xStanding) {
+				if c.plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.says(xk, xc, rank%2 == 1 && n.Rank == rank-1 || xStanding) {
 					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
 				}
 			}

@@ -296,6 +296,18 @@ func TestRetiredByPlanChange(t *testing.T) {
 	if r.Retired(other, 1) {
 		t.Errorf("%q should not retire %q", newer, other)
 	}
+	// A plan about a subject named, in a memory too small for two shared
+	// words: what names a thing on that subject goes, the rest stays.
+	older, newer = "Jobs go through Postgres LISTEN/NOTIFY on the queue's channel.", "Change of plan on the queue: let's move to NATS JetStream, the ops team runs it."
+	other = "The queue retries failed jobs with a backoff capped at ten minutes."
+	for _, tc := range []struct {
+		x    string
+		want bool
+	}{{older, true}, {other, false}} {
+		if got := retiredBy(tc.x, newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", newer, tc.x, got, tc.want)
+		}
+	}
 }
 
 // TestRetiredByNamedValue covers a change that names the older
