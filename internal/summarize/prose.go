@@ -839,7 +839,8 @@ func bodyFor(t, s, why string) string {
 	for _, w := range prose.ContentWords(t) {
 		in[w] = true
 	}
-	for _, w := range prose.ContentWords(s) {
+	// A lead-in ("Oh and", "Also") the title left out is no more to say.
+	for _, w := range prose.ContentWords(trimLead(s)) {
 		if !in[w] {
 			return s
 		}

@@ -777,3 +777,21 @@ func TestFlaggedNotEnvironment(t *testing.T) {
 		t.Errorf("open %q", open)
 	}
 }
+
+// TestPreferenceBodyLeadIn: a preference whose sentence says nothing
+// besides its title and a lead-in ("Oh and") has no body to repeat it.
+func TestPreferenceBodyLeadIn(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "Oh and you can run the integration tests again, docker is installed now."}}, "")
+	n := 0
+	for _, c := range a.cand {
+		if c.Kind == Preference {
+			n++
+			if c.Body != "" {
+				t.Errorf("preference %q has the body %q", c.Title, c.Body)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d preferences, want 1", n)
+	}
+}
