@@ -13,11 +13,20 @@ import (
 // (a capital letter in it: Java, iOS, SDK), so that "port 8080" or "every
 // 5" are no versions.
 var (
-	dottedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
+	dottedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/|\s+[—–]\s+)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
 	numberVersion = lazyre.New(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
-	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving|take|took|taking|bring|brought|bringing|pin|pinned|pinning)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:(?:up|down|forward|back)\s+)?(?:to|at)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
-	tagVersion    = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
-	notProduct    = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required`)
+	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving|take|took|taking|bring|brought|bringing|pin|pinned|pinning)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:(?:up|down|forward|back)\s+)?(?:to|at)\s+` + seriesOf + `v?(\d+\.\d+(?:\.\d+)?)\b`)
+	// bumpedVersion is a bump said of the thing: "matplotlib is pinned
+	// at 3.9.2".
+	bumpedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:is|are|was|were|got|gets)\s+(?:now\s+)?(?:pinned|bumped|upgraded|updated|moved|set)\s+(?:to|at)\s+` + seriesOf + `v?(\d+\.\d+(?:\.\d+)?)\b`)
+	// versionOf is a version named before its thing: "version 2.3 of
+	// their template".
+	versionOf = lazyre.New(`(?i)\bversion\s+v?(\d+\.\d+(?:\.\d+)?)\s+of\s+(?:the\s+|their\s+|our\s+|its\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\b`)
+	// seriesOf is the series a bump names before its version: "to the
+	// 3.9 series — 3.9.2".
+	seriesOf   = `(?:the\s+)?(?:v?\d+(?:\.\d+)?\s+(?:series|line|branch|release)\s*[—–,:-]?\s*)?`
+	tagVersion = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
+	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required series branch release`)
 )
 
 // Versions are the versions a statement gives things, name → version,
@@ -45,15 +54,25 @@ func Versions(text string) map[string]string {
 	for _, m := range bumpVersion.FindAllStringSubmatch(text, -1) {
 		add(m[1], m[2]) // "bump bazel to 7.4.1"
 	}
+	for _, m := range bumpedVersion.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2]) // "matplotlib is pinned at 3.9.2"
+	}
+	for _, m := range versionOf.FindAllStringSubmatch(text, -1) {
+		if _, ok := out[strings.ToLower(m[2])]; !ok {
+			add(m[2], m[1]) // "version 2.3 of their template"
+		}
+	}
 	return out
 }
 
 // Bumped reports whether text moves name to version v in so many words:
 // "bump bazel to 7.4.1", "upgraded terraform to 1.9.8".
 func Bumped(text, name, v string) bool {
-	for _, m := range bumpVersion.FindAllStringSubmatch(text, -1) {
-		if strings.EqualFold(m[1], name) && strings.EqualFold(m[2], v) {
-			return true
+	for _, re := range []*lazyre.Regexp{bumpVersion, bumpedVersion} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			if strings.EqualFold(m[1], name) && strings.EqualFold(m[2], v) {
+				return true
+			}
 		}
 	}
 	return false

@@ -8,14 +8,19 @@ import (
 func TestVersions(t *testing.T) {
 	for in, want := range map[string]string{
 		"The build uses the Gradle toolchain with Java 17, and pattern matching is fine there.": "map[java:17]",
-		"The editor is Unity 2022.3.21f1.":                         "map[unity:2022.3.21f1]",
-		"asdf is on elixir 1.17.2 / otp 27 here since friday":      "map[elixir:1.17.2]",
-		"Now that we're on SDK 52 the camera API changed":          "map[sdk:52]",
-		"I bumped the base image to node:20-alpine":                "map[node:20]",
-		"the runtime image is eclipse-temurin:21-jre":              "map[eclipse-temurin:21]",
-		"The API listens on port 8080 and retries every 5 seconds": "map[]",
-		"Session 3 went fine":                                      "map[]",
-		"deployment target is iOS 16, simulator runs iOS 17.4":     "map[ios:17.4]",
+		"The editor is Unity 2022.3.21f1.":                                   "map[unity:2022.3.21f1]",
+		"asdf is on elixir 1.17.2 / otp 27 here since friday":                "map[elixir:1.17.2]",
+		"Now that we're on SDK 52 the camera API changed":                    "map[sdk:52]",
+		"I bumped the base image to node:20-alpine":                          "map[node:20]",
+		"the runtime image is eclipse-temurin:21-jre":                        "map[eclipse-temurin:21]",
+		"The API listens on port 8080 and retries every 5 seconds":           "map[]",
+		"Session 3 went fine":                                                "map[]",
+		"deployment target is iOS 16, simulator runs iOS 17.4":               "map[ios:17.4]",
+		"bump matplotlib to the 3.9 series — 3.9.2":                          "map[matplotlib:3.9.2]",
+		"matplotlib is pinned at 3.9.2 now":                                  "map[matplotlib:3.9.2]",
+		"the class is northmoor-thesis (version 2.3 of their template)":      "map[template:2.3]",
+		"Move the cocotb runs over to Verilator — 5.024 is what's installed": "map[verilator:5.024]",
+		"Take Debezium up to 2.7.3, we need the TOAST fix":                   "map[debezium:2.7.3]",
 	} {
 		if got := fmt.Sprint(Versions(in)); got != want {
 			t.Errorf("Versions(%q) = %s, want %s", in, got, want)
