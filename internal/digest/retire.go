@@ -769,8 +769,8 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 
 // stillRE marks a state said to hold for now, which the speaker expects
 // to change: "db03 is still on CentOS 7", "the client still talks to
-// the v1 host".
-var stillRE = lazyre.New(`(?i)\bstill\b`)
+// the v1 host", "build with pdflatex for now".
+var stillRE = lazyre.New(`(?i)\b(?:still|for now)\b`)
 
 // stillChanged reports whether newer statement n speaks of what x (keys
 // xk), a state said to hold for now, is about, and gives it a value x
@@ -1455,7 +1455,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		}
 	}
 	out := strings.Join(kept, " ")
-	if len(kept) < len(ss) && bare(out) {
+	if out != strings.Join(ss, " ") && bare(out) {
 		return "" // "Good." is all a retired request left
 	}
 	return out
@@ -1501,6 +1501,14 @@ var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: h
 // againOK finds a thing the user allows again: "you can use it again"
 // names nothing; "you can run full image builds again" does.
 var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
+
+// letsNot finds a thing the user decides against after all: "let's not
+// do parity at all", "let's not ship debug-tweaks in any image anymore".
+var letsNot = lazyre.New(`(?i)\b(?:let'?s|we'?ll|we will|we should)\s+not\s+(?:do|use|ship|add|have|keep|run|enable|build|bother with)\s+(?:the\s+|a\s+|an\s+|any\s+)?((?:[\w.+/<>-]+\s+){0,2}?[\w.+/<>-]+)(?:\s+(?:at all|anymore|any more|in any|after all)\b|[,.;:!—]|$)`)
+
+// ripOut finds a thing taken out by name, the verb around it: "rip the
+// PARITY parameter out".
+var ripOut = lazyre.New("\\b(?i:rip|rips|ripped|take|took|pull|pulled|strip|stripped)\\s+(?:the\\s+)?(`[^`]+`|[A-Z][\\w.+-]*[\\w+])(?:\\s+(?i:parameter|flag|option|module|package|plugin|feature|setting|step|stage|job|service|dependency))?\\s+(?i:out)\\b")
 
 // droppedSupport finds a version series whose support was dropped:
 // "drop 0.9 support", "dropped support for Python 3.8".
@@ -1607,6 +1615,12 @@ func removedKeys(s string) []string {
 		if k := phraseKey(m[1]); k != "" {
 			add(allowedAgain + k)
 		}
+	}
+	for _, m := range letsNot.FindAllStringSubmatch(s, -1) {
+		add(phraseKey(m[1]))
+	}
+	for _, m := range ripOut.FindAllStringSubmatch(s, -1) {
+		add(lex.Key(strings.Trim(m[1], "`")))
 	}
 	for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
 		add(droppedSeries + m[1] + m[2])
