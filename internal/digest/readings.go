@@ -6,9 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"slices"
 
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/wire"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -96,7 +97,7 @@ var errReadings = errors.New("readings cut short")
 // rd when it holds them.
 func (rd *Readings) statement(text string, rank int) Statement {
 	if rd == nil {
-		return Statement{Text: text, Rank: rank, keys: topicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
+		return Statement{Text: text, Rank: rank, keys: change.TopicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
 	}
 	h := hashText(text)
 	rd.used = append(rd.used, h)
@@ -115,7 +116,7 @@ func (rd *Readings) statement(text string, rank int) Statement {
 		rd.fresh = make(map[string]textHash)
 	}
 	rd.fresh[text], rd.grew = h, true
-	return Statement{Text: text, Rank: rank, keys: topicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
+	return Statement{Text: text, Rank: rank, keys: change.TopicKeys(text), settings: prose.Settings(text), bare: prose.BareSettings(text)}
 }
 
 // Keep takes the readings of r's statements that go beyond what the
@@ -210,14 +211,14 @@ func encodeReading(st *Statement) []byte {
 		switch {
 		case st.change == nil:
 			b = append(b, 0)
-		case st.change.plan:
+		case st.change.Plan:
 			b = append(b, 2)
 		default:
 			b = append(b, 1)
 		}
 		if st.change != nil {
-			b = wire.AppendSets(b, st.change.old)
-			b = wire.AppendSets(b, st.change.new)
+			b = wire.AppendSets(b, st.change.Old)
+			b = wire.AppendSets(b, st.change.New)
 		}
 		b = binary.AppendVarint(b, int64(st.state))
 		b = wire.AppendMap(b, st.versions)
@@ -250,8 +251,8 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 	st.keys, st.settings, st.bare = d.Set(), d.Map(), d.Map()
 	if flags&readDone != 0 {
 		if c := d.Uint(); c > 0 { // 1 a change, 2 a change of plan
-			st.change = &change{plan: c == 2}
-			st.change.old, st.change.new = d.Sets(), d.Sets()
+			st.change = &change.Change{Plan: c == 2}
+			st.change.Old, st.change.New = d.Sets(), d.Sets()
 		}
 		st.state = int(d.Int())
 		st.versions = d.Map()

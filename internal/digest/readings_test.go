@@ -68,7 +68,7 @@ func TestReadingsRoundTrip(t *testing.T) {
 	var change, plan, quantities, removed, named, values, bare bool
 	for _, st := range r.stmts {
 		change, quantities, removed = change || st.change != nil, quantities || len(st.quantities) > 0, removed || len(st.removed) > 0
-		plan = plan || st.change != nil && st.change.plan
+		plan = plan || st.change != nil && st.change.Plan
 		named, bare = named || len(st.named) > 0, bare || len(st.bare) > 0
 		values = values || st.claim != nil && len(st.claim.Values) > 0
 	}

@@ -1,10 +1,10 @@
 package digest
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -32,8 +32,8 @@ type Statement struct {
 	keys map[string]bool
 	// What the text says, read once when the statement is added: every
 	// older sentence is checked against every newer statement.
-	change   *change
-	state    int // switchState
+	change   *change.Change
+	state    int // change.State
 	claim    *prose.Claim
 	settings map[string]string
 	bare     map[string]string // prose.BareSettings
@@ -72,8 +72,8 @@ func (st *Statement) read() {
 		return
 	}
 	st.done = true
-	st.change, st.state, st.versions = changeOf(st.Text), switchState(st.Text), prose.Versions(st.Text)
-	st.quantities, st.removed, st.named = quantity.Of(st.Text), removedKeys(st.Text), prose.Named(st.Text)
+	st.change, st.state, st.versions = change.Of(st.Text), change.State(st.Text), prose.Versions(st.Text)
+	st.quantities, st.removed, st.named = quantity.Of(st.Text), change.Removed(st.Text), prose.Named(st.Text)
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
@@ -179,7 +179,7 @@ func order(rank int, asked bool) int {
 func (r *Retirer) add(text string, rank int) {
 	var stated []string
 	for _, x := range Sentences(text) {
-		if !isQuestion(x) {
+		if !change.IsQuestion(x) {
 			stated = append(stated, x)
 		}
 	}
@@ -365,7 +365,7 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 // of what the rest of the line names.
 func (r *Retirer) addReplacement(was, now string, rank int) {
 	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true, was: was}
-	wasT, nowT := codeTokens(was), codeTokens(now)
+	wasT, nowT := change.CodeTokens(was), change.CodeTokens(now)
 	for _, t := range wasT {
 		if !slices.Contains(nowT, t) && len(t) > 2 {
 			st.replaced = append(st.replaced, t)
@@ -397,7 +397,7 @@ func valueEditOf(was, now string) *valueEdit {
 	name := "" // the last word both keep before the value: its key
 	for i := range a {
 		if a[i] == b[i] {
-			if e.old == "" && !isNumber(strings.ReplaceAll(a[i], ".", "")) {
+			if e.old == "" && !change.IsNumber(strings.ReplaceAll(a[i], ".", "")) {
 				name = a[i]
 			}
 			continue
@@ -426,7 +426,7 @@ var editedLine = lazyre.New("`([^`]+)` → `([^`]+)`")
 
 // isDecimal reports whether s is a number, with a decimal point or not.
 func isDecimal(s string) bool {
-	return isNumber(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".") && !strings.HasSuffix(s, ".")
+	return change.IsNumber(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".") && !strings.HasSuffix(s, ".")
 }
 
 var editTokens = lazyre.New(`[A-Za-z_][\w.-]*|\d+(?:\.\d+)*`)
@@ -466,155 +466,6 @@ func hasNumber(text, n string) bool {
 
 func isDigit(c byte) bool   { return c >= '0' && c <= '9' }
 func isNumChar(c byte) bool { return isWordByte(c) || c == '.' }
-
-// topicKeys are what a statement is about: the comparison keys of its
-// content words and its code tokens (ports, versions, paths), without the
-// words that announce a change.
-func topicKeys(s string) map[string]bool {
-	out := make(map[string]bool)
-	for k := range Keys(s) {
-		if !changeWords[k] {
-			out[k] = true
-		}
-	}
-	for _, t := range codeTokens(s) {
-		out[t] = true
-	}
-	if endsFolder(s) {
-		for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
-			out[strings.ToLower(m[1])] = true // as valueKeys keeps a folder at the top
-		}
-	}
-	for w := range lex.ContentWords(s) {
-		if d, ok := prose.Digits(w); ok {
-			out[d] = true
-		}
-	}
-	return out
-}
-
-// moveCue says a statement moves a folder or file.
-var moveCue = lazyre.New(`(?i)\b(?:moved|renamed|relocated|git mv)\b`)
-
-// movedFolder reports whether newer statement n, which moves something,
-// names one of folders xs (x's) by its last name under another parent (or at the
-// top), and not x's path itself: "Templates moved to `prompts/` at the
-// top level" after "Templates are in `app/prompts/`". A file's name
-// ("index.ts") is left alone: two folders hold one as often as not.
-func movedFolder(xs []string, n string) bool {
-	ns := folders(n)
-	for _, p := range xs {
-		if slices.Contains(ns, p) {
-			return false
-		}
-	}
-	for _, p := range xs {
-		for _, q := range ns {
-			if (strings.Contains(p, "/") || strings.Contains(q, "/")) && path.Base(p) == path.Base(q) && len(path.Base(p)) > 2 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// intoFolder finds a thing moved into a folder: "move the connector
-// JSON into deploy/connect/".
-var intoFolder = lazyre.New("(?i)\\b(?:move|moved|moving|put|relocated?)\\s+(?:the\\s+|all\\s+(?:the\\s+)?|our\\s+)?((?:[\\w.-]+\\s+){0,3}?[\\w.-]+)\\s+(?:into|to|under)\\s+`?([A-Za-z_][\\w.-]*(?:/[\\w.-]+)*/)")
-
-// movedInto reports whether newer statement n moves what x (keys xk)
-// names into a folder that is none of x's folders xs, nor in or around
-// one of them: the thing moved is named by words x holds.
-func movedInto(xs []string, xk map[string]bool, n string) bool {
-	for _, m := range intoFolder.FindAllStringSubmatch(n, -1) {
-		what, dir := topicKeys(m[1]), strings.ToLower(strings.Trim(m[2], "/"))
-		named := 0
-		for k := range what {
-			if len(k) > 2 {
-				if !xk[k] {
-					named = -1
-					break
-				}
-				named++
-			}
-		}
-		if named <= 0 {
-			continue
-		}
-		other := true
-		for _, p := range xs {
-			p = strings.ToLower(p)
-			if p == dir || strings.HasPrefix(p, dir+"/") || strings.HasPrefix(dir, p+"/") {
-				other = false
-			}
-		}
-		if other {
-			return true
-		}
-	}
-	return false
-}
-
-// folders are the folders s names: paths of a code token without a dot
-// in their last name, and folders at the top ("prompts/").
-func folders(s string) []string {
-	var out []string
-	for _, t := range codeTokens(s) {
-		if t = strings.Trim(t, "/"); strings.Contains(t, "/") && !strings.Contains(t, "://") && !strings.Contains(path.Base(t), ".") && !isDigit(t[0]) {
-			out = append(out, t)
-		}
-	}
-	for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
-		if t := strings.ToLower(strings.TrimSuffix(m[1], "/")); !strings.Contains(t, ".") {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// endsFolder reports whether s has a name that ends in a slash
-// ("prompts/ "), which topFolder needs: most statements, paths and all,
-// have none, and topicKeys reads every core title of a cold pack.
-func endsFolder(s string) bool {
-	for i := strings.IndexByte(s, '/'); i >= 0; {
-		if i+1 == len(s) || strings.IndexByte(" `'\".,;:)", s[i+1]) >= 0 {
-			return true
-		}
-		j := strings.IndexByte(s[i+1:], '/')
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
-}
-
-// topFolder is a folder named alone, at the top: `prompts/`.
-var topFolder = lazyre.New("(?:^|[\\s`'\"(])([A-Za-z_][\\w.-]*/)(?:[\\s`'\".,;:)]|$)")
-
-// changeWords say that something changed, or when, not what.
-var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
-	bump upgraded upgrade downgraded reverted revert rolled back turned off dropped drop replaced replace swapped
-	disabled disable enabled enable raised raise lowered lower
-	anymore more after all now again went going
-	last next week month day year hour minute yesterday today tomorrow morning evening ago since`)
-
-// codeToken is a token with a digit, a dot, a slash or a colon inside:
-// a port, a version, a path, a host.
-var codeToken = lazyre.New(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
-
-func codeTokens(s string) []string {
-	if !strings.ContainsAny(s, "0123456789./:") {
-		return nil // every code token has a digit, a dot, a slash or a colon
-	}
-	var out []string
-	for _, t := range codeToken.FindAllString(strings.ToLower(s), -1) {
-		if len(t) > 1 || t[0] >= '0' && t[0] <= '9' {
-			out = append(out, t)
-		}
-	}
-	return out
-}
 
 // distinctShare is the largest share of the statements a key may appear
 // in and still say what a statement is about; in a small memory, a few
@@ -684,64 +535,6 @@ func (r *Retirer) shared(a, b map[string]bool, limit int, keep func(k string) bo
 	return n
 }
 
-// names reports whether change c, stated in text, names a value that
-// keys xk give as current and none of its new ones: "from iOS 16 to 17"
-// names 16 as the old value; "now listens on 8080 (AirPlay owns 5000)"
-// names 5000 beside a new number of the same kind (shape), which says
-// enough by itself.
-func (c *change) names(xk map[string]bool, text string) (named, shape bool) {
-	for _, v := range c.new {
-		if hasAll(xk, v) {
-			return false, false
-		}
-	}
-	for _, o := range c.old {
-		if hasAll(xk, o) && isCode(o) {
-			return true, false
-		}
-	}
-	if c.otherVersion(xk) {
-		return true, true
-	}
-	if len(c.old) > 0 {
-		return false, false
-	}
-	for _, v := range c.new {
-		for nv := range v {
-			for _, t := range codeTokens(text) {
-				if t != nv && xk[t] && sameShape(t, nv) {
-					return true, true
-				}
-			}
-		}
-	}
-	return false, false
-}
-
-// otherVersion reports whether keys xk give another version of the
-// shape of one change c sets, and c names no version it replaced: a
-// version is distinctive enough by its shape alone, so "the MSRV is now
-// 1.80" retires "our MSRV is 1.74". The caller has settled the topic.
-func (c *change) otherVersion(xk map[string]bool) bool {
-	for _, o := range c.old {
-		for k := range o {
-			if isVersion(k) {
-				return false
-			}
-		}
-	}
-	for _, v := range c.new {
-		for nv := range v {
-			for t := range xk {
-				if t != nv && sameVersionShape(t, nv) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // otherVersionOf reports whether statement n gives a thing that x
 // (versions xv, keys xk) names another version, and says nothing of x's
 // version, while the two share a distinctive word besides: "the Gradle
@@ -759,7 +552,7 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 		}
 		limit := r.asideLimit()
 		for k := range xk {
-			if n.keys[k] && k != name && k != v && k != w && len(k) > 2 && r.df[k] <= limit && len(codeTokens(k)) == 0 {
+			if n.keys[k] && k != name && k != v && k != w && len(k) > 2 && r.df[k] <= limit && len(change.CodeTokens(k)) == 0 {
 				return true
 			}
 		}
@@ -784,7 +577,7 @@ func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
 		if !n.keys[k] || len(k) <= 2 || r.df[k] > limit {
 			continue
 		}
-		if len(codeTokens(k)) > 0 && !isNumber(k) {
+		if len(change.CodeTokens(k)) > 0 && !change.IsNumber(k) {
 			code = true
 		} else {
 			words++
@@ -794,15 +587,12 @@ func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
 		return false
 	}
 	for k := range n.keys {
-		if !xk[k] && len(codeTokens(k)) > 0 && !changeWords[k] {
+		if !xk[k] && len(change.CodeTokens(k)) > 0 && !change.IsWord(k) {
 			return true
 		}
 	}
 	return false
 }
-
-// isNumber reports whether s is all digits.
-func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // readFrom is what a file said when it was read: "`.tool-versions`:
 // elixir 1.16.3-otp-26" (summarize: manifestVersions).
@@ -838,43 +628,7 @@ func sameFile(a, b string) bool {
 // distinctValue reports whether code value v names one thing, not one
 // of many: a number of four digits or more, a version, a path or a host.
 func distinctValue(v string) bool {
-	return len(v) >= 4 && isNumber(v) || isVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
-}
-
-// isVersion reports whether s is a dotted version number: 1.80, 3.11.2.
-func isVersion(s string) bool {
-	parts := strings.Split(s, ".")
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
-			return false
-		}
-	}
-	return true
-}
-
-// sameVersionShape reports whether a and b are versions of as many parts.
-func sameVersionShape(a, b string) bool {
-	return isVersion(a) && isVersion(b) && strings.Count(a, ".") == strings.Count(b, ".")
-}
-
-// isCode reports whether value v is a code token (a version, a port, a
-// path) rather than words, which a turned-down alternative may share.
-func isCode(v map[string]bool) bool {
-	for k := range v {
-		if len(codeTokens(k)) == 0 {
-			return false
-		}
-	}
-	return len(v) > 0
-}
-
-// sameShape reports whether two values are numbers of as many digits,
-// such as two ports.
-func sameShape(a, b string) bool {
-	return len(a) == len(b) && len(a) > 1 && isNumber(a) && isNumber(b)
+	return len(v) >= 4 && change.IsNumber(v) || change.IsVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
 }
 
 // asideShare is the largest share of the statements a word two
@@ -888,14 +642,14 @@ const asideShare = 0.2
 // filters" and "filters now live in the URL instead of the Zustand store"
 // share "filters"; "Argo CD rolls it out" and "add-ons go in Terraform
 // rather than Argo CD" share only what was turned down.
-func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
+func (r *Retirer) aside(a, b map[string]bool, c *change.Change) bool {
 	limit := r.asideLimit()
 	for k := range a {
 		if !b[k] || r.df[k] > limit || len(k) <= 2 {
 			continue
 		}
 		named := false
-		for _, v := range slices.Concat(c.old, c.new) {
+		for _, v := range slices.Concat(c.Old, c.New) {
 			named = named || v[k]
 		}
 		if !named {
@@ -904,18 +658,6 @@ func (r *Retirer) aside(a, b map[string]bool, c *change) bool {
 	}
 	return false
 }
-
-// changeMark finds a statement that announces a change: "change of
-// plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
-// instead", "instead of",
-// "no longer", "moved to", "bumped", "reverted", "after all", "from X to
-// Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:` + planChange + `|\d[\w.]*\s+(?:is|are|was|were|feels?)\s+` + tooMuch + `|instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
-
-// planChange is a change of plan the user asks for, naming what comes
-// instead and seldom what goes: "change of plan", "let's move to
-// RAUC", "switch to Vitest", "… with mini.test instead".
-const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
 
 // planSubject finds what a change of plan is about: "change of plan on
 // the queue".
@@ -936,7 +678,7 @@ func planOn(n, x string, xk, nk map[string]bool) bool {
 		return false
 	}
 	subject := 0
-	for k := range topicKeys(m[1]) {
+	for k := range change.TopicKeys(m[1]) {
 		if len(k) > 2 {
 			if !xk[k] {
 				return false
@@ -952,142 +694,8 @@ func planOn(n, x string, xk, nk map[string]bool) bool {
 			return true
 		}
 	}
-	for _, t := range codeTokens(x) {
-		if !nk[t] && !isNumber(t) {
-			return true
-		}
-	}
-	return false
-}
-
-// planMark finds a change of plan.
-var planMark = lazyre.New(`(?i)\b(?:` + planChange + `)`)
-
-// tooMuch says a value is wrong: "30 is too narrow on big monitors",
-// "5s was way too short".
-const tooMuch = `(?:way\s+|far\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+(?:narrow|wide|small|big|large|short|long|slow|low|high|few|many|little|much|tight|aggressive|noisy|loose|strict)\b`
-
-// tooValue finds the value a statement says is wrong.
-var tooValue = lazyre.New(`(?i)(?:^|[\s(])([\w.]*\d[\w.]*)\s+(?:is|are|was|were|feels?)\s+` + tooMuch)
-
-// isNow is a value said to hold now, the word after it: "max_ttl is 3600
-// now", "we're on 5.2.0 now".
-const isNow = "(?i)\\b(?:is|are|'s|'re)\\s+(?:on\\s+|at\\s+|in\\s+)?(?:[a-z][\\w-]*\\s+)?[`\"']?([\\w.~^>=<:/#@+-]*\\d[\\w.~^>=<:/#@+-]*)[`\"']?\\s+now\\b"
-
-// oldValue finds what a statement says is no longer current.
-var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
-
-// notAnyMore finds the old value of "not X any more": its code token,
-// or its words.
-var notAnyMore = lazyre.New(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more\b`)
-
-// oldArrow finds the old value of "X → Y".
-var oldArrow = lazyre.New("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
-
-// newValue finds what a statement says is current now.
-var newValue = lazyre.New("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)|" + isNow)
-
-// standing is an instruction that holds until it is taken back.
-var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
-
-// nowWord says what holds from now on.
-var nowWord = lazyre.New(`(?i)\bnow\b`)
-
-// fromNowOn is "from now on": an instruction, not a change of value.
-var fromNowOn = lazyre.New(`(?i)\bfrom now on\b`)
-
-// isQuestion reports whether s asks rather than states: "should we
-// switch the workers to LISTEN/NOTIFY?" changes nothing yet.
-func isQuestion(s string) bool {
-	return strings.HasSuffix(strings.TrimSpace(s), "?")
-}
-
-// change is what a statement announcing a change says was replaced and by
-// what.
-type change struct {
-	old, new []map[string]bool
-	// plan: the user changed the plan (planChange), which needs a
-	// looser topic test: the thing replaced shares little with what
-	// replaces it but its role.
-	plan bool
-}
-
-func changeOf(s string) *change {
-	s = fromNowOn.ReplaceAllString(s, "")
-	if !changeMark.MatchString(s) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
-		return nil // "retries waited hours instead of seconds" tells a symptom
-	}
-	c := &change{plan: planMark.MatchString(s)}
-	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
-			c.old = append(c.old, v)
-		}
-	}
-	for _, m := range notAnyMore.FindAllStringSubmatch(s, -1) {
-		if t := codeTokens(m[1]); len(t) > 0 {
-			c.old = append(c.old, map[string]bool{t[0]: true})
-		} else if v := valueKeys(m[1]); len(v) > 0 {
-			c.old = append(c.old, v)
-		}
-	}
-	for _, m := range tooValue.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1]); len(v) > 0 {
-			c.old = append(c.old, v)
-		}
-	}
-	for _, m := range oldArrow.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1]); len(v) > 0 {
-			c.old = append(c.old, v)
-		}
-	}
-	for _, m := range newValue.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1] + m[2] + m[3]); len(v) > 0 {
-			c.new = append(c.new, v)
-		}
-	}
-	return c
-}
-
-// valueKeys are the keys of a value a change names: its code token, or
-// its content words; none for a word that says nothing.
-func valueKeys(v string) map[string]bool {
-	if d := strings.Trim(v, "`\"'"); strings.HasSuffix(d, "/") && !strings.Contains(d[:len(d)-1], "/") && len(d) > 2 {
-		// A folder at the top ("moved to `prompts/`") is not the
-		// word its name is, which "app/prompts" or "prompt strings"
-		// hold.
-		return map[string]bool{strings.ToLower(d): true}
-	}
-	if t := codeTokens(v); len(t) > 0 {
-		return map[string]bool{t[0]: true}
-	}
-	k := topicKeys(v)
-	for w := range k {
-		if len(w) < 3 {
-			delete(k, w)
-		}
-	}
-	return k
-}
-
-// hasAll reports whether statement keys ks hold every key of value v. A
-// path holds the directories it lies in: "Library/Caches/trails.json" is
-// in "Library/Caches", and moves with it.
-func hasAll(ks, v map[string]bool) bool {
-	for k := range v {
-		if !ks[k] && !under(ks, k) {
-			return false
-		}
-	}
-	return len(v) > 0
-}
-
-// under reports whether keys ks hold a path inside directory dir.
-func under(ks map[string]bool, dir string) bool {
-	if !strings.Contains(dir, "/") {
-		return false
-	}
-	for k := range ks {
-		if strings.HasPrefix(k, dir+"/") {
+	for _, t := range change.CodeTokens(x) {
+		if !nk[t] && !change.IsNumber(t) {
 			return true
 		}
 	}
@@ -1135,7 +743,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	if xst != nil {
 		xk = xst.keys
 	} else {
-		xk = topicKeys(x)
+		xk = change.TopicKeys(x)
 	}
 	if r.trace != nil { // what the answer read (Traced)
 		r.trace.Keys = slices.AppendSeq(r.trace.Keys, maps.Keys(xk))
@@ -1155,7 +763,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		read, still, xqOK bool
 		xStanding         bool // an instruction said to hold
 		xs                int
-		xc                *change
+		xc                *change.Change
 		xClaim            *prose.Claim
 		xSet, xVer, xDirs map[string]string
 		xNamed            map[string]string
@@ -1175,10 +783,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xst.read()
 				xc, xs, xSet, xVer, xq, xqOK, xNamed = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named
 			} else {
-				xc, xs, xSet, xVer, xNamed = changeOf(x), switchState(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
+				xc, xs, xSet, xVer, xNamed = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
 			}
-			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), standing.MatchString(x)
-			xFolders = folders(x)
+			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
+			xFolders = change.Folders(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -1204,14 +812,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // /usr/lib/postgresql/16/bin/pg_config where …/17/… now is
 			}
 		}
-		if len(xFolders) > 0 && moveCue.MatchString(n.Text) && movedFolder(xFolders, n.Text) {
+		if len(xFolders) > 0 && change.Moves(n.Text) && change.MovedFolder(xFolders, n.Text) {
 			return true // `app/prompts/` once templates moved to `prompts/`
 		}
-		if len(xFolders) > 0 && movedInto(xFolders, xk, n.Text) {
+		if len(xFolders) > 0 && change.MovedInto(xFolders, xk, n.Text) {
 			return true // "JSON files under connectors/" once the connector JSON moved into deploy/connect/
 		}
 		for _, k := range n.removed {
-			if removes(k, xk, x) && !slices.Contains(removedKeys(x), k) {
+			if change.Removes(k, xk, x) && !slices.Contains(change.Removed(x), k) {
 				return true // the newer statement took out what x names
 			}
 		}
@@ -1259,10 +867,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
-				if named, shape := c.names(xk, n.Text); shape || named && r.near(xk, n.keys) {
+				if named, shape := c.Names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true
 				}
-				if c.plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.says(xk, xc, rank%2 == 1 && n.Rank == rank-1 || xStanding) {
+				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, rank%2 == 1 && n.Rank == rank-1 || xStanding) {
 					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
 				}
 			}
@@ -1275,74 +883,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// var goes into .env.example"): a change on its topic that
 			// does not name it leaves it standing.
 			namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
-			if r.aside(xk, n.keys, c) && c.says(xk, xc, namedOnly) && !c.takenOff(xk, x) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) {
 				return true
 			}
 			continue
 		}
 		if otherValue(*xClaim, *n.factClaim()) {
-			return true
-		}
-	}
-	return false
-}
-
-// takenOff reports whether x asks for the old values of change c it
-// names to go ("move the API server off 8080"): it speaks of them as
-// what is to be replaced, as the change does.
-func (c *change) takenOff(xk map[string]bool, x string) bool {
-	var off []string
-	for _, m := range offValue.FindAllStringSubmatch(x, -1) {
-		v := strings.ToLower(strings.Trim(m[1], "`\"'.,;:"))
-		off = append(off, v, lex.Key(v))
-	}
-	if len(off) == 0 {
-		return false
-	}
-	named := false
-	for _, o := range c.old {
-		if !hasAll(xk, o) {
-			continue
-		}
-		for k := range o {
-			if !slices.Contains(off, k) {
-				return false
-			}
-		}
-		named = true
-	}
-	return named
-}
-
-// offValue is a value x asks to move away from: "off 8080", "away from
-// Jenkins".
-var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+)?(\S+)`)
-
-// says reports whether change c retires a statement of keys xk (xc its
-// own change, if it announces one). With namedOnly (the statement asked
-// for the change, or is an instruction said to hold) only a change that
-// names what it replaced retires it.
-func (c *change) says(xk map[string]bool, xc *change, namedOnly bool) bool {
-	for _, v := range c.new {
-		if hasAll(xk, v) {
-			// x names the new value: it states the change or the
-			// current value, unless it names the old one as current too.
-			if xc != nil {
-				return false
-			}
-			for _, o := range c.old {
-				if hasAll(xk, o) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	if len(c.old) == 0 && !namedOnly || c.otherVersion(xk) {
-		return true // the topic changed, and x does not say to what, or gives another version
-	}
-	for _, o := range c.old {
-		if hasAll(xk, o) {
 			return true
 		}
 	}
@@ -1465,7 +1011,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 // than two characters that say what it is about.
 func bare(s string) bool {
 	n := 0
-	for k := range topicKeys(s) {
+	for k := range change.TopicKeys(s) {
 		if len(k) > 2 {
 			n++
 		}
@@ -1482,179 +1028,6 @@ var reply = lazyre.New(`(?i)\b(?:it|them|that|this)\b`)
 // own to say what it is about.
 func isReply(x string) bool {
 	return bare(x) && reply.MatchString(x)
-}
-
-// removal finds what a statement says was taken out, by its name: a
-// capitalised name or one in backquotes, ending the clause, so that
-// "removed Alertmanager's email receiver" takes out no Alertmanager.
-var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
-
-// takenBack finds an instruction or plan the user takes back by name:
-// "forget the --fast rule", "scrap the DEBUG1 thing".
-var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
-
-// forgetAbout finds what the user takes back in so many words: "forget
-// what I said about vim.notify", "forget what I said about one compose
-// file".
-var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,3}?)(?:[,.;:!—)]|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
-
-// againOK finds a thing the user allows again: "you can use it again"
-// names nothing; "you can run full image builds again" does.
-var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
-
-// letsNot finds a thing the user decides against after all: "let's not
-// do parity at all", "let's not ship debug-tweaks in any image anymore".
-var letsNot = lazyre.New(`(?i)\b(?:let'?s|we'?ll|we will|we should)\s+not\s+(?:do|use|ship|add|have|keep|run|enable|build|bother with)\s+(?:the\s+|a\s+|an\s+|any\s+)?((?:[\w.+/<>-]+\s+){0,2}?[\w.+/<>-]+)(?:\s+(?:at all|anymore|any more|in any|after all)\b|[,.;:!—]|$)`)
-
-// ripOut finds a thing taken out by name, the verb around it: "rip the
-// PARITY parameter out".
-var ripOut = lazyre.New("\\b(?i:rip|rips|ripped|take|took|pull|pulled|strip|stripped)\\s+(?:the\\s+)?(`[^`]+`|[A-Z][\\w.+-]*[\\w+])(?:\\s+(?i:parameter|flag|option|module|package|plugin|feature|setting|step|stage|job|service|dependency))?\\s+(?i:out)\\b")
-
-// droppedSupport finds a version series whose support was dropped:
-// "drop 0.9 support", "dropped support for Python 3.8".
-var droppedSupport = lazyre.New(`(?i)\b(?:drop|dropped|dropping|remove|removed|end|ended)\s+(?:support\s+for\s+(?:[a-z][\w.+-]*\s+)?v?(\d+(?:\.\d+)?)(?:\.x)?\b|(?:[a-z][\w.+-]*\s+)?v?(\d+(?:\.\d+)?)(?:\.x)?\s+support\b)`)
-
-// phraseKey is the key removedKeys gives a phrase: its code token, or
-// its keys of more than two characters joined by a space, in order.
-func phraseKey(p string) string {
-	p = strings.Trim(p, "`")
-	if t := codeTokens(p); len(t) == 1 && strings.EqualFold(t[0], p) {
-		return t[0]
-	}
-	var ks []string
-	for k := range topicKeys(p) {
-		if len(k) > 2 {
-			ks = append(ks, k)
-		}
-	}
-	slices.Sort(ks)
-	return strings.Join(ks, " ")
-}
-
-// movedOff finds what a statement says the project no longer runs on:
-// "we're off the compose Kafka", "moved off Jenkins". The word before
-// the name, when there is one, says which of its kind: off the compose
-// Kafka is not off Kafka.
-var movedOff = lazyre.New(`\b(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
-
-// hypothetical is a statement of what would be, not of what is.
-var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)
-
-// removes reports whether removed key k (removedKeys) takes out what a
-// statement of keys xk and text x says: the keys it names, a version of
-// the series it dropped ("drop 0.9 support" takes out 0.9.5), or, for a
-// thing allowed again, a statement that forbade it.
-func removes(k string, xk map[string]bool, x string) bool {
-	switch {
-	case strings.HasPrefix(k, droppedSeries):
-		v := k[len(droppedSeries):]
-		for t := range xk {
-			if t == v || isVersion(t) && strings.HasPrefix(t, v+".") {
-				return true
-			}
-		}
-		return false
-	case strings.HasPrefix(k, allowedAgain):
-		return forbids.MatchString(x) && hasKeys(xk, k[len(allowedAgain):])
-	}
-	return hasKeys(xk, k)
-}
-
-// Marks of the removed keys that are not names: a version series whose
-// support was dropped, a thing allowed again.
-const (
-	droppedSeries = "^"
-	allowedAgain  = "!"
-)
-
-// forbids finds a statement that forbids something: what a thing
-// allowed again retires.
-var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no more|avoid|stop|not allowed|mustn't|must not|shouldn't|should not)\b`)
-
-// hasKeys reports whether keys xk hold every key of k, keys joined by a
-// space.
-func hasKeys(xk map[string]bool, k string) bool {
-	for _, w := range strings.Fields(k) {
-		if !xk[w] {
-			return false
-		}
-	}
-	return true
-}
-
-// removedKeys are the keys of what s says was taken out; a name with
-// the word that says which is both keys, joined by a space.
-func removedKeys(s string) []string {
-	var out []string
-	if hypothetical.MatchString(s) {
-		return nil // "if we moved off Postgres we would lose PostGIS"
-	}
-	for _, m := range movedOff.FindAllStringSubmatch(s, -1) {
-		k := lex.Key(strings.Trim(m[2], "`"))
-		if q := strings.ToLower(m[1]); q != "" && !lex.StopWords[q] {
-			k = lex.Key(q) + " " + k
-		}
-		if len(k) > 2 && !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	for _, m := range takenBack.FindAllStringSubmatch(s, -1) {
-		if k := lex.Key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !lex.StopWords[k] && !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	add := func(k string) {
-		if k != "" && !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
-		add(phraseKey(m[1]))
-	}
-	for _, m := range againOK.FindAllStringSubmatch(s, -1) {
-		if k := phraseKey(m[1]); k != "" {
-			add(allowedAgain + k)
-		}
-	}
-	for _, m := range letsNot.FindAllStringSubmatch(s, -1) {
-		add(phraseKey(m[1]))
-	}
-	for _, m := range ripOut.FindAllStringSubmatch(s, -1) {
-		add(lex.Key(strings.Trim(m[1], "`")))
-	}
-	for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
-		add(droppedSeries + m[1] + m[2])
-	}
-	for _, m := range removal.FindAllStringSubmatch(s, -1) {
-		name := strings.TrimRight(strings.Trim(m[1]+m[2]+m[3], "`"), "/")
-		if len(name) < 3 || lex.StopWords[strings.ToLower(name)] {
-			continue
-		}
-		if k := lex.Key(name); k != "" && !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// switchOn and switchOff find a statement that a switch is on or off:
-// "keep it on", "`compile: true` is set", "compile is off again".
-var (
-	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
-	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
-)
-
-// switchState is 1 when s says a switch is on, -1 when off, 0 when it
-// says neither or both.
-func switchState(s string) int {
-	on, off := switchOn.MatchString(s), switchOff.MatchString(s)
-	switch {
-	case on && !off:
-		return 1
-	case off && !on:
-		return -1
-	}
-	return 0
 }
 
 // Title is a session's title as the heading of a session of the given
@@ -1675,6 +1048,6 @@ func (r *Retirer) Title(title string, rank int) string {
 // snapshots" two.
 func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
 	return r.shared(a, b, r.limit(), func(k string) bool {
-		return !isNumber(k) && strings.TrimRight(k, "eiy") != unit && len(codeTokens(k)) == 0
+		return !change.IsNumber(k) && strings.TrimRight(k, "eiy") != unit && len(change.CodeTokens(k)) == 0
 	}) > 0
 }

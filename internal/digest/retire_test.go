@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -494,7 +495,7 @@ func TestRetiredByVersion(t *testing.T) {
 	if !retiredBy("The project pins Unity 2022.3.21f1 in its editor settings.", "The editor settings now say Unity 2022.3.40f1.") {
 		t.Error("a newer Unity editor did not retire the older")
 	}
-	if r := NewRetirer([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf(prose.Versions("The deployment target is iOS 16."), topicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
+	if r := NewRetirer([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf(prose.Versions("The deployment target is iOS 16."), change.TopicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
 		t.Error("the simulator's iOS is another version of the deployment target's")
 	}
 }
@@ -628,36 +629,5 @@ func TestRetiredTakenOff(t *testing.T) {
 	}
 	if retiredBy("Retries in the job queue wait hours instead of seconds.", "The root cause: Backoff multiplied by time.Minute, so retries waited hours instead of seconds.") {
 		t.Error("a symptom told as a measure in place of another retired its own report")
-	}
-}
-
-func TestMovedFolder(t *testing.T) {
-	for _, tc := range []struct {
-		older, newer string
-		want         bool
-	}{
-		{"Templates are in `app/prompts/` and rendered with Jinja2.", "Templates moved to `prompts/` at the top level.", true},
-		{"Fixtures live in tests/fixtures/ as JSON.", "I moved the fixtures to testdata/fixtures so go test finds them.", true},
-		{"Templates are in `prompts/` and rendered with Jinja2.", "Templates moved to `prompts/` at the top level.", false},
-		{"The handler is in src/index.ts.", "Moved the router into api/index.ts.", false},
-		{"The API docs are in `docs/` (mkdocs).", "Moved the changelog to `docs/`.", false},
-	} {
-		if got := movedFolder(folders(tc.older), tc.newer); got != tc.want {
-			t.Errorf("movedFolder(%q, %q) = %v, want %v", tc.older, tc.newer, got, tc.want)
-		}
-	}
-}
-
-func TestEndsFolder(t *testing.T) {
-	for s, want := range map[string]bool{
-		"Templates moved to `prompts/` at the top level.":  true,
-		"Fixtures are in tests/fixtures/ now":              true,
-		"ends with a folder/":                              true,
-		"The API reads /etc/acme/app.yaml and/or the env.": false,
-		"No slash at all.":                                 false,
-	} {
-		if got := endsFolder(s); got != want {
-			t.Errorf("endsFolder(%q) = %v, want %v", s, got, want)
-		}
 	}
 }

@@ -32,7 +32,7 @@ func TestRetirerSpeedPaths(t *testing.T) {
 	}
 	r := NewRetirer(stmts, nil)
 	for range 300 {
-		xk := topicKeys(sentence())
+		xk := TopicKeys(sentence())
 		got := slices.Clone(r.candidates(xk))
 		var want []int
 		for i, st := range r.stmts {

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"math"
 	"sort"
@@ -472,7 +473,7 @@ func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
 		}
 	}
 	return func(k int, ask string) bool {
-		if k >= len(sums) || len(sums[k].Parts[Outcome]) == 0 || isQuestion(ask) || IsChitChat(ask) {
+		if k >= len(sums) || len(sums[k].Parts[Outcome]) == 0 || change.IsQuestion(ask) || IsChitChat(ask) {
 			return false
 		}
 		if left == nil {

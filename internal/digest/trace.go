@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"slices"
+
+	"github.com/cairn-mem/cairn/internal/digest/change"
 )
 
 // What an answer read of the retirer, so that recall/derived can carry
@@ -78,4 +80,4 @@ func always(st *Statement) bool {
 }
 
 // TopicKeys are the keys of a statement of text s.
-func TopicKeys(s string) map[string]bool { return topicKeys(s) }
+func TopicKeys(s string) map[string]bool { return change.TopicKeys(s) }

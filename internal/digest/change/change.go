@@ -1,0 +1,670 @@
+package change
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// TopicKeys are what a statement is about: the comparison keys of its
+// content words and its code tokens (ports, versions, paths), without the
+// words that announce a change.
+func TopicKeys(s string) map[string]bool {
+	out := make(map[string]bool)
+	for k := range keys(s) {
+		if !changeWords[k] {
+			out[k] = true
+		}
+	}
+	for _, t := range CodeTokens(s) {
+		out[t] = true
+	}
+	if endsFolder(s) {
+		for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
+			out[strings.ToLower(m[1])] = true // as valueKeys keeps a folder at the top
+		}
+	}
+	for w := range lex.ContentWords(s) {
+		if d, ok := prose.Digits(w); ok {
+			out[d] = true
+		}
+	}
+	return out
+}
+
+// moveCue says a statement moves a folder or file.
+var moveCue = lazyre.New(`(?i)\b(?:moved|renamed|relocated|git mv)\b`)
+
+// MovedFolder reports whether newer statement n, which moves something,
+// names one of folders xs (x's) by its last name under another parent (or at the
+// top), and not x's path itself: "Templates moved to `prompts/` at the
+// top level" after "Templates are in `app/prompts/`". A file's name
+// ("index.ts") is left alone: two folders hold one as often as not.
+func MovedFolder(xs []string, n string) bool {
+	ns := Folders(n)
+	for _, p := range xs {
+		if slices.Contains(ns, p) {
+			return false
+		}
+	}
+	for _, p := range xs {
+		for _, q := range ns {
+			if (strings.Contains(p, "/") || strings.Contains(q, "/")) && path.Base(p) == path.Base(q) && len(path.Base(p)) > 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// intoFolder finds a thing moved into a folder: "move the connector
+// JSON into deploy/connect/".
+var intoFolder = lazyre.New("(?i)\\b(?:move|moved|moving|put|relocated?)\\s+(?:the\\s+|all\\s+(?:the\\s+)?|our\\s+)?((?:[\\w.-]+\\s+){0,3}?[\\w.-]+)\\s+(?:into|to|under)\\s+`?([A-Za-z_][\\w.-]*(?:/[\\w.-]+)*/)")
+
+// MovedInto reports whether newer statement n moves what x (keys xk)
+// names into a folder that is none of x's Folders xs, nor in or around
+// one of them: the thing moved is named by words x holds.
+func MovedInto(xs []string, xk map[string]bool, n string) bool {
+	for _, m := range intoFolder.FindAllStringSubmatch(n, -1) {
+		what, dir := TopicKeys(m[1]), strings.ToLower(strings.Trim(m[2], "/"))
+		named := 0
+		for k := range what {
+			if len(k) > 2 {
+				if !xk[k] {
+					named = -1
+					break
+				}
+				named++
+			}
+		}
+		if named <= 0 {
+			continue
+		}
+		other := true
+		for _, p := range xs {
+			p = strings.ToLower(p)
+			if p == dir || strings.HasPrefix(p, dir+"/") || strings.HasPrefix(dir, p+"/") {
+				other = false
+			}
+		}
+		if other {
+			return true
+		}
+	}
+	return false
+}
+
+// Folders are the Folders s names: paths of a code token without a dot
+// in their last name, and Folders at the top ("prompts/").
+func Folders(s string) []string {
+	var out []string
+	for _, t := range CodeTokens(s) {
+		if t = strings.Trim(t, "/"); strings.Contains(t, "/") && !strings.Contains(t, "://") && !strings.Contains(path.Base(t), ".") && !isDigit(t[0]) {
+			out = append(out, t)
+		}
+	}
+	for _, m := range topFolder.FindAllStringSubmatch(s, -1) {
+		if t := strings.ToLower(strings.TrimSuffix(m[1], "/")); !strings.Contains(t, ".") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// endsFolder reports whether s has a name that ends in a slash
+// ("prompts/ "), which topFolder needs: most statements, paths and all,
+// have none, and TopicKeys reads every core title of a cold pack.
+func endsFolder(s string) bool {
+	for i := strings.IndexByte(s, '/'); i >= 0; {
+		if i+1 == len(s) || strings.IndexByte(" `'\".,;:)", s[i+1]) >= 0 {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '/')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// topFolder is a folder named alone, at the top: `prompts/`.
+var topFolder = lazyre.New("(?:^|[\\s`'\"(])([A-Za-z_][\\w.-]*/)(?:[\\s`'\".,;:)]|$)")
+
+// changeWords say that something changed, or when, not what.
+var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
+	bump upgraded upgrade downgraded reverted revert rolled back turned off dropped drop replaced replace swapped
+	disabled disable enabled enable raised raise lowered lower
+	anymore more after all now again went going
+	last next week month day year hour minute yesterday today tomorrow morning evening ago since`)
+
+// codeToken is a token with a digit, a dot, a slash or a colon inside:
+// a port, a version, a path, a host.
+var codeToken = lazyre.New(`[\w~^>=<@-]*[\w][./:][\w./:@-]*\w|[\w-]*\d(?:[\w.-]*\w)?`)
+
+func CodeTokens(s string) []string {
+	if !strings.ContainsAny(s, "0123456789./:") {
+		return nil // every code token has a digit, a dot, a slash or a colon
+	}
+	var out []string
+	for _, t := range codeToken.FindAllString(strings.ToLower(s), -1) {
+		if len(t) > 1 || t[0] >= '0' && t[0] <= '9' {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// names reports whether change c, stated in text, names a value that
+// keys xk give as current and none of its new ones: "from iOS 16 to 17"
+// names 16 as the old value; "now listens on 8080 (AirPlay owns 5000)"
+// names 5000 beside a new number of the same kind (shape), which says
+// enough by itself.
+func (c *Change) Names(xk map[string]bool, text string) (named, shape bool) {
+	for _, v := range c.New {
+		if hasAll(xk, v) {
+			return false, false
+		}
+	}
+	for _, o := range c.Old {
+		if hasAll(xk, o) && IsCode(o) {
+			return true, false
+		}
+	}
+	if c.OtherVersion(xk) {
+		return true, true
+	}
+	if len(c.Old) > 0 {
+		return false, false
+	}
+	for _, v := range c.New {
+		for nv := range v {
+			for _, t := range CodeTokens(text) {
+				if t != nv && xk[t] && SameShape(t, nv) {
+					return true, true
+				}
+			}
+		}
+	}
+	return false, false
+}
+
+// otherVersion reports whether keys xk give another version of the
+// shape of one change c sets, and c names no version it replaced: a
+// version is distinctive enough by its shape alone, so "the MSRV is now
+// 1.80" retires "our MSRV is 1.74". The caller has settled the topic.
+func (c *Change) OtherVersion(xk map[string]bool) bool {
+	for _, o := range c.Old {
+		for k := range o {
+			if IsVersion(k) {
+				return false
+			}
+		}
+	}
+	for _, v := range c.New {
+		for nv := range v {
+			for t := range xk {
+				if t != nv && SameVersionShape(t, nv) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// IsNumber reports whether s is all digits.
+func IsNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
+// IsVersion reports whether s is a dotted version number: 1.80, 3.11.2.
+func IsVersion(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SameVersionShape reports whether a and b are versions of as many parts.
+func SameVersionShape(a, b string) bool {
+	return IsVersion(a) && IsVersion(b) && strings.Count(a, ".") == strings.Count(b, ".")
+}
+
+// IsCode reports whether value v is a code token (a version, a port, a
+// path) rather than words, which a turned-down alternative may share.
+func IsCode(v map[string]bool) bool {
+	for k := range v {
+		if len(CodeTokens(k)) == 0 {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
+// SameShape reports whether two values are numbers of as many digits,
+// such as two ports.
+func SameShape(a, b string) bool {
+	return len(a) == len(b) && len(a) > 1 && IsNumber(a) && IsNumber(b)
+}
+
+// changeMark finds a statement that announces a change: "change of
+// plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
+// instead", "instead of",
+// "no longer", "moved to", "bumped", "reverted", "after all", "from X to
+// Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
+var changeMark = lazyre.New(`(?i)\b(?:` + planChange + `|\d[\w.]*\s+(?:is|are|was|were|feels?)\s+` + tooMuch + `|instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+
+// planChange is a change of plan the user asks for, naming what comes
+// instead and seldom what goes: "change of plan", "let's move to
+// RAUC", "switch to Vitest", "… with mini.test instead".
+const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
+
+// planMark finds a change of plan.
+var planMark = lazyre.New(`(?i)\b(?:` + planChange + `)`)
+
+// tooMuch says a value is wrong: "30 is too narrow on big monitors",
+// "5s was way too short".
+const tooMuch = `(?:way\s+|far\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+(?:narrow|wide|small|big|large|short|long|slow|low|high|few|many|little|much|tight|aggressive|noisy|loose|strict)\b`
+
+// tooValue finds the value a statement says is wrong.
+var tooValue = lazyre.New(`(?i)(?:^|[\s(])([\w.]*\d[\w.]*)\s+(?:is|are|was|were|feels?)\s+` + tooMuch)
+
+// isNow is a value said to hold now, the word after it: "max_ttl is 3600
+// now", "we're on 5.2.0 now".
+const isNow = "(?i)\\b(?:is|are|'s|'re)\\s+(?:on\\s+|at\\s+|in\\s+)?(?:[a-z][\\w-]*\\s+)?[`\"']?([\\w.~^>=<:/#@+-]*\\d[\\w.~^>=<:/#@+-]*)[`\"']?\\s+now\\b"
+
+// oldValue finds what a statement says is no longer current.
+var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+
+// notAnyMore finds the old value of "not X any more": its code token,
+// or its words.
+var notAnyMore = lazyre.New(`(?i)\bnot ((?:[^.;]|\.\w){1,60}?) any ?more\b`)
+
+// oldArrow finds the old value of "X → Y".
+var oldArrow = lazyre.New("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
+
+// newValue finds what a statement says is current now.
+var newValue = lazyre.New("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)|" + isNow)
+
+// standing is an instruction that holds until it is taken back.
+var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
+
+// nowWord says what holds from now on.
+var nowWord = lazyre.New(`(?i)\bnow\b`)
+
+// fromNowOn is "from now on": an instruction, not a change of value.
+var fromNowOn = lazyre.New(`(?i)\bfrom now on\b`)
+
+// IsQuestion reports whether s asks rather than states: "should we
+// switch the workers to LISTEN/NOTIFY?" changes nothing yet.
+func IsQuestion(s string) bool {
+	return strings.HasSuffix(strings.TrimSpace(s), "?")
+}
+
+// change is what a statement announcing a change says was replaced and by
+// what.
+type Change struct {
+	Old, New []map[string]bool
+	// plan: the user changed the plan (planChange), which needs a
+	// looser topic test: the thing replaced shares little with what
+	// replaces it but its role.
+	Plan bool
+}
+
+func Of(s string) *Change {
+	s = fromNowOn.ReplaceAllString(s, "")
+	if !changeMark.MatchString(s) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
+		return nil // "retries waited hours instead of seconds" tells a symptom
+	}
+	c := &Change{Plan: planMark.MatchString(s)}
+	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
+			c.Old = append(c.Old, v)
+		}
+	}
+	for _, m := range notAnyMore.FindAllStringSubmatch(s, -1) {
+		if t := CodeTokens(m[1]); len(t) > 0 {
+			c.Old = append(c.Old, map[string]bool{t[0]: true})
+		} else if v := valueKeys(m[1]); len(v) > 0 {
+			c.Old = append(c.Old, v)
+		}
+	}
+	for _, m := range tooValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1]); len(v) > 0 {
+			c.Old = append(c.Old, v)
+		}
+	}
+	for _, m := range oldArrow.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1]); len(v) > 0 {
+			c.Old = append(c.Old, v)
+		}
+	}
+	for _, m := range newValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1] + m[2] + m[3]); len(v) > 0 {
+			c.New = append(c.New, v)
+		}
+	}
+	return c
+}
+
+// valueKeys are the keys of a value a change names: its code token, or
+// its content words; none for a word that says nothing.
+func valueKeys(v string) map[string]bool {
+	if d := strings.Trim(v, "`\"'"); strings.HasSuffix(d, "/") && !strings.Contains(d[:len(d)-1], "/") && len(d) > 2 {
+		// A folder at the top ("moved to `prompts/`") is not the
+		// word its name is, which "app/prompts" or "prompt strings"
+		// hold.
+		return map[string]bool{strings.ToLower(d): true}
+	}
+	if t := CodeTokens(v); len(t) > 0 {
+		return map[string]bool{t[0]: true}
+	}
+	k := TopicKeys(v)
+	for w := range k {
+		if len(w) < 3 {
+			delete(k, w)
+		}
+	}
+	return k
+}
+
+// hasAll reports whether statement keys ks hold every key of value v. A
+// path holds the directories it lies in: "Library/Caches/trails.json" is
+// in "Library/Caches", and moves with it.
+func hasAll(ks, v map[string]bool) bool {
+	for k := range v {
+		if !ks[k] && !under(ks, k) {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
+// under reports whether keys ks hold a path inside directory dir.
+func under(ks map[string]bool, dir string) bool {
+	if !strings.Contains(dir, "/") {
+		return false
+	}
+	for k := range ks {
+		if strings.HasPrefix(k, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// takenOff reports whether x asks for the old values of change c it
+// names to go ("move the API server off 8080"): it speaks of them as
+// what is to be replaced, as the change does.
+func (c *Change) TakenOff(xk map[string]bool, x string) bool {
+	var off []string
+	for _, m := range offValue.FindAllStringSubmatch(x, -1) {
+		v := strings.ToLower(strings.Trim(m[1], "`\"'.,;:"))
+		off = append(off, v, lex.Key(v))
+	}
+	if len(off) == 0 {
+		return false
+	}
+	named := false
+	for _, o := range c.Old {
+		if !hasAll(xk, o) {
+			continue
+		}
+		for k := range o {
+			if !slices.Contains(off, k) {
+				return false
+			}
+		}
+		named = true
+	}
+	return named
+}
+
+// offValue is a value x asks to move away from: "off 8080", "away from
+// Jenkins".
+var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+)?(\S+)`)
+
+// says reports whether change c retires a statement of keys xk (xc its
+// own change, if it announces one). With namedOnly (the statement asked
+// for the change, or is an instruction said to hold) only a change that
+// names what it replaced retires it.
+func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
+	for _, v := range c.New {
+		if hasAll(xk, v) {
+			// x names the new value: it states the change or the
+			// current value, unless it names the old one as current too.
+			if xc != nil {
+				return false
+			}
+			for _, o := range c.Old {
+				if hasAll(xk, o) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if len(c.Old) == 0 && !namedOnly || c.OtherVersion(xk) {
+		return true // the topic changed, and x does not say to what, or gives another version
+	}
+	for _, o := range c.Old {
+		if hasAll(xk, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// removal finds what a statement says was taken out, by its name: a
+// capitalised name or one in backquotes, ending the clause, so that
+// "removed Alertmanager's email receiver" takes out no Alertmanager.
+var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+
+// takenBack finds an instruction or plan the user takes back by name:
+// "forget the --fast rule", "scrap the DEBUG1 thing".
+var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
+
+// forgetAbout finds what the user takes back in so many words: "forget
+// what I said about vim.notify", "forget what I said about one compose
+// file".
+var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,3}?)(?:[,.;:!—)]|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+
+// againOK finds a thing the user allows again: "you can use it again"
+// names nothing; "you can run full image builds again" does.
+var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
+
+// letsNot finds a thing the user decides against after all: "let's not
+// do parity at all", "let's not ship debug-tweaks in any image anymore".
+var letsNot = lazyre.New(`(?i)\b(?:let'?s|we'?ll|we will|we should)\s+not\s+(?:do|use|ship|add|have|keep|run|enable|build|bother with)\s+(?:the\s+|a\s+|an\s+|any\s+)?((?:[\w.+/<>-]+\s+){0,2}?[\w.+/<>-]+)(?:\s+(?:at all|anymore|any more|in any|after all)\b|[,.;:!—]|$)`)
+
+// ripOut finds a thing taken out by name, the verb around it: "rip the
+// PARITY parameter out".
+var ripOut = lazyre.New("\\b(?i:rip|rips|ripped|take|took|pull|pulled|strip|stripped)\\s+(?:the\\s+)?(`[^`]+`|[A-Z][\\w.+-]*[\\w+])(?:\\s+(?i:parameter|flag|option|module|package|plugin|feature|setting|step|stage|job|service|dependency))?\\s+(?i:out)\\b")
+
+// droppedSupport finds a version series whose support was dropped:
+// "drop 0.9 support", "dropped support for Python 3.8".
+var droppedSupport = lazyre.New(`(?i)\b(?:drop|dropped|dropping|remove|removed|end|ended)\s+(?:support\s+for\s+(?:[a-z][\w.+-]*\s+)?v?(\d+(?:\.\d+)?)(?:\.x)?\b|(?:[a-z][\w.+-]*\s+)?v?(\d+(?:\.\d+)?)(?:\.x)?\s+support\b)`)
+
+// phraseKey is the key Removed gives a phrase: its code token, or
+// its keys of more than two characters joined by a space, in order.
+func phraseKey(p string) string {
+	p = strings.Trim(p, "`")
+	if t := CodeTokens(p); len(t) == 1 && strings.EqualFold(t[0], p) {
+		return t[0]
+	}
+	var ks []string
+	for k := range TopicKeys(p) {
+		if len(k) > 2 {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return strings.Join(ks, " ")
+}
+
+// movedOff finds what a statement says the project no longer runs on:
+// "we're off the compose Kafka", "moved off Jenkins". The word before
+// the name, when there is one, says which of its kind: off the compose
+// Kafka is not off Kafka.
+var movedOff = lazyre.New(`\b(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+
+// hypothetical is a statement of what would be, not of what is.
+var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)
+
+// Removes reports whether removed key k (Removed) takes out what a
+// statement of keys xk and text x says: the keys it names, a version of
+// the series it dropped ("drop 0.9 support" takes out 0.9.5), or, for a
+// thing allowed again, a statement that forbade it.
+func Removes(k string, xk map[string]bool, x string) bool {
+	switch {
+	case strings.HasPrefix(k, droppedSeries):
+		v := k[len(droppedSeries):]
+		for t := range xk {
+			if t == v || IsVersion(t) && strings.HasPrefix(t, v+".") {
+				return true
+			}
+		}
+		return false
+	case strings.HasPrefix(k, allowedAgain):
+		return forbids.MatchString(x) && HasKeys(xk, k[len(allowedAgain):])
+	}
+	return HasKeys(xk, k)
+}
+
+// Marks of the removed keys that are not names: a version series whose
+// support was dropped, a thing allowed again.
+const (
+	droppedSeries = "^"
+	allowedAgain  = "!"
+)
+
+// forbids finds a statement that forbids something: what a thing
+// allowed again retires.
+var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no more|avoid|stop|not allowed|mustn't|must not|shouldn't|should not)\b`)
+
+// HasKeys reports whether keys xk hold every key of k, keys joined by a
+// space.
+func HasKeys(xk map[string]bool, k string) bool {
+	for _, w := range strings.Fields(k) {
+		if !xk[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// Removed are the keys of what s says was taken out; a name with
+// the word that says which is both keys, joined by a space.
+func Removed(s string) []string {
+	var out []string
+	if hypothetical.MatchString(s) {
+		return nil // "if we moved off Postgres we would lose PostGIS"
+	}
+	for _, m := range movedOff.FindAllStringSubmatch(s, -1) {
+		k := lex.Key(strings.Trim(m[2], "`"))
+		if q := strings.ToLower(m[1]); q != "" && !lex.StopWords[q] {
+			k = lex.Key(q) + " " + k
+		}
+		if len(k) > 2 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, m := range takenBack.FindAllStringSubmatch(s, -1) {
+		if k := lex.Key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !lex.StopWords[k] && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	add := func(k string) {
+		if k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
+		add(phraseKey(m[1]))
+	}
+	for _, m := range againOK.FindAllStringSubmatch(s, -1) {
+		if k := phraseKey(m[1]); k != "" {
+			add(allowedAgain + k)
+		}
+	}
+	for _, m := range letsNot.FindAllStringSubmatch(s, -1) {
+		add(phraseKey(m[1]))
+	}
+	for _, m := range ripOut.FindAllStringSubmatch(s, -1) {
+		add(lex.Key(strings.Trim(m[1], "`")))
+	}
+	for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
+		add(droppedSeries + m[1] + m[2])
+	}
+	for _, m := range removal.FindAllStringSubmatch(s, -1) {
+		name := strings.TrimRight(strings.Trim(m[1]+m[2]+m[3], "`"), "/")
+		if len(name) < 3 || lex.StopWords[strings.ToLower(name)] {
+			continue
+		}
+		if k := lex.Key(name); k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// switchOn and switchOff find a statement that a switch is on or off:
+// "keep it on", "`compile: true` is set", "compile is off again".
+var (
+	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
+	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
+)
+
+// State is 1 when s says a switch is on, -1 when off, 0 when it
+// says neither or both.
+func State(s string) int {
+	on, off := switchOn.MatchString(s), switchOff.MatchString(s)
+	switch {
+	case on && !off:
+		return 1
+	case off && !on:
+		return -1
+	}
+	return 0
+}
+
+// Standing reports whether s is an instruction that holds until it is
+// taken back: "from now on …".
+func Standing(s string) bool { return standing.MatchString(s) }
+
+// Moves reports whether s moves a folder or file: "moved", "renamed",
+// "git mv".
+func Moves(s string) bool { return moveCue.MatchString(s) }
+
+// keySet is the keys of the words of s.
+func keySet(s string) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range strings.Fields(s) {
+		out[lex.Key(w)] = true
+	}
+	return out
+}
+
+// keys are the comparison keys of s's content words.
+func keys(s string) map[string]bool {
+	out := make(map[string]bool)
+	for w := range lex.ContentWords(s) {
+		out[lex.Key(w)] = true
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// IsWord reports whether key k is a word that says something changed,
+// or when, rather than what.
+func IsWord(k string) bool { return changeWords[k] }
