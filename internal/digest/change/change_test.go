@@ -32,3 +32,32 @@ func TestEndsFolder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzChange: no sentence makes the readings panic, and what a change
+// says of the sentence itself is answered.
+func FuzzChange(f *testing.F) {
+	for _, s := range []string{
+		"Change of plan on updates: let's move to RAUC bundles.",
+		"Forget what I said about vim.notify, you can use it again.",
+		"Drop 0.9 support, the floor is 0.10 from now on.",
+		"The API now listens on 8090 instead of 8080 → 8090.",
+		"move the connector JSON into deploy/connect/ and rip the PARITY parameter out",
+		"30 is too narrow; not `--fast` any more; from `a` to `b`",
+	} {
+		f.Add(s, "The API listens on 8080.")
+	}
+	f.Fuzz(func(t *testing.T, n, x string) {
+		xk := TopicKeys(x)
+		if c := Of(n); c != nil {
+			c.Names(xk, n)
+			c.Says(xk, Of(x), false)
+			c.TakenOff(xk, x)
+		}
+		for _, k := range Removed(n) {
+			Removes(k, xk, x)
+		}
+		State(n)
+		MovedInto(Folders(x), xk, n)
+		MovedFolder(Folders(x), n)
+	})
+}
