@@ -253,6 +253,10 @@ func OneLineCut(s string, n int) string {
 // writes or rewrites them in place, or only goes to where they are.
 var editStep = lazyre.New(`^(?:cd|sed -i|perl -pi|git mv|git rm|mv|cp|mkdir|rm|rmdir|chmod|chown|ln|touch|tee|patch|truncate)(?:\s|$)`)
 
+// writeStep is a step that writes text into a file: "printf '…' >>
+// schema.prisma", "cat > .env <<EOF".
+var writeStep = lazyre.New(`^(?:printf|echo|cat)\b.*\s>>?\s*[\w./~-]+(?:\s+<<-?\s*'?"?\w+'?"?)?\s*(?:…\s*)?$|^cat\s+>>?\s*[\w./~-]+`)
+
 // EditCommand reports whether Commands bullet b ran a command line whose
 // every step only edited files ("mkdir -p deploy/connect && git mv …"):
 // the outcome tells what it did, and it is no way to run anything again.
@@ -263,7 +267,7 @@ func EditCommand(b string) bool {
 		if part = strings.TrimSpace(part); part == "" || strings.HasPrefix(part, "2>") {
 			continue
 		}
-		if !editStep.MatchString(part) {
+		if !editStep.MatchString(part) && !writeStep.MatchString(part) {
 			return false
 		}
 		steps++
