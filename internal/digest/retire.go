@@ -865,24 +865,24 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
+		// A session's request is answered by what the session did: only
+		// a change that names what it replaces retires it. So is a
+		// standing instruction ("from now on every new env var goes into
+		// .env.example"): a change on its topic that does not name it
+		// leaves it standing.
+		namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.Names(xk, n.Text); shape || named && r.near(xk, n.keys) {
 					return true
 				}
-				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, rank%2 == 1 && n.Rank == rank-1 || xStanding) {
+				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {
 					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
 				}
 			}
 			continue
 		}
 		if c := n.change; c != nil {
-			// A session's request is answered by what the session did:
-			// only a change that names what it replaces retires it.
-			// So is a standing instruction ("from now on every new env
-			// var goes into .env.example"): a change on its topic that
-			// does not name it leaves it standing.
-			namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
 			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) {
 				return true
 			}
