@@ -147,6 +147,12 @@ func preference(s string) float64 {
 	return imp
 }
 
+// symptomLog is a failure reported with where to read it: "deploys have
+// been failing since Friday, the build log is in logs/…", "Connect
+// fails, log is in logs/connect-deploy.log". The log is the session's
+// evidence, not where the project runs.
+var symptomLog = lazyre.New(`(?i)\b(?:fail\w*|broken|crash\w*|returning [45]\d\d|blew up|dies|dying|keeps dying)\b.*\b(?:logs?|output|stack trace|trace|deliveries|dump)\s+(?:is|are)\s+(?:in|at)\b|\b(?:logs?|output|stack trace|trace|deliveries|dump)\s+(?:is|are)\s+(?:in|at)\b.*\b(?:fail\w*|broken|crash\w*|blew up)\b|^stack trace is in\b`)
+
 // taskSpec is work asked for and then specified: "write the ingest:
 // chunk the articles and load them …" asks for one thing to be made, not
 // for a way of working.
