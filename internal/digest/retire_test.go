@@ -177,6 +177,8 @@ func TestRetiredByChange(t *testing.T) {
 			"Rip the PARITY parameter out, the link is 8N1 and stays that way."},
 		{"a version said in a series", "matplotlib 3.8.4 is what's in my venv, pin that.",
 			"Bump matplotlib to the 3.9 series — 3.9.2, the print shop wants 600 dpi."},
+		{"a move to a series and its version", "Keycloak 24.0.5 (`start-dev --import-realm`, so realm/acme-realm.json is imported).",
+			"Move us to the Keycloak 25 line — 25.0.6. And let's expose Postgres on 15432 instead."},
 		{"a version said of its thing", "The class is northmoor-thesis (version 2.3 of their template), from the graduate school.",
 			"The graduate school put out template v3.0 and it only works with LuaLaTeX."},
 		{"a way said to hold for now", "Build with latexmk and pdflatex for now.",

@@ -19,6 +19,9 @@ var (
 	// bumpedVersion is a bump said of the thing: "matplotlib is pinned
 	// at 3.9.2".
 	bumpedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:is|are|was|were|got|gets)\s+(?:now\s+)?(?:pinned|bumped|upgraded|updated|moved|set)\s+(?:to|at)\s+` + seriesOf + `v?(\d+\.\d+(?:\.\d+)?)\b`)
+	// bumpLine is a move to a named series and its version: "move us to
+	// the Keycloak 25 line — 25.0.6".
+	bumpLine = lazyre.New(`(?i)\b(?:move|moved|moving|switch|switched|upgrade|upgraded|bump|bumped|take|took|bring|brought|go|went|put)\s+(?:(?:us|it|them|everything|the\s+\w+)\s+)?(?:over\s+)?to\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+v?\d+(?:\.\d+)?\s+(?:line|series|branch|release)s?\s*[—–:,-]?\s*v?(\d+\.\d+(?:\.\d+)?)\b`)
 	// versionOf is a version named before its thing: "version 2.3 of
 	// their template".
 	versionOf = lazyre.New(`(?i)\bversion\s+v?(\d+\.\d+(?:\.\d+)?)\s+of\s+(?:the\s+|their\s+|our\s+|its\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\b`)
@@ -57,6 +60,9 @@ func Versions(text string) map[string]string {
 	for _, m := range bumpedVersion.FindAllStringSubmatch(text, -1) {
 		add(m[1], m[2]) // "matplotlib is pinned at 3.9.2"
 	}
+	for _, m := range bumpLine.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2]) // "move us to the Keycloak 25 line — 25.0.6"
+	}
 	for _, m := range versionOf.FindAllStringSubmatch(text, -1) {
 		if _, ok := out[strings.ToLower(m[2])]; !ok {
 			add(m[2], m[1]) // "version 2.3 of their template"
@@ -68,7 +74,7 @@ func Versions(text string) map[string]string {
 // Bumped reports whether text moves name to version v in so many words:
 // "bump bazel to 7.4.1", "upgraded terraform to 1.9.8".
 func Bumped(text, name, v string) bool {
-	for _, re := range []*lazyre.Regexp{bumpVersion, bumpedVersion} {
+	for _, re := range []*lazyre.Regexp{bumpVersion, bumpedVersion, bumpLine} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			if strings.EqualFold(m[1], name) && strings.EqualFold(m[2], v) {
 				return true

@@ -20,6 +20,7 @@ func TestVersions(t *testing.T) {
 		"matplotlib is pinned at 3.9.2 now":                                  "map[matplotlib:3.9.2]",
 		"the class is northmoor-thesis (version 2.3 of their template)":      "map[template:2.3]",
 		"Move the cocotb runs over to Verilator — 5.024 is what's installed": "map[verilator:5.024]",
+		"Housekeeping. Move us to the Keycloak 25 line — 25.0.6.":            "map[keycloak:25.0.6]",
 		"Take Debezium up to 2.7.3, we need the TOAST fix":                   "map[debezium:2.7.3]",
 	} {
 		if got := fmt.Sprint(Versions(in)); got != want {
