@@ -60,6 +60,9 @@ changed instead of looking at every file.`,
 func runDaemon(ctx context.Context, g *globals) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
 		d := &server.Daemon{Mem: m, Log: slog.New(slog.NewTextHandler(g.stderr, nil)), BuildGC: g.buildGC}
+		if exe, err := os.Executable(); err == nil {
+			d.Exe = exe // stop once an upgrade replaced it
+		}
 		v, err := web.New(web.Options{Mem: m, Log: d.Log, Doctor: &doctor.Options{Find: g.memoryDir, Open: g.openDir, Getenv: g.getenv}})
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -58,10 +59,15 @@ type Daemon struct {
 	// `cairn daemon run` passes indexer.GCForBuild, as `cairn reindex`
 	// does).
 	BuildGC func() (restore func())
+	// Exe, if set, is the program file the daemon runs from: once it is
+	// replaced the daemon stops with ErrReplaced, so that an upgrade
+	// takes effect at the next start.
+	Exe string
 
-	started time.Time
-	token   string
-	ops     opLock
+	exeEvery time.Duration // how often Exe is looked at; exeInterval if 0
+	started  time.Time
+	token    string
+	ops      opLock
 }
 
 // opLock serialises the memory operations of one process: gitstore's lock
@@ -156,11 +162,23 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			{"metrics", metrics.Sampler{Log: metrics.Open(d.Mem.StatePath("")), Sample: func(ctx context.Context) (metrics.Event, error) { return capture.Gauges(ctx, d.Mem) }}},
 		}, d.Parts...),
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	if d.Exe != "" {
+		every := cmp.Or(d.exeEvery, exeInterval)
+		sup.Parts = append(sup.Parts, Part{"upgrade", exeWatch{path: d.Exe, interval: every, stop: stop, log: d.Log}})
+	}
 	d.Log.Info("daemon started", "memory", d.Mem.Dir, "url", url, "pid", os.Getpid())
 	err = sup.Serve(ctx)
 	d.Log.Info("daemon stopped")
+	if err == nil && errors.Is(context.Cause(ctx), ErrReplaced) {
+		return ErrReplaced
+	}
 	return err
 }
+
+// exeInterval is how often the daemon looks at its program file.
+const exeInterval = 15 * time.Second
 
 // health says the daemon is alive. Who it serves and which process it
 // is are for the holder of the token only: any local process can reach
