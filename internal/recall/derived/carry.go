@@ -249,24 +249,46 @@ func (c *Retirer) lightCarry() *carry {
 // input; nil when more than maxNewCore core items are new.
 func (c *Retirer) lightSources() []digest.Source {
 	old := c.old
+	was := old.sources[:old.ncore]
+	// madeOf reports whether old core source i is of core item j now.
+	madeOf := func(i, j int) bool {
+		in := old.inputs[i]
+		if in == "" {
+			in = was[i].Text
+		}
+		return in == c.core[j].Text && was[i].Rank == digest.CoreRank(c.core[j].Rank)
+	}
+	// A checkpoint adds or removes an item or two: the items before and
+	// after them are the old ones, in place; the rest is found by input.
+	n, m := len(was), len(c.core)
+	lo, hi := 0, 0
+	for lo < n && lo < m && madeOf(lo, lo) {
+		lo++
+	}
+	for hi < n-lo && hi < m-lo && madeOf(n-1-hi, m-1-hi) {
+		hi++
+	}
+	out := make([]digest.Source, m, m+len(old.sources)-old.ncore)
+	copy(out, was[:lo])
+	copy(out[m-hi:], was[n-hi:])
 	type input struct {
 		text string
 		rank int
 	}
-	byInput := make(map[input]int, old.ncore)
-	for i, s := range old.sources[:old.ncore] {
+	byInput := make(map[input]int, n-lo-hi)
+	for i := lo; i < n-hi; i++ {
 		in := old.inputs[i]
 		if in == "" {
-			in = s.Text
+			in = was[i].Text
 		}
-		byInput[input{in, s.Rank}] = i
+		byInput[input{in, was[i].Rank}] = i
 	}
-	out := make([]digest.Source, len(c.core), len(c.core)+len(old.sources)-old.ncore)
 	var fresh []digest.Statement
 	var at []int
-	for i, st := range c.core {
+	for i := lo; i < m-hi; i++ {
+		st := c.core[i]
 		if j, ok := byInput[input{st.Text, digest.CoreRank(st.Rank)}]; ok {
-			out[i] = old.sources[j]
+			out[i] = was[j]
 			continue
 		}
 		if fresh, at = append(fresh, st), append(at, i); len(fresh) > maxNewCore {
