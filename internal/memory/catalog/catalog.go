@@ -254,7 +254,14 @@ func (p *Part) Write(name string) error {
 	}
 	// After the part: folders' times beside a part they were not taken
 	// with never count.
-	b = fmt.Appendf(b[:0], "%s%s %s %d\n", dirsMagic, p.Root, p.Commit, p.Written)
+	return p.WriteDirs(name)
+}
+
+// WriteDirs stores p's folders' times beside its file name, for the
+// part written there with p's commit and time.
+func (p *Part) WriteDirs(name string) error {
+	b := make([]byte, 0, 64+64*len(p.Dirs))
+	b = fmt.Appendf(b, "%s%s %s %d\n", dirsMagic, p.Root, p.Commit, p.Written)
 	dirs := slices.Sorted(maps.Keys(p.Dirs))
 	for _, d := range dirs {
 		b = fmt.Appendf(b, "%s\t%d\n", escape(d), p.Dirs[d])
