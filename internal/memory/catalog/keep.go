@@ -253,11 +253,11 @@ func retake(p *Part, now int64) *Part {
 		}
 	}
 	for d, t := range q.Dirs {
-		if t >= p.Written-int64(time.Second) {
+		if p.RacyDir(t) {
 			q.Dirs[d] = 0 // so with a folder's time
 		}
 	}
-	q.Written = now
+	q.Written, q.DirsTaken = now, 0
 	return q
 }
 
@@ -360,12 +360,12 @@ func readRow(src Source, path string, d fs.DirEntry) (*Row, error) {
 // otherwise (a commit's diff) is not trusted. At 100,000 files this saves
 // listing and sorting 5,000 core items on every pack.
 //
-// dirsOnly says the copy differs from p in its folders' times alone, each
-// taken more than a second after the folder's time: its rows and p's
-// time stand, and only the times need writing. Right after a checkpoint
-// that added an item, the pack lists the item's folder again (the
-// checkpoint untrusted it); writing the whole part for its time cost a
-// cold pack 3-5 ms at 100,000 files.
+// dirsOnly says the copy differs from p in its folders' times alone: its
+// rows and their time stand, and only the folders' times, taken now
+// (DirsTaken), need writing. Right after a checkpoint that added an item,
+// the pack lists the item's folder again (the checkpoint untrusted it);
+// writing the whole part for its time cost a cold pack 3-5 ms at 100,000
+// files.
 func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly bool, err error) {
 	// q is the copy, made at the first difference.
 	now := time.Now().UnixNano()
@@ -461,7 +461,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	visit = func(dir string) error {
 		was := p.Dirs[dir]
 		fi, err := k.src.Lstat(dir)
-		if err != nil || !fi.IsDir() || was == 0 || fi.ModTime().UnixNano() != was || was >= p.Written-int64(time.Second) {
+		if err != nil || !fi.IsDir() || was == 0 || fi.ModTime().UnixNano() != was || p.RacyDir(was) {
 			return k.src.Walk(ctx, dir, listed)
 		}
 		dirs[dir] = was
@@ -497,11 +497,13 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	// once that time is taken again, later.
 	settles := false
 	for _, t := range dirs {
-		settles = settles || t != 0 && t >= p.Written-int64(time.Second) && t < now-int64(time.Second)
+		settles = settles || t != 0 && p.RacyDir(t) && t < now-int64(time.Second)
 	}
-	if q == nil && !settles && dirsMoved(p.Dirs, dirs, now) && settled(dirs, p.Written) {
+	if q == nil && (settles || dirsMoved(p.Dirs, dirs, now)) {
+		// The rows and their time stand; the folders' times are those
+		// taken now.
 		q = clonePart(p)
-		q.Dirs = dirs
+		q.Dirs, q.DirsTaken = dirs, now
 		return q, true, nil
 	}
 	if settles || dirsMoved(p.Dirs, dirs, now) {
@@ -512,18 +514,6 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	}
 	q.Dirs = dirs
 	return q, false, nil
-}
-
-// settled reports whether every folder time of dirs is untrusted (0) or
-// more than a second older than written: such times may be kept with a
-// part of that time, taken later than it.
-func settled(dirs map[string]int64, written int64) bool {
-	for _, t := range dirs {
-		if t != 0 && t >= written-int64(time.Second) {
-			return false
-		}
-	}
-	return true
 }
 
 // dirsMoved reports whether the folders' times now (dirs, taken at now)
