@@ -369,6 +369,7 @@ func readRow(src Source, path string, d fs.DirEntry) (*Row, error) {
 func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly bool, err error) {
 	// q is the copy, made at the first difference.
 	now := time.Now().UnixNano()
+	timed := map[string]*Row{}
 	copyPart := func() {
 		if q == nil {
 			q = retake(p, now)
@@ -406,10 +407,26 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			}
 			same := *old // keep the row; only its time is new
 			same.MTime = r.MTime
+			if old.MTime == 0 {
+				timed[path] = &same // smudged: given its time back below
+				return true
+			}
 			r = &same
 		}
 		set(path, r)
 		return r != nil
+	}
+	// retime gives the smudged rows found unchanged their times back,
+	// when the part is written anyway or they are many: left smudged, a
+	// row costs reading its file at each read; given its time, the whole
+	// part is written, and right after a checkpoint the item a pack
+	// before had added is such a row (retake smudged it).
+	retime := func() {
+		if q != nil || len(timed) > maxSmudged {
+			for path, r := range timed {
+				set(path, r)
+			}
+		}
 	}
 	if p.Root == "archive" {
 		// Sessions move here whole, by checkpoints; what is edited by
@@ -425,6 +442,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			}
 			check(path, fs.FileInfoToDirEntry(fi))
 		}
+		retime()
 		if q == nil {
 			return p, false, nil
 		}
@@ -493,6 +511,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			set(path, nil)
 		}
 	}
+	retime()
 	// A folder listed too close to p's time to be trusted is trusted
 	// once that time is taken again, later.
 	settles := false
@@ -515,6 +534,10 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	q.Dirs = dirs
 	return q, false, nil
 }
+
+// maxSmudged is the most smudged rows found unchanged that a read leaves
+// smudged rather than write the part for their times.
+const maxSmudged = 32
 
 // dirsMoved reports whether the folders' times now (dirs, taken at now)
 // differ from was in a way the next read would see. A folder untrusted

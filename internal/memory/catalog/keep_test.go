@@ -108,6 +108,27 @@ func TestDirsOnlyWritten(t *testing.T) {
 	if got := rows(s); got != want || s.walks != 0 {
 		t.Fatalf("rows %q after %d listings, want %q after none", got, s.walks, want)
 	}
+	// A row smudged (its time cleared, as a checkpoint does to a row
+	// racy at the part's time) and found unchanged is read again, and
+	// the part not written for its time.
+	data, _ := os.ReadFile(part)
+	a := "\t" + itoa(old.UnixNano()) + "\t"
+	smudged := bytes.Replace(data, []byte(a), []byte("\t0\t"), 1)
+	if bytes.Equal(smudged, data) {
+		t.Fatalf("no row of time %d:\n%s", old.UnixNano(), data)
+	}
+	if err := os.WriteFile(part, smudged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(DirsName(part), dirs, 0o600); err != nil { // of the same part
+		t.Fatal(err)
+	}
+	if got := rows(&dirSource{dir: dir}); got != want {
+		t.Fatalf("rows %q with a smudged row, want %q", got, want)
+	}
+	if after, _ := os.ReadFile(part); !bytes.Equal(after, smudged) {
+		t.Fatal("the part was written again for a smudged row's time")
+	}
 	if err := os.WriteFile(filepath.Join(facts, "b.md"), []byte("---\nkind: fact\ntitle: edited\n---\nbody\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
