@@ -326,35 +326,70 @@ type counts struct {
 // newCarry) add or take away their keys.
 func followCounts(old *carried, now []digest.Source) *counts {
 	n := &counts{old: old.df, delta: map[string]int{}, counted: digest.Counted(now)}
-	count := make(map[[16]byte]int, len(old.sources))
-	for i, s := range old.sources {
-		if old.counted[i] {
-			count[s.ID]++
-		}
-	}
 	add := func(s digest.Source, by int) {
 		for k := range digest.TopicKeys(s.Text) {
 			n.delta[k] += by
 		}
 	}
-	for i, s := range now {
+	for _, c := range n.counted {
+		if c {
+			n.distinct++
+		}
+	}
+	// The statements both have in place count or not on their own.
+	lo, hi := common(old.sources, now)
+	ends := func(i int) (int, int) { // old's index, now's
+		if i < lo {
+			return i, i
+		}
+		return len(old.sources) - (i - lo) - 1, len(now) - (i - lo) - 1
+	}
+	for i := range lo + hi {
+		o, w := ends(i)
+		if old.counted[o] != n.counted[w] {
+			by := 1
+			if old.counted[o] {
+				by = -1
+			}
+			add(now[w], by)
+		}
+	}
+	count := map[[16]byte]int{}
+	for i := lo; i < len(old.sources)-hi; i++ {
+		if old.counted[i] {
+			count[old.sources[i].ID]++
+		}
+	}
+	for i := lo; i < len(now)-hi; i++ {
 		if !n.counted[i] {
 			continue
 		}
-		n.distinct++
-		if count[s.ID] > 0 {
+		if s := now[i]; count[s.ID] > 0 {
 			count[s.ID]--
-			continue
+		} else {
+			add(s, 1)
 		}
-		add(s, 1)
 	}
-	for i, s := range old.sources {
-		if old.counted[i] && count[s.ID] > 0 {
+	for i := lo; i < len(old.sources)-hi; i++ {
+		if s := old.sources[i]; old.counted[i] && count[s.ID] > 0 {
 			count[s.ID]--
 			add(s, -1)
 		}
 	}
 	return n
+}
+
+// common returns how many statements old and now have alike at their
+// start (lo) and, after those, at their end (hi): a checkpoint moves a
+// few in the middle, and the multisets are compared past these alone.
+func common(old, now []digest.Source) (lo, hi int) {
+	for lo < len(old) && lo < len(now) && old[lo].ID == now[lo].ID {
+		lo++
+	}
+	for hi < len(old)-lo && hi < len(now)-lo && old[len(old)-1-hi].ID == now[len(now)-1-hi].ID {
+		hi++
+	}
+	return lo, hi
 }
 
 // df is how many counted statements now hold k, a key the old answers
@@ -441,6 +476,8 @@ type carry struct {
 // moved too.
 func newCarry(class func(string) uint8, old, now []digest.Source, files bool) *carry {
 	c := &carry{class: class, alwaysRank: math.MaxInt, keyRank: map[string]int{}, files: files}
+	lo, hi := common(old, now)
+	old, now = old[lo:len(old)-hi], now[lo:len(now)-hi]
 	count := make(map[[16]byte]int, len(old))
 	for _, s := range old {
 		count[s.ID]++

@@ -223,3 +223,26 @@ func BenchmarkEncodeCarried(b *testing.B) {
 		encodeCarried(f)
 	}
 }
+
+// BenchmarkLightCarry tells which answers stand after a checkpoint added
+// one core item to 5,000, as a cold pack at 100,000 files does.
+func BenchmarkLightCarry(b *testing.B) {
+	var core []digest.Statement
+	for i := range 5000 {
+		core = append(core, digest.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
+	}
+	sums := []*digest.Summary{{}}
+	sums[0].Parts[digest.Outcome] = []string{"The api gateway moved to port 4101."}
+	old := digest.NewRetirer(core, sums)
+	src := old.Sources()
+	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: digest.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
+	f.key[0] = 1
+	core2 := slices.Insert(slices.Clone(core), 2500, digest.Statement{Text: "The API server moved to port 4101 instead of 8080.", Rank: 3})
+	b.ResetTimer()
+	for range b.N {
+		c := &Retirer{core: core2, sums: sums, todoKey: todoKey(sums), old: f}
+		if c.lightCarry() == nil {
+			b.Fatal("no carry")
+		}
+	}
+}
