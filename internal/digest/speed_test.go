@@ -66,8 +66,5 @@ func TestSpacedWords(t *testing.T) {
 		if got, want := spacedWords(s), plain(s); got != want {
 			t.Errorf("spacedWords(%q) = %q, want %q", s, got, want)
 		}
-		if got, want := string(appendSpacedWords([]byte("x"), s)), "x"+plain(s); got != want {
-			t.Errorf("appendSpacedWords(%q) = %q, want %q", s, got, want)
-		}
 	}
 }
