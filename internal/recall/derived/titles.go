@@ -127,10 +127,9 @@ func (c *Titles[T]) build() {
 // with nothing changed, when the titles were reordered.
 func (c *Titles[T]) remap(old *keptTitles) bool {
 	d := wire.NewDecoder(old.texts, errCache)
-	at := make(map[string][]int32, len(old.size)) // old numbers, by text
-	for j := range old.size {
-		t := d.Str()
-		at[t] = append(at[t], int32(j))
+	was := make([]string, len(old.size))
+	for j := range was {
+		was[j] = d.Str()
 	}
 	if d.End() != nil {
 		return false
@@ -139,9 +138,24 @@ func (c *Titles[T]) remap(old *keptTitles) bool {
 	for j := range newOf {
 		newOf[j] = -1
 	}
+	// The titles before and after those a checkpoint moved are in place;
+	// the rest are found by text.
+	n, m := len(was), len(c.vals)
+	same := func(i, j int) bool { return c.given[j] == nil && c.texts[j] == was[i] }
+	lo, hi := 0, 0
+	for lo < n && lo < m && same(lo, lo) {
+		newOf[lo], lo = int32(lo), lo+1
+	}
+	for hi < n-lo && hi < m-lo && same(n-1-hi, m-1-hi) {
+		newOf[n-1-hi], hi = int32(m-1-hi), hi+1
+	}
+	at := make(map[string][]int32, n-lo-hi) // old numbers, by text
+	for j := lo; j < n-hi; j++ {
+		at[was[j]] = append(at[was[j]], int32(j))
+	}
 	var fresh []int // titles now that old has not
-	last := int32(-1)
-	for j := range c.vals {
+	last := int32(lo - 1)
+	for j := lo; j < m-hi; j++ {
 		js := at[c.texts[j]]
 		if c.given[j] != nil || len(js) == 0 {
 			fresh = append(fresh, j)
