@@ -14,7 +14,7 @@
 # daemon.autostart: false, so that no daemon starts. With
 # CAIRN_BASELINE=/path/to/cairn another binary is timed in alternation
 # (rows "base"), each binary with its own pack caches (.state/readings.bin
-# and packcache*.bin are keyed by the binary: taking turns on one set, each
+# packcache*.bin and titles.bin are keyed by the binary: taking turns on one set, each
 # would find only the other's and read every core title again, as neither
 # does alone). Prints medians of RUNS (default 7) wall times in ms, with
 # the CPU time (user+sys) of the same runs, and the load average.
@@ -71,7 +71,7 @@ caches() {
 	local f
 	if [ -n "${last:-}" ]; then
 		mkdir -p "$work/state-$last"
-		for f in readings.bin packcache.bin packcache-todo.bin; do
+		for f in readings.bin packcache.bin packcache-todo.bin packcache-trace.bin titles.bin; do
 			if [ -e "$d/.state/$f" ]; then mv "$d/.state/$f" "$work/state-$last/"; fi
 		done
 	fi

@@ -37,24 +37,38 @@ func (r *Retirer) Traced(f func()) Trace {
 
 // Class is how every test sees key k: bit 0 set when at most limit()
 // statements hold it, bit 1 when at most asideLimit() do.
-func (r *Retirer) Class(k string) uint8 {
+func (r *Retirer) Class(k string) uint8 { return classOf(r, r.df[k]) }
+
+// ClassOf is the Class of a key that df of distinct statements hold: a
+// carry follows the two figures without building the retirer.
+func ClassOf(df, distinct int) uint8 { return classOf(&Retirer{distinct: distinct}, df) }
+
+func classOf(r *Retirer, df int) uint8 {
 	var c uint8
-	if r.df[k] <= r.limit() {
+	if df <= r.limit() {
 		c |= 1
 	}
-	if r.df[k] <= r.asideLimit() {
+	if df <= r.asideLimit() {
 		c |= 2
 	}
 	return c
 }
 
+// DF is how many of the statements counted (Counted) hold key k.
+func (r *Retirer) DF(k string) int { return r.df[k] }
+
+// Distinct is how many statements were counted.
+func (r *Retirer) Distinct() int { return r.distinct }
+
 // A Source is a statement as a Trace meets it: ID hashes its kind, rank
 // and text; it is a candidate of a sentence of a larger order holding one
-// of TopicKeys(Text), or, when Always, of any.
+// of TopicKeys(Text), or, when Always, of any. Keyed says it has keys
+// (a command's replacement has none): only those are counted.
 type Source struct {
 	ID     [16]byte
 	Rank   int
 	Always bool
+	Keyed  bool
 	Text   string
 }
 
@@ -69,7 +83,7 @@ func (r *Retirer) Sources() []Source {
 			b = append(binary.AppendUvarint(append(b[:0], 'r'), uint64(len(st.was))), st.was...)
 		}
 		sum := sha256.Sum256(append(binary.AppendVarint(b, int64(st.Rank)), st.Text...))
-		out[i] = Source{ID: [16]byte(sum[:16]), Rank: st.Rank, Always: always(st), Text: st.Text}
+		out[i] = Source{ID: [16]byte(sum[:16]), Rank: st.Rank, Always: always(st), Keyed: st.keys != nil, Text: st.Text}
 	}
 	return out
 }
@@ -81,3 +95,33 @@ func always(st *Statement) bool {
 
 // TopicKeys are the keys of a statement of text s.
 func TopicKeys(s string) map[string]bool { return change.TopicKeys(s) }
+
+// CoreRank is the rank the statement of a core item of rank has.
+func CoreRank(rank int) int { return order(rank, false) }
+
+// Counted reports, of each of a retirer's sources (Sources, in order),
+// whether countKeys counts it: df and distinct are the counted
+// statements' keys and number, so a carry can follow them from the
+// statements alone. It says what countKeys does, in the same order
+// (TestCountedIsCountKeys).
+func Counted(src []Source) []bool {
+	words := make([]string, len(src))
+	bySession := map[int][]int{}
+	for i := range src {
+		words[i] = spacedWords(src[i].Text)
+		bySession[src[i].Rank/2] = append(bySession[src[i].Rank/2], i)
+	}
+	out := make([]bool, len(src))
+	said := make(map[string]bool, len(src))
+	for i := range src {
+		if !src[i].Keyed || said[words[i]] {
+			continue
+		}
+		said[words[i]] = true
+		if same := bySession[src[i].Rank/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
+			continue
+		}
+		out[i] = true
+	}
+	return out
+}

@@ -137,6 +137,10 @@ type Part struct {
 	// time each had when its files were last listed, 0 when that listing
 	// is not to be trusted (see Keeper.worktreePart).
 	Dirs map[string]int64
+	// DirsTaken is when the folders' times were last taken, when later
+	// than Written: a read that listed a folder again and changed no row
+	// writes the folders' times alone, with their own time.
+	DirsTaken int64
 	// sorted are rows in path order, for Sorted: those Read found, kept
 	// by the copies of the part as the order of the rows they still hold.
 	// A file is written in path order. Never changed after Read.
@@ -157,6 +161,10 @@ func NewPart(root string) *Part {
 // Racy reports whether a file's time and size are too close to when they
 // were taken to tell a change from none.
 func (p *Part) Racy(r *Row) bool { return r.MTime == 0 || r.MTime >= p.Written-int64(time.Second) }
+
+// RacyDir reports whether folder time t is within a second of when the
+// folders' times were taken: its listing is not trusted, as a racy row.
+func (p *Part) RacyDir(t int64) bool { return t >= max(p.Written, p.DirsTaken)-int64(time.Second) }
 
 // Sorted returns the rows in path order.
 //
@@ -254,7 +262,18 @@ func (p *Part) Write(name string) error {
 	}
 	// After the part: folders' times beside a part they were not taken
 	// with never count.
-	b = fmt.Appendf(b[:0], "%s%s %s %d\n", dirsMagic, p.Root, p.Commit, p.Written)
+	return p.WriteDirs(name)
+}
+
+// WriteDirs stores p's folders' times beside its file name, for the
+// part written there with p's commit and time.
+func (p *Part) WriteDirs(name string) error {
+	b := make([]byte, 0, 64+64*len(p.Dirs))
+	b = fmt.Appendf(b, "%s%s %s %d", dirsMagic, p.Root, p.Commit, p.Written)
+	if p.DirsTaken > p.Written {
+		b = fmt.Appendf(b, " %d", p.DirsTaken)
+	}
+	b = append(b, '\n')
 	dirs := slices.Sorted(maps.Keys(p.Dirs))
 	for _, d := range dirs {
 		b = fmt.Appendf(b, "%s\t%d\n", escape(d), p.Dirs[d])
@@ -269,8 +288,17 @@ func (p *Part) Write(name string) error {
 func (p *Part) ReadDirs(data []byte) {
 	p.Dirs = make(map[string]int64)
 	head, rest, ok := strings.Cut(string(data), "\n")
-	if !ok || head != fmt.Sprintf("%s%s %s %d", dirsMagic, p.Root, p.Commit, p.Written) {
+	taken, ok2 := strings.CutPrefix(head, fmt.Sprintf("%s%s %s %d", dirsMagic, p.Root, p.Commit, p.Written))
+	if !ok || !ok2 {
 		return
+	}
+	var when int64
+	if taken != "" {
+		t, err := strconv.ParseInt(strings.TrimPrefix(taken, " "), 10, 64)
+		if err != nil || taken[0] != ' ' || t <= p.Written {
+			return
+		}
+		when = t
 	}
 	dirs := make(map[string]int64)
 	for len(rest) > 0 {
@@ -281,7 +309,7 @@ func (p *Part) ReadDirs(data []byte) {
 		rest = more
 		if n, isEnd := strings.CutPrefix(line, "end "); isEnd {
 			if rest == "" && n == strconv.Itoa(len(dirs)) {
-				p.Dirs = dirs
+				p.Dirs, p.DirsTaken = dirs, when
 			}
 			return
 		}

@@ -131,16 +131,21 @@ func (k *Keeper) syncPart(ctx context.Context, root, head, tree string, worktree
 		}
 		changed = true
 	}
+	dirsOnly := false
 	if worktree {
-		q, err := k.worktreePart(ctx, p)
+		q, only, err := k.worktreePart(ctx, p)
 		if err != nil {
 			return nil, err
 		}
 		if q != p {
+			dirsOnly = only && !changed
 			p, changed = q, true
 		}
 	}
-	if changed {
+	switch {
+	case dirsOnly:
+		k.storeDirs(p)
+	case changed:
 		k.storePart(p)
 	}
 	return p, nil
@@ -194,6 +199,19 @@ func (k *Keeper) storePart(p *Part) {
 	}
 }
 
+// storeDirs writes p's folders' times only: its rows and time are those
+// of its file.
+func (k *Keeper) storeDirs(p *Part) {
+	name := filepath.Join(k.dir, FileName(p.Root))
+	if err := p.WriteDirs(name); err != nil {
+		delete(k.parts, p.Root)
+		return
+	}
+	if fi, err := os.Stat(name); err == nil {
+		k.memoPart(p.Root, p, fi)
+	}
+}
+
 func clonePart(p *Part) *Part {
 	q := *p // q.sorted, p's order, serves q's Sorted
 	q.Rows = maps.Clone(p.Rows)
@@ -235,11 +253,11 @@ func retake(p *Part, now int64) *Part {
 		}
 	}
 	for d, t := range q.Dirs {
-		if t >= p.Written-int64(time.Second) {
+		if p.RacyDir(t) {
 			q.Dirs[d] = 0 // so with a folder's time
 		}
 	}
-	q.Written = now
+	q.Written, q.DirsTaken = now, 0
 	return q
 }
 
@@ -341,9 +359,17 @@ func readRow(src Source, path string, d fs.DirEntry) (*Row, error) {
 // that gave no row for a file there (unreadable) or rows changed since
 // otherwise (a commit's diff) is not trusted. At 100,000 files this saves
 // listing and sorting 5,000 core items on every pack.
-func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
-	var q *Part // the copy, made at the first difference
+//
+// dirsOnly says the copy differs from p in its folders' times alone: its
+// rows and their time stand, and only the folders' times, taken now
+// (DirsTaken), need writing. Right after a checkpoint that added an item,
+// the pack lists the item's folder again (the checkpoint untrusted it);
+// writing the whole part for its time cost a cold pack 3-5 ms at 100,000
+// files.
+func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly bool, err error) {
+	// q is the copy, made at the first difference.
 	now := time.Now().UnixNano()
+	timed := map[string]*Row{}
 	copyPart := func() {
 		if q == nil {
 			q = retake(p, now)
@@ -381,10 +407,26 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
 			}
 			same := *old // keep the row; only its time is new
 			same.MTime = r.MTime
+			if old.MTime == 0 {
+				timed[path] = &same // smudged: given its time back below
+				return true
+			}
 			r = &same
 		}
 		set(path, r)
 		return r != nil
+	}
+	// retime gives the smudged rows found unchanged their times back,
+	// when the part is written anyway or they are many: left smudged, a
+	// row costs reading its file at each read; given its time, the whole
+	// part is written, and right after a checkpoint the item a pack
+	// before had added is such a row (retake smudged it).
+	retime := func() {
+		if q != nil || len(timed) > maxSmudged {
+			for path, r := range timed {
+				set(path, r)
+			}
+		}
 	}
 	if p.Root == "archive" {
 		// Sessions move here whole, by checkpoints; what is edited by
@@ -400,10 +442,11 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
 			}
 			check(path, fs.FileInfoToDirEntry(fi))
 		}
+		retime()
 		if q == nil {
-			return p, nil
+			return p, false, nil
 		}
-		return q, nil
+		return q, false, nil
 	}
 
 	seen := make(map[string]bool, len(p.Rows))
@@ -436,7 +479,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
 	visit = func(dir string) error {
 		was := p.Dirs[dir]
 		fi, err := k.src.Lstat(dir)
-		if err != nil || !fi.IsDir() || was == 0 || fi.ModTime().UnixNano() != was || was >= p.Written-int64(time.Second) {
+		if err != nil || !fi.IsDir() || was == 0 || fi.ModTime().UnixNano() != was || p.RacyDir(was) {
 			return k.src.Walk(ctx, dir, listed)
 		}
 		dirs[dir] = was
@@ -449,7 +492,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
 		return ctx.Err()
 	}
 	if err := visit(p.Root); err != nil {
-		return nil, fmt.Errorf("catalogue of %s/: %w", p.Root, err)
+		return nil, false, fmt.Errorf("catalogue of %s/: %w", p.Root, err)
 	}
 	for i, fi := range k.lstatAll(trusted) {
 		f := trusted[i]
@@ -468,20 +511,54 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (*Part, error) {
 			set(path, nil)
 		}
 	}
+	retime()
 	// A folder listed too close to p's time to be trusted is trusted
 	// once that time is taken again, later.
 	settles := false
 	for _, t := range dirs {
-		settles = settles || t != 0 && t >= p.Written-int64(time.Second) && t < now-int64(time.Second)
+		settles = settles || t != 0 && p.RacyDir(t) && t < now-int64(time.Second)
 	}
-	if settles || !maps.Equal(dirs, p.Dirs) {
+	if q == nil && (settles || dirsMoved(p.Dirs, dirs, now)) {
+		// The rows and their time stand; the folders' times are those
+		// taken now.
+		q = clonePart(p)
+		q.Dirs, q.DirsTaken = dirs, now
+		return q, true, nil
+	}
+	if settles || dirsMoved(p.Dirs, dirs, now) {
 		copyPart()
 	}
 	if q == nil {
-		return p, nil
+		return p, false, nil
 	}
 	q.Dirs = dirs
-	return q, nil
+	return q, false, nil
+}
+
+// maxSmudged is the most smudged rows found unchanged that a read leaves
+// smudged rather than write the part for their times.
+const maxSmudged = 32
+
+// dirsMoved reports whether the folders' times now (dirs, taken at now)
+// differ from was in a way the next read would see. A folder untrusted
+// in was and listed now within a second of now is untrusted at the next
+// read all the same (racy), so only that change does not call for
+// writing the part: right after a checkpoint that added a file, the pack
+// lists the folder again, and rewriting 5,000 core rows for a time that
+// cannot be trusted yet cost a cold pack 6 ms.
+func dirsMoved(was, dirs map[string]int64, now int64) bool {
+	for d, t := range dirs {
+		w, ok := was[d]
+		if !ok || w != t && (w != 0 || t != 0 && t < now-int64(time.Second)) {
+			return true
+		}
+	}
+	for d := range was {
+		if _, ok := dirs[d]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // lstatAll looks at the files at paths, a few at a time: at 100,000

@@ -107,3 +107,29 @@ func writeRead(t *testing.T, p *Part, file string) (*Part, []byte) {
 	}
 	return q, data
 }
+
+// A part is written again for the folders' times only when the next read
+// would see them otherwise: an untrusted folder listed again within a
+// second is untrusted at the next read as well.
+func TestDirsMoved(t *testing.T) {
+	now := time.Now().UnixNano()
+	old, racy := now-int64(time.Hour), now-int64(time.Second/2)
+	for _, c := range []struct {
+		name      string
+		was, dirs map[string]int64
+		want      bool
+	}{
+		{"same", map[string]int64{"core": old}, map[string]int64{"core": old}, false},
+		{"untrusted, listed within a second", map[string]int64{"core": old, "core/d": 0}, map[string]int64{"core": old, "core/d": racy}, false},
+		{"untrusted, still", map[string]int64{"core/d": 0}, map[string]int64{"core/d": 0}, false},
+		{"untrusted, settled", map[string]int64{"core/d": 0}, map[string]int64{"core/d": old}, true},
+		{"trusted, now untrusted", map[string]int64{"core/d": old}, map[string]int64{"core/d": 0}, true},
+		{"trusted, moved", map[string]int64{"core/d": old}, map[string]int64{"core/d": racy}, true},
+		{"a new folder", map[string]int64{"core": old}, map[string]int64{"core": old, "core/e": racy}, true},
+		{"a folder gone", map[string]int64{"core": old, "core/e": 0}, map[string]int64{"core": old}, true},
+	} {
+		if got := dirsMoved(c.was, c.dirs, now); got != c.want {
+			t.Errorf("%s: dirsMoved = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

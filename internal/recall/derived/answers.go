@@ -68,7 +68,9 @@ type Retirer struct {
 	oldRead bool
 	carry   *carry
 	sources []digest.Source
-	carried int // answers of other inputs that stood
+	counts  *counts // df and distinct, when the carry was made without the retirer
+	carried int     // answers of other inputs that stood
+	core    []digest.Statement
 }
 
 // Kinds of answer, the first byte of a memo key.
@@ -95,13 +97,14 @@ func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Ret
 	if v, ok := c.memo[k]; ok {
 		return v
 	}
-	if c.r == nil {
-		c.r = c.build()
-	}
 	if v, ok := c.fromTrace(k); ok {
 		c.memo[k] = v
 		c.added++
 		return v
+	}
+	if c.r == nil {
+		c.r = c.build()
+		c.sources = nil // the retirer's, read from it
 	}
 	var v string
 	t := c.r.Traced(func() { v = compute(c.r) })
@@ -170,7 +173,7 @@ func CheckStale(ctx context.Context, m *memory.Memory) error {
 // their vocabulary, with the answers m's cache holds for exactly these
 // inputs.
 func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *digest.Vocab) *Retirer {
-	c := &Retirer{v: v, sums: sums, key: retirerKey(core, sums), todoKey: todoKey(sums), m: m, traces: map[string]traced{}}
+	c := &Retirer{v: v, sums: sums, core: core, key: retirerKey(core, sums), todoKey: todoKey(sums), m: m, traces: map[string]traced{}}
 	c.build = func() *digest.Retirer {
 		c.rd = readReadings(m)
 		return digest.NewRetirerWith(c.rd, core, sums)
@@ -192,9 +195,7 @@ func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *d
 func (c *Retirer) Save(m *memory.Memory) {
 	if c.added > 0 {
 		writeCache(m, File, c.key, encodeMemo(c.memo))
-		if c.r != nil {
-			c.saveTraces(m)
-		}
+		c.saveTraces(m)
 	}
 	if c.addTodo > 0 {
 		writeCache(m, TodoFile, c.todoKey, encodeMemo(c.todo))

@@ -25,12 +25,21 @@ import (
 const TraceFile = "packcache-trace.bin"
 
 // carried is what TraceFile holds: the traces of the answers given for
-// the inputs of key, by a retirer of sources and of files changed.
+// the inputs of key, by a retirer of sources and of files changed. The
+// first ncore sources are the core items', each made of inputs[i] (""
+// when that is its text); the others the summaries' of todoKey. counted
+// (digest.Counted), df (of the keys the answers read) and distinct let
+// the next pack follow the keys' classes without building the retirer.
 type carried struct {
-	key     [sha256.Size]byte
-	changed [16]byte
-	sources []digest.Source
-	answers map[string]traced
+	key, todoKey [sha256.Size]byte
+	changed      [16]byte
+	sources      []digest.Source
+	ncore        int
+	inputs       []string
+	counted      []bool
+	df           map[string]int
+	distinct     int
+	answers      map[string]traced
 }
 
 // traced is an answer with its trace, and the class (digest.Retirer.Class)
@@ -71,13 +80,28 @@ func encodeCarried(old *carried) []byte {
 		}
 		return n
 	}
-	var srcs, ans []byte
+	// Sized once: grown by doubling, the sources' half a megabyte at
+	// 100,000 files was copied over and over.
+	size := 2 * binary.MaxVarintLen64
+	for i, s := range old.sources {
+		size += len(s.ID) + len(s.Text) + 3 + 2*binary.MaxVarintLen64
+		if i < old.ncore {
+			size += len(old.inputs[i]) + binary.MaxVarintLen64
+		}
+	}
+	srcs, ans := make([]byte, 0, size), []byte(nil)
 	srcs = binary.AppendUvarint(srcs, uint64(len(old.sources)))
-	for _, s := range old.sources {
+	srcs = binary.AppendUvarint(srcs, uint64(old.ncore))
+	for i, s := range old.sources {
 		srcs = append(append(srcs, byte(len(s.ID))), s.ID[:]...) // as wire.AppendStr
 		srcs = binary.AppendVarint(srcs, int64(s.Rank))
 		srcs = wire.AppendBool(srcs, s.Always)
+		srcs = wire.AppendBool(srcs, s.Keyed)
+		srcs = wire.AppendBool(srcs, old.counted[i])
 		srcs = wire.AppendStr(srcs, s.Text)
+		if i < old.ncore {
+			srcs = wire.AppendStr(srcs, old.inputs[i])
+		}
 	}
 	ans = binary.AppendUvarint(ans, uint64(len(old.answers)))
 	for q, a := range old.answers {
@@ -91,11 +115,15 @@ func encodeCarried(old *carried) []byte {
 			ans = binary.AppendUvarint(ans, uint64(a.classes[i]))
 		}
 	}
-	b := append(old.key[:0:0], old.key[:]...)
+	b := make([]byte, 0, 2*sha256.Size+16+len(srcs)+len(ans)+32*len(table)+binary.MaxVarintLen64)
+	b = append(b, old.key[:]...)
 	b = append(b, old.changed[:]...)
+	b = append(b, old.todoKey[:]...)
+	b = binary.AppendUvarint(b, uint64(old.distinct))
 	b = binary.AppendUvarint(b, uint64(len(table)))
 	for _, k := range table {
 		b = wire.AppendStr(b, k)
+		b = binary.AppendUvarint(b, uint64(old.df[k]))
 	}
 	b = append(b, srcs...)
 	return append(b, ans...)
@@ -103,13 +131,14 @@ func encodeCarried(old *carried) []byte {
 
 // parseCarried reads what encodeCarried wrote.
 func parseCarried(b string) (*carried, error) {
-	if len(b) < sha256.Size+16 {
+	if len(b) < 2*sha256.Size+16 {
 		return nil, errCache
 	}
 	old := &carried{}
 	copy(old.key[:], b)
 	copy(old.changed[:], b[sha256.Size:])
-	d := wire.NewDecoder(b[sha256.Size+16:], errCache)
+	copy(old.todoKey[:], b[sha256.Size+16:])
+	d := wire.NewDecoder(b[2*sha256.Size+16:], errCache)
 	count := func() int {
 		n := d.Uint()
 		if n > uint64(len(b)) {
@@ -118,9 +147,12 @@ func parseCarried(b string) (*carried, error) {
 		}
 		return int(n)
 	}
+	old.distinct = count()
 	table := make([]string, count())
+	old.df = make(map[string]int, len(table))
 	for i := range table {
 		table[i] = d.Str()
+		old.df[table[i]] = count()
 	}
 	bad := false // a key past the table's end
 	key := func() string {
@@ -132,10 +164,16 @@ func parseCarried(b string) (*carried, error) {
 		return table[n]
 	}
 	old.sources = make([]digest.Source, count())
+	old.counted = make([]bool, len(old.sources))
+	old.ncore = min(count(), len(old.sources))
+	old.inputs = make([]string, old.ncore)
 	for i := range old.sources {
 		s := &old.sources[i]
 		copy(s.ID[:], d.Str()) // 16 bytes, as written
-		s.Rank, s.Always, s.Text = int(d.Int()), d.Bool(), d.Str()
+		s.Rank, s.Always, s.Keyed, old.counted[i], s.Text = int(d.Int()), d.Bool(), d.Bool(), d.Bool(), d.Str()
+		if i < old.ncore {
+			old.inputs[i] = d.Str()
+		}
 	}
 	n := count()
 	old.answers = make(map[string]traced, n)
@@ -157,13 +195,19 @@ func parseCarried(b string) (*carried, error) {
 }
 
 // fromTrace returns the answer of memo key k that the trace file holds, if
-// it stands for this pack's retirer (built).
+// it stands for this pack's inputs. Whether it stands is told from the
+// statements alone when it can be (lightCarry): the retirer is built only
+// for an answer to compute.
 func (c *Retirer) fromTrace(k string) (string, bool) {
 	if !c.oldRead {
 		c.oldRead = true
 		c.old = loadCarried(c.m)
 		if c.old != nil && c.old.key != c.key {
-			c.carry = newCarry(c.r, c.old.sources, c.sourcesNow(), c.old.changed != filesID(c.sums))
+			c.carry = c.lightCarry()
+			if c.carry == nil {
+				c.r = c.build()
+				c.carry = newCarry(c.r.Class, c.old.sources, c.sourcesNow(), c.old.changed != filesID(c.sums))
+			}
 		}
 	}
 	if c.old == nil {
@@ -180,11 +224,191 @@ func (c *Retirer) fromTrace(k string) (string, bool) {
 	return a.value, true
 }
 
-// sourcesNow are the statements of this pack's retirer (built), read
-// once.
+// maxNewCore bounds the core items a light carry reads afresh: past it,
+// building the retirer costs no more.
+const maxNewCore = 64
+
+// lightCarry is the carry from the trace file to this pack's inputs,
+// made without building the retirer: the statements now are the old
+// ones of the same core items and, for the same summaries, of the same
+// sessions, plus those a retirer of the rest alone gives; df and
+// distinct follow the statements counted that moved
+// (TestLightCarry). Nil when too many are new.
+func (c *Retirer) lightCarry() *carry {
+	src := c.lightSources()
+	if src == nil {
+		return nil
+	}
+	n := followCounts(c.old, src)
+	c.sources, c.counts = src, n
+	return newCarry(n.class, c.old.sources, src, c.old.changed != filesID(c.sums))
+}
+
+// lightSources are the statements a retirer of this pack's inputs has
+// (digest.Retirer.Sources), from the trace file's where it has the same
+// input; nil when more than maxNewCore core items are new.
+func (c *Retirer) lightSources() []digest.Source {
+	old := c.old
+	was := old.sources[:old.ncore]
+	// madeOf reports whether old core source i is of core item j now.
+	madeOf := func(i, j int) bool {
+		in := old.inputs[i]
+		if in == "" {
+			in = was[i].Text
+		}
+		return in == c.core[j].Text && was[i].Rank == digest.CoreRank(c.core[j].Rank)
+	}
+	// A checkpoint adds or removes an item or two: the items before and
+	// after them are the old ones, in place; the rest is found by input.
+	n, m := len(was), len(c.core)
+	lo, hi := 0, 0
+	for lo < n && lo < m && madeOf(lo, lo) {
+		lo++
+	}
+	for hi < n-lo && hi < m-lo && madeOf(n-1-hi, m-1-hi) {
+		hi++
+	}
+	out := make([]digest.Source, m, m+len(old.sources)-old.ncore)
+	copy(out, was[:lo])
+	copy(out[m-hi:], was[n-hi:])
+	type input struct {
+		text string
+		rank int
+	}
+	byInput := make(map[input]int, n-lo-hi)
+	for i := lo; i < n-hi; i++ {
+		in := old.inputs[i]
+		if in == "" {
+			in = was[i].Text
+		}
+		byInput[input{in, was[i].Rank}] = i
+	}
+	var fresh []digest.Statement
+	var at []int
+	for i := lo; i < m-hi; i++ {
+		st := c.core[i]
+		if j, ok := byInput[input{st.Text, digest.CoreRank(st.Rank)}]; ok {
+			out[i] = was[j]
+			continue
+		}
+		if fresh, at = append(fresh, st), append(at, i); len(fresh) > maxNewCore {
+			return nil
+		}
+	}
+	if len(fresh) > 0 {
+		// One statement a core item, whatever the others: the
+		// retirer of the new ones alone gives theirs.
+		got := digest.NewRetirer(fresh, nil).Sources()
+		if len(got) != len(fresh) {
+			return nil
+		}
+		for j, i := range at {
+			out[i] = got[j]
+		}
+	}
+	if old.todoKey == c.todoKey {
+		return append(out, old.sources[old.ncore:]...)
+	}
+	return append(out, digest.NewRetirer(nil, c.sums).Sources()...)
+}
+
+// counts are df, of the keys the trace file's answers read, and
+// distinct, followed to the statements now.
+type counts struct {
+	old      map[string]int
+	delta    map[string]int
+	distinct int
+	counted  []bool // of the statements now
+}
+
+// followCounts follows old's df and distinct to the statements now: the
+// counted statements of one and not the other (a multiset, as in
+// newCarry) add or take away their keys.
+func followCounts(old *carried, now []digest.Source) *counts {
+	n := &counts{old: old.df, delta: map[string]int{}, counted: digest.Counted(now)}
+	add := func(s digest.Source, by int) {
+		for k := range digest.TopicKeys(s.Text) {
+			n.delta[k] += by
+		}
+	}
+	for _, c := range n.counted {
+		if c {
+			n.distinct++
+		}
+	}
+	// The statements both have in place count or not on their own.
+	lo, hi := common(old.sources, now)
+	ends := func(i int) (int, int) { // old's index, now's
+		if i < lo {
+			return i, i
+		}
+		return len(old.sources) - (i - lo) - 1, len(now) - (i - lo) - 1
+	}
+	for i := range lo + hi {
+		o, w := ends(i)
+		if old.counted[o] != n.counted[w] {
+			by := 1
+			if old.counted[o] {
+				by = -1
+			}
+			add(now[w], by)
+		}
+	}
+	count := map[[16]byte]int{}
+	for i := lo; i < len(old.sources)-hi; i++ {
+		if old.counted[i] {
+			count[old.sources[i].ID]++
+		}
+	}
+	for i := lo; i < len(now)-hi; i++ {
+		if !n.counted[i] {
+			continue
+		}
+		if s := now[i]; count[s.ID] > 0 {
+			count[s.ID]--
+		} else {
+			add(s, 1)
+		}
+	}
+	for i := lo; i < len(old.sources)-hi; i++ {
+		if s := old.sources[i]; old.counted[i] && count[s.ID] > 0 {
+			count[s.ID]--
+			add(s, -1)
+		}
+	}
+	return n
+}
+
+// common returns how many statements old and now have alike at their
+// start (lo) and, after those, at their end (hi): a checkpoint moves a
+// few in the middle, and the multisets are compared past these alone.
+func common(old, now []digest.Source) (lo, hi int) {
+	for lo < len(old) && lo < len(now) && old[lo].ID == now[lo].ID {
+		lo++
+	}
+	for hi < len(old)-lo && hi < len(now)-lo && old[len(old)-1-hi].ID == now[len(now)-1-hi].ID {
+		hi++
+	}
+	return lo, hi
+}
+
+// df is how many counted statements now hold k, a key the old answers
+// read.
+func (n *counts) df(k string) int { return n.old[k] + n.delta[k] }
+
+func (n *counts) class(k string) uint8 { return digest.ClassOf(n.df(k), n.distinct) }
+
+// sourcesNow are the statements of this pack's retirer, read once:
+// the carry's, the built retirer's, or, for the trace file's own inputs,
+// its.
 func (c *Retirer) sourcesNow() []digest.Source {
 	if c.sources == nil {
-		c.sources = c.r.Sources()
+		switch {
+		case c.r != nil:
+			c.sources = c.r.Sources()
+		case c.old != nil && c.old.key == c.key:
+			c.sources = c.old.sources
+		}
 	}
 	return c.sources
 }
@@ -197,22 +421,48 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 		c.oldRead, c.old = true, loadCarried(m)
 	}
 	answers := c.traces
-	if c.old != nil && c.old.key == c.key {
+	same := c.old != nil && c.old.key == c.key
+	if same {
 		for k, a := range c.old.answers {
 			if _, ok := answers[k]; !ok {
 				answers[k] = a
 			}
 		}
 	}
-	writeCache(m, TraceFile, readingsKey(), encodeCarried(&carried{key: c.key, changed: filesID(c.sums), sources: c.sourcesNow(), answers: answers}))
+	src := c.sourcesNow()
+	if src == nil || len(src) < len(c.core) {
+		return // no retirer and no carry: nothing was asked of one
+	}
+	out := &carried{key: c.key, todoKey: c.todoKey, changed: filesID(c.sums), sources: src, ncore: len(c.core), answers: answers, df: map[string]int{}}
+	out.inputs = make([]string, len(c.core))
+	for i, st := range c.core {
+		if st.Text != src[i].Text {
+			out.inputs[i] = st.Text
+		}
+	}
+	df := func(k string) int { return c.old.df[k] }
+	switch {
+	case c.r != nil:
+		out.counted, out.distinct, df = digest.Counted(src), c.r.Distinct(), c.r.DF
+	case c.counts != nil:
+		out.counted, out.distinct, df = c.counts.counted, c.counts.distinct, c.counts.df
+	default: // the trace file's own inputs
+		out.counted, out.distinct = c.old.counted, c.old.distinct
+	}
+	for _, a := range answers {
+		for _, k := range a.trace.Keys {
+			out.df[k] = df(k)
+		}
+	}
+	writeCache(m, TraceFile, readingsKey(), encodeCarried(out))
 }
 
-// A carry tells which answers of an earlier retirer stand for r: those
-// no statement added or removed since is a candidate of, whose keys are
-// of the class they were, and, if they read the files the sessions
-// changed, whose files are the same.
+// A carry tells which answers of an earlier retirer stand for one now:
+// those no statement added or removed since is a candidate of, whose
+// keys are of the class they were, and, if they read the files the
+// sessions changed, whose files are the same.
 type carry struct {
-	r *digest.Retirer
+	class func(k string) uint8 // of the retirer now (digest.Retirer.Class)
 	// alwaysRank is the smallest rank of the statements that moved and
 	// meet every sentence; keyRank, per key, that of those holding it.
 	alwaysRank int
@@ -220,11 +470,14 @@ type carry struct {
 	files      bool // the files the sessions changed are others
 }
 
-// newCarry compares r, of sources now (r.Sources()), with the retirer of
-// sources old; files says the sessions' changed files moved. Each is a
-// multiset: a statement said twice and now once moved too.
-func newCarry(r *digest.Retirer, old, now []digest.Source, files bool) *carry {
-	c := &carry{r: r, alwaysRank: math.MaxInt, keyRank: map[string]int{}, files: files}
+// newCarry compares the retirer of sources now, whose classes are class,
+// with the retirer of sources old; files says the sessions' changed
+// files moved. Each is a multiset: a statement said twice and now once
+// moved too.
+func newCarry(class func(string) uint8, old, now []digest.Source, files bool) *carry {
+	c := &carry{class: class, alwaysRank: math.MaxInt, keyRank: map[string]int{}, files: files}
+	lo, hi := common(old, now)
+	old, now = old[lo:len(old)-hi], now[lo:len(now)-hi]
 	count := make(map[[16]byte]int, len(old))
 	for _, s := range old {
 		count[s.ID]++
@@ -258,14 +511,14 @@ func (c *carry) moved(s digest.Source) {
 	}
 }
 
-// stands reports whether answer a of the earlier retirer is c.r's too.
+// stands reports whether answer a of the earlier retirer is the one now.
 func (c *carry) stands(a traced) bool {
 	t := a.trace
 	if t.Changed && c.files || len(a.classes) != len(t.Keys) || c.alwaysRank < t.Rank {
 		return false
 	}
 	for i, k := range t.Keys {
-		if c.r.Class(k) != a.classes[i] {
+		if c.class(k) != a.classes[i] {
 			return false
 		}
 		if r, ok := c.keyRank[k]; ok && r < t.Rank {

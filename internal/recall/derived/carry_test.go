@@ -3,6 +3,7 @@ package derived
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -134,9 +135,13 @@ func TestCarriedAnswers(t *testing.T) {
 			core2 = core2[:len(core2)/2] // moves the statistics: keys change class
 		}
 		now := digest.NewRetirer(core2, sums)
-		carry := newCarry(now, old.Sources(), now.Sources(), filesID(sumsOld) != filesID(sums))
+		carry := newCarry(now.Class, old.Sources(), now.Sources(), filesID(sumsOld) != filesID(sums))
+		light := lightOf(t, old, core, sumsOld, traces, core2, sums, now)
 		for i, q := range qs {
 			got := ask(now, q)
+			if light.stands(traces[i]) != carry.stands(traces[i]) {
+				t.Fatalf("round %d: %+v: the carry without the retirer says %v", round, q, light.stands(traces[i]))
+			}
 			if !carry.stands(traces[i]) {
 				dropped++
 				if got != answers[i] {
@@ -157,4 +162,87 @@ func TestCarriedAnswers(t *testing.T) {
 		t.Errorf("carried %d answers (%d retiring something), dropped %d (%d changed): the test covers too little", carried, retired, dropped, differ)
 	}
 	t.Logf("carried %d answers (%d retiring something), dropped %d (%d changed)", carried, retired, dropped, differ)
+}
+
+// lightOf is the carry from old (of core and sums) to now (of core2 and
+// sums2) as a pack makes it without building now (Retirer.lightCarry),
+// from a trace file of old's answers traces; it checks that the
+// statements and the classes of the traces' keys it finds are now's.
+func lightOf(t *testing.T, old *digest.Retirer, core []digest.Statement, sums []*digest.Summary, traces []traced, core2 []digest.Statement, sums2 []*digest.Summary, now *digest.Retirer) *carry {
+	t.Helper()
+	src := old.Sources()
+	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), counted: digest.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
+	f.key[0] = 1 // other inputs than the pack's
+	for i, st := range core {
+		if st.Text != src[i].Text {
+			f.inputs = append(f.inputs, st.Text)
+		} else {
+			f.inputs = append(f.inputs, "")
+		}
+	}
+	f.answers = map[string]traced{}
+	for i, a := range traces {
+		f.answers[fmt.Sprint(i)] = a
+		for _, k := range a.trace.Keys {
+			f.df[k] = old.DF(k)
+		}
+	}
+	f, err := parseCarried(string(encodeCarried(f))) // as a pack reads it
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Retirer{core: core2, sums: sums2, todoKey: todoKey(sums2), old: f}
+	light := c.lightCarry()
+	if light == nil {
+		t.Fatal("no carry without the retirer")
+	}
+	if !reflect.DeepEqual(c.sources, now.Sources()) {
+		t.Fatal("the statements found without the retirer are not its")
+	}
+	for _, a := range traces {
+		for _, k := range a.trace.Keys {
+			if c.counts.class(k) != now.Class(k) {
+				t.Fatalf("key %q: class %d without the retirer, %d with it (df %d, %d)", k, c.counts.class(k), now.Class(k), c.counts.df(k), now.DF(k))
+			}
+		}
+	}
+	return light
+}
+
+// BenchmarkEncodeCarried encodes a trace file of 5,000 core sources, as
+// a cold pack at 100,000 files writes.
+func BenchmarkEncodeCarried(b *testing.B) {
+	var core []digest.Statement
+	for i := range 5000 {
+		core = append(core, digest.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
+	}
+	src := digest.NewRetirer(core, nil).Sources()
+	f := &carried{sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: digest.Counted(src), answers: map[string]traced{}}
+	b.ResetTimer()
+	for range b.N {
+		encodeCarried(f)
+	}
+}
+
+// BenchmarkLightCarry tells which answers stand after a checkpoint added
+// one core item to 5,000, as a cold pack at 100,000 files does.
+func BenchmarkLightCarry(b *testing.B) {
+	var core []digest.Statement
+	for i := range 5000 {
+		core = append(core, digest.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
+	}
+	sums := []*digest.Summary{{}}
+	sums[0].Parts[digest.Outcome] = []string{"The api gateway moved to port 4101."}
+	old := digest.NewRetirer(core, sums)
+	src := old.Sources()
+	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: digest.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
+	f.key[0] = 1
+	core2 := slices.Insert(slices.Clone(core), 2500, digest.Statement{Text: "The API server moved to port 4101 instead of 8080.", Rank: 3})
+	b.ResetTimer()
+	for range b.N {
+		c := &Retirer{core: core2, sums: sums, todoKey: todoKey(sums), old: f}
+		if c.lightCarry() == nil {
+			b.Fatal("no carry")
+		}
+	}
 }

@@ -22,7 +22,9 @@
 // has seen before. Nor is every answer computed again: what each answer
 // read of the retirer (digest.Trace) is kept in .state/packcache-trace.bin
 // with the retirer's statements, and an old answer that no statement
-// added or removed since could change stands (carry.go). Each file is
+// added or removed since could change stands (carry.go); which stand is
+// told from the statements and counts that file keeps, and the retirer is
+// built only for an answer to compute. Each file is
 // 0600, replaced whole by rename, never
 // synced; a damaged one is said in one line and made again.
 //
