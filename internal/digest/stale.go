@@ -42,27 +42,12 @@ var hasTo = lazyre.New(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody) (?:
 
 // todoWords are the words of a to-do statement that say it is one, not
 // what it is about.
-var todoWords = keySet(`tomorrow next time session up step still open remaining todo do done later plan
+var todoWords = change.KeySet(`tomorrow next time session up step still open remaining todo do done later plan
 	left ll add fix need needs have has be first thing morning today yesterday list item items
 	pending nothing else except`)
 
-// keySet is the keys of the words of s.
-func keySet(s string) map[string]bool {
-	out := make(map[string]bool)
-	for _, w := range strings.Fields(s) {
-		out[lex.Key(w)] = true
-	}
-	return out
-}
-
 // Keys are the comparison keys of s's content words.
-func Keys(s string) map[string]bool {
-	out := make(map[string]bool)
-	for w := range lex.ContentWords(s) {
-		out[lex.Key(w)] = true
-	}
-	return out
-}
+func Keys(s string) map[string]bool { return change.Keys(s) }
 
 // Vocab holds how many sessions use each key.
 type Vocab struct {
@@ -188,7 +173,7 @@ func (d *Summary) Mentions() map[string]bool {
 
 // chitChat are words that make no request: greetings, thanks, asking
 // what is left.
-var chitChat = keySet(`thanks thank nice great cool ok okay good awesome perfect sure yes yeah yep hi hello
+var chitChat = change.KeySet(`thanks thank nice great cool ok okay good awesome perfect sure yes yeah yep hi hello
 	hey morning evening anything else left list go going call day bye wrap wrapping much that's what's
 	lgtm excellent fine alright right looks works job done before`)
 
@@ -320,7 +305,7 @@ func (d *Summary) pointedBack() map[string]bool {
 
 // backWords are the keys of backRef's own words, which say that an ask
 // points back, not at what.
-var backWords = keySet(`thing things stuff last time week earlier mentioned left hanging parked talked other day session`)
+var backWords = change.KeySet(`thing things stuff last time week earlier mentioned left hanging parked talked other day session`)
 
 // backRef is a request pointing back at work an earlier session left.
 var backRef = lazyre.New(`(?i)\b(?:from (?:yesterday|last time|last week|last session|earlier|the other day)|you mentioned|(?:we|you) (?:left|parked)|left hanging|we talked about|(?:that|the) [\w\s-]{1,30} thing\b)`)

@@ -15,7 +15,7 @@ import (
 // words that announce a change.
 func TopicKeys(s string) map[string]bool {
 	out := make(map[string]bool)
-	for k := range keys(s) {
+	for k := range Keys(s) {
 		if !changeWords[k] {
 			out[k] = true
 		}
@@ -136,7 +136,7 @@ func endsFolder(s string) bool {
 var topFolder = lazyre.New("(?:^|[\\s`'\"(])([A-Za-z_][\\w.-]*/)(?:[\\s`'\".,;:)]|$)")
 
 // changeWords say that something changed, or when, not what.
-var changeWords = keySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
+var changeWords = KeySet(`instead rather longer moved move switched switch migrated migrate changed change bumped
 	bump upgraded upgrade downgraded reverted revert rolled back turned off dropped drop replaced replace swapped
 	disabled disable enabled enable raised raise lowered lower
 	anymore more after all now again went going
@@ -645,8 +645,8 @@ func Standing(s string) bool { return standing.MatchString(s) }
 // "git mv".
 func Moves(s string) bool { return moveCue.MatchString(s) }
 
-// keySet is the keys of the words of s.
-func keySet(s string) map[string]bool {
+// KeySet is the keys of the words of s.
+func KeySet(s string) map[string]bool {
 	out := make(map[string]bool)
 	for _, w := range strings.Fields(s) {
 		out[lex.Key(w)] = true
@@ -654,8 +654,8 @@ func keySet(s string) map[string]bool {
 	return out
 }
 
-// keys are the comparison keys of s's content words.
-func keys(s string) map[string]bool {
+// Keys are the comparison keys of s's content words.
+func Keys(s string) map[string]bool {
 	out := make(map[string]bool)
 	for w := range lex.ContentWords(s) {
 		out[lex.Key(w)] = true
