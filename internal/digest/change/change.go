@@ -261,7 +261,7 @@ func SameShape(a, b string) bool {
 // instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:` + planChange + `|\d[\w.]*\s+(?:is|are|was|were|feels?)\s+` + tooMuch + `|instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
@@ -322,10 +322,16 @@ type Change struct {
 
 func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
-	if !changeMark.MatchString(s) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
+	// A change of plan and a value said to be wrong have words without
+	// which their expressions cannot match: looked for first, they cost
+	// most sentences nothing.
+	lower := strings.ToLower(s)
+	plan := containsAny(lower, "plan", "instead", "move", "switch", "migrate", "go") && planMark.MatchString(s)
+	too := strings.Contains(lower, "too") && tooValue.MatchString(s)
+	if !(plan || too || changeMark.MatchString(s)) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
 		return nil // "retries waited hours instead of seconds" tells a symptom
 	}
-	c := &Change{Plan: planMark.MatchString(s)}
+	c := &Change{Plan: plan}
 	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
 		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
 			c.Old = append(c.Old, v)
@@ -338,9 +344,11 @@ func Of(s string) *Change {
 			c.Old = append(c.Old, v)
 		}
 	}
-	for _, m := range tooValue.FindAllStringSubmatch(s, -1) {
-		if v := valueKeys(m[1]); len(v) > 0 {
-			c.Old = append(c.Old, v)
+	if too {
+		for _, m := range tooValue.FindAllStringSubmatch(s, -1) {
+			if v := valueKeys(m[1]); len(v) > 0 {
+				c.Old = append(c.Old, v)
+			}
 		}
 	}
 	for _, m := range oldArrow.FindAllStringSubmatch(s, -1) {
@@ -588,22 +596,34 @@ func Removed(s string) []string {
 			out = append(out, k)
 		}
 	}
-	for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
-		add(phraseKey(m[1]))
-	}
-	for _, m := range againOK.FindAllStringSubmatch(s, -1) {
-		if k := phraseKey(m[1]); k != "" {
-			add(allowedAgain + k)
+	// Each of these has a word without which it cannot match.
+	lower := strings.ToLower(s)
+	if strings.Contains(lower, "forget") {
+		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
+			add(phraseKey(m[1]))
 		}
 	}
-	for _, m := range letsNot.FindAllStringSubmatch(s, -1) {
-		add(phraseKey(m[1]))
+	if strings.Contains(lower, "again") {
+		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
+			if k := phraseKey(m[1]); k != "" {
+				add(allowedAgain + k)
+			}
+		}
 	}
-	for _, m := range ripOut.FindAllStringSubmatch(s, -1) {
-		add(lex.Key(strings.Trim(m[1], "`")))
+	if strings.Contains(lower, "not") {
+		for _, m := range letsNot.FindAllStringSubmatch(s, -1) {
+			add(phraseKey(m[1]))
+		}
 	}
-	for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
-		add(droppedSeries + m[1] + m[2])
+	if strings.Contains(lower, "out") {
+		for _, m := range ripOut.FindAllStringSubmatch(s, -1) {
+			add(lex.Key(strings.Trim(m[1], "`")))
+		}
+	}
+	if strings.Contains(lower, "support") {
+		for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
+			add(droppedSeries + m[1] + m[2])
+		}
 	}
 	for _, m := range removal.FindAllStringSubmatch(s, -1) {
 		name := strings.TrimRight(strings.Trim(m[1]+m[2]+m[3], "`"), "/")
@@ -668,3 +688,13 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // IsWord reports whether key k is a word that says something changed,
 // or when, rather than what.
 func IsWord(k string) bool { return changeWords[k] }
+
+// containsAny reports whether s holds one of the words.
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
