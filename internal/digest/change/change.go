@@ -98,7 +98,7 @@ func MovedInto(xs []string, xk map[string]bool, n string) bool {
 	return false
 }
 
-// Folders are the Folders s names: paths of a code token without a dot
+// Folders are the folders s names: paths of a code token without a dot
 // in their last name, and Folders at the top ("prompts/").
 func Folders(s string) []string {
 	var out []string
@@ -159,7 +159,7 @@ func CodeTokens(s string) []string {
 	return out
 }
 
-// names reports whether change c, stated in text, names a value that
+// Names reports whether change c, stated in text, names a value that
 // keys xk give as current and none of its new ones: "from iOS 16 to 17"
 // names 16 as the old value; "now listens on 8080 (AirPlay owns 5000)"
 // names 5000 beside a new number of the same kind (shape), which says
@@ -193,7 +193,7 @@ func (c *Change) Names(xk map[string]bool, text string) (named, shape bool) {
 	return false, false
 }
 
-// otherVersion reports whether keys xk give another version of the
+// OtherVersion reports whether keys xk give another version of the
 // shape of one change c sets, and c names no version it replaced: a
 // version is distinctive enough by its shape alone, so "the MSRV is now
 // 1.80" retires "our MSRV is 1.74". The caller has settled the topic.
@@ -310,16 +310,19 @@ func IsQuestion(s string) bool {
 	return strings.HasSuffix(strings.TrimSpace(s), "?")
 }
 
-// change is what a statement announcing a change says was replaced and by
-// what.
+// A Change is what a statement announcing a change says was replaced
+// (Old) and by what (New), each value as its keys.
 type Change struct {
 	Old, New []map[string]bool
-	// plan: the user changed the plan (planChange), which needs a
+	// Plan: the user changed the plan (planChange), which needs a
 	// looser topic test: the thing replaced shares little with what
 	// replaces it but its role.
 	Plan bool
 }
 
+// Of reads the change s announces; nil if it announces none, asks a
+// question, supposes ("if we moved off …"), or tells a symptom as one
+// measure instead of another.
 func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	// A change of plan and a value said to be wrong have words without
@@ -410,7 +413,7 @@ func under(ks map[string]bool, dir string) bool {
 	return false
 }
 
-// takenOff reports whether x asks for the old values of change c it
+// TakenOff reports whether x asks for the old values of change c it
 // names to go ("move the API server off 8080"): it speaks of them as
 // what is to be replaced, as the change does.
 func (c *Change) TakenOff(xk map[string]bool, x string) bool {
@@ -441,7 +444,7 @@ func (c *Change) TakenOff(xk map[string]bool, x string) bool {
 // Jenkins".
 var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+)?(\S+)`)
 
-// says reports whether change c retires a statement of keys xk (xc its
+// Says reports whether change c retires a statement of keys xk (xc its
 // own change, if it announces one). With namedOnly (the statement asked
 // for the change, or is an instruction said to hold) only a change that
 // names what it replaced retires it.
