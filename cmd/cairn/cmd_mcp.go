@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/server"
+	"github.com/cairn-mem/cairn/internal/server/mcpserve"
 	"github.com/spf13/cobra"
 )
 
@@ -37,13 +37,13 @@ func runMCP(ctx context.Context, g *globals) error {
 		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 			v = bi.Main.Version
 		}
-		s := &server.MCP{
+		s := &mcpserve.MCP{
 			Mem:     m,
 			Version: v,
 			Log:     slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		}
 		// A line that is not a JSON-RPC message is answered with an error;
 		// the session goes on.
-		return s.Run(ctx, server.StdioTransport(g.stdin, g.stdout))
+		return s.Run(ctx, mcpserve.StdioTransport(g.stdin, g.stdout))
 	})
 }

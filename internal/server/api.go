@@ -386,11 +386,13 @@ func (a *api) remember(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		replyError(w, http.StatusInternalServerError, err.Error())
 	default:
-		reply(w, http.StatusCreated, remembered(it, cp))
+		reply(w, http.StatusCreated, Remembered(it, cp))
 	}
 }
 
-func remembered(it *model.Item, cp *memory.Checkpoint) client.Remembered {
+// Remembered is the answer to a remember request: the item made and the
+// commit that holds it (the HTTP API and the MCP tool give the same).
+func Remembered(it *model.Item, cp *memory.Checkpoint) client.Remembered {
 	res := client.Remembered{ID: it.ID, Path: it.Path(), Kind: string(it.Kind), Title: it.Title}
 	if cp != nil {
 		res.Commit = cp.Hash

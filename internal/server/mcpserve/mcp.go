@@ -1,4 +1,4 @@
-package server
+package mcpserve
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/watcher"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -290,14 +291,14 @@ func (s *MCP) search(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) 
 	if strings.TrimSpace(a.Query) == "" {
 		return nil, nil, errors.New("query is empty: say what to look for")
 	}
-	if len(a.Query) > MaxQueryBytes {
-		a.Query = strings.ToValidUTF8(a.Query[:MaxQueryBytes], "")
+	if len(a.Query) > server.MaxQueryBytes {
+		a.Query = strings.ToValidUTF8(a.Query[:server.MaxQueryBytes], "")
 	}
 	opts := recall.SearchOptions{K: a.K, Session: a.Session}
 	if opts.K <= 0 {
 		opts.K = 10
 	}
-	opts.K = min(opts.K, MaxK)
+	opts.K = min(opts.K, server.MaxK)
 	if a.Kind != "" {
 		opts.Kinds = []string{a.Kind}
 	}
@@ -585,7 +586,7 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 	}
 	// Check here first: a bad request is the caller's, whoever would
 	// have written it.
-	it, err := NewRememberItem(req, time.Now())
+	it, err := server.NewRememberItem(req, time.Now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -601,7 +602,7 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 		cp, err = s.Mem.Remember(ctx, it)
 		s.wmu.Unlock()
 		if err == nil {
-			v := remembered(it, cp)
+			v := server.Remembered(it, cp)
 			r = &v
 		}
 	}
@@ -630,7 +631,7 @@ func (s *MCP) checkpoint(ctx context.Context, _ *mcp.CallToolRequest, a checkpoi
 	})
 	if !done {
 		s.wmu.Lock()
-		r, err = Checkpoint(ctx, s.Mem, client.CheckpointRequest{Message: a.Message, Tag: a.Tag, Event: "mcp"})
+		r, err = server.Checkpoint(ctx, s.Mem, client.CheckpointRequest{Message: a.Message, Tag: a.Tag, Event: "mcp"})
 		s.wmu.Unlock()
 	}
 	if err != nil {
@@ -652,11 +653,11 @@ type contextArgs struct {
 }
 
 func (s *MCP) context(ctx context.Context, _ *mcp.CallToolRequest, a contextArgs) (*mcp.CallToolResult, any, error) {
-	if a.Budget < 0 || a.Budget > MaxBudget {
-		return nil, nil, fmt.Errorf("budget %d: want a number of tokens from 1 to %d", a.Budget, MaxBudget)
+	if a.Budget < 0 || a.Budget > server.MaxBudget {
+		return nil, nil, fmt.Errorf("budget %d: want a number of tokens from 1 to %d", a.Budget, server.MaxBudget)
 	}
-	if len(a.Query) > MaxQueryBytes {
-		a.Query = strings.ToValidUTF8(a.Query[:MaxQueryBytes], "")
+	if len(a.Query) > server.MaxQueryBytes {
+		a.Query = strings.ToValidUTF8(a.Query[:server.MaxQueryBytes], "")
 	}
 	var p *recall.Pack
 	start := time.Now()
@@ -693,7 +694,7 @@ func (s *MCP) sessionStatus(ctx context.Context, _ *mcp.CallToolRequest, a statu
 	}
 	q := s.queue
 	s.mu.Unlock()
-	st, err := Status(ctx, s.Mem, q, strings.TrimSpace(a.Session))
+	st, err := server.Status(ctx, s.Mem, q, strings.TrimSpace(a.Session))
 	if err != nil {
 		return nil, nil, err
 	}

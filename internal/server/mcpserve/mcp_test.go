@@ -1,4 +1,4 @@
-package server
+package mcpserve
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -228,7 +229,7 @@ func TestMCPDaemonStartsLater(t *testing.T) {
 	id := strings.Fields(out[strings.Index(out, "id=")+3:])[0]
 	toolOK(t, cs, "search", map[string]any{"query": "which cache"}, "id="+id)
 
-	d := &Daemon{Mem: m} // finds the index taken, and says so
+	d := &server.Daemon{Mem: m} // finds the index taken, and says so
 	dctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(dctx) }()
@@ -254,7 +255,7 @@ func TestMCPDaemonRestarts(t *testing.T) {
 	defer m.Close()
 	ctx := context.Background()
 	start := func() func() {
-		d := &Daemon{Mem: m}
+		d := &server.Daemon{Mem: m}
 		dctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() { done <- d.Serve(dctx) }()
@@ -377,9 +378,9 @@ func TestCheckpointTagNothingToCommit(t *testing.T) {
 
 	d, url, token := startDaemon(t)
 	head = strings.TrimSpace(gitOut(t, d.Mem.Dir, "rev-parse", "HEAD"))
-	code, v, _ := call(t, "POST", url+"/api/checkpoint", token, "", `{"tag":"v1"}`)
-	if code != 200 || v["commit"] != "" || v["tag"] != "v1" || v["tagged"] != head {
-		t.Errorf("HTTP checkpoint with a tag and nothing to commit: %d %v", code, v)
+	res, err := (&client.Client{BaseURL: url, Token: token}).Checkpoint(context.Background(), client.CheckpointRequest{Tag: "v1"})
+	if err != nil || res.Commit != "" || res.Tag != "v1" || res.Tagged != head {
+		t.Errorf("HTTP checkpoint with a tag and nothing to commit: %+v, %v", res, err)
 	}
 	cs = connectMCP(t, &MCP{Mem: d.Mem})
 	toolOK(t, cs, "checkpoint", map[string]any{"tag": "v2"}, "Nothing to checkpoint", "v2")

@@ -1,4 +1,4 @@
-package server
+package mcpserve
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -170,7 +171,7 @@ func BenchmarkMCPSearch(b *testing.B) {
 		s.Close()
 	})
 
-	d := &Daemon{Mem: m}
+	d := &server.Daemon{Mem: m}
 	dctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(dctx) }()
