@@ -960,8 +960,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return s
 	}
 	var kept []string
-	ss := Sentences(s)
-	for _, x := range ss {
+	dropped := false // a sentence or a clause of one
+	for _, x := range Sentences(s) {
 		check := x
 		if isReply(x) {
 			check = s
@@ -970,6 +970,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			kept = append(kept, x)
 			continue
 		}
+		dropped = true
 		if check != x {
 			continue
 		}
@@ -1001,7 +1002,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		}
 	}
 	out := strings.Join(kept, " ")
-	if out != strings.Join(ss, " ") && bare(out) {
+	if dropped && bare(out) {
 		return "" // "Good." is all a retired request left
 	}
 	return out

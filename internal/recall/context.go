@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"fmt"
-	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
