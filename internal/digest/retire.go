@@ -200,14 +200,8 @@ func (r *Retirer) add(text string, rank int) {
 // A statement whose words another one of its session holds in a row is
 // not counted, nor one said word for word before.
 func (r *Retirer) countKeys() {
-	words := make([]string, len(r.stmts))
-	bySession := map[int][]int{}
-	for i := range r.stmts { // by index: a Statement is a large copy
-		words[i] = spacedWords(r.stmts[i].Text)
-		bySession[r.stmts[i].Rank/2] = append(bySession[r.stmts[i].Rank/2], i)
-	}
 	r.byKey = make(map[string][]int, 2*len(r.stmts))
-	for i := range r.stmts {
+	for i := range r.stmts { // by index: a Statement is a large copy
 		if always(&r.stmts[i]) {
 			r.always = append(r.always, i)
 		}
@@ -215,24 +209,52 @@ func (r *Retirer) countKeys() {
 			r.byKey[k] = append(r.byKey[k], i)
 		}
 	}
-	said := make(map[string]bool, len(r.stmts))
-	for i := range r.stmts {
+	count := counted(len(r.stmts), func(i int) (string, int, bool) {
 		st := &r.stmts[i]
-		if st.keys == nil || said[words[i]] {
+		return st.Text, st.Rank, st.keys != nil
+	})
+	for i, ok := range count {
+		if !ok {
+			continue
+		}
+		r.distinct++
+		for k := range r.stmts[i].keys {
+			r.df[k]++
+		}
+	}
+}
+
+// counted reports which of n statements (text, rank and whether it has
+// keys, by index) df counts: a statement with keys, once per wording,
+// and not when another of its session holds its words in a row. The
+// retirer counts its statements so, and Counted a carried trace's.
+func counted(n int, at func(i int) (text string, rank int, keyed bool)) []bool {
+	words := make([]string, n)
+	ranks := make([]int, n)
+	keyed := make([]bool, n)
+	bySession := map[int][]int{}
+	for i := range n {
+		var text string
+		text, ranks[i], keyed[i] = at(i)
+		words[i] = spacedWords(text)
+		bySession[ranks[i]/2] = append(bySession[ranks[i]/2], i)
+	}
+	out := make([]bool, n)
+	said := make(map[string]bool, n)
+	for i := range n {
+		if !keyed[i] || said[words[i]] {
 			continue
 		}
 		said[words[i]] = true
 		// A session has tens of statements; the core items of sessions
 		// the pack does not show may be thousands, and are compared
 		// word for word only.
-		if same := bySession[st.Rank/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
+		if same := bySession[ranks[i]/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
 			continue
 		}
-		r.distinct++
-		for k := range st.keys {
-			r.df[k]++
-		}
+		out[i] = true
 	}
+	return out
 }
 
 // candidates are the statements that may retire a sentence of keys xk,

@@ -102,26 +102,8 @@ func CoreRank(rank int) int { return order(rank, false) }
 // Counted reports, of each of a retirer's sources (Sources, in order),
 // whether countKeys counts it: df and distinct are the counted
 // statements' keys and number, so a carry can follow them from the
-// statements alone. It says what countKeys does, in the same order
-// (TestCountedIsCountKeys).
+// statements alone. countKeys and Counted both ask counted, so the two
+// cannot part (TestCountedIsCountKeys).
 func Counted(src []Source) []bool {
-	words := make([]string, len(src))
-	bySession := map[int][]int{}
-	for i := range src {
-		words[i] = spacedWords(src[i].Text)
-		bySession[src[i].Rank/2] = append(bySession[src[i].Rank/2], i)
-	}
-	out := make([]bool, len(src))
-	said := make(map[string]bool, len(src))
-	for i := range src {
-		if !src[i].Keyed || said[words[i]] {
-			continue
-		}
-		said[words[i]] = true
-		if same := bySession[src[i].Rank/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
-			continue
-		}
-		out[i] = true
-	}
-	return out
+	return counted(len(src), func(i int) (string, int, bool) { return src[i].Text, src[i].Rank, src[i].Keyed })
 }
