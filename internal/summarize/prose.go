@@ -162,7 +162,11 @@ func request(p string) string {
 // double emails: …", "The reversal command: …").
 func outcome(text string) []string {
 	var out []string
-	for p, para := range paragraphs(text) {
+	paras := paragraphs(text)
+	for p, para := range paras {
+		if p < len(paras)-1 && leadIn(para) {
+			continue // "Three fixes today." announces the paragraphs that say them
+		}
 		var keep []string
 		for _, s := range prose.Sentences(para) {
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
@@ -184,6 +188,16 @@ func outcome(text string) []string {
 		}
 	}
 	return out
+}
+
+// foundIt is "There it is.": a find announced, not a choice ("sqlc it
+// is").
+var foundIt = lazyre.New(`(?i)^(?:there|here|that|this|so|yes|yeah|what|where|which) it is[.!]?$`)
+
+// leadIn reports whether a paragraph only announces what follows: one
+// sentence of four words at most ("Three fixes today.", "All done.").
+func leadIn(para string) bool {
+	return len(strings.Fields(para)) <= 4 && len(prose.Sentences(para)) == 1
 }
 
 // aside is a later paragraph's proposal or caveat ("If you agree I'll
@@ -390,7 +404,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):

@@ -142,6 +142,7 @@ func TestClassify(t *testing.T) {
 		{User, "Write commit messages in the imperative, please.", "pref"},
 		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
 		{User, "OK, sqlc it is.", "decision"},
+		{Assistant, "There it is.", ""},
 		{Assistant, "Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "decision"},
 		{Assistant, "Settled on zerolog for structured logging.", "decision"},
 		{User, "We switched the CI to GitHub Actions last week.", "decision"},
@@ -796,5 +797,16 @@ func TestPreferenceBodyLeadIn(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d preferences, want 1", n)
+	}
+}
+
+// TestOutcomeLeadIn: a paragraph that only announces the next ones
+// takes none of the outcome's places.
+func TestOutcomeLeadIn(t *testing.T) {
+	text := "Three fixes today.\n\nThe commas: the Java writer formats amounts with the node's locale.\n\n" +
+		"BILL090 is converted and ties out with the mainframe.\n\nThe finance upload works as STEP030 with a 30-second connect timeout."
+	got := outcome(text)
+	if len(got) != 3 || !strings.Contains(got[2], "STEP030") {
+		t.Errorf("outcome(%q) = %q", text, got)
 	}
 }
