@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -24,9 +25,17 @@ func FullClauses(s string) []string {
 		}
 		out = append(out, p)
 	}
-	for _, m := range clauseSep.FindAllStringIndex(s, -1) {
-		if strings.Count(s[:m[0]], "`")%2 != 0 {
-			continue // inside code
+	seps := clauseSep.FindAllStringIndex(s, -1)
+	// "Dev store is leaf-dev, I have CLI 3.58 installed": a comma before
+	// a subject of its own; "… in /data/in and the CSVs go to …": "and"
+	// before one. The subject stays with its clause.
+	for _, m := range spliceSep.FindAllStringSubmatchIndex(s, -1) {
+		seps = append(seps, []int{m[0], m[2]})
+	}
+	slices.SortFunc(seps, func(a, b []int) int { return a[0] - b[0] })
+	for _, m := range seps {
+		if m[0] < last || strings.Count(s[:m[0]], "`")%2 != 0 {
+			continue // inside code, or within a separator taken
 		}
 		add(s[last:m[0]])
 		last, sep = m[1], s[m[0]:m[1]]
@@ -34,6 +43,10 @@ func FullClauses(s string) []string {
 	add(s[last:])
 	return out
 }
+
+// spliceSep is a comma or an "and" before a clause's own subject; its
+// first group starts the subject.
+var spliceSep = lazyre.New(`(?:,|\s+and)\s+((?:I|[Ww]e|[Yy]ou|[Tt]hey|the|our)\s)`)
 
 // ListItems splits s at its commas outside code and parentheses when it
 // lists three things or more; nil otherwise.

@@ -1,0 +1,23 @@
+package prose
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFullClauses(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{
+		{"The backend runs on 5000, and the target is iOS 16.", []string{"The backend runs on 5000", "the target is iOS 16."}},
+		{"Dev store is leaf-dev.myshopify.com, I have Shopify CLI 3.58 installed.", []string{"Dev store is leaf-dev.myshopify.com", "I have Shopify CLI 3.58 installed."}},
+		{"Inputs land in /data/in and the CSVs should go to /data/out.", []string{"Inputs land in /data/in", "the CSVs should go to /data/out."}},
+		{"I like salt and the pepper.", []string{"I like salt and the pepper."}},
+		{"Run `a, the b` first.", []string{"Run `a, the b` first."}},
+	} {
+		if got := FullClauses(tc.s); !slices.Equal(got, tc.want) {
+			t.Errorf("FullClauses(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
