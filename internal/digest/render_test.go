@@ -18,6 +18,10 @@ func TestEditCommand(t *testing.T) {
 		"`echo hello`":                                            false,
 		"`cat README.md`":                                         false,
 		"`cp .env.example .env && docker compose up -d`":          false,
+		"`sed -i '/Esc drops/d' TODO.md && cat TODO.md`":          true,
+		"`rm ops/crontab.billing && ls ops ops/rundeck`":          true,
+		"`ls ops && cat ops/crontab.billing`":                     false,
+		"`sed -i 's/500/2000/' Job.java && ./gradlew test`":       false,
 	} {
 		if got := EditCommand(b); got != want {
 			t.Errorf("EditCommand(%q) = %v, want %v", b, got, want)
