@@ -230,6 +230,7 @@ func encodeReading(st *Statement) []byte {
 		}
 		b = wire.AppendStrs(b, st.removed)
 		b = wire.AppendMap(b, st.named)
+		b = wire.AppendMap(b, st.tools)
 	}
 	if st.claim != nil {
 		b = wire.AppendStr(b, st.claim.Subject)
@@ -262,7 +263,7 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 				st.quantities = append(st.quantities, quantity.Quantity{Unit: d.Str(), Value: d.Str(), Weak: d.Bool()})
 			}
 		}
-		st.removed, st.named, st.done = d.Strs(), d.Map(), true
+		st.removed, st.named, st.tools, st.done = d.Strs(), d.Map(), d.Map(), true
 	}
 	if flags&readClaim != 0 {
 		st.claim = &prose.Claim{Subject: d.Str(), Values: d.Strs(), Dropped: d.Strs(), Chosen: d.Bool()}

@@ -45,9 +45,12 @@ type Statement struct {
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
 	named   map[string]string // prose.Named
+	tools   map[string]string // change.Tools
 	edit    *valueEdit        // a file's line given another value
 	was     string            // the line a replacement replaced (Sources)
-	done    bool              // read has run
+	// gone is a file a command deleted or moved away (removedFiles).
+	gone string
+	done bool // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
 	dirs      map[string]string
@@ -74,6 +77,7 @@ func (st *Statement) read() {
 	st.done = true
 	st.change, st.state, st.versions = change.Of(st.Text), change.State(st.Text), prose.Versions(st.Text)
 	st.quantities, st.removed, st.named = quantity.Of(st.Text), change.Removed(st.Text), prose.Named(st.Text)
+	st.tools = change.Tools(st.Text)
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
@@ -133,11 +137,15 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
+	var gone []Statement
 	for k, d := range sums {
 		for p, bullets := range d.Parts {
 			if p == Commands {
 				for _, b := range bullets {
 					r.addSubstitution(b, order(k, false))
+					for _, f := range removedFiles(b) {
+						gone = append(gone, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
+					}
 				}
 				continue
 			}
@@ -157,6 +165,13 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 			for _, b := range bullets {
 				r.add(b, order(k, p == Request))
 			}
+		}
+	}
+	// A file deleted and written again, by the same session or a
+	// newer one, is there still.
+	for _, st := range gone {
+		if !r.changedSince(st.gone, st.Rank+1) {
+			r.stmts = append(r.stmts, st)
 		}
 	}
 	r.countKeys()
@@ -569,8 +584,8 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 		if !ok || w == v || n.keys[v] {
 			continue
 		}
-		if prose.Bumped(n.Text, name, w) {
-			return true // the newer statement moves that very thing to another version
+		if prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text) {
+			return true // the newer statement moves that very thing to another version, or says it is on another now
 		}
 		limit := r.asideLimit()
 		for k := range xk {
@@ -788,7 +803,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xc                *change.Change
 		xClaim            *prose.Claim
 		xSet, xVer, xDirs map[string]string
-		xNamed            map[string]string
+		xNamed, xTools    map[string]string
+		xPorts            []string
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -803,12 +819,15 @@ func (r *Retirer) retired(x string, rank int) bool {
 			read = true
 			if xst != nil {
 				xst.read()
-				xc, xs, xSet, xVer, xq, xqOK, xNamed = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named
+				xc, xs, xSet, xVer, xq, xqOK, xNamed, xTools = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named, xst.tools
 			} else {
-				xc, xs, xSet, xVer, xNamed = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x)
+				xc, xs, xSet, xVer, xNamed, xTools = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x), change.Tools(x)
 			}
 			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
 			xFolders = change.Folders(x)
+			if strings.Contains(x, "`") {
+				xPorts = prose.Ports(x)
+			}
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -845,6 +864,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // the newer statement took out what x names
 			}
 		}
+		if n.gone != "" {
+			if namesFile(x, n.gone) {
+				return true // "runs from cron (ops/crontab.billing)" once `rm ops/crontab.billing`
+			}
+			continue
+		}
 		if n.keys == nil {
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link
@@ -858,6 +883,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "runs 3 at a time" once "reminders: 3" became "reminders: 15"
 			}
 			continue
+		}
+		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
+			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
+		}
+		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
+			return true // "use Maven for the build" once "let's build the Java side with Gradle"
 		}
 		if xs != 0 {
 			if c := n.change; c != nil && n.state == -xs && r.aside(xk, n.keys, c) {
@@ -916,6 +947,26 @@ func (r *Retirer) retired(x string, rank int) bool {
 	}
 	return false
 }
+
+// otherPort reports whether newer text n gives the thing x serves on
+// port p another port: the two name the same command in backquotes,
+// and n names ports, not p. The caller has n announce a change: a
+// command may serve on two ports at once.
+func otherPort(x, p, n string) bool {
+	np := prose.Ports(n)
+	if len(np) == 0 || slices.Contains(np, p) {
+		return false
+	}
+	for _, m := range quoted.FindAllString(x, -1) {
+		if len(m) > 5 && strings.Contains(n, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoted is a span in backquotes.
+var quoted = lazyre.New("`[^`]+`")
 
 // otherValue reports whether two claims give the same setting (a port,
 // version, URL, path, host or command of the same thing) different

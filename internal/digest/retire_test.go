@@ -157,6 +157,8 @@ func TestRetiredByChange(t *testing.T) {
 			"Forget what I said about vim.notify, you can use it again: noice.nvim users want our errors in their popup."},
 		{"a preference taken back by its words", "Please keep it all in one compose file, no override files.",
 			"Forget what I said about one compose file, the sink half is getting big."},
+		{"a rule taken back by a longer phrase", "Please don't put any JavaScript in the variant picker, I want it to work as a plain form.",
+			"Second, forget what I said about JavaScript in the variant picker: a small web component is fine."},
 		{"a thing allowed again", "Please don't kick off full image builds in this sandbox, it has no disk for that.",
 			"Oh and you can run full image builds again here, the sandbox has a 500 GB disk now."},
 		{"a version series dropped", "Minimum supported Neovim is 0.9.5, matching Ubuntu 24.04.",
@@ -471,6 +473,11 @@ func TestDropRetiredClause(t *testing.T) {
 	if want := "The app's deployment target is iOS 16, so keep to APIs that exist there."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
+	// A comma before a clause's own subject parts two clauses too.
+	older = "Dev store is leaf-and-kettle-dev.myshopify.com, I have Shopify CLI 3.58 installed."
+	if got, want := droppedBy(older, "Bumped the Shopify CLI to 3.61, hot reload in 3.58 kept dropping CSS edits."), "Dev store is leaf-and-kettle-dev.myshopify.com."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
 }
 
 // TestDropRetiredListItem: a list of settings keeps the items a newer
@@ -631,5 +638,93 @@ func TestRetiredTakenOff(t *testing.T) {
 	}
 	if retiredBy("Retries in the job queue wait hours instead of seconds.", "The root cause: Backoff multiplied by time.Minute, so retries waited hours instead of seconds.") {
 		t.Error("a symptom told as a measure in place of another retired its own report")
+	}
+}
+
+func TestRetiredFileRemoved(t *testing.T) {
+	for _, tc := range []struct {
+		x, cmd string
+		files  []string // the newer session's changed files
+		want   bool
+	}{
+		{"The nightly runs from cron at 01:30 (ops/crontab.billing).", "`rm ops/crontab.billing && ls ops`", nil, true},
+		{"The build is described in pom.xml.", "`git rm -q pom.xml`", nil, true},
+		{"Settings are read from config/app.yml.", "`git mv config/app.yml config/app.yaml`", nil, true},
+		{"Settings are read from config/app.yaml.", "`git mv config/app.yml config/app.yaml`", nil, false},
+		{"The build is described in pom.xml.", "`rm pom.xml`", []string{"pom.xml (written)"}, false},
+		{"Coverage goes to cover.out.", "`rm -f cover.out && go test -coverprofile=cover.out ./...`", nil, false},
+		{"Artifacts land in build/.", "`rm -rf build`", nil, false},
+		{"The docs start at README.md.", "`rm docs/old/README.md`", nil, false},
+	} {
+		newer := &Summary{}
+		newer.Parts[Commands] = []string{tc.cmd}
+		newer.Parts[Files] = tc.files
+		older := &Summary{}
+		older.Parts[Environment] = []string{tc.x}
+		if got := NewRetirer(nil, []*Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
+			t.Errorf("%s retires %q: %v, want %v", tc.cmd, tc.x, got, tc.want)
+		}
+	}
+}
+
+// TestRetiredByOtherTool covers a tool replaced by another for the same
+// job, the two sharing no word but the job's, in a memory where that
+// word is common.
+func TestRetiredByOtherTool(t *testing.T) {
+	common := []string{"The build script is build/compile.sh.", "The build runs against cobc 3.2.0.", "The build log goes to logs/build.txt.", "Every build is tagged with the date."}
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Use Maven for the build, the team knows it.", "Actually, let's build the Java side with Gradle.", true},
+		{"Use Maven for the build, the team knows it.", "The Java rewrite now builds with Gradle (build.gradle.kts).", true},
+		{"The team deploys with Helm.", "The docs site deploys with Netlify.", false}, // another thing's tool, said with no change
+	} {
+		stmts := []Statement{{Text: tc.newer, Rank: 0}, {Text: tc.older, Rank: 2}}
+		for _, f := range append(filler, common...) {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := NewRetirer(stmts, nil).Retired(tc.older, 2); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+}
+
+func TestRetiredByOtherPort(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9393.", true},
+		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9292.", false},
+		{"The API runs with `make run` on port 8080.", "Metrics: `make run` also exposes port 9100 for Prometheus.", false},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+}
+
+func TestRetiredMovedFolder(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Inputs land in /data/billing/in and the CSVs should go to /data/billing/out.", "The CSVs go to /srv/batch/billing/out from tonight, that's the new volume.", true},
+		{"Each run writes /data/billing/out/BILLIN.csv, one line per record.", "The CSVs go to /srv/batch/billing/out from tonight, that's the new volume.", true},
+		{"The tool is installed as /usr/local/bin/cairn.", "The helper scripts are in /opt/local/bin now.", false},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+}
+
+func TestRetiredVersionNow(t *testing.T) {
+	if !retiredBy("On Java 17, with Loom.", "We're on Minecraft 1.20.6 now, and the toolchain is Java 21 (1.20.5 and later need it).") {
+		t.Error("a version said to be another now did not retire the old one")
+	}
+	if retiredBy("On Java 17, with Loom.", "The toolchain is Java 21 for the benchmarks module.") {
+		t.Error("another version stated with no change retired the old one")
 	}
 }

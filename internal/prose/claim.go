@@ -472,3 +472,16 @@ func valuesBut(s, name string) []string {
 	}
 	return out
 }
+
+// Ports are the ports s names, when it speaks of ports at all: "port
+// 9393", "http://127.0.0.1:9292", "listens on 8081".
+func Ports(s string) []string {
+	if !portRE.MatchString(s) || !strings.Contains(strings.ToLower(s), "port") && !portHint.MatchString(s) {
+		return nil
+	}
+	var out []string
+	for _, m := range portRE.FindAllStringSubmatch(s, -1) {
+		out = AppendNew(out, m[1])
+	}
+	return out
+}

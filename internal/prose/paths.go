@@ -37,7 +37,8 @@ func OtherVersionDir(x, newer map[string]string) bool {
 func AbsPaths(s string) [][]string {
 	out := [][]string{}
 	for _, m := range absPath.FindAllStringSubmatch(s, -1) {
-		parts := strings.Split(strings.Trim(m[1], "/"), "/")
+		// A path that ends a sentence ends before its full stop.
+		parts := strings.Split(strings.Trim(strings.TrimRight(m[1], "."), "/"), "/")
 		for len(parts) > 0 && placeholder.MatchString(parts[len(parts)-1]) {
 			parts = parts[:len(parts)-1]
 		}
@@ -54,19 +55,28 @@ var (
 )
 
 // MovedPath reports whether a newer text has a path that ends as one of
-// x's does, in its last two components, under another parent: where the
-// same thing lives now.
+// x's (or a folder of one of x's) does, in its last two components, under
+// another parent: where the same thing lives now.
 func MovedPath(x, newer [][]string) bool {
 	if namesAny(x, newer) {
 		return false // the newer text names x's path itself
 	}
-	for _, p := range x {
-		for _, q := range newer {
-			if len(q) < 3 || !slices.Equal(p[len(p)-2:], q[len(q)-2:]) {
-				continue
+	for _, whole := range x {
+		// A file under a folder that moved moved with it:
+		// /data/billing/out/BILLIN.csv once /data/billing/out is
+		// /srv/batch/billing/out.
+		for end := len(whole); end >= 3; end-- {
+			p := whole[:end]
+			if end < len(whole) && sharedFolders[p[end-1]] {
+				continue // /usr/local/bin holds many things
 			}
-			if !slices.Equal(p[:len(p)-2], q[:len(q)-2]) {
-				return true
+			for _, q := range newer {
+				if len(q) < 3 || !slices.Equal(p[len(p)-2:], q[len(q)-2:]) {
+					continue
+				}
+				if !slices.Equal(p[:len(p)-2], q[:len(q)-2]) {
+					return true
+				}
 			}
 		}
 	}
@@ -129,6 +139,9 @@ func otherNumber(a, b string) bool {
 }
 
 // namesAny reports whether newer names one of x's paths itself.
+// sharedFolders are folders of many unrelated files.
+var sharedFolders = WordSet(`bin sbin lib lib64 share include local src etc tmp var opt usr home srv mnt data`)
+
 func namesAny(x, newer [][]string) bool {
 	for _, p := range x {
 		for _, q := range newer {

@@ -265,8 +265,9 @@ var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
-// RAUC", "switch to Vitest", "… with mini.test instead".
-const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
+// RAUC", "switch to Vitest", "… with mini.test instead", "actually,
+// let's build the Java side with Gradle".
+const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|actually,?\\s+(?:let'?s|we'll|we will|we should)\\s+(?:build|run|host|deploy|use|store|keep|put|do|go|ship|write|serve|schedule|test)\\s+(?:[\\w-]+\\s+){0,4}?(?:with|on|in|via|using|through)\\s+(?:`|(?-i:[A-Z]))|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
 
 // planMark finds a change of plan.
 var planMark = lazyre.New(`(?i)\b(?:` + planChange + `)`)
@@ -329,7 +330,7 @@ func Of(s string) *Change {
 	// which their expressions cannot match: looked for first, they cost
 	// most sentences nothing.
 	lower := strings.ToLower(s)
-	plan := containsAny(lower, "plan", "instead", "move", "switch", "migrate", "go") && planMark.MatchString(s)
+	plan := containsAny(lower, "plan", "instead", "move", "switch", "migrate", "go", "actually") && planMark.MatchString(s)
 	too := strings.Contains(lower, "too") && tooValue.MatchString(s)
 	if !(plan || too || changeMark.MatchString(s)) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
 		return nil // "retries waited hours instead of seconds" tells a symptom
@@ -486,8 +487,8 @@ var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:a
 
 // forgetAbout finds what the user takes back in so many words: "forget
 // what I said about vim.notify", "forget what I said about one compose
-// file".
-var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,3}?)(?:[,.;:!—)]|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+// file", "forget what I said about JavaScript in the variant picker".
+var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:[,.;:!—)]|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
 // againOK finds a thing the user allows again: "you can use it again"
 // names nothing; "you can run full image builds again" does.
