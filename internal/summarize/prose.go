@@ -180,8 +180,14 @@ func outcome(text string) []string {
 				break
 			}
 		}
-		if len(keep) > 0 {
-			out = append(out, prose.UpTo(strings.Join(keep, " "), 300))
+		if j := strings.Join(keep, " "); len(j) > 300 && len(keep) > 1 {
+			// Two long sentences are two outcomes: cut to 300, the
+			// second would be lost whole.
+			for _, k := range keep {
+				out = append(out, prose.UpTo(k, 300))
+			}
+		} else if len(keep) > 0 {
+			out = append(out, prose.UpTo(j, 300))
 		}
 		if len(out) == 3 {
 			break
@@ -190,15 +196,23 @@ func outcome(text string) []string {
 	return out
 }
 
+// fixedTo is the agent's report of the value it gave what it was
+// explaining.
+var fixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made|turned|replaced) (?:it|that|this|them|those) (?:to|with|into) \S`)
+
 // foundIt is "There it is.": a find announced, not a choice ("sqlc it
 // is").
 var foundIt = lazyre.New(`(?i)^(?:there|here|that|this|so|yes|yeah|what|where|which) it is[.!]?$`)
 
 // leadIn reports whether a paragraph only announces what follows: one
-// sentence of four words at most ("Three fixes today.", "All done.").
+// short sentence that counts what it did ("Three fixes today.", "Two
+// changes."). "The comparator works." is an outcome.
 func leadIn(para string) bool {
-	return len(strings.Fields(para)) <= 4 && len(prose.Sentences(para)) == 1
+	return len(strings.Fields(para)) <= 4 && countsWork.MatchString(para)
 }
+
+// countsWork is a count of the things done.
+var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
 
 // aside is a later paragraph's proposal or caveat ("If you agree I'll
 // …", "One thing I can't settle myself: …"): what is left open, not
@@ -345,7 +359,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		question := strings.HasSuffix(s, "?")
 		hedged := hedge.MatchString(s)
-		narration := role == Assistant && narrate.MatchString(s)
+		narration := role == Assistant && narrate.MatchString(s) && !(fixedTo.MatchString(s) && prose.HasValue(s))
 		action := role == Assistant && actionLine.MatchString(s)
 		if narration && !openSaid(s) {
 			continue
@@ -382,6 +396,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// by the clause before, which is its reason.
 			kind = "decision"
 			a.decide(role, s, setWhat, setWhy, true)
+		case role == Assistant && !hedged && !plan && fixedTo.MatchString(s) && prose.HasValue(s):
+			// "I changed it to RoundingMode.HALF_UP, which matches
+			// ROUNDED": the fix of what it just explained, whose
+			// subject the sentences before name.
+			kind = "decision"
+			a.addDecision(role, s, next, true)
 		case i <= explained:
 			// Already part of the explanation an announcement introduced.
 		case announced && !hedged:
@@ -404,7 +424,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && choseOver.MatchString(s) && !lookedAt.MatchString(s) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
@@ -500,8 +520,14 @@ var recordCue = lazyre.New(`(?i)^(for the record|for reference|for future refere
 // isCause reports whether s states a root cause; "since" that starts a
 // time ("failing since at least Tuesday") gives no reason.
 func isCause(s string) bool {
-	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after"))
+	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after")) || narrowCause.MatchString(s)
 }
+
+// narrowCause is a cause told as what the code did too little, or as
+// whose bug it was: "the converter only looked at the digit nibble, so
+// every credit note came through as a positive amount", "the mismatches
+// were a converter bug, not a Java one".
+var narrowCause = lazyre.New(`(?i)\bonly (?:looked at|read|checked|handled|took|used|compared|matched|considered|counted|kept|parsed|decoded|tested)\b[^.;]{0,100}?,? so\b|\b(?:was|were|is|are) (?:a|an|the) [\w-]+ (?:bug|issue|problem|mistake|regression), not (?:a|an|the|in)\b`)
 
 var sinceTime = lazyre.New(`(?i)\bsince\b((\s+(at least|about|around|roughly|early|late|last|this|the))*\s+(yesterday|today|tonight|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year|night|release|upgrade|update|deploy|migration|then|january|february|march|april|may|june|july|august|september|october|november|december|\d)|\s+(we|you|i|they) (upgraded|updated|deployed|merged|moved|switched|started|added|changed|released|migrated))`)
 

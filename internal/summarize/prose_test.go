@@ -143,6 +143,10 @@ func TestClassify(t *testing.T) {
 		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
 		{User, "OK, sqlc it is.", "decision"},
 		{Assistant, "There it is.", ""},
+		{Assistant, "I changed it to RoundingMode.HALF_UP, which matches ROUNDED for negative values too.", "decision"},
+		{Assistant, "I changed it to use the new helper.", ""},
+		{Assistant, "It compiles with `-std=ibm` rather than the default dialect, because BILL040 depends on IBM's truncation of binary fields.", "decision,rejected"},
+		{Assistant, "I'd keep `dd conv=ascii` out of it: it translates every byte, so the packed amounts come out as garbage.", "rejected"},
 		{Assistant, "Decision: jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "decision"},
 		{Assistant, "Settled on zerolog for structured logging.", "decision"},
 		{User, "We switched the CI to GitHub Actions last week.", "decision"},
@@ -803,10 +807,39 @@ func TestPreferenceBodyLeadIn(t *testing.T) {
 // TestOutcomeLeadIn: a paragraph that only announces the next ones
 // takes none of the outcome's places.
 func TestOutcomeLeadIn(t *testing.T) {
+	if got := outcome("The comparator works.\n\nThe mismatches were a converter bug."); len(got) != 2 {
+		t.Errorf("a short outcome taken for a lead-in: %q", got)
+	}
 	text := "Three fixes today.\n\nThe commas: the Java writer formats amounts with the node's locale.\n\n" +
 		"BILL090 is converted and ties out with the mainframe.\n\nThe finance upload works as STEP030 with a 30-second connect timeout."
 	got := outcome(text)
 	if len(got) != 3 || !strings.Contains(got[2], "STEP030") {
 		t.Errorf("outcome(%q) = %q", text, got)
+	}
+}
+
+// TestOutcomeLongSentences: a second long sentence of the first
+// paragraph is an outcome of its own, not cut away with the 300
+// characters.
+func TestOutcomeLongSentences(t *testing.T) {
+	text := "The build script is build/compile.sh (DRY=1 prints the cobc line without compiling). " +
+		"It compiles with `-std=ibm` rather than the default dialect, because BILL040 depends on IBM's truncation of binary fields " +
+		"(TRUNC(STD) on the mainframe); the default GnuCOBOL dialect keeps the full binary value and the totals would drift."
+	got := outcome(text)
+	if len(got) != 2 || !strings.Contains(got[1], "-std=ibm") {
+		t.Errorf("outcome = %q", got)
+	}
+}
+
+func TestNarrowCause(t *testing.T) {
+	for s, want := range map[string]bool{
+		"The converter only looked at the digit nibble, so every credit note came through as a positive amount.": true,
+		"The seventeen mismatches on the first run were a converter bug, not a Java one.":                        true,
+		"The script only reads the first line.":                                                                  false,
+		"It was a good idea, not a bad one.":                                                                     false,
+	} {
+		if got := isCause(s); got != want {
+			t.Errorf("isCause(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
