@@ -52,6 +52,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cairn := fs.String("cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
 	packs := fs.String("packs", "", "write each pack cairn gave into `DIR`/PROJECT/SESSION.md")
 	keep := fs.String("keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT")
+	rescore := fs.String("rescore", "", "score the packs an earlier -packs run wrote into `DIR` instead of replaying")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
 		fs.PrintDefaults()
@@ -72,7 +73,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	warn := func(s string) { fmt.Fprintln(stderr, "warning:", s) }
 	bin := *cairn
-	if bin == "" {
+	if bin == "" && *rescore == "" {
 		tmp, err := os.MkdirTemp("", "cairn-recall-bin-")
 		if err != nil {
 			return err
@@ -85,7 +86,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return err
 	}
-	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget, packs: *packs, keep: *keep}
+	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget, packs: *packs, keep: *keep, rescore: *rescore}
 	rep := &Report{Daemon: *daemon}
 	for _, dir := range dirs {
 		r, err := benchProject(ctx, rp, dir, warn)
@@ -114,7 +115,12 @@ func benchProject(ctx context.Context, rp *replayer, dir string, warn func(strin
 	if err != nil {
 		return nil, err
 	}
-	rr, err := rp.replay(ctx, sc, recs)
+	var rr *Replay
+	if rp.rescore != "" {
+		rr, err = savedPacks(rp.rescore, sc)
+	} else {
+		rr, err = rp.replay(ctx, sc, recs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: replay: %w", sc.Project, err)
 	}
@@ -123,6 +129,23 @@ func benchProject(ctx context.Context, rp *replayer, dir string, warn func(strin
 	r.Empty = score(sc, func(int) string { return "" })
 	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) })
 	return r, nil
+}
+
+// savedPacks reads the packs a run with -packs wrote for sc's project:
+// a judge changed is tried on the same packs without replaying them.
+func savedPacks(dir string, sc *Scenario) (*Replay, error) {
+	rr := &Replay{Packs: map[string]string{}}
+	for k, s := range sc.Sessions {
+		if k == 0 || s.Clear {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, sc.Project, s.Name+".md"))
+		if err != nil {
+			return nil, err
+		}
+		rr.Packs[s.Name] = string(b)
+	}
+	return rr, nil
 }
 
 // projectDirs resolves the projects named (a folder, or a name under

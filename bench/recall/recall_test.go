@@ -123,6 +123,7 @@ sessions:
 		{"stale shown", map[string]string{"d": "- listens on 8080"}, 0, 3, 1, 1},
 		{"stale as history", map[string]string{"d": "- listens on 8081, moved from 8080"}, 1, 3, 0, 1},
 		{"stale in a change's words", map[string]string{"d": "- 8080 is taken, let's make it 8081"}, 1, 3, 0, 1},
+		{"stale beside what replaced it", map[string]string{"d": "- the proxy took 8080, so it listens on 8081"}, 1, 3, 0, 1},
 		{"stale gone", map[string]string{"d": "- 8080 is not used anymore, nothing listens there"}, 0, 3, 0, 1},
 		{"stale said now", map[string]string{"d": "- the API is now on 8080"}, 0, 3, 1, 1},
 		{"stale taken back", map[string]string{"d": "- Forget what I said about port 8080, any free port will do"}, 0, 3, 0, 1},

@@ -24,6 +24,9 @@ type replayer struct {
 	budget int    // search.context_budget to set; 0 keeps cairn's default
 	packs  string // a folder to write the packs into, if set
 	keep   string // a folder to keep each scratch project in, if set
+	// rescore is a folder of packs written by -packs, scored instead
+	// of replaying.
+	rescore string
 }
 
 // Replay is what one project's replay gave.
