@@ -914,8 +914,18 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			// the outcome tells; it is no way to run anything again.
 			bullets = slices.DeleteFunc(slices.Clone(bullets), digest.EditCommand)
 		}
-		if p == digest.Files && len(bullets) > 0 {
-			g.add(base-partPrio[p], digest.FilesLine(bullets))
+		if p == digest.Files && k > 0 && !s.Current {
+			// A file a newer session deleted or moved away is not
+			// where this list says: `git mv overlays envs`.
+			bullets = slices.DeleteFunc(slices.Clone(bullets), func(b string) bool {
+				name, _, _ := strings.Cut(b, " (")
+				return r.Retired(strings.TrimSpace(name), k)
+			})
+		}
+		if p == digest.Files {
+			if len(bullets) > 0 {
+				g.add(base-partPrio[p], digest.FilesLine(bullets))
+			}
 			continue
 		}
 		for i, b := range bullets {
