@@ -162,7 +162,11 @@ func request(p string) string {
 // double emails: …", "The reversal command: …").
 func outcome(text string) []string {
 	var out []string
-	paras := paragraphs(text)
+	paras, listed := items(text)
+	limit := 3
+	if listed {
+		limit = 5 // a list's items are short and each says one thing done
+	}
 	for p, para := range paras {
 		if p < len(paras)-1 && leadIn(para) {
 			continue // "Three fixes today." announces the paragraphs that say them
@@ -189,7 +193,7 @@ func outcome(text string) []string {
 		} else if len(keep) > 0 {
 			out = append(out, prose.UpTo(j, 300))
 		}
-		if len(out) == 3 {
+		if len(out) >= limit {
 			break
 		}
 	}
@@ -246,6 +250,33 @@ func paragraphs(text string) []string {
 	}
 	flush()
 	return out
+}
+
+// items are the paragraphs of text with each item of a list a
+// paragraph of its own: "Done on all three:\n- CSS: …\n- Variant picker:
+// …\n- CLI: …" says three things, each as much an outcome as a
+// paragraph would. Whether any was a list item is reported too.
+func items(text string) (out []string, listed bool) {
+	for _, para := range paragraphs(text) {
+		lines := strings.Split(para, "\n")
+		var cur []string
+		flush := func() {
+			if p := strings.TrimSpace(strings.Join(cur, " ")); p != "" {
+				out = append(out, p)
+			}
+			cur = nil
+		}
+		for _, l := range lines {
+			if m := listItem.FindStringSubmatch(l); m != nil {
+				flush()
+				listed = true
+				l = m[1]
+			}
+			cur = append(cur, strings.TrimSpace(l))
+		}
+		flush()
+	}
+	return out, listed
 }
 
 // approachOf is what an agent's message before its first change says,
@@ -555,7 +586,7 @@ var deferred = lazyre.New(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|
 // shouldBe is a user saying how something should behave from now on,
 // with the number that says how: "usage sync should run every 15
 // minutes", "tokens should expire after 30 days".
-var shouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
+var shouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|live|listen|rotate|flush|sleep|batch|be valid|be good for|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
 
 // openSaid reports whether s states work left, a state that lasts only
 // "while the action is pending" aside.

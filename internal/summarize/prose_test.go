@@ -143,6 +143,7 @@ func TestClassify(t *testing.T) {
 		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
 		{User, "OK, sqlc it is.", "decision"},
 		{Assistant, "There it is.", ""},
+		{User, "Access tokens should live 5 minutes.", "decision"},
 		{Assistant, "I changed it to RoundingMode.HALF_UP, which matches ROUNDED for negative values too.", "decision"},
 		{Assistant, "I changed it to use the new helper.", ""},
 		{Assistant, "It compiles with `-std=ibm` rather than the default dialect, because BILL040 depends on IBM's truncation of binary fields.", "decision,rejected"},
@@ -841,5 +842,17 @@ func TestNarrowCause(t *testing.T) {
 		if got := isCause(s); got != want {
 			t.Errorf("isCause(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestOutcomeListItems: each item of a list in the last message is an
+// outcome, not only the first.
+func TestOutcomeListItems(t *testing.T) {
+	text := "Done on all three:\n\n- CSS: each section has its own file under src/css/, bundled into assets/app.css with Lightning CSS.\n" +
+		"- Variant picker: assets/variant-picker.js defines a `<variant-picker>` custom element that wraps\n  the existing form.\n" +
+		"- CLI: the team should be on Shopify CLI 3.61, noted in .tool-versions."
+	got := outcome(text)
+	if len(got) != 3 || !strings.Contains(got[1], "wraps the existing form") || !strings.Contains(got[2], "3.61") {
+		t.Errorf("outcome = %q", got)
 	}
 }
