@@ -1060,7 +1060,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if len(parts) > 1 {
 			var still []string
 			for _, c := range parts {
-				if !r.retired(c, rank) {
+				// "the team knows it" said nothing but why of the
+				// clause retired with it.
+				if !r.retired(c, rank) && !pointsBack.MatchString(strings.TrimSpace(c)) {
 					still = append(still, c)
 				}
 			}
@@ -1083,6 +1085,10 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 
 // bare reports whether s names nothing: fewer than two words of more
 // than two characters that say what it is about.
+// pointsBack is a clause that speaks of what another names: it starts or
+// ends with a pronoun.
+var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$`)
+
 func bare(s string) bool {
 	n := 0
 	for k := range change.TopicKeys(s) {

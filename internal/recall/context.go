@@ -873,6 +873,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 	dealt := func(ask string) bool { return !s.Current && dealtWith(k, ask) }
 	if !s.Current {
 		title = r.Title(title, k)
+		g.title = title // the manifest names it so too, without what a newer session changed
 		if dealt(title) {
 			title += " (done)"
 		}
