@@ -805,6 +805,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSet, xVer, xDirs map[string]string
 		xNamed, xTools    map[string]string
 		xPorts            []string
+		xSibling          bool
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -828,6 +829,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if strings.Contains(x, "`") {
 				xPorts = prose.Ports(x)
 			}
+			xSibling = change.HasSiblingTokens(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -886,6 +888,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
+		}
+		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text, func(string) bool { return true }) {
+			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
 		}
 		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
 			return true // "use Maven for the build" once "let's build the Java side with Gradle"

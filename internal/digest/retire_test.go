@@ -733,3 +733,13 @@ func TestRetiredVersionNow(t *testing.T) {
 		t.Error("another version stated with no change retired the old one")
 	}
 }
+
+func TestRetiredBySibling(t *testing.T) {
+	newer := "Clips are in `chrome.storage.local` now, settings stay in `chrome.storage.sync`."
+	if !retiredBy("`src/storage.ts` keeps clips in `chrome.storage.sync` alongside settings.", newer) {
+		t.Error("the clips' old store is still current")
+	}
+	if retiredBy("Settings are kept in `chrome.storage.sync`.", newer) {
+		t.Error("the settings' store, which the change keeps, is retired")
+	}
+}

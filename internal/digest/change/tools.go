@@ -1,6 +1,7 @@
 package change
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -71,3 +72,77 @@ var jobWords = prose.WordSet(`build built bundl bundle compil compile test tests
 // SaysNow reports whether s says "now": what it states is the state
 // since a change ("the Java rewrite now builds with Gradle").
 func SaysNow(s string) bool { return nowWord.MatchString(s) }
+
+// Siblings reports whether newer text n, in a clause that says "now" or
+// announces a change, names a sibling of one of x's code tokens (the
+// same up to its last dot or slash, another last part: chrome.storage.sync
+// and chrome.storage.local) and not x's token itself, and that clause
+// shares a word with x (shared, of the clause's keys). The clause is
+// short: a word it shares is its subject, however common in the memory
+// ("clips", in a clipping extension's).
+func Siblings(x string, n string, shared func(k string) bool) bool {
+	xt := siblingTokens(x)
+	if len(xt) == 0 {
+		return false
+	}
+	for _, c := range clausePart.Split(n, -1) {
+		if !nowWord.MatchString(c) && Of(c) == nil {
+			continue
+		}
+		ct := siblingTokens(c)
+		for _, a := range xt {
+			if slices.Contains(ct, a) {
+				continue
+			}
+			for _, b := range ct {
+				if sibling(a, b) && sharesKey(x, c, shared) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// clausePart splits a sentence at its commas, semicolons and dashes:
+// "clips are in chrome.storage.local now, settings stay in
+// chrome.storage.sync" says two things.
+var clausePart = lazyre.New(`[,;]\s+|\s+—\s+`)
+
+// siblingTokens are s's code tokens that have a parent: a dot or a slash
+// inside, not a number.
+func siblingTokens(s string) []string {
+	var out []string
+	for _, t := range CodeTokens(s) {
+		t = strings.TrimRight(t, "/.")
+		if i := strings.LastIndexAny(t, "./"); i > 2 && i < len(t)-1 && !IsVersion(t) && !IsNumber(strings.ReplaceAll(t, ".", "")) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sibling reports whether two tokens share their parent and differ.
+func sibling(a, b string) bool {
+	i, j := strings.LastIndexAny(a, "./"), strings.LastIndexAny(b, "./")
+	return a != b && i == j && a[:i+1] == b[:j+1]
+}
+
+// sharesKey reports whether texts a and b share a content word, outside
+// their code tokens, that shared accepts.
+func sharesKey(a, b string, shared func(k string) bool) bool {
+	// Words outside the code tokens: "chrome" of chrome.storage.sync
+	// says which API, not what is kept there.
+	a, b = codeToken.ReplaceAllString(strings.ToLower(a), " "), codeToken.ReplaceAllString(strings.ToLower(b), " ")
+	bk := Keys(b)
+	for k := range Keys(a) {
+		if bk[k] && len(k) > 2 && shared(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasSiblingTokens reports whether s names a code token with a parent,
+// which Siblings may find another child of.
+func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
