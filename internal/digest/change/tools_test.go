@@ -50,8 +50,8 @@ func TestSiblings(t *testing.T) {
 	}{
 		{"`src/storage.ts` keeps clips in `chrome.storage.sync` alongside settings.", "Clips are in `chrome.storage.local` now, settings stay in `chrome.storage.sync`.", true},
 		{"Settings are kept in `chrome.storage.sync`.", "Clips are in `chrome.storage.local` now, settings stay in `chrome.storage.sync`.", false},
-		{"The handler is src/bg/api.ts.", "The worker code is under src/background/ now.", false}, // another parent: src/bg vs src
-		{"Config lives in config/app.yaml.", "Config lives in config/app.toml, see the docs.", false},  // no change said
+		{"The handler is src/bg/api.ts.", "The worker code is under src/background/ now.", false},     // another parent: src/bg vs src
+		{"Config lives in config/app.yaml.", "Config lives in config/app.toml, see the docs.", false}, // no change said
 		{"Config lives in config/app.yaml.", "Config is in config/app.toml now.", true},
 	} {
 		if got := Siblings(tc.x, tc.n, any); got != tc.want {
