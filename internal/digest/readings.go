@@ -231,6 +231,8 @@ func encodeReading(st *Statement) []byte {
 		b = wire.AppendStrs(b, st.removed)
 		b = wire.AppendMap(b, st.named)
 		b = wire.AppendMap(b, st.tools)
+		b = wire.AppendStr(b, st.nowNoun)
+		b = wire.AppendStr(b, st.nowValue)
 	}
 	if st.claim != nil {
 		b = wire.AppendStr(b, st.claim.Subject)
@@ -264,6 +266,7 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 			}
 		}
 		st.removed, st.named, st.tools, st.done = d.Strs(), d.Map(), d.Map(), true
+		st.nowNoun, st.nowValue = d.Str(), d.Str()
 	}
 	if flags&readClaim != 0 {
 		st.claim = &prose.Claim{Subject: d.Str(), Values: d.Strs(), Dropped: d.Strs(), Chosen: d.Bool()}

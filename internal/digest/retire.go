@@ -46,6 +46,8 @@ type Statement struct {
 	removed []string
 	named   map[string]string // prose.Named
 	tools   map[string]string // change.Tools
+	// nowNoun and nowValue: "the publisher is quill-lang now" (change.NowIs)
+	nowNoun, nowValue string
 	edit    *valueEdit        // a file's line given another value
 	was     string            // the line a replacement replaced (Sources)
 	// gone is a file a command deleted or moved away (removedFiles).
@@ -78,6 +80,7 @@ func (st *Statement) read() {
 	st.change, st.state, st.versions = change.Of(st.Text), change.State(st.Text), prose.Versions(st.Text)
 	st.quantities, st.removed, st.named = quantity.Of(st.Text), change.Removed(st.Text), prose.Named(st.Text)
 	st.tools = change.Tools(st.Text)
+	st.nowNoun, st.nowValue = change.NowIs(st.Text)
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
@@ -891,6 +894,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text, func(string) bool { return true }) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
+		}
+		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) {
+			return true // "the Marketplace publisher is harborlabs" once "the publisher is quill-lang now"
 		}
 		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
 			return true // "use Maven for the build" once "let's build the Java side with Gradle"

@@ -13,9 +13,9 @@ import (
 // (a capital letter in it: Java, iOS, SDK), so that "port 8080" or "every
 // 5" are no versions.
 var (
-	dottedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/|\s+[—–]\s+)v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
+	dottedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)(?:\s+version)?(?:[\s:@]+|/|\s+[—–]\s+)(?:\^|~|>=\s*)?v?(\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?)\b`)
 	numberVersion = lazyre.New(`\b((?:[A-Z][\w+#]*|[a-z]+[A-Z][\w+#]*))\s+v?(\d{1,4})\b`)
-	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving|take|took|taking|bring|brought|bringing|pin|pinned|pinning)\s+(?:the\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:(?:up|down|forward|back)\s+)?(?:to|at)\s+` + seriesOf + `v?(\d+\.\d+(?:\.\d+)?)\b`)
+	bumpVersion   = lazyre.New(`(?i)\b(?:bump|bumped|bumping|upgrade|upgraded|upgrading|update|updated|updating|move|moved|moving|take|took|taking|bring|brought|bringing|pin|pinned|pinning|raise|raised|raising|lower|lowered|lowering)\s+(?:the\s+)?(?:(?:minimum|min|required|supported|lowest|oldest)\s+)?(?:(?-i:[A-Z]{2,4})\s+)?([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:(?:up|down|forward|back)\s+)?(?:to|at)\s+` + seriesOf + `v?(\d+\.\d+(?:\.\d+)?)\b`)
 	// bumpedVersion is a bump said of the thing: "matplotlib is pinned
 	// at 3.9.2".
 	bumpedVersion = lazyre.New(`(?i)\b([a-z][\w+#]*(?:[-.][a-z][\w+#]*)*)\s+(?:is|are|was|were|got|gets)\s+(?:now\s+)?(?:pinned|bumped|upgraded|updated|moved|set)\s+(?:to|at)\s+` + seriesOf + `v?(\d+\.\d+(?:\.\d+)?)\b`)

@@ -22,6 +22,8 @@ func TestVersions(t *testing.T) {
 		"Move the cocotb runs over to Verilator — 5.024 is what's installed": "map[verilator:5.024]",
 		"Housekeeping. Move us to the Keycloak 25 line — 25.0.6.":            "map[keycloak:25.0.6]",
 		"Take Debezium up to 2.7.3, we need the TOAST fix":                   "map[debezium:2.7.3]",
+		"so raise the minimum VS Code to 1.90 while you're in package.json":  "map[code:1.90]",
+		"The extension has to support VS Code ^1.85.0 (engines field)":       "map[code:1.85.0]",
 	} {
 		if got := fmt.Sprint(Versions(in)); got != want {
 			t.Errorf("Versions(%q) = %s, want %s", in, got, want)

@@ -261,13 +261,13 @@ func SameShape(a, b string) bool {
 // instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
 // RAUC", "switch to Vitest", "… with mini.test instead", "actually,
 // let's build the Java side with Gradle".
-const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|actually,?\\s+(?:let'?s|we'll|we will|we should)\\s+(?:build|run|host|deploy|use|store|keep|put|do|go|ship|write|serve|schedule|test)\\s+(?:[\\w-]+\\s+){0,4}?(?:with|on|in|via|using|through)\\s+(?:`|(?-i:[A-Z]))|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))"
+const planChange = "change of plan|instead\\s*(?:[.,;:!)—]|$)|actually,?\\s+(?:let'?s|we'll|we will|we should)\\s+(?:build|run|host|deploy|use|store|keep|put|do|go|ship|write|serve|schedule|test)\\s+(?:[\\w-]+\\s+){0,4}?(?:with|on|in|via|using|through)\\s+(?:`|(?-i:[A-Z]))|(?:let'?s|we'll|we will|please)\\s+(?:move|switch|migrate|go)\\s+(?:over\\s+)?(?:to|with)\\s+(?:`|(?-i:[A-Z]))|switch(?:ing)?\\s+(?:over\\s+)?to\\s+(?:`|(?-i:[A-Z]))|(?:we're|we are)\\s+(?:moving|migrating|switching)\\s+(?:over\\s+)?to\\s+"
 
 // planMark finds a change of plan.
 var planMark = lazyre.New(`(?i)\b(?:` + planChange + `)`)
@@ -330,7 +330,7 @@ func Of(s string) *Change {
 	// which their expressions cannot match: looked for first, they cost
 	// most sentences nothing.
 	lower := strings.ToLower(s)
-	plan := containsAny(lower, "plan", "instead", "move", "switch", "migrate", "go", "actually") && planMark.MatchString(s)
+	plan := containsAny(lower, "plan", "instead", "mov", "switch", "migrat", "go", "actually") && planMark.MatchString(s)
 	too := strings.Contains(lower, "too") && tooValue.MatchString(s)
 	if !(plan || too || changeMark.MatchString(s)) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
 		return nil // "retries waited hours instead of seconds" tells a symptom

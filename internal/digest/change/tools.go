@@ -1,6 +1,7 @@
 package change
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"slices"
 	"strings"
 
@@ -146,3 +147,43 @@ func sharesKey(a, b string, shared func(k string) bool) bool {
 // HasSiblingTokens reports whether s names a code token with a parent,
 // which Siblings may find another child of.
 func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
+
+// NowIs reads "the publisher is quill-lang now" (or "… is now
+// quill-lang"): what a thing named by its noun is since a change. It
+// returns the noun and the value; "" if s says none.
+func NowIs(s string) (noun, value string) {
+	if !strings.Contains(s, " now") {
+		return "", ""
+	}
+	m := nowIs.FindStringSubmatch(s)
+	if m == nil {
+		return "", ""
+	}
+	noun, value = strings.ToLower(m[1]), strings.ToLower(m[2]+m[3])
+	if genericNouns[noun] || lex.StopWords[value] {
+		return "", ""
+	}
+	return noun, value
+}
+
+// IsValue reports whether s says the thing of noun is a value other
+// than value: "the Marketplace publisher is harborlabs" against
+// (publisher, quill-lang).
+func IsValue(s, noun, value string) bool {
+	for _, m := range isValue.FindAllStringSubmatch(s, -1) {
+		if strings.EqualFold(m[1], noun) && !strings.EqualFold(m[2], value) && !lex.StopWords[strings.ToLower(m[2])] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	nowIs   = lazyre.New(`(?i)\bthe (?:[\w-]+ )?([a-z][\w-]*) is (?:now ([\w.:/@-]*\w)|([\w.:/@-]*\w) now\b)`)
+	isValue = lazyre.New(`(?i)\b([a-z][\w-]*) (?:is|was|=) ([\w.:/@-]*\w)\b`)
+)
+
+// genericNouns name no one thing: "the default is 250 now" may be
+// another default's.
+var genericNouns = prose.WordSet(`default value limit plan idea problem issue fix result output reason goal answer rule thing point
+	status state same one difference catch trick name number version`)

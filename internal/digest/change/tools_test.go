@@ -59,3 +59,20 @@ func TestSiblings(t *testing.T) {
 		}
 	}
 }
+
+func TestNowIs(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Write the release workflow; the Marketplace publisher is harborlabs.", "The org transfer went through, so the publisher is quill-lang now, update package.json.", true},
+		{"The publisher is quill-lang.", "The org transfer went through, so the publisher is quill-lang now.", false},
+		{"The default is 100 problems per file.", "The default is 250 now.", false}, // which default is not said
+		{"The region is eu-west-1.", "The bucket is now pw-raw-html.", false},
+	} {
+		noun, value := NowIs(tc.newer)
+		if got := noun != "" && IsValue(tc.older, noun, value); got != tc.want {
+			t.Errorf("NowIs(%q) = %q, %q against %q: %v, want %v", tc.newer, noun, value, tc.older, got, tc.want)
+		}
+	}
+}
