@@ -48,8 +48,8 @@ type Statement struct {
 	tools   map[string]string // change.Tools
 	// nowNoun and nowValue: "the publisher is quill-lang now" (change.NowIs)
 	nowNoun, nowValue string
-	edit    *valueEdit        // a file's line given another value
-	was     string            // the line a replacement replaced (Sources)
+	edit              *valueEdit // a file's line given another value
+	was               string     // the line a replacement replaced (Sources)
 	// gone is a file a command deleted or moved away (removedFiles).
 	gone string
 	done bool // read has run
