@@ -54,7 +54,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keep := fs.String("keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT")
 	rescore := fs.String("rescore", "", "score the packs an earlier -packs run wrote into `DIR` instead of replaying")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
+		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [-packs DIR] [PROJECT...]\n       recall -rescore DIR [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

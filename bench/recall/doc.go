@@ -2,7 +2,8 @@
 // ones before it: the pack-recall benchmark of issue 13.
 //
 //	go run ./bench/recall record testdata/recall/PROJECT...
-//	go run ./bench/recall [-daemon] [-budget N] [-json] [-v] [PROJECT...]
+//	go run ./bench/recall [-daemon] [-budget N] [-json] [-v] [-packs DIR] [PROJECT...]
+//	go run ./bench/recall -rescore DIR [-json] [-v] [PROJECT...]
 //
 // A project is a folder of testdata/recall with a scenario.yaml (the
 // format is testdata/recall/README.md): sessions of prompts, the model's
@@ -23,5 +24,7 @@
 // start answers is the pack that session received; it is scored against
 // the scenario's facts (pack recall, stale rate, tokens) next to two
 // baselines from the same transcripts: an empty pack, and the last 6,000
-// characters of the previous session's conversation.
+// characters of the previous session's conversation. -rescore scores the
+// packs an earlier -packs run wrote, without replaying: a change of the
+// scoring is measured on the same packs.
 package main
