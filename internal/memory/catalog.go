@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
+	"golang.org/x/sys/unix"
 )
 
 // Catalog returns the catalogue's rows of the files under roots (all
@@ -82,6 +84,49 @@ func (s catalogSource) ReadFile(p string) ([]byte, error) { return s.m.store.Rea
 
 func (s catalogSource) Lstat(p string) (fs.FileInfo, error) {
 	return os.Lstat(filepath.Join(s.m.Dir, filepath.FromSlash(p)))
+}
+
+// LstatIn looks at the files names of folder dir through a descriptor of
+// it (catalog.FolderSource). The folder is not reached through a link
+// as its last part, and its files are not followed, as with Lstat.
+func (s catalogSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
+	fd, err := unix.Open(filepath.Join(s.m.Dir, filepath.FromSlash(dir)), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return // none looked at: as gone
+	}
+	defer unix.Close(fd)
+	for i, name := range names {
+		var st unix.Stat_t
+		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+			out[i] = &statInfo{name: name, st: st}
+		}
+	}
+}
+
+// statInfo is a file's unix.Stat_t as an fs.FileInfo.
+type statInfo struct {
+	name string
+	st   unix.Stat_t
+}
+
+func (fi *statInfo) Name() string       { return fi.name }
+func (fi *statInfo) Size() int64        { return fi.st.Size }
+func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
+func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *statInfo) Sys() any           { return &fi.st }
+
+func (fi *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(fi.st.Mode & 0o777)
+	switch fi.st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFDIR:
+		m |= fs.ModeDir
+	case unix.S_IFLNK:
+		m |= fs.ModeSymlink
+	default:
+		m |= fs.ModeIrregular
+	}
+	return m
 }
 
 func (s catalogSource) Warn(msg string)         { s.m.warn(msg) }

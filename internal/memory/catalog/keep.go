@@ -450,6 +450,10 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	}
 
 	seen := make(map[string]bool, len(p.Rows))
+	// The files of trusted folders, and those of folders listed again,
+	// looked at below: lstatAll makes fewer and cheaper calls than a
+	// listing's own look at each file.
+	var trusted, looked []string
 	dirs := make(map[string]int64, len(p.Dirs)) // the folders' times now
 	listed := func(name string, d fs.DirEntry) error {
 		if d.IsDir() {
@@ -460,9 +464,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			return nil
 		}
 		seen[name] = true
-		if !check(name, d) {
-			dirs[path.Dir(name)] = 0
-		}
+		looked = append(looked, name) // looked at below, with the trusted
 		return nil
 	}
 	files, subdirs := map[string][]string{}, map[string][]string{}
@@ -474,7 +476,6 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			subdirs[path.Dir(d)] = append(subdirs[path.Dir(d)], d)
 		}
 	}
-	var trusted []string // the files of trusted folders, looked at below
 	var visit func(dir string) error
 	visit = func(dir string) error {
 		was := p.Dirs[dir]
@@ -494,11 +495,14 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	if err := visit(p.Root); err != nil {
 		return nil, false, fmt.Errorf("catalogue of %s/: %w", p.Root, err)
 	}
+	trusted = append(trusted, looked...)
 	for i, fi := range k.lstatAll(trusted) {
 		f := trusted[i]
 		seen[f] = true
 		if fi == nil || !fi.Mode().IsRegular() {
-			set(f, nil) // gone or replaced, with the folder's time unmoved
+			if p.Rows[f] != nil {
+				set(f, nil) // gone or replaced
+			}
 			dirs[path.Dir(f)] = 0
 			continue
 		}
@@ -561,15 +565,33 @@ func dirsMoved(was, dirs map[string]int64, now int64) bool {
 	return false
 }
 
+// FolderSource is a Source that can look at several files of one folder
+// through a descriptor of that folder (fstatat): at 100,000 files a path
+// resolved from the root cost twice as much in the kernel (1,550 core
+// items: 4.8 against 2.6 ms).
+type FolderSource interface {
+	Source
+	// LstatIn sets out[i] to what Lstat(dir/names[i]) returns, nil
+	// where that fails. It is called from several goroutines at once.
+	LstatIn(dir string, names []string, out []fs.FileInfo)
+}
+
 // lstatAll looks at the files at paths, a few at a time: at 100,000
 // files the 5,000 core items' lstat calls are most of a warm pack, and
 // they overlap on two cores. A file that cannot be looked at is nil.
+// Each worker takes every nth file, and of a FolderSource the files of
+// a folder together (paths holds a folder's files side by side).
 func (k *Keeper) lstatAll(paths []string) []fs.FileInfo {
 	out := make([]fs.FileInfo, len(paths))
 	n := min(runtime.GOMAXPROCS(0), 4, 1+len(paths)/512)
+	in, byFolder := k.src.(FolderSource)
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
+			if byFolder {
+				lstatByFolder(in, paths, w, n, out)
+				return
+			}
 			for i := w; i < len(paths); i += n {
 				if fi, err := k.src.Lstat(paths[i]); err == nil {
 					out[i] = fi
@@ -580,6 +602,38 @@ func (k *Keeper) lstatAll(paths []string) []fs.FileInfo {
 	wg.Wait()
 	return out
 }
+
+// lstatByFolder is worker w of n's part of lstatAll through in: the
+// files i with i%n == w, a folder's in one call.
+func lstatByFolder(in FolderSource, paths []string, w, n int, out []fs.FileInfo) {
+	var names []string
+	var got []fs.FileInfo
+	var at []int
+	for start := 0; start < len(paths); {
+		dir := folderOf(paths[start])
+		end := start
+		names, at = names[:0], at[:0]
+		for ; end < len(paths) && folderOf(paths[end]) == dir; end++ {
+			if end%n == w {
+				names, at = append(names, strings.TrimPrefix(paths[end][len(dir):], "/")), append(at, end)
+			}
+		}
+		if len(names) > 0 {
+			got = slices.Grow(got[:0], len(names))[:len(names)]
+			clear(got)
+			in.LstatIn(dir, names, got)
+			for j, i := range at {
+				out[i] = got[j]
+			}
+		}
+		start = end
+	}
+}
+
+// folderOf is path.Dir of p, a file's path under an item folder (clean,
+// with a slash), without cleaning it again: lstatByFolder asks it of
+// every file.
+func folderOf(p string) string { return p[:max(strings.LastIndexByte(p, '/'), 0)] }
 
 // Follow brings the parts of the folders a commit changed up to it:
 // from the files it names when a part described its parent (its cost

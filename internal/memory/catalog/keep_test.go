@@ -138,3 +138,52 @@ func TestDirsOnlyWritten(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// folderSource is a dirSource that looks at a folder's files together,
+// as internal/memory's does (through a descriptor of the folder).
+type folderSource struct{ *dirSource }
+
+func (s folderSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
+	for i, n := range names {
+		out[i], _ = s.Lstat(dir + "/" + n)
+	}
+}
+
+// lstatAll gives each path its own file's information whether the
+// source looks at files one by one or a folder's together, with any
+// number of workers, files missing among them.
+func TestLstatAllByFolder(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for f, n := range map[string]int{"core/a": 7, "core/b": 1, "core/c": 12} {
+		if err := os.MkdirAll(filepath.Join(dir, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			p := f + "/" + strconv.Itoa(i) + ".md"
+			if i%4 != 3 { // every fourth is missing
+				if err := os.WriteFile(filepath.Join(dir, p), bytes.Repeat([]byte("x"), len(p)+i), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			paths = append(paths, p)
+		}
+	}
+	paths = append(paths, "core/gone/x.md", "core/a/0.md") // a folder missing; a folder again
+	k := NewKeeper(folderSource{&dirSource{dir: dir}}, t.TempDir())
+	for n := 1; n <= 4; n++ {
+		out := make([]fs.FileInfo, len(paths))
+		for w := range n {
+			lstatByFolder(folderSource{&dirSource{dir: dir}}, paths, w, n, out)
+		}
+		for i, p := range paths {
+			want, err := os.Lstat(filepath.Join(dir, p))
+			if got := out[i]; (got == nil) != (err != nil) || got != nil && (got.Size() != want.Size() || got.Name() != want.Name()) {
+				t.Fatalf("%d workers: %s: %v, want %v (%v)", n, p, got, want, err)
+			}
+		}
+	}
+	if got := k.lstatAll(paths); len(got) != len(paths) || got[0] == nil || got[len(paths)-2] != nil {
+		t.Fatalf("lstatAll: %v", got)
+	}
+}
