@@ -618,17 +618,29 @@ func lstatByFolder(in FolderSource, paths []string, w, n int, out []fs.FileInfo)
 				names, at = append(names, strings.TrimPrefix(paths[end][len(dir):], "/")), append(at, end)
 			}
 		}
-		if len(names) > 0 {
+		switch {
+		case len(names) >= minByFolder:
 			got = slices.Grow(got[:0], len(names))[:len(names)]
 			clear(got)
 			in.LstatIn(dir, names, got)
 			for j, i := range at {
 				out[i] = got[j]
 			}
+		default:
+			for _, i := range at {
+				if fi, err := in.Lstat(paths[i]); err == nil {
+					out[i] = fi
+				}
+			}
 		}
 		start = end
 	}
 }
+
+// minByFolder is the fewest files of a folder worth opening it for: the
+// open and close cost about what two paths resolved from the root do (a
+// session's folder holds five files).
+const minByFolder = 8
 
 // folderOf is path.Dir of p, a file's path under an item folder (clean,
 // with a slash), without cleaning it again: lstatByFolder asks it of
