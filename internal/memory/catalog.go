@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -101,6 +102,29 @@ func (s catalogSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
 			out[i] = &statInfo{name: name, st: st}
 		}
 	}
+}
+
+// ListIn lists folder dir's entries but links, which are warned of as
+// WalkFiles does (catalog.FolderSource); none when it is gone.
+func (s catalogSource) ListIn(dir string) ([]fs.DirEntry, error) {
+	f, err := os.OpenFile(filepath.Join(s.m.Dir, filepath.FromSlash(dir)), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // removed meanwhile
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	out := ents[:0]
+	for _, e := range ents {
+		if e.Type()&fs.ModeSymlink != 0 {
+			s.m.WarnLink(&safefile.LinkError{Path: dir + "/" + e.Name()})
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, err
 }
 
 // statInfo is a file's unix.Stat_t as an fs.FileInfo.

@@ -481,6 +481,9 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 		was := p.Dirs[dir]
 		fi, err := k.src.Lstat(dir)
 		if err != nil || !fi.IsDir() || was == 0 || fi.ModTime().UnixNano() != was || p.RacyDir(was) {
+			if in, ok := k.src.(FolderSource); ok && err == nil && fi.IsDir() {
+				return listIn(ctx, in, dir, fi, listed)
+			}
 			return k.src.Walk(ctx, dir, listed)
 		}
 		dirs[dir] = was
@@ -565,6 +568,33 @@ func dirsMoved(was, dirs map[string]int64, now int64) bool {
 	return false
 }
 
+// listIn calls fn as Walk(dir, fn) would, of folder dir, whose
+// information is fi, through in: one listing of the folder, in no order,
+// where a walk sorts it and makes each path again from the root (a
+// folder of 1,500 core items, listed again after a checkpoint added to
+// it: about 4 against 1.5 ms). Its folders, if any, are walked.
+func listIn(ctx context.Context, in FolderSource, dir string, fi fs.FileInfo, fn func(string, fs.DirEntry) error) error {
+	if err := fn(dir, fs.FileInfoToDirEntry(fi)); err != nil {
+		return err
+	}
+	ents, err := in.ListIn(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name := dir + "/" + e.Name()
+		if e.IsDir() {
+			err = in.Walk(ctx, name, fn)
+		} else {
+			err = fn(name, e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
 // FolderSource is a Source that can look at several files of one folder
 // through a descriptor of that folder (fstatat): at 100,000 files a path
 // resolved from the root cost twice as much in the kernel (1,550 core
@@ -574,6 +604,9 @@ type FolderSource interface {
 	// LstatIn sets out[i] to what Lstat(dir/names[i]) returns, nil
 	// where that fails. It is called from several goroutines at once.
 	LstatIn(dir string, names []string, out []fs.FileInfo)
+	// ListIn lists folder dir's entries, in no order, but the links,
+	// which it warns of as Walk does; none when dir is gone.
+	ListIn(dir string) ([]fs.DirEntry, error)
 }
 
 // lstatAll looks at the files at paths, a few at a time: at 100,000
