@@ -618,11 +618,15 @@ func (k *Keeper) lstatAll(paths []string) []fs.FileInfo {
 	out := make([]fs.FileInfo, len(paths))
 	n := min(runtime.GOMAXPROCS(0), 4, 1+len(paths)/512)
 	in, byFolder := k.src.(FolderSource)
+	var runs []folderRun
+	if byFolder {
+		runs = folderRuns(paths)
+	}
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
 			if byFolder {
-				lstatByFolder(in, paths, w, n, out)
+				lstatByFolder(in, paths, runs, w, n, out)
 				return
 			}
 			for i := w; i < len(paths); i += n {
@@ -636,26 +640,41 @@ func (k *Keeper) lstatAll(paths []string) []fs.FileInfo {
 	return out
 }
 
+// A folderRun is paths[start:end], the files of folder dir.
+type folderRun struct {
+	dir        string
+	start, end int
+}
+
+// folderRuns cuts paths into runs of files of one folder.
+func folderRuns(paths []string) []folderRun {
+	var runs []folderRun
+	for i, p := range paths {
+		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+		if len(runs) == 0 || runs[len(runs)-1].dir != dir {
+			runs = append(runs, folderRun{dir: dir, start: i})
+		}
+		runs[len(runs)-1].end = i + 1
+	}
+	return runs
+}
+
 // lstatByFolder is worker w of n's part of lstatAll through in: the
 // files i with i%n == w, a folder's in one call.
-func lstatByFolder(in FolderSource, paths []string, w, n int, out []fs.FileInfo) {
+func lstatByFolder(in FolderSource, paths []string, runs []folderRun, w, n int, out []fs.FileInfo) {
 	var names []string
 	var got []fs.FileInfo
 	var at []int
-	for start := 0; start < len(paths); {
-		dir := folderOf(paths[start])
-		end := start
+	for _, r := range runs {
 		names, at = names[:0], at[:0]
-		for ; end < len(paths) && folderOf(paths[end]) == dir; end++ {
-			if end%n == w {
-				names, at = append(names, strings.TrimPrefix(paths[end][len(dir):], "/")), append(at, end)
-			}
+		for i := r.start + (w-r.start%n+n)%n; i < r.end; i += n {
+			names, at = append(names, strings.TrimPrefix(paths[i][len(r.dir):], "/")), append(at, i)
 		}
 		switch {
 		case len(names) >= minByFolder:
 			got = slices.Grow(got[:0], len(names))[:len(names)]
 			clear(got)
-			in.LstatIn(dir, names, got)
+			in.LstatIn(r.dir, names, got)
 			for j, i := range at {
 				out[i] = got[j]
 			}
@@ -666,7 +685,6 @@ func lstatByFolder(in FolderSource, paths []string, w, n int, out []fs.FileInfo)
 				}
 			}
 		}
-		start = end
 	}
 }
 
@@ -674,11 +692,6 @@ func lstatByFolder(in FolderSource, paths []string, w, n int, out []fs.FileInfo)
 // open and close cost about what two paths resolved from the root do (a
 // session's folder holds five files).
 const minByFolder = 8
-
-// folderOf is path.Dir of p, a file's path under an item folder (clean,
-// with a slash), without cleaning it again: lstatByFolder asks it of
-// every file.
-func folderOf(p string) string { return p[:max(strings.LastIndexByte(p, '/'), 0)] }
 
 // Follow brings the parts of the folders a commit changed up to it:
 // from the files it names when a part described its parent (its cost

@@ -178,7 +178,7 @@ func TestLstatAllByFolder(t *testing.T) {
 	for n := 1; n <= 4; n++ {
 		out := make([]fs.FileInfo, len(paths))
 		for w := range n {
-			lstatByFolder(folderSource{&dirSource{dir: dir}}, paths, w, n, out)
+			lstatByFolder(folderSource{&dirSource{dir: dir}}, paths, folderRuns(paths), w, n, out)
 		}
 		for i, p := range paths {
 			want, err := os.Lstat(filepath.Join(dir, p))
