@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
@@ -99,7 +98,7 @@ func (s catalogSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
 	for i, name := range names {
 		var st unix.Stat_t
 		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-			out[i] = &statInfo{name: name, st: st}
+			out[i] = catalog.StatInfo(name, &st)
 		}
 	}
 }
@@ -125,32 +124,6 @@ func (s catalogSource) ListIn(dir string) ([]fs.DirEntry, error) {
 		out = append(out, e)
 	}
 	return out, err
-}
-
-// statInfo is a file's unix.Stat_t as an fs.FileInfo.
-type statInfo struct {
-	name string
-	st   unix.Stat_t
-}
-
-func (fi *statInfo) Name() string       { return fi.name }
-func (fi *statInfo) Size() int64        { return fi.st.Size }
-func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
-func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
-func (fi *statInfo) Sys() any           { return &fi.st }
-
-func (fi *statInfo) Mode() fs.FileMode {
-	m := fs.FileMode(fi.st.Mode & 0o777)
-	switch fi.st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-	case unix.S_IFDIR:
-		m |= fs.ModeDir
-	case unix.S_IFLNK:
-		m |= fs.ModeSymlink
-	default:
-		m |= fs.ModeIrregular
-	}
-	return m
 }
 
 func (s catalogSource) Warn(msg string)         { s.m.warn(msg) }

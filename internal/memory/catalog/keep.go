@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"golang.org/x/sys/unix"
 )
 
 // Source is what keeping a catalogue needs of a memory: its history and
@@ -607,6 +608,35 @@ type FolderSource interface {
 	// ListIn lists folder dir's entries, in no order, but the links,
 	// which it warns of as Walk does; none when dir is gone.
 	ListIn(dir string) ([]fs.DirEntry, error)
+}
+
+// StatInfo is a file's unix.Stat_t, of an fstatat, as an fs.FileInfo, as
+// os.Lstat gives it, for a FolderSource.
+func StatInfo(name string, st *unix.Stat_t) fs.FileInfo { return &statInfo{name: name, st: *st} }
+
+type statInfo struct {
+	name string
+	st   unix.Stat_t
+}
+
+func (fi *statInfo) Name() string       { return fi.name }
+func (fi *statInfo) Size() int64        { return fi.st.Size }
+func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
+func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *statInfo) Sys() any           { return &fi.st }
+
+func (fi *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(fi.st.Mode & 0o777)
+	switch fi.st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFDIR:
+		m |= fs.ModeDir
+	case unix.S_IFLNK:
+		m |= fs.ModeSymlink
+	default:
+		m |= fs.ModeIrregular
+	}
+	return m
 }
 
 // lstatAll looks at the files at paths, a few at a time: at 100,000
