@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/gitstore"
@@ -86,8 +87,8 @@ func (s catalogSource) Lstat(p string) (fs.FileInfo, error) {
 	return os.Lstat(filepath.Join(s.m.Dir, filepath.FromSlash(p)))
 }
 
-// LstatIn looks at the files names of folder dir through a descriptor of
-// it (catalog.FolderSource). The folder is not reached through a link
+// LstatIn looks at the files names under folder dir through a descriptor
+// of it (catalog.FolderSource). The folder is not reached through a link
 // as its last part, and its files are not followed, as with Lstat.
 func (s catalogSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
 	fd, err := unix.Open(filepath.Join(s.m.Dir, filepath.FromSlash(dir)), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -98,7 +99,7 @@ func (s catalogSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
 	for i, name := range names {
 		var st unix.Stat_t
 		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-			out[i] = catalog.StatInfo(name, &st)
+			out[i] = catalog.StatInfo(path.Base(name), &st)
 		}
 	}
 }

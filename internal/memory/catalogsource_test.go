@@ -25,7 +25,10 @@ func TestCatalogLstatIn(t *testing.T) {
 	if err := os.Symlink("facts", filepath.Join(m.Dir, "core", "linked")); err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"a.md", "sub", "l.md", "missing.md"}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "b.md"), []byte("below"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"a.md", "sub", "l.md", "missing.md", "sub/b.md"}
 	out := make([]fs.FileInfo, len(names))
 	catalogSource{m}.LstatIn("core/facts", names, out)
 	for i, n := range names {
@@ -37,7 +40,7 @@ func TestCatalogLstatIn(t *testing.T) {
 			}
 			continue
 		}
-		if got == nil || got.Name() != want.Name() || got.Size() != want.Size() || !got.ModTime().Equal(want.ModTime()) ||
+		if got == nil || got.Name() != want.Name() || got.Name() != filepath.Base(n) || got.Size() != want.Size() || !got.ModTime().Equal(want.ModTime()) ||
 			got.Mode().Type() != want.Mode().Type() || got.Mode().Perm() != want.Mode().Perm() || got.IsDir() != want.IsDir() {
 			t.Errorf("%s: %v, want %v", n, got, want)
 		}

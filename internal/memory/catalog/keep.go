@@ -596,14 +596,16 @@ func listIn(ctx context.Context, in FolderSource, dir string, fi fs.FileInfo, fn
 	return ctx.Err()
 }
 
-// FolderSource is a Source that can look at several files of one folder
-// through a descriptor of that folder (fstatat): at 100,000 files a path
-// resolved from the root cost twice as much in the kernel (1,550 core
-// items: 4.8 against 2.6 ms).
+// FolderSource is a Source that can look at several files under one
+// folder through a descriptor of that folder (fstatat), which resolves
+// a path of two parts where Lstat resolves one from the root: at 100,000
+// files, 10.7 against 12.7 ms of a warm pack's CPU in profiles.
 type FolderSource interface {
 	Source
 	// LstatIn sets out[i] to what Lstat(dir/names[i]) returns, nil
-	// where that fails. It is called from several goroutines at once.
+	// where that fails; a name may hold slashes (no part of it but the
+	// last is a link, as with Lstat). It is called from several
+	// goroutines at once.
 	LstatIn(dir string, names []string, out []fs.FileInfo)
 	// ListIn lists folder dir's entries, in no order, but the links,
 	// which it warns of as Walk does; none when dir is gone.
@@ -676,11 +678,13 @@ type folderRun struct {
 	start, end int
 }
 
-// folderRuns cuts paths into runs of files of one folder.
+// folderRuns cuts paths into runs of files under one item folder (core,
+// sessions): one descriptor serves the 200 session folders of five files
+// each, which opened one by one cost what they saved.
 func folderRuns(paths []string) []folderRun {
 	var runs []folderRun
 	for i, p := range paths {
-		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+		dir := p[:max(strings.IndexByte(p, '/'), 0)]
 		if len(runs) == 0 || runs[len(runs)-1].dir != dir {
 			runs = append(runs, folderRun{dir: dir, start: i})
 		}
@@ -690,7 +694,7 @@ func folderRuns(paths []string) []folderRun {
 }
 
 // lstatByFolder is worker w of n's part of lstatAll through in: the
-// files i with i%n == w, a folder's in one call.
+// files i with i%n == w, those under a folder in one call.
 func lstatByFolder(in FolderSource, paths []string, runs []folderRun, w, n int, out []fs.FileInfo) {
 	var names []string
 	var got []fs.FileInfo
@@ -718,9 +722,8 @@ func lstatByFolder(in FolderSource, paths []string, runs []folderRun, w, n int, 
 	}
 }
 
-// minByFolder is the fewest files of a folder worth opening it for: the
-// open and close cost about what two paths resolved from the root do (a
-// session's folder holds five files).
+// minByFolder is the fewest files worth opening their folder for: the
+// open and close cost about what two paths resolved from the root do.
 const minByFolder = 8
 
 // Follow brings the parts of the folders a commit changed up to it:
