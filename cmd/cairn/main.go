@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -30,11 +31,7 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	// A command lives for milliseconds and allocates most of what it
-	// needs up front (a stat cache of 100,000 entries is 10 MB): collecting
-	// garbage less often is cheaper than collecting it at all. The daemon
-	// lives for hours: `cairn daemon run` sets its own (server.DaemonGC).
-	debug.SetGCPercent(400)
+	shortGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	proc.self, _ = os.Executable()
@@ -42,6 +39,38 @@ func main() {
 	stop()
 	pprof.StopCPUProfile()
 	os.Exit(code)
+}
+
+// A command lives for milliseconds and allocates most of what it needs up
+// front (a stat cache of 100,000 entries is 10 MB): collecting garbage
+// less often is cheaper than collecting it at all. The daemon lives for
+// hours: `cairn daemon run` sets its own (server.DaemonGC), as does an
+// index build (indexer.GCForBuild).
+const (
+	// shortGCPercent is the GC percent until the first collection: the
+	// runtime's first goal is 4 MB times it over 100, so 64 MB, which a
+	// pack at 100,000 files stays under (its one collection, at 16 MB,
+	// cost a cold pack 3-5 ms of CPU). A command that grows past it
+	// collects then and from there on at commandGCPercent.
+	shortGCPercent = 1600
+	// commandGCPercent is the GC percent of a command once it collected:
+	// its heap may grow to five times what it keeps.
+	commandGCPercent = 400
+)
+
+// shortGC sets the collector of a short command: none until the heap
+// reaches 64 MB, then at commandGCPercent. The first collection runs a
+// cleanup that lowers the percent, unless something set its own since
+// (a daemon, an index build), which it leaves.
+func shortGC() {
+	debug.SetGCPercent(shortGCPercent)
+	first := new([64]byte) // not a tiny allocation, whose cleanup may never run
+	runtime.AddCleanup(first, func(struct{}) {
+		if p := debug.SetGCPercent(commandGCPercent); p != shortGCPercent {
+			debug.SetGCPercent(p) // another setting since: leave it
+		}
+	}, struct{}{})
+	runtime.KeepAlive(first)
 }
 
 // Exit codes, decided here and nowhere else.

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // Catalog returns the catalogue's rows of the files under roots (all
@@ -82,6 +85,46 @@ func (s catalogSource) ReadFile(p string) ([]byte, error) { return s.m.store.Rea
 
 func (s catalogSource) Lstat(p string) (fs.FileInfo, error) {
 	return os.Lstat(filepath.Join(s.m.Dir, filepath.FromSlash(p)))
+}
+
+// LstatIn looks at the files names under folder dir through a descriptor
+// of it (catalog.FolderSource). The folder is not reached through a link
+// as its last part, and its files are not followed, as with Lstat.
+func (s catalogSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
+	fd, err := unix.Open(filepath.Join(s.m.Dir, filepath.FromSlash(dir)), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return // none looked at: as gone
+	}
+	defer unix.Close(fd)
+	for i, name := range names {
+		var st unix.Stat_t
+		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+			out[i] = catalog.StatInfo(path.Base(name), &st)
+		}
+	}
+}
+
+// ListIn lists folder dir's entries but links, which are warned of as
+// WalkFiles does (catalog.FolderSource); none when it is gone.
+func (s catalogSource) ListIn(dir string) ([]fs.DirEntry, error) {
+	f, err := os.OpenFile(filepath.Join(s.m.Dir, filepath.FromSlash(dir)), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // removed meanwhile
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	out := ents[:0]
+	for _, e := range ents {
+		if e.Type()&fs.ModeSymlink != 0 {
+			s.m.WarnLink(&safefile.LinkError{Path: dir + "/" + e.Name()})
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, err
 }
 
 func (s catalogSource) Warn(msg string)         { s.m.warn(msg) }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/model"
+	"golang.org/x/sys/unix"
 )
 
 // Source is what keeping a catalogue needs of a memory: its history and
@@ -450,6 +451,10 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	}
 
 	seen := make(map[string]bool, len(p.Rows))
+	// The files of trusted folders, and those of folders listed again,
+	// looked at below: lstatAll makes fewer and cheaper calls than a
+	// listing's own look at each file.
+	var trusted, looked []string
 	dirs := make(map[string]int64, len(p.Dirs)) // the folders' times now
 	listed := func(name string, d fs.DirEntry) error {
 		if d.IsDir() {
@@ -460,9 +465,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			return nil
 		}
 		seen[name] = true
-		if !check(name, d) {
-			dirs[path.Dir(name)] = 0
-		}
+		looked = append(looked, name) // looked at below, with the trusted
 		return nil
 	}
 	files, subdirs := map[string][]string{}, map[string][]string{}
@@ -474,12 +477,14 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			subdirs[path.Dir(d)] = append(subdirs[path.Dir(d)], d)
 		}
 	}
-	var trusted []string // the files of trusted folders, looked at below
 	var visit func(dir string) error
 	visit = func(dir string) error {
 		was := p.Dirs[dir]
 		fi, err := k.src.Lstat(dir)
 		if err != nil || !fi.IsDir() || was == 0 || fi.ModTime().UnixNano() != was || p.RacyDir(was) {
+			if in, ok := k.src.(FolderSource); ok && err == nil && fi.IsDir() {
+				return listIn(ctx, in, dir, fi, listed)
+			}
 			return k.src.Walk(ctx, dir, listed)
 		}
 		dirs[dir] = was
@@ -494,11 +499,14 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	if err := visit(p.Root); err != nil {
 		return nil, false, fmt.Errorf("catalogue of %s/: %w", p.Root, err)
 	}
+	trusted = append(trusted, looked...)
 	for i, fi := range k.lstatAll(trusted) {
 		f := trusted[i]
 		seen[f] = true
 		if fi == nil || !fi.Mode().IsRegular() {
-			set(f, nil) // gone or replaced, with the folder's time unmoved
+			if p.Rows[f] != nil {
+				set(f, nil) // gone or replaced
+			}
 			dirs[path.Dir(f)] = 0
 			continue
 		}
@@ -561,15 +569,98 @@ func dirsMoved(was, dirs map[string]int64, now int64) bool {
 	return false
 }
 
+// listIn calls fn as Walk(dir, fn) would, of folder dir, whose
+// information is fi, through in: one listing of the folder, in no order,
+// where a walk sorts it and makes each path again from the root (a
+// folder of 1,500 core items, listed again after a checkpoint added to
+// it: about 4 against 1.5 ms). Its folders, if any, are walked.
+func listIn(ctx context.Context, in FolderSource, dir string, fi fs.FileInfo, fn func(string, fs.DirEntry) error) error {
+	if err := fn(dir, fs.FileInfoToDirEntry(fi)); err != nil {
+		return err
+	}
+	ents, err := in.ListIn(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name := dir + "/" + e.Name()
+		if e.IsDir() {
+			err = in.Walk(ctx, name, fn)
+		} else {
+			err = fn(name, e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// FolderSource is a Source that can look at several files under one
+// folder through a descriptor of that folder (fstatat), which resolves
+// a path of two parts where Lstat resolves one from the root: at 100,000
+// files, 10.7 against 12.7 ms of a warm pack's CPU in profiles.
+type FolderSource interface {
+	Source
+	// LstatIn sets out[i] to what Lstat(dir/names[i]) returns, nil
+	// where that fails; a name may hold slashes (no part of it but the
+	// last is a link, as with Lstat). It is called from several
+	// goroutines at once.
+	LstatIn(dir string, names []string, out []fs.FileInfo)
+	// ListIn lists folder dir's entries, in no order, but the links,
+	// which it warns of as Walk does; none when dir is gone.
+	ListIn(dir string) ([]fs.DirEntry, error)
+}
+
+// StatInfo is a file's unix.Stat_t, of an fstatat, as an fs.FileInfo, as
+// os.Lstat gives it, for a FolderSource.
+func StatInfo(name string, st *unix.Stat_t) fs.FileInfo { return &statInfo{name: name, st: *st} }
+
+type statInfo struct {
+	name string
+	st   unix.Stat_t
+}
+
+func (fi *statInfo) Name() string       { return fi.name }
+func (fi *statInfo) Size() int64        { return fi.st.Size }
+func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
+func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *statInfo) Sys() any           { return &fi.st }
+
+func (fi *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(fi.st.Mode & 0o777)
+	switch fi.st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFDIR:
+		m |= fs.ModeDir
+	case unix.S_IFLNK:
+		m |= fs.ModeSymlink
+	default:
+		m |= fs.ModeIrregular
+	}
+	return m
+}
+
 // lstatAll looks at the files at paths, a few at a time: at 100,000
 // files the 5,000 core items' lstat calls are most of a warm pack, and
 // they overlap on two cores. A file that cannot be looked at is nil.
+// Each worker takes every nth file, and of a FolderSource the files of
+// a folder together (paths holds a folder's files side by side).
 func (k *Keeper) lstatAll(paths []string) []fs.FileInfo {
 	out := make([]fs.FileInfo, len(paths))
 	n := min(runtime.GOMAXPROCS(0), 4, 1+len(paths)/512)
+	in, byFolder := k.src.(FolderSource)
+	var runs []folderRun
+	if byFolder {
+		runs = folderRuns(paths)
+	}
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
+			if byFolder {
+				lstatByFolder(in, paths, runs, w, n, out)
+				return
+			}
 			for i := w; i < len(paths); i += n {
 				if fi, err := k.src.Lstat(paths[i]); err == nil {
 					out[i] = fi
@@ -580,6 +671,60 @@ func (k *Keeper) lstatAll(paths []string) []fs.FileInfo {
 	wg.Wait()
 	return out
 }
+
+// A folderRun is paths[start:end], the files of folder dir.
+type folderRun struct {
+	dir        string
+	start, end int
+}
+
+// folderRuns cuts paths into runs of files under one item folder (core,
+// sessions): one descriptor serves the 200 session folders of five files
+// each, which opened one by one cost what they saved.
+func folderRuns(paths []string) []folderRun {
+	var runs []folderRun
+	for i, p := range paths {
+		dir := p[:max(strings.IndexByte(p, '/'), 0)]
+		if len(runs) == 0 || runs[len(runs)-1].dir != dir {
+			runs = append(runs, folderRun{dir: dir, start: i})
+		}
+		runs[len(runs)-1].end = i + 1
+	}
+	return runs
+}
+
+// lstatByFolder is worker w of n's part of lstatAll through in: the
+// files i with i%n == w, those under a folder in one call.
+func lstatByFolder(in FolderSource, paths []string, runs []folderRun, w, n int, out []fs.FileInfo) {
+	var names []string
+	var got []fs.FileInfo
+	var at []int
+	for _, r := range runs {
+		names, at = names[:0], at[:0]
+		for i := r.start + (w-r.start%n+n)%n; i < r.end; i += n {
+			names, at = append(names, strings.TrimPrefix(paths[i][len(r.dir):], "/")), append(at, i)
+		}
+		switch {
+		case len(names) >= minByFolder:
+			got = slices.Grow(got[:0], len(names))[:len(names)]
+			clear(got)
+			in.LstatIn(r.dir, names, got)
+			for j, i := range at {
+				out[i] = got[j]
+			}
+		default:
+			for _, i := range at {
+				if fi, err := in.Lstat(paths[i]); err == nil {
+					out[i] = fi
+				}
+			}
+		}
+	}
+}
+
+// minByFolder is the fewest files worth opening their folder for: the
+// open and close cost about what two paths resolved from the root do.
+const minByFolder = 8
 
 // Follow brings the parts of the folders a commit changed up to it:
 // from the files it names when a part described its parent (its cost

@@ -138,3 +138,103 @@ func TestDirsOnlyWritten(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// folderSource is a dirSource that looks at a folder's files together,
+// as internal/memory's does (through a descriptor of the folder).
+type folderSource struct{ *dirSource }
+
+func (s folderSource) ListIn(dir string) ([]fs.DirEntry, error) {
+	return os.ReadDir(filepath.Join(s.dir, dir))
+}
+
+func (s folderSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
+	for i, n := range names {
+		out[i], _ = s.Lstat(dir + "/" + n)
+	}
+}
+
+// lstatAll gives each path its own file's information whether the
+// source looks at files one by one or a folder's together, with any
+// number of workers, files missing among them.
+func TestLstatAllByFolder(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for f, n := range map[string]int{"core/a": 7, "core/b": 1, "sessions/s1": 5, "core/c": 12} {
+		if err := os.MkdirAll(filepath.Join(dir, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			p := f + "/" + strconv.Itoa(i) + ".md"
+			if i%4 != 3 { // every fourth is missing
+				if err := os.WriteFile(filepath.Join(dir, p), bytes.Repeat([]byte("x"), len(p)+i), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			paths = append(paths, p)
+		}
+	}
+	paths = append(paths, "core/gone/x.md", "core/a/0.md") // a folder missing; a folder again
+	k := NewKeeper(folderSource{&dirSource{dir: dir}}, t.TempDir())
+	for n := 1; n <= 4; n++ {
+		out := make([]fs.FileInfo, len(paths))
+		for w := range n {
+			lstatByFolder(folderSource{&dirSource{dir: dir}}, paths, folderRuns(paths), w, n, out)
+		}
+		for i, p := range paths {
+			want, err := os.Lstat(filepath.Join(dir, p))
+			if got := out[i]; (got == nil) != (err != nil) || got != nil && (got.Size() != want.Size() || got.Name() != want.Name()) {
+				t.Fatalf("%d workers: %s: %v, want %v (%v)", n, p, got, want, err)
+			}
+		}
+	}
+	if got := k.lstatAll(paths); len(got) != len(paths) || got[0] == nil || got[len(paths)-2] != nil {
+		t.Fatalf("lstatAll: %v", got)
+	}
+}
+
+// A Keeper of a FolderSource, which lists a folder in one call and looks
+// at its files through it, finds the rows a Keeper of a plain Source
+// finds, as files are added, edited and removed and a folder appears
+// within a folder listed again.
+func TestFolderSourceRows(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, title string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte("---\nkind: fact\ntitle: "+title+"\n---\nbody\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 20 {
+		write("core/facts/"+strconv.Itoa(i)+".md", "fact "+strconv.Itoa(i))
+	}
+	write("core/notes/a.md", "a note")
+	plain, byFolder := NewKeeper(&dirSource{dir: dir}, t.TempDir()), NewKeeper(folderSource{&dirSource{dir: dir}}, t.TempDir())
+	rows := func(k *Keeper) string {
+		t.Helper()
+		rs, err := k.Rows(context.Background(), "core")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, r := range rs {
+			b.WriteString(r.Path + " " + r.Title + " " + r.Blob + "\n")
+		}
+		return b.String()
+	}
+	for step, change := range []func(){
+		func() {},
+		func() { write("core/facts/new.md", "a new fact") },
+		func() { write("core/facts/3.md", "fact three, edited") },
+		func() { os.Remove(filepath.Join(dir, "core/facts/7.md")) },
+		func() { write("core/facts/deeper/x.md", "in a folder within") },
+		func() { os.RemoveAll(filepath.Join(dir, "core/notes")) },
+	} {
+		change()
+		if got, want := rows(byFolder), rows(plain); got != want {
+			t.Fatalf("step %d: by folder:\n%s\nfile by file:\n%s", step, got, want)
+		}
+	}
+}

@@ -69,6 +69,7 @@ type Retirer struct {
 	carry   *carry
 	sources []digest.Source
 	counts  *counts // df and distinct, when the carry was made without the retirer
+	fresh   int     // core items the trace file's statements lack, read afresh by the light carry
 	carried int     // answers of other inputs that stood
 	core    []digest.Statement
 }

@@ -24,7 +24,9 @@
 // with the retirer's statements, and an old answer that no statement
 // added or removed since could change stands (carry.go); which stand is
 // told from the statements and counts that file keeps, and the retirer is
-// built only for an answer to compute. Each file is
+// built only for an answer to compute; a pack whose answers all stood
+// leaves that file as it was while it lacks few of the core items now
+// (maxDrift). Each file is
 // 0600, replaced whole by rename, never
 // synced; a damaged one is said in one line and made again.
 //
