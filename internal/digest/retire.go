@@ -808,7 +808,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSet, xVer, xDirs map[string]string
 		xNamed, xTools    map[string]string
 		xPorts            []string
-		xSibling          bool
+		xSibling, xHome   bool
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -832,7 +832,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if strings.Contains(x, "`") {
 				xPorts = prose.Ports(x)
 			}
-			xSibling = change.HasSiblingTokens(x)
+			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -894,6 +894,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text, func(string) bool { return true }) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
+		}
+		if xHome && strings.Contains(n.Text, " now") && change.OtherHome(x, n.Text, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
+			return true // "jobs go through Postgres LISTEN/NOTIFY" once "the queue is on NATS JetStream now, stream JOBS"
 		}
 		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) {
 			return true // "the Marketplace publisher is harborlabs" once "the publisher is quill-lang now"

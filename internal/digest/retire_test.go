@@ -743,3 +743,13 @@ func TestRetiredBySibling(t *testing.T) {
 		t.Error("the settings' store, which the change keeps, is retired")
 	}
 }
+
+func TestRetiredByOtherHome(t *testing.T) {
+	newer := "The queue is on NATS JetStream now, stream JOBS, in queue.go; failed jobs retry with exponential backoff."
+	if got := droppedBy("Jobs go through Postgres LISTEN/NOTIFY on the jobs channel, and the API listens on port 8080.", newer); got != "The API listens on port 8080." {
+		t.Errorf("DropRetired = %q, want only the port", got)
+	}
+	if retiredBy("Deploys go through GitHub Actions.", newer) {
+		t.Error("another thing's system is retired")
+	}
+}

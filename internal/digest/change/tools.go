@@ -187,3 +187,50 @@ var (
 // another default's.
 var genericNouns = prose.WordSet(`default value limit plan idea problem issue fix result output reason goal answer rule thing point
 	status state same one difference catch trick name number version`)
+
+// OtherHome reports whether newer text n, in a clause that says "now",
+// puts a thing on a named system ("the queue is on NATS JetStream now,
+// stream JOBS") and x, sharing a word with n outside the names, puts
+// something on another that n does not name, and does not name n's:
+// "jobs go through Postgres LISTEN/NOTIFY on the jobs channel".
+func OtherHome(x, n string, shared func(k string) bool) bool {
+	xs := homes(x)
+	if len(xs) == 0 {
+		return false
+	}
+	for _, c := range clausePart.Split(n, -1) {
+		if !nowWord.MatchString(c) {
+			continue
+		}
+		for _, h := range homes(c) {
+			if strings.Contains(strings.ToLower(x), h) {
+				return false // x names where it is now
+			}
+			for _, o := range xs {
+				if o != h && !strings.Contains(strings.ToLower(n), o) && sharesKey(x, homeName.ReplaceAllString(n, " "), shared) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// HasHome reports whether s puts something on a named system (OtherHome).
+func HasHome(s string) bool { return len(homes(s)) > 0 }
+
+// homes are the first words, in lower case, of the named systems s puts
+// things on, through or in.
+func homes(s string) []string {
+	var out []string
+	for _, m := range homeName.FindAllStringSubmatch(s, -1) {
+		if w := strings.ToLower(m[1]); !lex.StopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// homeName is a named system a thing is on, goes through or runs on:
+// "on NATS JetStream", "through Postgres LISTEN/NOTIFY".
+var homeName = lazyre.New(`\b(?:on|through|via|over|in)\s+((?-i:[A-Z][A-Za-z0-9]+))(?:\s+(?-i:[A-Z][\w/-]*))*`)

@@ -76,3 +76,19 @@ func TestNowIs(t *testing.T) {
 		}
 	}
 }
+
+func TestOtherHome(t *testing.T) {
+	newer := "The queue is on NATS JetStream now, stream JOBS, in queue.go; failed jobs retry with exponential backoff."
+	for _, tc := range []struct {
+		x    string
+		want bool
+	}{
+		{"Jobs go through Postgres LISTEN/NOTIFY on the jobs channel, and the API listens on port 8080.", true},
+		{"Jobs are published on NATS JetStream.", false},
+		{"Deploys go through GitHub Actions.", false},
+	} {
+		if got := OtherHome(tc.x, newer, func(string) bool { return true }); got != tc.want {
+			t.Errorf("OtherHome(%q) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
