@@ -202,7 +202,7 @@ func OtherHome(x, n string, shared func(k string) bool) bool {
 		if !nowWord.MatchString(c) {
 			continue
 		}
-		for _, h := range homes(c) {
+		for _, h := range nowHomes(c) {
 			if strings.Contains(strings.ToLower(x), h) {
 				return false // x names where it is now
 			}
@@ -231,6 +231,23 @@ func homes(s string) []string {
 	return out
 }
 
+// nowHomes are the homes a clause says a thing is on: "the queue is on
+// NATS JetStream now", not "tested on Chrome".
+func nowHomes(c string) []string {
+	var out []string
+	for _, m := range isOnName.FindAllStringSubmatch(c, -1) {
+		if w := strings.ToLower(m[1]); !lex.StopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // homeName is a named system a thing is on, goes through or runs on:
-// "on NATS JetStream", "through Postgres LISTEN/NOTIFY".
-var homeName = lazyre.New(`\b(?:on|through|via|over|in)\s+((?-i:[A-Z][A-Za-z0-9]+))(?:\s+(?-i:[A-Z][\w/-]*))*`)
+// "on NATS JetStream", "through Postgres LISTEN/NOTIFY" ("in TypeScript"
+// says what it is written in, not where it runs).
+var homeName = lazyre.New(`\b(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))(?:\s+(?-i:[A-Z][\w/-]*))*`)
+
+// isOnName is a thing said to be on a named system: "is on NATS", "runs
+// through Kafka", "goes via Cloudflare".
+var isOnName = lazyre.New(`\b(?:is|are|runs?|goes|go|lives?|sits?)\s+(?:now\s+)?(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))`)
