@@ -224,7 +224,7 @@ func HasHome(s string) bool { return len(homes(s)) > 0 }
 func homes(s string) []string {
 	var out []string
 	for _, m := range homeName.FindAllStringSubmatch(s, -1) {
-		if w := strings.ToLower(m[1]); !lex.StopWords[w] {
+		if w := strings.ToLower(m[1]); !lex.StopWords[w] && !notHome[w] {
 			out = append(out, w)
 		}
 	}
@@ -242,6 +242,12 @@ func nowHomes(c string) []string {
 	}
 	return out
 }
+
+// notHome are capitalised words after "on" that name no system: "on
+// PRs", "on Fridays".
+var notHome = prose.WordSet(`pr prs ci mr mrs monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays
+	friday fridays saturday saturdays sunday sundays january february march april may june july august september
+	october november december`)
 
 // homeName is a named system a thing is on, goes through or runs on:
 // "on NATS JetStream", "through Postgres LISTEN/NOTIFY" ("in TypeScript"

@@ -91,4 +91,8 @@ func TestOtherHome(t *testing.T) {
 			t.Errorf("OtherHome(%q) = %v, want %v", tc.x, got, tc.want)
 		}
 	}
+	// "on PRs" names when, not where.
+	if OtherHome("CI runs the eval with --min-hit 0.80 on PRs.", "Retrieval runs on Qdrant now; the eval reads from it.", func(string) bool { return true }) {
+		t.Error("\"on PRs\" taken for where the eval runs")
+	}
 }
