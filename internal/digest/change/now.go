@@ -1,0 +1,203 @@
+package change
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// What a statement says holds now, against what an older one said: a
+// sibling value ("clips are in chrome.storage.local now"), a thing of a
+// noun ("the publisher is quill-lang now"), a named system a thing is on
+// ("the queue is on NATS JetStream now").
+
+// SaysNow reports whether s says "now": what it states is the state
+// since a change ("the Java rewrite now builds with Gradle").
+func SaysNow(s string) bool { return nowWord.MatchString(s) }
+
+// Siblings reports whether newer text n, in a clause that says "now" or
+// announces a change, names a sibling of one of x's code tokens (the
+// same up to its last dot or slash, another last part: chrome.storage.sync
+// and chrome.storage.local) and not x's token itself, and that clause
+// shares a word with x (shared, of the clause's keys). The clause is
+// short: a word it shares is its subject, however common in the memory
+// ("clips", in a clipping extension's).
+func Siblings(x string, n string, shared func(k string) bool) bool {
+	xt := siblingTokens(x)
+	if len(xt) == 0 {
+		return false
+	}
+	for _, c := range clausePart.Split(n, -1) {
+		if !nowWord.MatchString(c) && Of(c) == nil {
+			continue
+		}
+		ct := siblingTokens(c)
+		for _, a := range xt {
+			if slices.Contains(ct, a) {
+				continue
+			}
+			for _, b := range ct {
+				if sibling(a, b) && sharesKey(x, c, shared) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// clausePart splits a sentence at its commas, semicolons and dashes:
+// "clips are in chrome.storage.local now, settings stay in
+// chrome.storage.sync" says two things.
+var clausePart = lazyre.New(`[,;]\s+|\s+—\s+`)
+
+// siblingTokens are s's code tokens that have a parent: a dot or a slash
+// inside, not a number.
+func siblingTokens(s string) []string {
+	var out []string
+	for _, t := range CodeTokens(s) {
+		t = strings.TrimRight(t, "/.")
+		if i := strings.LastIndexAny(t, "./"); i > 2 && i < len(t)-1 && !IsVersion(t) && !IsNumber(strings.ReplaceAll(t, ".", "")) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sibling reports whether two tokens share their parent and differ.
+func sibling(a, b string) bool {
+	i, j := strings.LastIndexAny(a, "./"), strings.LastIndexAny(b, "./")
+	return a != b && i == j && a[:i+1] == b[:j+1]
+}
+
+// sharesKey reports whether texts a and b share a content word, outside
+// their code tokens, that shared accepts.
+func sharesKey(a, b string, shared func(k string) bool) bool {
+	// Words outside the code tokens: "chrome" of chrome.storage.sync
+	// says which API, not what is kept there.
+	a, b = codeToken.ReplaceAllString(strings.ToLower(a), " "), codeToken.ReplaceAllString(strings.ToLower(b), " ")
+	bk := Keys(b)
+	for k := range Keys(a) {
+		if bk[k] && len(k) > 2 && shared(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasSiblingTokens reports whether s names a code token with a parent,
+// which Siblings may find another child of.
+func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
+
+// NowIs reads "the publisher is quill-lang now" (or "… is now
+// quill-lang"): what a thing named by its noun is since a change. It
+// returns the noun and the value; "" if s says none.
+func NowIs(s string) (noun, value string) {
+	if !strings.Contains(s, " now") {
+		return "", ""
+	}
+	m := nowIs.FindStringSubmatch(s)
+	if m == nil {
+		return "", ""
+	}
+	noun, value = strings.ToLower(m[1]), strings.ToLower(m[2]+m[3])
+	if genericNouns[noun] || lex.StopWords[value] {
+		return "", ""
+	}
+	return noun, value
+}
+
+// IsValue reports whether s says the thing of noun is a value other
+// than value: "the Marketplace publisher is harborlabs" against
+// (publisher, quill-lang).
+func IsValue(s, noun, value string) bool {
+	for _, m := range isValue.FindAllStringSubmatch(s, -1) {
+		if strings.EqualFold(m[1], noun) && !strings.EqualFold(m[2], value) && !lex.StopWords[strings.ToLower(m[2])] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	nowIs   = lazyre.New(`(?i)\bthe (?:[\w-]+ )?([a-z][\w-]*) is (?:now ([\w.:/@-]*\w)|([\w.:/@-]*\w) now\b)`)
+	isValue = lazyre.New(`(?i)\b([a-z][\w-]*) (?:is|was|=) ([\w.:/@-]*\w)\b`)
+)
+
+// genericNouns name no one thing: "the default is 250 now" may be
+// another default's.
+var genericNouns = prose.WordSet(`default value limit plan idea problem issue fix result output reason goal answer rule thing point
+	status state same one difference catch trick name number version`)
+
+// OtherHome reports whether newer text n, in a clause that says "now",
+// puts a thing on a named system ("the queue is on NATS JetStream now,
+// stream JOBS") and x, sharing a word with n outside the names, puts
+// something on another that n does not name, and does not name n's:
+// "jobs go through Postgres LISTEN/NOTIFY on the jobs channel".
+func OtherHome(x, n string, shared func(k string) bool) bool {
+	xs := homes(x)
+	if len(xs) == 0 {
+		return false
+	}
+	for _, c := range clausePart.Split(n, -1) {
+		if !nowWord.MatchString(c) {
+			continue
+		}
+		for _, h := range nowHomes(c) {
+			if strings.Contains(strings.ToLower(x), h) {
+				return false // x names where it is now
+			}
+			for _, o := range xs {
+				if o != h && !strings.Contains(strings.ToLower(n), o) && sharesKey(x, homeName.ReplaceAllString(n, " "), shared) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// HasHome reports whether s puts something on a named system (OtherHome).
+func HasHome(s string) bool { return len(homes(s)) > 0 }
+
+// homes are the first words, in lower case, of the named systems s puts
+// things on, through or in.
+func homes(s string) []string {
+	var out []string
+	for _, m := range homeName.FindAllStringSubmatch(s, -1) {
+		if w := strings.ToLower(m[1]); !lex.StopWords[w] && !notHome[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// nowHomes are the homes a clause says a thing is on: "the queue is on
+// NATS JetStream now", not "tested on Chrome".
+func nowHomes(c string) []string {
+	var out []string
+	for _, m := range isOnName.FindAllStringSubmatch(c, -1) {
+		if w := strings.ToLower(m[1]); !lex.StopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// notHome are capitalised words after "on" that name no system: "on
+// PRs", "on Fridays".
+var notHome = prose.WordSet(`pr prs ci mr mrs monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays
+	friday fridays saturday saturdays sunday sundays january february march april may june july august september
+	october november december`)
+
+// homeName is a named system a thing is on, goes through or runs on:
+// "on NATS JetStream", "through Postgres LISTEN/NOTIFY" ("in TypeScript"
+// says what it is written in, not where it runs).
+var homeName = lazyre.New(`\b(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))(?:\s+(?-i:[A-Z][\w/-]*))*`)
+
+// isOnName is a thing said to be on a named system: "is on NATS", "runs
+// through Kafka", "goes via Cloudflare".
+var isOnName = lazyre.New(`\b(?:is|are|runs?|goes|go|lives?|sits?)\s+(?:now\s+)?(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))`)

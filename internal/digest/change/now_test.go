@@ -1,0 +1,58 @@
+package change
+
+import "testing"
+
+func TestSiblings(t *testing.T) {
+	any := func(string) bool { return true }
+	for _, tc := range []struct {
+		x, n string
+		want bool
+	}{
+		{"`src/storage.ts` keeps clips in `chrome.storage.sync` alongside settings.", "Clips are in `chrome.storage.local` now, settings stay in `chrome.storage.sync`.", true},
+		{"Settings are kept in `chrome.storage.sync`.", "Clips are in `chrome.storage.local` now, settings stay in `chrome.storage.sync`.", false},
+		{"The handler is src/bg/api.ts.", "The worker code is under src/background/ now.", false},     // another parent: src/bg vs src
+		{"Config lives in config/app.yaml.", "Config lives in config/app.toml, see the docs.", false}, // no change said
+		{"Config lives in config/app.yaml.", "Config is in config/app.toml now.", true},
+	} {
+		if got := Siblings(tc.x, tc.n, any); got != tc.want {
+			t.Errorf("Siblings(%q, %q) = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestNowIs(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Write the release workflow; the Marketplace publisher is harborlabs.", "The org transfer went through, so the publisher is quill-lang now, update package.json.", true},
+		{"The publisher is quill-lang.", "The org transfer went through, so the publisher is quill-lang now.", false},
+		{"The default is 100 problems per file.", "The default is 250 now.", false}, // which default is not said
+		{"The region is eu-west-1.", "The bucket is now pw-raw-html.", false},
+	} {
+		noun, value := NowIs(tc.newer)
+		if got := noun != "" && IsValue(tc.older, noun, value); got != tc.want {
+			t.Errorf("NowIs(%q) = %q, %q against %q: %v, want %v", tc.newer, noun, value, tc.older, got, tc.want)
+		}
+	}
+}
+
+func TestOtherHome(t *testing.T) {
+	newer := "The queue is on NATS JetStream now, stream JOBS, in queue.go; failed jobs retry with exponential backoff."
+	for _, tc := range []struct {
+		x    string
+		want bool
+	}{
+		{"Jobs go through Postgres LISTEN/NOTIFY on the jobs channel, and the API listens on port 8080.", true},
+		{"Jobs are published on NATS JetStream.", false},
+		{"Deploys go through GitHub Actions.", false},
+	} {
+		if got := OtherHome(tc.x, newer, func(string) bool { return true }); got != tc.want {
+			t.Errorf("OtherHome(%q) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+	// "on PRs" names when, not where.
+	if OtherHome("CI runs the eval with --min-hit 0.80 on PRs.", "Retrieval runs on Qdrant now; the eval reads from it.", func(string) bool { return true }) {
+		t.Error("\"on PRs\" taken for where the eval runs")
+	}
+}
