@@ -204,6 +204,11 @@ func outcome(text string) []string {
 // explaining.
 var fixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made|turned|replaced) (?:it|that|this|them|those) (?:to|with|into) \S`)
 
+// invariant is the agent telling what must stay as it is and why:
+// "those must never change once a build is out", "renaming an id
+// silently breaks every saved session".
+var invariant = lazyre.New(`(?i)\b(?:must|should|can) never\b|\bmust not (?:change|be (?:renamed|changed|reused|edited|moved))\b|\bnever (?:be )?(?:renamed|changed|reused)\b|\bsilently break`)
+
 // foundIt is "There it is.": a find announced, not a choice ("sqlc it
 // is").
 var foundIt = lazyre.New(`(?i)^(?:there|here|that|this|so|yes|yeah|what|where|which) it is[.!]?$`)
@@ -491,7 +496,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}

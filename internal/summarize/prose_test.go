@@ -144,6 +144,7 @@ func TestClassify(t *testing.T) {
 		{User, "OK, sqlc it is.", "decision"},
 		{Assistant, "There it is.", ""},
 		{User, "Access tokens should live 5 minutes.", "decision"},
+		{Assistant, "The plugin codes are Lwtd and Drft; those must never change once a build is out, or hosts see another plugin.", "env"},
 		{Assistant, "I changed it to RoundingMode.HALF_UP, which matches ROUNDED for negative values too.", "decision"},
 		{Assistant, "I changed it to use the new helper.", ""},
 		{Assistant, "It compiles with `-std=ibm` rather than the default dialect, because BILL040 depends on IBM's truncation of binary fields.", "decision,rejected"},
