@@ -892,7 +892,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
-		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text, func(string) bool { return true }) {
+		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
 		}
 		if xHome && strings.Contains(n.Text, " now") && change.OtherHome(x, n.Text, func(k string) bool { return r.df[k] <= r.asideLimit() }) {

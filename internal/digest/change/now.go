@@ -22,10 +22,10 @@ func SaysNow(s string) bool { return nowWord.MatchString(s) }
 // announces a change, names a sibling of one of x's code tokens (the
 // same up to its last dot or slash, another last part: chrome.storage.sync
 // and chrome.storage.local) and not x's token itself, and that clause
-// shares a word with x (shared, of the clause's keys). The clause is
-// short: a word it shares is its subject, however common in the memory
-// ("clips", in a clipping extension's).
-func Siblings(x string, n string, shared func(k string) bool) bool {
+// shares a word with x. The clause is short: a word it shares is its
+// subject, however common in the memory ("clips", in a clipping
+// extension's).
+func Siblings(x, n string) bool {
 	xt := siblingTokens(x)
 	if len(xt) == 0 {
 		return false
@@ -40,7 +40,7 @@ func Siblings(x string, n string, shared func(k string) bool) bool {
 				continue
 			}
 			for _, b := range ct {
-				if sibling(a, b) && sharesKey(x, c, shared) {
+				if sibling(a, b) && sharesKey(x, c, func(string) bool { return true }) {
 					return true
 				}
 			}

@@ -3,7 +3,6 @@ package change
 import "testing"
 
 func TestSiblings(t *testing.T) {
-	any := func(string) bool { return true }
 	for _, tc := range []struct {
 		x, n string
 		want bool
@@ -14,7 +13,7 @@ func TestSiblings(t *testing.T) {
 		{"Config lives in config/app.yaml.", "Config lives in config/app.toml, see the docs.", false}, // no change said
 		{"Config lives in config/app.yaml.", "Config is in config/app.toml now.", true},
 	} {
-		if got := Siblings(tc.x, tc.n, any); got != tc.want {
+		if got := Siblings(tc.x, tc.n); got != tc.want {
 			t.Errorf("Siblings(%q, %q) = %v, want %v", tc.x, tc.n, got, tc.want)
 		}
 	}
