@@ -15,7 +15,10 @@ import (
 // scratch path or a name cut short by the summary is no project file.
 func removedFiles(cmd string) []string {
 	var out []string
-	steps := cmdSteps.Split(strings.Trim(cmd, "`"), -1)
+	// A Commands bullet is the command in backquotes, and after it how
+	// often it ran and how it ended ("`rm pom.xml` ×2: ok").
+	cmd, _, _ = strings.Cut(strings.TrimLeft(cmd, "`"), "`")
+	steps := cmdSteps.Split(cmd, -1)
 	for i, step := range steps {
 		args := strings.Fields(step)
 		if len(args) > 0 && args[0] == "git" {

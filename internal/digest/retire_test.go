@@ -654,6 +654,7 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"The nightly runs from cron at 01:30 (ops/crontab.billing).", "`rm ops/crontab.billing && ls ops`", nil, true},
 		{"ops/crontab.billing", "`rm ops/crontab.billing && ls ops`", nil, true}, // an older session's list of changed files
 		{"The build is described in pom.xml.", "`git rm -q pom.xml`", nil, true},
+		{"The build is described in pom.xml.", "`rm pom.xml` ×2: ok", nil, true},
 		{"Settings are read from config/app.yml.", "`git mv config/app.yml config/app.yaml`", nil, true},
 		{"Settings are read from config/app.yaml.", "`git mv config/app.yml config/app.yaml`", nil, false},
 		{"The build is described in pom.xml.", "`rm pom.xml`", []string{"pom.xml (written)"}, false},
