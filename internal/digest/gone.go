@@ -1,24 +1,18 @@
 package digest
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/cairn-mem/cairn/internal/lazyre"
-)
-
-// removedFiles are the files a command deleted or moved away: the
-// operands of `rm` and `git rm`, and the sources of `mv` and `git mv`.
+// removedFiles are the files the command of Commands bullet b deleted or
+// moved away: the operands of `rm` and `git rm`, and the sources of `mv`
+// and `git mv`.
 // What an older session said of such a file (the cron entry in
 // ops/crontab.billing, the build in pom.xml) no longer holds. Only names
 // of files count: a bare word (`rm -rf build`) is a folder made again by
 // the next build, a glob or variable names nothing in particular, and a
 // scratch path or a name cut short by the summary is no project file.
-func removedFiles(cmd string) []string {
+func removedFiles(b string) []string {
 	var out []string
-	// A Commands bullet is the command in backquotes, and after it how
-	// often it ran and how it ended ("`rm pom.xml` ×2: ok").
-	cmd, _, _ = strings.Cut(strings.TrimLeft(cmd, "`"), "`")
-	steps := cmdSteps.Split(cmd, -1)
+	steps := stepSep.Split(commandOf(b), -1)
 	for i, step := range steps {
 		args := strings.Fields(step)
 		if len(args) > 0 && args[0] == "git" {
@@ -62,9 +56,6 @@ func mentioned(steps []string, f string) bool {
 	}
 	return false
 }
-
-// cmdSteps splits a command line into its steps.
-var cmdSteps = lazyre.New(`\s*(?:&&|\|\||;|\|)\s*`)
 
 // fileName reports whether a command's operand names one project file.
 func fileName(f string) bool {

@@ -160,8 +160,7 @@ const maxFileNames = 8
 func FilesLine(bullets []string) string {
 	names := make([]string, 0, len(bullets))
 	for _, b := range bullets[:min(len(bullets), maxFileNames)] {
-		name, _, _ := strings.Cut(b, " (")
-		names = append(names, strings.TrimSpace(name))
+		names = append(names, ChangedFile(b))
 	}
 	line := "- Files changed: " + strings.Join(names, ", ")
 	if n := len(bullets) - len(names); n > 0 {
@@ -266,9 +265,8 @@ var showStep = lazyre.New(`^(?:cat|ls|grep|head|tail|wc|stat|diff|git diff|git s
 // or showed what they edited: the outcome tells what it did, and it is
 // no way to run anything again.
 func EditCommand(b string) bool {
-	cmd, _, _ := strings.Cut(strings.TrimLeft(b, "`"), "`")
 	edits := 0
-	for _, part := range stepSep.Split(cmd, -1) {
+	for _, part := range stepSep.Split(commandOf(b), -1) {
 		if part = strings.TrimSpace(part); part == "" || strings.HasPrefix(part, "2>") {
 			continue
 		}
@@ -280,6 +278,21 @@ func EditCommand(b string) bool {
 		}
 	}
 	return edits > 0
+}
+
+// commandOf is the command line of a Commands bullet: what is in its
+// backquotes, without how often it ran and how it ended ("`rm pom.xml`
+// ×2: ok").
+func commandOf(b string) string {
+	cmd, _, _ := strings.Cut(strings.TrimLeft(b, "`"), "`")
+	return cmd
+}
+
+// ChangedFile is the file a Files bullet names ("config/dev.exs
+// (edited): …").
+func ChangedFile(b string) string {
+	name, _, _ := strings.Cut(b, " (")
+	return strings.TrimSpace(name)
 }
 
 // stepSep separates the steps of a command line.

@@ -154,8 +154,7 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 			}
 			if p == Files {
 				for _, b := range bullets {
-					name, _, _ := strings.Cut(b, " (")
-					r.changed[order(k, false)] = append(r.changed[order(k, false)], strings.TrimSpace(name))
+					r.changed[order(k, false)] = append(r.changed[order(k, false)], ChangedFile(b))
 					for _, m := range editedLine.FindAllStringSubmatch(b, -1) {
 						r.addReplacement(m[1], m[2], order(k, false))
 					}

@@ -919,8 +919,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			// A file a newer session deleted or moved away is not
 			// where this list says: `git mv overlays envs`.
 			bullets = slices.DeleteFunc(slices.Clone(bullets), func(b string) bool {
-				name, _, _ := strings.Cut(b, " (")
-				return r.Retired(strings.TrimSpace(name), k)
+				return r.Retired(digest.ChangedFile(b), k)
 			})
 		}
 		if p == digest.Files {
