@@ -138,7 +138,7 @@ var genericNouns = prose.WordSet(`default value limit plan idea problem issue fi
 // something on another that n does not name, and does not name n's:
 // "jobs go through Postgres LISTEN/NOTIFY on the jobs channel".
 func OtherHome(x, n string, shared func(k string) bool) bool {
-	xs := homes(x)
+	xs := homes(homeName, x)
 	if len(xs) == 0 {
 		return false
 	}
@@ -146,7 +146,7 @@ func OtherHome(x, n string, shared func(k string) bool) bool {
 		if !nowWord.MatchString(c) {
 			continue
 		}
-		for _, h := range nowHomes(c) {
+		for _, h := range homes(isOnName, c) {
 			if strings.Contains(strings.ToLower(x), h) {
 				return false // x names where it is now
 			}
@@ -161,26 +161,16 @@ func OtherHome(x, n string, shared func(k string) bool) bool {
 }
 
 // HasHome reports whether s puts something on a named system (OtherHome).
-func HasHome(s string) bool { return len(homes(s)) > 0 }
+func HasHome(s string) bool { return len(homes(homeName, s)) > 0 }
 
 // homes are the first words, in lower case, of the named systems s puts
-// things on, through or in.
-func homes(s string) []string {
+// things on, through, via or over, as re finds them (its first group):
+// homeName in an older sentence, isOnName in a clause that says where a
+// thing is now.
+func homes(re *lazyre.Regexp, s string) []string {
 	var out []string
-	for _, m := range homeName.FindAllStringSubmatch(s, -1) {
+	for _, m := range re.FindAllStringSubmatch(s, -1) {
 		if w := strings.ToLower(m[1]); !lex.StopWords[w] && !notHome[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// nowHomes are the homes a clause says a thing is on: "the queue is on
-// NATS JetStream now", not "tested on Chrome".
-func nowHomes(c string) []string {
-	var out []string
-	for _, m := range isOnName.FindAllStringSubmatch(c, -1) {
-		if w := strings.ToLower(m[1]); !lex.StopWords[w] {
 			out = append(out, w)
 		}
 	}
