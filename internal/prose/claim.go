@@ -110,7 +110,7 @@ func factClaim(s string) Claim {
 	case envVarRE.MatchString(s):
 		v := envVarRE.FindString(s)
 		return Claim{Subject: strings.ToLower(v), Values: valuesBut(s, v)}
-	case portRE.MatchString(s) && (strings.Contains(strings.ToLower(s), "port") || portHint.MatchString(s)):
+	case speaksOfPorts(s):
 		attr = "port"
 		for _, m := range portRE.FindAllStringSubmatch(s, -1) {
 			values = append(values, m[1])
@@ -473,10 +473,17 @@ func valuesBut(s, name string) []string {
 	return out
 }
 
+// speaksOfPorts reports whether s names a port as one: a number after
+// "port", a colon or "on", in a sentence that says port or serves,
+// listens, binds, exposes or forwards.
+func speaksOfPorts(s string) bool {
+	return portRE.MatchString(s) && (strings.Contains(strings.ToLower(s), "port") || portHint.MatchString(s))
+}
+
 // Ports are the ports s names, when it speaks of ports at all: "port
 // 9393", "http://127.0.0.1:9292", "listens on 8081".
 func Ports(s string) []string {
-	if !portRE.MatchString(s) || !strings.Contains(strings.ToLower(s), "port") && !portHint.MatchString(s) {
+	if !speaksOfPorts(s) {
 		return nil
 	}
 	var out []string
