@@ -395,7 +395,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		question := strings.HasSuffix(s, "?")
 		hedged := hedge.MatchString(s)
-		narration := role == Assistant && narrate.MatchString(s) && !(fixedTo.MatchString(s) && prose.HasValue(s))
+		// "I changed it to HALF_UP, which …" is the fix of what the
+		// agent just explained, not its narration.
+		fix := role == Assistant && fixedTo.MatchString(s) && prose.HasValue(s)
+		narration := role == Assistant && narrate.MatchString(s) && !fix
 		action := role == Assistant && actionLine.MatchString(s)
 		if narration && !openSaid(s) {
 			continue
@@ -432,7 +435,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// by the clause before, which is its reason.
 			kind = "decision"
 			a.decide(role, s, setWhat, setWhy, true)
-		case role == Assistant && !hedged && !plan && fixedTo.MatchString(s) && prose.HasValue(s):
+		case fix && !hedged && !plan:
 			// "I changed it to RoundingMode.HALF_UP, which matches
 			// ROUNDED": the fix of what it just explained, whose
 			// subject the sentences before name.
