@@ -82,6 +82,18 @@ func TestReplay(t *testing.T) {
 	if r.Cairn.Tokens == 0 || r.Budget <= 0 {
 		t.Errorf("cairn's packs took %d tokens of a budget of %d", r.Cairn.Tokens, r.Budget)
 	}
+	// -rescore: the packs written out score as the replay scored them.
+	saved := t.TempDir()
+	if err := writePacks(filepath.Join(saved, r.sc.Project), r.packs); err != nil {
+		t.Fatal(err)
+	}
+	again, err := benchProject(ctx, &replayer{rescore: saved}, dir, func(s string) { t.Error(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := again.Cairn, r.Cairn; a.Found != b.Found || a.Expected != b.Expected || a.StaleFound != b.StaleFound || a.Tokens != b.Tokens {
+		t.Errorf("rescored: found %d/%d, stale %d, %d tokens; the replay: %d/%d, %d, %d", a.Found, a.Expected, a.StaleFound, a.Tokens, b.Found, b.Expected, b.StaleFound, b.Tokens)
+	}
 }
 
 func TestScore(t *testing.T) {

@@ -146,14 +146,7 @@ func matchLine(lines []string, res []*regexp.Regexp, past *regexp.Regexp, news .
 		if states(l, news) {
 			continue
 		}
-		all := true
-		for _, re := range res {
-			if !re.MatchString(l) {
-				all = false
-				break
-			}
-		}
-		if all {
+		if all(l, res) {
 			return l, true
 		}
 	}
