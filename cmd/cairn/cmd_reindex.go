@@ -53,4 +53,13 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 // buildGC sets the process's garbage collector for an index build and
 // returns what puts back its own (indexer.GCForBuild with this command
 // line's environment): `cairn reindex` and the daemon pass it to recall.
-func (g *globals) buildGC() (restore func()) { return indexer.GCForBuild(g.getenv) }
+// A build that began before the command's first collection saved the
+// opening percent of shortGC, which the build's collections have ended:
+// what it puts back is settled as the first collection would have.
+func (g *globals) buildGC() (restore func()) {
+	r := indexer.GCForBuild(g.getenv)
+	return func() {
+		r()
+		settleGC()
+	}
+}

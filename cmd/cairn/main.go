@@ -65,12 +65,17 @@ const (
 func shortGC() {
 	debug.SetGCPercent(shortGCPercent)
 	first := new([64]byte) // not a tiny allocation, whose cleanup may never run
-	runtime.AddCleanup(first, func(struct{}) {
-		if p := debug.SetGCPercent(commandGCPercent); p != shortGCPercent {
-			debug.SetGCPercent(p) // another setting since: leave it
-		}
-	}, struct{}{})
+	runtime.AddCleanup(first, func(struct{}) { settleGC() }, struct{}{})
 	runtime.KeepAlive(first)
+}
+
+// settleGC lowers a short command's opening GC percent to
+// commandGCPercent, and leaves any other setting (a daemon's, a running
+// build's) as it is.
+func settleGC() {
+	if p := debug.SetGCPercent(commandGCPercent); p != shortGCPercent {
+		debug.SetGCPercent(p)
+	}
 }
 
 // Exit codes, decided here and nowhere else.

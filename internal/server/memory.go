@@ -8,8 +8,9 @@ import (
 )
 
 // DaemonGC sets the garbage collector of a process that is to run a
-// daemon. Short commands collect less often (cmd/cairn sets a GC percent
-// of 400: they exit before the heap matters); a daemon lives for hours, so
+// daemon. Short commands collect less often (cmd/cairn collects nothing
+// until 64 MB, then at a GC percent of 400: they exit before the heap
+// matters); a daemon lives for hours, so
 // it goes back to Go's default of 100 and gets a soft memory limit of
 // limit bytes, unless GOMEMLIMIT is set in its environment (getenv), which
 // the Go runtime has applied already and which wins. It returns the limit
