@@ -464,8 +464,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 		if !Relevant(name) {
 			return nil
 		}
-		seen[name] = true
-		looked = append(looked, name) // looked at below, with the trusted
+		looked = append(looked, name) // looked at below, with the trusted, and seen there
 		return nil
 	}
 	files, subdirs := map[string][]string{}, map[string][]string{}
@@ -532,9 +531,6 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 		q = clonePart(p)
 		q.Dirs, q.DirsTaken = dirs, now
 		return q, true, nil
-	}
-	if settles || dirsMoved(p.Dirs, dirs, now) {
-		copyPart()
 	}
 	if q == nil {
 		return p, false, nil
