@@ -399,17 +399,11 @@ func (n *counts) df(k string) int { return n.old[k] + n.delta[k] }
 
 func (n *counts) class(k string) uint8 { return digest.ClassOf(n.df(k), n.distinct) }
 
-// sourcesNow are the statements of this pack's retirer, read once:
-// the carry's, the built retirer's, or, for the trace file's own inputs,
-// its.
+// sourcesNow are the statements of this pack's retirer, read once: the
+// carry's, or the built retirer's.
 func (c *Retirer) sourcesNow() []digest.Source {
-	if c.sources == nil {
-		switch {
-		case c.r != nil:
-			c.sources = c.r.Sources()
-		case c.old != nil && c.old.key == c.key:
-			c.sources = c.old.sources
-		}
+	if c.sources == nil && c.r != nil {
+		c.sources = c.r.Sources()
 	}
 	return c.sources
 }
@@ -429,8 +423,10 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 	if !c.oldRead {
 		c.oldRead, c.old = true, loadCarried(m)
 	}
-	if c.r == nil && c.counts != nil && c.fresh <= maxDrift {
-		return // every answer carried, from a file still close: kept as it is
+	if c.r == nil && (c.counts == nil || c.fresh <= maxDrift) {
+		// Every answer came from the file: made for these inputs, it
+		// holds them already; carried, it is still close enough.
+		return
 	}
 	answers := c.traces
 	same := c.old != nil && c.old.key == c.key
@@ -442,8 +438,8 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 		}
 	}
 	src := c.sourcesNow()
-	if src == nil || len(src) < len(c.core) {
-		return // no retirer and no carry: nothing was asked of one
+	if len(src) < len(c.core) {
+		return
 	}
 	out := &carried{key: c.key, todoKey: c.todoKey, changed: filesID(c.sums), sources: src, ncore: len(c.core), answers: answers, df: map[string]int{}}
 	out.inputs = make([]string, len(c.core))
@@ -452,14 +448,11 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 			out.inputs[i] = st.Text
 		}
 	}
-	df := func(k string) int { return c.old.df[k] }
-	switch {
-	case c.r != nil:
+	var df func(k string) int
+	if c.r != nil {
 		out.counted, out.distinct, df = digest.Counted(src), c.r.Distinct(), c.r.DF
-	case c.counts != nil:
+	} else {
 		out.counted, out.distinct, df = c.counts.counted, c.counts.distinct, c.counts.df
-	default: // the trace file's own inputs
-		out.counted, out.distinct = c.old.counted, c.old.distinct
 	}
 	for _, a := range answers {
 		for _, k := range a.trace.Keys {
