@@ -511,15 +511,15 @@ func isNumChar(c byte) bool { return isWordByte(c) || c == '.' }
 // (a fact, its core item, the outcome that did it) always may.
 const distinctShare = 0.1
 
-func (r *Retirer) limit() int {
-	return max(4, int(distinctShare*float64(r.distinct)))
-}
+func (r *Retirer) limit() int { return limitOf(r.distinct) }
+
+func limitOf(distinct int) int { return max(4, int(distinctShare*float64(distinct))) }
 
 // asideLimit is the most statements a key of the looser tests (near,
 // aside and the like) may appear in: asideShare of them, or four.
-func (r *Retirer) asideLimit() int {
-	return max(4, int(asideShare*float64(r.distinct)))
-}
+func (r *Retirer) asideLimit() int { return asideLimitOf(r.distinct) }
+
+func asideLimitOf(distinct int) int { return max(4, int(asideShare*float64(distinct))) }
 
 // sameTopic reports whether statements a and b are about the same thing:
 // they share at least two distinctive keys, words or code tokens that

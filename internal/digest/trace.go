@@ -37,18 +37,16 @@ func (r *Retirer) Traced(f func()) Trace {
 
 // Class is how every test sees key k: bit 0 set when at most limit()
 // statements hold it, bit 1 when at most asideLimit() do.
-func (r *Retirer) Class(k string) uint8 { return classOf(r, r.df[k]) }
+func (r *Retirer) Class(k string) uint8 { return ClassOf(r.df[k], r.distinct) }
 
 // ClassOf is the Class of a key that df of distinct statements hold: a
 // carry follows the two figures without building the retirer.
-func ClassOf(df, distinct int) uint8 { return classOf(&Retirer{distinct: distinct}, df) }
-
-func classOf(r *Retirer, df int) uint8 {
+func ClassOf(df, distinct int) uint8 {
 	var c uint8
-	if df <= r.limit() {
+	if df <= limitOf(distinct) {
 		c |= 1
 	}
-	if df <= r.asideLimit() {
+	if df <= asideLimitOf(distinct) {
 		c |= 2
 	}
 	return c

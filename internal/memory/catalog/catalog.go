@@ -224,7 +224,8 @@ func sortRows(rows []*Row) []*Row {
 //
 // The folders' times are kept beside it, in a file of the same name
 // ending in ".dirs" (see DirsName): "cairn-catalog-dirs 1 ROOT COMMIT
-// WRITTEN", a line "PATH\tMTIME" per folder, and "end N". They count
+// WRITTEN [TAKEN]" (TAKEN when the times were taken after the part was
+// written: DirsTaken), a line "PATH\tMTIME" per folder, and "end N". They count
 // only for the part of the same first line: a binary that knows nothing
 // of them rewrites the part, and they are not read.
 const (

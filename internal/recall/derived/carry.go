@@ -233,7 +233,7 @@ const maxNewCore = 64
 // ones of the same core items and, for the same summaries, of the same
 // sessions, plus those a retirer of the rest alone gives; df and
 // distinct follow the statements counted that moved
-// (TestLightCarry). Nil when too many are new.
+// (TestCarriedAnswers). Nil when too many are new.
 func (c *Retirer) lightCarry() *carry {
 	src := c.lightSources()
 	if src == nil {
