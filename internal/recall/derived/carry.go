@@ -261,13 +261,7 @@ func (c *Retirer) lightSources() []digest.Source {
 	// A checkpoint adds or removes an item or two: the items before and
 	// after them are the old ones, in place; the rest is found by input.
 	n, m := len(was), len(c.core)
-	lo, hi := 0, 0
-	for lo < n && lo < m && madeOf(lo, lo) {
-		lo++
-	}
-	for hi < n-lo && hi < m-lo && madeOf(n-1-hi, m-1-hi) {
-		hi++
-	}
+	lo, hi := commonEnds(n, m, madeOf)
 	out := make([]digest.Source, m, m+len(old.sources)-old.ncore)
 	copy(out, was[:lo])
 	copy(out[m-hi:], was[n-hi:])
@@ -384,10 +378,17 @@ func followCounts(old *carried, now []digest.Source) *counts {
 // start (lo) and, after those, at their end (hi): a checkpoint moves a
 // few in the middle, and the multisets are compared past these alone.
 func common(old, now []digest.Source) (lo, hi int) {
-	for lo < len(old) && lo < len(now) && old[lo].ID == now[lo].ID {
+	return commonEnds(len(old), len(now), func(i, j int) bool { return old[i].ID == now[j].ID })
+}
+
+// commonEnds returns how many of two lists of n and m things are alike
+// (same(i, j), i of the first and j of the second) at their start, lo,
+// and after those at their end, hi.
+func commonEnds(n, m int, same func(i, j int) bool) (lo, hi int) {
+	for lo < n && lo < m && same(lo, lo) {
 		lo++
 	}
-	for hi < len(old)-lo && hi < len(now)-lo && old[len(old)-1-hi].ID == now[len(now)-1-hi].ID {
+	for hi < n-lo && hi < m-lo && same(n-1-hi, m-1-hi) {
 		hi++
 	}
 	return lo, hi

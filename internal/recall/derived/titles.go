@@ -142,12 +142,12 @@ func (c *Titles[T]) remap(old *keptTitles) bool {
 	// the rest are found by text.
 	n, m := len(was), len(c.vals)
 	same := func(i, j int) bool { return c.given[j] == nil && c.texts[j] == was[i] }
-	lo, hi := 0, 0
-	for lo < n && lo < m && same(lo, lo) {
-		newOf[lo], lo = int32(lo), lo+1
+	lo, hi := commonEnds(n, m, same)
+	for i := range lo {
+		newOf[i] = int32(i)
 	}
-	for hi < n-lo && hi < m-lo && same(n-1-hi, m-1-hi) {
-		newOf[n-1-hi], hi = int32(m-1-hi), hi+1
+	for i := range hi {
+		newOf[n-1-i] = int32(m - 1 - i)
 	}
 	at := make(map[string][]int32, n-lo-hi) // old numbers, by text
 	for j := lo; j < n-hi; j++ {
