@@ -201,15 +201,16 @@ func (k *Keeper) storePart(p *Part) {
 }
 
 // storeDirs writes p's folders' times only: its rows and time are those
-// of its file.
+// of its file, which stays as loadPart found it, so the memo of that
+// file now holds p. (Stat'ed again, the file could be another process's
+// newer one, which p is not.)
 func (k *Keeper) storeDirs(p *Part) {
-	name := filepath.Join(k.dir, FileName(p.Root))
-	if err := p.WriteDirs(name); err != nil {
+	if err := p.WriteDirs(filepath.Join(k.dir, FileName(p.Root))); err != nil {
 		delete(k.parts, p.Root)
 		return
 	}
-	if fi, err := os.Stat(name); err == nil {
-		k.memoPart(p.Root, p, fi)
+	if mp := k.parts[p.Root]; mp != nil {
+		mp.part = p
 	}
 }
 
