@@ -126,12 +126,8 @@ func (c *Titles[T]) build() {
 // words from old and indexing them again cost a cold pack 5 ms. False,
 // with nothing changed, when the titles were reordered.
 func (c *Titles[T]) remap(old *keptTitles) bool {
-	d := wire.NewDecoder(old.texts, errCache)
-	was := make([]string, len(old.size))
-	for j := range was {
-		was[j] = d.Str()
-	}
-	if d.End() != nil {
+	was := old.titles()
+	if was == nil {
 		return false
 	}
 	newOf := make([]int32, len(old.size))
@@ -284,18 +280,28 @@ func readTitles(m *memory.Memory) *keptTitles {
 	return old
 }
 
-// wordsByText gives, for each title text of the kept index, its words;
-// nil for a title not indexed (fewer than two). None without an index.
-func (old *keptTitles) wordsByText() map[string][]string {
-	if old == nil {
-		return nil
-	}
+// titles are the texts of the kept index's titles, in its order; nil if
+// they do not decode.
+func (old *keptTitles) titles() []string {
 	d := wire.NewDecoder(old.texts, errCache)
 	texts := make([]string, len(old.size))
 	for j := range texts {
 		texts[j] = d.Str()
 	}
 	if d.End() != nil {
+		return nil
+	}
+	return texts
+}
+
+// wordsByText gives, for each title text of the kept index, its words;
+// nil for a title not indexed (fewer than two). None without an index.
+func (old *keptTitles) wordsByText() map[string][]string {
+	if old == nil {
+		return nil
+	}
+	texts := old.titles()
+	if texts == nil {
 		return nil
 	}
 	// Each title's words, from the titles of each word, in one slab.
