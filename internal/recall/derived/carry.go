@@ -443,12 +443,7 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 		return
 	}
 	out := &carried{key: c.key, todoKey: c.todoKey, changed: filesID(c.sums), sources: src, ncore: len(c.core), answers: answers, df: map[string]int{}}
-	out.inputs = make([]string, len(c.core))
-	for i, st := range c.core {
-		if st.Text != src[i].Text {
-			out.inputs[i] = st.Text
-		}
-	}
+	out.inputs = inputsOf(c.core, src)
 	var df func(k string) int
 	if c.r != nil {
 		out.counted, out.distinct, df = digest.Counted(src), c.r.Distinct(), c.r.DF
@@ -461,6 +456,18 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 		}
 	}
 	writeCache(m, TraceFile, readingsKey(), encodeCarried(out))
+}
+
+// inputsOf are the texts of core items that differ from their sources
+// ("" where the same): what a carry finds a statement's core item by.
+func inputsOf(core []digest.Statement, src []digest.Source) []string {
+	out := make([]string, len(core))
+	for i, st := range core {
+		if st.Text != src[i].Text {
+			out[i] = st.Text
+		}
+	}
+	return out
 }
 
 // A carry tells which answers of an earlier retirer stand for one now:

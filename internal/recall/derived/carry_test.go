@@ -172,14 +172,8 @@ func lightOf(t *testing.T, old *digest.Retirer, core []digest.Statement, sums []
 	t.Helper()
 	src := old.Sources()
 	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), counted: digest.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
-	f.key[0] = 1 // other inputs than the pack's
-	for i, st := range core {
-		if st.Text != src[i].Text {
-			f.inputs = append(f.inputs, st.Text)
-		} else {
-			f.inputs = append(f.inputs, "")
-		}
-	}
+	f.key[0] = 1                   // other inputs than the pack's
+	f.inputs = inputsOf(core, src) // as saveTraces writes them
 	f.answers = map[string]traced{}
 	for i, a := range traces {
 		f.answers[fmt.Sprint(i)] = a
