@@ -15,13 +15,15 @@ const tailChars = 6000
 // history marks a line that presents a value as past, not current
 // (scenario format: stale_match): it names the value it changed from.
 // An arrow ("1.74 → 1.80"), a command's in-place substitution
-// ("s/readTimeout(20/readTimeout(45/"), a value given in the words of
+// ("s/readTimeout(20/readTimeout(45/", its new text cut short or not), a
+// thing scrapped or ditched, a value given in the words of
 // a change ("let's make it 45", "cut it to 8", "from 500 to 1000"), a
 // rule taken back ("forget the Yarn rule", "forget what I said about
-// …"), a thing gone or not used any more, and "the old value" name the
+// …"), a thing gone or not used any more, and "the old value" (or host,
+// path, …) name the
 // change too. "X is now Y" does not: said of an older change, Y is
 // stale in its turn.
-var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|rather than|replac(ed|es|ing)|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in)|(make|makes|made|making) (it|them|that|this|the \w+) \S*\d|(cut|cuts|raised?|raises|lower(s|ed)?|increased?|decreased?|reduced?) (it |them |that |the \w+ )?(to|from) \S*\d|from \S*\d\S* to \S*\d)\b|\S\s*(→|->)\s*\S|\bs/[^/]+/[^/]*/|(?i:\bany ?more\b|\b(?:is|are|was|were) gone\b|\bthe old (?:value|one|setting|name|path|port|version|default)\b|\bforget (?:what|everything|all) (?:I|we)\b|\bforget (?:about )?the \S+ (?:rule|thing|idea|requirement|plan|part|bit|policy)\b)`)
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|rather than|replac(ed|es|ing)|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in)|(make|makes|made|making) (it|them|that|this|the \w+) \S*\d|(cut|cuts|raised?|raises|lower(s|ed)?|increased?|decreased?|reduced?) (it |them |that |the \w+ )?(to|from) \S*\d|from \S*\d\S* to \S*\d)\b|\S\s*(→|->)\s*\S|\bs/[^/]+/|\bs#[^#]+#|\bs\|[^|]+\||\b(scrap|ditch)(s|ped|ping|ed|es|ing)?\b|(?i:\bany ?more\b|\b(?:is|are|was|were) gone\b|\bthe old [\w-]+\b|\bforget (?:what|everything|all) (?:I|we)\b|\bforget (?:about )?the \S+ (?:rule|thing|idea|requirement|plan|part|bit|policy)\b)`)
 
 // done marks a line that presents an open item as dealt with (or a
 // value as past): for an
