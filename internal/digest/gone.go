@@ -1,6 +1,12 @@
 package digest
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+)
 
 // removedFiles are the files the command of Commands bullet b deleted or
 // moved away: the operands of `rm` and `git rm`, and the sources of `mv`
@@ -10,6 +16,8 @@ import "strings"
 // of files count: a bare word (`rm -rf build`) is a folder made again by
 // the next build, a glob or variable names nothing in particular, and a
 // scratch path or a name cut short by the summary is no project file.
+// A folder moved with its path (`git mv crates/filters wasm/filters`) is
+// one: the project's own tree, not a build's output.
 func removedFiles(b string) []string {
 	var out []string
 	steps := stepSep.Split(commandOf(b), -1)
@@ -21,6 +29,7 @@ func removedFiles(b string) []string {
 		if len(args) < 2 {
 			continue
 		}
+		moved := args[0] == "mv"
 		var ops []string
 		for _, a := range args[1:] {
 			if !strings.HasPrefix(a, "-") {
@@ -38,7 +47,7 @@ func removedFiles(b string) []string {
 			continue
 		}
 		for _, f := range ops {
-			if fileName(f) && !mentioned(steps[i+1:], f) {
+			if (fileName(f) || moved && folderPath(f)) && !mentioned(steps[i+1:], f) {
 				out = append(out, strings.TrimPrefix(f, "./"))
 			}
 		}
@@ -47,14 +56,26 @@ func removedFiles(b string) []string {
 }
 
 // mentioned reports whether a later step names f: `rm -f cover.out && go
-// test -coverprofile=cover.out` writes it again.
+// test -coverprofile=cover.out` writes it again. A step that reads or
+// edits other files in place makes nothing: `sed -i
+// 's#build crates/filters#build wasm/filters#' package.json` after the
+// folder moved names its old path as what it replaces.
 func mentioned(steps []string, f string) bool {
 	for _, s := range steps {
-		if strings.Contains(s, f) {
+		if strings.Contains(s, f) && !makesNothing.MatchString(s) {
 			return true
 		}
 	}
 	return false
+}
+
+var makesNothing = lazyre.New(`^\s*(?:sed|perl|grep|rg|ls|cat|head|tail|wc|rmdir|git (?:add|commit|status|diff|log|grep))\s`)
+
+// folderPath reports whether a command's operand is a folder of the
+// project named with its path: crates/filters, not build or /tmp/x.
+func folderPath(f string) bool {
+	f = strings.TrimSuffix(f, "/")
+	return strings.Contains(f, "/") && !strings.ContainsAny(f, "*?$<>{}[]…~") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "..")
 }
 
 // fileName reports whether a command's operand names one project file.
@@ -68,8 +89,14 @@ func fileName(f string) bool {
 }
 
 // namesFile reports whether text names file f, by its path in the
-// project or a longer one (an absolute path).
+// project or a longer one (an absolute path), or names a file in it when
+// f is a folder; or f is a tool's own settings file (netlify.toml,
+// jest.config.js) and text names the tool: deleting the file ends its
+// use.
 func namesFile(text, f string) bool {
+	if t := toolOfFile(f); t != "" && namesTool(text, t) && writtenAsName(text, t) {
+		return true
+	}
 	base := f[strings.LastIndexByte(f, '/')+1:]
 	if !strings.Contains(text, base) {
 		return false
@@ -81,6 +108,55 @@ func namesFile(text, f string) bool {
 		if w != "" && sameFile(w, f) && (strings.Contains(w, "/") || !strings.Contains(f, "/")) {
 			return true
 		}
+		if !fileName(f) && strings.Contains(w, f+"/") && (strings.HasPrefix(w, f) || strings.Contains(w, "/"+f+"/")) {
+			return true // crates/filters/src/lib.rs, once crates/filters moved
+		}
 	}
 	return false
+}
+
+// configExt are the extensions of a tool's settings file.
+var configExt = []string{".toml", ".json", ".yaml", ".yml", ".js", ".cjs", ".mjs", ".ts", ".cfg", ".ini", ".conf"}
+
+// toolOfFile is the tool whose settings file f is, when its name says so:
+// netlify.toml, vercel.json, jest.config.js, .babelrc.json hold no tool
+// of four letters or more that is no common word.
+func toolOfFile(f string) string {
+	base := f[strings.LastIndexByte(f, '/')+1:]
+	ext := base[max(0, strings.LastIndexByte(base, '.')):]
+	if !strings.HasPrefix(base, ".") && slices.Contains(configExt, ext) {
+		name := strings.TrimSuffix(strings.TrimSuffix(base, ext), ".config")
+		if len(name) >= 4 && !strings.ContainsAny(name, ".-_") && isLetters(name) && !lex.StopWords[name] {
+			return name
+		}
+	}
+	return ""
+}
+
+// namesTool reports whether text holds t as a word of its own: "Netlify
+// for now", not "netlifyConfig" nor "netlify.toml".
+func namesTool(text, t string) bool {
+	lower := strings.ToLower(text)
+	return hasBounded(lower, t, func(j, end int) bool {
+		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '.') && (end == len(lower) || !isWordByte(lower[end]) && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
+	})
+}
+
+func isLetters(s string) bool {
+	for i := range len(s) {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasValue reports whether text holds code value v, lower-case, as a
+// value of its own: search-dev.internal in http://search-dev.internal:9200,
+// not in search-dev.internal.example.
+func hasValue(text, v string) bool {
+	lower := strings.ToLower(text)
+	return hasBounded(lower, v, func(j, end int) bool {
+		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '-') && (end == len(lower) || !isWordByte(lower[end]) && lower[end] != '-' && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
+	})
 }

@@ -363,6 +363,8 @@ func repeated(words []string, i int, same []int) bool {
 var substitution = lazyre.New(`(?:^|[\s'"])s([/|#,:@])`)
 
 // replacements are the old and new texts of a command's "s/old/new/"s.
+// A command the summary cut short ("…") ends in a replacement whose new
+// text is cut: it is given with the "…" (valueEditOf reads it so).
 func replacements(cmd string) [][2]string {
 	var out [][2]string
 	for _, m := range substitution.FindAllStringSubmatchIndex(cmd, -1) {
@@ -378,6 +380,11 @@ func replacements(cmd string) [][2]string {
 				parts, cur = append(parts, string(cur)), nil
 			default:
 				cur = append(cur, c)
+			}
+		}
+		if len(parts) == 1 {
+			if now, ok := strings.CutSuffix(strings.TrimRight(string(cur), "` "), "…"); ok && strings.TrimSpace(now) != "" {
+				parts = append(parts, strings.TrimSpace(now)+"…")
 			}
 		}
 		if len(parts) == 2 {
@@ -404,10 +411,19 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 // of what the rest of the line names.
 func (r *Retirer) addReplacement(was, now string, rank int) {
 	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true, was: was}
-	wasT, nowT := change.CodeTokens(was), change.CodeTokens(now)
-	for _, t := range wasT {
-		if !slices.Contains(nowT, t) && len(t) > 2 {
-			st.replaced = append(st.replaced, t)
+	if !strings.HasSuffix(now, "…") { // a cut text may hold the rest of was further on
+		nowT := change.CodeTokens(now)
+		for _, t := range change.CodeTokens(was) {
+			if !slices.Contains(nowT, t) && len(t) > 2 {
+				st.replaced = append(st.replaced, t)
+			}
+			// The value in a longer token: v1.4.0 of
+			// acme-pipeline-lib@v1.4.0, once it is @v2.0.0.
+			for _, v := range valuePart.FindAllString(t, -1) {
+				if v != t && distinctValue(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
+					st.replaced = append(st.replaced, v)
+				}
+			}
 		}
 	}
 	st.edit = valueEditOf(was, now)
@@ -416,46 +432,81 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	}
 }
 
+// valuePart is a part of a code token between its separators.
+var valuePart = lazyre.New(`[^@=:/,'"()\[\]{}]+`)
+
 // A valueEdit is a line of a file given another value: the keys of what
-// the line names, and the value before and after.
+// the line names, and the value before and after; name says the value is
+// a name, not a number.
 type valueEdit struct {
 	keys     []string
 	old, new string
+	name     bool
+	ident    string // the line's name when it is one in code: POOL_SIZE, maxRetries
 }
 
 // valueEditOf reads "reminders: 10" → "reminders: 3" or "maximumPoolSize
 // = 10" → "maximumPoolSize = 20": lines alike but for one value, a
-// number. The keys are those of the words they share, a name in camel
+// number or a name ("namespace: ci-agents" → "namespace: build-pods",
+// "container('kaniko')" → "container('buildkit')"). The line's last
+// value may become more than one word ("POOL_SIZE = 4;" → "POOL_SIZE =
+// Math.max(1, …)"), which a text cut short ("…") allows only. The keys
+// are those of the words they share before the value, a name in camel
 // case split into its words.
 func valueEditOf(was, now string) *valueEdit {
+	now, cut := strings.CutSuffix(now, "…")
 	a, b := editTokens.FindAllString(was, -1), editTokens.FindAllString(now, -1)
-	if len(a) != len(b) || len(a) < 2 || len(a) > 8 {
+	if cut && len(b) > 0 {
+		b = b[:len(b)-1] // its last word may be cut short
+	}
+	if len(a) < 2 || len(a) > 8 {
 		return nil
 	}
-	e := &valueEdit{}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) || i == len(b) {
+		return nil
+	}
+	last := i == len(a)-1 && len(b) > len(a)
+	if !last && (cut || len(a) != len(b) || !slices.Equal(a[i+1:], b[i+1:])) {
+		return nil
+	}
+	e := &valueEdit{old: a[i], new: b[i]}
+	switch {
+	case isDecimal(e.old) && (isDecimal(e.new) || last):
+	case !last && nameValue(e.old) && !isDecimal(e.new):
+		e.name = true
+	default:
+		return nil
+	}
 	name := "" // the last word both keep before the value: its key
-	for i := range a {
-		if a[i] == b[i] {
-			if e.old == "" && !change.IsNumber(strings.ReplaceAll(a[i], ".", "")) {
-				name = a[i]
-			}
-			continue
+	for _, w := range a[:i] {
+		if !change.IsNumber(strings.ReplaceAll(w, ".", "")) {
+			name = w
 		}
-		if e.old != "" || !isDecimal(a[i]) || !isDecimal(b[i]) {
-			return nil
-		}
-		e.old, e.new = a[i], b[i]
 	}
 	for w := range lex.ContentWords(splitCamel(name)) {
 		if k := lex.Key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
 			e.keys = append(e.keys, k)
 		}
 	}
-	if e.old == "" || len(e.keys) == 0 {
+	if len(e.keys) == 0 {
 		return nil
 	}
 	slices.Sort(e.keys)
+	if len(name) > 3 && (strings.Contains(name, "_") || splitCamel(name) != name) {
+		e.ident = name
+	}
 	return e
+}
+
+// nameValue reports whether a word of a line is a value that names one
+// thing: ci-agents, nexus-deploy, v1.4.0, kaniko; not a word of four
+// letters or fewer, nor a common one.
+func nameValue(w string) bool {
+	return len(w) >= 4 && !lex.StopWords[strings.ToLower(w)]
 }
 
 // editedLine is a line an edit replaced, as a summary's list of changed
@@ -485,13 +536,41 @@ func splitCamel(s string) string {
 
 // says reports whether x gives the value the edit replaced to what the
 // edit's line names by a distinctive word: "the reminders queue runs 3 at
-// a time" once "reminders: 3" became "reminders: 15".
+// a time" once "reminders: 3" became "reminders: 15". A name needs no
+// such word when it is one by its form: "namespace `ci-agents`", "V1.4.0
+// is the tag everybody pins", "should use Kaniko".
 func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) bool) bool {
-	named := false
+	named := e.ident != "" && strings.Contains(x, e.ident) // "`POOL_SIZE = 4`", however common "pool" is
 	for _, k := range e.keys {
 		named = named || xk[k] && distinct(k)
 	}
+	if e.name {
+		lower := strings.ToLower(x)
+		if !namesTool(lower, strings.ToLower(e.old)) || namesTool(lower, strings.ToLower(e.new)) {
+			return false
+		}
+		return named || strings.ContainsAny(e.old, "-_0123456789") || writtenAsName(x, e.old)
+	}
 	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
+}
+
+// writtenAsName reports whether text writes word w as a name: in code,
+// or capitalised within a sentence.
+func writtenAsName(text, w string) bool {
+	lw := strings.ToLower(w)
+	for j := 0; j < len(text); {
+		k := strings.Index(strings.ToLower(text[j:]), lw)
+		if k < 0 {
+			return false
+		}
+		k += j
+		before := strings.TrimRight(text[:k], " ")
+		if strings.HasSuffix(text[:k], "`") || k > 0 && text[k] >= 'A' && text[k] <= 'Z' && before != "" && !strings.HasSuffix(before, ".") && !strings.HasSuffix(before, ":") {
+			return true
+		}
+		j = k + len(lw)
+	}
+	return false
 }
 
 // hasNumber reports whether text holds the number n as a word of its own:
@@ -808,6 +887,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xNamed, xTools    map[string]string
 		xPorts            []string
 		xSibling, xHome   bool
+		xFlags            map[string]string
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -832,6 +912,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xPorts = prose.Ports(x)
 			}
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
+			xFlags = change.Flags(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -879,7 +960,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// names that value: "115200 is a bottleneck" once the link
 			// went from 115200 to 921600.
 			for _, v := range n.replaced {
-				if xk[v] && distinctValue(v) {
+				if distinctValue(v) && (xk[v] || hasValue(x, v)) {
 					return true
 				}
 			}
@@ -903,9 +984,15 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
 			return true // "use Maven for the build" once "let's build the Java side with Gradle"
 		}
-		if xs != 0 {
-			if c := n.change; c != nil && n.state == -xs && r.aside(xk, n.keys, c) {
+		if xFlags != nil && r.shared(xk, n.keys, r.limit(), notFlag) > 0 && change.OtherFlag(xFlags, change.Flags(n.Text)) {
+			return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
+		}
+		if xs != 0 && n.state == -xs {
+			if c := n.change; c != nil && r.aside(xk, n.keys, c) {
 				return true
+			}
+			if n.change == nil && change.SaysNow(n.Text) && r.near(xk, n.keys) {
+				return true // "no SIMD yet" once "you can turn SIMD on now"
 			}
 		}
 		if xClaim == nil {
@@ -927,7 +1014,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantity.Of(x), true
 			}
-			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
@@ -1096,12 +1183,16 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	return out
 }
 
+// notFlag keeps the keys that are no level flag: what two statements
+// giving -Oz and -O3 share must be the tool.
+func notFlag(k string) bool { return !strings.HasPrefix(k, "-") && len(change.Flags(" -"+k)) == 0 }
+
+// pointsBack is a clause that speaks of what another names: it starts or
+// ends with a pronoun, or does "that" ("teams do that themselves").
+var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$|\b(?:do|does|did|doing) (?:that|it|this|so)\b`)
+
 // bare reports whether s names nothing: fewer than two words of more
 // than two characters that say what it is about.
-// pointsBack is a clause that speaks of what another names: it starts or
-// ends with a pronoun.
-var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$`)
-
 func bare(s string) bool {
 	n := 0
 	for k := range change.TopicKeys(s) {
@@ -1138,9 +1229,14 @@ func (r *Retirer) Title(title string, rank int) string {
 // sharesBesides reports whether keys a and b share a word besides unit
 // (a unitKey) that few statements hold: "keeps 7 daily" and "keeps 14
 // dailies" are one setting, "7 days of logs" and "14 days of
-// snapshots" two.
-func (r *Retirer) sharesBesides(a, b map[string]bool, unit string) bool {
-	return r.shared(a, b, r.limit(), func(k string) bool {
+// snapshots" two. A count said to be so now is a change, and a word a
+// fifth of the statements hold says enough.
+func (r *Retirer) sharesBesides(a, b map[string]bool, unit string, now bool) bool {
+	limit := r.limit()
+	if now {
+		limit = r.asideLimit() // "judgements/v2.csv has 312 queries now": the count is a change
+	}
+	return r.shared(a, b, limit, func(k string) bool {
 		return !change.IsNumber(k) && strings.TrimRight(k, "eiy") != unit && len(change.CodeTokens(k)) == 0
 	}) > 0
 }

@@ -661,6 +661,12 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"Coverage goes to cover.out.", "`rm -f cover.out && go test -coverprofile=cover.out ./...`", nil, false},
 		{"Artifacts land in build/.", "`rm -rf build`", nil, false},
 		{"The docs start at README.md.", "`rm docs/old/README.md`", nil, false},
+		{"Filters are Rust in crates/filters, built with wasm-pack.", "`mkdir -p wasm && git mv crates/filters wasm/filters && rmdir crates; sed -i 's#build crates/filters#build wasm/filters#' package.json`", nil, true},
+		{"The blur is in crates/filters/src/blur.rs.", "`git mv crates/filters wasm/filters`", nil, true},
+		{"Then: deploy — Netlify for now.", "`git rm -q --cached netlify.toml 2>/dev/null; rm -f netlify.toml; ls src`", nil, true},
+		{"The site deploys to Netlify.", "`rm -f netlify.toml && printf '[build]' > netlify.toml`", nil, false},
+		{"Tests run with Jest.", "`rm jest.config.js`", nil, true},
+		{"The app reads its settings.", "`rm settings.json`", nil, false},
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -676,6 +682,37 @@ func TestRetiredFileRemoved(t *testing.T) {
 // TestRetiredByOtherTool covers a tool replaced by another for the same
 // job, the two sharing no word but the job's, in a memory where that
 // word is common.
+// TestRetiredBySubstitution: a command's in-place replacement retires
+// what names the value it replaced, a number or a name, inside a longer
+// token or holding one, and a command the summary cut short still says
+// what it replaced.
+func TestRetiredBySubstitution(t *testing.T) {
+	for _, tc := range []struct {
+		x, cmd string
+		want   bool
+	}{
+		{"V1.4.0 is the tag everybody pins right now.", "`sed -i \"s/acme-pipeline-lib@v1\\.4\\.0/acme-pipeline-lib@v2.0.0/\" teams/*/Jenkinsfile && grep -rn '@Li …`", true},
+		{"The pod the agents run in: namespace `ci-agents`.", "`sed -i 's/namespace: ci-agents/namespace: build-pods/' resources/podtemplates/maven.yaml && grep -rn …`", true},
+		{"The pods moved from ci-agents to build-pods.", "`sed -i 's/namespace: ci-agents/namespace: build-pods/' resources/podtemplates/maven.yaml`", false},
+		{"`src/pool.ts` is a fixed pool of 4 module workers (`POOL_SIZE = 4`).", "`sed -i 's/export const POOL_SIZE = 4;/export const POOL_SIZE = Math.max(1, (navigator.hardwareConcur …`", true},
+		{"The pool is 4 workers.", "`sed -i 's/export const POOL_SIZE = 4;/export const POOL_SIZE = 8;/' src/pool.ts`", true},
+		{"Image builds should use Kaniko, there is no Docker socket.", "`sed -i -e \"s#container('kaniko')#container('buildkit')#\" -e \"s#/kaniko/executor --context . --destin …`", true},
+		{"image builds go through kaniko's executor", "`sed -i -e \"s#container('kaniko')#container('buildkit')#\" vars/standardPipeline.groovy`", false}, // a word, not a name
+		{"The uploader binds nexus-deploy.", "`sed -i -e \"s/credentialsId: 'nexus-deploy'/credentialsId: 'jfrog-publisher'/\" -e 's#https://nexus.ac …`", true},
+		{"`scripts/put_template.sh` uploads it to `http://search-dev.internal:9200`.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh && grep -rn OS_URL= scripts/`", true},
+		{"Docs are at search-dev.internal.example.com.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh`", false},
+		{"The build timeout is 30 minutes.", "`sed -i 's/timeout(time: 30, unit: .MINUTES.)/timeout(time: 1, unit: HOURS)/' vars/buildMaven.groovy`", false}, // two values: no one edit
+	} {
+		newer := &Summary{}
+		newer.Parts[Commands] = []string{tc.cmd}
+		older := &Summary{}
+		older.Parts[Environment] = []string{tc.x}
+		if got := NewRetirer(nil, []*Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
+			t.Errorf("%s retires %q: %v, want %v", tc.cmd, tc.x, got, tc.want)
+		}
+	}
+}
+
 func TestRetiredByOtherTool(t *testing.T) {
 	common := []string{"The build script is build/compile.sh.", "The build runs against cobc 3.2.0.", "The build log goes to logs/build.txt.", "Every build is tagged with the date."}
 	for _, tc := range []struct {
@@ -752,5 +789,31 @@ func TestRetiredByOtherHome(t *testing.T) {
 	}
 	if retiredBy("Deploys go through GitHub Actions.", newer) {
 		t.Error("another thing's system is retired")
+	}
+}
+
+// TestRetiredSaidOtherwise covers changes said without a word of change:
+// a level flag given another level, a switch turned on "now", a named
+// thing scrapped, a rule forgotten before a dash, a part counted again.
+func TestRetiredSaidOtherwise(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"With `wasm-opt = [\"-Oz\"]`, the download stays small.", "wasm-opt runs with `-O3 --enable-simd` now.", true},
+		{"With `wasm-opt = [\"-Oz\"]`, the download stays small.", "The C code builds with -O2 in CMake.", false}, // another tool's flag
+		{"No SIMD yet: a good chunk of our users are on Safari 15.", "Oh, and you can turn SIMD on now, Safari 16.4 has it.", true},
+		{"Our users are on the stable channel, so the blur stays scalar.", "You can turn the blur off now for the stable channel.", false}, // "are on the stable channel" is no switch
+		{"For the preview I want the image drawn from a worker with OffscreenCanvas.", "Actually, scrap the OffscreenCanvas preview, it dropped frames.", true},
+		{"OffscreenCanvas is supported in Safari 17.", "Actually, scrap the OffscreenCanvas preview, it dropped frames.", false},
+		{"Also, please don't send Slack notifications from the library.", "Forget what I said about Slack — teams keep forgetting.", true},
+		{"Only 120 of the ~300 head queries we planned have judgements so far.", "Good news: the judges got through the list, judgements/v2.csv has 312 queries now.", true},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+	if got := droppedBy("Secrets go into single-quoted strings. Also, please don't send Slack notifications from the library — teams do that themselves.", "Forget what I said about Slack — teams keep forgetting."); got != "Secrets go into single-quoted strings." {
+		t.Errorf("what pointed back at the retired clause stayed: %q", got)
 	}
 }

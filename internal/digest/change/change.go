@@ -485,10 +485,15 @@ var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropp
 // "forget the --fast rule", "scrap the DEBUG1 thing".
 var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
 
+// scrapNamed finds a named thing of a kind thrown out: "scrap the
+// OffscreenCanvas preview", "ditch the `pg_cron` job". Its key is the
+// name and the kind, both of which a statement must hold.
+var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|[A-Z][\w.+-]*)\s+([a-z]{3,})\b`)
+
 // forgetAbout finds what the user takes back in so many words: "forget
 // what I said about vim.notify", "forget what I said about one compose
 // file", "forget what I said about JavaScript in the variant picker".
-var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:[,.;:!—)]|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
 // againOK finds a thing the user allows again: "you can use it again"
 // names nothing; "you can run full image builds again" does.
@@ -600,6 +605,11 @@ func Removed(s string) []string {
 			out = append(out, k)
 		}
 	}
+	for _, m := range scrapNamed.FindAllStringSubmatch(s, -1) {
+		if n, kind := lex.Key(strings.Trim(m[1], "`")), lex.Key(m[2]); len(n) > 2 && !lex.StopWords[strings.ToLower(m[2])] {
+			add(n + " " + kind)
+		}
+	}
 	// Each of these has a word without which it cannot match.
 	lower := strings.ToLower(s)
 	if strings.Contains(lower, "forget") {
@@ -642,10 +652,12 @@ func Removed(s string) []string {
 }
 
 // switchOn and switchOff find a statement that a switch is on or off:
-// "keep it on", "`compile: true` is set", "compile is off again".
+// "keep it on", "turn SIMD on", "`compile: true` is set", "compile is off
+// again", "no SIMD yet". "Our users are on Safari 15" puts them on a
+// thing: the switch's "on" ends its clause.
 var (
-	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?on|enabled|[\w-]+: ?true)\b`)
-	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched|is|are|stays?|left) (?:it |them )?off|off again|disabled|[\w-]+: ?false)\b`)
+	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched)(?: it| them| [\w-]+){0,2}? on\b|(?:is|are|stays?|left) on(?:[.,;:!)]|\s*$| now\b| again\b)|enabled\b|[\w-]+: ?true\b)`)
+	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched)(?: it| them| [\w-]+){0,2}? off\b|(?:is|are|stays?|left) off\b|off again\b|disabled\b|[\w-]+: ?false\b|no [\w-]+ yet\b|(?:^|[.;:]\s)no [\w-]+[,;])`)
 )
 
 // State is 1 when s says a switch is on, -1 when off, 0 when it

@@ -62,6 +62,12 @@ func Of(s string) []Quantity {
 			unit, next = unitKey(toks[i+1]), i+2
 		}
 		if unit == "" {
+			for _, u := range partOf(toks, i) {
+				if q := (Quantity{Unit: u, Value: t}); !seen[q] {
+					seen[q] = true
+					out = append(out, q)
+				}
+			}
 			continue
 		}
 		q := Quantity{Unit: unit, Value: t, Weak: measures[unit]}
@@ -77,6 +83,31 @@ func Of(s string) []Quantity {
 		if !seen[q] {
 			seen[q] = true
 			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// partOf is what number toks[i] counts as a part of a whole: "120 of the
+// ~300 head queries" counts queries (or heads: both are given). A
+// measure is none.
+func partOf(toks []string, i int) []string {
+	j := i + 1
+	if j >= len(toks) || !strings.EqualFold(toks[j], "of") {
+		return nil
+	}
+	if j++; j < len(toks) && strings.EqualFold(toks[j], "the") {
+		j++
+	}
+	if j >= len(toks) || !isNumber(strings.TrimLeft(toks[j], "~≈")) {
+		return nil
+	}
+	var out []string
+	for k := j + 1; k < len(toks) && k <= j+2; k++ {
+		if u := unitKey(toks[k]); u != "" && !measures[u] {
+			out = append(out, u)
+		} else {
+			break
 		}
 	}
 	return out
