@@ -418,9 +418,12 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 				st.replaced = append(st.replaced, t)
 			}
 			// The value in a longer token: v1.4.0 of
-			// acme-pipeline-lib@v1.4.0, once it is @v2.0.0.
+			// acme-pipeline-lib@v1.4.0, once it is @v2.0.0. A number
+			// alone is no such value: 8545 of http://127.0.0.1:8545 is
+			// a port, which "hardhat also wants 8545" gives another
+			// thing.
 			for _, v := range valuePart.FindAllString(t, -1) {
-				if v != t && distinctValue(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
+				if v != t && distinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
 					st.replaced = append(st.replaced, v)
 				}
 			}

@@ -19,7 +19,10 @@ var (
 	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
 	// settingRE is a key spelled as code, with "-", "_" or "." inside:
 	// requires-python, max_conns, server.port.
-	settingRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingVerb + settingOp)
+	settingRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingWhere + settingVerb + settingOp)
+	// settingWhere is the file a key is set in, said between the key
+	// and its value: "DOWNLOAD_DELAY in settings.py is 1.5".
+	settingWhere = `(?:\s+in\s+` + "`?" + `[\w./-]+\.[a-z]+` + "`?" + `)?`
 	// settingKind may name what the key is: "an ORT_THREADS environment
 	// variable set to 2".
 	settingKind = `(?:\s+(?:env(?:ironment)?\s+)?(?:variable|var|setting|option|flag|parameter|property))?`

@@ -16,6 +16,7 @@ func TestSettings(t *testing.T) {
 		"The API listens on port 8081":                                                "map[]",
 		"The redis connection's retry_after stays at 90 as it is in config/queue.php": "map[retryafter:90]",
 		"'retry_after' => 300,":                                                       "map[retryafter:300]",
+		"DOWNLOAD_DELAY in settings.py is 1.5 for now.":                               "map[downloaddelay:1.5]",
 		"the redis connection's retry_after was 90":                                   "map[]",
 		"readTimeout(45, TimeUnit.SECONDS)":                                           "map[readtimeout:45]",
 		"maxRetries = 5":                                                              "map[maxretries:5]",

@@ -61,6 +61,9 @@ func Of(s string) []Quantity {
 		if unit == "" && i+1 < len(toks) {
 			unit, next = unitKey(toks[i+1]), i+2
 		}
+		if unit == "" && i > 0 {
+			unit = optionUnit(toks[i-1]) // "--keep-daily 7" keeps 7 daily
+		}
 		if unit == "" {
 			for _, u := range partOf(toks, i) {
 				if q := (Quantity{Unit: u, Value: t}); !seen[q] {
@@ -86,6 +89,21 @@ func Of(s string) []Quantity {
 		}
 	}
 	return out
+}
+
+// optionUnit is what a command's long option before a number counts,
+// the option's last word: --keep-daily, --max-workers. "" for anything
+// else, which names the number more often than it counts it.
+func optionUnit(t string) string {
+	t = strings.Trim(t, "`'")
+	if !strings.HasPrefix(t, "--") {
+		return ""
+	}
+	u := unitKey(t[strings.LastIndexAny(t, "-_")+1:])
+	if measures[u] {
+		return ""
+	}
+	return u
 }
 
 // partOf is what number toks[i] counts as a part of a whole: "120 of the

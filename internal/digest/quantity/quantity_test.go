@@ -25,6 +25,8 @@ func TestQuantities(t *testing.T) {
 		{"runs 1 pod, then 3 pods", []Quantity{{"pod", "1", false}, {"pod", "3", false}}},
 		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
 		{"Only 120 of the ~300 head queries have judgements.", []Quantity{{"head", "120", false}, {"quer", "120", false}}},
+		{"4 weekly snapshots (`--keep-daily 7 --keep-weekly 4`)", []Quantity{{"week/snapsho", "4", true}, {"dail", "7", false}}},
+		{"`--port 8080 --timeout-seconds 30`", []Quantity{{"port", "8080", false}}},
 		{"3 of 10 minutes passed; 2 of them failed", []Quantity{{"minut/pass", "10", true}}},
 	} {
 		if got := Of(tc.in); !slices.Equal(got, tc.want) {
