@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/shellcmd"
 )
 
 // Extractive summarises without a model: offline, deterministic and fast.
@@ -399,7 +400,7 @@ func (a *analysis) commands() ([]string, int) {
 			out = append(out, fmt.Sprintf("… and %d more", len(list)-maxCommands))
 			break
 		}
-		line := code(Clip(g.key, 120))
+		line := code(clipCommand(g.key))
 		if len(g.exits) > 1 {
 			line += fmt.Sprintf(" ×%d", len(g.exits))
 		}
@@ -409,6 +410,17 @@ func (a *analysis) commands() ([]string, int) {
 		out = append(out, line)
 	}
 	return out, nFailed
+}
+
+// clipCommand cuts a command line to a bullet's length; an edit that
+// would be cut keeps its place, the steps before it that edit nothing
+// giving theirs ("rm -f netlify.toml && … && sed -i 's/ci-agents/build-pods/'
+// k8s/pod.yaml"): what the line changed is what a later reader needs.
+func clipCommand(cmd string) string {
+	if e := shellcmd.Elide(cmd, 120); e != cmd || shellcmd.Elided(cmd) {
+		return Clip(e, 200) // elided here or by the transcript's summary of the call
+	}
+	return Clip(cmd, 120)
 }
 
 // compress folds repeats: ok, ok, ok → ok ×3.

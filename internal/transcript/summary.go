@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/shellcmd"
 )
 
 // summaryLen bounds the argument part of a tool call's summary, in runes.
@@ -75,7 +77,11 @@ func summarize(name string, input json.RawMessage, cwd string) string {
 	default:
 		arg = firstOf(relPath(firstOf(in.FilePath, in.Path), cwd), command(in.Command), in.Pattern, in.Query, in.URL, in.Description, in.Prompt)
 	}
-	arg = firstLine(arg, summaryLen)
+	if e := shellcmd.Elide(arg, summaryLen); e != arg && !strings.Contains(e, "\n") {
+		arg = firstLine(e, 2*summaryLen) // edits a cut would drop keep their place
+	} else {
+		arg = firstLine(arg, summaryLen)
+	}
 	if arg == "" {
 		return name
 	}

@@ -1,0 +1,92 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+)
+
+// Steps are the steps of command line cmd, split at &&, || and ; outside
+// quotes, each with its spaces trimmed.
+func Steps(cmd string) []string {
+	var out []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			i++
+		case c == ';' || (c == '&' || c == '|') && i+1 < len(cmd) && cmd[i+1] == c:
+			out = append(out, strings.TrimSpace(cmd[start:i]))
+			if c != ';' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(cmd[start:]))
+}
+
+// edits are the programs of steps that change files in place or move
+// them away.
+var edits = []string{"sed -i", "perl -pi", "perl -i", "git mv", "git rm", "mv", "rm"}
+
+// Edits reports whether step changes files in place or moves or deletes
+// them.
+func Edits(step string) bool {
+	for _, e := range edits {
+		if rest, ok := strings.CutPrefix(step, e); ok && (rest == "" || rest[0] == ' ' || e == "sed -i" || e == "perl -pi" || e == "perl -i") {
+			return true
+		}
+	}
+	return false
+}
+
+// Elide shortens command line cmd toward n bytes by putting "…" for the
+// steps after the first that edit nothing, while an edit comes after
+// byte n: "rm -f netlify.toml && … && sed -i 's/a/b/' k8s/pod.yaml". It
+// returns cmd unchanged when it is short enough, when no edit would be
+// cut, or when eliding saves nothing.
+func Elide(cmd string, n int) string {
+	if len(cmd) <= n {
+		return cmd
+	}
+	steps := Steps(cmd)
+	late := false
+	for i, off := 0, 0; i < len(steps); i++ {
+		if off > n-len("…") && Edits(steps[i]) {
+			late = true
+		}
+		off += len(steps[i]) + len(" && ")
+	}
+	if !late {
+		return cmd
+	}
+	var kept []string
+	for i, s := range steps {
+		switch {
+		case i == 0 || Edits(s):
+			kept = append(kept, s)
+		case len(kept) == 0 || kept[len(kept)-1] != "…":
+			kept = append(kept, "…")
+		}
+	}
+	if out := strings.Join(kept, " && "); len(out) < len(cmd) {
+		return out
+	}
+	return cmd
+}
+
+// Elided reports whether cmd is a command line Elide shortened: one of
+// its steps is "…".
+func Elided(cmd string) bool {
+	return strings.Contains(cmd, "…") && slices.Contains(Steps(cmd), "…")
+}

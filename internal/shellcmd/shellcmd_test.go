@@ -1,0 +1,49 @@
+package shellcmd
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSteps(t *testing.T) {
+	for in, want := range map[string][]string{
+		"a && b || c; d":                    {"a", "b", "c", "d"},
+		"sed -i 's/a;b/c && d/' f && cat f": {"sed -i 's/a;b/c && d/' f", "cat f"},
+		`printf "x\" && y" > f; ls`:         {`printf "x\" && y" > f`, "ls"},
+		"echo a \\&& b":                     {"echo a \\&& b"},
+		"ls | wc -l":                        {"ls | wc -l"},
+	} {
+		if got := Steps(in); !slices.Equal(got, want) {
+			t.Errorf("Steps(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestElide(t *testing.T) {
+	long := "rm -f netlify.toml && mkdir -p public && printf '/*\\n  Cross-Origin-Opener-Policy: same-origin\\n' > public/_headers && sed -i 's/namespace: ci-agents/namespace: build-pods/' k8s/pod.yaml && cat k8s/pod.yaml"
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{long, 120, "rm -f netlify.toml && … && sed -i 's/namespace: ci-agents/namespace: build-pods/' k8s/pod.yaml && …"},
+		{long, 400, long},
+		{"sed -i 's/a/b/' f && " + long[40:190], 120, "sed -i 's/a/b/' f && " + long[40:190]}, // no edit after the cut
+	} {
+		if got := Elide(tc.in, tc.n); got != tc.want {
+			t.Errorf("Elide(%q, %d) =\n%q, want\n%q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func FuzzSteps(f *testing.F) {
+	f.Add("a && 'b;c' || d")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, st := range Steps(s) {
+			if len(st) > len(s) {
+				t.Fatalf("step %q longer than %q", st, s)
+			}
+		}
+		_ = Elide(s, 40)
+	})
+}
