@@ -871,8 +871,10 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 	}
 	title, requests := digest.Heading(s.Title, s.Digest.Parts[digest.Request])
 	dealt := func(ask string) bool { return !s.Current && dealtWith(k, ask) }
+	headingGone := false // every word of its heading a newer session changed
 	if !s.Current {
-		title = r.Title(title, k)
+		t := r.Title(title, k)
+		headingGone, title = t != title && t == "Session", t
 		g.title = title // the manifest names it so too, without what a newer session changed
 		if dealt(title) {
 			title += " (done)"
@@ -898,6 +900,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		request bool
 	}
 	var said []saying
+	told := len(s.State) + len(s.Turns) // what it says besides its lists of files and commands
 	for _, p := range digest.Order {
 		bullets := s.Digest.Parts[p]
 		if p == digest.Request {
@@ -952,6 +955,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			}
 			if digest.Stale(p, b, older, nil) {
 				continue
+			}
+			if p != digest.Commands {
+				told++
 			}
 			prio := base - partPrio[p] - 0.005*float64(i)
 			if p == digest.Request && i > 0 {
@@ -1019,6 +1025,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		for i, t := range s.Turns {
 			g.add(narrative-0.03-0.004*float64(n-1-i), t)
 		}
+	}
+	if headingGone && told == 0 {
+		// Newer sessions changed all it said: it is history, not a
+		// session the budget left out.
+		g.retired = func() bool { return true }
 	}
 	return g
 }
