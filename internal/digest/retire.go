@@ -446,7 +446,12 @@ type valueEdit struct {
 	old, new string
 	name     bool
 	ident    string // the line's name when it is one in code: POOL_SIZE, maxRetries
+	any      bool   // the old value is a pattern any number matches
 }
+
+// anyNumber is a pattern of a substitution's old text that any number
+// matches: "s/--strictness-level [0-9]*/--strictness-level 10/".
+var anyNumber = lazyre.New(`\[0-9\][*+]|\\d[*+]?|\[\[:digit:\]\][*+]`)
 
 // valueEditOf reads "reminders: 10" → "reminders: 3" or "maximumPoolSize
 // = 10" → "maximumPoolSize = 20": lines alike but for one value, a
@@ -458,7 +463,8 @@ type valueEdit struct {
 // case split into its words.
 func valueEditOf(was, now string) *valueEdit {
 	now, cut := strings.CutSuffix(now, "…")
-	a, b := editTokens.FindAllString(was, -1), editTokens.FindAllString(now, -1)
+	pattern := anyNumber.ReplaceAllString(was, "0")
+	a, b := editTokens.FindAllString(pattern, -1), editTokens.FindAllString(now, -1)
 	if cut && len(b) > 0 {
 		b = b[:len(b)-1] // its last word may be cut short
 	}
@@ -476,7 +482,7 @@ func valueEditOf(was, now string) *valueEdit {
 	if !last && (cut || len(a) != len(b) || !slices.Equal(a[i+1:], b[i+1:])) {
 		return nil
 	}
-	e := &valueEdit{old: a[i], new: b[i]}
+	e := &valueEdit{old: a[i], new: b[i], any: pattern != was && a[i] == "0"}
 	switch {
 	case isDecimal(e.old) && (isDecimal(e.new) || last):
 	case !last && nameValue(e.old) && !isDecimal(e.new):
@@ -554,8 +560,13 @@ func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) b
 		}
 		return named || strings.ContainsAny(e.old, "-_0123456789") || writtenAsName(x, e.old)
 	}
+	if e.any {
+		return named && !hasNumber(x, e.new) && numberIn.MatchString(x) // "strictness level 5" once any level became 10
+	}
 	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
 }
+
+var numberIn = lazyre.New(`(?:^|[^\w.])\d+(?:\.\d+)?(?:$|[^\w.]|\.(?:\s|$))`)
 
 // writtenAsName reports whether text writes word w as a name: in code,
 // or capitalised within a sentence.

@@ -701,6 +701,8 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"The uploader binds nexus-deploy.", "`sed -i -e \"s/credentialsId: 'nexus-deploy'/credentialsId: 'jfrog-publisher'/\" -e 's#https://nexus.ac …`", true},
 		{"`scripts/put_template.sh` uploads it to `http://search-dev.internal:9200`.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh && grep -rn OS_URL= scripts/`", true},
 		{"Docs are at search-dev.internal.example.com.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh`", false},
+		{"Run pluginval at strictness level 5 in CI.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml && grep -n pluginval .github/workflows/ci.yml`", true},
+		{"Run pluginval at strictness level 10 in CI.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml`", false},
 		{"The build timeout is 30 minutes.", "`sed -i 's/timeout(time: 30, unit: .MINUTES.)/timeout(time: 1, unit: HOURS)/' vars/buildMaven.groovy`", false}, // two values: no one edit
 	} {
 		newer := &Summary{}
