@@ -93,7 +93,66 @@ func Settings(text string) map[string]string {
 	}
 	addCounts(out, text)
 	addRates(out, text)
+	addServers(out, text)
 	return out
+}
+
+// A server's address is given as a URL ("postgresql://app@pg.internal:6432/app")
+// or in words beside the server's kind ("Postgres: host db-crawl-01, port
+// 5432"): its host and port are settings of that kind of server, so
+// that each spelling meets the other.
+var (
+	serverURL  = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?|amqps?|nats|kafka|clickhouse)://(?:[^@\s/` + "`" + `]*@)?([a-z0-9][\w.-]*[a-z0-9])(?::(\d+))?`)
+	serverKind = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse)\b([^.;()]{0,60})`)
+	serverHost = lazyre.New(`(?i)\bhost(?:name)?\s*(?:=|:|\bis\b)?\s*` + "`?" + `([a-z0-9][\w.-]*[a-z0-9])`)
+	serverPort = lazyre.New(`(?i)\bport\s*(?:=|:|\bis\b)?\s*(\d{2,5})\b`)
+)
+
+// addServers adds the hosts and ports of the servers text names, keyed
+// by the server's kind: postgreshost, postgresport.
+func addServers(out map[string]string, text string) {
+	if !strings.Contains(text, "://") && !strings.Contains(strings.ToLower(text), "host") && !strings.Contains(strings.ToLower(text), "port") {
+		return
+	}
+	for _, m := range serverURL.FindAllStringSubmatch(text, -1) {
+		kind := serverKindOf(m[1])
+		out[kind+"host"] = strings.ToLower(m[2])
+		if m[3] != "" {
+			out[kind+"port"] = m[3]
+		}
+	}
+	for _, m := range serverKind.FindAllStringSubmatch(text, -1) {
+		kind := serverKindOf(m[1])
+		if h := serverHost.FindStringSubmatch(m[2]); h != nil {
+			if _, ok := out[kind+"host"]; !ok {
+				out[kind+"host"] = strings.ToLower(h[1])
+			}
+		}
+		if p := serverPort.FindStringSubmatch(m[2]); p != nil {
+			if _, ok := out[kind+"port"]; !ok {
+				out[kind+"port"] = p[1]
+			}
+		}
+	}
+}
+
+// serverKindOf is the one name of a kind of server however it is
+// spelled: postgresql and Postgres, mongodb+srv and Mongo.
+func serverKindOf(s string) string {
+	s = strings.ToLower(s)
+	switch {
+	case strings.HasPrefix(s, "postgres"):
+		return "postgres"
+	case strings.HasPrefix(s, "mongo"):
+		return "mongo"
+	case strings.HasPrefix(s, "redis"):
+		return "redis"
+	case strings.HasPrefix(s, "amqp"), s == "rabbitmq":
+		return "amqp"
+	case s == "mariadb":
+		return "mysql"
+	}
+	return s
 }
 
 // rateRE is a rate limit or a throughput: "300 requests per rolling 60
