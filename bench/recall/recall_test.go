@@ -141,6 +141,7 @@ sessions:
 		{"stale taken back", map[string]string{"d": "- Forget what I said about port 8080, any free port will do"}, 0, 3, 0, 1},
 		{"stale in a cut substitution", map[string]string{"d": "- Command: `sed -i 's/listen 8080;/listen $(echo …`"}, 0, 3, 0, 1},
 		{"stale scrapped", map[string]string{"d": "### Scrap the listener on 8080 — 2026-12-03"}, 0, 3, 0, 1},
+		{"open item said to work", map[string]string{"c": "- listens on 8080\n- retries work now, green in all runs", "d": "- port 8081"}, 3, 3, 0, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := score(sc, func(k int) string { return c.packs[sc.Sessions[k].Name] })

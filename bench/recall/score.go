@@ -26,10 +26,11 @@ const tailChars = 6000
 var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|rather than|replac(ed|es|ing)|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in)|(make|makes|made|making) (it|them|that|this|the \w+) \S*\d|(cut|cuts|raised?|raises|lower(s|ed)?|increased?|decreased?|reduced?) (it |them |that |the \w+ )?(to|from) \S*\d|from \S*\d\S* to \S*\d)\b|\S\s*(→|->)\s*\S|\bs/[^/]+/|\bs#[^#]+#|\bs\|[^|]+\||\b(scrap|ditch)(s|ped|ping|ed|es|ing)?\b|(?i:\bany ?more\b|\b(?:is|are|was|were) gone\b|\bthe old [\w-]+\b|\bforget (?:what|everything|all) (?:I|we)\b|\bforget (?:about )?the \S+ (?:rule|thing|idea|requirement|plan|part|bit|policy)\b)`)
 
 // done marks a line that presents an open item as dealt with (or a
-// value as past): for an
+// value as past): "works great", "is green in all three runs", ".envrc
+// and the Cachix settings are in." For an
 // open item, only a line that still presents it as open is stale.
 // A list of the files a session changed presents none as open.
-var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now)\b|^- Files changed:`)
+var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now|added|green|pass(es|ed)?|works (great|fine|well)|(is|are) working)\b|(?i)\b(is|are) in[.,;:]|^- Files changed:`)
 
 // Boundary is the check of one pack: what the session starting there
 // should have received and what it did.

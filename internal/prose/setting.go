@@ -106,10 +106,17 @@ var (
 	serverKind = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse)\b([^.;()]{0,60})`)
 	serverHost = lazyre.New(`(?i)\bhost(?:name)?\s*(?:=|:|\bis\b)?\s*` + "`?" + `([a-z0-9][\w.-]*[a-z0-9])`)
 	serverPort = lazyre.New(`(?i)\bport\s*(?:=|:|\bis\b)?\s*(\d{2,5})\b`)
+	// hostPort is a host and a port with no scheme: "db-crawl-01:5432".
+	hostPort = lazyre.New(`(?i)(?:^|[\s(` + "`" + `'"@=])([a-z][\w-]*(?:\.[\w-]+)*[a-z0-9]):(\d{4,5})\b`)
 )
 
+// wellKnownPorts are the ports that say which kind of server listens on
+// them when nothing else does.
+var wellKnownPorts = map[string]string{"5432": "postgres", "3306": "mysql", "6379": "redis", "27017": "mongo", "5672": "amqp", "4222": "nats", "9092": "kafka"}
+
 // addServers adds the hosts and ports of the servers text names, keyed
-// by the server's kind: postgreshost, postgresport.
+// by the server's kind: postgreshost, postgresport. A host and port with
+// no kind named ("db-crawl-01:5432") take the kind of a well-known port.
 func addServers(out map[string]string, text string) {
 	if !strings.Contains(text, "://") && !strings.Contains(strings.ToLower(text), "host") && !strings.Contains(strings.ToLower(text), "port") {
 		return
@@ -119,6 +126,13 @@ func addServers(out map[string]string, text string) {
 		out[kind+"host"] = strings.ToLower(m[2])
 		if m[3] != "" {
 			out[kind+"port"] = m[3]
+		}
+	}
+	for _, m := range hostPort.FindAllStringSubmatch(text, -1) {
+		if kind := wellKnownPorts[m[2]]; kind != "" && !strings.EqualFold(m[1], "localhost") {
+			if _, ok := out[kind+"host"]; !ok {
+				out[kind+"host"], out[kind+"port"] = strings.ToLower(m[1]), m[2]
+			}
 		}
 	}
 	for _, m := range serverKind.FindAllStringSubmatch(text, -1) {
