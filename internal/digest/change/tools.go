@@ -14,8 +14,9 @@ import (
 // a word with it but the job's; nil when s names none.
 func Tools(s string) map[string]string {
 	lower := strings.ToLower(s)
-	if !strings.Contains(lower, " for ") && !containsAny(lower, " with ", " using ", " via ", " through ") {
-		return nil // both expressions need one of these words
+	named := containsAny(lower, " a ", " an ", " the ", " our ")
+	if !strings.Contains(lower, " for ") && !containsAny(lower, " with ", " using ", " via ", " through ") && !named {
+		return nil // every expression needs one of these words
 	}
 	var out map[string]string
 	add := func(job, tool string) {
@@ -34,6 +35,16 @@ func Tools(s string) map[string]string {
 	}
 	for _, m := range jobWithTool.FindAllStringSubmatch(s, -1) {
 		add(m[1], m[2])
+	}
+	if named && strings.Contains(lower, "use ") {
+		for _, m := range jobThenUse.FindAllStringSubmatch(s, -1) {
+			add(m[1], m[2])
+		}
+	}
+	if named {
+		for _, m := range toolsJob.FindAllStringSubmatch(s, -1) {
+			add(m[2], m[1])
+		}
 	}
 	return out
 }
@@ -60,6 +71,12 @@ var (
 	toolForJob = lazyre.New(`(?i)\b(?:use|uses|using|used|pick|picked|chose|choose|go with|went with|stick with)\s+` + toolName + `\s+for\s+(?:the\s+|our\s+|all\s+|every\s+)?(?:[\w-]+\s+)?([a-z]+)\b`)
 	// jobWithTool: "builds with Gradle", "bundle it with Lightning CSS",
 	// "let's build the Java side with Gradle".
+	// toolsJob: "set up a Cachix cache", "the Kafka queue": a tool
+	// named before the job it does.
+	toolsJob = lazyre.New(`\b(?:a|an|the|our)\s+` + toolName + `\s+((?i:cache|queue|proxy|registry|broker|scheduler|bundler|linter|formatter|logger|tracer|host|mock))\b`)
+	// jobThenUse: "I want the cache off the SaaS — use our own Attic
+	// server": the job named, then the tool to use for it.
+	jobThenUse  = lazyre.New(`(?i)\bthe\s+([a-z]+)\b[^.;]{0,40}?\buse\s+(?:our\s+own\s+|a\s+|an\s+|the\s+)?` + toolName)
 	jobWithTool = lazyre.New(`(?i)\b([a-z]+)\s+(?:(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?|our\s+[\w-]+|everything|all\s+of\s+it)\s+)?(?:with|using|via|through)\s+` + toolName)
 )
 

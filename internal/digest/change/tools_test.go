@@ -19,6 +19,9 @@ func TestTools(t *testing.T) {
 		{"The team deploys with Helm.", map[string]string{"deploy": "helm"}},
 		{"Talk to the merchant with Slack.", nil},
 		{"Build the image for staging.", nil},
+		{"We should set up a Cachix cache called acme-dev and have CI push to it.", map[string]string{"cache": "cachix"}},
+		{"I want the cache off the SaaS — use our own Attic server at https://nixcache.acme.internal.", map[string]string{"cache": "attic"}},
+		{"The cache was slow, so I looked at the logs.", nil},
 	} {
 		if got := Tools(tc.s); !maps.Equal(got, tc.want) {
 			t.Errorf("Tools(%q) = %v, want %v", tc.s, got, tc.want)
