@@ -19,3 +19,32 @@ func TestBuildGCSettles(t *testing.T) {
 		}
 	}
 }
+
+// TestShortCommand: the heap is put in huge pages for the commands that
+// read much and exit, and for no long-running one.
+func TestShortCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"context"}, true},
+		{[]string{"-C", "x", "context", "--budget-tokens", "600"}, true},
+		{[]string{"hook", "session-start"}, true},
+		{[]string{"hook", "--agent", "codex", "user-prompt-submit"}, true},
+		{[]string{"hook", "post-tool-use"}, false},
+		{[]string{"session", "list"}, true},
+		{[]string{"daemon", "run"}, false},
+		{[]string{"mcp"}, false},
+		{[]string{"reindex"}, false},
+		{[]string{"version"}, false},
+		{nil, false},
+	} {
+		cmd, rest, err := newRootCommand(&globals{}).Find(tc.args)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if got := shortCommand(cmd, rest); got != tc.want {
+			t.Errorf("shortCommand(%v) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
