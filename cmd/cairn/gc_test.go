@@ -2,7 +2,10 @@ package main
 
 import (
 	"runtime/debug"
+	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/shortheap"
 )
 
 // TestBuildGCSettles: a build that began at a short command's opening GC
@@ -11,7 +14,7 @@ import (
 func TestBuildGCSettles(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	g := &globals{getenv: func(string) string { return "not-empty" }} // GOMEMLIMIT "set": no limit touched
-	for _, tc := range []struct{ before, want int }{{shortGCPercent, commandGCPercent}, {100, 100}} {
+	for _, tc := range []struct{ before, want int }{{shortheap.ShortGCPercent, shortheap.CommandGCPercent}, {100, 100}} {
 		debug.SetGCPercent(tc.before)
 		g.buildGC()()
 		if got := debug.SetGCPercent(tc.before); got != tc.want {
@@ -43,8 +46,9 @@ func TestShortCommand(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
-		if got := shortCommand(cmd, rest); got != tc.want {
-			t.Errorf("shortCommand(%v) = %v, want %v", tc.args, got, tc.want)
+		path := strings.Fields(cmd.CommandPath())
+		if got := len(path) > 1 && shortheap.Reads(path[1], rest); got != tc.want {
+			t.Errorf("Reads(%v) = %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }

@@ -11,10 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -23,6 +20,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/service"
+	"github.com/cairn-mem/cairn/internal/shortheap"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -36,7 +34,7 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	shortGC()
+	shortheap.Start()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	proc.self, _ = os.Executable()
@@ -46,103 +44,20 @@ func main() {
 	os.Exit(code)
 }
 
-// A command lives for milliseconds and allocates most of what it needs up
-// front (a stat cache of 100,000 entries is 10 MB): collecting garbage
-// less often is cheaper than collecting it at all. The daemon lives for
-// hours: `cairn daemon run` sets its own (server.DaemonGC), as does an
-// index build (indexer.GCForBuild).
-const (
-	// shortGCPercent is the GC percent until the first collection: the
-	// runtime's first goal is 4 MB times it over 100, so 64 MB, which a
-	// pack at 100,000 files stays under (its one collection, at 16 MB,
-	// cost a cold pack 3-5 ms of CPU). A command that grows past it
-	// collects then and from there on at commandGCPercent.
-	shortGCPercent = 1600
-	// commandGCPercent is the GC percent of a command once it collected:
-	// its heap may grow to five times what it keeps.
-	commandGCPercent = 400
-)
+// settleGC is the cleanup of a short command's first collection, which
+// an index build begun before it does instead (buildGC).
+var settleGC = shortheap.SettleGC
 
-// shortGC sets the collector of a short command: none until the heap
-// reaches 64 MB, then at commandGCPercent. The first collection runs a
-// cleanup that lowers the percent, unless something set its own since
-// (a daemon, an index build), which it leaves; it is held off until the
-// command is known (settleHeap), whose heap may be put in huge pages by
-// a collection of its own.
-func shortGC() {
-	debug.SetGCPercent(shortGCPercent)
-	firstGC = new([64]byte) // not a tiny allocation, whose cleanup may never run
-	runtime.AddCleanup(firstGC, func(struct{}) { settleGC() }, struct{}{})
-}
-
-// firstGC is the object whose collection settles a short command's GC
-// percent, kept reachable until settleHeap; nil in tests, which run
-// commands without main.
-var firstGC *[64]byte
-
-// settleHeap puts the heap of a short command (cmd with args) on a
-// large memory in huge pages, then lets the first collection settle the
-// GC percent.
-func settleHeap(g *globals, cmd *cobra.Command, args []string) {
-	if firstGC == nil {
-		return
+// hugeHeap tells whether cmd, with args, is worth a heap in huge pages
+// (shortheap.Reads) on this memory: a large one, by its core catalogue
+// as the last command left it.
+func hugeHeap(g *globals, cmd *cobra.Command, args []string) bool {
+	path := strings.Fields(cmd.CommandPath()) // cairn, the command, its subcommand
+	if len(path) < 2 || !shortheap.Reads(path[1], args) {
+		return false
 	}
-	if shortCommand(cmd, args) && largeMemory(g) {
-		hugeHeap()
-	}
-	firstGC = nil
-}
-
-// largeCore is the size of the core items' catalogue from which a
-// command's heap is worth putting in huge pages: about 2,000 core items.
-// A pack at 10,000 files (500 core items, 150 KB) lost 2.4 ms of CPU by
-// it, one at 100,000 (5,000, 1.4 MB) won 11.
-const largeCore = 512 << 10
-
-// largeMemory tells whether the project's memory is large: its
-// catalogue of core items is, as the last command left it.
-func largeMemory(g *globals) bool {
 	dir, err := g.memoryDir()
-	if err != nil {
-		return false
-	}
-	fi, err := os.Stat(filepath.Join(dir, memory.StateDir, catalog.FileName(string(model.LayerCore))))
-	return err == nil && fi.Size() >= largeCore
-}
-
-// hugeHeapCommands are the commands whose heap is put in huge pages on
-// a large memory: those that read the catalogue, the packs' caches or
-// the index and exit; of the hooks, those that make a pack. Not a
-// long-running one (a daemon, the MCP server, the web viewer, the
-// mounted view, an index build): the kernel's khugepaged would fill its
-// sparse regions, and the daemon's memory is measured (issue 15).
-var hugeHeapCommands = map[string]bool{"context": true, "search": true, "list": true, "session": true, "stale": true, "stats": true}
-
-// packHooks are the hook events that make a pack.
-var packHooks = []string{"session-start", "user-prompt-submit"}
-
-// shortCommand tells whether cmd, or the command it is a subcommand of,
-// is one of hugeHeapCommands, or cmd is a hook of packHooks (args).
-func shortCommand(cmd *cobra.Command, args []string) bool {
-	if !cmd.HasParent() {
-		return false
-	}
-	for cmd.Parent().HasParent() {
-		cmd = cmd.Parent()
-	}
-	if cmd.Name() == "hook" {
-		return slices.ContainsFunc(args, func(a string) bool { return slices.Contains(packHooks, a) })
-	}
-	return hugeHeapCommands[cmd.Name()]
-}
-
-// settleGC lowers a short command's opening GC percent to
-// commandGCPercent, and leaves any other setting (a daemon's, a running
-// build's) as it is.
-func settleGC() {
-	if p := debug.SetGCPercent(commandGCPercent); p != shortGCPercent {
-		debug.SetGCPercent(p)
-	}
+	return err == nil && shortheap.Large(filepath.Join(dir, memory.StateDir, catalog.FileName(string(model.LayerCore))))
 }
 
 // Exit codes, decided here and nowhere else.
@@ -217,7 +132,7 @@ git log, restore any point in time, and sync it like code.`,
 			if err := g.resolveDir(); err != nil {
 				return err
 			}
-			settleHeap(g, cmd, args)
+			shortheap.Settle(func() bool { return hugeHeap(g, cmd, args) })
 			return nil
 		},
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package shortheap
 
 // hugeHeap does nothing: transparent huge pages are Linux's.
 func hugeHeap() {}
