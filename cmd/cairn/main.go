@@ -10,14 +10,17 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"runtime/debug"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"syscall"
 
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/catalog"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/service"
+	"github.com/cairn-mem/cairn/internal/shortheap"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +34,7 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	shortGC()
+	shortheap.Start()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	proc.self, _ = os.Executable()
@@ -41,41 +44,20 @@ func main() {
 	os.Exit(code)
 }
 
-// A command lives for milliseconds and allocates most of what it needs up
-// front (a stat cache of 100,000 entries is 10 MB): collecting garbage
-// less often is cheaper than collecting it at all. The daemon lives for
-// hours: `cairn daemon run` sets its own (server.DaemonGC), as does an
-// index build (indexer.GCForBuild).
-const (
-	// shortGCPercent is the GC percent until the first collection: the
-	// runtime's first goal is 4 MB times it over 100, so 64 MB, which a
-	// pack at 100,000 files stays under (its one collection, at 16 MB,
-	// cost a cold pack 3-5 ms of CPU). A command that grows past it
-	// collects then and from there on at commandGCPercent.
-	shortGCPercent = 1600
-	// commandGCPercent is the GC percent of a command once it collected:
-	// its heap may grow to five times what it keeps.
-	commandGCPercent = 400
-)
+// settleGC is the cleanup of a short command's first collection, which
+// an index build begun before it does instead (buildGC).
+var settleGC = shortheap.SettleGC
 
-// shortGC sets the collector of a short command: none until the heap
-// reaches 64 MB, then at commandGCPercent. The first collection runs a
-// cleanup that lowers the percent, unless something set its own since
-// (a daemon, an index build), which it leaves.
-func shortGC() {
-	debug.SetGCPercent(shortGCPercent)
-	first := new([64]byte) // not a tiny allocation, whose cleanup may never run
-	runtime.AddCleanup(first, func(struct{}) { settleGC() }, struct{}{})
-	runtime.KeepAlive(first)
-}
-
-// settleGC lowers a short command's opening GC percent to
-// commandGCPercent, and leaves any other setting (a daemon's, a running
-// build's) as it is.
-func settleGC() {
-	if p := debug.SetGCPercent(commandGCPercent); p != shortGCPercent {
-		debug.SetGCPercent(p)
+// hugeHeap tells whether cmd, with args, is worth a heap in huge pages
+// (shortheap.Reads) on this memory: a large one, by its core catalogue
+// as the last command left it.
+func hugeHeap(g *globals, cmd *cobra.Command, args []string) bool {
+	path := strings.Fields(cmd.CommandPath()) // cairn, the command, its subcommand
+	if len(path) < 2 || !shortheap.Reads(path[1], args) {
+		return false
 	}
+	dir, err := g.memoryDir()
+	return err == nil && shortheap.Large(filepath.Join(dir, memory.StateDir, catalog.FileName(string(model.LayerCore))))
 }
 
 // Exit codes, decided here and nowhere else.
@@ -147,7 +129,11 @@ git log, restore any point in time, and sync it like code.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return g.resolveDir()
+			if err := g.resolveDir(); err != nil {
+				return err
+			}
+			shortheap.Settle(func() bool { return hugeHeap(g, cmd, args) })
+			return nil
 		},
 	}
 	root.PersistentFlags().StringVarP(&g.chdir, "dir", "C", "", "run as if cairn was started in `DIR`")

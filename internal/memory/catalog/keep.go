@@ -675,19 +675,42 @@ type folderRun struct {
 	start, end int
 }
 
-// folderRuns cuts paths into runs of files under one item folder (core,
-// sessions): one descriptor serves the 200 session folders of five files
-// each, which opened one by one cost what they saved.
+// folderRuns cuts paths into runs of files under one folder: the
+// folder holding them when it holds minByFolder or more (core/decisions/
+// holds 1,000 items at 100,000 files, and each path the kernel resolves
+// below the descriptor is one folder shorter), else their item folder
+// (core, sessions): one descriptor serves the 200 session folders of
+// five files each, which opened one by one cost what they saved.
 func folderRuns(paths []string) []folderRun {
 	var runs []folderRun
-	for i, p := range paths {
-		dir := p[:max(strings.IndexByte(p, '/'), 0)]
-		if len(runs) == 0 || runs[len(runs)-1].dir != dir {
-			runs = append(runs, folderRun{dir: dir, start: i})
+	small := false // the last run is of small folders, by their item folder
+	for i := 0; i < len(paths); {
+		dir, j := parent(paths[i]), i+1
+		for j < len(paths) && parent(paths[j]) == dir {
+			j++
 		}
-		runs[len(runs)-1].end = i + 1
+		switch {
+		case j-i >= minByFolder:
+			runs, small = append(runs, folderRun{dir: dir, start: i, end: j}), false
+		case small && runs[len(runs)-1].dir == top(dir):
+			runs[len(runs)-1].end = j
+		default:
+			runs, small = append(runs, folderRun{dir: top(dir), start: i, end: j}), true
+		}
+		i = j
 	}
 	return runs
+}
+
+// parent is the folder holding the file at p, "" at the top.
+func parent(p string) string { return p[:max(strings.LastIndexByte(p, '/'), 0)] }
+
+// top is the first folder of the path of folder d.
+func top(d string) string {
+	if i := strings.IndexByte(d, '/'); i >= 0 {
+		return d[:i]
+	}
+	return d
 }
 
 // lstatByFolder is worker w of n's part of lstatAll through in: the

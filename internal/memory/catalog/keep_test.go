@@ -159,7 +159,7 @@ func (s folderSource) LstatIn(dir string, names []string, out []fs.FileInfo) {
 func TestLstatAllByFolder(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
-	for f, n := range map[string]int{"core/a": 7, "core/b": 1, "sessions/s1": 5, "core/c": 12} {
+	for f, n := range map[string]int{"core/a": 7, "core/b": 1, "sessions/s1": 5, "sessions/s2": 3, "core/c": 12, "core/c/deep": 9} {
 		if err := os.MkdirAll(filepath.Join(dir, f), 0o755); err != nil {
 			t.Fatal(err)
 		}
