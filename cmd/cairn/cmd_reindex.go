@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/shortheap"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -54,12 +55,12 @@ func runReindex(ctx context.Context, g *globals, opts reindexOptions) error {
 // returns what puts back its own (indexer.GCForBuild with this command
 // line's environment): `cairn reindex` and the daemon pass it to recall.
 // A build that began before the command's first collection saved the
-// opening percent of shortGC, which the build's collections have ended:
-// what it puts back is settled as the first collection would have.
+// opening percent of shortheap.Start, which the build's collections have
+// ended: what it puts back is settled as the first collection would have.
 func (g *globals) buildGC() (restore func()) {
 	r := indexer.GCForBuild(g.getenv)
 	return func() {
 		r()
-		settleGC()
+		shortheap.SettleGC()
 	}
 }

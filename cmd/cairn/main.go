@@ -44,10 +44,6 @@ func main() {
 	os.Exit(code)
 }
 
-// settleGC is the cleanup of a short command's first collection, which
-// an index build begun before it does instead (buildGC).
-var settleGC = shortheap.SettleGC
-
 // hugeHeap tells whether cmd, with args, is worth a heap in huge pages
 // (shortheap.Reads) on this memory: a large one, by its core catalogue
 // as the last command left it.
