@@ -1148,12 +1148,29 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	}
 	var kept []string
 	dropped := false // a sentence or a clause of one
-	for _, x := range Sentences(s) {
+	sentences := Sentences(s)
+	// A short reply ("ok leave it on") takes its topic from the
+	// statement around it, less the sentences retired on their own: a
+	// reply is not retired with a sentence it does not speak of ("do it,
+	// atomic it is" with "for the markdown let's go with markdown-it").
+	gone := make([]bool, len(sentences))
+	var around []string
+	for i, x := range sentences {
+		if !isReply(x) {
+			if gone[i] = r.retired(x, rank); !gone[i] {
+				around = append(around, x)
+			}
+		}
+	}
+	for i, x := range sentences {
 		check := x
 		if isReply(x) {
 			check = s
+			if len(around) > 0 {
+				check = x + " " + strings.Join(around, " ")
+			}
 		}
-		if !r.retired(check, rank) {
+		if isReply(x) && !r.retired(check, rank) || !isReply(x) && !gone[i] {
 			kept = append(kept, x)
 			continue
 		}
@@ -1203,7 +1220,7 @@ func notFlag(k string) bool { return !strings.HasPrefix(k, "-") && len(change.Fl
 
 // pointsBack is a clause that speaks of what another names: it starts or
 // ends with a pronoun, or does "that" ("teams do that themselves").
-var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$|\b(?:do|does|did|doing) (?:that|it|this|so)\b`)
+var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$|\b(?:do|does|did|doing) that\b`)
 
 // bare reports whether s names nothing: fewer than two words of more
 // than two characters that say what it is about.

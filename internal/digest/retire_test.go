@@ -2,6 +2,7 @@ package digest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -396,6 +397,12 @@ func TestRetiredReply(t *testing.T) {
 	r := NewRetirer(stmts, nil)
 	if got := r.DropRetired(older, 1); got != "The nightly export ran fine (before prefetch)." {
 		t.Errorf("dropRetired = %q, want the reply gone", got)
+	}
+	// A reply opening a request answers the agent: it goes with the
+	// sentences it stands among, not with one retired on its own.
+	r2 := NewRetirer(append(slices.Clone(stmts[2:]), Statement{Text: "Its footnote plugin mangles our admonitions. Switch over to @deno/gfm, it sanitizes for us too.", Rank: 0}), nil)
+	if got := r2.DropRetiredAsked("do it, atomic it is. The index drifting is what I never want to debug again. For the markdown rendering let's go with markdown-it, we need the footnote plugins.", 1); !strings.HasPrefix(got, "do it, atomic it is.") || strings.Contains(got, "markdown-it") {
+		t.Errorf("the reply went with the retired sentence: %q", got)
 	}
 	if got := r.DropRetired("ok leave it on. The nightly export ran fine.", 1); !strings.HasPrefix(got, "ok leave it on") {
 		t.Errorf("a reply about another topic dropped: %q", got)
