@@ -400,7 +400,7 @@ func TestRetiredReply(t *testing.T) {
 	}
 	// A reply opening a request answers the agent: it goes with the
 	// sentences it stands among, not with one retired on its own.
-	r2 := NewRetirer(append(slices.Clone(stmts[2:]), Statement{Text: "Its footnote plugin mangles our admonitions. Switch over to @deno/gfm, it sanitizes for us too.", Rank: 0}), nil)
+	r2 := NewRetirer(append(slices.Clone(stmts[2:]), Statement{Text: "Markdown now renders with @deno/gfm instead of markdown-it: its footnote plugin mangled our admonitions.", Rank: 0}), nil)
 	if got := r2.DropRetiredAsked("do it, atomic it is. The index drifting is what I never want to debug again. For the markdown rendering let's go with markdown-it, we need the footnote plugins.", 1); !strings.HasPrefix(got, "do it, atomic it is.") || strings.Contains(got, "markdown-it") {
 		t.Errorf("the reply went with the retired sentence: %q", got)
 	}
