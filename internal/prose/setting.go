@@ -19,7 +19,7 @@ var (
 	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
 	// settingRE is a key spelled as code, with "-", "_" or "." inside:
 	// requires-python, max_conns, server.port.
-	settingRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)\b["'` + "`" + `]?` + settingKind + settingWhere + settingVerb + settingOp)
+	settingRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingWhere + settingVerb + settingOp)
 	// settingWhere is the file a key is set in, said between the key
 	// and its value: "DOWNLOAD_DELAY in settings.py is 1.5".
 	settingWhere = `(?:\s+in\s+` + "`?" + `[\w./-]+\.[a-z]+` + "`?" + `)?`

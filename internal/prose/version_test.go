@@ -9,6 +9,7 @@ func TestVersions(t *testing.T) {
 	for in, want := range map[string]string{
 		"The build uses the Gradle toolchain with Java 17, and pattern matching is fine there.": "map[java:17]",
 		"The editor is Unity 2022.3.21f1.":                                   "map[unity:2022.3.21f1]",
+		"The alias points at the index products_v3, schema-v2 stays.":        "map[products:v3 schema:v2]",
 		"asdf is on elixir 1.17.2 / otp 27 here since friday":                "map[elixir:1.17.2]",
 		"Now that we're on SDK 52 the camera API changed":                    "map[sdk:52]",
 		"I bumped the base image to node:20-alpine":                          "map[node:20]",
