@@ -47,3 +47,17 @@ func FuzzSteps(f *testing.F) {
 		_ = Elide(s, 40)
 	})
 }
+
+func TestKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"go test ./...": "go test ./...",
+		"cd /src/app && go test ./...  2>&1 | tail -n 40": "go test ./...",
+		"npm test 2>&1 | grep -v warn | head":             "npm test",
+		"pytest -x tests/test_api.py\nsecond line":        "pytest -x tests/test_api.py",
+		"make   build": "make build",
+	} {
+		if got := Key(in); got != want {
+			t.Errorf("Key(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func (a *analysis) tool(i int, t Turn) {
 		if cmd == "" {
 			return
 		}
-		key := commandKey(cmd)
+		key := shellcmd.Key(cmd)
 		r := run{turn: i, cmd: cmd, key: key, purpose: purposeOf(key), failed: failed(t), exit: t.ExitCode, output: t.Text}
 		a.runs = append(a.runs, r)
 		if r.purpose == purposeCommit && !r.failed {
@@ -172,7 +172,7 @@ func (a *analysis) resolve() {
 		later := ""
 		if success < 0 && r.purpose != purposeOther && r.purpose != purposeLook {
 			for j := i + 1; j < len(a.runs); j++ {
-				if !a.runs[j].failed && family(a.runs[j].key) == family(r.key) && a.runs[j].purpose == r.purpose {
+				if !a.runs[j].failed && shellcmd.Family(a.runs[j].key) == shellcmd.Family(r.key) && a.runs[j].purpose == r.purpose {
 					success, later = j, a.runs[j].key
 					break
 				}

@@ -4,21 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
-)
 
-func TestCommandKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"go test ./...": "go test ./...",
-		"cd /src/app && go test ./...  2>&1 | tail -n 40": "go test ./...",
-		"npm test 2>&1 | grep -v warn | head":             "npm test",
-		"pytest -x tests/test_api.py\nsecond line":        "pytest -x tests/test_api.py",
-		"make   build": "make build",
-	} {
-		if got := commandKey(in); got != want {
-			t.Errorf("commandKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
+	"github.com/cairn-mem/cairn/internal/shellcmd"
+)
 
 func TestPurposeAndFamily(t *testing.T) {
 	for _, tc := range []struct {
@@ -39,8 +27,8 @@ func TestPurposeAndFamily(t *testing.T) {
 		if p := purposeOf(tc.cmd); p != tc.p {
 			t.Errorf("purposeOf(%q) = %d, want %d", tc.cmd, p, tc.p)
 		}
-		if f := family(tc.cmd); f != tc.family {
-			t.Errorf("family(%q) = %q, want %q", tc.cmd, f, tc.family)
+		if f := shellcmd.Family(tc.cmd); f != tc.family {
+			t.Errorf("Family(%q) = %q, want %q", tc.cmd, f, tc.family)
 		}
 	}
 }
