@@ -173,6 +173,12 @@ func outcome(text string) []string {
 		}
 		var keep []string
 		for _, s := range prose.Sentences(para) {
+			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
+				s = strings.ToUpper(t[:1]) + t[1:]
+			}
+			if offer.MatchString(s) {
+				continue // "ping me when you want the linux-builder looked at"
+			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
 			}
@@ -199,6 +205,14 @@ func outcome(text string) []string {
 	}
 	return out
 }
+
+// courtesy opens a reply to thanks: "You're welcome — tree is clean"
+// reports the clean tree.
+var courtesy = lazyre.New(`(?i)^(?:you're welcome|you are welcome|no problem|happy to help|glad (?:it|that|to) help\w*)[,.!]?\s*(?:[—–-]\s*)?`)
+
+// offer is the agent offering more, which says nothing done: "let me
+// know how the long moves go", "ping me when you want X looked at".
+var offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b`)
 
 // fixedTo is the agent's report of the value it gave what it was
 // explaining.

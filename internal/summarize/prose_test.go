@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"fmt"
 	"github.com/cairn-mem/cairn/internal/prose"
 
 	"slices"
@@ -817,6 +818,20 @@ func TestOutcomeLeadIn(t *testing.T) {
 	got := outcome(text)
 	if len(got) != 3 || !strings.Contains(got[2], "STEP030") {
 		t.Errorf("outcome(%q) = %q", text, got)
+	}
+}
+
+// TestOutcomeCourtesy: a reply to thanks says what it reports, and an
+// offer of more says nothing done.
+func TestOutcomeCourtesy(t *testing.T) {
+	for in, want := range map[string]string{
+		"You're welcome — tree is clean, three test classes, release v2.0.0 tagged.": "[Tree is clean, three test classes, release v2.0.0 tagged.]",
+		"You're welcome — let me know how the long moves go on the real arm.":        "[]",
+		"You're welcome — ping me when you want the linux-builder looked at.":        "[]",
+	} {
+		if got := fmt.Sprint(outcome(in)); got != want {
+			t.Errorf("outcome(%q) = %s, want %s", in, got, want)
+		}
 	}
 }
 
