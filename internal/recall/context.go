@@ -1026,7 +1026,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			g.add(narrative-0.03-0.004*float64(n-1-i), t)
 		}
 	}
-	if headingGone && told == 0 {
+	if told == 0 && !s.Current && (headingGone || k > 0) {
 		// Newer sessions changed all it said: it is history, not a
 		// session the budget left out.
 		g.retired = func() bool { return true }
