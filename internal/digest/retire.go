@@ -902,6 +902,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xPorts            []string
 		xSibling, xHome   bool
 		xFlags            map[string]string
+		xProblem          bool
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -926,7 +927,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xPorts = prose.Ports(x)
 			}
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
-			xFlags = change.Flags(x)
+			xFlags, xProblem = change.Flags(x), change.Problem(x)
 		}
 		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
@@ -997,6 +998,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
 			return true // "use Maven for the build" once "let's build the Java side with Gradle"
+		}
+		if xProblem && change.WorksFor(xk, change.Works(n.Text)) {
+			return true // "the spider never follows pagination" once "Pagination works: …"
 		}
 		if xFlags != nil && r.shared(xk, n.keys, r.limit(), notFlag) > 0 && change.OtherFlag(xFlags, change.Flags(n.Text)) {
 			return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
