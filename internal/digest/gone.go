@@ -1,11 +1,12 @@
 package digest
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/shellcmd"
 )
 
 // removedFiles are the files the command of Commands bullet b deleted or
@@ -18,9 +19,8 @@ import (
 // scratch path or a name cut short by the summary is no project file.
 // A folder moved with its path (`git mv crates/filters wasm/filters`) is
 // one: the project's own tree, not a build's output.
-func removedFiles(b string) []string {
-	var out []string
-	steps := stepSep.Split(commandOf(b), -1)
+func removedFiles(b string) (deleted, moved []string) {
+	steps := shellcmd.Steps(commandOf(b))
 	for i, step := range steps {
 		args := strings.Fields(step)
 		if len(args) > 0 && args[0] == "git" {
@@ -29,11 +29,10 @@ func removedFiles(b string) []string {
 		if len(args) < 2 {
 			continue
 		}
-		moved := args[0] == "mv"
 		var ops []string
 		for _, a := range args[1:] {
 			if !strings.HasPrefix(a, "-") {
-				ops = append(ops, strings.Trim(a, `'"`))
+				ops = append(ops, strings.TrimSuffix(strings.Trim(a, `'"`), "/"))
 			}
 		}
 		switch args[0] {
@@ -47,12 +46,17 @@ func removedFiles(b string) []string {
 			continue
 		}
 		for _, f := range ops {
-			if (fileName(f) || moved && folderPath(f)) && !mentioned(steps[i+1:], f) {
-				out = append(out, strings.TrimPrefix(f, "./"))
+			if !(fileName(f) || args[0] == "mv" && folderPath(f)) || mentioned(steps[i+1:], f) {
+				continue
+			}
+			if f = strings.TrimPrefix(f, "./"); args[0] == "mv" {
+				moved = append(moved, f)
+			} else {
+				deleted = append(deleted, f)
 			}
 		}
 	}
-	return out
+	return deleted, moved
 }
 
 // mentioned reports whether a later step names f: `rm -f cover.out && go
@@ -62,8 +66,26 @@ func removedFiles(b string) []string {
 // folder moved names its old path as what it replaces.
 func mentioned(steps []string, f string) bool {
 	for _, s := range steps {
-		if strings.Contains(s, f) && !makesNothing.MatchString(s) {
+		if strings.Contains(s, f) && (!makesNothing.MatchString(s) || writesTo(s, f)) {
 			return true
+		}
+	}
+	return false
+}
+
+// writesTo reports whether step s writes file f through a redirect or
+// tee: `cat deploy/netlify.base.toml > netlify.toml`.
+func writesTo(s, f string) bool {
+	for _, op := range []string{">", ">>", "tee ", "tee -a "} {
+		for rest := s; ; {
+			i := strings.Index(rest, op)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(op):]
+			if strings.HasPrefix(strings.TrimLeft(rest, " '\""), f) {
+				return true
+			}
 		}
 	}
 	return false
@@ -74,8 +96,14 @@ var makesNothing = lazyre.New(`^\s*(?:sed|perl|grep|rg|ls|cat|head|tail|wc|rmdir
 // folderPath reports whether a command's operand is a folder of the
 // project named with its path: crates/filters, not build or /tmp/x.
 func folderPath(f string) bool {
-	f = strings.TrimSuffix(f, "/")
-	return strings.Contains(f, "/") && !strings.ContainsAny(f, "*?$<>{}[]…~") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "..")
+	if !strings.Contains(f, "/") || strings.ContainsAny(f, "*?$<>{}[]…~") || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "..") {
+		return false
+	}
+	switch top, _, _ := strings.Cut(strings.TrimPrefix(f, "./"), "/"); top {
+	case "target", "build", "dist", "out", "node_modules", ".cache", "tmp":
+		return false // a build's output, made again by the next build
+	}
+	return true
 }
 
 // fileName reports whether a command's operand names one project file.
@@ -93,9 +121,11 @@ func fileName(f string) bool {
 // f is a folder; or f is a tool's own settings file (netlify.toml,
 // jest.config.js) and text names the tool: deleting the file ends its
 // use.
-func namesFile(text, f string) bool {
-	if t := toolOfFile(f); t != "" && namesTool(text, t) && writtenAsName(text, t) {
-		return true
+func namesFile(text, f string, deleted bool) bool {
+	if deleted {
+		if t := toolOfFile(f); t != "" && namesTool(text, t) && writtenAsName(text, t) {
+			return true
+		}
 	}
 	base := f[strings.LastIndexByte(f, '/')+1:]
 	if !strings.Contains(text, base) {
@@ -115,23 +145,32 @@ func namesFile(text, f string) bool {
 	return false
 }
 
-// configExt are the extensions of a tool's settings file.
-var configExt = []string{".toml", ".json", ".yaml", ".yml", ".js", ".cjs", ".mjs", ".ts", ".cfg", ".ini", ".conf"}
-
 // toolOfFile is the tool whose settings file f is, when its name says so:
-// netlify.toml, vercel.json, jest.config.js, .babelrc.json hold no tool
-// of four letters or more that is no common word.
+// netlify.toml, vercel.json, jest.config.js at the project's root. A
+// file in a folder is the project's own (src/server.js), and a name that
+// is a common word of builds (build.js, package.json, index.ts) names no
+// tool.
 func toolOfFile(f string) string {
-	base := f[strings.LastIndexByte(f, '/')+1:]
-	ext := base[max(0, strings.LastIndexByte(base, '.')):]
-	if !strings.HasPrefix(base, ".") && slices.Contains(configExt, ext) {
-		name := strings.TrimSuffix(strings.TrimSuffix(base, ext), ".config")
-		if len(name) >= 4 && !strings.ContainsAny(name, ".-_") && isLetters(name) && !lex.StopWords[name] {
-			return name
-		}
+	if strings.Contains(f, "/") || strings.HasPrefix(f, ".") {
+		return ""
 	}
-	return ""
+	ext := f[max(0, strings.LastIndexByte(f, '.')):]
+	switch ext {
+	case ".toml", ".json", ".yaml", ".yml", ".js", ".cjs", ".mjs", ".ts", ".cfg", ".ini", ".conf":
+	default:
+		return ""
+	}
+	name := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(f, ext), ".config"))
+	if len(name) < 4 || strings.ContainsAny(name, ".-_") || !isLetters(name) || lex.StopWords[name] || notTool[name] {
+		return ""
+	}
+	return name
 }
+
+// notTool are names of settings files that are common words of a
+// project, not a tool's: build.js, package.json, settings.json.
+var notTool = prose.WordSet(`build package deploy schema index main config configs values settings server client
+	test tests data docker compose project app application manifest tsconfig jsconfig lerna`)
 
 // namesTool reports whether text holds t as a word of its own: "Netlify
 // for now", not "netlifyConfig" nor "netlify.toml".

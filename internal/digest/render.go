@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/shellcmd"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -266,7 +267,7 @@ var showStep = lazyre.New(`^(?:cat|ls|grep|head|tail|wc|stat|diff|git diff|git s
 // no way to run anything again.
 func EditCommand(b string) bool {
 	edits := 0
-	for _, part := range stepSep.Split(commandOf(b), -1) {
+	for _, part := range shellcmd.Steps(commandOf(b)) {
 		if part = strings.TrimSpace(part); part == "" || strings.HasPrefix(part, "2>") {
 			continue
 		}
@@ -294,6 +295,3 @@ func ChangedFile(b string) string {
 	name, _, _ := strings.Cut(b, " (")
 	return strings.TrimSpace(name)
 }
-
-// stepSep separates the steps of a command line.
-var stepSep = lazyre.New(`&&|\|\||;`)

@@ -146,8 +146,12 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 			if p == Commands {
 				for _, b := range bullets {
 					r.addSubstitution(b, order(k, false))
-					for _, f := range removedFiles(b) {
+					deleted, moved := removedFiles(b)
+					for _, f := range deleted {
 						gone = append(gone, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
+					}
+					for _, f := range moved {
+						gone = append(gone, Statement{Text: "mv " + f, Rank: order(k, false), gone: f, done: true})
 					}
 				}
 				continue
@@ -451,7 +455,7 @@ type valueEdit struct {
 
 // anyNumber is a pattern of a substitution's old text that any number
 // matches: "s/--strictness-level [0-9]*/--strictness-level 10/".
-var anyNumber = lazyre.New(`\[0-9\][*+]|\\d[*+]?|\[\[:digit:\]\][*+]`)
+var anyNumber = lazyre.New(`\[0-9\]\[0-9\]\*|\[0-9\](?:[*+]|\\\+)|\\d[*+]?|\[\[:digit:\]\](?:[*+]|\\\+)`)
 
 // valueEditOf reads "reminders: 10" → "reminders: 3" or "maximumPoolSize
 // = 10" → "maximumPoolSize = 20": lines alike but for one value, a
@@ -561,9 +565,29 @@ func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) b
 		return named || strings.ContainsAny(e.old, "-_0123456789") || writtenAsName(x, e.old)
 	}
 	if e.any {
-		return named && !hasNumber(x, e.new) && numberIn.MatchString(x) // "strictness level 5" once any level became 10
+		return named && !hasNumber(x, e.new) && e.numberAfterKey(x) // "strictness level 5" once any level became 10
 	}
 	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
+}
+
+// numberAfterKey reports whether x gives a number within a few words
+// after one of the edit's keys: "strictness level 5", not "the
+// strictness level lives in ci.yml; pluginval needs JUCE 7".
+func (e *valueEdit) numberAfterKey(x string) bool {
+	lower := asciiLower(x)
+	for _, k := range e.keys {
+		for rest := lower; ; {
+			i := strings.Index(rest, k)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(k):]
+			if numberIn.MatchString(rest[:min(len(rest), 24)]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var numberIn = lazyre.New(`(?:^|[^\w.])\d+(?:\.\d+)?(?:$|[^\w.]|\.(?:\s|$))`)
@@ -571,9 +595,9 @@ var numberIn = lazyre.New(`(?:^|[^\w.])\d+(?:\.\d+)?(?:$|[^\w.]|\.(?:\s|$))`)
 // writtenAsName reports whether text writes word w as a name: in code,
 // or capitalised within a sentence.
 func writtenAsName(text, w string) bool {
-	lw := strings.ToLower(w)
+	lower, lw := asciiLower(text), asciiLower(w) // byte offsets kept
 	for j := 0; j < len(text); {
-		k := strings.Index(strings.ToLower(text[j:]), lw)
+		k := strings.Index(lower[j:], lw)
 		if k < 0 {
 			return false
 		}
@@ -585,6 +609,18 @@ func writtenAsName(text, w string) bool {
 		j = k + len(lw)
 	}
 	return false
+}
+
+// asciiLower lower-cases the ASCII letters of s only, so that an offset
+// in the result is one in s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // hasNumber reports whether text holds the number n as a word of its own:
@@ -965,7 +1001,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 		}
 		if n.gone != "" {
-			if namesFile(x, n.gone) {
+			if namesFile(x, n.gone, strings.HasPrefix(n.Text, "rm ")) {
 				return true // "runs from cron (ops/crontab.billing)" once `rm ops/crontab.billing`
 			}
 			continue

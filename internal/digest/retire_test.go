@@ -674,6 +674,13 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"The site deploys to Netlify.", "`rm -f netlify.toml && printf '[build]' > netlify.toml`", nil, false},
 		{"Tests run with Jest.", "`rm jest.config.js`", nil, true},
 		{"The app reads its settings.", "`rm settings.json`", nil, false},
+		{"ȺȺȺȺȺȺȺȺȺȺȺȺ deploys to netlify", "`rm netlify.toml`", nil, false}, // offsets of a text whose lower case is shorter
+		{"The API Server listens on port 8080 behind nginx.", "`mv src/server.js src/server.ts`", nil, false},
+		{"Tests run with Jest.", "`git mv jest.config.js config/jest.config.js`", nil, false}, // moved, not gone
+		{"CI runs `build` before each Deploy.", "`rm scripts/build.js`", nil, false},
+		{"The site deploys to Netlify.", "`rm -f netlify.toml && cat deploy/netlify.base.toml > netlify.toml`", nil, false},
+		{"The blur is in crates/filters/src/blur.rs.", "`git mv crates/filters/ wasm/filters`", nil, true},
+		{"Generated docs are in target/doc.", "`mv target/doc target/doc-old && cargo doc`", nil, false},
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -686,9 +693,6 @@ func TestRetiredFileRemoved(t *testing.T) {
 	}
 }
 
-// TestRetiredByOtherTool covers a tool replaced by another for the same
-// job, the two sharing no word but the job's, in a memory where that
-// word is common.
 // TestRetiredBySubstitution: a command's in-place replacement retires
 // what names the value it replaced, a number or a name, inside a longer
 // token or holding one, and a command the summary cut short still says
@@ -709,6 +713,8 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"`scripts/put_template.sh` uploads it to `http://search-dev.internal:9200`.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh && grep -rn OS_URL= scripts/`", true},
 		{"Docs are at search-dev.internal.example.com.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh`", false},
 		{"Run pluginval at strictness level 5 in CI.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml && grep -n pluginval .github/workflows/ci.yml`", true},
+		{"The strictness level lives in ci.yml; pluginval needs JUCE 7.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml`", false}, // no level given
+		{"Run pluginval at strictness level 5 in CI.", "`sed -i 's/--strictness-level [0-9][0-9]*/--strictness-level 10/' ci.yml`", true},
 		{"Run pluginval at strictness level 10 in CI.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml`", false},
 		{"The build timeout is 30 minutes.", "`sed -i 's/timeout(time: 30, unit: .MINUTES.)/timeout(time: 1, unit: HOURS)/' vars/buildMaven.groovy`", false}, // two values: no one edit
 	} {
@@ -722,6 +728,9 @@ func TestRetiredBySubstitution(t *testing.T) {
 	}
 }
 
+// TestRetiredByOtherTool covers a tool replaced by another for the same
+// job, the two sharing no word but the job's, in a memory where that
+// word is common.
 func TestRetiredByOtherTool(t *testing.T) {
 	common := []string{"The build script is build/compile.sh.", "The build runs against cobc 3.2.0.", "The build log goes to logs/build.txt.", "Every build is tagged with the date."}
 	for _, tc := range []struct {
@@ -816,6 +825,8 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"For the preview I want the image drawn from a worker with OffscreenCanvas.", "Actually, scrap the OffscreenCanvas preview, it dropped frames.", true},
 		{"OffscreenCanvas is supported in Safari 17.", "Actually, scrap the OffscreenCanvas preview, it dropped frames.", false},
 		{"Also, please don't send Slack notifications from the library.", "Forget what I said about Slack — teams keep forgetting.", true},
+		{"Leave review comments on GitHub, not in Slack.", "GitHub notifications are disabled now.", false}, // no switch: comments on GitHub
+		{"Keep an eye on the upload worker's memory.", "The upload worker's retries are off now.", false},   // an eye on, not a switch
 		{"Only 120 of the ~300 head queries we planned have judgements so far.", "Good news: the judges got through the list, judgements/v2.csv has 312 queries now.", true},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
@@ -825,4 +836,25 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 	if got := droppedBy("Secrets go into single-quoted strings. Also, please don't send Slack notifications from the library — teams do that themselves.", "Forget what I said about Slack — teams keep forgetting."); got != "Secrets go into single-quoted strings." {
 		t.Errorf("what pointed back at the retired clause stayed: %q", got)
 	}
+}
+
+// FuzzReplacements: a command's substitutions and the edits they make
+// are read without a panic, whatever the command or the text retired.
+func FuzzReplacements(f *testing.F) {
+	f.Add("`sed -i 's/namespace: ci-agents/namespace: build-pods/' k8s/pod.yaml && grep …`", "The pods run in namespace `ci-agents`.")
+	f.Add("`sed -i 's/POOL_SIZE = 4;/POOL_SIZE = Math.max(1, (navigator.hardwareConcur …`", "ȺȺȺ a pool of 4 (`POOL_SIZE = 4`)")
+	f.Add("`rm -f netlify.toml; git mv crates/filters/ wasm/filters`", "Deploy — Netlify; crates/filters/src/x.rs")
+	f.Fuzz(func(t *testing.T, cmd, x string) {
+		for _, rep := range replacements(cmd) {
+			if e := valueEditOf(rep[0], rep[1]); e != nil {
+				e.says(x, change.TopicKeys(x), func(string) bool { return true })
+			}
+		}
+		newer := &Summary{}
+		newer.Parts[Commands] = []string{cmd}
+		older := &Summary{}
+		older.Parts[Environment] = []string{x}
+		NewRetirer(nil, []*Summary{newer, older}).DropRetired(x, 1)
+		change.Flags(x)
+	})
 }

@@ -15,7 +15,7 @@ import (
 // value, however each is worded: "keeps 14 dailies now" retires "keeps 7
 // daily snapshots" without a word about the change. The word before a
 // number is not taken: it names the number ("level 1", "port 7070") as
-// often as it counts it.
+// often as it counts it; a command's long option is (--keep-daily 7).
 
 // A Quantity is weak when what it counts is a unit of measure: many
 // things last minutes or take megabytes, so a measure counts only with
