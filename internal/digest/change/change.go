@@ -653,11 +653,12 @@ func Removed(s string) []string {
 
 // switchOn and switchOff find a statement that a switch is on or off:
 // "keep it on", "turn SIMD on", "`compile: true` is set", "compile is off
-// again", "no SIMD yet". "Our users are on Safari 15" puts them on a
-// thing: the switch's "on" ends its clause.
+// again", "no SIMD yet", "No SIMD, as you said". "Our users are on Safari
+// 15" and "keep an eye on the worker" put something on a thing: a
+// switch's "on" after its name ends the clause.
 var (
-	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched)(?: it| them| [\w-]+){0,2}? on\b|(?:is|are|stays?|left) on(?:[.,;:!)]|\s*$| now\b| again\b)|enabled\b|[\w-]+: ?true\b)`)
-	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched)(?: it| them| [\w-]+){0,2}? off\b|(?:is|are|stays?|left) off\b|off again\b|disabled\b|[\w-]+: ?false\b|no [\w-]+ yet\b|(?:^|[.;:]\s)no [\w-]+[,;])`)
+	switchOn  = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched)(?: it| them)? on\b|(?:keep|leave|turn|turned|switch|switched)(?: [\w-]+){1,2}? on(?:[.,;:!)]|\s*$| now\b| again\b)|(?:is|are|stays?|left) on(?:[.,;:!)]|\s*$| now\b| again\b)|enabled\b|[\w-]+: ?true\b)`)
+	switchOff = lazyre.New(`(?i)\b(?:(?:keep|leave|turn|turned|switch|switched)(?: it| them)? off\b|(?:keep|leave|turn|turned|switch|switched)(?: [\w-]+){1,2}? off(?:[.,;:!)]|\s*$| now\b| again\b| for\b)|(?:is|are|stays?|left) off\b|off again\b|disabled\b|[\w-]+: ?false\b|no [\w-]+ yet\b|(?:^|[.;:]\s)no (?-i:[A-Z][A-Z0-9][\w-]*|[\w-]*[0-9][\w-]*)[,;])`)
 )
 
 // State is 1 when s says a switch is on, -1 when off, 0 when it

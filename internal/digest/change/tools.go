@@ -75,8 +75,10 @@ var (
 	// named before the job it does.
 	toolsJob = lazyre.New(`\b(?:a|an|the|our)\s+` + toolName + `\s+((?i:cache|queue|proxy|registry|broker|scheduler|bundler|linter|formatter|logger|tracer|host|mock))\b`)
 	// jobThenUse: "I want the cache off the SaaS — use our own Attic
-	// server": the job named, then the tool to use for it.
-	jobThenUse  = lazyre.New(`(?i)\bthe\s+([a-z]+)\b[^.;]{0,40}?\buse\s+(?:our\s+own\s+|a\s+|an\s+|the\s+)?` + toolName)
+	// server": the job named, then, after a dash or a colon, the tool to
+	// use for it ("put the cache behind the proxy and use Nginx" gives
+	// the cache nothing).
+	jobThenUse  = lazyre.New(`(?i)\bthe\s+([a-z]+)\b[^.;—–:]{0,40}?\s*[—–:]\s*use\s+(?:our\s+own\s+|a\s+|an\s+|the\s+)?` + toolName)
 	jobWithTool = lazyre.New(`(?i)\b([a-z]+)\s+(?:(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?|our\s+[\w-]+|everything|all\s+of\s+it)\s+)?(?:with|using|via|through)\s+` + toolName)
 )
 

@@ -22,6 +22,7 @@ func TestTools(t *testing.T) {
 		{"We should set up a Cachix cache called acme-dev and have CI push to it.", map[string]string{"cache": "cachix"}},
 		{"I want the cache off the SaaS — use our own Attic server at https://nixcache.acme.internal.", map[string]string{"cache": "attic"}},
 		{"The cache was slow, so I looked at the logs.", nil},
+		{"Put the cache behind the proxy and use Nginx in front now.", nil},
 	} {
 		if got := Tools(tc.s); !maps.Equal(got, tc.want) {
 			t.Errorf("Tools(%q) = %v, want %v", tc.s, got, tc.want)
