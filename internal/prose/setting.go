@@ -104,15 +104,36 @@ func Settings(text string) map[string]string {
 var (
 	serverURL  = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?|amqps?|nats|kafka|clickhouse)://(?:[^@\s/` + "`" + `]*@)?([a-z0-9][\w.-]*[a-z0-9])(?::(\d+))?`)
 	serverKind = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse)\b([^.;()]{0,60})`)
-	serverHost = lazyre.New(`(?i)\bhost(?:name)?\s*(?:=|:|\bis\b)?\s*` + "`?" + `([a-z0-9][\w.-]*[a-z0-9])`)
+	serverHost = lazyre.New(`(?i)\bhost(?:name)?\b\s*(?:=|:|\bis\b)?\s*` + "`?" + `([a-z0-9][\w.-]*[a-z0-9])`)
 	serverPort = lazyre.New(`(?i)\bport\s*(?:=|:|\bis\b)?\s*(\d{2,5})\b`)
+	// serverName is the name of a kind of server, which ends the words
+	// about the one before it.
+	serverName = lazyre.New(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse)\b`)
 	// hostPort is a host and a port with no scheme: "db-crawl-01:5432".
 	hostPort = lazyre.New(`(?i)(?:^|[\s(` + "`" + `'"@=])([a-z][\w-]*(?:\.[\w-]+)*[a-z0-9]):(\d{4,5})\b`)
 )
 
-// wellKnownPorts are the ports that say which kind of server listens on
-// them when nothing else does.
-var wellKnownPorts = map[string]string{"5432": "postgres", "3306": "mysql", "6379": "redis", "27017": "mongo", "5672": "amqp", "4222": "nats", "9092": "kafka"}
+// wellKnownPort is the kind of server that listens on port p when
+// nothing else says which; "" for another port.
+func wellKnownPort(p string) string {
+	switch p {
+	case "5432":
+		return "postgres"
+	case "3306":
+		return "mysql"
+	case "6379":
+		return "redis"
+	case "27017":
+		return "mongo"
+	case "5672":
+		return "amqp"
+	case "4222":
+		return "nats"
+	case "9092":
+		return "kafka"
+	}
+	return ""
+}
 
 // addServers adds the hosts and ports of the servers text names, keyed
 // by the server's kind: postgreshost, postgresport. A host and port with
@@ -129,20 +150,23 @@ func addServers(out map[string]string, text string) {
 		}
 	}
 	for _, m := range hostPort.FindAllStringSubmatch(text, -1) {
-		if kind := wellKnownPorts[m[2]]; kind != "" && !strings.EqualFold(m[1], "localhost") {
+		if kind := wellKnownPort(m[2]); kind != "" && !strings.EqualFold(m[1], "localhost") {
 			if _, ok := out[kind+"host"]; !ok {
 				out[kind+"host"], out[kind+"port"] = strings.ToLower(m[1]), m[2]
 			}
 		}
 	}
 	for _, m := range serverKind.FindAllStringSubmatch(text, -1) {
-		kind := serverKindOf(m[1])
-		if h := serverHost.FindStringSubmatch(m[2]); h != nil {
+		kind, words := serverKindOf(m[1]), m[2]
+		if i := serverName.FindStringIndex(words); i != nil {
+			words = words[:i[0]] // "Redis sits next to Postgres, port 5433": Postgres's port
+		}
+		if h := serverHost.FindStringSubmatch(words); h != nil && strings.ContainsAny(h[1], ".-0123456789") {
 			if _, ok := out[kind+"host"]; !ok {
 				out[kind+"host"] = strings.ToLower(h[1])
 			}
 		}
-		if p := serverPort.FindStringSubmatch(m[2]); p != nil {
+		if p := serverPort.FindStringSubmatch(words); p != nil {
 			if _, ok := out[kind+"port"]; !ok {
 				out[kind+"port"] = p[1]
 			}

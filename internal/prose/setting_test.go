@@ -55,6 +55,9 @@ func TestSettings(t *testing.T) {
 		"the default DSN is postgresql://pricewatch@pg.internal.pricewatch.io:6432/pricewatch.": "map[pginternalpricewatchio:6432 postgreshost:pg.internal.pricewatch.io postgresport:6432]",
 		"Redis runs in compose on port 6379; Postgres stays on the host.":                       "map[redisport:6379]",
 		"Connecting to db-crawl-01:5432, database pricewatch.":                                  "map[dbcrawl01:5432 postgreshost:db-crawl-01 postgresport:5432]",
+		"Postgres is hosted on RDS since v15.":                                                  "map[]",
+		"Postgres 16 runs on the same host as the API.":                                         "map[]",
+		"Redis sits next to Postgres, port 5433 on the host.":                                   "map[]", // whose port is not told
 		"Runs on 192.168.1.20:8081 and localhost:5432.":                                         "map[]",
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
