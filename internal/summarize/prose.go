@@ -174,7 +174,8 @@ func outcome(text string) []string {
 		var keep []string
 		for _, s := range prose.Sentences(para) {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
-				s = strings.ToUpper(t[:1]) + t[1:]
+				r, n := utf8.DecodeRuneInString(t)
+				s = string(unicode.ToUpper(r)) + t[n:]
 			}
 			if offer.MatchString(s) {
 				continue // "ping me when you want the linux-builder looked at"
@@ -212,7 +213,7 @@ var courtesy = lazyre.New(`(?i)^(?:you're welcome|you are welcome|no problem|hap
 
 // offer is the agent offering more, which says nothing done: "let me
 // know how the long moves go", "ping me when you want X looked at".
-var offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b`)
+var offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b[^;:—]*$`)
 
 // fixedTo is the agent's report of the value it gave what it was
 // explaining.

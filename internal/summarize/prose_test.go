@@ -825,9 +825,11 @@ func TestOutcomeLeadIn(t *testing.T) {
 // offer of more says nothing done.
 func TestOutcomeCourtesy(t *testing.T) {
 	for in, want := range map[string]string{
-		"You're welcome — tree is clean, three test classes, release v2.0.0 tagged.": "[Tree is clean, three test classes, release v2.0.0 tagged.]",
-		"You're welcome — let me know how the long moves go on the real arm.":        "[]",
-		"You're welcome — ping me when you want the linux-builder looked at.":        "[]",
+		"You're welcome — tree is clean, three test classes, release v2.0.0 tagged.":      "[Tree is clean, three test classes, release v2.0.0 tagged.]",
+		"You're welcome — let me know how the long moves go on the real arm.":             "[]",
+		"You're welcome — ping me when you want the linux-builder looked at.":             "[]",
+		"You're welcome — ✅ all 42 tests pass on the branch.":                             "[✅ all 42 tests pass on the branch.]",
+		"Let me know if anything else breaks; the deploy itself is done and tagged v1.2.": "[Let me know if anything else breaks; the deploy itself is done and tagged v1.2.]",
 	} {
 		if got := fmt.Sprint(outcome(in)); got != want {
 			t.Errorf("outcome(%q) = %s, want %s", in, got, want)
