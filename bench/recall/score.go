@@ -20,17 +20,17 @@ const tailChars = 6000
 // a change ("let's make it 45", "cut it to 8", "from 500 to 1000"), a
 // rule taken back ("forget the Yarn rule", "forget what I said about
 // …"), a thing gone or not used any more, and "the old value" (or host,
-// path, …) name the
+// path and the like) name the
 // change too. "X is now Y" does not: said of an older change, Y is
 // stale in its turn.
-var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|rather than|replac(ed|es|ing)|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in)|(make|makes|made|making) (it|them|that|this|the \w+) \S*\d|(cut|cuts|raised?|raises|lower(s|ed)?|increased?|decreased?|reduced?) (it |them |that |the \w+ )?(to|from) \S*\d|from \S*\d\S* to \S*\d)\b|\S\s*(→|->)\s*\S|\bs/[^/]+/|\bs#[^#]+#|\bs\|[^|]+\||\b(scrap|ditch)(s|ped|ping|ed|es|ing)?\b|(?i:\bany ?more\b|\b(?:is|are|was|were) gone\b|\bthe old [\w-]+\b|\bforget (?:what|everything|all) (?:I|we)\b|\bforget (?:about )?the \S+ (?:rule|thing|idea|requirement|plan|part|bit|policy)\b)`)
+var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|instead of|rather than|replac(ed|es|ing)|superseded|moved from|used to|dropp(ed|ing)|mov(e|es|ed|ing) (to|from|off|away)|switch(ed|es|ing)? (from|to|away)|bump(s|ed|ing)?|revert(s|ed|ing)?|reversed|again|back (to|on|at|in)|(make|makes|made|making) (it|them|that|this|the \w+) \S*\d|(cut|cuts|raised?|raises|lower(s|ed)?|increased?|decreased?|reduced?) (it |them |that |the \w+ )?(to|from) \S*\d|from \S*\d\S* to \S*\d)\b|\S\s*(→|->)\s*\S|\bs/[^/]+/|\bs#[^#]+#|\bs\|[^|]+\||\b(scrap(s|ped|ping)?|ditch(es|ed|ing)?)\b|(?i:\bany ?more\b|\b(?:is|are|was|were) gone\b|\bthe old (?:value|one|setting|name|path|port|version|default|host|file|folder|location|url|address|server|cluster|namespace|config|key|endpoint|bucket|image|tag|branch|tool|library|package|service)\b|\bforget (?:what|everything|all) (?:I|we)\b|\bforget (?:about )?the \S+ (?:rule|thing|idea|requirement|plan|part|bit|policy)\b)`)
 
 // done marks a line that presents an open item as dealt with (or a
 // value as past): "works great", "is green in all three runs", ".envrc
 // and the Cachix settings are in." For an
 // open item, only a line that still presents it as open is stale.
 // A list of the files a session changed presents none as open.
-var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now|added|green|pass(es|ed)?|works (great|fine|well)|(is|are) working)\b|(?i)\b(is|are) in[.,;:]|^- Files changed:`)
+var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now|added|green|pass(es|ed)|works (great|fine|well)|(is|are) working)\b|(?i)\b(is|are) in[.,;:]|^- Files changed:`)
 
 // Boundary is the check of one pack: what the session starting there
 // should have received and what it did.
