@@ -901,6 +901,12 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 	}
 	var said []saying
 	told := len(s.State) + len(s.Turns) // what it says besides its lists of files and commands
+	had := told                         // as told, before newer sessions and its core items had their say
+	for p, bullets := range s.Digest.Parts {
+		if p != int(digest.Commands) && p != int(digest.Files) && p != int(digest.Read) && p != int(digest.Errors) {
+			had += len(bullets)
+		}
+	}
 	for _, p := range digest.Order {
 		bullets := s.Digest.Parts[p]
 		if p == digest.Request {
@@ -1026,7 +1032,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			g.add(narrative-0.03-0.004*float64(n-1-i), t)
 		}
 	}
-	if told == 0 && !s.Current && (headingGone || k > 0) {
+	if had > 0 && told == 0 && !s.Current && (headingGone || k > 0) {
 		// Newer sessions changed all it said: it is history, not a
 		// session the budget left out.
 		g.retired = func() bool { return true }

@@ -35,16 +35,27 @@ func Steps(cmd string) []string {
 	return append(out, strings.TrimSpace(cmd[start:]))
 }
 
-// edits are the programs of steps that change files in place or move
-// them away.
-var edits = []string{"sed -i", "perl -pi", "perl -i", "git mv", "git rm", "mv", "rm"}
-
 // Edits reports whether step changes files in place or moves or deletes
-// them.
+// them: sed -i (also -Ei, -ri, -E -i), perl -pi, mv, rm, git mv, git rm.
 func Edits(step string) bool {
-	for _, e := range edits {
-		if rest, ok := strings.CutPrefix(step, e); ok && (rest == "" || rest[0] == ' ' || e == "sed -i" || e == "perl -pi" || e == "perl -i") {
-			return true
+	f := strings.Fields(step)
+	if len(f) > 1 && f[0] == "git" {
+		f = f[1:]
+	}
+	if len(f) < 2 {
+		return false
+	}
+	switch f[0] {
+	case "mv", "rm":
+		return true
+	case "sed", "perl":
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") {
+				return false // the script: the options are over
+			}
+			if strings.Contains(strings.TrimLeft(a, "-"), "i") && !strings.HasPrefix(a, "--") {
+				return true
+			}
 		}
 	}
 	return false

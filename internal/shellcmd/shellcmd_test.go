@@ -19,6 +19,20 @@ func TestSteps(t *testing.T) {
 	}
 }
 
+func TestEdits(t *testing.T) {
+	for in, want := range map[string]bool{
+		"sed -i 's/a/b/' f": true, "sed -E -i 's/a/b/' f": true, "sed -ri 's/a/b/' f": true, "perl -pi -e 's/a/b/' f": true,
+		"git mv a b": true, "rm -f x": true, "sed -n '1,5p' f": false, "sed 's/a/b/' f": false, "rmdir x": false, "grep -i x f": false,
+	} {
+		if got := Edits(in); got != want {
+			t.Errorf("Edits(%q) = %v, want %v", in, got, want)
+		}
+	}
+	if !Elided("rm -f a && … && sed -i 's/x/y/' f") || Elided("echo … done") {
+		t.Error("Elided")
+	}
+}
+
 func TestElide(t *testing.T) {
 	long := "rm -f netlify.toml && mkdir -p public && printf '/*\\n  Cross-Origin-Opener-Policy: same-origin\\n' > public/_headers && sed -i 's/namespace: ci-agents/namespace: build-pods/' k8s/pod.yaml && cat k8s/pod.yaml"
 	for _, tc := range []struct {

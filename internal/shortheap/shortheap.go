@@ -72,23 +72,20 @@ func Large(path string) bool {
 	return err == nil && fi.Size() >= LargeCore
 }
 
-// readers are the commands whose heap is put in huge pages on a large
-// memory: those that read the catalogue, the packs' caches or the index
-// and exit. Not a long-running one (a daemon, the MCP server, the web
-// viewer, the mounted view, an index build): the kernel's khugepaged
-// would fill its sparse regions, and the daemon's memory is measured
-// (issue 15).
-var readers = []string{"context", "search", "list", "session", "stale", "stats"}
-
-// packHooks are the hook events that make a pack.
-var packHooks = []string{"session-start", "user-prompt-submit"}
-
 // Reads tells whether the command of that top-level name, with args
-// after it, reads much and exits: one of readers, or a hook of
-// packHooks.
+// after it, reads much and exits: those that read the catalogue, the
+// packs' caches or the index (context, search, list, session, stale,
+// stats), and the hooks that make a pack (session-start,
+// user-prompt-submit). Not a long-running one (a daemon, the MCP server,
+// the web viewer, the mounted view, an index build): the kernel's
+// khugepaged would fill its sparse regions, and the daemon's memory is
+// measured (issue 15).
 func Reads(name string, args []string) bool {
-	if name == "hook" {
-		return slices.ContainsFunc(args, func(a string) bool { return slices.Contains(packHooks, a) })
+	switch name {
+	case "context", "search", "list", "session", "stale", "stats":
+		return true
+	case "hook":
+		return slices.ContainsFunc(args, func(a string) bool { return a == "session-start" || a == "user-prompt-submit" })
 	}
-	return slices.Contains(readers, name)
+	return false
 }
