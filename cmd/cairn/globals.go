@@ -30,7 +30,8 @@ type globals struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	self   string // this binary, for the daemon a hook starts
+	self   string                 // this binary, for the daemon a hook starts
+	settle func(huge func() bool) // process.settle
 }
 
 // resolveDir sets g.dir from -C and the working directory. -C means what

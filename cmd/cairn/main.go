@@ -34,9 +34,9 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	shortheap.Start()
+	settle := shortheap.Start()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	proc := process{getwd: os.Getwd, getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, settle: settle}
 	proc.self, _ = os.Executable()
 	code := run(ctx, proc, os.Args[1:])
 	stop()
@@ -82,11 +82,15 @@ type process struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	self           string // this binary, which hooks start the daemon with; "" (tests) starts none
+	// settle ends a short command's opening GC settings once the command
+	// is known (shortheap.Start); nil in tests, which run commands in
+	// their own process.
+	settle func(huge func() bool)
 }
 
 // run executes one cairn command line and returns the exit code.
 func run(ctx context.Context, p process, args []string) int {
-	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr, self: p.self}
+	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr, self: p.self, settle: p.settle}
 	stderr := p.stderr
 	root := newRootCommand(g)
 	root.SetArgs(args)
@@ -128,7 +132,9 @@ git log, restore any point in time, and sync it like code.`,
 			if err := g.resolveDir(); err != nil {
 				return err
 			}
-			shortheap.Settle(func() bool { return hugeHeap(g, cmd, args) })
+			if g.settle != nil {
+				g.settle(func() bool { return hugeHeap(g, cmd, args) })
+			}
 			return nil
 		},
 	}

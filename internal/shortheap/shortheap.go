@@ -24,31 +24,26 @@ const (
 	CommandGCPercent = 400
 )
 
-// first is the object whose collection settles a short command's GC
-// percent, kept reachable from Start to Settle; nil without Start.
-var first *[64]byte
-
 // Start sets the collector of a short command: none until the heap
 // reaches 64 MB, then at CommandGCPercent. The first collection runs a
-// cleanup that lowers the percent (SettleGC); it is held off until
-// Settle, whose heap may be put in huge pages by a collection of its own.
-func Start() {
+// cleanup that lowers the percent (SettleGC); it is held off until the
+// settle function Start returns is called, which first puts the heap in
+// huge pages when huge says the command is worth it. Called again, or
+// never, settle does nothing more.
+func Start() (settle func(huge func() bool)) {
 	debug.SetGCPercent(ShortGCPercent)
-	first = new([64]byte) // not a tiny allocation, whose cleanup may never run
+	first := new([64]byte) // not a tiny allocation, whose cleanup may never run
 	runtime.AddCleanup(first, func(struct{}) { SettleGC() }, struct{}{})
-}
-
-// Settle puts the heap in huge pages when huge says the command is worth
-// it (asked only after Start), then lets the first collection settle the
-// GC percent.
-func Settle(huge func() bool) {
-	if first == nil {
-		return
+	return func(huge func() bool) {
+		if first == nil {
+			return
+		}
+		if huge() {
+			hugeHeap()
+		}
+		runtime.KeepAlive(first)
+		first = nil
 	}
-	if huge() {
-		hugeHeap()
-	}
-	first = nil
 }
 
 // SettleGC lowers a short command's opening GC percent to

@@ -41,10 +41,17 @@ func TestSettleGC(t *testing.T) {
 	}
 }
 
-// TestSettleWithoutStart: without Start (tests run commands so), Settle
-// asks nothing and changes nothing.
-func TestSettleWithoutStart(t *testing.T) {
-	Settle(func() bool { t.Error("asked without Start"); return true })
+// TestSettleOnce: the settle function asks whether to use huge pages
+// once, however often it is called.
+func TestSettleOnce(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	settle := Start()
+	asked := 0
+	settle(func() bool { asked++; return false })
+	settle(func() bool { asked++; return false })
+	if asked != 1 {
+		t.Errorf("asked %d times, want once", asked)
+	}
 }
 
 // TestReads: the commands that read much and exit, and the hooks that
