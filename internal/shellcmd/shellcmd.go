@@ -36,7 +36,8 @@ func Steps(cmd string) []string {
 }
 
 // Edits reports whether step changes files in place or moves or deletes
-// them: sed -i (also -Ei, -ri, -E -i), perl -pi, mv, rm, git mv, git rm.
+// them: sed -i (also -Ei, -ri, -E -i, --in-place), perl -pi, mv, rm, git
+// mv, git rm.
 func Edits(step string) bool {
 	f := strings.Fields(step)
 	if len(f) > 1 && f[0] == "git" {
@@ -50,22 +51,33 @@ func Edits(step string) bool {
 		return true
 	case "sed", "perl":
 		for _, a := range f[1:] {
-			if !strings.HasPrefix(a, "-") {
-				return false // the script: the options are over
-			}
-			if strings.Contains(strings.TrimLeft(a, "-"), "i") && !strings.HasPrefix(a, "--") {
+			if a == "--in-place" || strings.HasPrefix(a, "--in-place=") {
 				return true
+			}
+			if o, ok := strings.CutPrefix(a, "-"); ok && !strings.HasPrefix(o, "-") && (isLetters(o) && strings.Contains(o, "i") || strings.HasPrefix(o, "i")) {
+				return true // -i, -Ei, -ri, -pi; also after the script (sed -e '…' -i)
 			}
 		}
 	}
 	return false
 }
 
-// Elide shortens command line cmd toward n bytes by putting "…" for the
+func isLetters(s string) bool {
+	for i := range len(s) {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// Elide shortens command line cmd toward n bytes (a bound in runes, as
+// a caller may give, is at least as long) by putting "…" for the
 // steps after the first that edit nothing, while an edit comes after
 // byte n: "rm -f netlify.toml && … && sed -i 's/a/b/' k8s/pod.yaml". It
 // returns cmd unchanged when it is short enough, when no edit would be
-// cut, or when eliding saves nothing.
+// cut, or when eliding saves nothing. The steps kept are joined by "&&"
+// whatever joined them: the line says what ran, not how it chained.
 func Elide(cmd string, n int) string {
 	if len(cmd) <= n {
 		return cmd

@@ -22,7 +22,7 @@ func TestSteps(t *testing.T) {
 func TestEdits(t *testing.T) {
 	for in, want := range map[string]bool{
 		"sed -i 's/a/b/' f": true, "sed -E -i 's/a/b/' f": true, "sed -ri 's/a/b/' f": true, "perl -pi -e 's/a/b/' f": true,
-		"git mv a b": true, "rm -f x": true, "sed -n '1,5p' f": false, "sed 's/a/b/' f": false, "rmdir x": false, "grep -i x f": false,
+		"git mv a b": true, "rm -f x": true, "sed -n '1,5p' f": false, "sed -e 's/a/b/' -i f": true, "sed --in-place 's/a/b/' f": true, "sed -i.bak 's/a/b/' f": true, "sed 's/a/b/' f": false, "rmdir x": false, "grep -i x f": false,
 	} {
 		if got := Edits(in); got != want {
 			t.Errorf("Edits(%q) = %v, want %v", in, got, want)
