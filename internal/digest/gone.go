@@ -161,7 +161,7 @@ func toolOfFile(f string) string {
 		return ""
 	}
 	name := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(f, ext), ".config"))
-	if len(name) < 4 || strings.ContainsAny(name, ".-_") || !isLetters(name) || lex.StopWords[name] || notTool[name] {
+	if len(name) < 4 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") != "" || lex.StopWords[name] || notTool[name] {
 		return ""
 	}
 	return name
@@ -179,15 +179,6 @@ func namesTool(text, t string) bool {
 	return hasBounded(lower, t, func(j, end int) bool {
 		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '.') && (end == len(lower) || !isWordByte(lower[end]) && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
 	})
-}
-
-func isLetters(s string) bool {
-	for i := range len(s) {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
 }
 
 // hasValue reports whether text holds code value v, lower-case, as a

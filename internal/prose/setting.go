@@ -103,15 +103,18 @@ func Settings(text string) map[string]string {
 // that each spelling meets the other.
 var (
 	serverURL  = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?|amqps?|nats|kafka|clickhouse)://(?:[^@\s/` + "`" + `]*@)?([a-z0-9][\w.-]*[a-z0-9])(?::(\d+))?`)
-	serverKind = lazyre.New(`(?i)\b(postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse)\b([^.;()]{0,60})`)
+	serverKind = lazyre.New(`(?i)\b(` + serverKinds + `)\b([^.;()]{0,60})`)
 	serverHost = lazyre.New(`(?i)\bhost(?:name)?\b\s*(?:=|:|\bis\b)?\s*` + "`?" + `([a-z0-9][\w.-]*[a-z0-9])`)
 	serverPort = lazyre.New(`(?i)\bport\s*(?:=|:|\bis\b)?\s*(\d{2,5})\b`)
 	// serverName is the name of a kind of server, which ends the words
 	// about the one before it.
-	serverName = lazyre.New(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse)\b`)
+	serverName = lazyre.New(`(?i)\b(?:` + serverKinds + `)\b`)
 	// hostPort is a host and a port with no scheme: "db-crawl-01:5432".
 	hostPort = lazyre.New(`(?i)(?:^|[\s(` + "`" + `'"@=])([a-z][\w-]*(?:\.[\w-]+)*[a-z0-9]):(\d{4,5})\b`)
 )
+
+// serverKinds are the kinds of server named in words.
+const serverKinds = `postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse`
 
 // wellKnownPort is the kind of server that listens on port p when
 // nothing else says which; "" for another port.

@@ -54,21 +54,12 @@ func Edits(step string) bool {
 			if a == "--in-place" || strings.HasPrefix(a, "--in-place=") {
 				return true
 			}
-			if o, ok := strings.CutPrefix(a, "-"); ok && !strings.HasPrefix(o, "-") && (isLetters(o) && strings.Contains(o, "i") || strings.HasPrefix(o, "i")) {
+			if o, ok := strings.CutPrefix(a, "-"); ok && !strings.HasPrefix(o, "-") && (o != "" && strings.Trim(strings.ToLower(o), "abcdefghijklmnopqrstuvwxyz") == "" && strings.Contains(o, "i") || strings.HasPrefix(o, "i")) {
 				return true // -i, -Ei, -ri, -pi; also after the script (sed -e '…' -i)
 			}
 		}
 	}
 	return false
-}
-
-func isLetters(s string) bool {
-	for i := range len(s) {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // Elide shortens command line cmd toward n bytes (a bound in runes, as
