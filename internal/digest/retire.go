@@ -57,6 +57,22 @@ type Statement struct {
 	paths     [][]string
 	dirs      map[string]string
 	pathsRead bool
+	// flags and works: the level flags it gives and the things it says
+	// work now (flagsAndWorks)
+	flags     map[string]string
+	works     []map[string]bool
+	worksRead bool
+}
+
+// flagsAndWorks reads the level flags the statement gives (-O3) and the
+// things it says work now, once: asked for each older sentence that
+// gives a flag or states a problem.
+func (st *Statement) flagsAndWorks() (map[string]string, []map[string]bool) {
+	if !st.worksRead {
+		st.worksRead = true
+		st.flags, st.works = change.Flags(st.Text), change.Works(st.Text)
+	}
+	return st.flags, st.works
 }
 
 // pathsOf reads the paths the statement names, once: an older sentence
@@ -1035,11 +1051,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
 			return true // "use Maven for the build" once "let's build the Java side with Gradle"
 		}
-		if xProblem && change.WorksFor(xk, change.Works(n.Text)) {
-			return true // "the spider never follows pagination" once "Pagination works: …"
-		}
-		if xFlags != nil && r.shared(xk, n.keys, r.limit(), notFlag) > 0 && change.OtherFlag(xFlags, change.Flags(n.Text)) {
-			return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
+		if xProblem || xFlags != nil {
+			if nFlags, nWorks := n.flagsAndWorks(); xProblem && change.WorksFor(xk, nWorks) {
+				return true // "the spider never follows pagination" once "Pagination works: …"
+			} else if xFlags != nil && change.OtherFlag(xFlags, nFlags) && r.shared(xk, n.keys, r.limit(), notFlag) > 0 {
+				return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
+			}
 		}
 		if xs != 0 && n.state == -xs {
 			if c := n.change; c != nil && r.aside(xk, n.keys, c) {
@@ -1193,10 +1210,10 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	// statement around it, less the sentences retired on their own: a
 	// reply is not retired with a sentence it does not speak of ("do it,
 	// atomic it is" with "for the markdown let's go with markdown-it").
-	gone := make([]bool, len(sentences))
+	reply, gone := make([]bool, len(sentences)), make([]bool, len(sentences))
 	var around []string
 	for i, x := range sentences {
-		if !isReply(x) {
+		if reply[i] = isReply(x); !reply[i] {
 			if gone[i] = r.retired(x, rank); !gone[i] {
 				around = append(around, x)
 			}
@@ -1204,13 +1221,14 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	}
 	for i, x := range sentences {
 		check := x
-		if isReply(x) {
+		if reply[i] {
 			check = s
 			if len(around) > 0 {
 				check = x + " " + strings.Join(around, " ")
 			}
+			gone[i] = r.retired(check, rank)
 		}
-		if isReply(x) && !r.retired(check, rank) || !isReply(x) && !gone[i] {
+		if !gone[i] {
 			kept = append(kept, x)
 			continue
 		}
