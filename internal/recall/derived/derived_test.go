@@ -166,18 +166,7 @@ func TestCarriedAcrossPacks(t *testing.T) {
 	m, warned := warnedMemory(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	words := strings.Fields("api worker billing queue cache redis deploy staging retry batch ledger gateway mailer cron")
-	w := func() string { return words[rng.IntN(len(words))] }
-	sentence := func() string {
-		switch rng.IntN(4) {
-		case 0:
-			return fmt.Sprintf("The %s %s listens on port %d.", w(), w(), 3000+rng.IntN(5)*100)
-		case 1:
-			return fmt.Sprintf("The %s %s moved to port %d instead of %d.", w(), w(), 3000+rng.IntN(5)*100, 3000+rng.IntN(5)*100)
-		case 2:
-			return fmt.Sprintf("`%s_%s: %d` is set.", words[rng.IntN(3)], words[rng.IntN(3)], rng.IntN(9))
-		}
-		return fmt.Sprintf("The %s %s runs the %s %s.", w(), w(), w(), w())
-	}
+	sentence := statementOf(rng, words, false)
 	var core []digest.Statement
 	for range 120 {
 		core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
@@ -337,4 +326,30 @@ func warnedMemory(t *testing.T) (*memory.Memory, *[]string) {
 	}
 	t.Cleanup(func() { m.Close() })
 	return m, &warned
+}
+
+// statementOf returns a maker of random statements over words: a port, a
+// port moved, a setting, a plain statement; with more, also a version
+// said to be now and a thing taken out, as a memory's checkpoints add.
+func statementOf(rng *rand.Rand, words []string, more bool) func() string {
+	w := func() string { return words[rng.IntN(len(words))] }
+	kinds := 4
+	if more {
+		kinds = 6
+	}
+	return func() string {
+		switch k := rng.IntN(kinds); {
+		case k == 0:
+			return fmt.Sprintf("The %s %s listens on port %d.", w(), w(), 3000+rng.IntN(5)*100)
+		case k == 1:
+			return fmt.Sprintf("The %s %s moved to port %d instead of %d.", w(), w(), 3000+rng.IntN(5)*100, 3000+rng.IntN(5)*100)
+		case k == 2:
+			return fmt.Sprintf("`%s_%s: %d` is set.", words[rng.IntN(3)], words[rng.IntN(3)], rng.IntN(9))
+		case more && k == 3:
+			return fmt.Sprintf("The %s %s uses Redis %d.%d now.", w(), w(), 1+rng.IntN(3), rng.IntN(4))
+		case more && k == 4:
+			return fmt.Sprintf("Kafka is out of the %s %s.", w(), w())
+		}
+		return fmt.Sprintf("The %s %s runs the %s %s.", w(), w(), w(), w())
+	}
 }

@@ -34,22 +34,7 @@ func TestCarriedFromKeptFile(t *testing.T) {
 	for _, a := range syl {
 		other = append(other, a+"ing")
 	}
-	w := func() string { return words[rng.IntN(len(words))] }
-	sentence := func() string {
-		switch rng.IntN(6) {
-		case 0:
-			return fmt.Sprintf("The %s %s listens on port %d.", w(), w(), 3000+rng.IntN(5)*100)
-		case 1:
-			return fmt.Sprintf("The %s %s moved to port %d instead of %d.", w(), w(), 3000+rng.IntN(5)*100, 3000+rng.IntN(5)*100)
-		case 2:
-			return fmt.Sprintf("`%s_%s: %d` is set.", words[rng.IntN(3)], words[rng.IntN(3)], rng.IntN(9))
-		case 3:
-			return fmt.Sprintf("The %s %s uses Redis %d.%d now.", w(), w(), 1+rng.IntN(3), rng.IntN(4))
-		case 4:
-			return fmt.Sprintf("Kafka is out of the %s %s.", w(), w())
-		}
-		return fmt.Sprintf("The %s %s runs the %s %s.", w(), w(), w(), w())
-	}
+	sentence := statementOf(rng, words, true)
 	var core []digest.Statement
 	for range 600 {
 		core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
