@@ -66,7 +66,7 @@ func removedFiles(b string) (deleted, moved []string) {
 // folder moved names its old path as what it replaces.
 func mentioned(steps []string, f string) bool {
 	for _, s := range steps {
-		if strings.Contains(s, f) && (!makesNothing.MatchString(s) || writesTo(s, f)) {
+		if strings.Contains(s, f) && (!makesNothing(s) || writesTo(s, f)) {
 			return true
 		}
 	}
@@ -91,7 +91,13 @@ func writesTo(s, f string) bool {
 	return false
 }
 
-var makesNothing = lazyre.New(`^\s*(?:sed|perl|grep|rg|ls|cat|head|tail|wc|rmdir|git (?:add|commit|status|diff|log|grep))\s`)
+// makesNothing is a step that only shows files (showStep) or edits,
+// searches, records or removes others.
+func makesNothing(step string) bool {
+	return showStep.MatchString(strings.TrimSpace(step)) || editsOthers.MatchString(step)
+}
+
+var editsOthers = lazyre.New(`^\s*(?:sed|perl|rg|rmdir|git (?:add|commit|log|grep))\s`)
 
 // folderPath reports whether a command's operand is a folder of the
 // project named with its path: crates/filters, not build or /tmp/x.
@@ -178,15 +184,5 @@ func namesTool(text, t string) bool {
 	lower := strings.ToLower(text)
 	return hasBounded(lower, t, func(j, end int) bool {
 		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '.') && (end == len(lower) || !isWordByte(lower[end]) && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
-	})
-}
-
-// hasValue reports whether text holds code value v, lower-case, as a
-// value of its own: search-dev.internal in http://search-dev.internal:9200,
-// not in search-dev.internal.example.
-func hasValue(text, v string) bool {
-	lower := strings.ToLower(text)
-	return hasBounded(lower, v, func(j, end int) bool {
-		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '-') && (end == len(lower) || !isWordByte(lower[end]) && lower[end] != '-' && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
 	})
 }

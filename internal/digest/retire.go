@@ -815,6 +815,16 @@ func distinctValue(v string) bool {
 	return len(v) >= 4 && change.IsNumber(v) || change.IsVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
 }
 
+// hasValue reports whether text holds code value v, lower-case, as a
+// value of its own: search-dev.internal in http://search-dev.internal:9200,
+// not in search-dev.internal.example.
+func hasValue(text, v string) bool {
+	lower := strings.ToLower(text)
+	return hasBounded(lower, v, func(j, end int) bool {
+		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '-') && (end == len(lower) || !isWordByte(lower[end]) && lower[end] != '-' && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
+	})
+}
+
 // asideShare is the largest share of the statements a word two
 // statements share besides a change's values may appear in: the topic is
 // settled by distinctive keys already, so a commoner word ("filters", in

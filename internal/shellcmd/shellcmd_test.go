@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -53,12 +54,18 @@ func TestElide(t *testing.T) {
 func FuzzSteps(f *testing.F) {
 	f.Add("a && 'b;c' || d")
 	f.Fuzz(func(t *testing.T, s string) {
+		// The steps are the command's own text, in order, none overlapping.
+		pos := 0
 		for _, st := range Steps(s) {
-			if len(st) > len(s) {
-				t.Fatalf("step %q longer than %q", st, s)
+			i := strings.Index(s[pos:], st)
+			if i < 0 {
+				t.Fatalf("step %q of %q is not in the rest %q", st, s, s[pos:])
 			}
+			pos += i + len(st)
 		}
-		_ = Elide(s, 40)
+		if e := Elide(s, 40); len(e) > len(s) {
+			t.Fatalf("Elide lengthened %q to %q", s, e)
+		}
 	})
 }
 
