@@ -62,6 +62,19 @@ type Statement struct {
 	flags     map[string]string
 	works     []map[string]bool
 	worksRead bool
+	// durations: how long the things its clauses name last (durationsOf)
+	durations []prose.Claim
+	durRead   bool
+}
+
+// durationsOf reads how long the things the statement's clauses name
+// last, once.
+func (st *Statement) durationsOf() []prose.Claim {
+	if !st.durRead {
+		st.durRead = true
+		st.durations = prose.Durations(st.Text)
+	}
+	return st.durations
 }
 
 // flagsAndWorks reads the level flags the statement gives (-O3) and the
@@ -968,6 +981,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
+		xDur              []prose.Claim
+		xDurRead          bool
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
@@ -1091,6 +1106,19 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true
 			}
 		}
+		if nd := n.durationsOf(); len(nd) > 0 {
+			if !xDurRead {
+				xDurRead = true
+				if xst != nil {
+					xDur = xst.durationsOf()
+				} else {
+					xDur = prose.Durations(x)
+				}
+			}
+			if otherDurations(xDur, nd) {
+				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
+			}
+		}
 		if len(n.quantities) > 0 && n.keys != nil {
 			if !xqOK {
 				xq, xqOK = quantity.Of(x), true
@@ -1195,6 +1223,19 @@ func otherDuration(a, b prose.Claim) bool {
 		}
 	}
 	return true
+}
+
+// otherDurations reports whether a clause of one statement and a clause
+// of another give one thing different durations (otherDuration).
+func otherDurations(a, b []prose.Claim) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if otherDuration(x, y) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DropRetired returns s without the sentences a newer statement retires;

@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -170,24 +171,7 @@ func factClaim(s string) Claim {
 		// after 8 hours": how long the thing the sentence starts with
 		// takes, lasts or waits.
 		attr = "duration"
-		for _, m := range durationRE.FindAllStringSubmatch(s, -1) {
-			n, unit := m[1], m[2]
-			if n == "" {
-				n, _ = Digits(strings.ToLower(m[3]))
-				unit = m[4]
-			}
-			values = append(values, n+durationUnit(unit))
-		}
-		if len(values) > 1 && fromRE.MatchString(s) {
-			values = values[len(values)-1:]
-		}
-		var ws []string
-		for _, w := range ContentWords(s[:durationRE.FindStringIndex(s)[0]]) {
-			if !durationVerbs[w] {
-				ws = append(ws, Stem(w))
-			}
-		}
-		entity = strings.Join(ws[max(0, len(ws)-3):], " ")
+		entity, values = durationOf(s)
 	}
 	if entity == "" {
 		entity = strings.Join(entityWords(s, values, attr, true), " ")
@@ -214,12 +198,70 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
+// durationOf reads a duration of s, which durationRE matches: what
+// lasts (the last three content words before the first duration, stems)
+// and how long, in one spelling ("15min", "1h").
+func durationOf(s string) (entity string, values []string) {
+	for _, m := range durationRE.FindAllStringSubmatch(s, -1) {
+		n, unit := m[1], m[2]
+		if m[3] != "" {
+			n, _ = Digits(strings.ToLower(m[3]))
+			unit = m[4]
+		}
+		if m[5] != "" {
+			unit = m[6]
+			n = map[string]string{"an": "1", "half an": "0.5"}[strings.ToLower(m[5])]
+			if n == "" {
+				n = "0.25" // "a quarter of an hour"
+			}
+		}
+		// In seconds: "one hour" and "60 minutes" are one value.
+		f, _ := strconv.ParseFloat(n, 64)
+		values = append(values, strconv.FormatFloat(f*unitSeconds[durationUnit(unit)], 'f', -1, 64)+"s")
+	}
+	if len(values) > 1 && fromRE.MatchString(s) {
+		values = values[len(values)-1:]
+	}
+	var ws []string
+	for _, w := range ContentWords(s[:durationRE.FindStringIndex(s)[0]]) {
+		if !durationVerbs[w] {
+			ws = append(ws, Stem(w))
+		}
+	}
+	return strings.Join(ws[max(0, len(ws)-3):], " "), values
+}
+
+// Durations are the durations s gives, a claim per clause that gives
+// one: "access tokens live 15 minutes, refresh tokens 30 days" says
+// how long two things last.
+func Durations(s string) []Claim {
+	if !durationRE.MatchString(s) {
+		return nil
+	}
+	var out []Claim
+	for _, c := range durationClause.Split(trimLeadIn(s), -1) {
+		if !durationRE.MatchString(c) {
+			continue
+		}
+		if e, v := durationOf(c); e != "" {
+			out = append(out, Claim{Subject: e + " duration", Values: v})
+		}
+	}
+	return out
+}
+
+// durationClause splits a sentence where one duration's clause ends.
+var durationClause = lazyre.New(`[,;:(]\s*|\s+—\s+|\s+and\s+`)
+
 // durationRE is a length of time: "30 days", "8h", "250 ms", "two
 // minutes" (a number in words takes a unit in words).
-var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
+var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b|\b((?:a )?quarter of an|half an|an)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
 
 // durationVerbs say how a duration holds, not of what.
 var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made`)
+
+// unitSeconds are the seconds of a durationUnit.
+var unitSeconds = map[string]float64{"ms": 0.001, "s": 1, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400}
 
 // durationUnit is a unit of durationRE in one spelling.
 func durationUnit(u string) string {

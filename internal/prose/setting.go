@@ -210,7 +210,7 @@ func addRates(out map[string]string, text string) {
 		if m[3] != "" {
 			per, _ = strconv.ParseFloat(m[3], 64)
 		}
-		secs := map[string]float64{"ms": 0.001, "s": 1, "min": 60, "h": 3600, "d": 86400}[durationUnit(m[4])]
+		secs := unitSeconds[durationUnit(m[4])]
 		if per <= 0 || secs == 0 {
 			continue
 		}

@@ -29,7 +29,7 @@ type Quantity struct {
 // Of returns the quantities s gives. Numbers inside versions,
 // addresses, times and code are none.
 func Of(s string) []Quantity {
-	if !strings.ContainsAny(s, "0123456789") {
+	if !strings.ContainsAny(s, "0123456789") && !numberWord.MatchString(s) {
 		return nil
 	}
 	s = thousands.ReplaceAllStringFunc(s, func(n string) string { return strings.ReplaceAll(n, ",", "") })
@@ -46,6 +46,15 @@ func Of(s string) []Quantity {
 				continue // a date or a range: "2026-03-09", "5-10"
 			}
 			t = n // "500-bundle pages"
+		}
+		if d, ok := prose.Digits(strings.ToLower(t)); ok && d != "1" {
+			// "four shards" against "six shards": a number in words
+			// counts only what the next word names.
+			if unit = unitKey(next1(toks, i)); unit == "" || measures[unit] {
+				continue
+			}
+			out = appendNew(out, seen, Quantity{Unit: unit, Value: d})
+			continue
 		}
 		if n, ok := strings.CutSuffix(t, "%"); ok {
 			t, unit = n, "%"
@@ -66,12 +75,13 @@ func Of(s string) []Quantity {
 		}
 		if unit == "" {
 			for _, u := range partOf(toks, i) {
-				if q := (Quantity{Unit: u, Value: t}); !seen[q] {
-					seen[q] = true
-					out = append(out, q)
-				}
+				out = appendNew(out, seen, Quantity{Unit: u, Value: t})
 			}
 			continue
+		}
+		if perSecond(toks, next) {
+			// "30 ticks per second" is a rate, as "60 Hz" is.
+			out = appendNew(out, seen, Quantity{Unit: "hz", Value: t})
 		}
 		q := Quantity{Unit: unit, Value: t, Weak: measures[unit]}
 		if measures[unit] && unit != "%" {
@@ -83,12 +93,41 @@ func Of(s string) []Quantity {
 			}
 			q.Unit += "/" + w
 		}
-		if !seen[q] {
-			seen[q] = true
-			out = append(out, q)
-		}
+		out = appendNew(out, seen, q)
 	}
 	return out
+}
+
+// numberWord finds a number written out that Digits reads.
+var numberWord = lazyre.New(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\b`)
+
+// next1 is the token after toks[i], "" at the end.
+func next1(toks []string, i int) string {
+	if i+1 < len(toks) {
+		return toks[i+1]
+	}
+	return ""
+}
+
+// perSecond reports whether toks at i say "per second".
+func perSecond(toks []string, i int) bool {
+	if i+1 >= len(toks) || !strings.EqualFold(toks[i], "per") {
+		return false
+	}
+	switch strings.ToLower(strings.TrimRight(toks[i+1], ".:")) {
+	case "second", "sec", "s":
+		return true
+	}
+	return false
+}
+
+// appendNew appends q to out unless seen holds it.
+func appendNew(out []Quantity, seen map[Quantity]bool, q Quantity) []Quantity {
+	if seen[q] {
+		return out
+	}
+	seen[q] = true
+	return append(out, q)
 }
 
 // optionUnit is what a command's long option before a number counts,

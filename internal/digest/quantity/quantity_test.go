@@ -28,6 +28,9 @@ func TestQuantities(t *testing.T) {
 		{"4 weekly snapshots (`--keep-daily 7 --keep-weekly 4`)", []Quantity{{"week/snapsho", "4", true}, {"dail", "7", false}}},
 		{"`--port 8080 --timeout-seconds 30`", []Quantity{{"port", "8080", false}}},
 		{"3 of 10 minutes passed; 2 of them failed", []Quantity{{"minut/pass", "10", true}}},
+		{"CI runs the suite in four shards, one per runner", []Quantity{{"shard", "4", false}}},
+		{"two minutes; six of them; ten seconds", nil},
+		{"simulation at 30 ticks per second; the server steps at 60 Hz", []Quantity{{"hz", "30", false}, {"tick", "30", false}, {"hz", "60", false}}},
 	} {
 		if got := Of(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Of(%q) = %v, want %v", tc.in, got, tc.want)
