@@ -30,9 +30,12 @@ func removedFiles(b string) (deleted, moved []string) {
 			continue
 		}
 		var ops []string
+		recursive := false
 		for _, a := range args[1:] {
 			if !strings.HasPrefix(a, "-") {
 				ops = append(ops, strings.TrimSuffix(strings.Trim(a, `'"`), "/"))
+			} else if a == "--recursive" || !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR") {
+				recursive = true
 			}
 		}
 		switch args[0] {
@@ -46,7 +49,8 @@ func removedFiles(b string) (deleted, moved []string) {
 			continue
 		}
 		for _, f := range ops {
-			if !(fileName(f) || args[0] == "mv" && folderPath(f)) || mentioned(steps[i+1:], f) {
+			folder := args[0] == "mv" && folderPath(f) || recursive && (folderPath(f) || folderName(f))
+			if !(fileName(f) || folder) || mentioned(steps[i+1:], f) {
 				continue
 			}
 			if f = strings.TrimPrefix(f, "./"); args[0] == "mv" {
@@ -112,6 +116,20 @@ func folderPath(f string) bool {
 	return true
 }
 
+// folderName reports whether a command's operand is a folder at the
+// project's root that `rm -r` took away: matchmaker, not build or
+// node_modules. Text names it only as a path ("in matchmaker/").
+func folderName(f string) bool {
+	if len(f) < 3 || strings.Trim(f, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+		return false
+	}
+	switch f {
+	case "target", "build", "dist", "out", "node_modules", "tmp", "coverage", "vendor":
+		return false
+	}
+	return true
+}
+
 // fileName reports whether a command's operand names one project file.
 func fileName(f string) bool {
 	if strings.ContainsAny(f, "*?$<>{}[]…~") || strings.HasPrefix(f, "/tmp/") || strings.HasPrefix(f, "/") || strings.HasSuffix(f, "/") {
@@ -140,8 +158,9 @@ func namesFile(text, f string, deleted bool) bool {
 	for _, w := range strings.Fields(text) {
 		w = strings.TrimRight(strings.TrimLeft(w, "`'\"(["), "`'\")],;:!?.")
 		// A file in a folder is named with its folder: another
-		// README.md may be meant.
-		if w != "" && sameFile(w, f) && (strings.Contains(w, "/") || !strings.Contains(f, "/")) {
+		// README.md may be meant. A folder is named as a path: the
+		// matchmaker folder went, not the matchmaker.
+		if w != "" && sameFile(w, f) && (strings.Contains(w, "/") || !strings.Contains(f, "/") && fileName(f)) {
 			return true
 		}
 		if !fileName(f) && strings.Contains(w, f+"/") && (strings.HasPrefix(w, f) || strings.Contains(w, "/"+f+"/")) {

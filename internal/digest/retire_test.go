@@ -681,6 +681,10 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"The site deploys to Netlify.", "`rm -f netlify.toml && cat deploy/netlify.base.toml > netlify.toml`", nil, false},
 		{"The blur is in crates/filters/src/blur.rs.", "`git mv crates/filters/ wasm/filters`", nil, true},
 		{"Generated docs are in target/doc.", "`mv target/doc target/doc-old && cargo doc`", nil, false},
+		{"The old importer lives in legacy-import/ and runs nightly.", "`rm -rf legacy-import && git add -A`", nil, true},
+		{"The old importer is a separate binary.", "`rm -rf importer && git add -A`", nil, false},        // a folder is named as a path
+		{"The old importer lives in legacy-import/ and runs nightly.", "`rm legacy-import`", nil, false}, // not recursive: no folder
+		{"Build output goes to dist/ and nginx serves it.", "`rm -rf dist && npm run build`", nil, false},
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -828,6 +832,19 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Leave review comments on GitHub, not in Slack.", "GitHub notifications are disabled now.", false}, // no switch: comments on GitHub
 		{"Keep an eye on the upload worker's memory.", "The upload worker's retries are off now.", false},   // an eye on, not a switch
 		{"Only 120 of the ~300 head queries we planned have judgements so far.", "Good news: the judges got through the list, judgements/v2.csv has 312 queries now.", true},
+		// How long, how often and how many, in words or in other units.
+		{"Login codes expire after 10 minutes, remember-me cookies after 30 days.", "A login code now stays valid for an hour.", true},
+		{"Login codes expire after 10 minutes.", "Remember-me cookies now last 30 days.", false},
+		{"The login code lasts one hour.", "Login codes last 60 minutes, as before.", false},
+		{"Login codes last a quarter of an hour.", "Login codes last 15 minutes, as the docs say.", false},
+		{"The sensor loop samples at 100 readings per second.", "The sensor loop runs at 400 Hz now, the filter needs it.", true},
+		{"The nightly export fans out to three workers.", "The nightly export fans out to eight workers now.", true},
+		// A rule taken back in other words.
+		{"Never call the payments sandbox from unit tests.", "Payments sandbox is allowed in unit tests now that it has a test mode.", true},
+		{"Assertions match on test ids, no text matchers.", "getByText is fine again for headings.", true},
+		{"Don't open pull requests before running the linter.", "Forget what I said about running lints before opening PRs, CI does it.", true},
+		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false}, // no rule forbade it
+		{"Staging runs on Heroku, app acme-staging.", "We're leaving Heroku: staging goes to Render next week.", true},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)

@@ -499,6 +499,12 @@ var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: h
 // names nothing; "you can run full image builds again" does.
 var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
 
+// allowedNow finds a thing said to be allowed, where "allowed" or
+// "again" says a rule changed: "unsafe is allowed in the packet decoder
+// only", "getByRole is fine again for buttons". Its name ends where the
+// verb starts, one or two words.
+var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)\s+(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|(?:fine|ok|okay)\s+again)\b`)
+
 // letsNot finds a thing the user decides against after all: "let's not
 // do parity at all", "let's not ship debug-tweaks in any image anymore".
 var letsNot = lazyre.New(`(?i)\b(?:let'?s|we'?ll|we will|we should)\s+not\s+(?:do|use|ship|add|have|keep|run|enable|build|bother with)\s+(?:the\s+|a\s+|an\s+|any\s+)?((?:[\w.+/<>-]+\s+){0,2}?[\w.+/<>-]+)(?:\s+(?:at all|anymore|any more|in any|after all)\b|[,.;:!—]|$)`)
@@ -529,10 +535,11 @@ func phraseKey(p string) string {
 }
 
 // movedOff finds what a statement says the project no longer runs on:
-// "we're off the compose Kafka", "moved off Jenkins". The word before
+// "we're off the compose Kafka", "moved off Jenkins", "we're leaving
+// Fly". The word before
 // the name, when there is one, says which of its kind: off the compose
 // Kafka is not off Kafka.
-var movedOff = lazyre.New(`\b(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off|(?i:we're|we are|we'll be)\s+leaving)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
 
 // hypothetical is a statement of what would be, not of what is.
 var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)
@@ -553,20 +560,71 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return false
 	case strings.HasPrefix(k, allowedAgain):
 		return forbids.MatchString(x) && HasKeys(xk, k[len(allowedAgain):])
+	case strings.HasPrefix(k, takenBackRule):
+		return forbids.MatchString(x) && mostKeys(xk, k[len(takenBackRule):])
 	}
 	return HasKeys(xk, k)
 }
+
+// TakesBack reports whether s allows again what a rule forbade, or
+// takes a rule back in other words: such a statement may share no word
+// with the rule ("you can use getByRole again" against "no role
+// selectors"), so every older sentence is checked against it.
+func TakesBack(s string) bool {
+	if !strings.Contains(s, "again") && !strings.Contains(s, "allowed") && !strings.Contains(s, "permitted") && !strings.Contains(s, "orget") {
+		return false
+	}
+	return againOK.MatchString(s) || allowedNow.MatchString(s) || forgetAbout.MatchString(s)
+}
+
+// mostKeys reports whether keys xk hold more than half of the keys of
+// k, joined by a space, a key also meeting a longer one it begins
+// ("add" meets "adding"): a rule taken back in other words ("forget what
+// I said about asking before adding packages") names what it took back
+// in part.
+func mostKeys(xk map[string]bool, k string) bool {
+	ks := strings.Fields(k)
+	n := 0
+	for _, w := range ks {
+		for t := range xk {
+			if t == w || len(t) >= 3 && len(w) >= 3 && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t)) {
+				n++
+				break
+			}
+		}
+	}
+	return 2*n > len(ks)
+}
+
+// allowedKey is the key of a thing allowed again: phraseKey's, or for
+// a camel-case name the word it ends with ("getByRole" allows what "no
+// role selectors" forbade).
+func allowedKey(p string) string {
+	if t := strings.Trim(p, "`"); camelCase.MatchString(t) {
+		if w := camelTail.FindString(t); w != "" {
+			return lex.Key(w)
+		}
+	}
+	return phraseKey(p)
+}
+
+// camelCase is a name in lower camel case; camelTail its last word.
+var (
+	camelCase = lazyre.New(`^[a-z]+[A-Z][A-Za-z0-9]*$`)
+	camelTail = lazyre.New(`[A-Z][a-z]{2,}$`)
+)
 
 // Marks of the removed keys that are not names: a version series whose
 // support was dropped, a thing allowed again.
 const (
 	droppedSeries = "^"
 	allowedAgain  = "!"
+	takenBackRule = "?"
 )
 
 // forbids finds a statement that forbids something: what a thing
 // allowed again retires.
-var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no more|avoid|stop|not allowed|mustn't|must not|shouldn't|should not)\b`)
+var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden)\b`)
 
 // HasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -615,11 +673,21 @@ func Removed(s string) []string {
 	if strings.Contains(lower, "forget") {
 		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))
+			if k := phraseKey(m[1]); strings.Contains(k, " ") {
+				add(takenBackRule + k)
+			}
 		}
 	}
 	if strings.Contains(lower, "again") {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
-			if k := phraseKey(m[1]); k != "" {
+			if k := allowedKey(m[1]); k != "" {
+				add(allowedAgain + k)
+			}
+		}
+	}
+	if strings.Contains(lower, "allowed") || strings.Contains(lower, "permitted") || strings.Contains(lower, "again") {
+		for _, m := range allowedNow.FindAllStringSubmatch(s, -1) {
+			if k := allowedKey(m[1]); k != "" {
 				add(allowedAgain + k)
 			}
 		}
