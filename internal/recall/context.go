@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/anchor"
@@ -156,50 +155,6 @@ type group struct {
 	retired func() bool
 	// known is set once retired has answered.
 	known, gone bool
-}
-
-// sourceRetired reports whether the bullet a core item's title was cut
-// from, in its own session's summary (rank), lost the title's words to
-// a newer statement: a title ("CI now runs the suite in four shards") is
-// a clause short of what retires the whole sentence ("… (matrix 1/4 to
-// 4/4) inside the Playwright container", once "the CI matrix runs six
-// shards"). drop is the retirer's DropRetired.
-func sourceRetired(drop func(s string, rank int) string, sums []*digest.Summary, title string, rank int) bool {
-	if rank < 0 || rank >= len(sums) {
-		return false
-	}
-	head := strings.TrimRight(title, ".… ")
-	if len(head) < 12 {
-		return false
-	}
-	for p, bullets := range sums[rank].Parts {
-		if p == digest.Commands || p == digest.Files || p == digest.Read || p == digest.Errors || p == digest.Request {
-			continue
-		}
-		for _, b := range bullets {
-			if len(b) <= len(head) || !strings.HasPrefix(b, head) {
-				continue
-			}
-			// What is kept of a sentence may join its clauses anew
-			// ("a, and b" as "a; b"): its words are compared.
-			if kept := drop(b, rank); kept != b && !strings.Contains(plainWords(kept), plainWords(head)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// plainWords is s's words, lower-case, one space apart, without the
-// words that join clauses.
-func plainWords(s string) string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if w != "and" && w != "but" {
-			out = append(out, w)
-		}
-	}
-	return " " + strings.Join(out, " ") + " "
 }
 
 // isRetired reports whether the group is a core item a newer statement
@@ -368,9 +323,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
 			// Work a newer session did is history too.
-			g.retired = func() bool {
-				return r.Retired(c.Title, ranks[i]) || r.TodoDone(doneRank(c.Session), c.Title) || sourceRetired(r.DropRetired, sums, c.Title, ranks[i])
-			}
+			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) || r.TodoDone(doneRank(c.Session), c.Title) }
 		}
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
 		if g.note != "" {

@@ -318,33 +318,3 @@ func BenchmarkContext(b *testing.B) {
 		}
 	}
 }
-
-// TestSourceRetired: a core item's title goes with the sentence it was
-// cut from once a newer statement retires that sentence, and stays while
-// the part it names stands.
-func TestSourceRetired(t *testing.T) {
-	older := &digest.Summary{}
-	older.Parts[digest.Outcome] = []string{
-		"The nightly suite runs in four shards (matrix 1/4 to 4/4) inside the browser container, with fail-fast off.",
-		"Reports go to the qa-reports bucket, kept for 30 days, and the nightly suite posts a summary to chat.",
-	}
-	newer := &digest.Summary{}
-	newer.Parts[digest.Outcome] = []string{"The nightly suite's matrix runs six shards (1/6 to 6/6) now."}
-	sums := []*digest.Summary{newer, older}
-	r := digest.NewRetirer(nil, sums)
-	for _, tc := range []struct {
-		title string
-		want  bool
-	}{
-		{"The nightly suite runs in four shards", true},
-		{"Reports go to the qa-reports bucket", false},
-		{"Something no bullet says at all", false},
-	} {
-		if got := sourceRetired(r.DropRetired, sums, tc.title, 1); got != tc.want {
-			t.Errorf("sourceRetired(%q) = %v, want %v", tc.title, got, tc.want)
-		}
-	}
-	if plainWords("a, and b; c") != plainWords("a; b, and c") {
-		t.Error("plainWords kept the words that join clauses")
-	}
-}
