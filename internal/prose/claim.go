@@ -43,7 +43,7 @@ var (
 	purposeRE   = lazyre.New(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
 	// The names dropRE and chooseRE capture run on through a dot inside
 	// a word: "server.ts", "`res.write`".
-	dropRE   = lazyre.New(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
+	dropRE   = lazyre.New(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|(?:decided|voted|argued|chose|opted) against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
 	chooseRE = lazyre.New(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
 	enoughRE = lazyre.New(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
 	itIsRE   = lazyre.New(`(?i)^(.+?),?\s+it is[.!]?$`)

@@ -492,9 +492,21 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// reported as the state it leaves, holds from now on.
 			kind = "decision"
 			a.addDecision(role, capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
+		case !hedged && !plan && reasonsFor.MatchString(s):
+			// "… records the reasons we're staying on Playwright: the
+			// checkout opens a second tab, …": a choice with its reasons.
+			kind = "decision"
+			m := reasonsFor.FindStringSubmatch(s)
+			a.decide(role, s, capitalize(m[1]), capitalize(m[2]), true)
 		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
 			kind = "rejected"
-			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 240))
+			line := s
+			if verdictOnly(s) && next != "" && !decisionCue.MatchString(next) && !strings.HasSuffix(next, "?") {
+				// "On SQLite: I'd advise against it." tells why in the
+				// sentence after it.
+				line += " " + next
+			}
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), 300))
 			rejects = append(rejects, s)
 		}
 		symptomSaid = ""
@@ -857,6 +869,12 @@ func shortFirst(s string) string {
 	return s[:best] + ". " + capitalize(rest)
 }
 
+// verdictOnly reports whether s turns something down without a word of
+// why: "On SQLite: I'd advise against it.", "Not worth it."
+func verdictOnly(s string) bool {
+	return len(s) < 80 && reasonAt(s) < 0 && !strings.Contains(s, ",")
+}
+
 // laterReason reads a sentence that gives the reason for something said
 // before it: "Why both: …", "The reason: …" (the reason is what follows
 // the label), "That way …", "This means …", "Otherwise …" (the whole
@@ -926,12 +944,12 @@ func decisionTitle(what string) string {
 // bodyFor is an item's body: the reason and what else the statement
 // says, never the title again.
 func bodyFor(t, s, why string) string {
-	if why != "" {
-		return shortFirst(capitalize(why))
-	}
 	in := map[string]bool{}
 	for _, w := range prose.ContentWords(t) {
 		in[w] = true
+	}
+	if why != "" {
+		return shortFirst(capitalize(why))
 	}
 	// A lead-in ("Oh and", "Also") the title left out is no more to say.
 	for _, w := range prose.ContentWords(trimLead(s)) {

@@ -466,6 +466,9 @@ func TestReasonKept(t *testing.T) {
 		{"that way, in the user's reply",
 			"We'll use signed URLs for the report downloads.", "That way nobody needs an account to fetch a report.",
 			"signed URLs", "nobody needs an account"},
+		{"the reasons named after the choice",
+			"The runbook records the reasons we're staying on Grafana: the alert rules are in its format already, and the on-call rota reads its mobile app.", "",
+			"staying on Grafana", "alert rules are in its format"},
 		{"what was done, reported as a state, and its effect",
 			"The importer now reads the upload in chunks of 64 KB and writes each chunk as it comes. Memory stays flat however large the upload is.", "",
 			"importer now reads", "Memory stays flat"},
@@ -872,5 +875,33 @@ func TestOutcomeListItems(t *testing.T) {
 	got := outcome(text)
 	if len(got) != 3 || !strings.Contains(got[1], "wraps the existing form") || !strings.Contains(got[2], "3.61") {
 		t.Errorf("outcome = %q", got)
+	}
+}
+
+// TestVerdictAndWhy: an alternative turned down in a few words keeps the
+// sentence after it that says why; "against" that says what a test runs
+// on turns nothing down.
+func TestVerdictAndWhy(t *testing.T) {
+	a := item(t, "On Redis for the sessions: I'd advise against it. The sessions hold uploads of several MB and Redis keeps everything in memory, so the small instance would run out. We'll keep the sessions in Postgres against the main database.", "")
+	line := strings.Join(a.rejected, "\n")
+	if !strings.Contains(line, "advise against") || !strings.Contains(line, "keeps everything in memory") {
+		t.Errorf("rejected %q lacks the verdict or its reason", line)
+	}
+	if strings.Contains(line, "passed over") {
+		t.Errorf("rejected %q took what the tests run against for an alternative", line)
+	}
+}
+
+// TestRuleStatements: a user's rules for the repository are
+// preferences, whatever word opens them.
+func TestRuleStatements(t *testing.T) {
+	for _, s := range []string{
+		"Rules for this repo: only ever use the shared HTTP client, no ad-hoc fetch calls — the retries live there.",
+		"One rule from me: no panics in library code anywhere in this workspace.",
+		"Only ever write migrations with the generator, the timestamps matter.",
+	} {
+		if preference(s) == 0 {
+			t.Errorf("%q is no preference", s)
+		}
 	}
 }
