@@ -842,9 +842,13 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		// A rule taken back in other words.
 		{"Never call the payments sandbox from unit tests.", "Payments sandbox is allowed in unit tests now that it has a test mode.", true},
 		{"Assertions match on test ids, no text matchers.", "getByText is fine again for headings.", true},
+		{"Only test ids in assertions, no getByText.", "You can use getByText again for headings.", true},
 		{"Don't open pull requests before running the linter.", "Forget what I said about running lints before opening PRs, CI does it.", true},
 		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false}, // no rule forbade it
 		{"Staging runs on Heroku, app acme-staging.", "We're leaving Heroku: staging goes to Render next week.", true},
+		{"Webhooks are signed with HS256 and the partner's secret.", "Webhooks are signed RS256 now, with our key pair.", true},
+		{"Webhooks are signed with HS256 and the partner's secret.", "Session cookies are signed RS512 now.", false},
+		{"Hashes are SHA256 of the payload.", "Webhooks are signed with ES256 now.", false},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)

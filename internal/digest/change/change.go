@@ -596,16 +596,20 @@ func mostKeys(xk map[string]bool, k string) bool {
 	return 2*n > len(ks)
 }
 
-// allowedKey is the key of a thing allowed again: phraseKey's, or for
-// a camel-case name the word it ends with ("getByRole" allows what "no
-// role selectors" forbade).
-func allowedKey(p string) string {
+// allowedKeys are the keys of a thing allowed again: phraseKey's, and
+// for a camel-case name the word it ends with ("getByRole" allows what
+// "no getByRole" and "no role selectors" forbade).
+func allowedKeys(p string) []string {
+	var out []string
+	if k := phraseKey(p); k != "" {
+		out = append(out, k)
+	}
 	if t := strings.Trim(p, "`"); camelCase.MatchString(t) {
 		if w := camelTail.FindString(t); w != "" {
-			return lex.Key(w)
+			out = append(out, lex.Key(w))
 		}
 	}
-	return phraseKey(p)
+	return out
 }
 
 // camelCase is a name in lower camel case; camelTail its last word.
@@ -680,14 +684,14 @@ func Removed(s string) []string {
 	}
 	if strings.Contains(lower, "again") {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
-			if k := allowedKey(m[1]); k != "" {
+			for _, k := range allowedKeys(m[1]) {
 				add(allowedAgain + k)
 			}
 		}
 	}
 	if strings.Contains(lower, "allowed") || strings.Contains(lower, "permitted") || strings.Contains(lower, "again") {
 		for _, m := range allowedNow.FindAllStringSubmatch(s, -1) {
-			if k := allowedKey(m[1]); k != "" {
+			for _, k := range allowedKeys(m[1]) {
 				add(allowedAgain + k)
 			}
 		}

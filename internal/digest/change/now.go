@@ -55,20 +55,29 @@ func Siblings(x, n string) bool {
 var clausePart = lazyre.New(`[,;]\s+|\s+—\s+`)
 
 // siblingTokens are s's code tokens that have a parent: a dot or a slash
-// inside, not a number.
+// inside, not a number; or that are one of a family of variants, a few
+// letters and a number ("hs256").
 func siblingTokens(s string) []string {
 	var out []string
 	for _, t := range CodeTokens(s) {
 		t = strings.TrimRight(t, "/.")
-		if i := strings.LastIndexAny(t, "./"); i > 2 && i < len(t)-1 && !IsVersion(t) && !IsNumber(strings.ReplaceAll(t, ".", "")) {
+		if i := strings.LastIndexAny(t, "./"); i > 2 && i < len(t)-1 && !IsVersion(t) && !IsNumber(strings.ReplaceAll(t, ".", "")) || variant.MatchString(t) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// sibling reports whether two tokens share their parent and differ.
+// variant is a name of one of a family: letters, then the number they
+// share ("hs256", "es256", "rs256").
+var variant = lazyre.New(`^[a-z]{2,3}[0-9]{3}$`)
+
+// sibling reports whether two tokens share their parent and differ, or
+// are two variants of one number.
 func sibling(a, b string) bool {
+	if va, vb := variant.MatchString(a), variant.MatchString(b); va || vb {
+		return va && vb && a != b && len(a) == len(b) && a[len(a)-3:] == b[len(b)-3:]
+	}
 	i, j := strings.LastIndexAny(a, "./"), strings.LastIndexAny(b, "./")
 	return a != b && i == j && a[:i+1] == b[:j+1]
 }
