@@ -835,6 +835,7 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		// How long, how often and how many, in words or in other units.
 		{"Login codes expire after 10 minutes, remember-me cookies after 30 days.", "A login code now stays valid for an hour.", true},
 		{"Login codes expire after 10 minutes.", "Remember-me cookies now last 30 days.", false},
+		{"Signed download links should expire after 10 minutes.", "Download links now stay valid for an hour.", true},
 		{"The login code lasts one hour.", "Login codes last 60 minutes, as before.", false},
 		{"Login codes last a quarter of an hour.", "Login codes last 15 minutes, as the docs say.", false},
 		{"The sensor loop samples at 100 readings per second.", "The sensor loop runs at 400 Hz now, the filter needs it.", true},

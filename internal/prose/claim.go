@@ -239,11 +239,22 @@ func Durations(s string) []Claim {
 		return nil
 	}
 	var out []Claim
-	for _, c := range durationClause.Split(trimLeadIn(s), -1) {
+	s = trimLeadIn(s)
+	for _, c := range durationClause.Split(s, -1) {
 		if !durationRE.MatchString(c) {
 			continue
 		}
-		if e, v := durationOf(c); e != "" {
+		e, v := durationOf(c)
+		if e == "" {
+			// "Upload URLs are signed … and expire after 10 minutes":
+			// the clause's subject is the sentence's.
+			var ws []string
+			for _, w := range FirstWords(ContentWords(s), 2) {
+				ws = append(ws, Stem(w))
+			}
+			e = strings.Join(ws, " ")
+		}
+		if e != "" {
 			out = append(out, Claim{Subject: e + " duration", Values: v})
 		}
 	}
@@ -257,8 +268,10 @@ var durationClause = lazyre.New(`[,;:(]\s*|\s+—\s+|\s+and\s+`)
 // minutes" (a number in words takes a unit in words).
 var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b|\b((?:a )?quarter of an|half an|an)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
 
-// durationVerbs say how a duration holds, not of what.
-var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made`)
+// durationVerbs say how a duration holds, not of what: "stay valid for
+// an hour".
+var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made
+	valid available alive active usable open`)
 
 // unitSeconds are the seconds of a durationUnit.
 var unitSeconds = map[string]float64{"ms": 0.001, "s": 1, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400}

@@ -12,9 +12,10 @@ func TestDurations(t *testing.T) {
 		want []string // subject=value per clause
 	}{
 		{"Access tokens live 15 minutes, refresh tokens 30 days.", []string{"access token duration=900s", "refresh token duration=2592000s"}},
-		{"The reset link now stays valid for an hour.", []string{"reset link valid duration=3600s"}},
+		{"The reset link now stays valid for an hour.", []string{"reset link duration=3600s"}},
 		{"Make reset links last a quarter of an hour and the job half an hour", []string{"reset link duration=900s", "job duration=1800s"}},
 		{"The timeout moved from 30 seconds to 2 minutes.", []string{"timeout duration=120s"}},
+		{"Upload URLs are signed with HS256 and expire after 10 minutes.", []string{"upload urls duration=600s"}},
 		{"No duration here.", nil},
 	} {
 		var got []string
