@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"path"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/lex"
@@ -30,14 +31,22 @@ func removedFiles(b string) (deleted, moved []string) {
 			continue
 		}
 		var ops []string
-		recursive := false
+		recursive, cached := false, false
 		for _, a := range args[1:] {
-			if !strings.HasPrefix(a, "-") {
+			switch {
+			case !strings.HasPrefix(a, "-"):
 				ops = append(ops, strings.TrimSuffix(strings.Trim(a, `'"`), "/"))
-			} else if a == "--recursive" || !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR") {
+			case a == "--cached":
+				cached = true // untracked, still on disk
+			case a == "--recursive" || !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR"):
 				recursive = true
 			}
 		}
+		if cached {
+			continue
+		}
+		// A folder removed and then built again: `rm -rf public && hugo`.
+		recursive = recursive && !buildsLater(steps[i+1:])
 		switch args[0] {
 		case "rm":
 		case "mv":
@@ -49,7 +58,7 @@ func removedFiles(b string) (deleted, moved []string) {
 			continue
 		}
 		for _, f := range ops {
-			folder := args[0] == "mv" && folderPath(f) || recursive && (folderPath(f) || folderName(f))
+			folder := args[0] == "mv" && folderPath(f) || recursive && (folderPath(f) && !builtFolder(f) || folderName(f))
 			if !(fileName(f) || folder) || mentioned(steps[i+1:], f) {
 				continue
 			}
@@ -120,15 +129,34 @@ func folderPath(f string) bool {
 // project's root that `rm -r` took away: matchmaker, not build or
 // node_modules. Text names it only as a path ("in matchmaker/").
 func folderName(f string) bool {
-	if len(f) < 3 || strings.Trim(f, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
-		return false
-	}
-	switch f {
-	case "target", "build", "dist", "out", "node_modules", "tmp", "coverage", "vendor":
-		return false
-	}
-	return true
+	return len(f) >= 3 && strings.Trim(f, "abcdefghijklmnopqrstuvwxyz0123456789_-") == "" && !builtFolder(f)
 }
+
+// builtFolder reports whether folder f, by its last name, is one a
+// build or a tool makes again: build output, generated code, caches.
+func builtFolder(f string) bool {
+	switch path.Base(f) {
+	case "target", "build", "dist", "out", "node_modules", "tmp", "coverage", "vendor", "public", "_build", "site",
+		"htmlcov", "generated", "gen", ".next", ".nuxt", "bin", "obj", "__pycache__", ".cache", ".pytest_cache", "_site":
+		return true
+	}
+	return false
+}
+
+// buildsLater reports whether one of steps runs a build or a generator,
+// which may write a removed folder again.
+func buildsLater(steps []string) bool {
+	for _, s := range steps {
+		if f := strings.Fields(s); len(f) > 0 && builders[path.Base(f[0])] {
+			return true
+		}
+	}
+	return false
+}
+
+// builders are commands that build or generate files.
+var builders = prose.WordSet(`make hugo mix pytest mkdocs npm npx yarn pnpm cargo go mvn gradle gradlew tsc vite webpack bazel cmake ninja
+	sphinx-build jekyll zola dotnet swift protoc buf bundle rake flutter dart elm zig`)
 
 // fileName reports whether a command's operand names one project file.
 func fileName(f string) bool {

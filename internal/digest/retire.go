@@ -1226,13 +1226,32 @@ func otherDuration(a, b prose.Claim) bool {
 }
 
 // otherDurations reports whether a clause of one statement and a clause
-// of another give one thing different durations (otherDuration).
+// of another give one thing different durations (otherDuration), and no
+// clause of the other gives it the same: "live 15 minutes, 30 days with
+// remember-me" says 15 minutes still.
 func otherDurations(a, b []prose.Claim) bool {
 	for _, x := range a {
+		other, same := false, false
 		for _, y := range b {
 			if otherDuration(x, y) {
-				return true
+				other = true
+			} else if sameDuration(x, y) {
+				same = true
 			}
+		}
+		if other && !same {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDuration reports whether claim b gives the duration of claim a's
+// thing one of a's values.
+func sameDuration(a, b prose.Claim) bool {
+	for _, v := range b.Values {
+		if slices.Contains(a.Values, v) {
+			return true
 		}
 	}
 	return false

@@ -685,6 +685,11 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"The old importer is a separate binary.", "`rm -rf importer && git add -A`", nil, false},        // a folder is named as a path
 		{"The old importer lives in legacy-import/ and runs nightly.", "`rm legacy-import`", nil, false}, // not recursive: no folder
 		{"Build output goes to dist/ and nginx serves it.", "`rm -rf dist && npm run build`", nil, false},
+		{"Training data lives in data/ (raw/ and processed/), which is gitignored now.", "`echo data/ >> .gitignore && git rm -r --cached data`", nil, false}, // untracked, still there
+		{"Hugo builds the site into public/ and Netlify publishes that folder.", "`rm -rf public && hugo --minify`", nil, false},
+		{"Compiled BEAM files go to _build/dev/lib.", "`rm -rf _build && mix compile`", nil, false},
+		{"Generated gRPC stubs live in src/generated/ and are not committed.", "`rm -rf src/generated && make proto`", nil, false},
+		{"The importer's fixtures live in importer/fixtures/.", "`rm -rf importer/fixtures && cargo test`", nil, false}, // built again
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -838,18 +843,32 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Signed download links should expire after 10 minutes.", "Download links now stay valid for an hour.", true},
 		{"The login code lasts one hour.", "Login codes last 60 minutes, as before.", false},
 		{"Login codes last a quarter of an hour.", "Login codes last 15 minutes, as the docs say.", false},
+		{"The nightly export takes 40 minutes.", "The nightly export writes to S3, and after 30 days the files move to Glacier.", false},
+		{"Access tokens expire after 15 minutes.", "Access tokens are signed with RS256 and are kept 30 days in the audit log.", false},
+		{"Snapshots are taken every 6 hours by the restic cron on db-2.", "Snapshots are taken every 6 hours and kept for 30 days.", false},
+		{"Access tokens live 15 minutes.", "Access tokens live 15 minutes, 30 days with remember-me.", false},
+		{"The CI build takes three quarters of an hour.", "The CI build takes an hour now.", true},
 		{"The sensor loop samples at 100 readings per second.", "The sensor loop runs at 400 Hz now, the filter needs it.", true},
 		{"The nightly export fans out to three workers.", "The nightly export fans out to eight workers now.", true},
 		// A rule taken back in other words.
-		{"Never call the payments sandbox from unit tests.", "Payments sandbox is allowed in unit tests now that it has a test mode.", true},
-		{"Assertions match on test ids, no text matchers.", "getByText is fine again for headings.", true},
+		{"Never call the payments sandbox from unit tests.", "The payments sandbox is now allowed in unit tests, it has a test mode.", true},
+		{"No unsafe code anywhere in this workspace.", "Unsafe is allowed in the packet decoder only, with a benchmark.", true},
+		{"Never force push to main.", "Force pushes are allowed on feature branches.", false}, // allowed somewhere else
+		{"Never expose port 22 to the internet.", "Port 22 is allowed from the office VPN.", false},
+		{"Assertions match on test ids, no text matchers.", "getByText is fine again for headings.", false}, // a name's last word is no key: setTimeout is no timeout
+		{"Never raise the HTTP client timeout above 30 seconds.", "setTimeout is fine again in the tests.", false},
 		{"Only test ids in assertions, no getByText.", "You can use getByText again for headings.", true},
 		{"Don't open pull requests before running the linter.", "Forget what I said about running lints before opening PRs, CI does it.", true},
-		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false}, // no rule forbade it
+		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false},                                  // no rule forbade it
+		{"Don't add packages to the root package.json, only to the workspaces.", "Forget what I said about asking before adding packages, just add them.", false}, // not about asking
+		{"No Node version checks in the pre-commit hook, they're too slow.", "Forget what I said about pinning the Node version in CI.", false},
 		{"Staging runs on Heroku, app acme-staging.", "We're leaving Heroku: staging goes to Render next week.", true},
+		{"Staging runs on Fly, app acme-staging.", "We're leaving Fly alone for now, prod moves first.", false},
+		{"Staging runs on Fly, app acme-staging.", "We are leaving Fly as it is until the migration is done.", false},
 		{"Webhooks are signed with HS256 and the partner's secret.", "Webhooks are signed RS256 now, with our key pair.", true},
 		{"Webhooks are signed with HS256 and the partner's secret.", "Session cookies are signed RS512 now.", false},
 		{"Hashes are SHA256 of the payload.", "Webhooks are signed with ES256 now.", false},
+		{"Backups are encrypted with AES256 before they go to S3.", "Backups are verified with SHA256 checksums now.", false},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)

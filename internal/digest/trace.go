@@ -88,7 +88,7 @@ func (r *Retirer) Sources() []Source {
 
 // always reports whether st is a candidate of every sentence.
 func always(st *Statement) bool {
-	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || change.TakesBack(st.Text)
+	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0
 }
 
 // TopicKeys are the keys of a statement of text s.

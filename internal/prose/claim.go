@@ -210,8 +210,16 @@ func durationOf(s string) (entity string, values []string) {
 		}
 		if m[5] != "" {
 			unit = m[6]
-			n = map[string]string{"an": "1", "half an": "0.5"}[strings.ToLower(m[5])]
-			if n == "" {
+			switch f := strings.ToLower(m[5]); {
+			case f == "an" && m[7] != "":
+				n = "1.5" // "an hour and a half"
+			case f == "an":
+				n = "1"
+			case f == "half an":
+				n = "0.5"
+			case strings.HasPrefix(f, "three"):
+				n = "0.75"
+			default:
 				n = "0.25" // "a quarter of an hour"
 			}
 		}
@@ -240,12 +248,20 @@ func Durations(s string) []Claim {
 	}
 	var out []Claim
 	s = trimLeadIn(s)
+	var clauses []string
 	for _, c := range durationClause.Split(s, -1) {
+		if n := len(clauses); n > 0 && strings.HasPrefix(c, "a half") {
+			clauses[n-1] += " and " + c // "an hour and a half"
+			continue
+		}
+		clauses = append(clauses, c)
+	}
+	for _, c := range clauses {
 		if !durationRE.MatchString(c) {
 			continue
 		}
 		e, v := durationOf(c)
-		if e == "" {
+		if e == "" && lifetimeVerb.MatchString(c) {
 			// "Upload URLs are signed … and expire after 10 minutes":
 			// the clause's subject is the sentence's.
 			var ws []string
@@ -261,12 +277,17 @@ func Durations(s string) []Claim {
 	return out
 }
 
+// lifetimeVerb opens a clause that says how long its sentence's subject
+// lasts: "… and expire after 10 minutes", not "after 30 days the files
+// move".
+var lifetimeVerb = lazyre.New(`(?i)^\s*(?:expire|expires|last|lasts|live|lives|stay|stays|remain|remains)\b`)
+
 // durationClause splits a sentence where one duration's clause ends.
 var durationClause = lazyre.New(`[,;:(]\s*|\s+—\s+|\s+and\s+`)
 
 // durationRE is a length of time: "30 days", "8h", "250 ms", "two
 // minutes" (a number in words takes a unit in words).
-var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b|\b((?:a )?quarter of an|half an|an)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b`)
+var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?|weeks?|months?)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s(seconds?|minutes?|hours?|days?|weeks?|months?)\b|\b((?:a |three )?quarters? of an|half an|an)\s(seconds?|minutes?|hours?|days?|weeks?|months?)(\s+and\s+a\s+half)?\b`)
 
 // durationVerbs say how a duration holds, not of what: "stay valid for
 // an hour".

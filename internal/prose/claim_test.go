@@ -16,6 +16,9 @@ func TestDurations(t *testing.T) {
 		{"Make reset links last a quarter of an hour and the job half an hour", []string{"reset link duration=900s", "job duration=1800s"}},
 		{"The timeout moved from 30 seconds to 2 minutes.", []string{"timeout duration=120s"}},
 		{"Upload URLs are signed with HS256 and expire after 10 minutes.", []string{"upload urls duration=600s"}},
+		{"The nightly export writes to S3, and after 30 days the files move to Glacier.", nil},
+		{"The build takes three quarters of an hour.", []string{"build duration=2700s"}},
+		{"The build takes an hour and a half.", []string{"build duration=5400s"}},
 		{"No duration here.", nil},
 	} {
 		var got []string

@@ -59,7 +59,7 @@ var (
 	reasonLabel = lazyre.New(`(?i)^(why( [\w'-]+){0,4}|the (main |real |whole |only )?(reason|rationale|point|idea|motivation)( for (it|this|that|both|them|\w+))?( is| was)?|reason|rationale)\s*[:—–]\s*`)
 	// reasonsFor gives the reasons for a choice after naming it: "the
 	// doc records the reasons we're staying on Playwright: …".
-	reasonsFor = lazyre.New(`(?i)\bthe (?:main |real )?reasons? (?:why )?((?:we're|we are|we|i'm|i am) [^:;.]{3,60}?)\s*:\s+(\S.{10,})$`)
+	reasonsFor = lazyre.New(`(?i)\bthe (?:main |real )?reasons? (?:why )?((?:we're|we are|we|i'm|i am) (?:not )?(?:staying|sticking|keeping|going|using|choosing|picking|moving|switching|dropping|leaving|building|running)\b[^:;.]{2,60}?)\s*:\s+(\S.{10,})$`)
 	// reasonLead opens a sentence that justifies the one before it.
 	reasonLead = lazyre.New(`(?i)^(that way|this way|this means|that means|which means|otherwise|so that|the point is|the upshot is|without (it|this|that|them),)\b`)
 	// nowStateRE is a report of what was done as the state it leaves.

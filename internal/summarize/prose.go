@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -501,7 +502,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
 			kind = "rejected"
 			line := s
-			if verdictOnly(s) && next != "" && !decisionCue.MatchString(next) && !strings.HasSuffix(next, "?") {
+			if verdictOnly(s) && whyOf(s, next) {
 				// "On SQLite: I'd advise against it." tells why in the
 				// sentence after it.
 				line += " " + next
@@ -874,6 +875,25 @@ func shortFirst(s string) string {
 func verdictOnly(s string) bool {
 	return len(s) < 80 && reasonAt(s) < 0 && !strings.Contains(s, ",")
 }
+
+// whyOf reports whether next tells why of verdict s: it names what s
+// turned down ("On SQLite: …" then "… and SQLite has none of them"), and
+// is no decision, question or report of a change of its own.
+func whyOf(s, next string) bool {
+	if next == "" || decisionCue.MatchString(next) || strings.HasSuffix(next, "?") || nowState(next) {
+		return false
+	}
+	in := prose.ContentWords(next)
+	for _, w := range prose.ContentWords(s) {
+		if len(w) > 3 && !verdictWords[w] && slices.Contains(in, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// verdictWords are the words of a verdict, not of what it turns down.
+var verdictWords = prose.WordSet(`advise advised recommend recommended against worth rather avoid would wouldn't`)
 
 // laterReason reads a sentence that gives the reason for something said
 // before it: "Why both: …", "The reason: …" (the reason is what follows

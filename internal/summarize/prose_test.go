@@ -890,6 +890,18 @@ func TestVerdictAndWhy(t *testing.T) {
 	if strings.Contains(line, "passed over") {
 		t.Errorf("rejected %q took what the tests run against for an alternative", line)
 	}
+	for _, tc := range []struct{ text, notRejected string }{
+		{"Should we add Redis for the sessions? I'd advise against it. Separately, the deploy script now needs DEPLOY_TOKEN in the environment.", "DEPLOY_TOKEN"},
+		{"Not worth it. The CI cache now keys on the lockfile hash.", "lockfile hash"},
+	} {
+		a := item(t, tc.text, "")
+		if line := strings.Join(a.rejected, "\n"); strings.Contains(line, tc.notRejected) {
+			t.Errorf("rejected %q holds %q, which is no reason", line, tc.notRejected)
+		}
+	}
+	if a := item(t, "The design doc lists the reasons we're considering Kafka: the audit trail needs replay, and the batch jobs read the same events.", ""); len(a.decisions) > 0 {
+		t.Errorf("a choice weighed is no decision: %q", a.decisions)
+	}
 }
 
 // TestRuleStatements: a user's rules for the repository are

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -499,11 +500,16 @@ var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: h
 // names nothing; "you can run full image builds again" does.
 var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
 
-// allowedNow finds a thing said to be allowed, where "allowed" or
-// "again" says a rule changed: "unsafe is allowed in the packet decoder
-// only", "getByRole is fine again for buttons". Its name ends where the
-// verb starts, one or two words.
-var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)\s+(?:is|are)\s+(?:now\s+)?(?:allowed|permitted|(?:fine|ok|okay)\s+again)\b`)
+// allowedNow finds a thing said to be allowed: "getByRole is fine again
+// for buttons", "unsafe is allowed in the packet decoder only". Its name
+// ends where the verb starts, one or two words. With "now" or "again"
+// (groups 2 and 3) the rule changed; without, the thing is allowed
+// somewhere, which only a rule for everywhere forbade.
+var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)\s+(?:is|are)\s+(now\s+)?(?:allowed|permitted|(?:fine|ok|okay)\s+(again))(\s+again)?\b`)
+
+// everywhere marks a rule for the whole project: "no unsafe code
+// anywhere in this workspace", "ruled out across the workspace".
+var everywhere = lazyre.New(`(?i)\b(?:anywhere|everywhere|at all|in (?:this|the|our) (?:repo|repository|workspace|project|codebase)|across the (?:workspace|repo|codebase|project))\b`)
 
 // letsNot finds a thing the user decides against after all: "let's not
 // do parity at all", "let's not ship debug-tweaks in any image anymore".
@@ -534,6 +540,10 @@ func phraseKey(p string) string {
 	return strings.Join(ks, " ")
 }
 
+// leftAlone follows a thing left as it is: "leaving Fly alone", "as it
+// is", "in place".
+var leftAlone = lazyre.New(`(?i)^\W{0,2}(?:alone|as it is|as is|in place|untouched|be|where it is|running)\b`)
+
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins", "we're leaving
 // Fly". The word before
@@ -559,70 +569,60 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		}
 		return false
 	case strings.HasPrefix(k, allowedAgain):
-		return forbids.MatchString(x) && HasKeys(xk, k[len(allowedAgain):])
+		return HasKeys(xk, k[len(allowedAgain):]) && forbids.MatchString(x)
+	case strings.HasPrefix(k, allowedHere):
+		return HasKeys(xk, k[len(allowedHere):]) && forbids.MatchString(x) && everywhere.MatchString(x)
 	case strings.HasPrefix(k, takenBackRule):
-		return forbids.MatchString(x) && mostKeys(xk, k[len(takenBackRule):])
+		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	}
 	return HasKeys(xk, k)
 }
 
-// TakesBack reports whether s allows again what a rule forbade, or
-// takes a rule back in other words: such a statement may share no word
-// with the rule ("you can use getByRole again" against "no role
-// selectors"), so every older sentence is checked against it.
-func TakesBack(s string) bool {
-	if !strings.Contains(s, "again") && !strings.Contains(s, "allowed") && !strings.Contains(s, "permitted") && !strings.Contains(s, "orget") {
-		return false
-	}
-	return againOK.MatchString(s) || allowedNow.MatchString(s) || forgetAbout.MatchString(s)
-}
-
-// mostKeys reports whether keys xk hold more than half of the keys of
-// k, joined by a space, a key also meeting a longer one it begins
-// ("add" meets "adding"): a rule taken back in other words ("forget what
-// I said about asking before adding packages") names what it took back
-// in part.
+// mostKeys reports whether keys xk hold the first of the keys of k,
+// joined by a space in the order said, and more than half of them, a key
+// also meeting a longer one it begins ("add" meets "adding"): a rule
+// taken back in other words ("forget what I said about asking before
+// adding packages") names what it took back in part, and first what it
+// is about.
 func mostKeys(xk map[string]bool, k string) bool {
 	ks := strings.Fields(k)
 	n := 0
-	for _, w := range ks {
+	for i, w := range ks {
+		met := false
 		for t := range xk {
 			if t == w || len(t) >= 3 && len(w) >= 3 && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t)) {
-				n++
+				met = true
 				break
 			}
+		}
+		if !met && i == 0 {
+			return false
+		}
+		if met {
+			n++
 		}
 	}
 	return 2*n > len(ks)
 }
 
-// allowedKeys are the keys of a thing allowed again: phraseKey's, and
-// for a camel-case name the word it ends with ("getByRole" allows what
-// "no getByRole" and "no role selectors" forbade).
-func allowedKeys(p string) []string {
-	var out []string
-	if k := phraseKey(p); k != "" {
-		out = append(out, k)
-	}
-	if t := strings.Trim(p, "`"); camelCase.MatchString(t) {
-		if w := camelTail.FindString(t); w != "" {
-			out = append(out, lex.Key(w))
+// saidKeys are the keys of more than two letters of phrase p, no stop
+// word, in the order said.
+func saidKeys(p string) string {
+	var ks []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if k := lex.Key(w); len(k) > 2 && !lex.StopWords[w] && !slices.Contains(ks, k) {
+			ks = append(ks, k)
 		}
 	}
-	return out
+	return strings.Join(ks, " ")
 }
-
-// camelCase is a name in lower camel case; camelTail its last word.
-var (
-	camelCase = lazyre.New(`^[a-z]+[A-Z][A-Za-z0-9]*$`)
-	camelTail = lazyre.New(`[A-Z][a-z]{2,}$`)
-)
 
 // Marks of the removed keys that are not names: a version series whose
 // support was dropped, a thing allowed again.
 const (
 	droppedSeries = "^"
 	allowedAgain  = "!"
+	allowedHere   = "~"
 	takenBackRule = "?"
 )
 
@@ -648,7 +648,14 @@ func Removed(s string) []string {
 	if hypothetical.MatchString(s) {
 		return nil // "if we moved off Postgres we would lose PostGIS"
 	}
-	for _, m := range movedOff.FindAllStringSubmatch(s, -1) {
+	for _, i := range movedOff.FindAllStringSubmatchIndex(s, -1) {
+		m := []string{s[i[0]:i[1]], "", s[i[4]:i[5]]}
+		if i[2] >= 0 {
+			m[1] = s[i[2]:i[3]]
+		}
+		if leftAlone.MatchString(s[i[5]:]) {
+			continue // "we're leaving Fly alone for now"
+		}
 		k := lex.Key(strings.Trim(m[2], "`"))
 		if q := strings.ToLower(m[1]); q != "" && !lex.StopWords[q] {
 			k = lex.Key(q) + " " + k
@@ -677,22 +684,26 @@ func Removed(s string) []string {
 	if strings.Contains(lower, "forget") {
 		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))
-			if k := phraseKey(m[1]); strings.Contains(k, " ") {
+			if k := saidKeys(m[1]); strings.Contains(k, " ") {
 				add(takenBackRule + k)
 			}
 		}
 	}
 	if strings.Contains(lower, "again") {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
-			for _, k := range allowedKeys(m[1]) {
+			if k := phraseKey(m[1]); k != "" {
 				add(allowedAgain + k)
 			}
 		}
 	}
 	if strings.Contains(lower, "allowed") || strings.Contains(lower, "permitted") || strings.Contains(lower, "again") {
 		for _, m := range allowedNow.FindAllStringSubmatch(s, -1) {
-			for _, k := range allowedKeys(m[1]) {
-				add(allowedAgain + k)
+			mark := allowedHere
+			if m[2]+m[3]+m[4] != "" {
+				mark = allowedAgain
+			}
+			if k := phraseKey(m[1]); k != "" {
+				add(mark + k)
 			}
 		}
 	}

@@ -68,15 +68,16 @@ func siblingTokens(s string) []string {
 	return out
 }
 
-// variant is a name of one of a family: letters, then the number they
-// share ("hs256", "es256", "rs256").
-var variant = lazyre.New(`^[a-z]{2,3}[0-9]{3}$`)
+// variant is a name of one of a family: a letter for the kind, a
+// letter for the family, then the number they share ("hs256", "es256",
+// "rs256": JWT's signing algorithms).
+var variant = lazyre.New(`^[a-z]{2}[0-9]{3}$`)
 
 // sibling reports whether two tokens share their parent and differ, or
-// are two variants of one number.
+// are two variants of one family and number (not "aes256" and "sha256").
 func sibling(a, b string) bool {
 	if va, vb := variant.MatchString(a), variant.MatchString(b); va || vb {
-		return va && vb && a != b && len(a) == len(b) && a[len(a)-3:] == b[len(b)-3:]
+		return va && vb && a != b && a[1:] == b[1:]
 	}
 	i, j := strings.LastIndexAny(a, "./"), strings.LastIndexAny(b, "./")
 	return a != b && i == j && a[:i+1] == b[:j+1]

@@ -109,9 +109,15 @@ func next1(toks []string, i int) string {
 	return ""
 }
 
-// perSecond reports whether toks at i say "per second".
+// perSecond reports whether toks at i say "per second" ("a second",
+// "every second").
 func perSecond(toks []string, i int) bool {
-	if i+1 >= len(toks) || !strings.EqualFold(toks[i], "per") {
+	if i+1 >= len(toks) {
+		return false
+	}
+	switch strings.ToLower(toks[i]) {
+	case "per", "a", "every":
+	default:
 		return false
 	}
 	switch strings.ToLower(strings.TrimRight(toks[i+1], ".:")) {

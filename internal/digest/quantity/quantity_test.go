@@ -31,6 +31,7 @@ func TestQuantities(t *testing.T) {
 		{"CI runs the suite in four shards, one per runner", []Quantity{{"shard", "4", false}}},
 		{"two minutes; six of them; ten seconds", nil},
 		{"simulation at 30 ticks per second; the server steps at 60 Hz", []Quantity{{"hz", "30", false}, {"tick", "30", false}, {"hz", "60", false}}},
+		{"The sensor loop samples 100 readings a second.", []Quantity{{"hz", "100", false}, {"read", "100", false}}},
 	} {
 		if got := Of(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Of(%q) = %v, want %v", tc.in, got, tc.want)
