@@ -396,7 +396,20 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	defer func() { a.attachRejected(first, rejects) }()
 	// openAt is the sentence that made the last open item.
 	openAt := -1
+	// todo are the items of a list a label says is work left
+	// ("Remaining, in the order I'd do them:" then "1. …", "2. …").
+	todo := listedTodo(text)
 	for i, s := range ss {
+		if todo != nil {
+			if todo[strings.TrimSpace(s)] {
+				a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(trimLead(s), 300)})
+				openAt = i
+				continue
+			}
+			if strings.HasSuffix(s, ":") && todoLabel.MatchString(s) {
+				continue // the label says nothing of its own
+			}
+		}
 		announced := causeNext
 		causeNext = role == Assistant && announces(s)
 		if len(s) < 10 || len(s) > 600 {
@@ -550,6 +563,43 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			openAt = i
 		}
 	}
+}
+
+// todoLabel heads a list of work left: "Remaining, in the order I'd do
+// them:", "Still to do:", "Next steps:".
+var todoLabel = lazyre.New(`(?i)^(?:remaining|still (?:to do|open|left)|left to do|what's left|next steps?|to-?dos?|open (?:items|points|tasks))\b[^:]{0,50}:$`)
+
+// listedTodo returns the sentences of the list items that follow a
+// todoLabel line in text; nil when there are none.
+func listedTodo(text string) map[string]bool {
+	if !strings.Contains(text, ":\n") {
+		return nil
+	}
+	var out map[string]bool
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		if !todoLabel.MatchString(strings.TrimSpace(lines[i])) {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			l := strings.TrimSpace(lines[j])
+			if l == "" {
+				continue
+			}
+			m := listItem.FindStringSubmatch(l)
+			if m == nil {
+				break
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			for _, x := range prose.Sentences(m[1]) {
+				out[strings.TrimSpace(x)] = true
+			}
+			i = j
+		}
+	}
+	return out
 }
 
 // announces reports whether s announces an explanation that follows it
@@ -921,8 +971,9 @@ var nowHas = lazyre.New(`(?i)\bnow (has|have|contains|includes)\b`)
 var nowLead = lazyre.New(`(?i)^now,?\s+`)
 
 // nowNext is the agent naming its next step in a few words: "Now the
-// full test run.", "Now the docs."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w-]+){1,3}[.!:…]*$`)
+// full test run.", "Now the docs.", "Now the helper, so the notebooks
+// get the same behaviour."
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.

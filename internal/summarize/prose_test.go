@@ -310,6 +310,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "The build passes now.", ""},
 		{Assistant, "Let me look at the handler first.", ""},
 		{Assistant, "Now the full test run.", ""},
+		{Assistant, "Now the helper, so the notebooks get the same behaviour.", ""},
+		{Assistant, "Now the notebooks' code cells, to see what each stage has to do.", ""},
 		{Assistant, "Great, that worked.", ""},
 		{User, "what port does the api use?", ""},
 	} {
@@ -911,9 +913,42 @@ func TestRuleStatements(t *testing.T) {
 		"Rules for this repo: only ever use the shared HTTP client, no ad-hoc fetch calls — the retries live there.",
 		"One rule from me: no panics in library code anywhere in this workspace.",
 		"Only ever write migrations with the generator, the timestamps matter.",
+		"And please leave the changelog's header alone, the release tool parses it.",
 	} {
 		if preference(s) == 0 {
 			t.Errorf("%q is no preference", s)
+		}
+	}
+}
+
+// TestListedTodo: the items of a list a label says is work left are
+// open items, each; the label alone is none.
+func TestListedTodo(t *testing.T) {
+	a := item(t, "The schema is in.\n\nStill left, roughly in this order:\n\n1. The importer for the old CSV exports.\n2. A retry for the webhook sender; it gives up after one try.\n\nThat's it for today.", "")
+	var got []string
+	for _, o := range a.open {
+		got = append(got, o.text)
+	}
+	want := []string{"The importer for the old CSV exports.", "A retry for the webhook sender; it gives up after one try."}
+	if !slices.Equal(got, want) {
+		t.Errorf("open = %q, want %q", got, want)
+	}
+	a = item(t, "The handler is in. Next: the quote calculator has no unit tests at all.", "")
+	if len(a.open) != 1 || !strings.HasPrefix(a.open[0].text, "The quote calculator") {
+		t.Errorf("\"Next: …\" is work left: %+v", a.open)
+	}
+}
+
+// TestRejectedOtherwise: an alternative turned down as "out" or as a
+// suggestion answered with "but".
+func TestRejectedOtherwise(t *testing.T) {
+	for _, s := range []string{
+		"Kafka is out for the reasons you gave: the ops cost and a second cluster to watch.",
+		"Someone suggested Redis instead, but the sessions hold uploads of several MB.",
+		"Someone proposed a deploy key in the CI secrets; no, a long-lived key in CI defeats the point of the approval step.",
+	} {
+		if a := item(t, s, ""); len(a.rejected) == 0 {
+			t.Errorf("%q turned nothing down", s)
 		}
 	}
 }
