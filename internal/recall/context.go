@@ -802,9 +802,12 @@ func openGroup(sessions []*recent.Session, v *digest.Vocab) *group {
 			if len(d) == 0 || v.MentionedLater(d, sums, k) {
 				continue
 			}
+			// The same item said twice shares most of its words; two
+			// items of one list share a file name or a verb.
+			ok := digest.Keys(o)
 			dup := false
 			for _, kk := range kept {
-				if v.Refers(d, kk) {
+				if v.Refers(d, kk) && lex.Overlap(ok, kk) >= 0.5 {
 					dup = true
 					break
 				}
@@ -812,7 +815,7 @@ func openGroup(sessions []*recent.Session, v *digest.Vocab) *group {
 			if dup {
 				continue
 			}
-			kept = append(kept, digest.Keys(o))
+			kept = append(kept, ok)
 			text := digest.Shorten(o, bulletCap)
 			g.add(0.9-0.07*float64(k)-0.005*float64(i), "- "+text+" (session "+memory.ShortSession(s.ID)+")\n")
 		}

@@ -43,6 +43,24 @@ func TestOpenItemsLater(t *testing.T) {
 	}
 }
 
+// TestOpenItemsSaidTwice: an item said twice is listed once; two items
+// of one list that share a file name are two.
+func TestOpenItemsSaidTwice(t *testing.T) {
+	s := sess("a1", map[int][]string{digest.Request: {"Turn the notebooks into a pipeline."}},
+		"src/prepare.py, src/train.py and src/evaluate.py still need writing from notebook 03.",
+		"src/prepare.py, src/train.py and src/evaluate.py from notebook 03 (featurize already exists).",
+		"Evaluate only writes metrics.json; there is no precision-recall plot yet, and Priya picks the threshold from it.")
+	sessions := []*recent.Session{s}
+	g := openGroup(sessions, digest.NewVocab(recent.Digests(sessions)))
+	var got []string
+	for _, u := range g.units {
+		got = append(got, u.text)
+	}
+	if text := strings.Join(got, ""); len(got) != 2 || !strings.Contains(text, "precision-recall") {
+		t.Errorf("want the scripts once and the plot:\n%s", text)
+	}
+}
+
 func TestHeading(t *testing.T) {
 	for _, tc := range []struct {
 		title, req   string
