@@ -72,6 +72,67 @@ func removedFiles(b string) (deleted, moved []string) {
 	return deleted, moved
 }
 
+// renamedFiles returns the names in code of the files command b moved
+// to another name of the same kind, and their new names: TriggerHandler of `git mv
+// classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`, io_utils
+// of `mv src/io_utils.py src/data/io.py`.
+func renamedFiles(b string) [][2]string {
+	var out [][2]string
+	for _, step := range shellcmd.Steps(commandOf(b)) {
+		args := strings.Fields(step)
+		if len(args) > 0 && args[0] == "git" {
+			args = args[1:]
+		}
+		if len(args) < 3 || args[0] != "mv" {
+			continue
+		}
+		var ops []string
+		for _, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") {
+				ops = append(ops, strings.Trim(a, `'"`))
+			}
+		}
+		if len(ops) != 2 {
+			continue
+		}
+		from, to := path.Base(ops[0]), path.Base(ops[1])
+		fe, te := path.Ext(from), path.Ext(to)
+		if fe == "" || fe != te {
+			continue
+		}
+		if stem, now := strings.TrimSuffix(from, fe), strings.TrimSuffix(to, te); codeName.MatchString(stem) && stem != now {
+			out = append(out, [2]string{stem, now})
+		}
+	}
+	return out
+}
+
+// codeName is a name in code that no word of prose is: two words or
+// more joined in camel case or by "_", six letters or more.
+var codeName = lazyre.New(`^(?:[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)$`)
+
+// namesCode reports whether text names code name n, whole: not inside
+// OpportunityTriggerHandler.
+func namesCode(text, n string) bool {
+	if len(n) < 6 {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], n)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(n)
+		if (j == 0 || !isIdentByte(text[j-1])) && (end == len(text) || !isIdentByte(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIdentByte(c byte) bool { return isWordByte(c) || c == '_' }
+
 // mentioned reports whether a later step names f: `rm -f cover.out && go
 // test -coverprofile=cover.out` writes it again. A step that reads or
 // edits other files in place makes nothing: `sed -i

@@ -52,7 +52,11 @@ type Statement struct {
 	was               string     // the line a replacement replaced (Sources)
 	// gone is a file a command deleted or moved away (removedFiles).
 	gone string
-	done bool // read has run
+	// renamed is a name in code a command gave another name:
+	// TriggerHandler once `s/\bTriggerHandler\b/LumenTriggerHandler/g`
+	// or `git mv TriggerHandler.cls LumenTriggerHandler.cls`.
+	renamed, renamedTo string
+	done               bool // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
 	dirs      map[string]string
@@ -181,6 +185,9 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 					}
 					for _, f := range moved {
 						gone = append(gone, Statement{Text: "mv " + f, Rank: order(k, false), gone: f, done: true})
+					}
+					for _, rn := range renamedFiles(b) {
+						r.stmts = append(r.stmts, Statement{Text: "mv " + rn[0], Rank: order(k, false), renamed: rn[0], renamedTo: rn[1], done: true})
 					}
 				}
 				continue
@@ -405,6 +412,8 @@ func replacements(cmd string) [][2]string {
 		parts, cur, esc := []string(nil), []byte(nil), false
 		for i := m[3]; i < len(cmd) && len(parts) < 2; i++ {
 			switch c := cmd[i]; {
+			case esc && len(parts) == 0 && strings.IndexByte("b<>", c) >= 0:
+				esc = false // a word boundary the pattern asks for, no text
 			case esc:
 				cur, esc = append(cur, c), false
 			case c == '\\':
@@ -463,7 +472,10 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 		}
 	}
 	st.edit = valueEditOf(was, now)
-	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil {
+	if codeName.MatchString(was) && codeName.MatchString(now) && was != now {
+		st.renamed, st.renamedTo = was, now
+	}
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" {
 		r.stmts = append(r.stmts, st)
 	}
 }
@@ -1048,6 +1060,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if n.keys == nil {
+			if n.renamed != "" && namesCode(x, n.renamed) && !namesCode(x, n.renamedTo) {
+				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
+			}
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link
 			// went from 115200 to 921600.

@@ -690,6 +690,12 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"Compiled BEAM files go to _build/dev/lib.", "`rm -rf _build && mix compile`", nil, false},
 		{"Generated gRPC stubs live in src/generated/ and are not committed.", "`rm -rf src/generated && make proto`", nil, false},
 		{"The importer's fixtures live in importer/fixtures/.", "`rm -rf importer/fixtures && cargo test`", nil, false}, // built again
+		{"Handlers extend the little TriggerHandler base class.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls && git status --short`", nil, true},
+		{"Handlers extend the little TriggerHandler base class.", "`grep -rlw TriggerHandler src | xargs sed -i 's/\\bTriggerHandler\\b/LumenTriggerHandler/g'`", nil, true},
+		{"OpportunityTriggerHandler holds the commission logic.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false},                              // another name
+		{"Another package ships a TriggerHandler too, so rename ours to LumenTriggerHandler.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false}, // names the change
+		{"Loaders live in io_utils next to the notebooks.", "`git mv notebooks/io_utils.py src/data/io.py`", nil, true},
+		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true}, // the file itself moved
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
