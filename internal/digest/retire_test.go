@@ -485,6 +485,10 @@ func TestDropRetiredClause(t *testing.T) {
 	if got, want := droppedBy(older, "Bumped the Shopify CLI to 3.61, hot reload in 3.58 kept dropping CSS edits."), "Dev store is leaf-and-kettle-dev.myshopify.com."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
+	// Two things said of one subject: one changed, the other holds.
+	if got, want := droppedBy("Download links are signed with HS256 and expire after 10 minutes.", "Download links now stay valid for an hour."), "Download links are signed with HS256."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
 	// A clause that only gives the retired one's reason goes with it.
 	if got := droppedBy("Use Maven for the build, the team knows it.", "Actually, let's build the Java side with Gradle."); got != "" {
 		t.Errorf("DropRetired = %q, want nothing", got)
