@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/summarize/pick"
 )
 
 type analysis struct {
@@ -288,10 +289,10 @@ func items(text string) (out []string, listed bool) {
 			cur = nil
 		}
 		for _, l := range lines {
-			if m := listItem.FindStringSubmatch(l); m != nil {
+			if item, ok := pick.ListItem(l); ok {
 				flush()
 				listed = true
-				l = m[1]
+				l = item
 			}
 			cur = append(cur, strings.TrimSpace(l))
 		}
@@ -586,14 +587,14 @@ func listedTodo(text string) map[string]bool {
 			if l == "" {
 				continue
 			}
-			m := listItem.FindStringSubmatch(l)
-			if m == nil {
+			item, ok := pick.ListItem(l)
+			if !ok {
 				break
 			}
 			if out == nil {
 				out = map[string]bool{}
 			}
-			for _, x := range prose.Sentences(m[1]) {
+			for _, x := range prose.Sentences(item) {
 				out[strings.TrimSpace(x)] = true
 			}
 			i = j
@@ -826,7 +827,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	if role == Assistant {
 		offer = a.message // "Two ways: 1. … 2. … I'd go with the second."
 	}
-	if p := picked(what, offer); p != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(p)) {
+	if p := pick.Of(what, offer); p != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(p)) {
 		what = strings.TrimRight(what, ".!") + ": " + p
 	}
 	a.decisions = prose.AppendNew(a.decisions, decisionBullet(what, why))

@@ -952,3 +952,19 @@ func TestRejectedOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestPickedOwnOptions: a pick of the agent's own options says which.
+func TestPickedOwnOptions(t *testing.T) {
+	text := "Two ways to fix it:\n\n1. Raise the visibility timeout above the longest countdown.\n2. A periodic task run by beat that finds abandoned carts and marks them.\n\nI'd go with the second. The first hides a dead worker's tasks for hours."
+	a := analyze([]Turn{{Role: User, Text: "why do reminders go out three times?"}, {Role: Assistant, Text: text}}, "")
+	var got string
+	for _, c := range a.items {
+		if c.Kind == Decision {
+			got = c.Title
+		}
+	}
+	// The title holds what was picked, cut as titles are.
+	if want := Title("I'd go with the second: A periodic task run by beat that finds abandoned carts and marks them"); got != want {
+		t.Errorf("decision %q, want %q", got, want)
+	}
+}

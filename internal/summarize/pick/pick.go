@@ -1,4 +1,4 @@
-package summarize
+package pick
 
 import (
 	"strings"
@@ -26,6 +26,15 @@ var pickAnd = lazyre.New(`\s+(?:and|&|plus)\s+(?:the\s+)?`)
 // listItem is a line that starts an item of a numbered or bulleted list.
 var listItem = lazyre.New(`^\s*(?:\d+[.)]|[-*•])\s+(\S.*)$`)
 
+// ListItem returns the text of a line that starts an item of a numbered
+// or bulleted list ("2. A job on the critical queue"), without its mark.
+func ListItem(line string) (string, bool) {
+	if m := listItem.FindStringSubmatch(line); m != nil {
+		return m[1], true
+	}
+	return "", false
+}
+
 // vague are words of a pick that do not say which option: "the idea",
 // "that approach".
 var vague = prose.WordSet(`one ones thing things idea ideas option options approach approaches way ways fix fixes version
@@ -35,11 +44,11 @@ var vague = prose.WordSet(`one ones thing things idea ideas option options appro
 var ordinals = map[string]int{"first": 0, "1st": 0, "1": 0, "one": 0, "former": 0,
 	"second": 1, "2nd": 1, "2": 1, "two": 1, "third": 2, "3rd": 2, "3": 2, "three": 2}
 
-// picked is what decision s picks from offer, the agent's message it
+// Of is what decision s picks from offer, the agent's message it
 // answers: the option it points at, by its words or its place in a list,
 // as the option's first sentence; "" when s picks nothing or the offer
 // holds no such option.
-func picked(s, offer string) string {
+func Of(s, offer string) string {
 	m := pickRE.FindStringSubmatch(s)
 	if m == nil || offer == "" {
 		return ""

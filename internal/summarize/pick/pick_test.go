@@ -1,4 +1,4 @@
-package summarize
+package pick
 
 import (
 	"testing"
@@ -25,23 +25,8 @@ An alternative would be a Redis SETNX key per event id, which is less code. Whic
 		{"Use the idea from before.", listed, ""},          // says nothing of which
 		{"We keep the table as it is.", listed, ""},        // not a pick
 	} {
-		if got := picked(tc.s, tc.offer); got != tc.want {
-			t.Errorf("picked(%q) = %q, want %q", tc.s, got, tc.want)
+		if got := Of(tc.s, tc.offer); got != tc.want {
+			t.Errorf("Of(%q) = %q, want %q", tc.s, got, tc.want)
 		}
-	}
-}
-
-func TestPickedOwnOptions(t *testing.T) {
-	text := "Two ways to fix it:\n\n1. Raise the visibility timeout above the longest countdown.\n2. A periodic task run by beat that finds abandoned carts and marks them.\n\nI'd go with the second. The first hides a dead worker's tasks for hours."
-	a := analyze([]Turn{{Role: User, Text: "why do reminders go out three times?"}, {Role: Assistant, Text: text}}, "")
-	var got string
-	for _, c := range a.items {
-		if c.Kind == Decision {
-			got = c.Title
-		}
-	}
-	// The title holds what was picked, cut as titles are.
-	if want := Title("I'd go with the second: A periodic task run by beat that finds abandoned carts and marks them"); got != want {
-		t.Errorf("decision %q, want %q", got, want)
 	}
 }

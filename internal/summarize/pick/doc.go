@@ -1,0 +1,5 @@
+// Package pick reads a decision that points at what the agent offered
+// ("go with the table", "do the second", "both") and returns the
+// offered option it picks, so that the decision says what was chosen
+// when read alone. No I/O.
+package pick
