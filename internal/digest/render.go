@@ -257,10 +257,6 @@ var editStep = lazyre.New(`^(?:cd|sed -i|perl -pi|git mv|git rm|mv|cp|mkdir|rm|r
 // schema.prisma", "cat > .env <<EOF".
 var writeStep = lazyre.New(`^(?:printf|echo|cat)\b.*\s>>?\s*[\w./~-]+(?:\s+<<-?\s*'?"?\w+'?"?)?\s*(?:…\s*)?$|^cat\s+>>?\s*[\w./~-]+`)
 
-// showStep is a step that only shows a file or folder: after an edit,
-// what the edit left ("sed -i '/Esc drops/d' TODO.md && cat TODO.md").
-var showStep = lazyre.New(`^(?:cat|ls|grep|head|tail|wc|stat|diff|git diff|git status)(?:\s|$)`)
-
 // EditCommand reports whether Commands bullet b ran a command line whose
 // every step only edited files ("mkdir -p deploy/connect && git mv …"),
 // or showed what they edited: the outcome tells what it did, and it is
@@ -274,7 +270,7 @@ func EditCommand(b string) bool {
 		switch {
 		case editStep.MatchString(part) || writeStep.MatchString(part):
 			edits++
-		case !showStep.MatchString(part):
+		case !shellcmd.Shows(part):
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package digest
 
 import (
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/gone"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"maps"
@@ -50,7 +51,7 @@ type Statement struct {
 	nowNoun, nowValue string
 	edit              *valueEdit // a file's line given another value
 	was               string     // the line a replacement replaced (Sources)
-	// gone is a file a command deleted or moved away (removedFiles).
+	// gone is a file a command deleted or moved away (gone.Files).
 	gone string
 	// renamed is a name in code a command gave another name:
 	// TriggerHandler once `s/\bTriggerHandler\b/LumenTriggerHandler/g`
@@ -173,20 +174,20 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 	}
-	var gone []Statement
+	var away []Statement
 	for k, d := range sums {
 		for p, bullets := range d.Parts {
 			if p == Commands {
 				for _, b := range bullets {
 					r.addSubstitution(b, order(k, false))
-					deleted, moved := removedFiles(b)
+					deleted, moved := gone.Files(commandOf(b))
 					for _, f := range deleted {
-						gone = append(gone, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
+						away = append(away, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
 					}
 					for _, f := range moved {
-						gone = append(gone, Statement{Text: "mv " + f, Rank: order(k, false), gone: f, done: true})
+						away = append(away, Statement{Text: "mv " + f, Rank: order(k, false), gone: f, done: true})
 					}
-					for _, rn := range renamedFiles(b) {
+					for _, rn := range gone.Renamed(commandOf(b)) {
 						r.stmts = append(r.stmts, Statement{Text: "mv " + rn[0], Rank: order(k, false), renamed: rn[0], renamedTo: rn[1], done: true})
 					}
 				}
@@ -211,7 +212,7 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 	}
 	// A file deleted and written again, by the same session or a
 	// newer one, is there still.
-	for _, st := range gone {
+	for _, st := range away {
 		if !r.changedSince(st.gone, st.Rank+1) {
 			r.stmts = append(r.stmts, st)
 		}
@@ -472,7 +473,7 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 		}
 	}
 	st.edit = valueEditOf(was, now)
-	if codeName.MatchString(was) && codeName.MatchString(now) && was != now {
+	if gone.CodeName(was) && gone.CodeName(now) && was != now {
 		st.renamed, st.renamedTo = was, now
 	}
 	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" {
@@ -600,10 +601,10 @@ func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) b
 	}
 	if e.name {
 		lower := strings.ToLower(x)
-		if !namesTool(lower, strings.ToLower(e.old)) || namesTool(lower, strings.ToLower(e.new)) {
+		if !gone.NamesTool(lower, strings.ToLower(e.old)) || gone.NamesTool(lower, strings.ToLower(e.new)) {
 			return false
 		}
-		return named || strings.ContainsAny(e.old, "-_0123456789") || writtenAsName(x, e.old)
+		return named || strings.ContainsAny(e.old, "-_0123456789") || lex.WrittenAsName(x, e.old)
 	}
 	if e.any {
 		return named && !hasNumber(x, e.new) && e.numberAfterKey(x) // "strictness level 5" once any level became 10
@@ -615,7 +616,7 @@ func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) b
 // after one of the edit's keys: "strictness level 5", not "the
 // strictness level lives in ci.yml; pluginval needs JUCE 7".
 func (e *valueEdit) numberAfterKey(x string) bool {
-	lower := asciiLower(x)
+	lower := lex.ASCIILower(x)
 	for _, k := range e.keys {
 		for rest := lower; ; {
 			i := strings.Index(rest, k)
@@ -633,48 +634,17 @@ func (e *valueEdit) numberAfterKey(x string) bool {
 
 var numberIn = lazyre.New(`(?:^|[^\w.])\d+(?:\.\d+)?(?:$|[^\w.]|\.(?:\s|$))`)
 
-// writtenAsName reports whether text writes word w as a name: in code,
-// or capitalised within a sentence.
-func writtenAsName(text, w string) bool {
-	lower, lw := asciiLower(text), asciiLower(w) // byte offsets kept
-	for j := 0; j < len(text); {
-		k := strings.Index(lower[j:], lw)
-		if k < 0 {
-			return false
-		}
-		k += j
-		before := strings.TrimRight(text[:k], " ")
-		if strings.HasSuffix(text[:k], "`") || k > 0 && text[k] >= 'A' && text[k] <= 'Z' && before != "" && !strings.HasSuffix(before, ".") && !strings.HasSuffix(before, ":") {
-			return true
-		}
-		j = k + len(lw)
-	}
-	return false
-}
-
-// asciiLower lower-cases the ASCII letters of s only, so that an offset
-// in the result is one in s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 // hasNumber reports whether text holds the number n as a word of its own:
 // not inside 1,000, 3.10 or v10.
 func hasNumber(text, n string) bool {
-	return hasBounded(text, n, func(j, end int) bool {
+	return lex.HasBounded(text, n, func(j, end int) bool {
 		before := j == 0 || !isNumChar(text[j-1]) && !(text[j-1] == ',' && j > 1 && isDigit(text[j-2]))
 		return before && (end == len(text) || !isNumChar(text[end]) && !((text[end] == '.' || text[end] == ',') && end+1 < len(text) && isDigit(text[end+1])))
 	})
 }
 
 func isDigit(c byte) bool   { return c >= '0' && c <= '9' }
-func isNumChar(c byte) bool { return isWordByte(c) || c == '.' }
+func isNumChar(c byte) bool { return lex.IsWordByte(c) || c == '.' }
 
 // distinctShare is the largest share of the statements a key may appear
 // in and still say what a statement is about; in a small memory, a few
@@ -815,23 +785,12 @@ func (r *Retirer) changedSince(f string, rank int) bool {
 			continue
 		}
 		for _, c := range files {
-			if sameFile(f, c) {
+			if gone.SameFile(f, c) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// sameFile reports whether two paths, one perhaps absolute and the other
-// relative to the project, name the same file: the shorter is the
-// longer's tail.
-func sameFile(a, b string) bool {
-	a, b = strings.TrimPrefix(a, "./"), strings.TrimPrefix(b, "./")
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	return a == b || strings.HasSuffix(a, "/"+b)
 }
 
 // distinctValue reports whether code value v names one thing, not one
@@ -845,8 +804,8 @@ func distinctValue(v string) bool {
 // not in search-dev.internal.example.
 func hasValue(text, v string) bool {
 	lower := strings.ToLower(text)
-	return hasBounded(lower, v, func(j, end int) bool {
-		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '-') && (end == len(lower) || !isWordByte(lower[end]) && lower[end] != '-' && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
+	return lex.HasBounded(lower, v, func(j, end int) bool {
+		return (j == 0 || !lex.IsWordByte(lower[j-1]) && lower[j-1] != '-') && (end == len(lower) || !lex.IsWordByte(lower[end]) && lower[end] != '-' && !(lower[end] == '.' && end+1 < len(lower) && lex.IsWordByte(lower[end+1])))
 	})
 }
 
@@ -1054,13 +1013,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 		}
 		if n.gone != "" {
-			if namesFile(x, n.gone, strings.HasPrefix(n.Text, "rm ")) {
+			if gone.NamesFile(x, n.gone, strings.HasPrefix(n.Text, "rm ")) {
 				return true // "runs from cron (ops/crontab.billing)" once `rm ops/crontab.billing`
 			}
 			continue
 		}
 		if n.keys == nil {
-			if n.renamed != "" && namesCode(x, n.renamed) && !namesCode(x, n.renamedTo) {
+			if n.renamed != "" && gone.NamesCode(x, n.renamed) && !gone.NamesCode(x, n.renamedTo) {
 				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
 			}
 			// A command that replaced a value in place retires what
@@ -1295,11 +1254,11 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	// statement around it, less the sentences retired on their own: a
 	// reply is not retired with a sentence it does not speak of ("do it,
 	// atomic it is" with "for the markdown let's go with markdown-it").
-	reply, gone := make([]bool, len(sentences)), make([]bool, len(sentences))
+	reply, retiredAt := make([]bool, len(sentences)), make([]bool, len(sentences))
 	var around []string
 	for i, x := range sentences {
 		if reply[i] = isReply(x); !reply[i] {
-			if gone[i] = r.retired(x, rank); !gone[i] {
+			if retiredAt[i] = r.retired(x, rank); !retiredAt[i] {
 				around = append(around, x)
 			}
 		}
@@ -1311,9 +1270,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			if len(around) > 0 {
 				check = x + " " + strings.Join(around, " ")
 			}
-			gone[i] = r.retired(check, rank)
+			retiredAt[i] = r.retired(check, rank)
 		}
-		if !gone[i] {
+		if !retiredAt[i] {
 			kept = append(kept, x)
 			continue
 		}

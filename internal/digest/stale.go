@@ -389,30 +389,9 @@ func Clauses(s string) []string {
 // HasWord reports whether s holds w with no letter or digit on either
 // side.
 func HasWord(s, w string) bool {
-	return hasBounded(s, w, func(j, end int) bool {
-		return (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end]))
+	return lex.HasBounded(s, w, func(j, end int) bool {
+		return (j == 0 || !lex.IsWordByte(s[j-1])) && (end == len(s) || !lex.IsWordByte(s[end]))
 	})
-}
-
-// hasBounded reports whether s holds w at some place [j, end) that
-// bounded accepts.
-func hasBounded(s, w string, bounded func(j, end int) bool) bool {
-	for i := 0; i <= len(s); {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		if bounded(j, j+len(w)) {
-			return true
-		}
-		i = j + 1
-	}
-	return false
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // DealtWith returns the test of whether an ask of session sums[k] (newest first; a

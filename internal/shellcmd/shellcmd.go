@@ -3,6 +3,8 @@ package shellcmd
 import (
 	"slices"
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // Steps are the steps of command line cmd, split at &&, || and ; outside
@@ -61,6 +63,13 @@ func Edits(step string) bool {
 	}
 	return false
 }
+
+// Shows reports whether step only shows a file or folder: after an
+// edit, what the edit left ("sed -i '/Esc drops/d' TODO.md && cat
+// TODO.md").
+func Shows(step string) bool { return showStep.MatchString(strings.TrimSpace(step)) }
+
+var showStep = lazyre.New(`^(?:cat|ls|grep|head|tail|wc|stat|diff|git diff|git status)(?:\s|$)`)
 
 // Elide shortens command line cmd toward n bytes (a bound in runes, as
 // a caller may give, is at least as long) by putting "…" for the

@@ -75,3 +75,57 @@ var StopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// HasBounded reports whether s holds w at a place bounded accepts, given
+// the offsets of w's first byte and of the byte after it.
+func HasBounded(s, w string, bounded func(j, end int) bool) bool {
+	for i := 0; i <= len(s); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if bounded(j, j+len(w)) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// IsWordByte reports whether c is an ASCII letter, digit or "_".
+func IsWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// WrittenAsName reports whether text writes word w as a name: in code,
+// or with a capital inside a sentence ("Netlify for now", not "Netlify"
+// opening a sentence).
+func WrittenAsName(text, w string) bool {
+	lower, lw := ASCIILower(text), ASCIILower(w) // byte offsets kept
+	for j := 0; j < len(text); {
+		k := strings.Index(lower[j:], lw)
+		if k < 0 {
+			return false
+		}
+		k += j
+		before := strings.TrimRight(text[:k], " ")
+		if strings.HasSuffix(text[:k], "`") || k > 0 && text[k] >= 'A' && text[k] <= 'Z' && before != "" && !strings.HasSuffix(before, ".") && !strings.HasSuffix(before, ":") {
+			return true
+		}
+		j = k + len(lw)
+	}
+	return false
+}
+
+// ASCIILower lower-cases the ASCII letters of s only, so that an offset
+// into it is one into s.
+func ASCIILower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,4 +1,4 @@
-package digest
+package gone
 
 import (
 	"path"
@@ -10,7 +10,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/shellcmd"
 )
 
-// removedFiles are the files the command of Commands bullet b deleted or
+// Files are the files command line cmd deleted or
 // moved away: the operands of `rm` and `git rm`, and the sources of `mv`
 // and `git mv`.
 // What an older session said of such a file (the cron entry in
@@ -20,8 +20,8 @@ import (
 // scratch path or a name cut short by the summary is no project file.
 // A folder moved with its path (`git mv crates/filters wasm/filters`) is
 // one: the project's own tree, not a build's output.
-func removedFiles(b string) (deleted, moved []string) {
-	steps := shellcmd.Steps(commandOf(b))
+func Files(cmd string) (deleted, moved []string) {
+	steps := shellcmd.Steps(cmd)
 	for i, step := range steps {
 		args := strings.Fields(step)
 		if len(args) > 0 && args[0] == "git" {
@@ -72,13 +72,13 @@ func removedFiles(b string) (deleted, moved []string) {
 	return deleted, moved
 }
 
-// renamedFiles returns the names in code of the files command b moved
+// Renamed returns the names in code of the files command line cmd moved
 // to another name of the same kind, and their new names: TriggerHandler of `git mv
 // classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`, io_utils
 // of `mv src/io_utils.py src/data/io.py`.
-func renamedFiles(b string) [][2]string {
+func Renamed(cmd string) [][2]string {
 	var out [][2]string
-	for _, step := range shellcmd.Steps(commandOf(b)) {
+	for _, step := range shellcmd.Steps(cmd) {
 		args := strings.Fields(step)
 		if len(args) > 0 && args[0] == "git" {
 			args = args[1:]
@@ -100,20 +100,22 @@ func renamedFiles(b string) [][2]string {
 		if fe == "" || fe != te {
 			continue
 		}
-		if stem, now := strings.TrimSuffix(from, fe), strings.TrimSuffix(to, te); codeName.MatchString(stem) && stem != now {
+		if stem, now := strings.TrimSuffix(from, fe), strings.TrimSuffix(to, te); CodeName(stem) && stem != now {
 			out = append(out, [2]string{stem, now})
 		}
 	}
 	return out
 }
 
-// codeName is a name in code that no word of prose is: two words or
-// more joined in camel case or by "_", six letters or more.
+// CodeName reports whether s is a name in code that no word of prose
+// is: two words or more joined in camel case or by "_".
+func CodeName(s string) bool { return codeName.MatchString(s) }
+
 var codeName = lazyre.New(`^(?:[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)$`)
 
-// namesCode reports whether text names code name n, whole: not inside
+// NamesCode reports whether text names code name n, whole: not inside
 // OpportunityTriggerHandler.
-func namesCode(text, n string) bool {
+func NamesCode(text, n string) bool {
 	if len(n) < 6 {
 		return false
 	}
@@ -131,7 +133,7 @@ func namesCode(text, n string) bool {
 	}
 }
 
-func isIdentByte(c byte) bool { return isWordByte(c) || c == '_' }
+func isIdentByte(c byte) bool { return lex.IsWordByte(c) || c == '_' }
 
 // mentioned reports whether a later step names f: `rm -f cover.out && go
 // test -coverprofile=cover.out` writes it again. A step that reads or
@@ -165,10 +167,10 @@ func writesTo(s, f string) bool {
 	return false
 }
 
-// makesNothing is a step that only shows files (showStep) or edits,
+// makesNothing is a step that only shows files (shellcmd.Shows) or edits,
 // searches, records or removes others.
 func makesNothing(step string) bool {
-	return showStep.MatchString(strings.TrimSpace(step)) || editsOthers.MatchString(step)
+	return shellcmd.Shows(step) || editsOthers.MatchString(step)
 }
 
 var editsOthers = lazyre.New(`^\s*(?:sed|perl|rg|rmdir|git (?:add|commit|log|grep))\s`)
@@ -229,14 +231,14 @@ func fileName(f string) bool {
 	return dot > 0 && dot < len(base)-1
 }
 
-// namesFile reports whether text names file f, by its path in the
+// NamesFile reports whether text names file f, by its path in the
 // project or a longer one (an absolute path), or names a file in it when
 // f is a folder; or f is a tool's own settings file (netlify.toml,
 // jest.config.js) and text names the tool: deleting the file ends its
 // use.
-func namesFile(text, f string, deleted bool) bool {
+func NamesFile(text, f string, deleted bool) bool {
 	if deleted {
-		if t := toolOfFile(f); t != "" && namesTool(text, t) && writtenAsName(text, t) {
+		if t := toolOfFile(f); t != "" && NamesTool(text, t) && lex.WrittenAsName(text, t) {
 			return true
 		}
 	}
@@ -249,7 +251,7 @@ func namesFile(text, f string, deleted bool) bool {
 		// A file in a folder is named with its folder: another
 		// README.md may be meant. A folder is named as a path: the
 		// matchmaker folder went, not the matchmaker.
-		if w != "" && sameFile(w, f) && (strings.Contains(w, "/") || !strings.Contains(f, "/") && fileName(f)) {
+		if w != "" && SameFile(w, f) && (strings.Contains(w, "/") || !strings.Contains(f, "/") && fileName(f)) {
 			return true
 		}
 		if !fileName(f) && strings.Contains(w, f+"/") && (strings.HasPrefix(w, f) || strings.Contains(w, "/"+f+"/")) {
@@ -286,11 +288,22 @@ func toolOfFile(f string) string {
 var notTool = prose.WordSet(`build package deploy schema index main config configs values settings server client
 	test tests data docker compose project app application manifest tsconfig jsconfig lerna`)
 
-// namesTool reports whether text holds t as a word of its own: "Netlify
+// NamesTool reports whether text holds t as a word of its own: "Netlify
 // for now", not "netlifyConfig" nor "netlify.toml".
-func namesTool(text, t string) bool {
+func NamesTool(text, t string) bool {
 	lower := strings.ToLower(text)
-	return hasBounded(lower, t, func(j, end int) bool {
-		return (j == 0 || !isWordByte(lower[j-1]) && lower[j-1] != '.') && (end == len(lower) || !isWordByte(lower[end]) && !(lower[end] == '.' && end+1 < len(lower) && isWordByte(lower[end+1])))
+	return lex.HasBounded(lower, t, func(j, end int) bool {
+		return (j == 0 || !lex.IsWordByte(lower[j-1]) && lower[j-1] != '.') && (end == len(lower) || !lex.IsWordByte(lower[end]) && !(lower[end] == '.' && end+1 < len(lower) && lex.IsWordByte(lower[end+1])))
 	})
+}
+
+// SameFile reports whether two paths, one perhaps absolute and the other
+// relative to the project, name the same file: the shorter is the
+// longer's tail.
+func SameFile(a, b string) bool {
+	a, b = strings.TrimPrefix(a, "./"), strings.TrimPrefix(b, "./")
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return a == b || strings.HasSuffix(a, "/"+b)
 }
