@@ -1294,8 +1294,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			// "Upload URLs are signed with HS256 and expire after 10
 			// minutes": how long they last changed, how they are signed
 			// did not.
-			if m := lifetimeTail.FindStringSubmatch(x); m != nil && !r.retired(m[1], rank) && r.retired(m[2]+" "+m[3], rank) {
-				kept = append(kept, m[1]+".")
+			if what, howLong, ok := prose.LifetimeTail(x); ok && !r.retired(what, rank) && r.retired(howLong, rank) {
+				kept = append(kept, what+".")
 			}
 			continue
 		}
@@ -1324,10 +1324,6 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	}
 	return out
 }
-
-// lifetimeTail parts "A are B and expire after C" into what A are (1)
-// and how long A last (2, 3): a clause with no subject of its own.
-var lifetimeTail = lazyre.New(`^((\S+(?: \S+){0,4}?) (?:is|are) [^,;]+?) and ((?:expire|expires|last|lasts|live|lives|stay|stays|remain|remains)\b[^;]*?)\.?$`)
 
 // notFlag keeps the keys that are no level flag: what two statements
 // giving -Oz and -O3 share must be the tool.

@@ -280,7 +280,26 @@ func Durations(s string) []Claim {
 // lifetimeVerb opens a clause that says how long its sentence's subject
 // lasts: "… and expire after 10 minutes", not "after 30 days the files
 // move".
-var lifetimeVerb = lazyre.New(`(?i)^\s*(?:expire|expires|last|lasts|live|lives|stay|stays|remain|remains)\b`)
+var lifetimeVerb = lazyre.New(`(?i)^\s*` + lifetimeVerbs + `\b`)
+
+// lifetimeVerbs say how long a thing lasts.
+const lifetimeVerbs = `(?:expire|expires|last|lasts|live|lives|stay|stays|remain|remains)`
+
+// lifetimeTail parts "A are B and expire after C".
+var lifetimeTail = lazyre.New(`^((\S+(?: \S+){0,4}?) (?:is|are) [^,;]+?) and (` + lifetimeVerbs + `\b[^;]*?)\.?$`)
+
+// LifetimeTail parts a sentence that says two things of one subject, the
+// second how long it lasts: "Upload URLs are signed with HS256 and expire
+// after 10 minutes" is what they are ("Upload URLs are signed with
+// HS256") and how long they last ("Upload URLs expire after 10
+// minutes"). ok is false for any other sentence.
+func LifetimeTail(s string) (what, howLong string, ok bool) {
+	m := lifetimeTail.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2] + " " + m[3], true
+}
 
 // durationClause splits a sentence where one duration's clause ends.
 var durationClause = lazyre.New(`[,;:(]\s*|\s+—\s+|\s+and\s+`)
