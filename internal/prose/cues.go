@@ -33,6 +33,12 @@ var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\
 // HasURL reports whether s holds a URL.
 func HasURL(s string) bool { return urlRE.MatchString(s) }
 
+// HasRegion reports whether s names a cloud region ("eu-west-1",
+// "europe-west4", "westeurope"): like a URL, where something runs.
+func HasRegion(s string) bool { return regionRE.MatchString(s) }
+
+var regionRE = lazyre.New(`\b(?:(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:gov-)?(?:east|west|north|south|central|northeast|northwest|southeast|southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|northwest|southeast|southwest)\d{1,2}|(?:east|west|north|south|central|westcentral|northcentral|southcentral)(?:us|europe|asia)\d?|uksouth|ukwest|germanywestcentral|francecentral|swedencentral)\b`)
+
 // DropLeadIn removes talk before the point: "OK, ", "Decided: ", "FYI ".
 func DropLeadIn(s string) string { return leadIn.ReplaceAllString(s, "") }
 

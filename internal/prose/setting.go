@@ -46,7 +46,10 @@ var (
 		fails failed returns returned`)
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
-	camelRE  = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
+	camelRE = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
+	// pascalRE is a key spelled as a template or C# property is:
+	// "MemorySize 1536", "Timeout: 30", "ReservedConcurrentExecutions = 5".
+	pascalRE = lazyre.New(`\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)` + settingVerb + settingOp)
 	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
 	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
@@ -82,6 +85,12 @@ func Settings(text string) map[string]string {
 		if m[2] != "" {
 			out[settingKey(m[1])] = m[2]
 		}
+	}
+	for _, m := range pascalRE.FindAllStringSubmatchIndex(text, -1) {
+		if rest := text[m[1]:]; strings.HasPrefix(rest, " times") || strings.HasPrefix(rest, "x ") {
+			continue // "CreateBooking 2 times" counts calls
+		}
+		out[settingKey(text[m[2]:m[3]])] = text[m[4]:m[5]]
 	}
 	for _, m := range phraseRE.FindAllStringSubmatch(text, -1) {
 		// A bare "timeout" or "port" could be any of several.

@@ -11,6 +11,8 @@ func TestSettings(t *testing.T) {
 		"Let's raise requires-python to 3.12 so we can use tomllib":                             "map[requirespython:3.12]",
 		"required_version is now \"~> 1.8.3\" instead of 1.7.5":                                 "map[requiredversion:1.8.3]",
 		"bump max_conns from 20 to 50":                                                          "map[maxconns:50]",
+		"CreateBooking runs with MemorySize 1536 in template.yaml":                              "map[memorysize:1536]",
+		"We run PostgreSQL 16 and CreateBooking 2 times":                                        "map[]",
 		"pool.size is 8 and retry-limit = 3":                                                    "map[poolsize:8 retrylimit:3]",
 		"We edited config/app.yaml and main.go 2 times":                                         "map[]",
 		"The API listens on port 8081":                                                          "map[]",

@@ -27,10 +27,18 @@ func paragraphs(text string) []string {
 		out    []string
 		cur    []string
 		fenced string // the fence that opened the current code block
+		// intro is the paragraph that ended with ":" right before the
+		// code block, -1 when none; block holds the block's lines.
+		intro = -1
+		block []string
+		// shown is len(out) when the last line that is no prose (code,
+		// a table, a quote) was met: a paragraph after it, and only
+		// such a one, comes right before what follows.
+		shown = 0
 	)
 	flush := func() {
 		if len(cur) > 0 {
-			p := strings.Join(cur, " ")
+			p := dropLabel(strings.Join(cur, " "))
 			p = strings.ReplaceAll(p, "**", "")
 			p = strings.ReplaceAll(p, "__", "")
 			if strings.ContainsFunc(p, unicode.IsLetter) {
@@ -42,13 +50,26 @@ func paragraphs(text string) []string {
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		l := strings.TrimSpace(line)
 		if fenced != "" {
-			if strings.HasPrefix(l, fenced) {
-				fenced = ""
+			if !strings.HasPrefix(l, fenced) {
+				if l != "" {
+					block = append(block, l)
+				}
+				continue
 			}
+			fenced = ""
+			// "Join that network as well:" and a one-line block say one
+			// thing: the command is what the sentence is about.
+			if intro >= 0 && len(block) == 1 && len(block[0]) <= 200 && !strings.Contains(block[0], "`") {
+				out[intro] += " `" + strings.TrimPrefix(block[0], "$ ") + "`"
+			}
+			intro, block, shown = -1, nil, len(out)
 			continue
 		}
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
 			flush()
+			if len(out) > shown && strings.HasSuffix(out[len(out)-1], ":") {
+				intro = len(out) - 1
+			}
 			fenced = l[:3]
 			continue
 		}
@@ -58,7 +79,9 @@ func paragraphs(text string) []string {
 			flush()
 		case l[0] == '|' || l[0] == '>' || strings.HasPrefix(l, "$ "):
 			flush()
+			shown = len(out)
 		case indented && len(cur) == 0:
+			shown = len(out)
 			// Code, unless it continues a list item or paragraph.
 		case strings.HasPrefix(l, "#"):
 			flush()
@@ -74,6 +97,24 @@ func paragraphs(text string) []string {
 	}
 	flush()
 	return out
+}
+
+// dropLabel removes a bold label that only heads a paragraph:
+// "**Windows log.** Nothing in it breaks the MSI." says nothing in
+// "Windows log.".
+func dropLabel(p string) string {
+	if !strings.HasPrefix(p, "**") {
+		return p
+	}
+	end := strings.Index(p[2:], "**")
+	if end < 0 || end > 40 {
+		return p
+	}
+	label, rest := p[2:2+end], strings.TrimSpace(p[4+end:])
+	if !strings.HasSuffix(label, ".") || rest == "" || len(strings.Fields(label)) > 4 {
+		return p
+	}
+	return rest
 }
 
 func stripBullet(l string) string {
