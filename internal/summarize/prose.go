@@ -395,8 +395,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// decision the same message makes, before or after it.
 	first, rejects := len(a.cand), []string(nil)
 	defer func() { a.attachRejected(first, rejects) }()
-	// openAt is the sentence that made the last open item.
-	openAt := -1
+	// openAt is the sentence that made the last open item, rejAt the
+	// last alternative turned down.
+	openAt, rejAt := -1, -1
 	// todo are the items of a list a label says is work left
 	// ("Remaining, in the order I'd do them:" then "1. …", "2. …").
 	todo := listedTodo(text)
@@ -493,8 +494,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !triedIt.MatchString(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
+			if asksThat(s) && prev != "" && !strings.HasSuffix(prev, "?") {
+				// "1536 came out as the cheapest setting. Put that in,
+				// please.": what to put in is the sentence before.
+				a.addDecision(role, dropTopic(prev), "", false)
+				break
+			}
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
@@ -513,7 +520,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "decision"
 			m := reasonsFor.FindStringSubmatch(s)
 			a.decide(role, s, capitalize(m[1]), capitalize(m[2]), true)
-		case !hedged && !plan && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
+		case verdictOnly(s) && rejAt == i-1 && len(a.rejected) > 0 && rejectCue.MatchString(s):
+			// "The other way would be …, but …. Not worth it.": the
+			// verdict on the alternative just turned down.
+			kind = "rejected"
+			n := len(a.rejected) - 1
+			a.rejected[n] = prose.UpTo(a.rejected[n]+" "+s, 300)
+		case !hedged && !plan && !triedIt.MatchString(s) && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
 			kind = "rejected"
 			line := s
 			if verdictOnly(s) && whyOf(s, next) {
@@ -523,6 +536,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			}
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), 300))
 			rejects = append(rejects, s)
+			rejAt = i
 		}
 		symptomSaid = ""
 		if kind == "" && !question && !narration && !hedged && !plan && symptom.MatchString(s) {
@@ -541,7 +555,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || prose.HasRegion(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -550,7 +564,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && deferred.MatchString(s)
-		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) {
+		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) && !wish.MatchString(s) {
 			text := openText(s)
 			if (refersBack.MatchString(s) || put) && prev != "" {
 				// "I haven't fixed that yet": the sentence before says
@@ -628,7 +642,23 @@ func cmdUse(s string) bool {
 	return m != nil && !cmdResult[m[1]]
 }
 
+// howTo reports whether s says how to do something with a command:
+// "refresh the .ts files with `cmake --build --preset dev --target
+// update_translations`", "the Lambda containers only have to join that
+// network as well: `sam local start-api --docker-network cragbook-local`".
+// The agent telling what it ran ("I reproduced it with `go test`") is
+// narration.
+func howTo(s string) bool {
+	return (cmdWith.MatchString(s) || cmdAfter.MatchString(s)) && !ranIt.MatchString(s) && !stillTo.MatchString(s)
+}
+
 var (
+	cmdWith  = lazyre.New("(?i)\\b(?:with|via|using|by running|run|running)\\s+`[a-z.][\\w./+-]*\\s[^`]{3,}`")
+	cmdAfter = lazyre.New("(?i)^(?:\\S+\\s+){3}[^`:]*:\\s*`[a-z.][\\w./+-]*\\s[^`]{3,}`\\.?$")
+	// stillTo is a command that has yet to run somewhere ("it has to
+	// run against the Deploy KV too, with `deno run …`"): work left.
+	stillTo    = lazyre.New(`(?i)\b(?:it|this|that|they|these|those) (?:still )?(?:has|have|needs?) to\b[^.;]{0,60}\b(?:too|as well|still|yet)\b`)
+	ranIt      = lazyre.New(`(?i)^(?:so |then |and )?(?:i|we)(?:'ve| have)? (?:\w+ed|ran|did|found|saw|got|made|wrote|built|tried)\b`)
 	cmdSubject = lazyre.New("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
 	cmdResult  = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
 )
@@ -664,7 +694,7 @@ var (
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$`)
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
@@ -678,10 +708,20 @@ var shouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|live|listen|rotate|
 // openSaid reports whether s states work left, a state that lasts only
 // "while the action is pending" aside.
 func openSaid(s string) bool {
-	return openCue.MatchString(whilePending.ReplaceAllString(s, " "))
+	return openCue.MatchString(notWork(s))
 }
 
-var whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b`)
+// notWork blanks what reads like work left and is not: code
+// ("`remaining`" is a field), a state "while the action is pending",
+// the agent's own reading ("ListSlots, which I haven't read yet").
+func notWork(s string) string {
+	return whilePending.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " ")
+}
+
+var (
+	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b`)
+	codeSpan     = lazyre.New("`[^`]*`")
+)
 
 // weakOpen are the words of openCue that also describe a state ("jobs
 // stay pending", "the remaining handlers", "needs to be quoted"): alone
@@ -691,7 +731,7 @@ var weakOpen = lazyre.New(`(?i)\b(pending|later|remaining|needs? (more|further|t
 // isPlan reports whether s states work still to do: "0.4.0 still has to
 // be published", "tomorrow I'll add …", "my plan for next session is …".
 func isPlan(s string) bool {
-	return openCue.MatchString(weakOpen.ReplaceAllString(s, " "))
+	return openCue.MatchString(weakOpen.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " "))
 }
 
 // attachRejected adds the rejected alternatives stated in one message
@@ -751,7 +791,7 @@ func (a *analysis) add(c Candidate) {
 	if (c.Kind == Fact || c.Kind == Decision) && openLabel.MatchString(c.Title) {
 		return // "Still open: …" is work left, which the Open section holds
 	}
-	if (c.Kind == Fact || c.Kind == Decision) && anaphoric.MatchString(c.Title) {
+	if (c.Kind == Fact || c.Kind == Decision) && anaphoric.MatchString(c.Title) || asksThat(c.Title) {
 		return // "It hadn't been written, so …" says nothing read alone; the summary keeps it in its place
 	}
 	a.seen[key] = true
@@ -805,6 +845,28 @@ var wantsTo = lazyre.New(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want
 
 // ack is an acknowledgment, which promises nothing to do: "Understood
 // for next time."
+// onlyRunLog reports whether the one value s holds, times of day
+// aside, is a log of one run kept in the project's logs/ folder ("from
+// 05:58 to 06:14 into logs/create-booking-2026-11-02.log"): the
+// session's evidence, not where anything runs.
+func onlyRunLog(s string) bool {
+	return runLog.MatchString(s) && !prose.HasValue(clock.ReplaceAllString(runLog.ReplaceAllString(s, " "), " "))
+}
+
+var (
+	clock  = lazyre.New(`\b\d{1,2}:\d{2}\b`)
+	runLog = lazyre.New("(?:^|[\\s`(])(?:\\./)?logs/[\\w.-]+")
+)
+
+// wish is a good wish for later, no work left: "Luck with the k6 run
+// tomorrow."
+var wish = lazyre.New(`(?i)^(?:good )?luck\b|^(?:have fun|enjoy|see you|talk (?:to you )?(?:soon|tomorrow|later)|have a good)\b`)
+
+// triedIt is someone telling what they tried and saw: "I ran the
+// integration test 10 times: 9 green, 4 winners instead of 5" reports,
+// it decides nothing.
+var triedIt = lazyre.New(`(?i)^(?:so |and )?(?:i|we) (?:ran|re-?ran|tried|tested|checked|measured|timed|profiled|benchmarked)\b`)
+
 var ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
 
 var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
@@ -974,7 +1036,7 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
 // get the same behaviour."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w'-]+){1,6}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
