@@ -949,7 +949,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 					continue
 				}
 			case p != digest.Request:
-				if b = r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k); b == "" {
+				if b = r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k); b == "" || p == digest.Preferences && !keepsHead(bullets[i], b) {
 					continue
 				}
 			case !s.Current:
@@ -992,6 +992,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 					// A request keeps its sentences together: what the
 					// user decided and why often sits in two of them.
 					t = match.Unsaid(b, g.shown)
+				}
+				if p == digest.Preferences && !keepsHead(b, t) {
+					return "" // the rule is shown elsewhere; its reason alone says nothing
 				}
 				t = digest.Shorten(t, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n {
@@ -1085,4 +1088,13 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 		}
 	}
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
+}
+
+// keepsHead reports whether what is left of a bullet once the sentences
+// shown or taken back elsewhere are dropped still starts with its first
+// sentence: "The retries live there." says nothing without the rule it
+// gives the reason for.
+func keepsHead(bullet, left string) bool {
+	ss := digest.Sentences(bullet)
+	return len(ss) < 2 || strings.HasPrefix(left, ss[0])
 }
