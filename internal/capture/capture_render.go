@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -48,6 +49,40 @@ type renderer struct {
 	// replaced are the redacted one-line replacements of edit calls,
 	// by call ID, read from their input before sanitize drops it.
 	replaced map[string][][2]string
+	// files are what the session last read or wrote of a file, by its
+	// path as the tools name it, and reading the path of each Read call
+	// waiting for its result: a Write of the whole file gives its
+	// settings' new values against them (transcript.WriteReplacements).
+	files   map[string]string
+	reading map[string]string
+}
+
+// maxKnownFile bounds a file's text kept to compare a later write with.
+const maxKnownFile = 64 << 10
+
+// know keeps what a file holds now, when it is small enough to be a
+// config worth comparing.
+func (r *renderer) know(path, text string) {
+	if path == "" || len(text) > maxKnownFile {
+		return
+	}
+	if r.files == nil {
+		r.files = map[string]string{}
+	}
+	r.files[path] = text
+}
+
+// fileCall reads a Read or Write call's path and, for a Write, the text
+// written.
+func fileCall(input json.RawMessage) (path, content string) {
+	var in struct {
+		FilePath string `json:"file_path"`
+		Content  string `json:"content"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return "", ""
+	}
+	return in.FilePath, in.Content
 }
 
 func newRenderer(m *memory.Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
@@ -131,7 +166,24 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	e.CWD, e.GitBranch, e.Model = r.clean(e.CWD), r.clean(e.GitBranch), r.clean(e.Model)
 	if e.Call != nil {
 		c := *e.Call
-		if reps := transcript.Replacements(c.Name, c.Input); len(reps) > 0 && c.ID != "" {
+		reps := transcript.Replacements(c.Name, c.Input)
+		switch c.Name {
+		case "Read":
+			if path, _ := fileCall(c.Input); path != "" && c.ID != "" {
+				if r.reading == nil {
+					r.reading = map[string]string{}
+				}
+				r.reading[c.ID] = path
+			}
+		case "Write":
+			if path, text := fileCall(c.Input); path != "" {
+				if was, ok := r.files[path]; ok {
+					reps = append(reps, transcript.WriteReplacements(was, text)...)
+				}
+				r.know(path, text)
+			}
+		}
+		if len(reps) > 0 && c.ID != "" {
 			for i := range reps {
 				reps[i] = [2]string{r.clean(reps[i][0]), r.clean(reps[i][1])}
 			}
@@ -146,6 +198,12 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	}
 	if e.Result != nil {
 		res := *e.Result
+		if path, ok := r.reading[res.ToolUseID]; ok {
+			delete(r.reading, res.ToolUseID)
+			if text := transcript.ReadContent(res.Output); !res.IsError && text != "" {
+				r.know(path, text)
+			}
+		}
 		res.Summary = mdtext.OneLine(r.clean(res.Summary))
 		res.Output = r.cut(res.Output, r.maxOut)
 		e.Result = &res

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
 )
 
@@ -186,6 +188,85 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 	}
 	return out
 }
+
+// maxWriteLines bounds the lines of a file WriteReplacements compares:
+// a config, not a source tree.
+const maxWriteLines = 400
+
+// WriteReplacements are the settings a whole-file write gave another
+// value, old line then new, against what the file held before (was):
+// "compatibility_date = \"2024-09-23\"" became "compatibility_date =
+// \"2025-03-10\"" when the agent wrote wrangler.toml anew. A line is a
+// setting when it starts with a key and "=" or ":"; one whose key is on
+// one line only on each side is paired. Keys said twice (a TOML table's
+// "name" in each of its sections) are left out: which one changed is not
+// known.
+func WriteReplacements(was, now string) [][2]string {
+	a, b := settingLines(was), settingLines(now)
+	if a == nil || b == nil {
+		return nil
+	}
+	var out [][2]string
+	for k, o := range a {
+		n, ok := b[k]
+		if !ok || o == "" || n == "" || o == n || len(o) > maxReplaced || len(n) > maxReplaced {
+			continue
+		}
+		out = append(out, [2]string{o, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// settingLines are a file's lines that set a key, by key; "" for a key
+// set on more than one line. nil for a file too long to be a config.
+func settingLines(text string) map[string]string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	if len(lines) > maxWriteLines {
+		return nil
+	}
+	out := map[string]string{}
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		m := settingLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if _, seen := out[m[1]]; seen {
+			out[m[1]] = ""
+			continue
+		}
+		out[m[1]] = l
+	}
+	return out
+}
+
+// settingLine is a key given a value on one line: "port = 8790",
+// "compatibility_date = \"2024-09-23\"", "replicas: 3", "\"lodash\":
+// \"^4.17.21\",".
+var settingLine = lazyre.New(`^["']?([A-Za-z_][\w.-]{0,60})["']?\s*[=:]\s*\S`)
+
+// ReadContent is a file's text as Claude Code's Read tool shows it, each
+// line after its number and a tab or an arrow ("3\tport = 8790", "
+// 3→port = 8790"); "" when the output is not such a listing.
+func ReadContent(output string) string {
+	lines := strings.Split(output, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		m := numbered.FindStringSubmatchIndex(l)
+		if m == nil {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			return ""
+		}
+		b.WriteString(l[m[1]:])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+var numbered = lazyre.New(`^\s*\d+(?:\t|→)`)
 
 // changedLine is the one line an edit changed: the whole replacement when
 // it is one line, or the only line that differs when old and new have as

@@ -26,3 +26,29 @@ func TestReplacements(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteReplacements: a file written whole gives the settings whose
+// value changed against what it held; keys said twice, lines added or
+// dropped and code are no replacement.
+func TestWriteReplacements(t *testing.T) {
+	was := "name = \"shotbox-api\"\ncompatibility_date = \"2024-09-23\"\n[vars]\nRATE = \"60\"\n[env.staging]\nname = \"shotbox-api-staging\"\n"
+	now := "name = \"shotbox-api\"\ncompatibility_date = \"2025-03-10\"\n[vars]\nRATE = \"60\"\nport = 8790\n[env.staging]\nname = \"shotbox-staging\"\n"
+	got := fmt.Sprint(WriteReplacements(was, now))
+	if want := `[[compatibility_date = "2024-09-23" compatibility_date = "2025-03-10"]]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got := WriteReplacements("func main() {\n}\n", "func main() {\n\tx()\n}\n"); got != nil {
+		t.Errorf("code gave %q", got)
+	}
+}
+
+// TestReadContent: a Read listing loses its line numbers; other output
+// is no file's text.
+func TestReadContent(t *testing.T) {
+	if got := ReadContent("1\tport = 8790\n2\t\n     3→name = \"a\"\n"); got != "port = 8790\n\nname = \"a\"\n" {
+		t.Errorf("got %q", got)
+	}
+	if got := ReadContent("File created successfully at: a.toml"); got != "" {
+		t.Errorf("got %q", got)
+	}
+}
