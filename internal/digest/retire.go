@@ -57,7 +57,10 @@ type Statement struct {
 	// TriggerHandler once `s/\bTriggerHandler\b/LumenTriggerHandler/g`
 	// or `git mv TriggerHandler.cls LumenTriggerHandler.cls`.
 	renamed, renamedTo string
-	done               bool // read has run
+	// swapped is a package a dependency pin gave way to another:
+	// zstandard once `s/zstandard==0.23.0/lz4==4.3.3/`.
+	swapped string
+	done    bool // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
 	dirs      map[string]string
@@ -476,10 +479,24 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	if gone.CodeName(was) && gone.CodeName(now) && was != now {
 		st.renamed, st.renamedTo = was, now
 	}
-	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" {
+	if a, b := pinned(was), pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
+		st.swapped = a
+	}
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" {
 		r.stmts = append(r.stmts, st)
 	}
 }
+
+// pinned is the package a dependency pin names, lower-case:
+// "zstandard==0.23.0", "lodash@4.17.21"; "" for another line.
+func pinned(line string) string {
+	if m := pinRE.FindStringSubmatch(line); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+var pinRE = lazyre.New(`^\s*["']?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\[[\w,]+\])?["']?\s*(?:==|~=|>=|@)\s*v?\d`)
 
 // valuePart is a part of a code token between its separators.
 var valuePart = lazyre.New(`[^@=:/,'"()\[\]{}]+`)
@@ -1021,6 +1038,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if n.keys == nil {
 			if n.renamed != "" && gone.NamesCode(x, n.renamed) && !gone.NamesCode(x, n.renamedTo) {
 				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
+			}
+			if n.swapped != "" && hasValue(x, n.swapped) {
+				return true // "compressed with zstandard level 9" once zstandard==0.23.0 became lz4==4.3.3
 			}
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link

@@ -699,7 +699,9 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"OpportunityTriggerHandler holds the commission logic.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false},                              // another name
 		{"Another package ships a TriggerHandler too, so rename ours to LumenTriggerHandler.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false}, // names the change
 		{"Loaders live in io_utils next to the notebooks.", "`git mv notebooks/io_utils.py src/data/io.py`", nil, true},
-		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true}, // the file itself moved
+		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true},                                                                  // the file itself moved
+		{"Vertex buffers are compressed with zstandard level 9.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", nil, true}, // another package
+		{"Vertex buffers are compressed with zstandard level 9.", "`sed -i 's/zstandard==0.22.0/zstandard==0.23.0/' scripts/fetch_wheels.sh`", nil, false},
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -864,6 +866,12 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Never call the payments sandbox from unit tests.", "The payments sandbox is now allowed in unit tests, it has a test mode.", true},
 		{"No unsafe code anywhere in this workspace.", "Unsafe is allowed in the packet decoder only, with a benchmark.", true},
 		{"Never force push to main.", "Force pushes are allowed on feature branches.", false}, // allowed somewhere else
+		{"Please don't call bpy.ops anywhere in the exporter, go through the data API.", "Actually, feel free to use bpy.ops for the triangulation; wrap it in temp_override.", true},
+		{"Don't call bpy.ops in the operator's poll().", "Feel free to use bpy.ops for the triangulation.", false}, // a rule for one place
+		{"Don't touch the Makefile.", "Feel free to touch the Makefile again, the migration is done.", true},
+		{"Please don't call the KV API directly anywhere, everything goes through lib/kv.ts.", "And actually, feel free to call the KV API directly for the health check.", true},
+		{"The POST to `inspections` goes through `RetryHandler`.", "Retries come from AddStandardResilienceHandler now; RetryHandler.cs was deleted.", true},
+		{"The POST to `inspections` goes through `RetryHandler`.", "RetryPolicy.cs was deleted, the tests moved.", false},
 		{"Never expose port 22 to the internet.", "Port 22 is allowed from the office VPN.", false},
 		{"Assertions match on test ids, no text matchers.", "getByText is fine again for headings.", false}, // a name's last word is no key: setTimeout is no timeout
 		{"Never raise the HTTP client timeout above 30 seconds.", "setTimeout is fine again in the tests.", false},

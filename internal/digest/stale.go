@@ -324,9 +324,66 @@ func (v *Vocab) FixedLater(sums []*Summary, k int) func(string) bool {
 	}
 }
 
+// DealtLater is FixedLater, and a problem a newer session was asked to
+// deal with, or says it came to, and changed files for: "the two leftovers: the index and the
+// limiter cleanup", "sort out those arm64 wheels while you're in the
+// manifest" say nothing is fixed, and their work does.
+func (v *Vocab) DealtLater(sums []*Summary, k int) func(string) bool {
+	fixed := v.FixedLater(sums, k)
+	return func(problem string) bool {
+		if fixed(problem) {
+			return true
+		}
+		if !defect.MatchString(problem) {
+			return false
+		}
+		d := v.Distinct(problem)
+		for _, later := range sums[:k] {
+			if len(later.Parts[Files]) > 0 && v.Refers(d, later.asked()) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// asked are the keys of what the session was asked and what it says it
+// came to.
+func (d *Summary) asked() map[string]bool {
+	if d.askKeys == nil {
+		d.askKeys = make(map[string]bool)
+		for _, p := range []int{Request, Outcome} {
+			for _, b := range d.Parts[p] {
+				for k := range Keys(b) {
+					d.askKeys[k] = true
+				}
+			}
+		}
+	}
+	return d.askKeys
+}
+
 // problemMark matches a sentence that tells a problem as it stands: "the
 // coupon test is flaky, failing every other run".
-var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b`)
+// A thing in code that lacks one is one too ("`platforms` has no
+// `macos-arm64`", "the `shots` table has no index"), and "the limiter
+// never forgets a key". Not "the app target has no third-party
+// dependencies", a reason to stay; not "can't" ("a careless `git add
+// -A` can't pick up the export" is what protects), nor "there's no point
+// persisting it", nor "older updates get lost" (what an alternative
+// would do).
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b|` + defectRE)
+
+// defect is a problem told as what a thing in code lacks or keeps doing
+// wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no
+// index", "the limiter never forgets a key". Only such a one goes once a
+// newer session was asked to deal with it (Vocab.DealtLater): a failure
+// in a reason or an explanation ("a single XSS anywhere leaks every
+// user's token", "when a chunk fails after the sends went out") is not
+// what a session's work on its words dealt with.
+var defect = lazyre.New(defectRE)
+
+const defectRE = `(?i)\b(?:(?:is|are) missing|never (?:forgets|expires|cleans up|frees|releases|closes)|scans the whole)\b|` + "`[^`]+`" + `(?:\s+\w+)?\s+(?:has|have) no\b`
 
 // fixedMark matches a report that a problem is gone: "It's fixed, and it
 // was the test", "passes now".
@@ -353,13 +410,17 @@ func (d *Summary) Fixed() bool {
 func DropFixed(s string, fixed func(problem string) bool) string {
 	var kept []string
 	for _, x := range Sentences(s) {
-		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && fixed(x) {
+		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && !hypothetical.MatchString(x) && fixed(x) {
 			continue
 		}
 		kept = append(kept, x)
 	}
 	return strings.Join(kept, " ")
 }
+
+// hypothetical is a failure told as what would happen: "cert-manager has
+// to come first …; otherwise the first sync fails on unknown kinds".
+var hypothetical = lazyre.New(`(?i)\b(?:otherwise|or else|would|unless)\b|(?:^|,\s)if\b`)
 
 // thatTodo is a to-do clause that names its work by a pronoun for the
 // clauses before it.

@@ -100,6 +100,38 @@ func TestDropFixed(t *testing.T) {
 	}
 }
 
+// TestDealtLater: a problem a newer session was asked to deal with, and
+// changed files for, was dealt with though nobody said "fixed"; a root
+// cause's FixedLater still waits for the word, and a session that only
+// talked about it dealt with nothing.
+func TestDealtLater(t *testing.T) {
+	asked := Parse("**Request**\n- Before staging, the leftovers: the index, and the limiter that keeps every key forever.\n\n**Outcome**\n- `RateLimiter` sets an alarm after each hit.\n\n**Files changed** (1)\n- src/ratelimit.ts (edited)\n")
+	talked := Parse("**Request**\n- Does the limiter keep state for every key?\n\n**Outcome**\n- Yes, the limiter keeps it.\n")
+	older := Parse("**Outcome**\n- Something I'd like to fix soon: the limiter never forgets a key.\n")
+	sums := []*Summary{asked, talked, older}
+	v := NewVocab(sums)
+	problem := "Something I'd like to fix soon: the limiter never forgets a key."
+	if !v.DealtLater(sums, 2)(problem) {
+		t.Error("a problem asked about and worked on is not dealt with")
+	}
+	if v.FixedLater(sums, 2)(problem) {
+		t.Error("a problem nobody said was fixed is fixed")
+	}
+	if v.DealtLater(sums[1:], 1)(problem) {
+		t.Error("a session that changed no file dealt with the problem")
+	}
+	for _, s := range []string{
+		"Data/ is in .gitignore, so a careless `git add -A` can't pick up the limiter's export.",
+		"The limiter's key expires after 10 minutes, so there's no point persisting it.",
+		"The limiter's key store has to come first; otherwise the first sync fails on unknown kinds.",
+		"The point of staying with the limiter: the key target has no third-party dependencies.",
+	} {
+		if got := DropFixed(s, v.DealtLater(sums, 2)); got == "" {
+			t.Errorf("%q was taken for a problem", s)
+		}
+	}
+}
+
 // TestDropDoneThat: a to-do clause that names its work by a pronoun goes
 // with the clauses before it.
 func TestDropDoneThat(t *testing.T) {

@@ -78,6 +78,7 @@ type Summary struct {
 	allKeys, mentionKeys map[string]bool // see keys and Mentions
 	backKeys             map[string]bool // see pointedBack
 	fixed                int             // Fixed: 0 not yet known, 1 yes, -1 no
+	askKeys              map[string]bool // asked, once read
 }
 
 // Substantial reports whether the summary says what was asked or done.

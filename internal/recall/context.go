@@ -743,7 +743,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 		// of core items are offered room for their title at most
 		// (entry's own test).
 		if !current && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, limit) {
-			current, body = true, now(r.DropDone(k, body))
+			current, body = true, now(r.DropDoneCause(k, body))
 		}
 		if !current {
 			return entry(title, "", tail, min(room, limit))
@@ -945,7 +945,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			case p == digest.Root:
 				// A root cause tells what happened: a later change
 				// of what it names does not make it untrue.
-				if b = r.DropDone(k, b); b == "" {
+				if b = r.DropDoneCause(k, b); b == "" {
 					continue
 				}
 			case p != digest.Request:
@@ -958,7 +958,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 				// and a setting it describes ("the backend runs on
 				// 5000") a newer session, or its own work, changed is not
 				// current.
-				if b = r.DropRetiredAsked(r.DropDone(k, b), k); b == "" {
+				if b = r.DropRetiredAsked(r.DropDoneCause(k, b), k); b == "" {
 					continue
 				}
 			}

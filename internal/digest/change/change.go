@@ -480,7 +480,7 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that
 // "removed Alertmanager's email receiver" takes out no Alertmanager.
-var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|deleted|delete|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
 
 // takenBack finds an instruction or plan the user takes back by name:
 // "forget the --fast rule", "scrap the DEBUG1 thing".
@@ -506,6 +506,13 @@ var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|to
 // (groups 2 and 3) the rule changed; without, the thing is allowed
 // somewhere, which only a rule for everywhere forbade.
 var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)\s+(?:is|are)\s+(now\s+)?(?:allowed|permitted|(?:fine|ok|okay)\s+(again))(\s+again)?\b`)
+
+// feelFree finds a thing the user lets the agent use: "actually, feel
+// free to use bpy.ops for that one", "feel free to touch the Makefile
+// again". With "again" or "from now on" (group 2) the rule changed;
+// without, the thing is allowed somewhere, which only a rule for
+// everywhere forbade.
+var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:use|call|run|add|touch|edit|import|install|pull in|bring in|reformat|format|change|modify)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
 
 // everywhere marks a rule for the whole project: "no unsafe code
 // anywhere in this workspace", "ruled out across the workspace".
@@ -707,6 +714,21 @@ func Removed(s string) []string {
 			}
 		}
 	}
+	if strings.Contains(lower, "free to") {
+		for _, m := range feelFree.FindAllStringSubmatch(s, -1) {
+			mark := allowedHere
+			name := strings.Fields(m[1])
+			if m[2] != "" || strings.EqualFold(name[len(name)-1], "again") {
+				mark = allowedAgain
+			}
+			if len(name) == 2 && lex.StopWords[strings.ToLower(name[1])] {
+				name = name[:1] // "bpy.ops for that one"
+			}
+			if k := phraseKey(strings.Join(name, " ")); k != "" {
+				add(mark + k)
+			}
+		}
+	}
 	if strings.Contains(lower, "not") {
 		for _, m := range letsNot.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))
@@ -730,9 +752,19 @@ func Removed(s string) []string {
 		if k := lex.Key(name); k != "" && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
+		// "RetryHandler.cs was deleted": the class went with its file.
+		if stem, ok := strings.CutSuffix(name, path.Ext(name)); ok && sourceExt[path.Ext(name)] && len(stem) >= 6 && !strings.ContainsAny(stem, "/.") {
+			if k := lex.Key(stem); k != "" && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
 	}
 	return out
 }
+
+// sourceExt are the extensions of files named for the one type they hold.
+var sourceExt = map[string]bool{".cs": true, ".java": true, ".kt": true, ".swift": true, ".ts": true, ".tsx": true,
+	".py": true, ".rb": true, ".go": true, ".rs": true, ".cpp": true, ".h": true, ".hpp": true, ".m": true, ".php": true, ".scala": true, ".dart": true}
 
 // switchOn and switchOff find a statement that a switch is on or off:
 // "keep it on", "turn SIMD on", "`compile: true` is set", "compile is off

@@ -82,11 +82,12 @@ const (
 	askSessionTitle = 'T'
 	askDropDone     = 'd'
 	askTodoDone     = 't'
+	askDropCause    = 'c'
 )
 
 func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Retirer) string) string {
 	k := string(kind) + strconv.Itoa(rank) + "\x00" + text
-	if kind == askDropDone || kind == askTodoDone {
+	if kind == askDropDone || kind == askTodoDone || kind == askDropCause {
 		if v, ok := c.todo[k]; ok {
 			return v
 		}
@@ -144,6 +145,17 @@ func (c *Retirer) Title(title string, rank int) string {
 // (digest.DropFixed).
 func (c *Retirer) DropDone(rank int, s string) string {
 	return c.ask(askDropDone, s, rank, func(*digest.Retirer) string {
+		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), c.v.DealtLater(c.sums, rank))
+	})
+}
+
+// DropDoneCause is DropDone for a root cause, an older session's request
+// or a core item's body: a problem it tells goes only when a newer
+// session says it is fixed. The work a newer session was asked to do on
+// what it names (digest.Vocab.DealtLater) does not make what happened,
+// or what was asked, untrue.
+func (c *Retirer) DropDoneCause(rank int, s string) string {
+	return c.ask(askDropCause, s, rank, func(*digest.Retirer) string {
 		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), c.v.FixedLater(c.sums, rank))
 	})
 }
