@@ -55,19 +55,32 @@ type renderer struct {
 	// settings' new values against them (transcript.WriteReplacements).
 	files   map[string]string
 	reading map[string]string
+	// writing is what each Write call waiting for its result wrote: it
+	// is what the file holds only once the write succeeded.
+	writing map[string][2]string
 }
 
-// maxKnownFile bounds a file's text kept to compare a later write with.
-const maxKnownFile = 64 << 10
+// Bounds on what is kept to compare a later write with: a file's text
+// (transcript.WriteReplacements compares files of 400 lines at most) and
+// the number of files.
+const (
+	maxKnownFile  = 64 << 10
+	maxKnownLines = 400
+	maxKnownFiles = 64
+)
 
 // know keeps what a file holds now, when it is small enough to be a
 // config worth comparing.
 func (r *renderer) know(path, text string) {
-	if path == "" || len(text) > maxKnownFile {
+	if path == "" || len(text) > maxKnownFile || strings.Count(text, "\n") > maxKnownLines {
+		delete(r.files, path)
 		return
 	}
 	if r.files == nil {
 		r.files = map[string]string{}
+	}
+	if _, ok := r.files[path]; !ok && len(r.files) >= maxKnownFiles {
+		return
 	}
 	r.files[path] = text
 }
@@ -180,7 +193,12 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 				if was, ok := r.files[path]; ok {
 					reps = append(reps, transcript.WriteReplacements(was, text)...)
 				}
-				r.know(path, text)
+				if c.ID != "" {
+					if r.writing == nil {
+						r.writing = map[string][2]string{}
+					}
+					r.writing[c.ID] = [2]string{path, text}
+				}
 			}
 		}
 		if len(reps) > 0 && c.ID != "" {
@@ -202,6 +220,12 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 			delete(r.reading, res.ToolUseID)
 			if text := transcript.ReadContent(res.Output); !res.IsError && text != "" {
 				r.know(path, text)
+			}
+		}
+		if w, ok := r.writing[res.ToolUseID]; ok {
+			delete(r.writing, res.ToolUseID)
+			if !res.IsError {
+				r.know(w[0], w[1]) // a refused or failed write changed nothing
 			}
 		}
 		res.Summary = mdtext.OneLine(r.clean(res.Summary))

@@ -496,7 +496,22 @@ func pinned(line string) string {
 	return ""
 }
 
-var pinRE = lazyre.New(`^\s*["']?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\[[\w,]+\])?["']?\s*(?:==|~=|>=|@)\s*v?\d`)
+var pinRE = lazyre.New(`^\s*["']?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\[[\w,]+\])?["']?\s*(?:==|~=|>=|@)\s*v?\d+\.\d`)
+
+// namesPackage reports whether x names package p as a package: in code
+// ("`requests`") or beside a word for one ("zstandard wheels", "the
+// httpx client"), not "webhook requests are signed" or "a rich tooltip".
+func namesPackage(x, p string) bool {
+	lower := strings.ToLower(x)
+	if strings.Contains(lower, "`"+p+"`") || strings.Contains(lower, "`"+p+"==") {
+		return true
+	}
+	return lex.HasBounded(lower, p, func(j, end int) bool {
+		return (j == 0 || !lex.IsWordByte(lower[j-1])) && (end == len(lower) || !lex.IsWordByte(lower[end])) && packageWord.MatchString(lower[end:])
+	})
+}
+
+var packageWord = lazyre.New(`^\s+(?:wheels?|package|packages|library|lib|module|dependency|client|sdk|version|pin|==)\b`)
 
 // valuePart is a part of a code token between its separators.
 var valuePart = lazyre.New(`[^@=:/,'"()\[\]{}]+`)
@@ -1039,7 +1054,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if n.renamed != "" && gone.NamesCode(x, n.renamed) && !gone.NamesCode(x, n.renamedTo) {
 				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
 			}
-			if n.swapped != "" && hasValue(x, n.swapped) {
+			if n.swapped != "" && namesPackage(x, n.swapped) {
 				return true // "compressed with zstandard level 9" once zstandard==0.23.0 became lz4==4.3.3
 			}
 			// A command that replaced a value in place retires what

@@ -699,9 +699,9 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"OpportunityTriggerHandler holds the commission logic.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false},                              // another name
 		{"Another package ships a TriggerHandler too, so rename ours to LumenTriggerHandler.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false}, // names the change
 		{"Loaders live in io_utils next to the notebooks.", "`git mv notebooks/io_utils.py src/data/io.py`", nil, true},
-		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true},                                                                  // the file itself moved
-		{"Vertex buffers are compressed with zstandard level 9.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", nil, true}, // another package
-		{"Vertex buffers are compressed with zstandard level 9.", "`sed -i 's/zstandard==0.22.0/zstandard==0.23.0/' scripts/fetch_wheels.sh`", nil, false},
+		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true},                                                                                 // the file itself moved
+		{"Vertex buffers are compressed with the zstandard library at level 9.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", nil, true}, // another package
+		{"Vertex buffers are compressed with the zstandard library at level 9.", "`sed -i 's/zstandard==0.22.0/zstandard==0.23.0/' scripts/fetch_wheels.sh`", nil, false},
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}

@@ -334,7 +334,7 @@ func (v *Vocab) DealtLater(sums []*Summary, k int) func(string) bool {
 		if fixed(problem) {
 			return true
 		}
-		if !defect.MatchString(problem) {
+		if !defect.MatchString(problem) || !hurts.MatchString(problem) || hypothetical.MatchString(problem) {
 			return false
 		}
 		d := v.Distinct(problem)
@@ -375,8 +375,10 @@ func (d *Summary) asked() map[string]bool {
 var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b|` + defectRE)
 
 // defect is a problem told as what a thing in code lacks or keeps doing
-// wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no
-// index", "the limiter never forgets a key". Only such a one goes once a
+// wrong, with what it costs (hurts): "`platforms` has no `macos-arm64`
+// … couldn't install it", "the `shots` table has no index …, so it scans
+// the whole table", "I'd like to fix soon: the limiter never forgets a
+// key". Only such a one goes once a
 // newer session was asked to deal with it (Vocab.DealtLater): a failure
 // in a reason or an explanation ("a single XSS anywhere leaks every
 // user's token", "when a chunk fails after the sends went out") is not
@@ -410,13 +412,20 @@ func (d *Summary) Fixed() bool {
 func DropFixed(s string, fixed func(problem string) bool) string {
 	var kept []string
 	for _, x := range Sentences(s) {
-		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && !hypothetical.MatchString(x) && fixed(x) {
+		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && fixed(x) {
 			continue
 		}
 		kept = append(kept, x)
 	}
 	return strings.Join(kept, " ")
 }
+
+// hurts is what makes a lack a defect: what it costs ("so `GET
+// /v1/shots` scans the whole table", "couldn't install it") or that it
+// is to be fixed. "The deploy key never expires, so rotating it is
+// manual" and "the `deploy` key has no passphrase, so CI can use it" tell
+// how things are.
+var hurts = lazyre.New(`(?i)\b(?:scans|couldn't|can't|cannot|fails?|breaks?|slow(?:er|s)?|cut short|lost|leaks?|grows?|forever|fix|should|needs? to|would be good)\b`)
 
 // hypothetical is a failure told as what would happen: "cert-manager has
 // to come first …; otherwise the first sync fails on unknown kinds".

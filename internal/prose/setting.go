@@ -48,8 +48,10 @@ var (
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
 	camelRE = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
 	// pascalRE is a key spelled as a template or C# property is:
-	// "MemorySize 1536", "Timeout: 30", "ReservedConcurrentExecutions = 5".
-	pascalRE = lazyre.New(`\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)` + settingVerb + settingOp)
+	// "MemorySize 1536", "TimeoutSeconds: 30", "ReservedConcurrentExecutions = 5".
+	// Its last word says it holds a quantity: "GetUser 200",
+	// "PlayStation 5" and "MacBook 2019" are no settings.
+	pascalRE = lazyre.New(`\b((?:[A-Z][a-z0-9]+)+(?:Size|Timeout|Limit|Count|Max|Min|Concurrency|Executions|Memory|Retries|Attempts|Seconds|Minutes|Interval|Capacity|Port|Level|Threshold|Depth|Length|Rate|Ttl|TTL|Workers|Replicas|Threads|Duration|Period|Delay|Quota|Budget|Percent|Sec|USec|MSec|Ms|Mb|MB|Gb|GB))` + settingVerb + settingOp)
 	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
 	// quantity: "read timeout", "retry delay", "batch size", "baud rate".

@@ -1091,10 +1091,20 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 }
 
 // keepsHead reports whether what is left of a bullet once the sentences
-// shown or taken back elsewhere are dropped still starts with its first
-// sentence: "The retries live there." says nothing without the rule it
-// gives the reason for.
+// shown or taken back elsewhere are dropped still starts with (what is
+// left of) its first sentence: "The retries live there." says nothing
+// without the rule it gives the reason for; "Download links are signed
+// with HS256." is the first sentence without the clause a newer one
+// changed.
 func keepsHead(bullet, left string) bool {
 	ss := digest.Sentences(bullet)
-	return len(ss) < 2 || strings.HasPrefix(left, ss[0])
+	if len(ss) < 2 || strings.HasPrefix(left, ss[0]) {
+		return true
+	}
+	ls := digest.Sentences(left)
+	if len(ls) == 0 {
+		return false
+	}
+	w, head := lex.ContentWords(ls[0]), lex.ContentWords(ss[0])
+	return len(w) >= 2 && lex.Overlap(w, head) >= 0.8
 }

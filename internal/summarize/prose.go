@@ -494,12 +494,16 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !triedIt.MatchString(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !reportOnly(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
-			if asksThat(s) && prev != "" && !strings.HasSuffix(prev, "?") {
+			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
-				// please.": what to put in is the sentence before.
-				a.addDecision(role, dropTopic(prev), "", false)
+				// please.": what to put in is the sentence before, when
+				// it gives a value; "… the build blows up. Make it stop."
+				// decides nothing.
+				if prev != "" && !strings.HasSuffix(prev, "?") && strings.ContainsAny(prev, "0123456789") {
+					a.addDecision(role, dropTopic(prev), "", false)
+				}
 				break
 			}
 			a.addDecision(role, s, next, false)
@@ -526,7 +530,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "rejected"
 			n := len(a.rejected) - 1
 			a.rejected[n] = prose.UpTo(a.rejected[n]+" "+s, 300)
-		case !hedged && !plan && !triedIt.MatchString(s) && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
+		case !hedged && !plan && !reportOnly(s) && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
 			kind = "rejected"
 			line := s
 			if verdictOnly(s) && whyOf(s, next) {
@@ -555,7 +559,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || prose.HasRegion(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -649,16 +653,20 @@ func cmdUse(s string) bool {
 // The agent telling what it ran ("I reproduced it with `go test`") is
 // narration.
 func howTo(s string) bool {
-	return (cmdWith.MatchString(s) || cmdAfter.MatchString(s)) && !ranIt.MatchString(s) && !stillTo.MatchString(s)
+	return (cmdWith.MatchString(s) || cmdAfter.MatchString(s)) && !ranIt.MatchString(s) && !stillTo.MatchString(s) && !outputSaid.MatchString(s)
 }
 
 var (
-	cmdWith  = lazyre.New("(?i)\\b(?:with|via|using|by running|run|running)\\s+`[a-z.][\\w./+-]*\\s[^`]{3,}`")
-	cmdAfter = lazyre.New("(?i)^(?:\\S+\\s+){3}[^`:]*:\\s*`[a-z.][\\w./+-]*\\s[^`]{3,}`\\.?$")
+	cmdWith  = lazyre.New("(?i:\\b(?:with|via|using|by running|run|running))\\s+`[a-z.][\\w./+-]*\\s[^`]{3,}`")
+	cmdAfter = lazyre.New("^(?:\\S+\\s+){3}[^`:]*:\\s*`[a-z.][\\w./+-]*\\s[^`]{3,}`\\.?$")
+	// outputSaid is what a command or a check printed, said with it:
+	// "fails with `relation users does not exist`", "the failing
+	// assertion is this one: `expected 200, got 502`".
+	outputSaid = lazyre.New(`(?i)\b(?:fail(?:s|ed)?|crash(?:es|ed)?|error(?:s|ed)?|exit(?:s|ed)?|dies|died|panic(?:s|ked)?|abort(?:s|ed)?)\s+with\b|\b(?:error|assertion|output|response|message|log|trace|says|said|printed|prints|shows|showed)\b[^:]*:\s*` + "`")
 	// stillTo is a command that has yet to run somewhere ("it has to
 	// run against the Deploy KV too, with `deno run …`"): work left.
 	stillTo    = lazyre.New(`(?i)\b(?:it|this|that|they|these|those) (?:still )?(?:has|have|needs?) to\b[^.;]{0,60}\b(?:too|as well|still|yet)\b`)
-	ranIt      = lazyre.New(`(?i)^(?:so |then |and )?(?:i|we)(?:'ve| have)? (?:\w+ed|ran|did|found|saw|got|made|wrote|built|tried)\b`)
+	ranIt      = lazyre.New(`(?i)^(?:so |then |and )?(?:(?:i|we)(?:'ve| have)? (?:\w+ed|ran|did|found|saw|got|made|wrote|built|tried)|reproduced|ran|tried|tested|checked|confirmed|verified)\b`)
 	cmdSubject = lazyre.New("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
 	cmdResult  = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
 )
@@ -860,12 +868,21 @@ var (
 
 // wish is a good wish for later, no work left: "Luck with the k6 run
 // tomorrow."
-var wish = lazyre.New(`(?i)^(?:good )?luck\b|^(?:have fun|enjoy|see you|talk (?:to you )?(?:soon|tomorrow|later)|have a good)\b`)
+var wish = lazyre.New(`(?i)^(?:good )?luck (?:with|on|for|tomorrow)\b|^good luck\b|^(?:have fun|enjoy|see you|talk (?:to you )?(?:soon|tomorrow|later)|have a good)\b`)
 
 // triedIt is someone telling what they tried and saw: "I ran the
 // integration test 10 times: 9 green, 4 winners instead of 5" reports,
 // it decides nothing.
 var triedIt = lazyre.New(`(?i)^(?:so |and )?(?:i|we) (?:ran|re-?ran|tried|tested|checked|measured|timed|profiled|benchmarked)\b`)
+
+// reportOnly reports whether s tells what someone tried and saw, and
+// decides nothing: "We tried SQLite first, but we'll use Postgres" and "I
+// measured both and chose zstd" decide.
+func reportOnly(s string) bool {
+	return triedIt.MatchString(s) && !decidedAfter.MatchString(s)
+}
+
+var decidedAfter = lazyre.New(`(?i)\b(?:decided|chose|picked|settled|went with|go with|going with|we'll use|we will use|let's use|switch(?:ed)? to|stick with|keep)\b`)
 
 var ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
 
@@ -1036,7 +1053,7 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
 // get the same behaviour."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w'-]+){1,6}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.

@@ -317,6 +317,7 @@ func TestClassify(t *testing.T) {
 		{Assistant, "The new index is written in one commit, and scripts/reindex.ts rebuilds the old index once (it has to run against the Deploy KV too, with `deno run --unstable-kv -A scripts/reindex.ts` and KV_ACCESS_TOKEN set).", ""},
 		{User, "I exported yesterday's CreateBooking log stream from 05:58 to 06:14 into logs/create-booking-2026-11-02.log.", ""},
 		{User, "Power tuning finished overnight: 1536 came out as the cheapest setting. Put that in, please.", "decision"},
+		{User, "Gazelle keeps generating go_proto_library rules under proto/ and then the build blows up. Make it stop.", ""},
 		{User, "it's the Parcelo SDK, we ship it as com.parcelo:parcelo-sdk on Maven Central and as an XCFramework for SPM.", "env"},
 		{User, "Right now the Central upload still goes through the old OSSRH staging host, s01.oss.sonatype.org.", "env"},
 		{Assistant, "For local testing the CLI command becomes `stripe listen --forward-to localhost:3100/api/webhooks/stripe`.", "env"},

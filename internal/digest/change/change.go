@@ -480,7 +480,7 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that
 // "removed Alertmanager's email receiver" takes out no Alertmanager.
-var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|deleted|delete|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
 
 // takenBack finds an instruction or plan the user takes back by name:
 // "forget the --fast rule", "scrap the DEBUG1 thing".
@@ -749,18 +749,24 @@ func Removed(s string) []string {
 		if len(name) < 3 || lex.StopWords[strings.ToLower(name)] {
 			continue
 		}
+		if sourceExt[path.Ext(name)] {
+			// "RetryHandler.cs was deleted": the class went with its
+			// file. "Startup.cs was deleted" says nothing of startup.
+			name = strings.TrimSuffix(name, path.Ext(name))
+			if !codeName.MatchString(name) {
+				continue
+			}
+		}
 		if k := lex.Key(name); k != "" && !slices.Contains(out, k) {
 			out = append(out, k)
-		}
-		// "RetryHandler.cs was deleted": the class went with its file.
-		if stem, ok := strings.CutSuffix(name, path.Ext(name)); ok && sourceExt[path.Ext(name)] && len(stem) >= 6 && !strings.ContainsAny(stem, "/.") {
-			if k := lex.Key(stem); k != "" && !slices.Contains(out, k) {
-				out = append(out, k)
-			}
 		}
 	}
 	return out
 }
+
+// codeName is a name in code no word of prose is: RetryHandler, not
+// Startup or Database.
+var codeName = lazyre.New(`^[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$`)
 
 // sourceExt are the extensions of files named for the one type they hold.
 var sourceExt = map[string]bool{".cs": true, ".java": true, ".kt": true, ".swift": true, ".ts": true, ".tsx": true,

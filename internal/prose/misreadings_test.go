@@ -1,0 +1,24 @@
+package prose
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestReviewPascalNotSetting: a PascalCase name before a number is a
+// setting only when the name is a key ("MemorySize 1536"): a status
+// code, a latency, a product's model or a language's version are none.
+func TestPascalNotSetting(t *testing.T) {
+	for in, want := range map[string]string{
+		"CreateBooking runs with MemorySize 1536 in template.yaml": "map[memorysize:1536]", // the commit's own case
+		"GetUser 200 OK, CreateBooking 502.":                       "map[]",
+		"The unit pets systemd with WatchdogSec=30.":               "map[watchdogsec:30]",
+		"ListSlots 40 ms at p99 after the change.":                 "map[]",
+		"PlayStation 5 builds use the new SDK.":                    "map[]",
+		"MacBook 2019 runners are the slow ones.":                  "map[]",
+	} {
+		if got := fmt.Sprint(Settings(in)); got != want {
+			t.Errorf("Settings(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package recall
+
+import (
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// TestReviewKeepsHeadClause: a preference bullet whose first sentence
+// lost only a clause a newer session changed (DropRetired's clause
+// drop) still starts with its rule: sessionGroup must not drop the
+// whole bullet (context.go: p == digest.Preferences && !keepsHead).
+func TestKeepsHeadClause(t *testing.T) {
+	for _, tc := range []struct{ bullet, newer string }{
+		{"Download links are signed with HS256 and expire after 10 minutes. Partners verify them offline, so never switch to RS256.",
+			"Download links now stay valid for an hour."},
+		{"The backend runs locally on port 5000, and the app's deployment target is iOS 16, so keep to APIs that exist there. Older devices matter to our users.",
+			"The backend now listens on 8080 instead of 5000, which AirPlay owns."},
+	} {
+		stmts := []digest.Statement{{Text: tc.newer, Rank: 0}, {Text: "The cart page loads.", Rank: 2}, {Text: "Images are webp.", Rank: 2}}
+		left := digest.NewRetirer(stmts, nil).DropRetired(tc.bullet, 1)
+		if left == "" || left == tc.bullet {
+			t.Fatalf("setup: DropRetired(%q) = %q, want a clause dropped", tc.bullet, left)
+		}
+		if !keepsHead(tc.bullet, left) {
+			t.Errorf("keepsHead(%q, %q) = false: the rule left (%q) is dropped with the changed clause", tc.bullet, left, left)
+		}
+	}
+}

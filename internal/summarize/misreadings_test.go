@@ -1,0 +1,79 @@
+package summarize
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// TestClassifyMisreadings: ordinary sentences the new rules misfile (each was
+// filed as want before 6afedf9/6468da6, except where noted).
+func TestClassifyMisreadings(t *testing.T) {
+	for _, tc := range []struct {
+		role Role
+		text string
+		want string
+	}{
+		// A decision (and the alternative it turned down) told after what
+		// was tried is still a decision (triedIt).
+		{User, "We tried SQLite first, but we'll use Postgres because of concurrent writes.", "decision"},
+		{User, "I checked the benchmarks and decided to keep Redis for sessions.", "decision"},
+		{Assistant, "I measured both and chose zstd over gzip because it is 3x faster at the same ratio.", "decision,rejected"},
+		// Work left said with "remaining" after its noun.
+		{Assistant, "Two flaky tests remaining in the payments suite.", "open"},
+		{Assistant, "3 failing tests remaining.", "open"},
+		// A state, not a next step (nowNext, now up to six words).
+		{Assistant, "Now the API returns 404 for unknown slots.", "decision"},
+		{Assistant, "Now the tests pass on all three platforms.", "decision"},
+		// No alternative turned down (new rejectCue parts).
+		{Assistant, "The 2.0 release is out too, with the fix.", ""},
+		{Assistant, "The API route is `/v2/bookings`, but the mobile app still calls `/v1/bookings`.", "env"},
+		{Assistant, "The label doesn't fit here on small screens, so I truncated it.", ""},
+		{Assistant, "I didn't build the iOS target since Xcode isn't installed on this machine.", ""},
+		// An error or a response is no how-to (howTo: cmdWith, cmdAfter).
+		{Assistant, "The migration fails with `relation users does not exist`.", ""},
+		{Assistant, "The worker crashes with `signal SIGSEGV: segmentation violation`.", ""},
+		{Assistant, "The probe response was: `HTTP/1.1 502 Bad Gateway`", ""},
+		{Assistant, "Reproduced it with `go test -run TestSlots ./...` first.", ""},
+		// A region named in a report of an incident is no environment fact
+		// (HasRegion): new in 6afedf9.
+		{Assistant, "The outage in us-east-1 last night took the queue down.", ""},
+		// A wish word opening a sentence does not make work left a wish.
+		{Assistant, "Luck aside, the cache is still empty on cold start.", "open"},
+	} {
+		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestReviewRuleByPronoun: a rule whose object is a pronoun for the
+// sentence before ("Keep them under 72 characters.") is still the user's
+// preference; asksThat/doThat make it a decision about the sentence
+// before and lose the rule.
+func TestRuleByPronoun(t *testing.T) {
+	for _, tc := range []struct{ text, pref string }{
+		{"Imports are grouped by module. Keep them sorted alphabetically.", "sorted alphabetically"},
+		{"Commit subjects go in the imperative. Keep them under 72 characters.", "72 characters"},
+		{"The new logger is in pkg/log. Use it for every new package.", "every new package"},
+	} {
+		a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+		a.prose(User, 0, tc.text)
+		if !strings.Contains(strings.Join(a.prefs, "|"), tc.pref) {
+			t.Errorf("%q: preferences %q, decisions %q: the rule %q is lost", tc.text, a.prefs, a.decisions, tc.pref)
+		}
+	}
+}
+
+// TestReviewJoinedBlockNotHowTo: a one-line block joined to the sentence
+// that introduces it (6468da6) is output as often as a command: an
+// assertion's message is no environment fact.
+func TestJoinedBlockNotHowTo(t *testing.T) {
+	in := "The failing assertion in the CI run is this one:\n\n```\nexpected 200, got 502\n```\n"
+	for _, s := range prose.Sentences(in) {
+		if got := strings.Join(classify(Assistant, s), ","); got != "" {
+			t.Errorf("%q: %q, want nothing", s, got)
+		}
+	}
+}
