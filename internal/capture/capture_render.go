@@ -55,8 +55,8 @@ type renderer struct {
 	// settings' new values against them (transcript.WriteReplacements).
 	files   map[string]string
 	reading map[string]string
-	// writing is what each Write call waiting for its result wrote: it
-	// is what the file holds only once the write succeeded.
+	// writing is what each Write or Edit call waiting for its result
+	// leaves in its file: what the file holds only once it succeeded.
 	writing map[string][2]string
 }
 
@@ -83,6 +83,30 @@ func (r *renderer) know(path, text string) {
 		return
 	}
 	r.files[path] = text
+}
+
+// willHold notes that the file at path holds text once call id succeeds.
+func (r *renderer) willHold(id, path, text string) {
+	if id == "" {
+		return
+	}
+	if r.writing == nil {
+		r.writing = map[string][2]string{}
+	}
+	r.writing[id] = [2]string{path, text}
+}
+
+// editCall reads an Edit call's path and its one replacement.
+func editCall(input json.RawMessage) (path, old, now string) {
+	var in struct {
+		FilePath string `json:"file_path"`
+		Old      string `json:"old_string"`
+		New      string `json:"new_string"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return "", "", ""
+	}
+	return in.FilePath, in.Old, in.New
 }
 
 // fileCall reads a Read or Write call's path and, for a Write, the text
@@ -193,11 +217,14 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 				if was, ok := r.files[path]; ok {
 					reps = append(reps, transcript.WriteReplacements(was, text)...)
 				}
-				if c.ID != "" {
-					if r.writing == nil {
-						r.writing = map[string][2]string{}
-					}
-					r.writing[c.ID] = [2]string{path, text}
+				r.willHold(c.ID, path, text)
+			}
+		case "Edit":
+			// What the file holds after the edit, so that a later Write
+			// is compared with it and not with the text before.
+			if path, old, now := editCall(c.Input); path != "" {
+				if was, ok := r.files[path]; ok && old != "" && strings.Count(was, old) == 1 {
+					r.willHold(c.ID, path, strings.Replace(was, old, now, 1))
 				}
 			}
 		}

@@ -80,3 +80,23 @@ func TestKnownFilesBounded(t *testing.T) {
 		t.Errorf("%d files, %d bytes held for writes that can never be compared (over %d lines)", len(r.files), held, 400)
 	}
 }
+
+// TestWriteAfterEdit: an Edit between the Read and a Write changes what
+// the Write is compared with.
+func TestWriteAfterEdit(t *testing.T) {
+	events := []transcript.Event{
+		reviewCall("r1", "Read", map[string]string{"file_path": "/p/app.toml"}),
+		reviewResult("r1", "1\tport = 8790\n2\tworkers = 2\n", false),
+		reviewCall("e1", "Edit", map[string]string{"file_path": "/p/app.toml", "old_string": "port = 8790", "new_string": "port = 9000"}),
+		reviewResult("e1", "The file /p/app.toml has been updated.", false),
+		reviewCall("w1", "Write", map[string]string{"file_path": "/p/app.toml", "content": "port = 9000\nworkers = 4\n"}),
+		reviewResult("w1", "The file /p/app.toml has been updated.", false),
+	}
+	r := &renderer{red: &redact.Redactor{}, maxOut: 4000}
+	for _, e := range events {
+		r.sanitize(e)
+	}
+	if got, want := fmt.Sprint(r.replaced["w1"]), `[[workers = 2 workers = 4]]`; got != want {
+		t.Errorf("the write after the edit replaced %s, want %s", got, want)
+	}
+}
