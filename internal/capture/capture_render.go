@@ -1,12 +1,12 @@
 package capture
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture/filestate"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -49,77 +49,9 @@ type renderer struct {
 	// replaced are the redacted one-line replacements of edit calls,
 	// by call ID, read from their input before sanitize drops it.
 	replaced map[string][][2]string
-	// files are what the session last read or wrote of a file, by its
-	// path as the tools name it, and reading the path of each Read call
-	// waiting for its result: a Write of the whole file gives its
-	// settings' new values against them (transcript.WriteReplacements).
-	files   map[string]string
-	reading map[string]string
-	// writing is what each Write or Edit call waiting for its result
-	// leaves in its file: what the file holds only once it succeeded.
-	writing map[string][2]string
-}
-
-// Bounds on what is kept to compare a later write with: a file's text
-// (transcript.WriteReplacements compares files of 400 lines at most) and
-// the number of files.
-const (
-	maxKnownFile  = 64 << 10
-	maxKnownLines = 400
-	maxKnownFiles = 64
-)
-
-// know keeps what a file holds now, when it is small enough to be a
-// config worth comparing.
-func (r *renderer) know(path, text string) {
-	if path == "" || len(text) > maxKnownFile || strings.Count(text, "\n") > maxKnownLines {
-		delete(r.files, path)
-		return
-	}
-	if r.files == nil {
-		r.files = map[string]string{}
-	}
-	if _, ok := r.files[path]; !ok && len(r.files) >= maxKnownFiles {
-		return
-	}
-	r.files[path] = text
-}
-
-// willHold notes that the file at path holds text once call id succeeds.
-func (r *renderer) willHold(id, path, text string) {
-	if id == "" {
-		return
-	}
-	if r.writing == nil {
-		r.writing = map[string][2]string{}
-	}
-	r.writing[id] = [2]string{path, text}
-}
-
-// editCall reads an Edit call's path and its one replacement.
-func editCall(input json.RawMessage) (path, old, now string) {
-	var in struct {
-		FilePath string `json:"file_path"`
-		Old      string `json:"old_string"`
-		New      string `json:"new_string"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return "", "", ""
-	}
-	return in.FilePath, in.Old, in.New
-}
-
-// fileCall reads a Read or Write call's path and, for a Write, the text
-// written.
-func fileCall(input json.RawMessage) (path, content string) {
-	var in struct {
-		FilePath string `json:"file_path"`
-		Content  string `json:"content"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return "", ""
-	}
-	return in.FilePath, in.Content
+	// files follow what the session's file tools left in each file, so
+	// that a Write of a whole file gives the settings it changed.
+	files filestate.Files
 }
 
 func newRenderer(m *memory.Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
@@ -203,31 +135,7 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	e.CWD, e.GitBranch, e.Model = r.clean(e.CWD), r.clean(e.GitBranch), r.clean(e.Model)
 	if e.Call != nil {
 		c := *e.Call
-		reps := transcript.Replacements(c.Name, c.Input)
-		switch c.Name {
-		case "Read":
-			if path, _ := fileCall(c.Input); path != "" && c.ID != "" {
-				if r.reading == nil {
-					r.reading = map[string]string{}
-				}
-				r.reading[c.ID] = path
-			}
-		case "Write":
-			if path, text := fileCall(c.Input); path != "" {
-				if was, ok := r.files[path]; ok {
-					reps = append(reps, transcript.WriteReplacements(was, text)...)
-				}
-				r.willHold(c.ID, path, text)
-			}
-		case "Edit":
-			// What the file holds after the edit, so that a later Write
-			// is compared with it and not with the text before.
-			if path, old, now := editCall(c.Input); path != "" {
-				if was, ok := r.files[path]; ok && old != "" && strings.Count(was, old) == 1 {
-					r.willHold(c.ID, path, strings.Replace(was, old, now, 1))
-				}
-			}
-		}
+		reps := append(transcript.Replacements(c.Name, c.Input), r.files.Call(c.ID, c.Name, c.Input)...)
 		if len(reps) > 0 && c.ID != "" {
 			for i := range reps {
 				reps[i] = [2]string{r.clean(reps[i][0]), r.clean(reps[i][1])}
@@ -243,18 +151,7 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	}
 	if e.Result != nil {
 		res := *e.Result
-		if path, ok := r.reading[res.ToolUseID]; ok {
-			delete(r.reading, res.ToolUseID)
-			if text := transcript.ReadContent(res.Output); !res.IsError && text != "" {
-				r.know(path, text)
-			}
-		}
-		if w, ok := r.writing[res.ToolUseID]; ok {
-			delete(r.writing, res.ToolUseID)
-			if !res.IsError {
-				r.know(w[0], w[1]) // a refused or failed write changed nothing
-			}
-		}
+		r.files.Result(res.ToolUseID, res.Output, res.IsError)
 		res.Summary = mdtext.OneLine(r.clean(res.Summary))
 		res.Output = r.cut(res.Output, r.maxOut)
 		e.Result = &res

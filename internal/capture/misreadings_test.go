@@ -3,7 +3,6 @@ package capture
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/redact"
@@ -55,29 +54,6 @@ func TestWriteAfterFailedWrite(t *testing.T) {
 		if got := fmt.Sprint(r.replaced["w2"]); got != tc.want {
 			t.Errorf("%s: the second write replaced %s, want %s", tc.name, got, tc.want)
 		}
-	}
-}
-
-// TestReviewKnownFilesBounded: what the renderer keeps to compare a later
-// Write with is bounded, and a file WriteReplacements would refuse (over
-// 400 lines) is not kept at all.
-func TestKnownFilesBounded(t *testing.T) {
-	var listing strings.Builder
-	for i := 1; i <= 2000; i++ { // a 2,000-line source file, 30 KB: never compared
-		fmt.Fprintf(&listing, "%6d→\tx := compute(%d) // row\n", i, i)
-	}
-	r := &renderer{red: &redact.Redactor{}, maxOut: 4000}
-	for i := 0; i < 300; i++ {
-		id := fmt.Sprintf("r%d", i)
-		r.sanitize(reviewCall(id, "Read", map[string]string{"file_path": fmt.Sprintf("/p/src/f%d.go", i)}))
-		r.sanitize(reviewResult(id, listing.String(), false))
-	}
-	held := 0
-	for _, text := range r.files {
-		held += len(text)
-	}
-	if held > 0 {
-		t.Errorf("%d files, %d bytes held for writes that can never be compared (over %d lines)", len(r.files), held, 400)
 	}
 }
 
