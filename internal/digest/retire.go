@@ -476,7 +476,7 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 		}
 	}
 	st.edit = valueEditOf(was, now)
-	if gone.CodeName(was) && gone.CodeName(now) && was != now {
+	if lex.CodeName(was) && lex.CodeName(now) && was != now {
 		st.renamed, st.renamedTo = was, now
 	}
 	if a, b := pinned(was), pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
@@ -1055,7 +1055,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
 			}
 			if n.swapped != "" && namesPackage(x, n.swapped) {
-				return true // "compressed with zstandard level 9" once zstandard==0.23.0 became lz4==4.3.3
+				return true // "msgpack and zstandard wheels" once zstandard==0.23.0 became lz4==4.3.3
 			}
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link

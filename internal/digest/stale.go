@@ -324,10 +324,10 @@ func (v *Vocab) FixedLater(sums []*Summary, k int) func(string) bool {
 	}
 }
 
-// DealtLater is FixedLater, and a problem a newer session was asked to
-// deal with, or says it came to, and changed files for: "the two leftovers: the index and the
-// limiter cleanup", "sort out those arm64 wheels while you're in the
-// manifest" say nothing is fixed, and their work does.
+// DealtLater is FixedLater, and a defect a newer session was asked to
+// deal with, or says it came to, and changed files for: "the two
+// leftovers: the index and the limiter cleanup" says nothing is fixed,
+// and its work does.
 func (v *Vocab) DealtLater(sums []*Summary, k int) func(string) bool {
 	fixed := v.FixedLater(sums, k)
 	return func(problem string) bool {
@@ -375,14 +375,12 @@ func (d *Summary) asked() map[string]bool {
 var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b|` + defectRE)
 
 // defect is a problem told as what a thing in code lacks or keeps doing
-// wrong, with what it costs (hurts): "`platforms` has no `macos-arm64`
-// … couldn't install it", "the `shots` table has no index …, so it scans
-// the whole table", "I'd like to fix soon: the limiter never forgets a
-// key". Only such a one goes once a
-// newer session was asked to deal with it (Vocab.DealtLater): a failure
-// in a reason or an explanation ("a single XSS anywhere leaks every
-// user's token", "when a chunk fails after the sends went out") is not
-// what a session's work on its words dealt with.
+// wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no
+// index", "the limiter never forgets a key". With what it costs (hurts),
+// only such a one goes once a newer session was asked to deal with it
+// (Vocab.DealtLater): a failure in a reason or an explanation ("a single
+// XSS anywhere leaks every user's token", "when a chunk fails after the
+// sends went out") is not what a session's work on its words dealt with.
 var defect = lazyre.New(defectRE)
 
 const defectRE = `(?i)\b(?:(?:is|are) missing|never (?:forgets|expires|cleans up|frees|releases|closes)|scans the whole)\b|` + "`[^`]+`" + `(?:\s+\w+)?\s+(?:has|have) no\b`

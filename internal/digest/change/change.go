@@ -753,7 +753,7 @@ func Removed(s string) []string {
 			// "RetryHandler.cs was deleted": the class went with its
 			// file. "Startup.cs was deleted" says nothing of startup.
 			name = strings.TrimSuffix(name, path.Ext(name))
-			if !codeName.MatchString(name) {
+			if !lex.CodeName(name) {
 				continue
 			}
 		}
@@ -763,10 +763,6 @@ func Removed(s string) []string {
 	}
 	return out
 }
-
-// codeName is a name in code no word of prose is: RetryHandler, not
-// Startup or Database.
-var codeName = lazyre.New(`^[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$`)
 
 // sourceExt are the extensions of files named for the one type they hold.
 var sourceExt = map[string]bool{".cs": true, ".java": true, ".kt": true, ".swift": true, ".ts": true, ".tsx": true,

@@ -100,18 +100,12 @@ func Renamed(cmd string) [][2]string {
 		if fe == "" || fe != te {
 			continue
 		}
-		if stem, now := strings.TrimSuffix(from, fe), strings.TrimSuffix(to, te); CodeName(stem) && stem != now {
+		if stem, now := strings.TrimSuffix(from, fe), strings.TrimSuffix(to, te); lex.CodeName(stem) && stem != now {
 			out = append(out, [2]string{stem, now})
 		}
 	}
 	return out
 }
-
-// CodeName reports whether s is a name in code that no word of prose
-// is: two words or more joined in camel case or by "_".
-func CodeName(s string) bool { return codeName.MatchString(s) }
-
-var codeName = lazyre.New(`^(?:[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)$`)
 
 // NamesCode reports whether text names code name n, whole: not inside
 // OpportunityTriggerHandler.

@@ -3,6 +3,8 @@ package lex
 import (
 	"strings"
 	"unicode"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // ContentWords are the distinct words of s worth comparing, lower-cased,
@@ -129,3 +131,10 @@ func ASCIILower(s string) string {
 	}
 	return string(b)
 }
+
+// CodeName reports whether s is a name in code that no word of prose
+// is: two words or more joined in camel case or by "_" (RetryHandler,
+// io_utils; not Startup).
+func CodeName(s string) bool { return codeName.MatchString(s) }
+
+var codeName = lazyre.New(`^(?:[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)$`)
