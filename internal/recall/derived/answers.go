@@ -144,9 +144,7 @@ func (c *Retirer) Title(title string, rank int) string {
 // (digest.DropDone) and the problems a newer session fixed
 // (digest.DropFixed).
 func (c *Retirer) DropDone(rank int, s string) string {
-	return c.ask(askDropDone, s, rank, func(*digest.Retirer) string {
-		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), c.v.DealtLater(c.sums, rank))
-	})
+	return c.dropDone(askDropDone, rank, s, c.v.DealtLater)
 }
 
 // DropDoneCause is DropDone for a root cause, an older session's request
@@ -155,8 +153,14 @@ func (c *Retirer) DropDone(rank int, s string) string {
 // what it names (digest.Vocab.DealtLater) does not make what happened,
 // or what was asked, untrue.
 func (c *Retirer) DropDoneCause(rank int, s string) string {
-	return c.ask(askDropCause, s, rank, func(*digest.Retirer) string {
-		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), c.v.FixedLater(c.sums, rank))
+	return c.dropDone(askDropCause, rank, s, c.v.FixedLater)
+}
+
+// dropDone drops from s the to-dos a newer session dealt with and the
+// problems fixed tells a newer session dealt with.
+func (c *Retirer) dropDone(kind byte, rank int, s string, fixed func([]*digest.Summary, int) func(string) bool) string {
+	return c.ask(kind, s, rank, func(*digest.Retirer) string {
+		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), fixed(c.sums, rank))
 	})
 }
 
