@@ -32,6 +32,9 @@ type Files struct {
 // settings a Write of a whole file changes against what the file held,
 // old line then new; nil for any other call.
 func (f *Files) Call(id, name string, input json.RawMessage) [][2]string {
+	if name != "Read" && name != "Write" && name != "Edit" {
+		return nil // most calls are commands: no input to read
+	}
 	var in struct {
 		FilePath string `json:"file_path"`
 		Content  string `json:"content"`
