@@ -2,31 +2,6 @@ package digest
 
 import "testing"
 
-// TestReviewPinSwapNamesOnly: a pin swapped to another package retires
-// what names the package, not every statement that uses its name as a
-// word ("requests", "rich") or an asset scale ("icon@2x").
-func TestPinSwapNamesOnly(t *testing.T) {
-	for _, tc := range []struct {
-		x, cmd string
-		want   bool
-	}{
-		{"HTTP calls go through `requests` with a 10 s timeout.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", true}, // names the package
-		{"Apple Silicon gets its own msgpack and zstandard wheels.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", true},
-		{"Webhook requests are signed with HMAC-SHA256.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", false},
-		{"The client retries failed requests three times with backoff.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", false},
-		{"Errors are shown in a rich tooltip next to the field.", "`sed -i 's/rich==13.7.0/textual==0.70.0/' requirements.txt`", false},
-		{"The app icon is generated from assets/icon.svg.", "`sed -i 's/icon@2x.png/logo@2x.png/' Contents.json`", false}, // no pin at all
-	} {
-		newer := &Summary{}
-		newer.Parts[Commands] = []string{tc.cmd}
-		older := &Summary{}
-		older.Parts[Environment] = []string{tc.x}
-		if got := NewRetirer(nil, []*Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
-			t.Errorf("%s retires %q: %v, want %v", tc.cmd, tc.x, got, tc.want)
-		}
-	}
-}
-
 // TestReviewDeletedSaysWhatWent: "X.cs was deleted" takes out the type
 // in X.cs, not the English word its name is; "deleted" of a cache, a
 // build folder or rows takes out nothing that is rebuilt or still there.

@@ -699,9 +699,7 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"OpportunityTriggerHandler holds the commission logic.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false},                              // another name
 		{"Another package ships a TriggerHandler too, so rename ours to LumenTriggerHandler.", "`git mv classes/TriggerHandler.cls classes/LumenTriggerHandler.cls`", nil, false}, // names the change
 		{"Loaders live in io_utils next to the notebooks.", "`git mv notebooks/io_utils.py src/data/io.py`", nil, true},
-		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true},                                                                                 // the file itself moved
-		{"Vertex buffers are compressed with the zstandard library at level 9.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", nil, true}, // another package
-		{"Vertex buffers are compressed with the zstandard library at level 9.", "`sed -i 's/zstandard==0.22.0/zstandard==0.23.0/' scripts/fetch_wheels.sh`", nil, false},
+		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true}, // the file itself moved
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -738,6 +736,16 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"Run pluginval at strictness level 5 in CI.", "`sed -i 's/--strictness-level [0-9][0-9]*/--strictness-level 10/' ci.yml`", true},
 		{"Run pluginval at strictness level 10 in CI.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml`", false},
 		{"The build timeout is 30 minutes.", "`sed -i 's/timeout(time: 30, unit: .MINUTES.)/timeout(time: 1, unit: HOURS)/' vars/buildMaven.groovy`", false}, // two values: no one edit
+		// A dependency pin given another package retires what names the
+		// package as one, not the word its name also is.
+		{"Vertex buffers are compressed with the zstandard library at level 9.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", true},
+		{"Vertex buffers are compressed with the zstandard library at level 9.", "`sed -i 's/zstandard==0.22.0/zstandard==0.23.0/' scripts/fetch_wheels.sh`", false},
+		{"HTTP calls go through `requests` with a 10 s timeout.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", true}, // names the package
+		{"Apple Silicon gets its own msgpack and zstandard wheels.", "`sed -i 's/zstandard==0.23.0/lz4==4.3.3/' scripts/fetch_wheels.sh`", true},
+		{"Webhook requests are signed with HMAC-SHA256.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", false},
+		{"The client retries failed requests three times with backoff.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", false},
+		{"Errors are shown in a rich tooltip next to the field.", "`sed -i 's/rich==13.7.0/textual==0.70.0/' requirements.txt`", false},
+		{"The app icon is generated from assets/icon.svg.", "`sed -i 's/icon@2x.png/logo@2x.png/' Contents.json`", false}, // no pin at all
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
