@@ -1090,21 +1090,41 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
 }
 
-// keepsHead reports whether what is left of a bullet once the sentences
-// shown or taken back elsewhere are dropped still starts with (what is
-// left of) its first sentence: "The retries live there." says nothing
-// without the rule it gives the reason for; "Download links are signed
-// with HS256." is the first sentence without the clause a newer one
-// changed.
+// keepsHead reports whether what is left of a preference bullet once the
+// sentences and clauses shown or taken back elsewhere are dropped still
+// holds its rule: it starts with (what is left of) its first sentence
+// ("Download links are signed with HS256." without the clause a newer
+// one changed), or what is left says what to do ("…, so keep to APIs
+// that exist there"). "The retries live there." says nothing without the
+// rule it gave the reason for.
 func keepsHead(bullet, left string) bool {
 	ss := digest.Sentences(bullet)
-	if len(ss) < 2 || strings.HasPrefix(left, ss[0]) {
+	if left == bullet || len(ss) == 0 || strings.HasPrefix(left, ss[0]) {
 		return true
 	}
 	ls := digest.Sentences(left)
 	if len(ls) == 0 {
 		return false
 	}
-	w, head := lex.ContentWords(ls[0]), lex.ContentWords(ss[0])
-	return len(w) >= 2 && lex.Overlap(w, head) >= 0.8
+	first := func(s string) string {
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			if w = strings.Trim(w, ".,;:!?\"'`()"); w != "" && !lex.StopWords[w] {
+				return w
+			}
+		}
+		return ""
+	}
+	if first(ls[0]) == first(ss[0]) {
+		return true
+	}
+	for _, w := range strings.Fields(strings.ToLower(ls[0])) {
+		if ruleWords[strings.Trim(w, ".,;:!?\"'`()")] {
+			return true
+		}
+	}
+	return false
 }
+
+// ruleWords say what to do: what a preference is.
+var ruleWords = map[string]bool{"keep": true, "never": true, "always": true, "don't": true, "only": true,
+	"must": true, "avoid": true, "prefer": true, "use": true}

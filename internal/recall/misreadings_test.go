@@ -27,3 +27,12 @@ func TestKeepsHeadClause(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepsHeadReasonAlone: the reason a rule gave, left alone once the
+// rule was taken back, is no preference to show.
+func TestKeepsHeadReasonAlone(t *testing.T) {
+	bullet := "Rules for this repo: only ever use the shared http client in lib/http.js, no raw fetch calls — the retries live there."
+	if keepsHead(bullet, "The retries live there.") {
+		t.Errorf("%q kept once its rule was taken back", "The retries live there.")
+	}
+}
