@@ -459,8 +459,14 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 	}
 	if len(cands) > 0 {
 		changes, err := consolidate.Apply(ctx, m, cands, b)
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
 			return nil, err
+		}
+		if err != nil {
+			// A core item consolidation cannot read must not cost the
+			// session its summary: the job would fail the same way each
+			// time it ran. Each write Apply made is a whole file.
+			m.Warn(fmt.Sprintf("consolidate core memory for session %s: %v; its summary is kept", s.ID, err))
 		}
 		res.Items = changes
 	}

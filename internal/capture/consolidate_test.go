@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,6 +146,37 @@ func TestConsolidateRetiresSetting(t *testing.T) {
 	}
 	if retired != 1 || strings.Contains(tree, first.Items[0].Path) || !strings.Contains(tree, first.Items[1].Path) {
 		t.Errorf("changes %+v\ntree:\n%s", second.Items, tree)
+	}
+}
+
+// TestConsolidateAfterRetiring: a batch whose first candidate retires an
+// item and whose next one reads like that item captures (a retired item
+// is no match: it has no file left to confirm or supersede); the
+// capture job failed on it, and the session's last segment was never
+// summarised.
+func TestConsolidateAfterRetiring(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	capture := func(key string, cs ...summarize.Candidate) *CaptureResult {
+		t.Helper()
+		res, err := Capture(ctx, m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
+			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed(cs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := capture("s1", summarize.Candidate{Kind: summarize.Fact, Title: "The service config still has max_idle_conns = 4"})
+	second := capture("s2",
+		summarize.Candidate{Kind: summarize.Decision, Title: "Raise max_idle_conns to 16 so bursts stop opening sockets"},
+		summarize.Candidate{Kind: summarize.Fact, Title: "The service config still has max_idle_conns"})
+	var actions []string
+	for _, c := range second.Items {
+		actions = append(actions, c.Action)
+	}
+	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+	if strings.Contains(tree, first.Items[0].Path) || !slices.Contains(actions, "retired") {
+		t.Errorf("changes %v\ntree:\n%s", actions, tree)
 	}
 }
 

@@ -587,6 +587,9 @@ func bestMatch(list []*namedItem, words map[string]bool, c claimed, k model.Kind
 	var best *namedItem
 	bestScore, reversal := 0.0, false
 	for _, e := range list {
+		if e.path == "" {
+			continue // retired by this batch: nothing to confirm or supersede
+		}
 		score, rev := 0.0, false
 		same := sameSubject(c.subject, e.subject)
 		switch {
