@@ -73,7 +73,7 @@ var showStep = lazyre.New(`^(?:cat|ls|grep|head|tail|wc|stat|diff|git diff|git s
 
 // Elide shortens command line cmd toward n bytes (a bound in runes, as
 // a caller may give, is at least as long) by putting "…" for the
-// steps after the first that edit nothing, while an edit comes after
+// steps after the first that edit nothing, while an edit ends after
 // byte n: "rm -f netlify.toml && … && sed -i 's/a/b/' k8s/pod.yaml". It
 // returns cmd unchanged when it is short enough, when no edit would be
 // cut, or when eliding saves nothing. The steps kept are joined by "&&"
@@ -85,7 +85,7 @@ func Elide(cmd string, n int) string {
 	steps := Steps(cmd)
 	late := false
 	for i, off := 0, 0; i < len(steps); i++ {
-		if off > n-len("…") && Edits(steps[i]) {
+		if off+len(steps[i]) > n-len("…") && Edits(steps[i]) {
 			late = true
 		}
 		off += len(steps[i]) + len(" && ")

@@ -43,7 +43,9 @@ func TestElide(t *testing.T) {
 	}{
 		{long, 120, "rm -f netlify.toml && … && sed -i 's/namespace: ci-agents/namespace: build-pods/' k8s/pod.yaml && …"},
 		{long, 400, long},
-		{"sed -i 's/a/b/' f && " + long[40:190], 120, "sed -i 's/a/b/' f && " + long[40:190]}, // no edit after the cut
+		{"sed -i 's/a/b/' f && cat " + strings.Repeat("x", 120), 120, "sed -i 's/a/b/' f && cat " + strings.Repeat("x", 120)}, // no edit after the cut
+		// An edit that starts before the cut and ends after it.
+		{"sed -i 's/a/b/' f && " + long[40:190], 120, "sed -i 's/a/b/' f && … && sed -i 's/namespace: ci-agents/namespace: build-pods/' k8s/pod.yaml && …"},
 	} {
 		if got := Elide(tc.in, tc.n); got != tc.want {
 			t.Errorf("Elide(%q, %d) =\n%q, want\n%q", tc.in, tc.n, got, tc.want)
