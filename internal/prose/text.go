@@ -426,3 +426,17 @@ func Digits(w string) (string, bool) {
 var numberDigits = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
 	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
 	"twenty": "20", "thirty": "30"}
+
+// Capitalize puts a sentence's first letter in upper case; a path, file
+// or identifier keeps its case: config/sidekiq.yml, go.mod, t/minion.t,
+// max_conns, printReceipt.
+func Capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || r == '`' {
+		return s
+	}
+	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(strings.TrimRight(w, ".,:;"), "/._") || strings.IndexFunc(w, unicode.IsUpper) > 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}

@@ -3,8 +3,6 @@ package summarize
 import (
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -176,8 +174,7 @@ func outcome(text string) []string {
 		var keep []string
 		for _, s := range prose.Sentences(para) {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
-				r, n := utf8.DecodeRuneInString(t)
-				s = string(unicode.ToUpper(r)) + t[n:]
+				s = prose.Capitalize(t)
 			}
 			if offer.MatchString(s) {
 				continue // "ping me when you want the linux-builder looked at"
@@ -701,8 +698,9 @@ var (
 )
 
 // refersBack is work left whose object is a pronoun for what the
-// sentence before said: "I haven't fixed that yet".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b`)
+// sentence before said: "I haven't fixed that yet", "It's flaky; I
+// haven't found why yet".
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|^(?:it's|it is|it|this|that|they're|they are|they)\s`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
@@ -1052,8 +1050,8 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
-// get the same behaviour."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
+// get the same behaviour.", "Now 50 runs in a row."
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
@@ -1269,18 +1267,7 @@ func trimLead(s string) string {
 	return capitalize(t)
 }
 
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || r == '`' {
-		return s
-	}
-	// A path, file or identifier keeps its case: config/sidekiq.yml,
-	// go.mod, max_conns, printReceipt.
-	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(strings.TrimRight(w, ".,:;"), "/._") || strings.IndexFunc(w, unicode.IsUpper) > 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
+func capitalize(s string) string { return prose.Capitalize(s) }
 
 // openPoints are the items left open at the end of the segment: those
 // carried from the summary so far and those stated here, less those
