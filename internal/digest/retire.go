@@ -60,7 +60,14 @@ type Statement struct {
 	// swapped is a package a dependency pin gave way to another:
 	// zstandard once `s/zstandard==0.23.0/lz4==4.3.3/`.
 	swapped string
-	done    bool // read has run
+	// hostPort is the port a line gave up: 3000 once the mapping
+	// "3000:3000" became "3001:3000", 8080 once "http://127.0.0.1:8080"
+	// became "http://127.0.0.1:8081".
+	hostPort string
+	// minWas is the lower bound a version constraint gave up: 11.3 once
+	// ">=11.3.0" became ">=11.5.0".
+	minWas string
+	done   bool // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
 	dirs      map[string]string
@@ -482,7 +489,15 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	if a, b := pinned(was), pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
 		st.swapped = a
 	}
-	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" {
+	if a, b := portMap.FindStringSubmatch(was), portMap.FindStringSubmatch(now); a != nil && b != nil && a[1] != b[1] && a[2] == b[2] {
+		st.hostPort = a[1]
+	} else if a, b := hostPort.FindStringSubmatch(was), hostPort.FindStringSubmatch(now); a != nil && b != nil && a[1] == b[1] && a[2] != b[2] {
+		st.hostPort = a[2] // http://127.0.0.1:8080 became http://127.0.0.1:8081
+	}
+	if a, b := lowerBound.FindStringSubmatch(was), lowerBound.FindStringSubmatch(now); a != nil && b != nil && shortVersion(a[1]) != shortVersion(b[1]) {
+		st.minWas = shortVersion(a[1])
+	}
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != "" || st.minWas != "" {
 		r.stmts = append(r.stmts, st)
 	}
 }
@@ -495,6 +510,39 @@ func pinned(line string) string {
 	}
 	return ""
 }
+
+// portMap is a container's port mapping, host port first: "3000:3000",
+// "127.0.0.1:8080:80".
+var portMap = lazyre.New(`(?:^|[\s"'\[])(?:[\d.]+:)?(\d{2,5}):(\d{2,5})(?:/(?:tcp|udp))?(?:$|[\s"'\],])`)
+
+// lowerBound is a version constraint's lower bound: ">=11.3.0", "^4.2".
+var lowerBound = lazyre.New(`(?:>=|\^|~>?)\s*v?(\d+\.\d+(?:\.\d+)?)`)
+
+// minimumOf finds a version said as the least supported: "11.3 and up",
+// "at least 3.10", "Node 18+", ">= 1.21".
+var minimumOf = lazyre.New(`(?i)(?:\b(?:at least|minimum(?: version)?(?: is| of)?|nothing older than|no older than)\s+(?:[a-z][\w.-]*\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|>=\s*v?(\d+\.\d+(?:\.\d+)?)|\bv?(\d+(?:\.\d+){0,2})(?:\+|\s+(?:and|or)\s+(?:up|above|newer|later|higher)\b))`)
+
+// shortVersion drops a version's trailing ".0"s: 11.3.0 is 11.3, 18.0.0
+// is 18.
+func shortVersion(v string) string {
+	for strings.HasSuffix(v, ".0") {
+		v = strings.TrimSuffix(v, ".0")
+	}
+	return v
+}
+
+// saysMinimum reports whether x gives v as the least version supported.
+func saysMinimum(x, v string) bool {
+	for _, m := range minimumOf.FindAllStringSubmatch(x, -1) {
+		if shortVersion(m[1]+m[2]+m[3]) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPort is a host and its port: "http://127.0.0.1:8080", "localhost:5432".
+var hostPort = lazyre.New(`(?:^|[/@\s"'=])([a-zA-Z][\w-]*(?:\.[\w-]+)*|\d+\.\d+\.\d+\.\d+):(\d{2,5})\b`)
 
 var pinRE = lazyre.New(`^\s*["']?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\[[\w,]+\])?["']?\s*(?:==|~=|>=|@)\s*v?\d+\.\d`)
 
@@ -979,6 +1027,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xNamed, xTools    map[string]string
 		xPorts            []string
 		xSibling, xHome   bool
+		xURL, xQuoted     bool
 		xFlags            map[string]string
 		xProblem          bool
 		xq                []quantity.Quantity
@@ -1003,6 +1052,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
 			xFolders = change.Folders(x)
+			xURL = strings.Contains(x, "://")
+			xQuoted = strings.Contains(x, "`")
 			if strings.Contains(x, "`") {
 				xPorts = prose.Ports(x)
 			}
@@ -1033,6 +1084,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // /usr/lib/postgresql/16/bin/pg_config where …/17/… now is
 			}
 		}
+		if xURL && (n.change != nil || change.SaysNow(n.Text)) && prose.MovedURL(x, n.Text) {
+			return true // oci://ghcr.io/orbital-io/charts once "charts go to oci://harbor.orbital.internal/charts from now on"
+		}
 		if len(xFolders) > 0 && change.Moves(n.Text) && change.MovedFolder(xFolders, n.Text) {
 			return true // `app/prompts/` once templates moved to `prompts/`
 		}
@@ -1057,6 +1111,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if n.swapped != "" && namesPackage(x, n.swapped) {
 				return true // "msgpack and zstandard wheels" once zstandard==0.23.0 became lz4==4.3.3
 			}
+			if n.minWas != "" && saysMinimum(x, n.minWas) {
+				return true // "Grafana 11.3 and up" once ">=11.3.0" became ">=11.5.0"
+			}
+			if n.hostPort != "" && slices.Contains(prose.Ports(x), n.hostPort) {
+				return true // "compose publishes Grafana on port 3000" once "3000:3000" became "3001:3000"
+			}
 			// A command that replaced a value in place retires what
 			// names that value: "115200 is a bottleneck" once the link
 			// went from 115200 to 921600.
@@ -1072,6 +1132,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
+		}
+		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) {
+			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
 		}
 		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
@@ -1182,6 +1245,48 @@ func otherPort(x, p, n string) bool {
 	}
 	return false
 }
+
+// otherArg reports whether newer text n quotes a command that x quotes
+// with one number in it changed, and not x's own: the same command line
+// run with another count, size or level now.
+func otherArg(x, n string) bool {
+	ns := quoted.FindAllString(n, -1)
+	for _, m := range quoted.FindAllString(x, -1) {
+		if slices.Contains(ns, m) {
+			return false
+		}
+	}
+	for _, m := range quoted.FindAllString(x, -1) {
+		a := strings.Fields(strings.Trim(m, "`"))
+		if len(a) < 3 {
+			continue
+		}
+		for _, q := range ns {
+			b := strings.Fields(strings.Trim(q, "`"))
+			if len(a) != len(b) {
+				continue
+			}
+			differ := -1
+			for i := range a {
+				if a[i] != b[i] {
+					if differ >= 0 {
+						differ = -2
+						break
+					}
+					differ = i
+				}
+			}
+			if differ > 0 && argNumber.MatchString(a[differ]) && argNumber.MatchString(b[differ]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argNumber is a command's numeric argument, alone or in its flag:
+// 4, -j4, --workers=4.
+var argNumber = lazyre.New(`^(?:-{1,2}[\w-]*=?)?\d+(?:\.\d+)?$`)
 
 // quoted is a span in backquotes.
 var quoted = lazyre.New("`[^`]+`")
@@ -1348,8 +1453,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 				if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
 					t += "."
 				}
-				r, n := utf8.DecodeRuneInString(t)
-				kept = append(kept, string(unicode.ToUpper(r))+t[n:])
+				kept = append(kept, prose.Capitalize(t))
 			}
 		}
 	}

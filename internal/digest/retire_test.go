@@ -746,6 +746,15 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"The client retries failed requests three times with backoff.", "`sed -i 's/requests==2.31.0/httpx==0.27.0/' requirements.txt`", false},
 		{"Errors are shown in a rich tooltip next to the field.", "`sed -i 's/rich==13.7.0/textual==0.70.0/' requirements.txt`", false},
 		{"The app icon is generated from assets/icon.svg.", "`sed -i 's/icon@2x.png/logo@2x.png/' Contents.json`", false}, // no pin at all
+		// A port mapping, a listen address or a lower bound given
+		// another value.
+		{"The compose file publishes Grafana on port 3000 with the plugin mounted from `./dist`.", "`sed -i 's/\"3000:3000\"/\"3001:3000\"/' docker-compose.yaml && grep -n 3001 docker-compose.yaml`", true},
+		{"Grafana listens on port 3000 inside the container.", "`sed -i 's/\"3000:3000\"/\"3000:3001\"/' docker-compose.yaml`", false}, // the host port stayed
+		{"hypnotoad is configured in tally.conf to listen on 127.0.0.1:8080 with 4 workers.", "`sed -i \"s#http://127.0.0.1:8080#http://127.0.0.1:8081#\" tally.conf && grep -n listen tally.conf`", true},
+		{"The admin UI is on port 9000.", "`sed -i \"s#http://127.0.0.1:8080#http://127.0.0.1:8081#\" tally.conf`", false},
+		{"We support Grafana 11.3 and up, nothing older.", "`sed -i 's/>=11.3.0/>=11.5.0/' src/plugin.json`", true},
+		{"Node 18+ is required.", "`sed -i 's/\"node\": \">=18.0.0\"/\"node\": \">=20.0.0\"/' package.json`", true},
+		{"We test against Grafana 11.3.", "`sed -i 's/>=11.3.0/>=11.5.0/' src/plugin.json`", false}, // no lower bound said
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -788,6 +797,20 @@ func TestRetiredByOtherPort(t *testing.T) {
 		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9393.", true},
 		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9292.", false},
 		{"The API runs with `make run` on port 8080.", "Metrics: `make run` also exposes port 9100 for Prometheus.", false},
+		// Who owns the port: what a verb publishes, not who publishes it.
+		{"The compose file publishes Grafana on port 3000 with the plugin mounted from `./dist`.", "Grafana is published on port 3001 now (the container keeps its default port inside).", true},
+		{"The compose file publishes Grafana on port 3000.", "The compose file publishes WireMock on port 8089 now.", false},
+		// The same command line, one number changed.
+		{"The worker is started with `script/tally minion worker -j 4`.", "The worker has its own unit, running `script/tally minion worker -j 8` as the tally user.", true},
+		{"The worker is started with `script/tally minion worker -j 4`.", "The scheduler runs `script/tally minion job -s 4`.", false},
+		{"Tests run with `prove -lr -j 4 t/`.", "Tests still run with `prove -lr -j 4 t/`, and lint with `perlcritic -3 lib/`.", false},
+		// The same thing at another host.
+		{"The packaged charts go to oci://ghcr.io/orbital-io/charts.", "Charts go to Harbor from now on: oci://harbor.orbital.internal/charts, with the robot account.", true},
+		{"The packaged charts go to oci://ghcr.io/orbital-io/charts.", "Images are pushed to oci://harbor.orbital.internal/images now.", false},
+		// A test that failed now and then, passing run after run.
+		{"t/minion.t failed once in the runs before these (about one run in ten on the test box).", "t/minion.t used to sleep a second; it now calls `perform_jobs`, and it passes 200 runs in a row.", true},
+		{"t/minion.t failed once in the runs before these.", "t/search.t passes 200 runs in a row.", false},
+		{"t/minion.t was flaky because it slept a second instead of waiting for the job.", "t/minion.t passes 200 runs in a row now.", false}, // a root cause stays
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
@@ -878,6 +901,9 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Don't call bpy.ops in the operator's poll().", "Feel free to use bpy.ops for the triangulation.", false}, // a rule for one place
 		{"Don't touch the Makefile.", "Feel free to touch the Makefile again, the migration is done.", true},
 		{"Please don't call the KV API directly anywhere, everything goes through lib/kv.ts.", "And actually, feel free to call the KV API directly for the health check.", true},
+		{"Please don't add new npm dependencies to the frontend without asking me first.", "And actually, feel free to add frontend packages when you need them, just keep module.js under 1 MB.", true},
+		{"I won't add any frontend packages without checking with you.", "Feel free to add frontend packages whenever you need them.", true},
+		{"Please don't add new npm dependencies to the frontend without asking me first.", "Feel free to add frontend packages for the chart panel.", false}, // one place
 		{"The POST to `inspections` goes through `RetryHandler`.", "Retries come from AddStandardResilienceHandler now; RetryHandler.cs was deleted.", true},
 		{"The POST to `inspections` goes through `RetryHandler`.", "RetryPolicy.cs was deleted, the tests moved.", false},
 		{"Never expose port 22 to the internet.", "Port 22 is allowed from the office VPN.", false},

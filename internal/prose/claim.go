@@ -369,6 +369,10 @@ var commandRules = []commandRule{
 // entityVerb ends the noun phrase a fact is about.
 var entityVerb = lazyre.New(`(?i)^(is|are|was|were|'s|listens?|runs?|lives?|sits?|serves?|uses?|needs?|requires?|expects?|points?|defaults?|moved|bumped|upgraded|downgraded|pinned|has|have|should|must|will|can|gets?|got|starts?|binds?|talks?|connects?|reads?|writes?|stores?|keeps?|now|on|at|in|under)$`)
 
+// placeVerb puts a thing on a port: what follows it, not what comes
+// before, owns the port.
+var placeVerb = lazyre.New(`(?i)^(publish(es|ed)?|expos(es|ed)|maps|mapped|forwards|forwarded|serves|served)$`)
+
 // entityWords are the last (at most three) content words of the noun
 // phrase before the verb; when that is only a pronoun, those after it up
 // to a preposition; when there is no verb, the first content words if
@@ -392,6 +396,26 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 			out = append(out, w)
 		}
 		return out
+	}
+	if attr == "port" {
+		// "The compose file publishes Grafana on port 3000": the port is
+		// Grafana's, the object's, not the compose file's.
+		for i, t := range toks {
+			if !placeVerb.MatchString(strings.Trim(t, ".,;:!?()\"'`*")) {
+				continue
+			}
+			var obj []string
+			for _, w := range toks[i+1:] {
+				w = strings.Trim(w, ".,;:!?()\"'`*")
+				if w == "on" || w == "at" || w == "to" {
+					if ws := clean(obj); len(ws) > 0 {
+						return lastWords(ws, 3)
+					}
+					break
+				}
+				obj = append(obj, w)
+			}
+		}
 	}
 	for i, t := range toks {
 		t = strings.Trim(t, ".,;:!?()\"'`*")

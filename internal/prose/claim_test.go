@@ -30,3 +30,41 @@ func TestDurations(t *testing.T) {
 		}
 	}
 }
+
+// TestPortOwner: the port a verb puts a thing on is that thing's, not
+// its subject's.
+func TestPortOwner(t *testing.T) {
+	for in, want := range map[string]string{
+		"The compose file publishes Grafana on port 3000 with the plugin mounted from `./dist`.": "grafana port",
+		"Grafana is published on port 3001 now.":                                                 "grafana port",
+		"The API listens on port 8080.":                                                          "api port",
+	} {
+		if got := FactClaim(in).Subject; got != want {
+			t.Errorf("FactClaim(%q).Subject = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMovedURL(t *testing.T) {
+	for _, tc := range []struct {
+		x, n string
+		want bool
+	}{
+		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Charts go to oci://harbor.orbital.internal/charts now.", true},
+		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Charts go to oci://ghcr.io/orbital-io/charts and oci://harbor.orbital.internal/charts.", false},
+		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Images go to oci://harbor.orbital.internal/images.", false},
+		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Docs are at https://harbor.orbital.internal/charts.", false},
+	} {
+		if got := MovedURL(tc.x, tc.n); got != tc.want {
+			t.Errorf("MovedURL(%q, %q) = %v", tc.x, tc.n, got)
+		}
+	}
+}
+
+func TestCapitalize(t *testing.T) {
+	for in, want := range map[string]string{"t/minion.t failed": "t/minion.t failed", "the spec": "The spec", "go.mod has it": "go.mod has it", "`x` is": "`x` is"} {
+		if got := Capitalize(in); got != want {
+			t.Errorf("Capitalize(%q) = %q", in, got)
+		}
+	}
+}

@@ -152,3 +152,44 @@ func namesAny(x, newer [][]string) bool {
 	}
 	return false
 }
+
+// MovedURL reports whether newer text n has a URL of the same scheme as
+// one of x's that ends in the same last path component on another host,
+// and does not name x's URL itself: the same thing served from
+// elsewhere (oci://harbor.orbital.internal/charts where
+// oci://ghcr.io/orbital-io/charts was).
+func MovedURL(x, n string) bool {
+	xs, ns := urlParts(x), urlParts(n)
+	if len(xs) == 0 || len(ns) == 0 {
+		return false
+	}
+	for _, u := range xs {
+		for _, v := range ns {
+			if u == v {
+				return false
+			}
+		}
+	}
+	for _, u := range xs {
+		for _, v := range ns {
+			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// urlParts are the scheme, host and last path component of each URL s
+// names, lower-case.
+func urlParts(s string) [][3]string {
+	var out [][3]string
+	for _, m := range urlRE.FindAllString(s, -1) {
+		m = strings.ToLower(strings.TrimRight(m, ".,;:!?'\"*"))
+		scheme, rest, _ := strings.Cut(m, "://")
+		host, p, _ := strings.Cut(rest, "/")
+		p = strings.TrimRight(p, "/")
+		out = append(out, [3]string{scheme, host, p[strings.LastIndexByte(p, '/')+1:]})
+	}
+	return out
+}

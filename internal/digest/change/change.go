@@ -514,6 +514,10 @@ var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:`
 // everywhere forbade.
 var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:use|call|run|add|touch|edit|import|install|pull in|bring in|reformat|format|change|modify)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
 
+// whenNeeded after a permission makes it general: "feel free to add
+// frontend packages when you need them".
+var whenNeeded = lazyre.New(`(?i)^\s*(?:whenever|when(?:ever)? you (?:need|want|see fit)|as (?:you )?(?:need(?:ed)?|see fit|like)|if you need)\b`)
+
 // everywhere marks a rule for the whole project: "no unsafe code
 // anywhere in this workspace", "ruled out across the workspace".
 var everywhere = lazyre.New(`(?i)\b(?:anywhere|everywhere|at all|in (?:this|the|our) (?:repo|repository|workspace|project|codebase)|across the (?:workspace|repo|codebase|project))\b`)
@@ -576,9 +580,9 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		}
 		return false
 	case strings.HasPrefix(k, allowedAgain):
-		return HasKeys(xk, k[len(allowedAgain):]) && forbids.MatchString(x)
+		return hasKin(xk, k[len(allowedAgain):]) && forbids.MatchString(x)
 	case strings.HasPrefix(k, allowedHere):
-		return HasKeys(xk, k[len(allowedHere):]) && forbids.MatchString(x) && everywhere.MatchString(x)
+		return hasKin(xk, k[len(allowedHere):]) && forbids.MatchString(x) && everywhere.MatchString(x)
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	}
@@ -635,7 +639,7 @@ const (
 
 // forbids finds a statement that forbids something: what a thing
 // allowed again retires.
-var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden)\b`)
+var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden|without (?:asking|checking))\b`)
 
 // HasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -647,6 +651,33 @@ func HasKeys(xk map[string]bool, k string) bool {
 	}
 	return true
 }
+
+// hasKin is HasKeys where a word for a dependency meets another: a user
+// who lets the agent add "frontend packages" takes back a rule against
+// "new npm dependencies to the frontend".
+func hasKin(xk map[string]bool, k string) bool {
+	for _, w := range strings.Fields(k) {
+		if xk[w] {
+			continue
+		}
+		if !depKeys[w] || !hasDep(xk) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasDep(xk map[string]bool) bool {
+	for t := range xk {
+		if depKeys[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// depKeys are the keys of the words for a dependency.
+var depKeys = map[string]bool{lex.Key("package"): true, lex.Key("packages"): true, lex.Key("dependency"): true, lex.Key("dependencies"): true, lex.Key("deps"): true, lex.Key("library"): true, lex.Key("libraries"): true}
 
 // Removed are the keys of what s says was taken out; a name with
 // the word that says which is both keys, joined by a space.
@@ -718,7 +749,7 @@ func Removed(s string) []string {
 		for _, m := range feelFree.FindAllStringSubmatch(s, -1) {
 			mark := allowedHere
 			name := strings.Fields(m[1])
-			if m[2] != "" || strings.EqualFold(name[len(name)-1], "again") {
+			if m[2] != "" || strings.EqualFold(name[len(name)-1], "again") || whenNeeded.MatchString(s[strings.Index(s, m[0])+len(m[0]):]) {
 				mark = allowedAgain
 			}
 			if len(name) == 2 && lex.StopWords[strings.ToLower(name[1])] {
