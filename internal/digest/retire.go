@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/shellcmd"
 )
 
 // A fact stated once stays in memory after it changed: the core item
@@ -190,6 +191,11 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 			if p == Commands {
 				for _, b := range bullets {
 					r.addSubstitution(b, order(k, false))
+					for _, st := range shellcmd.Steps(commandOf(b)) {
+						if m := writesValue.FindStringSubmatch(st); m != nil {
+							r.add(m[2]+" is "+m[1]+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
+						}
+					}
 					deleted, moved := gone.Files(commandOf(b))
 					for _, f := range deleted {
 						away = append(away, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
@@ -510,6 +516,10 @@ func pinned(line string) string {
 	}
 	return ""
 }
+
+// writesValue is a step that writes one value into a file, the file's
+// whole content: "printf '22.11.0\n' > .nvmrc", "echo 3.12.4 > .python-version".
+var writesValue = lazyre.New(`^(?:printf|echo)\s+(?:-[en]\s+)?['"]?(v?\d+(?:\.\d+)*)(?:\\n)?['"]?\s*>\s*([\w./-]+)$`)
 
 // portMap is a container's port mapping, host port first: "3000:3000",
 // "127.0.0.1:8080:80".
@@ -1171,11 +1181,19 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xClaim = &cl
 			}
 		}
-		if strings.HasSuffix(xClaim.Subject, " duration") || strings.HasSuffix(xClaim.Subject, " port") {
-			// How long a named thing lasts, or the port it listens on,
-			// is one setting, whatever else the two sentences say.
+		if strings.HasSuffix(xClaim.Subject, " duration") || strings.HasSuffix(xClaim.Subject, " port") || strings.HasSuffix(xClaim.Subject, " content") {
+			// How long a named thing lasts, the port it listens on, or
+			// what a small file holds is one setting, whatever else the
+			// two sentences say.
 			if nc := n.factClaim(); otherValue(*xClaim, *nc) || otherDuration(*xClaim, *nc) {
 				return true
+			}
+			if strings.HasSuffix(xClaim.Subject, " content") && strings.Contains(n.Text, ". ") {
+				for _, sn := range Sentences(n.Text) {
+					if otherValue(*xClaim, prose.FactClaim(sn)) {
+						return true // ".nvmrc is 22.11.0" among a list of changes
+					}
+				}
 			}
 		}
 		if nd := n.durationsOf(); len(nd) > 0 {

@@ -755,6 +755,10 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"We support Grafana 11.3 and up, nothing older.", "`sed -i 's/>=11.3.0/>=11.5.0/' src/plugin.json`", true},
 		{"Node 18+ is required.", "`sed -i 's/\"node\": \">=18.0.0\"/\"node\": \">=20.0.0\"/' package.json`", true},
 		{"We test against Grafana 11.3.", "`sed -i 's/>=11.3.0/>=11.5.0/' src/plugin.json`", false}, // no lower bound said
+		// A small file written whole with another value.
+		{".nvmrc says 20.15.1.", "`printf '22.11.0\\n' > .nvmrc && cat .nvmrc`", true},
+		{".nvmrc says 20.15.1.", "`printf '20.15.1\\n' > .nvmrc && cat .nvmrc`", false},
+		{".python-version is 3.11.9.", "`printf '22.11.0\\n' > .nvmrc`", false},
 	} {
 		newer := &Summary{}
 		newer.Parts[Commands] = []string{tc.cmd}
@@ -797,6 +801,9 @@ func TestRetiredByOtherPort(t *testing.T) {
 		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9393.", true},
 		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9292.", false},
 		{"The API runs with `make run` on port 8080.", "Metrics: `make run` also exposes port 9100 for Prometheus.", false},
+		// What a small file holds, said among other changes.
+		{".nvmrc says 20.15.1.", "Other changes: every -meta.xml is on API 62.0. The gate's minimum is 90 now. .nvmrc is 22.11.0.", true},
+		{".nvmrc says 20.15.1.", "The CI reads .nvmrc, which is 20.15.1.", false},
 		// Who owns the port: what a verb publishes, not who publishes it.
 		{"The compose file publishes Grafana on port 3000 with the plugin mounted from `./dist`.", "Grafana is published on port 3001 now (the container keeps its default port inside).", true},
 		{"The compose file publishes Grafana on port 3000.", "The compose file publishes WireMock on port 8089 now.", false},

@@ -36,6 +36,9 @@ var (
 	fromRE      = lazyre.New(`(?i)\bfrom\b`)
 	switchObj   = lazyre.New(`(?i)\b(?:switch|mov|migrat|chang|port|replac)\w*\s+(?:the |our |its )?([\w/ -]+?)\s+from\s`)
 	versionNum  = lazyre.New(`\bv?\d+\.\d+(\.\d+)?\b`)
+	// fileSays is a sentence that only says what a file holds: ".nvmrc
+	// says 20.15.1", "`.python-version` is 3.12.4 now".
+	fileSays = lazyre.New("^(?:the\\s+)?`?([\\w./-]*\\.[\\w-]+)`?\\s+(?:says|is|has|holds|contains|pins|reads)\\s+(?:now\\s+)?`?v?(\\d+(?:\\.\\d+)*)`?(?:\\s+now)?[.!]?$")
 	envVarRE    = lazyre.New(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
 	pathRE      = lazyre.New(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
 	hostRE      = lazyre.New(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
@@ -107,6 +110,10 @@ func factClaim(s string) Claim {
 	var attr string
 	var values []string
 	entity := ""
+	if m := fileSays.FindStringSubmatch(s); m != nil {
+		// ".nvmrc says 20.15.1": what a small file holds.
+		return Claim{Subject: strings.ToLower(m[1]) + " content", Values: []string{strings.ToLower(m[2])}}
+	}
 	switch {
 	case envVarRE.MatchString(s):
 		v := envVarRE.FindString(s)

@@ -180,7 +180,9 @@ func splitSentences(p string) []string {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[k:])
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || afterName(p[start:i]) && startsSentence(p[k:]))) {
+		// A dotfile starts one as well: "… is 90 now. .nvmrc is 22.11.0."
+		dotfile := next == '.' && k+1 < len(p) && isWordByte(p[k+1]) && (afterWord(p[start:i]) || i > 0 && p[i-1] >= '0' && p[i-1] <= '9')
+		if !dotfile && !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || afterName(p[start:i]) && startsSentence(p[k:]))) {
 			continue
 		}
 		if c == '.' && abbreviated(p[start:i]) {

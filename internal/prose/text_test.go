@@ -49,3 +49,18 @@ func TestCutAtBoundaryParen(t *testing.T) {
 		t.Errorf("CutAtBoundary = %q, want %q", got, want)
 	}
 }
+
+// TestSentenceStartsWithDotfile: a sentence may start with a dotfile's
+// name, after a word or a number; not after an abbreviation.
+func TestSentenceStartsWithDotfile(t *testing.T) {
+	for in, want := range map[string]int{
+		"The gate's minimum is 90 now. .nvmrc is 22.11.0.": 2,
+		"The gate's minimum is 90. .nvmrc is 22.11.0.":     2,
+		"Set it in e.g. .bashrc or your profile.":          1,
+		"It ends with an ellipsis... .nvmrc is 22.11.0.":   1,
+	} {
+		if got := Sentences(in); len(got) != want {
+			t.Errorf("Sentences(%q) = %q, want %d", in, got, want)
+		}
+	}
+}
