@@ -74,9 +74,15 @@ func Settings(text string) map[string]string {
 		addWordSettings(out, text)
 		return out
 	}
-	for _, m := range settingRE.FindAllStringSubmatch(text, -1) {
-		if k := strings.ToLower(m[1]); isKeyName(k) {
-			out[settingKey(k)] = m[2]
+	for _, i := range settingRE.FindAllStringSubmatchIndex(text, -1) {
+		if apart.MatchString(text[i[1]:]) {
+			continue // "booked_at 18 ms apart" is a difference
+		}
+		if i[3] == i[4] && splitVersion.MatchString(text[i[2]:i[3]]) {
+			continue // python3.13 is no key python3.1 set to 3
+		}
+		if k := strings.ToLower(text[i[2]:i[3]]); isKeyName(k) {
+			out[settingKey(k)] = text[i[4]:i[5]]
 		}
 	}
 	addWordSettings(out, text)
@@ -107,6 +113,13 @@ func Settings(text string) map[string]string {
 	addServers(out, text)
 	return out
 }
+
+// splitVersion is a key that ends in a dot and digits, run into its
+// value: a version number read as a key and a value.
+var splitVersion = lazyre.New(`\d\.\d+$`)
+
+// apart after a value makes it a difference between two things.
+var apart = lazyre.New(`^\s*[a-zµ]*\s+apart\b`)
 
 // A server's address is given as a URL ("postgresql://app@pg.internal:6432/app")
 // or in words beside the server's kind ("Postgres: host db-crawl-01, port

@@ -56,6 +56,8 @@ func TestSettings(t *testing.T) {
 		"Store the items in Postgres: host db-crawl-01, port 5432, database pricewatch":         "map[dbcrawl0:1 postgreshost:db-crawl-01 postgresport:5432]", // the code key splits off a last digit (db-crawl-0: 1), as it does for macos-14 → macos-15
 		"the default DSN is postgresql://pricewatch@pg.internal.pricewatch.io:6432/pricewatch.": "map[pginternalpricewatchio:6432 postgreshost:pg.internal.pricewatch.io postgresport:6432]",
 		"Redis runs in compose on port 6379; Postgres stays on the host.":                       "map[redisport:6379]",
+		"Lambda has python3.13 and I'd like the whole project on it.":                           "map[]",
+		"Two BOOKING items with booked_at 18 ms apart.":                                         "map[]",
 		"Connecting to db-crawl-01:5432, database pricewatch.":                                  "map[dbcrawl01:5432 postgreshost:db-crawl-01 postgresport:5432]",
 		"Postgres is hosted on RDS since v15.":                                                  "map[]",
 		"Postgres 16 runs on the same host as the API.":                                         "map[]",

@@ -556,7 +556,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) && !onlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -857,6 +857,13 @@ var wantsTo = lazyre.New(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want
 // session's evidence, not where anything runs.
 func onlyRunLog(s string) bool {
 	return runLog.MatchString(s) && !prose.HasValue(clock.ReplaceAllString(runLog.ReplaceAllString(s, " "), " "))
+}
+
+// onlyClockPast reports whether s tells what happened, a time of day its
+// only value: "With more environments running in parallel at 06:00 it
+// was only a matter of time."
+func onlyClockPast(s string) bool {
+	return toldPast.MatchString(s) && !prose.HasValue(clock.ReplaceAllString(s, " "))
 }
 
 var (
