@@ -38,12 +38,12 @@ var (
 	versionNum  = lazyre.New(`\bv?\d+\.\d+(\.\d+)?\b`)
 	// fileSays is a sentence that only says what a file holds: ".nvmrc
 	// says 20.15.1", "`.python-version` is 3.12.4 now".
-	fileSays = lazyre.New("^(?:the\\s+)?`?([\\w./-]*\\.[\\w-]+)`?\\s+(?:says|is|has|holds|contains|pins|reads)\\s+(?:now\\s+)?`?v?(\\d+(?:\\.\\d+)*)`?(?:\\s+now)?[.!]?$")
-	envVarRE    = lazyre.New(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
-	pathRE      = lazyre.New(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
-	hostRE      = lazyre.New(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
-	cmdRE       = lazyre.New("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
-	purposeRE   = lazyre.New(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
+	fileSays  = lazyre.New("^(?:the\\s+)?`?([\\w./-]*\\.[\\w-]+)`?\\s+(?:says|is|has|holds|contains|pins|reads)\\s+(?:now\\s+)?`?v?(\\d+(?:\\.\\d+)*)`?(?:\\s+now)?[.!]?$")
+	envVarRE  = lazyre.New(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
+	pathRE    = lazyre.New(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
+	hostRE    = lazyre.New(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
+	cmdRE     = lazyre.New("`((?:make|go|npm|npx|pnpm|yarn|bun|python3?|pytest|uv|pip|poetry|cargo|docker|docker-compose|kubectl|terraform|tofu|helm|just|task|bundle|rake|rails|mvn|gradle|dotnet|deno|node|tox|nox|ruff|mix|sbt|ansible-playbook|\\./|bin/|scripts/)[^`]*)`")
+	purposeRE = lazyre.New(`(?i)\b(?:for\s+((?:the|our|a|an|its|their|all|every|each)\s+)?|as\s+(the|our|a|an)\s+)([^,.;:()!?` + "`" + `]+)`)
 	// The names dropRE and chooseRE capture run on through a dot inside
 	// a word: "server.ts", "`res.write`".
 	dropRE   = lazyre.New(`(?i)\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|remov(?:e|ed|ing)|replac(?:e|ed|ing)|instead of|rather than|over|switch(?:ed|ing)? (?:[\w/-]+ ){0,3}from|mov(?:e|ed|ing) (?:away )?from|no longer (?:use|using|need)|(?:won't|will not|not going to|don't|do not) use|(?:decided|voted|argued|chose|opted) against|get rid of|got rid of|rip(?:ped)? out)\s+((?:the|our|a|an)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
