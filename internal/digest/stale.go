@@ -540,3 +540,7 @@ func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
 		return true
 	}
 }
+
+// Forbids reports whether s forbids something ("don't", "never", "ruled
+// out", "without asking"): a rule, which a later permission takes back.
+func Forbids(s string) bool { return change.Forbids(s) }

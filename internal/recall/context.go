@@ -924,8 +924,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		}
 		if p == digest.Commands {
 			// A command that edited files (sed -i, git mv) did the work
-			// the outcome tells; it is no way to run anything again.
-			bullets = slices.DeleteFunc(slices.Clone(bullets), digest.EditCommand)
+			// the outcome tells, and so did a loop or an inline script;
+			// neither is a way to run anything again.
+			bullets = slices.DeleteFunc(slices.Clone(bullets), func(b string) bool { return digest.EditCommand(b) || digest.ScaffoldCommand(b) })
 		}
 		if p == digest.Files && k > 0 && !s.Current {
 			// A file a newer session deleted or moved away is not
@@ -941,26 +942,8 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			continue
 		}
 		for i, b := range bullets {
-			switch {
-			case p == digest.Root:
-				// A root cause tells what happened: a later change
-				// of what it names does not make it untrue.
-				if b = r.DropDoneCause(k, b); b == "" {
-					continue
-				}
-			case p != digest.Request:
-				if b = r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k); b == "" || p == digest.Preferences && !keepsHead(bullets[i], b) {
-					continue
-				}
-			case !s.Current:
-				// What a session asked is history; a to-do it states,
-				// once a newer session dealt with it, is not left to do,
-				// and a setting it describes ("the backend runs on
-				// 5000") a newer session, or its own work, changed is not
-				// current.
-				if b = r.DropRetiredAsked(r.DropDoneCause(k, b), k); b == "" {
-					continue
-				}
+			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" {
+				continue
 			}
 			if digest.Stale(p, b, older, nil) {
 				continue
@@ -1088,6 +1071,33 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 		}
 	}
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
+}
+
+// stillSays is what bullet b of part p of session k still says once
+// newer sessions had their say: "" when nothing.
+func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, current bool) string {
+	switch {
+	case p == digest.Root || p == digest.Rejected && !digest.Forbids(b):
+		// A root cause tells what happened, a rejection what was
+		// turned down and why: a later change of what it names does not
+		// make it untrue ("it keeps one environment warm" once ten are
+		// provisioned). A rule said as a rejection ("unsafe is ruled out
+		// across the workspace") is one a permission takes back.
+		return r.DropDoneCause(k, b)
+	case p != digest.Request:
+		left := r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k)
+		if p == digest.Preferences && !keepsHead(b, left) {
+			return ""
+		}
+		return left
+	case !current:
+		// What a session asked is history; a to-do it states, once a
+		// newer session dealt with it, is not left to do, and a setting
+		// it describes ("the backend runs on 5000") a newer session, or
+		// its own work, changed is not current.
+		return r.DropRetiredAsked(r.DropDoneCause(k, b), k)
+	}
+	return b
 }
 
 // keepsHead reports whether what is left of a preference bullet once the

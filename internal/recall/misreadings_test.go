@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
+	"github.com/cairn-mem/cairn/internal/recall/recent"
 )
 
 // TestReviewKeepsHeadClause: a preference bullet whose first sentence
@@ -34,5 +36,33 @@ func TestKeepsHeadReasonAlone(t *testing.T) {
 	bullet := "Rules for this repo: only ever use the shared http client in lib/http.js, no raw fetch calls — the retries live there."
 	if keepsHead(bullet, "The retries live there.") {
 		t.Errorf("%q kept once its rule was taken back", "The retries live there.")
+	}
+}
+
+// TestRejectionKeepsReasons: what was turned down, and why, stays whole
+// when a newer session changes a value its reason names; a rule said as
+// a rejection goes once the user allows what it forbade.
+func TestRejectionKeepsReasons(t *testing.T) {
+	m, _ := newTestMemory(t)
+	warmer := `A scheduled "warmer" (an EventBridge rule pinging the function every 5 minutes) doesn't fit: it keeps one environment warm, and the 06:00 burst needs a dozen at once.`
+	rule := "I won't add any frontend packages without checking with you."
+	newest := sess("b2", map[int][]string{
+		digest.Outcome: {"Instead a scalable target carries two scheduled actions: 10 provisioned environments from 05:30, back to zero at 09:30.",
+			"Feel free to add frontend packages whenever you need them."},
+	})
+	older := sess("a1", map[int][]string{digest.Rejected: {warmer, rule}})
+	sessions := []*recent.Session{newest, older}
+	sums := recent.Digests(sessions)
+	v := digest.NewVocab(sums)
+	stmts := make([]digest.Statement, 0, len(filler))
+	for _, f := range filler {
+		stmts = append(stmts, digest.Statement{Text: f, Rank: 2})
+	}
+	r := derived.New(m, stmts, sums, v)
+	if got := stillSays(r, digest.Rejected, 1, warmer, nil, false); got != warmer {
+		t.Errorf("rejection left as %q", got)
+	}
+	if got := stillSays(r, digest.Rejected, 1, rule, nil, false); got != "" {
+		t.Errorf("a rule the user took back left as %q", got)
 	}
 }

@@ -637,6 +637,10 @@ const (
 	takenBackRule = "?"
 )
 
+// Forbids reports whether s forbids something, a rule a permission
+// can take back.
+func Forbids(s string) bool { return forbids.MatchString(s) }
+
 // forbids finds a statement that forbids something: what a thing
 // allowed again retires.
 var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden|without (?:asking|checking))\b`)
