@@ -277,6 +277,17 @@ func EditCommand(b string) bool {
 	return edits > 0
 }
 
+// ScaffoldCommand reports whether Commands bullet b ran a one-off: a
+// loop, an inline script (python3 -c, node -e, a here-document) or text
+// printed for a look. What it did is told by the outcome; nobody runs it
+// again.
+func ScaffoldCommand(b string) bool {
+	steps := shellcmd.Steps(commandOf(b))
+	return len(steps) > 0 && scaffold.MatchString(strings.TrimSpace(steps[0]))
+}
+
+var scaffold = lazyre.New(`^(?:for|while|until)\s|^(?:python3?|node|ruby|perl)\s+(?:-[ce]\b|-\s|-$)|^(?:printf|echo)\s|<<-?\s*'?"?\w+`)
+
 // commandOf is the command line of a Commands bullet: what is in its
 // backquotes, without how often it ran and how it ended ("`rm pom.xml`
 // ×2: ok").
