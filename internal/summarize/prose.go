@@ -148,7 +148,16 @@ func sortedKeys(m map[int]int) []int {
 // request is a prompt as a bullet: its first sentences of prose (pasted
 // code and logs left out), whole.
 func request(p string) string {
-	ss := prose.Sentences(p)
+	ss := slices.DeleteFunc(prose.Sentences(p), func(s string) bool {
+		// "CloudWatch says:" introduced a log the summary leaves out;
+		// "What's going on?" and "/cost later" ask nothing the rest
+		// does not.
+		return strings.HasSuffix(s, ":") && len(s) < 80 || slashCmd.MatchString(s) ||
+			strings.HasSuffix(s, "?") && len(prose.ContentWords(s)) <= 1
+	})
+	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
+		ss = prose.Sentences(p)
+	}
 	if len(ss) == 0 {
 		return prose.UpTo(p, 300)
 	}
