@@ -1073,16 +1073,22 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
 }
 
+// passedOver marks a rejection the summarizer read off a decision's
+// "instead of" (summarize's decide).
+const passedOver = " — passed over for: "
+
 // stillSays is what bullet b of part p of session k still says once
 // newer sessions had their say: "" when nothing.
 func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, current bool) string {
 	switch {
-	case p == digest.Root || p == digest.Rejected && !digest.Forbids(b):
+	case p == digest.Root || p == digest.Rejected && !digest.Forbids(b) && !strings.Contains(b, passedOver):
 		// A root cause tells what happened, a rejection what was
 		// turned down and why: a later change of what it names does not
 		// make it untrue ("it keeps one environment warm" once ten are
 		// provisioned). A rule said as a rejection ("unsafe is ruled out
-		// across the workspace") is one a permission takes back.
+		// across the workspace") is one a permission takes back, and
+		// the alternative a decision names ("X — passed over for: Y")
+		// goes as the decision does.
 		return r.DropDoneCause(k, b)
 	case p != digest.Request:
 		left := r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k)

@@ -500,7 +500,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !reportOnly(s) && (decisionCue.MatchString(s) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !reportOnly(s) && (decisionCue.MatchString(asItIs.ReplaceAllString(s, "")) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -896,6 +896,10 @@ func reportOnly(s string) bool {
 	return triedIt.MatchString(s) && !decidedAfter.MatchString(s)
 }
 
+// asItIs ends a sentence with how a thing is left, not a choice made
+// ("Now the repository — as it is."), which "X it is" would read as one.
+var asItIs = lazyre.New(`(?i)\b(?:as|that|what|where|how|however|whatever|wherever)\s+it is[.!]?$`)
+
 var decidedAfter = lazyre.New(`(?i)\b(?:decided|chose|picked|settled|went with|go with|going with|we'll use|we will use|let's use|switch(?:ed)? to|stick with|keep)\b`)
 
 var ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
@@ -1067,7 +1071,7 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
 // get the same behaviour.", "Now 50 runs in a row."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*)?[.!:…]*$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.

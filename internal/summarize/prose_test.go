@@ -335,6 +335,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Now the helper, so the notebooks get the same behaviour.", ""},
 		{Assistant, "Now the notebooks' code cells, to see what each stage has to do.", ""},
 		{Assistant, "Now 50 runs in a row.", ""},
+		{Assistant, "Now the repository — as it is.", ""},
+		{Assistant, "Fair, host timer it is.", "decision"},
 		{Assistant, "Two BOOKING items with booked_at 18 ms apart.", ""},
 		{Assistant, "With more environments running in parallel at 06:00 it was only a matter of time.", ""},
 		{Assistant, "Replacing it with waiting for the query response.", ""},
