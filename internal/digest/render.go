@@ -264,7 +264,7 @@ var writeStep = lazyre.New(`^(?:printf|echo|cat)\b.*\s>>?\s*[\w./~-]+(?:\s+<<-?\
 func EditCommand(b string) bool {
 	edits := 0
 	for _, part := range shellcmd.Steps(commandOf(b)) {
-		if part = strings.TrimSpace(part); part == "" || strings.HasPrefix(part, "2>") {
+		if part = strings.TrimSpace(part); part == "" || part == "…" || strings.HasPrefix(part, "2>") {
 			continue
 		}
 		switch {

@@ -22,6 +22,7 @@ func TestEditCommand(t *testing.T) {
 		"`rm ops/crontab.billing && ls ops ops/rundeck`":          true,
 		"`ls ops && cat ops/crontab.billing`":                     false,
 		"`sed -i 's/500/2000/' Job.java && ./gradlew test`":       false,
+		"`sed -i 's/a/b/' x.yaml && sed -i 's/c/d/' y.json && …`": true, // the steps Elide left out
 	} {
 		if got := EditCommand(b); got != want {
 			t.Errorf("EditCommand(%q) = %v, want %v", b, got, want)

@@ -1101,9 +1101,40 @@ func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Valu
 		// newer session dealt with it, is not left to do, and a setting
 		// it describes ("the backend runs on 5000") a newer session, or
 		// its own work, changed is not current.
-		return r.DropRetiredAsked(r.DropDoneCause(k, b), k)
+		return headless(b, r.DropRetiredAsked(r.DropDoneCause(k, b), k))
 	}
 	return b
+}
+
+// headless drops from left, what is left of bullet once clauses went,
+// each sentence that lost its head and kept no rule: "the bundle is
+// heavy" once "please don't add npm dependencies without asking me
+// first, the bundle is heavy" was taken back.
+func headless(bullet, left string) string {
+	if left == bullet || left == "" {
+		return left
+	}
+	whole := digest.Sentences(bullet)
+	var kept []string
+	for _, s := range digest.Sentences(left) {
+		if slices.Contains(whole, s) {
+			kept = append(kept, s)
+			continue
+		}
+		for _, w := range whole {
+			if strings.HasSuffix(strings.TrimRight(strings.ToLower(w), ".!?"), strings.TrimRight(strings.ToLower(s), ".!?")) {
+				if keepsHead(w, s) {
+					kept = append(kept, s)
+				}
+				s = ""
+				break
+			}
+		}
+		if s != "" {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // keepsHead reports whether what is left of a preference bullet once the

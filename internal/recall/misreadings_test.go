@@ -66,3 +66,15 @@ func TestRejectionKeepsReasons(t *testing.T) {
 		t.Errorf("a rule the user took back left as %q", got)
 	}
 }
+
+// TestHeadlessRequest: a request sentence whose rule was taken back
+// does not leave its reason behind.
+func TestHeadlessRequest(t *testing.T) {
+	b := "Set up the e2e run. Please don't add new npm dependencies to the frontend without asking me first, the bundle is heavy."
+	if got := headless(b, "Set up the e2e run. The bundle is heavy."); got != "Set up the e2e run." {
+		t.Errorf("headless = %q", got)
+	}
+	if got := headless(b, b); got != b {
+		t.Errorf("headless = %q", got)
+	}
+}

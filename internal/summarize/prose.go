@@ -1203,15 +1203,13 @@ func (a *analysis) addEnv(role Role, s string) {
 	}
 	// "The API listens on 8080 and the admin UI on 3000" is two facts:
 	// either may change alone.
+	// Each part is an item of its own, its body only what its title
+	// leaves out: the whole sentence in each would show the others'
+	// titles again beside each of them.
 	parts := conjuncts(s)
 	for _, p := range parts {
 		t := Title(trimLead(p))
-		body := ""
-		if len(parts) > 1 {
-			body = s
-		} else {
-			body = bodyFor(t, s, "")
-		}
+		body := bodyFor(t, p, "")
 		a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"environment"}, tagsOf(p)...), Subject: ClaimOf(Fact, p).Subject})
 	}
 }
