@@ -910,6 +910,9 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Please don't call the KV API directly anywhere, everything goes through lib/kv.ts.", "And actually, feel free to call the KV API directly for the health check.", true},
 		{"Please don't add new npm dependencies to the frontend without asking me first.", "And actually, feel free to add frontend packages when you need them, just keep module.js under 1 MB.", true},
 		{"I won't add any frontend packages without checking with you.", "Feel free to add frontend packages whenever you need them.", true},
+		{"Please don't put anything new into the common layer without checking with me first.", "Actually, feel free to add packages to the layer yourself from now on.", true},
+		{"Please don't put anything new into the common layer without checking with me first.", "Feel free to add packages to the layer for the tracer.", false}, // for one thing
+		{"Never commit anything to main directly.", "Feel free to add packages to the layer yourself from now on.", false},
 		{"Please don't add new npm dependencies to the frontend without asking me first.", "Feel free to add frontend packages for the chart panel.", false}, // one place
 		{"The POST to `inspections` goes through `RetryHandler`.", "Retries come from AddStandardResilienceHandler now; RetryHandler.cs was deleted.", true},
 		{"The POST to `inspections` goes through `RetryHandler`.", "RetryPolicy.cs was deleted, the tests moved.", false},

@@ -979,8 +979,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 				if p == digest.Preferences && !keepsHead(b, t) {
 					return "" // the rule is shown elsewhere; its reason alone says nothing
 				}
+				whole := t
 				t = digest.Shorten(t, r)
-				if t == "" || indexer.EstimateTokens(t) > room-n {
+				if t == "" || indexer.EstimateTokens(t) > room-n || t != whole && stub(t) {
 					return ""
 				}
 				return lead + t + "\n"
@@ -1072,6 +1073,10 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 	}
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
 }
+
+// stub reports whether a bullet cut to fit kept too few words to say
+// anything: "Request: and in the build step of the…".
+func stub(cut string) bool { return len(strings.Fields(cut)) < 10 }
 
 // passedOver marks a rejection the summarizer read off a decision's
 // "instead of" (summarize's decide).

@@ -514,6 +514,14 @@ var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:`
 // everywhere forbade.
 var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:use|call|run|add|touch|edit|import|install|pull in|bring in|reformat|format|change|modify)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
 
+// intoTarget is where a permission lets its object go: "packages to the
+// layer".
+var intoTarget = lazyre.New(`^\S+\s+(?:to|into|in)\s+(?:the\s+|our\s+)?([A-Za-z][\w.+/-]*)`)
+
+// anyThing is a rule's object that is no one thing: "don't put anything
+// new into the common layer".
+var anyThing = lazyre.New(`(?i)\b(?:anything|everything|any new \w+)\b`)
+
 // whenNeeded after a permission makes it general: "feel free to add
 // frontend packages when you need them".
 var whenNeeded = lazyre.New(`(?i)^\s*(?:whenever|when(?:ever)? you (?:need|want|see fit)|as (?:you )?(?:need(?:ed)?|see fit|like)|if you need)\b`)
@@ -583,6 +591,8 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return hasKin(xk, k[len(allowedAgain):]) && forbids.MatchString(x)
 	case strings.HasPrefix(k, allowedHere):
 		return hasKin(xk, k[len(allowedHere):]) && forbids.MatchString(x) && everywhere.MatchString(x)
+	case strings.HasPrefix(k, allowedInto):
+		return xk[k[len(allowedInto):]] && forbids.MatchString(x) && anyThing.MatchString(x)
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	}
@@ -635,6 +645,7 @@ const (
 	allowedAgain  = "!"
 	allowedHere   = "~"
 	takenBackRule = "?"
+	allowedInto   = "+"
 )
 
 // Forbids reports whether s forbids something, a rule a permission
@@ -761,6 +772,13 @@ func Removed(s string) []string {
 			}
 			if k := phraseKey(strings.Join(name, " ")); k != "" {
 				add(mark + k)
+			}
+			// "add packages to the layer yourself from now on" takes back
+			// "don't put anything new into the common layer".
+			if t := intoTarget.FindStringSubmatch(m[1] + m[2]); t != nil && mark == allowedAgain {
+				if k := lex.Key(t[1]); len(k) > 2 {
+					add(allowedInto + k)
+				}
 			}
 		}
 	}
