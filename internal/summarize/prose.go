@@ -435,7 +435,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
 		fix := role == Assistant && fixedTo.MatchString(s) && prose.HasValue(s)
-		narration := role == Assistant && narrate.MatchString(s) && !fix
+		narration := role == Assistant && (narrate.MatchString(s) || stepAhead(s)) && !fix
 		action := role == Assistant && actionLine.MatchString(s)
 		if narration && !openSaid(s) {
 			continue
@@ -895,6 +895,16 @@ var triedIt = lazyre.New(`(?i)^(?:so |and )?(?:i|we) (?:ran|re-?ran|tried|tested
 func reportOnly(s string) bool {
 	return triedIt.MatchString(s) && !decidedAfter.MatchString(s)
 }
+
+// stepAhead reports whether s is the agent naming the step it takes
+// next in a few words, led by what it is doing: "Installing
+// libxcb-cursor0 on the runner and bundling it.", "Bumping the API
+// version everywhere."
+func stepAhead(s string) bool {
+	return gerundLead.MatchString(s) && len(strings.Fields(s)) <= 10
+}
+
+var gerundLead = lazyre.New(`(?i)^(?:installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
 
 // asItIs ends a sentence with how a thing is left, not a choice made
 // ("Now the repository — as it is."), which "X it is" would read as one.

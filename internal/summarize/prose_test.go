@@ -335,6 +335,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Now the helper, so the notebooks get the same behaviour.", ""},
 		{Assistant, "Now the notebooks' code cells, to see what each stage has to do.", ""},
 		{Assistant, "Now 50 runs in a row.", ""},
+		{Assistant, "Installing libxcb-cursor0 on the runner and bundling it.", ""},
+		{Assistant, "Bumping the API version everywhere.", ""},
 		{Assistant, "remaining goes negative because CreateBooking checks and writes in three separate steps.", "root"},
 		{Assistant, "Two requests 18 ms apart both read remaining = 1, both pass the check and both write.", ""},
 		{Assistant, "Now the repository — as it is.", ""},
