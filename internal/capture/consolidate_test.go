@@ -123,15 +123,9 @@ func TestConsolidateSupersedes(t *testing.T) {
 // wording; a fact about another setting stays.
 func TestConsolidateRetiresSetting(t *testing.T) {
 	m := testMemory(t)
-	ctx := context.Background()
 	capture := func(key string, cs ...summarize.Candidate) *CaptureResult {
 		t.Helper()
-		res, err := Capture(ctx, m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
-			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed(cs)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return captureFixed(t, m, key, cs...)
 	}
 	first := capture("s1",
 		summarize.Candidate{Kind: summarize.Fact, Title: "The service config still has max_idle_conns = 4"},
@@ -149,6 +143,18 @@ func TestConsolidateRetiresSetting(t *testing.T) {
 	}
 }
 
+// captureFixed captures one prompt as session key, the summarizer
+// proposing cs.
+func captureFixed(t *testing.T, m *memory.Memory, key string, cs ...summarize.Candidate) *CaptureResult {
+	t.Helper()
+	res, err := Capture(context.Background(), m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
+		Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed(cs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // TestConsolidateAfterRetiring: a batch whose first candidate retires an
 // item and whose next one reads like that item captures (a retired item
 // is no match: it has no file left to confirm or supersede); the
@@ -156,15 +162,9 @@ func TestConsolidateRetiresSetting(t *testing.T) {
 // summarised.
 func TestConsolidateAfterRetiring(t *testing.T) {
 	m := testMemory(t)
-	ctx := context.Background()
 	capture := func(key string, cs ...summarize.Candidate) *CaptureResult {
 		t.Helper()
-		res, err := Capture(ctx, m, Batch{Session: key, Key: key, Final: true, Trigger: "stop",
-			Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "go"}}, Summarizer: fixed(cs)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return captureFixed(t, m, key, cs...)
 	}
 	first := capture("s1", summarize.Candidate{Kind: summarize.Fact, Title: "The service config still has max_idle_conns = 4"})
 	second := capture("s2",

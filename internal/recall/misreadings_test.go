@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
-	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
 )
 
@@ -51,14 +50,7 @@ func TestRejectionKeepsReasons(t *testing.T) {
 			"Feel free to add frontend packages whenever you need them."},
 	})
 	older := sess("a1", map[int][]string{digest.Rejected: {warmer, rule}})
-	sessions := []*recent.Session{newest, older}
-	sums := recent.Digests(sessions)
-	v := digest.NewVocab(sums)
-	stmts := make([]digest.Statement, 0, len(filler))
-	for _, f := range filler {
-		stmts = append(stmts, digest.Statement{Text: f, Rank: 2})
-	}
-	r := derived.New(m, stmts, sums, v)
+	_, _, r := retirerFor(m, []*recent.Session{newest, older})
 	if got := stillSays(r, digest.Rejected, 1, warmer, nil, false); got != warmer {
 		t.Errorf("rejection left as %q", got)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
 )
@@ -120,6 +121,18 @@ func TestManifestSaid(t *testing.T) {
 	}
 }
 
+// retirerFor is what a pack asks of sessions: their digests, their
+// vocabulary and the retirer over them and the filler.
+func retirerFor(m *memory.Memory, sessions []*recent.Session) ([]*digest.Summary, *digest.Vocab, *derived.Retirer) {
+	sums := recent.Digests(sessions)
+	v := digest.NewVocab(sums)
+	stmts := make([]digest.Statement, 0, len(filler))
+	for _, f := range filler {
+		stmts = append(stmts, digest.Statement{Text: f, Rank: 2})
+	}
+	return sums, v, derived.New(m, stmts, sums, v)
+}
+
 // filler are, as in digest's tests, statements about other things, so that the words of the
 // statements under test are rare in the memory, as they are in one.
 var filler = []string{
@@ -157,13 +170,7 @@ func TestSessionSaysOnce(t *testing.T) {
 		digest.Decisions: {"Bookings are claimed with an exclusion constraint."},
 	})
 	sessions := []*recent.Session{newest, older}
-	sums := recent.Digests(sessions)
-	v := digest.NewVocab(sums)
-	stmts := make([]digest.Statement, 0, len(filler))
-	for _, f := range filler {
-		stmts = append(stmts, digest.Statement{Text: f, Rank: 2})
-	}
-	r := derived.New(m, stmts, sums, v)
+	sums, v, r := retirerFor(m, sessions)
 	var cores derived.Titles[*unit]
 	var heads [numSections]string
 	heads[secSessions] = "## Latest sessions"
