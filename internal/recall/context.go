@@ -1074,9 +1074,11 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 	return "", fmt.Sprintf("no session %s in this memory yet; showing the latest", ref)
 }
 
-// stub reports whether a bullet cut to fit kept too few words to say
-// anything: "Request: and in the build step of the…".
-func stub(cut string) bool { return len(strings.Fields(cut)) < 10 }
+// stub reports whether a bullet cut inside a sentence to fit kept too
+// few words to say anything: "Request: and in the build step of the…".
+// A first sentence kept whole ("CSRF is in: a double-submit token.")
+// says something however short.
+func stub(cut string) bool { return strings.HasSuffix(cut, "…") && len(strings.Fields(cut)) < 10 }
 
 // passedOver marks a rejection the summarizer read off a decision's
 // "instead of" (summarize's decide).
