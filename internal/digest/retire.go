@@ -5,6 +5,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/gone"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
+	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"maps"
 	"slices"
 	"strings"
@@ -50,8 +51,8 @@ type Statement struct {
 	tools   map[string]string // change.Tools
 	// nowNoun and nowValue: "the publisher is quill-lang now" (change.NowIs)
 	nowNoun, nowValue string
-	edit              *valueEdit // a file's line given another value
-	was               string     // the line a replacement replaced (Sources)
+	edit              *replace.Edit // a file's line given another value
+	was               string        // the line a replacement replaced (Sources)
 	// gone is a file a command deleted or moved away (gone.Files).
 	gone string
 	// renamed is a name in code a command gave another name:
@@ -192,8 +193,8 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 				for _, b := range bullets {
 					r.addSubstitution(b, order(k, false))
 					for _, st := range shellcmd.Steps(commandOf(b)) {
-						if m := writesValue.FindStringSubmatch(st); m != nil {
-							r.add(m[2]+" is "+m[1]+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
+						if file, v, ok := replace.WritesValue(st); ok {
+							r.add(file+" is "+v+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
 						}
 					}
 					deleted, moved := gone.Files(commandOf(b))
@@ -415,51 +416,13 @@ func repeated(words []string, i int, same []int) bool {
 	return false
 }
 
-// substitution finds the start of an in-place replacement, sed's or
-// perl's "s/old/new/", with any of the usual delimiters.
-var substitution = lazyre.New(`(?:^|[\s'"])s([/|#,:@])`)
-
-// replacements are the old and new texts of a command's "s/old/new/"s.
-// A command the summary cut short ("…") ends in a replacement whose new
-// text is cut: it is given with the "…" (valueEditOf reads it so).
-func replacements(cmd string) [][2]string {
-	var out [][2]string
-	for _, m := range substitution.FindAllStringSubmatchIndex(cmd, -1) {
-		d := cmd[m[2]]
-		parts, cur, esc := []string(nil), []byte(nil), false
-		for i := m[3]; i < len(cmd) && len(parts) < 2; i++ {
-			switch c := cmd[i]; {
-			case esc && len(parts) == 0 && strings.IndexByte("b<>", c) >= 0:
-				esc = false // a word boundary the pattern asks for, no text
-			case esc:
-				cur, esc = append(cur, c), false
-			case c == '\\':
-				esc = true
-			case c == d:
-				parts, cur = append(parts, string(cur)), nil
-			default:
-				cur = append(cur, c)
-			}
-		}
-		if len(parts) == 1 {
-			if now, ok := strings.CutSuffix(strings.TrimRight(string(cur), "` "), "…"); ok && strings.TrimSpace(now) != "" {
-				parts = append(parts, strings.TrimSpace(now)+"…")
-			}
-		}
-		if len(parts) == 2 {
-			out = append(out, [2]string{parts[0], parts[1]})
-		}
-	}
-	return out
-}
-
 // addSubstitution adds what a command that replaces text in a file
 // changes: the settings it gives ("sed -i 's/retry_after' =>
 // 90/retry_after' => 300/'" sets retry_after to 300), and the code
 // values it replaces ("s/baud=115200/baud=921600/" replaces 115200).
 // The rest of a command is no statement about the project.
 func (r *Retirer) addSubstitution(cmd string, rank int) {
-	for _, rep := range replacements(cmd) {
+	for _, rep := range replace.Pairs(cmd) {
 		r.addReplacement(rep[0], rep[1], rank)
 	}
 }
@@ -481,260 +444,31 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 			// alone is no such value: 8545 of http://127.0.0.1:8545 is
 			// a port, which "hardhat also wants 8545" gives another
 			// thing.
-			for _, v := range valuePart.FindAllString(t, -1) {
+			for _, v := range replace.ValueParts(t) {
 				if v != t && distinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
 					st.replaced = append(st.replaced, v)
 				}
 			}
 		}
 	}
-	st.edit = valueEditOf(was, now)
+	st.edit = replace.EditOf(was, now)
 	if lex.CodeName(was) && lex.CodeName(now) && was != now {
 		st.renamed, st.renamedTo = was, now
 	}
-	if a, b := pinned(was), pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
+	if a, b := replace.Pinned(was), replace.Pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
 		st.swapped = a
 	}
-	if a, b := portMap.FindStringSubmatch(was), portMap.FindStringSubmatch(now); a != nil && b != nil && a[1] != b[1] && a[2] == b[2] {
-		st.hostPort = a[1]
-	} else if a, b := hostPort.FindStringSubmatch(was), hostPort.FindStringSubmatch(now); a != nil && b != nil && a[1] == b[1] && a[2] != b[2] {
-		st.hostPort = a[2] // http://127.0.0.1:8080 became http://127.0.0.1:8081
-	}
-	if a, b := lowerBound.FindStringSubmatch(was), lowerBound.FindStringSubmatch(now); a != nil && b != nil && shortVersion(a[1]) != shortVersion(b[1]) {
-		st.minWas = shortVersion(a[1])
-	}
+	st.hostPort = replace.HostPort(was, now)
+	st.minWas = replace.LowerBound(was, now)
 	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != "" || st.minWas != "" {
 		r.stmts = append(r.stmts, st)
 	}
-}
-
-// pinned is the package a dependency pin names, lower-case:
-// "zstandard==0.23.0", "lodash@4.17.21"; "" for another line.
-func pinned(line string) string {
-	if m := pinRE.FindStringSubmatch(line); m != nil {
-		return strings.ToLower(m[1])
-	}
-	return ""
-}
-
-// writesValue is a step that writes one value into a file, the file's
-// whole content: "printf '22.11.0\n' > .nvmrc", "echo 3.12.4 > .python-version".
-var writesValue = lazyre.New(`^(?:printf|echo)\s+(?:-[en]\s+)?['"]?(v?\d+(?:\.\d+)*)(?:\\n)?['"]?\s*>\s*([\w./-]+)$`)
-
-// portMap is a container's port mapping, host port first: "3000:3000",
-// "127.0.0.1:8080:80".
-var portMap = lazyre.New(`(?:^|[\s"'\[])(?:[\d.]+:)?(\d{2,5}):(\d{2,5})(?:/(?:tcp|udp))?(?:$|[\s"'\],])`)
-
-// lowerBound is a version constraint's lower bound: ">=11.3.0", "^4.2".
-var lowerBound = lazyre.New(`(?:>=|\^|~>?)\s*v?(\d+\.\d+(?:\.\d+)?)`)
-
-// minimumOf finds a version said as the least supported: "11.3 and up",
-// "at least 3.10", "Node 18+", ">= 1.21".
-var minimumOf = lazyre.New(`(?i)(?:\b(?:at least|minimum(?: version)?(?: is| of)?|nothing older than|no older than)\s+(?:[a-z][\w.-]*\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|>=\s*v?(\d+\.\d+(?:\.\d+)?)|\bv?(\d+(?:\.\d+){0,2})(?:\+|\s+(?:and|or)\s+(?:up|above|newer|later|higher)\b))`)
-
-// shortVersion drops a version's trailing ".0"s: 11.3.0 is 11.3, 18.0.0
-// is 18.
-func shortVersion(v string) string {
-	for strings.HasSuffix(v, ".0") {
-		v = strings.TrimSuffix(v, ".0")
-	}
-	return v
-}
-
-// saysMinimum reports whether x gives v as the least version supported.
-func saysMinimum(x, v string) bool {
-	for _, m := range minimumOf.FindAllStringSubmatch(x, -1) {
-		if shortVersion(m[1]+m[2]+m[3]) == v {
-			return true
-		}
-	}
-	return false
-}
-
-// hostPort is a host and its port: "http://127.0.0.1:8080", "localhost:5432".
-var hostPort = lazyre.New(`(?:^|[/@\s"'=])([a-zA-Z][\w-]*(?:\.[\w-]+)*|\d+\.\d+\.\d+\.\d+):(\d{2,5})\b`)
-
-var pinRE = lazyre.New(`^\s*["']?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\[[\w,]+\])?["']?\s*(?:==|~=|>=|@)\s*v?\d+\.\d`)
-
-// namesPackage reports whether x names package p as a package: in code
-// ("`requests`") or beside a word for one ("zstandard wheels", "the
-// httpx client"), not "webhook requests are signed" or "a rich tooltip".
-func namesPackage(x, p string) bool {
-	lower := strings.ToLower(x)
-	if strings.Contains(lower, "`"+p+"`") || strings.Contains(lower, "`"+p+"==") {
-		return true
-	}
-	return lex.HasBounded(lower, p, func(j, end int) bool {
-		return (j == 0 || !lex.IsWordByte(lower[j-1])) && (end == len(lower) || !lex.IsWordByte(lower[end])) && packageWord.MatchString(lower[end:])
-	})
-}
-
-var packageWord = lazyre.New(`^\s+(?:wheels?|package|packages|library|lib|module|dependency|client|sdk|version|pin|==)\b`)
-
-// valuePart is a part of a code token between its separators.
-var valuePart = lazyre.New(`[^@=:/,'"()\[\]{}]+`)
-
-// A valueEdit is a line of a file given another value: the keys of what
-// the line names, and the value before and after; name says the value is
-// a name, not a number.
-type valueEdit struct {
-	keys     []string
-	old, new string
-	name     bool
-	ident    string // the line's name when it is one in code: POOL_SIZE, maxRetries
-	any      bool   // the old value is a pattern any number matches
-}
-
-// anyNumber is a pattern of a substitution's old text that any number
-// matches: "s/--strictness-level [0-9]*/--strictness-level 10/".
-var anyNumber = lazyre.New(`\[0-9\]\[0-9\]\*|\[0-9\](?:[*+]|\\\+)|\\d[*+]?|\[\[:digit:\]\](?:[*+]|\\\+)`)
-
-// valueEditOf reads "reminders: 10" → "reminders: 3" or "maximumPoolSize
-// = 10" → "maximumPoolSize = 20": lines alike but for one value, a
-// number or a name ("namespace: ci-agents" → "namespace: build-pods",
-// "container('kaniko')" → "container('buildkit')"). The line's last
-// value may become more than one word ("POOL_SIZE = 4;" → "POOL_SIZE =
-// Math.max(1, …)"), which a text cut short ("…") allows only. The keys
-// are those of the words they share before the value, a name in camel
-// case split into its words.
-func valueEditOf(was, now string) *valueEdit {
-	now, cut := strings.CutSuffix(now, "…")
-	pattern := anyNumber.ReplaceAllString(was, "0")
-	a, b := editTokens.FindAllString(pattern, -1), editTokens.FindAllString(now, -1)
-	if cut && len(b) > 0 {
-		b = b[:len(b)-1] // its last word may be cut short
-	}
-	if len(a) < 2 || len(a) > 8 {
-		return nil
-	}
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	if i == len(a) || i == len(b) {
-		return nil
-	}
-	last := i == len(a)-1 && len(b) > len(a)
-	if !last && (cut || len(a) != len(b) || !slices.Equal(a[i+1:], b[i+1:])) {
-		return nil
-	}
-	e := &valueEdit{old: a[i], new: b[i], any: pattern != was && a[i] == "0"}
-	switch {
-	case isDecimal(e.old) && (isDecimal(e.new) || last):
-	case !last && nameValue(e.old) && !isDecimal(e.new):
-		e.name = true
-	default:
-		return nil
-	}
-	name := "" // the last word both keep before the value: its key
-	for _, w := range a[:i] {
-		if !change.IsNumber(strings.ReplaceAll(w, ".", "")) {
-			name = w
-		}
-	}
-	for w := range lex.ContentWords(splitCamel(name)) {
-		if k := lex.Key(w); len(k) > 2 && !slices.Contains(e.keys, k) {
-			e.keys = append(e.keys, k)
-		}
-	}
-	if len(e.keys) == 0 {
-		return nil
-	}
-	slices.Sort(e.keys)
-	if len(name) > 3 && (strings.Contains(name, "_") || splitCamel(name) != name) {
-		e.ident = name
-	}
-	return e
-}
-
-// nameValue reports whether a word of a line is a value that names one
-// thing: ci-agents, nexus-deploy, v1.4.0, kaniko; not a word of four
-// letters or fewer, nor a common one.
-func nameValue(w string) bool {
-	return len(w) >= 4 && !lex.StopWords[strings.ToLower(w)]
 }
 
 // editedLine is a line an edit replaced, as a summary's list of changed
 // files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
 // 15`)".
 var editedLine = lazyre.New("`([^`]+)` → `([^`]+)`")
-
-// isDecimal reports whether s is a number, with a decimal point or not.
-func isDecimal(s string) bool {
-	return change.IsNumber(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".") && !strings.HasSuffix(s, ".")
-}
-
-var editTokens = lazyre.New(`[A-Za-z_][\w.-]*|\d+(?:\.\d+)*`)
-
-// splitCamel puts a space before each upper-case letter that follows a
-// lower-case one: maximumPoolSize → maximum Pool Size.
-func splitCamel(s string) string {
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && unicode.IsUpper(c) && unicode.IsLower(rune(s[i-1])) {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(c)
-	}
-	return strings.NewReplacer("_", " ", ".", " ", "-", " ").Replace(b.String())
-}
-
-// says reports whether x gives the value the edit replaced to what the
-// edit's line names by a distinctive word: "the reminders queue runs 3 at
-// a time" once "reminders: 3" became "reminders: 15". A name needs no
-// such word when it is one by its form: "namespace `ci-agents`", "V1.4.0
-// is the tag everybody pins", "should use Kaniko".
-func (e *valueEdit) says(x string, xk map[string]bool, distinct func(k string) bool) bool {
-	named := e.ident != "" && strings.Contains(x, e.ident) // "`POOL_SIZE = 4`", however common "pool" is
-	for _, k := range e.keys {
-		named = named || xk[k] && distinct(k)
-	}
-	if e.name {
-		lower := strings.ToLower(x)
-		if !gone.NamesTool(lower, strings.ToLower(e.old)) || gone.NamesTool(lower, strings.ToLower(e.new)) {
-			return false
-		}
-		return named || strings.ContainsAny(e.old, "-_0123456789") || lex.WrittenAsName(x, e.old)
-	}
-	if e.any {
-		return named && !hasNumber(x, e.new) && e.numberAfterKey(x) // "strictness level 5" once any level became 10
-	}
-	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
-}
-
-// numberAfterKey reports whether x gives a number within a few words
-// after one of the edit's keys: "strictness level 5", not "the
-// strictness level lives in ci.yml; pluginval needs JUCE 7".
-func (e *valueEdit) numberAfterKey(x string) bool {
-	lower := lex.ASCIILower(x)
-	for _, k := range e.keys {
-		for rest := lower; ; {
-			i := strings.Index(rest, k)
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(k):]
-			if numberIn.MatchString(rest[:min(len(rest), 24)]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-var numberIn = lazyre.New(`(?:^|[^\w.])\d+(?:\.\d+)?(?:$|[^\w.]|\.(?:\s|$))`)
-
-// hasNumber reports whether text holds the number n as a word of its own:
-// not inside 1,000, 3.10 or v10.
-func hasNumber(text, n string) bool {
-	return lex.HasBounded(text, n, func(j, end int) bool {
-		before := j == 0 || !isNumChar(text[j-1]) && !(text[j-1] == ',' && j > 1 && isDigit(text[j-2]))
-		return before && (end == len(text) || !isNumChar(text[end]) && !((text[end] == '.' || text[end] == ',') && end+1 < len(text) && isDigit(text[end+1])))
-	})
-}
-
-func isDigit(c byte) bool   { return c >= '0' && c <= '9' }
-func isNumChar(c byte) bool { return lex.IsWordByte(c) || c == '.' }
 
 // distinctShare is the largest share of the statements a key may appear
 // in and still say what a statement is about; in a small memory, a few
@@ -1118,10 +852,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if n.renamed != "" && gone.NamesCode(x, n.renamed) && !gone.NamesCode(x, n.renamedTo) {
 				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
 			}
-			if n.swapped != "" && namesPackage(x, n.swapped) {
+			if n.swapped != "" && replace.NamesPackage(x, n.swapped) {
 				return true // "msgpack and zstandard wheels" once zstandard==0.23.0 became lz4==4.3.3
 			}
-			if n.minWas != "" && saysMinimum(x, n.minWas) {
+			if n.minWas != "" && replace.SaysMinimum(x, n.minWas) {
 				return true // "Grafana 11.3 and up" once ">=11.3.0" became ">=11.5.0"
 			}
 			if n.hostPort != "" && slices.Contains(prose.Ports(x), n.hostPort) {
@@ -1135,7 +869,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 					return true
 				}
 			}
-			if n.edit != nil && n.edit.says(x, xk, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
+			if n.edit != nil && n.edit.Says(x, xk, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
 				return true // "runs 3 at a time" once "reminders: 3" became "reminders: 15"
 			}
 			continue

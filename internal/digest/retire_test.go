@@ -1,12 +1,12 @@
 package digest
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -602,26 +602,6 @@ func TestRetiredByEdit(t *testing.T) {
 	}
 }
 
-func TestValueEditOf(t *testing.T) {
-	for _, tc := range []struct{ was, now, want string }{
-		{"reminders: 3", "reminders: 15", "[reminde] 3 → 15"},
-		{"maximumPoolSize = 10", "maximumPoolSize = 20", "[maximum pool size] 10 → 20"},
-		{`- "5433:5432"`, `- "5432:5432"`, "<nil>"}, // a port pair: no name
-		{"timeout = 30 # was 20", "timeout = 45 # was 30", "<nil>"},
-		{"name = old", "name = new", "<nil>"},
-		{"retries: 3, timeout: 10", "retries: 3, timeout: 20", "[timeout] 10 → 20"},
-		{"ratio: 0.5", "ratio: 0.25", "[ratio] 0.5 → 0.25"},
-	} {
-		got := "<nil>"
-		if e := valueEditOf(tc.was, tc.now); e != nil {
-			got = fmt.Sprintf("%v %s → %s", e.keys, e.old, e.new)
-		}
-		if got != tc.want {
-			t.Errorf("valueEditOf(%q, %q) = %s, want %s", tc.was, tc.now, got, tc.want)
-		}
-	}
-}
-
 // TestRetiredByIdentQuantity: in a memory where "controller" is a common
 // word, a quantity given to one identifier in code retires the older
 // quantity of the same unit given to it.
@@ -948,9 +928,9 @@ func FuzzReplacements(f *testing.F) {
 	f.Add("`sed -i 's/POOL_SIZE = 4;/POOL_SIZE = Math.max(1, (navigator.hardwareConcur …`", "ȺȺȺ a pool of 4 (`POOL_SIZE = 4`)")
 	f.Add("`rm -f netlify.toml; git mv crates/filters/ wasm/filters`", "Deploy — Netlify; crates/filters/src/x.rs")
 	f.Fuzz(func(t *testing.T, cmd, x string) {
-		for _, rep := range replacements(cmd) {
-			if e := valueEditOf(rep[0], rep[1]); e != nil {
-				e.says(x, change.TopicKeys(x), func(string) bool { return true })
+		for _, rep := range replace.Pairs(cmd) {
+			if e := replace.EditOf(rep[0], rep[1]); e != nil {
+				e.Says(x, change.TopicKeys(x), func(string) bool { return true })
 			}
 		}
 		newer := &Summary{}
