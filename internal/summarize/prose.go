@@ -406,7 +406,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	openAt, rejAt := -1, -1
 	// todo are the items of a list a label says is work left
 	// ("Remaining, in the order I'd do them:" then "1. …", "2. …").
-	todo := listedTodo(text)
+	todo := pick.ListedUnder(text, func(line string) bool { return todoLabel.MatchString(line) })
 	for i, s := range ss {
 		if todo != nil {
 			if todo[strings.TrimSpace(s)] {
@@ -523,13 +523,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// "The export now streams rows from a cursor": what was done,
 			// reported as the state it leaves, holds from now on.
 			kind = "decision"
-			a.addDecision(role, capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
+			a.addDecision(role, prose.Capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
 		case !hedged && !plan && reasonsFor.MatchString(s):
 			// "… records the reasons we're staying on Playwright: the
 			// checkout opens a second tab, …": a choice with its reasons.
 			kind = "decision"
 			m := reasonsFor.FindStringSubmatch(s)
-			a.decide(role, s, capitalize(m[1]), capitalize(m[2]), true)
+			a.decide(role, s, prose.Capitalize(m[1]), prose.Capitalize(m[2]), true)
 		case verdictOnly(s) && rejAt == i-1 && len(a.rejected) > 0 && rejectCue.MatchString(s):
 			// "The other way would be …, but …. Not worth it.": the
 			// verdict on the alternative just turned down.
@@ -593,39 +593,6 @@ func (a *analysis) prose(role Role, turn int, text string) {
 // todoLabel heads a list of work left: "Remaining, in the order I'd do
 // them:", "Still to do:", "Next steps:".
 var todoLabel = lazyre.New(`(?i)^(?:remaining|still (?:to do|open|left)|left to do|what's left|next steps?|to-?dos?|open (?:items|points|tasks))\b[^:]{0,50}:$`)
-
-// listedTodo returns the sentences of the list items that follow a
-// todoLabel line in text; nil when there are none.
-func listedTodo(text string) map[string]bool {
-	if !strings.Contains(text, ":\n") {
-		return nil
-	}
-	var out map[string]bool
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		if !todoLabel.MatchString(strings.TrimSpace(lines[i])) {
-			continue
-		}
-		for j := i + 1; j < len(lines); j++ {
-			l := strings.TrimSpace(lines[j])
-			if l == "" {
-				continue
-			}
-			item, ok := pick.ListItem(l)
-			if !ok {
-				break
-			}
-			if out == nil {
-				out = map[string]bool{}
-			}
-			for _, x := range prose.Sentences(item) {
-				out[strings.TrimSpace(x)] = true
-			}
-			i = j
-		}
-	}
-	return out
-}
 
 // announces reports whether s announces an explanation that follows it
 // ("Found it.", "Here's what happens:"), rather than giving it: "Found
@@ -822,7 +789,7 @@ func splitReason(s, next string) (what, why string) {
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
 	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) && toldPast.MatchString(s[:i[0]]) {
-		return capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
+		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
 	}
 	if i := reasonAt(s); i >= 0 {
 		return strings.TrimRight(strings.TrimSpace(s[:i]), ",;:—- "), strings.TrimSpace(s[i:])
@@ -950,7 +917,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	body := bodyFor(t, s, why)
 	if alt, choice := prose.Alternative(what); alt != "" && !change {
 		imp += impDecisionVs
-		line := capitalize(alt) + " — passed over for: " + strings.TrimRight(decisionTitle(choice), ".")
+		line := prose.Capitalize(alt) + " — passed over for: " + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {
 			line += " (" + strings.TrimRight(why, ".") + ")"
 		}
@@ -991,7 +958,7 @@ func (a *analysis) giveReason(i int, why string) {
 		c.Importance = round2(clamp(c.Importance+impDecisionWhy, 0, 0.95))
 		a.lastWhy = true
 	}
-	c.Body = strings.TrimSpace(c.Body + " " + shortFirst(capitalize(why)))
+	c.Body = strings.TrimSpace(c.Body + " " + shortFirst(prose.Capitalize(why)))
 	for j, d := range a.decisions {
 		if d == a.lastRef {
 			a.decisions[j] = prose.UpTo(strings.TrimRight(d, ".")+" — "+why, 480)
@@ -1025,7 +992,7 @@ func shortFirst(s string) string {
 	} else if strings.HasPrefix(s[best:], ", and ") {
 		rest = "And " + rest
 	}
-	return s[:best] + ". " + capitalize(rest)
+	return s[:best] + ". " + prose.Capitalize(rest)
 }
 
 // verdictOnly reports whether s turns something down without a word of
@@ -1059,7 +1026,7 @@ var verdictWords = prose.WordSet(`advise advised recommend recommended against w
 // sentence).
 func laterReason(s string) (string, bool) {
 	if m := reasonLabel.FindStringIndex(s); m != nil && m[1] < len(s) {
-		return capitalize(strings.TrimSpace(s[m[1]:])), true
+		return prose.Capitalize(strings.TrimSpace(s[m[1]:])), true
 	}
 	if reasonLead.MatchString(s) {
 		return s, true
@@ -1115,7 +1082,7 @@ func decisionTitle(what string) string {
 	}
 	t := trimLead(what)
 	if u := weLead.ReplaceAllString(t, ""); len(u) >= 8 {
-		t = capitalize(u)
+		t = prose.Capitalize(u)
 	}
 	return Title(t)
 }
@@ -1128,7 +1095,7 @@ func bodyFor(t, s, why string) string {
 		in[w] = true
 	}
 	if why != "" {
-		return shortFirst(capitalize(why))
+		return shortFirst(prose.Capitalize(why))
 	}
 	// A lead-in ("Oh and", "Also") the title left out is no more to say.
 	for _, w := range prose.ContentWords(trimLead(s)) {
@@ -1235,7 +1202,7 @@ func dropTopic(s string) string {
 	if m == nil || prose.HasValue(m[1]) || !prose.IsClause(m[2]) || !prose.HasValue(m[2]) {
 		return s
 	}
-	return capitalize(m[2])
+	return prose.Capitalize(m[2])
 }
 
 var conjunction = lazyre.New(`(,? and |; |, )`)
@@ -1281,7 +1248,7 @@ func conjuncts(s string) []string {
 func openText(s string) string {
 	s = trimLead(s)
 	if t := openLabel.ReplaceAllString(s, ""); len(t) >= 8 {
-		return capitalize(t)
+		return prose.Capitalize(t)
 	}
 	return s
 }
@@ -1292,10 +1259,8 @@ func trimLead(s string) string {
 	if len(t) < 8 {
 		return s
 	}
-	return capitalize(t)
+	return prose.Capitalize(t)
 }
-
-func capitalize(s string) string { return prose.Capitalize(s) }
 
 // openPoints are the items left open at the end of the segment: those
 // carried from the summary so far and those stated here, less those

@@ -159,3 +159,37 @@ func offerItems(offer string) []string {
 	}
 	return items
 }
+
+// ListedUnder returns the sentences of the list items that follow a line
+// label accepts in text ("Remaining, in the order I'd do them:" then
+// "1. …", "2. …"); nil when there are none.
+func ListedUnder(text string, label func(line string) bool) map[string]bool {
+	if !strings.Contains(text, ":\n") {
+		return nil
+	}
+	var out map[string]bool
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		if !label(strings.TrimSpace(lines[i])) {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			l := strings.TrimSpace(lines[j])
+			if l == "" {
+				continue
+			}
+			item, ok := ListItem(l)
+			if !ok {
+				break
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			for _, x := range prose.Sentences(item) {
+				out[strings.TrimSpace(x)] = true
+			}
+			i = j
+		}
+	}
+	return out
+}
