@@ -3,7 +3,9 @@ package capture
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -340,5 +342,24 @@ func TestConsolidateRetiresChanged(t *testing.T) {
 				t.Errorf("%q then %q: first gone %t, want %t; changes %+v", tc.first, tc.second, gone, tc.want, second.Items)
 			}
 		})
+	}
+}
+
+// TestConsolidateFailureReportsWrites: what consolidation wrote before it
+// failed is committed and reported, not committed unsaid.
+func TestConsolidateFailureReportsWrites(t *testing.T) {
+	m := testMemory(t)
+	if err := os.MkdirAll(filepath.Join(m.Dir, "core"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(m.Dir, "core", "patterns"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := captureFixed(t, m, "s1",
+		summarize.Candidate{Kind: summarize.Fact, Title: "The API listens on port 8080"},
+		summarize.Candidate{Kind: summarize.Pattern, Title: "Handlers return typed errors"})
+	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
+	if strings.Contains(tree, "core/facts/") && len(res.Items) == 0 {
+		t.Errorf("committed a core item the result does not report: items %v\ntree:\n%s", res.Items, tree)
 	}
 }

@@ -112,7 +112,8 @@ func claimOf(k model.Kind, title, body, subject string) claimed {
 }
 
 // Apply adds, confirms or supersedes core items for the candidates, as
-// writes of b, and returns the changes. The caller holds the lock.
+// writes of b, and returns the changes. The caller holds the lock. On an
+// error the changes made so far are returned with it: they are in b.
 func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.Writes) ([]model.ItemChange, error) {
 	index := map[model.Kind][]*namedItem{}
 	load := func(k model.Kind) error {
@@ -130,7 +131,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 	now := m.Now()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return changes, err
 		}
 		k, ok := candidateKind(c.Kind)
 		if !ok {
@@ -141,7 +142,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			continue
 		}
 		if err := load(k); err != nil {
-			return nil, err
+			return changes, err
 		}
 		words := titleWords(title)
 		cl := claimOf(k, title, c.Body, c.Subject)
@@ -159,7 +160,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		if k == model.Decision || k == model.Fact {
 			for _, kk := range []model.Kind{model.Decision, model.Fact} {
 				if err := load(kk); err != nil {
-					return nil, err
+					return changes, err
 				}
 			}
 			keep := ""
@@ -168,7 +169,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			}
 			retired, err := retireSettings(m, b, index[model.Fact], entry.settings, keep)
 			if err != nil {
-				return nil, err
+				return changes, err
 			}
 			changes = append(changes, retired...)
 			// Across the two kinds: a decision reversed later may be
@@ -177,13 +178,13 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			back := returnsTo(title+"\n"+c.Body, entry.attr)
 			retired, err = retire(m, b, both, keep, func(e *namedItem) bool { return entry.attr.revalues(e, entry.text, back) })
 			if err != nil {
-				return nil, err
+				return changes, err
 			}
 			changes = append(changes, retired...)
 			if ch, ok := changeOf(title, c.Body, cl); ok {
 				retired, err := retire(m, b, both, keep, ch.replaces)
 				if err != nil {
-					return nil, err
+					return changes, err
 				}
 				changes = append(changes, retired...)
 			}
@@ -196,7 +197,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			it.Session = c.Session
 			data, err := it.Marshal()
 			if err != nil {
-				return nil, err
+				return changes, err
 			}
 			if subject != "" {
 				data = model.WithKeys(data, model.KeySubject, subject)
@@ -209,7 +210,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		}
 		data, err := m.PendingContent(b, match.path)
 		if err != nil {
-			return nil, err
+			return changes, err
 		}
 		old, err := model.Parse(match.path, data)
 		if err != nil {
@@ -223,7 +224,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			old.Tags = mergeTags(old.Tags, c.Tags)
 			data, err := old.Marshal()
 			if err != nil {
-				return nil, err
+				return changes, err
 			}
 			b.Put(match.path, data)
 			changes = append(changes, model.ItemChange{Action: "confirmed", ID: old.ID, Kind: k, Title: old.Title, Path: match.path})
@@ -237,7 +238,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 			old.Tags = mergeTags(old.Tags, c.Tags)
 			data, err := old.Marshal()
 			if err != nil {
-				return nil, err
+				return changes, err
 			}
 			b.Drop(match.path)
 			b.Put(old.Path(), data)
@@ -257,7 +258,7 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		it.Session = c.Session
 		data, err = it.Marshal()
 		if err != nil {
-			return nil, err
+			return changes, err
 		}
 		kv := []string{model.KeySupersedes, old.ID}
 		if subject != "" {

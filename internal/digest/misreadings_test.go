@@ -59,3 +59,44 @@ func TestHypotheticalStillFixed(t *testing.T) {
 		}
 	}
 }
+
+// TestRound11NoFalseRetirement: the second review of 11 December. A port
+// mapping, an address, a lower bound, a command run with another count, a
+// URL's last part and a test passing somewhere are each tied to what
+// they name, not retired by a number or a word they share.
+func TestRound11NoFalseRetirement(t *testing.T) {
+	for _, tc := range []struct {
+		x, cmd string
+		want   bool
+	}{
+		{"Grafana listens on port 3000 inside the container.", "`sed -i 's/\"3000:3000\"/\"3001:3000\"/' docker-compose.yaml`", false},
+		{"The Next.js dev server runs on port 3000.", "`sed -i 's/\"3000:3000\"/\"3001:3000\"/' docker-compose.yaml`", false},
+		{"Jenkins serves its UI on port 8080.", "`sed -i \"s#http://127.0.0.1:8080#http://127.0.0.1:8081#\" tally.conf`", false},
+		{"Node 18+ is required.", "`sed -i 's/\"react\": \"^18.0.0\"/\"react\": \"^19.0.0\"/' package.json`", false},
+	} {
+		newer := &Summary{}
+		newer.Parts[Commands] = []string{tc.cmd}
+		older := &Summary{}
+		older.Parts[Environment] = []string{tc.x}
+		if got := NewRetirer(nil, []*Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
+			t.Errorf("%s retires %q: %v, want %v", tc.cmd, tc.x, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"The API serves requests on port 8080.", "The admin UI serves requests on port 9000.", false},
+		{"Traefik forwards requests to the API on port 8080.", "Caddy forwards requests to the docs site on port 4000.", false},
+		{"The gateway exposes metrics on port 9100.", "The worker exposes metrics on port 9200.", false},
+		{"Production runs `gunicorn app.wsgi -w 8 --timeout 60`.", "To reproduce locally, run `gunicorn app.wsgi -w 2 --timeout 60`.", false},
+		{"CI uses `pytest -n 4 tests/`.", "Locally `pytest -n 1 tests/` is easier to debug.", false},
+		{"The web app calls https://api.acme.io/graphql.", "The mobile app now calls https://mobile-api.acme.io/graphql.", false},
+		{"The e2e suite is flaky on Firefox.", "The e2e suite passes 10 runs in a row on Chrome.", false},
+		{"Set MAX_WORKERS=8 apart from CI.", "MAX_WORKERS=16 now.", true},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+}

@@ -283,10 +283,28 @@ func EditCommand(b string) bool {
 // again.
 func ScaffoldCommand(b string) bool {
 	steps := shellcmd.Steps(commandOf(b))
-	return len(steps) > 0 && scaffold.MatchString(strings.TrimSpace(steps[0]))
+	if len(steps) == 0 {
+		return false
+	}
+	first, last := strings.TrimSpace(steps[0]), strings.TrimSpace(steps[len(steps)-1])
+	switch {
+	case loopStart.MatchString(first):
+		// A loop and nothing after it: "while ! pg_isready; do sleep
+		// 1; done && npm run migrate" runs the migration.
+		return strings.HasPrefix(last, "done") || strings.HasSuffix(last, "…") || len(steps) == 1
+	case printStart.MatchString(first):
+		// Text piped into a command feeds it: "echo $PAT | docker login".
+		return !strings.Contains(first, "|")
+	}
+	return scaffold.MatchString(first)
 }
 
-var scaffold = lazyre.New(`^(?:for|while|until)\s|^(?:python3?|node|ruby|perl)\s+(?:-[ce]\b|-\s|-$)|^(?:printf|echo)\s|<<-?\s*'?"?\w+`)
+var (
+	loopStart  = lazyre.New(`^(?:for|while|until)\s`)
+	printStart = lazyre.New(`^(?:printf|echo)\s`)
+)
+
+var scaffold = lazyre.New(`^(?:python3?|node|ruby|perl)\s+(?:-[ce]\b|-\s|-$)|<<-?\s*'?"?\w+`)
 
 // commandOf is the command line of a Commands bullet: what is in its
 // backquotes, without how often it ran and how it ended ("`rm pom.xml`

@@ -34,15 +34,19 @@ func TestEditCommand(t *testing.T) {
 // one-offs; a tool run, even with arguments, is not.
 func TestScaffoldCommand(t *testing.T) {
 	for b, want := range map[string]bool{
-		"`for run in 1 2 3; do …`":                                     true,
-		"`python3 -c \"import sqlite3, os; db = sqlite3.connect(…`":    true,
-		"`python3 - <<'EOF' …`":                                        true,
-		"`printf 'HTTP/2 200\\ncontent-type: text/plain' …`":           true,
-		"`node -e 'console.log(1)'`":                                   true,
-		"`python3 scripts/seed.py --target local`":                     false,
-		"`sh scripts/test.sh`":                                         false,
-		"`sam local start-api --docker-network cragbook-local` ×2: ok": false,
-		"`cat config.yaml`":                                            false,
+		"`for run in 1 2 3; do …`":                                                   true,
+		"`python3 -c \"import sqlite3, os; db = sqlite3.connect(…`":                  true,
+		"`python3 - <<'EOF' …`":                                                      true,
+		"`printf 'HTTP/2 200\\ncontent-type: text/plain' …`":                         true,
+		"`node -e 'console.log(1)'`":                                                 true,
+		"`python3 scripts/seed.py --target local`":                                   false,
+		"`sh scripts/test.sh`":                                                       false,
+		"`sam local start-api --docker-network cragbook-local` ×2: ok":               false,
+		"`cat config.yaml`":                                                          false,
+		"`echo \"$CR_PAT\" | docker login ghcr.io -u octo --password-stdin`: ok":     false,
+		"`printf 'y\\n' | npx prisma migrate reset`: ok":                             false,
+		"`while ! pg_isready -h localhost; do sleep 1; done && npm run migrate`: ok": false,
+		"`for i in 1 2 3; do curl -s localhost:8080/health; done`":                   true,
 	} {
 		if got := ScaffoldCommand(b); got != want {
 			t.Errorf("ScaffoldCommand(%q) = %v, want %v", b, got, want)

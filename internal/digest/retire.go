@@ -65,10 +65,10 @@ type Statement struct {
 	// hostPort is the port a line gave up: 3000 once the mapping
 	// "3000:3000" became "3001:3000", 8080 once "http://127.0.0.1:8080"
 	// became "http://127.0.0.1:8081".
-	hostPort string
+	hostPort *replace.Port
 	// minWas is the lower bound a version constraint gave up: 11.3 once
 	// ">=11.3.0" became ">=11.5.0".
-	minWas string
+	minWas *replace.Bound
 	done   bool // read has run
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
@@ -460,7 +460,7 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	}
 	st.hostPort = replace.HostPort(was, now)
 	st.minWas = replace.LowerBound(was, now)
-	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != "" || st.minWas != "" {
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != nil || st.minWas != nil {
 		r.stmts = append(r.stmts, st)
 	}
 }
@@ -855,10 +855,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if n.swapped != "" && replace.NamesPackage(x, n.swapped) {
 				return true // "msgpack and zstandard wheels" once zstandard==0.23.0 became lz4==4.3.3
 			}
-			if n.minWas != "" && replace.SaysMinimum(x, n.minWas) {
+			if n.minWas != nil && n.minWas.Says(x) {
 				return true // "Grafana 11.3 and up" once ">=11.3.0" became ">=11.5.0"
 			}
-			if n.hostPort != "" && slices.Contains(prose.Ports(x), n.hostPort) {
+			if n.hostPort != nil && n.hostPort.Says(x, prose.Ports(x)) {
 				return true // "compose publishes Grafana on port 3000" once "3000:3000" became "3001:3000"
 			}
 			// A command that replaced a value in place retires what
@@ -877,7 +877,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
-		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) {
+		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
 			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
 		}
 		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text) {
@@ -1035,6 +1035,22 @@ func otherArg(x, n string) bool {
 	}
 	return false
 }
+
+// otherPlace reports whether newer text n says where it runs, in words
+// outside its code, and x does not say the same: "To reproduce locally,
+// run `gunicorn … -w 2`" is no change of production's `-w 8`.
+func otherPlace(x, n string) bool {
+	xw := lex.ContentWords(quoted.ReplaceAllString(strings.ToLower(x), " "))
+	for w := range lex.ContentWords(quoted.ReplaceAllString(strings.ToLower(n), " ")) {
+		if placeWords[w] && !xw[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var placeWords = map[string]bool{"locally": true, "local": true, "ci": true, "production": true, "prod": true,
+	"staging": true, "dev": true, "debug": true, "debugging": true, "reproduce": true, "laptop": true, "test": true, "tests": true}
 
 // argNumber is a command's numeric argument, alone or in its flag:
 // 4, -j4, --workers=4.

@@ -38,7 +38,7 @@ var (
 	versionNum  = lazyre.New(`\bv?\d+\.\d+(\.\d+)?\b`)
 	// fileSays is a sentence that only says what a file holds: ".nvmrc
 	// says 20.15.1", "`.python-version` is 3.12.4 now".
-	fileSays  = lazyre.New("^(?:the\\s+)?`?([\\w./-]*\\.[\\w-]+)`?\\s+(?:says|is|has|holds|contains|pins|reads)\\s+(?:now\\s+)?`?v?(\\d+(?:\\.\\d+)*)`?(?:\\s+now)?[.!]?$")
+	fileSays  = lazyre.New("^(?:[Tt]he\\s+)?`?([\\w./-]*\\.[\\w-]+)`?\\s+(?:says|is|has|holds|contains|pins|reads)\\s+(?:now\\s+)?`?v?(\\d+(?:\\.\\d+)*)`?(?:\\s+now)?[.!]?$")
 	envVarRE  = lazyre.New(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`)
 	pathRE    = lazyre.New(`(?:^|[\s` + "`" + `(])((?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@*-]*)*|[\w-]+/[\w.-]+(?:/[\w.-]+)*\.\w{1,5}|[\w-]+\.(?:ya?ml|toml|json|env|ini|conf|cfg|sql|go|py|ts|js|rs|md))`)
 	hostRE    = lazyre.New(`(?i)\b[\w-]+(\.[\w-]+)*\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b`)
@@ -376,6 +376,11 @@ var commandRules = []commandRule{
 // entityVerb ends the noun phrase a fact is about.
 var entityVerb = lazyre.New(`(?i)^(is|are|was|were|'s|listens?|runs?|lives?|sits?|serves?|uses?|needs?|requires?|expects?|points?|defaults?|moved|bumped|upgraded|downgraded|pinned|has|have|should|must|will|can|gets?|got|starts?|binds?|talks?|connects?|reads?|writes?|stores?|keeps?|now|on|at|in|under)$`)
 
+// carried are what a server serves or forwards, not a thing of its own:
+// "the API serves requests on port 8080" gives the API's port.
+var carried = WordSet(`requests request traffic metrics data connections calls queries events logs responses
+	it them this that everything`)
+
 // placeVerb puts a thing on a port: what follows it, not what comes
 // before, owns the port.
 var placeVerb = lazyre.New(`(?i)^(publish(es|ed)?|expos(es|ed)|maps|mapped|forwards|forwarded|serves|served)$`)
@@ -415,8 +420,10 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 			for _, w := range toks[i+1:] {
 				w = strings.Trim(w, ".,;:!?()\"'`*")
 				if w == "on" || w == "at" || w == "to" {
-					if ws := clean(obj); len(ws) > 0 {
+					if ws := clean(obj); len(ws) > 0 && !carried[ws[len(ws)-1]] {
 						return lastWords(ws, 3)
+					} else if ws := clean(toks[:i]); len(ws) > 0 {
+						return lastWords(ws, 3) // "the gateway exposes metrics on 9100": the gateway's
 					}
 					break
 				}

@@ -172,13 +172,17 @@ func MovedURL(x, n string) bool {
 	}
 	for _, u := range xs {
 		for _, v := range ns {
-			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] {
+			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] && !commonEnd[u[2]] {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// commonEnd are last path components many unrelated services share.
+var commonEnd = WordSet(`graphql health healthz ready readyz live livez metrics api v1 v2 v3 v4 status login logout
+	callback webhook webhooks releases latest index.html docs openapi.json swagger.json query search auth token`)
 
 // urlParts are the scheme, host and last path component of each URL s
 // names, lower-case.

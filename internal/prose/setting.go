@@ -75,7 +75,7 @@ func Settings(text string) map[string]string {
 		return out
 	}
 	for _, i := range settingRE.FindAllStringSubmatchIndex(text, -1) {
-		if apart.MatchString(text[i[1]:]) {
+		if rest := text[i[1]:]; apart.MatchString(rest) && !apartFrom.MatchString(rest) {
 			continue // "booked_at 18 ms apart" is a difference
 		}
 		if i[3] == i[4] && splitVersion.MatchString(text[i[2]:i[3]]) {
@@ -120,6 +120,10 @@ var splitVersion = lazyre.New(`\d\.\d+$`)
 
 // apart after a value makes it a difference between two things.
 var apart = lazyre.New(`^\s*[a-zµ]*\s+apart\b`)
+
+// apartFrom is "apart from", except: "MAX_WORKERS=8 apart from CI" sets
+// the value.
+var apartFrom = lazyre.New(`^\s*[a-zµ]*\s+apart from\b`)
 
 // A server's address is given as a URL ("postgresql://app@pg.internal:6432/app")
 // or in words beside the server's kind ("Postgres: host db-crawl-01, port

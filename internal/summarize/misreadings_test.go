@@ -77,3 +77,33 @@ func TestJoinedBlockNotHowTo(t *testing.T) {
 		}
 	}
 }
+
+// TestRound11Classify: the second review of 11 December. A step said
+// with its reason is a choice; a user leaving a thing as it is decides;
+// "Remaining are …" is work left; an instruction before pasted text is
+// the request; an open item after a long sentence keeps what it says.
+func TestRound11Classify(t *testing.T) {
+	for _, tc := range []struct {
+		role Role
+		text string
+		want string
+	}{
+		{Assistant, "Switching to pnpm because npm's lockfile kept drifting.", "decision"},
+		{Assistant, "Replacing moment with date-fns to cut the bundle size.", "decision,rejected"},
+		{Assistant, "Switching them to gRPC since REST was too chatty.", "decision"},
+		{User, "Leave the retry logic as it is.", "decision"},
+		{Assistant, "Remaining are the two flaky specs in spec/models.", "open"},
+	} {
+		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
+		}
+	}
+	if got := request("Thanks. Add these env vars to .env.example and document them in the README:\n\nFOO=1\nBAR=2"); !strings.Contains(got, "Add these env vars to .env.example") {
+		t.Errorf("request = %q", got)
+	}
+	long := "I refactored the payment reconciliation job so that it reads settlements in pages of 500, matches them against the ledger by provider reference and amount, writes mismatches into the reconciliation_issues table with the raw payloads attached, and emails finance a daily digest of whatever is still unmatched at 07:00."
+	a := analyze([]Turn{{Role: User, Text: "refactor the reconciliation job"}, {Role: Assistant, Text: long + " They still need a backfill for March, which I haven't run yet."}}, "")
+	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "backfill for March") {
+		t.Errorf("open %q", open)
+	}
+}

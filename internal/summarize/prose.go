@@ -147,12 +147,16 @@ func sortedKeys(m map[int]int) []int {
 
 // request is a prompt as a bullet: its first sentences of prose (pasted
 // code and logs left out), whole.
+// logIntro introduces output pasted after it: "CloudWatch says:", "the
+// build log shows:".
+var logIntro = lazyre.New(`(?i)^.{0,60}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this)\s*:$`)
+
 func request(p string) string {
 	ss := slices.DeleteFunc(prose.Sentences(p), func(s string) bool {
 		// "CloudWatch says:" introduced a log the summary leaves out;
 		// "What's going on?" and "/cost later" ask nothing the rest
 		// does not.
-		return strings.HasSuffix(s, ":") && len(s) < 80 || slashCmd.MatchString(s) ||
+		return logIntro.MatchString(s) || slashCmd.MatchString(s) ||
 			strings.HasSuffix(s, "?") && len(prose.ContentWords(s)) <= 1
 	})
 	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
@@ -500,7 +504,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !reportOnly(s) && (decisionCue.MatchString(asItIs.ReplaceAllString(s, "")) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !reportOnly(s) && (decisionCue.MatchString(s) && (role == User || !asItIs.MatchString(s) || decisionCue.MatchString(asItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -576,7 +580,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		put := role == Assistant && deferred.MatchString(s)
 		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) && !wish.MatchString(s) {
 			text := openText(s)
-			if (refersBack.MatchString(s) || put) && prev != "" {
+			if (refersBack.MatchString(s) || put) && prev != "" && (!pronounLead.MatchString(s) || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
 				if n := len(a.open); n > 0 && openAt == i-1 {
@@ -672,6 +676,10 @@ var (
 	letMe  = lazyre.New(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
 	putOff = prose.WordSet(`know leave park come revisit defer skip put punt`)
 )
+
+// pronounLead is a sentence whose subject is a pronoun: it joins the
+// sentence before only when both fit in one item.
+var pronounLead = lazyre.New(`(?i)^(?:it's|it is|it|this|that|they're|they are|they)\s`)
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet", "It's flaky; I
@@ -868,10 +876,14 @@ func reportOnly(s string) bool {
 // libxcb-cursor0 on the runner and bundling it.", "Bumping the API
 // version everywhere."
 func stepAhead(s string) bool {
-	return gerundLead.MatchString(s) && len(strings.Fields(s)) <= 10
+	return gerundLead.MatchString(s) && len(strings.Fields(s)) <= 10 && reasonAt(s) < 0 && !stepPurpose.MatchString(s)
 }
 
-var gerundLead = lazyre.New(`(?i)^(?:installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
+// stepPurpose is what a step is for: "… to cut the bundle size". A step
+// with its reason or purpose is a choice said as it is made.
+var stepPurpose = lazyre.New(`(?i)\b(?:because|since|so that|so|in order to|to (?:cut|avoid|keep|make|get|save|reduce|fix|stop|speed|match|support|allow))\b`)
+
+var gerundLead = lazyre.New(`(?i)^(?:(?:replacing|swapping|changing|switching) (?:it|this|that|them)\b|installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
 
 // asItIs ends a sentence with how a thing is left, not a choice made
 // ("Now the repository — as it is."), which "X it is" would read as one.

@@ -14,7 +14,7 @@ var worksNow = lazyre.New(`(?i)(?:^|[.:;!]\s+)(?:the\s+|our\s+)?([a-z][\w-]*(?:\
 
 // passesNow is a test said to pass run after run: "t/minion.t passes
 // 200 runs in a row", "the flaky spec passes 50 runs in a row now".
-var passesNow = lazyre.New(`(?i)(?:^|[.:;!]\s+|,\s+and\s+)(?:the\s+|our\s+)?([\w./-]*[a-z][\w./-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:now\s+)?(?:pass(?:es)?|(?:is|are) green)\s+(?:\d+|all|every)\b[^.;]{0,20}\b(?:runs?|times|in a row)\b`)
+var passesNow = lazyre.New(`(?i)(?:^|[.:;!]\s+|,\s+and\s+)(?:the\s+|our\s+)?([\w./-]*[a-z][\w./-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:now\s+)?(?:pass(?:es)?|(?:is|are) green)\s+(?:\d+|all|every)\b[^.;]{0,20}\b(?:runs?|times|in a row)\b(?:\s+(?:on|in|under|with|for)\s+([A-Za-z][\w.+-]*))?`)
 
 var pronoun = map[string]bool{"it": true, "this": true, "that": true, "they": true}
 
@@ -36,6 +36,9 @@ func Works(s string) []map[string]bool {
 		subj := m[1]
 		if pronoun[strings.ToLower(subj)] {
 			subj = testFile.FindString(s) // "t/minion.t used to …; it passes 200 runs in a row"
+		}
+		if len(m) > 2 && m[2] != "" {
+			subj += " " + m[2] // "passes 10 runs in a row on Chrome" is Chrome's
 		}
 		for w := range lex.ContentWords(subj) {
 			if k := lex.Key(w); len(k) > 2 {

@@ -272,26 +272,94 @@ func hasNumber(text, n string) bool {
 func isDigit(c byte) bool   { return c >= '0' && c <= '9' }
 func isNumChar(c byte) bool { return lex.IsWordByte(c) || c == '.' }
 
-// HostPort is the port a line gave up when it became now: the host port
-// of a port mapping ("3000:3000" → "3001:3000" gives 3000) or of an
-// address ("http://127.0.0.1:8080" → "…:8081" gives 8080); "" when none.
-func HostPort(was, now string) string {
-	if a, b := portMap.FindStringSubmatch(was), portMap.FindStringSubmatch(now); a != nil && b != nil && a[1] != b[1] && a[2] == b[2] {
-		return a[1]
+// A Port is a port a line gave up when it became another: a mapping's
+// host port ("3000:3000" → "3001:3000" gives 3000) or an address's
+// ("http://127.0.0.1:8080" → "…:8081" gives 8080, at 127.0.0.1:8080).
+type Port struct {
+	Port string
+	At   string // the host and port of an address; "" for a mapping
+}
+
+// HostPort is the port a line gave up when it became now; nil when none.
+func HostPort(was, now string) *Port {
+	if a, b := portMap.FindStringSubmatch(was), portMap.FindStringSubmatch(now); a != nil && b != nil && a[1] != b[1] && a[2] == b[2] && !clockTime(a[1], a[2]) {
+		return &Port{Port: a[1]}
 	}
 	if a, b := hostPort.FindStringSubmatch(was), hostPort.FindStringSubmatch(now); a != nil && b != nil && a[1] == b[1] && a[2] != b[2] {
-		return a[2]
+		return &Port{Port: a[2], At: a[1] + ":" + a[2]}
 	}
-	return ""
+	return nil
+}
+
+// Says reports whether x gives the port p gave up to what p's line set:
+// the same address, or, for a mapping, a port said as published on the
+// host ("the compose file publishes Grafana on port 3000"), not a port a
+// server listens on inside its container or another server's.
+func (p *Port) Says(x string, ports []string) bool {
+	if p.At != "" {
+		return strings.Contains(x, p.At)
+	}
+	return slices.Contains(ports, p.Port) && published.MatchString(x)
+}
+
+var published = lazyre.New(`(?i)\b(?:publish\w*|expos\w*|mapp\w*|on the host|host port|compose|docker)\b`)
+
+// clockTime reports whether a and b read as a time of day: 02:30.
+func clockTime(a, b string) bool {
+	h, m := atoi(a), atoi(b)
+	return len(a) == 2 && len(b) == 2 && h <= 23 && m <= 59
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = 10*n + int(c-'0')
+	}
+	return n
+}
+
+// A Bound is the lower bound a version constraint gave up, and the name
+// of what it constrained when the line gives one: "react" of
+// "\"react\": \"^18.0.0\"".
+type Bound struct {
+	Version, Name string
 }
 
 // LowerBound is the lower bound a version constraint gave up when it
-// became now (">=11.3.0" → ">=11.5.0" gives 11.3); "" when none.
-func LowerBound(was, now string) string {
-	if a, b := lowerBound.FindStringSubmatch(was), lowerBound.FindStringSubmatch(now); a != nil && b != nil && shortVersion(a[1]) != shortVersion(b[1]) {
-		return shortVersion(a[1])
+// became now (">=11.3.0" → ">=11.5.0" gives 11.3); nil when none.
+func LowerBound(was, now string) *Bound {
+	a, b := lowerBound.FindStringSubmatchIndex(was), lowerBound.FindStringSubmatch(now)
+	if a == nil || b == nil || shortVersion(was[a[2]:a[3]]) == shortVersion(b[1]) {
+		return nil
 	}
-	return ""
+	bd := &Bound{Version: shortVersion(was[a[2]:a[3]])}
+	if m := boundName.FindStringSubmatch(was[:a[0]]); m != nil {
+		bd.Name = m[1]
+	}
+	return bd
+}
+
+// boundName is the name a constraint is for, just before it:
+// "\"react\": ", "grafanaDependency = ", "python_requires=".
+var boundName = lazyre.New(`([A-Za-z][\w.-]*)["']?\s*[:=]?\s*["']?\s*$`)
+
+// Says reports whether x gives the bound as the least version of what it
+// constrained: "Grafana 11.3 and up" for grafanaDependency, "Node 18+"
+// for node; any such statement when the line named nothing.
+func (b *Bound) Says(x string) bool {
+	if !SaysMinimum(x, b.Version) {
+		return false
+	}
+	if b.Name == "" {
+		return true
+	}
+	lower := strings.ToLower(x)
+	for _, w := range strings.Fields(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(splitCamel(b.Name))) {
+		if w = strings.ToLower(w); len(w) > 2 && gone.NamesTool(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // WritesValue reads a step of a command line that writes one value
