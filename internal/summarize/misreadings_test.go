@@ -101,6 +101,9 @@ func TestRound11Classify(t *testing.T) {
 	if got := request("Thanks. Add these env vars to .env.example and document them in the README:\n\nFOO=1\nBAR=2"); !strings.Contains(got, "Add these env vars to .env.example") {
 		t.Errorf("request = %q", got)
 	}
+	if got := request("Jonas sent a file exported from Excel and check blows up with:\n\n```\nCSV::MalformedCSVError\n  from lib/check.rb:12\n```\n\nCan you fix it?"); strings.Contains(got, "blows up with:") {
+		t.Errorf("request = %q: the intro to a pasted log stayed", got)
+	}
 	long := "I refactored the payment reconciliation job so that it reads settlements in pages of 500, matches them against the ledger by provider reference and amount, writes mismatches into the reconciliation_issues table with the raw payloads attached, and emails finance a daily digest of whatever is still unmatched at 07:00."
 	a := analyze([]Turn{{Role: User, Text: "refactor the reconciliation job"}, {Role: Assistant, Text: long + " They still need a backfill for March, which I haven't run yet."}}, "")
 	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "backfill for March") {

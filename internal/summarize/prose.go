@@ -147,20 +147,23 @@ func sortedKeys(m map[int]int) []int {
 
 // request is a prompt as a bullet: its first sentences of prose (pasted
 // code and logs left out), whole.
-// logIntro introduces output pasted after it: "CloudWatch says:", "the
-// build log shows:".
-var logIntro = lazyre.New(`(?i)^.{0,60}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this)\s*:$`)
+// logIntro introduces output pasted after it: "CloudWatch says:", "check
+// blows up with:", "the 3.3 job prints this now:".
+var logIntro = lazyre.New(`(?i)^.{0,80}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this|with|this|these|the following|below|here's|here is|output|log|error|errors|trace|traceback)(?:\s+now)?\s*:$`)
 
 func request(p string) string {
-	ss := slices.DeleteFunc(prose.Sentences(p), func(s string) bool {
-		// "CloudWatch says:" introduced a log the summary leaves out;
-		// "What's going on?" and "/cost later" ask nothing the rest
-		// does not.
-		return logIntro.MatchString(s) || slashCmd.MatchString(s) ||
-			strings.HasSuffix(s, "?") && len(prose.ContentWords(s)) <= 1
+	// "CloudWatch says:" introduced a log the summary leaves out.
+	all := prose.Sentences(p)
+	if told := slices.DeleteFunc(slices.Clone(all), logIntro.MatchString); len(told) > 0 {
+		all = told
+	}
+	// "What's going on?" and "/cost later" ask nothing the rest does
+	// not, when there is a rest.
+	ss := slices.DeleteFunc(slices.Clone(all), func(s string) bool {
+		return slashCmd.MatchString(s) || strings.HasSuffix(s, "?") && len(prose.ContentWords(s)) <= 1
 	})
 	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
-		ss = prose.Sentences(p)
+		ss = all
 	}
 	if len(ss) == 0 {
 		return prose.UpTo(p, 300)
