@@ -770,6 +770,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSet, xVer, xDirs map[string]string
 		xNamed, xTools    map[string]string
 		xPorts            []string
+		xAllPorts         []string // read once a replacement that gave up a port meets x
+		xAllPortsRead     bool
 		xSibling, xHome   bool
 		xURL, xQuoted     bool
 		xFlags            map[string]string
@@ -858,7 +860,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if n.minWas != nil && n.minWas.Says(x) {
 				return true // "Grafana 11.3 and up" once ">=11.3.0" became ">=11.5.0"
 			}
-			if n.hostPort != nil && n.hostPort.Says(x, prose.Ports(x)) {
+			if n.hostPort != nil && !xAllPortsRead {
+				xAllPorts, xAllPortsRead = prose.Ports(x), true
+			}
+			if n.hostPort != nil && n.hostPort.Says(x, xAllPorts) {
 				return true // "compose publishes Grafana on port 3000" once "3000:3000" became "3001:3000"
 			}
 			// A command that replaced a value in place retires what
