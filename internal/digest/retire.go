@@ -1007,13 +1007,13 @@ func otherPort(x, p, n string) bool {
 // with one number in it changed, and not x's own: the same command line
 // run with another count, size or level now.
 func otherArg(x, n string) bool {
-	ns := quoted.FindAllString(n, -1)
-	for _, m := range quoted.FindAllString(x, -1) {
+	xs, ns := quoted.FindAllString(x, -1), quoted.FindAllString(n, -1)
+	for _, m := range xs {
 		if slices.Contains(ns, m) {
 			return false
 		}
 	}
-	for _, m := range quoted.FindAllString(x, -1) {
+	for _, m := range xs {
 		a := strings.Fields(strings.Trim(m, "`"))
 		if len(a) < 3 {
 			continue
@@ -1045,8 +1045,8 @@ func otherArg(x, n string) bool {
 // outside its code, and x does not say the same: "To reproduce locally,
 // run `gunicorn … -w 2`" is no change of production's `-w 8`.
 func otherPlace(x, n string) bool {
-	xw := lex.ContentWords(quoted.ReplaceAllString(strings.ToLower(x), " "))
-	for w := range lex.ContentWords(quoted.ReplaceAllString(strings.ToLower(n), " ")) {
+	xw := lex.ContentWords(quoted.ReplaceAllString(x, " "))
+	for w := range lex.ContentWords(quoted.ReplaceAllString(n, " ")) {
 		if placeWords[w] && !xw[w] {
 			return true
 		}
@@ -1054,8 +1054,7 @@ func otherPlace(x, n string) bool {
 	return false
 }
 
-var placeWords = map[string]bool{"locally": true, "local": true, "ci": true, "production": true, "prod": true,
-	"staging": true, "dev": true, "debug": true, "debugging": true, "reproduce": true, "laptop": true, "test": true, "tests": true}
+var placeWords = prose.WordSet(`locally local ci production prod staging dev debug debugging reproduce laptop test tests`)
 
 // argNumber is a command's numeric argument, alone or in its flag:
 // 4, -j4, --workers=4.

@@ -23,6 +23,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
+	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -1080,15 +1081,11 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 // says something however short.
 func stub(cut string) bool { return strings.HasSuffix(cut, "…") && len(strings.Fields(cut)) < 10 }
 
-// passedOver marks a rejection the summarizer read off a decision's
-// "instead of" (summarize's decide).
-const passedOver = " — passed over for: "
-
 // stillSays is what bullet b of part p of session k still says once
 // newer sessions had their say: "" when nothing.
 func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, current bool) string {
 	switch {
-	case p == digest.Root || p == digest.Rejected && !digest.Forbids(b) && !strings.Contains(b, passedOver):
+	case p == digest.Root || p == digest.Rejected && !digest.Forbids(b) && !strings.Contains(b, summarize.PassedOver):
 		// A root cause tells what happened, a rejection what was
 		// turned down and why: a later change of what it names does not
 		// make it untrue ("it keeps one environment warm" once ten are

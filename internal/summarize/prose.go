@@ -583,7 +583,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		put := role == Assistant && deferred.MatchString(s)
 		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) && !wish.MatchString(s) {
 			text := openText(s)
-			if (refersBack.MatchString(s) || put) && prev != "" && (!pronounLead.MatchString(s) || len(prev)+len(s) < 300) {
+			if pronoun := pronounLead.MatchString(s); (refersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
 				if n := len(a.open); n > 0 && openAt == i-1 {
@@ -680,14 +680,20 @@ var (
 	putOff = prose.WordSet(`know leave park come revisit defer skip put punt`)
 )
 
-// pronounLead is a sentence whose subject is a pronoun: it joins the
-// sentence before only when both fit in one item.
+// pronounLead is work left whose subject is a pronoun for what the
+// sentence before said ("It's flaky; I haven't found why yet"): it joins
+// that sentence only when both fit in one item.
 var pronounLead = lazyre.New(`(?i)^(?:it's|it is|it|this|that|they're|they are|they)\s`)
+
+// PassedOver joins an alternative a decision turned down ("instead of
+// …") to the choice, in a Rejected line: "X — passed over for: Y". Such a
+// line goes as its decision does (recall).
+const PassedOver = " — passed over for: "
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet", "It's flaky; I
 // haven't found why yet".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|^(?:it's|it is|it|this|that|they're|they are|they)\s`)
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
@@ -886,7 +892,7 @@ func stepAhead(s string) bool {
 // with its reason or purpose is a choice said as it is made.
 var stepPurpose = lazyre.New(`(?i)\b(?:because|since|so that|so|in order to|to (?:cut|avoid|keep|make|get|save|reduce|fix|stop|speed|match|support|allow))\b`)
 
-var gerundLead = lazyre.New(`(?i)^(?:(?:replacing|swapping|changing|switching) (?:it|this|that|them)\b|installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
+var gerundLead = lazyre.New(`(?i)^(?:swapping|installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
 
 // asItIs ends a sentence with how a thing is left, not a choice made
 // ("Now the repository — as it is."), which "X it is" would read as one.
@@ -932,7 +938,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	body := bodyFor(t, s, why)
 	if alt, choice := prose.Alternative(what); alt != "" && !change {
 		imp += impDecisionVs
-		line := prose.Capitalize(alt) + " — passed over for: " + strings.TrimRight(decisionTitle(choice), ".")
+		line := prose.Capitalize(alt) + PassedOver + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {
 			line += " (" + strings.TrimRight(why, ".") + ")"
 		}

@@ -692,7 +692,7 @@ func hasDep(xk map[string]bool) bool {
 }
 
 // depKeys are the keys of the words for a dependency.
-var depKeys = map[string]bool{lex.Key("package"): true, lex.Key("packages"): true, lex.Key("dependency"): true, lex.Key("dependencies"): true, lex.Key("deps"): true, lex.Key("library"): true, lex.Key("libraries"): true}
+var depKeys = KeySet(`package packages dependency dependencies deps library libraries`)
 
 // Removed are the keys of what s says was taken out; a name with
 // the word that says which is both keys, joined by a space.

@@ -354,7 +354,7 @@ func (b *Bound) Says(x string) bool {
 		return true
 	}
 	lower := strings.ToLower(x)
-	for _, w := range strings.Fields(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(splitCamel(b.Name))) {
+	for _, w := range strings.Fields(splitCamel(b.Name)) {
 		if w = strings.ToLower(w); len(w) > 2 && gone.NamesTool(lower, w) {
 			return true
 		}
