@@ -359,7 +359,10 @@ func TestConsolidateFailureReportsWrites(t *testing.T) {
 		summarize.Candidate{Kind: summarize.Fact, Title: "The API listens on port 8080"},
 		summarize.Candidate{Kind: summarize.Pattern, Title: "Handlers return typed errors"})
 	tree := git(t, m, "ls-tree", "-r", "--name-only", "HEAD")
-	if strings.Contains(tree, "core/facts/") && len(res.Items) == 0 {
+	if !strings.Contains(tree, "core/facts/") {
+		t.Fatalf("setup: the fact written before the failure was not committed:\n%s", tree)
+	}
+	if len(res.Items) == 0 {
 		t.Errorf("committed a core item the result does not report: items %v\ntree:\n%s", res.Items, tree)
 	}
 }

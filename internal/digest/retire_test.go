@@ -735,6 +735,13 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"We support Grafana 11.3 and up, nothing older.", "`sed -i 's/>=11.3.0/>=11.5.0/' src/plugin.json`", true},
 		{"Node 18+ is required.", "`sed -i 's/\"node\": \">=18.0.0\"/\"node\": \">=20.0.0\"/' package.json`", true},
 		{"We test against Grafana 11.3.", "`sed -i 's/>=11.3.0/>=11.5.0/' src/plugin.json`", false}, // no lower bound said
+		// Only what the replaced line sets (the second review): the
+		// container's side of a mapping, another server on the same
+		// port, another package's bound.
+		{"Grafana listens on port 3000 inside the container.", "`sed -i 's/\"3000:3000\"/\"3001:3000\"/' docker-compose.yaml`", false},
+		{"The Next.js dev server runs on port 3000.", "`sed -i 's/\"3000:3000\"/\"3001:3000\"/' docker-compose.yaml`", false},
+		{"Jenkins serves its UI on port 8080.", "`sed -i \"s#http://127.0.0.1:8080#http://127.0.0.1:8081#\" tally.conf`", false},
+		{"Node 18+ is required.", "`sed -i 's/\"react\": \"^18.0.0\"/\"react\": \"^19.0.0\"/' package.json`", false},
 		// A small file written whole with another value.
 		{".nvmrc says 20.15.1.", "`printf '22.11.0\\n' > .nvmrc && cat .nvmrc`", true},
 		{".nvmrc says 20.15.1.", "`printf '20.15.1\\n' > .nvmrc && cat .nvmrc`", false},
@@ -798,6 +805,18 @@ func TestRetiredByOtherPort(t *testing.T) {
 		{"t/minion.t failed once in the runs before these (about one run in ten on the test box).", "t/minion.t used to sleep a second; it now calls `perform_jobs`, and it passes 200 runs in a row.", true},
 		{"t/minion.t failed once in the runs before these.", "t/search.t passes 200 runs in a row.", false},
 		{"t/minion.t was flaky because it slept a second instead of waiting for the job.", "t/minion.t passes 200 runs in a row now.", false}, // a root cause stays
+		// The second review: what a server carries owns no port, a place
+		// the newer one runs in is no change, a last path part many
+		// services share is no move, a pass elsewhere closes nothing,
+		// and "apart from" is "except".
+		{"The API serves requests on port 8080.", "The admin UI serves requests on port 9000.", false},
+		{"Traefik forwards requests to the API on port 8080.", "Caddy forwards requests to the docs site on port 4000.", false},
+		{"The gateway exposes metrics on port 9100.", "The worker exposes metrics on port 9200.", false},
+		{"Production runs `gunicorn app.wsgi -w 8 --timeout 60`.", "To reproduce locally, run `gunicorn app.wsgi -w 2 --timeout 60`.", false},
+		{"CI uses `pytest -n 4 tests/`.", "Locally `pytest -n 1 tests/` is easier to debug.", false},
+		{"The web app calls https://api.acme.io/graphql.", "The mobile app now calls https://mobile-api.acme.io/graphql.", false},
+		{"The e2e suite is flaky on Firefox.", "The e2e suite passes 10 runs in a row on Chrome.", false},
+		{"Set MAX_WORKERS=8 apart from CI.", "MAX_WORKERS=16 now.", true},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)

@@ -31,13 +31,18 @@ func TestDurations(t *testing.T) {
 	}
 }
 
-// TestPortOwner: the port a verb puts a thing on is that thing's, not
-// its subject's.
-func TestPortOwner(t *testing.T) {
+// TestClaimSubject: the port a verb puts a thing on is that thing's, not
+// its subject's, and what a server carries owns none; a sentence that
+// only says what a dotfile holds is about the file's content.
+func TestClaimSubject(t *testing.T) {
 	for in, want := range map[string]string{
 		"The compose file publishes Grafana on port 3000 with the plugin mounted from `./dist`.": "grafana port",
 		"Grafana is published on port 3001 now.":                                                 "grafana port",
 		"The API listens on port 8080.":                                                          "api port",
+		"The API serves requests on port 8080.":                                                  "api port",
+		"The gateway exposes metrics on port 9100.":                                              "gateway port",
+		"The .nvmrc says 20.15.1.":                                                               ".nvmrc content",
+		"The `.python-version` is 3.12.4 now.":                                                   ".python-version content",
 	} {
 		if got := FactClaim(in).Subject; got != want {
 			t.Errorf("FactClaim(%q).Subject = %q, want %q", in, got, want)

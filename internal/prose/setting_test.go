@@ -58,6 +58,8 @@ func TestSettings(t *testing.T) {
 		"Redis runs in compose on port 6379; Postgres stays on the host.":                       "map[redisport:6379]",
 		"Lambda has python3.13 and I'd like the whole project on it.":                           "map[]",
 		"Two BOOKING items with booked_at 18 ms apart.":                                         "map[]",
+		"Set pool_size=10 apart from the importer.":                                             "map[poolsize:10]",
+		"MAX_WORKERS=8 apart from CI.":                                                          "map[maxworkers:8]",
 		"Connecting to db-crawl-01:5432, database pricewatch.":                                  "map[dbcrawl01:5432 postgreshost:db-crawl-01 postgresport:5432]",
 		"Postgres is hosted on RDS since v15.":                                                  "map[]",
 		"Postgres 16 runs on the same host as the API.":                                         "map[]",

@@ -41,6 +41,14 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "The outage in us-east-1 last night took the queue down.", ""},
 		// A wish word opening a sentence does not make work left a wish.
 		{Assistant, "Luck aside, the cache is still empty on cold start.", "open"},
+		// The second review of 11 December: a step said with its reason is
+		// a choice; a user leaving a thing as it is decides; "Remaining are …"
+		// is work left.
+		{Assistant, "Switching to pnpm because npm's lockfile kept drifting.", "decision"},
+		{Assistant, "Replacing moment with date-fns to cut the bundle size.", "decision,rejected"},
+		{Assistant, "Switching them to gRPC since REST was too chatty.", "decision"},
+		{User, "Leave the retry logic as it is.", "decision"},
+		{Assistant, "Remaining are the two flaky specs in spec/models.", "open"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
@@ -78,26 +86,10 @@ func TestJoinedBlockNotHowTo(t *testing.T) {
 	}
 }
 
-// TestRound11Classify: the second review of 11 December. A step said
-// with its reason is a choice; a user leaving a thing as it is decides;
-// "Remaining are …" is work left; an instruction before pasted text is
-// the request; an open item after a long sentence keeps what it says.
-func TestRound11Classify(t *testing.T) {
-	for _, tc := range []struct {
-		role Role
-		text string
-		want string
-	}{
-		{Assistant, "Switching to pnpm because npm's lockfile kept drifting.", "decision"},
-		{Assistant, "Replacing moment with date-fns to cut the bundle size.", "decision,rejected"},
-		{Assistant, "Switching them to gRPC since REST was too chatty.", "decision"},
-		{User, "Leave the retry logic as it is.", "decision"},
-		{Assistant, "Remaining are the two flaky specs in spec/models.", "open"},
-	} {
-		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
-			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
-		}
-	}
+// TestRequestAndOpenItem: an instruction before pasted text is the
+// request and only an intro to output goes; an open item after a long
+// sentence keeps what it says (the second review of 11 December).
+func TestRequestAndOpenItem(t *testing.T) {
 	if got := request("Thanks. Add these env vars to .env.example and document them in the README:\n\nFOO=1\nBAR=2"); !strings.Contains(got, "Add these env vars to .env.example") {
 		t.Errorf("request = %q", got)
 	}
