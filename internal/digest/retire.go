@@ -1020,20 +1020,7 @@ func otherArg(x, n string) bool {
 		}
 		for _, q := range ns {
 			b := strings.Fields(strings.Trim(q, "`"))
-			if len(a) != len(b) {
-				continue
-			}
-			differ := -1
-			for i := range a {
-				if a[i] != b[i] {
-					if differ >= 0 {
-						differ = -2
-						break
-					}
-					differ = i
-				}
-			}
-			if differ > 0 && argNumber.MatchString(a[differ]) && argNumber.MatchString(b[differ]) {
+			if differ := prose.OneDiffers(a, b); differ > 0 && argNumber.MatchString(a[differ]) && argNumber.MatchString(b[differ]) {
 				return true
 			}
 		}

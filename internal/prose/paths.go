@@ -94,25 +94,31 @@ func OtherVersionPath(x, newer [][]string) bool {
 	}
 	for _, p := range x {
 		for _, q := range newer {
-			if len(p) != len(q) {
-				continue
-			}
-			differ := -1
-			for i := range p {
-				if p[i] != q[i] {
-					if differ >= 0 {
-						differ = -2
-						break
-					}
-					differ = i
-				}
-			}
-			if differ >= 0 && otherNumber(p[differ], q[differ]) {
+			if differ := OneDiffers(p, q); differ >= 0 && otherNumber(p[differ], q[differ]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// OneDiffers is the one place where a and b, of the same length, hold
+// different words; -1 when they differ in none, in more than one, or in
+// length.
+func OneDiffers(a, b []string) int {
+	if len(a) != len(b) {
+		return -1
+	}
+	differ := -1
+	for i := range a {
+		if a[i] != b[i] {
+			if differ >= 0 {
+				return -1
+			}
+			differ = i
+		}
+	}
+	return differ
 }
 
 // otherNumber reports whether a and b are the same but for their digits,
