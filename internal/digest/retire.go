@@ -192,6 +192,10 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 			if p == Commands {
 				for _, b := range bullets {
 					r.addSubstitution(b, order(k, false))
+					// Its own session's statements are older than what it
+					// did: "cargo audit flagged sqlx 0.7.4" once its sed
+					// made it 0.8.2 (own).
+					r.addSubstitution(b, order(k, false)-1)
 					for _, st := range shellcmd.Steps(commandOf(b)) {
 						if file, v, ok := replace.WritesValue(st); ok {
 							r.add(file+" is "+v+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
@@ -351,9 +355,18 @@ func (r *Retirer) candidates(xk map[string]bool) []int {
 	for _, i := range r.always {
 		add(i)
 	}
+	kin := false
 	for k := range xk {
 		for _, i := range r.byKey[k] {
 			add(i)
+		}
+		if d := change.DepKin(k); d != nil && !kin {
+			kin = true // "feel free to add libraries" for "ask me before adding any dependency"
+			for _, k := range d {
+				for _, i := range r.byKey[k] {
+					add(i)
+				}
+			}
 		}
 	}
 	if len(out) > len(r.stmts)/32 {
@@ -425,6 +438,37 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 	for _, rep := range replace.Pairs(cmd) {
 		r.addReplacement(rep[0], rep[1], rank)
 	}
+}
+
+// own reports whether a statement of this rank is a command's
+// replacement read against the statements of its own session (odd: the
+// statements of sessions are even), which only those of that rank see.
+func own(rank int) bool { return rank%2 != 0 }
+
+// replacedIn reports whether x (keys xk) names a version replacement n
+// took out and none it put in. Only a version: a session's own edit of
+// code ("PostAsync" became "SendAsync") is its work, not a value its
+// statements gave.
+func replacedIn(x string, xk map[string]bool, n *Statement) bool {
+	for _, v := range n.replaced {
+		if change.IsVersion(v) && (xk[v] || hasValue(x, v)) {
+			return !namesNew(x, n)
+		}
+	}
+	return false
+}
+
+// namesNew reports whether x names a value replacement n put in: x tells
+// of the change ("bumped sqlx from 0.7.4 to 0.8.2"), not of the state
+// before it.
+func namesNew(x string, n *Statement) bool {
+	was := change.CodeTokens(n.was)
+	for _, t := range change.CodeTokens(n.Text) {
+		if len(t) > 2 && !slices.Contains(was, t) && hasValue(x, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // addReplacement adds what replacing line was with now in a file changes:
@@ -785,6 +829,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
 		if n.Rank >= rank {
+			continue
+		}
+		if own(n.Rank) {
+			// Only the values it replaced, and only for its session.
+			if rank == n.Rank+1 && replacedIn(x, xk, n) {
+				return true
+			}
 			continue
 		}
 		n.read()

@@ -757,6 +757,38 @@ func TestRetiredBySubstitution(t *testing.T) {
 	}
 }
 
+// TestRetiredByOwnSubstitution covers a value a session's own command
+// replaced: what the session said of the value before is the state its
+// work left behind, what it said of the change is not; and only that
+// session's statements see it that way.
+func TestRetiredByOwnSubstitution(t *testing.T) {
+	cmd := "`sed -i 's/sqlx = { version = \"0.7.4\"/sqlx = { version = \"0.8.2\"/' src-tauri/Cargo.toml`"
+	for _, tc := range []struct {
+		x    string
+		want bool
+	}{
+		{"Cargo audit flagged RUSTSEC-2024-0363 in sqlx 0.7.4.", true},
+		{"Bumped sqlx from 0.7.4 to 0.8.2 for the advisory.", false},
+		{"Cargo audit runs in CI.", false},
+	} {
+		d := &Summary{}
+		d.Parts[Commands] = []string{cmd}
+		d.Parts[Environment] = []string{tc.x}
+		if got := NewRetirer(nil, []*Summary{d}).Retired(tc.x, 0); got != tc.want {
+			t.Errorf("%q retired by its own session's %s: %v, want %v", tc.x, cmd, got, tc.want)
+		}
+	}
+	// An older session's statement is the newer session's business
+	// as before: the copy read against the command's own session is not.
+	older := &Summary{}
+	older.Parts[Environment] = []string{"Bumped sqlx from 0.7.4 to 0.8.2 for the advisory."}
+	d := &Summary{}
+	d.Parts[Commands] = []string{cmd}
+	if !NewRetirer(nil, []*Summary{d, older}).Retired(older.Parts[Environment][0], 1) {
+		t.Errorf("a newer session's replacement no longer retires an older session's statement of the old value")
+	}
+}
+
 // TestRetiredByOtherTool covers a tool replaced by another for the same
 // job, the two sharing no word but the job's, in a memory where that
 // word is common.
@@ -919,6 +951,14 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Assertions match on test ids, no text matchers.", "getByText is fine again for headings.", false}, // a name's last word is no key: setTimeout is no timeout
 		{"Never raise the HTTP client timeout above 30 seconds.", "setTimeout is fine again in the tests.", false},
 		{"Only test ids in assertions, no getByText.", "You can use getByText again for headings.", true},
+		{"Please don't run `anchor deploy` or `solana program deploy` yourself.", "You can run the deploys yourself from now on, through a Squads proposal.", true},
+		{"Please don't run `anchor deploy` yourself.", "You can run the tests yourself from now on.", false},
+		{"Keep it lean: don't pull in any third-party packages apart from Sparkle.", "Other packages are fine too if they save real work.", true},
+		{"Don't pull in any third-party packages apart from Sparkle.", "Other fonts are fine too.", false},
+		{"And one rule: ask me before adding any new dependency, I want to review each one.", "By the way, feel free to add libraries as you need them.", true},
+		{"Ask me before adding any new dependency.", "Feel free to add tests as you need them.", false},
+		{"The private key sits in the login keychain of the build Mac mini-02.", "We also retired mini-02 on Friday; signing happens on the runner now.", true},
+		{"The private key sits in the login keychain of the build Mac mini-02.", "We also retired ci-runner-3 on Friday.", false},
 		{"Don't open pull requests before running the linter.", "Forget what I said about running lints before opening PRs, CI does it.", true},
 		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false},                                  // no rule forbade it
 		{"Don't add packages to the root package.json, only to the workspaces.", "Forget what I said about asking before adding packages, just add them.", false}, // not about asking

@@ -8,7 +8,7 @@ import (
 )
 
 // clauseSep separates the clauses of a sentence.
-var clauseSep = lazyre.New(`;\s+|,\s+(?:and|but|while|whereas)\s+|\s+—\s+`)
+var clauseSep = lazyre.New(`;\s+(?:and\s+)?|,\s+(?:and|but|while|whereas)\s+|\s+—\s+`)
 
 // FullClauses splits sentence s into the clauses that stand alone (at
 // semicolons, dashes and ", and/but/while/whereas"; Clauses splits at the

@@ -479,8 +479,9 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that
-// "removed Alertmanager's email receiver" takes out no Alertmanager.
-var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now)\b|$)`)
+// "removed Alertmanager's email receiver" takes out no Alertmanager; a host
+// named with its number ("we retired mini-02 on Friday") is one too.
+var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled|retired|decommissioned)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+]|[a-z][\w.+]*-\d[\w.-]*[\w])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now|last|yesterday|today|on (?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|$)`)
 
 // takenBack finds an instruction or plan the user takes back by name:
 // "forget the --fast rule", "scrap the DEBUG1 thing".
@@ -497,15 +498,21 @@ var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|
 var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
 // againOK finds a thing the user allows again: "you can use it again"
-// names nothing; "you can run full image builds again" does.
-var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+again\b`)
+// names nothing; "you can run full image builds again" does, and so does
+// "you can run the deploys yourself from now on".
+var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+(?:yourself\s+)?(?:again|from now on)\b`)
 
 // allowedNow finds a thing said to be allowed: "getByRole is fine again
 // for buttons", "unsafe is allowed in the packet decoder only". Its name
-// ends where the verb starts, one or two words. With "now" or "again"
-// (groups 2 and 3) the rule changed; without, the thing is allowed
-// somewhere, which only a rule for everywhere forbade.
-var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)\s+(?:is|are)\s+(now\s+)?(?:allowed|permitted|(?:fine|ok|okay)\s+(again))(\s+again)?\b`)
+// ends where the verb starts, one or two words. With "now", "again" or
+// "too" (groups 2 and 3) the rule changed ("other packages are fine
+// too"); without, the thing is allowed somewhere, which only a rule for
+// everywhere forbade.
+var allowedNow = lazyre.New(`(?i)(?:^|[.;:,—]\s*|\b(?:but|and|so|now)\s+)((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)\s+(?:is|are)\s+(now\s+)?(?:allowed|permitted|(?:fine|ok|okay)\s+(again|too))(\s+again)?\b`)
+
+// otherOnes opens a thing allowed besides one named before it: "other
+// packages are fine too" allows packages.
+var otherOnes = lazyre.New(`(?i)^(?:other|more|new|extra|additional|any)\s+`)
 
 // feelFree finds a thing the user lets the agent use: "actually, feel
 // free to use bpy.ops for that one", "feel free to touch the Makefile
@@ -654,7 +661,7 @@ func Forbids(s string) bool { return forbids.MatchString(s) }
 
 // forbids finds a statement that forbids something: what a thing
 // allowed again retires.
-var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden|without (?:asking|checking))\b`)
+var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden|without (?:asking|checking)|ask (?:me|us)(?: first)? before)\b`)
 
 // HasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -693,6 +700,22 @@ func hasDep(xk map[string]bool) bool {
 
 // depKeys are the keys of the words for a dependency.
 var depKeys = KeySet(`package packages dependency dependencies deps library libraries`)
+
+// DepKin returns the keys of the other words for a dependency when k is
+// one: a permission for libraries takes back a rule about dependencies,
+// so each must find the other.
+func DepKin(k string) []string {
+	if !depKeys[k] {
+		return nil
+	}
+	out := make([]string, 0, len(depKeys))
+	for d := range depKeys {
+		if d != k {
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 // Removed are the keys of what s says was taken out; a name with
 // the word that says which is both keys, joined by a space.
@@ -742,20 +765,20 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "again") {
+	if strings.Contains(lower, "again") || strings.Contains(lower, "from now on") {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
 			if k := phraseKey(m[1]); k != "" {
 				add(allowedAgain + k)
 			}
 		}
 	}
-	if strings.Contains(lower, "allowed") || strings.Contains(lower, "permitted") || strings.Contains(lower, "again") {
+	if strings.Contains(lower, "allowed") || strings.Contains(lower, "permitted") || strings.Contains(lower, "again") || strings.Contains(lower, "fine") {
 		for _, m := range allowedNow.FindAllStringSubmatch(s, -1) {
 			mark := allowedHere
 			if m[2]+m[3]+m[4] != "" {
 				mark = allowedAgain
 			}
-			if k := phraseKey(m[1]); k != "" {
+			if k := phraseKey(otherOnes.ReplaceAllString(m[1], "")); k != "" {
 				add(mark + k)
 			}
 		}
@@ -764,11 +787,14 @@ func Removed(s string) []string {
 		for _, m := range feelFree.FindAllStringSubmatch(s, -1) {
 			mark := allowedHere
 			name := strings.Fields(m[1])
-			if m[2] != "" || strings.EqualFold(name[len(name)-1], "again") || whenNeeded.MatchString(s[strings.Index(s, m[0])+len(m[0]):]) {
-				mark = allowedAgain
-			}
+			rest := s[strings.Index(s, m[0])+len(m[0]):]
+			again := strings.EqualFold(name[len(name)-1], "again")
 			if len(name) == 2 && lex.StopWords[strings.ToLower(name[1])] {
-				name = name[:1] // "bpy.ops for that one"
+				rest = name[1] + rest // "libraries as you need them"
+				name = name[:1]       // "bpy.ops for that one"
+			}
+			if m[2] != "" || again || whenNeeded.MatchString(rest) {
+				mark = allowedAgain
 			}
 			if k := phraseKey(strings.Join(name, " ")); k != "" {
 				add(mark + k)
