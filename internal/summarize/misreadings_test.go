@@ -49,6 +49,15 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "Switching them to gRPC since REST was too chatty.", "decision"},
 		{User, "Leave the retry logic as it is.", "decision"},
 		{Assistant, "Remaining are the two flaky specs in spec/models.", "open"},
+		{Assistant, "Streaming is the obvious next piece; the endpoint still returns the whole answer at the end.", "open"},
+		// Blind AB, opened on 15 December: versions listed under a label,
+		// a choice whose reason follows a colon, an alternative not used
+		// for a reason, and a rejection that is a symptom.
+		{Assistant, "Toolchain per Anchor.toml: anchor 0.30.1 and solana 1.18.26; the localnet program id is VstR4nGq8yX2b5C7.", "env"},
+		{Assistant, "The model is gpt-4.1-mini via langchain-openai (settings.MODEL).", "env"},
+		{Assistant, "For the client, I'm generating it from the IDL with Codama rather than writing borsh layouts by hand: hand layouts drift from the program.", "decision,rejected"},
+		{Assistant, "I didn't use `create_react_agent` because we need a node between the tool call and its execution.", "rejected"},
+		{User, "Bad news: notarization rejected the 0.9.5 DMG.", ""},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)

@@ -572,7 +572,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) && !onlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) && !onlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -1070,6 +1070,10 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
 // get the same behaviour.", "Now 50 runs in a row."
 var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
+
+// versionsOf reports whether s gives the versions of two things or more:
+// "Toolchain per Anchor.toml: anchor 0.30.1 and solana 1.18.26".
+func versionsOf(s string) bool { return len(prose.Versions(s)) >= 2 }
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
