@@ -55,6 +55,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		// for a reason, and a rejection that is a symptom.
 		{Assistant, "Toolchain per Anchor.toml: anchor 0.30.1 and solana 1.18.26; the localnet program id is VstR4nGq8yX2b5C7.", "env"},
 		{Assistant, "The model is gpt-4.1-mini via langchain-openai (settings.MODEL).", "env"},
+		{Assistant, "Where the translations stand: German 31 of 33 finished, French 21 of 33, Spanish 4 of 33.", ""},
 		{Assistant, "For the client, I'm generating it from the IDL with Codama rather than writing borsh layouts by hand: hand layouts drift from the program.", "decision,rejected"},
 		{Assistant, "I didn't use `create_react_agent` because we need a node between the tool call and its execution.", "rejected"},
 		{User, "Bad news: notarization rejected the 0.9.5 DMG.", ""},

@@ -1071,9 +1071,18 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // get the same behaviour.", "Now 50 runs in a row."
 var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
 
-// versionsOf reports whether s gives the versions of two things or more:
-// "Toolchain per Anchor.toml: anchor 0.30.1 and solana 1.18.26".
-func versionsOf(s string) bool { return len(prose.Versions(s)) >= 2 }
+// versionsOf reports whether s gives the versions of two things or more,
+// each with a dot: "Toolchain per Anchor.toml: anchor 0.30.1 and solana
+// 1.18.26", not "German 31 of 33, French 21 of 33".
+func versionsOf(s string) bool {
+	n := 0
+	for _, v := range prose.Versions(s) {
+		if strings.Contains(v, ".") {
+			n++
+		}
+	}
+	return n >= 2
+}
 
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
