@@ -1129,6 +1129,16 @@ func bodyFor(t, s, why string) string {
 		in[w] = true
 	}
 	if why != "" {
+		// A title cut before its code ("From now on run the tests with")
+		// keeps the statement in the body, or the command is nowhere.
+		for _, c := range codeSpan.FindAllString(s, -1) {
+			if !strings.Contains(t, c) && !strings.Contains(why, c) {
+				if strings.Contains(s, why) {
+					return s
+				}
+				return s + " " + prose.Capitalize(why)
+			}
+		}
 		return shortFirst(prose.Capitalize(why))
 	}
 	// A lead-in ("Oh and", "Also") the title left out is no more to say.
