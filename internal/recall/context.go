@@ -900,6 +900,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 	// taking the one that holds it covers it.
 	type saying struct {
 		words   map[string]bool
+		sents   []map[string]bool // each sentence's, so that none goes unsaid
 		u       *unit
 		request bool
 	}
@@ -998,15 +999,19 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			{
 				w := lex.ContentWords(b)
 				u.words = w
+				var sents []map[string]bool
+				for _, x := range digest.Sentences(b) {
+					sents = append(sents, lex.ContentWords(x))
+				}
 				for _, o := range said {
-					if len(w) >= 2 && lex.Overlap(w, o.words) >= 0.75 {
+					if len(w) >= 2 && lex.Overlap(w, o.words) >= 0.75 && eachSaid(sents, o.words) {
 						o.u.dup = append(o.u.dup, u)
 					}
-					if len(o.words) >= 2 && lex.Overlap(o.words, w) >= 0.75 && (!o.request || lex.Overlap(o.words, w) >= 0.9) {
+					if len(o.words) >= 2 && lex.Overlap(o.words, w) >= 0.75 && eachSaid(o.sents, w) && (!o.request || lex.Overlap(o.words, w) >= 0.9) {
 						u.dup = append(u.dup, o.u)
 					}
 				}
-				said = append(said, saying{w, u, p == digest.Request})
+				said = append(said, saying{w, sents, u, p == digest.Request})
 			}
 			if p != digest.Request {
 				w := lex.ContentWords(b)
@@ -1029,6 +1034,19 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 		g.retired = func() bool { return true }
 	}
 	return g
+}
+
+// eachSaid reports whether words holds most of each sentence's words (of
+// those with two or more): a bullet that says one sentence of another is
+// no copy of it ("I didn't use create_react_agent because …" leaves "The
+// agent is a hand-built StateGraph" unsaid).
+func eachSaid(sents []map[string]bool, words map[string]bool) bool {
+	for _, s := range sents {
+		if len(s) >= 2 && lex.Overlap(s, words) < 0.5 {
+			return false
+		}
+	}
+	return true
 }
 
 // hitGroup renders a search hit as a list entry.

@@ -187,3 +187,31 @@ func TestSessionSaysOnce(t *testing.T) {
 		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
 	}
 }
+
+// TestSessionSaysEachSentence: a bullet that says one sentence of
+// another does not stand for it: the outcome's first sentence is shown
+// once the Rejected bullet took its second (blind AB's langgraph agent).
+func TestSessionSaysEachSentence(t *testing.T) {
+	m, _ := newTestMemory(t)
+	why := "I didn't use `create_react_agent` because we need a node between the model's tool call and its execution for the refund approval, and wedging that into the prebuilt agent is more awkward than five lines of graph."
+	s := sess("c3", map[int][]string{
+		digest.Request:  {"Let's build the agent."},
+		digest.Outcome:  {"The agent is a hand-built StateGraph: agent, approve, tools. " + why},
+		digest.Rejected: {why},
+	})
+	newer := sess("d4", map[int][]string{digest.Request: {"Persist the threads in Postgres."}, digest.Outcome: {"Threads are kept by the Postgres checkpointer."}})
+	sessions := []*recent.Session{newer, newer, newer, s} // an older session: its outcome ranks below its rejection
+	sums, v, r := retirerFor(m, sessions)
+	var cores derived.Titles[*unit]
+	var heads [numSections]string
+	heads[secSessions] = "## Latest sessions"
+	groups := []*group{sessionGroup(s, 3, sessions, v, r, &cores, v.DealtWith(sums))}
+	fill(groups, heads, 2000)
+	text, _ := assemble(groups, heads, 2000)
+	if !strings.Contains(text, "hand-built StateGraph") {
+		t.Errorf("the outcome's first sentence is missing:\n%s", text)
+	}
+	if n := strings.Count(text, "create_react_agent"); n != 1 {
+		t.Errorf("the rejection is shown %d times, want once:\n%s", n, text)
+	}
+}
