@@ -53,6 +53,10 @@ type Statement struct {
 	nowNoun, nowValue string
 	edit              *replace.Edit // a file's line given another value
 	was               string        // the line a replacement replaced (Sources)
+	// own marks a copy of a replacement read against its own session's
+	// statements, which are older than what the session did: only the
+	// versions it replaced, only for statements of its rank.
+	own bool
 	// gone is a file a command deleted or moved away (gone.Files).
 	gone string
 	// renamed is a name in code a command gave another name:
@@ -194,8 +198,8 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 					r.addSubstitution(b, order(k, false))
 					// Its own session's statements are older than what it
 					// did: "cargo audit flagged sqlx 0.7.4" once its sed
-					// made it 0.8.2 (own).
-					r.addSubstitution(b, order(k, false)-1)
+					// made it 0.8.2.
+					r.addOwnSubstitution(b, order(k, false))
 					for _, st := range shellcmd.Steps(commandOf(b)) {
 						if file, v, ok := replace.WritesValue(st); ok {
 							r.add(file+" is "+v+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
@@ -440,10 +444,22 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 	}
 }
 
-// own reports whether a statement of this rank is a command's
-// replacement read against the statements of its own session (odd: the
-// statements of sessions are even), which only those of that rank see.
-func own(rank int) bool { return rank%2 != 0 }
+// addOwnSubstitution adds, for the statements of the command's own
+// session (of rank), the versions it replaced.
+func (r *Retirer) addOwnSubstitution(cmd string, rank int) {
+	for _, rep := range replace.Pairs(cmd) {
+		st := Statement{Text: rep[1], Rank: rank, done: true, was: rep[0], own: true}
+		nowT := change.CodeTokens(rep[1])
+		for _, t := range change.CodeTokens(rep[0]) {
+			if change.IsVersion(t) && !slices.Contains(nowT, t) {
+				st.replaced = append(st.replaced, t)
+			}
+		}
+		if len(st.replaced) > 0 && !strings.HasSuffix(rep[1], "…") {
+			r.stmts = append(r.stmts, st)
+		}
+	}
+}
 
 // replacedIn reports whether x (keys xk) names a version replacement n
 // took out and none it put in. Only a version: a session's own edit of
@@ -451,7 +467,7 @@ func own(rank int) bool { return rank%2 != 0 }
 // statements gave.
 func replacedIn(x string, xk map[string]bool, n *Statement) bool {
 	for _, v := range n.replaced {
-		if change.IsVersion(v) && (xk[v] || hasValue(x, v)) {
+		if xk[v] || hasValue(x, v) {
 			return !namesNew(x, n)
 		}
 	}
@@ -828,14 +844,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 	)
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
-		if n.Rank >= rank {
-			continue
-		}
-		if own(n.Rank) {
-			// Only the values it replaced, and only for its session.
-			if rank == n.Rank+1 && replacedIn(x, xk, n) {
+		if n.own {
+			if rank == n.Rank && replacedIn(x, xk, n) {
 				return true
 			}
+			continue
+		}
+		if n.Rank >= rank {
 			continue
 		}
 		n.read()

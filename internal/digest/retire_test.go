@@ -787,6 +787,18 @@ func TestRetiredByOwnSubstitution(t *testing.T) {
 	if !NewRetirer(nil, []*Summary{d, older}).Retired(older.Parts[Environment][0], 1) {
 		t.Errorf("a newer session's replacement no longer retires an older session's statement of the old value")
 	}
+	// The copy is no request: a newer session's request still retires
+	// what an older session said (a first version of the copy took the
+	// requests' rank and made every request retire nothing).
+	asked := &Summary{}
+	asked.Parts[Request] = []string{"Oh, and you can turn SIMD on now, Safari 16.4 has it."}
+	asked.Parts[Commands] = []string{cmd}
+	simd := &Summary{}
+	simd.Parts[Commands] = []string{cmd}
+	simd.Parts[Environment] = []string{"No SIMD yet: a good chunk of our users are on Safari 15."}
+	if !NewRetirer(nil, []*Summary{asked, simd}).Retired(simd.Parts[Environment][0], 1) {
+		t.Errorf("a newer session's request no longer retires an older session's statement")
+	}
 }
 
 // TestRetiredByOtherTool covers a tool replaced by another for the same

@@ -79,6 +79,9 @@ func (r *Retirer) Sources() []Source {
 		b = append(b[:0], 's')
 		if st.keys == nil { // a command's replacement, made of what it replaced too
 			b = append(binary.AppendUvarint(append(b[:0], 'r'), uint64(len(st.was))), st.was...)
+			if st.own {
+				b = append(b, 'o') // its copy for its own session
+			}
 		}
 		sum := sha256.Sum256(append(binary.AppendVarint(b, int64(st.Rank)), st.Text...))
 		out[i] = Source{ID: [16]byte(sum[:16]), Rank: st.Rank, Always: always(st), Keyed: st.keys != nil, Text: st.Text}
