@@ -98,14 +98,24 @@ func clauseHead(s string, n int) string {
 	cut := string(r[:min(len(r), n)])
 	best := -1
 	for _, sep := range []string{", ", "; ", ": ", " — ", " (", " so ", " and ", " but "} {
-		if i := strings.LastIndex(cut, sep); i > len(cut)/3 && i > best {
+		// Not inside parentheses: "A customer's IT department (Hartmann
+		// Logistik, 400 seats) wants …" is no head cut at the comma.
+		i := strings.LastIndex(cut, sep)
+		for i > 0 && strings.Count(cut[:i], "(") > strings.Count(cut[:i], ")") {
+			i = strings.LastIndex(cut[:i], sep)
+		}
+		if i > len(cut)/3 && i > best {
 			best = i
 		}
 	}
 	if best > 0 {
 		return strings.TrimRight(cut[:best], " ,;:—")
 	}
-	return CutClause(s, indexer.EstimateTokens(cut))
+	out := CutClause(s, indexer.EstimateTokens(cut))
+	if i := strings.LastIndex(cut, " "); i > 0 && strings.Count(out, "(") > strings.Count(out, ")") {
+		return strings.TrimRight(cut[:i], " ,;:—") + "…" // at a word, not inside the parentheses
+	}
+	return out
 }
 
 // Stale reports whether a bullet of part p is said again, maybe

@@ -70,6 +70,11 @@ func TestHeading(t *testing.T) {
 		{"Checkout is slow since the upgrade. Can you…", "Checkout is slow since the upgrade. Can you profile the cart service?", "Checkout is slow since the upgrade", "Can you profile the cart service?"},
 		{"Rotate the keys", "Rotate the keys", "Rotate the keys", ""},
 		{"Billing cleanup", "Drop the legacy invoices table.", "Billing cleanup", "Drop the legacy invoices table."},
+		// A long first sentence is cut at a clause, not inside parentheses.
+		{"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll…",
+			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI.",
+			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out…",
+			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI."},
 	} {
 		s := sess("h", map[int][]string{digest.Request: {tc.req}})
 		s.Title = tc.title

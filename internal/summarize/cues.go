@@ -131,9 +131,13 @@ func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 // acknowledgement, a "go on", or a slash command.
 func isChitchat(p string) bool {
 	p = strings.TrimSpace(p)
-	return p == "" || slashCmd.MatchString(p) || chitchat.MatchString(p) ||
+	return p == "" || slashCmd.MatchString(p) || chitchat.MatchString(p) || signOff.MatchString(p) ||
 		strings.HasPrefix(p, "<command-") || strings.HasPrefix(p, "<local-command") || strings.HasPrefix(p, "Caveat: ")
 }
+
+// signOff is a prompt that only ends the day's work: "ok, leave it for
+// today", "let's stop here", "that's all for now".
+var signOff = lazyre.New(`(?i)^\s*(?:(?:ok(?:ay)?|alright|right|good|great|thanks?(?: you)?|cool)[,.!]?\s+)*(?:let'?s\s+)?(?:leave it|stop|call it a day|call it a night|wrap (?:it )?up|pause|park it|that'?s (?:it|all|enough))(?:\s+(?:here|there|for (?:today|now|tonight|the day)|then))*\s*[.!]*\s*$`)
 
 // preference is the importance of a user's sentence as a standing
 // preference, 0 when it is none.

@@ -108,6 +108,9 @@ func TestIsChitchat(t *testing.T) {
 		"lgtm, continue": true, "perfect thanks": true,
 		"ok, now add a retry to the webhook sender": false, "fix the flaky test": false, "/usr/bin is where it lives": false,
 		"no, use the other port": false,
+		// A sign-off asks nothing (blind AB's "ok, leave it for today").
+		"ok, leave it for today": true, "Let's stop here.": true, "That's all for now": true, "ok thanks, let's call it a day": true,
+		"Leave it for today, but fix the test first.": false, "Stop the worker before the migration.": false, "Let's stop using moment.js": false,
 	} {
 		if got := isChitchat(p); got != want {
 			t.Errorf("isChitchat(%q) = %v, want %v", p, got, want)
