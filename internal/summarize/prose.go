@@ -1132,7 +1132,7 @@ func bodyFor(t, s, why string) string {
 		// A title cut before its code ("From now on run the tests with")
 		// keeps the statement in the body, or the command is nowhere.
 		for _, c := range codeSpan.FindAllString(s, -1) {
-			if !strings.Contains(t, c) && !strings.Contains(why, c) {
+			if c = strings.Trim(c, "`"); c != "" && !strings.Contains(t, c) && !strings.Contains(why, c) {
 				if strings.Contains(s, why) {
 					return s
 				}
