@@ -59,6 +59,9 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "For the client, I'm generating it from the IDL with Codama rather than writing borsh layouts by hand: hand layouts drift from the program.", "decision,rejected"},
 		{Assistant, "I didn't use `create_react_agent` because we need a node between the tool call and its execution.", "rejected"},
 		{User, "Bad news: notarization rejected the 0.9.5 DMG.", ""},
+		{Assistant, "Now the dev server port, in both places that name it.", ""},
+		{Assistant, "While I was there I took appimage out of the targets.", ""},
+		{Assistant, "While I was there I noticed the upload route has no size limit.", "open"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)

@@ -1069,7 +1069,7 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
 // get the same behaviour.", "Now 50 runs in a row."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
 
 // versionsOf reports whether s gives the versions of two things or more,
 // each with a dot: "Toolchain per Anchor.toml: anchor 0.30.1 and solana
