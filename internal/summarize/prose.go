@@ -1071,6 +1071,10 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // get the same behaviour.", "Now 50 runs in a row."
 var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
 
+// onlyTail is a short sentence without a verb that ends a rule with what
+// it allows: "Templates or config only.", "Staging only, never prod."
+var onlyTail = lazyre.New(`(?i)^(?:[\w./*-]+\s+){0,4}(?:only|instead)\b[^.!?]{0,30}[.!]?$`)
+
 // versionsOf reports whether s gives the versions of two things or more,
 // each with a dot: "Toolchain per Anchor.toml: anchor 0.30.1 and solana
 // 1.18.26", not "German 31 of 33, French 21 of 33".
@@ -1202,6 +1206,9 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 }
 
 func (a *analysis) addPreference(k Kind, s, next string) {
+	if onlyTail.MatchString(next) && !prose.IsClause(next) {
+		s += " " + next // "… by hand. Templates or config only." says what is allowed
+	}
 	imp := max(preference(s), impPrefStated)
 	a.prefs = prose.AppendNew(a.prefs, prose.UpTo(trimLead(s), 240))
 	if oneOff.MatchString(s) {

@@ -1017,3 +1017,16 @@ func TestPickedOwnOptions(t *testing.T) {
 		t.Errorf("decision %q, want %q", got, want)
 	}
 }
+
+// TestRuleKeepsWhatItAllows: a rule's short tail that says what is
+// allowed instead is part of it (blind AA's "Templates or config only.").
+func TestRuleKeepsWhatItAllows(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "Do that. But please don't touch the generated files by hand — everything under sdks/*/src is overwritten by every generate run. Templates or config only."}}, "")
+	if len(a.prefs) != 1 || !strings.HasSuffix(a.prefs[0], "Templates or config only.") {
+		t.Errorf("preferences = %q, want the rule with its tail", a.prefs)
+	}
+	a = analyze([]Turn{{Role: User, Text: "Please don't touch the generated files by hand. Also, the staging database is slow today."}}, "")
+	if len(a.prefs) != 1 || strings.Contains(a.prefs[0], "staging") {
+		t.Errorf("preferences = %q, want the rule alone", a.prefs)
+	}
+}
