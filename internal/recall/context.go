@@ -944,8 +944,8 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 			continue
 		}
 		for i, b := range bullets {
-			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" {
-				continue
+			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" || p == digest.Request && digest.IsChitChat(b) {
+				continue // "Good." asks nothing
 			}
 			if digest.Stale(p, b, older, nil) {
 				continue

@@ -220,3 +220,23 @@ func TestSessionSaysEachSentence(t *testing.T) {
 		t.Errorf("the rejection is shown %d times, want once:\n%s", n, text)
 	}
 }
+
+// TestRequestOfNothing: a request that asks nothing ("Good.") is no line.
+func TestRequestOfNothing(t *testing.T) {
+	m, _ := newTestMemory(t)
+	s := sess("c3", map[int][]string{
+		digest.Request: {"Package the gem for release.", "Good."},
+		digest.Outcome: {"The gem builds and installs cleanly."},
+	})
+	sessions := []*recent.Session{s}
+	sums, v, r := retirerFor(m, sessions)
+	var cores derived.Titles[*unit]
+	var heads [numSections]string
+	heads[secSessions] = "## Latest sessions"
+	groups := []*group{sessionGroup(s, 0, sessions, v, r, &cores, v.DealtWith(sums))}
+	fill(groups, heads, 2000)
+	text, _ := assemble(groups, heads, 2000)
+	if strings.Contains(text, "Request: Good.") {
+		t.Errorf("a request that asks nothing is shown:\n%s", text)
+	}
+}
