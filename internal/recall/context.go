@@ -696,7 +696,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 			// The catalogue has the title and the tail the file would
 			// give: near a full pack thousands of items are offered
 			// less room than their title needs, and none of them is read.
-			least = indexer.EstimateTokens("- **" + mdtext.OneLine(c.Title) + "**" + itemTail(c.Kind, c.Updated, g.id, g.note))
+			least = leastTokens(c.Title, c.Kind, c.Updated, g.id, g.note)
 		}
 		if !read && least > min(room, limit) {
 			return ""
@@ -756,18 +756,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 // itemTail is what an item's entry says after its text: its kind, date,
 // id and mark.
 func itemTail(kind string, when time.Time, id, note string) string {
-	var meta []string
-	if kind != "" {
-		meta = append(meta, kind)
-	}
-	if !when.IsZero() {
-		meta = append(meta, when.Format(time.DateOnly))
-	}
-	meta = append(meta, "id "+fetchRef(id))
-	if note != "" {
-		meta = append(meta, note)
-	}
-	return " (" + strings.Join(meta, ", ") + ")\n"
+	return string(appendTail(make([]byte, 0, 64), kind, when, id, note))
 }
 
 // entry renders a list entry, "- **title**: text (tail)", with as many of
