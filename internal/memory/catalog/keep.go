@@ -710,7 +710,7 @@ func folderRuns(paths []string) []folderRun {
 	small := false // the last run is of small folders, by their item folder
 	for i := 0; i < len(paths); {
 		dir, j := parent(paths[i]), i+1
-		for j < len(paths) && parent(paths[j]) == dir {
+		for j < len(paths) && inFolder(paths[j], dir) {
 			j++
 		}
 		switch {
@@ -752,6 +752,16 @@ func dirOf(p string) string {
 
 // parent is the folder holding the file at p, "" at the top.
 func parent(p string) string { return p[:max(strings.LastIndexByte(p, '/'), 0)] }
+
+// inFolder reports whether parent(p) is dir, looking forward from dir's
+// end: parent looks for the last slash from the end, over the name of
+// the file, which for 5,700 core items cost 0.5 ms of a pack.
+func inFolder(p, dir string) bool {
+	if dir == "" { // no path of a part
+		return parent(p) == ""
+	}
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir && strings.IndexByte(p[len(dir)+1:], '/') < 0
+}
 
 // top is the first folder of the path of folder d.
 func top(d string) string {

@@ -147,3 +147,15 @@ func TestDirOf(t *testing.T) {
 		}
 	}
 }
+
+// inFolder(p, dir) is parent(p) == dir.
+func TestInFolder(t *testing.T) {
+	paths := []string{"core/a/x.md", "core/a/b/x.md", "core/ab/x.md", "core/x.md", "x.md", "", "/x.md", "core/a/", "core//x.md", "core/a"}
+	for _, p := range paths {
+		for _, dir := range append(paths, "core/a", "core", "", "core/a/b", "/") {
+			if got, want := inFolder(p, dir), parent(p) == dir; got != want {
+				t.Errorf("inFolder(%q, %q) = %v, want %v", p, dir, got, want)
+			}
+		}
+	}
+}
