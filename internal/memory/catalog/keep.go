@@ -385,10 +385,9 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			q.Rows[path] = r
 		}
 	}
-	// check compares the file at path with its row; false when it has
-	// none after (unreadable, or gone).
-	check := func(path string, d fs.DirEntry) bool {
-		old := p.Rows[path]
+	// check compares the file at path with its row old (p.Rows[path]);
+	// false when it has none after (unreadable, or gone).
+	check := func(path string, old *Row, d fs.DirEntry) bool {
 		fi, err := d.Info()
 		if err != nil {
 			if old != nil {
@@ -442,7 +441,7 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 				set(path, nil)
 				continue
 			}
-			check(path, fs.FileInfoToDirEntry(fi))
+			check(path, r, fs.FileInfoToDirEntry(fi))
 		}
 		retime()
 		if q == nil {
@@ -451,11 +450,13 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 		return q, false, nil
 	}
 
-	seen := make(map[string]bool, len(p.Rows))
 	// The files of trusted folders, and those of folders listed again,
 	// looked at below: lstatAll makes fewer and cheaper calls than a
 	// listing's own look at each file.
 	var trusted, looked []string
+	// olds are the rows of trusted, side by side: looking each up again
+	// cost 0.4 ms of a pack.
+	var olds []*Row
 	dirs := make(map[string]int64, len(p.Dirs)) // the folders' times now
 	listed := func(name string, d fs.DirEntry) error {
 		if d.IsDir() {
@@ -468,9 +469,14 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 		looked = append(looked, name) // looked at below, with the trusted, and seen there
 		return nil
 	}
-	files, subdirs := map[string][]string{}, map[string][]string{}
-	for f := range p.Rows {
-		files[path.Dir(f)] = append(files[path.Dir(f)], f)
+	type file struct {
+		path string
+		row  *Row
+	}
+	files, subdirs := map[string][]file{}, map[string][]string{}
+	for f, r := range p.Rows {
+		d := dirOf(f)
+		files[d] = append(files[d], file{f, r})
 	}
 	for d := range p.Dirs {
 		if d != p.Root {
@@ -488,7 +494,9 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 			return k.src.Walk(ctx, dir, listed)
 		}
 		dirs[dir] = was
-		trusted = append(trusted, files[dir]...)
+		for _, f := range files[dir] {
+			trusted, olds = append(trusted, f.path), append(olds, f.row)
+		}
 		for _, d := range subdirs[dir] {
 			if err := visit(d); err != nil {
 				return err
@@ -499,24 +507,40 @@ func (k *Keeper) worktreePart(ctx context.Context, p *Part) (q *Part, dirsOnly b
 	if err := visit(p.Root); err != nil {
 		return nil, false, fmt.Errorf("catalogue of %s/: %w", p.Root, err)
 	}
-	trusted = append(trusted, looked...)
+	// The rows looked at: every trusted file has one, and so may a file
+	// listed again. The others' files are gone (with their folder, or
+	// from a folder listed again), which a set of the paths looked at
+	// finds below; at 5,700 core items it cost 1-2 ms of every pack.
+	seen := len(trusted)
+	for _, f := range looked {
+		r := p.Rows[f]
+		if r != nil {
+			seen++
+		}
+		trusted, olds = append(trusted, f), append(olds, r)
+	}
 	for i, fi := range k.lstatAll(trusted) {
 		f := trusted[i]
-		seen[f] = true
 		if fi == nil || !fi.Mode().IsRegular() {
-			if p.Rows[f] != nil {
+			if olds[i] != nil {
 				set(f, nil) // gone or replaced
 			}
 			dirs[path.Dir(f)] = 0
 			continue
 		}
-		if !check(f, fs.FileInfoToDirEntry(fi)) {
+		if !check(f, olds[i], fs.FileInfoToDirEntry(fi)) {
 			dirs[path.Dir(f)] = 0
 		}
 	}
-	for path := range p.Rows {
-		if !seen[path] {
-			set(path, nil)
+	if seen < len(p.Rows) {
+		at := make(map[string]bool, len(trusted))
+		for _, f := range trusted {
+			at[f] = true
+		}
+		for path := range p.Rows {
+			if !at[path] {
+				set(path, nil)
+			}
 		}
 	}
 	retime()
@@ -686,7 +710,7 @@ func folderRuns(paths []string) []folderRun {
 	small := false // the last run is of small folders, by their item folder
 	for i := 0; i < len(paths); {
 		dir, j := parent(paths[i]), i+1
-		for j < len(paths) && parent(paths[j]) == dir {
+		for j < len(paths) && inFolder(paths[j], dir) {
 			j++
 		}
 		switch {
@@ -702,8 +726,42 @@ func folderRuns(paths []string) []folderRun {
 	return runs
 }
 
+// dirOf is path.Dir(p). A row's path is clean, and so is its folder's
+// part, which path.Dir would go over again (Clean) after looking for
+// the last slash from the end: a pack takes the folder of each of 5,700
+// core items, where that cost 1-2 ms. Any path of a part that is not so
+// (an empty, "." or ".." part) goes to path.Dir.
+func dirOf(p string) string {
+	last := -1 // the last slash
+	for at := 0; ; {
+		i := strings.IndexByte(p[at:], '/')
+		if i < 0 {
+			break
+		}
+		if c := p[at : at+i]; c == "" || c == "." || c == ".." {
+			return path.Dir(p)
+		}
+		last = at + i
+		at = last + 1
+	}
+	if last < 0 {
+		return path.Dir(p)
+	}
+	return p[:last]
+}
+
 // parent is the folder holding the file at p, "" at the top.
 func parent(p string) string { return p[:max(strings.LastIndexByte(p, '/'), 0)] }
+
+// inFolder reports whether parent(p) is dir, looking forward from dir's
+// end: parent looks for the last slash from the end, over the name of
+// the file, which for 5,700 core items cost 0.5 ms of a pack.
+func inFolder(p, dir string) bool {
+	if dir == "" { // no path of a part
+		return parent(p) == ""
+	}
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir && strings.IndexByte(p[len(dir)+1:], '/') < 0
+}
 
 // top is the first folder of the path of folder d.
 func top(d string) string {

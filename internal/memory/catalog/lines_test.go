@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -130,6 +131,31 @@ func TestDirsMoved(t *testing.T) {
 	} {
 		if got := dirsMoved(c.was, c.dirs, now); got != c.want {
 			t.Errorf("%s: dirsMoved = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// dirOf is path.Dir, for the clean paths of rows and any other.
+func TestDirOf(t *testing.T) {
+	for _, p := range []string{
+		"core/decisions/a.md", "sessions/s1/session.yaml", "core/a/b/c/d.md", "a.md", "", ".", "..", "/", "/a.md", "/a/b.md",
+		"core//a.md", "core/./a.md", "core/../a.md", "./core/a.md", "../core/a.md", "core/a/", "core/a/.", "core/a/..",
+		"core/.hidden/a.md", "core/...", "core/.../a.md", "a/b", "a//", "//a", "core/decisions/", "x/y/../../z",
+	} {
+		if got, want := dirOf(p), path.Dir(p); got != want {
+			t.Errorf("dirOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// inFolder(p, dir) is parent(p) == dir.
+func TestInFolder(t *testing.T) {
+	paths := []string{"core/a/x.md", "core/a/b/x.md", "core/ab/x.md", "core/x.md", "x.md", "", "/x.md", "core/a/", "core//x.md", "core/a"}
+	for _, p := range paths {
+		for _, dir := range append(paths, "core/a", "core", "", "core/a/b", "/") {
+			if got, want := inFolder(p, dir), parent(p) == dir; got != want {
+				t.Errorf("inFolder(%q, %q) = %v, want %v", p, dir, got, want)
+			}
 		}
 	}
 }
