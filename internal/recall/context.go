@@ -976,8 +976,8 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *diges
 				}
 				whole := t
 				t = digest.Shorten(t, r)
-				if t == "" || indexer.EstimateTokens(t) > room-n || t != whole && stub(t) {
-					return ""
+				if t == "" || indexer.EstimateTokens(t) > room-n || t != whole && (stub(t) || p == digest.Request && digest.IsChitChat(t)) {
+					return "" // "ok." is all a shortened request kept
 				}
 				return lead + t + "\n"
 			}

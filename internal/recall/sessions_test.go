@@ -240,3 +240,22 @@ func TestRequestOfNothing(t *testing.T) {
 		t.Errorf("a request that asks nothing is shown:\n%s", text)
 	}
 }
+
+// TestRequestShortenedToNothing: a request cut to its first sentence
+// for room is no line when that sentence asks nothing ("ok.").
+func TestRequestShortenedToNothing(t *testing.T) {
+	m, _ := newTestMemory(t)
+	long := "ok. Keep the refresh token in SecureStorage" + strings.Repeat(" and the access token in memory only, since it expires after ten minutes anyway", 8) + "."
+	s := sess("c3", map[int][]string{digest.Request: {"Store the tokens safely.", long}})
+	sessions := []*recent.Session{s}
+	sums, v, r := retirerFor(m, sessions)
+	var cores derived.Titles[*unit]
+	var heads [numSections]string
+	heads[secSessions] = "## Latest sessions"
+	groups := []*group{sessionGroup(s, 0, sessions, v, r, &cores, v.DealtWith(sums))}
+	fill(groups, heads, 120)
+	text, _ := assemble(groups, heads, 120)
+	if strings.Contains(text, "Request: ok.") {
+		t.Errorf("a request shortened to \"ok.\" is shown:\n%s", text)
+	}
+}
