@@ -41,7 +41,7 @@ var (
 	// preferOver names the alternative a user turns down: "rather than
 	// X", "instead of X".
 	preferOver = lazyre.New(`(?i)\b(in favou?r of|rather than|instead of)\b`)
-	planMarker = lazyre.New(`(?i)(^(use|prefer|keep|store|switch|move|replace|make)\b|\b(we|we'll|let's|i'll|i will|we should|should use|i switched|i replaced|i changed)\b)`)
+	planMarker = lazyre.New(`(?i)(^(use|prefer|keep|store|switch|move|replace|make)\s|\b(we|we'll|let's|i'll|i will|we should|should use|i switched|i replaced|i changed)\b)`)
 
 	reasonStart = lazyre.New(`(?i)^(because|since|otherwise|the reason|that way|this way|this means|that means|[\w' -]{1,40} (stays|stay|remains|remain) (flat|constant|bounded|low|small|fast|stable|the same|under|below|within)\b|(it|this|that|they)('s| is| are|'re) (faster|simpler|safer|cheaper|already|enough|more|less|the only|lighter|smaller|built|overkill|too|what)|(it|this|that|they) (gives|keeps|avoids|lets|means|handles|supports|works|has|have|doesn't|does not|won't|will|already|saves|needs)|(the )?(main |big |only )?(advantage|benefit|upside|downside|problem with|issue with|catch)\b)`)
 

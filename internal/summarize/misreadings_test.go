@@ -61,6 +61,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Bad news: notarization rejected the 0.9.5 DMG.", ""},
 		{Assistant, "Now the dev server port, in both places that name it.", ""},
 		{Assistant, "While I was there I took appimage out of the targets.", ""},
+		// A file named make-… is no imperative "make".
+		{Assistant, "make-manifest.mjs wrote the path of each .sig file into the signature field instead of the file's contents.", "env"}, // no decision: what a script did
 		{Assistant, "While I was there I noticed the upload route has no size limit.", "open"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
