@@ -206,13 +206,7 @@ func TestSessionSaysEachSentence(t *testing.T) {
 	})
 	newer := sess("d4", map[int][]string{digest.Request: {"Persist the threads in Postgres."}, digest.Outcome: {"Threads are kept by the Postgres checkpointer."}})
 	sessions := []*recent.Session{newer, newer, newer, s} // an older session: its outcome ranks below its rejection
-	sums, v, r := retirerFor(m, sessions)
-	var cores derived.Titles[*unit]
-	var heads [numSections]string
-	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(s, 3, sessions, v, r, &cores, v.DealtWith(sums))}
-	fill(groups, heads, 2000)
-	text, _ := assemble(groups, heads, 2000)
+	text := sessionPack(t, m, sessions, 3, 2000)
 	if !strings.Contains(text, "hand-built StateGraph") {
 		t.Errorf("the outcome's first sentence is missing:\n%s", text)
 	}
@@ -229,13 +223,7 @@ func TestRequestOfNothing(t *testing.T) {
 		digest.Outcome: {"The gem builds and installs cleanly."},
 	})
 	sessions := []*recent.Session{s}
-	sums, v, r := retirerFor(m, sessions)
-	var cores derived.Titles[*unit]
-	var heads [numSections]string
-	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(s, 0, sessions, v, r, &cores, v.DealtWith(sums))}
-	fill(groups, heads, 2000)
-	text, _ := assemble(groups, heads, 2000)
+	text := sessionPack(t, m, sessions, 0, 2000)
 	if strings.Contains(text, "Request: Good.") {
 		t.Errorf("a request that asks nothing is shown:\n%s", text)
 	}
@@ -248,14 +236,22 @@ func TestRequestShortenedToNothing(t *testing.T) {
 	long := "ok. Keep the refresh token in SecureStorage" + strings.Repeat(" and the access token in memory only, since it expires after ten minutes anyway", 8) + "."
 	s := sess("c3", map[int][]string{digest.Request: {"Store the tokens safely.", long}})
 	sessions := []*recent.Session{s}
+	text := sessionPack(t, m, sessions, 0, 120)
+	if strings.Contains(text, "Request: ok.") {
+		t.Errorf("a request shortened to \"ok.\" is shown:\n%s", text)
+	}
+}
+
+// sessionPack is the pack of budget tokens that the session of rank k of
+// sessions alone makes.
+func sessionPack(t *testing.T, m *memory.Memory, sessions []*recent.Session, k, budget int) string {
+	t.Helper()
 	sums, v, r := retirerFor(m, sessions)
 	var cores derived.Titles[*unit]
 	var heads [numSections]string
 	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(s, 0, sessions, v, r, &cores, v.DealtWith(sums))}
-	fill(groups, heads, 120)
-	text, _ := assemble(groups, heads, 120)
-	if strings.Contains(text, "Request: ok.") {
-		t.Errorf("a request shortened to \"ok.\" is shown:\n%s", text)
-	}
+	groups := []*group{sessionGroup(sessions[k], k, sessions, v, r, &cores, v.DealtWith(sums))}
+	fill(groups, heads, budget)
+	text, _ := assemble(groups, heads, budget)
+	return text
 }
