@@ -30,12 +30,7 @@ func TestListByStatusIsRead(t *testing.T) {
 	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	write := func(id string, st model.SessionStatus) {
 		t.Helper()
-		s := model.NewSession(id, "claude-code", now)
-		s.Status = st
-		data, err := s.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := sessionYAML(t, id, st, now)
 		dir := filepath.Join(m.Dir, "sessions", id)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -111,13 +106,7 @@ func TestListByStatusFromCatalogue(t *testing.T) {
 	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	session := func(t *testing.T, id string, st model.SessionStatus) []byte {
 		t.Helper()
-		s := model.NewSession(id, "claude-code", now)
-		s.Status = st
-		data, err := s.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
+		return sessionYAML(t, id, st, now)
 	}
 	write := func(t *testing.T, name string, data []byte) {
 		t.Helper()
@@ -242,4 +231,16 @@ func entryDirs(l []*model.SessionEntry) []string {
 		out = append(out, e.Dir+":"+string(e.Status))
 	}
 	return out
+}
+
+// sessionYAML is a session.yaml of a session of this id and status.
+func sessionYAML(t *testing.T, id string, st model.SessionStatus, now time.Time) []byte {
+	t.Helper()
+	s := model.NewSession(id, "claude-code", now)
+	s.Status = st
+	data, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
