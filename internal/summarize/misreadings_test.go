@@ -64,6 +64,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		// A file named make-… is no imperative "make".
 		{Assistant, "make-manifest.mjs wrote the path of each .sig file into the signature field instead of the file's contents.", "env"}, // no decision: what a script did
 		{Assistant, "While I was there I noticed the upload route has no size limit.", "open"},
+		{Assistant, "The grep shows Detect-LocalAdmin.ps1 has the same pattern — catch, then a trailing `exit 0`.", "open"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
