@@ -842,8 +842,6 @@ func reasonAt(s string) int {
 // keep the API fast" gives a purpose.
 var wantsTo = lazyre.New(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want|wanted|plan|planned|prefer|preferred|going|need|needed|have|had|try|tried|like|'d like|would like|asked you|told you)\s*$`)
 
-// ack is an acknowledgment, which promises nothing to do: "Understood
-// for next time."
 // onlyRunLog reports whether the one value s holds, times of day
 // aside, is a log of one run kept in the project's logs/ folder ("from
 // 05:58 to 06:14 into logs/create-booking-2026-11-02.log"): the
@@ -898,8 +896,12 @@ var gerundLead = lazyre.New(`(?i)^(?:swapping|installing|adding|updating|bumping
 // ("Now the repository — as it is."), which "X it is" would read as one.
 var asItIs = lazyre.New(`(?i)\b(?:as|that|what|where|how|however|whatever|wherever)\s+it is[.!]?$`)
 
+// decidedAfter is a choice said after a report: "we tried SQLite first,
+// but we'll use Postgres".
 var decidedAfter = lazyre.New(`(?i)\b(?:decided|chose|picked|settled|went with|go with|going with|we'll use|we will use|let's use|switch(?:ed)? to|stick with|keep)\b`)
 
+// ack is an acknowledgment, which promises nothing to do: "Understood
+// for next time."
 var ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
 
 var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
