@@ -59,6 +59,7 @@ func TestIsTodo(t *testing.T) {
 		{"The grep shows Detect-LocalAdmin.ps1 has the same pattern — catch, then a trailing `exit 0`.", true},
 		{"Nothing is applied to the live account, and it stays that way until the freeze is over and the CAB has approved.", true},
 		{"Hold off on the deploy until Marta signs off.", true},
+		{"But hold off on changing anything in the live Automation account until the change freeze ends.", true},
 		{"Streaming is the obvious next piece.", true},
 		{"The cache stays warm until the next deploy.", false},
 		{"Tokens remain valid until they expire after an hour.", false},
