@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-mem/cairn/gitstore"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
+	"github.com/cairn-mem/cairn/internal/memory/sessiondirs"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/transcript"
 	"gopkg.in/yaml.v3"
@@ -61,7 +62,7 @@ func (s Sessions) Get(ctx context.Context, ref string) (*model.SessionEntry, err
 func (s Sessions) Find(id string) (*model.SessionEntry, error) {
 	m := s.m
 	dirs := []string{model.SessionDir(id)}
-	matches := archived(m.Dir, id)
+	matches := sessiondirs.Archived(m.Dir, id)
 	for i := len(matches) - 1; i >= 0; i-- { // the latest archive first
 		rel, _ := filepath.Rel(m.Dir, matches[i])
 		dirs = append(dirs, filepath.ToSlash(rel))
@@ -83,41 +84,6 @@ func (s Sessions) Find(id string) (*model.SessionEntry, error) {
 		return &model.SessionEntry{Session: s, Dir: d}, nil
 	}
 	return nil, fmt.Errorf("session %s: %w", id, model.ErrNoSession)
-}
-
-// archived returns, in path order, what filepath.Glob(filepath.Join(dir,
-// "archive", "*", "*", id, tail...)) returns for a checked session id (no
-// pattern characters): the month folders are listed and the path looked
-// up in each, where Glob lists every month folder's sessions to match
-// their names with id. At 100,000 files that is 19,000 names read and
-// matched at each session start, for the one session it looks for.
-func archived(dir, id string, tail ...string) []string {
-	var out []string
-	root := filepath.Join(dir, model.ArchiveRoot)
-	for _, y := range folderNames(root) {
-		for _, mo := range folderNames(filepath.Join(root, y)) {
-			p := filepath.Join(append([]string{root, y, mo, id}, tail...)...)
-			if _, err := os.Lstat(p); err == nil {
-				out = append(out, p)
-			}
-		}
-	}
-	sort.Strings(out) // as the callers sorted Glob's paths
-	return out
-}
-
-// folderNames returns the sorted names in the folder at name, none when
-// it is no folder or cannot be read: what filepath.Glob lists.
-func folderNames(name string) []string {
-	ents, err := os.ReadDir(name)
-	if err != nil {
-		return nil
-	}
-	names := make([]string, len(ents))
-	for i, e := range ents {
-		names[i] = e.Name()
-	}
-	return names
 }
 
 // SessionFilter selects sessions for Sessions.
@@ -148,7 +114,7 @@ func (s Sessions) List(ctx context.Context, f SessionFilter) (list []*model.Sess
 					other[r.Path] = true
 				}
 			}
-			dirs, pats = sessionFiles(m.Dir, rows), nil
+			dirs, pats = sessiondirs.Files(m.Dir, rows), nil
 		}
 	}
 	// Only archived sessions live under archive/ (Place), and it holds
@@ -203,34 +169,6 @@ func (s Sessions) List(ctx context.Context, f SessionFilter) (list []*model.Sess
 		return list[i].ID < list[j].ID
 	})
 	return list, problems, nil
-}
-
-// sessionFiles returns what filepath.Glob(filepath.Join(dir, "sessions",
-// "*", "session.yaml")) returns, given the catalogue's rows of sessions/
-// up to date with the work tree: a folder whose session.yaml has a row
-// holds one (the catalogue looked at it as a regular file, reached
-// through no link), and only the other folders are looked into, as Glob
-// looks into every one (a linked folder, one whose session.yaml is no
-// regular file or cannot be read, or has none: what the rows cannot say).
-func sessionFiles(dir string, rows []*catalog.Row) []string {
-	described := make(map[string]bool, len(rows)/4)
-	for _, r := range rows {
-		rest, ok := strings.CutPrefix(r.Path, model.SessionsRoot+"/")
-		if id, name, ok2 := strings.Cut(rest, "/"); ok && ok2 && name == model.SessionFile {
-			described[id] = true
-		}
-	}
-	root := filepath.Join(dir, model.SessionsRoot)
-	var out []string
-	for _, name := range folderNames(root) {
-		p := filepath.Join(root, name, model.SessionFile)
-		if described[name] {
-			out = append(out, p)
-		} else if _, err := os.Lstat(p); err == nil {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // SessionChange is what a session command did.
@@ -480,7 +418,7 @@ func (s Sessions) Stamp(id string) string {
 	var b strings.Builder
 	dir := model.SessionDir(id)
 	if _, err := os.Lstat(filepath.Join(m.Dir, dir, model.SessionFile)); err != nil {
-		matches := archived(m.Dir, id, model.SessionFile)
+		matches := sessiondirs.Archived(m.Dir, id, model.SessionFile)
 		if len(matches) > 0 {
 			rel, _ := filepath.Rel(m.Dir, filepath.Dir(matches[len(matches)-1]))
 			dir = filepath.ToSlash(rel)

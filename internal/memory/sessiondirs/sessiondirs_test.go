@@ -1,4 +1,4 @@
-package memory
+package sessiondirs
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// archived finds what the filepath.Glob it replaces found, in the same
+// Archived finds what the filepath.Glob it replaces found, in the same
 // order: months, odd folder names, a file where a folder is expected, a
 // link to a session folder, a session in two months.
 func TestArchivedIsGlob(t *testing.T) {
@@ -47,11 +47,11 @@ func TestArchivedIsGlob(t *testing.T) {
 			t.Fatal(err)
 		}
 		sort.Strings(want)
-		if got := archived(dir, tc.id, tc.tail...); !slices.Equal(got, want) {
-			t.Errorf("archived(%s, %v) = %q, want %q", tc.id, tc.tail, got, want)
+		if got := Archived(dir, tc.id, tc.tail...); !slices.Equal(got, want) {
+			t.Errorf("Archived(%s, %v) = %q, want %q", tc.id, tc.tail, got, want)
 		}
 	}
-	if got := archived(filepath.Join(dir, "none"), "s1"); got != nil {
+	if got := Archived(filepath.Join(dir, "none"), "s1"); got != nil {
 		t.Errorf("no archive: %q", got)
 	}
 }
