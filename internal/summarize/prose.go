@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
+	"github.com/cairn-mem/cairn/internal/summarize/telling"
 )
 
 type analysis struct {
@@ -442,7 +443,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
 		fix := role == Assistant && fixedTo.MatchString(s) && prose.HasValue(s)
-		narration := role == Assistant && (narrate.MatchString(s) || stepAhead(s)) && !fix
+		narration := role == Assistant && (narrate.MatchString(s) || telling.StepAhead(s)) && !fix
 		action := role == Assistant && actionLine.MatchString(s)
 		if narration && !openSaid(s) {
 			continue
@@ -507,7 +508,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !reportOnly(s) && (decisionCue.MatchString(s) && (role == User || !asItIs.MatchString(s) || decisionCue.MatchString(asItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -543,7 +544,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "rejected"
 			n := len(a.rejected) - 1
 			a.rejected[n] = prose.UpTo(a.rejected[n]+" "+s, 300)
-		case !hedged && !plan && !reportOnly(s) && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
+		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
 			kind = "rejected"
 			line := s
 			if verdictOnly(s) && whyOf(s, next) {
@@ -572,7 +573,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !onlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) && !onlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -581,7 +582,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && deferred.MatchString(s)
-		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !ack.MatchString(s) && !wish.MatchString(s) {
+		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
 			if pronoun := pronounLead.MatchString(s); (refersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
@@ -805,10 +806,10 @@ func splitReason(s, next string) (what, why string) {
 	// "The stops were one transfer overrunning the buffer, so printReceipt
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
-	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) && toldPast.MatchString(s[:i[0]]) {
+	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) {
 		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
 	}
-	if i := reasonAt(s); i >= 0 {
+	if i := telling.ReasonAt(s); i >= 0 {
 		return strings.TrimRight(strings.TrimSpace(s[:i]), ",;:—- "), strings.TrimSpace(s[i:])
 	}
 	// A next sentence that raises a problem or states values of its own
@@ -821,94 +822,7 @@ func splitReason(s, next string) (what, why string) {
 	return strings.TrimRight(s, "."), ""
 }
 
-// reasonAt is where s gives its reason, past its first few words; -1
-// if it gives none.
-func reasonAt(s string) int {
-	for off := 0; off < len(s); {
-		i := prose.ReasonAt(s[off:])
-		if i == nil {
-			return -1
-		}
-		if at := off + i[0]; at > 8 && !wantsTo.MatchString(s[:at]) {
-			return at
-		}
-		off += i[1]
-	}
-	return -1
-}
-
-// wantsTo ends with a verb whose object is the "to …" after it: "we
-// decided to keep linear backoff" keeps it as the decision, where "…, to
-// keep the API fast" gives a purpose.
-var wantsTo = lazyre.New(`(?i)\b(?:decided|decide|chose|choose|agreed|opted|want|wanted|plan|planned|prefer|preferred|going|need|needed|have|had|try|tried|like|'d like|would like|asked you|told you)\s*$`)
-
-// onlyRunLog reports whether the one value s holds, times of day
-// aside, is a log of one run kept in the project's logs/ folder ("from
-// 05:58 to 06:14 into logs/create-booking-2026-11-02.log"): the
-// session's evidence, not where anything runs.
-func onlyRunLog(s string) bool {
-	return runLog.MatchString(s) && !prose.HasValue(clock.ReplaceAllString(runLog.ReplaceAllString(s, " "), " "))
-}
-
-// onlyClockPast reports whether s tells what happened, a time of day its
-// only value: "With more environments running in parallel at 06:00 it
-// was only a matter of time."
-func onlyClockPast(s string) bool {
-	return toldPast.MatchString(s) && !prose.HasValue(clock.ReplaceAllString(s, " "))
-}
-
-var (
-	clock  = lazyre.New(`\b\d{1,2}:\d{2}\b`)
-	runLog = lazyre.New("(?:^|[\\s`(])(?:\\./)?logs/[\\w.-]+")
-)
-
-// wish is a good wish for later, no work left: "Luck with the k6 run
-// tomorrow."
-var wish = lazyre.New(`(?i)^(?:good )?luck (?:with|on|for|tomorrow)\b|^good luck\b|^(?:have fun|enjoy|see you|talk (?:to you )?(?:soon|tomorrow|later)|have a good)\b`)
-
-// triedIt is someone telling what they tried and saw: "I ran the
-// integration test 10 times: 9 green, 4 winners instead of 5" reports,
-// it decides nothing.
-var triedIt = lazyre.New(`(?i)^(?:so |and )?(?:i|we) (?:ran|re-?ran|tried|tested|checked|measured|timed|profiled|benchmarked)\b`)
-
-// reportOnly reports whether s tells what someone tried and saw, and
-// decides nothing: "We tried SQLite first, but we'll use Postgres" and "I
-// measured both and chose zstd" decide.
-func reportOnly(s string) bool {
-	return triedIt.MatchString(s) && !decidedAfter.MatchString(s)
-}
-
-// stepAhead reports whether s is the agent naming the step it takes
-// next in a few words, led by what it is doing: "Installing
-// libxcb-cursor0 on the runner and bundling it.", "Bumping the API
-// version everywhere."
-func stepAhead(s string) bool {
-	return gerundLead.MatchString(s) && len(strings.Fields(s)) <= 10 && reasonAt(s) < 0 && !stepPurpose.MatchString(s)
-}
-
-// stepPurpose is what a step is for: "… to cut the bundle size". A step
-// with its reason or purpose is a choice said as it is made.
-var stepPurpose = lazyre.New(`(?i)\b(?:because|since|so that|so|in order to|to (?:cut|avoid|keep|make|get|save|reduce|fix|stop|speed|match|support|allow))\b`)
-
-var gerundLead = lazyre.New(`(?i)^(?:swapping|installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
-
-// asItIs ends a sentence with how a thing is left, not a choice made
-// ("Now the repository — as it is."), which "X it is" would read as one.
-var asItIs = lazyre.New(`(?i)\b(?:as|that|what|where|how|however|whatever|wherever)\s+it is[.!]?$`)
-
-// decidedAfter is a choice said after a report: "we tried SQLite first,
-// but we'll use Postgres".
-var decidedAfter = lazyre.New(`(?i)\b(?:decided|chose|picked|settled|went with|go with|going with|we'll use|we will use|let's use|switch(?:ed)? to|stick with|keep)\b`)
-
-// ack is an acknowledgment, which promises nothing to do: "Understood
-// for next time."
-var ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry)\b[,.!]?(?:\s+[\w']+){0,3}[.!]?$`)
-
 var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
-
-// toldPast is a clause that tells what happened, the reason for what
-// was done: "the stops were one big transfer overrunning the buffer".
-var toldPast = lazyre.New(`(?i)\b(was|were|had been|came from|caused|happened)\b`)
 
 // addDecision adds a decision; change marks the report of a change,
 // whose replaced value is what held before, not an alternative turned
@@ -1021,7 +935,7 @@ func shortFirst(s string) string {
 // verdictOnly reports whether s turns something down without a word of
 // why: "On SQLite: I'd advise against it.", "Not worth it."
 func verdictOnly(s string) bool {
-	return len(s) < 80 && reasonAt(s) < 0 && !strings.Contains(s, ",")
+	return len(s) < 80 && telling.ReasonAt(s) < 0 && !strings.Contains(s, ",")
 }
 
 // whyOf reports whether next tells why of verdict s: it names what s
