@@ -20,6 +20,10 @@ var (
 	fragStart = WordSet(`which who whom whose where when while whereas although though because since unless until if as so but or and nor than then that whereby`)
 	prepStart = WordSet(`in on at for with by from to into over under about between per via after before during like both either neither`)
 	wordOnly  = lazyre.New(`^[A-Za-z']+$`)
+	// pastForm are common verbs whose past tense is not -ed; after a
+	// subject pronoun each is one: "I built it on Node 20", "we ran it".
+	pastForm = WordSet(`built ran wrote made took got set put kept left found went came gave brought sent spent held told said saw knew thought chose broke began drove fell forgot froze grew hid hit led let lost meant met paid quit read rose shut sold split spread stuck taught threw understood won cut`)
+	subject  = WordSet(`i we you they he she it`)
 )
 
 // hasVerb reports whether s holds a finite verb, as far as its words tell.
@@ -35,6 +39,8 @@ func hasVerb(s string) bool {
 		case auxVerb[w] || strings.HasSuffix(w, "n't"):
 			return true
 		case i == 0 && baseVerb[w]: // an imperative: "Run the tests with …"
+			return true
+		case subject[prev] && pastForm[w]:
 			return true
 		case prev != "" && !notAfter[prev] && (baseVerb[w] || len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"))):
 			return true

@@ -16,6 +16,8 @@ func TestFullClauses(t *testing.T) {
 		{"I like salt and the pepper.", []string{"I like salt and the pepper."}},
 		{"Amounts use checked math; and please don't run `anchor deploy` yourself.", []string{"Amounts use checked math", "please don't run `anchor deploy` yourself."}},
 		{"Run `a, the b` first.", []string{"Run `a, the b` first."}},
+		{"Types come from vite-plugin-dts; I built it on Node 20.11.1.", []string{"Types come from vite-plugin-dts", "I built it on Node 20.11.1."}}, // a past not in -ed
+		{"Types come from vite-plugin-dts; the set of types is small.", []string{"Types come from vite-plugin-dts", "the set of types is small."}},
 	} {
 		if got := FullClauses(tc.s); !slices.Equal(got, tc.want) {
 			t.Errorf("FullClauses(%q) = %q, want %q", tc.s, got, tc.want)

@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -36,6 +37,72 @@ var (
 // schema-v2, events_v10.
 var suffixVersion = lazyre.New(`\b([a-z][a-z0-9]*(?:[_-][a-z][a-z0-9]*)*)[_-]v(\d+)\b`)
 
+// runtimeVersion is a runtime named with its version glued on, as cloud
+// runtimes and tox environments spell them: nodejs20, python3.12, go1.22,
+// java21, pg16.
+var runtimeVersion = lazyre.New(`\b(nodejs|python|java|openjdk|jdk|ruby|php|dotnet|go|pg|postgres|postgresql|mysql|deno)(\d{1,3}(?:\.\d+)?)\b`)
+
+// upgradeAim is a version a thing is on and one it is to move to: "we're
+// on v1.29.10 and want to get to 1.30 this week".
+var upgradeAim = lazyre.New(`(?i)\bon\s+v?(\d+\.\d+(?:\.\d+)?)\b[^.;]{0,40}?\b(?:want|wants|plan|plans|need|needs|going|have|has|hope|hoping|aim|intend)\s+to\s+(?:get|go|move|upgrade|bump|be)\s+(?:\w+\s+)?(?:to|on)\s+v?(\d+\.\d+(?:\.\d+)?)\b`)
+
+// Aim returns the version a statement says a thing is on and the one it
+// is to move to, ok false when it says no such move.
+func Aim(text string) (from, to string, ok bool) {
+	if !strings.Contains(text, " to ") {
+		return "", "", false
+	}
+	m := upgradeAim.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// Reached reports whether text names a version of series to and none
+// of from: "all nine nodes report v1.30.6" once the aim was 1.30 from
+// 1.29.10.
+func Reached(text, from, to string) bool {
+	hit := false
+	for _, m := range anyVersion.FindAllStringSubmatch(text, -1) {
+		switch v := m[1]; {
+		case v == from || strings.HasPrefix(from, v+"."):
+			return false
+		case v == to || strings.HasPrefix(v, to+"."):
+			hit = true
+		}
+	}
+	return hit
+}
+
+// anyVersion is a dotted version standing alone.
+var anyVersion = lazyre.New(`(?:^|[\s(,:@=])v?(\d+\.\d+(?:\.\d+)?)\b`)
+
+// Upgraded reports whether text names runtime name with its version
+// glued on at w, a version above v: "the next deploy runs everything on
+// nodejs22" once functions ran on nodejs20. A project moves its runtime
+// up, one at a time.
+func Upgraded(text, name, v, w string) bool {
+	glued := false
+	for _, m := range runtimeVersion.FindAllStringSubmatch(text, -1) {
+		glued = glued || m[1] == name && m[2] == w
+	}
+	return glued && above(w, v) && strings.Count(w, ".") == strings.Count(v, ".")
+}
+
+// above reports whether dotted version w is above v.
+func above(w, v string) bool {
+	a, b := strings.Split(w, "."), strings.Split(v, ".")
+	for i := range min(len(a), len(b)) {
+		x, errX := strconv.Atoi(a[i])
+		y, errY := strconv.Atoi(b[i])
+		if errX != nil || errY != nil || x != y {
+			return errX == nil && errY == nil && x > y
+		}
+	}
+	return len(a) > len(b)
+}
+
 // Versions are the versions a statement gives things, name → version,
 // names in lower case.
 func Versions(text string) map[string]string {
@@ -70,6 +137,11 @@ func Versions(text string) map[string]string {
 	for _, m := range suffixVersion.FindAllStringSubmatch(text, -1) {
 		if _, ok := out[strings.ToLower(m[1])]; !ok {
 			add(m[1], "v"+m[2]) // "the index products_v3", once products_v4 took its place
+		}
+	}
+	for _, m := range runtimeVersion.FindAllStringSubmatch(text, -1) {
+		if _, ok := out[m[1]]; !ok && !(m[1] == "python" && len(m[2]) == 1) { // python3 is a command
+			add(m[1], m[2]) // "the nodejs20 runtime", once the deploy runs on nodejs22
 		}
 	}
 	for _, m := range versionOf.FindAllStringSubmatch(text, -1) {
