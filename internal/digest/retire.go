@@ -53,6 +53,7 @@ type Statement struct {
 	nowNoun, nowValue string
 	edit              *replace.Edit // a file's line given another value
 	was               string        // the line a replacement replaced (Sources)
+	line              string        // was, when it sets a value (replace.SettingLine)
 	// own marks a copy of a replacement read against its own session's
 	// statements, which are older than what the session did: only the
 	// versions it replaced, only for statements of its rank.
@@ -520,7 +521,8 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	}
 	st.hostPort = replace.HostPort(was, now)
 	st.minWas = replace.LowerBound(was, now)
-	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != nil || st.minWas != nil {
+	st.line = replace.SettingLine(was, now)
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != nil || st.minWas != nil || st.line != "" {
 		r.stmts = append(r.stmts, st)
 	}
 }
@@ -610,7 +612,7 @@ func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *St
 		if !ok || w == v || n.keys[v] {
 			continue
 		}
-		if prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text) {
+		if prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text) || prose.Upgraded(n.Text, name, v, w) {
 			return true // the newer statement moves that very thing to another version, or says it is on another now
 		}
 		limit := r.asideLimit()
@@ -842,6 +844,16 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xDur              []prose.Claim
 		xDurRead          bool
 	)
+	if from, to, ok := prose.Aim(x); ok {
+		// An aim reached shares no word with what reached it: "we're on
+		// v1.29.10 and want to get to 1.30" once "all nine nodes report
+		// v1.30.6".
+		for i := range r.stmts {
+			if n := &r.stmts[i]; !n.own && n.Rank < rank && prose.Reached(n.Text, from, to) {
+				return true
+			}
+		}
+	}
 	for _, i := range r.candidates(xk) {
 		n := &r.stmts[i]
 		if n.own {
@@ -939,6 +951,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 				if distinctValue(v) && (xk[v] || hasValue(x, v)) {
 					return true
 				}
+			}
+			if n.line != "" && replace.Quotes(x, n.line) && !replace.Quotes(x, n.Text) {
+				return true // "the build is ESM-only (formats: ['es'])" once `s/formats: \['es'\]/formats: ['es', 'cjs']/`
 			}
 			if n.edit != nil && n.edit.Says(x, xk, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
 				return true // "runs 3 at a time" once "reminders: 3" became "reminders: 15"
@@ -1265,12 +1280,35 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue
 		}
 		if len(parts) > 1 {
+			gone := make([]bool, len(parts))
+			any := false
+			for i, c := range parts {
+				gone[i] = r.retired(c, rank)
+				any = any || gone[i]
+			}
+			if !any && sep == "; " {
+				// What no clause says alone two neighbours may: "I built
+				// it on Node 20.11.1, the version pinned in .nvmrc" once
+				// .nvmrc says 22.12.0.
+				for i := 0; i+1 < len(parts); i++ {
+					if r.retired(parts[i]+", "+parts[i+1], rank) {
+						gone[i], gone[i+1], any = true, true, true
+					}
+				}
+			}
 			var still []string
-			for _, c := range parts {
+			for i, c := range parts {
 				// "the team knows it" said nothing but why of the
 				// clause retired with it.
-				if !r.retired(c, rank) && !pointsBack.MatchString(strings.TrimSpace(c)) {
+				if !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c)) {
 					still = append(still, c)
+				} else if gone[i] {
+					// "The build is ESM-only (formats: ['es']), with
+					// preserveModules so every component lands in its
+					// own file": how it is built still holds.
+					if head, with, ok := strings.Cut(c, ", with "); ok && r.retired(head, rank) && !r.retired(with, rank) {
+						still = append(still, "with "+with)
+					}
 				}
 			}
 			if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {

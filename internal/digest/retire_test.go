@@ -489,9 +489,26 @@ func TestDropRetiredClause(t *testing.T) {
 	if got, want := droppedBy("Download links are signed with HS256 and expire after 10 minutes.", "Download links now stay valid for an hour."), "Download links are signed with HS256."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
+	// What no clause says alone, two neighbours may.
+	if got, want := droppedBy("Docs come from typedoc; I built it on Node 20.11.1, the version pinned in .nvmrc.", ".nvmrc says 22.12.0 and the build is fine on Node 22.12."), "Docs come from typedoc."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
 	// A clause that only gives the retired one's reason goes with it.
 	if got := droppedBy("Use Maven for the build, the team knows it.", "Actually, let's build the Java side with Gradle."); got != "" {
 		t.Errorf("DropRetired = %q, want nothing", got)
+	}
+}
+
+// TestDropRetiredKeepsWith: a clause whose head a newer command's edit
+// retires keeps what it says "with" the retired setting.
+func TestDropRetiredKeepsWith(t *testing.T) {
+	newer, older := &Summary{}, &Summary{}
+	newer.Parts[Commands] = []string{"`sed -i \"s/formats: \\['es'\\]/formats: ['es', 'cjs']/\" vite.config.ts && grep -n formats vite.config.t …`"}
+	x := "The build is ESM-only (formats: ['es']), with preserveModules so every component lands in its own file, and react stays external."
+	older.Parts[Outcome] = []string{x}
+	got := NewRetirer(nil, []*Summary{newer, older}).DropRetired(x, 1)
+	if want := "With preserveModules so every component lands in its own file; react stays external."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
 }
 
@@ -711,6 +728,8 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{"The uploader binds nexus-deploy.", "`sed -i -e \"s/credentialsId: 'nexus-deploy'/credentialsId: 'jfrog-publisher'/\" -e 's#https://nexus.ac …`", true},
 		{"`scripts/put_template.sh` uploads it to `http://search-dev.internal:9200`.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh && grep -rn OS_URL= scripts/`", true},
 		{"Docs are at search-dev.internal.example.com.", "`sed -i 's/search-dev\\.internal/os-dev-2.internal/g' scripts/*.sh`", false},
+		{"The build is ESM-only (formats: ['es']).", "`sed -i \"s/formats: \\['es'\\]/formats: ['es', 'cjs']/\" vite.config.ts && grep -n formats vite.config.t …`", true},
+		{"vite.config.ts has formats: ['es', 'cjs'] now.", "`sed -i \"s/formats: \\['es'\\]/formats: ['es', 'cjs']/\" vite.config.ts`", false},
 		{"Run pluginval at strictness level 5 in CI.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml && grep -n pluginval .github/workflows/ci.yml`", true},
 		{"The strictness level lives in ci.yml; pluginval needs JUCE 7.", "`sed -i 's/--strictness-level [0-9]*/--strictness-level 10/' .github/workflows/ci.yml`", false}, // no level given
 		{"Run pluginval at strictness level 5 in CI.", "`sed -i 's/--strictness-level [0-9][0-9]*/--strictness-level 10/' ci.yml`", true},
@@ -982,6 +1001,25 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Webhooks are signed with HS256 and the partner's secret.", "Session cookies are signed RS512 now.", false},
 		{"Hashes are SHA256 of the payload.", "Webhooks are signed with ES256 now.", false},
 		{"Backups are encrypted with AES256 before they go to S3.", "Backups are verified with SHA256 checksums now.", false},
+		// An action allowed by its verb takes back a rule against it.
+		{"Oh and please don't deploy from your laptop — deploys only go through the GitHub Actions workflow.", "Feel free to deploy to trailmate-staging from your laptop with `firebase deploy --only functions -P staging` — only prod has to go through Actions.", true},
+		{"One rule: one node at a time, never drain two workers at the same time.", "And actually, feel free to drain two workers at once from now — pg-main runs 3 replicas.", true},
+		{"The update-snapshots label triggers the job that rewrites baselines — no local updates.", "And actually, feel free to update baselines locally now.", true},
+		{"Never deploy on Fridays.", "Feel free to drain two workers at once from now.", false},                         // another action
+		{"Don't deploy from your laptop.", "Feel free to deploy the docs preview to Netlify.", false},                    // the same verb, another thing
+		{"Please don't rebase shared branches.", "Feel free to rebase your own feature branches before review.", false}, // nothing in common but the verb
+		// A runtime named with its version, moved up.
+		{"Functions live in functions/src, TypeScript on the nodejs20 runtime.", "functions/package.json declares \"node\": \"22\", so the next deploy runs everything on nodejs22.", true},
+		{"The export job runs on nodejs22.", "The legacy webhook stays on nodejs20.", false}, // down is no move
+		{"From now on run `python3 -m unittest discover -s tests` yourself before you tell me something is done.", "Both functions run on python3.12 on arm64.", false}, // python3 is the command
+		// An aim reached.
+		{"We're on v1.29.10 and want to get to 1.30 this week.", "All nine nodes report v1.30.6 and Ready.", true},
+		{"We're on v1.29.10 and want to get to 1.30 this week.", "cp1 is on v1.30.6, worker-04 is still on 1.29.", false},
+		// What it costs, in any currency's spelling.
+		{"The budget for trailmate-prod is €150 a month, mailing the ops channel at 50%.", "The trailmate-prod budget is 250 EUR a month now, same thresholds.", true},
+		{"The budget for trailmate-prod is €150 a month.", "The staging VM costs $40 a month.", false},
+		// Moving off a thing.
+		{"For reference: the pod network is Flannel VXLAN on 10.244.0.0/16.", "We're moving off Flannel to Cilium 1.16: we need NetworkPolicies enforced.", true},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)

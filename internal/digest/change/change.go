@@ -521,6 +521,16 @@ var otherOnes = lazyre.New(`(?i)^(?:other|more|new|extra|additional|any)\s+`)
 // everywhere forbade.
 var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:use|call|run|add|touch|edit|import|install|pull in|bring in|reformat|format|change|modify)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
 
+// freeToDo finds an action the user lets the agent take, said by its
+// verb: "feel free to drain two workers at once from now", "feel free to
+// deploy to trailmate-staging from your laptop", "feel free to update
+// baselines locally now". It takes back a rule against that very action
+// (forbidsDoing); the verbs of feelFree name a thing instead.
+var freeToDo = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to ([a-z]{4,})\s+([^.;:,—–()]*)`)
+
+// freeVerbs are the verbs feelFree reads as using a named thing.
+var freeVerbs = prose.WordSet(`use call run add touch edit import install pull bring reformat format change modify`)
+
 // intoTarget is where a permission lets its object go: "packages to the
 // layer".
 var intoTarget = lazyre.New(`^\S+\s+(?:to|into|in)\s+(?:the\s+|our\s+)?([A-Za-z][\w.+/-]*)`)
@@ -572,10 +582,10 @@ var leftAlone = lazyre.New(`(?i)^\W{0,2}(?:alone|as it is|as is|in place|untouch
 
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins", "we're leaving
-// Fly". The word before
+// Fly", "we're moving off Flannel to Cilium". The word before
 // the name, when there is one, says which of its kind: off the compose
 // Kafka is not off Kafka.
-var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got)\s+off|(?i:we're|we are|we'll be)\s+leaving)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got|(?:we're|we are) (?:moving|migrating))\s+off|(?i:we're|we are|we'll be)\s+leaving)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
 
 // hypothetical is a statement of what would be, not of what is.
 var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)
@@ -600,6 +610,9 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return hasKin(xk, k[len(allowedHere):]) && forbids.MatchString(x) && everywhere.MatchString(x)
 	case strings.HasPrefix(k, allowedInto):
 		return xk[k[len(allowedInto):]] && forbids.MatchString(x) && anyThing.MatchString(x)
+	case strings.HasPrefix(k, allowedDoing):
+		verb, what, _ := strings.Cut(k[len(allowedDoing):], " ")
+		return forbidsDoing(x, verb, what)
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	}
@@ -633,6 +646,53 @@ func mostKeys(xk map[string]bool, k string) bool {
 	return 2*n > len(ks)
 }
 
+// forbidsDoing reports whether x forbids the action of verb key v on
+// what a permission allowed it (keys joined by a space): a word that
+// forbids, then within three words the verb or its noun ("don't
+// deploy", "never drain", "no local updates"), and the words of the
+// rule around the verb all among what was allowed. "Don't rebase shared
+// branches" stands when "your own feature branches" may be rebased.
+func forbidsDoing(x, v, what string) bool {
+	allowed := strings.Fields(what)
+	for _, loc := range forbids.FindAllStringIndex(x, -1) {
+		rest := x[loc[1]:]
+		if i := strings.IndexAny(rest, ".,;:!?—–("); i >= 0 {
+			rest = rest[:i]
+		}
+		ws := strings.Fields(rest)
+		for i, w := range ws {
+			if i > 3 {
+				break
+			}
+			if k := lex.Key(strings.Trim(w, "`'\"")); len(k) < 4 || !meets(k, v) {
+				continue
+			}
+			around := append(slices.Clone(ws[:i]), prose.FirstWords(ws[i+1:], 3)...)
+			if allAmong(saidKeys(strings.Join(around, " ")), allowed) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allAmong reports whether each of keys k, joined by a space, meets one
+// of keys in.
+func allAmong(k string, in []string) bool {
+	for _, w := range strings.Fields(k) {
+		if !slices.ContainsFunc(in, func(t string) bool { return meets(t, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// meets reports whether keys a and b are one, or one begins the other
+// and both have four letters or more ("update" meets "updat").
+func meets(a, b string) bool {
+	return a == b || len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
+}
+
 // saidKeys are the keys of more than two letters of phrase p, no stop
 // word, in the order said.
 func saidKeys(p string) string {
@@ -653,6 +713,7 @@ const (
 	allowedHere   = "~"
 	takenBackRule = "?"
 	allowedInto   = "+"
+	allowedDoing  = "="
 )
 
 // Forbids reports whether s forbids something, a rule a permission
@@ -805,6 +866,13 @@ func Removed(s string) []string {
 				if k := lex.Key(t[1]); len(k) > 2 {
 					add(allowedInto + k)
 				}
+			}
+		}
+	}
+	if strings.Contains(lower, "free to") {
+		for _, m := range freeToDo.FindAllStringSubmatch(s, -1) {
+			if verb := strings.ToLower(m[1]); !freeVerbs[verb] {
+				add(allowedDoing + lex.Key(verb) + " " + saidKeys(strings.Join(prose.FirstWords(strings.Fields(m[2]), 6), " ")))
 			}
 		}
 	}

@@ -41,6 +41,16 @@ func Of(s string) []Quantity {
 	for i, t := range toks {
 		t = strings.TrimRight(t, ".:")
 		unit, next := "", i+1 // next: the word after the unit
+		if v, n, ok := money(toks, i); ok {
+			// "€150 a month" and "250 EUR a month" are both what a
+			// month costs, like any measure only with its topic.
+			q := Quantity{Unit: "money", Value: v, Weak: true}
+			if per := period(toks, n); per != "" {
+				q.Unit += "/" + per
+			}
+			out = appendNew(out, seen, q)
+			continue
+		}
 		if n, u, ok := strings.Cut(t, "-"); ok && isNumber(n) {
 			if unit = unitKey(u); unit == "" {
 				continue // a date or a range: "2026-03-09", "5-10"
@@ -96,6 +106,42 @@ func Of(s string) []Quantity {
 		out = appendNew(out, seen, q)
 	}
 	return out
+}
+
+// money reads an amount at toks[i], its currency before it ("€150",
+// "$2000") or after it ("250 EUR"): its number, and the index of the
+// token after it.
+func money(toks []string, i int) (value string, next int, ok bool) {
+	t := toks[i]
+	n := strings.TrimLeft(t, "€$£")
+	if n != t {
+		n = strings.TrimSuffix(strings.TrimRight(n, ".:"), "k")
+		return n, i + 1, isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".")
+	}
+	if !isNumber(strings.Replace(strings.TrimRight(t, ".:"), ".", "", 1)) || i+1 >= len(toks) {
+		return "", 0, false
+	}
+	switch strings.ToLower(strings.TrimRight(toks[i+1], ".:")) {
+	case "eur", "euro", "euros", "usd", "dollars", "gbp", "pounds", "chf":
+		return strings.TrimRight(t, ".:"), i + 2, true
+	}
+	return "", 0, false
+}
+
+// period is the time an amount is given for, said at toks[i]: "a month",
+// "per year"; "" when none.
+func period(toks []string, i int) string {
+	if i+1 >= len(toks) {
+		return ""
+	}
+	switch strings.ToLower(toks[i]) {
+	case "a", "an", "per", "each", "every":
+		switch w := strings.ToLower(strings.TrimRight(toks[i+1], ".:")); w {
+		case "month", "year", "week", "day", "hour":
+			return w
+		}
+	}
+	return ""
 }
 
 // numberWord finds a number written out that Digits reads.

@@ -49,6 +49,26 @@ func Pairs(cmd string) [][2]string {
 	return out
 }
 
+// SettingLine is was, the text a replacement gave up, when it sets a
+// value of its own, a key and a value ("formats: ['es']", "retries =
+// 3"): a statement that quotes it tells of the line as it was. "" when
+// was is no such line, or now holds it still.
+func SettingLine(was, now string) string {
+	if strings.HasSuffix(now, "…") || len(was) < 8 || strings.Contains(now, was) || !settingLine.MatchString(was) {
+		return ""
+	}
+	return was
+}
+
+var settingLine = lazyre.New(`^[A-Za-z_][\w.-]*\s*[:=]\s*\S`)
+
+// Quotes reports whether x holds line as it is written, quotes of
+// either kind alike.
+func Quotes(x, line string) bool {
+	norm := strings.NewReplacer(`"`, "'", "`", "")
+	return strings.Contains(norm.Replace(x), norm.Replace(line))
+}
+
 // Pinned is the package a dependency pin names, lower-case:
 // "zstandard==0.23.0", "lodash@4.17.21"; "" for another line.
 func Pinned(line string) string {
