@@ -65,6 +65,10 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "make-manifest.mjs wrote the path of each .sig file into the signature field instead of the file's contents.", "env"}, // no decision: what a script did
 		{Assistant, "While I was there I noticed the upload route has no size limit.", "open"},
 		{Assistant, "The grep shows Detect-LocalAdmin.ps1 has the same pattern — catch, then a trailing `exit 0`.", "open"},
+		// Blind AC, opened in the round of 13 December: a permission is the user's
+		// standing word, as the rule it takes back was.
+		{User, "And actually, feel free to update baselines locally now — `pnpm test:visual:docker` runs the same jammy image.", "pref"},
+		{User, "And actually, feel free to drain two workers at once from now — pg-main runs 3 replicas.", "pref"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
