@@ -1006,11 +1006,11 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"One rule: one node at a time, never drain two workers at the same time.", "And actually, feel free to drain two workers at once from now — pg-main runs 3 replicas.", true},
 		{"The update-snapshots label triggers the job that rewrites baselines — no local updates.", "And actually, feel free to update baselines locally now.", true},
 		{"Never deploy on Fridays.", "Feel free to drain two workers at once from now.", false},                         // another action
-		{"Don't deploy from your laptop.", "Feel free to deploy the docs preview to Netlify.", false},                    // the same verb, another thing
+		{"Don't deploy from your laptop.", "Feel free to deploy the docs preview to Netlify.", false},                   // the same verb, another thing
 		{"Please don't rebase shared branches.", "Feel free to rebase your own feature branches before review.", false}, // nothing in common but the verb
 		// A runtime named with its version, moved up.
 		{"Functions live in functions/src, TypeScript on the nodejs20 runtime.", "functions/package.json declares \"node\": \"22\", so the next deploy runs everything on nodejs22.", true},
-		{"The export job runs on nodejs22.", "The legacy webhook stays on nodejs20.", false}, // down is no move
+		{"The export job runs on nodejs22.", "The legacy webhook stays on nodejs20.", false},                                                                            // down is no move
 		{"From now on run `python3 -m unittest discover -s tests` yourself before you tell me something is done.", "Both functions run on python3.12 on arm64.", false}, // python3 is the command
 		// An aim reached.
 		{"We're on v1.29.10 and want to get to 1.30 this week.", "All nine nodes report v1.30.6 and Ready.", true},
