@@ -1286,10 +1286,11 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 				gone[i] = r.retired(c, rank)
 				any = any || gone[i]
 			}
-			if !any && sep == "; " {
+			if !any && sep == "; " && len(parts) > 2 {
 				// What no clause says alone two neighbours may: "I built
 				// it on Node 20.11.1, the version pinned in .nvmrc" once
-				// .nvmrc says 22.12.0.
+				// .nvmrc says 22.12.0. Two clauses are the whole, which
+				// keeps them both.
 				for i := 0; i+1 < len(parts); i++ {
 					if r.retired(parts[i]+", "+parts[i+1], rank) {
 						gone[i], gone[i+1], any = true, true, true
