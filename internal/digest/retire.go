@@ -1296,12 +1296,21 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 						gone[i], gone[i+1], any = true, true, true
 					}
 				}
+				// Only when something of its own is left: otherwise the
+				// pair is the sentence, which keeps its clauses.
+				left := false
+				for i, c := range parts {
+					left = left || !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c))
+				}
+				if !left {
+					clear(gone)
+				}
 			}
 			var still []string
 			for i, c := range parts {
 				// "the team knows it" said nothing but why of the
 				// clause retired with it.
-				if !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c)) {
+				if !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) {
 					still = append(still, c)
 				} else if gone[i] {
 					// "The build is ESM-only (formats: ['es']), with
@@ -1327,6 +1336,30 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	}
 	return out
 }
+
+// onlyOfRule reports whether clause c says with "only" the other side
+// of a rule a retired clause of its sentence forbade: "deploys only go
+// through the GitHub Actions workflow" once "please don't deploy from
+// your laptop" was taken back.
+func onlyOfRule(c string, parts []string, gone []bool) bool {
+	if !onlyWord.MatchString(c) {
+		return false
+	}
+	ck := change.TopicKeys(c)
+	for j, p := range parts {
+		if !gone[j] || !change.Forbids(p) {
+			continue
+		}
+		for k := range change.TopicKeys(p) {
+			if len(k) >= 4 && ck[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var onlyWord = lazyre.New(`(?i)\bonly\b`)
 
 // notFlag keeps the keys that are no level flag: what two statements
 // giving -Oz and -O3 share must be the tool.

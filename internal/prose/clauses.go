@@ -19,7 +19,7 @@ func FullClauses(s string) []string {
 	last, sep := 0, ""
 	add := func(p string) {
 		p = strings.TrimSpace(p)
-		if len(out) > 0 && !IsFullClause(p) {
+		if len(out) > 0 && !IsFullClause(p) && !saysPast(p) {
 			out[len(out)-1] += sep + p
 			return
 		}
