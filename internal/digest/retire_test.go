@@ -1022,6 +1022,8 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		// What it costs, in any currency's spelling.
 		{"The budget for trailmate-prod is €150 a month, mailing the ops channel at 50%.", "The trailmate-prod budget is 250 EUR a month now, same thresholds.", true},
 		{"The budget for trailmate-prod is €150 a month.", "The staging VM costs $40 a month.", false},
+		{"The export pool has max_workers: 4.", "The export pool runs 8 workers now.", true}, // a setting for the most counts them
+		{"The export pool has max_workers: 4.", "The export pool runs 4 workers, as before.", false},
 		// Moving off a thing.
 		{"For reference: the pod network is Flannel VXLAN on 10.244.0.0/16.", "We're moving off Flannel to Cilium 1.16: we need NetworkPolicies enforced.", true},
 	} {

@@ -38,6 +38,12 @@ func Of(s string) []Quantity {
 	})
 	var out []Quantity
 	seen := map[Quantity]bool{}
+	// "maxRetries = 3" counts retries as "up to 5 retries" does.
+	for _, m := range maxSetting.FindAllStringSubmatch(s, -1) {
+		if u := unitKey(m[1] + m[2]); u != "" && !measures[u] {
+			out = appendNew(out, seen, Quantity{Unit: u, Value: m[3]})
+		}
+	}
 	for i, t := range toks {
 		t = strings.TrimRight(t, ".:")
 		unit, next := "", i+1 // next: the word after the unit
@@ -143,6 +149,10 @@ func period(toks []string, i int) string {
 	}
 	return ""
 }
+
+// maxSetting is a setting named for the most of what it counts, set to
+// a number: maxRetries = 3, max_workers: 8, MAX_CONNECTIONS=20.
+var maxSetting = lazyre.New(`\b(?:max|MAX|Max)(?:([A-Z][a-z]+)|[_-]([a-zA-Z]+))\s*[:=]\s*(\d+)\b`)
 
 // numberWord finds a number written out that Digits reads.
 var numberWord = lazyre.New(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\b`)
