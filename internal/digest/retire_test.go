@@ -1024,6 +1024,10 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"The budget for trailmate-prod is €150 a month.", "The staging VM costs $40 a month.", false},
 		{"The export pool has max_workers: 4.", "The export pool runs 8 workers now.", true}, // a setting for the most counts them
 		{"The export pool has max_workers: 4.", "The export pool runs 4 workers, as before.", false},
+		// A thing moved to a named system.
+		{"The RPC we use is https://api.devnet.solana.com.", "Mainnet prep. We also moved RPC to Helius for devnet and mainnet, the URLs are in HELIUS_DEVNET_URL.", true},
+		{"The RPC we use is Helius, from HELIUS_DEVNET_URL.", "We also moved RPC to Helius for devnet and mainnet.", false},
+		{"The cache is Redis on 6379.", "We moved the queue to NATS last week.", false},
 		// Moving off a thing.
 		{"For reference: the pod network is Flannel VXLAN on 10.244.0.0/16.", "We're moving off Flannel to Cilium 1.16: we need NetworkPolicies enforced.", true},
 	} {

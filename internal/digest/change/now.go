@@ -107,7 +107,7 @@ func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
 // returns the noun and the value; "" if s says none.
 func NowIs(s string) (noun, value string) {
 	if !strings.Contains(s, " now") {
-		return "", ""
+		return movedTo(s)
 	}
 	m := nowIs.FindStringSubmatch(s)
 	if m == nil {
@@ -115,6 +115,23 @@ func NowIs(s string) (noun, value string) {
 	}
 	noun, value = strings.ToLower(m[1]), strings.ToLower(m[2]+m[3])
 	if genericNouns[noun] || lex.StopWords[value] {
+		return "", ""
+	}
+	return noun, value
+}
+
+// movedTo reads "we also moved RPC to Helius": a thing named by its noun
+// moved to a named system, which is what it is since.
+func movedTo(s string) (noun, value string) {
+	if !strings.Contains(s, "moved") && !strings.Contains(s, "switched") && !strings.Contains(s, "migrated") {
+		return "", ""
+	}
+	m := movedOnto.FindStringSubmatch(s)
+	if m == nil {
+		return "", ""
+	}
+	noun, value = strings.ToLower(m[1]), strings.ToLower(m[2])
+	if genericNouns[noun] || lex.StopWords[noun] || lex.StopWords[value] {
 		return "", ""
 	}
 	return noun, value
@@ -134,7 +151,10 @@ func IsValue(s, noun, value string) bool {
 
 var (
 	nowIs   = lazyre.New(`(?i)\bthe (?:[\w-]+ )?([a-z][\w-]*) is (?:now ([\w.:/@-]*\w)|([\w.:/@-]*\w) now\b)`)
-	isValue = lazyre.New(`(?i)\b([a-z][\w-]*) (?:is|was|=) ([\w.:/@-]*\w)\b`)
+	isValue = lazyre.New(`(?i)\b([a-z][\w-]*)(?: (?:we|I) (?:use|run|call|hit|talk to))? (?:is|was|=) ([\w.:/@-]*\w)\b`)
+	// movedOnto is a thing moved to a system named as a name: "moved
+	// RPC to Helius", "switched the queue over to NATS".
+	movedOnto = lazyre.New(`\b(?:moved|switched|migrated)\s+(?:the\s+|our\s+)?([A-Za-z][\w-]*)\s+(?:over\s+)?(?:to|onto)\s+([A-Z][\w.-]*[\w])`)
 )
 
 // genericNouns name no one thing: "the default is 250 now" may be
