@@ -706,7 +706,9 @@ func saidKeys(p string) string {
 }
 
 // Marks of the removed keys that are not names: a version series whose
-// support was dropped, a thing allowed again.
+// support was dropped, a thing allowed again or here, a rule taken
+// back, a layer opened, an action allowed (its verb's key, then the keys
+// of what it may be done to).
 const (
 	droppedSeries = "^"
 	allowedAgain  = "!"
