@@ -1283,11 +1283,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			gone := make([]bool, len(parts))
 			any := false
 			for i, c := range parts {
-				// A list's item that goes on with an -ing form tells of
-				// the item before it, as do the items after it until a
-				// clause: "the budget is €150 a month, mailing ops at
-				// 50%, 90% and 100%".
-				gone[i] = r.retired(c, rank) || sep == ", " && i > 0 && gone[i-1] && (ingStart.MatchString(c) || tail(parts, i) && !prose.IsClause(c))
+				gone[i] = r.retired(c, rank)
 				any = any || gone[i]
 			}
 			if !any && sep == "; " && len(parts) > 2 {
@@ -1339,21 +1335,6 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return "" // "Good." is all a retired request left
 	}
 	return out
-}
-
-// ingStart is text that begins with a verb's -ing form: "mailing ops at
-// 50%".
-var ingStart = lazyre.New(`^[a-z]+ing\b`)
-
-// tail reports whether list item i follows an item that began with an
-// -ing form.
-func tail(parts []string, i int) bool {
-	for j := i - 1; j > 0; j-- {
-		if ingStart.MatchString(strings.TrimSpace(parts[j])) {
-			return true
-		}
-	}
-	return false
 }
 
 // onlyOfRule reports whether clause c says with "only" the other side
