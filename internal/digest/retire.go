@@ -236,6 +236,7 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 			}
 		}
 	}
+	r.addMovedValues()
 	// A file deleted and written again, by the same session or a
 	// newer one, is there still.
 	for _, st := range away {
@@ -245,6 +246,39 @@ func NewRetirerWith(rd *Readings, core []Statement, sums []*Summary) *Retirer {
 	}
 	r.countKeys()
 	return r
+}
+
+// addMovedValues adds, for each thing a statement says was moved to a
+// named system ("we also moved RPC to Helius"), the code value an older
+// statement gave it ("the RPC we use is https://api.devnet.solana.com")
+// as a value replaced then, which retires what else names it ("devnet
+// uses https://api.devnet.solana.com"), as a sed's replaced value does.
+func (r *Retirer) addMovedValues() {
+	var moved []Statement
+	for i := range r.stmts {
+		n := &r.stmts[i]
+		if n.keys == nil {
+			continue
+		}
+		noun, to := change.MovedTo(n.Text)
+		if noun == "" {
+			continue
+		}
+		st := Statement{Text: n.Text, Rank: n.Rank, done: true}
+		for j := range r.stmts {
+			x := &r.stmts[j]
+			if x.Rank <= n.Rank || x.keys == nil || !strings.Contains(strings.ToLower(x.Text), noun) {
+				continue
+			}
+			if v := strings.TrimRight(change.ValueOf(x.Text, noun), "."); v != "" && v != to && distinctValue(v) && !slices.Contains(st.replaced, v) {
+				st.replaced = append(st.replaced, v)
+			}
+		}
+		if len(st.replaced) > 0 {
+			moved = append(moved, st)
+		}
+	}
+	r.stmts = append(r.stmts, moved...)
 }
 
 // order places a statement of a session of the given rank in time: what

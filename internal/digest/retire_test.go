@@ -516,6 +516,28 @@ func TestDropRetiredKeepsWith(t *testing.T) {
 	}
 }
 
+// TestRetiredMovedValue: the value a thing had before it moved to a
+// named system is retired wherever it is named.
+func TestRetiredMovedValue(t *testing.T) {
+	newer, older := &Summary{}, &Summary{}
+	newer.Parts[Environment] = []string{"We also moved RPC to Helius for devnet and mainnet, the URLs are in HELIUS_DEVNET_URL."}
+	older.Parts[Environment] = []string{
+		"The RPC we use is https://api.devnet.solana.com.",
+		"clients/js/src/clusters.ts has localnet and devnet; devnet uses https://api.devnet.solana.com and program VSTdev7kP2.",
+		"Localnet uses http://127.0.0.1:8899.",
+	}
+	r := NewRetirer(nil, []*Summary{newer, older})
+	for x, want := range map[string]bool{
+		older.Parts[Environment][0]:                 true,
+		"devnet uses https://api.devnet.solana.com": true,
+		older.Parts[Environment][2]:                 false,
+	} {
+		if got := r.Retired(x, 1); got != want {
+			t.Errorf("Retired(%q) = %v, want %v", x, got, want)
+		}
+	}
+}
+
 // TestDropRetiredListItem: a list of settings keeps the items a newer
 // statement does not change.
 func TestDropRetiredListItem(t *testing.T) {

@@ -120,6 +120,21 @@ func NowIs(s string) (noun, value string) {
 	return noun, value
 }
 
+// MovedTo is movedTo: what a statement says was moved to a named
+// system, by its noun, and that system; "" when it says none.
+func MovedTo(s string) (noun, value string) { return movedTo(s) }
+
+// ValueOf returns the value s gives the thing of noun ("the RPC we use
+// is https://api.devnet.solana.com"), "" when it gives none.
+func ValueOf(s, noun string) string {
+	for _, m := range isValue.FindAllStringSubmatch(s, -1) {
+		if strings.EqualFold(m[1], noun) && !lex.StopWords[strings.ToLower(m[2])] {
+			return strings.ToLower(m[2])
+		}
+	}
+	return ""
+}
+
 // movedTo reads "we also moved RPC to Helius": a thing named by its noun
 // moved to a named system, which is what it is since.
 func movedTo(s string) (noun, value string) {
