@@ -1,5 +1,8 @@
-// Package digest holds what a session summary says and what of it is
-// still current: its parts, open items, and which statements a newer
-// one retired; and the text rules that decide it (sentences and clauses
-// never cut inside, content words and their stems, overlap). No I/O.
+// Package digest holds what a session summary says: its parts (request,
+// outcome, root causes, decisions, …) read from summary.md, how a
+// session, an item and a turn render as text (headings, labelled parts,
+// the files line), and the text rules they use: sentences and clauses
+// never cut inside. What of it is still current is decided above it, in
+// packages open (items a newer session dealt with) and retire
+// (statements a newer one retired). No I/O.
 package digest

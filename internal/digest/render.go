@@ -273,7 +273,7 @@ var writeStep = lazyre.New(`^(?:printf|echo|cat)\b.*\s>>?\s*[\w./~-]+(?:\s+<<-?\
 // no way to run anything again.
 func EditCommand(b string) bool {
 	edits := 0
-	for _, part := range shellcmd.Steps(commandOf(b)) {
+	for _, part := range shellcmd.Steps(Command(b)) {
 		if part = strings.TrimSpace(part); part == "" || part == "…" || strings.HasPrefix(part, "2>") {
 			continue
 		}
@@ -292,7 +292,7 @@ func EditCommand(b string) bool {
 // printed for a look. What it did is told by the outcome; nobody runs it
 // again.
 func ScaffoldCommand(b string) bool {
-	steps := shellcmd.Steps(commandOf(b))
+	steps := shellcmd.Steps(Command(b))
 	if len(steps) == 0 {
 		return false
 	}
@@ -316,10 +316,10 @@ var (
 
 var scaffold = lazyre.New(`^(?:python3?|node|ruby|perl)\s+(?:-[ce]\b|-\s|-$)|<<-?\s*'?"?\w+`)
 
-// commandOf is the command line of a Commands bullet: what is in its
+// Command is the command line of a Commands bullet: what is in its
 // backquotes, without how often it ran and how it ended ("`rm pom.xml`
 // ×2: ok").
-func commandOf(b string) string {
+func Command(b string) string {
 	cmd, _, _ := strings.Cut(strings.TrimLeft(b, "`"), "`")
 	return cmd
 }

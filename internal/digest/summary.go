@@ -3,6 +3,8 @@ package digest
 import (
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 )
@@ -74,11 +76,6 @@ type Summary struct {
 	Parts [NumParts][]string // bullets, whole, in order, without repeats
 	// Open is the last segment's Open: what is still open at the end.
 	Open []string
-
-	allKeys, mentionKeys map[string]bool // see keys and Mentions
-	backKeys             map[string]bool // see pointedBack
-	fixed                int             // Fixed: 0 not yet known, 1 yes, -1 no
-	askKeys              map[string]bool // asked, once read
 }
 
 // Substantial reports whether the summary says what was asked or done.
@@ -181,4 +178,28 @@ func (d *Summary) DropWaste() {
 		}
 	}
 	d.Open = out
+}
+
+// chitChat are words that make no request: greetings, thanks, asking
+// what is left.
+var chitChat = change.KeySet(`thanks thank nice great cool ok okay good awesome perfect sure yes yeah yep hi hello
+	hey morning evening anything else left list go going call day bye wrap wrapping much that's what's
+	lgtm excellent fine alright right looks works job done before`)
+
+// IsChitChat reports whether a request says nothing to do: fewer than
+// two words besides greetings, thanks and "anything else?".
+func IsChitChat(s string) bool {
+	n := 0
+	for w := range lex.ContentWords(s) {
+		if !chitChat[lex.Key(w)] {
+			n++
+		}
+	}
+	return n < 2
+}
+
+// noResponse is what Claude Code records as the answer to a slash
+// command: it says nothing about the work.
+func noResponse(s string) bool {
+	return strings.EqualFold(strings.TrimRight(strings.TrimSpace(s), "."), "no response requested")
 }

@@ -13,7 +13,10 @@ import (
 	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/open"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -289,7 +292,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	sessions = append(sessions, recent.Latest(m, dir, maxPackSessions)...)
 	sums := recent.Digests(sessions)
-	v := digest.NewVocab(sums)
+	v := open.NewVocab(sums)
 	// doneRank is the rank whose Vocab.DoneLater says of an item's to-do whether
 	// a newer session dealt with it or said it again.
 	doneRank := func(session string) int {
@@ -305,10 +308,10 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	// A statement a newer one changed is not shown as current: not a
 	// core item whose title it is, nor a sentence of a body or a bullet.
 	ranks := make([]int, len(core))
-	stmts := make([]digest.Statement, 0, len(core))
+	stmts := make([]retire.Statement, 0, len(core))
 	for i, c := range core {
 		ranks[i] = recent.Rank(sessions, c.Session, c.Updated)
-		stmts = append(stmts, digest.Statement{Text: c.Title, Rank: ranks[i]})
+		stmts = append(stmts, retire.Statement{Text: c.Title, Rank: ranks[i]})
 	}
 	r := derived.New(m, stmts, sums, v)
 	defer r.Save(m)
@@ -786,7 +789,7 @@ func entry(title, text, tail string, room int) string {
 // openGroup gathers the items the sessions left open at their end, the
 // newest first, leaving out those a later session mentions: it dealt
 // with them, or said again they are open (its statement is the newer).
-func openGroup(sessions []*recent.Session, v *digest.Vocab) *group {
+func openGroup(sessions []*recent.Session, v *open.Vocab) *group {
 	g := &group{sec: secOpen}
 	var kept []map[string]bool
 	sums := recent.Digests(sessions)
@@ -798,7 +801,7 @@ func openGroup(sessions []*recent.Session, v *digest.Vocab) *group {
 			}
 			// The same item said twice shares most of its words; two
 			// items of one list share a file name or a verb.
-			ok := digest.Keys(o)
+			ok := change.Keys(o)
 			dup := false
 			for _, kk := range kept {
 				if v.Refers(d, kk) && lex.Overlap(ok, kk) >= 0.5 {
@@ -851,7 +854,7 @@ var partPrio = [digest.NumParts]float64{
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *digest.Vocab, r *derived.Retirer, cores *derived.Titles[*unit], dealtWith func(k int, ask string) bool) *group {
+func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.Vocab, r *derived.Retirer, cores *derived.Titles[*unit], dealtWith func(k int, ask string) bool) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.ID)
 	g := &group{sec: secSessions, id: s.ID, title: s.Title, fetch: "cairn session show " + short, path: s.Dir + "/summary.md"}
@@ -1096,7 +1099,7 @@ func stub(cut string) bool { return strings.HasSuffix(cut, "…") && len(strings
 // newer sessions had their say: "" when nothing.
 func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, current bool) string {
 	switch {
-	case p == digest.Root || p == digest.Rejected && !digest.Forbids(b) && !strings.Contains(b, summarize.PassedOver):
+	case p == digest.Root || p == digest.Rejected && !change.Forbids(b) && !strings.Contains(b, summarize.PassedOver):
 		// A root cause tells what happened, a rejection what was
 		// turned down and why: a later change of what it names does not
 		// make it untrue ("it keeps one environment warm" once ten are

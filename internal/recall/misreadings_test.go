@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
 )
 
@@ -18,8 +19,8 @@ func TestKeepsHeadClause(t *testing.T) {
 		{"The backend runs locally on port 5000, and the app's deployment target is iOS 16, so keep to APIs that exist there. Older devices matter to our users.",
 			"The backend now listens on 8080 instead of 5000, which AirPlay owns."},
 	} {
-		stmts := []digest.Statement{{Text: tc.newer, Rank: 0}, {Text: "The cart page loads.", Rank: 2}, {Text: "Images are webp.", Rank: 2}}
-		left := digest.NewRetirer(stmts, nil).DropRetired(tc.bullet, 1)
+		stmts := []retire.Statement{{Text: tc.newer, Rank: 0}, {Text: "The cart page loads.", Rank: 2}, {Text: "Images are webp.", Rank: 2}}
+		left := retire.New(stmts, nil).DropRetired(tc.bullet, 1)
 		if left == "" || left == tc.bullet {
 			t.Fatalf("setup: DropRetired(%q) = %q, want a clause dropped", tc.bullet, left)
 		}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/open"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
@@ -30,7 +32,7 @@ func TestOpenItemsLater(t *testing.T) {
 	newest := sess("c3", map[int][]string{digest.Request: {"let's do the rate limiter now"},
 		digest.Outcome: {"Requests over 50 per second get a 429 from the gateway."}})
 	sessions := []*recent.Session{newest, mid, older}
-	g := openGroup(sessions, digest.NewVocab(recent.Digests(sessions)))
+	g := openGroup(sessions, open.NewVocab(recent.Digests(sessions)))
 	var got []string
 	for _, u := range g.units {
 		got = append(got, u.text)
@@ -52,7 +54,7 @@ func TestOpenItemsSaidTwice(t *testing.T) {
 		"src/prepare.py, src/train.py and src/evaluate.py from notebook 03 (featurize already exists).",
 		"Evaluate only writes metrics.json; there is no precision-recall plot yet, and Priya picks the threshold from it.")
 	sessions := []*recent.Session{s}
-	g := openGroup(sessions, digest.NewVocab(recent.Digests(sessions)))
+	g := openGroup(sessions, open.NewVocab(recent.Digests(sessions)))
 	var got []string
 	for _, u := range g.units {
 		got = append(got, u.text)
@@ -89,11 +91,11 @@ func TestRetiredSessions(t *testing.T) {
 	newest := sess("c3", map[int][]string{digest.Environment: {"The image registry moved to ghcr.io/acme instead of quay.io/acme."}})
 	older := sess("a1", map[int][]string{digest.Environment: {"Images are pushed to quay.io/acme by the release job. Tags follow semver."}})
 	sessions := []*recent.Session{newest, older}
-	core := []digest.Statement{{Text: "The release job pushes images to quay.io/acme", Rank: recent.Rank(sessions, "a1", time.Time{})}}
+	core := []retire.Statement{{Text: "The release job pushes images to quay.io/acme", Rank: recent.Rank(sessions, "a1", time.Time{})}}
 	for _, f := range filler {
-		core = append(core, digest.Statement{Text: f, Rank: 2})
+		core = append(core, retire.Statement{Text: f, Rank: 2})
 	}
-	r := digest.NewRetirer(core, recent.Digests(sessions))
+	r := retire.New(core, recent.Digests(sessions))
 	if got := r.DropRetired(older.Digest.Parts[digest.Environment][0], 1); got != "Tags follow semver." {
 		t.Errorf("older bullet = %q, want only the sentence nothing changed", got)
 	}
@@ -128,12 +130,12 @@ func TestManifestSaid(t *testing.T) {
 
 // retirerFor is what a pack asks of sessions: their digests, their
 // vocabulary and the retirer over them and the filler.
-func retirerFor(m *memory.Memory, sessions []*recent.Session) ([]*digest.Summary, *digest.Vocab, *derived.Retirer) {
+func retirerFor(m *memory.Memory, sessions []*recent.Session) ([]*digest.Summary, *open.Vocab, *derived.Retirer) {
 	sums := recent.Digests(sessions)
-	v := digest.NewVocab(sums)
-	stmts := make([]digest.Statement, 0, len(filler))
+	v := open.NewVocab(sums)
+	stmts := make([]retire.Statement, 0, len(filler))
 	for _, f := range filler {
-		stmts = append(stmts, digest.Statement{Text: f, Rank: 2})
+		stmts = append(stmts, retire.Statement{Text: f, Rank: 2})
 	}
 	return sums, v, derived.New(m, stmts, sums, v)
 }

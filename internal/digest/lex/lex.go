@@ -95,6 +95,14 @@ func HasBounded(s, w string, bounded func(j, end int) bool) bool {
 	return false
 }
 
+// HasWord reports whether s holds w with no letter or digit on either
+// side.
+func HasWord(s, w string) bool {
+	return HasBounded(s, w, func(j, end int) bool {
+		return (j == 0 || !IsWordByte(s[j-1])) && (end == len(s) || !IsWordByte(s[end]))
+	})
+}
+
 // IsWordByte reports whether c is an ASCII letter, digit or "_".
 func IsWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
@@ -27,7 +29,7 @@ func replacedValues(s string) (vals []string, ks map[string]bool) {
 				if ks == nil {
 					ks = make(map[string]bool)
 				}
-				for k := range digest.Keys(x) {
+				for k := range change.Keys(x) {
 					ks[k] = true
 				}
 			}
@@ -74,9 +76,9 @@ func Drop(s string, rs []Value) string {
 next:
 	for _, x := range digest.Sentences(s) {
 		if own, _ := replacedValues(x); len(own) == 0 {
-			ks := digest.Keys(x)
+			ks := change.Keys(x)
 			for _, r := range rs {
-				if !digest.HasWord(x, r.value) {
+				if !lex.HasWord(x, r.value) {
 					continue
 				}
 				n := 0

@@ -16,6 +16,8 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/anchor"
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/open"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -37,17 +39,17 @@ const magic = "cairn-packcache 1\n"
 // maxCache bounds the file read: larger is taken as damaged.
 const maxCache = 64 << 20
 
-// A Retirer answers a pack's questions of a digest.Retirer and of its
+// A Retirer answers a pack's questions of a retire.Retirer and of its
 // to-dos, from the cache when its inputs match, building the retirer only
 // on a miss. It serves one pack, in one goroutine.
 type Retirer struct {
-	build func() *digest.Retirer
-	r     *digest.Retirer
+	build func() *retire.Retirer
+	r     *retire.Retirer
 	// v and sums answer, for a rank, whether a to-do a statement of
 	// that rank states was dealt with or said again by a newer session
 	// (Vocab.DoneLater) and whether a problem it tells a newer session
 	// fixed (Vocab.FixedLater).
-	v    *digest.Vocab
+	v    *open.Vocab
 	sums []*digest.Summary
 	// memo holds the answers of the retirer, for key (all the inputs);
 	// todo those of the to-dos, for todoKey (the summaries only): a
@@ -56,8 +58,8 @@ type Retirer struct {
 	memo, todo     map[string]string
 	added, addTodo int // answers computed now, not found in the caches
 	// rd are the readings of statement texts the retirer takes instead
-	// of reading them (digest.Readings), loaded when it is built.
-	rd *digest.Readings
+	// of reading them (retire.Readings), loaded when it is built.
+	rd *retire.Readings
 	// traces are what this pack's answers read of the retirer, computed
 	// or carried; old the trace file's answers, read on the first
 	// answer not in memo, and carry which of them stand (nil when they
@@ -67,11 +69,11 @@ type Retirer struct {
 	old     *carried
 	oldRead bool
 	carry   *carry
-	sources []digest.Source
+	sources []retire.Source
 	counts  *counts // df and distinct, when the carry was made without the retirer
 	fresh   int     // core items the trace file's statements lack, read afresh by the light carry
 	carried int     // answers of other inputs that stood
-	core    []digest.Statement
+	core    []retire.Statement
 }
 
 // Kinds of answer, the first byte of a memo key.
@@ -85,7 +87,7 @@ const (
 	askDropCause    = 'c'
 )
 
-func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Retirer) string) string {
+func (c *Retirer) ask(kind byte, text string, rank int, compute func(*retire.Retirer) string) string {
 	k := string(kind) + strconv.Itoa(rank) + "\x00" + text
 	if kind == askDropDone || kind == askTodoDone || kind == askDropCause {
 		if v, ok := c.todo[k]; ok {
@@ -115,9 +117,9 @@ func (c *Retirer) ask(kind byte, text string, rank int, compute func(*digest.Ret
 	return v
 }
 
-// Retired is digest.Retirer.Retired.
+// Retired is retire.Retirer.Retired.
 func (c *Retirer) Retired(x string, rank int) bool {
-	return c.ask(askRetired, x, rank, func(r *digest.Retirer) string {
+	return c.ask(askRetired, x, rank, func(r *retire.Retirer) string {
 		if r.Retired(x, rank) {
 			return "1"
 		}
@@ -125,24 +127,24 @@ func (c *Retirer) Retired(x string, rank int) bool {
 	}) != ""
 }
 
-// DropRetired is digest.Retirer.DropRetired.
+// DropRetired is retire.Retirer.DropRetired.
 func (c *Retirer) DropRetired(s string, rank int) string {
-	return c.ask(askDropRetired, s, rank, func(r *digest.Retirer) string { return r.DropRetired(s, rank) })
+	return c.ask(askDropRetired, s, rank, func(r *retire.Retirer) string { return r.DropRetired(s, rank) })
 }
 
-// DropRetiredAsked is digest.Retirer.DropRetiredAsked.
+// DropRetiredAsked is retire.Retirer.DropRetiredAsked.
 func (c *Retirer) DropRetiredAsked(s string, rank int) string {
-	return c.ask(askDropAsked, s, rank, func(r *digest.Retirer) string { return r.DropRetiredAsked(s, rank) })
+	return c.ask(askDropAsked, s, rank, func(r *retire.Retirer) string { return r.DropRetiredAsked(s, rank) })
 }
 
-// Title is digest.Retirer.Title.
+// Title is retire.Retirer.Title.
 func (c *Retirer) Title(title string, rank int) string {
-	return c.ask(askSessionTitle, title, rank, func(r *digest.Retirer) string { return r.Title(title, rank) })
+	return c.ask(askSessionTitle, title, rank, func(r *retire.Retirer) string { return r.Title(title, rank) })
 }
 
 // DropDone is s without the to-dos a newer session dealt with
-// (digest.DropDone) and the problems a newer session fixed
-// (digest.DropFixed).
+// (open.DropDone) and the problems a newer session fixed
+// (open.DropFixed).
 func (c *Retirer) DropDone(rank int, s string) string {
 	return c.dropDone(askDropDone, rank, s, c.v.DealtLater)
 }
@@ -150,7 +152,7 @@ func (c *Retirer) DropDone(rank int, s string) string {
 // DropDoneCause is DropDone for a root cause, an older session's request
 // or a core item's body: a problem it tells goes only when a newer
 // session says it is fixed. The work a newer session was asked to do on
-// what it names (digest.Vocab.DealtLater) does not make what happened,
+// what it names (open.Vocab.DealtLater) does not make what happened,
 // or what was asked, untrue.
 func (c *Retirer) DropDoneCause(rank int, s string) string {
 	return c.dropDone(askDropCause, rank, s, c.v.FixedLater)
@@ -159,16 +161,16 @@ func (c *Retirer) DropDoneCause(rank int, s string) string {
 // dropDone drops from s the to-dos a newer session dealt with and the
 // problems fixed tells a newer session dealt with.
 func (c *Retirer) dropDone(kind byte, rank int, s string, fixed func([]*digest.Summary, int) func(string) bool) string {
-	return c.ask(kind, s, rank, func(*digest.Retirer) string {
-		return digest.DropFixed(digest.DropDone(s, c.v.DoneLater(c.sums, rank)), fixed(c.sums, rank))
+	return c.ask(kind, s, rank, func(*retire.Retirer) string {
+		return open.DropFixed(open.DropDone(s, c.v.DoneLater(c.sums, rank)), fixed(c.sums, rank))
 	})
 }
 
 // TodoDone reports whether title states work to do that a session newer
 // than rank dealt with.
 func (c *Retirer) TodoDone(rank int, title string) bool {
-	return c.ask(askTodoDone, title, rank, func(*digest.Retirer) string {
-		if digest.IsTodo(title) && c.v.DoneLater(c.sums, rank)(title) {
+	return c.ask(askTodoDone, title, rank, func(*retire.Retirer) string {
+		if open.IsTodo(title) && c.v.DoneLater(c.sums, rank)(title) {
 			return "1"
 		}
 		return ""
@@ -186,14 +188,14 @@ func CheckStale(ctx context.Context, m *memory.Memory) error {
 }
 
 // New returns the pack's Retirer of the core statements and the
-// summaries sums (digest.NewRetirer's inputs, newest summary first), v
+// summaries sums (retire.New's inputs, newest summary first), v
 // their vocabulary, with the answers m's cache holds for exactly these
 // inputs.
-func New(m *memory.Memory, core []digest.Statement, sums []*digest.Summary, v *digest.Vocab) *Retirer {
+func New(m *memory.Memory, core []retire.Statement, sums []*digest.Summary, v *open.Vocab) *Retirer {
 	c := &Retirer{v: v, sums: sums, core: core, key: retirerKey(core, sums), todoKey: todoKey(sums), m: m, traces: map[string]traced{}}
-	c.build = func() *digest.Retirer {
+	c.build = func() *retire.Retirer {
 		c.rd = readReadings(m)
-		return digest.NewRetirerWith(c.rd, core, sums)
+		return retire.NewWith(c.rd, core, sums)
 	}
 	c.memo = readCache(m, File, c.key)
 	if c.memo == nil {
@@ -284,15 +286,15 @@ func readBody(m *memory.Memory, name string, key [sha256.Size]byte) []byte {
 
 // readReadings returns the readings m's cache holds for this binary, or
 // none (an empty Readings, which keeps what the retirer reads now).
-func readReadings(m *memory.Memory) *digest.Readings {
+func readReadings(m *memory.Memory) *retire.Readings {
 	if body := readBody(m, ReadingsFile, readingsKey()); body != nil {
-		rd, err := digest.ParseReadings(body)
+		rd, err := retire.ParseReadings(body)
 		if err == nil {
 			return rd
 		}
 		m.Warn(fmt.Sprintf("context: %s is damaged (%v); rebuilt", ReadingsFile, err))
 	}
-	rd, _ := digest.ParseReadings(nil)
+	rd, _ := retire.ParseReadings(nil)
 	return rd
 }
 
@@ -345,7 +347,7 @@ func parseMemo(body []byte) (map[string]string, error) {
 // retirerKey hashes what decides every answer: the rules (rulesVersion
 // and this binary) and the inputs, exactly as NewRetirer and Vocab.DoneLater
 // read them: the statements, and each summary's parts and open items.
-func retirerKey(core []digest.Statement, sums []*digest.Summary) [sha256.Size]byte {
+func retirerKey(core []retire.Statement, sums []*digest.Summary) [sha256.Size]byte {
 	// Gathered, then hashed in one call: 10,000 small writes to the hash
 	// cost more than the hashing.
 	size := 64

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/digest/wire"
 	"github.com/cairn-mem/cairn/internal/memory"
 )
@@ -15,9 +16,9 @@ import (
 // the key of every answer in packcache.bin; the retirer's answers used to
 // be computed again, each. Most stand: an answer reads only the
 // statements sharing a key with what it checks, and the word statistics
-// only as a class per key (digest.Trace). TraceFile keeps, beside the
+// only as a class per key (retire.Trace). TraceFile keeps, beside the
 // answers, what each read, and the retirer's statements as a trace meets
-// them (digest.Source); a pack whose inputs changed takes an old answer
+// them (retire.Source); a pack whose inputs changed takes an old answer
 // when a carry says it stands. It is read only then: a pack whose
 // inputs did not change reads packcache.bin alone.
 
@@ -28,12 +29,12 @@ const TraceFile = "packcache-trace.bin"
 // the inputs of key, by a retirer of sources and of files changed. The
 // first ncore sources are the core items', each made of inputs[i] (""
 // when that is its text); the others the summaries' of todoKey. counted
-// (digest.Counted), df (of the keys the answers read) and distinct let
+// (retire.Counted), df (of the keys the answers read) and distinct let
 // the next pack follow the keys' classes without building the retirer.
 type carried struct {
 	key, todoKey [sha256.Size]byte
 	changed      [16]byte
-	sources      []digest.Source
+	sources      []retire.Source
 	ncore        int
 	inputs       []string
 	counted      []bool
@@ -42,11 +43,11 @@ type carried struct {
 	answers      map[string]traced
 }
 
-// traced is an answer with its trace, and the class (digest.Retirer.Class)
+// traced is an answer with its trace, and the class (retire.Retirer.Class)
 // each key of the trace had.
 type traced struct {
 	value   string
-	trace   digest.Trace
+	trace   retire.Trace
 	classes []uint8
 }
 
@@ -163,7 +164,7 @@ func parseCarried(b string) (*carried, error) {
 		}
 		return table[n]
 	}
-	old.sources = make([]digest.Source, count())
+	old.sources = make([]retire.Source, count())
 	old.counted = make([]bool, len(old.sources))
 	old.ncore = min(count(), len(old.sources))
 	old.inputs = make([]string, old.ncore)
@@ -245,9 +246,9 @@ func (c *Retirer) lightCarry() *carry {
 }
 
 // lightSources are the statements a retirer of this pack's inputs has
-// (digest.Retirer.Sources), from the trace file's where it has the same
+// (retire.Retirer.Sources), from the trace file's where it has the same
 // input; nil when more than maxNewCore core items are new.
-func (c *Retirer) lightSources() []digest.Source {
+func (c *Retirer) lightSources() []retire.Source {
 	old := c.old
 	was := old.sources[:old.ncore]
 	// madeOf reports whether old core source i is of core item j now.
@@ -256,13 +257,13 @@ func (c *Retirer) lightSources() []digest.Source {
 		if in == "" {
 			in = was[i].Text
 		}
-		return in == c.core[j].Text && was[i].Rank == digest.CoreRank(c.core[j].Rank)
+		return in == c.core[j].Text && was[i].Rank == retire.CoreRank(c.core[j].Rank)
 	}
 	// A checkpoint adds or removes an item or two: the items before and
 	// after them are the old ones, in place; the rest is found by input.
 	n, m := len(was), len(c.core)
 	lo, hi := commonEnds(n, m, madeOf)
-	out := make([]digest.Source, m, m+len(old.sources)-old.ncore)
+	out := make([]retire.Source, m, m+len(old.sources)-old.ncore)
 	copy(out, was[:lo])
 	copy(out[m-hi:], was[n-hi:])
 	type input struct {
@@ -277,11 +278,11 @@ func (c *Retirer) lightSources() []digest.Source {
 		}
 		byInput[input{in, was[i].Rank}] = i
 	}
-	var fresh []digest.Statement
+	var fresh []retire.Statement
 	var at []int
 	for i := lo; i < m-hi; i++ {
 		st := c.core[i]
-		if j, ok := byInput[input{st.Text, digest.CoreRank(st.Rank)}]; ok {
+		if j, ok := byInput[input{st.Text, retire.CoreRank(st.Rank)}]; ok {
 			out[i] = was[j]
 			continue
 		}
@@ -293,7 +294,7 @@ func (c *Retirer) lightSources() []digest.Source {
 	if len(fresh) > 0 {
 		// One statement a core item, whatever the others: the
 		// retirer of the new ones alone gives theirs.
-		got := digest.NewRetirer(fresh, nil).Sources()
+		got := retire.New(fresh, nil).Sources()
 		if len(got) != len(fresh) {
 			return nil
 		}
@@ -304,7 +305,7 @@ func (c *Retirer) lightSources() []digest.Source {
 	if old.todoKey == c.todoKey {
 		return append(out, old.sources[old.ncore:]...)
 	}
-	return append(out, digest.NewRetirer(nil, c.sums).Sources()...)
+	return append(out, retire.New(nil, c.sums).Sources()...)
 }
 
 // counts are df, of the keys the trace file's answers read, and
@@ -319,10 +320,10 @@ type counts struct {
 // followCounts follows old's df and distinct to the statements now: the
 // counted statements of one and not the other (a multiset, as in
 // newCarry) add or take away their keys.
-func followCounts(old *carried, now []digest.Source) *counts {
-	n := &counts{old: old.df, delta: map[string]int{}, counted: digest.Counted(now)}
-	add := func(s digest.Source, by int) {
-		for k := range digest.TopicKeys(s.Text) {
+func followCounts(old *carried, now []retire.Source) *counts {
+	n := &counts{old: old.df, delta: map[string]int{}, counted: retire.Counted(now)}
+	add := func(s retire.Source, by int) {
+		for k := range retire.TopicKeys(s.Text) {
 			n.delta[k] += by
 		}
 	}
@@ -377,7 +378,7 @@ func followCounts(old *carried, now []digest.Source) *counts {
 // common returns how many statements old and now have alike at their
 // start (lo) and, after those, at their end (hi): a checkpoint moves a
 // few in the middle, and the multisets are compared past these alone.
-func common(old, now []digest.Source) (lo, hi int) {
+func common(old, now []retire.Source) (lo, hi int) {
 	return commonEnds(len(old), len(now), func(i, j int) bool { return old[i].ID == now[j].ID })
 }
 
@@ -398,11 +399,11 @@ func commonEnds(n, m int, same func(i, j int) bool) (lo, hi int) {
 // read.
 func (n *counts) df(k string) int { return n.old[k] + n.delta[k] }
 
-func (n *counts) class(k string) uint8 { return digest.ClassOf(n.df(k), n.distinct) }
+func (n *counts) class(k string) uint8 { return retire.ClassOf(n.df(k), n.distinct) }
 
 // sourcesNow are the statements of this pack's retirer, read once: the
 // carry's, or the built retirer's.
-func (c *Retirer) sourcesNow() []digest.Source {
+func (c *Retirer) sourcesNow() []retire.Source {
 	if c.sources == nil && c.r != nil {
 		c.sources = c.r.Sources()
 	}
@@ -446,7 +447,7 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 	out.inputs = inputsOf(c.core, src)
 	var df func(k string) int
 	if c.r != nil {
-		out.counted, out.distinct, df = digest.Counted(src), c.r.Distinct(), c.r.DF
+		out.counted, out.distinct, df = retire.Counted(src), c.r.Distinct(), c.r.DF
 	} else {
 		out.counted, out.distinct, df = c.counts.counted, c.counts.distinct, c.counts.df
 	}
@@ -460,7 +461,7 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 
 // inputsOf are the texts of core items that differ from their sources
 // ("" where the same): what a carry finds a statement's core item by.
-func inputsOf(core []digest.Statement, src []digest.Source) []string {
+func inputsOf(core []retire.Statement, src []retire.Source) []string {
 	out := make([]string, len(core))
 	for i, st := range core {
 		if st.Text != src[i].Text {
@@ -475,7 +476,7 @@ func inputsOf(core []digest.Statement, src []digest.Source) []string {
 // keys are of the class they were, and, if they read the files the
 // sessions changed, whose files are the same.
 type carry struct {
-	class func(k string) uint8 // of the retirer now (digest.Retirer.Class)
+	class func(k string) uint8 // of the retirer now (retire.Retirer.Class)
 	// alwaysRank is the smallest rank of the statements that moved and
 	// meet every sentence; keyRank, per key, that of those holding it.
 	alwaysRank int
@@ -487,7 +488,7 @@ type carry struct {
 // with the retirer of sources old; files says the sessions' changed
 // files moved. Each is a multiset: a statement said twice and now once
 // moved too.
-func newCarry(class func(string) uint8, old, now []digest.Source, files bool) *carry {
+func newCarry(class func(string) uint8, old, now []retire.Source, files bool) *carry {
 	c := &carry{class: class, alwaysRank: math.MaxInt, keyRank: map[string]int{}, files: files}
 	lo, hi := common(old, now)
 	old, now = old[lo:len(old)-hi], now[lo:len(now)-hi]
@@ -512,12 +513,12 @@ func newCarry(class func(string) uint8, old, now []digest.Source, files bool) *c
 }
 
 // moved notes statement s, which one retirer has and the other has not.
-func (c *carry) moved(s digest.Source) {
+func (c *carry) moved(s retire.Source) {
 	if s.Always {
 		c.alwaysRank = min(c.alwaysRank, s.Rank)
 		return
 	}
-	for k := range digest.TopicKeys(s.Text) {
+	for k := range retire.TopicKeys(s.Text) {
 		if r, ok := c.keyRank[k]; !ok || s.Rank < r {
 			c.keyRank[k] = s.Rank
 		}
@@ -556,7 +557,7 @@ func filesID(sums []*digest.Summary) [16]byte {
 }
 
 // classesOf are the classes r gives the keys of t.
-func classesOf(r *digest.Retirer, t digest.Trace) []uint8 {
+func classesOf(r *retire.Retirer, t retire.Trace) []uint8 {
 	out := make([]uint8, len(t.Keys))
 	for i, k := range t.Keys {
 		out[i] = r.Class(k)

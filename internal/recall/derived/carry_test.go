@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 )
 
-// An answer carried over (digest.Retirer.Traced, then carry.stands) is the answer a
+// An answer carried over (retire.Retirer.Traced, then carry.stands) is the answer a
 // retirer built afresh gives: over random memories, each changed by
 // statements and commands added, removed or moved to another rank, and
 // questions of every kind.
@@ -69,7 +70,7 @@ func TestCarriedAnswers(t *testing.T) {
 		kind, rank int
 		text       string
 	}
-	ask := func(r *digest.Retirer, q question) string {
+	ask := func(r *retire.Retirer, q question) string {
 		switch q.kind {
 		case 0:
 			return fmt.Sprint(r.Retired(q.text, q.rank))
@@ -86,9 +87,9 @@ func TestCarriedAnswers(t *testing.T) {
 		rounds = 6
 	}
 	for round := range rounds {
-		var core []digest.Statement
+		var core []retire.Statement
 		for range 150 + rng.IntN(150) {
-			core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(6)})
+			core = append(core, retire.Statement{Text: sentence(), Rank: rng.IntN(6)})
 		}
 		var sums []*digest.Summary
 		for range 2 + rng.IntN(3) {
@@ -102,7 +103,7 @@ func TestCarriedAnswers(t *testing.T) {
 			}
 			qs = append(qs, q)
 		}
-		old, sumsOld := digest.NewRetirer(core, sums), slices.Clone(sums)
+		old, sumsOld := retire.New(core, sums), slices.Clone(sums)
 		answers, traces := make([]string, len(qs)), make([]traced, len(qs))
 		for i, q := range qs {
 			t := old.Traced(func() { answers[i] = ask(old, q) })
@@ -114,7 +115,7 @@ func TestCarriedAnswers(t *testing.T) {
 		for range 1 + rng.IntN(3) {
 			switch rng.IntN(4) {
 			case 0:
-				core2 = append(core2, digest.Statement{Text: sentence(), Rank: rng.IntN(6)})
+				core2 = append(core2, retire.Statement{Text: sentence(), Rank: rng.IntN(6)})
 			case 1:
 				core2 = slices.Delete(core2, 0, 1)
 			case 2:
@@ -134,7 +135,7 @@ func TestCarriedAnswers(t *testing.T) {
 		if round%5 == 0 {
 			core2 = core2[:len(core2)/2] // moves the statistics: keys change class
 		}
-		now := digest.NewRetirer(core2, sums)
+		now := retire.New(core2, sums)
 		carry := newCarry(now.Class, old.Sources(), now.Sources(), filesID(sumsOld) != filesID(sums))
 		light := lightOf(t, old, core, sumsOld, traces, core2, sums, now)
 		for i, q := range qs {
@@ -168,10 +169,10 @@ func TestCarriedAnswers(t *testing.T) {
 // sums2) as a pack makes it without building now (Retirer.lightCarry),
 // from a trace file of old's answers traces; it checks that the
 // statements and the classes of the traces' keys it finds are now's.
-func lightOf(t *testing.T, old *digest.Retirer, core []digest.Statement, sums []*digest.Summary, traces []traced, core2 []digest.Statement, sums2 []*digest.Summary, now *digest.Retirer) *carry {
+func lightOf(t *testing.T, old *retire.Retirer, core []retire.Statement, sums []*digest.Summary, traces []traced, core2 []retire.Statement, sums2 []*digest.Summary, now *retire.Retirer) *carry {
 	t.Helper()
 	src := old.Sources()
-	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), counted: digest.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
+	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), counted: retire.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
 	f.key[0] = 1                   // other inputs than the pack's
 	f.inputs = inputsOf(core, src) // as saveTraces writes them
 	f.answers = map[string]traced{}
@@ -206,12 +207,12 @@ func lightOf(t *testing.T, old *digest.Retirer, core []digest.Statement, sums []
 // BenchmarkEncodeCarried encodes a trace file of 5,000 core sources, as
 // a cold pack at 100,000 files writes.
 func BenchmarkEncodeCarried(b *testing.B) {
-	var core []digest.Statement
+	var core []retire.Statement
 	for i := range 5000 {
-		core = append(core, digest.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
+		core = append(core, retire.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
 	}
-	src := digest.NewRetirer(core, nil).Sources()
-	f := &carried{sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: digest.Counted(src), answers: map[string]traced{}}
+	src := retire.New(core, nil).Sources()
+	f := &carried{sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: retire.Counted(src), answers: map[string]traced{}}
 	b.ResetTimer()
 	for range b.N {
 		encodeCarried(f)
@@ -221,17 +222,17 @@ func BenchmarkEncodeCarried(b *testing.B) {
 // BenchmarkLightCarry tells which answers stand after a checkpoint added
 // one core item to 5,000, as a cold pack at 100,000 files does.
 func BenchmarkLightCarry(b *testing.B) {
-	var core []digest.Statement
+	var core []retire.Statement
 	for i := range 5000 {
-		core = append(core, digest.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
+		core = append(core, retire.Statement{Text: fmt.Sprintf("The billing worker %d listens on port %d behind the proxy.", i, 3000+i), Rank: i % 7})
 	}
 	sums := []*digest.Summary{{}}
 	sums[0].Parts[digest.Outcome] = []string{"The api gateway moved to port 4101."}
-	old := digest.NewRetirer(core, sums)
+	old := retire.New(core, sums)
 	src := old.Sources()
-	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: digest.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
+	f := &carried{todoKey: todoKey(sums), changed: filesID(sums), sources: src, ncore: len(core), inputs: make([]string, len(core)), counted: retire.Counted(src), distinct: old.Distinct(), df: map[string]int{}}
 	f.key[0] = 1
-	core2 := slices.Insert(slices.Clone(core), 2500, digest.Statement{Text: "The API server moved to port 4101 instead of 8080.", Rank: 3})
+	core2 := slices.Insert(slices.Clone(core), 2500, retire.Statement{Text: "The API server moved to port 4101 instead of 8080.", Rank: 3})
 	b.ResetTimer()
 	for range b.N {
 		c := &Retirer{core: core2, sums: sums, todoKey: todoKey(sums), old: f}

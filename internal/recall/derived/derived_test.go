@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -14,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/open"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/memory"
 )
 
@@ -120,8 +122,8 @@ func TestReadingsFile(t *testing.T) {
 	older, newer := "The billing worker listens on port 7070 behind the proxy.", "The billing worker now listens on port 7171 instead of 7070."
 	run := func(extra string) bool {
 		t.Helper()
-		stmts := []digest.Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}, {Text: extra, Rank: 2}}
-		c := New(m, stmts, nil, digest.NewVocab(nil))
+		stmts := []retire.Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}, {Text: extra, Rank: 2}}
+		c := New(m, stmts, nil, open.NewVocab(nil))
 		retired := c.Retired(older, 1)
 		c.Save(m)
 		return retired
@@ -136,7 +138,7 @@ func TestReadingsFile(t *testing.T) {
 	if fi, err := os.Stat(m.StatePath(ReadingsFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("readings file: %v, mode %v", err, fi.Mode())
 	}
-	if _, err := digest.ParseReadings(data[len(magic)+sha256.Size+4:]); err != nil {
+	if _, err := retire.ParseReadings(data[len(magic)+sha256.Size+4:]); err != nil {
 		t.Fatal(err)
 	}
 	data[len(data)-1] ^= 1
@@ -167,9 +169,9 @@ func TestCarriedAcrossPacks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	words := strings.Fields("api worker billing queue cache redis deploy staging retry batch ledger gateway mailer cron")
 	sentence := statementOf(rng, words, false)
-	var core []digest.Statement
+	var core []retire.Statement
 	for range 120 {
-		core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
+		core = append(core, retire.Statement{Text: sentence(), Rank: rng.IntN(4)})
 	}
 	sums := []*digest.Summary{{}, {}}
 	sums[0].Parts[digest.Outcome] = []string{sentence(), sentence()}
@@ -179,8 +181,8 @@ func TestCarriedAcrossPacks(t *testing.T) {
 	}
 	carried := 0
 	for round := range 6 {
-		c := New(m, core, sums, digest.NewVocab(sums))
-		fresh := digest.NewRetirer(core, sums)
+		c := New(m, core, sums, open.NewVocab(sums))
+		fresh := retire.New(core, sums)
 		for i, q := range qs {
 			rank := i % 4
 			if got, want := c.DropRetired(q, rank), fresh.DropRetired(q, rank); got != want {
@@ -203,7 +205,7 @@ func TestCarriedAcrossPacks(t *testing.T) {
 			}
 		}
 		// A checkpoint: a core item added, one gone, a bullet more.
-		core = append(slices.Clone(core[1:]), digest.Statement{Text: sentence(), Rank: 0})
+		core = append(slices.Clone(core[1:]), retire.Statement{Text: sentence(), Rank: 0})
 		sums[0].Parts[digest.Outcome] = append(slices.Clone(sums[0].Parts[digest.Outcome]), sentence())
 	}
 	if carried < 100 {

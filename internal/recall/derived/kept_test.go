@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/open"
+	"github.com/cairn-mem/cairn/internal/digest/retire"
 )
 
 // A pack whose answers all stood keeps the trace file as it was
@@ -35,9 +37,9 @@ func TestCarriedFromKeptFile(t *testing.T) {
 		other = append(other, a+"ing")
 	}
 	sentence := statementOf(rng, words, true)
-	var core []digest.Statement
+	var core []retire.Statement
 	for range 600 {
-		core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
+		core = append(core, retire.Statement{Text: sentence(), Rank: rng.IntN(4)})
 	}
 	sums := []*digest.Summary{{}, {}, {}}
 	sums[0].Parts[digest.Outcome] = []string{sentence(), sentence()}
@@ -58,8 +60,8 @@ func TestCarriedFromKeptFile(t *testing.T) {
 	}
 	for round := range rounds {
 		before, _ := os.ReadFile(m.StatePath(TraceFile))
-		c := New(m, core, sums, digest.NewVocab(sums))
-		fresh := digest.NewRetirer(core, sums)
+		c := New(m, core, sums, open.NewVocab(sums))
+		fresh := retire.New(core, sums)
 		// A pack asks every question, some of them (as one of another
 		// budget does), or, most often, only those of words no
 		// statement holds, whose answers stand whatever changed: the
@@ -104,15 +106,15 @@ func TestCarriedFromKeptFile(t *testing.T) {
 		case 2:
 			sums[0].Parts[digest.Outcome] = append(slices.Clone(sums[0].Parts[digest.Outcome]), sentence())
 		case 3:
-			core = slices.Insert(slices.Clone(core), rng.IntN(len(core)+1), digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
+			core = slices.Insert(slices.Clone(core), rng.IntN(len(core)+1), retire.Statement{Text: sentence(), Rank: rng.IntN(4)})
 		default: // a plain fact of words of its own, as most are
 			o := func() string { return other[rng.IntN(len(other))] }
 			fact := fmt.Sprintf("The %s %s runs the %s %s.", o(), o(), o(), o())
-			core = slices.Insert(slices.Clone(core), rng.IntN(len(core)+1), digest.Statement{Text: fact, Rank: rng.IntN(4)})
+			core = slices.Insert(slices.Clone(core), rng.IntN(len(core)+1), retire.Statement{Text: fact, Rank: rng.IntN(4)})
 		}
 		if len(core) < 50 {
 			for range 100 {
-				core = append(core, digest.Statement{Text: sentence(), Rank: rng.IntN(4)})
+				core = append(core, retire.Statement{Text: sentence(), Rank: rng.IntN(4)})
 			}
 		}
 	}

@@ -1,12 +1,12 @@
-package digest
+package open
 
 import (
-	"github.com/cairn-mem/cairn/internal/digest/change"
-	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
@@ -46,24 +46,40 @@ var todoWords = change.KeySet(`tomorrow next time session up step still open rem
 	left ll add fix need needs have has be first thing morning today yesterday list item items
 	pending nothing else except`)
 
-// Keys are the comparison keys of s's content words.
-func Keys(s string) map[string]bool { return change.Keys(s) }
-
-// Vocab holds how many sessions use each key.
+// Vocab holds how many sessions use each key, and what it read of each
+// summary: every open item of the older sessions is checked against the
+// newer ones, so each is read once.
 type Vocab struct {
-	df map[string]int
-	n  int
+	df   map[string]int
+	n    int
+	read map[*digest.Summary]*reading
+}
+
+// reading is what a Vocab read of one summary, each part once asked.
+type reading struct {
+	mentions, back, asked map[string]bool
+	fixed                 int // 0 not yet known, 1 yes, -1 no
 }
 
 // NewVocab counts the keys of the sessions' summaries.
-func NewVocab(sums []*Summary) *Vocab {
-	v := &Vocab{df: make(map[string]int), n: len(sums)}
+func NewVocab(sums []*digest.Summary) *Vocab {
+	v := &Vocab{df: make(map[string]int), n: len(sums), read: make(map[*digest.Summary]*reading)}
 	for _, d := range sums {
-		for k := range d.keys() {
+		for k := range allKeys(d) {
 			v.df[k]++
 		}
 	}
 	return v
+}
+
+// of is what v read of d so far.
+func (v *Vocab) of(d *digest.Summary) *reading {
+	r := v.read[d]
+	if r == nil {
+		r = &reading{}
+		v.read[d] = r
+	}
+	return r
 }
 
 func (v *Vocab) idf(k string) float64 {
@@ -77,7 +93,7 @@ const maxDistinct = 3
 // that only say it is a to-do.
 func (v *Vocab) Distinct(s string) []string {
 	var ks []string
-	for k := range Keys(s) {
+	for k := range change.Keys(s) {
 		if !todoWords[k] && len(k) > 2 {
 			ks = append(ks, k)
 		}
@@ -119,43 +135,42 @@ func (v *Vocab) Refers(d []string, text map[string]bool) bool {
 	return n >= min(2, len(d)) && got >= 0.4*all
 }
 
-// keys are the keys of everything a session's summary says, for the
+// allKeys are the keys of everything a session's summary says, for the
 // document frequency.
-func (d *Summary) keys() map[string]bool {
-	if d.allKeys == nil {
-		d.allKeys = make(map[string]bool)
-		for _, p := range d.Parts {
-			for _, b := range p {
-				for k := range Keys(b) {
-					d.allKeys[k] = true
-				}
-			}
-		}
-		for _, o := range d.Open {
-			for k := range Keys(o) {
-				d.allKeys[k] = true
+func allKeys(d *digest.Summary) map[string]bool {
+	ks := make(map[string]bool)
+	for _, p := range d.Parts {
+		for _, b := range p {
+			for k := range change.Keys(b) {
+				ks[k] = true
 			}
 		}
 	}
-	return d.allKeys
+	for _, o := range d.Open {
+		for k := range change.Keys(o) {
+			ks[k] = true
+		}
+	}
+	return ks
 }
 
 // mentions are the keys of what a session says of its work, the
 // sentences that leave work to do apart: what a later session says of an
 // open item, whether it dealt with it or said again that it is open
 // (then its own statement is the newest).
-func (d *Summary) Mentions() map[string]bool {
-	if d.mentionKeys == nil {
-		d.mentionKeys = make(map[string]bool)
+func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
+	r := v.of(d)
+	if r.mentions == nil {
+		r.mentions = make(map[string]bool)
 		for p, bullets := range d.Parts {
-			if p == Commands || p == Read || p == Errors {
+			if p == digest.Commands || p == digest.Read || p == digest.Errors {
 				continue
 			}
 			for _, b := range bullets {
-				for _, x := range Sentences(b) {
-					if p == Request || !IsTodo(x) {
-						for k := range Keys(x) {
-							d.mentionKeys[k] = true
+				for _, x := range digest.Sentences(b) {
+					if p == digest.Request || !IsTodo(x) {
+						for k := range change.Keys(x) {
+							r.mentions[k] = true
 						}
 					}
 				}
@@ -163,36 +178,12 @@ func (d *Summary) Mentions() map[string]bool {
 		}
 		// An item it says again is open is its own, newer statement.
 		for _, o := range d.Open {
-			for k := range Keys(o) {
-				d.mentionKeys[k] = true
+			for k := range change.Keys(o) {
+				r.mentions[k] = true
 			}
 		}
 	}
-	return d.mentionKeys
-}
-
-// chitChat are words that make no request: greetings, thanks, asking
-// what is left.
-var chitChat = change.KeySet(`thanks thank nice great cool ok okay good awesome perfect sure yes yeah yep hi hello
-	hey morning evening anything else left list go going call day bye wrap wrapping much that's what's
-	lgtm excellent fine alright right looks works job done before`)
-
-// IsChitChat reports whether a request says nothing to do: fewer than
-// two words besides greetings, thanks and "anything else?".
-func IsChitChat(s string) bool {
-	n := 0
-	for w := range lex.ContentWords(s) {
-		if !chitChat[lex.Key(w)] {
-			n++
-		}
-	}
-	return n < 2
-}
-
-// noResponse is what Claude Code records as the answer to a slash
-// command: it says nothing about the work.
-func noResponse(s string) bool {
-	return strings.EqualFold(strings.TrimRight(strings.TrimSpace(s), "."), "no response requested")
+	return r.mentions
 }
 
 // DropDone returns s without the sentences that state work still to do
@@ -202,14 +193,14 @@ func noResponse(s string) bool {
 // with it. "" if nothing is left.
 func DropDone(s string, done func(todo string) bool) string {
 	var kept []string
-	for _, x := range Sentences(s) {
+	for _, x := range digest.Sentences(s) {
 		if !IsTodo(x) {
 			kept = append(kept, x)
 			continue
 		}
 		var rest strings.Builder
 		cut := false
-		for _, c := range Clauses(x) {
+		for _, c := range clauses(x) {
 			if IsTodo(c) && done(c) {
 				cut = true
 				break
@@ -240,19 +231,19 @@ func DropDone(s string, done func(todo string) bool) string {
 // MentionedLater reports whether a summary newer than sums[k] (they are
 // newest first) mentions the item of distinctive keys d, or asks for it
 // by pointing back (askedBack).
-func (v *Vocab) MentionedLater(d []string, sums []*Summary, k int) bool {
+func (v *Vocab) MentionedLater(d []string, sums []*digest.Summary, k int) bool {
 	for _, later := range sums[:k] {
-		if v.Refers(d, later.Mentions()) {
+		if v.Refers(d, v.mentions(later)) {
 			return true
 		}
 	}
-	return askedBack(d, sums[:k])
+	return v.askedBack(d, sums[:k])
 }
 
 // DoneLater returns whether a to-do stated in sums[k] (newest first) is
 // dealt with or said again by a newer session, or listed among sums[k]'s
 // open items (the open items show it).
-func (v *Vocab) DoneLater(sums []*Summary, k int) func(string) bool {
+func (v *Vocab) DoneLater(sums []*digest.Summary, k int) func(string) bool {
 	return func(todo string) bool {
 		d := v.Distinct(todo)
 		if v.MentionedLater(d, sums, k) {
@@ -260,7 +251,7 @@ func (v *Vocab) DoneLater(sums []*Summary, k int) func(string) bool {
 		}
 		if k < len(sums) {
 			for _, o := range sums[k].Open {
-				if v.Refers(d, Keys(o)) {
+				if v.Refers(d, change.Keys(o)) {
 					return true
 				}
 			}
@@ -274,9 +265,9 @@ func (v *Vocab) DoneLater(sums []*Summary, k int) func(string) bool {
 // the probe thing from yesterday" asks for "tomorrow: the readiness
 // probe", and a request that says where it comes from needs no second
 // word to say what it is.
-func askedBack(d []string, sums []*Summary) bool {
+func (v *Vocab) askedBack(d []string, sums []*digest.Summary) bool {
 	for _, later := range sums {
-		ks := later.pointedBack()
+		ks := v.pointedBack(later)
 		for _, k := range d[:min(len(d), maxDistinct)] {
 			if ks[k] {
 				return true
@@ -289,18 +280,19 @@ func askedBack(d []string, sums []*Summary) bool {
 // pointedBack are the keys of the session's requests that point back at
 // earlier work (backRef), read once: every open item of the older
 // sessions is checked against them.
-func (d *Summary) pointedBack() map[string]bool {
-	if d.backKeys == nil {
-		d.backKeys = make(map[string]bool)
-		for _, b := range d.Parts[Request] {
+func (v *Vocab) pointedBack(d *digest.Summary) map[string]bool {
+	r := v.of(d)
+	if r.back == nil {
+		r.back = make(map[string]bool)
+		for _, b := range d.Parts[digest.Request] {
 			if backRef.MatchString(b) {
-				for k := range Keys(b) {
-					d.backKeys[k] = true
+				for k := range change.Keys(b) {
+					r.back[k] = true
 				}
 			}
 		}
 	}
-	return d.backKeys
+	return r.back
 }
 
 // backWords are the keys of backRef's own words, which say that an ask
@@ -312,11 +304,11 @@ var backRef = lazyre.New(`(?i)\b(?:from (?:yesterday|last time|last week|last se
 
 // FixedLater returns whether a problem told in sums[k] ("the coupon test
 // is flaky") is one a newer session names and reports fixed.
-func (v *Vocab) FixedLater(sums []*Summary, k int) func(string) bool {
+func (v *Vocab) FixedLater(sums []*digest.Summary, k int) func(string) bool {
 	return func(problem string) bool {
 		d := v.Distinct(problem)
 		for _, later := range sums[:k] {
-			if later.Fixed() && v.Refers(d, later.Mentions()) {
+			if v.fixed(later) && v.Refers(d, v.mentions(later)) {
 				return true
 			}
 		}
@@ -328,7 +320,7 @@ func (v *Vocab) FixedLater(sums []*Summary, k int) func(string) bool {
 // deal with, or says it came to, and changed files for: "the two
 // leftovers: the index and the limiter cleanup" says nothing is fixed,
 // and its work does.
-func (v *Vocab) DealtLater(sums []*Summary, k int) func(string) bool {
+func (v *Vocab) DealtLater(sums []*digest.Summary, k int) func(string) bool {
 	fixed := v.FixedLater(sums, k)
 	return func(problem string) bool {
 		if fixed(problem) {
@@ -339,7 +331,7 @@ func (v *Vocab) DealtLater(sums []*Summary, k int) func(string) bool {
 		}
 		d := v.Distinct(problem)
 		for _, later := range sums[:k] {
-			if len(later.Parts[Files]) > 0 && v.Refers(d, later.asked()) {
+			if len(later.Parts[digest.Files]) > 0 && v.Refers(d, v.asked(later)) {
 				return true
 			}
 		}
@@ -349,18 +341,19 @@ func (v *Vocab) DealtLater(sums []*Summary, k int) func(string) bool {
 
 // asked are the keys of what the session was asked and what it says it
 // came to.
-func (d *Summary) asked() map[string]bool {
-	if d.askKeys == nil {
-		d.askKeys = make(map[string]bool)
-		for _, p := range []int{Request, Outcome} {
+func (v *Vocab) asked(d *digest.Summary) map[string]bool {
+	r := v.of(d)
+	if r.asked == nil {
+		r.asked = make(map[string]bool)
+		for _, p := range []int{digest.Request, digest.Outcome} {
 			for _, b := range d.Parts[p] {
-				for k := range Keys(b) {
-					d.askKeys[k] = true
+				for k := range change.Keys(b) {
+					r.asked[k] = true
 				}
 			}
 		}
 	}
-	return d.askKeys
+	return r.asked
 }
 
 // problemMark matches a sentence that tells a problem as it stands: "the
@@ -389,27 +382,28 @@ const defectRE = `(?i)\b(?:(?:is|are) missing|never (?:forgets|expires|cleans up
 // was the test", "passes now".
 var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b)`)
 
-// Fixed reports whether the session reports a problem fixed, in what it
+// fixed reports whether the session reports a problem fixed, in what it
 // did or found.
-func (d *Summary) Fixed() bool {
-	if d.fixed == 0 {
-		d.fixed = -1
-		for _, p := range []int{Outcome, Root, Notes} {
+func (v *Vocab) fixed(d *digest.Summary) bool {
+	r := v.of(d)
+	if r.fixed == 0 {
+		r.fixed = -1
+		for _, p := range []int{digest.Outcome, digest.Root, digest.Notes} {
 			for _, b := range d.Parts[p] {
 				if fixedMark.MatchString(b) {
-					d.fixed = 1
+					r.fixed = 1
 				}
 			}
 		}
 	}
-	return d.fixed > 0
+	return r.fixed > 0
 }
 
 // DropFixed returns s without the sentences that tell a problem which
 // fixed says a later session fixed; "" if nothing is left.
 func DropFixed(s string, fixed func(problem string) bool) string {
 	var kept []string
-	for _, x := range Sentences(s) {
+	for _, x := range digest.Sentences(s) {
 		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && fixed(x) {
 			continue
 		}
@@ -433,9 +427,9 @@ var hypothetical = lazyre.New(`(?i)\b(?:otherwise|or else|would|unless)\b|(?:^|,
 // clauses before it.
 var thatTodo = lazyre.New(`(?i)^(?:and |so )?(?:that|this|it)(?:'s| is| was| will be)\b`)
 
-// Clauses splits a sentence at "; " and dashes, each clause with the
+// clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.
-func Clauses(s string) []string {
+func clauses(s string) []string {
 	var out []string
 	for s != "" {
 		best, size := -1, 0
@@ -454,14 +448,6 @@ func Clauses(s string) []string {
 	return out
 }
 
-// HasWord reports whether s holds w with no letter or digit on either
-// side.
-func HasWord(s, w string) bool {
-	return lex.HasBounded(s, w, func(j, end int) bool {
-		return (j == 0 || !lex.IsWordByte(s[j-1])) && (end == len(s) || !lex.IsWordByte(s[end]))
-	})
-}
-
 // DealtWith returns the test of whether an ask of session sums[k] (newest first; a
 // request of its, or the heading made of one) closes an item an older
 // session left open, and the session reports doing it: the ask names the
@@ -470,7 +456,7 @@ func HasWord(s, w string) bool {
 // speaks of the ask, and none of the items it left open does. Once the
 // session is over, such an ask shown without a mark reads as still to
 // do. A question asks for an answer, not for work, and is never marked.
-func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
+func (v *Vocab) DealtWith(sums []*digest.Summary) func(k int, ask string) bool {
 	// Read once a pack, on the first ask: per session, the open items
 	// and the to-dos it states ("Next on my list: version 1.1 …") by
 	// their distinctive keys, and the keys of what it did.
@@ -483,11 +469,11 @@ func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
 				left[i] = append(left[i], v.Distinct(item))
 			}
 			for p, bullets := range o.Parts {
-				if p == Commands || p == Read || p == Errors || p == Files {
+				if p == digest.Commands || p == digest.Read || p == digest.Errors || p == digest.Files {
 					continue
 				}
 				for _, b := range bullets {
-					for _, x := range Sentences(b) {
+					for _, x := range digest.Sentences(b) {
 						if IsTodo(x) {
 							left[i] = append(left[i], v.Distinct(x))
 						}
@@ -495,9 +481,9 @@ func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
 				}
 			}
 			did[i] = make(map[string]bool)
-			for _, p := range []int{Outcome, Files} {
+			for _, p := range []int{digest.Outcome, digest.Files} {
 				for _, b := range o.Parts[p] {
-					for k := range Keys(b) {
+					for k := range change.Keys(b) {
 						did[i][k] = true
 					}
 				}
@@ -505,13 +491,13 @@ func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
 		}
 	}
 	return func(k int, ask string) bool {
-		if k >= len(sums) || len(sums[k].Parts[Outcome]) == 0 || change.IsQuestion(ask) || IsChitChat(ask) {
+		if k >= len(sums) || len(sums[k].Parts[digest.Outcome]) == 0 || change.IsQuestion(ask) || digest.IsChitChat(ask) {
 			return false
 		}
 		if left == nil {
 			read()
 		}
-		ak, dk := Keys(ask), v.Distinct(ask)
+		ak, dk := change.Keys(ask), v.Distinct(ask)
 		// An ask that points back says what it is in a word or two
 		// besides the pointer's own.
 		closes := false
@@ -533,14 +519,10 @@ func (v *Vocab) DealtWith(sums []*Summary) func(k int, ask string) bool {
 			return false
 		}
 		for _, o := range sums[k].Open {
-			if v.Refers(dk, Keys(o)) {
+			if v.Refers(dk, change.Keys(o)) {
 				return false
 			}
 		}
 		return true
 	}
 }
-
-// Forbids reports whether s forbids something ("don't", "never", "ruled
-// out", "without asking"): a rule, which a later permission takes back.
-func Forbids(s string) bool { return change.Forbids(s) }

@@ -1,4 +1,4 @@
-package digest
+package retire
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func TestRetirerSpeedPaths(t *testing.T) {
 	for i := range 600 {
 		stmts = append(stmts, Statement{Text: sentence(), Rank: i % 12})
 	}
-	r := NewRetirer(stmts, nil)
+	r := New(stmts, nil)
 	for range 300 {
 		xk := TopicKeys(sentence())
 		got := slices.Clone(r.candidates(xk))

@@ -1,4 +1,4 @@
-package digest
+package retire
 
 import (
 	"crypto/sha256"

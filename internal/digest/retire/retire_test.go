@@ -1,10 +1,11 @@
-package digest
+package retire
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -50,7 +51,7 @@ func retiredBy(older, newer string) bool {
 	for _, f := range filler {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	return NewRetirer(stmts, nil).Retired(older, 1)
+	return New(stmts, nil).Retired(older, 1)
 }
 
 // droppedBy is what DropRetired leaves of older once newer is said.
@@ -59,7 +60,7 @@ func droppedBy(older, newer string) string {
 	for _, f := range filler {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	return NewRetirer(stmts, nil).DropRetired(older, 1)
+	return New(stmts, nil).DropRetired(older, 1)
 }
 
 func TestRetiredByChange(t *testing.T) {
@@ -269,7 +270,7 @@ func TestNotRetired(t *testing.T) {
 	}
 	// An older statement never retires a newer one.
 	stmts := []Statement{{Text: "The billing worker listens on port 7070.", Rank: 1}, {Text: "The billing worker listens on port 7171.", Rank: 0}}
-	if NewRetirer(stmts, nil).Retired("The billing worker listens on port 7171.", 0) {
+	if New(stmts, nil).Retired("The billing worker listens on port 7171.", 0) {
 		t.Error("an older statement retired a newer one")
 	}
 }
@@ -288,7 +289,7 @@ func TestRetiredCommonWord(t *testing.T) {
 		"Drafts of credit notes are kept apart.", "Old drafts are purged after a year.") {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	if !NewRetirer(stmts, nil).Retired(older, 1) {
+	if !New(stmts, nil).Retired(older, 1) {
 		t.Errorf("%q should retire %q", newer, older)
 	}
 }
@@ -309,7 +310,7 @@ func TestRetiredByPlanChange(t *testing.T) {
 		"Updates need a signed image.", "Updates stop the Modbus bridge first.", "Failed updates roll back on the next boot.") {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	r := NewRetirer(stmts, nil)
+	r := New(stmts, nil)
 	if !r.Retired(older, 1) {
 		t.Errorf("%q should retire %q", newer, older)
 	}
@@ -377,10 +378,10 @@ func TestRetiredByNamedOldVersion(t *testing.T) {
 	for _, f := range append(filler, moreFiller...) {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	if !NewRetirer(stmts, nil).Retired(older, 1) {
+	if !New(stmts, nil).Retired(older, 1) {
 		t.Errorf("%q not retired by the version it names as old", older)
 	}
-	if NewRetirer(stmts, nil).Retired("The player targets Android 13 since the raise.", 1) {
+	if New(stmts, nil).Retired("The player targets Android 13 since the raise.", 1) {
 		t.Error("a statement of the new version retired")
 	}
 }
@@ -394,13 +395,13 @@ func TestRetiredReply(t *testing.T) {
 	for _, f := range filler {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	r := NewRetirer(stmts, nil)
+	r := New(stmts, nil)
 	if got := r.DropRetired(older, 1); got != "The nightly export ran fine (before prefetch)." {
 		t.Errorf("dropRetired = %q, want the reply gone", got)
 	}
 	// A reply opening a request answers the agent: it goes with the
 	// sentences it stands among, not with one retired on its own.
-	r2 := NewRetirer(append(slices.Clone(stmts[2:]), Statement{Text: "Markdown now renders with @deno/gfm instead of markdown-it: its footnote plugin mangled our admonitions.", Rank: 0}), nil)
+	r2 := New(append(slices.Clone(stmts[2:]), Statement{Text: "Markdown now renders with @deno/gfm instead of markdown-it: its footnote plugin mangled our admonitions.", Rank: 0}), nil)
 	if got := r2.DropRetiredAsked("do it, atomic it is. The index drifting is what I never want to debug again. For the markdown rendering let's go with markdown-it, we need the footnote plugins.", 1); !strings.HasPrefix(got, "do it, atomic it is.") || strings.Contains(got, "markdown-it") {
 		t.Errorf("the reply went with the retired sentence: %q", got)
 	}
@@ -439,15 +440,15 @@ func TestRetiredBySetting(t *testing.T) {
 		t.Error("another setting retired the read timeout")
 	}
 	older := "The redis connection's retry_after stays at 90."
-	sum := &Summary{}
-	sum.Parts[Commands] = []string{"`sed -i \"s/'retry_after' => 90/'retry_after' => 300/\" config/queue.php`"}
-	sums := []*Summary{sum}
-	if !NewRetirer([]Statement{{Text: older, Rank: 1}}, sums).Retired(older, 1) {
+	sum := &digest.Summary{}
+	sum.Parts[digest.Commands] = []string{"`sed -i \"s/'retry_after' => 90/'retry_after' => 300/\" config/queue.php`"}
+	sums := []*digest.Summary{sum}
+	if !New([]Statement{{Text: older, Rank: 1}}, sums).Retired(older, 1) {
 		t.Error("a sed substitution that sets retry_after to 300 did not retire the fact that it is 90")
 	}
 	title := "The harness is too slow for the calibration run, 115200 is a bottleneck"
-	sum.Parts[Commands] = []string{"`sed -i 's/baud=115200/baud=921600/' tests/harness/link.py && grep -n baud tests/harness/link.py`"}
-	if got := NewRetirer([]Statement{{Text: title, Rank: 1}}, sums).Title(title, 1); got != "Session" {
+	sum.Parts[digest.Commands] = []string{"`sed -i 's/baud=115200/baud=921600/' tests/harness/link.py && grep -n baud tests/harness/link.py`"}
+	if got := New([]Statement{{Text: title, Rank: 1}}, sums).Title(title, 1); got != "Session" {
 		t.Errorf("Title = %q after the baud rate went from 115200 to 921600", got)
 	}
 }
@@ -462,7 +463,7 @@ func TestAnswerKeepsRequest(t *testing.T) {
 	for _, f := range filler {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	r := NewRetirer(stmts, nil)
+	r := New(stmts, nil)
 	if got := r.DropRetiredAsked(asked, 0); got != asked {
 		t.Errorf("the session's own answer retired its request: %q", got)
 	}
@@ -506,11 +507,11 @@ func TestDropRetiredClause(t *testing.T) {
 // TestDropRetiredKeepsWith: a clause whose head a newer command's edit
 // retires keeps what it says "with" the retired setting.
 func TestDropRetiredKeepsWith(t *testing.T) {
-	newer, older := &Summary{}, &Summary{}
-	newer.Parts[Commands] = []string{"`sed -i \"s/formats: \\['es'\\]/formats: ['es', 'cjs']/\" vite.config.ts && grep -n formats vite.config.t …`"}
+	newer, older := &digest.Summary{}, &digest.Summary{}
+	newer.Parts[digest.Commands] = []string{"`sed -i \"s/formats: \\['es'\\]/formats: ['es', 'cjs']/\" vite.config.ts && grep -n formats vite.config.t …`"}
 	x := "The build is ESM-only (formats: ['es']), with preserveModules so every component lands in its own file, and react stays external."
-	older.Parts[Outcome] = []string{x}
-	got := NewRetirer(nil, []*Summary{newer, older}).DropRetired(x, 1)
+	older.Parts[digest.Outcome] = []string{x}
+	got := New(nil, []*digest.Summary{newer, older}).DropRetired(x, 1)
 	if want := "With preserveModules so every component lands in its own file; react stays external."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
@@ -519,18 +520,18 @@ func TestDropRetiredKeepsWith(t *testing.T) {
 // TestRetiredMovedValue: the value a thing had before it moved to a
 // named system is retired wherever it is named.
 func TestRetiredMovedValue(t *testing.T) {
-	newer, older := &Summary{}, &Summary{}
-	newer.Parts[Environment] = []string{"We also moved RPC to Helius for devnet and mainnet, the URLs are in HELIUS_DEVNET_URL."}
-	older.Parts[Environment] = []string{
+	newer, older := &digest.Summary{}, &digest.Summary{}
+	newer.Parts[digest.Environment] = []string{"We also moved RPC to Helius for devnet and mainnet, the URLs are in HELIUS_DEVNET_URL."}
+	older.Parts[digest.Environment] = []string{
 		"The RPC we use is https://api.devnet.solana.com.",
 		"clients/js/src/clusters.ts has localnet and devnet; devnet uses https://api.devnet.solana.com and program VSTdev7kP2.",
 		"Localnet uses http://127.0.0.1:8899.",
 	}
-	r := NewRetirer(nil, []*Summary{newer, older})
+	r := New(nil, []*digest.Summary{newer, older})
 	for x, want := range map[string]bool{
-		older.Parts[Environment][0]:                 true,
+		older.Parts[digest.Environment][0]:          true,
 		"devnet uses https://api.devnet.solana.com": true,
-		older.Parts[Environment][2]:                 false,
+		older.Parts[digest.Environment][2]:          false,
 	} {
 		if got := r.Retired(x, 1); got != want {
 			t.Errorf("Retired(%q) = %v, want %v", x, got, want)
@@ -562,24 +563,24 @@ func TestRetiredByVersion(t *testing.T) {
 	if !retiredBy("The project pins Unity 2022.3.21f1 in its editor settings.", "The editor settings now say Unity 2022.3.40f1.") {
 		t.Error("a newer Unity editor did not retire the older")
 	}
-	if r := NewRetirer([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf(prose.Versions("The deployment target is iOS 16."), change.TopicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
+	if r := New([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf(prose.Versions("The deployment target is iOS 16."), change.TopicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
 		t.Error("the simulator's iOS is another version of the deployment target's")
 	}
 }
 
 func TestRetiredFileChanged(t *testing.T) {
 	read := "`/home/me/app/.tool-versions`: elixir 1.16.3-otp-26, erlang 26.2.5"
-	newer := &Summary{}
-	newer.Parts[Files] = []string{".tool-versions (written)", "config/dev.exs (edited)"}
-	other := &Summary{}
-	other.Parts[Files] = []string{"lib/app.ex (edited)"}
-	if !NewRetirer(nil, []*Summary{newer, other}).Retired(read, 1) {
+	newer := &digest.Summary{}
+	newer.Parts[digest.Files] = []string{".tool-versions (written)", "config/dev.exs (edited)"}
+	other := &digest.Summary{}
+	other.Parts[digest.Files] = []string{"lib/app.ex (edited)"}
+	if !New(nil, []*digest.Summary{newer, other}).Retired(read, 1) {
 		t.Error("a file a newer session changed still says what it said when read")
 	}
-	if NewRetirer(nil, []*Summary{other, newer}).Retired(read, 0) {
+	if New(nil, []*digest.Summary{other, newer}).Retired(read, 0) {
 		t.Error("an older session's change retired what was read after it")
 	}
-	if !NewRetirer(nil, []*Summary{other, newer}).Retired(read, 1) {
+	if !New(nil, []*digest.Summary{other, newer}).Retired(read, 1) {
 		t.Error("what a session read and then changed is still shown as current")
 	}
 }
@@ -610,7 +611,7 @@ func TestRetiredDespiteRepeats(t *testing.T) {
 	for _, f := range filler {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	got := NewRetirer(stmts, nil).DropRetired(older, 1)
+	got := New(stmts, nil).DropRetired(older, 1)
 	if want := "The Stripe API version is pinned to 2023-10-16 in config/initializers/stripe.rb."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
@@ -620,8 +621,8 @@ func TestRetiredDespiteRepeats(t *testing.T) {
 // summary's list of changed files says) retires a statement of the old
 // value about what the line names, however it is worded.
 func TestRetiredByEdit(t *testing.T) {
-	newer := &Summary{}
-	newer.Parts[Files] = []string{"config/config.exs (edited: `reminders: 3` → `reminders: 15`)",
+	newer := &digest.Summary{}
+	newer.Parts[digest.Files] = []string{"config/config.exs (edited: `reminders: 3` → `reminders: 15`)",
 		"src/main/resources/application.conf (edited: `maximumPoolSize = 10` → `maximumPoolSize = 20`)"}
 	for _, tc := range []struct {
 		older string
@@ -639,7 +640,7 @@ func TestRetiredByEdit(t *testing.T) {
 		for _, f := range filler {
 			stmts = append(stmts, Statement{Text: f, Rank: 2})
 		}
-		if got := NewRetirer(stmts, []*Summary{newer}).Retired(tc.older, 1); got != tc.want {
+		if got := New(stmts, []*digest.Summary{newer}).Retired(tc.older, 1); got != tc.want {
 			t.Errorf("Retired(%q) = %v after the edits", tc.older, got)
 		}
 	}
@@ -655,7 +656,7 @@ func TestRetiredByIdentQuantity(t *testing.T) {
 		"The arm controller runs at startup.", "The controller spawner runs first.", "Each controller runs in the loop."} {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	if !NewRetirer(stmts, nil).Retired(older, 1) {
+	if !New(stmts, nil).Retired(older, 1) {
 		t.Error("1000 Hz for the controller_manager did not retire 500 Hz")
 	}
 }
@@ -667,7 +668,7 @@ func TestRetiredTakenOff(t *testing.T) {
 	for _, f := range filler {
 		stmts = append(stmts, Statement{Text: f, Rank: 2})
 	}
-	r := NewRetirer(stmts, nil)
+	r := New(stmts, nil)
 	if r.RetiredAsked("Move the API server off 8080, the metrics agent needs it.", 0) {
 		t.Error("the change retired the request that asked for it")
 	}
@@ -724,12 +725,12 @@ func TestRetiredFileRemoved(t *testing.T) {
 		{"Loaders live in io_utils next to the notebooks.", "`git mv notebooks/io_utils.py src/data/io.py`", nil, true},
 		{"Release notes are in notes.txt.", "`mv notes.txt notes.md`", nil, true}, // the file itself moved
 	} {
-		newer := &Summary{}
-		newer.Parts[Commands] = []string{tc.cmd}
-		newer.Parts[Files] = tc.files
-		older := &Summary{}
-		older.Parts[Environment] = []string{tc.x}
-		if got := NewRetirer(nil, []*Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
+		newer := &digest.Summary{}
+		newer.Parts[digest.Commands] = []string{tc.cmd}
+		newer.Parts[digest.Files] = tc.files
+		older := &digest.Summary{}
+		older.Parts[digest.Environment] = []string{tc.x}
+		if got := New(nil, []*digest.Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
 			t.Errorf("%s retires %q: %v, want %v", tc.cmd, tc.x, got, tc.want)
 		}
 	}
@@ -792,11 +793,11 @@ func TestRetiredBySubstitution(t *testing.T) {
 		{".nvmrc says 20.15.1.", "`printf '20.15.1\\n' > .nvmrc && cat .nvmrc`", false},
 		{".python-version is 3.11.9.", "`printf '22.11.0\\n' > .nvmrc`", false},
 	} {
-		newer := &Summary{}
-		newer.Parts[Commands] = []string{tc.cmd}
-		older := &Summary{}
-		older.Parts[Environment] = []string{tc.x}
-		if got := NewRetirer(nil, []*Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
+		newer := &digest.Summary{}
+		newer.Parts[digest.Commands] = []string{tc.cmd}
+		older := &digest.Summary{}
+		older.Parts[digest.Environment] = []string{tc.x}
+		if got := New(nil, []*digest.Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
 			t.Errorf("%s retires %q: %v, want %v", tc.cmd, tc.x, got, tc.want)
 		}
 	}
@@ -816,32 +817,32 @@ func TestRetiredByOwnSubstitution(t *testing.T) {
 		{"Bumped sqlx from 0.7.4 to 0.8.2 for the advisory.", false},
 		{"Cargo audit runs in CI.", false},
 	} {
-		d := &Summary{}
-		d.Parts[Commands] = []string{cmd}
-		d.Parts[Environment] = []string{tc.x}
-		if got := NewRetirer(nil, []*Summary{d}).Retired(tc.x, 0); got != tc.want {
+		d := &digest.Summary{}
+		d.Parts[digest.Commands] = []string{cmd}
+		d.Parts[digest.Environment] = []string{tc.x}
+		if got := New(nil, []*digest.Summary{d}).Retired(tc.x, 0); got != tc.want {
 			t.Errorf("%q retired by its own session's %s: %v, want %v", tc.x, cmd, got, tc.want)
 		}
 	}
 	// An older session's statement is the newer session's business
 	// as before: the copy read against the command's own session is not.
-	older := &Summary{}
-	older.Parts[Environment] = []string{"Bumped sqlx from 0.7.4 to 0.8.2 for the advisory."}
-	d := &Summary{}
-	d.Parts[Commands] = []string{cmd}
-	if !NewRetirer(nil, []*Summary{d, older}).Retired(older.Parts[Environment][0], 1) {
+	older := &digest.Summary{}
+	older.Parts[digest.Environment] = []string{"Bumped sqlx from 0.7.4 to 0.8.2 for the advisory."}
+	d := &digest.Summary{}
+	d.Parts[digest.Commands] = []string{cmd}
+	if !New(nil, []*digest.Summary{d, older}).Retired(older.Parts[digest.Environment][0], 1) {
 		t.Errorf("a newer session's replacement no longer retires an older session's statement of the old value")
 	}
 	// The copy is no request: a newer session's request still retires
 	// what an older session said (a first version of the copy took the
 	// requests' rank and made every request retire nothing).
-	asked := &Summary{}
-	asked.Parts[Request] = []string{"Oh, and you can turn SIMD on now, Safari 16.4 has it."}
-	asked.Parts[Commands] = []string{cmd}
-	simd := &Summary{}
-	simd.Parts[Commands] = []string{cmd}
-	simd.Parts[Environment] = []string{"No SIMD yet: a good chunk of our users are on Safari 15."}
-	if !NewRetirer(nil, []*Summary{asked, simd}).Retired(simd.Parts[Environment][0], 1) {
+	asked := &digest.Summary{}
+	asked.Parts[digest.Request] = []string{"Oh, and you can turn SIMD on now, Safari 16.4 has it."}
+	asked.Parts[digest.Commands] = []string{cmd}
+	simd := &digest.Summary{}
+	simd.Parts[digest.Commands] = []string{cmd}
+	simd.Parts[digest.Environment] = []string{"No SIMD yet: a good chunk of our users are on Safari 15."}
+	if !New(nil, []*digest.Summary{asked, simd}).Retired(simd.Parts[digest.Environment][0], 1) {
 		t.Errorf("a newer session's request no longer retires an older session's statement")
 	}
 }
@@ -863,7 +864,7 @@ func TestRetiredByOtherTool(t *testing.T) {
 		for _, f := range append(filler, common...) {
 			stmts = append(stmts, Statement{Text: f, Rank: 2})
 		}
-		if got := NewRetirer(stmts, nil).Retired(tc.older, 2); got != tc.want {
+		if got := New(stmts, nil).Retired(tc.older, 2); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
 		}
 	}
@@ -1074,11 +1075,11 @@ func FuzzReplacements(f *testing.F) {
 				e.Says(x, change.TopicKeys(x), func(string) bool { return true })
 			}
 		}
-		newer := &Summary{}
-		newer.Parts[Commands] = []string{cmd}
-		older := &Summary{}
-		older.Parts[Environment] = []string{x}
-		NewRetirer(nil, []*Summary{newer, older}).DropRetired(x, 1)
+		newer := &digest.Summary{}
+		newer.Parts[digest.Commands] = []string{cmd}
+		older := &digest.Summary{}
+		older.Parts[digest.Environment] = []string{x}
+		New(nil, []*digest.Summary{newer, older}).DropRetired(x, 1)
 		change.Flags(x)
 	})
 }

@@ -1,9 +1,11 @@
-package digest
+package retire
 
 import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
 )
 
 // readingCorpus are statements that give the retirer something to read:
@@ -51,12 +53,12 @@ func corpusStatements() []Statement {
 // empty told apart, whatever part of them was read.
 func TestReadingsRoundTrip(t *testing.T) {
 	stmts := corpusStatements()
-	sums := []*Summary{{Parts: [NumParts][]string{Request: {"Move the worker off port 7070?"}, Outcome: {"The worker listens on 7171 now."}}}}
+	sums := []*digest.Summary{{Parts: [digest.NumParts][]string{digest.Request: {"Move the worker off port 7070?"}, digest.Outcome: {"The worker listens on 7171 now."}}}}
 	rd, err := ParseReadings(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRetirerWith(rd, stmts, sums)
+	r := NewWith(rd, stmts, sums)
 	for i := range r.stmts {
 		if i%3 != 2 { // some read, some with a claim, some neither
 			r.stmts[i].read()
@@ -83,7 +85,7 @@ func TestReadingsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2 := NewRetirerWith(rd2, stmts, sums)
+	r2 := NewWith(rd2, stmts, sums)
 	if !reflect.DeepEqual(r.stmts, r2.stmts) {
 		for i := range r.stmts {
 			if !reflect.DeepEqual(r.stmts[i], r2.stmts[i]) {
@@ -99,7 +101,7 @@ func TestReadingsRoundTrip(t *testing.T) {
 	}
 	// Reading more than the cache held makes it grow.
 	rd3, _ := ParseReadings(data)
-	r3 := NewRetirerWith(rd3, stmts, sums)
+	r3 := NewWith(rd3, stmts, sums)
 	for i := range r3.stmts {
 		r3.stmts[i].read()
 	}
@@ -111,7 +113,7 @@ func TestReadingsRoundTrip(t *testing.T) {
 			// A cut inside a record's body parses and fails when that
 			// reading is decoded: it is read again.
 			rd4, _ := ParseReadings(data[:cut])
-			r4 := NewRetirerWith(rd4, stmts, sums)
+			r4 := NewWith(rd4, stmts, sums)
 			for i := range r4.stmts {
 				if !reflect.DeepEqual(r4.stmts[i].keys, r.stmts[i].keys) {
 					t.Errorf("cut at %d: statement %d keys %v, want %v", cut, i, r4.stmts[i].keys, r.stmts[i].keys)
@@ -127,7 +129,7 @@ func TestReadingsRoundTrip(t *testing.T) {
 func TestReadingsDamaged(t *testing.T) {
 	stmts := corpusStatements()
 	rd, _ := ParseReadings(nil)
-	r := NewRetirerWith(rd, stmts, nil)
+	r := NewWith(rd, stmts, nil)
 	for i := range r.stmts {
 		r.stmts[i].read()
 		r.stmts[i].factClaim()
@@ -141,7 +143,7 @@ func TestReadingsDamaged(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		got := NewRetirerWith(rd, stmts, nil)
+		got := NewWith(rd, stmts, nil)
 		for j := range got.stmts {
 			if st := &got.stmts[j]; st.keys == nil {
 				t.Fatalf("byte %d flipped: statement %d has no keys", i, j)
@@ -155,7 +157,7 @@ func TestReadingsDamaged(t *testing.T) {
 func TestReadingsSameAnswers(t *testing.T) {
 	stmts := corpusStatements()
 	rd, _ := ParseReadings(nil)
-	warm := NewRetirerWith(rd, stmts, nil)
+	warm := NewWith(rd, stmts, nil)
 	for i := range warm.stmts {
 		warm.stmts[i].read()
 		warm.stmts[i].factClaim()
@@ -165,7 +167,7 @@ func TestReadingsSameAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, fromCache := NewRetirer(stmts, nil), NewRetirerWith(cached, stmts, nil)
+	plain, fromCache := New(stmts, nil), NewWith(cached, stmts, nil)
 	n := 0
 	for _, x := range readingCorpus {
 		for rank := range 7 {

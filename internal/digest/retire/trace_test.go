@@ -1,4 +1,4 @@
-package digest
+package retire
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
 )
 
 // Counted says which statements countKeys counts: their keys (TopicKeys
@@ -34,10 +36,10 @@ func TestCountedIsCountKeys(t *testing.T) {
 		for range 20 + rng.IntN(200) {
 			core = append(core, Statement{Text: sentence(), Rank: rng.IntN(4)})
 		}
-		var sums []*Summary
+		var sums []*digest.Summary
 		for range 1 + rng.IntN(4) {
-			d := &Summary{}
-			for _, p := range []int{Request, Outcome, Decisions} {
+			d := &digest.Summary{}
+			for _, p := range []int{digest.Request, digest.Outcome, digest.Decisions} {
 				for range rng.IntN(6) {
 					x := sentence()
 					if rng.IntN(3) == 0 {
@@ -47,11 +49,11 @@ func TestCountedIsCountKeys(t *testing.T) {
 				}
 			}
 			if rng.IntN(2) == 0 {
-				d.Parts[Commands] = append(d.Parts[Commands], fmt.Sprintf("sed -i 's/%s: %d/%s: %d/' conf", w(), rng.IntN(9), w(), rng.IntN(9)))
+				d.Parts[digest.Commands] = append(d.Parts[digest.Commands], fmt.Sprintf("sed -i 's/%s: %d/%s: %d/' conf", w(), rng.IntN(9), w(), rng.IntN(9)))
 			}
 			sums = append(sums, d)
 		}
-		r := NewRetirer(core, sums)
+		r := New(core, sums)
 		src := r.Sources()
 		df, distinct := map[string]int{}, 0
 		for i, c := range Counted(src) {

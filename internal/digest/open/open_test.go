@@ -1,28 +1,11 @@
-package digest
+package open
 
 import (
 	"strings"
 	"testing"
-)
 
-func TestChitChat(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		want bool
-	}{
-		{"great, thanks! anything else I should know before I go?", true},
-		{"cool, looks good. what's left on the list?", true},
-		{"thanks. now make the invoice export stream its rows", false},
-		{"morning. rate limiter today?", false},
-	} {
-		if got := IsChitChat(tc.s); got != tc.want {
-			t.Errorf("isChitChat(%q) = %v, want %v", tc.s, got, tc.want)
-		}
-	}
-	if !noResponse("No response requested.") || noResponse("No response from the upstream.") {
-		t.Error("noResponse")
-	}
-}
+	"github.com/cairn-mem/cairn/internal/digest"
+)
 
 // TestOpenItemsLater checks that an open item goes once a later session
 // names it by a few of its rare words, and that when a later session
@@ -83,8 +66,8 @@ func TestIsTodo(t *testing.T) {
 }
 
 // summary is a summary of the given parts, for the rules above.
-func summary(parts map[int][]string, open ...string) *Summary {
-	d := &Summary{Open: open}
+func summary(parts map[int][]string, open ...string) *digest.Summary {
+	d := &digest.Summary{Open: open}
 	for p, b := range parts {
 		d.Parts[p] = b
 	}
@@ -94,15 +77,16 @@ func summary(parts map[int][]string, open ...string) *Summary {
 // TestDropFixed: a problem told as it stands goes once a later session
 // reports it fixed; what else the bullet says stays.
 func TestDropFixed(t *testing.T) {
-	later := Parse("**Request**\n- now the coupon test. It's been failing every other run.\n\n**Outcome**\n- It's fixed, and it was the test, not the shop.\n")
-	if !later.Fixed() {
+	later := digest.Parse("**Request**\n- now the coupon test. It's been failing every other run.\n\n**Outcome**\n- It's fixed, and it was the test, not the shop.\n")
+	still := digest.Parse("**Outcome**\n- The coupon test still fails every other run.\n")
+	v := NewVocab([]*digest.Summary{later, digest.Parse("**Outcome**\n- The cart page loads.\n"), digest.Parse("**Outcome**\n- Images are webp.\n")})
+	if !v.fixed(later) {
 		t.Fatal("a session that says it's fixed does not report a fix")
 	}
-	if Parse("**Outcome**\n- The coupon test still fails every other run.\n").Fixed() {
+	if v.fixed(still) {
 		t.Error("a session that says it still fails reports a fix")
 	}
-	v := NewVocab([]*Summary{later, Parse("**Outcome**\n- The cart page loads.\n"), Parse("**Outcome**\n- Images are webp.\n")})
-	fixed := func(p string) bool { return v.Refers(v.Distinct(p), later.Mentions()) }
+	fixed := func(p string) bool { return v.Refers(v.Distinct(p), v.mentions(later)) }
 	got := DropFixed("The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run.", fixed)
 	if got != "The cart tests pass." {
 		t.Errorf("got %q", got)
@@ -114,10 +98,10 @@ func TestDropFixed(t *testing.T) {
 // cause's FixedLater still waits for the word, and a session that only
 // talked about it dealt with nothing.
 func TestDealtLater(t *testing.T) {
-	asked := Parse("**Request**\n- Before staging, the leftovers: the index, and the limiter that keeps every key forever.\n\n**Outcome**\n- `RateLimiter` sets an alarm after each hit.\n\n**Files changed** (1)\n- src/ratelimit.ts (edited)\n")
-	talked := Parse("**Request**\n- Does the limiter keep state for every key?\n\n**Outcome**\n- Yes, the limiter keeps it.\n")
-	older := Parse("**Outcome**\n- Something I'd like to fix soon: the limiter never forgets a key.\n")
-	sums := []*Summary{asked, talked, older}
+	asked := digest.Parse("**Request**\n- Before staging, the leftovers: the index, and the limiter that keeps every key forever.\n\n**Outcome**\n- `RateLimiter` sets an alarm after each hit.\n\n**Files changed** (1)\n- src/ratelimit.ts (edited)\n")
+	talked := digest.Parse("**Request**\n- Does the limiter keep state for every key?\n\n**Outcome**\n- Yes, the limiter keeps it.\n")
+	older := digest.Parse("**Outcome**\n- Something I'd like to fix soon: the limiter never forgets a key.\n")
+	sums := []*digest.Summary{asked, talked, older}
 	v := NewVocab(sums)
 	problem := "Something I'd like to fix soon: the limiter never forgets a key."
 	if !v.DealtLater(sums, 2)(problem) {
@@ -156,7 +140,7 @@ func TestDropDoneThat(t *testing.T) {
 // without the pointer does not.
 func TestAskedBack(t *testing.T) {
 	todo := "Tomorrow: the readiness probe."
-	older := summary(map[int][]string{Outcome: {"The resolver answers on 5353 and exports metrics on 9153."}})
+	older := summary(map[int][]string{digest.Outcome: {"The resolver answers on 5353 and exports metrics on 9153."}})
 	for _, tc := range []struct {
 		request string
 		want    bool
@@ -165,8 +149,8 @@ func TestAskedBack(t *testing.T) {
 		{"What about that readiness thing you mentioned last time?", true},
 		{"now that 5.2 is out, move us to 5.2.0. and add a liveness probe", false},
 	} {
-		newer := summary(map[int][]string{Request: {tc.request}})
-		sums := []*Summary{newer, older}
+		newer := summary(map[int][]string{digest.Request: {tc.request}})
+		sums := []*digest.Summary{newer, older}
 		v := NewVocab(sums)
 		if got := v.MentionedLater(v.Distinct(todo), sums, 1); got != tc.want {
 			t.Errorf("%q: done = %v, want %v", tc.request, got, tc.want)
@@ -179,32 +163,69 @@ func TestAskedBack(t *testing.T) {
 // and none of its own open items does; a question, an ask its work does
 // not speak of, a fresh ask and a session without an outcome are not.
 func TestDealtWith(t *testing.T) {
-	older := summary(map[int][]string{Outcome: {"Argo CD syncs the storefront on both clusters. Next on my list: version 1.1, a reset function and a stats view."}},
+	older := summary(map[int][]string{digest.Outcome: {"Argo CD syncs the storefront on both clusters. Next on my list: version 1.1, a reset function and a stats view."}},
 		"The image updater for the storefront is not set up yet.")
 	ask := "then image updater for the storefront: staging should take every new build, prod only semver releases"
 	did := map[int][]string{
-		Request: {ask},
-		Outcome: {"The image updater now watches the storefront image: staging follows every new build, prod only semver tags."},
-		Files:   {"apps/storefront/image-updater.yaml (written)"},
+		digest.Request: {ask},
+		digest.Outcome: {"The image updater now watches the storefront image: staging follows every new build, prod only semver tags."},
+		digest.Files:   {"apps/storefront/image-updater.yaml (written)"},
 	}
 	for _, tc := range []struct {
 		name string
-		d    *Summary
+		d    *digest.Summary
 		ask  string
 		want bool
 	}{
 		{"done", summary(did), ask, true},
-		{"points back", summary(map[int][]string{Request: {"and the psycopg thing from last time"}, Outcome: {"psycopg builds from source against the hermetic toolchain now."}}), "and the psycopg thing from last time", true},
-		{"a to-do said in passing", summary(map[int][]string{Request: {"do 1.1. reset function + stats view"}, Outcome: {"`sql/ext--1.0--1.1.sql` adds the reset function and the stats view."}}), "do 1.1. reset function + stats view", true},
+		{"points back", summary(map[int][]string{digest.Request: {"and the psycopg thing from last time"}, digest.Outcome: {"psycopg builds from source against the hermetic toolchain now."}}), "and the psycopg thing from last time", true},
+		{"a to-do said in passing", summary(map[int][]string{digest.Request: {"do 1.1. reset function + stats view"}, digest.Outcome: {"`sql/ext--1.0--1.1.sql` adds the reset function and the stats view."}}), "do 1.1. reset function + stats view", true},
 		{"question", summary(did), "can the image updater for the storefront follow semver releases?", false},
 		{"left open", summary(did, "The image updater for the storefront still needs its git write-back credentials."), ask, false},
 		{"not its work", summary(did), "and the image updater for the grafana dashboards", false},
-		{"fresh ask", summary(map[int][]string{Outcome: {"Loki keeps logs for 7 days on the local disk now."}}), "keep loki logs for 7 days on the disk", false},
-		{"no outcome", summary(map[int][]string{Request: did[Request]}), ask, false},
+		{"fresh ask", summary(map[int][]string{digest.Outcome: {"Loki keeps logs for 7 days on the local disk now."}}), "keep loki logs for 7 days on the disk", false},
+		{"no outcome", summary(map[int][]string{digest.Request: did[digest.Request]}), ask, false},
 	} {
-		sums := []*Summary{tc.d, older}
+		sums := []*digest.Summary{tc.d, older}
 		if got := NewVocab(sums).DealtWith(sums)(0, tc.ask); got != tc.want {
 			t.Errorf("%s: DealtWith(%q) = %v, want %v", tc.name, tc.ask, got, tc.want)
+		}
+	}
+}
+
+// TestReviewDealtLaterOnlyDefects: a fact that only reads like a defect
+// ("never expires", "has no passphrase", "is missing … on purpose") is
+// not dealt with because a newer session used the thing it names and
+// changed files.
+func TestDealtLaterOnlyDefects(t *testing.T) {
+	later := digest.Parse("**Request**\n- Add a release workflow that pushes tags with the deploy key.\n\n**Outcome**\n- The release workflow pushes tags with the deploy key.\n\n**Files changed** (1)\n- .github/workflows/release.yml (created)\n")
+	sums := []*digest.Summary{later, digest.Parse("**Outcome**\n- The cart page loads.\n"), digest.Parse("**Outcome**\n- Images are webp.\n")}
+	v := NewVocab(sums)
+	for _, s := range []string{
+		"The deploy key never expires, so rotating it is manual.",
+		"The `deploy` key has no passphrase, so CI can use it unattended.",
+		"The deploy key is missing from the staging repo on purpose.",
+	} {
+		if got := DropFixed(s, v.DealtLater(sums, 1)); got != s {
+			t.Errorf("DropFixed(%q) = %q: a fact that still holds was dropped", s, got)
+		}
+	}
+}
+
+// TestReviewHypotheticalStillFixed: a problem told with "if" or "unless"
+// that a newer session reports fixed goes, as it did before, and as the
+// same problem told without them does.
+func TestHypotheticalStillFixed(t *testing.T) {
+	later := digest.Parse("**Request**\n- The upload bug.\n\n**Outcome**\n- Fixed: uploads over 10 MB no longer fail.\n")
+	sums := []*digest.Summary{later, digest.Parse("**Outcome**\n- The cart page loads.\n"), digest.Parse("**Outcome**\n- Images are webp.\n")}
+	v := NewVocab(sums)
+	for _, s := range []string{
+		"An upload over 10 MB fails with a 413.", // goes today
+		"If the upload is over 10 MB, it fails with a 413.",
+		"An upload over 10 MB fails with a 413 unless it is chunked.",
+	} {
+		if got := DropFixed(s, v.FixedLater(sums, 1)); got != "" {
+			t.Errorf("DropFixed(%q) = %q: a problem reported fixed stays", s, got)
 		}
 	}
 }

@@ -1,0 +1,199 @@
+package retire
+
+import (
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// DropRetired returns s without the sentences a newer statement retires;
+// "" if nothing is left.
+func (r *Retirer) DropRetired(s string, rank int) string {
+	return r.dropRetired(s, order(rank, false))
+}
+
+// DropRetiredAsked is DropRetired for what a session of the given rank
+// was asked.
+func (r *Retirer) DropRetiredAsked(s string, rank int) string {
+	return r.dropRetired(s, order(rank, true))
+}
+
+func (r *Retirer) dropRetired(s string, rank int) string {
+	if r == nil {
+		return s
+	}
+	var kept []string
+	dropped := false // a sentence or a clause of one
+	sentences := digest.Sentences(s)
+	// A short reply ("ok leave it on") takes its topic from the
+	// statement around it, less the sentences retired on their own: a
+	// reply is not retired with a sentence it does not speak of ("do it,
+	// atomic it is" with "for the markdown let's go with markdown-it").
+	reply, retiredAt := make([]bool, len(sentences)), make([]bool, len(sentences))
+	var around []string
+	for i, x := range sentences {
+		if reply[i] = isReply(x); !reply[i] {
+			if retiredAt[i] = r.retired(x, rank); !retiredAt[i] {
+				around = append(around, x)
+			}
+		}
+	}
+	for i, x := range sentences {
+		check := x
+		if reply[i] {
+			check = s
+			if len(around) > 0 {
+				check = x + " " + strings.Join(around, " ")
+			}
+			retiredAt[i] = r.retired(check, rank)
+		}
+		if !retiredAt[i] {
+			kept = append(kept, x)
+			continue
+		}
+		dropped = true
+		if check != x {
+			continue
+		}
+		// A sentence of several clauses keeps those a newer statement
+		// does not retire: "the backend runs on 5000, and the
+		// deployment target is iOS 16" is still right about iOS 16.
+		// So does a list of settings ("account oce042, partition
+		// compute, 12 hour limit, output into /scratch/…") keep the
+		// items that still hold.
+		parts, sep := prose.FullClauses(x), "; "
+		if len(parts) < 2 {
+			parts, sep = prose.ListItems(x), ", "
+		}
+		if len(parts) < 2 {
+			// "Upload URLs are signed with HS256 and expire after 10
+			// minutes": how long they last changed, how they are signed
+			// did not.
+			if what, howLong, ok := prose.LifetimeTail(x); ok && !r.retired(what, rank) && r.retired(howLong, rank) {
+				kept = append(kept, what+".")
+			}
+			continue
+		}
+		if len(parts) > 1 {
+			gone := make([]bool, len(parts))
+			any := false
+			for i, c := range parts {
+				gone[i] = r.retired(c, rank)
+				any = any || gone[i]
+			}
+			if !any && sep == "; " && len(parts) > 2 {
+				// What no clause says alone two neighbours may: "I built
+				// it on Node 20.11.1, the version pinned in .nvmrc" once
+				// .nvmrc says 22.12.0. Two clauses are the whole, which
+				// keeps them both.
+				for i := 0; i+1 < len(parts); i++ {
+					if r.retired(parts[i]+", "+parts[i+1], rank) {
+						gone[i], gone[i+1], any = true, true, true
+					}
+				}
+				// Only when something of its own is left: otherwise the
+				// pair is the sentence, which keeps its clauses.
+				left := false
+				for i, c := range parts {
+					left = left || !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c))
+				}
+				if !left {
+					clear(gone)
+				}
+			}
+			var still []string
+			for i, c := range parts {
+				// "the team knows it" said nothing but why of the
+				// clause retired with it.
+				if !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) {
+					still = append(still, c)
+				} else if gone[i] {
+					// "The build is ESM-only (formats: ['es']), with
+					// preserveModules so every component lands in its
+					// own file": how it is built still holds.
+					if head, with, ok := strings.Cut(c, ", with "); ok && r.retired(head, rank) && !r.retired(with, rank) {
+						still = append(still, "with "+with)
+					}
+				}
+			}
+			if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
+				t := strings.TrimRight(strings.Join(still, sep), ".")
+				if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
+					t += "."
+				}
+				kept = append(kept, prose.Capitalize(t))
+			}
+		}
+	}
+	out := strings.Join(kept, " ")
+	if dropped && bare(out) {
+		return "" // "Good." is all a retired request left
+	}
+	return out
+}
+
+// onlyOfRule reports whether clause c says with "only" the other side
+// of a rule a retired clause of its sentence forbade: "deploys only go
+// through the GitHub Actions workflow" once "please don't deploy from
+// your laptop" was taken back.
+func onlyOfRule(c string, parts []string, gone []bool) bool {
+	if !onlyWord.MatchString(c) {
+		return false
+	}
+	ck := change.TopicKeys(c)
+	for j, p := range parts {
+		if !gone[j] || !change.Forbids(p) {
+			continue
+		}
+		for k := range change.TopicKeys(p) {
+			if len(k) >= 4 && ck[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var onlyWord = lazyre.New(`(?i)\bonly\b`)
+
+// pointsBack is a clause that speaks of what another names: it starts or
+// ends with a pronoun, or does "that" ("teams do that themselves").
+var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$|\b(?:do|does|did|doing) that\b`)
+
+// bare reports whether s names nothing: fewer than two words of more
+// than two characters that say what it is about.
+func bare(s string) bool {
+	n := 0
+	for k := range change.TopicKeys(s) {
+		if len(k) > 2 {
+			n++
+		}
+	}
+	return n < 2
+}
+
+// reply matches a short answer that names its topic by a pronoun: "ok
+// keep it on", "turn them off".
+var reply = lazyre.New(`(?i)\b(?:it|them|that|this)\b`)
+
+// isReply reports whether sentence x is a short reply whose topic lies in
+// the statement around it: a pronoun, and fewer than two words of its
+// own to say what it is about.
+func isReply(x string) bool {
+	return bare(x) && reply.MatchString(x)
+}
+
+// Title is a session's title as the heading of a session of the given
+// rank shows it: a title that states what a newer statement changed
+// ("115200 is a bottleneck" once the link runs at 921600) would present
+// it as current, so it keeps what is still true, or says only that it
+// is a session.
+func (r *Retirer) Title(title string, rank int) string {
+	if t := r.DropRetiredAsked(title, rank); t != "" {
+		return t
+	}
+	return "Session"
+}

@@ -1,0 +1,439 @@
+package retire
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/gone"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/quantity"
+	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// otherVersionOf reports whether statement n gives a thing that x
+// (versions xv, keys xk) names another version, and says nothing of x's
+// version, while the two share a distinctive word besides: "the Gradle
+// toolchain with Java 17" and "the toolchain is Java 21 now" are one
+// matter; "deployment target iOS 16" and "the simulator runs iOS 17.4"
+// are two.
+func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *Statement) bool {
+	for name, v := range xv {
+		w, ok := n.versions[name]
+		if !ok || w == v || n.keys[v] {
+			continue
+		}
+		if prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text) || prose.Upgraded(n.Text, name, v, w) {
+			return true // the newer statement moves that very thing to another version, or says it is on another now
+		}
+		limit := r.asideLimit()
+		for k := range xk {
+			if n.keys[k] && k != name && k != v && k != w && len(k) > 2 && r.df[k] <= limit && len(change.CodeTokens(k)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stillRE marks a state said to hold for now, which the speaker expects
+// to change: "db03 is still on CentOS 7", "the client still talks to
+// the v1 host", "build with pdflatex for now".
+var stillRE = lazyre.New(`(?i)\b(?:still|for now)\b`)
+
+// stillChanged reports whether newer statement n speaks of what x (keys
+// xk), a state said to hold for now, is about, and gives it a value x
+// does not have: "the weekend crew put Rocky 9 on db03" after "db03 is
+// still on CentOS 7". The topic is a distinctive code token both name, or
+// two distinctive words.
+func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
+	limit := r.asideLimit()
+	code, words := false, 0
+	for k := range xk {
+		if !n.keys[k] || len(k) <= 2 || r.df[k] > limit {
+			continue
+		}
+		if len(change.CodeTokens(k)) > 0 && !change.IsNumber(k) {
+			code = true
+		} else {
+			words++
+		}
+	}
+	if !code && words < 2 {
+		return false
+	}
+	for k := range n.keys {
+		if !xk[k] && len(change.CodeTokens(k)) > 0 && !change.IsWord(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// readFrom is what a file said when it was read: "`.tool-versions`:
+// elixir 1.16.3-otp-26" (summarize: manifestVersions).
+var readFrom = lazyre.New("^`([^`]+)`: ")
+
+// changedSince reports whether a session newer than rank changed file
+// f: what was read from it then may no longer be what it says.
+func (r *Retirer) changedSince(f string, rank int) bool {
+	for k, files := range r.changed {
+		if k >= rank {
+			continue
+		}
+		for _, c := range files {
+			if gone.SameFile(f, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// planSubject finds what a change of plan is about: "change of plan on
+// the queue".
+var planSubject = lazyre.New(`(?i)\bchange of plans? (?:on|for|about|regarding|with) (?:the |our )?([\w-]+(?: [\w-]+)?)`)
+
+// properName is a name written with a capital inside a sentence.
+var properName = lazyre.New(`\s([A-Z][\w/.+-]*[\w+])`)
+
+// planOn reports whether change of plan n, about a subject it names,
+// replaces what x (keys xk) says of that subject: x holds every word of
+// the subject and names a thing, by a capitalised name or in code, that
+// n does not (keys nk). "Jobs go through Postgres LISTEN/NOTIFY" goes
+// with "change of plan on the queue: let's move to NATS"; "the queue's
+// backoff is capped at ten minutes" names nothing a plan replaces.
+func planOn(n, x string, xk, nk map[string]bool) bool {
+	m := planSubject.FindStringSubmatch(n)
+	if m == nil {
+		return false
+	}
+	subject := 0
+	for k := range change.TopicKeys(m[1]) {
+		if len(k) > 2 {
+			if !xk[k] {
+				return false
+			}
+			subject++
+		}
+	}
+	if subject == 0 {
+		return false
+	}
+	for _, p := range properName.FindAllStringSubmatch(x, -1) {
+		if k := lex.Key(p[1]); !nk[k] && !nk[strings.ToLower(p[1])] && !lex.StopWords[strings.ToLower(p[1])] {
+			return true
+		}
+	}
+	for _, t := range change.CodeTokens(x) {
+		if !nk[t] && !change.IsNumber(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// Retired reports whether a newer statement than one of the given rank
+// retires the sentence x: it is about the same topic and announces a
+// change that x does not already state (x names what it says was
+// replaced, or none of what replaced it), or gives the same setting
+// another value.
+func (r *Retirer) Retired(x string, rank int) bool {
+	return r.retired(x, order(rank, false))
+}
+
+// RetiredAsked is Retired for what a session of the given rank was
+// asked: its own session's statements are newer.
+func (r *Retirer) RetiredAsked(x string, rank int) bool {
+	return r.retired(x, order(rank, true))
+}
+
+func (r *Retirer) retired(x string, rank int) bool {
+	if r == nil {
+		return false
+	}
+
+	// A file its own session changed after reading it counts too: a
+	// session's list of changed files is where it ended.
+	f := readFrom.FindStringSubmatch(x)
+	if r.trace != nil {
+		r.trace.Rank, r.trace.Changed = max(r.trace.Rank, rank), r.trace.Changed || f != nil
+	}
+	if f != nil && r.changedSince(f[1], rank+1) {
+		return true
+	}
+	// x is a statement itself (a core item's title), or one a cache
+	// holds: its reading serves, its keys at once.
+	var xst *Statement
+	if j, ok := r.byText[x]; ok {
+		xst = &r.stmts[j]
+	} else {
+		xst = r.rd.sentence(x)
+	}
+	var xk map[string]bool
+	if xst != nil {
+		xk = xst.keys
+	} else {
+		xk = change.TopicKeys(x)
+	}
+	if r.trace != nil { // what the answer read (Traced)
+		r.trace.Keys = slices.AppendSeq(r.trace.Keys, maps.Keys(xk))
+	}
+	// sameTopic's keys of x (those few statements hold), found once
+	// rather than for each of thousands of candidates.
+	var xTopic []string
+	topic := func() []string {
+		if xTopic == nil {
+			xTopic = r.topicKeysOf(xk)
+		}
+		return xTopic
+	}
+	// What x says is read once it has a newer statement to be checked
+	// against: most titles of a large memory have none.
+	var (
+		read, still, xqOK bool
+		xStanding         bool // an instruction said to hold
+		xs                int
+		xc                *change.Change
+		xClaim            *prose.Claim
+		xSet, xVer, xDirs map[string]string
+		xNamed, xTools    map[string]string
+		xPorts            []string
+		xAllPorts         []string // read once a replacement that gave up a port meets x
+		xAllPortsRead     bool
+		xSibling, xHome   bool
+		xURL, xQuoted     bool
+		xFlags            map[string]string
+		xProblem          bool
+		xq                []quantity.Quantity
+		xPaths            [][]string
+		xFolders          []string
+		xDur              []prose.Claim
+		xDurRead          bool
+	)
+	if from, to, ok := prose.Aim(x); ok {
+		// An aim reached shares no word with what reached it: "we're on
+		// v1.29.10 and want to get to 1.30" once "all nine nodes report
+		// v1.30.6".
+		for i := range r.stmts {
+			if n := &r.stmts[i]; !n.own && n.Rank < rank && prose.Reached(n.Text, from, to) {
+				return true
+			}
+		}
+	}
+	for _, i := range r.candidates(xk) {
+		n := &r.stmts[i]
+		if n.own {
+			if rank == n.Rank && replacedIn(x, xk, n) {
+				return true
+			}
+			continue
+		}
+		if n.Rank >= rank {
+			continue
+		}
+		n.read()
+		if !read {
+			read = true
+			if xst != nil {
+				xst.read()
+				xc, xs, xSet, xVer, xq, xqOK, xNamed, xTools = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named, xst.tools
+			} else {
+				xc, xs, xSet, xVer, xNamed, xTools = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x), change.Tools(x)
+			}
+			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
+			xFolders = change.Folders(x)
+			xURL = strings.Contains(x, "://")
+			xQuoted = strings.Contains(x, "`")
+			if strings.Contains(x, "`") {
+				xPorts = prose.Ports(x)
+			}
+			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
+			xFlags, xProblem = change.Flags(x), change.Problem(x)
+		}
+		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
+			return true // the newer statement gives the setting another value
+		}
+		if xNamed != nil && prose.Renamed(xNamed, n.named) {
+			return true // the profile lakehouse-stg is lakehouse-stg2 now
+		}
+		if still && n.keys != nil && r.stillChanged(xk, n) {
+			return true
+		}
+		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
+			return true // the newer statement names another version of the same thing
+		}
+		if len(xDirs) > 0 || len(xPaths) > 0 {
+			nPaths, nDirs := n.pathsOf()
+			if len(xDirs) > 0 && prose.OtherVersionDir(xDirs, nDirs) {
+				return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
+			}
+			if len(xPaths) > 0 && prose.MovedPath(xPaths, nPaths) {
+				return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
+			}
+			if len(xPaths) > 0 && prose.OtherVersionPath(xPaths, nPaths) {
+				return true // /usr/lib/postgresql/16/bin/pg_config where …/17/… now is
+			}
+		}
+		if xURL && (n.change != nil || change.SaysNow(n.Text)) && prose.MovedURL(x, n.Text) {
+			return true // oci://ghcr.io/orbital-io/charts once "charts go to oci://harbor.orbital.internal/charts from now on"
+		}
+		if len(xFolders) > 0 && change.Moves(n.Text) && change.MovedFolder(xFolders, n.Text) {
+			return true // `app/prompts/` once templates moved to `prompts/`
+		}
+		if len(xFolders) > 0 && change.MovedInto(xFolders, xk, n.Text) {
+			return true // "JSON files under connectors/" once the connector JSON moved into deploy/connect/
+		}
+		for _, k := range n.removed {
+			if change.Removes(k, xk, x) && !slices.Contains(change.Removed(x), k) {
+				return true // the newer statement took out what x names
+			}
+		}
+		if n.gone != "" {
+			if gone.NamesFile(x, n.gone, strings.HasPrefix(n.Text, "rm ")) {
+				return true // "runs from cron (ops/crontab.billing)" once `rm ops/crontab.billing`
+			}
+			continue
+		}
+		if n.keys == nil {
+			if n.renamed != "" && gone.NamesCode(x, n.renamed) && !gone.NamesCode(x, n.renamedTo) {
+				return true // "the little TriggerHandler base class" once it is LumenTriggerHandler
+			}
+			if n.swapped != "" && replace.NamesPackage(x, n.swapped) {
+				return true // "msgpack and zstandard wheels" once zstandard==0.23.0 became lz4==4.3.3
+			}
+			if n.minWas != nil && n.minWas.Says(x) {
+				return true // "Grafana 11.3 and up" once ">=11.3.0" became ">=11.5.0"
+			}
+			if n.hostPort != nil && !xAllPortsRead {
+				xAllPorts, xAllPortsRead = prose.Ports(x), true
+			}
+			if n.hostPort != nil && n.hostPort.Says(x, xAllPorts) {
+				return true // "compose publishes Grafana on port 3000" once "3000:3000" became "3001:3000"
+			}
+			// A command that replaced a value in place retires what
+			// names that value: "115200 is a bottleneck" once the link
+			// went from 115200 to 921600.
+			for _, v := range n.replaced {
+				if distinctValue(v) && (xk[v] || hasValue(x, v)) {
+					return true
+				}
+			}
+			if n.line != "" && replace.Quotes(x, n.line) && !replace.Quotes(x, n.Text) {
+				return true // "the build is ESM-only (formats: ['es'])" once `s/formats: \['es'\]/formats: ['es', 'cjs']/`
+			}
+			if n.edit != nil && n.edit.Says(x, xk, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
+				return true // "runs 3 at a time" once "reminders: 3" became "reminders: 15"
+			}
+			continue
+		}
+		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
+			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
+		}
+		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
+			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
+		}
+		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text) {
+			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
+		}
+		if xHome && strings.Contains(n.Text, " now") && change.OtherHome(x, n.Text, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
+			return true // "jobs go through Postgres LISTEN/NOTIFY" once "the queue is on NATS JetStream now, stream JOBS"
+		}
+		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) {
+			return true // "the Marketplace publisher is harborlabs" once "the publisher is quill-lang now"
+		}
+		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
+			return true // "use Maven for the build" once "let's build the Java side with Gradle"
+		}
+		if xProblem || xFlags != nil {
+			if nFlags, nWorks := n.flagsAndWorks(); xProblem && change.WorksFor(xk, nWorks) {
+				return true // "the spider never follows pagination" once "Pagination works: …"
+			} else if xFlags != nil && change.OtherFlag(xFlags, nFlags) && r.shared(xk, n.keys, r.limit(), notFlag) > 0 {
+				return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
+			}
+		}
+		if xs != 0 && n.state == -xs {
+			if c := n.change; c != nil && r.aside(xk, n.keys, c) {
+				return true
+			}
+			if n.change == nil && change.SaysNow(n.Text) && r.near(xk, n.keys) {
+				return true // "no SIMD yet" once "you can turn SIMD on now"
+			}
+		}
+		if xClaim == nil {
+			if xst != nil {
+				xClaim = xst.factClaim()
+			} else {
+				cl := prose.FactClaim(x)
+				xClaim = &cl
+			}
+		}
+		if strings.HasSuffix(xClaim.Subject, " duration") || strings.HasSuffix(xClaim.Subject, " port") || strings.HasSuffix(xClaim.Subject, " content") {
+			// How long a named thing lasts, the port it listens on, or
+			// what a small file holds is one setting, whatever else the
+			// two sentences say.
+			if nc := n.factClaim(); otherValue(*xClaim, *nc) || otherDuration(*xClaim, *nc) {
+				return true
+			}
+			if strings.HasSuffix(xClaim.Subject, " content") && strings.Contains(n.Text, ". ") {
+				for _, sn := range digest.Sentences(n.Text) {
+					if otherValue(*xClaim, prose.FactClaim(sn)) {
+						return true // ".nvmrc is 22.11.0" among a list of changes
+					}
+				}
+			}
+		}
+		if nd := n.durationsOf(); len(nd) > 0 {
+			if !xDurRead {
+				xDurRead = true
+				if xst != nil {
+					xDur = xst.durationsOf()
+				} else {
+					xDur = prose.Durations(x)
+				}
+			}
+			if otherDurations(xDur, nd) {
+				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
+			}
+		}
+		if len(n.quantities) > 0 && n.keys != nil {
+			if !xqOK {
+				xq, xqOK = quantity.Of(x), true
+			}
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
+				return true // what both count, the newer one counts otherwise
+			}
+		}
+		// A session's request is answered by what the session did: only
+		// a change that names what it replaces retires it. So is a
+		// standing instruction ("from now on every new env var goes into
+		// .env.example"): a change on its topic that does not name it
+		// leaves it standing.
+		namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
+		if !sameTopicOf(topic(), n.keys) {
+			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
+				if named, shape := c.Names(xk, n.Text); shape || named && r.near(xk, n.keys) {
+					return true
+				}
+				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {
+					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
+				}
+			}
+			continue
+		}
+		if c := n.change; c != nil {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) {
+				return true
+			}
+			continue
+		}
+		if otherValue(*xClaim, *n.factClaim()) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,440 @@
+package retire
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/gone"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/shellcmd"
+)
+
+// Retirer decides which statements a newer one retires.
+type Retirer struct {
+	stmts []Statement
+	df    map[string]int
+	// distinct counts the statements df counted: each thing said once.
+	distinct int
+	// changed holds, per statement order, the files a session changed.
+	changed map[int][]string
+	// byKey lists the statements that hold each key; always those that
+	// may retire a sentence without a key in common (a setting given
+	// another value, a command's replacement).
+	byKey  map[string][]int
+	always []int
+	// byText finds the statement of a text, whose reading a check of
+	// the same text (a core item's title) takes instead of its own.
+	byText map[string]int
+	// mark, pass and cand are candidates' scratch space, reused from one
+	// sentence to the next: a Retirer serves one pack, in one goroutine.
+	mark []int
+	pass int
+	cand []int
+	// rd holds readings of texts made by earlier packs (Readings).
+	rd *Readings
+	// trace records what answers read, while Traced runs.
+	trace *Trace
+}
+
+// New gathers the statements of core items (title and rank) and
+// of the sessions' bullets.
+func New(core []Statement, sums []*digest.Summary) *Retirer {
+	return NewWith(nil, core, sums)
+}
+
+// NewWith is New taking the readings of the texts rd holds
+// instead of reading them again.
+func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
+	n := len(core)
+	for _, d := range sums {
+		for _, bullets := range d.Parts {
+			n += len(bullets)
+		}
+	}
+	// Sized for what they will hold: at 5,000 core titles, growing them
+	// was a third of building the retirer.
+	r := &Retirer{df: make(map[string]int, 2*n), changed: make(map[int][]string), byText: make(map[string]int, n), rd: rd, stmts: make([]Statement, 0, n)}
+	for _, c := range core {
+		r.add(c.Text, order(c.Rank, false))
+	}
+	var away []Statement
+	for k, d := range sums {
+		for p, bullets := range d.Parts {
+			if p == digest.Commands {
+				for _, b := range bullets {
+					r.addSubstitution(b, order(k, false))
+					// Its own session's statements are older than what it
+					// did: "cargo audit flagged sqlx 0.7.4" once its sed
+					// made it 0.8.2.
+					r.addOwnSubstitution(b, order(k, false))
+					for _, st := range shellcmd.Steps(digest.Command(b)) {
+						if file, v, ok := replace.WritesValue(st); ok {
+							r.add(file+" is "+v+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
+						}
+					}
+					deleted, moved := gone.Files(digest.Command(b))
+					for _, f := range deleted {
+						away = append(away, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
+					}
+					for _, f := range moved {
+						away = append(away, Statement{Text: "mv " + f, Rank: order(k, false), gone: f, done: true})
+					}
+					for _, rn := range gone.Renamed(digest.Command(b)) {
+						r.stmts = append(r.stmts, Statement{Text: "mv " + rn[0], Rank: order(k, false), renamed: rn[0], renamedTo: rn[1], done: true})
+					}
+				}
+				continue
+			}
+			if p == digest.Files {
+				for _, b := range bullets {
+					r.changed[order(k, false)] = append(r.changed[order(k, false)], digest.ChangedFile(b))
+					for _, m := range editedLine.FindAllStringSubmatch(b, -1) {
+						r.addReplacement(m[1], m[2], order(k, false))
+					}
+				}
+				continue
+			}
+			if p == digest.Read || p == digest.Errors {
+				continue
+			}
+			for _, b := range bullets {
+				r.add(b, order(k, p == digest.Request))
+			}
+		}
+	}
+	r.addMovedValues()
+	// A file deleted and written again, by the same session or a
+	// newer one, is there still.
+	for _, st := range away {
+		if !r.changedSince(st.gone, st.Rank+1) {
+			r.stmts = append(r.stmts, st)
+		}
+	}
+	r.countKeys()
+	return r
+}
+
+// addMovedValues adds, for each thing a statement says was moved to a
+// named system ("we also moved RPC to Helius"), the code value an older
+// statement gave it ("the RPC we use is https://api.devnet.solana.com")
+// as a value replaced then, which retires what else names it ("devnet
+// uses https://api.devnet.solana.com"), as a sed's replaced value does.
+func (r *Retirer) addMovedValues() {
+	var moved []Statement
+	for i := range r.stmts {
+		n := &r.stmts[i]
+		if n.keys == nil {
+			continue
+		}
+		noun, to := change.MovedTo(n.Text)
+		if noun == "" {
+			continue
+		}
+		st := Statement{Text: n.Text, Rank: n.Rank, done: true}
+		for j := range r.stmts {
+			x := &r.stmts[j]
+			if x.Rank <= n.Rank || x.keys == nil || !strings.Contains(strings.ToLower(x.Text), noun) {
+				continue
+			}
+			if v := strings.TrimRight(change.ValueOf(x.Text, noun), "."); v != "" && v != to && distinctValue(v) && !slices.Contains(st.replaced, v) {
+				st.replaced = append(st.replaced, v)
+			}
+		}
+		if len(st.replaced) > 0 {
+			moved = append(moved, st)
+		}
+	}
+	r.stmts = append(r.stmts, moved...)
+}
+
+// order places a statement of a session of the given rank in time: what
+// a session was asked (its requests, its title) comes before what it
+// did, so "115200 is a bottleneck, move the link to 921600" is retired
+// by the same session's change.
+func order(rank int, asked bool) int {
+	if asked {
+		return 2*rank + 1
+	}
+	return 2 * rank
+}
+
+// add adds a statement: a bullet or a title, whose sentences together
+// say what it is about, and which asks nothing.
+func (r *Retirer) add(text string, rank int) {
+	var stated []string
+	for _, x := range digest.Sentences(text) {
+		if !change.IsQuestion(x) {
+			stated = append(stated, x)
+		}
+	}
+	text = strings.Join(stated, " ")
+	// What finds a statement's candidates is read now; the rest when
+	// a check first meets it (read).
+	st := r.rd.statement(text, rank)
+	if _, ok := r.byText[text]; !ok {
+		r.byText[text] = len(r.stmts)
+	}
+	r.stmts = append(r.stmts, st)
+}
+
+// countKeys counts, per key, the statements that hold it, each thing
+// said once: a core item's title repeats the bullet it came from, and an
+// outcome that is also a decision is said twice, which would make the
+// words of every consolidated fact look common and no topic distinct.
+// A statement whose words another one of its session holds in a row is
+// not counted, nor one said word for word before.
+func (r *Retirer) countKeys() {
+	r.byKey = make(map[string][]int, 2*len(r.stmts))
+	for i := range r.stmts { // by index: a Statement is a large copy
+		if always(&r.stmts[i]) {
+			r.always = append(r.always, i)
+		}
+		for k := range r.stmts[i].keys {
+			r.byKey[k] = append(r.byKey[k], i)
+		}
+	}
+	count := counted(len(r.stmts), func(i int) (string, int, bool) {
+		st := &r.stmts[i]
+		return st.Text, st.Rank, st.keys != nil
+	})
+	for i, ok := range count {
+		if !ok {
+			continue
+		}
+		r.distinct++
+		for k := range r.stmts[i].keys {
+			r.df[k]++
+		}
+	}
+}
+
+// counted reports which of n statements (text, rank and whether it has
+// keys, by index) df counts: a statement with keys, once per wording,
+// and not when another of its session holds its words in a row. The
+// retirer counts its statements so, and Counted a carried trace's.
+func counted(n int, at func(i int) (text string, rank int, keyed bool)) []bool {
+	words := make([]string, n)
+	ranks := make([]int, n)
+	keyed := make([]bool, n)
+	bySession := map[int][]int{}
+	for i := range n {
+		var text string
+		text, ranks[i], keyed[i] = at(i)
+		words[i] = spacedWords(text)
+		bySession[ranks[i]/2] = append(bySession[ranks[i]/2], i)
+	}
+	out := make([]bool, n)
+	said := make(map[string]bool, n)
+	for i := range n {
+		if !keyed[i] || said[words[i]] {
+			continue
+		}
+		said[words[i]] = true
+		// A session has tens of statements; the core items of sessions
+		// the pack does not show may be thousands, and are compared
+		// word for word only.
+		if same := bySession[ranks[i]/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
+			continue
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// candidates are the statements that may retire a sentence of keys xk,
+// in order: every test but a setting's value and a command's
+// replacement needs a key in common, and a pack checks thousands of
+// sentences against hundreds of statements.
+func (r *Retirer) candidates(xk map[string]bool) []int {
+	if len(r.mark) != len(r.stmts) {
+		r.mark = make([]int, len(r.stmts))
+	}
+	r.pass++
+	out := r.cand[:0]
+	add := func(i int) {
+		if r.mark[i] != r.pass {
+			r.mark[i] = r.pass
+			out = append(out, i)
+		}
+	}
+	for _, i := range r.always {
+		add(i)
+	}
+	kin := false
+	for k := range xk {
+		for _, i := range r.byKey[k] {
+			add(i)
+		}
+		if d := change.DepKin(k); d != nil && !kin {
+			kin = true // "feel free to add libraries" for "ask me before adding any dependency"
+			for _, k := range d {
+				for _, i := range r.byKey[k] {
+					add(i)
+				}
+			}
+		}
+	}
+	if len(out) > len(r.stmts)/32 {
+		// Many: reading the marks in order costs less than sorting.
+		out = out[:0]
+		for i, m := range r.mark {
+			if m == r.pass {
+				out = append(out, i)
+			}
+		}
+	} else {
+		slices.Sort(out)
+	}
+	r.cand = out
+	return out
+}
+
+// spacedWords is s's words (runs of letters and digits) in lower case,
+// each with a space before and after: in one pass over an ASCII text, as
+// countKeys reads thousands of them.
+func spacedWords(s string) string {
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, ' ')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
+				return !unicode.IsLetter(c) && !unicode.IsDigit(c)
+			}), " ") + " "
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b = append(b, c)
+		case b[len(b)-1] != ' ':
+			b = append(b, ' ')
+		}
+	}
+	if b[len(b)-1] != ' ' || len(b) == 1 {
+		b = append(b, ' ')
+	}
+	return string(b)
+}
+
+// maxRepeatScan bounds the statements of one session compared with each
+// other in pairs.
+const maxRepeatScan = 400
+
+// repeated reports whether another of the statements in same holds the
+// words of statement i in a row, the longer one counting.
+func repeated(words []string, i int, same []int) bool {
+	if len(words[i]) < 3 {
+		return false
+	}
+	for _, j := range same {
+		if w := words[j]; len(w) > len(words[i]) && strings.Contains(w, words[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// addSubstitution adds what a command that replaces text in a file
+// changes: the settings it gives ("sed -i 's/retry_after' =>
+// 90/retry_after' => 300/'" sets retry_after to 300), and the code
+// values it replaces ("s/baud=115200/baud=921600/" replaces 115200).
+// The rest of a command is no statement about the project.
+func (r *Retirer) addSubstitution(cmd string, rank int) {
+	for _, rep := range replace.Pairs(cmd) {
+		r.addReplacement(rep[0], rep[1], rank)
+	}
+}
+
+// addOwnSubstitution adds, for the statements of the command's own
+// session (of rank), the versions it replaced.
+func (r *Retirer) addOwnSubstitution(cmd string, rank int) {
+	for _, rep := range replace.Pairs(cmd) {
+		st := Statement{Text: rep[1], Rank: rank, done: true, was: rep[0], own: true}
+		nowT := change.CodeTokens(rep[1])
+		for _, t := range change.CodeTokens(rep[0]) {
+			if change.IsVersion(t) && !slices.Contains(nowT, t) {
+				st.replaced = append(st.replaced, t)
+			}
+		}
+		if len(st.replaced) > 0 && !strings.HasSuffix(rep[1], "…") {
+			r.stmts = append(r.stmts, st)
+		}
+	}
+}
+
+// replacedIn reports whether x (keys xk) names a version replacement n
+// took out and none it put in. Only a version: a session's own edit of
+// code ("PostAsync" became "SendAsync") is its work, not a value its
+// statements gave.
+func replacedIn(x string, xk map[string]bool, n *Statement) bool {
+	for _, v := range n.replaced {
+		if xk[v] || hasValue(x, v) {
+			return !namesNew(x, n)
+		}
+	}
+	return false
+}
+
+// namesNew reports whether x names a value replacement n put in: x tells
+// of the change ("bumped sqlx from 0.7.4 to 0.8.2"), not of the state
+// before it.
+func namesNew(x string, n *Statement) bool {
+	was := change.CodeTokens(n.was)
+	for _, t := range change.CodeTokens(n.Text) {
+		if len(t) > 2 && !slices.Contains(was, t) && hasValue(x, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// addReplacement adds what replacing line was with now in a file changes:
+// the settings now gives, the code values it replaces, and, when the two
+// differ in one value ("reminders: 10" became "reminders: 3"), that value
+// of what the rest of the line names.
+func (r *Retirer) addReplacement(was, now string, rank int) {
+	st := Statement{Text: now, Rank: rank, settings: prose.Settings(now), done: true, was: was}
+	if !strings.HasSuffix(now, "…") { // a cut text may hold the rest of was further on
+		nowT := change.CodeTokens(now)
+		for _, t := range change.CodeTokens(was) {
+			if !slices.Contains(nowT, t) && len(t) > 2 {
+				st.replaced = append(st.replaced, t)
+			}
+			// The value in a longer token: v1.4.0 of
+			// acme-pipeline-lib@v1.4.0, once it is @v2.0.0. A number
+			// alone is no such value: 8545 of http://127.0.0.1:8545 is
+			// a port, which "hardhat also wants 8545" gives another
+			// thing.
+			for _, v := range replace.ValueParts(t) {
+				if v != t && distinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
+					st.replaced = append(st.replaced, v)
+				}
+			}
+		}
+	}
+	st.edit = replace.EditOf(was, now)
+	if lex.CodeName(was) && lex.CodeName(now) && was != now {
+		st.renamed, st.renamedTo = was, now
+	}
+	if a, b := replace.Pinned(was), replace.Pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
+		st.swapped = a
+	}
+	st.hostPort = replace.HostPort(was, now)
+	st.minWas = replace.LowerBound(was, now)
+	st.line = replace.SettingLine(was, now)
+	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != nil || st.minWas != nil || st.line != "" {
+		r.stmts = append(r.stmts, st)
+	}
+}
+
+// editedLine is a line an edit replaced, as a summary's list of changed
+// files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
+// 15`)".
+var editedLine = lazyre.New("`([^`]+)` → `([^`]+)`")

@@ -1,0 +1,126 @@
+package retire
+
+import (
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/quantity"
+	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// A Statement is what the pack may show: a core item's title or a
+// session's bullet. rank orders statements by age: the
+// index of their session among the pack's sessions, newest first, so a
+// smaller rank is newer.
+type Statement struct {
+	Text string
+	Rank int
+	keys map[string]bool
+	// What the text says, read once when the statement is added: every
+	// older sentence is checked against every newer statement.
+	change   *change.Change
+	state    int // change.State
+	claim    *prose.Claim
+	settings map[string]string
+	bare     map[string]string // prose.BareSettings
+	versions map[string]string
+	// replaced are the code values a command replaced in place.
+	replaced   []string
+	quantities []quantity.Quantity
+	// removed are the keys of what the statement says was taken out:
+	// "Hilt is out", "ripped out `node-fetch`".
+	removed []string
+	named   map[string]string // prose.Named
+	tools   map[string]string // change.Tools
+	// nowNoun and nowValue: "the publisher is quill-lang now" (change.NowIs)
+	nowNoun, nowValue string
+	edit              *replace.Edit // a file's line given another value
+	was               string        // the line a replacement replaced (Sources)
+	line              string        // was, when it sets a value (replace.SettingLine)
+	// own marks a copy of a replacement read against its own session's
+	// statements, which are older than what the session did: only the
+	// versions it replaced, only for statements of its rank.
+	own bool
+	// gone is a file a command deleted or moved away (gone.Files).
+	gone string
+	// renamed is a name in code a command gave another name:
+	// TriggerHandler once `s/\bTriggerHandler\b/LumenTriggerHandler/g`
+	// or `git mv TriggerHandler.cls LumenTriggerHandler.cls`.
+	renamed, renamedTo string
+	// swapped is a package a dependency pin gave way to another:
+	// zstandard once `s/zstandard==0.23.0/lz4==4.3.3/`.
+	swapped string
+	// hostPort is the port a line gave up: 3000 once the mapping
+	// "3000:3000" became "3001:3000", 8080 once "http://127.0.0.1:8080"
+	// became "http://127.0.0.1:8081".
+	hostPort *replace.Port
+	// minWas is the lower bound a version constraint gave up: 11.3 once
+	// ">=11.3.0" became ">=11.5.0".
+	minWas *replace.Bound
+	done   bool // read has run
+	// paths and dirs: the absolute and versioned paths it names (pathsOf)
+	paths     [][]string
+	dirs      map[string]string
+	pathsRead bool
+	// flags and works: the level flags it gives and the things it says
+	// work now (flagsAndWorks)
+	flags     map[string]string
+	works     []map[string]bool
+	worksRead bool
+	// durations: how long the things its clauses name last (durationsOf)
+	durations []prose.Claim
+	durRead   bool
+}
+
+// durationsOf reads how long the things the statement's clauses name
+// last, once.
+func (st *Statement) durationsOf() []prose.Claim {
+	if !st.durRead {
+		st.durRead = true
+		st.durations = prose.Durations(st.Text)
+	}
+	return st.durations
+}
+
+// flagsAndWorks reads the level flags the statement gives (-O3) and the
+// things it says work now, once: asked for each older sentence that
+// gives a flag or states a problem.
+func (st *Statement) flagsAndWorks() (map[string]string, []map[string]bool) {
+	if !st.worksRead {
+		st.worksRead = true
+		st.flags, st.works = change.Flags(st.Text), change.Works(st.Text)
+	}
+	return st.flags, st.works
+}
+
+// pathsOf reads the paths the statement names, once: an older sentence
+// with a path meets every newer statement that shares a word with it.
+func (st *Statement) pathsOf() ([][]string, map[string]string) {
+	if !st.pathsRead {
+		st.pathsRead = true
+		st.paths, st.dirs = prose.AbsPaths(st.Text), prose.VersionedDirs(st.Text)
+	}
+	return st.paths, st.dirs
+}
+
+// read reads what the statement says beyond its keys and settings, once:
+// in a large memory most statements never meet a sentence they could
+// retire.
+func (st *Statement) read() {
+	if st.done {
+		return
+	}
+	st.done = true
+	st.change, st.state, st.versions = change.Of(st.Text), change.State(st.Text), prose.Versions(st.Text)
+	st.quantities, st.removed, st.named = quantity.Of(st.Text), change.Removed(st.Text), prose.Named(st.Text)
+	st.tools = change.Tools(st.Text)
+	st.nowNoun, st.nowValue = change.NowIs(st.Text)
+}
+
+// factClaim is what the statement claims as a fact, read on first use.
+func (st *Statement) factClaim() *prose.Claim {
+	if st.claim == nil {
+		cl := prose.FactClaim(st.Text)
+		st.claim = &cl
+	}
+	return st.claim
+}

@@ -1,0 +1,171 @@
+package retire
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// distinctValue reports whether code value v names one thing, not one
+// of many: a number of four digits or more, a version, a path or a host.
+func distinctValue(v string) bool {
+	return len(v) >= 4 && change.IsNumber(v) || change.IsVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
+}
+
+// hasValue reports whether text holds code value v, lower-case, as a
+// value of its own: search-dev.internal in http://search-dev.internal:9200,
+// not in search-dev.internal.example.
+func hasValue(text, v string) bool {
+	lower := strings.ToLower(text)
+	return lex.HasBounded(lower, v, func(j, end int) bool {
+		return (j == 0 || !lex.IsWordByte(lower[j-1]) && lower[j-1] != '-') && (end == len(lower) || !lex.IsWordByte(lower[end]) && lower[end] != '-' && !(lower[end] == '.' && end+1 < len(lower) && lex.IsWordByte(lower[end+1])))
+	})
+}
+
+// otherPort reports whether newer text n gives the thing x serves on
+// port p another port: the two name the same command in backquotes,
+// and n names ports, not p. The caller has n announce a change: a
+// command may serve on two ports at once.
+func otherPort(x, p, n string) bool {
+	np := prose.Ports(n)
+	if len(np) == 0 || slices.Contains(np, p) {
+		return false
+	}
+	for _, m := range quoted.FindAllString(x, -1) {
+		if len(m) > 5 && strings.Contains(n, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherArg reports whether newer text n quotes a command that x quotes
+// with one number in it changed, and not x's own: the same command line
+// run with another count, size or level now.
+func otherArg(x, n string) bool {
+	xs, ns := quoted.FindAllString(x, -1), quoted.FindAllString(n, -1)
+	for _, m := range xs {
+		if slices.Contains(ns, m) {
+			return false
+		}
+	}
+	for _, m := range xs {
+		a := strings.Fields(strings.Trim(m, "`"))
+		if len(a) < 3 {
+			continue
+		}
+		for _, q := range ns {
+			b := strings.Fields(strings.Trim(q, "`"))
+			if differ := prose.OneDiffers(a, b); differ > 0 && argNumber.MatchString(a[differ]) && argNumber.MatchString(b[differ]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// otherPlace reports whether newer text n says where it runs, in words
+// outside its code, and x does not say the same: "To reproduce locally,
+// run `gunicorn … -w 2`" is no change of production's `-w 8`.
+func otherPlace(x, n string) bool {
+	xw := lex.ContentWords(quoted.ReplaceAllString(x, " "))
+	for w := range lex.ContentWords(quoted.ReplaceAllString(n, " ")) {
+		if placeWords[w] && !xw[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var placeWords = prose.WordSet(`locally local ci production prod staging dev debug debugging reproduce laptop test tests`)
+
+// argNumber is a command's numeric argument, alone or in its flag:
+// 4, -j4, --workers=4.
+var argNumber = lazyre.New(`^(?:-{1,2}[\w-]*=?)?\d+(?:\.\d+)?$`)
+
+// quoted is a span in backquotes.
+var quoted = lazyre.New("`[^`]+`")
+
+// otherValue reports whether two claims give the same setting (a port,
+// version, URL, path, host or command of the same thing) different
+// values.
+func otherValue(a, b prose.Claim) bool {
+	if a.Subject == "" || a.Subject != b.Subject || len(a.Values) == 0 || len(b.Values) == 0 {
+		return false
+	}
+	if !strings.ContainsAny(a.Subject, " ") {
+		return false // an attribute of nothing named
+	}
+	for _, v := range a.Values {
+		if slices.Contains(b.Values, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// otherDuration reports whether two durations are of one thing named
+// with more words in one of them ("the default rest" and "the rest too
+// short, make the default") and differ: every word of the shorter
+// name, at least two, is in the longer.
+func otherDuration(a, b prose.Claim) bool {
+	an, ok1 := strings.CutSuffix(a.Subject, " duration")
+	bn, ok2 := strings.CutSuffix(b.Subject, " duration")
+	if !ok1 || !ok2 || len(a.Values) == 0 || len(b.Values) == 0 {
+		return false
+	}
+	aw, bw := strings.Fields(an), strings.Fields(bn)
+	if len(aw) > len(bw) {
+		aw, bw = bw, aw
+	}
+	if len(aw) < 2 {
+		return false
+	}
+	for _, w := range aw {
+		if !slices.Contains(bw, w) {
+			return false
+		}
+	}
+	for _, v := range a.Values {
+		if slices.Contains(b.Values, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// otherDurations reports whether a clause of one statement and a clause
+// of another give one thing different durations (otherDuration), and no
+// clause of the other gives it the same: "live 15 minutes, 30 days with
+// remember-me" says 15 minutes still.
+func otherDurations(a, b []prose.Claim) bool {
+	for _, x := range a {
+		other, same := false, false
+		for _, y := range b {
+			if otherDuration(x, y) {
+				other = true
+			} else if sameDuration(x, y) {
+				same = true
+			}
+		}
+		if other && !same {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDuration reports whether claim b gives the duration of claim a's
+// thing one of a's values.
+func sameDuration(a, b prose.Claim) bool {
+	for _, v := range b.Values {
+		if slices.Contains(a.Values, v) {
+			return true
+		}
+	}
+	return false
+}
