@@ -631,7 +631,7 @@ func mostKeys(xk map[string]bool, k string) bool {
 	for i, w := range ks {
 		met := false
 		for t := range xk {
-			if t == w || len(t) >= 3 && len(w) >= 3 && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t)) {
+			if meets(t, w, 3) {
 				met = true
 				break
 			}
@@ -664,7 +664,7 @@ func forbidsDoing(x, v, what string) bool {
 			if i > 3 {
 				break
 			}
-			if k := lex.Key(strings.Trim(w, "`'\"")); len(k) < 4 || !meets(k, v) {
+			if k := lex.Key(strings.Trim(w, "`'\"")); len(k) < 4 || !meets(k, v, 4) {
 				continue
 			}
 			around := append(slices.Clone(ws[:i]), prose.FirstWords(ws[i+1:], 3)...)
@@ -680,7 +680,7 @@ func forbidsDoing(x, v, what string) bool {
 // of keys in.
 func allAmong(k string, in []string) bool {
 	for _, w := range strings.Fields(k) {
-		if !slices.ContainsFunc(in, func(t string) bool { return meets(t, w) }) {
+		if !slices.ContainsFunc(in, func(t string) bool { return meets(t, w, 4) }) {
 			return false
 		}
 	}
@@ -688,9 +688,9 @@ func allAmong(k string, in []string) bool {
 }
 
 // meets reports whether keys a and b are one, or one begins the other
-// and both have four letters or more ("update" meets "updat").
-func meets(a, b string) bool {
-	return a == b || len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
+// and both have n letters or more ("update" meets "updat").
+func meets(a, b string, n int) bool {
+	return a == b || len(a) >= n && len(b) >= n && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
 }
 
 // saidKeys are the keys of more than two letters of phrase p, no stop

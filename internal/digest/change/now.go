@@ -107,7 +107,7 @@ func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
 // returns the noun and the value; "" if s says none.
 func NowIs(s string) (noun, value string) {
 	if !strings.Contains(s, " now") {
-		return movedTo(s)
+		return MovedTo(s)
 	}
 	m := nowIs.FindStringSubmatch(s)
 	if m == nil {
@@ -120,24 +120,19 @@ func NowIs(s string) (noun, value string) {
 	return noun, value
 }
 
-// MovedTo is movedTo: what a statement says was moved to a named
-// system, by its noun, and that system; "" when it says none.
-func MovedTo(s string) (noun, value string) { return movedTo(s) }
-
 // ValueOf returns the value s gives the thing of noun ("the RPC we use
 // is https://api.devnet.solana.com"), "" when it gives none.
 func ValueOf(s, noun string) string {
-	for _, m := range isValue.FindAllStringSubmatch(s, -1) {
-		if strings.EqualFold(m[1], noun) && !lex.StopWords[strings.ToLower(m[2])] {
-			return strings.ToLower(m[2])
-		}
+	if vs := valuesOf(s, noun); len(vs) > 0 {
+		return vs[0]
 	}
 	return ""
 }
 
-// movedTo reads "we also moved RPC to Helius": a thing named by its noun
-// moved to a named system, which is what it is since.
-func movedTo(s string) (noun, value string) {
+// MovedTo reads "we also moved RPC to Helius": a thing named by its noun
+// moved to a named system, which is what it is since; "" when s says
+// no such move.
+func MovedTo(s string) (noun, value string) {
 	if !strings.Contains(s, "moved") && !strings.Contains(s, "switched") && !strings.Contains(s, "migrated") {
 		return "", ""
 	}
@@ -156,12 +151,18 @@ func movedTo(s string) (noun, value string) {
 // than value: "the Marketplace publisher is harborlabs" against
 // (publisher, quill-lang).
 func IsValue(s, noun, value string) bool {
+	return slices.ContainsFunc(valuesOf(s, noun), func(v string) bool { return !strings.EqualFold(v, value) })
+}
+
+// valuesOf are the values s gives the thing of noun, in lower case.
+func valuesOf(s, noun string) []string {
+	var out []string
 	for _, m := range isValue.FindAllStringSubmatch(s, -1) {
-		if strings.EqualFold(m[1], noun) && !strings.EqualFold(m[2], value) && !lex.StopWords[strings.ToLower(m[2])] {
-			return true
+		if v := strings.ToLower(m[2]); strings.EqualFold(m[1], noun) && !lex.StopWords[v] {
+			out = append(out, v)
 		}
 	}
-	return false
+	return out
 }
 
 var (
