@@ -49,7 +49,8 @@ var upgradeAim = lazyre.New(`(?i)\bon\s+v?(\d+\.\d+(?:\.\d+)?)\b[^.;]{0,40}?\b(?
 // Aim returns the version a statement says a thing is on and the one it
 // is to move to, ok false when it says no such move.
 func Aim(text string) (from, to string, ok bool) {
-	if !strings.Contains(text, " to ") {
+	// Every statement the pack may show is asked, and few say an aim.
+	if !strings.Contains(text, " to ") || !strings.ContainsAny(text, "0123456789") {
 		return "", "", false
 	}
 	m := upgradeAim.FindStringSubmatch(text)
@@ -63,6 +64,9 @@ func Aim(text string) (from, to string, ok bool) {
 // of from: "all nine nodes report v1.30.6" once the aim was 1.30 from
 // 1.29.10.
 func Reached(text, from, to string) bool {
+	if !strings.Contains(text, to) {
+		return false // asked of every statement older than the aim
+	}
 	hit := false
 	for _, m := range anyVersion.FindAllStringSubmatch(text, -1) {
 		switch v := m[1]; {

@@ -65,9 +65,11 @@ var settingLine = lazyre.New(`^[A-Za-z_][\w.-]*\s*[:=]\s*\S`)
 // Quotes reports whether x holds line as it is written, quotes of
 // either kind alike.
 func Quotes(x, line string) bool {
-	norm := strings.NewReplacer(`"`, "'", "`", "")
-	return strings.Contains(norm.Replace(x), norm.Replace(line))
+	return strings.Contains(quoteForms.Replace(x), quoteForms.Replace(line))
 }
+
+// quoteForms writes a double quote as a single one and drops backquotes.
+var quoteForms = strings.NewReplacer(`"`, "'", "`", "")
 
 // Pinned is the package a dependency pin names, lower-case:
 // "zstandard==0.23.0", "lodash@4.17.21"; "" for another line.
