@@ -1,10 +1,10 @@
 package quantity
 
 import (
-	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"strings"
 	"unicode"
 
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -95,7 +95,7 @@ func Of(s string) []Quantity {
 			}
 			continue
 		}
-		if perSecond(toks, next) {
+		if period(toks, next) == "second" {
 			// "30 ticks per second" is a rate, as "60 Hz" is.
 			out = appendNew(out, seen, Quantity{Unit: "hz", Value: t})
 		}
@@ -134,8 +134,9 @@ func money(toks []string, i int) (value string, next int, ok bool) {
 	return "", 0, false
 }
 
-// period is the time an amount is given for, said at toks[i]: "a month",
-// "per year"; "" when none.
+// period is the time a number is given for, said at toks[i]: "a
+// month", "per year", "every second" ("second" too for "per sec", "a
+// s"); "" when none.
 func period(toks []string, i int) string {
 	if i+1 >= len(toks) {
 		return ""
@@ -143,6 +144,8 @@ func period(toks []string, i int) string {
 	switch strings.ToLower(toks[i]) {
 	case "a", "an", "per", "each", "every":
 		switch w := strings.ToLower(strings.TrimRight(toks[i+1], ".:")); w {
+		case "second", "sec", "s":
+			return "second"
 		case "month", "year", "week", "day", "hour":
 			return w
 		}
@@ -163,24 +166,6 @@ func next1(toks []string, i int) string {
 		return toks[i+1]
 	}
 	return ""
-}
-
-// perSecond reports whether toks at i say "per second" ("a second",
-// "every second").
-func perSecond(toks []string, i int) bool {
-	if i+1 >= len(toks) {
-		return false
-	}
-	switch strings.ToLower(toks[i]) {
-	case "per", "a", "every":
-	default:
-		return false
-	}
-	switch strings.ToLower(strings.TrimRight(toks[i+1], ".:")) {
-	case "second", "sec", "s":
-		return true
-	}
-	return false
 }
 
 // appendNew appends q to out unless seen holds it.
