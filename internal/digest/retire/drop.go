@@ -77,55 +77,12 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			}
 			continue
 		}
-		if len(parts) > 1 {
-			gone := make([]bool, len(parts))
-			any := false
-			for i, c := range parts {
-				gone[i] = r.retired(c, rank)
-				any = any || gone[i]
+		if still := r.keptClauses(parts, sep == "; ", rank); len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
+			t := strings.TrimRight(strings.Join(still, sep), ".")
+			if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
+				t += "."
 			}
-			if !any && sep == "; " && len(parts) > 2 {
-				// What no clause says alone two neighbours may: "I built
-				// it on Node 20.11.1, the version pinned in .nvmrc" once
-				// .nvmrc says 22.12.0. Two clauses are the whole, which
-				// keeps them both.
-				for i := 0; i+1 < len(parts); i++ {
-					if r.retired(parts[i]+", "+parts[i+1], rank) {
-						gone[i], gone[i+1], any = true, true, true
-					}
-				}
-				// Only when something of its own is left: otherwise the
-				// pair is the sentence, which keeps its clauses.
-				left := false
-				for i, c := range parts {
-					left = left || !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c))
-				}
-				if !left {
-					clear(gone)
-				}
-			}
-			var still []string
-			for i, c := range parts {
-				// "the team knows it" said nothing but why of the
-				// clause retired with it.
-				if !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) {
-					still = append(still, c)
-				} else if gone[i] {
-					// "The build is ESM-only (formats: ['es']), with
-					// preserveModules so every component lands in its
-					// own file": how it is built still holds.
-					if head, with, ok := strings.Cut(c, ", with "); ok && r.retired(head, rank) && !r.retired(with, rank) {
-						still = append(still, "with "+with)
-					}
-				}
-			}
-			if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
-				t := strings.TrimRight(strings.Join(still, sep), ".")
-				if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
-					t += "."
-				}
-				kept = append(kept, prose.Capitalize(t))
-			}
+			kept = append(kept, prose.Capitalize(t))
 		}
 	}
 	out := strings.Join(kept, " ")
@@ -133,6 +90,57 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return "" // "Good." is all a retired request left
 	}
 	return out
+}
+
+// keptClauses are the clauses of a retired sentence (or the items of a
+// list) that still hold: those no newer statement retires, less those
+// that only point back at a retired one or say the "only" side of a
+// rule taken back.
+func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
+	gone := make([]bool, len(parts))
+	some := false
+	for i, c := range parts {
+		gone[i] = r.retired(c, rank)
+		some = some || gone[i]
+	}
+	if !some && clauses && len(parts) > 2 {
+		// What no clause says alone two neighbours may: "I built it on
+		// Node 20.11.1, the version pinned in .nvmrc" once .nvmrc says
+		// 22.12.0. Two clauses are the whole, which keeps them both.
+		for i := 0; i+1 < len(parts); i++ {
+			if r.retired(parts[i]+", "+parts[i+1], rank) {
+				gone[i], gone[i+1] = true, true
+			}
+		}
+		// Only when something of its own is left: otherwise the pair is
+		// the sentence, which keeps its clauses.
+		left := false
+		for i, c := range parts {
+			left = left || !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c))
+		}
+		if !left {
+			clear(gone)
+		}
+	}
+	var still []string
+	for i, c := range parts {
+		switch {
+		case !gone[i]:
+			// "the team knows it" said nothing but why of the clause
+			// retired with it.
+			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) {
+				still = append(still, c)
+			}
+		default:
+			// "The build is ESM-only (formats: ['es']), with
+			// preserveModules so every component lands in its own
+			// file": how it is built still holds.
+			if head, with, ok := strings.Cut(c, ", with "); ok && r.retired(head, rank) && !r.retired(with, rank) {
+				still = append(still, "with "+with)
+			}
+		}
+	}
+	return still
 }
 
 // onlyOfRule reports whether clause c says with "only" the other side
