@@ -519,7 +519,7 @@ var otherOnes = lazyre.New(`(?i)^(?:other|more|new|extra|additional|any)\s+`)
 // again". With "again" or "from now on" (group 2) the rule changed;
 // without, the thing is allowed somewhere, which only a rule for
 // everywhere forbade.
-var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:use|call|run|add|touch|edit|import|install|pull in|bring in|reformat|format|change|modify)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
+var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:` + strings.Join(usingVerbs, "|") + `)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
 
 // freeToDo finds an action the user lets the agent take, said by its
 // verb: "feel free to drain two workers at once from now", "feel free to
@@ -528,8 +528,19 @@ var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:us
 // (forbidsDoing); the verbs of feelFree name a thing instead.
 var freeToDo = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to ([a-z]{4,})\s+([^.;:,—–()]*)`)
 
-// freeVerbs are the verbs feelFree reads as using a named thing.
-var freeVerbs = prose.WordSet(`use call run add touch edit import install pull bring reformat format change modify`)
+// usingVerbs are the verbs feelFree reads as using a named thing.
+var usingVerbs = []string{"use", "call", "run", "add", "touch", "edit", "import", "install", "pull in", "bring in", "reformat", "format", "change", "modify"}
+
+// freeVerbs are the first words of usingVerbs: freeToDo leaves them to
+// feelFree.
+var freeVerbs = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, v := range usingVerbs {
+		first, _, _ := strings.Cut(v, " ")
+		m[first] = true
+	}
+	return m
+}()
 
 // intoTarget is where a permission lets its object go: "packages to the
 // layer".
