@@ -69,6 +69,19 @@ func TestClassifyMisreadings(t *testing.T) {
 		// standing word, as the rule it takes back was.
 		{User, "And actually, feel free to update baselines locally now — `pnpm test:visual:docker` runs the same jammy image.", "pref"},
 		{User, "And actually, feel free to drain two workers at once from now — pg-main runs 3 replicas.", "pref"},
+		// Blind AD, opened in the round of 14 December: an alternative ruled out
+		// or a route not followed, and a behaviour kept narrow for a reason.
+		{Assistant, "A pg_dump/pg_restore would need the shop down for the whole restore, roughly 9 hours, so I'd rule that out.", "rejected"},
+		{Assistant, "A hand-rolled system over RPCs would have to rebuild all of that, so I would not follow Karl's route.", "rejected"},
+		{Assistant, "It only prints a notice on stderr and never downloads anything itself, since brew and scoop own the install.", "decision"},
+		{Assistant, "The test only runs on CI because the runner has Docker.", ""},
+		{Assistant, "It only failed once in ten runs, because the fixture races.", "root"},
+		// Work left said by a contraction, or as a need with its deadline.
+		{Assistant, "For the Linux server we'll need the cross-compile toolchain on the Windows build box; it isn't installed yet.", "open"},
+		{Assistant, "We need a replica identity on both tables before the initial sync.", "open"},
+		{Assistant, "We need a lock because two writers race.", ""},
+		{Assistant, "Only the rifle uses the rewind so far; the shotgun's pellets are still traced against current positions, that's open.", "open"},
+		{Assistant, "The pull request is open.", ""},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
@@ -120,5 +133,25 @@ func TestRequestAndOpenItem(t *testing.T) {
 	a := analyze([]Turn{{Role: User, Text: "refactor the reconciliation job"}, {Role: Assistant, Text: long + " They still need a backfill for March, which I haven't run yet."}}, "")
 	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "backfill for March") {
 		t.Errorf("open %q", open)
+	}
+}
+
+// TestDecisionReasonIts: the merits of the choice told with its
+// possessive ("Its prediction keys let …") are the decision's reason.
+func TestDecisionReasonIts(t *testing.T) {
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(Assistant, 0, "I'd go with GAS. Its prediction keys let the owning client activate an ability at once and roll it back if the server disagrees.")
+	if got := strings.Join(a.decisions, "|"); !strings.Contains(got, "GAS") || !strings.Contains(got, "prediction keys") {
+		t.Errorf("decisions %q: the choice and its reason are apart", a.decisions)
+	}
+}
+
+// TestOpenOnBoth: work left on "both" of what the sentence before named
+// takes that sentence with it.
+func TestOpenOnBoth(t *testing.T) {
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(Assistant, 0, "One blocker: audit_log and legacy_events have no primary key. We need a replica identity on both before the initial sync.")
+	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "audit_log") {
+		t.Errorf("open %+v: the item does not say on what", a.open)
 	}
 }

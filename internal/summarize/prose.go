@@ -240,6 +240,11 @@ var fixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made
 // silently breaks every saved session".
 var invariant = lazyre.New(`(?i)\b(?:must|should|can) never\b|\bmust not (?:change|be (?:renamed|changed|reused|edited|moved))\b|\bnever (?:be )?(?:renamed|changed|reused)\b|\bsilently break`)
 
+// onlyBy is how a thing was made to behave, with the reason it does no
+// more: "It only prints a notice on stderr and never downloads anything
+// itself, since brew and scoop own the install."
+var onlyBy = lazyre.New(`(?i)^(?:it|the [\w-]+(?: [\w-]+)?) only (?:prints|warns|logs|notifies|writes|sends|checks|stores|keeps|returns|touches|updates|reports|shows|emits|caches|retries)\b[^.;]{0,160}\b(?:since|because)\s+\w+\s+\w+`)
+
 // foundIt is "There it is.": a find announced, not a choice ("sqlc it
 // is").
 var foundIt = lazyre.New(`(?i)^(?:there|here|that|this|so|yes|yeah|what|where|which) it is[.!]?$`)
@@ -508,7 +513,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s) || onlyBy.MatchString(s)) || fineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -693,8 +698,9 @@ const PassedOver = " — passed over for: "
 
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet", "It's flaky; I
-// haven't found why yet".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b`)
+// haven't found why yet", "We need a replica identity on both before the
+// initial sync".
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|\b(?:on|for|to|in|of|from) (?:both|either)(?: of them)?\b`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
