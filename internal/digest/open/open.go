@@ -379,8 +379,8 @@ var defect = lazyre.New(defectRE)
 const defectRE = `(?i)\b(?:(?:is|are) missing|never (?:forgets|expires|cleans up|frees|releases|closes)|scans the whole)\b|` + "`[^`]+`" + `(?:\s+\w+)?\s+(?:has|have) no\b`
 
 // fixedMark matches a report that a problem is gone: "It's fixed, and it
-// was the test", "passes now".
-var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b)`)
+// was the test", "passes now", "it passed 50 runs in a row".
+var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b|\b(passed|passes|green|succeeded)\b[^.;]{0,30}?\b\d+ (runs|times|builds)( in a row)?\b)`)
 
 // fixed reports whether the session reports a problem fixed, in what it
 // did or found.

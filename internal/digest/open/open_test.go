@@ -86,6 +86,14 @@ func TestDropFixed(t *testing.T) {
 	if v.fixed(still) {
 		t.Error("a session that says it still fails reports a fix")
 	}
+	for _, out := range []string{"update.txtar now points at a local server, and it passed 50 runs in a row.", "The suite is green 20 times in a row."} {
+		if !v.fixed(digest.Parse("**Outcome**\n- " + out + "\n")) {
+			t.Errorf("%q does not report a fix", out)
+		}
+	}
+	if v.fixed(digest.Parse("**Outcome**\n- It failed 3 runs in a row.\n")) {
+		t.Error("a run of failures reports a fix")
+	}
 	fixed := func(p string) bool { return v.Refers(v.Distinct(p), v.mentions(later)) }
 	got := DropFixed("The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run.", fixed)
 	if got != "The cart tests pass." {

@@ -47,6 +47,14 @@ func Of(s string) []Quantity {
 	for i, t := range toks {
 		t = strings.TrimRight(t, ".:")
 		unit, next := "", i+1 // next: the word after the unit
+		if n, ok := timesWord[strings.ToLower(t)]; ok {
+			// "once a day" against "once a week": how often, like a
+			// measure only with its topic.
+			if per := period(toks, i+1); per != "" {
+				out = appendNew(out, seen, Quantity{Unit: "times", Value: n + "/" + per, Weak: true})
+			}
+			continue
+		}
 		if v, n, ok := money(toks, i); ok {
 			// "€150 a month" and "250 EUR a month" are both what a
 			// month costs, like any measure only with its topic.
@@ -134,6 +142,9 @@ func money(toks []string, i int) (value string, next int, ok bool) {
 	return "", 0, false
 }
 
+// timesWord is how many times a word says: "once", "twice".
+var timesWord = map[string]string{"once": "1", "twice": "2", "thrice": "3"}
+
 // period is the time a number is given for, said at toks[i]: "a
 // month", "per year", "every second" ("second" too for "per sec", "a
 // s"); "" when none.
@@ -157,8 +168,9 @@ func period(toks []string, i int) string {
 // a number: maxRetries = 3, max_workers: 8, MAX_CONNECTIONS=20.
 var maxSetting = lazyre.New(`\b(?:max|MAX|Max)(?:([A-Z][a-z]+)|[_-]([a-zA-Z]+))\s*[:=]\s*(\d+)\b`)
 
-// numberWord finds a number written out that Digits reads.
-var numberWord = lazyre.New(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\b`)
+// numberWord finds a number written out that Digits reads, or a count
+// of times (timesWord).
+var numberWord = lazyre.New(`(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|once|twice|thrice)\b`)
 
 // next1 is the token after toks[i], "" at the end.
 func next1(toks []string, i int) string {

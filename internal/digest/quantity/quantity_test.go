@@ -32,6 +32,8 @@ func TestQuantities(t *testing.T) {
 		{"two minutes; six of them; ten seconds", nil},
 		{"simulation at 30 ticks per second; the server steps at 60 Hz", []Quantity{{"hz", "30", false}, {"tick", "30", false}, {"hz", "60", false}}},
 		{"The sensor loop samples 100 readings a second.", []Quantity{{"hz", "100", false}, {"read", "100", false}}},
+		{"It checks once a day; backups run twice per week.", []Quantity{{"times", "1/day", true}, {"times", "2/week", true}}},
+		{"Checked once, then once more.", nil},
 		{"The budget is €150 a month; the VM costs 40 EUR.", []Quantity{{"money/month", "150", true}, {"money", "40", true}}},
 		{"`maxRetries = 3`, MAX_WORKERS=8; up to 5 retries", []Quantity{{"retr", "3", false}, {"worker", "8", false}, {"retr", "5", false}}},
 	} {

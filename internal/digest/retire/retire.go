@@ -404,7 +404,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantity.Of(x), true
 			}
-			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && sameTopicOf(topic(), n.keys) || prose.NamesIdent(x, n.Text)) {
+			// How often a thing runs is a weak measure, but one said to
+			// be so now changed it: "checkInterval is 168h now, once a
+			// week" against "… more than once a day".
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || u == "times" && change.SaysNow(n.Text) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}

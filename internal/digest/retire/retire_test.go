@@ -1051,6 +1051,9 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"The RPC we use is https://api.devnet.solana.com.", "Mainnet prep. We also moved RPC to Helius for devnet and mainnet, the URLs are in HELIUS_DEVNET_URL.", true},
 		{"The RPC we use is Helius, from HELIUS_DEVNET_URL.", "We also moved RPC to Helius for devnet and mainnet.", false},
 		{"The cache is Redis on 6379.", "We moved the queue to NATS last week.", false},
+		// How often, said once a period.
+		{"The time of the last check is kept in `$XDG_CACHE_HOME/kestrel/last-check`, so a normal invocation never waits on the network more than once a day.", "You mentioned last week that people found the daily notice noisy, so checkInterval is 168h now, once a week, same last-check file.", true},
+		{"The update check runs at most once a day.", "Backups run once a week.", false},
 		// Moving off a thing.
 		{"For reference: the pod network is Flannel VXLAN on 10.244.0.0/16.", "We're moving off Flannel to Cilium 1.16: we need NetworkPolicies enforced.", true},
 	} {
