@@ -279,14 +279,20 @@ func (v *Vocab) askedBack(d []string, sums []*digest.Summary) bool {
 
 // pointedBack are the keys of the session's requests that point back at
 // earlier work (backRef), read once: every open item of the older
-// sessions is checked against them.
+// sessions is checked against them. The pointer's own words ("thing",
+// "last time") say nothing of what, and a request that does something
+// else first ("Before the Scoop thing: …") asks for none.
 func (v *Vocab) pointedBack(d *digest.Summary) map[string]bool {
 	r := v.of(d)
 	if r.back == nil {
 		r.back = make(map[string]bool)
 		for _, b := range d.Parts[digest.Request] {
-			if backRef.MatchString(b) {
-				for k := range change.Keys(b) {
+			loc := backRef.FindStringIndex(b)
+			if loc == nil || strings.HasSuffix(strings.ToLower(strings.TrimSpace(b[:loc[0]])), "before") {
+				continue // "Before the Scoop thing: …" puts it off
+			}
+			for k := range change.Keys(b) {
+				if !backWords[k] {
 					r.back[k] = true
 				}
 			}

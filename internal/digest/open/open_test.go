@@ -152,15 +152,20 @@ func TestAskedBack(t *testing.T) {
 	for _, tc := range []struct {
 		request string
 		want    bool
+		todo    string
 	}{
-		{"now that 5.2 is out, move us to 5.2.0. and do the probe thing from yesterday", true},
-		{"What about that readiness thing you mentioned last time?", true},
-		{"now that 5.2 is out, move us to 5.2.0. and add a liveness probe", false},
+		{"now that 5.2 is out, move us to 5.2.0. and do the probe thing from yesterday", true, todo},
+		{"What about that readiness thing you mentioned last time?", true, todo},
+		{"now that 5.2 is out, move us to 5.2.0. and add a liveness probe", false, todo},
+		// Blind AD: a request that does something else first puts the
+		// item off, and "thing" is no word of what it is.
+		{"Before the probe thing: I want integration tests for the CLI.", false, todo},
+		{"Before the Scoop thing: I want integration tests for the CLI.", false, "One thing: a test install from the bucket on Windows fails with a hash error. That's the next thing to look at."},
 	} {
 		newer := summary(map[int][]string{digest.Request: {tc.request}})
 		sums := []*digest.Summary{newer, older}
 		v := NewVocab(sums)
-		if got := v.MentionedLater(v.Distinct(todo), sums, 1); got != tc.want {
+		if got := v.MentionedLater(v.Distinct(tc.todo), sums, 1); got != tc.want {
 			t.Errorf("%q: done = %v, want %v", tc.request, got, tc.want)
 		}
 	}
