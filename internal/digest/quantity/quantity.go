@@ -97,6 +97,11 @@ func Of(s string) []Quantity {
 		if unit == "" && i > 0 {
 			unit = optionUnit(toks[i-1]) // "--keep-daily 7" keeps 7 daily
 		}
+		if unit == "" && atOnce(toks, i+1) {
+			// "runs 3 at a time" against "runs 15 at a time now".
+			out = appendNew(out, seen, Quantity{Unit: "at once", Value: t})
+			continue
+		}
 		if unit == "" {
 			for _, u := range partOf(toks, i) {
 				out = appendNew(out, seen, Quantity{Unit: u, Value: t})
@@ -202,6 +207,17 @@ func optionUnit(t string) string {
 		return ""
 	}
 	return u
+}
+
+// atOnce reports whether toks at i say a number is how many run
+// together: "at a time", "at once", "in parallel", "concurrently".
+func atOnce(toks []string, i int) bool {
+	var ws []string
+	for j := i; j < len(toks) && j < i+3; j++ {
+		ws = append(ws, strings.ToLower(strings.TrimRight(toks[j], ".:")))
+	}
+	w := strings.Join(ws, " ") + " "
+	return strings.HasPrefix(w, "at a time ") || strings.HasPrefix(w, "at once ") || strings.HasPrefix(w, "in parallel ") || strings.HasPrefix(w, "concurrently ")
 }
 
 // partOf is what number toks[i] counts as a part of a whole: "120 of the

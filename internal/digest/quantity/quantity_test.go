@@ -13,7 +13,7 @@ func TestQuantities(t *testing.T) {
 		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []Quantity{{"dail", "7", false}, {"week/snapsho", "4", true}}},
 		{"Devices under 3 GB now run at 30 fps", []Quantity{{"fps", "30", false}}},
 		{"keeps 14 dailies plus the 4 weeklies", []Quantity{{"dail", "14", false}}},
-		{"It now pages through bundles 200 at a time.", nil},
+		{"It now pages through bundles 200 at a time.", []Quantity{{"at once", "200", false}}}, // how many together, not bundles
 		{"With 500-bundle pages the dry run covered all 40112 bundles in 81 pages.", []Quantity{{"bundl", "500", false}, {"bundl", "40112", false}}},
 		{"The alert fires above 5% errors; the 2 % one pages.", []Quantity{{"%", "5", true}, {"%", "2", true}}},
 		{"The okhttp read timeout is 20 seconds.", nil},
@@ -32,6 +32,7 @@ func TestQuantities(t *testing.T) {
 		{"two minutes; six of them; ten seconds", nil},
 		{"simulation at 30 ticks per second; the server steps at 60 Hz", []Quantity{{"hz", "30", false}, {"tick", "30", false}, {"hz", "60", false}}},
 		{"The sensor loop samples 100 readings a second.", []Quantity{{"hz", "100", false}, {"read", "100", false}}},
+		{"The reminders queue runs 3 at a time; the importer runs 4 in parallel.", []Quantity{{"at once", "3", false}, {"at once", "4", false}}},
 		{"It checks once a day; backups run twice per week.", []Quantity{{"times", "1/day", true}, {"times", "2/week", true}}},
 		{"Checked once, then once more.", nil},
 		{"The budget is €150 a month; the VM costs 40 EUR.", []Quantity{{"money/month", "150", true}, {"money", "40", true}}},
