@@ -1,6 +1,10 @@
 package prose
 
-import "github.com/cairn-mem/cairn/internal/lazyre"
+import (
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+)
 
 var (
 	// reasonCue marks a reason given: "because", "so that", "to avoid",
@@ -13,7 +17,32 @@ var (
 
 // ReasonAt is where s gives a reason ("because", "so that", "to avoid",
 // "is simpler"), as regexp's FindStringIndex, or nil.
-func ReasonAt(s string) []int { return reasonCue.FindStringIndex(s) }
+func ReasonAt(s string) []int {
+	for off := 0; off < len(s); {
+		i := reasonCue.FindStringIndex(s[off:])
+		if i == nil {
+			return nil
+		}
+		loc := []int{off + i[0], off + i[1]}
+		if !asItIs(s, loc) {
+			return loc
+		}
+		off = loc[1]
+	}
+	return nil
+}
+
+// asItIs reports whether the reason cue at loc in s is "as it is" (or
+// "as they are") closing its clause: "newServer now uses cfg.Timeout as
+// it is; …" keeps the value unchanged and gives no reason.
+func asItIs(s string, loc []int) bool {
+	m := strings.ToLower(s[loc[0]:loc[1]])
+	if !strings.HasPrefix(m, "as ") || !strings.HasSuffix(m, " is") && !strings.HasSuffix(m, " are") {
+		return false
+	}
+	rest := strings.TrimSpace(s[loc[1]:])
+	return rest == "" || strings.ContainsRune(".,;:)—–", []rune(rest)[0])
+}
 
 // HasValue reports whether s holds a value an environment fact would: a
 // port, a URL, a version, a path, a host, a variable, a command.

@@ -22,3 +22,19 @@ func TestPascalNotSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonAsItIs: "as it is" closing a clause keeps a value unchanged
+// and gives no reason (found trying cairn as a user); "as it is
+// faster" does.
+func TestReasonAsItIs(t *testing.T) {
+	for s, want := range map[string]bool{
+		"newServer now uses cfg.Timeout as it is; the test pins it at 15s.": false,
+		"Leave the config as it is.":                                        false,
+		"We keep SQLite as it is already deployed everywhere.":              true,
+		"Use the pool as it is, then tune it.":                              false,
+	} {
+		if got := ReasonAt(s) != nil; got != want {
+			t.Errorf("ReasonAt(%q) found a reason: %v, want %v", s, got, want)
+		}
+	}
+}

@@ -37,7 +37,7 @@ var (
 	// lookedAt is a look, a check or a try, which chooses nothing.
 	lookedAt = lazyre.New(`(?i)^(so )?(i|we) (looked|checked|tried|tested|searched|grepped|opened|compared|inspected|printed|logged|timed|profiled|watched|used)\b`)
 	// decisionWeak counts in what the user asks for, or in a plan.
-	decisionWeak = lazyre.New(`(?i)(\bin favou?r of\b|\b(rather than|instead of)\b|^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|return|add) )`)
+	decisionWeak = lazyre.New(`(?i)(\bin favou?r of\b|\b(rather than|instead of)\b|^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|return) )`)
 	// preferOver names the alternative a user turns down: "rather than
 	// X", "instead of X".
 	preferOver = lazyre.New(`(?i)\b(in favou?r of|rather than|instead of)\b`)
@@ -192,8 +192,9 @@ func described(s string) bool {
 }
 
 // habit is a behaviour told with how often it happens ("saving from VS
-// Code works every time"): a report, not a wish.
-var habit = lazyre.New(`(?i)\b(?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|reloaded|passes|passed|hangs|misses|missed|loses|lost|times out|timed out)\b[^.;,]{0,20}\b(?:every time|each time)\b|\b(?:always|never) (?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|passes|passed|hangs|misses|loses|times out)\b`)
+// Code works every time", "slow clients never get cut off"): a report,
+// not a wish.
+var habit = lazyre.New(`(?i)\b(?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|reloaded|passes|passed|hangs|misses|missed|loses|lost|times out|timed out)\b[^.;,]{0,20}\b(?:every time|each time)\b|\b(?:always|never) (?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|passes|passed|hangs|misses|loses|times out|gets?|got)\b`)
 
 var (
 	// doerWords are the subjects before a verb that make it a report.

@@ -82,6 +82,12 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "We need a lock because two writers race.", ""},
 		{Assistant, "Only the rifle uses the rewind so far; the shotgun's pellets are still traced against current positions, that's open.", "open"},
 		{Assistant, "The pull request is open.", ""},
+		// A defect told with "never" is no rule (found trying cairn as a user).
+		{User, "Slow clients never get cut off: yesterday one held a connection for ten minutes.", ""},
+		{User, "Never let a slow client hold a connection for more than a minute.", "pref"},
+		// Work asked for is the request, no decision (found trying cairn as a user).
+		{User, "Add a /healthz endpoint for the load balancer.", ""},
+		{User, "Add the retry to the client instead of the server.", "decision,rejected"},
 		// What the numbers to meet are, and what a script in a path does.
 		{Assistant, "Budgets on the RTX 3060 at 1440p: 60 fps, so 16.6 ms a frame, of which the GPU gets 12 ms.", "env"},
 		{Assistant, "The backfill in scripts/backfill_region.py walks orders by id in batches of 5,000 rows with a 200 ms pause.", "env"},
