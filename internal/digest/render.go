@@ -167,14 +167,19 @@ func jaccard(a, b map[string]bool) float64 {
 // maxFileNames is how many files changed a session's line names.
 const maxFileNames = 8
 
-// FilesLine writes the files a session changed on one line.
+// FilesLine writes the files a session changed on one line, each once:
+// every segment of a summary lists the files it changed.
 func FilesLine(bullets []string) string {
-	names := make([]string, 0, len(bullets))
-	for _, b := range bullets[:min(len(bullets), maxFileNames)] {
-		names = append(names, ChangedFile(b))
+	var names []string
+	seen := make(map[string]bool)
+	for _, b := range bullets {
+		if f := ChangedFile(b); !seen[f] {
+			seen[f] = true
+			names = append(names, f)
+		}
 	}
-	line := "- Files changed: " + strings.Join(names, ", ")
-	if n := len(bullets) - len(names); n > 0 {
+	line := "- Files changed: " + strings.Join(names[:min(len(names), maxFileNames)], ", ")
+	if n := len(names) - maxFileNames; n > 0 {
 		line += fmt.Sprintf(" and %d more", n)
 	}
 	return line + "\n"

@@ -53,3 +53,12 @@ func TestScaffoldCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesLineOnce: a file two segments changed is named once (found
+// trying cairn as a user: "main.go, server_test.go, main.go").
+func TestFilesLineOnce(t *testing.T) {
+	got := FilesLine([]string{"main.go (edited ×2)", "server_test.go (written)", "main.go (edited ×2: `:8080` → `:8090`)", "README.md (edited)"})
+	if want := "- Files changed: main.go, server_test.go, README.md\n"; got != want {
+		t.Errorf("FilesLine = %q, want %q", got, want)
+	}
+}

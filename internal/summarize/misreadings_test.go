@@ -88,6 +88,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		// Work asked for is the request, no decision (found trying cairn as a user).
 		{User, "Add a /healthz endpoint for the load balancer.", ""},
 		{User, "Add the retry to the client instead of the server.", "decision,rejected"},
+		{User, "New rule: no third-party dependencies without asking me first.", "pref"},
 		// What the numbers to meet are, and what a script in a path does.
 		{Assistant, "Budgets on the RTX 3060 at 1440p: 60 fps, so 16.6 ms a frame, of which the GPU gets 12 ms.", "env"},
 		{Assistant, "The backfill in scripts/backfill_region.py walks orders by id in batches of 5,000 rows with a 200 ms pause.", "env"},
