@@ -249,7 +249,7 @@ func checkIndex(m *memory.Memory, daemon bool, r *Report) {
 	case version == head:
 		r.Add("index", OK, "up to date with "+short(head), "")
 	case daemon:
-		r.Add("index", Warn, fmt.Sprintf("at %s, memory at %s (the daemon is catching up)", short(version), short(head)), "")
+		r.Add("index", Warn, fmt.Sprintf("at %s, memory at %s: the daemon catches up at its next search", short(version), short(head)), "")
 	default:
 		r.Add("index", Warn, fmt.Sprintf("at %s, memory at %s: the next search catches up", short(version), short(head)), "cairn reindex")
 	}
