@@ -156,6 +156,34 @@ func Versions(text string) map[string]string {
 	return out
 }
 
+// VersionRole is the noun that follows name's version v in text, which
+// says which of name's versions it is: "the iOS 17.5 runtime" is the
+// simulator's, not the deployment target's; "" when a word that names
+// no role follows ("Java 17, and …", "iOS 17.0 for SwiftData").
+func VersionRole(text, name, v string) string {
+	lower := strings.ToLower(text)
+	for _, form := range []string{name + " " + v, name + " v" + v} {
+		i := strings.Index(lower, form)
+		if i < 0 {
+			continue
+		}
+		rest := strings.Fields(lower[i+len(form):])
+		if len(rest) == 0 || strings.IndexAny(lower[i+len(form):][:1], ",;:.)") == 0 {
+			return ""
+		}
+		if w := strings.Trim(rest[0], ".,;:)`'\""); len(w) > 2 && roleNouns[w] {
+			return w
+		}
+		return ""
+	}
+	return ""
+}
+
+// roleNouns name which of a thing's versions a statement gives.
+var roleNouns = WordSet(`runtime runtimes simulator simulators sdk image images toolchain toolchains cluster clusters
+	server servers client clients driver drivers plugin plugins container containers target targets engine binary binaries
+	runner runners host hosts base`)
+
 // Bumped reports whether text moves name to version v in so many words:
 // "bump bazel to 7.4.1", "upgraded terraform to 1.9.8".
 func Bumped(text, name, v string) bool {

@@ -21,13 +21,35 @@ import (
 // toolchain with Java 17" and "the toolchain is Java 21 now" are one
 // matter; "deployment target iOS 16" and "the simulator runs iOS 17.4"
 // are two.
-func (r *Retirer) otherVersionOf(xv map[string]string, xk map[string]bool, n *Statement) bool {
+// otherRole reports whether every value x gives a name that n gives
+// another (settings or versions, xv and nv) is said with a role n does
+// not name: "the iOS 17.5 runtime" against "the deployment target now
+// says iOS 17.0".
+func otherRole(x string, xv, nv map[string]string, n string) bool {
+	apart := false
+	for k, v := range xv {
+		if w, ok := nv[k]; ok && w != v {
+			if role := prose.VersionRole(x, k, v); role == "" || strings.Contains(strings.ToLower(n), role) {
+				return false
+			}
+			apart = true
+		}
+	}
+	return apart
+}
+
+func (r *Retirer) otherVersionOf(x string, xv map[string]string, xk map[string]bool, n *Statement) bool {
 	for name, v := range xv {
 		w, ok := n.versions[name]
 		if !ok || w == v || n.keys[v] {
 			continue
 		}
-		if prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text) || prose.Upgraded(n.Text, name, v, w) {
+		// "The iOS 17.5 runtime" is not what "the deployment target now
+		// says iOS 17.0" moved: a version said with its role is moved by
+		// a statement of that role, or one on its topic (below).
+		role := prose.VersionRole(x, name, v)
+		sameRole := role == "" || strings.Contains(strings.ToLower(n.Text), role)
+		if sameRole && (prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text)) || prose.Upgraded(n.Text, name, v, w) {
 			return true // the newer statement moves that very thing to another version, or says it is on another now
 		}
 		limit := r.asideLimit()
@@ -255,7 +277,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
 			xFlags, xProblem = change.Flags(x), change.Problem(x)
 		}
-		if prose.SettingsConflict(xSet, n.settings) || prose.BareConflict(n.bare, xSet) {
+		if prose.SettingsConflict(xSet, n.settings) && !otherRole(x, xSet, n.settings, n.Text) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
 		}
 		if xNamed != nil && prose.Renamed(xNamed, n.named) {
@@ -264,7 +286,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if still && n.keys != nil && r.stillChanged(xk, n) {
 			return true
 		}
-		if n.keys != nil && r.otherVersionOf(xVer, xk, n) {
+		if n.keys != nil && r.otherVersionOf(x, xVer, xk, n) {
 			return true // the newer statement names another version of the same thing
 		}
 		if len(xDirs) > 0 || len(xPaths) > 0 {
@@ -419,7 +441,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
-				if named, shape := c.Names(xk, n.Text); shape || named && r.near(xk, n.keys) {
+				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {
 					return true
 				}
 				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {

@@ -563,8 +563,16 @@ func TestRetiredByVersion(t *testing.T) {
 	if !retiredBy("The project pins Unity 2022.3.21f1 in its editor settings.", "The editor settings now say Unity 2022.3.40f1.") {
 		t.Error("a newer Unity editor did not retire the older")
 	}
-	if r := New([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf(prose.Versions("The deployment target is iOS 16."), change.TopicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
+	if r := New([]Statement{{Text: "The iPhone simulator runs iOS 17.4.", Rank: 0}}, nil); r.otherVersionOf("The deployment target is iOS 16.", prose.Versions("The deployment target is iOS 16."), change.TopicKeys("The deployment target is iOS 16."), &r.stmts[0]) {
 		t.Error("the simulator's iOS is another version of the deployment target's")
+	}
+	// Blind AE: a version said with its role ("the iOS 17.5 runtime") is not
+	// moved by another role's change, said "now" as it may be.
+	if retiredBy("Tests run through `make test` on the iPhone 15 simulator with the iOS 17.5 runtime.", "project.yml's deployment target now says iOS 17.0, which SwiftData needs.") {
+		t.Error("the deployment target's iOS retired the simulator runtime's")
+	}
+	if !retiredBy("Tests run on the iOS 17.5 runtime.", "The simulator runtime is iOS 18.1 now.") {
+		t.Error("the runtime's own change did not retire it")
 	}
 }
 
