@@ -89,6 +89,12 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Add a /healthz endpoint for the load balancer.", ""},
 		{User, "Add the retry to the client instead of the server.", "decision,rejected"},
 		{User, "New rule: no third-party dependencies without asking me first.", "pref"},
+		// Blind AE, opened in the round of 14 December.
+		{Assistant, "I didn't wrap the dictionary in an NSLock or a serial DispatchQueue: every caller is becoming async anyway.", "rejected"},
+		{Assistant, "We ask for permission at launch for now.", "decision"},
+		{User, "Webhook tasks are writing into the public schema instead of the tenant's.", ""},
+		{User, "Move the events into the tenant's schema instead of the public one.", "decision,rejected"},
+		{Assistant, "After it ran locally the same report comes back in about 180 ms instead of 14.2 s.", "env"},
 		// What the numbers to meet are, and what a script in a path does.
 		{Assistant, "Budgets on the RTX 3060 at 1440p: 60 fps, so 16.6 ms a frame, of which the GPU gets 12 ms.", "env"},
 		{Assistant, "The backfill in scripts/backfill_region.py walks orders by id in batches of 5,000 rows with a 200 ms pause.", "env"},
@@ -163,5 +169,16 @@ func TestOpenOnBoth(t *testing.T) {
 	a.prose(Assistant, 0, "One blocker: audit_log and legacy_events have no primary key. We need a replica identity on both before the initial sync.")
 	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "audit_log") {
 		t.Errorf("open %+v: the item does not say on what", a.open)
+	}
+}
+
+// TestOutcomeOneParagraph: a one-paragraph report of several things done
+// gives a thing done past its first two sentences a bullet of its own
+// (blind AE: "The archive table got its index …" was lost, and a newer
+// session's open item on that table stayed).
+func TestOutcomeOneParagraph(t *testing.T) {
+	got := outcome("Requirements now pin Django 5.1.3. A failed payment now puts the subscription in past_due. The archive table got its index in migration 0008, also concurrent. Sentry is initialised in prod.py.")
+	if len(got) != 2 || !strings.HasPrefix(got[1], "The archive table got its index") {
+		t.Errorf("outcome = %q", got)
 	}
 }

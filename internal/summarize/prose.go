@@ -188,7 +188,7 @@ func outcome(text string) []string {
 		if p < len(paras)-1 && leadIn(para) {
 			continue // "Three fixes today." announces the paragraphs that say them
 		}
-		var keep []string
+		var keep, more []string
 		for _, s := range prose.Sentences(para) {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
@@ -202,8 +202,17 @@ func outcome(text string) []string {
 			if flagged.MatchString(s) || p > 0 && (isPlan(s) || openSaid(s) || hedge.MatchString(s) || aside.MatchString(s)) {
 				continue // work left is an open item, which a later session may close
 			}
+			if len(keep) == 2 {
+				// One paragraph listing what was done gives each thing
+				// its own bullet: "The archive table got its index …".
+				if len(paras) == 1 && gotDone.MatchString(s) && len(more) < 2 {
+					more = append(more, prose.UpTo(s, 300))
+					continue
+				}
+				break
+			}
 			keep = append(keep, s)
-			if len(keep) == 2 || p > 0 && len(out) > 0 {
+			if p > 0 && len(out) > 0 {
 				break
 			}
 		}
@@ -216,12 +225,18 @@ func outcome(text string) []string {
 		} else if len(keep) > 0 {
 			out = append(out, prose.UpTo(j, 300))
 		}
+		out = append(out, more...)
 		if len(out) >= limit {
 			break
 		}
 	}
 	return out
 }
+
+// gotDone is a sentence of a report that tells one more thing done:
+// "The archive table got its index (usage_arch_acct_created_idx) in
+// migration 0008".
+var gotDone = lazyre.New(`(?i)^(?:the |a |an |each |every )?[\w.-]+(?: [\w.-]+){0,3} (?:got|gets|now has|now (?:puts|sets|sends|returns|uses)|was (?:added|moved|renamed|removed|fixed)|is (?:added|fixed|in place))\b`)
 
 // courtesy opens a reply to thanks: "You're welcome — tree is clean"
 // reports the clean tree.
@@ -377,9 +392,17 @@ var actionLine = lazyre.New(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|ad
 var reportLead = lazyre.New(`(?i)^(done|changed|fixed|switched|updated|reverted)\s*[:—–-]\s*`)
 
 // wrongValue reports whether s tells a measure given in place of another
-// without choosing it: "retries wait hours instead of seconds", not
-// "make the window 7 days instead of 3".
-func wrongValue(s string) bool { return prose.MeasureSwap(s) && !choiceVerb.MatchString(s) }
+// without choosing it, or a thing doing one thing instead of another:
+// "retries wait hours instead of seconds", not "make the window 7 days
+// instead of 3".
+func wrongValue(s string) bool {
+	return (prose.MeasureSwap(s) || doingInstead.MatchString(s)) && !choiceVerb.MatchString(s)
+}
+
+// doingInstead is a fault told as what a thing is doing instead of what
+// it should: "webhook tasks are writing into the public schema instead
+// of the tenant's".
+var doingInstead = lazyre.New(`(?i)\b(?:is|are|was|were|keeps?|kept) \w+ing\b[^.;]{0,80}\binstead of\b`)
 
 var choiceVerb = lazyre.New(`(?i)(^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
 
