@@ -182,3 +182,14 @@ func TestOutcomeOneParagraph(t *testing.T) {
 		t.Errorf("outcome = %q", got)
 	}
 }
+
+// TestOpenFlaggedShort: an item flagged in a few words ("One thing:
+// actor reentrancy.") takes the sentence that says what is wrong (blind
+// AE).
+func TestOpenFlaggedShort(t *testing.T) {
+	a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	a.prose(Assistant, 0, "One thing: actor reentrancy. Two requests for the same URL can both miss during the await and download twice.")
+	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "download twice") {
+		t.Errorf("open %+v", a.open)
+	}
+}

@@ -612,6 +612,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		put := role == Assistant && deferred.MatchString(s)
 		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
+			if role == Assistant && flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
+				// "One thing: actor reentrancy." names what; the sentence
+				// after it says what is wrong.
+				text = prose.UpTo(text+" "+next, 300)
+			}
 			if pronoun := pronounLead.MatchString(s); (refersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
