@@ -216,10 +216,13 @@ func outcome(text string) []string {
 				break
 			}
 		}
-		if j := strings.Join(keep, " "); len(j) > joinedOutcome && len(keep) > 1 {
+		if j := strings.Join(keep, " "); len(keep) > 1 && (len(j) > 300 || len(j) > joinedOutcome && nowRE.MatchString(keep[1])) {
 			// Two long sentences are two outcomes: the pack shows a
 			// bullet up to about 70 tokens and cuts it at a sentence,
-			// so the second would be lost whole.
+			// so the second would be lost whole. One that explains the
+			// first stays with it; one that reports a change of its own
+			// ("… no longer happens at launch") goes apart past what
+			// the pack shows.
 			for _, k := range keep {
 				out = append(out, prose.UpTo(k, 300))
 			}
@@ -239,8 +242,9 @@ func outcome(text string) []string {
 // migration 0008".
 var gotDone = lazyre.New(`(?i)^(?:the |a |an |each |every )?[\w.-]+(?: [\w.-]+){0,3} (?:got|gets|now has|now (?:puts|sets|sends|returns|uses)|was (?:added|moved|renamed|removed|fixed)|is (?:added|fixed|in place))\b`)
 
-// joinedOutcome is the most characters two sentences of an outcome
-// keep as one bullet: about what the pack shows of a bullet.
+// joinedOutcome is the most characters two sentences of an outcome, the
+// second a change of its own, keep as one bullet: about what the pack
+// shows of a bullet.
 const joinedOutcome = 240
 
 // courtesy opens a reply to thanks: "You're welcome — tree is clean"
