@@ -198,7 +198,7 @@ func TestOpenFlaggedShort(t *testing.T) {
 // of its own goes apart once the two pass what the pack shows of a
 // bullet (blind AE); one that explains the first stays with it.
 func TestOutcomeChangeApart(t *testing.T) {
-	got := outcome("Settings now has a Delete Account row that calls DELETE /v1/account and signs out, which covers 5.1.1(v). The notification permission request no longer happens at launch: it comes when someone taps Notify me on a trail.")
+	got := outcome("Settings now has a Delete Account row that calls DELETE /v1/account and signs out, which covers 5.1.1(v). The notification permission request no longer happens at launch: it comes when someone taps \"Notify me\" on a trail, with the explanation right there, which should satisfy 4.5.4.")
 	if len(got) != 2 {
 		t.Errorf("outcome = %q, want two bullets", got)
 	}
