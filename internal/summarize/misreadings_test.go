@@ -193,17 +193,3 @@ func TestOpenFlaggedShort(t *testing.T) {
 		t.Errorf("open %+v", a.open)
 	}
 }
-
-// TestOutcomeChangeApart: a second outcome sentence that reports a change
-// of its own goes apart once the two pass what the pack shows of a
-// bullet (blind AE); one that explains the first stays with it.
-func TestOutcomeChangeApart(t *testing.T) {
-	got := outcome("Settings now has a Delete Account row that calls DELETE /v1/account and signs out, which covers 5.1.1(v). The notification permission request no longer happens at launch: it comes when someone taps \"Notify me\" on a trail, with the explanation right there, which should satisfy 4.5.4.")
-	if len(got) != 2 {
-		t.Errorf("outcome = %q, want two bullets", got)
-	}
-	got = outcome("I'd write our own thin reliability layer over plain UDP rather than QUIC. Every packet header carries a sequence number, the latest ack and a 32-bit ack bitfield for the 32 packets before it, so acks are redundant.")
-	if len(got) != 1 {
-		t.Errorf("outcome = %q, want one bullet", got)
-	}
-}

@@ -216,13 +216,9 @@ func outcome(text string) []string {
 				break
 			}
 		}
-		if j := strings.Join(keep, " "); len(keep) > 1 && (len(j) > 300 || len(j) > joinedOutcome && nowRE.MatchString(keep[1])) {
-			// Two long sentences are two outcomes: the pack shows a
-			// bullet up to about 70 tokens and cuts it at a sentence,
-			// so the second would be lost whole. One that explains the
-			// first stays with it; one that reports a change of its own
-			// ("… no longer happens at launch") goes apart past what
-			// the pack shows.
+		if j := strings.Join(keep, " "); len(j) > 300 && len(keep) > 1 {
+			// Two long sentences are two outcomes: cut to 300, the
+			// second would be lost whole.
 			for _, k := range keep {
 				out = append(out, prose.UpTo(k, 300))
 			}
@@ -241,11 +237,6 @@ func outcome(text string) []string {
 // "The archive table got its index (usage_arch_acct_created_idx) in
 // migration 0008".
 var gotDone = lazyre.New(`(?i)^(?:the |a |an |each |every )?[\w.-]+(?: [\w.-]+){0,3} (?:got|gets|now has|now (?:puts|sets|sends|returns|uses)|was (?:added|moved|renamed|removed|fixed)|is (?:added|fixed|in place))\b`)
-
-// joinedOutcome is the most characters two sentences of an outcome, the
-// second a change of its own, keep as one bullet: about what the pack
-// shows of a bullet.
-const joinedOutcome = 240
 
 // courtesy opens a reply to thanks: "You're welcome — tree is clean"
 // reports the clean tree.
