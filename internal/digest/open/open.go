@@ -113,18 +113,15 @@ func (v *Vocab) Distinct(s string) []string {
 
 // Refers reports whether text (its keys) is about the statement of
 // keys d (rarest first): it holds two of them (one if d has one), whose
-// weight is at least 0.4 of that of d's maxDistinct rarest, and one of
-// them is used by at most about half the sessions. A later session names
-// a thing by a few of its rare words, seldom by most of its words; and
-// in a young memory a few common ones ("tenant", "schema", "migration"
-// in a multi-tenant project) weigh as much as its rare ones (blind AD
-// and AE). Below four sessions every word is rare enough.
+// weight is at least 0.4 of that of d's maxDistinct rarest. A later
+// session names a thing by a few of its rare words, seldom by most of
+// its words.
 func (v *Vocab) Refers(d []string, text map[string]bool) bool {
 	if len(d) == 0 {
 		return false
 	}
 	var got, all float64
-	n, rare := 0, 0
+	n := 0
 	for i, k := range d {
 		w := v.idf(k)
 		if i < maxDistinct {
@@ -133,12 +130,9 @@ func (v *Vocab) Refers(d []string, text map[string]bool) bool {
 		if text[k] {
 			got += w
 			n++
-			if 2*v.df[k] <= v.n+1 {
-				rare++
-			}
 		}
 	}
-	return n >= min(2, len(d)) && got >= 0.4*all && (rare > 0 || v.n < 4)
+	return n >= min(2, len(d)) && got >= 0.4*all
 }
 
 // allKeys are the keys of everything a session's summary says, for the
