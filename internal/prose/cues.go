@@ -2,6 +2,7 @@ package prose
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 )
@@ -41,7 +42,8 @@ func asItIs(s string, loc []int) bool {
 		return false
 	}
 	rest := strings.TrimSpace(s[loc[1]:])
-	return rest == "" || strings.ContainsRune(".,;:)—–", []rune(rest)[0])
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || strings.ContainsRune(".,;:)—–", r)
 }
 
 // HasValue reports whether s holds a value an environment fact would: a

@@ -51,7 +51,7 @@ func Of(s string) []Quantity {
 			// "once a day" against "once a week": how often, like a
 			// measure only with its topic.
 			if per := period(toks, i+1); per != "" {
-				out = appendNew(out, seen, Quantity{Unit: "times", Value: n + "/" + per, Weak: true})
+				out = appendNew(out, seen, Quantity{Unit: Times, Value: n + "/" + per, Weak: true})
 			}
 			continue
 		}
@@ -146,6 +146,10 @@ func money(toks []string, i int) (value string, next int, ok bool) {
 	}
 	return "", 0, false
 }
+
+// Times is the unit of how often a thing happens in a period: "once a
+// day" is 1/day of it.
+const Times = "times"
 
 // timesWord is how many times a word says: "once", "twice".
 var timesWord = map[string]string{"once": "1", "twice": "2", "thrice": "3"}

@@ -29,13 +29,21 @@ func otherRole(x string, xv, nv map[string]string, n string) bool {
 	apart := false
 	for k, v := range xv {
 		if w, ok := nv[k]; ok && w != v {
-			if role := prose.VersionRole(x, k, v); role == "" || strings.Contains(strings.ToLower(n), role) {
+			if sameRole(x, k, v, n) {
 				return false
 			}
 			apart = true
 		}
 	}
 	return apart
+}
+
+// sameRole reports whether n may move the version v x gives name: x says
+// no role with it ("Java 17"), or n names that role too ("the simulator
+// runtime is iOS 18.1 now" for "the iOS 17.5 runtime").
+func sameRole(x, name, v, n string) bool {
+	role := prose.VersionRole(x, name, v)
+	return role == "" || strings.Contains(strings.ToLower(n), role)
 }
 
 func (r *Retirer) otherVersionOf(x string, xv map[string]string, xk map[string]bool, n *Statement) bool {
@@ -47,9 +55,7 @@ func (r *Retirer) otherVersionOf(x string, xv map[string]string, xk map[string]b
 		// "The iOS 17.5 runtime" is not what "the deployment target now
 		// says iOS 17.0" moved: a version said with its role is moved by
 		// a statement of that role, or one on its topic (below).
-		role := prose.VersionRole(x, name, v)
-		sameRole := role == "" || strings.Contains(strings.ToLower(n.Text), role)
-		if sameRole && (prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text)) || prose.Upgraded(n.Text, name, v, w) {
+		if sameRole(x, name, v, n.Text) && (prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text)) || prose.Upgraded(n.Text, name, v, w) {
 			return true // the newer statement moves that very thing to another version, or says it is on another now
 		}
 		limit := r.asideLimit()
@@ -429,7 +435,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// How often a thing runs is a weak measure, but one said to
 			// be so now changed it: "checkInterval is 168h now, once a
 			// week" against "… more than once a day".
-			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || u == "times" && change.SaysNow(n.Text) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || u == quantity.Times && change.SaysNow(n.Text) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
