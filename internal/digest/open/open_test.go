@@ -164,7 +164,7 @@ func TestAskedBack(t *testing.T) {
 		// Blind AD: a request that does something else first puts the
 		// item off, and "thing" is no word of what it is.
 		{"Before the probe thing: I want integration tests for the CLI.", false, todo},
-		{"Before the Scoop thing: I want integration tests for the CLI.", false, "One thing: a test install from the bucket on Windows fails with a hash error. That's the next thing to look at."},
+		{"Let's do the CSV export from last week.", false, "Next week: rotate keys."}, // "week" says when, not what
 	} {
 		newer := summary(map[int][]string{digest.Request: {tc.request}})
 		sums := []*digest.Summary{newer, older}
