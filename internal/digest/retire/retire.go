@@ -103,8 +103,10 @@ func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
 }
 
 // readFrom is what a file said when it was read: "`.tool-versions`:
-// elixir 1.16.3-otp-26" (summarize: manifestVersions).
-var readFrom = lazyre.New("^`([^`]+)`: ")
+// elixir 1.16.3-otp-26" (summarize: manifestVersions), names and their
+// versions. "`audio.c`: a spinlock around the pop" is what a change did,
+// which a later edit of the file for something else leaves true.
+var readFrom = lazyre.New("^`([^`]+)`: [^\\s,]+ [^\\s,]*\\d[^\\s,]*(?:, [^\\s,]+ [^\\s,]*\\d[^\\s,]*)*$")
 
 // changedSince reports whether a session newer than rank changed file
 // f: what was read from it then may no longer be what it says.
@@ -242,6 +244,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFolders          []string
 		xDur              []prose.Claim
 		xDurRead          bool
+		xBare             map[string]string
 	)
 	if from, to, ok := prose.Aim(x); ok {
 		// An aim reached shares no word with what reached it: "we're on
@@ -270,8 +273,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if xst != nil {
 				xst.read()
 				xc, xs, xSet, xVer, xq, xqOK, xNamed, xTools = xst.change, xst.state, xst.settings, xst.versions, xst.quantities, true, xst.named, xst.tools
+				xBare = xst.bare
 			} else {
 				xc, xs, xSet, xVer, xNamed, xTools = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x), change.Tools(x)
+				xBare = prose.BareSettings(x)
 			}
 			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
 			xFolders = change.Folders(x)
@@ -285,6 +290,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if prose.SettingsConflict(xSet, n.settings) && !otherRole(x, xSet, n.settings, n.Text) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value
+		}
+		if xBare != nil && n.bare != nil && r.otherBare(xBare, n) {
+			return true // "set the pool to 20" once "drop the pool to 15"
 		}
 		if xNamed != nil && prose.Renamed(xNamed, n.named) {
 			return true // the profile lakehouse-stg is lakehouse-stg2 now
@@ -364,6 +372,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
 			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
+		}
+		if xQuoted && (n.change != nil || change.SaysNow(n.Text)) && otherSchedule(x, n.Text) && r.near(xk, n.keys) {
+			return true // "a Cloud Scheduler trigger at `0 2 * * *` UTC" once "the trigger is `30 4 * * *` UTC now"
 		}
 		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"

@@ -431,6 +431,8 @@ func TestRetiredBySetting(t *testing.T) {
 			"The script now talks to the rest server and keeps 14 dailies plus the 4 weeklies."},
 		{"a share on the same topic", "HighErrorRate fires when a service's 5xx ratio is above 5 %.",
 			"Both HighErrorRate and CheckoutErrors fire above 2 % on the recorded 5xx ratio."},
+		{"a noun set by a verb, twice", "Raise the pool to 20 and keep the acquire timeout at 3 s.",
+			"Drop the pool to 15: that's 45 connections for three replicas."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.why, tc.newer, tc.older)
@@ -438,6 +440,9 @@ func TestRetiredBySetting(t *testing.T) {
 	}
 	if retiredBy("The okhttp read timeout is 20 seconds.", "The okhttp write timeout is 30 seconds.") {
 		t.Error("another setting retired the read timeout")
+	}
+	if retiredBy("Raise the pool to 20 for the API.", "The worker's pool is at 4.") {
+		t.Error("a pool given its size without a change retired another pool's")
 	}
 	older := "The redis connection's retry_after stays at 90."
 	sum := &digest.Summary{}
@@ -590,6 +595,14 @@ func TestRetiredFileChanged(t *testing.T) {
 	}
 	if !New(nil, []*digest.Summary{other, newer}).Retired(read, 1) {
 		t.Error("what a session read and then changed is still shown as current")
+	}
+	// What a change did to a file, told in a list of changes, stays
+	// true when a later session edits the file for something else.
+	did := "`audio.c`: a `portMUX` spinlock (`s_ring_lock`) around the pop in `audio_on_sent` and around the rewind."
+	edited := &digest.Summary{}
+	edited.Parts[digest.Files] = []string{"main/audio.c (edited)"}
+	if New(nil, []*digest.Summary{edited, other}).Retired(did, 1) {
+		t.Error("a later edit of the file retired what an earlier change did to it")
 	}
 }
 
@@ -896,6 +909,10 @@ func TestRetiredByOtherPort(t *testing.T) {
 		{"The worker is started with `script/tally minion worker -j 4`.", "The worker has its own unit, running `script/tally minion worker -j 8` as the tally user.", true},
 		{"The worker is started with `script/tally minion worker -j 4`.", "The scheduler runs `script/tally minion job -s 4`.", false},
 		{"Tests run with `prove -lr -j 4 t/`.", "Tests still run with `prove -lr -j 4 t/`, and lint with `perlcritic -3 lib/`.", false},
+		// A cron schedule moved, and another job's.
+		{"3 h timeout, one retry, and a Cloud Scheduler trigger at `0 2 * * *` UTC.", "The Cloud Scheduler trigger is `30 4 * * *` UTC now, with a comment on why.", true},
+		{"The backup timer fires at `0 3 * * *` on the NAS.", "The report job's trigger is `30 6 * * *` now.", false},
+		{"The Cloud Scheduler trigger fires at `0 2 * * *` UTC.", "The Cloud Scheduler trigger still fires at `0 2 * * *` UTC; the timeout is 4 h now.", false},
 		// The same thing at another host.
 		{"The packaged charts go to oci://ghcr.io/orbital-io/charts.", "Charts go to Harbor from now on: oci://harbor.orbital.internal/charts, with the robot account.", true},
 		{"The packaged charts go to oci://ghcr.io/orbital-io/charts.", "Images are pushed to oci://harbor.orbital.internal/images now.", false},

@@ -81,6 +81,59 @@ func otherPlace(x, n string) bool {
 	return false
 }
 
+// otherSchedule reports whether newer text n quotes a cron schedule and
+// x quotes another one, none of n's: "a Cloud Scheduler trigger at
+// `0 2 * * *` UTC" once "the trigger is `30 4 * * *` UTC now". The
+// caller has the two share the topic and n announce the change: two
+// jobs have two schedules.
+func otherSchedule(x, n string) bool {
+	var xs []string
+	for _, m := range quoted.FindAllString(x, -1) {
+		if cron.MatchString(m) {
+			xs = append(xs, m)
+		}
+	}
+	if xs == nil {
+		return false
+	}
+	other := false
+	for _, m := range quoted.FindAllString(n, -1) {
+		if !cron.MatchString(m) {
+			continue
+		}
+		if slices.Contains(xs, m) {
+			return false
+		}
+		other = true
+	}
+	return other
+}
+
+// cron is a cron schedule in backquotes: five fields (six with seconds)
+// of digits, stars, ranges, lists and steps.
+var cron = lazyre.New("^`(?:[0-9*/,-]+ ){4,5}[0-9*/,-]+`$")
+
+// otherBare reports whether newer statement n sets a quantity noun of
+// x's that names no setting on its own ("the pool", prose.BareSettings)
+// to another value: "set the pool to 20" once "drop the pool to 15". A
+// project has many timeouts and ports but one pool: the noun must be
+// rare in the memory, and n must say it sets the value.
+func (r *Retirer) otherBare(xBare map[string]string, n *Statement) bool {
+	if n.change == nil && !change.SaysNow(n.Text) && !setTo.MatchString(n.Text) {
+		return false
+	}
+	for noun, v := range n.bare {
+		if w, ok := xBare[noun]; ok && w != v && r.df[noun] > 0 && r.df[noun] <= r.asideLimit() {
+			return true
+		}
+	}
+	return false
+}
+
+// setTo is a quantity set by a verb: "drop the pool to 15", "raise the
+// limit to 100".
+var setTo = lazyre.New(`(?i)\b(?:set|drop|raise|lower|cut|bump|increase|decrease|reduce|change|make|take|go)\b[^.;]{0,40}\bto\s+\d`)
+
 var placeWords = prose.WordSet(`locally local ci production prod staging dev debug debugging reproduce laptop test tests`)
 
 // argNumber is a command's numeric argument, alone or in its flag:
