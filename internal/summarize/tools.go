@@ -80,14 +80,18 @@ const (
 )
 
 var (
-	testCmd   = lazyre.New(`(^|[\s;&|(])(go test|pytest|py\.test|python -m pytest|python3 -m pytest|(npm|pnpm|yarn|bun)( run)? test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn( \S+)* test|(\./)?gradlew? test|make (test|check)|ctest|dotnet test|tox|nox|mix test|swift test|zig build test)\b`)
-	buildCmd  = lazyre.New(`(^|[\s;&|(])(go build|go install|cargo build|(npm|pnpm|yarn) run build|tsc|make|cmake --build|mvn( \S+)* (package|compile)|(\./)?gradlew? build|dotnet build|swift build|docker build)\b`)
-	lintCmd   = lazyre.New(`(^|[\s;&|(])(go vet|staticcheck|golangci-lint|gofmt|eslint|prettier|ruff|flake8|pylint|mypy|pyright|black --check|cargo clippy|cargo fmt|shellcheck|(npm|pnpm|yarn) run lint)\b`)
-	lookCmd   = lazyre.New(`^(ls|cat|head|tail|pwd|echo|grep|rg|find|fd|wc|which|file|stat|tree|less|git (status|diff|log|show|branch|remote)|sed -n)\b`)
-	commitCmd = lazyre.New(`(^|[\s;&|(])git commit\b`)
+	testCmd    = lazyre.New(`(^|[\s;&|('"])(go test|pytest|py\.test|python -m pytest|python3 -m pytest|(npm|pnpm|yarn|bun)( run)? test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn( \S+)* test|(\./)?gradlew? test|make (test|check)|ctest|dotnet test|tox|nox|mix test|swift test|zig build test)\b`)
+	buildCmd   = lazyre.New(`(^|[\s;&|('"])(go build|go install|cargo build|(npm|pnpm|yarn) run build|tsc|make|cmake --build|mvn( \S+)* (package|compile)|(\./)?gradlew? build|dotnet build|swift build|docker build)\b`)
+	lintCmd    = lazyre.New(`(^|[\s;&|('"])(go vet|staticcheck|golangci-lint|gofmt|eslint|prettier|ruff|flake8|pylint|mypy|pyright|black --check|cargo clippy|cargo fmt|shellcheck|(npm|pnpm|yarn) run lint)\b`)
+	lookCmd    = lazyre.New(`^(ls|cat|head|tail|pwd|echo|grep|rg|find|fd|wc|which|file|stat|tree|less|git (status|diff|log|show|branch|remote)|sed -n)\b`)
+	commitCmd  = lazyre.New(`(^|[\s;&|('"])git commit\b`)
+	quotedData = lazyre.New(`(\b(?:grep|egrep|fgrep|rg|ag|echo|printf)(?:\s+-[\w=-]+)*\s+)(?:'[^']*'|"[^"]*")`)
 )
 
 func purposeOf(key string) purpose {
+	// What a search or an echo quotes is data: `grep -rn 'cargo build'`
+	// builds nothing.
+	key = quotedData.ReplaceAllString(key, "$1''")
 	switch {
 	case testCmd.MatchString(key):
 		return purposeTest

@@ -23,6 +23,8 @@ func TestPurposeAndFamily(t *testing.T) {
 		{"git status", purposeLook, "git status"},
 		{"ls -la", purposeLook, "ls"},
 		{"docker compose up -d", purposeOther, "docker compose"},
+		{"rm -f deploy/api.service && grep -rn 'systemctl\\|cargo build --release' .", purposeOther, "rm"},
+		{"bash -lc 'cargo build --release'", purposeBuild, "bash"},
 	} {
 		if p := purposeOf(tc.cmd); p != tc.p {
 			t.Errorf("purposeOf(%q) = %d, want %d", tc.cmd, p, tc.p)
