@@ -25,6 +25,8 @@ func Alternative(what string) (alt, choice string) {
 	switch {
 	case strings.HasPrefix(kw, "over") && !preferVerb.MatchString(before):
 		return "", "" // "three times over": no choice
+	case strings.HasPrefix(kw, "drop") && dropTo.MatchString(phrase):
+		return "", "" // "drop the pool to 15": a value lowered, nothing turned down
 	case strings.HasPrefix(kw, "replac"):
 		if replaceWith.MatchString(what) {
 			return alt, what
@@ -53,6 +55,9 @@ func Alternative(what string) (alt, choice string) {
 	}
 	return alt, choice
 }
+
+// dropTo is what "drop" lowers, with the value it lowers it to.
+var dropTo = lazyre.New(`(?i)^[^\d]{1,40}?\s(?:down )?to\s+[$€£]?\d`)
 
 // preferVerb: the words before "over" that make it a preference ("chose
 // chi over gorilla/mux"), not an adverb ("three times over").

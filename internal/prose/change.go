@@ -14,7 +14,7 @@ import (
 var (
 	changeRE = lazyre.New(`(?i)\b(instead of|no longer|rather than|switch(ed|ing)|mov(ed|ing)|migrat(ed|ing)|revert(ed|ing)?|rolled back|roll(ing)? back|turn(ed|ing)? ([\w-]+ ){0,3}off|dropp(ed|ing)|after all|back to|(is|are|was|'s|'re) now|now (\w+s|on|at|in|lives?|points?)|from \S+( \S+)? to)\b`)
 	// oldRE captures the value a change replaces.
-	oldRE = lazyre.New(`(?i)\b(?:instead of|rather than|no longer (?:uses?|using|needs?|on|in|at|with|runs?|listens? on)|(?:mov|switch|migrat|chang|bump|upgrad|downgrad|revert|port)\w* (?:[\w/-]+ ){0,3}from|(?:^|[,;:]\s*|\b(?:is|are|was|went|goes|changed|moved|bumped|raised|lowered|cut) )from|replac(?:ed|ing) )\s*(?:the |a |an |our |its |their )?((?:[^,.;:()!?—\n]|[.:][^\s.])+)`)
+	oldRE = lazyre.New(`(?i)\b(?:instead of|rather than|no longer (?:uses?|using|needs?|on|in|at|with|runs?|listens? on)|(?:mov|switch|migrat|chang|bump|upgrad|downgrad|revert|port)\w* (?:[\w/-]+ ){0,3}from|(?:^|[,;:]\s*|\b(?:is|are|was|went|goes|changed|moved|bumped|raised|lowered|cut) )from|replac(?:ed|ing) |\bnow\b[^,;]{1,60}, not )\s*(?:the |a |an |our |its |their )?((?:[^,.;:()!?—\n]|[.:][^\s.])+)`)
 	// oldStop ends the value a change replaces: "from 3.9 to 3.11",
 	// "instead of 3 because …".
 	oldStop = lazyre.New(`(?is)\s+(to|with|so|and|but|because|since|which|that|for|in|on|at|now|as|when|while|by|after|before|each|every|per)\b.*$`)

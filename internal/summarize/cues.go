@@ -95,7 +95,7 @@ var (
 	// ("One more thing I noticed: …", "A gap I want to flag: …"): work
 	// left, which a later session may take up, not what the work came to.
 	flagged = lazyre.New(`(?i)^(?:one (?:more |other )?thing\b|another thing\b|something (?:else )?(?:to (?:know|note|flag|watch)|i noticed)\b|(?:a|one) (?:gap|caveat|catch|risk|problem) (?:i|we|to|left|remains)\b|heads[- ]up\b|fyi\b|while i was (?:in )?there,? (?:i )?(?:also )?(?:noticed|saw|found|spotted)\b|(?:while (?:\w+ing|i was \w+ing)(?: \w+)?,? )?i (?:also )?noticed\b|worth (?:knowing|noting|flagging)\b|(?:one )?caveat\b|there(?:'s| is) (?:a |one )?(?:second|another|separate|different|related|further|new|other) (?:problem|issue|bug|error|catch)\b)`)
-	openCue = lazyre.New(`(?i)(^open (item|point|issue|question|task)s?\s*:|^next\s*:|^what(?:'s| is) (?:still )?(?:missing|left)\b|\bkeep (?:it|this|that|them) in mind\b|\bstill (empty|unfinished|incomplete|a stub|stubbed( out)?|unimplemented|untested|wip)\b|\bnext up\b|\bup next\b|\b(?:has|have|shows?) the same (?:pattern|problem|bug|issue|flaw|mistake)\b|\b(?:is|are) (?:the )?(?:\w+ )?next (?:piece|thing|task|job|bit|item)\b|\b(not|no|don't|won't|isn't|aren't|hasn't|doesn't|skip|without|bother)\b[^.;]{0,40}\byet\b|\bwe (?:still )?need (?:a|an)\b[^.;]{0,80}\bbefore\b|[,;]\s*(?:that's|that is|this is|which is) (?:still )?open[.!]?$|\b(couldn't|could not|didn't|did not) (finish|get to|fix|complete|have time)\b|\bstill (times out|timing out|breaks|crashes|hangs|errors|leaks|flakes|throws|can't|cannot|won't|doesn't)\b|\bremind me\b|\bnext (week|month|sprint)\b|\bdon't forget to\b|\bat some point\b|\beventually\b|\btodo\b|\bto-do\b|\bnext steps?\b|\bstill (need|needs|needed|has to|have to|to do|to be|fails|failing|broken|missing|flaky|open|pending|not|doesn't|does not|unclear)\b|\bleft to do\b|^remaining\s*(?:[:—–,]|$|for\b|to do\b|(?:are|is|work|items?|steps?|tasks?|bits?)\b)|\b(?:\d+|one|two|three|four|five|six|several|a few)\s+(?:[\w-]+\s+){0,2}remaining\b(?:\s*[^\s=]|\s*$)|\bremaining\s*(?:[:—–]|(?:work|items?|steps?|tasks?|bits?|issues?|todos?|failures?|tests?|cases?)\b)|\b(?:is|are|still) remaining\b|\bnot yet\b|\bhaven't (yet )?|\bhave not (yet )?|\bblocked (on|by)\b|\bfollow[- ]?up\b|\bopen question\b|\btbd\b|\blater\b|\btomorrow\b|\bnext time\b|\bnext session\b|\bfor another (day|session|time)\b|\b(we'll|we will|i'll|you'll|will) (still )?need to\b|\bwe should also\b|\bneeds? (more|further|to be)\b|\b(is|are|still|remains?|left|stays?)\s+pending\b|\bpending([.:]|$| (review|approval|merge|sign-?off|decision|confirmation)\b)|\bpunt(ed|ing)?\b|\bpark(ed|ing)? (this|that|it)\b|\bcome back to\b|\brevisit\b|\bout of scope\b|\bknown issue\b|\bnot (yet )?(implemented|handled|supported|done|wired|covered|fixed|tested|migrated)\b|\bunresolved\b|\bonce\b[^.;]{0,60}\b(i'll|we'll|i will|we will|you can)\b|(^|\b(is|are|am|been|still|currently|'s|'re|'m)\s+)(still\s+)?waiting (on|for)\b)`)
+	openCue = lazyre.New(`(?i)(^open (item|point|issue|question|task)s?\s*:|^next\s*:|^what(?:'s| is) (?:still )?(?:missing|left)\b|\bkeep (?:it|this|that|them) in mind\b|\bstill (empty|unfinished|incomplete|a stub|stubbed( out)?|unimplemented|untested|wip)\b|\bnext up\b|\bup next\b|\b(?:has|have|shows?) the same (?:pattern|problem|bug|issue|flaw|mistake)\b|\b(?:is|are) (?:the )?(?:\w+ )?next (?:piece|thing|task|job|bit|item)\b|\b(not|no|don't|won't|isn't|aren't|hasn't|doesn't|skip|without|bother)\b[^.;]{0,40}\byet\b|\bwe (?:still )?need (?:a|an)\b[^.;]{0,80}\bbefore\b|[,;]\s*(?:that's|that is|this is|which is) (?:still )?open[.!]?$|\b(couldn't|could not|didn't|did not) (finish|get to|fix|complete|have time)\b|\bstill (times out|timing out|breaks|crashes|hangs|errors|leaks|flakes|throws|can't|cannot|won't|doesn't)\b|\bremind me\b|\bnext (week|month|sprint)\b|\bdon't forget to\b|\bat some point\b|\beventually\b|\btodo\b|\bto-do\b|\bnext steps?\b|\bstill (need|needs|needed|has to|have to|to do|to be|fails|failing|broken|missing|flaky|open|pending|not|doesn't|does not|unclear)\b|\bleft to do\b|^remaining\s*(?:[:—–,]|$|for\b|to do\b|(?:are|is|work|items?|steps?|tasks?|bits?)\b)|\b(?:\d+|one|two|three|four|five|six|several|a few)\s+(?:[\w-]+\s+){0,2}remaining\b(?:\s*[^\s=]|\s*$)|\bremaining\s*(?:[:—–]|(?:work|items?|steps?|tasks?|bits?|issues?|todos?|failures?|tests?|cases?)\b)|\b(?:is|are|still) remaining\b|\bnot yet\b|\bhaven't (yet )?|\bhave not (yet )?|\bblocked (on|by)\b|\bfollow[- ]?up\b|\bopen question\b|\btbd\b|\blater\b|\btomorrow\b|\bnext time\b|\bnext session\b|\bfor another (day|session|time)\b|\b(we'll|we will|i'll|you'll|will) (still )?need to\b|\b(?:will|'ll) (?:still |also )?need (?:re)?(?:port|updat|upgrad|rewrit|fix|chang|migrat|work|replac|adjust|revisit|clean|test|review)\w*ing\b|\bwe should also\b|\bneeds? (more|further|to be)\b|\b(is|are|still|remains?|left|stays?)\s+pending\b|\bpending([.:]|$| (review|approval|merge|sign-?off|decision|confirmation)\b)|\bpunt(ed|ing)?\b|\bpark(ed|ing)? (this|that|it)\b|\bcome back to\b|\brevisit\b|\bout of scope\b|\bknown issue\b|\bnot (yet )?(implemented|handled|supported|done|wired|covered|fixed|tested|migrated)\b|\bunresolved\b|\bonce\b[^.;]{0,60}\b(i'll|we'll|i will|we will|you can)\b|(^|\b(is|are|am|been|still|currently|'s|'re|'m)\s+)(still\s+)?waiting (on|for)\b)`)
 	// doneCue marks a statement that something was finished: it resolves
 	// an open item that it names.
 	doneCue = lazyre.New(`(?i)\b(done|fixed|added|implemented|finished|resolved|works|working|passes|passing|green|wired|handled|merged|shipped|landed|migrated|removed|answered|ran|completed|recomputed|deployed|backfilled|now)\b`)
@@ -145,7 +145,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(habit.ReplaceAllString(s, " ")) || strings.HasSuffix(s, "?") || described(s) || taskSpec.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
+	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || described(s) || taskSpec.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}
 	imp := impPrefStated
@@ -195,6 +195,23 @@ func described(s string) bool {
 // Code works every time", "slow clients never get cut off"): a report,
 // not a wish.
 var habit = lazyre.New(`(?i)\b(?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|reloaded|passes|passed|hangs|misses|missed|loses|lost|times out|timed out)\b[^.;,]{0,20}\b(?:every time|each time)\b|\b(?:always|never) (?:works|worked|fails|failed|happens|happened|breaks|broke|crashes|crashed|reloads|passes|passed|hangs|misses|loses|times out|gets?|got)\b`)
+
+// habitual is s without what it tells as a habit: a behaviour with how
+// often it happens, or a thing that always or never does something
+// ("the staff view never needs more"), which describes it. A rule for
+// the agent names it: "the agent never pushes".
+func habitual(s string) string {
+	s = habit.ReplaceAllString(s, " ")
+	if m := thingHabit.FindStringSubmatchIndex(s); m != nil && !agentWord.MatchString(s[m[2]:m[3]]) {
+		s = s[m[1]:]
+	}
+	return s
+}
+
+var (
+	thingHabit = lazyre.New(`(?i)^(?:the|a|an|our|its|this|that|their)\s+((?:[\w'-]+\s+){0,3})(?:always|never)\s+[a-z]+[^s\W]s\b`)
+	agentWord  = lazyre.New(`(?i)\b(?:agent|assistant|claude|bot|ai|model|codex|gemini|cursor)\b`)
+)
 
 var (
 	// doerWords are the subjects before a verb that make it a report.

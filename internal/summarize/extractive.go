@@ -40,6 +40,7 @@ func (Extractive) Summarize(ctx context.Context, req Request) (Result, error) {
 type fileUse struct {
 	path                 string
 	reads, edits, writes int
+	wrote                int // the turn of the last write, when writes > 0
 	// what is what the agent said it was doing as it first changed the
 	// file ("Adding a berth loader"): a later session that finishes an
 	// open item in other words often names it only there.
@@ -116,6 +117,7 @@ func (a *analysis) tool(i int, t Turn) {
 			}
 			if toolOp(t.Tool) == opWrite {
 				f.writes++
+				f.wrote = i
 			} else {
 				f.edits++
 			}

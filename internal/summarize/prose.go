@@ -1,8 +1,10 @@
 package summarize
 
 import (
+	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -404,7 +406,7 @@ func wrongValue(s string) bool {
 // of the tenant's".
 var doingInstead = lazyre.New(`(?i)\b(?:is|are|was|were|keeps?|kept) \w+ing\b[^.;]{0,80}\binstead of\b`)
 
-var choiceVerb = lazyre.New(`(?i)(^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
+var choiceVerb = lazyre.New(`(?i)(^(?:also,? |and |so )?(?:[\w' -]{1,30}:\s+)?(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
 
 // nowRE marks a statement about a new state, not a standing behaviour
 // ("returns nil instead of an error" is how it works, not a change).
@@ -414,8 +416,12 @@ var nowRE = lazyre.New(`(?i)\b(now|no longer|switched|moved|migrated|changed|bum
 // names the value it replaced (Change).
 func replacesNamed(s string) bool {
 	ok, old := prose.Change(s)
-	return ok && len(old) > 0 && nowRE.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(s, ""))
+	return ok && len(old) > 0 && nowRE.MatchString(s) && prose.IsFullClause(causeFirst.ReplaceAllString(reportLead.ReplaceAllString(s, ""), ""))
 }
+
+// causeFirst is a reason said before the clause it explains: "Because
+// of the late-data bug, the cutover moves from May 4th to May 11th".
+var causeFirst = lazyre.New(`(?i)^(?:because of|due to|given|after|since|thanks to|with)\b[^,;]{1,80},\s+`)
 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
@@ -746,14 +752,15 @@ func openSaid(s string) bool {
 }
 
 // notWork blanks what reads like work left and is not: code
-// ("`remaining`" is a field), a state "while the action is pending",
-// the agent's own reading ("ListSlots, which I haven't read yet").
+// ("`remaining`" is a field), a state "while the action is pending", a
+// need denied ("the staff view never needs more"), the agent's own
+// reading ("ListSlots, which I haven't read yet").
 func notWork(s string) string {
 	return whilePending.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " ")
 }
 
 var (
-	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b`)
+	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b`)
 	codeSpan     = lazyre.New("`[^`]*`")
 )
 
@@ -866,6 +873,10 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	a.decide(role, s, what, why, change)
 }
 
+// bareMeasure is a number with at most its unit: "cap it at 100 instead
+// of 200" gives a value a new one, it turns down no alternative.
+var bareMeasure = lazyre.New(`(?i)^[$€£]?\d[\d.,]*\s*(?:%|[a-z]{1,7})?$`)
+
 // decide adds the decision s, which says what was decided and why.
 func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	offer := a.offer
@@ -886,7 +897,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	claim := ClaimOf(Decision, what)
 	t := decisionTitle(what)
 	body := bodyFor(t, s, why)
-	if alt, choice := prose.Alternative(what); alt != "" && !change {
+	if alt, choice := prose.Alternative(what); alt != "" && !change && !bareMeasure.MatchString(alt) {
 		imp += impDecisionVs
 		line := prose.Capitalize(alt) + PassedOver + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {
@@ -1326,6 +1337,9 @@ var putWords = prose.WordSet(`leave park skip keep let wait hold defer thanks ok
 // open item was done: it names two of the item's content words (or all,
 // when it has fewer) and a word of completion.
 func (a *analysis) resolvedAfter(turn int, item string) bool {
+	if a.createdAfter(turn, item) {
+		return true
+	}
 	words := prose.ContentWords(item)
 	need := min(2, len(words))
 	if need == 0 {
@@ -1352,6 +1366,30 @@ func (a *analysis) resolvedAfter(turn int, item string) bool {
 // its last section) that this segment did not resolve. A prompt "not yet
 // answered" there is answered by any reply here; a command that "still
 // fails" there is resolved when it succeeds here.
+// createdAfter reports whether item says a file is missing and the
+// segment wrote that file after turn: "the repo has no Dockerfile yet"
+// once a Dockerfile is written.
+func (a *analysis) createdAfter(turn int, item string) bool {
+	if !missingFile.MatchString(item) {
+		return false
+	}
+	names := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(item), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
+	}) {
+		names[strings.TrimRight(w, ".")] = true
+	}
+	for _, f := range a.files {
+		if f.writes > 0 && f.wrote > turn && names[strings.ToLower(path.Base(f.path))] {
+			return true
+		}
+	}
+	return false
+}
+
+// missingFile is a statement that something is not there yet.
+var missingFile = lazyre.New(`(?i)\b(?:no|missing|lacks?|without|doesn't exist|does not exist|isn't there|is not there|not there)\b`)
+
 func (a *analysis) carry(prev string) {
 	items := lastOpen(prev)
 	if len(items) == 0 {

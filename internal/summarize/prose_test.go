@@ -349,6 +349,15 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Replacing it with waiting for the query response.", ""},
 		{Assistant, "Great, that worked.", ""},
 		{User, "what port does the api use?", ""},
+		// A value given a new one, said with the old one after it or
+		// with its reason first.
+		{User, "The tolerance is now 0.1% of net per day, not 0.5%.", "decision"},
+		{User, "Because of the late-data bug, the Metabase cutover moves from May 4th to May 11th.", "decision"},
+		{User, "Also the page size: cap the limit at 100 instead of 200.", "decision"},
+		// Work a future change will need, and a need denied.
+		{Assistant, "`battery.c` uses the legacy `esp_adc_cal` API, which is deprecated too and will need porting whenever we do upgrade IDF.", "open"},
+		{User, "The staff view never needs more, and the 200-row pages showed up in the p99 too.", ""},
+		{User, "The agent never pushes to main.", "pref"},
 	} {
 		got := strings.Join(classify(tc.role, tc.text), ",")
 		if got != tc.want {
@@ -435,6 +444,45 @@ func TestOpenCarried(t *testing.T) {
 	if !strings.HasPrefix(res2.Summary, "## Segment 2\n") || !strings.Contains(open, "- The old invoices from March still need to be recomputed") ||
 		strings.Contains(open, "Not yet answered") || strings.Contains(open, "Next step: run it against staging") || strings.Contains(res2.Summary, "/clear") {
 		t.Errorf("segment 2:\n%s", res2.Summary)
+	}
+}
+
+// TestOpenFileWritten: an open item that says a file is missing is
+// done once the file is written, later in the segment or in the next;
+// a file only edited, or named as missing after it was written, is not.
+func TestOpenFileWritten(t *testing.T) {
+	missing := "The repo has no Dockerfile yet; the build step expects one at the root."
+	for _, tc := range []struct {
+		name  string
+		turns []Turn
+		open  bool
+	}{
+		{"written after", []Turn{
+			{Role: User, Text: "Write the release workflow."},
+			{Role: Assistant, Text: "Done: the workflow builds the image. " + missing},
+			{Role: User, Text: "Yes, write the Dockerfile."},
+			{Role: Tool, Tool: "Write", Input: "Dockerfile", Text: "ok"},
+			{Role: Assistant, Text: "It is multi-stage with a distroless runtime."},
+		}, false},
+		{"written before", []Turn{
+			{Role: User, Text: "Write the release workflow."},
+			{Role: Tool, Tool: "Write", Input: "Dockerfile", Text: "ok"},
+			{Role: Assistant, Text: "Done: the workflow builds the image. " + missing},
+		}, true},
+		{"edited", []Turn{
+			{Role: User, Text: "Write the release workflow."},
+			{Role: Assistant, Text: "Done: the workflow builds the image. " + missing},
+			{Role: Tool, Tool: "Edit", Input: "Dockerfile", Text: "ok"},
+			{Role: Assistant, Text: "Edited."},
+		}, true},
+	} {
+		res, err := Extractive{}.Summarize(t.Context(), Request{SessionID: "s", First: true, Segment: Segment{Turns: tc.turns}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if open := strings.Contains(res.Summary, "**Open**\n- The repo has no Dockerfile yet"); open != tc.open {
+			t.Errorf("%s: open %v, want %v:\n%s", tc.name, open, tc.open, res.Summary)
+		}
 	}
 }
 
@@ -607,6 +655,7 @@ func TestAlternative(t *testing.T) {
 		// No choice named beside the alternative.
 		{"Replace the legacy parser and point cli.py at it", "", ""},
 		{"Run the suite twice over since the cache is shared", "", ""},
+		{"Drop the pool to 15: that's 45, plus some room for migrations", "", ""},
 	} {
 		alt, choice := prose.Alternative(tc.in)
 		if alt != tc.alt || choice != tc.choice {
