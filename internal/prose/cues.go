@@ -2,6 +2,7 @@ package prose
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -79,3 +80,22 @@ func DropLeadIn(s string) string { return leadIn.ReplaceAllString(s, "") }
 func MeasureSwap(s string) bool { return measureSwap.MatchString(s) }
 
 var measureSwap = lazyre.New(`(?i)\b(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\s+(?:instead of|rather than)\s+(?:\d[\d.,]*\s*)?(?:ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|days?|weeks?|bytes?|[kmg]b|%|x|times|\d[\d.,]*)\b`)
+
+// MissingNames returns the words and file names of s, in lower case,
+// when s says a thing is not there yet ("the repo has no Dockerfile
+// yet"), nil otherwise: the file written later that answers it is one of
+// them.
+func MissingNames(s string) map[string]bool {
+	if !missingRE.MatchString(s) {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
+	}) {
+		names[strings.TrimRight(w, ".")] = true
+	}
+	return names
+}
+
+var missingRE = lazyre.New(`(?i)\b(?:no|missing|lacks?|without|doesn't exist|does not exist|isn't there|is not there|not there)\b`)

@@ -145,7 +145,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || described(s) || taskSpec.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
+	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || described(s) || taskSpec.MatchString(s) || oneThing.MatchString(s) && !standing.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}
 	imp := impPrefStated
@@ -171,6 +171,13 @@ func asksThat(s string) bool { return doThat.MatchString(s) && len(strings.Field
 // doThat is work asked for on what was just said: "Put that in,
 // please." A standing rule says more than its verb.
 var doThat = lazyre.New(`(?i)^(?:put|make|add|do)\s+(?:that|it|this)(?:\s+(?:in|on|up|so|through|back|stop|go away|happen|work))?,?(?:\s+please)?[.!]?$`)
+
+// oneThing is one thing asked to be made: "Write the Dockerfile now,
+// multi-stage", unless said to hold from now on (standing).
+var (
+	oneThing = lazyre.New(`(?i)^(?:(?:ok(?:ay)?|yes|right|now|please),?\s+)*(?:write|build|add|make|create|put|set up)\s+(?:the|a|an|our|me a|me an)\s`)
+	standing = lazyre.New(`(?i)\b(?:always|never|every|each|whenever|from now on|going forward|in (?:the )?future|any time)\b`)
+)
 
 // taskSpec is work asked for and then specified: "write the ingest:
 // chunk the articles and load them …" asks for one thing to be made, not

@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -1125,13 +1124,17 @@ func explanation(ss []string, i int) int {
 	for j := i + 1; j < len(ss); j++ {
 		s := ss[j]
 		n += 1 + len(s)
-		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || narrate.MatchString(s) || isPlan(s) || hedge.MatchString(s) {
+		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || narrate.MatchString(s) || isPlan(s) || hedge.MatchString(s) || remedy.MatchString(s) {
 			break
 		}
 		end = j
 	}
 	return end
 }
+
+// remedy turns from what went wrong to what to do about it: "Drop the
+// pool to 15", "For the export, I moved the trigger: …".
+var remedy = lazyre.New(`(?i)^(?:(?:so|then|for (?:the |our )?[\w-]+(?: [\w-]+)?|to fix (?:it|that|this)),?\s+)?(?:(?:i|we)(?:'ve| have)?\s+(?:changed|moved|set|switched|raised|lowered|dropped|bumped|replaced|added|removed|fixed|made|put|capped|cut)|(?:drop|raise|lower|set|cap|bump|switch|move|replace|cut|change|use)\s)`)
 
 // fixFollows marks a sentence that goes on from a root cause to its fix.
 var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
@@ -1370,15 +1373,7 @@ func (a *analysis) resolvedAfter(turn int, item string) bool {
 // segment wrote that file after turn: "the repo has no Dockerfile yet"
 // once a Dockerfile is written.
 func (a *analysis) createdAfter(turn int, item string) bool {
-	if !missingFile.MatchString(item) {
-		return false
-	}
-	names := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(item), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
-	}) {
-		names[strings.TrimRight(w, ".")] = true
-	}
+	names := prose.MissingNames(item)
 	for _, f := range a.files {
 		if f.writes > 0 && f.wrote > turn && names[strings.ToLower(path.Base(f.path))] {
 			return true
@@ -1386,9 +1381,6 @@ func (a *analysis) createdAfter(turn int, item string) bool {
 	}
 	return false
 }
-
-// missingFile is a statement that something is not there yet.
-var missingFile = lazyre.New(`(?i)\b(?:no|missing|lacks?|without|doesn't exist|does not exist|isn't there|is not there|not there)\b`)
 
 func (a *analysis) carry(prev string) {
 	items := lastOpen(prev)

@@ -358,6 +358,9 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`battery.c` uses the legacy `esp_adc_cal` API, which is deprecated too and will need porting whenever we do upgrade IDF.", "open"},
 		{User, "The staff view never needs more, and the 200-row pages showed up in the p99 too.", ""},
 		{User, "The agent never pushes to main.", "pref"},
+		// One thing to make is no way of working.
+		{User, "Write the Dockerfile now, multi-stage with a distroless runtime.", ""},
+		{User, "Write a changelog entry for every release, please.", "pref"},
 	} {
 		got := strings.Join(classify(tc.role, tc.text), ",")
 		if got != tc.want {

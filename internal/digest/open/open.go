@@ -2,12 +2,14 @@ package open
 
 import (
 	"math"
+	"path"
 	"sort"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // What a session left to do goes stale once a later session deals with
@@ -240,13 +242,31 @@ func (v *Vocab) MentionedLater(d []string, sums []*digest.Summary, k int) bool {
 	return v.askedBack(d, sums[:k])
 }
 
+// CreatedLater reports whether todo says a file is missing ("the repo
+// has no Dockerfile yet") and one of the newer sessions wrote it: the
+// session that wrote it may say nothing else of it.
+func CreatedLater(todo string, newer []*digest.Summary) bool {
+	names := prose.MissingNames(todo)
+	if names == nil {
+		return false
+	}
+	for _, d := range newer {
+		for _, b := range d.Parts[digest.Files] {
+			if strings.Contains(b, "(written") && names[strings.ToLower(path.Base(digest.ChangedFile(b)))] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // DoneLater returns whether a to-do stated in sums[k] (newest first) is
 // dealt with or said again by a newer session, or listed among sums[k]'s
 // open items (the open items show it).
 func (v *Vocab) DoneLater(sums []*digest.Summary, k int) func(string) bool {
 	return func(todo string) bool {
 		d := v.Distinct(todo)
-		if v.MentionedLater(d, sums, k) {
+		if v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) {
 			return true
 		}
 		if k < len(sums) {

@@ -139,6 +139,30 @@ func TestDealtLater(t *testing.T) {
 
 // TestDropDoneThat: a to-do clause that names its work by a pronoun goes
 // with the clauses before it.
+// TestCreatedLater: "no Dockerfile yet" is done once a newer session
+// writes a Dockerfile, not when it edits one or writes another file.
+func TestCreatedLater(t *testing.T) {
+	todo := "The repo has no Dockerfile yet; the release step expects one at the root."
+	for _, tc := range []struct {
+		files []string
+		want  bool
+	}{
+		{[]string{"Dockerfile (written)"}, true},
+		{[]string{"deploy/Dockerfile (written)", "README.md (edited)"}, true},
+		{[]string{"Dockerfile (edited)"}, false},
+		{[]string{"Makefile (written)"}, false},
+	} {
+		d := &digest.Summary{}
+		d.Parts[digest.Files] = tc.files
+		if got := CreatedLater(todo, []*digest.Summary{d}); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.files, got, tc.want)
+		}
+	}
+	if CreatedLater("Add a Dockerfile for the worker.", []*digest.Summary{{}}) {
+		t.Error("a to-do that says nothing is missing was created by nothing")
+	}
+}
+
 func TestDropDoneThat(t *testing.T) {
 	done := func(s string) bool { return strings.Contains(s, "ha/config") }
 	got := DropDone("The stack is up. Nothing backs up ha/config yet; that's the next thing I'd do.", done)
