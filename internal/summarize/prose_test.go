@@ -358,6 +358,10 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`battery.c` uses the legacy `esp_adc_cal` API, which is deprecated too and will need porting whenever we do upgrade IDF.", "open"},
 		{User, "The staff view never needs more, and the 200-row pages showed up in the p99 too.", ""},
 		{User, "The agent never pushes to main.", "pref"},
+		// Work left for the user: a value to fill in, a run to do once.
+		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
+		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
+		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
 		// One thing to make is no way of working.
 		{User, "Write the Dockerfile now, multi-stage with a distroless runtime.", ""},
 		{User, "Write a changelog entry for every release, please.", "pref"},
