@@ -103,10 +103,22 @@ func (r *Retirer) stillChanged(xk map[string]bool, n *Statement) bool {
 }
 
 // readFrom is what a file said when it was read: "`.tool-versions`:
-// elixir 1.16.3-otp-26" (summarize: manifestVersions), names and their
-// versions. "`audio.c`: a spinlock around the pop" is what a change did,
+// elixir 1.16.3-otp-26" (summarize: manifestVersions), "`rtl/fifo.sv`:
+// DEPTH = 16", or what it lacks ("fill in the real role ARN").
+var readFrom = lazyre.New("^`([^`]+)`: ")
+
+// fileState reports whether what follows a file's name states values a
+// later edit may change (versions, settings, an assignment) or work left
+// in it: "`audio.c`: a spinlock around the pop" tells what a change did,
 // which a later edit of the file for something else leaves true.
-var readFrom = lazyre.New("^`([^`]+)`: [^\\s,]+ [^\\s,]*\\d[^\\s,]*(?:, [^\\s,]+ [^\\s,]*\\d[^\\s,]*)*$")
+func fileState(rest string) bool {
+	return manifestPairs.MatchString(rest) || strings.Contains(rest, "=") || len(prose.Settings(rest)) > 0 || placeholder.MatchString(rest)
+}
+
+var (
+	manifestPairs = lazyre.New(`^[^\s,]+ [^\s,]*\d[^\s,]*(?:, [^\s,]+ [^\s,]*\d[^\s,]*)*$`)
+	placeholder   = lazyre.New(`(?i)\b(?:fill in|placeholder|made up|to-?do|not yet|stub(?:bed)?)\b`)
+)
 
 // changedSince reports whether a session newer than rank changed file
 // f: what was read from it then may no longer be what it says.
@@ -190,6 +202,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 	// A file its own session changed after reading it counts too: a
 	// session's list of changed files is where it ended.
 	f := readFrom.FindStringSubmatch(x)
+	if f != nil && !fileState(x[len(f[0]):]) {
+		f = nil
+	}
 	if r.trace != nil {
 		r.trace.Rank, r.trace.Changed = max(r.trace.Rank, rank), r.trace.Changed || f != nil
 	}

@@ -604,6 +604,17 @@ func TestRetiredFileChanged(t *testing.T) {
 	if New(nil, []*digest.Summary{edited, other}).Retired(did, 1) {
 		t.Error("a later edit of the file retired what an earlier change did to it")
 	}
+	// A value the file held, or work left in it, goes with a later edit.
+	for _, held := range []string{
+		"`rtl/uart_fifo.sv`: DEPTH = 16, 8 bits wide.",
+		"`scripts/unload.sql`: six UNLOADs as Parquet through an IAM role (fill in the real role ARN, I made up the account id).",
+	} {
+		sum := &digest.Summary{}
+		sum.Parts[digest.Files] = []string{"rtl/uart_fifo.sv (edited)", "scripts/unload.sql (edited)"}
+		if !New(nil, []*digest.Summary{sum, other}).Retired(held, 1) {
+			t.Errorf("%q stays after a later edit of its file", held)
+		}
+	}
 }
 
 func TestRetiredStill(t *testing.T) {
