@@ -84,3 +84,43 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+func TestPurposeAndFamily(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		p      Purpose
+		family string
+	}{
+		{"go test -race ./queue/", PurposeTest, "go test"},
+		{"CGO_ENABLED=0 go build ./cmd/app", PurposeBuild, "go build"},
+		{"npm run test -- --watch=false", PurposeTest, "npm run test"},
+		{"python -m pytest -q", PurposeTest, "python"},
+		{"golangci-lint run ./...", PurposeLint, "golangci-lint run"},
+		{"git commit -m 'x'", PurposeCommit, "git commit"},
+		{"git status", PurposeLook, "git status"},
+		{"ls -la", PurposeLook, "ls"},
+		{"docker compose up -d", PurposeOther, "docker compose"},
+		{"rm -f deploy/api.service && grep -rn 'systemctl\\|cargo build --release' .", PurposeOther, "rm"},
+		{"bash -lc 'cargo build --release'", PurposeBuild, "bash"},
+	} {
+		if p := PurposeOf(tc.cmd); p != tc.p {
+			t.Errorf("PurposeOf(%q) = %d, want %d", tc.cmd, p, tc.p)
+		}
+		if f := Family(tc.cmd); f != tc.family {
+			t.Errorf("Family(%q) = %q, want %q", tc.cmd, f, tc.family)
+		}
+	}
+}
+
+func TestCommitMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		`git commit -m "queue: claim by rename"`:                                              "queue: claim by rename",
+		`git add -A && git commit -am 'fix: typo'`:                                            "fix: typo",
+		"git commit -m \"$(cat <<'EOF'\nstore: Lookup returns (Item, bool)\n\nWhy.\nEOF\n)\"": "store: Lookup returns (Item, bool)",
+		`git commit --amend --no-edit`:                                                        "",
+	} {
+		if got := CommitMessage(in); got != want {
+			t.Errorf("CommitMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

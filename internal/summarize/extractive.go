@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
+	"github.com/cairn-mem/cairn/internal/summarize/runout"
 )
 
 // Extractive summarises without a model: offline, deterministic and fast.
@@ -55,7 +56,7 @@ type run struct {
 	turn    int // index in the segment
 	cmd     string
 	key     string
-	purpose purpose
+	purpose shellcmd.Purpose
 	failed  bool
 	exit    *int
 	output  string
@@ -91,10 +92,10 @@ func (a *analysis) tool(i int, t Turn) {
 			return
 		}
 		key := shellcmd.Key(cmd)
-		r := run{turn: i, cmd: cmd, key: key, purpose: purposeOf(key), failed: failed(t), exit: t.ExitCode, output: t.Text}
+		r := run{turn: i, cmd: cmd, key: key, purpose: shellcmd.PurposeOf(key), failed: failed(t), exit: t.ExitCode, output: t.Text}
 		a.runs = append(a.runs, r)
-		if r.purpose == purposeCommit && !r.failed {
-			if msg := commitMessage(cmd); msg != "" {
+		if r.purpose == shellcmd.PurposeCommit && !r.failed {
+			if msg := shellcmd.CommitMessage(cmd); msg != "" {
 				a.commits = prose.AppendNew(a.commits, Clip(msg, 120))
 			}
 		}
@@ -144,7 +145,7 @@ func (a *analysis) toolError(i int, t Turn) {
 	if in := input(t); in != "" {
 		what += " " + Clip(in, 60)
 	}
-	msg := errorLine(t.Text)
+	msg := runout.ErrorLine(t.Text)
 	if msg == "" {
 		msg = "failed"
 	}
@@ -172,7 +173,7 @@ func (a *analysis) resolve() {
 			attempts++
 		}
 		later := ""
-		if success < 0 && r.purpose != purposeOther && r.purpose != purposeLook {
+		if success < 0 && r.purpose != shellcmd.PurposeOther && r.purpose != shellcmd.PurposeLook {
 			for j := i + 1; j < len(a.runs); j++ {
 				if !a.runs[j].failed && shellcmd.Family(a.runs[j].key) == shellcmd.Family(r.key) && a.runs[j].purpose == r.purpose {
 					success, later = j, a.runs[j].key
@@ -180,9 +181,9 @@ func (a *analysis) resolve() {
 				}
 			}
 		}
-		errText := errorLine(r.output)
-		if r.purpose == purposeTest {
-			if o := testOutcome(r.output); strings.Contains(o, "failing: ") {
+		errText := runout.ErrorLine(r.output)
+		if r.purpose == shellcmd.PurposeTest {
+			if o := runout.TestOutcome(r.output); strings.Contains(o, "failing: ") {
 				names := o[strings.Index(o, "failing: ")+len("failing: "):]
 				if errText == "" || strings.Contains(errText, names) {
 					errText = names
@@ -199,7 +200,7 @@ func (a *analysis) resolve() {
 				}
 			}
 			if last.output != r.output {
-				errText = errorLine(last.output)
+				errText = runout.ErrorLine(last.output)
 			}
 			last.err = errText
 			a.failing = append(a.failing, last)
@@ -382,7 +383,7 @@ func (a *analysis) commands() ([]string, int) {
 		if g == nil {
 			g = &agg{key: r.key}
 			byKey[r.key] = g
-			if r.purpose != purposeLook || r.failed {
+			if r.purpose != shellcmd.PurposeLook || r.failed {
 				list = append(list, g)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/shellcmd"
+	"github.com/cairn-mem/cairn/internal/summarize/runout"
 )
 
 // Limits of the Markdown section, so that a busy segment stays readable.
@@ -94,7 +96,7 @@ func (a *analysis) outcome() []string {
 	last := map[string]run{}
 	var order []string
 	for _, r := range a.runs {
-		if r.purpose != purposeTest && r.purpose != purposeBuild && r.purpose != purposeLint {
+		if r.purpose != shellcmd.PurposeTest && r.purpose != shellcmd.PurposeBuild && r.purpose != shellcmd.PurposeLint {
 			continue
 		}
 		if _, ok := last[r.key]; !ok {
@@ -111,10 +113,10 @@ func (a *analysis) outcome() []string {
 		if r.failed || fixed[k] {
 			continue
 		}
-		verb := map[purpose]string{purposeTest: "passes", purposeBuild: "builds", purposeLint: "is clean"}[r.purpose]
+		verb := map[shellcmd.Purpose]string{shellcmd.PurposeTest: "passes", shellcmd.PurposeBuild: "builds", shellcmd.PurposeLint: "is clean"}[r.purpose]
 		line := code(k) + " " + verb
-		if r.purpose == purposeTest {
-			if o := testOutcome(r.output); o != "" {
+		if r.purpose == shellcmd.PurposeTest {
+			if o := runout.TestOutcome(r.output); o != "" {
 				line += " (" + o + ")"
 			}
 		}

@@ -52,14 +52,6 @@ func normalize(s string) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// plural: "1 file", "3 files".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
 // code wraps s in backticks for Markdown, using more of them when s has
 // some.
 func code(s string) string {
