@@ -22,6 +22,7 @@
 // and what it gives up, for consolidation to replace an item whose value
 // changed.
 //
-// The package imports nothing of cairn but package prose, which reads
-// the statements: its input is a Segment of Turns.
+// The package imports nothing of cairn's memory, index or agents: its
+// input is a Segment of Turns, its readers of text are package prose, its
+// own subpackages (telling, pick, manifest, runout) and shellcmd.
 package summarize
