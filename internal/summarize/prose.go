@@ -577,7 +577,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "rejected"
 			n := len(a.rejected) - 1
 			a.rejected[n] = prose.UpTo(a.rejected[n]+" "+s, 300)
-		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && preferOver.MatchString(s) && !wrongValue(s)):
+		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && (preferOver.MatchString(s) && !wrongValue(s) || noThanks.MatchString(s))):
 			kind = "rejected"
 			line := s
 			if verdictOnly(s) && whyOf(s, next) {
@@ -871,6 +871,11 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
 	a.decide(role, s, what, why, change)
 }
+
+// noThanks is the user turning things down with the reason after them:
+// "No ESP RainMaker, no cloud: I'm not putting a third party between my
+// front door and my LAN."
+var noThanks = lazyre.New(`(?i)^no [\w.+-]+(?: [\w.+-]+){0,3}(?:,? (?:and |or )?no [\w.+-]+(?: [\w.+-]+){0,3})*\s*[:—–]\s*\S.{10,}`)
 
 // bareMeasure is a number with at most its unit: "cap it at 100 instead
 // of 200" gives a value a new one, it turns down no alternative.

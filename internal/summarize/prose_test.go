@@ -362,6 +362,10 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
 		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
 		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
+		// Turned down with the reason after it; a rule for ever.
+		{User, "No ESP RainMaker, no cloud: I'm not putting a third party between my front door and my LAN.", "rejected"},
+		{User, "And generally: nothing that burns eFuses, ever, unless I'm the one doing it.", "pref"},
+		{Assistant, "No changes: the build is green.", ""},
 		// One thing to make is no way of working.
 		{User, "Write the Dockerfile now, multi-stage with a distroless runtime.", ""},
 		{User, "Write a changelog entry for every release, please.", "pref"},
