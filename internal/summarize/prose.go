@@ -843,6 +843,11 @@ func (a *analysis) add(c Candidate) {
 // reason cue in it, or else into itself and the next sentence when that
 // one gives the reason.
 func splitReason(s, next string) (what, why string) {
+	// "Since every migration has a down file, you can go ahead and run
+	// …": the reason comes first, what holds after it.
+	if m := reasonFirst.FindStringSubmatchIndex(s); m != nil && prose.IsClause(s[m[1]:]) {
+		return prose.Capitalize(strings.TrimRight(s[m[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[m[2]:m[3]]))
+	}
 	// "The stops were one transfer overrunning the buffer, so printReceipt
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
@@ -861,6 +866,8 @@ func splitReason(s, next string) (what, why string) {
 	}
 	return strings.TrimRight(s, "."), ""
 }
+
+var reasonFirst = lazyre.New(`(?i)^(?:and |but |so )?((?:because|since|given that)\b[^,;]{3,100}),\s+`)
 
 var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
 

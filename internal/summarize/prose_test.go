@@ -362,6 +362,9 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
 		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
 		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
+		// Permissions said as what is fine now or what to go ahead with.
+		{User, "Front-desk training moved to its own demo environment, so load tests on staging are fine at any hour now.", "pref"},
+		{User, "And since every migration has a down file, you can go ahead and run `sqlx migrate revert` on the compose DB whenever you need to.", "pref"},
 		// Turned down with the reason after it; a rule for ever.
 		{User, "No ESP RainMaker, no cloud: I'm not putting a third party between my front door and my LAN.", "rejected"},
 		{User, "And generally: nothing that burns eFuses, ever, unless I'm the one doing it.", "pref"},

@@ -519,14 +519,18 @@ var otherOnes = lazyre.New(`(?i)^(?:other|more|new|extra|additional|any)\s+`)
 // again". With "again" or "from now on" (group 2) the rule changed;
 // without, the thing is allowed somewhere, which only a rule for
 // everywhere forbade.
-var feelFree = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to (?:` + strings.Join(usingVerbs, "|") + `)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
+var feelFree = lazyre.New(`(?i)\b(?:` + permitLead + `) (?:` + strings.Join(usingVerbs, "|") + `)\s+(?:the\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w.+/<>-]+)(?:\s+[\w.+/<>-]+)?)([^.;]*\b(?:again|from now on)\b)?`)
 
 // freeToDo finds an action the user lets the agent take, said by its
 // verb: "feel free to drain two workers at once from now", "feel free to
 // deploy to trailmate-staging from your laptop", "feel free to update
 // baselines locally now". It takes back a rule against that very action
 // (forbidsDoing); the verbs of feelFree name a thing instead.
-var freeToDo = lazyre.New(`(?i)\b(?:feel free|you're free|you are free) to ([a-z]{4,})\s+([^.;:,—–()]*)`)
+var freeToDo = lazyre.New(`(?i)\b(?:` + permitLead + `) ([a-z]{4,})\s+([^.;:,—–()]*)`)
+
+// permitLead lets the agent do what follows: "feel free to", "you can go
+// ahead and".
+const permitLead = `feel free to|you're free to|you are free to|you can go ahead and`
 
 // usingVerbs are the verbs feelFree reads as using a named thing.
 var usingVerbs = []string{"use", "call", "run", "add", "touch", "edit", "import", "install", "pull in", "bring in", "reformat", "format", "change", "modify"}
@@ -555,8 +559,9 @@ var anyThing = lazyre.New(`(?i)\b(?:anything|everything|any new \w+)\b`)
 var whenNeeded = lazyre.New(`(?i)^\s*(?:whenever|when(?:ever)? you (?:need|want|see fit)|as (?:you )?(?:need(?:ed)?|see fit|like)|if you need)\b`)
 
 // everywhere marks a rule for the whole project: "no unsafe code
-// anywhere in this workspace", "ruled out across the workspace".
-var everywhere = lazyre.New(`(?i)\b(?:anywhere|everywhere|at all|in (?:this|the|our) (?:repo|repository|workspace|project|codebase)|across the (?:workspace|repo|codebase|project))\b`)
+// anywhere in this workspace", "ruled out across the workspace", "don't
+// run it against anything".
+var everywhere = lazyre.New(`(?i)\b(?:anywhere|everywhere|at all|(?:against|on|to|in) (?:anything|any (?:db|database|environment|env|server|box|host|machine|branch|cluster))|in (?:this|the|our) (?:repo|repository|workspace|project|codebase)|across the (?:workspace|repo|codebase|project))\b`)
 
 // letsNot finds a thing the user decides against after all: "let's not
 // do parity at all", "let's not ship debug-tweaks in any image anymore".
@@ -857,7 +862,7 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "free to") {
+	if strings.Contains(lower, "free to") || strings.Contains(lower, "go ahead and") {
 		for _, m := range feelFree.FindAllStringSubmatch(s, -1) {
 			mark := allowedHere
 			name := strings.Fields(m[1])
@@ -882,7 +887,7 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "free to") {
+	if strings.Contains(lower, "free to") || strings.Contains(lower, "go ahead and") {
 		for _, m := range freeToDo.FindAllStringSubmatch(s, -1) {
 			if verb := strings.ToLower(m[1]); !freeVerbs[verb] {
 				add(allowedDoing + lex.Key(verb) + " " + saidKeys(strings.Join(prose.FirstWords(strings.Fields(m[2]), 6), " ")))

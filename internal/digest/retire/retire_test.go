@@ -1050,6 +1050,10 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"Keep it lean: don't pull in any third-party packages apart from Sparkle.", "Other packages are fine too if they save real work.", true},
 		{"Don't pull in any third-party packages apart from Sparkle.", "Other fonts are fine too.", false},
 		{"And one rule: ask me before adding any new dependency, I want to review each one.", "By the way, feel free to add libraries as you need them.", true},
+		// "You can go ahead and" lets as "feel free to" does; "against
+		// anything" made the rule one for everywhere.
+		{"Please don't ever run `sqlx migrate revert` against anything without asking me first.", "Since every migration has a down file, you can go ahead and run `sqlx migrate revert` on the compose DB whenever you need to; staging stays my call.", true},
+		{"Never run `sqlx migrate revert` against staging without asking me first.", "You can go ahead and run `sqlx migrate revert` on the compose DB whenever you need to.", false},
 		{"Ask me before adding any new dependency.", "Feel free to add tests as you need them.", false},
 		{"The private key sits in the login keychain of the build Mac mini-02.", "We also retired mini-02 on Friday; signing happens on the runner now.", true},
 		{"The private key sits in the login keychain of the build Mac mini-02.", "We also retired ci-runner-3 on Friday.", false},
