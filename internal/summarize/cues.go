@@ -76,7 +76,7 @@ var (
 	// causeIntro announces a root cause in the next sentences: "Found it.",
 	// "I see the problem now.", "Here's what happens.", "So it wasn't the
 	// cache at all."
-	causeIntro = lazyre.New(`(?i)^(i )?(see|found|spotted|got) (it|the (issue|problem|bug|culprit|cause|root cause))\b[^.]*[.:!]?$|^(here's|here is) (the|what) (issue|problem|bug|happen(ed|s)|went wrong|(is|'s) going on)\b|^(so )?(it|this|that) (wasn't|was not|isn't|is not) [^.]{1,60}\b(at all|after all)\W*$|^((it's |it is )?(fixed|found it)[,.]? (and )?)?(it|this|that) (was|is) (in )?(the|a|an|our|your) [^,.;]{1,40}, not (in )?(the|a|an|our|your) [^,.;]{1,40}\W*$`)
+	causeIntro = lazyre.New(`(?i)^(i )?((see|found|spotted) (it|the (issue|problem|bug|culprit|cause|root cause))|got the (issue|problem|bug|culprit|cause|root cause))\b[^.]*[.:!]?$|^(here's|here is) (the|what) (issue|problem|bug|happen(ed|s)|went wrong|(is|'s) going on)\b|^(so )?(it|this|that) (wasn't|was not|isn't|is not) [^.]{1,60}\b(at all|after all)\W*$|^((it's |it is )?(fixed|found it)[,.]? (and )?)?(it|this|that) (was|is) (in )?(the|a|an|our|your) [^,.;]{1,40}, not (in )?(the|a|an|our|your) [^,.;]{1,40}\W*$`)
 	// prefAsk is a preference put as a question: "can you stop …?".
 	prefAsk = lazyre.New(`(?i)^(can|could|would|will) you (please )?(stop|not|always|never|avoid|quit)\b|\bwhy (do|did|are|would) you (keep|always|still)\b`)
 	// weDecided is a decision the user reports, not an instruction.

@@ -695,8 +695,15 @@ var recordCue = lazyre.New(`(?i)^(for the record|for reference|for future refere
 // isCause reports whether s states a root cause; "since" that starts a
 // time ("failing since at least Tuesday") gives no reason.
 func isCause(s string) bool {
+	if supposed.MatchString(s) {
+		return false // "If the slot turns out to be full, cancel the intent": what to do then
+	}
 	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after")) || narrowCause.MatchString(s)
 }
+
+// supposed opens a case supposed, not found: "If the slot turns out to be
+// full, …", "Should the insert fail, …".
+var supposed = lazyre.New(`(?i)^(?:and |but |then )?(?:if|unless|in case|should)\b`)
 
 // narrowCause is a cause told as what the code did too little, or as
 // whose bug it was: "the converter only looked at the digit nibble, so

@@ -362,6 +362,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
 		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
 		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
+		// A case supposed is no cause; an acknowledgment announces none.
+		{Assistant, "If the slot turned out to be full or the insert fails, cancel the intent.", ""},
 		// Permissions said as what is fine now or what to go ahead with.
 		{User, "Front-desk training moved to its own demo environment, so load tests on staging are fine at any hour now.", "pref"},
 		{User, "And since every migration has a down file, you can go ahead and run `sqlx migrate revert` on the compose DB whenever you need to.", "pref"},
