@@ -504,6 +504,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		setWhat, setWhy, setIt := prose.SetIt(s, prev)
 		switch {
+		case retracted.MatchString(s) && !question:
+			// "Do it with tower_governor: 10 per minute per IP... hmm,
+			// no, that's too strict": taken back as it was said.
+			kind = "retracted" // no environment fact either
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
 		case role == User && question && prefAsk.MatchString(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
@@ -885,6 +890,9 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
 	a.decide(role, s, what, why, change)
 }
+
+// retracted is a statement taken back as it is made.
+var retracted = lazyre.New(`(?i)(?:\.\.\.|…)\s*(?:hmm+,?\s*)?no\b|\bhmm+,? no\b|\bno,? wait\b|\bscratch that\b|\bon second thought\b`)
 
 // noThanks is the user turning things down with the reason after them:
 // "No ESP RainMaker, no cloud: I'm not putting a third party between my

@@ -362,6 +362,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
 		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
 		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
+		// Taken back as it was said.
+		{User, "Do it in the app with tower_governor: 10 per minute per IP... hmm, no, that's too strict for a gym where everyone is behind the same Wi-Fi.", "rejected"},
 		// A case supposed is no cause; an acknowledgment announces none.
 		{Assistant, "If the slot turned out to be full or the insert fails, cancel the intent.", ""},
 		// Permissions said as what is fine now or what to go ahead with.
