@@ -194,8 +194,8 @@ func outcome(text string) []string {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
-			if offer.MatchString(s) {
-				continue // "ping me when you want the linux-builder looked at"
+			if offer.MatchString(s) || handOver.MatchString(s) {
+				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
@@ -242,6 +242,10 @@ var gotDone = lazyre.New(`(?i)^(?:the |a |an |each |every )?[\w.-]+(?: [\w.-]+){
 // courtesy opens a reply to thanks: "You're welcome — tree is clean"
 // reports the clean tree.
 var courtesy = lazyre.New(`(?i)^(?:you're welcome|you are welcome|no problem|happy to help|glad (?:it|that|to) help\w*)[,.!]?\s*(?:[—–-]\s*)?`)
+
+// handOver is what the agent leaves the user to run, which says nothing
+// done: "For you: `cargo sqlx prepare`, `cargo nextest run`."
+var handOver = lazyre.New(`(?i)^(?:for you|on your (?:side|end)|your turn|to (?:check|verify|try) (?:it|this|that))\s*[:—–]`)
 
 // offer is the agent offering more, which says nothing done: "let me
 // know how the long moves go", "ping me when you want X looked at".

@@ -951,6 +951,7 @@ func TestOutcomeCourtesy(t *testing.T) {
 		"You're welcome — ping me when you want the linux-builder looked at.":             "[]",
 		"You're welcome — ✅ all 42 tests pass on the branch.":                             "[✅ all 42 tests pass on the branch.]",
 		"Let me know if anything else breaks; the deploy itself is done and tagged v1.2.": "[Let me know if anything else breaks; the deploy itself is done and tagged v1.2.]",
+		"The cap is 100 now. For you: `cargo sqlx prepare`, `cargo nextest run`.":         "[The cap is 100 now.]",
 	} {
 		if got := fmt.Sprint(outcome(in)); got != want {
 			t.Errorf("outcome(%q) = %s, want %s", in, got, want)
