@@ -471,6 +471,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		if doneCue.MatchString(s) && !openSaid(s) {
 			a.said = append(a.said, said{turn, wordSet(s)})
 		}
+		// "(that's CONFIG_TRACE_PINS: GPIO4 is high while the ISR
+		// runs, …)": a name defined in passing is a fact of its own,
+		// whatever the sentence around it tells.
+		for _, m := range definedAside.FindAllStringSubmatch(s, -1) {
+			if codeName.MatchString(m[1]) {
+				a.addEnv(role, prose.Capitalize(m[1]))
+			}
+		}
 		next := ""
 		if i+1 < len(ss) {
 			next = ss[i+1]
@@ -894,6 +902,12 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
 	a.decide(role, s, what, why, change)
 }
+
+// definedAside is an aside that says what a name stands for.
+var (
+	definedAside = lazyre.New(`\((?:that's|that is|i\.e\.,?|which is|aka)\s+([^()]{20,240})\)`)
+	codeName     = lazyre.New(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[a-z]+_[a-z0-9_]+\b|\b[A-Za-z]+\d+\b`)
+)
 
 // retracted is a statement taken back as it is made.
 var retracted = lazyre.New(`(?i)(?:\.\.\.|…)\s*(?:hmm+,?\s*)?no\b|\bhmm+,? no\b|\bno,? wait\b|\bscratch that\b|\bon second thought\b`)

@@ -362,6 +362,9 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
 		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
 		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
+		// A name defined in an aside.
+		{User, "I also had the Saleae on the two debug pins (that's CONFIG_DOORBELL_TRACE_PINS: GPIO4 is high while the button ISR runs, GPIO5 while the I2S on_sent callback runs).", "env"},
+		{User, "I ran it twice (that is, once per board, as you said before).", ""},
 		// Taken back as it was said.
 		{User, "Do it in the app with tower_governor: 10 per minute per IP... hmm, no, that's too strict for a gym where everyone is behind the same Wi-Fi.", "rejected"},
 		// A case supposed is no cause; an acknowledgment announces none.
