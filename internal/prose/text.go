@@ -442,3 +442,21 @@ func Capitalize(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
+
+// Clip cuts s to at most n bytes at a word boundary, with an ellipsis,
+// and makes it one line. It is for commands and error lines, not for
+// prose (see UpTo).
+func Clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if sp := strings.LastIndexByte(s[:cut], ' '); sp > n/2 {
+		cut = sp
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}

@@ -96,7 +96,7 @@ func (a *analysis) tool(i int, t Turn) {
 		a.runs = append(a.runs, r)
 		if r.purpose == shellcmd.PurposeCommit && !r.failed {
 			if msg := shellcmd.CommitMessage(cmd); msg != "" {
-				a.commits = prose.AppendNew(a.commits, Clip(msg, 120))
+				a.commits = prose.AppendNew(a.commits, prose.Clip(msg, 120))
 			}
 		}
 	case opRead:
@@ -143,7 +143,7 @@ func (a *analysis) toolError(i int, t Turn) {
 	}
 	what := t.Tool
 	if in := input(t); in != "" {
-		what += " " + Clip(in, 60)
+		what += " " + prose.Clip(in, 60)
 	}
 	msg := runout.ErrorLine(t.Text)
 	if msg == "" {
@@ -421,9 +421,9 @@ func (a *analysis) commands() ([]string, int) {
 // k8s/pod.yaml"): what the line changed is what a later reader needs.
 func clipCommand(cmd string) string {
 	if e := shellcmd.Elide(cmd, 120); e != cmd || shellcmd.Elided(cmd) {
-		return Clip(e, 200) // elided here or by the transcript's summary of the call
+		return prose.Clip(e, 200) // elided here or by the transcript's summary of the call
 	}
-	return Clip(cmd, 120)
+	return prose.Clip(cmd, 120)
 }
 
 // compress folds repeats: ok, ok, ok → ok ×3.
@@ -447,7 +447,7 @@ func compress(list []string) []string {
 func (a *analysis) errors() []string {
 	var out []string
 	for _, f := range a.fixes {
-		line := code(Clip(f.key, 100)) + " failed"
+		line := code(prose.Clip(f.key, 100)) + " failed"
 		if f.err != "" {
 			line += ": " + code(f.err)
 		}
@@ -461,7 +461,7 @@ func (a *analysis) errors() []string {
 		out = append(out, line)
 	}
 	for _, r := range a.failing {
-		line := code(Clip(r.key, 100)) + " failed"
+		line := code(prose.Clip(r.key, 100)) + " failed"
 		if r.err != "" {
 			line += ": " + code(r.err)
 		}

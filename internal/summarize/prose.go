@@ -1329,7 +1329,7 @@ func trimLead(s string) string {
 func (a *analysis) openPoints() []string {
 	var out []string
 	for _, r := range a.failing {
-		line := code(Clip(r.key, 100)) + " still fails"
+		line := code(prose.Clip(r.key, 100)) + " still fails"
 		if r.err != "" {
 			line += ": " + code(r.err)
 		}

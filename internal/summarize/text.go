@@ -6,26 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
-
-// Clip cuts s to at most n bytes at a word boundary, with an ellipsis,
-// and makes it one line. It is for commands and error lines, not for
-// prose (see upTo).
-func Clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if sp := strings.LastIndexByte(s[:cut], ' '); sp > n/2 {
-		cut = sp
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
-}
 
 // MaxTitle bounds a candidate's title, in bytes.
 const MaxTitle = 90

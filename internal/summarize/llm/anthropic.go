@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -150,7 +151,7 @@ func post(c *http.Client, hreq *http.Request, v any, apiErr func(status int) err
 		return fmt.Errorf("read the answer of %s: %w", hreq.URL.Redacted(), err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		he := &httpError{Status: resp.StatusCode, Message: summarize.Clip(string(data), 300)}
+		he := &httpError{Status: resp.StatusCode, Message: prose.Clip(string(data), 300)}
 		var ae *httpError
 		if json.Unmarshal(data, v) == nil && errors.As(apiErr(resp.StatusCode), &ae) {
 			he.Type, he.Message = ae.Type, ae.Message

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -165,14 +166,14 @@ func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, sum
 		if msg == "" {
 			msg = strings.TrimSpace(stdout.String())
 		}
-		err := fmt.Errorf("%s: %s", path, summarize.Clip(msg, 300))
+		err := fmt.Errorf("%s: %s", path, prose.Clip(msg, 300))
 		switch {
 		case runErr != nil:
-			err = fmt.Errorf("%s: %w: %s", path, runErr, summarize.Clip(msg, 300))
+			err = fmt.Errorf("%s: %w: %s", path, runErr, prose.Clip(msg, 300))
 		case !parsed:
-			err = fmt.Errorf("%w: %s printed no JSON result: %s", summarize.ErrInvalidOutput, path, summarize.Clip(msg, 300))
+			err = fmt.Errorf("%w: %s printed no JSON result: %s", summarize.ErrInvalidOutput, path, prose.Clip(msg, 300))
 		case r.Subtype != "" && r.Subtype != "success":
-			err = fmt.Errorf("%s: %s: %s", path, r.Subtype, summarize.Clip(msg, 300))
+			err = fmt.Errorf("%s: %s: %s", path, r.Subtype, prose.Clip(msg, 300))
 		}
 		if transientCLI.MatchString(msg) {
 			err = transientError{err}

@@ -3,7 +3,6 @@ package runout
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -81,7 +80,7 @@ func ErrorLine(out string) string {
 	if strings.Contains(out, "Traceback (most recent call last)") {
 		for i := len(lines) - 1; i >= 0; i-- {
 			if l := strings.TrimSpace(lines[i]); l != "" && !uninformativeErr.MatchString(l) {
-				return clip(l, 160)
+				return prose.Clip(l, 160)
 			}
 		}
 	}
@@ -103,15 +102,15 @@ func ErrorLine(out string) string {
 	}
 	switch {
 	case fileLine != "":
-		return clip(fileLine, 160)
+		return prose.Clip(fileLine, 160)
 	case first != "":
-		return clip(first, 160)
+		return prose.Clip(first, 160)
 	}
 	for _, failLines := range []bool{false, true} {
 		for _, raw := range lines {
 			l := strings.TrimSpace(raw)
 			if l != "" && !uninformativeErr.MatchString(l) && strings.HasPrefix(l, "--- FAIL:") == failLines {
-				return clip(l, 160)
+				return prose.Clip(l, 160)
 			}
 		}
 	}
@@ -124,23 +123,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// clip is summarize.Clip, copied because summarize imports runout: it
-// cuts s to at most n bytes at a word boundary, with an ellipsis, and
-// makes it one line, so that an error line reads the same in a summary
-// as summarize's other clipped lines.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if sp := strings.LastIndexByte(s[:cut], ' '); sp > n/2 {
-		cut = sp
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
