@@ -433,6 +433,8 @@ func TestRetiredBySetting(t *testing.T) {
 			"Both HighErrorRate and CheckoutErrors fire above 2 % on the recorded 5xx ratio."},
 		{"a noun set by a verb, twice", "Raise the pool to 20 and keep the acquire timeout at 3 s.",
 			"Drop the pool to 15: that's 45 connections for three replicas."},
+		{"a plural noun set by a verb, twice", "Raise the replicas to 4 for the launch.",
+			"Drop the replicas to 2 now that the launch is over."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.why, tc.newer, tc.older)

@@ -123,8 +123,10 @@ func (r *Retirer) otherBare(xBare map[string]string, n *Statement) bool {
 		return false
 	}
 	for noun, v := range n.bare {
-		if w, ok := xBare[noun]; ok && w != v && r.df[noun] > 0 && r.df[noun] <= r.asideLimit() {
-			return true
+		if w, ok := xBare[noun]; ok && w != v {
+			if k := lex.Key(noun); r.df[k] > 0 && r.df[k] <= r.asideLimit() {
+				return true
+			}
 		}
 	}
 	return false
