@@ -623,7 +623,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -902,6 +902,10 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
 	a.decide(role, s, what, why, change)
 }
+
+// noneLeft is a check that the old is gone, which names only what no
+// longer holds: "Nothing from axum 0.7, Rust 1.79 or Postgres 16 is left."
+var noneLeft = lazyre.New(`(?i)^(?:and |so )?(?:nothing|none|no trace|no mention) (?:from|of)\b[^;]{1,100}?\b(?:is|are) left\b`)
 
 // definedAside is an aside that says what a name stands for.
 var (

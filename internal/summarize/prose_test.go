@@ -362,6 +362,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "`scripts/unload.sql`: six UNLOADs as Parquet, through an IAM role (fill in the real role ARN, I made up the account id).", "open"},
 		{Assistant, "To repair the past, run it once with `--full-refresh` in your dev dataset and re-export the parity CSV.", "open"},
 		{Assistant, "Run the migration once per environment with `make migrate`.", "env"},
+		// A check that the old is gone names no environment.
+		{Assistant, "Nothing from axum 0.7, Rust 1.79 or Postgres 16 is left.", ""},
 		// A name defined in an aside.
 		{User, "I also had the Saleae on the two debug pins (that's CONFIG_DOORBELL_TRACE_PINS: GPIO4 is high while the button ISR runs, GPIO5 while the I2S on_sent callback runs).", "env"},
 		{User, "I ran it twice (that is, once per board, as you said before).", ""},
