@@ -419,12 +419,14 @@ var nowRE = lazyre.New(`(?i)\b(now|no longer|switched|moved|migrated|changed|bum
 // names the value it replaced (Change).
 func replacesNamed(s string) bool {
 	ok, old := prose.Change(s)
-	return ok && len(old) > 0 && nowRE.MatchString(s) && prose.IsFullClause(causeFirst.ReplaceAllString(reportLead.ReplaceAllString(s, ""), ""))
+	return ok && len(old) > 0 && nowRE.MatchString(s) && prose.IsFullClause(leadPhrase.ReplaceAllString(reportLead.ReplaceAllString(s, ""), ""))
 }
 
-// causeFirst is a reason said before the clause it explains: "Because
-// of the late-data bug, the cutover moves from May 4th to May 11th".
-var causeFirst = lazyre.New(`(?i)^(?:because of|due to|given|after|since|thanks to|with)\b[^,;]{1,80},\s+`)
+// leadPhrase is a phrase before the clause it sets (its reason, its
+// time): "Because of the late-data bug, the cutover moves from May 4th to
+// May 11th". Unlike reasonFirst, which splits off a reason, it is only
+// passed over to find the clause.
+var leadPhrase = lazyre.New(`(?i)^(?:because of|due to|given|after|since|thanks to|with)\b[^,;]{1,80},\s+`)
 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
@@ -891,6 +893,8 @@ func splitReason(s, next string) (what, why string) {
 	return strings.TrimRight(s, "."), ""
 }
 
+// reasonFirst is a reason said before what holds: "Since every
+// migration has a down file, you can go ahead and run …".
 var reasonFirst = lazyre.New(`(?i)^(?:and |but |so )?((?:because|since|given that)\b[^,;]{3,100}),\s+`)
 
 var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
