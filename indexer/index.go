@@ -167,6 +167,8 @@ type Index struct {
 	english  *english.Analyzer          // the same, for a build's analysis
 	unlock   func() error               // releases the directory's lock, once acquired
 	textOpts index.FieldIndexingOptions // of body and title, from the mapping
+	// of the keyword fields (kind, layer, session, tags, created), likewise
+	keywordOpts index.FieldIndexingOptions
 
 	mu    sync.RWMutex
 	bleve bleve.Index
@@ -476,7 +478,7 @@ func (ix *Index) setup() error {
 		return fmt.Errorf("open index %s: %w", ix.dir, err)
 	}
 	ix.analyzer, ix.english = a, a
-	ix.textOpts = textOptions()
+	ix.textOpts, ix.keywordOpts = textOptions(), keywordOptions()
 	// Bleve and the vectors file agree unless a write died between them.
 	n, err := ix.bleve.DocCount()
 	if err != nil {
@@ -1218,23 +1220,50 @@ func (ix *Index) staleIDs(path string) []string {
 }
 
 // batchIndex adds c to b: through the mapping, or, when c carries its
-// analysis, with body and title as counted (the mapping then maps the
-// other fields).
+// analysis, as a document made here with body and title as counted and
+// the keyword fields as the mapping makes them (keywordField): the
+// mapping walks a map of the fields by reflection, and Bleve's analysis
+// made a map, a string and a TokenFreq for each keyword.
 func (ix *Index) batchIndex(b *bleve.Batch, c *pendingChunk) error {
 	if c.text == nil {
 		return b.Index(c.entry.ID(), bleveDoc(*c))
 	}
-	fields := bleveDoc(*c)
-	delete(fields, fieldBody)
-	delete(fields, fieldTitle)
-	doc := document.NewDocument(c.entry.ID())
-	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
-		return err
-	}
+	return b.IndexAdvanced(ix.countedDoc(c))
+}
+
+// countedDoc is the document batchIndex makes of a chunk that carries its
+// analysis, which it takes from the chunk.
+func (ix *Index) countedDoc(c *pendingChunk) *document.Document {
+	e := c.entry
+	doc := document.NewDocument(e.ID())
 	doc.AddField(c.text)
 	doc.AddField(c.title)
 	c.title, c.text = nil, nil
-	return b.IndexAdvanced(doc)
+	for _, f := range []struct{ name, value string }{{fieldKind, e.Kind}, {fieldLayer, e.Layer}, {fieldSession, e.Session}} {
+		if f.value != "" {
+			doc.AddField(ix.keywordField(f.name, f.value, nil))
+		}
+	}
+	for i, t := range e.Tags {
+		doc.AddField(ix.keywordField(fieldTags, t, []uint64{uint64(i)}))
+	}
+	if e.Created != 0 {
+		doc.AddField(ix.keywordField(fieldCreated, dayTerm(c.doc.Created), nil))
+	}
+	doc.SetIndexed() // as MapDocument does
+	return doc
+}
+
+// keywordField is what the mapping makes of value in the keyword field
+// name (element i of a list has arrayPositions [i]), analysed: one token,
+// the whole value.
+func (ix *Index) keywordField(name, value string, arrayPositions []uint64) *countedField {
+	term := []byte(value)
+	tf := &index.TokenFreq{Term: term}
+	if !ix.keywordOpts.SkipFreqNorm() {
+		tf.SetFrequency(1)
+	}
+	return &countedField{name: name, value: term, positions: arrayPositions, opts: ix.keywordOpts, length: 1, freqs: index.TokenFrequencies{value: tf}}
 }
 
 // countedField is a text field analysed and counted before it reaches
@@ -1243,15 +1272,16 @@ func (ix *Index) batchIndex(b *bleve.Batch, c *pendingChunk) error {
 // Analyze has nothing left to do. Its value is the text lowered (Bleve
 // reads only its length: the field is not stored).
 type countedField struct {
-	name   string
-	value  []byte
-	opts   index.FieldIndexingOptions
-	length int
-	freqs  index.TokenFrequencies
+	name      string
+	value     []byte
+	positions []uint64
+	opts      index.FieldIndexingOptions
+	length    int
+	freqs     index.TokenFrequencies
 }
 
 func (f *countedField) Name() string                                     { return f.name }
-func (f *countedField) ArrayPositions() []uint64                         { return nil }
+func (f *countedField) ArrayPositions() []uint64                         { return f.positions }
 func (f *countedField) Options() index.FieldIndexingOptions              { return f.opts }
 func (f *countedField) Analyze()                                         {}
 func (f *countedField) Value() []byte                                    { return f.value }
@@ -1263,7 +1293,7 @@ func (f *countedField) AnalyzedTokenFrequencies() index.TokenFrequencies { retur
 // Size is what a document.TextField's is: Bleve's estimate of the memory
 // a document holds.
 func (f *countedField) Size() int {
-	return sizeOfTextField + size.SizeOfPtr + len(f.name) + len(f.value) + f.freqs.Size()
+	return sizeOfTextField + size.SizeOfPtr + len(f.name) + len(f.positions)*size.SizeOfUint64 + len(f.value) + f.freqs.Size()
 }
 
 var sizeOfTextField = int(reflect.TypeFor[document.TextField]().Size())
