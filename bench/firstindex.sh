@@ -19,8 +19,15 @@ set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: bench/firstindex.sh PROJECT CAIRN [CAIRN...]" >&2; exit 2; }
 project=$(cd "$1" && pwd)
 shift
-bins=()
+bins=() names=()
 for b in "$@"; do bins+=("$(cd "$(dirname "$b")" && pwd)/$(basename "$b")"); done
+# Each binary's name in the lines: its file name, or with its folder's
+# when two share one (before/cairn, after/cairn).
+for b in "${bins[@]}"; do names+=("$(basename "$b")"); done
+if [ "$(printf '%s\n' "${names[@]}" | sort -u | wc -l)" -lt ${#names[@]} ]; then
+	names=()
+	for b in "${bins[@]}"; do names+=("$(basename "$(dirname "$b")")/$(basename "$b")"); done
+fi
 rounds=${ROUNDS:-5}
 for tool in sqlite3 /usr/bin/time; do
 	command -v "$tool" >/dev/null || { echo "firstindex.sh: $tool is needed" >&2; exit 1; }
@@ -60,7 +67,7 @@ for r in $(seq 1 "$rounds"); do
 	for row in "${rows[@]}"; do
 		set -- $row $f
 		# round, binary, wall, user, sys, rss KB, chunks, load, fts wall, fts cpu
-		awk -v r="$1" -v b="$(basename "${bins[$2]}")" -v w="$3" -v u="$4" -v s="$5" -v m="$6" -v c="$7" -v l="$8" -v fw="$9" -v fc="${10}" 'BEGIN {
+		awk -v r="$1" -v b="${names[$2]}" -v w="$3" -v u="$4" -v s="$5" -v m="$6" -v c="$7" -v l="$8" -v fw="$9" -v fc="${10}" 'BEGIN {
 			printf "%d\t%s\t%.2f\t%.2f\t%.0f\t%d\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%s\n", r, b, w, u + s, m / 1024, c, c / w, (u + s) / c * 1e6, fw, fc, (c / w) / (c / fw), l
 		}'
 	done | tee -a "$out"
@@ -69,8 +76,7 @@ done
 [ -z "${OUT:-}" ] || cp "$out" "$OUT"
 echo
 echo "medians over $rounds rounds (vs_fts5: the median of each round's ratio)"
-for b in "${bins[@]}"; do
-	name=$(basename "$b")
+for name in "${names[@]}"; do
 	printf "%s" "$name"
 	for col in 3 4 5 7 8 11 12; do
 		awk -F'\t' -v b="$name" -v c=$col 'NR > 1 && $2 == b {print $c}' "$out" | sort -g |
@@ -81,7 +87,7 @@ for b in "${bins[@]}"; do
 done
 printf "sqlite3 FTS5"
 for col in 9 10; do
-	awk -F'\t' -v c=$col 'NR > 1 && $2 == "'"$(basename "${bins[0]}")"'" {print $c}' "$out" | sort -g |
+	awk -F'\t' -v c=$col -v b="${names[0]}" 'NR > 1 && $2 == b {print $c}' "$out" | sort -g |
 		awk -v c=$col '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "  %s %g", (c == 9 ? "wall_s" : "cpu_s"), m}'
 done
 echo
