@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -244,20 +243,11 @@ func (s *Store) ReadFileHead(p string, n int64) (data []byte, size int64, err er
 	if err != nil {
 		return nil, 0, err
 	}
-	f, err := safefile.OpenInRoot(s.dir, clean)
+	data, size, err = safefile.ReadHeadInRoot(s.dir, clean, n)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, fmt.Errorf("read %s: %w", p, ErrNotFound)
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	data, err = io.ReadAll(io.LimitReader(f, n))
-	return data, max(fi.Size(), int64(len(data))), err
+	return data, size, err
 }
 
 // Remove deletes a repository file from the work tree, and the folders

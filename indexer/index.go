@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/size"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/cairn-mem/cairn/indexer/embed"
 	"github.com/cairn-mem/cairn/indexer/english"
@@ -162,8 +164,11 @@ type Index struct {
 	opts     Options
 	embedder Embedder
 	analyzer analysis.Analyzer
+	english  *english.Analyzer          // the same, for a build's analysis
 	unlock   func() error               // releases the directory's lock, once acquired
 	textOpts index.FieldIndexingOptions // of body and title, from the mapping
+	// of the keyword fields (kind, layer, session, tags, created), likewise
+	keywordOpts index.FieldIndexingOptions
 
 	mu    sync.RWMutex
 	bleve bleve.Index
@@ -182,6 +187,10 @@ type Index struct {
 	// writable is false while Bleve is open read-only, as Open leaves it
 	// (see openBleve); the first write reopens it for writing.
 	writable bool
+
+	// Analyses for Put, kept from one to the next (see takeScratch).
+	scratchMu sync.Mutex
+	scratch   []*chunkScratch
 }
 
 const (
@@ -468,8 +477,8 @@ func (ix *Index) setup() error {
 		ix.closeFiles()
 		return fmt.Errorf("open index %s: %w", ix.dir, err)
 	}
-	ix.analyzer = a
-	ix.textOpts = textOptions()
+	ix.analyzer, ix.english = a, a
+	ix.textOpts, ix.keywordOpts = textOptions(), keywordOptions()
 	// Bleve and the vectors file agree unless a write died between them.
 	n, err := ix.bleve.DocCount()
 	if err != nil {
@@ -772,54 +781,68 @@ type pendingChunk struct {
 	entry *vecstore.Entry
 	body  string
 	doc   *Document
-	// The English analyzer's tokens of title and body, when the built-in
-	// embedder shares them with Bleve; nil otherwise.
-	titleToks, bodyToks analysis.TokenStream
+	// With the built-in embedder, title and body as analysed once for
+	// Bleve and the embedder; nil otherwise.
+	title, text *countedField
 }
 
-// analyze sets the title and body tokens of chunks, on every processor.
-func (ix *Index) analyze(ctx context.Context, chunks []pendingChunk) error {
-	ix.parallel(len(chunks), func(i int) {
-		c := &chunks[i]
-		c.titleToks = ix.analyzer.Analyze([]byte(c.entry.Title))
-		c.bodyToks = ix.analyzer.Analyze([]byte(c.body))
-	})
-	return ctx.Err()
+// chunkScratch is what one goroutine of analyzeEmbed reuses from chunk
+// to chunk: the analyzer's and the embedder's scratch memory.
+type chunkScratch struct {
+	title, body english.Scratch
+	embed       embed.Scratch
 }
 
-// embedAnalyzed is embed for the built-in embedder, from the chunks'
-// tokens.
-// It works from its own list of the tokens, which it lets go of chunk by
-// chunk, so that write may take the chunks' own (see batchIndex) while it
-// runs: a window's tokens are garbage once Bleve and the embedder have
-// both read them, not when the window is done.
-func (ix *Index) embedAnalyzed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) func() ([][]float32, error) {
-	type tokens struct{ title, body analysis.TokenStream }
-	toks := make([]tokens, len(chunks))
-	for i := range chunks {
-		toks[i] = tokens{chunks[i].titleToks, chunks[i].bodyToks}
-	}
-	var (
-		vecs = make([][]float32, len(chunks))
-		done = make(chan struct{})
-	)
-	go func() {
-		defer close(done)
-		workers := ix.parallel(len(chunks), nil)
-		tables := make([]embed.Scratch, workers)
-		parallelW(len(chunks), workers, func(w, i int) {
-			c := &chunks[i]
-			vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, toks[i].title, toks[i].body, &tables[w])
-			toks[i] = tokens{}
-		})
-	}()
-	return func() ([][]float32, error) {
-		<-done
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("index put: %w", err)
+// analyzeEmbed analyses the title and body of each chunk in the English
+// analyzer, counts their terms for Bleve and embeds them with the
+// built-in embedder from the same tokens, on every processor, and
+// returns the vectors. The tokens are made in memory each goroutine
+// reuses: what a chunk keeps is its terms' counts (Bleve needs no more:
+// nothing is indexed with term vectors).
+func (ix *Index) analyzeEmbed(ctx context.Context, h *HashEmbedder, chunks []pendingChunk) ([][]float32, error) {
+	workers := ix.parallel(len(chunks), nil)
+	scratch := ix.takeScratch(workers)
+	defer ix.giveScratch(scratch)
+	skip := ix.textOpts.SkipFreqNorm()
+	vecs := make([][]float32, len(chunks))
+	parallelW(len(chunks), workers, func(w, i int) {
+		if i%64 == 0 && ctx.Err() != nil {
+			return
 		}
-		return vecs, nil
+		c, s := &chunks[i], scratch[w]
+		title, body := []byte(c.entry.Title), []byte(c.body)
+		tt, tf := ix.english.AnalyzeCounted(&s.title, title, skip)
+		bt, bf := ix.english.AnalyzeCounted(&s.body, body, skip)
+		vecs[i] = h.EmbedAnalyzed(c.entry.Title, c.body, tt, bt, &s.embed)
+		c.title = &countedField{name: fieldTitle, value: title, opts: ix.textOpts, length: len(tt), freqs: tf}
+		c.text = &countedField{name: fieldBody, value: body, opts: ix.textOpts, length: len(bt), freqs: bf}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("index put: %w", err)
 	}
+	return vecs, nil
+}
+
+// takeScratch returns n analyses no other goroutine uses, kept from
+// earlier Puts where it can (their tables are 130 KB each).
+func (ix *Index) takeScratch(n int) []*chunkScratch {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	out := make([]*chunkScratch, n)
+	for i := range out {
+		if k := len(ix.scratch); k > 0 {
+			out[i], ix.scratch = ix.scratch[k-1], ix.scratch[:k-1]
+		} else {
+			out[i] = new(chunkScratch)
+		}
+	}
+	return out
+}
+
+func (ix *Index) giveScratch(s []*chunkScratch) {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	ix.scratch = append(ix.scratch, s...)
 }
 
 // parallel runs f(i) for i in [0, n) on up to Options.Workers goroutines
@@ -868,12 +891,8 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 		}
 		last[d.Path] = i
 	}
-	// Chunking and embedding (maybe a network call) happen outside the
-	// lock, so searches go on meanwhile. The built-in embedder, which
-	// fails only when ctx ends, works alongside Bleve's batches instead:
-	// each takes about half the CPU. Should it fail, Bleve holds chunks
-	// the vectors file does not, as after a crash, which the next Put or
-	// Delete of their paths cleans up.
+	// Chunking, analysis and embedding (maybe a network call) happen
+	// outside the lock, so searches go on meanwhile.
 	var (
 		group   []pendingChunk
 		deletes []string // paths whose old chunks go
@@ -881,20 +900,20 @@ func (ix *Index) Put(ctx context.Context, docs ...Document) error {
 	)
 	hash, local := ix.embedder.(*HashEmbedder)
 	flush := func() error {
-		vecs := func() ([][]float32, error) { return ix.embed(ctx, group) }
+		var vecs [][]float32
 		if local {
 			// The built-in embedder and Bleve share each chunk's analysis.
-			if err := ix.analyze(ctx, group); err != nil {
-				return err
-			}
-			vecs = ix.embedAnalyzed(ctx, hash, group)
-			defer vecs() // the embedder is done with group when flush returns
-		} else {
-			v, err := vecs()
+			v, err := ix.analyzeEmbed(ctx, hash, group)
 			if err != nil {
 				return err
 			}
-			vecs = func() ([][]float32, error) { return v, nil }
+			vecs = v
+		} else {
+			v, err := ix.embed(ctx, group)
+			if err != nil {
+				return err
+			}
+			vecs = v
 		}
 		ix.mu.Lock()
 		defer ix.mu.Unlock()
@@ -1063,7 +1082,7 @@ func (ix *Index) embed(ctx context.Context, chunks []pendingChunk) ([][]float32,
 // those only in the vectors file), until the documents written since
 // that version are put again, as catching up from it does. The caller
 // holds ix.mu.
-func (ix *Index) write(paths []string, chunks []pendingChunk, ends []span, vecs func() ([][]float32, error)) error {
+func (ix *Index) write(paths []string, chunks []pendingChunk, ends []span, v [][]float32) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -1145,13 +1164,6 @@ func (ix *Index) write(paths []string, chunks []pendingChunk, ends []span, vecs 
 		return err
 	}
 
-	var v [][]float32
-	if vecs != nil {
-		var err error
-		if v, err = vecs(); err != nil {
-			return err
-		}
-	}
 	l := ix.vecs.NewLog()
 	for i, to := range ends {
 		from := span{}
@@ -1208,36 +1220,83 @@ func (ix *Index) staleIDs(path string) []string {
 }
 
 // batchIndex adds c to b: through the mapping, or, when c carries its
-// tokens, with body and title taken as analysed (the mapping then maps
-// the other fields). The tokens move from c to the document, which lets
-// go of them once Bleve has analysed it.
+// analysis, as a document made here with body and title as counted and
+// the keyword fields as the mapping makes them (keywordField): the
+// mapping walks a map of the fields by reflection, and Bleve's analysis
+// made a map, a string and a TokenFreq for each keyword.
 func (ix *Index) batchIndex(b *bleve.Batch, c *pendingChunk) error {
-	if c.bodyToks == nil {
+	if c.text == nil {
 		return b.Index(c.entry.ID(), bleveDoc(*c))
 	}
-	fields := bleveDoc(*c)
-	delete(fields, fieldBody)
-	delete(fields, fieldTitle)
-	doc := document.NewDocument(c.entry.ID())
-	if err := ix.bleve.Mapping().MapDocument(doc, fields); err != nil {
-		return err
+	return b.IndexAdvanced(ix.countedDoc(c))
+}
+
+// countedDoc is the document batchIndex makes of a chunk that carries its
+// analysis, which it takes from the chunk.
+func (ix *Index) countedDoc(c *pendingChunk) *document.Document {
+	e := c.entry
+	doc := document.NewDocument(e.ID())
+	doc.AddField(c.text)
+	doc.AddField(c.title)
+	c.title, c.text = nil, nil
+	for _, f := range []struct{ name, value string }{{fieldKind, e.Kind}, {fieldLayer, e.Layer}, {fieldSession, e.Session}} {
+		if f.value != "" {
+			doc.AddField(ix.keywordField(f.name, f.value, nil))
+		}
 	}
-	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(c.body), ix.textOpts, &analyzed{c.bodyToks}))
-	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(c.entry.Title), ix.textOpts, &analyzed{c.titleToks}))
-	c.titleToks, c.bodyToks = nil, nil
-	return b.IndexAdvanced(doc)
+	for i, t := range e.Tags {
+		doc.AddField(ix.keywordField(fieldTags, t, []uint64{uint64(i)}))
+	}
+	if e.Created != 0 {
+		doc.AddField(ix.keywordField(fieldCreated, dayTerm(c.doc.Created), nil))
+	}
+	doc.SetIndexed() // as MapDocument does
+	return doc
 }
 
-// analyzed is an Analyzer that returns tokens already made, once: Bleve
-// analyses a field once, and keeps the document (and so its analyzer)
-// until the batch's segment is built, long after the tokens are counted.
-type analyzed struct{ toks analysis.TokenStream }
-
-func (a *analyzed) Analyze([]byte) analysis.TokenStream {
-	t := a.toks
-	a.toks = nil
-	return t
+// keywordField is what the mapping makes of value in the keyword field
+// name (element i of a list has arrayPositions [i]), analysed: one token,
+// the whole value.
+func (ix *Index) keywordField(name, value string, arrayPositions []uint64) *countedField {
+	term := []byte(value)
+	tf := &index.TokenFreq{Term: term}
+	if !ix.keywordOpts.SkipFreqNorm() {
+		tf.SetFrequency(1)
+	}
+	return &countedField{name: name, value: term, positions: arrayPositions, opts: ix.keywordOpts, length: 1, freqs: index.TokenFrequencies{value: tf}}
 }
+
+// countedField is a text field analysed and counted before it reaches
+// Bleve (by english.Analyzer.AnalyzeCounted): what a document.TextField
+// with the English analyzer is once analysed, without its tokens.
+// Analyze has nothing left to do. Its value is the text lowered (Bleve
+// reads only its length: the field is not stored).
+type countedField struct {
+	name      string
+	value     []byte
+	positions []uint64
+	opts      index.FieldIndexingOptions
+	length    int
+	freqs     index.TokenFrequencies
+}
+
+func (f *countedField) Name() string                                     { return f.name }
+func (f *countedField) ArrayPositions() []uint64                         { return f.positions }
+func (f *countedField) Options() index.FieldIndexingOptions              { return f.opts }
+func (f *countedField) Analyze()                                         {}
+func (f *countedField) Value() []byte                                    { return f.value }
+func (f *countedField) NumPlainTextBytes() uint64                        { return uint64(len(f.value)) }
+func (f *countedField) EncodedFieldType() byte                           { return 't' }
+func (f *countedField) AnalyzedLength() int                              { return f.length }
+func (f *countedField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+
+// Size is what a document.TextField's is: Bleve's estimate of the memory
+// a document holds.
+func (f *countedField) Size() int {
+	return sizeOfTextField + size.SizeOfPtr + len(f.name) + len(f.positions)*size.SizeOfUint64 + len(f.value) + f.freqs.Size()
+}
+
+var sizeOfTextField = int(reflect.TypeFor[document.TextField]().Size())
 
 func bleveDoc(c pendingChunk) map[string]any {
 	e := c.entry

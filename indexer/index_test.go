@@ -8,10 +8,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
@@ -741,5 +745,70 @@ func TestResetAfterPut(t *testing.T) {
 	}
 	if st, err := ix.Stats(); err != nil || st.Chunks != 1 || st.BleveDocs != 1 {
 		t.Errorf("after reset and put: %+v %v", st, err)
+	}
+}
+
+// TestCountedDoc checks that the document Put makes of a chunk it has
+// analysed (countedDoc) is, field for field once Bleve analyses it, the
+// one the mapping makes with Bleve's analyzers: the same names, list
+// positions, options, lengths and term frequencies (and values, but the
+// text fields' are lowered: Bleve reads only their length).
+func TestCountedDoc(t *testing.T) {
+	ix, _ := openTest(t, Options{})
+	docs := parallelCorpus(300)
+	docs = append(docs, corpus()...)
+	docs[1].Tags = []string{"", "b", "b", "Ünïcode Tag"}
+	docs[2].Kind, docs[2].Layer, docs[2].Session, docs[2].Created = "", "", "", time.Time{}
+	docs[3].Title = "Café's RUNNING tests: l’homme"
+	docs[4].Body = "\xff\xfe not UTF-8 é"
+	var chunks []pendingChunk
+	for i := range docs {
+		chunks = append(chunks, ix.chunkDoc(&docs[i])...)
+	}
+	hash, _ := ix.embedder.(*HashEmbedder)
+	if _, err := ix.analyzeEmbed(context.Background(), hash, chunks); err != nil {
+		t.Fatal(err)
+	}
+	type field struct {
+		key    string // name and list positions
+		opts   index.FieldIndexingOptions
+		value  string
+		length int
+		freqs  map[string]int
+	}
+	fields := func(d *document.Document) []field {
+		var out []field
+		d.VisitFields(func(f index.Field) {
+			f.Analyze()
+			v := string(f.Value())
+			if f.Name() == fieldBody || f.Name() == fieldTitle {
+				v = fmt.Sprint(len(v))
+			}
+			fr := map[string]int{}
+			for k, tf := range f.AnalyzedTokenFrequencies() {
+				if string(tf.Term) != k || len(tf.Locations) != 0 {
+					t.Errorf("%s: term %q keyed %q, %d locations", f.Name(), tf.Term, k, len(tf.Locations))
+				}
+				fr[k] = tf.Frequency()
+			}
+			out = append(out, field{fmt.Sprint(f.Name(), f.ArrayPositions()), f.Options(), v, f.AnalyzedLength(), fr})
+		})
+		sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+		if len(d.CompositeFields) != 0 || len(d.NestedDocuments) != 0 {
+			t.Errorf("%s: composite or nested fields", d.ID())
+		}
+		return out
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		mapped := document.NewDocument(c.entry.ID())
+		if err := ix.bleve.Mapping().MapDocument(mapped, bleveDoc(*c)); err != nil {
+			t.Fatal(err)
+		}
+		want := fields(mapped)
+		got := fields(ix.countedDoc(c))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", c.entry.ID(), got, want)
+		}
 	}
 }

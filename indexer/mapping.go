@@ -83,7 +83,12 @@ func dayTerm(t time.Time) string { return t.UTC().Format("20060102") }
 
 // textOptions are the indexing options of the body and title fields, as
 // the mapping has them, for fields Put builds itself.
-func textOptions() index.FieldIndexingOptions {
+func textOptions() index.FieldIndexingOptions { return fieldOptions(fieldBody) }
+
+// keywordOptions are the keyword fields' (all alike), likewise.
+func keywordOptions() index.FieldIndexingOptions { return fieldOptions(fieldKind) }
+
+func fieldOptions(name string) index.FieldIndexingOptions {
 	m := newMapping().(*mapping.IndexMappingImpl)
-	return m.DefaultMapping.Properties[fieldBody].Fields[0].Options()
+	return m.DefaultMapping.Properties[name].Fields[0].Options()
 }

@@ -3,6 +3,7 @@ package english
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -64,7 +65,14 @@ func New(en analysis.Analyzer) (*Analyzer, error) {
 // (as Bleve's does); their terms are slices of input or of shared stems,
 // not to be written to.
 func (a *Analyzer) Analyze(input []byte) analysis.TokenStream {
-	toks := a.tokenize(input)
+	return a.analyze(input, nil)
+}
+
+// analyze is Analyze, and with s AnalyzeCounted's tokens and counts:
+// then the tokens are made in s's memory, and each kept term is counted
+// by its slot in the cache.
+func (a *Analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
+	toks := a.tokenize(input, s)
 	c := a.cache()
 	j := 0
 	for _, t := range toks {
@@ -76,22 +84,28 @@ func (a *Analyzer) Analyze(input []byte) analysis.TokenStream {
 			if len(a.stop.Filter(analysis.TokenStream{t})) == 1 {
 				toks[j] = t
 				j++
+				if s != nil {
+					s.count(-1, t.Term)
+				}
 			}
 			continue
 		}
 		h := hash(t.Term) & (cacheSize - 1)
-		s := c.stems[h]
+		st := c.stems[h]
 		if c.terms[h] != string(t.Term) || len(t.Term) == 0 { // "" is also an empty slot
-			s = nil
+			st = nil
 			if len(a.stop.Filter(analysis.TokenStream{t})) == 1 {
-				s = stem(t.Term)
+				st = stem(t.Term)
 			}
-			c.terms[h], c.stems[h] = string(t.Term), s
+			c.terms[h], c.stems[h] = string(t.Term), st
 		}
-		if s != nil {
-			t.Term = s
+		if st != nil {
+			t.Term = st
 			toks[j] = t
 			j++
+			if s != nil {
+				s.count(int(h), st)
+			}
 		}
 	}
 	a.mu.Lock()
@@ -152,11 +166,18 @@ func stem(term []byte) []byte {
 // is cut into pieces at white space followed by ASCII, which no word
 // spans and no segment but the white space's own: the pieces that are
 // all ASCII are segmented here, the others by Bleve.
-func (a *Analyzer) tokenize(input []byte) analysis.TokenStream {
+//
+// With s, the tokens are made in its memory.
+func (a *Analyzer) tokenize(input []byte, s *Scratch) analysis.TokenStream {
 	if !utf8.Valid(input) {
 		return a.tokenizer.Tokenize(input)
 	}
-	toks := make([]analysis.Token, 0, words(input))
+	var toks []analysis.Token
+	if s != nil {
+		toks = s.toks[:0]
+	} else {
+		toks = make([]analysis.Token, 0, words(input))
+	}
 	pos := 1
 	for i := 0; i < len(input); {
 		k := i
@@ -190,7 +211,14 @@ func (a *Analyzer) tokenize(input []byte) analysis.TokenStream {
 		}
 		i = to
 	}
-	out := make(analysis.TokenStream, len(toks))
+	var out analysis.TokenStream
+	if s != nil {
+		s.toks = toks
+		out = slices.Grow(s.ptrs[:0], len(toks))[:len(toks)]
+		s.ptrs = out
+	} else {
+		out = make(analysis.TokenStream, len(toks))
+	}
 	for i := range toks {
 		out[i] = &toks[i]
 	}

@@ -1,6 +1,7 @@
 package english
 
 import (
+	"fmt"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -11,13 +12,45 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
-// same fails unless a gives text the tokens of Bleve's "en" analyzer.
+// scratch is the one Scratch of the tests, reused from text to text as
+// an index build does.
+var scratch Scratch
+
+// same fails unless a gives text the tokens of Bleve's "en" analyzer,
+// by Analyze and by AnalyzeCounted, and AnalyzeCounted the frequencies
+// Bleve counts of them.
 func same(t testing.TB, a *Analyzer, bleve analysis.Analyzer, name, text string) bool {
 	t.Helper()
 	want := bleve.Analyze([]byte(text))
-	got := a.Analyze([]byte(text))
+	if !sameTokens(t, a.Analyze([]byte(text)), want, name, text) {
+		return false
+	}
+	for _, opts := range []index.FieldIndexingOptions{index.IndexField, index.IndexField | index.SkipFreqNorm} {
+		got, freqs := a.AnalyzeCounted(&scratch, []byte(text), opts.SkipFreqNorm())
+		if !sameTokens(t, got, want, name+" (counted)", text) {
+			return false
+		}
+		wantFreqs := analysis.TokenFrequency(want, nil, opts)
+		if len(freqs) != len(wantFreqs) {
+			t.Errorf("%s: %d terms counted, Bleve %d\ntext %q", name, len(freqs), len(wantFreqs), text)
+			return false
+		}
+		for k, w := range wantFreqs {
+			g := freqs[k]
+			if g == nil || string(g.Term) != string(w.Term) || g.Frequency() != w.Frequency() || len(g.Locations) != 0 {
+				t.Errorf("%s: term %q counted %+v, Bleve %+v\ntext %q", name, k, g, w, text)
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func sameTokens(t testing.TB, got, want analysis.TokenStream, name, text string) bool {
+	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s: %d tokens, Bleve %d\ntext %q\ngot  %s\nwant %s", name, len(got), len(want), text, show(got), show(want))
 		return false
@@ -154,4 +187,19 @@ func FuzzSameAsBleve(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		same(t, a, b, "fuzz", text)
 	})
+}
+
+// TestCountedCollisions counts a text of more distinct terms than the
+// table of stems holds, each several times and far apart, so that terms
+// take each other's slots between their tokens, and stems shared by
+// several words ("runs", "running").
+func TestCountedCollisions(t *testing.T) {
+	a, b := analyzers(t)
+	r := rand.New(rand.NewSource(2))
+	var sb strings.Builder
+	for i := 0; i < 3*cacheSize; i++ {
+		k := r.Intn(2 * cacheSize)
+		fmt.Fprintf(&sb, "w%x runs%x running%x The ", k, k%7, k%7)
+	}
+	same(t, a, b, "collisions", sb.String())
 }

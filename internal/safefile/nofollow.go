@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -98,12 +99,82 @@ func OpenInRoot(root, rel string) (*os.File, error) {
 // ReadInRoot reads the regular file rel under root as OpenInRoot opens
 // it: never through a symbolic link.
 func ReadInRoot(root, rel string) ([]byte, error) {
+	data, _, err := ReadHeadInRoot(root, rel, math.MaxInt64)
+	return data, err
+}
+
+// ReadHeadInRoot reads at most n bytes of the regular file rel under
+// root as OpenInRoot opens it (never through a symbolic link), and
+// returns them with the file's size: fstat's, or what was read if more.
+//
+// Where the kernel opens beneath a folder in one call (openat2), it
+// reads with the descriptor alone, in a buffer of the file's size: an
+// *os.File costs three more system calls (fcntl twice, epoll_ctl), and
+// io.ReadAll reads a 2 KB file in four, its buffer growing from 512
+// bytes (an index build reads every file of the memory: these were a
+// tenth of its CPU). Anything else (no openat2, a link, no such file, not
+// a regular file, a failed read) takes OpenInRoot's way, which gives the
+// errors it always has.
+func ReadHeadInRoot(root, rel string, n int64) ([]byte, int64, error) {
+	if data, size, ok := readHead(root, rel, n); ok {
+		return data, size, nil
+	}
 	f, err := OpenInRoot(root, rel)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, n))
+	return data, max(fi.Size(), int64(len(data))), err
+}
+
+// readHead is ReadHeadInRoot's short way; ok is false when it did not
+// read the file.
+func readHead(root, rel string, n int64) (data []byte, size int64, ok bool) {
+	if _, err := splitRel(rel); err != nil || n <= 0 {
+		return nil, 0, false
+	}
+	dirfd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, 0, false
+	}
+	// O_NONBLOCK so that a FIFO does not block the open; a regular
+	// file's reads ignore it.
+	fd, err := openBeneath(dirfd, rel, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK)
+	unix.Close(dirfd)
+	if err != nil {
+		return nil, 0, false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, 0, false
+	}
+	// Room for the whole file and one byte more, so that the read that
+	// finds its end needs no larger buffer.
+	data = make([]byte, 0, min(max(st.Size, 0), n-1)+1)
+	for int64(len(data)) < n {
+		if len(data) == cap(data) { // the file grew since fstat
+			data = append(data, 0)[:len(data)]
+		}
+		room := data[len(data):int(min(int64(cap(data)), n))]
+		k, err := unix.Read(fd, room)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, 0, false
+		}
+		if k == 0 {
+			break
+		}
+		data = data[:len(data)+k]
+	}
+	return data, max(st.Size, int64(len(data))), true
 }
 
 // LstatInRoot returns what os.Lstat does for rel under root, but a
