@@ -65,7 +65,8 @@ for r in $(seq 1 "$rounds"); do
 	done
 	f=$(fts5 "$work/copy/.cairn")
 	for row in "${rows[@]}"; do
-		set -- $row $f
+		read -r -a fields <<<"$row $f" # the row's fields are words: split on purpose
+		set -- "${fields[@]}"
 		# round, binary, wall, user, sys, rss KB, chunks, load, fts wall, fts cpu
 		awk -v r="$1" -v b="${names[$2]}" -v w="$3" -v u="$4" -v s="$5" -v m="$6" -v c="$7" -v l="$8" -v fw="$9" -v fc="${10}" 'BEGIN {
 			printf "%d\t%s\t%.2f\t%.2f\t%.0f\t%d\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%s\n", r, b, w, u + s, m / 1024, c, c / w, (u + s) / c * 1e6, fw, fc, (c / w) / (c / fw), l
