@@ -3,11 +3,14 @@
 // search (its own brute-force cosine index), and answers hybrid queries
 // by reciprocal rank fusion.
 //
-// It is the one API of the index. Two packages below it own parts that
-// stand alone: indexer/vecstore the chunk metadata and vectors (the
-// vectors and vectors.i8 files, their format, quantisation and the
-// scan), and indexer/embed the embedders, which this package re-exports
-// (HashEmbedder, OpenAIEmbedder) so that callers import it alone.
+// It is the one API of the index. Packages below it own parts that
+// stand alone: indexer/chunk how a body is cut into chunks (and the
+// token estimate, which this package re-exports with the chunking
+// options as EstimateTokens and ChunkOptions), indexer/vecstore the
+// chunk metadata and vectors (the vectors and vectors.i8 files, their
+// format, quantisation and the scan), and indexer/embed the embedders,
+// which this package re-exports (HashEmbedder, OpenAIEmbedder), so that
+// callers import it alone.
 //
 // It knows nothing of memory kinds, git or the command line. Callers hand
 // it Documents (a path, some fields, a body) and get Hits back (a chunk of

@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/size"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/cairn-mem/cairn/indexer/chunk"
 	"github.com/cairn-mem/cairn/indexer/embed"
 	"github.com/cairn-mem/cairn/indexer/english"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
@@ -78,6 +79,15 @@ const BuildMemory = 384 << 20
 // same CPU time (the collector was 3% of it).
 const BuildGC = 200
 
+// ChunkOptions say how bodies are cut into chunks. Chunking lives in
+// package chunk; this name keeps the index's callers to one import.
+type ChunkOptions = chunk.Options
+
+// EstimateTokens estimates how many tokens an LLM's tokenizer produces for
+// s: the measure of chunks and hits, and of the budgets of the index's
+// callers. It is chunk.EstimateTokens, re-exported for the same reason.
+func EstimateTokens(s string) int { return chunk.EstimateTokens(s) }
+
 // Options configure an Index. The zero value works: the built-in
 // embedder, the default chunking, no hit text.
 type Options struct {
@@ -119,9 +129,9 @@ type Document struct {
 	// FirstLine is the line number of Body's first line in the file
 	// (after front matter); 0 means 1.
 	FirstLine int
-	// Cut says how the body is cut into chunks: by size (Split, the
-	// zero value), in windows of a few turns (SplitDialogue) or by
-	// section (SplitSections).
+	// Cut says how the body is cut into chunks: by size (chunk.Split,
+	// the zero value), in windows of a few turns (chunk.SplitDialogue)
+	// or by section (chunk.SplitSections).
 	Cut Cut
 	// Header, if set, is one line that heads every chunk of the body (a
 	// session's number, date and speakers): indexed and embedded with
@@ -135,9 +145,9 @@ type Document struct {
 type Cut int
 
 const (
-	BySize    Cut = iota // Split: pieces of at most MaxTokens
-	ByTurns              // SplitDialogue: a few turns of a dialogue a chunk
-	BySection            // SplitSections: a section a chunk
+	BySize    Cut = iota // chunk.Split: pieces of at most MaxTokens
+	ByTurns              // chunk.SplitDialogue: a few turns of a dialogue a chunk
+	BySection            // chunk.SplitSections: a section a chunk
 )
 
 // meta is meta.json.
@@ -252,7 +262,7 @@ func newIndex(dir string, opts Options) (*Index, error) {
 	if opts.Embedder.Dim() <= 0 {
 		return nil, fmt.Errorf("open index %s: embedder %s has no dimensions", dir, opts.Embedder.Name())
 	}
-	opts.Chunk = opts.Chunk.withDefaults()
+	opts.Chunk = opts.Chunk.WithDefaults()
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = 1000
 	}
@@ -972,12 +982,12 @@ type span struct{ chunks, paths int }
 
 // chunkDoc splits d into pending chunks.
 func (ix *Index) chunkDoc(d *Document) []pendingChunk {
-	split := Split
+	split := chunk.Split
 	switch d.Cut {
 	case ByTurns:
-		split = SplitDialogue
+		split = chunk.SplitDialogue
 	case BySection:
-		split = SplitSections
+		split = chunk.SplitSections
 	}
 	header := oneLine(d.Header)
 	chunks := split(d.Body, d.FirstLine, ix.opts.Chunk)
@@ -986,7 +996,7 @@ func (ix *Index) chunkDoc(d *Document) []pendingChunk {
 			return nil
 		}
 		first := max(d.FirstLine, 1)
-		chunks = []Chunk{{StartLine: first, EndLine: first}}
+		chunks = []chunk.Chunk{{StartLine: first, EndLine: first}}
 	}
 	var created, updated int64
 	if !d.Created.IsZero() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"math"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/cairn-mem/cairn/indexer/chunk"
 	"github.com/cairn-mem/cairn/indexer/vecstore"
 )
 
@@ -174,7 +176,7 @@ func TestDeleteAndReplace(t *testing.T) {
 	ix, _ := openTest(t, Options{Chunk: ChunkOptions{MaxTokens: 20, Overlap: 1}})
 	long := strings.Repeat("The worker drains the queue every second.\n\n", 10)
 	put(t, ix, Document{Path: "a.md", Title: "A", Body: long}, Document{Path: "b.md", Title: "B", Body: "queue"})
-	want := len(Split(long, 1, ix.opts.Chunk)) + 1
+	want := len(chunk.Split(long, 1, ix.opts.Chunk)) + 1
 	if n := ix.Count(); n != want || n < 4 {
 		t.Fatalf("count = %d, want %d", n, want)
 	}
@@ -809,6 +811,17 @@ func TestCountedDoc(t *testing.T) {
 		got := fields(ix.countedDoc(c))
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s:\n got %+v\nwant %+v", c.entry.ID(), got, want)
+		}
+	}
+}
+
+// textHash is hash/fnv's FNV-1a, 64 bits.
+func TestTextHash(t *testing.T) {
+	for _, s := range []string{"", "a", "chunk text\nwith lines", "Größe ändern", strings.Repeat("xyz ", 1000)} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got, want := textHash(s), h.Sum64(); got != want {
+			t.Errorf("textHash(%.20q) = %x, want %x", s, got, want)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func Repeated(p string, sessions *Sessions) bool {
 // day, "Session 7 · 2024-11-28", with the speakers of a transcript after
 // them: a chunk of a few turns then says when, and between whom, it was
 // said. A transcript is cut into a few turns a chunk
-// (indexer.SplitDialogue), a summary into its sections, whose lines
+// (indexer.ByTurns), a summary into its sections, whose lines
 // that quote the transcript are left out: a turn is found in one place.
 // An age file (internal/crypt) is not a document.
 func Document(p string, data []byte, sessions *Sessions) (doc indexer.Document, ok bool) {

@@ -1,9 +1,8 @@
-package indexer
+package chunk
 
 import (
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,8 +40,8 @@ func formatChunks(chunks []Chunk) string {
 }
 
 func TestSplitGolden(t *testing.T) {
-	opts := ChunkOptions{MaxTokens: 60, Overlap: 12}
-	files, err := filepath.Glob("testdata/chunk/*.md")
+	opts := Options{MaxTokens: 60, Overlap: 12}
+	files, err := filepath.Glob("testdata/*.md")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no inputs: %v", err)
 	}
@@ -79,25 +78,25 @@ func TestSplitCuts(t *testing.T) {
 	tests := []struct {
 		name      string
 		body      string
-		opts      ChunkOptions
+		opts      Options
 		wantFirst []int // start line of each chunk
 	}{
-		{"empty", "", ChunkOptions{}, nil},
-		{"blank", " \n\t\n\n", ChunkOptions{}, nil},
-		{"one line", "hello", ChunkOptions{}, []int{1}},
-		{"fits whole", "# A\n\n" + para + "\n\n# B\n\n" + para, ChunkOptions{MaxTokens: 512}, []int{1}},
+		{"empty", "", Options{}, nil},
+		{"blank", " \n\t\n\n", Options{}, nil},
+		{"one line", "hello", Options{}, []int{1}},
+		{"fits whole", "# A\n\n" + para + "\n\n# B\n\n" + para, Options{MaxTokens: 512}, []int{1}},
 		// Two sections of ~53 tokens with max 60: cut at the heading, no overlap.
-		{"heading", "# A\n\n" + para + "\n\n# B\n\n" + para, ChunkOptions{MaxTokens: 60, Overlap: 10}, []int{1, 5}},
+		{"heading", "# A\n\n" + para + "\n\n# B\n\n" + para, Options{MaxTokens: 60, Overlap: 10}, []int{1, 5}},
 		// The window holds lines 1-5: the turn at line 5 wins over the
 		// paragraph at line 4 and the line at 6.
 		{"turn", short + "\n" + short + "\n\n" + short + "\n**User**: " + short + "\n" + short,
-			ChunkOptions{MaxTokens: 90, Overlap: 1}, []int{1, 5}},
+			Options{MaxTokens: 90, Overlap: 1}, []int{1, 5}},
 		{"no turn", short + "\n" + short + "\n\n" + short + "\nUser " + short + "\n" + short,
-			ChunkOptions{MaxTokens: 90, Overlap: 1}, []int{1, 4}},
+			Options{MaxTokens: 90, Overlap: 1}, []int{1, 4}},
 		{"custom turn", "Q: " + para + "\nA: " + para,
-			ChunkOptions{MaxTokens: 60, Overlap: 1, Turn: regexp.MustCompile(`^[QA]:`)}, []int{1, 2}},
+			Options{MaxTokens: 60, Overlap: 1, Turn: regexp.MustCompile(`^[QA]:`)}, []int{1, 2}},
 		{"fence hides heading", "```\n# not a heading\n" + para + "\n# nor this\n" + para + "\n```",
-			ChunkOptions{MaxTokens: 60, Overlap: 1}, []int{1, 5}},
+			Options{MaxTokens: 60, Overlap: 1}, []int{1, 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,7 +118,7 @@ func TestSplitOverlap(t *testing.T) {
 	for i := range 100 {
 		lines = append(lines, fmt.Sprintf("line %d says something short.", i))
 	}
-	opts := ChunkOptions{MaxTokens: 50, Overlap: 14}
+	opts := Options{MaxTokens: 50, Overlap: 14}
 	chunks := Split(strings.Join(lines, "\n"), 1, opts)
 	checkChunks(t, strings.Join(lines, "\n"), chunks, 1, opts)
 	if len(chunks) < 10 {
@@ -137,9 +136,9 @@ func TestSplitOverlap(t *testing.T) {
 // checkChunks asserts what must hold of any split: chunks in order, line
 // ranges valid, text equal to the file's lines at the recorded columns,
 // every non-blank line covered, no chunk blank, sizes within bounds.
-func checkChunks(t *testing.T, file string, chunks []Chunk, first int, opts ChunkOptions) {
+func checkChunks(t *testing.T, file string, chunks []Chunk, first int, opts Options) {
 	t.Helper()
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	lines := strings.Split(file, "\n")
 	for i := range lines {
 		lines[i] = strings.TrimSuffix(lines[i], "\r")
@@ -206,7 +205,7 @@ func sliceLines(lines []string, c Chunk) string {
 
 func FuzzChunk(f *testing.F) {
 	for _, name := range []string{"item.md", "transcript.md", "code.md"} {
-		b, err := os.ReadFile(filepath.Join("testdata/chunk", name))
+		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -217,7 +216,7 @@ func FuzzChunk(f *testing.F) {
 	f.Add(strings.Repeat("x", 3000)+" y", uint8(3), uint8(200))
 	f.Add("日本語のテキスト 😀😀😀 \xff\xfe", uint8(1), uint8(0))
 	f.Fuzz(func(t *testing.T, body string, max, overlap uint8) {
-		opts := ChunkOptions{MaxTokens: int(max), Overlap: int(overlap)}
+		opts := Options{MaxTokens: int(max), Overlap: int(overlap)}
 		chunks := Split(body, 1, opts)
 		checkChunks(t, body, chunks, 1, opts)
 	})
@@ -257,7 +256,7 @@ func TestSplitDialogue(t *testing.T) {
 	tests[1].want = []string{"7-10", "9-12", "12-14", "14-16"}
 	for _, tt := range tests {
 		var got []string
-		for i, c := range SplitDialogue(body, 1, ChunkOptions{Turns: tt.turns}) {
+		for i, c := range SplitDialogue(body, 1, Options{Turns: tt.turns}) {
 			got = append(got, fmt.Sprintf("%d-%d", c.StartLine, c.EndLine))
 			if c.Seq != i || c.Tokens != EstimateTokens(c.Text) || strings.HasPrefix(c.Text, "\n") || strings.HasSuffix(c.Text, "\n") {
 				t.Errorf("turns %d: chunk %d: %+v", tt.turns, i, c)
@@ -269,11 +268,11 @@ func TestSplitDialogue(t *testing.T) {
 	}
 	// A window over MaxTokens is cut further; no turns: Split.
 	long := "**Maya:** " + strings.Repeat("word ", 300) + "\n**Tom:** short"
-	if cs := SplitDialogue(long, 1, ChunkOptions{MaxTokens: 100, Overlap: -1, Turns: 2}); len(cs) < 3 || cs[len(cs)-1].Tokens > 100 {
+	if cs := SplitDialogue(long, 1, Options{MaxTokens: 100, Overlap: -1, Turns: 2}); len(cs) < 3 || cs[len(cs)-1].Tokens > 100 {
 		t.Errorf("long turn: %d chunks", len(cs))
 	}
 	plain := "no turns here\n\njust text"
-	if got, want := SplitDialogue(plain, 3, ChunkOptions{}), Split(plain, 3, ChunkOptions{}); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := SplitDialogue(plain, 3, Options{}), Split(plain, 3, Options{}); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("no turns: %+v, want %+v", got, want)
 	}
 }
@@ -299,23 +298,12 @@ func TestSplitSections(t *testing.T) {
 		"",
 	}, "\n")
 	var got []string
-	for _, c := range SplitSections(body, 1, ChunkOptions{MaxTokens: 200}) {
+	for _, c := range SplitSections(body, 1, Options{MaxTokens: 200}) {
 		got = append(got, fmt.Sprintf("%d-%d", c.StartLine, c.EndLine))
 	}
 	// Request and Outcome share a chunk; the empty Decisions is in none;
 	// Open would make it too big.
 	if want := "5-9 13-14"; strings.Join(got, " ") != want {
 		t.Errorf("chunks %v, want %s", got, want)
-	}
-}
-
-// textHash is hash/fnv's FNV-1a, 64 bits.
-func TestTextHash(t *testing.T) {
-	for _, s := range []string{"", "a", "chunk text\nwith lines", "Größe ändern", strings.Repeat("xyz ", 1000)} {
-		h := fnv.New64a()
-		h.Write([]byte(s))
-		if got, want := textHash(s), h.Sum64(); got != want {
-			t.Errorf("textHash(%.20q) = %x, want %x", s, got, want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package indexer
+package chunk
 
 import (
 	"math/rand"
@@ -26,7 +26,7 @@ func TestLineGuards(t *testing.T) {
 			{"subheading", isSubheading(l), subheadingRE.MatchString(l)},
 			{"speaker", isSpeaker(l), speakerRE.MatchString(l)},
 			{"label", isLabel(l), labelRE.MatchString(l)},
-			{"turn", isTurn(DefaultTurn, l), DefaultTurn.MatchString(l)},
+			{"turn", isTurn(defaultTurn, l), defaultTurn.MatchString(l)},
 		} {
 			if c.got != c.want {
 				t.Fatalf("%s(%q) = %v, the pattern says %v", c.name, l, c.got, c.want)

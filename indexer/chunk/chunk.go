@@ -1,4 +1,4 @@
-package indexer
+package chunk
 
 import (
 	"regexp"
@@ -10,18 +10,18 @@ import (
 // Chunking defaults: the seed design's numbers, and a dialogue's window
 // (measured on the long-conversation set, docs/benchmarks.md).
 const (
-	DefaultMaxTokens = 512
-	DefaultOverlap   = 50
-	DefaultTurns     = 3
+	defaultMaxTokens = 512
+	defaultOverlap   = 50
+	defaultTurns     = 3
 )
 
-// DefaultTurn matches a line that starts a turn of a transcript written as
+// defaultTurn matches a line that starts a turn of a transcript written as
 // Markdown. The convention cairn writes and reads is a bold speaker label
 // followed by a colon ("**User**:", "**Assistant**:", "**Tool**:"), or
 // the same without the bold ("User:"). Turns written as headings
 // ("## Turn 3", "### user", "### assistant") are headings already and cut
 // there.
-var DefaultTurn = regexp.MustCompile(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
+var defaultTurn = regexp.MustCompile(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
 
 // speakerRE matches a line that starts a turn of a dialogue between
 // people: a bold name and a colon ("**Maya:**", "**Dr Okafor**:").
@@ -34,41 +34,45 @@ var (
 	fenceRE      = regexp.MustCompile("^ {0,3}(```|~~~)")
 )
 
-// ChunkOptions say how Split cuts a body. The zero value means the
+// Options say how Split cuts a body. The zero value means the
 // defaults.
-type ChunkOptions struct {
+type Options struct {
 	// MaxTokens is the most tokens (by EstimateTokens) a chunk holds; a
-	// single word longer than that is cut at rune boundaries.
+	// single word longer than that is cut at rune boundaries. 0 means 512.
 	MaxTokens int
 	// Overlap is the most tokens a chunk repeats from the end of the one
 	// before it, in whole lines (or whole words when a line alone is longer
-	// than MaxTokens). A chunk that starts at a heading repeats nothing.
+	// than MaxTokens); 0 means 50, a negative number none, and it is never
+	// more than half of MaxTokens. A chunk that starts at a heading repeats
+	// nothing.
 	Overlap int
-	// Turn matches a line that starts a transcript turn; nil means
-	// DefaultTurn.
+	// Turn matches a line that starts a transcript turn; nil means the
+	// speaker labels cairn writes ("**User**:", "Assistant:", …).
 	Turn *regexp.Regexp
 	// Turns is how many turns a chunk of a dialogue holds
-	// (SplitDialogue); 0 means DefaultTurns.
+	// (SplitDialogue); 0 means 3.
 	Turns int
 }
 
-func (o ChunkOptions) withDefaults() ChunkOptions {
+// WithDefaults returns o with its zero fields set to the defaults, as
+// Split and its siblings use it.
+func (o Options) WithDefaults() Options {
 	if o.MaxTokens <= 0 {
-		o.MaxTokens = DefaultMaxTokens
+		o.MaxTokens = defaultMaxTokens
 	}
 	if o.Overlap < 0 {
 		o.Overlap = 0
 	} else if o.Overlap == 0 {
-		o.Overlap = DefaultOverlap
+		o.Overlap = defaultOverlap
 	}
 	if o.Overlap >= o.MaxTokens/2 {
 		o.Overlap = o.MaxTokens / 2
 	}
 	if o.Turn == nil {
-		o.Turn = DefaultTurn
+		o.Turn = defaultTurn
 	}
 	if o.Turns <= 0 {
-		o.Turns = DefaultTurns
+		o.Turns = defaultTurns
 	}
 	return o
 }
@@ -121,8 +125,8 @@ type unit struct {
 // fenced code blocks do not count. firstLine is the line number of the
 // body's first line in its file (1 when the body is the whole file).
 // Blank-only bodies give no chunks; blank lines never begin or end one.
-func Split(body string, firstLine int, opts ChunkOptions) []Chunk {
-	opts = opts.withDefaults()
+func Split(body string, firstLine int, opts Options) []Chunk {
+	opts = opts.WithDefaults()
 	firstLine = max(firstLine, 1)
 	lines := bodyLines(body)
 	units := splitUnits(lines, opts)
@@ -208,7 +212,7 @@ func makeChunk(lines []string, us []unit, seq, firstLine int) Chunk {
 
 // splitUnits turns lines into units, each carrying the strength of the
 // boundary before it.
-func splitUnits(lines []string, opts ChunkOptions) []unit {
+func splitUnits(lines []string, opts Options) []unit {
 	var units []unit
 	inFence := false
 	afterBlank := false
@@ -331,8 +335,8 @@ func appendPieces(units []unit, line int, l string, from, to, cut, max int) []un
 // preamble) is left out. A window
 // longer than opts.MaxTokens is cut further as Split cuts. A body
 // without turns is cut by Split.
-func SplitDialogue(body string, firstLine int, opts ChunkOptions) []Chunk {
-	opts = opts.withDefaults()
+func SplitDialogue(body string, firstLine int, opts Options) []Chunk {
+	opts = opts.WithDefaults()
 	firstLine = max(firstLine, 1)
 	lines := bodyLines(body)
 	starts := startsOutsideCode(lines, func(l string) bool { // the first line of each turn
@@ -414,8 +418,8 @@ var labelRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}\*\*:?\s*$`)
 // while they hold no more than a quarter of opts.MaxTokens together; a
 // section longer than opts.MaxTokens is cut further as Split cuts. A
 // body without sections is cut by Split.
-func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
-	opts = opts.withDefaults()
+func SplitSections(body string, firstLine int, opts Options) []Chunk {
+	opts = opts.WithDefaults()
 	firstLine = max(firstLine, 1)
 	lines := bodyLines(body)
 	starts := startsOutsideCode(lines, func(l string) bool { return isSubheading(l) || isLabel(l) })
@@ -457,7 +461,7 @@ func SplitSections(body string, firstLine int, opts ChunkOptions) []Chunk {
 
 // appendWindow adds lines[from:to] as a chunk, or as Split cuts it when
 // it is longer than opts.MaxTokens.
-func appendWindow(chunks []Chunk, lines []string, from, to, firstLine int, opts ChunkOptions) []Chunk {
+func appendWindow(chunks []Chunk, lines []string, from, to, firstLine int, opts Options) []Chunk {
 	text := strings.Join(lines[from:to], "\n")
 	if n := EstimateTokens(text); n <= opts.MaxTokens {
 		return append(chunks, Chunk{
@@ -505,10 +509,10 @@ func isSubheading(l string) bool { return lead(l) == '#' && subheadingRE.MatchSt
 func isSpeaker(l string) bool    { return strings.HasPrefix(l, "**") && speakerRE.MatchString(l) }
 func isLabel(l string) bool      { return strings.HasPrefix(l, "**") && labelRE.MatchString(l) }
 
-// isTurn is turn.MatchString(l); DefaultTurn matches only lines that
+// isTurn is turn.MatchString(l); defaultTurn matches only lines that
 // start with a star or a speaker's capital.
 func isTurn(turn *regexp.Regexp, l string) bool {
-	if turn == DefaultTurn && (l == "" || !strings.ContainsRune("*UAHSTC", rune(l[0]))) {
+	if turn == defaultTurn && (l == "" || !strings.ContainsRune("*UAHSTC", rune(l[0]))) {
 		return false
 	}
 	return turn.MatchString(l)
