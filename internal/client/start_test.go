@@ -71,8 +71,11 @@ func TestAutostartLosesTheLock(t *testing.T) {
 	started, stop := filepath.Join(state, "started"), filepath.Join(state, "stop")
 	t.Cleanup(func() { os.WriteFile(stop, nil, 0o600) })
 	// The process started here: it says it runs, and waits to be let go
-	// (as a daemon waits for its lock's holder), holding nothing.
-	spawn := Spawn{Command: []string{"sh", "-c", `touch "$0"; while [ ! -e "$1" ]; do sleep 0.01; done`, started, stop}, Env: os.Environ()}
+	// (as a daemon waits for its lock's holder), holding nothing. It also
+	// ends once its folder is gone: the cleanup that writes stop runs
+	// just before t.TempDir's removal, which can take the file away
+	// before the loop looks, and the shell then spun on after the test.
+	spawn := Spawn{Command: []string{"sh", "-c", `touch "$0"; while [ ! -e "$1" ] && [ -e "$0" ]; do sleep 0.01; done`, started, stop}, Env: os.Environ()}
 
 	// The other daemon: once the process above runs, it takes the
 	// daemon's lock (its holder line names this test's process) and
