@@ -26,25 +26,59 @@ var (
 	lintCmd    = lazyre.New(`(^|[\s;&|('"])(go vet|staticcheck|golangci-lint|gofmt|eslint|prettier|ruff|flake8|pylint|mypy|pyright|black --check|cargo clippy|cargo fmt|shellcheck|(npm|pnpm|yarn) run lint)\b`)
 	lookCmd    = lazyre.New(`^(ls|cat|head|tail|pwd|echo|grep|rg|find|fd|wc|which|file|stat|tree|less|git (status|diff|log|show|branch|remote)|sed -n)\b`)
 	commitCmd  = lazyre.New(`(^|[\s;&|('"])git commit\b`)
-	quotedData = lazyre.New(`(\b(?:grep|egrep|fgrep|rg|ag|echo|printf)(?:\s+-[\w=-]+)*\s+)(?:'[^']*'|"[^"]*")`)
+	searchStep = lazyre.New(`^(?:grep|egrep|fgrep|rg|ag|echo|printf)\b`)
 )
+
+// runSteps is key's steps without what a search or an echo is given,
+// which is data: `grep -rn 'cargo build'` builds nothing, while `echo y
+// | cargo test` runs the tests it pipes into.
+func runSteps(key string) string {
+	steps := Steps(key)
+	for i, st := range steps {
+		if searchStep.MatchString(st) {
+			steps[i] = afterPipe(st)
+		}
+	}
+	return strings.Join(steps, " && ")
+}
+
+// afterPipe is what step pipes its output into, "" when it pipes
+// nothing: the first | outside quotes ends the search's arguments.
+func afterPipe(step string) string {
+	var quote byte
+	for i := 0; i < len(step); i++ {
+		switch c := step[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			i++
+		case c == '|':
+			return strings.TrimSpace(step[i+1:])
+		}
+	}
+	return ""
+}
 
 // PurposeOf reports what the command with key (see Key) is for. A line
 // that does several things is a test run before a commit, a commit
 // before a lint and a lint before a build: "make test" is a test run,
 // not a build.
 func PurposeOf(key string) Purpose {
-	// What a search or an echo quotes is data: `grep -rn 'cargo build'`
-	// builds nothing.
-	key = quotedData.ReplaceAllString(key, "$1''")
+	runs := runSteps(key)
 	switch {
-	case testCmd.MatchString(key):
+	case testCmd.MatchString(runs):
 		return PurposeTest
-	case commitCmd.MatchString(key):
+	case commitCmd.MatchString(runs):
 		return PurposeCommit
-	case lintCmd.MatchString(key):
+	case lintCmd.MatchString(runs):
 		return PurposeLint
-	case buildCmd.MatchString(key):
+	case buildCmd.MatchString(runs):
 		return PurposeBuild
 	case lookCmd.MatchString(key):
 		return PurposeLook

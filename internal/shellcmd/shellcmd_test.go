@@ -101,6 +101,8 @@ func TestPurposeAndFamily(t *testing.T) {
 		{"ls -la", PurposeLook, "ls"},
 		{"docker compose up -d", PurposeOther, "docker compose"},
 		{"rm -f deploy/api.service && grep -rn 'systemctl\\|cargo build --release' .", PurposeOther, "rm"},
+		{"echo y | cargo test", PurposeTest, "echo y"},
+		{"grep -c FAIL log.txt || make test", PurposeTest, "grep"},
 		{"bash -lc 'cargo build --release'", PurposeBuild, "bash"},
 	} {
 		if p := PurposeOf(tc.cmd); p != tc.p {
