@@ -13,8 +13,8 @@ var (
 	// "is simpler".
 	reasonCue = lazyre.New(`(?i)(\bbecause\b|\bsince (it|they|we|the|this|that|there|our|you|its|their|\w+ (is|are|has|have|does|doesn't|can|can't|will|won't|already))\b|\bso that\b|\bso (we|it|they|there|the|that|nothing|no)\b|\botherwise\b|\bthe reason (is|being|was)\b|\bto (avoid|keep|prevent|make sure|ensure|stay|save|reduce|speed|match)\b|\bwhich (means|lets|keeps|avoids|gives|makes|stops|prevents|protects|guarantees|ensures)\b|\bgiven (that|the)\b|\bdue to\b|\bas (it|they|this|that) (is|are|has|have|does|doesn't|gives|keeps|avoids|can|can't|won't|will|already)\b|\bthat way\b|\bthis way\b|\b(is|are|was|'s) (simpler|faster|safer|cheaper|overkill|lighter|smaller|already there|built in|built-in|stdlib)\b|\btoo (slow|heavy|complex|complicated|much|many|big|expensive|fragile|flaky)\b|\bfor (simplicity|safety|speed|performance|consistency)\b)`)
 	// envValue is a value an environment fact holds: a port, a URL, a
-	// version, a path, a host, a variable, a command.
-	envValue = lazyre.New(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b|\b[a-z][\w-]*(\.[a-z][\w-]*)+:[a-z][\w.-]+)`)
+	// version, a path, a host, a variable, a command, an address.
+	envValue = lazyre.New(`(?i)(\b(branch|bucket|namespace|region|cluster|registry|host|hostname|account|profile|database|db|schema|queue|topic)\s+(is|are)\s+(now\s+)?[\w-]*[\d./:_-][\w./:-]*|\bbranch\s+(is|are)\s+(now\s+)?\w+|\b(on|to|at|from) :?\d{4,5}\b|\b[a-z][a-z0-9+.-]*://\S+|\b(namespace|cluster|region|bucket|zone|account|host|hostname|queue|topic|branch|schema|registry|image|profile|context)[ :=]+[\w./-]*[\d_-][\w./-]*|\bport\s*:?\s*\d{2,5}\b|\blocalhost(:\d+)?\b|:\d{2,5}\b|https?://\S+|\b\d{1,3}(\.\d{1,3}){3}\b|(^|\s|` + "`" + `)(~|\.{1,2})?/[\w.@-]+(/[\w.@*-]*)*|\b[\w-]+/[\w.-]+(/[\w.-]+)*\.\w{1,5}\b|\bv?\d+\.\d+(\.\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|` + "`[^`]{2,}`" + `|\b[\w-]+\.(internal|local|lan|io|com|net|org|dev|cloud|svc)\b|\b[a-z][\w-]*(\.[a-z][\w-]*)+:[a-z][\w.-]+|\b0x[0-9a-f]{2,8}\b)`)
 )
 
 // ReasonAt is where s gives a reason ("because", "so that", "to avoid",
@@ -57,10 +57,11 @@ func NamesValue(s string) bool {
 }
 
 // HasPort reports whether s names a port ("on port 5433", ":8080",
-// "localhost:5080"): where something runs, whatever the verb.
+// "localhost:5080", "192.168.1.20:1883"): where something runs, whatever
+// the verb.
 func HasPort(s string) bool { return portValue.MatchString(s) }
 
-var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b`)
+var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b|\b\d{1,3}(?:\.\d{1,3}){3}:\d{2,5}\b`)
 
 // HasURL reports whether s holds a URL.
 func HasURL(s string) bool { return urlRE.MatchString(s) }

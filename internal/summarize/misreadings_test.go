@@ -98,6 +98,22 @@ func TestClassifyMisreadings(t *testing.T) {
 		// What the numbers to meet are, and what a script in a path does.
 		{Assistant, "Budgets on the RTX 3060 at 1440p: 60 fps, so 16.6 ms a frame, of which the GPU gets 12 ms.", "env"},
 		{Assistant, "The backfill in scripts/backfill_region.py walks orders by id in batches of 5,000 rows with a 200 ms pause.", "env"},
+		// Blind AG, opened in the round of 16 December.
+		{User, "Prod runs Synapse 1.98 — that's why I pinned the compose image to the same version.", "env"},
+		{Assistant, "The builds failed because the cache was stale — that's why the job timed out.", "root"},
+		{Assistant, "The duplicate forum posts came from Synapse itself.", "root"},
+		{User, "Bad news, we can't do tomorrow.", ""},
+		{Assistant, "The disk buffers held the events meanwhile, so nothing's lost; they are draining now.", ""},
+		{Assistant, "You said the canary VM (app-17) has been running this since last night; let me read its errors.", ""},
+		{Assistant, "Raising it to 512 KiB for that service's files is the fix I'd make next.", "open"},
+		{Assistant, "It's on LZ4, and it would be worth trying ZSTD on that column before we size the disks.", "open"},
+		{Assistant, "MQTT: broker 192.168.1.20:1883 on the Pi.", "env"},
+		{Assistant, "Topics: the ESP publishes each frame to `gh/1/telemetry` as JSON and subscribes to `gh/1/cmd/#`.", "env"},
+		{Assistant, "Addresses are as expected: 0x23 BH1750, 0x44 SHT31, 0x48 ADS1115.", "env"},
+		{Assistant, "I didn't do PID: it's a resistive heater on a relay, PID would buy nothing but relay wear.", "rejected"},
+		{Assistant, "Then the sensor goes first, and a little later everything, with SDA stuck low.", ""},
+		{Assistant, "One problem with the package: the build output lists what `git ls-files` returns, so spec/ goes into the .gem.", "open"},
+		{Assistant, "The watermark is the problem.", "root"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)

@@ -181,9 +181,9 @@ func request(p string) string {
 func outcome(text string) []string {
 	var out []string
 	paras, listed := items(text)
-	limit := 3
+	limit := 4
 	if listed {
-		limit = 5 // a list's items are short and each says one thing done
+		limit = 6 // a list's items are short and each says one thing done
 	}
 	for p, para := range paras {
 		if p < len(paras)-1 && leadIn(para) {
@@ -490,7 +490,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
 		fix := role == Assistant && fixedTo.MatchString(s) && prose.HasValue(s)
-		narration := role == Assistant && (narrate.MatchString(s) || telling.StepAhead(s)) && !fix
+		narration := role == Assistant && (narrate.MatchString(s) || telling.StepAhead(s) || retold.MatchString(s)) && !fix
 		action := role == Assistant && actionLine.MatchString(s)
 		if narration && !openSaid(s) {
 			continue
@@ -551,8 +551,18 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case (isCause(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
+		case (isCause(s) || culprit.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
 			kind = "root"
+			if culprit.MatchString(s) && i+1 < len(ss) {
+				// "The watermark is the problem." names the cause; the
+				// sentences after it say how it broke things.
+				end := explanation(ss, i)
+				explained = end
+				s, next = strings.Join(ss[i:end+1], " "), ""
+				if end+1 < len(ss) {
+					next = ss[end+1]
+				}
+			}
 			a.addRootCause(role, symptomSaid, s, next)
 		case role == User && convention.MatchString(s):
 			kind = "pref"
@@ -570,6 +580,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				if prev != "" && !strings.HasSuffix(prev, "?") && strings.ContainsAny(prev, "0123456789") {
 					a.addDecision(role, dropTopic(prev), "", false)
 				}
+				break
+			}
+			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && len(prev)+len(s) < 300 {
+				// "Make it 5 days." sets what the sentence before named
+				// ("our lookback is only 3 days"): said with it.
+				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
 				break
 			}
 			a.addDecision(role, s, next, false)
@@ -625,7 +641,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && prose.IsFullClause(prose.DropLeadIn(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -717,8 +733,19 @@ func isCause(s string) bool {
 	if supposed.MatchString(s) {
 		return false // "If the slot turns out to be full, cancel the intent": what to do then
 	}
+	s = choseWhy.ReplaceAllString(s, "so")
 	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after")) || narrowCause.MatchString(s)
 }
+
+// retold is the agent telling the user what they said or did, or what
+// it reads next: "You said the canary has run since last night; let me
+// read its errors", "You ran it an hour ago and said the panel is
+// empty". The user's own words say it, where they are a fact.
+var retold = lazyre.New(`(?i)^you (?:said|ran|pasted|mentioned|told me|asked|wrote)\b|[;,—–]\s*(?:so |and |now )?let me (?:check|look|read|see|run|grep|open|inspect|find|pull|dig|try)\b`)
+
+// choseWhy gives the reason for what the speaker chose, not for what went
+// wrong: "Synapse 1.98 — that's why I pinned the compose image".
+var choseWhy = lazyre.New(`(?i)\b(?:that'?s|that is|which is|this is) why (?:i|we)(?:'ve| have| had|'d)? (?:\w+ed|chose|went|picked|kept|left|set|put|made|wrote|built|took|use|run|keep|stick)\b`)
 
 // supposed opens a case supposed, not found: "If the slot turns out to be
 // full, …", "Should the insert fail, …".
@@ -756,10 +783,10 @@ var pronounLead = lazyre.New(`(?i)^(?:it's|it is|it|this|that|they're|they are|t
 const PassedOver = " — passed over for: "
 
 // refersBack is work left whose object is a pronoun for what the
-// sentence before said: "I haven't fixed that yet", "It's flaky; I
-// haven't found why yet", "We need a replica identity on both before the
+// sentence before said: "I haven't fixed that yet", "Haven't looked
+// into it.", "It's flaky; I haven't found why yet", "We need a replica identity on both before the
 // initial sync".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:i|we)(?: still)? (?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|\b(?:on|for|to|in|of|from) (?:both|either)(?: of them)?\b`)
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:(?:i|we)(?: still)? )?(?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|\b(?:on|for|to|in|of|from) (?:both|either)(?: of them)?\b`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
@@ -779,13 +806,15 @@ func openSaid(s string) bool {
 // notWork blanks what reads like work left and is not: code
 // ("`remaining`" is a field), a state "while the action is pending", a
 // need denied ("the staff view never needs more"), the agent's own
-// reading ("ListSlots, which I haven't read yet").
+// reading ("ListSlots, which I haven't read yet"), a date called off
+// ("we can't do tomorrow"), a time in a story ("and a little later
+// everything").
 func notWork(s string) string {
 	return whilePending.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " ")
 }
 
 var (
-	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b`)
+	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b`)
 	codeSpan     = lazyre.New("`[^`]*`")
 )
 
@@ -813,7 +842,7 @@ func (a *analysis) attachRejected(first int, rejects []string) {
 			continue
 		}
 		for _, r := range rejects {
-			r = trimLead(strings.TrimRight(r, "."))
+			r = trimLead(strings.TrimRight(r, ".;, "))
 			if !strings.Contains(c.Body, r) && r != c.Title {
 				c.Body = strings.TrimSpace(c.Body + " Rejected: " + r + ".")
 			}
@@ -844,10 +873,12 @@ func decisionByWe(s string) bool {
 	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
 }
 
-// anaphoric is a statement whose subject is a pronoun that points back
-// into the conversation: "It hadn't been written", "That's why …",
-// "Nothing stops that …". Core memory is read without that conversation.
-var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)`)
+// anaphoric is a statement that points back into the conversation: its
+// subject a pronoun ("It hadn't been written", "That's why …", "Nothing
+// stops that …"), the object of a short one ("I marked it exclusive"),
+// or a bare value chosen ("29318 it is"). Core memory is read without
+// that conversation.
+var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)|^(?:i|we)(?:'ve| have)? [\w-]+(?: [\w-]+)? (?:it|them|that|this)(?: [\w-]+){0,2}\W*$|^[\d.,:%-]+ it is\W*$`)
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
@@ -1071,8 +1102,16 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
-	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
+	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && !nowDoing.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
 }
+
+// labelled is a line that names its subject before a colon, with no verb
+// needed after it: "MQTT: broker 192.168.1.20:1883 on the Pi".
+var labelled = lazyre.New(`^[A-Za-z][\w .-]{0,24}:\s+\S`)
+
+// nowDoing is something under way, which ends: "they are draining now",
+// "the backfill is running now".
+var nowDoing = lazyre.New(`(?i)\b(?:is|are|'s|'re) (?:still )?\w+ing now\W*$`)
 
 // nowHas is what a thing now contains, a description, not a choice.
 var nowHas = lazyre.New(`(?i)\bnow (has|have|contains|includes)\b`)
@@ -1184,6 +1223,14 @@ func explanation(ss []string, i int) int {
 	}
 	return end
 }
+
+// pointsBack is a short choice whose object the sentence before names:
+// "Make it 5 days.", "I'd go with the second."
+var pointsBack = lazyre.New(`(?i)^(?:ok,? |so,? |then,? |yes,? )?(?:(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move) (?:it|them|that|this|those)\b[^.;]{0,30}|(?:i'd|i would|we'll|let's|i'll)? ?go with the (?:first|second|third|last|latter|former|other)(?: one| option)?)\.?$`)
+
+// culprit names a cause in a few words and no more: "The culprit is the
+// order of things after wake-up.", "The watermark is the problem."
+var culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culprit|problem|issue|bug|cause) (?:is|was) [^.,;:]{3,60}|[^.,;:]{3,50} (?:is|was) the (?:real |actual )?(?:culprit|problem|issue|bug|cause))\.?$`)
 
 // remedy turns from what went wrong to what to do about it: "Drop the
 // pool to 15", "For the export, I moved the trigger: …".

@@ -688,7 +688,8 @@ func TestAlternative(t *testing.T) {
 }
 
 // TestAnnouncedExplanation: after "Found it." or "Here's what happens."
-// the explanation is the sentences that follow, kept as one root cause,
+// the explanation is the sentences that follow (after "The watermark is
+// the problem." with it), kept as one root cause,
 // and a check or a present state is no cause.
 func TestAnnouncedExplanation(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
@@ -698,6 +699,11 @@ func TestAnnouncedExplanation(t *testing.T) {
 			"The nightly job runs at 02:00 in UTC, and the cut-off is local time. So orders placed after 22:00 land in the next day's report."},
 		{"So it wasn't the proxy at all. The client reused a closed connection from its pool, which is why every tenth request reset.",
 			"The client reused a closed connection from its pool, which is why every tenth request reset."},
+		// A cause named in a few words is told by the sentences after it.
+		{"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped. I raised it to 30 minutes.",
+			"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped."},
+		{"The duplicate posts came from Synapse itself. The handler answered only after the forum POST, so the homeserver resent the transaction.",
+			"The duplicate posts came from Synapse itself."},
 	} {
 		a := item(t, tc.text, "")
 		if len(a.rootCauses) != 1 || !strings.HasPrefix(a.rootCauses[0], tc.want) {
@@ -728,6 +734,35 @@ func TestChoseOver(t *testing.T) {
 	}
 	if a := item(t, "I looked at the log instead of the trace.", ""); len(a.cand) != 0 && a.cand[0].Kind == Decision {
 		t.Errorf("a look is no decision: %+v", a.cand)
+	}
+}
+
+// TestNoCoreWithoutReferent: a statement that needs the one before it to
+// say anything ("I marked it exclusive", "29318 it is") is no item of
+// core memory, which is read without the conversation; a choice that
+// names what it chose is one.
+func TestNoCoreWithoutReferent(t *testing.T) {
+	for _, s := range []string{"I marked it exclusive.", "29318 it is.", "It hadn't been written yet, so the build failed."} {
+		if a := item(t, s, ""); len(a.cand) != 0 {
+			t.Errorf("%q: candidates %+v, want none", s, a.cand)
+		}
+	}
+	a := item(t, "matrix-nio it is, then, for the client side; the appservice endpoint will be a small aiohttp app of our own.", "")
+	if len(a.cand) == 0 || a.cand[0].Kind != Decision {
+		t.Errorf("candidates %+v, want a decision", a.cand)
+	}
+}
+
+// TestChoiceSaysWhat: a short choice whose object the sentence before
+// names ("Make it 5 days.") is said with that sentence.
+func TestChoiceSaysWhat(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"The model misses late rows because our lookback is only 3 days. Make it 5 days.", "Make it 5 days — The model misses late rows because our lookback is only 3 days."},
+		{"There are two ways: a visibility timeout or a heartbeat. I'd go with the second.", "I'd go with the second — There are two ways: a visibility timeout or a heartbeat."},
+	} {
+		if a := item(t, tc.text, ""); len(a.decisions) != 1 || a.decisions[0] != tc.want {
+			t.Errorf("%q: decisions %q, want %q", tc.text, a.decisions, tc.want)
+		}
 	}
 }
 
@@ -776,7 +811,7 @@ func TestFlaggedIsOpen(t *testing.T) {
 }
 
 // TestOpenSaysWhat: work left told with a pronoun ("I haven't fixed
-// that yet") carries the sentence that says what, a second problem the
+// that yet", "Haven't looked into it.") carries the sentence that says what, a second problem the
 // agent raises is open, and a complaint about what to do next time is a
 // preference, not work left.
 func TestOpenSaysWhat(t *testing.T) {
@@ -801,6 +836,11 @@ func TestOpenSaysWhat(t *testing.T) {
 	}
 	if len(prefs) != 1 || !strings.Contains(prefs[0], "ninja log") {
 		t.Errorf("preferences %q, want only the ninja log one", prefs)
+	}
+	// The same without a subject (blind AG).
+	a2 = analyze([]Turn{{Role: User, Text: "set up OTA"}, {Role: Assistant, Text: "OTA works. One thing I noticed reading the ESP loop: when the broker restarts, `mqtt.connect()` keeps failing with state -2. Haven't looked into it."}}, "")
+	if open := a2.openPoints(); len(open) != 1 || !strings.Contains(open[0], "mqtt.connect()") {
+		t.Errorf("open %q", open)
 	}
 	a = analyze([]Turn{{Role: User, Text: "run the suite"}, {Role: Assistant, Text: "The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run. Nothing from today touches checkout, so I'd look at it separately."}}, "")
 	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "coupon test passes, fails") {

@@ -13,7 +13,7 @@ import (
 // What is over a limit is counted, never cut inside a bullet.
 const (
 	maxPrompts   = 6
-	maxOutcomes  = 6
+	maxOutcomes  = 8
 	maxApproach  = 6
 	maxStatement = 8 // root causes, decisions, rejected, preferences, environment each
 	maxFiles     = 15
