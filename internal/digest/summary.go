@@ -181,13 +181,16 @@ func (d *Summary) DropWaste() {
 }
 
 // chitChat are words that make no request: greetings, thanks, asking
-// what is left.
+// what is left; and, in a report, that say no more than that it is done
+// ("Found and fixed.", "Notarization works now.").
 var chitChat = change.KeySet(`thanks thank nice great cool ok okay good awesome perfect sure yes yeah yep hi hello
 	hey morning evening anything else left list go going call day bye wrap wrapping much that's what's
-	lgtm excellent fine alright right looks works job done before`)
+	lgtm excellent fine alright right looks works job done before welcome see tomorrow tonight night later
+	found fixed green ready usable`)
 
-// IsChitChat reports whether a request says nothing to do: fewer than
-// two words besides greetings, thanks and "anything else?".
+// IsChitChat reports whether a request says nothing to do, or a report
+// nothing done: fewer than two words besides greetings, thanks,
+// "anything else?" and "works now".
 func IsChitChat(s string) bool {
 	n := 0
 	for w := range lex.ContentWords(s) {

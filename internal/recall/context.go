@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -928,9 +929,14 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 		}
 		if p == digest.Files && k > 0 && !s.Current {
 			// A file a newer session deleted or moved away is not
-			// where this list says: `git mv overlays envs`.
+			// where this list says: `git mv overlays envs`. A file
+			// the session's own bullets name is said there, with what
+			// it holds: over the packs of every test project, seven
+			// older sessions' lists in ten held no fact of their own.
+			told := sessionText(s)
 			bullets = slices.DeleteFunc(slices.Clone(bullets), func(b string) bool {
-				return r.Retired(digest.ChangedFile(b), k)
+				f := digest.ChangedFile(b)
+				return r.Retired(f, k) || strings.Contains(told, path.Base(f))
 			})
 		}
 		if p == digest.Files {
@@ -940,8 +946,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 			continue
 		}
 		for i, b := range bullets {
-			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" || p == digest.Request && digest.IsChitChat(b) {
-				continue // "Good." asks nothing
+			if p == digest.Request && k > 0 && !s.Current {
+				b = statedOnly(b) // the question an older session asked, its outcome answers
+			}
+			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" || (p == digest.Request || p == digest.Outcome || k > 0 && !s.Current) && digest.IsChitChat(b) {
+				continue // "Good." asks nothing, "Have a good evening!" and an older session's "Found and fixed." tell nothing
 			}
 			if digest.Stale(p, b, older, nil) {
 				continue
@@ -987,6 +996,13 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				t = digest.Shorten(t, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n || t != whole && (stub(t) || p == digest.Request && digest.IsChitChat(t)) {
 					return "" // "ok." is all a shortened request kept
+				}
+				if strings.HasSuffix(t, "…") && !strings.HasSuffix(whole, "…") && r < bulletCap-n {
+					// A sentence is cut only where it is too long for any
+					// bullet, never to fit what is left of the budget: "The
+					// 90 s pump cap is a hard limit in…" says less than
+					// nothing, and the room may hold a whole bullet.
+					return ""
 				}
 				return lead + t + "\n"
 			}
@@ -1128,6 +1144,33 @@ func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Valu
 		return headless(b, r.DropRetiredAsked(r.DropDoneCause(k, b), k))
 	}
 	return b
+}
+
+// statedOnly is what a request states, without the questions it asks.
+func statedOnly(b string) string {
+	var kept []string
+	for _, s := range digest.Sentences(b) {
+		if !strings.HasSuffix(s, "?") {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// sessionText is what a session's bullets say, but for its lists of
+// files and commands.
+func sessionText(s *recent.Session) string {
+	var b strings.Builder
+	for p, bullets := range s.Digest.Parts {
+		if p == int(digest.Files) || p == int(digest.Commands) || p == int(digest.Read) {
+			continue
+		}
+		for _, l := range bullets {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // headless drops from left, what is left of bullet once clauses went,
