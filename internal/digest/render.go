@@ -63,7 +63,8 @@ const maxHeadRunes = 90
 
 // Heading returns the title of a session's heading, given its title and
 // requests, and the requests its bullets show. A title that is the start
-// of the first request (cut with "…" where it was long) gives way to the
+// of the first request (cut with "…" where it was long, or with words
+// before it that the request left out) gives way to the
 // request's first sentence, or its first clauses when that is long; the
 // request's bullet then says only what the heading does not.
 func Heading(title string, req []string) (string, []string) {
@@ -72,7 +73,7 @@ func Heading(title string, req []string) (string, []string) {
 	}
 	first := mdtext.OneLine(req[0])
 	t := strings.TrimSpace(strings.TrimSuffix(title, "…"))
-	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) {
+	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) && !startsLater(t, first) {
 		return title, req
 	}
 	ss := Sentences(first)
@@ -89,6 +90,17 @@ func Heading(title string, req []string) (string, []string) {
 		return head, out
 	}
 	return clauseHead(head, maxHeadRunes), req
+}
+
+// startsLater reports whether title, the start of the first prompt, holds
+// the request further on: the request left out the words before it ("ok
+// makes sense, go on." before "Make it 5 days.").
+func startsLater(title, req string) bool {
+	probe := req[:min(len(req), 32)]
+	if len(probe) < 20 {
+		return false
+	}
+	return strings.Index(strings.ToLower(title), strings.ToLower(probe)) > 0
 }
 
 // clauseHead cuts a long sentence at its last clause boundary within n

@@ -42,6 +42,7 @@ var (
 	// notWordValue are words after a key that give it no value: "the
 	// server.port setting", "vim.notify gets swallowed".
 	notWordValue = WordSet(`setting settings option options property properties value values key keys flag flags config
+		event events message messages handler handlers hook hooks webhook webhooks call calls request requests
 		parameter parameters file files instead only too also now again here there anymore works worked breaks broke
 		fails failed returns returned`)
 	// camelRE is a key spelled in camel case, also as a call:
@@ -78,8 +79,8 @@ func Settings(text string) map[string]string {
 		if rest := text[i[1]:]; apart.MatchString(rest) && !apartFrom.MatchString(rest) {
 			continue // "booked_at 18 ms apart" is a difference
 		}
-		if i[3] == i[4] && splitVersion.MatchString(text[i[2]:i[3]]) {
-			continue // python3.13 is no key python3.1 set to 3
+		if i[3] == i[4] && text[strings.LastIndexAny(text[:i[3]], "_.-")] == '.' {
+			continue // python3.13 is no key python3.1 set to 3, Detect-BitLocker.ps1 no key set to 1
 		}
 		if k := strings.ToLower(text[i[2]:i[3]]); isKeyName(k) {
 			out[settingKey(k)] = text[i[4]:i[5]]
@@ -113,10 +114,6 @@ func Settings(text string) map[string]string {
 	addServers(out, text)
 	return out
 }
-
-// splitVersion is a key that ends in a dot and digits, run into its
-// value: a version number read as a key and a value.
-var splitVersion = lazyre.New(`\d\.\d+$`)
 
 // apart after a value makes it a difference between two things.
 var apart = lazyre.New(`^\s*[a-zµ]*\s+apart\b`)

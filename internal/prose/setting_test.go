@@ -57,6 +57,7 @@ func TestSettings(t *testing.T) {
 		"the default DSN is postgresql://pricewatch@pg.internal.pricewatch.io:6432/pricewatch.": "map[pginternalpricewatchio:6432 postgreshost:pg.internal.pricewatch.io postgresport:6432]",
 		"Redis runs in compose on port 6379; Postgres stays on the host.":                       "map[redisport:6379]",
 		"Lambda has python3.13 and I'd like the whole project on it.":                           "map[]",
+		"Please write tests for Detect-BitLocker.ps1.":                                          "map[]",
 		"Two BOOKING items with booked_at 18 ms apart.":                                         "map[]",
 		"Set pool_size=10 apart from the importer.":                                             "map[poolsize:10]",
 		"MAX_WORKERS=8 apart from CI.":                                                          "map[maxworkers:8]",

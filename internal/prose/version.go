@@ -107,6 +107,10 @@ func above(w, v string) bool {
 	return len(a) > len(b)
 }
 
+// portTag is a tag of four or five digits, which a host's port is and an
+// image's tag seldom: "localhost:8008", not "postgres:16".
+var portTag = lazyre.New(`^\d{4,5}$`)
+
 // Versions are the versions a statement gives things, name → version,
 // names in lower case.
 func Versions(text string) map[string]string {
@@ -127,6 +131,9 @@ func Versions(text string) map[string]string {
 		}
 	}
 	for _, m := range tagVersion.FindAllStringSubmatch(text, -1) {
+		if portTag.MatchString(m[2]) {
+			continue // localhost:8008 and postgres:5432 name a port, not a tag
+		}
 		add(m[1], m[2])
 	}
 	for _, m := range bumpVersion.FindAllStringSubmatch(text, -1) {

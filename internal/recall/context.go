@@ -967,6 +967,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				// answers: over all packs its requests held a unique fact
 				// for every 370-400 tokens, its outcomes one for 160-180.
 				prio -= 0.1
+				if len(s.Digest.Parts[digest.Root]) > 0 {
+					// Its report of what broke is told again, with why,
+					// by its root cause.
+					prio -= 0.05
+				}
 			}
 			label := digest.Labels[p]
 			if p == digest.Request && dealt(b) {

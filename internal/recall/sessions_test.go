@@ -72,6 +72,8 @@ func TestHeading(t *testing.T) {
 		{"Checkout is slow since the upgrade. Can you…", "Checkout is slow since the upgrade. Can you profile the cart service?", "Checkout is slow since the upgrade", "Can you profile the cart service?"},
 		{"Rotate the keys", "Rotate the keys", "Rotate the keys", ""},
 		{"Billing cleanup", "Drop the legacy invoices table.", "Billing cleanup", "Drop the legacy invoices table."},
+		// The request left out the words that opened the prompt.
+		{"ok makes sense, go on. Make it 5 days. Also drop the lock file issue, I fixed…", "Make it 5 days. Also drop the lock file issue, I fixed the export script myself.", "Make it 5 days", "Also drop the lock file issue, I fixed the export script myself."},
 		// A long first sentence is cut at a clause, not inside parentheses.
 		{"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll…",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI.",

@@ -114,6 +114,13 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "Then the sensor goes first, and a little later everything, with SDA stuck low.", ""},
 		{Assistant, "One problem with the package: the build output lists what `git ls-files` returns, so spec/ goes into the .gem.", "open"},
 		{Assistant, "The watermark is the problem.", "root"},
+		{Assistant, "I can't run it here, so test_coordinator_retries_after_429 stays open until CI has had a few runs.", "open"},
+		{Assistant, "The partition table and README still say SPIFFS.", "open"},
+		{Assistant, "Checking nothing else still says 8080.", ""},
+		{Assistant, "VP9 and AV1 would save bandwidth, but older iPhones can't encode them in hardware, so VP8 is the safe default.", "rejected"},
+		// Found by an audit of what the packs spend their budget on.
+		{User, "Please write tests for Detect-BitLocker.ps1.", ""},
+		{User, "When a charge.refunded event arrives, mark the order refunded.", ""},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
@@ -207,5 +214,30 @@ func TestOpenFlaggedShort(t *testing.T) {
 	a.prose(Assistant, 0, "One thing: actor reentrancy. Two requests for the same URL can both miss during the await and download twice.")
 	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "download twice") {
 		t.Errorf("open %+v", a.open)
+	}
+}
+
+// TestRequestSkipsGoAhead: a request that opens by agreeing ("ok makes
+// sense, go on.") is what it asks after that; agreeing with a choice in
+// it ("Yes, use Redis.") is part of what it asks.
+func TestRequestSkipsGoAhead(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ok makes sense, go on. fyi the local database is the queue-db service in docker compose.", "fyi the local database is the queue-db service in docker compose."},
+		{"morning. did the double delivery test get written in the end? if not do it now", "did the double delivery test get written in the end? if not do it now"},
+		{"Yes, use Redis. Also add a TTL of 5 minutes.", "Yes, use Redis. Also add a TTL of 5 minutes."},
+		{"Thanks!", "Thanks!"},
+	} {
+		if got := request(tc.in); got != tc.want {
+			t.Errorf("request(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestOutcomeNotNoneLeft: a check that the old is gone names only what no
+// longer holds; the outcome is what holds now.
+func TestOutcomeNotNoneLeft(t *testing.T) {
+	got := outcome("Everything is on axum 0.8 now. Nothing from axum 0.7, Rust 1.79 or Postgres 16 is left. The tests pass.")
+	if len(got) != 1 || strings.Contains(got[0], "0.7") {
+		t.Errorf("outcome = %q, want the state without the check", got)
 	}
 }

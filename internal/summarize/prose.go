@@ -153,6 +153,10 @@ func sortedKeys(m map[int]int) []int {
 // blows up with:", "the 3.3 job prints this now:".
 var logIntro = lazyre.New(`(?i)^.{0,80}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this|with|this|these|the following|below|here's|here is|output|log|error|errors|trace|traceback)(?:\s+now)?\s*:$`)
 
+// goAhead is a sentence that only agrees or greets: "ok makes sense, go
+// on.", "morning."
+var goAhead = lazyre.New(`(?i)^(?:ok(?:ay)?|sounds (?:right|good|great|fine)|makes sense|great|perfect|nice|cool|yes|yep|yeah|sure|thanks|thank you|alright|good|morning|good morning|hi|hello|hey|go on|go ahead|do it|proceed|continue|carry on|please|then|that works|that's fine|fine)(?:[,!.]?\s+(?:ok(?:ay)?|sounds (?:right|good|great|fine)|makes sense|great|perfect|nice|cool|yes|yep|yeah|sure|thanks|thank you|alright|good|morning|good morning|hi|hello|hey|go on|go ahead|do it|proceed|continue|carry on|please|then|that works|that's fine|fine))*\W*$`)
+
 func request(p string) string {
 	// "CloudWatch says:" introduced a log the summary leaves out.
 	all := prose.Sentences(p)
@@ -166,6 +170,9 @@ func request(p string) string {
 	})
 	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
 		ss = all
+	}
+	for len(ss) > 1 && goAhead.MatchString(ss[0]) {
+		ss = ss[1:] // "ok makes sense, go on." before what the message asks
 	}
 	if len(ss) == 0 {
 		return prose.UpTo(p, 300)
@@ -194,8 +201,8 @@ func outcome(text string) []string {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) {
-				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`"
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) {
+				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
@@ -582,7 +589,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 				break
 			}
-			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && len(prev)+len(s) < 300 {
+			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !goAhead.MatchString(prev) && len(prev)+len(s) < 300 {
 				// "Make it 5 days." sets what the sentence before named
 				// ("our lookback is only 3 days"): said with it.
 				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
@@ -808,13 +815,14 @@ func openSaid(s string) bool {
 // need denied ("the staff view never needs more"), the agent's own
 // reading ("ListSlots, which I haven't read yet"), a date called off
 // ("we can't do tomorrow"), a time in a story ("and a little later
-// everything").
+// everything"), a check that nothing is left ("Checking nothing else
+// still says 8080").
 func notWork(s string) string {
 	return whilePending.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " ")
 }
 
 var (
-	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b`)
+	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
 	codeSpan     = lazyre.New("`[^`]*`")
 )
 
@@ -1234,7 +1242,7 @@ var culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culpri
 
 // remedy turns from what went wrong to what to do about it: "Drop the
 // pool to 15", "For the export, I moved the trigger: …".
-var remedy = lazyre.New(`(?i)^(?:(?:so|then|for (?:the |our )?[\w-]+(?: [\w-]+)?|to fix (?:it|that|this)),?\s+)?(?:(?:i|we)(?:'ve| have)?\s+(?:changed|moved|set|switched|raised|lowered|dropped|bumped|replaced|added|removed|fixed|made|put|capped|cut)|(?:drop|raise|lower|set|cap|bump|switch|move|replace|cut|change|use)\s)`)
+var remedy = lazyre.New(`(?i)^(?:(?:so|then|for (?:the |our )?[\w-]+(?: [\w-]+)?|to fix (?:it|that|this)),?\s+)?(?:(?:i|we)(?:'ve| have|'d| would| will|'ll)?\s+(?:make|changed|moved|set|switched|raised|lowered|dropped|bumped|replaced|added|removed|fixed|made|put|capped|cut)|(?:drop|raise|lower|set|cap|bump|switch|move|replace|cut|change|use)\s)`)
 
 // fixFollows marks a sentence that goes on from a root cause to its fix.
 var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)

@@ -340,6 +340,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Now 50 runs in a row.", ""},
 		{Assistant, "Installing libxcb-cursor0 on the runner and bundling it.", ""},
 		{Assistant, "Bumping the API version everywhere.", ""},
+		{Assistant, "Replacing the fixed setting with a scalable target and two scheduled actions.", ""},
+		{Assistant, "Pointing the Metabase connection at the replica in the config.", ""},
 		{Assistant, "remaining goes negative because CreateBooking checks and writes in three separate steps.", "root"},
 		{Assistant, "Two requests 18 ms apart both read remaining = 1, both pass the check and both write.", ""},
 		{Assistant, "Now the repository — as it is.", ""},

@@ -202,6 +202,8 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"two services' ports", "The billing worker listens on port 7070.",
 			"The notification worker listens on port 7171."},
+		{"two services on one host", "The client API is on http://localhost:8008.",
+			"Compose publishes that Postgres on localhost:5433."},
 		{"a later mention that confirms", "The billing worker listens on port 7171 behind the proxy.",
 			"Checked again: the billing worker still listens on port 7171 behind the proxy."},
 		{"the older states the new value", "Let's put the billing worker on port 7171 behind the proxy.",
@@ -843,19 +845,22 @@ func TestRetiredBySubstitution(t *testing.T) {
 // session's statements see it that way.
 func TestRetiredByOwnSubstitution(t *testing.T) {
 	cmd := "`sed -i 's/sqlx = { version = \"0.7.4\"/sqlx = { version = \"0.8.2\"/' src-tauri/Cargo.toml`"
+	port := "`sed -i 's/9009/29318/' dev/registration.tmpl.yaml forumbridge/config.py`"
 	for _, tc := range []struct {
-		x    string
-		want bool
+		cmd, x string
+		want   bool
 	}{
-		{"Cargo audit flagged RUSTSEC-2024-0363 in sqlx 0.7.4.", true},
-		{"Bumped sqlx from 0.7.4 to 0.8.2 for the advisory.", false},
-		{"Cargo audit runs in CI.", false},
+		{cmd, "Cargo audit flagged RUSTSEC-2024-0363 in sqlx 0.7.4.", true},
+		{cmd, "Bumped sqlx from 0.7.4 to 0.8.2 for the advisory.", false},
+		{cmd, "Cargo audit runs in CI.", false},
+		{port, "Bad news: something on that VM already listens on 9009 (the old ejabberd admin).", true},
+		{port, "Port: the appservice now listens on 29318; 9009 stays with the ejabberd admin.", false},
 	} {
 		d := &digest.Summary{}
-		d.Parts[digest.Commands] = []string{cmd}
+		d.Parts[digest.Commands] = []string{tc.cmd}
 		d.Parts[digest.Environment] = []string{tc.x}
 		if got := New(nil, []*digest.Summary{d}).Retired(tc.x, 0); got != tc.want {
-			t.Errorf("%q retired by its own session's %s: %v, want %v", tc.x, cmd, got, tc.want)
+			t.Errorf("%q retired by its own session's %s: %v, want %v", tc.x, tc.cmd, got, tc.want)
 		}
 	}
 	// An older session's statement is the newer session's business

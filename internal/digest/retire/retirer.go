@@ -353,14 +353,15 @@ func (r *Retirer) addSubstitution(cmd string, rank int) {
 }
 
 // addOwnSubstitution adds, for the statements of the command's own
-// session (of rank), the versions it replaced.
+// session (of rank), the versions and the numbers of four digits or more
+// (ports, rates, sizes) it replaced.
 func (r *Retirer) addOwnSubstitution(cmd string, rank int) {
 	for _, rep := range replace.Pairs(cmd) {
 		st := Statement{Text: rep[1], Rank: rank, done: true, was: rep[0], own: true}
 		nowT := change.CodeTokens(rep[1])
 		for _, t := range change.CodeTokens(rep[0]) {
-			if change.IsVersion(t) && !slices.Contains(nowT, t) {
-				st.replaced = append(st.replaced, t)
+			if (change.IsVersion(t) || change.IsNumber(t) && len(t) >= 4) && !slices.Contains(nowT, t) {
+				st.replaced = append(st.replaced, t) // a version, or a port or a rate: 9009 once `s/9009/29318/`
 			}
 		}
 		if len(st.replaced) > 0 && !strings.HasSuffix(rep[1], "…") {

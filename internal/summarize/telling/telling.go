@@ -69,14 +69,14 @@ func ReportOnly(s string) bool {
 // libxcb-cursor0 on the runner and bundling it.", "Bumping the API
 // version everywhere."
 func StepAhead(s string) bool {
-	return gerundLead.MatchString(s) && len(strings.Fields(s)) <= 10 && ReasonAt(s) < 0 && !stepPurpose.MatchString(s)
+	return gerundLead.MatchString(s) && len(strings.Fields(s)) <= 14 && ReasonAt(s) < 0 && !stepPurpose.MatchString(s)
 }
 
 // stepPurpose is what a step is for: "… to cut the bundle size". A step
 // with its reason or purpose is a choice said as it is made.
 var stepPurpose = lazyre.New(`(?i)\b(?:because|since|so that|so|in order to|to (?:cut|avoid|keep|make|get|save|reduce|fix|stop|speed|match|support|allow))\b`)
 
-var gerundLead = lazyre.New(`(?i)^(?:swapping|installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up)\b`)
+var gerundLead = lazyre.New(`(?i)^(?:swapping|installing|adding|updating|bumping|moving|writing|creating|removing|deleting|renaming|fixing|switching|changing|replacing|building|trying|testing|looking|rerunning|re-running|wiring|porting|applying|patching|pinning|upgrading|downgrading|setting up|cleaning up|pointing|running|checking|reading|editing|rewriting|putting)\b`)
 
 // AsItIs ends a sentence with how a thing is left, not a choice made
 // ("Now the repository — as it is."), which "X it is" would read as one.
