@@ -84,7 +84,14 @@ func (r *Retirer) Sources() []Source {
 			}
 		}
 		sum := sha256.Sum256(append(binary.AppendVarint(b, int64(st.Rank)), st.Text...))
-		out[i] = Source{ID: [16]byte(sum[:16]), Rank: st.Rank, Always: always(st), Keyed: st.keys != nil, Text: st.Text}
+		rank := st.Rank
+		if st.own {
+			// It meets the statements of its own rank, as a statement
+			// of the rank before would: what it took back or added
+			// moves their answers too.
+			rank--
+		}
+		out[i] = Source{ID: [16]byte(sum[:16]), Rank: rank, Always: always(st), Keyed: st.keys != nil, Text: st.Text}
 	}
 	return out
 }
