@@ -949,8 +949,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 			if p == digest.Request && k > 0 && !s.Current {
 				b = statedOnly(b) // the question an older session asked, its outcome answers
 			}
-			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" || (p == digest.Request || p == digest.Outcome || k > 0 && !s.Current) && digest.IsChitChat(b) {
-				continue // "Good." asks nothing, "Have a good evening!" and an older session's "Found and fixed." tell nothing
+			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" || (p == digest.Request || p == digest.Outcome) && digest.IsChitChat(b) {
+				// "Good." asks nothing, "Have a good evening!" and "Found and
+				// fixed." tell nothing. A decision or a rule as short says
+				// much: "Use Postgres.", "No ORMs."
+				continue
 			}
 			if digest.Stale(p, b, older, nil) {
 				continue

@@ -259,3 +259,30 @@ func sessionPack(t *testing.T, m *memory.Memory, sessions []*recent.Session, k, 
 	text, _ := assemble(groups, heads, budget)
 	return text
 }
+
+// TestStatusLeftOut: a report that says only that it is done ("Found and
+// fixed.") is left out, an older session's short decision ("Use
+// Postgres.") is not.
+func TestStatusLeftOut(t *testing.T) {
+	m, _ := newTestMemory(t)
+	newest := sess("c3", map[int][]string{
+		digest.Request: {"The export job times out on big tenants."},
+		digest.Outcome: {"The export streams rows from a cursor now."},
+	})
+	older := sess("a1", map[int][]string{
+		digest.Request:   {"Pick the database for the job queue."},
+		digest.Outcome:   {"Found and fixed.", "The queue table has an index on run_at."},
+		digest.Decisions: {"Use Postgres."},
+	})
+	sessions := []*recent.Session{newest, older}
+	sums, v, r := retirerFor(m, sessions)
+	var cores derived.Titles[*unit]
+	var heads [numSections]string
+	heads[secSessions] = "## Latest sessions"
+	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores, v.DealtWith(sums)), sessionGroup(older, 1, sessions, v, r, &cores, v.DealtWith(sums))}
+	fill(groups, heads, 2000)
+	text, _ := assemble(groups, heads, 2000)
+	if strings.Contains(text, "Found and fixed") || !strings.Contains(text, "Decision: Use Postgres.") {
+		t.Errorf("want the status left out and the short decision kept:\n%s", text)
+	}
+}
