@@ -18,7 +18,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/open"
 	"github.com/cairn-mem/cairn/internal/digest/retire"
-	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/metrics"
@@ -27,7 +26,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
-	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/recall/still"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -933,7 +932,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 			// the session's own bullets name is said there, with what
 			// it holds: over the packs of every test project, seven
 			// older sessions' lists in ten held no fact of their own.
-			told := sessionText(s)
+			told := s.Text()
 			bullets = slices.DeleteFunc(slices.Clone(bullets), func(b string) bool {
 				f := digest.ChangedFile(b)
 				return r.Retired(f, k) || strings.Contains(told, path.Base(f))
@@ -947,9 +946,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 		}
 		for i, b := range bullets {
 			if p == digest.Request && k > 0 && !s.Current {
-				b = statedOnly(b) // the question an older session asked, its outcome answers
+				b = still.Stated(b) // the question an older session asked, its outcome answers
 			}
-			if b = stillSays(r, p, k, b, replaced, s.Current); b == "" || (p == digest.Request || p == digest.Outcome) && digest.IsChitChat(b) {
+			if b = still.Says(r, p, k, b, replaced, s.Current); b == "" || (p == digest.Request || p == digest.Outcome) && digest.IsChitChat(b) {
 				// "Good." asks nothing, "Have a good evening!" and "Found and
 				// fixed." tell nothing. A decision or a rule as short says
 				// much: "Use Postgres.", "No ORMs."
@@ -997,7 +996,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 					// user decided and why often sits in two of them.
 					t = match.Unsaid(b, g.shown)
 				}
-				if p == digest.Preferences && !keepsHead(b, t) {
+				if p == digest.Preferences && !still.KeepsHead(b, t) {
 					return "" // the rule is shown elsewhere; its reason alone says nothing
 				}
 				whole := t
@@ -1124,129 +1123,3 @@ func namedSession(m *memory.Memory, ref string) (dir, warn string) {
 // A first sentence kept whole ("CSRF is in: a double-submit token.")
 // says something however short.
 func stub(cut string) bool { return strings.HasSuffix(cut, "…") && len(strings.Fields(cut)) < 10 }
-
-// stillSays is what bullet b of part p of session k still says once
-// newer sessions had their say: "" when nothing.
-func stillSays(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, current bool) string {
-	switch {
-	case p == digest.Root || p == digest.Rejected && !change.Forbids(b) && !strings.Contains(b, summarize.PassedOver):
-		// A root cause tells what happened, a rejection what was
-		// turned down and why: a later change of what it names does not
-		// make it untrue ("it keeps one environment warm" once ten are
-		// provisioned). A rule said as a rejection ("unsafe is ruled out
-		// across the workspace") is one a permission takes back, and
-		// the alternative a decision names ("X — passed over for: Y")
-		// goes as the decision does.
-		return r.DropDoneCause(k, b)
-	case p != digest.Request:
-		left := r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k)
-		if p == digest.Preferences && !keepsHead(b, left) {
-			return ""
-		}
-		return left
-	case !current:
-		// What a session asked is history; a to-do it states, once a
-		// newer session dealt with it, is not left to do, and a setting
-		// it describes ("the backend runs on 5000") a newer session, or
-		// its own work, changed is not current.
-		return headless(b, r.DropRetiredAsked(r.DropDoneCause(k, b), k))
-	}
-	return b
-}
-
-// statedOnly is what a request states, without the questions it asks.
-func statedOnly(b string) string {
-	var kept []string
-	for _, s := range digest.Sentences(b) {
-		if !strings.HasSuffix(s, "?") {
-			kept = append(kept, s)
-		}
-	}
-	return strings.Join(kept, " ")
-}
-
-// sessionText is what a session's bullets say, but for its lists of
-// files and commands.
-func sessionText(s *recent.Session) string {
-	var b strings.Builder
-	for p, bullets := range s.Digest.Parts {
-		if p == int(digest.Files) || p == int(digest.Commands) || p == int(digest.Read) {
-			continue
-		}
-		for _, l := range bullets {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// headless drops from left, what is left of bullet once clauses went,
-// each sentence that lost its head and kept no rule: "the bundle is
-// heavy" once "please don't add npm dependencies without asking me
-// first, the bundle is heavy" was taken back.
-func headless(bullet, left string) string {
-	if left == bullet || left == "" {
-		return left
-	}
-	whole := digest.Sentences(bullet)
-	var kept []string
-	for _, s := range digest.Sentences(left) {
-		if slices.Contains(whole, s) {
-			kept = append(kept, s)
-			continue
-		}
-		for _, w := range whole {
-			if strings.HasSuffix(strings.TrimRight(strings.ToLower(w), ".!?"), strings.TrimRight(strings.ToLower(s), ".!?")) {
-				if keepsHead(w, s) {
-					kept = append(kept, s)
-				}
-				s = ""
-				break
-			}
-		}
-		if s != "" {
-			kept = append(kept, s)
-		}
-	}
-	return strings.Join(kept, " ")
-}
-
-// keepsHead reports whether what is left of a preference bullet once the
-// sentences and clauses shown or taken back elsewhere are dropped still
-// holds its rule: it starts with (what is left of) its first sentence
-// ("Download links are signed with HS256." without the clause a newer
-// one changed), or what is left says what to do ("…, so keep to APIs
-// that exist there"). "The retries live there." says nothing without the
-// rule it gave the reason for.
-func keepsHead(bullet, left string) bool {
-	ss := digest.Sentences(bullet)
-	if left == bullet || len(ss) == 0 || strings.HasPrefix(left, ss[0]) {
-		return true
-	}
-	ls := digest.Sentences(left)
-	if len(ls) == 0 {
-		return false
-	}
-	first := func(s string) string {
-		for _, w := range strings.Fields(strings.ToLower(s)) {
-			if w = strings.Trim(w, ".,;:!?\"'`()"); w != "" && !lex.StopWords[w] {
-				return w
-			}
-		}
-		return ""
-	}
-	if first(ls[0]) == first(ss[0]) {
-		return true
-	}
-	for _, w := range strings.Fields(strings.ToLower(ls[0])) {
-		if ruleWords[strings.Trim(w, ".,;:!?\"'`()")] {
-			return true
-		}
-	}
-	return false
-}
-
-// ruleWords say what to do: what a preference is.
-var ruleWords = map[string]bool{"keep": true, "never": true, "always": true, "don't": true, "only": true,
-	"must": true, "avoid": true, "prefer": true, "use": true}

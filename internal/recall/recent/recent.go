@@ -258,3 +258,19 @@ func Digests(sessions []*Session) []*digest.Summary {
 	}
 	return out
 }
+
+// Text is what the session's bullets say, but for its lists of files and
+// commands.
+func (s *Session) Text() string {
+	var b strings.Builder
+	for p, bullets := range s.Digest.Parts {
+		if p == int(digest.Files) || p == int(digest.Commands) || p == int(digest.Read) {
+			continue
+		}
+		for _, l := range bullets {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,123 @@
+package still
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/supersede"
+	"github.com/cairn-mem/cairn/internal/recall/derived"
+	"github.com/cairn-mem/cairn/internal/summarize"
+)
+
+// Says is what bullet b of part p of session k still says once
+// newer sessions had their say: "" when nothing.
+func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, current bool) string {
+	switch {
+	case p == digest.Root || p == digest.Rejected && !change.Forbids(b) && !strings.Contains(b, summarize.PassedOver):
+		// A root cause tells what happened, a rejection what was
+		// turned down and why: a later change of what it names does not
+		// make it untrue ("it keeps one environment warm" once ten are
+		// provisioned). A rule said as a rejection ("unsafe is ruled out
+		// across the workspace") is one a permission takes back, and
+		// the alternative a decision names ("X — passed over for: Y")
+		// goes as the decision does.
+		return r.DropDoneCause(k, b)
+	case p != digest.Request:
+		left := r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k)
+		if p == digest.Preferences && !KeepsHead(b, left) {
+			return ""
+		}
+		return left
+	case !current:
+		// What a session asked is history; a to-do it states, once a
+		// newer session dealt with it, is not left to do, and a setting
+		// it describes ("the backend runs on 5000") a newer session, or
+		// its own work, changed is not current.
+		return Headless(b, r.DropRetiredAsked(r.DropDoneCause(k, b), k))
+	}
+	return b
+}
+
+// Stated is what a request states, without the questions it asks.
+func Stated(b string) string {
+	var kept []string
+	for _, s := range digest.Sentences(b) {
+		if !strings.HasSuffix(s, "?") {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// Headless drops from left, what is left of bullet once clauses went,
+// each sentence that lost its head and kept no rule: "the bundle is
+// heavy" once "please don't add npm dependencies without asking me
+// first, the bundle is heavy" was taken back.
+func Headless(bullet, left string) string {
+	if left == bullet || left == "" {
+		return left
+	}
+	whole := digest.Sentences(bullet)
+	var kept []string
+	for _, s := range digest.Sentences(left) {
+		if slices.Contains(whole, s) {
+			kept = append(kept, s)
+			continue
+		}
+		for _, w := range whole {
+			if strings.HasSuffix(strings.TrimRight(strings.ToLower(w), ".!?"), strings.TrimRight(strings.ToLower(s), ".!?")) {
+				if KeepsHead(w, s) {
+					kept = append(kept, s)
+				}
+				s = ""
+				break
+			}
+		}
+		if s != "" {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// KeepsHead reports whether what is left of a preference bullet once the
+// sentences and clauses shown or taken back elsewhere are dropped still
+// holds its rule: it starts with (what is left of) its first sentence
+// ("Download links are signed with HS256." without the clause a newer
+// one changed), or what is left says what to do ("…, so keep to APIs
+// that exist there"). "The retries live there." says nothing without the
+// rule it gave the reason for.
+func KeepsHead(bullet, left string) bool {
+	ss := digest.Sentences(bullet)
+	if left == bullet || len(ss) == 0 || strings.HasPrefix(left, ss[0]) {
+		return true
+	}
+	ls := digest.Sentences(left)
+	if len(ls) == 0 {
+		return false
+	}
+	first := func(s string) string {
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			if w = strings.Trim(w, ".,;:!?\"'`()"); w != "" && !lex.StopWords[w] {
+				return w
+			}
+		}
+		return ""
+	}
+	if first(ls[0]) == first(ss[0]) {
+		return true
+	}
+	for _, w := range strings.Fields(strings.ToLower(ls[0])) {
+		if ruleWords[strings.Trim(w, ".,;:!?\"'`()")] {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleWords say what to do: what a preference is.
+var ruleWords = map[string]bool{"keep": true, "never": true, "always": true, "don't": true, "only": true,
+	"must": true, "avoid": true, "prefer": true, "use": true}
