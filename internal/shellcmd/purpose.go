@@ -45,20 +45,8 @@ func runSteps(key string) string {
 // afterPipe is what step pipes its output into, "" when it pipes
 // nothing: the first | outside quotes ends the search's arguments.
 func afterPipe(step string) string {
-	var quote byte
-	for i := 0; i < len(step); i++ {
-		switch c := step[i]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				i++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '\\':
-			i++
-		case c == '|':
+	for i := range unquoted(step) {
+		if step[i] == '|' {
 			return strings.TrimSpace(step[i+1:])
 		}
 	}

@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"iter"
 	"slices"
 	"strings"
 
@@ -11,30 +12,46 @@ import (
 // quotes, each with its spaces trimmed.
 func Steps(cmd string) []string {
 	var out []string
-	var quote byte
 	start := 0
-	for i := 0; i < len(cmd); i++ {
-		c := cmd[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				i++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '\\':
-			i++
-		case c == ';' || (c == '&' || c == '|') && i+1 < len(cmd) && cmd[i+1] == c:
+	for i := range unquoted(cmd) {
+		if i < start {
+			continue // the second & of &&
+		}
+		if c := cmd[i]; c == ';' || (c == '&' || c == '|') && i+1 < len(cmd) && cmd[i+1] == c {
 			out = append(out, strings.TrimSpace(cmd[start:i]))
-			if c != ';' {
-				i++
-			}
 			start = i + 1
+			if c != ';' {
+				start++
+			}
 		}
 	}
 	return append(out, strings.TrimSpace(cmd[start:]))
+}
+
+// unquoted yields the offsets of s's bytes outside quotes that no
+// backslash escapes, in order.
+func unquoted(s string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		var quote byte
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				} else if c == '\\' && quote == '"' {
+					i++
+				}
+			case c == '\'' || c == '"':
+				quote = c
+			case c == '\\':
+				i++
+			default:
+				if !yield(i) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Edits reports whether step changes files in place or moves or deletes
