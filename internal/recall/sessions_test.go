@@ -178,14 +178,7 @@ func TestSessionSaysOnce(t *testing.T) {
 		digest.Rejected:  {"Two nodes behind the load balancer, so forget the GenServer."},
 		digest.Decisions: {"Bookings are claimed with an exclusion constraint."},
 	})
-	sessions := []*recent.Session{newest, older}
-	sums, v, r := retirerFor(m, sessions)
-	var cores derived.Titles[*unit]
-	var heads [numSections]string
-	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores, v.DealtWith(sums)), sessionGroup(older, 1, sessions, v, r, &cores, v.DealtWith(sums))}
-	fill(groups, heads, 2000)
-	text, _ := assemble(groups, heads, 2000)
+	text := sessionsPack(m, newest, older)
 	if n := strings.Count(text, "run the linter before every commit"); n != 1 {
 		t.Errorf("the preference is shown %d times, want once:\n%s", n, text)
 	}
@@ -274,15 +267,24 @@ func TestStatusLeftOut(t *testing.T) {
 		digest.Outcome:   {"Found and fixed.", "The queue table has an index on run_at."},
 		digest.Decisions: {"Use Postgres."},
 	})
-	sessions := []*recent.Session{newest, older}
+	text := sessionsPack(m, newest, older)
+	if strings.Contains(text, "Found and fixed") || !strings.Contains(text, "Decision: Use Postgres.") {
+		t.Errorf("want the status left out and the short decision kept:\n%s", text)
+	}
+}
+
+// sessionsPack is the "Latest sessions" part of a 2,000-token pack of
+// sessions, newest first, and nothing else.
+func sessionsPack(m *memory.Memory, sessions ...*recent.Session) string {
 	sums, v, r := retirerFor(m, sessions)
 	var cores derived.Titles[*unit]
 	var heads [numSections]string
 	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(newest, 0, sessions, v, r, &cores, v.DealtWith(sums)), sessionGroup(older, 1, sessions, v, r, &cores, v.DealtWith(sums))}
+	var groups []*group
+	for k, s := range sessions {
+		groups = append(groups, sessionGroup(s, k, sessions, v, r, &cores, v.DealtWith(sums)))
+	}
 	fill(groups, heads, 2000)
 	text, _ := assemble(groups, heads, 2000)
-	if strings.Contains(text, "Found and fixed") || !strings.Contains(text, "Decision: Use Postgres.") {
-		t.Errorf("want the status left out and the short decision kept:\n%s", text)
-	}
+	return text
 }
