@@ -226,6 +226,7 @@ func TestRequestSkipsGoAhead(t *testing.T) {
 		{"morning. did the double delivery test get written in the end? if not do it now", "did the double delivery test get written in the end? if not do it now"},
 		{"Yes, use Redis. Also add a TTL of 5 minutes.", "Yes, use Redis. Also add a TTL of 5 minutes."},
 		{"Thanks!", "Thanks!"},
+		{"No. Keep the old parser.", "No. Keep the old parser."},
 	} {
 		if got := request(tc.in); got != tc.want {
 			t.Errorf("request(%q) = %q, want %q", tc.in, got, tc.want)

@@ -153,9 +153,9 @@ func sortedKeys(m map[int]int) []int {
 // blows up with:", "the 3.3 job prints this now:".
 var logIntro = lazyre.New(`(?i)^.{0,80}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this|with|this|these|the following|below|here's|here is|output|log|error|errors|trace|traceback)(?:\s+now)?\s*:$`)
 
-// goAhead is a sentence that only agrees or greets: "ok makes sense, go
-// on.", "morning."
-var goAhead = lazyre.New(`(?i)^(?:ok(?:ay)?|sounds (?:right|good|great|fine)|makes sense|great|perfect|nice|cool|yes|yep|yeah|sure|thanks|thank you|alright|good|morning|good morning|hi|hello|hey|go on|go ahead|do it|proceed|continue|carry on|please|then|that works|that's fine|fine)(?:[,!.]?\s+(?:ok(?:ay)?|sounds (?:right|good|great|fine)|makes sense|great|perfect|nice|cool|yes|yep|yeah|sure|thanks|thank you|alright|good|morning|good morning|hi|hello|hey|go on|go ahead|do it|proceed|continue|carry on|please|then|that works|that's fine|fine))*\W*$`)
+// saysNo opens a message with a refusal: "No. Keep the old parser."
+// turns down what came before, which the request keeps.
+var saysNo = lazyre.New(`(?i)^\s*(?:no|nope)\b`)
 
 func request(p string) string {
 	// "CloudWatch says:" introduced a log the summary leaves out.
@@ -171,7 +171,7 @@ func request(p string) string {
 	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
 		ss = all
 	}
-	for len(ss) > 1 && goAhead.MatchString(ss[0]) {
+	for len(ss) > 1 && chitchat.MatchString(ss[0]) && !saysNo.MatchString(ss[0]) {
 		ss = ss[1:] // "ok makes sense, go on." before what the message asks
 	}
 	if len(ss) == 0 {
@@ -589,7 +589,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 				break
 			}
-			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !goAhead.MatchString(prev) && len(prev)+len(s) < 300 {
+			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !chitchat.MatchString(prev) && len(prev)+len(s) < 300 {
 				// "Make it 5 days." sets what the sentence before named
 				// ("our lookback is only 3 days"): said with it.
 				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
