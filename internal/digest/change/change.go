@@ -487,6 +487,10 @@ var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropp
 // "forget the --fast rule", "scrap the DEBUG1 thing".
 var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
 
+// takeBackQuoted finds a rule the user takes back by quoting it: "I'm
+// taking back the "never automatic" thing partly".
+var takeBackQuoted = lazyre.New(`(?i)\b(?:tak(?:e|ing) back|withdraw(?:ing)?|drop(?:ping)?|scrap(?:ping)?|forget)\s+(?:the\s+|my\s+)?["“]([^"”]{3,60})["”]`)
+
 // scrapNamed finds a named thing of a kind thrown out: "scrap the
 // OffscreenCanvas preview", "ditch the `pg_cron` job". Its key is the
 // name and the kind, both of which a statement must hold.
@@ -836,6 +840,13 @@ func Removed(s string) []string {
 	}
 	// Each of these has a word without which it cannot match.
 	lower := strings.ToLower(s)
+	if strings.ContainsAny(s, "\"“") {
+		for _, m := range takeBackQuoted.FindAllStringSubmatch(s, -1) {
+			if k := saidKeys(m[1]); k != "" {
+				add(takenBackRule + k)
+			}
+		}
+	}
 	if strings.Contains(lower, "forget") {
 		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))

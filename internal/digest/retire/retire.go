@@ -385,6 +385,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
+		if len(n.fractions) > 0 && otherFraction(fractionsOf(x), n.fractions) {
+			return true // "412 of the 430 local codes have a LOINC code" once "424 of the 430 codes translate"
+		}
+		if xQuoted && quotesReplaced(x, n.insteadOf) {
+			return true // "tests are `cargo test --workspace`" once nextest runs them "instead of `cargo test --workspace`"
+		}
 		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
 			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
 		}

@@ -1,6 +1,7 @@
 package retire
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -161,6 +162,8 @@ func TestRetiredByChange(t *testing.T) {
 			"Forget what I said about one compose file, the sink half is getting big."},
 		{"a rule taken back by a longer phrase", "Please don't put any JavaScript in the variant picker, I want it to work as a plain form.",
 			"Second, forget what I said about JavaScript in the variant picker: a small web component is fine."},
+		{"a rule taken back by quoting it", "Replay out of the dead letter is always a manual action by someone on the integration team, never automatic.",
+			"About replay: I'm taking back the \"never automatic\" thing partly: UNMAPPED_CODE dead letters should replay by themselves."},
 		{"a thing allowed again", "Please don't kick off full image builds in this sandbox, it has no disk for that.",
 			"Oh and you can run full image builds again here, the sandbox has a 500 GB disk now."},
 		{"a version series dropped", "Minimum supported Neovim is 0.9.5, matching Ubuntu 24.04.",
@@ -293,6 +296,48 @@ func TestRetiredCommonWord(t *testing.T) {
 	}
 	if !New(stmts, nil).Retired(older, 1) {
 		t.Errorf("%q should retire %q", newer, older)
+	}
+}
+
+// TestRetiredQuotedReplaced: a quoted command a newer statement says
+// another took the place of is retired however common its words are in
+// the memory (blind AH's ratatui-git-browser); this rule leaves one that
+// quotes the new command as well.
+func TestRetiredQuotedReplaced(t *testing.T) {
+	newer := "Tests run with `cargo nextest run` now instead of `cargo test --workspace` (and `cargo insta test` for snapshots)."
+	older := "Tests are `cargo test --workspace`. run them"
+	both := "CI runs `cargo nextest run`; locally `cargo test --workspace` still works."
+	stmts := []Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}}
+	for i := range 12 {
+		stmts = append(stmts, Statement{Text: fmt.Sprintf("cargo test %d passes for the workspace crate %d.", i, i), Rank: 2})
+	}
+	r := New(stmts, nil)
+	if !r.Retired(older, 1) {
+		t.Errorf("%q should retire %q", newer, older)
+	}
+	st := Statement{Text: newer}
+	st.read()
+	if quotesReplaced(both, st.insteadOf) {
+		t.Errorf("%q quotes the new command too, yet reads as replaced", both)
+	}
+}
+
+// TestRetiredFraction: a count out of a total a newer statement counts
+// otherwise is retired; another total, or another thing counted, is not.
+func TestRetiredFraction(t *testing.T) {
+	newer := "With her additions, 424 of the 430 codes translate; the remaining 6 are retired codes."
+	r := New([]Statement{{Text: newer, Rank: 0}}, nil)
+	for _, tc := range []struct {
+		older string
+		want  bool
+	}{
+		{"Coverage with the table as it is: 412 of the 430 local codes in Aylin's export have a LOINC code.", true},
+		{"412 of the 512 local codes have a LOINC code.", false},
+		{"3 of the 430 messages failed to parse.", false},
+	} {
+		if got := r.Retired(tc.older, 1); got != tc.want {
+			t.Errorf("Retired(%q) = %v, want %v", tc.older, got, tc.want)
+		}
 	}
 }
 

@@ -1,9 +1,12 @@
 package retire
 
 import (
+	"strings"
+
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -24,7 +27,12 @@ type Statement struct {
 	bare     map[string]string // prose.BareSettings
 	versions map[string]string
 	// replaced are the code values a command replaced in place.
-	replaced   []string
+	replaced []string
+	// insteadOf are the code spans the statement says another one
+	// replaced: `cargo test --workspace` in "Tests run with `cargo
+	// nextest run` now instead of `cargo test --workspace`".
+	insteadOf  [][2]string
+	fractions  []fraction
 	quantities []quantity.Quantity
 	// removed are the keys of what the statement says was taken out:
 	// "Hilt is out", "ripped out `node-fetch`".
@@ -114,6 +122,27 @@ func (st *Statement) read() {
 	st.quantities, st.removed, st.named = quantity.Of(st.Text), change.Removed(st.Text), prose.Named(st.Text)
 	st.tools = change.Tools(st.Text)
 	st.nowNoun, st.nowValue = change.NowIs(st.Text)
+	st.fractions = fractionsOf(st.Text)
+	for _, m := range codeInstead.FindAllStringSubmatch(st.Text, -1) {
+		st.insteadOf = append(st.insteadOf, [2]string{m[1], m[2]})
+	}
+}
+
+// codeInstead is a code span said to take another's place.
+var codeInstead = lazyre.New("`([^`]{2,80})`[^`.;:]{0,20}?\\b(?:instead of|rather than|in place of|replacing)\\s+`([^`]{2,80})`")
+
+// quotesReplaced reports whether x quotes code a newer statement says
+// another took the place of, and not that other: "Tests are `cargo test
+// --workspace`" once "Tests run with `cargo nextest run` now instead of
+// `cargo test --workspace`". A quoted command or value is that one
+// exactly, however common its words are in the memory.
+func quotesReplaced(x string, insteadOf [][2]string) bool {
+	for _, p := range insteadOf {
+		if strings.Contains(x, "`"+p[1]+"`") && !strings.Contains(x, p[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // factClaim is what the statement claims as a fact, read on first use.

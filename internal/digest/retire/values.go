@@ -224,3 +224,34 @@ func sameDuration(a, b prose.Claim) bool {
 	}
 	return false
 }
+
+// A fraction is a count said out of a total: "412 of the 430 local
+// codes", "3 out of 5 workers".
+type fraction struct {
+	n, total, noun string // noun: the counted thing's stem
+}
+
+var fractionExpr = lazyre.New(`(?i)\b(\d[\d,]*) (?:of|out of) (?:the |all |our )?(\d[\d,]*) (?:[a-z][\w-]* ){0,2}?([a-z][\w-]*s)\b`)
+
+// fractionsOf reads the fractions s states.
+func fractionsOf(s string) []fraction {
+	var out []fraction
+	for _, m := range fractionExpr.FindAllStringSubmatch(s, -1) {
+		out = append(out, fraction{m[1], m[2], prose.Stem(strings.ToLower(m[3]))})
+	}
+	return out
+}
+
+// otherFraction reports whether newer fractions nf count one of xf's
+// things out of the same total otherwise: "412 of the 430 local codes
+// have a LOINC code" once "424 of the 430 codes translate".
+func otherFraction(xf, nf []fraction) bool {
+	for _, a := range xf {
+		for _, b := range nf {
+			if a.total == b.total && a.noun == b.noun && a.n != b.n && a.n != a.total {
+				return true
+			}
+		}
+	}
+	return false
+}
