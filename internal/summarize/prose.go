@@ -46,6 +46,17 @@ type analysis struct {
 	// "go with the table" picks from; message is the agent's message
 	// being read, whose own options it may pick from.
 	offer, message string
+	// proposed are the choices the agent put to the user since the last
+	// prompt ("My take: Postgres 16, and not CockroachDB"), which become
+	// decisions when the user's reply agrees; accepted are those that did.
+	proposed []proposed
+	accepted []string
+}
+
+// proposed is a choice the agent put to the user, with the sentence after
+// it, which often says why.
+type proposed struct {
+	s, next string
 }
 
 // said is a statement that something was done, where it was made, and
@@ -67,7 +78,8 @@ type openItem struct {
 // analyze reads a segment's turns; before is the agent's message before
 // them, which their first prompt may answer.
 func analyze(turns []Turn, before string) *analysis {
-	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+	// The message before may propose what the first prompt agrees to.
+	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, proposed: proposals(before)}
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
 	// The agent's message just before its first change in answer to a
@@ -77,6 +89,7 @@ func analyze(turns []Turn, before string) *analysis {
 		switch t.Role {
 		case User:
 			p := strings.TrimSpace(t.Text)
+			a.accept(p)
 			if isChitchat(p) {
 				continue
 			}
@@ -95,6 +108,7 @@ func analyze(turns []Turn, before string) *analysis {
 				continue
 			}
 			lastReply, lastText = i, i
+			a.proposed = append(a.proposed, proposals(t.Text)...)
 			if lastPrompt >= 0 {
 				finals[lastPrompt] = i
 			} else {
@@ -116,7 +130,9 @@ func analyze(turns []Turn, before string) *analysis {
 	// message in answer to it.
 	for _, p := range sortedKeys(finals) {
 		for _, o := range outcome(turns[finals[p]].Text) {
-			a.outcomes = prose.AppendNew(a.outcomes, o)
+			if !slices.ContainsFunc(a.accepted, func(s string) bool { return strings.Contains(o, s) }) {
+				a.outcomes = prose.AppendNew(a.outcomes, o) // a proposal agreed to is a decision
+			}
 		}
 	}
 	if lastReply >= 0 && turns[lastReply].Role == Assistant && lastReply > lastPrompt {
@@ -197,17 +213,27 @@ func outcome(text string) []string {
 			continue // "Three fixes today." announces the paragraphs that say them
 		}
 		var keep, more []string
-		for _, s := range prose.Sentences(para) {
+		raised := false // the paragraph opened by raising something
+		for j, s := range prose.Sentences(para) {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) {
-				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left"
+			if j == 0 && (openLabel.MatchString(s) || openCount.MatchString(s)) {
+				break // a paragraph that opens on work left says the rest of it too: "… That's the next big thing."
+			}
+			if j == 0 && flagged.MatchString(s) {
+				raised = true
+			}
+			if raised && !strings.ContainsAny(s, "0123456789`") {
+				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
+			}
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || before.MatchString(s) {
+				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
 			}
-			if flagged.MatchString(s) || p > 0 && (isPlan(s) || openSaid(s) || hedge.MatchString(s) || aside.MatchString(s)) {
+			if flagged.MatchString(s) || openSaid(s) && !doneCue.MatchString(s) || p > 0 && (isPlan(s) || hedge.MatchString(s) || aside.MatchString(s)) {
 				continue // work left is an open item, which a later session may close
 			}
 			if len(keep) == 2 {
@@ -220,8 +246,8 @@ func outcome(text string) []string {
 				break
 			}
 			keep = append(keep, s)
-			if p > 0 && len(out) > 0 {
-				break
+			if p > 0 && len(out) > 0 && (len(keep) > 1 || len(strings.Fields(s)) > 8) {
+				break // a later paragraph's first sentence, and its second after a short one ("Mappings no longer come from the CSV.")
 			}
 		}
 		if j := strings.Join(keep, " "); len(j) > 300 && len(keep) > 1 {
@@ -461,7 +487,20 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// todo are the items of a list a label says is work left
 	// ("Remaining, in the order I'd do them:" then "1. …", "2. …").
 	todo := pick.ListedUnder(text, func(line string) bool { return todoLabel.MatchString(line) })
+	// countedOpen: a sentence said how many things are left open ("On
+	// the Envoy side two things are open."), which the sentences led by
+	// "One, …", "Two, …" then say.
+	countedOpen := false
 	for i, s := range ss {
+		if role == Assistant && openCount.MatchString(s) {
+			countedOpen = true
+			continue // it says nothing of its own
+		}
+		if countedOpen && ordinalLead.MatchString(s) {
+			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(ordinalLead.ReplaceAllString(s, ""), 300)})
+			openAt = i
+			continue
+		}
 		if todo != nil {
 			if todo[strings.TrimSpace(s)] {
 				a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(trimLead(s), 300)})
@@ -474,8 +513,8 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		announced := causeNext
 		causeNext = role == Assistant && announces(s)
-		if len(s) < 10 || len(s) > 600 {
-			continue
+		if len(s) < 10 || len(s) > 600 || role == User && chitchat.MatchString(s) {
+			continue // "Agreed on all of it." says nothing of its own
 		}
 		if doneCue.MatchString(s) && !openSaid(s) {
 			a.said = append(a.said, said{turn, wordSet(s)})
@@ -558,7 +597,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case (isCause(s) || culprit.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged:
+		case (isCause(s) || culprit.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && flagged.MatchString(s)):
+			// "One thing from CI: the release job fails because
+			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
 			kind = "root"
 			if culprit.MatchString(s) && i+1 < len(ss) {
 				// "The watermark is the problem." names the cause; the
@@ -589,7 +630,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 				break
 			}
-			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !chitchat.MatchString(prev) && len(prev)+len(s) < 300 {
+			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !chitchat.MatchString(prev) && !checkReport.MatchString(prev) && sameParagraph(text, s, prev) != "" && len(prev)+len(s) < 300 {
 				// "Make it 5 days." sets what the sentence before named
 				// ("our lookback is only 3 days"): said with it.
 				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
@@ -648,7 +689,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && symptom.MatchString(s)) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -676,6 +717,88 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			openAt = i
 		}
 	}
+}
+
+// accept makes the choices the agent proposed decisions when the user's
+// prompt p agrees to them without a condition ("agreed on all of it. Put
+// postgres in compose on 5433"); any other prompt leaves them proposals,
+// which the outcome keeps.
+func (a *analysis) accept(p string) {
+	props := a.proposed
+	a.proposed = nil
+	first := p
+	if ss := prose.Sentences(p); len(ss) > 0 {
+		first = ss[0]
+	}
+	if len(props) == 0 || !agrees.MatchString(first) || saysNo.MatchString(first) || butCue.MatchString(first) {
+		return
+	}
+	for _, pr := range props {
+		// What was agreed, as what holds: "I'd use sqlc" is "use sqlc".
+		what := proposer.ReplaceAllString(proposalLabel.ReplaceAllString(pr.s, ""), "")
+		if !prose.IsClause(what) && len(prose.ContentWords(what)) < 2 {
+			continue
+		}
+		what, why := splitReason(prose.Capitalize(what), pr.next)
+		if i := strings.Index(what, ": "); why == "" && i > 0 && prose.IsFullClause(what[i+2:]) {
+			what, why = what[:i], prose.Capitalize(what[i+2:])+"." // "…, no ORM: the queries are few and hot"
+		}
+		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !checkReport.MatchString(pr.next) && !proposal.MatchString(pr.next) && !decisionCue.MatchString(pr.next) && !flagged.MatchString(pr.next) {
+			why = pr.next // what a proposal is followed by argues for it
+		}
+		n := len(a.cand)
+		msg := a.message
+		a.message = "" // it is the choice, not a pick among the message's options
+		a.decide(Assistant, pr.s, what, why, false)
+		a.message = msg
+		if len(a.cand) > n {
+			c := &a.cand[len(a.cand)-1]
+			c.Importance = round2(clamp(c.Importance+impDecisionUser, 0, 0.95)) // the user's choice too
+		}
+		a.accepted = append(a.accepted, pr.s)
+		if why != "" && why == pr.next {
+			a.accepted = append(a.accepted, why) // said with it
+		}
+	}
+}
+
+// proposals are the choices the agent's message text puts to the user,
+// each with the sentence after it when that is in its paragraph: not a
+// choice it states as made (a decision) or turns down, asks about, hedges,
+// plans for later or makes only for a case that may not come.
+func proposals(text string) []proposed {
+	var out []proposed
+	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
+	for i, s := range ss {
+		if !proposal.MatchString(s) || notProposal.MatchString(s) || conditional.MatchString(s) || strings.HasSuffix(s, "?") ||
+			hedge.MatchString(s) || isPlan(s) || actionLine.MatchString(s) || decisionCue.MatchString(s) || rejectCue.MatchString(s) {
+			continue
+		}
+		next := ""
+		if i+1 < len(ss) {
+			next = sameParagraph(text, s, ss[i+1])
+		}
+		out = append(out, proposed{s, next})
+	}
+	return out
+}
+
+// sameParagraph is next when text has it in the paragraph of s, else "".
+func sameParagraph(text, s, next string) string {
+	if next == "" {
+		return ""
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	s, next = flat(s), flat(next)
+	for _, para := range paragraphs(text) {
+		if para = flat(para); strings.Contains(para, s) {
+			if strings.Contains(para, next) {
+				return next
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // todoLabel heads a list of work left: "Remaining, in the order I'd do
@@ -793,7 +916,7 @@ const PassedOver = " — passed over for: "
 // sentence before said: "I haven't fixed that yet", "Haven't looked
 // into it.", "It's flaky; I haven't found why yet", "We need a replica identity on both before the
 // initial sync".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:(?:i|we)(?: still)? )?(?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|\b(?:on|for|to|in|of|from) (?:both|either)(?: of them)?\b`)
+var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:(?:i|we)(?: still)? )?(?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|\b(?:on|for|to|in|of|from) (?:both|either)(?: of them)?\b|\b(?:pick|choose|decide on|settle on) (?:one|either|between them)\b`)
 
 // deferred is the agent putting off what the sentence before raised:
 // "…, so I'd look at it separately".
@@ -959,10 +1082,11 @@ var (
 // retracted is a statement taken back as it is made.
 var retracted = lazyre.New(`(?i)(?:\.\.\.|…)\s*(?:hmm+,?\s*)?no\b|\bhmm+,? no\b|\bno,? wait\b|\bscratch that\b|\bon second thought\b`)
 
-// noThanks is the user turning things down with the reason after them:
+// noThanks is the user turning things down with the reason after them
+// ("And no Camel please, nobody here reads its DSL"):
 // "No ESP RainMaker, no cloud: I'm not putting a third party between my
 // front door and my LAN."
-var noThanks = lazyre.New(`(?i)^no [\w.+-]+(?: [\w.+-]+){0,3}(?:,? (?:and |or )?no [\w.+-]+(?: [\w.+-]+){0,3})*\s*[:—–]\s*\S.{10,}`)
+var noThanks = lazyre.New(`(?i)^no [\w.+-]+(?: [\w.+-]+){0,3}(?:,? (?:and |or )?no [\w.+-]+(?: [\w.+-]+){0,3})*\s*[:—–]\s*\S.{10,}|^(?:and |also |but )?no [\w.+-]+(?: [\w.+-]+){0,2},? please\b[,;:—–]?\s*\S.{10,}`)
 
 // bareMeasure is a number with at most its unit: "cap it at 100 instead
 // of 200" gives a value a new one, it turns down no alternative.

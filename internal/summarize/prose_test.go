@@ -146,6 +146,15 @@ func TestClassify(t *testing.T) {
 	}{
 		// Decisions, worded many ways.
 		{Assistant, "We'll use PostgreSQL for the queue because it gives us transactions.", "decision"},
+		// Blind AH, opened in the round of 17 December: an alternative
+		// turned down with "I'd not", and the user's "no X please" with
+		// its reason.
+		{Assistant, "I'd not add RabbitMQ or Kafka for this, precisely because of the approval lead time you mention.", "rejected"},
+		{User, "And no Camel please, nobody here reads its DSL.", "rejected"},
+		// A choice still to make is work left, not a decision.
+		{Assistant, "We should pick one before the second tenant goes live.", "open"},
+		// A failure the user reports, with a count in it, is no setting.
+		{User, "prod rollout with 4 replicas failed to start half the pods: \"FATAL: remaining connection slots are reserved\".", ""},
 		// Work asked for and specified is no way of working.
 		{User, "write the ingest: chunk the articles and load them into pgvector in the compose db, it's on 5433 because my local postgres already sits on 5432.", "env"},
 		{User, "Write commit messages in the imperative, please.", "pref"},
@@ -1143,5 +1152,111 @@ func TestRuleKeepsWhatItAllows(t *testing.T) {
 	a = analyze([]Turn{{Role: User, Text: "Please don't touch the generated files by hand. Also, the staging database is slow today."}}, "")
 	if len(a.prefs) != 1 || strings.Contains(a.prefs[0], "staging") {
 		t.Errorf("preferences = %q, want the rule alone", a.prefs)
+	}
+}
+
+// TestAgreedProposal: a choice the agent proposes becomes a decision once
+// the user's reply agrees, said as what holds and with the reason given
+// after it, and is not also an outcome; a reply with a condition or a
+// refusal leaves it a proposal (blind AH, opened in the round of 17
+// December).
+func TestAgreedProposal(t *testing.T) {
+	proposal := "My take: Postgres 16, and not CockroachDB, for this one. The platform team already runs RDS Postgres with point-in-time recovery.\n\nFor data access I'd use sqlc on top of pgx/v5, no ORM: the queries are few and hot. Migrations with goose in `db/migrations`."
+	for _, tc := range []struct {
+		reply string
+		want  []string
+	}{
+		{"agreed on all of it. Put postgres in compose on 5433.", []string{
+			"Postgres 16, and not CockroachDB, for this one — The platform team already runs RDS Postgres with point-in-time recovery.",
+			"For data access use sqlc on top of pgx/v5, no ORM — The queries are few and hot.",
+		}},
+		{"ok, but not sqlc, we use ent everywhere.", nil},
+		{"No. Cockroach is what platform supports.", nil},
+		{"Why not Cockroach?", nil},
+	} {
+		a := analyze([]Turn{{Role: User, Text: "Storage: Postgres or CockroachDB?"}, {Role: Assistant, Text: proposal}, {Role: User, Text: tc.reply}, {Role: Assistant, Text: "Done."}}, "")
+		var got []string
+		for _, d := range a.decisions {
+			if !strings.Contains(d, "compose") {
+				got = append(got, d)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("reply %q: decisions %q, want %q", tc.reply, got, tc.want)
+		}
+		for _, o := range a.outcomes {
+			if tc.want != nil && strings.Contains(o, "sqlc") {
+				t.Errorf("reply %q: outcome %q repeats a decision", tc.reply, o)
+			}
+		}
+	}
+}
+
+// TestAgreedProposalBefore: the proposal may end the segment before, the
+// message the first prompt answers.
+func TestAgreedProposalBefore(t *testing.T) {
+	before := "On acknowledgements I'd answer `AA` as soon as the raw message is committed to `hl7_inbox`. That way the LIS never waits on the FHIR server."
+	a := analyze([]Turn{{Role: User, Text: "good, ack after inbox commit is what I wanted. tests with Testcontainers."}, {Role: Assistant, Text: "Done."}}, before)
+	want := "On acknowledgements answer `AA` as soon as the raw message is committed to `hl7_inbox` — That way the LIS never waits on the FHIR server."
+	if len(a.decisions) != 1 || a.decisions[0] != want {
+		t.Errorf("decisions = %q, want %q", a.decisions, want)
+	}
+	// A proposal said without a reason leaves the outcomes alone.
+	a = analyze([]Turn{{Role: User, Text: "do it, atomic it is."}, {Role: Assistant, Text: "CI pins the Pulumi CLI at 3.120.0 in the workflow."}}, "I'd write the post and its index entry in one kv.atomic().")
+	if len(a.outcomes) != 1 {
+		t.Errorf("outcomes = %q, want the answer's", a.outcomes)
+	}
+}
+
+// TestRaisedNotOutcome: a paragraph that raises work left ("Open from
+// today: …", "One thing from CI: … fails because …") is an open item,
+// not an outcome or a root cause, and a measure labelled "Before:" is
+// neither an outcome nor the environment.
+func TestRaisedNotOutcome(t *testing.T) {
+	text := "Open from today: loading `~/src/linux` blocks the UI for seconds, because of the collect-then-sort in `walk.rs`. That's the next big thing.\n\n" +
+		"One thing from CI: the `publish-homebrew-formula` job fails with \"Bad credentials\" because `HOMEBREW_TAP_TOKEN` isn't set in the repo secrets.\n\n" +
+		"Before: first row 121 ms, peak RSS 1.11 GiB. After, three runs: peak RSS around 310 MB."
+	a := analyze([]Turn{{Role: User, Text: "How fast is it now?"}, {Role: Assistant, Text: text}}, "")
+	if len(a.outcomes) != 1 || !strings.HasPrefix(a.outcomes[0], "After, three runs") {
+		t.Errorf("outcomes = %q, want the After line alone", a.outcomes)
+	}
+	if len(a.rootCauses) != 0 || len(a.env) != 0 {
+		t.Errorf("root causes %q, environment %q, want none", a.rootCauses, a.env)
+	}
+	if open := a.openPoints(); len(open) != 2 {
+		t.Errorf("open = %q, want the two raised problems", open)
+	}
+}
+
+// TestOutcomeShortLead: a later paragraph whose first sentence is short
+// says what it means in the second ("Mappings no longer come from the
+// CSV. Codes are looked up with `ConceptMap/$translate` …").
+func TestOutcomeShortLead(t *testing.T) {
+	text := "The log leak is fixed: the parser logs at WARN now.\n\nMappings no longer come from the CSV. Codes are looked up with `ConceptMap/$translate` and cached in Caffeine for 10 minutes. Aylin can edit them.\n\nAuth: basic auth is replaced by a token from Keycloak, realm `clinical`, client `lab-bridge`. The password is gone."
+	got := outcome(text)
+	want := []string{
+		"The log leak is fixed: the parser logs at WARN now.",
+		"Mappings no longer come from the CSV. Codes are looked up with `ConceptMap/$translate` and cached in Caffeine for 10 minutes.",
+		"Auth: basic auth is replaced by a token from Keycloak, realm `clinical`, client `lab-bridge`.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("outcome = %q, want %q", got, want)
+	}
+}
+
+// TestCountedOpen: "two things are open. One, …. Two, …." lists work
+// left, each item an open item and none the environment or an outcome.
+func TestCountedOpen(t *testing.T) {
+	text := "`certs/` are ignored now.\n\nOn the Envoy side two things are open. One, `max_concurrent_streams` on the upstream cluster is at Envoy's default; we'll want to tune it once we have numbers. Two, ghz can't reach the service through Envoy yet."
+	a := analyze([]Turn{{Role: User, Text: "ignore the certs"}, {Role: Assistant, Text: text}}, "")
+	want := []string{
+		"`max_concurrent_streams` on the upstream cluster is at Envoy's default; we'll want to tune it once we have numbers.",
+		"ghz can't reach the service through Envoy yet.",
+	}
+	if got := a.openPoints(); !slices.Equal(got, want) {
+		t.Errorf("open = %q, want %q", got, want)
+	}
+	if len(a.env) != 0 || len(a.outcomes) != 1 {
+		t.Errorf("environment %q, outcomes %q: want none and the first paragraph's", a.env, a.outcomes)
 	}
 }
