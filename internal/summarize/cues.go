@@ -176,7 +176,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || described(s) || taskSpec.MatchString(s) || oneThing.MatchString(s) && !standing.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
+	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || whAsk.MatchString(s) || reportedFault.MatchString(s) || described(s) || taskSpec.MatchString(s) || oneThing.MatchString(s) && !standing.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}
 	imp := impPrefStated
@@ -188,6 +188,15 @@ func preference(s string) float64 {
 	}
 	return imp
 }
+
+// whAsk is a question asked without its question mark: "What's the dev
+// loop, I've never done a mod".
+var whAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)(?:'s|'re| is| are| do| does| did| should| would| can)\b`)
+
+// reportedFault is a failure told with "never" or "every time", which
+// makes no rule: "photos taken on iPhones never arrive", "goes NaN at
+// around step 3k, every time".
+var reportedFault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b`)
 
 // symptomLog is a failure reported with where to read it: "deploys have
 // been failing since Friday, the build log is in logs/…", "Connect

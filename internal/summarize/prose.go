@@ -689,7 +689,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && symptom.MatchString(s)) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || reportedFault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -1004,12 +1004,23 @@ func decisionByWe(s string) bool {
 	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
 }
 
+// fragment is a clause cut from its sentence: its subject left behind
+// ("Is the next hop for 0.0.0.0/0 in every spoke's route table", "Its
+// rising edges are …") or begun inside parentheses ("A 33.3 ms step)
+// with sleep_until …").
+var fragment = lazyre.New(`(?i)^(?:its|is|are|was|were|has|have|does|do)\b|^[^(]*\)`)
+
+// endsOpen is a statement that stops where its object should be: "You
+// can replay one with".
+var endsOpen = lazyre.New(`(?i)\b(?:with|for|to|of|in|on|at|by|from|into|via|the|a|an)$`)
+
 // anaphoric is a statement that points back into the conversation: its
 // subject a pronoun ("It hadn't been written", "That's why …", "Nothing
 // stops that …"), the object of a short one ("I marked it exclusive"),
-// or a bare value chosen ("29318 it is"). Core memory is read without
-// that conversation.
-var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)|^(?:i|we)(?:'ve| have)? [\w-]+(?: [\w-]+)? (?:it|them|that|this)(?: [\w-]+){0,2}\W*$|^[\d.,:%-]+ it is\W*$`)
+// a bare value or a name chosen ("29318 it is", "Array it is"), or a
+// short order about what it refers to ("Make it 30", "Add both", "Switch
+// the provider over"). Core memory is read without that conversation.
+var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)|^(?:i|we)(?:'ve| have)? [\w-]+(?: [\w-]+)? (?:it|them|that|this)(?: [\w-]+){0,2}\W*$|^[\d.,:%-]+ it is\W*$|^[\w.-]+ it is\W*$|^(?:ok(?:ay)?,? |yes,? )?(?:make|keep|add|do|use|take|leave|switch|move|put|set|bump|drop|raise|lower|cut)\s+(?:it|them|that|this|both|those|all)(?:\s+[\w.%-]+){0,2}\W*$|^(?:switch|move)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,2}\s+over\W*$|^(?:add|keep|use|take|drop)\s+both\W*$`)
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
@@ -1019,7 +1030,10 @@ func (a *analysis) add(c Candidate) {
 	if (c.Kind == Fact || c.Kind == Decision) && openLabel.MatchString(c.Title) {
 		return // "Still open: …" is work left, which the Open section holds
 	}
-	if (c.Kind == Fact || c.Kind == Decision) && anaphoric.MatchString(c.Title) || asksThat(c.Title) {
+	if (c.Kind == Fact || c.Kind == Decision) && (fragment.MatchString(c.Title) || c.Body == "" && endsOpen.MatchString(c.Title)) {
+		return // "Is the next hop for 0.0.0.0/0 …", "A 33.3 ms step) with …", "You can replay one with"
+	}
+	if (c.Kind == Fact || c.Kind == Decision || c.Kind == Preference) && anaphoric.MatchString(c.Title) || asksThat(c.Title) {
 		return // "It hadn't been written, so …" says nothing read alone; the summary keeps it in its place
 	}
 	a.seen[key] = true

@@ -1260,3 +1260,31 @@ func TestCountedOpen(t *testing.T) {
 		t.Errorf("environment %q, outcomes %q: want none and the first paragraph's", a.env, a.outcomes)
 	}
 }
+
+// TestNoCoreFromOrders: a short order about what the conversation
+// refers to, a name chosen and a fault told with "never" or "every
+// time" make no item of core memory (the audit of the round of 17
+// December found them among core titles).
+func TestNoCoreFromOrders(t *testing.T) {
+	for _, s := range []string{"Array it is.", "DO it is.", "Make it 30.", "Add both.", "Switch the provider over.", "ok keep it.", "There it is.",
+		"One more from the same people: photos taken on iPhones never arrive, the server log says 413.",
+		"ViT-S on the IN-100 subset goes NaN at around step 3k, every time.", "What's the dev loop, I've never done a mod"} {
+		a := analyze([]Turn{{Role: User, Text: s}, {Role: Assistant, Text: "Ok."}}, "")
+		for _, c := range a.items {
+			t.Errorf("%q: core item %s %q", s, c.Kind, c.Title)
+		}
+	}
+}
+
+// TestNoCoreFragments: a clause cut from its sentence makes no item of
+// core memory.
+func TestNoCoreFragments(t *testing.T) {
+	a := &analysis{seen: map[string]bool{}}
+	for _, title := range []string{"Is the next hop for 0.0.0.0/0 in every spoke's route table", "Its rising edges are made by the 10 kΩ pull-ups", "A 33.3 ms step) with sleep_until so the step doesn't drift", "You can replay one with"} {
+		a.add(Candidate{Kind: Fact, Title: title})
+	}
+	a.add(Candidate{Kind: Fact, Title: "The fuzz job runs the corpus with", Body: "The fuzz job runs the corpus with `cargo fuzz run parse`."})
+	if len(a.cand) != 1 {
+		t.Errorf("candidates = %v, want the one whose title was cut from a whole sentence", a.cand)
+	}
+}
