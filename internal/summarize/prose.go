@@ -57,6 +57,10 @@ type analysis struct {
 // it, which often says why.
 type proposed struct {
 	s, next string
+	// term is a rule of the design the message proposes, said as
+	// plain present ("Dead letters are kept 30 days."): agreed to with
+	// the proposal, it holds as a decision of its own.
+	term bool
 }
 
 // said is a statement that something was done, where it was made, and
@@ -734,6 +738,14 @@ func (a *analysis) accept(p string) {
 		return
 	}
 	for _, pr := range props {
+		if pr.term {
+			said := func(l string) bool { return strings.Contains(l, strings.TrimRight(pr.s, ".")) }
+			if !slices.ContainsFunc(a.env, said) && !slices.ContainsFunc(a.decisions, said) && !slices.ContainsFunc(a.rootCauses, said) {
+				a.decide(Assistant, pr.s, strings.TrimRight(pr.s, "."), "", false)
+				a.accepted = append(a.accepted, pr.s)
+			}
+			continue
+		}
 		// What was agreed, as what holds: "I'd use sqlc" is "use sqlc".
 		what := proposer.ReplaceAllString(proposalLabel.ReplaceAllString(pr.s, ""), "")
 		if !prose.IsClause(what) && len(prose.ContentWords(what)) < 2 {
@@ -778,10 +790,41 @@ func proposals(text string) []proposed {
 		if i+1 < len(ss) {
 			next = sameParagraph(text, s, ss[i+1])
 		}
-		out = append(out, proposed{s, next})
+		out = append(out, proposed{s: s, next: next})
+	}
+	if len(out) == 0 && !agentRejects.MatchString(text) {
+		return out
+	}
+	for _, s := range ss {
+		if designTerm(s) {
+			out = append(out, proposed{s: s, term: true})
+		}
 	}
 	return out
 }
+
+// agentRejects is the agent turning something down in a proposal: "I'd
+// not add RabbitMQ or Kafka for this".
+var agentRejects = lazyre.New(`(?i)\b(?:i'd|i would) not\b|\bi wouldn't\b`)
+
+// designTerm is a rule a proposed design states with its value, as plain
+// present: "Dead letters are kept 30 days.", "4xx goes straight to the
+// dead letter as `FHIR_REJECTED`." Not what the agent did or found, asks,
+// plans or hedges.
+func designTerm(s string) bool {
+	return len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
+		!strings.HasSuffix(s, "?") && !firstPerson.MatchString(s) && !hedge.MatchString(s) && !isPlan(s) &&
+		!narrate.MatchString(s) && !actionLine.MatchString(s) && !decisionCue.MatchString(s) && !rejectCue.MatchString(s) &&
+		!isCause(s) && !symptom.MatchString(s) && !proposal.MatchString(s) && !flagged.MatchString(s) && !checkReport.MatchString(s) && !toldPast.MatchString(s)
+}
+
+// toldPast tells what happened, which no design rule does: "we did a
+// plain `POST` each time, so each resend created another Observation".
+var toldPast = lazyre.New(`(?i)\b(?:did|was|were|had|created|caused|happened|came|went|broke|lost)\b`)
+
+// firstPerson opens what the speaker did or does: "I replayed the 41 by
+// hand", "We now have three Observations".
+var firstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|our)\b`)
 
 // sameParagraph is next when text has it in the paragraph of s, else "".
 func sameParagraph(text, s, next string) string {

@@ -1288,3 +1288,29 @@ func TestNoCoreFragments(t *testing.T) {
 		t.Errorf("candidates = %v, want the one whose title was cut from a whole sentence", a.cand)
 	}
 }
+
+// TestAgreedDesignTerms: a design the agent proposes (here with an
+// alternative turned down) and the user agrees to holds its rules said as
+// plain present with their values; what happened and what was done stay
+// out.
+func TestAgreedDesignTerms(t *testing.T) {
+	design := "Duplicates: we did a plain `POST` each time, so each resend created another Observation.\n\nDead letter: a `hl7_dead_letter` table next to the inbox. I'd not add RabbitMQ or Kafka for this.\n\n4xx goes straight to the dead letter as `FHIR_REJECTED`. Dead letters are kept 30 days. I wrote the migration in `V3__dead_letter.sql`."
+	for _, tc := range []struct {
+		reply string
+		want  []string
+	}{
+		{"good. replay is always manual.", []string{"4xx goes straight to the dead letter as `FHIR_REJECTED`.", "Dead letters are kept 30 days."}},
+		{"why not Kafka?", nil},
+	} {
+		a := analyze([]Turn{{Role: User, Text: "Dead letters and retries."}, {Role: Assistant, Text: design}, {Role: User, Text: tc.reply}, {Role: Assistant, Text: "Ok."}}, "")
+		var got []string
+		for _, d := range a.decisions {
+			if !strings.Contains(d, "manual") {
+				got = append(got, d)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("reply %q: decisions %q, want %q", tc.reply, got, tc.want)
+		}
+	}
+}
