@@ -796,6 +796,9 @@ func proposals(text string) []proposed {
 		return out
 	}
 	for _, s := range ss {
+		if openCount.MatchString(s) {
+			break // what follows is work left ("two things are open. One, …")
+		}
 		if designTerm(s) {
 			out = append(out, proposed{s: s, term: true})
 		}
@@ -815,7 +818,7 @@ func designTerm(s string) bool {
 	return len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
 		!strings.HasSuffix(s, "?") && !firstPerson.MatchString(s) && !hedge.MatchString(s) && !isPlan(s) &&
 		!narrate.MatchString(s) && !actionLine.MatchString(s) && !decisionCue.MatchString(s) && !rejectCue.MatchString(s) &&
-		!isCause(s) && !symptom.MatchString(s) && !proposal.MatchString(s) && !flagged.MatchString(s) && !checkReport.MatchString(s) && !toldPast.MatchString(s)
+		!isCause(s) && !symptom.MatchString(s) && !proposal.MatchString(s) && !flagged.MatchString(s) && !checkReport.MatchString(s) && !toldPast.MatchString(s) && !ordinalLead.MatchString(s) && !openSaid(s)
 }
 
 // toldPast tells what happened, which no design rule does: "we did a
