@@ -737,6 +737,10 @@ func (a *analysis) accept(p string) {
 	if len(props) == 0 || !agrees.MatchString(first) || saysNo.MatchString(first) || butCue.MatchString(first) {
 		return
 	}
+	// Each is the choice itself, not a pick among the message's options.
+	msg := a.message
+	a.message = ""
+	defer func() { a.message = msg }()
 	for _, pr := range props {
 		if pr.term {
 			said := func(l string) bool { return strings.Contains(l, strings.TrimRight(pr.s, ".")) }
@@ -759,10 +763,7 @@ func (a *analysis) accept(p string) {
 			why = pr.next // what a proposal is followed by argues for it
 		}
 		n := len(a.cand)
-		msg := a.message
-		a.message = "" // it is the choice, not a pick among the message's options
 		a.decide(Assistant, pr.s, what, why, false)
-		a.message = msg
 		if len(a.cand) > n {
 			c := &a.cand[len(a.cand)-1]
 			c.Importance = round2(clamp(c.Importance+impDecisionUser, 0, 0.95)) // the user's choice too
