@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/summarize/telling"
 )
 
 // The extractive summarizer sorts statements by what kind of statement
@@ -21,37 +22,6 @@ var (
 	hedge = lazyre.New(`(?i)\b(might|maybe|perhaps|possibly|probably|i think|i believe|i suspect|i guess|seems|appears to|could be|not sure|likely|unclear|wonder|let me (check|see|verify|look)|(check|see|find out|know|verify|test|confirm|ask|decide|tell|sure) whether|just to (check|make sure|be sure|rule out))\b`)
 	// narrate is the agent talking about its own next step or reacting.
 	narrate = lazyre.New(`(?i)^(let me|let's (check|see|look|verify|run|read|try to find)|now,? (i|let)|i'll (now |first |then )?(check|look|read|run|start|open|search|grep|inspect|examine|verify|fix|update|add|create|write|edit|make|implement|investigate|review|test|try)|i will|i'm going to|i am going to|i need to|next,? (i|let)|first,? (i|let)|then,? i|okay|ok\b|great|perfect|excellent|good|sure|alright|got it|understood|thanks|thank you|here's|here is|looking at|i see|i can see|i found|i've|i have|i updated|i added|i changed|i created|i removed|i renamed|i ran|running|checking|reading|searching)\b`)
-	// proposal is the agent putting a choice to the user: "My take:
-	// Postgres 16, and not CockroachDB", "For data access I'd use sqlc on
-	// top of pgx/v5", "I suggest we hand trials to Stripe".
-	proposal = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?(?:my (?:take|pick|vote|suggestion|recommendation|proposal)(?: (?:is|would be|here))?\s*[:—–-]\s*\S|(?:(?:for|on|as for|about) [^,;:.]{1,40}?,? )?(?:i'd|i would) (?:just |simply )?[a-z]{3,}\b|i (?:suggest|propose|recommend)\b)`)
-	// checkReport is how a check came out, which argues for nothing:
-	// "All 126 tests pass."
-	checkReport = lazyre.New(`(?i)\b(?:pass(?:es|ed)?|fail(?:s|ed)?|green|builds|built|compiles|compiled)\b`)
-	// proposer is the agent proposing, which the agreement makes
-	// a decision of the two.
-	proposer = lazyre.New(`(?i)\b(?:i'd|i would|i) (?:just |simply )?(?:(?:suggest|propose|recommend)(?: that)?(?: we)?\s+)?`)
-	// notProposal is "I'd" with a verb that proposes nothing: "I'd say
-	// it's the cache", "I'd expect 40 ms", "I'd rather not".
-	notProposal = lazyre.New(`(?i)\b(?:i'd|i would) (?:say|guess|expect|think|bet|assume|imagine|like|love|hate|need|have|be|rather|prefer not|wait|hold off|avoid|advise against|argue against|vote against|hesitate|worry|check|look|want|ask|leave (?:it|that|this) (?:alone|out|as is))\b`)
-	// proposalLabel is the label a proposal may open with.
-	proposalLabel = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?my (?:take|pick|vote|suggestion|recommendation|proposal)(?: (?:is|would be|here))?\s*[:—–-]\s*`)
-	// conditional is a proposal for a case that may not come: "If the
-	// queue grows, I'd use Redis".
-	conditional = lazyre.New(`(?i)^(?:if|unless|when|once|should|in case)\b`)
-	// agrees opens a reply that takes what the agent proposed.
-	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b)`)
-	// butCue is agreement with a condition that may change what was
-	// proposed: "ok, but not sqlc", "yes, except the TTL".
-	butCue = lazyre.New(`(?i)\b(?:but|except|instead|rather|however|although|though)\b`)
-	// before labels what held until the session changed it: "Before:
-	// first row 121 ms, peak RSS 1.11 GiB. After, three runs: …".
-	before = lazyre.New(`(?i)^(?:before|previously|originally|until now)\s*[:—–]\s*`)
-	// openCount says how many things are left open: "On the Envoy side
-	// two things are open.", "Three things remain:".
-	openCount = lazyre.New(`(?i)^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) (?:are |remain |stay |still )*(?:open|left|pending|outstanding|unresolved|to do)\s*[.:]?$|^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) remain\s*[.:]?$`)
-	// ordinalLead opens an item of a counted list: "One, …", "Second: …".
-	ordinalLead = lazyre.New(`(?i)^(?:one|two|three|four|first|second|third|fourth|[1-4])[,.:)]\s+`)
 	// chitchat is a prompt that asks for nothing.
 	chitchat = lazyre.New(`(?i)^(\s*(ok(ay)?|k|thanks?( you)?|thx|ty|cool|nice|great|perfect|awesome|good|fine|yes|yep|yeah|yup|sure|no|nope|go( on| ahead)?|continue|proceed|carry on|keep going|do it|please|pls|sounds (good|right|great|fine)|that's fine|(good )?morning|hi|hello|hey|lgtm|looks good|makes sense|(?:i )?agreed?(?: (?:on|to|with))?(?: all(?: of)?)?(?: (?:it|that|this|them|those|everything|both|the (?:plan|lot|above|rest)))?|right|alright|got it|nice work|good job|well done|that works|works|done|next|and|then|now|so|!|\.|,)\s*)+[.!?]*\s*$`)
 
@@ -176,7 +146,7 @@ func preference(s string) float64 {
 	if prefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || whAsk.MatchString(s) || reportedFault.MatchString(s) || described(s) || taskSpec.MatchString(s) || oneThing.MatchString(s) && !standing.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
+	if !prefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || taskSpec.MatchString(s) || oneThing.MatchString(s) && !standing.MatchString(s) || doThat.MatchString(s) && !prefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}
 	imp := impPrefStated
@@ -188,15 +158,6 @@ func preference(s string) float64 {
 	}
 	return imp
 }
-
-// whAsk is a question asked without its question mark: "What's the dev
-// loop, I've never done a mod".
-var whAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)(?:'s|'re| is| are| do| does| did| should| would| can)\b`)
-
-// reportedFault is a failure told with "never" or "every time", which
-// makes no rule: "photos taken on iPhones never arrive", "goes NaN at
-// around step 3k, every time".
-var reportedFault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b`)
 
 // symptomLog is a failure reported with where to read it: "deploys have
 // been failing since Friday, the build log is in logs/…", "Connect

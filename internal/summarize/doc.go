@@ -24,5 +24,6 @@
 //
 // The package imports nothing of cairn's memory, index or agents: its
 // input is a Segment of Turns, its readers of text are package prose, its
-// own subpackages (telling, pick, manifest, runout) and shellcmd.
+// own subpackages (telling, pick, block, agree, edits, manifest, runout)
+// and shellcmd.
 package summarize

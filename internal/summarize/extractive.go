@@ -3,12 +3,12 @@ package summarize
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
+	"github.com/cairn-mem/cairn/internal/summarize/edits"
 	"github.com/cairn-mem/cairn/internal/summarize/runout"
 )
 
@@ -49,7 +49,7 @@ type fileUse struct {
 	// replaced are the one-line replacements of its edits that give a
 	// value another one ("reminders: 10" → "reminders: 3"), the last
 	// of each line.
-	replaced [][2]string
+	replaced edits.Values
 }
 
 type run struct {
@@ -123,7 +123,7 @@ func (a *analysis) tool(i int, t Turn) {
 				f.edits++
 			}
 			for _, rep := range t.Replaced {
-				f.replace(rep)
+				f.replaced.Note(rep)
 			}
 		}
 	default:
@@ -295,56 +295,6 @@ func (f *fileUse) how() string {
 // maxReplaced bounds the replaced values a file's line lists.
 const maxReplaced = 3
 
-// replace notes a one-line replacement when it gives one value another:
-// a setting changed, which later statements of the old value are not.
-// A line replaced twice keeps its first value and its last.
-func (f *fileUse) replace(rep [2]string) {
-	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
-	if !strings.ContainsAny(rep[0], "0123456789") || !oneValue(rep[0], rep[1]) {
-		return
-	}
-	for i, r := range f.replaced {
-		if r[1] == rep[0] {
-			f.replaced[i][1] = rep[1]
-			if r[0] == rep[1] {
-				f.replaced = slices.Delete(f.replaced, i, i+1) // put back as it was
-			}
-			return
-		}
-	}
-	f.replaced = append(f.replaced, rep)
-}
-
-// uncomment is a line without its trailing comment: "update_rate: 1000
-// # Hz, on core 3" gives "update_rate: 1000".
-func uncomment(line string) string {
-	if i := lineComment.FindStringIndex(line); i != nil {
-		line = line[:i[0]]
-	}
-	return strings.TrimSpace(line)
-}
-
-var lineComment = lazyre.New(`\s(#|//|--)\s`)
-
-// oneValue reports whether two lines differ in one word alone, a number
-// in the second.
-func oneValue(a, b string) bool {
-	wa, wb := strings.Fields(a), strings.Fields(b)
-	if len(wa) != len(wb) || len(wa) > 8 {
-		return false
-	}
-	diffs := 0
-	for i := range wa {
-		if wa[i] != wb[i] {
-			diffs++
-			if !strings.ContainsAny(wb[i], "0123456789") {
-				return false
-			}
-		}
-	}
-	return diffs == 1
-}
-
 // line says what was fixed and how; the error itself is under "Errors &
 // fixes".
 func (f fix) line() string {
@@ -408,7 +358,7 @@ func (a *analysis) commands() ([]string, int) {
 			line += fmt.Sprintf(" ×%d", len(g.exits))
 		}
 		if g.fail || len(g.exits) > 1 {
-			line += ": " + strings.Join(compress(g.exits), ", ")
+			line += ": " + strings.Join(runout.Fold(g.exits), ", ")
 		}
 		out = append(out, line)
 	}
@@ -424,24 +374,6 @@ func clipCommand(cmd string) string {
 		return prose.Clip(e, 200) // elided here or by the transcript's summary of the call
 	}
 	return prose.Clip(cmd, 120)
-}
-
-// compress folds repeats: ok, ok, ok → ok ×3.
-func compress(list []string) []string {
-	var out []string
-	for i := 0; i < len(list); {
-		j := i
-		for j < len(list) && list[j] == list[i] {
-			j++
-		}
-		if j-i > 1 {
-			out = append(out, fmt.Sprintf("%s ×%d", list[i], j-i))
-		} else {
-			out = append(out, list[i])
-		}
-		i = j
-	}
-	return out
 }
 
 func (a *analysis) errors() []string {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/summarize/agree"
+	"github.com/cairn-mem/cairn/internal/summarize/block"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
 )
@@ -173,10 +175,6 @@ func sortedKeys(m map[int]int) []int {
 // blows up with:", "the 3.3 job prints this now:".
 var logIntro = lazyre.New(`(?i)^.{0,80}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this|with|this|these|the following|below|here's|here is|output|log|error|errors|trace|traceback)(?:\s+now)?\s*:$`)
 
-// saysNo opens a message with a refusal: "No. Keep the old parser."
-// turns down what came before, which the request keeps.
-var saysNo = lazyre.New(`(?i)^\s*(?:no|nope)\b`)
-
 func request(p string) string {
 	// "CloudWatch says:" introduced a log the summary leaves out.
 	all := prose.Sentences(p)
@@ -191,7 +189,7 @@ func request(p string) string {
 	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
 		ss = all
 	}
-	for len(ss) > 1 && chitchat.MatchString(ss[0]) && !saysNo.MatchString(ss[0]) {
+	for len(ss) > 1 && chitchat.MatchString(ss[0]) && !agree.Refuses(ss[0]) {
 		ss = ss[1:] // "ok makes sense, go on." before what the message asks
 	}
 	if len(ss) == 0 {
@@ -207,7 +205,7 @@ func request(p string) string {
 // double emails: …", "The reversal command: …").
 func outcome(text string) []string {
 	var out []string
-	paras, listed := items(text)
+	paras, listed := block.Items(text)
 	limit := 4
 	if listed {
 		limit = 6 // a list's items are short and each says one thing done
@@ -222,7 +220,7 @@ func outcome(text string) []string {
 			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
-			if j == 0 && (openLabel.MatchString(s) || openCount.MatchString(s)) {
+			if j == 0 && (openLabel.MatchString(s) || telling.OpenCount.MatchString(s)) {
 				break // a paragraph that opens on work left says the rest of it too: "… That's the next big thing."
 			}
 			if j == 0 && flagged.MatchString(s) {
@@ -231,7 +229,7 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || before.MatchString(s) {
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
@@ -320,62 +318,6 @@ var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a fe
 // …", "One thing I can't settle myself: …"): what is left open, not
 // what the work came to.
 var aside = lazyre.New(`(?i)^if\b|\b(i'll|i will|we'll|we will|i'd suggest|shall i|i'm going to|can't|cannot|couldn't|haven't|hasn't|isn't yet|not yet)\b`)
-
-// paragraphs are text's paragraphs of prose: blocks between blank
-// lines, without code blocks or lists of code.
-func paragraphs(text string) []string {
-	var out []string
-	fence := false
-	var cur []string
-	flush := func() {
-		if p := strings.TrimSpace(strings.Join(cur, "\n")); p != "" {
-			out = append(out, p)
-		}
-		cur = nil
-	}
-	for _, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(t, "```"):
-			fence = !fence
-			flush()
-		case fence:
-		case t == "":
-			flush()
-		default:
-			cur = append(cur, l)
-		}
-	}
-	flush()
-	return out
-}
-
-// items are the paragraphs of text with each item of a list a
-// paragraph of its own: "Done on all three:\n- CSS: …\n- Variant picker:
-// …\n- CLI: …" says three things, each as much an outcome as a
-// paragraph would. Whether any was a list item is reported too.
-func items(text string) (out []string, listed bool) {
-	for _, para := range paragraphs(text) {
-		lines := strings.Split(para, "\n")
-		var cur []string
-		flush := func() {
-			if p := strings.TrimSpace(strings.Join(cur, " ")); p != "" {
-				out = append(out, p)
-			}
-			cur = nil
-		}
-		for _, l := range lines {
-			if item, ok := pick.ListItem(l); ok {
-				flush()
-				listed = true
-				l = item
-			}
-			cur = append(cur, strings.TrimSpace(l))
-		}
-		flush()
-	}
-	return out, listed
-}
 
 // approachOf is what an agent's message before its first change says,
 // a bullet a sentence: its first sentences that are not narration ("Let
@@ -496,12 +438,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// "One, …", "Two, …" then say.
 	countedOpen := false
 	for i, s := range ss {
-		if role == Assistant && openCount.MatchString(s) {
+		if role == Assistant && telling.OpenCount.MatchString(s) {
 			countedOpen = true
 			continue // it says nothing of its own
 		}
-		if countedOpen && ordinalLead.MatchString(s) {
-			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(ordinalLead.ReplaceAllString(s, ""), 300)})
+		if countedOpen && telling.OrdinalLead.MatchString(s) {
+			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(telling.OrdinalLead.ReplaceAllString(s, ""), 300)})
 			openAt = i
 			continue
 		}
@@ -634,7 +576,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 				break
 			}
-			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !chitchat.MatchString(prev) && !checkReport.MatchString(prev) && sameParagraph(text, s, prev) != "" && len(prev)+len(s) < 300 {
+			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !chitchat.MatchString(prev) && !telling.CheckReport.MatchString(prev) && block.Same(text, s, prev) != "" && len(prev)+len(s) < 300 {
 				// "Make it 5 days." sets what the sentence before named
 				// ("our lookback is only 3 days"): said with it.
 				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
@@ -693,7 +635,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || reportedFault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -734,7 +676,7 @@ func (a *analysis) accept(p string) {
 	if ss := prose.Sentences(p); len(ss) > 0 {
 		first = ss[0]
 	}
-	if len(props) == 0 || !agrees.MatchString(first) || saysNo.MatchString(first) || butCue.MatchString(first) {
+	if len(props) == 0 || !agree.Agrees(first) {
 		return
 	}
 	// Each is the choice itself, not a pick among the message's options.
@@ -751,7 +693,7 @@ func (a *analysis) accept(p string) {
 			continue
 		}
 		// What was agreed, as what holds: "I'd use sqlc" is "use sqlc".
-		what := proposer.ReplaceAllString(proposalLabel.ReplaceAllString(pr.s, ""), "")
+		what := agree.Choice(pr.s)
 		if !prose.IsClause(what) && len(prose.ContentWords(what)) < 2 {
 			continue
 		}
@@ -759,7 +701,7 @@ func (a *analysis) accept(p string) {
 		if i := strings.Index(what, ": "); why == "" && i > 0 && prose.IsFullClause(what[i+2:]) {
 			what, why = what[:i], prose.Capitalize(what[i+2:])+"." // "…, no ORM: the queries are few and hot"
 		}
-		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !checkReport.MatchString(pr.next) && !proposal.MatchString(pr.next) && !decisionCue.MatchString(pr.next) && !flagged.MatchString(pr.next) {
+		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !decisionCue.MatchString(pr.next) && !flagged.MatchString(pr.next) {
 			why = pr.next // what a proposal is followed by argues for it
 		}
 		n := len(a.cand)
@@ -783,21 +725,21 @@ func proposals(text string) []proposed {
 	var out []proposed
 	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
 	for i, s := range ss {
-		if !proposal.MatchString(s) || notProposal.MatchString(s) || conditional.MatchString(s) || strings.HasSuffix(s, "?") ||
+		if !agree.Proposes(s) || strings.HasSuffix(s, "?") ||
 			hedge.MatchString(s) || isPlan(s) || actionLine.MatchString(s) || decisionCue.MatchString(s) || rejectCue.MatchString(s) {
 			continue
 		}
 		next := ""
 		if i+1 < len(ss) {
-			next = sameParagraph(text, s, ss[i+1])
+			next = block.Same(text, s, ss[i+1])
 		}
 		out = append(out, proposed{s: s, next: next})
 	}
-	if len(out) == 0 && !agentRejects.MatchString(text) {
+	if len(out) == 0 && !agree.Rejects(text) {
 		return out
 	}
 	for _, s := range ss {
-		if openCount.MatchString(s) {
+		if telling.OpenCount.MatchString(s) {
 			break // what follows is work left ("two things are open. One, …")
 		}
 		if designTerm(s) {
@@ -807,46 +749,21 @@ func proposals(text string) []proposed {
 	return out
 }
 
-// agentRejects is the agent turning something down in a proposal: "I'd
-// not add RabbitMQ or Kafka for this".
-var agentRejects = lazyre.New(`(?i)\b(?:i'd|i would) not\b|\bi wouldn't\b`)
-
 // designTerm is a rule a proposed design states with its value, as plain
 // present: "Dead letters are kept 30 days.", "4xx goes straight to the
 // dead letter as `FHIR_REJECTED`." Not what the agent did or found, asks,
 // plans or hedges.
 func designTerm(s string) bool {
 	return len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
-		!strings.HasSuffix(s, "?") && !firstPerson.MatchString(s) && !hedge.MatchString(s) && !isPlan(s) &&
+		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !hedge.MatchString(s) && !isPlan(s) &&
 		!narrate.MatchString(s) && !actionLine.MatchString(s) && !decisionCue.MatchString(s) && !rejectCue.MatchString(s) &&
-		!isCause(s) && !symptom.MatchString(s) && !proposal.MatchString(s) && !flagged.MatchString(s) && !checkReport.MatchString(s) && !toldPast.MatchString(s) && !ordinalLead.MatchString(s) && !openSaid(s)
+		!isCause(s) && !symptom.MatchString(s) && !agree.Proposing(s) && !flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !pastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !openSaid(s)
 }
 
-// toldPast tells what happened, which no design rule does: "we did a
-// plain `POST` each time, so each resend created another Observation".
-var toldPast = lazyre.New(`(?i)\b(?:did|was|were|had|created|caused|happened|came|went|broke|lost)\b`)
-
-// firstPerson opens what the speaker did or does: "I replayed the 41 by
-// hand", "We now have three Observations".
-var firstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|our)\b`)
-
-// sameParagraph is next when text has it in the paragraph of s, else "".
-func sameParagraph(text, s, next string) string {
-	if next == "" {
-		return ""
-	}
-	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	s, next = flat(s), flat(next)
-	for _, para := range paragraphs(text) {
-		if para = flat(para); strings.Contains(para, s) {
-			if strings.Contains(para, next) {
-				return next
-			}
-			return ""
-		}
-	}
-	return ""
-}
+// pastDeed tells, besides telling.ToldPast, what happened, which no
+// design rule states: "we did a plain `POST` each time, so each resend
+// created another Observation".
+var pastDeed = lazyre.New(`(?i)\b(?:did|had|created|came|went|broke|lost)\b`)
 
 // todoLabel heads a list of work left: "Remaining, in the order I'd do
 // them:", "Still to do:", "Next steps:".

@@ -1,6 +1,7 @@
 package runout
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -123,4 +124,22 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// Fold folds repeats of how runs ended: ok, ok, ok → ok ×3.
+func Fold(list []string) []string {
+	var out []string
+	for i := 0; i < len(list); {
+		j := i
+		for j < len(list) && list[j] == list[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s ×%d", list[i], j-i))
+		} else {
+			out = append(out, list[i])
+		}
+		i = j
+	}
+	return out
 }

@@ -93,3 +93,31 @@ var Ack = lazyre.New(`(?i)^(understood|noted|got it|will do|sure|of course|sorry
 // ToldPast is a clause that tells what happened, the reason for what
 // was done: "the stops were one big transfer overrunning the buffer".
 var ToldPast = lazyre.New(`(?i)\b(was|were|had been|came from|caused|happened)\b`)
+
+// CheckReport is how a check came out, which argues for nothing:
+// "All 126 tests pass."
+var CheckReport = lazyre.New(`(?i)\b(?:pass(?:es|ed)?|fail(?:s|ed)?|green|builds|built|compiles|compiled)\b`)
+
+// Before labels what held until the session changed it: "Before:
+// first row 121 ms, peak RSS 1.11 GiB. After, three runs: …".
+var Before = lazyre.New(`(?i)^(?:before|previously|originally|until now)\s*[:—–]\s*`)
+
+// OpenCount says how many things are left open: "On the Envoy side
+// two things are open.", "Three things remain:".
+var OpenCount = lazyre.New(`(?i)^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) (?:are |remain |stay |still )*(?:open|left|pending|outstanding|unresolved|to do)\s*[.:]?$|^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) remain\s*[.:]?$`)
+
+// OrdinalLead opens an item of a counted list: "One, …", "Second: …".
+var OrdinalLead = lazyre.New(`(?i)^(?:one|two|three|four|first|second|third|fourth|[1-4])[,.:)]\s+`)
+
+// WhAsk is a question asked without its question mark: "What's the dev
+// loop, I've never done a mod".
+var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)(?:'s|'re| is| are| do| does| did| should| would| can)\b`)
+
+// Fault is a failure told with "never" or "every time", which
+// makes no rule: "photos taken on iPhones never arrive", "goes NaN at
+// around step 3k, every time".
+var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b`)
+
+// FirstPerson opens what the speaker did or does: "I replayed the 41 by
+// hand", "We now have three Observations".
+var FirstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|our)\b`)

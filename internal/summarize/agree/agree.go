@@ -1,0 +1,61 @@
+package agree
+
+import "github.com/cairn-mem/cairn/internal/lazyre"
+
+// Proposing reports whether s is worded as the agent putting a choice to
+// the user, whatever its verb.
+func Proposing(s string) bool { return proposal.MatchString(s) }
+
+// Proposes reports whether s puts a choice to the user: worded so, with a
+// verb that proposes ("I'd use", not "I'd say"), and for no case that may
+// not come.
+func Proposes(s string) bool {
+	return proposal.MatchString(s) && !notProposal.MatchString(s) && !conditional.MatchString(s)
+}
+
+// Choice is what proposal s proposes, as what holds once agreed to: "For
+// data access I'd use sqlc" is "For data access use sqlc", "My take:
+// Postgres 16" is "Postgres 16".
+func Choice(s string) string {
+	return proposer.ReplaceAllString(proposalLabel.ReplaceAllString(s, ""), "")
+}
+
+// Agrees reports whether first, the first sentence of a reply, takes what
+// the agent proposed: it opens by agreeing, refuses nothing and sets no
+// condition.
+func Agrees(first string) bool {
+	return agrees.MatchString(first) && !Refuses(first) && !butCue.MatchString(first)
+}
+
+// Refuses reports whether a message opens with a refusal: "No. Keep the
+// old parser."
+func Refuses(s string) bool { return refuses.MatchString(s) }
+
+// Rejects reports whether the agent's text turns something down in so
+// many words: "I'd not add RabbitMQ or Kafka for this".
+func Rejects(text string) bool { return rejects.MatchString(text) }
+
+var (
+	// proposal is the agent putting a choice to the user: "My take:
+	// Postgres 16, and not CockroachDB", "For data access I'd use sqlc on
+	// top of pgx/v5", "I suggest we hand trials to Stripe".
+	proposal = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?(?:my (?:take|pick|vote|suggestion|recommendation|proposal)(?: (?:is|would be|here))?\s*[:—–-]\s*\S|(?:(?:for|on|as for|about) [^,;:.]{1,40}?,? )?(?:i'd|i would) (?:just |simply )?[a-z]{3,}\b|i (?:suggest|propose|recommend)\b)`)
+	// notProposal is "I'd" with a verb that proposes nothing: "I'd say
+	// it's the cache", "I'd expect 40 ms", "I'd rather not".
+	notProposal = lazyre.New(`(?i)\b(?:i'd|i would) (?:say|guess|expect|think|bet|assume|imagine|like|love|hate|need|have|be|rather|prefer not|wait|hold off|avoid|advise against|argue against|vote against|hesitate|worry|check|look|want|ask|leave (?:it|that|this) (?:alone|out|as is))\b`)
+	// conditional is a proposal for a case that may not come: "If the
+	// queue grows, I'd use Redis".
+	conditional = lazyre.New(`(?i)^(?:if|unless|when|once|should|in case)\b`)
+	// proposalLabel is the label a proposal may open with.
+	proposalLabel = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?my (?:take|pick|vote|suggestion|recommendation|proposal)(?: (?:is|would be|here))?\s*[:—–-]\s*`)
+	// proposer is the agent proposing, which the agreement makes
+	// a decision of the two.
+	proposer = lazyre.New(`(?i)\b(?:i'd|i would|i) (?:just |simply )?(?:(?:suggest|propose|recommend)(?: that)?(?: we)?\s+)?`)
+	// agrees opens a reply that takes what the agent proposed.
+	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b)`)
+	// butCue is agreement with a condition that may change what was
+	// proposed: "ok, but not sqlc", "yes, except the TTL".
+	butCue  = lazyre.New(`(?i)\b(?:but|except|instead|rather|however|although|though)\b`)
+	refuses = lazyre.New(`(?i)^\s*(?:no|nope)\b`)
+	rejects = lazyre.New(`(?i)\b(?:i'd|i would) not\b|\bi wouldn't\b`)
+)

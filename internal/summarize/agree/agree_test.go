@@ -1,0 +1,28 @@
+package agree
+
+import "testing"
+
+func TestProposesAndAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"My take: Postgres 16, and not CockroachDB, for this one.", true},
+		{"For data access I'd use sqlc on top of pgx/v5, no ORM.", true},
+		{"I suggest we hand trials to Stripe.", true},
+		{"I'd say it's the cache.", false},
+		{"If the queue grows, I'd use Redis.", false},
+	} {
+		if got := Proposes(tc.s); got != tc.want {
+			t.Errorf("Proposes(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+	if got := Choice("For data access I'd use sqlc on top of pgx/v5."); got != "For data access use sqlc on top of pgx/v5." {
+		t.Errorf("Choice = %q", got)
+	}
+	for first, want := range map[string]bool{"agreed on all of it.": true, "good, ack after inbox commit is what I wanted.": true, "ok, but not sqlc.": false, "No.": false, "Why not Cockroach?": false} {
+		if got := Agrees(first); got != want {
+			t.Errorf("Agrees(%q) = %v, want %v", first, got, want)
+		}
+	}
+}

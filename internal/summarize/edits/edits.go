@@ -1,0 +1,62 @@
+package edits
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+)
+
+// Values are the one-line replacements of a file's edits that give a
+// value another one, each line's first value and its last.
+type Values [][2]string
+
+// Note notes the replacement of line rep[0] by rep[1] when it gives one
+// value another: a setting changed. A line replaced twice keeps its first
+// value and its last; one put back as it was is dropped.
+func (v *Values) Note(rep [2]string) {
+	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
+	if !strings.ContainsAny(rep[0], "0123456789") || !oneValue(rep[0], rep[1]) {
+		return
+	}
+	for i, r := range *v {
+		if r[1] == rep[0] {
+			(*v)[i][1] = rep[1]
+			if r[0] == rep[1] {
+				*v = slices.Delete(*v, i, i+1) // put back as it was
+			}
+			return
+		}
+	}
+	*v = append(*v, rep)
+}
+
+// uncomment is a line without its trailing comment: "update_rate: 1000
+// # Hz, on core 3" gives "update_rate: 1000".
+func uncomment(line string) string {
+	if i := lineComment.FindStringIndex(line); i != nil {
+		line = line[:i[0]]
+	}
+	return strings.TrimSpace(line)
+}
+
+var lineComment = lazyre.New(`\s(#|//|--)\s`)
+
+// oneValue reports whether two lines differ in one word alone, a number
+// in the second.
+func oneValue(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) != len(wb) || len(wa) > 8 {
+		return false
+	}
+	diffs := 0
+	for i := range wa {
+		if wa[i] != wb[i] {
+			diffs++
+			if !strings.ContainsAny(wb[i], "0123456789") {
+				return false
+			}
+		}
+	}
+	return diffs == 1
+}
