@@ -260,6 +260,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xDur              []prose.Claim
 		xDurRead          bool
 		xBare             map[string]string
+		xFrac             []fraction // read once a newer statement counts something
+		xFracRead         bool
 	)
 	if from, to, ok := prose.Aim(x); ok {
 		// An aim reached shares no word with what reached it: "we're on
@@ -385,7 +387,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
-		if len(n.fractions) > 0 && otherFraction(fractionsOf(x), n.fractions) {
+		if len(n.fractions) > 0 && !xFracRead {
+			xFrac, xFracRead = fractionsOf(x), true
+		}
+		if len(n.fractions) > 0 && otherFraction(xFrac, n.fractions) {
 			return true // "412 of the 430 local codes have a LOINC code" once "424 of the 430 codes translate"
 		}
 		if xQuoted && quotesReplaced(x, n.insteadOf) {
