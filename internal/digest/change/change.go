@@ -167,12 +167,12 @@ func CodeTokens(s string) []string {
 // enough by itself.
 func (c *Change) Names(xk map[string]bool, text string) (named, shape bool) {
 	for _, v := range c.New {
-		if hasAll(xk, v) {
+		if HasAll(xk, v) {
 			return false, false
 		}
 	}
 	for _, o := range c.Old {
-		if hasAll(xk, o) && IsCode(o) {
+		if HasAll(xk, o) && IsCode(o) {
 			return true, false
 		}
 	}
@@ -333,7 +333,7 @@ func Of(s string) *Change {
 	lower := strings.ToLower(s)
 	plan := containsAny(lower, "plan", "instead", "mov", "switch", "migrat", "go", "actually") && planMark.MatchString(s)
 	too := strings.Contains(lower, "too") && tooValue.MatchString(s)
-	if !(plan || too || changeMark.MatchString(s)) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) {
+	if !(plan || too || changeMark.MatchString(s)) || hypothetical.MatchString(s) || prose.MeasureSwap(s) && !nowWord.MatchString(s) && !setOrder.MatchString(s) {
 		return nil // "retries waited hours instead of seconds" tells a symptom
 	}
 	c := &Change{Plan: plan}
@@ -390,10 +390,10 @@ func valueKeys(v string) map[string]bool {
 	return k
 }
 
-// hasAll reports whether statement keys ks hold every key of value v. A
+// HasAll reports whether statement keys ks hold every key of value v. A
 // path holds the directories it lies in: "Library/Caches/trails.json" is
 // in "Library/Caches", and moves with it.
-func hasAll(ks, v map[string]bool) bool {
+func HasAll(ks, v map[string]bool) bool {
 	for k := range v {
 		if !ks[k] && !under(ks, k) {
 			return false
@@ -429,7 +429,7 @@ func (c *Change) TakenOff(xk map[string]bool, x string) bool {
 	}
 	named := false
 	for _, o := range c.Old {
-		if !hasAll(xk, o) {
+		if !HasAll(xk, o) {
 			continue
 		}
 		for k := range o {
@@ -452,14 +452,14 @@ var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+
 // names what it replaced retires it.
 func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 	for _, v := range c.New {
-		if hasAll(xk, v) {
+		if HasAll(xk, v) {
 			// x names the new value: it states the change or the
 			// current value, unless it names the old one as current too.
 			if xc != nil {
 				return false
 			}
 			for _, o := range c.Old {
-				if hasAll(xk, o) {
+				if HasAll(xk, o) {
 					return true
 				}
 			}
@@ -470,7 +470,7 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 		return true // the topic changed, and x does not say to what, or gives another version
 	}
 	for _, o := range c.Old {
-		if hasAll(xk, o) {
+		if HasAll(xk, o) {
 			return true
 		}
 	}
@@ -606,6 +606,11 @@ var leftAlone = lazyre.New(`(?i)^\W{0,2}(?:alone|as it is|as is|in place|untouch
 // the name, when there is one, says which of its kind: off the compose
 // Kafka is not off Kafka.
 var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got|(?:we're|we are) (?:moving|migrating))\s+off|(?i:we're|we are|we'll be)\s+leaving)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+
+// setOrder is an order to set a value, which a measure given in place
+// of another ("cap the limit at 100 instead of 200") changes rather than
+// tells as a symptom.
+var setOrder = lazyre.New(`(?i)^(?:[\w -]{1,30}:\s+)?(?:(?:ok|okay|so|and|also|then|please),?\s+)*(?:let'?s\s+)?(?:set|cap|make|raise|lower|bump|limit|keep|put|give|change|reduce|increase|decrease|drop|cut|move|go with|use)\s`)
 
 // hypothetical is a statement of what would be, not of what is.
 var hypothetical = lazyre.New(`(?i)^\s*(?:if|unless)\b`)

@@ -69,7 +69,7 @@ var causal = lazyre.New(`(?i)\b(?:because|since|due to|caused by)\b`)
 // what a problem of keys xk is about: every key of it is xk's.
 func WorksFor(xk map[string]bool, works []map[string]bool) bool {
 	for _, ks := range works {
-		if hasAll(xk, ks) {
+		if HasAll(xk, ks) {
 			return true
 		}
 	}

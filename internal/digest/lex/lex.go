@@ -32,10 +32,21 @@ func Stem(w string) string {
 			if suf == "ies" || suf == "ied" {
 				w += "y"
 			}
+			if (suf == "ed" || suf == "ing") && undoubled(w) {
+				w = w[:len(w)-1] // "capped" is "cap", "planning" "plan"
+			}
 			break
 		}
 	}
 	return w
+}
+
+// undoubled reports whether w, a verb's stem once -ed or -ing is gone,
+// ends in a consonant doubled before the ending ("capp", "stopp",
+// "committ"), not one the verb has anyway ("install", "pass", "buzz").
+func undoubled(w string) bool {
+	n := len(w)
+	return n >= 3 && w[n-1] == w[n-2] && strings.IndexByte("bdgmnprt", w[n-1]) >= 0 && strings.IndexByte("aeiou", w[n-3]) >= 0
 }
 
 // Overlap is the share of a's words that b holds (0 when a has none).

@@ -476,6 +476,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
+		if c := n.change; c != nil && xc == nil && choseOld(x, c) {
+			return true // "Self-hosted on Postgres it is." once "with Cloud instead of self-hosting"
+		}
 		// A session's request is answered by what the session did: only
 		// a change that names what it replaces retires it. So is a
 		// standing instruction ("from now on every new env var goes into
@@ -505,3 +508,28 @@ func (r *Retirer) retired(x string, rank int) bool {
 	}
 	return false
 }
+
+// choseOld reports whether x is a choice made ("Self-hosted on Postgres
+// it is.") of what change c replaced: a statement that only names the
+// choice is about it, whatever else the change's sentence says.
+func choseOld(x string, c *change.Change) bool {
+	m := itIs.FindStringSubmatch(x)
+	if m == nil {
+		return false
+	}
+	chosen := change.TopicKeys(m[1])
+	for _, v := range c.New {
+		if change.HasAll(chosen, v) {
+			return false
+		}
+	}
+	for _, o := range c.Old {
+		if change.HasAll(chosen, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// itIs is a choice said as "X it is": the chosen thing, group 1.
+var itIs = lazyre.New(`(?i)^(?:(?:so|ok|okay|then|alright|right),?\s+)?([^,;:]{2,60}?) it is(?:,? then)?[.!]?$`)

@@ -70,6 +70,10 @@ func TestRetiredByChange(t *testing.T) {
 	}{
 		{"instead of", "The billing worker listens on port 7070 behind the proxy.",
 			"The billing worker now listens on port 7171 instead of 7070, since the proxy took it."},
+		{"a choice of what was replaced", "Self-hosted on Postgres it is.",
+			"With Cloud instead of self-hosting, deploy/temporal-values.yaml is no longer needed."},
+		{"a measure set instead of another", "`?limit=` defaults to 50, capped at 200.",
+			"The page size: cap the limit at 100 instead of 200."},
 		{"rather than", "Thumbnails are resized by the sharp library inside the upload handler.",
 			"Thumbnails are resized by a queue job rather than the upload handler, so uploads return at once."},
 		{"no longer", "Session tokens are kept in Redis under the sess: prefix.",
@@ -755,6 +759,9 @@ func TestRetiredTakenOff(t *testing.T) {
 	}
 	if !r.Retired("The API server listens on 8080.", 1) {
 		t.Error("the change did not retire the old port")
+	}
+	if retiredBy("Postgres it is.", "With Cloud instead of self-hosting, deploy/temporal-values.yaml is no longer needed.") {
+		t.Error("a change retired a choice of what it did not replace")
 	}
 	if retiredBy("Retries in the job queue wait hours instead of seconds.", "The root cause: Backoff multiplied by time.Minute, so retries waited hours instead of seconds.") {
 		t.Error("a symptom told as a measure in place of another retired its own report")
