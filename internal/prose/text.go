@@ -2,6 +2,8 @@ package prose
 
 import (
 	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"unicode"
 	"unicode/utf8"
 )
@@ -38,9 +40,7 @@ func paragraphs(text string) []string {
 	)
 	flush := func() {
 		if len(cur) > 0 {
-			p := dropLabel(strings.Join(cur, " "))
-			p = strings.ReplaceAll(p, "**", "")
-			p = strings.ReplaceAll(p, "__", "")
+			p := unemphasize(dropLabel(strings.Join(cur, " ")))
 			if strings.ContainsFunc(p, unicode.IsLetter) {
 				out = append(out, p)
 			}
@@ -98,6 +98,36 @@ func paragraphs(text string) []string {
 	flush()
 	return out
 }
+
+// unemphasize removes Markdown's bold markers outside code spans: in
+// `__ft_range(ptr, len)`, `__init__.py` or `src/**/*.ts` they are the
+// name.
+func unemphasize(p string) string {
+	if !strings.Contains(p, "**") && !strings.Contains(p, "__") {
+		return p
+	}
+	parts := strings.Split(p, "`")
+	for i := 0; i < len(parts); i += 2 {
+		if i == len(parts)-1 && i > 0 {
+			break // an unclosed code span runs to the end
+		}
+		parts[i] = strings.ReplaceAll(parts[i], "**", "")
+		parts[i] = unbold(parts[i])
+	}
+	return strings.Join(parts, "`")
+}
+
+// unbold removes "__" around emphasised words ("__the whole table__");
+// a name written without backquotes keeps them (__init__, __ft_store),
+// and so does one emphasised word, which looks the same.
+func unbold(s string) string {
+	if !strings.Contains(s, "__") {
+		return s
+	}
+	return underEmphasis.ReplaceAllString(s, "$1$2")
+}
+
+var underEmphasis = lazyre.New(`(^|[\s(])__([^_\s][^_]*\s[^_]*[^_\s])__`)
 
 // dropLabel removes a bold label that only heads a paragraph:
 // "**Windows log.** Nothing in it breaks the MSI." says nothing in

@@ -64,3 +64,16 @@ func TestSentenceStartsWithDotfile(t *testing.T) {
 		}
 	}
 }
+
+func TestUnemphasize(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"**Schema.** One row per update.", "Schema. One row per update."},
+		{"reported as one `__ft_range(ptr, len)` event", "reported as one `__ft_range(ptr, len)` event"},
+		{"globs like `src/**/*.ts` and __init__ files", "globs like `src/**/*.ts` and __init__ files"},
+		{"it is __the whole table__, not a row", "it is the whole table, not a row"},
+	} {
+		if got := unemphasize(tc.in); got != tc.want {
+			t.Errorf("unemphasize(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
