@@ -229,8 +229,8 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) {
-				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms"
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || weighed.MatchString(s) || announces(s) || countsReasons.MatchString(s) {
+				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
@@ -313,6 +313,10 @@ func leadIn(para string) bool {
 
 // countsWork is a count of the things done.
 var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
+
+// countsReasons announces the reasons the next sentences give: "Two
+// reasons decide it for me."
+var countsReasons = lazyre.New(`(?i)^(?:two|three|four|a few|several|a couple of|\d) (?:reasons|arguments|things) (?:decide|decided|settle|settled|tip|tipped|matter|mattered|count)\b[^.]{0,30}[.:]$`)
 
 // aside is a later paragraph's proposal or caveat ("If you agree I'll
 // …", "One thing I can't settle myself: …"): what is left open, not
@@ -543,7 +547,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case (isCause(s) || culprit.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && flagged.MatchString(s)):
+		case (isCause(s) && !(causeNext && i+1 < len(ss)) || culprit.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && flagged.MatchString(s)):
 			// "One thing from CI: the release job fails because
 			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
 			kind = "root"
@@ -609,6 +613,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && (preferOver.MatchString(s) && !wrongValue(s) || noThanks.MatchString(s))):
 			kind = "rejected"
 			line := s
+			if i > 0 && noObject.MatchString(s) && weighed.MatchString(ss[i-1]) {
+				// "I thought about running each step as a child
+				// workflow. I'd rather not: …" turns down what the
+				// sentence before it weighed.
+				line = ss[i-1] + " " + s
+			}
 			if verdictOnly(s) && whyOf(s, next) {
 				// "On SQLite: I'd advise against it." tells why in the
 				// sentence after it.
@@ -644,7 +654,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && deferred.MatchString(s)
-		if (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
+		if kind != "rejected" && (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
 			if role == Assistant && flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence
@@ -654,10 +664,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			if pronoun := pronounLead.MatchString(s); (refersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
+				text = openText(prev) + " " + s
 				if n := len(a.open); n > 0 && openAt == i-1 {
+					// The item so far, with what it joined: "Caveat: …
+					// It doesn't verify … yet. That has to be done …"
+					text = a.open[n-1].text + " " + s
 					a.open = a.open[:n-1]
 				}
-				text = openText(prev) + " " + s
 			}
 			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: role == User && laterCue.MatchString(s)})
 			openAt = i
@@ -876,6 +889,15 @@ var pronounLead = lazyre.New(`(?i)^(?:it's|it is|it|this|that|they're|they are|t
 // line goes as its decision does (recall).
 const PassedOver = " — passed over for: "
 
+// weighed is an alternative the speaker says they weighed, with no
+// verdict yet: "I thought about running each step as a child workflow,
+// which some saga examples do." The verdict follows.
+var weighed = lazyre.New(`(?i)^(?:i|we) (?:thought about|considered|looked at|toyed with|weighed|played with the idea of)\b[^.;]*\.?$`)
+
+// noObject is a verdict that turns down what the sentence before it
+// named: "I'd rather not: every child adds its own history …".
+var noObject = lazyre.New(`(?i)^(?:but )?(?:(?:i'd|i would|we'd|we would) rather not|(?:i|we) decided against it|not worth it|(?:i|we) (?:ruled|left) it out)\b`)
+
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet", "Haven't looked
 // into it.", "It's flaky; I haven't found why yet", "We need a replica identity on both before the
@@ -909,7 +931,7 @@ func notWork(s string) string {
 }
 
 var (
-	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
+	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\bfor (?:later|future) (?:use|reference|\w+(?:ion|ing|ment)s?)\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
 	codeSpan     = lazyre.New("`[^`]*`")
 )
 
@@ -1230,8 +1252,9 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 
 // nowNext is the agent naming its next step in a few words: "Now the
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
-// get the same behaviour.", "Now 50 runs in a row."
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*)?[.!:…]*$`)
+// get the same behaviour.", "Now 50 runs in a row.", "Now the workflow:
+// the gate before the charge, the new threshold, …"
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*|:\s+(?:the|a|an)\s[^.;]*)?[.!:…]*$`)
 
 // onlyTail is a short sentence without a verb that ends a rule with what
 // it allows: "Templates or config only.", "Staging only, never prod."

@@ -710,6 +710,8 @@ func TestAnnouncedExplanation(t *testing.T) {
 			"The nightly job runs at 02:00 in UTC, and the cut-off is local time. So orders placed after 22:00 land in the next day's report."},
 		{"So it wasn't the proxy at all. The client reused a closed connection from its pool, which is why every tenth request reset.",
 			"The client reused a closed connection from its pool, which is why every tenth request reset."},
+		{"The trace explains the lost edits. Connection A merges rows up to seq 90412 while B inserts 90413. Then A deletes every row of the document, the new one too.",
+			"Connection A merges rows up to seq 90412 while B inserts 90413. Then A deletes every row of the document, the new one too."},
 		// A cause named in a few words is told by the sentences after it.
 		{"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped. I raised it to 30 minutes.",
 			"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped."},
@@ -1087,6 +1089,7 @@ func TestRuleStatements(t *testing.T) {
 		"One rule from me: no panics in library code anywhere in this workspace.",
 		"Only ever write migrations with the generator, the timestamps matter.",
 		"And please leave the changelog's header alone, the release tool parses it.",
+		"one more thing and I mean it for the whole repo: no Date.now() or Math.random() anywhere under src/workflows, I've been bitten by that before.",
 	} {
 		if preference(s) == 0 {
 			t.Errorf("%q is no preference", s)
@@ -1117,6 +1120,7 @@ func TestListedTodo(t *testing.T) {
 func TestRejectedOtherwise(t *testing.T) {
 	for _, s := range []string{
 		"Kafka is out for the reasons you gave: the ops cost and a second cluster to watch.",
+		"A per-module counter would be simpler, but two TUs would hand out the same numbers.",
 		"Someone suggested Redis instead, but the sessions hold uploads of several MB.",
 		"Someone proposed a deploy key in the CI secrets; no, a long-lived key in CI defeats the point of the approval step.",
 	} {
@@ -1318,5 +1322,61 @@ func TestAgreedDesignTerms(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("reply %q: decisions %q, want %q", tc.reply, got, tc.want)
 		}
+	}
+}
+
+// TestWeighedThenTurnedDown: an alternative weighed in one sentence and
+// turned down in the next ("I'd rather not: …") is one rejection, which
+// names it; neither sentence is an outcome or work left.
+func TestWeighedThenTurnedDown(t *testing.T) {
+	a := item(t, "The saga runs end to end.\n\nI thought about running each step as a child workflow, which some saga examples do. I'd rather not: every child adds its own history to the parent, and it gives us three more workflow types to version later.", "")
+	line := strings.Join(a.rejected, "\n")
+	if !strings.Contains(line, "child workflow") || !strings.Contains(line, "own history") {
+		t.Errorf("rejected %q lacks what was weighed or why not", line)
+	}
+	for _, o := range a.open {
+		if strings.Contains(o.text, "version later") {
+			t.Errorf("a rejection's reason is work left: %q", o.text)
+		}
+	}
+	if out := outcome("The saga runs end to end.\n\nI thought about running each step as a child workflow, which some saga examples do. It would add history."); slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, "thought about") }) {
+		t.Errorf("outcome %q holds what was only weighed", out)
+	}
+}
+
+// TestPurposeNotOpen: what a thing is kept "for later compaction" is its
+// purpose, not work left.
+func TestPurposeNotOpen(t *testing.T) {
+	a := item(t, "Schema: `doc_updates (doc_id, seq, data)` with one row per update, and `doc_snapshots (doc_id, upto_seq, state)` for later compaction.", "")
+	if len(a.open) > 0 {
+		t.Errorf("open = %+v", a.open)
+	}
+}
+
+// TestBareNoRule: a user's "no <Name> <thing>." is a rule, with a lead-in
+// that only stresses it dropped; "No luck." is none.
+func TestBareNoRule(t *testing.T) {
+	for _, tc := range []struct {
+		user, want string
+	}{
+		{"Start the sync engine.\n\nAnd to be clear about one thing up front: no IndexedDB fallback. Browsers without OPFS get an unsupported page.", "No IndexedDB fallback."},
+		{"Wire the webhook.\n\nNo Spring Integration. It is too much framework for one route.", "No Spring Integration."},
+		{"Tried the cache flag again. No luck.", ""},
+	} {
+		a := analyze([]Turn{{Role: User, Text: tc.user}, {Role: Assistant, Text: "Ok."}}, "")
+		got := strings.Join(a.prefs, "\n")
+		if got != tc.want {
+			t.Errorf("%q: preferences %q, want %q", tc.user, got, tc.want)
+		}
+	}
+}
+
+// TestOpenChained: work left told over sentences that each point back
+// ("Caveat: … It doesn't verify … yet. That has to be done before …")
+// is one item that keeps its first sentence.
+func TestOpenChained(t *testing.T) {
+	a := item(t, "The server works.\n\nCaveat: the server only checks that the token looks like a JWT. It doesn't verify the signature against the auth service yet, so anyone with a well-formed string gets in. That has to be done before this leaves localhost.", "")
+	if len(a.open) != 1 || !strings.HasPrefix(a.open[0].text, "Caveat: the server only checks") || !strings.Contains(a.open[0].text, "before this leaves localhost") {
+		t.Errorf("open = %+v", a.open)
 	}
 }
