@@ -1380,3 +1380,11 @@ func TestOpenChained(t *testing.T) {
 		t.Errorf("open = %+v", a.open)
 	}
 }
+
+// TestSomeoneShould: work the agent leaves to someone is open.
+func TestSomeoneShould(t *testing.T) {
+	a := item(t, "The double charge is fixed. Someone should refund the orphaned pi_3QJx8sL2k1aTr0Ez1bJ4a9Qm for 8812 by hand.", "")
+	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "refund the orphaned") {
+		t.Errorf("open = %+v", a.open)
+	}
+}
