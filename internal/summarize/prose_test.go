@@ -1087,6 +1087,7 @@ func TestRuleStatements(t *testing.T) {
 	for _, s := range []string{
 		"Rules for this repo: only ever use the shared HTTP client, no ad-hoc fetch calls — the retries live there.",
 		"One rule from me: no panics in library code anywhere in this workspace.",
+		"One rule from my side: register the compensation before you call the activity, not after it returns.",
 		"Only ever write migrations with the generator, the timestamps matter.",
 		"And please leave the changelog's header alone, the release tool parses it.",
 		"one more thing and I mean it for the whole repo: no Date.now() or Math.random() anywhere under src/workflows, I've been bitten by that before.",
