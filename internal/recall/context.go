@@ -875,6 +875,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 	if !s.Current {
 		t := r.Title(title, k)
 		headingGone, title = t != title && t == "Session", t
+		if headingGone {
+			title = currentOutcome(s, k, r, title)
+		}
 		g.title = title // the manifest names it so too, without what a newer session changed
 		if dealt(title) {
 			title += " (done)"
@@ -1059,6 +1062,23 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 		g.retired = func() bool { return true }
 	}
 	return g
+}
+
+// currentOutcome is the heading of a session whose title a newer session
+// changed all of ("Hosting: self-hosted Temporal or Temporal Cloud?" once
+// it is Cloud): what its first outcome still current says, in a few
+// words, or def when none is.
+func currentOutcome(s *recent.Session, k int, r *derived.Retirer, def string) string {
+	for _, b := range s.Digest.Parts[digest.Outcome] {
+		if digest.IsChitChat(b) || r.DropRetired(b, k) != b {
+			continue
+		}
+		if ss := digest.Sentences(b); len(ss) > 0 {
+			b = ss[0]
+		}
+		return digest.OneLineCut(strings.TrimRight(b, "."), 60)
+	}
+	return def
 }
 
 // eachSaid reports whether words holds most of each sentence's words (of

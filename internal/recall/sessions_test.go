@@ -288,3 +288,22 @@ func sessionsPack(m *memory.Memory, sessions ...*recent.Session) string {
 	text, _ := assemble(groups, heads, 2000)
 	return text
 }
+
+// TestHeadingChangedAll: a session whose title a newer session changed
+// in every word is headed by what its first current outcome says, not
+// by "Session".
+func TestHeadingChangedAll(t *testing.T) {
+	m, _ := newTestMemory(t)
+	newest := sess("c3", map[int][]string{
+		digest.Outcome: {"The registry is ghcr.io/acme now instead of quay.io/acme."},
+	})
+	older := sess("a1", map[int][]string{
+		digest.Request: {"Push images to quay.io/acme."},
+		digest.Outcome: {"The release job tags images with the git tag. It also signs them."},
+	})
+	older.Title = "Push images to quay.io/acme"
+	text := sessionsPack(m, newest, older)
+	if strings.Contains(text, "### Session") || !strings.Contains(text, "### The release job tags images with the git tag") {
+		t.Errorf("want the older session headed by its current outcome:\n%s", text)
+	}
+}
