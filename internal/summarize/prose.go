@@ -892,7 +892,7 @@ const PassedOver = " — passed over for: "
 // weighed is an alternative the speaker says they weighed, with no
 // verdict yet: "I thought about running each step as a child workflow,
 // which some saga examples do." The verdict follows.
-var weighed = lazyre.New(`(?i)^(?:i|we) (?:thought about|considered|looked at|toyed with|weighed|played with the idea of)\b[^.;]*\.?$`)
+var weighed = lazyre.New(`(?i)^(?:i|we) (?:thought about|considered|looked at|toyed with|weighed|played with the idea of)\b[^.;:—]*\.?$`)
 
 // noObject is a verdict that turns down what the sentence before it
 // named: "I'd rather not: every child adds its own history …".
