@@ -118,6 +118,10 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "The partition table and README still say SPIFFS.", "open"},
 		{Assistant, "Checking nothing else still says 8080.", ""},
 		{Assistant, "VP9 and AV1 would save bandwidth, but older iPhones can't encode them in hardware, so VP8 is the safe default.", "rejected"},
+		// Blind AJ, opened in the round of 18 December.
+		{Assistant, "The add is done in fp32 and the sum goes back into the residual buffer in place, because the next block consumes it anyway.", "decision"},
+		{Assistant, "The limit is 500 messages per hour per tenant; past that the app gets a 450 4.7.1 tempfail and retries later, so nothing is lost.", "env"},
+		{Assistant, "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so Postfix keeps the DSN in its queue.", "decision"},
 		// Found by an audit of what the packs spend their budget on.
 		{User, "Please write tests for Detect-BitLocker.ps1.", ""},
 		{User, "When a charge.refunded event arrives, mark the order refunded.", ""},

@@ -229,7 +229,7 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || weighed.MatchString(s) || announces(s) || countsReasons.MatchString(s) {
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || weighed.MatchString(s) || announces(s) || countsReasons.MatchString(s) || recap.MatchString(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
@@ -313,6 +313,20 @@ func leadIn(para string) bool {
 
 // countsWork is a count of the things done.
 var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
+
+// designWhy is how a thing is built, said in plain present with why: "The
+// add is done in fp32 and the sum goes back into the residual buffer in
+// place, because the next block consumes it anyway".
+var designWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:is|are|goes|go|runs|run|stays|stay|lives|live|uses|use|gets|get|keeps|keep|reads|read|writes|write|holds|hold|skips|skip|takes|take|returns|return|sends|send|waits|wait)\b[^;?]{3,160}?,\s(?:because|since|so that)\s[^;?]{8,}$`)
+
+// behaviourIf is what a thing does in a case, with the value it gives:
+// "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so
+// Postfix keeps the DSN in its queue".
+var behaviourIf = lazyre.New(`(?i)^(?:if|when|whenever)\s[^.;?]{5,100}?\b(?:exits?|returns?|retries|answers|falls back|closes|replies|responds|rejects|drops|fails over)\b(?:\s+(?:with|to|on|after|at))?\s+(?:code\s+|status\s+)?` + "`?" + `\d[^;?]*$`)
+
+// recap announces the report that follows: "Here's where this landed.",
+// "Here's the whole picture."
+var recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$`)
 
 // countsReasons announces the reasons the next sentences give: "Two
 // reasons decide it for me."
@@ -593,6 +607,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
+		case role == Assistant && !hedged && !plan && !action && !question && (designWhy.MatchString(s) || behaviourIf.MatchString(s)) && !symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
+			// "The sum goes back into the residual buffer in place,
+			// because the next block consumes it anyway": how the work
+			// is built, with why.
+			kind = "decision"
+			a.addDecision(role, s, next, true)
 		case role == Assistant && !hedged && !plan && !action && nowState(s) && !envLike(s):
 			// "The export now streams rows from a cursor": what was done,
 			// reported as the state it leaves, holds from now on.
@@ -931,7 +951,7 @@ func notWork(s string) string {
 }
 
 var (
-	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\bfor (?:later|future) (?:use|reference|\w+(?:ion|ing|ment)s?)\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
+	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\bfor (?:later|future) (?:use|reference|\w+(?:ion|ing|ment)s?)\b|\b(?:retr(?:y|ies)|tr(?:y|ies)|comes? back|reconnects?|resends?|re-?queues?|redelivers?)\s+(?:it\s+|them\s+)?later\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
 	codeSpan     = lazyre.New("`[^`]*`")
 )
 
@@ -1370,7 +1390,7 @@ var culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culpri
 var remedy = lazyre.New(`(?i)^(?:(?:so|then|for (?:the |our )?[\w-]+(?: [\w-]+)?|to fix (?:it|that|this)),?\s+)?(?:(?:i|we)(?:'ve| have|'d| would| will|'ll)?\s+(?:make|changed|moved|set|switched|raised|lowered|dropped|bumped|replaced|added|removed|fixed|made|put|capped|cut)|(?:drop|raise|lower|set|cap|bump|switch|move|replace|cut|change|use)\s)`)
 
 // fixFollows marks a sentence that goes on from a root cause to its fix.
-var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b`)
+var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b|^(?:padding|adding|setting|raising|lowering|moving|switching|changing|bumping|pinning|wrapping|replacing|removing|dropping|passing|making|giving|limiting|capping|splitting|aligning)\s`)
 
 // addRootCause adds the root cause s, told after the failure it explains
 // when symptom is not empty.
