@@ -70,6 +70,12 @@ func Of(s string) []Quantity {
 				continue // a date or a range: "2026-03-09", "5-10"
 			}
 			t = n // "500-bundle pages"
+			if w := strings.ToLower(strings.TrimRight(next1(toks, i), ".:")); unit == "bit" && w != "" && !lex.StopWords[w] {
+				// "a 2048-bit key" and "8-bit bodies" are widths of
+				// two things: each counts what it names.
+				out = appendNew(out, seen, Quantity{Unit: unit + "/" + w, Value: t})
+				continue
+			}
 		}
 		if d, ok := prose.Digits(strings.ToLower(t)); ok && d != "1" {
 			// "four shards" against "six shards": a number in words

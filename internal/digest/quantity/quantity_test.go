@@ -23,6 +23,7 @@ func TestQuantities(t *testing.T) {
 		{"cut the 2026-03-09 release tarballs; 5-10 workers", nil},
 		{"holds 1,000,000 rows, then 3,000,000 rows", []Quantity{{"row", "1000000", false}, {"row", "3000000", false}}},
 		{"runs 1 pod, then 3 pods", []Quantity{{"pod", "1", false}, {"pod", "3", false}}},
+		{"a 2048-bit key for 8-bit bodies; the key is 4096-bit", []Quantity{{"bit/key", "2048", false}, {"bit/bodies", "8", false}, {"bit", "4096", false}}},
 		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
 		{"Only 120 of the ~300 head queries have judgements.", []Quantity{{"head", "120", false}, {"quer", "120", false}}},
 		{"4 weekly snapshots (`--keep-daily 7 --keep-weekly 4`)", []Quantity{{"week/snapsho", "4", true}, {"dail", "7", false}}},

@@ -73,6 +73,26 @@ func (r *Retirer) otherVersionOf(x string, xv map[string]string, xk map[string]b
 // the v1 host", "build with pdflatex for now".
 var stillRE = lazyre.New(`(?i)\b(?:still|for now)\b`)
 
+// stillKeys are the keys of the clause of x that says a state holds for
+// now ("milter_default_action is still accept"): a newer statement on the
+// rest of x ("OpenDKIM signs them as they arrive") leaves that state
+// alone. All of xk when x is one clause.
+func stillKeys(x string, xk map[string]bool) map[string]bool {
+	parts := clauseEnd.Split(x, -1)
+	if len(parts) < 2 {
+		return xk
+	}
+	for _, c := range parts {
+		if stillRE.MatchString(c) {
+			return change.TopicKeys(c)
+		}
+	}
+	return xk
+}
+
+// clauseEnd ends a sentence or a clause a semicolon closes.
+var clauseEnd = lazyre.New(`[.;]\s+`)
+
 // stillChanged reports whether newer statement n speaks of what x (keys
 // xk), a state said to hold for now, is about, and gives it a value x
 // does not have: "the weekend crew put Rocky 9 on db03" after "db03 is
@@ -314,7 +334,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xNamed != nil && prose.Renamed(xNamed, n.named) {
 			return true // the profile lakehouse-stg is lakehouse-stg2 now
 		}
-		if still && n.keys != nil && r.stillChanged(xk, n) {
+		if still && n.keys != nil && r.stillChanged(stillKeys(x, xk), n) {
 			return true
 		}
 		if n.keys != nil && r.otherVersionOf(x, xVer, xk, n) {

@@ -678,6 +678,12 @@ func TestRetiredStill(t *testing.T) {
 	if retiredBy("db03 is still on CentOS 7.", "The backup job on db04 runs at 02:00.") {
 		t.Error("another host retired db03's state")
 	}
+	// What is still so is one clause: a newer statement on the rest of
+	// the bullet leaves it alone.
+	if retiredBy("DKIM is OpenDKIM as a milter, a 2048-bit key under selector s2026a. milter_default_action is still accept, as on the smoke test.",
+		"The templates are UTF-8 with 8-bit bodies, OpenDKIM signs them as they arrive, and Postfix rewrites the body on the way out.") {
+		t.Error("a statement on OpenDKIM retired what milter_default_action still is, or 8-bit bodies a 2048-bit key")
+	}
 }
 
 // TestRetiredDespiteRepeats: a fact said again as a core item's title
