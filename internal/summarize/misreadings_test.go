@@ -122,6 +122,9 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "The add is done in fp32 and the sum goes back into the residual buffer in place, because the next block consumes it anyway.", "decision"},
 		{Assistant, "The limit is 500 messages per hour per tenant; past that the app gets a 450 4.7.1 tempfail and retries later, so nothing is lost.", "env"},
 		{Assistant, "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so Postfix keeps the DSN in its queue.", "decision"},
+		{Assistant, "`disable_mime_output_conversion = yes` in main.cf stops the rewriting; those receivers then get 8-bit mail.", "env"},
+		{Assistant, "For MTA-STS domains (Gmail and Outlook publish it) the postfix-mta-sts-resolver daemon answers smtp_tls_policy_maps on 127.0.0.1:8461.", "env"},
+		{Assistant, "The old s2026a TXT record stays in DNS for 7 more days so mail still in queues verifies, then it can go.", "open"},
 		// Found by an audit of what the packs spend their budget on.
 		{User, "Please write tests for Detect-BitLocker.ps1.", ""},
 		{User, "When a charge.refunded event arrives, mark the order refunded.", ""},

@@ -324,6 +324,16 @@ var designWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}
 // Postfix keeps the DSN in its queue".
 var behaviourIf = lazyre.New(`(?i)^(?:if|when|whenever)\s[^.;?]{5,100}?\b(?:exits?|returns?|retries|answers|falls back|closes|replies|responds|rejects|drops|fails over)\b(?:\s+(?:with|to|on|after|at))?\s+(?:code\s+|status\s+)?` + "`?" + `\d[^;?]*$`)
 
+// codeAssign is a setting given in code with its value, which a sentence
+// about what it does holds: "`disable_mime_output_conversion = yes` in
+// main.cf stops the rewriting".
+var codeAssign = lazyre.New("^`[A-Za-z_][\\w.-]*\\s*=\\s*[^`\\s][^`]*`\\s+(?:in|on)\\s")
+
+// frontedPhrase is a phrase that opens a sentence before its subject:
+// "For MTA-STS domains (Gmail and Outlook publish it) the resolver
+// answers on 127.0.0.1:8461."
+var frontedPhrase = lazyre.New(`^(?i:for|on|in|with|at|from|behind|inside)\s[^.;:()]{2,80}?(?:\([^)]*\)\s+|,\s+)`)
+
 // recap announces the report that follows: "Here's where this landed.",
 // "Here's the whole picture."
 var recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$`)
@@ -549,7 +559,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "decision"
 			a.addDecision(role, s, next, true)
 		case i <= explained:
-			// Already part of the explanation an announcement introduced.
+			// Already part of the explanation an announcement introduced;
+			// a setting it ends on ("`disable_mime_output_conversion =
+			// yes` in main.cf stops the rewriting") is the fix, kept on
+			// its own as well, since the cause may be shown shortened.
+			if i > 0 && codeAssign.MatchString(s) {
+				a.addEnv(role, s)
+			}
 		case announced && !hedged:
 			// "Found it." announces an explanation that often takes more
 			// than one sentence: the setting, the limit, then what broke.
@@ -665,7 +681,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s)) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && invariant.MatchString(s)) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s) || prose.IsFullClause(frontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (invariant.MatchString(s) || codeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
