@@ -212,7 +212,7 @@ func splitSentences(p string) []string {
 		next, _ := utf8.DecodeRuneInString(p[k:])
 		// A dotfile starts one as well: "… is 90 now. .nvmrc is 22.11.0."
 		dotfile := next == '.' && k+1 < len(p) && isWordByte(p[k+1]) && (afterWord(p[start:i]) || i > 0 && p[i-1] >= '0' && p[i-1] <= '9')
-		if !dotfile && !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || afterName(p[start:i]) && startsSentence(p[k:]))) {
+		if !dotfile && !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || strings.HasSuffix(p[start:i], "`") || afterName(p[start:i]) && (startsSentence(p[k:]) || snakeCase(p[k:])))) {
 			continue
 		}
 		if c == '.' && abbreviated(p[start:i]) {
@@ -263,6 +263,17 @@ func afterName(s string) bool {
 	}
 	last, _ := utf8.DecodeLastRuneInString(w)
 	return strings.ContainsAny(w, "./") && unicode.IsLetter(last)
+}
+
+// snakeCase reports whether s begins with a snake_case name, which a
+// sentence may open on: "… for ledgerly.io. milter_default_action is
+// still accept".
+func snakeCase(s string) bool {
+	w := s
+	if i := strings.IndexAny(s, " ,"); i >= 0 {
+		w = s[:i]
+	}
+	return strings.Contains(strings.Trim(w, "_"), "_")
 }
 
 // startsSentence reports whether s begins with a word that starts

@@ -77,3 +77,18 @@ func TestUnemphasize(t *testing.T) {
 		}
 	}
 }
+
+func TestSentencesAfterCode(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"The unmanaged tablet is up as keyspace `legacy`. start the MoveTables tonight.", 2},
+		{"A 2048-bit key under selector s2026a for ledgerly.io. milter_default_action is still accept.", 2},
+		{"Use `go test ./...` for the unit tests.", 1},
+	} {
+		if got := Sentences(tc.in); len(got) != tc.want {
+			t.Errorf("Sentences(%q) = %q, want %d", tc.in, got, tc.want)
+		}
+	}
+}
