@@ -125,6 +125,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "`disable_mime_output_conversion = yes` in main.cf stops the rewriting; those receivers then get 8-bit mail.", "env"},
 		{Assistant, "For MTA-STS domains (Gmail and Outlook publish it) the postfix-mta-sts-resolver daemon answers smtp_tls_policy_maps on 127.0.0.1:8461.", "env"},
 		{Assistant, "The old s2026a TXT record stays in DNS for 7 more days so mail still in queues verifies, then it can go.", "open"},
+		{Assistant, "Numerics are fine.", ""},
+		{Assistant, "Now the autotune sweep over 24 configs, timing the first call.", ""},
 		// Found by an audit of what the packs spend their budget on.
 		{User, "Please write tests for Detect-BitLocker.ps1.", ""},
 		{User, "When a charge.refunded event arrives, mark the order refunded.", ""},

@@ -229,7 +229,7 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || weighed.MatchString(s) || announces(s) || countsReasons.MatchString(s) || recap.MatchString(s) {
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || weighed.MatchString(s) || announces(s) || countsReasons.MatchString(s) || recap.MatchString(s) || j == 0 && len(strings.Fields(s)) <= 4 && countsWork.MatchString(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
@@ -312,7 +312,7 @@ func leadIn(para string) bool {
 }
 
 // countsWork is a count of the things done.
-var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
+var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more |separate |different |unrelated )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
 
 // designWhy is how a thing is built, said in plain present with why: "The
 // add is done in fp32 and the sum goes back into the residual buffer in
@@ -1015,8 +1015,14 @@ func fineChoice(s string) bool {
 	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
 		return false
 	}
-	return true
+	// "Numerics are fine.", "the tests are fine": a check's verdict.
+	f := strings.Fields(strings.ToLower(m[1]))
+	return !checked[f[len(f)-1]]
 }
+
+// checked are what a check finds fine: no choice.
+var checked = prose.WordSet(`numerics numeric tests test results result numbers logs log metrics output outputs
+	builds build checks values benchmarks benchmark diffs diff counts timings`)
 
 // decisionByWe tells a user's decision ("let's use X", "we'll go with
 // Y") from a standing instruction.
@@ -1042,7 +1048,7 @@ var endsOpen = lazyre.New(`(?i)\b(?:with|for|to|of|in|on|at|by|from|into|via|the
 // a bare value or a name chosen ("29318 it is", "Array it is"), or a
 // short order about what it refers to ("Make it 30", "Add both", "Switch
 // the provider over"). Core memory is read without that conversation.
-var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)|^(?:i|we)(?:'ve| have)? [\w-]+(?: [\w-]+)? (?:it|them|that|this)(?: [\w-]+){0,2}\W*$|^[\d.,:%-]+ it is\W*$|^[\w.-]+ it is\W*$|^(?:ok(?:ay)?,? |yes,? )?(?:make|keep|add|do|use|take|leave|switch|move|put|set|bump|drop|raise|lower|cut)\s+(?:it|them|that|this|both|those|all)(?:\s+[\w.%-]+){0,2}\W*$|^(?:switch|move)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,2}\s+over\W*$|^(?:add|keep|use|take|drop)\s+both\W*$`)
+var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)|^(?:i|we)(?:'ve| have)? [\w-]+(?: [\w-]+)? (?:it|them|that|this)(?: [\w-]+){0,2}\W*$|^[\d.,:%-]+ it is\W*$|^[\w.-]+ it is\W*$|^(?:ok(?:ay)?,? |yes,? )?(?:make|keep|add|do|use|take|leave|switch|move|put|set|bump|drop|raise|lower|cut)\s+(?:it|them|that|this|both|those|all)(?:\s+[\w.%-]+){0,2}\W*$|^(?:switch|move)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,2}\s+over\W*$|^(?:add|keep|use|take|drop)\s+both\W*$|^(?:ok(?:ay)?,? |yes,? )?go ahead(?: with (?:the|that|this|it|both|those)\b[^.;,]{0,30})?\W*$`)
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
@@ -1290,7 +1296,7 @@ var nowLead = lazyre.New(`(?i)^now,?\s+`)
 // full test run.", "Now the docs.", "Now the helper, so the notebooks
 // get the same behaviour.", "Now 50 runs in a row.", "Now the workflow:
 // the gate before the charge, the new threshold, …"
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*|:\s+(?:the|a|an)\s[^.;]*)?[.!:…]*$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*|:\s+(?:the|a|an)\s[^.;]*)?[.!:…]*$|^now,?\s+(?:the|a|an)(?:\s+[\w'-]+){1,6},\s+\w+ing\b[^.;]*[.!]?$`)
 
 // onlyTail is a short sentence without a verb that ends a rule with what
 // it allows: "Templates or config only.", "Staging only, never prod."

@@ -1283,7 +1283,8 @@ func TestCountedOpen(t *testing.T) {
 func TestNoCoreFromOrders(t *testing.T) {
 	for _, s := range []string{"Array it is.", "DO it is.", "Make it 30.", "Add both.", "Switch the provider over.", "ok keep it.", "There it is.",
 		"One more from the same people: photos taken on iPhones never arrive, the server log says 413.",
-		"ViT-S on the IN-100 subset goes NaN at around step 3k, every time.", "What's the dev loop, I've never done a mod"} {
+		"ViT-S on the IN-100 subset goes NaN at around step 3k, every time.", "What's the dev loop, I've never done a mod",
+		"Agreed on all three, go ahead with the tolerance."} {
 		a := analyze([]Turn{{Role: User, Text: s}, {Role: Assistant, Text: "Ok."}}, "")
 		for _, c := range a.items {
 			t.Errorf("%q: core item %s %q", s, c.Kind, c.Title)
