@@ -411,7 +411,7 @@ func SettingsConflict(a, b map[string]string) bool {
 
 // namedKinds are kinds of thing a project names and later renames or
 // replaces: a profile, a workspace, a bucket.
-const namedKinds = `profile|workspace|namespace|cluster|bucket|registry|region|zone|account|project|tenant|database|schema|keyspace|queue|topic|stack|context|branch|realm`
+const namedKinds = `profile|workspace|namespace|cluster|bucket|registry|region|zone|account|project|tenant|database|schema|keyspace|queue|topic|stack|context|branch|realm|selector|alias|pool|volume|channel`
 
 // renumbered is what a new name adds to the old one's end: a number.
 var renumbered = lazyre.New(`^[-_.]?v?\d+(?:\.\d+)*$`)
@@ -478,6 +478,11 @@ func Renamed(older, newer map[string]string) bool {
 		if len(short) >= 4 && strings.HasPrefix(long, short) && renumbered.MatchString(long[len(short):]) {
 			return true
 		}
+		if n := len(a); n >= 5 && len(b) == n && a[:n-1] == b[:n-1] && isAlnum(a[n-1]) && isAlnum(b[n-1]) {
+			return true // the next of a series: selector s2026a → s2026b, blue-1 → blue-2
+		}
 	}
 	return false
 }
+
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }

@@ -97,6 +97,9 @@ func TestNamed(t *testing.T) {
 		{"profile lakehouse-stg", "profile lakehouse-stg", false},
 		{"the orders-events topic", "topic orders-events-dlq", false},
 		{"database app_dev", "database app_dev and database app_dev_ci", false},
+		{"a 2048-bit key under selector s2026a", "a new key under selector s2026b", true},
+		{"pool blue-1", "pool blue-2", true},
+		{"namespace prod-eu", "namespace prod-us", false},
 	} {
 		if got := Renamed(Named(tc.older), Named(tc.newer)); got != tc.want {
 			t.Errorf("Renamed(%q, %q) = %v", tc.older, tc.newer, got)
