@@ -229,7 +229,7 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || weighed.MatchString(s) || announces(s) || countsReasons.MatchString(s) || recap.MatchString(s) || j == 0 && len(strings.Fields(s)) <= 4 && countsWork.MatchString(s) {
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && len(strings.Fields(s)) <= 4 && countsWork.MatchString(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
@@ -313,34 +313,6 @@ func leadIn(para string) bool {
 
 // countsWork is a count of the things done.
 var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more |separate |different |unrelated )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
-
-// designWhy is how a thing is built, said in plain present with why: "The
-// add is done in fp32 and the sum goes back into the residual buffer in
-// place, because the next block consumes it anyway".
-var designWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:is|are|goes|go|runs|run|stays|stay|lives|live|uses|use|gets|get|keeps|keep|reads|read|writes|write|holds|hold|skips|skip|takes|take|returns|return|sends|send|waits|wait)\b[^;?]{3,160}?,\s(?:because|since|so that)\s[^;?]{8,}$`)
-
-// behaviourIf is what a thing does in a case, with the value it gives:
-// "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so
-// Postfix keeps the DSN in its queue".
-var behaviourIf = lazyre.New(`(?i)^(?:if|when|whenever)\s[^.;?]{5,100}?\b(?:exits?|returns?|retries|answers|falls back|closes|replies|responds|rejects|drops|fails over)\b(?:\s+(?:with|to|on|after|at))?\s+(?:code\s+|status\s+)?` + "`?" + `\d[^;?]*$`)
-
-// codeAssign is a setting given in code with its value, which a sentence
-// about what it does holds: "`disable_mime_output_conversion = yes` in
-// main.cf stops the rewriting".
-var codeAssign = lazyre.New("^`[A-Za-z_][\\w.-]*\\s*=\\s*[^`\\s][^`]*`\\s+(?:in|on)\\s")
-
-// frontedPhrase is a phrase that opens a sentence before its subject:
-// "For MTA-STS domains (Gmail and Outlook publish it) the resolver
-// answers on 127.0.0.1:8461."
-var frontedPhrase = lazyre.New(`^(?i:for|on|in|with|at|from|behind|inside)\s[^.;:()]{2,80}?(?:\([^)]*\)\s+|,\s+)`)
-
-// recap announces the report that follows: "Here's where this landed.",
-// "Here's the whole picture."
-var recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$`)
-
-// countsReasons announces the reasons the next sentences give: "Two
-// reasons decide it for me."
-var countsReasons = lazyre.New(`(?i)^(?:two|three|four|a few|several|a couple of|\d) (?:reasons|arguments|things) (?:decide|decided|settle|settled|tip|tipped|matter|mattered|count)\b[^.]{0,30}[.:]$`)
 
 // aside is a later paragraph's proposal or caveat ("If you agree I'll
 // …", "One thing I can't settle myself: …"): what is left open, not
@@ -563,7 +535,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// a setting it ends on ("`disable_mime_output_conversion =
 			// yes` in main.cf stops the rewriting") is the fix, kept on
 			// its own as well, since the cause may be shown shortened.
-			if i > 0 && codeAssign.MatchString(s) {
+			if i > 0 && telling.CodeAssign.MatchString(s) {
 				a.addEnv(role, s)
 			}
 		case announced && !hedged:
@@ -598,7 +570,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(s) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s) || onlyBy.MatchString(s)) || fineChoice(s)):
+		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s) || onlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -623,7 +595,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
-		case role == Assistant && !hedged && !plan && !action && !question && (designWhy.MatchString(s) || behaviourIf.MatchString(s)) && !symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
+		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.BehaviourIf.MatchString(s)) && !symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
 			// "The sum goes back into the residual buffer in place,
 			// because the next block consumes it anyway": how the work
 			// is built, with why.
@@ -649,7 +621,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && (preferOver.MatchString(s) && !wrongValue(s) || noThanks.MatchString(s))):
 			kind = "rejected"
 			line := s
-			if i > 0 && noObject.MatchString(s) && weighed.MatchString(ss[i-1]) {
+			if i > 0 && telling.NoObject.MatchString(s) && telling.Weighed.MatchString(ss[i-1]) {
 				// "I thought about running each step as a child
 				// workflow. I'd rather not: …" turns down what the
 				// sentence before it weighed.
@@ -681,7 +653,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s) || prose.IsFullClause(frontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (invariant.MatchString(s) || codeAssign.MatchString(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -925,15 +897,6 @@ var pronounLead = lazyre.New(`(?i)^(?:it's|it is|it|this|that|they're|they are|t
 // line goes as its decision does (recall).
 const PassedOver = " — passed over for: "
 
-// weighed is an alternative the speaker says they weighed, with no
-// verdict yet: "I thought about running each step as a child workflow,
-// which some saga examples do." The verdict follows.
-var weighed = lazyre.New(`(?i)^(?:i|we) (?:thought about|considered|looked at|toyed with|weighed|played with the idea of)\b[^.;:—]*\.?$`)
-
-// noObject is a verdict that turns down what the sentence before it
-// named: "I'd rather not: every child adds its own history …".
-var noObject = lazyre.New(`(?i)^(?:but )?(?:(?:i'd|i would|we'd|we would) rather not|(?:i|we) decided against it|not worth it|(?:i|we) (?:ruled|left) it out)\b`)
-
 // refersBack is work left whose object is a pronoun for what the
 // sentence before said: "I haven't fixed that yet", "Haven't looked
 // into it.", "It's flaky; I haven't found why yet", "We need a replica identity on both before the
@@ -1003,26 +966,6 @@ func (a *analysis) attachRejected(first int, rejects []string) {
 		return
 	}
 }
-
-// fineChoice: a thing named as good enough ("plain database/sql is
-// fine"), not a pronoun ("that is fine").
-func fineChoice(s string) bool {
-	m := fineRE.FindStringSubmatch(s)
-	if m == nil {
-		return false
-	}
-	switch strings.ToLower(strings.Fields(m[1])[0]) {
-	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
-		return false
-	}
-	// "Numerics are fine.", "the tests are fine": a check's verdict.
-	f := strings.Fields(strings.ToLower(m[1]))
-	return !checked[f[len(f)-1]]
-}
-
-// checked are what a check finds fine: no choice.
-var checked = prose.WordSet(`numerics numeric tests test results result numbers logs log metrics output outputs
-	builds build checks values benchmarks benchmark diffs diff counts timings`)
 
 // decisionByWe tells a user's decision ("let's use X", "we'll go with
 // Y") from a standing instruction.

@@ -121,3 +121,65 @@ var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|wo
 // FirstPerson opens what the speaker did or does: "I replayed the 41 by
 // hand", "We now have three Observations".
 var FirstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|our)\b`)
+
+// Recap announces the report that follows: "Here's where this landed.",
+// "Here's the whole picture."
+var Recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$`)
+
+// CountsReasons announces the reasons the next sentences give: "Two
+// reasons decide it for me."
+var CountsReasons = lazyre.New(`(?i)^(?:two|three|four|a few|several|a couple of|\d) (?:reasons|arguments|things) (?:decide|decided|settle|settled|tip|tipped|matter|mattered|count)\b[^.]{0,30}[.:]$`)
+
+// Weighed is an alternative the speaker says they weighed, with no
+// verdict yet: "I thought about running each step as a child workflow,
+// which some saga examples do." The verdict follows.
+var Weighed = lazyre.New(`(?i)^(?:i|we) (?:thought about|considered|looked at|toyed with|weighed|played with the idea of)\b[^.;:—]*\.?$`)
+
+// NoObject is a verdict that turns down what the sentence before it
+// named: "I'd rather not: every child adds its own history …".
+var NoObject = lazyre.New(`(?i)^(?:but )?(?:(?:i'd|i would|we'd|we would) rather not|(?:i|we) decided against it|not worth it|(?:i|we) (?:ruled|left) it out)\b`)
+
+// DesignWhy is how a thing is built, said in plain present with why: "The
+// add is done in fp32 and the sum goes back into the residual buffer in
+// place, because the next block consumes it anyway".
+var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:is|are|goes|go|runs|run|stays|stay|lives|live|uses|use|gets|get|keeps|keep|reads|read|writes|write|holds|hold|skips|skip|takes|take|returns|return|sends|send|waits|wait)\b[^;?]{3,160}?,\s(?:because|since|so that)\s[^;?]{8,}$`)
+
+// BehaviourIf is what a thing does in a case, with the value it gives:
+// "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so
+// Postfix keeps the DSN in its queue".
+var BehaviourIf = lazyre.New(`(?i)^(?:if|when|whenever)\s[^.;?]{5,100}?\b(?:exits?|returns?|retries|answers|falls back|closes|replies|responds|rejects|drops|fails over)\b(?:\s+(?:with|to|on|after|at))?\s+(?:code\s+|status\s+)?` + "`?" + `\d[^;?]*$`)
+
+// CodeAssign is a setting given in code with its value, which a sentence
+// about what it does holds: "`disable_mime_output_conversion = yes` in
+// main.cf stops the rewriting".
+var CodeAssign = lazyre.New("^`[A-Za-z_][\\w.-]*\\s*=\\s*[^`\\s][^`]*`\\s+(?:in|on)\\s")
+
+// FrontedPhrase is a phrase that opens a sentence before its subject:
+// "For MTA-STS domains (Gmail and Outlook publish it) the resolver
+// answers on 127.0.0.1:8461."
+var FrontedPhrase = lazyre.New(`^(?i:for|on|in|with|at|from|behind|inside)\s[^.;:()]{2,80}?(?:\([^)]*\)\s+|,\s+)`)
+
+// FineChoice reports whether s names a thing as good enough ("plain
+// database/sql is fine"), not a pronoun ("that is fine") or what a check
+// found ("Numerics are fine.").
+func FineChoice(s string) bool {
+	m := fineRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	switch strings.ToLower(strings.Fields(m[1])[0]) {
+	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
+		return false
+	}
+	// "Numerics are fine.", "the tests are fine": a check's verdict.
+	f := strings.Fields(strings.ToLower(m[1]))
+	return !checked[f[len(f)-1]]
+}
+
+// checked are what a check finds fine: no choice.
+var checked = prose.WordSet(`numerics numeric tests test results result numbers logs log metrics output outputs
+	builds build checks values benchmarks benchmark diffs diff counts timings`)
+
+// fineRE is a choice stated as good enough: "plain database/sql is
+// fine".
+var fineRE = lazyre.New(`(?i)(?:^|[,.;]\s+)(?:plain |just |simple |a |the )?([\w/.-]+(?: [\w/.-]+)?) (?:is|are) (?:fine|enough|good enough|sufficient|all we need)\b`)
