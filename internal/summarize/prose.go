@@ -1024,8 +1024,10 @@ func splitReason(s, next string) (what, why string) {
 	// "The stops were one transfer overrunning the buffer, so printReceipt
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
-	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && nowState(s[i[1]:]) && !nowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) {
-		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), strings.TrimSpace(s[:i[0]])
+	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && (nowState(s[i[1]:]) && !nowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) || weDecide.MatchString(s[i[1]:]) && !weDecide.MatchString(s)) {
+		// "Ops doesn't want to be paged, so we're going with Temporal
+		// Cloud": the choice follows "so" too.
+		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[:i[0]]))
 	}
 	if i := telling.ReasonAt(s); i >= 0 {
 		return strings.TrimRight(strings.TrimSpace(s[:i]), ",;:—- "), strings.TrimSpace(s[i:])

@@ -869,6 +869,7 @@ func TestSplitReasonNext(t *testing.T) {
 		{"I'll stick to --target dev from now on.", "Both targets run with 4 threads on TRANSFORM_WH, so the change goes live with the next deploy.", ""},
 		{"The ledger call now runs after the commit.", "A gap I want to flag: if a pod dies in between, the settlement is lost because the retry lives in memory.", ""},
 		{"We decided to keep linear backoff rather than exponential, because the upstream rate limit resets every minute.", "", "because the upstream rate limit resets every minute."},
+		{"Ops doesn't want to be paged for the history service, so we're going with Temporal Cloud.", "", "Ops doesn't want to be paged for the history service"},
 	} {
 		if _, why := splitReason(tc.s, tc.next); why != tc.why {
 			t.Errorf("splitReason(%q, %q): why %q, want %q", tc.s, tc.next, why, tc.why)
