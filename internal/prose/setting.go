@@ -16,7 +16,7 @@ import (
 var (
 	// settingVerb may stand between a setting and its value.
 	settingVerb = `(?:\s+(?:is|are|now|still|stays?|remains?|kept|set|raised|lowered|bumped|increased|decreased|reduced|cut|changed|goes|moved|back|up|down))*`
-	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*)\b`
+	settingOp   = `\s*["'` + "`" + `]?\s*(?:=>|=|:|\bto\b|\bis\b|\bat\b|\bof\b|\bfrom \S+ to\b)?(?:\s+now)?\s*["'` + "`" + `]?\s*(?:>=|<=|~=|==|~>|\^|>|<)?\s*v?(\d+(?:\.\d+)*(?:;\d+(?:\.\d+)*)*)\b`
 	// settingRE is a key spelled as code, with "-", "_" or "." inside:
 	// requires-python, max_conns, server.port.
 	settingRE = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)["'` + "`" + `]?` + settingKind + settingWhere + settingVerb + settingOp)

@@ -11,6 +11,7 @@ func TestSettings(t *testing.T) {
 		"Let's raise requires-python to 3.12 so we can use tomllib":                             "map[requirespython:3.12]",
 		"required_version is now \"~> 1.8.3\" instead of 1.7.5":                                 "map[requiredversion:1.8.3]",
 		"bump max_conns from 20 to 50":                                                          "map[maxconns:50]",
+		"TORCH_CUDA_ARCH_LIST in setup.py is now \"8.0;9.0\"":                                   "map[torchcudaarchlist:8.0;9.0]",
 		"CreateBooking runs with MemorySize 1536 in template.yaml":                              "map[memorysize:1536]",
 		"We run PostgreSQL 16 and CreateBooking 2 times":                                        "map[]",
 		"pool.size is 8 and retry-limit = 3":                                                    "map[poolsize:8 retrylimit:3]",
