@@ -205,6 +205,16 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
+// ItIs is what a choice said as "X it is" chose ("Self-hosted on
+// Postgres it is." chose "Self-hosted on Postgres"), its lead-in ("ok,
+// so, ") dropped; "" for any other sentence.
+func ItIs(s string) string {
+	if m := itIsRE.FindStringSubmatch(DropLeadIn(s)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // durationOf reads a duration of s, which durationRE matches: what
 // lasts (the last three content words before the first duration, stems)
 // and how long, in one spelling ("15min", "1h").

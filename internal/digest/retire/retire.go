@@ -282,6 +282,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xBare             map[string]string
 		xFrac             []fraction // read once a newer statement counts something
 		xFracRead         bool
+		xStillK           map[string]bool // the keys of the clause that says what is still so
+		xChose            map[string]bool // what x chose, said as "X it is"
 	)
 	if from, to, ok := prose.Aim(x); ok {
 		// An aim reached shares no word with what reached it: "we're on
@@ -316,6 +318,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xBare = prose.BareSettings(x)
 			}
 			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
+			if still {
+				xStillK = stillKeys(x, xk)
+			}
+			if c := prose.ItIs(x); c != "" {
+				xChose = change.TopicKeys(c)
+			}
 			xFolders = change.Folders(x)
 			xURL = strings.Contains(x, "://")
 			xQuoted = strings.Contains(x, "`")
@@ -334,7 +342,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xNamed != nil && prose.Renamed(xNamed, n.named) {
 			return true // the profile lakehouse-stg is lakehouse-stg2 now
 		}
-		if still && n.keys != nil && r.stillChanged(stillKeys(x, xk), n) {
+		if still && n.keys != nil && r.stillChanged(xStillK, n) {
 			return true
 		}
 		if n.keys != nil && r.otherVersionOf(x, xVer, xk, n) {
@@ -496,7 +504,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
-		if c := n.change; c != nil && xc == nil && choseOld(x, c) {
+		if c := n.change; c != nil && xc == nil && xChose != nil && choseOld(xChose, c) {
 			return true // "Self-hosted on Postgres it is." once "with Cloud instead of self-hosting"
 		}
 		// A session's request is answered by what the session did: only
@@ -529,15 +537,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 	return false
 }
 
-// choseOld reports whether x is a choice made ("Self-hosted on Postgres
-// it is.") of what change c replaced: a statement that only names the
-// choice is about it, whatever else the change's sentence says.
-func choseOld(x string, c *change.Change) bool {
-	m := itIs.FindStringSubmatch(x)
-	if m == nil {
-		return false
-	}
-	chosen := change.TopicKeys(m[1])
+// choseOld reports whether chosen, the keys of what a statement chose
+// ("Self-hosted on Postgres it is."), hold what change c replaced: a
+// statement that only names the choice is about it, whatever else the
+// change's sentence says.
+func choseOld(chosen map[string]bool, c *change.Change) bool {
 	for _, v := range c.New {
 		if change.HasAll(chosen, v) {
 			return false
@@ -550,6 +554,3 @@ func choseOld(x string, c *change.Change) bool {
 	}
 	return false
 }
-
-// itIs is a choice said as "X it is": the chosen thing, group 1.
-var itIs = lazyre.New(`(?i)^(?:(?:so|ok|okay|then|alright|right),?\s+)?([^,;:]{2,60}?) it is(?:,? then)?[.!]?$`)
