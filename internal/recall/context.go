@@ -487,9 +487,10 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 	// its reserve.
 	charAvail, chars := budget*9/2-len(packHeader)-6*reserve, 0
 	var started [numSections]bool
-	// What the pack shows so far, every unit's words: a session's bullet
-	// that a newer session, a core item or an open item already says
-	// ("Run it with `pnpm e2e`" said again) is not shown twice.
+	// What the pack shows so far, every unit's words (its session's
+	// among them): a session's bullet that a newer session, a core item
+	// or an open item already says ("Run it with `pnpm e2e`" said again)
+	// is not shown twice.
 	var packShown []map[string]bool
 	for _, u := range units {
 		if u.skip {
@@ -517,7 +518,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		if u.text == "" || u.tokens > room {
 			continue
 		}
-		if u.words != nil && (match.Covered(u.text, u.g.shown) || match.Covered(u.text, packShown)) {
+		if u.words != nil && match.Covered(u.text, packShown) {
 			u.skip = true
 			continue
 		}
