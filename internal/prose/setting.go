@@ -478,11 +478,9 @@ func Renamed(older, newer map[string]string) bool {
 		if len(short) >= 4 && strings.HasPrefix(long, short) && renumbered.MatchString(long[len(short):]) {
 			return true
 		}
-		if n := len(a); n >= 5 && len(b) == n && a[:n-1] == b[:n-1] && isAlnum(a[n-1]) && isAlnum(b[n-1]) {
+		if n := len(a); n >= 5 && len(b) == n && a[:n-1] == b[:n-1] && isWordByte(a[n-1]) && isWordByte(b[n-1]) {
 			return true // the next of a series: selector s2026a → s2026b, blue-1 → blue-2
 		}
 	}
 	return false
 }
-
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }

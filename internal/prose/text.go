@@ -269,21 +269,21 @@ func afterName(s string) bool {
 // sentence may open on: "… for ledgerly.io. milter_default_action is
 // still accept".
 func snakeCase(s string) bool {
-	w := s
+	return strings.Contains(strings.Trim(firstWord(s), "_"), "_")
+}
+
+// firstWord is s up to its first space or comma.
+func firstWord(s string) string {
 	if i := strings.IndexAny(s, " ,"); i >= 0 {
-		w = s[:i]
+		return s[:i]
 	}
-	return strings.Contains(strings.Trim(w, "_"), "_")
+	return s
 }
 
 // startsSentence reports whether s begins with a word that starts
 // sentences when people type in lower case.
 func startsSentence(s string) bool {
-	w := s
-	if i := strings.IndexAny(s, " ,"); i >= 0 {
-		w = s[:i]
-	}
-	return sentenceStarters[w]
+	return sentenceStarters[firstWord(s)]
 }
 
 var sentenceStarters = WordSet(`i we you it they this that there the and but so also now then please can could
