@@ -229,7 +229,7 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && len(strings.Fields(s)) <= 4 && countsWork.MatchString(s) {
+			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
