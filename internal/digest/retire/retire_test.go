@@ -680,6 +680,10 @@ func TestRetiredStill(t *testing.T) {
 	}
 	// What is still so is one clause: a newer statement on the rest of
 	// the bullet leaves it alone.
+	if retiredBy("The sync server runs on fly-app notes-sync in fra. The snapshot job is still manual.",
+		"fly-app notes-sync runs two machines in fra-2 now.") {
+		t.Error("a newer statement on the app retired what the snapshot job still is")
+	}
 	if retiredBy("DKIM is OpenDKIM as a milter, a 2048-bit key under selector s2026a. milter_default_action is still accept, as on the smoke test.",
 		"The templates are UTF-8 with 8-bit bodies, OpenDKIM signs them as they arrive, and Postfix rewrites the body on the way out.") {
 		t.Error("a statement on OpenDKIM retired what milter_default_action still is, or 8-bit bodies a 2048-bit key")
