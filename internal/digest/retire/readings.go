@@ -233,6 +233,17 @@ func encodeReading(st *Statement) []byte {
 		b = wire.AppendMap(b, st.tools)
 		b = wire.AppendStr(b, st.nowNoun)
 		b = wire.AppendStr(b, st.nowValue)
+		b = wire.AppendLen(b, st.fractions == nil, len(st.fractions))
+		for _, f := range st.fractions {
+			b = wire.AppendStr(b, f.n)
+			b = wire.AppendStr(b, f.total)
+			b = wire.AppendStr(b, f.noun)
+		}
+		b = wire.AppendLen(b, st.insteadOf == nil, len(st.insteadOf))
+		for _, p := range st.insteadOf {
+			b = wire.AppendStr(b, p[0])
+			b = wire.AppendStr(b, p[1])
+		}
 	}
 	if st.claim != nil {
 		b = wire.AppendStr(b, st.claim.Subject)
@@ -267,6 +278,18 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 		}
 		st.removed, st.named, st.tools, st.done = d.Strs(), d.Map(), d.Map(), true
 		st.nowNoun, st.nowValue = d.Str(), d.Str()
+		if n, isNil := d.Len(); !isNil {
+			st.fractions = make([]fraction, 0, n)
+			for range n {
+				st.fractions = append(st.fractions, fraction{n: d.Str(), total: d.Str(), noun: d.Str()})
+			}
+		}
+		if n, isNil := d.Len(); !isNil {
+			st.insteadOf = make([][2]string, 0, n)
+			for range n {
+				st.insteadOf = append(st.insteadOf, [2]string{d.Str(), d.Str()})
+			}
+		}
 	}
 	if flags&readClaim != 0 {
 		st.claim = &prose.Claim{Subject: d.Str(), Values: d.Strs(), Dropped: d.Strs(), Chosen: d.Bool()}

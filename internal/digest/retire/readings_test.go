@@ -11,6 +11,8 @@ import (
 // readingCorpus are statements that give the retirer something to read:
 // changes, settings, versions, quantities, removals, names and claims.
 var readingCorpus = []string{
+	"Tests run with `cargo nextest run` now instead of `cargo test --workspace`.",
+	"With the lab additions, 424 of the 430 codes translate.",
 	"The billing worker now listens on port 7171 instead of 7070, since the proxy took it.",
 	"The billing worker listens on port 7070 behind the proxy.",
 	"115200 is a bottleneck, move the link to 921600.",
@@ -67,15 +69,16 @@ func TestReadingsRoundTrip(t *testing.T) {
 			r.stmts[i].factClaim()
 		}
 	}
-	var change, plan, quantities, removed, named, values, bare bool
+	var change, plan, quantities, removed, named, values, bare, fractions, insteadOf bool
 	for _, st := range r.stmts {
+		fractions, insteadOf = fractions || len(st.fractions) > 0, insteadOf || len(st.insteadOf) > 0
 		change, quantities, removed = change || st.change != nil, quantities || len(st.quantities) > 0, removed || len(st.removed) > 0
 		plan = plan || st.change != nil && st.change.Plan
 		named, bare = named || len(st.named) > 0, bare || len(st.bare) > 0
 		values = values || st.claim != nil && len(st.claim.Values) > 0
 	}
-	if !change || !plan || !quantities || !removed || !named || !values || !bare {
-		t.Fatalf("the corpus reads no change %v, change of plan %v, quantity %v, removal %v, name %v, claimed value %v or bare setting %v", change, plan, quantities, removed, named, values, bare)
+	if !change || !plan || !quantities || !removed || !named || !values || !bare || !fractions || !insteadOf {
+		t.Fatalf("the corpus reads no change %v, change of plan %v, quantity %v, removal %v, name %v, claimed value %v, bare setting %v, fraction %v or code replaced %v", change, plan, quantities, removed, named, values, bare, fractions, insteadOf)
 	}
 	if !rd.Keep(r) {
 		t.Fatal("Keep: nothing new in an empty cache")
