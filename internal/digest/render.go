@@ -80,6 +80,12 @@ func Heading(title string, req []string) (string, []string) {
 	if len(ss) == 0 {
 		return title, req
 	}
+	for len(ss) > 1 && noHead.MatchString(ss[0]) {
+		// "ugh.", "Two things." head nothing: the sentence after them
+		// says what the session was about.
+		first = strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
+		ss = ss[1:]
+	}
 	head := strings.TrimRight(ss[0], " .!?:")
 	if utf8.RuneCountInString(head) <= maxHeadRunes {
 		rest := strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
@@ -91,6 +97,10 @@ func Heading(title string, req []string) (string, []string) {
 	}
 	return clauseHead(head, maxHeadRunes), req
 }
+
+// noHead is a sigh or a greeting ("ugh.", "morning!"), or announces
+// what the message goes on to ask ("Two things.", "A couple of things:").
+var noHead = lazyre.New(`(?i)^(?:(?:ugh+|argh+|hmm+|ok(?:ay)?|so|right|well|alright|hi|hey|morning|sigh|oof|damn|welp|yikes|ouch)[.!,]*|(?:(?:ok|so|right),?\s+)?(?:two|three|four|a few|a couple(?: of)?|several|some|quick) (?:things|questions|items|points|ones?)[.:!]?)$`)
 
 // startsLater reports whether title, the start of the first prompt, holds
 // the request further on: the request left out the words before it ("ok

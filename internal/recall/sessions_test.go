@@ -79,6 +79,9 @@ func TestHeading(t *testing.T) {
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI.",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out…",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI."},
+		// A sigh or a count of what follows heads nothing.
+		{"ugh", "ugh. 6 hour print, layer shift on Y at about 70mm height. Mainsail shows nothing.", "6 hour print, layer shift on Y at about 70mm height", "Mainsail shows nothing."},
+		{"Two things", "Two things. I swapped to a hardened steel nozzle. And a long PETG print died this morning.", "I swapped to a hardened steel nozzle", "And a long PETG print died this morning."},
 	} {
 		s := sess("h", map[int][]string{digest.Request: {tc.req}})
 		s.Title = tc.title
