@@ -73,3 +73,19 @@ func TestCapitalize(t *testing.T) {
 		}
 	}
 }
+
+// TestDropLeadIn: talk before the point goes, with the colon that ends
+// it; a sentence that opens on the same words and no colon stays whole.
+func TestDropLeadIn(t *testing.T) {
+	for in, want := range map[string]string{
+		"OK, use Postgres.": "use Postgres.",
+		"Good. One thing I want as a rule: no macro ever heats the nozzle before the mesh.": "no macro ever heats the nozzle before the mesh.",
+		"One rule from my side: no shell=True.":                                             "no shell=True.",
+		"What happened: the host moved to -389.":                                            "the host moved to -389.",
+		"One thing is clear now.":                                                           "One thing is clear now.",
+	} {
+		if got := DropLeadIn(in); got != want {
+			t.Errorf("DropLeadIn(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -61,7 +61,7 @@ func NamesValue(s string) bool {
 // the verb.
 func HasPort(s string) bool { return portValue.MatchString(s) }
 
-var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b|\b\d{1,3}(?:\.\d{1,3}){3}:\d{2,5}\b`)
+var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\bport (?:is |was )?(?:published|mapped|forwarded|exposed)\b[^.;\d]{0,30}\bas \d{2,5}\b|\blocalhost:\d{2,5}\b|[\w.-]+\.[a-z]{2,}:\d{2,5}\b|\b\d{1,3}(?:\.\d{1,3}){3}:\d{2,5}\b`)
 
 // HasURL reports whether s holds a URL.
 func HasURL(s string) bool { return urlRE.MatchString(s) }

@@ -563,7 +563,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 					next = ss[end+1]
 				}
 			}
-			a.addRootCause(role, symptomSaid, s, next)
+			if a.addRootCause(role, symptomSaid, s, next) && isCause(next) {
+				explained = max(explained, i+1) // the cause goes on in the next sentence, not a second cause
+			}
 		case role == User && convention.MatchString(s):
 			kind = "pref"
 			a.addPreference(Pattern, s, next)
@@ -595,7 +597,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
-		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.BehaviourIf.MatchString(s)) && !symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
+		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.DesignSo(s) || telling.BehaviourIf.MatchString(s)) && !symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
 			// "The sum goes back into the residual buffer in place,
 			// because the next block consumes it anyway": how the work
 			// is built, with why.
@@ -719,8 +721,12 @@ func (a *analysis) accept(p string) {
 			continue
 		}
 		what, why := splitReason(prose.Capitalize(what), pr.next)
-		if i := strings.Index(what, ": "); why == "" && i > 0 && prose.IsFullClause(what[i+2:]) {
-			what, why = what[:i], prose.Capitalize(what[i+2:])+"." // "…, no ORM: the queries are few and hot"
+		for _, sep := range []string{": ", " — "} {
+			// "…, no ORM: the queries are few and hot", "… rather than
+			// DFU — DFU needs the BOOT0 jumper"
+			if i := strings.Index(what, sep); why == "" && i > 0 && prose.IsFullClause(what[i+len(sep):]) {
+				what, why = what[:i], prose.Capitalize(strings.TrimRight(what[i+len(sep):], "."))+"."
+			}
 		}
 		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !decisionCue.MatchString(pr.next) && !flagged.MatchString(pr.next) {
 			why = pr.next // what a proposal is followed by argues for it
@@ -1357,19 +1363,21 @@ var culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culpri
 var remedy = lazyre.New(`(?i)^(?:(?:so|then|for (?:the |our )?[\w-]+(?: [\w-]+)?|to fix (?:it|that|this)),?\s+)?(?:(?:i|we)(?:'ve| have|'d| would| will|'ll)?\s+(?:make|changed|moved|set|switched|raised|lowered|dropped|bumped|replaced|added|removed|fixed|made|put|capped|cut)|(?:drop|raise|lower|set|cap|bump|switch|move|replace|cut|change|use)\s)`)
 
 // fixFollows marks a sentence that goes on from a root cause to its fix.
-var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|that's why|which is why|this (is|was) why|explains)\b|^(?:padding|adding|setting|raising|lowering|moving|switching|changing|bumping|pinning|wrapping|replacing|removing|dropping|passing|making|giving|limiting|capping|splitting|aligning)\s`)
+var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|hence|that's why|which is why|this (is|was) why|explains)\b|^(?:padding|adding|setting|raising|lowering|moving|switching|changing|bumping|pinning|wrapping|replacing|removing|dropping|passing|making|giving|limiting|capping|splitting|aligning)\s`)
 
 // addRootCause adds the root cause s, told after the failure it explains
-// when symptom is not empty.
-func (a *analysis) addRootCause(role Role, symptom, s, next string) {
+// when symptom is not empty, and reports whether it took next as part of
+// it.
+func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 	line := trimLead(s)
 	body := ""
 	if symptom != "" {
 		line, body = trimLead(symptom)+" "+s, s
 	}
 	// The sentence after a root cause often says how it was fixed.
-	if next != "" && !strings.HasSuffix(next, "?") && !narrate.MatchString(next) && len(next) < 300 &&
-		fixFollows.MatchString(next) {
+	took := next != "" && !strings.HasSuffix(next, "?") && !narrate.MatchString(next) && len(next) < 300 &&
+		fixFollows.MatchString(next)
+	if took {
 		line += " " + next
 		body = strings.TrimSpace(body + " " + next)
 	}
@@ -1387,6 +1395,7 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) {
 	}
 	subject := strings.Join(prose.FirstWords(prose.ContentWords(rootCause.ReplaceAllString(s, " ")), 3), " ")
 	a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"root-cause"}, tagsOf(s)...), Subject: subject})
+	return took
 }
 
 func (a *analysis) addPreference(k Kind, s, next string) {

@@ -1208,6 +1208,21 @@ func TestAgreedProposal(t *testing.T) {
 	}
 }
 
+// TestDoneProposal: a reply that reports the proposal done takes it, and
+// the reason after a dash is the decision's, with the alternative it
+// passes over (blind AK, opened in the round of 19 December).
+func TestDoneProposal(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "klipper won't connect"}, {Role: Assistant, Text: "I'd stay with the SD card rather than DFU — DFU needs the BOOT0 jumper, and that's under the cable chain."}, {Role: User, Text: "flashed, it connects."}, {Role: Assistant, Text: "Good."}}, "")
+	want := "Stay with the SD card rather than DFU — DFU needs the BOOT0 jumper, and that's under the cable chain."
+	if len(a.decisions) != 1 || a.decisions[0] != want {
+		t.Errorf("decisions = %q, want %q", a.decisions, want)
+	}
+	rej := "DFU" + PassedOver + "Stay with the SD card (DFU needs the BOOT0 jumper, and that's under the cable chain)."
+	if len(a.rejected) != 1 || a.rejected[0] != rej {
+		t.Errorf("rejected = %q, want %q", a.rejected, rej)
+	}
+}
+
 // TestAgreedProposalBefore: the proposal may end the segment before, the
 // message the first prompt answers.
 func TestAgreedProposalBefore(t *testing.T) {

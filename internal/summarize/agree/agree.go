@@ -51,8 +51,9 @@ var (
 	// proposer is the agent proposing, which the agreement makes
 	// a decision of the two.
 	proposer = lazyre.New(`(?i)\b(?:i'd|i would|i) (?:just |simply )?(?:(?:suggest|propose|recommend)(?: that)?(?: we)?\s+)?`)
-	// agrees opens a reply that takes what the agent proposed.
-	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b)`)
+	// agrees opens a reply that takes what the agent proposed, or
+	// reports it done: "flashed, it connects".
+	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b|done\b|did (?:it|that|so)\b|[a-z]{3,}ed(?: it| that)?,\s+(?:it|that|everything) (?:works|connects|boots|runs|builds|passes|starts|is (?:up|back|fine|green))\b)`)
 	// butCue is agreement with a condition that may change what was
 	// proposed: "ok, but not sqlc", "yes, except the TTL".
 	butCue  = lazyre.New(`(?i)\b(?:but|except|instead|rather|however|although|though)\b`)

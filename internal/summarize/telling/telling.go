@@ -115,16 +115,17 @@ var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)
 
 // Fault is a failure told with "never" or "every time", which
 // makes no rule: "photos taken on iPhones never arrive", "goes NaN at
-// around step 3k, every time".
-var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b`)
+// around step 3k, every time", "Second time this week, always after a
+// couple of hours".
+var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\b(?:second|third|fourth|fifth|another|\d+(?:nd|rd|th)) time (?:this (?:week|month|morning|afternoon|evening)|today|tonight|in a row)\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
 
 // FirstPerson opens what the speaker did or does: "I replayed the 41 by
 // hand", "We now have three Observations".
 var FirstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|our)\b`)
 
 // Recap announces the report that follows: "Here's where this landed.",
-// "Here's the whole picture."
-var Recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$`)
+// "Here's the whole picture.", "The measurements are in."
+var Recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$|^(?:ok,?\s+|so,?\s+)?(?:the\s+)?(?:new\s+)?(?:measurements?|results?|numbers|figures|benchmarks?|logs?|data|readings?)\s+(?:are|is)\s+(?:in|back|done)[.:!]?$`)
 
 // CountsReasons announces the reasons the next sentences give: "Two
 // reasons decide it for me."
@@ -143,6 +144,17 @@ var NoObject = lazyre.New(`(?i)^(?:but )?(?:(?:i'd|i would|we'd|we would) rather
 // add is done in fp32 and the sum goes back into the residual buffer in
 // place, because the next block consumes it anyway".
 var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:is|are|goes|go|runs|run|stays|stay|lives|live|uses|use|gets|get|keeps|keep|reads|read|writes|write|holds|hold|skips|skip|takes|take|returns|return|sends|send|waits|wait)\b[^;?]{3,160}?,\s(?:because|since|so that)\s[^;?]{8,}$`)
+
+// DesignSo reports whether s tells how a thing is built with what it
+// keeps from happening: "Outputs are written under a per-attempt prefix
+// and the master playlist is copied into place last, so players never
+// see half a ladder." "…, so you can merge" reports a state to the user.
+func DesignSo(s string) bool {
+	m := designSo.FindStringSubmatch(s)
+	return m != nil && !strings.EqualFold(m[1], "you") && !strings.EqualFold(m[1], "we") && !strings.EqualFold(m[1], "i")
+}
+
+var designSo = lazyre.New(`(?i)^(?:(?:the|each|every|all|both|our)\s|[a-z][\w-]*s\s)[^.;:?]{3,120}?\b(?:is|are)\s[^;?]{3,160}?,\s(?:and\s)?so\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)\s(?:never|always|only|can|cannot|can't|don't|won't|doesn't|do not|does not)\b`)
 
 // BehaviourIf is what a thing does in a case, with the value it gives:
 // "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so
@@ -171,14 +183,19 @@ func FineChoice(s string) bool {
 	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
 		return false
 	}
-	// "Numerics are fine.", "the tests are fine": a check's verdict.
+	// "Numerics are fine.", "the tests are fine", "The hotend is fine, I
+	// checked the wiring": a check's verdict.
 	f := strings.Fields(strings.ToLower(m[1]))
-	return !checked[f[len(f)-1]]
+	return !checked[f[len(f)-1]] && !checkedBy.MatchString(s)
 }
 
 // checked are what a check finds fine: no choice.
 var checked = prose.WordSet(`numerics numeric tests test results result numbers logs log metrics output outputs
-	builds build checks values benchmarks benchmark diffs diff counts timings`)
+	builds build checks values benchmarks benchmark diffs diff counts timings syntax wiring types lint
+	coverage formatting signatures checksums temperatures temps`)
+
+// checkedBy is the speaker telling the check that found it fine.
+var checkedBy = lazyre.New(`(?i)\b(?:i|we)(?:'ve| have)? (?:checked|tested|verified|measured|inspected|looked at)\b`)
 
 // fineRE is a choice stated as good enough: "plain database/sql is
 // fine".
