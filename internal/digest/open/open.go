@@ -24,8 +24,12 @@ var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (op
 
 // IsTodo reports whether s states work still to do.
 func IsTodo(s string) bool {
-	return todoMark.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s)
+	return todoMark.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s)
 }
+
+// nextSaid names what comes next: "Next: audio loudness, people
+// complain …", "Next would be input shaping".
+var nextSaid = lazyre.New(`(?i)(?:^|[.;!]\s+)(?:and |then |so )?next(?:\s*:\s*\S|\s+(?:would be|will be|is|i'd like|please)\s)`)
 
 // weNeedA is something still missing, "we need a fixture with an odd
 // width", unless the sentence says why it is there ("we need a lock

@@ -62,6 +62,10 @@ func TestIsTodo(t *testing.T) {
 		{"The worker skipped rows whose status was pending.", false},
 		{"The next release ships the new parser.", false},
 		{"Later the cron job runs the export.", false},
+		// What a request says comes next (blind AK).
+		{"Next: audio loudness, people complain about jumping volume between lectures.", true},
+		{"Next would be input shaping, the ADXL345 just arrived.", true},
+		{"The next frame is dropped.", false},
 	} {
 		if got := IsTodo(tc.in); got != tc.want {
 			t.Errorf("isTodo(%q) = %v, want %v", tc.in, got, tc.want)

@@ -65,6 +65,14 @@ func Of(s string) []Quantity {
 			out = appendNew(out, seen, q)
 			continue
 		}
+		if n, ok := strings.CutPrefix(t, "-"); ok && isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".") {
+			// "-23 LUFS" against "-16 LUFS": a level below zero counts
+			// what the word after it names, as any number does.
+			if u := unitKey(next1(toks, i)); u != "" && !measures[u] {
+				out = appendNew(out, seen, Quantity{Unit: u, Value: t})
+			}
+			continue
+		}
 		if n, u, ok := strings.Cut(t, "-"); ok && isNumber(n) {
 			if unit = unitKey(u); unit == "" {
 				continue // a date or a range: "2026-03-09", "5-10"
