@@ -141,6 +141,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "Syntax is fine.", ""},
 		{User, "The hotend is fine, I checked the wiring.", ""},
 		{Assistant, "Once the silicone sock is on, PID_CALIBRATE needs another run at 240 with the fan at 100%.", "open"},
+		{Assistant, "Now a real run log from the samples folder.", ""},
+		{Assistant, "Make it executable.", ""},
 		// Found by an audit of what the packs spend their budget on.
 		{User, "Please write tests for Detect-BitLocker.ps1.", ""},
 		{User, "When a charge.refunded event arrives, mark the order refunded.", ""},

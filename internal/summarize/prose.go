@@ -590,6 +590,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
 				break
 			}
+			if pronounObject.MatchString(s) && role == Assistant && !strings.ContainsAny(s, "0123456789`") {
+				// "Make it executable." before a tool call: what it is
+				// no sentence of the message names.
+				kind = ""
+				break
+			}
 			a.addDecision(role, s, next, false)
 		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
@@ -1040,8 +1046,10 @@ func splitReason(s, next string) (what, why string) {
 	}
 	// A next sentence that raises a problem or states values of its own
 	// ("Both targets run with 4 threads; …, so the change goes live
-	// with the next deploy") gives its own reason, not this one's.
-	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !flagged.MatchString(next) &&
+	// with the next deploy"), or gives a reason for what it says itself
+	// ("Because the record is noupdate, I'll also change …"), gives its
+	// own reason, not this one's.
+	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !flagged.MatchString(next) && !reasonFirst.MatchString(next) &&
 		(reasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !decisionCue.MatchString(next) && !prose.HasValue(next)) {
 		return strings.TrimRight(s, "."), next
 	}
@@ -1244,10 +1252,11 @@ var nowHas = lazyre.New(`(?i)\bnow (has|have|contains|includes)\b`)
 var nowLead = lazyre.New(`(?i)^now,?\s+`)
 
 // nowNext is the agent naming its next step in a few words: "Now the
-// full test run.", "Now the docs.", "Now the helper, so the notebooks
+// full test run.", "Now the docs.", "Now a real run log from the samples
+// folder.", "Now the helper, so the notebooks
 // get the same behaviour.", "Now 50 runs in a row.", "Now the workflow:
 // the gate before the charge, the new threshold, …"
-var nowNext = lazyre.New(`(?i)^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*|:\s+(?:the|a|an)\s[^.;]*)?[.!:…]*$|^now,?\s+(?:the|a|an)(?:\s+[\w'-]+){1,6},\s+\w+ing\b[^.;]*[.!]?$`)
+var nowNext = lazyre.New(`(?i)^now,?\s+(?:the|a|an|some)\s+(?:[\w'-]+\s+){0,3}(?:log|logs|output|diff|config|sweep|trace|profile|numbers)(?:\s+(?:from|of|for|in|on|at|across|with|over)\s+[^.;]*)?[.!:…]*$|^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*|:\s+(?:the|a|an)\s[^.;]*)?[.!:…]*$|^now,?\s+(?:the|a|an)(?:\s+[\w'-]+){1,6},\s+\w+ing\b[^.;]*[.!]?$`)
 
 // onlyTail is a short sentence without a verb that ends a rule with what
 // it allows: "Templates or config only.", "Staging only, never prod."
@@ -1352,7 +1361,11 @@ func explanation(ss []string, i int) int {
 
 // pointsBack is a short choice whose object the sentence before names:
 // "Make it 5 days.", "I'd go with the second."
-var pointsBack = lazyre.New(`(?i)^(?:ok,? |so,? |then,? |yes,? )?(?:(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move) (?:it|them|that|this|those)\b[^.;]{0,30}|(?:i'd|i would|we'll|let's|i'll)? ?go with the (?:first|second|third|last|latter|former|other)(?: one| option)?)\.?$`)
+var pointsBack = lazyre.New(`(?i)^(?:ok,? |so,? |then,? |yes,? )?(?:(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move|use|reuse|take) (?:it|them|that|this|those|these)\b[^.;]{0,30}|(?:i'd|i would|we'll|let's|i'll)? ?go with the (?:first|second|third|last|latter|former|other)(?: one| option)?)\.?$`)
+
+// pronounObject is a short order whose object is a pronoun: "Make it
+// executable."
+var pronounObject = lazyre.New(`(?i)^(?:ok,? |so,? |then,? )?(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move|use|reuse|take) (?:it|them|that|this|those|these)\b[^.;]{0,30}\.?$`)
 
 // culprit names a cause in a few words and no more: "The culprit is the
 // order of things after wake-up.", "The watermark is the problem."

@@ -620,6 +620,15 @@ func TestReasonKept(t *testing.T) {
 	}
 }
 
+// TestReasonOfItsOwn: a next sentence that opens on the reason for what
+// it says itself gives the decision before it no reason (blind AK).
+func TestReasonOfItsOwn(t *testing.T) {
+	a := item(t, "The cron now runs every 2 hours. Because the record is `noupdate=\"1\"`, I'll also change the existing record on prod by hand after the upgrade.", "")
+	if len(a.decisions) != 1 || a.decisions[0] != "The cron now runs every 2 hours." {
+		t.Errorf("decisions = %q, want the change alone", a.decisions)
+	}
+}
+
 // TestAlternativeWithCost: an alternative the agent weighed and turned
 // down, with what it would have cost, is a rejected alternative.
 func TestAlternativeWithCost(t *testing.T) {
