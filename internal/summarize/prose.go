@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -626,6 +627,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "rejected"
 			n := len(a.rejected) - 1
 			a.rejected[n] = prose.UpTo(a.rejected[n]+" "+s, 300)
+		case role == Assistant && !hedged && !plan && kind == "" && variantTold(s, ss[:i]):
+			// "Normalisation is two-pass loudnorm …. Single-pass loudnorm
+			// runs in dynamic mode, and … pumps the room noise": what the
+			// other variant would do is why it was not taken.
+			kind = "rejected"
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
+			rejects = append(rejects, s)
+			rejAt = i
 		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && (preferOver.MatchString(s) && !wrongValue(s) || noThanks.MatchString(s))):
 			kind = "rejected"
 			line := s
@@ -1362,6 +1371,31 @@ func explanation(ss []string, i int) int {
 // pointsBack is a short choice whose object the sentence before names:
 // "Make it 5 days.", "I'd go with the second."
 var pointsBack = lazyre.New(`(?i)^(?:ok,? |so,? |then,? |yes,? )?(?:(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move|use|reuse|take) (?:it|them|that|this|those|these)\b[^.;]{0,30}|(?:i'd|i would|we'll|let's|i'll)? ?go with the (?:first|second|third|last|latter|former|other)(?: one| option)?)\.?$`)
+
+// variantTold reports whether s opens on another variant of a thing a
+// sentence before it named, the same words after a different first
+// part: "Single-pass loudnorm …" after "two-pass loudnorm", "Client-side
+// rendering …" after "server-side rendering".
+func variantTold(s string, before []string) bool {
+	m := variantHead.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	other, err := regexp.Compile(`(?i)\b([a-z]+)-` + regexp.QuoteMeta(m[2]) + `\s+` + regexp.QuoteMeta(m[3]) + `\b`)
+	if err != nil {
+		return false
+	}
+	for _, b := range before {
+		for _, o := range other.FindAllStringSubmatch(b, -1) {
+			if !strings.EqualFold(o[1], m[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var variantHead = lazyre.New(`(?i)^(?:a |an |the |plain )?([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\s+(?:is|are|was|were|would|runs|run|does|do|can|can't|cannot|won't|doesn't|don't|needs|need|has|have|breaks|loses|adds|costs|takes)\b`)
 
 // pronounObject is a short order whose object is a pronoun: "Make it
 // executable."
