@@ -142,6 +142,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "The hotend is fine, I checked the wiring.", ""},
 		{Assistant, "Once the silicone sock is on, PID_CALIBRATE needs another run at 240 with the fan at 100%.", "open"},
 		{Assistant, "Now a real run log from the samples folder.", ""},
+		{User, "First up: a fused residual-add + layernorm in Triton, forward only (we never run backward in serving).", ""},
+		{User, "Use pnpm for installs (never npm).", "pref"},
 		{Assistant, "The first pass measures. Single-pass loudnorm runs in dynamic mode and pumps the room noise.", ""},
 		{Assistant, "The audio goes through two-pass loudnorm. Single-pass loudnorm runs in dynamic mode and pumps the room noise.", "rejected"},
 		{Assistant, "Make it executable.", ""},

@@ -567,10 +567,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			if a.addRootCause(role, symptomSaid, s, next) && isCause(next) {
 				explained = max(explained, i+1) // the cause goes on in the next sentence, not a second cause
 			}
-		case role == User && convention.MatchString(s):
+		case role == User && convention.MatchString(inParens.ReplaceAllString(s, "")):
 			kind = "pref"
 			a.addPreference(Pattern, s, next)
-		case role == User && preference(s) > 0 && !decisionByWe(s):
+		case role == User && preference(inParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s) || onlyBy.MatchString(s)) || telling.FineChoice(s)):
@@ -1396,6 +1396,10 @@ func variantTold(s string, before []string) bool {
 }
 
 var variantHead = lazyre.New(`(?i)^(?:a |an |the |plain )?([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\s+(?:is|are|was|were|would|runs|run|does|do|can|can't|cannot|won't|doesn't|don't|needs|need|has|have|breaks|loses|adds|costs|takes)\b`)
+
+// inParens is a statement aside, in parentheses: "forward only (we
+// never run backward in serving)" states no rule; "(never npm)" does.
+var inParens = lazyre.New(`(?i)\((?:we|it|they|this|that|the \w+) [^()]*\)`)
 
 // pronounObject is a short order whose object is a pronoun: "Make it
 // executable."
