@@ -121,6 +121,9 @@ func analyze(turns []Turn, before string) *analysis {
 			} else {
 				finals[-1] = i
 			}
+			if i+1 < len(turns) && turns[i+1].Role == Tool && stepNamed(t.Text) {
+				continue // "Now the W&B run name." names the call that follows
+			}
 			a.prose(Assistant, i, t.Text)
 		case Tool:
 			lastReply = max(lastReply, i)
@@ -1244,8 +1247,59 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
-	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && !nowDoing.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(nowLead.ReplaceAllString(s, ""), ""))
+	rest := nowLead.ReplaceAllString(s, "")
+	if rest != s && !verbAfterSubject(rest) {
+		return false // "Now the X-Ray patching in both handlers.": the next step, named
+	}
+	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && !nowDoing.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(rest, ""))
 }
+
+// stepNamed reports whether text, all the agent says before a tool call,
+// is one short sentence that names the step: "Now the controller,
+// stripped down.", "Now the sensors, as coordinator entities with
+// descriptions."
+func stepNamed(text string) bool {
+	text = strings.TrimSpace(text)
+	return len(text) <= 100 && len(prose.Sentences(text)) == 1 && nowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
+}
+
+// verbAfterSubject reports whether s goes on from its subject, a few
+// words, to a verb before any preposition: "the API returns 404", "the
+// tests pass", not "the flag rename with a deprecated alias", "a build to
+// see how it behaves" or "how the model session is created".
+func verbAfterSubject(s string) bool {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) == 0 || whWord[f[0]] {
+		return false
+	}
+	from := 1 // the subject's first word is no verb
+	if determiner[f[0]] {
+		from = 2
+	}
+	for i, w := range f {
+		w = strings.Trim(w, ".,;:!?`\"'()")
+		if i >= 7 {
+			break
+		}
+		if i > 0 && preposition[w] {
+			return false
+		}
+		if i >= from && (baseVerb[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")) {
+			return true
+		}
+		if strings.HasSuffix(f[i], ",") || strings.HasSuffix(f[i], ":") {
+			return false // "the sensors, as …", "the C side: GUCs, …"
+		}
+	}
+	return false
+}
+
+var (
+	whWord      = prose.WordSet(`how what why where which whether who when`)
+	determiner  = prose.WordSet(`the a an some all every each our its their this that these those`)
+	preposition = prose.WordSet(`in on at to for from with of by into over under across after before via through without`)
+	baseVerb    = prose.WordSet(`is are was were has have had can will does do pass fail work run build stay hold match go come get take keep use need show read write return start stop wait`)
+)
 
 // labelled is a line that names its subject before a colon, with no verb
 // needed after it: "MQTT: broker 192.168.1.20:1883 on the Pi".

@@ -620,6 +620,15 @@ func TestReasonKept(t *testing.T) {
 	}
 }
 
+// TestStepNamed: what the agent says before a tool call, when it only
+// names the step ("Now the W&B run name."), is no decision.
+func TestStepNamed(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "Log the runs to W&B."}, {Role: Assistant, Text: "Now the W&B run name."}, {Role: Tool, Tool: "Edit", Input: "train.py"}, {Role: Assistant, Text: "Runs are named after the config hash."}}, "")
+	if len(a.decisions) != 0 {
+		t.Errorf("decisions = %q, want none", a.decisions)
+	}
+}
+
 // TestReasonOfItsOwn: a next sentence that opens on the reason for what
 // it says itself gives the decision before it no reason (blind AK).
 func TestReasonOfItsOwn(t *testing.T) {
