@@ -54,7 +54,7 @@ var (
 	// concatenated into one string until the heap limit was hit."
 	causeMech = lazyre.New(`(?i)\b(was|were|had|did|didn't|got|kept|never)\b[^?]{0,200}\b(until|so|because|since|whenever|every time|each time|instead of|before|which|and then)\b`)
 	// openLabel heads an open item: "Still to do: …", "Open item: …".
-	openLabel = lazyre.New(`(?i)^(open (item|point|issue|question|task)s?|open(?: (?:from|as of|since|for) (?:today|tonight|this session|now|later|next time))?|still (to do|needed|open|pending|left|missing)|remaining( for (next time|later|tomorrow|the next session))?|left (to do|for next time|for later)|to-?do|next up|up next|next)\s*[:—–]\s*`)
+	openLabel = lazyre.New(`(?i)^(open (item|point|issue|question|task)s?|open(?: (?:from|as of|since|for) (?:today|tonight|this session|now|later|next time))?|still (to do|needed|open|pending|left|missing)|remaining( for (next time|later|tomorrow|the next session))?|left (to do|for next time|for later|for (another|the next) (day|session|time))|to-?do|next up|up next|next)\s*[:—–]\s*`)
 	// reasonLabel is a label before a reason said after what it
 	// justifies: "Why both:", "Why bother at all:", "The reason:".
 	reasonLabel = lazyre.New(`(?i)^(why( [\w'-]+){0,4}|the (main |real |whole |only )?(reason|rationale|point|idea|motivation)( for (it|this|that|both|them|\w+))?( is| was)?|reason|rationale)\s*[:—–]\s*`)

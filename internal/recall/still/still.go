@@ -3,6 +3,7 @@ package still
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
@@ -63,13 +64,16 @@ func Headless(bullet, left string) string {
 	whole := digest.Sentences(bullet)
 	var kept []string
 	for _, s := range digest.Sentences(left) {
-		if slices.Contains(whole, s) {
+		if slices.Contains(whole, s) && !(len(whole) > 1 && leansBack(s)) {
 			kept = append(kept, s)
 			continue
 		}
+		if slices.Contains(whole, s) {
+			continue // "not today though" once the to-do it put off was done
+		}
 		for _, w := range whole {
 			if strings.HasSuffix(strings.TrimRight(strings.ToLower(w), ".!?"), strings.TrimRight(strings.ToLower(s), ".!?")) {
-				if KeepsHead(w, s) {
+				if KeepsHead(w, s) && !leansBack(s) {
 					kept = append(kept, s)
 				}
 				s = ""
@@ -81,6 +85,27 @@ func Headless(bullet, left string) string {
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// leansBack reports whether sentence s of a prompt says nothing without
+// the sentence before it: a few words in lower case ("not today
+// though"), or a pronoun for what that sentence named ("we use it at
+// another client").
+func leansBack(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 || len(f) > 8 || strings.ContainsAny(s, "0123456789`") || !unicode.IsLower([]rune(f[0])[0]) {
+		return false
+	}
+	if len(f) <= 4 {
+		return true
+	}
+	for _, w := range f {
+		switch strings.Trim(strings.ToLower(w), ".,;:!?") {
+		case "it", "that", "this", "them", "those", "these":
+			return true
+		}
+	}
+	return false
 }
 
 // KeepsHead reports whether what is left of a preference bullet once the

@@ -47,4 +47,13 @@ func TestHeadlessRequest(t *testing.T) {
 	if got := Headless(b, b); got != b {
 		t.Errorf("Headless = %q", got)
 	}
+	// What leaned on a to-do a newer session did goes with it (blind AK).
+	b = "perfect, thanks. the German translation of the new fields is still missing btw. not today though"
+	if got := Headless(b, "not today though"); got != "" {
+		t.Errorf("Headless = %q, want nothing", got)
+	}
+	b = "Use ir.cron for the release. Why not queue_job? we use it at another client. Batches of 500."
+	if got := Headless(b, "Use ir.cron for the release. we use it at another client. Batches of 500."); got != "Use ir.cron for the release. Batches of 500." {
+		t.Errorf("Headless = %q", got)
+	}
 }
