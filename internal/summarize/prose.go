@@ -443,17 +443,30 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// countedOpen: a sentence said how many things are left open ("On
 	// the Envoy side two things are open."), which the sentences led by
 	// "One, …", "Two, …" then say.
-	countedOpen := false
+	// counted is how many of the sentences after it, in its paragraph,
+	// are those things when they are not led by "One, …" ("Two notes for
+	// later. The client still talks to …. And nothing tests …").
+	countedOpen, counted, countAt := false, 0, -1
 	for i, s := range ss {
 		if role == Assistant && telling.OpenCount.MatchString(s) {
-			countedOpen = true
+			countedOpen, counted, countAt = true, countOf(s), i
 			continue // it says nothing of its own
 		}
 		if countedOpen && telling.OrdinalLead.MatchString(s) {
 			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(telling.OrdinalLead.ReplaceAllString(s, ""), 300)})
-			openAt = i
+			openAt, counted = i, 0
 			continue
 		}
+		if counted > 0 && i > countAt && block.Same(text, ss[countAt], s) != "" && !strings.HasSuffix(s, "?") {
+			counted--
+			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(prose.Capitalize(strings.TrimPrefix(s, "And ")), 300)})
+			openAt = i
+			if prose.HasURL(s) || prose.HasPort(s) || len(prose.Settings(s)) > 0 {
+				a.addEnv(role, s) // where it runs holds until the note is dealt with
+			}
+			continue
+		}
+		counted = 0
 		if todo != nil {
 			if todo[strings.TrimSpace(s)] {
 				a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(trimLead(s), 300)})
@@ -1457,6 +1470,26 @@ var variantHead = lazyre.New(`(?i)^(?:a |an |the |plain )?([a-z]+)-([a-z]+)\s+([
 // inParens is a statement aside, in parentheses: "forward only (we
 // never run backward in serving)" states no rule; "(never npm)" does.
 var inParens = lazyre.New(`(?i)\((?:we|it|they|this|that|the \w+) [^()]*\)`)
+
+// countOf is the number a count of things left opens with: 2 of "Two
+// notes for later."; 0 when it gives none in words or digits.
+func countOf(s string) int {
+	f := strings.Fields(strings.ToLower(s))
+	for i, w := range f {
+		if i > 6 {
+			break
+		}
+		switch strings.Trim(w, ".,:;") {
+		case "two", "2":
+			return 2
+		case "three", "3":
+			return 3
+		case "four", "4":
+			return 4
+		}
+	}
+	return 0
+}
 
 // pronounObject is a short order whose object is a pronoun: "Make it
 // executable."

@@ -620,6 +620,20 @@ func TestReasonKept(t *testing.T) {
 	}
 }
 
+// TestCountedNotes: "Two notes for later." counts the open items the
+// sentences after it in its paragraph tell; it is none itself.
+func TestCountedNotes(t *testing.T) {
+	a := item(t, "Two notes for later. The client still talks to https://api-staging.example.app/v1, hard-coded in client.ts. And nothing tests the refresh path.\n\nThe build is green.", "")
+	want := []string{"The client still talks to https://api-staging.example.app/v1, hard-coded in client.ts.", "Nothing tests the refresh path."}
+	var got []string
+	for _, o := range a.open {
+		got = append(got, o.text)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("open = %q, want %q", got, want)
+	}
+}
+
 // TestStepNamed: what the agent says before a tool call, when it only
 // names the step ("Now the W&B run name."), is no decision.
 func TestStepNamed(t *testing.T) {

@@ -103,8 +103,8 @@ var CheckReport = lazyre.New(`(?i)\b(?:pass(?:es|ed)?|fail(?:s|ed)?|green|builds
 var Before = lazyre.New(`(?i)^(?:before|previously|originally|until now)\s*[:—–]\s*`)
 
 // OpenCount says how many things are left open: "On the Envoy side
-// two things are open.", "Three things remain:".
-var OpenCount = lazyre.New(`(?i)^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) (?:are |remain |stay |still )*(?:open|left|pending|outstanding|unresolved|to do)\s*[.:]?$|^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) remain\s*[.:]?$`)
+// two things are open.", "Three things remain:", "Two notes for later."
+var OpenCount = lazyre.New(`(?i)^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) (?:are |remain |stay |still )*(?:open|left|pending|outstanding|unresolved|to do)\s*[.:]?$|^(?:two|three|four|2|3|4) (?:notes|things|items|points|todos|to-dos) (?:for later|for next time|for another day|for the next session|left for later)\s*[.:]?$|^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) (?:things|items|points|issues|problems|questions) remain\s*[.:]?$`)
 
 // OrdinalLead opens an item of a counted list: "One, …", "Second: …".
 var OrdinalLead = lazyre.New(`(?i)^(?:one|two|three|four|first|second|third|fourth|[1-4])[,.:)]\s+`)
