@@ -129,7 +129,7 @@ const minUnitTokens = 8
 const (
 	itemCap   = 90
 	pinnedCap = 140
-	bulletCap = 70
+	bulletCap = 90
 	hitCap    = 90
 )
 
