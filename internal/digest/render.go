@@ -27,7 +27,7 @@ func Durable(p int) bool {
 
 // The order of a session's parts in the pack.
 var Order = []int{Request, Outcome, Root, Decisions, Rejected, Preferences,
-	Environment, Approach, Notes, Errors, Files, Commands}
+	Environment, Approach, Notes, Details, Errors, Files, Commands}
 
 // ItemText is what an item's entry shows: the title, and the body
 // without the title repeated at its start. A title cut short ("Jobs are
@@ -145,7 +145,7 @@ func clauseHead(s string, n int) string {
 // a core item's title: the newer statement is the current one.
 func Stale(p int, b string, newer []*Summary, coreTitles []map[string]bool) bool {
 	switch p {
-	case Decisions, Environment, Preferences, Root, Rejected, Notes:
+	case Decisions, Environment, Preferences, Root, Rejected, Notes, Details:
 	default:
 		return false
 	}

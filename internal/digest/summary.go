@@ -28,13 +28,14 @@ const (
 	Notes
 	Read
 	Approach
+	Details
 	NumParts
 )
 
 // Labels label a part's bullets in the pack.
 var Labels = [NumParts]string{
 	"Request", "Outcome", "Root cause", "Decision", "Rejected", "Preference", "Environment",
-	"Open", "Files changed", "Error", "Command", "Note", "Files read", "Approach",
+	"Open", "Files changed", "Error", "Command", "Note", "Files read", "Approach", "Detail",
 }
 
 // partOf names the part a summary heading starts, by its first words.
@@ -67,6 +68,8 @@ func partOf(heading string) int {
 		return Errors
 	case strings.HasPrefix(h, "commands"):
 		return Commands
+	case strings.HasPrefix(h, "details"):
+		return Details
 	}
 	return Notes
 }

@@ -854,6 +854,11 @@ var partPrio = [digest.NumParts]float64{
 	digest.Commands: 0.3, digest.Read: 0.4, digest.Approach: 0.3,
 }
 
+// detailPrio is the priority of the newest session's details, the
+// statements of its answers no other part took: they fill the room the
+// rest leaves, the newer session's first.
+const detailPrio = 0.1
+
 // sessionGroup renders sessions[k] as a heading and its bullets: request
 // and outcome first, then root causes, decisions, environment, files,
 // then the turns no summary covers yet. A bullet a newer session
@@ -971,6 +976,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				told++
 			}
 			prio := base - partPrio[p] - 0.005*float64(i)
+			if p == digest.Details {
+				prio = detailPrio - 0.01*float64(k) - 0.001*float64(i)
+			}
 			if p == digest.Request && i > 0 {
 				prio -= 0.08 // the first request says most
 			}

@@ -32,6 +32,7 @@ type analysis struct {
 	rejected   []string
 	prefs      []string
 	env        []string
+	details    []string // statements of the answers no other part took
 	open       []openItem
 	said       []said // statements that something was done, for open items resolved later
 	question   string // the agent's closing question, unanswered
@@ -145,6 +146,9 @@ func analyze(turns []Turn, before string) *analysis {
 			}
 		}
 	}
+	for _, p := range sortedKeys(finals) {
+		a.addDetails(turns[finals[p]].Text)
+	}
 	if lastReply >= 0 && turns[lastReply].Role == Assistant && lastReply > lastPrompt {
 		a.question = closingQuestion(turns[lastReply].Text)
 	}
@@ -155,6 +159,56 @@ func analyze(turns []Turn, before string) *analysis {
 	a.items = capped(a.cand)
 	return a
 }
+
+// maxDetails bounds the details a segment keeps.
+const maxDetails = 6
+
+// addDetails keeps the sentences of an answer that state something with
+// a value or a name and went into no other part: the pack shows them
+// when it has room left, so that what an answer said in its middle
+// ("Signed URLs stay for the one place where they fit: the MP4 download
+// button.") is not lost to a summary that keeps only its openings.
+func (a *analysis) addDetails(text string) {
+	held := [][]string{a.outcomes, a.rootCauses, a.decisions, a.rejected, a.prefs, a.env, a.approach, a.accepted}
+	for _, o := range a.open {
+		held = append(held, []string{o.text})
+	}
+	for _, s := range prose.Sentences(strings.ReplaceAll(text, "’", "'")) {
+		if len(a.details) >= maxDetails {
+			return
+		}
+		if !detail(s) {
+			continue
+		}
+		if slices.ContainsFunc(held, func(ls []string) bool {
+			return slices.ContainsFunc(ls, func(l string) bool { return strings.Contains(l, s) })
+		}) {
+			continue
+		}
+		a.details = prose.AppendNew(a.details, prose.UpTo(s, 300))
+	}
+}
+
+// detail reports whether s states something worth keeping when there is
+// room: a full clause with a value, code, a path or a name, neither a
+// question nor a label, nor the agent narrating, hedging, offering or
+// planning, nor a check's bare result.
+func detail(s string) bool {
+	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) {
+		return false
+	}
+	if narrate.MatchString(s) || hedge.MatchString(s) || isPlan(s) || offer.MatchString(s) || handOver.MatchString(s) || courtesy.MatchString(s) || flagged.MatchString(s) || telling.Recap.MatchString(s) || retold.MatchString(s) {
+		return false
+	}
+	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
+		return false // "Unit tests pass."
+	}
+	return strings.ContainsAny(s, "0123456789`/") || namedWord.MatchString(s)
+}
+
+// namedWord is a capitalised word inside a sentence: a product, a
+// service, a person.
+var namedWord = lazyre.New(`\s[A-Z][\w.-]*[a-z0-9][\w.-]*`)
 
 // placeholder is what Claude Code's transcript holds in place of a reply
 // after a slash command: no outcome, no statement.

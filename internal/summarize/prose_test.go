@@ -634,6 +634,17 @@ func TestCountedNotes(t *testing.T) {
 	}
 }
 
+// TestDetails: a sentence of an answer with a value or a name that no
+// other part took is a detail; one another part holds, a question, a
+// bare check result or the agent narrating is not.
+func TestDetails(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "Lock the HLS files down."}, {Role: Assistant, Text: "For the HLS streams I went with signed cookies rather than signed URLs. A lecture is over 500 segment requests, and with signed URLs every playlist would be rewritten per viewer. Signed URLs stay for the one place where they fit: the MP4 download button. Unit tests pass. Let me know if the CDN needs more.\n\nThe cookies are valid for 4 hours."}}, "")
+	want := []string{"Signed URLs stay for the one place where they fit: the MP4 download button."}
+	if !slices.Equal(a.details, want) {
+		t.Errorf("details = %q, want %q", a.details, want)
+	}
+}
+
 // TestStepNamed: what the agent says before a tool call, when it only
 // names the step ("Now the W&B run name."), is no decision.
 func TestStepNamed(t *testing.T) {

@@ -51,6 +51,7 @@ func (a *analysis) markdown(head string) string {
 	section("**Preferences**", a.prefs, maxStatement)
 	section("**Environment**", a.env, maxStatement)
 	section("**Open**", a.openPoints(), maxOpen)
+	section("**Details**", a.details, maxDetails)
 
 	var changed []string
 	for _, f := range a.files {
