@@ -142,6 +142,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "The hotend is fine, I checked the wiring.", ""},
 		{Assistant, "Once the silicone sock is on, PID_CALIBRATE needs another run at 240 with the fan at 100%.", "open"},
 		{Assistant, "Now a real run log from the samples folder.", ""},
+		{Assistant, "So the lecture queue moves to NVENC on g4dn.xlarge; x264 stays only for the marketing trailers.", "decision"},
+		{Assistant, "So it goes to show that the cache was cold.", ""},
 		{Assistant, "Now the X-Ray patching in both handlers.", ""},
 		{Assistant, "Now a build to see how it behaves.", ""},
 		{Assistant, "Now how the model session is created.", ""},

@@ -125,7 +125,7 @@ var FirstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|ou
 
 // Recap announces the report that follows: "Here's where this landed.",
 // "Here's the whole picture.", "The measurements are in."
-var Recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$|^(?:ok,?\s+|so,?\s+)?(?:the\s+)?(?:new\s+)?(?:measurements?|results?|numbers|figures|benchmarks?|logs?|data|readings?)\s+(?:are|is)\s+(?:in|back|done)[.:!]?$`)
+var Recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$|^(?:ok,?\s+|so,?\s+)?(?:the\s+)?(?:new\s+)?(?:measurements?|results?|numbers|figures|benchmarks?|logs?|data|readings?)\s+(?:are|is)\s+(?:in|back|done|clear)[.:!]?$`)
 
 // CountsReasons announces the reasons the next sentences give: "Two
 // reasons decide it for me."
