@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,6 +145,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "Now a real run log from the samples folder.", ""},
 		{Assistant, "So the lecture queue moves to NVENC on g4dn.xlarge; x264 stays only for the marketing trailers.", "decision"},
 		{Assistant, "So it goes to show that the cache was cold.", ""},
+		{Assistant, "I know this costs some quiet.", ""},
 		{Assistant, "Now the X-Ray patching in both handlers.", ""},
 		{Assistant, "Now a build to see how it behaves.", ""},
 		{Assistant, "Now how the model session is created.", ""},
@@ -275,5 +277,15 @@ func TestOutcomeNotNoneLeft(t *testing.T) {
 	got := outcome("Everything is on axum 0.8 now. Nothing from axum 0.7, Rust 1.79 or Postgres 16 is left. The tests pass.")
 	if len(got) != 1 || strings.Contains(got[0], "0.7") {
 		t.Errorf("outcome = %q, want the state without the check", got)
+	}
+}
+
+// TestOutcomeNotAcknowledged: a later paragraph that opens by granting
+// the user a point gives its outcome in the sentence after (blind AK).
+func TestOutcomeNotAcknowledged(t *testing.T) {
+	got := outcome("The shift is the Y driver overheating, not a mechanical skip.\n\nI know this costs some quiet. X and Y go to spreadCycle at 0.8 A.")
+	want := []string{"The shift is the Y driver overheating, not a mechanical skip.", "X and Y go to spreadCycle at 0.8 A."}
+	if !slices.Equal(got, want) {
+		t.Errorf("outcome = %q, want %q", got, want)
 	}
 }

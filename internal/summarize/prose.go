@@ -290,7 +290,7 @@ func outcome(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
+			if offer.MatchString(s) || handOver.MatchString(s) || acknowledges.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
@@ -338,6 +338,10 @@ var gotDone = lazyre.New(`(?i)^(?:the |a |an |each |every )?[\w.-]+(?: [\w.-]+){
 // courtesy opens a reply to thanks: "You're welcome — tree is clean"
 // reports the clean tree.
 var courtesy = lazyre.New(`(?i)^(?:you're welcome|you are welcome|no problem|happy to help|glad (?:it|that|to) help\w*)[,.!]?\s*(?:[—–-]\s*)?`)
+
+// acknowledges is the agent granting the user a point: "I know this
+// costs some quiet."
+var acknowledges = lazyre.New(`(?i)^(?:i know|i reali[sz]e|i understand|i get (?:it|that)|i hear you|i appreciate)\b`)
 
 // handOver is what the agent leaves the user to run, which says nothing
 // done: "For you: `cargo sqlx prepare`, `cargo nextest run`."
