@@ -489,7 +489,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 					xDur = prose.Durations(x)
 				}
 			}
-			if otherDurations(xDur, nd) {
+			if otherDurations(xDur, nd, change.SaysNow(n.Text)) {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}

@@ -1195,3 +1195,38 @@ func FuzzReplacements(f *testing.F) {
 		change.Flags(x)
 	})
 }
+
+// TestRetiredDurationNow: a duration said to hold now retires the one a
+// statement gave the same thing, named in one word, even where that word
+// is no topic of its own: a reservations module speaks of reservations
+// everywhere (odoo-custom-module).
+func TestRetiredDurationNow(t *testing.T) {
+	common := []string{
+		"Reservations are made at order confirmation for A-tier customers.",
+		"B and C customers reserve two days before the picking date.",
+		"The reservation rule lives in models/sale_order.py.",
+		"Reservations show up on the picking as reserved quantities.",
+		"The reservation policy model is hw.reservation.policy.",
+		"Released reservations get a chatter note on the order.",
+		"Quotes expire after 30 days.",
+		"Sessions expire after 14 days of inactivity.",
+		"Invoices are due within 14 days.",
+		"Logs are kept 30 days.",
+		"Password reset links expire after 2 days.",
+	}
+	for _, tc := range []struct {
+		newer string
+		want  bool
+	}{
+		{"Anke's change is in: reservations now expire after 7 days.", true},
+		{"Coupons now expire after 60 days.", false},
+	} {
+		stmts := []Statement{{Text: tc.newer, Rank: 0}, {Text: "Reservations should expire after 5 days if the picking hasn't gone out.", Rank: 1}}
+		for _, f := range append(slices.Clone(filler), common...) {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := New(stmts, nil).Retired(stmts[1].Text, 1); got != tc.want {
+			t.Errorf("%q retires the 5 days: %v, want %v", tc.newer, got, tc.want)
+		}
+	}
+}

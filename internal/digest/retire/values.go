@@ -167,7 +167,10 @@ func otherValue(a, b prose.Claim) bool {
 // with more words in one of them ("the default rest" and "the rest too
 // short, make the default") and differ: every word of the shorter
 // name, at least two, is in the longer.
-func otherDuration(a, b prose.Claim) bool {
+func otherDuration(a, b prose.Claim) bool { return otherDurationOf(a, b, 2) }
+
+// otherDurationOf is otherDuration for subjects of at least least words.
+func otherDurationOf(a, b prose.Claim, least int) bool {
 	an, ok1 := strings.CutSuffix(a.Subject, " duration")
 	bn, ok2 := strings.CutSuffix(b.Subject, " duration")
 	if !ok1 || !ok2 || len(a.Values) == 0 || len(b.Values) == 0 {
@@ -177,7 +180,7 @@ func otherDuration(a, b prose.Claim) bool {
 	if len(aw) > len(bw) {
 		aw, bw = bw, aw
 	}
-	if len(aw) < 2 {
+	if len(aw) < least {
 		return false
 	}
 	for _, w := range aw {
@@ -197,11 +200,19 @@ func otherDuration(a, b prose.Claim) bool {
 // of another give one thing different durations (otherDuration), and no
 // clause of the other gives it the same: "live 15 minutes, 30 days with
 // remember-me" says 15 minutes still.
-func otherDurations(a, b []prose.Claim) bool {
+//
+// now says the newer one gives its duration as what holds now
+// ("reservations now expire after 7 days"): then a thing named in one
+// word ("Reservations should expire after 5 days") is the same thing.
+func otherDurations(a, b []prose.Claim, now bool) bool {
+	least := 2
+	if now {
+		least = 1
+	}
 	for _, x := range a {
 		other, same := false, false
 		for _, y := range b {
-			if otherDuration(x, y) {
+			if otherDurationOf(x, y, least) {
 				other = true
 			} else if sameDuration(x, y) {
 				same = true
