@@ -146,6 +146,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "So the lecture queue moves to NVENC on g4dn.xlarge; x264 stays only for the marketing trailers.", "decision"},
 		{Assistant, "So it goes to show that the cache was cold.", ""},
 		{Assistant, "I know this costs some quiet.", ""},
+		{Assistant, "I didn't build a custom executor image with libpq-dev; that would be another image to maintain.", "rejected"},
 		{Assistant, "Now the X-Ray patching in both handlers.", ""},
 		{Assistant, "Now a build to see how it behaves.", ""},
 		{Assistant, "Now how the model session is created.", ""},

@@ -638,7 +638,7 @@ func TestCountedNotes(t *testing.T) {
 // other part took is a detail; one another part holds, a question, a
 // bare check result or the agent narrating is not.
 func TestDetails(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "Lock the HLS files down."}, {Role: Assistant, Text: "For the HLS streams I went with signed cookies rather than signed URLs. A lecture is over 500 segment requests, and with signed URLs every playlist would be rewritten per viewer. Signed URLs stay for the one place where they fit: the MP4 download button. Unit tests pass. Let me know if the CDN needs more.\n\nThe cookies are valid for 4 hours."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Lock the HLS files down."}, {Role: Assistant, Text: "For the HLS streams I went with signed cookies rather than signed URLs. A lecture is over 500 segment requests, and with signed URLs every playlist would be rewritten per viewer. Signed URLs stay for the one place where they fit: the MP4 download button. Unit tests pass. You need to add the key pair ID to the app's .env first. Let me know if the CDN needs more.\n\nThe cookies are valid for 4 hours."}}, "")
 	want := []string{"Signed URLs stay for the one place where they fit: the MP4 download button."}
 	if !slices.Equal(a.details, want) {
 		t.Errorf("details = %q, want %q", a.details, want)
