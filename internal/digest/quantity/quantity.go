@@ -111,6 +111,14 @@ func Of(s string) []Quantity {
 		if unit == "" && i > 0 {
 			unit = optionUnit(toks[i-1]) // "--keep-daily 7" keeps 7 daily
 		}
+		if unit == "" && i > 0 && len(t) >= 4 && !measures[unitKey(toks[i-1])] && !namesOne[strings.ToLower(toks[i-1])] {
+			// "at block 19,850,000" against "block 20,100,000 now": a
+			// long number named by the word before it.
+			if u := unitKey(toks[i-1]); u != "" {
+				out = appendNew(out, seen, Quantity{Unit: u, Value: t})
+				continue
+			}
+		}
 		if unit == "" && atOnce(toks, i+1) {
 			// "runs 3 at a time" against "runs 15 at a time now".
 			out = appendNew(out, seen, Quantity{Unit: "at once", Value: t})
@@ -307,6 +315,10 @@ func unitKey(w string) string {
 	}
 	return strings.TrimRight(lex.Key(lex.Stem(w)), "eiy")
 }
+
+// namesOne are words before a number that name one thing by it, of
+// many a memory holds at once: two services' ports, two processes.
+var namesOne = prose.WordSet(`port ports pid uid gid id line lines code exit status error errors ticket pr row`)
 
 // quantityNoise are words next to a number that do not say what it
 // counts.
