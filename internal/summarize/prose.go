@@ -197,7 +197,7 @@ func detail(s string) bool {
 	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) {
 		return false
 	}
-	if narrate.MatchString(s) || hedge.MatchString(s) || isPlan(s) || openSaid(s) || aside.MatchString(s) || toUser.MatchString(s) || offer.MatchString(s) || handOver.MatchString(s) || courtesy.MatchString(s) || flagged.MatchString(s) || telling.Recap.MatchString(s) || retold.MatchString(s) {
+	if narrate.MatchString(s) || hedge.MatchString(s) || isPlan(s) || toUser.MatchString(s) || offer.MatchString(s) || handOver.MatchString(s) || courtesy.MatchString(s) || flagged.MatchString(s) || telling.Recap.MatchString(s) || retold.MatchString(s) {
 		return false // work left, what the agent could not do, or what the user is to do, is no detail of what holds
 	}
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
@@ -206,10 +206,11 @@ func detail(s string) bool {
 	return strings.ContainsAny(s, "0123456789`/") || namedWord.MatchString(s)
 }
 
-// toUser is what the user is to do or decide: "You need to add a
-// BUTLER_API_KEY secret …", "run it for real with …", "no CLAP until you
-// say so", "Reminder: …".
-var toUser = lazyre.New(`(?i)^(?:reminder|note|heads up)\s*[:,—–]|\byou(?:'ll| will)? (?:need|have|want) to\b|\b(?:until|unless) you\b|\brun it (?:for real|on|against)\b`)
+// toUser is what the user is to do or decide, or what the agent could not
+// do: "You need to add a BUTLER_API_KEY secret …", "run it for real with
+// …", "no CLAP until you say so", "Reminder: …", "I couldn't run it end to
+// end here".
+var toUser = lazyre.New(`(?i)^(?:reminder|note|heads up)\s*[:,—–]|\byou(?:'ll| will)? (?:need|have|want) to\b|\b(?:until|unless) you\b|\brun it (?:for real|on|against)\b|^i (?:couldn't|could not|wasn't able to|haven't)\b`)
 
 // namedWord is a capitalised word inside a sentence: a product, a
 // service, a person.
