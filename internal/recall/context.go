@@ -855,8 +855,9 @@ var partPrio = [digest.NumParts]float64{
 }
 
 // detailPrio is the priority of the newest session's details, the
-// statements of its answers no other part took: they fill the room the
-// rest leaves, the newer session's first.
+// statements of its answers no other part took, an older session's 0.01
+// less each: they fill the room the rest leaves, the newer session's
+// first.
 const detailPrio = 0.1
 
 // sessionGroup renders sessions[k] as a heading and its bullets: request
@@ -919,7 +920,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 	told := len(s.State) + len(s.Turns) // what it says besides its lists of files and commands
 	had := told                         // as told, before newer sessions and its core items had their say
 	for p, bullets := range s.Digest.Parts {
-		if p != int(digest.Commands) && p != int(digest.Files) && p != int(digest.Read) && p != int(digest.Errors) {
+		if p != int(digest.Commands) && p != int(digest.Files) && p != int(digest.Read) && p != int(digest.Errors) && p != int(digest.Details) {
 			had += len(bullets)
 		}
 	}
@@ -972,8 +973,8 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 			if digest.Stale(p, b, older, nil) {
 				continue
 			}
-			if p != digest.Commands {
-				told++
+			if p != digest.Commands && p != digest.Details {
+				told++ // a detail alone keeps no session whose statements all changed
 			}
 			prio := base - partPrio[p] - 0.005*float64(i)
 			if p == digest.Details {

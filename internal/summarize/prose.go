@@ -2,7 +2,6 @@ package summarize
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -32,7 +31,8 @@ type analysis struct {
 	rejected   []string
 	prefs      []string
 	env        []string
-	details    []string // statements of the answers no other part took
+	details    []string        // statements of the answers no other part took
+	filed      map[string]bool // the sentences prose filed under a kind
 	open       []openItem
 	said       []said // statements that something was done, for open items resolved later
 	question   string // the agent's closing question, unanswered
@@ -180,7 +180,7 @@ func (a *analysis) addDetails(text string) {
 		if !detail(s) {
 			continue
 		}
-		if slices.ContainsFunc(held, func(ls []string) bool {
+		if a.filed[s] || slices.ContainsFunc(held, func(ls []string) bool {
 			return slices.ContainsFunc(ls, func(l string) bool { return strings.Contains(l, s) })
 		}) {
 			continue
@@ -197,7 +197,7 @@ func detail(s string) bool {
 	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) {
 		return false
 	}
-	if narrate.MatchString(s) || hedge.MatchString(s) || isPlan(s) || toUser.MatchString(s) || offer.MatchString(s) || handOver.MatchString(s) || courtesy.MatchString(s) || flagged.MatchString(s) || telling.Recap.MatchString(s) || retold.MatchString(s) {
+	if narrate.MatchString(s) || hedge.MatchString(s) || isPlan(s) || toUser.MatchString(s) || acknowledges.MatchString(s) || offer.MatchString(s) || handOver.MatchString(s) || courtesy.MatchString(s) || flagged.MatchString(s) || telling.Recap.MatchString(s) || retold.MatchString(s) {
 		return false // work left, what the agent could not do, or what the user is to do, is no detail of what holds
 	}
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
@@ -481,6 +481,9 @@ var leadPhrase = lazyre.New(`(?i)^(?:because of|due to|given|after|since|thanks 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
 	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
+	if a.filed == nil {
+		a.filed = map[string]bool{}
+	}
 	causeNext := false
 	if role == Assistant {
 		a.lastDec, a.message = 0, text
@@ -516,15 +519,15 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			countedOpen, counted, countAt = true, countOf(s), i
 			continue // it says nothing of its own
 		}
-		if countedOpen && telling.OrdinalLead.MatchString(s) {
+		if countedOpen && telling.OrdinalLead.MatchString(s) && block.Same(text, ss[countAt], s) != "" {
 			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(telling.OrdinalLead.ReplaceAllString(s, ""), 300)})
-			openAt, counted = i, 0
+			openAt, counted, a.filed[s] = i, 0, true
 			continue
 		}
 		if counted > 0 && i > countAt && block.Same(text, ss[countAt], s) != "" && !strings.HasSuffix(s, "?") {
 			counted--
 			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(prose.Capitalize(strings.TrimPrefix(s, "And ")), 300)})
-			openAt = i
+			openAt, a.filed[s] = i, true
 			if prose.HasURL(s) || prose.HasPort(s) || len(prose.Settings(s)) > 0 {
 				a.addEnv(role, s) // where it runs holds until the note is dealt with
 			}
@@ -587,7 +590,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// Work still to do is an open item, never a decision or a fact:
 		// as either it would stay current after it is done.
 		plan := isPlan(s)
-		kind := ""
+		kind, nextAt := "", i+1 // nextAt: where next is among ss
 		prev := ""
 		if i > 0 {
 			prev = ss[i-1]
@@ -641,14 +644,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// "The watermark is the problem." names the cause; the
 				// sentences after it say how it broke things.
 				end := explanation(ss, i)
-				explained = end
+				explained, nextAt = end, end+1
 				s, next = strings.Join(ss[i:end+1], " "), ""
 				if end+1 < len(ss) {
 					next = ss[end+1]
 				}
 			}
 			if a.addRootCause(role, symptomSaid, s, next) && isCause(next) {
-				explained = max(explained, i+1) // the cause goes on in the next sentence, not a second cause
+				explained = max(explained, nextAt) // the cause goes on in the next sentence, not a second cause
 			}
 		case role == User && convention.MatchString(inParens.ReplaceAllString(s, "")):
 			kind = "pref"
@@ -710,7 +713,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			kind = "rejected"
 			n := len(a.rejected) - 1
 			a.rejected[n] = prose.UpTo(a.rejected[n]+" "+s, 300)
-		case role == Assistant && !hedged && !plan && kind == "" && variantTold(s, ss[:i]):
+		case role == Assistant && !hedged && !plan && variantTold(s, ss[:i]):
 			// "Normalisation is two-pass loudnorm …. Single-pass loudnorm
 			// runs in dynamic mode, and … pumps the room noise": what the
 			// other variant would do is why it was not taken.
@@ -735,6 +738,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), 300))
 			rejects = append(rejects, s)
 			rejAt = i
+		}
+		if kind != "" {
+			a.filed[s] = true
 		}
 		symptomSaid = ""
 		if kind == "" && !question && !narration && !hedged && !plan && symptom.MatchString(s) {
@@ -1364,7 +1370,11 @@ func verbAfterSubject(s string) bool {
 		if i > 0 && preposition[w] {
 			return false
 		}
-		if i >= from && (baseVerb[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")) {
+		plural := strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
+		if plural && (strings.HasSuffix(f[i], ",") || i+1 < len(f) && preposition[strings.Trim(f[i+1], ".,;:")]) {
+			return false // "the Stripe webhooks in handler.go": a noun before its phrase
+		}
+		if i >= from && (baseVerb[w] || strings.HasSuffix(w, "ed") || plural) {
 			return true
 		}
 		if strings.HasSuffix(f[i], ",") || strings.HasSuffix(f[i], ":") {
@@ -1512,16 +1522,12 @@ var pointsBack = lazyre.New(`(?i)^(?:ok,? |so,? |then,? |yes,? )?(?:(?:make|set|
 // rendering …" after "server-side rendering".
 func variantTold(s string, before []string) bool {
 	m := variantHead.FindStringSubmatch(s)
-	if m == nil {
-		return false
-	}
-	other, err := regexp.Compile(`(?i)\b([a-z]+)-` + regexp.QuoteMeta(m[2]) + `\s+` + regexp.QuoteMeta(m[3]) + `\b`)
-	if err != nil {
+	if m == nil || !variantOf[strings.ToLower(m[1])] {
 		return false
 	}
 	for _, b := range before {
-		for _, o := range other.FindAllStringSubmatch(b, -1) {
-			if !strings.EqualFold(o[1], m[1]) {
+		for _, o := range variantAny.FindAllStringSubmatch(b, -1) {
+			if !strings.EqualFold(o[1], m[1]) && variantOf[strings.ToLower(o[1])] && strings.EqualFold(o[2], m[2]) && strings.EqualFold(o[3], m[3]) {
 				return true
 			}
 		}
@@ -1529,7 +1535,15 @@ func variantTold(s string, before []string) bool {
 	return false
 }
 
-var variantHead = lazyre.New(`(?i)^(?:a |an |the |plain )?([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\s+(?:is|are|was|were|would|runs|run|does|do|can|can't|cannot|won't|doesn't|don't|needs|need|has|have|breaks|loses|adds|costs|takes)\b`)
+// variantOf are the first parts that make two variants of one thing, of
+// which a design takes one: "single-pass" and "two-pass", "single-node"
+// and "multi-node". "Server-side" and "client-side" rendering both run.
+var variantOf = prose.WordSet(`single one two three multi double dual full partial`)
+
+var (
+	variantHead = lazyre.New(`(?i)^(?:a |an |the |plain )?([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\s+(?:is|are|was|were|would|runs|run|does|do|can|can't|cannot|won't|doesn't|don't|needs|need|has|have|breaks|loses|adds|costs|takes)\b`)
+	variantAny  = lazyre.New(`(?i)\b([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\b`)
+)
 
 // inParens is a statement aside, in parentheses: "forward only (we
 // never run backward in serving)" states no rule; "(never npm)" does.
@@ -1538,22 +1552,22 @@ var inParens = lazyre.New(`(?i)\((?:we|it|they|this|that|the \w+) [^()]*\)`)
 // countOf is the number a count of things left opens with: 2 of "Two
 // notes for later."; 0 when it gives none in words or digits.
 func countOf(s string) int {
-	f := strings.Fields(strings.ToLower(s))
-	for i, w := range f {
-		if i > 6 {
-			break
-		}
-		switch strings.Trim(w, ".,:;") {
-		case "two", "2":
-			return 2
-		case "three", "3":
-			return 3
-		case "four", "4":
-			return 4
-		}
+	m := countedThings.FindStringSubmatch(s)
+	if m == nil {
+		return 0
 	}
-	return 0
+	switch strings.ToLower(m[1]) {
+	case "two", "2":
+		return 2
+	case "three", "3":
+		return 3
+	}
+	return 4
 }
+
+// countedThings is the number of things a count of work left gives:
+// "two" of "After the 3 fixes, two things remain."
+var countedThings = lazyre.New(`(?i)\b(two|three|four|2|3|4) (?:things|items|points|issues|problems|questions|notes|todos|to-dos)\b`)
 
 // pronounObject is a short order whose object is a pronoun: "Make it
 // executable."

@@ -643,6 +643,11 @@ func TestDetails(t *testing.T) {
 	if !slices.Equal(a.details, want) {
 		t.Errorf("details = %q, want %q", a.details, want)
 	}
+	// What another part holds, however it words it, is no detail.
+	a = analyze([]Turn{{Role: User, Text: "Sessions?"}, {Role: Assistant, Text: "The store is set up. It took a while to wire.\n\nWe'll use Redis 7 for the session store, since Memcached has no persistence. Two things are open. One, the Stripe key is unrotated."}}, "")
+	if len(a.details) != 0 {
+		t.Errorf("details = %q, want none", a.details)
+	}
 }
 
 // TestStepNamed: what the agent says before a tool call, when it only

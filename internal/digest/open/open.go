@@ -29,7 +29,7 @@ func IsTodo(s string) bool {
 
 // nextSaid names what comes next: "Next: audio loudness, people
 // complain …", "Next would be input shaping".
-var nextSaid = lazyre.New(`(?i)(?:^|[.;!]\s+)(?:and |then |so )?next(?:\s*:\s*\S|\s+(?:would be|will be|is|i'd like|please)\s)`)
+var nextSaid = lazyre.New(`(?i)(?:^|[.;!]\s+)(?:and |then |so )?next(?:\s*:\s*[^\s\d]|\s+(?:would be|will be|i'd like|please)\s)`)
 
 // weNeedA is something still missing, "we need a fixture with an odd
 // width", unless the sentence says why it is there ("we need a lock

@@ -66,6 +66,8 @@ func TestIsTodo(t *testing.T) {
 		{"Next: audio loudness, people complain about jumping volume between lectures.", true},
 		{"Next would be input shaping, the ADXL345 just arrived.", true},
 		{"The next frame is dropped.", false},
+		{"Next is our frontend framework; Vite builds the admin.", false},
+		{"Stack: Go 1.22 for the API. Next: 14.2 with the app router.", false},
 	} {
 		if got := IsTodo(tc.in); got != tc.want {
 			t.Errorf("isTodo(%q) = %v, want %v", tc.in, got, tc.want)

@@ -67,7 +67,8 @@ func Of(s string) []Quantity {
 		}
 		if n, ok := strings.CutPrefix(t, "-"); ok && isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".") {
 			// "-23 LUFS" against "-16 LUFS": a level below zero counts
-			// what the word after it names, as any number does.
+			// what the word after it names; below zero, a measure ("-5 s")
+			// is an offset, no quantity.
 			if u := unitKey(next1(toks, i)); u != "" && !measures[u] {
 				out = appendNew(out, seen, Quantity{Unit: u, Value: t})
 			}
@@ -111,13 +112,12 @@ func Of(s string) []Quantity {
 		if unit == "" && i > 0 {
 			unit = optionUnit(toks[i-1]) // "--keep-daily 7" keeps 7 daily
 		}
-		if unit == "" && i > 0 && len(t) >= 4 && !measures[unitKey(toks[i-1])] && !namesOne[strings.ToLower(toks[i-1])] {
+		if unit == "" && i > 0 && len(t) >= 4 && counter[strings.ToLower(toks[i-1])] {
 			// "at block 19,850,000" against "block 20,100,000 now": a
-			// long number named by the word before it.
-			if u := unitKey(toks[i-1]); u != "" {
-				out = appendNew(out, seen, Quantity{Unit: u, Value: t})
-				continue
-			}
+			// position in a sequence, named by the word before it. Most
+			// such words name one thing of many ("order 10482").
+			out = appendNew(out, seen, Quantity{Unit: unitKey(toks[i-1]), Value: t})
+			continue
 		}
 		if unit == "" && atOnce(toks, i+1) {
 			// "runs 3 at a time" against "runs 15 at a time now".
@@ -316,9 +316,9 @@ func unitKey(w string) string {
 	return strings.TrimRight(lex.Key(lex.Stem(w)), "eiy")
 }
 
-// namesOne are words before a number that name one thing by it, of
-// many a memory holds at once: two services' ports, two processes.
-var namesOne = prose.WordSet(`port ports pid uid gid id line lines code exit status error errors ticket pr row`)
+// counter are words before a long number that give a position in one
+// sequence, which a newer statement moves: "block 20,100,000".
+var counter = prose.WordSet(`block height epoch step iteration slot round generation`)
 
 // quantityNoise are words next to a number that do not say what it
 // counts.

@@ -62,9 +62,15 @@ func Headless(bullet, left string) string {
 		return left
 	}
 	whole := digest.Sentences(bullet)
+	leftSents := digest.Sentences(left)
+	// lost reports whether the sentence before whole[i] went.
+	lost := func(s string) bool {
+		i := slices.Index(whole, s)
+		return i > 0 && !slices.Contains(leftSents, whole[i-1])
+	}
 	var kept []string
-	for _, s := range digest.Sentences(left) {
-		if slices.Contains(whole, s) && !(len(whole) > 1 && leansBack(s)) {
+	for _, s := range leftSents {
+		if slices.Contains(whole, s) && !(leansBack(s) && lost(s)) {
 			kept = append(kept, s)
 			continue
 		}

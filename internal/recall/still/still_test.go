@@ -52,6 +52,10 @@ func TestHeadlessRequest(t *testing.T) {
 	if got := Headless(b, "not today though"); got != "" {
 		t.Errorf("Headless = %q, want nothing", got)
 	}
+	b = "use sqlc for data access. no ORM. the migrations from yesterday are still missing."
+	if got := Headless(b, "use sqlc for data access. no ORM."); got != "use sqlc for data access. no ORM." {
+		t.Errorf("Headless = %q, want what leans on a sentence still there kept", got)
+	}
 	b = "Use ir.cron for the release. Why not queue_job? we use it at another client. Batches of 500."
 	if got := Headless(b, "Use ir.cron for the release. we use it at another client. Batches of 500."); got != "Use ir.cron for the release. Batches of 500." {
 		t.Errorf("Headless = %q", got)

@@ -1,6 +1,10 @@
 package agree
 
-import "github.com/cairn-mem/cairn/internal/lazyre"
+import (
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+)
 
 // Proposing reports whether s is worded as the agent putting a choice to
 // the user, whatever its verb.
@@ -24,7 +28,7 @@ func Choice(s string) string {
 // the agent proposed: it opens by agreeing, refuses nothing and sets no
 // condition.
 func Agrees(first string) bool {
-	return agrees.MatchString(first) && !Refuses(first) && !butCue.MatchString(first)
+	return agrees.MatchString(first) && !Refuses(first) && !butCue.MatchString(first) && !strings.HasSuffix(strings.TrimSpace(first), "?")
 }
 
 // Refuses reports whether a message opens with a refusal: "No. Keep the
@@ -53,7 +57,7 @@ var (
 	proposer = lazyre.New(`(?i)\b(?:i'd|i would|i) (?:just |simply )?(?:(?:suggest|propose|recommend)(?: that)?(?: we)?\s+)?`)
 	// agrees opens a reply that takes what the agent proposed, or
 	// reports it done: "flashed, it connects".
-	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b|done\b|did (?:it|that|so)\b|[a-z]{3,}ed(?: it| that)?,\s+(?:it|that|everything) (?:works|connects|boots|runs|builds|passes|starts|is (?:up|back|fine|green))\b)`)
+	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b|done[.!,]|(?:flashed|applied|deployed|installed|ran|rebuilt|switched|merged|pushed)(?: it| that)?,\s+(?:it|that|everything) (?:works|connects|boots|runs|builds|passes|starts|is (?:up|back|fine|green))\b)`)
 	// butCue is agreement with a condition that may change what was
 	// proposed: "ok, but not sqlc", "yes, except the TTL".
 	butCue  = lazyre.New(`(?i)\b(?:but|except|instead|rather|however|although|though)\b`)

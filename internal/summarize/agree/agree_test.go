@@ -20,7 +20,7 @@ func TestProposesAndAgrees(t *testing.T) {
 	if got := Choice("For data access I'd use sqlc on top of pgx/v5."); got != "For data access use sqlc on top of pgx/v5." {
 		t.Errorf("Choice = %q", got)
 	}
-	for first, want := range map[string]bool{"agreed on all of it.": true, "good, ack after inbox commit is what I wanted.": true, "ok, but not sqlc.": false, "No.": false, "Why not Cockroach?": false, "flashed, it connects, v0.12.0-389 on both.": true, "done.": true, "tried it, it fails.": false} {
+	for first, want := range map[string]bool{"agreed on all of it.": true, "good, ack after inbox commit is what I wanted.": true, "ok, but not sqlc.": false, "No.": false, "Why not Cockroach?": false, "flashed, it connects, v0.12.0-389 on both.": true, "done.": true, "tried it, it fails.": false, "Did it pass on CI?": false, "Done?": false, "Reverted that, everything works again.": false} {
 		if got := Agrees(first); got != want {
 			t.Errorf("Agrees(%q) = %v, want %v", first, got, want)
 		}
