@@ -1514,7 +1514,14 @@ func explanation(ss []string, i int) int {
 
 // pointsBack is a short choice whose object the sentence before names:
 // "Make it 5 days.", "I'd go with the second."
-var pointsBack = lazyre.New(`(?i)^(?:ok,? |so,? |then,? |yes,? )?(?:(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move|use|reuse|take) (?:it|them|that|this|those|these)\b[^.;]{0,30}|(?:i'd|i would|we'll|let's|i'll)? ?go with the (?:first|second|third|last|latter|former|other)(?: one| option)?)\.?$`)
+var pointsBack = lazyre.New(`(?i)^` + orderLead + `(?:` + pronounOrder + `|(?:i'd|i would|we'll|let's|i'll)? ?go with the (?:first|second|third|last|latter|former|other)(?: one| option)?)\.?$`)
+
+// pronounOrder is a short order whose object is a pronoun ("make it 5
+// days", "use those"), and orderLead the words that may open it.
+const (
+	pronounOrder = `(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move|use|reuse|take) (?:it|them|that|this|those|these)\b[^.;]{0,30}`
+	orderLead    = `(?:ok,? |so,? |then,? |yes,? )?`
+)
 
 // variantTold reports whether s opens on another variant of a thing a
 // sentence before it named, the same words after a different first
@@ -1571,7 +1578,7 @@ var countedThings = lazyre.New(`(?i)\b(two|three|four|2|3|4) (?:things|items|poi
 
 // pronounObject is a short order whose object is a pronoun: "Make it
 // executable."
-var pronounObject = lazyre.New(`(?i)^(?:ok,? |so,? |then,? )?(?:make|set|keep|bump|raise|lower|drop|cap|change|turn|leave|move|use|reuse|take) (?:it|them|that|this|those|these)\b[^.;]{0,30}\.?$`)
+var pronounObject = lazyre.New(`(?i)^` + orderLead + pronounOrder + `\.?$`)
 
 // culprit names a cause in a few words and no more: "The culprit is the
 // order of things after wake-up.", "The watermark is the problem."
