@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
+	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/edits"
 	"github.com/cairn-mem/cairn/internal/summarize/runout"
 )
@@ -258,7 +258,7 @@ func (a *analysis) doing(i int) string {
 		return ""
 	}
 	s := strings.TrimRight(ss[0], ".:… ")
-	s = doingLead.ReplaceAllString(s, "")
+	s = cue.DoingLead.ReplaceAllString(s, "")
 	if len(prose.ContentWords(s)) < 3 || strings.HasSuffix(s, "?") {
 		return ""
 	}
@@ -266,10 +266,6 @@ func (a *analysis) doing(i int) string {
 }
 
 const maxDoing = 120
-
-// doingLead is how narration before a change starts, which says nothing
-// of the change.
-var doingLead = lazyre.New(`(?i)^((now|ok|okay|so|then|first|and|right|good)[,.]? )*((let me|let's|i'll|i will|i'm going to|i am going to|i need to|time to) )?`)
 
 func (f *fileUse) how() string {
 	var parts []string

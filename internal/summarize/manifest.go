@@ -3,7 +3,7 @@ package summarize
 import (
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/manifest"
 )
 
@@ -13,13 +13,6 @@ import (
 // itself, so it is kept whatever the agent said about it. A later read
 // that shows another version supersedes it.
 
-var (
-	catFiles = lazyre.New(`(?:^|[;&|]\s*)cat\s+((?:[^\s;&|<>]+\s*)+)`)
-	// numbered is a line of a file as a Read tool shows it: "  12→text"
-	// or "12\ttext".
-	numbered = lazyre.New(`(?m)^\s*\d+(?:→|\t)`)
-)
-
 // manifestVersions is the environment line for what a tool showed of
 // version files: "`.tool-versions`: elixir 1.16.3-otp-26, erlang 26.2.5".
 func manifestVersions(t Turn) []string {
@@ -28,7 +21,7 @@ func manifestVersions(t Turn) []string {
 	case opRead:
 		files = paths(t)
 	case opCommand:
-		if m := catFiles.FindStringSubmatch(input(t)); m != nil {
+		if m := cue.CatFiles.FindStringSubmatch(input(t)); m != nil {
 			files = strings.Fields(m[1])
 		}
 	default:
@@ -37,7 +30,7 @@ func manifestVersions(t Turn) []string {
 	if failed(t) || len(files) == 0 {
 		return nil
 	}
-	text := numbered.ReplaceAllString(t.Text, "")
+	text := cue.Numbered.ReplaceAllString(t.Text, "")
 	var out []string
 	for _, f := range files {
 		pairs, known := manifest.Versions(f, text)

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/agree"
 	"github.com/cairn-mem/cairn/internal/summarize/block"
+	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
 )
@@ -197,28 +198,14 @@ func detail(s string) bool {
 	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) {
 		return false
 	}
-	if narrate.MatchString(s) || hedge.MatchString(s) || isPlan(s) || toUser.MatchString(s) || acknowledges.MatchString(s) || offer.MatchString(s) || handOver.MatchString(s) || courtesy.MatchString(s) || flagged.MatchString(s) || telling.Recap.MatchString(s) || retold.MatchString(s) {
+	if cue.Narrate.MatchString(s) || cue.Hedge.MatchString(s) || isPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
 		return false // work left, what the agent could not do, or what the user is to do, is no detail of what holds
 	}
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
 		return false // "Unit tests pass."
 	}
-	return strings.ContainsAny(s, "0123456789`/") || namedWord.MatchString(s)
+	return strings.ContainsAny(s, "0123456789`/") || cue.NamedWord.MatchString(s)
 }
-
-// toUser is what the user is to do or decide, or what the agent could not
-// do: "You need to add a BUTLER_API_KEY secret …", "run it for real with
-// …", "no CLAP until you say so", "Reminder: …", "I couldn't run it end to
-// end here".
-var toUser = lazyre.New(`(?i)^(?:reminder|note|heads up)\s*[:,—–]|\byou(?:'ll| will)? (?:need|have|want) to\b|\b(?:until|unless) you\b|\brun it (?:for real|on|against)\b|^i (?:couldn't|could not|wasn't able to|haven't)\b`)
-
-// namedWord is a capitalised word inside a sentence: a product, a
-// service, a person.
-var namedWord = lazyre.New(`\s[A-Z][\w.-]*[a-z0-9][\w.-]*`)
-
-// placeholder is what Claude Code's transcript holds in place of a reply
-// after a slash command: no outcome, no statement.
-var placeholder = lazyre.New(`(?i)^\s*\(?no response requested\.?\)?\s*$`)
 
 func sortedKeys(m map[int]int) []int {
 	var keys []int
@@ -235,25 +222,21 @@ func sortedKeys(m map[int]int) []int {
 
 // request is a prompt as a bullet: its first sentences of prose (pasted
 // code and logs left out), whole.
-// logIntro introduces output pasted after it: "CloudWatch says:", "check
-// blows up with:", "the 3.3 job prints this now:".
-var logIntro = lazyre.New(`(?i)^.{0,80}\b(?:says|said|shows|showed|prints|printed|gives|gave|returns|returned|reports|logs|outputs|looks like|reads|is this|was this|with|this|these|the following|below|here's|here is|output|log|error|errors|trace|traceback)(?:\s+now)?\s*:$`)
-
 func request(p string) string {
 	// "CloudWatch says:" introduced a log the summary leaves out.
 	all := prose.Sentences(p)
-	if told := slices.DeleteFunc(slices.Clone(all), logIntro.MatchString); len(told) > 0 {
+	if told := slices.DeleteFunc(slices.Clone(all), cue.LogIntro.MatchString); len(told) > 0 {
 		all = told
 	}
 	// "What's going on?" and "/cost later" ask nothing the rest does
 	// not, when there is a rest.
 	ss := slices.DeleteFunc(slices.Clone(all), func(s string) bool {
-		return slashCmd.MatchString(s) || strings.HasSuffix(s, "?") && len(prose.ContentWords(s)) <= 1
+		return cue.SlashCmd.MatchString(s) || strings.HasSuffix(s, "?") && len(prose.ContentWords(s)) <= 1
 	})
-	if len(ss) == 0 || chitchat.MatchString(strings.Join(ss, " ")) {
+	if len(ss) == 0 || cue.Chitchat.MatchString(strings.Join(ss, " ")) {
 		ss = all
 	}
-	for len(ss) > 1 && chitchat.MatchString(ss[0]) && !agree.Refuses(ss[0]) {
+	for len(ss) > 1 && cue.Chitchat.MatchString(ss[0]) && !agree.Refuses(ss[0]) {
 		ss = ss[1:] // "ok makes sense, go on." before what the message asks
 	}
 	if len(ss) == 0 {
@@ -281,34 +264,34 @@ func outcome(text string) []string {
 		var keep, more []string
 		raised := false // the paragraph opened by raising something
 		for j, s := range prose.Sentences(para) {
-			if t := courtesy.ReplaceAllString(s, ""); t != s && t != "" {
+			if t := cue.Courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
-			if j == 0 && (openLabel.MatchString(s) || telling.OpenCount.MatchString(s)) {
+			if j == 0 && (cue.OpenLabel.MatchString(s) || telling.OpenCount.MatchString(s)) {
 				break // a paragraph that opens on work left says the rest of it too: "… That's the next big thing."
 			}
-			if openLabel.MatchString(s) {
+			if cue.OpenLabel.MatchString(s) {
 				continue // "Left for another day: the German de.po, since the warehouse works in German."
 			}
-			if j == 0 && flagged.MatchString(s) {
+			if j == 0 && cue.Flagged.MatchString(s) {
 				raised = true
 			}
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if offer.MatchString(s) || handOver.MatchString(s) || acknowledges.MatchString(s) || noneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
+			if cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.NoneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
-			if len(s) < 16 && len(out)+len(keep) == 0 || narrate.MatchString(s) && !doneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
+			if len(s) < 16 && len(out)+len(keep) == 0 || cue.Narrate.MatchString(s) && !cue.DoneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
 			}
-			if flagged.MatchString(s) || openSaid(s) && !doneCue.MatchString(s) || p > 0 && (isPlan(s) || hedge.MatchString(s) || aside.MatchString(s)) {
+			if cue.Flagged.MatchString(s) || openSaid(s) && !cue.DoneCue.MatchString(s) || p > 0 && (isPlan(s) || cue.Hedge.MatchString(s) || cue.Aside.MatchString(s)) {
 				continue // work left is an open item, which a later session may close
 			}
 			if len(keep) == 2 {
 				// One paragraph listing what was done gives each thing
 				// its own bullet: "The archive table got its index …".
-				if len(paras) == 1 && gotDone.MatchString(s) && len(more) < 2 {
+				if len(paras) == 1 && cue.GotDone.MatchString(s) && len(more) < 2 {
 					more = append(more, prose.UpTo(s, 300))
 					continue
 				}
@@ -336,59 +319,12 @@ func outcome(text string) []string {
 	return out
 }
 
-// gotDone is a sentence of a report that tells one more thing done:
-// "The archive table got its index (usage_arch_acct_created_idx) in
-// migration 0008".
-var gotDone = lazyre.New(`(?i)^(?:the |a |an |each |every )?[\w.-]+(?: [\w.-]+){0,3} (?:got|gets|now has|now (?:puts|sets|sends|returns|uses)|was (?:added|moved|renamed|removed|fixed)|is (?:added|fixed|in place))\b`)
-
-// courtesy opens a reply to thanks: "You're welcome — tree is clean"
-// reports the clean tree.
-var courtesy = lazyre.New(`(?i)^(?:you're welcome|you are welcome|no problem|happy to help|glad (?:it|that|to) help\w*)[,.!]?\s*(?:[—–-]\s*)?`)
-
-// acknowledges is the agent granting the user a point: "I know this
-// costs some quiet."
-var acknowledges = lazyre.New(`(?i)^(?:i know|i reali[sz]e|i understand|i get (?:it|that)|i hear you|i appreciate)\b`)
-
-// handOver is what the agent leaves the user to run, which says nothing
-// done: "For you: `cargo sqlx prepare`, `cargo nextest run`."
-var handOver = lazyre.New(`(?i)^(?:for you|on your (?:side|end)|your turn|to (?:check|verify|try) (?:it|this|that))\s*[:—–]`)
-
-// offer is the agent offering more, which says nothing done: "let me
-// know how the long moves go", "ping me when you want X looked at".
-var offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b[^;:—]*$`)
-
-// fixedTo is the agent's report of the value it gave what it was
-// explaining.
-var fixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made|turned|replaced) (?:it|that|this|them|those) (?:to|with|into) \S`)
-
-// invariant is the agent telling what must stay as it is and why:
-// "those must never change once a build is out", "renaming an id
-// silently breaks every saved session".
-var invariant = lazyre.New(`(?i)\b(?:must|should|can) never\b|\bmust not (?:change|be (?:renamed|changed|reused|edited|moved))\b|\bnever (?:be )?(?:renamed|changed|reused)\b|\bsilently break`)
-
-// onlyBy is how a thing was made to behave, with the reason it does no
-// more: "It only prints a notice on stderr and never downloads anything
-// itself, since brew and scoop own the install."
-var onlyBy = lazyre.New(`(?i)^(?:it|the [\w-]+(?: [\w-]+)?) only (?:prints|warns|logs|notifies|writes|sends|checks|stores|keeps|returns|touches|updates|reports|shows|emits|caches|retries)\b[^.;]{0,160}\b(?:since|because)\s+\w+\s+\w+`)
-
-// foundIt is "There it is.": a find announced, not a choice ("sqlc it
-// is").
-var foundIt = lazyre.New(`(?i)^(?:there|here|that|this|so|yes|yeah|what|where|which) it is[.!]?$`)
-
 // leadIn reports whether a paragraph only announces what follows: one
 // short sentence that counts what it did ("Three fixes today.", "Two
 // changes."). "The comparator works." is an outcome.
 func leadIn(para string) bool {
-	return len(strings.Fields(para)) <= 4 && countsWork.MatchString(para)
+	return len(strings.Fields(para)) <= 4 && cue.CountsWork.MatchString(para)
 }
-
-// countsWork is a count of the things done.
-var countsWork = lazyre.New(`(?i)^(?:(?:one|two|three|four|five|six|several|a few|a couple of|some|\d+) (?:more |separate |different |unrelated )?(?:fix|fixes|change|changes|things|updates|parts|steps|issues|bugs)|all (?:done|set|three|four|of them))\b[^.]*\.?$`)
-
-// aside is a later paragraph's proposal or caveat ("If you agree I'll
-// …", "One thing I can't settle myself: …"): what is left open, not
-// what the work came to.
-var aside = lazyre.New(`(?i)^if\b|\b(i'll|i will|we'll|we will|i'd suggest|shall i|i'm going to|can't|cannot|couldn't|haven't|hasn't|isn't yet|not yet)\b`)
 
 // approachOf is what an agent's message before its first change says,
 // a bullet a sentence: its first sentences that are not narration ("Let
@@ -397,7 +333,7 @@ func approachOf(text string) []string {
 	var keep []string
 	n := 0
 	for _, s := range prose.Sentences(text) {
-		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || options.MatchString(s) || narrate.MatchString(s) && !plans.MatchString(s) || isPlan(s) || openSaid(s) {
+		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Options.MatchString(s) || cue.Narrate.MatchString(s) && !cue.Plans.MatchString(s) || isPlan(s) || openSaid(s) {
 			continue
 		}
 		keep = append(keep, prose.UpTo(s, 300))
@@ -410,14 +346,6 @@ func approachOf(text string) []string {
 	}
 	return keep
 }
-
-// options is a list of the choices to make ("Two candidates: A or B"),
-// which the decision that follows settles: not the approach.
-var options = lazyre.New(`(?i)^(two|three|several|a few|some|the) (candidates|options|alternatives|choices|ways)\b`)
-
-// plans is the agent saying what it will change, which before a change
-// is its approach, not narration of the next look.
-var plans = lazyre.New(`(?i)^(i'll|i will|i'm going to|i am going to|we'll|let's) (\w+ ){0,2}?(make|change|move|replace|switch|rewrite|add|remove|use|cache|split|guard|wrap|limit|raise|lower|bump|set|keep|drop|turn)\b`)
 
 // changes reports whether a tool of this name changes files.
 func changes(tool string) bool {
@@ -438,45 +366,20 @@ func closingQuestion(text string) string {
 	return ""
 }
 
-// actionLine is a line of the agent's report of what it did ("Changed X
-// to …"): an outcome, not a standing fact.
-var actionLine = lazyre.New(`(?i)^((done|fixed|finished)\b[\s:;,—-]|changed|added|updated|removed|renamed|created|fixed|refactored|replaced|wrote|implemented|deleted|extracted|introduced|made|ran|set up|wired|edited|adjusted|tweaked|cleaned|moved \S+ (into|out of))\b`)
-
-// reportLead is the head of a line of the agent's report: "Done: ",
-// "Changed — ".
-var reportLead = lazyre.New(`(?i)^(done|changed|fixed|switched|updated|reverted)\s*[:—–-]\s*`)
-
 // wrongValue reports whether s tells a measure given in place of another
 // without choosing it, or a thing doing one thing instead of another:
 // "retries wait hours instead of seconds", not "make the window 7 days
 // instead of 3".
 func wrongValue(s string) bool {
-	return (prose.MeasureSwap(s) || doingInstead.MatchString(s)) && !choiceVerb.MatchString(s)
+	return (prose.MeasureSwap(s) || cue.DoingInstead.MatchString(s)) && !cue.ChoiceVerb.MatchString(s)
 }
-
-// doingInstead is a fault told as what a thing is doing instead of what
-// it should: "webhook tasks are writing into the public schema instead
-// of the tenant's".
-var doingInstead = lazyre.New(`(?i)\b(?:is|are|was|were|keeps?|kept) \w+ing\b[^.;]{0,80}\binstead of\b`)
-
-var choiceVerb = lazyre.New(`(?i)(^(?:also,? |and |so )?(?:[\w' -]{1,30}:\s+)?(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|set|change|cap|limit|raise|lower|cut|bump)\b|\b(let'?s|should|make it|set it|we'll|i'd|want)\b)`)
-
-// nowRE marks a statement about a new state, not a standing behaviour
-// ("returns nil instead of an error" is how it works, not a change).
-var nowRE = lazyre.New(`(?i)\b(now|no longer|switched|moved|migrated|changed|bumped|raised|lowered|reverted|replaced|from \S+( \S+)? to)\b`)
 
 // replacesNamed reports whether a full clause announces a change and
 // names the value it replaced (Change).
 func replacesNamed(s string) bool {
 	ok, old := prose.Change(s)
-	return ok && len(old) > 0 && nowRE.MatchString(s) && prose.IsFullClause(leadPhrase.ReplaceAllString(reportLead.ReplaceAllString(s, ""), ""))
+	return ok && len(old) > 0 && cue.NowRE.MatchString(s) && prose.IsFullClause(cue.LeadPhrase.ReplaceAllString(cue.ReportLead.ReplaceAllString(s, ""), ""))
 }
-
-// leadPhrase is a phrase before the clause it sets (its reason, its
-// time): "Because of the late-data bug, the cutover moves from May 4th to
-// May 11th". Unlike reasonFirst, which splits off a reason, it is only
-// passed over to find the clause.
-var leadPhrase = lazyre.New(`(?i)^(?:because of|due to|given|after|since|thanks to|with)\b[^,;]{1,80},\s+`)
 
 // prose sorts the statements of a prompt or an agent message by kind.
 func (a *analysis) prose(role Role, turn int, text string) {
@@ -506,7 +409,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	openAt, rejAt := -1, -1
 	// todo are the items of a list a label says is work left
 	// ("Remaining, in the order I'd do them:" then "1. …", "2. …").
-	todo := pick.ListedUnder(text, func(line string) bool { return todoLabel.MatchString(line) })
+	todo := pick.ListedUnder(text, func(line string) bool { return cue.TodoLabel.MatchString(line) })
 	// countedOpen: a sentence said how many things are left open ("On
 	// the Envoy side two things are open."), which the sentences led by
 	// "One, …", "Two, …" then say.
@@ -540,23 +443,23 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				openAt = i
 				continue
 			}
-			if strings.HasSuffix(s, ":") && todoLabel.MatchString(s) {
+			if strings.HasSuffix(s, ":") && cue.TodoLabel.MatchString(s) {
 				continue // the label says nothing of its own
 			}
 		}
 		announced := causeNext
 		causeNext = role == Assistant && announces(s)
-		if len(s) < 10 || len(s) > 600 || role == User && chitchat.MatchString(s) {
+		if len(s) < 10 || len(s) > 600 || role == User && cue.Chitchat.MatchString(s) {
 			continue // "Agreed on all of it." says nothing of its own
 		}
-		if doneCue.MatchString(s) && !openSaid(s) {
+		if cue.DoneCue.MatchString(s) && !openSaid(s) {
 			a.said = append(a.said, said{turn, wordSet(s)})
 		}
 		// "(that's CONFIG_TRACE_PINS: GPIO4 is high while the ISR
 		// runs, …)": a name defined in passing is a fact of its own,
 		// whatever the sentence around it tells.
-		for _, m := range definedAside.FindAllStringSubmatch(s, -1) {
-			if codeName.MatchString(m[1]) {
+		for _, m := range cue.DefinedAside.FindAllStringSubmatch(s, -1) {
+			if cue.CodeName.MatchString(m[1]) {
 				a.addEnv(role, prose.Capitalize(m[1]))
 			}
 		}
@@ -565,12 +468,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			next = ss[i+1]
 		}
 		question := strings.HasSuffix(s, "?")
-		hedged := hedge.MatchString(s)
+		hedged := cue.Hedge.MatchString(s)
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
-		fix := role == Assistant && fixedTo.MatchString(s) && prose.HasValue(s)
-		narration := role == Assistant && (narrate.MatchString(s) || telling.StepAhead(s) || retold.MatchString(s)) && !fix
-		action := role == Assistant && actionLine.MatchString(s)
+		fix := role == Assistant && cue.FixedTo.MatchString(s) && prose.HasValue(s)
+		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix
+		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !openSaid(s) {
 			continue
 		}
@@ -582,7 +485,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				continue
 			}
 			if report != "" {
-				a.decide(role, report, strings.TrimRight(reportLead.ReplaceAllString(report, ""), "."), why, true)
+				a.decide(role, report, strings.TrimRight(cue.ReportLead.ReplaceAllString(report, ""), "."), why, true)
 				report = ""
 				continue
 			}
@@ -597,12 +500,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		setWhat, setWhy, setIt := prose.SetIt(s, prev)
 		switch {
-		case retracted.MatchString(s) && !question:
+		case cue.Retracted.MatchString(s) && !question:
 			// "Do it with tower_governor: 10 per minute per IP... hmm,
 			// no, that's too strict": taken back as it was said.
 			kind = "retracted" // no environment fact either
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
-		case role == User && question && prefAsk.MatchString(s):
+		case role == User && question && cue.PrefAsk.MatchString(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case question || narration:
@@ -636,11 +539,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case (isCause(s) && !(causeNext && i+1 < len(ss)) || culprit.MatchString(s) || symptomSaid != "" && causeMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && flagged.MatchString(s)):
+		case (isCause(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
 			// "One thing from CI: the release job fails because
 			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
 			kind = "root"
-			if culprit.MatchString(s) && i+1 < len(ss) {
+			if cue.Culprit.MatchString(s) && i+1 < len(ss) {
 				// "The watermark is the problem." names the cause; the
 				// sentences after it say how it broke things.
 				end := explanation(ss, i)
@@ -653,13 +556,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			if a.addRootCause(role, symptomSaid, s, next) && isCause(next) {
 				explained = max(explained, nextAt) // the cause goes on in the next sentence, not a second cause
 			}
-		case role == User && convention.MatchString(inParens.ReplaceAllString(s, "")):
+		case role == User && cue.Convention.MatchString(cue.InParens.ReplaceAllString(s, "")):
 			kind = "pref"
 			a.addPreference(Pattern, s, next)
-		case role == User && preference(inParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s):
+		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !foundIt.MatchString(s) && !telling.ReportOnly(s) && (decisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || decisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && shouldBe.MatchString(s) && !question || decisionWeak.MatchString(s) && (role == User || planMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (choseOver.MatchString(s) && !lookedAt.MatchString(s) || justifiedOver.MatchString(s) || onlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -671,7 +574,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 				break
 			}
-			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !chitchat.MatchString(prev) && !telling.CheckReport.MatchString(prev) && block.Same(text, s, prev) != "" && len(prev)+len(s) < 300 {
+			if pointsBack.MatchString(s) && prev != "" && !strings.HasSuffix(prev, "?") && !cue.Chitchat.MatchString(prev) && !telling.CheckReport.MatchString(prev) && block.Same(text, s, prev) != "" && len(prev)+len(s) < 300 {
 				// "Make it 5 days." sets what the sentence before named
 				// ("our lookback is only 3 days"): said with it.
 				a.decide(role, s, strings.TrimRight(s, "."), prev, false)
@@ -684,13 +587,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				break
 			}
 			a.addDecision(role, s, next, false)
-		case !hedged && !plan && !(envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
+		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
 			// report of a change that names what it replaced is what
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
-			a.addDecision(role, reportLead.ReplaceAllString(s, ""), next, true)
-		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.DesignSo(s) || telling.BehaviourIf.MatchString(s)) && !symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
+			a.addDecision(role, cue.ReportLead.ReplaceAllString(s, ""), next, true)
+		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.DesignSo(s) || telling.BehaviourIf.MatchString(s)) && !cue.Symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
 			// "The sum goes back into the residual buffer in place,
 			// because the next block consumes it anyway": how the work
 			// is built, with why.
@@ -700,14 +603,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// "The export now streams rows from a cursor": what was done,
 			// reported as the state it leaves, holds from now on.
 			kind = "decision"
-			a.addDecision(role, prose.Capitalize(nowLead.ReplaceAllString(reportLead.ReplaceAllString(s, ""), "")), next, true)
-		case !hedged && !plan && reasonsFor.MatchString(s):
+			a.addDecision(role, prose.Capitalize(cue.NowLead.ReplaceAllString(cue.ReportLead.ReplaceAllString(s, ""), "")), next, true)
+		case !hedged && !plan && cue.ReasonsFor.MatchString(s):
 			// "… records the reasons we're staying on Playwright: the
 			// checkout opens a second tab, …": a choice with its reasons.
 			kind = "decision"
-			m := reasonsFor.FindStringSubmatch(s)
+			m := cue.ReasonsFor.FindStringSubmatch(s)
 			a.decide(role, s, prose.Capitalize(m[1]), prose.Capitalize(m[2]), true)
-		case verdictOnly(s) && rejAt == i-1 && len(a.rejected) > 0 && rejectCue.MatchString(s):
+		case verdictOnly(s) && rejAt == i-1 && len(a.rejected) > 0 && cue.RejectCue.MatchString(s):
 			// "The other way would be …, but …. Not worth it.": the
 			// verdict on the alternative just turned down.
 			kind = "rejected"
@@ -721,7 +624,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
 			rejects = append(rejects, s)
 			rejAt = i
-		case !hedged && !plan && !telling.ReportOnly(s) && (rejectCue.MatchString(s) || role == User && (preferOver.MatchString(s) && !wrongValue(s) || noThanks.MatchString(s))):
+		case !hedged && !plan && !telling.ReportOnly(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(s))):
 			kind = "rejected"
 			line := s
 			if i > 0 && telling.NoObject.MatchString(s) && telling.Weighed.MatchString(ss[i-1]) {
@@ -743,7 +646,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.filed[s] = true
 		}
 		symptomSaid = ""
-		if kind == "" && !question && !narration && !hedged && !plan && symptom.MatchString(s) {
+		if kind == "" && !question && !narration && !hedged && !plan && cue.Symptom.MatchString(s) {
 			symptomSaid = s
 		}
 		if kind == "decision" && next != "" {
@@ -759,7 +662,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && flagged.MatchString(s)) && !(role == User && symptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !noneLeft.MatchString(s) && (envCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -767,15 +670,15 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// session; only work they put off is open.
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
-		put := role == Assistant && deferred.MatchString(s)
-		if kind != "rejected" && (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && askNow.MatchString(s) && !laterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
+		put := role == Assistant && cue.Deferred.MatchString(s)
+		if kind != "rejected" && (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && cue.AskNow.MatchString(s) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
-			if role == Assistant && flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
+			if role == Assistant && cue.Flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence
 				// after it says what is wrong.
 				text = prose.UpTo(text+" "+next, 300)
 			}
-			if pronoun := pronounLead.MatchString(s); (refersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
+			if pronoun := cue.PronounLead.MatchString(s); (cue.RefersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
 				text = openText(prev) + " " + s
@@ -786,7 +689,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 					a.open = a.open[:n-1]
 				}
 			}
-			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: role == User && laterCue.MatchString(s)})
+			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: role == User && cue.LaterCue.MatchString(s)})
 			openAt = i
 		}
 	}
@@ -832,7 +735,7 @@ func (a *analysis) accept(p string) {
 				what, why = what[:i], prose.Capitalize(strings.TrimRight(what[i+len(sep):], "."))+"."
 			}
 		}
-		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !decisionCue.MatchString(pr.next) && !flagged.MatchString(pr.next) {
+		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !cue.DecisionCue.MatchString(pr.next) && !cue.Flagged.MatchString(pr.next) {
 			why = pr.next // what a proposal is followed by argues for it
 		}
 		n := len(a.cand)
@@ -857,7 +760,7 @@ func proposals(text string) []proposed {
 	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
 	for i, s := range ss {
 		if !agree.Proposes(s) || strings.HasSuffix(s, "?") ||
-			hedge.MatchString(s) || isPlan(s) || actionLine.MatchString(s) || decisionCue.MatchString(s) || rejectCue.MatchString(s) {
+			cue.Hedge.MatchString(s) || isPlan(s) || cue.ActionLine.MatchString(s) || cue.DecisionCue.MatchString(s) || cue.RejectCue.MatchString(s) {
 			continue
 		}
 		next := ""
@@ -886,34 +789,23 @@ func proposals(text string) []proposed {
 // plans or hedges.
 func designTerm(s string) bool {
 	return len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
-		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !hedge.MatchString(s) && !isPlan(s) &&
-		!narrate.MatchString(s) && !actionLine.MatchString(s) && !decisionCue.MatchString(s) && !rejectCue.MatchString(s) &&
-		!isCause(s) && !symptom.MatchString(s) && !agree.Proposing(s) && !flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !pastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !openSaid(s)
+		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !cue.Hedge.MatchString(s) && !isPlan(s) &&
+		!cue.Narrate.MatchString(s) && !cue.ActionLine.MatchString(s) && !cue.DecisionCue.MatchString(s) && !cue.RejectCue.MatchString(s) &&
+		!isCause(s) && !cue.Symptom.MatchString(s) && !agree.Proposing(s) && !cue.Flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !cue.PastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !openSaid(s)
 }
-
-// pastDeed tells, besides telling.ToldPast, what happened, which no
-// design rule states: "we did a plain `POST` each time, so each resend
-// created another Observation".
-var pastDeed = lazyre.New(`(?i)\b(?:did|had|created|came|went|broke|lost)\b`)
-
-// todoLabel heads a list of work left: "Remaining, in the order I'd do
-// them:", "Still to do:", "Next steps:".
-var todoLabel = lazyre.New(`(?i)^(?:remaining|still (?:to do|open|left)|left to do|what's left|next steps?|to-?dos?|open (?:items|points|tasks))\b[^:]{0,50}:$`)
 
 // announces reports whether s announces an explanation that follows it
 // ("Found it.", "Here's what happens:"), rather than giving it: "Found
 // it: receipt() ran the text through TextEncoder, …" is the cause
 // itself, and the sentence after it is not.
 func announces(s string) bool {
-	return causeIntro.MatchString(s) && !(foundColon.MatchString(s) && isCause(s))
+	return cue.CauseIntro.MatchString(s) && !(cue.FoundColon.MatchString(s) && isCause(s))
 }
-
-var foundColon = lazyre.New(`(?i)^(i )?(see|found|spotted|got) (it|the \w+( \w+)?):\s+\S`)
 
 // noted reports whether s is a fact said to be kept ("For the record,
 // the printer enumerates as vendor 0x04b8") that holds a value.
 func noted(s string) bool {
-	return recordCue.MatchString(s) && strings.ContainsAny(s, "0123456789")
+	return cue.RecordCue.MatchString(s) && strings.ContainsAny(s, "0123456789")
 }
 
 // cmdUse reports whether s says what a command does: "`wp wbd reindex
@@ -921,7 +813,7 @@ func noted(s string) bool {
 // alone". A result ("`go test` passes on all three packages") is not
 // one.
 func cmdUse(s string) bool {
-	m := cmdSubject.FindStringSubmatch(s)
+	m := cue.CmdSubject.FindStringSubmatch(s)
 	return m != nil && !cmdResult[m[1]]
 }
 
@@ -932,100 +824,44 @@ func cmdUse(s string) bool {
 // The agent telling what it ran ("I reproduced it with `go test`") is
 // narration.
 func howTo(s string) bool {
-	return (cmdWith.MatchString(s) || cmdAfter.MatchString(s)) && !ranIt.MatchString(s) && !stillTo.MatchString(s) && !outputSaid.MatchString(s)
+	return (cue.CmdWith.MatchString(s) || cue.CmdAfter.MatchString(s)) && !cue.RanIt.MatchString(s) && !cue.StillTo.MatchString(s) && !cue.OutputSaid.MatchString(s)
 }
 
 var (
-	cmdWith  = lazyre.New("(?i:\\b(?:with|via|using|by running|run|running))\\s+`[a-z.][\\w./+-]*\\s[^`]{3,}`")
-	cmdAfter = lazyre.New("^(?:\\S+\\s+){3}[^`:]*:\\s*`[a-z.][\\w./+-]*\\s[^`]{3,}`\\.?$")
-	// outputSaid is what a command or a check printed, said with it:
-	// "fails with `relation users does not exist`", "the failing
-	// assertion is this one: `expected 200, got 502`".
-	outputSaid = lazyre.New(`(?i)\b(?:fail(?:s|ed)?|crash(?:es|ed)?|error(?:s|ed)?|exit(?:s|ed)?|dies|died|panic(?:s|ked)?|abort(?:s|ed)?)\s+with\b|\b(?:error|assertion|output|response|message|log|trace|says|said|printed|prints|shows|showed)\b[^:]*:\s*` + "`")
-	// stillTo is a command that has yet to run somewhere ("it has to
-	// run against the Deploy KV too, with `deno run …`"): work left.
-	stillTo    = lazyre.New(`(?i)\b(?:it|this|that|they|these|those) (?:still )?(?:has|have|needs?) to\b[^.;]{0,60}\b(?:too|as well|still|yet)\b`)
-	ranIt      = lazyre.New(`(?i)^(?:so |then |and )?(?:(?:i|we)(?:'ve| have)? (?:\w+ed|ran|did|found|saw|got|made|wrote|built|tried)|reproduced|ran|tried|tested|checked|confirmed|verified)\b`)
-	cmdSubject = lazyre.New("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
-	cmdResult  = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
+	cmdResult = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
 )
-
-var recordCue = lazyre.New(`(?i)^(for the record|for reference|for future reference|worth knowing|good to know|worth noting|note for later)\b`)
 
 // isCause reports whether s states a root cause; "since" that starts a
 // time ("failing since at least Tuesday") gives no reason.
 func isCause(s string) bool {
-	if supposed.MatchString(s) {
+	if cue.Supposed.MatchString(s) {
 		return false // "If the slot turns out to be full, cancel the intent": what to do then
 	}
-	s = choseWhy.ReplaceAllString(s, "so")
-	return rootCause.MatchString(sinceTime.ReplaceAllString(s, "after")) || narrowCause.MatchString(s)
+	s = cue.ChoseWhy.ReplaceAllString(s, "so")
+	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }
-
-// retold is the agent telling the user what they said or did, or what
-// it reads next: "You said the canary has run since last night; let me
-// read its errors", "You ran it an hour ago and said the panel is
-// empty". The user's own words say it, where they are a fact.
-var retold = lazyre.New(`(?i)^you (?:said|ran|pasted|mentioned|told me|asked|wrote)\b|[;,—–]\s*(?:so |and |now )?let me (?:check|look|read|see|run|grep|open|inspect|find|pull|dig|try)\b`)
-
-// choseWhy gives the reason for what the speaker chose, not for what went
-// wrong: "Synapse 1.98 — that's why I pinned the compose image".
-var choseWhy = lazyre.New(`(?i)\b(?:that'?s|that is|which is|this is) why (?:i|we)(?:'ve| have| had|'d)? (?:\w+ed|chose|went|picked|kept|left|set|put|made|wrote|built|took|use|run|keep|stick)\b`)
-
-// supposed opens a case supposed, not found: "If the slot turns out to be
-// full, …", "Should the insert fail, …".
-var supposed = lazyre.New(`(?i)^(?:and |but |then )?(?:if|unless|in case|should)\b`)
-
-// narrowCause is a cause told as what the code did too little, or as
-// whose bug it was: "the converter only looked at the digit nibble, so
-// every credit note came through as a positive amount", "the mismatches
-// were a converter bug, not a Java one".
-var narrowCause = lazyre.New(`(?i)\bonly (?:looked at|read|checked|handled|took|used|compared|matched|considered|counted|kept|parsed|decoded|tested)\b[^.;]{0,100}?,? so\b|\b(?:was|were|is|are) (?:a|an|the) [\w-]+ (?:bug|issue|problem|mistake|regression), not (?:a|an|the|in)\b`)
-
-var sinceTime = lazyre.New(`(?i)\bsince\b((\s+(at least|about|around|roughly|early|late|last|this|the))*\s+(yesterday|today|tonight|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year|night|release|upgrade|update|deploy|migration|then|january|february|march|april|may|june|july|august|september|october|november|december|\d)|\s+(we|you|i|they) (upgraded|updated|deployed|merged|moved|switched|started|added|changed|released|migrated))`)
 
 // stepNow reports whether s is the agent saying what it does now ("Let
 // me note where it comes from so it's quick tomorrow"): a step, not
 // work left, whatever later time its purpose names.
 func stepNow(s string) bool {
-	m := letMe.FindStringSubmatch(s)
+	m := cue.LetMe.FindStringSubmatch(s)
 	return m != nil && !putOff[strings.ToLower(m[1])]
 }
 
 var (
-	letMe  = lazyre.New(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
 	putOff = prose.WordSet(`know leave park come revisit defer skip put punt`)
 )
-
-// pronounLead is work left whose subject is a pronoun for what the
-// sentence before said ("It's flaky; I haven't found why yet"): it joins
-// that sentence only when both fit in one item.
-var pronounLead = lazyre.New(`(?i)^(?:it's|it is|it|this|that|they're|they are|they)\s`)
 
 // PassedOver joins an alternative a decision turned down ("instead of
 // …") to the choice, in a Rejected line: "X — passed over for: Y". Such a
 // line goes as its decision does (recall).
 const PassedOver = " — passed over for: "
 
-// refersBack is work left whose object is a pronoun for what the
-// sentence before said: "I haven't fixed that yet", "Haven't looked
-// into it.", "It's flaky; I haven't found why yet", "We need a replica identity on both before the
-// initial sync".
-var refersBack = lazyre.New(`(?i)^(?:but |and )?(?:(?:i|we)(?: still)? )?(?:haven't|have not|didn't|did not|couldn't|could not|won't|can't|cannot)(?: yet)? (?:fix|fixed|do|did|done|handle|handled|address|addressed|tackle|tackled|touch|touched|look(?:ed)? (?:at|into)|get to|got to|chase|chased)\s+(?:that|it|this|those|them)\b|^(?:(?:it's|it is|that's|that is|this is) )?not (?:fixed|done|handled|addressed|solved|touched) (?:yet|either)\W*$|\bkeep (?:it|this|that|them) in mind\b|\b(?:on|for|to|in|of|from) (?:both|either)(?: of them)?\b|\b(?:pick|choose|decide on|settle on) (?:one|either|between them)\b`)
-
-// deferred is the agent putting off what the sentence before raised:
-// "…, so I'd look at it separately".
-var deferred = lazyre.New(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|we can) (?:look at|look into|deal with|handle|fix|tackle|chase|take) (?:it|that|this|them)(?: on)? (?:separately|another time|in a separate (?:change|pr|session|commit))\b`)
-
-// shouldBe is a user saying how something should behave from now on,
-// with the number that says how: "usage sync should run every 15
-// minutes", "tokens should expire after 30 days".
-var shouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|live|listen|rotate|flush|sleep|batch|be valid|be good for|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
-
 // openSaid reports whether s states work left, a state that lasts only
 // "while the action is pending" aside.
 func openSaid(s string) bool {
-	return openCue.MatchString(notWork(s))
+	return cue.OpenCue.MatchString(notWork(s))
 }
 
 // notWork blanks what reads like work left and is not: code
@@ -1036,23 +872,13 @@ func openSaid(s string) bool {
 // everything"), a check that nothing is left ("Checking nothing else
 // still says 8080").
 func notWork(s string) string {
-	return whilePending.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " ")
+	return cue.WhilePending.ReplaceAllString(cue.CodeSpan.ReplaceAllString(s, "x"), " ")
 }
-
-var (
-	whilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\bfor (?:later|future) (?:use|reference|\w+(?:ion|ing|ment)s?)\b|\b(?:retr(?:y|ies)|tr(?:y|ies)|comes? back|reconnects?|resends?|re-?queues?|redelivers?)\s+(?:it\s+|them\s+)?later\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
-	codeSpan     = lazyre.New("`[^`]*`")
-)
-
-// weakOpen are the words of openCue that also describe a state ("jobs
-// stay pending", "the remaining handlers", "needs to be quoted"): alone
-// they do not make a statement a plan.
-var weakOpen = lazyre.New(`(?i)\b(pending|later|remaining|needs? (more|further|to be)|waiting (on|for)|eventually|known issue|out of scope)\b`)
 
 // isPlan reports whether s states work still to do: "0.4.0 still has to
 // be published", "tomorrow I'll add …", "my plan for next session is …".
 func isPlan(s string) bool {
-	return openCue.MatchString(weakOpen.ReplaceAllString(codeSpan.ReplaceAllString(s, "x"), " "))
+	return cue.OpenCue.MatchString(cue.WeakOpen.ReplaceAllString(cue.CodeSpan.ReplaceAllString(s, "x"), " "))
 }
 
 // attachRejected adds the rejected alternatives stated in one message
@@ -1079,42 +905,22 @@ func (a *analysis) attachRejected(first int, rejects []string) {
 
 // decisionByWe tells a user's decision ("let's use X", "we'll go with
 // Y") from a standing instruction.
-var weDecide = lazyre.New(`(?i)^(ok,? |so,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should)|we're (dropping|switching|going|moving|keeping)|go with|switch to)\b`)
-
 func decisionByWe(s string) bool {
-	return (weDecide.MatchString(s) || weDecided.MatchString(s)) && !prefRule.MatchString(s)
+	return (cue.WeDecide.MatchString(s) || cue.WeDecided.MatchString(s)) && !cue.PrefRule.MatchString(s)
 }
-
-// fragment is a clause cut from its sentence: its subject left behind
-// ("Is the next hop for 0.0.0.0/0 in every spoke's route table", "Its
-// rising edges are …") or begun inside parentheses ("A 33.3 ms step)
-// with sleep_until …").
-var fragment = lazyre.New(`(?i)^(?:its|is|are|was|were|has|have|does|do)\b|^[^(]*\)`)
-
-// endsOpen is a statement that stops where its object should be: "You
-// can replay one with".
-var endsOpen = lazyre.New(`(?i)\b(?:with|for|to|of|in|on|at|by|from|into|via|the|a|an)$`)
-
-// anaphoric is a statement that points back into the conversation: its
-// subject a pronoun ("It hadn't been written", "That's why …", "Nothing
-// stops that …"), the object of a short one ("I marked it exclusive"),
-// a bare value or a name chosen ("29318 it is", "Array it is"), or a
-// short order about what it refers to ("Make it 30", "Add both", "Switch
-// the provider over"). Core memory is read without that conversation.
-var anaphoric = lazyre.New(`(?i)^(?:it|it's|they|they're|them|which|nothing)\b|^(?:that|this|these|those)(?:'s|\s+(?:is|was|are|were|means|meant|will|would|should|can|could|has|had|have|does|did|makes|made|also|alone|way)\b)|^(?:i|we)(?:'ve| have)? [\w-]+(?: [\w-]+)? (?:it|them|that|this)(?: [\w-]+){0,2}\W*$|^[\d.,:%-]+ it is\W*$|^[\w.-]+ it is\W*$|^(?:ok(?:ay)?,? |yes,? )?(?:make|keep|add|do|use|take|leave|switch|move|put|set|bump|drop|raise|lower|cut)\s+(?:it|them|that|this|both|those|all)(?:\s+[\w.%-]+){0,2}\W*$|^(?:switch|move)\s+(?:the\s+|our\s+)?[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,2}\s+over\W*$|^(?:add|keep|use|take|drop)\s+both\W*$|^(?:ok(?:ay)?,? |yes,? )?go ahead(?: with (?:the|that|this|it|both|those)\b[^.;,]{0,30})?\W*$`)
 
 func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
 	if a.seen[key] || c.Title == "" || c.Kind == Fact && !prose.IsClause(c.Title) {
 		return
 	}
-	if (c.Kind == Fact || c.Kind == Decision) && openLabel.MatchString(c.Title) {
+	if (c.Kind == Fact || c.Kind == Decision) && cue.OpenLabel.MatchString(c.Title) {
 		return // "Still open: …" is work left, which the Open section holds
 	}
-	if (c.Kind == Fact || c.Kind == Decision) && (fragment.MatchString(c.Title) || c.Body == "" && endsOpen.MatchString(c.Title)) {
+	if (c.Kind == Fact || c.Kind == Decision) && (cue.Fragment.MatchString(c.Title) || c.Body == "" && cue.EndsOpen.MatchString(c.Title)) {
 		return // "Is the next hop for 0.0.0.0/0 …", "A 33.3 ms step) with …", "You can replay one with"
 	}
-	if (c.Kind == Fact || c.Kind == Decision || c.Kind == Preference) && anaphoric.MatchString(c.Title) || asksThat(c.Title) {
+	if (c.Kind == Fact || c.Kind == Decision || c.Kind == Preference) && cue.Anaphoric.MatchString(c.Title) || asksThat(c.Title) {
 		return // "It hadn't been written, so …" says nothing read alone; the summary keeps it in its place
 	}
 	a.seen[key] = true
@@ -1128,13 +934,13 @@ func (a *analysis) add(c Candidate) {
 func splitReason(s, next string) (what, why string) {
 	// "Since every migration has a down file, you can go ahead and run
 	// …": the reason comes first, what holds after it.
-	if m := reasonFirst.FindStringSubmatchIndex(s); m != nil && prose.IsClause(s[m[1]:]) {
+	if m := cue.ReasonFirst.FindStringSubmatchIndex(s); m != nil && prose.IsClause(s[m[1]:]) {
 		return prose.Capitalize(strings.TrimRight(s[m[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[m[2]:m[3]]))
 	}
 	// "The stops were one transfer overrunning the buffer, so printReceipt
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
-	if i := soThen.FindStringIndex(s); i != nil && i[0] > 8 && (nowState(s[i[1]:]) && !nowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) || weDecide.MatchString(s[i[1]:]) && !weDecide.MatchString(s)) {
+	if i := cue.SoThen.FindStringIndex(s); i != nil && i[0] > 8 && (nowState(s[i[1]:]) && !nowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) || cue.WeDecide.MatchString(s[i[1]:]) && !cue.WeDecide.MatchString(s)) {
 		// "Ops doesn't want to be paged, so we're going with Temporal
 		// Cloud": the choice follows "so" too.
 		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[:i[0]]))
@@ -1147,18 +953,12 @@ func splitReason(s, next string) (what, why string) {
 	// with the next deploy"), or gives a reason for what it says itself
 	// ("Because the record is noupdate, I'll also change …"), gives its
 	// own reason, not this one's.
-	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !flagged.MatchString(next) && !reasonFirst.MatchString(next) &&
-		(reasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !decisionCue.MatchString(next) && !prose.HasValue(next)) {
+	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !cue.Flagged.MatchString(next) && !cue.ReasonFirst.MatchString(next) &&
+		(cue.ReasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !cue.DecisionCue.MatchString(next) && !prose.HasValue(next)) {
 		return strings.TrimRight(s, "."), next
 	}
 	return strings.TrimRight(s, "."), ""
 }
-
-// reasonFirst is a reason said before what holds: "Since every
-// migration has a down file, you can go ahead and run …".
-var reasonFirst = lazyre.New(`(?i)^(?:and |but |so )?((?:because|since|given that)\b[^,;]{3,100}),\s+`)
-
-var soThen = lazyre.New(`(?i),\s+(?:and\s+)?so\s+`)
 
 // addDecision adds a decision; change marks the report of a change,
 // whose replaced value is what held before, not an alternative turned
@@ -1167,29 +967,6 @@ func (a *analysis) addDecision(role Role, s, next string, change bool) {
 	what, why := splitReason(s, next)
 	a.decide(role, s, what, why, change)
 }
-
-// noneLeft is a check that the old is gone, which names only what no
-// longer holds: "Nothing from axum 0.7, Rust 1.79 or Postgres 16 is left."
-var noneLeft = lazyre.New(`(?i)^(?:and |so )?(?:nothing|none|no trace|no mention) (?:from|of)\b[^;]{1,100}?\b(?:is|are) left\b`)
-
-// definedAside is an aside that says what a name stands for.
-var (
-	definedAside = lazyre.New(`\((?:that's|that is|i\.e\.,?|which is|aka)\s+([^()]{20,240})\)`)
-	codeName     = lazyre.New(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[a-z]+_[a-z0-9_]+\b|\b[A-Za-z]+\d+\b`)
-)
-
-// retracted is a statement taken back as it is made.
-var retracted = lazyre.New(`(?i)(?:\.\.\.|…)\s*(?:hmm+,?\s*)?no\b|\bhmm+,? no\b|\bno,? wait\b|\bscratch that\b|\bon second thought\b`)
-
-// noThanks is the user turning things down with the reason after them
-// ("And no Camel please, nobody here reads its DSL"):
-// "No ESP RainMaker, no cloud: I'm not putting a third party between my
-// front door and my LAN."
-var noThanks = lazyre.New(`(?i)^no [\w.+-]+(?: [\w.+-]+){0,3}(?:,? (?:and |or )?no [\w.+-]+(?: [\w.+-]+){0,3})*\s*[:—–]\s*\S.{10,}|^(?:and |also |but )?no [\w.+-]+(?: [\w.+-]+){0,2},? please\b[,;:—–]?\s*\S.{10,}`)
-
-// bareMeasure is a number with at most its unit: "cap it at 100 instead
-// of 200" gives a value a new one, it turns down no alternative.
-var bareMeasure = lazyre.New(`(?i)^[$€£]?\d[\d.,]*\s*(?:%|[a-z]{1,7})?$`)
 
 // decide adds the decision s, which says what was decided and why.
 func (a *analysis) decide(role Role, s, what, why string, change bool) {
@@ -1211,7 +988,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	claim := ClaimOf(Decision, what)
 	t := decisionTitle(what)
 	body := bodyFor(t, s, why)
-	if alt, choice := prose.Alternative(what); alt != "" && !change && !bareMeasure.MatchString(alt) {
+	if alt, choice := prose.Alternative(what); alt != "" && !change && !cue.BareMeasure.MatchString(alt) {
 		imp += impDecisionVs
 		line := prose.Capitalize(alt) + PassedOver + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {
@@ -1301,7 +1078,7 @@ func verdictOnly(s string) bool {
 // turned down ("On SQLite: …" then "… and SQLite has none of them"), and
 // is no decision, question or report of a change of its own.
 func whyOf(s, next string) bool {
-	if next == "" || decisionCue.MatchString(next) || strings.HasSuffix(next, "?") || nowState(next) {
+	if next == "" || cue.DecisionCue.MatchString(next) || strings.HasSuffix(next, "?") || nowState(next) {
 		return false
 	}
 	in := prose.ContentWords(next)
@@ -1321,10 +1098,10 @@ var verdictWords = prose.WordSet(`advise advised recommend recommended against w
 // the label), "That way …", "This means …", "Otherwise …" (the whole
 // sentence).
 func laterReason(s string) (string, bool) {
-	if m := reasonLabel.FindStringIndex(s); m != nil && m[1] < len(s) {
+	if m := cue.ReasonLabel.FindStringIndex(s); m != nil && m[1] < len(s) {
 		return prose.Capitalize(strings.TrimSpace(s[m[1]:])), true
 	}
-	if reasonLead.MatchString(s) {
+	if cue.ReasonLead.MatchString(s) {
 		return s, true
 	}
 	return "", false
@@ -1333,11 +1110,11 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
-	rest := nowLead.ReplaceAllString(s, "")
+	rest := cue.NowLead.ReplaceAllString(s, "")
 	if rest != s && !verbAfterSubject(rest) {
 		return false // "Now the X-Ray patching in both handlers.": the next step, named
 	}
-	return nowStateRE.MatchString(s) && !nowHas.MatchString(s) && !nowNext.MatchString(s) && !nowDoing.MatchString(s) && prose.IsFullClause(reportLead.ReplaceAllString(rest, ""))
+	return cue.NowStateRE.MatchString(s) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
 }
 
 // stepNamed reports whether text, all the agent says before a tool call,
@@ -1346,7 +1123,7 @@ func nowState(s string) bool {
 // descriptions."
 func stepNamed(text string) bool {
 	text = strings.TrimSpace(text)
-	return len(text) <= 100 && len(prose.Sentences(text)) == 1 && nowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
+	return len(text) <= 100 && len(prose.Sentences(text)) == 1 && cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
 }
 
 // verbAfterSubject reports whether s goes on from its subject, a few
@@ -1391,30 +1168,6 @@ var (
 	baseVerb    = prose.WordSet(`is are was were has have had can will does do pass fail work run build stay hold match go come get take keep use need show read write return start stop wait`)
 )
 
-// labelled is a line that names its subject before a colon, with no verb
-// needed after it: "MQTT: broker 192.168.1.20:1883 on the Pi".
-var labelled = lazyre.New(`^[A-Za-z][\w .-]{0,24}:\s+\S`)
-
-// nowDoing is something under way, which ends: "they are draining now",
-// "the backfill is running now".
-var nowDoing = lazyre.New(`(?i)\b(?:is|are|'s|'re) (?:still )?\w+ing now\W*$`)
-
-// nowHas is what a thing now contains, a description, not a choice.
-var nowHas = lazyre.New(`(?i)\bnow (has|have|contains|includes)\b`)
-
-var nowLead = lazyre.New(`(?i)^now,?\s+`)
-
-// nowNext is the agent naming its next step in a few words: "Now the
-// full test run.", "Now the docs.", "Now a real run log from the samples
-// folder.", "Now the helper, so the notebooks
-// get the same behaviour.", "Now 50 runs in a row.", "Now the workflow:
-// the gate before the charge, the new threshold, …"
-var nowNext = lazyre.New(`(?i)^now,?\s+(?:the|a|an|some)\s+(?:[\w'-]+\s+){0,3}(?:log|logs|output|diff|config|sweep|trace|profile|numbers)(?:\s+(?:from|of|for|in|on|at|across|with|over)\s+[^.;]*)?[.!:…]*$|^now,?\s+(the|a|an|some|all|for|on to|\d+)(\s+[\w'-]+){1,4}(,\s+(?:to|so|so that|then|in|on|at|for|across|with|where)\b[^.;]*|\s+—\s+[^.;]*|:\s+(?:the|a|an)\s[^.;]*)?[.!:…]*$|^now,?\s+(?:the|a|an)(?:\s+[\w'-]+){1,6},\s+\w+ing\b[^.;]*[.!]?$`)
-
-// onlyTail is a short sentence without a verb that ends a rule with what
-// it allows: "Templates or config only.", "Staging only, never prod."
-var onlyTail = lazyre.New(`(?i)^(?:[\w./*-]+\s+){0,4}(?:only|instead)\b[^.!?]{0,30}[.!]?$`)
-
 // versionsOf reports whether s gives the versions of two things or more,
 // each with a dot: "Toolchain per Anchor.toml: anchor 0.30.1 and solana
 // 1.18.26", not "German 31 of 33, French 21 of 33".
@@ -1431,13 +1184,11 @@ func versionsOf(s string) bool {
 // envLike: a statement that reads as a fact about where or how something
 // runs, which addEnv takes.
 func envLike(s string) bool {
-	return envCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0
+	return cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0
 }
 
 // decisionTitle is a decision clause without the talk around it: "let's
 // go with chi for routing" → "Go with chi for routing".
-var weLead = lazyre.New(`(?i)^((i think |i guess |so |ok,? |okay,? |alright,? )?(let'?s|we('ll| will| are going to|'re going to| should| can just| decided to| agreed to| chose to)|i'll|i will|i decided to)\s+)`)
-
 func decisionTitle(what string) string {
 	// "Rather than X, we'll Y": the decision is Y.
 	if _, rest, ok := prose.LeadingDrop(what); ok {
@@ -1447,7 +1198,7 @@ func decisionTitle(what string) string {
 	// decides.
 	if cs := prose.Clauses(what); len(cs) > 1 {
 		for _, c := range cs {
-			if decisionCue.MatchString(c) || decisionWeak.MatchString(c) {
+			if cue.DecisionCue.MatchString(c) || cue.DecisionWeak.MatchString(c) {
 				what = c
 				break
 			}
@@ -1455,11 +1206,11 @@ func decisionTitle(what string) string {
 	}
 	// "For the recompute job: let's use …": the decision is after the
 	// topic.
-	if i := strings.Index(what, ": "); i > 0 && !decisionCue.MatchString(what[:i]) && decisionCue.MatchString(what[i+2:]) {
+	if i := strings.Index(what, ": "); i > 0 && !cue.DecisionCue.MatchString(what[:i]) && cue.DecisionCue.MatchString(what[i+2:]) {
 		what = what[i+2:]
 	}
 	t := trimLead(what)
-	if u := weLead.ReplaceAllString(t, ""); len(u) >= 8 {
+	if u := cue.WeLead.ReplaceAllString(t, ""); len(u) >= 8 {
 		t = prose.Capitalize(u)
 	}
 	return Title(t)
@@ -1475,7 +1226,7 @@ func bodyFor(t, s, why string) string {
 	if why != "" {
 		// A title cut before its code ("From now on run the tests with")
 		// keeps the statement in the body, or the command is nowhere.
-		for _, c := range codeSpan.FindAllString(s, -1) {
+		for _, c := range cue.CodeSpan.FindAllString(s, -1) {
 			if c = strings.Trim(c, "`"); c != "" && !strings.Contains(t, c) && !strings.Contains(why, c) {
 				if strings.Contains(s, why) {
 					return s
@@ -1504,7 +1255,7 @@ func explanation(ss []string, i int) int {
 	for j := i + 1; j < len(ss); j++ {
 		s := ss[j]
 		n += 1 + len(s)
-		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || narrate.MatchString(s) || isPlan(s) || hedge.MatchString(s) || remedy.MatchString(s) {
+		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Narrate.MatchString(s) || isPlan(s) || cue.Hedge.MatchString(s) || cue.Remedy.MatchString(s) {
 			break
 		}
 		end = j
@@ -1528,12 +1279,12 @@ const (
 // part: "Single-pass loudnorm …" after "two-pass loudnorm", "Client-side
 // rendering …" after "server-side rendering".
 func variantTold(s string, before []string) bool {
-	m := variantHead.FindStringSubmatch(s)
+	m := cue.VariantHead.FindStringSubmatch(s)
 	if m == nil || !variantOf[strings.ToLower(m[1])] {
 		return false
 	}
 	for _, b := range before {
-		for _, o := range variantAny.FindAllStringSubmatch(b, -1) {
+		for _, o := range cue.VariantAny.FindAllStringSubmatch(b, -1) {
 			if !strings.EqualFold(o[1], m[1]) && variantOf[strings.ToLower(o[1])] && strings.EqualFold(o[2], m[2]) && strings.EqualFold(o[3], m[3]) {
 				return true
 			}
@@ -1547,19 +1298,10 @@ func variantTold(s string, before []string) bool {
 // and "multi-node". "Server-side" and "client-side" rendering both run.
 var variantOf = prose.WordSet(`single one two three multi double dual full partial`)
 
-var (
-	variantHead = lazyre.New(`(?i)^(?:a |an |the |plain )?([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\s+(?:is|are|was|were|would|runs|run|does|do|can|can't|cannot|won't|doesn't|don't|needs|need|has|have|breaks|loses|adds|costs|takes)\b`)
-	variantAny  = lazyre.New(`(?i)\b([a-z]+)-([a-z]+)\s+([a-z][\w-]*)\b`)
-)
-
-// inParens is a statement aside, in parentheses: "forward only (we
-// never run backward in serving)" states no rule; "(never npm)" does.
-var inParens = lazyre.New(`(?i)\((?:we|it|they|this|that|the \w+) [^()]*\)`)
-
 // countOf is the number a count of things left opens with: 2 of "Two
 // notes for later."; 0 when it gives none in words or digits.
 func countOf(s string) int {
-	m := countedThings.FindStringSubmatch(s)
+	m := cue.CountedThings.FindStringSubmatch(s)
 	if m == nil {
 		return 0
 	}
@@ -1572,24 +1314,9 @@ func countOf(s string) int {
 	return 4
 }
 
-// countedThings is the number of things a count of work left gives:
-// "two" of "After the 3 fixes, two things remain."
-var countedThings = lazyre.New(`(?i)\b(two|three|four|2|3|4) (?:things|items|points|issues|problems|questions|notes|todos|to-dos)\b`)
-
 // pronounObject is a short order whose object is a pronoun: "Make it
 // executable."
 var pronounObject = lazyre.New(`(?i)^` + orderLead + pronounOrder + `\.?$`)
-
-// culprit names a cause in a few words and no more: "The culprit is the
-// order of things after wake-up.", "The watermark is the problem."
-var culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culprit|problem|issue|bug|cause) (?:is|was) [^.,;:]{3,60}|[^.,;:]{3,50} (?:is|was) the (?:real |actual )?(?:culprit|problem|issue|bug|cause))\.?$`)
-
-// remedy turns from what went wrong to what to do about it: "Drop the
-// pool to 15", "For the export, I moved the trigger: …".
-var remedy = lazyre.New(`(?i)^(?:(?:so|then|for (?:the |our )?[\w-]+(?: [\w-]+)?|to fix (?:it|that|this)),?\s+)?(?:(?:i|we)(?:'ve| have|'d| would| will|'ll)?\s+(?:make|changed|moved|set|switched|raised|lowered|dropped|bumped|replaced|added|removed|fixed|made|put|capped|cut)|(?:drop|raise|lower|set|cap|bump|switch|move|replace|cut|change|use)\s)`)
-
-// fixFollows marks a sentence that goes on from a root cause to its fix.
-var fixFollows = lazyre.New(`(?i)\b(fix|fixed|changed|now|so|hence|that's why|which is why|this (is|was) why|explains)\b|^(?:padding|adding|setting|raising|lowering|moving|switching|changing|bumping|pinning|wrapping|replacing|removing|dropping|passing|making|giving|limiting|capping|splitting|aligning)\s`)
 
 // addRootCause adds the root cause s, told after the failure it explains
 // when symptom is not empty, and reports whether it took next as part of
@@ -1601,8 +1328,8 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 		line, body = trimLead(symptom)+" "+s, s
 	}
 	// The sentence after a root cause often says how it was fixed.
-	took := next != "" && !strings.HasSuffix(next, "?") && !narrate.MatchString(next) && len(next) < 300 &&
-		fixFollows.MatchString(next)
+	took := next != "" && !strings.HasSuffix(next, "?") && !cue.Narrate.MatchString(next) && len(next) < 300 &&
+		cue.FixFollows.MatchString(next)
 	if took {
 		line += " " + next
 		body = strings.TrimSpace(body + " " + next)
@@ -1619,18 +1346,18 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 	if body == "" {
 		body = bodyFor(t, s, "")
 	}
-	subject := strings.Join(prose.FirstWords(prose.ContentWords(rootCause.ReplaceAllString(s, " ")), 3), " ")
+	subject := strings.Join(prose.FirstWords(prose.ContentWords(cue.RootCause.ReplaceAllString(s, " ")), 3), " ")
 	a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"root-cause"}, tagsOf(s)...), Subject: subject})
 	return took
 }
 
 func (a *analysis) addPreference(k Kind, s, next string) {
-	if onlyTail.MatchString(next) && !prose.IsClause(next) {
+	if cue.OnlyTail.MatchString(next) && !prose.IsClause(next) {
 		s += " " + next // "… by hand. Templates or config only." says what is allowed
 	}
 	imp := max(preference(s), impPrefStated)
 	a.prefs = prose.AppendNew(a.prefs, prose.UpTo(trimLead(s), 240))
-	if oneOff.MatchString(s) {
+	if cue.OneOff.MatchString(s) {
 		return // an instruction for this task, not a standing one
 	}
 	what, why := splitReason(s, next)
@@ -1661,21 +1388,15 @@ func (a *analysis) addEnv(role Role, s string) {
 	}
 }
 
-// topicLead is "A note on tooling: …", "One thing: …": a topic named
-// before the statement.
-var topicLead = lazyre.New(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
-
 // dropTopic removes a topic named before a colon when the topic holds no
 // value and what follows is a clause of its own.
 func dropTopic(s string) string {
-	m := topicLead.FindStringSubmatch(s)
+	m := cue.TopicLead.FindStringSubmatch(s)
 	if m == nil || prose.HasValue(m[1]) || !prose.IsClause(m[2]) || !prose.HasValue(m[2]) {
 		return s
 	}
 	return prose.Capitalize(m[2])
 }
-
-var conjunction = lazyre.New(`(,? and |; |, )`)
 
 // conjuncts splits a sentence at "and", commas and semicolons into parts
 // that each hold a value of their own (a port, a path, a version, …) and
@@ -1688,7 +1409,7 @@ func conjuncts(s string) []string {
 	}
 	var parts, seps []string
 	last := 0
-	for _, m := range conjunction.FindAllStringIndex(s, -1) {
+	for _, m := range cue.Conjunction.FindAllStringIndex(s, -1) {
 		if strings.Count(s[:m[0]], "`")%2 != 0 {
 			continue // inside code
 		}
@@ -1717,7 +1438,7 @@ func conjuncts(s string) []string {
 // "Add X".
 func openText(s string) string {
 	s = trimLead(s)
-	if t := openLabel.ReplaceAllString(s, ""); len(t) >= 8 {
+	if t := cue.OpenLabel.ReplaceAllString(s, ""); len(t) >= 8 {
 		return prose.Capitalize(t)
 	}
 	return s
@@ -1764,7 +1485,7 @@ func (a *analysis) openPoints() []string {
 // ("leave the crash for tomorrow": crash), at most three.
 func (a *analysis) names(i int) bool {
 	var what []string
-	for _, w := range prose.ContentWords(laterCue.ReplaceAllString(a.open[i].text, " ")) {
+	for _, w := range prose.ContentWords(cue.LaterCue.ReplaceAllString(a.open[i].text, " ")) {
 		if !putWords[strings.ToLower(w)] {
 			what = append(what, prose.Stem(w))
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/summarize/cue"
 )
 
 // Role says who produced a Turn.
@@ -49,7 +51,7 @@ type Turn struct {
 // Says reports whether t is the agent saying something: text of its own,
 // not the placeholder a transcript holds after a slash command.
 func (t Turn) Says() bool {
-	return t.Role == Assistant && strings.TrimSpace(t.Text) != "" && !placeholder.MatchString(t.Text)
+	return t.Role == Assistant && strings.TrimSpace(t.Text) != "" && !cue.Placeholder.MatchString(t.Text)
 }
 
 // Segment is a run of consecutive turns of one session, summarised as one
