@@ -24,6 +24,8 @@ var (
 	// subject pronoun each is one: "I built it on Node 20", "we ran it".
 	pastForm = WordSet(`built ran wrote made took got set put kept left found went came gave brought sent spent held told said saw knew thought chose broke began drove fell forgot froze grew hid hit led let lost meant met paid quit read rose shut sold split spread stuck taught threw understood won cut`)
 	subject  = WordSet(`i we you they he she it`)
+	whWord   = WordSet(`how what why where which whether who when`)
+	phrase   = WordSet(`in on at to for from with of by into over under across after before via through without`)
 )
 
 // hasVerb reports whether s holds a finite verb, as far as its words tell.
@@ -76,4 +78,41 @@ func IsFullClause(s string) bool {
 		first = strings.ToLower(fs[0])
 	}
 	return !prepStart[first] && IsClause(s)
+}
+
+// VerbAfterSubject reports whether s goes on from its subject, a few
+// words, to a verb before any preposition or comma: "the API returns
+// 404", "the tests pass", not "the flag rename with a deprecated alias",
+// "a build to see how it behaves", "the Stripe webhooks in handler.go"
+// or "how the model session is created". hasVerb asks whether a verb is
+// anywhere; this whether the sentence's subject has one.
+func VerbAfterSubject(s string) bool {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) == 0 || whWord[f[0]] {
+		return false
+	}
+	from := 1 // the subject's first word is no verb
+	if notAfter[f[0]] && !phrase[f[0]] {
+		from = 2 // nor the noun after its determiner
+	}
+	for i, w := range f {
+		w = strings.Trim(w, ".,;:!?`\"'()")
+		if i >= 7 {
+			break
+		}
+		if i > 0 && phrase[w] {
+			return false
+		}
+		plural := strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
+		if plural && (strings.HasSuffix(f[i], ",") || i+1 < len(f) && phrase[strings.Trim(f[i+1], ".,;:")]) {
+			return false // a noun before its phrase
+		}
+		if i >= from && (auxVerb[w] || baseVerb[w] || strings.HasSuffix(w, "ed") || plural) {
+			return true
+		}
+		if strings.HasSuffix(f[i], ",") || strings.HasSuffix(f[i], ":") {
+			return false // "the sensors, as …", "the C side: GUCs, …"
+		}
+	}
+	return false
 }

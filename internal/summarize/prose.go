@@ -1111,7 +1111,7 @@ func laterReason(s string) (string, bool) {
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
 	rest := cue.NowLead.ReplaceAllString(s, "")
-	if rest != s && !verbAfterSubject(rest) {
+	if rest != s && !prose.VerbAfterSubject(rest) {
 		return false // "Now the X-Ray patching in both handlers.": the next step, named
 	}
 	return cue.NowStateRE.MatchString(s) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
@@ -1125,48 +1125,6 @@ func stepNamed(text string) bool {
 	text = strings.TrimSpace(text)
 	return len(text) <= 100 && len(prose.Sentences(text)) == 1 && cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
 }
-
-// verbAfterSubject reports whether s goes on from its subject, a few
-// words, to a verb before any preposition: "the API returns 404", "the
-// tests pass", not "the flag rename with a deprecated alias", "a build to
-// see how it behaves" or "how the model session is created".
-func verbAfterSubject(s string) bool {
-	f := strings.Fields(strings.ToLower(s))
-	if len(f) == 0 || whWord[f[0]] {
-		return false
-	}
-	from := 1 // the subject's first word is no verb
-	if determiner[f[0]] {
-		from = 2
-	}
-	for i, w := range f {
-		w = strings.Trim(w, ".,;:!?`\"'()")
-		if i >= 7 {
-			break
-		}
-		if i > 0 && preposition[w] {
-			return false
-		}
-		plural := strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
-		if plural && (strings.HasSuffix(f[i], ",") || i+1 < len(f) && preposition[strings.Trim(f[i+1], ".,;:")]) {
-			return false // "the Stripe webhooks in handler.go": a noun before its phrase
-		}
-		if i >= from && (baseVerb[w] || strings.HasSuffix(w, "ed") || plural) {
-			return true
-		}
-		if strings.HasSuffix(f[i], ",") || strings.HasSuffix(f[i], ":") {
-			return false // "the sensors, as …", "the C side: GUCs, …"
-		}
-	}
-	return false
-}
-
-var (
-	whWord      = prose.WordSet(`how what why where which whether who when`)
-	determiner  = prose.WordSet(`the a an some all every each our its their this that these those`)
-	preposition = prose.WordSet(`in on at to for from with of by into over under across after before via through without`)
-	baseVerb    = prose.WordSet(`is are was were has have had can will does do pass fail work run build stay hold match go come get take keep use need show read write return start stop wait`)
-)
 
 // versionsOf reports whether s gives the versions of two things or more,
 // each with a dot: "Toolchain per Anchor.toml: anchor 0.30.1 and solana
