@@ -22,10 +22,11 @@ var (
 	wordOnly  = lazyre.New(`^[A-Za-z']+$`)
 	// pastForm are common verbs whose past tense is not -ed; after a
 	// subject pronoun each is one: "I built it on Node 20", "we ran it".
-	pastForm = WordSet(`built ran wrote made took got set put kept left found went came gave brought sent spent held told said saw knew thought chose broke began drove fell forgot froze grew hid hit led let lost meant met paid quit read rose shut sold split spread stuck taught threw understood won cut`)
-	subject  = WordSet(`i we you they he she it`)
-	whWord   = WordSet(`how what why where which whether who when`)
-	phrase   = WordSet(`in on at to for from with of by into over under across after before via through without`)
+	pastForm  = WordSet(`built ran wrote made took got set put kept left found went came gave brought sent spent held told said saw knew thought chose broke began drove fell forgot froze grew hid hit led let lost meant met paid quit read rose shut sold split spread stuck taught threw understood won cut`)
+	subject   = WordSet(`i we you they he she it`)
+	whWord    = WordSet(`how what why where which whether who when`)
+	midAdverb = WordSet(`now always never still also only just already usually often rarely`)
+	phrase    = WordSet(`in on at to for from with of by into over under across after before via through without`)
 )
 
 // hasVerb reports whether s holds a finite verb, as far as its words tell.
@@ -41,6 +42,10 @@ func hasVerb(s string) bool {
 		case auxVerb[w] || strings.HasSuffix(w, "n't"):
 			return true
 		case i == 0 && baseVerb[w]: // an imperative: "Run the tests with …"
+			return true
+		case i >= 2 && midAdverb[prev] && !midAdverb[w] && !notAfter[w] && !prepStart[w] && !fragStart[w] && !auxVerb[w] && len(w) > 2:
+			// "Backtests now draw …", "the workers always pull …": a
+			// word after the adverb that sits between subject and verb.
 			return true
 		case prev != "" && !notAfter[prev] && (baseVerb[w] || len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"))):
 			return true

@@ -26,13 +26,22 @@ func ReasonAt(s string) []int {
 			return nil
 		}
 		loc := []int{off + i[0], off + i[1]}
-		if !asItIs(s, loc) {
+		if !asItIs(s, loc) && !sinceWhen(s[loc[0]:loc[1]]) {
 			return loc
 		}
 		off = loc[1]
 	}
 	return nil
 }
+
+// sinceWhen reports whether the cue m is "since" of a time: "incrementals
+// since then are a few GB a night" gives no reason.
+func sinceWhen(m string) bool {
+	f := strings.Fields(strings.ToLower(m))
+	return len(f) > 1 && f[0] == "since" && sinceTime[f[1]]
+}
+
+var sinceTime = WordSet(`then yesterday today tonight last monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december morning noon`)
 
 // asItIs reports whether the reason cue at loc in s is "as it is" (or
 // "as they are") closing its clause: "newServer now uses cfg.Timeout as

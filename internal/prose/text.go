@@ -106,11 +106,10 @@ func unemphasize(p string) string {
 	if !strings.Contains(p, "**") && !strings.Contains(p, "__") {
 		return p
 	}
+	// Outside code are the even parts; with an odd number of backquotes
+	// the last part, an unclosed span running to the end, is odd.
 	parts := strings.Split(p, "`")
 	for i := 0; i < len(parts); i += 2 {
-		if i == len(parts)-1 && i > 0 {
-			break // an unclosed code span runs to the end
-		}
 		parts[i] = strings.ReplaceAll(parts[i], "**", "")
 		parts[i] = unbold(parts[i])
 	}

@@ -71,6 +71,8 @@ func TestUnemphasize(t *testing.T) {
 		{"reported as one `__ft_range(ptr, len)` event", "reported as one `__ft_range(ptr, len)` event"},
 		{"globs like `src/**/*.ts` and __init__ files", "globs like `src/**/*.ts` and __init__ files"},
 		{"it is __the whole table__, not a row", "it is the whole table, not a row"},
+		{"**Data pool `tank`: two mirrors, striped.** You get 16 TB.", "Data pool `tank`: two mirrors, striped. You get 16 TB."},
+		{"an unclosed `span **runs** on", "an unclosed `span **runs** on"},
 	} {
 		if got := unemphasize(tc.in); got != tc.want {
 			t.Errorf("unemphasize(%q) = %q, want %q", tc.in, got, tc.want)
