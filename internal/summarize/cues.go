@@ -45,7 +45,7 @@ func preference(s string) float64 {
 	if cue.PrefAsk.MatchString(s) {
 		return impPrefStated
 	}
-	if !cue.PrefCue.MatchString(habitual(s)) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
+	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}
 	imp := impPrefStated
@@ -56,6 +56,16 @@ func preference(s string) float64 {
 		imp -= impPrefOneOff
 	}
 	return imp
+}
+
+// noneFor blanks in s a count of none over a time after a measured report
+// ("droop is 3.17V min now, no resets in an hour"): what was seen, not a
+// rule ("Please, no deploys for two weeks").
+func noneFor(s string) string {
+	if m := cue.NoneFor.FindStringIndex(s); m != nil && strings.ContainsAny(s[:m[0]], "0123456789") {
+		return s[:m[0]] + " " + s[m[1]:]
+	}
+	return s
 }
 
 // asksThat reports whether s only asks for what was just said to be

@@ -468,10 +468,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			next = ss[i+1]
 		}
 		question := strings.HasSuffix(s, "?")
-		hedged := cue.Hedge.MatchString(s)
+		// What may be done some day is hedged as a guess is: not a
+		// decision, a cause or work left.
+		possible := role == Assistant && cue.Possible.MatchString(s) && !strings.Contains(strings.ToLower(s), " can now ")
+		hedged := cue.Hedge.MatchString(s) || possible
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
-		fix := role == Assistant && cue.FixedTo.MatchString(s) && prose.HasValue(s)
+		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s)) && prose.HasValue(s)
 		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix
 		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !openSaid(s) {
@@ -593,6 +596,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, cue.ReportLead.ReplaceAllString(s, ""), next, true)
+		case role == Assistant && !hedged && !plan && cue.PurposeDid.MatchString(s) && strings.ContainsAny(s, "0123456789`"):
+			// "To keep the line count down I tied CC1 and CC2 to one
+			// 5.1k": a choice, with its purpose.
+			kind = "decision"
+			a.addDecision(role, s, next, true)
 		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.DesignSo(s) || telling.BehaviourIf.MatchString(s)) && !cue.Symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
 			// "The sum goes back into the residual buffer in place,
 			// because the next block consumes it anyway": how the work
@@ -633,9 +641,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// sentence before it weighed.
 				line = ss[i-1] + " " + s
 			}
-			if verdictOnly(s) && whyOf(s, next) {
+			if verdictOnly(s) && whyOf(s, next) || cue.ReasonLead.MatchString(next) && len(line)+len(next) < 300 {
 				// "On SQLite: I'd advise against it." tells why in the
-				// sentence after it.
+				// sentence after it, and so does "That means rewriting
+				// years of files …" after what the alternative does.
 				line += " " + next
 			}
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), 300))
@@ -671,7 +680,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && cue.Deferred.MatchString(s)
-		if kind != "rejected" && (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && cue.AskNow.MatchString(s) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
+		if kind != "rejected" && !possible && (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && cue.AskNow.MatchString(s) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
 			if role == Assistant && cue.Flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence
@@ -723,7 +732,7 @@ func (a *analysis) accept(p string) {
 			continue
 		}
 		// What was agreed, as what holds: "I'd use sqlc" is "use sqlc".
-		what := agree.Choice(pr.s)
+		what := strings.TrimSuffix(strings.TrimSpace(agree.Choice(pr.s)), ":")
 		if !prose.IsClause(what) && len(prose.ContentWords(what)) < 2 {
 			continue
 		}
@@ -767,8 +776,28 @@ func proposals(text string) []proposed {
 		if i+1 < len(ss) {
 			next = block.Same(text, s, ss[i+1])
 		}
+		if strings.HasSuffix(s, ":") {
+			// "My recommendation is a hybrid, weighted heavily to one
+			// side:" proposes what the list after it says.
+			items := block.ListAfter(text, s, 2)
+			for len(items) > 0 && len(strings.Join(items, " ")) > 290 {
+				items = items[:len(items)-1]
+			}
+			next = strings.Join(items, " ")
+		}
 		out = append(out, proposed{s: s, next: next})
 	}
+	// "So restic to B2 for tank/enc/home only, and the photos rely on
+	// vault + kestrel.": what the message's argument comes to is its
+	// proposal, said without "I'd".
+	var so []proposed
+	for _, s := range ss {
+		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !isPlan(s) &&
+			!isCause(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !nowState(s) {
+			so = append(so, proposed{s: prose.Capitalize(m[1])})
+		}
+	}
+	out = append(out, so[max(0, len(so)-2):]...)
 	if len(out) == 0 && !agree.Rejects(text) {
 		return out
 	}
@@ -788,7 +817,11 @@ func proposals(text string) []proposed {
 // dead letter as `FHIR_REJECTED`." Not what the agent did or found, asks,
 // plans or hedges.
 func designTerm(s string) bool {
-	return len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
+	// What could be ("the free 867 GB could become a special vdev, but
+	// …", "a bad `zfs destroy -r` … can take both copies", "RAIDZ2
+	// would give the same 16 TB") is an option weighed or a risk, not
+	// a term.
+	return !cue.CouldBe.MatchString(s) && len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
 		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !cue.Hedge.MatchString(s) && !isPlan(s) &&
 		!cue.Narrate.MatchString(s) && !cue.ActionLine.MatchString(s) && !cue.DecisionCue.MatchString(s) && !cue.RejectCue.MatchString(s) &&
 		!isCause(s) && !cue.Symptom.MatchString(s) && !agree.Proposing(s) && !cue.Flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !cue.PastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !openSaid(s)
@@ -837,7 +870,7 @@ func isCause(s string) bool {
 	if cue.Supposed.MatchString(s) {
 		return false // "If the slot turns out to be full, cancel the intent": what to do then
 	}
-	s = cue.ChoseWhy.ReplaceAllString(s, "so")
+	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(s, " "), "so")
 	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }
 
@@ -846,7 +879,7 @@ func isCause(s string) bool {
 // work left, whatever later time its purpose names.
 func stepNow(s string) bool {
 	m := cue.LetMe.FindStringSubmatch(s)
-	return m != nil && !putOff[strings.ToLower(m[1])]
+	return m != nil && !putOff[strings.ToLower(m[1])] || cue.DoingNow.MatchString(s)
 }
 
 var (
@@ -913,6 +946,9 @@ func (a *analysis) add(c Candidate) {
 	key := string(c.Kind) + ":" + normalize(c.Title)
 	if a.seen[key] || c.Title == "" || c.Kind == Fact && !prose.IsClause(c.Title) {
 		return
+	}
+	if c.Kind == Decision && c.Body == "" && !prose.IsClause(c.Title) && len(prose.ContentWords(c.Title)) < 2 && !strings.ContainsAny(c.Title, "0123456789`") {
+		return // "The hybrid." (of "agreed on the hybrid") names a choice the proposal it takes says
 	}
 	if (c.Kind == Fact || c.Kind == Decision) && cue.OpenLabel.MatchString(c.Title) {
 		return // "Still open: …" is work left, which the Open section holds
@@ -1110,6 +1146,7 @@ func laterReason(s string) (string, bool) {
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
+	s = cue.NowThat.ReplaceAllString(s, " ") // "now that the disks have some hours" says when, not what holds
 	rest := cue.NowLead.ReplaceAllString(s, "")
 	if rest != s && !prose.VerbAfterSubject(rest) {
 		return false // "Now the X-Ray patching in both handlers.": the next step, named

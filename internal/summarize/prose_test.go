@@ -151,6 +151,25 @@ func TestClassify(t *testing.T) {
 		// its reason.
 		{Assistant, "I'd not add RabbitMQ or Kafka for this, precisely because of the approval lead time you mention.", "rejected"},
 		{User, "And no Camel please, nobody here reads its DSL.", "rejected"},
+		// Blind AL, opened in the round of 20 December: what may be done
+		// some day is neither a choice nor work left; an alternative
+		// turned down with its name first; a setting given a number
+		// with "I've"; a choice made for a purpose said first; a state
+		// with a plural subject before "now"; a check the user is
+		// asked to make before a step.
+		{Assistant, "You can grow by adding another pair later, or replace one pair with bigger disks, without touching the other.", ""},
+		{Assistant, "RAIDZ1 across 8 TB drives I'd rule out: losing a disk leaves no redundancy during a multi-day resilver.", "rejected"},
+		{Assistant, "I've set the impact coefficient to k = 0.15, which puts simulated slippage at 6.6 bps against 6.8 live.", "decision"},
+		{Assistant, "To keep the line count down I tied CC1 and CC2 together to a single 5.1k (R3): it's one part.", "decision"},
+		{Assistant, "Backtests now draw the universe for each rebalance date from the point-in-time table `universe_pit`.", "decision"},
+		{Assistant, "Before tagging rev-B I'd like you to look at the 3D view of the power corner.", "open"},
+		{Assistant, "Moving kestrel's pull later so they don't compete, then a first restic run.", ""},
+		{User, "Bodged one with a 100uF, droop is 3.17V min now, no resets in an hour.", ""},
+		{User, "Please, no deploys for two weeks.", "pref"},
+		{Assistant, "At today's 38% load the UPS reports 842 seconds of runtime, so there's margin, but I'd do a real pull-the-plug test before trusting that number.", "open"},
+		{Assistant, "Tying CC1 and CC2 to one 5.1k was my mistake from the CC session.", "root"},
+		{Assistant, "The mirror partner served every read, which is why there are no data errors.", ""},
+		{Assistant, "While I had the B2 credentials loaded I also ran the restore test that was pending: checksums identical to the live files.", ""},
 		// A choice still to make is work left, not a decision.
 		{Assistant, "We should pick one before the second tenant goes live.", "open"},
 		// A failure the user reports, with a count in it, is no setting.

@@ -3,6 +3,7 @@ package block
 import (
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 )
 
@@ -76,6 +77,68 @@ func Same(text, s, other string) string {
 			}
 			return ""
 		}
+	}
+	return ""
+}
+
+// ListAfter is the list that follows the line of text ending in s, a
+// lead-in ("My recommendation is a hybrid, weighted heavily to one
+// side:"): each item's first sentence, at most max of them; nil when no
+// list follows.
+func ListAfter(text, s string, max int) []string {
+	lines := strings.Split(text, "\n")
+	flat := strings.Join(strings.Fields(s), " ")
+	at := -1
+	for i := range lines {
+		// The lead-in may wrap: it ends on this line, begins on one before.
+		if strings.HasSuffix(flat, ":") && strings.HasSuffix(strings.Join(strings.Fields(strings.Join(lines[max0(i-3):i+1], " ")), " "), flat) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var out, cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			if ss := firstSentence(strings.Join(cur, " ")); ss != "" {
+				out = append(out, ss)
+			}
+			cur = nil
+		}
+	}
+	for _, l := range lines[at+1:] {
+		t := strings.TrimSpace(l)
+		if item, ok := pick.ListItem(l); ok {
+			flush()
+			if len(out) == max {
+				break
+			}
+			cur = []string{strings.TrimSpace(item)}
+			continue
+		}
+		if t == "" && len(cur) == 0 && len(out) == 0 {
+			continue // a blank line before the list
+		}
+		if t == "" || len(cur) == 0 {
+			break // the list ended
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
+}
+
+func max0(i int) int { return max(i, 0) }
+
+// firstSentence is the first sentence of s.
+func firstSentence(s string) string {
+	if ss := prose.Sentences(s); len(ss) > 0 {
+		return ss[0]
 	}
 	return ""
 }
