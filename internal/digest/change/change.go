@@ -485,6 +485,10 @@ var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropp
 
 // takenBack finds an instruction or plan the user takes back by name:
 // "forget the --fast rule", "scrap the DEBUG1 thing".
+// ruleGone is a rule said to hold no more: "Your BOM-line rule is
+// dropped".
+var ruleGone = lazyre.New(`(?i)\b(?:your|the|our|that|this)\s+(` + "`[^`]+`" + `|[\w.+/-]*[\w+])\s+(?:rule|requirement|policy|limit|constraint)\s+(?:is|was|has been|'s)\s+(?:now\s+)?(?:dropped|gone|lifted|scrapped|retired|withdrawn|void|off)\b`)
+
 var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
 
 // takeBackQuoted finds a rule the user takes back by quoting it: "I'm
@@ -825,6 +829,18 @@ func Removed(s string) []string {
 			k = lex.Key(q) + " " + k
 		}
 		if len(k) > 2 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, m := range ruleGone.FindAllStringSubmatch(s, -1) {
+		// "BOM-line" is about BOM lines: each word a key.
+		var ks []string
+		for _, w := range strings.FieldsFunc(strings.Trim(m[1], "`"), func(r rune) bool { return r == '-' || r == '_' }) {
+			if k := lex.Key(lex.Stem(strings.ToLower(w))); k != "" && !lex.StopWords[k] {
+				ks = append(ks, k)
+			}
+		}
+		if k := strings.Join(ks, " "); len(k) > 2 && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}

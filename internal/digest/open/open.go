@@ -3,6 +3,7 @@ package open
 import (
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -239,12 +240,35 @@ func DropDone(s string, done func(todo string) bool) string {
 // by pointing back (askedBack).
 func (v *Vocab) MentionedLater(d []string, sums []*digest.Summary, k int) bool {
 	for _, later := range sums[:k] {
-		if v.Refers(d, v.mentions(later)) {
+		if v.Refers(d, v.mentions(later)) || gotRidOf(d, later) {
 			return true
 		}
 	}
 	return v.askedBack(d, sums[:k])
 }
+
+// gotRidOf reports whether a request of later says the thing the to-do
+// of distinctive keys d is most about is gone: "the modular SATA cables
+// came, splitter's in the bin" for "the other three drives are still on
+// that 4-way splitter".
+func gotRidOf(d []string, later *digest.Summary) bool {
+	if len(d) == 0 {
+		return false
+	}
+	for _, b := range later.Parts[digest.Request] {
+		for _, m := range binned.FindAllStringSubmatch(b, -1) {
+			for k := range change.Keys(m[1] + m[2]) {
+				if slices.Contains(d, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// binned says a thing, the word it captures, was thrown out.
+var binned = lazyre.New(`(?i)\b([\w-]+)(?:'s| is| are| went) (?:in the (?:bin|trash)|gone for good|binned)\b|\b(?:binned|threw out|thrown out|got rid of) (?:the |that |those |our |my )?([\w-]+)`)
 
 // CreatedLater reports whether todo says a file is missing ("the repo
 // has no Dockerfile yet") and one of the newer sessions wrote it: the

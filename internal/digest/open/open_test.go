@@ -205,6 +205,25 @@ func TestAskedBack(t *testing.T) {
 	}
 }
 
+// TestGotRidOf: a request that says the thing a to-do is about was
+// thrown out deals with it (blind AL, opened in the round of 20
+// December); one that names it otherwise does not.
+func TestGotRidOf(t *testing.T) {
+	todo := "What's left: the other three drives are still on that 4-way splitter."
+	older := summary(map[int][]string{digest.Outcome: {"The CRC counter has stayed at 2301 for six hours under full load."}})
+	for request, want := range map[string]bool{
+		"the modular SATA cables came, splitter's in the bin. today: shares.": true,
+		"is the splitter a problem for the fourth drive too?":                 false,
+	} {
+		newer := summary(map[int][]string{digest.Request: {request}})
+		sums := []*digest.Summary{newer, older}
+		v := NewVocab(sums)
+		if got := v.MentionedLater(v.Distinct(todo), sums, 1); got != want {
+			t.Errorf("%q: done = %v, want %v", request, got, want)
+		}
+	}
+}
+
 // TestDealtWith: an ask of a session is marked dealt with when it names
 // an item an older session left open, what the session did speaks of it
 // and none of its own open items does; a question, an ask its work does

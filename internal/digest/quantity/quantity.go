@@ -135,9 +135,11 @@ func Of(s string) []Quantity {
 			out = appendNew(out, seen, Quantity{Unit: "hz", Value: t})
 		}
 		q := Quantity{Unit: unit, Value: t, Weak: measures[unit]}
-		if measures[unit] && unit != "%" {
+		if measures[unit] && unit != "%" && unit != "degc" && unit != "degf" {
 			// One measure of many things: it counts what the words
-			// after it say it measures, or nothing this can tell.
+			// after it say it measures, or nothing this can tell. A
+			// share or a temperature is, like a share, a setting's
+			// level on the topic it shares ("on below 8 °C").
 			w := qualifier(toks, next)
 			if w == "" {
 				continue
@@ -290,13 +292,21 @@ var measures = func() map[string]bool {
 	m := map[string]bool{"%": true}
 	for _, w := range strings.Fields(`ms millisecond milliseconds s sec secs second seconds min mins minute minutes
 		h hr hrs hour hours day days night nights week weeks month months year years
-		b kb mb gb tb kib mib gib tib byte bytes px pt em rem`) {
+		b kb mb gb tb kib mib gib tib byte bytes px pt em rem °c °f`) {
 		if u := unitKey(w); u != "" {
 			m[u] = true
 		}
 	}
 	return m
 }()
+
+// degrees are the units of a temperature, a symbol and a letter.
+var degrees = map[string]string{"°c": "degc", "℃": "degc", "ºc": "degc", "°f": "degf", "℉": "degf"}
+
+// Temperature reports whether unit is a temperature's: a threshold a
+// change moves ("heater band lowered to on below 6 °C") more often
+// than a reading.
+func Temperature(unit string) bool { return unit == "degc" || unit == "degf" }
 
 // thousands matches a number with its thousands separated: "200,000",
 // "1,000,000".
@@ -307,6 +317,9 @@ var thousands = lazyre.New(`\d,\d{3}(?:,\d{3})*\b`)
 // and "dailies" meet.
 func unitKey(w string) string {
 	w = strings.ToLower(strings.TrimRight(w, ".:"))
+	if d, ok := degrees[w]; ok {
+		return d // "8 °C" against "6 °C": a temperature, a measure
+	}
 	if len(w) < 2 || lex.StopWords[w] || quantityNoise[w] || quantityNoise[lex.Stem(w)] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return ""
 	}

@@ -500,7 +500,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// How often a thing runs is a weak measure, but one said to
 			// be so now changed it: "checkInterval is 168h now, once a
 			// week" against "… more than once a day".
-			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || u == quantity.Times && change.SaysNow(n.Text) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || (u == quantity.Times || quantity.Temperature(u)) && (change.SaysNow(n.Text) || quantity.Temperature(u) && n.change != nil) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}

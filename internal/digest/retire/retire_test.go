@@ -70,6 +70,10 @@ func TestRetiredByChange(t *testing.T) {
 	}{
 		{"instead of", "The billing worker listens on port 7070 behind the proxy.",
 			"The billing worker now listens on port 7171 instead of 7070, since the proxy took it."},
+		{"a rule said to be dropped", "Small thing but: keep the unique BOM lines under 25, every extra line is a reel and a fee.",
+			"Your BOM-line rule is dropped; in rev B I'll add parts wherever the circuit needs them."},
+		{"a temperature a change moved", "heater: simple on/off with hysteresis — on below 8 °C, off above 10 °C, so the relay doesn't chatter.",
+			"heater band lowered to on below 6 °C, off above 9 °C — the heater coil was the biggest switchable load."},
 		{"a choice of what was replaced", "Self-hosted on Postgres it is.",
 			"With Cloud instead of self-hosting, deploy/temporal-values.yaml is no longer needed."},
 		{"a measure set instead of another", "`?limit=` defaults to 50, capped at 200.",
@@ -209,6 +213,8 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"two services' ports", "The billing worker listens on port 7070.",
 			"The notification worker listens on port 7171."},
+		{"two things' temperatures", "smartd warns at 45 °C and alarms at 50 °C.",
+			"The heater band was lowered to on below 6 °C, off above 9 °C."},
 		{"two services on one host", "The client API is on http://localhost:8008.",
 			"Compose publishes that Postgres on localhost:5433."},
 		{"a later mention that confirms", "The billing worker listens on port 7171 behind the proxy.",
