@@ -53,6 +53,10 @@ var (
 	// Its last word says it holds a quantity: "GetUser 200",
 	// "PlayStation 5" and "MacBook 2019" are no settings.
 	pascalRE = lazyre.New(`\b((?:[A-Z][a-z0-9]+)+(?:Size|Timeout|Limit|Count|Max|Min|Concurrency|Executions|Memory|Retries|Attempts|Seconds|Minutes|Interval|Capacity|Port|Level|Threshold|Depth|Length|Rate|Ttl|TTL|Workers|Replicas|Threads|Duration|Period|Delay|Quota|Budget|Percent|Sec|USec|MSec|Ms|Mb|MB|Gb|GB))` + settingVerb + settingOp)
+	// flagEq is a key of one word set with "=" and no space, as ZFS
+	// properties, sysctls and mount options are written: ashift=12,
+	// recordsize=1M, vm.swappiness=10 is settingRE's.
+	flagEq   = lazyre.New(`(?:^|[\s(` + "`" + `])([a-z][a-z0-9]{2,})=(\d+(?:\.\d+)?[kmgtKMGT]?)(?:[\s,;:)` + "`" + `]|\.(?:\s|$)|$)`)
 	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
 	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
@@ -87,6 +91,9 @@ func Settings(text string) map[string]string {
 		}
 	}
 	addWordSettings(out, text)
+	for _, m := range flagEq.FindAllStringSubmatch(text, -1) {
+		out[settingKey(m[1])] = m[2]
+	}
 	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {
 		out[settingKey(m[1])] = m[2]
 	}
