@@ -596,6 +596,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// holds from now on, even in the agent's list of what it did.
 			kind = "decision"
 			a.addDecision(role, cue.ReportLead.ReplaceAllString(s, ""), next, true)
+		case role == Assistant && !plan && cue.ProposalDone.MatchString(s):
+			// "My suggestion, now implemented for splits: keep the bars
+			// on disk unadjusted, …": what it proposed holds.
+			kind = "decision"
+			a.addDecision(role, prose.Capitalize(cue.ProposalDone.FindStringSubmatch(s)[1]), next, true)
 		case role == Assistant && !hedged && !plan && cue.PurposeDid.MatchString(s) && strings.ContainsAny(s, "0123456789`"):
 			// "To keep the line count down I tied CC1 and CC2 to one
 			// 5.1k": a choice, with its purpose.

@@ -170,6 +170,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "Tying CC1 and CC2 to one 5.1k was my mistake from the CC session.", "root"},
 		{Assistant, "The mirror partner served every read, which is why there are no data errors.", ""},
 		{Assistant, "While I had the B2 credentials loaded I also ran the restore test that was pending: checksums identical to the live files.", ""},
+		{Assistant, "Proposal, now in `btengine/walkforward.py`: rolling walk-forward folds with a 36-month training window and an embargo of 5 trading days.", "decision"},
+		{Assistant, "`tank/enc/photos` uses recordsize=1M: large sequential RAW and JPEG files, fewer blocks.", "env"},
 		// A choice still to make is work left, not a decision.
 		{Assistant, "We should pick one before the second tenant goes live.", "open"},
 		// A failure the user reports, with a count in it, is no setting.

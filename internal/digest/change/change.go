@@ -485,11 +485,14 @@ var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropp
 
 // takenBack finds an instruction or plan the user takes back by name:
 // "forget the --fast rule", "scrap the DEBUG1 thing".
+// ruleKind are words that name a rule's kind, not what it is about.
+var ruleKind = prose.WordSet(`limit cap rule count budget quota policy`)
+
 // ruleGone is a rule said to hold no more: "Your BOM-line rule is
 // dropped".
 var ruleGone = lazyre.New(`(?i)\b(?:your|the|our|that|this)\s+(` + "`[^`]+`" + `|[\w.+/-]*[\w+])\s+(?:rule|requirement|policy|limit|constraint)\s+(?:is|was|has been|'s)\s+(?:now\s+)?(?:dropped|gone|lifted|scrapped|retired|withdrawn|void|off)\b`)
 
-var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy)\b`)
+var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy|limit|cap|constraint|restriction)\b`)
 
 // takeBackQuoted finds a rule the user takes back by quoting it: "I'm
 // taking back the "never automatic" thing partly".
@@ -833,9 +836,14 @@ func Removed(s string) []string {
 		}
 	}
 	for _, m := range ruleGone.FindAllStringSubmatch(s, -1) {
-		// "BOM-line" is about BOM lines: each word a key.
+		// "BOM-line" is about BOM lines: each word a key, but for a last
+		// one that names the kind of rule ("parts-limit").
 		var ks []string
-		for _, w := range strings.FieldsFunc(strings.Trim(m[1], "`"), func(r rune) bool { return r == '-' || r == '_' }) {
+		words := strings.FieldsFunc(strings.Trim(m[1], "`"), func(r rune) bool { return r == '-' || r == '_' })
+		if n := len(words); n > 1 && ruleKind[strings.ToLower(words[n-1])] {
+			words = words[:n-1]
+		}
+		for _, w := range words {
 			if k := lex.Key(lex.Stem(strings.ToLower(w))); k != "" && !lex.StopWords[k] {
 				ks = append(ks, k)
 			}

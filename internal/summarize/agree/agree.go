@@ -60,7 +60,7 @@ var (
 	// reports it done: "flashed, it connects".
 	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b|done[.!,]|(?:flashed|applied|deployed|installed|ran|rebuilt|switched|merged|pushed)(?: it| that)?,\s+(?:it|that|everything) (?:works|connects|boots|runs|builds|passes|starts|is (?:up|back|fine|green))\b)`)
 	// namedYes names in a few words what the reply takes, then agrees.
-	namedYes = lazyre.New(`(?i)^\s*[^,.;:?!]{2,50},\s*(?:yes|yep|yeah|agreed|ok(?:ay)?|sounds good|go ahead|deal|do it|let'?s do (?:it|that))[.!]*\s*$`)
+	namedYes = lazyre.New(`(?i)^\s*[^,.;:?!]{2,50},\s*(?:yes|yep|yeah|agreed|ok(?:ay)?|sounds good|go ahead|deal|do it|let'?s do (?:it|that))(?:[.!]+(?:\s|$)|\s*$)`)
 	// butCue is agreement with a condition that may change what was
 	// proposed: "ok, but not sqlc", "yes, except the TTL".
 	butCue  = lazyre.New(`(?i)\b(?:but|except|instead|rather|however|although|though)\b`)

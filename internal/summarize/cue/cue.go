@@ -486,3 +486,9 @@ var NowThat = lazyre.New(`(?i)\bnow that\b[^,;.]*`)
 // SoConclusion is a message's argument coming to its point: "So restic
 // to B2 for tank/enc/home only, …".
 var SoConclusion = lazyre.New(`^So,? ([a-z].{10,})$`)
+
+// ProposalDone labels what follows as a proposal already carried out:
+// "My suggestion, now implemented for splits: keep the bars on disk
+// unadjusted …", "Proposal, now in `btengine/walkforward.py`: rolling
+// walk-forward folds …".
+var ProposalDone = lazyre.New(`(?i)^(?:my |the |our )?(?:suggestion|proposal|recommendation|plan|design)s?,? (?:is )?now (?:implemented|in place|in|done|live|built|wired|applied)\b[^:]{0,60}:\s+(\S.*)$`)
