@@ -31,11 +31,11 @@ var (
 
 // hasVerb reports whether s holds a finite verb, as far as its words tell.
 func hasVerb(s string) bool {
-	prev := ""
+	prev, comma := "", false // comma: the word before prev ended one
 	for i, f := range strings.Fields(strings.ToLower(s)) {
 		w := strings.Trim(f, ".,;:!?()[]\"“”")
 		if !wordOnly.MatchString(w) {
-			prev = "-"
+			prev, comma = "-", false
 			continue
 		}
 		switch {
@@ -43,14 +43,15 @@ func hasVerb(s string) bool {
 			return true
 		case i == 0 && baseVerb[w]: // an imperative: "Run the tests with …"
 			return true
-		case i >= 2 && midAdverb[prev] && !midAdverb[w] && !notAfter[w] && !prepStart[w] && !fragStart[w] && !auxVerb[w] && len(w) > 2:
+		case i >= 2 && midAdverb[prev] && !comma && !midAdverb[w] && !notAfter[w] && !prepStart[w] && !fragStart[w] && !auxVerb[w] && len(w) > 2:
 			// "Backtests now draw …", "the workers always pull …": a
-			// word after the adverb that sits between subject and verb.
+			// word after the adverb that sits between subject and verb;
+			// after a comma ("The tests, still flaky.") it is none.
 			return true
 		case prev != "" && !notAfter[prev] && (baseVerb[w] || len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"))):
 			return true
 		}
-		prev = w
+		prev, comma = w, strings.HasSuffix(f, ",")
 	}
 	return false
 }

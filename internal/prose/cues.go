@@ -34,14 +34,13 @@ func ReasonAt(s string) []int {
 	return nil
 }
 
-// sinceWhen reports whether the cue m is "since" of a time: "incrementals
-// since then are a few GB a night" gives no reason.
+// sinceWhen reports whether the cue m is "since then", a time: "…,
+// incrementals since then are a few GB a night" gives no reason, where
+// "since today is the freeze" does.
 func sinceWhen(m string) bool {
 	f := strings.Fields(strings.ToLower(m))
-	return len(f) > 1 && f[0] == "since" && sinceTime[f[1]]
+	return len(f) > 1 && f[0] == "since" && f[1] == "then"
 }
-
-var sinceTime = WordSet(`then yesterday today tonight last monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december morning noon`)
 
 // asItIs reports whether the reason cue at loc in s is "as it is" (or
 // "as they are") closing its clause: "newServer now uses cfg.Timeout as

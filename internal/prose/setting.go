@@ -56,7 +56,10 @@ var (
 	// flagEq is a key of one word set with "=" and no space, as ZFS
 	// properties, sysctls and mount options are written: ashift=12,
 	// recordsize=1M, vm.swappiness=10 is settingRE's.
-	flagEq   = lazyre.New(`(?:^|[\s(` + "`" + `])([a-z][a-z0-9]{2,})=(\d+(?:\.\d+)?[kmgtKMGT]?)(?:[\s,;:)` + "`" + `]|\.(?:\s|$)|$)`)
+	flagEq = lazyre.New(`(?:^|[\s(` + "`" + `])([a-z][a-z0-9]{2,})=(\d+(?:\.\d+)?[kmgtKMGT]?)(?:[\s,;:)` + "`" + `]|\.(?:\s|$)|$)`)
+	// logField are keys a log line or a loop gives values, no setting:
+	// "status=503 pid=4312", "for idx=0".
+	logField = WordSet(`status pid tid uid gid code line idx exit errno ret err rc len count id took elapsed duration latency seq offset`)
 	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
 	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
@@ -92,7 +95,9 @@ func Settings(text string) map[string]string {
 	}
 	addWordSettings(out, text)
 	for _, m := range flagEq.FindAllStringSubmatch(text, -1) {
-		out[settingKey(m[1])] = m[2]
+		if !logField[strings.ToLower(m[1])] {
+			out[settingKey(m[1])] = m[2]
+		}
 	}
 	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {
 		out[settingKey(m[1])] = m[2]

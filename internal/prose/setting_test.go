@@ -24,6 +24,7 @@ func TestSettings(t *testing.T) {
 		"readTimeout(45, TimeUnit.SECONDS)":                                                     "map[readtimeout:45]",
 		"maxRetries = 5":                                                                        "map[maxretries:5]",
 		"`tank/enc/photos` uses recordsize=1M, and ashift=12 at creation.":                      "map[ashift:12 recordsize:1M]",
+		"the log shows status=503 and pid=4312":                                                 "map[]",
 		"GET /api/items?page=2 returned 200":                                                    "map[]", // a query string sets nothing
 		"And set the okhttp read timeout to 20 seconds, the default 10 is too short":            "map[readtimeout:20]",
 		"raised the retry delay to 30 s":                                                        "map[retrydelay:30]",

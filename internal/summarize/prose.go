@@ -470,11 +470,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		question := strings.HasSuffix(s, "?")
 		// What may be done some day is hedged as a guess is: not a
 		// decision, a cause or work left.
-		possible := role == Assistant && cue.Possible.MatchString(s) && !strings.Contains(strings.ToLower(s), " can now ")
+		possible := role == Assistant && cue.Possible.MatchString(s) && !canNow.MatchString(s)
 		hedged := cue.Hedge.MatchString(s) || possible
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
-		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s)) && prose.HasValue(s)
+		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s)) && prose.HasValue(s)
 		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix
 		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !openSaid(s) {
@@ -601,7 +601,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// on disk unadjusted, …": what it proposed holds.
 			kind = "decision"
 			a.addDecision(role, prose.Capitalize(cue.ProposalDone.FindStringSubmatch(s)[1]), next, true)
-		case role == Assistant && !hedged && !plan && cue.PurposeDid.MatchString(s) && strings.ContainsAny(s, "0123456789`"):
+		case role == Assistant && !hedged && !plan && cue.PurposeDid.MatchString(s) && !cue.DebugPurpose.MatchString(s) && strings.ContainsAny(s, "0123456789`"):
 			// "To keep the line count down I tied CC1 and CC2 to one
 			// 5.1k": a choice, with its purpose.
 			kind = "decision"
@@ -723,6 +723,20 @@ func (a *analysis) accept(p string) {
 	if len(props) == 0 || !agree.Agrees(first) {
 		return
 	}
+	if named := agree.Taken(first); named != "" {
+		// "the sticky sessions, yes." takes the proposal it names, not
+		// the other one: it shares two of the named words, or the one.
+		words := prose.WordSet(strings.Join(prose.ContentWords(named), " "))
+		props = slices.DeleteFunc(slices.Clone(props), func(pr proposed) bool {
+			n := 0
+			for w := range prose.WordSet(strings.Join(prose.ContentWords(pr.s+" "+pr.next), " ")) {
+				if words[w] {
+					n++
+				}
+			}
+			return n < min(2, len(words))
+		})
+	}
 	// Each is the choice itself, not a pick among the message's options.
 	msg := a.message
 	a.message = ""
@@ -797,7 +811,7 @@ func proposals(text string) []proposed {
 	// proposal, said without "I'd".
 	var so []proposed
 	for _, s := range ss {
-		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !isPlan(s) &&
+		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !isPlan(s) && !notSettled.MatchString(s) &&
 			!isCause(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !nowState(s) {
 			so = append(so, proposed{s: prose.Capitalize(m[1])})
 		}
@@ -826,7 +840,7 @@ func designTerm(s string) bool {
 	// …", "a bad `zfs destroy -r` … can take both copies", "RAIDZ2
 	// would give the same 16 TB") is an option weighed or a risk, not
 	// a term.
-	return !cue.CouldBe.MatchString(s) && len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
+	return !cue.CouldBe.MatchString(mainClause(s)) && len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
 		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !cue.Hedge.MatchString(s) && !isPlan(s) &&
 		!cue.Narrate.MatchString(s) && !cue.ActionLine.MatchString(s) && !cue.DecisionCue.MatchString(s) && !cue.RejectCue.MatchString(s) &&
 		!isCause(s) && !cue.Symptom.MatchString(s) && !agree.Proposing(s) && !cue.Flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !cue.PastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !openSaid(s)
@@ -884,7 +898,7 @@ func isCause(s string) bool {
 // work left, whatever later time its purpose names.
 func stepNow(s string) bool {
 	m := cue.LetMe.FindStringSubmatch(s)
-	return m != nil && !putOff[strings.ToLower(m[1])] || cue.DoingNow.MatchString(s)
+	return m != nil && !putOff[strings.ToLower(m[1])] || cue.DoingNow.MatchString(s) && !cue.GerundSubject.MatchString(s)
 }
 
 var (
@@ -1156,7 +1170,7 @@ func nowState(s string) bool {
 	if rest != s && !prose.VerbAfterSubject(rest) {
 		return false // "Now the X-Ray patching in both handlers.": the next step, named
 	}
-	return cue.NowStateRE.MatchString(s) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
+	return (cue.NowStateRE.MatchString(s) || pluralNow(s)) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
 }
 
 // stepNamed reports whether text, all the agent says before a tool call,
@@ -1618,3 +1632,33 @@ func lastOpen(sum string) []string {
 	}
 	return out
 }
+
+// canNow is "you can now …": what the work made possible, not an option.
+var canNow = lazyre.New(`(?i)\bcan (?:\w+ )?now\b`)
+
+// notSettled is a conclusion that settles nothing yet: "So the old
+// behaviour is back until we decide."
+var notSettled = lazyre.New(`(?i)\b(?:is back|still|yet|for now|until|for the moment)\b`)
+
+// mainClause is s before a clause that gives a reason or a consequence
+// (", so …", ", which …"): "Dead letters are kept 30 days, so ops can
+// replay them" states a term whatever its reason may allow.
+func mainClause(s string) string {
+	if i := subClause.FindStringIndex(s); i != nil {
+		return s[:i[0]]
+	}
+	return s
+}
+
+var subClause = lazyre.New(`,\s+(?:so|which|because|since|as|and so)\b`)
+
+// pluralNow reports whether s says what a plural subject does now
+// ("Backtests now draw the universe from …"), the word after "now" a
+// verb and not a preposition ("The test fails now with a different
+// error").
+func pluralNow(s string) bool {
+	m := cue.PluralNow.FindStringSubmatch(s)
+	return m != nil && !notVerbAfterNow[strings.ToLower(m[1])] && !cue.Symptom.MatchString(s)
+}
+
+var notVerbAfterNow = prose.WordSet(`with for and but that too than from after before because the this there here`)

@@ -168,7 +168,16 @@ func TestClassify(t *testing.T) {
 		{User, "Please, no deploys for two weeks.", "pref"},
 		{Assistant, "At today's 38% load the UPS reports 842 seconds of runtime, so there's margin, but I'd do a real pull-the-plug test before trusting that number.", "open"},
 		{Assistant, "Tying CC1 and CC2 to one 5.1k was my mistake from the CC session.", "root"},
-		{Assistant, "The mirror partner served every read, which is why there are no data errors.", ""},
+		{Assistant, "With a plain cable it works, which is why USB-A to C is fine.", ""},
+		{Assistant, "The lock is never released, which is why there are no new jobs picked up.", "root"},
+		{Assistant, "That was my mistake.", ""},
+		{Assistant, "Committing the generated files is a mistake.", ""},
+		{Assistant, "You can find the new retry logic in `client.go`: it now backs off 3 times.", "decision"},
+		{Assistant, "Testing on Windows still needs to happen before the release.", "open"},
+		{Assistant, "To get a stack trace I added a `panic()` at line 88.", ""},
+		{Assistant, "I dropped the staging database at 14:05 as you asked.", ""},
+		{Assistant, "The test fails now with a different error: `connection reset by peer`.", ""},
+		{User, "We ship v2.3 today, no merges for two days after that.", "pref"},
 		{Assistant, "While I had the B2 credentials loaded I also ran the restore test that was pending: checksums identical to the live files.", ""},
 		{Assistant, "Proposal, now in `btengine/walkforward.py`: rolling walk-forward folds with a 36-month training window and an embargo of 5 trading days.", "decision"},
 		{Assistant, "`tank/enc/photos` uses recordsize=1M: large sequential RAW and JPEG files, fewer blocks.", "env"},
@@ -1493,5 +1502,22 @@ func TestCauseThenFixByGerund(t *testing.T) {
 	a := item(t, "Wired in.\n\nWith a row stride of exactly 32 floats, all 32 threads of a warp read the same column, so every shared load was a 32-way bank conflict. Padding the tile to [32][33] shifts each row by one bank.", "")
 	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "[32][33]") {
 		t.Errorf("root causes %q lack the fix", a.rootCauses)
+	}
+}
+
+// TestDesignTermMayBe: a term of a design states what holds; what could,
+// can or would be in its main clause is an option or a risk (blind AL),
+// and "CAN bus" or "since May 2024" are no modals.
+func TestDesignTermMayBe(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Dead letters are kept 30 days, so ops can replay them.":             true,
+		"The CAN bus runs at 500 kbit/s on both nodes.":                      true,
+		"Tokens issued since May 2024 carry `kid` v2.":                       true,
+		"RAIDZ2 would give the same 16 TB with any-two-disk tolerance.":      false,
+		"A bad `zfs destroy -r` replicated before you notice can take both.": false,
+	} {
+		if got := designTerm(s); got != want {
+			t.Errorf("designTerm(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

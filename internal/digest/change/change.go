@@ -483,16 +483,27 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 // named with its number ("we retired mini-02 on Friday") is one too.
 var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled|retired|decommissioned)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+]|[a-z][\w.+]*-\d[\w.-]*[\w])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now|last|yesterday|today|on (?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|$)`)
 
-// takenBack finds an instruction or plan the user takes back by name:
-// "forget the --fast rule", "scrap the DEBUG1 thing".
 // ruleKind are words that name a rule's kind, not what it is about.
 var ruleKind = prose.WordSet(`limit cap rule count budget quota policy`)
 
 // ruleGone is a rule said to hold no more: "Your BOM-line rule is
-// dropped".
-var ruleGone = lazyre.New(`(?i)\b(?:your|the|our|that|this)\s+(` + "`[^`]+`" + `|[\w.+/-]*[\w+])\s+(?:rule|requirement|policy|limit|constraint)\s+(?:is|was|has been|'s)\s+(?:now\s+)?(?:dropped|gone|lifted|scrapped|retired|withdrawn|void|off)\b`)
+// dropped". Not "lifted" or "off", which a limit raised ("lifted to
+// 200") or wrong ("off by one") is too.
+var ruleGone = lazyre.New(`(?i)\b(?:your|the|our|that|this)\s+(` + "`[^`]+`" + `|[\w.+/-]*[\w+])\s+(?:rule|requirement|policy|limit|constraint)(?:\s+(?:is|was|has been)|'s)\s+(?:now\s+)?(?:dropped|gone|scrapped|retired|withdrawn|void)\b`)
 
-var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy|limit|cap|constraint|restriction)\b`)
+// takenBack finds an instruction or plan the user takes back by name:
+// "forget the --fast rule", "scrap the DEBUG1 thing", "forget the parts
+// limit" (its limit group: a limit taken back is a limit's rule, see
+// Removes).
+var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy|(limit|cap|constraint|restriction))\b`)
+
+// setToNumber follows a limit set, not taken back: "drop the rate limit
+// to 50 per second".
+var setToNumber = lazyre.New(`^\s+(?:down |up )?(?:to|at|by)\s+\d`)
+
+// limitShape is a rule that holds a limit: "keep the unique BOM lines
+// under 25", "at most 3 retries".
+var limitShape = lazyre.New(`(?i)\b(?:under|below|at most|no more than|max(?:imum)?|limit(?:ed)?|cap(?:ped)?|up to|fewer than|less than|within)\s+\$?\d`)
 
 // takeBackQuoted finds a rule the user takes back by quoting it: "I'm
 // taking back the "never automatic" thing partly".
@@ -645,6 +656,8 @@ func Removes(k string, xk map[string]bool, x string) bool {
 	case strings.HasPrefix(k, allowedDoing):
 		verb, what, _ := strings.Cut(k[len(allowedDoing):], " ")
 		return forbidsDoing(x, verb, what)
+	case strings.HasPrefix(k, limitDropped):
+		return HasKeys(xk, k[len(limitDropped):]) && limitShape.MatchString(x)
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	}
@@ -739,13 +752,14 @@ func saidKeys(p string) string {
 
 // Marks of the removed keys that are not names: a version series whose
 // support was dropped, a thing allowed again or here, a rule taken
-// back, a layer opened, an action allowed (its verb's key, then the keys
-// of what it may be done to).
+// back, a limit taken back (what it limited), a layer opened, an action
+// allowed (its verb's key, then the keys of what it may be done to).
 const (
 	droppedSeries = "^"
 	allowedAgain  = "!"
 	allowedHere   = "~"
 	takenBackRule = "?"
+	limitDropped  = "%"
 	allowedInto   = "+"
 	allowedDoing  = "="
 )
@@ -836,6 +850,7 @@ func Removed(s string) []string {
 		}
 	}
 	for _, m := range ruleGone.FindAllStringSubmatch(s, -1) {
+		// Only a limit's rule: "the rate limit" is no rule on rates.
 		// "BOM-line" is about BOM lines: each word a key, but for a last
 		// one that names the kind of rule ("parts-limit").
 		var ks []string
@@ -848,12 +863,19 @@ func Removed(s string) []string {
 				ks = append(ks, k)
 			}
 		}
-		if k := strings.Join(ks, " "); len(k) > 2 && !slices.Contains(out, k) {
-			out = append(out, k)
+		if k := strings.Join(ks, " "); len(k) > 2 && !slices.Contains(out, limitDropped+k) {
+			out = append(out, limitDropped+k)
 		}
 	}
-	for _, m := range takenBack.FindAllStringSubmatch(s, -1) {
-		if k := lex.Key(strings.TrimLeft(strings.Trim(m[1], "`"), "-")); len(k) > 2 && !lex.StopWords[k] && !slices.Contains(out, k) {
+	for _, i := range takenBack.FindAllStringSubmatchIndex(s, -1) {
+		k := lex.Key(strings.TrimLeft(strings.Trim(s[i[2]:i[3]], "`"), "-"))
+		if i[4] >= 0 {
+			if setToNumber.MatchString(s[i[1]:]) {
+				continue // "drop the rate limit to 50 per second" sets it
+			}
+			k = limitDropped + k
+		}
+		if len(k) > 2 && !lex.StopWords[k] && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}

@@ -256,10 +256,15 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 		return false
 	}
 	for _, b := range later.Parts[digest.Request] {
-		for _, m := range binned.FindAllStringSubmatch(b, -1) {
-			for k := range change.Keys(m[1] + m[2]) {
-				if slices.Contains(d, k) {
-					return true
+		for _, x := range digest.Sentences(b) {
+			if strings.HasSuffix(x, "?") || notYet.MatchString(x) {
+				continue // "I haven't thrown out the splitter yet", "Before we got rid of it, …?"
+			}
+			for _, m := range binned.FindAllStringSubmatch(x, -1) {
+				for k := range change.Keys(m[1] + m[2]) {
+					if slices.Contains(d, k) {
+						return true
+					}
 				}
 			}
 		}
@@ -267,8 +272,12 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 	return false
 }
 
-// binned says a thing, the word it captures, was thrown out.
-var binned = lazyre.New(`(?i)\b([\w-]+)(?:'s| is| are| went) (?:in the (?:bin|trash)|gone for good|binned)\b|\b(?:binned|threw out|thrown out|got rid of) (?:the |that |those |our |my )?([\w-]+)`)
+// binned says a thing, the noun it captures, was thrown out: the word
+// before "'s in the bin", the last of the few after "got rid of".
+var binned = lazyre.New(`(?i)\b([\w-]+)(?:'s| is| are| went) (?:in the (?:bin|trash)|gone for good|binned)\b|\b(?:binned|threw out|thrown out|got rid of) (?:the |that |those |our |my )?(?:[\w-]+ ){0,2}?([\w-]+)(?:[.,;:!]|\s+(?:in|on|from|for|of|and|at|with|that|which)\b|$)`)
+
+// notYet is a sentence that denies or puts off what it names.
+var notYet = lazyre.New(`(?i)\b(?:haven't|hasn't|have not|has not|didn't|did not|not yet|before|never)\b|n't\b`)
 
 // CreatedLater reports whether todo says a file is missing ("the repo
 // has no Dockerfile yet") and one of the newer sessions wrote it: the

@@ -214,6 +214,8 @@ func TestGotRidOf(t *testing.T) {
 	for request, want := range map[string]bool{
 		"the modular SATA cables came, splitter's in the bin. today: shares.": true,
 		"is the splitter a problem for the fourth drive too?":                 false,
+		"I haven't thrown out the splitter yet, the cables come Friday.":      false,
+		"Before we got rid of the splitter, were CRC errors rising?":          false,
 	} {
 		newer := summary(map[int][]string{digest.Request: {request}})
 		sums := []*digest.Summary{newer, older}

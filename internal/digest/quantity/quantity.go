@@ -33,6 +33,7 @@ func Of(s string) []Quantity {
 		return nil
 	}
 	s = thousands.ReplaceAllStringFunc(s, func(n string) string { return strings.ReplaceAll(n, ",", "") })
+	s = gluedDegrees.ReplaceAllString(s, "$1 $2") // "8°C" is "8 °C"
 	toks := strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}\"!?—–", r)
 	})
@@ -138,8 +139,8 @@ func Of(s string) []Quantity {
 		if measures[unit] && unit != "%" && unit != "degc" && unit != "degf" {
 			// One measure of many things: it counts what the words
 			// after it say it measures, or nothing this can tell. A
-			// share or a temperature is, like a share, a setting's
-			// level on the topic it shares ("on below 8 °C").
+			// share or a temperature is a setting's level on the topic
+			// it shares ("on below 8 °C").
 			w := qualifier(toks, next)
 			if w == "" {
 				continue
@@ -302,6 +303,9 @@ var measures = func() map[string]bool {
 
 // degrees are the units of a temperature, a symbol and a letter.
 var degrees = map[string]string{"°c": "degc", "℃": "degc", "ºc": "degc", "°f": "degf", "℉": "degf"}
+
+// gluedDegrees is a temperature written without a space: "8°C".
+var gluedDegrees = lazyre.New(`(\d)(°[CFcf]|℃|℉)`)
 
 // Temperature reports whether unit is a temperature's: a threshold a
 // change moves ("heater band lowered to on below 6 °C") more often

@@ -500,7 +500,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// How often a thing runs is a weak measure, but one said to
 			// be so now changed it: "checkInterval is 168h now, once a
 			// week" against "… more than once a day".
-			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || (u == quantity.Times || quantity.Temperature(u)) && (change.SaysNow(n.Text) || quantity.Temperature(u) && n.change != nil) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!quantity.Temperature(u) || sameLead(x, n.Text)) && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || (u == quantity.Times || quantity.Temperature(u)) && (change.SaysNow(n.Text) || quantity.Temperature(u) && n.change != nil) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
@@ -553,4 +553,14 @@ func choseOld(chosen map[string]bool, c *change.Change) bool {
 		}
 	}
 	return false
+}
+
+// sameLead reports whether x and n open on the same content word: a
+// temperature belongs to the thing a statement is about first ("heater:
+// on below 8 °C" and "heater band lowered to on below 6 °C"), not to
+// another thing in the same place ("the greenhouse vent opens above
+// 25 °C").
+func sameLead(x, n string) bool {
+	xw, nw := prose.ContentWords(x), prose.ContentWords(n)
+	return len(xw) > 0 && len(nw) > 0 && lex.Key(lex.Stem(xw[0])) == lex.Key(lex.Stem(nw[0]))
 }

@@ -29,7 +29,29 @@ func Choice(s string) string {
 // then agrees ("mirrors + the fast pool, yes."), refuses nothing and sets
 // no condition.
 func Agrees(first string) bool {
-	return (agrees.MatchString(first) || namedYes.MatchString(first)) && !Refuses(first) && !butCue.MatchString(first) && !strings.HasSuffix(strings.TrimSpace(first), "?")
+	return (agrees.MatchString(first) || Named(first) != "") && !Refuses(first) && !butCue.MatchString(first) && !strings.HasSuffix(strings.TrimSpace(first), "?")
+}
+
+// Taken is what a reply agrees to by naming it and only so ("mirrors +
+// the fast pool, yes."), "" when it opens by agreeing ("ok, yes") or does
+// not agree: only the proposals it names are taken.
+func Taken(first string) string {
+	if agrees.MatchString(first) {
+		return ""
+	}
+	return Named(first)
+}
+
+// Named is what a reply that agrees after naming it names ("mirrors +
+// the fast pool" of "mirrors + the fast pool, yes."), "" for another
+// reply or one that names a condition or a delay ("if it stays under 5
+// ms, yes", "not this sprint, ok").
+func Named(first string) string {
+	m := namedYes.FindStringSubmatch(first)
+	if m == nil || conditionLead.MatchString(m[1]) {
+		return ""
+	}
+	return m[1]
 }
 
 // Refuses reports whether a message opens with a refusal: "No. Keep the
@@ -44,7 +66,7 @@ var (
 	// proposal is the agent putting a choice to the user: "My take:
 	// Postgres 16, and not CockroachDB", "For data access I'd use sqlc on
 	// top of pgx/v5", "I suggest we hand trials to Stripe".
-	proposal = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?(?:my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*| (?:is|would be)(?:\s*[:—–-])?\s+| here\s*[:—–-]\s*)\S|(?:(?:for|on|as for|about) [^,;:.]{1,40}?,? )?(?:i'd|i would) (?:just |simply )?[a-z]{3,}\b|i (?:suggest|propose|recommend)\b)`)
+	proposal = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?(?:my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*\S| (?:is|would be)(?:\s*[:—–-]\s*\S|\s+(?:a|an|the|to|that|this|one|two|three|\d)\b)| here\s*[:—–-]\s*\S)|(?:(?:for|on|as for|about) [^,;:.]{1,40}?,? )?(?:i'd|i would) (?:just |simply )?[a-z]{3,}\b|i (?:suggest|propose|recommend)\b)`)
 	// notProposal is "I'd" with a verb that proposes nothing: "I'd say
 	// it's the cache", "I'd expect 40 ms", "I'd rather not".
 	notProposal = lazyre.New(`(?i)\b(?:i'd|i would) (?:say|guess|expect|think|bet|assume|imagine|like|love|hate|need|have|be|rather not|prefer not|wait|hold off|avoid|advise against|argue against|vote against|hesitate|worry|check|look|want|ask|leave (?:it|that|this) (?:alone|out|as is))\b`)
@@ -52,7 +74,7 @@ var (
 	// queue grows, I'd use Redis".
 	conditional = lazyre.New(`(?i)^(?:if|unless|when|once|should|in case)\b`)
 	// proposalLabel is the label a proposal may open with.
-	proposalLabel = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*| (?:is|would be)(?:\s*[:—–-])?\s+| here\s*[:—–-]\s*)`)
+	proposalLabel = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*| (?:is|would be)(?:\s*[:—–-]\s*|\s+(?:to\s+)?)| here\s*[:—–-]\s*)`)
 	// proposer is the agent proposing, which the agreement makes
 	// a decision of the two.
 	proposer = lazyre.New(`(?i)\b(?:i'd|i would|i) (?:just |simply |rather )?(?:(?:suggest|propose|recommend)(?: that)?(?: we)?\s+)?`)
@@ -60,7 +82,9 @@ var (
 	// reports it done: "flashed, it connects".
 	agrees = lazyre.New(`(?i)^\s*(?:ok(?:ay)?\b|yes\b|yep\b|yeah\b|sure\b|agreed\b|i agree\b|sounds (?:good|right|great|fine|reasonable)\b|good[,.!]|great[,.!]|perfect\b|fine[,.!]|lgtm\b|makes sense\b|go (?:ahead|for it)\b|do it\b|let'?s do (?:it|that|this)\b|deal\b|works for me\b|fair enough\b|all good\b|done[.!,]|(?:flashed|applied|deployed|installed|ran|rebuilt|switched|merged|pushed)(?: it| that)?,\s+(?:it|that|everything) (?:works|connects|boots|runs|builds|passes|starts|is (?:up|back|fine|green))\b)`)
 	// namedYes names in a few words what the reply takes, then agrees.
-	namedYes = lazyre.New(`(?i)^\s*[^,.;:?!]{2,50},\s*(?:yes|yep|yeah|agreed|ok(?:ay)?|sounds good|go ahead|deal|do it|let'?s do (?:it|that))(?:[.!]+(?:\s|$)|\s*$)`)
+	namedYes = lazyre.New(`(?i)^\s*([^,.;:?!]{2,50}),\s*(?:yes|yep|yeah|agreed|ok(?:ay)?|sounds good|go ahead|deal|do it|let'?s do (?:it|that))(?:[.!]+(?:\s|$)|\s*$)`)
+	// conditionLead opens a named part that is no choice taken.
+	conditionLead = lazyre.New(`(?i)^\s*(?:if|unless|when|once|maybe|perhaps|later|not|only|just|after|before)\b`)
 	// butCue is agreement with a condition that may change what was
 	// proposed: "ok, but not sqlc", "yes, except the TTL".
 	butCue  = lazyre.New(`(?i)\b(?:but|except|instead|rather|however|although|though)\b`)

@@ -15,6 +15,7 @@ func TestProposesAndAgrees(t *testing.T) {
 		{"My recommendation is a hybrid, weighted heavily to one side:", true},
 		{"I'd rather make the two partitions a separate mirrored pool.", true},
 		{"I'd rather not.", false},
+		{"My recommendation is moot now that the vendor dropped the v2 API.", false},
 	} {
 		if got := Proposes(tc.s); got != tc.want {
 			t.Errorf("Proposes(%q) = %v, want %v", tc.s, got, tc.want)
@@ -24,7 +25,8 @@ func TestProposesAndAgrees(t *testing.T) {
 		t.Errorf("Choice = %q", got)
 	}
 	for first, want := range map[string]bool{"agreed on all of it.": true, "good, ack after inbox commit is what I wanted.": true, "ok, but not sqlc.": false, "No.": false, "Why not Cockroach?": false, "flashed, it connects, v0.12.0-389 on both.": true, "done.": true, "tried it, it fails.": false, "Did it pass on CI?": false, "Done?": false, "Reverted that, everything works again.": false,
-		"mirrors + the fast pool, yes.": true, "mirrors + the fast pool, yes. also the heater": true, "the second one, ok but shorter": false} {
+		"mirrors + the fast pool, yes.": true, "mirrors + the fast pool, yes. also the heater": true, "the second one, ok but shorter": false,
+		"if it stays under 5 ms, yes.": false, "not this sprint, ok.": false, "maybe later, ok.": false} {
 		if got := Agrees(first); got != want {
 			t.Errorf("Agrees(%q) = %v, want %v", first, got, want)
 		}

@@ -83,15 +83,18 @@ func Same(text, s, other string) string {
 
 // ListAfter is the list that follows the line of text ending in s, a
 // lead-in ("My recommendation is a hybrid, weighted heavily to one
-// side:"): each item's first sentence, at most max of them; nil when no
+// side:"): each item's first sentence, at most n of them; nil when no
 // list follows.
-func ListAfter(text, s string, max int) []string {
-	lines := strings.Split(text, "\n")
+func ListAfter(text, s string, n int) []string {
 	flat := strings.Join(strings.Fields(s), " ")
+	if !strings.HasSuffix(flat, ":") {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
 	at := -1
 	for i := range lines {
 		// The lead-in may wrap: it ends on this line, begins on one before.
-		if strings.HasSuffix(flat, ":") && strings.HasSuffix(strings.Join(strings.Fields(strings.Join(lines[max0(i-3):i+1], " ")), " "), flat) {
+		if strings.HasSuffix(strings.Join(strings.Fields(strings.Join(lines[max(i-3, 0):i+1], " ")), " "), flat) {
 			at = i
 			break
 		}
@@ -102,8 +105,8 @@ func ListAfter(text, s string, max int) []string {
 	var out, cur []string
 	flush := func() {
 		if len(cur) > 0 {
-			if ss := firstSentence(strings.Join(cur, " ")); ss != "" {
-				out = append(out, ss)
+			if ss := prose.Sentences(strings.Join(cur, " ")); len(ss) > 0 {
+				out = append(out, ss[0])
 			}
 			cur = nil
 		}
@@ -112,7 +115,7 @@ func ListAfter(text, s string, max int) []string {
 		t := strings.TrimSpace(l)
 		if item, ok := pick.ListItem(l); ok {
 			flush()
-			if len(out) == max {
+			if len(out) == n {
 				break
 			}
 			cur = []string{strings.TrimSpace(item)}
@@ -126,19 +129,8 @@ func ListAfter(text, s string, max int) []string {
 		}
 		cur = append(cur, t)
 	}
-	flush()
-	if len(out) > max {
-		out = out[:max]
+	if len(out) < n {
+		flush()
 	}
 	return out
-}
-
-func max0(i int) int { return max(i, 0) }
-
-// firstSentence is the first sentence of s.
-func firstSentence(s string) string {
-	if ss := prose.Sentences(s); len(ss) > 0 {
-		return ss[0]
-	}
-	return ""
 }

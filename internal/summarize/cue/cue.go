@@ -62,7 +62,7 @@ var ReasonsFor = lazyre.New(`(?i)\bthe (?:main |real )?reasons? (?:why )?((?:we'
 var ReasonLead = lazyre.New(`(?i)^(that way|this way|this means|that means|which means|otherwise|so that|the point is|the upshot is|without (it|this|that|them),)\b`)
 
 // NowStateRE is a report of what was done as the state it leaves.
-var NowStateRE = lazyre.New(`(?i)(^now,? (the |a |an |it |they |each |every |all |\S+ )|\b(is|are) now\b|\bnow (\w+s|is|are)\b|\b[a-z]\w*s now [a-z]{3,}\b|\b(\w+s|is|are) \S+( \S+)? now[.,;]|\bswitched (\S+ ){0,4}(to|over to)\b)`)
+var NowStateRE = lazyre.New(`(?i)(^now,? (the |a |an |it |they |each |every |all |\S+ )|\b(is|are) now\b|\bnow (\w+s|is|are)\b|\b(\w+s|is|are) \S+( \S+)? now[.,;]|\bswitched (\S+ ){0,4}(to|over to)\b)`)
 
 var RejectCue = lazyre.New(`(?i)(\b(an|the|one|another|the other) (\w+ )?(alternative|option) (would have been|would be|was|is|could be|would have meant)\b(?:[^.;]|\.\w){0,160}\bbut\b|\b(the other|another|a different|one other) (way|approach|route) (would have been|would be|could be|is)\b(?:[^.;]|\.\w){0,160}\bbut\b|\b(we|i) could have\b[^.;]{0,120}\bbut\b|\b(looks|sounds|seems|is|was|would be|would have been) (attractive|tempting|appealing|nice|nicer|simpler|easier|cleaner|quicker|faster|cheaper)( on paper| at first| to write)?,? but\b|\b(i|we) (thought about|considered|looked at)\b(?:[^.;]|\.\w){0,160}\bbut\b|\bwe could,? but\b|^[\w./+-]+(?: (?:and|or) [\w./+-]+)? would (?:save|give|buy|cut|halve|help|be (?:faster|smaller|simpler|cheaper|nicer))\b[^.;]{0,60},? but\b|\bforget (the|about)\b|\bscrap (the|that)\b|\bnot (worth|a good fit)\b|\bover \S+( \S+)? (because|since|as (?:it|it's|they|they're|we|i|the|this|that|its|their|our|there's)\b)|\bdecided against\b|\bruled out\b|\b(i'd|i would|we'd|we would|we should|let's) rule (that|it|this|them) out\b|^[^.;:,]{3,60} (?:i'd|i would|we'd|we would) (?:rule out|skip|avoid|pass on)\s*[:—–,.]|\b(is|are) out (for (this|that|now|us|here|the reasons?)|here)\b|\b(is|are) out\s*[:—–]|\b(suggested|proposed)\b[^.]{1,100}?(\binstead\b[^.;]{0,10}\bbut\b|;\s*no\b|\s—\s*no\b)|\b(?:i|we|you) rejected\b|\brejected\b[^.;]{0,80}\b(?:in favou?r of|because (?:we|i|it)|since (?:we|i|it))\b|\b(?:i|we) (?:didn't|did not) (?:use|go with|pick|choose|take|add) \S+[^.;]{0,80}\b(?:because|since|as)\b|\b(?:i|we) (?:didn't|did not) (?:use|go with|pick|choose|take|add|do) [\w.-]+:\s+\S|\b(?:i|we) (?:didn't|did not) (?:build|write|make|add|use)\b[^.;]{0,100};\s*(?:that|it|this) would\b|\b(won't|will not|not going to|don't want to|do not want to|shouldn't|no need to|not worth) (use|using|go with|add|adding|pull in|introduce|bring in)\b|\bconsidered\b.{0,60}\bbut\b|\b(we're|we are|i'm) (dropping|ditching|removing|not using)\b|\bdrop(ped|ping)? \S+( \S+)? (after all|in favou?r of)\b|\bno longer (use|using|need)\b|\b(is|would be|was|'s) (overkill|too heavy|too slow|too complex)\b|\b(i'd|i would|we'd|we would) rather not\b|\b(?:i'd|i would|we'd|we would) skip (?:it|that|this|them)\b|\b(?:tried|tested|looked at|played with)\b[^.;]{0,80}\band (?:i'd|i would|we'd|we would) (?:leave|drop|skip) (?:it|that|them)\s*(?:[:;,—–.]|$)|\b(?:i'd|i would|we'd|we would) pass on\b|\b(i'd|i would|we'd|we would) (advise|recommend|argue|vote) against\b|\bi (wouldn't|would not) recommend\b|\b(i'd|i would|we'd|we would|we should|let's) (keep|leave) [^.;:]{1,60} out of (it|this|that|here|the \w+)\b|\b(is|are) out(,? (as well|too|either))?,? (since|because)\b|\b(i|we) (wouldn't|would not) (use|go with|pick|choose|add|adopt|introduce|follow|take|go down)\b|\b(?:i'd|we'd) not (?:use|go with|pick|choose|add|adopt|introduce|bring in|pull in|run)\b|\b(doesn't|does not|wouldn't|would not) fit\s*(:|the bill\b|our case\b)|^(i|we) (didn't|did not) (give|use|add|go with|pick|choose|split|introduce|wrap|guard|protect|lock|put)\b[^.;:]{0,100}(:|—)|\b(chose|decided|opted) not to\b)`)
 
@@ -316,7 +316,12 @@ var LetMe = lazyre.New(`(?i)^(?:ok,? |now,? |first,? )?let me (\w+)`)
 
 // DoingNow opens the step the agent takes now with its verb: "Moving
 // kestrel's pull later so they don't compete, then a first restic run."
-var DoingNow = lazyre.New(`^(?:(?:Now|Next|First|Then),? )?(?:Moving|Writing|Adding|Checking|Running|Switching|Setting|Changing|Updating|Fixing|Rewriting|Wiring|Creating|Rebuilding|Restarting|Testing|Applying|Copying|Renaming|Removing|Bumping|Putting|Pointing|Turning|Enabling|Disabling|Installing|Deploying|Pushing|Reverting|Trying|Testing|Looking|Reading|Measuring|Comparing)\b`)
+var DoingNow = lazyre.New(`(?i)^(?:(?:now|next|first|then),? )?(?:moving|writing|adding|checking|running|switching|setting|changing|updating|fixing|rewriting|wiring|creating|rebuilding|restarting|testing|applying|copying|renaming|removing|bumping|putting|pointing|turning|enabling|disabling|installing|deploying|pushing|reverting|trying|looking|reading|measuring|comparing)\b`)
+
+// GerundSubject is a gerund that is a sentence's subject, a thing to do
+// and no step taken now: "Testing on Windows still needs to happen",
+// "Reading the config from env vars is not implemented yet".
+var GerundSubject = lazyre.New(`(?i)^\w+ing\b[^,.;:]{0,60}?\b(?:is|are|was|still|needs?|has to|have to|should|must|isn't|aren't|not)\b`)
 
 // PronounLead is work left whose subject is a pronoun for what the
 // sentence before said ("It's flaky; I haven't found why yet"): it joins
@@ -439,7 +444,7 @@ var CountedThings = lazyre.New(`(?i)\b(two|three|four|2|3|4) (?:things|items|poi
 // Culprit names a cause in a few words and no more: "The culprit is the
 // order of things after wake-up.", "The watermark is the problem.",
 // "Tying CC1 and CC2 to one 5.1k was my mistake from the CC session."
-var Culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culprit|problem|issue|bug|cause) (?:is|was) [^.,;:]{3,60}|[^.,;:]{3,50} (?:is|was) the (?:real |actual )?(?:culprit|problem|issue|bug|cause)|(?:[^.,;:]|\.\d){3,60} (?:is|was) (?:my|our|a|the) (?:mistake|error|bug)(?: (?:from|in|of) [^.,;:]{3,40})?)\.?$`)
+var Culprit = lazyre.New(`(?i)^(?:so,? )?(?:(?:the )?(?:real |actual )?(?:culprit|problem|issue|bug|cause) (?:is|was) [^.,;:]{3,60}|[^.,;:]{3,50} (?:is|was) the (?:real |actual )?(?:culprit|problem|issue|bug|cause)|\S+(?: (?:[^.,;: ]|\.\d)+){1,10} was (?:my|our) (?:mistake|error|bug)(?: (?:from|in|of) [^.,;:]{3,40})?)\.?$`)
 
 // Remedy turns from what went wrong to what to do about it: "Drop the
 // pool to 15", "For the export, I moved the trigger: …".
@@ -454,15 +459,17 @@ var TopicLead = lazyre.New(`^([^:` + "`" + `]{3,60}):\s+(\S.*)$`)
 
 var Conjunction = lazyre.New(`(,? and |; |, )`)
 
-// Possible is the agent saying what may be done some day, which is
+// Possible is the agent saying what may be changed some day, which is
 // neither a choice, nor a replacement, nor work left: "You can grow by
-// adding another pair later, or replace one pair with bigger disks".
+// adding another pair later, or replace one pair with bigger disks". Not
+// "You can find …" or "You could still hit the race …".
 // "You can now …" says what the work made possible (see prose.go).
-var Possible = lazyre.New(`(?i)^(?:(?:and|but|also|plus|later|if needed),? )?(?:you|one) (?:can|could)(?: always| also| still| easily| just| simply| later)? [a-z]+`)
+var Possible = lazyre.New(`(?i)^(?:(?:and|but|also|plus|later|if needed),? )?(?:you|one) (?:can|could)(?: always| also| still| easily| just| simply| later)? (?:grow|add|extend|expand|replace|swap|move|switch|split|upgrade|scale|raise|lower|increase|decrease|enable|disable|drop|remove|reuse|migrate|convert|attach|detach)\b`)
 
 // PurposeDid is a choice made for a purpose said first: "To keep the
 // line count down I tied CC1 and CC2 together to a single 5.1k (R3)".
-// Not a check or a run ("To be sure I ran it twice").
+// Not a check or a run ("To be sure I ran it twice"), nor a step of
+// debugging (DebugPurpose).
 var PurposeDid = lazyre.New(`(?i)^to (?:keep|save|avoid|stay|cut|get|make|stop|prevent|reduce|limit|speed|free|spare|lower|raise|fit|match|simplify|protect)\b[^,.;:]{3,60},? (?:i|we)(?:'ve| have)? (?:tied|made|set|moved|put|used|kept|chose|split|merged|added|removed|switched|changed|capped|limited|pinned|dropped|replaced|combined|joined|routed|placed|gave|turned|swapped|shared|reused|shortened|lowered|raised)\b`)
 
 // NoneFor is a count of none over a stretch of time after a report, an
@@ -472,13 +479,13 @@ var NoneFor = lazyre.New(`(?i)(?:[,;]|\band|\bbut|\bwith)\s+no (?:more )?\w+s (?
 
 // FineWhy explains why something is fine, which is no cause of a
 // failure: "With a plain cable it works, which is why USB-A to C is
-// fine", "The mirror partner served every read, which is why there are no
-// data errors".
-var FineWhy = lazyre.New(`(?i)\b(?:which|that|this) is why\b[^.;]{0,60}?(?:\b(?:is|are|was|were|stays?|stayed) (?:fine|ok|okay|right|correct|unaffected|safe|intact|clean)\b|\bworks?\b|\bthere (?:are|were|was|is) no\b)`)
+// fine".
+var FineWhy = lazyre.New(`(?i)\b(?:which|that|this) is why\b[^.;]{0,60}?\b(?:is|are|was|were|stays?|stayed) (?:fine|ok|okay|right|correct|unaffected|safe|intact|clean)\b`)
 
 // CouldBe is what may or would be, not what is: "the free 867 GB could
-// become a special vdev", "RAIDZ2 would give the same 16 TB".
-var CouldBe = lazyre.New(`(?i)\b(?:could|can|may|would)(?:\s|$)`)
+// become a special vdev", "RAIDZ2 would give the same 16 TB". Lower case
+// only: "CAN bus", "since May 2024".
+var CouldBe = lazyre.New(`\b(?:could|can|may|would)(?:\s|$)`)
 
 // NowThat is "now that …", which says when, not what holds now.
 var NowThat = lazyre.New(`(?i)\bnow that\b[^,;.]*`)
@@ -491,4 +498,16 @@ var SoConclusion = lazyre.New(`^So,? ([a-z].{10,})$`)
 // "My suggestion, now implemented for splits: keep the bars on disk
 // unadjusted …", "Proposal, now in `btengine/walkforward.py`: rolling
 // walk-forward folds …".
-var ProposalDone = lazyre.New(`(?i)^(?:my |the |our )?(?:suggestion|proposal|recommendation|plan|design)s?,? (?:is )?now (?:implemented|in place|in|done|live|built|wired|applied)\b[^:]{0,60}:\s+(\S.*)$`)
+var ProposalDone = lazyre.New(`(?i)^(?:my |the |our )?(?:suggestion|proposal|recommendation|plan|design)s?,? (?:is )?now (?:implemented|in place|done|live|built|wired|applied|in ` + "`[^`]+`" + `|in [\w./-]+\.\w+)[^:]{0,60}:\s+(\S.*)$`)
+
+// DebugPurpose is a purpose of a step that does not last: "To get a stack
+// trace I added a panic()", "… for this run only".
+var DebugPurpose = lazyre.New(`(?i)\b(?:stack ?trace|reproduc|baseline|for this run|temporar|for now|debug|for testing|to test|bisect)`)
+
+// ClockAt is a time of day a thing was done at: "at 14:05".
+var ClockAt = lazyre.New(`\bat \d{1,2}:\d{2}\b`)
+
+// PluralNow is a plural subject, "now" and its verb: "Backtests now draw
+// …"; the word it captures must be no preposition ("fails now with a
+// different error").
+var PluralNow = lazyre.New(`(?i)\b[a-z]\w*s now ([a-z]{3,})\b`)
