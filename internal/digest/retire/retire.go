@@ -555,12 +555,30 @@ func choseOld(chosen map[string]bool, c *change.Change) bool {
 	return false
 }
 
-// sameLead reports whether x and n open on the same content word: a
-// temperature belongs to the thing a statement is about first ("heater:
-// on below 8 °C" and "heater band lowered to on below 6 °C"), not to
-// another thing in the same place ("the greenhouse vent opens above
-// 25 °C").
+// sameLead reports whether what n opens on (its first two content words
+// but for a verb of change) is among the first three of x: a temperature
+// belongs to the thing a statement is about first ("the cabinet heater
+// runs on below 8 °C" and "heater band lowered to on below 6 °C"), not to
+// a thing x names later ("smartd warns when a disk in the NAS passes
+// 45 °C" and "the NAS fan curve ramps up at 40 °C"). Two things in one
+// place ("the greenhouse heater", "the greenhouse vent") it cannot tell.
 func sameLead(x, n string) bool {
-	xw, nw := prose.ContentWords(x), prose.ContentWords(n)
-	return len(xw) > 0 && len(nw) > 0 && lex.Key(lex.Stem(xw[0])) == lex.Key(lex.Stem(nw[0]))
+	xw := prose.ContentWords(x)
+	lead := map[string]bool{}
+	for _, w := range prose.ContentWords(n) {
+		if len(lead) == 2 {
+			break
+		}
+		if !changeVerb[w] {
+			lead[lex.Key(lex.Stem(w))] = true
+		}
+	}
+	for _, w := range xw[:min(3, len(xw))] {
+		if lead[lex.Key(lex.Stem(w))] {
+			return true
+		}
+	}
+	return false
 }
+
+var changeVerb = prose.WordSet(`changed moved set raised lowered bumped dropped cut made switched put turned`)
