@@ -1,7 +1,6 @@
 package summarize
 
 import (
-	"github.com/cairn-mem/cairn/internal/lazyre"
 	"sort"
 	"strings"
 
@@ -63,14 +62,11 @@ func preference(s string) float64 {
 // ("droop is 3.17V min now, no resets in an hour"): what was seen, not a
 // rule ("Please, no deploys for two weeks").
 func noneFor(s string) string {
-	if m := cue.NoneFor.FindStringIndex(s); m != nil && measured.MatchString(s[:m[0]]) {
+	if m := cue.NoneFor.FindStringIndex(s); m != nil && cue.Measured.MatchString(s[:m[0]]) {
 		return s[:m[0]] + " " + s[m[1]:]
 	}
 	return s
 }
-
-// measured is a reading with its unit: "3.17V", "342 mA", "78 °C".
-var measured = lazyre.New(`\d(?:\.\d+)?\s?(?:[mµuk]?[VAW]|°C|ms|[mµun]s|%|[KMG]i?B|[µu]F|[kMG]?Hz|dBm?|rpm)\b`)
 
 // asksThat reports whether s only asks for what was just said to be
 // done: "Put that in, please."

@@ -470,7 +470,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		question := strings.HasSuffix(s, "?")
 		// What may be done some day is hedged as a guess is: not a
 		// decision, a cause or work left.
-		possible := role == Assistant && cue.Possible.MatchString(s) && !canNow.MatchString(s)
+		possible := role == Assistant && cue.Possible.MatchString(s) && !cue.CanNow.MatchString(s)
 		hedged := cue.Hedge.MatchString(s) || possible
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
@@ -811,7 +811,7 @@ func proposals(text string) []proposed {
 	// proposal, said without "I'd".
 	var so []proposed
 	for _, s := range ss {
-		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !isPlan(s) && !notSettled.MatchString(s) &&
+		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !isPlan(s) && !cue.NotSettled.MatchString(s) &&
 			!isCause(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !nowState(s) {
 			so = append(so, proposed{s: prose.Capitalize(m[1])})
 		}
@@ -1633,24 +1633,15 @@ func lastOpen(sum string) []string {
 	return out
 }
 
-// canNow is "you can now …": what the work made possible, not an option.
-var canNow = lazyre.New(`(?i)\bcan (?:\w+ )?now\b`)
-
-// notSettled is a conclusion that settles nothing yet: "So the old
-// behaviour is back until we decide."
-var notSettled = lazyre.New(`(?i)\b(?:is back|still|yet|for now|until|for the moment)\b`)
-
 // mainClause is s before a clause that gives a reason or a consequence
 // (", so …", ", which …"): "Dead letters are kept 30 days, so ops can
 // replay them" states a term whatever its reason may allow.
 func mainClause(s string) string {
-	if i := subClause.FindStringIndex(s); i != nil {
+	if i := cue.SubClause.FindStringIndex(s); i != nil {
 		return s[:i[0]]
 	}
 	return s
 }
-
-var subClause = lazyre.New(`,\s+(?:so|which|because|since|as|and so)\b`)
 
 // pluralNow reports whether s says what a plural subject does now
 // ("Backtests now draw the universe from …"), the word after "now" a

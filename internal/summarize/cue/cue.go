@@ -511,3 +511,17 @@ var ClockAt = lazyre.New(`\bat \d{1,2}:\d{2}\b`)
 // …"; the word it captures must be no preposition ("fails now with a
 // different error").
 var PluralNow = lazyre.New(`(?i)\b[a-z]\w*s now ([a-z]{3,})\b`)
+
+// CanNow is "you can now …": what the work made possible, not an option.
+var CanNow = lazyre.New(`(?i)\bcan (?:\w+ )?now\b`)
+
+// NotSettled is a conclusion that settles nothing yet: "So the old
+// behaviour is back until we decide."
+var NotSettled = lazyre.New(`(?i)\b(?:is back|still|yet|for now|until|for the moment)\b`)
+
+// SubClause opens a clause that gives a reason or a consequence: ", so
+// …", ", which …".
+var SubClause = lazyre.New(`,\s+(?:so|which|because|since|as|and so)\b`)
+
+// Measured is a reading with its unit: "3.17V", "342 mA", "78 °C".
+var Measured = lazyre.New(`\d(?:\.\d+)?\s?(?:[mµuk]?[VAW]|°C|ms|[mµun]s|%|[KMG]i?B|[µu]F|[kMG]?Hz|dBm?|rpm)\b`)
