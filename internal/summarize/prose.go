@@ -726,10 +726,10 @@ func (a *analysis) accept(p string) {
 	if named := agree.Taken(first); named != "" {
 		// "the sticky sessions, yes." takes the proposal it names, not
 		// the other one: it shares two of the named words, or the one.
-		words := prose.WordSet(strings.Join(prose.ContentWords(named), " "))
-		props = slices.DeleteFunc(slices.Clone(props), func(pr proposed) bool {
+		words := wordSet(named)
+		props = slices.DeleteFunc(props, func(pr proposed) bool {
 			n := 0
-			for w := range prose.WordSet(strings.Join(prose.ContentWords(pr.s+" "+pr.next), " ")) {
+			for w := range wordSet(pr.s + " " + pr.next) {
 				if words[w] {
 					n++
 				}

@@ -853,17 +853,11 @@ func Removed(s string) []string {
 		// Only a limit's rule: "the rate limit" is no rule on rates.
 		// "BOM-line" is about BOM lines: each word a key, but for a last
 		// one that names the kind of rule ("parts-limit").
-		var ks []string
 		words := strings.FieldsFunc(strings.Trim(m[1], "`"), func(r rune) bool { return r == '-' || r == '_' })
 		if n := len(words); n > 1 && ruleKind[strings.ToLower(words[n-1])] {
 			words = words[:n-1]
 		}
-		for _, w := range words {
-			if k := lex.Key(lex.Stem(strings.ToLower(w))); k != "" && !lex.StopWords[k] {
-				ks = append(ks, k)
-			}
-		}
-		if k := strings.Join(ks, " "); len(k) > 2 && !slices.Contains(out, limitDropped+k) {
+		if k := saidKeys(strings.Join(words, " ")); len(k) > 2 && !slices.Contains(out, limitDropped+k) {
 			out = append(out, limitDropped+k)
 		}
 	}

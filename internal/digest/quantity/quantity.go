@@ -136,7 +136,7 @@ func Of(s string) []Quantity {
 			out = appendNew(out, seen, Quantity{Unit: "hz", Value: t})
 		}
 		q := Quantity{Unit: unit, Value: t, Weak: measures[unit]}
-		if measures[unit] && unit != "%" && unit != "degc" && unit != "degf" {
+		if measures[unit] && unit != "%" && !Temperature(unit) {
 			// One measure of many things: it counts what the words
 			// after it say it measures, or nothing this can tell. A
 			// share or a temperature is a setting's level on the topic

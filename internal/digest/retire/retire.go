@@ -570,11 +570,11 @@ func sameLead(x, n string) bool {
 			break
 		}
 		if !changeVerb[w] {
-			lead[lex.Key(lex.Stem(w))] = true
+			lead[lex.Key(w)] = true
 		}
 	}
 	for _, w := range xw[:min(3, len(xw))] {
-		if lead[lex.Key(lex.Stem(w))] {
+		if lead[lex.Key(w)] {
 			return true
 		}
 	}

@@ -68,7 +68,6 @@ func Same(text, s, other string) string {
 	if other == "" {
 		return ""
 	}
-	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	s, other = flat(s), flat(other)
 	for _, para := range Paragraphs(text) {
 		if para = flat(para); strings.Contains(para, s) {
@@ -86,15 +85,15 @@ func Same(text, s, other string) string {
 // side:"): each item's first sentence, at most n of them; nil when no
 // list follows.
 func ListAfter(text, s string, n int) []string {
-	flat := strings.Join(strings.Fields(s), " ")
-	if !strings.HasSuffix(flat, ":") {
+	lead := flat(s)
+	if !strings.HasSuffix(lead, ":") {
 		return nil
 	}
 	lines := strings.Split(text, "\n")
 	at := -1
 	for i := range lines {
 		// The lead-in may wrap: it ends on this line, begins on one before.
-		if strings.HasSuffix(strings.Join(strings.Fields(strings.Join(lines[max(i-3, 0):i+1], " ")), " "), flat) {
+		if strings.HasSuffix(flat(strings.Join(lines[max(i-3, 0):i+1], " ")), lead) {
 			at = i
 			break
 		}
@@ -134,3 +133,7 @@ func ListAfter(text, s string, n int) []string {
 	}
 	return out
 }
+
+// flat is s with its runs of white space one space: a sentence as the
+// lines of its paragraph wrap it.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
