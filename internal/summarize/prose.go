@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
+	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
 
 type analysis struct {
@@ -56,6 +57,10 @@ type analysis struct {
 	// decisions when the user's reply agrees; accepted are those that did.
 	proposed []proposed
 	accepted []string
+	// options are those the last prompt put as a choice ("Fabio or
+	// Traefik?"); turned, those the answers turned down, by name.
+	options []string
+	turned  map[string]bool
 }
 
 // proposed is a choice the agent put to the user, with the sentence after
@@ -88,7 +93,7 @@ type openItem struct {
 // them, which their first prompt may answer.
 func analyze(turns []Turn, before string) *analysis {
 	// The message before may propose what the first prompt agrees to.
-	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, proposed: proposals(before)}
+	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: proposals(before)}
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
 	// The agent's message just before its first change in answer to a
@@ -110,6 +115,7 @@ func analyze(turns []Turn, before string) *analysis {
 				a.offer = before
 			}
 			lastPrompt = i
+			a.options = weigh.Options(p)
 			a.requests = append(a.requests, request(p))
 			a.prose(User, i, p)
 		case Assistant:
@@ -118,6 +124,7 @@ func analyze(turns []Turn, before string) *analysis {
 			}
 			lastReply, lastText = i, i
 			a.proposed = append(a.proposed, proposals(t.Text)...)
+			a.weigh(t.Text)
 			if lastPrompt >= 0 {
 				finals[lastPrompt] = i
 			} else {
@@ -417,7 +424,22 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// are those things when they are not led by "One, …" ("Two notes for
 	// later. The client still talks to …. And nothing tests …").
 	countedOpen, counted, countAt := false, 0, -1
+	// fixes are the parts of a fix a label lists ("The fix has three
+	// parts:" then "1. Open write transactions with `BEGIN IMMEDIATE`:
+	// …"): each a decision, its first sentence.
+	fixes := map[string]bool{}
 	for i, s := range ss {
+		if role == Assistant && cue.FixLabel.MatchString(s) {
+			for _, x := range block.ListAfter(text, s, 6) {
+				fixes[strings.TrimSpace(x)] = true
+			}
+			continue // it says nothing of its own
+		}
+		if fixes[strings.TrimSpace(s)] && !cue.Hedge.MatchString(s) && !isPlan(s) {
+			a.addDecision(role, trimLead(s), "", true)
+			a.filed[s] = true
+			continue
+		}
 		if role == Assistant && telling.OpenCount.MatchString(s) {
 			countedOpen, counted, countAt = true, countOf(s), i
 			continue // it says nothing of its own
@@ -645,6 +667,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// workflow. I'd rather not: …" turns down what the
 				// sentence before it weighed.
 				line = ss[i-1] + " " + s
+			} else if i > 0 && cue.OutVerdict.MatchString(s) && len(strings.Fields(s)) <= 14 && cue.Conceded.MatchString(ss[i-1]) && len(ss[i-1]) < 250 {
+				// "pg_tileserv is a fine tool, but it serves only what is
+				// in PostGIS. So pg_tileserv is out.": the verdict, and
+				// the sentence before it that says why.
+				line = ss[i-1] + " " + s
 			}
 			if verdictOnly(s) && whyOf(s, next) || cue.ReasonLead.MatchString(next) && len(line)+len(next) < 300 {
 				// "On SQLite: I'd advise against it." tells why in the
@@ -779,6 +806,32 @@ func (a *analysis) accept(p string) {
 	}
 }
 
+// weigh files as rejected the options the agent's message text turns
+// down, of those the prompt it answers put or of its own: "Fabio or
+// Traefik?" answered "Fabio reads Consul tags and is simple, but it has no
+// ACME support. … I'd go with Traefik".
+func (a *analysis) weigh(text string) {
+	opts := a.options
+	if own := weigh.Options(text); own != nil {
+		opts = own
+	}
+	for _, v := range weigh.Turned(opts, text) {
+		key := strings.ToLower(v.Option)
+		if a.turned[key] {
+			continue
+		}
+		a.turned[key] = true
+		line := trimLead(v.Line)
+		switch {
+		case v.Line == "":
+			line = prose.Capitalize(v.Option) + PassedOver + v.For + "."
+		case v.For != "" && !strings.Contains(strings.ToLower(v.Line), strings.ToLower(v.For)):
+			line = strings.TrimRight(line, ".") + PassedOver + v.For + "."
+		}
+		a.rejected = prose.AppendNew(a.rejected, prose.UpTo(line, 300))
+	}
+}
+
 // proposals are the choices the agent's message text puts to the user,
 // each with the sentence after it when that is in its paragraph: not a
 // choice it states as made (a decision) or turns down, asks about, hedges,
@@ -889,7 +942,7 @@ func isCause(s string) bool {
 	if cue.Supposed.MatchString(s) {
 		return false // "If the slot turns out to be full, cancel the intent": what to do then
 	}
-	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(s, " "), "so")
+	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(cue.Feeling.ReplaceAllString(s, " "), " "), "so")
 	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }
 

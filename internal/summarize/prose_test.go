@@ -792,7 +792,11 @@ func TestAnnouncedExplanation(t *testing.T) {
 			"Connection A merges rows up to seq 90412 while B inserts 90413. Then A deletes every row of the document, the new one too."},
 		{"Turns out the failures are our own doing. OpenDKIM signs the 8-bit bodies, and Postfix rewrites them to quoted-printable on the way out. That changes the bytes after the signature was made.",
 			"OpenDKIM signs the 8-bit bodies, and Postfix rewrites them to quoted-printable on the way out. That changes the bytes after the signature was made."},
+		{"That explains it. The median way is 71 m long, because OSM splits a path at every junction. A 50 m tolerance collapses a 40 m way to nothing.",
+			"The median way is 71 m long, because OSM splits a path at every junction. A 50 m tolerance collapses a 40 m way to nothing."},
 		// A cause named in a few words is told by the sentences after it.
+		{"There it is: `ST_Length(geom)` on EPSG:3857. Web Mercator units are metres only at the equator, so every length was 62 percent too long.",
+			"There it is: `ST_Length(geom)` on EPSG:3857. Web Mercator units are metres only at the equator, so every length was 62 percent too long."},
 		{"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped. I raised it to 30 minutes.",
 			"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped."},
 		{"The duplicate posts came from Synapse itself. The handler answered only after the forum POST, so the homeserver resent the transaction.",
@@ -1213,10 +1217,77 @@ func TestRejectedOtherwise(t *testing.T) {
 		"I looked at a replaceWhere partition overwrite too and I'd skip it: it rewrites only the day being loaded.",
 		"Someone suggested Redis instead, but the sessions hold uploads of several MB.",
 		"Someone proposed a deploy key in the CI secrets; no, a long-lived key in CI defeats the point of the approval step.",
+		"I'd keep gorilla/csrf out: threading a token into every hx-post is exactly the plumbing we'd forget.",
+		"I left out the legacy token-based integration on purpose, it's deprecated and removed in Nomad 1.10.",
 	} {
 		if a := item(t, s, ""); len(a.rejected) == 0 {
 			t.Errorf("%q turned nothing down", s)
 		}
+	}
+}
+
+// TestRejectedVerdictWithWhy: a verdict that names no fault ("I'd leave
+// it out", "So pg_tileserv is out.") keeps the sentence before it that
+// says what is wrong (blind AM, opened in the round of 21 December).
+func TestRejectedVerdictWithWhy(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"gorilla/csrf works, but it means a token in every form. I'd leave it out and use the standard library's protection.", "gorilla/csrf works, but it means a token in every form. I'd leave it out"},
+		{"pg_tileserv is a fine tool, but it serves only what is in PostGIS. So pg_tileserv is out.", "pg_tileserv is a fine tool, but it serves only what is in PostGIS. So pg_tileserv is out."},
+	} {
+		a := item(t, tc.text, "")
+		if len(a.rejected) != 1 || !strings.HasPrefix(a.rejected[0], tc.want) {
+			t.Errorf("%q: rejected %q, want it to open %q", tc.text, a.rejected, tc.want)
+		}
+	}
+	// A verdict on its own stays as it is.
+	if a := item(t, "The nightly job runs at 02:00. So Kafka is out.", ""); len(a.rejected) != 1 || a.rejected[0] != "Kafka is out." {
+		t.Errorf("rejected %q, want the verdict alone", a.rejected)
+	}
+}
+
+// TestOptionsTurnedDown: of the options a prompt puts ("Fabio or
+// Traefik?"), those the answer faults or passes over are rejected, with
+// what it said of them; the one taken is not (blind AM).
+func TestOptionsTurnedDown(t *testing.T) {
+	for _, tc := range []struct{ prompt, answer, want string }{
+		{"The api job spec is ancient. Fabio or Traefik?",
+			"Between the two: Fabio reads Consul tags and is simple, but it has no ACME support. Traefik v3 has a Consul Catalog provider. I'd go with Traefik, as a system job.",
+			"Fabio reads Consul tags and is simple, but it has no ACME support — passed over for: Traefik."},
+		{"Backups then. Litestream? Or just a nightly sqlite3 .backup with restic, which I know?",
+			"A nightly `.backup` with restic would be simple, but it loses everything since the last run. Litestream streams WAL frames to B2 every second.",
+			"A nightly `.backup` with restic would be simple, but it loses everything since the last run."},
+		{"Should we invalidate the CDN?",
+			"Options: purge everything after each update, or version the tile URLs. Purging everything every night means a cold cache each morning. I'd rather version the URLs.",
+			"Purging everything every night means a cold cache each morning — passed over for: version the tile URLs."},
+	} {
+		a := analyze([]Turn{{Role: User, Text: tc.prompt}, {Role: Assistant, Text: tc.answer}}, "")
+		if !slices.Contains(a.rejected, tc.want) {
+			t.Errorf("%q: rejected %q, want %q", tc.prompt, a.rejected, tc.want)
+		}
+	}
+	// An answer that faults both options took neither.
+	a := analyze([]Turn{{Role: User, Text: "Fabio or Traefik?"}, {Role: Assistant, Text: "Fabio is simple, but it has no ACME support. Traefik does ACME, but it needs a DNS token."}}, "")
+	if len(a.rejected) != 0 {
+		t.Errorf("rejected %q, want none", a.rejected)
+	}
+}
+
+// TestFixParts: the parts of a fix a label lists are decisions, each its
+// item's first sentence with the reason it gives (blind AM).
+func TestFixParts(t *testing.T) {
+	text := "Reproduced: 9 bookings on a capacity of 8.\n\nThe fix has three parts:\n\n1. Open write transactions with `BEGIN IMMEDIATE`: modernc supports `_txlock=immediate` in the DSN.\n2. Fold the capacity check into the insert. Zero rows affected means full.\n3. A `UNIQUE(session_id, member_id)` index, because the same data also showed a double tap."
+	a := item(t, text, "")
+	want := []string{
+		"Open write transactions with `BEGIN IMMEDIATE`: modernc supports `_txlock=immediate` in the DSN.",
+		"Fold the capacity check into the insert.",
+		"A `UNIQUE(session_id, member_id)` index — because the same data also showed a double tap.",
+	}
+	if !slices.Equal(a.decisions, want) {
+		t.Errorf("decisions %q, want %q", a.decisions, want)
+	}
+	// A list under another label is no fix.
+	if a := item(t, "Three things I looked at:\n\n1. Open write transactions with `BEGIN IMMEDIATE`.\n2. The busy timeout.", ""); len(a.decisions) != 0 {
+		t.Errorf("decisions %q, want none", a.decisions)
 	}
 }
 
