@@ -140,6 +140,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "There it is: `ST_Length(geom)` on EPSG:3857.", "root"},
 		{Assistant, "The login failure was an audience mismatch: the role bound `vault` while Nomad's identity sends `vault.io`.", "root"},
 		{Assistant, "The login failure was a surprise to everyone.", ""},
+		{Assistant, "One thing I'd still like before we call it closed: a real load test with `hey`, rather than only the in-process test.", "open"},
 		{Assistant, "Next on the list is Consul: we're still on 1.19.2 and 1.20 has the fixes for the xDS memory growth.", "open"},
 		{Assistant, "What worries me: bumping the tile version every night makes every cached tile useless every morning.", "open"},
 		{Assistant, "I'd keep gorilla/csrf out: threading a token into every hx-post is plumbing we'd forget.", "rejected"},

@@ -117,6 +117,7 @@ func analyze(turns []Turn, before string) *analysis {
 			lastPrompt = i
 			a.options = weigh.Options(p)
 			a.requests = append(a.requests, request(p))
+			a.pickAsked(p)
 			a.prose(User, i, p)
 		case Assistant:
 			if !t.Says() {
@@ -587,7 +588,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -802,6 +803,29 @@ func (a *analysis) accept(p string) {
 		a.accepted = append(a.accepted, pr.s)
 		if why != "" && why == pr.next {
 			a.accepted = append(a.accepted, why) // said with it
+		}
+	}
+}
+
+// pickAsked makes the option the prompt p takes, of those the agent's
+// question before it put, a decision of the user's: "Commit them. I don't
+// want CI … to need the templ CLI." after "Question: commit the generated
+// `*_templ.go` files, or generate them in CI?" The others are passed over.
+func (a *analysis) pickAsked(p string) {
+	opts := weigh.Options(a.offer)
+	k := weigh.Picked(opts, p)
+	if k < 0 {
+		return
+	}
+	why := ""
+	if ss := prose.Sentences(p); len(ss) > 1 && prose.IsFullClause(ss[1]) && !strings.HasSuffix(ss[1], "?") {
+		why = ss[1]
+	}
+	a.decide(User, p, prose.Capitalize(opts[k]), why, true)
+	for i, o := range opts {
+		if i != k && !a.turned[strings.ToLower(o)] {
+			a.turned[strings.ToLower(o)] = true
+			a.rejected = prose.AppendNew(a.rejected, prose.Capitalize(o)+PassedOver+opts[k]+".")
 		}
 	}
 }

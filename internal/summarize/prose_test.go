@@ -1272,6 +1272,27 @@ func TestOptionsTurnedDown(t *testing.T) {
 	}
 }
 
+// TestPickedAskedOption: a short reply that names one of the options the
+// agent's question put is the user's decision, with the reason said after
+// it; the other option is passed over (blind AM).
+func TestPickedAskedOption(t *testing.T) {
+	asked := "All four views are templ components now.\n\nQuestion: commit the generated `*_templ.go` files, or generate them in CI and on the build machine?"
+	a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: "Commit them. I don't want CI or the VPS build to need the templ CLI."}}, "")
+	if want := "Commit the generated `*_templ.go` files — I don't want CI or the VPS build to need the templ CLI."; !slices.Contains(a.decisions, want) {
+		t.Errorf("decisions %q, want %q", a.decisions, want)
+	}
+	if want := "Generate them in CI and on the build machine" + PassedOver + "commit the generated `*_templ.go` files."; !slices.Contains(a.rejected, want) {
+		t.Errorf("rejected %q, want %q", a.rejected, want)
+	}
+	// A reply that asks back, or refuses, takes nothing.
+	for _, reply := range []string{"Commit them? What does everyone else do?", "Don't commit them, ever."} {
+		a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: reply}}, "")
+		if slices.ContainsFunc(a.decisions, func(d string) bool { return strings.Contains(d, "_templ.go") }) {
+			t.Errorf("%q: decisions %q, want none on the question", reply, a.decisions)
+		}
+	}
+}
+
 // TestFixParts: the parts of a fix a label lists are decisions, each its
 // item's first sentence with the reason it gives (blind AM).
 func TestFixParts(t *testing.T) {

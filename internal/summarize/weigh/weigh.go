@@ -86,7 +86,7 @@ func clean(opts []string) []string {
 	var out []string
 	for _, o := range opts {
 		n := len(strings.Fields(o))
-		if n == 0 || n > 8 || len(prose.ContentWords(o)) == 0 {
+		if n == 0 || n > 10 || len(prose.ContentWords(o)) == 0 {
 			return nil
 		}
 		out = append(out, o)
@@ -163,6 +163,37 @@ func Turned(opts []string, answer string) []Verdict {
 	return out
 }
 
+// Picked is which of opts a short reply takes by naming it ("Commit
+// them." of "commit the generated files, or generate them in CI?"), -1
+// when it names none or more than one, or says more than a pick.
+func Picked(opts []string, reply string) int {
+	ss := prose.Sentences(reply)
+	if len(opts) < 2 || len(ss) == 0 || len(strings.Fields(ss[0])) > 6 || strings.HasSuffix(ss[0], "?") || notPick.MatchString(ss[0]) {
+		return -1
+	}
+	// The option it shares most words with, if only one.
+	have := set(ss[0])
+	best, most, tie := -1, 0, false
+	for i, o := range opts {
+		n := 0
+		for k := range set(o) {
+			if have[k] {
+				n++
+			}
+		}
+		switch {
+		case n > most:
+			best, most, tie = i, n, false
+		case n == most && n > 0:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
 // names is which one option of words s names (all its words, or two of
 // them), -1 for none or more than one; one word is enough when first.
 func names(words []map[string]bool, s string, first bool) int {
@@ -220,6 +251,9 @@ var (
 	asked = lazyre.New(`(?i)(?:^|,\s*|\b(?:so|and|but|also|then)\s+)(?:(?:should|shall|do|would|could|can|will|is|are|does)\s+(?:we|i|you|it|this|that)\s+(?:(?:use|go with|pick|take|choose|do|run|keep|switch to|move to|add|be|want)\s+)?|(?:which|what)\b[^,]*?\b(?:use|pick|choose|take|go with|prefer)\s+)`)
 	// optLead is a word that comes before an option without naming it.
 	optLead = lazyre.New(`(?i)^(?:(?:just|simply|maybe|perhaps|rather|either|else)\s+)?(?:(?:use|go with|pick|take|switch to|move to)\s+)?`)
+	// notPick is a reply that names an option without taking it: "No
+	// commit, ever.", "Neither.", "Not the CI one."
+	notPick = lazyre.New(`(?i)^\s*(?:no|not|neither|never|don't|do not|nope|none|why|what|how|hm+|hmm+|wait)\b|\b(?:not|never|neither|nor)\b`)
 	// takes is an answer taking one option.
 	takes = lazyre.New(`(?i)\b(?:i'd|i would|we'd|we should|let's|i'll|we'll) (?:just |rather |still )?(?:go with|go for|pick|use|take|choose|stick with|rather|suggest|recommend|propose)\b|\bmy (?:pick|vote|take|recommendation) (?:is|would be|:)|^(?:so|then),? (?:go with|use)\b`)
 	// headLead is what a sentence may open with before what it speaks of.

@@ -62,3 +62,26 @@ func TestTurned(t *testing.T) {
 		}
 	}
 }
+
+func TestPicked(t *testing.T) {
+	opts := Options("All four views are templ components now. Question: commit the generated `*_templ.go` files, or generate them in CI and on the build machine?")
+	if len(opts) != 2 {
+		t.Fatalf("options %q", opts)
+	}
+	for _, tc := range []struct {
+		reply string
+		want  int
+	}{
+		{"Commit them. I don't want CI or the VPS build to need the templ CLI.", 0},
+		{"Generate them in CI.", 1},
+		{"CI and the build machine, please.", 1},
+		{"Don't commit them.", -1},
+		{"Commit them? Why?", -1},
+		{"Hmm. Let me think about the build machine first, it is slow and old and nobody likes it.", -1},
+		{"Looks good.", -1},
+	} {
+		if got := Picked(opts, tc.reply); got != tc.want {
+			t.Errorf("Picked(%q) = %d, want %d", tc.reply, got, tc.want)
+		}
+	}
+}
