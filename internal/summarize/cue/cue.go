@@ -28,7 +28,7 @@ var ChoseOver = lazyre.New(`(?i)^(so )?(i|we) (\w+ed|chose|went with|made|kept|b
 var LookedAt = lazyre.New(`(?i)^(so )?(i|we) (looked|checked|tried|tested|searched|grepped|opened|compared|inspected|printed|logged|timed|profiled|watched|used)\b`)
 
 // DecisionWeak counts in what the user asks for, or in a plan.
-var DecisionWeak = lazyre.New(`(?i)(\bin favou?r of\b|\b(rather than|instead of)\b|^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|return) )`)
+var DecisionWeak = lazyre.New(`(?i)(\bin favou?r of\b|\b(rather than|instead of)\b|^(?:(?:just|then|so|please)\s+)?(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|return) |^(?:(?:just|then|so|please)\s+)?(?:set|raise|lower|bump|increase|reduce|cap|limit) (?:the |our |its |their )?[\w -]{2,40}? (?:to|at) \d)`)
 
 // PreferOver names the alternative a user turns down: "rather than
 // X", "instead of X".
