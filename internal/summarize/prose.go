@@ -1247,6 +1247,9 @@ func nowState(s string) bool {
 	if rest != s && !prose.VerbAfterSubject(rest) {
 		return false // "Now the X-Ray patching in both handlers.": the next step, named
 	}
+	if i := strings.Index(rest, ": "); rest != s && i > 0 && !prose.IsClause(rest[i+2:]) {
+		return false // "Now the load test I owed you: `hey -n 200` at one session": the step and how
+	}
 	return (cue.NowStateRE.MatchString(s) || pluralNow(s)) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
 }
 
