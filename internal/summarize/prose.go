@@ -1422,7 +1422,7 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 		line, body = trimLead(symptom)+" "+s, s
 	}
 	// The sentence after a root cause often says how it was fixed.
-	took := next != "" && !strings.HasSuffix(next, "?") && !cue.Narrate.MatchString(next) && len(next) < 300 &&
+	took := next != "" && !strings.HasSuffix(next, "?") && !strings.HasSuffix(next, ":") && !cue.Narrate.MatchString(next) && len(next) < 300 &&
 		cue.FixFollows.MatchString(next)
 	if took {
 		line += " " + next

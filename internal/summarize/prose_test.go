@@ -1306,6 +1306,11 @@ func TestFixParts(t *testing.T) {
 	if !slices.Equal(a.decisions, want) {
 		t.Errorf("decisions %q, want %q", a.decisions, want)
 	}
+	// The cause before the label ends before it.
+	a = item(t, "That explains it. The retry loop gives up after 3 attempts, because `backoff` is in milliseconds.\n\nThe fix has two parts:\n\n1. Backoff in seconds, capped at 60 s.\n2. Items stay in the outbox until the server acknowledges them.", "")
+	if len(a.rootCauses) != 1 || strings.Contains(a.rootCauses[0], "parts") {
+		t.Errorf("root causes %q, want the cause without the label after it", a.rootCauses)
+	}
 	// A list under another label is no fix.
 	if a := item(t, "Three things I looked at:\n\n1. Open write transactions with `BEGIN IMMEDIATE`.\n2. The busy timeout.", ""); len(a.decisions) != 0 {
 		t.Errorf("decisions %q, want none", a.decisions)
