@@ -148,6 +148,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Just make the idle timeout 4 hours, for everyone, simpler.", "decision"},
 		{User, "Raise the pool to 60.", "decision"},
 		{User, "Just run the tests.", ""},
+		{Assistant, "Caddy serves boeken.gritstoneclimbing.nl, gets the certificate itself, and proxies `/events/*` with `flush_interval -1` so SSE events aren't held in a buffer.", "decision"},
+		{Assistant, "Caddy restarted fine, so you can't see the old certificate anymore.", ""},
 		{Assistant, "Now the load test I owed you from the double booking: `hey -n 200 -c 200 -m POST` at one 8-spot session, each request with its own member cookie.", ""},
 		{Assistant, "One thing I'd still like before we call it closed: a real load test with `hey`, rather than only the in-process test.", "open"},
 		{Assistant, "Next on the list is Consul: we're still on 1.19.2 and 1.20 has the fixes for the xDS memory growth.", "open"},

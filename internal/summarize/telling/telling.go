@@ -150,10 +150,18 @@ var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}
 // see half a ladder." "…, so you can merge" reports a state to the user.
 func DesignSo(s string) bool {
 	m := designSo.FindStringSubmatch(s)
+	if m == nil {
+		m = doesSo.FindStringSubmatch(s)
+	}
 	return m != nil && !strings.EqualFold(m[1], "you") && !strings.EqualFold(m[1], "we") && !strings.EqualFold(m[1], "i")
 }
 
 var designSo = lazyre.New(`(?i)^(?:(?:the|each|every|all|both|our)\s|[a-z][\w-]*s\s)[^.;:?]{3,120}?\b(?:is|are)\s[^;?]{3,160}?,\s(?:and\s)?so\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)\s(?:never|always|only|can|cannot|can't|don't|won't|doesn't|do not|does not)\b`)
+
+// doesSo is a thing named by its name that does something so that
+// something else does not happen: "Caddy … proxies `/events/*` with
+// `flush_interval -1` so SSE events aren't held in a buffer."
+var doesSo = lazyre.New(`^(?-i:[A-Z])[\w.-]*\s(?i:[^.;:?]{0,120}?)\b(?i:[a-z]+(?:es|s))\s(?i:[^;?]{0,160}?)` + "`" + `[^` + "`" + `]+` + "`" + `(?i:[^;?]{0,80}?),?\s(?i:so(?: that)?)\s(?i:(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)(?:\s[a-z][\w-]*)?\s(?:never|always|only|can't|cannot|don't|won't|doesn't|do not|does not|aren't|isn't|are not|is not)\b)`)
 
 // BehaviourIf is what a thing does in a case, with the value it gives:
 // "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so
