@@ -519,6 +519,10 @@ var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|
 // file", "forget what I said about JavaScript in the variant picker".
 var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
+// caving finds a rule the user gives up on: "I'm caving on mouse: wheel
+// scrolling, enough people asked."
+var caving = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i'll be)\s+(?:caving|giving in|relenting)\s+on\s+(?:the\s+)?([\w.+/-]+(?:\s+[\w.+/-]+)?)`)
+
 // againOK finds a thing the user allows again: "you can use it again"
 // names nothing; "you can run full image builds again" does, and so does
 // "you can run the deploys yourself from now on".
@@ -904,6 +908,13 @@ func Removed(s string) []string {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
 			if k := phraseKey(m[1]); k != "" {
 				add(allowedAgain + k)
+			}
+		}
+	}
+	if strings.Contains(lower, "caving") || strings.Contains(lower, "giving in") || strings.Contains(lower, "relenting") {
+		for _, m := range caving.FindAllStringSubmatch(s, -1) {
+			if k := phraseKey(m[1]); k != "" {
+				add(allowedAgain + k) // "I'm caving on mouse: wheel scrolling" takes back "no mouse capture"
 			}
 		}
 	}

@@ -180,6 +180,8 @@ func TestRetiredByChange(t *testing.T) {
 			"About replay: I'm taking back the \"never automatic\" thing partly: UNMAPPED_CODE dead letters should replay by themselves."},
 		{"a thing allowed again", "Please don't kick off full image builds in this sandbox, it has no disk for that.",
 			"Oh and you can run full image builds again here, the sandbox has a 500 GB disk now."},
+		{"a rule given up on", "Please no mouse capture, it kills selecting text in the terminal.",
+			"And I'm caving on mouse: wheel scrolling, enough people asked."},
 		{"a version series dropped", "Minimum supported Neovim is 0.9.5, matching Ubuntu 24.04.",
 			"Drop 0.9 support, the floor is 0.10 from now on, I want vim.lsp.get_clients and the new hl API."},
 		{"a version taken up to another", "Debezium 2.5 Postgres connector against the local compose Postgres.",
