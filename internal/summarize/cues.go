@@ -45,6 +45,7 @@ func preference(s string) float64 {
 	if cue.PrefAsk.MatchString(s) {
 		return impPrefStated
 	}
+	s = cue.NoIdiom.ReplaceAllString(s, "") // "No worries, please go ahead"
 	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}

@@ -125,7 +125,7 @@ func analyze(turns []Turn, before string) *analysis {
 			}
 			lastReply, lastText = i, i
 			a.proposed = append(a.proposed, proposals(t.Text)...)
-			a.weigh(t.Text)
+			a.turnDown(t.Text)
 			if lastPrompt >= 0 {
 				finals[lastPrompt] = i
 			} else {
@@ -431,8 +431,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	fixes := map[string]bool{}
 	for i, s := range ss {
 		if role == Assistant && cue.FixLabel.MatchString(s) {
-			for _, x := range block.ListAfter(text, s, 6) {
-				fixes[strings.TrimSpace(x)] = true
+			items := block.ListAfter(text, s, 6)
+			// Parts offered for approval ("Shall I go ahead?") or
+			// weighed as alternatives ("Or patch the import") are no
+			// decisions yet.
+			asks := slices.ContainsFunc(ss[i+1:], func(x string) bool { return strings.HasSuffix(x, "?") }) || slices.ContainsFunc(items, cue.OrItem.MatchString)
+			for _, x := range items {
+				fixes[strings.TrimSpace(x)] = !asks
 			}
 			continue // it says nothing of its own
 		}
@@ -565,7 +570,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case (isCause(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
+		case (isCause(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
 			// "One thing from CI: the release job fails because
 			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
 			kind = "root"
@@ -588,7 +593,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -660,7 +665,15 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
 			rejects = append(rejects, s)
 			rejAt = i
-		case !hedged && !plan && !telling.ReportOnly(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(s))):
+		case role == Assistant && i > 0 && soOut(s, ss[i-1]):
+			// "pg_tileserv is a fine tool, but it serves only what is in
+			// PostGIS. So pg_tileserv is out.": the verdict on what the
+			// sentence before weighed, with its why.
+			kind = "rejected"
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(ss[i-1]+" "+s), 300))
+			rejects = append(rejects, s)
+			rejAt = i
+		case !hedged && !plan && !telling.ReportOnly(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
 			kind = "rejected"
 			line := s
 			if i > 0 && telling.NoObject.MatchString(s) && telling.Weighed.MatchString(ss[i-1]) {
@@ -668,10 +681,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// workflow. I'd rather not: …" turns down what the
 				// sentence before it weighed.
 				line = ss[i-1] + " " + s
-			} else if i > 0 && cue.OutVerdict.MatchString(s) && len(strings.Fields(s)) <= 14 && cue.Conceded.MatchString(ss[i-1]) && len(ss[i-1]) < 250 {
-				// "pg_tileserv is a fine tool, but it serves only what is
-				// in PostGIS. So pg_tileserv is out.": the verdict, and
-				// the sentence before it that says why.
+			} else if i > 0 && cue.OutVerdict.MatchString(s) && len(strings.Fields(s)) <= 14 && len(ss[i-1]) < 250 {
+				// "gorilla/csrf works, but it means a token in every
+				// form. I'd leave it out …": the verdict, and the
+				// sentence before it that says what "it" is.
 				line = ss[i-1] + " " + s
 			}
 			if verdictOnly(s) && whyOf(s, next) || cue.ReasonLead.MatchString(next) && len(line)+len(next) < 300 {
@@ -818,8 +831,8 @@ func (a *analysis) pickAsked(p string) {
 		return
 	}
 	why := ""
-	if ss := prose.Sentences(p); len(ss) > 1 && prose.IsFullClause(ss[1]) && !strings.HasSuffix(ss[1], "?") {
-		why = ss[1]
+	if ss := prose.Sentences(p); len(ss) > 1 && prose.IsFullClause(ss[1]) && !strings.HasSuffix(ss[1], "?") && cue.ReplyWhy.MatchString(ss[1]) {
+		why = ss[1] // "I don't want CI … to need the templ CLI.", not "I'll review it tomorrow."
 	}
 	a.decide(User, p, prose.Capitalize(opts[k]), why, true)
 	for i, o := range opts {
@@ -830,11 +843,28 @@ func (a *analysis) pickAsked(p string) {
 	}
 }
 
-// weigh files as rejected the options the agent's message text turns
+// soOut reports whether s concludes against what prev weighed: "So
+// pg_tileserv is out." after "pg_tileserv is a fine tool, but …"; not
+// "So the fix is out." after "I shipped v2.3 this morning."
+func soOut(s, prev string) bool {
+	m := cue.SoOut.FindStringSubmatch(s)
+	if m == nil || !weigh.Conceded.MatchString(prev) {
+		return false
+	}
+	have := wordSet(prev)
+	for w := range wordSet(m[1]) {
+		if have[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// turnDown files as rejected the options the agent's message text turns
 // down, of those the prompt it answers put or of its own: "Fabio or
 // Traefik?" answered "Fabio reads Consul tags and is simple, but it has no
 // ACME support. … I'd go with Traefik".
-func (a *analysis) weigh(text string) {
+func (a *analysis) turnDown(text string) {
 	opts := a.options
 	if own := weigh.Options(text); own != nil {
 		opts = own

@@ -792,6 +792,8 @@ func TestAnnouncedExplanation(t *testing.T) {
 			"Connection A merges rows up to seq 90412 while B inserts 90413. Then A deletes every row of the document, the new one too."},
 		{"Turns out the failures are our own doing. OpenDKIM signs the 8-bit bodies, and Postfix rewrites them to quoted-printable on the way out. That changes the bytes after the signature was made.",
 			"OpenDKIM signs the 8-bit bodies, and Postfix rewrites them to quoted-printable on the way out. That changes the bytes after the signature was made."},
+		{"Reproduced: 9 bookings on a capacity of 8. What happens: `BeginTx` issues a plain `BEGIN`, which in SQLite is deferred, so the transaction takes no lock until its first write.",
+			"What happens: `BeginTx` issues a plain `BEGIN`"},
 		{"That explains it. The median way is 71 m long, because OSM splits a path at every junction. A 50 m tolerance collapses a 40 m way to nothing.",
 			"The median way is 71 m long, because OSM splits a path at every junction. A 50 m tolerance collapses a 40 m way to nothing."},
 		// A cause named in a few words is told by the sentences after it.
@@ -1239,9 +1241,11 @@ func TestRejectedVerdictWithWhy(t *testing.T) {
 			t.Errorf("%q: rejected %q, want it to open %q", tc.text, a.rejected, tc.want)
 		}
 	}
-	// A verdict on its own stays as it is.
-	if a := item(t, "The nightly job runs at 02:00. So Kafka is out.", ""); len(a.rejected) != 1 || a.rejected[0] != "Kafka is out." {
-		t.Errorf("rejected %q, want the verdict alone", a.rejected)
+	// "So X is out." after nothing weighed may tell a release.
+	for _, text := range []string{"The nightly job runs at 02:00. So Kafka is out.", "I shipped v2.3 this morning. So the fix is out.", "The staging deploy looks healthy. I'll keep an eye out."} {
+		if a := item(t, text, ""); len(a.rejected) != 0 {
+			t.Errorf("%q: rejected %q, want none", text, a.rejected)
+		}
 	}
 }
 
@@ -1265,8 +1269,14 @@ func TestOptionsTurnedDown(t *testing.T) {
 			t.Errorf("%q: rejected %q, want %q", tc.prompt, a.rejected, tc.want)
 		}
 	}
+	// An answer against one option takes the other, and turns down only
+	// the one it argues against.
+	a := analyze([]Turn{{Role: User, Text: "Redis or Postgres for the job queue?"}, {Role: Assistant, Text: "I'd recommend against Redis here: it's one more service to run and back up. Postgres with SKIP LOCKED handles our volume fine."}}, "")
+	if slices.ContainsFunc(a.rejected, func(r string) bool { return strings.HasPrefix(r, "Postgres") }) {
+		t.Errorf("rejected %q, want Postgres kept", a.rejected)
+	}
 	// An answer that faults both options took neither.
-	a := analyze([]Turn{{Role: User, Text: "Fabio or Traefik?"}, {Role: Assistant, Text: "Fabio is simple, but it has no ACME support. Traefik does ACME, but it needs a DNS token."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "Fabio or Traefik?"}, {Role: Assistant, Text: "Fabio is simple, but it has no ACME support. Traefik does ACME, but it needs a DNS token."}}, "")
 	if len(a.rejected) != 0 {
 		t.Errorf("rejected %q, want none", a.rejected)
 	}
@@ -1284,6 +1294,11 @@ func TestPickedAskedOption(t *testing.T) {
 	if want := "Generate them in CI and on the build machine" + PassedOver + "commit the generated `*_templ.go` files."; !slices.Contains(a.rejected, want) {
 		t.Errorf("rejected %q, want %q", a.rejected, want)
 	}
+	// What the reply says next is its reason only when it gives one.
+	b := analyze([]Turn{{Role: User, Text: "The PR is ready."}, {Role: Assistant, Text: "Should I squash the commits or keep them separate?"}, {Role: User, Text: "Squash them. I'll review it tomorrow."}}, "")
+	if want := "Squash the commits."; !slices.Contains(b.decisions, want) {
+		t.Errorf("decisions %q, want %q", b.decisions, want)
+	}
 	// A reply that asks back, or refuses, takes nothing.
 	for _, reply := range []string{"Commit them? What does everyone else do?", "Don't commit them, ever."} {
 		a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: reply}}, "")
@@ -1296,7 +1311,7 @@ func TestPickedAskedOption(t *testing.T) {
 // TestFixParts: the parts of a fix a label lists are decisions, each its
 // item's first sentence with the reason it gives (blind AM).
 func TestFixParts(t *testing.T) {
-	text := "Reproduced: 9 bookings on a capacity of 8.\n\nThe fix has three parts:\n\n1. Open write transactions with `BEGIN IMMEDIATE`: modernc supports `_txlock=immediate` in the DSN.\n2. Fold the capacity check into the insert. Zero rows affected means full.\n3. A `UNIQUE(session_id, member_id)` index, because the same data also showed a double tap."
+	text := "Reproduced: 9 bookings on a capacity of 8.\n\nThe fix has three parts:\n\n1. Open write transactions with `BEGIN IMMEDIATE`: modernc supports `_txlock=immediate` in the DSN.\n2. Fold the capacity check into the insert. Zero rows from `INSERT … SELECT ?, ?` means full.\n3. A `UNIQUE(session_id, member_id)` index, because the same data also showed a double tap."
 	a := item(t, text, "")
 	want := []string{
 		"Open write transactions with `BEGIN IMMEDIATE`: modernc supports `_txlock=immediate` in the DSN.",
@@ -1310,6 +1325,18 @@ func TestFixParts(t *testing.T) {
 	a = item(t, "That explains it. The retry loop gives up after 3 attempts, because `backoff` is in milliseconds.\n\nThe fix has two parts:\n\n1. Backoff in seconds, capped at 60 s.\n2. Items stay in the outbox until the server acknowledges them.", "")
 	if len(a.rootCauses) != 1 || strings.Contains(a.rootCauses[0], "parts") {
 		t.Errorf("root causes %q, want the cause without the label after it", a.rootCauses)
+	}
+	// Parts offered for approval, or alternatives, are no decisions yet.
+	for _, text := range []string{
+		"Found the leak. The fix has two parts:\n\n1. Close the response body in fetch.\n2. Drop the global http.Client cache.\n\nShall I go ahead?",
+		"Here's my fix:\n\n1. Maybe pin urllib3 below 2.0 in requirements.txt.\n2. Or patch the import in vendor/.",
+		"The visibility timeout is too short. Two fixes:\n\n1. Raise the visibility timeout above the longest countdown.\n2. A periodic task run by beat that marks abandoned carts.\n\nI'd go with the second.",
+	} {
+		if a := item(t, text, ""); slices.ContainsFunc(a.decisions, func(d string) bool {
+			return strings.Contains(d, "fetch") || strings.Contains(d, "urllib3") || strings.Contains(d, "vendor") || strings.Contains(d, "Raise the visibility")
+		}) {
+			t.Errorf("%q: decisions %q, want none of the listed parts", text, a.decisions)
+		}
 	}
 	// A list under another label is no fix.
 	if a := item(t, "Three things I looked at:\n\n1. Open write transactions with `BEGIN IMMEDIATE`.\n2. The busy timeout.", ""); len(a.decisions) != 0 {

@@ -151,17 +151,26 @@ var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}
 func DesignSo(s string) bool {
 	m := designSo.FindStringSubmatch(s)
 	if m == nil {
-		m = doesSo.FindStringSubmatch(s)
+		if m = doesSo.FindStringSubmatch(s); m == nil || notDoer[strings.ToLower(m[1])] || notDoer[strings.ToLower(m[2])] {
+			return false
+		}
+		m = m[2:] // what the purpose speaks of
 	}
-	return m != nil && !strings.EqualFold(m[1], "you") && !strings.EqualFold(m[1], "we") && !strings.EqualFold(m[1], "i")
+	return !strings.EqualFold(m[1], "you") && !strings.EqualFold(m[1], "we") && !strings.EqualFold(m[1], "i")
 }
 
 var designSo = lazyre.New(`(?i)^(?:(?:the|each|every|all|both|our)\s|[a-z][\w-]*s\s)[^.;:?]{3,120}?\b(?:is|are)\s[^;?]{3,160}?,\s(?:and\s)?so\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)\s(?:never|always|only|can|cannot|can't|don't|won't|doesn't|do not|does not)\b`)
 
-// doesSo is a thing named by its name that does something so that
-// something else does not happen: "Caddy … proxies `/events/*` with
-// `flush_interval -1` so SSE events aren't held in a buffer."
-var doesSo = lazyre.New(`^(?-i:[A-Z])[\w.-]*\s(?i:[^.;:?]{0,120}?)\b(?i:[a-z]+(?:es|s))\s(?i:[^;?]{0,160}?)` + "`" + `[^` + "`" + `]+` + "`" + `(?i:[^;?]{0,80}?),?\s(?i:so(?: that)?)\s(?i:(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)(?:\s[a-z][\w-]*)?\s(?:never|always|only|can't|cannot|don't|won't|doesn't|do not|does not|aren't|isn't|are not|is not)\b)`)
+// doesSo is a thing named by its name that is given a value in code so
+// that something else does not happen: "Caddy … proxies `/events/*` with
+// `flush_interval -1` so SSE events aren't held in a buffer." Its groups
+// are the thing, its verb and what the purpose speaks of.
+var doesSo = lazyre.New(`(?i)^([\w.-]+)\s[^.;:?]{0,120}?\b([a-z]+s)\s[^;?]{0,160}?\b(?:with|to|at|as|via|using)\s` + "`[^`]+`" + `[^;?]{0,80}?,?\sso(?: that)?\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)(?:\s[a-z][\w-]*)?\s(?:never|always|only|can't|cannot|don't|won't|doesn't|do not|does not|aren't|isn't|are not|is not)\b`)
+
+// notDoer are the first words and verbs doesSo does not take for a thing
+// and what it does: "The error is `nil` here, so …" reports, "Postgres
+// has `max_connections = 100` set, so …" tells what is.
+var notDoer = prose.WordSet(`it this that there the a an we you i they he she its is was has does goes seems looks`)
 
 // BehaviourIf is what a thing does in a case, with the value it gives:
 // "If the API is down or answers 5xx the hook exits 75 (EX_TEMPFAIL), so

@@ -17,7 +17,15 @@ func TestOptions(t *testing.T) {
 		{"Checking the purge API. Options: purge everything after each update, or version the tile URLs.", []string{"purge everything after each update", "version the tile URLs"}},
 		{"Should we use sqlc, GORM or ent?", []string{"sqlc", "GORM", "ent"}},
 		{"For sync, should we shell out to git or use go-git? I prefer not to depend on a git binary.", []string{"shell out to git", "go-git"}},
+		{"Which would you pick, Fabio or Traefik?", []string{"Fabio", "Traefik"}},
+		{"Which is better here, Fabio or Traefik?", []string{"Fabio", "Traefik"}},
+		{"Fabio vs Traefik?", []string{"Fabio", "Traefik"}},
+		{"Should we use Redis or Memcached or just an in-process LRU?", []string{"Redis", "Memcached", "an in-process LRU"}},
+		{"Do you want me to open a PR, or push straight to main?", []string{"open a PR", "push straight to main"}},
 		// Not a choice to take.
+		{"Could you run the migration on staging or is the VPN still down?", nil},
+		{"Do we still need the v1 endpoint or can I delete it?", nil},
+		{"Can you make the tests pass on Go 1.21 or later?", nil},
 		{"Is it the cache or the network?", nil},
 		{"Why does it hang on the first or second run?", nil},
 		{"Did the deploy go through or not?", nil},
@@ -54,6 +62,13 @@ func TestTurned(t *testing.T) {
 			"Fabio is simple, but it has no ACME support. Traefik does ACME, but it needs a DNS token.", nil},
 		{"praise after but", []string{"Fabio", "Traefik"},
 			"Traefik is heavier, but it does ACME with the Hetzner DNS challenge.", nil},
+		{"a take turned against", []string{"Redis", "Postgres for the job queue"},
+			"I'd recommend against Redis here: it's one more service to run and back up. Postgres with SKIP LOCKED handles our volume fine.", nil},
+		{"a bare name first", []string{"Postgres", "SQLite for the local cache"},
+			"SQLite. I'll use Postgres only for the shared store, where we need concurrent writers.",
+			[]Verdict{{Option: "Postgres", For: "SQLite for the local cache"}}},
+		{"praise after but, a fault later", []string{"Fabio", "Traefik"},
+			"Traefik is heavier, but it does ACME itself, so no separate certbot timer to babysit. Fabio reads Consul tags directly.", nil},
 		{"names both in its pick", []string{"Fabio", "Traefik"},
 			"I'd go with Traefik and Fabio side by side for a week.", nil},
 	} {
@@ -79,9 +94,23 @@ func TestPicked(t *testing.T) {
 		{"Commit them? Why?", -1},
 		{"Hmm. Let me think about the build machine first, it is slow and old and nobody likes it.", -1},
 		{"Looks good.", -1},
+		{"Generate them.", 1},
+		{"The second.", 1},
+		{"The first one.", 0},
+		{"Generate them first, then commit.", -1},
 	} {
 		if got := Picked(opts, tc.reply); got != tc.want {
 			t.Errorf("Picked(%q) = %d, want %d", tc.reply, got, tc.want)
 		}
+	}
+}
+
+func TestPickedOrder(t *testing.T) {
+	opts := Options("Tests pass. Shall I deploy to staging or production?")
+	if len(opts) != 2 {
+		t.Fatalf("options %q", opts)
+	}
+	if got := Picked(opts, "Staging first."); got != -1 {
+		t.Errorf("Picked(Staging first.) = %d, want -1: an order of work", got)
 	}
 }
