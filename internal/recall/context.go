@@ -152,6 +152,10 @@ type group struct {
 	// the request said). One bullet must hold it: words scattered over
 	// several say less than the sentence that joins them.
 	shown []map[string]bool
+	// rules are the words of the session's preference bullets taken so
+	// far: a request that says one of them again word for word leaves
+	// that sentence to it.
+	rules []map[string]bool
 	// retired reports whether a newer statement retires the core item
 	// the group shows: asked only of the items the pack gets to (and
 	// of the few the list of what was left out names), so that
@@ -188,6 +192,9 @@ type unit struct {
 	// words are the content words of a bullet, for telling whether a
 	// unit that says the same still says it once shortened.
 	words map[string]bool
+	// rule is a preference bullet: what it says, the session's request
+	// need not say again.
+	rule bool
 	// render returns the unit in at most room tokens, or "" if it cannot
 	// be shown in so few; nil if text is fixed.
 	render func(room int) string
@@ -539,6 +546,9 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		packShown = append(packShown, words)
 		if u.g.sec == secSessions {
 			u.g.shown = append(u.g.shown, words)
+			if u.rule {
+				u.g.rules = append(u.g.rules, words)
+			}
 		}
 		var shown map[string]bool
 		for _, d := range u.dup {
@@ -999,6 +1009,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				label += " (done)"
 			}
 			u := g.add(prio, "")
+			u.rule = p == digest.Preferences
 			u.render = func(room int) string {
 				lead := "- " + label + ": "
 				n := indexer.EstimateTokens(lead)
@@ -1009,11 +1020,15 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				// A single sentence up to twice the cap is shown whole
 				// when there is room for it: cutting it would lose its
 				// end, leaving it out all of it.
-				t := b
+				// A request keeps its sentences together, what the user
+				// decided and why often sits in two of them, less a rule
+				// of the user's its Preference bullet says word for word.
+				t := match.Unrepeated(b, g.rules)
 				if p != digest.Request {
-					// A request keeps its sentences together: what the
-					// user decided and why often sits in two of them.
 					t = match.Unsaid(b, g.shown)
+				}
+				if t == "" {
+					return ""
 				}
 				if p == digest.Preferences && !still.KeepsHead(b, t) {
 					return "" // the rule is shown elsewhere; its reason alone says nothing

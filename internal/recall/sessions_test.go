@@ -193,6 +193,31 @@ func TestSessionSaysOnce(t *testing.T) {
 	}
 }
 
+// TestRequestLeavesItsRule: a rule the user stated in a request and that
+// its Preference bullet shows is said once, under its label; the rest of
+// the request stays (over all packs, 454 preference bullets were said
+// again word for word by a request shown beside them).
+func TestRequestLeavesItsRule(t *testing.T) {
+	m, _ := newTestMemory(t)
+	rule := "From now on every DAG gets an owner and an on_failure_callback that posts to #data-alerts."
+	newest := sess("c3", map[int][]string{
+		digest.Request: {"Add the backfill for March."},
+		digest.Outcome: {"March is backfilled: 31 runs, all green."},
+	})
+	older := sess("a1", map[int][]string{
+		digest.Request:     {"Schedule the marts on the staging tables.", "Datasets it is, the marts wait for the staging tables and not for a cron at six. " + rule},
+		digest.Outcome:     {"The marts DAG is scheduled on the staging datasets."},
+		digest.Preferences: {rule},
+	})
+	text := sessionsPack(m, newest, older)
+	if n := strings.Count(text, "every DAG gets an owner"); n != 1 {
+		t.Errorf("the rule is shown %d times, want once:\n%s", n, text)
+	}
+	if !strings.Contains(text, "Datasets it is, the marts wait for the staging tables and not for a cron at six.") {
+		t.Errorf("the request lost what it asked:\n%s", text)
+	}
+}
+
 // TestSessionSaysEachSentence: a bullet that says one sentence of
 // another does not stand for it: the outcome's first sentence is shown
 // once the Rejected bullet took its second (blind AB's langgraph agent).

@@ -29,6 +29,43 @@ func Unsaid(b string, shown []map[string]bool) string {
 	return strings.Join(keep, " ")
 }
 
+// Unrepeated is request b without the sentences a bullet shown already
+// holds word for word (a preference the user stated in it, shown under
+// its own label), "" when it has none left. A request keeps what it
+// shares only in part: what the user decided and why often sit in two of
+// its sentences, and a bullet that holds one of them loses the other.
+func Unrepeated(b string, shown []map[string]bool) string {
+	if len(shown) == 0 {
+		return b
+	}
+	ss := digest.Sentences(b)
+	keep := ss[:0:0]
+	for _, x := range ss {
+		if !repeated(x, shown) {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == len(ss) {
+		return b
+	}
+	return strings.Join(keep, " ")
+}
+
+// repeated reports whether one of the word sets of shown holds every
+// word and number of s, of three or more.
+func repeated(s string, shown []map[string]bool) bool {
+	w := CoverWords(s)
+	if len(w) < 3 {
+		return false
+	}
+	for _, o := range shown {
+		if lex.Overlap(w, o) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // Covered reports whether one of the word sets of shown holds s: most
 // of its words and every one of its numbers, so that "every 4 hours" is
 // not taken for "every 6 hours".
