@@ -146,7 +146,7 @@ func Turned(opts []string, answer string) []Verdict {
 			break
 		}
 		if takes.MatchString(s) && !notTaken.MatchString(s) {
-			taken = names(words, s, false)
+			taken = names(words, s, true) // "I'd go with SQLite …" of "store it in SQLite"
 		}
 	}
 	var out []Verdict
@@ -323,7 +323,7 @@ var (
 	headLead = lazyre.New(`(?i)^(?:(?:between the two|for (?:us|this|now)|on paper|honestly|so|and|but|also|now|here)\s*[:,]?\s+)+`)
 	// shortfall is a fault said of an option: "it has no ACME support",
 	// "it serves only what is in PostGIS", "it loses everything".
-	shortfall = lazyre.New(`(?i)\b(?:no|not|never|nothing|can't|cannot|won't|doesn't|don't|isn't|aren't|only|lose|loses|lost|means|needs?|would have to|little|without|too|extra|another|second)\b`)
+	shortfall = lazyre.New(`(?i)\b(?:no|not|never|nothing|can't|cannot|won't|doesn't|don't|isn't|aren't|only|lose|loses|lost|means|needs?|(?:would |will )?(?:has|have) to|must|little|without|too|extra|another|second)\b`)
 	// downside is what an answer that took another says of an option:
 	// "Purging everything every night means the first visitors … hit a
 	// cold cache".
