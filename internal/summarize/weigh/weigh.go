@@ -54,7 +54,7 @@ func split(s string) []string {
 	}
 	left, rights := parts[0], parts[1:]
 	if j := strings.LastIndexAny(left, ":;—"); j >= 0 {
-		left = left[j+1:]
+		left = strings.TrimSpace(left[j+1:])
 	}
 	if m := asked.FindAllStringIndex(left, -1); m != nil {
 		left = left[m[len(m)-1][1]:] // "For sync, should we shell out to git"

@@ -16,6 +16,7 @@ func TestOptions(t *testing.T) {
 		{"Tile server. I've seen both Martin and pg_tileserv mentioned. Which one, and why?", []string{"Martin", "pg_tileserv"}},
 		{"Checking the purge API. Options: purge everything after each update, or version the tile URLs.", []string{"purge everything after each update", "version the tile URLs"}},
 		{"Should we use sqlc, GORM or ent?", []string{"sqlc", "GORM", "ent"}},
+		{"The offline queue: should we store it in SQLite or in a plain JSON file?", []string{"store it in SQLite", "in a plain JSON file"}},
 		{"For sync, should we shell out to git or use go-git? I prefer not to depend on a git binary.", []string{"shell out to git", "go-git"}},
 		{"Which would you pick, Fabio or Traefik?", []string{"Fabio", "Traefik"}},
 		{"Which is better here, Fabio or Traefik?", []string{"Fabio", "Traefik"}},
