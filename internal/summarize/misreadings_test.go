@@ -149,6 +149,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Just make the idle timeout 4 hours, for everyone, simpler.", "decision"},
 		{User, "Raise the pool to 60.", "decision"},
 		{User, "Just run the tests.", ""},
+		{User, "And forget the parts limit, add what the circuit needs.", ""},
 		// The review of the round of 21 December.
 		{Assistant, "FYI, we'll use the `slog` package for all new logging.", "decision,open"},
 		{Assistant, "Here it is: the updated `docker-compose.yml` with the new port mapping.", ""},

@@ -673,7 +673,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(ss[i-1]+" "+s), 300))
 			rejects = append(rejects, s)
 			rejAt = i
-		case !hedged && !plan && !telling.ReportOnly(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
+		case !hedged && !plan && !telling.ReportOnly(s) && !cue.RuleDropped.MatchString(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
 			kind = "rejected"
 			line := s
 			if i > 0 && telling.NoObject.MatchString(s) && telling.Weighed.MatchString(ss[i-1]) {

@@ -573,3 +573,7 @@ var OrItem = lazyre.New(`(?i)^(?:or|maybe|alternatively|perhaps|otherwise)\b`)
 // want CI or the VPS build to need the templ CLI.", "Users move between
 // tenants.", not "I'll review it tomorrow."
 var ReplyWhy = lazyre.New(`(?i)\b(?:because|since|so that|otherwise|don't want|do not want|can't|cannot|won't|never|always|need|needs|too)\b|^(?:\w+ ){1,3}(?:move|change|is|are|has|have|gets?|breaks?|costs?)\b`)
+
+// RuleDropped takes back a rule or a limit, no alternative weighed:
+// "forget the parts limit, add what the circuit needs".
+var RuleDropped = lazyre.New(`(?i)\bforget (?:about )?(?:the|my|our|that|this) [\w -]{0,30}?(?:limit|rule|requirement|constraint|cap|budget)\b`)
