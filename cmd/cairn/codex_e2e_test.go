@@ -481,7 +481,7 @@ func TestClaudeAndCodexOneMemory(t *testing.T) {
 			t.Errorf("the next start's context lacks %q:\n%s", want, ctxText)
 		}
 	}
-	checkGit(t, p)
+	checkGitQuiet(t, p)
 }
 
 // cairn hook --agent NAME tags what it captures; an unknown name is

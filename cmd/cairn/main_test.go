@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cairn-mem/cairn/internal/ui"
 )
@@ -168,6 +169,22 @@ func checkGit(t *testing.T, proj string) {
 	if d := gitc(t, mem, "diff", "--cached", "--name-only"); d != "" {
 		t.Errorf("git index differs from HEAD:\n%s", d)
 	}
+}
+
+// checkGitQuiet is checkGit once the memory's repository is quiet: a
+// daemon the session start launched may still be committing what that
+// start captured (under load it was, and git status caught its index
+// half written). It waits for the work tree and index to match HEAD, 15
+// s at most, then checks as checkGit does.
+func checkGitQuiet(t *testing.T, proj string) {
+	t.Helper()
+	mem := filepath.Join(proj, ".cairn")
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if gitc(t, mem, "status", "--porcelain") == "" && gitc(t, mem, "diff", "--cached", "--name-only") == "" {
+			break
+		}
+	}
+	checkGit(t, proj)
 }
 
 func TestInit(t *testing.T) {
