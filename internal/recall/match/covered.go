@@ -17,16 +17,7 @@ func Unsaid(b string, shown []map[string]bool) string {
 	if len(ss) < 2 {
 		return b
 	}
-	keep := ss[:0:0]
-	for _, x := range ss {
-		if !Covered(x, shown) {
-			keep = append(keep, x)
-		}
-	}
-	if len(keep) == len(ss) {
-		return b
-	}
-	return strings.Join(keep, " ")
+	return without(b, ss, func(x string) bool { return Covered(x, shown) })
 }
 
 // Unrepeated is request b without the sentences a bullet shown already
@@ -38,10 +29,15 @@ func Unrepeated(b string, shown []map[string]bool) string {
 	if len(shown) == 0 {
 		return b
 	}
-	ss := digest.Sentences(b)
+	return without(b, digest.Sentences(b), func(x string) bool { return repeated(x, shown) })
+}
+
+// without is b, whose sentences are ss, less those said; b itself when
+// none is.
+func without(b string, ss []string, said func(string) bool) string {
 	keep := ss[:0:0]
 	for _, x := range ss {
-		if !repeated(x, shown) {
+		if !said(x) {
 			keep = append(keep, x)
 		}
 	}
