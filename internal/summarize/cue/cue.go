@@ -526,9 +526,8 @@ var SubClause = lazyre.New(`,\s+(?:so|which|because|since|as|and so)\b`)
 // Measured is a reading with its unit: "3.17V", "342 mA", "78 °C".
 var Measured = lazyre.New(`\d(?:\.\d+)?\s?(?:[mµuk]?[VAW]|°C|ms|[mµun]s|%|[KMG]i?B|[µu]F|[kMG]?Hz|dBm?|rpm)\b`)
 
-// OutVerdict turns down what the sentence before it weighed, by a
-// pronoun or as the conclusion: "I'd leave it out and use …", "So
-// pg_tileserv is out."
+// OutVerdict turns down by a pronoun what the sentence before it named:
+// "I'd leave it out and use …".
 var OutVerdict = lazyre.New(`(?i)\b(?:leave|keep|left|kept|rule|ruled) (?:it|that|this|them) out\b`)
 
 // SoOut is a verdict as the conclusion of what the sentence before
@@ -541,7 +540,7 @@ var SoOut = lazyre.New(`(?i)^(?:so|then),? ([\w./\x60+-]+(?: [\w./\x60+-]+)?) (?
 var Feeling = lazyre.New(`(?i)\b(?:wasn't|weren't|was not|were not|isn't|aren't|is not|are not) (?:very |too |exactly |at all )?(?:amused|pleased|impressed|thrilled|convinced|surprised|interested|bothered|worried|concerned|excited|annoyed|delighted|satisfied)\b`)
 
 // FixLabel heads the list of what a fix changes: "The fix has three
-// parts:", "Here's the fix:", "Two changes:".
+// parts:", "Here's the fix:". "Two fixes:" lists alternatives.
 var FixLabel = lazyre.New(`(?i)^(?:so,? )?(?:(?:the|my|our) (?:fix|fixes|remedy|solution)(?: (?:has|comes in|is in|needs|takes) (?:two|three|four|five|\d) (?:parts|pieces|steps|changes))?|(?:here's|here is) (?:the|my) fix)\s*:$`)
 
 // WhatHappens explains a failure just reproduced: "Reproduced: 9
