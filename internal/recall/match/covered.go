@@ -49,29 +49,23 @@ func without(b string, ss []string, said func(string) bool) string {
 
 // repeated reports whether one of the word sets of shown holds every
 // word and number of s, of three or more.
-func repeated(s string, shown []map[string]bool) bool {
-	w := CoverWords(s)
-	if len(w) < 3 {
-		return false
-	}
-	for _, o := range shown {
-		if lex.Overlap(w, o) == 1 {
-			return true
-		}
-	}
-	return false
-}
+func repeated(s string, shown []map[string]bool) bool { return heldAt(s, shown, 1, 3) }
 
 // Covered reports whether one of the word sets of shown holds s: most
 // of its words and every one of its numbers, so that "every 4 hours" is
 // not taken for "every 6 hours".
-func Covered(s string, shown []map[string]bool) bool {
+func Covered(s string, shown []map[string]bool) bool { return heldAt(s, shown, 0.8, 2) }
+
+// heldAt reports whether one of the word sets of shown holds at least
+// share of the words of s (minWords of them or more) and every one of its
+// numbers.
+func heldAt(s string, shown []map[string]bool, share float64, minWords int) bool {
 	w := CoverWords(s)
-	if len(w) < 2 {
+	if len(w) < minWords {
 		return false
 	}
 	for _, o := range shown {
-		if lex.Overlap(w, o) < 0.8 {
+		if lex.Overlap(w, o) < share {
 			continue
 		}
 		all := true
