@@ -769,13 +769,7 @@ func (a *analysis) accept(p string) {
 		// the other one: it shares two of the named words, or the one.
 		words := wordSet(named)
 		props = slices.DeleteFunc(props, func(pr proposed) bool {
-			n := 0
-			for w := range wordSet(pr.s + " " + pr.next) {
-				if words[w] {
-					n++
-				}
-			}
-			return n < min(2, len(words))
+			return shared(wordSet(pr.s+" "+pr.next), words) < min(2, len(words))
 		})
 	}
 	// Each is the choice itself, not a pick among the message's options.
@@ -836,10 +830,18 @@ func (a *analysis) pickAsked(p string) {
 	}
 	a.decide(User, p, prose.Capitalize(opts[k]), why, true)
 	for i, o := range opts {
-		if i != k && !a.turned[strings.ToLower(o)] {
-			a.turned[strings.ToLower(o)] = true
-			a.rejected = prose.AppendNew(a.rejected, prose.Capitalize(o)+PassedOver+opts[k]+".")
+		if i != k {
+			a.passOver(o, prose.Capitalize(o)+PassedOver+opts[k]+".")
 		}
+	}
+}
+
+// passOver files line as the rejection of option o, once per segment
+// however many answers turn it down.
+func (a *analysis) passOver(o, line string) {
+	if key := strings.ToLower(o); !a.turned[key] {
+		a.turned[key] = true
+		a.rejected = prose.AppendNew(a.rejected, prose.UpTo(line, 300))
 	}
 }
 
@@ -851,13 +853,7 @@ func soOut(s, prev string) bool {
 	if m == nil || !weigh.Conceded.MatchString(prev) {
 		return false
 	}
-	have := wordSet(prev)
-	for w := range wordSet(m[1]) {
-		if have[w] {
-			return true
-		}
-	}
-	return false
+	return shared(wordSet(m[1]), wordSet(prev)) > 0
 }
 
 // turnDown files as rejected the options the agent's message text turns
@@ -870,11 +866,6 @@ func (a *analysis) turnDown(text string) {
 		opts = own
 	}
 	for _, v := range weigh.Turned(opts, text) {
-		key := strings.ToLower(v.Option)
-		if a.turned[key] {
-			continue
-		}
-		a.turned[key] = true
 		line := trimLead(v.Line)
 		switch {
 		case v.Line == "":
@@ -882,7 +873,7 @@ func (a *analysis) turnDown(text string) {
 		case v.For != "" && !strings.Contains(strings.ToLower(v.Line), strings.ToLower(v.For)):
 			line = strings.TrimRight(line, ".") + PassedOver + v.For + "."
 		}
-		a.rejected = prose.AppendNew(a.rejected, prose.UpTo(line, 300))
+		a.passOver(v.Option, line)
 	}
 }
 

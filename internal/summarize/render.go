@@ -172,15 +172,20 @@ func wordSet(s string) map[string]bool {
 // heldBy reports whether three quarters of words w are in one of held.
 func heldBy(w map[string]bool, held []map[string]bool) bool {
 	for _, h := range held {
-		n := 0
-		for k := range w {
-			if h[k] {
-				n++
-			}
-		}
-		if len(w) > 0 && float64(n) >= 0.75*float64(len(w)) {
+		if len(w) > 0 && float64(shared(w, h)) >= 0.75*float64(len(w)) {
 			return true
 		}
 	}
 	return false
+}
+
+// shared counts the words of w that h holds.
+func shared(w, h map[string]bool) int {
+	n := 0
+	for k := range w {
+		if h[k] {
+			n++
+		}
+	}
+	return n
 }
