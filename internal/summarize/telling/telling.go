@@ -149,14 +149,15 @@ var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}
 // and the master playlist is copied into place last, so players never
 // see half a ladder." "…, so you can merge" reports a state to the user.
 func DesignSo(s string) bool {
-	m := designSo.FindStringSubmatch(s)
-	if m == nil {
-		if m = doesSo.FindStringSubmatch(s); m == nil || notDoer[strings.ToLower(m[1])] || notDoer[strings.ToLower(m[2])] {
-			return false
-		}
-		m = m[2:] // what the purpose speaks of
+	var who string // what the purpose speaks of: "players", not "you"
+	if m := designSo.FindStringSubmatch(s); m != nil {
+		who = m[1]
+	} else if m := doesSo.FindStringSubmatch(s); m != nil && !notDoer[strings.ToLower(m[1])] && !notDoer[strings.ToLower(m[2])] {
+		who = m[3]
+	} else {
+		return false
 	}
-	return !strings.EqualFold(m[1], "you") && !strings.EqualFold(m[1], "we") && !strings.EqualFold(m[1], "i")
+	return !strings.EqualFold(who, "you") && !strings.EqualFold(who, "we") && !strings.EqualFold(who, "i")
 }
 
 var designSo = lazyre.New(`(?i)^(?:(?:the|each|every|all|both|our)\s|[a-z][\w-]*s\s)[^.;:?]{3,120}?\b(?:is|are)\s[^;?]{3,160}?,\s(?:and\s)?so\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)\s(?:never|always|only|can|cannot|can't|don't|won't|doesn't|do not|does not)\b`)
