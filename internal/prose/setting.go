@@ -94,9 +94,11 @@ func Settings(text string) map[string]string {
 		}
 	}
 	addWordSettings(out, text)
-	for _, m := range flagEq.FindAllStringSubmatch(text, -1) {
-		if !logField[strings.ToLower(m[1])] {
-			out[settingKey(m[1])] = m[2]
+	if strings.Contains(text, "=") {
+		for _, m := range flagEq.FindAllStringSubmatch(text, -1) {
+			if !logField[strings.ToLower(m[1])] {
+				out[settingKey(m[1])] = m[2]
+			}
 		}
 	}
 	for _, m := range camelArg.FindAllStringSubmatch(text, -1) {

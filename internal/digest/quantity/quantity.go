@@ -33,7 +33,9 @@ func Of(s string) []Quantity {
 		return nil
 	}
 	s = thousands.ReplaceAllStringFunc(s, func(n string) string { return strings.ReplaceAll(n, ",", "") })
-	s = gluedDegrees.ReplaceAllString(s, "$1 $2") // "8°C" is "8 °C"
+	if strings.ContainsAny(s, "°℃℉") {
+		s = gluedDegrees.ReplaceAllString(s, "$1 $2") // "8°C" is "8 °C"
+	}
 	toks := strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;()[]{}\"!?—–", r)
 	})
