@@ -277,7 +277,7 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 var binned = lazyre.New(`(?i)\b([\w-]+)(?:'s| is| are| went) (?:in the (?:bin|trash)|gone for good|binned)\b|\b(?:binned|threw out|thrown out|got rid of) (?:the |that |those |our |my )?(?:[\w-]+ ){0,2}?([\w-]+)(?:[.,;:!]|\s+(?:in|on|from|for|of|and|at|with|that|which)\b|$)`)
 
 // notYet is a sentence that denies or puts off what it names.
-var notYet = lazyre.New(`(?i)\b(?:haven't|hasn't|have not|has not|didn't|did not|not yet|before|never)\b|n't\b`)
+var notYet = lazyre.New(`(?i)\b(?:have not|has not|did not|not yet|before|never)\b|n't\b`)
 
 // CreatedLater reports whether todo says a file is missing ("the repo
 // has no Dockerfile yet") and one of the newer sessions wrote it: the
