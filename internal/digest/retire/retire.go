@@ -497,10 +497,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if !xqOK {
 				xq, xqOK = quantity.Of(x), true
 			}
-			// How often a thing runs is a weak measure, but one said to
-			// be so now changed it: "checkInterval is 168h now, once a
-			// week" against "… more than once a day".
-			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && (!quantity.Temperature(u) || sameLead(x, n.Text)) && (!weak && r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text)) || weak && (sameTopicOf(topic(), n.keys) || (u == quantity.Times || quantity.Temperature(u)) && (change.SaysNow(n.Text) || quantity.Temperature(u) && n.change != nil) && r.sharesBesides(xk, n.keys, u, true)) || prose.NamesIdent(x, n.Text)) {
+			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && r.counted(x, xk, topic, n, u, weak) {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
@@ -582,3 +579,27 @@ func sameLead(x, n string) bool {
 }
 
 var changeVerb = prose.WordSet(`changed moved set raised lowered bumped dropped cut made switched put turned`)
+
+// counted reports whether n, which gives a quantity of unit u another
+// value than x does, counts the same thing otherwise: its identifier
+// named, or keys shared besides the unit; for a weak measure (a time, a
+// share, a temperature) the same topic, or a count of times or a
+// temperature said changed now ("checkInterval is 168h now, once a
+// week" against "… more than once a day"; "heater band lowered to on
+// below 6 °C"). A temperature is of the thing a statement opens on
+// (sameLead).
+func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n *Statement, u string, weak bool) bool {
+	temp := quantity.Temperature(u)
+	switch {
+	case temp && !sameLead(x, n.Text):
+		return false
+	case prose.NamesIdent(x, n.Text):
+		return true
+	case !weak:
+		return r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text))
+	case sameTopicOf(topic(), n.keys):
+		return true
+	}
+	now := change.SaysNow(n.Text) || temp && n.change != nil
+	return (u == quantity.Times || temp) && now && r.sharesBesides(xk, n.keys, u, true)
+}
