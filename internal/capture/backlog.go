@@ -165,6 +165,11 @@ func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
 // for CatchUpEnded to take it for ended: one being written now is live.
 const endQuiet = time.Second
 
+// settlePoll is how often CatchUpEnded looks again at a transcript written
+// less than endQuiet ago: a live one changes within a poll or two, and the
+// wait ends there.
+const settlePoll = 100 * time.Millisecond
+
 // firstLookback is how far back CatchUpEnded looks for transcripts of
 // sessions cairn never heard of, the first time it runs.
 const firstLookback = time.Hour
@@ -176,19 +181,39 @@ const firstLookback = time.Hour
 // what is pending, and suspends them, as their SessionEnd would have. A
 // session start calls it: an agent that exits at once (claude -p) can end
 // the hooks of its last turn before they write, and the session would
-// stay active, its last turns unsummarised. A live session in another
-// terminal that is idle is taken for ended too; its next event makes it
-// active again. A followed transcript changed since the last call (an
-// hour, the first time) whose session cairn never heard of, because none
-// of its hooks wrote, is captured and ended too. It stops at ctx's
-// deadline and says how many sessions it ended.
+// stay active, its last turns unsummarised. A transcript written less
+// than endQuiet ago is watched until it has been still that long (the
+// agent that wrote it has just exited and the next session starts) or
+// changes again (a live session's, left alone), within ctx. A live
+// session in another terminal that is idle is taken for ended too; its
+// next event makes it active again. A followed transcript changed since
+// the last call (an hour, the first time) whose session cairn never heard
+// of, because none of its hooks wrote, is captured and ended too. It stops
+// at ctx's deadline and says how many sessions it ended.
 func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, error) {
 	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
 	if err != nil {
 		return 0, err
 	}
-	now := time.Now()
-	n, errs := endUnknown(ctx, m, except, now)
+	n, errs := endUnknown(ctx, m, except, time.Now())
+	end := func(e *model.SessionEntry, paths []string) {
+		for _, p := range paths {
+			if _, err := catchUp(ctx, m, p, "", catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
+				return // its end stays for the next try
+			}
+		}
+		if _, err := Capture(ctx, m, Batch{Session: e.ID, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
+			errs = append(errs, fmt.Errorf("end session %s: %w", e.ID, err))
+			return
+		}
+		n++
+	}
+	type settling struct {
+		e       *model.SessionEntry
+		changed time.Time
+	}
+	var wait []settling
 	for _, e := range list {
 		if e.ID == except {
 			continue
@@ -196,47 +221,70 @@ func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, er
 		if ctx.Err() != nil {
 			break
 		}
-		var paths []string
-		quiet, files := true, 0
-		for _, src := range e.Sources {
-			if src.Path == "" || !TranscriptAllowed(m, filepath.Clean(src.Path)) {
-				continue
-			}
-			fi, err := os.Stat(src.Path)
-			if err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			files++
-			if now.Sub(fi.ModTime()) < endQuiet {
-				quiet = false
-			}
-			if fi.Size() > src.Offset {
-				paths = append(paths, filepath.Clean(src.Path))
-			}
+		st := stillness(m, e)
+		switch age := time.Since(st.changed); {
+		case age >= endQuiet:
+			end(e, st.paths)
+		case age >= 0 && st.watched:
+			wait = append(wait, settling{e, st.changed})
 		}
-		if files == 0 {
-			quiet = now.Sub(e.LastActivity) >= endQuiet
+	}
+	for len(wait) > 0 && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-time.After(settlePoll):
 		}
-		if !quiet {
-			continue
-		}
-		ok := true
-		for _, p := range paths {
-			if _, err := catchUp(ctx, m, p, "", catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
-				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
-				ok = false
+		rest := wait[:0]
+		for _, w := range wait {
+			st := stillness(m, w.e)
+			switch {
+			case !st.changed.Equal(w.changed):
+				// Written again: a live session's.
+			case time.Since(st.changed) >= endQuiet && ctx.Err() == nil:
+				end(w.e, st.paths)
+			default:
+				rest = append(rest, w)
 			}
 		}
-		if !ok {
-			continue // its end stays for the next try
-		}
-		if _, err := Capture(ctx, m, Batch{Session: e.ID, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
-			errs = append(errs, fmt.Errorf("end session %s: %w", e.ID, err))
-			continue
-		}
-		n++
+		wait = rest
 	}
 	return n, errors.Join(errs...)
+}
+
+// still is what stillness found of a session's transcripts.
+type still struct {
+	// changed is when the newest was written (the session's last
+	// activity when it has none to look at).
+	changed time.Time
+	// paths are those holding more than the session captured.
+	paths []string
+	// watched says it has transcripts to watch.
+	watched bool
+}
+
+// stillness looks at the followed transcripts of session e.
+func stillness(m *memory.Memory, e *model.SessionEntry) still {
+	var st still
+	for _, src := range e.Sources {
+		if src.Path == "" || !TranscriptAllowed(m, filepath.Clean(src.Path)) {
+			continue
+		}
+		fi, err := os.Stat(src.Path)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		st.watched = true
+		if fi.ModTime().After(st.changed) {
+			st.changed = fi.ModTime()
+		}
+		if fi.Size() > src.Offset {
+			st.paths = append(st.paths, filepath.Clean(src.Path))
+		}
+	}
+	if !st.watched {
+		st.changed = e.LastActivity
+	}
+	return st
 }
 
 // endUnknown captures and ends the sessions of the followed transcripts

@@ -746,8 +746,10 @@ func TestCaptureUnknownHook(t *testing.T) {
 
 // A session whose last hooks never wrote (the agent exited first) is
 // ended by the next session start: the held-back last turn, a summary of
-// what was pending and the suspended status, once. A transcript written
-// this very moment is a live session's, and is left alone.
+// what was pending and the suspended status, once. A transcript still
+// being written is a live session's, and is left alone; one written a
+// moment ago and still since is the session that just exited (claude -p,
+// then the next start at once), ended after a wait.
 func TestCatchUpEnded(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()
@@ -758,16 +760,40 @@ func TestCatchUpEnded(t *testing.T) {
 	if n, err := CatchUpEnded(ctx, m, basicID); err != nil || n != 0 {
 		t.Errorf("the starting session itself is left alone: %d, %v", n, err)
 	}
-	if n, err := CatchUpEnded(ctx, m, "another-session"); err != nil || n != 0 {
-		t.Errorf("a transcript written just now is live: %d, %v", n, err)
+
+	// Live: the file changes while the start looks at it.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(30 * time.Millisecond):
+				now := time.Now()
+				os.Chtimes(tp, now, now)
+			}
+		}
+	}()
+	n, err := CatchUpEnded(ctx, m, "another-session")
+	close(stop)
+	<-done
+	if err != nil || n != 0 {
+		t.Errorf("a transcript being written is live: %d, %v", n, err)
 	}
-	old := time.Now().Add(-time.Minute)
-	if err := os.Chtimes(tp, old, old); err != nil {
+
+	// Just exited: written a moment ago, still since.
+	now := time.Now()
+	if err := os.Chtimes(tp, now, now); err != nil {
 		t.Fatal(err)
 	}
-	n, err := CatchUpEnded(ctx, m, "another-session")
+	n, err = CatchUpEnded(ctx, m, "another-session")
 	if err != nil || n != 1 {
 		t.Fatalf("CatchUpEnded: %d, %v", n, err)
+	}
+	if waited := time.Since(now); waited < endQuiet {
+		t.Errorf("ended %v after its last write, before it was still for %v", waited, endQuiet)
 	}
 	e, err := m.Sessions().Get(ctx, basicID)
 	if err != nil || e.Summarized.Segments != 1 || e.Status != model.StatusSuspended {
@@ -775,6 +801,18 @@ func TestCatchUpEnded(t *testing.T) {
 	}
 	if n, err := CatchUpEnded(ctx, m, "another-session"); err != nil || n != 0 {
 		t.Errorf("again: %d, %v", n, err)
+	}
+
+	// A deadline sooner than the wait leaves it for the next start.
+	m2 := testMemory(t)
+	tp2 := followedTranscript(t, m2, basicFixture(t))
+	if _, err := CatchUpTranscript(ctx, m2, tp2, false); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	if n, err := CatchUpEnded(short, m2, "another-session"); err != nil || n != 0 {
+		t.Errorf("past the deadline: %d, %v", n, err)
 	}
 }
 
