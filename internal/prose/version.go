@@ -30,7 +30,11 @@ var (
 	// 3.9 series — 3.9.2".
 	seriesOf   = `(?:the\s+)?(?:v?\d+(?:\.\d+)?\s+(?:series|line|branch|release)\s*[—–,:-]?\s*)?`
 	tagVersion = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
-	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required series branch release`)
+	// notProduct are words a number follows that it does not version:
+	// prose's words, and the nouns that number one of many (VLAN 6 and
+	// VLAN 10 are two networks, pin 22 and pin 24 two pins).
+	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required series branch release ` +
+		`vlan vlans vlan-id pin gpio channel channels ch slot slots bay lane bus rack shard shards partition partitions replica worker workers thread threads cpu gpu disk drive row rows column columns table figure fig section appendix ticket bug task story epic sprint batch case test rule zone room floor unit seat camera sensor relay motor axis monitor display tab sheet ward bed gate dock bin aisle vlanid id no number udp tcp`)
 )
 
 // suffixVersion is a name that ends in its version: products_v3,

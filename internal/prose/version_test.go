@@ -16,6 +16,8 @@ func TestVersions(t *testing.T) {
 		"the runtime image is eclipse-temurin:21-jre":                        "map[eclipse-temurin:21]",
 		"The API listens on port 8080 and retries every 5 seconds":           "map[]",
 		"Session 3 went fine":                                                "map[]",
+		"WAN stays as it is: PPPoE on wan.6, the ISP's VLAN 6.":              "map[]",
+		"The heater is on relay Channel 3, the fan on GPIO 22":               "map[]",
 		"The client API is on localhost:8008, Postgres on db:5432":           "map[]",
 		"deployment target is iOS 16, simulator runs iOS 17.4":               "map[ios:17.4]",
 		"bump matplotlib to the 3.9 series — 3.9.2":                          "map[matplotlib:3.9.2]",
