@@ -302,7 +302,20 @@ func abbreviated(s string) bool {
 		r, _ := utf8.DecodeRuneInString(w)
 		return unicode.IsLetter(r)
 	}
+	if w == "ms" && afterNumber(s[:len(s)-len(w)]) {
+		return false // "p95 stayed near 420 ms. That's …": milliseconds, not Ms.
+	}
 	return abbreviations[strings.ToLower(w)]
+}
+
+// afterNumber reports whether s ends with a number and a space.
+func afterNumber(s string) bool {
+	s = strings.TrimSuffix(s, " ")
+	if s == "" {
+		return false
+	}
+	c := s[len(s)-1]
+	return c >= '0' && c <= '9'
 }
 
 // clauses splits a sentence at semicolons and dashes between clauses

@@ -88,6 +88,8 @@ func TestSentencesAfterCode(t *testing.T) {
 		{"The unmanaged tablet is up as keyspace `legacy`. start the MoveTables tonight.", 2},
 		{"A 2048-bit key under selector s2026a for ledgerly.io. milter_default_action is still accept.", 2},
 		{"Use `go test ./...` for the unit tests.", 1},
+		{"So k6's p95 stayed near 420 ms. That's coordinated omission.", 2},
+		{"I asked Ms. Jansen about it.", 1},
 	} {
 		if got := Sentences(tc.in); len(got) != tc.want {
 			t.Errorf("Sentences(%q) = %q, want %d", tc.in, got, tc.want)
