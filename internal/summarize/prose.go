@@ -570,6 +570,26 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
+		case namedFault(s) && !hedged && i > explained:
+			// "… were never sent, so k6's p95 stayed near 420 ms. That's
+			// coordinated omission.": the name closes the explanation
+			// before it, or opens the one after it.
+			kind = "root"
+			from, end := explainedBefore(ss, i, explained), i
+			cause := s
+			if from == i {
+				end = explanation(ss, i)
+				cause = strings.Join(ss[i:end+1], " ")
+			} else {
+				// Its name first, where a shortened line keeps it.
+				cause = prose.Capitalize(strings.TrimRight(faultLead.ReplaceAllString(s, ""), ".!")) + ": " + strings.Join(ss[from:i], " ")
+			}
+			explained, nextAt = end, end+1
+			next = ""
+			if end+1 < len(ss) {
+				next = ss[end+1]
+			}
+			a.addRootCause(role, symptomSaid, cause, next)
 		case (isCause(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
 			// "One thing from CI: the release job fails because
 			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
@@ -1376,6 +1396,32 @@ func explanation(ss []string, i int) int {
 		end = j
 	}
 	return end
+}
+
+// explainedBefore is where the explanation that ss[i] closes begins: up
+// to three sentences back, after done, that tell what happened rather than
+// ask, announce or hedge, within the longest root cause line kept; i when
+// none does.
+func explainedBefore(ss []string, i, done int) int {
+	n, from := len(ss[i]), i
+	for j := i - 1; j > done && j >= i-3; j-- {
+		s := ss[j]
+		n += 1 + len(s)
+		if n > 400 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Narrate.MatchString(s) || isPlan(s) || cue.Hedge.MatchString(s) {
+			break
+		}
+		from = j
+	}
+	return from
+}
+
+var faultLead = lazyre.New(cue.NamedFaultLead)
+
+// namedFault reports whether s names the fault an explanation tells
+// (cue.NamedFault), not one it denies or another one it turns to ("That's
+// a separate problem.").
+func namedFault(s string) bool {
+	return cue.NamedFault.MatchString(s) && !cue.NotThisFault.MatchString(s)
 }
 
 // pointsBack is a short choice whose object the sentence before names:

@@ -151,6 +151,7 @@ func TestClassify(t *testing.T) {
 		// its reason.
 		{Assistant, "I'd not add RabbitMQ or Kafka for this, precisely because of the approval lead time you mention.", "rejected"},
 		{User, "And no Camel please, nobody here reads its DSL.", "rejected"},
+		{Assistant, "I didn't go for setWarningOnly(true): a warning is one click away from being ignored.", "rejected"},
 		// Blind AL, opened in the round of 20 December: what may be done
 		// some day is neither a choice nor work left; an alternative
 		// turned down with its name first; a setting given a number
@@ -803,6 +804,12 @@ func TestAnnouncedExplanation(t *testing.T) {
 			"The watermark is the problem. The job allows 5 minutes of lateness but events arrive up to 20 minutes late, so they are dropped."},
 		{"The duplicate posts came from Synapse itself. The handler answered only after the forum POST, so the homeserver resent the transaction.",
 			"The duplicate posts came from Synapse itself."},
+		// The fault named after the explanation closes it; named first,
+		// the explanation follows.
+		{"Both are right, and our test is the one that's misleading. When the API slowed down, the VUs slowed down with it. The requests that would have waited 3 s were never sent, so k6's p95 stayed near 420 ms. That's coordinated omission. The fix is an arrival-rate executor.",
+			"Coordinated omission: Both are right, and our test is the one that's misleading. When the API slowed down, the VUs slowed down with it. The requests that would have waited 3 s were never sent"},
+		{"That's an MTU problem. PPPoE takes 8 bytes, so pppoe-wan has an MTU of 1492 and leaves 1412 for wg0.",
+			"That's an MTU problem. PPPoE takes 8 bytes"},
 	} {
 		a := item(t, tc.text, "")
 		if len(a.rootCauses) != 1 || !strings.HasPrefix(a.rootCauses[0], tc.want) {
@@ -812,6 +819,8 @@ func TestAnnouncedExplanation(t *testing.T) {
 	for _, s := range []string{
 		"Just to check the cache isn't involved.",
 		"The upload path isn't touched.",
+		"The cache is fine. That's not a problem.",
+		"I moved the retry into the worker. That's the plan.",
 	} {
 		if a := item(t, s, ""); len(a.rootCauses) != 0 {
 			t.Errorf("%q: root causes %q, want none", s, a.rootCauses)
