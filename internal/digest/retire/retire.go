@@ -284,6 +284,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFracRead         bool
 		xStillK           map[string]bool // the keys of the clause that says what is still so
 		xChose            map[string]bool // what x chose, said as "X it is"
+		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
+		xOverRead         bool
 	)
 	if from, to, ok := prose.Aim(x); ok {
 		// An aim reached shares no word with what reached it: "we're on
@@ -415,6 +417,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
+		if strings.Contains(n.Text, "listens on") && strings.Contains(x, "listen") && (n.change != nil || change.SaysNow(n.Text)) && otherListen(x, n.Text) {
+			return true // "wg0 … listening on UDP 51820" once "wg0 listens on UDP 443 now"
+		}
 		if len(n.fractions) > 0 && !xFracRead {
 			xFrac, xFracRead = fractionsOf(x), true
 		}
@@ -500,6 +505,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if u, weak := quantity.Other(xq, n.quantities, xk, n.keys); u != "" && r.counted(x, xk, topic, n, u, weak) {
 				return true // what both count, the newer one counts otherwise
 			}
+		}
+		if !xOverRead && (n.change != nil || change.SaysNow(n.Text)) {
+			xOver, xOverRead = choiceOver(x), true
+		}
+		if xOver != nil && (n.change != nil || change.SaysNow(n.Text)) && xOver.backTo(n.Text, xk, n.keys) {
+			return true // "I picked AdGuard over dnsmasq blocklists" once "DNS filtering is now done inside dnsmasq"
 		}
 		if c := n.change; c != nil && xc == nil && xChose != nil && choseOld(xChose, c) {
 			return true // "Self-hosted on Postgres it is." once "with Cloud instead of self-hosting"

@@ -82,6 +82,10 @@ func TestRetiredByChange(t *testing.T) {
 			"Heater band lowered to on below 6 °C, off above 9 °C."},
 		{"a choice of what was replaced", "Self-hosted on Postgres it is.",
 			"With Cloud instead of self-hosting, deploy/temporal-values.yaml is no longer needed."},
+		{"back to what a choice turned down", "I picked AdGuard over dnsmasq blocklists — because you asked for a per-client query log.",
+			"DNS filtering is now done inside dnsmasq itself, with the same list loaded as a dnsmasq blocklist."},
+		{"back to what a Rejected line turned down", "Dnsmasq blocklists — passed over for: I picked AdGuard (because you asked for a per-client query log).",
+			"DNS filtering is now done inside dnsmasq itself, with the same list loaded as a dnsmasq blocklist."},
 		{"a measure set instead of another", "`?limit=` defaults to 50, capped at 200.",
 			"The page size: cap the limit at 100 instead of 200."},
 		{"rather than", "Thumbnails are resized by the sharp library inside the upload handler.",
@@ -221,6 +225,10 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"two services' ports", "The billing worker listens on port 7070.",
 			"The notification worker listens on port 7171."},
+		{"what a choice turned down, used for something else", "I picked AdGuard over dnsmasq blocklists — because you asked for a per-client query log.",
+			"dnsmasq now serves DHCP for the guest VLAN as well."},
+		{"what a choice turned down, beside what it took", "I picked AdGuard over dnsmasq blocklists — because you asked for a per-client query log.",
+			"dnsmasq now forwards to AdGuard, which applies the blocklists."},
 		{"two things' temperatures", "smartd warns at 45 °C and alarms at 50 °C.",
 			"The heater band was lowered to on below 6 °C, off above 9 °C."},
 		{"another thing's temperature", "smartd warns when a disk in the NAS passes 45 °C.",
@@ -1005,6 +1013,10 @@ func TestRetiredByOtherPort(t *testing.T) {
 		// Who owns the port: what a verb publishes, not who publishes it.
 		{"The compose file publishes Grafana on port 3000 with the plugin mounted from `./dist`.", "Grafana is published on port 3001 now (the container keeps its default port inside).", true},
 		{"The compose file publishes Grafana on port 3000.", "The compose file publishes WireMock on port 8089 now.", false},
+		// A named listener on another port.
+		{"WireGuard is in the runbook: interface wg0 on the router, 10.99.0.1/24, listening on UDP 51820.", "wg0 listens on UDP 443 now, so the client's filter lets it out.", true},
+		{"WireGuard is in the runbook: interface wg0 on the router, 10.99.0.1/24, listening on UDP 51820.", "wg1 listens on UDP 443 now, for the second site.", false},
+		{"The API listens on port 8080 behind nginx.", "It now listens on port 8081.", false},
 		// The same command line, one number changed.
 		{"The worker is started with `script/tally minion worker -j 4`.", "The worker has its own unit, running `script/tally minion worker -j 8` as the tally user.", true},
 		{"The worker is started with `script/tally minion worker -j 4`.", "The scheduler runs `script/tally minion job -s 4`.", false},

@@ -26,6 +26,32 @@ func hasValue(text, v string) bool {
 	})
 }
 
+// otherListen reports whether newer text n says a named listener listens
+// on another port than x says it does: "wg0 listens on UDP 443 now" for
+// "interface wg0 on the router, listening on UDP 51820". x names the
+// listener and its old port, and not the new one. The caller has n
+// announce a change.
+func otherListen(x, n string) bool {
+	m := listener.FindStringSubmatch(n)
+	if m == nil || notListener[strings.ToLower(m[1])] {
+		return false
+	}
+	xm := listenOn.FindStringSubmatch(x)
+	if xm == nil || xm[1] == m[2] || hasValue(x, m[2]) {
+		return false
+	}
+	return hasValue(x, strings.ToLower(m[1]))
+}
+
+var (
+	// listener is a name and the port it listens on, said of it.
+	listener = lazyre.New(`(?i)(?:^|[\s(])([\w.-]+)\s+(?:now\s+|still\s+)?listens\s+on\s+` + portOf)
+	// listenOn is a port something listens on.
+	listenOn    = lazyre.New(`(?i)\blisten(?:s|ing)?\s+on\s+` + portOf)
+	portOf      = `(?:(?:udp|tcp)(?:/|\s+))?(?:port\s+)?:?(\d{2,5})\b`
+	notListener = prose.WordSet(`it that this which what who server service daemon app one now also`)
+)
+
 // otherPort reports whether newer text n gives the thing x serves on
 // port p another port: the two name the same command in backquotes,
 // and n names ports, not p. The caller has n announce a change: a
