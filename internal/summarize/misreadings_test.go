@@ -1,7 +1,6 @@
 package summarize
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -279,17 +278,6 @@ func TestOpenOnBoth(t *testing.T) {
 	}
 }
 
-// TestOutcomeOneParagraph: a one-paragraph report of several things done
-// gives a thing done past its first two sentences a bullet of its own
-// (blind AE: "The archive table got its index …" was lost, and a newer
-// session's open item on that table stayed).
-func TestOutcomeOneParagraph(t *testing.T) {
-	got := outcome("Requirements now pin Django 5.1.3. A failed payment now puts the subscription in past_due. The archive table got its index in migration 0008, also concurrent. Sentry is initialised in prod.py.")
-	if len(got) != 2 || !strings.HasPrefix(got[1], "The archive table got its index") {
-		t.Errorf("outcome = %q", got)
-	}
-}
-
 // TestOpenFlaggedShort: an item flagged in a few words ("One thing:
 // actor reentrancy.") takes the sentence that says what is wrong (blind
 // AE).
@@ -315,24 +303,5 @@ func TestRequestSkipsGoAhead(t *testing.T) {
 		if got := request(tc.in); got != tc.want {
 			t.Errorf("request(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-// TestOutcomeNotNoneLeft: a check that the old is gone names only what no
-// longer holds; the outcome is what holds now.
-func TestOutcomeNotNoneLeft(t *testing.T) {
-	got := outcome("Everything is on axum 0.8 now. Nothing from axum 0.7, Rust 1.79 or Postgres 16 is left. The tests pass.")
-	if len(got) != 1 || strings.Contains(got[0], "0.7") {
-		t.Errorf("outcome = %q, want the state without the check", got)
-	}
-}
-
-// TestOutcomeNotAcknowledged: a later paragraph that opens by granting
-// the user a point gives its outcome in the sentence after (blind AK).
-func TestOutcomeNotAcknowledged(t *testing.T) {
-	got := outcome("The shift is the Y driver overheating, not a mechanical skip.\n\nI know this costs some quiet. X and Y go to spreadCycle at 0.8 A.")
-	want := []string{"The shift is the Y driver overheating, not a mechanical skip.", "X and Y go to spreadCycle at 0.8 A."}
-	if !slices.Equal(got, want) {
-		t.Errorf("outcome = %q, want %q", got, want)
 	}
 }

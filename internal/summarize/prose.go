@@ -9,7 +9,9 @@ import (
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/agree"
 	"github.com/cairn-mem/cairn/internal/summarize/block"
+	"github.com/cairn-mem/cairn/internal/summarize/cause"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
+	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
 	"github.com/cairn-mem/cairn/internal/summarize/weigh"
@@ -149,7 +151,7 @@ func analyze(turns []Turn, before string) *analysis {
 	// What each prompt came to: the first sentences of the agent's last
 	// message in answer to it.
 	for _, p := range sortedKeys(finals) {
-		for _, o := range outcome(turns[finals[p]].Text) {
+		for _, o := range outcome.Of(turns[finals[p]].Text) {
 			if !slices.ContainsFunc(a.accepted, func(s string) bool { return strings.Contains(o, s) }) {
 				a.outcomes = prose.AppendNew(a.outcomes, o) // a proposal agreed to is a decision
 			}
@@ -206,7 +208,7 @@ func detail(s string) bool {
 	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) {
 		return false
 	}
-	if cue.Narrate.MatchString(s) || cue.Hedge.MatchString(s) || isPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
+	if cue.Narrate.MatchString(s) || cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
 		return false // work left, what the agent could not do, or what the user is to do, is no detail of what holds
 	}
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
@@ -253,87 +255,6 @@ func request(p string) string {
 	return prose.UpTo(strings.Join(ss, " "), 300)
 }
 
-// outcome is what a final message says it came to, as bullets: its
-// first sentences that say something (not a bare "Done." and not the
-// agent announcing its next step), then the first such sentence of each
-// later paragraph, since a report gives each matter a paragraph ("The
-// double emails: …", "The reversal command: …").
-func outcome(text string) []string {
-	var out []string
-	paras, listed := block.Items(text)
-	limit := 4
-	if listed {
-		limit = 6 // a list's items are short and each says one thing done
-	}
-	for p, para := range paras {
-		if p < len(paras)-1 && leadIn(para) {
-			continue // "Three fixes today." announces the paragraphs that say them
-		}
-		var keep, more []string
-		raised := false // the paragraph opened by raising something
-		for j, s := range prose.Sentences(para) {
-			if t := cue.Courtesy.ReplaceAllString(s, ""); t != s && t != "" {
-				s = prose.Capitalize(t)
-			}
-			if j == 0 && (cue.OpenLabel.MatchString(s) || telling.OpenCount.MatchString(s)) {
-				break // a paragraph that opens on work left says the rest of it too: "… That's the next big thing."
-			}
-			if cue.OpenLabel.MatchString(s) {
-				continue // "Left for another day: the German de.po, since the warehouse works in German."
-			}
-			if j == 0 && cue.Flagged.MatchString(s) {
-				raised = true
-			}
-			if raised && !strings.ContainsAny(s, "0123456789`") {
-				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
-			}
-			if cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.NoneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
-				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
-			}
-			if len(s) < 16 && len(out)+len(keep) == 0 || cue.Narrate.MatchString(s) && !cue.DoneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
-				continue
-			}
-			if cue.Flagged.MatchString(s) || openSaid(s) && !cue.DoneCue.MatchString(s) || p > 0 && (isPlan(s) || cue.Hedge.MatchString(s) || cue.Aside.MatchString(s)) {
-				continue // work left is an open item, which a later session may close
-			}
-			if len(keep) == 2 {
-				// One paragraph listing what was done gives each thing
-				// its own bullet: "The archive table got its index …".
-				if len(paras) == 1 && cue.GotDone.MatchString(s) && len(more) < 2 {
-					more = append(more, prose.UpTo(s, 300))
-					continue
-				}
-				break
-			}
-			keep = append(keep, s)
-			if p > 0 && len(out) > 0 && (len(keep) > 1 || len(strings.Fields(s)) > 8) {
-				break // a later paragraph's first sentence, and its second after a short one ("Mappings no longer come from the CSV.")
-			}
-		}
-		if j := strings.Join(keep, " "); len(j) > 300 && len(keep) > 1 {
-			// Two long sentences are two outcomes: cut to 300, the
-			// second would be lost whole.
-			for _, k := range keep {
-				out = append(out, prose.UpTo(k, 300))
-			}
-		} else if len(keep) > 0 {
-			out = append(out, prose.UpTo(j, 300))
-		}
-		out = append(out, more...)
-		if len(out) >= limit {
-			break
-		}
-	}
-	return out
-}
-
-// leadIn reports whether a paragraph only announces what follows: one
-// short sentence that counts what it did ("Three fixes today.", "Two
-// changes."). "The comparator works." is an outcome.
-func leadIn(para string) bool {
-	return len(strings.Fields(para)) <= 4 && cue.CountsWork.MatchString(para)
-}
-
 // approachOf is what an agent's message before its first change says,
 // a bullet a sentence: its first sentences that are not narration ("Let
 // me …"), questions or labels, when they say enough to be worth keeping.
@@ -341,7 +262,7 @@ func approachOf(text string) []string {
 	var keep []string
 	n := 0
 	for _, s := range prose.Sentences(text) {
-		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Options.MatchString(s) || cue.Narrate.MatchString(s) && !cue.Plans.MatchString(s) || isPlan(s) || openSaid(s) {
+		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Options.MatchString(s) || cue.Narrate.MatchString(s) && !cue.Plans.MatchString(s) || cue.IsPlan(s) || cue.OpenSaid(s) {
 			continue
 		}
 		keep = append(keep, prose.UpTo(s, 300))
@@ -441,7 +362,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			}
 			continue // it says nothing of its own
 		}
-		if fixes[strings.TrimSpace(s)] && !cue.Hedge.MatchString(s) && !isPlan(s) {
+		if fixes[strings.TrimSpace(s)] && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) {
 			a.addDecision(role, trimLead(s), "", true)
 			a.filed[s] = true
 			continue
@@ -476,11 +397,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			}
 		}
 		announced := causeNext
-		causeNext = role == Assistant && announces(s)
+		causeNext = role == Assistant && cause.Announces(s)
 		if len(s) < 10 || len(s) > 600 || role == User && cue.Chitchat.MatchString(s) {
 			continue // "Agreed on all of it." says nothing of its own
 		}
-		if cue.DoneCue.MatchString(s) && !openSaid(s) {
+		if cue.DoneCue.MatchString(s) && !cue.OpenSaid(s) {
 			a.said = append(a.said, said{turn, wordSet(s)})
 		}
 		// "(that's CONFIG_TRACE_PINS: GPIO4 is high while the ISR
@@ -505,7 +426,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s)) && prose.HasValue(s)
 		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix
 		action := role == Assistant && cue.ActionLine.MatchString(s)
-		if narration && !openSaid(s) {
+		if narration && !cue.OpenSaid(s) {
 			continue
 		}
 		// "Why both: …", "That way …": the reason for what the exchange
@@ -523,7 +444,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		// Work still to do is an open item, never a decision or a fact:
 		// as either it would stay current after it is done.
-		plan := isPlan(s)
+		plan := cue.IsPlan(s)
 		kind, nextAt := "", i+1 // nextAt: where next is among ss
 		prev := ""
 		if i > 0 {
@@ -563,48 +484,48 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// "Found it." announces an explanation that often takes more
 			// than one sentence: the setting, the limit, then what broke.
 			kind = "root"
-			end := explanation(ss, i)
+			end := cause.End(ss, i)
 			explained = end
 			after := ""
 			if end+1 < len(ss) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case namedFault(s) && !hedged && i > explained:
+		case cause.Named(s) && !hedged && i > explained:
 			// "… were never sent, so k6's p95 stayed near 420 ms. That's
 			// coordinated omission.": the name closes the explanation
 			// before it, or opens the one after it.
 			kind = "root"
-			from, end := explainedBefore(ss, i, explained), i
-			cause := s
+			from, end := cause.Start(ss, i, explained), i
+			told := s
 			if from == i {
-				end = explanation(ss, i)
-				cause = strings.Join(ss[i:end+1], " ")
+				end = cause.End(ss, i)
+				told = strings.Join(ss[i:end+1], " ")
 			} else {
 				// Its name first, where a shortened line keeps it.
-				cause = prose.Capitalize(strings.TrimRight(faultLead.ReplaceAllString(s, ""), ".!")) + ": " + strings.Join(ss[from:i], " ")
+				told = cause.Name(s) + ": " + strings.Join(ss[from:i], " ")
 			}
 			explained, nextAt = end, end+1
 			next = ""
 			if end+1 < len(ss) {
 				next = ss[end+1]
 			}
-			a.addRootCause(role, symptomSaid, cause, next)
-		case (isCause(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
+			a.addRootCause(role, symptomSaid, told, next)
+		case (cause.Is(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
 			// "One thing from CI: the release job fails because
 			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
 			kind = "root"
 			if cue.Culprit.MatchString(s) && i+1 < len(ss) {
 				// "The watermark is the problem." names the cause; the
 				// sentences after it say how it broke things.
-				end := explanation(ss, i)
+				end := cause.End(ss, i)
 				explained, nextAt = end, end+1
 				s, next = strings.Join(ss[i:end+1], " "), ""
 				if end+1 < len(ss) {
 					next = ss[end+1]
 				}
 			}
-			if a.addRootCause(role, symptomSaid, s, next) && isCause(next) {
+			if a.addRootCause(role, symptomSaid, s, next) && cause.Is(next) {
 				explained = max(explained, nextAt) // the cause goes on in the next sentence, not a second cause
 			}
 		case role == User && cue.Convention.MatchString(cue.InParens.ReplaceAllString(s, "")):
@@ -654,7 +575,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// 5.1k": a choice, with its purpose.
 			kind = "decision"
 			a.addDecision(role, s, next, true)
-		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.DesignSo(s) || telling.BehaviourIf.MatchString(s)) && !cue.Symptom.MatchString(s) && !isCause(s) && !telling.ToldPast.MatchString(s):
+		case role == Assistant && !hedged && !plan && !action && !question && (telling.DesignWhy.MatchString(s) || telling.DesignSo(s) || telling.BehaviourIf.MatchString(s)) && !cue.Symptom.MatchString(s) && !cause.Is(s) && !telling.ToldPast.MatchString(s):
 			// "The sum goes back into the residual buffer in place,
 			// because the next block consumes it anyway": how the work
 			// is built, with why.
@@ -746,7 +667,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && cue.Deferred.MatchString(s)
-		if kind != "rejected" && !possible && (openSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && cue.AskNow.MatchString(s) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
+		if kind != "rejected" && !possible && (cue.OpenSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && cue.AskNow.MatchString(s) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
 			if role == Assistant && cue.Flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence
@@ -906,7 +827,7 @@ func proposals(text string) []proposed {
 	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
 	for i, s := range ss {
 		if !agree.Proposes(s) || strings.HasSuffix(s, "?") ||
-			cue.Hedge.MatchString(s) || isPlan(s) || cue.ActionLine.MatchString(s) || cue.DecisionCue.MatchString(s) || cue.RejectCue.MatchString(s) {
+			cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ActionLine.MatchString(s) || cue.DecisionCue.MatchString(s) || cue.RejectCue.MatchString(s) {
 			continue
 		}
 		next := ""
@@ -929,8 +850,8 @@ func proposals(text string) []proposed {
 	// proposal, said without "I'd".
 	var so []proposed
 	for _, s := range ss {
-		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !isPlan(s) && !cue.NotSettled.MatchString(s) &&
-			!isCause(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !nowState(s) {
+		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) && !cue.NotSettled.MatchString(s) &&
+			!cause.Is(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !nowState(s) {
 			so = append(so, proposed{s: prose.Capitalize(m[1])})
 		}
 	}
@@ -959,17 +880,9 @@ func designTerm(s string) bool {
 	// would give the same 16 TB") is an option weighed or a risk, not
 	// a term.
 	return !cue.CouldBe.MatchString(mainClause(s)) && len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
-		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !cue.Hedge.MatchString(s) && !isPlan(s) &&
+		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) &&
 		!cue.Narrate.MatchString(s) && !cue.ActionLine.MatchString(s) && !cue.DecisionCue.MatchString(s) && !cue.RejectCue.MatchString(s) &&
-		!isCause(s) && !cue.Symptom.MatchString(s) && !agree.Proposing(s) && !cue.Flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !cue.PastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !openSaid(s)
-}
-
-// announces reports whether s announces an explanation that follows it
-// ("Found it.", "Here's what happens:"), rather than giving it: "Found
-// it: receipt() ran the text through TextEncoder, …" is the cause
-// itself, and the sentence after it is not.
-func announces(s string) bool {
-	return cue.CauseIntro.MatchString(s) && !(cue.FoundColon.MatchString(s) && isCause(s))
+		!cause.Is(s) && !cue.Symptom.MatchString(s) && !agree.Proposing(s) && !cue.Flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !cue.PastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !cue.OpenSaid(s)
 }
 
 // noted reports whether s is a fact said to be kept ("For the record,
@@ -1001,16 +914,6 @@ var (
 	cmdResult = prose.WordSet(`passes fails works succeeds errors crashes hangs breaks exits finishes completes returns`)
 )
 
-// isCause reports whether s states a root cause; "since" that starts a
-// time ("failing since at least Tuesday") gives no reason.
-func isCause(s string) bool {
-	if cue.Supposed.MatchString(s) {
-		return false // "If the slot turns out to be full, cancel the intent": what to do then
-	}
-	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(cue.Feeling.ReplaceAllString(s, " "), " "), "so")
-	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
-}
-
 // stepNow reports whether s is the agent saying what it does now ("Let
 // me note where it comes from so it's quick tomorrow"): a step, not
 // work left, whatever later time its purpose names.
@@ -1027,29 +930,6 @@ var (
 // …") to the choice, in a Rejected line: "X — passed over for: Y". Such a
 // line goes as its decision does (recall).
 const PassedOver = " — passed over for: "
-
-// openSaid reports whether s states work left, a state that lasts only
-// "while the action is pending" aside.
-func openSaid(s string) bool {
-	return cue.OpenCue.MatchString(notWork(s))
-}
-
-// notWork blanks what reads like work left and is not: code
-// ("`remaining`" is a field), a state "while the action is pending", a
-// need denied ("the staff view never needs more"), the agent's own
-// reading ("ListSlots, which I haven't read yet"), a date called off
-// ("we can't do tomorrow"), a time in a story ("and a little later
-// everything"), a check that nothing is left ("Checking nothing else
-// still says 8080").
-func notWork(s string) string {
-	return cue.WhilePending.ReplaceAllString(cue.CodeSpan.ReplaceAllString(s, "x"), " ")
-}
-
-// isPlan reports whether s states work still to do: "0.4.0 still has to
-// be published", "tomorrow I'll add …", "my plan for next session is …".
-func isPlan(s string) bool {
-	return cue.OpenCue.MatchString(cue.WeakOpen.ReplaceAllString(cue.CodeSpan.ReplaceAllString(s, "x"), " "))
-}
 
 // attachRejected adds the rejected alternatives stated in one message
 // to the body of the first decision among the candidates from index
@@ -1378,50 +1258,6 @@ func bodyFor(t, s, why string) string {
 		}
 	}
 	return ""
-}
-
-// explanation returns the index of the last sentence of the explanation
-// that starts at ss[i] after an announcement ("Found it.", "Here's what
-// happens."): the sentences that follow while they fit in one statement
-// and still explain, not ask, plan or narrate.
-func explanation(ss []string, i int) int {
-	const maxExplained = 400 // the longest root cause line kept
-	n, end := len(ss[i]), i
-	for j := i + 1; j < len(ss); j++ {
-		s := ss[j]
-		n += 1 + len(s)
-		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Narrate.MatchString(s) || isPlan(s) || cue.Hedge.MatchString(s) || cue.Remedy.MatchString(s) {
-			break
-		}
-		end = j
-	}
-	return end
-}
-
-// explainedBefore is where the explanation that ss[i] closes begins: up
-// to three sentences back, after done, that tell what happened rather than
-// ask, announce or hedge, within the longest root cause line kept; i when
-// none does.
-func explainedBefore(ss []string, i, done int) int {
-	n, from := len(ss[i]), i
-	for j := i - 1; j > done && j >= i-3; j-- {
-		s := ss[j]
-		n += 1 + len(s)
-		if n > 400 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Narrate.MatchString(s) || isPlan(s) || cue.Hedge.MatchString(s) {
-			break
-		}
-		from = j
-	}
-	return from
-}
-
-var faultLead = lazyre.New(cue.NamedFaultLead)
-
-// namedFault reports whether s names the fault an explanation tells
-// (cue.NamedFault), not one it denies or another one it turns to ("That's
-// a separate problem.").
-func namedFault(s string) bool {
-	return cue.NamedFault.MatchString(s) && !cue.NotThisFault.MatchString(s)
 }
 
 // pointsBack is a short choice whose object the sentence before names:

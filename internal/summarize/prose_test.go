@@ -1,13 +1,13 @@
 package summarize
 
 import (
-	"fmt"
-	"github.com/cairn-mem/cairn/internal/prose"
-
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 )
 
 func TestSentences(t *testing.T) {
@@ -1082,82 +1082,6 @@ func TestPreferenceBodyLeadIn(t *testing.T) {
 	}
 }
 
-// TestOutcomeLeadIn: a paragraph that only announces the next ones
-// takes none of the outcome's places.
-func TestOutcomeLeadIn(t *testing.T) {
-	if got := outcome("The comparator works.\n\nThe mismatches were a converter bug."); len(got) != 2 {
-		t.Errorf("a short outcome taken for a lead-in: %q", got)
-	}
-	text := "Three fixes today.\n\nThe commas: the Java writer formats amounts with the node's locale.\n\n" +
-		"BILL090 is converted and ties out with the mainframe.\n\nThe finance upload works as STEP030 with a 30-second connect timeout."
-	got := outcome(text)
-	if len(got) != 3 || !strings.Contains(got[2], "STEP030") {
-		t.Errorf("outcome(%q) = %q", text, got)
-	}
-	// "Here's where this landed." and "Two reasons decide it for me."
-	// announce; they take no outcome's place.
-	text = "Here's where this landed.\n\nThe harness calls do_bench.\n\nTwo reasons decide it for me. Yjs has the editor binding.\n\nNumbers: 2.3x faster.\n\nWhile I was in the kernel I also added the RMSNorm path."
-	got = outcome(text)
-	if len(got) != 4 || strings.Contains(got[0], "landed") || !strings.HasPrefix(got[1], "Yjs") || !strings.Contains(got[3], "RMSNorm") {
-		t.Errorf("outcome(%q) = %q", text, got)
-	}
-}
-
-// TestOutcomeCourtesy: a reply to thanks says what it reports, and an
-// offer of more says nothing done.
-func TestOutcomeCourtesy(t *testing.T) {
-	for in, want := range map[string]string{
-		"You're welcome — tree is clean, three test classes, release v2.0.0 tagged.":      "[Tree is clean, three test classes, release v2.0.0 tagged.]",
-		"You're welcome — let me know how the long moves go on the real arm.":             "[]",
-		"You're welcome — ping me when you want the linux-builder looked at.":             "[]",
-		"You're welcome — ✅ all 42 tests pass on the branch.":                             "[✅ all 42 tests pass on the branch.]",
-		"Let me know if anything else breaks; the deploy itself is done and tagged v1.2.": "[Let me know if anything else breaks; the deploy itself is done and tagged v1.2.]",
-		"The cap is 100 now. For you: `cargo sqlx prepare`, `cargo nextest run`.":         "[The cap is 100 now.]",
-	} {
-		if got := fmt.Sprint(outcome(in)); got != want {
-			t.Errorf("outcome(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-// TestOutcomeLongSentences: a second long sentence of the first
-// paragraph is an outcome of its own, not cut away with the 300
-// characters.
-func TestOutcomeLongSentences(t *testing.T) {
-	text := "The build script is build/compile.sh (DRY=1 prints the cobc line without compiling). " +
-		"It compiles with `-std=ibm` rather than the default dialect, because BILL040 depends on IBM's truncation of binary fields " +
-		"(TRUNC(STD) on the mainframe); the default GnuCOBOL dialect keeps the full binary value and the totals would drift."
-	got := outcome(text)
-	if len(got) != 2 || !strings.Contains(got[1], "-std=ibm") {
-		t.Errorf("outcome = %q", got)
-	}
-}
-
-func TestNarrowCause(t *testing.T) {
-	for s, want := range map[string]bool{
-		"The converter only looked at the digit nibble, so every credit note came through as a positive amount.": true,
-		"The seventeen mismatches on the first run were a converter bug, not a Java one.":                        true,
-		"The script only reads the first line.":                                                                  false,
-		"It was a good idea, not a bad one.":                                                                     false,
-	} {
-		if got := isCause(s); got != want {
-			t.Errorf("isCause(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-// TestOutcomeListItems: each item of a list in the last message is an
-// outcome, not only the first.
-func TestOutcomeListItems(t *testing.T) {
-	text := "Done on all three:\n\n- CSS: each section has its own file under src/css/, bundled into assets/app.css with Lightning CSS.\n" +
-		"- Variant picker: assets/variant-picker.js defines a `<variant-picker>` custom element that wraps\n  the existing form.\n" +
-		"- CLI: the team should be on Shopify CLI 3.61, noted in .tool-versions."
-	got := outcome(text)
-	if len(got) != 3 || !strings.Contains(got[1], "wraps the existing form") || !strings.Contains(got[2], "3.61") {
-		t.Errorf("outcome = %q", got)
-	}
-}
-
 // TestVerdictAndWhy: an alternative turned down in a few words keeps the
 // sentence after it that says why; "against" that says what a test runs
 // on turns nothing down.
@@ -1470,22 +1394,6 @@ func TestRaisedNotOutcome(t *testing.T) {
 	}
 }
 
-// TestOutcomeShortLead: a later paragraph whose first sentence is short
-// says what it means in the second ("Mappings no longer come from the
-// CSV. Codes are looked up with `ConceptMap/$translate` …").
-func TestOutcomeShortLead(t *testing.T) {
-	text := "The log leak is fixed: the parser logs at WARN now.\n\nMappings no longer come from the CSV. Codes are looked up with `ConceptMap/$translate` and cached in Caffeine for 10 minutes. Aylin can edit them.\n\nAuth: basic auth is replaced by a token from Keycloak, realm `clinical`, client `lab-bridge`. The password is gone."
-	got := outcome(text)
-	want := []string{
-		"The log leak is fixed: the parser logs at WARN now.",
-		"Mappings no longer come from the CSV. Codes are looked up with `ConceptMap/$translate` and cached in Caffeine for 10 minutes.",
-		"Auth: basic auth is replaced by a token from Keycloak, realm `clinical`, client `lab-bridge`.",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("outcome = %q, want %q", got, want)
-	}
-}
-
 // TestCountedOpen: "two things are open. One, …. Two, …." lists work
 // left, each item an open item and none the environment or an outcome.
 func TestCountedOpen(t *testing.T) {
@@ -1578,7 +1486,7 @@ func TestWeighedThenTurnedDown(t *testing.T) {
 			t.Errorf("a rejection's reason is work left: %q", o.text)
 		}
 	}
-	if out := outcome("The saga runs end to end.\n\nI thought about running each step as a child workflow, which some saga examples do. It would add history."); slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, "thought about") }) {
+	if out := outcome.Of("The saga runs end to end.\n\nI thought about running each step as a child workflow, which some saga examples do. It would add history."); slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, "thought about") }) {
 		t.Errorf("outcome %q holds what was only weighed", out)
 	}
 }

@@ -6,5 +6,6 @@
 // names work left. Each kind is recognised by the families of phrasing
 // people use for it, not by one keyword; each pattern here is one such
 // family, or a phrasing that rules one out. Package summarize decides
-// what a sentence is from them; this package only says how it is worded.
+// what a sentence is from them; this package only says how it is worded,
+// and, with the patterns together, whether it states work left.
 package cue

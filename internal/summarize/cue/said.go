@@ -1,0 +1,27 @@
+package cue
+
+// What a sentence says of work left, read with the patterns of this
+// package.
+
+// notWork blanks what reads like work left and is not: code
+// ("`remaining`" is a field), a state "while the action is pending", a
+// need denied ("the staff view never needs more"), the agent's own
+// reading ("ListSlots, which I haven't read yet"), a date called off
+// ("we can't do tomorrow"), a time in a story ("and a little later
+// everything"), a check that nothing is left ("Checking nothing else
+// still says 8080").
+func notWork(s string) string {
+	return WhilePending.ReplaceAllString(CodeSpan.ReplaceAllString(s, "x"), " ")
+}
+
+// IsPlan reports whether s states work still to do: "0.4.0 still has to
+// be published", "tomorrow I'll add …", "my plan for next session is …".
+func IsPlan(s string) bool {
+	return OpenCue.MatchString(WeakOpen.ReplaceAllString(CodeSpan.ReplaceAllString(s, "x"), " "))
+}
+
+// OpenSaid reports whether s states work left, a state that lasts only
+// "while the action is pending" aside.
+func OpenSaid(s string) bool {
+	return OpenCue.MatchString(notWork(s))
+}
