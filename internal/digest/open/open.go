@@ -25,8 +25,15 @@ var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (op
 
 // IsTodo reports whether s states work still to do.
 func IsTodo(s string) bool {
-	return todoMark.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s)
+	return todoMark.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s)
 }
+
+// missing is work left said as what is not there: a label ("Open item
+// before we can ship anything for macOS: …"), a thing not set up
+// ("notarization isn't set up"), a credential still to get, which ends
+// the sentence ("CI needs a `BUF_TOKEN` secret", not "needs a token to
+// push the tag, which it reads from TAP_TOKEN").
+var missing = lazyre.New(`(?i)^open (?:item|point|question|issue|task)s?\b[^.:;]{0,60}:|\b(?:isn't|is not|aren't|are not) (?:set up|configured|wired up|hooked up|in place|automated)\b|\bneeds? (?:a|an) (?:\S+ ){0,2}(?:secret|token|api key|key pair|certificate|cert|credentials?|licen[cs]e|sign-?off|approval)[.!]?$`)
 
 // nextSaid names what comes next: "Next: audio loudness, people
 // complain …", "Next would be input shaping".
