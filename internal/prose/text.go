@@ -298,12 +298,12 @@ func abbreviated(s string) bool {
 	if w == "" {
 		return false
 	}
+	if w != "vs" && afterNumber(s[:len(s)-len(w)]) {
+		return false // a unit: "p95 stayed near 420 ms. That's …", "The retry waits 30 s. Then …"
+	}
 	if utf8.RuneCountInString(w) == 1 {
 		r, _ := utf8.DecodeRuneInString(w)
 		return unicode.IsLetter(r)
-	}
-	if w == "ms" && afterNumber(s[:len(s)-len(w)]) {
-		return false // "p95 stayed near 420 ms. That's …": milliseconds, not Ms.
 	}
 	return abbreviations[strings.ToLower(w)]
 }

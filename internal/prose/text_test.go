@@ -90,6 +90,9 @@ func TestSentencesAfterCode(t *testing.T) {
 		{"Use `go test ./...` for the unit tests.", 1},
 		{"So k6's p95 stayed near 420 ms. That's coordinated omission.", 2},
 		{"I asked Ms. Jansen about it.", 1},
+		{"The retry waits 30 s. That's too short for a tunnel.", 2},
+		{"The median way is 71 m. That explains the gaps.", 2},
+		{"Compare 3 vs. 4 workers.", 1},
 	} {
 		if got := Sentences(tc.in); len(got) != tc.want {
 			t.Errorf("Sentences(%q) = %q, want %d", tc.in, got, tc.want)

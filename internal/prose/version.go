@@ -30,11 +30,12 @@ var (
 	// 3.9 series — 3.9.2".
 	seriesOf   = `(?:the\s+)?(?:v?\d+(?:\.\d+)?\s+(?:series|line|branch|release)\s*[—–,:-]?\s*)?`
 	tagVersion = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
-	// notProduct are words a number follows that it does not version:
-	// prose's words, and the nouns that number one of many (VLAN 6 and
-	// VLAN 10 are two networks, pin 22 and pin 24 two pins).
-	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said says pins pinned bumped requires required series branch release ` +
-		`vlan vlans vlan-id pin gpio channel channels ch slot slots bay lane bus rack shard shards partition partitions replica worker workers thread threads cpu gpu disk drive row rows column columns table figure fig section appendix ticket bug task story epic sprint batch case test rule zone room floor unit seat camera sensor relay motor axis monitor display tab sheet ward bed gate dock bin aisle vlanid id no number udp tcp`)
+	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said pins pinned bumped requires required series branch release`)
+	// numbered are nouns a bare number after them numbers one of many:
+	// VLAN 6 and VLAN 10 are two networks, pin 22 and pin 24 two pins,
+	// UDP 443 a port. A dotted version ("Rack 3.0.8", "Django Channels
+	// 4.1") versions them all the same.
+	numbered = WordSet(`vlan vlans pin gpio channel channels ch slot slots bay lane bus rack shard shards partition partitions replica worker workers thread threads cpu gpu disk drive row rows column columns table figure fig section appendix ticket bug task story epic sprint batch case test rule zone room floor unit seat camera sensor relay motor axis monitor display tab sheet ward bed gate dock bin aisle id no number udp tcp`)
 )
 
 // suffixVersion is a name that ends in its version: products_v3,
@@ -130,7 +131,8 @@ func Versions(text string) map[string]string {
 		add(m[1], m[2])
 	}
 	for _, m := range numberVersion.FindAllStringSubmatch(text, -1) {
-		if _, ok := out[strings.ToLower(m[1])]; !ok {
+		bare := !strings.HasPrefix(strings.TrimSpace(m[0][len(m[1]):]), "v") // "Table v8" is a version
+		if _, ok := out[strings.ToLower(m[1])]; !ok && !(bare && numbered[strings.ToLower(m[1])]) {
 			add(m[1], m[2])
 		}
 	}
