@@ -451,6 +451,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			prev = ss[i-1]
 		}
 		setWhat, setWhy, setIt := prose.SetIt(s, prev)
+		told, toldEnd := "", i // a fault the agent names, with its explanation
+		if role == Assistant && !hedged && i > explained {
+			told, toldEnd = cause.Told(ss, i, explained, func(x string) bool { return a.filed[x] })
+		}
 		switch {
 		case cue.Retracted.MatchString(s) && !question:
 			// "Do it with tower_governor: 10 per minute per IP... hmm,
@@ -491,24 +495,15 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				after = ss[end+1]
 			}
 			a.addRootCause(role, symptomSaid, strings.Join(ss[i:end+1], " "), after)
-		case cause.Named(s) && !hedged && i > explained:
+		case told != "":
 			// "… were never sent, so k6's p95 stayed near 420 ms. That's
 			// coordinated omission.": the name closes the explanation
 			// before it, or opens the one after it.
 			kind = "root"
-			from, end := cause.Start(ss, i, explained), i
-			told := s
-			if from == i {
-				end = cause.End(ss, i)
-				told = strings.Join(ss[i:end+1], " ")
-			} else {
-				// Its name first, where a shortened line keeps it.
-				told = cause.Name(s) + ": " + strings.Join(ss[from:i], " ")
-			}
-			explained, nextAt = end, end+1
+			explained, nextAt = toldEnd, toldEnd+1
 			next = ""
-			if end+1 < len(ss) {
-				next = ss[end+1]
+			if nextAt < len(ss) {
+				next = ss[nextAt]
 			}
 			a.addRootCause(role, symptomSaid, told, next)
 		case (cause.Is(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):

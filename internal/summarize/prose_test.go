@@ -152,6 +152,8 @@ func TestClassify(t *testing.T) {
 		{Assistant, "I'd not add RabbitMQ or Kafka for this, precisely because of the approval lead time you mention.", "rejected"},
 		{User, "And no Camel please, nobody here reads its DSL.", "rejected"},
 		{Assistant, "I didn't go for setWarningOnly(true): a warning is one click away from being ignored.", "rejected"},
+		{Assistant, "I didn't go for the Redis cache: it would be one more thing to run.", "rejected"},
+		{Assistant, "I didn't go for a rewrite — the old parser is fine.", "rejected"},
 		// Blind AL, opened in the round of 20 December: what may be done
 		// some day is neither a choice nor work left; an alternative
 		// turned down with its name first; a setting given a number
@@ -807,7 +809,7 @@ func TestAnnouncedExplanation(t *testing.T) {
 		// The fault named after the explanation closes it; named first,
 		// the explanation follows.
 		{"Both are right, and our test is the one that's misleading. When the API slowed down, the VUs slowed down with it. The requests that would have waited 3 s were never sent, so k6's p95 stayed near 420 ms. That's coordinated omission. The fix is an arrival-rate executor.",
-			"Coordinated omission: Both are right, and our test is the one that's misleading. When the API slowed down, the VUs slowed down with it. The requests that would have waited 3 s were never sent"},
+			"Coordinated omission: When the API slowed down, the VUs slowed down with it. The requests that would have waited 3 s were never sent"},
 		{"That's an MTU problem. PPPoE takes 8 bytes, so pppoe-wan has an MTU of 1492 and leaves 1412 for wg0.",
 			"That's an MTU problem. PPPoE takes 8 bytes"},
 	} {

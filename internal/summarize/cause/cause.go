@@ -26,17 +26,23 @@ func Announces(s string) bool {
 	return cue.CauseIntro.MatchString(s) && !(cue.FoundColon.MatchString(s) && Is(s))
 }
 
+// maxExplained is the longest root cause line kept.
+const maxExplained = 400
+
+// explains reports whether s may go on an explanation: it does not ask,
+// announce, narrate, plan or hedge, and it is not the remedy.
+func explains(s string) bool {
+	return !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, ":") && !cue.Narrate.MatchString(s) && !cue.IsPlan(s) && !cue.Hedge.MatchString(s) && !cue.Remedy.MatchString(s)
+}
+
 // End returns the index of the last sentence of the explanation that
 // starts at ss[i] after an announcement ("Found it.", "Here's what
 // happens."): the sentences that follow while they fit in one statement
-// and still explain, not ask, plan or narrate.
+// and still explain.
 func End(ss []string, i int) int {
-	const maxExplained = 400 // the longest root cause line kept
 	n, end := len(ss[i]), i
 	for j := i + 1; j < len(ss); j++ {
-		s := ss[j]
-		n += 1 + len(s)
-		if n > maxExplained || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Narrate.MatchString(s) || cue.IsPlan(s) || cue.Hedge.MatchString(s) || cue.Remedy.MatchString(s) {
+		if n += 1 + len(ss[j]); n > maxExplained || !explains(ss[j]) {
 			break
 		}
 		end = j
@@ -44,37 +50,73 @@ func End(ss []string, i int) int {
 	return end
 }
 
-// Start is where the explanation that ss[i] closes begins: up
-// to three sentences back, after done, that tell what happened rather than
-// ask, announce or hedge, within the longest root cause line kept; i when
-// none does.
-func Start(ss []string, i, done int) int {
+// Told returns the root cause that ss[i] names the fault of (Named) and
+// the index of its last sentence: the fault's name first, then the
+// sentences before ss[i] that explain it ("… were never sent, so k6's p95
+// stayed near 420 ms. That's coordinated omission."), or, when none
+// does, ss[i] and the explanation after it ("That's an MTU problem.
+// PPPoE takes 8 bytes, …"). The sentences before it start after done,
+// and none is taken (filed as something else). "" when ss[i] names no
+// fault or nothing around it explains one.
+func Told(ss []string, i, done int, taken func(string) bool) (text string, end int) {
+	name := Named(ss[i])
+	if name == "" {
+		return "", i
+	}
+	if from, ok := start(ss, i, done, taken); ok {
+		return name + ": " + strings.Join(ss[from:i], " "), i
+	}
+	if end = End(ss, i); end == i {
+		return "", i
+	}
+	return strings.Join(ss[i:end+1], " "), end
+}
+
+// start returns where the explanation that ss[i] closes begins: up to
+// three sentences back, after done and none of them taken, that still
+// explain and fit in one statement, from the first that tells a
+// mechanism ("because", "so", "when", …). ok is false when none does, or
+// one supposes it ("If two workers claim it, …").
+func start(ss []string, i, done int, taken func(string) bool) (from int, ok bool) {
 	n, from := len(ss[i]), i
 	for j := i - 1; j > done && j >= i-3; j-- {
 		s := ss[j]
-		n += 1 + len(s)
-		if n > 400 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Narrate.MatchString(s) || cue.IsPlan(s) || cue.Hedge.MatchString(s) {
+		if n += 1 + len(s); n > maxExplained || !explains(s) || taken(s) {
 			break
+		}
+		if cue.Supposed.MatchString(s) {
+			return i, false
 		}
 		from = j
 	}
-	return from
+	// It starts at the first that tells one: "Both are right." before it
+	// is a verdict.
+	for j := from; j < i; j++ {
+		if mechanism.MatchString(ss[j]) {
+			return j, true
+		}
+	}
+	return i, false
 }
 
-// Named reports whether s names the fault an explanation tells
-// (cue.NamedFault), not one it denies or another one it turns to ("That's
-// a separate problem.").
-func Named(s string) bool {
-	return cue.NamedFault.MatchString(s) && !cue.NotThisFault.MatchString(s)
-}
+// mechanism is a sentence that tells how one thing led to another.
+var mechanism = lazyre.New(`(?i)\b(?:because|since|so|when|whenever|while|which|until|after|never|without|means|meant|led to|ended up)\b`)
 
-// Name is the fault s names, as a line's label: "Coordinated omission"
-// of "That's coordinated omission."
-func Name(s string) string {
-	return prose.Capitalize(faultTail.ReplaceAllString(faultLead.ReplaceAllString(s, ""), ""))
+// Named returns the name of the fault s names (cue.NamedFault), as a
+// line's label ("Coordinated omission" of "That's coordinated
+// omission."); "" when s names none, or judges one ("That's a hard
+// problem.", "That's not a bug."), or names only a problem, a bug or an
+// issue with nothing to say which ("That's the problem.").
+func Named(s string) string {
+	m := cue.NamedFault.FindStringSubmatch(s)
+	if m == nil || cue.JudgedFault.MatchString(m[1]) {
+		return ""
+	}
+	switch strings.ToLower(m[2]) {
+	case "problem", "bug", "issue":
+		if len(strings.Fields(m[1])) < 2 {
+			return ""
+		}
+	}
+	return prose.Capitalize(m[1])
 }
-
-var (
-	faultLead = lazyre.New(cue.NamedFaultLead)
-	faultTail = lazyre.New(`(?:\s+(?:in action|again|at work))?[.!]$`)
-)

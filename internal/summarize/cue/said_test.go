@@ -1,0 +1,23 @@
+package cue
+
+import "testing"
+
+func TestSaid(t *testing.T) {
+	for _, tc := range []struct {
+		s              string
+		plan, openSaid bool
+	}{
+		{"0.4.0 still has to be published.", true, true},
+		{"Tomorrow I'll add the retry budget.", true, true},
+		{"The `remaining` field counts what is left of the quota.", false, false},
+		{"The form stays disabled while the action is pending.", false, false},
+		{"The cache is warm and the tests pass.", false, false},
+	} {
+		if got := IsPlan(tc.s); got != tc.plan {
+			t.Errorf("IsPlan(%q) = %v, want %v", tc.s, got, tc.plan)
+		}
+		if got := OpenSaid(tc.s); got != tc.openSaid {
+			t.Errorf("OpenSaid(%q) = %v, want %v", tc.s, got, tc.openSaid)
+		}
+	}
+}
