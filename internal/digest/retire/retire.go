@@ -506,11 +506,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
-		if !xOverRead && (n.change != nil || change.SaysNow(n.Text)) {
-			xOver, xOverRead = choiceOver(x), true
-		}
-		if xOver != nil && (n.change != nil || change.SaysNow(n.Text)) && xOver.backTo(n.Text, xk, n.keys) {
-			return true // "I picked AdGuard over dnsmasq blocklists" once "DNS filtering is now done inside dnsmasq"
+		if announced := n.change != nil || change.SaysNow(n.Text); announced {
+			if !xOverRead {
+				xOver, xOverRead = choiceOver(x), true
+			}
+			if xOver != nil && xOver.backTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
+				return true // "I picked AdGuard over dnsmasq blocklists" once "DNS filtering is now done inside dnsmasq"
+			}
 		}
 		if c := n.change; c != nil && xc == nil && xChose != nil && choseOld(xChose, c) {
 			return true // "Self-hosted on Postgres it is." once "with Cloud instead of self-hosting"

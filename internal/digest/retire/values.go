@@ -28,27 +28,41 @@ func hasValue(text, v string) bool {
 
 // otherListen reports whether newer text n says a named listener listens
 // on another port than x says it does: "wg0 listens on UDP 443 now" for
-// "interface wg0 on the router, listening on UDP 51820". x names the
-// listener and its old port, and not the new one. The caller has n
+// "interface wg0 on the router, 10.99.0.1/24, listening on UDP 51820". x
+// names the listener before it says where it listens, with no relative
+// clause between ("nginx proxies to the API, which listens on 8080" is
+// the API's port), and does not name the new port. The caller has n
 // announce a change.
 func otherListen(x, n string) bool {
 	m := listener.FindStringSubmatch(n)
-	if m == nil || notListener[strings.ToLower(m[1])] {
+	if m == nil {
 		return false
 	}
-	xm := listenOn.FindStringSubmatch(x)
-	if xm == nil || xm[1] == m[2] || hasValue(x, m[2]) {
+	name := strings.ToLower(article.ReplaceAllString(m[1], ""))
+	if notListener[name] {
 		return false
 	}
-	return hasValue(x, strings.ToLower(m[1]))
+	xm := listenOn.FindStringSubmatchIndex(x)
+	if xm == nil || x[xm[2]:xm[3]] == m[2] || hasValue(x, m[2]) {
+		return false
+	}
+	before := strings.ToLower(x[:xm[0]])
+	at := strings.LastIndex(before, name)
+	if at < 0 || !hasValue(before, name) {
+		return false
+	}
+	return !relative.MatchString(before[at+len(name):])
 }
 
 var (
-	// listener is a name and the port it listens on, said of it.
-	listener = lazyre.New(`(?i)(?:^|[\s(])([\w.-]+)\s+(?:now\s+|still\s+)?listens\s+on\s+` + portOf)
+	// listener is the name, a word or two, of what listens on a port,
+	// and the port.
+	listener = lazyre.New(`(?i)(?:^|[\s(])((?:[\w.-]+\s+)?[\w.-]+)\s+(?:now\s+|still\s+)?listens\s+on\s+` + portOf)
 	// listenOn is a port something listens on.
 	listenOn    = lazyre.New(`(?i)\blisten(?:s|ing)?\s+on\s+` + portOf)
 	portOf      = `(?:(?:udp|tcp)(?:/|\s+))?(?:port\s+)?:?(\d{2,5})\b`
+	article     = lazyre.New(`(?i)^(?:the|a|an|our|its|their)\s+`)
+	relative    = lazyre.New(`(?i)\b(?:which|that|who|where)\b|;`)
 	notListener = prose.WordSet(`it that this which what who server service daemon app one now also`)
 )
 
