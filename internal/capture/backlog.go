@@ -127,7 +127,7 @@ func WorkFor(ctx context.Context, m *memory.Memory, o WorkOptions) (n Worked, er
 	}
 	ectx, cancel := context.WithTimeout(ctx, o.EndBudget)
 	defer cancel()
-	do(func() { n.Ended, err = CatchUpEnded(ectx, m, o.Except) })
+	n.Ended, err = catchUpEnded(ectx, m, o.Except, do)
 	if err != nil && ectx.Err() == nil {
 		return n, err
 	}
@@ -166,8 +166,10 @@ func FailedJobs(ctx context.Context, m *memory.Memory) (int, error) {
 const endQuiet = time.Second
 
 // settlePoll is how often CatchUpEnded looks again at a transcript written
-// less than endQuiet ago: a live one changes within a poll or two, and the
-// wait ends there.
+// less than endQuiet ago. A streaming session writes one line a message:
+// it may stay still for seconds while its model thinks, and one still for
+// endQuiet is taken for ended as one whose agent exited (its next event
+// makes it active again).
 const settlePoll = 100 * time.Millisecond
 
 // firstLookback is how far back CatchUpEnded looks for transcripts of
@@ -188,30 +190,48 @@ const firstLookback = time.Hour
 // session in another terminal that is idle is taken for ended too; its
 // next event makes it active again. A followed transcript changed since
 // the last call (an hour, the first time) whose session cairn never heard
-// of, because none of its hooks wrote, is captured and ended too. It stops
-// at ctx's deadline and says how many sessions it ended.
+// of, because none of its hooks wrote, is captured and ended too (one
+// written less than endQuiet ago by the next start). It stops at ctx's
+// deadline and says how many sessions it ended.
 func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, error) {
-	list, _, err := m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive})
+	return catchUpEnded(ctx, m, except, nil)
+}
+
+// catchUpEnded is CatchUpEnded with each memory operation run through do
+// (WorkFor's), and the waits for a transcript to go still outside it: the
+// daemon's worker goes on meanwhile.
+func catchUpEnded(ctx context.Context, m *memory.Memory, except string, do func(func())) (n int, err error) {
+	if do == nil {
+		do = func(f func()) { f() }
+	}
+	var list []*model.SessionEntry
+	do(func() { list, _, err = m.Sessions().List(ctx, memory.SessionFilter{Status: model.StatusActive}) })
 	if err != nil {
 		return 0, err
 	}
-	n, errs := endUnknown(ctx, m, except, time.Now())
+	var errs []error
+	do(func() { n, errs = endUnknown(ctx, m, except, time.Now()) })
 	end := func(e *model.SessionEntry, paths []string) {
-		for _, p := range paths {
-			if _, err := catchUp(ctx, m, p, "", catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
-				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
-				return // its end stays for the next try
+		do(func() {
+			if cur, err := m.Sessions().Get(ctx, e.ID); err == nil && cur.Status != model.StatusActive {
+				return // its own end came in meanwhile
 			}
-		}
-		if _, err := Capture(ctx, m, Batch{Session: e.ID, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
-			errs = append(errs, fmt.Errorf("end session %s: %w", e.ID, err))
-			return
-		}
-		n++
+			for _, p := range paths {
+				if _, err := catchUp(ctx, m, p, "", catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+					errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
+					return // its end stays for the next try
+				}
+			}
+			if _, err := Capture(ctx, m, Batch{Session: e.ID, Trigger: "catch-up", Final: true, Status: model.StatusSuspended}); err != nil {
+				errs = append(errs, fmt.Errorf("end session %s: %w", e.ID, err))
+				return
+			}
+			n++
+		})
 	}
 	type settling struct {
-		e       *model.SessionEntry
-		changed time.Time
+		e  *model.SessionEntry
+		st still
 	}
 	var wait []settling
 	for _, e := range list {
@@ -222,11 +242,13 @@ func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, er
 			break
 		}
 		st := stillness(m, e)
+		// A transcript dated in the future (a clock set back) is left as
+		// it was: neither waited for nor ended.
 		switch age := time.Since(st.changed); {
 		case age >= endQuiet:
 			end(e, st.paths)
 		case age >= 0 && st.watched:
-			wait = append(wait, settling{e, st.changed})
+			wait = append(wait, settling{e, st})
 		}
 	}
 	for len(wait) > 0 && ctx.Err() == nil {
@@ -238,7 +260,7 @@ func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, er
 		for _, w := range wait {
 			st := stillness(m, w.e)
 			switch {
-			case !st.changed.Equal(w.changed):
+			case !st.changed.Equal(w.st.changed) || st.size != w.st.size:
 				// Written again: a live session's.
 			case time.Since(st.changed) >= endQuiet && ctx.Err() == nil:
 				end(w.e, st.paths)
@@ -254,8 +276,10 @@ func CatchUpEnded(ctx context.Context, m *memory.Memory, except string) (int, er
 // still is what stillness found of a session's transcripts.
 type still struct {
 	// changed is when the newest was written (the session's last
-	// activity when it has none to look at).
+	// activity when it has none to look at); size what they hold, which
+	// a write within one tick of a coarse clock changes all the same.
 	changed time.Time
+	size    int64
 	// paths are those holding more than the session captured.
 	paths []string
 	// watched says it has transcripts to watch.
@@ -274,6 +298,7 @@ func stillness(m *memory.Memory, e *model.SessionEntry) still {
 			continue
 		}
 		st.watched = true
+		st.size += fi.Size()
 		if fi.ModTime().After(st.changed) {
 			st.changed = fi.ModTime()
 		}

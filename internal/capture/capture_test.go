@@ -761,7 +761,15 @@ func TestCatchUpEnded(t *testing.T) {
 		t.Errorf("the starting session itself is left alone: %d, %v", n, err)
 	}
 
-	// Live: the file changes while the start looks at it.
+	// Live: the file changes while the start looks at it. The start
+	// leaves it at the first change it sees, well within endQuiet.
+	touch := func(p string) {
+		t.Helper()
+		now := time.Now()
+		if err := os.Chtimes(p, now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -776,18 +784,24 @@ func TestCatchUpEnded(t *testing.T) {
 			}
 		}
 	}()
-	n, err := CatchUpEnded(ctx, m, "another-session")
+	touch(tp)
+	live, cancel := context.WithTimeout(ctx, 3*time.Second)
+	began := time.Now()
+	n, err := CatchUpEnded(live, m, "another-session")
+	took := time.Since(began)
+	cancel()
 	close(stop)
 	<-done
 	if err != nil || n != 0 {
 		t.Errorf("a transcript being written is live: %d, %v", n, err)
 	}
+	if took >= endQuiet {
+		t.Errorf("the start waited %v on a live transcript", took)
+	}
 
 	// Just exited: written a moment ago, still since.
+	touch(tp)
 	now := time.Now()
-	if err := os.Chtimes(tp, now, now); err != nil {
-		t.Fatal(err)
-	}
 	n, err = CatchUpEnded(ctx, m, "another-session")
 	if err != nil || n != 1 {
 		t.Fatalf("CatchUpEnded: %d, %v", n, err)
@@ -809,10 +823,18 @@ func TestCatchUpEnded(t *testing.T) {
 	if _, err := CatchUpTranscript(ctx, m2, tp2, false); err != nil {
 		t.Fatal(err)
 	}
+	touch(tp2)
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
+	began = time.Now()
 	if n, err := CatchUpEnded(short, m2, "another-session"); err != nil || n != 0 {
 		t.Errorf("past the deadline: %d, %v", n, err)
+	}
+	if took := time.Since(began); took >= endQuiet {
+		t.Errorf("the start went on %v past its deadline", took)
+	}
+	if e, err := m2.Sessions().Get(ctx, basicID); err != nil || e.Status != model.StatusActive {
+		t.Errorf("left for the next start, the session is %+v, %v", e.Session, err)
 	}
 }
 
