@@ -184,6 +184,11 @@ func TestClassify(t *testing.T) {
 		{Assistant, "While I had the B2 credentials loaded I also ran the restore test that was pending: checksums identical to the live files.", ""},
 		{Assistant, "Proposal, now in `btengine/walkforward.py`: rolling walk-forward folds with a 36-month training window and an embargo of 5 trading days.", "decision"},
 		{Assistant, "`tank/enc/photos` uses recordsize=1M: large sequential RAW and JPEG files, fewer blocks.", "env"},
+		// How data is laid out, and what a command does after a clause
+		// that gives its setting (blind AN, opened in the round of 22
+		// December).
+		{User, "The Stock tab is one row per SKU, about 310 of them, shops in columns C to F.", "env"},
+		{Assistant, "`.clasp.json` already points rootDir at `dist`, so `npm run push` builds and then runs `clasp push --force`.", "env"},
 		// A choice still to make is work left, not a decision.
 		{Assistant, "We should pick one before the second tenant goes live.", "open"},
 		// A failure the user reports, with a count in it, is no setting.

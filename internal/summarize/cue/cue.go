@@ -86,6 +86,11 @@ var PrefRule = lazyre.New(`(?i)\b(from now on|going forward|in (the )?future|alw
 
 var OneOff = lazyre.New(`(?i)\b(for now|this time|right now|yet|today|at the moment|in this (pr|commit|change|file|function)|for this (one|task|change|pr)|just this once|here)\b`)
 
+// Layout says how data is laid out, which holds as a setting does: "The
+// Stock tab is one row per SKU, … shops in columns C to F", "one file
+// per tenant".
+var Layout = lazyre.New(`\b(?i:one (?:row|line|file|record|document|entry|object|message|event|folder|directory|sheet|tab|table|page|topic|queue|partition|shard) (?:per|for each))\b|\b(?i:in columns?) [A-Z]{1,2} (?:to|through|-|–) [A-Z]{1,2}\b`)
+
 var EnvCue = lazyre.New(`(?i)(\baddress(?:es)?\b[^.;]{0,40}\b0x[0-9a-f]+|\b(?:the|its|their|our) [\w -]{2,40}\b(?:becomes|is now) ` + "`" + `[^` + "`" + `]{4,}` + "`" + `|\b(?:publish|subscribe|consume|produce|emit)(?:s|es|d)? (?:[\w-]+ ){0,4}(?:to|from|on) ` + "`" + `|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes|min|mb|gb|kb|%)\s+(?:instead of|down from|up from|rather than)\s+(?:about\s+|~)?\d|^(?:our |the )?(?:[\w-]+ )?(?:budgets?|targets?|slos?|quotas?)\b[^.;:]{0,60}:\s*[^.;]*\d|^(?:the )?[\w-]+(?: [\w-]+)? (?:in|at) ` + "`" + `?[\w.-]+/[\w./-]+\.\w{1,5}` + "`" + `? [a-z]+s\b|\b(reachable|available|accessible|exposed|running|listening|served|hosted|deployed|published|mapped|forwarded) (at|on|via|from|under|to)\b|\b(deploy|deploys|deployed|build|builds|release|releases|ship|ships|test|tests|lint|run|runs|start|starts|migrate|migrates) (it |them |everything |things )?(with|via|using|through|by running)\b|\b(ship|ships|publish|publishes|release|releases) (it|them) as\b|\b(goes|go|routed|proxied) through\b|\breads? (its |the |their )?\S+( \S+)? from\b|\(default\b|\b(namespace|cluster|region|bucket|zone|account|registry|profile|context)\b|\bmust (be|run|stay|live|sit) (on|in|at|under|inside|behind)\b|\b(runs?|running|lives?|living|listens?|listening|sits?|served|serves?|hosted|deployed|mounted|exposed|installed|located|stored|kept|defined|declared|configured|generated|built|vendored|pinned) (on|in|at|under|from|via|with|to|by|as|inside|behind)\b|\b(is|are|was|were|'s|'re) (on|at|in|under|behind|inside) \S*[0-9/:.` + "`" + `~]|\bpoints? (to|at)\b|\bdefaults? to\b|\b(is|are) set (to|in)\b|\bset to\b|\brequires?\b|\bneeds? (go|node|python|java|ruby|rust|\w+ [0-9v])|\bexpects?\b|\b(we're|we are|it's|it is|is|are|now) (on|using)\b|\b(the (project|repo|repository|app|service|codebase|ci|build|team|backend|frontend)|we|ci) (uses|is using|relies on)\b|\b(is|are) run (with|via|by|using)\b|\brun (it |them |tests |the tests )?(with|via|using)\b|\bmoved to\b|\bbumped (to|from)\b|\bupgraded (to|from)\b|\bdowngraded to\b|\bversion\b|\bthe (\w+ )?(command|port|host|hostname|url|endpoint|path|directory|dir|folder|database|db|bucket|region|cluster|namespace|branch|image|registry|queue|topic|key|id|model|provider|driver|runtime|toolchain|env var|variable) (is|was|for|lives|sits|becomes|is now)\b|\benv(ironment)? var(iable)?s?\b|\b(is|are) (` + "`" + `|/|~|https?:|\d))`)
 
 // AskNow is a user asking for work in this session: "add the test
@@ -286,7 +291,7 @@ var StillTo = lazyre.New(`(?i)\b(?:it|this|that|they|these|those) (?:still )?(?:
 
 var RanIt = lazyre.New(`(?i)^(?:so |then |and )?(?:(?:i|we)(?:'ve| have)? (?:\w+ed|ran|did|found|saw|got|made|wrote|built|tried)|reproduced|ran|tried|tested|checked|confirmed|verified)\b`)
 
-var CmdSubject = lazyre.New("^`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
+var CmdSubject = lazyre.New("(?:^(?:(?i:so|and|now|then),?\\s+)?|,\\s+(?i:so|and)\\s+)`[^`]*\\s[^`]*`\\s+(?:now\\s+|also\\s+|only\\s+|still\\s+)?([a-z]+s)(?:\\s+[^\\s.]+){3}")
 
 var RecordCue = lazyre.New(`(?i)^(for the record|for reference|for future reference|worth knowing|good to know|worth noting|note for later)\b`)
 
