@@ -2,11 +2,11 @@ package capture
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture/filestate"
+	"github.com/cairn-mem/cairn/internal/capture/observe"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -35,16 +35,11 @@ type renderer struct {
 	// that the transcript now brings again (hookedPrompts).
 	hooked map[string]int
 
-	turns        []memory.PendingTurn
-	promptText   strings.Builder
-	transcript   strings.Builder
-	observations []string
-	listOpen     bool // the transcript's last line is a list item
-
-	// for observations
-	read, changed map[string]bool
-	failed        map[string]int // failed call summaries, by their observation line
-	changedSince  []string       // files changed since the last failure
+	turns      []memory.PendingTurn
+	promptText strings.Builder
+	transcript strings.Builder
+	obs        *observe.Log
+	listOpen   bool // the transcript's last line is a list item
 
 	// replaced are the redacted one-line replacements of edit calls,
 	// by call ID, read from their input before sanitize drops it.
@@ -57,10 +52,8 @@ type renderer struct {
 func newRenderer(m *memory.Memory, s *model.Session, red *redact.Redactor, prefix string) *renderer {
 	return &renderer{
 		m: m, s: s, red: red, prefix: prefix,
-		maxOut:  m.Config.Capture.MaxOutputOr(),
-		read:    map[string]bool{},
-		changed: map[string]bool{},
-		failed:  map[string]int{},
+		maxOut: m.Config.Capture.MaxOutputOr(),
+		obs:    observe.New(),
 	}
 }
 
@@ -88,7 +81,7 @@ func (p *plan) renderTo(r *renderer) {
 	if r.transcript.Len() > 0 {
 		b.Add(e.File(model.TranscriptFile), []byte(r.clean(r.transcript.String())))
 	}
-	if len(r.observations) > 0 {
+	if lines := r.obs.Lines(); len(lines) > 0 {
 		var sb strings.Builder
 		sb.WriteString("\n## ")
 		if span := timeSpan(r.first, r.last); span != "" {
@@ -97,7 +90,7 @@ func (p *plan) renderTo(r *renderer) {
 			sb.WriteString("captured " + p.m.Now().UTC().Format("2006-01-02 15:04 UTC"))
 		}
 		sb.WriteString("\n\n")
-		for _, o := range r.observations {
+		for _, o := range lines {
 			sb.WriteString("- " + o + "\n")
 		}
 		b.Add(e.File(model.ObservationsFile), []byte(r.clean(sb.String())))
@@ -340,15 +333,15 @@ func (r *renderer) tool(e *transcript.Event, name, summary string, res *transcri
 	}
 	outcome := ""
 	if res != nil {
-		outcome = resultOutcome(res)
+		outcome = observe.Outcome(res)
 		line += " → " + outcome
 	}
 	r.transcript.WriteString(line + "\n")
 	if res != nil && res.IsError && res.Output != "" {
-		r.transcript.WriteString("\n" + indent(fenced(redact.Truncate(errorText(res.Output), r.maxOut/2)), "  ") + "\n")
+		r.transcript.WriteString("\n" + indent(fenced(redact.Truncate(observe.ErrorText(res.Output), r.maxOut/2)), "  ") + "\n")
 		r.listOpen = false
 	}
-	r.observe(name, summary, res)
+	r.obs.Tool(name, summary, res)
 	if side {
 		return
 	}
@@ -362,144 +355,10 @@ func (r *renderer) tool(e *transcript.Event, name, summary string, res *transcri
 	r.turn(e, t)
 }
 
-// resultOutcome says in a few words how a tool call ended.
-func resultOutcome(res *transcript.ToolResult) string {
-	switch {
-	case res.Interrupted:
-		return "**interrupted**"
-	case res.IsError && res.ExitCode != nil:
-		return fmt.Sprintf("**failed** (exit %d)", *res.ExitCode)
-	case res.IsError:
-		return "**failed**"
-	case res.ExitCode != nil:
-		return fmt.Sprintf("exit %d", *res.ExitCode)
-	}
-	return "ok"
-}
-
-// The kinds of tool, for observations.
-var (
-	shellTools  = map[string]bool{"Bash": true, "shell": true, "exec_command": true, "local_shell": true, "container.exec": true}
-	readTools   = map[string]bool{"Read": true, "NotebookRead": true}
-	changeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "apply_patch": true}
-	testCommand = regexp.MustCompile(`(^|[\s;&|(])(go test|gotestsum|pytest|py\.test|python -m (pytest|unittest)|npm (run )?test|yarn (run )?test|pnpm (run )?test|bun test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn (-\S+ )*test|gradle(w)? test|\./gradlew test|make (test|check)|ctest|tox|mix test|dotnet test|swift test)\b`)
-)
-
-// observe records what a tool call says about the work: files read and
-// changed, commands and their exit codes, tests, errors and what fixed
-// them.
-func (r *renderer) observe(name, summary string, res *transcript.ToolResult) {
-	arg := summary
-	if n, a, ok := strings.Cut(summary, ": "); ok && (name == "" || n == name) {
-		name, arg = n, a
-	}
-	ok := res != nil && !res.IsError && !res.Interrupted
-	switch {
-	case readTools[name]:
-		if arg != "" && !r.read[arg] && ok {
-			r.read[arg] = true
-			r.observations = append(r.observations, "read "+mdtext.Code(arg))
-		}
-	case changeTools[name]:
-		if res != nil && ok {
-			for _, f := range splitFiles(arg) {
-				r.changedSince = append(r.changedSince, f)
-				if !r.changed[f] {
-					r.changed[f] = true
-					r.observations = append(r.observations, fmt.Sprintf("changed %s (%s)", mdtext.Code(f), name))
-				}
-			}
-		}
-	case shellTools[name]:
-		if res == nil {
-			r.observations = append(r.observations, "ran "+mdtext.Code(arg))
-			break
-		}
-		verb := "ran"
-		if testCommand.MatchString(arg) {
-			verb = "test"
-		}
-		line := verb + " " + mdtext.Code(arg) + " → " + strings.ReplaceAll(resultOutcome(res), "**", "")
-		if verb == "test" && res.ExitCode != nil {
-			if ok {
-				line = "test " + mdtext.Code(arg) + " → passed"
-			} else {
-				line = fmt.Sprintf("test %s → failed (exit %d)", mdtext.Code(arg), *res.ExitCode)
-			}
-		}
-		r.observations = append(r.observations, line)
-	}
-	if res == nil {
-		return
-	}
-	key := name + "\x00" + arg
-	if !ok {
-		msg := errorLine(res.Output)
-		r.observations = append(r.observations, "error in "+mdtext.Code(summary)+mdtext.Prefixed(": ", mdtext.Code(msg)))
-		r.failed[key]++
-		r.changedSince = nil
-		return
-	}
-	if r.failed[key] > 0 {
-		delete(r.failed, key)
-		fix := "fixed " + mdtext.Code(summary)
-		if files := uniq(r.changedSince); len(files) > 0 {
-			fix += " after changing " + strings.Join(codes(files), ", ")
-		}
-		r.observations = append(r.observations, fix)
-	}
-}
-
-// splitFiles splits the file list of a change summary ("a.go, b.go").
-func splitFiles(arg string) []string {
-	var out []string
-	for _, f := range strings.Split(arg, ", ") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// errorText drops the "Exit code N" line a failed shell output starts with.
-func errorText(out string) string {
-	first, rest, ok := strings.Cut(out, "\n")
-	if strings.HasPrefix(first, "Exit code ") && ok {
-		return strings.TrimLeft(rest, "\n")
-	}
-	return out
-}
-
-// errorLine picks the line that says what went wrong.
-func errorLine(out string) string {
-	lines := strings.Split(errorText(out), "\n")
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		low := strings.ToLower(l)
-		if strings.Contains(low, "error") || strings.Contains(low, "fail") || strings.Contains(low, "panic") || strings.Contains(low, "cannot") {
-			return mdtext.Cut(l, 160)
-		}
-	}
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "[... ") {
-			return mdtext.Cut(l, 160)
-		}
-	}
-	return ""
-}
-
 // titleOf makes a session's title of its first prompt.
 func titleOf(text string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	return mdtext.Cut(strings.TrimSpace(line), maxTitle)
-}
-
-func codes(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = mdtext.Code(s)
-	}
-	return out
 }
 
 // fenced puts text in a code fence longer than any it holds.
@@ -519,18 +378,6 @@ func indent(s, by string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func uniq(list []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range list {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func stamp(t time.Time) string {
