@@ -55,7 +55,7 @@ func (r *Retirer) otherVersionOf(x string, xv map[string]string, xk map[string]b
 		// "The iOS 17.5 runtime" is not what "the deployment target now
 		// says iOS 17.0" moved: a version said with its role is moved by
 		// a statement of that role, or one on its topic (below).
-		if sameRole(x, name, v, n.Text) && (prose.Bumped(n.Text, name, w) || n.change != nil || change.SaysNow(n.Text)) || prose.Upgraded(n.Text, name, v, w) {
+		if sameRole(x, name, v, n.Text) && (prose.Bumped(n.Text, name, w) || n.announces()) || prose.Upgraded(n.Text, name, v, w) {
 			return true // the newer statement moves that very thing to another version, or says it is on another now
 		}
 		limit := r.asideLimit()
@@ -362,7 +362,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // /usr/lib/postgresql/16/bin/pg_config where …/17/… now is
 			}
 		}
-		if xURL && (n.change != nil || change.SaysNow(n.Text)) && prose.MovedURL(x, n.Text) {
+		if xURL && n.announces() && prose.MovedURL(x, n.Text) {
 			return true // oci://ghcr.io/orbital-io/charts once "charts go to oci://harbor.orbital.internal/charts from now on"
 		}
 		if len(xFolders) > 0 && change.Moves(n.Text) && change.MovedFolder(xFolders, n.Text) {
@@ -414,10 +414,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			continue
 		}
-		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && (n.change != nil || change.SaysNow(n.Text)) && otherPort(x, xPorts[0], n.Text) {
+		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && n.announces() && otherPort(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
-		if strings.Contains(n.Text, "listens on") && strings.Contains(x, "listen") && (n.change != nil || change.SaysNow(n.Text)) && otherListen(x, n.Text) {
+		if strings.Contains(n.Text, "listens on") && strings.Contains(x, "listen") && n.announces() && otherListen(x, n.Text) {
 			return true // "wg0 … listening on UDP 51820" once "wg0 listens on UDP 443 now"
 		}
 		if len(n.fractions) > 0 && !xFracRead {
@@ -432,10 +432,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
 			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
 		}
-		if xQuoted && (n.change != nil || change.SaysNow(n.Text)) && otherSchedule(x, n.Text) && r.near(xk, n.keys) {
+		if xQuoted && n.announces() && otherSchedule(x, n.Text) && r.near(xk, n.keys) {
 			return true // "a Cloud Scheduler trigger at `0 2 * * *` UTC" once "the trigger is `30 4 * * *` UTC now"
 		}
-		if xSibling && (n.change != nil || change.SaysNow(n.Text)) && change.Siblings(x, n.Text) {
+		if xSibling && n.announces() && change.Siblings(x, n.Text) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
 		}
 		if xHome && strings.Contains(n.Text, " now") && change.OtherHome(x, n.Text, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
@@ -444,7 +444,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) {
 			return true // "the Marketplace publisher is harborlabs" once "the publisher is quill-lang now"
 		}
-		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.change != nil || change.SaysNow(n.Text) || r.near(xk, n.keys)) {
+		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.announces() || r.near(xk, n.keys)) {
 			return true // "use Maven for the build" once "let's build the Java side with Gradle"
 		}
 		if xProblem || xFlags != nil {
@@ -458,7 +458,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if c := n.change; c != nil && r.aside(xk, n.keys, c) {
 				return true
 			}
-			if n.change == nil && change.SaysNow(n.Text) && r.near(xk, n.keys) {
+			if n.change == nil && n.saysNow() && r.near(xk, n.keys) {
 				return true // "no SIMD yet" once "you can turn SIMD on now"
 			}
 		}
@@ -494,7 +494,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 					xDur = prose.Durations(x)
 				}
 			}
-			if otherDurations(xDur, nd, change.SaysNow(n.Text)) {
+			if otherDurations(xDur, nd, n.saysNow()) {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}
@@ -506,7 +506,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
-		if announced := n.change != nil || change.SaysNow(n.Text); announced {
+		if n.announces() {
 			if !xOverRead {
 				xOver, xOverRead = choiceOver(x), true
 			}
@@ -609,10 +609,10 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 	case prose.NamesIdent(x, n.Text):
 		return true
 	case !weak:
-		return r.sharesBesides(xk, n.keys, u, change.SaysNow(n.Text))
+		return r.sharesBesides(xk, n.keys, u, n.saysNow())
 	case sameTopicOf(topic(), n.keys):
 		return true
 	}
-	now := change.SaysNow(n.Text) || temp && n.change != nil
+	now := n.saysNow() || temp && n.change != nil
 	return (u == quantity.Times || temp) && now && r.sharesBesides(xk, n.keys, u, true)
 }

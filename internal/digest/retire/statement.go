@@ -23,6 +23,7 @@ type Statement struct {
 	change   *change.Change
 	state    int // change.State
 	claim    *prose.Claim
+	now      int8 // change.SaysNow of Text: 0 not read yet, 1 no, 2 yes
 	settings map[string]string
 	bare     map[string]string // prose.BareSettings
 	versions map[string]string
@@ -146,6 +147,22 @@ func quotesReplaced(x string, insteadOf [][2]string) bool {
 }
 
 // factClaim is what the statement claims as a fact, read on first use.
+// saysNow reports change.SaysNow of the statement, read once: the
+// rules ask it of a newer statement for each older one they check.
+func (st *Statement) saysNow() bool {
+	if st.now == 0 {
+		st.now = 1
+		if change.SaysNow(st.Text) {
+			st.now = 2
+		}
+	}
+	return st.now == 2
+}
+
+// announces reports whether the statement announces a change: one it
+// states, or one it says holds now.
+func (st *Statement) announces() bool { return st.change != nil || st.saysNow() }
+
 func (st *Statement) factClaim() *prose.Claim {
 	if st.claim == nil {
 		cl := prose.FactClaim(st.Text)

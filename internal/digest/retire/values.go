@@ -159,7 +159,7 @@ var cron = lazyre.New("^`(?:[0-9*/,-]+ ){4,5}[0-9*/,-]+`$")
 // project has many timeouts and ports but one pool: the noun must be
 // rare in the memory, and n must say it sets the value.
 func (r *Retirer) otherBare(xBare map[string]string, n *Statement) bool {
-	if n.change == nil && !change.SaysNow(n.Text) && !setTo.MatchString(n.Text) {
+	if n.change == nil && !n.saysNow() && !setTo.MatchString(n.Text) {
 		return false
 	}
 	for noun, v := range n.bare {
