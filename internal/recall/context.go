@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/anchor"
@@ -704,6 +706,30 @@ func fetchRef(id string) string {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
+// cutInSentence reports whether title was cut from the first sentence
+// of the body it heads, body the rest (digest.ItemText's), and if so
+// returns that sentence and all that follows it whole.
+func cutInSentence(title, body string) (string, bool) {
+	if title == "" || body == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
+		return "", false
+	}
+	r, _ := utf8.DecodeRuneInString(body)
+	if !unicode.IsLower(r) {
+		return "", false
+	}
+	return title + " " + body, true
+}
+
+// firstSentence splits s into its first sentence, without its full
+// stop, and the rest.
+func firstSentence(s string) (string, string) {
+	ss := digest.Sentences(s)
+	if len(ss) == 0 {
+		return s, ""
+	}
+	return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(s, ss[0]))
+}
+
 func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
 	// The entry's state, in one object: captured one by one, the item
 	// and each variable the function sets were an allocation each, ten
@@ -753,6 +779,19 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 				}
 			}
 			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
+			if whole, ok := cutInSentence(e.title, e.body); ok {
+				// A title cut inside its body's first sentence ("… with 25
+				// threads that serves every") is not what a newer
+				// statement changed: the sentence is, and what is left of
+				// it heads the entry.
+				if left := now(whole); left != whole && !strings.HasPrefix(left, e.title) {
+					if left == "" {
+						e.gone = true
+						return ""
+					}
+					e.title, e.body = firstSentence(left)
+				}
+			}
 			e.k = doneRank(session)
 			if r.TodoDone(e.k, e.title) {
 				e.gone = true
