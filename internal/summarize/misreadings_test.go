@@ -204,6 +204,13 @@ func TestClassifyMisreadings(t *testing.T) {
 		// Found by an audit of what the packs spend their budget on.
 		{User, "Please write tests for Detect-BitLocker.ps1.", ""},
 		{User, "When a charge.refunded event arrives, mark the order refunded.", ""},
+		// Blind AO, opened on 23 December: "stop …ing" after its own
+		// subject tells what happens; said to the agent it is a rule.
+		{User, "Since the announcement brought a wave of signups, confirmation mails stop arriving every afternoon.", ""},
+		{User, "PR builds stop evicting the main cache once they get their own key.", ""},
+		{User, "Also please stop pasting whole logs into the answer.", "pref"},
+		{User, "oh and stop writing changelog entries by hand.", "pref"},
+		{User, "Stop committing the generated files.", "pref"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
