@@ -618,6 +618,11 @@ func phraseKey(p string) string {
 	return strings.Join(ks, " ")
 }
 
+// keptAway is a rule named by how it kept a thing away: "keeping CDNs
+// out", "avoiding Docker", "not using ORMs", "leaving the cron jobs
+// alone".
+var keptAway = lazyre.New(`(?i)^(?:keeping|leaving|avoiding|banning|not using|not adding|staying away from|staying off)\s+(?:the\s+|any\s+)?(.+?)(?:\s+(?:out|away|alone|off))?$`)
+
 // leftAlone follows a thing left as it is: "leaving Fly alone", "as it
 // is", "in place".
 var leftAlone = lazyre.New(`(?i)^\W{0,2}(?:alone|as it is|as is|in place|untouched|be|where it is|running)\b`)
@@ -901,6 +906,14 @@ func Removed(s string) []string {
 			add(phraseKey(m[1]))
 			if k := saidKeys(m[1]); strings.Contains(k, " ") {
 				add(takenBackRule + k)
+			}
+			if g := keptAway.FindStringSubmatch(m[1]); g != nil {
+				// "forget what I said about keeping CDNs out" takes back
+				// "no CDN in front of it": the rule is about what it kept
+				// away, which the older rule need not say with the verb.
+				if k := saidKeys(g[1]); k != "" {
+					add(takenBackRule + k)
+				}
 			}
 		}
 	}
