@@ -699,13 +699,6 @@ func fetchRef(id string) string {
 	return id
 }
 
-// itemRenderer returns the render function of a core item's entry: its
-// title, then as many whole sentences of its body as fit (never the
-// title again), its kind, date and id; the item read and parsed at the
-// first call.
-//
-// An item that states work to do a newer session dealt with is history:
-// it is not shown, and neither are such sentences of its body.
 // cutInSentence reports whether title was cut from the first sentence
 // of the body it heads, body the rest (digest.ItemText's), and if so
 // returns that sentence and all that follows it whole.
@@ -730,6 +723,13 @@ func firstSentence(s string) (string, string) {
 	return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(s, ss[0]))
 }
 
+// itemRenderer returns the render function of a core item's entry: its
+// title, then as many whole sentences of its body as fit (never the
+// title again), its kind, date and id; the item read and parsed at the
+// first call.
+//
+// An item that states work to do a newer session dealt with is history:
+// it is not shown, and neither are such sentences of its body.
 func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
 	// The entry's state, in one object: captured one by one, the item
 	// and each variable the function sets were an allocation each, ten
