@@ -211,6 +211,20 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Also please stop pasting whole logs into the answer.", "pref"},
 		{User, "oh and stop writing changelog entries by hand.", "pref"},
 		{User, "Stop committing the generated files.", "pref"},
+		// A remark on the choice made explains it; a flag leaves work.
+		{Assistant, "One thing worth saying about the choice itself, since you asked whether to go grblHAL instead: the reason FluidNC is the better fit here is that every setting lives in a YAML file, so a pin change never means reflashing.", "decision"},
+		{Assistant, "Postgres is the better fit here because we need concurrent writers.", "decision"},
+		{Assistant, "One more thing: the backup job has no retention yet.", "open"},
+		// None of a thing seen in a test just reported is no rule; a
+		// remedy said not to be the cause is no cause.
+		{User, "Ran the same relief again: 3 hours, checked against a reference mark, under 0.02 mm off. No alarms.", ""},
+		{User, "Keep lines under 80 characters. No emojis.", "pref"},
+		{Assistant, "That isn't what caused this, but it's a margin we shouldn't be without.", ""},
+		// What the agent would do before a launch is left to do.
+		{Assistant, "With 149 of 212 missing an email today, I'd warn everyone before this goes live.", "open"},
+		// A change told with what it replaced is a choice, dotted names
+		// and "I've" and all.
+		{Assistant, "I've changed the workflow so the entity triplet is derived from catalog-info.yaml with yq rather than typed, which makes this mistake impossible.", "decision"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)

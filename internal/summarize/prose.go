@@ -118,9 +118,11 @@ func analyze(turns []Turn, before string) *analysis {
 			}
 			lastPrompt = i
 			a.options = weigh.Options(p)
-			a.requests = append(a.requests, request(p))
+			req := request(p)
+			a.requests = append(a.requests, req)
 			a.pickAsked(p)
 			a.prose(User, i, p)
+			a.addDetails(pastRequest(p, req))
 		case Assistant:
 			if !t.Says() {
 				continue
@@ -253,6 +255,27 @@ func request(p string) string {
 		return prose.UpTo(p, 300)
 	}
 	return prose.UpTo(strings.Join(ss, " "), 300)
+}
+
+// noneSeen reports whether s only says that none of a thing was seen
+// in the test the sentence before reports: "Ran it again: 3 hours,
+// under 0.02 mm off. No alarms." ("Keep lines under 80 characters. No
+// emojis." is a rule.)
+func noneSeen(s, prev string) bool {
+	return cue.BareNone.MatchString(s) && cue.Reported.MatchString(prev) && strings.ContainsAny(prev, "0123456789")
+}
+
+// pastRequest is what prompt p says beyond its request bullet req, the
+// sentences a long prompt's cut left out: "Machine is 1000 x 600 mm of
+// travel with about 110 mm of Z." after what it asks.
+func pastRequest(p, req string) string {
+	var out []string
+	for _, s := range prose.Sentences(p) {
+		if !strings.Contains(req, s) {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // approachOf is what an agent's message before its first change says,
@@ -396,6 +419,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				continue // the label says nothing of its own
 			}
 		}
+		if m := cue.RemarkLead.FindStringIndex(s); m != nil && len(s)-m[1] > 20 {
+			s = prose.Capitalize(s[m[1]:]) // what the remark says is what follows its colon
+		}
 		announced := causeNext
 		causeNext = role == Assistant && cause.Announces(s)
 		if len(s) < 10 || len(s) > 600 || role == User && cue.Chitchat.MatchString(s) {
@@ -424,7 +450,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
 		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s)) && prose.HasValue(s)
-		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix
+		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix && !(cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s))
 		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !cue.OpenSaid(s) {
 			continue
@@ -526,7 +552,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && cue.Convention.MatchString(cue.InParens.ReplaceAllString(s, "")):
 			kind = "pref"
 			a.addPreference(Pattern, s, next)
-		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s):
+		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s) && !noneSeen(s, prev):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
 		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):

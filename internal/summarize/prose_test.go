@@ -1569,3 +1569,16 @@ func TestDesignTermMayBe(t *testing.T) {
 		}
 	}
 }
+
+// What a long prompt states past its request bullet's cut is kept as a
+// detail; what it asks is not.
+func TestPastRequestDetails(t *testing.T) {
+	p := "I'm finally retiring the Uno + CNC shield on the router. New board is the ESP32 6-Pack with the external-driver modules, the three DM542T drivers stay (set to 3200 pulses/rev). I copied the example config into fluidnc/router1000.yaml and dumped the old GRBL settings into legacy/. Can you check the config against the old values and fix what's off? Machine is 1000 x 600 mm of travel with about 110 mm of Z."
+	a := analyze([]Turn{{Role: User, Text: p}, {Role: Assistant, Text: "Done, the config matches the old values."}}, "")
+	if !slices.Contains(a.details, "Machine is 1000 x 600 mm of travel with about 110 mm of Z.") {
+		t.Errorf("details %q lack the machine's travel", a.details)
+	}
+	if slices.ContainsFunc(a.details, func(d string) bool { return strings.HasPrefix(d, "Can you") }) {
+		t.Errorf("details %q hold the question", a.details)
+	}
+}

@@ -14,6 +14,9 @@ func Is(s string) bool {
 	if cue.Supposed.MatchString(s) {
 		return false // "If the slot turns out to be full, cancel the intent": what to do then
 	}
+	if cue.NotTheCause.MatchString(s) {
+		return false // "That isn't what caused this, but it's a margin we need": a remedy beside the cause
+	}
 	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(cue.Feeling.ReplaceAllString(s, " "), " "), "so")
 	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }
