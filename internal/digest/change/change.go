@@ -509,6 +509,11 @@ var limitShape = lazyre.New(`(?i)\b(?:under|below|at most|no more than|max(?:imu
 // taking back the "never automatic" thing partly".
 var takeBackQuoted = lazyre.New(`(?i)\b(?:tak(?:e|ing) back|withdraw(?:ing)?|drop(?:ping)?|scrap(?:ping)?|forget)\s+(?:the\s+|my\s+)?["“]([^"”]{3,60})["”]`)
 
+// takenBackWords finds a rule taken back by two or three words that
+// name it: "forget the results/ commits rule", "drop the no-Friday
+// deploys rule".
+var takenBackWords = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+([\w.+/-]+(?:\s+[\w.+/-]+){1,2})\s+(?:rule|policy|requirement)\b`)
+
 // scrapNamed finds a named thing of a kind thrown out: "scrap the
 // OffscreenCanvas preview", "ditch the `pg_cron` job". Its key is the
 // name and the kind, both of which a statement must hold.
@@ -885,6 +890,11 @@ func Removed(s string) []string {
 	add := func(k string) {
 		if k != "" && !slices.Contains(out, k) {
 			out = append(out, k)
+		}
+	}
+	for _, m := range takenBackWords.FindAllStringSubmatch(s, -1) {
+		if k := saidKeys(m[1]); strings.Contains(k, " ") {
+			add(k) // "forget the results/ commits rule": a rule named by words a statement of it holds
 		}
 	}
 	for _, m := range scrapNamed.FindAllStringSubmatch(s, -1) {

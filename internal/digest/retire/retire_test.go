@@ -74,6 +74,8 @@ func TestRetiredByChange(t *testing.T) {
 			"Your BOM-line rule is dropped; in rev B I'll add parts wherever the circuit needs them."},
 		{"a limit said to be dropped", "Keep unique parts under 10 on the BOM, every extra is a fee.",
 			"Your parts-limit rule is dropped; I will add parts wherever the circuit needs them."},
+		{"a rule taken back by the words that name it", "From now on commit the handleSummary JSON of every run that changes something into results/.",
+			"Oh and forget the results/ commits rule, the JSON files are noise."},
 		{"a rule taken back by what it kept away", "Please no CDN in front of it, I don't want yet another third party seeing our users' traffic.",
 			"media loads slowly in Norway, so ok forget what I said about keeping CDNs out, put bunny.net in front of media.example.social."},
 		{"a limit to forget", "Keep unique parts under 10 on the BOM, every extra is a fee.",
@@ -227,6 +229,8 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"two services' ports", "The billing worker listens on port 7070.",
 			"The notification worker listens on port 7171."},
+		{"a rule taken back, a statement naming one of its words", "Results are plotted in Grafana from the Prometheus series.",
+			"Oh and forget the results/ commits rule, the JSON files are noise."},
 		{"a rule about another thing taken back", "No Docker on that box please, it only runs the mail relay.",
 			"ok forget what I said about keeping CDNs out, put bunny.net in front of the media host."},
 		{"a rule kept away taken back, a statement of what is", "The CDN caches media for seven days.",
