@@ -284,6 +284,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFracRead         bool
 		xStillK           map[string]bool // the keys of the clause that says what is still so
 		xChose            map[string]bool // what x chose, said as "X it is"
+		xStayed           string          // what x stays with ("we stay with Fusion 360")
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
 	)
@@ -326,6 +327,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if c := prose.ItIs(x); c != "" {
 				xChose = change.TopicKeys(c)
 			}
+			xStayed = stayedWith(x)
 			xFolders = change.Folders(x)
 			xURL = strings.Contains(x, "://")
 			xQuoted = strings.Contains(x, "`")
@@ -334,6 +336,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
 			xFlags, xProblem = change.Flags(x), change.Problem(x)
+		}
+		if xStayed != "" && tookOther(x, xStayed, n.Text) {
+			return true // "We stay with Fusion 360; FreeCAD's adaptive being unreliable …" once "Fine, FreeCAD it is."
 		}
 		if prose.SettingsConflict(xSet, n.settings) && !otherRole(x, xSet, n.settings, n.Text) || prose.BareConflict(n.bare, xSet) {
 			return true // the newer statement gives the setting another value

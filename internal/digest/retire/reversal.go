@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -68,3 +69,45 @@ func (c *overChoice) backTo(n string, nk map[string]bool, shared func(a, b map[s
 	}
 	return shared(c.keys, nk) >= 2
 }
+
+// stayedWith returns what x decides to stay with, "" if it decides no
+// such thing: "We stay with Fusion 360 personal and a copy of grbl.cps".
+func stayedWith(x string) string {
+	if m := stayRE.FindStringSubmatchIndex(x); m != nil {
+		rest := x[m[1]:]
+		if i := strings.IndexAny(rest, ".;:"); i >= 0 {
+			rest = rest[:i]
+		}
+		return rest
+	}
+	return ""
+}
+
+var stayRE = lazyre.New(`(?i)\b(?:stay|stays|staying|stick|sticking|remain|keep using) (?:with|on)\s+`)
+
+// tookOther reports whether newer text n takes the alternative that x,
+// which stayed with what, names beside it: "Fine, FreeCAD it is." or "I'd
+// go back to FreeCAD" once "We stay with Fusion 360 …; FreeCAD's adaptive
+// in 0.21 being unreliable is reason enough not to fight it now".
+func tookOther(x, what, n string) bool {
+	took := prose.ItIs(n)
+	if took == "" {
+		if m := movedTo.FindStringSubmatch(n); m != nil {
+			took = m[1]
+		}
+	}
+	if i := strings.LastIndex(took, ", "); i >= 0 {
+		took = took[i+2:] // "Fine, FreeCAD"
+	}
+	name := strings.Fields(took)
+	if len(name) == 0 {
+		return false
+	}
+	b := strings.TrimRight(name[0], ".,;:!")
+	if len(b) < 3 || b[0] < 'A' || b[0] > 'Z' || strings.Contains(what, b) {
+		return false
+	}
+	return hasValue(x, strings.ToLower(b))
+}
+
+var movedTo = lazyre.New(`\b(?i:go|going|went|switch|switching|move|moving|come|coming) (?i:back |over )?(?i:to) ([A-Z][\w.+-]*)`)
