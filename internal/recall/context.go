@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -699,18 +698,15 @@ func fetchRef(id string) string {
 	return id
 }
 
-// cutInSentence reports whether title was cut from the first sentence
-// of the body it heads, body the rest (digest.ItemText's), and if so
-// returns that sentence and all that follows it whole.
+// cutInSentence reports whether title was cut inside the first sentence
+// of body, the item's whole text, and if so returns body.
 func cutInSentence(title, body string) (string, bool) {
-	if title == "" || body == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
+	rest, ok := strings.CutPrefix(body, title)
+	if title == "" || !ok || rest == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
 		return "", false
 	}
-	r, _ := utf8.DecodeRuneInString(body)
-	if !unicode.IsLower(r) {
-		return "", false
-	}
-	return title + " " + body, true
+	r, _ := utf8.DecodeRuneInString(rest)
+	return body, !strings.ContainsRune(".!?:", r)
 }
 
 // firstSentence splits s into its first sentence, without its full
@@ -778,15 +774,16 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 					}
 				}
 			}
-			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
-			if whole, ok := cutInSentence(e.title, e.body); ok {
+			raw := mdtext.OneLine(digest.StripHeadings(body))
+			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), raw)
+			if whole, ok := cutInSentence(e.title, raw); ok {
 				// A title cut inside its body's first sentence ("… with 25
 				// threads that serves every") is not what a newer
 				// statement changed: the sentence is, and what is left of
 				// it heads the entry.
 				if left := now(whole); left != whole && !strings.HasPrefix(left, e.title) {
 					if left == "" {
-						e.gone = true
+						e.gone, g.known, g.gone = true, true, true // retired: neither shown nor named
 						return ""
 					}
 					e.title, e.body = firstSentence(left)

@@ -245,3 +245,46 @@ func TestCutTitleRetiredWithItsSentence(t *testing.T) {
 		t.Errorf("the newer statement is missing:\n%s", p.Text)
 	}
 }
+
+// A core item whose title ends where its sentence goes on after a
+// semicolon is retired with the whole sentence too: the decision to stay
+// names what it passed over only after the title's cut.
+func TestCutTitleAtClauseRetired(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	older, newer := "5e551011-0021", "5e551011-0022"
+	it := model.NewItem(model.Decision, "We stay with Fusion 360 personal and a copy of grbl.cps with those edits", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
+	it.ID = fmt.Sprintf("01JQ%020d%02d", 0, 1)
+	it.Importance, it.Session = 0.9, older
+	it.Body = "We stay with Fusion 360 personal and a copy of grbl.cps with those edits; FreeCAD's adaptive in 0.21 being unreliable is reason enough not to fight it now."
+	data, err := it.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[it.Path()] = string(data)
+	for _, s := range []struct{ id, day, title, body string }{
+		{older, "02", "CAM set-up", "**Request**\n- Set up CAM for the router.\n\n**Outcome**\n- The post writes M0 at tool changes.\n"},
+		{newer, "05", "Slow rapids", "**Request**\n- The rapids crawl between pockets.\n\n**Decisions**\n- Fine, FreeCAD it is.\n"},
+	} {
+		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
+	}
+	writeFiles(t, m, files)
+	for i, id := range []string{older, newer} {
+		at := time.Date(2026, 3, 2+3*i, 10, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(filepath.Join(m.Dir, "sessions", id), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, "stay with Fusion") {
+		t.Errorf("the decision to stay is shown:\n%s", p.Text)
+	}
+	if !strings.Contains(p.Text, "FreeCAD it is") {
+		t.Errorf("the newer decision is missing:\n%s", p.Text)
+	}
+}

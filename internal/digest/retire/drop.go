@@ -55,8 +55,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue
 		}
 		dropped = true
-		if check != x {
-			continue
+		if check != x || r.stayReversed(x, rank) {
+			continue // a decision to stay goes whole once what it passed over is taken
 		}
 		// A sentence of several clauses keeps those a newer statement
 		// does not retire: "the backend runs on 5000, and the

@@ -618,6 +618,11 @@ func TestDropRetiredClause(t *testing.T) {
 	if got := droppedBy("Use Maven for the build, the team knows it.", "Actually, let's build the Java side with Gradle."); got != "" {
 		t.Errorf("DropRetired = %q, want nothing", got)
 	}
+	// A decision to stay goes whole, with the clause that named what it
+	// passed over, once that is taken.
+	if got := droppedBy("We stay with Fusion 360 personal and a copy of grbl.cps with those edits; FreeCAD's adaptive in 0.21 being unreliable is reason enough not to fight it now.", "Fine, FreeCAD it is."); got != "" {
+		t.Errorf("DropRetired = %q, want nothing", got)
+	}
 }
 
 // TestDropRetiredKeepsWith: a clause whose head a newer command's edit

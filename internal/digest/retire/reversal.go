@@ -111,3 +111,19 @@ func tookOther(x, what, n string) bool {
 }
 
 var movedTo = lazyre.New(`\b(?i:go|going|went|switch|switching|move|moving|come|coming) (?i:back |over )?(?i:to) ([A-Z][\w.+-]*)`)
+
+// stayReversed reports whether x decides to stay with something and a
+// statement newer than rank took the alternative x named: the reason
+// clause that named it goes with the decision.
+func (r *Retirer) stayReversed(x string, rank int) bool {
+	w := stayedWith(x)
+	if w == "" {
+		return false
+	}
+	for i := range r.stmts {
+		if n := &r.stmts[i]; !n.own && n.Rank < rank && tookOther(x, w, n.Text) {
+			return true
+		}
+	}
+	return false
+}
