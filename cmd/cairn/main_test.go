@@ -174,13 +174,23 @@ func checkGit(t *testing.T, proj string) {
 // checkGitQuiet is checkGit once the memory's repository is quiet: a
 // daemon the session start launched may still be committing what that
 // start captured (under load it was, and git status caught its index
-// half written). It waits for the work tree and index to match HEAD, 15
-// s at most, then checks as checkGit does.
+// half written), or be about to write the new session's folder (a quiet
+// moment came before it, and git status then saw the folder untracked).
+// It waits for the work tree and index to match HEAD for a whole second,
+// 15 s at most, then checks as checkGit does.
 func checkGitQuiet(t *testing.T, proj string) {
 	t.Helper()
 	mem := filepath.Join(proj, ".cairn")
+	var since time.Time
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if gitc(t, mem, "status", "--porcelain") == "" && gitc(t, mem, "diff", "--cached", "--name-only") == "" {
+		if gitc(t, mem, "status", "--porcelain") != "" || gitc(t, mem, "diff", "--cached", "--name-only") != "" {
+			since = time.Time{}
+			continue
+		}
+		if since.IsZero() {
+			since = time.Now()
+		}
+		if time.Since(since) >= time.Second {
 			break
 		}
 	}
