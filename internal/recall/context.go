@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/anchor"
@@ -698,27 +697,6 @@ func fetchRef(id string) string {
 	return id
 }
 
-// cutInSentence reports whether title was cut inside the first sentence
-// of body, the item's whole text, and if so returns body.
-func cutInSentence(title, body string) (string, bool) {
-	rest, ok := strings.CutPrefix(body, title)
-	if title == "" || !ok || rest == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
-		return "", false
-	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return body, !strings.ContainsRune(".!?:", r)
-}
-
-// firstSentence splits s into its first sentence, without its full
-// stop, and the rest.
-func firstSentence(s string) (string, string) {
-	ss := digest.Sentences(s)
-	if len(ss) == 0 {
-		return s, ""
-	}
-	return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(s, ss[0]))
-}
-
 // itemRenderer returns the render function of a core item's entry: its
 // title, then as many whole sentences of its body as fit (never the
 // title again), its kind, date and id; the item read and parsed at the
@@ -774,21 +752,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 					}
 				}
 			}
-			raw := mdtext.OneLine(digest.StripHeadings(body))
-			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), raw)
-			if whole, ok := cutInSentence(e.title, raw); ok {
-				// A title cut inside its body's first sentence ("… with 25
-				// threads that serves every") is not what a newer
-				// statement changed: the sentence is, and what is left of
-				// it heads the entry.
-				if left := now(whole); left != whole && !strings.HasPrefix(left, e.title) {
-					if left == "" {
-						e.gone, g.known, g.gone = true, true, true // retired: neither shown nor named
-						return ""
-					}
-					e.title, e.body = firstSentence(left)
-				}
-			}
+			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
 			e.k = doneRank(session)
 			if r.TodoDone(e.k, e.title) {
 				e.gone = true
