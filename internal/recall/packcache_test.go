@@ -190,3 +190,58 @@ func TestDoneItemNotNamed(t *testing.T) {
 		}
 	}
 }
+
+// A core item whose title was cut inside its body's first sentence is
+// retired by what retires that sentence: the title alone ("… with 25
+// threads that serves every") lacks the words a newer statement shares
+// with it, and the rest of the sentence ("queue, and DB_POOL is 25")
+// says nothing of the change alone.
+func TestCutTitleRetiredWithItsSentence(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	older, newer := "5e551011-0011", "5e551011-0012"
+	it := model.NewItem(model.Fact, "Background jobs run in one worker container with 25 threads that serves every", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
+	it.ID = fmt.Sprintf("01JQ%020d%02d", 0, 1)
+	it.Importance, it.Session = 0.9, older
+	it.Body = "Background jobs run in one worker container with 25 threads that serves every queue, and the pool size is 25 to match."
+	data, err := it.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[it.Path()] = string(data)
+	// Workers and threads are what this memory speaks of everywhere.
+	for i, w := range []string{"mail", "push", "media", "search", "import", "export", "thumbnail", "digest"} {
+		f := model.NewItem(model.Fact, fmt.Sprintf("The %s worker's threads log to the %s channel", w, w), time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
+		f.ID = fmt.Sprintf("01JQ%020d%02d", 0, 10+i)
+		data, err := f.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f.Path()] = string(data)
+	}
+	for _, s := range []struct{ id, day, title, body string }{
+		{older, "02", "Overview of the jobs", "**Request**\n- Write an overview of the jobs.\n\n**Outcome**\n- Overview written to runbooks/overview.md.\n"},
+		{newer, "05", "Split the workers", "**Request**\n- Split the workers by queue.\n\n**Outcome**\n- `worker-pull`: pull and scheduler, 10 threads. The scheduler queue must only ever be worked by one process.\n"},
+	} {
+		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
+	}
+	writeFiles(t, m, files)
+	for i, id := range []string{older, newer} {
+		at := time.Date(2026, 3, 2+3*i, 10, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(filepath.Join(m.Dir, "sessions", id), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, "25 threads") {
+		t.Errorf("the retired sentence is shown:\n%s", p.Text)
+	}
+	if !strings.Contains(p.Text, "worker-pull") {
+		t.Errorf("the newer statement is missing:\n%s", p.Text)
+	}
+}
