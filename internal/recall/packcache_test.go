@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 )
@@ -165,21 +166,10 @@ func TestDoneItemNotNamed(t *testing.T) {
 	for i := range 40 {
 		add(10+i, fmt.Sprintf("Worker pool %d drains the %s queue", i, strings.Repeat("x", i%7+3)), "", 0.7, 3)
 	}
-	for _, s := range []struct{ id, day, title, body string }{
+	writeTwoSessions(t, m, files, []testSession{
 		{older, "02", "Index posts by date", "**Request**\n- Index posts by date.\n\n**Open**\n- The reindex script still has to run against the staging kvstore.\n"},
 		{newer, "05", "Run the reindex", "**Request**\n- Run the reindex against the staging kvstore.\n\n**Outcome**\n- Done: the reindex ran against the staging kvstore, every post is indexed.\n"},
-	} {
-		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
-		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
-	}
-	writeFiles(t, m, files)
-	// The pack takes sessions by their folders' times: the newer last.
-	for i, id := range []string{older, newer} {
-		at := time.Date(2026, 3, 2+3*i, 10, 0, 0, 0, time.UTC)
-		if err := os.Chtimes(filepath.Join(m.Dir, "sessions", id), at, at); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, budget := range []int{200, 400, 600, 800, 1200} {
 		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
 		if err != nil {
@@ -220,20 +210,10 @@ func TestCutTitleRetiredWithItsSentence(t *testing.T) {
 		}
 		files[f.Path()] = string(data)
 	}
-	for _, s := range []struct{ id, day, title, body string }{
+	writeTwoSessions(t, m, files, []testSession{
 		{older, "02", "Overview of the jobs", "**Request**\n- Write an overview of the jobs.\n\n**Outcome**\n- Overview written to runbooks/overview.md.\n"},
 		{newer, "05", "Split the workers", "**Request**\n- Split the workers by queue.\n\n**Outcome**\n- `worker-pull`: pull and scheduler, 10 threads. The scheduler queue must only ever be worked by one process.\n"},
-	} {
-		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
-		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
-	}
-	writeFiles(t, m, files)
-	for i, id := range []string{older, newer} {
-		at := time.Date(2026, 3, 2+3*i, 10, 0, 0, 0, time.UTC)
-		if err := os.Chtimes(filepath.Join(m.Dir, "sessions", id), at, at); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
 	if err != nil {
 		t.Fatal(err)
@@ -243,5 +223,27 @@ func TestCutTitleRetiredWithItsSentence(t *testing.T) {
 	}
 	if !strings.Contains(p.Text, "worker-pull") {
 		t.Errorf("the newer statement is missing:\n%s", p.Text)
+	}
+}
+
+// testSession is an ended session's folder: its id, the day in March
+// 2026 it ran, its title and its summary's body.
+type testSession struct{ id, day, title, body string }
+
+// writeTwoSessions writes files and the sessions' folders, the older
+// first, and dates the folders in that order: the pack takes sessions by
+// their folders' times.
+func writeTwoSessions(t *testing.T, m *memory.Memory, files map[string]string, sessions []testSession) {
+	t.Helper()
+	for _, s := range sessions {
+		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n## Segment 1\n\n" + s.body
+	}
+	writeFiles(t, m, files)
+	for i, s := range sessions {
+		at := time.Date(2026, 3, 2+3*i, 10, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(filepath.Join(m.Dir, "sessions", s.id), at, at); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
