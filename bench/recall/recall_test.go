@@ -185,3 +185,20 @@ func TestLineKind(t *testing.T) {
 		t.Errorf("tally = %q", got)
 	}
 }
+
+// The recording user's own home, as a tool's output may print it (a
+// Python traceback from a pyenv install), stays out of the recordings
+// and reads as a neutral home on replay; the run's own folders under it
+// keep their placeholders.
+func TestUserHomeLeftOut(t *testing.T) {
+	t.Setenv("HOME", "/srv/recorder")
+	p := paths{home: "/srv/recorder/tmp/home", project: "/tmp/proj"}
+	in := `File "/srv/recorder/.pyenv/versions/3.11.7/lib/python3.11/csv.py", in /srv/recorder/tmp/home/.claude and /tmp/proj/a.go`
+	got := p.replacer(true).Replace(in)
+	if want := `File "@USERHOME@/.pyenv/versions/3.11.7/lib/python3.11/csv.py", in @HOME@/.claude and @PROJECT@/a.go`; got != want {
+		t.Fatalf("recorded as %q, want %q", got, want)
+	}
+	if back := (paths{home: "/r/home", project: "/r/proj"}).replacer(false).Replace(got); back != `File "/home/user/.pyenv/versions/3.11.7/lib/python3.11/csv.py", in /r/home/.claude and /r/proj/a.go` {
+		t.Fatalf("replayed as %q", back)
+	}
+}

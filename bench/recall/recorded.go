@@ -19,11 +19,17 @@ const (
 	phProject    = "@PROJECT@"     // the scratch project
 	phProjectKey = "@PROJECT_KEY@" // its folder name under ~/.claude/projects
 	phPath       = "@PATH@"        // the recording machine's $PATH, as a command may print it
+	phUserHome   = "@USERHOME@"    // the recording user's own home, as a traceback may print it
 )
 
 // replayPath is what a recorded $PATH reads as on replay: a machine's own
 // folders stay out of the recordings, and no replayed command runs.
 const replayPath = "/usr/local/bin:/usr/bin:/bin"
+
+// replayUserHome is what the recording user's home reads as on replay
+// ("/root/.pyenv/…/csv.py" in a Python traceback): the machine's own
+// folders stay out of the recordings.
+const replayUserHome = "/home/user"
 
 // Call is one line of hooks.jsonl: a hook call as Claude Code made it.
 type Call struct {
@@ -68,8 +74,12 @@ func (p paths) replacer(toPlaceholders bool) *strings.Replacer {
 		if path := os.Getenv("PATH"); len(path) > len(replayPath) {
 			pairs = append(pairs, [2]string{path, phPath})
 		}
+		// After the run's own folders, which may lie under it.
+		if h, err := os.UserHomeDir(); err == nil && len(h) > 1 {
+			pairs = append(pairs, [2]string{strings.TrimRight(h, "/") + "/", phUserHome + "/"})
+		}
 	} else {
-		pairs = append(pairs, [2]string{replayPath, phPath})
+		pairs = append(pairs, [2]string{replayPath, phPath}, [2]string{replayUserHome + "/", phUserHome + "/"})
 	}
 	var args []string
 	for _, pr := range pairs {
