@@ -3,6 +3,7 @@ package digest
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -38,7 +39,7 @@ func ItemText(title, body string) (string, string) {
 		t = strings.TrimSpace(t)
 		if strings.HasPrefix(body, t) {
 			if ss := Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
-				return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(body, ss[0]))
+				return splitAt(body, ss[0])
 			}
 		}
 		return title, body
@@ -48,6 +49,35 @@ func ItemText(title, body string) (string, string) {
 		body = strings.TrimLeft(rest, " .:;,—-")
 	}
 	return title, body
+}
+
+// FirstSentence splits s into its first sentence, without its full
+// stop, and the rest.
+func FirstSentence(s string) (string, string) {
+	ss := Sentences(s)
+	if len(ss) == 0 {
+		return s, ""
+	}
+	return splitAt(s, ss[0])
+}
+
+// splitAt splits s after its first sentence first.
+func splitAt(s, first string) (string, string) {
+	return strings.TrimRight(first, "."), strings.TrimSpace(strings.TrimPrefix(s, first))
+}
+
+// CutInSentence reports whether title, as ItemText returns it with the
+// rest of the body, was cut inside its first sentence ("… with 25
+// threads that serves every" and "queue, and …"), and if so returns that
+// sentence and all that follows it whole.
+func CutInSentence(title, rest string) (string, bool) {
+	if title == "" || rest == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
+		return "", false
+	}
+	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLower(r) {
+		return "", false
+	}
+	return title + " " + rest, true
 }
 
 // cutPrefixFold is strings.CutPrefix, ignoring case.

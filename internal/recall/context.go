@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/anchor"
@@ -699,30 +697,6 @@ func fetchRef(id string) string {
 	return id
 }
 
-// cutInSentence reports whether title was cut from the first sentence
-// of the body it heads, body the rest (digest.ItemText's), and if so
-// returns that sentence and all that follows it whole.
-func cutInSentence(title, body string) (string, bool) {
-	if title == "" || body == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
-		return "", false
-	}
-	r, _ := utf8.DecodeRuneInString(body)
-	if !unicode.IsLower(r) {
-		return "", false
-	}
-	return title + " " + body, true
-}
-
-// firstSentence splits s into its first sentence, without its full
-// stop, and the rest.
-func firstSentence(s string) (string, string) {
-	ss := digest.Sentences(s)
-	if len(ss) == 0 {
-		return s, ""
-	}
-	return strings.TrimRight(ss[0], "."), strings.TrimSpace(strings.TrimPrefix(s, ss[0]))
-}
-
 // itemRenderer returns the render function of a core item's entry: its
 // title, then as many whole sentences of its body as fit (never the
 // title again), its kind, date and id; the item read and parsed at the
@@ -779,7 +753,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 				}
 			}
 			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
-			if whole, ok := cutInSentence(e.title, e.body); ok {
+			if whole, ok := digest.CutInSentence(e.title, e.body); ok {
 				// A title cut inside its body's first sentence ("… with 25
 				// threads that serves every") is not what a newer
 				// statement changed: the sentence is, and what is left of
@@ -789,7 +763,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 						e.gone, g.known, g.gone = true, true, true // retired: neither shown nor named
 						return ""
 					}
-					e.title, e.body = firstSentence(left)
+					e.title, e.body = digest.FirstSentence(left)
 				}
 			}
 			e.k = doneRank(session)
