@@ -521,8 +521,9 @@ var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|
 
 // forgetAbout finds what the user takes back in so many words: "forget
 // what I said about vim.notify", "forget what I said about one compose
-// file", "forget what I said about JavaScript in the variant picker".
-var forgetAbout = lazyre.New(`(?i)\bforget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+// file", "forget what I said about JavaScript in the variant picker",
+// "I've changed my mind about voicemail".
+var forgetAbout = lazyre.New(`(?i)\b(?:forget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we)(?:'ve| have)? changed (?:my|our) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
 // caving finds a rule the user gives up on: "I'm caving on mouse: wheel
 // scrolling, enough people asked."
@@ -911,7 +912,7 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "forget") {
+	if strings.Contains(lower, "forget") || strings.Contains(lower, "mind") {
 		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))
 			if k := saidKeys(m[1]); strings.Contains(k, " ") {
