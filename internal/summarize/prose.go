@@ -207,7 +207,7 @@ func (a *analysis) addDetails(text string) {
 // question nor a label, nor the agent narrating, hedging, offering or
 // planning, nor a check's bare result.
 func detail(s string) bool {
-	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) {
+	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) && !prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, "")) {
 		return false
 	}
 	if cue.Narrate.MatchString(s) || cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
@@ -449,7 +449,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		hedged := cue.Hedge.MatchString(s) || possible
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
-		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s)) && prose.HasValue(s)
+		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s) || cue.Toggled.MatchString(s)) && prose.HasValue(s)
 		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix && !(cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s))
 		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !cue.OpenSaid(s) {
@@ -602,6 +602,15 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// is built, with why.
 			kind = "decision"
 			a.addDecision(role, s, next, true)
+		case !hedged && !plan && !question && cue.ValueMoved.MatchString(s) && !cue.Symptom.MatchString(s):
+			// "With 31 minutes of hover, the mission cap goes up to 22
+			// minutes": a setting's new value, which holds from now on.
+			kind = "decision"
+			if f := telling.FrontedPhrase.FindString(s); f != "" {
+				a.decide(role, s, prose.Capitalize(strings.TrimRight(s[len(f):], ".")), strings.TrimRight(strings.TrimSpace(f), ","), true)
+				break
+			}
+			a.addDecision(role, s, next, true)
 		case role == Assistant && !hedged && !plan && !action && nowState(s) && !envLike(s):
 			// "The export now streams rows from a cursor": what was done,
 			// reported as the state it leaves, holds from now on.
@@ -679,7 +688,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -1202,6 +1211,14 @@ func nowState(s string) bool {
 func stepNamed(text string) bool {
 	text = strings.TrimSpace(text)
 	return len(text) <= 100 && len(prose.Sentences(text)) == 1 && cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
+}
+
+// machine reports whether s says where a machine is or which version of
+// a named product runs on it, a fact the sessions after it build on:
+// "The new one is pbx01 at 10.20.0.5", "I built Asterisk 20.11.1 from
+// source on it last week". A symptom or a log line names addresses too.
+func machine(s string) bool {
+	return prose.IsFullClause(prose.DropLeadIn(s)) && !cue.Symptom.MatchString(s) && (cue.HostAt.MatchString(s) || cue.RunsVersion.MatchString(s))
 }
 
 // versionsOf reports whether s gives the versions of two things or more,

@@ -195,6 +195,17 @@ func TestClassify(t *testing.T) {
 		{User, "prod rollout with 4 replicas failed to start half the pods: \"FATAL: remaining connection slots are reserved\".", ""},
 		// Work asked for and specified is no way of working.
 		{User, "write the ingest: chunk the articles and load them into pgvector in the compose db, it's on 5433 because my local postgres already sits on 5432.", "env"},
+		// Blind AP, opened in the round of 24 December: the user telling
+		// where the machine is and what runs on it.
+		{User, "The new one is pbx01 at 10.20.0.5 — a Debian 12 NUC in the comms cupboard — and I built Asterisk 20.11.1 from source on it last week.", "env"},
+		{User, "The Pixhawk 6C runs PX4 1.15.2 and the frame is a Holybro X500 V2.", "env"},
+		{User, "The flood started from 10.20.0.5 -> 198.51.100.20 around nine.", ""},
+		{User, "I read the Go 1.22 release notes last night.", ""},
+		{Assistant, "I've also enabled IMU_GYRO_DNF_EN so the gyro filter puts a notch on each motor's RPM from DShot telemetry.", "decision"},
+		{Assistant, "I've enabled it for you.", ""},
+		{Assistant, "With 31 minutes of hover and the return at 30%, the mission cap goes up to 22 minutes of planned flight per pack.", "decision"},
+		{Assistant, "The retention was lowered to 14 days.", "decision"},
+		{Assistant, "p95 dropped to 40 ms after the fix.", ""},
 		{User, "Write commit messages in the imperative, please.", "pref"},
 		{User, "Let's go with chi for routing, it plays well with net/http.", "decision"},
 		{User, "OK, sqlc it is.", "decision"},

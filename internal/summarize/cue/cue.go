@@ -367,7 +367,7 @@ var Deferred = lazyre.New(`(?i)\b(?:i'd|i would|we'd|we should|i'll|we'll|i can|
 // minutes", "tokens should expire after 30 days".
 var ShouldBe = lazyre.New(`(?i)\b(should|must|needs to) (run|live|listen|rotate|flush|sleep|batch|be valid|be good for|be (set|capped|limited|kept|at|under|below|above|over|no more|at most|at least|\d)|stay|expire|retry|wait|time out|fire|poll|refresh|last|keep|cap|allow|hold|default to)\b[^.;?]{0,40}\b\d`)
 
-var WhilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:that|which) (?:was|were|had been) (?:pending|open|left)\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\bfor (?:later|future) (?:use|reference|\w+(?:ion|ing|ment)s?)\b|\b(?:retr(?:y|ies)|tr(?:y|ies)|comes? back|reconnects?|resends?|re-?queues?|redelivers?)\s+(?:it\s+|them\s+)?later\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
+var WhilePending = lazyre.New(`(?i)\b(while|until|when|whenever|as long as)\b[^,.;]{0,60}\b(is|are|stays?|remains?)\s+pending\b|\b(?:that|which) (?:was|were|had been) (?:pending|open|left)\b|\b(?:never|doesn't|does not|don't|do not|won't|will not|wouldn't)\s+(?:ever\s+)?needs?\s+(?:more|further)\b|\b(?:because|since)\b[^.;]{1,80}\bneeds?\s+more\b|\b(which|that|what) (i|we) (haven't|have not) (yet )?(read|seen|opened|looked at|checked)\b|\b(?:can't|cannot|can not|won't|couldn't) (?:do|make)(?: it)? (?:tomorrow|today|tonight|on \w+day)\b|\b(?:a little|a bit|shortly|moments?|seconds?|minutes?|an hour|hours|a day|days) later\b|\bfor (?:later|future) (?:use|reference|\w+(?:ion|ing|ment)s?)\b|\b(?:retr(?:y|ies)|tr(?:y|ies)|comes? back|reconnects?|resends?|re-?queues?|redelivers?)\s+(?:it\s+|them\s+)?later\b|\b(?:nothing|nobody|no one|none|whether|if)\b[^.;]{0,30}\bstill (?:say|says|show|shows|mention|mentions|reference|references|list|lists)\b`)
 
 var CodeSpan = lazyre.New("`[^`]*`")
 
@@ -624,3 +624,25 @@ var ReplyWhy = lazyre.New(`(?i)\b(?:because|since|so that|otherwise|don't want|d
 // RuleDropped takes back a rule or a limit, no alternative weighed:
 // "forget the parts limit, add what the circuit needs".
 var RuleDropped = lazyre.New(`(?i)\bforget (?:about )?(?:the|my|our|that|this) [\w -]{0,30}?(?:limit|rule|requirement|constraint|cap|budget)\b`)
+
+// HostAt names a machine or a service with its IPv4 address: "The new
+// one is pbx01 at 10.20.0.5", "edi01 sits on 10.8.1.20", "the NAS is
+// 192.168.1.20". A log's "10.20.0.5:5061 -> 198.51.100.20" says where
+// packets went, not where anything is.
+var HostAt = lazyre.New(`(?i)\b(?:is|are|'s|sits|lives|runs|stays|now)? ?(?:[\w.-]+ )?(?:at|on|is) (?:\d{1,3}\.){3}\d{1,3}\b(?:[^:>-]|$)`)
+
+// RunsVersion is a named product at a dotted version that a machine runs
+// or someone installed: "I built Asterisk 20.11.1 from source", "The
+// Pixhawk 6C runs PX4 1.15.2", "we're on Postgres 16.4".
+var RunsVersion = lazyre.New(`\b(?i:built|installed|compiled|upgraded|updated|flashed|runs|running|run|(?:we're|we are|it's|it is|is|are|now) on|pinned|uses|using)\b (?:(?i:the|a|an|our|their|its|from) )?(?:[A-Za-z][\w+-]* ){0,2}?[A-Z][\w+-]*(?: [A-Z][\w+-]*)? v?\d+\.\d+(?:\.\d+)?\b`)
+
+// Toggled is the agent reporting a setting or a feature it switched on
+// or off: "I've also enabled IMU_GYRO_DNF_EN so the gyro filter puts a
+// notch on each motor's RPM". With the setting named it is a choice
+// that holds, not narration.
+var Toggled = lazyre.New(`(?i)^(?:so |and |then |also )?(?:i|we)(?:'ve| have)?(?: also| now| just)? (?:enabled|disabled|turned (?:on|off)|switched (?:on|off))\b`)
+
+// ValueMoved is a setting given a new value, said of the setting: "the
+// mission cap goes up to 22 minutes of planned flight", "the retention
+// was lowered to 14 days". A measurement that rose or fell is not one.
+var ValueMoved = lazyre.New(`(?i)\b(?:goes|go|went|comes|come|came|moves|move|moved) (?:up|down|back) to\b[^.;]{0,30}\d|\b(?:is|are|was|were|gets|got|has been|have been) (?:now )?(?:raised|lowered|increased|reduced|bumped|cut|capped|extended|shortened) to\b[^.;]{0,30}\d`)

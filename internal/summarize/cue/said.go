@@ -6,7 +6,8 @@ package cue
 // notWork blanks what reads like work left and is not: code
 // ("`remaining`" is a field), a state "while the action is pending", a
 // need denied ("the staff view never needs more"), the agent's own
-// reading ("ListSlots, which I haven't read yet"), a date called off
+// reading ("ListSlots, which I haven't read yet"), a need given as a
+// reason ("because a cold pack needs more margin"), a date called off
 // ("we can't do tomorrow"), a time in a story ("and a little later
 // everything"), a check that nothing is left ("Checking nothing else
 // still says 8080").

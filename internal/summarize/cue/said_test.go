@@ -12,6 +12,8 @@ func TestSaid(t *testing.T) {
 		{"The `remaining` field counts what is left of the quota.", false, false},
 		{"The form stays disabled while the action is pending.", false, false},
 		{"The cache is warm and the tests pass.", false, false},
+		{"The return now triggers at 30% because a cold pack needs more margin to get home.", false, false},
+		{"The parser needs more tests.", false, true},
 	} {
 		if got := IsPlan(tc.s); got != tc.plan {
 			t.Errorf("IsPlan(%q) = %v, want %v", tc.s, got, tc.plan)
