@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -24,6 +25,15 @@ func Durable(p int) bool {
 		return true
 	}
 	return false
+}
+
+// StatesValue reports whether a bullet gives a value: a number, code, a
+// path or a name such as a host or a setting ("WAN is PPPoE on wan.6",
+// "Desk phones use allow=!all,g722,alaw"). An older session's outcome
+// that gives one states what holds as its decisions do; "Found and
+// fixed, the tests pass" tells a story.
+func StatesValue(b string) bool {
+	return strings.ContainsAny(b, "0123456789`") || prose.HasValue(b)
 }
 
 // The order of a session's parts in the pack.

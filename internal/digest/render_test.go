@@ -54,6 +54,22 @@ func TestScaffoldCommand(t *testing.T) {
 	}
 }
 
+// TestStatesValue: a bullet with a number, code or a named host states
+// what holds; one that only tells what happened does not.
+func TestStatesValue(t *testing.T) {
+	for b, want := range map[string]bool{
+		"WAN is PPPoE on wan.6, the ISP's VLAN 6.":                   true,
+		"Desk phones use `allow=!all,g722,alaw`.":                    true,
+		"The EDI host is edi01.internal.":                            true,
+		"Found and fixed, the tests pass.":                           false,
+		"The early return on Monday was the estimate, not the pack.": false,
+	} {
+		if got := StatesValue(b); got != want {
+			t.Errorf("StatesValue(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
 // TestFilesLineOnce: a file two segments changed is named once (found
 // trying cairn as a user: "main.go, server_test.go, main.go").
 func TestFilesLineOnce(t *testing.T) {

@@ -247,3 +247,39 @@ func writeTwoSessions(t *testing.T, m *memory.Memory, files map[string]string, s
 		}
 	}
 }
+
+// An older session's outcome that gives a value states what holds, as its
+// decisions do: it comes before what older sessions only narrate, however
+// far back its session is.
+func TestOlderOutcomeWithValue(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	sessions := []testSession{{"5e550021-0001", "02", "Router", "**Request**\n- Set up the router.\n\n**Outcome**\n- Everything is tidy again and the router comes back cleanly after a reboot.\n- WAN is PPPoE on wan.6, the ISP's VLAN 6.\n"}}
+	for i, d := range []string{
+		"Guests get their own SSID on the main router, since a second access point is one more thing to patch.",
+		"The printer keeps a DHCP reservation so that the office laptops find it by name.",
+		"Backups go to the NAS every night with restic, because the cloud copy alone is too slow to restore.",
+		"Firmware updates wait for the first weekend of the month, so that nobody loses the network mid-week.",
+		"DNS filtering stays in dnsmasq, since AdGuard would need more memory than the router has.",
+	} {
+		id := fmt.Sprintf("5e55%04d-0001", 22+i)
+		sessions = append(sessions, testSession{id, fmt.Sprintf("%02d", 5+3*i), fmt.Sprintf("Session %d", i+2),
+			"**Request**\n- Next part, please.\n\n**Decisions**\n- " + d + "\n"})
+	}
+	writeTwoSessions(t, m, map[string]string{}, sessions)
+	shown := false
+	for budget := 200; budget <= 1200; budget += 25 {
+		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wan, tidy := strings.Contains(p.Text, "PPPoE on wan.6"), strings.Contains(p.Text, "Everything is tidy")
+		if tidy && !wan {
+			t.Fatalf("budget %d: the narration is shown before the value:\n%s", budget, p.Text)
+		}
+		shown = shown || wan && !tidy
+	}
+	if !shown {
+		t.Error("no budget shows the oldest session's value without its narration")
+	}
+}
