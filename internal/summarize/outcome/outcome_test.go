@@ -32,12 +32,13 @@ func TestOutcomeLeadIn(t *testing.T) {
 // offer of more says nothing done.
 func TestOutcomeCourtesy(t *testing.T) {
 	for in, want := range map[string]string{
-		"You're welcome — tree is clean, three test classes, release v2.0.0 tagged.":      "[Tree is clean, three test classes, release v2.0.0 tagged.]",
-		"You're welcome — let me know how the long moves go on the real arm.":             "[]",
-		"You're welcome — ping me when you want the linux-builder looked at.":             "[]",
-		"You're welcome — ✅ all 42 tests pass on the branch.":                             "[✅ all 42 tests pass on the branch.]",
-		"Let me know if anything else breaks; the deploy itself is done and tagged v1.2.": "[Let me know if anything else breaks; the deploy itself is done and tagged v1.2.]",
-		"The cap is 100 now. For you: `cargo sqlx prepare`, `cargo nextest run`.":         "[The cap is 100 now.]",
+		"You're welcome — tree is clean, three test classes, release v2.0.0 tagged.":                                                                                   "[Tree is clean, three test classes, release v2.0.0 tagged.]",
+		"You're welcome — let me know how the long moves go on the real arm.":                                                                                          "[]",
+		"You're welcome — ping me when you want the linux-builder looked at.":                                                                                          "[]",
+		"You're welcome — ✅ all 42 tests pass on the branch.":                                                                                                          "[✅ all 42 tests pass on the branch.]",
+		"Let me know if anything else breaks; the deploy itself is done and tagged v1.2.":                                                                              "[Let me know if anything else breaks; the deploy itself is done and tagged v1.2.]",
+		"The cap is 100 now. For you: `cargo sqlx prepare`, `cargo nextest run`.":                                                                                      "[The cap is 100 now.]",
+		"One thing worth saying about the choice itself, since you asked: the reason Jellyfin is the better fit here is that hardware transcoding needs no paid pass.": "[The reason Jellyfin is the better fit here is that hardware transcoding needs no paid pass.]",
 	} {
 		if got := fmt.Sprint(Of(in)); got != want {
 			t.Errorf("Of(%q) = %s, want %s", in, got, want)
