@@ -857,7 +857,8 @@ func openGroup(sessions []*recent.Session, v *open.Vocab) *group {
 // first, then what lasts (root causes, decisions with their reasons,
 // rejected alternatives, preferences, environment) from every session
 // and core memory, the newest first, and only then what older sessions
-// asked and did: their narrative is history, their knowledge is not.
+// asked and did: their narrative is history, their knowledge is not (an
+// outcome that gives a value is knowledge: statedLag).
 const (
 	narrativePrio = 0.95 // the newest session's request and outcome
 	narrativeAge  = 0.1  // less per older session
