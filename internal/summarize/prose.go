@@ -190,6 +190,9 @@ func (a *analysis) addDetails(text string) {
 		if len(a.details) >= maxDetails {
 			return
 		}
+		if m := cue.RemarkLead.FindStringIndex(s); m != nil && len(s)-m[1] > 20 {
+			s = prose.Capitalize(s[m[1]:]) // as prose files it: a decision holds what follows the colon
+		}
 		if !detail(s) {
 			continue
 		}

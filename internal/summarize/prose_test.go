@@ -697,6 +697,11 @@ func TestDetails(t *testing.T) {
 	if len(a.details) != 0 {
 		t.Errorf("details = %q, want none", a.details)
 	}
+	// A remark the decisions hold without its lead-in is no detail either.
+	a = analyze([]Turn{{Role: User, Text: "Plex or Jellyfin?"}, {Role: Assistant, Text: "Jellyfin now gets /dev/dri for VAAPI transcoding. One thing worth saying about the choice itself, since you asked: the reason Jellyfin is the better fit here is that hardware transcoding needs no paid pass."}}, "")
+	if len(a.details) != 0 {
+		t.Errorf("details = %q, want none", a.details)
+	}
 }
 
 // TestStepNamed: what the agent says before a tool call, when it only
