@@ -190,9 +190,7 @@ func (a *analysis) addDetails(text string) {
 		if len(a.details) >= maxDetails {
 			return
 		}
-		if m := cue.RemarkLead.FindStringIndex(s); m != nil && len(s)-m[1] > 20 {
-			s = prose.Capitalize(s[m[1]:]) // as prose files it: a decision holds what follows the colon
-		}
+		s = telling.Remark(s) // as prose files it: a decision holds what follows the colon
 		if !detail(s) {
 			continue
 		}
@@ -422,9 +420,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				continue // the label says nothing of its own
 			}
 		}
-		if m := cue.RemarkLead.FindStringIndex(s); m != nil && len(s)-m[1] > 20 {
-			s = prose.Capitalize(s[m[1]:]) // what the remark says is what follows its colon
-		}
+		s = telling.Remark(s) // what the remark says is what follows its colon
 		announced := causeNext
 		causeNext = role == Assistant && cause.Announces(s)
 		if len(s) < 10 || len(s) > 600 || role == User && cue.Chitchat.MatchString(s) {

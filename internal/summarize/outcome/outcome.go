@@ -32,9 +32,7 @@ func Of(text string) []string {
 			if t := cue.Courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
-			if m := cue.RemarkLead.FindStringIndex(s); m != nil && len(s)-m[1] > 20 {
-				s = prose.Capitalize(s[m[1]:]) // "One thing worth saying about the choice itself: …" says what follows its colon
-			}
+			s = telling.Remark(s) // "One thing worth saying about the choice itself: …" says what follows its colon
 			if j == 0 && (cue.OpenLabel.MatchString(s) || telling.OpenCount.MatchString(s)) {
 				break // a paragraph that opens on work left says the rest of it too: "… That's the next big thing."
 			}

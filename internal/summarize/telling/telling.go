@@ -218,3 +218,18 @@ var checkedBy = lazyre.New(`(?i)\b(?:i|we)(?:'ve| have)? (?:checked|tested|verif
 // fineRE is a choice stated as good enough: "plain database/sql is
 // fine".
 var fineRE = lazyre.New(`(?i)(?:^|[,.;]\s+)(?:plain |just |simple |a |the )?([\w/.-]+(?: [\w/.-]+)?) (?:is|are) (?:fine|enough|good enough|sufficient|all we need)\b`)
+
+// remarkLead opens a remark with what it is about, up to its colon:
+// "One thing worth saying about the choice itself, since you asked
+// whether to go grblHAL instead: the reason FluidNC is …".
+var remarkLead = lazyre.New(`(?i)^(?:one (?:more |other )?thing|something) (?:(?:that's |that is )?worth (?:saying|explaining|adding|mentioning)|to (?:say|explain|add|mention)) about [^:]{1,160}:\s+`)
+
+// Remark is s without a remark's lead-in, when what follows its colon
+// says something of its own: what the remark says is what a decision,
+// an outcome or a detail holds, however it was opened.
+func Remark(s string) string {
+	if m := remarkLead.FindStringIndex(s); m != nil && len(s)-m[1] > 20 {
+		return prose.Capitalize(s[m[1]:])
+	}
+	return s
+}
