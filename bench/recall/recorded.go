@@ -27,8 +27,8 @@ const (
 const replayPath = "/usr/local/bin:/usr/bin:/bin"
 
 // replayUserHome is what the recording user's home reads as on replay
-// ("/root/.pyenv/…/csv.py" in a Python traceback): the machine's own
-// folders stay out of the recordings.
+// (a pyenv install's csv.py under it, in a Python traceback): the
+// machine's own folders stay out of the recordings.
 const replayUserHome = "/home/user"
 
 // Call is one line of hooks.jsonl: a hook call as Claude Code made it.

@@ -166,7 +166,7 @@ func TestDoneItemNotNamed(t *testing.T) {
 	for i := range 40 {
 		add(10+i, fmt.Sprintf("Worker pool %d drains the %s queue", i, strings.Repeat("x", i%7+3)), "", 0.7, 3)
 	}
-	writeTwoSessions(t, m, files, []testSession{
+	writeSessions(t, m, files, []testSession{
 		{older, "02", "Index posts by date", "**Request**\n- Index posts by date.\n\n**Open**\n- The reindex script still has to run against the staging kvstore.\n"},
 		{newer, "05", "Run the reindex", "**Request**\n- Run the reindex against the staging kvstore.\n\n**Outcome**\n- Done: the reindex ran against the staging kvstore, every post is indexed.\n"},
 	})
@@ -210,7 +210,7 @@ func TestCutTitleRetiredWithItsSentence(t *testing.T) {
 		}
 		files[f.Path()] = string(data)
 	}
-	writeTwoSessions(t, m, files, []testSession{
+	writeSessions(t, m, files, []testSession{
 		{older, "02", "Overview of the jobs", "**Request**\n- Write an overview of the jobs.\n\n**Outcome**\n- Overview written to runbooks/overview.md.\n"},
 		{newer, "05", "Split the workers", "**Request**\n- Split the workers by queue.\n\n**Outcome**\n- `worker-pull`: pull and scheduler, 10 threads. The scheduler queue must only ever be worked by one process.\n"},
 	})
@@ -230,10 +230,10 @@ func TestCutTitleRetiredWithItsSentence(t *testing.T) {
 // 2026 it ran, its title and its summary's body.
 type testSession struct{ id, day, title, body string }
 
-// writeTwoSessions writes files and the sessions' folders, the older
-// first, and dates the folders in that order: the pack takes sessions by
-// their folders' times.
-func writeTwoSessions(t *testing.T, m *memory.Memory, files map[string]string, sessions []testSession) {
+// writeSessions writes files and the sessions' folders, oldest first,
+// and dates the folders in that order: the pack takes sessions by their
+// folders' times.
+func writeSessions(t *testing.T, m *memory.Memory, files map[string]string, sessions []testSession) {
 	t.Helper()
 	for _, s := range sessions {
 		files["sessions/"+s.id+"/session.yaml"] = "schema: 1\nid: " + s.id + "\nagent: claude-code\nstatus: ended\ntitle: \"" + s.title + "\"\nprompts: 2\nturns: 20\nstarted: 2026-03-" + s.day + "T09:00:00Z\nupdated: 2026-03-" + s.day + "T10:00:00Z\nlast_activity: 2026-03-" + s.day + "T10:00:00Z\n"
@@ -266,7 +266,7 @@ func TestOlderOutcomeWithValue(t *testing.T) {
 		sessions = append(sessions, testSession{id, fmt.Sprintf("%02d", 5+3*i), fmt.Sprintf("Session %d", i+2),
 			"**Request**\n- Next part, please.\n\n**Decisions**\n- " + d + "\n"})
 	}
-	writeTwoSessions(t, m, map[string]string{}, sessions)
+	writeSessions(t, m, map[string]string{}, sessions)
 	shown := false
 	for budget := 200; budget <= 1200; budget += 25 {
 		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
