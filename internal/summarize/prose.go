@@ -1217,7 +1217,7 @@ func stepNamed(text string) bool {
 // "The new one is pbx01 at 10.20.0.5", "I built Asterisk 20.11.1 from
 // source on it last week". A symptom or a log line names addresses too.
 func machine(s string) bool {
-	return prose.IsFullClause(prose.DropLeadIn(s)) && !cue.Symptom.MatchString(s) && (cue.HostAt.MatchString(s) || cue.RunsVersion.MatchString(s))
+	return (cue.HostAt.MatchString(s) || cue.RunsVersion.MatchString(s)) && prose.IsFullClause(prose.DropLeadIn(s)) && !cue.Symptom.MatchString(s)
 }
 
 // versionsOf reports whether s gives the versions of two things or more,
