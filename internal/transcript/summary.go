@@ -180,14 +180,32 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 	}
 	var out [][2]string
 	for _, e := range append([]edit{in.edit}, in.Edits...) {
-		o, n, ok := changedLine(firstOf(e.Old, e.OldStr), firstOf(e.New, e.NewStr))
-		if !ok || len(o) > maxReplaced || len(n) > maxReplaced {
+		was, now := firstOf(e.Old, e.OldStr), firstOf(e.New, e.NewStr)
+		o, n, ok := changedLine(was, now)
+		if !ok {
+			// A block of settings edited whole ("executor:
+			// 'ramping-vus'" and its stages became "executor:
+			// 'constant-arrival-rate'" and a rate) changes the
+			// settings its keys pair up.
+			if lineCount(was) <= maxBlockLines && lineCount(now) <= maxBlockLines {
+				out = append(out, WriteReplacements(was, now)...)
+			}
+			continue
+		}
+		if len(o) > maxReplaced || len(n) > maxReplaced {
 			continue
 		}
 		out = append(out, [2]string{o, n})
 	}
 	return out
 }
+
+// maxBlockLines bounds the lines of an edit whose settings Replacements
+// pairs by key: a scenario's options, not a function.
+const maxBlockLines = 30
+
+// lineCount counts the lines of s.
+func lineCount(s string) int { return strings.Count(strings.TrimSpace(s), "\n") + 1 }
 
 // maxWriteLines bounds the lines of a file WriteReplacements compares:
 // a config, not a source tree.

@@ -15,7 +15,8 @@ func TestReplacements(t *testing.T) {
 		{"str_replace_based_edit_tool", `{"command":"str_replace","path":"a","old_str":"port = 1","new_str":"port = 2"}`, "[[port = 1 port = 2]]"},
 		{"Edit", `{"file_path":"a","old_string":"func a() {\n}","new_string":"func b() {\n  x()\n}"}`, "[]"}, // code, not a line
 		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 5"}`, "[[pool: 10 pool: 20]]"},
-		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 6"}`, "[]"}, // two lines changed
+		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 6"}`, "[[pool: 10 pool: 20] [timeout: 5 timeout: 6]]"}, // a block of settings
+		{"Edit", `{"file_path":"a","old_string":"executor: 'ramping-vus',\nstages: [\n  { duration: '2m' },\n],","new_string":"executor: 'constant-arrival-rate',\nrate: 150,"}`, "[[executor: 'ramping-vus', executor: 'constant-arrival-rate',]]"},
 		{"Edit", `{"file_path":"a","old_string":"same","new_string":"same"}`, "[]"},
 		{"Write", `{"file_path":"a","content":"x = 1"}`, "[]"},
 		{"Edit", `not json`, "[]"},

@@ -16,7 +16,7 @@ type Values [][2]string
 // value and its last; one put back as it was is dropped.
 func (v *Values) Note(rep [2]string) {
 	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
-	if !strings.ContainsAny(rep[0], "0123456789") || !oneValue(rep[0], rep[1]) {
+	if !(strings.ContainsAny(rep[0], "0123456789") && oneValue(rep[0], rep[1]) || otherLiteral(rep[0], rep[1])) {
 		return
 	}
 	for i, r := range *v {
@@ -41,6 +41,23 @@ func uncomment(line string) string {
 }
 
 var lineComment = lazyre.New(`\s(#|//|--)\s`)
+
+// otherLiteral reports whether two lines set one key to two literals,
+// the first a code value, not a word: "executor: 'ramping-vus'," and
+// "executor: 'constant-arrival-rate',", "driver = overlay2" and "driver
+// = zfs". An expression ("handler = makeHandler(db)") is code, and a
+// word ("name: api") may be anything.
+func otherLiteral(a, b string) bool {
+	ma, mb := literalSetting.FindStringSubmatch(a), literalSetting.FindStringSubmatch(b)
+	return ma != nil && mb != nil && ma[1] == mb[1] && literal(ma) != literal(mb) && strings.ContainsAny(literal(ma), "-_./@+0123456789")
+}
+
+// literal is the value a literalSetting match holds, quoted or bare.
+func literal(m []string) string { return m[2] + m[3] }
+
+// literalSetting is a key set to one literal that is not only a number,
+// quoted or bare, as the last thing on its line but for a comma.
+var literalSetting = lazyre.New(`^["']?([A-Za-z_][\w.-]{0,60})["']?\s*[=:]\s*(?:["']([\w./@+-]*[A-Za-z][\w./@+-]*)["']|([A-Za-z][\w./@+-]*))\s*[,;]?$`)
 
 // oneValue reports whether two lines differ in one word alone, a number
 // in the second.
