@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -25,8 +26,14 @@ var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (op
 
 // IsTodo reports whether s states work still to do.
 func IsTodo(s string) bool {
-	return todoMark.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s)
+	return todoMark.MatchString(s) || awaits.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s)
 }
+
+// awaits is a stopgap that holds until something comes or someone
+// decides: "the second is backordered for about two weeks, so FV5-FV8
+// stay on the CraftBeerPi until it arrives", "I'll leave it at 5 until
+// he decides".
+var awaits = lazyre.New(`(?i)\buntil (?:he|she|they|you|we|someone|somebody|the \w+|\w+) (?:decides?|confirms?|approves?|signs? off|gets back to (?:us|me|you))\b|\b(?:back-?ordered|on back-?order)\b|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
 
 // missing is work left said as what is not there: a label ("Open item
 // before we can ship anything for macOS: …"), a thing not set up
@@ -36,14 +43,16 @@ func IsTodo(s string) bool {
 var missing = lazyre.New(`(?i)^open (?:item|point|question|issue|task)s?\b[^.:;]{0,60}:|\b(?:isn't|is not|aren't|are not) (?:set up|configured|wired up|hooked up|in place|automated)\b|\bneeds? (?:a|an) (?:\S+ ){0,2}(?:secret|token|api key|key pair|certificate|cert|credentials?|licen[cs]e|sign-?off|approval)[.!]?$`)
 
 // nextSaid names what comes next: "Next: audio loudness, people
-// complain …", "Next would be input shaping".
-var nextSaid = lazyre.New(`(?i)(?:^|[.;!]\s+)(?:and |then |so )?next(?:\s*:\s*[^\s\d]|\s+(?:would be|will be|i'd like|please)\s)`)
+// complain …", "Next would be input shaping", "take a log … so we can
+// look at vibration next".
+var nextSaid = lazyre.New(`(?i)(?:^|[.;!]\s+)(?:and |then |so )?next(?:\s*:\s*[^\s\d]|\s+(?:would be|will be|i'd like|please)\s)|\b(?:so|then|and) (?:we|i) (?:can|could) [^.;]{1,60}\bnext(?:$|[.;,!)]|\s+[—–-])`)
 
 // weNeedA is something still missing, "we need a fixture with an odd
-// width", unless the sentence says why it is there ("we need a lock
+// width", "we need the groups for sales", "we really should have an
+// invariant test", unless the sentence says why it is there ("we need a lock
 // because two writers race"): a purpose ("so the stride path is
 // exercised") is what the missing thing is for.
-var weNeedA = lazyre.New(`(?i)\bwe (?:still )?need (?:a|an)\b`)
+var weNeedA = lazyre.New(`(?i)\bwe (?:still |really )?(?:need|should have|should add|should write) (?:a|an|the|some)\b`)
 
 // becauseRE gives the reason a thing is there: what is needed for a
 // reason is in place, not missing.
@@ -149,6 +158,28 @@ func (v *Vocab) Refers(d []string, text map[string]bool) bool {
 	return n >= min(2, len(d)) && got >= 0.4*all
 }
 
+// named are the keys of s's words, and of what a later session names a
+// thing by in code: the words of "input_shaper.cfg" and the thing that
+// "shaper" does, so that it names "input shaping is next".
+func named(s string) map[string]bool {
+	ks := change.Keys(s)
+	for w := range lex.ContentWords(s) {
+		if strings.Contains(w, "_") {
+			for _, part := range strings.Split(w, "_") {
+				if len(part) > 2 && !lex.StopWords[part] {
+					ks[lex.Key(part)] = true
+				}
+			}
+		}
+	}
+	for w := range ks {
+		if len(w) > 5 && strings.HasSuffix(w, "er") {
+			ks[lex.Key(w[:len(w)-2]+"ing")] = true // "shaper" for "shaping"
+		}
+	}
+	return ks
+}
+
 // allKeys are the keys of everything a session's summary says, for the
 // document frequency.
 func allKeys(d *digest.Summary) map[string]bool {
@@ -183,7 +214,7 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 			for _, b := range bullets {
 				for _, x := range digest.Sentences(b) {
 					if p == digest.Request || !IsTodo(x) {
-						for k := range change.Keys(x) {
+						for k := range named(x) {
 							r.mentions[k] = true
 						}
 					}
@@ -192,7 +223,7 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 		}
 		// An item it says again is open is its own, newer statement.
 		for _, o := range d.Open {
-			for k := range change.Keys(o) {
+			for k := range named(o) {
 				r.mentions[k] = true
 			}
 		}
@@ -417,7 +448,7 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 		r.asked = make(map[string]bool)
 		for _, p := range []int{digest.Request, digest.Outcome} {
 			for _, b := range d.Parts[p] {
-				for k := range change.Keys(b) {
+				for k := range named(b) {
 					r.asked[k] = true
 				}
 			}

@@ -70,6 +70,18 @@ func TestIsTodo(t *testing.T) {
 		// What a request says comes next (blind AK).
 		{"Next: audio loudness, people complain about jumping volume between lectures.", true},
 		{"Next would be input shaping, the ADXL345 just arrived.", true},
+		// Work left said as what it is for, or as what we should have
+		// (stale lines of the test projects' packs).
+		{"When you do, take a log with SDLOG_PROFILE so we can look at vibration next — stock props are rarely balanced.", true},
+		{"We really should have an invariant test that the vault always holds enough assets to back its shares.", true},
+		{"`hw.reservation.policy` needs its lines and we need the groups for sales and warehouse before anyone but admin can use the module.", true},
+		{"The distributor had one 750-464, the second is backordered for two weeks, so FV5-FV8 stay on the CraftBeerPi until it arrives.", true},
+		{"The staging box runs on the old kernel until the new one is fixed upstream.", true},
+		{"The fermenters stay on the PLC from now on.", false},
+		{"You said Herr Wyss (the CFO) wants to look at the tolerance - I'll leave it at 5 until he decides.", true},
+		{"We need the lock because two writers race.", false},
+		{"We should have used the bigger disk from the start.", false},
+		{"Then we can tune the PID loop next to the heater.", false},
 		{"The next frame is dropped.", false},
 		{"Next is our frontend framework; Vite builds the admin.", false},
 		{"Stack: Go 1.22 for the API. Next: 14.2 with the app router.", false},
@@ -145,6 +157,23 @@ func TestDealtLater(t *testing.T) {
 		if got := DropFixed(s, v.DealtLater(sums, 2)); got == "" {
 			t.Errorf("%q was taken for a problem", s)
 		}
+	}
+}
+
+// TestNamedInCode: a later session names the work by what it wrote,
+// "hardware/input_shaper.cfg" and "the ei shaper", not the words of the
+// to-do.
+func TestNamedInCode(t *testing.T) {
+	did := digest.Parse("**Outcome**\n- The accelerometer config is in `hardware/adxl345.cfg`, and the shaper values are in `hardware/input_shaper.cfg`.\n")
+	other := digest.Parse("**Outcome**\n- The bed mesh is 5x5 now.\n")
+	older := digest.Parse("**Request**\n- Next would be input shaping, the ADXL345 just arrived.\n")
+	sums := []*digest.Summary{did, other, older}
+	v := NewVocab(sums)
+	if !v.DoneLater(sums, 2)("Next would be input shaping, the ADXL345 just arrived.") {
+		t.Error("input shaping is left to do after the session that wrote input_shaper.cfg")
+	}
+	if v.DoneLater(sums[1:], 1)("Next would be input shaping, the ADXL345 just arrived.") {
+		t.Error("a session about the bed mesh dealt with input shaping")
 	}
 }
 
