@@ -675,8 +675,21 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return HasKeys(xk, k[len(limitDropped):]) && limitShape.MatchString(x)
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
+	case strings.HasPrefix(k, takenBackName):
+		return strings.Contains(" "+phrase(x)+" ", " "+k[len(takenBackName):]+" ")
 	}
 	return HasKeys(xk, k)
+}
+
+// phrase is s in lower case, its words (letters and digits, a word
+// stemmed as a key is) joined by single spaces: "online-changes-only"
+// and "online changes only" are one phrase.
+func phrase(s string) string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i, w := range ws {
+		ws[i] = lex.Stem(w)
+	}
+	return strings.Join(ws, " ")
 }
 
 // mostKeys reports whether keys xk hold the first of the keys of k,
@@ -774,6 +787,7 @@ const (
 	allowedAgain  = "!"
 	allowedHere   = "~"
 	takenBackRule = "?"
+	takenBackName = "&"
 	limitDropped  = "%"
 	allowedInto   = "+"
 	allowedDoing  = "="
@@ -877,6 +891,14 @@ func Removed(s string) []string {
 		}
 	}
 	for _, i := range takenBack.FindAllStringSubmatchIndex(s, -1) {
+		if name := s[i[2]:i[3]]; i[4] < 0 && strings.Count(name, "-") >= 1 && !strings.HasPrefix(name, "-") && !strings.Contains(name, "`") {
+			// "forget the online-changes-only rule" names the rule by
+			// the words it says them in.
+			if p := phrase(name); strings.Contains(p, " ") && !slices.Contains(out, takenBackName+p) {
+				out = append(out, takenBackName+p)
+				continue
+			}
+		}
 		k := lex.Key(strings.TrimLeft(strings.Trim(s[i[2]:i[3]], "`"), "-"))
 		if i[4] >= 0 {
 			if setToNumber.MatchString(s[i[1]:]) {

@@ -407,7 +407,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// names that value: "115200 is a bottleneck" once the link
 			// went from 115200 to 921600.
 			for _, v := range n.replaced {
-				if distinctValue(v) && (xk[v] || hasValue(x, v)) {
+				if (distinctValue(v) || mixedCode(v)) && (xk[v] || hasValue(x, v)) {
 					return true
 				}
 			}
@@ -502,6 +502,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if otherDurations(xDur, nd, n.saysNow()) {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
+		}
+		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.near(xk, n.keys) {
+			return true // "checks once at startup and then every 4 hours" once "the app now checks once an hour"
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
 			if !xqOK {

@@ -68,6 +68,12 @@ func TestRetiredByChange(t *testing.T) {
 	for _, tc := range []struct {
 		family, older, newer string
 	}{
+		{"a rule taken back by its hyphenated name", "From now on: online changes only, never a full download while there's beer in the tanks.",
+			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"how often, said otherwise", "The packaged app checks once at startup and then every 4 hours.",
+			"The app now checks once an hour and downloads an available update in the background."},
+		{"how often, as an adverb", "The backup job runs nightly and keeps 14 copies.",
+			"The backup job now runs every 6 hours."},
 		{"instead of", "The billing worker listens on port 7070 behind the proxy.",
 			"The billing worker now listens on port 7171 instead of 7070, since the proxy took it."},
 		{"a rule said to be dropped", "Small thing but: keep the unique BOM lines under 25, every extra line is a reel and a fee.",
@@ -233,6 +239,12 @@ func TestNotRetired(t *testing.T) {
 	for _, tc := range []struct {
 		why, older, newer string
 	}{
+		{"a rule taken back by its hyphenated name, another statement of its words", "It goes to the PLC as an online change, no full download needed.",
+			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"how often, the same", "The packaged app checks for updates once a day.",
+			"The app now checks daily and downloads an available update in the background."},
+		{"how often another thing happens", "The packaged app checks for updates every 4 hours.",
+			"The sync worker now polls the feed once an hour."},
 		{"two services' ports", "The billing worker listens on port 7070.",
 			"The notification worker listens on port 7171."},
 		{"a decision to stay, another thing taken", "We stay with Compose rather than bare metal, the second admin reads compose files.",
@@ -785,11 +797,16 @@ func TestRetiredDespiteRepeats(t *testing.T) {
 func TestRetiredByEdit(t *testing.T) {
 	newer := &digest.Summary{}
 	newer.Parts[digest.Files] = []string{"config/config.exs (edited: `reminders: 3` → `reminders: 15`)",
-		"src/main/resources/application.conf (edited: `maximumPoolSize = 10` → `maximumPoolSize = 20`)"}
+		"src/main/resources/application.conf (edited: `maximumPoolSize = 10` → `maximumPoolSize = 20`)",
+		"plc/GVL_Cellar.st (edited: `192.168.50.20, FW26, CODESYS 3.5 SP19` → `192.168.50.20, FW27, CODESYS 3.5 SP19`)",
+		"tests/checkout.js (edited ×2: `executor: 'ramping-vus',` → `executor: 'constant-arrival-rate',`)"}
 	for _, tc := range []struct {
 		older string
 		want  bool
 	}{
+		{"The header records the controller: PFC200 at 192.168.50.20, FW26, CODESYS 3.5 SP19.", true}, // a firmware code
+		{"The PFC200 runs FW27 now.", false},
+		{"One scenario, `checkout`, with the ramping-vus executor: ramp to 200 VUs over 2 minutes.", true}, // a setting's literal
 		{"The reminders queue now runs 3 at a time, under the relay's limit.", true},
 		{"The pool is only 10 connections, but each request keeps one too long.", true},
 		{"The reminders queue runs 15 at a time.", false},           // the new value

@@ -2,6 +2,7 @@ package retire
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
@@ -14,6 +15,13 @@ import (
 // of many: a number of four digits or more, a version, a path or a host.
 func distinctValue(v string) bool {
 	return len(v) >= 4 && change.IsNumber(v) || change.IsVersion(v) || strings.ContainsAny(v, "/:") || strings.Count(v, ".") > 0 && len(v) > 4
+}
+
+// mixedCode reports whether v is a code of letters and digits, a
+// firmware or a model ("fw26", "sp19", "t46u"): the one value an edited
+// line changed ("…, FW26, …" → "…, FW27, …") names one thing.
+func mixedCode(v string) bool {
+	return len(v) >= 3 && strings.ContainsAny(v, "0123456789") && strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789") == ""
 }
 
 // hasValue reports whether text holds code value v, lower-case, as a
@@ -305,4 +313,60 @@ func otherFraction(xf, nf []fraction) bool {
 		}
 	}
 	return false
+}
+
+// otherPeriod reports whether x and newer statement n each say how often
+// one thing happens, and n says it happens at another period: "every 4
+// hours" and "once an hour", "nightly" and "every 6 hours".
+func otherPeriod(x, n string) bool {
+	xp, np := periods(x), periods(n)
+	return len(xp) == 1 && len(np) == 1 && xp[0] != np[0]
+}
+
+// periods are the periods, in seconds, at which s says things happen.
+func periods(s string) []int {
+	s = strings.ToLower(s)
+	if !strings.Contains(s, "every") && !strings.Contains(s, "once") && !strings.Contains(s, "ly") && !strings.Contains(s, "times") {
+		return nil
+	}
+	var out []int
+	for _, m := range periodRE.FindAllStringSubmatch(s, -1) {
+		var p int
+		switch {
+		case m[1] != "" || m[2] != "": // every [N] unit
+			n := 1
+			if m[1] != "" {
+				n = countOf(m[1])
+			}
+			p = n * unitSeconds[m[2]]
+		case m[3] != "": // once a unit
+			p = unitSeconds[m[3]]
+		case m[4] != "": // N times a unit
+			if c := countOf(m[4]); c > 0 {
+				p = unitSeconds[m[5]] / c
+			}
+		case m[6] != "":
+			p = adverbSeconds[m[6]]
+		}
+		if p > 0 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// periodRE is how often something happens: "every 4 hours", "every
+// hour", "once a day", "twice an hour", "3 times per day", "hourly".
+var periodRE = lazyre.New(`\bevery (?:(\d+|two|three|four|five|six|ten|twelve|fifteen|thirty) )?(second|minute|hour|day|week|month)s?\b|\bonce (?:a|an|per|every) (second|minute|hour|day|week|month)\b|\b(\d+|two|three|four|twice) (?:times )?(?:a|an|per) (minute|hour|day|week)\b|\b(hourly|daily|nightly|weekly|monthly)\b`)
+
+var unitSeconds = map[string]int{"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 7 * 86400, "month": 30 * 86400}
+
+var adverbSeconds = map[string]int{"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 7 * 86400, "monthly": 30 * 86400}
+
+// countOf is a small count in digits or words.
+func countOf(w string) int {
+	if n, err := strconv.Atoi(w); err == nil {
+		return n
+	}
+	return map[string]int{"two": 2, "twice": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12, "fifteen": 15, "thirty": 30}[w]
 }
