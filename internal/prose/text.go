@@ -41,6 +41,10 @@ func paragraphs(text string) []string {
 	flush := func() {
 		if len(cur) > 0 {
 			p := unemphasize(dropLabel(strings.Join(cur, " ")))
+			if joined, ok := GoOn(out, p, " "); ok {
+				out, cur = joined, nil
+				return
+			}
 			if strings.ContainsFunc(p, unicode.IsLetter) {
 				out = append(out, p)
 			}
@@ -97,6 +101,38 @@ func paragraphs(text string) []string {
 	}
 	flush()
 	return out
+}
+
+// GoOn joins paragraph p to the last of paras when it goes on with the
+// sentence that ended there before a command shown on its own ("I'd
+// drain it now:", the command, "and open a hardware ticket for the
+// DIMM."), the command too, with sep between; false when p starts a
+// sentence of its own.
+func GoOn(paras []string, p, sep string) ([]string, bool) {
+	n := len(paras)
+	if n == 0 || !goesOn.MatchString(strings.TrimSpace(p)) {
+		return paras, false
+	}
+	last := strings.TrimSpace(paras[n-1])
+	switch {
+	case strings.HasSuffix(last, ":"):
+	case codeOnly(last) && n > 1 && strings.HasSuffix(strings.TrimSpace(paras[n-2]), ":"):
+		paras[n-2] += sep + last
+		paras = paras[:n-1]
+	default:
+		return paras, false
+	}
+	paras[len(paras)-1] += sep + p
+	return paras, true
+}
+
+// goesOn opens a paragraph that goes on with the sentence before a
+// command shown on its own.
+var goesOn = lazyre.New(`^(?:and|or|then|but) [a-z]`)
+
+// codeOnly reports whether paragraph p is one code span.
+func codeOnly(p string) bool {
+	return len(p) > 2 && p[0] == '`' && p[len(p)-1] == '`' && strings.Count(p, "`") == 2
 }
 
 // unemphasize removes Markdown's bold markers outside code spans: in

@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,17 @@ func TestSentencesAfterCode(t *testing.T) {
 		if got := Sentences(tc.in); len(got) != tc.want {
 			t.Errorf("Sentences(%q) = %q, want %d", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestSentenceAroundCode: a sentence that goes on after a command shown
+// on its own is one sentence, the command in it (blind AQ: "and open a
+// hardware ticket for the DIMM." was an outcome of its own).
+func TestSentenceAroundCode(t *testing.T) {
+	in := "Corrected errors don't crash jobs. I'd drain it now:\n\n`scontrol update nodename=cn03 state=drain`\n\nand open a hardware ticket for the DIMM. cn03 stays drained.\n\nAnd that is all.\n"
+	got := Sentences(in)
+	want := []string{"Corrected errors don't crash jobs.", "I'd drain it now: `scontrol update nodename=cn03 state=drain` and open a hardware ticket for the DIMM.", "cn03 stays drained.", "And that is all."}
+	if !slices.Equal(got, want) {
+		t.Errorf("Sentences = %q, want %q", got, want)
 	}
 }

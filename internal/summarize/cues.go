@@ -46,6 +46,9 @@ func preference(s string) float64 {
 		return impPrefStated
 	}
 	s = cue.NoIdiom.ReplaceAllString(s, "") // "No worries, please go ahead"
+	if rest := s[len(strings.Fields(s)[0]):]; cue.PronounTask.MatchString(s) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
+		return 0 // "Put it back in service.", not "Use it for every new package."
+	}
 	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0
 	}
@@ -69,6 +72,13 @@ func noneFor(s string) string {
 	return s
 }
 
+// pronounTask reports whether s asks, in a few words, for something done
+// to what was just said: "Put it back in service." names nothing a later
+// session could hold to.
+func pronounTask(s string) bool {
+	return cue.PronounTask.MatchString(s) && len(prose.ContentWords(s)) <= 4 && !prose.HasValue(s) && !cue.Scope.MatchString(s)
+}
+
 // asksThat reports whether s only asks for what was just said to be
 // done: "Put that in, please."
 func asksThat(s string) bool { return cue.DoThat.MatchString(s) && len(strings.Fields(s)) < 6 }
@@ -89,10 +99,17 @@ func described(s string) bool {
 
 // habitual is s without what it tells as a habit: a behaviour with how
 // often it happens, or a thing that always or never does something
-// ("the staff view never needs more"), which describes it. A rule for
+// ("the staff view never needs more"), which describes it, and what
+// someone never did. A rule for
 // the agent names it: "the agent never pushes".
 func habitual(s string) string {
 	s = cue.Habit.ReplaceAllString(s, " ")
+	s = cue.NeverDid.ReplaceAllStringFunc(s, func(m string) string {
+		if cue.Past(cue.NeverDid.FindStringSubmatch(m)[1]) {
+			return " " // "never touched Spack": what was, not a rule
+		}
+		return m
+	})
 	if m := cue.ThingHabit.FindStringSubmatchIndex(s); m != nil && !cue.AgentWord.MatchString(s[m[2]:m[3]]) {
 		s = s[m[1]:]
 	}

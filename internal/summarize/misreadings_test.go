@@ -222,6 +222,10 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "That isn't what caused this, but it's a margin we shouldn't be without.", ""},
 		// What the agent would do before a launch is left to do.
 		{Assistant, "With 149 of 212 missing an email today, I'd warn everyone before this goes live.", "open"},
+		// A value held until someone decides, and where files arrive
+		// (blind AQ).
+		{Assistant, "You said Herr Wyss (the CFO) wants to look at the tolerance - I'll leave it at 5 until he decides.", "open"},
+		{User, "Both banks drop camt.053 statements every morning into /srv/bank/inbox/<bank>/ on fibu01.", "env"},
 		// A change told with what it replaced is a choice, dotted names
 		// and "I've" and all.
 		{Assistant, "I've changed the workflow so the entity triplet is derived from catalog-info.yaml with yq rather than typed, which makes this mistake impossible.", "decision"},
@@ -246,6 +250,30 @@ func TestRuleByPronoun(t *testing.T) {
 		a.prose(User, 0, tc.text)
 		if !strings.Contains(strings.Join(a.prefs, "|"), tc.pref) {
 			t.Errorf("%q: preferences %q, decisions %q: the rule %q is lost", tc.text, a.prefs, a.decisions, tc.pref)
+		}
+	}
+}
+
+// TestNoRuleInTask: a short ask about what was just said ("Put it back
+// in service.") and what someone never did ("never touched Spack") are no
+// standing rule and no decision; a past "never" beside a rule leaves the
+// rule (blind AQ's core memory).
+func TestNoRuleInTask(t *testing.T) {
+	for _, tc := range []struct{ text, pref string }{
+		{"Dell swapped the DIMM on cn03. Put it back in service.", ""},
+		{"The session notes are good. Write that down somewhere.", ""},
+		{"I used EasyBuild at my last job, never touched Spack.", ""},
+		{"I never touched the old box, and never touch it now either.", "never touch it now"},
+		{"Never exceed 80 °C on the hotend.", "80 °C"},
+	} {
+		a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
+		a.prose(User, 0, tc.text)
+		got := strings.Join(a.prefs, "|")
+		if tc.pref == "" && (got != "" || len(a.decisions) > 0) {
+			t.Errorf("%q: preferences %q, decisions %q, want none", tc.text, a.prefs, a.decisions)
+		}
+		if tc.pref != "" && !strings.Contains(got, tc.pref) {
+			t.Errorf("%q: preferences %q, want the rule %q", tc.text, a.prefs, tc.pref)
 		}
 	}
 }

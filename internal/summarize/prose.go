@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -554,7 +555,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s) && !noneSeen(s, prev):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && pronounTask(s) && !asksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -645,17 +646,20 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			rejAt = i
 		case !hedged && !plan && !telling.ReportOnly(s) && !cue.RuleDropped.MatchString(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
 			kind = "rejected"
-			line := s
+			line, limit := s, 300
 			if i > 0 && telling.NoObject.MatchString(s) && telling.Weighed.MatchString(ss[i-1]) {
 				// "I thought about running each step as a child
 				// workflow. I'd rather not: …" turns down what the
 				// sentence before it weighed.
 				line = ss[i-1] + " " + s
-			} else if i > 0 && cue.OutVerdict.MatchString(s) && len(strings.Fields(s)) <= 14 && len(ss[i-1]) < 250 {
+			} else if i > 0 && cue.OutVerdict.MatchString(s) && len(strings.Fields(s)) <= 14 && len(ss[i-1]) < 400 {
 				// "gorilla/csrf works, but it means a token in every
 				// form. I'd leave it out …": the verdict, and the
-				// sentence before it that says what "it" is.
+				// sentence before it that says what "it" is, however
+				// long it weighs the thing ("I also looked at OpenHPC,
+				// since …, but it pins its own Slurm … I'd leave it out.").
 				line = ss[i-1] + " " + s
+				limit = 450
 			}
 			if verdictOnly(s) && whyOf(s, next) || cue.ReasonLead.MatchString(next) && len(line)+len(next) < 300 {
 				// "On SQLite: I'd advise against it." tells why in the
@@ -663,7 +667,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// years of files …" after what the alternative does.
 				line += " " + next
 			}
-			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), 300))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), limit))
 			rejects = append(rejects, s)
 			rejAt = i
 		}
@@ -1059,6 +1063,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	if p := pick.Of(what, offer); p != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(p)) {
 		what = strings.TrimRight(what, ".!") + ": " + p
 	}
+	what = namedVersion(what, offer)
 	a.decisions = prose.AppendNew(a.decisions, decisionBullet(what, why))
 	imp := impDecision
 	if why != "" {
@@ -1089,6 +1094,42 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 		a.lastDec, a.lastWhy, a.lastRef = len(a.cand), why != "", decisionBullet(what, why)
 	}
 }
+
+// namedVersion is what with a bare version it takes from offer named as
+// offer names it: "Sounds right, go with 23.11.4" after "My suggestion:
+// Slurm 23.11.4, built by us" is "go with Slurm 23.11.4", which a later
+// "we're on Slurm 24.05.5 now" retires.
+func namedVersion(what, offer string) string {
+	if offer == "" {
+		return what
+	}
+	named := prose.Versions(what)
+	for _, v := range bareVersion.FindAllString(what, -1) {
+		if slices.Contains(slices.Collect(maps.Values(named)), strings.ToLower(v)) {
+			continue
+		}
+		var name string
+		for n, ov := range prose.Versions(offer) {
+			if ov == strings.ToLower(v) {
+				if name != "" {
+					name = "" // two things of that version: which one is not known
+					break
+				}
+				name = n
+			}
+		}
+		if name == "" {
+			continue
+		}
+		if i := strings.Index(strings.ToLower(offer), name+" "+strings.ToLower(v)); i >= 0 {
+			what = strings.Replace(what, v, offer[i:i+len(name)]+" "+v, 1)
+		}
+	}
+	return what
+}
+
+// bareVersion is a version number: 23.11.4.
+var bareVersion = lazyre.New(`\b\d+\.\d+(?:\.\d+)+\b`)
 
 // decisionBullet is a decision as a line of the summary: what, then why.
 func decisionBullet(what, why string) string {

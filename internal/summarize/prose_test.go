@@ -986,6 +986,7 @@ func TestSplitReasonNext(t *testing.T) {
 		{"The ledger call now runs after the commit.", "A gap I want to flag: if a pod dies in between, the settlement is lost because the retry lives in memory.", ""},
 		{"We decided to keep linear backoff rather than exponential, because the upstream rate limit resets every minute.", "", "because the upstream rate limit resets every minute."},
 		{"Ops doesn't want to be paged for the history service, so we're going with Temporal Cloud.", "", "Ops doesn't want to be paged for the history service"},
+		{"Given you know EasyBuild and the requests are mostly standard packages, I'd go with Lmod 8.7 and EasyBuild 4.9.", "", "Given you know EasyBuild and the requests are mostly standard packages"},
 	} {
 		if _, why := splitReason(tc.s, tc.next); why != tc.why {
 			t.Errorf("splitReason(%q, %q): why %q, want %q", tc.s, tc.next, why, tc.why)
@@ -1191,6 +1192,8 @@ func TestRejectedVerdictWithWhy(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"gorilla/csrf works, but it means a token in every form. I'd leave it out and use the standard library's protection.", "gorilla/csrf works, but it means a token in every form. I'd leave it out"},
 		{"pg_tileserv is a fine tool, but it serves only what is in PostGIS. So pg_tileserv is out.", "pg_tileserv is a fine tool, but it serves only what is in PostGIS. So pg_tileserv is out."},
+		// However long the sentence that weighs it (blind AQ).
+		{"I also looked at OpenHPC, since it packages a newer Slurm for EL9 - but it pins its own Slurm release to its own cadence and comes with Warewulf provisioning and a big meta-package stack that we don't need for nine machines that are already installed. I'd leave it out.", "I also looked at OpenHPC"},
 	} {
 		a := item(t, tc.text, "")
 		if len(a.rejected) != 1 || !strings.HasPrefix(a.rejected[0], tc.want) {
@@ -1596,5 +1599,21 @@ func TestPastRequestDetails(t *testing.T) {
 	}
 	if slices.ContainsFunc(a.details, func(d string) bool { return strings.HasPrefix(d, "Can you") }) {
 		t.Errorf("details %q hold the question", a.details)
+	}
+}
+
+// TestNamedVersion: a reply that takes a proposed version by its number
+// names what it is a version of, as the proposal did (blind AQ: "Sounds
+// right, go with 23.11.4" outlived the upgrade to 24.05.5).
+func TestNamedVersion(t *testing.T) {
+	offer := "My suggestion, then: Slurm 23.11.4, built by us with `rpmbuild -ta slurm-23.11.4.tar.bz2`. EPEL has 22.05.9."
+	for _, tc := range []struct{ what, want string }{
+		{"Sounds right, go with 23.11.4", "Sounds right, go with Slurm 23.11.4"},
+		{"Go with Slurm 23.11.4", "Go with Slurm 23.11.4"},
+		{"Go with 24.05.5 instead", "Go with 24.05.5 instead"}, // a version the offer does not name
+	} {
+		if got := namedVersion(tc.what, offer); got != tc.want {
+			t.Errorf("namedVersion(%q) = %q, want %q", tc.what, got, tc.want)
+		}
 	}
 }

@@ -15,7 +15,11 @@ func Paragraphs(text string) []string {
 	var cur []string
 	flush := func() {
 		if p := strings.TrimSpace(strings.Join(cur, "\n")); p != "" {
-			out = append(out, p)
+			if joined, ok := prose.GoOn(out, p, "\n"); ok {
+				out = joined
+			} else {
+				out = append(out, p)
+			}
 		}
 		cur = nil
 	}
