@@ -522,8 +522,9 @@ var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|
 // forgetAbout finds what the user takes back in so many words: "forget
 // what I said about vim.notify", "forget what I said about one compose
 // file", "forget what I said about JavaScript in the variant picker",
-// "I've changed my mind about voicemail".
-var forgetAbout = lazyre.New(`(?i)\b(?:forget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we)(?:'ve| have)? changed (?:my|our) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+// "I've changed my mind about voicemail", "the customer changed their
+// mind about the logo".
+var forgetAbout = lazyre.New(`(?i)\b(?:forget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
 // caving finds a rule the user gives up on: "I'm caving on mouse: wheel
 // scrolling, enough people asked."
@@ -895,8 +896,7 @@ func Removed(s string) []string {
 			// "forget the online-changes-only rule" names the rule by
 			// the words it says them in.
 			if p := phrase(name); strings.Contains(p, " ") && !slices.Contains(out, takenBackName+p) {
-				out = append(out, takenBackName+p)
-				continue
+				out = append(out, takenBackName+p) // and its key, as before: "Tuesday-window" is about Tuesday
 			}
 		}
 		k := lex.Key(strings.TrimLeft(strings.Trim(s[i[2]:i[3]], "`"), "-"))

@@ -32,8 +32,9 @@ func IsTodo(s string) bool {
 // awaits is a stopgap that holds until something comes or someone
 // decides: "the second is backordered for about two weeks, so FV5-FV8
 // stay on the CraftBeerPi until it arrives", "I'll leave it at 5 until
-// he decides".
-var awaits = lazyre.New(`(?i)\buntil (?:he|she|they|you|we|someone|somebody|the \w+|\w+) (?:decides?|confirms?|approves?|signs? off|gets back to (?:us|me|you))\b|\b(?:back-?ordered|on back-?order)\b|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
+// he decides", "the merchant has to approve the GitHub app … first",
+// "I'll call our ZKB adviser about single booking".
+var awaits = lazyre.New(`(?i)\b(?:i'll|i will|we'll|we will) (?:call|check with|talk to|email|ping|phone|contact|chase)\b|\b(?:the \w+|someone|somebody|(?-i:[A-Z])\w+) (?:has|have|needs?) to (?:approve|sign off on|confirm|accept|grant|install|enable|create|decide on)\b[^.;]{0,80}\bfirst\b|\buntil (?:he|she|they|you|we|someone|somebody|the \w+|\w+) (?:decides?|confirms?|approves?|signs? off|gets back to (?:us|me|you))\b|\b(?:back-?ordered|on back-?order)\b|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
 
 // missing is work left said as what is not there: a label ("Open item
 // before we can ship anything for macOS: …"), a thing not set up
@@ -67,7 +68,7 @@ var hasTo = lazyre.New(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody) (?:
 // what it is about.
 var todoWords = change.KeySet(`tomorrow next time session up step still open remaining todo do done later plan
 	left ll add fix need needs have has be first thing morning today yesterday list item items
-	pending nothing else except`)
+	pending nothing else except leave park parked`)
 
 // Vocab holds how many sessions use each key, and what it read of each
 // summary: every open item of the older sessions is checked against the

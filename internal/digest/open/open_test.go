@@ -78,6 +78,9 @@ func TestIsTodo(t *testing.T) {
 		{"The distributor had one 750-464, the second is backordered for two weeks, so FV5-FV8 stay on the CraftBeerPi until it arrives.", true},
 		{"The staging box runs on the old kernel until the new one is fixed upstream.", true},
 		{"The fermenters stay on the PLC from now on.", false},
+		{"Agreed, I'll call our ZKB adviser about single booking.", true},
+		{"The merchant has to approve the Shopify GitHub app on the company organisation first.", true},
+		{"The merchant has to approve every order over 500 EUR.", false},
 		{"You said Herr Wyss (the CFO) wants to look at the tolerance - I'll leave it at 5 until he decides.", true},
 		{"We need the lock because two writers race.", false},
 		{"We should have used the bigger disk from the start.", false},
@@ -174,6 +177,17 @@ func TestNamedInCode(t *testing.T) {
 	}
 	if v.DoneLater(sums[1:], 1)("Next would be input shaping, the ADXL345 just arrived.") {
 		t.Error("a session about the bed mesh dealt with input shaping")
+	}
+}
+
+// TestLeftForLater: "leave the crash for tomorrow" is about the crash;
+// "leave" says only that it waits.
+func TestLeftForLater(t *testing.T) {
+	did := digest.Parse("**Outcome**\n- The crash was the changeset: it declares the unique constraint now.\n")
+	older := digest.Parse("**Request**\n- leave the crash for tomorrow\n")
+	sums := []*digest.Summary{did, older}
+	if !NewVocab(sums).DoneLater(sums, 1)("leave the crash for tomorrow") {
+		t.Error("the crash is left for tomorrow after the session that fixed it")
 	}
 }
 

@@ -58,6 +58,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if check != x || r.stayReversed(x, rank) {
 			continue // a decision to stay goes whole once what it passed over is taken
 		}
+		if r.ruleRetired(x, rank) {
+			continue // a rule taken back goes with its reasons
+		}
 		// A sentence of several clauses keeps those a newer statement
 		// does not retire: "the backend runs on 5000, and the
 		// deployment target is iOS 16" is still right about iOS 16.
@@ -90,6 +93,24 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return "" // "Good." is all a retired request left
 	}
 	return out
+}
+
+// ruleRetired reports whether a clause of x that states a rule ("I
+// don't want the machine on the house wifi") is retired itself: the
+// rule's other clauses ("keep the controller on its own access point
+// please") are the same rule or its reasons, and go with it once the
+// user changed their mind about the wifi.
+func (r *Retirer) ruleRetired(x string, rank int) bool {
+	parts := prose.FullClauses(x)
+	if len(parts) < 2 {
+		return false
+	}
+	for _, c := range parts {
+		if (change.Forbids(c) || change.Standing(c)) && r.retired(c, rank) {
+			return true
+		}
+	}
+	return false
 }
 
 // keptClauses are the clauses of a retired sentence (or the items of a

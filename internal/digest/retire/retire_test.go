@@ -70,6 +70,8 @@ func TestRetiredByChange(t *testing.T) {
 	}{
 		{"a rule taken back by its hyphenated name", "From now on: online changes only, never a full download while there's beer in the tanks.",
 			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"a rule the customer changed their mind about", "Please no company logo on that report.",
+			"Anke says the cron stutters at 6, and the customer changed their mind about the logo — they want it on the slip after all."},
 		{"how often, said otherwise", "The packaged app checks once at startup and then every 4 hours.",
 			"The app now checks once an hour and downloads an available update in the background."},
 		{"how often, as an adverb", "The backup job runs nightly and keeps 14 copies.",
@@ -628,6 +630,14 @@ func TestDropRetiredClause(t *testing.T) {
 	}
 	// The other side of a rule taken back goes with it.
 	if got, want := droppedBy("Backups are nightly. Oh and please don't deploy from your laptop — deploys only go through the GitHub Actions workflow.", "Feel free to deploy to staging from your laptop with `firebase deploy -P staging`."), "Backups are nightly."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+	// A rule goes with its other clauses once the user changed their mind
+	// about what one of them names; one that holds a fact of its own keeps it.
+	if got := droppedBy("Keep the controller on its own access point please, I don't want the machine on the house wifi.", "Also, I changed my mind about the wifi: put it on the shop network."); got != "" {
+		t.Errorf("DropRetired = %q, want nothing", got)
+	}
+	if got, want := droppedBy("Postgres listens on 5433, and we never touch the prod database from here.", "Postgres now listens on 5434."), "We never touch the prod database from here."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
 	// A clause that only gives the retired one's reason goes with it.
