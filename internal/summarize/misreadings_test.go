@@ -257,7 +257,8 @@ func TestRuleByPronoun(t *testing.T) {
 // TestNoRuleInTask: a short ask about what was just said ("Put it back
 // in service.") and what someone never did ("never touched Spack") are no
 // standing rule and no decision; a past "never" beside a rule leaves the
-// rule (blind AQ's core memory).
+// rule (blind AQ's core memory). An imperative about the thing at hand
+// ("put Caddy in front of it", the user trial's) is a decision.
 func TestNoRuleInTask(t *testing.T) {
 	for _, tc := range []struct{ text, pref string }{
 		{"Dell swapped the DIMM on cn03. Put it back in service.", ""},
@@ -265,10 +266,21 @@ func TestNoRuleInTask(t *testing.T) {
 		{"I used EasyBuild at my last job, never touched Spack.", ""},
 		{"I never touched the old box, and never touch it now either.", "never touch it now"},
 		{"Never exceed 80 °C on the hotend.", "80 °C"},
+		// The thing at hand makes a task (a decision), not a rule; what it
+		// is for does not ("use tabs so the diffs stay small").
+		{"Put Caddy in front of it so the family can watch from outside.", "-"},
+		{"Use the staging key for this test so we don't burn quota.", "-"},
+		{"Use tabs so the diffs stay small.", "Use tabs"},
 	} {
 		a := &analysis{byPath: map[string]*fileUse{}, seen: map[string]bool{}}
 		a.prose(User, 0, tc.text)
 		got := strings.Join(a.prefs, "|")
+		if tc.pref == "-" {
+			if got != "" || len(a.decisions) == 0 {
+				t.Errorf("%q: preferences %q, decisions %q, want a decision", tc.text, a.prefs, a.decisions)
+			}
+			continue
+		}
 		if tc.pref == "" && (got != "" || len(a.decisions) > 0) {
 			t.Errorf("%q: preferences %q, decisions %q, want none", tc.text, a.prefs, a.decisions)
 		}

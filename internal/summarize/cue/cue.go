@@ -189,6 +189,11 @@ var pastWords = map[string]bool{"had": true, "did": true, "was": true, "were": t
 // it back in service.", "Write that down somewhere."): a task.
 var PronounTask = lazyre.New(`(?i)^(?:put|write|use|name|make|add|do|send|move|take|get|bring|set|note|log|file|mark|turn)\s+(?:that|it|this|them|those|these)\b`)
 
+// ThisTask is an imperative about the thing at hand ("put Caddy in front
+// of it", "for this test"): what it is for does not tell, "use tabs so
+// the diffs stay small" is a rule.
+var ThisTask = lazyre.New(`(?i)^(?:put|use|write|name|set|make)\b[^.;]*(?:\b(?:in front of|behind|next to|on top of|for|into|on) (?:it|this|that|them)\b|\bfor (?:this|that) (?:one|test|run|time|job|case|release|file|change)\b)`)
+
 // Scope is how far a rule reaches: "for every new package".
 var Scope = lazyre.New(`(?i)\b(?:every|all|any|each|everywhere|anywhere)\b`)
 
