@@ -65,6 +65,10 @@ func paragraphs(text string) []string {
 			// thing: the command is what the sentence is about.
 			if intro >= 0 && len(block) == 1 && len(block[0]) <= 200 && !strings.Contains(block[0], "`") {
 				out[intro] += " `" + strings.TrimPrefix(block[0], "$ ") + "`"
+			} else if intro >= 0 && settingsBlock(block) {
+				// "put these in `/etc/my.cnf.d/slurm.cnf`:" and three
+				// lines of settings: the settings are what it says.
+				out[intro] += " `" + strings.Join(block, "`, `") + "`"
 			}
 			intro, block, shown = -1, nil, len(out)
 			continue
@@ -102,6 +106,32 @@ func paragraphs(text string) []string {
 	flush()
 	return out
 }
+
+// settingsBlock reports whether a code block's lines are a few settings
+// (and the section they are in): "[mysqld]", "innodb_buffer_pool_size=4G".
+func settingsBlock(block []string) bool {
+	if len(block) < 2 || len(block) > 5 {
+		return false
+	}
+	n, size := 0, 0
+	for _, l := range block {
+		size += len(l)
+		switch {
+		case strings.Contains(l, "`"):
+			return false
+		case blockSetting.MatchString(l):
+			n++
+		case !blockSection.MatchString(l):
+			return false
+		}
+	}
+	return n >= 2 && size <= 200
+}
+
+var (
+	blockSetting = lazyre.New(`^[A-Za-z_][\w.-]{1,60}\s*[=:]\s*\S+$`)
+	blockSection = lazyre.New(`^\[[\w .-]{1,40}\]$`)
+)
 
 // GoOn joins paragraph p to the last of paras when it goes on with the
 // sentence that ended there before a command shown on its own ("I'd

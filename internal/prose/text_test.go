@@ -112,3 +112,17 @@ func TestSentenceAroundCode(t *testing.T) {
 		t.Errorf("Sentences = %q, want %q", got, want)
 	}
 }
+
+// TestSettingsBlock: a few lines of settings a sentence introduces are
+// what it says (blind AQ: "put these in `/etc/my.cnf.d/slurm.cnf`:" and
+// the InnoDB settings); a block of code is not.
+func TestSettingsBlock(t *testing.T) {
+	in := "Put these in `/etc/my.cnf.d/slurm.cnf`:\n\n```\n[mysqld]\ninnodb_buffer_pool_size=4G\ninnodb_lock_wait_timeout=900\n```\n\nThen restart it.\n"
+	if got, want := Sentences(in)[0], "Put these in `/etc/my.cnf.d/slurm.cnf`: `[mysqld]`, `innodb_buffer_pool_size=4G`, `innodb_lock_wait_timeout=900`"; got != want {
+		t.Errorf("Sentences[0] = %q, want %q", got, want)
+	}
+	code := "The handler now reads:\n\n```\nfunc h(w http.ResponseWriter) {\n\tx := 1\n\ty := 2\n}\n```\n"
+	if got := Sentences(code)[0]; got != "The handler now reads:" {
+		t.Errorf("Sentences[0] = %q, want the sentence alone", got)
+	}
+}
