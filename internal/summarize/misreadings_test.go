@@ -226,6 +226,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		// (blind AQ).
 		{Assistant, "You said Herr Wyss (the CFO) wants to look at the tolerance - I'll leave it at 5 until he decides.", "open"},
 		{User, "Both banks drop camt.053 statements every morning into /srv/bank/inbox/<bank>/ on fibu01.", "env"},
+		// Where a kind of thing is kept, said without a verb.
+		{Assistant, "Migrations with goose in `db/migrations` (`make migrate-up`).", "env"},
 		// A change told with what it replaced is a choice, dotted names
 		// and "I've" and all.
 		{Assistant, "I've changed the workflow so the entity triplet is derived from catalog-info.yaml with yq rather than typed, which makes this mistake impossible.", "decision"},

@@ -691,7 +691,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || where(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -922,6 +922,13 @@ func designTerm(s string) bool {
 // the printer enumerates as vendor 0x04b8") that holds a value.
 func noted(s string) bool {
 	return cue.RecordCue.MatchString(s) && strings.ContainsAny(s, "0123456789")
+}
+
+// where reports whether s is a note of where a kind of thing is kept and
+// how it is run, said without a verb: "Migrations with goose in
+// `db/migrations` (`make migrate-up`)".
+func where(s string) bool {
+	return cue.WhereNote.MatchString(s) && !prose.IsFullClause(s)
 }
 
 // cmdUse reports whether s says what a command does: "`wp wbd reindex

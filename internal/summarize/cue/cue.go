@@ -194,6 +194,10 @@ var PronounTask = lazyre.New(`(?i)^(?:put|write|use|name|make|add|do|send|move|t
 // the diffs stay small" is a rule.
 var ThisTask = lazyre.New(`(?i)^(?:put|use|write|name|set|make)\b[^.;]*(?:\b(?:in front of|behind|next to|on top of|for|into|on) (?:it|this|that|them)\b|\bfor (?:this|that) (?:one|test|run|time|job|case|release|file|change)\b)`)
 
+// WhereNote is a note of where a kind of thing is and how it runs: a
+// plural noun, what it is done with, a path in code.
+var WhereNote = lazyre.New(`^(?-i:[A-Z])[a-z]+s(?: [\w-]+){0,2} (?:with|via|through|using|in|under) [^.;]{0,40}\x60[\w.~-]*/[\w./-]*\x60`)
+
 // Scope is how far a rule reaches: "for every new package".
 var Scope = lazyre.New(`(?i)\b(?:every|all|any|each|everywhere|anywhere)\b`)
 
