@@ -285,6 +285,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xStillK           map[string]bool // the keys of the clause that says what is still so
 		xChose            map[string]bool // what x chose, said as "X it is"
 		xStayed           string          // what x stays with ("we stay with Fusion 360")
+		xStayCtx          string          // x and what else stays with it, which may name the alternative
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
 	)
@@ -298,7 +299,17 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 		}
 	}
-	for _, i := range r.candidates(xk) {
+	candKeys := xk
+	if w := stayedWith(x); w != "" && stayPronoun.MatchString(w) {
+		// "I'd like to stick with it": what retires it names the
+		// alternative another statement staying with the same thing
+		// named, not x.
+		if _, ctx := r.stayContext(x, w); ctx != x {
+			candKeys = maps.Clone(xk)
+			maps.Copy(candKeys, change.TopicKeys(ctx))
+		}
+	}
+	for _, i := range r.candidates(candKeys) {
 		n := &r.stmts[i]
 		if n.own {
 			if rank == n.Rank && replacedIn(x, xk, n) {
@@ -328,6 +339,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xChose = change.TopicKeys(c)
 			}
 			xStayed = stayedWith(x)
+			if xStayed != "" {
+				xStayed, xStayCtx = r.stayContext(x, xStayed)
+			}
 			xFolders = change.Folders(x)
 			xURL = strings.Contains(x, "://")
 			xQuoted = strings.Contains(x, "`")
@@ -337,7 +351,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
 			xFlags, xProblem = change.Flags(x), change.Problem(x)
 		}
-		if xStayed != "" && tookOther(x, xStayed, n.Text) {
+		if xStayed != "" && tookOther(xStayCtx, xStayed, n.Text) {
 			return true // "We stay with Fusion 360; FreeCAD's adaptive being unreliable …" once "Fine, FreeCAD it is."
 		}
 		if prose.SettingsConflict(xSet, n.settings) && !otherRole(x, xSet, n.settings, n.Text) || prose.BareConflict(n.bare, xSet) {

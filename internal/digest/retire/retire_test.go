@@ -1328,3 +1328,27 @@ func TestRetiredDurationNow(t *testing.T) {
 		}
 	}
 }
+
+// TestRetiredStayWithIt: a decision to stay said with "it" ("I'd like to
+// stick with it and its grbl post") stays with what the sentence names,
+// and passes over the alternative another decision to stay with that
+// thing named: it goes once that alternative is taken (grbl-cnc-router).
+func TestRetiredStayWithIt(t *testing.T) {
+	older := "I've been using Fusion 360 personal for years so I'd like to stick with it and its grbl post."
+	stay := "So we stay with Fusion 360 personal and a copy of grbl.cps; FreeCAD's adaptive in 0.21 being unreliable is reason enough."
+	for _, tc := range []struct {
+		newer string
+		want  bool
+	}{
+		{"Fine, FreeCAD it is.", true},
+		{"Fine, Blender it is for the renders.", false},
+	} {
+		stmts := []Statement{{Text: tc.newer, Rank: 0}, {Text: stay, Rank: 1}, {Text: older, Rank: 1}}
+		for _, f := range filler {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := New(stmts, nil).Retired(older, 1); got != tc.want {
+			t.Errorf("Retired after %q = %v, want %v", tc.newer, got, tc.want)
+		}
+	}
+}

@@ -85,6 +85,35 @@ func stayedWith(x string) string {
 
 var stayRE = lazyre.New(`(?i)\b(?:stay|stays|staying|stick|sticking|remain|keep using) (?:with|on)\s+`)
 
+// stayContext is what x stays with, the thing it names first when it
+// says "it" ("I've been using Fusion 360 personal for years so I'd like
+// to stick with it"), and x with the other statements that stay with
+// that thing: the alternative one of them names ("…; FreeCAD's adaptive
+// in 0.21 being unreliable") is the one x passed over too.
+func (r *Retirer) stayContext(x, w string) (string, string) {
+	if !stayPronoun.MatchString(w) {
+		return w, x
+	}
+	m := firstName.FindString(x)
+	if m == "" {
+		return w, x
+	}
+	ctx := x
+	for i := range r.stmts {
+		if t := r.stmts[i].Text; t != x && strings.Contains(stayedWith(t), m) {
+			ctx += " " + t
+		}
+	}
+	return m, ctx
+}
+
+var (
+	stayPronoun = lazyre.New(`^(?:it|them|that|this)\b`)
+	// firstName is a product's name a sentence gives, capitalised, with
+	// a version or a word after it: "Fusion 360".
+	firstName = lazyre.New(`\b(?:[A-Z][a-z]+[A-Za-z]*|[A-Z]{2,})(?: \d+)?\b`)
+)
+
 // tookOther reports whether newer text n takes the alternative that x,
 // which stayed with what, names beside it: "Fine, FreeCAD it is." or "I'd
 // go back to FreeCAD" once "We stay with Fusion 360 …; FreeCAD's adaptive
@@ -120,8 +149,9 @@ func (r *Retirer) stayReversed(x string, rank int) bool {
 	if w == "" {
 		return false
 	}
+	w, ctx := r.stayContext(x, w)
 	for i := range r.stmts {
-		if n := &r.stmts[i]; !n.own && n.Rank < rank && tookOther(x, w, n.Text) {
+		if n := &r.stmts[i]; !n.own && n.Rank < rank && tookOther(ctx, w, n.Text) {
 			return true
 		}
 	}
