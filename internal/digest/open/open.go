@@ -467,7 +467,7 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 // -A` can't pick up the export" is what protects), nor "there's no point
 // persisting it", nor "older updates get lost" (what an alternative
 // would do).
-var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b|` + defectRE)
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b|` + defectRE)
 
 // defect is a problem told as what a thing in code lacks or keeps doing
 // wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no
@@ -481,8 +481,9 @@ var defect = lazyre.New(defectRE)
 const defectRE = `(?i)\b(?:(?:is|are) missing|never (?:forgets|expires|cleans up|frees|releases|closes)|scans the whole)\b|` + "`[^`]+`" + `(?:\s+\w+)?\s+(?:has|have) no\b`
 
 // fixedMark matches a report that a problem is gone: "It's fixed, and it
-// was the test", "passes now", "it passed 50 runs in a row".
-var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b|\b(passed|passes|green|succeeded)\b[^.;]{0,30}?\b\d+ (runs|times|builds)( in a row)?\b)`)
+// was the test", "passes now", "it passed 50 runs in a row", "50 tests
+// pass" (the whole suite, after the work).
+var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b|\b(passed|passes|green|succeeded)\b[^.;]{0,30}?\b\d+ (runs|times|builds)( in a row)?\b|\b(?:all )?\d+ tests pass(?:ed)?\b|\ball (?:the )?tests pass(?:ed)?\b)`)
 
 // fixed reports whether the session reports a problem fixed, in what it
 // did or found.
