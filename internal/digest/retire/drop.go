@@ -1,6 +1,7 @@
 package retire
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -95,6 +96,31 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	return out
 }
 
+// renumbered reports whether list item c is a name and a number
+// ("genomics 40") that a statement newer than rank gives another number
+// ("genomics 35").
+func (r *Retirer) renumbered(c string, rank int) bool {
+	m := namedNumber.FindStringSubmatch(strings.TrimSpace(c))
+	if m == nil {
+		return false
+	}
+	re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\s+(\d[\d.]*)\b`)
+	for i := range r.stmts {
+		n := &r.stmts[i]
+		if n.own || n.Rank >= rank {
+			continue
+		}
+		if v := re.FindStringSubmatch(n.Text); v != nil && v[1] != m[2] {
+			return true
+		}
+	}
+	return false
+}
+
+// namedNumber is a list item that gives a name a number, after the
+// list's label if it is the first: "Proposal: struct 40", "genomics 40".
+var namedNumber = lazyre.New(`^(?:[\w ]{1,30}:\s+)?([A-Za-z][\w-]{2,})\s+(\d[\d.]*)\.?$`)
+
 // ruleRetired reports whether a clause of x that states a rule ("I
 // don't want the machine on the house wifi") is retired itself: the
 // rule's other clauses ("keep the controller on its own access point
@@ -141,6 +167,16 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		}
 		if !left {
 			clear(gone)
+		}
+	}
+	if !clauses && some {
+		// "struct 40, genomics 40, cryoem 20" once "struct 35, genomics
+		// 35, cryoem 30": each name given another number by a newer
+		// statement goes with the one retired.
+		for i, c := range parts {
+			if !gone[i] {
+				gone[i] = r.renumbered(c, rank)
+			}
 		}
 	}
 	var still []string

@@ -632,6 +632,14 @@ func TestDropRetiredClause(t *testing.T) {
 	if got, want := droppedBy("Backups are nightly. Oh and please don't deploy from your laptop — deploys only go through the GitHub Actions workflow.", "Feel free to deploy to staging from your laptop with `firebase deploy -P staging`."), "Backups are nightly."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
+	// A list of names and numbers goes with the one retired when a newer
+	// statement numbers each name otherwise; a name it does not number stays.
+	if got, want := droppedBy("Proposal: struct 40, genomics 40, cryoem 20 (`scripts/accounts.sh`, run once on the head node as root). The facility's 20 reflects its smaller contribution.", "Shares are now struct 35, genomics 35, cryoem 30 in `scripts/accounts.sh`; re-run it on the head node."), "The facility's 20 reflects its smaller contribution."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+	if got, want := droppedBy("Proposal: struct 40, physics 40, cryoem 20 (`scripts/accounts.sh`, run once on the head node as root). The facility's 20 reflects its smaller contribution.", "Shares are now struct 35, cryoem 30 in `scripts/accounts.sh`; re-run it on the head node."), "Physics 40. The facility's 20 reflects its smaller contribution."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
 	// A rule goes with its other clauses once the user changed their mind
 	// about what one of them names; one that holds a fact of its own keeps it.
 	if got := droppedBy("Keep the controller on its own access point please, I don't want the machine on the house wifi.", "Also, I changed my mind about the wifi: put it on the shop network."); got != "" {
