@@ -46,10 +46,14 @@ func preference(s string) float64 {
 		return impPrefStated
 	}
 	s = cue.NoIdiom.ReplaceAllString(s, "") // "No worries, please go ahead"
-	if rest := s[len(strings.Fields(s)[0]):]; (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
-		// "Put it back in service.", "Put Caddy in front of it so the
-		// family can watch": a task, not "Use it for every new package."
-		return 0
+	if cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s) {
+		// Both open on a verb: there is a first word.
+		if rest := s[len(strings.Fields(s)[0]):]; !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
+			// "Put it back in service.", "Put Caddy in front of it so
+			// the family can watch": a task, not "Use it for every new
+			// package."
+			return 0
+		}
 	}
 	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
 		return 0

@@ -368,3 +368,14 @@ func TestRequestSkipsGoAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestPreferenceEmptied: a sentence its idiom empties ("No worries.")
+// asks nothing and breaks nothing (blind AR's replay stopped at a
+// session start on it).
+func TestPreferenceEmptied(t *testing.T) {
+	for _, s := range []string{"", " ", "No worries.", "No worries!", "no worries, please go ahead"} {
+		if got := preference(s); got != 0 && s != "no worries, please go ahead" {
+			t.Errorf("preference(%q) = %v, want 0", s, got)
+		}
+	}
+}
