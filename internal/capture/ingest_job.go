@@ -96,7 +96,7 @@ func Cursors(m *memory.Memory) (*watcher.Cursors, error) {
 // RunJob for each job it claims; Drain does it until the queue is empty.
 func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
 	size := jobBytes(q, j)
-	res, err := doJob(ctx, m, q, cursors, j)
+	res, err := guarded(j.ID, func() (*CaptureResult, error) { return doJob(ctx, m, q, cursors, j) })
 	if err != nil {
 		fail := q.Fail
 		if IsPermanent(err) {
@@ -113,6 +113,20 @@ func RunJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wa
 	}
 	recordCapture(ctx, m, j, size, res)
 	return res, nil
+}
+
+// guarded runs do, a job's work, and turns a panic in it into the job's
+// permanent failure: the job goes to failed/ with what went wrong, its
+// payload kept, and the jobs after it run. One sentence the summarizer
+// could not read stopped every capture of a project after it, and with
+// them every pack.
+func guarded(id string, do func() (*CaptureResult, error)) (res *CaptureResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, permanent(fmt.Errorf("job %s: internal error: %v (kept in the queue's failed/)", id, r))
+		}
+	}()
+	return do()
 }
 
 func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *watcher.Cursors, j *watcher.Job) (*CaptureResult, error) {
