@@ -187,7 +187,7 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 			// 'ramping-vus'" and its stages became "executor:
 			// 'constant-arrival-rate'" and a rate) changes the
 			// settings its keys pair up.
-			if lineCount(was) <= maxBlockLines && lineCount(now) <= maxBlockLines {
+			if strings.Count(was, "\n") < maxBlockLines && strings.Count(now, "\n") < maxBlockLines {
 				out = append(out, WriteReplacements(was, now)...)
 			}
 			continue
@@ -203,9 +203,6 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 // maxBlockLines bounds the lines of an edit whose settings Replacements
 // pairs by key: a scenario's options, not a function.
 const maxBlockLines = 30
-
-// lineCount counts the lines of s.
-func lineCount(s string) int { return strings.Count(strings.TrimSpace(s), "\n") + 1 }
 
 // maxWriteLines bounds the lines of a file WriteReplacements compares:
 // a config, not a source tree.
