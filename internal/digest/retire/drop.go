@@ -128,8 +128,8 @@ var namedNumber = lazyre.New(`^(?:[\w ]{1,30}:\s+)?([A-Za-z][\w-]{2,})\s+(\d[\d.
 // user changed their mind about the wifi.
 func (r *Retirer) ruleRetired(x string, rank int) bool {
 	parts := prose.FullClauses(x)
-	if len(parts) < 2 {
-		return false
+	if len(parts) < 2 || !ruleHead.MatchString(parts[0]) && !change.Standing(parts[0]) {
+		return false // a fact first ("the plugin codes are Lwtd and Drft; those must never change"): its clauses stand alone
 	}
 	for _, c := range parts {
 		if (change.Forbids(c) || change.Standing(c)) && r.retired(c, rank) {
@@ -138,6 +138,9 @@ func (r *Retirer) ruleRetired(x string, rank int) bool {
 	}
 	return false
 }
+
+// ruleHead opens a sentence that is a rule: an instruction.
+var ruleHead = lazyre.New(`(?i)^\s*(?:please |always |never |don't |do not |keep |use |stop |avoid |no |only )`)
 
 // keptClauses are the clauses of a retired sentence (or the items of a
 // list) that still hold: those no newer statement retires, less those

@@ -648,6 +648,11 @@ func TestDropRetiredClause(t *testing.T) {
 	if got, want := droppedBy("Postgres listens on 5433, and we never touch the prod database from here.", "Postgres now listens on 5434."), "We never touch the prod database from here."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
+	// A fact first keeps its clause when the rule after it goes
+	// (juce-audio-plugin's plugin codes).
+	if got, want := droppedBy("The plugin codes are Lwtd and Drft, and please don't touch the old FreePBX box.", "Also, forget what I said about the FreePBX box: it is gone."), "The plugin codes are Lwtd and Drft."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
 	// A clause that only gives the retired one's reason goes with it.
 	if got := droppedBy("Use Maven for the build, the team knows it.", "Actually, let's build the Java side with Gradle."); got != "" {
 		t.Errorf("DropRetired = %q, want nothing", got)
