@@ -173,10 +173,14 @@ func named(s string) map[string]bool {
 			}
 		}
 	}
+	var doing []string // "shaper" for "shaping"
 	for w := range ks {
 		if len(w) > 5 && strings.HasSuffix(w, "er") {
-			ks[lex.Key(w[:len(w)-2]+"ing")] = true // "shaper" for "shaping"
+			doing = append(doing, lex.Key(w[:len(w)-2]+"ing"))
 		}
+	}
+	for _, k := range doing {
+		ks[k] = true
 	}
 	return ks
 }
