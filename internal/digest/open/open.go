@@ -490,11 +490,14 @@ const defectRE = `(?i)\b(?:(?:is|are) missing|never (?:forgets|expires|cleans up
 var fixedMark = lazyre.New(`(?i)(^fixed\b|\b(it's|it is|that's|that is|now|all) fixed\b|\bfixed (it|the|that|this)\b|\bresolved\b|\b(passes|pass|works|green|stable) now\b|\bnow (passes|works|stable)\b|\bno longer (fails|flakes|crashes|hangs|times out|leaks)\b|\b(passed|passes|green|succeeded)\b[^.;]{0,30}?\b\d+ (runs|times|builds)( in a row)?\b|\b(?:all )?\d+ tests pass(?:ed)?\b|\ball (?:the )?tests pass(?:ed)?\b)`)
 
 // fixed reports whether the session reports a problem fixed, in what it
-// did or found.
+// did or found, or found a root cause and changed files for it.
 func (v *Vocab) fixed(d *digest.Summary) bool {
 	r := v.of(d)
 	if r.fixed == 0 {
 		r.fixed = -1
+		if len(d.Parts[digest.Root]) > 0 && len(d.Parts[digest.Files]) > 0 {
+			r.fixed = 1 // it found what broke and changed the code: the comparison, rewritten
+		}
 		for _, p := range []int{digest.Outcome, digest.Root, digest.Notes} {
 			for _, b := range d.Parts[p] {
 				if fixedMark.MatchString(b) {

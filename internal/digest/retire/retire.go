@@ -517,7 +517,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}
-		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.near(xk, n.keys) {
+		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) {
 			return true // "checks once at startup and then every 4 hours" once "the app now checks once an hour"
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
