@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -292,6 +293,58 @@ func Durations(s string) []Claim {
 		}
 	}
 	return out
+}
+
+// Periods are the periods, in seconds, at which s says things happen:
+// "every 4 hours", "every hour", "once a day", "twice an hour", "3 times
+// per day", "nightly"; one value each.
+func Periods(s string) []float64 {
+	s = strings.ToLower(s)
+	if !strings.Contains(s, "every") && !strings.Contains(s, "once") && !strings.Contains(s, "ly") && !strings.Contains(s, "times") {
+		return nil
+	}
+	var out []float64
+	for _, m := range periodRE.FindAllStringSubmatch(s, -1) {
+		var p float64
+		switch {
+		case m[2] != "": // every [N] unit
+			p = count(m[1], 1) * unitSeconds[durationUnit(m[2])]
+		case m[3] != "": // once a unit
+			p = unitSeconds[durationUnit(m[3])]
+		case m[4] != "": // N times a unit
+			if c := count(m[4], 0); c > 0 {
+				p = unitSeconds[durationUnit(m[5])] / c
+			}
+		case m[6] != "":
+			p = unitSeconds[durationUnit(adverbUnit[m[6]])]
+		}
+		if p > 0 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// periodRE is how often something happens (Periods).
+var periodRE = lazyre.New(`\bevery (?:(\d+|two|three|four|five|six|ten|twelve|fifteen|thirty) )?(second|minute|hour|day|week|month)s?\b|\bonce (?:a|an|per|every) (second|minute|hour|day|week|month)\b|\b(\d+|two|three|four|twice) (?:times )?(?:a|an|per) (minute|hour|day|week)\b|\b(hourly|daily|nightly|weekly|monthly)\b`)
+
+// adverbUnit is the unit of a period said as an adverb.
+var adverbUnit = map[string]string{"hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week", "monthly": "month"}
+
+// count is a small count in digits or words ("twice" is two), or none
+// when w is empty.
+func count(w string, none float64) float64 {
+	if w == "" {
+		return none
+	}
+	if w == "twice" {
+		w = "two"
+	}
+	if d, ok := Digits(w); ok {
+		w = d
+	}
+	f, _ := strconv.ParseFloat(w, 64)
+	return f
 }
 
 // lifetimeVerb opens a clause that says how long its sentence's subject

@@ -89,3 +89,22 @@ func TestDropLeadIn(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriods: how often a thing happens, in seconds, whatever the words.
+func TestPeriods(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []float64
+	}{
+		{"The packaged app checks once at startup and then every 4 hours.", []float64{14400}},
+		{"The app now checks once an hour.", []float64{3600}},
+		{"It runs nightly and every hour.", []float64{86400, 3600}},
+		{"Twice an hour, then daily.", []float64{1800, 86400}},
+		{"Every two weeks, 3 times per day.", []float64{1209600, 28800}},
+		{"Every time it starts.", nil},
+	} {
+		if got := Periods(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Periods(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package retire
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
@@ -319,54 +318,6 @@ func otherFraction(xf, nf []fraction) bool {
 // one thing happens, and n says it happens at another period: "every 4
 // hours" and "once an hour", "nightly" and "every 6 hours".
 func otherPeriod(x, n string) bool {
-	xp, np := periods(x), periods(n)
+	xp, np := prose.Periods(x), prose.Periods(n)
 	return len(xp) == 1 && len(np) == 1 && xp[0] != np[0]
-}
-
-// periods are the periods, in seconds, at which s says things happen.
-func periods(s string) []int {
-	s = strings.ToLower(s)
-	if !strings.Contains(s, "every") && !strings.Contains(s, "once") && !strings.Contains(s, "ly") && !strings.Contains(s, "times") {
-		return nil
-	}
-	var out []int
-	for _, m := range periodRE.FindAllStringSubmatch(s, -1) {
-		var p int
-		switch {
-		case m[1] != "" || m[2] != "": // every [N] unit
-			n := 1
-			if m[1] != "" {
-				n = countOf(m[1])
-			}
-			p = n * unitSeconds[m[2]]
-		case m[3] != "": // once a unit
-			p = unitSeconds[m[3]]
-		case m[4] != "": // N times a unit
-			if c := countOf(m[4]); c > 0 {
-				p = unitSeconds[m[5]] / c
-			}
-		case m[6] != "":
-			p = adverbSeconds[m[6]]
-		}
-		if p > 0 && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// periodRE is how often something happens: "every 4 hours", "every
-// hour", "once a day", "twice an hour", "3 times per day", "hourly".
-var periodRE = lazyre.New(`\bevery (?:(\d+|two|three|four|five|six|ten|twelve|fifteen|thirty) )?(second|minute|hour|day|week|month)s?\b|\bonce (?:a|an|per|every) (second|minute|hour|day|week|month)\b|\b(\d+|two|three|four|twice) (?:times )?(?:a|an|per) (minute|hour|day|week)\b|\b(hourly|daily|nightly|weekly|monthly)\b`)
-
-var unitSeconds = map[string]int{"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 7 * 86400, "month": 30 * 86400}
-
-var adverbSeconds = map[string]int{"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 7 * 86400, "monthly": 30 * 86400}
-
-// countOf is a small count in digits or words.
-func countOf(w string) int {
-	if n, err := strconv.Atoi(w); err == nil {
-		return n
-	}
-	return map[string]int{"two": 2, "twice": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12, "fifteen": 15, "thirty": 30}[w]
 }
