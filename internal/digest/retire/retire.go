@@ -284,8 +284,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFracRead         bool
 		xStillK           map[string]bool // the keys of the clause that says what is still so
 		xChose            map[string]bool // what x chose, said as "X it is"
-		xStayed           string          // what x stays with ("we stay with Fusion 360")
-		xStayCtx          string          // x and what else stays with it, which may name the alternative
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
 	)
@@ -299,14 +297,16 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 		}
 	}
+	// What x stays with ("we stay with Fusion 360"), and x with what else
+	// stays with it, which may name the alternative: "I'd like to stick
+	// with it" is retired by a statement that names the alternative
+	// another statement staying with the same thing named, not x.
+	xStayed, xStayCtx := stayedWith(x), x
 	candKeys := xk
-	if w := stayedWith(x); w != "" && stayPronoun.MatchString(w) {
-		// "I'd like to stick with it": what retires it names the
-		// alternative another statement staying with the same thing
-		// named, not x.
-		if _, ctx := r.stayContext(x, w); ctx != x {
+	if xStayed != "" {
+		if xStayed, xStayCtx = r.stayContext(x, xStayed); xStayCtx != x {
 			candKeys = maps.Clone(xk)
-			maps.Copy(candKeys, change.TopicKeys(ctx))
+			maps.Copy(candKeys, change.TopicKeys(xStayCtx))
 		}
 	}
 	for _, i := range r.candidates(candKeys) {
@@ -337,10 +337,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			if c := prose.ItIs(x); c != "" {
 				xChose = change.TopicKeys(c)
-			}
-			xStayed = stayedWith(x)
-			if xStayed != "" {
-				xStayed, xStayCtx = r.stayContext(x, xStayed)
 			}
 			xFolders = change.Folders(x)
 			xURL = strings.Contains(x, "://")

@@ -73,6 +73,9 @@ func (c *overChoice) backTo(n string, nk map[string]bool, shared func(a, b map[s
 // stayedWith returns what x decides to stay with, "" if it decides no
 // such thing: "We stay with Fusion 360 personal and a copy of grbl.cps".
 func stayedWith(x string) string {
+	if !stayWord(x) {
+		return "" // most sentences: every check of a pack asks
+	}
 	if m := stayRE.FindStringSubmatchIndex(x); m != nil {
 		rest := x[m[1]:]
 		if i := strings.IndexAny(rest, ".;:"); i >= 0 {
@@ -81,6 +84,12 @@ func stayedWith(x string) string {
 		return rest
 	}
 	return ""
+}
+
+// stayWord reports whether x holds a word stayRE opens on, in any case.
+func stayWord(x string) bool {
+	l := strings.ToLower(x)
+	return strings.Contains(l, "stay") || strings.Contains(l, "stick") || strings.Contains(l, "remain") || strings.Contains(l, "keep using")
 }
 
 var stayRE = lazyre.New(`(?i)\b(?:stay|stays|staying|stick|sticking|remain|keep using) (?:with|on)\s+`)
