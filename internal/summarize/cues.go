@@ -3,6 +3,7 @@ package summarize
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
@@ -46,16 +47,10 @@ func preference(s string) float64 {
 		return impPrefStated
 	}
 	s = cue.NoIdiom.ReplaceAllString(s, "") // "No worries, please go ahead"
-	if cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s) {
-		// Both open on a verb: there is a first word.
-		if rest := s[len(strings.Fields(s)[0]):]; !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
-			// "Put it back in service.", "Put Caddy in front of it so
-			// the family can watch": a task, not "Use it for every new
-			// package."
-			return 0
-		}
+	if rest := afterVerb(s); (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
+		return 0 // "Put it back in service.", "Put Caddy in front of it so the family can watch": a task, not "Use it for every new package."
 	}
-	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(s[len(strings.Fields(s)[0]):]) {
+	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) {
 		return 0
 	}
 	imp := impPrefStated
@@ -66,6 +61,17 @@ func preference(s string) float64 {
 		imp -= impPrefOneOff
 	}
 	return imp
+}
+
+// afterVerb is what an imperative says after its verb, its first word:
+// whether that holds a rule's cue tells a rule from a task. "" when s
+// has no word (an idiom stripped it bare).
+func afterVerb(s string) string {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[i:]
+	}
+	return ""
 }
 
 // noneFor blanks in s a count of none over a time after a measured report

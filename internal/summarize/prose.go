@@ -1110,9 +1110,9 @@ func namedVersion(what, offer string) string {
 	if offer == "" {
 		return what
 	}
-	named := prose.Versions(what)
+	named := slices.Collect(maps.Values(prose.Versions(what)))
 	for _, v := range bareVersion.FindAllString(what, -1) {
-		if slices.Contains(slices.Collect(maps.Values(named)), strings.ToLower(v)) {
+		if slices.Contains(named, strings.ToLower(v)) {
 			continue
 		}
 		var name string
