@@ -496,18 +496,27 @@ func (v *Vocab) fixed(d *digest.Summary) bool {
 	r := v.of(d)
 	if r.fixed == 0 {
 		r.fixed = -1
-		if len(d.Parts[digest.Root]) > 0 && len(d.Parts[digest.Files]) > 0 {
-			r.fixed = 1 // it found what broke and changed the code: the comparison, rewritten
-		}
-		for _, p := range []int{digest.Outcome, digest.Root, digest.Notes} {
-			for _, b := range d.Parts[p] {
-				if fixedMark.MatchString(b) {
-					r.fixed = 1
-				}
-			}
+		if reportsFixed(d) {
+			r.fixed = 1
 		}
 	}
 	return r.fixed > 0
+}
+
+// reportsFixed reports whether summary d found what broke and changed
+// the code for it, or says a problem is gone.
+func reportsFixed(d *digest.Summary) bool {
+	if len(d.Parts[digest.Root]) > 0 && len(d.Parts[digest.Files]) > 0 {
+		return true // the comparison found and rewritten
+	}
+	for _, p := range []int{digest.Outcome, digest.Root, digest.Notes} {
+		for _, b := range d.Parts[p] {
+			if fixedMark.MatchString(b) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DropFixed returns s without the sentences that tell a problem which
