@@ -373,9 +373,10 @@ func TestRequestSkipsGoAhead(t *testing.T) {
 // asks nothing and breaks nothing (blind AR's replay stopped at a
 // session start on it).
 func TestPreferenceEmptied(t *testing.T) {
-	for _, s := range []string{"", " ", "No worries.", "No worries!", "no worries, please go ahead"} {
-		if got := preference(s); got != 0 && s != "no worries, please go ahead" {
+	for _, s := range []string{"", " ", "No worries.", "No worries!"} {
+		if got := preference(s); got != 0 {
 			t.Errorf("preference(%q) = %v, want 0", s, got)
 		}
 	}
+	preference("no worries, please go ahead") // what is left after the idiom is read, and nothing breaks
 }
