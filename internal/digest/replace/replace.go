@@ -257,7 +257,60 @@ func (e *Edit) Says(x string, xk map[string]bool, distinct func(k string) bool) 
 	if e.any {
 		return named && !hasNumber(x, e.new) && e.numberAfterKey(x) // "strictness level 5" once any level became 10
 	}
-	return named && hasNumber(x, e.old) && !hasNumber(x, e.new)
+	if hasNumber(x, e.new) || !hasNumber(x, e.old) {
+		return false
+	}
+	// However common its key, a key the old number follows closely is
+	// that setting: "the pool is only 10 connections" once
+	// "maximumPoolSize = 10" became "maximumPoolSize = 20".
+	return named || e.keyedNumber(x, e.old)
+}
+
+// keyedNumber reports whether x gives n as the first number after one of
+// the edit's keys, with at most three stop words between: "pool is only
+// 10", "pool of 10"; not "pooled request retries 10", "pool waits up to 30".
+func (e *Edit) keyedNumber(x, n string) bool {
+	lower := lex.ASCIILower(x)
+	for _, k := range e.keys {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], k)
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + len(k)
+			if i > 0 && lex.IsWordByte(lower[i-1]) {
+				continue
+			}
+			end := at
+			for end < len(lower) && lex.IsWordByte(lower[end]) {
+				end++ // the rest of the word the key stems
+			}
+			if numberNext(lower[end:], n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numberNext reports whether the first number of s, within three stop
+// words of its start, is n.
+func numberNext(s, n string) bool {
+	words := 0
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, ":=,;()`'\"")
+		switch {
+		case w == "":
+		case isDigit(w[0]):
+			return strings.TrimRightFunc(w, func(r rune) bool { return r < '0' || r > '9' }) == n
+		case lex.StopWords[w] && words < 3:
+			words++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // numberAfterKey reports whether x gives a number within a few words

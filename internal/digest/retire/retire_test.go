@@ -848,6 +848,33 @@ func TestRetiredByEdit(t *testing.T) {
 	}
 }
 
+// TestRetiredByEditCommonKey: where the edited setting's words are common
+// in the memory ("pool" in a service that talks of its pool all along),
+// the old number right after one of them still names the setting.
+func TestRetiredByEditCommonKey(t *testing.T) {
+	newer := &digest.Summary{}
+	newer.Parts[digest.Files] = []string{"src/main/resources/application.conf (edited: `maximumPoolSize = 10` → `maximumPoolSize = 20`)"}
+	common := []string{"The Hikari pool logs its waits.", "Each request borrows from the pool.", "The pool timeout fires under load.",
+		"The pool metrics go to Prometheus.", "A pool connection is held per transaction.", "The pool warms up at start."}
+	for _, tc := range []struct {
+		older string
+		want  bool
+	}{
+		{"The pool is only 10 connections, but the real problem is how long each request keeps one.", true},
+		{"The pool of 10 workers drains the queue.", true},
+		{"The pool waits up to 30 s, then 10 requests fail.", false}, // another number follows the key first
+		{"Each pooled request retries 10 times.", false},             // no word "pool"
+	} {
+		stmts := []Statement{{Text: tc.older, Rank: 1}}
+		for _, f := range append(common, filler...) {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := New(stmts, []*digest.Summary{newer}).Retired(tc.older, 1); got != tc.want {
+			t.Errorf("Retired(%q) = %v after the edit", tc.older, got)
+		}
+	}
+}
+
 // TestRetiredByIdentQuantity: in a memory where "controller" is a common
 // word, a quantity given to one identifier in code retires the older
 // quantity of the same unit given to it.
