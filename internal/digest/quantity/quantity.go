@@ -143,8 +143,12 @@ func Of(s string) []Quantity {
 			// after it say it measures, or nothing this can tell. A
 			// share or a temperature is a setting's level on the topic
 			// it shares ("on below 8 °C").
+			// A size of nothing named after it ("all three nodes have
+			// 256 GB now") is bare: it meets a size of what the other
+			// statement names ("128 GB RAM each" once it names RAM). A
+			// time is read as a duration (prose.Durations).
 			w := qualifier(toks, next)
-			if w == "" {
+			if w == "" && !sizes[unit] {
 				continue
 			}
 			q.Unit += "/" + w
@@ -303,6 +307,15 @@ var measures = func() map[string]bool {
 	return m
 }()
 
+// sizes are the unit keys of sizes of memory and storage.
+var sizes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`kb mb gb tb kib mib gib tib`) {
+		m[unitKey(w)] = true
+	}
+	return m
+}()
+
 // degrees are the units of a temperature, a symbol and a letter.
 var degrees = map[string]string{"°c": "degc", "℃": "degc", "ºc": "degc", "°f": "degf", "℉": "degf"}
 
@@ -353,7 +366,7 @@ func Other(a, b []Quantity, ak, bk map[string]bool) (unit string, weak bool) {
 	for _, q := range a {
 		other, shared, w := false, false, q.Weak
 		for _, p := range b {
-			if p.Unit == q.Unit {
+			if p.Unit == q.Unit && !bare(q.Unit) || measuresNamed(q.Unit, p.Unit, bk) || measuresNamed(p.Unit, q.Unit, ak) {
 				other, w = true, w || p.Weak
 				shared = shared || p.Value == q.Value || ak[p.Value]
 			}
@@ -366,6 +379,26 @@ func Other(a, b []Quantity, ak, bk map[string]bool) (unit string, weak bool) {
 		}
 	}
 	return "", false
+}
+
+// bare reports whether measure unit u names nothing it measures: "gb/".
+func bare(u string) bool { return strings.HasSuffix(u, "/") }
+
+// measuresNamed reports whether measure unit u of one statement ("gb/ram")
+// is what a bare measure of the same unit (v, "gb/") of another measures,
+// since that statement's keys k name it: "the RAM upgrade came, all three
+// nodes have 256 GB now".
+func measuresNamed(u, v string, k map[string]bool) bool {
+	unit, what, ok := strings.Cut(u, "/")
+	if !ok || what == "" || v != unit+"/" {
+		return false
+	}
+	for key := range k {
+		if unitKey(key) == what {
+			return true
+		}
+	}
+	return false
 }
 
 // isNumber reports whether s is all digits.

@@ -11,7 +11,7 @@ func TestQuantities(t *testing.T) {
 		want []Quantity
 	}{
 		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []Quantity{{"dail", "7", false}, {"week/snapsho", "4", true}}},
-		{"Devices under 3 GB now run at 30 fps", []Quantity{{"fps", "30", false}}},
+		{"Devices under 3 GB now run at 30 fps", []Quantity{{"gb/", "3", true}, {"fps", "30", false}}}, // a size of nothing named: bare
 		{"keeps 14 dailies plus the 4 weeklies", []Quantity{{"dail", "14", false}}},
 		{"It now pages through bundles 200 at a time.", []Quantity{{"at once", "200", false}}}, // how many together, not bundles
 		{"With 500-bundle pages the dry run covered all 40112 bundles in 81 pages.", []Quantity{{"bundl", "500", false}, {"bundl", "40112", false}}},
@@ -45,5 +45,36 @@ func TestQuantities(t *testing.T) {
 		if got := Of(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Of(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestOtherBareSize: a size with nothing named after it meets the size of
+// what the other statement names, when the statement holding the bare
+// size names it too; two bare sizes never meet.
+func TestOtherBareSize(t *testing.T) {
+	keys := func(ws ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range ws {
+			m[w] = true
+		}
+		return m
+	}
+	old := "four NVMe OSDs per node, 128 GB RAM each"
+	for _, tc := range []struct {
+		now  string
+		keys map[string]bool
+		want string
+	}{
+		{"The RAM upgrade came too, all three nodes have 256 GB now.", keys("ram", "upgrad", "node"), "gb/ram"},
+		{"The disks came too, all three nodes have 960 GB now.", keys("disk", "node"), ""}, // names no RAM
+		{"The RAM upgrade came too, all three nodes have 128 GB now.", keys("ram", "upgrad", "node"), ""},
+	} {
+		u, _ := Other(Of(old), Of(tc.now), nil, tc.keys)
+		if u != tc.want {
+			t.Errorf("Other(%q, %q) = %q, want %q", old, tc.now, u, tc.want)
+		}
+	}
+	if u, _ := Other(Of("the cache holds 2 GB"), Of("the cache holds 4 GB now"), nil, keys("cache")); u != "" {
+		t.Errorf("two bare sizes met as %q", u)
 	}
 }

@@ -172,6 +172,19 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 			clear(gone)
 		}
 	}
+	if !clauses && !some && len(parts) > 2 {
+		// An item may say what it says only of the list's head: "128
+		// GB RAM each" of "Three nodes pve1, …, four NVMe OSDs per node,
+		// 128 GB RAM each" once "all three nodes have 256 GB now".
+		all := true
+		for i := 1; i < len(parts); i++ {
+			gone[i] = r.retired(parts[0]+", "+parts[i], rank)
+			all = all && gone[i]
+		}
+		if all {
+			clear(gone) // the head is what was retired: the list goes whole
+		}
+	}
 	if !clauses && some {
 		// "struct 40, genomics 40, cryoem 20" once "struct 35, genomics
 		// 35, cryoem 30": each name given another number by a newer
