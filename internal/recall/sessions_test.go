@@ -193,6 +193,35 @@ func TestSessionSaysOnce(t *testing.T) {
 	}
 }
 
+// TestRootCauseLimitChanged: a root cause that blames a value being only
+// so much goes once a newer session gave the value another (blind AR's
+// transit feed: "ops-02 only has Python 3.9" once it has 3.12); the rest
+// of the cause, and a cause of no such value, stay.
+func TestRootCauseLimitChanged(t *testing.T) {
+	m, _ := newTestMemory(t)
+	newest := sess("c3", map[int][]string{
+		digest.Request: {"IT upgraded ops-02 to Ubuntu 24.04, so it has Python 3.12 now."},
+		digest.Outcome: {"The lookback is 7 days now, so late files are picked up."},
+	})
+	older := sess("a1", map[int][]string{
+		digest.Request: {"Why is the converter stdlib only?"},
+		digest.Root: {"Heads-up: the ops server, ops-02, only has Python 3.9, which is why the converter is stdlib only.",
+			"Store 114 had a 4-day outage. fct_sales missed its files because our lookback is only 3 days.",
+			"The report only ran once because the timer had Persistent=false."},
+	})
+	text := sessionsPack(m, newest, older)
+	for _, gone := range []string{"Python 3.9", "only 3 days"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("%q is shown after a newer session changed it:\n%s", gone, text)
+		}
+	}
+	for _, kept := range []string{"Store 114 had a 4-day outage.", "Persistent=false"} {
+		if !strings.Contains(text, kept) {
+			t.Errorf("%q is missing:\n%s", kept, text)
+		}
+	}
+}
+
 // TestRequestLeavesItsRule: a rule the user stated in a request and that
 // its Preference bullet shows is said once, under its label; the rest of
 // the request stays (over all packs, 454 preference bullets were said

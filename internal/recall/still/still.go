@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/supersede"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -25,7 +26,11 @@ func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, cu
 		// across the workspace") is one a permission takes back, and
 		// the alternative a decision names ("X — passed over for: Y")
 		// goes as the decision does.
-		return r.DropDoneCause(k, b)
+		left := r.DropDoneCause(k, b)
+		if p == digest.Root {
+			left = dropLimits(r, k, left)
+		}
+		return left
 	case p != digest.Request:
 		left := r.DropRetired(supersede.Drop(r.DropDone(k, b), replaced), k)
 		if p == digest.Preferences && !KeepsHead(b, left) {
@@ -41,6 +46,33 @@ func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, cu
 	}
 	return b
 }
+
+// dropLimits drops from root cause b of session k each sentence that
+// blames a value being only so much ("the pool is only 10 connections",
+// "ops-02 only has Python 3.9") once a newer statement gave that value
+// another: the cause no longer holds, and its value is no longer current.
+func dropLimits(r *derived.Retirer, k int, b string) string {
+	if !strings.Contains(b, "only") {
+		return b
+	}
+	var kept []string
+	dropped := false
+	for _, s := range digest.Sentences(b) {
+		if onlyValue.MatchString(s) && r.DropRetired(s, k) != s {
+			dropped = true
+			continue
+		}
+		kept = append(kept, s)
+	}
+	if !dropped {
+		return b
+	}
+	return strings.Join(kept, " ")
+}
+
+// onlyValue is a value said to be only so much: "only 10 connections",
+// "is only 3 days", "only has Python 3.9".
+var onlyValue = lazyre.New(`\bonly (?:(?:is|has|had|was|runs|keeps|allows|gets) )?(?:[A-Za-z][\w.+-]* ){0,2}\d`)
 
 // Stated is what a request states, without the questions it asks.
 func Stated(b string) string {
