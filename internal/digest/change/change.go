@@ -520,11 +520,12 @@ var takenBackWords = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s
 var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|[A-Z][\w.+-]*)\s+([a-z]{3,})\b`)
 
 // forgetAbout finds what the user takes back in so many words: "forget
-// what I said about vim.notify", "forget what I said about one compose
+// what I said about vim.notify", "take back what I said about mails only
+// on failure", "forget what I said about one compose
 // file", "forget what I said about JavaScript in the variant picker",
 // "I've changed my mind about voicemail", "the customer changed their
 // mind about the logo".
-var forgetAbout = lazyre.New(`(?i)\b(?:forget (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+var forgetAbout = lazyre.New(`(?i)\b(?:(?:forget|take back|scratch|ignore|disregard) (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
 // caving finds a rule the user gives up on: "I'm caving on mouse: wheel
 // scrolling, enough people asked."
@@ -934,7 +935,7 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "forget") || strings.Contains(lower, "mind") {
+	if strings.Contains(lower, "forget") || strings.Contains(lower, "mind") || strings.Contains(lower, "what i said") {
 		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))
 			if k := saidKeys(m[1]); strings.Contains(k, " ") {

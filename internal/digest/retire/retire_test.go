@@ -90,6 +90,8 @@ func TestRetiredByChange(t *testing.T) {
 			"Oh and forget the results/ commits rule, the JSON files are noise."},
 		{"a rule taken back by what it kept away", "Please no CDN in front of it, I don't want yet another third party seeing our users' traffic.",
 			"media loads slowly in Norway, so ok forget what I said about keeping CDNs out, put bunny.net in front of media.example.social."},
+		{"a rule taken back, what was said about it", "Mails only when a backup fails please, I never read success mails.",
+			"So take back what I said about mails only on failure: send them for every run, I'll filter them into a folder."},
 		{"a rule the user changed their mind about", "Once a voicemail is emailed I don't want a copy sitting on the box, so set delete=yes please.",
 			"I've changed my mind about voicemail: the partners listen on their desk phones too, so keep the messages on the box for 30 days instead of deleting them after the email."},
 		{"a limit to forget", "Keep unique parts under 10 on the BOM, every extra is a fee.",
