@@ -828,13 +828,16 @@ func TestRetiredByEdit(t *testing.T) {
 	newer.Parts[digest.Files] = []string{"config/config.exs (edited: `reminders: 3` → `reminders: 15`)",
 		"src/main/resources/application.conf (edited: `maximumPoolSize = 10` → `maximumPoolSize = 20`)",
 		"plc/GVL_Cellar.st (edited: `192.168.50.20, FW26, CODESYS 3.5 SP19` → `192.168.50.20, FW27, CODESYS 3.5 SP19`)",
-		"tests/checkout.js (edited ×2: `executor: 'ramping-vus',` → `executor: 'constant-arrival-rate',`)"}
+		"tests/checkout.js (edited ×2: `executor: 'ramping-vus',` → `executor: 'constant-arrival-rate',`)",
+		"Makefile (edited: `VALIDATOR = tools/gtfs-validator-5.0.1-cli.jar` → `VALIDATOR = tools/gtfs-validator-6.0.0-cli.jar`)"}
 	for _, tc := range []struct {
 		older string
 		want  bool
 	}{
 		{"The header records the controller: PFC200 at 192.168.50.20, FW26, CODESYS 3.5 SP19.", true}, // a firmware code
 		{"The PFC200 runs FW27 now.", false},
+		{"I ran the MobilityData validator (5.0.1) and the report is in samples/validator-report.json.", true}, // a version inside a file name
+		{"The validator 6.0.0 jar goes into tools/.", false},
 		{"One scenario, `checkout`, with the ramping-vus executor: ramp to 200 VUs over 2 minutes.", true}, // a setting's literal
 		{"The reminders queue now runs 3 at a time, under the relay's limit.", true},
 		{"The pool is only 10 connections, but each request keeps one too long.", true},

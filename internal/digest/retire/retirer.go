@@ -413,6 +413,13 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 			// alone is no such value: 8545 of http://127.0.0.1:8545 is
 			// a port, which "hardhat also wants 8545" gives another
 			// thing.
+			// A version inside a name: 5.0.1 of
+			// tools/gtfs-validator-5.0.1-cli.jar, once it is 6.0.0.
+			for _, v := range innerVersion.FindAllString(t, -1) {
+				if v != t && !strings.Contains(now, v) && !slices.Contains(st.replaced, v) {
+					st.replaced = append(st.replaced, v)
+				}
+			}
 			for _, v := range replace.ValueParts(t) {
 				if v != t && distinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
 					st.replaced = append(st.replaced, v)
@@ -434,6 +441,9 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 		r.stmts = append(r.stmts, st)
 	}
 }
+
+// innerVersion is a version of three parts or more within a longer token.
+var innerVersion = lazyre.New(`\b\d+\.\d+\.\d+(?:\.\d+)?\b`)
 
 // editedLine is a line an edit replaced, as a summary's list of changed
 // files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
