@@ -642,6 +642,10 @@ var leftAlone = lazyre.New(`(?i)^\W{0,2}(?:alone|as it is|as is|in place|untouch
 // Kafka is not off Kafka.
 var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got|(?:we're|we are) (?:moving|migrating))\s+off|(?i:we're|we are|we'll be)\s+leaving)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
 
+// outOfList finds a name taken out of a list: "Juneteenth is out of the
+// holiday list", "pve3 is off the list now".
+var outOfList = lazyre.New(`(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+]|\b[a-z][\w.-]*\d[\w.-]*)\s+(?:is|are)\s+(?:now\s+)?(?:out of|off|gone from|no longer (?:in|on))\s+the\s+(?:[\w-]+\s+)?(list|set)\b`)
+
 // setOrder is an order to set a value, which a measure given in place
 // of another ("cap the limit at 100 instead of 200") changes rather than
 // tells as a symptom.
@@ -878,6 +882,15 @@ func Removed(s string) []string {
 		}
 		if len(k) > 2 && !slices.Contains(out, k) {
 			out = append(out, k)
+		}
+	}
+	if strings.Contains(s, " list") || strings.Contains(s, " set") {
+		for _, m := range outOfList.FindAllStringSubmatch(s, -1) {
+			if k := lex.Key(strings.Trim(m[1], "`")); len(k) > 2 && !lex.StopWords[strings.ToLower(m[1])] {
+				if k = lex.Key(m[2]) + " " + k; !slices.Contains(out, k) {
+					out = append(out, k) // a statement of it in the list, not every one of it
+				}
+			}
 		}
 	}
 	for _, m := range ruleGone.FindAllStringSubmatch(s, -1) {

@@ -92,6 +92,8 @@ func TestRetiredByChange(t *testing.T) {
 			"media loads slowly in Norway, so ok forget what I said about keeping CDNs out, put bunny.net in front of media.example.social."},
 		{"a rule taken back, what was said about it", "Mails only when a backup fails please, I never read success mails.",
 			"So take back what I said about mails only on failure: send them for every run, I'll filter them into a folder."},
+		{"a name taken out of a list", "Juneteenth, June 19, is in the list with the others.",
+			"Juneteenth is out of the holiday list, so June 19 runs the regular weekday schedule."},
 		{"a rule the user changed their mind about", "Once a voicemail is emailed I don't want a copy sitting on the box, so set delete=yes please.",
 			"I've changed my mind about voicemail: the partners listen on their desk phones too, so keep the messages on the box for 30 days instead of deleting them after the email."},
 		{"a limit to forget", "Keep unique parts under 10 on the BOM, every extra is a fee.",
@@ -245,6 +247,8 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"a rule taken back by its hyphenated name, another statement of its words", "It goes to the PLC as an online change, no full download needed.",
 			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"a name taken out of a list, said of otherwise", "Juneteenth became a federal holiday in 2021.",
+			"Juneteenth is out of the holiday list, so June 19 runs the regular weekday schedule."},
 		{"how often, the same", "The packaged app checks for updates once a day.",
 			"The app now checks daily and downloads an available update in the background."},
 		{"how often another thing happens", "The packaged app checks for updates every 4 hours.",
