@@ -144,9 +144,10 @@ func Of(s string) []Quantity {
 			// share or a temperature is a setting's level on the topic
 			// it shares ("on below 8 °C").
 			// A size of nothing named after it ("all three nodes have
-			// 256 GB now") is bare: it meets a size of what the other
-			// statement names ("128 GB RAM each" once it names RAM). A
-			// time is read as a duration (prose.Durations).
+			// 256 GB now", "the default long edge is 320 px now") is
+			// bare: it meets a size of what the other statement names
+			// ("128 GB RAM each" once it names RAM, "the 256 px long
+			// edge"). A time is read as a duration (prose.Durations).
 			w := qualifier(toks, next)
 			if w == "" && !sizes[unit] {
 				continue
@@ -307,10 +308,10 @@ var measures = func() map[string]bool {
 	return m
 }()
 
-// sizes are the unit keys of sizes of memory and storage.
+// sizes are the unit keys of sizes of memory and storage, and of images.
 var sizes = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`kb mb gb tb kib mib gib tib`) {
+	for _, w := range strings.Fields(`kb mb gb tb kib mib gib tib px`) {
 		m[unitKey(w)] = true
 	}
 	return m

@@ -74,6 +74,10 @@ func TestOtherBareSize(t *testing.T) {
 			t.Errorf("Other(%q, %q) = %q, want %q", old, tc.now, u, tc.want)
 		}
 	}
+	thumb := "when a 4000 px photo goes down to the 256 px long edge"
+	if u, _ := Other(Of(thumb), Of("The default long edge is 320 px now."), nil, keys("default", "long", "edge")); u != "px/long" {
+		t.Errorf("Other(%q, the long edge is 320 px now) = %q, want px/long", thumb, u)
+	}
 	if u, _ := Other(Of("the cache holds 2 GB"), Of("the cache holds 4 GB now"), nil, keys("cache")); u != "" {
 		t.Errorf("two bare sizes met as %q", u)
 	}
