@@ -68,6 +68,11 @@ func Of(s string) []Quantity {
 			out = appendNew(out, seen, q)
 			continue
 		}
+		if n, ok := strings.CutSuffix(t, "/s"); ok && isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".") {
+			// "at 150/s" is a rate, as "300 checkouts per second" is.
+			out = appendNew(out, seen, Quantity{Unit: "hz", Value: n})
+			continue
+		}
 		if n, ok := strings.CutPrefix(t, "-"); ok && isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".") {
 			// "-23 LUFS" against "-16 LUFS": a level below zero counts
 			// what the word after it names; below zero, a measure ("-5 s")

@@ -32,6 +32,7 @@ func TestQuantities(t *testing.T) {
 		{"CI runs the suite in four shards, one per runner", []Quantity{{"shard", "4", false}}},
 		{"two minutes; six of them; ten seconds", nil},
 		{"simulation at 30 ticks per second; the server steps at 60 Hz", []Quantity{{"hz", "30", false}, {"tick", "30", false}, {"hz", "60", false}}},
+		{"350 ms p95 at 150/s; the target is now 300 checkouts per second", []Quantity{{"hz", "150", false}, {"hz", "300", false}, {"checkou", "300", false}}},
 		{"The sensor loop samples 100 readings a second.", []Quantity{{"hz", "100", false}, {"read", "100", false}}},
 		{"The reminders queue runs 3 at a time; the importer runs 4 in parallel.", []Quantity{{"at once", "3", false}, {"at once", "4", false}}},
 		{"It checks once a day; backups run twice per week.", []Quantity{{"times", "1/day", true}, {"times", "2/week", true}}},
