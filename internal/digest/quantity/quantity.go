@@ -148,13 +148,13 @@ func Of(s string) []Quantity {
 			// after it say it measures, or nothing this can tell. A
 			// share or a temperature is a setting's level on the topic
 			// it shares ("on below 8 °C").
-			// A size of nothing named after it ("all three nodes have
-			// 256 GB now", "the default long edge is 320 px now") is
-			// bare: it meets a size of what the other statement names
+			// A size of nothing named after it, said as it is now ("all
+			// three nodes have 256 GB now", "the default long edge is
+			// 320 px now") is bare: it meets a size of what the other statement names
 			// ("128 GB RAM each" once it names RAM, "the 256 px long
 			// edge"). A time is read as a duration (prose.Durations).
 			w := qualifier(toks, next)
-			if w == "" && !sizes[unit] {
+			if w == "" && !(sizes[unit] && saidNow(toks, next) && !strings.EqualFold(toks[next-1], "GbE")) {
 				continue
 			}
 			q.Unit += "/" + w
@@ -312,6 +312,16 @@ var measures = func() map[string]bool {
 	}
 	return m
 }()
+
+// saidNow reports whether toks from i say a value is as it is now: "now"
+// or "today" next, or the sentence ends.
+func saidNow(toks []string, i int) bool {
+	if i >= len(toks) {
+		return true
+	}
+	w := strings.ToLower(strings.TrimRight(toks[i], ".:"))
+	return w == "now" || w == "today"
+}
 
 // sizes are the unit keys of sizes of memory and storage, and of images.
 var sizes = func() map[string]bool {
