@@ -173,16 +173,17 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		}
 	}
 	if !clauses && !some && len(parts) > 2 {
-		// An item may say what it says only of the list's head: "128
-		// GB RAM each" of "Three nodes pve1, …, four NVMe OSDs per node,
-		// 128 GB RAM each" once "all three nodes have 256 GB now".
-		all := true
-		for i := 1; i < len(parts); i++ {
-			gone[i] = r.retired(parts[0]+", "+parts[i], rank)
-			all = all && gone[i]
+		// An item may say what it says only of the list's head: "128 GB
+		// RAM each" of "Three nodes pve1, …, four NVMe OSDs per node,
+		// 128 GB RAM each" once "all three nodes have 256 GB now". The
+		// items without which the list is not retired are what a newer
+		// statement retired.
+		for i := range parts {
+			rest := append(append([]string{}, parts[:i]...), parts[i+1:]...)
+			gone[i] = !r.retired(strings.Join(rest, ", "), rank)
 		}
-		if all {
-			clear(gone) // the head is what was retired: the list goes whole
+		if gone[0] {
+			clear(gone) // the head itself: the list goes whole
 		}
 	}
 	if !clauses && some {

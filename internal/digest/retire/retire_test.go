@@ -646,7 +646,8 @@ func TestDropRetiredClause(t *testing.T) {
 	if got, want := droppedBy("Proposal: struct 40, physics 40, cryoem 20 (`scripts/accounts.sh`, run once on the head node as root). The facility's 20 reflects its smaller contribution.", "Shares are now struct 35, cryoem 30 in `scripts/accounts.sh`; re-run it on the head node."), "Physics 40. The facility's 20 reflects its smaller contribution."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
-	// An item that says what it says of the list's head goes alone.
+	// An item that says what it says of the list's head goes alone: the
+	// list without it is not retired.
 	if got, want := droppedBy("Three nodes pve1, pve2, pve3 on 10.10.10.11 to .13, Ceph Reef 18.2 on its own 25 GbE network, four NVMe OSDs per node, 128 GB RAM each.", "The RAM upgrade came too, all three nodes have 256 GB now."), "Three nodes pve1, pve2, pve3 on 10.10.10.11 to .13, Ceph Reef 18.2 on its own 25 GbE network, four NVMe OSDs per node."; got != want {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
