@@ -220,6 +220,16 @@ func TestRootCauseLimitChanged(t *testing.T) {
 			t.Errorf("%q is missing:\n%s", kept, text)
 		}
 	}
+	// A newer statement on the same server that gives Python no other
+	// number leaves the cause alone.
+	cron := sess("c3", map[int][]string{
+		digest.Request: {"Schedule the nightly build."},
+		digest.Outcome: {"Cron on ops-02 (user feedbuild) runs it every night at 02:15 from /srv/feedbuild, logging to /var/log/feedbuild.log.",
+			"`python3 tools/set_interval.py 1800` prints the commands."},
+	})
+	if text := sessionsPack(m, cron, older); !strings.Contains(text, "Python 3.9") {
+		t.Errorf("the cause went without a newer Python:\n%s", text)
+	}
 }
 
 // TestRequestLeavesItsRule: a rule the user stated in a request and that

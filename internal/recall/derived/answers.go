@@ -208,6 +208,10 @@ func New(m *memory.Memory, core []retire.Statement, sums []*digest.Summary, v *o
 	return c
 }
 
+// Newer returns the summaries of the sessions newer than rank, newest
+// first.
+func (c *Retirer) Newer(rank int) []*digest.Summary { return c.sums[:min(max(rank, 0), len(c.sums))] }
+
 // Save writes the answers back when this pack computed any: the next
 // pack of the same inputs finds them all. A cache that cannot be written
 // costs the next pack time, nothing else: it is said on stderr.

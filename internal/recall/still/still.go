@@ -49,16 +49,17 @@ func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, cu
 
 // dropLimits drops from root cause b of session k each sentence that
 // blames a value being only so much ("the pool is only 10 connections",
-// "ops-02 only has Python 3.9") once a newer statement gave that value
-// another: the cause no longer holds, and its value is no longer current.
+// "ops-02 only has Python 3.9") once a newer session gave what it names
+// another number and the retirer agrees: the cause no longer holds, and
+// its value is no longer current.
 func dropLimits(r *derived.Retirer, k int, b string) string {
-	if !strings.Contains(b, "only") {
+	if !strings.Contains(b, "only") || k == 0 {
 		return b
 	}
 	var kept []string
 	dropped := false
 	for _, s := range digest.Sentences(b) {
-		if onlyValue.MatchString(s) && r.DropRetired(s, k) != s {
+		if m := onlyValue.FindStringSubmatch(s); m != nil && renumbered(r.Newer(k), limitNames(m), m[3]) && r.DropRetired(s, k) != s {
 			dropped = true
 			continue
 		}
@@ -70,9 +71,57 @@ func dropLimits(r *derived.Retirer, k int, b string) string {
 	return strings.Join(kept, " ")
 }
 
-// onlyValue is a value said to be only so much: "only 10 connections",
-// "is only 3 days", "only has Python 3.9".
-var onlyValue = lazyre.New(`\bonly (?:(?:is|has|had|was|runs|keeps|allows|gets) )?(?:[A-Za-z][\w.+-]* ){0,2}\d`)
+// onlyValue is a value said to be only so much, with the word before it
+// (1), the words between (2), the number (3) and the word after (4): "pool
+// is only 10 connections", "ops-02, only has Python 3.9", "our lookback
+// is only 3 days".
+var onlyValue = lazyre.New(`(?i)(?:\b([\w-]+)\s+(?:is\s+|was\s+)?)?\bonly\s+(?:(?:is|has|had|was|runs|keeps|allows|gets)\s+)?((?:[A-Za-z][\w.+-]*\s+){0,2})(\d[\d.]*\d|\d)(?:\s+([A-Za-z]+))?`)
+
+// limitNames are the words of a limit that may name it in another
+// statement, lower-case: what it is of, and what it counts.
+func limitNames(m []string) []string {
+	var out []string
+	for _, w := range append(strings.Fields(m[2]), m[1], m[4]) {
+		w = strings.ToLower(w)
+		if len(w) >= 3 && !lex.StopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// renumbered reports whether a bullet of sums gives a number other than
+// v soon after one of names, a word of its own: "Python 3.12", "lookback
+// default is 5 days"; not "python3 tools/set_interval.py 1800".
+func renumbered(sums []*digest.Summary, names []string, v string) bool {
+	for _, d := range sums {
+		for _, bullets := range d.Parts {
+			for _, b := range bullets {
+				lower := strings.ToLower(b)
+				for _, n := range names {
+					for at := 0; ; {
+						i := strings.Index(lower[at:], n)
+						if i < 0 {
+							break
+						}
+						start := at + i
+						at = start + len(n)
+						if start > 0 && lex.IsWordByte(lower[start-1]) || at < len(lower) && lex.IsWordByte(lower[at]) {
+							continue // "python3 tools/…" names no Python version
+						}
+						if m := firstNumber.FindString(lower[at:min(len(lower), at+24)]); m != "" && m != v {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// firstNumber is the first number of a text.
+var firstNumber = lazyre.New(`\d[\d.]*\d|\d`)
 
 // Stated is what a request states, without the questions it asks.
 func Stated(b string) string {
