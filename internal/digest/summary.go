@@ -79,6 +79,9 @@ type Summary struct {
 	Parts [NumParts][]string // bullets, whole, in order, without repeats
 	// Open is the last segment's Open: what is still open at the end.
 	Open []string
+	// Seg is the segment each bullet was last said in, counted from 0:
+	// a session's later segment may change what an earlier one said.
+	Seg map[string]int
 }
 
 // Substantial reports whether the summary says what was asked or done.
@@ -92,11 +95,13 @@ var boldHeading = lazyre.New(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
 
 // Parse reads summary.md's body (front matter removed).
 func Parse(text string) *Summary {
-	d := &Summary{}
-	seen := make(map[string]bool)
+	d := &Summary{Seg: make(map[string]int)}
+	seen := make(map[string]int) // a bullet's key: its index in its part
+	var segs [NumParts][]int     // the segment each bullet was last said in
 	part := Notes
 	var segOpen []string
 	inSegment := false
+	seg := -1       // the segment being read; text before the first is of 0
 	var cur *string // the bullet a continuation line extends
 	add := func(p int, s string) {
 		s = mdtext.OneLine(s)
@@ -117,12 +122,14 @@ func Parse(text string) *Summary {
 			return
 		}
 		key := string(rune('a'+p)) + strings.ToLower(s)
-		if seen[key] {
+		if i, ok := seen[key]; ok {
+			segs[p][i] = max(seg, 0)
 			cur = nil
 			return
 		}
-		seen[key] = true
+		seen[key] = len(d.Parts[p])
 		d.Parts[p] = append(d.Parts[p], s)
+		segs[p] = append(segs[p], max(seg, 0))
 		cur = &d.Parts[p][len(d.Parts[p])-1]
 	}
 	for line := range strings.Lines(text) {
@@ -133,6 +140,7 @@ func Parse(text string) *Summary {
 			// A segment starts: its Open replaces the last one's.
 			if strings.Contains(strings.ToLower(trim), "segment") || !inSegment {
 				segOpen, inSegment = nil, true
+				seg++
 			}
 			part, cur = Notes, nil
 		case trim == "":
@@ -157,6 +165,11 @@ func Parse(text string) *Summary {
 		}
 	}
 	d.Open = segOpen
+	for p := range d.Parts {
+		for i, b := range d.Parts[p] {
+			d.Seg[b] = max(d.Seg[b], segs[p][i])
+		}
+	}
 	return d
 }
 

@@ -20,3 +20,13 @@ func TestChitChat(t *testing.T) {
 		t.Error("noResponse")
 	}
 }
+
+// TestParseSegments: each bullet is of the segment it was last said in.
+func TestParseSegments(t *testing.T) {
+	d := Parse("## Segment 1\n\n**Outcome**\n- Pool is 10.\n- Said twice.\n\n## Segment 2\n\n**Outcome**\n- Pool is 20.\n- Said twice.\n  and continued.\n")
+	for b, want := range map[string]int{"Pool is 10.": 0, "Pool is 20.": 1, "Said twice.": 1} {
+		if got, ok := d.Seg[b]; !ok || got != want {
+			t.Errorf("Seg[%q] = %d, %v; want %d", b, got, ok, want)
+		}
+	}
+}
