@@ -13,13 +13,19 @@ import (
 // DropRetired returns s without the sentences a newer statement retires;
 // "" if nothing is left.
 func (r *Retirer) DropRetired(s string, rank int) string {
-	return r.dropRetired(s, order(rank, false))
+	if r == nil {
+		return s
+	}
+	return r.dropRetired(s, r.orderOf(rank, s, false))
 }
 
 // DropRetiredAsked is DropRetired for what a session of the given rank
 // was asked.
 func (r *Retirer) DropRetiredAsked(s string, rank int) string {
-	return r.dropRetired(s, order(rank, true))
+	if r == nil {
+		return s
+	}
+	return r.dropRetired(s, r.orderOf(rank, s, true))
 }
 
 func (r *Retirer) dropRetired(s string, rank int) string {

@@ -205,13 +205,19 @@ func planOn(n, x string, xk, nk map[string]bool) bool {
 // replaced, or none of what replaced it), or gives the same setting
 // another value.
 func (r *Retirer) Retired(x string, rank int) bool {
-	return r.retired(x, order(rank, false))
+	if r == nil {
+		return false
+	}
+	return r.retired(x, r.orderOf(rank, x, false))
 }
 
 // RetiredAsked is Retired for what a session of the given rank was
 // asked: its own session's statements are newer.
 func (r *Retirer) RetiredAsked(x string, rank int) bool {
-	return r.retired(x, order(rank, true))
+	if r == nil {
+		return false
+	}
+	return r.retired(x, r.orderOf(rank, x, true))
 }
 
 func (r *Retirer) retired(x string, rank int) bool {
@@ -228,7 +234,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	if r.trace != nil {
 		r.trace.Rank, r.trace.Changed = max(r.trace.Rank, rank), r.trace.Changed || f != nil
 	}
-	if f != nil && r.changedSince(f[1], rank+1) {
+	if f != nil && r.changedSince(f[1], sessionEnd(rank)) {
 		return true
 	}
 	// x is a statement itself (a core item's title), or one a cache
@@ -312,14 +318,22 @@ func (r *Retirer) retired(x string, rank int) bool {
 	for _, i := range r.candidates(candKeys) {
 		n := &r.stmts[i]
 		if n.own {
-			if rank == n.Rank && replacedIn(x, xk, n) {
+			if session(rank) == session(n.Rank) && rank >= n.Rank && replacedIn(x, xk, n) {
 				return true
 			}
 			continue
 		}
-		if n.Rank >= rank {
+		if n.Rank >= rank || n.core && session(n.Rank) == session(rank) {
 			continue
 		}
+		// A later segment of x's own session goes on with what x is
+		// about: only a value it gives otherwise retires x, not a change
+		// on its topic ("a rule please, nobody edits corosync.conf in
+		// place" after "link 1 … so corosync still has a path"). What a
+		// session did answers what it was asked, as before: by named
+		// changes only (namedOnly).
+		asked := rank%2 == 1 && n.Rank%2 == 0
+		inSession := session(n.Rank) == session(rank) && !asked
 		n.read()
 		if !read {
 			read = true
@@ -359,7 +373,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xNamed != nil && prose.Renamed(xNamed, n.named) {
 			return true // the profile lakehouse-stg is lakehouse-stg2 now
 		}
-		if still && n.keys != nil && r.stillChanged(xStillK, n) {
+		if still && n.keys != nil && !inSession && r.stillChanged(xStillK, n) {
 			return true
 		}
 		if n.keys != nil && r.otherVersionOf(x, xVer, xk, n) {
@@ -469,7 +483,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
 			}
 		}
-		if xs != 0 && n.state == -xs {
+		if xs != 0 && n.state == -xs && !inSession {
 			if c := n.change; c != nil && r.aside(xk, n.keys, c) {
 				return true
 			}
@@ -524,6 +538,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // what both count, the newer one counts otherwise
 			}
 		}
+		if inSession {
+			continue
+		}
 		if n.announces() {
 			if !xOverRead {
 				xOver, xOverRead = choiceOver(x), true
@@ -540,7 +557,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		// standing instruction ("from now on every new env var goes into
 		// .env.example"): a change on its topic that does not name it
 		// leaves it standing.
-		namedOnly := rank%2 == 1 && n.Rank == rank-1 || xStanding
+		namedOnly := asked && session(n.Rank) == session(rank) || xStanding
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {

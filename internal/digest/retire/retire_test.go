@@ -1406,3 +1406,52 @@ func TestRetiredStayWithIt(t *testing.T) {
 		}
 	}
 }
+
+// TestRetiredBySegment: a session's later segment changes what an
+// earlier one said (ktor-payments: "the pool is only 10 connections",
+// then the pool made 20 in the next segment); within one segment, and
+// for the same session's later segment against an earlier request, the
+// order is what it was.
+func TestRetiredBySegment(t *testing.T) {
+	const twoSegments = `## Segment 1 (2026-12-01 21:42–21:42 UTC)
+
+**Request**
+- The webhook load test falls over with Hikari timeouts.
+
+**Outcome**
+- The pool is only 10 connections, but the real problem is how long each request keeps one.
+
+## Segment 2 (2026-12-01 21:50–21:55 UTC)
+
+**Request**
+- and let's make the pool 20 anyway, 10 was always a placeholder.
+
+**Outcome**
+- Under load it's clean now: 0 failed requests in two runs.
+
+**Files changed** (1)
+- src/main/resources/application.conf (edited: ` + "`maximumPoolSize = 10` → `maximumPoolSize = 20`" + `)
+`
+	old := "The pool is only 10 connections, but the real problem is how long each request keeps one."
+	d := digest.Parse(twoSegments)
+	if got := New(nil, []*digest.Summary{d}).DropRetired(old, 0); got != "" {
+		t.Errorf("the first segment's pool is still said after the second changed it: %q", got)
+	}
+	one := digest.Parse(strings.Replace(twoSegments, "## Segment 2 (2026-12-01 21:50–21:55 UTC)\n", "", 1))
+	if got := New(nil, []*digest.Summary{one}).DropRetired(old, 0); got != old {
+		t.Errorf("one segment's own edit retired its outcome: %q", got)
+	}
+	// A later segment that goes on about the same thing gives no value
+	// otherwise: what the earlier one said stands.
+	const onTopic = "## Segment 1\n\n**Outcome**\n- link 1 (priority 10) stays on the management network 10.10.10.x as a fallback, so corosync still has a path if the GS108 dies.\n\n" +
+		"## Segment 2\n\n**Request**\n- Applied, corosync-cfgtool shows both links connected. Make the .new file thing a rule please, nobody edits corosync.conf in place.\n"
+	link := "link 1 (priority 10) stays on the management network 10.10.10.x as a fallback, so corosync still has a path if the GS108 dies."
+	if got := New(nil, []*digest.Summary{digest.Parse(onTopic)}).DropRetired(link, 0); got != link {
+		t.Errorf("a later segment on the same topic retired an earlier one: %q", got)
+	}
+	// Said again in the last segment, a statement is of that segment.
+	again := digest.Parse(twoSegments + "\n**Root causes**\n- " + old + "\n")
+	if got := New(nil, []*digest.Summary{again}).DropRetired(old, 0); got != old {
+		t.Errorf("a statement the last segment said again was retired by that segment: %q", got)
+	}
+}

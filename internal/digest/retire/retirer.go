@@ -41,6 +41,9 @@ type Retirer struct {
 	rd *Readings
 	// trace records what answers read, while Traced runs.
 	trace *Trace
+	// segs maps, per summary, its bullets and their sentences to the
+	// segment they were said in (segments).
+	segs []map[string]int
 }
 
 // New gathers the statements of core items (title and rank) and
@@ -63,40 +66,44 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 	r := &Retirer{df: make(map[string]int, 2*n), changed: make(map[int][]string), byText: make(map[string]int, n), rd: rd, stmts: make([]Statement, 0, n)}
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
+		r.stmts[len(r.stmts)-1].core = true
 	}
 	var away []Statement
+	r.segs = make([]map[string]int, len(sums))
 	for k, d := range sums {
+		r.segs[k] = segments(d)
+		at := func(b string, asked bool) int { return r.orderOf(k, b, asked) }
 		for p, bullets := range d.Parts {
 			if p == digest.Commands {
 				for _, b := range bullets {
-					r.addSubstitution(b, order(k, false))
+					r.addSubstitution(b, at(b, false))
 					// Its own session's statements are older than what it
 					// did: "cargo audit flagged sqlx 0.7.4" once its sed
 					// made it 0.8.2.
-					r.addOwnSubstitution(b, order(k, false))
+					r.addOwnSubstitution(b, at(b, false))
 					for _, st := range shellcmd.Steps(digest.Command(b)) {
 						if file, v, ok := replace.WritesValue(st); ok {
-							r.add(file+" is "+v+".", order(k, false)) // printf '22.11.0\n' > .nvmrc
+							r.add(file+" is "+v+".", at(b, false)) // printf '22.11.0\n' > .nvmrc
 						}
 					}
 					deleted, moved := gone.Files(digest.Command(b))
 					for _, f := range deleted {
-						away = append(away, Statement{Text: "rm " + f, Rank: order(k, false), gone: f, done: true})
+						away = append(away, Statement{Text: "rm " + f, Rank: at(b, false), gone: f, done: true})
 					}
 					for _, f := range moved {
-						away = append(away, Statement{Text: "mv " + f, Rank: order(k, false), gone: f, done: true})
+						away = append(away, Statement{Text: "mv " + f, Rank: at(b, false), gone: f, done: true})
 					}
 					for _, rn := range gone.Renamed(digest.Command(b)) {
-						r.stmts = append(r.stmts, Statement{Text: "mv " + rn[0], Rank: order(k, false), renamed: rn[0], renamedTo: rn[1], done: true})
+						r.stmts = append(r.stmts, Statement{Text: "mv " + rn[0], Rank: at(b, false), renamed: rn[0], renamedTo: rn[1], done: true})
 					}
 				}
 				continue
 			}
 			if p == digest.Files {
 				for _, b := range bullets {
-					r.changed[order(k, false)] = append(r.changed[order(k, false)], digest.ChangedFile(b))
+					r.changed[at(b, false)] = append(r.changed[at(b, false)], digest.ChangedFile(b))
 					for _, m := range editedLine.FindAllStringSubmatch(b, -1) {
-						r.addReplacement(m[1], m[2], order(k, false))
+						r.addReplacement(m[1], m[2], at(b, false))
 					}
 				}
 				continue
@@ -105,7 +112,7 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 				continue
 			}
 			for _, b := range bullets {
-				r.add(b, order(k, p == digest.Request))
+				r.add(b, at(b, p == digest.Request))
 			}
 		}
 	}
@@ -113,7 +120,7 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 	// A file deleted and written again, by the same session or a
 	// newer one, is there still.
 	for _, st := range away {
-		if !r.changedSince(st.gone, st.Rank+1) {
+		if !r.changedSince(st.gone, sessionEnd(st.Rank)) {
 			r.stmts = append(r.stmts, st)
 		}
 	}
@@ -154,15 +161,52 @@ func (r *Retirer) addMovedValues() {
 	r.stmts = append(r.stmts, moved...)
 }
 
-// order places a statement of a session of the given rank in time: what
-// a session was asked (its requests, its title) comes before what it
-// did, so "115200 is a bottleneck, move the link to 921600" is retired
-// by the same session's change.
+// order places a statement of a session of the given rank in time, a
+// smaller order newer: what a session was asked (its requests, its
+// title) comes before what it did, so "115200 is a bottleneck, move the
+// link to 921600" is retired by the same session's change; and what one
+// of its segments said, before what a later one did ("the pool is only
+// 10 connections" once the session's next segment made it 20). A
+// statement of no known segment is of its session's last, or, asked,
+// of its first.
 func order(rank int, asked bool) int {
 	if asked {
-		return 2*rank + 1
+		return orderAt(rank, 0, true)
 	}
-	return 2 * rank
+	return orderAt(rank, segSlots-1, false)
+}
+
+// segSlots is how many segments of a session order tells apart; later
+// ones count as its last.
+const segSlots = 32
+
+// orderAt is the order of a statement of segment seg of the session of
+// the given rank.
+func orderAt(rank, seg int, asked bool) int {
+	o := rank*2*segSlots + (segSlots-1-min(max(seg, 0), segSlots-1))*2
+	if asked {
+		o++
+	}
+	return o
+}
+
+// session is the rank of the session of order o.
+func session(o int) int { return o / (2 * segSlots) }
+
+// sessionEnd is the order of the newest statement of the session before
+// the one of order o: every order below it is of that session or newer.
+func sessionEnd(o int) int { return (session(o) + 1) * 2 * segSlots }
+
+// orderOf is the order of x, a bullet or a sentence of one, said in the
+// session of the given rank: of the segment its summary says it was
+// said in, if it says.
+func (r *Retirer) orderOf(rank int, x string, asked bool) int {
+	if rank >= 0 && rank < len(r.segs) {
+		if seg, ok := r.segs[rank][segKey(x)]; ok {
+			return orderAt(rank, seg, asked)
+		}
+	}
+	return order(rank, asked)
 }
 
 // add adds a statement: a bullet or a title, whose sentences together
@@ -228,7 +272,7 @@ func counted(n int, at func(i int) (text string, rank int, keyed bool)) []bool {
 		var text string
 		text, ranks[i], keyed[i] = at(i)
 		words[i] = spacedWords(text)
-		bySession[ranks[i]/2] = append(bySession[ranks[i]/2], i)
+		bySession[session(ranks[i])] = append(bySession[session(ranks[i])], i)
 	}
 	out := make([]bool, n)
 	said := make(map[string]bool, n)
@@ -240,7 +284,7 @@ func counted(n int, at func(i int) (text string, rank int, keyed bool)) []bool {
 		// A session has tens of statements; the core items of sessions
 		// the pack does not show may be thousands, and are compared
 		// word for word only.
-		if same := bySession[ranks[i]/2]; len(same) <= maxRepeatScan && repeated(words, i, same) {
+		if same := bySession[session(ranks[i])]; len(same) <= maxRepeatScan && repeated(words, i, same) {
 			continue
 		}
 		out[i] = true
@@ -449,3 +493,30 @@ var innerVersion = lazyre.New(`\b\d+\.\d+\.\d+(?:\.\d+)?\b`)
 // files gives it: "config/config.exs (edited: `reminders: 3` → `reminders:
 // 15`)".
 var editedLine = lazyre.New("`([^`]+)` → `([^`]+)`")
+
+// segments maps each bullet of d, and each sentence of one, to the
+// segment it was said in; nil when d has one segment.
+func segments(d *digest.Summary) map[string]int {
+	last := 0
+	for _, seg := range d.Seg {
+		last = max(last, seg)
+	}
+	if last == 0 {
+		return nil
+	}
+	m := make(map[string]int, 2*len(d.Seg))
+	for b, seg := range d.Seg {
+		for _, x := range append(digest.Sentences(b), b) {
+			if k := segKey(x); seg > m[k] {
+				m[k] = seg
+			} else if _, ok := m[k]; !ok {
+				m[k] = seg
+			}
+		}
+	}
+	return m
+}
+
+// segKey is what segments knows a text by: a core item's title is its
+// bullet's sentence without the full stop.
+func segKey(x string) string { return strings.TrimRight(strings.TrimSpace(x), ".!?") }

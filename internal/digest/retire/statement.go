@@ -49,6 +49,10 @@ type Statement struct {
 	// statements, which are older than what the session did: only the
 	// versions it replaced, only for statements of its rank.
 	own bool
+	// core marks a core item's title: like today's statements of its
+	// session, it neither retires its session's statements nor is
+	// retired by them, whatever their segment.
+	core bool
 	// gone is a file a command deleted or moved away (gone.Files).
 	gone string
 	// renamed is a name in code a command gave another name:

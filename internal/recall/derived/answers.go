@@ -208,9 +208,9 @@ func New(m *memory.Memory, core []retire.Statement, sums []*digest.Summary, v *o
 	return c
 }
 
-// Newer returns the summaries of the sessions newer than rank, newest
+// Said returns the summaries of the sessions of rank and newer, newest
 // first.
-func (c *Retirer) Newer(rank int) []*digest.Summary { return c.sums[:min(max(rank, 0), len(c.sums))] }
+func (c *Retirer) Said(rank int) []*digest.Summary { return c.sums[:min(max(rank+1, 0), len(c.sums))] }
 
 // Save writes the answers back when this pack computed any: the next
 // pack of the same inputs finds them all. A cache that cannot be written
@@ -377,6 +377,7 @@ func retirerKey(core []retire.Statement, sums []*digest.Summary) [sha256.Size]by
 			num(len(bullets))
 			for _, x := range bullets {
 				str(x)
+				num(d.Seg[x]) // the retirer orders a session's statements by segment
 			}
 		}
 	}
