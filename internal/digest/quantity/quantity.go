@@ -364,6 +364,18 @@ func unitKey(w string) string {
 	return strings.TrimRight(lex.Key(lex.Stem(w)), "eiy")
 }
 
+// Counter reports whether unit u is a position in a sequence a long
+// number gives ("block 19850000"): two such positions are of one thing
+// whatever else their statements share.
+func Counter(u string) bool {
+	for w := range counter {
+		if unitKey(w) == u {
+			return true
+		}
+	}
+	return false
+}
+
 // counter are words before a long number that give a position in one
 // sequence, which a newer statement moves: "block 20,100,000".
 var counter = prose.WordSet(`block height epoch step iteration slot round generation`)

@@ -641,8 +641,8 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 	switch {
 	case temp && !sameLead(x, n.Text):
 		return false
-	case prose.NamesIdent(x, n.Text):
-		return true
+	case prose.NamesIdent(x, n.Text), quantity.Counter(u):
+		return true // the controller_manager's rate; the block a fork is pinned at
 	case !weak:
 		return r.sharesBesides(xk, n.keys, u, n.saysNow())
 	case sameTopicOf(topic(), n.keys):

@@ -1455,3 +1455,26 @@ func TestRetiredBySegment(t *testing.T) {
 		t.Errorf("a statement the last segment said again was retired by that segment: %q", got)
 	}
 }
+
+// TestRetiredByCounter: a position in a sequence ("block 19,850,000")
+// given another by a newer statement is retired however common the other
+// words are (a memory of fork tests says "fork" everywhere).
+func TestRetiredByCounter(t *testing.T) {
+	common := []string{"The fork tests run on Anvil.", "Fork tests use the Aave pool.", "The fork RPC is in .env.",
+		"Every fork test warps time.", "The fork is slow in CI.", "A fork test covers harvest."}
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"I pinned the fork at block 19,850,000 in setUp.", "Also the Aave market params changed last week, move the fork to block 20,100,000 so we test against the current rates.", true},
+		{"I pinned the fork at block 19,850,000 in setUp.", "The indexer caught up to height 20,100,000.", false},
+	} {
+		stmts := []Statement{{Text: tc.newer, Rank: 0}, {Text: tc.older, Rank: 1}}
+		for _, f := range append(common, filler...) {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := New(stmts, nil).Retired(tc.older, 1); got != tc.want {
+			t.Errorf("Retired(%q) after %q = %v", tc.older, tc.newer, got)
+		}
+	}
+}
