@@ -92,6 +92,8 @@ func TestRetiredByChange(t *testing.T) {
 			"media loads slowly in Norway, so ok forget what I said about keeping CDNs out, put bunny.net in front of media.example.social."},
 		{"a rule taken back, what was said about it", "Mails only when a backup fails please, I never read success mails.",
 			"So take back what I said about mails only on failure: send them for every run, I'll filter them into a folder."},
+		{"a problem whose culprit a newer statement found and mended", "`write_normals` reads one normal per vertex, which averages across the sharp edges, so custom split normals are lost in the export.",
+			"The culprit was that `write_normals` took `v.normal`, the smooth per-vertex normal. The right source is `mesh.corner_normals`, and that's what it reads now."},
 		{"a name taken out of a list", "Juneteenth, June 19, is in the list with the others.",
 			"Juneteenth is out of the holiday list, so June 19 runs the regular weekday schedule."},
 		{"a rule the user changed their mind about", "Once a voicemail is emailed I don't want a copy sitting on the box, so set delete=yes please.",
@@ -247,6 +249,8 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"a rule taken back by its hyphenated name, another statement of its words", "It goes to the PLC as an online change, no full download needed.",
 			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"a culprit found in another function", "`write_normals` reads one normal per vertex, so custom split normals are lost in the export.",
+			"The culprit was that `write_uvs` took the first UV layer; it reads the active one now."},
 		{"a name taken out of a list, said of otherwise", "Juneteenth became a federal holiday in 2021.",
 			"Juneteenth is out of the holiday list, so June 19 runs the regular weekday schedule."},
 		{"how often, the same", "The packaged app checks for updates once a day.",
