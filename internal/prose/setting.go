@@ -86,8 +86,13 @@ func Settings(text string) map[string]string {
 		if rest := text[i[1]:]; apart.MatchString(rest) && !apartFrom.MatchString(rest) {
 			continue // "booked_at 18 ms apart" is a difference
 		}
-		if i[3] == i[4] && text[strings.LastIndexAny(text[:i[3]], "_.-")] == '.' {
-			continue // python3.13 is no key python3.1 set to 3, Detect-BitLocker.ps1 no key set to 1
+		if sep := strings.LastIndexAny(text[:i[3]], "_.-"); i[3] == i[4] && (text[sep] == '.' || !isDigits(text[sep+1:i[3]])) {
+			// A number glued to a key is part of a name (but for the
+			// last digit of a name's number, macos-14 once it is
+			// macos-15): python3.13 is no key python3.1 set to 3,
+			// Detect-BitLocker.ps1 no key set to 1, FV1-FV8 (eight
+			// tanks) no key FV1-FV set to 8.
+			continue
 		}
 		if k := strings.ToLower(text[i[2]:i[3]]); isKeyName(k) {
 			out[settingKey(k)] = text[i[4]:i[5]]
@@ -498,3 +503,6 @@ func Renamed(older, newer map[string]string) bool {
 	}
 	return false
 }
+
+// isDigits reports whether s is one or more ASCII digits.
+func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }

@@ -65,6 +65,7 @@ func TestSettings(t *testing.T) {
 		"Two BOOKING items with booked_at 18 ms apart.":                                         "map[]",
 		"Set pool_size=10 apart from the importer.":                                             "map[poolsize:10]",
 		"MAX_WORKERS=8 apart from CI.":                                                          "map[maxworkers:8]",
+		"Eight 20 hl unitanks FV1-FV8; GVL_Cellar.st has FV1-FV4.":                              "map[]", // a range of names, no key FV1-FV set to 8
 		"Connecting to db-crawl-01:5432, database pricewatch.":                                  "map[dbcrawl01:5432 postgreshost:db-crawl-01 postgresport:5432]",
 		"Postgres is hosted on RDS since v15.":                                                  "map[]",
 		"Postgres 16 runs on the same host as the API.":                                         "map[]",
