@@ -318,7 +318,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	for _, i := range r.candidates(candKeys) {
 		n := &r.stmts[i]
 		if n.own {
-			if session(rank) == session(n.Rank) && rank >= n.Rank && replacedIn(x, xk, n) {
+			if session(rank) == session(n.Rank) && replacedIn(x, xk, n) {
 				return true
 			}
 			continue
