@@ -228,6 +228,10 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Both banks drop camt.053 statements every morning into /srv/bank/inbox/<bank>/ on fibu01.", "env"},
 		// Where a kind of thing is kept, said without a verb.
 		{Assistant, "Migrations with goose in `db/migrations` (`make migrate-up`).", "env"},
+		// A setup given by its label (brewery-fermenter-plc, once "FV1-FV8"
+		// no longer read as a setting).
+		{User, "Setup: eight 20 hl unitanks FV1-FV8, each with a glycol jacket on one 24 V solenoid valve and a PT100 in the thermowell.", "env"},
+		{User, "Setup: nothing new.", ""}, // no number: no setting said
 		// A change told with what it replaced is a choice, dotted names
 		// and "I've" and all.
 		{Assistant, "I've changed the workflow so the entity triplet is derived from catalog-info.yaml with yq rather than typed, which makes this mistake impossible.", "decision"},
