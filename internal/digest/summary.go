@@ -79,8 +79,9 @@ type Summary struct {
 	Parts [NumParts][]string // bullets, whole, in order, without repeats
 	// Open is the last segment's Open: what is still open at the end.
 	Open []string
-	// Seg is the segment each bullet was last said in, counted from 0:
-	// a session's later segment may change what an earlier one said.
+	// Seg is the segment each bullet was first said in, counted from 0:
+	// a session's later segment may change what an earlier one said, and
+	// one that says a bullet again (a recap) changes nothing.
 	Seg map[string]int
 }
 
@@ -97,7 +98,7 @@ var boldHeading = lazyre.New(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
 func Parse(text string) *Summary {
 	d := &Summary{Seg: make(map[string]int)}
 	seen := make(map[string]int) // a bullet's key: its index in its part
-	var segs [NumParts][]int     // the segment each bullet was last said in
+	var segs [NumParts][]int     // the segment each bullet was first said in
 	part := Notes
 	var segOpen []string
 	inSegment := false
@@ -122,9 +123,8 @@ func Parse(text string) *Summary {
 			return
 		}
 		key := string(rune('a'+p)) + strings.ToLower(s)
-		if i, ok := seen[key]; ok {
-			segs[p][i] = max(seg, 0)
-			cur = nil
+		if _, ok := seen[key]; ok {
+			cur = nil // said again: a recap, no newer statement
 			return
 		}
 		seen[key] = len(d.Parts[p])
@@ -167,7 +167,9 @@ func Parse(text string) *Summary {
 	d.Open = segOpen
 	for p := range d.Parts {
 		for i, b := range d.Parts[p] {
-			d.Seg[b] = max(d.Seg[b], segs[p][i])
+			if seg, ok := d.Seg[b]; !ok || segs[p][i] < seg {
+				d.Seg[b] = segs[p][i]
+			}
 		}
 	}
 	return d

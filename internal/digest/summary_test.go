@@ -21,10 +21,10 @@ func TestChitChat(t *testing.T) {
 	}
 }
 
-// TestParseSegments: each bullet is of the segment it was last said in.
+// TestParseSegments: each bullet is of the segment it was first said in.
 func TestParseSegments(t *testing.T) {
 	d := Parse("## Segment 1\n\n**Outcome**\n- Pool is 10.\n- Said twice.\n\n## Segment 2\n\n**Outcome**\n- Pool is 20.\n- Said twice.\n  and continued.\n")
-	for b, want := range map[string]int{"Pool is 10.": 0, "Pool is 20.": 1, "Said twice.": 1} {
+	for b, want := range map[string]int{"Pool is 10.": 0, "Pool is 20.": 1, "Said twice.": 0} {
 		if got, ok := d.Seg[b]; !ok || got != want {
 			t.Errorf("Seg[%q] = %d, %v; want %d", b, got, ok, want)
 		}

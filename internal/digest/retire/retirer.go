@@ -507,10 +507,8 @@ func segments(d *digest.Summary) map[string]int {
 	m := make(map[string]int, 2*len(d.Seg))
 	for b, seg := range d.Seg {
 		for _, x := range append(digest.Sentences(b), b) {
-			if k := segKey(x); seg > m[k] {
-				m[k] = seg
-			} else if _, ok := m[k]; !ok {
-				m[k] = seg
+			if old, ok := m[segKey(x)]; !ok || seg < old {
+				m[segKey(x)] = seg // first said
 			}
 		}
 	}
