@@ -335,6 +335,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 		asked := rank%2 == 1 && n.Rank%2 == 0
 		inSession := session(n.Rank) == session(rank) && !asked
 		n.read()
+		if inSession && n.keys != nil && !n.announces() {
+			// Within a session, a statement that announces no change
+			// gives another thing's value more often than a new one for
+			// the same ("tiles get max-age=300" and "style.json is
+			// served with max-age=60"); an edit or a command does change.
+			continue
+		}
+		n.read()
 		if !read {
 			read = true
 			if xst != nil {
