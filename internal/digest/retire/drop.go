@@ -2,6 +2,7 @@ package retire
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -189,7 +190,14 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 			gone[i] = !r.retired(strings.Join(rest, ", "), rank)
 		}
 		if gone[0] {
-			clear(gone) // the head itself: the list goes whole
+			// The head is needed to retire an item ("ESP-IDF v5.1.2, …,
+			// flashing at 921600 baud" once the baud changed): it stays
+			// and those items go; alone it is what was retired, and
+			// the list goes whole.
+			gone[0] = false
+			if !slices.Contains(gone, true) {
+				clear(gone)
+			}
 		}
 	}
 	if !clauses && some {
