@@ -28,7 +28,7 @@ func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, cu
 		// goes as the decision does.
 		left := r.DropDoneCause(k, b)
 		if p == digest.Root {
-			left = dropLimits(r, k, left)
+			left = dropLimits(r, k, b, left)
 		}
 		return left
 	case p != digest.Request:
@@ -47,24 +47,25 @@ func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, cu
 	return b
 }
 
-// dropLimits drops from root cause b of session k each sentence that
-// blames a value being only so much ("the pool is only 10 connections",
-// "ops-02 only has Python 3.9") once a newer session, or a later segment
-// of its own, gave what it names another number and the retirer agrees: the cause no longer holds, and
-// its value is no longer current.
-func dropLimits(r *derived.Retirer, k int, b string) string {
-	if !strings.Contains(b, "only") {
-		return b
+// dropLimits drops from left, what is left of root cause b of session
+// k, each sentence that blames a value being only so much ("the pool is
+// only 10 connections", "ops-02 only has Python 3.9") once a newer
+// session, or a later segment of b's, gave what it names another number
+// and the retirer agrees: the cause no longer holds, and its value is no
+// longer current.
+func dropLimits(r *derived.Retirer, k int, b, left string) string {
+	if !strings.Contains(left, "only") {
+		return left
 	}
 	said := r.Said(k)
 	if len(said) <= k {
-		return b // a session the retirer does not know
+		return left // a session the retirer does not know
 	}
 	// Said after b: in a newer session, or in a later segment of b's.
 	later := func(d *digest.Summary, x string) bool { return d != said[k] || d.Seg[x] > d.Seg[b] }
 	var kept []string
 	dropped := false
-	for _, s := range digest.Sentences(b) {
+	for _, s := range digest.Sentences(left) {
 		if m := onlyValue.FindStringSubmatch(s); m != nil && renumbered(said, later, limitNames(m), m[3]) && r.DropRetired(s, k) != s {
 			dropped = true
 			continue
@@ -72,7 +73,7 @@ func dropLimits(r *derived.Retirer, k int, b string) string {
 		kept = append(kept, s)
 	}
 	if !dropped {
-		return b
+		return left
 	}
 	return strings.Join(kept, " ")
 }
@@ -96,8 +97,8 @@ func limitNames(m []string) []string {
 	return out
 }
 
-// renumbered reports whether a bullet of sums said later gives a number other than
-// v soon after one of names, a word of its own: "Python 3.12", "lookback
+// renumbered reports whether a bullet of sums said later gives a number
+// other than v soon after one of names, a word of its own: "Python 3.12", "lookback
 // default is 5 days"; not "python3 tools/set_interval.py 1800".
 func renumbered(sums []*digest.Summary, later func(*digest.Summary, string) bool, names []string, v string) bool {
 	for _, d := range sums {
