@@ -279,7 +279,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xSibling, xHome   bool
 		xURL, xQuoted     bool
 		xFlags            map[string]string
-		xProblem          bool
+		xProblem, xLost   bool
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -327,22 +327,20 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		// A later segment of x's own session goes on with what x is
-		// about: only a value it gives otherwise retires x, not a change
-		// on its topic ("a rule please, nobody edits corosync.conf in
-		// place" after "link 1 … so corosync still has a path"). What a
-		// session did answers what it was asked, as before: by named
-		// changes only (namedOnly).
+		// about: an edit or a command retires x, or a statement that
+		// announces a change and gives a value otherwise; not a change on
+		// its topic ("a rule please, nobody edits corosync.conf in place"
+		// after "link 1 … so corosync still has a path"), nor a value of
+		// a neighbouring thing said as no change ("style.json is served
+		// with max-age=60" after the tiles' max-age=300). What a session
+		// did answers what it was asked, as before: by named changes
+		// only (namedOnly).
 		asked := rank%2 == 1 && n.Rank%2 == 0
 		inSession := session(n.Rank) == session(rank) && !asked
 		n.read()
 		if inSession && n.keys != nil && !n.announces() {
-			// Within a session, a statement that announces no change
-			// gives another thing's value more often than a new one for
-			// the same ("tiles get max-age=300" and "style.json is
-			// served with max-age=60"); an edit or a command does change.
 			continue
 		}
-		n.read()
 		if !read {
 			read = true
 			if xst != nil {
@@ -368,6 +366,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
 			xFlags, xProblem = change.Flags(x), change.Problem(x)
+			xLost = lostWord.MatchString(x)
 		}
 		if xStayed != "" && tookOther(xStayCtx, xStayed, n.Text) {
 			return true // "We stay with Fusion 360; FreeCAD's adaptive being unreliable …" once "Fine, FreeCAD it is."
@@ -491,7 +490,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
 			}
 		}
-		if culprit.MatchString(n.Text) && (xProblem || lostWord.MatchString(x)) && prose.NamesIdent(x, n.Text) && nowWord.MatchString(n.Text) {
+		if (xProblem || xLost) && culprit.MatchString(n.Text) && nowWord.MatchString(n.Text) && prose.NamesIdent(x, n.Text) {
 			return true // "`write_normals` reads one normal per vertex, … lost in the export" once "the culprit was that `write_normals` took `v.normal`; … that's what it reads now"
 		}
 		if xs != 0 && n.state == -xs && !inSession {
