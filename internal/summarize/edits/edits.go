@@ -45,9 +45,11 @@ var lineComment = lazyre.New(`\s(#|//|--)\s`)
 // otherLiteral reports whether two lines set one key to two literals,
 // the first a code value, not a word: "executor: 'ramping-vus'," and
 // "executor: 'constant-arrival-rate',", "driver = overlay2" and "driver
-// = zfs". An expression ("handler = makeHandler(db)") is code, and a
-// word ("name: api") may be anything.
+// = zfs", a constant declared in code ("pub const default_filter:
+// Filter = .lanczos3;" and "….mitchell;"). An expression ("handler =
+// makeHandler(db)") is code, and a word ("name: api") may be anything.
 func otherLiteral(a, b string) bool {
+	a, b = declaration.ReplaceAllString(a, ""), declaration.ReplaceAllString(b, "")
 	ma, mb := literalSetting.FindStringSubmatch(a), literalSetting.FindStringSubmatch(b)
 	return ma != nil && mb != nil && ma[1] == mb[1] && literal(ma) != literal(mb) && strings.ContainsAny(literal(ma), "-_./@+0123456789")
 }
@@ -56,8 +58,14 @@ func otherLiteral(a, b string) bool {
 func literal(m []string) string { return m[2] + m[3] }
 
 // literalSetting is a key set to one literal that is not only a number,
-// quoted or bare, as the last thing on its line but for a comma.
-var literalSetting = lazyre.New(`^["']?([A-Za-z_][\w.-]{0,60})["']?\s*[=:]\s*(?:["']([\w./@+-]*[A-Za-z][\w./@+-]*)["']|([A-Za-z][\w./@+-]*))\s*[,;]?$`)
+// quoted or bare (an enum's member may follow a dot: ".mitchell"), as the
+// last thing on its line but for a comma; a key declared in code may
+// have its type between (": Filter =").
+var literalSetting = lazyre.New(`^["']?([A-Za-z_][\w.-]{0,60})["']?(?:\s*:\s*[\w.]+\s*=|\s*[=:])\s*(?:["']([\w./@+-]*[A-Za-z][\w./@+-]*)["']|\.?([A-Za-z][\w./@+-]*))\s*[,;]?$`)
+
+// declaration is what opens a constant's or a variable's declaration in
+// code, before its name: "pub const ", "export const ", "let mut ".
+var declaration = lazyre.New(`^(?:(?:pub(?:\([\w ]+\))?|export|const|let|var|val|static|final|private|public|protected|internal|readonly|mut)\s+)+`)
 
 // oneValue reports whether two lines differ in one word alone, a number
 // in the second.

@@ -19,3 +19,23 @@ func TestNote(t *testing.T) {
 		t.Errorf("values = %q, want %q", v, want)
 	}
 }
+
+func TestNoteDeclaration(t *testing.T) {
+	for _, c := range []struct {
+		was, now string
+		noted    bool
+	}{
+		{"pub const default_filter: Filter = .lanczos3;", "pub const default_filter: Filter = .mitchell;", true},
+		{`export const API_HOST = "api-v1.example.org";`, `export const API_HOST = "api.example.org";`, true},
+		{"let mut mode = Mode::Fast;", "let mut mode = Mode::Slow;", false}, // a path, not a literal this reads
+		{"const filter = .bilinear;", "const filter = .lanczos3;", false},   // the first a word: may be anything
+		{"return makeHandler(db);", "return makeHandler(db, log);", false},
+		{"pub fn resize(img: Image) Image {", "pub fn resize(img: Image, f: Filter) Image {", false},
+	} {
+		var v Values
+		v.Note([2]string{c.was, c.now})
+		if got := len(v) == 1; got != c.noted {
+			t.Errorf("Note(%q → %q) noted %v, want %v", c.was, c.now, got, c.noted)
+		}
+	}
+}
