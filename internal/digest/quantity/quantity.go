@@ -332,6 +332,13 @@ var sizes = func() map[string]bool {
 	return m
 }()
 
+// NamedSize reports whether unit u is a size of something it names
+// ("px/long": "the 256 px long edge"), and gives the size's own unit.
+func NamedSize(u string) (size string, ok bool) {
+	size, what, _ := strings.Cut(u, "/")
+	return size, what != "" && sizes[size]
+}
+
 // degrees are the units of a temperature, a symbol and a letter.
 var degrees = map[string]string{"°c": "degc", "℃": "degc", "ºc": "degc", "°f": "degf", "℉": "degf"}
 

@@ -651,8 +651,8 @@ var changeVerb = prose.WordSet(`changed moved set raised lowered bumped dropped 
 // counted reports whether n, which gives a quantity of unit u another
 // value than x does, counts the same thing otherwise: its identifier
 // named, or keys shared besides the unit; for a weak measure (a time, a
-// share, a temperature) the same topic, or a count of times or a
-// temperature said changed now ("checkInterval is 168h now, once a
+// share, a temperature) the same topic, or a size of what both name, a
+// count of times or a temperature said changed now ("checkInterval is 168h now, once a
 // week" against "… more than once a day"; "heater band lowered to on
 // below 6 °C"). A temperature is of the thing a statement opens on
 // (sameLead).
@@ -667,6 +667,9 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 		return r.sharesBesides(xk, n.keys, u, n.saysNow())
 	case sameTopicOf(topic(), n.keys):
 		return true
+	}
+	if size, ok := quantity.NamedSize(u); ok && n.saysNow() && r.sharesBesides(xk, n.keys, size, true) {
+		return true // "the 256 px long edge" once "the default long edge is 320 px now"
 	}
 	now := n.saysNow() || temp && n.change != nil
 	return (u == quantity.Times || temp) && now && r.sharesBesides(xk, n.keys, u, true)

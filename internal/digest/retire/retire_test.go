@@ -1494,3 +1494,33 @@ func TestRetiredByCounter(t *testing.T) {
 		}
 	}
 }
+
+// A size of what two statements name is that thing's, once the newer one
+// says it is so now, however common the thing's other words are in the
+// memory (zig-thumbnailer: "edge" in five other statements).
+func TestRetiredNamedSize(t *testing.T) {
+	edges := []string{
+		"Lanczos keeps edges crisp at small sizes.",
+		"The edge cache in front of the API holds images for a day.",
+		"Sharp edges in screenshots ring with a wide filter.",
+		"The edge function rewrites old thumbnail URLs.",
+		"Text edges get halos from the sharpening pass.",
+		"The CDN edge nodes keep a copy of every size.",
+	}
+	for _, c := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"We were on bilinear, which only looks at the two nearest source pixels, so when a 4000 px photo goes down to the 256 px long edge it looks soft.", "The default long edge is 320 px now, which gives a sharp 160 pt cell at 2x.", true},
+		{"We were on bilinear, which only looks at the two nearest source pixels, so when a 4000 px photo goes down to the 256 px long edge it looks soft.", "The default long edge is 320 px, which gives a sharp 160 pt cell at 2x.", false}, // not said as now
+		{"Thumbnails are 256 px on the long edge for the gallery.", "The gallery's banner is 1200 px wide now.", false},
+	} {
+		stmts := []Statement{{Text: c.newer, Rank: 0}, {Text: c.older, Rank: 1}}
+		for _, f := range append(slices.Clone(filler), edges...) {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := New(stmts, nil).Retired(c.older, 1); got != c.want {
+			t.Errorf("Retired(%q) once %q = %v, want %v", c.older, c.newer, got, c.want)
+		}
+	}
+}
