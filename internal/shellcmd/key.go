@@ -18,17 +18,75 @@ var (
 // Key is a command without what does not change what it does, so
 // that a run and its rerun match: "cd app && go test ./... 2>&1 | tail -20"
 // and "go test ./..." have the same key.
+//
+// Of a command of several lines the key is the first, and the steps of
+// the others that change files in place, after "… &&": what a
+// script's later lines changed ("cat > worker/heartbeat.py <<'PY' && … &&
+// sed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/'
+// worker/config.py") is what its summary must keep.
 func Key(cmd string) string {
-	k := strings.TrimSpace(cmd)
-	if i := strings.IndexByte(k, '\n'); i >= 0 {
-		k = k[:i]
-	}
+	k, rest, _ := strings.Cut(strings.TrimSpace(cmd), "\n")
 	k = leadingCd.ReplaceAllString(k, "")
 	k = trailingPipe.ReplaceAllString(k, "")
 	k = redirect.ReplaceAllString(k, "")
-	k = spaces.ReplaceAllString(k, " ")
-	return strings.TrimSpace(k)
+	k = strings.TrimSpace(spaces.ReplaceAllString(k, " "))
+	return withEdits(k, rest)
 }
+
+// OneLine is a command of several lines that change files after its
+// first said in one: its first line, and those lines' steps that change
+// files in place after "… &&", as Key says them. Any other command is
+// itself.
+func OneLine(cmd string) string {
+	first, rest, multi := strings.Cut(strings.TrimSpace(cmd), "\n")
+	if !multi || len(laterEdits(first, rest)) == 0 {
+		return cmd
+	}
+	return withEdits(strings.TrimSpace(first), rest)
+}
+
+// withEdits is first, and after "… &&" the steps of rest's lines that
+// change files in place.
+func withEdits(first, rest string) string {
+	if edits := laterEdits(first, rest); len(edits) > 0 {
+		return first + " && … && " + strings.Join(edits, " && ")
+	}
+	return first
+}
+
+// laterEdits are the steps of lines (a command's after its first) that
+// change files in place (Edits), the bodies of here-documents skipped:
+// the first line may open one.
+func laterEdits(first, lines string) []string {
+	var out []string
+	delim := ""
+	if m := hereDoc.FindStringSubmatch(first); m != nil {
+		delim = m[1]
+	}
+	for _, l := range strings.Split(lines, "\n") {
+		l = strings.TrimSpace(l)
+		if delim != "" {
+			if l == delim {
+				delim = ""
+			}
+			continue
+		}
+		if m := hereDoc.FindStringSubmatch(l); m != nil {
+			delim = m[1]
+		}
+		for _, st := range Steps(l) {
+			if Edits(st) {
+				st = redirect.ReplaceAllString(trailingPipe.ReplaceAllString(st, ""), "")
+				out = append(out, strings.TrimSpace(spaces.ReplaceAllString(st, " ")))
+			}
+		}
+	}
+	return out
+}
+
+// hereDoc is where a line opens a here-document, and its delimiter:
+// "<<'PY'", "<<-EOF", "<< END".
+var hereDoc = lazyre.New(`<<-?\s*['"]?([A-Za-z_]\w*)['"]?`)
 
 // Family is a command's program and subcommand: "go test", "npm run",
 // "cargo build", used to match a failure with a broader rerun.

@@ -53,6 +53,17 @@ func afterPipe(step string) string {
 	return ""
 }
 
+// editsFiles reports whether a step of key changes files in place: "cat
+// > run.py <<'PY' && … && sed -i 's/a/b/' config.py" is no looking around.
+func editsFiles(key string) bool {
+	for _, st := range Steps(key) {
+		if Edits(st) {
+			return true
+		}
+	}
+	return false
+}
+
 // PurposeOf reports what the command with key (see Key) is for. A line
 // that does several things is a test run before a commit, a commit
 // before a lint and a lint before a build: "make test" is a test run,
@@ -68,7 +79,7 @@ func PurposeOf(key string) Purpose {
 		return PurposeLint
 	case buildCmd.MatchString(runs):
 		return PurposeBuild
-	case lookCmd.MatchString(key):
+	case lookCmd.MatchString(key) && !editsFiles(key):
 		return PurposeLook
 	}
 	return PurposeOther

@@ -78,6 +78,11 @@ func TestKey(t *testing.T) {
 		"npm test 2>&1 | grep -v warn | head":             "npm test",
 		"pytest -x tests/test_api.py\nsecond line":        "pytest -x tests/test_api.py",
 		"make   build": "make build",
+		// A script's later lines that change files in place, not what a
+		// here-document holds.
+		"cat > worker/heartbeat.py <<'PY'\nimport boto3\nsed -i 's/x/y/' not-a-step.py\nPY\nsed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/' worker/config.py && grep VISIBILITY worker/config.py": "cat > worker/heartbeat.py <<'PY' && … && sed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/' worker/config.py",
+		"python3 - <<EOF\nprint(1)\nEOF\nrm -f build/stale.o; make": "python3 - <<EOF && … && rm -f build/stale.o",
+		"for f in *.go; do\n  gofmt -l $f\ndone":                    "for f in *.go; do",
 	} {
 		if got := Key(in); got != want {
 			t.Errorf("Key(%q) = %q, want %q", in, got, want)
@@ -99,6 +104,7 @@ func TestPurposeAndFamily(t *testing.T) {
 		{"git commit -m 'x'", PurposeCommit, "git commit"},
 		{"git status", PurposeLook, "git status"},
 		{"ls -la", PurposeLook, "ls"},
+		{"cat > w.py <<'PY' && … && sed -i 's/A = 9/A = 18/' c.py", PurposeOther, "cat >"},
 		{"docker compose up -d", PurposeOther, "docker compose"},
 		{"rm -f deploy/api.service && grep -rn 'systemctl\\|cargo build --release' .", PurposeOther, "rm"},
 		{"echo y | cargo test", PurposeTest, "echo y"},

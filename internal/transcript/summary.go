@@ -50,6 +50,9 @@ func summarize(name string, input json.RawMessage, cwd string) string {
 		if arg == "" {
 			arg = command(in.Cmd)
 		}
+		// A script's later lines that change files are what it did
+		// ("cat > heartbeat.py <<'PY' && … && sed -i 's/900/1800/' config.py").
+		arg = shellcmd.OneLine(arg)
 	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead":
 		arg = relPath(firstOf(in.FilePath, in.NotebookPath, in.Path), cwd)
 	case "Glob", "Grep":
@@ -79,7 +82,7 @@ func summarize(name string, input json.RawMessage, cwd string) string {
 	default:
 		arg = firstOf(relPath(firstOf(in.FilePath, in.Path), cwd), command(in.Command), in.Pattern, in.Query, in.URL, in.Description, in.Prompt)
 	}
-	if e := shellcmd.Elide(arg, summaryLen); e != arg && !strings.Contains(e, "\n") {
+	if e := shellcmd.Elide(arg, summaryLen); (e != arg || shellcmd.Elided(arg)) && !strings.Contains(e, "\n") {
 		arg = firstLine(e, 2*summaryLen) // edits a cut would drop keep their place
 	} else {
 		arg = firstLine(arg, summaryLen)

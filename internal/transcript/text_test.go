@@ -77,6 +77,8 @@ func TestSummarize(t *testing.T) {
 	tests := []struct{ name, input, want string }{
 		{"Bash", `{"command":"go test ./...","description":"test"}`, "Bash: go test ./..."},
 		{"Bash", `{"command":"cd x &&\nmake"}`, "Bash: cd x && …"},
+		// A script's later line that edits a file in place is what it did.
+		{"Bash", `{"command":"cat > worker/heartbeat.py <<'PY'\nimport boto3\nPY\nsed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/' worker/config.py && grep TIMEOUT worker/config.py"}`, "Bash: cat > worker/heartbeat.py <<'PY' && … && sed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/' worker/config.py"},
 		{"Edit", `{"file_path":"/home/dev/proj/internal/a.go","old_string":"x"}`, "Edit: internal/a.go"},
 		{"Write", `{"file_path":"/etc/hosts"}`, "Write: /etc/hosts"},
 		{"Read", `{"file_path":"/home/dev/project2/a.go"}`, "Read: /home/dev/project2/a.go"},
