@@ -1617,3 +1617,15 @@ func TestNamedVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestConcludedNow: a paragraph's conclusion that says how a thing is
+// now ("So the top rung is 4500k now (maxrate …)") is a decision, where
+// the paragraph's first sentence only weighed the measurements.
+func TestConcludedNow(t *testing.T) {
+	text := "On 1080p: 4500k scores within 0.2 VMAF of the current rate on all three reference lectures, 4000k loses almost two points on the whiteboard one. So the top rung is 4500k now (maxrate 4815k, bufsize 6750k), saving about 10% on the largest files."
+	a := analyze([]Turn{{Role: User, Text: "did the 1080p rung come out ok?"}, {Role: Assistant, Text: text}}, "")
+	want := "The top rung is 4500k now (maxrate 4815k, bufsize 6750k), saving about 10% on the largest files."
+	if !slices.Contains(a.decisions, want) {
+		t.Errorf("decisions = %q, want %q", a.decisions, want)
+	}
+}
