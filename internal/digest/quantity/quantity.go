@@ -365,11 +365,19 @@ func unitKey(w string) string {
 	if len(w) < 2 || lex.StopWords[w] || quantityNoise[w] || quantityNoise[lex.Stem(w)] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return ""
 	}
+	if m := periodCount.FindStringSubmatch(w); m != nil {
+		return m[1] // "36 hourlies", "12 monthlies": snapshots kept, no time
+	}
 	if len(w) == 4 && w[3] == 's' && w[2] != 's' {
 		w = w[:3] // "pods", "rows", "days": Stem leaves short plurals alone
 	}
 	return strings.TrimRight(lex.Key(lex.Stem(w)), "eiy")
 }
+
+// periodCount is a count of things kept per period, as snapshots are:
+// "hourlies", "daily", "monthlies". Its key is not the period's, which
+// is a measure.
+var periodCount = lazyre.New(`^(hourl|dail|weekl|monthl|yearl)(?:y|ies)$`)
 
 // Counter reports whether unit u is a position in a sequence a long
 // number gives ("block 19850000"): two such positions are of one thing

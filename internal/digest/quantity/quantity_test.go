@@ -10,9 +10,11 @@ func TestQuantities(t *testing.T) {
 		in   string
 		want []Quantity
 	}{
-		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []Quantity{{"dail", "7", false}, {"week/snapsho", "4", true}}},
+		{"Keeps 7 daily and 4 weekly snapshots (`--keep-daily 7`).", []Quantity{{"dail", "7", false}, {"weekl", "4", false}}},
 		{"Devices under 3 GB now run at 30 fps", []Quantity{{"gb/", "3", true}, {"fps", "30", false}}}, // a size of nothing named: bare
-		{"keeps 14 dailies plus the 4 weeklies", []Quantity{{"dail", "14", false}}},
+		{"keeps 14 dailies plus the 4 weeklies", []Quantity{{"dail", "14", false}, {"weekl", "4", false}}},
+		// Snapshots kept per hour or month are counts, not times.
+		{"tank/enc/home keeps 36 hourlies, 30 dailies and 12 monthlies", []Quantity{{"hourl", "36", false}, {"dail", "30", false}, {"monthl", "12", false}}},
 		{"It now pages through bundles 200 at a time.", []Quantity{{"at once", "200", false}}}, // how many together, not bundles
 		{"With 500-bundle pages the dry run covered all 40112 bundles in 81 pages.", []Quantity{{"bundl", "500", false}, {"bundl", "40112", false}}},
 		{"The alert fires above 5% errors; the 2 % one pages.", []Quantity{{"%", "5", true}, {"%", "2", true}}},
@@ -26,7 +28,7 @@ func TestQuantities(t *testing.T) {
 		{"a 2048-bit key for 8-bit bodies; the key is 4096-bit", []Quantity{{"bit/key", "2048", false}, {"bit/bodies", "8", false}, {"bit", "4096", false}}},
 		{"Runs on 192.168.1.20:8081, v1.70.0, at 02:30 on Dec 3.", nil},
 		{"Only 120 of the ~300 head queries have judgements.", []Quantity{{"head", "120", false}, {"quer", "120", false}}},
-		{"4 weekly snapshots (`--keep-daily 7 --keep-weekly 4`)", []Quantity{{"week/snapsho", "4", true}, {"dail", "7", false}}},
+		{"4 weekly snapshots (`--keep-daily 7 --keep-weekly 4`)", []Quantity{{"weekl", "4", false}, {"dail", "7", false}}},
 		{"`--port 8080 --timeout-seconds 30`", []Quantity{{"port", "8080", false}}},
 		{"3 of 10 minutes passed; 2 of them failed", []Quantity{{"minut/pass", "10", true}}},
 		{"CI runs the suite in four shards, one per runner", []Quantity{{"shard", "4", false}}},

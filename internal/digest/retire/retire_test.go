@@ -1524,3 +1524,13 @@ func TestRetiredNamedSize(t *testing.T) {
 		}
 	}
 }
+
+// Snapshots kept per hour are a count of hourlies, not an hour: the clause
+// that keeps 36 goes once the dataset keeps 48, the clause after it stays
+// (zfs-backup-nas).
+func TestRetiredPeriodCount(t *testing.T) {
+	got := droppedBy("The policy as configured: tank/enc/home keeps 36 hourlies, 30 dailies and 12 monthlies; timemachine and scratch are not snapshotted at all, per your call.", "tank/enc/home keeps 48 hourlies now, two full days, with the dailies and monthlies unchanged.")
+	if want := "Timemachine and scratch are not snapshotted at all, per your call."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+}
