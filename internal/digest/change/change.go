@@ -262,7 +262,7 @@ func SameShape(a, b string) bool {
 // instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b(?:move|moving|moved|get|getting|migrate|migrating)(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
@@ -285,7 +285,7 @@ var tooValue = lazyre.New(`(?i)(?:^|[\s(])([\w.]*\d[\w.]*)\s+(?:is|are|was|were|
 const isNow = "(?i)\\b(?:is|are|'s|'re)\\s+(?:on\\s+|at\\s+|in\\s+)?(?:[a-z][\\w-]*\\s+)?[`\"']?([\\w.~^>=<:/#@+-]*\\d[\\w.~^>=<:/#@+-]*)[`\"']?\\s+now\\b"
 
 // oldValue finds what a statement says is no longer current.
-var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|(?:move|moving|moved|get|getting|migrate|migrating)(?: [\\w.-]+){0,3}? off|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
 
 // notAnyMore finds the old value of "not X any more": its code token,
 // or its words.

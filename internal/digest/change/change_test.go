@@ -61,3 +61,24 @@ func FuzzChange(f *testing.F) {
 		MovedFolder(Folders(x), n)
 	})
 }
+
+// TestLeftOff: moving a thing off a value names the value it leaves.
+func TestLeftOff(t *testing.T) {
+	for s, old := range map[string]string{
+		"Move the API off 8080, the sidecar proxy needs that port.": "8080",
+		"also want to get off 2.1, backports has 2.2 now":           "2.1",
+		"Take the day off tomorrow.":                                "",
+		"Turn the cache off.":                                       "",
+	} {
+		c := Of(s)
+		got := ""
+		if c != nil && len(c.Old) > 0 {
+			for k := range c.Old[0] {
+				got = k
+			}
+		}
+		if got != old {
+			t.Errorf("Of(%q).Old = %q, want %q", s, got, old)
+		}
+	}
+}

@@ -438,8 +438,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// names that value: "115200 is a bottleneck" once the link
 			// went from 115200 to 921600.
 			for _, v := range n.replaced {
-				if (distinctValue(v) || mixedCode(v)) && (xk[v] || hasValue(x, v)) {
-					return true
+				if (distinctValue(v) || mixedCode(v)) && (xk[v] || hasValue(x, v)) && !(session(n.Rank) == session(rank) && leaves(x, v)) {
+					return true // what its own session was asked to leave is no statement of it
 				}
 			}
 			if n.line != "" && replace.Quotes(x, n.line) && !replace.Quotes(x, n.Text) {

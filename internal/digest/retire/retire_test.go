@@ -1069,6 +1069,9 @@ func TestRetiredByOwnSubstitution(t *testing.T) {
 		{cmd, "Cargo audit runs in CI.", false},
 		{port, "Bad news: something on that VM already listens on 9009 (the old ejabberd admin).", true},
 		{port, "Port: the appservice now listens on 29318; 9009 stays with the ejabberd admin.", false},
+		// What its session was asked to leave, said as left.
+		{"`sed -i 's/listen: :8080/listen: :9090/' config.yaml`", "Move the API off 8080, the sidecar proxy needs that port.", false},
+		{"`sed -i 's/listen: :8080/listen: :9090/' config.yaml`", "The API listens on 8080.", true},
 	} {
 		d := &digest.Summary{}
 		d.Parts[digest.Commands] = []string{tc.cmd}

@@ -421,7 +421,21 @@ func (r *Retirer) addOwnSubstitution(cmd string, rank int) {
 func replacedIn(x string, xk map[string]bool, n *Statement) bool {
 	for _, v := range n.replaced {
 		if xk[v] || hasValue(x, v) {
-			return !namesNew(x, n)
+			return !namesNew(x, n) && !leaves(x, v)
+		}
+	}
+	return false
+}
+
+// leaves reports whether x says itself that value v is left behind:
+// "Move the API off 8080" is not retired by the command that replaced
+// 8080, whose request it is.
+func leaves(x, v string) bool {
+	if c := change.Of(x); c != nil {
+		for _, o := range c.Old {
+			if o[v] {
+				return true
+			}
 		}
 	}
 	return false
