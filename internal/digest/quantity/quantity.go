@@ -124,7 +124,7 @@ func Of(s string) []Quantity {
 			// "at block 19,850,000" against "block 20,100,000 now": a
 			// position in a sequence, named by the word before it. Most
 			// such words name one thing of many ("order 10482").
-			out = appendNew(out, seen, Quantity{Unit: unitKey(toks[i-1]), Value: t})
+			out = appendNew(out, seen, Quantity{Unit: counterMark + unitKey(toks[i-1]), Value: t})
 			continue
 		}
 		if unit == "" && atOnce(toks, i+1) {
@@ -154,7 +154,7 @@ func Of(s string) []Quantity {
 			// ("128 GB RAM each" once it names RAM, "the 256 px long
 			// edge"). A time is read as a duration (prose.Durations).
 			w := qualifier(toks, next)
-			if w == "" && !(sizes[unit] && saidNow(toks, next) && !strings.EqualFold(toks[next-1], "GbE")) {
+			if w == "" && !(sizes[unit] && saidNow(toks, next) && !strings.EqualFold(strings.TrimRight(toks[next-1], ".:"), "GbE")) {
 				continue
 			}
 			q.Unit += "/" + w
@@ -381,15 +381,12 @@ var periodCount = lazyre.New(`^(hourl|dail|weekl|monthl|yearl)(?:y|ies)$`)
 
 // Counter reports whether unit u is a position in a sequence a long
 // number gives ("block 19850000"): two such positions are of one thing
-// whatever else their statements share.
-func Counter(u string) bool {
-	for w := range counter {
-		if unitKey(w) == u {
-			return true
-		}
-	}
-	return false
-}
+// whatever else their statements share. A count of the same word ("4
+// slots") is none.
+func Counter(u string) bool { return strings.HasPrefix(u, counterMark) }
+
+// counterMark opens the unit of a position in a sequence.
+const counterMark = "#"
 
 // counter are words before a long number that give a position in one
 // sequence, which a newer statement moves: "block 20,100,000".
