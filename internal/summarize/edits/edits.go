@@ -49,7 +49,6 @@ var lineComment = lazyre.New(`\s(#|//|--)\s`)
 // Filter = .lanczos3;" and "….mitchell;"). An expression ("handler =
 // makeHandler(db)") is code, and a word ("name: api") may be anything.
 func otherLiteral(a, b string) bool {
-	a, b = declaration.ReplaceAllString(a, ""), declaration.ReplaceAllString(b, "")
 	ma, mb := literalSetting.FindStringSubmatch(a), literalSetting.FindStringSubmatch(b)
 	return ma != nil && mb != nil && ma[1] == mb[1] && literal(ma) != literal(mb) && strings.ContainsAny(literal(ma), "-_./@+0123456789")
 }
@@ -59,13 +58,11 @@ func literal(m []string) string { return m[2] + m[3] }
 
 // literalSetting is a key set to one literal that is not only a number,
 // quoted or bare (an enum's member may follow a dot: ".mitchell"), as the
-// last thing on its line but for a comma; a key declared in code may
-// have its type between (": Filter =").
-var literalSetting = lazyre.New(`^["']?([A-Za-z_][\w.-]{0,60})["']?(?:\s*:\s*[\w.]+\s*=|\s*[=:])\s*(?:["']([\w./@+-]*[A-Za-z][\w./@+-]*)["']|\.?([A-Za-z][\w./@+-]*))\s*[,;]?$`)
-
-// declaration is what opens a constant's or a variable's declaration in
-// code, before its name: "pub const ", "export const ", "let mut ".
-var declaration = lazyre.New(`^(?:(?:pub(?:\([\w ]+\))?|export|const|let|var|val|static|final|private|public|protected|internal|readonly|mut)\s+)+`)
+// last thing on its line but for a comma. A key declared in code may open
+// on its declaration ("pub const ", "export const ") and have its type
+// before the value (": Filter ="); a word of a declaration may be the key
+// itself ("static = assets/v1").
+var literalSetting = lazyre.New(`^(?:(?:pub(?:\([\w ]+\))?|export|const|let|var|val|static|final|private|public|protected|internal|readonly|mut)\s+)*["']?([A-Za-z_][\w.-]{0,60})["']?(?:\s*:\s*[\w.]+\s*=|\s*[=:])\s*(?:["']([\w./@+-]*[A-Za-z][\w./@+-]*)["']|\.?([A-Za-z][\w./@+-]*))\s*[,;]?$`)
 
 // oneValue reports whether two lines differ in one word alone, a number
 // in the second.

@@ -30,6 +30,8 @@ func TestNoteDeclaration(t *testing.T) {
 		{"let mut mode = Mode::Fast;", "let mut mode = Mode::Slow;", false}, // a path, not a literal this reads
 		{"const filter = .bilinear;", "const filter = .lanczos3;", false},   // the first a word: may be anything
 		{"return makeHandler(db);", "return makeHandler(db, log);", false},
+		{"static = assets/v1", "static = assets/v2", true}, // a keyword that is the key
+		{"internal = dns-01", "internal = http-01", true},
 		{"pub fn resize(img: Image) Image {", "pub fn resize(img: Image, f: Filter) Image {", false},
 	} {
 		var v Values
