@@ -85,8 +85,8 @@ func laterEdits(first, lines string) []string {
 }
 
 // hereDoc is where a line opens a here-document, and its delimiter:
-// "<<'PY'", "<<-EOF", "<< END".
-var hereDoc = lazyre.New(`<<-?\s*['"]?([A-Za-z_]\w*)['"]?`)
+// "<<'PY'", "<<-EOF", "<< END"; not a here-string ("<<< bar").
+var hereDoc = lazyre.New(`(?:^|[^<])<<-?\s*['"]?([A-Za-z_]\w*)['"]?`)
 
 // Family is a command's program and subcommand: "go test", "npm run",
 // "cargo build", used to match a failure with a broader rerun.

@@ -83,6 +83,7 @@ func TestKey(t *testing.T) {
 		"cat > worker/heartbeat.py <<'PY'\nimport boto3\nsed -i 's/x/y/' not-a-step.py\nPY\nsed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/' worker/config.py && grep VISIBILITY worker/config.py": "cat > worker/heartbeat.py <<'PY' && … && sed -i 's/VISIBILITY_TIMEOUT = 900/VISIBILITY_TIMEOUT = 1800/' worker/config.py",
 		"python3 - <<EOF\nprint(1)\nEOF\nrm -f build/stale.o; make": "python3 - <<EOF && … && rm -f build/stale.o",
 		"for f in *.go; do\n  gofmt -l $f\ndone":                    "for f in *.go; do",
+		"grep foo <<< bar\nsed -i 's/a = 1/a = 2/' c.py":            "grep foo <<< bar && … && sed -i 's/a = 1/a = 2/' c.py",
 	} {
 		if got := Key(in); got != want {
 			t.Errorf("Key(%q) = %q, want %q", in, got, want)
