@@ -262,7 +262,7 @@ func SameShape(a, b string) bool {
 // instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b(?:move|moving|moved|get|getting|migrate|migrating)(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b` + leaveVerb + `(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
@@ -285,7 +285,14 @@ var tooValue = lazyre.New(`(?i)(?:^|[\s(])([\w.]*\d[\w.]*)\s+(?:is|are|was|were|
 const isNow = "(?i)\\b(?:is|are|'s|'re)\\s+(?:on\\s+|at\\s+|in\\s+)?(?:[a-z][\\w-]*\\s+)?[`\"']?([\\w.~^>=<:/#@+-]*\\d[\\w.~^>=<:/#@+-]*)[`\"']?\\s+now\\b"
 
 // oldValue finds what a statement says is no longer current.
-var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|(?:move|moving|moved|get|getting|migrate|migrating)(?: [\\w.-]+){0,3}? off|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+// leaveVerb moves a thing off a value: "Move the API off 8080", "get off
+// 2.1".
+const leaveVerb = `(?:move|moves|moving|moved|get|gets|getting|got|migrate|migrates|migrating|migrated)`
+
+// leftValue finds the value a thing is moved off, one with a digit.
+var leftValue = lazyre.New(`(?i)\b` + leaveVerb + `(?: [\w.-]+){0,3}? off (?:the |a |an |our )?[` + "`" + `"']?([\w.~^>=<:/#@-]*\d[\w.~^>=<:/#@-]*)`)
+
+var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
 
 // notAnyMore finds the old value of "not X any more": its code token,
 // or its words.
@@ -339,6 +346,11 @@ func Of(s string) *Change {
 	c := &Change{Plan: plan}
 	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
 		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
+			c.Old = append(c.Old, v)
+		}
+	}
+	for _, m := range leftValue.FindAllStringSubmatch(s, -1) {
+		if v := valueKeys(m[1]); len(v) > 0 {
 			c.Old = append(c.Old, v)
 		}
 	}
@@ -948,7 +960,7 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "forget") || strings.Contains(lower, "mind") || strings.Contains(lower, "what i said") {
+	if strings.Contains(lower, "mind") || containsAny(lower, " said about", " said regarding", " told you about", " told you regarding", " wrote about", " wrote regarding", " asked about", " asked regarding") {
 		for _, m := range forgetAbout.FindAllStringSubmatch(s, -1) {
 			add(phraseKey(m[1]))
 			if k := saidKeys(m[1]); strings.Contains(k, " ") {

@@ -69,6 +69,8 @@ func TestLeftOff(t *testing.T) {
 		"also want to get off 2.1, backports has 2.2 now":           "2.1",
 		"Take the day off tomorrow.":                                "",
 		"Turn the cache off.":                                       "",
+		"We moved the standup off the calendar.":                    "",
+		"We migrated off 5.4 last week.":                            "5.4",
 	} {
 		c := Of(s)
 		got := ""

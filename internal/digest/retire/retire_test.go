@@ -92,6 +92,8 @@ func TestRetiredByChange(t *testing.T) {
 			"media loads slowly in Norway, so ok forget what I said about keeping CDNs out, put bunny.net in front of media.example.social."},
 		{"a rule taken back, what was said about it", "Mails only when a backup fails please, I never read success mails.",
 			"So take back what I said about mails only on failure: send them for every run, I'll filter them into a folder."},
+		{"a rule disregarded without \"forget\"", "Keep everything in one compose file, please.",
+			"Disregard everything we said about one compose file: split it per service."},
 		{"a problem whose culprit a newer statement found and mended", "`write_normals` reads one normal per vertex, which averages across the sharp edges, so custom split normals are lost in the export.",
 			"The culprit was that `write_normals` took `v.normal`, the smooth per-vertex normal. The right source is `mesh.corner_normals`, and that's what it reads now."},
 		{"a name taken out of a list", "Juneteenth, June 19, is in the list with the others.",

@@ -54,7 +54,7 @@ func Says(r *derived.Retirer, p, k int, b string, replaced []supersede.Value, cu
 // and the retirer agrees: the cause no longer holds, and its value is no
 // longer current.
 func dropLimits(r *derived.Retirer, k int, b, left string) string {
-	if !strings.Contains(left, "only") {
+	if !strings.Contains(strings.ToLower(left), "only") {
 		return left
 	}
 	said := r.Said(k)
