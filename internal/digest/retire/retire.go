@@ -490,7 +490,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "wasm-opt = ["-Oz"]" once "wasm-opt runs with -O3"
 			}
 		}
-		if (xProblem || xLost) && culprit.MatchString(n.Text) && nowWord.MatchString(n.Text) && prose.NamesIdent(x, n.Text) {
+		if (xProblem || xLost) && n.saysNow() && culprit.MatchString(n.Text) && prose.NamesIdent(x, n.Text) {
 			return true // "`write_normals` reads one normal per vertex, … lost in the export" once "the culprit was that `write_normals` took `v.normal`; … that's what it reads now"
 		}
 		if xs != 0 && n.state == -xs && !inSession {
@@ -599,8 +599,6 @@ var culprit = lazyre.New(`(?i)\b(?:the (?:culprit|bug|cause|problem|issue) was|t
 // lostWord says something comes out wrong: "custom split normals are
 // lost in the export".
 var lostWord = lazyre.New(`(?i)\b(?:lost|wrong|missing|garbled|corrupt(?:ed)?)\b`)
-
-var nowWord = lazyre.New(`(?i)\bnow\b`)
 
 // choseOld reports whether chosen, the keys of what a statement chose
 // ("Self-hosted on Postgres it is."), hold what change c replaced: a

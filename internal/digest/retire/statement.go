@@ -50,8 +50,9 @@ type Statement struct {
 	// versions it replaced, only for statements of its rank.
 	own bool
 	// core marks a core item's title: like today's statements of its
-	// session, it neither retires its session's statements nor is
-	// retired by them, whatever their segment.
+	// session, it retires none of its session's statements, whatever
+	// their segment; it is retired by them only when a bullet of the
+	// session says it, as of that bullet's segment (orderOf).
 	core bool
 	// gone is a file a command deleted or moved away (gone.Files).
 	gone string
