@@ -97,7 +97,7 @@ var boldHeading = lazyre.New(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
 // Parse reads summary.md's body (front matter removed).
 func Parse(text string) *Summary {
 	d := &Summary{Seg: make(map[string]int)}
-	seen := make(map[string]int) // a bullet's key: its index in its part
+	seen := make(map[string]bool)
 	var segs [NumParts][]int     // the segment each bullet was first said in
 	part := Notes
 	var segOpen []string
@@ -123,11 +123,11 @@ func Parse(text string) *Summary {
 			return
 		}
 		key := string(rune('a'+p)) + strings.ToLower(s)
-		if _, ok := seen[key]; ok {
+		if seen[key] {
 			cur = nil // said again: a recap, no newer statement
 			return
 		}
-		seen[key] = len(d.Parts[p])
+		seen[key] = true
 		d.Parts[p] = append(d.Parts[p], s)
 		segs[p] = append(segs[p], max(seg, 0))
 		cur = &d.Parts[p][len(d.Parts[p])-1]

@@ -39,10 +39,13 @@ func Key(cmd string) string {
 // itself.
 func OneLine(cmd string) string {
 	first, rest, multi := strings.Cut(strings.TrimSpace(cmd), "\n")
-	if !multi || len(laterEdits(first, rest)) == 0 {
+	if !multi {
 		return cmd
 	}
-	return withEdits(strings.TrimSpace(first), rest)
+	if one := withEdits(strings.TrimSpace(first), rest); one != strings.TrimSpace(first) {
+		return one
+	}
+	return cmd
 }
 
 // withEdits is first, and after "… &&" the steps of rest's lines that
