@@ -124,7 +124,7 @@ func Of(s string) []Quantity {
 			// "at block 19,850,000" against "block 20,100,000 now": a
 			// position in a sequence, named by the word before it. Most
 			// such words name one thing of many ("order 10482").
-			out = appendNew(out, seen, Quantity{Unit: counterMark + unitKey(toks[i-1]), Value: t})
+			out = appendNew(out, seen, Quantity{Unit: unitKey(toks[i-1]), Value: t})
 			continue
 		}
 		if unit == "" && atOnce(toks, i+1) {
@@ -381,12 +381,21 @@ var periodCount = lazyre.New(`^(hourl|dail|weekl|monthl|yearl)(?:y|ies)$`)
 
 // Counter reports whether unit u is a position in a sequence a long
 // number gives ("block 19850000"): two such positions are of one thing
-// whatever else their statements share. A count of the same word ("4
-// slots") is none.
-func Counter(u string) bool { return strings.HasPrefix(u, counterMark) }
+// whatever else their statements share. A count of the same word is read
+// so too ("120 iterations per second" once "300 iterations per second
+// now", "10 epochs"): most often one setting's number, though not always
+// ("4 slots" of a CI runner and "2 slots free" on a board; a replay of
+// the opened projects keeps more right than wrong this way).
+func Counter(u string) bool { return counterUnits[u] }
 
-// counterMark opens the unit of a position in a sequence.
-const counterMark = "#"
+// counterUnits are the unit keys of the counter words.
+var counterUnits = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range counter {
+		m[unitKey(w)] = true
+	}
+	return m
+}()
 
 // counter are words before a long number that give a position in one
 // sequence, which a newer statement moves: "block 20,100,000".

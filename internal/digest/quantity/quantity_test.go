@@ -40,7 +40,7 @@ func TestQuantities(t *testing.T) {
 		{"It checks once a day; backups run twice per week.", []Quantity{{"times", "1/day", true}, {"times", "2/week", true}}},
 		{"Checked once, then once more.", nil},
 		{"The budget is €150 a month; the VM costs 40 EUR.", []Quantity{{"money/month", "150", true}, {"money", "40", true}}},
-		{"I pinned the fork at block 19,850,000 in setUp, the API is on port 8080 and order 10482 was refunded twice.", []Quantity{{"#block", "19850000", false}}},
+		{"I pinned the fork at block 19,850,000 in setUp, the API is on port 8080 and order 10482 was refunded twice.", []Quantity{{"block", "19850000", false}}},
 		{"The CI runner has 4 slots for parallel jobs.", []Quantity{{"slot", "4", false}}}, // a count, no position
 		{"The uplink is 10 GbE.", nil},
 		{"on below 8°C, off above 10 °C", []Quantity{{"degc", "8", true}, {"degc", "10", true}}},

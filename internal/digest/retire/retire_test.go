@@ -251,7 +251,6 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"a rule taken back by its hyphenated name, another statement of its words", "It goes to the PLC as an online change, no full download needed.",
 			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
-		{"counts of a word that may give a position", "The CI runner has 4 slots for parallel jobs.", "The DIMM board has 2 slots free now."},
 		{"a culprit found in another function", "`write_normals` reads one normal per vertex, so custom split normals are lost in the export.",
 			"The culprit was that `write_uvs` took the first UV layer; it reads the active one now."},
 		{"a name taken out of a list, said of otherwise", "Juneteenth became a federal holiday in 2021.",
