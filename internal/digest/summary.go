@@ -98,7 +98,7 @@ var boldHeading = lazyre.New(`^\*\*([^*]+)\*\*\s*(\([^)]*\))?:?\s*(.*)$`)
 func Parse(text string) *Summary {
 	d := &Summary{Seg: make(map[string]int)}
 	seen := make(map[string]bool)
-	var segs [NumParts][]int     // the segment each bullet was first said in
+	var segs [NumParts][]int // the segment each bullet was first said in
 	part := Notes
 	var segOpen []string
 	inSegment := false
