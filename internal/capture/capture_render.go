@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/transcript"
+	"github.com/cairn-mem/cairn/internal/transcript/edit"
 )
 
 // renderer turns new events into what the session's files get: the
@@ -128,7 +129,7 @@ func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	e.CWD, e.GitBranch, e.Model = r.clean(e.CWD), r.clean(e.GitBranch), r.clean(e.Model)
 	if e.Call != nil {
 		c := *e.Call
-		reps := append(transcript.Replacements(c.Name, c.Input), r.files.Call(c.ID, c.Name, c.Input)...)
+		reps := append(edit.Replacements(c.Name, c.Input), r.files.Call(c.ID, c.Name, c.Input)...)
 		if len(reps) > 0 && c.ID != "" {
 			for i := range reps {
 				reps[i] = [2]string{r.clean(reps[i][0]), r.clean(reps[i][1])}

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/transcript"
+	"github.com/cairn-mem/cairn/internal/transcript/edit"
 )
 
 // Bounds on what is kept to compare a later write with: a file's text
-// (transcript.WriteReplacements compares files of 400 lines at most) and
+// (edit.WriteReplacements compares files of 400 lines at most) and
 // the number of files.
 const (
 	maxFile  = 64 << 10
@@ -55,7 +55,7 @@ func (f *Files) Call(id, name string, input json.RawMessage) [][2]string {
 	case "Write":
 		f.willHold(id, in.FilePath, in.Content)
 		if was, ok := f.text[in.FilePath]; ok {
-			return transcript.WriteReplacements(was, in.Content)
+			return edit.WriteReplacements(was, in.Content)
 		}
 	case "Edit":
 		// What the file holds after the edit, so that a later Write is
@@ -72,7 +72,7 @@ func (f *Files) Call(id, name string, input json.RawMessage) [][2]string {
 func (f *Files) Result(id, output string, isErr bool) {
 	if path, ok := f.reading[id]; ok {
 		delete(f.reading, id)
-		if text := transcript.ReadContent(output); !isErr && text != "" {
+		if text := edit.ReadContent(output); !isErr && text != "" {
 			f.know(path, text)
 		}
 	}

@@ -1,4 +1,4 @@
-package transcript
+package edit
 
 import (
 	"encoding/json"
