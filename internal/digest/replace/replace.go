@@ -272,23 +272,17 @@ func (e *Edit) Says(x string, xk map[string]bool, distinct func(k string) bool) 
 func (e *Edit) keyedNumber(x, n string) bool {
 	lower := lex.ASCIILower(x)
 	for _, k := range e.keys {
-		for at := 0; ; {
-			i := strings.Index(lower[at:], k)
-			if i < 0 {
-				break
-			}
-			i += at
-			at = i + len(k)
+		keyed := lex.HasBounded(lower, k, func(i, end int) bool {
 			if i > 0 && lex.IsWordByte(lower[i-1]) {
-				continue
+				return false
 			}
-			end := at
 			for end < len(lower) && lex.IsWordByte(lower[end]) {
 				end++ // the rest of the word the key stems
 			}
-			if numberNext(lower[end:], n) {
-				return true
-			}
+			return numberNext(lower[end:], n)
+		})
+		if keyed {
+			return true
 		}
 	}
 	return false

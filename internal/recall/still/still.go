@@ -109,19 +109,15 @@ func renumbered(sums []*digest.Summary, later func(*digest.Summary, string) bool
 				}
 				lower := strings.ToLower(b)
 				for _, n := range names {
-					for at := 0; ; {
-						i := strings.Index(lower[at:], n)
-						if i < 0 {
-							break
-						}
-						start := at + i
-						at = start + len(n)
+					other := lex.HasBounded(lower, n, func(start, at int) bool {
 						if start > 0 && lex.IsWordByte(lower[start-1]) || at < len(lower) && lex.IsWordByte(lower[at]) {
-							continue // "python3 tools/…" names no Python version
+							return false // "python3 tools/…" names no Python version
 						}
-						if m := firstNumber.FindString(lower[at:min(len(lower), at+24)]); m != "" && m != v {
-							return true
-						}
+						m := firstNumber.FindString(lower[at:min(len(lower), at+24)])
+						return m != "" && m != v
+					})
+					if other {
+						return true
 					}
 				}
 			}
