@@ -86,7 +86,7 @@ func Settings(text string) map[string]string {
 		if rest := text[i[1]:]; apart.MatchString(rest) && !apartFrom.MatchString(rest) {
 			continue // "booked_at 18 ms apart" is a difference
 		}
-		if sep := strings.LastIndexAny(text[:i[3]], "_.-"); i[3] == i[4] && (text[sep] == '.' || !isDigits(text[sep+1:i[3]])) {
+		if i[3] == i[4] && gluedName(text[:i[3]]) {
 			// A number glued to a key is part of a name (but for the
 			// last digit of a name's number, macos-14 once it is
 			// macos-15): python3.13 is no key python3.1 set to 3,
@@ -504,5 +504,12 @@ func Renamed(older, newer map[string]string) bool {
 	return false
 }
 
-// isDigits reports whether s is one or more ASCII digits.
-func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+// gluedName reports whether key, a setting's key with a number glued to
+// it, is a name: its last part after a dot, or one not all digits.
+func gluedName(key string) bool {
+	sep := strings.LastIndexAny(key, "_.-") // settingRE's key has one
+	return key[sep] == '.' || !IsDigits(key[sep+1:])
+}
+
+// IsDigits reports whether s is one or more ASCII digits.
+func IsDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }

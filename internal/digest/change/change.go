@@ -219,7 +219,7 @@ func (c *Change) OtherVersion(xk map[string]bool) bool {
 }
 
 // IsNumber reports whether s is all digits.
-func IsNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+func IsNumber(s string) bool { return prose.IsDigits(s) }
 
 // IsVersion reports whether s is a dotted version number: 1.80, 3.11.2.
 func IsVersion(s string) bool {

@@ -68,12 +68,12 @@ func Of(s string) []Quantity {
 			out = appendNew(out, seen, q)
 			continue
 		}
-		if n, ok := strings.CutSuffix(t, "/s"); ok && isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".") {
+		if n, ok := strings.CutSuffix(t, "/s"); ok && decimal(n) {
 			// "at 150/s" is a rate, as "300 checkouts per second" is.
 			out = appendNew(out, seen, Quantity{Unit: "hz", Value: n})
 			continue
 		}
-		if n, ok := strings.CutPrefix(t, "-"); ok && isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".") {
+		if n, ok := strings.CutPrefix(t, "-"); ok && decimal(n) {
 			// "-23 LUFS" against "-16 LUFS": a level below zero counts
 			// what the word after it names; below zero, a measure ("-5 s")
 			// is an offset, no quantity.
@@ -82,7 +82,7 @@ func Of(s string) []Quantity {
 			}
 			continue
 		}
-		if n, u, ok := strings.Cut(t, "-"); ok && isNumber(n) {
+		if n, u, ok := strings.Cut(t, "-"); ok && prose.IsDigits(n) {
 			if unit = unitKey(u); unit == "" {
 				continue // a date or a range: "2026-03-09", "5-10"
 			}
@@ -108,7 +108,7 @@ func Of(s string) []Quantity {
 		} else if i+1 < len(toks) && strings.HasPrefix(toks[i+1], "%") {
 			unit = "%"
 		}
-		if !isNumber(strings.Replace(t, ".", "", 1)) || strings.HasPrefix(t, ".") {
+		if !decimal(t) {
 			continue
 		}
 		if i > 0 && strings.EqualFold(toks[i-1], "by") {
@@ -172,9 +172,9 @@ func money(toks []string, i int) (value string, next int, ok bool) {
 	n := strings.TrimLeft(t, "€$£")
 	if n != t {
 		n = strings.TrimSuffix(strings.TrimRight(n, ".:"), "k")
-		return n, i + 1, isNumber(strings.Replace(n, ".", "", 1)) && !strings.HasPrefix(n, ".")
+		return n, i + 1, decimal(n)
 	}
-	if !isNumber(strings.Replace(strings.TrimRight(t, ".:"), ".", "", 1)) || i+1 >= len(toks) {
+	if !prose.IsDigits(strings.Replace(strings.TrimRight(t, ".:"), ".", "", 1)) || i+1 >= len(toks) {
 		return "", 0, false
 	}
 	switch strings.ToLower(strings.TrimRight(toks[i+1], ".:")) {
@@ -272,7 +272,7 @@ func partOf(toks []string, i int) []string {
 	if j++; j < len(toks) && strings.EqualFold(toks[j], "the") {
 		j++
 	}
-	if j >= len(toks) || !isNumber(strings.TrimLeft(toks[j], "~≈")) {
+	if j >= len(toks) || !prose.IsDigits(strings.TrimLeft(toks[j], "~≈")) {
 		return nil
 	}
 	var out []string
@@ -450,5 +450,8 @@ func measuresNamed(u, v string, k map[string]bool) bool {
 	return false
 }
 
-// isNumber reports whether s is all digits.
-func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+// decimal reports whether s is a number, with at most one decimal point
+// and digits before it: "150", "2.5"; not ".5" nor "1.2.3".
+func decimal(s string) bool {
+	return prose.IsDigits(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".")
+}
