@@ -615,7 +615,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// "The export now streams rows from a cursor": what was done,
 			// reported as the state it leaves, holds from now on.
 			kind = "decision"
-			a.addDecision(role, prose.Capitalize(cue.NowLead.ReplaceAllString(cue.SoLead.ReplaceAllString(cue.ReportLead.ReplaceAllString(s, ""), ""), "")), next, true)
+			a.addDecision(role, prose.Capitalize(stateLead(cue.ReportLead.ReplaceAllString(s, ""))), next, true)
 		case !hedged && !plan && cue.ReasonsFor.MatchString(s):
 			// "… records the reasons we're staying on Playwright: the
 			// checkout opens a second tab, …": a choice with its reasons.
@@ -1237,11 +1237,17 @@ func laterReason(s string) (string, bool) {
 	return "", false
 }
 
+// stateLead is s without what leads a statement of a state: "So ",
+// "Now, ".
+func stateLead(s string) string {
+	return cue.NowLead.ReplaceAllString(cue.SoLead.ReplaceAllString(s, ""), "")
+}
+
 // nowState: a statement of the state a change left, "X now streams …",
 // "Now the handler reads …", "X is Y now", "switched X to Y".
 func nowState(s string) bool {
 	s = cue.NowThat.ReplaceAllString(s, " ") // "now that the disks have some hours" says when, not what holds
-	rest := cue.NowLead.ReplaceAllString(cue.SoLead.ReplaceAllString(s, ""), "")
+	rest := stateLead(s)
 	if rest != s && !prose.VerbAfterSubject(rest) {
 		return false // "Now the X-Ray patching in both handlers.": the next step, named
 	}

@@ -314,7 +314,9 @@ var measures = func() map[string]bool {
 }()
 
 // saidNow reports whether toks from i say a value is as it is now: "now"
-// or "today" next, or the sentence ends.
+// or "today" next, or the text ends there (a statement is read a
+// sentence at a time; a size before a full stop inside a longer text is
+// not bare).
 func saidNow(toks []string, i int) bool {
 	if i >= len(toks) {
 		return true

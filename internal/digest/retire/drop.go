@@ -30,9 +30,6 @@ func (r *Retirer) DropRetiredAsked(s string, rank int) string {
 }
 
 func (r *Retirer) dropRetired(s string, rank int) string {
-	if r == nil {
-		return s
-	}
 	var kept []string
 	dropped := false // a sentence or a clause of one
 	sentences := digest.Sentences(s)

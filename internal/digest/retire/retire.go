@@ -221,10 +221,6 @@ func (r *Retirer) RetiredAsked(x string, rank int) bool {
 }
 
 func (r *Retirer) retired(x string, rank int) bool {
-	if r == nil {
-		return false
-	}
-
 	// A file its own session changed after reading it counts too: a
 	// session's list of changed files is where it ended.
 	f := readFrom.FindStringSubmatch(x)
