@@ -509,6 +509,11 @@ var ruleGone = lazyre.New(`(?i)\b(?:your|the|our|that|this)\s+(` + "`[^`]+`" + `
 // Removes).
 var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy|(limit|cap|constraint|restriction))\b`)
 
+// ruleLapsed finds a rule said to apply no more, by the words that name
+// it: "the after-22:00 rule no longer applies", "the two-reviewer
+// requirement doesn't hold any more", "the Friday rule is off".
+var ruleLapsed = lazyre.New(`(?i)\b(?:the|that|this|our|your|my)\s+(` + "`[^`]+`" + `|[\w.:+/-]*\w(?:\s+[\w.:+/-]*\w){0,2}?)\s+(?:rule|requirement|policy|restriction|constraint)\s+(?:(?:is\s+)?no longer (?:applies|apply|holds|hold|stands|needed|required|in (?:force|effect))|(?:doesn't|does not|won't|will not) (?:apply|hold)(?: any ?more)?|(?:is|'s) (?:off|over|history|lifted|void|dead)\b)`)
+
 // setToNumber follows a limit set, not taken back: "drop the rate limit
 // to 50 per second".
 var setToNumber = lazyre.New(`^\s+(?:down |up )?(?:to|at|by)\s+\d`)
@@ -694,7 +699,20 @@ func Removes(k string, xk map[string]bool, x string) bool {
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	case strings.HasPrefix(k, takenBackName):
-		return strings.Contains(" "+phrase(x)+" ", " "+k[len(takenBackName):]+" ")
+		name, px := k[len(takenBackName):], " "+phrase(x)+" "
+		if strings.Contains(px, " "+name+" ") {
+			return true
+		}
+		// A rule named by its value ("the after-22:00 rule") is any rule
+		// that forbids with that value: "never restart labeld between
+		// 06:00 and 22:00".
+		var values []string
+		for _, w := range strings.Fields(name) {
+			if strings.ContainsAny(w, "0123456789") {
+				values = append(values, w)
+			}
+		}
+		return len(values) > 0 && strings.Contains(px, " "+strings.Join(values, " ")+" ") && forbids.MatchString(x)
 	}
 	return HasKeys(xk, k)
 }
@@ -953,6 +971,18 @@ func Removed(s string) []string {
 	}
 	// Each of these has a word without which it cannot match.
 	lower := strings.ToLower(s)
+	if containsAny(lower, " rule ", " requirement ", " policy ", " restriction ", " constraint ") {
+		for _, m := range ruleLapsed.FindAllStringSubmatch(s, -1) {
+			// Named by several words ("after-22:00"), a statement of the
+			// rule says them in that order; by one, it forbids something
+			// and names it.
+			if p := phrase(strings.Trim(m[1], "`")); strings.Contains(p, " ") {
+				add(takenBackName + p)
+			} else if k := saidKeys(m[1]); k != "" {
+				add(takenBackRule + k)
+			}
+		}
+	}
 	if strings.ContainsAny(s, "\"“") {
 		for _, m := range takeBackQuoted.FindAllStringSubmatch(s, -1) {
 			if k := saidKeys(m[1]); k != "" {

@@ -70,6 +70,12 @@ func TestRetiredByChange(t *testing.T) {
 	}{
 		{"a rule taken back by its hyphenated name", "From now on: online changes only, never a full download while there's beer in the tanks.",
 			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"a rule said to apply no more, by its hyphenated name", "Please never restart labeld between 06:00 and 22:00, the packers lose labels mid-wave when it restarts. Deploys only after 22:00.",
+			"And the after-22:00 rule no longer applies: since the night shift started there's no quiet time at night."},
+		{"a rule said to apply no more, by its value", "Please never restart labeld between 06:00 and 22:00, the packers lose labels mid-wave when it restarts.",
+			"And the after-22:00 rule no longer applies: since the night shift started there's no quiet time at night."},
+		{"a rule said to apply no more, by one word", "Never deploy on a Friday, the weekend crew can't roll back.",
+			"The Friday rule doesn't apply any more, the on-call rota covers weekends now."},
 		{"a rule the customer changed their mind about", "Please no company logo on that report.",
 			"Anke says the cron stutters at 6, and the customer changed their mind about the logo — they want it on the slip after all."},
 		{"how often, said otherwise", "The packaged app checks once at startup and then every 4 hours.",
@@ -251,6 +257,10 @@ func TestNotRetired(t *testing.T) {
 	}{
 		{"a rule taken back by its hyphenated name, another statement of its words", "It goes to the PLC as an online change, no full download needed.",
 			"Two more. Forget the online-changes-only rule: we measured a full download on Saturday."},
+		{"a rule said to apply no more, another rule on its word", "Friday deploys go out before noon.",
+			"The Friday rule doesn't apply any more, the on-call rota covers weekends now."},
+		{"a rule said to apply no more, its value said of no rule", "The nightly backup starts at 22:00 and takes about an hour.",
+			"And the after-22:00 rule no longer applies: since the night shift started there's no quiet time at night."},
 		{"a culprit found in another function", "`write_normals` reads one normal per vertex, so custom split normals are lost in the export.",
 			"The culprit was that `write_uvs` took the first UV layer; it reads the active one now."},
 		{"a name taken out of a list, said of otherwise", "Juneteenth became a federal holiday in 2021.",
