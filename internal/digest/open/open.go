@@ -23,7 +23,7 @@ import (
 // frequency over the sessions' summaries), against each later session.
 
 // todoMark matches a sentence that states work still to do.
-var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?(?:obvious |natural |logical )?next(?: thing| step| task| piece| bit| job)?|(?:has|have|shows?) the same (?:pattern|problem|bug|issue|flaw|mistake)|(?:stays?|remains?) (?:that way|as it is|like this|on hold|paused|frozen) until|hold(?:s|ing)? off\b[^.;]{0,80}\buntil|wait(?:s|ing)? until|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|(?:i'd|we'd|i would|we would) (?:look at|look into|tackle|deal with|do|fix|handle|try)\b[^.;]{0,30}\bnext\b|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)|we (?:still )?need to|needs? (?:a|an|one more|another) (?:new )?(?:step|script|check|test|fix|migration|job|task)\b|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided)\b`)
+var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (open|to do|to fix|to be|needs?|has to|have to|missing|pending)|remaining|to-?do|not (done|finished) yet|yet to|plan for|follow-up|left to do|(?:nothing|else|still|work|items?) pending|(?:left|leave|kept|keep|parked|saved?) for later|later:|(?:is|are|'s) (?:the )?(?:obvious |natural |logical )?next(?: thing| step| task| piece| bit| job)?|(?:has|have|shows?) the same (?:pattern|problem|bug|issue|flaw|mistake)|(?:stays?|remains?) (?:that way|as it is|like this|on hold|paused|frozen) until|hold(?:s|ing)? off\b[^.;]{0,80}\buntil|wait(?:s|ing)? until|(?:also )?on (?:my|our|the) (?:list|to-?do list)|(?:they|it|this|that|these|those) needs? (?:\w+ing|to be)|has to be|have to be|i'll [^.;]* (later|next)|(?:i'd|we'd|i would|we would) (?:look at|look into|tackle|deal with|do|fix|handle|try)\b[^.;]{0,30}\bnext\b|we should [^.;]* (later|next time|before)|wait(?:s|ing)? (?:for|on)|blocked (?:on|by)|(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)|we (?:still )?need to|needs? (?:a|an|one more|another) (?:new )?(?:step|script|check|test|fix|migration|job|task)\b|(?:nobody|no one) (?:has )?decided|undecided|not (?:yet )?decided|(?:still|is|as) an open (?:question|point)|open questions? (?:on|for|with|from)\b)\b`)
 
 // IsTodo reports whether s states work still to do.
 func IsTodo(s string) bool {
@@ -65,11 +65,14 @@ var becauseRE = lazyre.New(`(?i)\b(?:because|since)\b`)
 // exist first").
 var hasTo = lazyre.New(`(?i)(?:^|[,;:(])\s*(?:it|this|that|someone|somebody) (?:still )?(?:has|have) to (?:run|be (?:run|done|fixed|deployed|applied|migrated)|go|happen)\b`)
 
-// todoWords are the words of a to-do statement that say it is one, not
-// what it is about.
+// todoWords are the words of a to-do statement that say it is one, or
+// how it came up ("I've noticed the list feels slow"), not what it is
+// about.
 var todoWords = change.KeySet(`tomorrow next time session up step still open remaining todo do done later plan
 	left ll add fix need needs have has be first thing morning today yesterday list item items
-	pending nothing else except leave park parked`)
+	pending nothing else except leave park parked question questions
+	notice noticed feel feels felt seem seems seemed look looked looking think guess wonder wondering
+	haven hasn isn aren didn doesn wasn weren won`)
 
 // Vocab holds how many sessions use each key, and what it read of each
 // summary: every open item of the older sessions is checked against the
@@ -284,7 +287,7 @@ func DropDone(s string, done func(todo string) bool) string {
 // by pointing back (askedBack).
 func (v *Vocab) MentionedLater(d []string, sums []*digest.Summary, k int) bool {
 	for _, later := range sums[:k] {
-		if v.Refers(d, v.mentions(later)) || gotRidOf(d, later) {
+		if v.Refers(d, v.mentions(later)) || gotRidOf(d, later) || decidedAbout(d, later) {
 			return true
 		}
 	}
@@ -315,6 +318,39 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 	}
 	return false
 }
+
+// decidedAbout reports whether later says the question the open item
+// of distinctive keys d is most about was decided: "billing decided
+// about 24 and 31 December: off-peak from 12:00" for "still an open
+// question on their side: 24 and 31 December, the half days". A
+// question names its subject by few words, often dates or numbers that
+// are no keys, so one of its words is enough once the decision is said
+// in so many words.
+func decidedAbout(d []string, later *digest.Summary) bool {
+	if len(d) == 0 {
+		return false
+	}
+	for _, p := range []int{digest.Request, digest.Outcome, digest.Decisions} {
+		for _, b := range later.Parts[p] {
+			if !strings.Contains(b, "decided") && !strings.Contains(b, "settled") && !strings.Contains(b, "answered") {
+				continue
+			}
+			for _, m := range decided.FindAllStringSubmatch(b, -1) {
+				for k := range change.Keys(m[1]) {
+					if slices.Contains(d, k) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// decided is a question said to be decided, what it was about in its
+// group: "billing decided about 24 and 31 December:", "we settled on
+// the retention question".
+var decided = lazyre.New(`(?i)\b(?:decided|settled|answered)\s+(?:about|on|the question of)\s+([^.:;,?!—]{3,60})(?:[.:;,!—]|$)`)
 
 // binned says a thing, the noun it captures, was thrown out: the word
 // before "'s in the bin", the last of the few after "got rid of".

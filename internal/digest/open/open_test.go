@@ -34,6 +34,8 @@ func TestIsTodo(t *testing.T) {
 		{"Still pending: the CSV export.", true},
 		{"For the second attempt, the runbook needs a step that copies every sequence's last_value to RDS.", true},
 		{"The service needs a database and a queue.", false},
+		{"Still an open question on their side: 24 and 31 December, the half days.", true},
+		{"Jana raised it as an open question for the steering group.", true},
 		{"Open item before we can ship anything for macOS: notarization isn't set up.", true},
 		{"Remote plugins are rate-limited for anonymous use, so CI needs a `BUF_TOKEN` secret.", true},
 		{"Backups aren't automated; they run when someone remembers.", true},
@@ -159,6 +161,40 @@ func TestDealtLater(t *testing.T) {
 	} {
 		if got := DropFixed(s, v.DealtLater(sums, 2)); got == "" {
 			t.Errorf("%q was taken for a problem", s)
+		}
+	}
+}
+
+// TestDecidedAbout: an open question named by dates, which are no keys,
+// goes once a later session says it was decided; a decision about
+// something else leaves it, and so does one that only mentions it.
+func TestDecidedAbout(t *testing.T) {
+	decided := digest.Parse("**Request**\n- New prices from 1 April. And billing decided about 24 and 31 December: off-peak from 12:00.\n")
+	other := digest.Parse("**Request**\n- Billing decided about the rounding: half up per line.\n")
+	mention := digest.Parse("**Outcome**\n- The December bills went out on time.\n")
+	older := digest.Parse("**Outcome**\n- The holidays are in data/holidays.csv.\n")
+	q := "Still an open question on their side: 24 and 31 December, the half days."
+	for _, tc := range []struct {
+		later *digest.Summary
+		want  bool
+	}{{decided, true}, {other, false}, {mention, false}} {
+		sums := []*digest.Summary{tc.later, older}
+		if got := NewVocab(sums).DoneLater(sums, 1)(q); got != tc.want {
+			t.Errorf("after %q: done = %v, want %v", tc.later.Parts[digest.Request], got, tc.want)
+		}
+	}
+}
+
+// TestNoticedLater: how a problem came up ("I've noticed", "feels", "I
+// haven't looked") is not what it is about.
+func TestNoticedLater(t *testing.T) {
+	v := NewVocab([]*digest.Summary{digest.Parse("**Outcome**\n- The list loads in 0.9 s.\n")})
+	for _, k := range v.Distinct("I've noticed the sale order list feels slow on the dev copy; I haven't looked into it yet.") {
+		if todoWords[k] {
+			t.Errorf("distinct key %q only says how it came up", k)
+		}
+		if k == "noticed" || k == "haven" || k == "feel" || k == "feels" {
+			t.Errorf("distinct key %q", k)
 		}
 	}
 }
