@@ -514,6 +514,14 @@ var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:a
 // requirement doesn't hold any more", "the Friday rule is off".
 var ruleLapsed = lazyre.New(`(?i)\b(?:the|that|this|our|your|my)\s+(` + "`[^`]+`" + `|[\w.:+/-]*\w(?:\s+[\w.:+/-]*\w){0,2}?)\s+(?:rule|requirement|policy|restriction|constraint)\s+(?:(?:is\s+)?no longer (?:applies|apply|holds|hold|stands|needed|required|in (?:force|effect))|(?:doesn't|does not|won't|will not) (?:apply|hold)(?: any ?more)?|(?:is|'s) (?:off|over|history|lifted|void|dead)\b)`)
 
+// noLongerDoing finds a plan given up, the verb and what it was done
+// to: "we're no longer retiring /live.mp3 on 1 March", "we are not
+// migrating the billing DB any more".
+var noLongerDoing = lazyre.New(`(?i)\b(?:no longer|not)\s+(?:(?:going|planning) to\s+)?([a-z]{3,}ing|[a-z]{3,})\s+(?:the\s+|our\s+|that\s+|this\s+)?(` + "`[^`]+`" + `|[\w./:-]*\w)`)
+
+// anyMore closes a plan given up with "not": "not migrating it any more".
+var anyMore = lazyre.New(`(?i)^[^.;]{0,40}\bany ?more\b`)
+
 // setToNumber follows a limit set, not taken back: "drop the rate limit
 // to 50 per second".
 var setToNumber = lazyre.New(`^\s+(?:down |up )?(?:to|at|by)\s+\d`)
@@ -696,6 +704,17 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return forbidsDoing(x, verb, what)
 	case strings.HasPrefix(k, limitDropped):
 		return HasKeys(xk, k[len(limitDropped):]) && limitShape.MatchString(x)
+	case strings.HasPrefix(k, stoppedDoing):
+		verb, what, _ := strings.Cut(k[len(stoppedDoing):], " ")
+		if !HasKeys(xk, what) {
+			return false
+		}
+		for _, w := range strings.Fields(strings.ToLower(x)) {
+			if strings.HasPrefix(strings.TrimLeft(w, "`\"'("), verb) {
+				return true // "retiring" is "retir", "Retire" "retire"
+			}
+		}
+		return false
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
 	case strings.HasPrefix(k, takenBackName):
@@ -827,6 +846,7 @@ const (
 	limitDropped  = "%"
 	allowedInto   = "+"
 	allowedDoing  = "="
+	stoppedDoing  = "<"
 )
 
 // Forbids reports whether s forbids something, a rule a permission
@@ -971,6 +991,22 @@ func Removed(s string) []string {
 	}
 	// Each of these has a word without which it cannot match.
 	lower := strings.ToLower(s)
+	if strings.Contains(lower, "no longer ") || strings.Contains(lower, "any more") || strings.Contains(lower, "anymore") {
+		for _, i := range noLongerDoing.FindAllStringSubmatchIndex(s, -1) {
+			verb, what := strings.ToLower(s[i[2]:i[3]]), s[i[4]:i[5]]
+			if !strings.HasPrefix(lower[i[0]:], "no longer") && !anyMore.MatchString(s[i[1]:]) {
+				continue // "not" says it only with "any more" after: "not retiring it any more"
+			}
+			if !strings.HasSuffix(verb, "ing") || lex.StopWords[verb] {
+				continue
+			}
+			stem := lex.Key(verb)
+			wk := saidKeys(strings.Trim(what, "`"))
+			if len(stem) >= 4 && wk != "" {
+				add(stoppedDoing + stem + " " + wk)
+			}
+		}
+	}
 	if containsAny(lower, " rule ", " requirement ", " policy ", " restriction ", " constraint ") {
 		for _, m := range ruleLapsed.FindAllStringSubmatch(s, -1) {
 			// Named by several words ("after-22:00"), a statement of the
