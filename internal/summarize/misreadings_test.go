@@ -384,3 +384,25 @@ func TestPreferenceEmptied(t *testing.T) {
 	}
 	preference("no worries, please go ahead") // what is left after the idiom is read, and nothing breaks
 }
+
+// TestPreferenceTellAsk: an ask to be told how something would be done
+// "going forward" is a request (blind AS's zebra-label-print-service
+// kept it as a core preference); a rule that asks to be told is one.
+func TestPreferenceTellAsk(t *testing.T) {
+	for _, s := range []string{
+		"Please look around the repo and tell me how you'd render labels going forward.",
+		"Read the config and explain to me what the sweep would do in the future.",
+	} {
+		if got := preference(s); got != 0 {
+			t.Errorf("preference(%q) = %v, want 0", s, got)
+		}
+	}
+	for _, s := range []string{
+		"Always tell me what you are about to delete.",
+		"From now on, tell me which tests you skipped.",
+	} {
+		if preference(s) == 0 {
+			t.Errorf("%q is no preference", s)
+		}
+	}
+}

@@ -159,6 +159,10 @@ var DoThat = lazyre.New(`(?i)^(?:put|make|add|do)\s+(?:that|it|this)(?:\s+(?:in|
 
 var OneThing = lazyre.New(`(?i)^(?:(?:ok(?:ay)?|yes|right|now|please),?\s+)*(?:write|build|add|make|create|put|set up)\s+(?:the|a|an|our|me a|me an)\s`)
 
+// Later is how a sentence says the future it asks about, which is no
+// rule for the agent: "going forward", "in the future".
+var Later = lazyre.New(`(?i)\b(?:going forward|in (?:the )?future)\b`)
+
 var Standing = lazyre.New(`(?i)\b(?:always|never|every|each|whenever|from now on|going forward|in (?:the )?future|any time)\b`)
 
 // TaskSpec is work asked for and then specified: "write the ingest:

@@ -111,6 +111,11 @@ var OrdinalLead = lazyre.New(`(?i)^(?:one|two|three|four|first|second|third|four
 
 // WhAsk is a question asked without its question mark: "What's the dev
 // loop, I've never done a mod".
+// TellAsk asks to be told something, with a question word after the
+// ask: "look around the repo and tell me how you'd render labels going
+// forward" asks for a plan; "going forward" is of the labels, no rule.
+var TellAsk = lazyre.New(`(?i)\b(?:tell|show|explain to|walk) (?:me|us)(?: through)? (?:how|what|which|why|where|whether|if)\b`)
+
 var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)(?:'s|'re| is| are| do| does| did| should| would| can)\b`)
 
 // Fault is a failure told with "never" or "every time", which
