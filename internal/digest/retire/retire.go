@@ -461,6 +461,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xQuoted && quotesReplaced(x, n.insteadOf) {
 			return true // "tests are `cargo test --workspace`" once nextest runs them "instead of `cargo test --workspace`"
 		}
+		if len(n.insteadOf) > 0 && placeReplaced(x, n.insteadOf) {
+			return true // "They pick the file up from \\fs01\billing\ERP-Import." once "instead of the ERP-Import share"
+		}
 		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
 			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
 		}

@@ -432,6 +432,28 @@ func TestRetiredQuotedReplaced(t *testing.T) {
 	}
 }
 
+// TestQuotesPlaceReplaced: a place named without quotes ("instead of
+// the ERP-Import share") replaces a quoted path that ends in it, not
+// one that ends otherwise or quotes the new place too.
+func TestQuotesPlaceReplaced(t *testing.T) {
+	st := Statement{Text: "The ERP pulls it by SFTP from `/srv/sftp/erp/outbox` instead of the ERP-Import share."}
+	st.read()
+	for _, tc := range []struct {
+		x    string
+		want bool
+	}{
+		{"The file goes to `\\\\fs01\\billing\\ERP-Import`, where the ERP picks it up.", true},
+		{"Reports go to `\\\\fs01\\billing\\Reports`.", false},
+		{"Both `/srv/sftp/erp/outbox` and `\\\\fs01\\billing\\ERP-Import` hold the March file.", false},
+		{"The ERP-Import share is on fs01.", false},
+		{"They pick the file up from \\\\fs01\\billing\\ERP-Import.", true},
+	} {
+		if got := placeReplaced(tc.x, st.insteadOf); got != tc.want {
+			t.Errorf("placeReplaced(%q) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
+
 // TestRetiredFraction: a count out of a total a newer statement counts
 // otherwise is retired; another total, or another thing counted, is not.
 func TestRetiredFraction(t *testing.T) {

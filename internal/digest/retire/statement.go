@@ -130,12 +130,18 @@ func (st *Statement) read() {
 	st.nowNoun, st.nowValue = change.NowIs(st.Text)
 	st.fractions = fractionsOf(st.Text)
 	for _, m := range codeInstead.FindAllStringSubmatch(st.Text, -1) {
-		st.insteadOf = append(st.insteadOf, [2]string{m[1], m[2]})
+		old := m[2]
+		if old == "" {
+			old = m[3]
+		}
+		st.insteadOf = append(st.insteadOf, [2]string{m[1], old})
 	}
 }
 
 // codeInstead is a code span said to take another's place.
-var codeInstead = lazyre.New("`([^`]{2,80})`[^`.;:]{0,20}?\\b(?:instead of|rather than|in place of|replacing)\\s+`([^`]{2,80})`")
+// The other may be a place named without quotes, by a name no word is
+// ("`/srv/sftp/erp/outbox` instead of the ERP-Import share").
+var codeInstead = lazyre.New("`([^`]{2,80})`[^`.;:]{0,20}?\\b(?:instead of|rather than|in place of|replacing)\\s+(?:`([^`]{2,80})`|(?:the |our )?([A-Za-z][\\w.]*[-_][\\w.-]*\\w|[a-z][\\w.-]*[A-Z][\\w.-]*\\w|[A-Z][\\w.-]*[A-Z][\\w.-]*)(?: share| folder| directory| dir| path| bucket| mount)?\\b)")
 
 // quotesReplaced reports whether x quotes code a newer statement says
 // another took the place of, and not that other: "Tests are `cargo test
@@ -144,12 +150,37 @@ var codeInstead = lazyre.New("`([^`]{2,80})`[^`.;:]{0,20}?\\b(?:instead of|rathe
 // exactly, however common its words are in the memory.
 func quotesReplaced(x string, insteadOf [][2]string) bool {
 	for _, p := range insteadOf {
-		if strings.Contains(x, "`"+p[1]+"`") && !strings.Contains(x, p[0]) {
+		if strings.Contains(x, p[0]) {
+			continue
+		}
+		if strings.Contains(x, "`"+p[1]+"`") {
 			return true
 		}
 	}
 	return false
 }
+
+// placeReplaced reports whether x names, quoted or not, a path whose
+// last part is a place a newer statement says another took the place of,
+// and not that other: "`\\fs01\billing\ERP-Import`" once "from
+// `/srv/sftp/erp/outbox` instead of the ERP-Import share".
+func placeReplaced(x string, insteadOf [][2]string) bool {
+	for _, p := range insteadOf {
+		if strings.Contains(x, p[0]) || !strings.Contains(x, p[1]) {
+			continue
+		}
+		for _, t := range pathToken.FindAllString(x, -1) {
+			t = strings.TrimRight(t, `/\.,;:`)
+			if i := strings.LastIndexAny(t, `/\`); i >= 0 && t[i+1:] == p[1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathToken is a path, Unix or Windows, in running text.
+var pathToken = lazyre.New(`[\w.:~-]*[/\\][\w.~/\\-]+`)
 
 // factClaim is what the statement claims as a fact, read on first use.
 // saysNow reports change.SaysNow of the statement, read once: the
