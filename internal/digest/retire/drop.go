@@ -197,6 +197,12 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 			}
 		}
 	}
+	if !clauses && gone[0] && fileNames(parts[0]) != nil {
+		// A list headed by a file a newer statement replaced says how
+		// that file was: "BILL_YYYYMM.txt, fixed width, 120 characters
+		// per line" goes whole once the file is BILL_YYYYMM.csv.
+		return nil
+	}
 	if !clauses && some {
 		// "struct 40, genomics 40, cryoem 20" once "struct 35, genomics
 		// 35, cryoem 30": each name given another number by a newer

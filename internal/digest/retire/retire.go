@@ -461,6 +461,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xQuoted && quotesReplaced(x, n.insteadOf) {
 			return true // "tests are `cargo test --workspace`" once nextest runs them "instead of `cargo test --workspace`"
 		}
+		if len(n.files) > 0 && otherExtension(x, n.files) {
+			return true // "BILL_YYYYMM.txt, fixed width, …" once "the import is a UTF-8 CSV, BILL_YYYYMM.csv, … instead of ERP-Import"
+		}
 		if len(n.insteadOf) > 0 && placeReplaced(x, n.insteadOf) {
 			return true // "They pick the file up from \\fs01\billing\ERP-Import." once "instead of the ERP-Import share"
 		}

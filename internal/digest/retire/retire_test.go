@@ -454,6 +454,26 @@ func TestQuotesPlaceReplaced(t *testing.T) {
 	}
 }
 
+// TestOtherExtension: a file a change names with another extension
+// retires the older name and the list that describes it; a file of
+// another base name, or a statement that names both, stays.
+func TestOtherExtension(t *testing.T) {
+	newer := "After the upgrade the import is a UTF-8 CSV with semicolons, BILL_YYYYMM.csv, which they pull by SFTP instead of ERP-Import."
+	for _, tc := range []struct{ older, want string }{
+		{"Spec from Herr Vogel: BILL_YYYYMM.txt, fixed width, 120 characters per line, ISO-8859-1, CRLF line ends.", ""},
+		{"`vee/billfile.py` writes `BILL_YYYYMM.txt` as the ERP wants it.", ""},
+		{"The export writes CUST_YYYYMM.txt for the CRM.", "The export writes CUST_YYYYMM.txt for the CRM."},
+		{"Until the upgrade it writes BILL_YYYYMM.txt, after it BILL_YYYYMM.csv.", "Until the upgrade it writes BILL_YYYYMM.txt, after it BILL_YYYYMM.csv."},
+	} {
+		if got := droppedBy(tc.older, newer); got != tc.want {
+			t.Errorf("droppedBy(%q) = %q, want %q", tc.older, got, tc.want)
+		}
+	}
+	if retiredBy("The nightly job writes BILL_YYYYMM.txt.", "We also write BILL_YYYYMM.csv for the auditors.") {
+		t.Error("a file written besides, no change announced, retires the other")
+	}
+}
+
 // TestRetiredFraction: a count out of a total a newer statement counts
 // otherwise is retired; another total, or another thing counted, is not.
 func TestRetiredFraction(t *testing.T) {

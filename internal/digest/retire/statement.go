@@ -32,7 +32,10 @@ type Statement struct {
 	// insteadOf are the code spans the statement says another one
 	// replaced: `cargo test --workspace` in "Tests run with `cargo
 	// nextest run` now instead of `cargo test --workspace`".
-	insteadOf  [][2]string
+	insteadOf [][2]string
+	// files are the distinctive file names a statement that announces a
+	// change names ("the import is BILL_YYYYMM.csv now"), by base name.
+	files      map[string]string
 	fractions  []fraction
 	quantities []quantity.Quantity
 	// removed are the keys of what the statement says was taken out:
@@ -129,6 +132,9 @@ func (st *Statement) read() {
 	st.tools = change.Tools(st.Text)
 	st.nowNoun, st.nowValue = change.NowIs(st.Text)
 	st.fractions = fractionsOf(st.Text)
+	if st.change != nil {
+		st.files = fileNames(st.Text)
+	}
 	for _, m := range codeInstead.FindAllStringSubmatch(st.Text, -1) {
 		old := m[2]
 		if old == "" {
@@ -174,6 +180,39 @@ func placeReplaced(x string, insteadOf [][2]string) bool {
 			if i := strings.LastIndexAny(t, `/\`); i >= 0 && t[i+1:] == p[1] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// fileNames are the file names of s whose base names no word is
+// ("BILL_YYYYMM.txt", "orders-2024.csv"), by base name: base → name.
+func fileNames(s string) map[string]string {
+	if !strings.Contains(s, ".") {
+		return nil
+	}
+	var out map[string]string
+	for _, m := range fileName.FindAllStringSubmatch(s, -1) {
+		if out == nil {
+			out = make(map[string]string)
+		}
+		out[m[1]] = m[0]
+	}
+	return out
+}
+
+// fileName is a file name with a base name no word is: an underscore, a
+// hyphen, a digit or an inner capital in it.
+var fileName = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*[_\-0-9A-Z][\w-]*)\.([a-z][a-z0-9]{1,4})\b`)
+
+// otherExtension reports whether x names a file that files, a newer
+// statement's, names with another extension, and not that file itself:
+// "BILL_YYYYMM.txt, fixed width" once "the import is … BILL_YYYYMM.csv
+// instead of …".
+func otherExtension(x string, files map[string]string) bool {
+	for base, name := range fileNames(x) {
+		if n, ok := files[base]; ok && n != name && !strings.Contains(x, n) {
+			return true
 		}
 	}
 	return false
