@@ -500,7 +500,8 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 }
 
 // problemMark matches a sentence that tells a problem as it stands: "the
-// coupon test is flaky, failing every other run".
+// coupon test is flaky, failing every other run", "station 6 prints
+// everything 3 mm to the left and nobody knows why".
 // A thing in code that lacks one is one too ("`platforms` has no
 // `macos-arm64`", "the `shots` table has no index"), and "the limiter
 // never forgets a key". Not "the app target has no third-party
@@ -508,7 +509,7 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 // -A` can't pick up the export" is what protects), nor "there's no point
 // persisting it", nor "older updates get lost" (what an alternative
 // would do).
-var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging))\b|` + defectRE)
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why)\b|` + defectRE)
 
 // defect is a problem told as what a thing in code lacks or keeps doing
 // wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no
