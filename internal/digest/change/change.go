@@ -310,6 +310,11 @@ var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
 // nowWord says what holds from now on.
 var nowWord = lazyre.New(`(?i)\bnow\b`)
 
+// pending is a change still to make, said as what a thing needs: "the
+// web player needs its source URL changed to …", "the DNS record has to
+// be moved to the new host". What it names is as it was.
+var pending = lazyre.New(`(?i)\b(?:needs?|has to be|have to be|should be|must be|will have to be)\s+(?:(?:its|their|the|a|an|our)\s+)?(?:[\w.-]+\s+){0,4}?(?:changed|moved|switched|replaced|migrated|bumped|raised|lowered|updated|upgraded)\b[^.;]*`)
+
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = lazyre.New(`(?i)\bfrom now on\b`)
 
@@ -334,6 +339,9 @@ type Change struct {
 // measure instead of another.
 func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
+	if containsAny(s, "need", "has to", "have to", "should", "must", "will be") {
+		s = pending.ReplaceAllString(s, "")
+	}
 	// A change of plan and a value said to be wrong have words without
 	// which their expressions cannot match: looked for first, they cost
 	// most sentences nothing.

@@ -84,3 +84,19 @@ func TestLeftOff(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingChange: what a thing still needs changed is no change made;
+// a change said besides it still is one.
+func TestPendingChange(t *testing.T) {
+	for _, s := range []string{
+		"The web player needs its source URL changed to `https://stream1.radiofluss.at/live.opus`.",
+		"The DNS record has to be moved to the new host before Friday.",
+	} {
+		if c := Of(s); c != nil {
+			t.Errorf("Of(%q) = %+v, want no change", s, c)
+		}
+	}
+	if Of("We switched the player to Opus; the app still needs its URL updated.") == nil {
+		t.Error("a change made besides a pending one is none")
+	}
+}

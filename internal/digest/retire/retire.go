@@ -661,6 +661,8 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 	switch {
 	case temp && !sameLead(x, n.Text):
 		return false
+	case otherPaths(x, n.Text):
+		return false // "mount /live.mp3 at 128 kbps" and "a /live.opus mount at 96 kbps" are two mounts
 	case prose.NamesIdent(x, n.Text), quantity.Counter(u):
 		return true // the controller_manager's rate; the block a fork is pinned at
 	case !weak:
@@ -674,3 +676,29 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 	now := n.saysNow() || temp && n.change != nil
 	return (u == quantity.Times || temp) && now && r.sharesBesides(xk, n.keys, u, true)
 }
+
+// otherPaths reports whether x and newer each give a number to a path
+// ("mount /live.mp3 at 128 kbps", "`/live.opus` at 96 kbps") and to
+// none the other gives one: what they count are of two things.
+func otherPaths(x, newer string) bool {
+	xp := pathNumber.FindAllStringSubmatch(x, -1)
+	if len(xp) == 0 {
+		return false
+	}
+	np := pathNumber.FindAllStringSubmatch(newer, -1)
+	if len(np) == 0 {
+		return false
+	}
+	for _, a := range xp {
+		for _, b := range np {
+			if a[1] == b[1] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pathNumber is a path a number follows, said of it: "/live.mp3 at 128
+// kbps", "`/srv/music` is 2.1 TB".
+var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")

@@ -474,6 +474,18 @@ func TestOtherExtension(t *testing.T) {
 	}
 }
 
+// TestTwoPathsCounted: a number said of one path and one said of
+// another count two things; the same path given another number is one.
+func TestTwoPathsCounted(t *testing.T) {
+	older := "The web stream goes to Icecast 2.4.4 on our VPS stream1, mount /live.mp3 at 128 kbps."
+	if retiredBy(older, "Done: `/live.opus` at 96 kbps is in `main.liq` beside `/live.mp3`.") {
+		t.Error("a second mount's bitrate retires the first's")
+	}
+	if !retiredBy(older, "The mount /live.mp3 is at 192 kbps now, the old encoder is gone.") {
+		t.Error("the same mount's new bitrate does not retire its old one")
+	}
+}
+
 // TestRetiredFraction: a count out of a total a newer statement counts
 // otherwise is retired; another total, or another thing counted, is not.
 func TestRetiredFraction(t *testing.T) {
