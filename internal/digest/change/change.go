@@ -725,6 +725,8 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return false
 	case strings.HasPrefix(k, takenBackRule):
 		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
+	case strings.HasPrefix(k, lapsedRule):
+		return mostKeys(xk, k[len(lapsedRule):]) && (forbids.MatchString(x) || restricts.MatchString(x))
 	case strings.HasPrefix(k, takenBackName):
 		name, px := k[len(takenBackName):], " "+phrase(x)+" "
 		if strings.Contains(px, " "+name+" ") {
@@ -739,7 +741,7 @@ func Removes(k string, xk map[string]bool, x string) bool {
 				values = append(values, w)
 			}
 		}
-		return len(values) > 0 && strings.Contains(px, " "+strings.Join(values, " ")+" ") && forbids.MatchString(x)
+		return len(values) > 0 && strings.Contains(px, " "+strings.Join(values, " ")+" ") && (forbids.MatchString(x) || restricts.MatchString(x))
 	}
 	return HasKeys(xk, k)
 }
@@ -855,6 +857,7 @@ const (
 	allowedInto   = "+"
 	allowedDoing  = "="
 	stoppedDoing  = "<"
+	lapsedRule    = "#"
 )
 
 // Forbids reports whether s forbids something, a rule a permission
@@ -864,6 +867,10 @@ func Forbids(s string) bool { return forbids.MatchString(s) }
 // forbids finds a statement that forbids something: what a thing
 // allowed again retires.
 var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden|without (?:asking|checking)|ask (?:me|us)(?: first)? before)\b`)
+
+// restricts finds a rule that binds without forbidding: "work only on a
+// copy", "from now on try every change on playout2 first".
+var restricts = lazyre.New(`(?i)\b(?:only|always|must|from now on|going forward|every time)\b`)
 
 // HasKeys reports whether keys xk hold every key of k, keys joined by a
 // space.
@@ -1018,12 +1025,12 @@ func Removed(s string) []string {
 	if containsAny(lower, " rule ", " requirement ", " policy ", " restriction ", " constraint ") {
 		for _, m := range ruleLapsed.FindAllStringSubmatch(s, -1) {
 			// Named by several words ("after-22:00"), a statement of the
-			// rule says them in that order; by one, it forbids something
-			// and names it.
+			// rule says them in that order; by one ("the copy rule"), it
+			// names it and forbids or restricts.
 			if p := phrase(strings.Trim(m[1], "`")); strings.Contains(p, " ") {
 				add(takenBackName + p)
 			} else if k := saidKeys(m[1]); k != "" {
-				add(takenBackRule + k)
+				add(lapsedRule + k)
 			}
 		}
 	}
