@@ -36,13 +36,35 @@ func Siblings(x, n string) bool {
 		}
 		ct := siblingTokens(c)
 		for _, a := range xt {
-			if slices.Contains(ct, a) {
-				continue
+			if slices.Contains(ct, a) || numbered.MatchString(a) {
+				continue // a numbered host only by a move (below)
 			}
 			for _, b := range ct {
 				if sibling(a, b) && sharesKey(x, c, func(string) bool { return true }) {
 					return true
 				}
+			}
+		}
+	}
+	// A numbered host is named apart from the move it is part of: "Icecast
+	// moved to the new VPS, stream2.radiofluss.at, last night".
+	var nt []string
+	for _, a := range xt {
+		if !numbered.MatchString(a) {
+			continue
+		}
+		if nt == nil {
+			if !hostMoved.MatchString(n) {
+				return false // "node2 now runs Postgres too" adds a host
+			}
+			nt = siblingTokens(n)
+		}
+		if slices.Contains(nt, a) {
+			continue
+		}
+		for _, b := range nt {
+			if sibling(a, b) && sharesKey(x, n, func(string) bool { return true }) {
+				return true
 			}
 		}
 	}
@@ -64,20 +86,36 @@ func siblingTokens(s string) []string {
 		if i := strings.LastIndexAny(t, "./"); i > 2 && i < len(t)-1 && !IsVersion(t) && !IsNumber(strings.ReplaceAll(t, ".", "")) || variant.MatchString(t) {
 			out = append(out, t)
 		}
+		// A numbered host, the first label of its name: "stream1",
+		// "stream2.radiofluss.at".
+		if h, _, _ := strings.Cut(strings.ToLower(t), "."); numbered.MatchString(h) && !slices.Contains(out, h) {
+			out = append(out, h)
+		}
 	}
 	return out
 }
+
+// hostMoved says a thing left one host for another.
+var hostMoved = lazyre.New(`(?i)\b(?:moved|migrated|switched|instead of|in place of|no longer on)\b`)
+
+// numbered is a name of one of a numbered few: letters, then a number of
+// one or two digits ("stream1", "db02").
+var numbered = lazyre.New(`^[a-z][a-z-]{2,}[a-z][0-9]{1,2}$`)
 
 // variant is a name of one of a family: a letter for the kind, a
 // letter for the family, then the number they share ("hs256", "es256",
 // "rs256": JWT's signing algorithms).
 var variant = lazyre.New(`^[a-z]{2}[0-9]{3}$`)
 
-// sibling reports whether two tokens share their parent and differ, or
-// are two variants of one family and number (not "aes256" and "sha256").
+// sibling reports whether two tokens share their parent and differ, are
+// two variants of one family and number (not "aes256" and "sha256"), or
+// two of a numbered few ("stream1" and "stream2").
 func sibling(a, b string) bool {
 	if va, vb := variant.MatchString(a), variant.MatchString(b); va || vb {
 		return va && vb && a != b && a[1:] == b[1:]
+	}
+	if na, nb := numbered.MatchString(a), numbered.MatchString(b); na || nb {
+		return na && nb && a != b && strings.TrimRight(a, "0123456789") == strings.TrimRight(b, "0123456789")
 	}
 	i, j := strings.LastIndexAny(a, "./"), strings.LastIndexAny(b, "./")
 	return a != b && i == j && a[:i+1] == b[:j+1]
