@@ -244,6 +244,7 @@ func encodeReading(st *Statement) []byte {
 			b = wire.AppendStr(b, p[0])
 			b = wire.AppendStr(b, p[1])
 		}
+		b = wire.AppendMap(b, st.files)
 	}
 	if st.claim != nil {
 		b = wire.AppendStr(b, st.claim.Subject)
@@ -290,6 +291,7 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 				st.insteadOf = append(st.insteadOf, [2]string{d.Str(), d.Str()})
 			}
 		}
+		st.files = d.Map()
 	}
 	if flags&readClaim != 0 {
 		st.claim = &prose.Claim{Subject: d.Str(), Values: d.Strs(), Dropped: d.Strs(), Chosen: d.Bool()}

@@ -38,6 +38,7 @@ var readingCorpus = []string{
 	"The session timeout is 30 minutes.",
 	"Change of plan on updates: let's move to RAUC bundles.",
 	"Run the specs with mini.test instead.",
+	"After the upgrade the import is BILL_YYYYMM.csv instead of the fixed-width file.",
 }
 
 func corpusStatements() []Statement {
@@ -69,16 +70,17 @@ func TestReadingsRoundTrip(t *testing.T) {
 			r.stmts[i].factClaim()
 		}
 	}
-	var change, plan, quantities, removed, named, values, bare, fractions, insteadOf bool
+	var change, plan, quantities, removed, named, values, bare, fractions, insteadOf, files bool
 	for _, st := range r.stmts {
 		fractions, insteadOf = fractions || len(st.fractions) > 0, insteadOf || len(st.insteadOf) > 0
+		files = files || len(st.files) > 0
 		change, quantities, removed = change || st.change != nil, quantities || len(st.quantities) > 0, removed || len(st.removed) > 0
 		plan = plan || st.change != nil && st.change.Plan
 		named, bare = named || len(st.named) > 0, bare || len(st.bare) > 0
 		values = values || st.claim != nil && len(st.claim.Values) > 0
 	}
-	if !change || !plan || !quantities || !removed || !named || !values || !bare || !fractions || !insteadOf {
-		t.Fatalf("the corpus reads no change %v, change of plan %v, quantity %v, removal %v, name %v, claimed value %v, bare setting %v, fraction %v or code replaced %v", change, plan, quantities, removed, named, values, bare, fractions, insteadOf)
+	if !change || !plan || !quantities || !removed || !named || !values || !bare || !fractions || !insteadOf || !files {
+		t.Fatalf("the corpus reads no change %v, change of plan %v, quantity %v, removal %v, name %v, claimed value %v, bare setting %v, fraction %v, code replaced %v or file named %v", change, plan, quantities, removed, named, values, bare, fractions, insteadOf, files)
 	}
 	if !rd.Keep(r) {
 		t.Fatal("Keep: nothing new in an empty cache")

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"slices"
+	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
 )
@@ -96,9 +97,21 @@ func (r *Retirer) Sources() []Source {
 	return out
 }
 
-// always reports whether st is a candidate of every sentence.
+// always reports whether st is a candidate of every sentence: so is one
+// that names what it replaced by a name the older statement need share no
+// key with ("BILL_YYYYMM.csv" for "BILL_YYYYMM.txt", "instead of the
+// ERP-Import share" for "\\fs01\billing\ERP-Import").
 func always(st *Statement) bool {
-	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0
+	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st.Text)
+}
+
+// namesReplaced reports whether s says code took another's place, or names
+// a distinctive file while it announces a change.
+func namesReplaced(s string) bool {
+	if (strings.Contains(s, "instead of") || strings.Contains(s, "rather than") || strings.Contains(s, "in place of") || strings.Contains(s, "replacing")) && strings.Contains(s, "`") && codeInstead.MatchString(s) {
+		return true
+	}
+	return strings.Contains(s, ".") && fileName.MatchString(s) && change.Of(s) != nil
 }
 
 // TopicKeys are the keys of a statement of text s.
