@@ -868,6 +868,10 @@ func Forbids(s string) bool { return forbids.MatchString(s) }
 // allowed again retires.
 var forbids = lazyre.New(`(?i)\b(?:don't|do not|never|no|avoid|stop|not allowed|mustn't|must not|shouldn't|should not|ruled out|forbid|forbidden|without (?:asking|checking)|ask (?:me|us)(?: first)? before)\b`)
 
+// Restricts reports whether s binds without forbidding: "work only on a
+// copy".
+func Restricts(s string) bool { return restricts.MatchString(s) }
+
 // restricts finds a rule that binds without forbidding: "work only on a
 // copy", "from now on try every change on playout2 first".
 var restricts = lazyre.New(`(?i)\b(?:only|always|must|from now on|going forward|every time)\b`)

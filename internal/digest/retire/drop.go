@@ -132,11 +132,14 @@ var namedNumber = lazyre.New(`^(?:[\w ]{1,30}:\s+)?([A-Za-z][\w-]{2,})\s+(\d[\d.
 // user changed their mind about the wifi.
 func (r *Retirer) ruleRetired(x string, rank int) bool {
 	parts := prose.FullClauses(x)
+	if len(parts) < 2 {
+		parts = prose.ListItems(x) // "Please work only on a copy, data/dev-staging.db, and never touch …"
+	}
 	if len(parts) < 2 || !ruleHead.MatchString(parts[0]) && !change.Standing(parts[0]) {
 		return false // a fact first ("the plugin codes are Lwtd and Drft; those must never change"): its clauses stand alone
 	}
 	for _, c := range parts {
-		if (change.Forbids(c) || change.Standing(c)) && r.retired(c, rank) {
+		if (change.Forbids(c) || change.Standing(c) || change.Restricts(c)) && r.retired(c, rank) {
 			return true
 		}
 	}

@@ -496,6 +496,16 @@ func TestTwoPathsCounted(t *testing.T) {
 	}
 }
 
+// TestLapsedRuleWhole: a rule that lapses goes with the clauses that
+// say it, not down to a fragment.
+func TestLapsedRuleWhole(t *testing.T) {
+	older := "Please work only on a copy, data/dev-staging.db, and never touch the production staging.db on the billing share."
+	newer := "By the way, you can stop using the dev-staging copy: fs01 has nightly snapshots now, so the copy rule no longer applies."
+	if got := droppedBy(older, newer); got != "" {
+		t.Errorf("droppedBy = %q, want the rule gone whole", got)
+	}
+}
+
 // TestRetiredFraction: a count out of a total a newer statement counts
 // otherwise is retired; another total, or another thing counted, is not.
 func TestRetiredFraction(t *testing.T) {
