@@ -50,7 +50,7 @@ func preference(s string) float64 {
 	if rest := afterVerb(s); (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
 		return 0 // "Put it back in service.", "Put Caddy in front of it so the family can watch": a task, not "Use it for every new package."
 	}
-	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.TellAsk.MatchString(s) && !ruleBesides(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) {
+	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.TellAsk.MatchString(s) && onlyLater(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) {
 		return 0
 	}
 	imp := impPrefStated
@@ -63,11 +63,11 @@ func preference(s string) float64 {
 	return imp
 }
 
-// ruleBesides reports whether s says a rule besides a future it asks
-// about: "always tell me what you delete" is one; "tell me how you'd
-// render labels going forward" is not.
-func ruleBesides(s string) bool {
-	return cue.Standing.MatchString(cue.Later.ReplaceAllString(s, ""))
+// onlyLater reports whether the only rule s says is the future it asks
+// about: "tell me how you'd render labels going forward"; not "please
+// make sure to tell me if the schema changes".
+func onlyLater(s string) bool {
+	return cue.Later.MatchString(s) && !cue.PrefCue.MatchString(cue.Later.ReplaceAllString(s, ""))
 }
 
 // afterVerb is what an imperative says after its verb, its first word:

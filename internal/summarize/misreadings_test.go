@@ -400,6 +400,9 @@ func TestPreferenceTellAsk(t *testing.T) {
 	for _, s := range []string{
 		"Always tell me what you are about to delete.",
 		"From now on, tell me which tests you skipped.",
+		"I'd like you to tell me why a test is skipped before you skip it.",
+		"Please make sure to tell me if the schema changes.",
+		"I want you to tell me whether the fixtures changed.",
 	} {
 		if preference(s) == 0 {
 			t.Errorf("%q is no preference", s)

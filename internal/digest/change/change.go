@@ -313,7 +313,11 @@ var nowWord = lazyre.New(`(?i)\bnow\b`)
 // pending is a change still to make, said as what a thing needs: "the
 // web player needs its source URL changed to …", "the DNS record has to
 // be moved to the new host". What it names is as it was.
-var pending = lazyre.New(`(?i)\b(?:needs?|has to be|have to be|should be|must be|will have to be)\s+(?:(?:its|their|the|a|an|our)\s+)?(?:[\w.-]+\s+){0,4}?(?:changed|moved|switched|replaced|migrated|bumped|raised|lowered|updated|upgraded)\b[^.;]*`)
+var pending = lazyre.New(`(?i)\b(?:needs?|has to be|have to be|should be|must be|will have to be)\s+(?:(?:its|their|the|a|an|our)\s+)?(?:[\w.-]+\s+){0,2}?(?:changed|moved|switched|replaced|migrated|bumped|raised|lowered|updated|upgraded)\b[^.;]*`)
+
+// bridge is a word that joins what a thing needs to a change made:
+// "needs nothing else since we switched", "fine now that we moved".
+var bridge = lazyre.New(`(?i)\b(?:that|since|because|as|we|now|after)\b`)
 
 // fromNowOn is "from now on": an instruction, not a change of value.
 var fromNowOn = lazyre.New(`(?i)\bfrom now on\b`)
@@ -340,7 +344,12 @@ type Change struct {
 func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	if containsAny(s, "need", "has to", "have to", "should", "must", "will be") {
-		s = pending.ReplaceAllString(s, "")
+		s = pending.ReplaceAllStringFunc(s, func(m string) string {
+			if bridge.MatchString(m) {
+				return m // "should be fine now that we moved …" is a change made
+			}
+			return ""
+		})
 	}
 	// A change of plan and a value said to be wrong have words without
 	// which their expressions cannot match: looked for first, they cost
@@ -519,16 +528,23 @@ var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:a
 
 // ruleLapsed finds a rule said to apply no more, by the words that name
 // it: "the after-22:00 rule no longer applies", "the two-reviewer
-// requirement doesn't hold any more", "the Friday rule is off".
-var ruleLapsed = lazyre.New(`(?i)\b(?:the|that|this|our|your|my)\s+(` + "`[^`]+`" + `|[\w.:+/-]*\w(?:\s+[\w.:+/-]*\w){0,2}?)\s+(?:rule|requirement|policy|restriction|constraint)\s+(?:(?:is\s+)?no longer (?:applies|apply|holds|hold|stands|needed|required|in (?:force|effect))|(?:doesn't|does not|won't|will not) (?:apply|hold)(?: any ?more)?|(?:is|'s) (?:off|over|history|lifted|void|dead)\b)`)
+// requirement doesn't hold any more", "the Friday rule's off". What
+// follows must end the clause (lapsedEnd): "the Friday rule doesn't apply
+// to hotfixes" makes an exception.
+var ruleLapsed = lazyre.New(`(?i)\b(?:the|that|this|our|your|my)\s+(` + "`[^`]+`" + `|[\w.:+/-]*\w(?:\s+[\w.:+/-]*\w){0,2}?)\s+(?:rule|requirement|policy|restriction|constraint)(?:\s+(?:(?:is\s+)?no longer (?:applies|apply|holds|hold|stands|needed|required|in (?:force|effect))|(?:doesn't|does not|won't|will not) (?:apply|hold)(?: any ?more)?|is (?:off|over|history|lifted|void|dead))|'s (?:off|over|history|lifted|void|dead))\b`)
 
 // noLongerDoing finds a plan given up, the verb and what it was done
 // to: "we're no longer retiring /live.mp3 on 1 March", "we are not
 // migrating the billing DB any more".
 var noLongerDoing = lazyre.New(`(?i)\b(?:no longer|not)\s+(?:(?:going|planning) to\s+)?([a-z]{3,}ing|[a-z]{3,})\s+(?:the\s+|our\s+|that\s+|this\s+)?(` + "`[^`]+`" + `|[\w./:-]*\w)`)
 
-// anyMore closes a plan given up with "not": "not migrating it any more".
-var anyMore = lazyre.New(`(?i)^[^.;]{0,40}\bany ?more\b`)
+// anyMore closes a plan given up with "not": "not migrating it any
+// more." Not "any more than we have to", nor "any more questions".
+var anyMore = lazyre.New(`(?i)^[^.;]{0,40}\bany ?more(?:\s*[.;:,!)—–]|\s*$)`)
+
+// lapsedEnd ends the clause of a rule said to lapse: its end, or a
+// reason or a time after it, not what it does not apply to.
+var lapsedEnd = lazyre.New(`(?i)^(?:\s*[.;:,!)—–]|\s*$|\s+(?:any ?more|now|since|because|so|as|either|until|anyway)\b)`)
 
 // setToNumber follows a limit set, not taken back: "drop the rate limit
 // to 50 per second".
@@ -732,16 +748,40 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		if strings.Contains(px, " "+name+" ") {
 			return true
 		}
-		// A rule named by its value ("the after-22:00 rule") is any rule
-		// that forbids with that value: "never restart labeld between
-		// 06:00 and 22:00".
-		var values []string
+		// A rule named by its value ("the after-22:00 rule", "the
+		// try-it-on-playout2-first rule") is a rule with that value that
+		// forbids ("never restart labeld between 06:00 and 22:00"), or
+		// restricts and says another of the name's words ("try every
+		// change on playout2 first"). A bare number is no value to name
+		// a rule by: "the 10-minute rule" is not every rule with a 10.
+		var values, others []string
+		digits := 0
 		for _, w := range strings.Fields(name) {
-			if strings.ContainsAny(w, "0123456789") {
+			switch {
+			case IsNumber(w):
 				values = append(values, w)
+				digits++
+			case strings.ContainsAny(w, "0123456789"):
+				values = append(values, w)
+			case len(w) > 3 && !lex.StopWords[w]:
+				others = append(others, w)
 			}
 		}
-		return len(values) > 0 && strings.Contains(px, " "+strings.Join(values, " ")+" ") && (forbids.MatchString(x) || restricts.MatchString(x))
+		if len(values) == 0 || len(values) == digits && digits < 2 || !strings.Contains(px, " "+strings.Join(values, " ")+" ") {
+			return false
+		}
+		if forbids.MatchString(x) {
+			return true
+		}
+		if !restricts.MatchString(x) {
+			return false
+		}
+		for _, w := range others {
+			if strings.Contains(px, " "+w+" ") {
+				return true
+			}
+		}
+		return false
 	}
 	return HasKeys(xk, k)
 }
@@ -1013,7 +1053,7 @@ func Removed(s string) []string {
 	if strings.Contains(lower, "no longer ") || strings.Contains(lower, "any more") || strings.Contains(lower, "anymore") {
 		for _, i := range noLongerDoing.FindAllStringSubmatchIndex(s, -1) {
 			verb, what := strings.ToLower(s[i[2]:i[3]]), s[i[4]:i[5]]
-			if !strings.HasPrefix(lower[i[0]:], "no longer") && !anyMore.MatchString(s[i[1]:]) {
+			if !strings.EqualFold(s[i[0]:min(len(s), i[0]+len("no longer"))], "no longer") && !anyMore.MatchString(s[i[1]:]) {
 				continue // "not" says it only with "any more" after: "not retiring it any more"
 			}
 			if !strings.HasSuffix(verb, "ing") || lex.StopWords[verb] {
@@ -1026,8 +1066,12 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if containsAny(lower, " rule ", " requirement ", " policy ", " restriction ", " constraint ") {
-		for _, m := range ruleLapsed.FindAllStringSubmatch(s, -1) {
+	if containsAny(lower, " rule", " requirement", " policy", " restriction", " constraint") {
+		for _, i := range ruleLapsed.FindAllStringSubmatchIndex(s, -1) {
+			if !lapsedEnd.MatchString(s[i[1]:]) {
+				continue // "the Friday rule doesn't apply to hotfixes"
+			}
+			m := []string{s[i[0]:i[1]], s[i[2]:i[3]]}
 			// Named by several words ("after-22:00"), a statement of the
 			// rule says them in that order; by one ("the copy rule"), it
 			// names it and forbids or restricts.

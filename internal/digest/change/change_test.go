@@ -1,6 +1,9 @@
 package change
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMovedFolder(t *testing.T) {
 	for _, tc := range []struct {
@@ -99,4 +102,19 @@ func TestPendingChange(t *testing.T) {
 	if Of("We switched the player to Opus; the app still needs its URL updated.") == nil {
 		t.Error("a change made besides a pending one is none")
 	}
+}
+
+// TestReviewedChanges: a change said besides "should be" or "needs" is
+// one; "the Friday rule's off" lapses; a text whose lower case is
+// another length reads without panicking (a review found each).
+func TestReviewedChanges(t *testing.T) {
+	for _, s := range []string{"Everything should be fine now that we moved the database to db2.", "The config needs nothing else since we switched to Postgres 16."} {
+		if Of(s) == nil {
+			t.Errorf("Of(%q) = nil", s)
+		}
+	}
+	if len(Removed("The Friday rule's off, the on-call rota covers weekends now.")) == 0 {
+		t.Error("\"the Friday rule's off\" takes nothing back")
+	}
+	Removed(strings.Repeat("\u212a", 40) + " We're not migrating the billing database any more.")
 }

@@ -63,8 +63,8 @@ func Siblings(x, n string) bool {
 			continue
 		}
 		for _, b := range nt {
-			if sibling(a, b) && sharesKey(x, n, func(string) bool { return true }) {
-				return true
+			if sibling(a, b) && sharedKeys(x, n) >= 2 {
+				return true // "Icecast … on our VPS stream1": icecast, vps
 			}
 		}
 	}
@@ -98,8 +98,9 @@ func siblingTokens(s string) []string {
 // hostMoved says a thing left one host for another.
 var hostMoved = lazyre.New(`(?i)\b(?:moved|migrated|switched|instead of|in place of|no longer on)\b`)
 
-// numbered is a name of one of a numbered few: letters, then a number of
-// one or two digits ("stream1", "db02").
+// numbered is a name of one of a numbered few: four letters or more, then
+// a number of one or two digits ("stream1", "node3"; not "db02", "web1",
+// too short to tell from a version).
 var numbered = lazyre.New(`^[a-z][a-z-]{2,}[a-z][0-9]{1,2}$`)
 
 // variant is a name of one of a family: a letter for the kind, a
@@ -134,6 +135,20 @@ func sharesKey(a, b string, shared func(k string) bool) bool {
 		}
 	}
 	return false
+}
+
+// sharedKeys counts the content words, outside their code tokens, that
+// texts a and b share.
+func sharedKeys(a, b string) int {
+	a, b = codeToken.ReplaceAllString(strings.ToLower(a), " "), codeToken.ReplaceAllString(strings.ToLower(b), " ")
+	bk := Keys(b)
+	n := 0
+	for k := range Keys(a) {
+		if bk[k] && len(k) > 2 {
+			n++
+		}
+	}
+	return n
 }
 
 // HasSiblingTokens reports whether s names a code token with a parent,

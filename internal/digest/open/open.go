@@ -287,7 +287,7 @@ func DropDone(s string, done func(todo string) bool) string {
 // by pointing back (askedBack).
 func (v *Vocab) MentionedLater(d []string, sums []*digest.Summary, k int) bool {
 	for _, later := range sums[:k] {
-		if v.Refers(d, v.mentions(later)) || gotRidOf(d, later) || decidedAbout(d, later) {
+		if v.Refers(d, v.mentions(later)) || gotRidOf(d, later) {
 			return true
 		}
 	}
@@ -319,6 +319,17 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 	return false
 }
 
+// DecidedLater reports whether a newer session (of newer) says the open
+// question todo, of distinctive keys d, was decided (decidedAbout).
+func DecidedLater(todo string, d []string, newer []*digest.Summary) bool {
+	for _, later := range newer {
+		if decidedAbout(todo, d, later) {
+			return true
+		}
+	}
+	return false
+}
+
 // decidedAbout reports whether later says the question the open item
 // of distinctive keys d is most about was decided: "billing decided
 // about 24 and 31 December: off-peak from 12:00" for "still an open
@@ -326,13 +337,13 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 // question names its subject by few words, often dates or numbers that
 // are no keys, so one of its words is enough once the decision is said
 // in so many words.
-func decidedAbout(d []string, later *digest.Summary) bool {
-	if len(d) == 0 {
-		return false
+func decidedAbout(todo string, d []string, later *digest.Summary) bool {
+	if len(d) == 0 || !question.MatchString(todo) {
+		return false // "the consumer keeps crashing" is no question "decided on a Redis queue" answers
 	}
 	for _, p := range []int{digest.Request, digest.Outcome, digest.Decisions} {
 		for _, b := range later.Parts[p] {
-			if !strings.Contains(b, "decided") && !strings.Contains(b, "settled") && !strings.Contains(b, "answered") {
+			if lb := strings.ToLower(b); !strings.Contains(lb, "decided") && !strings.Contains(lb, "settled") && !strings.Contains(lb, "answered") {
 				continue
 			}
 			for _, m := range decided.FindAllStringSubmatch(b, -1) {
@@ -346,6 +357,10 @@ func decidedAbout(d []string, later *digest.Summary) bool {
 	}
 	return false
 }
+
+// question is a to-do that waits for a decision: "still an open question
+// on their side: 24 and 31 December", "undecided whether …".
+var question = lazyre.New(`(?i)\b(?:question|decide|decided|decision|undecided|whether)\b|\?`)
 
 // decided is a question said to be decided, what it was about in its
 // group: "billing decided about 24 and 31 December:", "we settled on
@@ -383,7 +398,7 @@ func CreatedLater(todo string, newer []*digest.Summary) bool {
 func (v *Vocab) DoneLater(sums []*digest.Summary, k int) func(string) bool {
 	return func(todo string) bool {
 		d := v.Distinct(todo)
-		if v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) {
+		if v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || DecidedLater(todo, d, sums[:k]) {
 			return true
 		}
 		if k < len(sums) {

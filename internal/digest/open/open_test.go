@@ -187,6 +187,21 @@ func TestDecidedAbout(t *testing.T) {
 	}
 }
 
+// TestDecidedNotQuestion: a decision closes only an open question, not
+// a to-do that shares a word with it.
+func TestDecidedNotQuestion(t *testing.T) {
+	older := digest.Parse("**Outcome**\n- The holidays are in data/holidays.csv.\n")
+	for _, tc := range []struct{ later, todo string }{
+		{"**Decisions**\n- We decided on a Redis queue for the notifications.\n", "Still to do: the queue consumer keeps crashing on large messages."},
+		{"**Decisions**\n- decided on Postgres 16 for the billing service.\n", "Still to do: move the billing cron off the old box."},
+	} {
+		sums := []*digest.Summary{digest.Parse(tc.later), older}
+		if NewVocab(sums).DoneLater(sums, 1)(tc.todo) {
+			t.Errorf("%q closed by %q", tc.todo, tc.later)
+		}
+	}
+}
+
 // TestNoticedLater: how a problem came up ("I've noticed", "feels", "I
 // haven't looked") is not what it is about.
 func TestNoticedLater(t *testing.T) {

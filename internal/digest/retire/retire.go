@@ -681,6 +681,9 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 // ("mount /live.mp3 at 128 kbps", "`/live.opus` at 96 kbps") and to
 // none the other gives one: what they count are of two things.
 func otherPaths(x, newer string) bool {
+	if !strings.ContainsAny(x, "/~") || !strings.ContainsAny(newer, "/~") {
+		return false
+	}
 	xp := pathNumber.FindAllStringSubmatch(x, -1)
 	if len(xp) == 0 {
 		return false

@@ -506,6 +506,28 @@ func TestLapsedRuleWhole(t *testing.T) {
 	}
 }
 
+// TestNotRetiredReviewed: what a review of the round of 27 December found
+// the new rules retired, each true still.
+func TestNotRetiredReviewed(t *testing.T) {
+	for _, tc := range []struct{ why, older, newer string }{
+		{"a rule with an exception", "Never deploy on a Friday, the weekend crew can't roll back.", "The Friday rule doesn't apply to hotfixes."},
+		{"a rule named by a bare number", "Only 10 workers may run at once on the build host.", "The 10-minute rule no longer applies, reviews can take as long as they need."},
+		{"a rule's time in a fact", "The nightly backup only runs at 22:00 and takes about an hour.", "And the after-22:00 rule no longer applies: since the night shift started there's no quiet time at night."},
+		{"any more than", "Changing the schema needs a migration review by Anna.", "We're not changing the schema any more than we have to."},
+		{"any more of a noun", "Deploy the staging stack with `make deploy-staging`.", "I'm not deploying staging, any more questions go to Ops."},
+		{"a file of two extensions", "UserCard.tsx renders the avatar and the name.", "We now mock the API in UserCard.test.tsx instead of using msw."},
+		{"a newer statement naming both files", "The nightly job writes BILL_YYYYMM.txt for the ERP.", "We switched to writing BILL_YYYYMM.txt alongside BILL_YYYYMM.csv now."},
+		{"a numbered host of another role", "The Postgres primary runs on node1.", "We migrated the Postgres replica to node3 last night."},
+	} {
+		if retiredBy(tc.older, tc.newer) {
+			t.Errorf("%s: %q retired by %q", tc.why, tc.older, tc.newer)
+		}
+	}
+	if got := droppedBy("Please never push to main directly; merges only go through the merge queue on GitHub.", "The merge queue is on GitLab now."); got != "Please never push to main directly." {
+		t.Errorf("a later clause that restricts took the rule with it: %q", got)
+	}
+}
+
 // TestRetiredFraction: a count out of a total a newer statement counts
 // otherwise is retired; another total, or another thing counted, is not.
 func TestRetiredFraction(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -186,17 +187,21 @@ func placeReplaced(x string, insteadOf [][2]string) bool {
 }
 
 // fileNames are the file names of s whose base names no word is
-// ("BILL_YYYYMM.txt", "orders-2024.csv"), by base name: base → name.
+// ("BILL_YYYYMM.txt", "orders-2024.csv"): name → base. A name of two
+// extensions ("UserCard.test.tsx") is none: its base is no file's.
 func fileNames(s string) map[string]string {
 	if !strings.Contains(s, ".") {
 		return nil
 	}
 	var out map[string]string
-	for _, m := range fileName.FindAllStringSubmatch(s, -1) {
+	for _, m := range fileName.FindAllStringSubmatchIndex(s, -1) {
+		if m[1] < len(s)-1 && s[m[1]] == '.' && lex.IsWordByte(s[m[1]+1]) || m[0] > 0 && s[m[0]-1] == '.' {
+			continue
+		}
 		if out == nil {
 			out = make(map[string]string)
 		}
-		out[m[1]] = m[0]
+		out[s[m[0]:m[1]]] = s[m[2]:m[3]]
 	}
 	return out
 }
@@ -206,13 +211,30 @@ func fileNames(s string) map[string]string {
 var fileName = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*[_\-0-9A-Z][\w-]*)\.([a-z][a-z0-9]{1,4})\b`)
 
 // otherExtension reports whether x names a file that files, a newer
-// statement's, names with another extension, and not that file itself:
-// "BILL_YYYYMM.txt, fixed width" once "the import is … BILL_YYYYMM.csv
-// instead of …".
+// statement's, names with another extension, and names no file of x
+// itself: "BILL_YYYYMM.txt, fixed width" once "the import is …
+// BILL_YYYYMM.csv instead of …", not once "BILL_YYYYMM.txt alongside
+// BILL_YYYYMM.csv".
 func otherExtension(x string, files map[string]string) bool {
-	for base, name := range fileNames(x) {
-		if n, ok := files[base]; ok && n != name && !strings.Contains(x, n) {
-			return true
+	var xf map[string]string
+	for name, base := range files {
+		if !strings.Contains(x, base) {
+			continue // most sentences: no regex run
+		}
+		if xf == nil {
+			if xf = fileNames(x); xf == nil {
+				return false
+			}
+			for xn := range xf {
+				if _, ok := files[xn]; ok {
+					return false // it names x's own file
+				}
+			}
+		}
+		for xn, xb := range xf {
+			if xb == base && xn != name && !strings.Contains(x, name) {
+				return true
+			}
 		}
 	}
 	return false

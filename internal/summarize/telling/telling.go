@@ -109,13 +109,13 @@ var OpenCount = lazyre.New(`(?i)^(?:[\w' -]{0,40}?,? )?(?:two|three|four|2|3|4) 
 // OrdinalLead opens an item of a counted list: "One, …", "Second: …".
 var OrdinalLead = lazyre.New(`(?i)^(?:one|two|three|four|first|second|third|fourth|[1-4])[,.:)]\s+`)
 
-// WhAsk is a question asked without its question mark: "What's the dev
-// loop, I've never done a mod".
 // TellAsk asks to be told something, with a question word after the
 // ask: "look around the repo and tell me how you'd render labels going
 // forward" asks for a plan; "going forward" is of the labels, no rule.
 var TellAsk = lazyre.New(`(?i)\b(?:tell|show|explain to|walk) (?:me|us)(?: through)? (?:how|what|which|why|where|whether|if)\b`)
 
+// WhAsk is a question asked without its question mark: "What's the dev
+// loop, I've never done a mod".
 var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)(?:'s|'re| is| are| do| does| did| should| would| can)\b`)
 
 // Fault is a failure told with "never" or "every time", which
