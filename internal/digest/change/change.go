@@ -1071,13 +1071,13 @@ func Removed(s string) []string {
 			if !lapsedEnd.MatchString(s[i[1]:]) {
 				continue // "the Friday rule doesn't apply to hotfixes"
 			}
-			m := []string{s[i[0]:i[1]], s[i[2]:i[3]]}
 			// Named by several words ("after-22:00"), a statement of the
 			// rule says them in that order; by one ("the copy rule"), it
 			// names it and forbids or restricts.
-			if p := phrase(strings.Trim(m[1], "`")); strings.Contains(p, " ") {
+			name := s[i[2]:i[3]]
+			if p := phrase(strings.Trim(name, "`")); strings.Contains(p, " ") {
 				add(takenBackName + p)
-			} else if k := saidKeys(m[1]); k != "" {
+			} else if k := saidKeys(name); k != "" {
 				add(lapsedRule + k)
 			}
 		}

@@ -40,7 +40,7 @@ func Siblings(x, n string) bool {
 				continue // a numbered host only by a move (below)
 			}
 			for _, b := range ct {
-				if sibling(a, b) && sharesKey(x, c, func(string) bool { return true }) {
+				if sibling(a, b) && sharesKeys(x, c, anyKey, 1) {
 					return true
 				}
 			}
@@ -63,7 +63,7 @@ func Siblings(x, n string) bool {
 			continue
 		}
 		for _, b := range nt {
-			if sibling(a, b) && sharedKeys(x, n) >= 2 {
+			if sibling(a, b) && sharesKeys(x, n, anyKey, 2) {
 				return true // "Icecast … on our VPS stream1": icecast, vps
 			}
 		}
@@ -122,34 +122,25 @@ func sibling(a, b string) bool {
 	return a != b && i == j && a[:i+1] == b[:j+1]
 }
 
-// sharesKey reports whether texts a and b share a content word, outside
-// their code tokens, that shared accepts.
-func sharesKey(a, b string, shared func(k string) bool) bool {
+// sharesKeys reports whether texts a and b share at least n content
+// words, outside their code tokens, that shared accepts.
+func sharesKeys(a, b string, shared func(k string) bool, n int) bool {
 	// Words outside the code tokens: "chrome" of chrome.storage.sync
 	// says which API, not what is kept there.
 	a, b = codeToken.ReplaceAllString(strings.ToLower(a), " "), codeToken.ReplaceAllString(strings.ToLower(b), " ")
 	bk := Keys(b)
 	for k := range Keys(a) {
 		if bk[k] && len(k) > 2 && shared(k) {
-			return true
+			if n--; n == 0 {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// sharedKeys counts the content words, outside their code tokens, that
-// texts a and b share.
-func sharedKeys(a, b string) int {
-	a, b = codeToken.ReplaceAllString(strings.ToLower(a), " "), codeToken.ReplaceAllString(strings.ToLower(b), " ")
-	bk := Keys(b)
-	n := 0
-	for k := range Keys(a) {
-		if bk[k] && len(k) > 2 {
-			n++
-		}
-	}
-	return n
-}
+// anyKey accepts every shared word.
+func anyKey(string) bool { return true }
 
 // HasSiblingTokens reports whether s names a code token with a parent,
 // which Siblings may find another child of.
@@ -250,7 +241,7 @@ func OtherHome(x, n string, shared func(k string) bool) bool {
 				return false // x names where it is now
 			}
 			for _, o := range xs {
-				if o != h && !strings.Contains(strings.ToLower(n), o) && sharesKey(x, homeName.ReplaceAllString(n, " "), shared) {
+				if o != h && !strings.Contains(strings.ToLower(n), o) && sharesKeys(x, homeName.ReplaceAllString(n, " "), shared, 1) {
 					return true
 				}
 			}
