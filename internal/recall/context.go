@@ -826,7 +826,7 @@ func openGroup(sessions []*recent.Session, v *open.Vocab) *group {
 	for k, s := range sessions {
 		for i, o := range s.Digest.Open {
 			d := v.Distinct(o)
-			if len(d) == 0 || v.MentionedLater(d, sums, k) || open.CreatedLater(o, sums[:k]) || open.DecidedLater(o, d, sums[:k]) {
+			if len(d) == 0 || v.ClosedLater(o, d, sums, k) {
 				continue
 			}
 			// The same item said twice shares most of its words; two

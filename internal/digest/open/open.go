@@ -319,9 +319,16 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 	return false
 }
 
-// DecidedLater reports whether a newer session (of newer) says the open
+// ClosedLater reports whether a session newer than sums[k] (newest
+// first) closed the open item todo of distinctive keys d: mentioned it,
+// wrote the file it missed, or decided the question it left.
+func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
+	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k])
+}
+
+// decidedLater reports whether a newer session (of newer) says the open
 // question todo, of distinctive keys d, was decided (decidedAbout).
-func DecidedLater(todo string, d []string, newer []*digest.Summary) bool {
+func decidedLater(todo string, d []string, newer []*digest.Summary) bool {
 	for _, later := range newer {
 		if decidedAbout(todo, d, later) {
 			return true
@@ -398,7 +405,7 @@ func CreatedLater(todo string, newer []*digest.Summary) bool {
 func (v *Vocab) DoneLater(sums []*digest.Summary, k int) func(string) bool {
 	return func(todo string) bool {
 		d := v.Distinct(todo)
-		if v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || DecidedLater(todo, d, sums[:k]) {
+		if v.ClosedLater(todo, d, sums, k) {
 			return true
 		}
 		if k < len(sums) {
