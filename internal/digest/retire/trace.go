@@ -102,16 +102,19 @@ func (r *Retirer) Sources() []Source {
 // key with ("BILL_YYYYMM.csv" for "BILL_YYYYMM.txt", "instead of the
 // ERP-Import share" for "\\fs01\billing\ERP-Import").
 func always(st *Statement) bool {
-	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st.Text)
+	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st)
 }
 
-// namesReplaced reports whether s says code took another's place, or names
-// a distinctive file while it announces a change.
-func namesReplaced(s string) bool {
-	if (strings.Contains(s, "instead of") || strings.Contains(s, "rather than") || strings.Contains(s, "in place of") || strings.Contains(s, "replacing")) && strings.Contains(s, "`") && codeInstead.MatchString(s) {
-		return true
+// namesReplaced reports whether st says code took another's place, or
+// names a distinctive file while it announces a change. Such a statement
+// is read now rather than on its first candidate: it is everyone's.
+func namesReplaced(st *Statement) bool {
+	s := st.Text
+	if !strings.Contains(s, "instead of") && !strings.Contains(s, "rather than") && !strings.Contains(s, "in place of") && !strings.Contains(s, "replacing") && !(strings.Contains(s, ".") && fileName.MatchString(s)) {
+		return false
 	}
-	return strings.Contains(s, ".") && fileName.MatchString(s) && change.Of(s) != nil
+	st.read()
+	return len(st.insteadOf) > 0 || len(st.files) > 0
 }
 
 // TopicKeys are the keys of a statement of text s.
