@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,6 +236,21 @@ func TestClassifyMisreadings(t *testing.T) {
 		// A change told with what it replaced is a choice, dotted names
 		// and "I've" and all.
 		{Assistant, "I've changed the workflow so the entity triplet is derived from catalog-info.yaml with yq rather than typed, which makes this mistake impossible.", "decision"},
+		// Blind AT, opened in the round of 28 December: a setting the
+		// agent reports with "I've", whatever its number measures; what
+		// is done instead of what was turned down; a rule the user says
+		// they care about; a site that is fine beside two with errors,
+		// and a place that never shows anybody, are no choice or rule.
+		{Assistant, "I've set the batch to 12 points per request (about 324 bytes) for every site — simpler than a per-vendor setting and the extra requests don't matter at our intervals.", "decision"},
+		{Assistant, "I set the log level to 3 to see what happens.", ""},
+		{Assistant, "Instead every missing clock-out lands on an exceptions report for the supervisor, who enters the real time; the shift isn't paid until then.", "decision"},
+		{Assistant, "Instead, I'd poll every 60 s.", ""},
+		{Assistant, "Instead of polling, we subscribe.", "decision,rejected"},
+		{User, "One thing I care about: keep durations as integer minutes everywhere.", "pref"},
+		{User, "Lincoln and Oak are full of errors since Friday, HHS is fine.", ""},
+		{User, "SQLite is fine for this, we tested it at 2k writes per second.", "decision"},
+		{User, "Two complaints from Ingrid: ships being pushed in by tugs show as \"at berth\" too late or not at all, and berth 14 never shows anybody, even though the Finnlines ship was there all weekend.", ""},
+		{User, "The UI must never show raw ids.", "pref"},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
@@ -407,5 +423,31 @@ func TestPreferenceTellAsk(t *testing.T) {
 		if preference(s) == 0 {
 			t.Errorf("%q is no preference", s)
 		}
+	}
+}
+
+// TestAnalyzeAT: what blind AT's sessions said that a session's summary
+// lost: an ask for a deliverable past the request's cut, a proposal
+// opened by its topic with the reason after it, and a tool call's
+// caption.
+func TestAnalyzeAT(t *testing.T) {
+	a := analyze([]Turn{{Role: User, Text: "5 min and 60 s it is. From now on please tag every Influx point with the building code, tag key bldg, the three-letter codes (LIN, OAK, HHS...), not the long names — the names change whenever a school gets renamed after somebody. The service will run as hvacwatch.service on fmvm03, it's an Ubuntu 22.04 VM the VMware guys made for us. And one more thing: I want a weekly CSV of zone temperatures per building that I can send to the principals on Monday morning."}}, "")
+	if !slices.ContainsFunc(a.requests, func(r string) bool { return strings.Contains(r, "weekly CSV") }) {
+		t.Errorf("requests %q: the weekly CSV is lost", a.requests)
+	}
+	a = analyze([]Turn{
+		{Role: Assistant, Text: "The preview is at /export/preview.\n\nAbout uploading: I'd leave the upload to ADP manual — Patty uploads the file herself. ADP's API would need a partner contract that costs more than the ten minutes it saves every two weeks."},
+		{Role: User, Text: "Agreed, manual upload."},
+	}, "")
+	if len(a.decisions) != 1 || !strings.HasPrefix(a.decisions[0], "Leave the upload to ADP manual") || !strings.Contains(a.decisions[0], "partner contract") {
+		t.Errorf("decisions %q, want the upload left manual with both reasons", a.decisions)
+	}
+	a = analyze([]Turn{
+		{Role: User, Text: "Stop rounding. Pay exact minutes."},
+		{Role: Assistant, Text: "Tests (the rounding tests now expect exact minutes):"},
+		{Role: Tool, Tool: "Bash", Input: "sh scripts/test.sh", Text: "ok"},
+	}, "")
+	if slices.ContainsFunc(a.decisions, func(d string) bool { return strings.HasPrefix(d, "Tests") }) {
+		t.Errorf("decisions %q: a caption is no decision", a.decisions)
 	}
 }

@@ -123,7 +123,15 @@ func analyze(turns []Turn, before string) *analysis {
 			a.requests = append(a.requests, req)
 			a.pickAsked(p)
 			a.prose(User, i, p)
-			a.addDetails(pastRequest(p, req))
+			past := pastRequest(p, req)
+			for _, s := range prose.Sentences(past) {
+				if cue.WantsThing.MatchString(s) && len(s) <= 300 {
+					// "… And one more thing: I want a weekly CSV …" past
+					// the request's cut asks for work of its own.
+					a.requests = append(a.requests, s)
+				}
+			}
+			a.addDetails(past)
 		case Assistant:
 			if !t.Says() {
 				continue
@@ -449,7 +457,8 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		hedged := cue.Hedge.MatchString(s) || possible
 		// "I changed it to HALF_UP, which …" is the fix of what the
 		// agent just explained, not its narration.
-		fix := role == Assistant && (cue.FixedTo.MatchString(s) || cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s) || cue.Toggled.MatchString(s)) && prose.HasValue(s)
+		setTo := cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s)
+		fix := role == Assistant && ((cue.FixedTo.MatchString(s) || setTo || cue.Toggled.MatchString(s)) && prose.HasValue(s) || setTo && cue.SetDone.MatchString(s) && !cue.DebugPurpose.MatchString(s))
 		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix && !(cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s))
 		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !cue.OpenSaid(s) {
@@ -580,6 +589,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				break
 			}
 			a.addDecision(role, s, next, false)
+		case role == Assistant && !hedged && !plan && !question && !action && insteadDone(s) != "":
+			// "I wouldn't auto-fill them. … Instead every missing
+			// clock-out lands on an exceptions report …": what is done in
+			// place of what was turned down.
+			kind = "decision"
+			a.addDecision(role, insteadDone(s), next, true)
 		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
 			// report of a change that names what it replaced is what
@@ -772,8 +787,12 @@ func (a *analysis) accept(p string) {
 				what, why = what[:i], prose.Capitalize(strings.TrimRight(what[i+len(sep):], "."))+"."
 			}
 		}
-		if why == "" && pr.next != "" && len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !cue.DecisionCue.MatchString(pr.next) && !cue.Flagged.MatchString(pr.next) {
-			why = pr.next // what a proposal is followed by argues for it
+		if pr.next != "" && len(why)+len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !cue.DecisionCue.MatchString(pr.next) && !cue.Flagged.MatchString(pr.next) {
+			// What a proposal is followed by argues for it, after what
+			// its own dash or colon said: "I'd leave the upload manual —
+			// Patty uploads the file herself. ADP's API would need a
+			// partner contract …".
+			why = strings.TrimSpace(why + " " + pr.next)
 		}
 		n := len(a.cand)
 		a.decide(Assistant, pr.s, what, why, false)
@@ -782,8 +801,8 @@ func (a *analysis) accept(p string) {
 			c.Importance = round2(clamp(c.Importance+impDecisionUser, 0, 0.95)) // the user's choice too
 		}
 		a.accepted = append(a.accepted, pr.s)
-		if why != "" && why == pr.next {
-			a.accepted = append(a.accepted, why) // said with it
+		if pr.next != "" && strings.HasSuffix(why, pr.next) {
+			a.accepted = append(a.accepted, pr.next) // said with it
 		}
 	}
 }
@@ -1257,13 +1276,34 @@ func nowState(s string) bool {
 	return (cue.NowStateRE.MatchString(s) || pluralNow(s)) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
 }
 
+// insteadDone is what s says is done in place of what was turned down
+// before it ("Instead, every missing clock-out lands on an exceptions
+// report …"), capitalised; "" when s opens otherwise, or with "Instead
+// of".
+func insteadDone(s string) string {
+	loc := cue.InsteadLead.FindStringIndex(s)
+	if loc == nil {
+		return ""
+	}
+	rest := s[loc[1]:]
+	if len(rest) < 3 || strings.EqualFold(rest[:3], "of ") || !prose.IsFullClause(rest) || agree.Proposes(rest) {
+		return ""
+	}
+	return prose.Capitalize(rest)
+}
+
 // stepNamed reports whether text, all the agent says before a tool call,
-// is one short sentence that names the step: "Now the controller,
+// is one short sentence that names the step ("Now the controller,
 // stripped down.", "Now the sensors, as coordinator entities with
-// descriptions."
+// descriptions.") or captions it with a colon.
 func stepNamed(text string) bool {
 	text = strings.TrimSpace(text)
-	return len(text) <= 100 && len(prose.Sentences(text)) == 1 && cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
+	if len(text) > 100 || len(prose.Sentences(text)) != 1 {
+		return false
+	}
+	// "Tests (the rounding tests now expect exact minutes):" captions
+	// the call it opens, whatever it says in passing.
+	return strings.HasSuffix(text, ":") || cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
 }
 
 // machine reports whether s says where a machine is or which version of

@@ -66,15 +66,17 @@ var (
 	// proposal is the agent putting a choice to the user: "My take:
 	// Postgres 16, and not CockroachDB", "For data access I'd use sqlc on
 	// top of pgx/v5", "I suggest we hand trials to Stripe".
-	proposal = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?(?:my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*\S| (?:is|would be)(?:\s*[:—–-]\s*\S|\s+(?:a|an|the|to|that|this|one|two|three|\d)\b)| here\s*[:—–-]\s*\S)|(?:(?:for|on|as for|about) [^,;:.]{1,40}?,? )?(?:i'd|i would) (?:just |simply )?[a-z]{3,}\b|i (?:suggest|propose|recommend)\b)`)
+	proposal = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?(?:my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*\S| (?:is|would be)(?:\s*[:—–-]\s*\S|\s+(?:a|an|the|to|that|this|one|two|three|\d)\b)| here\s*[:—–-]\s*\S)|(?:(?:for|on|as for|about|regarding) [^,;:.]{1,40}?[,:]? )?(?:i'd|i would) (?:just |simply )?[a-z]{3,}\b|i (?:suggest|propose|recommend)\b)`)
 	// notProposal is "I'd" with a verb that proposes nothing: "I'd say
 	// it's the cache", "I'd expect 40 ms", "I'd rather not".
 	notProposal = lazyre.New(`(?i)\b(?:i'd|i would) (?:say|guess|expect|think|bet|assume|imagine|like|love|hate|need|have|be|rather not|prefer not|wait|hold off|avoid|advise against|argue against|vote against|hesitate|worry|check|look|want|ask|leave (?:it|that|this) (?:alone|out|as is))\b`)
 	// conditional is a proposal for a case that may not come: "If the
 	// queue grows, I'd use Redis".
 	conditional = lazyre.New(`(?i)^(?:if|unless|when|once|should|in case)\b`)
-	// proposalLabel is the label a proposal may open with.
-	proposalLabel = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*| (?:is|would be)(?:\s*[:—–-]\s*|\s+(?:to\s+)?)| here\s*[:—–-]\s*)`)
+	// proposalLabel is the label a proposal may open with: "My take:",
+	// or the topic the rest names again ("About uploading: I'd leave
+	// the upload to ADP manual").
+	proposalLabel = lazyre.New(`(?i)^(?:(?:so|overall|honestly|then),? )?my (?:take|pick|vote|suggestion|recommendation|proposal)(?:\s*[:—–-]\s*| (?:is|would be)(?:\s*[:—–-]\s*|\s+(?:to\s+)?)| here\s*[:—–-]\s*)|^(?:about|regarding|as for) [^,;:.]{1,40}:\s+`)
 	// proposer is the agent proposing, which the agreement makes
 	// a decision of the two.
 	proposer = lazyre.New(`(?i)\b(?:i'd|i would|i) (?:just |simply |rather )?(?:(?:suggest|propose|recommend)(?: that)?(?: we)?\s+)?`)

@@ -270,6 +270,16 @@ var HandOver = lazyre.New(`(?i)^(?:for you|on your (?:side|end)|your turn|to (?:
 // know how the long moves go", "ping me when you want X looked at".
 var Offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b[^;:—]*$`)
 
+// InsteadLead opens what is done in place of what the sentences before
+// turned down: "Instead, every missing clock-out lands on …" (not
+// "Instead of …").
+var InsteadLead = lazyre.New(`(?i)^(?:so |and |but )?instead(?:,\s*|\s+)`)
+
+// WantsThing is the user asking for a thing to be made: "And one more
+// thing: I want a weekly CSV of zone temperatures per building …", "we
+// also need an export for the auditors".
+var WantsThing = lazyre.New(`(?i)^(?:(?:and|also|oh|plus),? )?(?:(?:one more|another|last|other) thing\s*[:,—–]\s*)?(?:i|we) (?:also |still |really )?(?:want|need|'d like|would like) (?:a|an|some|one|two|three|every|each|weekly|daily|monthly|nightly)\b`)
+
 // FixedTo is the agent's report of the value it gave what it was
 // explaining.
 var FixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made|turned|replaced) (?:it|that|this|them|those) (?:to|with|into) \S`)
@@ -278,6 +288,11 @@ var FixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made
 // impact coefficient to k = 0.15, which puts …", "I raised the timeout
 // to 1800 seconds". Said with "I've", it is no narration.
 var SetTo = lazyre.New(`(?i)^(?:so |and |then )?i(?:'ve| have)? (?:set|changed|raised|lowered|bumped|reduced|increased|dropped|capped) (?:the |our |its |their )?[^.;,]{2,60}? (?:to|at) (?:\w+ ?= ?)?[^\s.;,]*\d`)
+
+// SetDone is SetTo said with "I've": the setting as the work leaves it
+// ("I've set the batch to 12 points per request for every site"), a
+// choice whatever the number measures.
+var SetDone = lazyre.New(`(?i)^(?:so |and |then )?i(?:'ve| have) `)
 
 // Invariant is the agent telling what must stay as it is and why:
 // "those must never change once a build is out", "renaming an id

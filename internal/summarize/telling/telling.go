@@ -121,7 +121,7 @@ var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)
 // Fault is a failure told with "never" or "every time", which
 // makes no rule: "photos taken on iPhones never arrive", "goes NaN at
 // around step 3k, every time", "always after a couple of hours".
-var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
+var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|shows|displays|lists|updates|refreshes|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
 
 // FirstPerson opens what the speaker did or does: "I replayed the 41 by
 // hand", "We now have three Observations".
@@ -197,10 +197,11 @@ var FrontedPhrase = lazyre.New(`^(?i:for|on|in|with|at|from|behind|inside)\s[^.;
 // database/sql is fine"), not a pronoun ("that is fine") or what a check
 // found ("Numerics are fine.").
 func FineChoice(s string) bool {
-	m := fineRE.FindStringSubmatch(s)
-	if m == nil {
-		return false
+	loc := fineRE.FindStringSubmatchIndex(s)
+	if loc == nil || troubleBefore.MatchString(s[:loc[0]]) {
+		return false // "Lincoln and Oak are full of errors since Friday, HHS is fine": which site is well, no choice
 	}
+	m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]]}
 	switch strings.ToLower(strings.Fields(m[1])[0]) {
 	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
 		return false
@@ -220,14 +221,19 @@ var checked = prose.WordSet(`numerics numeric tests test results result numbers 
 // checkedBy is the speaker telling the check that found it fine.
 var checkedBy = lazyre.New(`(?i)\b(?:i|we)(?:'ve| have)? (?:checked|tested|verified|measured|inspected|looked at)\b`)
 
+// troubleBefore is a clause that reports trouble somewhere else, which
+// a thing that is fine is set against.
+var troubleBefore = lazyre.New(`(?i)\b(?:errors?|fail(?:s|ed|ing|ures?)?|broken|crash(?:es|ed|ing)?|down|timeouts?|timing out|alarms?|complain(?:s|ed|ing)?|offline)\b`)
+
 // fineRE is a choice stated as good enough: "plain database/sql is
 // fine".
 var fineRE = lazyre.New(`(?i)(?:^|[,.;]\s+)(?:plain |just |simple |a |the )?([\w/.-]+(?: [\w/.-]+)?) (?:is|are) (?:fine|enough|good enough|sufficient|all we need)\b`)
 
 // remarkLead opens a remark with what it is about, up to its colon:
 // "One thing worth saying about the choice itself, since you asked
-// whether to go grblHAL instead: the reason FluidNC is …".
-var remarkLead = lazyre.New(`(?i)^(?:one (?:more |other )?thing|something) (?:(?:that's |that is )?worth (?:saying|explaining|adding|mentioning)|to (?:say|explain|add|mention)) about [^:]{1,160}:\s+`)
+// whether to go grblHAL instead: the reason FluidNC is …", "One thing I
+// care about: keep durations as integer minutes everywhere".
+var remarkLead = lazyre.New(`(?i)^(?:(?:one (?:more |other )?thing|something) (?:(?:that's |that is )?worth (?:saying|explaining|adding|mentioning)|to (?:say|explain|add|mention)) about [^:]{1,160}|(?:(?:the )?one (?:more |other )?thing|the (?:only|main) thing|something|what) (?:i|we) (?:really |do |still )?(?:care about|insist on)(?: (?:most|here|a lot))?):\s+`)
 
 // Remark is s without a remark's lead-in, when what follows its colon
 // says something of its own: what the remark says is what a decision,
