@@ -262,7 +262,7 @@ func SameShape(a, b string) bool {
 // instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b` + leaveVerb + `(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|replaces|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b` + leaveVerb + `(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
@@ -293,6 +293,34 @@ const leaveVerb = `(?:move|moves|moving|moved|get|gets|getting|got|migrate|migra
 var leftValue = lazyre.New(`(?i)\b` + leaveVerb + `(?: [\w.-]+){0,3}? off (?:the |a |an |our )?[` + "`" + `"']?([\w.~^>=<:/#@-]*\d[\w.~^>=<:/#@-]*)`)
 
 var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+
+// replacedValue finds what a statement says was replaced outright:
+// "replaces the quarter-hour rounding", "replaced the cron job with a
+// systemd timer".
+var replacedValue = lazyre.New("(?i)\\breplac(?:es|ed)\\s+(?:the |a |an |our |its |their )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)")
+
+// Gone reports whether c replaced outright a value that x (of keys xk)
+// names, and x does not name what replaced it: the old way is history
+// wherever it is told. A value of one word must be a code token or a
+// word distinct says few statements hold.
+func (c *Change) Gone(xk map[string]bool, distinct func(string) bool) bool {
+	for _, v := range c.New {
+		if HasAll(xk, v) {
+			return false
+		}
+	}
+	for _, v := range c.Replaced {
+		if !HasAll(xk, v) {
+			continue
+		}
+		for k := range v {
+			if distinct(k) && (len(v) > 1 || IsCode(v)) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // notAnyMore finds the old value of "not X any more": its code token,
 // or its words.
@@ -336,6 +364,11 @@ type Change struct {
 	// looser topic test: the thing replaced shares little with what
 	// replaces it but its role.
 	Plan bool
+	// Replaced are the values of Old said to be replaced outright
+	// ("ExactMinutes.kt replaces the quarter-hour rounding"): gone
+	// wherever they were used, where "rather than Argo CD" turns a
+	// value down for one use only.
+	Replaced []map[string]bool
 }
 
 // Of reads the change s announces; nil if it announces none, asks a
@@ -364,6 +397,13 @@ func Of(s string) *Change {
 	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
 		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
 			c.Old = append(c.Old, v)
+		}
+	}
+	if strings.Contains(lower, "replac") {
+		for _, m := range replacedValue.FindAllStringSubmatch(s, -1) {
+			if v := valueKeys(m[1]); len(v) > 0 {
+				c.Replaced = append(c.Replaced, v)
+			}
 		}
 	}
 	for _, m := range leftValue.FindAllStringSubmatch(s, -1) {
@@ -524,7 +564,7 @@ var ruleGone = lazyre.New(`(?i)\b(?:your|the|our|that|this)\s+(` + "`[^`]+`" + `
 // "forget the --fast rule", "scrap the DEBUG1 thing", "forget the parts
 // limit" (its limit group: a limit taken back is a limit's rule, see
 // Removes).
-var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy|(limit|cap|constraint|restriction))\b`)
+var takenBack = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind|tak(?:e|ing) back|withdraw(?:ing)?)\s+(?:about\s+)?the\s+(` + "`[^`]+`" + `|--?[\w-]+|[\w.+/-]*[\w+])\s+(?:rule|thing|idea|requirement|flag|plan|part|bit|approach|policy|(limit|cap|constraint|restriction))\b`)
 
 // ruleLapsed finds a rule said to apply no more, by the words that name
 // it: "the after-22:00 rule no longer applies", "the two-reviewer
@@ -748,6 +788,9 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		if strings.Contains(px, " "+name+" ") {
 			return true
 		}
+		if rest, ok := strings.CutPrefix(name, "no "); ok && (inOrder(px, name, 2) || forbids.MatchString(x) && inOrder(px, rest, 0)) {
+			return true // "the no-framework thing" is "… no web framework", or "don't pull in a web framework"
+		}
 		// A rule named by its value ("the after-22:00 rule", "the
 		// try-it-on-playout2-first rule") is a rule with that value that
 		// forbids ("never restart labeld between 06:00 and 22:00"), or
@@ -784,6 +827,27 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		return false
 	}
 	return HasKeys(xk, k)
+}
+
+// inOrder reports whether phrase p holds the words of name in their
+// order, with at most gap other words between two of them.
+func inOrder(p, name string, gap int) bool {
+	ws, ns := strings.Fields(p), strings.Fields(name)
+	for start := range ws {
+		if ws[start] != ns[0] {
+			continue
+		}
+		j, at := 1, start
+		for i := start + 1; i < len(ws) && j < len(ns) && i-at <= gap+1; i++ {
+			if ws[i] == ns[j] {
+				j, at = j+1, i
+			}
+		}
+		if j == len(ns) {
+			return true
+		}
+	}
+	return false
 }
 
 // phrase is s in lower case, its words (letters and digits, a word

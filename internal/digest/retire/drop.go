@@ -94,8 +94,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		}
 	}
 	out := strings.Join(kept, " ")
-	if dropped && bare(out) {
-		return "" // "Good." is all a retired request left
+	if dropped && (bare(out) || nameOnly(out)) {
+		return "" // "Good." is all a retired request left, "`poller.py`." all of a list item
 	}
 	return out
 }
@@ -225,7 +225,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		case !gone[i]:
 			// "the team knows it" said nothing but why of the clause
 			// retired with it.
-			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) {
+			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) {
 				still = append(still, c)
 			}
 		default:
@@ -239,6 +239,11 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 	}
 	return still
 }
+
+// tailWord is a clause's last words split off as an item of its own:
+// "…, so the old limit only caught it once the lines were fast, or
+// never." leaves "or never" once the rest is retired.
+var tailWord = lazyre.New(`(?i)^(?:or|and|but|nor)\s+(?:never|not(?: at all)?|none|nothing|so|too|also|later|sooner|worse|better|more|less|otherwise|else|even more)[.!]?$`)
 
 // onlyOfRule reports whether clause c says with "only" the other side
 // of a rule a retired clause of its sentence forbade: "deploys only go
@@ -279,6 +284,19 @@ func bare(s string) bool {
 	}
 	return n < 2
 }
+
+// nameOnly reports whether s names a file or a code name and says
+// nothing of it: what is left of "`hvacwatch/poller.py` — reads points
+// …, batched at 20 points per request" once the batch size changed.
+func nameOnly(s string) bool {
+	return !saysWord.MatchString(codeOrPath.ReplaceAllString(s, ""))
+}
+
+// codeOrPath is a code span or a word with a slash or an inner dot.
+var codeOrPath = lazyre.New("`[^`]*`|\\S*\\w[/.]\\w\\S*")
+
+// saysWord is a word of three letters or more.
+var saysWord = lazyre.New(`\pL{3,}`)
 
 // reply matches a short answer that names its topic by a pronoun: "ok
 // keep it on", "turn them off".

@@ -219,6 +219,7 @@ func encodeReading(st *Statement) []byte {
 		if st.change != nil {
 			b = wire.AppendSets(b, st.change.Old)
 			b = wire.AppendSets(b, st.change.New)
+			b = wire.AppendSets(b, st.change.Replaced)
 		}
 		b = binary.AppendVarint(b, int64(st.state))
 		b = wire.AppendMap(b, st.versions)
@@ -267,7 +268,7 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 	if flags&readDone != 0 {
 		if c := d.Uint(); c > 0 { // 1 a change, 2 a change of plan
 			st.change = &change.Change{Plan: c == 2}
-			st.change.Old, st.change.New = d.Sets(), d.Sets()
+			st.change.Old, st.change.New, st.change.Replaced = d.Sets(), d.Sets(), d.Sets()
 		}
 		st.state = int(d.Int())
 		st.versions = d.Map()

@@ -39,6 +39,7 @@ var readingCorpus = []string{
 	"Change of plan on updates: let's move to RAUC bundles.",
 	"Run the specs with mini.test instead.",
 	"After the upgrade the import is BILL_YYYYMM.csv instead of the fixed-width file.",
+	"ExactMinutes.kt replaces the quarter-hour rounding in the pipeline.",
 }
 
 func corpusStatements() []Statement {

@@ -570,6 +570,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		// .env.example"): a change on its topic that does not name it
 		// leaves it standing.
 		namedOnly := asked && session(n.Rank) == session(rank) || xStanding
+		if c := n.change; c != nil && len(c.Replaced) > 0 && c.Gone(xk, func(k string) bool { return r.df[k] <= r.limit() }) {
+			return true // "Rounding.kt … nearest quarter hour with the 7-minute rule" once "ExactMinutes.kt replaces the quarter-hour rounding"
+		}
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {
@@ -673,9 +676,16 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 	if size, ok := quantity.NamedSize(u); ok && n.saysNow() && r.sharesBesides(xk, n.keys, size, true) {
 		return true // "the 256 px long edge" once "the default long edge is 320 px now"
 	}
+	if _, ok := quantity.NamedSize(u); ok && acquired.MatchString(n.Text) {
+		return true // "the VM has a 50 GB disk" once "IT gave us a 500 GB disk"
+	}
 	now := n.saysNow() || temp && n.change != nil
 	return (u == quantity.Times || temp) && now && r.sharesBesides(xk, n.keys, u, true)
 }
+
+// acquired says a thing was got or put in: a size it gives replaces the
+// size of the thing before it.
+var acquired = lazyre.New(`(?i)\b(?:gave us|got us|we got|bought|ordered|installed|swapped in|upgraded|a new|the new|bigger|larger)\b`)
 
 // otherPaths reports whether x and newer each give a number to a path
 // ("mount /live.mp3 at 128 kbps", "`/live.opus` at 96 kbps") and to

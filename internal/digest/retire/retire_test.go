@@ -1653,3 +1653,48 @@ func TestRetiredPeriodCount(t *testing.T) {
 		t.Errorf("DropRetired = %q, want %q", got, want)
 	}
 }
+
+// TestRetiredAT: blind AT, opened in the round of 28 December: a way of
+// working replaced outright, a rule taken back by its name, a disk
+// replaced by a bigger one, and what a retired list item or clause
+// leaves behind.
+func TestRetiredAT(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Rounding: Rounding.kt does what the old system did — nearest quarter hour with the 7-minute rule (07:07 goes to 07:00, 07:08 to 07:15).",
+			"Punches now count at their exact minute (seconds dropped), no rounding at all — ExactMinutes.kt replaces the quarter-hour rounding in the pipeline.", true},
+		// What replaced it is no old way.
+		{"ExactMinutes.kt counts each punch at its exact minute.",
+			"Punches now count at their exact minute (seconds dropped), no rounding at all — ExactMinutes.kt replaces the quarter-hour rounding in the pipeline.", false},
+		// "Rather than" turns a value down for one use only.
+		{"Argo CD rolls out the platform services from the gitops repo.",
+			"Add-ons go in Terraform rather than Argo CD.", false},
+		{"The board is a static HTML page (/var/www/board/index.html) regenerated every 60 s, no web framework.",
+			"I have to take back the no-framework thing.", true},
+		{"Please don't pull in a web framework for the board, a static HTML file regenerated every minute is enough.",
+			"I have to take back the no-framework thing.", true},
+		{"The board polls the berth table every 60 s.",
+			"I have to take back the no-framework thing.", false},
+		{"Disk worries me more: the VM has a 50 GB disk and we're writing about 1.2 GB a day, so it's full in about 40 days.",
+			"IT gave us a 500 GB disk on Friday.", true},
+		// Two disks of two machines are two sizes.
+		{"The NAS has a 4 TB disk for the photo archive.",
+			"The build VM has a 100 GB disk for its caches.", false},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("retiredBy(%q, %q) = %v, want %v", tc.older, tc.newer, got, tc.want)
+		}
+	}
+	// A list item retired down to its file's name says nothing.
+	if got := droppedBy("`hvacwatch/poller.py` — reads points with ReadPropertyMultiple, batched at 20 points per request, one device at a time per site, sites in parallel.",
+		"ReadPropertyMultiple is batched at 12 points per request now, for every site."); got != "" {
+		t.Errorf("droppedBy = %q, want nothing left", got)
+	}
+	// Nor does a clause's last words split off as an item.
+	if got := droppedBy("While tugs push a ship against the quay it keeps 0.3–0.4 kn for a quarter of an hour, so the old limit only caught it once the lines were fast, or never.",
+		"The at-berth limit is 0.5 kn now instead of 0.3 kn."); strings.Contains(strings.ToLower(got), "or never") {
+		t.Errorf("droppedBy = %q, a fragment left", got)
+	}
+}

@@ -23,7 +23,7 @@ import (
 )
 
 // rulesVersion changes when the meaning of a cached answer does.
-const rulesVersion = 4
+const rulesVersion = 5
 
 // The caches under the memory's .state folder: the retirer's answers,
 // the to-dos' answers, and the readings of statement texts.
