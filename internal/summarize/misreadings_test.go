@@ -251,6 +251,17 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "SQLite is fine for this, we tested it at 2k writes per second.", "decision"},
 		{User, "Two complaints from Ingrid: ships being pushed in by tugs show as \"at berth\" too late or not at all, and berth 14 never shows anybody, even though the Finnlines ship was there all weekend.", ""},
 		{User, "The UI must never show raw ids.", "pref"},
+		// How the work is built, said after its reason or under a
+		// design answer's label; a thing left unused on purpose; where
+		// a service runs and which version a tool is.
+		{Assistant, "Since the ETA has no year, I take the next occurrence from now (an ETA of 2 January seen on 30 December is next year); month 0 or day 0 means \"not available\" and the board shows a dash.", "decision"},
+		{Assistant, "Since it crashed, I take the logs from /var/log.", ""},
+		{Assistant, "Storage: positions go into hourly Parquet files, /data/ais/positions/YYYY/MM/DD/HH.parquet, and we query them with DuckDB — no database server to run.", "decision"},
+		{Assistant, "Problem: the build at /srv/ci fails on arm64.", "root"},
+		{Assistant, "I'm deliberately not using the navigational status — a quarter of the moored ships above still say \"under way using engine\" (status 0), crews rarely switch it to \"moored\".", "rejected"},
+		{Assistant, "aisd runs on ais01, the Debian 12 VM, as aisd.service.", "env"},
+		{Assistant, "DuckDB on ais01 is the 1.1.3 CLI.", "env"},
+		{User, "The importer crashed on db02 again last night.", ""},
 	} {
 		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)

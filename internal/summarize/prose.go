@@ -486,6 +486,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			prev = ss[i-1]
 		}
 		setWhat, setWhy, setIt := prose.SetIt(s, prev)
+		// "I'm deliberately not using the navigational status — …" turns
+		// it down, however it is worded.
+		deliberate := role == Assistant && cue.DeliberatelyNot.MatchString(s)
 		told, toldEnd := "", i // a fault the agent names, with its explanation
 		if role == Assistant && !hedged && i > explained {
 			told, toldEnd = cause.Told(ss, i, explained, func(x string) bool { return a.filed[x] })
@@ -589,6 +592,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				break
 			}
 			a.addDecision(role, s, next, false)
+		case role == Assistant && !hedged && !plan && !question && (cue.ChoiceAfterReason.MatchString(s) || designAnswer(s)) && !cue.Symptom.MatchString(s) && !cause.Is(s):
+			// "Since the ETA has no year, I take the next occurrence from
+			// now", "Storage: positions go into hourly Parquet files,
+			// /data/ais/…": how the work is built.
+			kind = "decision"
+			a.addDecision(role, s, next, true)
 		case role == Assistant && !hedged && !plan && !question && !action && insteadDone(s) != "":
 			// "I wouldn't auto-fill them. … Instead every missing
 			// clock-out lands on an exceptions report …": what is done in
@@ -659,7 +668,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(ss[i-1]+" "+s), 300))
 			rejects = append(rejects, s)
 			rejAt = i
-		case !hedged && !plan && !telling.ReportOnly(s) && !cue.RuleDropped.MatchString(s) && (cue.RejectCue.MatchString(s) || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
+		case !hedged && (!plan || deliberate) && !telling.ReportOnly(s) && !cue.RuleDropped.MatchString(s) && (cue.RejectCue.MatchString(s) || deliberate || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
 			kind = "rejected"
 			line, limit := s, 300
 			if i > 0 && telling.NoObject.MatchString(s) && telling.Weighed.MatchString(ss[i-1]) {
@@ -706,7 +715,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.EnvLabel.MatchString(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || where(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.EnvLabel.MatchString(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || (cue.OnHost.MatchString(s) || cue.ToolVersion.MatchString(s)) && !cue.Symptom.MatchString(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || where(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -1275,6 +1284,29 @@ func nowState(s string) bool {
 	}
 	return (cue.NowStateRE.MatchString(s) || pluralNow(s)) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
 }
+
+// designAnswer reports whether s answers one part of a design under a
+// label, in a clause of its own that gives a value: "Storage: positions
+// go into hourly Parquet files, /data/ais/positions/YYYY/MM/DD/HH.parquet,
+// and we query them with DuckDB".
+func designAnswer(s string) bool {
+	m := cue.DesignLabel.FindStringSubmatchIndex(s)
+	if m == nil || labelReports[strings.ToLower(s[m[2]:m[3]])] {
+		return false
+	}
+	rest := s[m[1]:]
+	return prose.IsFullClause(rest) && prose.HasValue(rest) && !envLike(rest) && !pastTold.MatchString(rest) && !agree.Proposes(rest) && !cue.IsPlan(rest) && !strings.HasSuffix(rest, "?")
+}
+
+// pastTold is a clause that tells what happened: "Duplicates: we did a
+// plain `POST` each time" explains, it builds nothing.
+var pastTold = lazyre.New(`(?i)\b(?:was|were|did|had|created|caused|happened|broke|failed|crashed|went)\b`)
+
+// labelReports are labels that report, warn or ask rather than say how a
+// part is built.
+var labelReports = prose.WordSet(`problem problems note notes caveat caveats warning warnings update status result results output
+	error errors todo next question questions tests test done fixed found outcome summary context background reminder
+	heads fyi ps edit update symptom cause bug issue issues risk risks bonus aside`)
 
 // insteadDone is what s says is done in place of what was turned down
 // before it ("Instead, every missing clock-out lands on an exceptions

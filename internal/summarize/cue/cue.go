@@ -270,6 +270,28 @@ var HandOver = lazyre.New(`(?i)^(?:for you|on your (?:side|end)|your turn|to (?:
 // know how the long moves go", "ping me when you want X looked at".
 var Offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b[^;:—]*$`)
 
+// ChoiceAfterReason is a choice said after its reason: "Since the ETA
+// has no year, I take the next occurrence from now".
+var ChoiceAfterReason = lazyre.New(`(?i)^(?:since|because|as) [^,;:]{5,100}, (?:i|we) (?:always )?(?:take|use|treat|keep|pick|count|assume|store|skip|drop|round|read|map|send|write|ignore|fall back to|default to)\b`)
+
+// DesignLabel is a design answer's label: "Storage: positions go into
+// hourly Parquet files …". Labels that report (Problem, Note, Result …)
+// are in labelReports.
+var DesignLabel = lazyre.New(`^([A-Z][a-z]+(?:[ -][a-z]+){0,2}):\s+`)
+
+// DeliberatelyNot is the agent leaving a thing unused on purpose: "I'm
+// deliberately not using the navigational status — crews rarely switch
+// it".
+var DeliberatelyNot = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i|we) (?:deliberately|intentionally|purposely|on purpose) not (?:using|relying on|reading|trusting|taking|touching|storing|keeping)\b`)
+
+// OnHost is a thing said to run on a host named with its number: "aisd
+// runs on ais01, the Debian 12 VM, as aisd.service".
+var OnHost = lazyre.New(`(?i)\b(?:runs?|running|lives?|sits?|installed|deployed|hosted|served)\b[^.;]{0,30}\b(?:on|at) [a-z][a-z-]{1,20}\d{2}\b`)
+
+// ToolVersion is a tool's version said with "is": "DuckDB on ais01 is
+// the 1.1.3 CLI".
+var ToolVersion = lazyre.New(`\b[A-Z][\w+-]*(?: on [\w.-]+)? is (?:the |at |on )?v?\d+\.\d+\.\d+\b`)
+
 // InsteadLead opens what is done in place of what the sentences before
 // turned down: "Instead, every missing clock-out lands on …" (not
 // "Instead of …").
