@@ -281,3 +281,36 @@ var homeName = lazyre.New(`\b(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))
 // isOnName is a thing said to be on a named system: "is on NATS", "runs
 // through Kafka", "goes via Cloudflare".
 var isOnName = lazyre.New(`\b(?:is|are|runs?|goes|go|lives?|sits?)\s+(?:now\s+)?(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))`)
+
+// FormatNow is the file format s says a thing comes in now, lower-case:
+// "the principals' weekly report is a PDF now", "exports go out as
+// XLSX now", "it's JSON instead of CSV". "" when s says none.
+func FormatNow(s string) string {
+	if !strings.Contains(s, "now") && !strings.Contains(s, "instead") {
+		return ""
+	}
+	if m := formatNow.FindStringSubmatch(s); m != nil {
+		return strings.ToLower(m[1] + m[2])
+	}
+	return ""
+}
+
+// OtherFormat reports whether s names a file format other than format,
+// and not format itself.
+func OtherFormat(s, format string) bool {
+	other := false
+	for _, m := range formatWord.FindAllString(s, -1) {
+		if strings.EqualFold(m, format) {
+			return false
+		}
+		other = true
+	}
+	return other
+}
+
+const formats = `csv|tsv|pdf|json|jsonl|ndjson|xml|xlsx|xls|ods|html|parquet|yaml|toml|markdown|docx|txt`
+
+var (
+	formatNow  = lazyre.New(`(?i)\b(?:is|are|comes?|goes|go|ships?|gets? (?:sent|written|saved)|(?:sent|written|saved|exported)) (?:out )?(?:as )?(?:a |an )?(` + formats + `)\b(?: \w+)? now\b|\bnow (?:as |in )?(?:a |an )?(` + formats + `)\b`)
+	formatWord = lazyre.New(`(?i)\b(?:` + formats + `)\b`)
+)

@@ -66,6 +66,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if r.ruleRetired(x, rank) {
 			continue // a rule taken back goes with its reasons
 		}
+		if r.replacedOutright(x, rank) {
+			continue // "Rounding: Rounding.kt …; nearest quarter hour …" names the way replaced across its clauses
+		}
 		// A sentence of several clauses keeps those a newer statement
 		// does not retire: "the backend runs on 5000, and the
 		// deployment target is iOS 16" is still right about iOS 16.
@@ -98,6 +101,24 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return "" // "Good." is all a retired request left, "`poller.py`." all of a list item
 	}
 	return out
+}
+
+// replacedOutright reports whether a statement of another session newer
+// than rank says it replaced outright what x names (change.Change.Gone):
+// the old way goes whole, whichever of x's clauses names it.
+func (r *Retirer) replacedOutright(x string, rank int) bool {
+	xk := change.TopicKeys(x)
+	for _, i := range r.candidates(xk) {
+		n := &r.stmts[i]
+		if n.own || n.Rank >= rank || session(n.Rank) == session(rank) {
+			continue
+		}
+		n.read()
+		if c := n.change; c != nil && len(c.Replaced) > 0 && c.Gone(xk, func(k string) bool { return r.df[k] <= r.limit() }) {
+			return true
+		}
+	}
+	return false
 }
 
 // renumbered reports whether list item c is a name and a number
@@ -225,7 +246,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		case !gone[i]:
 			// "the team knows it" said nothing but why of the clause
 			// retired with it.
-			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) {
+			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumTail.MatchString(strings.TrimSpace(c))) {
 				still = append(still, c)
 			}
 		default:
@@ -244,6 +265,11 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 // "…, so the old limit only caught it once the lines were fast, or
 // never." leaves "or never" once the rest is retired.
 var tailWord = lazyre.New(`(?i)^(?:or|and|but|nor)\s+(?:never|not(?: at all)?|none|nothing|so|too|also|later|sooner|worse|better|more|less|otherwise|else|even more)[.!]?$`)
+
+// enumTail is the rest of an enumeration the list's split cut after its
+// first word: "one CSV per building with min, avg and max per zone"
+// leaves "avg and max per zone" once the CSV is retired.
+var enumTail = lazyre.New(`^[a-z][a-z-]*(?: [a-z-]+)? and [a-z-]+\b[^0-9]*$`)
 
 // onlyOfRule reports whether clause c says with "only" the other side
 // of a rule a retired clause of its sentence forbade: "deploys only go

@@ -479,6 +479,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xHome && strings.Contains(n.Text, " now") && change.OtherHome(x, n.Text, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
 			return true // "jobs go through Postgres LISTEN/NOTIFY" once "the queue is on NATS JetStream now, stream JOBS"
 		}
+		if f := n.formatNow(); f != "" && change.OtherFormat(x, f) && r.near(xk, n.keys) {
+			return true // "one CSV per building" once "the principals' weekly report is a PDF now"
+		}
 		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) {
 			return true // "the Marketplace publisher is harborlabs" once "the publisher is quill-lang now"
 		}

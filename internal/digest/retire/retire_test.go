@@ -1679,6 +1679,10 @@ func TestRetiredAT(t *testing.T) {
 			"I have to take back the no-framework thing.", false},
 		{"Disk worries me more: the VM has a 50 GB disk and we're writing about 1.2 GB a day, so it's full in about 40 days.",
 			"IT gave us a 500 GB disk on Friday.", true},
+		{"The weekly report job writes one CSV per building with min, avg and max per zone for the principals.",
+			"The principals' weekly report is a PDF now, one per building, built from an HTML template with WeasyPrint.", true},
+		{"The accountants get the ledger export as CSV every month.",
+			"The principals' weekly report is a PDF now, one per building, built from an HTML template with WeasyPrint.", false},
 		// Two disks of two machines are two sizes.
 		{"The NAS has a 4 TB disk for the photo archive.",
 			"The build VM has a 100 GB disk for its caches.", false},
@@ -1686,6 +1690,17 @@ func TestRetiredAT(t *testing.T) {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("retiredBy(%q, %q) = %v, want %v", tc.older, tc.newer, got, tc.want)
 		}
+	}
+	// The way replaced goes whole, though each clause names only part
+	// of it.
+	if got := droppedBy("Rounding: Rounding.kt does what the old system did — nearest quarter hour with the 7-minute rule (07:07 goes to 07:00, 07:08 to 07:15).",
+		"Punches now count at their exact minute (seconds dropped), no rounding at all — ExactMinutes.kt replaces the quarter-hour rounding in the pipeline."); got != "" {
+		t.Errorf("droppedBy = %q, want the rounding gone whole", got)
+	}
+	// An enumeration the list's split cut goes with the item it began.
+	if got, want := droppedBy("The weekly report job is written (`hvacwatch/report.py`), one CSV per building with min, avg and max per zone.",
+		"The principals' weekly report is a PDF now, one per building."), "The weekly report job is written (`hvacwatch/report.py`)."; got != want {
+		t.Errorf("droppedBy = %q, want %q", got, want)
 	}
 	// A list item retired down to its file's name says nothing.
 	if got := droppedBy("`hvacwatch/poller.py` — reads points with ReadPropertyMultiple, batched at 20 points per request, one device at a time per site, sites in parallel.",

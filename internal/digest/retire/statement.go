@@ -75,6 +75,9 @@ type Statement struct {
 	// ">=11.3.0" became ">=11.5.0".
 	minWas *replace.Bound
 	done   bool // read has run
+	// format: the file format it says a thing comes in now (formatNow)
+	format  string
+	fmtRead bool
 	// paths and dirs: the absolute and versioned paths it names (pathsOf)
 	paths     [][]string
 	dirs      map[string]string
@@ -112,6 +115,16 @@ func (st *Statement) flagsAndWorks() (map[string]string, []map[string]bool) {
 
 // pathsOf reads the paths the statement names, once: an older sentence
 // with a path meets every newer statement that shares a word with it.
+// formatNow is the file format the statement says a thing comes in now
+// ("the principals' weekly report is a PDF now"), read once.
+func (st *Statement) formatNow() string {
+	if !st.fmtRead {
+		st.fmtRead = true
+		st.format = change.FormatNow(st.Text)
+	}
+	return st.format
+}
+
 func (st *Statement) pathsOf() ([][]string, map[string]string) {
 	if !st.pathsRead {
 		st.pathsRead = true
