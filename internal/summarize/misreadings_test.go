@@ -258,6 +258,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "Since it crashed, I take the logs from /var/log.", ""},
 		{Assistant, "Storage: positions go into hourly Parquet files, /data/ais/positions/YYYY/MM/DD/HH.parquet, and we query them with DuckDB — no database server to run.", "decision"},
 		{Assistant, "Problem: the build at /srv/ci fails on arm64.", "root"},
+		{Assistant, "The catch: the trigger has to exist first, and `labeld_ro` can't create triggers.", ""},
+		{Assistant, "Before: first row 121 ms, full load 8.88 s, peak RSS 1.11 GiB.", ""},
 		{Assistant, "I'm deliberately not using the navigational status — a quarter of the moored ships above still say \"under way using engine\" (status 0), crews rarely switch it to \"moored\".", "rejected"},
 		{Assistant, "aisd runs on ais01, the Debian 12 VM, as aisd.service.", "env"},
 		{Assistant, "DuckDB on ais01 is the 1.1.3 CLI.", "env"},

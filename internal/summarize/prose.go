@@ -1291,8 +1291,12 @@ func nowState(s string) bool {
 // and we query them with DuckDB".
 func designAnswer(s string) bool {
 	m := cue.DesignLabel.FindStringSubmatchIndex(s)
-	if m == nil || labelReports[strings.ToLower(s[m[2]:m[3]])] {
+	if m == nil {
 		return false
+	}
+	label := strings.Fields(strings.ToLower(s[m[2]:m[3]]))
+	if labelReports[label[len(label)-1]] || labelLead[label[0]] {
+		return false // "The catch: …", "On compute: claim consumes ~31.9k CU …"
 	}
 	rest := s[m[1]:]
 	return prose.IsFullClause(rest) && prose.HasValue(rest) && !envLike(rest) && !pastTold.MatchString(rest) && !agree.Proposes(rest) && !cue.IsPlan(rest) && !strings.HasSuffix(rest, "?")
@@ -1306,7 +1310,14 @@ var pastTold = lazyre.New(`(?i)\b(?:was|were|did|had|created|caused|happened|bro
 // part is built.
 var labelReports = prose.WordSet(`problem problems note notes caveat caveats warning warnings update status result results output
 	error errors todo next question questions tests test done fixed found outcome summary context background reminder
-	heads fyi ps edit update symptom cause bug issue issues risk risks bonus aside`)
+	heads fyi ps edit update symptom cause bug issue issues risk risks bonus aside catch snag gotcha downside upside
+	tradeoff trade-off before after numbers timings measurements benchmark benchmarks`)
+
+// labelLead opens a label that names a topic or a moment, which a report
+// is as often given under as a design: "On compute:", "The catch:",
+// "Before:".
+var labelLead = prose.WordSet(`on for about as regarding re the a an one two this that these those our my your
+	before after now then also today yesterday tonight first second finally`)
 
 // insteadDone is what s says is done in place of what was turned down
 // before it ("Instead, every missing clock-out lands on an exceptions
