@@ -464,3 +464,21 @@ func TestAnalyzeAT(t *testing.T) {
 		t.Errorf("decisions %q: a caption is no decision", a.decisions)
 	}
 }
+
+// TestOutcomeRestatesRule: an outcome that only says the agent follows
+// the rule the user just stated is the rule said again (ais-harbour-traffic).
+func TestOutcomeRestatesRule(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: User, Text: "Please keep MMSI as a u32 everywhere — I don't want to see it as a string anywhere in this code base."},
+		{Role: Assistant, Text: "Positions go into hourly Parquet files. MMSI is a `u32` in every struct, as you asked."},
+	}, "")
+	if len(a.prefs) == 0 {
+		t.Fatalf("no preference read")
+	}
+	if slices.ContainsFunc(a.outcomes, func(o string) bool { return strings.Contains(o, "as you asked") }) {
+		t.Errorf("outcomes %q: the rule said again", a.outcomes)
+	}
+	if !slices.ContainsFunc(a.outcomes, func(o string) bool { return strings.Contains(o, "Parquet") }) {
+		t.Errorf("outcomes %q: the rest of the outcome is lost", a.outcomes)
+	}
+}

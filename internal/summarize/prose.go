@@ -163,6 +163,9 @@ func analyze(turns []Turn, before string) *analysis {
 	// message in answer to it.
 	for _, p := range sortedKeys(finals) {
 		for _, o := range outcome.Of(turns[finals[p]].Text) {
+			if o = a.unrestated(o); o == "" {
+				continue
+			}
 			if !slices.ContainsFunc(a.accepted, func(s string) bool { return strings.Contains(o, s) }) {
 				a.outcomes = prose.AppendNew(a.outcomes, o) // a proposal agreed to is a decision
 			}
@@ -180,6 +183,27 @@ func analyze(turns []Turn, before string) *analysis {
 	a.resolve()
 	a.items = capped(a.cand)
 	return a
+}
+
+// unrestated is outcome o without the sentences that only say the agent
+// follows a rule the user stated in the segment ("MMSI is a `u32` in
+// every struct, as you asked." after "Please keep MMSI as a u32
+// everywhere"): the rule says it, and says it as a rule.
+func (a *analysis) unrestated(o string) string {
+	if len(a.prefs) == 0 || !cue.AsAsked.MatchString(o) {
+		return o
+	}
+	var kept []string
+	for _, x := range prose.Sentences(o) {
+		if cue.AsAsked.MatchString(x) {
+			w := wordSet(cue.AsAsked.ReplaceAllString(x, ""))
+			if slices.ContainsFunc(a.prefs, func(p string) bool { return shared(w, wordSet(p)) >= min(2, len(w)) }) {
+				continue
+			}
+		}
+		kept = append(kept, x)
+	}
+	return strings.Join(kept, " ")
 }
 
 // maxDetails bounds the details a segment keeps.

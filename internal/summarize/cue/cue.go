@@ -292,6 +292,10 @@ var OnHost = lazyre.New(`(?i)\b(?:runs?|running|lives?|sits?|installed|deployed|
 // the 1.1.3 CLI".
 var ToolVersion = lazyre.New(`\b[A-Z][\w+-]*(?: on [\w.-]+)? is (?:the |at |on )?v?\d+\.\d+\.\d+\b`)
 
+// AsAsked is the agent saying it did as the user said: "MMSI is a `u32`
+// in every struct, as you asked."
+var AsAsked = lazyre.New(`(?i),?\s*(?:as|like) you (?:asked|said|wanted|requested|suggested)(?: (?:for|me to))?\b`)
+
 // InsteadLead opens what is done in place of what the sentences before
 // turned down: "Instead, every missing clock-out lands on …" (not
 // "Instead of …").
