@@ -297,7 +297,22 @@ var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at|
 // replacedValue finds what a statement says was replaced outright:
 // "replaces the quarter-hour rounding", "replaced the cron job with a
 // systemd timer".
-var replacedValue = lazyre.New("(?i)\\breplac(?:es|ed)\\s+(?:the |a |an |our |its |their )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)")
+var replacedValue = lazyre.New("(?i)\\breplac(?:es|ed)\\s+(?:the |a |an |our |its |their )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)(?:[`\"']?\\s+(?:\\w+\\s+){0,3}?(with|by)\\b)?")
+
+// replacedWith finds what a replacement put in: "replaced by
+// ExactMinutes.kt", "replaced the cron job with a systemd timer".
+var replacedWith = lazyre.New("(?i)\\breplac\\w*\\s+(?:[\\w.-]+\\s+){0,4}?(?:by|with)\\s+(?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)")
+
+// byWith is "replaced by", "replacing with": what follows replaced.
+var byWith = lazyre.New(`(?i)^replac\w*\s+(?:the |a |an |our )?(?:by|with)\b`)
+
+// replacedBy finds the thing a passive says was replaced: "the
+// quarter-hour rounding was replaced by ExactMinutes.kt".
+var replacedBy = lazyre.New("(?i)(?:^|[\\s(])(?:the |our |a |an )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']?\\s+(?:was|were|is|are|has been|have been|got|gets) replaced (?:by|with)\\b")
+
+// denied says a replacement did not happen: "hasn't replaced", "nothing
+// has replaced".
+var denied = lazyre.New(`(?i)(?:n't|\bnot|\bnever|\bnothing|\bno one|\bnobody)\b[^.;,]*$`)
 
 // Gone reports whether c replaced outright a value that x (of keys xk)
 // names, and x does not name what replaced it: the old way is history
@@ -395,14 +410,34 @@ func Of(s string) *Change {
 	}
 	c := &Change{Plan: plan}
 	for _, m := range oldValue.FindAllStringSubmatch(s, -1) {
+		if byWith.MatchString(m[0]) {
+			continue // "was replaced by ExactMinutes.kt" names what replaced it
+		}
 		if v := valueKeys(m[1] + m[2]); len(v) > 0 {
 			c.Old = append(c.Old, v)
 		}
 	}
 	if strings.Contains(lower, "replac") {
-		for _, m := range replacedValue.FindAllStringSubmatch(s, -1) {
-			if v := valueKeys(m[1]); len(v) > 0 {
+		for _, m := range replacedValue.FindAllStringSubmatchIndex(s, -1) {
+			if denied.MatchString(s[max(0, m[0]-24):m[0]]) {
+				continue // "hasn't replaced the nightly backup", "nothing has replaced …"
+			}
+			what, with := s[m[2]:m[3]], m[4] >= 0 || strings.HasPrefix(strings.ToLower(s[m[0]:m[1]]), "replaces")
+			if !with {
+				continue // "we replaced the API key after the leak": a new one of the same
+			}
+			if v := valueKeys(what); len(v) > 0 {
 				c.Replaced = append(c.Replaced, v)
+			}
+		}
+		for _, m := range replacedBy.FindAllStringSubmatch(s, -1) {
+			if v := valueKeys(m[1]); len(v) > 0 {
+				c.Replaced, c.Old = append(c.Replaced, v), append(c.Old, v)
+			}
+		}
+		for _, m := range replacedWith.FindAllStringSubmatch(s, -1) {
+			if v := valueKeys(m[1]); len(v) > 0 {
+				c.New = append(c.New, v) // what replaced it is current
 			}
 		}
 	}

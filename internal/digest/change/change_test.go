@@ -118,3 +118,42 @@ func TestReviewedChanges(t *testing.T) {
 	}
 	Removed(strings.Repeat("\u212a", 40) + " We're not migrating the billing database any more.")
 }
+
+// The review of the round of 28 December: what its new rules misread, each
+// mended.
+// TestReviewReplaced: replacedValue reads "replaced by X" as X replaced,
+// so the new way is marked gone and the old one is not.
+func TestReviewed28Replaced(t *testing.T) {
+	for _, s := range []string{
+		"The quarter-hour rounding was replaced by ExactMinutes.kt.",
+		"nginx was replaced by Caddy on the edge box.",
+	} {
+		c := Of(s)
+		if c == nil {
+			t.Errorf("Of(%q) = nil", s)
+			continue
+		}
+		for _, v := range c.Replaced {
+			if v["exactmi"] || v["caddy"] {
+				t.Errorf("Of(%q).Replaced = %v: the replacement is marked as the thing replaced", s, c.Replaced)
+			}
+		}
+	}
+}
+
+// TestReviewFormatNow: formats said to hold now that FormatNow misses,
+// its own doc example ("it's JSON instead of CSV") among them.
+func TestReviewed28FormatNow(t *testing.T) {
+	for _, tc := range []struct{ s, want string }{
+		// FormatNow's doc comment names this case; the regex needs "now".
+		{"It's JSON instead of CSV.", "json"},
+		// a plural format word is the same change.
+		{"Invoices are PDFs now.", "pdf"},
+		// "until now" says what no longer holds: JSON is the old format here.
+		{"Until now JSON was the only output.", ""},
+	} {
+		if got := FormatNow(tc.s); got != tc.want {
+			t.Errorf("FormatNow(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}

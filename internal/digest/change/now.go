@@ -283,24 +283,28 @@ var homeName = lazyre.New(`\b(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))
 var isOnName = lazyre.New(`\b(?:is|are|runs?|goes|go|lives?|sits?)\s+(?:now\s+)?(?:on|through|via|over)\s+((?-i:[A-Z][A-Za-z0-9]+))`)
 
 // FormatNow is the file format s says a thing comes in now, lower-case:
-// "the principals' weekly report is a PDF now", "exports go out as
-// XLSX now", "it's JSON instead of CSV". "" when s says none.
+// "the principals' weekly report is a PDF now", "invoices are PDFs now",
+// "exports go out as XLSX now", "it's JSON instead of CSV". "" when s
+// says none ("until now JSON was the only output").
 func FormatNow(s string) string {
 	if !strings.Contains(s, "now") && !strings.Contains(s, "instead") {
 		return ""
 	}
 	if m := formatNow.FindStringSubmatch(s); m != nil {
-		return strings.ToLower(m[1] + m[2])
+		return strings.ToLower(m[1] + m[2] + m[3])
 	}
 	return ""
 }
 
 // OtherFormat reports whether s names a file format other than format,
-// and not format itself.
+// and not format itself; a file's extension ("export.yaml") names none.
 func OtherFormat(s, format string) bool {
 	other := false
-	for _, m := range formatWord.FindAllString(s, -1) {
-		if strings.EqualFold(m, format) {
+	for _, loc := range formatWord.FindAllStringIndex(s, -1) {
+		if loc[0] > 0 && s[loc[0]-1] == '.' {
+			continue
+		}
+		if strings.EqualFold(strings.TrimSuffix(strings.TrimSuffix(s[loc[0]:loc[1]], "s"), "S"), format) {
 			return false
 		}
 		other = true
@@ -311,6 +315,8 @@ func OtherFormat(s, format string) bool {
 const formats = `csv|tsv|pdf|json|jsonl|ndjson|xml|xlsx|xls|ods|html|parquet|yaml|toml|markdown|docx|txt`
 
 var (
-	formatNow  = lazyre.New(`(?i)\b(?:is|are|comes?|goes|go|ships?|gets? (?:sent|written|saved)|(?:sent|written|saved|exported)) (?:out )?(?:as )?(?:a |an )?(` + formats + `)\b(?: \w+)? now\b|\bnow (?:as |in )?(?:a |an )?(` + formats + `)\b`)
-	formatWord = lazyre.New(`(?i)\b(?:` + formats + `)\b`)
+	// formatNow: "is a PDF now", "are PDFs now", "goes out as XLSX now",
+	// "is now a PDF", "JSON instead of CSV".
+	formatNow  = lazyre.New(`(?i)\b(?:is|are|comes?|goes|go|ships?|gets? (?:sent|written|saved)|(?:sent|written|saved|exported)) (?:out )?(?:as )?(?:a |an )?(` + formats + `)s?\b(?: \w+)? now\b|\b(?:is|are|'s|'re) now (?:as |in )?(?:a |an )?(` + formats + `)s?\b|\b(` + formats + `)s? instead of (?:a |an |the )?(?:` + formats + `)s?\b`)
+	formatWord = lazyre.New(`(?i)\b(?:` + formats + `)s?\b`)
 )

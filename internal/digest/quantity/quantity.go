@@ -376,6 +376,10 @@ func unitKey(w string) string {
 	return strings.TrimRight(lex.Key(lex.Stem(w)), "eiy")
 }
 
+// UnitOf is the unit key a word gives a number ("GB" → gb, "disks" →
+// disk), as Of reads it; "" for a word that says no unit.
+func UnitOf(w string) string { return unitKey(w) }
+
 // periodCount is a count of things kept per period, as snapshots are:
 // "hourlies", "daily", "monthlies". Its key is not the period's, which
 // is a measure.

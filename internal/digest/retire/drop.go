@@ -246,7 +246,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		case !gone[i]:
 			// "the team knows it" said nothing but why of the clause
 			// retired with it.
-			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumTail.MatchString(strings.TrimSpace(c))) {
+			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
 				still = append(still, c)
 			}
 		default:
@@ -270,6 +270,10 @@ var tailWord = lazyre.New(`(?i)^(?:or|and|but|nor)\s+(?:never|not(?: at all)?|no
 // first word: "one CSV per building with min, avg and max per zone"
 // leaves "avg and max per zone" once the CSV is retired.
 var enumTail = lazyre.New(`^[a-z][a-z-]*(?: [a-z-]+)? and [a-z-]+\b[^0-9]*$`)
+
+// enumHead is an item that ends where an enumeration begins: "one CSV
+// per building with min".
+var enumHead = lazyre.New(`(?i)\b(?:with|of|for|from|including|like|as|by)\s+[a-z][\w-]*\s*$`)
 
 // onlyOfRule reports whether clause c says with "only" the other side
 // of a rule a retired clause of its sentence forbade: "deploys only go
@@ -321,8 +325,9 @@ func nameOnly(s string) bool {
 // codeOrPath is a code span or a word with a slash or an inner dot.
 var codeOrPath = lazyre.New("`[^`]*`|\\S*\\w[/.]\\w\\S*")
 
-// saysWord is a word of three letters or more.
-var saysWord = lazyre.New(`\pL{3,}`)
+// saysWord is a word of two letters or more: "`golangci-lint` in CI."
+// says where it runs.
+var saysWord = lazyre.New(`\pL{2,}`)
 
 // reply matches a short answer that names its topic by a pronoun: "ok
 // keep it on", "turn them off".

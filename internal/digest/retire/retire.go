@@ -679,16 +679,28 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 	if size, ok := quantity.NamedSize(u); ok && n.saysNow() && r.sharesBesides(xk, n.keys, size, true) {
 		return true // "the 256 px long edge" once "the default long edge is 320 px now"
 	}
-	if _, ok := quantity.NamedSize(u); ok && acquired.MatchString(n.Text) {
+	if size, ok := quantity.NamedSize(u); ok && acquiredSize(n.Text, size, u[len(size)+1:]) {
 		return true // "the VM has a 50 GB disk" once "IT gave us a 500 GB disk"
 	}
 	now := n.saysNow() || temp && n.change != nil
 	return (u == quantity.Times || temp) && now && r.sharesBesides(xk, n.keys, u, true)
 }
 
-// acquired says a thing was got or put in: a size it gives replaces the
-// size of the thing before it.
-var acquired = lazyre.New(`(?i)\b(?:gave us|got us|we got|bought|ordered|installed|swapped in|upgraded|a new|the new|bigger|larger)\b`)
+// acquiredSize reports whether s says a thing of the given size unit
+// and noun (quantity.Quantity's "gb/disk") was got or put in: "IT gave us
+// a 500 GB disk", "we bought a new 2 TB disk". What was upgraded to a
+// size ("the designer's laptop to 32 GB RAM") is another thing's.
+func acquiredSize(s, size, noun string) bool {
+	for _, m := range acquired.FindAllStringSubmatch(s, -1) {
+		if quantity.UnitOf(m[1]) == size && quantity.UnitOf(m[2]) == noun {
+			return true
+		}
+	}
+	return false
+}
+
+// acquired is a thing of a size got or put in, its unit and noun.
+var acquired = lazyre.New(`(?i)\b(?:gave us|got us|got|bought|ordered|installed|swapped in|put in|added)\s+(?:us\s+)?(?:a |an |the |another )?(?:new |bigger |larger |second |extra )?\d[\d.,]*\s*([kmgtp]i?b)\s+([a-z][\w-]*)`)
 
 // otherPaths reports whether x and newer each give a number to a path
 // ("mount /live.mp3 at 128 kbps", "`/live.opus` at 96 kbps") and to

@@ -1713,3 +1713,62 @@ func TestRetiredAT(t *testing.T) {
 		t.Errorf("droppedBy = %q, a fragment left", got)
 	}
 }
+
+// The review of the round of 28 December: what its new rules misread, each
+// mended.
+// TestReviewRetired: older statements the new rules of c7f2f558 and
+// 64a34e46 retire though nothing made them stale.
+func TestReviewed28Retired(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		// change.Replaced / Gone: "hasn't replaced" denies the replacement; the backup still runs.
+		{"The nightly backup runs at 02:00 and writes to s3://acme-backups.",
+			"The new snapshot job hasn't replaced the nightly backup, both run.", false},
+		{"The nightly backup runs at 02:00 and writes to s3://acme-backups.",
+			"Nothing has replaced the nightly backup yet.", false},
+		// change.Replaced / Gone: a key rotated is the same key; the rule about it stands.
+		{"Never commit the API key to git, it lives in Vault under secret/billing.",
+			"We replaced the API key after the leak on Monday.", false},
+		// FormatNow/OtherFormat: "export.yaml" is the job's config file, not another format of the export.
+		{"The daily export job is configured in export.yaml.",
+			"The daily export is a CSV now.", false},
+		// FormatNow: "Right now JSON parsing …" says nothing of the format the import reads.
+		{"The import job reads the CSV files from the SFTP drop with Python's csv module.",
+			"Right now JSON parsing in the import job takes 40% of the CPU.", false},
+		// acquired: a bigger laptop says nothing of the CI runner's RAM.
+		{"The CI runner has 16 GB RAM.",
+			"We upgraded the designer's laptop to 32 GB RAM.", false},
+		// replacedValue after "replaced by" takes the replacement as the thing replaced: what replaced the rounding is current.
+		{"ExactMinutes.kt counts each punch at its exact minute.",
+			"The quarter-hour rounding was replaced by ExactMinutes.kt.", false},
+		// The passive of the commit's own case is missed: the rounding replaced is still shown as current.
+		{"The quarter-hour rounding lives in Rounding.kt: nearest quarter hour with the 7-minute rule.",
+			"The quarter-hour rounding was replaced by ExactMinutes.kt.", true},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("retiredBy(%q, %q) = %v, want %v", tc.older, tc.newer, got, tc.want)
+		}
+	}
+}
+
+// TestReviewDropped: what DropRetired now leaves of a statement.
+func TestReviewed28Dropped(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer, want string
+	}{
+		// enumTail: "retries and backoff …" is an item of its own, not the rest of the timeout item (kept before 64a34e46).
+		{"Worker settings: concurrency 8, timeout 30 s, retries and backoff from the client library.",
+			"The worker timeout is 60 s now.",
+			"Worker settings: concurrency 8, retries and backoff from the client library."},
+		// nameOnly: "`golangci-lint` in CI." is a whole sentence that still holds, not a bare file name (kept before c7f2f558).
+		{"The lint step has a 10m timeout. `golangci-lint` in CI.",
+			"The lint step timeout is 20m now.",
+			"`golangci-lint` in CI."},
+	} {
+		if got := droppedBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("droppedBy(%q, %q) = %q, want %q", tc.older, tc.newer, got, tc.want)
+		}
+	}
+}
