@@ -50,7 +50,7 @@ func preference(s string) float64 {
 	if rest := afterVerb(s); (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
 		return 0 // "Put it back in service.", "Put Caddy in front of it so the family can watch": a task, not "Use it for every new package."
 	}
-	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.TellAsk.MatchString(s) && onlyLater(s) || telling.Fault.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) {
+	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.TellAsk.MatchString(s) && onlyLater(s) || telling.Fault.MatchString(s) || telling.FaultShows.MatchString(s) && !cue.RuleAsk.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) {
 		return 0
 	}
 	imp := impPrefStated

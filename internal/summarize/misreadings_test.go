@@ -482,3 +482,115 @@ func TestOutcomeRestatesRule(t *testing.T) {
 		t.Errorf("outcomes %q: the rest of the outcome is lost", a.outcomes)
 	}
 }
+
+// The review of the round of 28 December: what its new rules misread, each
+// mended.
+// TestReviewClassify: sentences the rules of 79467fac, bb43a394 and
+// b8c1e7ca file under the wrong kind (or under none).
+func TestReviewed28Classify(t *testing.T) {
+	for _, tc := range []struct {
+		role Role
+		text string
+		want string
+	}{
+		// cue.SetDone: a count the work brought down is a progress report, not a setting chosen.
+		{Assistant, "I've reduced the failing tests to 3.", ""},
+		{Assistant, "I've lowered the open lint warnings to 14.", ""},
+		// cue.SetDone: a value set to try something out is no choice, "I've" or not ("I set the log level to 3 to see what happens" is "").
+		{Assistant, "I've set the worker count to 1 to see if the race goes away.", ""},
+		// cue.ChoiceAfterReason: "since <time>, we <verb>" tells a measurement or a fault, not a choice.
+		{Assistant, "Since the last deploy, we use about 2 GB more memory per pod.", ""},
+		{Assistant, "Since Tuesday, we drop about 5% of the incoming webhooks.", ""},
+		// cue.ChoiceAfterReason: an assumption the agent makes for lack of access is no design decision.
+		{Assistant, "Since I don't have access to production, I assume the config matches staging.", ""},
+		// cue.ChoiceAfterReason: what the trace shows the code doing (the bug being diagnosed) is no decision.
+		{Assistant, "As you can see in the trace, we read the whole file into memory before parsing.", ""},
+		// designAnswer: a topic label over a measurement is a report, as "On compute: …" is (b8c1e7ca only caught the preposition).
+		{Assistant, "Performance: the query takes 4.2 s on the 10M-row table.", ""},
+		{Assistant, "Startup: the service takes 2.3 s cold and 0.4 s warm.", ""},
+		// insteadDone: "Instead, <what happened>" after an expectation is the symptom, not what is done in place of a rejected option.
+		{Assistant, "Instead, the job hangs at 99% and never exits.", ""},
+		{Assistant, "Instead it returns an empty list, so the UI shows nothing.", ""},
+		// cue.OnHost: a load figure on a numbered host is a symptom, not an environment fact.
+		{Assistant, "Memory sits at 90% on web03 since the last deploy.", ""},
+		// cue.OnHost: what the user is running right now is a passing activity, not where a service lives.
+		{User, "I'm running the load test on perf01 right now.", ""},
+		// telling.troubleBefore: "error"/"down" in the topic lead-in is no trouble elsewhere; the choice was a decision before.
+		{User, "For error handling, plain errors.Is is fine.", "decision"},
+		{User, "For the timeout errors, plain exponential backoff is fine.", "decision"},
+		{Assistant, "When the primary is down, plain read replicas are fine for the dashboard.", "decision"},
+		// telling.Fault ("never lists"): a rule the user asks for is no fault; it was a preference before.
+		{User, "Please make sure the API never lists soft-deleted records.", "pref"},
+		// cue.DeliberatelyNot: the same turn-down with a verb outside its short list, or in the past tense, is missed.
+		{Assistant, "I'm deliberately not logging the request body — it contains card numbers.", "rejected"},
+		{Assistant, "We're intentionally not retrying on 4xx responses.", "rejected"},
+		{Assistant, "I deliberately didn't use the navigational status — crews rarely switch it.", "rejected"},
+	} {
+		if got := strings.Join(classify(tc.role, tc.text), ","); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.role, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestReviewStepCaption: stepNamed now skips any one-line message that
+// ends in a colon before a tool call, so a choice or a cause said as the
+// call's lead-in is lost (both were filed before).
+func TestReviewed28StepCaption(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: User, Text: "The cache keeps losing entries on restart, can you fix it?"},
+		{Role: Assistant, Text: "I'll move the cache from memory to SQLite so it survives restarts:"},
+		{Role: Tool, Tool: "Edit", Input: "cache.go", Text: "ok"},
+	}, "")
+	if !slices.ContainsFunc(a.decisions, func(d string) bool { return strings.Contains(d, "SQLite") }) {
+		t.Errorf("decisions %q: the move to SQLite is lost", a.decisions)
+	}
+	a = analyze([]Turn{
+		{Role: User, Text: "The orders page takes 9 seconds to load, can you look?"},
+		{Role: Assistant, Text: "The cause is a missing index on orders.customer_id, adding it:"},
+		{Role: Tool, Tool: "Edit", Input: "migrations/0042.sql", Text: "ok"},
+	}, "")
+	if len(a.rootCauses) == 0 {
+		t.Errorf("root causes %q: the missing index is lost", a.rootCauses)
+	}
+}
+
+// TestReviewAcceptWhy: accept now appends the sentence after a proposal
+// even when its dash already gave the reason, so an unrelated remark
+// becomes part of the decision.
+func TestReviewed28AcceptWhy(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: Assistant, Text: "I'd keep the sessions in Redis — it's already deployed for the job queue. The CSS build on main is broken since yesterday's merge, by the way."},
+		{Role: User, Text: "Agreed, Redis."},
+	}, "")
+	if slices.ContainsFunc(a.decisions, func(d string) bool { return strings.Contains(d, "CSS build") }) {
+		t.Errorf("decisions %q: the broken CSS build is no reason for Redis", a.decisions)
+	}
+}
+
+// TestReviewUnrestated: an outcome that says "as you said" and shares
+// two words with a preference is dropped, though it reports new work.
+func TestReviewed28Unrestated(t *testing.T) {
+	a := analyze([]Turn{
+		{Role: User, Text: "Please don't touch the billing tables without asking me first."},
+		{Role: Assistant, Text: "As you said, the billing tables had a stale index on invoice_date; I rebuilt it and the monthly report dropped from 40 s to 2 s."},
+	}, "")
+	if !slices.ContainsFunc(a.outcomes, func(o string) bool { return strings.Contains(o, "stale index") }) {
+		t.Errorf("outcomes %q: the index rebuild is lost", a.outcomes)
+	}
+}
+
+// TestReviewWantsThing: a sentence past the request's cut that says what
+// the team needs (a rule, or the user's own task) is filed as a request
+// for work.
+func TestReviewed28WantsThing(t *testing.T) {
+	long := "The nightly import from the partner SFTP failed again with a checksum mismatch on two of the files, and the on-call person had to re-run it by hand at 3am, which is the third time this month, so please find out what is going on with the checksum step and make it retry on its own. "
+	for _, tail := range []string{
+		"We need two approvals on every pull request in this repo.",
+		"I need some time to talk to the partner about their upload window first.",
+	} {
+		a := analyze([]Turn{{Role: User, Text: long + tail}}, "")
+		if slices.Contains(a.requests, tail) {
+			t.Errorf("requests %q: %q asks for no work", a.requests, tail)
+		}
+	}
+}

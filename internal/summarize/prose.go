@@ -197,7 +197,7 @@ func (a *analysis) unrestated(o string) string {
 	for _, x := range prose.Sentences(o) {
 		if cue.AsAsked.MatchString(x) {
 			w := wordSet(cue.AsAsked.ReplaceAllString(x, ""))
-			if slices.ContainsFunc(a.prefs, func(p string) bool { return shared(w, wordSet(p)) >= min(2, len(w)) }) {
+			if slices.ContainsFunc(a.prefs, func(p string) bool { n := shared(w, wordSet(p)); return n >= min(2, len(w)) && 5*n >= 2*len(w) }) {
 				continue
 			}
 		}
@@ -616,7 +616,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				break
 			}
 			a.addDecision(role, s, next, false)
-		case role == Assistant && !hedged && !plan && !question && (cue.ChoiceAfterReason.MatchString(s) || designAnswer(s)) && !cue.Symptom.MatchString(s) && !cause.Is(s):
+		case role == Assistant && !hedged && !plan && !question && (choiceAfterReason(s) || designAnswer(s)) && !cue.Symptom.MatchString(s) && !cause.Is(s):
 			// "Since the ETA has no year, I take the next occurrence from
 			// now", "Storage: positions go into hourly Parquet files,
 			// /data/ais/…": how the work is built.
@@ -820,7 +820,7 @@ func (a *analysis) accept(p string) {
 				what, why = what[:i], prose.Capitalize(strings.TrimRight(what[i+len(sep):], "."))+"."
 			}
 		}
-		if pr.next != "" && len(why)+len(pr.next) < 300 && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !cue.DecisionCue.MatchString(pr.next) && !cue.Flagged.MatchString(pr.next) {
+		if pr.next != "" && len(why)+len(pr.next) < 300 && (why == "" || shared(wordSet(strings.ReplaceAll(pr.next, "'s", "")), wordSet(what+" "+why)) > 0) && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !cue.DecisionCue.MatchString(pr.next) && !cue.Flagged.MatchString(pr.next) {
 			// What a proposal is followed by argues for it, after what
 			// its own dash or colon said: "I'd leave the upload manual —
 			// Patty uploads the file herself. ADP's API would need a
@@ -1309,6 +1309,23 @@ func nowState(s string) bool {
 	return (cue.NowStateRE.MatchString(s) || pluralNow(s)) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
 }
 
+// choiceAfterReason reports whether s is a choice said after its
+// reason (cue.ChoiceAfterReason), the reason a clause of its own: not a
+// time ("Since Tuesday, we drop about 5% …") nor what the user can see.
+func choiceAfterReason(s string) bool {
+	m := cue.ChoiceAfterReason.FindStringIndex(s)
+	if m == nil {
+		return false
+	}
+	lead, _, _ := strings.Cut(s[:m[1]], ",")
+	_, reason, _ := strings.Cut(lead, " ")
+	return prose.IsClause(reason) && finite.MatchString(reason) && !strings.HasPrefix(strings.ToLower(reason), "you ")
+}
+
+// finite is a word a clause with a finite verb has: "the ETA has no
+// year", "the API returns strings"; "the last deploy" has none.
+var finite = lazyre.New(`(?i)\b(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|must|should|may|might)\b|n't\b|\b[a-z]{2,}(?:s|ed)\b`)
+
 // designAnswer reports whether s answers one part of a design under a
 // label, in a clause of its own that gives a value: "Storage: positions
 // go into hourly Parquet files, /data/ais/positions/YYYY/MM/DD/HH.parquet,
@@ -1323,8 +1340,12 @@ func designAnswer(s string) bool {
 		return false // "The catch: …", "On compute: claim consumes ~31.9k CU …"
 	}
 	rest := s[m[1]:]
-	return prose.IsFullClause(rest) && prose.HasValue(rest) && !envLike(rest) && !pastTold.MatchString(rest) && !agree.Proposes(rest) && !cue.IsPlan(rest) && !strings.HasSuffix(rest, "?")
+	return prose.IsFullClause(rest) && prose.HasValue(rest) && !envLike(rest) && !pastTold.MatchString(rest) && !measured.MatchString(rest) && !agree.Proposes(rest) && !cue.IsPlan(rest) && !strings.HasSuffix(rest, "?")
 }
+
+// measured is a clause that gives a measurement: "the query takes 4.2 s
+// on the 10M-row table".
+var measured = lazyre.New(`(?i)\b(?:takes?|took|costs?|averages?|peaks? at|sits? at|is at|runs? at|measures?|uses? about|consumes?)\b[^.;]{0,20}\d`)
 
 // pastTold is a clause that tells what happened: "Duplicates: we did a
 // plain `POST` each time" explains, it builds nothing.
@@ -1353,11 +1374,19 @@ func insteadDone(s string) string {
 		return ""
 	}
 	rest := s[loc[1]:]
-	if len(rest) < 3 || strings.EqualFold(rest[:3], "of ") || !prose.IsFullClause(rest) || agree.Proposes(rest) {
+	if len(rest) < 3 || strings.EqualFold(rest[:3], "of ") || !prose.IsFullClause(rest) || agree.Proposes(rest) || insteadSymptom.MatchString(rest) || cue.Symptom.MatchString(rest) || cause.Is(rest) {
 		return ""
 	}
 	return prose.Capitalize(rest)
 }
+
+// caption is a call's label: a few words, what it shows in parentheses.
+var caption = lazyre.New(`^(?:(?:and|now|then|also) )?(?:the )?[\w.-]+(?: [\w.-]+){0,2}\s*(?:\([^()]*\))?:$`)
+
+// insteadSymptom is what happened instead of what was expected: "Instead,
+// the job hangs at 99% and never exits", "Instead it returns an empty
+// list".
+var insteadSymptom = lazyre.New(`(?i)\b(?:hangs?|hung|never|nothing|empty|stuck|fails?|crash\w*|errors?|times? out|returns? (?:an? )?(?:empty|nil|null|wrong|zero|0))\b`)
 
 // stepNamed reports whether text, all the agent says before a tool call,
 // is one short sentence that names the step ("Now the controller,
@@ -1369,8 +1398,10 @@ func stepNamed(text string) bool {
 		return false
 	}
 	// "Tests (the rounding tests now expect exact minutes):" captions
-	// the call it opens, whatever it says in passing.
-	return strings.HasSuffix(text, ":") || cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
+	// the call it opens, whatever it says in passing; "I'll move the
+	// cache to SQLite so it survives restarts:" and "The cause is a
+	// missing index, adding it:" say more than the step.
+	return strings.HasSuffix(text, ":") && caption.MatchString(text) || cue.NowLead.MatchString(text) && !strings.ContainsAny(text, "0123456789")
 }
 
 // machine reports whether s says where a machine is or which version of

@@ -272,7 +272,7 @@ var Offer = lazyre.New(`(?i)^(?:let me know|ping me|just ask|shout)\b[^;:—]*$`
 
 // ChoiceAfterReason is a choice said after its reason: "Since the ETA
 // has no year, I take the next occurrence from now".
-var ChoiceAfterReason = lazyre.New(`(?i)^(?:since|because|as) [^,;:]{5,100}, (?:i|we) (?:always )?(?:take|use|treat|keep|pick|count|assume|store|skip|drop|round|read|map|send|write|ignore|fall back to|default to)\b`)
+var ChoiceAfterReason = lazyre.New(`(?i)^(?:since|because|as) [^,;:]{5,100}, (?:i|we) (?:always )?(?:take|use|treat|keep|pick|count|store|skip|round|read|map|send|write|ignore|fall back to|default to)\b`)
 
 // DesignLabel is a design answer's label: "Storage: positions go into
 // hourly Parquet files …". Labels that report (Problem, Note, Result …)
@@ -282,11 +282,11 @@ var DesignLabel = lazyre.New(`^([A-Z][a-z]+(?:[ -][a-z]+){0,2}):\s+`)
 // DeliberatelyNot is the agent leaving a thing unused on purpose: "I'm
 // deliberately not using the navigational status — crews rarely switch
 // it".
-var DeliberatelyNot = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i|we) (?:deliberately|intentionally|purposely|on purpose) not (?:using|relying on|reading|trusting|taking|touching|storing|keeping)\b`)
+var DeliberatelyNot = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i|we) (?:deliberately|intentionally|purposely|on purpose) (?:not [a-z]+ing|didn't [a-z]+|did not [a-z]+|left [\w.-]+ out|kept [\w.-]+ out)\b`)
 
 // OnHost is a thing said to run on a host named with its number: "aisd
 // runs on ais01, the Debian 12 VM, as aisd.service".
-var OnHost = lazyre.New(`(?i)\b(?:runs?|running|lives?|sits?|installed|deployed|hosted|served)\b[^.;]{0,30}\b(?:on|at) [a-z][a-z-]{1,20}\d{2}\b`)
+var OnHost = lazyre.New(`(?i)\b(?:runs?|lives?|installed|deployed|hosted|served)\b[^.;]{0,30}\b(?:on|at) [a-z][a-z-]{1,20}\d{2}\b`)
 
 // ToolVersion is a tool's version said with "is": "DuckDB on ais01 is
 // the 1.1.3 CLI".
@@ -296,6 +296,10 @@ var ToolVersion = lazyre.New(`\b[A-Z][\w+-]*(?: on [\w.-]+)? is (?:the |at |on )
 // in every struct, as you asked."
 var AsAsked = lazyre.New(`(?i),?\s*(?:as|like) you (?:asked|said|wanted|requested|suggested)(?: (?:for|me to))?\b`)
 
+// RuleAsk is the user asking for something to hold: "please make sure
+// the API never lists …".
+var RuleAsk = lazyre.New(`(?i)\b(?:make sure|ensure|should|must|please|has to|have to|needs? to)\b`)
+
 // InsteadLead opens what is done in place of what the sentences before
 // turned down: "Instead, every missing clock-out lands on …" (not
 // "Instead of …").
@@ -304,7 +308,7 @@ var InsteadLead = lazyre.New(`(?i)^(?:so |and |but )?instead(?:,\s*|\s+)`)
 // WantsThing is the user asking for a thing to be made: "And one more
 // thing: I want a weekly CSV of zone temperatures per building …", "we
 // also need an export for the auditors".
-var WantsThing = lazyre.New(`(?i)^(?:(?:and|also|oh|plus),? )?(?:(?:one more|another|last|other) thing\s*[:,—–]\s*)?(?:i|we) (?:also |still |really )?(?:want|need|'d like|would like) (?:a|an|some|one|two|three|every|each|weekly|daily|monthly|nightly)\b`)
+var WantsThing = lazyre.New(`(?i)^(?:(?:and|also|oh|plus),? )?(?:(?:one more|another|last|other) thing\s*[:,—–]\s*)?(?:i|we) (?:also |still |really )?(?:want|'d like|would like) (?:a|an|one|weekly|daily|monthly|nightly)\b`)
 
 // FixedTo is the agent's report of the value it gave what it was
 // explaining.
@@ -315,10 +319,11 @@ var FixedTo = lazyre.New(`(?i)^(?:so |and )?i (?:changed|switched|set|moved|made
 // to 1800 seconds". Said with "I've", it is no narration.
 var SetTo = lazyre.New(`(?i)^(?:so |and |then )?i(?:'ve| have)? (?:set|changed|raised|lowered|bumped|reduced|increased|dropped|capped) (?:the |our |its |their )?[^.;,]{2,60}? (?:to|at) (?:\w+ ?= ?)?[^\s.;,]*\d`)
 
-// SetDone is SetTo said with "I've": the setting as the work leaves it
-// ("I've set the batch to 12 points per request for every site"), a
-// choice whatever the number measures.
-var SetDone = lazyre.New(`(?i)^(?:so |and |then )?i(?:'ve| have) `)
+// SetDone is SetTo said with "I've" and a verb that sets: the setting as
+// the work leaves it ("I've set the batch to 12 points per request for
+// every site"), a choice whatever the number measures. "I've reduced the
+// failing tests to 3" reports progress.
+var SetDone = lazyre.New(`(?i)^(?:so |and |then )?i(?:'ve| have) (?:set|changed|capped|bumped|raised|increased) `)
 
 // Invariant is the agent telling what must stay as it is and why:
 // "those must never change once a build is out", "renaming an id
@@ -634,7 +639,7 @@ var ProposalDone = lazyre.New(`(?i)^(?:my |the |our )?(?:suggestion|proposal|rec
 
 // DebugPurpose is a purpose of a step that does not last: "To get a stack
 // trace I added a panic()", "… for this run only".
-var DebugPurpose = lazyre.New(`(?i)\b(?:stack ?trace|reproduc|baseline|for this run|temporar|for now|debug|for testing|to test|bisect)`)
+var DebugPurpose = lazyre.New(`(?i)\b(?:to see (?:if|whether|what|how)|stack ?trace|reproduc|baseline|for this run|temporar|for now|debug|for testing|to test|bisect)`)
 
 // ClockAt is a time of day a thing was done at: "at 14:05".
 var ClockAt = lazyre.New(`\bat \d{1,2}:\d{2}\b`)

@@ -121,7 +121,7 @@ var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)
 // Fault is a failure told with "never" or "every time", which
 // makes no rule: "photos taken on iPhones never arrive", "goes NaN at
 // around step 3k, every time", "always after a couple of hours".
-var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|shows|displays|lists|updates|refreshes|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
+var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
 
 // FirstPerson opens what the speaker did or does: "I replayed the 41 by
 // hand", "We now have three Observations".
@@ -198,7 +198,7 @@ var FrontedPhrase = lazyre.New(`^(?i:for|on|in|with|at|from|behind|inside)\s[^.;
 // found ("Numerics are fine.").
 func FineChoice(s string) bool {
 	loc := fineRE.FindStringSubmatchIndex(s)
-	if loc == nil || troubleBefore.MatchString(s[:loc[0]]) {
+	if loc == nil || troubleBefore.MatchString(s[:loc[0]]) && !topicLead.MatchString(s) {
 		return false // "Lincoln and Oak are full of errors since Friday, HHS is fine": which site is well, no choice
 	}
 	m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]]}
@@ -223,7 +223,16 @@ var checkedBy = lazyre.New(`(?i)\b(?:i|we)(?:'ve| have)? (?:checked|tested|verif
 
 // troubleBefore is a clause that reports trouble somewhere else, which
 // a thing that is fine is set against.
-var troubleBefore = lazyre.New(`(?i)\b(?:errors?|fail(?:s|ed|ing|ures?)?|broken|crash(?:es|ed|ing)?|down|timeouts?|timing out|alarms?|complain(?:s|ed|ing)?|offline)\b`)
+var troubleBefore = lazyre.New(`(?i)\b(?:full of|throw(?:s|ing)?|get(?:s|ting)?|got|hit(?:s|ting)?|show(?:s|ing)?|see(?:s|ing)?|log(?:s|ging)?)\s+(?:\w+\s+){0,2}(?:errors?|timeouts?|failures?|alarms?|crash(?:es)?)\b|\b(?:fail(?:s|ed|ing)|crash(?:es|ed|ing)|(?:is|are|was|were|went|goes) (?:down|offline|broken)|timed out|times out)\b`)
+
+// topicLead opens a sentence with its topic or its case, not a report:
+// "For error handling, …", "When the primary is down, …".
+var topicLead = lazyre.New(`(?i)^(?:for|when|if|once|while|whenever|on|about|as for)\b`)
+
+// FaultShows is a thing said never to show or list what it should: "berth
+// 14 never shows anybody". A rule asks for the same in other words
+// ("please make sure the API never lists soft-deleted records").
+var FaultShows = lazyre.New(`(?i)\bnever\s+(?:shows|displays|lists|updates|refreshes)\b`)
 
 // fineRE is a choice stated as good enough: "plain database/sql is
 // fine".
