@@ -135,7 +135,21 @@ func Heading(title string, req []string) (string, []string) {
 		}
 		return head, out
 	}
-	return clauseHead(head, maxHeadRunes), req
+	cut := clauseHead(head, maxHeadRunes)
+	if strings.HasSuffix(cut, "…") || !strings.HasPrefix(first, cut) {
+		return cut, req
+	}
+	// Cut at a clause: the bullet says the rest of the sentence, not the
+	// heading again ("Nomad 1.9.3 this week, the new client nomad-cli-5
+	// arrived yesterday as well" over "It's provisioned like the others").
+	rest := strings.TrimLeft(first[len(cut):], " ,;:—")
+	if strings.HasPrefix(rest, "(") {
+		return cut, req // "(Hartmann Logistik, 400 seats) wants …" reads only with what it follows
+	}
+	if rest == "" || IsChitChat(rest) {
+		return cut, req[1:]
+	}
+	return cut, append([]string{prose.Capitalize(rest)}, req[1:]...)
 }
 
 // noHead is a sigh or a greeting ("ugh.", "morning!"), or announces

@@ -79,6 +79,11 @@ func TestHeading(t *testing.T) {
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI.",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out…",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI."},
+		// Cut at a clause, the bullet says the rest of the sentence.
+		{"Nomad 1.9.3 this week, the new client nomad-cli-5 (10.20.0.25) arrived yesterday as well, it's…",
+			"Nomad 1.9.3 this week, the new client nomad-cli-5 (10.20.0.25) arrived yesterday as well, it's provisioned like the others and needs the job constraints.",
+			"Nomad 1.9.3 this week, the new client nomad-cli-5 (10.20.0.25) arrived yesterday as well",
+			"It's provisioned like the others and needs the job constraints."},
 		// A sigh or a count of what follows heads nothing.
 		{"ugh", "ugh. 6 hour print, layer shift on Y at about 70mm height. Mainsail shows nothing.", "6 hour print, layer shift on Y at about 70mm height", "Mainsail shows nothing."},
 		{"Two things", "Two things. I swapped to a hardened steel nozzle. And a long PETG print died this morning.", "I swapped to a hardened steel nozzle", "And a long PETG print died this morning."},
