@@ -1055,8 +1055,6 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				t := match.Unrepeated(b, g.rules)
 				if p != digest.Request {
 					t = match.Unsaid(b, g.shown)
-				} else if k > 0 && !s.Current {
-					t = match.Answered(t, g.shown) // what an older session was asked, its bullets say done
 				}
 				if t == "" {
 					return ""

@@ -32,24 +32,6 @@ func Unrepeated(b string, shown []map[string]bool) string {
 	return without(b, digest.Sentences(b), func(x string) bool { return repeated(x, shown) })
 }
 
-// Answered is an older session's request b without the sentences the
-// session's bullets shown already say between them ("go from 36 to 24
-// months" once its outcome says "the training window is 24 months now"):
-// most of a sentence's words, of three or more, and every one of its
-// numbers, in the bullets taken together.
-func Answered(b string, shown []map[string]bool) string {
-	if len(shown) == 0 {
-		return b
-	}
-	all := map[string]bool{}
-	for _, o := range shown {
-		for w := range o {
-			all[w] = true
-		}
-	}
-	return without(b, digest.Sentences(b), func(x string) bool { return heldAt(x, []map[string]bool{all}, 0.8, 3) })
-}
-
 // without is b, whose sentences are ss, less those said; b itself when
 // none is.
 func without(b string, ss []string, said func(string) bool) string {
