@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/agree"
 	"github.com/cairn-mem/cairn/internal/summarize/block"
 	"github.com/cairn-mem/cairn/internal/summarize/cause"
+	"github.com/cairn-mem/cairn/internal/summarize/choice"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
@@ -490,7 +491,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		// "Why both: …", "That way …": the reason for what the exchange
 		// decided or the agent just did, said after it.
-		if why, ok := laterReason(s); ok && i != taken && !question {
+		if why, ok := choice.LaterReason(s); ok && i != taken && !question {
 			if a.lastDec > 0 {
 				a.giveReason(a.lastDec-1, why)
 				continue
@@ -568,7 +569,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				next = ss[nextAt]
 			}
 			a.addRootCause(role, symptomSaid, told, next)
-		case (cause.Is(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !nowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
+		case (cause.Is(s) && !(causeNext && i+1 < len(ss)) || cue.Culprit.MatchString(s) || cue.WhatHappens.MatchString(s) && (cue.Reproduced.MatchString(prev) || cue.Symptom.MatchString(prev)) || symptomSaid != "" && cue.CauseMech.MatchString(s) && !action && !plan && !choice.NowState(s)) && !hedged && !(role == Assistant && cue.Flagged.MatchString(s)):
 			// "One thing from CI: the release job fails because
 			// HOMEBREW_TAP_TOKEN isn't set" raises a problem left open.
 			kind = "root"
@@ -616,18 +617,18 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				break
 			}
 			a.addDecision(role, s, next, false)
-		case role == Assistant && !hedged && !plan && !question && (choiceAfterReason(s) || designAnswer(s)) && !cue.Symptom.MatchString(s) && !cause.Is(s):
+		case role == Assistant && !hedged && !plan && !question && (choice.AfterReason(s) || designAnswer(s)) && !cue.Symptom.MatchString(s) && !cause.Is(s):
 			// "Since the ETA has no year, I take the next occurrence from
 			// now", "Storage: positions go into hourly Parquet files,
 			// /data/ais/…": how the work is built.
 			kind = "decision"
 			a.addDecision(role, s, next, true)
-		case role == Assistant && !hedged && !plan && !question && !action && insteadDone(s) != "":
+		case role == Assistant && !hedged && !plan && !question && !action && choice.Instead(s) != "":
 			// "I wouldn't auto-fill them. … Instead every missing
 			// clock-out lands on an exceptions report …": what is done in
 			// place of what was turned down.
 			kind = "decision"
-			a.addDecision(role, insteadDone(s), next, true)
+			a.addDecision(role, choice.Instead(s), next, true)
 		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
 			// report of a change that names what it replaced is what
@@ -659,18 +660,18 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				break
 			}
 			a.addDecision(role, s, next, true)
-		case role == Assistant && !hedged && !plan && !action && nowState(s) && !envLike(s):
+		case role == Assistant && !hedged && !plan && !action && choice.NowState(s) && !envLike(s):
 			// "The export now streams rows from a cursor": what was done,
 			// reported as the state it leaves, holds from now on.
 			kind = "decision"
-			a.addDecision(role, prose.Capitalize(stateLead(cue.ReportLead.ReplaceAllString(s, ""))), next, true)
+			a.addDecision(role, prose.Capitalize(choice.StateLead(cue.ReportLead.ReplaceAllString(s, ""))), next, true)
 		case !hedged && !plan && cue.ReasonsFor.MatchString(s):
 			// "… records the reasons we're staying on Playwright: the
 			// checkout opens a second tab, …": a choice with its reasons.
 			kind = "decision"
 			m := cue.ReasonsFor.FindStringSubmatch(s)
 			a.decide(role, s, prose.Capitalize(m[1]), prose.Capitalize(m[2]), true)
-		case verdictOnly(s) && rejAt == i-1 && len(a.rejected) > 0 && cue.RejectCue.MatchString(s):
+		case choice.VerdictOnly(s) && rejAt == i-1 && len(a.rejected) > 0 && cue.RejectCue.MatchString(s):
 			// "The other way would be …, but …. Not worth it.": the
 			// verdict on the alternative just turned down.
 			kind = "rejected"
@@ -709,7 +710,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				line = ss[i-1] + " " + s
 				limit = 450
 			}
-			if verdictOnly(s) && whyOf(s, next) || cue.ReasonLead.MatchString(next) && len(line)+len(next) < 300 {
+			if choice.VerdictOnly(s) && choice.WhyOf(s, next) || cue.ReasonLead.MatchString(next) && len(line)+len(next) < 300 {
 				// "On SQLite: I'd advise against it." tells why in the
 				// sentence after it, and so does "That means rewriting
 				// years of files …" after what the alternative does.
@@ -731,7 +732,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				taken = i + 1 // its reason, said once
 			}
 		}
-		if role == Assistant && kind == "" && !plan && !hedged && (action || nowState(s)) {
+		if role == Assistant && kind == "" && !plan && !hedged && (action || choice.NowState(s)) {
 			report = s
 		}
 		valueChange := prose.NamesValue(s)
@@ -936,7 +937,7 @@ func proposals(text string) []proposed {
 	var so []proposed
 	for _, s := range ss {
 		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) && !cue.NotSettled.MatchString(s) &&
-			!cause.Is(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !nowState(s) {
+			!cause.Is(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !choice.NowState(s) {
 			so = append(so, proposed{s: prose.Capitalize(m[1])})
 		}
 	}
@@ -1085,7 +1086,7 @@ func splitReason(s, next string) (what, why string) {
 	// "The stops were one transfer overrunning the buffer, so printReceipt
 	// now sends 64-byte chunks": what was done follows "so", after its
 	// reason.
-	if i := cue.SoThen.FindStringIndex(s); i != nil && i[0] > 8 && (nowState(s[i[1]:]) && !nowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) || cue.WeDecide.MatchString(s[i[1]:]) && !cue.WeDecide.MatchString(s)) {
+	if i := cue.SoThen.FindStringIndex(s); i != nil && i[0] > 8 && (choice.NowState(s[i[1]:]) && !choice.NowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) || cue.WeDecide.MatchString(s[i[1]:]) && !cue.WeDecide.MatchString(s)) {
 		// "Ops doesn't want to be paged, so we're going with Temporal
 		// Cloud": the choice follows "so" too.
 		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[:i[0]]))
@@ -1250,143 +1251,15 @@ func shortFirst(s string) string {
 	return s[:best] + ". " + prose.Capitalize(rest)
 }
 
-// verdictOnly reports whether s turns something down without a word of
-// why: "On SQLite: I'd advise against it.", "Not worth it."
-func verdictOnly(s string) bool {
-	return len(s) < 80 && telling.ReasonAt(s) < 0 && !strings.Contains(s, ",")
-}
-
-// whyOf reports whether next tells why of verdict s: it names what s
-// turned down ("On SQLite: …" then "… and SQLite has none of them"), and
-// is no decision, question or report of a change of its own.
-func whyOf(s, next string) bool {
-	if next == "" || cue.DecisionCue.MatchString(next) || strings.HasSuffix(next, "?") || nowState(next) {
-		return false
-	}
-	in := prose.ContentWords(next)
-	for _, w := range prose.ContentWords(s) {
-		if len(w) > 3 && !verdictWords[w] && slices.Contains(in, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// verdictWords are the words of a verdict, not of what it turns down.
-var verdictWords = prose.WordSet(`advise advised recommend recommended against worth rather avoid would wouldn't`)
-
-// laterReason reads a sentence that gives the reason for something said
-// before it: "Why both: …", "The reason: …" (the reason is what follows
-// the label), "That way …", "This means …", "Otherwise …" (the whole
-// sentence).
-func laterReason(s string) (string, bool) {
-	if m := cue.ReasonLabel.FindStringIndex(s); m != nil && m[1] < len(s) {
-		return prose.Capitalize(strings.TrimSpace(s[m[1]:])), true
-	}
-	if cue.ReasonLead.MatchString(s) {
-		return s, true
-	}
-	return "", false
-}
-
-// stateLead is s without what leads a statement of a state: "So ",
-// "Now, ".
-func stateLead(s string) string {
-	return cue.NowLead.ReplaceAllString(cue.SoLead.ReplaceAllString(s, ""), "")
-}
-
-// nowState: a statement of the state a change left, "X now streams …",
-// "Now the handler reads …", "X is Y now", "switched X to Y".
-func nowState(s string) bool {
-	s = cue.NowThat.ReplaceAllString(s, " ") // "now that the disks have some hours" says when, not what holds
-	rest := stateLead(s)
-	if rest != s && !prose.VerbAfterSubject(rest) {
-		return false // "Now the X-Ray patching in both handlers.": the next step, named
-	}
-	if i := strings.Index(rest, ": "); rest != s && i > 0 && !prose.IsClause(rest[i+2:]) {
-		return false // "Now the load test I owed you: `hey -n 200` at one session": the step and how
-	}
-	return (cue.NowStateRE.MatchString(s) || pluralNow(s)) && !cue.NowHas.MatchString(s) && !cue.NowNext.MatchString(s) && !cue.NowDoing.MatchString(s) && prose.IsFullClause(cue.ReportLead.ReplaceAllString(rest, ""))
-}
-
-// choiceAfterReason reports whether s is a choice said after its
-// reason (cue.ChoiceAfterReason), the reason a clause of its own: not a
-// time ("Since Tuesday, we drop about 5% …") nor what the user can see.
-func choiceAfterReason(s string) bool {
-	m := cue.ChoiceAfterReason.FindStringIndex(s)
-	if m == nil {
-		return false
-	}
-	lead, _, _ := strings.Cut(s[:m[1]], ",")
-	_, reason, _ := strings.Cut(lead, " ")
-	return prose.IsClause(reason) && finite.MatchString(reason) && !strings.HasPrefix(strings.ToLower(reason), "you ")
-}
-
-// finite is a word a clause with a finite verb has: "the ETA has no
-// year", "the API returns strings"; "the last deploy" has none.
-var finite = lazyre.New(`(?i)\b(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|must|should|may|might)\b|n't\b|\b[a-z]{2,}(?:s|ed)\b`)
-
-// designAnswer reports whether s answers one part of a design under a
-// label, in a clause of its own that gives a value: "Storage: positions
-// go into hourly Parquet files, /data/ais/positions/YYYY/MM/DD/HH.parquet,
-// and we query them with DuckDB".
-func designAnswer(s string) bool {
-	m := cue.DesignLabel.FindStringSubmatchIndex(s)
-	if m == nil {
-		return false
-	}
-	label := strings.Fields(strings.ToLower(s[m[2]:m[3]]))
-	if labelReports[label[len(label)-1]] || labelLead[label[0]] {
-		return false // "The catch: …", "On compute: claim consumes ~31.9k CU …"
-	}
-	rest := s[m[1]:]
-	return prose.IsFullClause(rest) && prose.HasValue(rest) && !envLike(rest) && !pastTold.MatchString(rest) && !measured.MatchString(rest) && !agree.Proposes(rest) && !cue.IsPlan(rest) && !strings.HasSuffix(rest, "?")
-}
-
-// measured is a clause that gives a measurement: "the query takes 4.2 s
-// on the 10M-row table".
-var measured = lazyre.New(`(?i)\b(?:takes?|took|costs?|averages?|peaks? at|sits? at|is at|runs? at|measures?|uses? about|consumes?)\b[^.;]{0,20}\d`)
-
-// pastTold is a clause that tells what happened: "Duplicates: we did a
-// plain `POST` each time" explains, it builds nothing.
-var pastTold = lazyre.New(`(?i)\b(?:was|were|did|had|created|caused|happened|broke|failed|crashed|went)\b`)
-
-// labelReports are labels that report, warn or ask rather than say how a
-// part is built.
-var labelReports = prose.WordSet(`problem problems note notes caveat caveats warning warnings update status result results output
-	error errors todo next question questions tests test done fixed found outcome summary context background reminder
-	heads fyi ps edit update symptom cause bug issue issues risk risks bonus aside catch snag gotcha downside upside
-	tradeoff trade-off before after numbers timings measurements benchmark benchmarks`)
-
-// labelLead opens a label that names a topic or a moment, which a report
-// is as often given under as a design: "On compute:", "The catch:",
-// "Before:".
-var labelLead = prose.WordSet(`on for about as regarding re the a an one two this that these those our my your
-	before after now then also today yesterday tonight first second finally`)
-
-// insteadDone is what s says is done in place of what was turned down
-// before it ("Instead, every missing clock-out lands on an exceptions
-// report …"), capitalised; "" when s opens otherwise, or with "Instead
-// of".
-func insteadDone(s string) string {
-	loc := cue.InsteadLead.FindStringIndex(s)
-	if loc == nil {
-		return ""
-	}
-	rest := s[loc[1]:]
-	if len(rest) < 3 || strings.EqualFold(rest[:3], "of ") || !prose.IsFullClause(rest) || agree.Proposes(rest) || insteadSymptom.MatchString(rest) || cue.Symptom.MatchString(rest) || cause.Is(rest) {
-		return ""
-	}
-	return prose.Capitalize(rest)
-}
-
 // caption is a call's label: a few words, what it shows in parentheses.
 var caption = lazyre.New(`^(?:(?:and|now|then|also) )?(?:the )?[\w.-]+(?: [\w.-]+){0,2}\s*(?:\([^()]*\))?:$`)
 
-// insteadSymptom is what happened instead of what was expected: "Instead,
-// the job hangs at 99% and never exits", "Instead it returns an empty
-// list".
-var insteadSymptom = lazyre.New(`(?i)\b(?:hangs?|hung|never|nothing|empty|stuck|fails?|crash\w*|errors?|times? out|returns? (?:an? )?(?:empty|nil|null|wrong|zero|0))\b`)
+// designAnswer reports whether s answers one part of a design under a
+// label (choice.UnderLabel) with no environment fact there.
+func designAnswer(s string) bool {
+	rest, ok := choice.UnderLabel(s)
+	return ok && !envLike(rest)
+}
 
 // stepNamed reports whether text, all the agent says before a tool call,
 // is one short sentence that names the step ("Now the controller,
@@ -1854,14 +1727,3 @@ func mainClause(s string) string {
 	}
 	return s
 }
-
-// pluralNow reports whether s says what a plural subject does now
-// ("Backtests now draw the universe from …"), the word after "now" a
-// verb and not a preposition ("The test fails now with a different
-// error").
-func pluralNow(s string) bool {
-	m := cue.PluralNow.FindStringSubmatch(s)
-	return m != nil && !notVerbAfterNow[strings.ToLower(m[1])] && !cue.Symptom.MatchString(s)
-}
-
-var notVerbAfterNow = prose.WordSet(`with for and but that too than from after before because the this there here`)
