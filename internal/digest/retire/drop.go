@@ -114,11 +114,19 @@ func (r *Retirer) replacedOutright(x string, rank int) bool {
 			continue
 		}
 		n.read()
-		if c := n.change; c != nil && len(c.Replaced) > 0 && c.Gone(xk, func(k string) bool { return r.df[k] <= r.limit() }) {
+		if r.replacedGone(n, xk) {
 			return true
 		}
 	}
 	return false
+}
+
+// replacedGone reports whether statement n replaced outright a value a
+// statement of keys xk names (change.Change.Gone), one of its keys rare
+// in the memory.
+func (r *Retirer) replacedGone(n *Statement, xk map[string]bool) bool {
+	c := n.change
+	return c != nil && len(c.Replaced) > 0 && c.Gone(xk, func(k string) bool { return r.df[k] <= r.limit() })
 }
 
 // renumbered reports whether list item c is a name and a number

@@ -573,7 +573,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		// .env.example"): a change on its topic that does not name it
 		// leaves it standing.
 		namedOnly := asked && session(n.Rank) == session(rank) || xStanding
-		if c := n.change; c != nil && len(c.Replaced) > 0 && c.Gone(xk, func(k string) bool { return r.df[k] <= r.limit() }) {
+		if r.replacedGone(n, xk) {
 			return true // "Rounding.kt … nearest quarter hour with the 7-minute rule" once "ExactMinutes.kt replaces the quarter-hour rounding"
 		}
 		if !sameTopicOf(topic(), n.keys) {
