@@ -101,7 +101,7 @@ func trimLeadIn(text string) string {
 }
 
 // leadIn is talk before the point: "OK, ", "Decided: ", "FYI ".
-var leadIn = lazyre.New(`(?i)^((ok|okay|alright|yes|yeah|yep|so|also|good|great|right|then|and|but|fyi|btw|by the way|note|decided|decision|fact|summary|actually|update|correction|heads up|fair enough|anyway|hmm+|well|cool|thanks|morning|hi|hey|one more thing|oh|(?:just )?to be clear(?: about (?:one|this|that|a few) things?)?(?: up front| first)?|agreed(?: on| to| with)?(?: all(?: of)?)?(?: (?:it|that|this|them|both|two|three|four|everything))?)\b[,:.!]?\s+(—\s+)?|(?:what happened|(?:one (?:more )?(?:thing|rule)|(?:new|house|ground) rule)(?: (?:i want|i'd like|i need)(?: as a rule)?| from (?:me|my side|my end|us))?):\s+)+`)
+var leadIn = lazyre.New(`(?i)^((ok|okay|alright|yes|yeah|yep|so|also|good|great|right|then|and|but|fyi|btw|by the way|note|decided|decision|fact|summary|actually|update|correction|heads up|fair enough|anyway|hmm+|well|cool|thanks|morning|hi|hey|one more thing|oh|(?:just )?to be clear(?: about (?:one|this|that|a few) things?)?(?: up front| first)?|agreed(?: on| to| with)?(?: all(?: of)?)?(?: (?:it|that|this|them|both|two|three|four|everything))?)\b[,:.!]?\s+(—\s+)?|(?:what happened|(?:about|on|re) (?:the |our )?(?:environment|setup|infrastructure|infra)|(?:some )?(?:background|context)(?: (?:so you have it|for you|first))?|(?:one (?:more )?(?:thing|rule)|(?:new|house|ground) rule)(?: (?:i want|i'd like|i need)(?: as a rule)?| from (?:me|my side|my end|us))?):\s+)+`)
 
 // factClaim: the attribute is read from the value the fact holds (a port,
 // a URL, a version, a variable, a command, a path, a host), the entity

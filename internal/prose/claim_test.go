@@ -83,6 +83,9 @@ func TestDropLeadIn(t *testing.T) {
 		"One rule from my side: no shell=True.":                                             "no shell=True.",
 		"What happened: the host moved to -389.":                                            "the host moved to -389.",
 		"One thing is clear now.":                                                           "One thing is clear now.",
+		"About the environment: the service runs from the venv in /opt/hvacwatch/venv.":     "the service runs from the venv in /opt/hvacwatch/venv.",
+		"Background so you have it: 14 school buildings on 10.60.0.0/16.":                   "14 school buildings on 10.60.0.0/16.",
+		"Background checks run nightly.":                                                    "Background checks run nightly.",
 	} {
 		if got := DropLeadIn(in); got != want {
 			t.Errorf("DropLeadIn(%q) = %q, want %q", in, got, want)

@@ -90,6 +90,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Add a /healthz endpoint for the load balancer.", ""},
 		{User, "Add the retry to the client instead of the server.", "decision,rejected"},
 		{User, "New rule: no third-party dependencies without asking me first.", "pref"},
+		{User, "And a rule: don't restart hvacwatch.service during school hours; deploys after 17:00 only, the secretaries call me when a zone alarm flaps during a restart.", "pref"},
 		// Blind AE, opened in the round of 14 December.
 		{Assistant, "I didn't wrap the dictionary in an NSLock or a serial DispatchQueue: every caller is becoming async anyway.", "rejected"},
 		{Assistant, "We ask for permission at launch for now.", "decision"},
@@ -248,6 +249,10 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "Instead of polling, we subscribe.", "decision,rejected"},
 		{User, "One thing I care about: keep durations as integer minutes everywhere.", "pref"},
 		{User, "Lincoln and Oak are full of errors since Friday, HHS is fine.", ""},
+		{User, "Other patrons are fine.", ""},
+		{User, "The pages must work without JavaScript — lots of our visitors are on old phones.", "pref"},
+		{User, "Please not in appsettings.json, that file goes to every kiosk through Intune and it's in git.", "pref"},
+		{User, "Logins work, checkouts work — except that every time Łucja Wróblewska scans her card the kiosk gets stuck.", ""},
 		{User, "SQLite is fine for this, we tested it at 2k writes per second.", "decision"},
 		{User, "Two complaints from Ingrid: ships being pushed in by tugs show as \"at berth\" too late or not at all, and berth 14 never shows anybody, even though the Finnlines ship was there all weekend.", ""},
 		{User, "The UI must never show raw ids.", "pref"},

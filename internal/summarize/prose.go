@@ -242,7 +242,7 @@ func (a *analysis) addDetails(text string) {
 // question nor a label, nor the agent narrating, hedging, offering or
 // planning, nor a check's bare result.
 func detail(s string) bool {
-	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) && !prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, "")) {
+	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) && !prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, "")) && !prose.IsFullClause(telling.TimeLead.ReplaceAllString(prose.DropLeadIn(s), "")) {
 		return false
 	}
 	if cue.Narrate.MatchString(s) || cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
@@ -251,8 +251,12 @@ func detail(s string) bool {
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
 		return false // "Unit tests pass."
 	}
-	return strings.ContainsAny(s, "0123456789`/") || cue.NamedWord.MatchString(s)
+	return strings.ContainsAny(s, "0123456789`/") || cue.NamedWord.MatchString(s) || codeList.MatchString(s)
 }
+
+// codeList is a list of codes in capitals: "The codes are CEN, ASH, MIL,
+// HOL and WIT."
+var codeList = lazyre.New(`\b[A-Z]{2,6},\s+(?:[A-Z]{2,6},\s+)+(?:and |or )?[A-Z]{2,6}\b`)
 
 func sortedKeys(m map[int]int) []int {
 	var keys []int
@@ -749,7 +753,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && cue.Deferred.MatchString(s)
-		if kind != "rejected" && !possible && (cue.OpenSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && cue.AskNow.MatchString(s) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
+		if kind != "rejected" && !possible && (cue.OpenSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && (cue.AskNow.MatchString(s) || cue.NextTopic.MatchString(s)) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
 			if role == Assistant && cue.Flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence

@@ -697,6 +697,14 @@ func TestDetails(t *testing.T) {
 	if len(a.details) != 0 {
 		t.Errorf("details = %q, want none", a.details)
 	}
+	// What the user tells of the past after a time ("Until now …") or a
+	// "So" is kept.
+	if !detail("Until now Fiona (our publisher) did them in one giant Excel workbook and it took her three weeks every March.") || !detail("So the H2 2025 statements have to be out by 31 March.") {
+		t.Errorf("a statement after a time or a \"So\" is no detail")
+	}
+	if !detail("The codes are CEN, ASH, MIL, HOL, BRD, FEN, KNT, SHW and WIT.") {
+		t.Errorf("a list of codes is no detail")
+	}
 	// A remark the decisions hold without its lead-in is no detail either.
 	a = analyze([]Turn{{Role: User, Text: "Plex or Jellyfin?"}, {Role: Assistant, Text: "Jellyfin now gets /dev/dri for VAAPI transcoding. One thing worth saying about the choice itself, since you asked: the reason Jellyfin is the better fit here is that hardware transcoding needs no paid pass."}}, "")
 	if len(a.details) != 0 {
@@ -1164,6 +1172,16 @@ func TestListedTodo(t *testing.T) {
 	a = item(t, "The handler is in. Next: the quote calculator has no unit tests at all.", "")
 	if len(a.open) != 1 || !strings.HasPrefix(a.open[0].text, "The quote calculator") {
 		t.Errorf("\"Next: …\" is work left: %+v", a.open)
+	}
+	// The user's "Next: X" names what this session does.
+	a = item(t, "I'd write the hours into each controller's Schedule object.", "Next: occupancy schedules. We want to push the weekly occupied hours into the controllers instead of having techs type them in. How would you do it?")
+	if len(a.open) != 0 {
+		t.Errorf("the user's \"Next: …\" is taken for work left: %+v", a.open)
+	}
+	// "I'll write it next time" says what only with the item before it.
+	a = item(t, "Test labels go to station 8 only from now on.\n\nStill to do: `labelctl reprint <shipment-id>` itself, which is a thin command over `spool.labels()` plus the printer map. I'll write it next time.", "")
+	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "labelctl reprint") || !strings.HasSuffix(a.open[0].text, "I'll write it next time.") {
+		t.Errorf("a to-do told by a pronoun is not joined to what it names: %+v", a.open)
 	}
 }
 

@@ -121,7 +121,7 @@ var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)
 // Fault is a failure told with "never" or "every time", which
 // makes no rule: "photos taken on iPhones never arrive", "goes NaN at
 // around step 3k, every time", "always after a couple of hours".
-var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
+var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\bevery (?:single )?time\b[^.;]{0,80}\b(?:gets? stuck|crash(?:es)?|fails?|hangs?|breaks?|freezes|times? out|resets?|drops?)\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
 
 // FirstPerson opens what the speaker did or does: "I replayed the 41 by
 // hand", "We now have three Observations".
@@ -188,6 +188,10 @@ var BehaviourIf = lazyre.New(`(?i)^(?:if|when|whenever)\s[^.;?]{5,100}?\b(?:exit
 // main.cf stops the rewriting".
 var CodeAssign = lazyre.New("^`[A-Za-z_][\\w.-]*\\s*=\\s*[^`\\s][^`]*`\\s+(?:in|on)\\s")
 
+// TimeLead is a time said before a sentence's subject: "Until now Fiona
+// did them in one giant Excel workbook", "So far the job runs nightly".
+var TimeLead = lazyre.New(`^(?i:until now|till now|up to now|so far|by now|these days|nowadays|right now|for now|at the moment|currently|today|last (?:year|month|week)|this (?:year|month|week)|twice a (?:year|month))\b,?\s+`)
+
 // FrontedPhrase is a phrase that opens a sentence before its subject:
 // "For MTA-STS domains (Gmail and Outlook publish it) the resolver
 // answers on 127.0.0.1:8461."
@@ -203,7 +207,8 @@ func FineChoice(s string) bool {
 	}
 	m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]]}
 	switch strings.ToLower(strings.Fields(m[1])[0]) {
-	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine":
+	case "it", "that", "this", "which", "everything", "all", "both", "either", "what", "there", "here", "the", "one", "yours", "mine", "other", "others", "everyone", "everybody", "most", "some":
+		// "Other patrons are fine": who is not hit, no choice
 		return false
 	}
 	// "Numerics are fine.", "the tests are fine", "The hotend is fine, I
