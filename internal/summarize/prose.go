@@ -256,7 +256,7 @@ func detail(s string) bool {
 
 // codeList is a list of codes in capitals: "The codes are CEN, ASH, MIL,
 // HOL and WIT."
-var codeList = lazyre.New(`\b[A-Z]{2,6},\s+(?:[A-Z]{2,6},\s+)+(?:and |or )?[A-Z]{2,6}\b`)
+var codeList = lazyre.New(`\b[A-Z]{2,6}(?:,\s+[A-Z]{2,6})+,?\s+(?:and|or)\s+[A-Z]{2,6}\b|\b[A-Z]{2,6}(?:,\s+[A-Z]{2,6}){3,}\b`)
 
 func sortedKeys(m map[int]int) []int {
 	var keys []int
@@ -753,7 +753,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// A preference said as a complaint ("don't paste the whole log
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && cue.Deferred.MatchString(s)
-		if kind != "rejected" && !possible && (cue.OpenSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && (cue.AskNow.MatchString(s) || cue.NextTopic.MatchString(s)) && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
+		if kind != "rejected" && !possible && (cue.OpenSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && (cue.AskNow.MatchString(s) || cue.NextTopic.MatchString(s) && next != "") && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
 			text := openText(s)
 			if role == Assistant && cue.Flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence

@@ -121,7 +121,7 @@ var WhAsk = lazyre.New(`(?i)^(?:so |and |ok,? )?(?:what|how|why|where|which|who)
 // Fault is a failure told with "never" or "every time", which
 // makes no rule: "photos taken on iPhones never arrive", "goes NaN at
 // around step 3k, every time", "always after a couple of hours".
-var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?)\b[^.;]{0,60}\bevery (?:single )?time\b|\bevery (?:single )?time\b[^.;]{0,80}\b(?:gets? stuck|crash(?:es)?|fails?|hangs?|breaks?|freezes|times? out|resets?|drops?)\b|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
+var Fault = lazyre.New(`(?i)\b(?:never|always)\s+(?:arrives?|shows? up|loads?|works?|reach(?:es)?|finish(?:es)?|starts?|comes? (?:through|back|in)|gets? (?:through|there)|appears?|fires?|triggers?|succeeds?|completes?)\b|\b(?:goes nan|nans?|crash(?:es)?|fails?|hangs?|breaks?|times? out|resets?|drops?|gets? stuck|freezes)\b[^.;]{0,60}\bevery (?:single )?time\b|\bevery (?:single )?time\b[^.;,]{0,80}\b(?:gets? stuck|freezes|hangs|crashes)\b[^,;]*$|\balways (?:after|around|at about|within) (?:a |an |about |roughly )?(?:couple of |few )?(?:\d+ |one |two |three )?(?:seconds?|minutes?|hours?|days?|layers?|runs?|requests?|prints?|builds?)\b`)
 
 // FirstPerson opens what the speaker did or does: "I replayed the 41 by
 // hand", "We now have three Observations".
