@@ -3,7 +3,6 @@ package digest
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
@@ -40,6 +39,10 @@ func StatesValue(b string) bool {
 var Order = []int{Request, Outcome, Root, Decisions, Rejected, Preferences,
 	Environment, Approach, Notes, Details, Errors, Files, Commands}
 
+// MaxTitleRunes is the longest sentence an item's entry shows as its
+// title, in place of a title cut inside it.
+const MaxTitleRunes = 160
+
 // ItemText is what an item's entry shows: the title, and the body
 // without the title repeated at its start. A title cut short ("Jobs are
 // claimed with SELECT…") gives way to the body's first sentence when
@@ -48,7 +51,7 @@ func ItemText(title, body string) (string, string) {
 	if t, ok := strings.CutSuffix(title, "…"); ok {
 		t = strings.TrimSpace(t)
 		if strings.HasPrefix(body, t) {
-			if ss := Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= 160 {
+			if ss := Sentences(body); len(ss) > 0 && utf8.RuneCountInString(ss[0]) <= MaxTitleRunes {
 				return splitAt(body, ss[0])
 			}
 		}
@@ -76,18 +79,29 @@ func splitAt(s, first string) (string, string) {
 	return strings.TrimRight(first, "."), strings.TrimSpace(strings.TrimPrefix(s, first))
 }
 
-// CutInSentence reports whether title, as ItemText returns it with the
-// rest of the body, was cut inside its first sentence ("… with 25
-// threads that serves every" and "queue, and …"), and if so returns that
-// sentence and all that follows it whole.
-func CutInSentence(title, rest string) (string, bool) {
-	if title == "" || rest == "" || strings.ContainsAny(title[len(title)-1:], ".!?:;…") {
+// CutInSentence reports whether title, an item's title, was cut inside
+// the first sentence of body, the item's body as it was written ("… with
+// 25 threads that serves every" and "queue, and …"), and if so returns
+// body from that sentence's start, its punctuation kept.
+func CutInSentence(title, body string) (string, bool) {
+	t := strings.TrimSpace(strings.TrimSuffix(title, "…"))
+	if t == "" || strings.ContainsAny(t[len(t)-1:], ".!?:;") {
 		return "", false
 	}
-	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLower(r) {
+	rest, ok := cutPrefixFold(body, t)
+	if !ok {
 		return "", false
 	}
-	return title + " " + rest, true
+	// What follows goes on with the sentence: words, or a clause after
+	// a comma or a dash ("…, so the guest zone does its job"), not a
+	// label's colon or the sentence's end.
+	if rest == "" || strings.ContainsAny(rest[:1], ".!?:") {
+		return "", false
+	}
+	if ss := Sentences(body); len(ss) == 0 || len(ss[0]) <= len(t)+1 {
+		return "", false
+	}
+	return body, true
 }
 
 // cutPrefixFold is strings.CutPrefix, ignoring case.
@@ -113,7 +127,7 @@ func Heading(title string, req []string) (string, []string) {
 	}
 	first := mdtext.OneLine(req[0])
 	t := strings.TrimSpace(strings.TrimSuffix(title, "…"))
-	if t != "" && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) && !startsLater(t, first) {
+	if t != "" && !noHead.MatchString(t) && !strings.HasPrefix(strings.ToLower(first), strings.ToLower(strings.TrimRight(t, ".!?:"))) && !startsLater(t, first) {
 		return title, req
 	}
 	ss := Sentences(first)
@@ -153,8 +167,9 @@ func Heading(title string, req []string) (string, []string) {
 }
 
 // noHead is a sigh or a greeting ("ugh.", "morning!"), or announces
-// what the message goes on to ask ("Two things.", "A couple of things:").
-var noHead = lazyre.New(`(?i)^(?:(?:ugh+|argh+|hmm+|ok(?:ay)?|so|right|well|alright|hi|hey|morning|sigh|oof|damn|welp|yikes|ouch)[.!,]*|(?:(?:ok|so|right),?\s+)?(?:two|three|four|a few|a couple(?: of)?|several|some|quick) (?:things|questions|items|points|ones?)[.:!]?)$`)
+// what the message goes on to ask ("Two things.", "A couple of things:",
+// "Big one.", "Bad news.").
+var noHead = lazyre.New(`(?i)^(?:(?:ugh+|argh+|hmm+|ok(?:ay)?|so|right|well|alright|hi|hey|(?:good )?(?:morning|afternoon|evening)|sigh|oof|damn|welp|yikes|ouch|problem|(?:big|quick|another|new|small) one|one more|(?:an )?update|(?:bad|good) news|(?:some )?context)[.!,]*|(?:(?:ok|so|right),?\s+)?(?:two|three|four|a few|a couple(?: of)?|several|some|quick) (?:things|questions|items|points|ones?)(?: today| for you| here| now)?[.:!]?)$`)
 
 // startsLater reports whether title, the start of the first prompt, holds
 // the request further on: the request left out the words before it ("ok

@@ -78,3 +78,27 @@ func TestFilesLineOnce(t *testing.T) {
 		t.Errorf("FilesLine = %q, want %q", got, want)
 	}
 }
+
+// TestCutInSentence: a title cut inside its body's first sentence is
+// told from one that is the sentence, or a label before a colon.
+func TestCutInSentence(t *testing.T) {
+	for _, tc := range []struct {
+		title, body string
+		want        bool
+	}{
+		{"Copy from the replica", "Copy from the replica, the primary runs at 70% CPU at peak.", true},
+		{"Brightmart's guide wants GS1-128 pallet labels", "Brightmart's guide wants GS1-128 pallet labels with SSCC-18.", true},
+		{"Backups go to the NAS", "Backups go to the NAS — the cloud bucket costs too much.", true},
+		{"Backups go to the NAS", "Backups go to the NAS. The cloud bucket costs too much.", false},
+		{"About expected files", "About expected files: show me the diff first.", false},
+		{"Backups go to the NAS", "Nightly, backups go to the NAS.", false},
+		{"Use Postgres", "Use Postgres", false},
+		{"Use Postgres…", "Use Postgres 16 for the queue.", true},
+		{"Run make", "Run make deploy first.", true},
+		{"Run make", "Run make. Deploy first.", false},
+	} {
+		if _, got := CutInSentence(tc.title, tc.body); got != tc.want {
+			t.Errorf("CutInSentence(%q, %q) = %v, want %v", tc.title, tc.body, got, tc.want)
+		}
+	}
+}

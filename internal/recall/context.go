@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/anchor"
@@ -152,6 +154,9 @@ type group struct {
 	// the request said). One bullet must hold it: words scattered over
 	// several say less than the sentence that joins them.
 	shown []map[string]bool
+	// told is the text of the session's bullets taken so far: the names
+	// they give, whole.
+	told string
 	// rules are the words of the session's preference bullets taken so
 	// far: a request that says one of them again word for word leaves
 	// that sentence to it.
@@ -187,7 +192,9 @@ type unit struct {
 	taken  bool
 	// dup are units that say the same (a core item and a session's
 	// bullet): the first taken stands for them all.
-	dup  []*unit
+	dup []*unit
+	// skip is set once a taken unit says what u says: u is not shown,
+	// and its session is not shown in part for it.
 	skip bool
 	// words are the content words of a bullet, for telling whether a
 	// unit that says the same still says it once shortened.
@@ -499,6 +506,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 	// or an open item already says ("Run it with `pnpm e2e`" said again)
 	// is not shown twice.
 	var packShown []map[string]bool
+	var packTold []string // their texts
 	for _, u := range units {
 		if u.skip {
 			continue
@@ -525,7 +533,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		if u.text == "" || u.tokens > room {
 			continue
 		}
-		if u.words != nil && match.Covered(u.text, packShown) {
+		if u.words != nil && (match.Covered(u.text, packShown) || match.Restated(u.text, packTold, packShown)) {
 			u.skip = true
 			continue
 		}
@@ -543,9 +551,10 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 		u.taken, u.g.started, started[u.g.sec] = true, true, true
 		total += u.tokens + cost
 		words := match.CoverWords(u.text)
-		packShown = append(packShown, words)
+		packShown, packTold = append(packShown, words), append(packTold, u.text)
 		if u.g.sec == secSessions {
 			u.g.shown = append(u.g.shown, words)
+			u.g.told += u.text
 			if u.rule {
 				u.g.rules = append(u.g.rules, words)
 			}
@@ -608,7 +617,7 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 			// Not current: a newer statement retires it.
 		case n == 0:
 			left = append(left, g)
-		case n < len(g.units) && g.sec == secSessions:
+		case g.sec == secSessions && slices.ContainsFunc(g.units, func(u *unit) bool { return !u.taken && !u.skip }):
 			part = append(part, g)
 		}
 	}
@@ -752,18 +761,29 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 					}
 				}
 			}
-			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), mdtext.OneLine(digest.StripHeadings(body)))
-			if whole, ok := digest.CutInSentence(e.title, e.body); ok {
+			full := mdtext.OneLine(digest.StripHeadings(body))
+			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), full)
+			if whole, ok := digest.CutInSentence(e.title, full); ok {
 				// A title cut inside its body's first sentence ("… with 25
 				// threads that serves every") is not what a newer
-				// statement changed: the sentence is, and what is left of
-				// it heads the entry.
-				if left := now(whole); left != whole && !strings.HasPrefix(left, e.title) {
-					if left == "" {
-						e.gone, g.known, g.gone = true, true, true // retired: neither shown nor named
-						return ""
+				// statement changed: the sentence is. Where none changed
+				// it, the sentence heads the entry whole when it is not
+				// long: "**Copy from the replica**: the primary runs hot"
+				// read as a title and its reason when "Copy from the
+				// replica, the primary runs hot" was said, and "**… on a
+				// test**: table yesterday." as nothing. Where one did,
+				// what is left of it heads the entry.
+				first, rest := digest.FirstSentence(whole)
+				if now(whole) == whole && utf8.RuneCountInString(first) <= digest.MaxTitleRunes {
+					e.title, e.body = first, rest
+				} else if joined := e.title + " " + e.body; e.body != "" && unicode.IsLower([]rune(e.body)[0]) {
+					if left := now(joined); left != joined && !strings.HasPrefix(left, e.title) {
+						if left == "" {
+							e.gone, g.known, g.gone = true, true, true // retired: neither shown nor named
+							return ""
+						}
+						e.title, e.body = digest.FirstSentence(left)
 					}
-					e.title, e.body = digest.FirstSentence(left)
 				}
 			}
 			e.k = doneRank(session)
@@ -1055,12 +1075,14 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 				t := match.Unrepeated(b, g.rules)
 				if p != digest.Request {
 					t = match.Unsaid(b, g.shown)
+				} else if !s.Current && match.Answered(t, g.shown, g.told) {
+					t = "" // what an ended session was asked, its bullets say done
 				}
-				if t == "" {
+				if t == "" || p == digest.Preferences && !still.KeepsHead(b, t) {
+					// Said by the bullets shown; a rule's reason alone, its
+					// rule shown elsewhere, says nothing.
+					u.skip = true
 					return ""
-				}
-				if p == digest.Preferences && !still.KeepsHead(b, t) {
-					return "" // the rule is shown elsewhere; its reason alone says nothing
 				}
 				whole := t
 				t = digest.Shorten(t, r)

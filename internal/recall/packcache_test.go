@@ -283,3 +283,34 @@ func TestOlderOutcomeWithValue(t *testing.T) {
 		t.Error("no budget shows the oldest session's value without its narration")
 	}
 }
+
+// A core item whose title was cut inside its body's first sentence is
+// shown with that sentence whole, its punctuation kept: "**Copy from the
+// replica**: the primary runs hot" told a reason the title did not have
+// when "Copy from the replica, not the primary, because …" was said, and
+// "**… on a test**: table yesterday." told nothing.
+func TestCutTitleShownWhole(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	sentence := "Backfill: I tried the BigQuery Data Transfer Service for Redshift on a test table yesterday, and it needs a VPN we do not have."
+	it := model.NewItem(model.Decision, "Backfill: I tried the BigQuery Data Transfer Service for Redshift on a test", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
+	it.ID = fmt.Sprintf("01JQ%020d%02d", 0, 1)
+	it.Importance, it.Session = 0.9, "5e551011-0021"
+	it.Body = sentence + " We export to Parquet instead."
+	data, err := it.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[it.Path()] = string(data)
+	writeSessions(t, m, files, []testSession{
+		{"5e551011-0021", "02", "Plan the backfill", "**Request**\n- Plan the backfill.\n\n**Outcome**\n- The plan is written to docs/backfill.md.\n"},
+	})
+	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "- **" + strings.TrimSuffix(sentence, ".") + "**: We export to Parquet instead."; !strings.Contains(p.Text, want) {
+		t.Errorf("the item is not shown as %q:\n%s", want, p.Text)
+	}
+}

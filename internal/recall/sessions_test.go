@@ -87,6 +87,9 @@ func TestHeading(t *testing.T) {
 		// A sigh or a count of what follows heads nothing.
 		{"ugh", "ugh. 6 hour print, layer shift on Y at about 70mm height. Mainsail shows nothing.", "6 hour print, layer shift on Y at about 70mm height", "Mainsail shows nothing."},
 		{"Two things", "Two things. I swapped to a hardened steel nozzle. And a long PETG print died this morning.", "I swapped to a hardened steel nozzle", "And a long PETG print died this morning."},
+		{"Big one", "Our counsel reviewed the rounding. It is only legal if it is neutral over time.", "Our counsel reviewed the rounding", "It is only legal if it is neutral over time."},
+		{"two things today", "two things today. The report goes out at 04:45 now.", "The report goes out at 04:45 now", ""},
+		{"Problem", "Problem. The nightly export stopped on Friday.", "The nightly export stopped on Friday", ""},
 	} {
 		s := sess("h", map[int][]string{digest.Request: {tc.req}})
 		s.Title = tc.title
@@ -181,7 +184,7 @@ func TestSessionSaysOnce(t *testing.T) {
 		digest.Preferences: {pref},
 	})
 	older := sess("a1", map[int][]string{
-		digest.Request:   {"Set up the booking table.", "Two nodes behind the load balancer, so forget the GenServer. Do the exclusion constraint."},
+		digest.Request:   {"Set up the booking table.", "Two nodes behind the load balancer, so forget the GenServer. Do the exclusion constraint. Keep it in one migration file."},
 		digest.Outcome:   {"The robust fix is an exclusion constraint on the booking slot."},
 		digest.Rejected:  {"Two nodes behind the load balancer, so forget the GenServer."},
 		digest.Decisions: {"Bookings are claimed with an exclusion constraint."},
@@ -193,8 +196,16 @@ func TestSessionSaysOnce(t *testing.T) {
 	if strings.Contains(text, "Root cause:") {
 		t.Errorf("a root cause the outcome bullets hold is shown again:\n%s", text)
 	}
-	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint.") || !strings.Contains(text, "The backoff read the wall clock") {
+	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint. Keep it in one migration file.") || !strings.Contains(text, "The backoff read the wall clock") {
 		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
+	}
+
+	// An older request whose every sentence the session's bullets say
+	// between them is left out whole.
+	older.Digest.Parts[digest.Request] = []string{"Set up the booking table.", "Two nodes behind the load balancer, so forget the GenServer. Do the exclusion constraint."}
+	text = sessionsPack(m, newest, older)
+	if strings.Contains(text, "Do the exclusion constraint") || !strings.Contains(text, "Rejected: Two nodes behind the load balancer") {
+		t.Errorf("an older request its bullets say in full is shown, or its bullets are not:\n%s", text)
 	}
 }
 
@@ -377,5 +388,24 @@ func TestHeadingChangedAll(t *testing.T) {
 	text := sessionsPack(m, newest, older)
 	if strings.Contains(text, "### Session") || !strings.Contains(text, "### The release job tags images with the git tag") {
 		t.Errorf("want the older session headed by its current outcome:\n%s", text)
+	}
+}
+
+// TestStopgapEnds: what an older session said holds until something
+// arrives ("Until Kate's list … arrives, object pages are built without
+// images") goes once a newer session says it came.
+func TestStopgapEnds(t *testing.T) {
+	m, _ := newTestMemory(t)
+	older := sess("a1", map[int][]string{
+		digest.Request: {"Build the object pages from the nightly LIDO export."},
+		digest.Outcome: {"Every object has a page at /object/<accession>.", "Until Kate's list of which images we may show arrives, object pages are built without images."},
+	})
+	newest := sess("c3", map[int][]string{
+		digest.Request: {"Kate's list is in: images may be shown when the rights term is Public domain or CC BY-NC 4.0."},
+		digest.Outcome: {"Object pages show the image when its rights term is on Kate's list."},
+	})
+	text := sessionsPack(m, newest, older)
+	if strings.Contains(text, "built without images") || !strings.Contains(text, "/object/<accession>") {
+		t.Errorf("a stopgap whose wait ended is shown, or the rest of its session is not:\n%s", text)
 	}
 }

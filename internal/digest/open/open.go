@@ -34,8 +34,9 @@ func IsTodo(s string) bool {
 // decides: "the second is backordered for about two weeks, so FV5-FV8
 // stay on the CraftBeerPi until it arrives", "I'll leave it at 5 until
 // he decides", "the merchant has to approve the GitHub app … first",
-// "I'll call our ZKB adviser about single booking".
-var awaits = lazyre.New(`(?i)\b(?:i'll|i will|we'll|we will) (?:call|check with|talk to|email|ping|phone|contact|chase)\b|\b(?:the \w+|someone|somebody|(?-i:[A-Z])\w+) (?:has|have|needs?) to (?:approve|sign off on|confirm|accept|grant|install|enable|create|decide on)\b[^.;]{0,80}\bfirst\b|` + cue.UntilDecidesRE + `|\b(?:back-?ordered|on back-?order)\b|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
+// "I'll call our ZKB adviser about single booking", "Until Kate's list
+// arrives, object pages are built without images".
+var awaits = lazyre.New(`(?i)\b(?:i'll|i will|we'll|we will) (?:call|check with|talk to|email|ping|phone|contact|chase)\b|\b(?:the \w+|someone|somebody|(?-i:[A-Z])\w+) (?:has|have|needs?) to (?:approve|sign off on|confirm|accept|grant|install|enable|create|decide on)\b[^.;]{0,80}\bfirst\b|` + cue.UntilDecidesRE + `|\b(?:back-?ordered|on back-?order)\b|^until (?:[^,;]{1,80}?)\b(?:arrives?|comes? in|ships?|lands?|is (?:here|in|ready|signed)|are (?:here|in|ready)|tells? us|decides?|confirms?|sends? (?:it|them|the \w+))\b(?:,|$)|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
 
 // missing is work left said as what is not there: a label ("Open item
 // before we can ship anything for macOS: …"), a thing not set up

@@ -33,6 +33,8 @@ func TestIsTodo(t *testing.T) {
 		{"Parked for later: rate limiting, the endpoint takes any number of calls.", true},
 		{"Picking a log format is the next step, per the README.", true},
 		{"Still pending: the CSV export.", true},
+		{"Until Kate's list of which images we may show arrives, object pages are built without images.", true},
+		{"Until then the job runs hourly.", false},
 		{"For the second attempt, the runbook needs a step that copies every sequence's last_value to RDS.", true},
 		{"The service needs a database and a queue.", false},
 		{"Still an open question on their side: 24 and 31 December, the half days.", true},

@@ -1,10 +1,13 @@
 package match
 
 import (
-	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // Unsaid is b without the sentences a bullet shown already holds: a
@@ -30,6 +33,117 @@ func Unrepeated(b string, shown []map[string]bool) string {
 		return b
 	}
 	return without(b, digest.Sentences(b), func(x string) bool { return repeated(x, shown) })
+}
+
+// Answered reports whether the bullets shown, whose words are shown and
+// whose text is told, say all that an ended session's request b asked,
+// between them ("go from 36 to 24 months" once its outcome says "the
+// training window is 24 months now"): each of its sentences of three
+// words or more, by most of its words and every one of its numbers, and
+// at least one such; and every name it gives, whole ("shop-prod-1" is not
+// said by "shop", "prod" and "1" scattered over three bullets, nor "Ann"
+// by "planned"), a sentence's first word among them when it is
+// capitalised and no stop word. A request
+// they say only in part is kept whole: the reason for a decision often
+// sits in the sentence next to it.
+func Answered(b string, shown []map[string]bool, told string) bool {
+	if len(shown) == 0 {
+		return false
+	}
+	all := map[string]bool{}
+	for _, o := range shown {
+		for w := range o {
+			all[w] = true
+		}
+	}
+	lower := strings.ToLower(told)
+	held := 0
+	for _, x := range digest.Sentences(b) {
+		if digest.IsChitChat(interjection.ReplaceAllString(x, "")) {
+			continue // "Thanks.", "Ugh, good catch." ask nothing
+		}
+		for i, f := range strings.Fields(x) {
+			n := strings.Trim(f, nameTrim)
+			switch {
+			case named(n, i) && !lex.HasWord(told, n):
+				return false
+			case i == 0 && len(n) > 1 && unicode.IsUpper([]rune(n)[0]) && !lex.StopWords[strings.ToLower(n)] && !lex.HasWord(lower, strings.ToLower(n)):
+				// A sentence's first word may be a name ("Ann wants the
+				// report"): said whole by the bullets, or no answer.
+				return false
+			}
+		}
+		if len(CoverWords(x)) < 3 {
+			continue
+		}
+		if !heldAt(x, []map[string]bool{all}, 0.8, 3) {
+			return false
+		}
+		held++
+	}
+	return held > 0
+}
+
+// Restated reports whether one of the bullets shown, whose texts are
+// told and whose words are shown, says again what bullet b says in other
+// words: every name b gives, of two or more (its numbers, paths, names in
+// code, proper nouns), and half of its words. "Billing decided about 24
+// and 31 December: off-peak from 12:00." says nothing once "24 and 31
+// December are off-peak from 12:00 (`offpeak_from` in holidays.csv)" is
+// shown; a bullet that shares its words and not its numbers tells another
+// value.
+func Restated(b string, told []string, shown []map[string]bool) bool {
+	b = bulletLead.ReplaceAllString(b, "")
+	var names []string
+	for i, f := range strings.Fields(b) {
+		if n := strings.Trim(f, nameTrim); named(n, i) {
+			names = append(names, n)
+		}
+	}
+	if len(names) < 2 {
+		return false
+	}
+	w := CoverWords(b)
+	marks := markers.FindAllString(strings.ToLower(b), -1)
+	for j, t := range told {
+		if lex.Overlap(w, shown[j]) < 0.5 {
+			continue
+		}
+		if lt := strings.ToLower(t); slices.ContainsFunc(marks, func(m string) bool { return !strings.Contains(lt, m) }) {
+			continue // "Never restart it before 17:00", "…, so folds stay balanced": what the other does not say
+		}
+		if !slices.ContainsFunc(names, func(n string) bool { return !lex.HasWord(t, n) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// interjection opens a sentence with a sigh or a nod: "Ugh, good catch."
+// asks no more than "Good catch."
+var interjection = lazyre.New(`(?i)^(?:ugh+|argh+|hmm+|oops|wow|whoa|ah|oh)\b[,.!]*\s*`)
+
+// bulletLead is the start of a pack's bullet: "- Decision: ",
+// "- Request (done): ".
+var bulletLead = lazyre.New(`^- (?:[A-Z][a-z]+(?: [a-z]+)?(?: \(done\))?: )?`)
+
+// markers are the words that turn what a bullet names into a rule, a
+// negation or a reason: the names alone do not say them.
+var markers = lazyre.New(`\b(?:never|not|no|don't|doesn't|didn't|isn't|aren't|won't|can't|cannot|without|always|only|must|because|since|so)\b|n't\b`)
+
+// nameTrim is what surrounds a name in prose.
+const nameTrim = ".,;:!?()[]\"'`*"
+
+// named reports whether w, the i-th word of its sentence, names
+// something: a path, a host, a version, a name in code, a proper noun.
+func named(w string, i int) bool {
+	switch {
+	case len(w) < 2:
+		return false
+	case strings.ContainsAny(w, "0123456789/_-.:") || lex.CodeName(w):
+		return true
+	}
+	return i > 0 && unicode.IsUpper([]rune(w)[0])
 }
 
 // without is b, whose sentences are ss, less those said; b itself when
