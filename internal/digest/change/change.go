@@ -761,10 +761,11 @@ var leftAlone = lazyre.New(`(?i)^\W{0,2}(?:alone|as it is|as is|in place|untouch
 
 // movedOff finds what a statement says the project no longer runs on:
 // "we're off the compose Kafka", "moved off Jenkins", "we're leaving
-// Fly", "we're moving off Flannel to Cilium". The word before
+// Fly", "we're moving off Flannel to Cilium", "the site can't stay on
+// Cloudflare", "it has to move off Heroku". The word before
 // the name, when there is one, says which of its kind: off the compose
 // Kafka is not off Kafka.
-var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got|(?:we're|we are) (?:moving|migrating))\s+off|(?i:we're|we are|we'll be)\s+leaving)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
+var movedOff = lazyre.New(`\b(?:(?i:we're|we are|we've moved|we moved|moved|migrated|got|(?:we're|we are) (?:moving|migrating)|(?:has|have|needs?) to (?:move|get|come))\s+off|(?i:we're|we are|we'll be)\s+leaving|(?i:can't|cannot|can no longer|won't) stay on)\s+(?:of\s+)?(?:the\s+|our\s+)?(?:([a-z][\w-]*)\s+)?(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:[.,;:!—)]|\s|$)`)
 
 // outOfList finds a name taken out of a list: "Juneteenth is out of the
 // holiday list", "pve3 is off the list now".

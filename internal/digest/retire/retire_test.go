@@ -1440,6 +1440,9 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"The update check runs at most once a day.", "Backups run once a week.", false},
 		// Moving off a thing.
 		{"For reference: the pod network is Flannel VXLAN on 10.244.0.0/16.", "We're moving off Flannel to Cilium 1.16: we need NetworkPolicies enforced.", true},
+		{"For Greg: the site is on Cloudflare Pages, project harwick-collections.", "The DPO says the site can't stay on Cloudflare, it has to be hosted under the council's own contracts.", true},
+		{"Staging runs on Heroku, app acme-staging.", "Staging has to move off Heroku before the price change.", true},
+		{"For Greg: the site is on Cloudflare Pages.", "The DNS can stay on Cloudflare, only hosting moves.", false},
 	} {
 		if got := retiredBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
