@@ -275,6 +275,9 @@ func splitSentences(p string) []string {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[k:])
+		if c != '.' && j > i+1 && (p[i+1] == '"' || p[i+1] == '\'') && unicode.IsLower(next) {
+			continue // a quoted question inside a sentence: the "Are you still there?" warning stays at 10 s
+		}
 		// A dotfile starts one as well: "… is 90 now. .nvmrc is 22.11.0."
 		dotfile := next == '.' && k+1 < len(p) && isWordByte(p[k+1]) && (afterWord(p[start:i]) || i > 0 && p[i-1] >= '0' && p[i-1] <= '9')
 		if !dotfile && !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || strings.HasSuffix(p[start:i], "`") || afterName(p[start:i]) && (startsSentence(p[k:]) || snakeCase(p[k:])))) {

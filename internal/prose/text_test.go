@@ -126,3 +126,13 @@ func TestSettingsBlock(t *testing.T) {
 		t.Errorf("Sentences[0] = %q, want the sentence alone", got)
 	}
 }
+
+// TestLineQuotedQuestion: a question quoted inside a sentence does not
+// end it; one that closes a quoted sentence before a new one does.
+func TestLineQuotedQuestion(t *testing.T) {
+	got := Line(`The idle time is 45 seconds now; the "Are you still there?" warning stays at 10 seconds. She asked "is it done?" Then she left.`)
+	want := []string{`The idle time is 45 seconds now; the "Are you still there?" warning stays at 10 seconds.`, `She asked "is it done?"`, `Then she left.`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Line = %q, want %q", got, want)
+	}
+}

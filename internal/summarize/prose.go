@@ -596,6 +596,13 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s) && !noneSeen(s, prev):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
+			if n := len(a.prefs); n > 0 && cue.ElidedRule.MatchString(s) && prev != "" && len(prev)+len(s) < 300 && a.prefs[n-1] == prose.UpTo(trimLead(s), 240) {
+				// "… with the passwords in the Openfields ticket. Please
+				// not in appsettings.json": what may not go there is
+				// what the sentence before names; the session's line
+				// says it with the rule.
+				a.prefs[n-1] = prose.UpTo(prev+" "+trimLead(s), 300)
+			}
 		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && pronounTask(s) && !asksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {

@@ -1647,3 +1647,12 @@ func TestConcludedNow(t *testing.T) {
 		t.Errorf("decisions = %q, want %q", a.decisions, want)
 	}
 }
+
+// TestElidedRule: a rule that leaves out what it is about takes it from
+// the sentence before.
+func TestElidedRule(t *testing.T) {
+	a := item(t, "The SIP accounts are in.", "The SIP accounts are there, one per kiosk, with the passwords in the Openfields ticket. Please not in appsettings.json, that file goes to every kiosk through Intune.")
+	if len(a.prefs) != 1 || !strings.Contains(a.prefs[0], "passwords") || !strings.Contains(a.prefs[0], "Please not in appsettings.json") {
+		t.Errorf("prefs = %q, want the rule with what it is about", a.prefs)
+	}
+}

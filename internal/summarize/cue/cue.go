@@ -111,6 +111,10 @@ var EnvLabel = lazyre.New(`(?i)^(?:(?:our|the|my) )?(?:setup|hardware|environmen
 // ask it.
 var NextTopic = lazyre.New(`(?i)^(?:ok,? |okay,? |so,? |and |then )?next(?: up)?\s*:`)
 
+// ElidedRule is a rule that leaves out what it is about: "Please not in
+// appsettings.json" after the sentence that names the passwords.
+var ElidedRule = lazyre.New(`(?i)^(?:and |but |oh,? )?please,? not (?:in|into|on|with|through|via|from|to)\b`)
+
 // AskNow is a user asking for work in this session: "add the test
 // that is still missing" is the request, not an open item.
 var AskNow = lazyre.New(`(?i)^(ok,? |so,? |now,? )?(please |can you |could you |would you |let's |go ahead and )?(add|fix|make|write|implement|create|update|remove|delete|run|find|look|check|change|move|rename|refactor|debug|investigate|figure|set up|build|deploy|try|do|finish|complete|wire|hook up|clean up)\b`)
