@@ -214,9 +214,19 @@ func (s *Server) invalidate(ch *Change) {
 	}
 	s.mu.Unlock()
 	root.NotifyContent(0, 0)
+	listed := map[*gofs.Inode]bool{root: true}
 	for p, n := range stale {
 		if dir := parents[p]; dir != nil {
 			dir.NotifyEntry(path.Base(p))
+			if !listed[dir] {
+				// Folders are opened with FOPEN_CACHE_DIR: the kernel
+				// keeps their listing until told, and a checkpoint in
+				// the same second as the last leaves their times as
+				// they were (a new decision was missing from
+				// core/decisions for 5 s under load in CI).
+				listed[dir] = true
+				dir.NotifyContent(0, 0)
+			}
 		}
 		if n != nil {
 			n.NotifyContent(0, 0)
