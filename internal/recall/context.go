@@ -29,6 +29,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
 	"github.com/cairn-mem/cairn/internal/recall/still"
+	"github.com/cairn-mem/cairn/internal/recall/tail"
 	"github.com/cairn-mem/cairn/internal/usermem"
 )
 
@@ -338,7 +339,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	titles := make([]string, 0, len(core))
 	for i, c := range core {
 		titles = append(titles, c.Title)
-		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + fetchRef(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
+		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + tail.Ref(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
 			// Work a newer session did is history too.
 			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) || r.TodoDone(doneRank(c.Session), c.Title) }
@@ -369,12 +370,12 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	p.Warnings = append(p.Warnings, warns...)
 	for _, u := range users {
 		g := &group{sec: secUser, id: u.ID, path: u.File, title: u.Title, fetch: "cat " + u.File}
-		title, tail, body, read := mdtext.OneLine(u.Title), " ("+string(u.Kind)+", id "+fetchRef(u.ID)+")\n", "", false
+		title, after, body, read := mdtext.OneLine(u.Title), " ("+string(u.Kind)+", id "+tail.Ref(u.ID)+")\n", "", false
 		g.add(corePrio-0.01+0.01*u.Importance, "").render = func(room int) string {
-			if !read && indexer.EstimateTokens("- **"+title+"**"+tail)+minUnitTokens < min(room, itemCap) {
+			if !read && indexer.EstimateTokens("- **"+title+"**"+after)+minUnitTokens < min(room, itemCap) {
 				read, body = true, mdtext.OneLine(u.Body()) // read only when there is room to show it
 			}
-			return entry(title, body, tail, min(room, itemCap))
+			return entry(title, body, after, min(room, itemCap))
 		}
 		groups = append(groups, g)
 	}
@@ -697,15 +698,6 @@ func manifest(left, part []*group, names int) string {
 	return b.String()
 }
 
-// fetchRef is what to give cairn show for a memory: the end of an item's
-// id (cairn show takes a unique suffix), or the path of a file.
-func fetchRef(id string) string {
-	if model.ValidID(id) {
-		return id[len(id)-8:]
-	}
-	return id
-}
-
 // itemRenderer returns the render function of a core item's entry: its
 // title, then as many whole sentences of its body as fit (never the
 // title again), its kind, date and id; the item read and parsed at the
@@ -729,7 +721,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 			// The catalogue has the title and the tail the file would
 			// give: near a full pack thousands of items are offered
 			// less room than their title needs, and none of them is read.
-			e.least = leastTokens(e.c.Title, e.c.Kind, e.c.Updated, g.id, g.note)
+			e.least = tail.LeastTokens(e.c.Title, e.c.Kind, e.c.Updated, g.id, g.note)
 		}
 		if !e.read && e.least > min(room, limit) {
 			return ""
@@ -791,7 +783,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 				e.gone = true
 				return ""
 			}
-			e.tail = itemTail(kind, when, g.id, g.note)
+			e.tail = tail.Of(kind, when, g.id, g.note)
 		}
 		if e.gone {
 			return ""
@@ -808,12 +800,6 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 		}
 		return entry(e.title, e.body, e.tail, min(room, limit))
 	}
-}
-
-// itemTail is what an item's entry says after its text: its kind, date,
-// id and mark.
-func itemTail(kind string, when time.Time, id, note string) string {
-	return string(appendTail(make([]byte, 0, 64), kind, when, id, note))
 }
 
 // entry renders a list entry, "- **title**: text (tail)", with as many of
@@ -1189,15 +1175,15 @@ func hitGroup(h SearchHit) *group {
 		meta = append(meta, h.Created.Format(time.DateOnly))
 	}
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
-	tail := " (" + strings.Join(meta, ", ") + ")\n"
+	after := " (" + strings.Join(meta, ", ") + ")\n"
 	title, text := digest.ItemText(mdtext.OneLine(h.Title), mdtext.OneLine(digest.StripHeadings(h.Text)))
 	if strings.HasSuffix(h.Path, "/summary.md") {
 		// A part of a session's summary: its bullets, labelled.
 		title = "Session " + memory.ShortSession(h.Session)
 		text = digest.Text(digest.Parse(h.Text))
 	}
-	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + fetchRef(h.ID), retrieved: true}
-	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, tail, min(room, hitCap)) }
+	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + tail.Ref(h.ID), retrieved: true}
+	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, after, min(room, hitCap)) }
 	return g
 }
 

@@ -1,19 +1,20 @@
-package recall
+package tail
 
 import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
-// leastTokens is the tokens of a core item's shortest entry, its title
+// LeastTokens is the tokens of a core item's shortest entry, its title
 // and tail: indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**"
-// + itemTail(kind, when, id, note)), made in one buffer. Near a full pack
+// + Of(kind, when, id, note)), made in one buffer. Near a full pack
 // thousands of core items are offered room for their title at most, and
 // each costs this once: made of seven strings and a slice, it was 2 µs an
 // item, 10 ms of a pack at 5,000 core items.
-func leastTokens(title, kind string, when time.Time, id, note string) int {
+func LeastTokens(title, kind string, when time.Time, id, note string) int {
 	var buf [256]byte
 	b := append(buf[:0], "- **"...)
 	b = appendOneLine(b, title)
@@ -22,7 +23,13 @@ func leastTokens(title, kind string, when time.Time, id, note string) int {
 	return indexer.EstimateTokens(string(b))
 }
 
-// appendTail appends itemTail(kind, when, id, note) to b.
+// Of is what a core item's entry says after its text: its kind, date,
+// id and mark.
+func Of(kind string, when time.Time, id, note string) string {
+	return string(appendTail(make([]byte, 0, 64), kind, when, id, note))
+}
+
+// appendTail appends Of(kind, when, id, note) to b.
 func appendTail(b []byte, kind string, when time.Time, id, note string) []byte {
 	b = append(b, " ("...)
 	if kind != "" {
@@ -31,7 +38,7 @@ func appendTail(b []byte, kind string, when time.Time, id, note string) []byte {
 	if !when.IsZero() {
 		b = append(appendDate(b, when), ", "...)
 	}
-	b = append(append(b, "id "...), fetchRef(id)...)
+	b = append(append(b, "id "...), Ref(id)...)
 	if note != "" {
 		b = append(append(b, ", "...), note...)
 	}
@@ -84,4 +91,13 @@ func appendOneLine(b []byte, s string) []byte {
 		}
 	}
 	return b
+}
+
+// Ref is what to give cairn show for a memory: the end of an item's
+// id (cairn show takes a unique suffix), or the path of a file.
+func Ref(id string) string {
+	if model.ValidID(id) {
+		return id[len(id)-8:]
+	}
+	return id
 }

@@ -1,4 +1,4 @@
-package recall
+package tail
 
 import (
 	"math/rand/v2"
@@ -10,7 +10,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 )
 
-// oldItemTail is itemTail as it was written before appendTail: the
+// oldItemTail is Of as it was written before appendTail: the
 // reference the buffer must give byte for byte.
 func oldItemTail(kind string, when time.Time, id, note string) string {
 	var meta []string
@@ -20,7 +20,7 @@ func oldItemTail(kind string, when time.Time, id, note string) string {
 	if !when.IsZero() {
 		meta = append(meta, when.Format(time.DateOnly))
 	}
-	meta = append(meta, "id "+fetchRef(id))
+	meta = append(meta, "id "+Ref(id))
 	if note != "" {
 		meta = append(meta, note)
 	}
@@ -48,12 +48,12 @@ func TestLeastTokens(t *testing.T) {
 	check := func(title, kind string, when time.Time, id, note string) {
 		t.Helper()
 		tail := oldItemTail(kind, when, id, note)
-		if got := itemTail(kind, when, id, note); got != tail {
-			t.Errorf("itemTail(%q, %v, %q, %q) = %q, want %q", kind, when, id, note, got, tail)
+		if got := Of(kind, when, id, note); got != tail {
+			t.Errorf("Of(%q, %v, %q, %q) = %q, want %q", kind, when, id, note, got, tail)
 		}
 		want := indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + tail)
-		if got := leastTokens(title, kind, when, id, note); got != want {
-			t.Errorf("leastTokens(%q, %q, %v, %q, %q) = %d, want %d", title, kind, when, id, note, got, want)
+		if got := LeastTokens(title, kind, when, id, note); got != want {
+			t.Errorf("LeastTokens(%q, %q, %v, %q, %q) = %d, want %d", title, kind, when, id, note, got, want)
 		}
 	}
 	for _, title := range titles {
@@ -80,12 +80,12 @@ func TestLeastTokens(t *testing.T) {
 	}
 }
 
-// A title longer than leastTokens' buffer is measured whole.
+// A title longer than LeastTokens' buffer is measured whole.
 func TestLeastTokensLong(t *testing.T) {
 	title := strings.Repeat("a long title of many words ", 40)
 	want := indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + oldItemTail("fact", time.Time{}, "x", ""))
-	if got := leastTokens(title, "fact", time.Time{}, "x", ""); got != want {
-		t.Errorf("leastTokens = %d, want %d", got, want)
+	if got := LeastTokens(title, "fact", time.Time{}, "x", ""); got != want {
+		t.Errorf("LeastTokens = %d, want %d", got, want)
 	}
 }
 
@@ -99,7 +99,7 @@ func BenchmarkLeastTokens(b *testing.B) {
 	})
 	b.Run("buffer", func(b *testing.B) {
 		for b.Loop() {
-			leastTokens(title, "decision", when, "01JDXK3V9M2Q7Y8Z4T6R5W0001", "")
+			LeastTokens(title, "decision", when, "01JDXK3V9M2Q7Y8Z4T6R5W0001", "")
 		}
 	})
 }
