@@ -22,30 +22,21 @@ func TestReview34EveryTimeRule(t *testing.T) {
 	}
 }
 
-// TestReview34StuckEveryTimeNoRule: "gets stuck" joined Symptom and the
-// "every time … gets stuck" Fault, but not the "… every time" one, so a
-// fault told with "every time" after it is read as a rule.
-func TestReview34StuckEveryTimeNoRule(t *testing.T) {
+// TestReview34NoRule: sentences the round's new readings took for the
+// user's rules. "gets stuck" joined Symptom and the "every time … gets
+// stuck" Fault but not the "… every time" one, so a fault told with
+// "every time" after it read as a rule; PrefCue's new "a rule:" took a
+// rule of the world the user describes (a firewall's, a council's) for
+// one the user sets the agent.
+func TestReview34NoRule(t *testing.T) {
 	for _, s := range []string{
 		"The worker gets stuck on the 2 GB files in eu-west-1 every time.",
 		"The kiosk freezes when Łucja scans her card, every time.",
-	} {
-		if got := classify(User, s); slices.Contains(got, "pref") {
-			t.Errorf("%q: %q, a fault is no rule", s, got)
-		}
-	}
-}
-
-// TestReview34HasARuleNoPref: PrefCue's new "a rule:" takes a rule of
-// the world the user describes (a firewall's, a council's) for a rule
-// the user sets the agent.
-func TestReview34HasARuleNoPref(t *testing.T) {
-	for _, s := range []string{
 		"The firewall has a rule: nothing from the guest VLAN reaches 10.60.0.0/16.",
 		"The council has a rule: bins go out by 07:00 on Mondays.",
 	} {
 		if got := classify(User, s); slices.Contains(got, "pref") {
-			t.Errorf("%q: %q, a fact told, no preference", s, got)
+			t.Errorf("%q: %q, no rule of the user's", s, got)
 		}
 	}
 }
