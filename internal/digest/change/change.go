@@ -257,6 +257,14 @@ func SameShape(a, b string) bool {
 	return len(a) == len(b) && len(a) > 1 && IsNumber(a) && IsNumber(b)
 }
 
+// described finds a participle that describes a thing rather than
+// tells what was done to it: "through a corosync.conf.new with a bumped
+// config_version" is how a rule says a file is edited, "an upgraded
+// node" which one; read as changes, they retired whatever shared their
+// topic ("please never run anything with --yes-i-really-mean-it"). After
+// "the" it may tell what changed: "the changed timeout is 30 s now".
+var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
+
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
 // instead", "instead of",
@@ -391,6 +399,9 @@ type Change struct {
 // measure instead of another.
 func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
+	if containsAny(s, "ed ") {
+		s = described.ReplaceAllString(s, "$1 ")
+	}
 	if containsAny(s, "need", "has to", "have to", "should", "must", "will be") {
 		s = pending.ReplaceAllStringFunc(s, func(m string) string {
 			if bridge.MatchString(m) {

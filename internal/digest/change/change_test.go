@@ -104,6 +104,30 @@ func TestPendingChange(t *testing.T) {
 	}
 }
 
+// TestDescribedNotChanged: a participle after an article describes a
+// thing ("a bumped config_version" is how a rule says the file is
+// edited), it announces no change; the verb after its subject does.
+func TestDescribedNotChanged(t *testing.T) {
+	for _, s := range []string{
+		"It's in runbooks/rules.md: corosync.conf only ever changes through a corosync.conf.new with a bumped config_version, never in place.",
+		"Each release is tagged from a branch with a changed files list in its description.",
+		"Every drain starts on an upgraded node, never on pve1.",
+	} {
+		if c := Of(s); c != nil {
+			t.Errorf("Of(%q) = %+v, want no change", s, c)
+		}
+	}
+	for _, s := range []string{
+		"We bumped the config_version to 14.",
+		"The disk was replaced on Tuesday, the pool is resilvering.",
+		"The changed timeout is 30 s now.",
+	} {
+		if Of(s) == nil {
+			t.Errorf("Of(%q) = nil, want a change", s)
+		}
+	}
+}
+
 // TestReviewedChanges: a change said besides "should be" or "needs" is
 // one; "the Friday rule's off" lapses; a text whose lower case is
 // another length reads without panicking (a review found each).

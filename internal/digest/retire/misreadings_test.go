@@ -22,3 +22,14 @@ func TestDeletedSaysWhatWent(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleBesideRule: a second rule on the same file of rules leaves the
+// first standing; "a bumped config_version" read as a change retired it
+// (proxmox-ceph-cluster, found by the pack probe at budget 8,000).
+func TestRuleBesideRule(t *testing.T) {
+	older := "A rule for the whole repo: please never run anything with --yes-i-really-mean-it"
+	newer := "It's in runbooks/rules.md: corosync.conf only ever changes through a corosync.conf.new with a bumped config_version, never in place."
+	if retiredBy(older, newer) {
+		t.Errorf("%q retires %q", newer, older)
+	}
+}
