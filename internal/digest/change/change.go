@@ -300,7 +300,7 @@ const leaveVerb = `(?:move|moves|moving|moved|get|gets|getting|got|migrate|migra
 // leftValue finds the value a thing is moved off, one with a digit.
 var leftValue = lazyre.New(`(?i)\b` + leaveVerb + `(?: [\w.-]+){0,3}? off (?:the |a |an |our )?[` + "`" + `"']?([\w.~^>=<:/#@-]*\d[\w.~^>=<:/#@-]*)`)
 
-var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?:['’]s)?(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
 
 // replacedValue finds what a statement says was replaced outright:
 // "replaces the quarter-hour rounding", "replaced the cron job with a
@@ -355,6 +355,14 @@ var oldArrow = lazyre.New("([\\w.~^>=<:/#@-]+)[`\"']?\\s*(?:→|->|=>)")
 // newValue finds what a statement says is current now.
 var newValue = lazyre.New("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w.~^>=<:/#@-]+)?)|\\bnow\\s+(?:[\\w-]+\\s+){0,2}?(?:the\\s+)?[`\"']?([\\w.~^>=<:/#@-]*\\d[\\w.~^>=<:/#@-]*)|" + isNow)
 
+// weighedInstead is an alternative weighed and turned down: "I thought
+// about keeping the ledger in PropertiesService instead, but the
+// property store is capped at 500 KB" keeps the ledger where it was, and
+// read as a change of plan it retired what shared its topic ("the Stock
+// tab is one row per SKU, about 310 of them"). What follows "but" is
+// kept: it may tell a change.
+var weighedInstead = lazyre.New(`(?i)\b(?:thought about|thought of|considered|toyed with|weighed)\s+[^.;]*?\binstead\b[,;]?\s+but\b`)
+
 // standing is an instruction that holds until it is taken back.
 var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
 
@@ -401,6 +409,9 @@ func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	if containsAny(s, "ed ") {
 		s = described.ReplaceAllString(s, "$1 ")
+	}
+	if containsAny(s, "thought", "consider", "toyed", "weighed") {
+		s = weighedInstead.ReplaceAllString(s, "")
 	}
 	if containsAny(s, "need", "has to", "have to", "should", "must", "will be") {
 		s = pending.ReplaceAllStringFunc(s, func(m string) string {
