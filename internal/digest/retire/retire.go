@@ -588,7 +588,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) {
 				return true
 			}
 			continue
@@ -730,3 +730,28 @@ func otherPaths(x, newer string) bool {
 // pathNumber is a path a number follows, said of it: "/live.mp3 at 128
 // kbps", "`/srv/music` is 2.1 TB".
 var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")
+
+// otherThingsVersion reports whether change c only gives a thing a new
+// version (versions, the newer statement's), and x, of versions xVer and
+// keys xk, names neither a version nor that thing: "Tallow-mini is on
+// Python 3.12.7 now; … pyproject.toml requires 3.12" says nothing of
+// "the KDP workbooks are read with openpyxl (added to pyproject.toml)",
+// which only shares the file the version is written in.
+func otherThingsVersion(c *change.Change, versions, xVer map[string]string, xk map[string]bool) bool {
+	if len(c.Old) > 0 || len(c.New) == 0 || len(versions) == 0 || len(xVer) > 0 {
+		return false
+	}
+	for _, v := range c.New {
+		given := false
+		for thing, ver := range versions {
+			given = given || len(v) == 1 && v[ver]
+			if xk[thing] || xk[lex.Key(thing)] {
+				return false
+			}
+		}
+		if !given {
+			return false
+		}
+	}
+	return true
+}
