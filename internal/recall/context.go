@@ -896,6 +896,17 @@ const statedLag = 0.08
 // first.
 const detailPrio = 0.1
 
+// listPrio is the priority of a session's lists of the files it changed
+// and the commands it ran: last, after every statement. With
+// every filter on and room for all (30 opened blind projects at 8,000
+// tokens) those lists held no fact no other line of the pack held, and
+// at 2,000 tokens the newest session's lists took the room of older
+// sessions' outcomes and requests: 32 facts more without them, one
+// stale line fewer. git log and the session's own record keep them. A
+// session resumed by name keeps them where they were: that is the work
+// it goes on with.
+const listPrio = 0
+
 // sessionGroup renders sessions[k] as a heading and its bullets: request
 // and outcome first, then root causes, decisions, environment, files,
 // then the turns no summary covers yet. A bullet a newer session
@@ -992,7 +1003,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 		}
 		if p == digest.Files {
 			if len(bullets) > 0 {
-				g.add(base-partPrio[p], digest.FilesLine(bullets))
+				prio := base - partPrio[p]
+				if !s.Current {
+					prio = listPrio
+				}
+				g.add(prio, digest.FilesLine(bullets))
 			}
 			continue
 		}
@@ -1024,6 +1039,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 			}
 			if p == digest.Details {
 				prio = detailPrio - 0.01*float64(k) - 0.001*float64(i)
+			}
+			if p == digest.Commands && !s.Current {
+				prio = listPrio - 0.001*float64(i)
 			}
 			if p == digest.Request && i > 0 {
 				prio -= 0.08 // the first request says most
