@@ -1376,3 +1376,28 @@ func containsAny(s string, words ...string) bool {
 	}
 	return false
 }
+
+// Only returns the keys of the thing a sentence says alone changed:
+// "The parquet files under /mnt/research/results stay where they are,
+// only the catalog moved." names the catalog, and nil when it says no
+// such thing. A change that gives no value is then of that thing only,
+// whatever else the sentence shares with an older one.
+func Only(s string) map[string]bool {
+	if !strings.Contains(strings.ToLower(s), "only") {
+		return nil
+	}
+	var out map[string]bool
+	for _, m := range onlyChanged.FindAllStringSubmatch(s, -1) {
+		for k := range TopicKeys(m[1]) {
+			if out == nil {
+				out = make(map[string]bool)
+			}
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// onlyChanged is a change said of one thing alone: "only the catalog
+// moved", "only its port changed", "just the schedule was changed".
+var onlyChanged = lazyre.New(`(?i)\b(?:only|just)\s+(?:the\s+|its\s+|their\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w./:-]+)(?:\s+[\w./:-]+)?)\s+(?:has\s+|have\s+|was\s+|were\s+|is\s+|are\s+)?(?:moved|changed|switched|migrated|renamed|went)\b`)

@@ -576,6 +576,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if r.replacedGone(n, xk) {
 			return true // "Rounding.kt … nearest quarter hour with the 7-minute rule" once "ExactMinutes.kt replaces the quarter-hour rounding"
 		}
+		if c := n.change; c != nil && n.only != nil && len(c.Old) == 0 && len(c.New) == 0 && !hasAny(xk, n.only) {
+			continue // "the bars live under /mnt/research/bars/minute" once "the parquet files … stay where they are, only the catalog moved"
+		}
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {
@@ -730,3 +733,13 @@ func otherPaths(x, newer string) bool {
 // pathNumber is a path a number follows, said of it: "/live.mp3 at 128
 // kbps", "`/srv/music` is 2.1 TB".
 var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")
+
+// hasAny reports whether keys a hold any of b.
+func hasAny(a, b map[string]bool) bool {
+	for k := range b {
+		if a[k] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,26 @@
+package retire
+
+import "testing"
+
+// TestOnlyThatChanged: a change said of one thing alone ("only the
+// catalog moved") retires what names that thing, not what shares the
+// rest of its sentence, which says what stayed (quant-backtesting-engine,
+// found by the pack probe with the filter off).
+func TestOnlyThatChanged(t *testing.T) {
+	const moved = "The results catalog now lives in Postgres, schema `bt` on research-db.internal port 5433, tables `bt.runs` and `bt.folds`; all 312 earlier runs were copied across. The parquet files under /mnt/research/results stay where they are, only the catalog moved."
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"The bars live under /mnt/research/bars/minute, one parquet file per symbol per year, zstd.", moved, false},
+		{"Vendor gives us a corporate actions file at /mnt/research/refdata/corp_actions.parquet (splits and cash dividends).", moved, false},
+		{"I've set the impact coefficient to k = 0.15, which puts simulated slippage at 6.6 bps against 6.8 live across all buckets.", moved, false},
+		{"Stay away from k-fold cross-validation, purged or not — Shuffling time blocks means training on 2023 to predict 2021, and for strategies whose parameters react to regime that flatters them in ways walk-forward doesn't.", moved, false},
+		// What did move is retired as before.
+		{"The results catalog is a SQLite file, catalog.db, under /mnt/research/results.", moved, true},
+	} {
+		if got := retiredBy(tc.older, tc.newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+}
