@@ -672,6 +672,8 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 		return false
 	case otherPaths(x, n.Text):
 		return false // "mount /live.mp3 at 128 kbps" and "a /live.opus mount at 96 kbps" are two mounts
+	case otherCompounds(x, n.Text, u):
+		return false // "the 400-symbol universe" and "a 20-symbol sample" are two sets
 	case prose.NamesIdent(x, n.Text), quantity.Counter(u):
 		return true // the controller_manager's rate; the block a fork is pinned at
 	case !weak:
@@ -729,6 +731,44 @@ func otherPaths(x, newer string) bool {
 	}
 	return true
 }
+
+// otherCompounds reports whether x and newer each count unit u in a
+// compound that describes a noun ("the 400-symbol universe", "a
+// 20-symbol sample of Q1 2023") and no noun of one is the other's: the
+// counts are of two things, whatever identifier both sentences name
+// (meanrev_hourly, run over both).
+func otherCompounds(x, newer, u string) bool {
+	a, b := compoundNouns(x, u), compoundNouns(newer, u)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// compoundNouns returns the keys of the nouns that a count of unit u,
+// said as a compound, describes: "universe" of "the 400-symbol
+// universe".
+func compoundNouns(s, u string) []string {
+	if !strings.Contains(s, "-") {
+		return nil
+	}
+	var out []string
+	for _, m := range compoundCount.FindAllStringSubmatch(s, -1) {
+		if quantity.UnitOf(m[1]) == u && !quantity.Counter(quantity.UnitOf(m[2])) {
+			out = append(out, lex.Key(m[2]))
+		}
+	}
+	return out
+}
+
+// compoundCount is a count said as a compound before its noun: "a
+// 400-symbol universe", "the 20-symbol sample".
+var compoundCount = lazyre.New(`\b\d[\d.,]*-([a-zA-Z]+)\s+([a-z][a-z]+)\b`)
 
 // pathNumber is a path a number follows, said of it: "/live.mp3 at 128
 // kbps", "`/srv/music` is 2.1 TB".
