@@ -265,6 +265,11 @@ func SameShape(a, b string) bool {
 // "the" it may tell what changed: "the changed timeout is 30 s now".
 var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
 
+// backOnLine is power or a link restored, no value gone back to:
+// "coming back on line cancels it" (upssched's timer once the UPS is on
+// mains again) read "back on" as a change to "line cancels".
+var backOnLine = lazyre.New(`(?i)\bback\s+on[\s-]line\b`)
+
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
 // instead", "instead of",
@@ -401,6 +406,9 @@ func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	if containsAny(s, "ed ") {
 		s = described.ReplaceAllString(s, "$1 ")
+	}
+	if containsAny(s, "on line", "on-line") {
+		s = backOnLine.ReplaceAllString(s, "online")
 	}
 	if containsAny(s, "need", "has to", "have to", "should", "must", "will be") {
 		s = pending.ReplaceAllStringFunc(s, func(m string) string {
