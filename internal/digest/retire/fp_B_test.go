@@ -43,3 +43,54 @@ func TestCompoundCountsOfTwoThings(t *testing.T) {
 		}
 	}
 }
+
+// retiredAmong is retiredBy in a memory where the statements common
+// also are: their words are not rare, as the pool's name is not in a
+// NAS's memory.
+func retiredAmong(older, newer string, common []string) bool {
+	stmts := []Statement{{Text: newer, Rank: 0}, {Text: older, Rank: 1}}
+	for _, f := range append(append([]string{}, filler...), common...) {
+		stmts = append(stmts, Statement{Text: f, Rank: 2})
+	}
+	return New(stmts, nil).Retired(older, 1)
+}
+
+// nasFiller are statements of a NAS's memory: its pool and ZFS are in
+// most of them.
+var nasFiller = []string{
+	"The pool tank is a raidz2 of four 8 TB disks.",
+	"tank/enc is encrypted with a passphrase kept in the vault.",
+	"ZFS sends the snapshots of tank to the backup box weekly.",
+	"The ZFS ARC is capped at 16 GB on tank's host.",
+	"sanoid keeps 30 dailies of tank/enc/home.",
+	"ZED mails when a vdev of tank faults.",
+}
+
+// TestPeriodOfWhatWas: a period a newer statement tells of what was,
+// in a sentence that announces no change, is no period anything has now.
+func TestPeriodOfWhatWas(t *testing.T) {
+	for _, tc := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Restic backs up tank/enc/home nightly at 02:00 to the B2 repository configured in /etc/restic/b2.env, and it reads from the newest sanoid daily snapshot under `.zfs/snapshot/`, never the live files, so every backup is a consistent point in time.",
+			"Scrubs: the zfsutils cron scrubs once a month on the second Sunday. I disabled that line and added `zfs-scrub@tank.timer` and `zfs-scrub@fast.timer` on the 1st and 15th at 03:00, so a silent error has at most two weeks to find a friend.", false},
+		// A period said in the sentence of the change still retires.
+		{"The packaged app checks once at startup and then every 4 hours.", "The app checks for updates once at startup. It now checks once an hour.", true},
+	} {
+		if got := retiredAmong(tc.older, tc.newer, nasFiller); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
+		}
+	}
+}
+
+// TestBackOnLine: "coming back on line" is power restored, no value
+// gone back to: it read "back on" as a change to "line cancels" and
+// retired the scrub timers, which share "timer" and "line".
+func TestBackOnLine(t *testing.T) {
+	older := "I disabled that line and added `zfs-scrub@tank.timer` and `zfs-scrub@fast.timer` on the 1st and 15th at 03:00, so a silent error has at most two weeks to find a friend."
+	newer := "With your rule, upssched starts a timer on ONBATT, and after 5 minutes on battery both machines shut down; coming back on line cancels it."
+	if retiredAmong(older, newer, nasFiller) {
+		t.Errorf("%q retires %q", newer, older)
+	}
+}

@@ -542,7 +542,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}
-		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) {
+		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) && otherPeriod(x, announcing(n.Text)) {
 			return true // "checks once at startup and then every 4 hours" once "the app now checks once an hour"
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
@@ -782,4 +782,21 @@ func hasAny(a, b map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// announcing returns the sentences of s that announce a change or say
+// what holds now: in "Scrubs: the zfsutils cron scrubs once a month on
+// the second Sunday. I disabled that line and added …" the first tells
+// what was, and its "once a month" is no period anything has now.
+func announcing(s string) string {
+	if !strings.Contains(s, ". ") {
+		return s
+	}
+	var out []string
+	for _, sn := range digest.Sentences(s) {
+		if change.Of(sn) != nil || change.SaysNow(sn) {
+			out = append(out, sn)
+		}
+	}
+	return strings.Join(out, " ")
 }
