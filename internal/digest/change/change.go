@@ -1409,3 +1409,47 @@ func Only(s string) map[string]bool {
 // onlyChanged is a change said of one thing alone: "only the catalog
 // moved", "only its port changed", "just the schedule was changed".
 var onlyChanged = lazyre.New(`(?i)\b(?:only|just)\s+(?:the\s+|its\s+|their\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w./:-]+)(?:\s+[\w./:-]+)?)\s+(?:has\s+|have\s+|was\s+|were\s+|is\s+|are\s+)?(?:moved|changed|switched|migrated|renamed|went)\b`)
+
+// MarkKeys returns the keys of the clauses that announce the change s
+// states, nil when they name nothing: "Switched: we're on Spack 0.22
+// now, installs under `/opt/apps/spack`, …" changes Spack, not what
+// else the sentence goes on to name.
+func MarkKeys(s string) map[string]bool {
+	var out map[string]bool
+	for _, sn := range sentenceEnd.Split(s, -1) {
+		for _, m := range changeMark.FindAllStringIndex(sn, -1) {
+			i := strings.LastIndexAny(sn[:m[0]], clausePunct) + 1
+			j := clauseEnd(sn, m[1])
+			for j < len(sn) && sn[j] == ',' && listItem.MatchString(sn[j+1:]) {
+				j = clauseEnd(sn, j+1) // "now struct 35, cryoem 30 in …" gives both
+			}
+			for k := range TopicKeys(sn[i:j]) {
+				if len(k) > 2 {
+					if out == nil {
+						out = make(map[string]bool)
+					}
+					out[k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// clauseEnd is where the clause of s that goes on at i ends.
+func clauseEnd(s string, i int) int {
+	if j := strings.IndexAny(s[i:], clausePunct); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// listItem opens a clause that goes on a list of names and numbers:
+// "cryoem 30" after "now struct 35".
+var listItem = lazyre.New(`^\s*[\w.-]+\s+\d`)
+
+// clausePunct ends a clause.
+const clausePunct = ",;:()—–"
+
+// sentenceEnd ends a sentence.
+var sentenceEnd = lazyre.New(`[.!?]\s+`)
