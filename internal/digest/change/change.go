@@ -265,6 +265,11 @@ func SameShape(a, b string) bool {
 // "the" it may tell what changed: "the changed timeout is 30 s now".
 var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
 
+// route is data sent from one place to another, no change from one
+// value to another: "a sync job that pulls from pbs01 to the second
+// PBS" read "from pbs01 to the second" as pbs01 replaced.
+var route = lazyre.New(`(?i)\b((?:pull|push|sync|cop(?:y|ies|ied|ying)|send|sent|stream|forward|mirror|ship|transfer|upload|download|rsync|replicat(?:e|es|ed|ing)|rout(?:e|es|ed|ing))(?:s|es|ed|ing|ped|ping|red|ring)?)\s+from\s+`)
+
 // backOnLine is power or a link restored, no value gone back to:
 // "coming back on line cancels it" (upssched's timer once the UPS is on
 // mains again) read "back on" as a change to "line cancels".
@@ -406,6 +411,9 @@ func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	if containsAny(s, "ed ") {
 		s = described.ReplaceAllString(s, "$1 ")
+	}
+	if containsAny(s, "from ") {
+		s = route.ReplaceAllString(s, "$1 out of ")
 	}
 	if containsAny(s, "on line", "on-line") {
 		s = backOnLine.ReplaceAllString(s, "online")

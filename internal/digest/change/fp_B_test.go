@@ -52,3 +52,22 @@ func TestMarkKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteIsNoChange: data sent from one place to another changes
+// neither place.
+func TestRouteIsNoChange(t *testing.T) {
+	for _, s := range []string{
+		"The plan was a sync job that pulls from pbs01 to the second PBS at Herr Hofer's house, pbs-home, over WireGuard (10.99.0.2).",
+		"restic copies from the snapshot to B2 every night.",
+	} {
+		if c := Of(s); c != nil {
+			t.Errorf("Of(%q) = %+v, want nil", s, c)
+		}
+	}
+	if Of("The sync job moved from pbs01 to pbs02.") == nil {
+		t.Error("a job moved from one host to another is a change")
+	}
+	if Of("We went from 3 replicas to 2.") == nil {
+		t.Error("a count from one value to another is a change")
+	}
+}

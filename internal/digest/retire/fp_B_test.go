@@ -118,3 +118,13 @@ func TestChangeOfWhatItsClauseNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteRetiresNothing: "pulls from pbs01 to the second PBS" is where
+// a sync job takes data, not pbs01 replaced (proxmox-ceph-cluster).
+func TestRouteRetiresNothing(t *testing.T) {
+	older := "A verify job on pbs01 re-reads every chunk each Sunday at 06:00, so bit rot on the backup disks shows up before the day we need a restore."
+	newer := "The plan was a sync job that pulls from pbs01 to the second PBS at Herr Hofer's house, pbs-home, over WireGuard (10.99.0.2)."
+	if retiredBy(older, newer) {
+		t.Errorf("%q retires %q", newer, older)
+	}
+}
