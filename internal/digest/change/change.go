@@ -310,7 +310,10 @@ const leaveVerb = `(?:move|moves|moving|moved|get|gets|getting|got|migrate|migra
 // leftValue finds the value a thing is moved off, one with a digit.
 var leftValue = lazyre.New(`(?i)\b` + leaveVerb + `(?: [\w.-]+){0,3}? off (?:the |a |an |our )?[` + "`" + `"']?([\w.~^>=<:/#@-]*\d[\w.~^>=<:/#@-]*)`)
 
-var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+// oldValue finds what a statement says is no longer current. After "no
+// longer", a verb and "any" it is what follows: "The screen no longer
+// shows any amount" took out the amount, not "shows".
+var oldValue = lazyre.New("(?i)\\b(?:no longer (?-i:[a-z]+[^s\\W]s) (?:any|all)|instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
 
 // replacedValue finds what a statement says was replaced outright:
 // "replaces the quarter-hour rounding", "replaced the cron job with a

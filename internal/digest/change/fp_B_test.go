@@ -71,3 +71,15 @@ func TestRouteIsNoChange(t *testing.T) {
 		t.Error("a count from one value to another is a change")
 	}
 }
+
+// TestNoLongerVerbAny: what "no longer shows any" takes out is what
+// follows the verb.
+func TestNoLongerVerbAny(t *testing.T) {
+	c := Of("The screen no longer shows any amount: when the 64 patron information response has a BV fee amount above zero, the patron sees \"Please see staff\" and nothing else (Screen.ShowFines is false in appsettings.json).")
+	if c == nil || len(c.Old) != 1 || !c.Old[0]["amount"] || c.Old[0]["show"] {
+		t.Errorf("Of = %+v, want the amount old", c)
+	}
+	if c := Of("The API no longer uses Redis."); c == nil || len(c.Old) == 0 || !c.Old[0]["redi"] {
+		t.Errorf("Of = %+v, want Redis old", c)
+	}
+}

@@ -147,3 +147,20 @@ func TestPlanOfWhatItsClauseNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLongerShowsAny: "The screen no longer shows any amount" retires
+// what shows an amount, not whatever shows something (sip2-selfcheck-kiosk).
+func TestNoLongerShowsAny(t *testing.T) {
+	const newer = "The screen no longer shows any amount: when the 64 patron information response has a BV fee amount above zero, the patron sees \"Please see staff\" and nothing else (Screen.ShowFines is false in appsettings.json)."
+	for _, tc := range []struct {
+		older string
+		want  bool
+	}{
+		{"And the kiosk gives up after 3 resends and shows \"Please see a member of staff\" instead of looping.", false},
+		{"The patron screen shows the fee amount in red before checkout.", true},
+	} {
+		if got := retiredBy(tc.older, newer); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", newer, tc.older, got, tc.want)
+		}
+	}
+}
