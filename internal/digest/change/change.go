@@ -265,6 +265,16 @@ func SameShape(a, b string) bool {
 // "the" it may tell what changed: "the changed timeout is 30 s now".
 var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
 
+// route is data sent from one place to another, no change from one
+// value to another: "a sync job that pulls from pbs01 to the second
+// PBS" read "from pbs01 to the second" as pbs01 replaced.
+var route = lazyre.New(`(?i)\b((?:pull|push|sync|cop(?:y|ies|ied|ying)|send|sent|stream|forward|mirror|ship|transfer|upload|download|rsync|replicat(?:e|es|ed|ing)|rout(?:e|es|ed|ing))(?:s|es|ed|ing|ped|ping|red|ring)?)\s+from\s+`)
+
+// backOnLine is power or a link restored, no value gone back to:
+// "coming back on line cancels it" (upssched's timer once the UPS is on
+// mains again) read "back on" as a change to "line cancels".
+var backOnLine = lazyre.New(`(?i)\bback\s+on[\s-]line\b`)
+
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
 // instead", "instead of",
@@ -300,7 +310,10 @@ const leaveVerb = `(?:move|moves|moving|moved|get|gets|getting|got|migrate|migra
 // leftValue finds the value a thing is moved off, one with a digit.
 var leftValue = lazyre.New(`(?i)\b` + leaveVerb + `(?: [\w.-]+){0,3}? off (?:the |a |an |our )?[` + "`" + `"']?([\w.~^>=<:/#@-]*\d[\w.~^>=<:/#@-]*)`)
 
-var oldValue = lazyre.New("(?i)\\b(?:instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?:['’]s)?(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
+// oldValue finds what a statement says is no longer current. After "no
+// longer", a verb and "any" it is what follows: "The screen no longer
+// shows any amount" took out the amount, not "shows".
+var oldValue = lazyre.New("(?i)\\b(?:no longer (?-i:[a-z]+[^s\\W]s) (?:any|all)|instead of|rather than|no longer(?: on| at| in| uses?| using| with)?|(?:moved|switched|migrated|changed|away|reverted) from|replac\\w*|not) (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?:['’]s)?(?: [\\w-]+)?)|\\bfrom (?:the |a |an |our )?[`\"']?([\\w.~^>=<:/#@-]+(?: [\\w-]+)?)[`\"']? to\\b")
 
 // replacedValue finds what a statement says was replaced outright:
 // "replaces the quarter-hour rounding", "replaced the cron job with a
@@ -412,6 +425,12 @@ func Of(s string) *Change {
 	}
 	if containsAny(s, "thought", "consider", "toyed", "weighed") {
 		s = weighedInstead.ReplaceAllString(s, "")
+	}
+	if containsAny(s, "from ") {
+		s = route.ReplaceAllString(s, "$1 out of ")
+	}
+	if containsAny(s, "on line", "on-line") {
+		s = backOnLine.ReplaceAllString(s, "online")
 	}
 	if containsAny(s, "need", "has to", "have to", "should", "must", "will be") {
 		s = pending.ReplaceAllStringFunc(s, func(m string) string {
@@ -1387,3 +1406,73 @@ func containsAny(s string, words ...string) bool {
 	}
 	return false
 }
+
+// Only returns the keys of the thing a sentence says alone changed:
+// "The parquet files under /mnt/research/results stay where they are,
+// only the catalog moved." names the catalog, and nil when it says no
+// such thing. A change that gives no value is then of that thing only,
+// whatever else the sentence shares with an older one.
+func Only(s string) map[string]bool {
+	if !strings.Contains(strings.ToLower(s), "only") {
+		return nil
+	}
+	var out map[string]bool
+	for _, m := range onlyChanged.FindAllStringSubmatch(s, -1) {
+		for k := range TopicKeys(m[1]) {
+			if out == nil {
+				out = make(map[string]bool)
+			}
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// onlyChanged is a change said of one thing alone: "only the catalog
+// moved", "only its port changed", "just the schedule was changed".
+var onlyChanged = lazyre.New(`(?i)\b(?:only|just)\s+(?:the\s+|its\s+|their\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w./:-]+)(?:\s+[\w./:-]+)?)\s+(?:has\s+|have\s+|was\s+|were\s+|is\s+|are\s+)?(?:moved|changed|switched|migrated|renamed|went)\b`)
+
+// MarkKeys returns the keys of the clauses that announce the change s
+// states, or the change of plan ("I want Vault database credentials
+// instead"), nil when they name nothing: "Switched: we're on Spack 0.22
+// now, installs under `/opt/apps/spack`, …" changes Spack, not what
+// else the sentence goes on to name.
+func MarkKeys(s string) map[string]bool {
+	var out map[string]bool
+	for _, sn := range sentenceEnd.Split(s, -1) {
+		for _, m := range slices.Concat(changeMark.FindAllStringIndex(sn, -1), planMark.FindAllStringIndex(sn, -1)) {
+			i := strings.LastIndexAny(sn[:m[0]], clausePunct) + 1
+			j := clauseEnd(sn, m[1])
+			for j < len(sn) && sn[j] == ',' && listItem.MatchString(sn[j+1:]) {
+				j = clauseEnd(sn, j+1) // "now struct 35, cryoem 30 in …" gives both
+			}
+			for k := range TopicKeys(sn[i:j]) {
+				if len(k) > 2 {
+					if out == nil {
+						out = make(map[string]bool)
+					}
+					out[k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// clauseEnd is where the clause of s that goes on at i ends.
+func clauseEnd(s string, i int) int {
+	if j := strings.IndexAny(s[i:], clausePunct); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// listItem opens a clause that goes on a list of names and numbers:
+// "cryoem 30" after "now struct 35".
+var listItem = lazyre.New(`^\s*[\w.-]+\s+\d`)
+
+// clausePunct ends a clause.
+const clausePunct = ",;:()—–"
+
+// sentenceEnd ends a sentence.
+var sentenceEnd = lazyre.New(`[.!?]\s+`)

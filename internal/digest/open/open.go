@@ -27,8 +27,16 @@ var todoMark = lazyre.New(`(?i)\b(tomorrow|next (time|session|up|step)|still (op
 
 // IsTodo reports whether s states work still to do.
 func IsTodo(s string) bool {
+	if strings.Contains(s, "morrow's") {
+		s = dayAsPlace.ReplaceAllString(s, "")
+	}
 	return todoMark.MatchString(s) || awaits.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s)
 }
+
+// dayAsPlace is tomorrow's thing named as where or when something is
+// not wanted or was before, no work planned: "I want to know within
+// minutes, not in tomorrow's digest".
+var dayAsPlace = lazyre.New(`(?i)\b(?:in|than|from|until|before|of|with|not)\s+tomorrow's\s+\w+`)
 
 // awaits is a stopgap that holds until something comes or someone
 // decides: "the second is backordered for about two weeks, so FV5-FV8

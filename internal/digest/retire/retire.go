@@ -542,7 +542,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}
-		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) {
+		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) && otherPeriod(x, announcing(n.Text)) {
 			return true // "checks once at startup and then every 4 hours" once "the app now checks once an hour"
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
@@ -576,6 +576,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if r.replacedGone(n, xk) {
 			return true // "Rounding.kt … nearest quarter hour with the 7-minute rule" once "ExactMinutes.kt replaces the quarter-hour rounding"
 		}
+		if c := n.change; c != nil && n.only != nil && len(c.Old) == 0 && len(c.New) == 0 && !hasAny(xk, n.only) {
+			continue // "the bars live under /mnt/research/bars/minute" once "the parquet files … stay where they are, only the catalog moved"
+		}
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
 				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {
@@ -588,7 +591,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) && !offMark(xk, c, n) {
 				return true
 			}
 			continue
@@ -669,6 +672,8 @@ func (r *Retirer) counted(x string, xk map[string]bool, topic func() []string, n
 		return false
 	case otherPaths(x, n.Text):
 		return false // "mount /live.mp3 at 128 kbps" and "a /live.opus mount at 96 kbps" are two mounts
+	case otherCompounds(x, n.Text, u):
+		return false // "the 400-symbol universe" and "a 20-symbol sample" are two sets
 	case prose.NamesIdent(x, n.Text), quantity.Counter(u):
 		return true // the controller_manager's rate; the block a fork is pinned at
 	case !weak:
@@ -727,6 +732,44 @@ func otherPaths(x, newer string) bool {
 	return true
 }
 
+// otherCompounds reports whether x and newer each count unit u in a
+// compound that describes a noun ("the 400-symbol universe", "a
+// 20-symbol sample of Q1 2023") and no noun of one is the other's: the
+// counts are of two things, whatever identifier both sentences name
+// (meanrev_hourly, run over both).
+func otherCompounds(x, newer, u string) bool {
+	a, b := compoundNouns(x, u), compoundNouns(newer, u)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// compoundNouns returns the keys of the nouns that a count of unit u,
+// said as a compound, describes: "universe" of "the 400-symbol
+// universe".
+func compoundNouns(s, u string) []string {
+	if !strings.Contains(s, "-") {
+		return nil
+	}
+	var out []string
+	for _, m := range compoundCount.FindAllStringSubmatch(s, -1) {
+		if quantity.UnitOf(m[1]) == u && !quantity.Counter(quantity.UnitOf(m[2])) {
+			out = append(out, lex.Key(m[2]))
+		}
+	}
+	return out
+}
+
+// compoundCount is a count said as a compound before its noun: "a
+// 400-symbol universe", "the 20-symbol sample".
+var compoundCount = lazyre.New(`\b\d[\d.,]*-([a-zA-Z]+)\s+([a-z][a-z]+)\b`)
+
 // pathNumber is a path a number follows, said of it: "/live.mp3 at 128
 // kbps", "`/srv/music` is 2.1 TB".
 var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")
@@ -754,4 +797,50 @@ func otherThingsVersion(c *change.Change, versions, xVer map[string]string, xk m
 		}
 	}
 	return true
+}
+
+// hasAny reports whether keys a hold any of b.
+func hasAny(a, b map[string]bool) bool {
+	for k := range b {
+		if a[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// announcing returns the sentences of s that announce a change or say
+// what holds now: in "Scrubs: the zfsutils cron scrubs once a month on
+// the second Sunday. I disabled that line and added …" the first tells
+// what was, and its "once a month" is no period anything has now.
+func announcing(s string) string {
+	if !strings.Contains(s, ". ") {
+		return s
+	}
+	var out []string
+	for _, sn := range digest.Sentences(s) {
+		if change.Of(sn) != nil || change.SaysNow(sn) {
+			out = append(out, sn)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// offMark reports whether change c, of statement n, names no old value
+// that x of keys xk names, nor a version x gives another of, and the
+// clause that announces it shares nothing with x: the change is of
+// something else the sentence names ("Switched: we're on Spack 0.22
+// now, installs under `/opt/apps/spack`, …" and "`/opt/apps` is nas01's
+// `/export/apps` over NFS v4.1").
+func offMark(xk map[string]bool, c *change.Change, n *Statement) bool {
+	for _, o := range c.Old {
+		if change.HasAll(xk, o) {
+			return false
+		}
+	}
+	if c.OtherVersion(xk) {
+		return false
+	}
+	mk := change.MarkKeys(n.Text)
+	return mk != nil && !hasAny(xk, mk)
 }

@@ -39,6 +39,9 @@ type Statement struct {
 	files      map[string]string
 	fractions  []fraction
 	quantities []quantity.Quantity
+	// only are the keys of the thing the statement says alone changed
+	// (change.Only): "only the catalog moved".
+	only map[string]bool
 	// removed are the keys of what the statement says was taken out:
 	// "Hilt is out", "ripped out `node-fetch`".
 	removed []string
@@ -148,6 +151,7 @@ func (st *Statement) read() {
 	st.fractions = fractionsOf(st.Text)
 	if st.change != nil {
 		st.files = fileNames(st.Text)
+		st.only = change.Only(st.Text)
 	}
 	for _, m := range codeInstead.FindAllStringSubmatch(st.Text, -1) {
 		old := m[2]
