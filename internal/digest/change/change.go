@@ -1433,14 +1433,13 @@ func Only(s string) map[string]bool {
 var onlyChanged = lazyre.New(`(?i)\b(?:only|just)\s+(?:the\s+|its\s+|their\s+|our\s+)?((?:` + "`[^`]+`" + `|[\w./:-]+)(?:\s+[\w./:-]+)?)\s+(?:has\s+|have\s+|was\s+|were\s+|is\s+|are\s+)?(?:moved|changed|switched|migrated|renamed|went)\b`)
 
 // MarkKeys returns the keys of the clauses that announce the change s
-// states, or the change of plan ("I want Vault database credentials
-// instead"), nil when they name nothing: "Switched: we're on Spack 0.22
+// states, nil when they name nothing: "Switched: we're on Spack 0.22
 // now, installs under `/opt/apps/spack`, …" changes Spack, not what
 // else the sentence goes on to name.
 func MarkKeys(s string) map[string]bool {
 	var out map[string]bool
 	for _, sn := range sentenceEnd.Split(s, -1) {
-		for _, m := range slices.Concat(changeMark.FindAllStringIndex(sn, -1), planMark.FindAllStringIndex(sn, -1)) {
+		for _, m := range changeMark.FindAllStringIndex(sn, -1) {
 			i := strings.LastIndexAny(sn[:m[0]], clausePunct) + 1
 			j := clauseEnd(sn, m[1])
 			for j < len(sn) && sn[j] == ',' && listItem.MatchString(sn[j+1:]) {

@@ -129,25 +129,6 @@ func TestRouteRetiresNothing(t *testing.T) {
 	}
 }
 
-// TestPlanOfWhatItsClauseNames: a change of plan that names no old value
-// ("I want Vault database credentials instead") is of what its clause
-// names, not of the URL a neighbouring thing stays at
-// (nomad-consul-cluster).
-func TestPlanOfWhatItsClauseNames(t *testing.T) {
-	const vault = "Secrets. The api reads DATABASE_URL from the Nomad variable with a static password. I want Vault database credentials instead. Vault is at https://vault.parcelyard.internal:8200."
-	for _, tc := range []struct {
-		older, newer string
-		want         bool
-	}{
-		{"The API and UI stay at https://nomad.parcelyard.internal:4646, now behind a token.", vault, false},
-		{"The api's database password is a static one in a Nomad variable.", vault, true},
-	} {
-		if got := retiredBy(tc.older, tc.newer); got != tc.want {
-			t.Errorf("%q retires %q: %v, want %v", tc.newer, tc.older, got, tc.want)
-		}
-	}
-}
-
 // TestNoLongerShowsAny: "The screen no longer shows any amount" retires
 // what shows an amount, not whatever shows something (sip2-selfcheck-kiosk).
 func TestNoLongerShowsAny(t *testing.T) {
