@@ -29,30 +29,6 @@ func TestOnly(t *testing.T) {
 	}
 }
 
-// TestMarkKeys: the keys of the clauses that announce a change, a list
-// of names and numbers that goes on after it with them.
-func TestMarkKeys(t *testing.T) {
-	for _, tc := range []struct {
-		s          string
-		has, hasNo []string
-	}{
-		{"Switched: we're on Spack 0.22 now, installs under `/opt/apps/spack`, build stage on `/local/build`.", []string{"spack"}, []string{"opt/apps/spack", "build", "local/build"}},
-		{"Shares are now struct 35, cryoem 30 in `scripts/accounts.sh`; re-run it on the head node.", []string{"struct", "cryoem"}, []string{"head", "node"}},
-	} {
-		got := MarkKeys(tc.s)
-		for _, k := range tc.has {
-			if !got[k] {
-				t.Errorf("MarkKeys(%q) = %v, lacks %s", tc.s, got, k)
-			}
-		}
-		for _, k := range tc.hasNo {
-			if got[k] {
-				t.Errorf("MarkKeys(%q) = %v, holds %s", tc.s, got, k)
-			}
-		}
-	}
-}
-
 // TestRouteIsNoChange: data sent from one place to another changes
 // neither place.
 func TestRouteIsNoChange(t *testing.T) {

@@ -591,7 +591,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) && !offMark(xk, c, n) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) {
 				return true
 			}
 			continue
@@ -824,23 +824,4 @@ func announcing(s string) string {
 		}
 	}
 	return strings.Join(out, " ")
-}
-
-// offMark reports whether change c, of statement n, names no old value
-// that x of keys xk names, nor a version x gives another of, and the
-// clause that announces it shares nothing with x: the change is of
-// something else the sentence names ("Switched: we're on Spack 0.22
-// now, installs under `/opt/apps/spack`, …" and "`/opt/apps` is nas01's
-// `/export/apps` over NFS v4.1").
-func offMark(xk map[string]bool, c *change.Change, n *Statement) bool {
-	for _, o := range c.Old {
-		if change.HasAll(xk, o) {
-			return false
-		}
-	}
-	if c.OtherVersion(xk) {
-		return false
-	}
-	mk := change.MarkKeys(n.Text)
-	return mk != nil && !hasAny(xk, mk)
 }
