@@ -265,6 +265,13 @@ func SameShape(a, b string) bool {
 // "the" it may tell what changed: "the changed timeout is 30 s now".
 var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
 
+// habitual finds a participle that tells what happens each time, not
+// what was done once: "when a card gets swapped by SSE", "a 409 is
+// swapped like a 2xx" say how htmx updates a page. Read as changes, they
+// retired what shared a word of their topic ("an htmx request gets just
+// the card partial").
+var habitual = lazyre.New(`(?i)\b(?:(gets?|getting)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+|(is|are)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+(like|as)\b)`)
+
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
 // instead", "instead of",
@@ -409,6 +416,7 @@ func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	if containsAny(s, "ed ") {
 		s = described.ReplaceAllString(s, "$1 ")
+		s = habitual.ReplaceAllString(s, "$1$2 $3")
 	}
 	if containsAny(s, "thought", "consider", "toyed", "weighed") {
 		s = weighedInstead.ReplaceAllString(s, "")

@@ -5,6 +5,27 @@ import (
 	"testing"
 )
 
+// TestFPCHabitual: a participle that tells what happens each time is no
+// change made.
+func TestFPCHabitual(t *testing.T) {
+	for _, s := range []string{
+		"Since the live updates, when a card gets swapped by SSE while someone has the cancel confirmation open on it, the dialog just vanishes under their thumb.",
+		"The 409 case is handled: `static/app.js` sets `htmx.config.responseHandling` so a 409 is swapped like a 2xx, and the card turns into its Full state.",
+	} {
+		if c := Of(s); c != nil {
+			t.Errorf("Of(%q) = %+v, want no change", s, c)
+		}
+	}
+	for _, s := range []string{
+		"The port got changed to 8080 last night.",
+		"Rounding.kt is replaced by ExactMinutes.kt.",
+	} {
+		if Of(s) == nil {
+			t.Errorf("Of(%q) = nil, want a change", s)
+		}
+	}
+}
+
 // TestFPCMarkedClauses: the clauses that announce a statement's change.
 func TestFPCMarkedClauses(t *testing.T) {
 	tests := []struct {

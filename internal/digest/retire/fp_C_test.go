@@ -17,6 +17,14 @@ func TestFPCKept(t *testing.T) {
 		// A proposal now in a file is about walk-forward folds, not fills.
 		{"Fills stay event-driven, in a small per-order loop that walks forward through the bars after each target change.",
 			"Proposal, now in `btengine/walkforward.py`: rolling walk-forward folds with a 36-month training window and a 6-month test window, stepping forward six months at a time, and an embargo of 5 trading days between the end of training and the start of testing so that features with multi-day lookbacks can't straddle the boundary."},
+		// A card swapped by SSE, a 409 swapped like a 2xx, is how htmx
+		// updates the page: no change.
+		{"The handlers look at the `HX-Request` header: an htmx request gets just the card partial, a normal request (no JS, or someone opening the URL) gets the full page.",
+			"Last one for today. Since the live updates, when a card gets swapped by SSE while someone has the cancel confirmation open on it, the dialog just vanishes under their thumb. And the front desk tablet falls out of the stream on busy Saturday mornings, it shows the reconnect spinner around 10:00."},
+		{"Stream stays up past two minutes with pings every 15 s and no reconnects.",
+			"Last one for today. Since the live updates, when a card gets swapped by SSE while someone has the cancel confirmation open on it, the dialog just vanishes under their thumb. And the front desk tablet falls out of the stream on busy Saturday mornings, it shows the reconnect spinner around 10:00."},
+		{"The handlers look at the `HX-Request` header: an htmx request gets just the card partial, a normal request (no JS, or someone opening the URL) gets the full page.",
+			"The 409 case is handled: `static/app.js` sets `htmx.config.responseHandling` so a 409 is swapped like a 2xx, and the card turns into its Full state with a short \"just got booked out\" line."},
 	}
 	for _, tt := range tests {
 		if retiredBy(tt.older, tt.newer) {
