@@ -586,7 +586,7 @@ var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+
 // names what it replaced retires it.
 func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 	for _, v := range c.New {
-		if HasAll(xk, v) {
+		if HasAll(xk, v) || namesSpelled(xk, v) {
 			// x names the new value: it states the change or the
 			// current value, unless it names the old one as current too.
 			if xc != nil {
@@ -610,6 +610,28 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 	}
 	return false
 }
+
+// namesSpelled reports whether keys xk hold value v, one code token,
+// written with a dot or a hyphen between its letters and its number:
+// "G.722" is the codec `g722` names, and "transcoded G.722↔alaw" states
+// what "tpl-remote now offers `g722,alaw`" gives.
+func namesSpelled(xk, v map[string]bool) bool {
+	if len(v) != 1 {
+		return false
+	}
+	for t := range v {
+		m := letterNumber.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		return xk[m[1]+"."+m[2]] || xk[m[1]+"-"+m[2]]
+	}
+	return false
+}
+
+// letterNumber is a name of letters and a number run together: g722,
+// h264.
+var letterNumber = lazyre.New(`^([a-z]+)(\d+)$`)
 
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that

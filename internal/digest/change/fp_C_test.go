@@ -46,3 +46,18 @@ func TestFPCMarkedClauses(t *testing.T) {
 		}
 	}
 }
+
+// TestFPCNamesSpelled: a statement names a new value written with a dot.
+func TestFPCNamesSpelled(t *testing.T) {
+	c := Of("The remote template tpl-remote now offers `g722,alaw`, which costs about a fortieth of the CPU per leg.")
+	if c == nil {
+		t.Fatal("no change")
+	}
+	x := TopicKeys("The trunk: Voxtera only speaks G.711 A-law, so calls to the outside are transcoded G.722↔alaw on pbx01.")
+	if c.Says(x, nil, false) {
+		t.Errorf("%+v says %v changed; it names the new value G.722", c, x)
+	}
+	if !c.Says(TopicKeys("The trunk speaks G.711 A-law only."), nil, false) {
+		t.Errorf("%+v does not say the trunk changed", c)
+	}
+}

@@ -25,6 +25,9 @@ func TestFPCKept(t *testing.T) {
 			"Last one for today. Since the live updates, when a card gets swapped by SSE while someone has the cancel confirmation open on it, the dialog just vanishes under their thumb. And the front desk tablet falls out of the stream on busy Saturday mornings, it shows the reconnect spinner around 10:00."},
 		{"The handlers look at the `HX-Request` header: an htmx request gets just the card partial, a normal request (no JS, or someone opening the URL) gets the full page.",
 			"The 409 case is handled: `static/app.js` sets `htmx.config.responseHandling` so a 409 is swapped like a 2xx, and the card turns into its Full state with a short \"just got booked out\" line."},
+		// x names the codec the template now offers, spelled G.722.
+		{"The trunk: Voxtera only speaks G.711 A-law (PCMA in their export), so calls to the outside are transcoded G.722↔alaw on pbx01.",
+			"The remote template tpl-remote now offers `g722,alaw`, which costs about a fortieth of the CPU per leg; on home broadband G.722 will be fine."},
 	}
 	for _, tt := range tests {
 		if retiredBy(tt.older, tt.newer) {
