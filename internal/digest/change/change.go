@@ -272,6 +272,11 @@ var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated
 // the card partial").
 var habitual = lazyre.New(`(?i)\b(?:(gets?|getting)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+|(is|are)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+(like|as)\b)`)
 
+// fallBack is what a thing does when something is missing, not a return
+// to an old value: "Typst, when a font is missing, only warns and falls
+// back to Libertinus Serif".
+var fallBack = lazyre.New(`(?i)\b(falls?|falling|fell)\s+back\s+(?:to|on)\s+`)
+
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
 // instead", "instead of",
@@ -417,6 +422,9 @@ func Of(s string) *Change {
 	if containsAny(s, "ed ") {
 		s = described.ReplaceAllString(s, "$1 ")
 		s = habitual.ReplaceAllString(s, "$1$2 $3")
+	}
+	if containsAny(s, "back") {
+		s = fallBack.ReplaceAllString(s, "$1 ")
 	}
 	if containsAny(s, "thought", "consider", "toyed", "weighed") {
 		s = weighedInstead.ReplaceAllString(s, "")

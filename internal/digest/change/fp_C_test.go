@@ -61,3 +61,15 @@ func TestFPCNamesSpelled(t *testing.T) {
 		t.Errorf("%+v does not say the trunk changed", c)
 	}
 }
+
+// TestFPCFallBack: what a tool falls back to when something is missing
+// is no return to an old value.
+func TestFPCFallBack(t *testing.T) {
+	s := "The font: Source Serif 4 is installed on your laptop (from Adobe Fonts) but not on tallow-mini, and Typst, when a font is missing, only warns and falls back to Libertinus Serif."
+	if c := Of(s); c != nil {
+		t.Errorf("Of(%q) = %+v, want no change", s, c)
+	}
+	if Of("We went back to Libertinus Serif for the statements.") == nil {
+		t.Error("going back to a value is a change")
+	}
+}

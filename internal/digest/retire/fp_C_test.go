@@ -36,6 +36,9 @@ func TestFPCKept(t *testing.T) {
 			"The venv was built against Homebrew's Python 3.11, which the upgrade removed, so it pointed at a library that no longer exists. tallow-mini is on Python 3.12.7 now; the venv is rebuilt with uv on 3.12, and pyproject.toml requires 3.12."},
 		{"Typst 0.12.0 is what Homebrew installs on tallow-mini.",
 			"Tallow-mini is on Python 3.12.7 now; the venv is rebuilt with uv on 3.12, and pyproject.toml requires 3.12."},
+		// Falling back to a font when one is missing changes nothing.
+		{"Typst 0.12.0 is what Homebrew installs on tallow-mini.",
+			"The font: Source Serif 4 is installed on your laptop (from Adobe Fonts) but not on tallow-mini, and Typst, when a font is missing, only warns and falls back to Libertinus Serif."},
 	}
 	for _, tt := range tests {
 		if retiredBy(tt.older, tt.newer) {
