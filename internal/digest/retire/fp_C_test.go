@@ -31,11 +31,6 @@ func TestFPCKept(t *testing.T) {
 		// "stream" is what the backups do now, not what x is about.
 		{"Stream stays up past two minutes with pings every 15 s and no reconnects.",
 			"Clean for ten minutes, one generation, Litestream doing its own checkpoints. Backups now stream to the B2 bucket `gritstone-litestream` with a daily snapshot and 72 hours of retention."},
-		// Typst's version and Python's are of two things on one host.
-		{"Typst 0.12.0 is what Homebrew installs on tallow-mini.",
-			"The venv was built against Homebrew's Python 3.11, which the upgrade removed, so it pointed at a library that no longer exists. tallow-mini is on Python 3.12.7 now; the venv is rebuilt with uv on 3.12, and pyproject.toml requires 3.12."},
-		{"Typst 0.12.0 is what Homebrew installs on tallow-mini.",
-			"Tallow-mini is on Python 3.12.7 now; the venv is rebuilt with uv on 3.12, and pyproject.toml requires 3.12."},
 		// Falling back to a font when one is missing changes nothing.
 		{"Typst 0.12.0 is what Homebrew installs on tallow-mini.",
 			"The font: Source Serif 4 is installed on your laptop (from Adobe Fonts) but not on tallow-mini, and Typst, when a font is missing, only warns and falls back to Libertinus Serif."},

@@ -584,7 +584,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if !sameTopicOf(topic(), n.keys) {
 			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
-				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) && !versionsApart(xVer, n.versions, xk, n.keys) {
+				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {
 					return true
 				}
 				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {
@@ -594,7 +594,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) && !versionsApart(xVer, n.versions, xk, n.keys) && r.changeOn(xk, n, c) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) && r.changeOn(xk, n, c) {
 				return true
 			}
 			continue
@@ -772,28 +772,6 @@ func (r *Retirer) changeOn(xk map[string]bool, n *Statement, c *change.Change) b
 // nowVerb is the verb after "now" that tells what a thing does since a
 // change: "Backups now stream to …", "the catalog now lives in Postgres".
 var nowVerb = lazyre.New(`(?i)\b[a-z][\w-]*\s+now\s+([a-z]+s?)\s+(?:to|in|into|on|at|from|through|via|with|under)\b`)
-
-// versionsApart reports whether the versions x gives (xv, keys xk) and
-// those n gives (nv, keys nk) are of different things, neither of which
-// the other statement names: "Typst 0.12.0 is what Homebrew installs on
-// tallow-mini" and "tallow-mini is on Python 3.12.7 now" are of one host,
-// and a version of the same shape says nothing of the other thing's.
-func versionsApart(xv, nv map[string]string, xk, nk map[string]bool) bool {
-	if len(xv) == 0 || len(nv) == 0 {
-		return false
-	}
-	for t := range xv {
-		if nk[t] || nk[lex.Key(t)] {
-			return false
-		}
-	}
-	for t := range nv {
-		if xk[t] || xk[lex.Key(t)] {
-			return false
-		}
-	}
-	return true
-}
 
 // otherThingsVersion reports whether change c only gives a thing a new
 // version (versions, the newer statement's), and x, of versions xVer and
