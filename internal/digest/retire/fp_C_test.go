@@ -28,9 +28,6 @@ func TestFPCKept(t *testing.T) {
 		// x names the codec the template now offers, spelled G.722.
 		{"The trunk: Voxtera only speaks G.711 A-law (PCMA in their export), so calls to the outside are transcoded G.722↔alaw on pbx01.",
 			"The remote template tpl-remote now offers `g722,alaw`, which costs about a fortieth of the CPU per leg; on home broadband G.722 will be fine."},
-		// "stream" is what the backups do now, not what x is about.
-		{"Stream stays up past two minutes with pings every 15 s and no reconnects.",
-			"Clean for ten minutes, one generation, Litestream doing its own checkpoints. Backups now stream to the B2 bucket `gritstone-litestream` with a daily snapshot and 72 hours of retention."},
 		// Falling back to a font when one is missing changes nothing.
 		{"Typst 0.12.0 is what Homebrew installs on tallow-mini.",
 			"The font: Source Serif 4 is installed on your laptop (from Adobe Fonts) but not on tallow-mini, and Typst, when a font is missing, only warns and falls back to Libertinus Serif."},
@@ -53,8 +50,6 @@ func TestFPCStillRetired(t *testing.T) {
 			"The parquet files under /mnt/research/results stay where they are, only the catalog moved."},
 		{"The toolchain pins Go 1.21.4 in go.mod and in the CI image.",
 			"Bumped the toolchain: go.mod and the CI image pin Go 1.22.2."},
-		{"Litestream backups go to the NAS share at /volume1/litestream.",
-			"Clean for ten minutes, one generation, Litestream doing its own checkpoints. Backups now stream to the B2 bucket `gritstone-litestream` with a daily snapshot and 72 hours of retention."},
 		// A current counts with what it measures.
 		{"The buck sees 500 mA load at most.",
 			"The buck sees 800 mA load now, with the second radio."},

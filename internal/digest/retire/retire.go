@@ -755,23 +755,12 @@ func (r *Retirer) changeOn(xk map[string]bool, n *Statement, c *change.Change) b
 		return true
 	}
 	for _, s := range clauses {
-		ck := change.TopicKeys(s)
-		// The verb that says what a thing does now is no topic:
-		// "Backups now stream to the B2 bucket" is not about "Stream
-		// stays up past two minutes with pings every 15 s".
-		for _, m := range nowVerb.FindAllStringSubmatch(s, -1) {
-			delete(ck, lex.Key(m[1]))
-		}
-		if r.aside(xk, ck, c) {
+		if r.aside(xk, change.TopicKeys(s), c) {
 			return true
 		}
 	}
 	return false
 }
-
-// nowVerb is the verb after "now" that tells what a thing does since a
-// change: "Backups now stream to …", "the catalog now lives in Postgres".
-var nowVerb = lazyre.New(`(?i)\b[a-z][\w-]*\s+now\s+([a-z]+s?)\s+(?:to|in|into|on|at|from|through|via|with|under)\b`)
 
 // otherThingsVersion reports whether change c only gives a thing a new
 // version (versions, the newer statement's), and x, of versions xVer and
