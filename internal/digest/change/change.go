@@ -1425,25 +1425,3 @@ func containsAny(s string, words ...string) bool {
 	}
 	return false
 }
-
-// MarkedClauses are the clauses of s that announce its change, by a
-// mark of one: "only the catalog moved" of "The parquet files under
-// /mnt/research/results stay where they are, only the catalog moved."
-// What the change is about is in them. Nil when no one clause holds a
-// mark whole ("from 36 to 24, months" cut at its comma).
-func MarkedClauses(s string) []string {
-	var out []string
-	for _, c := range clauseBreak.Split(s, -1) {
-		if changeMark.MatchString(c) || planMark.MatchString(c) || tooValue.MatchString(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// clauseBreak ends a clause: a sentence's end, a colon, a dash or a
-// bracket, a comma that a word opening another clause follows ("…
-// stay where they are, only the catalog moved"), or such a word itself
-// ("when a card gets swapped by SSE while someone has the dialog
-// open"). A comma alone goes on with a list: "now struct 35, cryoem 30".
-var clauseBreak = lazyre.New(`[.;:!?]\s+|[.;:!?]$|\s*[—–()]\s*|\s+-\s+|(?:,\s+|\s+)(?:while|because|but|so|when|whereas|although|though|until|unless|only|yet|which)\s+`)

@@ -594,7 +594,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) && r.changeOn(xk, n, c) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) {
 				return true
 			}
 			continue
@@ -736,31 +736,6 @@ func otherPaths(x, newer string) bool {
 // pathNumber is a path a number follows, said of it: "/live.mp3 at 128
 // kbps", "`/srv/music` is 2.1 TB".
 var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")
-
-// changeOn reports whether change c of statement n, which names no old
-// value, is on something x (keys xk) says: a clause of n that announces
-// the change shares a distinctive key with x besides the change's
-// values. The rest of n may share x's topic and change nothing of it:
-// "The parquet files under /mnt/research/results stay where they are,
-// only the catalog moved." leaves "The bars live under
-// /mnt/research/bars/minute, one parquet file per symbol per year"
-// standing; "Bumped the toolchain: go.mod and the CI image pin Go
-// 1.22.2." moves "The toolchain pins Go 1.21.4 in go.mod".
-func (r *Retirer) changeOn(xk map[string]bool, n *Statement, c *change.Change) bool {
-	if len(c.Old) > 0 {
-		return true // x names what it replaced (Says)
-	}
-	clauses := change.MarkedClauses(n.Text)
-	if len(clauses) == 0 {
-		return true
-	}
-	for _, s := range clauses {
-		if r.aside(xk, change.TopicKeys(s), c) {
-			return true
-		}
-	}
-	return false
-}
 
 // otherThingsVersion reports whether change c only gives a thing a new
 // version (versions, the newer statement's), and x, of versions xVer and
