@@ -275,6 +275,18 @@ var route = lazyre.New(`(?i)\b((?:pull|push|sync|cop(?:y|ies|ied|ying)|send|sent
 // mains again) read "back on" as a change to "line cancels".
 var backOnLine = lazyre.New(`(?i)\bback\s+on[\s-]line\b`)
 
+// habitual finds a participle that tells what happens each time, not
+// what was done once: "when a card gets swapped by SSE", "a 409 is
+// swapped like a 2xx" say how htmx updates a page. Read as changes, they
+// retired what shared a word of their topic ("an htmx request gets just
+// the card partial").
+var habitual = lazyre.New(`(?i)\b(?:(gets?|getting)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+|(is|are)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+(like|as)\b)`)
+
+// fallBack is what a thing does when something is missing, not a return
+// to an old value: "Typst, when a font is missing, only warns and falls
+// back to Libertinus Serif".
+var fallBack = lazyre.New(`(?i)\b(falls?|falling|fell)\s+back\s+(?:to|on)\s+`)
+
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
 // instead", "instead of",
@@ -422,6 +434,10 @@ func Of(s string) *Change {
 	s = fromNowOn.ReplaceAllString(s, "")
 	if containsAny(s, "ed ") {
 		s = described.ReplaceAllString(s, "$1 ")
+		s = habitual.ReplaceAllString(s, "$1$2 $3")
+	}
+	if containsAny(s, "back") {
+		s = fallBack.ReplaceAllString(s, "$1 ")
 	}
 	if containsAny(s, "thought", "consider", "toyed", "weighed") {
 		s = weighedInstead.ReplaceAllString(s, "")
@@ -597,7 +613,7 @@ var offValue = lazyre.New(`(?i)\b(?:off|away from)\s+(?:of\s+)?(?:the\s+|port\s+
 // names what it replaced retires it.
 func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 	for _, v := range c.New {
-		if HasAll(xk, v) {
+		if HasAll(xk, v) || namesSpelled(xk, v) {
 			// x names the new value: it states the change or the
 			// current value, unless it names the old one as current too.
 			if xc != nil {
@@ -621,6 +637,28 @@ func (c *Change) Says(xk map[string]bool, xc *Change, namedOnly bool) bool {
 	}
 	return false
 }
+
+// namesSpelled reports whether keys xk hold value v, one code token,
+// written with a dot or a hyphen between its letters and its number:
+// "G.722" is the codec `g722` names, and "transcoded G.722↔alaw" states
+// what "tpl-remote now offers `g722,alaw`" gives.
+func namesSpelled(xk, v map[string]bool) bool {
+	if len(v) != 1 {
+		return false
+	}
+	for t := range v {
+		m := letterNumber.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		return xk[m[1]+"."+m[2]] || xk[m[1]+"-"+m[2]]
+	}
+	return false
+}
+
+// letterNumber is a name of letters and a number run together: g722,
+// h264.
+var letterNumber = lazyre.New(`^([a-z]+)(\d+)$`)
 
 // removal finds what a statement says was taken out, by its name: a
 // capitalised name or one in backquotes, ending the clause, so that

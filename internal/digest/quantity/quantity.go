@@ -305,7 +305,7 @@ var measures = func() map[string]bool {
 	m := map[string]bool{"%": true}
 	for _, w := range strings.Fields(`ms millisecond milliseconds s sec secs second seconds min mins minute minutes
 		h hr hrs hour hours day days night nights week weeks month months year years
-		b kb mb gb tb kib mib gib tib byte bytes px pt em rem mm cm °c °f`) {
+		b kb mb gb tb kib mib gib tib byte bytes px pt em rem mm cm ma mv v mw w kw °c °f`) {
 		if u := unitKey(w); u != "" {
 			m[u] = true
 		}

@@ -73,6 +73,12 @@ func (r *Retirer) otherVersionOf(x string, xv map[string]string, xk map[string]b
 // the v1 host", "build with pdflatex for now".
 var stillRE = lazyre.New(`(?i)\b(?:still|for now)\b`)
 
+// stillPurpose is "still" in what a change is for, a state kept
+// through it rather than one said to hold for now: "local_net=10.20.0.0/16
+// plus 192.168.50.0/24 so the office LAN and the WireGuard users still
+// get the private address".
+var stillPurpose = lazyre.New(`(?i)\bso\s+(?:that\s+)?(?:[\w'’-]+\s+){0,8}?still\b`)
+
 // stillKeys are the keys of the clause of x that says a state holds for
 // now ("milter_default_action is still accept"): a newer statement on the
 // rest of x ("OpenDKIM signs them as they arrive") leaves that state
@@ -347,7 +353,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xc, xs, xSet, xVer, xNamed, xTools = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x), change.Tools(x)
 				xBare = prose.BareSettings(x)
 			}
-			still, xDirs, xPaths, xStanding = stillRE.MatchString(x), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
+			still, xDirs, xPaths, xStanding = stillRE.MatchString(x) && stillRE.MatchString(stillPurpose.ReplaceAllString(x, "")), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
 			if still {
 				xStillK = stillKeys(x, xk)
 			}
