@@ -263,12 +263,32 @@ func SameShape(a, b string) bool {
 // node" which one; read as changes, they retired whatever shared their
 // topic ("please never run anything with --yes-i-really-mean-it"). After
 // "the" it may tell what changed: "the changed timeout is 30 s now".
-var described = lazyre.New(`(?i)\b(a|an|each|every)\s+(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
+var described = lazyre.New(`\b(a|an|each|every)\s+(?i:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|swapped|replaced|disabled|enabled|raised|lowered)\s+`)
 
 // route is data sent from one place to another, no change from one
 // value to another: "a sync job that pulls from pbs01 to the second
 // PBS" read "from pbs01 to the second" as pbs01 replaced.
 var route = lazyre.New(`(?i)\b((?:pull|push|sync|cop(?:y|ies|ied|ying)|send|sent|stream|forward|mirror|ship|transfer|upload|download|rsync|replicat(?:e|es|ed|ing)|rout(?:e|es|ed|ing))(?:s|es|ed|ing|ped|ping|red|ring)?)\s+from\s+`)
+
+// routed rewrites each route in s ("pulls from pbs01 to the second
+// PBS") so that its "from … to" reads as no change; not where the route
+// is what changed ("the backups now pull from nas02") or a noun a change
+// verb before it moves ("switched the mirror from pbs01 to pbs02").
+func routed(s string) string {
+	ms := route.FindAllStringSubmatchIndex(s, -1)
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if before := s[:m[0]]; routeChanged.MatchString(before) {
+			continue
+		}
+		s = s[:m[0]] + s[m[2]:m[3]] + " out of " + s[m[1]:]
+	}
+	return s
+}
+
+// routeChanged is what, before a route, makes it a change: "now" a word
+// or two before it, a change verb anywhere before it.
+var routeChanged = lazyre.New(`(?i)\bnow\s+(?:\w+\s+)?$|\b(?:switch|swapp|mov|chang|migrat|replac)\w*\b`)
 
 // backOnLine is power or a link restored, no value gone back to:
 // "coming back on line cancels it" (upssched's timer once the UPS is on
@@ -280,12 +300,12 @@ var backOnLine = lazyre.New(`(?i)\bback\s+on[\s-]line\b`)
 // swapped like a 2xx" say how htmx updates a page. Read as changes, they
 // retired what shared a word of their topic ("an htmx request gets just
 // the card partial").
-var habitual = lazyre.New(`(?i)\b(?:(gets?|getting)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+|(is|are)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+(like|as)\b)`)
+var habitual = lazyre.New(`(?i)\b(?:(gets?|getting)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+|(is|are)\s+(?:moved|switched|migrated|changed|swapped|replaced|raised|lowered)\s+(like|as)\s+(?:a|an|any|the|if|when|soon)\b)`)
 
 // fallBack is what a thing does when something is missing, not a return
 // to an old value: "Typst, when a font is missing, only warns and falls
 // back to Libertinus Serif".
-var fallBack = lazyre.New(`(?i)\b(falls?|falling|fell)\s+back\s+(?:to|on)\s+`)
+var fallBack = lazyre.New(`(?i)\b(falls?|falling)\s+back\s+(?:to|on)\s+`)
 
 // changeMark finds a statement that announces a change: "change of
 // plan", "let's move to RAUC", "switch to Vitest", "… with mini.test
@@ -388,6 +408,9 @@ var newValue = lazyre.New("(?i)(?:\\b(?:to|back (?:to|on|at|in))|→|->|=>) (?:t
 // kept: it may tell a change.
 var weighedInstead = lazyre.New(`(?i)\b(?:thought about|thought of|considered|toyed with|weighed)\s+[^.;]*?\binstead\b[,;]?\s+but\b`)
 
+// butInside is a "but" inside what weighedInstead matched, before its own.
+var butInside = lazyre.New(`(?i)\bbut\b`)
+
 // standing is an instruction that holds until it is taken back.
 var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
 
@@ -440,10 +463,15 @@ func Of(s string) *Change {
 		s = fallBack.ReplaceAllString(s, "$1 ")
 	}
 	if containsAny(s, "thought", "consider", "toyed", "weighed") {
-		s = weighedInstead.ReplaceAllString(s, "")
+		s = weighedInstead.ReplaceAllStringFunc(s, func(m string) string {
+			if butInside.MatchString(strings.TrimSuffix(m, "but")) {
+				return m // "considered keeping Redis, but moved it to NATS instead, but …": a change made
+			}
+			return ""
+		})
 	}
 	if containsAny(s, "from ") {
-		s = route.ReplaceAllString(s, "$1 out of ")
+		s = routed(s)
 	}
 	if containsAny(s, "on line", "on-line") {
 		s = backOnLine.ReplaceAllString(s, "online")
@@ -1455,8 +1483,11 @@ func Only(s string) map[string]bool {
 		return nil
 	}
 	var out map[string]bool
-	for _, m := range onlyChanged.FindAllStringSubmatch(s, -1) {
-		for k := range TopicKeys(m[1]) {
+	for _, m := range onlyChanged.FindAllStringSubmatchIndex(s, -1) {
+		if notBefore.MatchString(s[:m[0]]) {
+			continue // "not only the catalog moved, the parquet files did too"
+		}
+		for k := range TopicKeys(s[m[2]:m[3]]) {
 			if out == nil {
 				out = make(map[string]bool)
 			}
@@ -1465,6 +1496,9 @@ func Only(s string) map[string]bool {
 	}
 	return out
 }
+
+// notBefore is a "not" right before what it ends.
+var notBefore = lazyre.New(`(?i)\bnot\s*$`)
 
 // onlyChanged is a change said of one thing alone: "only the catalog
 // moved", "only its port changed", "just the schedule was changed".

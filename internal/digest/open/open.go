@@ -36,7 +36,7 @@ func IsTodo(s string) bool {
 // dayAsPlace is tomorrow's thing named as where or when something is
 // not wanted or was before, no work planned: "I want to know within
 // minutes, not in tomorrow's digest".
-var dayAsPlace = lazyre.New(`(?i)\b(?:in|than|from|until|before|of|with|not)\s+tomorrow's\s+\w+`)
+var dayAsPlace = lazyre.New(`(?i)\b(?:in|than|from|of|not)\s+tomorrow's\s+\w+`)
 
 // awaits is a stopgap that holds until something comes or someone
 // decides: "the second is backordered for about two weeks, so FV5-FV8

@@ -77,7 +77,7 @@ var stillRE = lazyre.New(`(?i)\b(?:still|for now)\b`)
 // through it rather than one said to hold for now: "local_net=10.20.0.0/16
 // plus 192.168.50.0/24 so the office LAN and the WireGuard users still
 // get the private address".
-var stillPurpose = lazyre.New(`(?i)\bso\s+(?:that\s+)?(?:[\w'’-]+\s+){0,8}?still\b`)
+var stillPurpose = lazyre.New(`(?i)\bso\s+(?:that\s+)?(?:[\w'’-]+\s+){0,8}?still\s+(?:get|gets|work|works|reach|reaches|see|sees|use|uses|have|has|can)\b`)
 
 // stillKeys are the keys of the clause of x that says a state holds for
 // now ("milter_default_action is still accept"): a newer statement on the
@@ -597,7 +597,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue
 		}
 		if c := n.change; c != nil {
-			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk) {
+			if r.aside(xk, n.keys, c) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk, x) {
 				return true
 			}
 			continue
@@ -767,6 +767,11 @@ func compoundNouns(s, u string) []string {
 	for _, m := range compoundCount.FindAllStringSubmatch(s, -1) {
 		if quantity.UnitOf(m[1]) == u && !quantity.Counter(quantity.UnitOf(m[2])) {
 			out = append(out, lex.Key(m[2]))
+			if m[3] != "" && !linkWord[strings.ToLower(m[3])] {
+				// "the 400-symbol liquid universe": the noun may come
+				// after a word that describes it.
+				out = append(out, lex.Key(m[3]))
+			}
 		}
 	}
 	return out
@@ -774,11 +779,19 @@ func compoundNouns(s, u string) []string {
 
 // compoundCount is a count said as a compound before its noun: "a
 // 400-symbol universe", "the 20-symbol sample".
-var compoundCount = lazyre.New(`\b\d[\d.,]*-([a-zA-Z]+)\s+([a-z][a-z]+)\b`)
+var compoundCount = lazyre.New(`\b\d[\d.,]*-([a-zA-Z]+)\s+([a-z][a-z]+)\b(?:\s+([a-z][a-z]+)\b)?`)
+
+// linkWord is a word after a compound's noun that begins what follows it.
+var linkWord = map[string]bool{"of": true, "on": true, "in": true, "at": true, "for": true, "from": true, "with": true, "to": true,
+	"by": true, "into": true, "and": true, "or": true, "the": true, "is": true, "are": true, "was": true, "now": true}
 
 // pathNumber is a path a number follows, said of it: "/live.mp3 at 128
 // kbps", "`/srv/music` is 2.1 TB".
 var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")
+
+// bareVersion is a version no name goes with: "pins 3.11 in its
+// Dockerfile" may be the version a newer statement gives its thing.
+var bareVersion = lazyre.New(`(?:^|\s)v?\d+\.\d+(?:\.\d+)?\b`)
 
 // otherThingsVersion reports whether change c only gives a thing a new
 // version (versions, the newer statement's), and x, of versions xVer and
@@ -786,8 +799,8 @@ var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=
 // Python 3.12.7 now; … pyproject.toml requires 3.12" says nothing of
 // "the KDP workbooks are read with openpyxl (added to pyproject.toml)",
 // which only shares the file the version is written in.
-func otherThingsVersion(c *change.Change, versions, xVer map[string]string, xk map[string]bool) bool {
-	if len(c.Old) > 0 || len(c.New) == 0 || len(versions) == 0 || len(xVer) > 0 {
+func otherThingsVersion(c *change.Change, versions, xVer map[string]string, xk map[string]bool, x string) bool {
+	if len(c.Old) > 0 || len(c.New) == 0 || len(versions) == 0 || len(xVer) > 0 || bareVersion.MatchString(x) {
 		return false
 	}
 	for _, v := range c.New {
@@ -824,9 +837,11 @@ func announcing(s string) string {
 		return s
 	}
 	var out []string
+	after := false // the sentence after one that announces goes on with it: "I changed the update check. It runs once an hour."
 	for _, sn := range digest.Sentences(s) {
-		if change.Of(sn) != nil || change.SaysNow(sn) {
+		if says := change.Of(sn) != nil || change.SaysNow(sn); says || after {
 			out = append(out, sn)
+			after = says
 		}
 	}
 	return strings.Join(out, " ")
