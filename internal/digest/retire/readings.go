@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/digest/wire"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -236,9 +237,9 @@ func encodeReading(st *Statement) []byte {
 		b = wire.AppendStr(b, st.nowValue)
 		b = wire.AppendLen(b, st.fractions == nil, len(st.fractions))
 		for _, f := range st.fractions {
-			b = wire.AppendStr(b, f.n)
-			b = wire.AppendStr(b, f.total)
-			b = wire.AppendStr(b, f.noun)
+			b = wire.AppendStr(b, f.N)
+			b = wire.AppendStr(b, f.Total)
+			b = wire.AppendStr(b, f.Noun)
 		}
 		b = wire.AppendLen(b, st.insteadOf == nil, len(st.insteadOf))
 		for _, p := range st.insteadOf {
@@ -281,9 +282,9 @@ func decodeReading(b string, st *Statement) (uint64, error) {
 		st.removed, st.named, st.tools, st.done = d.Strs(), d.Map(), d.Map(), true
 		st.nowNoun, st.nowValue = d.Str(), d.Str()
 		if n, isNil := d.Len(); !isNil {
-			st.fractions = make([]fraction, 0, n)
+			st.fractions = make([]differ.Fraction, 0, n)
 			for range n {
-				st.fractions = append(st.fractions, fraction{n: d.Str(), total: d.Str(), noun: d.Str()})
+				st.fractions = append(st.fractions, differ.Fraction{N: d.Str(), Total: d.Str(), Noun: d.Str()})
 			}
 		}
 		if n, isNil := d.Len(); !isNil {

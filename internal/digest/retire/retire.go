@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -288,7 +289,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xDur              []prose.Claim
 		xDurRead          bool
 		xBare             map[string]string
-		xFrac             []fraction // read once a newer statement counts something
+		xFrac             []differ.Fraction // read once a newer statement counts something
 		xFracRead         bool
 		xStillK           map[string]bool // the keys of the clause that says what is still so
 		xChose            map[string]bool // what x chose, said as "X it is"
@@ -440,7 +441,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// names that value: "115200 is a bottleneck" once the link
 			// went from 115200 to 921600.
 			for _, v := range n.replaced {
-				if (distinctValue(v) || mixedCode(v)) && (xk[v] || hasValue(x, v)) && !(session(n.Rank) == session(rank) && leaves(x, v)) {
+				if (differ.DistinctValue(v) || differ.MixedCode(v)) && (xk[v] || differ.HasValue(x, v)) && !(session(n.Rank) == session(rank) && leaves(x, v)) {
 					return true // what its own session was asked to leave is no statement of it
 				}
 			}
@@ -452,16 +453,16 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			continue
 		}
-		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && n.announces() && otherPort(x, xPorts[0], n.Text) {
+		if len(xPorts) == 1 && strings.Contains(n.Text, "`") && n.announces() && differ.Port(x, xPorts[0], n.Text) {
 			return true // "`npm run dev` serves it at 127.0.0.1:9292" once "`npm run dev` now serves it on port 9393"
 		}
-		if strings.Contains(n.Text, "listens on") && strings.Contains(x, "listen") && n.announces() && otherListen(x, n.Text) {
+		if strings.Contains(n.Text, "listens on") && strings.Contains(x, "listen") && n.announces() && differ.Listen(x, n.Text) {
 			return true // "wg0 … listening on UDP 51820" once "wg0 listens on UDP 443 now"
 		}
 		if len(n.fractions) > 0 && !xFracRead {
-			xFrac, xFracRead = fractionsOf(x), true
+			xFrac, xFracRead = differ.FractionsOf(x), true
 		}
-		if len(n.fractions) > 0 && otherFraction(xFrac, n.fractions) {
+		if len(n.fractions) > 0 && differ.Fractions(xFrac, n.fractions) {
 			return true // "412 of the 430 local codes have a LOINC code" once "424 of the 430 codes translate"
 		}
 		if xQuoted && quotesReplaced(x, n.insteadOf) {
@@ -473,10 +474,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(n.insteadOf) > 0 && placeReplaced(x, n.insteadOf) {
 			return true // "They pick the file up from \\fs01\billing\ERP-Import." once "instead of the ERP-Import share"
 		}
-		if xQuoted && strings.Contains(n.Text, "`") && otherArg(x, n.Text) && !otherPlace(x, n.Text) {
+		if xQuoted && strings.Contains(n.Text, "`") && differ.Arg(x, n.Text) && !differ.Place(x, n.Text) {
 			return true // "`script/tally minion worker -j 4`" once it runs "`script/tally minion worker -j 8`"
 		}
-		if xQuoted && n.announces() && otherSchedule(x, n.Text) && r.near(xk, n.keys) {
+		if xQuoted && n.announces() && differ.Schedule(x, n.Text) && r.near(xk, n.keys) {
 			return true // "a Cloud Scheduler trigger at `0 2 * * *` UTC" once "the trigger is `30 4 * * *` UTC now"
 		}
 		if xSibling && n.announces() && change.Siblings(x, n.Text) {
@@ -524,12 +525,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 			// How long a named thing lasts, the port it listens on, or
 			// what a small file holds is one setting, whatever else the
 			// two sentences say.
-			if nc := n.factClaim(); otherValue(*xClaim, *nc) || otherDuration(*xClaim, *nc) {
+			if nc := n.factClaim(); differ.Value(*xClaim, *nc) || differ.Duration(*xClaim, *nc) {
 				return true
 			}
 			if strings.HasSuffix(xClaim.Subject, " content") && strings.Contains(n.Text, ". ") {
 				for _, sn := range digest.Sentences(n.Text) {
-					if otherValue(*xClaim, prose.FactClaim(sn)) {
+					if differ.Value(*xClaim, prose.FactClaim(sn)) {
 						return true // ".nvmrc is 22.11.0" among a list of changes
 					}
 				}
@@ -544,11 +545,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 					xDur = prose.Durations(x)
 				}
 			}
-			if otherDurations(xDur, nd, n.saysNow()) {
+			if differ.Durations(xDur, nd, n.saysNow()) {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}
-		if n.keys != nil && n.announces() && otherPeriod(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) && otherPeriod(x, announcing(n.Text)) {
+		if n.keys != nil && n.announces() && differ.Period(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) && differ.Period(x, announcing(n.Text)) {
 			return true // "checks once at startup and then every 4 hours" once "the app now checks once an hour"
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
@@ -602,7 +603,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			continue
 		}
-		if otherValue(*xClaim, *n.factClaim()) {
+		if differ.Value(*xClaim, *n.factClaim()) {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/gone"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
@@ -150,7 +151,7 @@ func (r *Retirer) addMovedValues() {
 			if x.Rank <= n.Rank || x.keys == nil || !strings.Contains(strings.ToLower(x.Text), noun) {
 				continue
 			}
-			if v := strings.TrimRight(change.ValueOf(x.Text, noun), "."); v != "" && v != to && distinctValue(v) && !slices.Contains(st.replaced, v) {
+			if v := strings.TrimRight(change.ValueOf(x.Text, noun), "."); v != "" && v != to && differ.DistinctValue(v) && !slices.Contains(st.replaced, v) {
 				st.replaced = append(st.replaced, v)
 			}
 		}
@@ -420,7 +421,7 @@ func (r *Retirer) addOwnSubstitution(cmd string, rank int) {
 // statements gave.
 func replacedIn(x string, xk map[string]bool, n *Statement) bool {
 	for _, v := range n.replaced {
-		if xk[v] || hasValue(x, v) {
+		if xk[v] || differ.HasValue(x, v) {
 			return !namesNew(x, n) && !leaves(x, v)
 		}
 	}
@@ -447,7 +448,7 @@ func leaves(x, v string) bool {
 func namesNew(x string, n *Statement) bool {
 	was := change.CodeTokens(n.was)
 	for _, t := range change.CodeTokens(n.Text) {
-		if len(t) > 2 && !slices.Contains(was, t) && hasValue(x, t) {
+		if len(t) > 2 && !slices.Contains(was, t) && differ.HasValue(x, t) {
 			return true
 		}
 	}
@@ -479,7 +480,7 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 				}
 			}
 			for _, v := range replace.ValueParts(t) {
-				if v != t && distinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
+				if v != t && differ.DistinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
 					st.replaced = append(st.replaced, v)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -59,11 +60,11 @@ func choiceOver(x string) *overChoice {
 // now done inside dnsmasq itself, as a dnsmasq blocklist" once AdGuard
 // was picked over dnsmasq blocklists.
 func (c *overChoice) backTo(n string, nk map[string]bool, shared func(a, b map[string]bool) int) bool {
-	if !hasValue(n, c.alt) {
+	if !differ.HasValue(n, c.alt) {
 		return false
 	}
 	for _, w := range c.took {
-		if hasValue(n, w) {
+		if differ.HasValue(n, w) {
 			return false
 		}
 	}
@@ -145,7 +146,7 @@ func tookOther(x, what, n string) bool {
 	if len(b) < 3 || b[0] < 'A' || b[0] > 'Z' || strings.Contains(what, b) {
 		return false
 	}
-	return hasValue(x, strings.ToLower(b))
+	return differ.HasValue(x, strings.ToLower(b))
 }
 
 var movedTo = lazyre.New(`\b(?i:go|going|went|switch|switching|move|moving|come|coming) (?i:back |over )?(?i:to) ([A-Z][\w.+-]*)`)

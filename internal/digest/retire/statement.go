@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -37,7 +38,7 @@ type Statement struct {
 	// files are the distinctive file names a statement that announces a
 	// change names ("the import is BILL_YYYYMM.csv now"), by base name.
 	files      map[string]string
-	fractions  []fraction
+	fractions  []differ.Fraction
 	quantities []quantity.Quantity
 	// only are the keys of the thing the statement says alone changed
 	// (change.Only): "only the catalog moved".
@@ -148,7 +149,7 @@ func (st *Statement) read() {
 	st.quantities, st.removed, st.named = quantity.Of(st.Text), change.Removed(st.Text), prose.Named(st.Text)
 	st.tools = change.Tools(st.Text)
 	st.nowNoun, st.nowValue = change.NowIs(st.Text)
-	st.fractions = fractionsOf(st.Text)
+	st.fractions = differ.FractionsOf(st.Text)
 	if st.change != nil {
 		st.files = fileNames(st.Text)
 		st.only = change.Only(st.Text)
