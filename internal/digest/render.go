@@ -58,11 +58,24 @@ func ItemText(title, body string) (string, string) {
 		return title, body
 	}
 	t := strings.TrimRight(title, ".")
-	if rest, ok := cutPrefixFold(body, t); ok && (rest == "" || strings.ContainsAny(rest[:1], " .:;,—-")) {
-		body = strings.TrimLeft(rest, " .:;,—-")
+	for _, lead := range titleLeads {
+		// "and use the by-id paths when you create it, never sda/sdb."
+		// is the body of the rule "Use the by-id paths when you create
+		// it": the title is its clause without the word that joined it
+		// to what the user said before.
+		after, ok := cutPrefixFold(body, lead)
+		if !ok {
+			continue
+		}
+		if rest, ok := cutPrefixFold(after, t); ok && (rest == "" || strings.ContainsAny(rest[:1], " .:;,—-")) {
+			return title, strings.TrimLeft(rest, " .:;,—-")
+		}
 	}
 	return title, body
 }
+
+// titleLeads are the words a body may have before the title it repeats.
+var titleLeads = []string{"", "and ", "but ", "so ", "also ", "then ", "and also "}
 
 // FirstSentence splits s into its first sentence, without its full
 // stop, and the rest.

@@ -102,3 +102,20 @@ func TestCutInSentence(t *testing.T) {
 		}
 	}
 }
+
+// An item's body that repeats its title is shown without it, also when a
+// word joined it to what was said before: the rule's title is its
+// clause.
+func TestItemTextRepeatedTitle(t *testing.T) {
+	for _, tc := range []struct{ title, body, want string }{
+		{"Use the by-id paths when you create it", "and use the by-id paths when you create it, never sda/sdb. write the commands and the dataset layout.", "never sda/sdb. write the commands and the dataset layout."},
+		{"Use Postgres", "Use Postgres: it is already deployed.", "it is already deployed."},
+		{"No ORMs", "but no ORMs.", ""},
+		{"Use Postgres", "and Postgres is already deployed.", "and Postgres is already deployed."},
+		{"Use the cache", "and use the cached copy.", "and use the cached copy."},
+	} {
+		if _, got := ItemText(tc.title, tc.body); got != tc.want {
+			t.Errorf("ItemText(%q, %q) body = %q, want %q", tc.title, tc.body, got, tc.want)
+		}
+	}
+}
