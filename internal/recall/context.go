@@ -308,6 +308,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	sessions = append(sessions, recent.Latest(m, dir, maxPackSessions)...)
 	sums := recent.Digests(sessions)
 	v := open.NewVocab(sums)
+	year := newestYear(sessions, core)
 	// doneRank is the rank whose Vocab.DoneLater says of an item's to-do whether
 	// a newer session dealt with it or said it again.
 	doneRank := func(session string) int {
@@ -352,7 +353,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			g.sec, prio, limit = secPinned, 2+c.Importance, pinnedCap
 		}
 		u := g.add(prio, "")
-		u.render = itemRenderer(m, g, c, limit, r, doneRank, func(body string) string {
+		u.render = itemRenderer(m, g, c, limit, year, r, doneRank, func(body string) string {
 			if c.Pinned {
 				return body
 			}
@@ -385,7 +386,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	dealtWith := v.DealtWith(sums)
 	for k, s := range sessions {
-		g := sessionGroup(s, k, sessions, v, r, cores, dealtWith)
+		g := sessionGroup(s, k, sessions, year, v, r, cores, dealtWith)
 		if note := stale[g.id]; note != "" {
 			g.head = strings.TrimSuffix(g.head, ")\n") + "; " + note + ")\n"
 		}
@@ -401,7 +402,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 				continue
 			}
 			seen[h.Path] = true
-			groups = append(groups, hitGroup(h))
+			groups = append(groups, hitGroup(h, year))
 		}
 	}
 
@@ -652,9 +653,11 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 // maxNames is how many of what was left out the list names.
 const maxNames = 3
 
-// minManifestTokens is about the size of the shortest list of what was
-// left out.
-const minManifestTokens = 16
+// minManifestTokens is the size of the shortest list of what was left
+// out ("_Left out: 2 memories, 0 sessions in part; see `cairn search`._"
+// and the blank line before it): reserved any smaller, a small budget's
+// pack filled to the brim lost its last unit whole to make room for it.
+const minManifestTokens = 19
 
 // manifest says what was left out, names a few with how to fetch each,
 // and which sessions are shown in part; with names below 0, in as few
@@ -681,16 +684,21 @@ func manifest(left, part []*group, names int) string {
 		b.WriteString(". ")
 	}
 	if len(part) > 0 {
-		b.WriteString("Shown in part: ")
+		// Sessions all, named by their ids: the command that reads one
+		// is given once, after them.
+		b.WriteString("Shown in part: session")
+		if len(part) > 1 {
+			b.WriteString("s")
+		}
 		for i, g := range part {
-			if i > 0 {
-				b.WriteString(", ")
-			}
 			if i == names+1 {
-				fmt.Fprintf(&b, "%d more", len(part)-i)
+				fmt.Fprintf(&b, " and %d more", len(part)-i)
 				break
 			}
-			fmt.Fprintf(&b, "`%s`", g.fetch)
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(" " + memory.ShortSession(g.id))
 		}
 		b.WriteString(". ")
 	}
@@ -705,7 +713,7 @@ func manifest(left, part []*group, names int) string {
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
 	// The entry's state, in one object: captured one by one, the item
 	// and each variable the function sets were an allocation each, ten
 	// for every core item (57,000 at 5,700).
@@ -721,7 +729,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 			// The catalogue has the title and the tail the file would
 			// give: near a full pack thousands of items are offered
 			// less room than their title needs, and none of them is read.
-			e.least = tail.LeastTokens(e.c.Title, e.c.Kind, e.c.Updated, g.id, g.note)
+			e.least = tail.LeastTokens(e.c.Title, e.c.Kind, e.c.Updated, year, g.id, g.note)
 		}
 		if !e.read && e.least > min(room, limit) {
 			return ""
@@ -783,7 +791,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit int, r *de
 				e.gone = true
 				return ""
 			}
-			e.tail = tail.Of(kind, when, g.id, g.note)
+			e.tail = tail.Of(kind, when, year, g.id, g.note)
 		}
 		if e.gone {
 			return ""
@@ -914,7 +922,7 @@ const listPrio = 0
 // stale, and so is one a core item states; a to-do a newer session dealt
 // with is left out too, and so is one the open items list. A bullet that
 // says what a core item says takes the item's place when it comes first.
-func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.Vocab, r *derived.Retirer, cores *derived.Titles[*unit], dealtWith func(k int, ask string) bool) *group {
+func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int, v *open.Vocab, r *derived.Retirer, cores *derived.Titles[*unit], dealtWith func(k int, ask string) bool) *group {
 	newer := sessions[:k]
 	short := memory.ShortSession(s.ID)
 	g := &group{sec: secSessions, id: s.ID, title: s.Title, fetch: "cairn session show " + short, path: s.Dir + "/summary.md"}
@@ -927,7 +935,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 	}
 	date := ""
 	if !s.When.IsZero() {
-		date = " — " + s.When.UTC().Format(time.DateOnly)
+		date = " — " + tail.Day(s.When.UTC(), year)
 	}
 	title, requests := digest.Heading(s.Title, s.Digest.Parts[digest.Request])
 	dealt := func(ask string) bool { return !s.Current && dealtWith(k, ask) }
@@ -1065,6 +1073,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 			u.rule = p == digest.Preferences
 			u.render = func(room int) string {
 				lead := "- " + label + ": "
+				if unlabelled(p) {
+					lead = "- "
+				}
 				n := indexer.EstimateTokens(lead)
 				r := min(room, bulletCap) - n
 				if r < minUnitTokens/2 {
@@ -1150,6 +1161,16 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, v *open.
 	return g
 }
 
+// unlabelled reports whether a pack gives part p's bullets without their
+// label. What a session found, did and set up reads as such under its
+// heading, and "Outcome: " was three tokens of every such line, a
+// twelfth of what older sessions' lines say. A request, a decision, a
+// choice rejected, a root cause or a rule keeps its label: it says how
+// to read the line.
+func unlabelled(p int) bool {
+	return p == digest.Outcome || p == digest.Environment || p == digest.Details
+}
+
 // currentOutcome is the heading of a session whose title a newer session
 // changed all of ("Hosting: self-hosted Temporal or Temporal Cloud?" once
 // it is Cloud): what its first outcome still current says, in a few
@@ -1181,7 +1202,7 @@ func eachSaid(sents []map[string]bool, words map[string]bool) bool {
 }
 
 // hitGroup renders a search hit as a list entry.
-func hitGroup(h SearchHit) *group {
+func hitGroup(h SearchHit, year int) *group {
 	var meta []string
 	if h.Kind != "" {
 		meta = append(meta, h.Kind)
@@ -1190,7 +1211,7 @@ func hitGroup(h SearchHit) *group {
 		meta = append(meta, "session "+memory.ShortSession(h.Session))
 	}
 	if h.Created != nil {
-		meta = append(meta, h.Created.Format(time.DateOnly))
+		meta = append(meta, tail.Day(*h.Created, year))
 	}
 	meta = append(meta, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine))
 	after := " (" + strings.Join(meta, ", ") + ")\n"
@@ -1203,6 +1224,25 @@ func hitGroup(h SearchHit) *group {
 	g := &group{sec: secRelated, id: h.ID, path: h.Path, title: h.Title, fetch: "cairn show " + tail.Ref(h.ID), retrieved: true}
 	g.add(0.55+0.35*h.Scores.Match, "").render = func(room int) string { return entry(title, text, after, min(room, hitCap)) }
 	return g
+}
+
+// newestYear is the year of the newest session or core item: a pack
+// gives the days of that year without it ("Dec 5"), as one says them.
+// It is the memory's, not the clock's, so that a pack is the same
+// whenever it is made.
+func newestYear(sessions []*recent.Session, core []corecache.Item) int {
+	var newest time.Time
+	for _, s := range sessions {
+		if s.When.After(newest) {
+			newest = s.When
+		}
+	}
+	for _, c := range core {
+		if c.Updated.After(newest) {
+			newest = c.Updated
+		}
+	}
+	return newest.UTC().Year()
 }
 
 // namedSession finds the folder of the session ref names (in sessions/

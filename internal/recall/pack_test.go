@@ -338,7 +338,7 @@ func checkPack(t *testing.T, p *Pack) {
 	if strings.Contains(text, "DST transitions in the hourly report (session") {
 		t.Error("an open item a later session resolved is listed")
 	}
-	if !strings.Contains(text, "### Move the API port — 2026-03-06 (session d15ea5e0)") {
+	if !strings.Contains(text, "### Move the API port — Mar 6 (session d15ea5e0)") {
 		t.Error("the latest real session has no heading")
 	}
 }

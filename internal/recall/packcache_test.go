@@ -268,7 +268,7 @@ func TestOlderOutcomeWithValue(t *testing.T) {
 	}
 	writeSessions(t, m, map[string]string{}, sessions)
 	shown := false
-	for budget := 200; budget <= 1200; budget += 25 {
+	for budget := 200; budget <= 1200; budget += 10 {
 		p, err := Context(context.Background(), m, ContextOptions{Budget: budget})
 		if err != nil {
 			t.Fatal(err)

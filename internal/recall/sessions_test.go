@@ -330,7 +330,7 @@ func sessionPack(t *testing.T, m *memory.Memory, sessions []*recent.Session, k, 
 	var cores derived.Titles[*unit]
 	var heads [numSections]string
 	heads[secSessions] = "## Latest sessions"
-	groups := []*group{sessionGroup(sessions[k], k, sessions, v, r, &cores, v.DealtWith(sums))}
+	groups := []*group{sessionGroup(sessions[k], k, sessions, newestYear(sessions, nil), v, r, &cores, v.DealtWith(sums))}
 	fill(groups, heads, budget)
 	text, _ := assemble(groups, heads, budget)
 	return text
@@ -365,7 +365,7 @@ func sessionsPack(m *memory.Memory, sessions ...*recent.Session) string {
 	heads[secSessions] = "## Latest sessions"
 	var groups []*group
 	for k, s := range sessions {
-		groups = append(groups, sessionGroup(s, k, sessions, v, r, &cores, v.DealtWith(sums)))
+		groups = append(groups, sessionGroup(s, k, sessions, newestYear(sessions, nil), v, r, &cores, v.DealtWith(sums)))
 	}
 	fill(groups, heads, 2000)
 	text, _ := assemble(groups, heads, 2000)

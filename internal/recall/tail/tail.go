@@ -10,33 +10,33 @@ import (
 
 // LeastTokens is the tokens of a core item's shortest entry, its title
 // and tail: indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**"
-// + Of(kind, when, id, note)), made in one buffer. Near a full pack
+// + Of(kind, when, year, id, note)), made in one buffer. Near a full pack
 // thousands of core items are offered room for their title at most, and
 // each costs this once: made of seven strings and a slice, it was 2 µs an
 // item, 10 ms of a pack at 5,000 core items.
-func LeastTokens(title, kind string, when time.Time, id, note string) int {
+func LeastTokens(title, kind string, when time.Time, year int, id, note string) int {
 	var buf [256]byte
 	b := append(buf[:0], "- **"...)
 	b = appendOneLine(b, title)
 	b = append(b, "**"...)
-	b = appendTail(b, kind, when, id, note)
+	b = appendTail(b, kind, when, year, id, note)
 	return indexer.EstimateTokens(string(b))
 }
 
-// Of is what a core item's entry says after its text: its kind, date,
-// id and mark.
-func Of(kind string, when time.Time, id, note string) string {
-	return string(appendTail(make([]byte, 0, 64), kind, when, id, note))
+// Of is what a core item's entry says after its text: its kind, date
+// (Day of when and year), id and mark.
+func Of(kind string, when time.Time, year int, id, note string) string {
+	return string(appendTail(make([]byte, 0, 64), kind, when, year, id, note))
 }
 
-// appendTail appends Of(kind, when, id, note) to b.
-func appendTail(b []byte, kind string, when time.Time, id, note string) []byte {
+// appendTail appends Of(kind, when, year, id, note) to b.
+func appendTail(b []byte, kind string, when time.Time, year int, id, note string) []byte {
 	b = append(b, " ("...)
 	if kind != "" {
 		b = append(append(b, kind...), ", "...)
 	}
 	if !when.IsZero() {
-		b = append(appendDate(b, when), ", "...)
+		b = append(appendDate(b, when, year), ", "...)
 	}
 	b = append(append(b, "id "...), Ref(id)...)
 	if note != "" {
@@ -45,11 +45,24 @@ func appendTail(b []byte, kind string, when time.Time, id, note string) []byte {
 	return append(b, ")\n"...)
 }
 
-// appendDate appends t.Format(time.DateOnly) to b, the digits put
-// directly for the years Format pads to four: Format reads its layout
-// again at each call.
-func appendDate(b []byte, t time.Time) []byte {
+// Day is the day t falls on, as a pack says it: "Dec 5" in year, the
+// pack's newest, and "2025-12-05" in any other. The short form is two
+// tokens where the long one is six, and a pack has a date on each
+// session and core item.
+func Day(t time.Time, year int) string { return string(appendDate(nil, t, year)) }
+
+// appendDate appends Day(t, year) to b, the digits put directly for the
+// years Format pads to four: Format reads its layout again at each call.
+func appendDate(b []byte, t time.Time, year int) []byte {
 	y, m, d := t.Date()
+	if y == year {
+		b = append(b, m.String()[:3]...)
+		b = append(b, ' ')
+		if d >= 10 {
+			b = append(b, byte('0'+d/10))
+		}
+		return append(b, byte('0'+d%10))
+	}
 	if y < 0 || y > 9999 {
 		return t.AppendFormat(b, time.DateOnly)
 	}

@@ -12,12 +12,14 @@ import (
 
 // oldItemTail is Of as it was written before appendTail: the
 // reference the buffer must give byte for byte.
-func oldItemTail(kind string, when time.Time, id, note string) string {
+func oldItemTail(kind string, when time.Time, year int, id, note string) string {
 	var meta []string
 	if kind != "" {
 		meta = append(meta, kind)
 	}
-	if !when.IsZero() {
+	if !when.IsZero() && when.Year() == year {
+		meta = append(meta, when.Format("Jan 2"))
+	} else if !when.IsZero() {
 		meta = append(meta, when.Format(time.DateOnly))
 	}
 	meta = append(meta, "id "+Ref(id))
@@ -47,13 +49,15 @@ func TestLeastTokens(t *testing.T) {
 	notes := []string{"", "stale: the code changed"}
 	check := func(title, kind string, when time.Time, id, note string) {
 		t.Helper()
-		tail := oldItemTail(kind, when, id, note)
-		if got := Of(kind, when, id, note); got != tail {
-			t.Errorf("Of(%q, %v, %q, %q) = %q, want %q", kind, when, id, note, got, tail)
-		}
-		want := indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + tail)
-		if got := LeastTokens(title, kind, when, id, note); got != want {
-			t.Errorf("LeastTokens(%q, %q, %v, %q, %q) = %d, want %d", title, kind, when, id, note, got, want)
+		for _, year := range []int{2026, when.Year()} {
+			tail := oldItemTail(kind, when, year, id, note)
+			if got := Of(kind, when, year, id, note); got != tail {
+				t.Errorf("Of(%q, %v, %d, %q, %q) = %q, want %q", kind, when, year, id, note, got, tail)
+			}
+			want := indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + tail)
+			if got := LeastTokens(title, kind, when, year, id, note); got != want {
+				t.Errorf("LeastTokens(%q, %q, %v, %d, %q, %q) = %d, want %d", title, kind, when, year, id, note, got, want)
+			}
 		}
 	}
 	for _, title := range titles {
@@ -83,8 +87,8 @@ func TestLeastTokens(t *testing.T) {
 // A title longer than LeastTokens' buffer is measured whole.
 func TestLeastTokensLong(t *testing.T) {
 	title := strings.Repeat("a long title of many words ", 40)
-	want := indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + oldItemTail("fact", time.Time{}, "x", ""))
-	if got := LeastTokens(title, "fact", time.Time{}, "x", ""); got != want {
+	want := indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + oldItemTail("fact", time.Time{}, 2026, "x", ""))
+	if got := LeastTokens(title, "fact", time.Time{}, 2026, "x", ""); got != want {
 		t.Errorf("LeastTokens = %d, want %d", got, want)
 	}
 }
@@ -94,12 +98,12 @@ func BenchmarkLeastTokens(b *testing.B) {
 	title := "Use PostgreSQL for the job queue: it is already deployed and jobs survive restarts"
 	b.Run("strings", func(b *testing.B) {
 		for b.Loop() {
-			indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + oldItemTail("decision", when, "01JDXK3V9M2Q7Y8Z4T6R5W0001", ""))
+			indexer.EstimateTokens("- **" + mdtext.OneLine(title) + "**" + oldItemTail("decision", when, 2026, "01JDXK3V9M2Q7Y8Z4T6R5W0001", ""))
 		}
 	})
 	b.Run("buffer", func(b *testing.B) {
 		for b.Loop() {
-			LeastTokens(title, "decision", when, "01JDXK3V9M2Q7Y8Z4T6R5W0001", "")
+			LeastTokens(title, "decision", when, 2026, "01JDXK3V9M2Q7Y8Z4T6R5W0001", "")
 		}
 	})
 }
