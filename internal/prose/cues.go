@@ -44,7 +44,9 @@ func sinceWhen(m string) bool {
 
 // asItIs reports whether the reason cue at loc in s is "as it is" (or
 // "as they are") closing its clause: "newServer now uses cfg.Timeout as
-// it is; …" keeps the value unchanged and gives no reason.
+// it is; …" and "takes Net Units and Net Value as they are and keeps
+// Returns only for the reserve" keep the value unchanged and give no
+// reason.
 func asItIs(s string, loc []int) bool {
 	m := strings.ToLower(s[loc[0]:loc[1]])
 	if !strings.HasPrefix(m, "as ") || !strings.HasSuffix(m, " is") && !strings.HasSuffix(m, " are") {
@@ -52,8 +54,20 @@ func asItIs(s string, loc []int) bool {
 	}
 	rest := strings.TrimSpace(s[loc[1]:])
 	r, _ := utf8.DecodeRuneInString(rest)
-	return rest == "" || strings.ContainsRune(".,;:)—–", r)
+	if rest == "" || strings.ContainsRune(".,;:)—–", r) {
+		return true
+	}
+	// "… as they are and keeps Returns only for the reserve": a
+	// conjunction goes on with the clause "as they are" closed, but not
+	// when it goes on with the as-clause's own verb ("as it is and always
+	// was our default").
+	next, after, _ := strings.Cut(strings.ToLower(rest), " ")
+	return (next == "and" || next == "but" || next == "or" || next == "so") && !asGoesOn.MatchString(after)
 }
+
+// asGoesOn is the rest of an as-clause after its conjunction: "(as it
+// is and) always was our default".
+var asGoesOn = lazyre.New(`^(?:(?:always|still|also|has|have|had|will|would) )*(?:is|was|are|were|be|been)\b`)
 
 // HasValue reports whether s holds a value an environment fact would: a
 // port, a URL, a version, a path, a host, a variable, a command.

@@ -28,10 +28,13 @@ func TestPascalNotSetting(t *testing.T) {
 // faster" does.
 func TestReasonAsItIs(t *testing.T) {
 	for s, want := range map[string]bool{
-		"newServer now uses cfg.Timeout as it is; the test pins it at 15s.": false,
-		"Leave the config as it is.":                                        false,
-		"We keep SQLite as it is already deployed everywhere.":              true,
-		"Use the pool as it is, then tune it.":                              false,
+		"newServer now uses cfg.Timeout as it is; the test pins it at 15s.":                        false,
+		"Leave the config as it is.":                                                               false,
+		"We keep SQLite as it is already deployed everywhere.":                                     true,
+		"Use the pool as it is, then tune it.":                                                     false,
+		"It now takes Net Units and Net Value as they are and keeps Returns only for the reserve.": false,
+		"We keep the cache as it is and the API as it was.":                                        false,
+		"We keep SQLite as it is and always was our default.":                                      true,
 	} {
 		if got := ReasonAt(s) != nil; got != want {
 			t.Errorf("ReasonAt(%q) found a reason: %v, want %v", s, got, want)

@@ -12,6 +12,13 @@ var Hedge = lazyre.New(`(?i)\b(might|maybe|perhaps|possibly|probably|i think|i b
 // Narrate is the agent talking about its own next step or reacting.
 var Narrate = lazyre.New(`(?i)^(let me|let's (check|see|look|verify|run|read|try to find)|now,? (i|let)|i'll (now |first |then )?(check|look|read|run|start|open|search|grep|inspect|examine|verify|fix|update|add|create|write|edit|make|implement|investigate|review|test|try)|i will|i'm going to|i am going to|i need to|next,? (i|let)|first,? (i|let)|then,? i|okay|ok\b|great|perfect|excellent|good|sure|alright|got it|understood|thanks|thank you|here's|here is|looking at|i see|i can see|i found|i've|i have|i updated|i added|i changed|i created|i removed|i renamed|i ran|running|checking|reading|searching)\b`)
 
+// ChangeReport is the agent reporting a change it made in the first
+// person: "I've also set the markets the way the contracts read to me:
+// UK is the home market" states what now holds. Narrate takes "I've"
+// for the agent talking about itself ("I've looked at the logs"), and
+// such a report was lost with it.
+var ChangeReport = lazyre.New(`(?i)^(?:i've|i have) (?:also |now |then |just |already )?(?:set|changed|made|moved|switched|configured|put|pinned|raised|lowered|bumped|renamed|split|turned|enabled|disabled|replaced|capped|limited|rewritten|rewired|written|built|scheduled|excluded|included|marked|mapped|reverted|restricted|wired|tightened|loosened|extended|shortened|increased|reduced|defaulted|routed|pointed|locked|unlocked|upgraded|downgraded)\b`)
+
 // Chitchat is a prompt that asks for nothing.
 var Chitchat = lazyre.New(`(?i)^(\s*(ok(ay)?|k|thanks?( you)?|thx|ty|cool|nice|great|perfect|awesome|good|fine|yes|yep|yeah|yup|sure|no|nope|go( on| ahead)?|continue|proceed|carry on|keep going|do it|please|pls|sounds (good|right|great|fine)|that's fine|(good )?morning|hi|hello|hey|lgtm|looks good|makes sense|(?:i )?agreed?(?: (?:on|to|with))?(?: all(?: of)?)?(?: (?:it|that|this|them|those|everything|both|the (?:plan|lot|above|rest)))?|right|alright|got it|nice work|good job|well done|that works|works|done|next|and|then|now|so|!|\.|,)\s*)+[.!?]*\s*$`)
 

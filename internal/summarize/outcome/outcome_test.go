@@ -116,3 +116,17 @@ func TestOutcomeOneParagraph(t *testing.T) {
 		t.Errorf("outcome = %q", got)
 	}
 }
+
+// TestOutcomeChangeReport: the agent reporting in the first person a
+// change it made states what now holds; "I've" alone is the agent
+// talking about its own steps.
+func TestOutcomeChangeReport(t *testing.T) {
+	text := "The loader now takes Net Units as they are.\n\nI've also set the markets the way the contracts read to me: UK is the home market, every other market is export, at the lower export rate."
+	if got := Of(text); len(got) != 2 || !strings.Contains(got[1], "UK is the home market") {
+		t.Errorf("Of(%q) = %q", text, got)
+	}
+	text = "The loader now takes Net Units as they are.\n\nI've looked at the other loaders and read through the contracts folder."
+	if got := Of(text); len(got) != 1 {
+		t.Errorf("Of(%q) = %q, want the narration left out", text, got)
+	}
+}
