@@ -1093,9 +1093,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 				} else if !s.Current && match.Answered(t, g.shown, g.told) {
 					t = "" // what an ended session was asked, its bullets say done
 				}
-				if t == "" || p == digest.Preferences && !still.KeepsHead(b, t) {
+				if t == "" || p == digest.Preferences && !still.KeepsHead(b, t) || t != b && (p == digest.Request || p == digest.Outcome) && digest.IsChitChat(t) {
 					// Said by the bullets shown; a rule's reason alone, its
-					// rule shown elsewhere, says nothing.
+					// rule shown elsewhere, says nothing; nor does what is
+					// left of a request once a rule it stated is taken out
+					// ("Great explanation.").
 					u.skip = true
 					return ""
 				}

@@ -409,3 +409,24 @@ func TestStopgapEnds(t *testing.T) {
 		t.Errorf("a stopgap whose wait ended is shown, or the rest of its session is not:\n%s", text)
 	}
 }
+
+// TestRequestLeftOnlyThanks: a request whose rule the session's
+// Preference bullet says word for word is shown without it, and what is
+// left of it, only thanks ("Good catch."), is not shown at all.
+func TestRequestLeftOnlyThanks(t *testing.T) {
+	m, _ := newTestMemory(t)
+	rule := "From now on indexes only go in via firestore.indexes.json, nobody creates them in the console."
+	newest := sess("c3", map[int][]string{
+		digest.Request: {"Push notifications next."},
+		digest.Outcome: {"Notifications go out through FCM from the onTripUpdate trigger."},
+	})
+	older := sess("a1", map[int][]string{
+		digest.Request:     {"The trips screen is empty on prod.", "Good catch. " + rule},
+		digest.Outcome:     {"The query needed a composite index on ownerId and startDate, now in firestore.indexes.json."},
+		digest.Preferences: {rule},
+	})
+	text := sessionsPack(m, newest, older)
+	if strings.Contains(text, "Good catch") || !strings.Contains(text, "Preference: "+rule) {
+		t.Errorf("want the rule as a preference and no request of thanks:\n%s", text)
+	}
+}
