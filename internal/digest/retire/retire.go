@@ -594,9 +594,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {
 					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
 				}
-				if r.announcedOn(xk, n) && c.Says(xk, xc, namedOnly) && !c.TakenOff(xk, x) && !otherThingsVersion(c, n.versions, xVer, xk, x) {
-					return true // "Users and teams come from the githubOrg provider" once "Users and groups now come from Entra ID through the microsoftGraphOrg provider"
-				}
 			}
 			continue
 		}
@@ -850,19 +847,3 @@ func announcing(s string) string {
 	}
 	return strings.Join(out, " ")
 }
-
-// announcedOn reports whether the sentences of newer statement n that
-// announce its change share two words with x (keys xk) that a fifth of
-// the statements at most hold. In a small memory the thing a change is
-// about is what its sessions keep talking about ("the provider", "the
-// store", "the pool"), so its words are held by more statements than a
-// topic key may be; said in the very sentence that announces the change,
-// two of them place it.
-func (r *Retirer) announcedOn(xk map[string]bool, n *Statement) bool {
-	ak := change.TopicKeys(announcing(n.Text))
-	return r.shared(xk, ak, r.asideLimit(), func(k string) bool { return !change.IsNumber(k) && !manner[k] }) >= 2
-}
-
-// manner are words that say how often or how far, not of what: "never"
-// in a rule about logs and in how a kiosk writes tags.
-var manner = prose.WordSet(`never always ever every only also just still again each all any some more less much many most first last next same other`)
