@@ -279,14 +279,16 @@ func Durations(s string) []Claim {
 			continue
 		}
 		e, v := durationOf(c)
-		if e == "" && lifetimeVerb.MatchString(c) {
-			// "Upload URLs are signed … and expire after 10 minutes":
-			// the clause's subject is the sentence's.
+		if e == "" && lifetimeVerb.MatchString(c) || passiveOpen.MatchString(c) {
+			// "Upload URLs are signed … and expire after 10 minutes",
+			// "pump: starts below 30 %, …, and is cut after 90 s": the
+			// clause's subject is the sentence's, and what the clause
+			// says of it ("are deleted after") names what lasts.
 			var ws []string
 			for _, w := range FirstWords(ContentWords(s), 2) {
 				ws = append(ws, Stem(w))
 			}
-			e = strings.Join(ws, " ")
+			e = strings.TrimSpace(strings.Join(ws, " ") + " " + e)
 		}
 		if e != "" {
 			out = append(out, Claim{Subject: e + " duration", Values: v})
@@ -351,6 +353,13 @@ func count(w string, none float64) float64 {
 // lasts: "… and expire after 10 minutes", not "after 30 days the files
 // move".
 var lifetimeVerb = lazyre.New(`(?i)^\s*` + lifetimeVerbs + `\b`)
+
+// passiveOpen opens a clause with no subject of its own, a verb in the
+// passive that ends the thing: "… and is cut after 90 s", "…, and are
+// deleted after 7 days" say how long the sentence's subject lasts. What
+// is kept or stored somewhere for a time ("are kept 30 days in the audit
+// log") is another matter than how long the thing itself lives.
+var passiveOpen = lazyre.New(`(?i)^\s*(?:and\s+|but\s+)?(?:is|are|was|were|gets|get|got)\s+(?:now\s+)?(?:cut|killed|stopped|deleted|removed|dropped|purged|closed|terminated|evicted|expired|shut|ended|aborted|cancell?ed|rotated)\b`)
 
 // lifetimeVerbs say how long a thing lasts.
 const lifetimeVerbs = `(?:expire|expires|last|lasts|live|lives|stay|stays|remain|remains)`

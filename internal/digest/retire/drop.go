@@ -211,6 +211,9 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 			clear(gone)
 		}
 	}
+	if clauses && !slices.Contains(gone, true) {
+		neededBeside(gone, parts, "; ", func(t string) bool { return r.retired(t, rank) })
+	}
 	if !clauses && !some && len(parts) > 2 {
 		// An item may say what it says only of the list's head: "128 GB
 		// RAM each" of "Three nodes pve1, …, four NVMe OSDs per node,
@@ -359,3 +362,26 @@ func (r *Retirer) Title(title string, rank int) string {
 	}
 	return "Session"
 }
+
+// neededBeside marks gone the clauses of a sentence a newer statement
+// retired, none of them alone nor two neighbours, that have no subject
+// of their own and without which the rest is not retired: they say of
+// the sentence's subject what changed. "pump: starts below 30 % soil
+// moisture, stops above 45 %, and is cut after 90 s regardless" once
+// "the pump is now cut after 120 s" loses how long the pump runs, not
+// when it starts. A clause with a subject of its own ("…, and the docs
+// are in docs/") is a statement of its own and stays, as does the
+// sentence whole when its retirement rests on no such clause.
+func neededBeside(gone []bool, parts []string, sep string, retired func(string) bool) {
+	for i := 1; i < len(parts); i++ {
+		if !subjectless.MatchString(parts[i]) {
+			continue
+		}
+		rest := append(append([]string{}, parts[:i]...), parts[i+1:]...)
+		gone[i] = !retired(strings.Join(rest, sep))
+	}
+}
+
+// subjectless opens a clause that goes on with its sentence's subject:
+// "and is cut after 90 s", "but can't be resized".
+var subjectless = lazyre.New(`(?i)^\s*(?:(?:and|but|then|so)\s+)?(?:is|are|was|were|gets|get|got|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|might|does|doesn't|do|did)\b`)
