@@ -608,7 +608,8 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 			}
 		}
 	}
-	var left, part []*group
+	var left []*group
+	part := 0 // sessions shown in part
 	for _, g := range groups {
 		n, _ := g.taken()
 		switch {
@@ -620,7 +621,7 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 		case n == 0:
 			left = append(left, g)
 		case g.sec == secSessions && slices.ContainsFunc(g.units, func(u *unit) bool { return !u.taken && !u.skip }):
-			part = append(part, g)
+			part++
 		}
 	}
 	// The items the list names are checked: one a newer statement
@@ -634,7 +635,7 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 		}
 		i++
 	}
-	if len(left)+len(part) == 0 {
+	if len(left)+part == 0 {
 		return b.String(), true
 	}
 	body := b.String()
@@ -660,15 +661,15 @@ const maxNames = 3
 const minManifestTokens = 19
 
 // manifest says what was left out, names a few with how to fetch each,
-// and which sessions are shown in part; with names below 0, in as few
-// words as it can.
-func manifest(left, part []*group, names int) string {
+// and how many sessions are shown in part; with names below 0, in as
+// few words as it can.
+func manifest(left []*group, part, names int) string {
 	noun := "memories"
 	if len(left) == 1 {
 		noun = "memory"
 	}
 	if names < 0 {
-		return fmt.Sprintf("_Left out: %d %s, %d sessions in part; see `cairn search`._\n", len(left), noun, len(part))
+		return fmt.Sprintf("_Left out: %d %s, %d sessions in part; see `cairn search`._\n", len(left), noun, part)
 	}
 	var b strings.Builder
 	b.WriteString("_")
@@ -683,14 +684,14 @@ func manifest(left, part []*group, names int) string {
 		}
 		b.WriteString(". ")
 	}
-	if len(part) > 0 {
+	if part > 0 {
 		// Their headings give their ids: the list said them again, a
 		// tenth of the tokens the closing line cost.
 		noun := "sessions"
-		if len(part) == 1 {
+		if part == 1 {
 			noun = "session"
 		}
-		fmt.Fprintf(&b, "Shown in part: %d %s. ", len(part), noun)
+		fmt.Fprintf(&b, "Shown in part: %d %s. ", part, noun)
 	}
 	b.WriteString("Read one whole with `cairn show ID` or `cairn session show ID` (MCP: `get`); find more with `cairn search QUERY`._\n")
 	return b.String()
@@ -1055,17 +1056,16 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 					prio -= 0.05
 				}
 			}
-			label := digest.Labels[p]
-			if p == digest.Request && dealt(b) {
-				label += " (done)"
+			lead := "- " + digest.Labels[p] + ": "
+			switch {
+			case unlabelled(p):
+				lead = "- "
+			case p == digest.Request && dealt(b):
+				lead = "- " + digest.Labels[p] + " (done): "
 			}
 			u := g.add(prio, "")
 			u.rule = p == digest.Preferences
 			u.render = func(room int) string {
-				lead := "- " + label + ": "
-				if unlabelled(p) {
-					lead = "- "
-				}
 				n := indexer.EstimateTokens(lead)
 				r := min(room, bulletCap) - n
 				if r < minUnitTokens/2 {
