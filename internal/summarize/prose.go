@@ -245,7 +245,7 @@ func detail(s string) bool {
 	if len(s) < 30 || len(s) > 300 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || !prose.IsFullClause(s) && !prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, "")) && !prose.IsFullClause(telling.TimeLead.ReplaceAllString(prose.DropLeadIn(s), "")) {
 		return false
 	}
-	if cue.Narrate.MatchString(s) && !cue.ChangeReport.MatchString(s) || cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
+	if cue.Narrating(s) || cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ToUser.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Courtesy.MatchString(s) || cue.Flagged.MatchString(s) || telling.Recap.MatchString(s) || cue.Retold.MatchString(s) {
 		return false // work left, what the agent could not do, or what the user is to do, is no detail of what holds
 	}
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {

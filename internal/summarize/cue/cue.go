@@ -19,6 +19,11 @@ var Narrate = lazyre.New(`(?i)^(let me|let's (check|see|look|verify|run|read|try
 // such a report was lost with it.
 var ChangeReport = lazyre.New(`(?i)^(?:i've|i have) (?:also |now |then |just |already )?(?:set|changed|made|moved|switched|configured|put|pinned|raised|lowered|bumped|renamed|split|turned|enabled|disabled|replaced|capped|limited|rewritten|rewired|written|built|scheduled|excluded|included|marked|mapped|reverted|restricted|wired|tightened|loosened|extended|shortened|increased|reduced|defaulted|routed|pointed|locked|unlocked|upgraded|downgraded)\b`)
 
+// Narrating reports whether s is the agent talking about its own steps
+// (Narrate) and not reporting a change it made (ChangeReport): what an
+// outcome or a detail leaves out.
+func Narrating(s string) bool { return Narrate.MatchString(s) && !ChangeReport.MatchString(s) }
+
 // Chitchat is a prompt that asks for nothing.
 var Chitchat = lazyre.New(`(?i)^(\s*(ok(ay)?|k|thanks?( you)?|thx|ty|cool|nice|great|perfect|awesome|good|fine|yes|yep|yeah|yup|sure|no|nope|go( on| ahead)?|continue|proceed|carry on|keep going|do it|please|pls|sounds (good|right|great|fine)|that's fine|(good )?morning|hi|hello|hey|lgtm|looks good|makes sense|(?:i )?agreed?(?: (?:on|to|with))?(?: all(?: of)?)?(?: (?:it|that|this|them|those|everything|both|the (?:plan|lot|above|rest)))?|right|alright|got it|nice work|good job|well done|that works|works|done|next|and|then|now|so|!|\.|,)\s*)+[.!?]*\s*$`)
 

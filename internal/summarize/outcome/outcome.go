@@ -48,7 +48,7 @@ func Of(text string) []string {
 			if cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.NoneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || cause.Announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
-			if len(s) < 16 && len(out)+len(keep) == 0 || cue.Narrate.MatchString(s) && !cue.DoneCue.MatchString(s) && !cue.ChangeReport.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
+			if len(s) < 16 && len(out)+len(keep) == 0 || cue.Narrating(s) && !cue.DoneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
 				continue
 			}
 			if cue.Flagged.MatchString(s) || cue.OpenSaid(s) && !cue.DoneCue.MatchString(s) || p > 0 && (cue.IsPlan(s) || cue.Hedge.MatchString(s) || cue.Aside.MatchString(s)) {
