@@ -147,18 +147,24 @@ func anyKey(string) bool { return true }
 func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
 
 // NowIs reads "the publisher is quill-lang now" (or "… is now
-// quill-lang"): what a thing named by its noun is since a change. It
-// returns the noun and the value; "" if s says none.
+// quill-lang", "lint becomes standard"): what a thing named by its noun
+// is since a change. It returns the noun and the value; "" if s says
+// none.
 func NowIs(s string) (noun, value string) {
-	if !strings.Contains(s, " now") {
+	var m []string
+	switch {
+	case strings.Contains(s, " now"):
+		m = nowIs.FindStringSubmatch(s)
+	case strings.Contains(s, "becomes "):
+		m = becomes.FindStringSubmatch(s)
+	default:
 		return MovedTo(s)
 	}
-	m := nowIs.FindStringSubmatch(s)
 	if m == nil {
 		return "", ""
 	}
 	noun, value = strings.ToLower(m[1]), strings.ToLower(m[2]+m[3])
-	if genericNouns[noun] || lex.StopWords[value] {
+	if genericNouns[noun] || lex.StopWords[noun] || lex.StopWords[value] {
 		return "", ""
 	}
 	return noun, value
@@ -172,6 +178,38 @@ func ValueOf(s, noun string) string {
 	}
 	return ""
 }
+
+// Qualifier returns the word s puts before noun where it gives the thing
+// of noun a value ("release" of "the release branch is stable"), lower
+// case; "" when none does or the word is an article, a possessive or
+// another word that says no kind ("and lint becomes standard").
+// "the default branch is main now" says nothing of the release branch.
+func Qualifier(s, noun string) string {
+	lower := strings.ToLower(s)
+	for i := 0; ; {
+		j := strings.Index(lower[i:], " "+noun+" ")
+		if j < 0 {
+			return ""
+		}
+		j += i
+		i = j + len(noun) + 2
+		if rest := lower[i:]; !strings.HasPrefix(rest, "is ") && !strings.HasPrefix(rest, "was ") && !strings.HasPrefix(rest, "becomes ") && !strings.HasPrefix(rest, "= ") {
+			continue
+		}
+		fields := strings.Fields(lower[:j])
+		if len(fields) == 0 {
+			return ""
+		}
+		w := strings.Trim(fields[len(fields)-1], "`'\"(")
+		if articles[w] || lex.StopWords[w] || !lex.IsWordByte(w[0]) {
+			return ""
+		}
+		return w
+	}
+}
+
+// articles are the words before a noun that say no kind of it.
+var articles = prose.WordSet(`the a an our your their its this that my new`)
 
 // MovedTo reads "we also moved RPC to Helius": a thing named by its noun
 // moved to a named system, which is what it is since; "" when s says
@@ -210,7 +248,11 @@ func valuesOf(s, noun string) []string {
 }
 
 var (
-	nowIs   = lazyre.New(`(?i)\bthe (?:[\w-]+ )?([a-z][\w-]*) is (?:now ([\w.:/@-]*\w)|([\w.:/@-]*\w) now\b)`)
+	nowIs = lazyre.New(`(?i)\bthe (?:[\w-]+ )?([a-z][\w-]*) is (?:now ([\w.:/@-]*\w)|([\w.:/@-]*\w) now\b)`)
+	// becomes: "and lint becomes standard", "the extension id becomes
+	// quill-lang.quill-tools": a change told by its verb, no "now" needed.
+	// The second group is always empty (NowIs reads m[2]+m[3]).
+	becomes = lazyre.New(`(?i)\b(?:the (?:[\w-]+ )?)?([a-z][\w-]*) becomes ()(?:` + "`" + `)?([\w.:/@-]*\w)`)
 	isValue = lazyre.New(`(?i)\b([a-z][\w-]*)(?: (?:we|I) (?:use|run|call|hit|talk to))? (?:is|was|=) ([\w.:/@-]*\w)\b`)
 	// movedOnto is a thing moved to a system named as a name: "moved
 	// RPC to Helius", "switched the queue over to NATS".

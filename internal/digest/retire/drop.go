@@ -88,7 +88,11 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			}
 			continue
 		}
-		if still := r.keptClauses(parts, sep == "; ", rank); len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
+		still := r.keptClauses(parts, sep == "; ", rank)
+		if len(still) == 1 && !strings.Contains(strings.TrimSpace(still[0]), " ") {
+			continue // ".envrc" is all "… and the Cachix settings are in" leaves: one word says nothing
+		}
+		if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
 			t := strings.TrimRight(strings.Join(still, sep), ".")
 			if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
 				t += "."

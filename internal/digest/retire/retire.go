@@ -445,6 +445,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 					return true // what its own session was asked to leave is no statement of it
 				}
 			}
+			if len(n.names) > 0 && namesOld(x, xk, n) {
+				return true // "`vsce publish` to the Marketplace as harborlabs" once "the publisher is quill-lang now"
+			}
 			if n.line != "" && replace.Quotes(x, n.line) && !replace.Quotes(x, n.Text) {
 				return true // "the build is ESM-only (formats: ['es'])" once `s/formats: \['es'\]/formats: ['es', 'cjs']/`
 			}
@@ -489,7 +492,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if f := n.formatNow(); f != "" && change.OtherFormat(x, f) && r.near(xk, n.keys) {
 			return true // "one CSV per building" once "the principals' weekly report is a PDF now"
 		}
-		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) {
+		if n.nowNoun != "" && change.IsValue(x, n.nowNoun, n.nowValue) && !strings.Contains(strings.ToLower(x), n.nowValue) && !otherKind(change.Qualifier(n.Text, n.nowNoun), change.Qualifier(x, n.nowNoun)) {
 			return true // "the Marketplace publisher is harborlabs" once "the publisher is quill-lang now"
 		}
 		if xTools != nil && n.tools != nil && change.OtherTool(xTools, n.tools, n.Text) && (n.announces() || r.near(xk, n.keys)) {

@@ -1,6 +1,7 @@
 package retire
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -130,36 +131,114 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 }
 
 // addMovedValues adds, for each thing a statement says was moved to a
-// named system ("we also moved RPC to Helius"), the code value an older
-// statement gave it ("the RPC we use is https://api.devnet.solana.com")
-// as a value replaced then, which retires what else names it ("devnet
-// uses https://api.devnet.solana.com"), as a sed's replaced value does.
+// named system ("we also moved RPC to Helius") or is now another value
+// ("the publisher is quill-lang now", "lint becomes standard"), the value
+// an older statement gave it ("the RPC we use is
+// https://api.devnet.solana.com", "the Marketplace publisher is
+// harborlabs") as a value replaced then, which retires what else names
+// it ("devnet uses https://api.devnet.solana.com", "`vsce publish` to
+// the Marketplace as harborlabs"), as a sed's replaced value does. A
+// code value is replaced wherever it is named; a plain name (names)
+// only where the older text names the thing too or writes the name as
+// one.
 func (r *Retirer) addMovedValues() {
 	var moved []Statement
+	var tools []map[string]string // change.Tools of each statement, read once
 	for i := range r.stmts {
 		n := &r.stmts[i]
-		if n.keys == nil {
-			continue
+		if n.keys == nil || n.core {
+			continue // a core item's title says again a session's bullet, read below
 		}
-		noun, to := change.MovedTo(n.Text)
-		if noun == "" {
-			continue
-		}
-		st := Statement{Text: n.Text, Rank: n.Rank, done: true}
-		for j := range r.stmts {
-			x := &r.stmts[j]
-			if x.Rank <= n.Rank || x.keys == nil || !strings.Contains(strings.ToLower(x.Text), noun) {
-				continue
+		lower := strings.ToLower(n.Text)
+		if noun, to := change.NowIs(n.Text); noun != "" {
+			st := Statement{Text: n.Text, Rank: n.Rank, done: true, nowNoun: noun, nowValue: to}
+			for j := range r.stmts {
+				x := &r.stmts[j]
+				if x.Rank <= n.Rank || x.keys == nil || x.core || !strings.Contains(strings.ToLower(x.Text), noun) {
+					continue
+				}
+				v := strings.TrimRight(change.ValueOf(x.Text, noun), ".")
+				switch {
+				case v == "" || v == to || slices.Contains(st.replaced, v) || slices.Contains(st.names, v):
+				case otherKind(change.Qualifier(n.Text, noun), change.Qualifier(x.Text, noun)):
+				case differ.DistinctValue(v):
+					st.replaced = append(st.replaced, v)
+				case nameValue(v) && !lex.HasWord(lower, v):
+					st.names = append(st.names, v)
+				}
 			}
-			if v := strings.TrimRight(change.ValueOf(x.Text, noun), "."); v != "" && v != to && differ.DistinctValue(v) && !slices.Contains(st.replaced, v) {
-				st.replaced = append(st.replaced, v)
+			if len(st.replaced) > 0 || len(st.names) > 0 {
+				moved = append(moved, st)
 			}
 		}
-		if len(st.replaced) > 0 {
-			moved = append(moved, st)
+		// A job given another tool ("I want the cache off the SaaS — use
+		// our own Attic server") retires the tool an older statement
+		// gave it ("set up a Cachix cache") wherever it is named: ".envrc
+		// and the Cachix settings are in".
+		if tools == nil {
+			tools = make([]map[string]string, len(r.stmts))
+			for j := range r.stmts {
+				if x := &r.stmts[j]; x.keys != nil && !x.core {
+					tools[j] = change.Tools(x.Text)
+				}
+			}
+		}
+		for _, job := range slices.Sorted(maps.Keys(tools[i])) {
+			to := tools[i][job]
+			st := Statement{Text: n.Text, Rank: n.Rank, done: true, nowNoun: job, nowValue: to}
+			for j, xt := range tools {
+				if v := xt[job]; v != "" && r.stmts[j].Rank > n.Rank && v != to && nameValue(v) && !lex.HasWord(lower, v) && !slices.Contains(st.names, v) {
+					st.names = append(st.names, v)
+				}
+			}
+			if len(st.names) > 0 {
+				moved = append(moved, st)
+			}
 		}
 	}
 	r.stmts = append(r.stmts, moved...)
+}
+
+// otherKind reports whether two qualifiers of one noun name two kinds of
+// it: "the default branch" and "the release branch". A thing qualified
+// on one side only is the same thing ("the publisher is quill-lang now"
+// of "the Marketplace publisher").
+func otherKind(a, b string) bool { return a != "" && b != "" && a != b }
+
+// nameValue reports whether v, a thing's value in lower case, may be a
+// name: a word of four letters or more that says something ("rubocop",
+// "harborlabs"), not "used" or "fine".
+func nameValue(v string) bool {
+	return len(v) >= 4 && !lex.StopWords[v] && !change.IsNumber(v) && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") == ""
+}
+
+// inCodeToken reports whether x holds name v, lower case, as a part of a
+// code token: a host's label ("https://acme-dev.cachix.org"), a path's
+// folder, a package's name.
+func inCodeToken(x, v string) bool {
+	for _, t := range change.CodeTokens(x) {
+		if t = strings.ToLower(t); t != v && lex.HasWord(t, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesOld reports whether x names a plain name n replaced (n.names) as
+// the thing n is about: beside the thing's noun, written as a name
+// ("RuboCop", "`harborlabs`") or inside code ("acme-dev.cachix.org"), and
+// does not name what it is now.
+func namesOld(x string, xk map[string]bool, n *Statement) bool {
+	lower := strings.ToLower(x)
+	if n.nowValue != "" && lex.HasWord(lower, n.nowValue) {
+		return false
+	}
+	for _, v := range n.names {
+		if lex.HasWord(lower, v) && (xk[lex.Key(n.nowNoun)] || lex.WrittenAsName(x, v) || inCodeToken(x, v)) && !leaves(x, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // order places a statement of a session of the given rank in time, a

@@ -31,6 +31,9 @@ type Statement struct {
 	versions map[string]string
 	// replaced are the code values a command replaced in place.
 	replaced []string
+	// names are plain names a statement says a thing no longer is
+	// (addMovedValues): "harborlabs" once "the publisher is quill-lang now".
+	names []string
 	// insteadOf are the code spans the statement says another one
 	// replaced: `cargo test --workspace` in "Tests run with `cargo
 	// nextest run` now instead of `cargo test --workspace`".
