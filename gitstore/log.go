@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -114,7 +114,7 @@ func (s *Store) ChangedFiles(ctx context.Context, rev string) ([]FileChange, err
 	return s.objs.diffTrees(ctx, parent, cm.Hash, nil)
 }
 
-var trailerRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*): (.*)$`)
+var trailerRE = lazyre.New(`^([A-Za-z][A-Za-z0-9-]*): (.*)$`)
 
 func toCommit(cm *object.Commit) Commit {
 	c := Commit{

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -138,7 +138,7 @@ func events(groups map[string]Group) []string {
 // user-prompt-submit, capture, or any event of an agent named with
 // --agent), so that running init again replaces them rather than adding
 // more. Flags (-C DIR, --agent NAME) may come between hook and the event.
-var cairnCommand = regexp.MustCompile(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook` + hookFlags + `(\s+[A-Za-z-]+)?` +
+var cairnCommand = lazyre.New(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook` + hookFlags + `(\s+[A-Za-z-]+)?` +
 	`|[-_][A-Za-z0-9._-]*['"]?\s+hook(` + hookFlags + `\s+(session-start|user-prompt-submit|capture)` +
 	`|` + hookFlags + `\s+--agent(=|\s+)[a-z]+` + hookFlags + `\s+[A-Za-z-]+))\s*$`)
 

@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
+	_ "github.com/cairn-mem/cairn/internal/prefault" // the heap's first pages in one call: see its doc
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/internal/service"
 	"github.com/cairn-mem/cairn/internal/shortheap"

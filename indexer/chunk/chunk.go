@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // Chunking defaults: the seed design's numbers, and a dialogue's window
@@ -21,17 +23,22 @@ const (
 // the same without the bold ("User:"). Turns written as headings
 // ("## Turn 3", "### user", "### assistant") are headings already and cut
 // there.
-var defaultTurn = regexp.MustCompile(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
+//
+// These expressions are compiled at first use (lazyre): every cairn
+// command links this package, and compiling them at start (the counted
+// repetitions {1,64} unroll into hundreds of instructions) cost each
+// command 110 KB of fresh heap and about 1 ms, chunking or not.
+var defaultTurn = lazyre.New(`^(\*\*)?(User|Assistant|Human|AI|System|Tool|Agent|Claude)(\*\*)?\s*(\([^)]*\))?\s*:`)
 
 // speakerRE matches a line that starts a turn of a dialogue between
 // people: a bold name and a colon ("**Maya:**", "**Dr Okafor**:").
-var speakerRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}(:\*\*|\*\*\s*:)`)
+var speakerRE = lazyre.New(`^\*\*[^*\n]{1,64}(:\*\*|\*\*\s*:)`)
 
 var (
-	headingRE = regexp.MustCompile(`^ {0,3}#{1,6}(\s|$)`)
+	headingRE = lazyre.New(`^ {0,3}#{1,6}(\s|$)`)
 	// subheadingRE is a heading below a file's title (## to ######).
-	subheadingRE = regexp.MustCompile(`^ {0,3}#{2,6}(\s|$)`)
-	fenceRE      = regexp.MustCompile("^ {0,3}(```|~~~)")
+	subheadingRE = lazyre.New(`^ {0,3}#{2,6}(\s|$)`)
+	fenceRE      = lazyre.New("^ {0,3}(```|~~~)")
 )
 
 // Options say how Split cuts a body. The zero value means the
@@ -69,7 +76,7 @@ func (o Options) WithDefaults() Options {
 		o.Overlap = o.MaxTokens / 2
 	}
 	if o.Turn == nil {
-		o.Turn = defaultTurn
+		o.Turn = defaultTurn.Regexp()
 	}
 	if o.Turns <= 0 {
 		o.Turns = defaultTurns
@@ -408,7 +415,7 @@ func blank(lines []string) bool {
 
 // labelRE matches a line that is a bold label alone ("**Decisions**"),
 // which heads a section of a summary.
-var labelRE = regexp.MustCompile(`^\*\*[^*\n]{1,64}\*\*:?\s*$`)
+var labelRE = lazyre.New(`^\*\*[^*\n]{1,64}\*\*:?\s*$`)
 
 // SplitSections cuts a body into one chunk per section: a section starts
 // at a heading below the title or a line that is a bold label alone
@@ -509,11 +516,26 @@ func isSubheading(l string) bool { return lead(l) == '#' && subheadingRE.MatchSt
 func isSpeaker(l string) bool    { return strings.HasPrefix(l, "**") && speakerRE.MatchString(l) }
 func isLabel(l string) bool      { return strings.HasPrefix(l, "**") && labelRE.MatchString(l) }
 
+// A matcher is a *regexp.Regexp or a *lazyre.Regexp.
+type matcher interface{ MatchString(string) bool }
+
 // isTurn is turn.MatchString(l); defaultTurn matches only lines that
 // start with a star or a speaker's capital.
-func isTurn(turn *regexp.Regexp, l string) bool {
-	if turn == defaultTurn && (l == "" || !strings.ContainsRune("*UAHSTC", rune(l[0]))) {
+func isTurn(turn matcher, l string) bool {
+	if isDefaultTurn(turn) && (l == "" || !strings.ContainsRune("*UAHSTC", rune(l[0]))) {
 		return false
 	}
 	return turn.MatchString(l)
+}
+
+// isDefaultTurn tells whether turn is defaultTurn, lazy or compiled (as
+// WithDefaults sets it).
+func isDefaultTurn(turn matcher) bool {
+	switch t := turn.(type) {
+	case *lazyre.Regexp:
+		return t == defaultTurn
+	case *regexp.Regexp:
+		return t == defaultTurn.Regexp()
+	}
+	return false
 }

@@ -7,11 +7,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/consolidate"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -679,6 +679,6 @@ func hookedPrompts(m *memory.Memory, e *model.SessionEntry) map[string]int {
 // promptHead is the heading the renderer writes before each prompt of
 // prompts.md ("## N · 2006-01-02 15:04:05 UTC" and a blank line): a
 // prompt's own Markdown headings are not taken for it.
-var promptHead = regexp.MustCompile(`\n## \d+(?: · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)?\n\n`)
+var promptHead = lazyre.New(`\n## \d+(?: · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)?\n\n`)
 
 func isPrompt(t memory.PendingTurn) bool { return t.Turn.Role == summarize.User }

@@ -6,13 +6,13 @@ import (
 	"math"
 	"net/url"
 	"reflect"
-	"regexp"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/cairn-mem/cairn/internal/crypt"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/redact"
 )
 
@@ -542,7 +542,7 @@ func httpURL(v any) string {
 	return ""
 }
 
-var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func envName(v any) string {
 	if s := v.(string); s != "" && !envNameRe.MatchString(s) {

@@ -8,10 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -524,8 +524,8 @@ func (a attribute) sameEntity(older attribute) bool {
 // "back on :8080"; fallRE a fallback, which is no return ("falls back to
 // the cache").
 var (
-	backRE = regexp.MustCompile(`(?i)\bback (?:to|on|at|in) (?:the |its |our )?(.*)`)
-	fallRE = regexp.MustCompile(`(?i)\bfall(?:s|ing)? back $`)
+	backRE = lazyre.New(`(?i)\bback (?:to|on|at|in) (?:the |its |our )?(.*)`)
+	fallRE = lazyre.New(`(?i)\bfall(?:s|ing)? back $`)
 )
 
 // returnsTo reports whether a statement says its value is a return to
@@ -722,7 +722,7 @@ func stem(w string) string {
 	return w
 }
 
-var wordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)
+var wordRE = lazyre.New(`[\p{L}\p{N}]+`)
 
 func bodyWords(s string) map[string]bool {
 	out := map[string]bool{}

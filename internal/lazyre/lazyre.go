@@ -67,7 +67,8 @@ func (r *Regexp) MatchString(s string) bool { return r.Regexp().MatchString(s) }
 
 func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.Regexp().FindSubmatch(b) }
 
-func (r *Regexp) Match(b []byte) bool { return r.Regexp().Match(b) }
+func (r *Regexp) Match(b []byte) bool  { return r.Regexp().Match(b) }
+func (r *Regexp) Find(b []byte) []byte { return r.Regexp().Find(b) }
 
 func (r *Regexp) FindString(s string) string { return r.Regexp().FindString(s) }
 

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"path"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/crypt"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 )
@@ -40,11 +40,11 @@ import (
 // No rule drops a side's content: what cannot be combined is kept twice.
 
 // conflictName matches the name of a conflict copy.
-var conflictName = regexp.MustCompile(`\.conflict-([A-Za-z0-9._-]*)-(\d{8}-\d{6})(-\d+)?(\.[A-Za-z0-9]+)?$`)
+var conflictName = lazyre.New(`\.conflict-([A-Za-z0-9._-]*)-(\d{8}-\d{6})(-\d+)?(\.[A-Za-z0-9]+)?$`)
 
 // stampRe finds the time in a log section's heading: "2025-11-28 09:14:05
 // UTC", "2025-11-28 09:14–09:16 UTC" or RFC 3339.
-var stampRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?`)
+var stampRe = lazyre.New(`\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?`)
 
 // IsConflictCopy reports whether p names a conflict copy made by a sync.
 func IsConflictCopy(p string) bool { return conflictName.MatchString(path.Base(p)) }

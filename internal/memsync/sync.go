@@ -8,13 +8,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/config"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -286,7 +286,7 @@ func checkIncoming(p string, data []byte) string {
 	return ""
 }
 
-var notHostChar = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var notHostChar = lazyre.New(`[^A-Za-z0-9_-]+`)
 
 func hostName() string {
 	h, _ := os.Hostname()

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/migrate"
 	"gopkg.in/yaml.v3"
 )
@@ -37,11 +37,11 @@ const maxAliasCopy = 10000
 var (
 	// crlf matches a line ending with carriage returns; any run of CRs
 	// before a LF goes, so that normalising is idempotent.
-	crlf = regexp.MustCompile(`\r+\n`)
+	crlf = lazyre.New(`\r+\n`)
 	// yamlErrLine picks the line out of a yaml.v3 syntax error.
-	yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlErrLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 	// unknownAnchor matches the one yaml.v3 error about an alias.
-	unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+	unknownAnchor = lazyre.New(`^unknown anchor '(.*)' referenced$`)
 )
 
 // An Item is one memory item: a Markdown file with YAML front matter.

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/migrate"
 	"gopkg.in/yaml.v3"
 )
@@ -306,7 +306,7 @@ func (s *Session) AddHook(key string) {
 }
 
 // keyRE is what a variable's name may be.
-var keyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`)
+var keyRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`)
 
 // ValidVariable reports whether name may name a session variable (or a key
 // cairn adds to front matter): a letter or underscore, then up to 63

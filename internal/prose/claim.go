@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
 )
@@ -55,7 +56,7 @@ var (
 )
 
 // stop words: left out of subjects and values.
-var stopWords = WordSet(`a an the and or but of to in on at for with by from as is are was were be been being
+var stopWords = words{list: `a an the and or but of to in on at for with by from as is are was were be been being
 	it its it's this that these those we i you they our your their my me us them use uses used using
 	instead not no do does did doing should will would can could must may might shall have has had so than then
 	there here into over about after all also just now currently locally still only really actually very
@@ -68,7 +69,7 @@ var stopWords = WordSet(`a an the and or but of to in on at for with by from as 
 	run runs running ran live lives listen listens sit sits serve serves served point points set default defaults
 	now today tomorrow yet again back out up down off need needs needed require requires expect expects
 	get gets got put make makes made call called see seen look looks found find turns turned out
-	before after during until first pushing committing merging deploying releasing`)
+	before after during until first pushing committing merging deploying releasing`}
 
 // WordSet is the set of the whitespace-separated words of s.
 func WordSet(s string) map[string]bool {
@@ -77,6 +78,23 @@ func WordSet(s string) map[string]bool {
 		set[w] = true
 	}
 	return set
+}
+
+// words is a WordSet made at its first lookup. The package's word lists
+// are package-level values of it, which need no code at start: as maps
+// made by WordSet they took every cairn command, the many that read no
+// prose among them, 27 maps and about 80 KB of fresh heap at each start.
+type words struct {
+	list string // the words, separated by white space
+	once sync.Once
+	set  map[string]bool
+}
+
+// has tells whether w is one of the words, making the set the first time.
+// Safe from any goroutine.
+func (s *words) has(w string) bool {
+	s.once.Do(func() { s.set = WordSet(s.list) })
+	return s.set[w]
 }
 
 // FactClaim reads the claim of a fact: the attribute from the value it
@@ -151,7 +169,7 @@ func factClaim(s string) Claim {
 		attr = "version"
 		for _, m := range versionRE.FindAllStringSubmatch(s, -1) {
 			name := strings.ToLower(m[1])
-			if stopWords[name] || name == "version" || name == "v" || name == "from" {
+			if stopWords.has(name) || name == "version" || name == "v" || name == "from" {
 				continue
 			}
 			if !strings.ContainsAny(m[2], ".") && !strings.Contains(strings.ToLower(s), "version") {
@@ -250,7 +268,7 @@ func durationOf(s string) (entity string, values []string) {
 	}
 	var ws []string
 	for _, w := range ContentWords(s[:durationRE.FindStringIndex(s)[0]]) {
-		if !durationVerbs[w] {
+		if !durationVerbs.has(w) {
 			ws = append(ws, Stem(w))
 		}
 	}
@@ -389,8 +407,8 @@ var durationRE = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|s
 
 // durationVerbs say how a duration holds, not of what: "stay valid for
 // an hour".
-var durationVerbs = WordSet(`last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made
-	valid available alive active usable open`)
+var durationVerbs = words{list: `last lasts lasted expire expires expired take takes took wait waits waited stay stays stayed kept keep keeps run runs ran after every now within down cut set raised lowered bumped make makes made
+	valid available alive active usable open`}
 
 // unitSeconds are the seconds of a durationUnit.
 var unitSeconds = map[string]float64{"ms": 0.001, "s": 1, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400}
@@ -450,8 +468,8 @@ var entityVerb = lazyre.New(`(?i)^(is|are|was|were|'s|listens?|runs?|lives?|sits
 
 // carried are what a server serves or forwards, not a thing of its own:
 // "the API serves requests on port 8080" gives the API's port.
-var carried = WordSet(`requests request traffic metrics data connections calls queries events logs responses
-	it them this that everything`)
+var carried = words{list: `requests request traffic metrics data connections calls queries events logs responses
+	it them this that everything`}
 
 // placeVerb puts a thing on a port: what follows it, not what comes
 // before, owns the port.
@@ -471,7 +489,7 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 		var out []string
 		for _, w := range ws {
 			w = strings.Trim(w, ".,;:!?()[]\"'`*")
-			if w == "" || stopWords[w] || skip[w] || strings.ContainsAny(w, "0123456789") && !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") {
+			if w == "" || stopWords.has(w) || skip[w] || strings.ContainsAny(w, "0123456789") && !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") {
 				continue
 			}
 			if strings.Contains(w, ":") || strings.HasPrefix(w, "http") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~") {
@@ -492,7 +510,7 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 			for _, w := range toks[i+1:] {
 				w = strings.Trim(w, ".,;:!?()\"'`*")
 				if w == "on" || w == "at" || w == "to" {
-					if ws := clean(obj); len(ws) > 0 && !carried[ws[len(ws)-1]] {
+					if ws := clean(obj); len(ws) > 0 && !carried.has(ws[len(ws)-1]) {
 						return lastWords(ws, 3)
 					} else if ws := clean(toks[:i]); len(ws) > 0 {
 						return lastWords(ws, 3) // "the gateway exposes metrics on 9100": the gateway's
@@ -516,7 +534,7 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 		// API now listens on 8081".
 		for j := len(before) - 1; j >= 0; j-- {
 			w := before[j]
-			if strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";") || strings.HasSuffix(w, ":") || clauseWords[w] {
+			if strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";") || strings.HasSuffix(w, ":") || clauseWords.has(w) {
 				if j < len(before)-1 {
 					before = before[j+1:]
 				}
@@ -544,7 +562,7 @@ func entityWords(s string, values []string, attr string, fallback bool) []string
 }
 
 // clauseWords start a clause.
-var clauseWords = WordSet(`so and but because since while whereas then which that when if`)
+var clauseWords = words{list: `so and but because since while whereas then which that when if`}
 
 // isContraction tells "the API's on 8081" (is) from "the API's metrics
 // port" (possessive) by the word after it.
@@ -645,7 +663,7 @@ func ContentWords(s string) []string {
 	var out []string
 	for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
 		w = strings.TrimRight(w, "./-+")
-		if w == "" || stopWords[w] {
+		if w == "" || stopWords.has(w) {
 			continue
 		}
 		out = append(out, w)

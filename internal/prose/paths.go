@@ -67,7 +67,7 @@ func MovedPath(x, newer [][]string) bool {
 		// /srv/batch/billing/out.
 		for end := len(whole); end >= 3; end-- {
 			p := whole[:end]
-			if end < len(whole) && sharedFolders[p[end-1]] {
+			if end < len(whole) && sharedFolders.has(p[end-1]) {
 				continue // /usr/local/bin holds many things
 			}
 			for _, q := range newer {
@@ -146,7 +146,7 @@ func otherNumber(a, b string) bool {
 
 // namesAny reports whether newer names one of x's paths itself.
 // sharedFolders are folders of many unrelated files.
-var sharedFolders = WordSet(`bin sbin lib lib64 share include local src etc tmp var opt usr home srv mnt data`)
+var sharedFolders = words{list: `bin sbin lib lib64 share include local src etc tmp var opt usr home srv mnt data`}
 
 func namesAny(x, newer [][]string) bool {
 	for _, p := range x {
@@ -178,7 +178,7 @@ func MovedURL(x, n string) bool {
 	}
 	for _, u := range xs {
 		for _, v := range ns {
-			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] && !commonEnd[u[2]] {
+			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] && !commonEnd.has(u[2]) {
 				return true
 			}
 		}
@@ -187,8 +187,8 @@ func MovedURL(x, n string) bool {
 }
 
 // commonEnd are last path components many unrelated services share.
-var commonEnd = WordSet(`graphql health healthz ready readyz live livez metrics api v1 v2 v3 v4 status login logout
-	callback webhook webhooks releases latest index.html docs openapi.json swagger.json query search auth token`)
+var commonEnd = words{list: `graphql health healthz ready readyz live livez metrics api v1 v2 v3 v4 status login logout
+	callback webhook webhooks releases latest index.html docs openapi.json swagger.json query search auth token`}
 
 // urlParts are the scheme, host and last path component of each URL s
 // names, lower-case.

@@ -41,10 +41,10 @@ var (
 	dottedWordRE = lazyre.New(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)+)["'` + "`" + `]?(\s*=\s*|\s*:\s+|\s+)["'` + "`" + `]?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)*)["'` + "`" + `]?(?:[\s,;:)]|\.(?:\s|$)|$)`)
 	// notWordValue are words after a key that give it no value: "the
 	// server.port setting", "vim.notify gets swallowed".
-	notWordValue = WordSet(`setting settings option options property properties value values key keys flag flags config
+	notWordValue = words{list: `setting settings option options property properties value values key keys flag flags config
 		event events message messages handler handlers hook hooks webhook webhooks call calls request requests
 		parameter parameters file files instead only too also now again here there anymore works worked breaks broke
-		fails failed returns returned`)
+		fails failed returns returned`}
 	// camelRE is a key spelled in camel case, also as a call:
 	// maxRetries = 5, readTimeout(45, TimeUnit.SECONDS).
 	camelRE = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)(?:\(|` + settingVerb + settingOp + `)`)
@@ -59,14 +59,14 @@ var (
 	flagEq = lazyre.New(`(?:^|[\s(` + "`" + `])([a-z][a-z0-9]{2,})=(\d+(?:\.\d+)?[kmgtKMGT]?)(?:[\s,;:)` + "`" + `]|\.(?:\s|$)|$)`)
 	// logField are keys a log line or a loop gives values, no setting:
 	// "status=503 pid=4312", "for idx=0".
-	logField = WordSet(`status pid tid uid gid code line idx exit errno ret err rc len count id took elapsed duration latency seq offset`)
+	logField = words{list: `status pid tid uid gid code line idx exit errno ret err rc len count id took elapsed duration latency seq offset`}
 	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
 	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
 	phraseRE = lazyre.New(`(?i)\b(?:([a-z][a-z0-9]+)[ -])?(timeout|port|limit|size|interval|delay|ttl|retries|threshold|budget|replicas|workers|concurrency|rate|baud|heap|buffer|pool|capacity|quota|deadline|backoff|window|period|lifetime|expiry|max|min)` + settingVerb + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b)(?:\s+now)?\s+v?(\d+(?:\.\d+)*)\b`)
 	// notKey are words before a quantity noun that do not say which
 	// one it is: "the timeout", "a higher rate".
-	notKey = WordSet(`the a an this that our its their his her my your any no new old higher lower bigger smaller longer shorter default same other each every per current whole total`)
+	notKey = words{list: `the a an this that our its their his her my your any no new old higher lower bigger smaller longer shorter default same other each every per current whole total`}
 )
 
 // Settings are the named settings a statement gives a value, key →
@@ -101,7 +101,7 @@ func Settings(text string) map[string]string {
 	addWordSettings(out, text)
 	if strings.Contains(text, "=") {
 		for _, m := range flagEq.FindAllStringSubmatch(text, -1) {
-			if !logField[strings.ToLower(m[1])] {
+			if !logField.has(strings.ToLower(m[1])) {
 				out[settingKey(m[1])] = m[2]
 			}
 		}
@@ -123,7 +123,7 @@ func Settings(text string) map[string]string {
 	for _, m := range phraseRE.FindAllStringSubmatch(text, -1) {
 		// A bare "timeout" or "port" could be any of several.
 		q := strings.ToLower(m[1])
-		if q == "" || notKey[q] || stopWords[q] {
+		if q == "" || notKey.has(q) || stopWords.has(q) {
 			continue
 		}
 		out[settingKey(q+m[2])] = m[3]
@@ -283,7 +283,7 @@ var countRE = lazyre.New(`(?i)\b(\d+|two|three|four|five|six|eight|ten|twelve|si
 
 // countVerbs stand between what has a count and the count: "both
 // targets run with 4 threads".
-var countVerbs = WordSet(`run runs running ran with use uses using used has have had get gets got at to on is are was were now only still both all each just keep keeps kept set make made allow allows give gives gets up down by of for`)
+var countVerbs = words{list: `run runs running ran with use uses using used has have had get gets got at to on is are was were now only still both all each just keep keeps kept set make made allow allows give gives gets up down by of for`}
 
 // addCounts adds the counts text gives, keyed by what has them: "both
 // targets run with 4 threads" gives targets threads 4. A count with
@@ -294,7 +294,7 @@ func addCounts(out map[string]string, text string) {
 		owner := ""
 		for i := len(before) - 1; i >= 0 && i >= len(before)-4; i-- {
 			w := strings.Trim(before[i], ".,;:()`'\"")
-			if w == "" || countVerbs[w] || notKey[w] || stopWords[w] {
+			if w == "" || countVerbs.has(w) || notKey.has(w) || stopWords.has(w) {
 				continue
 			}
 			if strings.ContainsAny(before[i], ".,;:") || !isWord(w) {
@@ -327,7 +327,7 @@ func numberWord(w string) string {
 func addWordSettings(out map[string]string, text string) {
 	for _, m := range dottedWordRE.FindAllStringSubmatch(text, -1) {
 		v := m[3]
-		if stopWords[v] || notWordValue[v] || !isKeyName(m[1]) {
+		if stopWords.has(v) || notWordValue.has(v) || !isKeyName(m[1]) {
 			continue
 		}
 		if strings.TrimSpace(m[2]) == "" && !strings.Contains(v, "_") && (strings.HasSuffix(v, "s") || strings.HasSuffix(v, "ed") || strings.HasSuffix(v, "ing")) {
@@ -389,7 +389,7 @@ func BareSettings(text string) map[string]string {
 		if ix[2] >= 0 {
 			q = strings.ToLower(text[ix[2]:ix[3]])
 		}
-		if q == "" || notKey[q] || stopWords[q] {
+		if q == "" || notKey.has(q) || stopWords.has(q) {
 			if out == nil {
 				out = map[string]string{}
 			}

@@ -351,11 +351,11 @@ func firstWord(s string) string {
 // startsSentence reports whether s begins with a word that starts
 // sentences when people type in lower case.
 func startsSentence(s string) bool {
-	return sentenceStarters[firstWord(s)]
+	return sentenceStarters.has(firstWord(s))
 }
 
-var sentenceStarters = WordSet(`i we you it they this that there the and but so also now then please can could
-	let's lets it's that's we're i'm i've we've`)
+var sentenceStarters = words{list: `i we you it they this that there the and but so also now then please can could
+	let's lets it's that's we're i'm i've we've`}
 
 // abbreviated reports whether s (a sentence so far, before a dot) ends
 // with an abbreviation or a single-letter initial.
@@ -493,7 +493,7 @@ func CutAtBoundary(s string, n int) string {
 	// Not on a dangling function word: "… instead of".
 	for {
 		i := strings.LastIndexByte(out, ' ')
-		if i < n/3 || !danglers[strings.ToLower(out[i+1:])] || particle(out[:i], out[i+1:]) {
+		if i < n/3 || !danglers.has(strings.ToLower(out[i+1:])) || particle(out[:i], out[i+1:]) {
 			return out
 		}
 		out = strings.TrimRight(out[:i], " ,;:")
@@ -507,16 +507,16 @@ func particle(before, w string) bool {
 		return false
 	}
 	prev := strings.ToLower(before[strings.LastIndexByte(before, ' ')+1:])
-	return particleVerbs[prev]
+	return particleVerbs.has(prev)
 }
 
 // particleVerbs are the words "on", "off", "in" or "out" end a phrase
 // after.
-var particleVerbs = WordSet(`now later turned switched left stays stay kept keep is are was were it them logged opted`)
+var particleVerbs = words{list: `now later turned switched left stays stay kept keep is are was were it them logged opted`}
 
 // danglers are words a cut title must not end with.
-var danglers = WordSet(`a an the of to in on at for with by from and or but as into instead rather than
-	that which who when while if so because since its their our your my is are was were be not no`)
+var danglers = words{list: `a an the of to in on at for with by from and or but as into instead rather than
+	that which who when while if so because since its their our your my is are was were be not no`}
 
 // stemWord drops common English endings, enough for "tests" to meet
 // "test" and "routing" to meet "route".

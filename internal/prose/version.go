@@ -30,12 +30,12 @@ var (
 	// 3.9 series — 3.9.2".
 	seriesOf   = `(?:the\s+)?(?:v?\d+(?:\.\d+)?\s+(?:series|line|branch|release)\s*[—–,:-]?\s*)?`
 	tagVersion = lazyre.New(`(?i)\b([a-z][\w.-]*[a-z]):v?(\d+(?:\.\d+)*)(?:-[\w.-]+)?\b`)
-	notProduct = WordSet(`from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said pins pinned bumped requires required series branch release`)
+	notProduct = words{list: `from to and or at on in is was be by of for with than as version versions v the a an port ports step steps session sessions line lines page pages chapter issue pr item items level levels phase day days week weeks says said pins pinned bumped requires required series branch release`}
 	// numbered are nouns a bare number after them numbers one of many:
 	// VLAN 6 and VLAN 10 are two networks, pin 22 and pin 24 two pins,
 	// UDP 443 a port. A dotted version ("Rack 3.0.8", "Django Channels
 	// 4.1") versions them all the same.
-	numbered = WordSet(`vlan vlans pin gpio channel channels ch slot slots bay lane bus rack shard shards partition partitions replica worker workers thread threads cpu gpu disk drive row rows column columns table figure fig section appendix ticket bug task story epic sprint batch case test rule zone room floor unit seat camera sensor relay motor axis monitor display tab sheet ward bed gate dock bin aisle id no number udp tcp`)
+	numbered = words{list: `vlan vlans pin gpio channel channels ch slot slots bay lane bus rack shard shards partition partitions replica worker workers thread threads cpu gpu disk drive row rows column columns table figure fig section appendix ticket bug task story epic sprint batch case test rule zone room floor unit seat camera sensor relay motor axis monitor display tab sheet ward bed gate dock bin aisle id no number udp tcp`}
 )
 
 // suffixVersion is a name that ends in its version: products_v3,
@@ -122,7 +122,7 @@ func Versions(text string) map[string]string {
 	out := map[string]string{}
 	add := func(name, v string) {
 		name = strings.ToLower(name)
-		if notProduct[name] || stopWords[name] || versionNum.MatchString(name) {
+		if notProduct.has(name) || stopWords.has(name) || versionNum.MatchString(name) {
 			return
 		}
 		out[name] = strings.ToLower(v)
@@ -132,7 +132,7 @@ func Versions(text string) map[string]string {
 	}
 	for _, m := range numberVersion.FindAllStringSubmatch(text, -1) {
 		bare := !strings.HasPrefix(strings.TrimSpace(m[0][len(m[1]):]), "v") // "Table v8" is a version
-		if _, ok := out[strings.ToLower(m[1])]; !ok && !(bare && numbered[strings.ToLower(m[1])]) {
+		if _, ok := out[strings.ToLower(m[1])]; !ok && !(bare && numbered.has(strings.ToLower(m[1]))) {
 			add(m[1], m[2])
 		}
 	}
@@ -184,7 +184,7 @@ func VersionRole(text, name, v string) string {
 		if len(rest) == 0 || strings.IndexAny(lower[i+len(form):][:1], ",;:.)") == 0 {
 			return ""
 		}
-		if w := strings.Trim(rest[0], ".,;:)`'\""); len(w) > 2 && roleNouns[w] {
+		if w := strings.Trim(rest[0], ".,;:)`'\""); len(w) > 2 && roleNouns.has(w) {
 			return w
 		}
 		return ""
@@ -193,9 +193,9 @@ func VersionRole(text, name, v string) string {
 }
 
 // roleNouns name which of a thing's versions a statement gives.
-var roleNouns = WordSet(`runtime runtimes simulator simulators sdk image images toolchain toolchains cluster clusters
+var roleNouns = words{list: `runtime runtimes simulator simulators sdk image images toolchain toolchains cluster clusters
 	server servers client clients driver drivers plugin plugins container containers target targets engine binary binaries
-	runner runners host hosts base`)
+	runner runners host hosts base`}
 
 // Bumped reports whether text moves name to version v in so many words:
 // "bump bazel to 7.4.1", "upgraded terraform to 1.9.8".

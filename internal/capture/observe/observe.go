@@ -2,9 +2,9 @@ package observe
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -111,7 +111,7 @@ var (
 	shellTools  = map[string]bool{"Bash": true, "shell": true, "exec_command": true, "local_shell": true, "container.exec": true}
 	readTools   = map[string]bool{"Read": true, "NotebookRead": true}
 	changeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "apply_patch": true}
-	testCommand = regexp.MustCompile(`(^|[\s;&|(])(go test|gotestsum|pytest|py\.test|python -m (pytest|unittest)|npm (run )?test|yarn (run )?test|pnpm (run )?test|bun test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn (-\S+ )*test|gradle(w)? test|\./gradlew test|make (test|check)|ctest|tox|mix test|dotnet test|swift test)\b`)
+	testCommand = lazyre.New(`(^|[\s;&|(])(go test|gotestsum|pytest|py\.test|python -m (pytest|unittest)|npm (run )?test|yarn (run )?test|pnpm (run )?test|bun test|deno test|cargo (test|nextest)|jest|vitest|mocha|rspec|phpunit|mvn (-\S+ )*test|gradle(w)? test|\./gradlew test|make (test|check)|ctest|tox|mix test|dotnet test|swift test)\b`)
 )
 
 // splitFiles splits the file list of a change summary ("a.go, b.go").

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -111,7 +111,7 @@ type claudeResult struct {
 
 // transientCLI recognises failures of claude that a later try may not
 // have.
-var transientCLI = regexp.MustCompile(`(?i)overloaded|rate.?limit|\b(429|500|502|503|504|529)\b|timed? ?out|ECONNRESET|ETIMEDOUT|socket hang up|network`)
+var transientCLI = lazyre.New(`(?i)overloaded|rate.?limit|\b(429|500|502|503|504|529)\b|timed? ?out|ECONNRESET|ETIMEDOUT|socket hang up|network`)
 
 func (c *ClaudeCLI) ask(ctx context.Context, system, prompt string) (string, summarize.Usage, error) {
 	if c.ConfigDir == "" {

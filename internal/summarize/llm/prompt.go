@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -82,10 +83,14 @@ repeating the title. importance is 0 to 1 (0.9: shapes future work; 0.5: useful;
 few lowercase words. Write items as statements of fact ("The job queue uses PostgreSQL because …"), not as
 instructions. Use {"items": []} when nothing is worth keeping.`
 
-var prompts = template.Must(template.Must(template.Must(
-	template.New("init").Parse(InitPrompt)).
-	New("continuation").Parse(ContinuationPrompt)).
-	New("instructions").Parse(instructions))
+// prompts parses the templates at first use: every cairn command links
+// this package, and few of them summarise (30 KB of heap at each start).
+var prompts = sync.OnceValue(func() *template.Template {
+	return template.Must(template.Must(template.Must(
+		template.New("init").Parse(InitPrompt)).
+		New("continuation").Parse(ContinuationPrompt)).
+		New("instructions").Parse(instructions))
+})
 
 // Bounds of what goes into a prompt.
 const (
@@ -124,7 +129,7 @@ func buildPrompt(req summarize.Request, index int, head string) (string, error) 
 		}
 	}
 	var b bytes.Buffer
-	if err := prompts.ExecuteTemplate(&b, name, d); err != nil {
+	if err := prompts().ExecuteTemplate(&b, name, d); err != nil {
 		return "", fmt.Errorf("summarize: render the %s prompt: %w", name, err)
 	}
 	return b.String(), nil
