@@ -1,0 +1,48 @@
+package open
+
+import "testing"
+
+// TestTodo38IsTodo: work left said as a wish, a wait for someone's
+// work, a thing nobody did since, what cannot work yet or comes after
+// something else (stale lines of the round of 1 January); and what a
+// done report says while it waited is no work left.
+func TestTodo38IsTodo(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"I'd like to add a fake HttpMessageHandler that delays past the timeout and then answers, so the retry path is covered.", true},
+		{"One thing I'd still like: getStatus only shows the step, not which compensations have already run.", true},
+		{`Until Dana has created the GitHub OIDC provider (token.actions.githubusercontent.com) in the prod account, the prod job will stop at the credentials step with "Not authorized to perform sts:AssumeRoleWithWebIdentity".`, true},
+		{"And until they regenerate, their code still assumes a checkout date is always there.", true},
+		{"Nobody has built it since, and better-sqlite3 on Windows needs the prebuilt for the right arch.", true},
+		{"The Open VSX side can't work yet.", true},
+		{"The backend team is adding a second payment-worker replica; after that we rerun.", true},
+		// A done report that says what it did while it waited.
+		{"I rewrote the on-call runbook's queries for ClickHouse while waiting for the parity run: every alert now links to the Grafana service-logs dashboard.", false},
+		{"Also while waiting I did the rclone copy, 43 GB, and flipped S3_ENABLED, media loads from the bucket now.", false},
+		// A wish that is a rule, a state until an event, a past step.
+		{"I'd like to keep the port at 5432.", false},
+		{"Until then the job runs hourly.", false},
+		{"Until the cache has warmed up, builds take ten minutes.", false},
+		{"After that we switched the queue to Redis.", false},
+		{"Nobody has touched the parser since March, it is stable.", false},
+		{"It can't run as root.", false},
+		// Still wanted: waits, and work to come.
+		{"We're waiting for the parity run before the cutover.", true},
+	} {
+		if got := IsTodo(tc.in); got != tc.want {
+			t.Errorf("IsTodo(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTodo38ThatTodo: "I'll do that next time" is the to-do of the
+// clause before it, which goes with it once done.
+func TestTodo38ThatTodo(t *testing.T) {
+	done := func(s string) bool { return len(s) > 60 }
+	in := "The cache is fine. The fix is to store the in-flight Task per URL and let the second caller await it; I'll do that next time."
+	if got, want := DropDone(in, done), "The cache is fine."; got != want {
+		t.Errorf("DropDone = %q, want %q", got, want)
+	}
+}
