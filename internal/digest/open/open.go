@@ -99,6 +99,13 @@ var todoWords = change.KeySet(`tomorrow next time session up step still open rem
 	notice noticed feel feels felt seem seems seemed look looked looking think guess wonder wondering
 	haven hasn isn aren didn doesn wasn weren won`)
 
+// fnWords are words of a to-do that say how it is put, not what it is
+// about ("… next week unless you want to", "Separately, the T46Us are
+// …", "both are small"): a session that did the work has no reason to
+// say them, and as the to-do's rarest words they kept it from meeting
+// the session that did. Made by change.Keys, as Distinct's keys are.
+var fnWords = change.Keys(`unless separately though although really actually probably maybe perhaps anyway instead otherwise whether since small quick easy like rather whatever meanwhile besides`)
+
 // Vocab holds how many sessions use each key, and what it read of each
 // summary: every open item of the older sessions is checked against the
 // newer ones, so each is read once.
@@ -147,7 +154,7 @@ const maxDistinct = 3
 func (v *Vocab) Distinct(s string) []string {
 	var ks []string
 	for k := range change.Keys(s) {
-		if !todoWords[k] && len(k) > 2 {
+		if !todoWords[k] && !fnWords[k] && len(k) > 2 {
 			ks = append(ks, k)
 		}
 	}

@@ -37,6 +37,24 @@ func TestTodo38IsTodo(t *testing.T) {
 	}
 }
 
+// TestTodo38FunctionWords: a to-do's rarest words are those of what it
+// is about, not "unless", "separately" or "itself", which a session
+// that did the work has no reason to say.
+func TestTodo38FunctionWords(t *testing.T) {
+	v := NewVocab(nil)
+	for _, tc := range []struct{ in, notWant string }{
+		{"I'll do the deprecatePatch step next week unless you want to.", "unle"},
+		{"Separately, the T46Us are on firmware 66.85 and 66.86 is pending.", "separat"},
+		{"`refresh_for_unknown_kid` itself and the `start_magic_link` handler still have to be written; both are small.", "small"},
+	} {
+		for _, k := range v.Distinct(tc.in) {
+			if k == tc.notWant {
+				t.Errorf("Distinct(%q) holds %q", tc.in, k)
+			}
+		}
+	}
+}
+
 // TestTodo38ThatTodo: "I'll do that next time" is the to-do of the
 // clause before it, which goes with it once done.
 func TestTodo38ThatTodo(t *testing.T) {
