@@ -355,8 +355,95 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 // first) closed the open item todo of distinctive keys d: mentioned it,
 // wrote the file it missed, or decided the question it left.
 func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k])
+	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || reportedDone(todo, d, sums[:k])
 }
+
+// reportedDone reports whether a newer session (of newer) says the
+// thing the to-do todo (of distinctive keys d) is about is done, in or
+// sorted: "BUF_TOKEN is in, Marta added it" for "CI needs a `BUF_TOKEN`
+// secret", "deprecatePatch(…) is in now" for "I'll do the
+// deprecatePatch step next week". Such a report names the thing by what
+// the to-do called it, often a name in code and nothing else, so one
+// word is enough when the to-do wrote it as a name; two otherwise. The
+// thing is what the report's clause puts before "is done", or, when
+// that is a pronoun ("so that's sorted"), what the sentence says.
+func reportedDone(todo string, d []string, newer []*digest.Summary) bool {
+	if len(d) == 0 {
+		return false
+	}
+	names := nameKeys(todo)
+	for _, later := range newer {
+		for p, bullets := range later.Parts {
+			if p == digest.Commands || p == digest.Read || p == digest.Errors || p == digest.Files {
+				continue
+			}
+			for _, b := range bullets {
+				for _, x := range digest.Sentences(b) {
+					if strings.HasSuffix(x, "?") {
+						continue
+					}
+					for _, m := range doneSaid.FindAllStringSubmatch(x, -1) {
+						what := strings.TrimSpace(m[1])
+						if notDone.MatchString(what) {
+							continue // "Once BUF_TOKEN is in, …", "nothing is done"
+						}
+						if thatWord.MatchString(what) {
+							what = x
+						}
+						if sharesName(d, names, change.Keys(what)) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sharesName reports whether keys holds one of d that the to-do wrote
+// as a name (names), or two of d.
+func sharesName(d []string, names, keys map[string]bool) bool {
+	n := 0
+	for _, k := range d {
+		if keys[k] {
+			if names[k] {
+				return true
+			}
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// nameKeys are the keys of the words s writes as names: in code, with a
+// capital inside the sentence or inside the word, with "_" or a digit
+// ("`BUF_TOKEN`", "Open VSX", "deprecatePatch", "T46U").
+func nameKeys(s string) map[string]bool {
+	ks := make(map[string]bool)
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 127 || !lex.IsWordByte(byte(r)) }) {
+		if strings.ContainsAny(w, "_0123456789") || strings.ToLower(w[1:]) != w[1:] || lex.WrittenAsName(s, w) {
+			for k := range change.Keys(w) {
+				ks[k] = true
+			}
+		}
+	}
+	return ks
+}
+
+// doneSaid is a report that a thing is done, in or sorted, the clause
+// before it in group 1: "BUF_TOKEN is in, Marta added it", "both are
+// done", "deprecatePatch('fraud-check-v1') is in now", "so that's
+// sorted". Not "the secret is in the org settings": a thing said to be in
+// a place.
+var doneSaid = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)([^,;:—–]*?)\s*(?:\bis|\bare|'s)\s+(?:all\s+|now\s+|finally\s+)?(?:done|in|in place|sorted(?:\s+out)?|finished|merged|live)(?:\s+now)?\s*(?:[,.;:!)]|$|\s+(?:and|so|now)\b)`)
+
+// notDone is a clause before "is done" that puts it off, asks for it
+// or denies it.
+var notDone = lazyre.New(`(?i)^(?:once|when|until|after|before|if|unless|as soon as|whether|nothing|none|not)\b|\b(?:not|never|nothing)\b`)
+
+// thatWord is a clause that names its thing by a pronoun alone.
+var thatWord = lazyre.New(`(?i)^(?:so |and )?(?:that|this|it|everything|all|both)$`)
 
 // decidedLater reports whether a newer session (of newer) says the open
 // question todo, of distinctive keys d, was decided (decidedAbout).

@@ -1,6 +1,10 @@
 package open
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
 
 // TestTodo38IsTodo: work left said as a wish, a wait for someone's
 // work, a thing nobody did since, what cannot work yet or comes after
@@ -33,6 +37,36 @@ func TestTodo38IsTodo(t *testing.T) {
 	} {
 		if got := IsTodo(tc.in); got != tc.want {
 			t.Errorf("IsTodo(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTodo38DoneReport: a later session's report that a thing is done
+// ("BUF_TOKEN is in", "deprecatePatch(…) is in now", "so that's
+// sorted") names the to-do by one rare word of its, often the code name
+// the to-do gave it; a report of another thing, a thing said to be in a
+// place, or one still to come, does not close it.
+func TestTodo38DoneReport(t *testing.T) {
+	older := summary(map[int][]string{digest.Outcome: {"The inventory service answers on 50051 and Envoy terminates TLS in front of it."}})
+	for _, tc := range []struct {
+		todo, later string
+		want        bool
+	}{
+		{"Remote plugins are rate-limited for anonymous use, so CI needs a `BUF_TOKEN` secret.", "BUF_TOKEN is in, Marta added it.", true},
+		{"I'll do the deprecatePatch step next week unless you want to.", "deprecatePatch('fraud-check-v1') is in now, and replay stays green with a fresh history (order-8933) that runs the fraud path.", true},
+		{"The Open VSX side can't work yet.", "I got the Open VSX token into the repo secrets yesterday and the namespace exists, so that's sorted.", true},
+		{"`refresh_for_unknown_kid` itself and the `start_magic_link` handler still have to be written; both are small.", "Both refresh_for_unknown_kid and start_magic_link are done, I wrote them on my machine last night.", true},
+		// Not done, or not this.
+		{"Remote plugins are rate-limited for anonymous use, so CI needs a `BUF_TOKEN` secret.", "BUF_TOKEN is in the org settings, not the repo's.", false},
+		{"Remote plugins are rate-limited for anonymous use, so CI needs a `BUF_TOKEN` secret.", "Once BUF_TOKEN is in, the deploy job works.", false},
+		{"I'll do the deprecatePatch step next week unless you want to.", "The fraud check is done before the charge.", false},
+		{"The Open VSX side can't work yet.", "The Marketplace side is sorted.", false},
+	} {
+		newer := summary(map[int][]string{digest.Outcome: {tc.later}})
+		sums := []*digest.Summary{newer, older}
+		v := NewVocab(sums)
+		if got := v.ClosedLater(tc.todo, v.Distinct(tc.todo), sums, 1); got != tc.want {
+			t.Errorf("%q after %q: closed = %v, want %v", tc.todo, tc.later, got, tc.want)
 		}
 	}
 }
