@@ -31,25 +31,56 @@ func IsTodo(s string) bool {
 		s = dayAsPlace.ReplaceAllString(s, "")
 	}
 	s = whileWaiting.ReplaceAllString(s, "")
-	return todoMark.MatchString(s) || awaits.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s) || laterWork.MatchString(s)
+	return todoMark.MatchString(s) || awaits.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s) || laterWork(s)
 }
 
 // whileWaiting is what was done while something else ran, no wait left:
 // "I rewrote the runbook's queries while waiting for the parity run".
 var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we're )?waiting(?: (?:for|on) [^,:;.]{1,60})?`)
 
-// laterWork is work left said as a wish ("I'd like to add a fake
-// handler …", "One thing I'd still like: …"), as a wait for someone's
-// work ("Until Dana has created the OIDC provider, …", "until they
-// regenerate, …"), as a thing nobody did since a change ("Nobody has
-// built it since"), as what cannot work yet ("The Open VSX side can't
-// work yet", "Openfields hasn't created them yet, …"), or as what comes
-// once something else is done ("after that we rerun"). Not a rule ("I'd
-// like to keep …"), a state until an event ("until the cache has warmed
-// up"), nor a past step ("after that we switched"). "Not … yet" is
-// todoMark's too, but there the \b after its group never holds after
-// the punctuation that ends "yet," or "yet.".
-var laterWork = lazyre.New(`(?i)\b(?:i'd|we'd|i would|we would) (?:still )?like to (?:add|write|build|set up|try|wire up|cover|test)\b|\b(?:i'd|we'd) still like\b|^(?:and |but |so )?until [^,;]{1,80}?\b(?:has|have) (?:created|added|set up|built|made|sent|written|fixed|released|merged|deployed|installed|enabled|approved|signed)\b|^(?:and |but |so )?until (?:they|we|you|he|she|someone|somebody) (?:regenerate|rebuild|rerun|update|upgrade|migrate|fix|add|create|ship|release|merge|deploy)\s*,|\b(?:nobody|no one) (?:has|have) (?:built|run|tested|tried|rebuilt|checked|deployed|released|updated|signed) (?:it|them|this|that) since\s*[,.;]|\b(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't|didn't|can't|cannot|won't|couldn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)|\bafter (?:that|this)(?: (?:is|are) (?:done|in|up|live|merged))?,? (?:we|i)(?:'ll| will| can)? (?:rerun|retest|retry|remeasure|redeploy|recheck|reindex|rebuild|run|try|test|deploy|merge|ship|switch|measure|check)\b`)
+// laterWork reports whether s states work left in one of the forms
+// below, each of which a later session's work made stale in a pack.
+// What they leave out: a rule ("I'd like to keep …"), a state until an
+// event ("until the cache has warmed up"), a past step ("after that we
+// switched").
+func laterWork(s string) bool {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat} {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// wished is work left said as a wish: "I'd like to add a fake handler
+// …", "One thing I'd still like: …".
+var wished = lazyre.New(`(?i)\b(?:i'd|we'd|i would|we would) (?:still )?like to (?:add|write|build|set up|try|wire up|cover|test)\b|\b(?:i'd|we'd) still like\b`)
+
+// waitsOnWork is a wait for someone's work: "Until Dana has created the
+// OIDC provider, …", "until they regenerate, …".
+var waitsOnWork = lazyre.New(`(?i)^(?:and |but |so )?until [^,;]{1,80}?\b(?:has|have) (?:created|added|set up|built|made|sent|written|fixed|released|merged|deployed|installed|enabled|approved|signed)\b|^(?:and |but |so )?until (?:they|we|you|he|she|someone|somebody) (?:regenerate|rebuild|rerun|update|upgrade|migrate|fix|add|create|ship|release|merge|deploy)\s*,`)
+
+// notSince is a thing nobody did since a change: "Nobody has built it
+// since".
+var notSince = lazyre.New(`(?i)\b(?:nobody|no one) (?:has|have) (?:built|run|tested|tried|rebuilt|checked|deployed|released|updated|signed) (?:it|them|this|that) since\s*[,.;]`)
+
+// notYetEnd is what is not done or cannot work yet: "The Open VSX side
+// can't work yet", "Openfields hasn't created them yet, …". todoMark
+// has "not … yet" too, but there the \b after its group never holds
+// after the punctuation that ends "yet," or "yet.".
+var notYetEnd = lazyre.New(`(?i)\b(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't|didn't|can't|cannot|won't|couldn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)`)
+
+// underWay is work under way, whose end a later session reports: "The
+// search reindex is the one thing still running".
+var underWay = lazyre.New(`(?i)\b(?:is|are) (?:the (?:one|only) thing )?still (?:running|in progress|under way|underway|syncing|building|uploading|copying|indexing|reindexing|migrating)\b`)
+
+// onArrival is what is to be done once ordered things arrive: "When
+// they arrive the first bring-up checks are …".
+var onArrival = lazyre.New(`(?i)^(?:and |so )?(?:when|once) (?:they|the (?:boards?|parts?|drives?|disks?|cards?|sensors?|units?|replacements?|hardware|order|delivery|shipment)) (?:arrives?|come in|comes in|lands?|gets? here|are here|is here|are delivered|is delivered)\b`)
+
+// afterThat is what comes once something else is done: "after that we
+// rerun".
+var afterThat = lazyre.New(`(?i)\bafter (?:that|this)(?: (?:is|are) (?:done|in|up|live|merged))?,? (?:we|i)(?:'ll| will| can)? (?:rerun|retest|retry|remeasure|redeploy|recheck|reindex|rebuild|run|try|test|deploy|merge|ship|switch|measure|check)\b`)
 
 // dayAsPlace is tomorrow's thing named as where or when something is
 // not wanted or was before, no work planned: "I want to know within
@@ -357,8 +388,45 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 // first) closed the open item todo of distinctive keys d: mentioned it,
 // wrote the file it missed, or decided the question it left.
 func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || reportedDone(todo, d, sums[:k])
+	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || reportedDone(todo, d, sums[:k]) || allDoneLater(d, sums[:k])
 }
+
+// allDoneLater reports whether a newer session (of newer) says all the
+// work left is done ("Both leftovers are in", "Both open items are
+// done", after "now the two leftovers from earlier in the week please")
+// and changed a file that names the to-do's thing: such a report names
+// none of the items, and the files it changed say which.
+func allDoneLater(d []string, newer []*digest.Summary) bool {
+	for _, later := range newer {
+		if len(later.Parts[digest.Files]) == 0 || !saysAllDone(later) {
+			continue
+		}
+		for _, b := range later.Parts[digest.Files] {
+			ks := named(b)
+			for _, k := range d {
+				if ks[k] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// saysAllDone reports whether d's outcome says every item left is done.
+func saysAllDone(d *digest.Summary) bool {
+	for _, b := range d.Parts[digest.Outcome] {
+		if allDone.MatchString(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// allDone is a report that all the work left is done: "Both leftovers
+// are in", "all three open items are done". Not "one of the two
+// leftovers is in".
+var allDone = lazyre.New(`(?i)(?:^|[.;:!]\s+)(?:both|all(?: the)?(?: (?:two|three|four))?|the (?:two|three|four))\s+(?:of the\s+)?(?:open items?|leftovers?|left-overs?|to-?dos?|open points?|remaining items?|loose ends?)\s+(?:are|were)\s+(?:now\s+)?(?:all\s+)?(?:done|in|finished|sorted|fixed|closed|handled)\b`)
 
 // reportedDone reports whether a newer session (of newer) says the
 // thing the to-do todo (of distinctive keys d) is about is done, in or

@@ -27,6 +27,13 @@ func TestTodo38IsTodo(t *testing.T) {
 		{"Also: the SIP login accounts — Openfields hasn't created them yet, I asked for one per kiosk.", true},
 		{"The exporter isn't wired into the dashboard yet.", true},
 		{"It isn't pretty, yet it works on every board.", false},
+		// What is to be done once a thing arrives.
+		{"When they arrive the first bring-up checks are VBUS and 3V3 with a bench supply's current limit at 200 mA, then the USB enumeration.", true},
+		{"When the request arrives, the handler checks the token first.", false},
+		// Work under way, whose end a later session reports.
+		{"The search reindex is the one thing still running: at this rate statuses finish in about an hour and a half.", true},
+		{"The rclone copy is still in progress, about 60% through.", true},
+		{"The old VM keeps running as a fallback.", false},
 		// A done report that says what it did while it waited.
 		{"I rewrote the on-call runbook's queries for ClickHouse while waiting for the parity run: every alert now links to the Grafana service-logs dashboard.", false},
 		{"Also while waiting I did the rclone copy, 43 GB, and flipped S3_ENABLED, media loads from the bucket now.", false},
@@ -107,5 +114,37 @@ func TestTodo38ThatTodo(t *testing.T) {
 	in = "The backend team is adding a second payment-worker replica; after that we rerun."
 	if got := DropDone(in, done); got != "" {
 		t.Errorf("DropDone = %q, want \"\"", got)
+	}
+}
+
+// TestTodo38AllDone: "Both leftovers are in" after "now the two
+// leftovers from earlier in the week please" closes each older to-do
+// whose thing the session's work touched; one it did not touch, or a
+// session that says only some are done, closes none.
+func TestTodo38AllDone(t *testing.T) {
+	older := summary(map[int][]string{digest.Outcome: {"The webhook controller only enqueues ProcessStripeEventJob now and answers 200 at once."}})
+	done := summary(map[int][]string{
+		digest.Request: {"deployed with DB_POOL=30 on the workers, errors stopped. thanks. now the two leftovers from earlier in the week please, then have a look at the stripe side."},
+		digest.Outcome: {"Both leftovers are in.", "Receipts now go out with `deliver_later(queue: :mailers)`, so a slow SMTP relay no longer holds one of the critical threads."},
+		digest.Files:   {"app/jobs/process_stripe_event_job.rb (edited ×2): Mail through the mailers queue", "app/services/plans/sync_from_stripe.rb (written)"},
+	})
+	some := summary(map[int][]string{
+		digest.Outcome: {"One of the two leftovers is in.", "Receipts now go out with `deliver_later(queue: :mailers)`."},
+		digest.Files:   {"app/jobs/process_stripe_event_job.rb (edited)"},
+	})
+	for _, tc := range []struct {
+		todo  string
+		later *digest.Summary
+		want  bool
+	}{
+		{"Tomorrow I'll handle customer.subscription.updated in ProcessStripeEventJob so they follow.", done, true},
+		{"Tomorrow I'll add the VAT field to the PDF receipt header.", done, false},
+		{"Tomorrow I'll handle customer.subscription.updated in ProcessStripeEventJob so they follow.", some, false},
+	} {
+		sums := []*digest.Summary{tc.later, older}
+		v := NewVocab(sums)
+		if got := v.ClosedLater(tc.todo, v.Distinct(tc.todo), sums, 1); got != tc.want {
+			t.Errorf("%q: closed = %v, want %v", tc.todo, got, tc.want)
+		}
 	}
 }
