@@ -134,10 +134,13 @@ var todoWords = change.KeySet(`tomorrow next time session up step still open rem
 
 // fnWords are words of a to-do that say how it is put, not what it is
 // about ("… next week unless you want to", "Separately, the T46Us are
-// …", "both are small"): a session that did the work has no reason to
-// say them, and as the to-do's rarest words they kept it from meeting
-// the session that did. Made by change.Keys, as Distinct's keys are.
-var fnWords = change.Keys(`unless separately though although really actually probably maybe perhaps anyway instead otherwise whether since small quick easy like rather whatever meanwhile besides`)
+// …", "both are small"), or how work left is put in any project ("wait
+// for", "worth a look", "doesn't exist yet", "the next piece", "didn't
+// touch"): a session that did the work has no reason to say them, and
+// as the to-do's rarest words they kept it from meeting the session that
+// did. Made by change.Keys, as Distinct's keys are.
+var fnWords = change.Keys(`unless separately though although really actually probably maybe perhaps anyway instead otherwise whether since small quick easy like rather whatever meanwhile besides
+	wait check see without side exist worth start know piece stay touch anything something someone somebody right way whose almost plus goes become remind caveat different second real much`)
 
 // Vocab holds how many sessions use each key, and what it read of each
 // summary: every open item of the older sessions is checked against the

@@ -92,6 +92,8 @@ func TestTodo38FunctionWords(t *testing.T) {
 		{"I'll do the deprecatePatch step next week unless you want to.", "unle"},
 		{"Separately, the T46Us are on firmware 66.85 and 66.86 is pending.", "separat"},
 		{"`refresh_for_unknown_kid` itself and the `start_magic_link` handler still have to be written; both are small.", "small"},
+		{"What's left: the preview panel (quill.openPreview) is the next piece, it doesn't exist yet.", "exist"},
+		{"Android will build on the next push; iOS waits for the signing secrets.", "wait"},
 	} {
 		for _, k := range v.Distinct(tc.in) {
 			if k == tc.notWant {
