@@ -57,8 +57,9 @@ func laterWork(s string) bool {
 var wished = lazyre.New(`(?i)\b(?:i'd|we'd|i would|we would) (?:still )?like to (?:add|write|build|set up|try|wire up|cover|test)\b|\b(?:i'd|we'd) still like\b`)
 
 // waitsOnWork is a wait for someone's work: "Until Dana has created the
-// OIDC provider, …", "until they regenerate, …".
-var waitsOnWork = lazyre.New(`(?i)^(?:and |but |so )?until [^,;]{1,80}?\b(?:has|have) (?:created|added|set up|built|made|sent|written|fixed|released|merged|deployed|installed|enabled|approved|signed)\b|^(?:and |but |so )?until (?:they|we|you|he|she|someone|somebody) (?:regenerate|rebuild|rerun|update|upgrade|migrate|fix|add|create|ship|release|merge|deploy)\s*,`)
+// OIDC provider, …", "until they regenerate, …", "Billing still owes us
+// the list of public holidays".
+var waitsOnWork = lazyre.New(`(?i)\bstill owes? (?:us|me|you)\b|^(?:and |but |so )?until [^,;]{1,80}?\b(?:has|have) (?:created|added|set up|built|made|sent|written|fixed|released|merged|deployed|installed|enabled|approved|signed)\b|^(?:and |but |so )?until (?:they|we|you|he|she|someone|somebody) (?:regenerate|rebuild|rerun|update|upgrade|migrate|fix|add|create|ship|release|merge|deploy)\s*,`)
 
 // notSince is a thing nobody did since a change: "Nobody has built it
 // since".
@@ -74,9 +75,12 @@ var notYetEnd = lazyre.New(`(?i)\b(?:not|no|don't|haven't|hasn't|isn't|aren't|do
 // search reindex is the one thing still running".
 var underWay = lazyre.New(`(?i)\b(?:is|are) (?:the (?:one|only) thing )?still (?:running|in progress|under way|underway|syncing|building|uploading|copying|indexing|reindexing|migrating)\b`)
 
-// onArrival is what is to be done once ordered things arrive: "When
-// they arrive the first bring-up checks are …".
-var onArrival = lazyre.New(`(?i)^(?:and |so )?(?:when|once) (?:they|the (?:boards?|parts?|drives?|disks?|cards?|sensors?|units?|replacements?|hardware|order|delivery|shipment)) (?:arrives?|come in|comes in|lands?|gets? here|are here|is here|are delivered|is delivered)\b`)
+// onArrival is what is to be done once a thing someone is to send
+// arrives: "When they arrive the first bring-up checks are …", "— once
+// Dale's list arrives we add HHS", "We'll wire that in when it arrives".
+// Not what code does when a thing arrives ("When the request arrives,
+// the handler checks …").
+var onArrival = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)(?:when|once|as soon as) [^,;.]{1,40}?\b(?:arrives?|arrive|comes? in|lands?|gets? here|is here|are here|is delivered|are delivered)\b,?\s+(?:we|i|the first)\b|\b(?:we'll|i'll|we will|i will) [^.;]{1,40}\b(?:when|once|as soon as) [^,;.]{1,30}?\b(?:arrives?|comes? in|lands?|is here|are here)\b`)
 
 // afterThat is what comes once something else is done: "after that we
 // rerun".
@@ -315,9 +319,16 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 // with it. "" if nothing is left.
 func DropDone(s string, done func(todo string) bool) string {
 	var kept []string
+	cutLast := false // the sentence before lost its to-do
 	for _, x := range digest.Sentences(s) {
 		if !IsTodo(x) {
 			kept = append(kept, x)
+			cutLast = false
+			continue
+		}
+		if cutLast && itTodo.MatchString(x) {
+			// "Billing still owes us the holiday list. We'll wire that
+			// in when it arrives.": its work is the one before it.
 			continue
 		}
 		var rest strings.Builder
@@ -337,6 +348,7 @@ func DropDone(s string, done func(todo string) bool) string {
 			}
 			rest.WriteString(c)
 		}
+		cutLast = cut
 		t := strings.TrimSpace(rest.String())
 		if cut {
 			if t = strings.TrimRight(t, " ,;:—–-"); t != "" {
@@ -799,6 +811,11 @@ var hypothetical = lazyre.New(`(?i)\b(?:otherwise|or else|would|unless)\b|(?:^|,
 // "I'll do that next time" names it as what it will do, "after that we
 // rerun" as what the work waits for.
 var thatTodo = lazyre.New(`(?i)^(?:and |so )?(?:(?:that|this|it)(?:'s| is| was| will be)|(?:i'll|we'll|i will|we will|i can|we can) (?:do|fix|tackle|handle|finish|sort out|look at|look into) (?:that|this|it)|after (?:that|this))\b`)
+
+// itTodo is a to-do that names its work by a pronoun only, the work the
+// sentence before it states: "We'll wire that in when it arrives", "can
+// you do that tomorrow".
+var itTodo = lazyre.New(`(?i)^(?:and |so |then )?(?:we'll|i'll|we will|i will|we can|i can|can you|could you|please)\b[^.;]{0,30}?\b(?:that|it|this|them|those)\b`)
 
 // clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.

@@ -1,6 +1,7 @@
 package open
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cairn-mem/cairn/internal/digest"
@@ -30,6 +31,10 @@ func TestTodo38IsTodo(t *testing.T) {
 		// What is to be done once a thing arrives.
 		{"When they arrive the first bring-up checks are VBUS and 3V3 with a bench supply's current limit at 200 mA, then the USB enumeration.", true},
 		{"When the request arrives, the handler checks the token first.", false},
+		{"I left Hamilton High out of the device table for now — once Dale's list arrives we add HHS.", true},
+		{"We'll wire that in when it arrives.", true},
+		{"Billing still owes us the list of public holidays; holidays count as off-peak all day.", true},
+		{"Once the first frame arrives, the decoder locks onto its rate.", false},
 		// Work under way, whose end a later session reports.
 		{"The search reindex is the one thing still running: at this rate statuses finish in about an hour and a half.", true},
 		{"The rclone copy is still in progress, about 60% through.", true},
@@ -111,6 +116,14 @@ func TestTodo38ThatTodo(t *testing.T) {
 	if got, want := DropDone(in, done), "The cache is fine."; got != want {
 		t.Errorf("DropDone = %q, want %q", got, want)
 	}
+	// "We'll wire that in when it arrives" is the work of the sentence
+	// before, and goes with its to-do.
+	in = "Great, SQLite it is. Billing still owes us the list of public holidays; holidays count as off-peak all day. We'll wire that in when it arrives."
+	done = func(s string) bool { return strings.Contains(s, "owes") }
+	if got, want := DropDone(in, done), "Great, SQLite it is."; got != want {
+		t.Errorf("DropDone = %q, want %q", got, want)
+	}
+	done = func(s string) bool { return len(s) > 60 }
 	// "after that we rerun" is what comes once the clause before it
 	// happened: both are done once the rerun is.
 	in = "The backend team is adding a second payment-worker replica; after that we rerun."
