@@ -144,7 +144,7 @@ var todoWords = change.KeySet(`tomorrow next time session up step still open rem
 // as the to-do's rarest words they kept it from meeting the session that
 // did. Made by change.Keys, as Distinct's keys are.
 var fnWords = change.Keys(`unless separately though although really actually probably maybe perhaps anyway instead otherwise whether since small quick easy like rather whatever meanwhile besides
-	wait check see without side exist worth start know piece stay touch anything something someone somebody right way whose almost plus goes become remind caveat different second real much`)
+	wait see without side exist worth start know piece stay touch anything something someone somebody right way whose almost plus goes become remind caveat different second real much`)
 
 // Vocab holds how many sessions use each key, and what it read of each
 // summary: every open item of the older sessions is checked against the
