@@ -251,8 +251,12 @@ func detail(s string) bool {
 	if telling.CheckReport.MatchString(s) && len(strings.Fields(s)) <= 8 {
 		return false // "Unit tests pass."
 	}
-	return strings.ContainsAny(s, "0123456789`/") || cue.NamedWord.MatchString(s) || codeList.MatchString(s)
+	return strings.ContainsAny(s, "0123456789`/") || cue.NamedWord.MatchString(s) || codeList.MatchString(s) || codeName.MatchString(s)
 }
+
+// codeName is an identifier written without backticks, a name of code
+// as sure as one in them: "refresh_for_unknown_kid", "max_attempts".
+var codeName = lazyre.New(`\b[a-zA-Z]\w*_\w*[a-zA-Z0-9]\b`)
 
 // codeList is a list of codes in capitals: "The codes are CEN, ASH, MIL,
 // HOL and WIT."

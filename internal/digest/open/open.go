@@ -30,8 +30,61 @@ func IsTodo(s string) bool {
 	if strings.Contains(s, "morrow's") {
 		s = dayAsPlace.ReplaceAllString(s, "")
 	}
-	return todoMark.MatchString(s) || awaits.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s)
+	s = whileWaiting.ReplaceAllString(s, "")
+	return todoMark.MatchString(s) || awaits.MatchString(s) || nextSaid.MatchString(s) || hasTo.MatchString(s) || weNeedA.MatchString(s) && !becauseRE.MatchString(s) || missing.MatchString(s) || laterWork(s)
 }
+
+// whileWaiting is what was done while something else ran, no wait left:
+// "I rewrote the runbook's queries while waiting for the parity run".
+var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we're )?waiting(?: (?:for|on) [^,:;.]{1,60})?`)
+
+// laterWork reports whether s states work left in one of the forms
+// below, each of which a later session's work made stale in a pack.
+// What they leave out: a rule ("I'd like to keep …"), a state until an
+// event ("until the cache has warmed up"), a past step ("after that we
+// switched").
+func laterWork(s string) bool {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat} {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// wished is work left said as a wish: "I'd like to add a fake handler
+// …", "One thing I'd still like: …".
+var wished = lazyre.New(`(?i)\b(?:i'd|we'd|i would|we would) (?:still )?like to (?:add|write|build|set up|try|wire up|cover|test)\b|\b(?:i'd|we'd) still like\b`)
+
+// waitsOnWork is a wait for someone's work: "Until Dana has created the
+// OIDC provider, …", "until they regenerate, …", "Billing still owes us
+// the list of public holidays".
+var waitsOnWork = lazyre.New(`(?i)\bstill owes? (?:us|me|you)\b|^(?:and |but |so )?until [^,;]{1,80}?\b(?:has|have) (?:created|added|set up|built|made|sent|written|fixed|released|merged|deployed|installed|enabled|approved|signed)\b|^(?:and |but |so )?until (?:they|we|you|he|she|someone|somebody) (?:regenerate|rebuild|rerun|update|upgrade|migrate|fix|add|create|ship|release|merge|deploy)\s*,`)
+
+// notSince is a thing nobody did since a change: "Nobody has built it
+// since".
+var notSince = lazyre.New(`(?i)\b(?:nobody|no one) (?:has|have) (?:built|run|tested|tried|rebuilt|checked|deployed|released|updated|signed) (?:it|them|this|that) since\s*[,.;]`)
+
+// notYetEnd is what is not done or cannot work yet: "The Open VSX side
+// can't work yet", "Openfields hasn't created them yet, …". todoMark
+// has "not … yet" too, but there the \b after its group never holds
+// after the punctuation that ends "yet," or "yet.".
+var notYetEnd = lazyre.New(`(?i)\b(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't|didn't|can't|cannot|won't|couldn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)`)
+
+// underWay is work under way, whose end a later session reports: "The
+// search reindex is the one thing still running".
+var underWay = lazyre.New(`(?i)\b(?:is|are) (?:the (?:one|only) thing )?still (?:running|in progress|under way|underway|syncing|building|uploading|copying|indexing|reindexing|migrating)\b`)
+
+// onArrival is what is to be done once a thing someone is to send
+// arrives: "When they arrive the first bring-up checks are …", "— once
+// Dale's list arrives we add HHS", "We'll wire that in when it arrives".
+// Not what code does when a thing arrives ("When the request arrives,
+// the handler checks …").
+var onArrival = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)(?:when|once|as soon as) [^,;.]{1,40}?\b(?:arrives?|arrive|comes? in|lands?|gets? here|is here|are here|is delivered|are delivered)\b,?\s+(?:we|i|the first)\b|\b(?:we'll|i'll|we will|i will) [^.;]{1,40}\b(?:when|once|as soon as) [^,;.]{1,30}?\b(?:arrives?|comes? in|lands?|is here|are here)\b`)
+
+// afterThat is what comes once something else is done: "after that we
+// rerun".
+var afterThat = lazyre.New(`(?i)\bafter (?:that|this)(?: (?:is|are) (?:done|in|up|live|merged))?,? (?:we|i)(?:'ll| will| can)? (?:rerun|retest|retry|remeasure|redeploy|recheck|reindex|rebuild|run|try|test|deploy|merge|ship|switch|measure|check)\b`)
 
 // dayAsPlace is tomorrow's thing named as where or when something is
 // not wanted or was before, no work planned: "I want to know within
@@ -83,6 +136,16 @@ var todoWords = change.KeySet(`tomorrow next time session up step still open rem
 	notice noticed feel feels felt seem seems seemed look looked looking think guess wonder wondering
 	haven hasn isn aren didn doesn wasn weren won`)
 
+// fnWords are words of a to-do that say how it is put, not what it is
+// about ("… next week unless you want to", "Separately, the T46Us are
+// …", "both are small"), or how work left is put in any project ("wait
+// for", "worth a look", "doesn't exist yet", "the next piece", "didn't
+// touch"): a session that did the work has no reason to say them, and
+// as the to-do's rarest words they kept it from meeting the session that
+// did. Made by change.Keys, as Distinct's keys are.
+var fnWords = change.Keys(`unless separately though although really actually probably maybe perhaps anyway instead otherwise whether since small quick easy like rather whatever meanwhile besides
+	wait see without side exist worth start know piece stay touch anything something someone somebody right way whose almost plus goes become remind caveat different second real much`)
+
 // Vocab holds how many sessions use each key, and what it read of each
 // summary: every open item of the older sessions is checked against the
 // newer ones, so each is read once.
@@ -131,7 +194,7 @@ const maxDistinct = 3
 func (v *Vocab) Distinct(s string) []string {
 	var ks []string
 	for k := range change.Keys(s) {
-		if !todoWords[k] && len(k) > 2 {
+		if !todoWords[k] && !fnWords[k] && len(k) > 2 {
 			ks = append(ks, k)
 		}
 	}
@@ -256,9 +319,16 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 // with it. "" if nothing is left.
 func DropDone(s string, done func(todo string) bool) string {
 	var kept []string
+	cutLast := false // the sentence before lost its to-do
 	for _, x := range digest.Sentences(s) {
 		if !IsTodo(x) {
 			kept = append(kept, x)
+			cutLast = false
+			continue
+		}
+		if cutLast && itTodo.MatchString(x) {
+			// "Billing still owes us the holiday list. We'll wire that
+			// in when it arrives.": its work is the one before it.
 			continue
 		}
 		var rest strings.Builder
@@ -278,6 +348,7 @@ func DropDone(s string, done func(todo string) bool) string {
 			}
 			rest.WriteString(c)
 		}
+		cutLast = cut
 		t := strings.TrimSpace(rest.String())
 		if cut {
 			if t = strings.TrimRight(t, " ,;:—–-"); t != "" {
@@ -332,8 +403,132 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 // first) closed the open item todo of distinctive keys d: mentioned it,
 // wrote the file it missed, or decided the question it left.
 func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k])
+	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || reportedDone(todo, d, sums[:k]) || allDoneLater(d, sums[:k])
 }
+
+// allDoneLater reports whether a newer session (of newer) says all the
+// work left is done ("Both leftovers are in", "Both open items are
+// done", after "now the two leftovers from earlier in the week please")
+// and changed a file that names the to-do's thing: such a report names
+// none of the items, and the files it changed say which.
+func allDoneLater(d []string, newer []*digest.Summary) bool {
+	for _, later := range newer {
+		if len(later.Parts[digest.Files]) == 0 || !saysAllDone(later) {
+			continue
+		}
+		for _, b := range later.Parts[digest.Files] {
+			ks := named(b)
+			for _, k := range d {
+				if ks[k] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// saysAllDone reports whether d's outcome says every item left is done.
+func saysAllDone(d *digest.Summary) bool {
+	for _, b := range d.Parts[digest.Outcome] {
+		if allDone.MatchString(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// allDone is a report that all the work left is done: "Both leftovers
+// are in", "all three open items are done". Not "one of the two
+// leftovers is in".
+var allDone = lazyre.New(`(?i)(?:^|[.;:!]\s+)(?:both|all(?: the)?(?: (?:two|three|four))?|the (?:two|three|four))\s+(?:of the\s+)?(?:open items?|leftovers?|left-overs?|to-?dos?|open points?|remaining items?|loose ends?)\s+(?:are|were)\s+(?:now\s+)?(?:all\s+)?(?:done|in|finished|sorted|fixed|closed|handled)\b`)
+
+// reportedDone reports whether a newer session (of newer) says the
+// thing the to-do todo (of distinctive keys d) is about is done, in or
+// sorted: "BUF_TOKEN is in, Marta added it" for "CI needs a `BUF_TOKEN`
+// secret", "deprecatePatch(…) is in now" for "I'll do the
+// deprecatePatch step next week". Such a report names the thing by what
+// the to-do called it, often a name in code and nothing else, so one
+// word is enough when the to-do wrote it as a name; two otherwise. The
+// thing is what the report's clause puts before "is done", or, when
+// that is a pronoun ("so that's sorted"), what the sentence says.
+func reportedDone(todo string, d []string, newer []*digest.Summary) bool {
+	if len(d) == 0 {
+		return false
+	}
+	names := nameKeys(todo)
+	for _, later := range newer {
+		for p, bullets := range later.Parts {
+			if p == digest.Commands || p == digest.Read || p == digest.Errors || p == digest.Files {
+				continue
+			}
+			for _, b := range bullets {
+				for _, x := range digest.Sentences(b) {
+					if strings.HasSuffix(x, "?") {
+						continue
+					}
+					for _, m := range doneSaid.FindAllStringSubmatch(x, -1) {
+						what := strings.TrimSpace(m[1])
+						if notDone.MatchString(what) {
+							continue // "Once BUF_TOKEN is in, …", "nothing is done"
+						}
+						if thatWord.MatchString(what) {
+							what = x
+						}
+						if sharesName(d, names, change.Keys(what)) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sharesName reports whether keys holds one of d that the to-do wrote
+// as a name (names), or two of d.
+func sharesName(d []string, names, keys map[string]bool) bool {
+	n := 0
+	for _, k := range d {
+		if keys[k] {
+			if names[k] {
+				return true
+			}
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// nameKeys are the keys of the words s writes as names: in code, with a
+// capital inside the sentence or inside the word, with "_" or a digit
+// ("`BUF_TOKEN`", "Open VSX", "deprecatePatch", "T46U").
+func nameKeys(s string) map[string]bool {
+	ks := make(map[string]bool)
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 127 || !lex.IsWordByte(byte(r)) }) {
+		if strings.ContainsAny(w, "_0123456789") || strings.ToLower(w[1:]) != w[1:] || lex.WrittenAsName(s, w) {
+			for k := range change.Keys(w) {
+				ks[k] = true
+			}
+		}
+	}
+	return ks
+}
+
+// doneSaid is a report that a thing is done, in or sorted, the clause
+// before it in group 1: "BUF_TOKEN is in, Marta added it", "both are
+// done", "deprecatePatch('fraud-check-v1') is in now", "so that's
+// sorted". Not "the secret is in the org settings": a thing said to be in
+// a place.
+var doneSaid = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)([^,;:—–]*?)\s*(?:\bis|\bare|'s)\s+(?:all\s+|now\s+|finally\s+)?(?:done|in|in place|sorted(?:\s+out)?|finished|merged|live)(?:\s+now)?\s*(?:[,.;:!)]|$|\s+(?:and|so|now)\b)`)
+
+// notDone is a clause before "is done" that puts it off, asks for it
+// or denies it.
+var notDone = lazyre.New(`(?i)^(?:once|when|until|after|before|if|unless|as soon as|whether|nothing|none|not)\b|\b(?:not|never|nothing)\b`)
+
+// thatWord is a clause that names its thing by a pronoun alone.
+var thatWord = lazyre.New(`(?i)^(?:so |and )?(?:that|this|it|everything|all|both)$`)
 
 // decidedLater reports whether a newer session (of newer) says the open
 // question todo, of distinctive keys d, was decided (decidedAbout).
@@ -613,7 +808,14 @@ var hypothetical = lazyre.New(`(?i)\b(?:otherwise|or else|would|unless)\b|(?:^|,
 
 // thatTodo is a to-do clause that names its work by a pronoun for the
 // clauses before it.
-var thatTodo = lazyre.New(`(?i)^(?:and |so )?(?:that|this|it)(?:'s| is| was| will be)\b`)
+// "I'll do that next time" names it as what it will do, "after that we
+// rerun" as what the work waits for.
+var thatTodo = lazyre.New(`(?i)^(?:and |so )?(?:(?:that|this|it)(?:'s| is| was| will be)|(?:i'll|we'll|i will|we will|i can|we can) (?:do|fix|tackle|handle|finish|sort out|look at|look into) (?:that|this|it)|after (?:that|this))\b`)
+
+// itTodo is a to-do that names its work by a pronoun only, the work the
+// sentence before it states: "We'll wire that in when it arrives", "can
+// you do that tomorrow".
+var itTodo = lazyre.New(`(?i)^(?:and |so |then )?(?:we'll|i'll|we will|i will|we can|i can|can you|could you|please)\b[^.;]{0,30}?\b(?:that|it|this|them|those)\b`)
 
 // clauses splits a sentence at "; " and dashes, each clause with the
 // separator that ends it.
