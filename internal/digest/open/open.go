@@ -159,6 +159,11 @@ type Vocab struct {
 type reading struct {
 	mentions, back, asked map[string]bool
 	fixed                 int // 0 not yet known, 1 yes, -1 no
+	// reports are the keys of each thing the summary reports done, in or
+	// sorted (doneReports); allDone the keys its changed files name when
+	// it says all the work left is done (allDoneKeys). nil: not read yet.
+	reports []map[string]bool
+	allDone map[string]bool
 }
 
 // NewVocab counts the keys of the sessions' summaries.
@@ -403,7 +408,7 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 // first) closed the open item todo of distinctive keys d: mentioned it,
 // wrote the file it missed, or decided the question it left.
 func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || reportedDone(todo, d, sums[:k]) || allDoneLater(d, sums[:k])
+	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || v.reportedDone(todo, d, sums[:k]) || v.allDoneLater(d, sums[:k])
 }
 
 // allDoneLater reports whether a newer session (of newer) says all the
@@ -411,21 +416,34 @@ func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k i
 // done", after "now the two leftovers from earlier in the week please")
 // and changed a file that names the to-do's thing: such a report names
 // none of the items, and the files it changed say which.
-func allDoneLater(d []string, newer []*digest.Summary) bool {
+func (v *Vocab) allDoneLater(d []string, newer []*digest.Summary) bool {
 	for _, later := range newer {
-		if len(later.Parts[digest.Files]) == 0 || !saysAllDone(later) {
-			continue
-		}
-		for _, b := range later.Parts[digest.Files] {
-			ks := named(b)
-			for _, k := range d {
-				if ks[k] {
-					return true
-				}
+		ks := v.allDoneKeys(later)
+		for _, k := range d {
+			if ks[k] {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// allDoneKeys are the keys the files summary d changed name, when d's
+// outcome says every item left is done; none otherwise. Read once a
+// summary: every to-do of the older sessions asks.
+func (v *Vocab) allDoneKeys(d *digest.Summary) map[string]bool {
+	r := v.of(d)
+	if r.allDone == nil {
+		r.allDone = map[string]bool{}
+		if len(d.Parts[digest.Files]) > 0 && saysAllDone(d) {
+			for _, b := range d.Parts[digest.Files] {
+				for k := range named(b) {
+					r.allDone[k] = true
+				}
+			}
+		}
+	}
+	return r.allDone
 }
 
 // saysAllDone reports whether d's outcome says every item left is done.
@@ -449,41 +467,58 @@ var allDone = lazyre.New(`(?i)(?:^|[.;:!]\s+)(?:both|all(?: the)?(?: (?:two|thre
 // secret", "deprecatePatch(…) is in now" for "I'll do the
 // deprecatePatch step next week". Such a report names the thing by what
 // the to-do called it, often a name in code and nothing else, so one
-// word is enough when the to-do wrote it as a name; two otherwise. The
-// thing is what the report's clause puts before "is done", or, when
-// that is a pronoun ("so that's sorted"), what the sentence says.
-func reportedDone(todo string, d []string, newer []*digest.Summary) bool {
+// word is enough when the to-do wrote it as a name; two otherwise.
+func (v *Vocab) reportedDone(todo string, d []string, newer []*digest.Summary) bool {
 	if len(d) == 0 {
 		return false
 	}
-	names := nameKeys(todo)
+	var names map[string]bool
 	for _, later := range newer {
-		for p, bullets := range later.Parts {
-			if p == digest.Commands || p == digest.Read || p == digest.Errors || p == digest.Files {
-				continue
+		for _, keys := range v.doneReports(later) {
+			if names == nil {
+				names = nameKeys(todo)
 			}
-			for _, b := range bullets {
-				for _, x := range digest.Sentences(b) {
-					if strings.HasSuffix(x, "?") {
-						continue
-					}
-					for _, m := range doneSaid.FindAllStringSubmatch(x, -1) {
-						what := strings.TrimSpace(m[1])
-						if notDone.MatchString(what) {
-							continue // "Once BUF_TOKEN is in, …", "nothing is done"
-						}
-						if thatWord.MatchString(what) {
-							what = x
-						}
-						if sharesName(d, names, change.Keys(what)) {
-							return true
-						}
-					}
-				}
+			if sharesName(d, names, keys) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// doneReports are the keys of each thing summary d reports done, in or
+// sorted: what a report's clause puts before "is done", or, when that is
+// a pronoun ("so that's sorted"), what its sentence says. Read once a
+// summary: every to-do of the older sessions asks.
+func (v *Vocab) doneReports(d *digest.Summary) []map[string]bool {
+	r := v.of(d)
+	if r.reports != nil {
+		return r.reports
+	}
+	r.reports = []map[string]bool{}
+	for p, bullets := range d.Parts {
+		if p == digest.Commands || p == digest.Read || p == digest.Errors || p == digest.Files {
+			continue
+		}
+		for _, b := range bullets {
+			for _, x := range digest.Sentences(b) {
+				if strings.HasSuffix(x, "?") {
+					continue
+				}
+				for _, m := range doneSaid.FindAllStringSubmatch(x, -1) {
+					what := strings.TrimSpace(m[1])
+					if notDone.MatchString(what) {
+						continue // "Once BUF_TOKEN is in, …", "nothing is done"
+					}
+					if thatWord.MatchString(what) {
+						what = x
+					}
+					r.reports = append(r.reports, change.Keys(what))
+				}
+			}
+		}
+	}
+	return r.reports
 }
 
 // sharesName reports whether keys holds one of d that the to-do wrote
