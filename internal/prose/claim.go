@@ -29,10 +29,12 @@ var (
 	urlRE  = lazyre.New(`\b[a-z][a-z0-9+.-]*://[^\s` + "`" + `)>\]]+`)
 	// runWith is a command named as how something is done: "deploy with
 	// `fly deploy`".
-	runWith     = lazyre.New("(?i)\\b(?:with|via|using|run|runs|running|through|is|are)\\s+`([^`]{2,})`")
-	versionRE   = lazyre.New(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
-	versionIn   = lazyre.New(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
-	portHint    = lazyre.New(`(?i)listen|serv|:\d|bind|expos|forward`)
+	runWith   = lazyre.New("(?i)\\b(?:with|via|using|run|runs|running|through|is|are)\\s+`([^`]{2,})`")
+	versionRE = lazyre.New(`(?i)\b([a-z][\w.+#-]*)\s+(?:version\s+|v)?(\d+(?:\.\d+){1,2}[\w.-]*|\d+)\b`)
+	versionIn = lazyre.New(`(?i)\bv?\d+\.\d+(\.\d+)?\b|\bversion\b|\b(bump|upgrad|downgrad)\w*`)
+	// A server named right before "on 5416" is on that port: "your
+	// cluster on 5416 needs …"; and compose maps a port "to 6380".
+	portHint    = lazyre.New(`(?i)listen|serv|:\d|bind|expos|forward|\bmaps?\b[^.;]*\bto\s+\d{2,5}\b|\b(?:cluster|instance|database|db|broker|proxy|daemon|postgres|postgresql|redis|mysql|mariadb|mongo|mongodb|rabbitmq|kafka|nats|memcached|elasticsearch|opensearch)\s+(?:is\s+|runs\s+|listens\s+)?(?:on|at)\s+:?\d{4,5}\b`)
 	replaceWith = lazyre.New(`(?i)\breplac\w* .+? with\s+(?:the |a |an )?([^,.;:()]+)`)
 	fromTo      = lazyre.New(`(?i)\bfrom\s+\S+(?:\s+\S+)?\s+to\s+(?:the |a |an )?([^,.;:()]+)`)
 	fromRE      = lazyre.New(`(?i)\bfrom\b`)
@@ -101,7 +103,19 @@ func (s *words) has(w string) bool {
 // holds (a port, a URL, a version, a variable, a command, a path, a host),
 // the entity from the words before the verb. It never fails: a statement
 // it cannot read has an empty claim.
-func FactClaim(text string) Claim { return factClaim(trimLeadIn(text)) }
+func FactClaim(text string) Claim {
+	s := trimLeadIn(text)
+	if strings.Contains(s, "from ") || strings.Contains(s, "From ") || strings.Contains(s, "going forward") || strings.Contains(s, "Going forward") {
+		// "From now on the cluster is on port 5417" states the cluster's
+		// port as "the cluster is on port 5417" does: when it holds from
+		// is no part of what it is about.
+		s = strings.TrimLeft(standing.ReplaceAllString(s, ""), " ,:")
+	}
+	return factClaim(s)
+}
+
+// standing says a statement holds from now on.
+var standing = lazyre.New(`(?i)\s*\b(?:from now on|going forward|from here on)\b,?`)
 
 // DecisionClaim reads the claim of a decision: what it is for, what was
 // chosen and what it gives up.

@@ -694,6 +694,41 @@ var letterNumber = lazyre.New(`^([a-z]+)(\d+)$`)
 // named with its number ("we retired mini-02 on Friday") is one too.
 var removal = lazyre.New(`(?:\b(?:killed|ripped out|rip out|removed|remove|dropped|ditched|ditch|got rid of|get rid of|took out|uninstalled|retired|decommissioned)\s+(?:the\s+)?(` + "`[^`]+`" + `|[A-Z][\w.+-]*[\w+]|[a-z][\w.+]*-\d[\w.-]*[\w])|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])(?:\s+(?:package|module|folder|directory|dir|service|library|plugin|crate|image|table|job|file|target))?\s+(?:is|are|was|were)\s+(?:out|gone|removed|deleted|dropped)\b|(` + "`[^`]+`" + `|\b[A-Z][\w.+-]*[\w+])\s+removed\b)(?:[.,;:!—)]|\s+(?:entirely|completely|for good|again|too|and|from|because|since|now|last|yesterday|today|on (?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|$)`)
 
+// goneList finds names taken out together: "OpenDKIM and postfwd are
+// gone from both relays", "`tslint`, Husky and lint-staged are out".
+var goneList = lazyre.New("((?:`[^`]+`|[A-Za-z][\\w.+-]*[\\w+])(?:,\\s+(?:`[^`]+`|[A-Za-z][\\w.+-]*[\\w+]))*,?\\s+and\\s+(?:`[^`]+`|[A-Za-z][\\w.+-]*[\\w+]))\\s+(?:are|were)\\s+(?:now\\s+)?(?:gone|out|removed|deleted|dropped)(?:[.,;:!—)]|\\s+(?:from|for good|entirely|completely|too|now|since|because)\\b|$)")
+
+// calendarWord names a day or a month.
+var calendarWord = prose.WordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december`)
+
+// namesGone returns the names of a list goneList found, when they are
+// names: at least one written as a name (capitalised or in backquotes),
+// each one word. "The logs and metrics are gone" took out no tool.
+func namesGone(list string) []string {
+	items := strings.FieldsFunc(list, func(r rune) bool { return r == ',' })
+	var names []string
+	named := false
+	for _, it := range items {
+		for _, w := range strings.Split(strings.TrimSpace(it), " and ") {
+			w = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(w), "and "))
+			if w == "" {
+				continue
+			}
+			if strings.Contains(w, " ") || lex.StopWords[strings.ToLower(w)] || calendarWord[strings.ToLower(w)] {
+				return nil // "Monday and Tuesday are out" takes out days, not names
+			}
+			if strings.HasPrefix(w, "`") || w[0] >= 'A' && w[0] <= 'Z' {
+				named = true
+			}
+			names = append(names, strings.Trim(w, "`"))
+		}
+	}
+	if !named {
+		return nil
+	}
+	return names
+}
+
 // ruleKind are words that name a rule's kind, not what it is about.
 var ruleKind = prose.WordSet(`limit cap rule count budget quota policy`)
 
@@ -1382,6 +1417,15 @@ func Removed(s string) []string {
 	if strings.Contains(lower, "support") {
 		for _, m := range droppedSupport.FindAllStringSubmatch(s, -1) {
 			add(droppedSeries + m[1] + m[2])
+		}
+	}
+	if strings.Contains(lower, " and ") {
+		for _, m := range goneList.FindAllStringSubmatch(s, -1) {
+			for _, name := range namesGone(m[1]) {
+				if k := lex.Key(name); len(k) > 2 && !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
 		}
 	}
 	for _, m := range removal.FindAllStringSubmatch(s, -1) {

@@ -108,6 +108,9 @@ func Of(s string) []Quantity {
 		} else if i+1 < len(toks) && strings.HasPrefix(toks[i+1], "%") {
 			unit = "%"
 		}
+		if v, ok := thousandsOf(t); ok {
+			t = v // "64K entries" counts 64,000 entries as "64000 entries" does
+		}
 		if !decimal(t) {
 			continue
 		}
@@ -458,6 +461,36 @@ func measuresNamed(u, v string, k map[string]bool) bool {
 
 // decimal reports whether s is a number, with at most one decimal point
 // and digits before it: "150", "2.5"; not ".5" nor "1.2.3".
+// thousandsOf reads a count written with a thousands or millions
+// suffix, "64K", "256k", "1.5M", as its number. A lower-case "m" is a
+// minute as often ("10m"); a size's K ("64 KB") is a unit.
+func thousandsOf(t string) (string, bool) {
+	if len(t) < 2 {
+		return "", false
+	}
+	n, zeros := t[:len(t)-1], 0
+	switch t[len(t)-1] {
+	case 'k', 'K':
+		zeros = 3
+	case 'M':
+		zeros = 6
+	default:
+		return "", false
+	}
+	if !decimal(n) {
+		return "", false
+	}
+	whole, frac, _ := strings.Cut(n, ".")
+	if len(frac) > zeros {
+		return "", false
+	}
+	v := strings.TrimLeft(whole+frac+strings.Repeat("0", zeros-len(frac)), "0")
+	if v == "" {
+		v = "0"
+	}
+	return v, true
+}
+
 func decimal(s string) bool {
 	return prose.IsDigits(strings.Replace(s, ".", "", 1)) && !strings.HasPrefix(s, ".")
 }

@@ -23,6 +23,8 @@ func TestQuantities(t *testing.T) {
 		{"it's 25 minutes of warehouse time; a 13 hour countdown; the window is 30 minutes", []Quantity{{"minut/warehou", "25", true}, {"hour/countdo", "13", true}}},
 		{"the old code got it wrong by 200 bytes", nil},
 		{"cut the 2026-03-09 release tarballs; 5-10 workers", nil},
+		{"one global buffer of 64K entries; now 256k entries, 1.5M rows", []Quantity{{"entr", "64000", false}, {"entr", "256000", false}, {"row", "1500000", false}}},
+		{"a 10m timeout, 64 KB pages", nil},
 		{"holds 1,000,000 rows, then 3,000,000 rows", []Quantity{{"row", "1000000", false}, {"row", "3000000", false}}},
 		{"runs 1 pod, then 3 pods", []Quantity{{"pod", "1", false}, {"pod", "3", false}}},
 		{"a 2048-bit key for 8-bit bodies; the key is 4096-bit", []Quantity{{"bit/key", "2048", false}, {"bit/bodies", "8", false}, {"bit", "4096", false}}},

@@ -288,6 +288,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFolders          []string
 		xDur              []prose.Claim
 		xDurRead          bool
+		xPortCl           []prose.Claim // the ports x's clauses give (clausePortsOf)
+		xPortsRead        bool
 		xBare             map[string]string
 		xFrac             []differ.Fraction // read once a newer statement counts something
 		xFracRead         bool
@@ -539,6 +541,31 @@ func (r *Retirer) retired(x string, rank int) bool {
 				}
 			}
 		}
+		if strings.HasSuffix(xClaim.Subject, " port") || portDigits.MatchString(x) {
+			// A port one clause gives is one setting, whatever the rest
+			// of either sentence says: "…; your cluster on 5416 needs
+			// …" once "…, cluster on port 5417".
+			if !xPortsRead {
+				xPortsRead = true
+				xPortCl = clausePortsOf(x)
+				if strings.HasSuffix(xClaim.Subject, " port") {
+					xPortCl = append(xPortCl, *xClaim)
+				}
+			}
+			if len(xPortCl) > 0 {
+				nc := n.factClaim()
+				for _, a := range xPortCl {
+					if differ.Value(a, *nc) {
+						return true
+					}
+					for _, b := range n.clausePorts() {
+						if differ.Value(a, b) {
+							return true
+						}
+					}
+				}
+			}
+		}
 		if nd := n.durationsOf(); len(nd) > 0 {
 			if !xDurRead {
 				xDurRead = true
@@ -612,6 +639,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 	}
 	return false
 }
+
+// portDigits is a number a port may be.
+var portDigits = lazyre.New(`\b\d{2,5}\b`)
 
 // culprit opens what a statement found was the cause, which it then
 // mended: "the culprit was that …", "the bug was", "turned out".

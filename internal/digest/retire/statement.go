@@ -3,6 +3,7 @@ package retire
 import (
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
@@ -97,7 +98,44 @@ type Statement struct {
 	// durations: how long the things its clauses name last (durationsOf)
 	durations []prose.Claim
 	durRead   bool
+	// portClaims: the ports its clauses give, each with what it is of
+	// (clausePorts)
+	portClaims []prose.Claim
+	portsRead  bool
 }
+
+// clausePorts reads, once, the port each clause of a statement that
+// says several things gives: "Local builds from now on: `make
+// PG_CONFIG=… installcheck`, cluster on port 5417" gives the cluster's
+// port in its last clause, which the claim of the whole sentence (an
+// environment variable's) does not hold.
+func (st *Statement) clausePorts() []prose.Claim {
+	if !st.portsRead {
+		st.portsRead = true
+		st.portClaims = clausePortsOf(st.Text)
+	}
+	return st.portClaims
+}
+
+// clausePortsOf reads the port each clause of s gives, with what it is
+// of, when s has more than one clause.
+func clausePortsOf(s string) []prose.Claim {
+	if !strings.ContainsAny(s, ",;") && !strings.Contains(s, ". ") && !strings.Contains(s, " — ") {
+		return nil
+	}
+	var out []prose.Claim
+	for _, sn := range digest.Sentences(s) {
+		for _, c := range clauseSep.Split(sn, -1) {
+			if cl := prose.FactClaim(c); strings.HasSuffix(cl.Subject, " port") {
+				out = append(out, cl)
+			}
+		}
+	}
+	return out
+}
+
+// clauseSep ends a clause: a comma, a semicolon or a dash between words.
+var clauseSep = lazyre.New(`[,;]\s+|\s+—\s+`)
 
 // durationsOf reads how long the things the statement's clauses name
 // last, once.

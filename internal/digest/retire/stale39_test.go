@@ -1,0 +1,97 @@
+package retire
+
+import (
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// TestRetiredClausePort: a port one clause gives is one setting, however
+// the rest of either sentence reads: "cluster on port 5417" at the end
+// of a list of local build settings, said "from now on", retires "your
+// cluster on 5416" inside a sentence about something else, which keeps
+// its other clauses. Another thing's port stays.
+func TestRetiredClausePort(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		newer string
+		older string
+		want  string // what DropRetired leaves of older
+	}{
+		{"a clause of a list said from now on",
+			"Local builds from now on: `make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config installcheck`, cluster on port 5417.",
+			"`installcheck` runs against an installed server, while the CI's `pg-build-test` uses a temp instance with our temp-config; locally your cluster on 5416 needs `shared_preload_libraries = 'pg_querylens'` in its postgresql.conf.",
+			"`installcheck` runs against an installed server; the CI's `pg-build-test` uses a temp instance with our temp-config."},
+		{"from now on before the sentence",
+			"From now on the cluster is on port 5417.",
+			"Your cluster is on port 5416.",
+			""},
+		{"a server named before its port",
+			"Local builds: cluster on port 5417.",
+			"Your cluster on 5416 needs a restart after the upgrade.",
+			""},
+		{"another thing's port stays",
+			"Local builds from now on: `make installcheck`, cluster on port 5417.",
+			"Grafana is on port 3000; the staging cluster on 5433 is Amir's.",
+			"Grafana is on port 3000; the staging cluster on 5433 is Amir's."},
+		{"the same port stays",
+			"Local builds from now on: `make installcheck`, cluster on port 5417.",
+			"The cluster on 5417 has pg_querylens preloaded.",
+			"The cluster on 5417 has pg_querylens preloaded."},
+		{"a count with a thousands suffix",
+			"The buffer holds 256K entries now, one per thread.",
+			"Events go into one global buffer of 64K entries.",
+			""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			newer, older := &digest.Summary{}, &digest.Summary{}
+			newer.Parts[digest.Outcome] = []string{tc.newer}
+			older.Parts[digest.Outcome] = []string{tc.older}
+			r := New(nil, []*digest.Summary{newer, older})
+			if got := r.DropRetired(tc.older, 1); got != tc.want {
+				t.Errorf("DropRetired(%q) = %q, want %q", tc.older, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRetiredGoneList: names taken out together ("OpenDKIM and postfwd
+// are gone") retire what states each as current; what came in, common
+// words taken out ("the logs and metrics are gone") and days keep
+// theirs.
+func TestRetiredGoneList(t *testing.T) {
+	for _, tc := range []struct {
+		newer  string
+		checks map[string]bool
+	}{
+		{"Rspamd is in and OpenDKIM and postfwd are gone from both relays.", map[string]bool{
+			"Rate limits: postfwd runs as a policy service on 127.0.0.1:10040, keyed on sasl_username.": true,
+			"OpenDKIM signs with selector s2026a.":                                                      true,
+			"Rspamd's proxy worker is the milter.":                                                      false,
+		}},
+		{"Husky, lint-staged and `tslint` are out.", map[string]bool{
+			"Husky runs lint-staged before every commit.": true,
+			"Prettier formats on save.":                   false,
+		}},
+		{"The logs and metrics are gone after the crash.", map[string]bool{
+			"The logs rotate daily.": false,
+		}},
+		{"Monday and Tuesday are out for the migration.", map[string]bool{
+			"Deploys happen on Monday mornings.": false,
+		}},
+	} {
+		t.Run(tc.newer, func(t *testing.T) {
+			newer, older := &digest.Summary{}, &digest.Summary{}
+			newer.Parts[digest.Outcome] = []string{tc.newer}
+			for x := range tc.checks {
+				older.Parts[digest.Outcome] = append(older.Parts[digest.Outcome], x)
+			}
+			r := New(nil, []*digest.Summary{newer, older})
+			for x, want := range tc.checks {
+				if got := r.Retired(x, 1); got != want {
+					t.Errorf("Retired(%q) = %v, want %v", x, got, want)
+				}
+			}
+		})
+	}
+}
