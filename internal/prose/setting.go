@@ -62,8 +62,9 @@ var (
 	logField = words{list: `status pid tid uid gid code line idx exit errno ret err rc len count id took elapsed duration latency seq offset`}
 	camelArg = lazyre.New(`\b([a-z]+(?:[A-Z][a-z0-9]*)+)\(\s*(\d+(?:\.\d+)*)\b`)
 	// phraseRE is a key in words that ends in a noun that holds a
-	// quantity: "read timeout", "retry delay", "batch size", "baud rate".
-	phraseRE = lazyre.New(`(?i)\b(?:([a-z][a-z0-9]+)[ -])?(timeout|port|limit|size|interval|delay|ttl|retries|threshold|budget|replicas|workers|concurrency|rate|baud|heap|buffer|pool|capacity|quota|deadline|backoff|window|period|lifetime|expiry|max|min)` + settingVerb + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b)(?:\s+now)?\s+v?(\d+(?:\.\d+)*)\b`)
+	// quantity: "read timeout", "retry delay", "batch size", "baud rate";
+	// its value may follow a label's verb ("For the pool: go to 20").
+	phraseRE = lazyre.New(`(?i)\b(?:([a-z][a-z0-9]+)[ -])?(timeout|port|limit|size|interval|delay|ttl|retries|threshold|budget|replicas|workers|concurrency|rate|baud|heap|buffer|pool|capacity|quota|deadline|backoff|window|period|lifetime|expiry|max|min)` + settingVerb + `\s*(?:=|:|\bto\b|\bis\b|\bat\b|\bof\b)(?:\s+now)?(?:\s+(?:go|set it|make it|take it|bump it|raise it|drop it|cut it|keep it)\s+(?:to|at))?\s+v?(\d+(?:\.\d+)*)\b`)
 	// notKey are words before a quantity noun that do not say which
 	// one it is: "the timeout", "a higher rate".
 	notKey = words{list: `the a an this that our its their his her my your any no new old higher lower bigger smaller longer shorter default same other each every per current whole total`}

@@ -575,7 +575,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 					xDur = prose.Durations(x)
 				}
 			}
-			if differ.Durations(xDur, nd, n.saysNow()) {
+			if differ.Durations(xDur, nd, n.announces()) {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
 			}
 		}

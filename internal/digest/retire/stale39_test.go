@@ -95,3 +95,41 @@ func TestRetiredGoneList(t *testing.T) {
 		})
 	}
 }
+
+// TestRetiredDurationByChange: a duration a statement gives while it says
+// what it replaced ("… five daily partitions instead of three") is what
+// holds now, as one said with "now" is: the thing named in one word in
+// an older clause ("our lookback is only 3 days") is the same thing.
+// Another thing's duration stays.
+func TestRetiredDurationByChange(t *testing.T) {
+	newer, older := &digest.Summary{}, &digest.Summary{}
+	newer.Parts[digest.Outcome] = []string{"The lookback default is 5 days (`sales_lookback_days`). Each run rebuilds five daily partitions instead of three, still a few GB."}
+	x := "Its POS files arrived yesterday, four days late, and fct_sales missed them because our lookback is only 3 days."
+	keep := "The Snowflake query timeout is 2 hours."
+	older.Parts[digest.Outcome] = []string{x, keep}
+	r := New(nil, []*digest.Summary{newer, older})
+	if got, want := r.DropRetired(x, 1), "Its POS files arrived yesterday, four days late."; got != want {
+		t.Errorf("DropRetired(%q) = %q, want %q", x, got, want)
+	}
+	if r.Retired(keep, 1) {
+		t.Errorf("Retired(%q) = true, want false", keep)
+	}
+}
+
+// TestRetiredPoolLabel: a quantity set after a label's verb ("For the
+// pool: go to 20") is the pool's, as "the pool to 20" is, and a newer
+// "drop the pool to 15" retires it.
+func TestRetiredPoolLabel(t *testing.T) {
+	newer, older := &digest.Summary{}, &digest.Summary{}
+	newer.Parts[digest.Request] = []string{"3 × 20 = 60, that doesn't fit. Drop the pool to 15: that's 45, with room for psql."}
+	x := "For the pool: go to 20 with a 3 s acquire timeout."
+	keep := "The worker pool runs 4 jobs at once."
+	older.Parts[digest.Request] = []string{x, keep}
+	r := New(nil, []*digest.Summary{newer, older})
+	if !r.Retired(x, 1) {
+		t.Errorf("Retired(%q) = false, want true", x)
+	}
+	if r.Retired(keep, 1) {
+		t.Errorf("Retired(%q) = true, want false", keep)
+	}
+}

@@ -225,9 +225,12 @@ func durationOf(a, b prose.Claim, least int) bool {
 // clause of the other gives it the same: "live 15 minutes, 30 days with
 // remember-me" says 15 minutes still.
 //
-// now says the newer one gives its duration as what holds now
-// ("reservations now expire after 7 days"): then a thing named in one
-// word ("Reservations should expire after 5 days") is the same thing.
+// now says the newer one announces a change: it gives its duration as
+// what holds now ("reservations now expire after 7 days") or says what
+// it replaced ("the lookback default is 5 days … five daily partitions
+// instead of three"): then a thing named in one word ("Reservations
+// should expire after 5 days", "our lookback is only 3 days") is the
+// same thing.
 func Durations(a, b []prose.Claim, now bool) bool {
 	least := 2
 	if now {
