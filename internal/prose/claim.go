@@ -306,7 +306,7 @@ func Durations(s string) []Claim {
 		}
 		clauses = append(clauses, c)
 	}
-	for _, c := range clauses {
+	for i, c := range clauses {
 		if !durationRE.MatchString(c) {
 			continue
 		}
@@ -324,9 +324,34 @@ func Durations(s string) []Claim {
 		}
 		if e != "" {
 			out = append(out, Claim{Subject: e + " duration", Values: v})
+			if i == 0 {
+				// "A weight is only taken when the indicator has said ST
+				// continuously for 1 second": what lasts is named where
+				// the sentence starts, further back than the words
+				// before the duration; "a weight is now taken only after
+				// 3 seconds" names it so.
+				if head := sentenceHead(c); head != "" && head != e {
+					out = append(out, Claim{Subject: head + " duration", Values: v})
+				}
+			}
 		}
 	}
 	return out
+}
+
+// sentenceHead is the first two content words of a clause that says more
+// than three before its duration: the thing the sentence is about.
+func sentenceHead(c string) string {
+	var ws []string
+	for _, w := range ContentWords(c[:durationRE.FindStringIndex(c)[0]]) {
+		if !durationVerbs.has(w) {
+			ws = append(ws, Stem(w))
+		}
+	}
+	if len(ws) <= 3 {
+		return ""
+	}
+	return strings.Join(ws[:2], " ")
 }
 
 // Periods are the periods, in seconds, at which s says things happen:

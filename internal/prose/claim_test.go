@@ -20,6 +20,10 @@ func TestDurations(t *testing.T) {
 		{"The build takes three quarters of an hour.", []string{"build duration=2700s"}},
 		{"The build takes an hour and a half.", []string{"build duration=5400s"}},
 		{"No duration here.", nil},
+		// What lasts is named where the sentence starts, further back
+		// than the three words before the duration.
+		{"A weight is only taken when the indicator has said ST continuously for 1 second.", []string{"said st continuously duration=1s", "weight taken duration=1s"}},
+		{"A weight is now taken only after 3 seconds of unbroken ST.", []string{"weight taken duration=3s"}},
 	} {
 		var got []string
 		for _, c := range Durations(tc.in) {

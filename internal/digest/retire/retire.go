@@ -467,6 +467,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(n.fractions) > 0 && !xFracRead {
 			xFrac, xFracRead = differ.FractionsOf(x), true
 		}
+		if len(n.rejects) > 0 && differ.NamesRejected(x, n.rejects) {
+			return true // "keeps 14 days" once "accounting has to be kept 90 days …, 14 isn't enough"
+		}
 		if len(n.fractions) > 0 && differ.Fractions(xFrac, n.fractions) {
 			return true // "412 of the 430 local codes have a LOINC code" once "424 of the 430 codes translate"
 		}

@@ -133,3 +133,37 @@ func TestRetiredPoolLabel(t *testing.T) {
 		t.Errorf("Retired(%q) = true, want false", keep)
 	}
 }
+
+// TestRetiredRejectedValue: a value a newer statement says will not do
+// ("… kept 90 days for incident investigations, 14 isn't enough") retires
+// what gives that many of the unit the newer one gives instead.
+func TestRetiredRejectedValue(t *testing.T) {
+	for _, tc := range []struct {
+		newer  string
+		checks map[string]bool
+	}{
+		{"Also Tom says accounting has to be kept 90 days for incident investigations, 14 isn't enough.", map[string]bool{
+			"The rule in deploy/logrotate-freeradius-radacct compresses them and keeps 14 days.": true,
+			"Detail files rotate daily and are compressed after 2 days.":                         false,
+			"14 accounting records arrived yesterday.":                                           false,
+		}},
+		{"Chunks of 512 tokens are too big; go to 350 tokens with an overlap of 50.", map[string]bool{
+			"Chunking: 512 tokens per chunk, no overlap.": true,
+			"The eval has 40 questions.":                  false,
+		}},
+	} {
+		t.Run(tc.newer, func(t *testing.T) {
+			newer, older := &digest.Summary{}, &digest.Summary{}
+			newer.Parts[digest.Request] = []string{tc.newer}
+			for x := range tc.checks {
+				older.Parts[digest.Outcome] = append(older.Parts[digest.Outcome], x)
+			}
+			r := New(nil, []*digest.Summary{newer, older})
+			for x, want := range tc.checks {
+				if got := r.Retired(x, 1); got != want {
+					t.Errorf("Retired(%q) = %v, want %v", x, got, want)
+				}
+			}
+		})
+	}
+}

@@ -43,6 +43,7 @@ type Statement struct {
 	// change names ("the import is BILL_YYYYMM.csv now"), by base name.
 	files      map[string]string
 	fractions  []differ.Fraction
+	rejects    []differ.Rejected // values it says will not do: "14 isn't enough"
 	quantities []quantity.Quantity
 	// only are the keys of the thing the statement says alone changed
 	// (change.Only): "only the catalog moved".
@@ -191,6 +192,7 @@ func (st *Statement) read() {
 	st.tools = change.Tools(st.Text)
 	st.nowNoun, st.nowValue = change.NowIs(st.Text)
 	st.fractions = differ.FractionsOf(st.Text)
+	st.rejects = differ.RejectedOf(st.Text)
 	if st.change != nil {
 		st.files = fileNames(st.Text)
 		st.only = change.Only(st.Text)

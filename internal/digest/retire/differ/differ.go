@@ -301,3 +301,65 @@ func Period(x, n string) bool {
 	xp, np := prose.Periods(x), prose.Periods(n)
 	return len(xp) == 1 && len(np) == 1 && xp[0] != np[0]
 }
+
+// A Rejected value is a number a statement says will not do, with what
+// it counts: "kept 90 days …, 14 isn't enough" rejects 14 days.
+type Rejected struct{ N, Unit string }
+
+// RejectedOf reads the values s says will not do ("14 isn't enough", "2
+// GB is too small"), each with its own unit or, said bare, with the
+// unit of the value s gives instead.
+func RejectedOf(s string) []Rejected {
+	if !strings.Contains(s, "enough") && !strings.Contains(s, "too ") {
+		return nil
+	}
+	var out []Rejected
+	for _, m := range rejectedExpr.FindAllStringSubmatchIndex(s, -1) {
+		n, unit := s[m[2]:m[3]], ""
+		if m[4] >= 0 {
+			unit = s[m[4]:m[5]]
+		} else {
+			// A bare number takes the unit of another number the
+			// sentence gives: "kept 90 days for investigations, 14
+			// isn't enough".
+			for _, v := range numberUnit.FindAllStringSubmatch(s, -1) {
+				if v[1] != n && !rejectedWord[strings.ToLower(v[2])] {
+					unit = v[2]
+					break
+				}
+			}
+		}
+		if unit != "" {
+			out = append(out, Rejected{n, prose.Stem(strings.ToLower(unit))})
+		}
+	}
+	return out
+}
+
+// NamesRejected reports whether x gives one of the values rj rejects,
+// as that many of its unit ("keeps 14 days"), and is no rejection
+// itself.
+func NamesRejected(x string, rj []Rejected) bool {
+	if len(RejectedOf(x)) > 0 {
+		return false
+	}
+	for _, v := range numberUnit.FindAllStringSubmatch(x, -1) {
+		for _, r := range rj {
+			if v[1] == r.N && prose.Stem(strings.ToLower(v[2])) == r.Unit {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	// rejectedExpr is a number said not to do: "14 isn't enough", "512
+	// is too big", "2 GB is way too small".
+	rejectedExpr = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)(?:\s+([a-z]+))?\s+(?:(?:is|are|was|were)(?:n't| not)\s+enough|(?:is|are|was|were)\s+(?:way\s+|much\s+|far\s+)?too\s+(?:short|long|low|high|small|big|large|few|many|much|little|early|late|slow|fast|tight|loose))\b`)
+	// numberUnit is a number and the word after it.
+	numberUnit = lazyre.New(`\b(\d+(?:\.\d+)?)\s+([A-Za-z]+)\b`)
+)
+
+// rejectedWord is a word after a number that is no unit: "14 isn't".
+var rejectedWord = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn": true, "aren": true, "to": true, "and": true, "or": true, "of": true, "for": true, "in": true, "at": true}
