@@ -40,8 +40,6 @@ type Server struct {
 	cancel context.CancelFunc
 	polled chan struct{}
 
-	mu   sync.Mutex
-	live map[string]*gofs.Inode // path -> inode of what may change
 	uid  uint32
 	gid  uint32
 	once sync.Once
@@ -62,15 +60,12 @@ func Mount(ctx context.Context, dir string, v *View, opts MountOptions) (*Server
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
 	}
-	s := &Server{dir: dir, v: v, live: map[string]*gofs.Inode{}, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), polled: make(chan struct{})}
+	s := &Server{dir: dir, v: v, uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), polled: make(chan struct{})}
 	s.root = &fnode{s: s, path: "."}
 	v.onContext = func() {
 		root := s.root.EmbeddedInode()
 		root.NotifyEntry(contextFile)
-		s.mu.Lock()
-		n := s.live[contextFile]
-		s.mu.Unlock()
-		if n != nil {
+		if n := root.GetChild(contextFile); n != nil {
 			n.NotifyContent(0, 0)
 		}
 	}
@@ -181,49 +176,58 @@ func (s *Server) poll(ctx context.Context, every time.Duration) {
 // the changed live files and the names in their folders, and everything
 // outside the history and the live tree (CONTEXT.md, checkpoints/, tags/,
 // search/, kinds/, tagged/), which is cheap to make again.
+//
+// The inodes to tell are looked up in go-fuse's tree of the nodes the
+// kernel knows, at the time of telling. A node that Lookup made is not
+// necessarily one: when the kernel looks a known name up again (READDIRPLUS
+// of the parent, or after its entry expired), go-fuse keeps the node it
+// already has under that inode number and drops the new one, and a
+// notice about the dropped one fails with ENOENT. Remembering what Lookup
+// returned left a folder in use during a checkpoint (so that the kernel
+// could not drop it) with its old listing for good: core/decisions was
+// missing a new decision for 5 s under load in CI.
 func (s *Server) invalidate(ch *Change) {
-	s.mu.Lock()
-	stale := map[string]*gofs.Inode{}
-	for p, n := range s.live {
-		if isLive(p) {
-			continue
-		}
-		stale[p] = n
-	}
-	if ch.Rewritten {
-		for p, n := range s.live {
-			stale[p] = n
-		}
-	}
-	for _, p := range ch.Paths {
-		if n, ok := s.live[p]; ok {
-			stale[p] = n
-		} else {
-			stale[p] = nil // still drop the name from its folder
-		}
-	}
 	root := s.root.EmbeddedInode()
+	stale := map[string]*gofs.Inode{}
+	var collect func(dir string, n *gofs.Inode)
+	collect = func(dir string, n *gofs.Inode) {
+		for name, c := range n.Children() {
+			p := name
+			if dir != "." {
+				p = dir + "/" + name
+			}
+			if f, ok := c.Operations().(*fnode); !ok || f.history || (dir == "." && isLive(p) && !ch.Rewritten) {
+				continue
+			}
+			stale[p] = c
+			collect(p, c)
+		}
+	}
+	collect(".", root)
+	for _, p := range ch.Paths {
+		// nil when the kernel does not know it: still drop the name from
+		// its folder.
+		stale[p] = s.known(p)
+	}
 	parents := make(map[string]*gofs.Inode, len(stale))
 	for p := range stale {
 		dir := path.Dir(p)
 		if dir == "." {
 			parents[p] = root
-		} else if n, ok := s.live[dir]; ok {
+		} else if n := s.known(dir); n != nil {
 			parents[p] = n
 		}
 	}
-	s.mu.Unlock()
 	root.NotifyContent(0, 0)
 	listed := map[*gofs.Inode]bool{root: true}
 	for p, n := range stale {
 		if dir := parents[p]; dir != nil {
 			dir.NotifyEntry(path.Base(p))
 			if !listed[dir] {
-				// Folders are opened with FOPEN_CACHE_DIR: the kernel
-				// keeps their listing until told, and a checkpoint in
-				// the same second as the last leaves their times as
-				// they were (a new decision was missing from
-				// core/decisions for 5 s under load in CI).
+				// The kernel keeps folders' listings (FOPEN_CACHE_DIR,
+				// its default as OPENDIR is not implemented) until
+				// told, or until their time changes, and a checkpoint
+				// in the same second as the last leaves it as it was.
 				listed[dir] = true
 				dir.NotifyContent(0, 0)
 			}
@@ -232,6 +236,17 @@ func (s *Server) invalidate(ch *Change) {
 			n.NotifyContent(0, 0)
 		}
 	}
+}
+
+// known returns the inode that the kernel knows for a view path, or nil.
+func (s *Server) known(p string) *gofs.Inode {
+	n := s.root.EmbeddedInode()
+	for name := range strings.SplitSeq(p, "/") {
+		if n = n.GetChild(name); n == nil {
+			return nil
+		}
+	}
+	return n
 }
 
 // isLive reports whether a view path is in core/, sessions/ or archive/.
@@ -269,7 +284,6 @@ var (
 	_ gofs.NodeReadlinker     = (*fnode)(nil)
 	_ gofs.NodeStatfser       = (*fnode)(nil)
 	_ gofs.NodeSetattrer      = (*fnode)(nil)
-	_ gofs.NodeOnForgetter    = (*fnode)(nil)
 	_ gofs.NodeFlusher        = (*fnode)(nil)
 )
 
@@ -376,26 +390,7 @@ func (f *fnode) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*g
 
 func (f *fnode) newChild(ctx context.Context, c *node) *gofs.Inode {
 	child := &fnode{s: f.s, path: c.path, history: c.history}
-	in := f.NewInode(ctx, child, gofs.StableAttr{Mode: fuseMode(c.mode) & syscall.S_IFMT, Ino: ino(c.path, c.mode)})
-	if !c.history {
-		f.s.mu.Lock()
-		f.s.live[c.path] = in
-		f.s.mu.Unlock()
-	}
-	return in
-}
-
-// OnForget drops a node the kernel no longer knows from the set of nodes
-// to invalidate.
-func (f *fnode) OnForget() {
-	if f.history {
-		return
-	}
-	f.s.mu.Lock()
-	if n, ok := f.s.live[f.path]; ok && n == f.EmbeddedInode() {
-		delete(f.s.live, f.path)
-	}
-	f.s.mu.Unlock()
+	return f.NewInode(ctx, child, gofs.StableAttr{Mode: fuseMode(c.mode) & syscall.S_IFMT, Ino: ino(c.path, c.mode)})
 }
 
 func (f *fnode) Getattr(ctx context.Context, fh gofs.FileHandle, out *fuse.AttrOut) syscall.Errno {

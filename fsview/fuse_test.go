@@ -220,6 +220,42 @@ func TestMountFollowsCheckpoints(t *testing.T) {
 	}
 }
 
+// A folder that is in use when a checkpoint lands (a shell's working
+// folder, a listing or a read under way) cannot be dropped from the
+// kernel's caches: the kernel must be told that its listing changed.
+func TestMountFollowsCheckpointsInOpenFolder(t *testing.T) {
+	m := fsview.NewTestMemory(t)
+	mnt := mount(t, m, nil)
+	dir := filepath.Join(mnt, "core", "decisions")
+	before, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// grep reads core/ as well, which looks core/decisions up again.
+	sh(t, mnt, "grep", "-r", "-c", "e", "core")
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	it := model.NewItem(model.Decision, "Open folders follow checkpoints", time.Now())
+	it.Body = "A folder in use shows the new checkpoint too."
+	if _, err := m.Remember(context.Background(), it); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		after, _ := os.ReadDir(dir)
+		if len(after) == len(before)+1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after a checkpoint: %d entries in the open folder, want %d", len(after), len(before)+1)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestMountBadMountPoints(t *testing.T) {
 	fusetest.Need(t)
 	m := fsview.NewTestMemory(t)
