@@ -46,7 +46,8 @@ func FullClauses(s string) []string {
 
 // spliceSep is a comma or an "and" before a clause's own subject; its
 // first group starts the subject.
-var spliceSep = lazyre.New(`(?:,|\s+and)\s+((?:I|[Ww]e|[Yy]ou|[Tt]hey|the|our)\s)`)
+// "…, I'd rather fail fast" is one too.
+var spliceSep = lazyre.New(`(?:,|\s+and)\s+((?:I|[Ww]e|[Yy]ou|[Tt]hey|the|our)\s|(?:I|[Ww]e|[Yy]ou|[Tt]hey)'(?:d|ll|m|re|ve)\s)`)
 
 // ListItems splits s at its commas outside code and parentheses when it
 // lists three things or more; nil otherwise.
