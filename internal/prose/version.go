@@ -166,8 +166,24 @@ func Versions(text string) map[string]string {
 			add(m[2], m[1]) // "version 2.3 of their template"
 		}
 	}
+	if strings.Contains(text, "releas") || strings.Contains(text, " on ") || strings.Contains(text, " out") || strings.Contains(text, "publish") {
+		for _, m := range ownRelease.FindAllStringSubmatch(text, -1) {
+			if _, ok := out[releaseKey]; !ok {
+				add(releaseKey, m[1]+m[2]) // "0.2.0 is the current release on Maven Central", "1.0.0 is on Central"
+			}
+		}
+	}
 	return out
 }
+
+// releaseKey names the version a project itself released.
+const releaseKey = "own release"
+
+// ownRelease is a version said as what the project has out, with no
+// name before it: "0.2.0 is the current release", "1.0.0 is on Central",
+// "1.4.1 went out", "released 1.1.0". Not a dependency's ("Openapi-generator
+// 7.10.0 is out": a name before the version takes it).
+var ownRelease = lazyre.New(`(?i)(?:^|[.;:,]\s+|\b(?:pushed|done|and|so|now)[,:]?\s+)v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\s+(?:is\s+(?:now\s+)?(?:the\s+)?(?:current|latest|newest)\s+release\b|is\s+(?:now\s+)?(?:out|live|published|released|on\s+(?:maven\s+)?central|on\s+pypi|on\s+npm|on\s+crates\.io|on\s+the\s+marketplace|on\s+rubygems(?:\.org)?|on\s+hex)\b|went\s+out\b)|\b(?:we\s+)?(?:released|published|shipped)\s+v?(\d+\.\d+\.\d+(?:-[\w.]+)?)\b`)
 
 // VersionRole is the noun that follows name's version v in text, which
 // says which of name's versions it is: "the iOS 17.5 runtime" is the

@@ -167,3 +167,29 @@ func TestRetiredRejectedValue(t *testing.T) {
 		})
 	}
 }
+
+// TestRetiredOwnRelease: the version a project itself has out ("0.2.0 is
+// the current release on Maven Central") is retired by a newer one said
+// so ("Pushed, 1.0.0 is on Central"), not by a dependency's release.
+func TestRetiredOwnRelease(t *testing.T) {
+	for _, tc := range []struct {
+		newer string
+		want  bool
+	}{
+		{"Pushed, 1.0.0 is on Central.", true},
+		{"1.1.0 went out this morning with its release notes.", true},
+		{"Openapi-generator 7.10.0 is out with the 3.1 type-array work.", false},
+		{"0.2.0 is the current release, and Kotlin 2.1.0 is out.", false},
+	} {
+		t.Run(tc.newer, func(t *testing.T) {
+			x := "0.2.0 is the current release on Maven Central."
+			newer, older := &digest.Summary{}, &digest.Summary{}
+			newer.Parts[digest.Outcome] = []string{tc.newer}
+			older.Parts[digest.Outcome] = []string{x}
+			r := New(nil, []*digest.Summary{newer, older})
+			if got := r.Retired(x, 1); got != tc.want {
+				t.Errorf("Retired(%q) = %v, want %v", x, got, tc.want)
+			}
+		})
+	}
+}
