@@ -164,6 +164,9 @@ type reading struct {
 	// it says all the work left is done (allDoneKeys). nil: not read yet.
 	reports []map[string]bool
 	allDone map[string]bool
+	// ended are the things it names by a number and says are done,
+	// gone or explained (endedIdents). nil: not read yet.
+	ended map[string]bool
 }
 
 // NewVocab counts the keys of the sessions' summaries.
@@ -406,9 +409,25 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 
 // ClosedLater reports whether a session newer than sums[k] (newest
 // first) closed the open item todo of distinctive keys d: mentioned it,
-// wrote the file it missed, or decided the question it left.
+// wrote the file it missed, decided the question it left, reported its
+// thing done or ended (saidDone), or said so of another open item of
+// sums[k] about the same thing (siblingClosed).
 func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || v.reportedDone(todo, d, sums[:k]) || v.allDoneLater(d, sums[:k])
+	return v.closedLater(todo, d, sums, k) || v.siblingClosed(todo, sums, k)
+}
+
+// closedLater is ClosedLater of the item alone.
+func (v *Vocab) closedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
+	return v.MentionedLater(d, sums, k) || v.saidDone(todo, d, sums[:k])
+}
+
+// saidDone reports whether a newer session (of newer) says the item
+// todo, of distinctive keys d, is done in so many words: it wrote the
+// file it missed, decided its question, reported its thing done or
+// ended. A mention alone may only say the item again, or share two of
+// its words by chance.
+func (v *Vocab) saidDone(todo string, d []string, newer []*digest.Summary) bool {
+	return CreatedLater(todo, newer) || decidedLater(todo, d, newer) || v.reportedDone(todo, d, newer) || v.allDoneLater(d, newer) || v.identDone(todo, newer)
 }
 
 // allDoneLater reports whether a newer session (of newer) says all the
