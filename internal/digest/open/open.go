@@ -320,6 +320,25 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 	return r.mentions
 }
 
+// bare reports whether the to-do clause c asks for a thing by too few
+// words to be known alone: "— we need an off-node copy" after "they sit
+// only on cp1's local disk, so losing cp1 loses the snapshots too". What
+// it is for is what the clauses before it say, and the session that did
+// the work names that; the lack they tell goes with it. Only a thing
+// asked for: "tomorrow: auth" after a port says nothing of the port.
+func bare(c string) bool {
+	if !weNeedA.MatchString(c) {
+		return false
+	}
+	n := 0
+	for k := range change.Keys(c) {
+		if !todoWords[k] && !fnWords[k] && len(k) > 2 {
+			n++
+		}
+	}
+	return n <= 2
+}
+
 // DropDone returns s without the sentences that state work still to do
 // which done says was dealt with; of a sentence whose to-do is a later
 // clause, the clauses before it stay ("never pull moment back in — we
@@ -346,7 +365,7 @@ func DropDone(s string, done func(todo string) bool) string {
 				cut = true
 				break
 			}
-			if IsTodo(c) && thatTodo.MatchString(strings.TrimSpace(c)) && done(x) {
+			if IsTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
 				// "Nothing backs up ha/config yet; that's the next
 				// thing I'd do": the to-do is what the clauses before
 				// it say.

@@ -102,3 +102,30 @@ func TestOpen39Sibling(t *testing.T) {
 		t.Errorf("%q: closed by a mention of its sibling", o)
 	}
 }
+
+// TestOpen39BareNeed: "we need an off-node copy" names its thing by
+// too few words to be known alone; the clauses before it say what it
+// is for, and a newer session that did the work names those. Then the
+// lack they tell goes with it. A short to-do that is not a thing asked
+// for ("tomorrow: auth") takes nothing from the clauses before it.
+func TestOpen39BareNeed(t *testing.T) {
+	older := summary(map[int][]string{digest.Outcome: {"cp1's cron runs the script at 02:30."}})
+	newer := summary(map[int][]string{
+		digest.Request: {"Two small things while I have you: bump snapshot retention to a month, and get the snapshots off cp1 — there's a MinIO at minio.backup.lab.internal, bucket etcd-snapshots."},
+		digest.Outcome: {"The script keeps 30 days locally now and, after each snapshot, copies it with `mc cp` to the etcd-snapshots bucket, so a dead cp1 no longer takes the snapshots with it."},
+	})
+	sums := []*digest.Summary{newer, older}
+	v := NewVocab(sums)
+	done := v.DoneLater(sums, 1)
+	for _, tc := range []struct{ in, want string }{
+		{"The weak spot: they sit only on cp1's local disk, so losing cp1 loses the snapshots too — we need an off-node copy.", ""},
+		// Not asked for: the to-do alone decides, and it is not done.
+		{"The snapshots sit on cp1's local disk — tomorrow: the auth proxy.", "The snapshots sit on cp1's local disk — tomorrow: the auth proxy."},
+		// Asked for, but a thing the newer session did not touch.
+		{"The ingress answers on 443 — we need a rate limit.", "The ingress answers on 443 — we need a rate limit."},
+	} {
+		if got := DropDone(tc.in, done); got != tc.want {
+			t.Errorf("DropDone(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
