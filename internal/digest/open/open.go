@@ -808,7 +808,12 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 // -A` can't pick up the export" is what protects), nor "there's no point
 // persisting it", nor "older updates get lost" (what an alternative
 // would do).
-var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why)\b|` + defectRE)
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why)\b|` + defectRE + `|` + nothingDoesRE)
+
+// nothingDoesRE is a gap told as the work nothing in the code does:
+// "nothing seeds it", "nothing records who changed whose role". Not
+// "nothing changes", "nothing else uses it": no work left.
+const nothingDoesRE = `(?i)\bnothing (?:seeds|records|logs|checks|validates|verifies|cleans|deletes|removes|expires|rotates|retries|backs|tracks|audits|enforces|limits|throttles|escapes|sanitizes|signs|encrypts|monitors|alerts|reports|resets|closes|frees|releases|flushes|catches|handles|guards|protects|stops|prevents|locks)\b`
 
 // defect is a problem told as what a thing in code lacks or keeps doing
 // wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no

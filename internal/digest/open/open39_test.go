@@ -129,3 +129,46 @@ func TestOpen39BareNeed(t *testing.T) {
 		}
 	}
 }
+
+// TestOpen39NothingDoes: a gap told as what nothing in the code does
+// is a problem a newer session's work on it fixes; "nothing changes"
+// or "nothing else uses it" is none.
+func TestOpen39NothingDoes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"The queue breaks ties between orders on the same bar with Python's `random` and nothing seeds it.", true},
+		{"What it doesn't do: nothing records who changed whose role or when, so after the fact nobody can tell.", true},
+		{"Nothing changes for the mobile clients.", false},
+		{"Nothing else uses the legacy table, so it can go.", false},
+	} {
+		if got := problemMark.MatchString(tc.in); got != tc.want {
+			t.Errorf("problem(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	older := summary(map[int][]string{digest.Outcome: {"The queue breaks ties between orders on the same bar with Python's `random` and nothing seeds it."}})
+	newer := summary(map[int][]string{
+		digest.Outcome: {"The tie-break seed is a config field that feeds the run_id; repeated runs give identical fills."},
+		digest.Root:    {"The simulator's ADV included the trading day itself."},
+		digest.Files:   {"backtest/queue.py (edited)"},
+	})
+	other := summary(map[int][]string{
+		digest.Outcome: {"The commission table now starts on 1 March."},
+		digest.Root:    {"The simulator's ADV included the trading day itself."},
+		digest.Files:   {"backtest/costs.py (edited)"},
+	})
+	for _, tc := range []struct {
+		later *digest.Summary
+		want  string
+	}{
+		{newer, ""},
+		{other, older.Parts[digest.Outcome][0]},
+	} {
+		sums := []*digest.Summary{tc.later, older}
+		v := NewVocab(sums)
+		if got := DropFixed(older.Parts[digest.Outcome][0], v.DealtLater(sums, 1)); got != tc.want {
+			t.Errorf("DropFixed after %q = %q, want %q", tc.later.Parts[digest.Outcome][0], got, tc.want)
+		}
+	}
+}
