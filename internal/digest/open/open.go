@@ -164,6 +164,9 @@ type reading struct {
 	// it says all the work left is done (allDoneKeys). nil: not read yet.
 	reports []map[string]bool
 	allDone map[string]bool
+	// ended are the things it names by a number and says are done,
+	// gone or explained (endedIdents). nil: not read yet.
+	ended map[string]bool
 }
 
 // NewVocab counts the keys of the sessions' summaries.
@@ -317,6 +320,25 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 	return r.mentions
 }
 
+// bare reports whether the to-do clause c asks for a thing by too few
+// words to be known alone: "— we need an off-node copy" after "they sit
+// only on cp1's local disk, so losing cp1 loses the snapshots too". What
+// it is for is what the clauses before it say, and the session that did
+// the work names that; the lack they tell goes with it. Only a thing
+// asked for: "tomorrow: auth" after a port says nothing of the port.
+func bare(c string) bool {
+	if !weNeedA.MatchString(c) {
+		return false
+	}
+	n := 0
+	for k := range change.Keys(c) {
+		if !todoWords[k] && !fnWords[k] && len(k) > 2 {
+			n++
+		}
+	}
+	return n <= 2
+}
+
 // DropDone returns s without the sentences that state work still to do
 // which done says was dealt with; of a sentence whose to-do is a later
 // clause, the clauses before it stay ("never pull moment back in — we
@@ -343,7 +365,7 @@ func DropDone(s string, done func(todo string) bool) string {
 				cut = true
 				break
 			}
-			if IsTodo(c) && thatTodo.MatchString(strings.TrimSpace(c)) && done(x) {
+			if IsTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
 				// "Nothing backs up ha/config yet; that's the next
 				// thing I'd do": the to-do is what the clauses before
 				// it say.
@@ -406,9 +428,25 @@ func gotRidOf(d []string, later *digest.Summary) bool {
 
 // ClosedLater reports whether a session newer than sums[k] (newest
 // first) closed the open item todo of distinctive keys d: mentioned it,
-// wrote the file it missed, or decided the question it left.
+// wrote the file it missed, decided the question it left, reported its
+// thing done or ended (saidDone), or said so of another open item of
+// sums[k] about the same thing (siblingClosed).
 func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || CreatedLater(todo, sums[:k]) || decidedLater(todo, d, sums[:k]) || v.reportedDone(todo, d, sums[:k]) || v.allDoneLater(d, sums[:k])
+	return v.closedLater(todo, d, sums, k) || v.siblingClosed(todo, sums, k)
+}
+
+// closedLater is ClosedLater of the item alone.
+func (v *Vocab) closedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
+	return v.MentionedLater(d, sums, k) || v.saidDone(todo, d, sums[:k])
+}
+
+// saidDone reports whether a newer session (of newer) says the item
+// todo, of distinctive keys d, is done in so many words: it wrote the
+// file it missed, decided its question, reported its thing done or
+// ended. A mention alone may only say the item again, or share two of
+// its words by chance.
+func (v *Vocab) saidDone(todo string, d []string, newer []*digest.Summary) bool {
+	return CreatedLater(todo, newer) || decidedLater(todo, d, newer) || v.reportedDone(todo, d, newer) || v.allDoneLater(d, newer) || v.identDone(todo, newer)
 }
 
 // allDoneLater reports whether a newer session (of newer) says all the
@@ -770,7 +808,12 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 // -A` can't pick up the export" is what protects), nor "there's no point
 // persisting it", nor "older updates get lost" (what an alternative
 // would do).
-var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why)\b|` + defectRE)
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why)\b|` + defectRE + `|` + nothingDoesRE)
+
+// nothingDoesRE is a gap told as the work nothing in the code does:
+// "nothing seeds it", "nothing records who changed whose role". Not
+// "nothing changes", "nothing else uses it": no work left.
+const nothingDoesRE = `(?i)\bnothing (?:seeds|records|logs|checks|validates|verifies|cleans|deletes|removes|expires|rotates|retries|backs|tracks|audits|enforces|limits|throttles|escapes|sanitizes|signs|encrypts|monitors|alerts|reports|resets|closes|frees|releases|flushes|catches|handles|guards|protects|stops|prevents|locks)\b`
 
 // defect is a problem told as what a thing in code lacks or keeps doing
 // wrong: "`platforms` has no `macos-arm64`", "the `shots` table has no
