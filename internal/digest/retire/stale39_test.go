@@ -80,19 +80,7 @@ func TestRetiredGoneList(t *testing.T) {
 			"Deploys happen on Monday mornings.": false,
 		}},
 	} {
-		t.Run(tc.newer, func(t *testing.T) {
-			newer, older := &digest.Summary{}, &digest.Summary{}
-			newer.Parts[digest.Outcome] = []string{tc.newer}
-			for x := range tc.checks {
-				older.Parts[digest.Outcome] = append(older.Parts[digest.Outcome], x)
-			}
-			r := New(nil, []*digest.Summary{newer, older})
-			for x, want := range tc.checks {
-				if got := r.Retired(x, 1); got != want {
-					t.Errorf("Retired(%q) = %v, want %v", x, got, want)
-				}
-			}
-		})
+		t.Run(tc.newer, func(t *testing.T) { checkRetired(t, digest.Outcome, tc.newer, tc.checks) })
 	}
 }
 
@@ -152,19 +140,7 @@ func TestRetiredRejectedValue(t *testing.T) {
 			"The eval has 40 questions.":                  false,
 		}},
 	} {
-		t.Run(tc.newer, func(t *testing.T) {
-			newer, older := &digest.Summary{}, &digest.Summary{}
-			newer.Parts[digest.Request] = []string{tc.newer}
-			for x := range tc.checks {
-				older.Parts[digest.Outcome] = append(older.Parts[digest.Outcome], x)
-			}
-			r := New(nil, []*digest.Summary{newer, older})
-			for x, want := range tc.checks {
-				if got := r.Retired(x, 1); got != want {
-					t.Errorf("Retired(%q) = %v, want %v", x, got, want)
-				}
-			}
-		})
+		t.Run(tc.newer, func(t *testing.T) { checkRetired(t, digest.Request, tc.newer, tc.checks) })
 	}
 }
 
@@ -191,5 +167,23 @@ func TestRetiredOwnRelease(t *testing.T) {
 				t.Errorf("Retired(%q) = %v, want %v", x, got, tc.want)
 			}
 		})
+	}
+}
+
+// checkRetired builds a retirer of a newer summary saying newer in its
+// part part and an older one whose outcome holds the sentences of checks,
+// and checks which of those it retires.
+func checkRetired(t *testing.T, part int, newer string, checks map[string]bool) {
+	t.Helper()
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[part] = []string{newer}
+	for x := range checks {
+		o.Parts[digest.Outcome] = append(o.Parts[digest.Outcome], x)
+	}
+	r := New(nil, []*digest.Summary{n, o})
+	for x, want := range checks {
+		if got := r.Retired(x, 1); got != want {
+			t.Errorf("Retired(%q) = %v, want %v", x, got, want)
+		}
 	}
 }
