@@ -76,6 +76,10 @@ func Siblings(x, n string) bool {
 // chrome.storage.sync" says two things.
 var clausePart = lazyre.New(`[,;]\s+|\s+—\s+`)
 
+// ClauseParts splits sentence s at its commas, semicolons and dashes
+// (clausePart): each part says one thing.
+func ClauseParts(s string) []string { return clausePart.Split(s, -1) }
+
 // siblingTokens are s's code tokens that have a parent: a dot or a slash
 // inside, not a number; or that are one of a family of variants, a few
 // letters and a number ("hs256").

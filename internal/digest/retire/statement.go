@@ -126,7 +126,7 @@ func clausePortsOf(s string) []prose.Claim {
 	}
 	var out []prose.Claim
 	for _, sn := range digest.Sentences(s) {
-		for _, c := range clauseSep.Split(sn, -1) {
+		for _, c := range change.ClauseParts(sn) {
 			if cl := prose.FactClaim(c); strings.HasSuffix(cl.Subject, " port") {
 				out = append(out, cl)
 			}
@@ -134,9 +134,6 @@ func clausePortsOf(s string) []prose.Claim {
 	}
 	return out
 }
-
-// clauseSep ends a clause: a comma, a semicolon or a dash between words.
-var clauseSep = lazyre.New(`[,;]\s+|\s+—\s+`)
 
 // durationsOf reads how long the things the statement's clauses name
 // last, once.
