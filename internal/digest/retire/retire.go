@@ -544,27 +544,28 @@ func (r *Retirer) retired(x string, rank int) bool {
 				}
 			}
 		}
-		if strings.HasSuffix(xClaim.Subject, " port") || portDigits.MatchString(x) {
-			// A port one clause gives is one setting, whatever the rest
-			// of either sentence says: "…; your cluster on 5416 needs
-			// …" once "…, cluster on port 5417".
-			if !xPortsRead {
-				xPortsRead = true
+		// A port one clause gives is one setting, whatever the rest of
+		// either sentence says: "…; your cluster on 5416 needs …" once
+		// "…, cluster on port 5417". x's clauses are read once, and only
+		// when it holds a number a port may be.
+		if !xPortsRead {
+			xPortsRead = true
+			if portDigits.MatchString(x) {
 				xPortCl = clausePortsOf(x)
-				if strings.HasSuffix(xClaim.Subject, " port") {
-					xPortCl = append(xPortCl, *xClaim)
-				}
 			}
-			if len(xPortCl) > 0 {
-				nc := n.factClaim()
-				for _, a := range xPortCl {
-					if differ.Value(a, *nc) {
+			if strings.HasSuffix(xClaim.Subject, " port") {
+				xPortCl = append(xPortCl, *xClaim)
+			}
+		}
+		if len(xPortCl) > 0 {
+			nc := n.factClaim()
+			for _, a := range xPortCl {
+				if differ.Value(a, *nc) {
+					return true
+				}
+				for _, b := range n.clausePorts() {
+					if differ.Value(a, b) {
 						return true
-					}
-					for _, b := range n.clausePorts() {
-						if differ.Value(a, b) {
-							return true
-						}
 					}
 				}
 			}
