@@ -152,6 +152,21 @@ sessions:
 	}
 }
 
+// A session's heading is not an open item presented as open, whatever
+// it names; an open item's own line is, even with its session beside it.
+func TestDoneHeading(t *testing.T) {
+	for line, want := range map[string]bool{
+		"### Fuzzing — Dec 6 (session 82560cdb)":                          true,
+		"### Dale's list came in, I pasted it — Dec 5 (session 6b8c078b)": true,
+		"- Next session: fuzzing with cargo-fuzz (session 82560cdb)":      false,
+		"- Fuzzing is the next thing to do":                               false,
+	} {
+		if got := done.MatchString(line); got != want {
+			t.Errorf("done.MatchString(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 func TestTail(t *testing.T) {
 	for _, c := range []struct {
 		in   string

@@ -29,8 +29,11 @@ var history = regexp.MustCompile(`(?i)\b(was|previously|formerly|no longer|inste
 // value as past): "works great", "is green in all three runs", ".envrc
 // and the Cachix settings are in." For an
 // open item, only a line that still presents it as open is stale.
-// A list of the files a session changed presents none as open.
-var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now|added|green|pass(es|ed)|works (great|fine|well)|(is|are) working)\b|(?i)\b(is|are) in[.,;:]|^- Files changed:`)
+// A list of the files a session changed presents none as open, nor does
+// a session's heading: it names what that session worked on ("### Dale's
+// list came in … (session 6b8c078b)", "### Fuzzing — …"), which is how the
+// item was taken up, not that it is still to do.
+var done = regexp.MustCompile(history.String() + `|(?i)\b(done|fixed|resolved|finished|completed|merged|shipped|implemented|now|added|green|pass(es|ed)|works (great|fine|well)|(is|are) working)\b|(?i)\b(is|are) in[.,;:]|^- Files changed:|^#{2,4} .* \(session [0-9a-f]+\)$`)
 
 // Boundary is the check of one pack: what the session starting there
 // should have received and what it did.
