@@ -47,6 +47,7 @@ func preference(s string) float64 {
 		return impPrefStated
 	}
 	s = cue.NoIdiom.ReplaceAllString(s, "") // "No worries, please go ahead"
+	s = cue.Unknowing.ReplaceAllString(s, "")
 	if rest := afterVerb(s); (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
 		return 0 // "Put it back in service.", "Put Caddy in front of it so the family can watch": a task, not "Use it for every new package."
 	}

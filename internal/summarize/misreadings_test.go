@@ -444,6 +444,31 @@ func TestPreferenceTellAsk(t *testing.T) {
 	}
 }
 
+// TestPreferenceUnknowing: "Don't know …" with its "I" left out says
+// what the speaker does not know, and forbids nothing (blind AY's organ
+// console kept "Don't know the coil current, Alan will measure one on
+// Thursday" as a preference that outlived the measurement); a rule after
+// it still counts, and "Don't touch …" is one.
+func TestPreferenceUnknowing(t *testing.T) {
+	for _, s := range []string{
+		"Don't know the coil current, Alan will measure one on Thursday.",
+		"Don't think we need a driver change.",
+		"Dunno the exact baud rate yet.",
+	} {
+		if got := preference(s); got != 0 {
+			t.Errorf("preference(%q) = %v, want 0", s, got)
+		}
+	}
+	for _, s := range []string{
+		"Don't know why, but always run the host tests first.",
+		"Don't touch the vendored code.",
+	} {
+		if preference(s) == 0 {
+			t.Errorf("%q is no preference", s)
+		}
+	}
+}
+
 // TestAnalyzeAT: what blind AT's sessions said that a session's summary
 // lost: an ask for a deliverable past the request's cut, a proposal
 // opened by its topic with the reason after it, and a tool call's

@@ -723,6 +723,11 @@ var WhatHappens = lazyre.New(`(?i)^what happens\s*:\s*\S`)
 // Reproduced reports a failure seen again on purpose.
 var Reproduced = lazyre.New(`(?i)^(?:reproduced|repro(?:duced)? confirmed|i can reproduce it|confirmed)\b`)
 
+// Unknowing is a speaker's "(I) don't know …" with its subject left out,
+// which forbids nothing: "Don't know the coil current, Alan will measure
+// one on Thursday." It goes up to the clause's end.
+var Unknowing = lazyre.New(`(?i)^\s*(?:don't|do not|dunno)\s+(?:know|think|remember|recall|understand|believe|expect|see)\b[^,;:.!?]*[,;:.!?]?`)
+
 // NoIdiom opens a reply with an idiom that forbids nothing: "No worries,
 // please go ahead".
 var NoIdiom = lazyre.New(`(?i)^\s*no (?:worries|need|luck|rush|problem|problems|idea|thanks|way|doubt|kidding|biggie)\b[,.!]?`)
