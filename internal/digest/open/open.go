@@ -44,13 +44,24 @@ var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we
 // event ("until the cache has warmed up"), a past step ("after that we
 // switched").
 func laterWork(s string) bool {
-	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat} {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, promised, neededBy} {
 		if re.MatchString(s) {
 			return true
 		}
 	}
 	return false
 }
+
+// promised is work someone is to do on a day to come: "Alan will measure
+// one on Thursday", "Priya's going to send the list next week", "I'll
+// ask them by Friday". The day is one day ("on Thursday", not "on
+// Thursdays", which is a schedule), and the one who does it is a person,
+// by name or pronoun: "the cron will run on Sunday" is no promise.
+var promised = lazyre.New(`(?:\b(?-i:[A-Z][a-z]+)|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to)\s+(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|over the weekend|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
+
+// neededBy is a thing someone needs or must get done before a day or a
+// month: "Ute needs signed paper mandates from the two before March".
+var neededBy = lazyre.New(`(?i)\b(?:needs?|has to|have to|must) [^.;?!]{1,80}?\bbefore (?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next (?:week|month))\b`)
 
 // wished is work left said as a wish: "I'd like to add a fake handler
 // …", "One thing I'd still like: …".
@@ -69,7 +80,7 @@ var notSince = lazyre.New(`(?i)\b(?:nobody|no one) (?:has|have) (?:built|run|tes
 // can't work yet", "Openfields hasn't created them yet, …". todoMark
 // has "not … yet" too, but there the \b after its group never holds
 // after the punctuation that ends "yet," or "yet.".
-var notYetEnd = lazyre.New(`(?i)\b(?:not|no|don't|haven't|hasn't|isn't|aren't|doesn't|didn't|can't|cannot|won't|couldn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)`)
+var notYetEnd = lazyre.New(`(?i)\b(?:not|no|none|don't|haven't|hasn't|isn't|aren't|doesn't|didn't|can't|cannot|won't|couldn't)\b[^.;]{0,60}\byet(?:[.;,)!]|$)`)
 
 // underWay is work under way, whose end a later session reports: "The
 // search reindex is the one thing still running".
