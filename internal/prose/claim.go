@@ -298,6 +298,9 @@ func Durations(s string) []Claim {
 	}
 	var out []Claim
 	s = trimLeadIn(s)
+	if l := strings.ToLower(s); strings.Contains(l, "before") || strings.Contains(l, "earlier") || strings.Contains(l, "previously") || strings.Contains(l, "until now") || strings.Contains(l, " from ") {
+		s = formerDuration.ReplaceAllString(s, "")
+	}
 	var clauses []string
 	for _, c := range durationClause.Split(s, -1) {
 		if n := len(clauses); n > 0 && strings.HasPrefix(c, "a half") {
@@ -338,6 +341,12 @@ func Durations(s string) []Claim {
 	}
 	return out
 }
+
+// formerDuration is a duration said to be what the thing took before,
+// beside what it takes now: "parses in 11 ms now, against 180 ms before",
+// "down from 40 minutes", "3 s, compared with 12 s earlier". It is no
+// duration the statement gives, and the one it replaced.
+var formerDuration = lazyre.New(`(?i),?\s*\(?\b(?:(?:against|versus|vs\.?|compared (?:to|with)|from)\s+(?:about |around |roughly |~)?\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?)\s+(?:before|earlier|previously|until now)|(?:down|up) from\s+(?:about |around |roughly |~)?\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?))\b\)?`)
 
 // sentenceHead is the first two content words of a clause that says more
 // than three before its duration: the thing the sentence is about.

@@ -24,6 +24,11 @@ func TestDurations(t *testing.T) {
 		// than the three words before the duration.
 		{"A weight is only taken when the indicator has said ST continuously for 1 second.", []string{"said st continuously duration=1s", "weight taken duration=1s"}},
 		{"A weight is now taken only after 3 seconds of unbroken ST.", []string{"weight taken duration=3s"}},
+		// What the thing took before, beside what it takes now, is no
+		// duration the statement gives.
+		{"The 3-hour ride parses in 11 ms now, against 180 ms before.", []string{"3-hour ride pars duration=0.011s"}},
+		{"The build takes 4 minutes, down from 11 minutes.", []string{"build duration=240s"}},
+		{"The build takes 4 minutes (compared with 11 minutes earlier).", []string{"build duration=240s"}},
 	} {
 		var got []string
 		for _, c := range Durations(tc.in) {

@@ -154,12 +154,16 @@ var (
 	// serverName is the name of a kind of server, which ends the words
 	// about the one before it.
 	serverName = lazyre.New(`(?i)\b(?:` + serverKinds + `)\b`)
-	// hostPort is a host and a port with no scheme: "db-crawl-01:5432".
-	hostPort = lazyre.New(`(?i)(?:^|[\s(` + "`" + `'"@=])([a-z][\w-]*(?:\.[\w-]+)*[a-z0-9]):(\d{4,5})\b`)
+	// hostPort is a host and a port with no scheme: "db-crawl-01:5432";
+	// a mail submission port is shorter ("mail.example.org:587").
+	hostPort = lazyre.New(`(?i)(?:^|[\s(` + "`" + `'"@=])([a-z][\w-]*(?:\.[\w-]+)*[a-z0-9]):(\d{4,5}|465|587)\b`)
+	// hostOnPort is a host's name and its port in words:
+	// "mail.rc-weserstein.de on port 587", "smtp.mailbox.org port 465".
+	hostOnPort = lazyre.New(`(?i)(?:^|[\s(` + "`" + `'"@=])([a-z][\w-]*(?:\.[\w-]+)+[a-z0-9])(?:,)?\s+(?:on\s+|at\s+)?port\s+(\d{2,5})\b`)
 )
 
 // serverKinds are the kinds of server named in words.
-const serverKinds = `postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse`
+const serverKinds = `postgres(?:ql)?|mysql|mariadb|redis|mongodb|mongo|rabbitmq|nats|kafka|clickhouse|smtp`
 
 // wellKnownPort is the kind of server that listens on port p when
 // nothing else says which; "" for another port.
@@ -179,6 +183,8 @@ func wellKnownPort(p string) string {
 		return "nats"
 	case "9092":
 		return "kafka"
+	case "465", "587":
+		return "smtp" // the submission port of the mail server a project sends through: one at a time
 	}
 	return ""
 }
@@ -197,10 +203,12 @@ func addServers(out map[string]string, text string) {
 			out[kind+"port"] = m[3]
 		}
 	}
-	for _, m := range hostPort.FindAllStringSubmatch(text, -1) {
-		if kind := wellKnownPort(m[2]); kind != "" && !strings.EqualFold(m[1], "localhost") {
-			if _, ok := out[kind+"host"]; !ok {
-				out[kind+"host"], out[kind+"port"] = strings.ToLower(m[1]), m[2]
+	for _, re := range []*lazyre.Regexp{hostPort, hostOnPort} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			if kind := wellKnownPort(m[2]); kind != "" && !strings.EqualFold(m[1], "localhost") {
+				if _, ok := out[kind+"host"]; !ok {
+					out[kind+"host"], out[kind+"port"] = strings.ToLower(m[1]), m[2]
+				}
 			}
 		}
 	}

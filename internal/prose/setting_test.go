@@ -71,6 +71,10 @@ func TestSettings(t *testing.T) {
 		"Postgres 16 runs on the same host as the API.":                                         "map[]",
 		"Redis sits next to Postgres, port 5433 on the host.":                                   "map[]", // whose port is not told
 		"Runs on 192.168.1.20:8081 and localhost:5432.":                                         "map[]",
+		// The mail server a project submits through, by its port.
+		"Mails go out through our own server, mail.rc-weserstein.de on port 587, sender kasse@rc-weserstein.de.": "map[smtphost:mail.rc-weserstein.de smtpport:587]",
+		"Mails leave through mail.rc-weserstein.de:587 with STARTTLS.":                                           "map[mailrcwesersteinde:587 smtphost:mail.rc-weserstein.de smtpport:587]",
+		"The relay mx1.example.org:25 forwards to mx2.example.org:25.":                                           "map[mx1exampleorg:25 mx2exampleorg:25]", // a relay's hops: no one server of a kind
 	} {
 		if got := fmt.Sprint(Settings(in)); got != want {
 			t.Errorf("Settings(%q) = %s, want %s", in, got, want)
