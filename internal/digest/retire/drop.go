@@ -63,8 +63,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if check != x || r.stayReversed(x, rank) {
 			continue // a decision to stay goes whole once what it passed over is taken
 		}
-		if r.ruleRetired(x, rank) {
-			continue // a rule taken back goes with its reasons
+		if r.ruleRetired(x, rank) || gate.MatchString(x) {
+			continue // a rule taken back goes with its reasons, a hold lifted whole ("unless Ute and I have seen the list")
 		}
 		if r.replacedOutright(x, rank) {
 			continue // "Rounding: Rounding.kt …; nearest quarter hour …" names the way replaced across its clauses
@@ -89,6 +89,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue
 		}
 		still := r.keptClauses(parts, sep == "; ", rank)
+		if len(still) == len(parts) && slices.Equal(still, parts) {
+			// No clause goes on its own: the sentence stays as it was
+			// said, not rejoined ("unless Ute and I have seen the list"
+			// is no "unless Ute; I have seen the list").
+			kept = append(kept, x)
+			continue
+		}
 		if len(still) == 1 && !strings.Contains(strings.TrimSpace(still[0]), " ") {
 			continue // ".envrc" is all "… and the Cachix settings are in" leaves: one word says nothing
 		}

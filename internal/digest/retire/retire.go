@@ -283,6 +283,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xURL, xQuoted     bool
 		xFlags            map[string]string
 		xProblem, xLost   bool
+		xGate             bool // x holds something back until someone has looked (gate)
 		xq                []quantity.Quantity
 		xPaths            [][]string
 		xFolders          []string
@@ -372,6 +373,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)
 			xFlags, xProblem = change.Flags(x), change.Problem(x)
 			xLost = lostWord.MatchString(x)
+			xGate = gate.MatchString(x)
+		}
+		if xGate && !inSession && n.keys != nil && lifted.MatchString(n.Text) && r.shared(xk, n.keys, r.asideLimit(), nil) > 0 {
+			return true // "nothing goes out unless Ute and I have seen the dry-run list" once "the dry-run list has been right three times — send automatically, no need to wait for us"
 		}
 		if xStayed != "" && tookOther(xStayCtx, xStayed, n.Text) {
 			return true // "We stay with Fusion 360; FreeCAD's adaptive being unreliable …" once "Fine, FreeCAD it is."
@@ -643,6 +648,16 @@ func (r *Retirer) retired(x string, rank int) bool {
 	}
 	return false
 }
+
+// gate is a rule that holds a thing back until someone has looked at it:
+// "nothing goes out to members unless Ute and I have seen the dry-run
+// list first", "deploys only after Sam has approved the plan".
+var gate = lazyre.New(`(?i)\b(?:unless|until|only (?:for )?(?:after|once|when)|not before)\b[^.;]{0,80}?\b(?:seen|approved|reviewed|checked|signed off|gone through|looked at|okayed|ok'd)\b`)
+
+// lifted says such a hold is over: "you can send them automatically
+// from now on, no need to wait for us", "they go out on a timer, no
+// review step". Not "without asking me": that is how a rule is said.
+var lifted = lazyre.New(`(?i)\bno need to (?:wait|ask|check with|run (?:it|them) by|get (?:it|them) approved)\b|\bno (?:more |longer a )?(?:review|approval|sign-off) step\b`)
 
 // portDigits is a number a port may be.
 var portDigits = lazyre.New(`\b\d{2,5}\b`)
