@@ -53,11 +53,11 @@ func laterWork(s string) bool {
 }
 
 // promised is work someone is to do on a day to come: "Alan will measure
-// one on Thursday", "Priya's going to send the list next week", "I'll
-// ask them by Friday". The day is one day ("on Thursday", not "on
+// one on Thursday", "Priya's going to send the list next week", "he's
+// sending me his list next week", "I'll ask them by Friday". The day is one day ("on Thursday", not "on
 // Thursdays", which is a schedule), and the one who does it is a person,
 // by name or pronoun: "the cron will run on Sunday" is no promise.
-var promised = lazyre.New(`(?:\b(?-i:[A-Z][a-z]+)|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to)\s+(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|over the weekend|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
+var promised = lazyre.New(`(?:\b(?-i:[A-Z][a-z]+)|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
 
 // neededBy is a thing someone needs or must get done before a day or a
 // month: "Ute needs signed paper mandates from the two before March".
@@ -91,7 +91,7 @@ var underWay = lazyre.New(`(?i)\b(?:is|are) (?:the (?:one|only) thing )?still (?
 // Dale's list arrives we add HHS", "We'll wire that in when it arrives".
 // Not what code does when a thing arrives ("When the request arrives,
 // the handler checks …").
-var onArrival = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)(?:when|once|as soon as) [^,;.]{1,40}?\b(?:arrives?|arrive|comes? in|lands?|gets? here|is here|are here|is delivered|are delivered)\b,?\s+(?:we|i|the first)\b|\b(?:we'll|i'll|we will|i will) [^.;]{1,40}\b(?:when|once|as soon as) [^,;.]{1,30}?\b(?:arrives?|comes? in|lands?|is here|are here)\b`)
+var onArrival = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)(?:when|once|as soon as) (?:[^,;.]|\.\d){1,40}?\b(?:arrives?|arrive|comes? in|lands?|gets? here|is here|are here|is delivered|are delivered|is out|are out|is released|ships|is published|is live)\b,?\s+(?:we|i|the first)\b|\b(?:we'll|i'll|we will|i will) [^.;]{1,40}\b(?:when|once|as soon as) [^,;.]{1,30}?\b(?:arrives?|comes? in|lands?|is here|are here)\b`)
 
 // afterThat is what comes once something else is done: "after that we
 // rerun".
@@ -108,7 +108,7 @@ var dayAsPlace = lazyre.New(`(?i)\b(?:in|than|from|of|not)\s+tomorrow's\s+\w+`)
 // he decides", "the merchant has to approve the GitHub app … first",
 // "I'll call our ZKB adviser about single booking", "Until Kate's list
 // arrives, object pages are built without images".
-var awaits = lazyre.New(`(?i)\b(?:i'll|i will|we'll|we will) (?:call|check with|talk to|email|ping|phone|contact|chase)\b|\b(?:the \w+|someone|somebody|(?-i:[A-Z])\w+) (?:has|have|needs?) to (?:approve|sign off on|confirm|accept|grant|install|enable|create|decide on)\b[^.;]{0,80}\bfirst\b|` + cue.UntilDecidesRE + `|\b(?:back-?ordered|on back-?order)\b|^until (?:[^,;]{1,80}?)\b(?:arrives?|comes? in|ships?|lands?|is (?:here|in|ready|signed)|are (?:here|in|ready)|tells? us|decides?|confirms?|sends? (?:it|them|the \w+))\b(?:,|$)|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
+var awaits = lazyre.New(`(?i)\b(?:i'll|i will|we'll|we will) (?:call|check with|talk to|email|ping|phone|contact|chase|nag|remind)\b|\b(?:the \w+|someone|somebody|(?-i:[A-Z])\w+) (?:has|have|needs?) to (?:approve|sign off on|confirm|accept|grant|install|enable|create|decide on)\b[^.;]{0,80}\bfirst\b|` + cue.UntilDecidesRE + `|\b(?:back-?ordered|on back-?order)\b|^until (?:[^,;]{1,80}?)\b(?:arrives?|comes? in|ships?|lands?|is (?:here|in|ready|signed)|are (?:here|in|ready)|tells? us|decides?|confirms?|sends? (?:it|them|the \w+))\b(?:,|$)|\b(?:stays?|remains?|keeps? running|runs?) (?:on|with|in|at|from) [^.;]{1,50}\buntil (?:it|they|the|we|our|that|this)\b[^.;]{0,40}\b(?:arrives?|comes?|ships?|lands?|is (?:here|in|delivered|fixed|replaced|back)|are (?:here|in|delivered|fixed|replaced|back))\b`)
 
 // missing is work left said as what is not there: a label ("Open item
 // before we can ship anything for macOS: …"), a thing not set up
