@@ -88,10 +88,11 @@ var underWay = lazyre.New(`(?i)\b(?:is|are) (?:the (?:one|only) thing )?still (?
 
 // onArrival is what is to be done once a thing someone is to send
 // arrives: "When they arrive the first bring-up checks are …", "— once
-// Dale's list arrives we add HHS", "We'll wire that in when it arrives".
-// Not what code does when a thing arrives ("When the request arrives,
-// the handler checks …").
-var onArrival = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)(?:when|once|as soon as) (?:[^,;.]|\.\d){1,40}?\b(?:arrives?|arrive|comes? in|lands?|gets? here|is here|are here|is delivered|are delivered|is out|are out|is released|ships|is published|is live)\b,?\s+(?:we|i|the first)\b|\b(?:we'll|i'll|we will|i will) [^.;]{1,40}\b(?:when|once|as soon as) [^,;.]{1,30}?\b(?:arrives?|comes? in|lands?|is here|are here)\b`)
+// Dale's list arrives we add HHS", "We'll wire that in when it arrives",
+// "Once Julien's Karoo files arrive they go into tests/fixtures/". Not
+// what code does when a thing arrives ("When the request arrives, the
+// handler checks …", "when the packets arrive they are queued").
+var onArrival = lazyre.New(`(?i)(?:^|[,;:—–]\s*|\b(?:and|so)\s+)(?:when|once|as soon as) (?:[^,;.]|\.\d){1,40}?\b(?:arrives?|arrive|comes? in|lands?|gets? here|is here|are here|is delivered|are delivered|is out|are out|is released|ships|is published|is live)\b,?\s+(?:we|i|the first)\b|\b(?:we'll|i'll|we will|i will) [^.;]{1,40}\b(?:when|once|as soon as) [^,;.]{1,30}?\b(?:arrives?|comes? in|lands?|is here|are here)\b|(?:^|[,;:—–]\s*)(?:when|once|as soon as) (?:his|her|their|our|(?-i:[A-Z])\w+'s) (?:[^,;.]|\.\d){1,40}?\b(?:arrive|come in|land|get here|are here|are delivered)\b,?\s+(?:they|these|those)\b`)
 
 // afterThat is what comes once something else is done: "after that we
 // rerun".

@@ -25,6 +25,8 @@ func TestOpen40Promised(t *testing.T) {
 		{"Gareth has the 2026 rate card as a PDF; I'll nag him to send it over.", true},
 		{"Once 1.0.0 is out we submit it to the catalog.", true},
 		{"We're going with matrix-nio: I looked at mautrix-python over the weekend.", false},
+		{"Once Julien's Karoo files arrive they go into tests/fixtures/.", true},
+		{"When the packets arrive they are queued per van.", false},
 		{"The cron will run on Sundays at 02:00.", false},
 		{"The backup will run on Sunday.", false},
 		{"Each run needs the holiday rows before the end of the month.", false},
