@@ -26,13 +26,23 @@ func ReasonAt(s string) []int {
 			return nil
 		}
 		loc := []int{off + i[0], off + i[1]}
-		if !asItIs(s, loc) && !sinceWhen(s[loc[0]:loc[1]]) {
+		if !asItIs(s, loc) && !sinceWhen(s[loc[0]:loc[1]]) && !ifCompared(s, loc) {
 			return loc
 		}
 		off = loc[1]
 	}
 	return nil
 }
+
+// ifCompared reports whether the cue at loc in s is a comparison in a
+// condition: "when it was smaller than the last one, subtracted" says
+// when, not why; "we took SQLite, it's simpler" gives a reason.
+func ifCompared(s string, loc []int) bool {
+	return condition.MatchString(s[:loc[0]])
+}
+
+// condition ends with a condition's opening and its subject.
+var condition = lazyre.New(`(?i)\b(?:when|whenever|if|unless|until|once|while)\s+(?:it|they|this|that|the \w+|\w+)\s*$`)
 
 // sinceWhen reports whether the cue m is "since then", a time: "…,
 // incrementals since then are a few GB a night" gives no reason, where
