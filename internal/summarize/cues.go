@@ -46,6 +46,9 @@ func preference(s string) float64 {
 	if cue.PrefAsk.MatchString(s) {
 		return impPrefStated
 	}
+	if cue.BareReply.MatchString(s) {
+		return 0 // "Keep it, yes.": the proposal it answers is the decision
+	}
 	s = cue.NoIdiom.ReplaceAllString(s, "") // "No worries, please go ahead"
 	s = cue.Unknowing.ReplaceAllString(s, "")
 	if rest := afterVerb(s); (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
@@ -93,10 +96,10 @@ func noneFor(s string) string {
 }
 
 // pronounTask reports whether s asks, in a few words, for something done
-// to what was just said: "Put it back in service." names nothing a later
-// session could hold to.
+// to what was just said: "Put it back in service." or "Keep it, yes."
+// names nothing a later session could hold to.
 func pronounTask(s string) bool {
-	return cue.PronounTask.MatchString(s) && len(prose.ContentWords(s)) <= 4 && !prose.HasValue(s) && !cue.Scope.MatchString(s)
+	return cue.BareReply.MatchString(s) || cue.PronounTask.MatchString(s) && len(prose.ContentWords(s)) <= 4 && !prose.HasValue(s) && !cue.Scope.MatchString(s)
 }
 
 // asksThat reports whether s only asks for what was just said to be

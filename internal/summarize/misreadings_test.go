@@ -448,12 +448,18 @@ func TestPreferenceTellAsk(t *testing.T) {
 // what the speaker does not know, and forbids nothing (blind AY's organ
 // console kept "Don't know the coil current, Alan will measure one on
 // Thursday" as a preference that outlived the measurement); a rule after
-// it still counts, and "Don't touch …" is one.
+// it still counts, and "Don't touch …" is one. A bare answer to a
+// proposal ("Keep it, yes.") is no rule either; "Keep it short." is.
 func TestPreferenceUnknowing(t *testing.T) {
 	for _, s := range []string{
 		"Don't know the coil current, Alan will measure one on Thursday.",
 		"Don't think we need a driver change.",
 		"Dunno the exact baud rate yet.",
+		// A bare answer to a proposal (blind AY's organ console kept
+		// "Keep it, yes" as a core preference).
+		"Keep it, yes.",
+		"Leave them.",
+		"Yes, use that one then.",
 	} {
 		if got := preference(s); got != 0 {
 			t.Errorf("preference(%q) = %v, want 0", s, got)
@@ -462,6 +468,8 @@ func TestPreferenceUnknowing(t *testing.T) {
 	for _, s := range []string{
 		"Don't know why, but always run the host tests first.",
 		"Don't touch the vendored code.",
+		"Keep it short.",
+		"Keep them sorted by date, always.",
 	} {
 		if preference(s) == 0 {
 			t.Errorf("%q is no preference", s)

@@ -728,6 +728,11 @@ var Reproduced = lazyre.New(`(?i)^(?:reproduced|repro(?:duced)? confirmed|i can 
 // one on Thursday." It goes up to the clause's end.
 var Unknowing = lazyre.New(`(?i)^\s*(?:don't|do not|dunno)\s+(?:know|think|remember|recall|understand|believe|expect|see)\b[^,;:.!?]*[,;:.!?]?`)
 
+// BareReply is an answer to a proposal that names nothing of its own:
+// "Keep it, yes.", "Leave them.", "Use that one then." A rule says what
+// ("keep it short", "keep them sorted").
+var BareReply = lazyre.New(`(?i)^\s*(?:(?:yes|ok|okay|sure|fine|good)[,.!]?\s+)?(?:keep|leave|use|take|drop|ship|merge|do)\s+(?:it|that|this|them|those|these)(?:\s+one)?(?:,?\s+(?:yes|please|then|for now|as is|as it is|for the moment))*\s*[.!]?\s*$`)
+
 // NoIdiom opens a reply with an idiom that forbids nothing: "No worries,
 // please go ahead".
 var NoIdiom = lazyre.New(`(?i)^\s*no (?:worries|need|luck|rush|problem|problems|idea|thanks|way|doubt|kidding|biggie)\b[,.!]?`)
