@@ -128,6 +128,10 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "For MTA-STS domains (Gmail and Outlook publish it) the postfix-mta-sts-resolver daemon answers smtp_tls_policy_maps on 127.0.0.1:8461.", "env"},
 		{Assistant, "The old s2026a TXT record stays in DNS for 7 more days so mail still in queues verifies, then it can go.", "open"},
 		{Assistant, "Numerics are fine.", ""},
+		// Blind AY, opened in the round of 3 January: which files are not
+		// hit, and an answer that names nothing.
+		{User, "Garmin ones are fine.", ""},
+		{User, "Keep it, yes.", ""},
 		{Assistant, "Now the autotune sweep over 24 configs, timing the first call.", ""},
 		// Blind AK, opened in the round of 19 December.
 		{Assistant, "I also tried hevc_nvenc briefly and I'd leave it: Chrome on Windows without the HEVC extension can't play it.", "rejected"},

@@ -218,10 +218,11 @@ func FineChoice(s string) bool {
 	return !checked[f[len(f)-1]] && !(strings.HasPrefix(strings.ToLower(strings.TrimLeft(m[0], ",.; ")), "the ") && checkedBy.MatchString(s))
 }
 
-// checked are what a check finds fine: no choice.
+// checked are what a check finds fine: no choice. "Garmin ones are fine"
+// says which of them are not hit.
 var checked = prose.WordSet(`numerics numeric tests test results result numbers logs log metrics output outputs
 	builds build checks values benchmarks benchmark diffs diff counts timings syntax wiring types lint
-	coverage formatting signatures checksums temperatures temps`)
+	coverage formatting signatures checksums temperatures temps ones`)
 
 // checkedBy is the speaker telling the check that found it fine.
 var checkedBy = lazyre.New(`(?i)\b(?:i|we)(?:'ve| have)? (?:checked|tested|verified|measured|inspected|looked at)\b`)
