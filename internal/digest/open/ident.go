@@ -61,7 +61,7 @@ func idents(s string) map[string]bool {
 // cause found: "osd.7 is done", "with the shielded one it's gone",
 // "the frame loss on slave 5 came from the unshielded cable", "that's
 // the root cause of the 04-15/04-16 pair".
-var endedSaid = lazyre.New(`(?i)\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+|finally\s+)?(?:done|fixed|resolved|sorted|gone|closed|replaced)\b|\b(?:came|comes) from\b|\bcaused by\b|\broot cause\b|\bturned out\b|\bno longer\b|\b(?:fixed|resolved|replaced|swapped out)\b`)
+var endedSaid = lazyre.New(`(?i)\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+|finally\s+)?(?:done|fixed|resolved|sorted|gone|closed|replaced|tagged|released|published|shipped|merged)\b|\b(?:came|comes) from\b|\bcaused by\b|\broot cause\b|\bturned out\b|\bno longer\b|\b(?:fixed|resolved|replaced|swapped out)\b`)
 
 // putOff is a clause that puts off, asks for or denies what it says
 // ended: "once slave 5 is replaced", "if osd.7 is done".

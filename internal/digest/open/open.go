@@ -44,7 +44,7 @@ var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we
 // event ("until the cache has warmed up"), a past step ("after that we
 // switched").
 func laterWork(s string) bool {
-	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, promised, neededBy} {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, promised, neededBy, releasePlan} {
 		if re.MatchString(s) {
 			return true
 		}
@@ -59,13 +59,18 @@ func laterWork(s string) bool {
 // by name or pronoun: "the cron will run on Sunday" is no promise.
 var promised = lazyre.New(`(?:\b(?-i:[A-Z][a-z]+)|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
 
+// releasePlan is a release still to make, by its version: "I'll prepare
+// 0.3.0: version in Cargo.toml, changelog …", "we'll tag v2.1.0 on
+// Monday".
+var releasePlan = lazyre.New(`(?i)\b(?:i'll|we'll|i will|we will|let's|going to) (?:prepare|tag|release|publish|cut|ship|push out) (?:the )?v?\d+\.\d+(?:\.\d+)?\b`)
+
 // neededBy is a thing someone needs or must get done before a day or a
 // month: "Ute needs signed paper mandates from the two before March".
 var neededBy = lazyre.New(`(?i)\b(?:needs?|has to|have to|must) [^.;?!]{1,80}?\bbefore (?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next (?:week|month))\b`)
 
 // wished is work left said as a wish: "I'd like to add a fake handler
 // …", "One thing I'd still like: …".
-var wished = lazyre.New(`(?i)\b(?:i'd|we'd|i would|we would) (?:still )?like to (?:add|write|build|set up|try|wire up|cover|test)\b|\b(?:i'd|we'd) still like\b`)
+var wished = lazyre.New(`(?i)\b(?:i'd|we'd|i would|we would) (?:still )?like to (?:add|write|build|set up|try|wire up|cover|test|tag|release|publish|ship|cut)\b|\b(?:i'd|we'd) still like\b`)
 
 // waitsOnWork is a wait for someone's work: "Until Dana has created the
 // OIDC provider, …", "until they regenerate, …", "Billing still owes us

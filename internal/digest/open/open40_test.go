@@ -27,6 +27,9 @@ func TestOpen40Promised(t *testing.T) {
 		{"We're going with matrix-nio: I looked at mautrix-python over the weekend.", false},
 		{"Once Julien's Karoo files arrive they go into tests/fixtures/.", true},
 		{"When the packets arrive they are queued per van.", false},
+		{"I'll prepare 0.3.0: version in Cargo.toml, changelog from the conventional commits.", true},
+		{"I'd like to tag 0.3.0 this week.", true},
+		{"0.3.0 is the version Pau pins.", false},
 		{"The cron will run on Sundays at 02:00.", false},
 		{"The backup will run on Sunday.", false},
 		{"Each run needs the holiday rows before the end of the month.", false},
@@ -51,6 +54,8 @@ func TestOpen40PromiseKept(t *testing.T) {
 			"Alan measured: 95 mA per pallet magnet at 12 V, so the coil current is fine for the TPIC6B595.", true},
 		{"Julien will send us some files from his Hammerhead Karoo, we have none yet.",
 			"Julien's Karoo files are in tests/fixtures/karoo, he sent 14 of them.", true},
+		{"I'll prepare 0.3.0: version in Cargo.toml, changelog from the conventional commits.",
+			"0.3.0 is tagged and Pau is on it.", true},
 		{"Don't know the coil current, Alan will measure one on Thursday.",
 			"The Swell shoe goes on ADC0 as CC11.", false},
 	} {
