@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -634,5 +635,40 @@ func TestReviewed28WantsThing(t *testing.T) {
 		if slices.Contains(a.requests, tail) {
 			t.Errorf("requests %q: %q asks for no work", a.requests, tail)
 		}
+	}
+}
+
+// TestDecisionAntecedent: a decision on what a pronoun stands for keeps
+// the label that names it, before its colon in the sentence ("the mail
+// catcher: replace it with smtp4dev") or opening the proposal's
+// paragraph ("Developer fields: … My suggestion is to skip them for
+// now"), also when the proposal was the message before the segment the
+// answer opens; the answer itself ("Skip them, yes.") is no item (blind
+// AY's FIT parser kept "Skip them for now" and "Skip them, yes" as core
+// decisions naming nothing).
+func TestDecisionAntecedent(t *testing.T) {
+	for in, want := range map[string]string{
+		"Also, the mail catcher: replace it with smtp4dev, it shows the raw MIME which I need for the reset templates.": "The mail catcher: replace it with smtp4dev",
+		"For the recompute job: let's use a fake clock.":                                                                "Use a fake clock",
+	} {
+		if got := decisionTitle(in); got != want {
+			t.Errorf("decisionTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+	before := "The Karoo writes compressed-timestamp headers.\n\nDeveloper fields: the Karoo files have Connect IQ fields from two apps. My suggestion is to skip them for\nnow — the definition tells us their sizes, so we can step over them safely — and decode them once\nsomeone needs one.\n"
+	turns := []Turn{
+		{Role: User, Text: "Skip them, yes. Fuzzing next time?"},
+		{Role: Assistant, Text: "Committed. Developer fields are skipped by size."},
+	}
+	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns, Before: before}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, it := range res.Items {
+		titles = append(titles, it.Title)
+	}
+	if len(titles) != 1 || !strings.HasPrefix(titles[0], "Developer fields: skip them for now") {
+		t.Errorf("items %q, want one decision titled \"Developer fields: skip them for now …\"", titles)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 type analysis struct {
 	turns      []Turn
+	before     string // the agent's last message before the segment
 	files      []*fileUse
 	byPath     map[string]*fileUse
 	runs       []run
@@ -97,7 +98,7 @@ type openItem struct {
 // them, which their first prompt may answer.
 func analyze(turns []Turn, before string) *analysis {
 	// The message before may propose what the first prompt agrees to.
-	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: proposals(before)}
+	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: proposals(before), before: before}
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
 	// The agent's message just before its first change in answer to a
@@ -828,6 +829,13 @@ func (a *analysis) accept(p string) {
 		if !prose.IsClause(what) && len(prose.ContentWords(what)) < 2 {
 			continue
 		}
+		from := msg
+		if from == "" {
+			from = a.before // a proposal of the message before the segment
+		}
+		if l := paragraphLabel(from, pr.s); l != "" && onPronoun.MatchString(what) {
+			what = l + ": " + what // "Developer fields: … My suggestion is to skip them for now"
+		}
 		what, why := splitReason(prose.Capitalize(what), pr.next)
 		for _, sep := range []string{": ", " — "} {
 			// "…, no ORM: the queries are few and hot", "… rather than
@@ -1339,7 +1347,9 @@ func decisionTitle(what string) string {
 	// "For the recompute job: let's use …": the decision is after the
 	// topic.
 	if i := strings.Index(what, ": "); i > 0 && !cue.DecisionCue.MatchString(what[:i]) && cue.DecisionCue.MatchString(what[i+2:]) {
-		what = what[i+2:]
+		if !onPronoun.MatchString(what[i+2:]) || len(what[:i]) > 60 {
+			what = what[i+2:]
+		} // "the mail catcher: replace it with smtp4dev" names what "it" is only before its colon
 	}
 	t := trimLead(what)
 	if u := cue.WeLead.ReplaceAllString(t, ""); len(u) >= 8 {
@@ -1347,6 +1357,31 @@ func decisionTitle(what string) string {
 	}
 	return Title(t)
 }
+
+// paragraphLabel is the label that opens the paragraph of msg holding
+// sentence s ("Developer fields: the Karoo files have …"), which names
+// what a pronoun of s stands for; "" if there is none.
+func paragraphLabel(msg, s string) string {
+	for _, p := range strings.Split(msg, "\n\n") {
+		p = strings.Join(strings.Fields(p), " ") // a paragraph's lines are wrapped
+		i := strings.Index(p, s)
+		if i < 0 {
+			continue
+		}
+		if m := labelLead.FindStringSubmatch(p[:i]); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// labelLead is a paragraph's label: a few words and a colon.
+var labelLead = lazyre.New(`^((?-i:[A-Z])[\w /-]{2,40}):\s`)
+
+// onPronoun opens a decision on what a pronoun stands for: "replace
+// it with smtp4dev", "skip them for now".
+var onPronoun = lazyre.New(`(?i)^\s*(?:let's |we'll |i'd |just )?[a-z]+ (?:it|them|that|those|these)\b`)
 
 // bodyFor is an item's body: the reason and what else the statement
 // says, never the title again.

@@ -731,7 +731,7 @@ var Unknowing = lazyre.New(`(?i)^\s*(?:don't|do not|dunno)\s+(?:know|think|remem
 // BareReply is an answer to a proposal that names nothing of its own:
 // "Keep it, yes.", "Leave them.", "Use that one then." A rule says what
 // ("keep it short", "keep them sorted").
-var BareReply = lazyre.New(`(?i)^\s*(?:(?:yes|ok|okay|sure|fine|good)[,.!]?\s+)?(?:keep|leave|use|take|drop|ship|merge|do)\s+(?:it|that|this|them|those|these)(?:\s+one)?(?:,?\s+(?:yes|please|then|for now|as is|as it is|for the moment))*\s*[.!]?\s*$`)
+var BareReply = lazyre.New(`(?i)^\s*(?:(?:yes|ok|okay|sure|fine|good)[,.!]?\s+)?(?:keep|leave|use|take|drop|skip|ship|merge|do|try|revert)\s+(?:it|that|this|them|those|these)(?:\s+one)?(?:,?\s+(?:yes|please|then|for now|as is|as it is|for the moment))*\s*[.!]?\s*$`)
 
 // NoIdiom opens a reply with an idiom that forbids nothing: "No worries,
 // please go ahead".
