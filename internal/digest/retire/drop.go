@@ -89,10 +89,11 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue
 		}
 		still := r.keptClauses(parts, sep == "; ", rank)
-		if len(still) == len(parts) && slices.Equal(still, parts) {
+		if sep == "; " && slices.Equal(still, parts) {
 			// No clause goes on its own: the sentence stays as it was
 			// said, not rejoined ("unless Ute and I have seen the list"
-			// is no "unless Ute; I have seen the list").
+			// is no "unless Ute; I have seen the list"). A list none of
+			// whose items goes alone goes whole, as before.
 			kept = append(kept, x)
 			continue
 		}
