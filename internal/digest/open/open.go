@@ -44,20 +44,30 @@ var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we
 // event ("until the cache has warmed up"), a past step ("after that we
 // switched").
 func laterWork(s string) bool {
-	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, promised, neededBy, releasePlan} {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan} {
 		if re.MatchString(s) {
+			return true
+		}
+	}
+	for _, m := range promised.FindAllStringSubmatch(s, -1) {
+		if !notPerson[strings.ToLower(m[1])] {
 			return true
 		}
 	}
 	return false
 }
 
+// notPerson are capitalised words before "will" that name no one: "It
+// will run on Sunday".
+var notPerson = prose.WordSet(`it this that there these those what which everything nothing something`)
+
 // promised is work someone is to do on a day to come: "Alan will measure
 // one on Thursday", "Priya's going to send the list next week", "he's
-// sending me his list next week", "I'll ask them by Friday". The day is one day ("on Thursday", not "on
-// Thursdays", which is a schedule), and the one who does it is a person,
-// by name or pronoun: "the cron will run on Sunday" is no promise.
-var promised = lazyre.New(`(?:\b(?-i:[A-Z][a-z]+)|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
+// sending me his list next week", "I'll ask them by Friday". The day is
+// one day ("on Thursday", not "on Thursdays", which is a schedule), and
+// the one who does it is a person, by name or pronoun (notPerson): "the
+// cron will run on Sunday" and "it will run on Sunday" are no promise.
+var promised = lazyre.New(`(?:\b((?-i:[A-Z][a-z]+))|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
 
 // releasePlan is a release still to make, by its version: "I'll prepare
 // 0.3.0: version in Cargo.toml, changelog …", "we'll tag v2.1.0 on

@@ -32,6 +32,7 @@ func TestOpen40Promised(t *testing.T) {
 		{"0.3.0 is the version Pau pins.", false},
 		{"The cron will run on Sundays at 02:00.", false},
 		{"The backup will run on Sunday.", false},
+		{"It will run on Sunday at 02:00.", false},
 		{"Each run needs the holiday rows before the end of the month.", false},
 		{"The parser returns none when the field is invalid.", false},
 	} {
