@@ -1,7 +1,6 @@
 package summarize
 
 import (
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
+	"github.com/cairn-mem/cairn/internal/summarize/reason"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
 	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
@@ -744,7 +744,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			symptomSaid = s
 		}
 		if kind == "decision" && next != "" {
-			if _, why := splitReason(s, next); why == next {
+			if _, why := reason.Split(s, next); why == next {
 				taken = i + 1 // its reason, said once
 			}
 		}
@@ -833,10 +833,10 @@ func (a *analysis) accept(p string) {
 		if from == "" {
 			from = a.before // a proposal of the message before the segment
 		}
-		if l := paragraphLabel(from, pr.s); l != "" && onPronoun.MatchString(what) {
+		if l := agree.Label(from, pr.s); l != "" && onPronoun.MatchString(what) {
 			what = l + ": " + what // "Developer fields: … My suggestion is to skip them for now"
 		}
-		what, why := splitReason(prose.Capitalize(what), pr.next)
+		what, why := reason.Split(prose.Capitalize(what), pr.next)
 		for _, sep := range []string{": ", " — "} {
 			// "…, no ORM: the queries are few and hot", "… rather than
 			// DFU — DFU needs the BOOT0 jumper"
@@ -1097,43 +1097,11 @@ func (a *analysis) add(c Candidate) {
 	a.cand = append(a.cand, c)
 }
 
-// splitReason splits a statement into what it says and why: at the first
-// reason cue in it, or else into itself and the next sentence when that
-// one gives the reason.
-func splitReason(s, next string) (what, why string) {
-	// "Since every migration has a down file, you can go ahead and run
-	// …": the reason comes first, what holds after it.
-	if m := cue.ReasonFirst.FindStringSubmatchIndex(s); m != nil && prose.IsClause(s[m[1]:]) {
-		return prose.Capitalize(strings.TrimRight(s[m[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[m[2]:m[3]]))
-	}
-	// "The stops were one transfer overrunning the buffer, so printReceipt
-	// now sends 64-byte chunks": what was done follows "so", after its
-	// reason.
-	if i := cue.SoThen.FindStringIndex(s); i != nil && i[0] > 8 && (choice.NowState(s[i[1]:]) && !choice.NowState(s[:i[0]]) && telling.ToldPast.MatchString(s[:i[0]]) || cue.WeDecide.MatchString(s[i[1]:]) && !cue.WeDecide.MatchString(s)) {
-		// "Ops doesn't want to be paged, so we're going with Temporal
-		// Cloud": the choice follows "so" too.
-		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[:i[0]]))
-	}
-	if i := telling.ReasonAt(s); i >= 0 {
-		return strings.TrimRight(strings.TrimSpace(s[:i]), ",;:—- "), strings.TrimSpace(s[i:])
-	}
-	// A next sentence that raises a problem or states values of its own
-	// ("Both targets run with 4 threads; …, so the change goes live
-	// with the next deploy"), or gives a reason for what it says itself
-	// ("Because the record is noupdate, I'll also change …"), gives its
-	// own reason, not this one's.
-	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !cue.Flagged.MatchString(next) && !cue.ReasonFirst.MatchString(next) &&
-		(cue.ReasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !cue.DecisionCue.MatchString(next) && !prose.HasValue(next)) {
-		return strings.TrimRight(s, "."), next
-	}
-	return strings.TrimRight(s, "."), ""
-}
-
 // addDecision adds a decision; change marks the report of a change,
 // whose replaced value is what held before, not an alternative turned
 // down, and so no rejected line.
 func (a *analysis) addDecision(role Role, s, next string, change bool) {
-	what, why := splitReason(s, next)
+	what, why := reason.Split(s, next)
 	a.decide(role, s, what, why, change)
 }
 
@@ -1146,7 +1114,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	if p := pick.Of(what, offer); p != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(p)) {
 		what = strings.TrimRight(what, ".!") + ": " + p
 	}
-	what = namedVersion(what, offer)
+	what = pick.NamedVersion(what, offer)
 	a.decisions = prose.AppendNew(a.decisions, decisionBullet(what, why))
 	imp := impDecision
 	if why != "" {
@@ -1178,42 +1146,6 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	}
 }
 
-// namedVersion is what with a bare version it takes from offer named as
-// offer names it: "Sounds right, go with 23.11.4" after "My suggestion:
-// Slurm 23.11.4, built by us" is "go with Slurm 23.11.4", which a later
-// "we're on Slurm 24.05.5 now" retires.
-func namedVersion(what, offer string) string {
-	if offer == "" {
-		return what
-	}
-	named := slices.Collect(maps.Values(prose.Versions(what)))
-	for _, v := range bareVersion.FindAllString(what, -1) {
-		if slices.Contains(named, strings.ToLower(v)) {
-			continue
-		}
-		var name string
-		for n, ov := range prose.Versions(offer) {
-			if ov == strings.ToLower(v) {
-				if name != "" {
-					name = "" // two things of that version: which one is not known
-					break
-				}
-				name = n
-			}
-		}
-		if name == "" {
-			continue
-		}
-		if i := strings.Index(strings.ToLower(offer), name+" "+strings.ToLower(v)); i >= 0 {
-			what = strings.Replace(what, v, offer[i:i+len(name)]+" "+v, 1)
-		}
-	}
-	return what
-}
-
-// bareVersion is a version number: 23.11.4.
-var bareVersion = lazyre.New(`\b\d+\.\d+(?:\.\d+)+\b`)
-
 // decisionBullet is a decision as a line of the summary: what, then why.
 func decisionBullet(what, why string) string {
 	bullet := trimLead(what)
@@ -1237,41 +1169,13 @@ func (a *analysis) giveReason(i int, why string) {
 		c.Importance = round2(clamp(c.Importance+impDecisionWhy, 0, 0.95))
 		a.lastWhy = true
 	}
-	c.Body = strings.TrimSpace(c.Body + " " + shortFirst(prose.Capitalize(why)))
+	c.Body = strings.TrimSpace(c.Body + " " + reason.ShortFirst(prose.Capitalize(why)))
 	for j, d := range a.decisions {
 		if d == a.lastRef {
 			a.decisions[j] = prose.UpTo(strings.TrimRight(d, ".")+" — "+why, 480)
 			a.lastRef = a.decisions[j]
 		}
 	}
-}
-
-// shortFirst splits a long sentence in two at a clause boundary (", so
-// ", "; ", " — "), so that a short view of a body, which shows whole
-// sentences, can show its first part.
-func shortFirst(s string) string {
-	const lo, hi = 60, 220
-	if len(s) <= hi {
-		return s
-	}
-	best, n := -1, 0
-	for _, sep := range []string{"; ", ", so ", " — ", ", which ", ", and "} {
-		if i := strings.Index(s[lo:], sep); i >= 0 && lo+i <= hi && (best < 0 || lo+i < best) {
-			best, n = lo+i, len(sep)
-		}
-	}
-	if best < 0 || strings.Count(s[:best], "`")%2 != 0 {
-		return s
-	}
-	rest := strings.TrimSpace(s[best+n:])
-	if strings.HasPrefix(s[best:], ", so ") {
-		rest = "So " + rest
-	} else if strings.HasPrefix(s[best:], ", which ") {
-		rest = "This " + rest
-	} else if strings.HasPrefix(s[best:], ", and ") {
-		rest = "And " + rest
-	}
-	return s[:best] + ". " + prose.Capitalize(rest)
 }
 
 // caption is a call's label: a few words, what it shows in parentheses.
@@ -1358,27 +1262,6 @@ func decisionTitle(what string) string {
 	return Title(t)
 }
 
-// paragraphLabel is the label that opens the paragraph of msg holding
-// sentence s ("Developer fields: the Karoo files have …"), which names
-// what a pronoun of s stands for; "" if there is none.
-func paragraphLabel(msg, s string) string {
-	for _, p := range strings.Split(msg, "\n\n") {
-		p = strings.Join(strings.Fields(p), " ") // a paragraph's lines are wrapped
-		i := strings.Index(p, s)
-		if i < 0 {
-			continue
-		}
-		if m := labelLead.FindStringSubmatch(p[:i]); m != nil {
-			return m[1]
-		}
-		return ""
-	}
-	return ""
-}
-
-// labelLead is a paragraph's label: a few words and a colon.
-var labelLead = lazyre.New(`^((?-i:[A-Z])[\w /-]{2,40}):\s`)
-
 // onPronoun opens a decision on what a pronoun stands for: "replace
 // it with smtp4dev", "skip them for now".
 var onPronoun = lazyre.New(`(?i)^\s*(?:let's |we'll |i'd |just )?[a-z]+ (?:it|them|that|those|these)\b`)
@@ -1401,7 +1284,7 @@ func bodyFor(t, s, why string) string {
 				return s + " " + prose.Capitalize(why)
 			}
 		}
-		return shortFirst(prose.Capitalize(why))
+		return reason.ShortFirst(prose.Capitalize(why))
 	}
 	// A lead-in ("Oh and", "Also") the title left out is no more to say.
 	for _, w := range prose.ContentWords(trimLead(s)) {
@@ -1509,7 +1392,7 @@ func (a *analysis) addPreference(k Kind, s, next string) {
 	if cue.OneOff.MatchString(s) {
 		return // an instruction for this task, not a standing one
 	}
-	what, why := splitReason(s, next)
+	what, why := reason.Split(s, next)
 	t := Title(trimLead(what))
 	a.add(Candidate{Kind: k, Title: t, Body: bodyFor(t, s, why), Importance: imp, Tags: tagsOf(s), Subject: ClaimOf(k, what).Subject})
 }

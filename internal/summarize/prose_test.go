@@ -8,6 +8,8 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/outcome"
+	"github.com/cairn-mem/cairn/internal/summarize/pick"
+	"github.com/cairn-mem/cairn/internal/summarize/reason"
 )
 
 func TestSentences(t *testing.T) {
@@ -93,10 +95,10 @@ func TestFoundItCause(t *testing.T) {
 // TestSoThenDecision: "CAUSE, so X now does Y" decides X; the cause is its
 // reason.
 func TestSoThenDecision(t *testing.T) {
-	if what, _ := splitReason("docker-compose.yml publishes Postgres on 5432, so a plain psql reaches the container now.", ""); !strings.HasPrefix(what, "docker-compose.yml publishes") {
+	if what, _ := reason.Split("docker-compose.yml publishes Postgres on 5432, so a plain psql reaches the container now.", ""); !strings.HasPrefix(what, "docker-compose.yml publishes") {
 		t.Errorf("a state and its consequence: what = %q", what)
 	}
-	what, why := splitReason("The halfway stops were one big transferOut overrunning the buffer, so printReceipt now sends the data in 64-byte chunks.", "")
+	what, why := reason.Split("The halfway stops were one big transferOut overrunning the buffer, so printReceipt now sends the data in 64-byte chunks.", "")
 	if what != "printReceipt now sends the data in 64-byte chunks" || why != "The halfway stops were one big transferOut overrunning the buffer" {
 		t.Errorf("splitReason = %q, %q", what, why)
 	}
@@ -996,8 +998,8 @@ func TestSplitReasonNext(t *testing.T) {
 		{"Ops doesn't want to be paged for the history service, so we're going with Temporal Cloud.", "", "Ops doesn't want to be paged for the history service"},
 		{"Given you know EasyBuild and the requests are mostly standard packages, I'd go with Lmod 8.7 and EasyBuild 4.9.", "", "Given you know EasyBuild and the requests are mostly standard packages"},
 	} {
-		if _, why := splitReason(tc.s, tc.next); why != tc.why {
-			t.Errorf("splitReason(%q, %q): why %q, want %q", tc.s, tc.next, why, tc.why)
+		if _, why := reason.Split(tc.s, tc.next); why != tc.why {
+			t.Errorf("reason.Split(%q, %q): why %q, want %q", tc.s, tc.next, why, tc.why)
 		}
 	}
 	if got := decisionTitle("We decided to keep linear backoff rather than exponential"); got != "Keep linear backoff rather than exponential" {
@@ -1630,8 +1632,8 @@ func TestNamedVersion(t *testing.T) {
 		{"Go with Slurm 23.11.4", "Go with Slurm 23.11.4"},
 		{"Go with 24.05.5 instead", "Go with 24.05.5 instead"}, // a version the offer does not name
 	} {
-		if got := namedVersion(tc.what, offer); got != tc.want {
-			t.Errorf("namedVersion(%q) = %q, want %q", tc.what, got, tc.want)
+		if got := pick.NamedVersion(tc.what, offer); got != tc.want {
+			t.Errorf("pick.NamedVersion(%q) = %q, want %q", tc.what, got, tc.want)
 		}
 	}
 }

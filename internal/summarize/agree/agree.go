@@ -93,3 +93,24 @@ var (
 	refuses = lazyre.New(`(?i)^\s*(?:no|nope)\b`)
 	rejects = lazyre.New(`(?i)\b(?:i'd|i would) not\b|\bi wouldn't\b`)
 )
+
+// Label is the label that opens the paragraph of msg holding
+// sentence s ("Developer fields: the Karoo files have …"), which names
+// what a pronoun of s stands for; "" if there is none.
+func Label(msg, s string) string {
+	for _, p := range strings.Split(msg, "\n\n") {
+		p = strings.Join(strings.Fields(p), " ") // a paragraph's lines are wrapped
+		i := strings.Index(p, s)
+		if i < 0 {
+			continue
+		}
+		if m := labelLead.FindStringSubmatch(p[:i]); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// labelLead is a paragraph's label: a few words and a colon.
+var labelLead = lazyre.New(`^((?-i:[A-Z])[\w /-]{2,40}):\s`)

@@ -1,6 +1,8 @@
 package pick
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
@@ -193,3 +195,39 @@ func ListedUnder(text string, label func(line string) bool) map[string]bool {
 	}
 	return out
 }
+
+// NamedVersion is what with a bare version it takes from offer named as
+// offer names it: "Sounds right, go with 23.11.4" after "My suggestion:
+// Slurm 23.11.4, built by us" is "go with Slurm 23.11.4", which a later
+// "we're on Slurm 24.05.5 now" retires.
+func NamedVersion(what, offer string) string {
+	if offer == "" {
+		return what
+	}
+	named := slices.Collect(maps.Values(prose.Versions(what)))
+	for _, v := range bareVersion.FindAllString(what, -1) {
+		if slices.Contains(named, strings.ToLower(v)) {
+			continue
+		}
+		var name string
+		for n, ov := range prose.Versions(offer) {
+			if ov == strings.ToLower(v) {
+				if name != "" {
+					name = "" // two things of that version: which one is not known
+					break
+				}
+				name = n
+			}
+		}
+		if name == "" {
+			continue
+		}
+		if i := strings.Index(strings.ToLower(offer), name+" "+strings.ToLower(v)); i >= 0 {
+			what = strings.Replace(what, v, offer[i:i+len(name)]+" "+v, 1)
+		}
+	}
+	return what
+}
+
+// bareVersion is a version number: 23.11.4.
+var bareVersion = lazyre.New(`\b\d+\.\d+(?:\.\d+)+\b`)
