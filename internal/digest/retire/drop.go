@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -63,7 +64,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if check != x || r.stayReversed(x, rank) {
 			continue // a decision to stay goes whole once what it passed over is taken
 		}
-		if r.ruleRetired(x, rank) || gate.MatchString(x) {
+		if r.ruleRetired(x, rank) || differ.HoldsBack(x) {
 			continue // a rule taken back goes with its reasons, a hold lifted whole ("unless Ute and I have seen the list")
 		}
 		if r.replacedOutright(x, rank) {

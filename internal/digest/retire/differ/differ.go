@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
+	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -363,3 +364,140 @@ var (
 
 // rejectedWord is a word after a number that is no unit: "14 isn't".
 var rejectedWord = map[string]bool{"is": true, "are": true, "was": true, "were": true, "isn": true, "aren": true, "to": true, "and": true, "or": true, "of": true, "for": true, "in": true, "at": true}
+
+// SameLead reports whether what n opens on (its first two content words
+// but for a verb of change) is among the first three of x: a temperature
+// belongs to the thing a statement is about first ("the cabinet heater
+// runs on below 8 °C" and "heater band lowered to on below 6 °C"), not to
+// a thing x names later ("smartd warns when a disk in the NAS passes
+// 45 °C" and "the NAS fan curve ramps up at 40 °C"). Two things in one
+// place ("the greenhouse heater", "the greenhouse vent") it cannot tell.
+func SameLead(x, n string) bool {
+	xw := prose.ContentWords(x)
+	lead := map[string]bool{}
+	for _, w := range prose.ContentWords(n) {
+		if len(lead) == 2 {
+			break
+		}
+		if !changeVerb[w] {
+			lead[lex.Key(w)] = true
+		}
+	}
+	for _, w := range xw[:min(3, len(xw))] {
+		if lead[lex.Key(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+var changeVerb = prose.WordSet(`changed moved set raised lowered bumped dropped cut made switched put turned`)
+
+// AcquiredSize reports whether s says a thing of the given size unit
+// and noun (quantity.Quantity's "gb/disk") was got or put in: "IT gave us
+// a 500 GB disk", "we bought a new 2 TB disk". What was upgraded to a
+// size ("the designer's laptop to 32 GB RAM") is another thing's.
+func AcquiredSize(s, size, noun string) bool {
+	for _, m := range acquired.FindAllStringSubmatch(s, -1) {
+		if quantity.UnitOf(m[1]) == size && quantity.UnitOf(m[2]) == noun {
+			return true
+		}
+	}
+	return false
+}
+
+// acquired is a thing of a size got or put in, its unit and noun.
+var acquired = lazyre.New(`(?i)\b(?:gave us|got us|got|bought|ordered|installed|swapped in|put in|added)\s+(?:us\s+)?(?:a |an |the |another )?(?:new |bigger |larger |second |extra )?\d[\d.,]*\s*([kmgtp]i?b)\s+([a-z][\w-]*)`)
+
+// OtherPaths reports whether x and newer each give a number to a path
+// ("mount /live.mp3 at 128 kbps", "`/live.opus` at 96 kbps") and to
+// none the other gives one: what they count are of two things.
+func OtherPaths(x, newer string) bool {
+	if !strings.ContainsAny(x, "/~") || !strings.ContainsAny(newer, "/~") {
+		return false
+	}
+	xp := pathNumber.FindAllStringSubmatch(x, -1)
+	if len(xp) == 0 {
+		return false
+	}
+	np := pathNumber.FindAllStringSubmatch(newer, -1)
+	if len(np) == 0 {
+		return false
+	}
+	for _, a := range xp {
+		for _, b := range np {
+			if a[1] == b[1] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// OtherCompounds reports whether x and newer each count unit u in a
+// compound that describes a noun ("the 400-symbol universe", "a
+// 20-symbol sample of Q1 2023") and no noun of one is the other's: the
+// counts are of two things, whatever identifier both sentences name
+// (meanrev_hourly, run over both).
+func OtherCompounds(x, newer, u string) bool {
+	a, b := compoundNouns(x, u), compoundNouns(newer, u)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// compoundNouns returns the keys of the nouns that a count of unit u,
+// said as a compound, describes: "universe" of "the 400-symbol
+// universe".
+func compoundNouns(s, u string) []string {
+	if !strings.Contains(s, "-") {
+		return nil
+	}
+	var out []string
+	for _, m := range compoundCount.FindAllStringSubmatch(s, -1) {
+		if quantity.UnitOf(m[1]) == u && !quantity.Counter(quantity.UnitOf(m[2])) {
+			out = append(out, lex.Key(m[2]))
+			if m[3] != "" && !linkWord[strings.ToLower(m[3])] {
+				// "the 400-symbol liquid universe": the noun may come
+				// after a word that describes it.
+				out = append(out, lex.Key(m[3]))
+			}
+		}
+	}
+	return out
+}
+
+// compoundCount is a count said as a compound before its noun: "a
+// 400-symbol universe", "the 20-symbol sample".
+var compoundCount = lazyre.New(`\b\d[\d.,]*-([a-zA-Z]+)\s+([a-z][a-z]+)\b(?:\s+([a-z][a-z]+)\b)?`)
+
+// linkWord is a word after a compound's noun that begins what follows it.
+var linkWord = map[string]bool{"of": true, "on": true, "in": true, "at": true, "for": true, "from": true, "with": true, "to": true,
+	"by": true, "into": true, "and": true, "or": true, "the": true, "is": true, "are": true, "was": true, "now": true}
+
+// pathNumber is a path a number follows, said of it: "/live.mp3 at 128
+// kbps", "`/srv/music` is 2.1 TB".
+var pathNumber = lazyre.New("(?:^|[\\s`(])([/~][\\w.~/-]*\\w)`?\\s+(?:at|is|of|=|:|with)?\\s*~?\\d")
+
+// HoldsBack reports whether x is a rule that holds a thing back until
+// someone has looked at it (holdBack).
+func HoldsBack(x string) bool { return holdBack.MatchString(x) }
+
+// Lifts reports whether n says such a hold is over (lifted).
+func Lifts(n string) bool { return lifted.MatchString(n) }
+
+// holdBack is a rule that holds a thing back until someone has looked at it:
+// "nothing goes out to members unless Ute and I have seen the dry-run
+// list first", "deploys only after Sam has approved the plan".
+var holdBack = lazyre.New(`(?i)\b(?:unless|until|only (?:for )?(?:after|once|when)|not before)\b[^.;]{0,80}?\b(?:seen|approved|reviewed|checked|signed off|gone through|looked at|okayed|ok'd)\b`)
+
+// lifted says such a hold is over: "you can send them automatically
+// from now on, no need to wait for us", "they go out on a timer, no
+// review step". Not "without asking me": that is how a rule is said.
+var lifted = lazyre.New(`(?i)\bno need to (?:wait|ask|check with|run (?:it|them) by|get (?:it|them) approved)\b|\bno (?:more |longer a )?(?:review|approval|sign-off) step\b`)
