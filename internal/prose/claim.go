@@ -114,6 +114,10 @@ func FactClaim(text string) Claim {
 	return factClaim(s)
 }
 
+// Standing reports whether s says it holds from now on: an instruction
+// that holds until it is taken back.
+func Standing(s string) bool { return standing.MatchString(s) }
+
 // standing says a statement holds from now on.
 var standing = lazyre.New(`(?i)\s*\b(?:from now on|going forward|from here on)\b,?`)
 

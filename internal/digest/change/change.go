@@ -411,9 +411,6 @@ var weighedInstead = lazyre.New(`(?i)\b(?:thought about|thought of|considered|to
 // butInside is a "but" inside what weighedInstead matched, before its own.
 var butInside = lazyre.New(`(?i)\bbut\b`)
 
-// standing is an instruction that holds until it is taken back.
-var standing = lazyre.New(`(?i)\b(?:from now on|going forward|from here on)\b`)
-
 // nowWord says what holds from now on.
 var nowWord = lazyre.New(`(?i)\bnow\b`)
 
@@ -1474,10 +1471,6 @@ func State(s string) int {
 	}
 	return 0
 }
-
-// Standing reports whether s is an instruction that holds until it is
-// taken back: "from now on …".
-func Standing(s string) bool { return standing.MatchString(s) }
 
 // Moves reports whether s moves a folder or file: "moved", "renamed",
 // "git mv".

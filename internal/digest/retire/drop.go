@@ -177,14 +177,14 @@ func (r *Retirer) ruleRetired(x string, rank int) bool {
 	if len(parts) < 2 {
 		parts = prose.ListItems(x) // "Please work only on a copy, data/dev-staging.db, and never touch …"
 	}
-	if len(parts) < 2 || !ruleHead.MatchString(parts[0]) && !change.Standing(parts[0]) {
+	if len(parts) < 2 || !ruleHead.MatchString(parts[0]) && !prose.Standing(parts[0]) {
 		return false // a fact first ("the plugin codes are Lwtd and Drft; those must never change"): its clauses stand alone
 	}
 	for i, c := range parts {
 		// A rule that restricts is taken back by its head ("Please work
 		// only on a copy, …"); a later clause that restricts is a rule of
 		// its own ("…; merges only go through the merge queue").
-		if (change.Forbids(c) || change.Standing(c) || i == 0 && change.Restricts(c)) && r.retired(c, rank) {
+		if (change.Forbids(c) || prose.Standing(c) || i == 0 && change.Restricts(c)) && r.retired(c, rank) {
 			return true
 		}
 	}

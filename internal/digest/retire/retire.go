@@ -357,7 +357,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xc, xs, xSet, xVer, xNamed, xTools = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x), change.Tools(x)
 				xBare = prose.BareSettings(x)
 			}
-			still, xDirs, xPaths, xStanding = stillRE.MatchString(x) && stillRE.MatchString(stillPurpose.ReplaceAllString(x, "")), prose.VersionedDirs(x), prose.AbsPaths(x), change.Standing(x)
+			still, xDirs, xPaths, xStanding = stillRE.MatchString(x) && stillRE.MatchString(stillPurpose.ReplaceAllString(x, "")), prose.VersionedDirs(x), prose.AbsPaths(x), prose.Standing(x)
 			if still {
 				xStillK = stillKeys(x, xk)
 			}
