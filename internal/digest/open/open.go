@@ -61,13 +61,19 @@ func laterWork(s string) bool {
 // will run on Sunday".
 var notPerson = prose.WordSet(`it this that there these those what which everything nothing something`)
 
+// weekday and month name a day or a month in an expression.
+const (
+	weekday = `monday|tuesday|wednesday|thursday|friday|saturday|sunday`
+	month   = `january|february|march|april|may|june|july|august|september|october|november|december`
+)
+
 // promised is work someone is to do on a day to come: "Alan will measure
 // one on Thursday", "Priya's going to send the list next week", "he's
 // sending me his list next week", "I'll ask them by Friday". The day is
 // one day ("on Thursday", not "on Thursdays", which is a schedule), and
 // the one who does it is a person, by name or pronoun (notPerson): "the
 // cron will run on Sunday" and "it will run on Sunday" are no promise.
-var promised = lazyre.New(`(?:\b((?-i:[A-Z][a-z]+))|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:[^s]|$)|tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|afternoon|evening|weekend)|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
+var promised = lazyre.New(`(?:\b((?-i:[A-Z][a-z]+))|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:` + weekday + `)\b(?:[^s]|$)|tomorrow|next (?:week|month|` + weekday + `)|this (?:week|afternoon|evening|weekend)|by (?:` + weekday + `|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
 
 // releasePlan is a release still to make, by its version: "I'll prepare
 // 0.3.0: version in Cargo.toml, changelog …", "we'll tag v2.1.0 on
@@ -76,7 +82,7 @@ var releasePlan = lazyre.New(`(?i)\b(?:i'll|we'll|i will|we will|let's|going to)
 
 // neededBy is a thing someone needs or must get done before a day or a
 // month: "Ute needs signed paper mandates from the two before March".
-var neededBy = lazyre.New(`(?i)\b(?:needs?|has to|have to|must) [^.;?!]{1,80}?\bbefore (?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next (?:week|month))\b`)
+var neededBy = lazyre.New(`(?i)\b(?:needs?|has to|have to|must) [^.;?!]{1,80}?\bbefore (?:` + month + `|` + weekday + `|next (?:week|month))\b`)
 
 // wished is work left said as a wish: "I'd like to add a fake handler
 // …", "One thing I'd still like: …".
