@@ -268,11 +268,18 @@ func assignment(text string, s, e int, spans *[]span) {
 		j++ // cfg["password"] = …
 	}
 	if s > 0 && text[s-1] == '<' && j < n && text[j] == '>' {
-		// <password>value</password>
+		// <password>value</password>: an element closed on its line. A
+		// tag left open is a placeholder ("https://cdn.example/audio/<key>,
+		// pulled from the bucket …"), and what follows it prose; a bare
+		// key's element (S3's <Key>photos/a.jpg</Key>) holds a secret only
+		// when its value looks random.
 		vs := j + 1
 		ve := vs
 		for ve < n && text[ve] != '<' && text[ve] != '\n' {
 			ve++
+		}
+		if !closesElement(text[ve:], name) || cls == clsWord && !randomKey(text[vs:ve]) {
+			return
 		}
 		emit(text, vs, ve, cls, name, true, spans)
 		return
@@ -544,6 +551,33 @@ func emit(text string, vs, ve int, cls class, name string, quoted bool, spans *[
 		}
 	}
 	*spans = append(*spans, span{start: vs, end: ve, kind: kindOf(cls, name), prio: prioAssign})
+}
+
+// closesElement reports whether rest starts with the closing tag of
+// element name, in any case: </password>.
+func closesElement(rest, name string) bool {
+	if len(rest) < len(name)+3 || rest[0] != '<' || rest[1] != '/' || rest[len(name)+2] != '>' {
+		return false
+	}
+	return strings.EqualFold(rest[2:len(name)+2], name)
+}
+
+// randomKey reports whether v, the value of a bare key, looks generated:
+// high in entropy and not a path of short names (an object's key,
+// audio/show/ep-041.mp3).
+func randomKey(v string) bool {
+	if !highEntropy(v) {
+		return false
+	}
+	if !strings.Contains(v, "/") {
+		return true
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if len(seg) >= 16 {
+			return true
+		}
+	}
+	return false
 }
 
 // path reports values that are file paths: a path to a secret is not

@@ -180,6 +180,30 @@ func TestRedact(t *testing.T) {
 			want: "password: ${DB_PASSWORD}\ntoken = \"<your-token>\"\nAPI_KEY=$(pass show api)\nsecret: '****'\n",
 		},
 		{
+			// A blind set's model: the rest of the paragraph was redacted,
+			// and a decision with it.
+			name: "a tag left open is a placeholder, not an element",
+			in:   "Enclosures point at https://cdn.podhuis.nl/audio/<key>, Bunny pulling from the podhuis-audio bucket. Each feed carries podcast:locked with the owner's email.",
+			want: "Enclosures point at https://cdn.podhuis.nl/audio/<key>, Bunny pulling from the podhuis-audio bucket. Each feed carries podcast:locked with the owner's email.",
+		},
+		{
+			name: "an object key's element is no secret",
+			in:   "<Contents><Key>audio/markt-en-maan/ep-041.mp3</Key><Size>48213377</Size></Contents>",
+			want: "<Contents><Key>audio/markt-en-maan/ep-041.mp3</Key><Size>48213377</Size></Contents>",
+		},
+		{
+			name:  "a secret's element, closed",
+			in:    "<password>Wq7-vLm29xr</password>\n<apiKey>AKq8Zr2LmN4pX7vT1sY9</apiKey>",
+			want:  "<password>[REDACTED:password]</password>\n<apiKey>[REDACTED:api-key]</apiKey>",
+			kinds: []string{"password", "api-key"},
+		},
+		{
+			name:  "a bare key's element with a generated value",
+			in:    "<Key>wJalrXUtnFEMI/K7MDENG/bPxRfiCY9EXAMPLEKEY</Key>",
+			want:  "<Key>[REDACTED:secret]</Key>",
+			kinds: []string{"secret"},
+		},
+		{
 			name:  "high entropy next to a secret word",
 			in:    "the signing key is 8f14e45fceea167a5a36dedd4bea2543 for staging",
 			want:  "the signing key is [REDACTED:secret] for staging",
