@@ -39,9 +39,11 @@ func Alternative(what string) (alt, choice string) {
 		subject = subject[i+1:]
 	}
 	switch rest := strings.TrimSpace(strings.TrimLeft(after, ",")); {
-	case strings.HasPrefix(after, ":") || strings.HasPrefix(after, ";"):
+	case strings.HasPrefix(after, ":") || strings.HasPrefix(after, ";") || relativeAfter.MatchString(after):
 		// "a store rather than splitting the context: with contexts …":
-		// what follows is the reason, not the choice.
+		// what follows is the reason, not the choice; "over
+		// fast-xml-parser, whose builder only escapes …" says what the
+		// alternative lacks.
 		choice = strings.TrimSpace(before)
 	case strings.HasPrefix(after, ",") && len(ContentWords(subject)) == 0 && IsClause(rest):
 		// "we're dropping 3.9, bump requires-python to 3.11": the next
@@ -55,6 +57,9 @@ func Alternative(what string) (alt, choice string) {
 	}
 	return alt, choice
 }
+
+// relativeAfter opens a relative clause on the alternative just named.
+var relativeAfter = lazyre.New(`^,\s+(?:whose|which|where|who)\b`)
 
 // dropTo is what "drop" lowers, with the value it lowers it to.
 var dropTo = lazyre.New(`(?i)^[^\d]{1,40}?\s(?:down )?to\s+[$€£]?\d`)

@@ -134,6 +134,15 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Garmin ones are fine.", ""},
 		{User, "Keep it, yes.", ""},
 		{Assistant, "Now the autotune sweep over 24 configs, timing the first call.", ""},
+		// Blind AZ, opened in the round of 4 January: a user acknowledging
+		// a cause gives none, an approach with the alternative it leaves
+		// out and why is a decision, a bare verdict on what the user
+		// proposed is a rejection, a day's batch is no work left.
+		{User, "Oh that explains a lot.", ""},
+		{Assistant, "Customers sign in with a magic link emailed to the address on their account, no passwords — café staff would share one password on a sticky note anyway.", "decision"},
+		{Assistant, "I'd not do WhatsApp.", "rejected"},
+		{Assistant, "Each feed carries podcast:locked with the show's owner email so nobody else can import it into another host.", "decision"},
+		{Assistant, "The cutoff is 13:00 now, so anything after 1pm goes to the day after tomorrow's bake.", ""},
 		// Blind AK, opened in the round of 19 December.
 		{Assistant, "I also tried hevc_nvenc briefly and I'd leave it: Chrome on Windows without the HEVC extension can't play it.", "rejected"},
 		{Assistant, "If a job is ever delivered twice for another reason, two workers would still write the same keys; we need real idempotency next.", "open"},

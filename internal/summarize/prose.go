@@ -493,7 +493,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// agent just explained, not its narration.
 		setTo := cue.SetTo.MatchString(s) && !cue.ClockAt.MatchString(s)
 		fix := role == Assistant && ((cue.FixedTo.MatchString(s) || setTo || cue.Toggled.MatchString(s)) && prose.HasValue(s) || setTo && cue.SetDone.MatchString(s) && !cue.DebugPurpose.MatchString(s))
-		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix && !(cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s))
+		// "I found what happened: the cron ran twice because …" tells the
+		// cause it found.
+		narration := role == Assistant && (cue.Narrate.MatchString(s) || telling.StepAhead(s) || cue.Retold.MatchString(s)) && !fix && !(cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s)) && !(cue.CauseIntro.MatchString(s) && cause.Is(s))
 		action := role == Assistant && cue.ActionLine.MatchString(s)
 		if narration && !cue.OpenSaid(s) {
 			continue
@@ -1111,6 +1113,13 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	if role == Assistant {
 		offer = a.message // "Two ways: 1. … 2. … I'd go with the second."
 	}
+	if m := pickedIt.FindStringSubmatchIndex(what); m != nil && role == Assistant {
+		// "Feeds are built with xmlbuilder2, which escapes … I picked it
+		// over fast-xml-parser": "it" is what the sentence before used.
+		if name := usedName.FindStringSubmatch(sentenceBefore(a.message, s)); name != nil {
+			what = what[:m[2]] + name[1] + name[2] + what[m[3]:]
+		}
+	}
 	if p := pick.Of(what, offer); p != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(p)) {
 		what = strings.TrimRight(what, ".!") + ": " + p
 	}
@@ -1260,6 +1269,26 @@ func decisionTitle(what string) string {
 		t = prose.Capitalize(u)
 	}
 	return Title(t)
+}
+
+// pickedIt is a choice the agent says on a pronoun: "I picked it over
+// fast-xml-parser, …".
+var pickedIt = lazyre.New(`(?i)^(?:so,? )?(?:i|we)(?:'ve| have)? (?:picked|chose|went with|settled on|preferred) (it)\b`)
+
+// usedName is the tool a sentence says a thing is built with or uses,
+// when its name is a package's: "Feeds are built with xmlbuilder2, …".
+var usedName = lazyre.New(`\b(?:built|made|written|generated|done|parsed|rendered) (?:with|using|by|on) ` + "`?" + `([a-z][\w.-]*[\d.-][\w.-]*|[a-z]+[A-Z]\w*)` + "`?" + `|\b(?:uses|use|using) ` + "`?" + `([a-z][\w.-]*[\d.-][\w.-]*)` + "`?")
+
+// sentenceBefore returns the sentence of msg before s, "" if s opens it
+// or is not in it.
+func sentenceBefore(msg, s string) string {
+	ss := prose.Sentences(msg)
+	for i := 1; i < len(ss); i++ {
+		if ss[i] == s || strings.HasPrefix(s, ss[i]) {
+			return ss[i-1]
+		}
+	}
+	return ""
 }
 
 // onPronoun opens a decision on what a pronoun stands for: "replace

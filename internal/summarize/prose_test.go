@@ -1658,3 +1658,30 @@ func TestElidedRule(t *testing.T) {
 		t.Errorf("prefs = %q, want the rule with what it is about", a.prefs)
 	}
 }
+
+// TestFoundWhatHappened: "I found what happened to Nether Edge: …"
+// announces the cause the next sentences tell (blind AZ); "I found what
+// happened: the cron ran twice because …" tells it.
+func TestFoundWhatHappened(t *testing.T) {
+	a := item(t, "While replaying last week's form log I found what happened to Nether Edge: the double croissants weren't their mistake. On a slow phone connection the Save button was pressed again after about two seconds, the browser sent the same form twice, and with an insert per line the second POST added a second set of rows.", "")
+	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "second POST") {
+		t.Errorf("root causes %q, want the double POST", a.rootCauses)
+	}
+	a = item(t, "I found what happened: the cron ran twice because both hosts had the timer enabled.", "")
+	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "both hosts") {
+		t.Errorf("root causes %q, want the timer on both hosts", a.rootCauses)
+	}
+}
+
+// TestPickedIt: a choice on a pronoun names what the sentence before was
+// built with, and the relative clause on the alternative is no part of
+// the choice (blind AZ).
+func TestPickedIt(t *testing.T) {
+	a := item(t, `Feeds are built with xmlbuilder2, which escapes every text node and attribute, so "Markt & Maan" and "<live>" come out as &amp; and &lt;live&gt;. I picked it over fast-xml-parser, whose builder only escapes with an option you have to remember, and xml-js, which hasn't had a release since 2019.`, "")
+	if len(a.decisions) == 0 || !strings.HasPrefix(a.decisions[0], "I picked xmlbuilder2 over fast-xml-parser") {
+		t.Errorf("decisions %q", a.decisions)
+	}
+	if len(a.rejected) != 1 || a.rejected[0] != "Fast-xml-parser — passed over for: I picked xmlbuilder2." {
+		t.Errorf("rejected %q", a.rejected)
+	}
+}

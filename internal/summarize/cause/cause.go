@@ -17,6 +17,12 @@ func Is(s string) bool {
 	if cue.NotTheCause.MatchString(s) {
 		return false // "That isn't what caused this, but it's a margin we need": a remedy beside the cause
 	}
+	if cue.CauseIntro.MatchString(s) && !cue.FoundColon.MatchString(s) {
+		// "Oh that explains a lot." gives no cause, it acknowledges one;
+		// "I found what happened: the cron ran twice because …" gives one.
+		_, told, ok := strings.Cut(s, ": ")
+		return ok && mechanism.MatchString(told)
+	}
 	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(cue.Feeling.ReplaceAllString(s, " "), " "), "so")
 	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }
@@ -26,7 +32,14 @@ func Is(s string) bool {
 // it: receipt() ran the text through TextEncoder, …" is the cause
 // itself, and the sentence after it is not.
 func Announces(s string) bool {
-	return cue.CauseIntro.MatchString(s) && !(cue.FoundColon.MatchString(s) && Is(s))
+	if !cue.CauseIntro.MatchString(s) || cue.FoundColon.MatchString(s) && Is(s) {
+		return false
+	}
+	// "I found what happened to Nether Edge: the double croissants
+	// weren't their mistake." announces; "I found what happened: the
+	// cron ran twice because …" tells.
+	_, told, ok := strings.Cut(s, ": ")
+	return !ok || !Is(told) && !mechanism.MatchString(told)
 }
 
 // maxExplained is the longest root cause line kept.

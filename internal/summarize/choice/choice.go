@@ -141,11 +141,16 @@ func VerdictOnly(s string) bool {
 }
 
 // WhyOf reports whether next tells why of verdict s: it names what s
-// turned down ("On SQLite: …" then "… and SQLite has none of them"), and
-// is no decision, question or report of a change of its own.
+// turned down ("On SQLite: …" then "… and SQLite has none of them"), or
+// follows a bare verdict ("I'd not do WhatsApp." then "The Business
+// Platform needs Meta's business verification, …"), and is no decision,
+// question or report of a change of its own.
 func WhyOf(s, next string) bool {
 	if next == "" || cue.DecisionCue.MatchString(next) || strings.HasSuffix(next, "?") || NowState(next) {
 		return false
+	}
+	if len(strings.Fields(s)) <= 5 && !cue.IsPlan(next) && !cue.Hedge.MatchString(next) {
+		return true
 	}
 	in := prose.ContentWords(next)
 	for _, w := range prose.ContentWords(s) {

@@ -152,7 +152,9 @@ var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}
 // DesignSo reports whether s tells how a thing is built with what it
 // keeps from happening: "Outputs are written under a per-attempt prefix
 // and the master playlist is copied into place last, so players never
-// see half a ladder." "…, so you can merge" reports a state to the user.
+// see half a ladder.", "Each feed carries podcast:locked with the show's
+// owner email so nobody else can import it into another host." "…, so
+// you can merge" reports a state to the user.
 func DesignSo(s string) bool {
 	var who string // what the purpose speaks of: "players", not "you"
 	if m := designSo.FindStringSubmatch(s); m != nil {
@@ -165,7 +167,7 @@ func DesignSo(s string) bool {
 	return !strings.EqualFold(who, "you") && !strings.EqualFold(who, "we") && !strings.EqualFold(who, "i")
 }
 
-var designSo = lazyre.New(`(?i)^(?:(?:the|each|every|all|both|our)\s|[a-z][\w-]*s\s)[^.;:?]{3,120}?\b(?:is|are)\s[^;?]{3,160}?,\s(?:and\s)?so\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)\s(?:never|always|only|can|cannot|can't|don't|won't|doesn't|do not|does not)\b`)
+var designSo = lazyre.New(`(?i)^(?:(?:the|each|every|all|both|our)\s|[a-z][\w-]*s\s)[^.;:?]{3,120}?\b(?:is|are)\s[^;?]{3,160}?,\s(?:and\s)?so\s(?:(?:the|a|an|every|each|no)\s)?([a-z][\w-]*)\s(?:never|always|only|can|cannot|can't|don't|won't|doesn't|do not|does not)\b|^(?:each|every)\s[\w-]+\s(?:[a-z]+s)\s[^;?]{3,160}?\sso\s(?:that\s)?(nobody|no one|noone|nothing|no \w+)(?:\selse)?\s(?:can|could|will|ever)\b`)
 
 // doesSo is a thing named by its name that is given a value in code so
 // that something else does not happen: "Caddy … proxies `/events/*` with
