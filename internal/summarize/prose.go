@@ -66,6 +66,10 @@ type analysis struct {
 	// Traefik?"); turned, those the answers turned down, by name.
 	options []string
 	turned  map[string]bool
+	// askedWhy: the last prompt asked why something behaves as it does
+	// ("Why are the fades on the pars steppy at low level? Is that
+	// us?"), and no root cause has answered it yet.
+	askedWhy bool
 }
 
 // proposed is a choice the agent put to the user, with the sentence after
@@ -120,6 +124,7 @@ func analyze(turns []Turn, before string) *analysis {
 				a.offer = before
 			}
 			lastPrompt = i
+			a.askedWhy = cue.AsksWhy.MatchString(p)
 			a.options = weigh.Options(p)
 			req := request(p)
 			a.requests = append(a.requests, req)
@@ -386,6 +391,10 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	causeNext := false
 	if role == Assistant {
 		a.lastDec, a.message = 0, text
+		// The answer to "why …?" opens on the cause when it goes on to
+		// explain it: "Yes, it's us, or rather 8-bit dimming. In
+		// 7-channel mode a SlimPAR has one byte for its dimmer, so …".
+		causeNext = a.askedWhy && answersWhy(ss)
 	}
 	// report is the agent's last account of what it did that became no
 	// item of its own: a reason given after it makes it a decision.
@@ -1382,6 +1391,21 @@ var pronounObject = lazyre.New(`(?i)^` + orderLead + pronounOrder + `\.?$`)
 // addRootCause adds the root cause s, told after the failure it explains
 // when symptom is not empty, and reports whether it took next as part of
 // it.
+// answersWhy reports whether an answer's first sentences explain: the
+// first is no narration, plan or question, and it or one of the two
+// after it tells how one thing led to another.
+func answersWhy(ss []string) bool {
+	if len(ss) < 2 || strings.HasSuffix(ss[0], "?") || cue.Narrate.MatchString(ss[0]) || cue.IsPlan(ss[0]) || cue.Hedge.MatchString(ss[0]) {
+		return false
+	}
+	for _, s := range ss[:min(3, len(ss))] {
+		if cause.Mechanism(s) || cause.Is(s) {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 	line := trimLead(s)
 	body := ""
@@ -1396,6 +1420,7 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 		body = strings.TrimSpace(body + " " + next)
 	}
 	a.rootCauses = prose.AppendNew(a.rootCauses, prose.UpTo(line, 400))
+	a.askedWhy = false
 	imp := impRootCause
 	if role == User {
 		imp += 0.05

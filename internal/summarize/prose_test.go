@@ -1685,3 +1685,28 @@ func TestPickedIt(t *testing.T) {
 		t.Errorf("rejected %q", a.rejected)
 	}
 }
+
+// TestAnswerToWhy: the answer to "why …?" opens on the cause it goes on
+// to explain (blind AZ); a choice's reason may speak of the alternative
+// it turned down ("That package runs …").
+func TestAnswerToWhy(t *testing.T) {
+	turns := []Turn{
+		{Role: User, Text: "Why are the fades on the pars steppy at low level? Is that us?"},
+		{Role: Assistant, Text: "Yes, it's us, or rather 8-bit dimming. In 7-channel mode a SlimPAR has one byte for its dimmer, so between 12% and 0 there are only about 31 distinct values. The tungsten on the dimmers hides the steps because the filament is slow.\n\nRosa has to set the pars to 12-channel mode, which has a 16-bit dimmer."},
+	}
+	a := analyze(turns, "")
+	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "8-bit dimming") || !strings.Contains(a.rootCauses[0], "tungsten") {
+		t.Errorf("root causes %q", a.rootCauses)
+	}
+	turns = []Turn{
+		{Role: User, Text: "Why not just use the sacn package?"},
+		{Role: Assistant, Text: "Let me check what it does."},
+	}
+	if a := analyze(turns, ""); len(a.rootCauses) != 0 {
+		t.Errorf("root causes %q of a narration", a.rootCauses)
+	}
+	a = item(t, "I've written the E1.31 packet by hand (build_packet, 638 bytes) rather than using the `sacn` package from PyPI. That package runs its own output thread and resends at its own rate, so its frames wouldn't line up with our fade clock.", "")
+	if len(a.decisions) != 1 || !strings.Contains(a.decisions[0], "own output thread") {
+		t.Errorf("decisions %q, want the reason", a.decisions)
+	}
+}

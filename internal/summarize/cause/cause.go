@@ -115,6 +115,9 @@ func start(ss []string, i, done int, taken func(string) bool) (from int, ok bool
 	return i, false
 }
 
+// Mechanism reports whether s tells how one thing led to another.
+func Mechanism(s string) bool { return mechanism.MatchString(s) }
+
 // mechanism is a sentence that tells how one thing led to another.
 var mechanism = lazyre.New(`(?i)\b(?:because|since|so|when|whenever|while|which|until|after|never|without|means|meant|led to|ended up)\b`)
 

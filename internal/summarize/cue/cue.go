@@ -40,7 +40,7 @@ var JustifiedOver = lazyre.New(`(?i)\b(rather than|instead of|in favou?r of)\b[^
 
 // ChoseOver is the agent's report of a choice against a named
 // alternative: "I keyed refunds by id rather than a counter".
-var ChoseOver = lazyre.New(`(?i)^(so )?(i|we)(?:'ve| have)? (\w+ed|chose|went with|made|kept|built|wrote|put|set|took)\b(?:[^.;:]|\.\w){0,120}\b(rather than|instead of|in favou?r of)\b`)
+var ChoseOver = lazyre.New(`(?i)^(so )?(i|we)(?:'ve| have)? (\w+ed|chose|chosen|went with|gone with|made|kept|built|wrote|written|put|set|took|taken)\b(?:[^.;:]|\.\w){0,120}\b(rather than|instead of|in favou?r of)\b`)
 
 // LookedAt is a look, a check or a try, which chooses nothing.
 var LookedAt = lazyre.New(`(?i)^(so )?(i|we) (looked|checked|tried|tested|searched|grepped|opened|compared|inspected|printed|logged|timed|profiled|watched|used)\b`)
@@ -88,6 +88,11 @@ var PrefCue = lazyre.New(`(?i)((?:^|:\s*)no\s[^.;:]{1,60}?,\s*ever[.!]?$|^(?:two
 
 // Convention is a user's statement of how things are done here.
 var Convention = lazyre.New(`(?i)(\bin (this|the|our) (repo|repository|project|codebase|team|code),? we\b|\bby convention\b|\bthe convention\b|\bour convention\b|\bwe (always|usually|consistently|never) \w+|\bhere we (use|write|put|keep|name|prefer)\b)`)
+
+// AsksWhy is a prompt asking why something behaves as it does: "Why
+// are the fades on the pars steppy at low level?", "How come the export
+// is empty?", "What's causing the 502s?".
+var AsksWhy = lazyre.New(`(?i)(?:^|[.!?]\s+)(?:but |so |and |ok,? )?(?:why (?:is|are|do|does|did|was|were|would|has|have|can't|won't|doesn't|don't|isn't|aren't|didn't|wasn't|weren't)\b|how come\b|what(?:'s| is) (?:causing|behind)\b|what causes\b)[^?]*\?`)
 
 // CauseIntro announces a root cause in the next sentences: "Found it.",
 // "I see the problem now.", "Here's what happens.", "So it wasn't the

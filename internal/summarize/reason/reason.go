@@ -3,6 +3,7 @@ package reason
 import (
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/choice"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
@@ -35,7 +36,7 @@ func Split(s, next string) (what, why string) {
 	// ("Because the record is noupdate, I'll also change …"), gives its
 	// own reason, not this one's.
 	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !cue.Flagged.MatchString(next) && !cue.ReasonFirst.MatchString(next) &&
-		(cue.ReasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !cue.DecisionCue.MatchString(next) && !prose.HasValue(next)) {
+		(cue.ReasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !cue.DecisionCue.MatchString(next) && !prose.HasValue(next) || aboutAlternative(s, next)) {
 		return strings.TrimRight(s, "."), next
 	}
 	return strings.TrimRight(s, "."), ""
@@ -68,3 +69,22 @@ func ShortFirst(s string) string {
 	}
 	return s[:best] + ". " + prose.Capitalize(rest)
 }
+
+// aboutAlternative reports whether next speaks of the alternative s
+// turned down, which is why it was: "… by hand rather than using the
+// `sacn` package from PyPI." then "That package runs its own output
+// thread …".
+func aboutAlternative(s, next string) bool {
+	alt, _ := prose.Alternative(s)
+	if alt == "" || cue.DecisionCue.MatchString(next) || cue.IsPlan(next) {
+		return false
+	}
+	m := thatOne.FindStringSubmatch(next)
+	if m == nil {
+		return false
+	}
+	return strings.Contains(strings.ToLower(alt), strings.ToLower(m[1]))
+}
+
+// thatOne opens a sentence on a thing just named: "That package runs …".
+var thatOne = lazyre.New(`^(?:That|This|The other|Such an?) ([a-z][\w-]+) (?:\w+ ){0,2}?(?:runs|has|needs|does|would|is|pulls|brings|adds|wants|keeps|means|takes|ships|uses|depends|can't|cannot|doesn't|won't)\b`)
