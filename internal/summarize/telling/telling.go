@@ -146,8 +146,10 @@ var NoObject = lazyre.New(`(?i)^(?:but )?(?:(?:i'd|i would|we'd|we would) rather
 
 // DesignWhy is how a thing is built, said in plain present with why: "The
 // add is done in fp32 and the sum goes back into the residual buffer in
-// place, because the next block consumes it anyway".
-var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:is|are|goes|go|runs|run|stays|stay|lives|live|uses|use|gets|get|keeps|keep|reads|read|writes|write|holds|hold|skips|skip|takes|take|returns|return|sends|send|waits|wait)\b[^;?]{3,160}?,\s(?:because|since|so that)\s[^;?]{8,}$`)
+// place, because the next block consumes it anyway", "The enclosure
+// length in the feed stays the plain file's — apps cope with a different
+// size".
+var DesignWhy = lazyre.New(`(?i)^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:is|are|goes|go|runs|run|stays|stay|lives|live|uses|use|gets|get|keeps|keep|reads|read|writes|write|holds|hold|skips|skip|takes|take|returns|return|sends|send|waits|wait)\b[^;?]{3,160}?,\s(?:because|since|so that)\s[^;?]{8,}$|^(?:the|each|every|all|both|our)\s[^.;:?]{3,120}?\b(?:goes|go|stays|stay|lives|live|uses|use|keeps|keep|holds|hold|skips|skip)\b[^;?—–]{3,160}?\s[—–]\s[^;?]{8,}$`)
 
 // DesignSo reports whether s tells how a thing is built with what it
 // keeps from happening: "Outputs are written under a per-attempt prefix
