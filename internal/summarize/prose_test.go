@@ -1691,7 +1691,7 @@ func TestPickedIt(t *testing.T) {
 // it turned down ("That package runs …").
 func TestAnswerToWhy(t *testing.T) {
 	turns := []Turn{
-		{Role: User, Text: "Why are the fades on the pars steppy at low level? Is that us?"},
+		{Role: User, Text: "The LED pars flicker and step when they fade out slowly below about 10%. Is that us?"},
 		{Role: Assistant, Text: "Yes, it's us, or rather 8-bit dimming. In 7-channel mode a SlimPAR has one byte for its dimmer, so between 12% and 0 there are only about 31 distinct values. The tungsten on the dimmers hides the steps because the filament is slow.\n\nRosa has to set the pars to 12-channel mode, which has a 16-bit dimmer."},
 	}
 	a := analyze(turns, "")

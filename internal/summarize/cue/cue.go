@@ -91,8 +91,9 @@ var Convention = lazyre.New(`(?i)(\bin (this|the|our) (repo|repository|project|c
 
 // AsksWhy is a prompt asking why something behaves as it does: "Why
 // are the fades on the pars steppy at low level?", "How come the export
-// is empty?", "What's causing the 502s?".
-var AsksWhy = lazyre.New(`(?i)(?:^|[.!?]\s+)(?:but |so |and |ok,? )?(?:why (?:is|are|do|does|did|was|were|would|has|have|can't|won't|doesn't|don't|isn't|aren't|didn't|wasn't|weren't)\b|how come\b|what(?:'s| is) (?:causing|behind)\b|what causes\b)[^?]*\?`)
+// is empty?", "What's causing the 502s?", or whose fault it is: "… they
+// fade out slowly below about 10%. Is that us?".
+var AsksWhy = lazyre.New(`(?i)(?:^|[.!?]\s+)(?:but |so |and |ok,? )?(?:why (?:is|are|do|does|did|was|were|would|has|have|can't|won't|doesn't|don't|isn't|aren't|didn't|wasn't|weren't)\b|how come\b|what(?:'s| is) (?:causing|behind)\b|what causes\b|any idea why\b|(?:is|was|could) (?:that|it|this) (?:be )?(?:us|ours|our (?:fault|code|doing|bug|side)|a bug|(?:on|in) our (?:side|end|code))\b)[^?]*\?`)
 
 // CauseIntro announces a root cause in the next sentences: "Found it.",
 // "I see the problem now.", "Here's what happens.", "So it wasn't the
