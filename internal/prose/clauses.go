@@ -37,11 +37,28 @@ func FullClauses(s string) []string {
 		if m[0] < last || strings.Count(s[:m[0]], "`")%2 != 0 {
 			continue // inside code, or within a separator taken
 		}
+		if strings.HasSuffix(strings.TrimSpace(s[m[0]:m[1]]), "and") && compoundSubject(s[last:m[0]]) {
+			continue // "…, so Bunny and the apps can cache them": one subject of two names
+		}
 		add(s[last:m[0]])
 		last, sep = m[1], s[m[0]:m[1]]
 	}
 	add(s[last:])
 	return out
+}
+
+// compoundSubject reports whether the words an "and" follows, back to
+// the last comma, are a name with no verb ("so Bunny"): what follows the
+// "and" is the rest of their subject, not a clause of its own.
+func compoundSubject(left string) bool {
+	if i := strings.LastIndex(left, ", "); i >= 0 {
+		left = left[i+2:]
+	}
+	left = strings.TrimSpace(left)
+	for _, lead := range []string{"so ", "and ", "but ", "then ", "while "} {
+		left = strings.TrimPrefix(left, lead)
+	}
+	return left != "" && len(strings.Fields(left)) <= 3 && !IsFullClause(left)
 }
 
 // spliceSep is a comma or an "and" before a clause's own subject; its

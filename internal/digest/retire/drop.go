@@ -78,7 +78,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		// items that still hold.
 		parts, sep := prose.FullClauses(x), "; "
 		if len(parts) < 2 {
-			parts, sep = prose.ListItems(x), ", "
+			parts, sep = consequenceCut(prose.ListItems(x)), ", "
 		}
 		if len(parts) < 2 {
 			// "Upload URLs are signed with HS256 and expire after 10
@@ -284,6 +284,23 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 	}
 	return still
 }
+
+// consequenceCut returns the items of a list before the one that opens
+// a consequence: "Feeds are served with Cache-Control public,
+// max-age=3600, so Bunny and the apps can cache them for an hour" is no
+// list of four; what follows "so" says what the values before it make
+// so, and goes with them ("the apps can cache them for an hour" stayed
+// once max-age was 300).
+func consequenceCut(items []string) []string {
+	for i, it := range items {
+		if i > 0 && soLead.MatchString(strings.TrimSpace(it)) {
+			return items[:i]
+		}
+	}
+	return items
+}
+
+var soLead = lazyre.New(`(?i)^so(?: that)?\s`)
 
 // tailWord is a clause's last words split off as an item of its own:
 // "…, so the old limit only caught it once the lines were fast, or
