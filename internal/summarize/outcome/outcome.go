@@ -28,7 +28,12 @@ func Of(text string) []string {
 		}
 		var keep, more []string
 		raised := false // the paragraph opened by raising something
-		for j, s := range prose.Sentences(para) {
+		explained := -1 // the last sentence of an explanation announced ("I found what happened to …:"), which is a root cause
+		ss := prose.Sentences(para)
+		for j, s := range ss {
+			if j <= explained {
+				continue
+			}
 			if t := cue.Courtesy.ReplaceAllString(s, ""); t != s && t != "" {
 				s = prose.Capitalize(t)
 			}
@@ -44,6 +49,10 @@ func Of(text string) []string {
 			}
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
+			}
+			if cause.Announces(s) && j+1 < len(ss) {
+				explained = cause.End(ss, j+1)
+				continue
 			}
 			if cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.NoneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || cause.Announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"

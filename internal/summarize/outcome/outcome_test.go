@@ -130,3 +130,15 @@ func TestOutcomeChangeReport(t *testing.T) {
 		t.Errorf("Of(%q) = %q, want the narration left out", text, got)
 	}
 }
+
+// TestOutcomeSkipsExplained: what an announcement introduces is a root
+// cause with a line of its own, not the paragraph's outcome (blind AZ:
+// the pack showed the cause twice, the second time only its fix under
+// the cause's label).
+func TestOutcomeSkipsExplained(t *testing.T) {
+	text := "While replaying last week's form log I found what happened to Nether Edge: the double croissants weren't their mistake. On a slow phone connection the Save button was pressed again, and the second POST added a second set of rows.\n\nTests pass, three runs in a row."
+	got := Of(text)
+	if len(got) != 1 || got[0] != "Tests pass, three runs in a row." {
+		t.Errorf("Of(%q) = %q", text, got)
+	}
+}
