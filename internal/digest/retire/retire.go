@@ -289,6 +289,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFolders          []string
 		xDur              []prose.Claim
 		xDurRead          bool
+		xTimes            []prose.Claim // read once a newer statement gives a time of day
+		xTimesRead        bool
 		xPortCl           []prose.Claim // the ports x's clauses give (clausePortsOf)
 		xPortsRead        bool
 		xBare             map[string]string
@@ -586,6 +588,19 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			if differ.Durations(xDur, nd, n.announces()) {
 				return true // "access tokens live 15 minutes, …" once "the access token now lasts one hour"
+			}
+		}
+		if nt := n.timesOf(); len(nt) > 0 {
+			if !xTimesRead {
+				xTimesRead = true
+				if xst != nil {
+					xTimes = xst.timesOf()
+				} else {
+					xTimes = prose.Times(x)
+				}
+			}
+			if differ.Times(xTimes, nt, n.announces()) {
+				return true // "it should print by itself at 21:00" once "the cron job prints it at 19:00 now"
 			}
 		}
 		if n.keys != nil && n.announces() && differ.Period(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) && differ.Period(x, announcing(n.Text)) {

@@ -19,3 +19,26 @@ func TestDropConsequence(t *testing.T) {
 		t.Errorf("DropRetired(%q) = %q, want %q", x, got, want)
 	}
 }
+
+// TestRetireTimeOfDay: a newer statement that gives what happens
+// another time of day retires the older one (blind AZ); two things
+// that only both run at a time are two.
+func TestRetireTimeOfDay(t *testing.T) {
+	for _, tc := range []struct {
+		n, x string
+		want bool
+	}{
+		{"With the shift starting at 20:00 the production sheet can't wait for 9pm any more: the cron job prints it at 19:00 now.", "Production sheet: it should print by itself at 21:00 on the office Brother.", true},
+		{"Curtain up moved to 19:45, the half to 19:15; the restart lock is 19:15 to 22:45.", "The half is at 19:00 for 19:30 shows; the restart lock runs 19:00 to 22:30.", true},
+		{"The report runs at 06:00 now.", "The backup runs at 02:00.", false},
+		{"The deploy window opens at 09:00 now.", "Standup is at 09:30.", false},
+	} {
+		n, o := &digest.Summary{}, &digest.Summary{}
+		n.Parts[digest.Outcome] = []string{tc.n}
+		o.Parts[digest.Outcome] = []string{tc.x}
+		r := New(nil, []*digest.Summary{n, o})
+		if got := r.Retired(tc.x, 1); got != tc.want {
+			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}

@@ -99,6 +99,9 @@ type Statement struct {
 	// durations: how long the things its clauses name last (durationsOf)
 	durations []prose.Claim
 	durRead   bool
+	// times: when the things its clauses name happen (timesOf)
+	times     []prose.Claim
+	timesRead bool
 	// portClaims: the ports its clauses give, each with what it is of
 	// (clausePorts)
 	portClaims []prose.Claim
@@ -143,6 +146,16 @@ func (st *Statement) durationsOf() []prose.Claim {
 		st.durations = prose.Durations(st.Text)
 	}
 	return st.durations
+}
+
+// timesOf reads when the things the statement's clauses name happen,
+// once.
+func (st *Statement) timesOf() []prose.Claim {
+	if !st.timesRead {
+		st.timesRead = true
+		st.times = prose.Times(st.Text)
+	}
+	return st.times
 }
 
 // flagsAndWorks reads the level flags the statement gives (-O3) and the

@@ -221,6 +221,63 @@ func durationOf(a, b prose.Claim, least int) bool {
 	return true
 }
 
+// Times reports whether a clause of x and a clause of n give one thing
+// another time of day, and no clause of n gives it x's: "it should print
+// by itself at 21:00" once "the cron job prints it at 19:00 now". What
+// happens then is the words before the time (prose.Times); they share
+// one that is not only that something runs or starts, two when n does
+// not announce a change.
+func Times(x, n []prose.Claim, now bool) bool {
+	least := 2
+	if now {
+		least = 1
+	}
+	for _, a := range x {
+		other, same := false, false
+		for _, b := range n {
+			if !sameEvent(a, b, least) {
+				continue
+			}
+			if slices.Equal(a.Values, b.Values) {
+				same = true
+			} else {
+				other = true
+			}
+		}
+		if other && !same {
+			return true
+		}
+	}
+	return false
+}
+
+// sameEvent reports whether time claims a and b say when one thing
+// happens: every word of the shorter subject, at least least, is in the
+// longer, and one of them says more than that something runs or starts.
+func sameEvent(a, b prose.Claim, least int) bool {
+	aw := strings.Fields(strings.TrimSuffix(a.Subject, " time"))
+	bw := strings.Fields(strings.TrimSuffix(b.Subject, " time"))
+	if len(aw) > len(bw) {
+		aw, bw = bw, aw
+	}
+	if len(aw) < least {
+		return false
+	}
+	telling := false
+	for _, w := range aw {
+		if !slices.Contains(bw, w) {
+			return false
+		}
+		telling = telling || !genericEvent[w]
+	}
+	return telling
+}
+
+// genericEvent are the words of what happens at a time that say only
+// that something does: "the backup runs at 02:00" and "the report runs
+// at 06:00" are two things.
+var genericEvent = map[string]bool{"run": true, "start": true, "happen": true, "go": true, "fire": true, "trigger": true, "execut": true, "begin": true, "end": true, "finish": true, "kick": true}
+
 // Durations reports whether a clause of one statement and a clause
 // of another give one thing different durations (Duration), and no
 // clause of the other gives it the same: "live 15 minutes, 30 days with
