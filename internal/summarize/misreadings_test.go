@@ -144,7 +144,8 @@ func TestClassifyMisreadings(t *testing.T) {
 		{Assistant, "The enclosure length in the feed stays the plain file's — apps cope with a different size, and the feed can't know the listener's country.", "decision"},
 		{Assistant, "The build is green — all 52 tests pass.", ""},
 		{Assistant, "Each feed carries podcast:locked with the show's owner email so nobody else can import it into another host.", "decision"},
-		{Assistant, "The cutoff is 13:00 now, so anything after 1pm goes to the day after tomorrow's bake.", ""},
+		{Assistant, "The cutoff is 13:00 now, so anything after 1pm goes to the day after tomorrow's bake.", "env"},
+		{Assistant, "Confirmations: at the cutoff each customer with an email gets one message through Postmark listing tomorrow's lines.", ""},
 		// Blind AK, opened in the round of 19 December.
 		{Assistant, "I also tried hevc_nvenc briefly and I'd leave it: Chrome on Windows without the HEVC extension can't play it.", "rejected"},
 		{Assistant, "If a job is ever delivered twice for another reason, two workers would still write the same keys; we need real idempotency next.", "open"},

@@ -8,7 +8,8 @@ package cue
 // need denied ("the staff view never needs more"), the agent's own
 // reading ("ListSlots, which I haven't read yet"), a need given as a
 // reason ("because a cold pack needs more margin"), a date called off
-// ("we can't do tomorrow"), a time in a story ("and a little later
+// ("we can't do tomorrow"), a day's things ("tomorrow's lines", "what
+// they'll get tomorrow"), a time in a story ("and a little later
 // everything"), a check that nothing is left ("Checking nothing else
 // still says 8080").
 func notWork(s string) string {
@@ -18,7 +19,7 @@ func notWork(s string) string {
 // IsPlan reports whether s states work still to do: "0.4.0 still has to
 // be published", "tomorrow I'll add …", "my plan for next session is …".
 func IsPlan(s string) bool {
-	return OpenCue.MatchString(WeakOpen.ReplaceAllString(CodeSpan.ReplaceAllString(s, "x"), " "))
+	return OpenCue.MatchString(WeakOpen.ReplaceAllString(notWork(s), " "))
 }
 
 // OpenSaid reports whether s states work left, a state that lasts only
