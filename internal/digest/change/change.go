@@ -790,6 +790,11 @@ var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|
 // mind about the logo".
 var forgetAbout = lazyre.New(`(?i)\b(?:(?:forget|take back|scratch|ignore|disregard) (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
 
+// changeOfHeart is a user taking back what they said on a topic, named
+// after "on": "Change of heart on emails.", "I've had second thoughts
+// about the review step".
+var changeOfHeart = lazyre.New(`(?i)\b(?:change of heart|second thoughts) (?:about|on|regarding)\s+(?:the\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,3}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+
 // caving finds a rule the user gives up on: "I'm caving on mouse: wheel
 // scrolling, enough people asked."
 var caving = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i'll be)\s+(?:caving|giving in|relenting)\s+on\s+(?:the\s+)?([\w.+/-]+(?:\s+[\w.+/-]+)?)`)
@@ -1341,6 +1346,16 @@ func Removed(s string) []string {
 				if k := saidKeys(g[1]); k != "" {
 					add(takenBackRule + k)
 				}
+			}
+		}
+	}
+	if strings.Contains(lower, "change of heart") || strings.Contains(lower, "second thoughts") {
+		// "Change of heart on emails. … I do want an automatic
+		// confirmation email": every rule on the topic is taken back,
+		// one word being topic enough.
+		for _, m := range changeOfHeart.FindAllStringSubmatch(s, -1) {
+			if k := saidKeys(m[1]); len(k) > 3 {
+				add(takenBackRule + k)
 			}
 		}
 	}

@@ -42,3 +42,20 @@ func TestRetireTimeOfDay(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeOfHeart: "Change of heart on emails." takes back the rules
+// on emails, not the others (blind AZ).
+func TestChangeOfHeart(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Request] = []string{"Change of heart on emails. Customers keep ringing to ask whether their change went through, so I do want an automatic confirmation email when the cutoff passes. Invoices still go through Anjali, that's different."}
+	for x, want := range map[string]bool{
+		"Please don't email anything to customers automatically.": true,
+		"Please don't add npm dependencies without asking first.": false,
+	} {
+		o.Parts[digest.Preferences] = []string{x}
+		r := New(nil, []*digest.Summary{n, o})
+		if got := r.Retired(x, 1); got != want {
+			t.Errorf("Retired(%q) = %v, want %v", x, got, want)
+		}
+	}
+}
