@@ -141,6 +141,7 @@ func TestClassifyMisreadings(t *testing.T) {
 		{User, "Oh that explains a lot.", ""},
 		{Assistant, "Customers sign in with a magic link emailed to the address on their account, no passwords — café staff would share one password on a sticky note anyway.", "decision"},
 		{Assistant, "I'd not do WhatsApp.", "rejected"},
+		{Assistant, "So every standing order was read one day early: on Friday the importer picked up the sheet's Thursday lines.", ""},
 		{Assistant, "The enclosure length in the feed stays the plain file's — apps cope with a different size, and the feed can't know the listener's country.", "decision"},
 		{Assistant, "The build is green — all 52 tests pass.", ""},
 		{Assistant, "Each feed carries podcast:locked with the show's owner email so nobody else can import it into another host.", "decision"},

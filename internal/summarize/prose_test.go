@@ -1705,6 +1705,15 @@ func TestAnswerToWhy(t *testing.T) {
 	if a := analyze(turns, ""); len(a.rootCauses) != 0 {
 		t.Errorf("root causes %q of a narration", a.rootCauses)
 	}
+	turns = []Turn{
+		{Role: User, Text: "Last Friday we were 30 croissants short for Division Street and the sheet said 36 for them that day. I bet it's the sheet again. Can you look?"},
+		{Role: Assistant, Text: "Let me look at how the importer maps the day column."},
+		{Role: Assistant, Text: "You were right, it's the sheet. The sheet's `day` column comes from WEEKDAY(), where 1 is Sunday; the importer compared it with Ruby's `Date#wday`, where 0 is Sunday. So every standing order was read one day early.\n\nStanding orders are now stored by day name, so a number never gets compared with another kind of number again."},
+	}
+	a = analyze(turns, "")
+	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "WEEKDAY") || !strings.Contains(a.rootCauses[0], "one day early") {
+		t.Errorf("root causes %q, want the weekday numbers", a.rootCauses)
+	}
 	a = item(t, "I've written the E1.31 packet by hand (build_packet, 638 bytes) rather than using the `sacn` package from PyPI. That package runs its own output thread and resends at its own rate, so its frames wouldn't line up with our fade clock.", "")
 	if len(a.decisions) != 1 || !strings.Contains(a.decisions[0], "own output thread") {
 		t.Errorf("decisions %q, want the reason", a.decisions)

@@ -23,6 +23,7 @@ func Is(s string) bool {
 		_, told, ok := strings.Cut(s, ": ")
 		return ok && mechanism.MatchString(told)
 	}
+	s = prevention.ReplaceAllString(s, "")
 	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(cue.Feeling.ReplaceAllString(s, " "), " "), "so")
 	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }
@@ -46,9 +47,12 @@ func Announces(s string) bool {
 const maxExplained = 400
 
 // explains reports whether s may go on an explanation: it does not ask,
-// announce, narrate, plan or hedge, and it is not the remedy.
+// announce, narrate, plan or hedge, and it is not the remedy, a decision
+// or the state a change left ("Standing orders are now stored by day
+// name").
 func explains(s string) bool {
-	return !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, ":") && !cue.Narrate.MatchString(s) && !cue.IsPlan(s) && !cue.Hedge.MatchString(s) && !cue.Remedy.MatchString(s)
+	return !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, ":") && !cue.Narrate.MatchString(s) && !cue.IsPlan(s) && !cue.Hedge.MatchString(s) && !cue.Remedy.MatchString(s) &&
+		!cue.DecisionCue.MatchString(s) && !cue.NowStateRE.MatchString(s)
 }
 
 // End returns the index of the last sentence of the explanation that
@@ -114,6 +118,10 @@ func start(ss []string, i, done int, taken func(string) bool) (from int, ok bool
 	}
 	return i, false
 }
+
+// prevention is what a fix keeps from happening again: "…, so a number
+// never gets compared with another kind of number again" tells no cause.
+var prevention = lazyre.New(`(?i),?\s*\bso (?:that )?[^.;]*\bagain\b`)
 
 // Mechanism reports whether s tells how one thing led to another.
 func Mechanism(s string) bool { return mechanism.MatchString(s) }
