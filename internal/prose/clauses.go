@@ -48,17 +48,23 @@ func FullClauses(s string) []string {
 }
 
 // compoundSubject reports whether the words an "and" follows, back to
-// the last comma, are a name with no verb ("so Bunny"): what follows the
-// "and" is the rest of their subject, not a clause of its own.
+// the last comma, open a clause with a name and no verb ("so Bunny"):
+// what follows the "and" is the rest of its subject, not a clause of its
+// own.
 func compoundSubject(left string) bool {
 	if i := strings.LastIndex(left, ", "); i >= 0 {
 		left = left[i+2:]
 	}
 	left = strings.TrimSpace(left)
-	for _, lead := range []string{"so ", "and ", "but ", "then ", "while "} {
-		left = strings.TrimPrefix(left, lead)
+	for _, lead := range []string{"so ", "but ", "then ", "while ", "because ", "since ", "when ", "if "} {
+		if rest, ok := strings.CutPrefix(left, lead); ok {
+			// A clause opened and no verb yet: "so Bunny and the apps
+			// can …". "…, vault infra-prod, and every command …" has
+			// no opener: an aside, then a clause of its own.
+			return rest != "" && len(strings.Fields(rest)) <= 3 && !IsFullClause(rest)
+		}
 	}
-	return left != "" && len(strings.Fields(left)) <= 3 && !IsFullClause(left)
+	return false
 }
 
 // spliceSep is a comma or an "and" before a clause's own subject; its
