@@ -134,12 +134,6 @@ const (
 	pinnedCap = 140
 	bulletCap = 90
 	hitCap    = 90
-	// rootCap: a root cause is told in up to 400 characters (the
-	// summarizer's cap), the mechanism often in its second sentence
-	// ("… so the final eval batch has 136 images. Dynamo specialised the
-	// compiled forward on the batch size, so every eval recompiles"):
-	// cut to its first, it says what differed and not what broke.
-	rootCap = 130
 )
 
 // A group is a memory the pack shows whole or in part: a core item, a
@@ -1073,11 +1067,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			u.rule = p == digest.Preferences
 			u.render = func(room int) string {
 				n := indexer.EstimateTokens(lead)
-				limit := bulletCap
-				if p == digest.Root {
-					limit = rootCap
-				}
-				r := min(room, limit) - n
+				r := min(room, bulletCap) - n
 				if r < minUnitTokens/2 {
 					return ""
 				}
@@ -1106,7 +1096,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 				if t == "" || indexer.EstimateTokens(t) > room-n || t != whole && (stub(t) || p == digest.Request && digest.IsChitChat(t)) {
 					return "" // "ok." is all a shortened request kept
 				}
-				if strings.HasSuffix(t, "…") && !strings.HasSuffix(whole, "…") && r < limit-n {
+				if strings.HasSuffix(t, "…") && !strings.HasSuffix(whole, "…") && r < bulletCap-n {
 					// A sentence is cut only where it is too long for any
 					// bullet, never to fit what is left of the budget: "The
 					// 90 s pump cap is a hard limit in…" says less than
