@@ -57,6 +57,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			retiredAt[i] = r.retired(check, rank)
 		}
 		if !retiredAt[i] {
+			if i > 0 && retiredAt[i-1] && !reply[i] && endsOnIt.MatchString(strings.TrimSpace(x)) {
+				// "Write rate.go: File has not been read yet. Read it
+				// first before writing to it.": what "it" was went with
+				// the sentence before.
+				dropped = true
+				continue
+			}
 			kept = append(kept, x)
 			continue
 		}
@@ -284,6 +291,12 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 	}
 	return still
 }
+
+// endsOnIt is a sentence whose object is what the sentence before named:
+// "Read it first before writing to it.", "Don't do that.". One that
+// opens on "it" ("It reads config/server.yaml at start") speaks of the
+// subject, which may outlive a value the sentence before gave.
+var endsOnIt = lazyre.New(`(?i)\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|doing) that\b`)
 
 // consequenceCut returns the items of a list before the one that opens
 // a consequence: "Feeds are served with Cache-Control public,

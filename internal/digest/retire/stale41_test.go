@@ -59,3 +59,21 @@ func TestChangeOfHeart(t *testing.T) {
 		}
 	}
 }
+
+// TestDropPointsBackAfterRetired: a sentence whose object is what the
+// retired sentence before it named goes with it; one that speaks of the
+// subject stays.
+func TestDropPointsBackAfterRetired(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Outcome] = []string{"The API now listens on port 9090 instead of 8080."}
+	for x, want := range map[string]string{
+		"The API listens on port 8080. Don't change it.":                      "",
+		"The API listens on port 8080. It reads config/server.yaml at start.": "It reads config/server.yaml at start.",
+	} {
+		o.Parts[digest.Outcome] = []string{x}
+		r := New(nil, []*digest.Summary{n, o})
+		if got := r.DropRetired(x, 1); got != want {
+			t.Errorf("DropRetired(%q) = %q, want %q", x, got, want)
+		}
+	}
+}
