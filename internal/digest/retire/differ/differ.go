@@ -228,6 +228,18 @@ func durationOf(a, b prose.Claim, least int) bool {
 // one that is not only that something runs or starts, two when n does
 // not announce a change.
 func Times(x, n []prose.Claim, now bool) bool {
+	return anotherValue(x, n, now,
+		func(a, b prose.Claim, least int) bool {
+			return sameEvent(a, b, least) && !slices.Equal(a.Values, b.Values)
+		},
+		func(a, b prose.Claim, least int) bool { return sameEvent(a, b, least) })
+}
+
+// anotherValue reports whether a claim of x meets, among n's, one that
+// differs (another value of the same thing) and none that agrees: the
+// shape of Times and Durations. A thing named in one word is the same
+// thing when n announces a change (now), two words otherwise.
+func anotherValue(x, n []prose.Claim, now bool, differs, agrees func(a, b prose.Claim, least int) bool) bool {
 	least := 2
 	if now {
 		least = 1
@@ -235,13 +247,10 @@ func Times(x, n []prose.Claim, now bool) bool {
 	for _, a := range x {
 		other, same := false, false
 		for _, b := range n {
-			if !sameEvent(a, b, least) {
-				continue
-			}
-			if slices.Equal(a.Values, b.Values) {
-				same = true
-			} else {
+			if differs(a, b, least) {
 				other = true
+			} else if agrees(a, b, least) {
+				same = true
 			}
 		}
 		if other && !same {
@@ -290,24 +299,7 @@ var genericEvent = map[string]bool{"run": true, "start": true, "happen": true, "
 // should expire after 5 days", "our lookback is only 3 days") is the
 // same thing.
 func Durations(a, b []prose.Claim, now bool) bool {
-	least := 2
-	if now {
-		least = 1
-	}
-	for _, x := range a {
-		other, same := false, false
-		for _, y := range b {
-			if durationOf(x, y, least) {
-				other = true
-			} else if sameDuration(x, y) {
-				same = true
-			}
-		}
-		if other && !same {
-			return true
-		}
-	}
-	return false
+	return anotherValue(a, b, now, durationOf, func(x, y prose.Claim, _ int) bool { return sameDuration(x, y) })
 }
 
 // sameDuration reports whether claim b gives the duration of claim a's
