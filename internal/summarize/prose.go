@@ -1388,9 +1388,6 @@ func countOf(s string) int {
 // executable."
 var pronounObject = lazyre.New(`(?i)^` + orderLead + pronounOrder + `\.?$`)
 
-// addRootCause adds the root cause s, told after the failure it explains
-// when symptom is not empty, and reports whether it took next as part of
-// it.
 // answersWhy reports whether an answer's first sentences explain: the
 // first is no narration, plan or question, and it or one of the two
 // after it tells how one thing led to another.
@@ -1406,6 +1403,9 @@ func answersWhy(ss []string) bool {
 	return false
 }
 
+// addRootCause adds the root cause s, told after the failure it explains
+// when symptom is not empty, and reports whether it took next as part of
+// it.
 func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 	line := trimLead(s)
 	body := ""
