@@ -313,6 +313,7 @@ func consequenceCut(items []string) []string {
 	return items
 }
 
+// soLead opens a consequence: "so Bunny and the apps can cache them".
 var soLead = lazyre.New(`(?i)^so(?: that)?\s`)
 
 // tailWord is a clause's last words split off as an item of its own:
