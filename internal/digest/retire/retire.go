@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/prose/clock"
 )
 
 // otherVersionOf reports whether statement n gives a thing that x
@@ -596,7 +597,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				if xst != nil {
 					xTimes = xst.timesOf()
 				} else {
-					xTimes = prose.Times(x)
+					xTimes = clock.Times(x)
 				}
 			}
 			if differ.Times(xTimes, nt, n.announces()) {

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/prose/clock"
 )
 
 // A Statement is what the pack may show: a core item's title or a
@@ -153,7 +154,7 @@ func (st *Statement) durationsOf() []prose.Claim {
 func (st *Statement) timesOf() []prose.Claim {
 	if !st.timesRead {
 		st.timesRead = true
-		st.times = prose.Times(st.Text)
+		st.times = clock.Times(st.Text)
 	}
 	return st.times
 }

@@ -224,7 +224,7 @@ func durationOf(a, b prose.Claim, least int) bool {
 // Times reports whether a clause of x and a clause of n give one thing
 // another time of day, and no clause of n gives it x's: "it should print
 // by itself at 21:00" once "the cron job prints it at 19:00 now". What
-// happens then is the words before the time (prose.Times); they share
+// happens then is the words before the time (clock.Times); they share
 // one that is not only that something runs or starts, two when n does
 // not announce a change.
 func Times(x, n []prose.Claim, now bool) bool {

@@ -1,11 +1,13 @@
-package prose
+package clock
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // Times are the times of day s gives, a claim per clause that gives
@@ -14,11 +16,11 @@ import (
 // "the restart lock runs 19:00 to 22:30" gives "restart lock time"
 // 19:00-22:30. A time said to be past ("can't wait for 9pm any more",
 // "from 02:15 to 03:30") is none of what holds.
-func Times(s string) []Claim {
+func Times(s string) []prose.Claim {
 	if !clockRE.MatchString(s) {
 		return nil
 	}
-	var out []Claim
+	var out []prose.Claim
 	for _, c := range timeClause.Split(s, -1) {
 		if pastTime.MatchString(c) {
 			continue
@@ -36,16 +38,16 @@ func Times(s string) []Claim {
 				}
 			}
 			var ws []string
-			for _, w := range ContentWords(c[last:m[0]]) {
-				if !clockWords.has(w) {
-					ws = append(ws, Stem(w))
+			for _, w := range prose.ContentWords(c[last:m[0]]) {
+				if !clockWords()[w] {
+					ws = append(ws, prose.Stem(w))
 				}
 			}
 			last = m[1]
 			if len(ws) == 0 {
 				continue
 			}
-			out = append(out, Claim{Subject: strings.Join(ws[max(0, len(ws)-3):], " ") + " time", Values: []string{v}})
+			out = append(out, prose.Claim{Subject: strings.Join(ws[max(0, len(ws)-3):], " ") + " time", Values: []string{v}})
 		}
 	}
 	return out
@@ -97,6 +99,9 @@ var (
 	// fromTime is the time a change moved a thing away from: "from 02:15
 	// to 03:30".
 	fromTime = lazyre.New(`(?i)\bfrom\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?(?:\s?[ap]\.?m\.?)?\s+(to)\b`)
-	// clockWords say when, not what happens then.
-	clockWords = &words{list: `at by from until till to around about every each daily nightly night day morning evening time now today tonight o'clock past quarter itself themselves automatically`}
+	// clockWords say when, not what happens then; made at first use, as
+	// prose's word sets are.
+	clockWords = sync.OnceValue(func() map[string]bool {
+		return prose.WordSet(`at by from until till to around about every each daily nightly night day morning evening time now today tonight o'clock past quarter itself themselves automatically`)
+	})
 )
