@@ -3,6 +3,7 @@ package change
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -788,12 +789,18 @@ var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|
 // file", "forget what I said about JavaScript in the variant picker",
 // "I've changed my mind about voicemail", "the customer changed their
 // mind about the logo".
-var forgetAbout = lazyre.New(`(?i)\b(?:(?:forget|take back|scratch|ignore|disregard) (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,5}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+var forgetAbout = lazyre.New(`(?i)\b(?:(?:forget|take back|scratch|ignore|disregard) (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?` + topicAfter(5))
+
+// topicAfter is what a taking back names after its lead: a code span, or
+// up to n+1 words up to where its clause ends.
+func topicAfter(n int) string {
+	return `(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,` + strconv.Itoa(n) + `}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`
+}
 
 // changeOfHeart is a user taking back what they said on a topic, named
 // after "on": "Change of heart on emails.", "I've had second thoughts
 // about the review step".
-var changeOfHeart = lazyre.New(`(?i)\b(?:change of heart|second thoughts) (?:about|on|regarding)\s+(?:the\s+|our\s+)?(` + "`[^`]+`" + `|[\w.+/<>-]+(?:\s+[\w.+/<>-]+){0,3}?)(?:\s*[,.;:!—–)]|\s+-\s|\s+(?:and|but|now|then|it|that|we|you)\b|$)`)
+var changeOfHeart = lazyre.New(`(?i)\b(?:change of heart|second thoughts) (?:about|on|regarding)\s+(?:the\s+|our\s+)?` + topicAfter(3))
 
 // caving finds a rule the user gives up on: "I'm caving on mouse: wheel
 // scrolling, enough people asked."
