@@ -17,8 +17,8 @@ import (
 // 19:00-22:30. A time said to be past ("can't wait for 9pm any more",
 // "from 02:15 to 03:30") is none of what holds.
 func Times(s string) []prose.Claim {
-	if !clockRE.MatchString(s) {
-		return nil
+	if !timeHint.MatchString(s) {
+		return nil // most statements with a number give no time: the pack asks this of every newer one
 	}
 	var out []prose.Claim
 	for _, c := range timeClause.Split(s, -1) {
@@ -92,6 +92,9 @@ var (
 	// to 22:30", "19:00–22:30").
 	clockRE = lazyre.New(`(?i)\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?(?:\s?([ap])\.?m\.?)?\b` +
 		`(?:\s*(?:to|until|till|–|-)\s*([01]?\d|2[0-3])(?:[:.]([0-5]\d))?(?:\s?([ap])\.?m\.?)?\b)?`)
+	// timeHint is what every time clockRE reads holds: minutes after a
+	// colon, or am or pm.
+	timeHint = lazyre.New(`(?i)\d:[0-5]\d|\d\s?[ap]\.?m\b`)
 	// timeClause splits a sentence where a clause ends.
 	timeClause = lazyre.New(`[;(]\s*|:\s+|,\s+|\s+—\s+|\s+and\s+(?:the|a|an|our|its)\s`)
 	// pastTime is a clause that gives a time as what no longer holds.

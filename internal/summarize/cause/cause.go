@@ -23,7 +23,9 @@ func Is(s string) bool {
 		_, told, ok := strings.Cut(s, ": ")
 		return ok && mechanism.MatchString(told)
 	}
-	s = prevention.ReplaceAllString(s, "")
+	if strings.Contains(s, "again") {
+		s = prevention.ReplaceAllString(s, "") // Is is asked of every sentence of a session
+	}
 	s = cue.ChoseWhy.ReplaceAllString(cue.FineWhy.ReplaceAllString(cue.Feeling.ReplaceAllString(s, " "), " "), "so")
 	return cue.RootCause.MatchString(cue.SinceTime.ReplaceAllString(s, "after")) || cue.NarrowCause.MatchString(s)
 }

@@ -50,11 +50,13 @@ func Of(text string) []string {
 			if raised && !strings.ContainsAny(s, "0123456789`") {
 				continue // "One thing from CI: … fails …. Needs a fine-grained token …" tells one problem; "Worth knowing: … Locally the emulators use Auth 9099" a fact too
 			}
-			if cause.Announces(s) && j+1 < len(ss) {
-				explained = cause.End(ss, j+1)
+			if cause.Announces(s) {
+				if j+1 < len(ss) {
+					explained = cause.End(ss, j+1)
+				}
 				continue
 			}
-			if cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.NoneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || cause.Announces(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
+			if cue.Offer.MatchString(s) || cue.HandOver.MatchString(s) || cue.Acknowledges.MatchString(s) || cue.NoneLeft.MatchString(s) || telling.Before.MatchString(s) || telling.Weighed.MatchString(s) || telling.CountsReasons.MatchString(s) || telling.Recap.MatchString(s) || j == 0 && leadIn(s) {
 				continue // "ping me when you want the linux-builder looked at", "For you: `cargo nextest run`", "Nothing from axum 0.7 is left", "Before: first row 121 ms", "I thought about child workflows"
 			}
 			if len(s) < 16 && len(out)+len(keep) == 0 || cue.Narrating(s) && !cue.DoneCue.MatchString(s) || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "?") {
