@@ -296,7 +296,9 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 // "Read it first before writing to it.", "Don't do that.". One that
 // opens on "it" ("It reads config/server.yaml at start") speaks of the
 // subject, which may outlive a value the sentence before gave.
-var endsOnIt = lazyre.New(`(?i)\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|doing) that\b`)
+var endsOnIt = lazyre.New(`(?i)` + endsOnItExpr)
+
+const endsOnItExpr = `\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|doing) that\b`
 
 // consequenceCut returns the items of a list before the one that opens
 // a consequence: "Feeds are served with Cache-Control public,
@@ -356,7 +358,7 @@ var onlyWord = lazyre.New(`(?i)\bonly\b`)
 
 // pointsBack is a clause that speaks of what another names: it starts or
 // ends with a pronoun, or does "that" ("teams do that themselves").
-var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\b(?:it|them|this|that|one)[.!]?$|\b(?:do|does|did|doing) that\b`)
+var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$|` + endsOnItExpr)
 
 // bare reports whether s names nothing: fewer than two words of more
 // than two characters that say what it is about.
