@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -100,3 +101,13 @@ func CutClause(s string, n int) string {
 	}
 	return cut + "…"
 }
+
+// EndsOnIt reports whether sentence s has for its object what the
+// sentence before it named: "Read it first before writing to it.",
+// "Don't do that.". A sentence dropped from a bullet (retired, or a to-do
+// dealt with) takes such a sentence after it along; one that opens on
+// "it" ("It reads config/server.yaml at start") speaks of the subject,
+// which may outlive a value the sentence before gave.
+func EndsOnIt(s string) bool { return endsOnIt.MatchString(strings.TrimSpace(s)) }
+
+var endsOnIt = lazyre.New(`(?i)\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|doing) that\b`)

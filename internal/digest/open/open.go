@@ -379,11 +379,17 @@ func bare(c string) bool {
 // with it. "" if nothing is left.
 func DropDone(s string, done func(todo string) bool) string {
 	var kept []string
-	cutLast := false // the sentence before lost its to-do
+	cutLast := false  // the sentence before lost its to-do
+	goneLast := false // and went whole
 	for _, x := range digest.Sentences(s) {
 		if !IsTodo(x) {
+			if goneLast && digest.EndsOnIt(x) {
+				// "Write rate.go: File has not been read yet. Read it
+				// first before writing to it.": what "it" was is gone.
+				continue
+			}
 			kept = append(kept, x)
-			cutLast = false
+			cutLast, goneLast = false, false
 			continue
 		}
 		if cutLast && itTodo.MatchString(x) {
@@ -410,6 +416,7 @@ func DropDone(s string, done func(todo string) bool) string {
 		}
 		cutLast = cut
 		t := strings.TrimSpace(rest.String())
+		goneLast = cut && strings.Trim(t, " ,;:—–-") == ""
 		if cut {
 			if t = strings.TrimRight(t, " ,;:—–-"); t != "" {
 				t += "."

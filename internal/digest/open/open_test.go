@@ -17,6 +17,9 @@ func TestDropDone(t *testing.T) {
 		{"Never bring lodash back in — we still need a test for the leap day though.", "Never bring lodash back in."},
 		{"Still open: the retry jitter — it hammers the broker at startup. The queue drains in 2 s.", "The queue drains in 2 s."},
 		{"The cache holds 10k entries.", "The cache holds 10k entries."},
+		// The trial as a user: alone, the second sentence says nothing.
+		{"Write internal/billing/rate.go: File has not been read yet. Read it first before writing to it.", ""},
+		{"The export isn't written yet. It reads invoices.csv.", "It reads invoices.csv."},
 	} {
 		if got := DropDone(tc.in, done); got != tc.want {
 			t.Errorf("dropDone(%q) = %q, want %q", tc.in, got, tc.want)

@@ -57,7 +57,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			retiredAt[i] = r.retired(check, rank)
 		}
 		if !retiredAt[i] {
-			if i > 0 && retiredAt[i-1] && !reply[i] && endsOnIt.MatchString(strings.TrimSpace(x)) {
+			if i > 0 && retiredAt[i-1] && !reply[i] && digest.EndsOnIt(x) {
 				// "Write rate.go: File has not been read yet. Read it
 				// first before writing to it.": what "it" was went with
 				// the sentence before.
@@ -225,7 +225,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		// the sentence, which keeps its clauses.
 		left := false
 		for i, c := range parts {
-			left = left || !gone[i] && !pointsBack.MatchString(strings.TrimSpace(c))
+			left = left || !gone[i] && !pointsBack(strings.TrimSpace(c))
 		}
 		if !left {
 			clear(gone)
@@ -277,7 +277,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		case !gone[i]:
 			// "the team knows it" said nothing but why of the clause
 			// retired with it.
-			if !pointsBack.MatchString(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
+			if !pointsBack(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
 				still = append(still, c)
 			}
 		default:
@@ -291,14 +291,6 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 	}
 	return still
 }
-
-// endsOnIt is a sentence whose object is what the sentence before named:
-// "Read it first before writing to it.", "Don't do that.". One that
-// opens on "it" ("It reads config/server.yaml at start") speaks of the
-// subject, which may outlive a value the sentence before gave.
-var endsOnIt = lazyre.New(`(?i)` + endsOnItExpr)
-
-const endsOnItExpr = `\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|doing) that\b`
 
 // consequenceCut returns the items of a list before the one that opens
 // a consequence: "Feeds are served with Cache-Control public,
@@ -358,7 +350,9 @@ var onlyWord = lazyre.New(`(?i)\bonly\b`)
 
 // pointsBack is a clause that speaks of what another names: it starts or
 // ends with a pronoun, or does "that" ("teams do that themselves").
-var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$|` + endsOnItExpr)
+func pointsBack(c string) bool { return pointsBackRE.MatchString(c) || digest.EndsOnIt(c) }
+
+var pointsBackRE = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$`)
 
 // bare reports whether s names nothing: fewer than two words of more
 // than two characters that say what it is about.
