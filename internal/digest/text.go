@@ -111,3 +111,10 @@ func CutClause(s string, n int) string {
 func EndsOnIt(s string) bool { return endsOnIt.MatchString(strings.TrimSpace(s)) }
 
 var endsOnIt = lazyre.New(`(?i)\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|doing) that\b`)
+
+// OnlyAside reports whether what is left of a bullet is only a remark in
+// parentheses ("(tool error)" once the error's sentences were dropped):
+// it says nothing alone.
+func OnlyAside(s string) bool { return onlyAside.MatchString(strings.TrimSpace(s)) }
+
+var onlyAside = lazyre.New(`^\([^()]*\)[.!]?$`)

@@ -426,7 +426,11 @@ func DropDone(s string, done func(todo string) bool) string {
 			kept = append(kept, t)
 		}
 	}
-	return strings.Join(kept, " ")
+	out := strings.Join(kept, " ")
+	if digest.OnlyAside(out) {
+		return ""
+	}
+	return out
 }
 
 // MentionedLater reports whether a summary newer than sums[k] (they are

@@ -18,7 +18,7 @@ func TestDropDone(t *testing.T) {
 		{"Still open: the retry jitter — it hammers the broker at startup. The queue drains in 2 s.", "The queue drains in 2 s."},
 		{"The cache holds 10k entries.", "The cache holds 10k entries."},
 		// The trial as a user: alone, the second sentence says nothing.
-		{"Write internal/billing/rate.go: File has not been read yet. Read it first before writing to it.", ""},
+		{"Write internal/billing/rate.go: File has not been read yet. Read it first before writing to it. (tool error)", ""},
 		{"The export isn't written yet. It reads invoices.csv.", "It reads invoices.csv."},
 	} {
 		if got := DropDone(tc.in, done); got != tc.want {

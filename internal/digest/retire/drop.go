@@ -117,7 +117,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		}
 	}
 	out := strings.Join(kept, " ")
-	if dropped && (bare(out) || nameOnly(out)) {
+	if dropped && (bare(out) || nameOnly(out) || digest.OnlyAside(out)) {
 		return "" // "Good." is all a retired request left, "`poller.py`." all of a list item
 	}
 	return out
