@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/recent"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
 	"github.com/cairn-mem/cairn/internal/summarize/llm"
@@ -375,10 +376,23 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 	return p, nil
 }
 
+// What a model summarizer is shown of the memory before a session, to
+// say which of it the session made untrue (summarize.Request.Earlier):
+// the statements of the sessions a pack shows, within about 1,500
+// tokens.
+const (
+	earlierSessions = 10 // as many as a pack shows (recall.maxPackSessions)
+	earlierBytes    = 6_000
+)
+
 // summarise runs the summarizer over the due segments.
 func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *redact.Redactor) error {
 	prev, before := p.prevSum, p.before
 	s := p.entry.Session
+	var earlier []string
+	if _, builtin := sum.(summarize.Extractive); !builtin {
+		earlier = recent.Statements(ctx, p.m, p.entry.Dir, earlierSessions, earlierBytes)
+	}
 	for i := range p.segments {
 		seg := &p.segments[i]
 		turns := make([]summarize.Turn, len(seg.turns))
@@ -394,6 +408,7 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 			Segment:         summarize.Segment{Index: s.Summarized.Segments + i + 1, Turns: turns, Before: before},
 			PreviousSummary: prev,
 			First:           s.Summarized.Segments+i == 0,
+			Earlier:         earlier,
 		}
 		start := time.Now()
 		res, err := sum.Summarize(ctx, req)
@@ -435,6 +450,7 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 		addHeaders(m, p)
 	}
 	var cands []consolidate.Candidate
+	var untrue []string
 	for _, seg := range p.segments {
 		r := seg.result
 		sec := strings.TrimSpace(r.Summary)
@@ -456,6 +472,7 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 		for _, c := range r.Items {
 			cands = append(cands, consolidate.Candidate{Candidate: c, Session: s.ID})
 		}
+		untrue = append(untrue, r.Untrue...)
 	}
 	if len(cands) > 0 {
 		changes, err := consolidate.Apply(ctx, m, cands, b)
@@ -469,6 +486,16 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 			m.Warn(fmt.Sprintf("consolidate core memory for session %s: %v; its summary is kept", s.ID, err))
 		}
 		res.Items = changes
+	}
+	if len(untrue) > 0 {
+		changes, err := consolidate.RetireQuoted(ctx, m, untrue, b)
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		if err != nil {
+			m.Warn(fmt.Sprintf("retire what session %s made untrue: %v; its summary is kept", s.ID, err))
+		}
+		res.Items = append(res.Items, changes...)
 	}
 	s.Updated = m.Now().UTC().Truncate(time.Second)
 	if err := b.WriteSession(e); err != nil {

@@ -1,12 +1,14 @@
 package digest
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // The parts of a session's summary the pack knows, by the bold headings
@@ -42,6 +44,8 @@ var Labels = [NumParts]string{
 func partOf(heading string) int {
 	h := strings.ToLower(strings.Trim(heading, " *:"))
 	switch {
+	case strings.HasPrefix(h, "no longer true"):
+		return untrue
 	case strings.HasPrefix(h, "request"), strings.HasPrefix(h, "asked"):
 		return Request
 	case strings.HasPrefix(h, "outcome"), strings.HasPrefix(h, "done"), strings.HasPrefix(h, "result"):
@@ -83,7 +87,16 @@ type Summary struct {
 	// a session's later segment may change what an earlier one said, and
 	// one that says a bullet again (a recap) changes nothing.
 	Seg map[string]int
+	// Untrue quotes, word for word, statements of older sessions or core
+	// items that this session made untrue ("**No longer true**"): a model
+	// summarizer names them, or a user editing summary.md by hand. They
+	// are never shown; the pack retires what they quote.
+	Untrue []string
 }
+
+// untrue is partOf's answer for "**No longer true**", which is no part:
+// its bullets go to Summary.Untrue.
+const untrue = -1
 
 // Substantial reports whether the summary says what was asked or done.
 func (d *Summary) Substantial() bool {
@@ -108,6 +121,14 @@ func Parse(text string) *Summary {
 		s = mdtext.OneLine(s)
 		if s == "" || strings.HasPrefix(s, "…") || strings.HasPrefix(s, "...") || s == "(no summary)" {
 			return // "… and 3 more": a count, not a statement
+		}
+		if p == untrue {
+			cur = nil
+			if !slices.Contains(d.Untrue, s) {
+				d.Untrue = append(d.Untrue, s)
+				cur = &d.Untrue[len(d.Untrue)-1]
+			}
+			return
 		}
 		if p == Notes {
 			// "(fact) Reports are cached": the kind says nothing here.
@@ -223,4 +244,38 @@ func IsChitChat(s string) bool {
 // command: it says nothing about the work.
 func noResponse(s string) bool {
 	return strings.EqualFold(strings.TrimRight(strings.TrimSpace(s), "."), "no response requested")
+}
+
+// UntrueKey is what a quote under "**No longer true**" and the statement
+// it quotes share: their words, whatever their case, spacing and closing
+// stop.
+func UntrueKey(s string) string { return summarize.QuoteKey(mdtext.OneLine(s)) }
+
+// minQuotedWords is the fewest words a sentence of a quote needs to be
+// retired on its own, wherever it is said.
+const minQuotedWords = 4
+
+// Untrue returns the keys (UntrueKey) of what each of sums, newest
+// first, quotes as no longer true, each with the index of the newest
+// summary that does; and, for a quote of several sentences, each
+// sentence's of a few words or more.
+func Untrue(sums []*Summary) map[string]int {
+	var out map[string]int
+	for k := len(sums) - 1; k >= 0; k-- {
+		for _, u := range sums[k].Untrue {
+			if out == nil {
+				out = make(map[string]int)
+			}
+			out[UntrueKey(u)] = k
+			if xs := Sentences(u); len(xs) > 1 {
+				for _, x := range xs {
+					// "Done." or "Staging too." says nothing alone.
+					if len(strings.Fields(x)) >= minQuotedWords {
+						out[UntrueKey(x)] = k
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -76,6 +76,19 @@ type Request struct {
 	// First marks the session's first segment: LLM providers use the
 	// initial prompt for it, and the continuation prompt after it.
 	First bool `json:"first,omitempty"`
+	// Earlier is what the memory held as current before this session
+	// (older sessions' bullets, core items' titles), the newest first: a
+	// model provider quotes under "**No longer true**" those the segment
+	// made untrue, and the pack no longer shows them. The built-in
+	// summarizer is given none: the pack's own rules read them.
+	Earlier []string `json:"earlier,omitempty"`
+}
+
+// QuoteKey is what a statement of Request.Earlier and a quote of it
+// under "**No longer true**" share: their words, whatever their case,
+// spacing and closing stop.
+func QuoteKey(s string) string {
+	return strings.ToLower(strings.TrimRight(strings.Join(strings.Fields(s), " "), ".;:!"))
 }
 
 // Kind is the kind of a candidate memory item.
@@ -119,7 +132,11 @@ type Result struct {
 	// appended to the session's summary.
 	Summary string      `json:"summary"`
 	Items   []Candidate `json:"items"`
-	Usage   Usage       `json:"usage"`
+	// Untrue quotes the statements of Request.Earlier the segment made
+	// untrue, as its "**No longer true**" section does: consolidation
+	// retires the core items they are the titles of.
+	Untrue []string `json:"untrue,omitempty"`
+	Usage  Usage    `json:"usage"`
 	// Provider names who wrote it: extractive, claude-cli, anthropic,
 	// openai.
 	Provider string `json:"provider"`

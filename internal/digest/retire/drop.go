@@ -31,6 +31,9 @@ func (r *Retirer) DropRetiredAsked(s string, rank int) string {
 }
 
 func (r *Retirer) dropRetired(s string, rank int) string {
+	if r.saidUntrue(s, rank) {
+		return ""
+	}
 	var kept []string
 	dropped := false // a sentence or a clause of one
 	sentences := digest.Sentences(s)
@@ -68,6 +71,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue
 		}
 		dropped = true
+		if r.saidUntrue(x, rank) {
+			continue // quoted as no longer true: whole, whatever its clauses
+		}
 		if check != x || r.stayReversed(x, rank) {
 			continue // a decision to stay goes whole once what it passed over is taken
 		}

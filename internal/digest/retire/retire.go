@@ -229,6 +229,9 @@ func (r *Retirer) RetiredAsked(x string, rank int) bool {
 }
 
 func (r *Retirer) retired(x string, rank int) bool {
+	if r.saidUntrue(x, rank) {
+		return true
+	}
 	// A file its own session changed after reading it counts too: a
 	// session's list of changed files is where it ended.
 	f := readFrom.FindStringSubmatch(x)

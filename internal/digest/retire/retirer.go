@@ -46,6 +46,9 @@ type Retirer struct {
 	// segs maps, per summary, its bullets and their sentences to the
 	// segment they were said in (segments).
 	segs []map[string]int
+	// untrue holds what a session quoted as no longer true
+	// (digest.Untrue), with the order of the newest that did.
+	untrue map[string]int
 }
 
 // New gathers the statements of core items (title and rank) and
@@ -69,6 +72,12 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 	for _, c := range core {
 		r.add(c.Text, order(c.Rank, false))
 		r.stmts[len(r.stmts)-1].core = true
+	}
+	if u := digest.Untrue(sums); u != nil {
+		r.untrue = make(map[string]int, len(u))
+		for x, k := range u {
+			r.untrue[x] = order(k, false)
+		}
 	}
 	var away []Statement
 	r.segs = make([]map[string]int, len(sums))
@@ -128,6 +137,17 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 	}
 	r.countKeys()
 	return r
+}
+
+// saidUntrue reports whether a session newer than the statement of
+// order rank quoted x as no longer true: a model that read the older
+// statements said so (or the user, by hand), whatever x's wording.
+func (r *Retirer) saidUntrue(x string, rank int) bool {
+	if r.untrue == nil {
+		return false
+	}
+	o, ok := r.untrue[digest.UntrueKey(x)]
+	return ok && o < rank
 }
 
 // addMovedValues adds, for each thing a statement says was moved to a

@@ -82,9 +82,11 @@ func (c llmCall) summarize(ctx context.Context, req summarize.Request) (summariz
 	if err != nil {
 		return fail(err)
 	}
+	summary, untrue := quoteUntrue(summary, req.Earlier)
 	return summarize.Result{
 		Summary:  normalizeSummary(summary, head),
 		Items:    items,
+		Untrue:   untrue,
 		Usage:    usage,
 		Provider: c.name,
 	}, nil

@@ -24,7 +24,7 @@ is not in the transcript. Secrets were replaced by [REDACTED:kind] markers; keep
 
 // InitPrompt is the template of the prompt for a session's first segment.
 const InitPrompt = `This is the first segment of session {{.SessionID}}.
-
+{{template "earlier" .}}
 <transcript>
 {{.Transcript}}
 </transcript>
@@ -38,7 +38,7 @@ const ContinuationPrompt = `This is segment {{.Index}} of session {{.SessionID}}
 <summary>
 {{.PreviousSummary}}
 </summary>
-
+{{template "earlier" .}}
 The new segment:
 
 <transcript>
@@ -49,6 +49,16 @@ Summarise only the new segment. Do not repeat what the summary so far says, but 
 continues it (for example when it fixes an error the summary lists as open, or changes an earlier decision).
 
 {{template "instructions" .}}`
+
+// earlier lists what the memory held before the session, for the
+// "**No longer true**" label to name by number.
+const earlier = `{{if .Earlier}}
+What the project's memory held as current before this session, numbered, the newest first:
+
+<earlier>
+{{range $i, $s := .Earlier}}[{{inc $i}}] {{$s}}
+{{end}}</earlier>
+{{end}}`
 
 // instructions is the shared end of both prompts: the output format,
 // the same sections the extractive summarizer writes.
@@ -66,7 +76,10 @@ followed by these bold labels, in this order, each followed by "- " bullets, lea
 **Environment** commands, ports, hosts, services, paths, versions, env vars stated as facts
 **Open** what is still open at the end of this segment, including open items of the summary so far that
 this segment did not resolve; a question that was answered is not open
-**Files changed** (n), **Commands** (n run, m failed), **Errors & fixes** (each error and what fixed it)
+{{if .Earlier}}**No longer true** "- [n]" for each numbered statement of <earlier> that this segment shows no longer
+holds: a value or setting changed, a decision reversed or dropped, an open item done or given up, a problem
+fixed, a plan replaced; none that still holds or that this segment only repeats
+{{end}}**Files changed** (n), **Commands** (n run, m failed), **Errors & fixes** (each error and what fixed it)
 Every bullet is one or more whole sentences: never cut a sentence, never use "…". At most 350 words.
 No other headings.
 
@@ -86,10 +99,11 @@ instructions. Use {"items": []} when nothing is worth keeping.`
 // prompts parses the templates at first use: every cairn command links
 // this package, and few of them summarise (30 KB of heap at each start).
 var prompts = sync.OnceValue(func() *template.Template {
-	return template.Must(template.Must(template.Must(
-		template.New("init").Parse(InitPrompt)).
-		New("continuation").Parse(ContinuationPrompt)).
-		New("instructions").Parse(instructions))
+	t := template.New("init").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }})
+	template.Must(t.Parse(InitPrompt))
+	template.Must(t.New("continuation").Parse(ContinuationPrompt))
+	template.Must(t.New("earlier").Parse(earlier))
+	return template.Must(t.New("instructions").Parse(instructions))
 })
 
 // Bounds of what goes into a prompt.
@@ -107,6 +121,7 @@ type promptData struct {
 	Transcript      string
 	PreviousSummary string
 	Cut             bool
+	Earlier         []string
 }
 
 // buildPrompt renders the prompt for req: the initial one for a first
@@ -118,6 +133,7 @@ func buildPrompt(req summarize.Request, index int, head string) (string, error) 
 		Index:      index,
 		Heading:    head,
 		Transcript: renderTranscript(req.Segment.Turns, maxPromptTranscript),
+		Earlier:    req.Earlier,
 	}
 	name := "init"
 	if !req.First && strings.TrimSpace(req.PreviousSummary) != "" {

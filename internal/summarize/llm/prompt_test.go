@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
@@ -95,6 +97,7 @@ func FuzzParseLLMOutput(f *testing.F) {
 	f.Add("```markdown\nx\n```json\n{\"items\":[]}\n```\n```")
 	f.Add("x\n{\"items\": [{\"kind\": \"decisions\", \"body\": \"b\", \"importance\": -3}]}")
 	f.Add("```\n```json\n```")
+	f.Add("## S\n**No longer true**: [2]\n- [1] and [7]\n- the api listens on 8080\n**No Longer True (2).** [1]\n- Ports moved.\n**Outcome**\n- x\n```json\n{\"items\": []}\n```")
 	f.Fuzz(func(t *testing.T, out string) {
 		summary, items, err := ParseLLMOutput(out)
 		if err != nil {
@@ -114,6 +117,15 @@ func FuzzParseLLMOutput(f *testing.F) {
 			}
 			if it.Importance < 0 || it.Importance > 1 || it.Title == "" || len(it.Title) > summarize.MaxTitle || strings.Contains(it.Title, "\n") || strings.Contains(it.Title, "…") {
 				t.Fatalf("item %+v", it)
+			}
+		}
+		// What it quotes as no longer true is what it was shown, and so
+		// is what the pack reads of it.
+		earlier := []string{"The API listens on 8080.", "Deploys go out every Monday."}
+		summary, quoted := quoteUntrue(summary, earlier)
+		for _, q := range append(quoted, digest.Parse(summary).Untrue...) {
+			if !slices.Contains(earlier, q) {
+				t.Fatalf("quotes %q, which it was not shown:\n%s", q, summary)
 			}
 		}
 		// What a provider stores always starts with the expected heading

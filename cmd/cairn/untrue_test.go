@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// A model summarizer is shown what the memory holds from older sessions,
+// numbered, and names what the new session made untrue: a change in
+// wording no rule of the pack reads ("every Monday" once "on Fridays").
+// The older session's bullet leaves the pack, the core item made of it
+// is retired, and summary.md quotes it under "**No longer true**".
+func TestModelSaysWhatNoLongerHolds(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	const monday = "Deploys go out every Monday at 09:00 from the release branch."
+	numbered := regexp.MustCompile(`(?m)^\[(\d+)\] ` + regexp.QuoteMeta(monday) + `$`)
+	var calls, offered atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+			t.Errorf("request %s %s", r.Method, r.URL.Path)
+		}
+		var body struct {
+			Model    string `json:"model"`
+			Messages []struct{ Role, Content string }
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) == 0 {
+			t.Errorf("request body: %+v, %v", body, err)
+			return
+		}
+		prompt := body.Messages[len(body.Messages)-1].Content
+		head := regexp.MustCompile(`(?m)^## Segment \d+[^\n]*$`).FindString(prompt)
+		var answer string
+		if m := numbered.FindStringSubmatch(prompt); m != nil {
+			offered.Add(1)
+			if !strings.Contains(prompt, `**No longer true** "- [n]"`) {
+				t.Errorf("the prompt lists older statements but does not ask which no longer hold:\n%s", prompt)
+			}
+			answer = head + "\n\n**Request**\n- Move the deploy day.\n\n**Decisions**\n- Deploys now go out on Fridays after the code freeze lifts — Monday releases kept colliding with the weekly planning.\n\n" +
+				"**No longer true**\n- [" + m[1] + "]\n- [999]\n\n```json\n" +
+				`{"items": [{"kind": "decision", "subject": "deploy day", "title": "Deploys go out on Fridays after the code freeze lifts", "body": "Monday releases kept colliding with the weekly planning.", "importance": 0.8}]}` + "\n```\n"
+		} else {
+			if strings.Contains(prompt, "<earlier>") {
+				t.Errorf("older statements offered without the Monday one:\n%s", prompt)
+			}
+			answer = head + "\n\n**Request**\n- Set up the deploys.\n\n**Environment**\n- " + monday + "\n\n```json\n" +
+				`{"items": [{"kind": "fact", "subject": "deploy schedule", "title": "` + strings.TrimSuffix(monday, ".") + `", "body": "", "importance": 0.7, "tags": ["environment"]}]}` + "\n```\n"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}, "finish_reason": "stop"}},
+			"usage":   map[string]any{"prompt_tokens": 900, "completion_tokens": 120},
+		})
+	}))
+	defer srv.Close()
+	cfg := filepath.Join(p, ".cairn", "cairn.yaml")
+	b, _ := os.ReadFile(cfg)
+	b = append(b, fmt.Sprintf("\nsummarize:\n  provider: openai\n  base_url: %s\n  model: tiny\n", srv.URL)...)
+	os.WriteFile(cfg, b, 0o644)
+	ok(t, p, "checkpoint", "-m", "use a local model")
+
+	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"))
+	if pack := ok(t, p, "context"); !strings.Contains(pack, "every Monday") {
+		t.Fatalf("the first session's schedule is not in the pack:\n%s", pack)
+	}
+	ok(t, p, "ingest", filepath.Join(transcripts, "claude/compact.jsonl"))
+	if offered.Load() == 0 {
+		t.Fatalf("%d calls; none offered the Monday statement", calls.Load())
+	}
+	pack := ok(t, p, "context")
+	if strings.Contains(pack, "Monday at 09:00") || !strings.Contains(pack, "on Fridays") {
+		t.Errorf("the pack after the change:\n%s", pack)
+	}
+	sum, err := os.ReadFile(filepath.Join(p, ".cairn", "sessions", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sum), "**No longer true**\n- "+monday+"\n") || strings.Contains(string(sum), "[999]") {
+		t.Errorf("summary.md of the second session:\n%s", sum)
+	}
+	if list := ok(t, p, "list"); strings.Contains(list, "every Monday") || !strings.Contains(list, "on Fridays") {
+		t.Errorf("core memory after the change:\n%s", list)
+	}
+	checkGit(t, p)
+}

@@ -1,0 +1,82 @@
+package recent
+
+import (
+	"context"
+	"sort"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
+)
+
+// statementParts are the parts of a session's summary whose bullets say
+// what holds, and so may stop holding; in the order they are offered.
+// Its files, commands and errors are what happened.
+var statementParts = []int{digest.Decisions, digest.Environment, digest.Preferences, digest.Root,
+	digest.Rejected, digest.Outcome, digest.Notes, digest.Details, digest.Request}
+
+// Statements returns what the memory holds as current from before the
+// session in folder skip, for a model to say which of them that session
+// made untrue (summarize.Request.Earlier): the bullets of the n latest
+// sessions with substance and what each left open, the newest session
+// first, then the titles of core facts, decisions and preferences, the
+// latest first; each once, none a newer session already quoted as no
+// longer true, within max bytes. Texts are as the pack reads them, so
+// that a quote of one names the statement it quotes (digest.UntrueKey).
+func Statements(ctx context.Context, m *memory.Memory, skip string, n, max int) []string {
+	var out []string
+	seen := make(map[string]bool)
+	size := 0
+	add := func(s string) bool {
+		k := digest.UntrueKey(s)
+		if k == "" || seen[k] {
+			return true
+		}
+		if size+len(s) > max {
+			return false
+		}
+		seen[k] = true
+		size += len(s) + 1
+		out = append(out, s)
+		return true
+	}
+	sessions := Latest(m, skip, n)
+	for i, s := range sessions {
+		untrue := digest.Untrue(Digests(sessions[:i+1])) // its own quotes and the newer ones'
+		for _, p := range statementParts {
+			for _, b := range s.Digest.Parts[p] {
+				if _, ok := untrue[digest.UntrueKey(b)]; ok {
+					continue
+				}
+				if !add(b) {
+					return out
+				}
+			}
+		}
+		for _, o := range s.Digest.Open {
+			if _, ok := untrue[digest.UntrueKey(o)]; !ok && !add(o) {
+				return out
+			}
+		}
+	}
+	rows, err := m.Catalog(ctx, string(model.LayerCore))
+	if err != nil {
+		return out
+	}
+	core := make([]int, 0, len(rows))
+	for i, r := range rows {
+		switch model.Kind(r.Kind) {
+		case model.Fact, model.Decision, model.Preference:
+			if r.Title != "" {
+				core = append(core, i)
+			}
+		}
+	}
+	sort.SliceStable(core, func(a, b int) bool { return rows[core[a]].Updated.After(rows[core[b]].Updated) })
+	for _, i := range core {
+		if !add(rows[i].Title) {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package recent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/cairn-mem/cairn/internal/memory/memorytest"
+	"github.com/cairn-mem/cairn/internal/model"
+)
+
+// Statements offers a model what the memory holds as current: the
+// sessions' statements newest first (not their files or commands, not
+// what a newer one quoted as no longer true, not the session being
+// summarised), then core titles, each once, within the bound.
+func TestStatements(t *testing.T) {
+	ctx := context.Background()
+	m := memorytest.New(t)
+	at := time.Now().Add(-time.Hour)
+	for i, s := range []struct{ id, summary string }{
+		{"s-old", "## Segment 1\n\n**Request**\n- Set up the deploys.\n\n**Environment**\n- Deploys go out every Monday.\n- The API listens on 8080.\n\n**Commands** (1)\n- `make deploy`\n\n**Open**\n- Ask Priya about the refund SLA.\n"},
+		{"s-new", "## Segment 1\n\n**Request**\n- Move the deploy day.\n\n**Decisions**\n- Deploys go out on Fridays — Mondays collide with planning.\n\n**No longer true**\n- Deploys go out every Monday.\n\n**Files changed** (1)\n- deploy.yml\n"},
+		{"s-now", "## Segment 1\n\n**Decisions**\n- The API listens on 9090.\n"},
+	} {
+		dir := filepath.Join(m.Dir, "sessions", s.id)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "summary.md"), []byte("# Summary of session "+s.id+"\n\n"+s.summary), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		when := at.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(dir, when, when)
+	}
+	for _, title := range []string{"The API listens on 8080", "Tests run with make test"} {
+		if _, err := m.Remember(ctx, model.NewItem(model.Fact, title, time.Now())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := Statements(ctx, m, "sessions/s-now", 10, 6000)
+	want := []string{
+		"Deploys go out on Fridays — Mondays collide with planning.",
+		"Move the deploy day.",
+		"The API listens on 8080.", "Set up the deploys.", "Ask Priya about the refund SLA.",
+		"Tests run with make test",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Statements:\n got %q\nwant %q", got, want)
+	}
+	if got := Statements(ctx, m, "sessions/s-now", 10, 80); !slices.Equal(got, want[:1]) {
+		t.Errorf("within 80 bytes: %q", got)
+	}
+}

@@ -1,0 +1,101 @@
+package llm
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/summarize"
+)
+
+// untrueLabel starts the section that names, by number, the statements
+// of the prompt's <earlier> list the segment made untrue.
+// It is what digest.Parse reads as one: a bold label starting with those
+// words.
+var untrueLabel = lazyre.New(`(?i)^\*\*[\s:]*no longer true[^*]*\*\*\s*:?\s*(.*)$`)
+
+// refNumber is a reference to a statement of <earlier>: "[3]".
+var refNumber = lazyre.New(`\[(\d{1,4})\]`)
+
+// boldLabel starts another section.
+var boldLabel = lazyre.New(`^\*\*[^*]+\*\*`)
+
+// quoteUntrue writes the "**No longer true**" section of a model's
+// summary as quotes, and returns them too: each "[n]" it names becomes a bullet of earlier's
+// n-th statement word for word, which is how the pack finds what it
+// retires (digest.UntrueKey); a bullet that quotes a statement instead
+// of numbering it is kept as that statement. What names none of earlier
+// goes, and so does the section when nothing is left of it, or when
+// there was no list to name from: a model's guess at older statements
+// it was not shown retires nothing.
+func quoteUntrue(summary string, earlier []string) (string, []string) {
+	lines := strings.Split(summary, "\n")
+	out := make([]string, 0, len(lines))
+	byKey := make(map[string]string, len(earlier))
+	for _, e := range earlier {
+		byKey[summarize.QuoteKey(e)] = e
+	}
+	var quoted, all []string
+	in := false
+	flush := func() {
+		if len(quoted) > 0 {
+			out = append(out, "**No longer true**")
+			for _, q := range quoted {
+				out = append(out, "- "+q)
+			}
+			all = append(all, quoted...)
+		}
+		quoted, in = nil, false
+	}
+	take := func(text string) {
+		seen := func(s string) bool {
+			for _, q := range quoted {
+				if q == s {
+					return true
+				}
+			}
+			return false
+		}
+		refs := refNumber.FindAllStringSubmatch(text, -1)
+		for _, m := range refs {
+			n, err := strconv.Atoi(m[1])
+			if err == nil && n >= 1 && n <= len(earlier) && !seen(earlier[n-1]) {
+				quoted = append(quoted, earlier[n-1])
+			}
+		}
+		if len(refs) == 0 {
+			if e, ok := byKey[summarize.QuoteKey(text)]; ok && !seen(e) {
+				quoted = append(quoted, e)
+			}
+		}
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if m := untrueLabel.FindStringSubmatch(t); m != nil {
+			flush()
+			in = true
+			take(m[1])
+			continue
+		}
+		if in {
+			switch {
+			case strings.HasPrefix(t, "#") || boldLabel.MatchString(t):
+				flush()
+				if len(out) > 0 && out[len(out)-1] != "" {
+					out = append(out, "")
+				}
+			case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* "):
+				take(t[2:])
+				continue
+			case t == "":
+				continue
+			default:
+				take(t)
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	flush()
+	return strings.Join(out, "\n"), all
+}
