@@ -78,7 +78,8 @@ followed by these bold labels, in this order, each followed by "- " bullets, lea
 this segment did not resolve; a question that was answered is not open
 {{if .Earlier}}**No longer true** "- [n]" for each numbered statement of <earlier> that this segment shows no longer
 holds: a value or setting changed, a decision reversed or dropped, an open item done or given up, a problem
-fixed, a plan replaced; none that still holds or that this segment only repeats
+fixed, a plan replaced; none that still holds or that this segment only repeats. A statement goes whole:
+when part of it still holds, say that part again under the section it belongs to
 {{end}}**Files changed** (n), **Commands** (n run, m failed), **Errors & fixes** (each error and what fixed it)
 Every bullet is one or more whole sentences: never cut a sentence, never use "…". At most 350 words.
 No other headings.
