@@ -39,7 +39,7 @@ func TestMCPStdio(t *testing.T) {
 		t.Errorf("server info: %+v", info)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 7 {
+	if err != nil || len(tools.Tools) != 8 {
 		t.Fatalf("tools/list: %v %+v", err, tools)
 	}
 	call := func(name string, args map[string]any) string {

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A model summarizer is shown what the memory holds from older sessions,
@@ -90,6 +95,88 @@ func TestModelSaysWhatNoLongerHolds(t *testing.T) {
 	}
 	if list := ok(t, p, "list"); strings.Contains(list, "every Monday") || !strings.Contains(list, "on Fridays") {
 		t.Errorf("core memory after the change:\n%s", list)
+	}
+	checkGit(t, p)
+}
+
+// cairn outdated takes back an older session's statement given as the
+// pack showed it, and the core item cut from it; what names nothing, or
+// the newest session's own statement, is a usage error that changes
+// nothing.
+func TestOutdated(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "claude/compact.jsonl"))
+	const line = "- Decision: The test slept a fixed 10ms and raced with the worker goroutine; it now waits on `q.Done()` with a 5s timeout."
+	if pack := ok(t, p, "context"); !strings.Contains(pack, line+"\n") {
+		t.Fatalf("the pack lacks the older session's decision:\n%s", pack)
+	}
+	head := gitc(t, filepath.Join(p, ".cairn"), "rev-parse", "HEAD")
+	fails(t, p, 2, "no statement of the memory says that", "outdated", "Deploys go out on Mondays")
+	fails(t, p, 2, "only the newest session says that", "outdated", "--", "- The worker now sleeps `backoff(job.Attempts, rand.Float64)` between attempts.")
+	if now := gitc(t, filepath.Join(p, ".cairn"), "rev-parse", "HEAD"); now != head {
+		t.Errorf("a refused outdated committed %s", now)
+	}
+
+	out := ok(t, p, "outdated", "--", line)
+	if !strings.Contains(out, "no longer shown: The test slept a fixed 10ms") || !strings.Contains(out, `retired decision "The test slept a fixed 10ms and raced with the worker goroutine"`) {
+		t.Errorf("outdated:\n%s", out)
+	}
+	pack := ok(t, p, "context")
+	if strings.Contains(pack, "slept a fixed 10ms") || !strings.Contains(pack, "Committed as `4f2a9c1`.") {
+		t.Errorf("the pack after outdated:\n%s", pack)
+	}
+	if list := ok(t, p, "list"); strings.Contains(list, "slept a fixed 10ms") {
+		t.Errorf("core memory after outdated:\n%s", list)
+	}
+	sum, _ := os.ReadFile(filepath.Join(p, ".cairn", "sessions", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", "summary.md"))
+	if !strings.Contains(string(sum), "\n**No longer true**\n- The test slept a fixed 10ms and raced with the worker goroutine; it now waits on `q.Done()` with a 5s timeout.\n") {
+		t.Errorf("summary.md of the newest session:\n%s", sum)
+	}
+	checkGit(t, p)
+}
+
+// The agent takes back a line of its pack through the MCP tool, as
+// Claude Code calls it; a line that names nothing is a tool error.
+func TestMCPOutdated(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "claude/compact.jsonl"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.Command(binary, "-C", p, "mcp")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	call := func(text string) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "outdated", Arguments: map[string]any{"text": text}})
+		if err != nil {
+			t.Fatalf("outdated: %v\n%s", err, stderr.String())
+		}
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String(), res.IsError
+	}
+	if out, isErr := call("Deploys go out on Mondays"); !isErr || !strings.Contains(out, "no statement of the memory says that") {
+		t.Errorf("a text naming nothing: %v %q", isErr, out)
+	}
+	out, isErr := call("- Request: Commit it with a short message. (session 3f1c9a52)")
+	if isErr || !strings.Contains(out, "No longer shown: Commit it with a short message.") {
+		t.Fatalf("outdated: %v %q", isErr, out)
+	}
+	if pack := ok(t, p, "context"); strings.Contains(pack, "Commit it with a short message") || !strings.Contains(pack, "The TestRetryQueue test is flaky on CI.") {
+		t.Errorf("the pack after outdated:\n%s", pack)
 	}
 	checkGit(t, p)
 }

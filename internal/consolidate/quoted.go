@@ -11,17 +11,22 @@ import (
 )
 
 // RetireQuoted removes, as writes of b, the core items whose title a
-// model quoted as no longer true (summarize.Result.Untrue), and returns
-// the changes ("retired"). It finds them by the catalogue's titles and
+// model quoted as no longer true (summarize.Result.Untrue), or the
+// beginning of one of five words or more (the title cut from the bullet
+// quoted), and returns the changes ("retired"). It finds them by the catalogue's titles and
 // reads only those; a pinned item, one this batch wrote or removed, and
 // one that does not parse stay. The caller holds the lock.
 func RetireQuoted(ctx context.Context, m *memory.Memory, quoted []string, b *memory.Writes) ([]model.ItemChange, error) {
 	if len(quoted) == 0 {
 		return nil, nil
 	}
-	keys := make(map[string]bool, len(quoted))
+	var keys summarize.Quotes
 	for _, q := range quoted {
-		keys[summarize.QuoteKey(mdtext.OneLine(q))] = true
+		keys.Add(mdtext.OneLine(q), 0)
+	}
+	named := func(title string) bool {
+		_, ok := keys.At(mdtext.OneLine(title))
+		return ok
 	}
 	rows, err := m.Catalog(ctx, string(model.LayerCore))
 	if err != nil {
@@ -33,7 +38,7 @@ func RetireQuoted(ctx context.Context, m *memory.Memory, quoted []string, b *mem
 	}
 	var out []model.ItemChange
 	for _, r := range rows {
-		if r.Title == "" || touched[r.Path] || !keys[summarize.QuoteKey(mdtext.OneLine(r.Title))] {
+		if r.Title == "" || touched[r.Path] || !named(r.Title) {
 			continue
 		}
 		data, err := m.PendingContent(b, r.Path)
@@ -41,7 +46,7 @@ func RetireQuoted(ctx context.Context, m *memory.Memory, quoted []string, b *mem
 			return out, fmt.Errorf("retire quoted items: read %s: %w", r.Path, err)
 		}
 		it, err := model.Parse(r.Path, data)
-		if err != nil || it.Pinned || !keys[summarize.QuoteKey(mdtext.OneLine(it.Title))] {
+		if err != nil || it.Pinned || !named(it.Title) {
 			continue // the user's to fix, or to keep
 		}
 		b.Remove(r.Path)

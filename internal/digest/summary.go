@@ -251,31 +251,14 @@ func noResponse(s string) bool {
 // stop.
 func UntrueKey(s string) string { return summarize.QuoteKey(mdtext.OneLine(s)) }
 
-// minQuotedWords is the fewest words a sentence of a quote needs to be
-// retired on its own, wherever it is said.
-const minQuotedWords = 4
-
-// Untrue returns the keys (UntrueKey) of what each of sums, newest
-// first, quotes as no longer true, each with the index of the newest
-// summary that does; and, for a quote of several sentences, each
-// sentence's of a few words or more.
-func Untrue(sums []*Summary) map[string]int {
-	var out map[string]int
+// Untrue returns the quotes of sums, newest first, each with the index
+// of the newest summary that quotes it.
+func Untrue(sums []*Summary) summarize.Quotes {
+	var q summarize.Quotes
 	for k := len(sums) - 1; k >= 0; k-- {
 		for _, u := range sums[k].Untrue {
-			if out == nil {
-				out = make(map[string]int)
-			}
-			out[UntrueKey(u)] = k
-			if xs := Sentences(u); len(xs) > 1 {
-				for _, x := range xs {
-					// "Done." or "Staging too." says nothing alone.
-					if len(strings.Fields(x)) >= minQuotedWords {
-						out[UntrueKey(x)] = k
-					}
-				}
-			}
+			q.Add(mdtext.OneLine(u), k)
 		}
 	}
-	return out
+	return q
 }

@@ -34,8 +34,12 @@ func TestParseUntrue(t *testing.T) {
 		{"Staging listens on 8081 too.", 1, true}, // a sentence of a quote of several
 		{"Staging too.", 0, false},
 		{"Deploys go out on Fridays.", 0, false},
+		{"The API listens on", 0, false},          // four words: no beginning of a quote
+		{"The API listens on 8080", 1, true},      // as quoted, without its stop
+		{"Deploys go out every Monday…", 0, true}, // shortened by the pack
+		{"The API listens on 80", 0, false},       // not to a word's end
 	} {
-		if k, ok := u[UntrueKey(c.s)]; ok != c.ok || k != c.want {
+		if k, ok := u.At(c.s); ok != c.ok || k != c.want {
 			t.Errorf("Untrue[%q] = %d, %t; want %d, %t", c.s, k, ok, c.want, c.ok)
 		}
 	}

@@ -835,7 +835,7 @@ func openGroup(sessions []*recent.Session, v *open.Vocab) *group {
 			if len(d) == 0 || v.ClosedLater(o, d, sums, k) {
 				continue
 			}
-			if at, ok := untrue[digest.UntrueKey(o)]; ok && at < k {
+			if at, ok := untrue.At(o); ok && at < k {
 				continue // a newer session said it no longer holds
 			}
 			// The same item said twice shares most of its words; two
@@ -1016,7 +1016,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			continue
 		}
 		for i, b := range bullets {
-			if _, ok := untrue[digest.UntrueKey(b)]; ok {
+			if _, ok := untrue.At(b); ok {
 				continue // a newer session said it no longer holds
 			}
 			if p == digest.Request && k > 0 && !s.Current {

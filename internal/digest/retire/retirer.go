@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // Retirer decides which statements a newer one retires.
@@ -46,9 +47,8 @@ type Retirer struct {
 	// segs maps, per summary, its bullets and their sentences to the
 	// segment they were said in (segments).
 	segs []map[string]int
-	// untrue holds what a session quoted as no longer true
-	// (digest.Untrue), with the order of the newest that did.
-	untrue map[string]int
+	// untrue holds what the sessions quoted as no longer true.
+	untrue summarize.Quotes
 }
 
 // New gathers the statements of core items (title and rank) and
@@ -73,12 +73,7 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 		r.add(c.Text, order(c.Rank, false))
 		r.stmts[len(r.stmts)-1].core = true
 	}
-	if u := digest.Untrue(sums); u != nil {
-		r.untrue = make(map[string]int, len(u))
-		for x, k := range u {
-			r.untrue[x] = order(k, false)
-		}
-	}
+	r.untrue = digest.Untrue(sums)
 	var away []Statement
 	r.segs = make([]map[string]int, len(sums))
 	for k, d := range sums {
@@ -143,11 +138,8 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 // order rank quoted x as no longer true: a model that read the older
 // statements said so (or the user, by hand), whatever x's wording.
 func (r *Retirer) saidUntrue(x string, rank int) bool {
-	if r.untrue == nil {
-		return false
-	}
-	o, ok := r.untrue[digest.UntrueKey(x)]
-	return ok && o < rank
+	k, ok := r.untrue.At(x)
+	return ok && order(k, false) < rank
 }
 
 // addMovedValues adds, for each thing a statement says was moved to a

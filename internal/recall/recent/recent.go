@@ -64,6 +64,17 @@ func Latest(m *memory.Memory, skip string, n int) []*Session {
 	return out
 }
 
+// Newest returns the folder of sessions/ changed last ("sessions/ID")
+// and its session's id, with or without substance: during a session,
+// its own. "" when there is none.
+func Newest(m *memory.Memory) (dir, id string) {
+	f := folders(m)
+	if len(f) == 0 {
+		return "", ""
+	}
+	return f[0], strings.TrimPrefix(f[0], "sessions/")
+}
+
 func (s *Session) Substantial() bool {
 	return s.Digest.Substantial() || len(s.Turns) >= minSubstanceTurns
 }

@@ -45,7 +45,7 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, max int) 
 		untrue := digest.Untrue(Digests(sessions[:i+1])) // its own quotes and the newer ones'
 		for _, p := range statementParts {
 			for _, b := range s.Digest.Parts[p] {
-				if _, ok := untrue[digest.UntrueKey(b)]; ok {
+				if _, ok := untrue.At(b); ok {
 					continue
 				}
 				if !add(b) {
@@ -54,7 +54,7 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, max int) 
 			}
 		}
 		for _, o := range s.Digest.Open {
-			if _, ok := untrue[digest.UntrueKey(o)]; !ok && !add(o) {
+			if _, ok := untrue.At(o); !ok && !add(o) {
 				return out
 			}
 		}

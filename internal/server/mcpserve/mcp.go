@@ -100,7 +100,7 @@ func (s *MCP) Server() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cairn", Version: v}, &mcp.ServerOptions{
 		Logger:       s.Log,
 		Capabilities: &mcp.ServerCapabilities{},
-		Instructions: "cairn is this project's memory. Search it before re-deciding; remember what a later session needs.",
+		Instructions: "cairn is this project's memory. Search it before re-deciding; remember what a later session needs; when a line of the memory no longer holds, give it to outdated.",
 	})
 	// Hints let a client run the reading tools without asking; none of
 	// the tools reaches beyond the memory.
@@ -111,6 +111,7 @@ func (s *MCP) Server() *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "get", Annotations: read, Description: "Fetch memory items in full by id or path."}, s.get)
 	mcp.AddTool(srv, &mcp.Tool{Name: "timeline", Annotations: read, Description: "Checkpoints and items around an item or in a session, oldest first. Neither: the latest."}, s.timeline)
 	mcp.AddTool(srv, &mcp.Tool{Name: "remember", Annotations: write, Description: "Save a durable memory, phrased as a fact. Prints its id."}, s.remember)
+	mcp.AddTool(srv, &mcp.Tool{Name: "outdated", Annotations: write, Description: "Take back a line of the context pack that no longer holds, given word for word; later packs leave it out."}, s.outdated)
 	mcp.AddTool(srv, &mcp.Tool{Name: "checkpoint", Annotations: write, Description: "Commit what changed in memory."}, s.checkpoint)
 	mcp.AddTool(srv, &mcp.Tool{Name: "context", Annotations: read, Description: "The context pack: core memory, current session, and what query retrieves."}, s.context)
 	mcp.AddTool(srv, &mcp.Tool{Name: "session_status", Annotations: read, Description: "A session's status, prompt count and capture queue. Default: the latest session."}, s.sessionStatus)
@@ -610,6 +611,29 @@ func (s *MCP) remember(ctx context.Context, _ *mcp.CallToolRequest, a rememberAr
 		return nil, nil, err
 	}
 	return text(fmt.Sprintf("Remembered %s %q: id=%s (%s)", r.Kind, r.Title, r.ID, r.Path)), nil, nil
+}
+
+type outdatedArgs struct {
+	Text string `json:"text" jsonschema:"the line, word for word"`
+}
+
+// outdated writes under the memory's lock itself, daemon or not: the
+// daemon follows the checkpoint as it follows any other.
+func (s *MCP) outdated(ctx context.Context, _ *mcp.CallToolRequest, a outdatedArgs) (*mcp.CallToolResult, any, error) {
+	s.wmu.Lock()
+	res, err := capture.Outdate(ctx, s.Mem, a.Text)
+	s.wmu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	var b strings.Builder
+	for _, q := range res.Quoted {
+		fmt.Fprintf(&b, "No longer shown: %s\n", q)
+	}
+	for _, it := range res.Items {
+		fmt.Fprintf(&b, "Retired %s %q\n", it.Kind, it.Title)
+	}
+	return text(b.String()), nil, nil
 }
 
 type checkpointArgs struct {

@@ -86,7 +86,7 @@ func TestMCPToolListTokens(t *testing.T) {
 	for _, tl := range res.Tools {
 		names = append(names, tl.Name)
 	}
-	if got := strings.Join(names, " "); got != "checkpoint context get remember search session_status timeline" {
+	if got := strings.Join(names, " "); got != "checkpoint context get outdated remember search session_status timeline" {
 		t.Errorf("tools = %s", got)
 	}
 	b, _ := json.Marshal(res)

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/ui"
+	"github.com/spf13/cobra"
+)
+
+func newOutdatedCommand(g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "outdated TEXT",
+		Short: "Take back a statement that no longer holds: later packs stop showing it",
+		Long: `Take back what an older session said and no longer holds, whatever its wording:
+TEXT is a line of a context pack as shown (its "- Decision: " label and its
+"(session …)" tail may stay), a session's bullet or a core item's title. The
+statements it names are quoted under "**No longer true**" in the summary.md of
+the session changed last, later packs stop showing them, and the core items
+they title are retired; one checkpoint. The agent does the same through the
+MCP tool "outdated". Put "--" before a line that starts with "- ".`,
+		Example: `  cairn outdated -- "- Environment: Deploys go out every Monday at 09:00. (session 3f1c9a52)"
+  cairn outdated "The API listens on 8080"`,
+		Args: rangeArgs(1, 1<<10),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runOutdated(cmd.Context(), g, strings.Join(args, " "), asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runOutdated(ctx context.Context, g *globals, text string, asJSON bool) error {
+	return withMemory(ctx, g, func(m *memory.Memory) error {
+		res, err := capture.Outdate(ctx, m, text)
+		if errors.Is(err, capture.ErrNoStatement) || errors.Is(err, capture.ErrOwnStatement) {
+			return usageError{err}
+		}
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return ui.JSON(g.stdout, res)
+		}
+		for _, q := range res.Quoted {
+			fmt.Fprintf(g.stdout, "no longer shown: %s\n", ui.Escape(q))
+		}
+		for _, it := range res.Items {
+			fmt.Fprintf(g.stdout, "retired %s %q (%s)\n", it.Kind, ui.Escape(it.Title), it.Path)
+		}
+		if res.Commit != "" {
+			fmt.Fprintf(g.stdout, "quoted in session %s, checkpoint %s\n", memory.ShortSession(res.Session), ui.Short(res.Commit))
+		}
+		return nil
+	})
+}
