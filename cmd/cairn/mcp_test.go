@@ -271,7 +271,7 @@ func TestMCPMalformedLine(t *testing.T) {
 	send("")
 	send(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`)
 	v := next("tools/list after the bad lines")
-	if res, _ := v["result"].(map[string]any); v["id"] != 7.0 || res == nil || len(res["tools"].([]any)) != 7 {
+	if res, _ := v["result"].(map[string]any); v["id"] != 7.0 || res == nil || len(res["tools"].([]any)) != 8 {
 		t.Errorf("tools/list after the bad lines: %v", v)
 	}
 	send(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"get","arguments":{"ids":["../../etc/passwd"]}}}`)

@@ -69,9 +69,14 @@ func TestModelSaysWhatNoLongerHolds(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := filepath.Join(p, ".cairn", "cairn.yaml")
-	b, _ := os.ReadFile(cfg)
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	b = append(b, fmt.Sprintf("\nsummarize:\n  provider: openai\n  base_url: %s\n  model: tiny\n", srv.URL)...)
-	os.WriteFile(cfg, b, 0o644)
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ok(t, p, "checkpoint", "-m", "use a local model")
 
 	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"))
@@ -130,7 +135,10 @@ func TestOutdated(t *testing.T) {
 	if list := ok(t, p, "list"); strings.Contains(list, "slept a fixed 10ms") {
 		t.Errorf("core memory after outdated:\n%s", list)
 	}
-	sum, _ := os.ReadFile(filepath.Join(p, ".cairn", "sessions", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", "summary.md"))
+	sum, err := os.ReadFile(filepath.Join(p, ".cairn", "sessions", "c4d7e9f1-2b3a-4c5d-8e6f-7a8b9c0d1e2f", "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(string(sum), "\n**No longer true**\n- The test slept a fixed 10ms and raced with the worker goroutine; it now waits on `q.Done()` with a 5s timeout.\n") {
 		t.Errorf("summary.md of the newest session:\n%s", sum)
 	}

@@ -393,8 +393,13 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 	prev, before := p.prevSum, p.before
 	s := p.entry.Session
 	var earlier []string
-	if _, builtin := sum.(summarize.Extractive); !builtin {
+	if _, builtin := sum.(summarize.Extractive); !builtin && len(p.segments) > 0 {
 		earlier = recent.Statements(ctx, p.m, p.entry.Dir, earlierSessions, earlierBytes)
+		// Sent to the provider: what a hand edit or a teammate's
+		// sync brought is redacted as the transcript is.
+		for i := range earlier {
+			earlier[i], _ = red.Redact(earlier[i])
+		}
 	}
 	for i := range p.segments {
 		seg := &p.segments[i]
@@ -428,6 +433,9 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 		}
 		recordSummary(ctx, p.m, res, time.Since(start))
 		res.Summary, _ = red.Redact(strings.TrimSpace(res.Summary))
+		for k := range res.Untrue {
+			res.Untrue[k], _ = red.Redact(res.Untrue[k]) // as summary.md quotes them
+		}
 		for k := range res.Items {
 			c := &res.Items[k]
 			c.Title, _ = red.Redact(c.Title)

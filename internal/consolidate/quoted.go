@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
-// RetireQuoted removes, as writes of b, the core items whose title a
+// RetireQuoted removes, as writes of b, the core facts, decisions and
+// preferences whose title a
 // model quoted as no longer true (summarize.Result.Untrue), or the
 // beginning of one of five words or more (the title cut from the bullet
 // quoted), and returns the changes ("retired"). It finds them by the catalogue's titles and
@@ -22,10 +22,10 @@ func RetireQuoted(ctx context.Context, m *memory.Memory, quoted []string, b *mem
 	}
 	var keys summarize.Quotes
 	for _, q := range quoted {
-		keys.Add(mdtext.OneLine(q), 0)
+		keys.Add(q, 0)
 	}
 	named := func(title string) bool {
-		_, ok := keys.At(mdtext.OneLine(title))
+		_, ok := keys.At(title)
 		return ok
 	}
 	rows, err := m.Catalog(ctx, string(model.LayerCore))
@@ -38,6 +38,11 @@ func RetireQuoted(ctx context.Context, m *memory.Memory, quoted []string, b *mem
 	}
 	var out []model.ItemChange
 	for _, r := range rows {
+		switch model.Kind(r.Kind) {
+		case model.Fact, model.Decision, model.Preference: // what a model is offered (recent.Statements)
+		default:
+			continue
+		}
 		if r.Title == "" || touched[r.Path] || !named(r.Title) {
 			continue
 		}

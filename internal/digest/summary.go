@@ -1,7 +1,6 @@
 package digest
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
@@ -124,7 +123,8 @@ func Parse(text string) *Summary {
 		}
 		if p == untrue {
 			cur = nil
-			if !slices.Contains(d.Untrue, s) {
+			if key := "!" + s; !seen[key] {
+				seen[key] = true
 				d.Untrue = append(d.Untrue, s)
 				cur = &d.Untrue[len(d.Untrue)-1]
 			}
@@ -176,6 +176,8 @@ func Parse(text string) *Summary {
 			add(part, trim[2:])
 		case cur != nil && strings.HasPrefix(line, " "):
 			*cur += " " + trim
+		case part == untrue:
+			add(untrue, trim) // a quote written without its dash
 		default:
 			// Prose: each sentence a note of its own, so that the pack
 			// can drop the last ones.
@@ -246,18 +248,13 @@ func noResponse(s string) bool {
 	return strings.EqualFold(strings.TrimRight(strings.TrimSpace(s), "."), "no response requested")
 }
 
-// UntrueKey is what a quote under "**No longer true**" and the statement
-// it quotes share: their words, whatever their case, spacing and closing
-// stop.
-func UntrueKey(s string) string { return summarize.QuoteKey(mdtext.OneLine(s)) }
-
 // Untrue returns the quotes of sums, newest first, each with the index
 // of the newest summary that quotes it.
 func Untrue(sums []*Summary) summarize.Quotes {
 	var q summarize.Quotes
 	for k := len(sums) - 1; k >= 0; k-- {
 		for _, u := range sums[k].Untrue {
-			q.Add(mdtext.OneLine(u), k)
+			q.Add(u, k)
 		}
 	}
 	return q

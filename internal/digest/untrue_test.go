@@ -21,7 +21,7 @@ func TestParseUntrue(t *testing.T) {
 		t.Errorf("parts: %q", d.Parts)
 	}
 
-	newer := &Summary{Untrue: []string{"The API listens on 8080. Staging listens on 8081 too."}}
+	newer := &Summary{Untrue: []string{"The API listens on 8080. Staging listens on 8081 too. Staging too."}}
 	newest := &Summary{Untrue: []string{"deploys go out  every monday"}}
 	u := Untrue([]*Summary{newest, newer, d})
 	for _, c := range []struct {
@@ -30,9 +30,9 @@ func TestParseUntrue(t *testing.T) {
 		ok   bool
 	}{
 		{"Deploys go out every Monday.", 0, true},
-		{"the api listens on 8080. staging listens on 8081 too", 1, true},
+		{"the api listens on 8080. staging listens on 8081 too. staging too", 1, true},
 		{"Staging listens on 8081 too.", 1, true}, // a sentence of a quote of several
-		{"Staging too.", 0, false},
+		{"Staging too.", 0, false},                // a sentence of a quote, too short to go alone
 		{"Deploys go out on Fridays.", 0, false},
 		{"The API listens on", 0, false},          // four words: no beginning of a quote
 		{"The API listens on 8080", 1, true},      // as quoted, without its stop
@@ -42,5 +42,11 @@ func TestParseUntrue(t *testing.T) {
 		if k, ok := u.At(c.s); ok != c.ok || k != c.want {
 			t.Errorf("Untrue[%q] = %d, %t; want %d, %t", c.s, k, ok, c.want, c.ok)
 		}
+	}
+
+	// A quote written by hand without its dash is a quote, not a note.
+	d = Parse("## Segment 3\n\n**No longer true**\nDeploys go out every Monday.\n")
+	if len(d.Untrue) != 1 || len(d.Parts[Notes]) != 0 {
+		t.Errorf("a plain line under the label: untrue %q, notes %q", d.Untrue, d.Parts[Notes])
 	}
 }

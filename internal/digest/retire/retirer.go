@@ -134,12 +134,15 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 	return r
 }
 
-// saidUntrue reports whether a session newer than the statement of
-// order rank quoted x as no longer true: a model that read the older
+// saidUntrue reports whether a session newer than the one of the
+// statement of order rank quoted x as no longer true: a model that read the older
 // statements said so (or the user, by hand), whatever x's wording.
 func (r *Retirer) saidUntrue(x string, rank int) bool {
+	// By session, not by order: a session's later segment may say again
+	// what still holds of a statement it quotes, and its own statements
+	// are never older than its quote.
 	k, ok := r.untrue.At(x)
-	return ok && order(k, false) < rank
+	return ok && k < session(rank)
 }
 
 // addMovedValues adds, for each thing a statement says was moved to a

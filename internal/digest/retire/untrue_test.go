@@ -30,4 +30,21 @@ func TestSaidUntrue(t *testing.T) {
 	if got := r.DropRetired("The report runs at six.", 2); got != "The report runs at six." {
 		t.Errorf("what was not quoted: %q", got)
 	}
+
+	// A later segment of the quoting session says again what still holds
+	// of what it quoted, as the prompt asks: it stays, and so does the
+	// core item that session made of it.
+	const still = "The changelog is mailed to the team every week."
+	two := digest.Parse("## Segment 1\n\n**No longer true**\n- Deploys go out every Monday. " + still + "\n\n## Segment 2\n\n**Decisions**\n- " + still + "\n")
+	old := digest.Parse("## Segment 1\n\n**Environment**\n- Deploys go out every Monday. " + still + "\n")
+	r = New([]Statement{{Text: "The changelog is mailed to the team every week", Rank: 0}}, []*digest.Summary{two, old})
+	if got := r.DropRetired(still, 0); got != still {
+		t.Errorf("what the quoting session said again: %q", got)
+	}
+	if r.Retired("The changelog is mailed to the team every week", 0) {
+		t.Error("the quoting session's core item is retired")
+	}
+	if got := r.DropRetired("Deploys go out every Monday. "+still, 1); got != "" {
+		t.Errorf("the older session's bullet: %q", got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // statementParts are the parts of a session's summary whose bullets say
@@ -22,23 +23,22 @@ var statementParts = []int{digest.Decisions, digest.Environment, digest.Preferen
 // first, then the titles of core facts, decisions and preferences, the
 // latest first; each once, none a newer session already quoted as no
 // longer true, within max bytes. Texts are as the pack reads them, so
-// that a quote of one names the statement it quotes (digest.UntrueKey).
-func Statements(ctx context.Context, m *memory.Memory, skip string, n, max int) []string {
+// that a quote of one names the statement it quotes (summarize.QuoteKey).
+func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int) []string {
 	var out []string
 	seen := make(map[string]bool)
 	size := 0
+	// One statement too long for what is left does not end the list:
+	// shorter ones after it may fit.
 	add := func(s string) bool {
-		k := digest.UntrueKey(s)
-		if k == "" || seen[k] {
-			return true
-		}
-		if size+len(s) > max {
-			return false
+		k := summarize.QuoteKey(s)
+		if k == "" || seen[k] || size+len(s) > limit {
+			return size < limit
 		}
 		seen[k] = true
 		size += len(s) + 1
 		out = append(out, s)
-		return true
+		return size < limit
 	}
 	sessions := Latest(m, skip, n)
 	for i, s := range sessions {
@@ -61,6 +61,9 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, max int) 
 	}
 	rows, err := m.Catalog(ctx, string(model.LayerCore))
 	if err != nil {
+		// The sessions' statements are most of what a change makes
+		// stale; a model is asked about those, and the pack warns of a
+		// catalogue it cannot read.
 		return out
 	}
 	core := make([]int, 0, len(rows))

@@ -82,7 +82,7 @@ func (c llmCall) summarize(ctx context.Context, req summarize.Request) (summariz
 	if err != nil {
 		return fail(err)
 	}
-	summary, untrue := quoteUntrue(summary, req.Earlier)
+	summary, untrue := quoteUntrue(summary, bounded(req.Earlier, maxPromptEarlier)) // the numbers the prompt gave
 	return summarize.Result{
 		Summary:  normalizeSummary(summary, head),
 		Items:    items,

@@ -113,6 +113,7 @@ const (
 	maxPromptSummary    = 8_000  // bytes of the summary so far: its latest sections
 	maxTurnText         = 4_000  // bytes of one prompt or assistant text
 	maxToolOutput       = 1_500  // bytes of one command's output
+	maxPromptEarlier    = 24_000 // bytes of earlier statements (capture offers 16,000)
 )
 
 type promptData struct {
@@ -134,7 +135,7 @@ func buildPrompt(req summarize.Request, index int, head string) (string, error) 
 		Index:      index,
 		Heading:    head,
 		Transcript: renderTranscript(req.Segment.Turns, maxPromptTranscript),
-		Earlier:    req.Earlier,
+		Earlier:    bounded(req.Earlier, maxPromptEarlier),
 	}
 	name := "init"
 	if !req.First && strings.TrimSpace(req.PreviousSummary) != "" {
@@ -150,6 +151,16 @@ func buildPrompt(req summarize.Request, index int, head string) (string, error) 
 		return "", fmt.Errorf("summarize: render the %s prompt: %w", name, err)
 	}
 	return b.String(), nil
+}
+
+// bounded is the first of statements that fit n bytes together.
+func bounded(statements []string, n int) []string {
+	for i, s := range statements {
+		if n -= len(s) + 8; n < 0 {
+			return statements[:i]
+		}
+	}
+	return statements
 }
 
 // latest is the end of a summary within n bytes, starting at a section

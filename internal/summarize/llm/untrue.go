@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,10 +13,36 @@ import (
 // of the prompt's <earlier> list the segment made untrue.
 // It is what digest.Parse reads as one: a bold label starting with those
 // words.
-var untrueLabel = lazyre.New(`(?i)^\*\*[\s:]*no longer true[^*]*\*\*\s*:?\s*(.*)$`)
+// A Markdown heading of those words ("### No longer true") is one too:
+// digest.Parse would read its bullets as notes, shown.
+var untrueLabel = lazyre.New(`(?i)^(?:\*\*[\s:]*no longer true[^*]*\*\*|#+\s*no longer true\b[^\n]*?)\s*:?\s*(.*)$`)
 
-// refNumber is a reference to a statement of <earlier>: "[3]".
-var refNumber = lazyre.New(`\[(\d{1,4})\]`)
+// refList is a reference to statements of <earlier>: "[3]", "[1, 4]",
+// "[2-5]".
+var refList = lazyre.New(`\[(\d{1,5}(?:\s*(?:,|-|–)\s*\d{1,5})*)\]`)
+
+// numbers are the statement numbers of a reference list, those of
+// earlier's n only; a range counts at most n.
+func numbers(list string, n int) []int {
+	var out []int
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, ok := strings.Cut(strings.ReplaceAll(part, "–", "-"), "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil {
+			continue
+		}
+		b := a
+		if ok {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
+				continue
+			}
+		}
+		for i := max(a, 1); i <= min(b, n); i++ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
 
 // boldLabel starts another section.
 var boldLabel = lazyre.New(`^\*\*[^*]+\*\*`)
@@ -47,25 +74,21 @@ func quoteUntrue(summary string, earlier []string) (string, []string) {
 		}
 		quoted, in = nil, false
 	}
-	take := func(text string) {
-		seen := func(s string) bool {
-			for _, q := range quoted {
-				if q == s {
-					return true
-				}
-			}
-			return false
+	quote := func(e string) {
+		if !slices.Contains(quoted, e) {
+			quoted = append(quoted, e)
 		}
-		refs := refNumber.FindAllStringSubmatch(text, -1)
+	}
+	take := func(text string) {
+		refs := refList.FindAllStringSubmatch(text, -1)
 		for _, m := range refs {
-			n, err := strconv.Atoi(m[1])
-			if err == nil && n >= 1 && n <= len(earlier) && !seen(earlier[n-1]) {
-				quoted = append(quoted, earlier[n-1])
+			for _, n := range numbers(m[1], len(earlier)) {
+				quote(earlier[n-1])
 			}
 		}
 		if len(refs) == 0 {
-			if e, ok := byKey[summarize.QuoteKey(text)]; ok && !seen(e) {
-				quoted = append(quoted, e)
+			if e, ok := byKey[summarize.QuoteKey(text)]; ok {
+				quote(e)
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package llm
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -55,6 +58,10 @@ func TestQuoteUntrue(t *testing.T) {
 			"**No longer true**\n- deploys go out every monday\n- Something it was never shown.",
 			"**No longer true**\n- Deploys go out every Monday.",
 			[]string{"Deploys go out every Monday."}},
+		{"lists and ranges of numbers, a heading instead of a label",
+			"### No longer true\n- [1, 3]\n- [2-9]\n",
+			"**No longer true**\n- The API listens on 8080.\n- Ask Priya about the refund SLA.\n- Deploys go out every Monday.",
+			[]string{"The API listens on 8080.", "Ask Priya about the refund SLA.", "Deploys go out every Monday."}},
 		{"nothing it names: the section goes",
 			"**Outcome**\n- done\n\n**No longer true**\n- none\n",
 			"**Outcome**\n- done\n",
@@ -68,5 +75,38 @@ func TestQuoteUntrue(t *testing.T) {
 	// Shown nothing, a model retires nothing.
 	if got, quoted := quoteUntrue("**Outcome**\n- done\n**No longer true**\n- [1]\n- The API listens on 8080.", nil); got != "**Outcome**\n- done" || quoted != nil {
 		t.Errorf("without earlier statements: %q %q", got, quoted)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/prompt-*.txt")
+
+// With nothing earlier, the prompts are what they were before the
+// earlier statements existed (testdata/prompt-*.txt, rewritten by
+// -update): a provider's cache and a user's cost see no change.
+func TestPromptGolden(t *testing.T) {
+	req := loadRequest(t, "../testdata/segments/bugfix.json")
+	for _, c := range []struct {
+		name string
+		prev string
+	}{{"init", ""}, {"continuation", "## Segment 1\n\n**Request**\n- Fix the flaky test.\n"}} {
+		req.PreviousSummary, req.First = c.prev, c.prev == ""
+		got, err := buildPrompt(req, 2, bugfixHead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", "prompt-"+c.name+".txt")
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test -update writes it)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s prompt differs from %s (go test -update rewrites it):\n%s", c.name, path, got)
+		}
 	}
 }

@@ -1,0 +1,56 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// What a newer session quotes under "**No longer true**" leaves the pack
+// from every part of an older session that shows it: a root cause, a
+// rejected alternative, an open item, a decision; what it did not quote
+// stays, and the quotes themselves are never shown.
+func TestPackUntrue(t *testing.T) {
+	m, _ := newTestMemory(t)
+	const (
+		cause    = "Root causes**\n- The importer read the CSV as Latin-1, so every umlaut came out as two characters."
+		rejected = "Rejected**\n- Pandas was rejected: the container image must stay under 200 MB."
+		open     = "Open**\n- Ask Priya whether the refund SLA is 5 or 10 business days."
+		decision = "Decisions**\n- Deploys go out every Monday at 09:00 from the release branch."
+		kept     = "- Imports run nightly at 02:00 from the SFTP drop."
+	)
+	files := map[string]string{}
+	sessions := []struct{ id, summary string }{
+		{"0ld00000-0001", "## Segment 1\n\n**Request**\n- Fix the importer's umlauts.\n\n**" + cause + "\n\n**" + rejected + "\n\n**" + decision + "\n" + kept + "\n\n**" + open + "\n"},
+		{"new00000-0002", "## Segment 1\n\n**Request**\n- Move deploys to Fridays and switch to pandas.\n\n**Outcome**\n- Deploys go out on Fridays now; the image limit is gone, so pandas is in.\n\n**No longer true**\n" +
+			"- The importer read the CSV as Latin-1, so every umlaut came out as two characters.\n" +
+			"- Pandas was rejected: the container image must stay under 200 MB.\n" +
+			"- Ask Priya whether the refund SLA is 5 or 10 business days.\n" +
+			"- Deploys go out every Monday at 09:00 from the release branch.\n"},
+	}
+	for i, s := range sessions {
+		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, i+1)
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
+	}
+	writeFiles(t, m, files)
+	base := time.Now().Add(-time.Hour)
+	for i, s := range sessions {
+		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
+	}
+	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"Latin-1", "Pandas was rejected", "Ask Priya", "every Monday", "No longer true"} {
+		if strings.Contains(p.Text, gone) {
+			t.Errorf("the pack shows %q:\n%s", gone, p.Text)
+		}
+	}
+	for _, stays := range []string{"Imports run nightly at 02:00", "Fix the importer's umlauts", "Deploys go out on Fridays now"} {
+		if !strings.Contains(p.Text, stays) {
+			t.Errorf("the pack lacks %q:\n%s", stays, p.Text)
+		}
+	}
+}
