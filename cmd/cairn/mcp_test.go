@@ -28,13 +28,7 @@ func TestMCPStdio(t *testing.T) {
 	ok(t, p, "init")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "-C", p, "mcp")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
-	}
+	cs, cmd, stderr := startMCP(ctx, t, p)
 	if info := cs.InitializeResult().ServerInfo; info == nil || info.Name != "cairn" {
 		t.Errorf("server info: %+v", info)
 	}
@@ -44,20 +38,11 @@ func TestMCPStdio(t *testing.T) {
 	}
 	call := func(name string, args map[string]any) string {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, stderr.String())
+		out, isErr := callTool(ctx, t, cs, stderr, name, args)
+		if isErr {
+			t.Fatalf("%s: error %s", name, out)
 		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		if res.IsError {
-			t.Fatalf("%s: error %s", name, b.String())
-		}
-		return b.String()
+		return out
 	}
 	out := call("remember", map[string]any{"text": "Integration tests need PostgreSQL on port 5433", "kind": "fact"})
 	_, idPart, found := strings.Cut(out, "id=")
@@ -83,6 +68,36 @@ func TestMCPStdio(t *testing.T) {
 		t.Errorf("show: %s", got)
 	}
 	checkGit(t, p)
+}
+
+// startMCP starts the built binary's MCP server in project p, as Claude
+// Code does, and connects to it; its stderr is kept for failures.
+func startMCP(ctx context.Context, t *testing.T, p string) (*mcp.ClientSession, *exec.Cmd, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(binary, "-C", p, "mcp")
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	return cs, cmd, stderr
+}
+
+// callTool calls a tool and returns its text and whether it is an error.
+func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, stderr *strings.Builder, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, stderr.String())
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
 }
 
 func TestMCPNoMemory(t *testing.T) {

@@ -7,15 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A model summarizer is shown what the memory holds from older sessions,
@@ -154,27 +151,11 @@ func TestMCPOutdated(t *testing.T) {
 	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "claude/compact.jsonl"))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.Command(binary, "-C", p, "mcp")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
-	}
+	cs, _, stderr := startMCP(ctx, t, p)
 	defer cs.Close()
 	call := func(text string) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "outdated", Arguments: map[string]any{"text": text}})
-		if err != nil {
-			t.Fatalf("outdated: %v\n%s", err, stderr.String())
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String(), res.IsError
+		return callTool(ctx, t, cs, stderr, "outdated", map[string]any{"text": text})
 	}
 	if out, isErr := call("Deploys go out on Mondays"); !isErr || !strings.Contains(out, "no statement of the memory says that") {
 		t.Errorf("a text naming nothing: %v %q", isErr, out)
