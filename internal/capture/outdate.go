@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/consolidate"
@@ -21,7 +22,6 @@ type Outdated struct {
 	Quoted  []string           `json:"quoted"`  // the statements, word for word
 	Items   []model.ItemChange `json:"items,omitempty"`
 	Commit  string             `json:"commit,omitempty"`
-	cp      *memory.Checkpoint
 }
 
 // Errors of Outdate that are the caller's: nothing was written.
@@ -62,12 +62,9 @@ func Outdate(ctx context.Context, m *memory.Memory, text string) (*Outdated, err
 	}
 	var quoted []string
 	add := func(s string) {
-		for _, q := range quoted {
-			if q == s {
-				return
-			}
+		if !slices.Contains(quoted, s) {
+			quoted = append(quoted, s)
 		}
-		quoted = append(quoted, s)
 	}
 	for _, s := range recent.Latest(m, dir, earlierSessions) {
 		for _, p := range s.Digest.Parts {
@@ -126,13 +123,10 @@ func Outdate(ctx context.Context, m *memory.Memory, text string) (*Outdated, err
 		return nil, err
 	}
 	if cp != nil {
-		res.Commit, res.cp = cp.Hash, cp
+		res.Commit = cp.Hash
 	}
 	return res, nil
 }
-
-// Checkpoint is the commit Outdate made, nil if none.
-func (o *Outdated) Checkpoint() *memory.Checkpoint { return o.cp }
 
 // allBullets lists a session's bullets and open items.
 func allBullets(s *recent.Session) []string {
