@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cairn-mem/cairn/internal/capture"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/outdate"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -37,8 +37,8 @@ MCP tool "outdated". Put "--" before a line that starts with "- ".`,
 
 func runOutdated(ctx context.Context, g *globals, text string, asJSON bool) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		res, err := capture.Outdate(ctx, m, text)
-		if errors.Is(err, capture.ErrNoStatement) || errors.Is(err, capture.ErrOwnStatement) {
+		res, err := outdate.Mark(ctx, m, text)
+		if errors.Is(err, outdate.ErrNoStatement) || errors.Is(err, outdate.ErrOwnStatement) {
 			return usageError{err}
 		}
 		if err != nil {

@@ -3,10 +3,10 @@ package consolidate
 import (
 	"context"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/quote"
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // RetireQuoted removes, as writes of b, the core facts, decisions and
@@ -20,7 +20,7 @@ func RetireQuoted(ctx context.Context, m *memory.Memory, quoted []string, b *mem
 	if len(quoted) == 0 {
 		return nil, nil
 	}
-	var keys summarize.Quotes
+	var keys quote.Set
 	for _, q := range quoted {
 		keys.Add(q, 0)
 	}

@@ -1,13 +1,13 @@
 package digest
 
 import (
+	"github.com/cairn-mem/cairn/internal/quote"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
-	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // The parts of a session's summary the pack knows, by the bold headings
@@ -250,8 +250,8 @@ func noResponse(s string) bool {
 
 // Untrue returns the quotes of sums, newest first, each with the index
 // of the newest summary that quotes it.
-func Untrue(sums []*Summary) summarize.Quotes {
-	var q summarize.Quotes
+func Untrue(sums []*Summary) quote.Set {
+	var q quote.Set
 	for k := len(sums) - 1; k >= 0; k-- {
 		for _, u := range sums[k].Untrue {
 			q.Add(u, k)

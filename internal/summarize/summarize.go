@@ -84,13 +84,6 @@ type Request struct {
 	Earlier []string `json:"earlier,omitempty"`
 }
 
-// QuoteKey is what a statement of Request.Earlier and a quote of it
-// under "**No longer true**" share: their words, whatever their case,
-// spacing and closing stop.
-func QuoteKey(s string) string {
-	return strings.ToLower(strings.TrimRight(strings.Join(strings.Fields(s), " "), ".;:!"))
-}
-
 // Kind is the kind of a candidate memory item.
 type Kind string
 

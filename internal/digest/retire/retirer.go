@@ -1,6 +1,7 @@
 package retire
 
 import (
+	"github.com/cairn-mem/cairn/internal/quote"
 	"maps"
 	"slices"
 	"strings"
@@ -16,7 +17,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
-	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // Retirer decides which statements a newer one retires.
@@ -48,7 +48,7 @@ type Retirer struct {
 	// segment they were said in (segments).
 	segs []map[string]int
 	// untrue holds what the sessions quoted as no longer true.
-	untrue summarize.Quotes
+	untrue quote.Set
 }
 
 // New gathers the statements of core items (title and rank) and

@@ -2,12 +2,12 @@ package recent
 
 import (
 	"context"
+	"github.com/cairn-mem/cairn/internal/quote"
 	"sort"
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // statementParts are the parts of a session's summary whose bullets say
@@ -23,7 +23,7 @@ var statementParts = []int{digest.Decisions, digest.Environment, digest.Preferen
 // first, then the titles of core facts, decisions and preferences, the
 // latest first; each once, none a newer session already quoted as no
 // longer true, within max bytes. Texts are as the pack reads them, so
-// that a quote of one names the statement it quotes (summarize.QuoteKey).
+// that a quote of one names the statement it quotes (quote.Key).
 func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int) []string {
 	var out []string
 	seen := make(map[string]bool)
@@ -31,7 +31,7 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int
 	// One statement too long for what is left does not end the list:
 	// shorter ones after it may fit.
 	add := func(s string) bool {
-		k := summarize.QuoteKey(s)
+		k := quote.Key(s)
 		if k == "" || seen[k] || size+len(s) > limit {
 			return size < limit
 		}

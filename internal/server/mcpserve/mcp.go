@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/outdate"
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/server"
 	"github.com/cairn-mem/cairn/watcher"
@@ -621,7 +622,7 @@ type outdatedArgs struct {
 // daemon follows the checkpoint as it follows any other.
 func (s *MCP) outdated(ctx context.Context, _ *mcp.CallToolRequest, a outdatedArgs) (*mcp.CallToolResult, any, error) {
 	s.wmu.Lock()
-	res, err := capture.Outdate(ctx, s.Mem, a.Text)
+	res, err := outdate.Mark(ctx, s.Mem, a.Text)
 	s.wmu.Unlock()
 	if err != nil {
 		return nil, nil, err

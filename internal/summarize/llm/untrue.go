@@ -1,12 +1,12 @@
 package llm
 
 import (
+	"github.com/cairn-mem/cairn/internal/quote"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
-	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // untrueLabel starts the section that names, by number, the statements
@@ -60,7 +60,7 @@ func quoteUntrue(summary string, earlier []string) (string, []string) {
 	out := make([]string, 0, len(lines))
 	byKey := make(map[string]string, len(earlier))
 	for _, e := range earlier {
-		byKey[summarize.QuoteKey(e)] = e
+		byKey[quote.Key(e)] = e
 	}
 	var quoted, all []string
 	in := false
@@ -74,7 +74,7 @@ func quoteUntrue(summary string, earlier []string) (string, []string) {
 		}
 		quoted, in = nil, false
 	}
-	quote := func(e string) {
+	keep := func(e string) {
 		if !slices.Contains(quoted, e) {
 			quoted = append(quoted, e)
 		}
@@ -83,12 +83,12 @@ func quoteUntrue(summary string, earlier []string) (string, []string) {
 		refs := refList.FindAllStringSubmatch(text, -1)
 		for _, m := range refs {
 			for _, n := range numbers(m[1], len(earlier)) {
-				quote(earlier[n-1])
+				keep(earlier[n-1])
 			}
 		}
 		if len(refs) == 0 {
-			if e, ok := byKey[summarize.QuoteKey(text)]; ok {
-				quote(e)
+			if e, ok := byKey[quote.Key(text)]; ok {
+				keep(e)
 			}
 		}
 	}

@@ -1,9 +1,10 @@
-package capture
+package outdate
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/quote"
 	"path"
 	"slices"
 	"strings"
@@ -13,20 +14,23 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
-	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
-// Outdated is what Outdate did.
-type Outdated struct {
+// Result is what Mark did.
+type Result struct {
 	Session string             `json:"session"` // the session whose summary.md quotes them
 	Quoted  []string           `json:"quoted"`  // the statements, word for word
 	Items   []model.ItemChange `json:"items,omitempty"`
 	Commit  string             `json:"commit,omitempty"`
 }
 
-// Errors of Outdate that are the caller's: nothing was written.
+// packSessions is how many sessions a pack shows (recall's
+// maxPackSessions): what Mark may take back.
+const packSessions = 10
+
+// Errors of Mark that are the caller's: nothing was written.
 var (
-	// ErrNoStatement means no statement of the memory says what Outdate
+	// ErrNoStatement means no statement of the memory says what Mark
 	// was given.
 	ErrNoStatement = errors.New("no statement of the memory says that")
 	// ErrOwnStatement means only the session changed last says it: a
@@ -34,7 +38,7 @@ var (
 	ErrOwnStatement = errors.New("only the newest session says that")
 )
 
-// Outdate marks what text names as no longer true: a line of a context
+// Mark marks what text names as no longer true: a line of a context
 // pack as it was shown ("- Decision: …", "- **title**: … (fact, …)", an
 // open item with its "(session …)"), a session's bullet or a core
 // item's title. The statements it names, of the sessions a pack shows
@@ -44,7 +48,7 @@ var (
 // one commit. This is how the agent, a model already reading the pack,
 // or the user takes back what a session said, whatever its wording. A
 // text that names nothing is ErrNoStatement: nothing is guessed.
-func Outdate(ctx context.Context, m *memory.Memory, text string) (*Outdated, error) {
+func Mark(ctx context.Context, m *memory.Memory, text string) (*Result, error) {
 	forms, shortened := statementForms(text)
 	if len(forms) == 0 {
 		return nil, fmt.Errorf("outdate: %w: the text is empty", ErrNoStatement)
@@ -66,7 +70,7 @@ func Outdate(ctx context.Context, m *memory.Memory, text string) (*Outdated, err
 			quoted = append(quoted, s)
 		}
 	}
-	for _, s := range recent.Latest(m, dir, earlierSessions) {
+	for _, s := range recent.Latest(m, dir, packSessions) {
 		for _, p := range s.Digest.Parts {
 			for _, b := range p {
 				if names(forms, shortened, b) {
@@ -100,7 +104,7 @@ func Outdate(ctx context.Context, m *memory.Memory, text string) (*Outdated, err
 		}
 		return nil, fmt.Errorf("outdate: %w: %q (quote a line of the pack, a session's bullet or a core item's title)", ErrNoStatement, mdtext.Cut(strings.TrimSpace(text), 80))
 	}
-	res := &Outdated{Session: id, Quoted: quoted}
+	res := &Result{Session: id, Quoted: quoted}
 	sum := path.Join(dir, model.SummaryFile)
 	var b strings.Builder
 	if !m.StatOK(sum) {
@@ -137,7 +141,7 @@ func allBullets(s *recent.Session) []string {
 	return append(out, s.Digest.Open...)
 }
 
-// statementForms are the keys (summarize.QuoteKey) a statement text may
+// statementForms are the keys (quote.Key) a statement text may
 // be known by once the pack's marks are taken off: its list dash, its
 // label ("Decision: ", "Request (done): "), a core item's bold title
 // and what follows it, its tail in parentheses ("(session 3f1c9a52)",
@@ -165,7 +169,7 @@ func statementForms(text string) (forms []string, shortened bool) {
 		if cut, ok := strings.CutSuffix(f, "…"); ok {
 			f, shortened = cut, true
 		}
-		if k := summarize.QuoteKey(f); k != "" {
+		if k := quote.Key(f); k != "" {
 			keys = append(keys, k)
 		}
 	}
@@ -188,7 +192,7 @@ func tailMark(s string) bool {
 // names reports whether statement is one forms name: the same words,
 // or, when the pack shortened it ("…"), its beginning to a word's end.
 func names(forms []string, shortened bool, statement string) bool {
-	k := summarize.QuoteKey(mdtext.OneLine(statement))
+	k := quote.Key(mdtext.OneLine(statement))
 	for _, f := range forms {
 		if k == f || shortened && len(strings.Fields(f)) >= 4 && strings.HasPrefix(k, f) {
 			return true

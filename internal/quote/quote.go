@@ -1,4 +1,4 @@
-package summarize
+package quote
 
 import (
 	"strings"
@@ -17,12 +17,12 @@ const minQuotedWords = 4
 // shortening of it.
 const minBeginWords = 5
 
-// Quotes are statements quoted as no longer true (Result.Untrue, a
-// summary's "**No longer true**"), each with a number the caller gives
+// Set holds statements quoted as no longer true (summarize.Result.Untrue,
+// a summary's "**No longer true**"), each with a number the caller gives
 // (the index of the newest summary that quotes it). The zero value is
 // empty and ready.
-type Quotes struct {
-	at map[string]int // by QuoteKey, with each sentence of a quote of several
+type Set struct {
+	at map[string]int // by Key, with each sentence of a quote of several
 	// byHead lists the quotes' own keys by their first five words, for
 	// At's beginnings: a lookup reads those that may begin with it, not
 	// all (BenchmarkQuotesAt: a scan of 10,000 quotes cost 31 µs a
@@ -49,7 +49,7 @@ func head(key string) string {
 // Add adds a quote said at k; a smaller k wins (newer). For a quote of
 // several sentences, each of a few words or more is one too ("Done." or
 // "Staging too." says nothing alone).
-func (q *Quotes) Add(quote string, k int) {
+func (q *Set) Add(quote string, k int) {
 	if q.at == nil {
 		q.at, q.byHead = make(map[string]int), make(map[string][]string)
 	}
@@ -58,7 +58,7 @@ func (q *Quotes) Add(quote string, k int) {
 			q.at[key] = k
 		}
 	}
-	key := QuoteKey(quote)
+	key := Key(quote)
 	if key == "" {
 		return
 	}
@@ -71,7 +71,7 @@ func (q *Quotes) Add(quote string, k int) {
 	if xs := prose.Line(quote); len(xs) > 1 {
 		for _, x := range xs {
 			if len(strings.Fields(x)) >= minQuotedWords {
-				set(QuoteKey(x))
+				set(Key(x))
 			}
 		}
 	}
@@ -81,11 +81,11 @@ func (q *Quotes) Add(quote string, k int) {
 // it: said as quoted (a trailing "…" aside), as one sentence of a quote,
 // or, with five words or more, as the beginning of one up to a word's
 // end.
-func (q Quotes) At(s string) (int, bool) {
+func (q Set) At(s string) (int, bool) {
 	if q.at == nil {
 		return 0, false
 	}
-	key := QuoteKey(strings.TrimSuffix(strings.TrimSpace(s), "…"))
+	key := Key(strings.TrimSuffix(strings.TrimSpace(s), "…"))
 	if k, ok := q.at[key]; ok {
 		return k, true
 	}
@@ -105,8 +105,15 @@ func (q Quotes) At(s string) (int, bool) {
 }
 
 // Empty reports whether nothing is quoted.
-func (q Quotes) Empty() bool { return len(q.at) == 0 }
+func (q Set) Empty() bool { return len(q.at) == 0 }
 
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+// Key is what a statement offered to a model (summarize.Request.Earlier)
+// and a quote of it share: their words, whatever their case, spacing and
+// closing stop.
+func Key(s string) string {
+	return strings.ToLower(strings.TrimRight(strings.Join(strings.Fields(s), " "), ".;:!"))
 }

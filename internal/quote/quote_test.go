@@ -1,4 +1,4 @@
-package summarize
+package quote
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // make many.
 func BenchmarkQuotesAt(b *testing.B) {
 	for _, n := range []int{0, 100, 10_000} {
-		var q Quotes
+		var q Set
 		for i := range n {
 			q.Add(fmt.Sprintf("The staging cluster number %d listens on port %d. It was moved there.", i, 8000+i), i%10)
 		}

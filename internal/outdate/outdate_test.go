@@ -1,4 +1,4 @@
-package capture
+package outdate
 
 import (
 	"slices"
