@@ -24,6 +24,6 @@ as you wrote it, uncommitted, and the error names the line at fault.`,
 
 func runEdit(ctx context.Context, g *globals, ref string) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		return ui.EditItem(ctx, g.stdout, m, itemRef(g, m, ref), g.dir, g.getenv)
+		return ui.EditItem(ctx, g.stdout, m, m.ItemRef(g.dir, ref), g.dir, g.getenv)
 	})
 }

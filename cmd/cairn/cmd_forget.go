@@ -23,7 +23,7 @@ func newForgetCommand(g *globals) *cobra.Command {
 
 func runForget(ctx context.Context, g *globals, ref string) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		e, cp, err := m.Forget(ctx, itemRef(g, m, ref))
+		e, cp, err := m.Forget(ctx, m.ItemRef(g.dir, ref))
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -47,15 +46,6 @@ func runOutdated(ctx context.Context, g *globals, text string, asJSON bool) erro
 		if asJSON {
 			return ui.JSON(g.stdout, res)
 		}
-		for _, q := range res.Quoted {
-			fmt.Fprintf(g.stdout, "no longer shown: %s\n", ui.Escape(q))
-		}
-		for _, it := range res.Items {
-			fmt.Fprintf(g.stdout, "retired %s %q (%s)\n", it.Kind, ui.Escape(it.Title), it.Path)
-		}
-		if res.Commit != "" {
-			fmt.Fprintf(g.stdout, "quoted in session %s, checkpoint %s\n", memory.ShortSession(res.Session), ui.Short(res.Commit))
-		}
-		return nil
+		return outdate.WriteText(g.stdout, res, ui.Escape)
 	})
 }

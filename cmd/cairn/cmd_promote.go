@@ -38,7 +38,7 @@ func runPromote(ctx context.Context, g *globals, ref string, force bool) error {
 			return err
 		}
 		defer u.Close()
-		p, err := usermem.Promote(ctx, m, u, itemRef(g, m, ref), force)
+		p, err := usermem.Promote(ctx, m, u, m.ItemRef(g.dir, ref), force)
 		if errors.Is(err, usermem.ErrKind) {
 			return usageError{err}
 		}

@@ -27,7 +27,7 @@ func newShowCommand(g *globals) *cobra.Command {
 
 func runShow(ctx context.Context, g *globals, opts showOptions, ref string) error {
 	return withMemory(ctx, g, func(m *memory.Memory) error {
-		e, err := m.Get(ctx, itemRef(g, m, ref))
+		e, err := m.Get(ctx, m.ItemRef(g.dir, ref))
 		if err != nil {
 			return err
 		}

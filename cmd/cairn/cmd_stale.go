@@ -23,7 +23,7 @@ they were written at, and apart those whose anchors no longer exist.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd.Context(), g, func(m *memory.Memory) error {
 				if confirm != "" {
-					p, err := anchor.Confirm(cmd.Context(), m, itemRef(g, m, confirm))
+					p, err := anchor.Confirm(cmd.Context(), m, m.ItemRef(g.dir, confirm))
 					if err == nil {
 						fmt.Fprintf(g.stdout, "checked %s against the code at HEAD\n", ui.Escape(p))
 					}

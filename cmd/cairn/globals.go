@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/client"
@@ -15,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/cairn-mem/cairn/internal/usermem"
+	"github.com/cairn-mem/cairn/internal/workdir"
 )
 
 // globals are the options, folder, environment and streams every
@@ -34,49 +33,16 @@ type globals struct {
 	settle func(huge func() bool) // process.settle
 }
 
-// resolveDir sets g.dir from -C and the working directory. -C means what
-// it means to git: run as if started in DIR, which may be relative to
-// the working directory.
+// resolveDir sets g.dir from -C and the working directory
+// (workdir.Resolve); a -C that names no folder is a usage error.
 func (g *globals) resolveDir() error {
-	if g.chdir == "" {
-		wd, err := g.getwd()
-		if err != nil {
-			return fmt.Errorf("find the working directory: %w", err)
-		}
-		g.dir = filepath.Clean(wd)
-		return nil
+	dir, err := workdir.Resolve(g.chdir, g.getwd)
+	var de *workdir.DirError
+	if errors.As(err, &de) {
+		return usageError{err}
 	}
-	dir := g.chdir
-	if !filepath.IsAbs(dir) {
-		wd, err := g.getwd()
-		if err != nil {
-			return fmt.Errorf("find the working directory: %w", err)
-		}
-		// The kernel takes a relative -C from the working directory's
-		// real path, not the one $PWD spells with symbolic links.
-		if real, err := filepath.EvalSymlinks(wd); err == nil {
-			wd = real
-		}
-		dir = filepath.Join(wd, dir)
-	}
-	// The folder must exist and be one, and the path the commands see is
-	// its real one, which is what getcwd(3) said after a chdir to it.
-	real, err := filepath.EvalSymlinks(dir)
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
-			err = syscall.ENOTDIR
-		}
-	}
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return usagef("-C %s: %v", g.chdir, &os.PathError{Op: "chdir", Path: g.chdir, Err: err})
-	}
-	g.dir = real
-	return nil
+	g.dir = dir
+	return err
 }
 
 // path makes a path the user gave absolute: relative paths are relative
@@ -148,21 +114,6 @@ func (g *globals) openMemory(ctx context.Context, user bool) (*memory.Memory, er
 	return g.open(ctx)
 }
 
-// itemRef resolves an item reference a user gave: a path (see
-// memory.IsPathRef) is taken from the folder commands work in, as git
-// takes paths; an id stays as it is.
-func itemRef(g *globals, m *memory.Memory, ref string) string {
-	if !memory.IsPathRef(ref) {
-		return ref
-	}
-	p, err := m.PathArg(g.dir, ref)
-	if err != nil {
-		return ref // Get says what is wrong with it
-	}
-	return p
-}
-
-// warn prints a notice on stderr; it does not change the exit code.
 // daemonWait is how long a command waits for the daemon's health answer
 // before it does the work itself: CAIRN_DAEMON_WAIT, for a machine so
 // loaded that a live daemon misses the default; a bad value is said and
@@ -180,4 +131,5 @@ func (g *globals) daemonWait() time.Duration {
 	return d
 }
 
+// warn prints a notice on stderr; it does not change the exit code.
 func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", ui.OneLine(msg)) }

@@ -322,6 +322,20 @@ func (m *Memory) PathArg(base, arg string) (string, error) {
 	return gitpath.Clean(path.Clean(filepath.ToSlash(arg)))
 }
 
+// ItemRef resolves an item reference a user gave: a path (IsPathRef) is
+// taken from base, the folder the user works in, as git takes paths
+// (PathArg); an id stays as it is, and so does a path PathArg refuses,
+// for Get to say what is wrong with it.
+func (m *Memory) ItemRef(base, ref string) string {
+	if !IsPathRef(ref) {
+		return ref
+	}
+	if p, err := m.PathArg(base, ref); err == nil {
+		return p
+	}
+	return ref
+}
+
 // Store returns the repository underneath, for the FUSE view, which reads
 // commits, trees and blobs through fsview.History, and for tests. Every
 // other caller goes through Memory's methods.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cairn-mem/cairn/internal/quote"
+	"io"
 	"path"
 	"slices"
 	"strings"
@@ -199,4 +200,21 @@ func names(forms []string, shortened bool, statement string) bool {
 		}
 	}
 	return false
+}
+
+// WriteText writes what Mark did for a person, a line each; esc makes a
+// memory's text safe for a terminal.
+func WriteText(w io.Writer, res *Result, esc func(string) string) error {
+	var b strings.Builder
+	for _, q := range res.Quoted {
+		fmt.Fprintf(&b, "no longer shown: %s\n", esc(q))
+	}
+	for _, it := range res.Items {
+		fmt.Fprintf(&b, "retired %s %q (%s)\n", it.Kind, esc(it.Title), it.Path)
+	}
+	if res.Commit != "" {
+		fmt.Fprintf(&b, "quoted in session %s, checkpoint %.10s\n", memory.ShortSession(res.Session), res.Commit)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
