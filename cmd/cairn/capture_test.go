@@ -240,6 +240,22 @@ func TestSecretsNeverCommitted(t *testing.T) {
 	}
 }
 
+// useModel points project p's summaries at the OpenAI-compatible server
+// at url (model "tiny", more summarize settings in extra) and commits it.
+func useModel(t *testing.T, p, url, extra string) {
+	t.Helper()
+	cfg := filepath.Join(p, ".cairn", "cairn.yaml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, fmt.Sprintf("\nsummarize:\n  provider: openai\n  base_url: %s\n  model: tiny\n%s", url, extra)...)
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, p, "checkpoint", "-m", "use a local model")
+}
+
 // A summarizer that fails (HTTP 500) gives way to the built-in one.
 func TestSummarizerFallback(t *testing.T) {
 	t.Parallel()
@@ -261,11 +277,7 @@ func TestSummarizerFallback(t *testing.T) {
 		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusInternalServerError)
 	}))
 	defer srv.Close()
-	cfg := filepath.Join(p, ".cairn", "cairn.yaml")
-	b, _ := os.ReadFile(cfg)
-	b = append(b, fmt.Sprintf("\nsummarize:\n  provider: openai\n  base_url: %s\n  model: tiny\n  attempts: 2\n  backoff: 10ms\n", srv.URL)...)
-	os.WriteFile(cfg, b, 0o644)
-	ok(t, p, "checkpoint", "-m", "use a local model")
+	useModel(t, p, srv.URL, "  attempts: 2\n  backoff: 10ms\n")
 	out := ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"))
 	if !strings.Contains(out, "1 summary (built-in summarizer:") || !strings.Contains(out, "500") {
 		t.Errorf("ingest: %s", out)

@@ -46,11 +46,7 @@ func TestMetricsNoMemoryText(t *testing.T) {
 		})
 	}))
 	defer srv.Close()
-	cfg := filepath.Join(mem, "cairn.yaml")
-	b, _ := os.ReadFile(cfg)
-	b = append(b, fmt.Sprintf("\nsummarize:\n  provider: openai\n  base_url: %s\n  model: tiny\n", srv.URL)...)
-	os.WriteFile(cfg, b, 0o644)
-	ok(t, p, "checkpoint", "-m", "use a model")
+	useModel(t, p, srv.URL, "")
 
 	// A transcript, ingested whole: a capture and a summary.
 	id := "5e6f7a8b-0000-4000-8000-00000000cafe"

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -65,16 +64,7 @@ func TestModelSaysWhatNoLongerHolds(t *testing.T) {
 		})
 	}))
 	defer srv.Close()
-	cfg := filepath.Join(p, ".cairn", "cairn.yaml")
-	b, err := os.ReadFile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = append(b, fmt.Sprintf("\nsummarize:\n  provider: openai\n  base_url: %s\n  model: tiny\n", srv.URL)...)
-	if err := os.WriteFile(cfg, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ok(t, p, "checkpoint", "-m", "use a local model")
+	useModel(t, p, srv.URL, "")
 
 	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"))
 	if pack := ok(t, p, "context"); !strings.Contains(pack, "every Monday") {
@@ -101,15 +91,23 @@ func TestModelSaysWhatNoLongerHolds(t *testing.T) {
 	checkGit(t, p)
 }
 
+// twoSessions is a project whose memory holds two ingested sessions:
+// 3f1c9a52 (a flaky test fixed), then c4d7e9f1 (backoff), the newest.
+func twoSessions(t *testing.T) string {
+	t.Helper()
+	p := project(t)
+	ok(t, p, "init")
+	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "claude/compact.jsonl"))
+	return p
+}
+
 // cairn outdated takes back an older session's statement given as the
 // pack showed it, and the core item cut from it; what names nothing, or
 // the newest session's own statement, is a usage error that changes
 // nothing.
 func TestOutdated(t *testing.T) {
 	t.Parallel()
-	p := project(t)
-	ok(t, p, "init")
-	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "claude/compact.jsonl"))
+	p := twoSessions(t)
 	const line = "- Decision: The test slept a fixed 10ms and raced with the worker goroutine; it now waits on `q.Done()` with a 5s timeout."
 	if pack := ok(t, p, "context"); !strings.Contains(pack, line+"\n") {
 		t.Fatalf("the pack lacks the older session's decision:\n%s", pack)
@@ -146,9 +144,7 @@ func TestOutdated(t *testing.T) {
 // Claude Code calls it; a line that names nothing is a tool error.
 func TestMCPOutdated(t *testing.T) {
 	t.Parallel()
-	p := project(t)
-	ok(t, p, "init")
-	ok(t, p, "ingest", filepath.Join(transcripts, "claude/basic.jsonl"), filepath.Join(transcripts, "claude/compact.jsonl"))
+	p := twoSessions(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cs, _, stderr := startMCP(ctx, t, p)
