@@ -828,14 +828,13 @@ func openGroup(sessions []*recent.Session, v *open.Vocab) *group {
 	g := &group{sec: secOpen}
 	var kept []map[string]bool
 	sums := recent.Digests(sessions)
-	untrue := digest.Untrue(sums)
 	for k, s := range sessions {
 		for i, o := range s.Digest.Open {
 			d := v.Distinct(o)
 			if len(d) == 0 || v.ClosedLater(o, d, sums, k) {
 				continue
 			}
-			if at, ok := untrue.At(o); ok && at < k {
+			if v.Quoted(o, k) {
 				continue // a newer session said it no longer holds
 			}
 			// The same item said twice shares most of its words; two
@@ -956,7 +955,6 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 		g.add(narrative-0.02-0.001*float64(i), l)
 	}
 	older := recent.Digests(newer)
-	untrue := digest.Untrue(older)
 	replaced := recent.ReplacedBy(newer)
 	// A bullet that another bullet of the session holds (an outcome that
 	// is also a decision, a fact filed under two kinds) is shown once:
@@ -1016,7 +1014,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			continue
 		}
 		for i, b := range bullets {
-			if _, ok := untrue.At(b); ok {
+			if v.Quoted(b, k) {
 				continue // a newer session said it no longer holds
 			}
 			if p == digest.Request && k > 0 && !s.Current {

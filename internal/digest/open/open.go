@@ -1,6 +1,7 @@
 package open
 
 import (
+	"github.com/cairn-mem/cairn/internal/quote"
 	"math"
 	"path"
 	"slices"
@@ -186,6 +187,16 @@ type Vocab struct {
 	df   map[string]int
 	n    int
 	read map[*digest.Summary]*reading
+	// quoted is what the summaries quote as no longer true, by the
+	// newest that does (digest.Untrue).
+	quoted quote.Set
+}
+
+// Quoted reports whether a summary newer than the k-th, of those v was
+// made of (newest first), quotes s as no longer true.
+func (v *Vocab) Quoted(s string, k int) bool {
+	at, ok := v.quoted.At(s)
+	return ok && at < k
 }
 
 // reading is what a Vocab read of one summary, each part once asked.
@@ -204,7 +215,7 @@ type reading struct {
 
 // NewVocab counts the keys of the sessions' summaries.
 func NewVocab(sums []*digest.Summary) *Vocab {
-	v := &Vocab{df: make(map[string]int), n: len(sums), read: make(map[*digest.Summary]*reading)}
+	v := &Vocab{df: make(map[string]int), n: len(sums), read: make(map[*digest.Summary]*reading), quoted: digest.Untrue(sums)}
 	for _, d := range sums {
 		for k := range allKeys(d) {
 			v.df[k]++
