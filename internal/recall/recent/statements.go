@@ -41,11 +41,16 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int
 		return size < limit
 	}
 	sessions := Latest(m, skip, n)
+	quoted := digest.Untrue(Digests(sessions))
+	// taken back by the i-th session's own quotes or a newer one's
+	takenBack := func(s string, i int) bool {
+		at, ok := quoted.At(s)
+		return ok && at <= i
+	}
 	for i, s := range sessions {
-		untrue := digest.Untrue(Digests(sessions[:i+1])) // its own quotes and the newer ones'
 		for _, p := range statementParts {
 			for _, b := range s.Digest.Parts[p] {
-				if _, ok := untrue.At(b); ok {
+				if takenBack(b, i) {
 					continue
 				}
 				if !add(b) {
@@ -54,7 +59,7 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int
 			}
 		}
 		for _, o := range s.Digest.Open {
-			if _, ok := untrue.At(o); !ok && !add(o) {
+			if !takenBack(o, i) && !add(o) {
 				return out
 			}
 		}
