@@ -91,6 +91,12 @@ type Summary struct {
 	// summarizer names them, or a user editing summary.md by hand. They
 	// are never shown; the pack retires what they quote.
 	Untrue []string
+	// NewerUntrue holds the quotes of newer sessions that have nothing
+	// else to show (an `outdated` call right after /clear, in a session
+	// that ended without a summary): recent.Latest lists no such session
+	// and moves its quotes here, where they count as said by the session
+	// just newer than this one.
+	NewerUntrue []string
 }
 
 // untrue is partOf's answer for "**No longer true**", which is no part:
@@ -249,12 +255,16 @@ func noResponse(s string) bool {
 }
 
 // Untrue returns the quotes of sums, newest first, each with the index
-// of the newest summary that quotes it.
+// of the newest summary that quotes it; a summary's NewerUntrue count as
+// the one's before it (-1 for the first's).
 func Untrue(sums []*Summary) quote.Set {
 	var q quote.Set
 	for k := len(sums) - 1; k >= 0; k-- {
 		for _, u := range sums[k].Untrue {
 			q.Add(u, k)
+		}
+		for _, u := range sums[k].NewerUntrue {
+			q.Add(u, k-1)
 		}
 	}
 	return q

@@ -54,3 +54,53 @@ func TestPackUntrue(t *testing.T) {
 		}
 	}
 }
+
+// A session with nothing else to show (an `outdated` call right after
+// /clear) takes no place in the pack, but what it quotes is taken back
+// from the sessions older than it, not from a newer one that says it
+// again.
+func TestPackUntrueWithoutSubstance(t *testing.T) {
+	m, _ := newTestMemory(t)
+	const (
+		monday  = "Deploys go out every Monday morning from the release branch."
+		imports = "Imports run nightly at 02:00 from the SFTP drop."
+	)
+	sessions := []struct{ id, summary string }{
+		{"0ld00000-0001", "## Segment 1\n\n**Request**\n- Write the deploy runbook.\n\n**Decisions**\n- " + monday + "\n\n**Environment**\n- " + imports + "\n- The runbook is in docs/deploy.md.\n"},
+		{"c1ea0000-0002", "**No longer true**\n- " + monday + "\n- " + imports + "\n"},
+		{"new00000-0003", "## Segment 1\n\n**Request**\n- Check the SFTP drop.\n\n**Outcome**\n- " + imports + "\n"},
+	}
+	files := map[string]string{}
+	for i, s := range sessions {
+		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, i+1)
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
+	}
+	writeFiles(t, m, files)
+	base := time.Now().Add(-time.Hour)
+	for i, s := range sessions {
+		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
+	}
+	for _, newest := range []int{2, 1} { // the quotes between two sessions, then newest of all
+		if newest == 1 {
+			chtimes(t, m, "sessions/"+sessions[2].id, base.Add(-time.Minute))
+		}
+		p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gone := range []string{"every Monday", "No longer true", "c1ea0000"} {
+			if strings.Contains(p.Text, gone) {
+				t.Errorf("newest %s: the pack shows %q:\n%s", sessions[newest].id, gone, p.Text)
+			}
+		}
+		stays := []string{"docs/deploy.md"}
+		if newest == 2 {
+			stays = append(stays, imports)
+		}
+		for _, s := range stays {
+			if !strings.Contains(p.Text, s) {
+				t.Errorf("newest %s: the pack lacks %q:\n%s", sessions[newest].id, s, p.Text)
+			}
+		}
+	}
+}

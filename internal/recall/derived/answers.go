@@ -373,7 +373,7 @@ func retirerKey(core []retire.Statement, sums []*digest.Summary) [sha256.Size]by
 	}
 	num(len(sums))
 	for _, d := range sums {
-		for _, bullets := range append(d.Parts[:], d.Open, d.Untrue) {
+		for _, bullets := range append(d.Parts[:], d.Open, d.Untrue, d.NewerUntrue) {
 			num(len(bullets))
 			for _, x := range bullets {
 				str(x)

@@ -47,9 +47,13 @@ const maxScanSessions = 60
 
 // Latest returns up to n sessions of sessions/ with substance
 // (a summary saying what was asked or done, or enough turns not yet
-// summarised), the one changed last first, leaving out skip.
+// summarised), the one changed last first, leaving out skip. What a
+// session without substance quotes as no longer true still holds: it
+// goes to the next session listed, as quoted by a newer one
+// (digest.Summary.NewerUntrue).
 func Latest(m *memory.Memory, skip string, n int) []*Session {
 	var out []*Session
+	var quotes []string
 	for i, dir := range folders(m) {
 		if len(out) == n || i == maxScanSessions {
 			break
@@ -57,8 +61,15 @@ func Latest(m *memory.Memory, skip string, n int) []*Session {
 		if dir == skip {
 			continue
 		}
-		if s := Load(m, dir); s != nil && s.Substantial() {
+		s := Load(m, dir)
+		switch {
+		case s == nil:
+		case s.Substantial():
+			s.Digest.NewerUntrue = append(s.Digest.NewerUntrue, quotes...)
+			quotes = nil
 			out = append(out, s)
+		default:
+			quotes = append(quotes, s.Digest.Untrue...)
 		}
 	}
 	return out
