@@ -7,15 +7,17 @@
 # the file. The memory is CAIRN_DIR, else the nearest .cairn at or above
 # CLAUDE_PROJECT_DIR (or the current folder). Without one it does nothing.
 #
-# The payload is written to a hidden temporary name inside the inbox and
-# renamed, so the queue never sees half a file: hook-<n>-<pid>.json, where
-# n is a 19-digit sequence number kept in .state/hook-seq and seeded from
-# the clock (the queue orders payloads by modification time; the name is
-# unique and breaks ties).
+# The payload is written in place as hook-<n>-<pid>.json, where n is a
+# 19-digit sequence number kept in .state/hook-seq and seeded from the
+# clock (the queue orders payloads by modification time; the name is
+# unique and breaks ties). The queue takes such a file once it holds a
+# whole JSON document, which no part of one is, and removes one cut short
+# after a minute.
 #
-# Every process counts (hooks run at each tool call): on the common path
-# this script starts one, cat, and ends by becoming mv (exec); the rest are
-# shell builtins. date runs only when the sequence is missing or unreadable.
+# Every program counts (hooks run at each tool call): on the common path
+# this script starts one, cat; the rest are shell builtins. date runs only
+# when the sequence is missing or unreadable. A temporary name and mv, as
+# before, cost a second program: 4-5 ms of every hook.
 
 # Payloads hold prompts and tool output before redaction: only this user
 # may read them.
@@ -80,17 +82,15 @@ esac
 # made the hook slower than with date on a busy disk (ext4's auto_da_alloc
 # starts writing back a file replaced by truncation when it is closed).
 [ ! -d "$mem/.state" ] || printf '%s\n' "$n" 2>/dev/null 1<>"$seq"
-tmp=$inbox/.hook-$n-$$.tmp
+f=$inbox/hook-$n-$$.json
 
-if cat >"$tmp" 2>/dev/null; then
-	if [ ! -s "$tmp" ]; then
-		rm -f "$tmp"
-		exit 0 # nothing on stdin: nothing to capture
-	fi
-	# The last process: mv becomes this one. Should the rename fail, the
-	# queue's sweep renames a complete temporary file after a minute.
-	exec mv -f "$tmp" "$inbox/hook-$n-$$.json" 2>/dev/null
+# Not exec: a failed write must still end in exit 0 and a line on stderr
+# (an exit status of 2 would block the agent), and the file it cut short
+# goes.
+if cat >"$f" 2>/dev/null; then
+	[ -s "$f" ] || rm -f "$f" # nothing on stdin: nothing to capture
+	exit 0
 fi
-rm -f "$tmp" 2>/dev/null
+rm -f "$f" 2>/dev/null
 echo "cairn: could not write this hook's event to $inbox (disk full or read-only?); it is not captured. Run cairn doctor." >&2
 exit 0

@@ -83,14 +83,18 @@
 // Anyone may drop a file into the inbox: a hook, a script, a person. Files
 // whose names start with "." are ignored, so a writer should write a
 // hidden temporary name and rename it; a file named <ULID>.json holding a
-// valid job is taken at once, and so is a file under a name that writers
-// only ever give by rename (QueueOptions.Renamed: the capture hook's
-// hook-<time>-<pid>.json); any other file is taken once it has been
-// unchanged for QueueOptions.Settle (2 s), so that a slow writer can
-// finish. A writer killed between its write and its rename leaves its
-// temporary file: Sweep renames it when it holds a whole document and
-// removes it when it is empty or cut short (QueueOptions.Staged). Claim
-// then looks at a file's bytes:
+// valid job is taken at once, and so is a file under a name writers give
+// one JSON document (QueueOptions.Document: the capture hook's
+// hook-<time>-<pid>.json) once it holds the whole document: a prefix of a
+// JSON object or array is never one, so the capture hook writes its
+// payload in place and spares a rename, a program started at every tool
+// call. Such a file cut short waits a minute for its writer, and is then
+// taken as any other (an empty one is removed). Any other file is taken once it has been unchanged for
+// QueueOptions.Settle (2 s), so that a slow writer can finish. A writer
+// killed between its write and its rename leaves its temporary file:
+// Sweep renames it when it holds a whole document and removes it when it
+// is empty or cut short (QueueOptions.Staged). Claim then looks at a
+// file's bytes:
 //
 //   - one JSON object with a "kind": a job. It gets a new id, its "origin"
 //     is its inbox name, its attempts start at 0. An invalid one (bad field,

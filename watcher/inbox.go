@@ -124,6 +124,18 @@ func (q *Queue) adopt(name string, now time.Time) (*Job, error) {
 	if err != nil {
 		return nil, q.reject(name, id, "cannot read it: "+err.Error(), now)
 	}
+	if q.isDocument(name) {
+		if now.Before(q.documentDue(data, full, fi.ModTime())) {
+			return nil, errSkip // its writer may still be writing
+		}
+		if full && len(bytes.TrimSpace(data)) == 0 {
+			// Its writer wrote nothing: nothing to capture. One cut
+			// short goes to failed/ with the reason, as any bad drop.
+			if err := os.Remove(src); err == nil || errors.Is(err, fs.ErrNotExist) {
+				return nil, errSkip
+			}
+		}
+	}
 	dj, c, reason := classify(data, full)
 	if c == classReject {
 		return nil, q.reject(name, id, reason, now)

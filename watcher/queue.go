@@ -90,11 +90,15 @@ type QueueOptions struct {
 	// Claim sent straight to failed/ (its record, with the reason in
 	// LastError), so that a run of Claims can count it as a failure.
 	OnReject func(j *Job)
-	// Renamed, if set, reports whether an inbox name is one that writers
-	// only ever give a file by renaming it there once complete (such as
-	// the capture hook's hook-<time>-<pid>.json): such a file is taken at
-	// once, without Settle.
-	Renamed func(name string) bool
+	// Document, if set, reports whether an inbox name is one that writers
+	// give one JSON document (the capture hook's hook-<time>-<pid>.json),
+	// written there in place or renamed there once complete: such a file
+	// is taken as soon as it holds the whole document, without Settle. One
+	// cut short waits a minute, as its writer may still be writing, and is
+	// then taken as any other file (to failed/, with the reason; empty, it
+	// is removed); one too large to read whole (MaxJobSize) settles as any
+	// other.
+	Document func(name string) bool
 	// Staged, if set, reports whether a hidden inbox name is a writer's
 	// temporary file, and the name the writer renames it to once written
 	// (".hook-1-2.tmp" → "hook-1-2.json"). Sweep cleans up those whose
@@ -114,7 +118,7 @@ type Queue struct {
 	settle       time.Duration
 	now          func() time.Time
 	onReject     func(*Job)
-	renamed      func(string) bool
+	document     func(string) bool
 	staged       func(string) (string, bool)
 	entropy      io.Reader
 
@@ -153,7 +157,7 @@ func OpenQueue(inbox, root string, opts QueueOptions) (*Queue, error) {
 		settle:       opts.Settle,
 		now:          opts.Now,
 		onReject:     opts.OnReject,
-		renamed:      opts.Renamed,
+		document:     opts.Document,
 		staged:       opts.Staged,
 		entropy:      &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)},
 		held:         map[string]time.Time{},
@@ -301,13 +305,33 @@ func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 	return nil, ErrEmpty
 }
 
-// settled reports whether the dropped file e may be taken: it came by a
-// rename, or it has not changed for the settle time.
+// settled reports whether the dropped file e may be taken: it is a
+// document, which adopt takes once whole (documentDue), or it has not
+// changed for the settle time.
 func (q *Queue) settled(e entry, now time.Time) bool {
-	if q.renamed != nil && q.renamed(e.name) {
+	if q.isDocument(e.name) {
 		return true
 	}
 	return q.settle <= 0 || now.Sub(e.mod) >= q.settle
+}
+
+func (q *Queue) isDocument(name string) bool {
+	return q.document != nil && q.document(name)
+}
+
+// documentDue is when a file under a Document name, of content data
+// (full: read whole) and modified at mod, may be taken: at once when it
+// holds a whole JSON document; once settled when it is too large to
+// tell; else after minTempAge, when its writer is surely done or gone.
+func (q *Queue) documentDue(data []byte, full bool, mod time.Time) time.Time {
+	switch {
+	case full && !cutShort(data):
+		return time.Time{}
+	case !full:
+		return mod.Add(q.settle)
+	default:
+		return mod.Add(minTempAge)
+	}
 }
 
 // take claims the pending job file name.

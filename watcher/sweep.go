@@ -155,6 +155,14 @@ func (q *Queue) Waiting(ctx context.Context) ([]Wait, error) {
 				continue
 			}
 		}
+		if q.isDocument(e.name) {
+			if data, full, err := readHead(filepath.Join(q.inbox, e.name), MaxJobSize); err == nil {
+				if due := q.documentDue(data, full, e.mod); now.Before(due) {
+					out = append(out, Wait{Job: e.name, Kind: KindInboxFile, Reason: WaitSettle, Until: due})
+				}
+			}
+			continue
+		}
 		if !q.settled(e, now) {
 			out = append(out, Wait{Job: e.name, Kind: KindInboxFile, Reason: WaitSettle, Until: e.mod.Add(q.settle)})
 		}

@@ -3,6 +3,7 @@ package watcher
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,11 +13,11 @@ import (
 )
 
 // hookNames are the capture hook's: hook-<digits>-<digits>.json, written
-// as .hook-<digits>-<digits>.tmp first.
+// in place, or as .hook-<digits>-<digits>.tmp first by older scripts.
 func hookNames() QueueOptions {
 	return QueueOptions{
-		Settle:  time.Hour,
-		Renamed: func(name string) bool { return strings.HasPrefix(name, "hook-") && strings.HasSuffix(name, ".json") },
+		Settle:   time.Hour,
+		Document: func(name string) bool { return strings.HasPrefix(name, "hook-") && strings.HasSuffix(name, ".json") },
 		Staged: func(name string) (string, bool) {
 			stem, ok := strings.CutPrefix(name, ".hook-")
 			if !ok {
@@ -28,9 +29,9 @@ func hookNames() QueueOptions {
 	}
 }
 
-// TestRenamedTakenAtOnce: a file under a name that only ever arrives by
-// rename is taken at once; one written in place still settles.
-func TestRenamedTakenAtOnce(t *testing.T) {
+// TestDocumentTakenAtOnce: a whole hook payload is taken at once; a file
+// under another name written in place still settles.
+func TestDocumentTakenAtOnce(t *testing.T) {
 	q, _ := testQueue(t, hookNames())
 	drop(t, q, "notes.md", "being written")
 	drop(t, q, "hook-1700000000000000000-42.json", `{"hook_event_name":"Stop"}`)
@@ -48,6 +49,71 @@ func TestRenamedTakenAtOnce(t *testing.T) {
 	}
 	if !strings.Contains(ws[0].String(), "notes.md: written in place") {
 		t.Errorf("%q", ws[0].String())
+	}
+}
+
+// TestDocumentWrittenInPlace: a hook payload written in place is taken
+// the moment it is whole, not while its writer is still writing; one cut
+// short goes to failed/ once its writer is surely gone, one empty is
+// removed, and one too large to read whole settles as any other file.
+func TestDocumentWrittenInPlace(t *testing.T) {
+	c := newClock()
+	opts := hookNames()
+	opts.Now, opts.Settle = c.Now, 2*time.Second
+	q, _ := testQueue(t, opts)
+	const name = "hook-1700000000000000000-42.json"
+	p := drop(t, q, name, `{"hook_event_name":"Stop","last_assistant`)
+	touch := func(p string) {
+		t.Helper()
+		if err := os.Chtimes(p, c.Now(), c.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	touch(p)
+	wantEmpty(t, q)
+	ws, err := q.Waiting(context.Background())
+	if err != nil || len(ws) != 1 || ws[0].Job != name || ws[0].Reason != WaitSettle || !ws[0].Until.Equal(c.Now().Add(minTempAge)) {
+		t.Fatalf("Waiting = %+v, %v", ws, err)
+	}
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`_message":"Done."}`)
+	f.Close()
+	touch(p)
+	if j := claim(t, q); j.Origin != name {
+		t.Fatalf("claimed %+v", j)
+	}
+	if ws, err := q.Waiting(context.Background()); err != nil || len(ws) != 1 || ws[0].Reason != WaitClaimed {
+		t.Fatalf("Waiting = %+v, %v", ws, err)
+	}
+
+	cut := drop(t, q, "hook-1700000000000000001-43.json", `{"hook_event_name":"Sto`)
+	empty := drop(t, q, "hook-1700000000000000002-44.json", "")
+	big := drop(t, q, "hook-1700000000000000003-45.json", `{"tool_response":"`+strings.Repeat("x", MaxJobSize)+`"}`)
+	for _, p := range []string{cut, empty, big} {
+		touch(p)
+	}
+	wantEmpty(t, q)
+	c.Add(opts.Settle)
+	if j := claim(t, q); j.Origin != filepath.Base(big) {
+		t.Fatalf("claimed %+v", j)
+	}
+	wantEmpty(t, q)
+	c.Add(minTempAge)
+	wantEmpty(t, q)
+	for _, p := range []string{cut, empty} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is left: %v", filepath.Base(p), err)
+		}
+	}
+	failed, _ := os.ReadDir(q.Dir(Failed))
+	if len(failed) != 1 {
+		t.Fatalf("failed/ holds %d", len(failed))
+	}
+	if j, err := q.readJob(q.Dir(Failed), failed[0].Name()); err != nil || j.Origin != filepath.Base(cut) || !strings.Contains(j.LastError, "invalid JSON") {
+		t.Errorf("failed: %+v, %v", j, err)
 	}
 }
 

@@ -23,11 +23,12 @@ const JobHook = "hook"
 
 // Queue opens the memory's job queue: pending jobs in <memory>/inbox (also
 // the drop folder), the others under .state/queue.
-// The capture hook's payloads (hooks/capture.sh, cairn hook) arrive by
-// rename, complete, and are taken at once.
+// The capture hook's payloads (hooks/capture.sh writes them in place,
+// cairn hook and older scripts rename them there) are taken as soon as
+// they are whole.
 func Queue(m *memory.Memory, opts watcher.QueueOptions) (*watcher.Queue, error) {
-	if opts.Renamed == nil {
-		opts.Renamed = HookFileName
+	if opts.Document == nil {
+		opts.Document = HookFileName
 	}
 	if opts.Staged == nil {
 		opts.Staged = stagedHookFile
@@ -36,8 +37,7 @@ func Queue(m *memory.Memory, opts watcher.QueueOptions) (*watcher.Queue, error) 
 }
 
 // HookFileName reports whether name is one the capture hook gives a
-// payload in the inbox, hook-<nanoseconds>-<pid>.json, which it only ever
-// does by renaming a complete file.
+// payload in the inbox, hook-<nanoseconds>-<pid>.json: one JSON document.
 func HookFileName(name string) bool {
 	stem, ok := strings.CutPrefix(name, "hook-")
 	if !ok {
