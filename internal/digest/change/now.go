@@ -18,29 +18,54 @@ import (
 // since a change ("the Java rewrite now builds with Gradle").
 func SaysNow(s string) bool { return nowWord.MatchString(s) }
 
-// Siblings reports whether newer text n, in a clause that says "now" or
-// announces a change, names a sibling of one of x's code tokens (the
+// SiblingText is what a newer text says of sibling values, read once
+// (ReadSiblings) for all the older texts it is asked of (Of): a pack asks
+// it of every pair, a seventh of a pack's time when each read it again.
+type SiblingText struct {
+	text    string
+	clauses []siblingClause // those that say "now" or announce a change
+	moved   bool            // hostMoved
+	tokens  []string        // siblingTokens of the whole text, when moved
+}
+
+type siblingClause struct {
+	text   string
+	tokens []string
+}
+
+// ReadSiblings reads newer text n for Of.
+func ReadSiblings(n string) *SiblingText {
+	st := &SiblingText{text: n}
+	for _, c := range clausePart.Split(n, -1) {
+		if nowWord.MatchString(c) || Of(c) != nil {
+			st.clauses = append(st.clauses, siblingClause{c, siblingTokens(c)})
+		}
+	}
+	if st.moved = hostMoved.MatchString(n); st.moved {
+		st.tokens = siblingTokens(n)
+	}
+	return st
+}
+
+// Of reports whether the newer text st read, in a clause that says "now"
+// or announces a change, names a sibling of one of x's code tokens (the
 // same up to its last dot or slash, another last part: chrome.storage.sync
 // and chrome.storage.local) and not x's token itself, and that clause
 // shares a word with x. The clause is short: a word it shares is its
 // subject, however common in the memory ("clips", in a clipping
 // extension's).
-func Siblings(x, n string) bool {
+func (st *SiblingText) Of(x string) bool {
 	xt := siblingTokens(x)
 	if len(xt) == 0 {
 		return false
 	}
-	for _, c := range clausePart.Split(n, -1) {
-		if !nowWord.MatchString(c) && Of(c) == nil {
-			continue
-		}
-		ct := siblingTokens(c)
+	for _, c := range st.clauses {
 		for _, a := range xt {
-			if slices.Contains(ct, a) || numbered.MatchString(a) {
+			if slices.Contains(c.tokens, a) || numbered.MatchString(a) {
 				continue // a numbered host only by a move (below)
 			}
-			for _, b := range ct {
-				if sibling(a, b) && sharesKeys(x, c, anyKey, 1) {
+			for _, b := range c.tokens {
+				if sibling(a, b) && sharesKeys(x, c.text, anyKey, 1) {
 					return true
 				}
 			}
@@ -48,22 +73,18 @@ func Siblings(x, n string) bool {
 	}
 	// A numbered host is named apart from the move it is part of: "Icecast
 	// moved to the new VPS, stream2.radiofluss.at, last night".
-	var nt []string
 	for _, a := range xt {
 		if !numbered.MatchString(a) {
 			continue
 		}
-		if nt == nil {
-			if !hostMoved.MatchString(n) {
-				return false // "node2 now runs Postgres too" adds a host
-			}
-			nt = siblingTokens(n)
+		if !st.moved {
+			return false // "node2 now runs Postgres too" adds a host
 		}
-		if slices.Contains(nt, a) {
+		if slices.Contains(st.tokens, a) {
 			continue
 		}
-		for _, b := range nt {
-			if sibling(a, b) && sharesKeys(x, n, anyKey, 2) {
+		for _, b := range st.tokens {
+			if sibling(a, b) && sharesKeys(x, st.text, anyKey, 2) {
 				return true // "Icecast … on our VPS stream1": icecast, vps
 			}
 		}
@@ -147,7 +168,7 @@ func sharesKeys(a, b string, shared func(k string) bool, n int) bool {
 func anyKey(string) bool { return true }
 
 // HasSiblingTokens reports whether s names a code token with a parent,
-// which Siblings may find another child of.
+// which SiblingText.Of may find another child of.
 func HasSiblingTokens(s string) bool { return len(siblingTokens(s)) > 0 }
 
 // NowIs reads "the publisher is quill-lang now" (or "… is now

@@ -13,8 +13,8 @@ func TestSiblings(t *testing.T) {
 		{"Config lives in config/app.yaml.", "Config lives in config/app.toml, see the docs.", false}, // no change said
 		{"Config lives in config/app.yaml.", "Config is in config/app.toml now.", true},
 	} {
-		if got := Siblings(tc.x, tc.n); got != tc.want {
-			t.Errorf("Siblings(%q, %q) = %v, want %v", tc.x, tc.n, got, tc.want)
+		if got := ReadSiblings(tc.n).Of(tc.x); got != tc.want {
+			t.Errorf("ReadSiblings(%q).Of(%q) = %v, want %v", tc.n, tc.x, got, tc.want)
 		}
 	}
 }

@@ -190,6 +190,20 @@ type Vocab struct {
 	// quoted is what the summaries quote as no longer true, by the
 	// newest that does (digest.Untrue).
 	quoted quote.Set
+	// todo holds IsTodo's answers: a pack asks it of the same sentences
+	// for each newer session, a quarter of a pack's time when it did not
+	// remember them.
+	todo map[string]bool
+}
+
+// IsTodo is open.IsTodo, each sentence read once a pack.
+func (v *Vocab) IsTodo(s string) bool {
+	t, ok := v.todo[s]
+	if !ok {
+		t = IsTodo(s)
+		v.todo[s] = t
+	}
+	return t
 }
 
 // Quoted reports whether a summary newer than the k-th, of those v was
@@ -215,7 +229,7 @@ type reading struct {
 
 // NewVocab counts the keys of the sessions' summaries.
 func NewVocab(sums []*digest.Summary) *Vocab {
-	v := &Vocab{df: make(map[string]int), n: len(sums), read: make(map[*digest.Summary]*reading), quoted: digest.Untrue(sums)}
+	v := &Vocab{df: make(map[string]int), n: len(sums), read: make(map[*digest.Summary]*reading), quoted: digest.Untrue(sums), todo: make(map[string]bool)}
 	for _, d := range sums {
 		for k := range allKeys(d) {
 			v.df[k]++
@@ -346,7 +360,7 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 			}
 			for _, b := range bullets {
 				for _, x := range digest.Sentences(b) {
-					if p == digest.Request || !IsTodo(x) {
+					if p == digest.Request || !v.IsTodo(x) {
 						for k := range named(x) {
 							r.mentions[k] = true
 						}
@@ -389,11 +403,20 @@ func bare(c string) bool {
 // still need a DST test"), what follows it explains the to-do and goes
 // with it. "" if nothing is left.
 func DropDone(s string, done func(todo string) bool) string {
+	return dropDone(s, done, IsTodo)
+}
+
+// DropDone is open.DropDone reading each sentence once a pack.
+func (v *Vocab) DropDone(s string, done func(todo string) bool) string {
+	return dropDone(s, done, v.IsTodo)
+}
+
+func dropDone(s string, done func(todo string) bool, isTodo func(string) bool) string {
 	var kept []string
 	cutLast := false  // the sentence before lost its to-do
 	goneLast := false // and went whole
 	for _, x := range digest.Sentences(s) {
-		if !IsTodo(x) {
+		if !isTodo(x) {
 			if goneLast && digest.EndsOnIt(x) {
 				// "Write rate.go: File has not been read yet. Read it
 				// first before writing to it.": what "it" was is gone.
@@ -411,11 +434,11 @@ func DropDone(s string, done func(todo string) bool) string {
 		var rest strings.Builder
 		cut := false
 		for _, c := range clauses(x) {
-			if IsTodo(c) && done(c) {
+			if isTodo(c) && done(c) {
 				cut = true
 				break
 			}
-			if IsTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
+			if isTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
 				// "Nothing backs up ha/config yet; that's the next
 				// thing I'd do": the to-do is what the clauses before
 				// it say.
@@ -997,7 +1020,7 @@ func (v *Vocab) DealtWith(sums []*digest.Summary) func(k int, ask string) bool {
 				}
 				for _, b := range bullets {
 					for _, x := range digest.Sentences(b) {
-						if IsTodo(x) {
+						if v.IsTodo(x) {
 							left[i] = append(left[i], v.Distinct(x))
 						}
 					}

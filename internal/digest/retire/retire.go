@@ -304,6 +304,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xChose            map[string]bool // what x chose, said as "X it is"
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
+		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
 	)
 	if from, to, ok := prose.Aim(x); ok {
 		// An aim reached shares no word with what reached it: "we're on
@@ -499,7 +500,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xQuoted && n.announces() && differ.Schedule(x, n.Text) && r.near(xk, n.keys) {
 			return true // "a Cloud Scheduler trigger at `0 2 * * *` UTC" once "the trigger is `30 4 * * *` UTC now"
 		}
-		if xSibling && n.announces() && change.Siblings(x, n.Text) {
+		if xSibling && n.announces() && n.siblingsOf().Of(x) {
 			return true // "keeps clips in chrome.storage.sync" once "clips are in chrome.storage.local now"
 		}
 		if xHome && strings.Contains(n.Text, " now") && change.OtherHome(x, n.Text, func(k string) bool { return r.df[k] <= r.asideLimit() }) {
@@ -607,7 +608,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				return true // "it should print by itself at 21:00" once "the cron job prints it at 19:00 now"
 			}
 		}
-		if n.keys != nil && n.announces() && differ.Period(x, n.Text) && r.sharesBesides(xk, n.keys, "", true) && differ.Period(x, announcing(n.Text)) {
+		if n.keys != nil && n.announces() && r.otherPeriod(x, &xPeriods, n, xk) {
 			return true // "checks once at startup and then every 4 hours" once "the app now checks once an hour"
 		}
 		if len(n.quantities) > 0 && n.keys != nil {
@@ -774,6 +775,24 @@ func hasAny(a, b map[string]bool) bool {
 // what holds now: in "Scrubs: the zfsutils cron scrubs once a month on
 // the second Sunday. I disabled that line and added …" the first tells
 // what was, and its "once a month" is no period anything has now.
+// otherPeriod reports whether x and newer statement n each say how often
+// one thing happens, n, where it announces a change, at another period,
+// and they share a word besides (differ.OtherPeriod: "checks once at startup
+// and then every 4 hours" once "the app now checks once an hour"). xp
+// holds x's periods, read at the first call.
+func (r *Retirer) otherPeriod(x string, xp *[]float64, n *Statement, xk map[string]bool) bool {
+	all, announced := n.periodsOf()
+	if len(all) != 1 {
+		return false
+	}
+	if *xp == nil {
+		if *xp = prose.Periods(x); *xp == nil {
+			*xp = []float64{}
+		}
+	}
+	return differ.OtherPeriod(*xp, all) && r.sharesBesides(xk, n.keys, "", true) && differ.OtherPeriod(*xp, announced)
+}
+
 func announcing(s string) string {
 	if !strings.Contains(s, ". ") {
 		return s

@@ -107,6 +107,35 @@ type Statement struct {
 	// (clausePorts)
 	portClaims []prose.Claim
 	portsRead  bool
+	// siblings: what change.ReadSiblings reads of it (siblingsOf)
+	siblings *change.SiblingText
+	// periods: how often what it says happens, in all of it and in its
+	// sentences that announce a change (periodsOf)
+	periods, announced []float64
+	periodsRead        bool
+}
+
+// periodsOf reads, once, how often the statement says a thing happens
+// (prose.Periods), in all of it and in what of it announces a change
+// (announcing).
+func (st *Statement) periodsOf() (all, announced []float64) {
+	if !st.periodsRead {
+		st.periodsRead = true
+		st.periods = prose.Periods(st.Text)
+		if len(st.periods) == 1 {
+			st.announced = prose.Periods(announcing(st.Text))
+		}
+	}
+	return st.periods, st.announced
+}
+
+// siblingsOf reads, once, what change.SiblingText.Of asks of the statement as
+// the newer one.
+func (st *Statement) siblingsOf() *change.SiblingText {
+	if st.siblings == nil {
+		st.siblings = change.ReadSiblings(st.Text)
+	}
+	return st.siblings
 }
 
 // clausePorts reads, once, the port each clause of a statement that

@@ -162,7 +162,7 @@ func (c *Retirer) DropDoneCause(rank int, s string) string {
 // problems fixed tells a newer session dealt with.
 func (c *Retirer) dropDone(kind byte, rank int, s string, fixed func([]*digest.Summary, int) func(string) bool) string {
 	return c.ask(kind, s, rank, func(*retire.Retirer) string {
-		return open.DropFixed(open.DropDone(s, c.v.DoneLater(c.sums, rank)), fixed(c.sums, rank))
+		return open.DropFixed(c.v.DropDone(s, c.v.DoneLater(c.sums, rank)), fixed(c.sums, rank))
 	})
 }
 
@@ -170,7 +170,7 @@ func (c *Retirer) dropDone(kind byte, rank int, s string, fixed func([]*digest.S
 // than rank dealt with.
 func (c *Retirer) TodoDone(rank int, title string) bool {
 	return c.ask(askTodoDone, title, rank, func(*retire.Retirer) string {
-		if open.IsTodo(title) && c.v.DoneLater(c.sums, rank)(title) {
+		if c.v.IsTodo(title) && c.v.DoneLater(c.sums, rank)(title) {
 			return "1"
 		}
 		return ""

@@ -344,11 +344,11 @@ func Fractions(xf, nf []Fraction) bool {
 	return false
 }
 
-// Period reports whether x and newer statement n each say how often
-// one thing happens, and n says it happens at another period: "every 4
-// hours" and "once an hour", "nightly" and "every 6 hours".
-func Period(x, n string) bool {
-	xp, np := prose.Periods(x), prose.Periods(n)
+// OtherPeriod reports whether a statement and a newer one, of periods
+// xp and np (prose.Periods, read once each), each say how often one
+// thing happens, and the newer one says it happens at another period:
+// "every 4 hours" and "once an hour", "nightly" and "every 6 hours".
+func OtherPeriod(xp, np []float64) bool {
 	return len(xp) == 1 && len(np) == 1 && xp[0] != np[0]
 }
 
