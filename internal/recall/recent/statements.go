@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -18,12 +19,14 @@ var statementParts = []int{digest.Decisions, digest.Environment, digest.Preferen
 
 // Statements returns what the memory holds as current from before the
 // session in folder skip, for a model to say which of them that session
-// made untrue (summarize.Request.Earlier): the bullets of the n latest
-// sessions with substance and what each left open, the newest session
-// first, then the titles of core facts, decisions and preferences, the
-// latest first; each once, none a newer session already quoted as no
-// longer true, within max bytes. Texts are as the pack reads them, so
-// that a quote of one names the statement it quotes (quote.Key).
+// made untrue (summarize.Request.Earlier): the titles of core facts,
+// decisions and preferences in the order a pack shows them (pinned, then
+// by importance, then the latest), up to a quarter of limit; the bullets
+// of the n latest sessions with substance and what each left open, the
+// newest session first; then the other core titles. Each once, none a
+// newer session already quoted as no longer true, within limit bytes.
+// Texts are as the pack reads them, so that a quote of one names the
+// statement it quotes (quote.Key).
 func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int) []string {
 	var out []string
 	seen := make(map[string]bool)
@@ -39,6 +42,14 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int
 		size += len(s) + 1
 		out = append(out, s)
 		return size < limit
+	}
+	// A pack of a few thousand tokens shows a few dozen core items
+	// first, whatever their age: those are the ones a model must see
+	// first in a large core (thousands of items), not the newest.
+	titles := coreTitles(ctx, m)
+	shown := 0
+	for ; shown < len(titles) && size+len(titles[shown]) <= limit/4; shown++ {
+		add(titles[shown])
 	}
 	sessions := Latest(m, skip, n)
 	quoted := digest.Untrue(Digests(sessions))
@@ -64,27 +75,46 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int
 			}
 		}
 	}
+	for _, t := range titles[shown:] {
+		if !add(t) {
+			break
+		}
+	}
+	return out
+}
+
+// coreTitles are the titles of the core facts, decisions and preferences
+// in the order a pack without a query shows them: pinned first, then by
+// importance, then the latest. None when the catalogue cannot be read:
+// the sessions' statements are most of what a change makes stale, and
+// the pack warns of a catalogue it cannot read.
+func coreTitles(ctx context.Context, m *memory.Memory) []string {
 	rows, err := m.Catalog(ctx, string(model.LayerCore))
 	if err != nil {
-		// The sessions' statements are most of what a change makes
-		// stale; a model is asked about those, and the pack warns of a
-		// catalogue it cannot read.
-		return out
+		return nil
 	}
-	core := make([]int, 0, len(rows))
-	for i, r := range rows {
+	var core []*catalog.Row
+	for _, r := range rows {
 		switch model.Kind(r.Kind) {
 		case model.Fact, model.Decision, model.Preference:
 			if r.Title != "" {
-				core = append(core, i)
+				core = append(core, r)
 			}
 		}
 	}
-	sort.SliceStable(core, func(a, b int) bool { return rows[core[a]].Updated.After(rows[core[b]].Updated) })
-	for _, i := range core {
-		if !add(rows[i].Title) {
-			break
+	sort.SliceStable(core, func(a, b int) bool {
+		x, y := core[a], core[b]
+		if x.Pinned != y.Pinned {
+			return x.Pinned
 		}
+		if x.Importance != y.Importance {
+			return x.Importance > y.Importance
+		}
+		return x.Updated.After(y.Updated)
+	})
+	out := make([]string, len(core))
+	for i, r := range core {
+		out[i] = r.Title
 	}
 	return out
 }

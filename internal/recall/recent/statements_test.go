@@ -12,10 +12,12 @@ import (
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
-// Statements offers a model what the memory holds as current: the
-// sessions' statements newest first (not their files or commands, not
-// what a newer one quoted as no longer true, not the session being
-// summarised), then core titles, each once, within the bound.
+// Statements offers a model what the memory holds as current: core titles
+// in the order a pack shows them (pinned, important, newest) up to a
+// quarter of the bound, the sessions' statements newest first (not their
+// files or commands, not what a newer one quoted as no longer true, not
+// the session being summarised), then the other core titles, each once,
+// within the bound.
 func TestStatements(t *testing.T) {
 	ctx := context.Background()
 	m := memorytest.New(t)
@@ -35,23 +37,35 @@ func TestStatements(t *testing.T) {
 		when := at.Add(time.Duration(i) * time.Minute)
 		os.Chtimes(dir, when, when)
 	}
-	for _, title := range []string{"The API listens on 8080", "Tests run with make test"} {
-		if _, err := m.Remember(ctx, model.NewItem(model.Fact, title, time.Now())); err != nil {
+	for i, c := range []struct {
+		title  string
+		pinned bool
+		imp    float64
+	}{
+		{"Releases are signed with the team key", true, 0.5},
+		{"Invoices are kept for ten years", false, 0.9},
+		{"The API listens on 8080", false, 0.5},
+		{"Tests run with make test", false, 0.5},
+	} {
+		it := model.NewItem(model.Fact, c.title, at.Add(time.Duration(i)*time.Second))
+		it.Pinned, it.Importance = c.pinned, c.imp
+		if _, err := m.Remember(ctx, it); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got := Statements(ctx, m, "sessions/s-now", 10, 6000)
 	want := []string{
+		"Releases are signed with the team key", "Invoices are kept for ten years",
+		"Tests run with make test", "The API listens on 8080",
 		"Deploys go out on Fridays — Mondays collide with planning.",
-		"Move the deploy day.",
-		"The API listens on 8080.", "Set up the deploys.", "Ask Priya about the refund SLA.",
-		"Tests run with make test",
+		"Move the deploy day.", "Set up the deploys.", "Ask Priya about the refund SLA.",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Statements:\n got %q\nwant %q", got, want)
 	}
-	// One that does not fit what is left does not end the list.
-	if got := Statements(ctx, m, "sessions/s-now", 10, 80); !slices.Equal(got, []string{want[0], "Set up the deploys."}) {
-		t.Errorf("within 80 bytes: %q", got)
+	// Past a quarter of the bound, core titles wait for the sessions'
+	// statements.
+	if got, want := Statements(ctx, m, "sessions/s-now", 10, 160), []string{want[0], want[4], want[5], "The API listens on 8080."}; !slices.Equal(got, want) {
+		t.Errorf("within 160 bytes:\n got %q\nwant %q", got, want)
 	}
 }
