@@ -209,9 +209,14 @@ type unit struct {
 }
 
 // said reports whether every unit of g is left out because a taken unit
-// says the same: the memory is in the pack, in other words.
+// says the same, or because it says nothing once those are shown (skip:
+// a question its session's outcome answers): the memory is in the pack,
+// in other words, and not left out for room.
 func (g *group) said() bool {
 	for _, u := range g.units {
+		if u.skip {
+			continue
+		}
 		if u.taken || !slices.ContainsFunc(u.dup, func(d *unit) bool { return d.taken }) {
 			return false
 		}
@@ -443,7 +448,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			if g.retrieved {
 				refs = append(refs, g.id)
 			}
-		} else if !g.said() && !(g.known && g.gone) {
+		} else if !g.said() && len(g.units) > 0 && !(g.known && g.gone) {
 			// Those the pack never got to are listed unasked: the
 			// list is at most what was left out, as is the count.
 			p.LeftOut = append(p.LeftOut, LeftOut{ID: g.id, Title: g.title})
@@ -616,6 +621,9 @@ func assemble(groups []*group, heads [numSections]string, budget int) (text stri
 		case g.id == "":
 		case n == 0 && g.said():
 			// Not left out for room: a taken unit says what it says.
+		case len(g.units) == 0:
+			// Nothing to show but a heading: a session whose one request
+			// is its title and whose outcome says nothing ("Ok.").
 		case n == 0 && g.known && g.gone:
 			// Not current: a newer statement retires it.
 		case n == 0:

@@ -141,6 +141,27 @@ func TestManifestSaid(t *testing.T) {
 	}
 }
 
+// A group that has nothing to show (no unit, or units that say nothing
+// once the rest is shown) is not listed as left out for room: the pack
+// had room, and a session asked "What do you remember?" and answered
+// "Ok." is no memory the agent should fetch.
+func TestManifestNothingToShow(t *testing.T) {
+	bare := &group{sec: secSessions, id: "s1", title: "What do you remember about this project", fetch: "cairn session show s1", head: "\n### What do you remember about this project\n"}
+	answered := &group{sec: secSessions, id: "s2", title: "Is the export done", fetch: "cairn session show s2", head: "\n### Is the export done\n"}
+	au := answered.add(0.8, "")
+	au.render = func(int) string { au.skip = true; return "" }
+	item := &group{sec: secCore, id: "01J0000000000000000000ITEM", title: "The export runs nightly", fetch: "cairn show ITEM"}
+	item.add(0.7, "- **The export runs nightly**\n")
+	var heads [numSections]string
+	heads[secCore], heads[secSessions] = "## Core memory", "## Latest sessions"
+	groups := []*group{item, bare, answered}
+	fill(groups, heads, 2000)
+	text, _ := assemble(groups, heads, 2000)
+	if strings.Contains(text, "Left out") || !strings.Contains(text, "The export runs nightly") {
+		t.Errorf("pack:\n%s", text)
+	}
+}
+
 // retirerFor is what a pack asks of sessions: their digests, their
 // vocabulary and the retirer over them and the filler.
 func retirerFor(m *memory.Memory, sessions []*recent.Session) ([]*digest.Summary, *open.Vocab, *derived.Retirer) {
