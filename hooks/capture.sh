@@ -11,8 +11,8 @@
 # 19-digit sequence number kept in .state/hook-seq and seeded from the
 # clock (the queue orders payloads by modification time; the name is
 # unique and breaks ties). The queue takes such a file once it holds a
-# whole JSON document, which no part of one is, and removes one cut short
-# after a minute.
+# whole JSON document, which no part of one is; one still cut short after
+# a minute goes to its failed jobs with the reason.
 #
 # Every program counts (hooks run at each tool call): on the common path
 # this script starts one, cat; the rest are shell builtins. date runs only

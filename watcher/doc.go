@@ -89,12 +89,12 @@
 // JSON object or array is never one, so the capture hook writes its
 // payload in place and spares a rename, a program started at every tool
 // call. Such a file cut short waits a minute for its writer, and is then
-// taken as any other (an empty one is removed). Any other file is taken once it has been unchanged for
-// QueueOptions.Settle (2 s), so that a slow writer can finish. A writer
-// killed between its write and its rename leaves its temporary file:
-// Sweep renames it when it holds a whole document and removes it when it
-// is empty or cut short (QueueOptions.Staged). Claim then looks at a
-// file's bytes:
+// taken as any other (an empty one is removed). Any other file is taken
+// once it has been unchanged for QueueOptions.Settle (2 s), so that a
+// slow writer can finish. A writer killed between its write and its
+// rename leaves its temporary file: Sweep renames it when it holds a
+// whole document and removes it when it is empty or cut short
+// (QueueOptions.Staged). Claim then looks at a file's bytes:
 //
 //   - one JSON object with a "kind": a job. It gets a new id, its "origin"
 //     is its inbox name, its attempts start at 0. An invalid one (bad field,
