@@ -22,8 +22,8 @@ TEXT is a line of a context pack as shown (its "- Decision: " label and its
 statements it names are quoted under "**No longer true**" in the summary.md of
 the session changed last, later packs stop showing them, and the core items
 they title are retired; one checkpoint. The agent does the same through the
-MCP tool "outdated". Put "--" before a line that starts with "- ".`,
-		Example: `  cairn outdated -- "- Environment: Deploys go out every Monday at 09:00. (session 3f1c9a52)"
+MCP tool "outdated".`,
+		Example: `  cairn outdated "- Environment: Deploys go out every Monday at 09:00. (session 3f1c9a52)"
   cairn outdated "The API listens on 8080"`,
 		Args: rangeArgs(1, 1<<10),
 		RunE: func(cmd *cobra.Command, args []string) error {

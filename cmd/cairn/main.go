@@ -57,6 +57,25 @@ func hugeHeap(g *globals, cmd *cobra.Command, args []string) bool {
 	return err == nil && shortheap.Large(filepath.Join(dir, memory.StateDir, catalog.FileName(string(model.LayerCore))))
 }
 
+// bulletArgs returns args with the bullet taken off each argument that is
+// a line of a list ("- Deploys go out every Monday"), as a line copied from
+// a context pack is: no flag starts with a dash and a space, and the flag
+// parser read it as a run of one-letter flags (" ", "D", "e", ...). What
+// follows "--" is left as it is.
+func bulletArgs(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 1 && a[0] == '-' && (a[1] == ' ' || a[1] == '\t') {
+			a = strings.TrimLeft(a[1:], " \t")
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // Exit codes, decided here and nowhere else.
 const (
 	exitOK    = 0
@@ -94,7 +113,7 @@ func run(ctx context.Context, p process, args []string) int {
 	g := &globals{getwd: p.getwd, getenv: p.getenv, stdin: p.stdin, stdout: p.stdout, stderr: p.stderr, self: p.self, settle: p.settle}
 	stderr := p.stderr
 	root := newRootCommand(g)
-	root.SetArgs(args)
+	root.SetArgs(bulletArgs(args))
 	root.SetIn(p.stdin)
 	root.SetOut(p.stdout)
 	root.SetErr(p.stderr)

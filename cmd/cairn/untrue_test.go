@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -115,11 +116,12 @@ func TestOutdated(t *testing.T) {
 	head := gitc(t, filepath.Join(p, ".cairn"), "rev-parse", "HEAD")
 	fails(t, p, 2, "no statement of the memory says that", "outdated", "Deploys go out on Mondays")
 	fails(t, p, 2, "only the newest session says that", "outdated", "--", "- The worker now sleeps `backoff(job.Attempts, rand.Float64)` between attempts.")
+	fails(t, p, 2, "only the newest session says that", "outdated", "- The worker now sleeps `backoff(job.Attempts, rand.Float64)` between attempts.", "--json")
 	if now := gitc(t, filepath.Join(p, ".cairn"), "rev-parse", "HEAD"); now != head {
 		t.Errorf("a refused outdated committed %s", now)
 	}
 
-	out := ok(t, p, "outdated", "--", line)
+	out := ok(t, p, "outdated", line) // a pack's line, its bullet and all
 	if !strings.Contains(out, "no longer shown: The test slept a fixed 10ms") || !strings.Contains(out, `retired decision "The test slept a fixed 10ms and raced with the worker goroutine"`) {
 		t.Errorf("outdated:\n%s", out)
 	}
@@ -164,4 +166,20 @@ func TestMCPOutdated(t *testing.T) {
 		t.Errorf("the pack after outdated:\n%s", pack)
 	}
 	checkGit(t, p)
+}
+
+// A line of a list is an argument, not a run of one-letter flags; after
+// "--" nothing is touched.
+func TestBulletArgs(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"outdated", "- Deploys go out on Mondays", "--json"}, []string{"outdated", "Deploys go out on Mondays", "--json"}},
+		{[]string{"outdated", "-\tA tab after the dash"}, []string{"outdated", "A tab after the dash"}},
+		{[]string{"list", "-C", "dir", "-n", "5"}, []string{"list", "-C", "dir", "-n", "5"}},
+		{[]string{"search", "-"}, []string{"search", "-"}},
+		{[]string{"outdated", "--", "- kept as it is"}, []string{"outdated", "--", "- kept as it is"}},
+	} {
+		if got := bulletArgs(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("bulletArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }
