@@ -1,6 +1,8 @@
 package watcher
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 )
 
@@ -27,6 +29,34 @@ func FuzzClassify(f *testing.F) {
 		case classFile:
 			if len(data) == 0 {
 				t.Fatal("an empty file taken as text")
+			}
+		}
+	})
+}
+
+// FuzzDocumentPrefix holds the queue to what lets the capture hook write
+// its payload in place: of a JSON object or array, every part its writer
+// may have written so far, short of the whole, is cut short, and the whole
+// is not (QueueOptions.Document).
+func FuzzDocumentPrefix(f *testing.F) {
+	for _, s := range []string{
+		`{"session_id":"s1","hook_event_name":"Stop","last_assistant_message":"done \u00e9"}` + "\n",
+		`[1,{"a":[true,null,"}"]}]`, `{"a":"\\\""}`, `{}`, " {\"x\":1.5e3} \n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole := bytes.TrimSpace(data)
+		if len(whole) == 0 || whole[0] != '{' && whole[0] != '[' || !json.Valid(whole) {
+			return
+		}
+		if cutShort(data) {
+			t.Fatalf("the whole document %q is taken as cut short", data)
+		}
+		end := bytes.LastIndexAny(data, "}]") + 1
+		for n := 0; n < end; n++ {
+			if !cutShort(data[:n]) {
+				t.Fatalf("%q, the first %d bytes of %q, is taken as whole", data[:n], n, data)
 			}
 		}
 	})
