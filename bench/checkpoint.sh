@@ -7,7 +7,10 @@
 #
 # cairn runs twice: without a daemon (the checkpoint stats every file, as
 # git does) and with one (its monitor knows what changed and its stat
-# cache is warm). Prints the median wall time of each, against git in the
+# cache is warm); with the daemon, bench/thin (a client linking nothing
+# but the standard library) asks it to checkpoint too, taking turns with
+# cairn: the floor a small client binary would have. Prints the median
+# wall time of each, against git in the
 # same run, then how each grows from the smallest size to the largest
 # (the daemon's target: at most 1.5x), and the load average. Set RUNS to
 # change the number of timed runs (default 15).
@@ -20,6 +23,7 @@ sizes=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/cairn" ./cmd/cairn
+go build -o "$work/thin" ./bench/thin
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 # No background gc in the git baseline: it would steal CPU from the next run.
 export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0 GIT_CONFIG_KEY_1=maintenance.auto GIT_CONFIG_VALUE_1=false
@@ -42,7 +46,7 @@ mutate() {
 }
 
 
-printf '%-8s %12s %12s %12s %10s %10s\n' files "cairn (ms)" "daemon (ms)" "git (ms)" "cairn/git" "daemon/git"
+printf '%-8s %12s %12s %12s %12s %10s %10s %10s\n' files "cairn (ms)" "daemon (ms)" "thin (ms)" "git (ms)" "cairn/git" "daemon/git" "thin/git"
 for n in "${sizes[@]}"; do
 	go run ./bench/gen -files "$n" "$work/a-$n" >/dev/null
 	cp -a "$work/a-$n" "$work/b-$n"
@@ -51,7 +55,7 @@ for n in "${sizes[@]}"; do
 	# git refreshes its index. Neither is timed.
 	mutate "$a" 9999; "$work/cairn" -C "$a" checkpoint >/dev/null
 	mutate "$b" 9999; git -C "$b" add -A; git -C "$b" commit -qm warm
-	: >"$work/ta"; : >"$work/td"; : >"$work/tb"
+	: >"$work/ta"; : >"$work/td"; : >"$work/tt"; : >"$work/tb"
 	for i in $(seq 1 "$runs"); do
 		mutate "$a" "$i"; sync
 		t0=$(now); "$work/cairn" -C "$a" checkpoint -m "bench $i" >/dev/null; t1=$(now)
@@ -69,10 +73,16 @@ for n in "${sizes[@]}"; do
 		t0=$(now); "$work/cairn" -C "$a" checkpoint -m "bench d$i" >/dev/null; t1=$(now)
 		echo $(( (t1 - t0) / 1000 )) >>"$work/td"
 		[ -z "$(git -C "$a" status --porcelain)" ] || { echo "checkpoint.sh: git status not clean in $a" >&2; exit 1; }
+		# The same through bench/thin: what a client binary linking
+		# nothing but the standard library would cost.
+		mutate "$a" $((i + 2000)); sync
+		t0=$(now); "$work/thin" "$a" "bench t$i" >/dev/null; t1=$(now)
+		echo $(( (t1 - t0) / 1000 )) >>"$work/tt"
+		[ -z "$(git -C "$a" status --porcelain)" ] || { echo "checkpoint.sh: git status not clean in $a" >&2; exit 1; }
 	done
 	"$work/cairn" -C "$a" daemon stop >/dev/null
-	ca=$(median <"$work/ta") cd=$(median <"$work/td") gb=$(median <"$work/tb")
-	awk -v n="$n" -v a="$ca" -v d="$cd" -v b="$gb" 'BEGIN {printf "%-8s %12.1f %12.1f %12.1f %10.3f %10.3f\n", n, a/1000, d/1000, b/1000, a/b, d/b}'
+	ca=$(median <"$work/ta") cd=$(median <"$work/td") ct=$(median <"$work/tt") gb=$(median <"$work/tb")
+	awk -v n="$n" -v a="$ca" -v d="$cd" -v t="$ct" -v b="$gb" 'BEGIN {printf "%-8s %12.1f %12.1f %12.1f %12.1f %10.3f %10.3f %10.3f\n", n, a/1000, d/1000, t/1000, b/1000, a/b, d/b, t/b}'
 	first=${first:-"$ca $cd $gb"} last="$ca $cd $gb"
 	git -C "$a" fsck --full --no-dangling >/dev/null 2>&1 || { echo "checkpoint.sh: git fsck failed in $a" >&2; exit 1; }
 	rm -rf "$work/a-$n" "$work/b-$n"

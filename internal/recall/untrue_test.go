@@ -104,3 +104,32 @@ func TestPackUntrueWithoutSubstance(t *testing.T) {
 		}
 	}
 }
+
+// A session's heading is its title, its first request cut short: once a
+// newer session quotes that request, the heading says what still holds
+// of the session instead.
+func TestPackUntrueHeading(t *testing.T) {
+	m, _ := newTestMemory(t)
+	const monday = "Deploys go out every Monday morning from the release branch, please write the runbook."
+	sessions := []struct{ id, title, summary string }{
+		{"0ld00000-0001", "Deploys go out every Monday morning from the release…", "## Segment 1\n\n**Request**\n- " + monday + "\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n\n**Environment**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
+		{"new00000-0002", "We ship on Fridays after the code freeze now", "## Segment 1\n\n**Request**\n- We ship on Fridays after the code freeze now.\n\n**Outcome**\n- Updated the runbook for Fridays.\n\n**No longer true**\n- " + monday + "\n"},
+	}
+	files := map[string]string{}
+	for i, s := range sessions {
+		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\ntitle: %s\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, s.title, i+1)
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
+	}
+	writeFiles(t, m, files)
+	base := time.Now().Add(-time.Hour)
+	for i, s := range sessions {
+		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
+	}
+	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, "every Monday") || !strings.Contains(p.Text, "### The runbook is in docs/deploy.md") || !strings.Contains(p.Text, "Imports run nightly") {
+		t.Errorf("pack:\n%s", p.Text)
+	}
+}
