@@ -257,14 +257,26 @@ func noResponse(s string) bool {
 // Untrue returns the quotes of sums, newest first, each with the index
 // of the newest summary that quotes it; a summary's NewerUntrue count as
 // the one's before it (-1 for the first's).
-func Untrue(sums []*Summary) quote.Set {
+func Untrue(sums []*Summary) quote.Set { return quotes(sums, true) }
+
+// UntrueOwn is Untrue without NewerUntrue: what the summaries quote
+// themselves. A core item is ranked by its session or its time, among
+// the sessions listed; a session not listed, whose quotes NewerUntrue
+// holds, has no place among them to be newer than the item, which may
+// be its own or one written after it. (Consolidation retired the core
+// items such quotes title when they were written.)
+func UntrueOwn(sums []*Summary) quote.Set { return quotes(sums, false) }
+
+func quotes(sums []*Summary, newer bool) quote.Set {
 	var q quote.Set
 	for k := len(sums) - 1; k >= 0; k-- {
 		for _, u := range sums[k].Untrue {
 			q.Add(u, k)
 		}
-		for _, u := range sums[k].NewerUntrue {
-			q.Add(u, k-1)
+		if newer {
+			for _, u := range sums[k].NewerUntrue {
+				q.Add(u, k-1)
+			}
 		}
 	}
 	return q

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"github.com/cairn-mem/cairn/internal/model"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,55 @@ func TestPackUntrueHeading(t *testing.T) {
 	}
 	if strings.Contains(p.Text, "every Monday") || !strings.Contains(p.Text, "### The runbook is in docs/deploy.md") || !strings.Contains(p.Text, "Imports run nightly") {
 		t.Errorf("pack:\n%s", p.Text)
+	}
+}
+
+// What a session with nothing else to show quotes takes back no core item:
+// neither one written after the quote (the fact holds again) nor one of
+// that session's own. Consolidation retired the items it titled when the
+// quote was written.
+func TestPackUntrueWithoutSubstanceCore(t *testing.T) {
+	ctx := context.Background()
+	m, _ := newTestMemory(t)
+	const (
+		monday = "Deploys go out every Monday morning from the release branch"
+		vet    = "Run go vet before every commit"
+	)
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 9, 0, 0, 0, time.UTC) }
+	sessions := []struct {
+		id      string
+		started int
+		summary string
+	}{
+		{"0ld00000-0001", 1, "## Segment 1\n\n**Request**\n- Write the deploy runbook.\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n"},
+		{"c1ea0000-0002", 2, "**No longer true**\n- " + monday + ".\n- " + vet + ".\n"},
+		{"new00000-0003", 4, "## Segment 1\n\n**Request**\n- Check the SFTP drop.\n\n**Outcome**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
+	}
+	files := map[string]string{}
+	for _, s := range sessions {
+		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, s.started)
+		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
+	}
+	writeFiles(t, m, files)
+	later := model.NewItem(model.Fact, monday, day(3)) // said again after the quote
+	own := model.NewItem(model.Preference, vet, day(2))
+	own.Session = "c1ea0000-0002"
+	for _, it := range []*model.Item{later, own} {
+		if _, err := m.Remember(ctx, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := time.Now().Add(-time.Hour)
+	for i, s := range sessions {
+		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
+	}
+	p, err := Context(ctx, m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stays := range []string{monday, vet, "Imports run nightly"} {
+		if !strings.Contains(p.Text, stays) {
+			t.Errorf("the pack lacks %q:\n%s", stays, p.Text)
+		}
 	}
 }

@@ -771,10 +771,6 @@ func hasAny(a, b map[string]bool) bool {
 	return false
 }
 
-// announcing returns the sentences of s that announce a change or say
-// what holds now: in "Scrubs: the zfsutils cron scrubs once a month on
-// the second Sunday. I disabled that line and added …" the first tells
-// what was, and its "once a month" is no period anything has now.
 // otherPeriod reports whether x and newer statement n each say how often
 // one thing happens, n, where it announces a change, at another period,
 // and they share a word besides (differ.OtherPeriod: "checks once at startup
@@ -793,6 +789,10 @@ func (r *Retirer) otherPeriod(x string, xp *[]float64, n *Statement, xk map[stri
 	return differ.OtherPeriod(*xp, all) && r.sharesBesides(xk, n.keys, "", true) && differ.OtherPeriod(*xp, announced)
 }
 
+// announcing returns the sentences of s that announce a change or say
+// what holds now: in "Scrubs: the zfsutils cron scrubs once a month on
+// the second Sunday. I disabled that line and added …" the first tells
+// what was, and its "once a month" is no period anything has now.
 func announcing(s string) string {
 	if !strings.Contains(s, ". ") {
 		return s

@@ -47,8 +47,10 @@ type Retirer struct {
 	// segs maps, per summary, its bullets and their sentences to the
 	// segment they were said in (segments).
 	segs []map[string]int
-	// untrue holds what the sessions quoted as no longer true.
-	untrue quote.Set
+	// untrue holds what the sessions quoted as no longer true; untrueOwn
+	// what the listed sessions quoted themselves, which alone is compared
+	// with core items (digest.UntrueOwn).
+	untrue, untrueOwn quote.Set
 }
 
 // New gathers the statements of core items (title and rank) and
@@ -73,7 +75,7 @@ func NewWith(rd *Readings, core []Statement, sums []*digest.Summary) *Retirer {
 		r.add(c.Text, order(c.Rank, false))
 		r.stmts[len(r.stmts)-1].core = true
 	}
-	r.untrue = digest.Untrue(sums)
+	r.untrue, r.untrueOwn = digest.Untrue(sums), digest.UntrueOwn(sums)
 	var away []Statement
 	r.segs = make([]map[string]int, len(sums))
 	for k, d := range sums {
@@ -141,7 +143,11 @@ func (r *Retirer) saidUntrue(x string, rank int) bool {
 	// By session, not by order: a session's later segment may say again
 	// what still holds of a statement it quotes, and its own statements
 	// are never older than its quote.
-	k, ok := r.untrue.At(x)
+	q := r.untrue
+	if i, ok := r.byText[x]; ok && r.stmts[i].core {
+		q = r.untrueOwn
+	}
+	k, ok := q.At(x)
 	return ok && k < session(rank)
 }
 
