@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -57,21 +58,38 @@ func hugeHeap(g *globals, cmd *cobra.Command, args []string) bool {
 	return err == nil && shortheap.Large(filepath.Join(dir, memory.StateDir, catalog.FileName(string(model.LayerCore))))
 }
 
-// bulletArgs returns args with the bullet taken off each argument that is
-// a line of a list ("- Deploys go out every Monday"), as a line copied from
-// a context pack is: no flag starts with a dash and a space, and the flag
-// parser read it as a run of one-letter flags (" ", "D", "e", ...). What
-// follows "--" is left as it is.
+// bulletArgs returns args with the bullet taken off each text argument of
+// `cairn outdated` that is a line of a list ("- Deploys go out every
+// Monday"), as a line copied from a context pack is: no flag starts with
+// a dash and a space, and the flag parser read it as a run of one-letter
+// flags (" ", "D", "e", ...). Other commands' arguments, flag values
+// ("-m '- fix'") and what follows "--" are left as they are.
 func bulletArgs(args []string) []string {
-	var out []string
-	for i, a := range args {
+	cmd := -1 // the command's name: the first argument neither a flag nor -C's folder
+	for i := 0; i < len(args) && cmd < 0; i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "--dir":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			cmd = i
+		}
+	}
+	if cmd < 0 || args[cmd] != "outdated" {
+		return args
+	}
+	out := slices.Clone(args)
+	for i := cmd + 1; i < len(out); i++ {
+		a := out[i]
 		if a == "--" {
-			return append(out, args[i:]...)
+			break
+		}
+		if out[i-1] == "-C" || out[i-1] == "--dir" {
+			continue
 		}
 		if len(a) > 1 && a[0] == '-' && (a[1] == ' ' || a[1] == '\t') {
-			a = strings.TrimLeft(a[1:], " \t")
+			out[i] = strings.TrimLeft(a[1:], " \t")
 		}
-		out = append(out, a)
 	}
 	return out
 }

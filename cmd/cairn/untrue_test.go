@@ -170,15 +170,19 @@ func TestMCPOutdated(t *testing.T) {
 	checkGit(t, p)
 }
 
-// A line of a list is an argument, not a run of one-letter flags; after
-// "--" nothing is touched.
+// A line of a list is an argument of cairn outdated, not a run of
+// one-letter flags; other commands' arguments, flag values and what
+// follows "--" are left as they are.
 func TestBulletArgs(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"outdated", "- Deploys go out on Mondays", "--json"}, []string{"outdated", "Deploys go out on Mondays", "--json"}},
-		{[]string{"outdated", "-\tA tab after the dash"}, []string{"outdated", "A tab after the dash"}},
-		{[]string{"list", "-C", "dir", "-n", "5"}, []string{"list", "-C", "dir", "-n", "5"}},
-		{[]string{"search", "-"}, []string{"search", "-"}},
+		{[]string{"-C", "proj", "outdated", "-\tA tab after the dash"}, []string{"-C", "proj", "outdated", "A tab after the dash"}},
+		{[]string{"outdated", "-C", "- odd folder", "- line"}, []string{"outdated", "-C", "- odd folder", "line"}},
 		{[]string{"outdated", "--", "- kept as it is"}, []string{"outdated", "--", "- kept as it is"}},
+		{[]string{"remember", "-t", "- Deploys go out on Fridays", "body"}, []string{"remember", "-t", "- Deploys go out on Fridays", "body"}},
+		{[]string{"checkpoint", "-m", "- fix"}, []string{"checkpoint", "-m", "- fix"}},
+		{[]string{"-C", "outdated", "remember", "- a"}, []string{"-C", "outdated", "remember", "- a"}},
+		{[]string{"list", "-n", "5"}, []string{"list", "-n", "5"}},
 	} {
 		if got := bulletArgs(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("bulletArgs(%q) = %q, want %q", tc.in, got, tc.want)
