@@ -125,10 +125,10 @@ func (q *Queue) adopt(name string, now time.Time) (*Job, error) {
 		return nil, q.reject(name, id, "cannot read it: "+err.Error(), now)
 	}
 	if q.isDocument(name) {
-		if now.Before(q.documentDue(data, full, fi.ModTime())) {
+		if now.Before(q.documentDue(src, data, full, fi.ModTime())) {
 			return nil, errSkip // its writer may still be writing
 		}
-		if full && len(bytes.TrimSpace(data)) == 0 {
+		if full && len(jsonTrim(bytes.TrimPrefix(data, utf8BOM))) == 0 {
 			// Its writer wrote nothing: nothing to capture. One cut
 			// short goes to failed/ with the reason, as any bad drop.
 			if err := os.Remove(src); err == nil || errors.Is(err, fs.ErrNotExist) {

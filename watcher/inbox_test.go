@@ -42,11 +42,12 @@ func FuzzDocumentPrefix(f *testing.F) {
 	for _, s := range []string{
 		`{"session_id":"s1","hook_event_name":"Stop","last_assistant_message":"done \u00e9"}` + "\n",
 		`[1,{"a":[true,null,"}"]}]`, `{"a":"\\\""}`, `{}`, " {\"x\":1.5e3} \n",
+		"\u00a0{}", "\xef\xbb\xbf{\"a\":1}", "\r\n\t[]",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		whole := bytes.TrimSpace(data)
+		whole := jsonTrim(bytes.TrimPrefix(data, utf8BOM))
 		if len(whole) == 0 || whole[0] != '{' && whole[0] != '[' || !json.Valid(whole) {
 			return
 		}

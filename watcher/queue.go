@@ -97,7 +97,8 @@ type QueueOptions struct {
 	// cut short waits a minute, as its writer may still be writing, and is
 	// then taken as any other file (to failed/, with the reason; empty, it
 	// is removed); one too large to read whole (MaxJobSize) settles as any
-	// other.
+	// other when it ends as a document does, and waits as one cut short
+	// when it does not.
 	Document func(name string) bool
 	// Staged, if set, reports whether a hidden inbox name is a writer's
 	// temporary file, and the name the writer renames it to once written
@@ -319,19 +320,41 @@ func (q *Queue) isDocument(name string) bool {
 	return q.document != nil && q.document(name)
 }
 
-// documentDue is when a file under a Document name, of content data
-// (full: read whole) and modified at mod, may be taken: at once when it
-// holds a whole JSON document; once settled when it is too large to
-// tell; else after minTempAge, when its writer is surely done or gone.
-func (q *Queue) documentDue(data []byte, full bool, mod time.Time) time.Time {
+// documentDue is when the file at path under a Document name, of
+// content data (full: read whole) and modified at mod, may be taken: at
+// once when it holds a whole JSON document; too large to read whole, once
+// settled if it ends as a document does (a writer stalled in the middle
+// of one seldom stops right after a closing bracket); else after
+// minTempAge, when its writer is surely done or gone.
+func (q *Queue) documentDue(path string, data []byte, full bool, mod time.Time) time.Time {
 	switch {
 	case full && !cutShort(data):
 		return time.Time{}
-	case !full:
+	case !full && endsDocument(path):
 		return mod.Add(q.settle)
 	default:
 		return mod.Add(minTempAge)
 	}
+}
+
+// endsDocument reports whether the file at path ends with a closing
+// bracket, but for JSON's white space.
+func endsDocument(path string) bool {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	buf := make([]byte, min(fi.Size(), 64))
+	if _, err := f.ReadAt(buf, fi.Size()-int64(len(buf))); err != nil {
+		return false
+	}
+	t := jsonTrim(buf)
+	return len(t) > 0 && (t[len(t)-1] == '}' || t[len(t)-1] == ']')
 }
 
 // take claims the pending job file name.

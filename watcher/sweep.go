@@ -78,22 +78,30 @@ func (q *Queue) Sweep(ctx context.Context) (Swept, error) {
 	return n, nil
 }
 
-// cutShort reports whether the whole content of a staged file is nothing,
-// or JSON that does not end.
+// cutShort reports whether data, all a file holds, is nothing (or part
+// of a byte order mark), or JSON that does not end: what a writer killed
+// while writing, or still writing, leaves. JSON's own white space only:
+// a document that begins with another space is no JSON, whole or not.
 func cutShort(data []byte) bool {
-	t := bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))
+	if len(data) < len(utf8BOM) && bytes.HasPrefix(utf8BOM, data) {
+		return true
+	}
+	t := jsonTrim(bytes.TrimPrefix(data, utf8BOM))
 	if len(t) == 0 {
 		return true
 	}
 	return (t[0] == '{' || t[0] == '[') && !json.Valid(t)
 }
 
+// jsonTrim returns b without the white space JSON allows around a value.
+func jsonTrim(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
+
 // Wait is an unfinished job that Claim does not hand out now, and why.
 type Wait struct {
 	// Job is the job's id, or the name of an inbox file not taken yet.
 	Job  string `json:"job"`
 	Kind string `json:"kind,omitempty"`
-	// Reason is WaitSettle, WaitRetry, WaitHeld or WaitClaimed.
+	// Reason is WaitSettle, WaitWriting, WaitRetry, WaitHeld or WaitClaimed.
 	Reason string `json:"reason"`
 	// Until is when it is due again; zero for a claimed job.
 	Until     time.Time `json:"until,omitzero"`
@@ -104,6 +112,7 @@ type Wait struct {
 // The reasons of a Wait.
 const (
 	WaitSettle  = "settling"   // a dropped file not yet unchanged for Settle
+	WaitWriting = "writing"    // a document not yet whole (QueueOptions.Document)
 	WaitRetry   = "retry"      // a failed job waiting for its backoff
 	WaitHeld    = "held"       // put back by this Queue when the disk was full
 	WaitClaimed = "processing" // claimed by a worker that is running it
@@ -115,6 +124,8 @@ func (w Wait) String() string {
 	switch w.Reason {
 	case WaitSettle:
 		s = fmt.Sprintf("%s: written in place, taken once unchanged for a moment (at %s)", w.Job, w.Until.Local().Format(time.TimeOnly))
+	case WaitWriting:
+		s = fmt.Sprintf("%s: being written, taken once whole (or as it is at %s)", w.Job, w.Until.Local().Format(time.TimeOnly))
 	case WaitRetry:
 		s = fmt.Sprintf("%s (%s): failed %d time(s), retried at %s", w.Job, w.Kind, w.Attempts, w.Until.Local().Format(time.TimeOnly))
 	case WaitHeld:
@@ -156,9 +167,10 @@ func (q *Queue) Waiting(ctx context.Context) ([]Wait, error) {
 			}
 		}
 		if q.isDocument(e.name) {
-			if data, full, err := readHead(filepath.Join(q.inbox, e.name), MaxJobSize); err == nil {
-				if due := q.documentDue(data, full, e.mod); now.Before(due) {
-					out = append(out, Wait{Job: e.name, Kind: KindInboxFile, Reason: WaitSettle, Until: due})
+			p := filepath.Join(q.inbox, e.name)
+			if data, full, err := readHead(p, MaxJobSize); err == nil {
+				if due := q.documentDue(p, data, full, e.mod); now.Before(due) {
+					out = append(out, Wait{Job: e.name, Kind: KindInboxFile, Reason: WaitWriting, Until: due})
 				}
 			}
 			continue

@@ -55,7 +55,8 @@ func TestDocumentTakenAtOnce(t *testing.T) {
 // TestDocumentWrittenInPlace: a hook payload written in place is taken
 // the moment it is whole, not while its writer is still writing; one cut
 // short goes to failed/ once its writer is surely gone, one empty is
-// removed, and one too large to read whole settles as any other file.
+// removed, and one too large to read whole settles as any other file if
+// it ends as a document does, else waits as one cut short.
 func TestDocumentWrittenInPlace(t *testing.T) {
 	c := newClock()
 	opts := hookNames()
@@ -72,7 +73,7 @@ func TestDocumentWrittenInPlace(t *testing.T) {
 	touch(p)
 	wantEmpty(t, q)
 	ws, err := q.Waiting(context.Background())
-	if err != nil || len(ws) != 1 || ws[0].Job != name || ws[0].Reason != WaitSettle || !ws[0].Until.Equal(c.Now().Add(minTempAge)) {
+	if err != nil || len(ws) != 1 || ws[0].Job != name || ws[0].Reason != WaitWriting || !ws[0].Until.Equal(c.Now().Add(minTempAge)) {
 		t.Fatalf("Waiting = %+v, %v", ws, err)
 	}
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
@@ -91,8 +92,9 @@ func TestDocumentWrittenInPlace(t *testing.T) {
 
 	cut := drop(t, q, "hook-1700000000000000001-43.json", `{"hook_event_name":"Sto`)
 	empty := drop(t, q, "hook-1700000000000000002-44.json", "")
-	big := drop(t, q, "hook-1700000000000000003-45.json", `{"tool_response":"`+strings.Repeat("x", MaxJobSize)+`"}`)
-	for _, p := range []string{cut, empty, big} {
+	big := drop(t, q, "hook-1700000000000000003-45.json", `{"tool_response":"`+strings.Repeat("x", MaxJobSize)+`"}`+"\n")
+	bigCut := drop(t, q, "hook-1700000000000000004-46.json", `{"tool_response":"`+strings.Repeat("y", MaxJobSize+10))
+	for _, p := range []string{cut, empty, big, bigCut} {
 		touch(p)
 	}
 	wantEmpty(t, q)
@@ -100,8 +102,11 @@ func TestDocumentWrittenInPlace(t *testing.T) {
 	if j := claim(t, q); j.Origin != filepath.Base(big) {
 		t.Fatalf("claimed %+v", j)
 	}
-	wantEmpty(t, q)
+	wantEmpty(t, q) // bigCut does not end as a document: it may be a stalled writer's
 	c.Add(minTempAge)
+	if j := claim(t, q); j.Origin != filepath.Base(bigCut) {
+		t.Fatalf("claimed %+v", j)
+	}
 	wantEmpty(t, q)
 	for _, p := range []string{cut, empty} {
 		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
