@@ -76,20 +76,20 @@ for n in "${sizes[@]}"; do
 		# The same through bench/thin: what a client binary linking
 		# nothing but the standard library would cost.
 		mutate "$a" $((i + 2000)); sync
-		t0=$(now); "$work/thin" "$a" "bench t$i" >/dev/null; t1=$(now)
+		t0=$(now); "$work/thin" checkpoint "$a" "bench t$i" >/dev/null; t1=$(now)
 		echo $(( (t1 - t0) / 1000 )) >>"$work/tt"
 		[ -z "$(git -C "$a" status --porcelain)" ] || { echo "checkpoint.sh: git status not clean in $a" >&2; exit 1; }
 	done
 	"$work/cairn" -C "$a" daemon stop >/dev/null
 	ca=$(median <"$work/ta") cd=$(median <"$work/td") ct=$(median <"$work/tt") gb=$(median <"$work/tb")
 	awk -v n="$n" -v a="$ca" -v d="$cd" -v t="$ct" -v b="$gb" 'BEGIN {printf "%-8s %12.1f %12.1f %12.1f %12.1f %10.3f %10.3f %10.3f\n", n, a/1000, d/1000, t/1000, b/1000, a/b, d/b, t/b}'
-	first=${first:-"$ca $cd $gb"} last="$ca $cd $gb"
+	first=${first:-"$ca $cd $gb $ct"} last="$ca $cd $gb $ct"
 	git -C "$a" fsck --full --no-dangling >/dev/null 2>&1 || { echo "checkpoint.sh: git fsck failed in $a" >&2; exit 1; }
 	rm -rf "$work/a-$n" "$work/b-$n"
 done
 # Growth: each column's median at the largest size over the smallest.
 if [ ${#sizes[@]} -gt 1 ]; then
 	echo "$first $last" | awk -v f="${sizes[0]}" -v l="${sizes[${#sizes[@]}-1]}" \
-		'{printf "%-8s %12.2f %12.2f %12.2f\n", l "/" f, $4/$1, $5/$2, $6/$3}'
+		'{printf "%-8s %12.2f %12.2f %12.2f %12.2f\n", l "/" f, $5/$1, $6/$2, $8/$4, $7/$3}'
 fi
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

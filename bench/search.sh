@@ -11,7 +11,9 @@
 # floor: process start), `cairn search` (hybrid), `cairn search --mode
 # keyword`, `cairn context` (no query: the index is not opened) and
 # `cairn context --query`; then `cairn search` through a daemon holding the
-# index (new binary only). The memory is the one
+# index (new binary only), and the same search through bench/thin (a client
+# linking nothing but the standard library: the floor a small client binary
+# would have). The memory is the one
 # the Go benchmarks use (internal/recall/search_test.go: benchCorpus): 5% core
 # items, the rest session files, about 1 KB each of Zipf-distributed words.
 # The index's size is measured at rest (du, after the reindex process has
@@ -29,6 +31,7 @@ sizes=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-search-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/cairn" ./cmd/cairn
+go build -o "$work/thin" ./bench/thin
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
@@ -102,13 +105,16 @@ for n in "${sizes[@]}"; do
 	"$work/cairn" -C "$p" daemon start >/dev/null
 	"$work/cairn" -C "$p" search warm up >/dev/null
 	time_runs "$work/td" "$work/cairn" -C "$p" search QUERY
+	# And through bench/thin, a client linking nothing but the standard
+	# library: the floor a small client binary would have.
+	time_runs "$work/tt" "$work/thin" search "$p/.cairn" QUERY
 	"$work/cairn" -C "$p" daemon stop >/dev/null
 	for b in "${bins[@]}"; do
 		awk -v bin="$b" -v n="$n" -v c="${chunks[$b]}" -v s="${secs[$b]}" -v b="${bytes[$b]}" -v t="$text" -v mv="$(median <"$work/tv-$b")" \
 			-v ms="$(median <"$work/ts-$b")" -v mk="$(median <"$work/tk-$b")" -v mc="$(median <"$work/tc-$b")" -v mq="$(median <"$work/tq-$b")" \
 			'BEGIN {printf "%-5s %-8s %8d %9.1f %9.0f %11.2f %11.1f %11.1f %11.1f %11.1f %11.1f\n", bin, n, c, s, c/s, b/t, mv/1000, ms/1000, mk/1000, mc/1000, mq/1000}'
 	done
-	echo "new   $n: cairn search through a running daemon: $(median <"$work/td" | awk '{printf "%.1f", $1/1000}') ms (cairn version above is the floor)"
+	echo "new   $n: cairn search through a running daemon: $(median <"$work/td" | awk '{printf "%.1f", $1/1000}') ms (cairn version above is the floor); bench/thin through it: $(median <"$work/tt" | awk '{printf "%.1f", $1/1000}') ms"
 	rm -rf "$p" "$p"-*
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

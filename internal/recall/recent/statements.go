@@ -23,8 +23,8 @@ var statementParts = []int{digest.Decisions, digest.Environment, digest.Preferen
 // decisions and preferences in the order a pack shows them (pinned, then
 // by importance, then the latest), up to a quarter of limit; the bullets
 // of the n latest sessions with substance and what each left open, the
-// newest session first; then the other core titles. Each once, none a
-// newer session already quoted as no longer true, within limit bytes.
+// newest session first, none a newer session already quoted as no longer
+// true; then the other core titles. Each once, within limit bytes.
 // Texts are as the pack reads them, so that a quote of one names the
 // statement it quotes (quote.Key).
 func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int) []string {
