@@ -2,7 +2,6 @@ package recall
 
 import (
 	"context"
-	"fmt"
 	"github.com/cairn-mem/cairn/internal/model"
 	"strings"
 	"testing"
@@ -22,24 +21,14 @@ func TestPackUntrue(t *testing.T) {
 		decision = "Decisions**\n- Deploys go out every Monday at 09:00 from the release branch."
 		kept     = "- Imports run nightly at 02:00 from the SFTP drop."
 	)
-	files := map[string]string{}
-	sessions := []struct{ id, summary string }{
-		{"0ld00000-0001", "## Segment 1\n\n**Request**\n- Fix the importer's umlauts.\n\n**" + cause + "\n\n**" + rejected + "\n\n**" + decision + "\n" + kept + "\n\n**" + open + "\n"},
-		{"new00000-0002", "## Segment 1\n\n**Request**\n- Move deploys to Fridays and switch to pandas.\n\n**Outcome**\n- Deploys go out on Fridays now; the image limit is gone, so pandas is in.\n\n**No longer true**\n" +
+	writeSessions(t, m, map[string]string{}, []testSession{
+		{"0ld00000-0001", "01", "", "**Request**\n- Fix the importer's umlauts.\n\n**" + cause + "\n\n**" + rejected + "\n\n**" + decision + "\n" + kept + "\n\n**" + open + "\n"},
+		{"new00000-0002", "02", "", "**Request**\n- Move deploys to Fridays and switch to pandas.\n\n**Outcome**\n- Deploys go out on Fridays now; the image limit is gone, so pandas is in.\n\n**No longer true**\n" +
 			"- The importer read the CSV as Latin-1, so every umlaut came out as two characters.\n" +
 			"- Pandas was rejected: the container image must stay under 200 MB.\n" +
 			"- Ask Priya whether the refund SLA is 5 or 10 business days.\n" +
 			"- Deploys go out every Monday at 09:00 from the release branch.\n"},
-	}
-	for i, s := range sessions {
-		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, i+1)
-		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
-	}
-	writeFiles(t, m, files)
-	base := time.Now().Add(-time.Hour)
-	for i, s := range sessions {
-		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
-	}
+	})
 	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
 	if err != nil {
 		t.Fatal(err)
@@ -66,24 +55,15 @@ func TestPackUntrueWithoutSubstance(t *testing.T) {
 		monday  = "Deploys go out every Monday morning from the release branch."
 		imports = "Imports run nightly at 02:00 from the SFTP drop."
 	)
-	sessions := []struct{ id, summary string }{
-		{"0ld00000-0001", "## Segment 1\n\n**Request**\n- Write the deploy runbook.\n\n**Decisions**\n- " + monday + "\n\n**Environment**\n- " + imports + "\n- The runbook is in docs/deploy.md.\n"},
-		{"c1ea0000-0002", "**No longer true**\n- " + monday + "\n- " + imports + "\n"},
-		{"new00000-0003", "## Segment 1\n\n**Request**\n- Check the SFTP drop.\n\n**Outcome**\n- " + imports + "\n"},
+	sessions := []testSession{
+		{"0ld00000-0001", "01", "", "**Request**\n- Write the deploy runbook.\n\n**Decisions**\n- " + monday + "\n\n**Environment**\n- " + imports + "\n- The runbook is in docs/deploy.md.\n"},
+		{"c1ea0000-0002", "02", "", "**No longer true**\n- " + monday + "\n- " + imports + "\n"},
+		{"new00000-0003", "03", "", "**Request**\n- Check the SFTP drop.\n\n**Outcome**\n- " + imports + "\n"},
 	}
-	files := map[string]string{}
-	for i, s := range sessions {
-		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, i+1)
-		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
-	}
-	writeFiles(t, m, files)
-	base := time.Now().Add(-time.Hour)
-	for i, s := range sessions {
-		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
-	}
+	writeSessions(t, m, map[string]string{}, sessions)
 	for _, newest := range []int{2, 1} { // the quotes between two sessions, then newest of all
 		if newest == 1 {
-			chtimes(t, m, "sessions/"+sessions[2].id, base.Add(-time.Minute))
+			chtimes(t, m, "sessions/"+sessions[2].id, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 		}
 		p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
 		if err != nil {
@@ -112,20 +92,10 @@ func TestPackUntrueWithoutSubstance(t *testing.T) {
 func TestPackUntrueHeading(t *testing.T) {
 	m, _ := newTestMemory(t)
 	const monday = "Deploys go out every Monday morning from the release branch, please write the runbook."
-	sessions := []struct{ id, title, summary string }{
-		{"0ld00000-0001", "Deploys go out every Monday morning from the release…", "## Segment 1\n\n**Request**\n- " + monday + "\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n\n**Environment**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
-		{"new00000-0002", "We ship on Fridays after the code freeze now", "## Segment 1\n\n**Request**\n- We ship on Fridays after the code freeze now.\n\n**Outcome**\n- Updated the runbook for Fridays.\n\n**No longer true**\n- " + monday + "\n"},
-	}
-	files := map[string]string{}
-	for i, s := range sessions {
-		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\ntitle: %s\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, s.title, i+1)
-		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
-	}
-	writeFiles(t, m, files)
-	base := time.Now().Add(-time.Hour)
-	for i, s := range sessions {
-		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
-	}
+	writeSessions(t, m, map[string]string{}, []testSession{
+		{"0ld00000-0001", "01", "Deploys go out every Monday morning from the release…", "**Request**\n- " + monday + "\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n\n**Environment**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
+		{"new00000-0002", "02", "We ship on Fridays after the code freeze now", "**Request**\n- We ship on Fridays after the code freeze now.\n\n**Outcome**\n- Updated the runbook for Fridays.\n\n**No longer true**\n- " + monday + "\n"},
+	})
 	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
 	if err != nil {
 		t.Fatal(err)
@@ -147,21 +117,11 @@ func TestPackUntrueWithoutSubstanceCore(t *testing.T) {
 		vet    = "Run go vet before every commit"
 	)
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 9, 0, 0, 0, time.UTC) }
-	sessions := []struct {
-		id      string
-		started int
-		summary string
-	}{
-		{"0ld00000-0001", 1, "## Segment 1\n\n**Request**\n- Write the deploy runbook.\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n"},
-		{"c1ea0000-0002", 2, "**No longer true**\n- " + monday + ".\n- " + vet + ".\n"},
-		{"new00000-0003", 4, "## Segment 1\n\n**Request**\n- Check the SFTP drop.\n\n**Outcome**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
-	}
-	files := map[string]string{}
-	for _, s := range sessions {
-		files["sessions/"+s.id+"/session.yaml"] = fmt.Sprintf("schema: 1\nid: %s\nagent: claude-code\nstatus: ended\nprompts: 1\nturns: 4\nstarted: 2026-03-0%dT09:00:00Z\n", s.id, s.started)
-		files["sessions/"+s.id+"/summary.md"] = "---\nsession: " + s.id + "\n---\n" + s.summary
-	}
-	writeFiles(t, m, files)
+	writeSessions(t, m, map[string]string{}, []testSession{
+		{"0ld00000-0001", "01", "", "**Request**\n- Write the deploy runbook.\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n"},
+		{"c1ea0000-0002", "02", "", "**No longer true**\n- " + monday + ".\n- " + vet + ".\n"},
+		{"new00000-0003", "04", "", "**Request**\n- Check the SFTP drop.\n\n**Outcome**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
+	})
 	later := model.NewItem(model.Fact, monday, day(3)) // said again after the quote
 	own := model.NewItem(model.Preference, vet, day(2))
 	own.Session = "c1ea0000-0002"
@@ -169,10 +129,6 @@ func TestPackUntrueWithoutSubstanceCore(t *testing.T) {
 		if _, err := m.Remember(ctx, it); err != nil {
 			t.Fatal(err)
 		}
-	}
-	base := time.Now().Add(-time.Hour)
-	for i, s := range sessions {
-		chtimes(t, m, "sessions/"+s.id, base.Add(time.Duration(i)*time.Minute))
 	}
 	p, err := Context(ctx, m, ContextOptions{Budget: 2000})
 	if err != nil {
