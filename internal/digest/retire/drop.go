@@ -261,7 +261,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 			}
 		}
 	}
-	if !clauses && gone[0] && fileNames(parts[0]) != nil {
+	if !clauses && gone[0] && differ.FileNames(parts[0]) != nil {
 		// A list headed by a file a newer statement replaced says how
 		// that file was: "BILL_YYYYMM.txt, fixed width, 120 characters
 		// per line" goes whole once the file is BILL_YYYYMM.csv.

@@ -485,13 +485,13 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if len(n.fractions) > 0 && differ.Fractions(xFrac, n.fractions) {
 			return true // "412 of the 430 local codes have a LOINC code" once "424 of the 430 codes translate"
 		}
-		if xQuoted && quotesReplaced(x, n.insteadOf) {
+		if xQuoted && differ.QuotesReplaced(x, n.insteadOf) {
 			return true // "tests are `cargo test --workspace`" once nextest runs them "instead of `cargo test --workspace`"
 		}
-		if len(n.files) > 0 && otherExtension(x, n.files) {
+		if len(n.files) > 0 && differ.OtherExtension(x, n.files) {
 			return true // "BILL_YYYYMM.txt, fixed width, …" once "the import is a UTF-8 CSV, BILL_YYYYMM.csv, … instead of ERP-Import"
 		}
-		if len(n.insteadOf) > 0 && placeReplaced(x, n.insteadOf) {
+		if len(n.insteadOf) > 0 && differ.PlaceReplaced(x, n.insteadOf) {
 			return true // "They pick the file up from \\fs01\billing\ERP-Import." once "instead of the ERP-Import share"
 		}
 		if xQuoted && strings.Contains(n.Text, "`") && differ.Arg(x, n.Text) && !differ.Place(x, n.Text) {

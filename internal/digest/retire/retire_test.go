@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
 
@@ -437,7 +438,7 @@ func TestRetiredQuotedReplaced(t *testing.T) {
 	}
 	st := Statement{Text: newer}
 	st.read()
-	if quotesReplaced(both, st.insteadOf) {
+	if differ.QuotesReplaced(both, st.insteadOf) {
 		t.Errorf("%q quotes the new command too, yet reads as replaced", both)
 	}
 }
@@ -458,8 +459,8 @@ func TestQuotesPlaceReplaced(t *testing.T) {
 		{"The ERP-Import share is on fs01.", false},
 		{"They pick the file up from \\\\fs01\\billing\\ERP-Import.", true},
 	} {
-		if got := placeReplaced(tc.x, st.insteadOf); got != tc.want {
-			t.Errorf("placeReplaced(%q) = %v, want %v", tc.x, got, tc.want)
+		if got := differ.PlaceReplaced(tc.x, st.insteadOf); got != tc.want {
+			t.Errorf("differ.PlaceReplaced(%q) = %v, want %v", tc.x, got, tc.want)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
-	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
@@ -234,7 +233,7 @@ func (st *Statement) read() {
 	st.fractions = differ.FractionsOf(st.Text)
 	st.rejects = differ.RejectedOf(st.Text)
 	if st.change != nil {
-		st.files = fileNames(st.Text)
+		st.files = differ.FileNames(st.Text)
 		st.only = change.Only(st.Text)
 	}
 	for _, m := range codeInstead.FindAllStringSubmatch(st.Text, -1) {
@@ -250,99 +249,6 @@ func (st *Statement) read() {
 // The other may be a place named without quotes, by a name no word is
 // ("`/srv/sftp/erp/outbox` instead of the ERP-Import share").
 var codeInstead = lazyre.New("`([^`]{2,80})`[^`.;:]{0,20}?\\b(?:instead of|rather than|in place of|replacing)\\s+(?:`([^`]{2,80})`|(?:the |our )?([A-Za-z][\\w.]*[-_][\\w.-]*\\w|[a-z][\\w.-]*[A-Z][\\w.-]*\\w|[A-Z][\\w.-]*[A-Z][\\w.-]*)(?: share| folder| directory| dir| path| bucket| mount)?\\b)")
-
-// quotesReplaced reports whether x quotes code a newer statement says
-// another took the place of, and not that other: "Tests are `cargo test
-// --workspace`" once "Tests run with `cargo nextest run` now instead of
-// `cargo test --workspace`". A quoted command or value is that one
-// exactly, however common its words are in the memory.
-func quotesReplaced(x string, insteadOf [][2]string) bool {
-	for _, p := range insteadOf {
-		if strings.Contains(x, p[0]) {
-			continue
-		}
-		if strings.Contains(x, "`"+p[1]+"`") {
-			return true
-		}
-	}
-	return false
-}
-
-// placeReplaced reports whether x names, quoted or not, a path whose
-// last part is a place a newer statement says another took the place of,
-// and not that other: "`\\fs01\billing\ERP-Import`" once "from
-// `/srv/sftp/erp/outbox` instead of the ERP-Import share".
-func placeReplaced(x string, insteadOf [][2]string) bool {
-	for _, p := range insteadOf {
-		if strings.Contains(x, p[0]) || !strings.Contains(x, p[1]) {
-			continue
-		}
-		for _, t := range pathToken.FindAllString(x, -1) {
-			t = strings.TrimRight(t, `/\.,;:`)
-			if i := strings.LastIndexAny(t, `/\`); i >= 0 && t[i+1:] == p[1] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fileNames are the file names of s whose base names no word is
-// ("BILL_YYYYMM.txt", "orders-2024.csv"): name → base. A name of two
-// extensions ("UserCard.test.tsx") is none: its base is no file's.
-func fileNames(s string) map[string]string {
-	if !strings.Contains(s, ".") {
-		return nil
-	}
-	var out map[string]string
-	for _, m := range fileName.FindAllStringSubmatchIndex(s, -1) {
-		if m[1] < len(s)-1 && s[m[1]] == '.' && lex.IsWordByte(s[m[1]+1]) || m[0] > 0 && s[m[0]-1] == '.' {
-			continue
-		}
-		if out == nil {
-			out = make(map[string]string)
-		}
-		out[s[m[0]:m[1]]] = s[m[2]:m[3]]
-	}
-	return out
-}
-
-// fileName is a file name with a base name no word is: an underscore, a
-// hyphen, a digit or an inner capital in it.
-var fileName = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*[_\-0-9A-Z][\w-]*)\.([a-z][a-z0-9]{1,4})\b`)
-
-// otherExtension reports whether x names a file that files, a newer
-// statement's, names with another extension, and names no file of x
-// itself: "BILL_YYYYMM.txt, fixed width" once "the import is …
-// BILL_YYYYMM.csv instead of …", not once "BILL_YYYYMM.txt alongside
-// BILL_YYYYMM.csv".
-func otherExtension(x string, files map[string]string) bool {
-	var xf map[string]string
-	for name, base := range files {
-		if !strings.Contains(x, base) {
-			continue // most sentences: no regex run
-		}
-		if xf == nil {
-			if xf = fileNames(x); xf == nil {
-				return false
-			}
-			for xn := range xf {
-				if _, ok := files[xn]; ok {
-					return false // it names x's own file
-				}
-			}
-		}
-		for xn, xb := range xf {
-			if xb == base && xn != name && !strings.Contains(x, name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// pathToken is a path, Unix or Windows, in running text.
-var pathToken = lazyre.New(`[\w.:~-]*[/\\][\w.~/\\-]+`)
 
 // factClaim is what the statement claims as a fact, read on first use.
 // saysNow reports change.SaysNow of the statement, read once: the

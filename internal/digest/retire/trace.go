@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 )
 
 // What an answer read of the retirer, so that recall/derived can carry
@@ -110,7 +111,7 @@ func always(st *Statement) bool {
 // is read now rather than on its first candidate: it is everyone's.
 func namesReplaced(st *Statement) bool {
 	s := st.Text
-	if !strings.Contains(s, "instead of") && !strings.Contains(s, "rather than") && !strings.Contains(s, "in place of") && !strings.Contains(s, "replacing") && !(strings.Contains(s, ".") && fileName.MatchString(s)) {
+	if !strings.Contains(s, "instead of") && !strings.Contains(s, "rather than") && !strings.Contains(s, "in place of") && !strings.Contains(s, "replacing") && !differ.NamesFile(s) {
 		return false
 	}
 	st.read()
