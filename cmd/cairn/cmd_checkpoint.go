@@ -55,13 +55,9 @@ func runCheckpoint(ctx context.Context, g *globals, opts checkpointOptions) erro
 			}
 			return ui.TaggedHeadText(g.stdout, res.Tagged, res.Tag)
 		}
-		return printCheckpoint(g, opts, res.Commit, res.Subject, res.Changes)
+		if opts.json {
+			return ui.CheckpointJSON(g.stdout, res.Commit, res.Subject, res.Changes)
+		}
+		return ui.CheckpointText(g.stdout, res.Commit)
 	})
-}
-
-func printCheckpoint(g *globals, opts checkpointOptions, commit, subject string, changes []memory.FileChange) error {
-	if opts.json {
-		return ui.CheckpointJSON(g.stdout, commit, subject, changes)
-	}
-	return ui.CheckpointText(g.stdout, commit)
 }

@@ -114,22 +114,8 @@ func (g *globals) openMemory(ctx context.Context, user bool) (*memory.Memory, er
 	return g.open(ctx)
 }
 
-// daemonWait is how long a command waits for the daemon's health answer
-// before it does the work itself: CAIRN_DAEMON_WAIT, for a machine so
-// loaded that a live daemon misses the default; a bad value is said and
-// left.
-func (g *globals) daemonWait() time.Duration {
-	v := g.getenv("CAIRN_DAEMON_WAIT")
-	if v == "" {
-		return client.DefaultWait
-	}
-	d, err := client.ParseWait(v)
-	if err != nil {
-		g.warn(fmt.Sprintf("CAIRN_DAEMON_WAIT: %v; waiting %v", err, client.DefaultWait))
-		return client.DefaultWait
-	}
-	return d
-}
+// daemonWait is how long a command waits for the daemon (client.EnvWait).
+func (g *globals) daemonWait() time.Duration { return client.EnvWait(g.getenv, g.warn) }
 
 // warn prints a notice on stderr; it does not change the exit code.
 func (g *globals) warn(msg string) { fmt.Fprintf(g.stderr, "cairn: %s\n", ui.OneLine(msg)) }

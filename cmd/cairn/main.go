@@ -58,36 +58,20 @@ func hugeHeap(g *globals, cmd *cobra.Command, args []string) bool {
 	return err == nil && shortheap.Large(filepath.Join(dir, memory.StateDir, catalog.FileName(string(model.LayerCore))))
 }
 
-// bulletArgs returns args with the bullet taken off each text argument of
-// `cairn outdated` that is a line of a list ("- Deploys go out every
-// Monday"), as a line copied from a context pack is: no flag starts with
-// a dash and a space, and the flag parser read it as a run of one-letter
-// flags (" ", "D", "e", ...). Other commands' arguments, flag values
-// ("-m '- fix'") and what follows "--" are left as they are.
+// bulletArgs takes the bullet off each argument of `cairn outdated` that
+// is a line of a list ("- Deploys go out every Monday"), as a pack's line
+// is: the flag parser read one as a run of one-letter flags (" ", "D",
+// ...). Other commands, -C's folder and what follows "--" are left alone.
 func bulletArgs(args []string) []string {
-	cmd := -1 // the command's name: the first argument neither a flag nor -C's folder
-	for i := 0; i < len(args) && cmd < 0; i++ {
-		switch a := args[i]; {
-		case a == "-C" || a == "--dir":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			cmd = i
-		}
-	}
-	if cmd < 0 || args[cmd] != "outdated" {
-		return args
-	}
-	out := slices.Clone(args)
-	for i := cmd + 1; i < len(out); i++ {
-		a := out[i]
-		if a == "--" {
-			break
-		}
-		if out[i-1] == "-C" || out[i-1] == "--dir" {
-			continue
-		}
-		if len(a) > 1 && a[0] == '-' && (a[1] == ' ' || a[1] == '\t') {
+	out, cmd := slices.Clone(args), ""
+	for i, a := range out {
+		switch {
+		case a == "--":
+			return out
+		case i > 0 && (out[i-1] == "-C" || out[i-1] == "--dir"):
+		case cmd == "" && !strings.HasPrefix(a, "-"):
+			cmd = a
+		case cmd == "outdated" && len(a) > 1 && a[0] == '-' && (a[1] == ' ' || a[1] == '\t'):
 			out[i] = strings.TrimLeft(a[1:], " \t")
 		}
 	}

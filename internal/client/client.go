@@ -48,6 +48,22 @@ func ParseWait(v string) (time.Duration, error) {
 	return d, nil
 }
 
+// EnvWait is how long a command waits for the daemon's health answer:
+// CAIRN_DAEMON_WAIT as getenv gives it, for a machine so loaded that a
+// live daemon misses DefaultWait; a bad value is told to warn and left.
+func EnvWait(getenv func(string) string, warn func(string)) time.Duration {
+	v := getenv("CAIRN_DAEMON_WAIT")
+	if v == "" {
+		return DefaultWait
+	}
+	d, err := ParseWait(v)
+	if err != nil {
+		warn(fmt.Sprintf("CAIRN_DAEMON_WAIT: %v; waiting %v", err, DefaultWait))
+		return DefaultWait
+	}
+	return d
+}
+
 // Client calls a daemon's search API. It is a Searcher.
 type Client struct {
 	BaseURL string // http://127.0.0.1:PORT
