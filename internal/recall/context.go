@@ -286,18 +286,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		return nil, err
 	}
 	core, gone := corecache.Current(core)
-	core = sortStable(core, func(a, b *corecache.Item) bool {
-		if a.Pinned != b.Pinned {
-			return a.Pinned
-		}
-		if a.Importance != b.Importance {
-			return a.Importance > b.Importance
-		}
-		if hitScore[a.Path] != hitScore[b.Path] {
-			return hitScore[a.Path] > hitScore[b.Path]
-		}
-		return a.Updated.After(b.Updated)
-	})
+	core = sortStable(core, func(a, b *corecache.Item) bool { return corecache.Before(a, b, hitScore) })
 	// The sessions: the one named first, then the latest with substance.
 	var sessions []*recent.Session
 	dir, warn := namedSession(m, opts.Session)

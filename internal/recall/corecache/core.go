@@ -88,3 +88,19 @@ func Current(items []Item) ([]Item, map[string]bool) {
 	}
 	return out, gone
 }
+
+// Before reports whether core item a comes before b in a pack: pinned
+// first, then by importance, then by what a query retrieved of it (score,
+// by path; nil without a query), then the latest.
+func Before(a, b *Item, score map[string]float64) bool {
+	if a.Pinned != b.Pinned {
+		return a.Pinned
+	}
+	if a.Importance != b.Importance {
+		return a.Importance > b.Importance
+	}
+	if score[a.Path] != score[b.Path] {
+		return score[a.Path] > score[b.Path]
+	}
+	return a.Updated.After(b.Updated)
+}

@@ -3,11 +3,11 @@ package recent
 import (
 	"context"
 	"github.com/cairn-mem/cairn/internal/quote"
-	"sort"
+	"github.com/cairn-mem/cairn/internal/recall/corecache"
+	"slices"
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
-	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -83,38 +83,36 @@ func Statements(ctx context.Context, m *memory.Memory, skip string, n, limit int
 	return out
 }
 
-// coreTitles are the titles of the core facts, decisions and preferences
-// in the order a pack without a query shows them: pinned first, then by
-// importance, then the latest. None when the catalogue cannot be read:
-// the sessions' statements are most of what a change makes stale, and
-// the pack warns of a catalogue it cannot read.
+// coreTitles are the titles of the current core facts, decisions and
+// preferences (none a newer item superseded) in the order a pack without
+// a query shows them (corecache.Before). None when the catalogue cannot
+// be read: the sessions' statements are most of what a change makes
+// stale, and the pack warns of a catalogue it cannot read.
 func coreTitles(ctx context.Context, m *memory.Memory) []string {
-	rows, err := m.Catalog(ctx, string(model.LayerCore))
+	items, err := corecache.Candidates(ctx, m)
 	if err != nil {
 		return nil
 	}
-	var core []*catalog.Row
-	for _, r := range rows {
-		switch model.Kind(r.Kind) {
+	items, _ = corecache.Current(items)
+	items = slices.DeleteFunc(items, func(c corecache.Item) bool {
+		switch model.Kind(c.Kind) {
 		case model.Fact, model.Decision, model.Preference:
-			if r.Title != "" {
-				core = append(core, r)
-			}
+			return c.Title == ""
 		}
-	}
-	sort.SliceStable(core, func(a, b int) bool {
-		x, y := core[a], core[b]
-		if x.Pinned != y.Pinned {
-			return x.Pinned
-		}
-		if x.Importance != y.Importance {
-			return x.Importance > y.Importance
-		}
-		return x.Updated.After(y.Updated)
+		return true
 	})
-	out := make([]string, len(core))
-	for i, r := range core {
-		out[i] = r.Title
+	slices.SortStableFunc(items, func(a, b corecache.Item) int {
+		switch {
+		case corecache.Before(&a, &b, nil):
+			return -1
+		case corecache.Before(&b, &a, nil):
+			return 1
+		}
+		return 0
+	})
+	out := make([]string, len(items))
+	for i, c := range items {
+		out[i] = c.Title
 	}
 	return out
 }

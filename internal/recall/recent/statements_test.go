@@ -69,3 +69,25 @@ func TestStatements(t *testing.T) {
 		t.Errorf("within 160 bytes:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A core item a newer one superseded is no statement the memory holds as
+// current: a pack never shows it, and a model is not offered it.
+func TestStatementsSuperseded(t *testing.T) {
+	ctx := context.Background()
+	m := memorytest.New(t)
+	old := model.NewItem(model.Fact, "The API listens on port 8080", time.Now().Add(-time.Hour))
+	if _, err := m.Remember(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	newer := model.NewItem(model.Fact, "The API listens on port 9090", time.Now())
+	data, err := newer.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(m.Dir, newer.Path()), model.WithKeys(data, model.KeySupersedes, old.ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := Statements(ctx, m, "", 10, 6000); !slices.Equal(got, []string{"The API listens on port 9090"}) {
+		t.Errorf("Statements = %q", got)
+	}
+}
