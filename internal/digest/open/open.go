@@ -402,21 +402,12 @@ func bare(c string) bool {
 // clause, the clauses before it stay ("never pull moment back in — we
 // still need a DST test"), what follows it explains the to-do and goes
 // with it. "" if nothing is left.
-func DropDone(s string, done func(todo string) bool) string {
-	return dropDone(s, done, IsTodo)
-}
-
-// DropDone is open.DropDone reading each sentence once a pack.
 func (v *Vocab) DropDone(s string, done func(todo string) bool) string {
-	return dropDone(s, done, v.IsTodo)
-}
-
-func dropDone(s string, done func(todo string) bool, isTodo func(string) bool) string {
 	var kept []string
 	cutLast := false  // the sentence before lost its to-do
 	goneLast := false // and went whole
 	for _, x := range digest.Sentences(s) {
-		if !isTodo(x) {
+		if !v.IsTodo(x) {
 			if goneLast && digest.EndsOnIt(x) {
 				// "Write rate.go: File has not been read yet. Read it
 				// first before writing to it.": what "it" was is gone.
@@ -434,11 +425,11 @@ func dropDone(s string, done func(todo string) bool, isTodo func(string) bool) s
 		var rest strings.Builder
 		cut := false
 		for _, c := range clauses(x) {
-			if isTodo(c) && done(c) {
+			if v.IsTodo(c) && done(c) {
 				cut = true
 				break
 			}
-			if isTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
+			if v.IsTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
 				// "Nothing backs up ha/config yet; that's the next
 				// thing I'd do": the to-do is what the clauses before
 				// it say.

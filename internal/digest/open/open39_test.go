@@ -124,7 +124,7 @@ func TestOpen39BareNeed(t *testing.T) {
 		// Asked for, but a thing the newer session did not touch.
 		{"The ingress answers on 443 — we need a rate limit.", "The ingress answers on 443 — we need a rate limit."},
 	} {
-		if got := DropDone(tc.in, done); got != tc.want {
+		if got := NewVocab(nil).DropDone(tc.in, done); got != tc.want {
 			t.Errorf("DropDone(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

@@ -21,7 +21,7 @@ func TestDropDone(t *testing.T) {
 		{"Write internal/billing/rate.go: File has not been read yet. Read it first before writing to it. (tool error)", ""},
 		{"The export isn't written yet. It reads invoices.csv.", "It reads invoices.csv."},
 	} {
-		if got := DropDone(tc.in, done); got != tc.want {
+		if got := NewVocab(nil).DropDone(tc.in, done); got != tc.want {
 			t.Errorf("dropDone(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -306,7 +306,7 @@ func TestCreatedLater(t *testing.T) {
 
 func TestDropDoneThat(t *testing.T) {
 	done := func(s string) bool { return strings.Contains(s, "ha/config") }
-	got := DropDone("The stack is up. Nothing backs up ha/config yet; that's the next thing I'd do.", done)
+	got := NewVocab(nil).DropDone("The stack is up. Nothing backs up ha/config yet; that's the next thing I'd do.", done)
 	if got != "The stack is up." {
 		t.Errorf("got %q", got)
 	}

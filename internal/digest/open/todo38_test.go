@@ -120,21 +120,21 @@ func TestTodo38FunctionWords(t *testing.T) {
 func TestTodo38ThatTodo(t *testing.T) {
 	done := func(s string) bool { return len(s) > 60 }
 	in := "The cache is fine. The fix is to store the in-flight Task per URL and let the second caller await it; I'll do that next time."
-	if got, want := DropDone(in, done), "The cache is fine."; got != want {
+	if got, want := NewVocab(nil).DropDone(in, done), "The cache is fine."; got != want {
 		t.Errorf("DropDone = %q, want %q", got, want)
 	}
 	// "We'll wire that in when it arrives" is the work of the sentence
 	// before, and goes with its to-do.
 	in = "Great, SQLite it is. Billing still owes us the list of public holidays; holidays count as off-peak all day. We'll wire that in when it arrives."
 	done = func(s string) bool { return strings.Contains(s, "owes") }
-	if got, want := DropDone(in, done), "Great, SQLite it is."; got != want {
+	if got, want := NewVocab(nil).DropDone(in, done), "Great, SQLite it is."; got != want {
 		t.Errorf("DropDone = %q, want %q", got, want)
 	}
 	done = func(s string) bool { return len(s) > 60 }
 	// "after that we rerun" is what comes once the clause before it
 	// happened: both are done once the rerun is.
 	in = "The backend team is adding a second payment-worker replica; after that we rerun."
-	if got := DropDone(in, done); got != "" {
+	if got := NewVocab(nil).DropDone(in, done); got != "" {
 		t.Errorf("DropDone = %q, want \"\"", got)
 	}
 }

@@ -143,7 +143,7 @@ func (c *Retirer) Title(title string, rank int) string {
 }
 
 // DropDone is s without the to-dos a newer session dealt with
-// (open.DropDone) and the problems a newer session fixed
+// (open.Vocab.DropDone) and the problems a newer session fixed
 // (open.DropFixed).
 func (c *Retirer) DropDone(rank int, s string) string {
 	return c.dropDone(askDropDone, rank, s, c.v.DealtLater)
