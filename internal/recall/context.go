@@ -197,6 +197,11 @@ type unit struct {
 	// skip is set once a taken unit says what u says: u is not shown,
 	// and its session is not shown in part for it.
 	skip bool
+	// Why u is skipped, so that dropping the unit that said it brings u
+	// back: skipBy is the taken unit whose twin u is; covered, that the
+	// words of the units taken before it held u's.
+	skipBy  *unit
+	covered bool
 	// words are the content words of a bullet, for telling whether a
 	// unit that says the same still says it once shortened.
 	words map[string]bool
@@ -401,31 +406,8 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 
 	fill(groups, heads, budget)
-	// The estimate of the whole may differ from the sum of its parts by a
-	// token here and there, and the list of what was left out must fit
-	// too: drop the units taken last until the whole fits.
-	for {
-		text, complete := assemble(groups, heads, budget)
-		p.Text, p.UsedTokens = text, indexer.EstimateTokens(text)
-		if p.UsedTokens <= budget && complete {
-			break
-		}
-		var last *unit
-		for _, g := range groups {
-			for _, u := range g.units {
-				if u.taken && (last == nil || u.prio < last.prio) {
-					last = u
-				}
-			}
-		}
-		if last == nil {
-			if p.UsedTokens > budget {
-				p.Text, p.UsedTokens = "", 0
-			}
-			break
-		}
-		last.taken = false
-	}
+	p.Text = fit(groups, heads, budget)
+	p.UsedTokens = indexer.EstimateTokens(p.Text)
 
 	var refs []string
 	for _, g := range groups {
@@ -530,7 +512,7 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 			continue
 		}
 		if u.words != nil && (match.Covered(u.text, packShown) || match.Restated(u.text, packTold, packShown)) {
-			u.skip = true
+			u.skip, u.covered = true, true
 			continue
 		}
 		c := len(u.text)
@@ -565,7 +547,73 @@ func fill(groups []*group, heads [numSections]string, budget int) {
 					continue // the shortened unit lost what d says
 				}
 			}
-			d.skip = true
+			d.skip, d.skipBy = true, u
+		}
+	}
+}
+
+// fit assembles the pack, dropping the units taken last until the whole
+// fits: the estimate of the whole may differ from the sum of its parts
+// by a token here and there, and the list of what was left out must fit
+// too.
+func fit(groups []*group, heads [numSections]string, budget int) string {
+	for {
+		text, complete := assemble(groups, heads, budget)
+		if indexer.EstimateTokens(text) <= budget && complete {
+			return text
+		}
+		var last *unit
+		for _, g := range groups {
+			for _, u := range g.units {
+				if u.taken && (last == nil || u.prio < last.prio) {
+					last = u
+				}
+			}
+		}
+		if last == nil {
+			if indexer.EstimateTokens(text) > budget {
+				return ""
+			}
+			return text
+		}
+		untake(groups, last)
+	}
+}
+
+// untake drops u from the pack, and with it the reason to leave out what
+// only u said: a unit skipped as u's twin, or as held by the pack's
+// words, is no longer said, and its group is left out for room (listed),
+// not said, unless what stays taken says it too.
+func untake(groups []*group, u *unit) {
+	u.taken = false
+	for _, d := range u.dup {
+		if d.skipBy == u {
+			d.skip, d.skipBy = false, nil
+		}
+	}
+	var taken []*unit
+	for _, g := range groups {
+		for _, t := range g.units {
+			if t.taken {
+				taken = append(taken, t)
+			}
+		}
+	}
+	var shown []map[string]bool
+	var told []string
+	for _, g := range groups {
+		for _, c := range g.units {
+			if !c.covered {
+				continue
+			}
+			if shown == nil {
+				for _, t := range taken {
+					shown, told = append(shown, match.CoverWords(t.text)), append(told, t.text)
+				}
+			}
+			if !match.Covered(c.text, shown) && !match.Restated(c.text, told, shown) {
+				c.skip, c.covered = false, false
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/digest"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/open"
 	"github.com/cairn-mem/cairn/internal/digest/retire"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -138,6 +139,34 @@ func TestManifestSaid(t *testing.T) {
 	}
 	if !strings.Contains(text, "Left out for room: 1 memory") || strings.Contains(text, "drained nightly” (") {
 		t.Errorf("manifest lists the item the bullet says:\n%s", text)
+	}
+}
+
+// TestUntakeLists: a unit the pack drops to fit takes with it the reason
+// its twin, and a bullet its words held, were not shown: their groups
+// are left out for room, listed, not said.
+func TestUntakeLists(t *testing.T) {
+	item := &group{sec: secCore, id: "01J0000000000000000000ITEM", title: "The queue is drained nightly", fetch: "cairn show ITEM"}
+	iu := item.add(0.7, "- **The queue is drained nightly**\n")
+	sess := &group{sec: secSessions, id: "s1", title: "Drain the queue", fetch: "cairn session show s1", head: "\n### Drain the queue\n"}
+	su := sess.add(0.9, "- Decision: The queue is drained nightly by the cleanup job at 02:00 from cron.\n")
+	su.dup, iu.dup = []*unit{iu}, []*unit{su}
+	older := &group{sec: secSessions, id: "s0", title: "Cleanup job", fetch: "cairn session show s0", head: "\n### Cleanup job\n"}
+	ou := older.add(0.5, "- The cleanup job drains the queue nightly at 02:00 from cron.\n")
+	ou.words = lex.ContentWords(ou.text)
+	var heads [numSections]string
+	heads[secCore], heads[secSessions] = "## Core memory", "## Latest sessions"
+	groups := []*group{item, sess, older}
+	fill(groups, heads, 2000)
+	if !su.taken || !iu.skip || !ou.skip {
+		t.Fatalf("after fill: bullet taken %v, item skipped %v, older bullet skipped %v; want all three", su.taken, iu.skip, ou.skip)
+	}
+	untake(groups, su)
+	text, _ := assemble(groups, heads, 2000)
+	for _, want := range []string{"Left out for room: 3 memories", "drained nightly", "Cleanup job"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pack lacks %q once the bullet is dropped:\n%s", want, text)
+		}
 	}
 }
 
