@@ -693,13 +693,32 @@ func (l *Loop) Serve(ctx context.Context) error {
 			return nil
 		}
 		a.Done(m.Now(), err)
-		if h, err := m.History().Resolve("HEAD"); err == nil {
+		// What the sync took is the commit it pushed, not HEAD now: a
+		// checkpoint that landed between its push and this line was read
+		// as synced and waited for the next interval to be pushed.
+		if h := syncedCommit(res); h != "" {
+			head = h
+		} else if h, err := m.History().Resolve("HEAD"); err == nil {
 			head = h
 		}
 		if l.Report != nil {
 			l.Report(res, err)
 		}
 	}
+}
+
+// syncedCommit is the commit the first remote of res was synced at, ""
+// if none: the oldest, the sync resolving each remote's in turn.
+func syncedCommit(res *SyncResult) string {
+	if res == nil {
+		return ""
+	}
+	for _, r := range res.Remotes {
+		if r.Commit != "" {
+			return r.Commit
+		}
+	}
+	return ""
 }
 
 // Schedule returns the AutoSync that cairn.yaml's sync section describes.
