@@ -170,6 +170,18 @@ func TestContextCommand(t *testing.T) {
 
 // TestContextFitsHook packs a memory far larger than the budget and
 // checks the default pack against Claude Code's 10,000-character limit.
+// TestContextEmptyMemory: a new memory's pack is empty, and says so
+// rather than that the budget is too small for it.
+func TestContextEmptyMemory(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	r := cairn(t, p, "", "context")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "nothing to pack yet") || strings.Contains(r.stderr, "fits") {
+		t.Errorf("empty memory: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestContextFitsHook(t *testing.T) {
 	t.Parallel()
 	p := project(t)

@@ -62,6 +62,11 @@ func ContextJSON(w io.Writer, p *recall.Pack) error { return JSON(w, p) }
 // ContextText writes the pack's Markdown as the agent receives it; when
 // nothing fits, it says so through warn instead.
 func ContextText(w io.Writer, p *recall.Pack, warn func(string)) error {
+	if p.Text == "" && len(p.LeftOut) == 0 {
+		// A new memory: "nothing fits" read as a budget too small.
+		warn("nothing to pack yet: the memory holds no item and no session with anything to show")
+		return nil
+	}
 	if p.Text == "" {
 		warn(fmt.Sprintf("nothing fits in %d tokens (%d memories left out)", p.BudgetTokens, len(p.LeftOut)))
 		return nil
