@@ -325,6 +325,22 @@ func TestEdit(t *testing.T) {
 	}
 }
 
+// TestCheckpointMessageRedacted: a checkpoint's message goes into git,
+// which is pushed: a secret in it is redacted as in any file.
+func TestCheckpointMessageRedacted(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	os.MkdirAll(filepath.Join(p, ".cairn", "core"), 0o700)
+	os.WriteFile(filepath.Join(p, ".cairn", "core", "notes.md"), []byte("loose note\n"), 0o644)
+	secret := "ghp_1234567890abcdefghijABCDEFGHIJ999999"
+	ok(t, p, "checkpoint", "-m", "rotated the token "+secret)
+	log := gitc(t, filepath.Join(p, ".cairn"), "log", "-1", "--format=%B")
+	if strings.Contains(log, secret) || !strings.Contains(log, "REDACTED") {
+		t.Errorf("commit message:\n%s", log)
+	}
+}
+
 func TestCheckpointLogDiffRestore(t *testing.T) {
 	t.Parallel()
 	p := project(t)

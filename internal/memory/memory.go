@@ -387,6 +387,14 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	if err := m.storeEncrypted(ctx); err != nil {
 		return nil, err
 	}
+	// A message is written to git as a file is: a secret in it (cairn
+	// checkpoint -m, the API's and MCP's checkpoint) would be pushed.
+	red, err := m.Redactor()
+	if err != nil {
+		return nil, err
+	}
+	opts.Message, _ = red.Redact(opts.Message)
+	opts.Body, _ = red.Redact(opts.Body)
 	trailers := []gitstore.Trailer{
 		{Key: TrailerSession, Value: opts.Session},
 		{Key: TrailerEvent, Value: opts.Event},
