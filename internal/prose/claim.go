@@ -54,6 +54,10 @@ var (
 	chooseRE = lazyre.New(`(?i)\b(?:use|using|uses|go(?:ing)? with|went with|switch(?:ed|ing)? (?:\w+ )?to|mov(?:e|ed|ing) (?:\w+ )?to|settled on|chose|choose|chosen|picked?|adopt(?:ed)?|stick(?:ing)? (?:with|to)|keep(?:ing)?|with|opt(?:ed)? for|in favou?r of|rely on)\s+((?:the|our|a|an|plain)\s+)?((?:[^,.;:()!?]|\.[^\s,.;:()!?])+)`)
 	enoughRE = lazyre.New(`(?i)^(?:[\w' ]*,\s*)?([^,;:]+?)\s+(?:is|are)\s+(?:enough|fine|sufficient|simpler|good enough|the way to go|it)\b`)
 	itIsRE   = lazyre.New(`(?i)^(.+?),?\s+it is[.!]?$`)
+	// goWithRE finds what a decision takes by a verb of choosing only:
+	// chooseRE's "use" and "with" name what a statement uses, not what
+	// it chose.
+	goWithRE = lazyre.New(`(?i)\b(?:go(?:ing)? with|went with|settled on|decided on|opt(?:ed)? for|stick(?:ing)? with)\s+(?:the |our |a |an )?([^,.;:()!?—–]+)`)
 	wordRE   = lazyre.New(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
 )
 
@@ -247,6 +251,19 @@ func isWordByte(b byte) bool {
 // so, ") dropped; "" for any other sentence.
 func ItIs(s string) string {
 	if m := itIsRE.FindStringSubmatch(DropLeadIn(s)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// Chose is what a decision chose, said as "X it is" (ItIs) or with a
+// verb of choosing ("I'd go with a SQLite table keyed by client IP":
+// "SQLite table keyed by client IP"); "" for any other sentence.
+func Chose(s string) string {
+	if c := ItIs(s); c != "" {
+		return c
+	}
+	if m := goWithRE.FindStringSubmatch(s); m != nil {
 		return m[1]
 	}
 	return ""

@@ -967,7 +967,10 @@ func Removes(k string, xk map[string]bool, x string) bool {
 		}
 		return false
 	case strings.HasPrefix(k, takenBackRule):
-		return mostKeys(xk, k[len(takenBackRule):]) && forbids.MatchString(x)
+		// A rule taken back forbade, or asked for always: "forget what I
+		// said about running make test before reporting done" takes back
+		// "from now on run make test before you tell me it is done".
+		return mostKeys(xk, k[len(takenBackRule):]) && (forbids.MatchString(x) || restricts.MatchString(x))
 	case strings.HasPrefix(k, lapsedRule):
 		return mostKeys(xk, k[len(lapsedRule):]) && (forbids.MatchString(x) || restricts.MatchString(x))
 	case strings.HasPrefix(k, takenBackName):

@@ -301,7 +301,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFrac             []differ.Fraction // read once a newer statement counts something
 		xFracRead         bool
 		xStillK           map[string]bool // the keys of the clause that says what is still so
-		xChose            map[string]bool // what x chose, said as "X it is"
+		xChose            map[string]bool // what x chose (prose.Chose)
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
 		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
@@ -368,7 +368,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 			if still {
 				xStillK = stillKeys(x, xk)
 			}
-			if c := prose.ItIs(x); c != "" {
+			if c := prose.Chose(x); c != "" {
 				xChose = change.TopicKeys(c)
 			}
 			xFolders = change.Folders(x)

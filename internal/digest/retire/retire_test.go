@@ -1354,8 +1354,9 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"For the preview I want the image drawn from a worker with OffscreenCanvas.", "Actually, scrap the OffscreenCanvas preview, it dropped frames.", true},
 		{"OffscreenCanvas is supported in Safari 17.", "Actually, scrap the OffscreenCanvas preview, it dropped frames.", false},
 		{"Also, please don't send Slack notifications from the library.", "Forget what I said about Slack — teams keep forgetting.", true},
-		{"Leave review comments on GitHub, not in Slack.", "GitHub notifications are disabled now.", false}, // no switch: comments on GitHub
-		{"Keep an eye on the upload worker's memory.", "The upload worker's retries are off now.", false},   // an eye on, not a switch
+		{"I'd go with a SQLite table keyed by client IP and minute.", "The job queue now uses Postgres instead of the SQLite file.", false}, // another thing in SQLite
+		{"Leave review comments on GitHub, not in Slack.", "GitHub notifications are disabled now.", false},                                 // no switch: comments on GitHub
+		{"Keep an eye on the upload worker's memory.", "The upload worker's retries are off now.", false},                                   // an eye on, not a switch
 		{"Only 120 of the ~300 head queries we planned have judgements so far.", "Good news: the judges got through the list, judgements/v2.csv has 312 queries now.", true},
 		// How long, how often and how many, in words or in other units.
 		{"Login codes expire after 10 minutes, remember-me cookies after 30 days.", "A login code now stays valid for an hour.", true},
@@ -1403,8 +1404,9 @@ func TestRetiredSaidOtherwise(t *testing.T) {
 		{"The private key sits in the login keychain of the build Mac mini-02.", "We also retired mini-02 on Friday; signing happens on the runner now.", true},
 		{"The private key sits in the login keychain of the build Mac mini-02.", "We also retired ci-runner-3 on Friday.", false},
 		{"Don't open pull requests before running the linter.", "Forget what I said about running lints before opening PRs, CI does it.", true},
-		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false},                                  // no rule forbade it
-		{"Don't add packages to the root package.json, only to the workspaces.", "Forget what I said about asking before adding packages, just add them.", false}, // not about asking
+		{"Run the linter before every commit.", "Forget what I said about running lints before opening PRs, CI does it.", false},                                                             // no rule forbade it
+		{"From now on run make test before you tell me something is done.", "Oh, and forget what I said about running make test before reporting done, CI runs it on every push now.", true}, // a rule that asks for always
+		{"Don't add packages to the root package.json, only to the workspaces.", "Forget what I said about asking before adding packages, just add them.", false},                            // not about asking
 		{"No Node version checks in the pre-commit hook, they're too slow.", "Forget what I said about pinning the Node version in CI.", false},
 		{"Staging runs on Heroku, app acme-staging.", "We're leaving Heroku: staging goes to Render next week.", true},
 		{"Staging runs on Fly, app acme-staging.", "We're leaving Fly alone for now, prod moves first.", false},
@@ -1774,5 +1776,44 @@ func TestReviewed28Dropped(t *testing.T) {
 		if got := droppedBy(tc.older, tc.newer); got != tc.want {
 			t.Errorf("droppedBy(%q, %q) = %q, want %q", tc.older, tc.newer, got, tc.want)
 		}
+	}
+}
+
+// TestReversedInSmallMemory: in a memory of a few sessions, all of them
+// about the rate limiter, Redis and SQLite are words every other
+// statement says: a reversal is told by the newer statement naming what
+// was taken as what it replaces, not by words few statements share.
+func TestReversedInSmallMemory(t *testing.T) {
+	newer := []string{
+		"Ops says they already run a Redis on that box for the session store, so the one-more-service argument is moot. Let's move the rate limiter to Redis after all; you may add redis-py for that.",
+		"The rate limiter now uses Redis instead of the SQLite table: INCR on a key rl:<ip>:<minute> with a two-minute expiry, still 30 requests a minute.",
+		"I went with Redis — because ops already runs one on that box for the session store, so the extra-service argument no longer holds.",
+	}
+	older := []string{
+		"Next up: people are hammering /shorten, so it needs rate limiting. Would you keep the counters in Redis or in a table in SQLite?",
+		"Options: Redis, or a small table in the SQLite database we already have. Redis would be fast, but it is one more service to run and monitor on that box.",
+		"Done: linkshort/ratelimit.py keeps one row per client IP and minute in a ratelimit table, and a client over 30 requests a minute is refused.",
+		"The slow redirects come from a full table scan: links has no index on slug.",
+		"The root cause is in linkshort/stats.py: click_rate divides clicks by views.",
+	}
+	retired := []string{
+		"Redis — passed over for: a small table in the SQLite database we already have.",
+		"I'd go with a SQLite table keyed by client IP and minute, a fixed one-minute window: the database is already there and the counters survive restarts.",
+	}
+	var stmts []Statement
+	for _, s := range newer {
+		stmts = append(stmts, Statement{Text: s, Rank: 0})
+	}
+	for _, s := range append(older, retired...) {
+		stmts = append(stmts, Statement{Text: s, Rank: 2})
+	}
+	r := New(stmts, nil)
+	for _, x := range retired {
+		if !r.Retired(x, 2) {
+			t.Errorf("%q is not retired once the limiter moved to Redis", x)
+		}
+	}
+	if x := older[3]; r.Retired(x, 2) {
+		t.Errorf("%q is retired", x)
 	}
 }

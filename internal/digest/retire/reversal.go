@@ -54,21 +54,36 @@ func choiceOver(x string) *overChoice {
 }
 
 // backTo reports whether newer text n, of keys nk, which announces a
-// change, went back to what the choice turned down: it names that and
-// nothing of what was taken, and two of its distinctive keys (shared
-// counts them) are the choice's own, not its reason's. "DNS filtering is
-// now done inside dnsmasq itself, as a dnsmasq blocklist" once AdGuard
-// was picked over dnsmasq blocklists.
+// change, went back to what the choice turned down: it names that, not
+// as what it replaces, and nothing of what was taken but as what it
+// replaces; and two of its distinctive keys (shared counts them) are the
+// choice's own, not its reason's, or what it replaces is what was taken.
+// "DNS filtering is now done inside dnsmasq itself, as a dnsmasq
+// blocklist" once AdGuard was picked over dnsmasq blocklists; "the rate
+// limiter now uses Redis instead of the SQLite table" once Redis was
+// passed over for a table in SQLite, in a memory where every session
+// speaks of Redis and SQLite.
 func (c *overChoice) backTo(n string, nk map[string]bool, shared func(a, b map[string]bool) int) bool {
-	if !differ.HasValue(n, c.alt) {
+	rest := n
+	replaced, _ := prose.Alternative(n)
+	if replaced != "" {
+		rest = strings.Replace(n, replaced, "", 1)
+	}
+	if !differ.HasValue(rest, c.alt) {
 		return false
 	}
 	for _, w := range c.took {
-		if differ.HasValue(n, w) {
+		if differ.HasValue(rest, w) {
 			return false
 		}
 	}
-	return shared(c.keys, nk) >= 2
+	named := 0
+	for _, w := range c.took {
+		if replaced != "" && differ.HasValue(replaced, w) {
+			named++
+		}
+	}
+	return named >= min(2, len(c.took)) || shared(c.keys, nk) >= 2
 }
 
 // stayedWith returns what x decides to stay with, "" if it decides no
