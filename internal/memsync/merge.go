@@ -82,9 +82,10 @@ func isConfig(p string) bool { return strings.EqualFold(p, config.File) }
 // remote, with how to read each from a Config: every key that spends
 // money (a paid model, its budget, its retries), runs a program (the
 // claude CLI, the agent hooks), sends data anywhere (a URL, a key's
-// variable, the pushes of the daemon's sync), reads files (transcripts)
-// or lets secrets through (capture.redact.allow), and the largest file a
-// sync takes (sync.max_blob_bytes). docs/sync.md lists
+// variable, the pushes of the daemon's sync), reads files (transcripts),
+// lets secrets through (capture.redact.allow), deletes what this machine
+// keeps or stops its commits, and the largest file a sync takes
+// (sync.max_blob_bytes). docs/sync.md lists
 // them.
 var guardedKeys = []struct {
 	key string
@@ -118,6 +119,12 @@ var guardedKeys = []struct {
 	// what is written here. Until then a remote's are taken (guardedDiff):
 	// a first sync must encrypt what the others do, and the remote had
 	// the plain text anyway.
+	// What this machine keeps, and whether it commits at all: a remote
+	// that turned auto-commit off left remember printing ids and
+	// committing nothing, and retention is what this machine deletes.
+	{"checkpoint.auto", func(c *config.Config) any { return c.AutoCheckpoint() }},
+	{"capture.transcripts_keep", func(c *config.Config) any { return c.Capture.TranscriptsKeep }},
+	{"capture.keep_summaries_only", func(c *config.Config) any { return c.Capture.KeepSummariesOnly }},
 	{"encrypt.paths", func(c *config.Config) any { return c.Encrypt.Paths }},
 	{"encrypt.recipients", func(c *config.Config) any { return c.Encrypt.Recipients }},
 }

@@ -250,6 +250,8 @@ func TestMergeConfig(t *testing.T) {
 		{"max tokens", base, base + "summarize:\n  max_tokens: 64000\n  attempts: 10\n", "sets summarize.max_tokens, summarize.attempts;", ""},
 		{"embedder model", base, base + "search:\n  embedder:\n    model: big\n", "sets search.embedder.model;", ""},
 		{"prompt hook", base, base + "hooks:\n  prompt_context: true\n", "sets hooks.prompt_context;", ""},
+		{"commits off", base, base + "checkpoint:\n  auto: false\n", "sets checkpoint.auto;", ""},
+		{"retention", base, base + "capture:\n  transcripts_keep: 1d\n  keep_summaries_only: true\n  archive_after: 1s\n", "sets capture.transcripts_keep, capture.keep_summaries_only;", "archive_after"},
 		{"sync schedule", base + "sync:\n  auto: false\n", base + "sync:\n  auto: true\n  interval: 1s\n", "sets sync.auto, sync.interval;", ""},
 		{"bad regex", base, base + "capture:\n  redact:\n    rules: [{kind: tok, pattern: 'TKT-[0-9'}]\n",
 			"is not valid (line 5: capture.redact.rules[1]: rule (tok): error parsing regexp", "sets"},
