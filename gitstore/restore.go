@@ -44,6 +44,15 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 	if err != nil {
 		return nil, fmt.Errorf("restore %s: %w", rev, err)
 	}
+	// A link from history (committed with the git CLI, or brought by a
+	// remote) is never written: cairn follows no link in the memory, and
+	// one written here could point anywhere. Refused before any file is
+	// written, so that a restore is all or nothing.
+	for _, fc := range fcs {
+		if _, mode, err := s.objs.blobAt(target, fc.Path); err == nil && mode == filemode.Symlink {
+			return nil, fmt.Errorf("restore %s: %s is a symbolic link there, which cairn does not write into the memory (git checkout %s -- %s, if you mean it)", rev, fc.Path, rev, fc.Path)
+		}
+	}
 	for _, fc := range fcs {
 		name := filepath.Join(s.dir, filepath.FromSlash(fc.Path))
 		h, mode, err := s.objs.blobAt(target, fc.Path)
@@ -59,16 +68,6 @@ func (s *Store) Restore(ctx context.Context, rev string, paths []string) ([]File
 		data, err := s.objs.blob(h)
 		if err != nil {
 			return nil, err
-		}
-		if mode == filemode.Symlink {
-			os.Remove(name)
-			if err := os.MkdirAll(filepath.Dir(name), DirPerm); err != nil {
-				return nil, err
-			}
-			if err := os.Symlink(string(data), name); err != nil {
-				return nil, fmt.Errorf("restore %s: %w", fc.Path, err)
-			}
-			continue
 		}
 		data = s.wt.smudgeWarn(fc.Path, data)
 		perm := os.FileMode(FilePerm)

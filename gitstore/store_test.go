@@ -375,3 +375,34 @@ func TestCacheBehindIsWrittenBack(t *testing.T) {
 	}
 	checkGit(t, s2)
 }
+
+// TestRestoreRefusesLink: a link committed with the git CLI is never
+// written back by a restore, and nothing else of it is either.
+func TestRestoreRefusesLink(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t, map[string]string{"core/a.md": "one\n"})
+	dir := s.Dir()
+	victim := filepath.Join(t.TempDir(), "victim.json")
+	os.WriteFile(victim, []byte("{}"), 0o600)
+	os.Symlink(victim, filepath.Join(dir, "core", "evil.md"))
+	os.WriteFile(filepath.Join(dir, "core", "a.md"), []byte("two\n"), 0o600)
+	gitCLI(t, dir, "add", "-A")
+	gitCLI(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qm", "a link")
+	linked := strings.TrimSpace(gitCLI(t, dir, "rev-parse", "HEAD"))
+	gitCLI(t, dir, "rm", "-q", "core/evil.md")
+	os.WriteFile(filepath.Join(dir, "core", "a.md"), []byte("three\n"), 0o600)
+	gitCLI(t, dir, "add", "-A")
+	gitCLI(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qm", "no link")
+	unlock, _ := s.Lock(ctx, time.Second)
+	defer unlock()
+	_, err := s.Restore(ctx, linked, nil)
+	if err == nil || !strings.Contains(err.Error(), "core/evil.md is a symbolic link") {
+		t.Fatalf("restore: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "core", "evil.md")); !os.IsNotExist(err) {
+		t.Errorf("the link was written: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "core", "a.md")); string(b) != "three\n" {
+		t.Errorf("core/a.md = %q, want it untouched", b)
+	}
+}
