@@ -49,6 +49,7 @@ const MergeUpToDate = gitsync.MergeUpToDate
 var (
 	ErrNothingToDo = gitstore.ErrNothingToDo // a checkpoint with nothing to commit
 	ErrNoFile      = gitstore.ErrNotFound    // no such file in the work tree or at a commit
+	ErrBadName     = gitstore.ErrBadName     // a name no memory file may have (a control character, ..)
 	ErrUnknownRev  = gitstore.ErrUnknownRev
 	ErrLocked      = gitstore.ErrLocked // another writer holds the lock past lock_timeout
 	ErrUnrelated   = gitsync.ErrUnrelated

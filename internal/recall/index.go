@@ -478,6 +478,13 @@ func (x *Index) fill(ctx context.Context, reason string, announce bool, progress
 			switch {
 			case f.Err != nil && (errors.Is(f.Err, memory.ErrNoFile) || x.m.WarnLink(f.Err)):
 				continue // removed meanwhile, or a folder swapped for a link
+			case errors.Is(f.Err, memory.ErrBadName):
+				// Not committed either: one such file left every search
+				// and reindex failing.
+				if _, seen := capWarned.LoadOrStore(x.m.Dir+"\x00name\x00"+f.Path, true); !seen {
+					x.m.Warn(fmt.Sprintf("not indexing %v", f.Err))
+				}
+				continue
 			case f.Err != nil:
 				return fmt.Errorf("search index: %w", f.Err)
 			case !f.OK:
@@ -531,8 +538,9 @@ func indexablePaths(ctx context.Context, m *memory.Memory) ([]string, error) {
 	return paths, nil
 }
 
-// capWarned holds the files warnCapped has warned about, by memory folder
-// and path: once per file per process.
+// capWarned holds the files warnCapped has warned about, and those with
+// a bad name fill passed over, by memory folder and path: once per file
+// per process.
 var capWarned sync.Map
 
 // cutUTF8 returns the first limit bytes of head, cut before a character

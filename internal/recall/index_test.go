@@ -336,6 +336,25 @@ func TestIndexBrokenAndSessionFiles(t *testing.T) {
 	}
 }
 
+// TestIndexBadFileName: a file no memory file may be named (a newline in
+// its name) is passed over with a line, as a checkpoint does, and the
+// rest is searchable.
+func TestIndexBadFileName(t *testing.T) {
+	m, w := newTestMemory(t)
+	writeFiles(t, m, map[string]string{
+		"core/notes/plain.md":          "Quokka notes without any front matter.\n",
+		"core/notes/we\"ird'\nname.md": "Quokka again, under a name git and cairn read apart.\n",
+	})
+	x := mustOpenIndex(t, m)
+	res, err := x.Search(context.Background(), "quokka", SearchOptions{Mode: indexer.Keyword})
+	if err != nil || len(res.Hits) != 1 {
+		t.Fatalf("search: %+v %v", res, err)
+	}
+	if got := strings.Join(w.take(), "\n"); !strings.Contains(got, "not indexing") || !strings.Contains(got, "bad file name") {
+		t.Errorf("warnings:\n%s", got)
+	}
+}
+
 func TestReindexProgress(t *testing.T) {
 	m, w := newTestMemory(t)
 	files := map[string]string{}
