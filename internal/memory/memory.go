@@ -149,6 +149,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
 	opts.Warn = warnOnceNoKey(links.WarnOnce(opts.Warn))
+	private(dir, opts.Warn)
 	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, err
@@ -164,6 +165,21 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		opts.Warn(fmt.Sprintf("update git index: %v", err))
 	}
 	return newMemory(st, opts)
+}
+
+// private makes the memory folder dir readable by its owner only, when
+// it is not: a memory cloned with git (how a second machine joins one)
+// is 0755, its files 0644, and .git/config holds a remote's URL, token
+// and all. Its mode guards everything under it; one it cannot change is
+// left as it is, unsaid.
+func private(dir string, warn func(string)) {
+	fi, err := os.Stat(dir)
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	if err := os.Chmod(dir, fi.Mode().Perm()&0o700|0o700); err == nil && warn != nil {
+		warn(fmt.Sprintf("%s was open to other users; it is 0700 now (memory is private)", dir))
+	}
 }
 
 // ownedPaths are the memory's own files and folders. A .gitignore can
