@@ -40,6 +40,12 @@ type CheckpointOptions struct {
 	// Rehash reads every file under Paths again whatever its stat data
 	// says: the Filter changed, so their blobs may have.
 	Rehash bool
+	// Scrub, when not nil, sees the work-tree content of each file the
+	// checkpoint finds changed, before the Filter does, and returns what
+	// to commit in its place, or nil to commit it as it is. What it
+	// returns is written back to the file first, so that the work tree
+	// and the commit agree.
+	Scrub func(p string, data []byte) []byte
 }
 
 // Checkpoint is a commit made by Store.Checkpoint.
@@ -99,7 +105,7 @@ func (s *Store) Checkpoint(ctx context.Context, opts CheckpointOptions) (*Checkp
 	var changes []change
 	var refreshed bool
 	if opts.Paths == nil || len(roots) > 0 {
-		changes, refreshed, err = s.wt.scan(ctx, c, roots, keepBlobs)
+		changes, refreshed, err = s.wt.scan(ctx, c, roots, keepBlobs, opts.Scrub)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint %s: %w", s.dir, err)
 		}

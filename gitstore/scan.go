@@ -70,7 +70,7 @@ const keepBlobs = 32 << 20
 // means everything) with the stat cache. It returns the changes, and
 // whether any unchanged entry had its stat data refreshed. The changes
 // keep the content that was hashed, up to keep bytes in all.
-func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string, keep int) ([]change, bool, error) {
+func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string, keep int, scrub func(p string, data []byte) []byte) ([]change, bool, error) {
 	if len(roots) == 0 {
 		roots = []string{""}
 	}
@@ -117,7 +117,7 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 				continue
 			}
 		}
-		data, err := wt.read(f.Path, f.Mode)
+		data, err := wt.readScrubbed(f, scrub)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
@@ -174,7 +174,7 @@ func (wt *worktree) changes(ctx context.Context, c *statcache.Cache, roots []str
 			return nil, nil
 		}
 	}
-	changes, _, err := wt.scan(ctx, c, roots, 0)
+	changes, _, err := wt.scan(ctx, c, roots, 0, nil)
 	return changes, err
 }
 
@@ -284,6 +284,31 @@ func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
 		return nil, err
 	}
 	return wt.clean(p, data)
+}
+
+// readScrubbed is read for a checkpoint's scan: the work-tree content
+// goes through scrub first (see CheckpointOptions.Scrub), and what scrub
+// changes is written back, its stat data cleared so that the next scan
+// looks at the file again.
+func (wt *worktree) readScrubbed(f *walk.File, scrub func(p string, data []byte) []byte) ([]byte, error) {
+	if scrub == nil || f.Mode == 0o120000 {
+		return wt.read(f.Path, f.Mode)
+	}
+	data, err := safefile.ReadInRoot(wt.dir, f.Path)
+	if err != nil {
+		return nil, err
+	}
+	if out := scrub(f.Path, data); out != nil {
+		perm := os.FileMode(FilePerm)
+		if f.Mode == 0o100755 {
+			perm = ExecPerm
+		}
+		if err := safefile.Write(filepath.Join(wt.dir, filepath.FromSlash(f.Path)), out, perm); err != nil {
+			return nil, fmt.Errorf("write %s back: %w", f.Path, err)
+		}
+		data, f.Stat = out, statcache.Stat{}
+	}
+	return wt.clean(f.Path, data)
 }
 
 // skipLink says, once per scan of it, that a symbolic link in the work

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -186,7 +187,7 @@ func TestScanKeepsHashedBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, _, err := s.wt.scan(ctx, c, nil, 6) // room for a.md only
+	changes, _, err := s.wt.scan(ctx, c, nil, 6, nil) // room for a.md only
 	s.mu.Unlock()
 	if err != nil || len(changes) != 2 {
 		t.Fatalf("scan = %v, %v", changes, err)
@@ -404,5 +405,44 @@ func TestRestoreRefusesLink(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "core", "a.md")); string(b) != "three\n" {
 		t.Errorf("core/a.md = %q, want it untouched", b)
+	}
+}
+
+// TestCheckpointScrub: what Scrub returns is written back and committed,
+// so that the work tree, the commit and git status agree, and a file it
+// leaves alone is committed as it is.
+func TestCheckpointScrub(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t, map[string]string{"core/a.md": "one\n"})
+	dir := s.Dir()
+	os.WriteFile(filepath.Join(dir, "core", "a.md"), []byte("token=hunter2\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "core", "b.md"), []byte("nothing to hide\n"), 0o600)
+	unlock, _ := s.Lock(ctx, time.Second)
+	defer unlock()
+	var seen []string
+	scrub := func(p string, data []byte) []byte {
+		seen = append(seen, p)
+		if out := strings.ReplaceAll(string(data), "hunter2", "[gone]"); out != string(data) {
+			return []byte(out)
+		}
+		return nil
+	}
+	if _, err := s.Checkpoint(ctx, CheckpointOptions{Subject: "scrubbed", Scrub: scrub}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "core", "a.md")); string(b) != "token=[gone]\n" {
+		t.Errorf("work tree: %q", b)
+	}
+	if got := gitCLI(t, dir, "show", "HEAD:core/a.md"); got != "token=[gone]\n" {
+		t.Errorf("committed: %q", got)
+	}
+	if got := gitCLI(t, dir, "show", "HEAD:core/b.md"); got != "nothing to hide\n" {
+		t.Errorf("committed: %q", got)
+	}
+	if !slices.Contains(seen, "core/a.md") || !slices.Contains(seen, "core/b.md") {
+		t.Errorf("scrub saw %v", seen)
+	}
+	if _, err := s.Checkpoint(ctx, CheckpointOptions{Scrub: scrub}); !errors.Is(err, ErrNothingToDo) {
+		t.Errorf("second checkpoint: %v", err)
 	}
 }

@@ -341,6 +341,36 @@ func TestCheckpointMessageRedacted(t *testing.T) {
 	}
 }
 
+// TestCheckpointRedactsHandEdits: a secret pasted into a memory file by
+// hand is redacted in the file before the checkpoint commits it, and
+// the file and the commit agree (git status is clean).
+func TestCheckpointRedactsHandEdits(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	mem := filepath.Join(p, ".cairn")
+	os.MkdirAll(filepath.Join(mem, "core", "notes"), 0o700)
+	note := filepath.Join(mem, "core", "notes", "hand.md")
+	os.WriteFile(note, []byte("hand note AKIAIOSFODNN7EXAMPLQ password=HandEd1tS3cret99\n"), 0o600)
+	r := cairn(t, p, "", "checkpoint")
+	if r.code != 0 || !strings.Contains(r.stderr, "core/notes/hand.md: redacted 2 secret(s)") {
+		t.Fatalf("checkpoint: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(note); strings.Contains(string(b), "HandEd1t") || !strings.Contains(string(b), "hand note [REDACTED:") {
+		t.Errorf("the file holds %q", b)
+	}
+	if log := gitc(t, mem, "log", "-p"); strings.Contains(log, "HandEd1t") || strings.Contains(log, "AKIAIOSFODNN7EXAMPLQ") {
+		t.Errorf("a secret is in the history:\n%s", log)
+	}
+	if st := gitc(t, mem, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after the checkpoint:\n%s", st)
+	}
+	if out := ok(t, p, "checkpoint"); out != "nothing to checkpoint\n" {
+		t.Errorf("second checkpoint said %q", out)
+	}
+	checkGit(t, p)
+}
+
 func TestCheckpointLogDiffRestore(t *testing.T) {
 	t.Parallel()
 	p := project(t)

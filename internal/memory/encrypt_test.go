@@ -129,7 +129,7 @@ func TestEncryptRoundTrip(t *testing.T) {
 	t.Setenv("CAIRN_AGE_IDENTITY", key)
 	m := encrypted(t, nil, pub)
 	ctx := context.Background()
-	plain := "# Transcript\n\nthe secret is " + marker + "\n"
+	plain := "# Transcript\n\nthe code word is " + marker + "\n"
 	write(t, m, transcript, plain)
 	write(t, m, "sessions/s1/summary.md", "a summary, stored as it is\n")
 	if checkpoint(t, m) == nil {
@@ -188,7 +188,7 @@ func TestEncryptWrongKey(t *testing.T) {
 	key, pub := newKey(t)
 	t.Setenv("CAIRN_AGE_IDENTITY", key)
 	m := encrypted(t, nil, pub)
-	write(t, m, transcript, "secret "+marker+"\n")
+	write(t, m, transcript, "code word "+marker+"\n")
 	checkpoint(t, m)
 	stored := headBlob(t, m.Dir, transcript)
 	os.Remove(filepath.Join(m.Dir, transcript))
@@ -248,7 +248,7 @@ func TestKeysAddRemove(t *testing.T) {
 	t.Setenv("CAIRN_AGE_IDENTITY", key)
 	m := encrypted(t, nil, pub)
 	ctx := context.Background()
-	plain := "secret " + marker + "\n"
+	plain := "code word " + marker + "\n"
 	write(t, m, transcript, plain)
 	write(t, m, "sessions/s2/transcript.md", plain)
 	checkpoint(t, m)

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -411,6 +412,25 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 	}
 	opts.Message, _ = red.Redact(opts.Message)
 	opts.Body, _ = red.Redact(opts.Body)
+	var scrub func(p string, data []byte) []byte
+	if opts.Paths == nil {
+		// A checkpoint of the whole work tree takes hand edits, which
+		// no write of cairn's redacted: a key pasted into a note would
+		// be pushed with it. cairn's own batches name their paths and
+		// were redacted as written (a session's transcript, megabytes,
+		// is not read twice at every capture).
+		scrub = func(p string, data []byte) []byte {
+			if bytes.IndexByte(data, 0) >= 0 {
+				return nil // not text
+			}
+			out, found := red.Redact(string(data))
+			if len(found) == 0 {
+				return nil
+			}
+			m.warn(fmt.Sprintf("%s: redacted %d secret(s) before committing it (%s)", p, len(found), found[0].Kind))
+			return []byte(out)
+		}
+	}
 	trailers := []gitstore.Trailer{
 		{Key: TrailerSession, Value: opts.Session},
 		{Key: TrailerEvent, Value: opts.Event},
@@ -426,6 +446,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		Tag:        opts.Tag,
 		AllowEmpty: opts.AllowEmpty,
 		Rehash:     opts.Rehash,
+		Scrub:      scrub,
 	})
 	if err == nil {
 		m.afterCheckpoint(ctx, cp)
