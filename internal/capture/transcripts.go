@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
@@ -49,16 +52,41 @@ func TranscriptGlobs(m *memory.Memory) []string {
 }
 
 // ClaudeProjectName is the name Claude Code gives a project's folder under
-// ~/.claude/projects: its absolute path with every character that is not
-// an ASCII letter or digit replaced by "-".
+// ~/.claude/projects, as Claude Code 2.x derives it: the absolute path
+// with every UTF-16 code unit that is not an ASCII letter or digit
+// replaced by "-" (JavaScript's path.replace(/[^a-zA-Z0-9]/g, "-"): "."
+// "_" and " " too, one "-" per character of the Basic Multilingual
+// Plane, two for one beyond it), and, when that is longer than 200, its
+// first 200 followed by "-" and a hash of the path in base 36 (the
+// absolute value of the 32-bit h = h*31 + unit over its UTF-16 code
+// units), so that the name fits in a folder's.
 func ClaudeProjectName(project string) string {
-	b := []byte(project)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+	units := utf16.Encode([]rune(project))
+	b := make([]byte, len(units))
+	var h int32
+	for i, u := range units {
+		if u < utf8.RuneSelf && (u >= 'a' && u <= 'z' || u >= 'A' && u <= 'Z' || u >= '0' && u <= '9') {
+			b[i] = byte(u)
+		} else {
 			b[i] = '-'
 		}
+		h = h<<5 - h + int32(u) // wraps as JavaScript's |0 does
 	}
-	return string(b)
+	if len(b) <= claudeNameMax {
+		return string(b)
+	}
+	return string(b[:claudeNameMax]) + "-" + strconv.FormatInt(abs64(int64(h)), 36)
+}
+
+// claudeNameMax is the length past which Claude Code cuts a project's
+// folder name and adds a hash.
+const claudeNameMax = 200
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // GeminiProjectName is the name of a project's folder under

@@ -36,7 +36,8 @@ type Capture struct {
 	// Transcripts are the globs of agent transcripts the daemon follows
 	// and hook payloads may point at. "~/" is the home folder,
 	// {claude-project} the project's folder as Claude Code names it
-	// (every character but letters and digits replaced by "-"),
+	// (every character but letters and digits replaced by "-":
+	// capture.ClaudeProjectName),
 	// {gemini-project} as Gemini CLI does (capture.GeminiProjectName) and
 	// {codex-home} Codex's folder (${CODEX_HOME:-~/.codex}); of Codex's
 	// rollouts, only those of sessions run in the project are followed.
