@@ -290,11 +290,11 @@ type still struct {
 func stillness(m *memory.Memory, e *model.SessionEntry) still {
 	var st still
 	for _, src := range e.Sources {
-		if src.Path == "" || !TranscriptAllowed(m, filepath.Clean(src.Path)) {
+		if src.Path == "" {
 			continue
 		}
-		fi, err := os.Stat(src.Path)
-		if err != nil || !fi.Mode().IsRegular() {
+		fi, err := statTranscript(m, filepath.Clean(src.Path))
+		if err != nil {
 			continue
 		}
 		st.watched = true
@@ -310,6 +310,17 @@ func stillness(m *memory.Memory, e *model.SessionEntry) still {
 		st.changed = e.LastActivity
 	}
 	return st
+}
+
+// statTranscript is the FileInfo of one of the project's transcripts
+// (OpenTranscript), never of what a link points at.
+func statTranscript(m *memory.Memory, path string) (os.FileInfo, error) {
+	f, err := OpenTranscript(m, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
 }
 
 // endUnknown captures and ends the sessions of the followed transcripts
@@ -334,7 +345,7 @@ func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.T
 			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) {
 				continue
 			}
-			fi, err := os.Stat(p)
+			fi, err := os.Lstat(p) // a link is none of the project's (OpenTranscript)
 			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || fi.Size() == 0 {
 				continue
 			}
@@ -347,7 +358,9 @@ func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.T
 				done = false // live: looked at again next time
 				continue
 			}
-			if _, err := catchUp(ctx, m, p, id, catchUpOptions{final: true, trigger: "catch-up"}); err != nil {
+			if _, err := catchUp(ctx, m, p, id, catchUpOptions{final: true, trigger: "catch-up"}); errors.Is(err, ErrRefused) {
+				continue // not the project's: no reason to look again
+			} else if err != nil {
 				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))
 				done = false
 				continue

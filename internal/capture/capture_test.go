@@ -694,7 +694,9 @@ func TestCatchUpRefusesGap(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20"
-	name := filepath.Join(t.TempDir(), id+".jsonl")
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	os.MkdirAll(dir, 0o755)
+	name := filepath.Join(dir, id+".jsonl")
 	lines := strings.SplitAfter(string(full), "\n")
 	half := strings.Join(lines[:len(lines)/2], "")
 	os.WriteFile(name, []byte(half), 0o644)

@@ -451,10 +451,8 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 		path = h.AgentTranscriptPath
 	}
 	agent := hookAgent(h)
-	if path != "" && TranscriptAllowed(m, filepath.Clean(path)) {
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-			return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, end: end, trigger: trigger, status: status, format: formatOf(agent)})
-		}
+	if path != "" && hookTranscript(m, filepath.Clean(path)) {
+		return catchUp(ctx, m, filepath.Clean(path), h.SessionID, catchUpOptions{final: final, end: end, trigger: trigger, status: status, format: formatOf(agent)})
 	}
 	events := h.Events()
 	now := m.Now()
@@ -491,12 +489,23 @@ func captureUnknownHook(ctx context.Context, m *memory.Memory, payload []byte, p
 	if memory.CheckSessionID(h.SessionID) != nil {
 		return &CaptureResult{Ignored: ignored}, nil
 	}
-	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && TranscriptAllowed(m, p) {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return catchUp(ctx, m, p, h.SessionID, catchUpOptions{trigger: "hook"})
-		}
+	if p := filepath.Clean(h.TranscriptPath); h.TranscriptPath != "" && hookTranscript(m, p) {
+		return catchUp(ctx, m, p, h.SessionID, catchUpOptions{trigger: "hook"})
 	}
 	return &CaptureResult{Session: h.SessionID, Ignored: ignored}, nil
+}
+
+// hookTranscript reports whether the transcript a hook payload names is
+// to be read (CheckTranscript): otherwise the payload's own events are
+// the record. One that is refused (another project's, a symbolic link)
+// is said in one line, naming it and why; one not written yet, or not
+// saying yet where its session ran, is not.
+func hookTranscript(m *memory.Memory, path string) bool {
+	err := CheckTranscript(m, path)
+	if errors.Is(err, ErrRefused) {
+		m.Warn(err.Error() + "; the hook's own events are captured instead")
+	}
+	return err == nil
 }
 
 type catchUpOptions struct {
@@ -556,7 +565,10 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		}
 		unlock()
 	}
-	f, err := os.Open(path)
+	f, err := OpenTranscript(m, path)
+	if errors.Is(err, ErrRefused) {
+		return nil, permanent(err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -137,15 +137,13 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 		if r == nil {
 			return nil, permanent(fmt.Errorf("job %s: a transcript delta without a pointer", j.ID))
 		}
-		if !TranscriptAllowed(m, r.Path) {
-			return nil, permanent(fmt.Errorf("job %s: %s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", j.ID, r.Path))
-		}
 		session := ""
 		if j.AgentSession != "" && memory.CheckSessionID(j.AgentSession) == nil {
 			session = j.AgentSession
 		}
 		res, err := catchUp(ctx, m, r.Path, session, catchUpOptions{trigger: "transcript", jobs: jobs, from: r.From, to: r.To})
-		if errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrRefused) {
+			// Refused: another project's, a symbolic link (OpenTranscript).
 			return nil, permanent(fmt.Errorf("job %s: %w", j.ID, err))
 		}
 		if err != nil {
@@ -207,10 +205,7 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 // the file went quiet: the session's end (SessionEnd, CatchUpEnded)
 // summarises the rest.
 func CatchUpTranscript(ctx context.Context, m *memory.Memory, path string, final bool) (*CaptureResult, error) {
-	path = filepath.Clean(path)
-	if !TranscriptAllowed(m, path) {
-		return nil, permanent(fmt.Errorf("%s is not a transcript cairn follows (see capture.transcripts in cairn.yaml)", path))
-	}
+	path = filepath.Clean(path) // catchUp refuses what is not the project's (OpenTranscript)
 	trigger := "transcript"
 	if final {
 		trigger = "transcript-idle"

@@ -43,7 +43,10 @@ func TestTranscriptGlobs(t *testing.T) {
 	if g := TranscriptGlobs(m)[3]; g != filepath.Join(home, ".gemini", "tmp", "proj-1", "chats", "session-*.jsonl") {
 		t.Errorf("gemini glob with a registry: %q", g)
 	}
-	if !TranscriptAllowed(m, filepath.Join(home, ".gemini", "tmp", "proj-1", "chats", "session-2026-12-01T23-55-3f2a9c1e.jsonl")) {
-		t.Error("a Gemini chat is not allowed")
+	chat := filepath.Join(home, ".gemini", "tmp", "proj-1", "chats", "session-2026-12-01T23-55-3f2a9c1e.jsonl")
+	os.MkdirAll(filepath.Dir(chat), 0o755)
+	os.WriteFile(chat, []byte("{}\n"), 0o644)
+	if err := CheckTranscript(m, chat); err != nil {
+		t.Errorf("a Gemini chat is not allowed: %v", err)
 	}
 }

@@ -1,9 +1,14 @@
 package capture
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +19,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/rollout"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // TranscriptGlobs returns the transcript globs of the configuration with
@@ -108,29 +114,253 @@ func GeminiProjectName(home, project string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// TranscriptAllowed reports whether path may be read as an agent
-// transcript on behalf of a job or a hook payload, which anyone who can
-// write to the inbox can forge: it must match one of the configured
-// globs (Codex's rollouts among them), or lie where Claude Code or Gemini
-// CLI keeps transcripts, and never inside the memory's own state (where
-// the summarizer's own sessions live).
+// ErrRefused matches every *RefusedError.
+var ErrRefused = errors.New("not a transcript cairn follows")
+
+// RefusedError is a path that is not read as one of the project's
+// transcripts, and why, in one line.
+type RefusedError struct {
+	Path string
+	Why  string
+}
+
+func (e *RefusedError) Error() string { return e.Path + " is not a transcript cairn follows: " + e.Why }
+
+// Is makes errors.Is(err, ErrRefused) true.
+func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
+
+// errNotYet is a transcript that does not say yet whose it is: a Codex
+// rollout whose first line is not whole, a Claude Code transcript in
+// another folder than the project's without a working folder in its
+// lines. It is no refusal: the file may say so in a moment.
+var errNotYet = errors.New("does not say yet where its session ran")
+
+// TranscriptAllowed reports whether path is one of the project's
+// transcripts, which cairn may read on behalf of a job or a hook payload
+// (anyone who can write to the inbox can forge one): see OpenTranscript.
 func TranscriptAllowed(m *memory.Memory, path string) bool {
-	if !filepath.IsAbs(path) || filepath.Clean(path) != path || under(path, filepath.Join(m.Dir, ".state")) {
-		return false
+	return CheckTranscript(m, path) == nil
+}
+
+// CheckTranscript is OpenTranscript without keeping the file open: nil
+// when path may be read, else why not (a *RefusedError, or the error of
+// a file that is not there or does not say yet whose it is).
+func CheckTranscript(m *memory.Memory, path string) error {
+	f, err := OpenTranscript(m, path)
+	if err != nil {
+		return err
 	}
-	globs := TranscriptGlobs(m)
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		globs = append(globs,
-			filepath.Join(home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"),
-			filepath.Join(home, ".claude", "projects", "*", "*.jsonl"),
-			filepath.Join(home, ".claude", "projects", "*", "*", "subagents", "*.jsonl"))
+	return f.Close()
+}
+
+// OpenTranscript opens path for reading as one of the project's agent
+// transcripts, at its start, or says why it may not be read: a
+// *RefusedError (errors.Is ErrRefused) naming the path and the reason. It
+// must be absolute and clean, outside the memory's state (where the
+// summarizer's own sessions live), and one of
+//
+//   - a file matching one of capture.transcripts' globs (the defaults:
+//     the project's Claude Code folder, Codex's rollouts and the
+//     project's Gemini CLI chats), a Codex rollout only when its
+//     session_meta names the project or a folder below it as where the
+//     session ran;
+//   - a session or subagent transcript in the project's own folder under
+//     ~/.claude/projects (ClaudeProjectName), or in another folder there
+//     whose lines say the session ran in the project or below it (a
+//     session started in a subfolder: Claude Code names its folder after
+//     that);
+//   - a chat under ~/.gemini/tmp/NAME/chats/ where NAME is the project's
+//     (GeminiProjectName, or the SHA-256 of its path).
+//
+// No symbolic link is followed below the folder the glob or place starts
+// from (~/.claude/projects/<name>, Codex's sessions folder): the file and
+// the folders on its way are opened with O_NOFOLLOW, and a link is
+// refused, naming it. Anything but a regular file is refused too.
+func OpenTranscript(m *memory.Memory, path string) (*os.File, error) {
+	pl, err := placeOf(m, path)
+	if err != nil {
+		return nil, err
 	}
-	for _, g := range globs {
-		if ok, _ := filepath.Match(g, path); ok {
-			return true
+	rel, err := filepath.Rel(pl.root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, &RefusedError{Path: path, Why: "it does not lie below " + pl.root}
+	}
+	f, err := safefile.OpenInRoot(pl.root, filepath.ToSlash(rel))
+	if err != nil {
+		var le *safefile.LinkError
+		if errors.As(err, &le) {
+			return nil, &RefusedError{Path: path, Why: filepath.Join(pl.root, filepath.FromSlash(le.Path)) + " is a symbolic link, and transcripts are never read through one"}
+		}
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return nil, &RefusedError{Path: path, Why: fmt.Sprintf("it is not a regular file (%s)", fi.Mode().Type())}
+		}
+		return nil, err
+	}
+	if pl.check != nil {
+		if err := pl.check(f); err != nil {
+			f.Close()
+			if !errors.Is(err, ErrRefused) && !errors.Is(err, errNotYet) {
+				err = fmt.Errorf("read %s: %w", path, err)
+			}
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
 		}
 	}
+	return f, nil
+}
+
+// place is where a transcript may be read from: the folder below which
+// no link is followed, and what the file must say to be the project's.
+type place struct {
+	root  string
+	check func(f *os.File) error
+}
+
+// placeOf tells where path may be read from, from its name alone, or
+// refuses it.
+func placeOf(m *memory.Memory, path string) (place, error) {
+	refuse := func(why string) (place, error) { return place{}, &RefusedError{Path: path, Why: why} }
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
+		return refuse("not an absolute, clean path")
+	}
+	if under(path, filepath.Join(m.Dir, ".state")) {
+		return refuse("it lies in the memory's own state, where cairn's summarizer runs")
+	}
+	for _, g := range TranscriptGlobs(m) {
+		if ok, _ := filepath.Match(g, path); ok {
+			pl := place{root: globRoot(g)}
+			if rollout.Is(path) {
+				pl.check = func(f *os.File) error { return rolloutInProject(m, f, path) }
+			}
+			return pl, nil
+		}
+	}
+	home, _ := os.UserHomeDir()
+	if home == "" {
+		return refuse(outsideFolders)
+	}
+	claude := filepath.Join(home, ".claude", "projects")
+	if parts, ok := partsBelow(path, claude); ok && claudeShape(parts) {
+		own := ClaudeProjectName(m.Project)
+		pl := place{root: filepath.Join(claude, parts[0])}
+		if parts[0] != own {
+			pl.check = func(f *os.File) error { return claudeInProject(m, f, path, own) }
+		}
+		return pl, nil
+	}
+	gemini := filepath.Join(home, ".gemini", "tmp")
+	if parts, ok := partsBelow(path, gemini); ok && len(parts) == 3 && parts[1] == "chats" && matchName("session-*.jsonl", parts[2]) {
+		own := GeminiProjectName(home, m.Project)
+		sum := sha256.Sum256([]byte(m.Project))
+		if parts[0] != own && parts[0] != hex.EncodeToString(sum[:]) {
+			return refuse(fmt.Sprintf("it lies in another project's Gemini CLI folder (this project's is %s)", filepath.Join(gemini, own)))
+		}
+		return place{root: filepath.Join(gemini, parts[0])}, nil
+	}
+	return refuse(outsideFolders)
+}
+
+// outsideFolders is why a path no rule admits is refused.
+const outsideFolders = "it lies in none of the project's transcript folders (see capture.transcripts in cairn.yaml)"
+
+// claudeShape reports whether the parts of a path below
+// ~/.claude/projects are a session's transcript (NAME/ID.jsonl) or a
+// subagent's (NAME/ID/subagents/AGENT.jsonl).
+func claudeShape(parts []string) bool {
+	switch len(parts) {
+	case 2:
+		return matchName("*.jsonl", parts[1])
+	case 4:
+		return parts[2] == "subagents" && matchName("*.jsonl", parts[3])
+	}
 	return false
+}
+
+func matchName(pattern, name string) bool {
+	ok, _ := filepath.Match(pattern, name)
+	return ok
+}
+
+// partsBelow splits path into its names below dir, when it lies below.
+func partsBelow(path, dir string) ([]string, bool) {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, false
+	}
+	return strings.Split(rel, string(filepath.Separator)), true
+}
+
+// globRoot is the folder a glob starts from: its longest leading folder
+// without a pattern character, or, for a glob of one file, its folder.
+func globRoot(g string) string {
+	dir := filepath.Dir(g)
+	for strings.ContainsAny(dir, `*?[\`) && dir != filepath.Dir(dir) {
+		dir = filepath.Dir(dir)
+	}
+	return dir
+}
+
+// rolloutInProject checks that the Codex rollout open as f ran in the
+// project or below it (Codex keeps every project's sessions in one tree).
+func rolloutInProject(m *memory.Memory, f io.Reader, path string) error {
+	cwd, err := rollout.CWDOf(f, path)
+	switch {
+	case errors.Is(err, rollout.ErrPartial):
+		return fmt.Errorf("%s %w", path, errNotYet)
+	case errors.Is(err, rollout.ErrNoMeta):
+		return &RefusedError{Path: path, Why: "its first line is no session_meta naming where the Codex session ran"}
+	case err != nil:
+		return err
+	case !rollout.Inside(cwd, m.Project):
+		return &RefusedError{Path: path, Why: fmt.Sprintf("its Codex session ran in %s, not in the project (%s) or below it", cwd, m.Project)}
+	}
+	return nil
+}
+
+// claudeInProject checks that the Claude Code transcript open as f, which
+// lies in another folder under ~/.claude/projects than own, the
+// project's, is of a session run in the project or below it: the first
+// working folder its lines name.
+func claudeInProject(m *memory.Memory, f io.Reader, path, own string) error {
+	cwd, err := claudeCWD(f)
+	switch {
+	case err != nil:
+		return err
+	case cwd == "":
+		return fmt.Errorf("%s %w", path, errNotYet)
+	case !rollout.Inside(cwd, m.Project):
+		return &RefusedError{Path: path, Why: fmt.Sprintf("it lies in another project's Claude Code folder (its session ran in %s; this project's folder is %s)", cwd, own)}
+	}
+	return nil
+}
+
+// maxCWDScan bounds what claudeCWD reads of a transcript.
+const maxCWDScan = 8 << 20
+
+// claudeCWD returns the first working folder (a line's "cwd") a Claude
+// Code transcript names in its first maxCWDScan bytes, or "".
+func claudeCWD(r io.Reader) (string, error) {
+	sc := bufio.NewScanner(io.LimitReader(r, maxCWDScan))
+	sc.Buffer(nil, maxCWDScan)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"cwd"`)) {
+			continue
+		}
+		var l struct {
+			CWD string `json:"cwd"`
+		}
+		if json.Unmarshal(line, &l) == nil && l.CWD != "" {
+			return l.CWD, nil
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, bufio.ErrTooLong) {
+		return "", err
+	}
+	return "", nil
 }
 
 // InternalPath reports whether a path lies where cairn's own summarizer

@@ -51,6 +51,12 @@ func CWD(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return CWDOf(f, path)
+}
+
+// CWDOf is CWD of a rollout already open, read from r (at its start);
+// path names it in errors.
+func CWDOf(f io.Reader, path string) (string, error) {
 	r := bufio.NewReader(f)
 	var line []byte
 	for {
