@@ -110,6 +110,7 @@ type Watcher struct {
 	deb     *debouncer
 	files   map[string]*tracked
 	watched map[string]bool // transcript folders under watch
+	links   map[string]bool // symbolic links met where a transcript was, said once each
 
 	rescans atomic.Int64 // for tests
 }
@@ -322,6 +323,7 @@ func (w *Watcher) Serve(ctx context.Context) error {
 	w.deb = newDebouncer(w.cfg.Debounce, w.cfg.MaxDelay)
 	defer w.deb.stop()
 	w.files = map[string]*tracked{}
+	w.links = map[string]bool{}
 	if w.inbox != "" {
 		if err := fsw.Add(w.inbox); err != nil {
 			return fmt.Errorf("watcher: watch inbox: %w", err)
@@ -478,7 +480,17 @@ func (w *Watcher) rescan(ctx context.Context) {
 
 // process reads what is new in the transcript at path and hands it out.
 func (w *Watcher) process(ctx context.Context, path string) {
-	f, err := os.Open(path)
+	// A link is never read, whatever it points at (another project's
+	// transcript, a secret): the consumer would refuse it anyway.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if !w.links[path] {
+			w.links[path] = true
+			w.log.Warn("watcher: a transcript that is a symbolic link is not read", "path", path)
+		}
+		delete(w.files, path)
+		return
+	}
+	f, err := openNoFollow(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			delete(w.files, path)

@@ -707,3 +707,37 @@ func TestWatchFolderComesBack(t *testing.T) {
 		t.Errorf("%d rescans; the folder was found without one", r-rescans)
 	}
 }
+
+// A symbolic link where a transcript would be is never read, at the
+// first look or when it comes later, nor a folder it points at; the
+// transcripts beside it are.
+func TestWatchSkipsLinks(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, ".claude", "projects", "-home-me-proj")
+	elsewhere := filepath.Join(root, "elsewhere")
+	for _, d := range []string{proj, filepath.Join(elsewhere, "subagents")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := filepath.Join(elsewhere, "secret.jsonl")
+	writeFile(t, secret, line("secret"))
+	writeFile(t, filepath.Join(elsewhere, "subagents", "agent-1.jsonl"), line("secret"))
+	if err := os.Symlink(secret, filepath.Join(proj, "early.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	h := watch(t, Config{Globs: []string{filepath.Join(proj, "*.jsonl"), filepath.Join(proj, "*", "subagents", "*.jsonl")}})
+	h.quiet(100 * time.Millisecond)
+	if err := os.Symlink(secret, filepath.Join(proj, "late.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(proj, "s9")); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, secret, line("more"))
+	s1 := filepath.Join(proj, "s1.jsonl")
+	writeFile(t, s1, line("a"))
+	h.want(s1, 0, size(t, s1), NewFile)
+	h.w.Rescan()
+	h.quiet(150 * time.Millisecond)
+}
