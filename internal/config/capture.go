@@ -41,6 +41,8 @@ type Capture struct {
 	// {gemini-project} as Gemini CLI does (capture.GeminiProjectName) and
 	// {codex-home} Codex's folder (${CODEX_HOME:-~/.codex}); of Codex's
 	// rollouts, only those of sessions run in the project are followed.
+	// Whatever the globs, a transcript is read only as a regular file,
+	// never through a symbolic link (capture.OpenTranscript).
 	Transcripts []string `yaml:"transcripts"`
 	// MaxOutput bounds, in bytes, a tool's output kept for the summarizer
 	// and for an error in transcript.md; longer ones keep their head and
