@@ -597,3 +597,50 @@ func TestIngestKilled(t *testing.T) {
 	}
 	t.Logf("%d kills within %s left %d journals; %d last runs found one", killed, took, journals, recovered)
 }
+
+// A hook payload naming another project's transcript, or a link in the
+// project's own Claude Code folder, does not bring what it points at into
+// the memory: the queue captures the payload's own events and says in one
+// line which path it refused and why.
+func TestHookOtherProjectsTranscript(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init", "--claude")
+	projects := filepath.Join(os.Getenv("HOME"), ".claude", "projects")
+	// A sibling project, whose folder name begins with this one's.
+	others := filepath.Join(projects, capture.ClaudeProjectName(p)+"-other", "sother.jsonl")
+	w := &claudeWriter{session: "sother", cwd: p + "-other", t0: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)}
+	w.prompt("Ship the other project's unreleased plan.")
+	w.say("Done.")
+	w.write(t, others)
+	linked := filepath.Join(projects, capture.ClaudeProjectName(p), "slink.jsonl")
+	os.MkdirAll(filepath.Dir(linked), 0o755)
+	if err := os.Symlink(others, linked); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ session, path string }{{"sother", others}, {"slink", linked}} {
+		payload := fmt.Sprintf(`{"session_id":%q,"hook_event_name":"Stop","transcript_path":%q,"cwd":%q,"last_assistant_message":"Finished here."}`, c.session, c.path, p)
+		cmd := exec.Command("sh", filepath.Join(p, ".cairn", "hooks", "capture.sh"))
+		cmd.Dir, cmd.Stdin = p, strings.NewReader(payload)
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+p)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+			t.Fatalf("capture script: %v %q", err, out)
+		}
+	}
+	r := cairn(t, p, "", "queue", "run")
+	if r.code != 0 || !strings.Contains(r.stdout, "2 job(s) done") {
+		t.Fatalf("queue run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		others + " is not a transcript cairn follows: it lies in another project's Claude Code folder (its session ran in " + p + "-other;",
+		linked + " is not a transcript cairn follows: " + linked + " is a symbolic link",
+	} {
+		if strings.Count(r.stderr, want) != 1 {
+			t.Errorf("stderr lacks one %q:\n%s", want, r.stderr)
+		}
+	}
+	mem := filepath.Join(p, ".cairn")
+	if log := gitc(t, mem, "log", "-p"); strings.Contains(log, "unreleased plan") || strings.Count(log, "Finished here.") < 2 {
+		t.Errorf("the memory holds the other project's prompt, or lacks the hooks' own events:\n%s", log)
+	}
+}
