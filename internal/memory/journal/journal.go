@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -141,7 +142,46 @@ func (jf File) Read() (*Journal, error) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, &DamagedError{err}
 	}
+	if p := j.outside(); p != "" {
+		// Never written so: a hand-made or damaged journal that every
+		// writer would try, and fail, to act on.
+		return nil, &DamagedError{fmt.Errorf("it names %q, not a path in the memory", p)}
+	}
 	return &j, nil
+}
+
+// outside returns the first path of j that is not a local, slash-separated
+// repository path, or "".
+func (j *Journal) outside() string {
+	bad := func(p string) bool {
+		return p == "" || strings.Contains(p, "\\") || !filepath.IsLocal(filepath.FromSlash(p)) || path.Clean(p) != p
+	}
+	for _, mv := range j.Moves {
+		if bad(mv.From) {
+			return mv.From
+		}
+		if bad(mv.To) {
+			return mv.To
+		}
+	}
+	for _, w := range j.Writes {
+		if bad(w.Path) {
+			return w.Path
+		}
+	}
+	for _, p := range j.Paths {
+		if bad(p) {
+			return p
+		}
+	}
+	if j.Restore != nil {
+		for _, p := range j.Restore.Paths {
+			if bad(p) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // SetAside renames a damaged journal out of the way.

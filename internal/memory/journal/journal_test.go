@@ -93,3 +93,30 @@ func TestDamaged(t *testing.T) {
 		t.Errorf("after SetAside: %v, %v", j, err)
 	}
 }
+
+// TestOutside: a journal naming a path outside the memory was never
+// written by a writer: it is damaged, set aside, not acted on at every
+// write and failed on.
+func TestOutside(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		damaged   bool
+	}{
+		{"ours", `{"schema":1,"writes":[{"path":"core/a.md","data":"eA=="}],"paths":["core/a.md"]}`, false},
+		{"parent folder", `{"schema":1,"writes":[{"path":"../../etc/x","data":"eA=="}],"paths":["core/a.md"]}`, true},
+		{"absolute", `{"schema":1,"writes":[{"path":"/etc/x"}],"paths":["/etc/x"]}`, true},
+		{"moved out", `{"schema":1,"moves":[{"from":"core/a.md","to":"../a.md"}],"writes":[],"paths":["core/a.md"]}`, true},
+		{"unclean", `{"schema":1,"writes":[],"paths":["core/../core/a.md"]}`, true},
+		{"restore", `{"schema":1,"writes":[],"paths":[],"restore":{"from":"abc","paths":["../x"]}}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			jf := File{Path: filepath.Join(t.TempDir(), "journal.json")}
+			os.WriteFile(jf.Path, []byte(tc.doc), 0o600)
+			var d *DamagedError
+			_, err := jf.Read()
+			if got := errors.As(err, &d); got != tc.damaged {
+				t.Errorf("Read: %v; damaged %v, want %v", err, got, tc.damaged)
+			}
+		})
+	}
+}
