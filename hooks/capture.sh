@@ -65,12 +65,13 @@ if [ ! -d "$inbox" ] && ! mkdir -p "$inbox" 2>/dev/null; then
 fi
 
 # n: the last one plus one, read and written with builtins. Two hooks at
-# once may take the same n; their pids tell their names apart.
+# once may take the same n; their pids tell their names apart. One that
+# starts with a 9 could pass 2^63-1 and wrap negative: the clock again.
 seq=$mem/.state/hook-seq
 n=
 read -r n 2>/dev/null <"$seq"
 case $n in
-[1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) n=$((n + 1)) ;;
+[1-8][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) n=$((n + 1)) ;;
 *)
 	n=$(date +%s%N 2>/dev/null)
 	case $n in

@@ -102,6 +102,24 @@ func TestCaptureScript(t *testing.T) {
 	}
 }
 
+// TestCaptureScriptSequenceWraps: a sequence at the top of int64 (a hand
+// edit) is seeded from the clock again, not wrapped to a negative name.
+func TestCaptureScriptSequenceWraps(t *testing.T) {
+	t.Parallel()
+	proj, mem := fakeMemory(t)
+	state := filepath.Join(mem, ".state")
+	os.MkdirAll(state, 0o700)
+	os.WriteFile(filepath.Join(state, "hook-seq"), []byte("9223372036854775807\n"), 0o600)
+	payload := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse"}` + "\n")
+	if _, errs, code := runScript(t, "", proj, proj, payload); code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	names := inbox(t, mem)
+	if len(names) != 1 || strings.HasPrefix(names[0], "hook--") || strings.HasPrefix(names[0], "hook-9") {
+		t.Errorf("inbox: %v, want one name seeded from the clock", names)
+	}
+}
+
 // TestCaptureScriptSequence: in a memory with .state/, the names' numbers
 // come from .state/hook-seq, one more each time, so that the clock is read
 // only to seed it; a sequence file gone bad is seeded again, and the
