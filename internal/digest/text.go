@@ -118,3 +118,44 @@ var endsOnIt = lazyre.New(`(?i)\b(?:it|them|this|that)[.!]?$|\b(?:do|does|did|do
 func OnlyAside(s string) bool { return onlyAside.MatchString(strings.TrimSpace(s)) }
 
 var onlyAside = lazyre.New(`^\([^()]*\)[.!]?$`)
+
+// MaxBodyBytes is the most of an item's body the pack reads and weighs:
+// its entry shows a few hundred tokens at most, so a body of megabytes
+// (a pasted log) would cost a session start its whole length in every
+// sentence rule for text it never shows. The rest stays in the file,
+// searchable, and cairn show prints it whole.
+const MaxBodyBytes = 64 << 10
+
+// FirstPart returns s when it is at most n bytes long, else its first
+// part of at most n bytes, cut at the last paragraph, line, sentence or
+// word boundary in the second half of those n bytes (never inside a
+// UTF-8 sequence), and true.
+func FirstPart(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // s[n] opens the first rune left out
+	}
+	head := s[:n]
+	half := len(head) / 2
+	if i := strings.LastIndex(head, "\n\n"); i >= half {
+		return strings.TrimRight(head[:i], " \t\r\n"), true
+	}
+	if i := strings.LastIndexByte(head, '\n'); i >= half {
+		return strings.TrimRight(head[:i], " \t\r\n"), true
+	}
+	best := -1
+	for _, end := range []string{". ", "! ", "? ", ".\t", "!\t", "?\t"} {
+		if i := strings.LastIndex(head, end); i > best {
+			best = i
+		}
+	}
+	if best >= half {
+		return head[:best+1], true
+	}
+	if i := strings.LastIndexAny(head, " \t"); i >= half {
+		return strings.TrimRight(head[:i], " \t"), true
+	}
+	return head, true
+}

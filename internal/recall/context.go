@@ -373,7 +373,10 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		title, after, body, read := mdtext.OneLine(u.Title), " ("+string(u.Kind)+", id "+tail.Ref(u.ID)+")\n", "", false
 		g.add(corePrio-0.01+0.01*u.Importance, "").render = func(room int) string {
 			if !read && indexer.EstimateTokens("- **"+title+"**"+after)+minUnitTokens < min(room, itemCap) {
-				read, body = true, mdtext.OneLine(u.Body()) // read only when there is room to show it
+				// Read only when there is room to show it; its first part weighed.
+				read, body = true, u.Body()
+				body, _ = digest.FirstPart(body, digest.MaxBodyBytes)
+				body = mdtext.OneLine(body)
 			}
 			return entry(title, body, after, min(room, itemCap))
 		}
@@ -742,10 +745,14 @@ func manifest(left []*group, part, names int) string {
 	return b.String()
 }
 
+// maxItemRead is the most of an item's file the pack reads: its front
+// matter and the first digest.MaxBodyBytes of its body, with room to spare.
+const maxItemRead = 2 * digest.MaxBodyBytes
+
 // itemRenderer returns the render function of a core item's entry: its
 // title, then as many whole sentences of its body as fit (never the
 // title again), its kind, date and id; the item read and parsed at the
-// first call.
+// first call, its body's first part only (digest.FirstPart).
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
@@ -775,7 +782,10 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 		}
 		if !e.read {
 			e.read = true
-			data, err := m.ReadFile(g.path)
+			// The file's head only: the entry is made of the body's
+			// first part (digest.MaxBodyBytes), and a file of megabytes
+			// read whole would cost a session start its length.
+			data, _, err := m.ReadFileHead(g.path, maxItemRead)
 			m.WarnLink(err) // a link is named and left out
 			if err != nil {
 				e.gone = true
@@ -797,6 +807,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 					}
 				}
 			}
+			body, _ = digest.FirstPart(body, digest.MaxBodyBytes)
 			full := mdtext.OneLine(digest.StripHeadings(body))
 			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), full)
 			if whole, ok := digest.CutInSentence(e.title, full); ok {
