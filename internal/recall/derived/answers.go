@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"maps"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/cairn-mem/cairn/internal/anchor"
@@ -36,8 +38,13 @@ const (
 // magic opens the file: name and format version.
 const magic = "cairn-packcache 1\n"
 
-// maxCache bounds the file read: larger is taken as damaged.
+// maxCache bounds a cache file, written and read: a file larger was not
+// written by this version, and is made again (said once, on stderr).
+// Writers keep under it (keepUnder).
 const maxCache = 64 << 20
+
+// maxBody is the most a cache's body may hold: maxCache less the header.
+const maxBody = maxCache - len(magic) - sha256.Size - 4
 
 // A Retirer answers a pack's questions of a retire.Retirer and of its
 // to-dos, from the cache when its inputs match, building the retirer only
@@ -217,11 +224,11 @@ func (c *Retirer) Said(rank int) []*digest.Summary { return c.sums[:min(max(rank
 // costs the next pack time, nothing else: it is said on stderr.
 func (c *Retirer) Save(m *memory.Memory) {
 	if c.added > 0 {
-		writeCache(m, File, c.key, encodeMemo(c.memo))
+		writeCache(m, File, c.key, encodeMemo(keepUnder(c.memo, maxBody, memoSize)))
 		c.saveTraces(m)
 	}
 	if c.addTodo > 0 {
-		writeCache(m, TodoFile, c.todoKey, encodeMemo(c.todo))
+		writeCache(m, TodoFile, c.todoKey, encodeMemo(keepUnder(c.todo, maxBody, memoSize)))
 	}
 	if c.r != nil && c.rd.Keep(c.r) {
 		writeCache(m, ReadingsFile, readingsKey(), c.rd.Encode())
@@ -231,7 +238,11 @@ func (c *Retirer) Save(m *memory.Memory) {
 // encodeMemo encodes answers in the order of their keys: the same
 // answers, the same bytes.
 func encodeMemo(memo map[string]string) []byte {
-	var body []byte
+	size := 0
+	for k, v := range memo {
+		size += memoSize(k, v)
+	}
+	body := make([]byte, 0, size)
 	for _, k := range slices.Sorted(maps.Keys(memo)) {
 		v := memo[k]
 		body = binary.AppendUvarint(body, uint64(len(k)))
@@ -242,8 +253,49 @@ func encodeMemo(memo map[string]string) []byte {
 	return body
 }
 
-// writeCache writes body as the cache name, made for key.
+// memoSize is the most bytes encodeMemo writes for an answer.
+func memoSize(k, v string) int { return len(k) + len(v) + 2*binary.MaxVarintLen64 }
+
+// keepUnder returns answers, or when size says they take more than limit
+// bytes, the answers that fit once the largest are left out: each is
+// computed again when a pack asks for it, while a cache over its limit
+// would be made again whole by every pack (maxCache). The answers of
+// long texts (bodies, at most digest.MaxBodyBytes each) go first.
+func keepUnder[V any](answers map[string]V, limit int, size func(string, V) int) map[string]V {
+	total := 0
+	for k, v := range answers {
+		total += size(k, v)
+	}
+	if total <= limit {
+		return answers
+	}
+	keys := slices.Collect(maps.Keys(answers))
+	// The largest first, then by key: the same answers, the same cut.
+	slices.SortFunc(keys, func(a, b string) int {
+		if d := size(b, answers[b]) - size(a, answers[a]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	kept := maps.Clone(answers)
+	for _, k := range keys {
+		if total <= limit {
+			break
+		}
+		total -= size(k, answers[k])
+		delete(kept, k)
+	}
+	return kept
+}
+
+// writeCache writes body as the cache name, made for key; a body over
+// maxBody is not kept (nor the file it would have replaced), and said.
 func writeCache(m *memory.Memory, name string, key [sha256.Size]byte, body []byte) {
+	if len(body) > maxBody {
+		os.Remove(m.StatePath(name))
+		m.Warn(fmt.Sprintf("context: %s would be %d MiB, over its %d MiB limit; not kept", name, len(body)>>20, maxCache>>20))
+		return
+	}
 	b := make([]byte, 0, len(magic)+sha256.Size+4+len(body))
 	b = append(b, magic...)
 	b = append(b, key[:]...)
@@ -276,7 +328,18 @@ func readCache(m *memory.Memory, name string, key [sha256.Size]byte) map[string]
 // nil when there is none, it is for other inputs, or it is damaged (said
 // once on stderr: it is rebuilt).
 func readBody(m *memory.Memory, name string, key [sha256.Size]byte) []byte {
-	data, err := os.ReadFile(m.StatePath(name))
+	f, err := os.Open(m.StatePath(name))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxCache {
+		// Never read whole: an older cairn wrote it, with no limit.
+		// The next write replaces it with one under the limit.
+		m.Warn(fmt.Sprintf("context: %s is %d MiB, over its %d MiB limit; made again", name, fi.Size()>>20, maxCache>>20))
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCache+1))
 	if err != nil {
 		return nil
 	}

@@ -456,7 +456,23 @@ func (c *Retirer) saveTraces(m *memory.Memory) {
 			out.df[k] = df(k)
 		}
 	}
-	writeCache(m, TraceFile, readingsKey(), encodeCarried(out))
+	b := encodeCarried(out)
+	for len(b) > maxBody && len(out.answers) > 0 {
+		// Under the limit, less the largest answers: they are computed
+		// again when asked (keepUnder).
+		total := 0
+		for k, a := range out.answers {
+			total += traceSize(k, a)
+		}
+		out.answers = keepUnder(out.answers, total-(len(b)-maxBody), traceSize)
+		b = encodeCarried(out)
+	}
+	writeCache(m, TraceFile, readingsKey(), b)
+}
+
+// traceSize is the most bytes encodeCarried writes for an answer.
+func traceSize(k string, a traced) int {
+	return len(k) + len(a.value) + (4+2*len(a.trace.Keys))*binary.MaxVarintLen64
 }
 
 // inputsOf are the texts of core items that differ from their sources
