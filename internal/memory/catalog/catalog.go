@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -88,7 +89,23 @@ func Describe(p string, data []byte) *Row {
 	if !strings.HasSuffix(p, ".md") || (!strings.HasPrefix(p, "core/") && !bytes.HasPrefix(data, []byte("---"))) {
 		return r
 	}
-	it, err := model.Parse(p, data)
+	var it *model.Item
+	var err error
+	if len(data) > describeHead {
+		// What a row says is in the front matter and the body's first
+		// line: a file of megabytes parsed whole cost a pack after a
+		// checkpoint its length several times over. A head that does
+		// not parse (front matter longer than it) is parsed whole, for
+		// the error's line.
+		head := headOf(data, describeHead)
+		if it, err = model.Parse(p, head); err != nil {
+			it, err = model.Parse(p, data)
+		} else {
+			data = head
+		}
+	} else {
+		it, err = model.Parse(p, data)
+	}
 	if err != nil {
 		r.Type, r.Err = Broken, err.Error()
 		if pe, ok := errors.AsType[*model.ParseError](err); ok {
@@ -107,6 +124,23 @@ func Describe(p string, data []byte) *Row {
 		r.Supersedes = strings.ToUpper(strings.Trim(strings.TrimSpace(val), `'"`))
 	}
 	return r
+}
+
+// describeHead is the most of a large item file Describe parses.
+const describeHead = 256 << 10
+
+// headOf returns data's first n bytes at most, cut after a line's end
+// in their second half, else before a rune's start (inside a line longer
+// than that: a title made of it is cut far shorter).
+func headOf(data []byte, n int) []byte {
+	head := data[:n]
+	if i := bytes.LastIndexByte(head, '\n'); i >= n/2 {
+		return head[:i+1]
+	}
+	for n > 0 && !utf8.RuneStart(data[n]) {
+		n--
+	}
+	return data[:n]
 }
 
 // Entry is the item an Item row describes, without its body.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 func TestDescribe(t *testing.T) {
@@ -114,5 +116,58 @@ func TestWriteRead(t *testing.T) {
 		if _, err := Read(data[:i]); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("Read of the first %d of %d bytes: %v", i, len(data), err)
 		}
+	}
+}
+
+// A file of megabytes is described from its head (front matter and
+// first lines), as it would be whole: same keys, same title, the blob
+// and size of the whole file; a head whose front matter does not close
+// is parsed whole, so a broken file names its line.
+func TestDescribeBig(t *testing.T) {
+	filler := strings.Repeat("A line of a pasted log, 2025-01-01 12:00:00 INFO worker: claimed a job.\n", 20000) // 1.4 MB
+	long := strings.Repeat("word ", 300000)                                                                      // one line of 1.5 MB
+	for _, tc := range []struct {
+		name, data string
+		want       Type
+		title      string
+		line       int
+	}{
+		{"front matter", "---\nkind: fact\ntitle: A fact\ntags: [x, y]\nsupersedes: 01jdxk3v9m2q7y8z4t6r5w1hbc\n---\n" + filler, Item, "A fact", 0},
+		{"crlf", "---\r\nkind: note\r\ntitle: Notes\r\n---\r\n" + strings.ReplaceAll(filler, "\n", "\r\n"), Item, "Notes", 0},
+		{"title from a long first line", "---\nkind: note\n---\n" + long + "\n" + filler, Item, "", 0},
+		{"no line end at all", long, Item, "", 0},
+		{"front matter longer than the head", "---\nkind: note\ntitle: Long\nlist:\n" + strings.Repeat("  - an entry of the list\n", 20000) + "---\nbody\n", Item, "Long", 0},
+		{"unclosed front matter", "---\nkind: note\ntitle: Open\n" + filler, Broken, "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.data)
+			if len(data) <= describeHead {
+				t.Fatalf("%d bytes: not over the head", len(data))
+			}
+			r := Describe("core/notes/big.md", data)
+			if r.Size != int64(len(data)) || r.Blob != BlobID(data) {
+				t.Errorf("size %d blob %s, want the whole file's", r.Size, r.Blob)
+			}
+			if r.Type != tc.want || r.Line != tc.line {
+				t.Fatalf("type %c line %d (%s), want %c %d", r.Type, r.Line, r.Err, tc.want, tc.line)
+			}
+			if tc.want != Item {
+				return
+			}
+			if tc.title != "" && r.Title != tc.title {
+				t.Errorf("title %q, want %q", r.Title, tc.title)
+			}
+			// As the whole file gives it.
+			it, err := model.Parse("core/notes/big.md", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Title != it.Title || r.Kind != string(it.Kind) || !reflect.DeepEqual(r.Tags, it.Tags) {
+				t.Errorf("row %q %s %q, the whole file %q %s %q", r.Title, r.Kind, r.Tags, it.Title, it.Kind, it.Tags)
+			}
+		})
+	}
+	if r := Describe("core/notes/big.md", []byte("---\nkind: fact\ntitle: A fact\nsupersedes: 01jdxk3v9m2q7y8z4t6r5w1hbc\n---\n"+filler)); r.Supersedes != "01JDXK3V9M2Q7Y8Z4T6R5W1HBC" {
+		t.Errorf("supersedes %q", r.Supersedes)
 	}
 }
