@@ -393,6 +393,27 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 	return nil
 }
 
+// maxText is the most of a memory file whose anchors are looked for,
+// as the search index reads at most search.max_file_bytes (1 MiB by
+// default) of it: a pasted log of 50 MB cost cairn doctor and the
+// daemon's check half a minute and a gigabyte.
+const maxText = 1 << 20
+
+// firstPart is data when it is at most n bytes, else its first n bytes
+// cut after the last line's end in them (before a rune's start if none).
+func firstPart(data []byte, n int) []byte {
+	if len(data) <= n {
+		return data
+	}
+	if i := bytes.LastIndexByte(data[:n], '\n'); i >= 0 {
+		return data[:i+1]
+	}
+	for n > 0 && data[n]&0xC0 == 0x80 {
+		n-- // data[n] is inside a rune
+	}
+	return data[:n]
+}
+
 // readEntry reads the memory file p as checkpoint le left it; its
 // anchors are resolved later, against the project.
 func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEntry) (*entry, error) {
@@ -404,6 +425,7 @@ func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEn
 	if err != nil {
 		return nil, fmt.Errorf("read %s at checkpoint %s: %w", p, le.Commit, err)
 	}
+	data = firstPart(data, maxText)
 	e.text = string(data)
 	if it, err := model.Parse(p, data); err == nil {
 		e.Title, e.text = it.Title, it.Title+"\n"+it.Body
