@@ -330,6 +330,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	}
 	r := derived.New(m, stmts, sums, v)
 	defer r.Save(m)
+	// Past the deadline (a session start's), the items not read yet are
+	// left out: the pack holds what it read by then.
+	late := func() bool { return ctx.Err() != nil }
 
 	cores := derived.NewTitles[*unit](m) // those a session's bullet may say again
 	defer cores.Save()
@@ -352,7 +355,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			g.sec, prio, limit = secPinned, 2+c.Importance, pinnedCap
 		}
 		u := g.add(prio, "")
-		u.render = itemRenderer(m, g, c, limit, year, r, doneRank, func(body string) string {
+		u.render = itemRenderer(m, g, c, limit, year, r, doneRank, late, func(body string) string {
 			if c.Pinned {
 				return body
 			}
@@ -372,7 +375,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		g := &group{sec: secUser, id: u.ID, path: u.File, title: u.Title, fetch: "cat " + u.File}
 		title, after, body, read := mdtext.OneLine(u.Title), " ("+string(u.Kind)+", id "+tail.Ref(u.ID)+")\n", "", false
 		g.add(corePrio-0.01+0.01*u.Importance, "").render = func(room int) string {
-			if !read && indexer.EstimateTokens("- **"+title+"**"+after)+minUnitTokens < min(room, itemCap) {
+			if !read && !late() && indexer.EstimateTokens("- **"+title+"**"+after)+minUnitTokens < min(room, itemCap) {
 				// Read only when there is room to show it; its first part weighed.
 				read, body = true, u.Body()
 				body, _ = digest.FirstPart(body, digest.MaxBodyBytes)
@@ -427,6 +430,10 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			// list is at most what was left out, as is the count.
 			p.LeftOut = append(p.LeftOut, LeftOut{ID: g.id, Title: g.title})
 		}
+	}
+	if late() {
+		p.Warnings = append(p.Warnings, "the pack's deadline came first: the items it had not read by then are left out")
+		return p, nil // the references of a pack cut short are not counted
 	}
 	if err := countReferences(ctx, m, refs); err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
@@ -752,11 +759,12 @@ const maxItemRead = 2 * digest.MaxBodyBytes
 // itemRenderer returns the render function of a core item's entry: its
 // title, then as many whole sentences of its body as fit (never the
 // title again), its kind, date and id; the item read and parsed at the
-// first call, its body's first part only (digest.FirstPart).
+// first call, its body's first part only (digest.FirstPart). Once late
+// says the pack's deadline passed, an item not read yet is left out.
 //
 // An item that states work to do a newer session dealt with is history:
 // it is not shown, and neither are such sentences of its body.
-func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int, r *derived.Retirer, doneRank func(session string) int, now func(string) string) func(room int) string {
+func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int, r *derived.Retirer, doneRank func(session string) int, late func() bool, now func(string) string) func(room int) string {
 	// The entry's state, in one object: captured one by one, the item
 	// and each variable the function sets were an allocation each, ten
 	// for every core item (57,000 at 5,700).
@@ -779,6 +787,9 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 		}
 		if g.isRetired() {
 			return ""
+		}
+		if !e.read && late() {
+			return "" // not read in time
 		}
 		if !e.read {
 			e.read = true

@@ -40,6 +40,9 @@ func StartPack(ctx context.Context, m *memory.Memory, s Searcher, opts StartOpti
 		pack, err = s.Context(ctx, co)
 	}
 	if pack == nil {
+		if err != nil && ctx.Err() != nil {
+			return "", err // the deadline came while the daemon made it
+		}
 		var lerr error
 		if pack, lerr = Context(ctx, m, co); lerr != nil {
 			return "", joinErr(err, lerr)

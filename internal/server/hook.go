@@ -68,7 +68,15 @@ func SessionStart(ctx context.Context, m *memory.Memory, payload []byte, run *cl
 	// (so that a new session's pack shows the one before it as the
 	// latest): a commit here would cost more than the rest of the hook.
 	if h != nil {
-		if err := capture.EnqueueHook(ctx, m, h.SessionID, payload); err != nil {
+		rctx := ctx
+		if ctx.Err() != nil {
+			// A pack given up at the deadline leaves the record its
+			// moment: without it the session is never captured.
+			var cancel context.CancelFunc
+			rctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), packWait)
+			defer cancel()
+		}
+		if err := capture.EnqueueHook(rctx, m, h.SessionID, payload); err != nil {
 			errs = append(errs, fmt.Errorf("record session %s: %w", h.SessionID, err))
 		}
 	}
@@ -152,11 +160,57 @@ func StartPack(ctx context.Context, m *memory.Memory, so recall.StartOptions, ru
 		notes = append(notes, fmt.Sprintf("cairn: %s failed; see cairn queue list --state failed, or run cairn doctor", countOf(failed, "capture job", "capture jobs")))
 	}
 
-	text, err = recall.StartPack(ctx, m, daemon, so)
+	text, late, err := packBy(ctx, func(ctx context.Context) (string, error) { return recall.StartPack(ctx, m, daemon, so) })
+	if late {
+		notes = append(notes, "cairn: the session-start deadline came first: this context leaves out what there was no time to read; cairn context shows it all")
+		err = nil // said in the note
+	}
 	if err != nil {
 		errs = append(errs, err)
 	}
 	return text, notes, errs
+}
+
+// The pack's share of the end of the hook's deadline: it stops reading
+// items packMargin before it, and is given up packWait before it, so
+// that the session's record and the output are made in time.
+const (
+	packMargin = 1500 * time.Millisecond
+	packWait   = 500 * time.Millisecond
+)
+
+// packBy runs pack under ctx's deadline less packMargin: the pack holds
+// what it read by then (recall.Context). Should it still be making it
+// packWait before the deadline, it is given up (the goroutine ends with
+// the process): text is "" and late true. late is also true when the
+// pack was cut short.
+func packBy(ctx context.Context, pack func(context.Context) (string, error)) (text string, late bool, err error) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		text, err = pack(ctx)
+		return text, false, err
+	}
+	pctx, cancel := context.WithDeadline(ctx, d.Add(-packMargin))
+	defer cancel()
+	type made struct {
+		text string
+		err  error
+	}
+	done := make(chan made, 1)
+	go func() {
+		text, err := pack(pctx)
+		done <- made{text, err}
+	}()
+	wait := time.NewTimer(time.Until(d.Add(-packWait)))
+	defer wait.Stop()
+	select {
+	case r := <-done:
+		return r.text, pctx.Err() != nil, r.err
+	case <-wait.C:
+		return "", true, nil
+	case <-ctx.Done():
+		return "", true, nil
+	}
 }
 
 // leftNote is the line saying what the session-start deadline left for
