@@ -488,6 +488,22 @@ func TestClaudeAndCodexOneMemory(t *testing.T) {
 // warned about and taken as Claude Code's, and the hook still exits 0.
 // (Gemini CLI's and Cursor's payloads have shapes of their own:
 // agents_e2e_test.go.)
+// TestHookNotJSON: a capture hook's payload that is not JSON is kept in
+// the inbox (the queue moves it to its failed jobs with the reason), and
+// the hook says so on stderr, exiting 0.
+func TestHookNotJSON(t *testing.T) {
+	t.Parallel()
+	p := project(t)
+	ok(t, p, "init")
+	r := cairn(t, p, `{"session_id":"s1","hook_event_name":"Stop"`, "hook", "stop")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "hook stop: the payload (") || !strings.Contains(r.stderr, "bytes) is not JSON") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := filepath.Glob(filepath.Join(p, ".cairn", "inbox", "hook-*.json")); len(got) != 1 {
+		t.Errorf("inbox: %v, want the payload kept", got)
+	}
+}
+
 func TestHookAgentFlag(t *testing.T) {
 	t.Parallel()
 	p := project(t)
@@ -502,6 +518,11 @@ func TestHookAgentFlag(t *testing.T) {
 		{[]string{"hook", "--agent=codex", "stop"}, `{"cairn_agent":"codex","session_id"`, ""},
 		{[]string{"hook", "--agent", "vim", "stop"}, `{"session_id"`, `unknown agent "vim"`},
 		{[]string{"hook", "stop"}, `{"session_id"`, ""},
+		// Captured as given, and said at once: an event cairn does not
+		// know, a payload that is not JSON.
+		{[]string{"hook", "bogus-event"}, `{"session_id"`, "hook bogus-event: not a hook event cairn knows"},
+		{[]string{"hook", "Stop"}, `{"session_id"`, ""},
+		{[]string{"hook", "post-tool-use"}, `{"session_id"`, ""},
 	} {
 		before, _ := filepath.Glob(filepath.Join(inbox, "hook-*.json"))
 		r := cairn(t, p, payload, tc.args...)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/client"
@@ -130,10 +131,40 @@ func RunHook(ctx context.Context, h HookRun) {
 			h.Warn("hook " + event + ": " + err.Error())
 			return
 		}
-		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), h.Stdin, agent); err != nil {
+		if event != "" && !slices.Contains(model.HookEvents(), ev) {
+			// Not a name HookEventName knows: captured as given, and said.
+			h.Warn(fmt.Sprintf("hook %s: not a hook event cairn knows; its payload is captured as given", event))
+		}
+		head := &headKeeper{max: maxCheckedPayload}
+		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), io.TeeReader(h.Stdin, head), agent); err != nil {
 			h.Warn(fmt.Sprintf("hook %s: %v; this event is not captured", event, err))
+			return
+		}
+		if head.n > 0 && head.n <= maxCheckedPayload && !json.Valid(head.b) {
+			// Kept: the queue moves it to its failed jobs with the reason.
+			h.Warn(fmt.Sprintf("hook %s: the payload (%d bytes) is not JSON; it goes to the failed capture jobs (cairn queue list --state failed)", event, head.n))
 		}
 	}
+}
+
+// maxCheckedPayload is the largest payload whose JSON a capture checks
+// as it passes: the commonest, small ones, where a bad one is said at
+// once rather than found in the failed jobs later.
+const maxCheckedPayload = 64 << 10
+
+// headKeeper keeps the first max bytes written to it and counts them all.
+type headKeeper struct {
+	b   []byte
+	n   int
+	max int
+}
+
+func (k *headKeeper) Write(p []byte) (int, error) {
+	if room := k.max - len(k.b); room > 0 {
+		k.b = append(k.b, p[:min(room, len(p))]...)
+	}
+	k.n += len(p)
+	return len(p), nil
 }
 
 // hookSessionStart is server.SessionStart on the memory in mem.
