@@ -68,7 +68,7 @@ func TestSyncEncrypted(t *testing.T) {
 	if out := okEnv(t, keyed, a, "keys", "list"); !strings.Contains(out, pub+"\t(this machine)") || !strings.Contains(out, "path\tsessions/*/transcript.md") {
 		t.Fatalf("keys list said %q", out)
 	}
-	one := "# s1\n\nthe secret is " + secret + "\n"
+	one := "# s1\n\nthe code word is " + secret + "\n"
 	writeMem(t, a, "sessions/s1/transcript.md", one)
 	okEnv(t, keyed, a, "checkpoint", "-m", "s1")
 	okEnv(t, keyed, a, "remote", "add", "origin", url)
