@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
+	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
 // DropRetired returns s without the sentences a newer statement retires;
@@ -83,6 +84,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if r.replacedOutright(x, rank) {
 			continue // "Rounding: Rounding.kt …; nearest quarter hour …" names the way replaced across its clauses
 		}
+		if strings.Contains(x, summarize.PassedOver) || r.choiceRetired(x, rank) {
+			// A choice reversed goes with its reasons, and so does what
+			// it passed over: "I'd go with a SQLite table …: the database
+			// is already there" left "Is already there; …" once the
+			// limiter moved to Redis.
+			continue
+		}
 		// A sentence of several clauses keeps those a newer statement
 		// does not retire: "the backend runs on 5000, and the
 		// deployment target is iOS 16" is still right about iOS 16.
@@ -127,6 +135,21 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		return "" // "Good." is all a retired request left, "`poller.py`." all of a list item
 	}
 	return out
+}
+
+// choiceRetired reports whether the clause of x that makes a choice
+// (prose.Chose) is retired itself.
+func (r *Retirer) choiceRetired(x string, rank int) bool {
+	c := prose.Chose(x)
+	if c == "" {
+		return false
+	}
+	for _, p := range prose.FullClauses(x) {
+		if strings.Contains(p, c) {
+			return r.retired(p, rank)
+		}
+	}
+	return false
 }
 
 // replacedOutright reports whether a statement of another session newer
