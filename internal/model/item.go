@@ -620,7 +620,7 @@ func (p *parser) value(it *Item, key string, v *yaml.Node) error {
 func want(key string) string {
 	switch key {
 	case "id":
-		return "a 26-character ULID"
+		return "a ULID (26 characters of 0-9 and A-Z but I, L, O and U, the first 0-7)"
 	case "kind":
 		return "a kind"
 	case "title", "session":

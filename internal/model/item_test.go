@@ -118,7 +118,7 @@ func TestParseErrors(t *testing.T) {
 			`kind: unknown kind "idea": want one of decision, fact, pattern, preference, note, summary, observation`},
 		{"empty kind", "---\nkind: \"\"\n---\n", 2, `kind: unknown kind ""`},
 		{"kind is a map", "---\nkind:\n  a: b\n---\n", 3, "kind: want a kind, got a mapping"},
-		{"bad id", "---\nid: my-decision\n---\n", 2, `id: want a 26-character ULID, got "my-decision"`},
+		{"bad id", "---\nid: my-decision\n---\n", 2, `id: want a ULID (26 characters of 0-9 and A-Z but I, L, O and U, the first 0-7), got "my-decision"`},
 		{"title is a list", "---\ntitle:\n  - a\n---\n", 3, "title: want a string, got a list"},
 		{"tags is a map", "---\ntags: {a: 1}\n---\n", 2, "tags: want a list of strings, got a mapping"},
 		{"tag is a list", "---\ntags:\n  - a\n  - [b]\n---\n", 4, "tags: want a list of strings, got a list in the list"},
