@@ -518,9 +518,10 @@ func TestHookAgentFlag(t *testing.T) {
 		{[]string{"hook", "--agent=codex", "stop"}, `{"cairn_agent":"codex","session_id"`, ""},
 		{[]string{"hook", "--agent", "vim", "stop"}, `{"session_id"`, `unknown agent "vim"`},
 		{[]string{"hook", "stop"}, `{"session_id"`, ""},
-		// Captured as given, and said at once: an event cairn does not
-		// know, a payload that is not JSON.
-		{[]string{"hook", "bogus-event"}, `{"session_id"`, "hook bogus-event: not a hook event cairn knows"},
+		// Any other event is captured as given, in silence: the
+		// plugin's and Codex's hooks say "capture".
+		{[]string{"hook", "bogus-event"}, `{"session_id"`, ""},
+		{[]string{"hook", "capture"}, `{"session_id"`, ""},
 		{[]string{"hook", "Stop"}, `{"session_id"`, ""},
 		{[]string{"hook", "post-tool-use"}, `{"session_id"`, ""},
 	} {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/client"
@@ -130,10 +129,6 @@ func RunHook(ctx context.Context, h HookRun) {
 			io.Copy(io.Discard, h.Stdin)
 			h.Warn("hook " + event + ": " + err.Error())
 			return
-		}
-		if event != "" && !slices.Contains(model.HookEvents(), ev) {
-			// Not a name HookEventName knows: captured as given, and said.
-			h.Warn(fmt.Sprintf("hook %s: not a hook event cairn knows; its payload is captured as given", event))
 		}
 		head := &headKeeper{max: maxCheckedPayload}
 		if err := hooks.DropPayload(filepath.Join(mem, "inbox"), io.TeeReader(h.Stdin, head), agent); err != nil {
