@@ -241,3 +241,39 @@ func TestRecoverKeepsFreshTemps(t *testing.T) {
 		t.Error("Recover(0) kept a temporary file a crash left")
 	}
 }
+
+// TestDiskFullClaimLeavesFileInInbox: a dropped file whose claim cannot
+// write its job (the disk is full) is put back in the inbox at once, in
+// sight of status, doctor and the next claim, not left under files/ with
+// no job until a start-up's Recover minutes later (hostile-input
+// campaign). Once there is space it is claimed as usual.
+func TestDiskFullClaimLeavesFileInInbox(t *testing.T) {
+	dir := mountTmpfs(t, "2m")
+	ctx := context.Background()
+	clk := newClock()
+	q, err := OpenQueue(filepath.Join(dir, "inbox"), filepath.Join(dir, "state"), QueueOptions{Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drop := filepath.Join(dir, "inbox", "notes.txt")
+	if err := os.WriteFile(drop, []byte("a transcript to take\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := clk.Now().Add(-time.Minute) // past the settle
+	os.Chtimes(drop, old, old)
+	free := fill(t, dir)
+	if _, err := q.Claim(ctx); err == nil || !strings.Contains(err.Error(), "left in the inbox") {
+		t.Fatalf("Claim on a full disk: %v", err)
+	}
+	if _, err := os.Stat(drop); err != nil {
+		t.Fatalf("the dropped file is not back in the inbox: %v", err)
+	}
+	if got, _ := os.ReadDir(filepath.Join(dir, "state", "files")); len(got) != 0 {
+		t.Errorf("files/ holds %d files with no job", len(got))
+	}
+	free()
+	j, err := q.Claim(ctx)
+	if err != nil || j.Kind != KindInboxFile {
+		t.Fatalf("Claim with space: %+v, %v", j, err)
+	}
+}

@@ -170,7 +170,13 @@ func (q *Queue) adopt(name string, now time.Time) (*Job, error) {
 		err = safefile.WriteSync(filepath.Join(q.dirs[Processing], id+".json"), data, 0o600, safefile.SyncFile)
 	}
 	if err != nil {
-		// The file stays under files/ with no job: Recover puts it back.
+		// The claim is undone: under files/ with no job the file was
+		// out of sight of status, doctor and every worker until a
+		// start-up's Recover, minutes later. Should that fail too, it
+		// stays there, and Recover puts it back.
+		if os.Rename(att, q.freeInboxName(name, id+"--"+safeName(name))) == nil {
+			return nil, fmt.Errorf("claim %q (left in the inbox): %w", name, err)
+		}
 		return nil, fmt.Errorf("claim %q: %w", name, err)
 	}
 	if c == classJob {
