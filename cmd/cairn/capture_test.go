@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/resume"
@@ -417,7 +418,7 @@ func TestQueueCommand(t *testing.T) {
 	// A transcript the daemon would watch grows; its delta is queued.
 	home := os.Getenv("HOME")
 	id := "9a8b7c6d-0000-4000-8000-00000000abcd"
-	name := filepath.Join(home, ".claude", "projects", capture.ClaudeProjectName(p), id+".jsonl")
+	name := filepath.Join(home, ".claude", "projects", follow.ClaudeProjectName(p), id+".jsonl")
 	w := &claudeWriter{session: id, cwd: p, t0: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)}
 	w.prompt("Make the build reproducible.")
 	w.bash("make build", "ok", 0)
@@ -608,12 +609,12 @@ func TestHookOtherProjectsTranscript(t *testing.T) {
 	ok(t, p, "init", "--claude")
 	projects := filepath.Join(os.Getenv("HOME"), ".claude", "projects")
 	// A sibling project, whose folder name begins with this one's.
-	others := filepath.Join(projects, capture.ClaudeProjectName(p)+"-other", "sother.jsonl")
+	others := filepath.Join(projects, follow.ClaudeProjectName(p)+"-other", "sother.jsonl")
 	w := &claudeWriter{session: "sother", cwd: p + "-other", t0: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)}
 	w.prompt("Ship the other project's unreleased plan.")
 	w.say("Done.")
 	w.write(t, others)
-	linked := filepath.Join(projects, capture.ClaudeProjectName(p), "slink.jsonl")
+	linked := filepath.Join(projects, follow.ClaudeProjectName(p), "slink.jsonl")
 	os.MkdirAll(filepath.Dir(linked), 0o755)
 	if err := os.Symlink(others, linked); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -65,7 +66,7 @@ func TestDaemonCrashDuringCapture(t *testing.T) {
 		off += 2000 + rng.IntN(12000)
 		cuts = append(cuts, min(off, len(data)))
 	}
-	name := filepath.Join(home, ".claude", "projects", capture.ClaudeProjectName(p), id+".jsonl")
+	name := filepath.Join(home, ".claude", "projects", follow.ClaudeProjectName(p), id+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 )
 
 // claudeSession plays Claude Code for the end-to-end tests: it runs the
@@ -50,7 +50,7 @@ func newClaudeSession(t *testing.T, proj, id string) *claudeSession {
 	}
 	home, _ := os.UserHomeDir()
 	s.w = &claudeWriter{session: id, cwd: proj, t0: time.Now().Add(-time.Hour)}
-	s.transcript = filepath.Join(home, ".claude", "projects", capture.ClaudeProjectName(proj), id+".jsonl")
+	s.transcript = filepath.Join(home, ".claude", "projects", follow.ClaudeProjectName(proj), id+".jsonl")
 	return s
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/transcript"
@@ -313,9 +314,9 @@ func stillness(m *memory.Memory, e *model.SessionEntry) still {
 }
 
 // statTranscript is the FileInfo of one of the project's transcripts
-// (OpenTranscript), never of what a link points at.
+// (follow.Open), never of what a link points at.
 func statTranscript(m *memory.Memory, path string) (os.FileInfo, error) {
-	f, err := OpenTranscript(m, path)
+	f, err := follow.Open(m, path)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +336,7 @@ func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.T
 	n := 0
 	var errs []error
 	done := true
-	for _, g := range TranscriptGlobs(m) {
+	for _, g := range follow.Globs(m) {
 		files, _ := filepath.Glob(g)
 		for _, p := range files {
 			if ctx.Err() != nil {
@@ -345,20 +346,20 @@ func endUnknown(ctx context.Context, m *memory.Memory, except string, now time.T
 			if id == "" || id == except || memory.CheckSessionID(id) != nil || m.Sessions().Exists(id) {
 				continue
 			}
-			fi, err := os.Lstat(p) // a link is none of the project's (OpenTranscript)
+			fi, err := os.Lstat(p) // a link is none of the project's (follow.Open)
 			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || fi.Size() == 0 {
 				continue
 			}
 			// After the look at its time: Codex's tree holds the rollouts
 			// of every project and every day, and this reads a first line.
-			if !projectRollout(m, p) {
+			if !follow.ProjectRollout(m, p) {
 				continue
 			}
 			if now.Sub(fi.ModTime()) < endQuiet {
 				done = false // live: looked at again next time
 				continue
 			}
-			if _, err := catchUp(ctx, m, p, id, catchUpOptions{final: true, trigger: "catch-up"}); errors.Is(err, ErrRefused) {
+			if _, err := catchUp(ctx, m, p, id, catchUpOptions{final: true, trigger: "catch-up"}); errors.Is(err, follow.ErrRefused) {
 				continue // not the project's: no reason to look again
 			} else if err != nil {
 				errs = append(errs, fmt.Errorf("catch up %s: %w", p, err))

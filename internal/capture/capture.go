@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/consolidate"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
@@ -204,12 +205,12 @@ func (b *Batch) sourceName() string {
 // summarizer, whose agent sessions run inside the memory's state folder.
 func ignored(m *memory.Memory, b *Batch) string {
 	const why = "a session of cairn's own summarizer"
-	if InternalPath(m, b.Source) {
+	if follow.Internal(m, b.Source) {
 		return why
 	}
 	for _, list := range [][]transcript.Event{b.Events, b.Sidechain} {
 		for i := range list {
-			if InternalPath(m, list[i].CWD) {
+			if follow.Internal(m, list[i].CWD) {
 				return why
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/memory/memorytest"
 	"github.com/cairn-mem/cairn/internal/memsync"
@@ -60,7 +61,7 @@ const basicID = "3f1c9a52-7d4e-4b8a-9c61-2e5f0d8b7a14"
 // returns its path.
 func followedTranscript(t testing.TB, m *memory.Memory, data []byte) string {
 	t.Helper()
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", follow.ClaudeProjectName(m.Project))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -653,8 +654,8 @@ func TestCaptureHookTranscript(t *testing.T) {
 	if err != nil || res.Ignored == "" || m.Sessions().Exists("s9") {
 		t.Errorf("summarizer transcript: %+v, %v", res, err)
 	}
-	if TranscriptAllowed(m, own) || !TranscriptAllowed(m, tp) || TranscriptAllowed(m, "/etc/passwd") {
-		t.Error("TranscriptAllowed")
+	if follow.Allowed(m, own) || !follow.Allowed(m, tp) || follow.Allowed(m, "/etc/passwd") {
+		t.Error("follow.Allowed")
 	}
 }
 
@@ -694,7 +695,7 @@ func TestCatchUpRefusesGap(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := "8b2e4d61-0a9f-4c37-b5e8-6d1f3a7c9e20"
-	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", ClaudeProjectName(m.Project))
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", follow.ClaudeProjectName(m.Project))
 	os.MkdirAll(dir, 0o755)
 	name := filepath.Join(dir, id+".jsonl")
 	lines := strings.SplitAfter(string(full), "\n")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -22,9 +23,9 @@ func TestCatchUpGeminiChat(t *testing.T) {
 		t.Fatal(err)
 	}
 	home, _ := os.UserHomeDir()
-	path := filepath.Join(home, ".gemini", "tmp", GeminiProjectName(home, m.Project), "chats", "session-2026-12-01T23-55-3f2a9c1e.jsonl")
-	if ok, _ := filepath.Match(TranscriptGlobs(m)[3], path); !ok {
-		t.Fatalf("%s is not followed (%v)", path, TranscriptGlobs(m))
+	path := filepath.Join(home, ".gemini", "tmp", follow.GeminiProjectName(home, m.Project), "chats", "session-2026-12-01T23-55-3f2a9c1e.jsonl")
+	if ok, _ := filepath.Match(follow.Globs(m)[3], path); !ok {
+		t.Fatalf("%s is not followed (%v)", path, follow.Globs(m))
 	}
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	lines := bytes.SplitAfter(data, []byte("\n"))

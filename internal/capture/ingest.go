@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -429,7 +430,7 @@ func CaptureHook(ctx context.Context, m *memory.Memory, payload []byte) (*Captur
 	if err != nil {
 		return nil, permanent(err)
 	}
-	if InternalPath(m, h.CWD) || InternalPath(m, h.TranscriptPath) {
+	if follow.Internal(m, h.CWD) || follow.Internal(m, h.TranscriptPath) {
 		return &CaptureResult{Session: h.SessionID, Ignored: "a session of cairn's own summarizer"}, nil
 	}
 	if h.Event == model.HookPreToolUse {
@@ -496,13 +497,13 @@ func captureUnknownHook(ctx context.Context, m *memory.Memory, payload []byte, p
 }
 
 // hookTranscript reports whether the transcript a hook payload names is
-// to be read (CheckTranscript): otherwise the payload's own events are
+// to be read (follow.Check): otherwise the payload's own events are
 // the record. One that is refused (another project's, a symbolic link)
 // is said in one line, naming it and why; one not written yet, or not
 // saying yet where its session ran, is not.
 func hookTranscript(m *memory.Memory, path string) bool {
-	err := CheckTranscript(m, path)
-	if errors.Is(err, ErrRefused) {
+	err := follow.Check(m, path)
+	if errors.Is(err, follow.ErrRefused) {
 		m.Warn(err.Error() + "; the hook's own events are captured instead")
 	}
 	return err == nil
@@ -565,8 +566,8 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		}
 		unlock()
 	}
-	f, err := OpenTranscript(m, path)
-	if errors.Is(err, ErrRefused) {
+	f, err := follow.Open(m, path)
+	if errors.Is(err, follow.ErrRefused) {
 		return nil, permanent(err)
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -142,8 +143,8 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 			session = j.AgentSession
 		}
 		res, err := catchUp(ctx, m, r.Path, session, catchUpOptions{trigger: "transcript", jobs: jobs, from: r.From, to: r.To})
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrRefused) {
-			// Refused: another project's, a symbolic link (OpenTranscript).
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, follow.ErrRefused) {
+			// Refused: another project's, a symbolic link (follow.Open).
 			return nil, permanent(fmt.Errorf("job %s: %w", j.ID, err))
 		}
 		if err != nil {
@@ -196,7 +197,7 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 }
 
 // CatchUpTranscript captures a transcript cairn follows (see
-// TranscriptGlobs) from where its session's capture of it stopped to its
+// follow.Globs) from where its session's capture of it stopped to its
 // end. With final, what a parse holds back while the writer may still be
 // busy (an assistant message whose lines may continue, a tool call without
 // its result) is taken too: the daemon passes it for a file that has been
@@ -205,7 +206,7 @@ func doJob(ctx context.Context, m *memory.Memory, q *watcher.Queue, cursors *wat
 // the file went quiet: the session's end (SessionEnd, CatchUpEnded)
 // summarises the rest.
 func CatchUpTranscript(ctx context.Context, m *memory.Memory, path string, final bool) (*CaptureResult, error) {
-	path = filepath.Clean(path) // catchUp refuses what is not the project's (OpenTranscript)
+	path = filepath.Clean(path) // catchUp refuses what is not the project's (follow.Open)
 	trigger := "transcript"
 	if final {
 		trigger = "transcript-idle"

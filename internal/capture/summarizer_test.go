@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 )
 
 // The summarize section of cairn.yaml picks the provider; an unknown one
@@ -27,8 +29,8 @@ func TestSummarizerConfig(t *testing.T) {
 func TestTranscriptGlobs(t *testing.T) {
 	m := testMemory(t)
 	t.Setenv("CODEX_HOME", "/srv/codex")
-	globs := TranscriptGlobs(m)
-	if len(globs) != 4 || !strings.Contains(globs[0], "/.claude/projects/"+ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) ||
+	globs := follow.Globs(m)
+	if len(globs) != 4 || !strings.Contains(globs[0], "/.claude/projects/"+follow.ClaudeProjectName(m.Project)+"/") || !filepath.IsAbs(globs[0]) ||
 		globs[2] != "/srv/codex/sessions/*/*/*/rollout-*.jsonl" {
 		t.Errorf("globs: %q", globs)
 	}
@@ -40,13 +42,13 @@ func TestTranscriptGlobs(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".gemini"), 0o755)
 	reg := `{"projects": {"/elsewhere": "other", ` + strconv.Quote(m.Project) + `: "proj-1"}}`
 	os.WriteFile(filepath.Join(home, ".gemini", "projects.json"), []byte(reg), 0o644)
-	if g := TranscriptGlobs(m)[3]; g != filepath.Join(home, ".gemini", "tmp", "proj-1", "chats", "session-*.jsonl") {
+	if g := follow.Globs(m)[3]; g != filepath.Join(home, ".gemini", "tmp", "proj-1", "chats", "session-*.jsonl") {
 		t.Errorf("gemini glob with a registry: %q", g)
 	}
 	chat := filepath.Join(home, ".gemini", "tmp", "proj-1", "chats", "session-2026-12-01T23-55-3f2a9c1e.jsonl")
 	os.MkdirAll(filepath.Dir(chat), 0o755)
 	os.WriteFile(chat, []byte("{}\n"), 0o644)
-	if err := CheckTranscript(m, chat); err != nil {
+	if err := follow.Check(m, chat); err != nil {
 		t.Errorf("a Gemini chat is not allowed: %v", err)
 	}
 }

@@ -13,34 +13,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
 )
-
-// ClaudeProjectName gives the folder name Claude Code gives a project
-// under ~/.claude/projects. The wanted names are what Claude Code's own
-// function (path.replace(/[^a-zA-Z0-9]/g, "-"), cut at 200 with a hash)
-// returns for each path, run in Node.
-func TestClaudeProjectName(t *testing.T) {
-	long := "/work/" + strings.Repeat("a-long_folder.name/", 12) + "end"
-	for _, tc := range []struct{ path, want string }{
-		{"/home/dev/src/tidepool", "-home-dev-src-tidepool"},
-		{"/home/dev/my_proj.v2/a b", "-home-dev-my-proj-v2-a-b"},
-		// One "-" per UTF-16 code unit: two for an emoji, one per letter
-		// of Cyrillic (not one per byte of UTF-8).
-		{"/tmp/Проект/😀x", "-tmp----------x"},
-		{`C:\Users\me\proj`, "C--Users-me-proj"},
-		// Past 200: cut, and a hash of the path in base 36.
-		{long, "-work" + strings.Repeat("-a-long-folder-name", 10) + "-a-lo-msl87g"},
-		{"/home/dev/" + strings.Repeat("x", 300), "-home-dev-" + strings.Repeat("x", 190) + "-ksqg4b"},
-		// A hash below zero is taken as its absolute value.
-		{"/home/dev/" + strings.Repeat("y", 201), "-home-dev-" + strings.Repeat("y", 190) + "-u6qzia"},
-	} {
-		if got := ClaudeProjectName(tc.path); got != tc.want {
-			t.Errorf("ClaudeProjectName(%q)\n = %q\nwant %q", tc.path, got, tc.want)
-		}
-	}
-}
 
 // memoryAt makes a memory in the project folder project (created), and
 // returns it with the warnings it gives.
@@ -94,7 +70,7 @@ func TestOpenTranscript(t *testing.T) {
 	m.Config.Capture.Transcripts = append(slices.Clone(config.DefaultTranscripts), "~/allowed/*.jsonl")
 
 	projects := filepath.Join(home, ".claude", "projects")
-	own := filepath.Join(projects, ClaudeProjectName(project))
+	own := filepath.Join(projects, follow.ClaudeProjectName(project))
 	if want := strings.NewReplacer("/", "-", "_", "-", ".", "-", " ", "-", "(", "-", ")", "-").Replace(project); filepath.Base(own) != want {
 		t.Fatalf("project folder %q, want %q", filepath.Base(own), want)
 	}
@@ -131,10 +107,10 @@ func TestOpenTranscript(t *testing.T) {
 		{"this project's session", write(filepath.Join(own, "s1.jsonl"), sessionIn(project, "hi")), ""},
 		{"this project's subagent", write(filepath.Join(own, "s1", "subagents", "agent-a.jsonl"), sessionIn(project, "hi")), ""},
 		{"this project's, not written yet", filepath.Join(own, "s2.jsonl"), "no such file"},
-		{"a session started in a subfolder", write(filepath.Join(projects, ClaudeProjectName(filepath.Join(project, "web", "ui")), "s3.jsonl"), sessionIn(filepath.Join(project, "web", "ui"), "hi")), ""},
+		{"a session started in a subfolder", write(filepath.Join(projects, follow.ClaudeProjectName(filepath.Join(project, "web", "ui")), "s3.jsonl"), sessionIn(filepath.Join(project, "web", "ui"), "hi")), ""},
 		{"another project's", others, "is not a transcript cairn follows: it lies in another project's Claude Code folder (its session ran in /other/proj"},
-		{"a sibling whose folder name begins with this one's", write(filepath.Join(projects, ClaudeProjectName(project+"-old"), "s4.jsonl"), sessionIn(project+"-old", "hi")), "another project's Claude Code folder"},
-		{"another folder, no working folder yet", write(filepath.Join(projects, "-other-proj", "new.jsonl"), `{"type":"summary","summary":"x"}`+"\n"), errNotYet.Error()},
+		{"a sibling whose folder name begins with this one's", write(filepath.Join(projects, follow.ClaudeProjectName(project+"-old"), "s4.jsonl"), sessionIn(project+"-old", "hi")), "another project's Claude Code folder"},
+		{"another folder, no working folder yet", write(filepath.Join(projects, "-other-proj", "new.jsonl"), `{"type":"summary","summary":"x"}`+"\n"), "does not say yet where its session ran"},
 		{"a link in this project's folder to a file elsewhere", link(secret, filepath.Join(own, "s5.jsonl")), filepath.Join(own, "s5.jsonl") + " is a symbolic link"},
 		{"a link in this project's folder to another project's", link(others, filepath.Join(own, "s6.jsonl")), "symbolic link"},
 		{"a subagent through a linked folder", link(filepath.Join(elsewhere, "s9"), filepath.Join(own, "s9")) + "/subagents/agent-a.jsonl", filepath.Join(own, "s9") + " is a symbolic link"},
@@ -144,7 +120,7 @@ func TestOpenTranscript(t *testing.T) {
 		{"a Codex session in a subfolder", write(filepath.Join(codex, "rollout-2026-01-05T10-00-00-b.jsonl"), codexLines(filepath.Join(project, "cmd"))), ""},
 		{"another project's Codex session", write(filepath.Join(codex, "rollout-2026-01-05T10-00-00-c.jsonl"), codexLines("/other/proj")), "its Codex session ran in /other/proj"},
 		{"a link among Codex's rollouts", link(filepath.Join(codex, "rollout-2026-01-05T10-00-00-a.jsonl"), filepath.Join(codex, "rollout-2026-01-05T10-00-00-d.jsonl")), "symbolic link"},
-		{"this project's Gemini chat", write(filepath.Join(gemini, GeminiProjectName(home, project), "chats", "session-2026-01-05T10-00-aaaa.jsonl"), "{}\n"), ""},
+		{"this project's Gemini chat", write(filepath.Join(gemini, follow.GeminiProjectName(home, project), "chats", "session-2026-01-05T10-00-aaaa.jsonl"), "{}\n"), ""},
 		{"another project's Gemini chat", write(filepath.Join(gemini, "0123abcd", "chats", "session-2026-01-05T10-00-bbbb.jsonl"), "{}\n"), "another project's Gemini CLI folder"},
 		{"a path cairn.yaml allows", write(filepath.Join(home, "allowed", "t.jsonl"), sessionIn("/anywhere", "hi")), ""},
 		{"a link where cairn.yaml allows", link(secret, filepath.Join(home, "allowed", "l.jsonl")), "symbolic link"},
@@ -154,7 +130,7 @@ func TestOpenTranscript(t *testing.T) {
 		{"an unclean path", own + "/../" + filepath.Base(own) + "/s1.jsonl", "not an absolute, clean path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := OpenTranscript(m, tc.path)
+			f, err := follow.Open(m, tc.path)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -163,8 +139,8 @@ func TestOpenTranscript(t *testing.T) {
 				if off, _ := f.Seek(0, io.SeekCurrent); off != 0 {
 					t.Errorf("opened at %d, not at its start", off)
 				}
-				if !TranscriptAllowed(m, tc.path) {
-					t.Error("TranscriptAllowed says no")
+				if !follow.Allowed(m, tc.path) {
+					t.Error("follow.Allowed says no")
 				}
 				return
 			}
@@ -176,12 +152,12 @@ func TestOpenTranscript(t *testing.T) {
 				t.Errorf("error %q, want %q in it", err, tc.want)
 			}
 			if refused := strings.Contains(tc.want, " "); refused && strings.Contains(err.Error(), "is not a transcript cairn follows") {
-				if !errors.Is(err, ErrRefused) || !strings.HasPrefix(err.Error(), tc.path+" ") || strings.Contains(err.Error(), "\n") {
+				if !errors.Is(err, follow.ErrRefused) || !strings.HasPrefix(err.Error(), tc.path+" ") || strings.Contains(err.Error(), "\n") {
 					t.Errorf("refusal %q: not one line naming the path first", err)
 				}
 			}
-			if TranscriptAllowed(m, tc.path) {
-				t.Error("TranscriptAllowed says yes")
+			if follow.Allowed(m, tc.path) {
+				t.Error("follow.Allowed says yes")
 			}
 		})
 	}
@@ -201,7 +177,7 @@ func TestCaptureHookOtherProjectsTranscript(t *testing.T) {
 	others := filepath.Join(home, ".claude", "projects", "-home-dev-src-tidepool", basicID+".jsonl")
 	os.MkdirAll(filepath.Dir(others), 0o755)
 	os.WriteFile(others, data, 0o644)
-	own := filepath.Join(home, ".claude", "projects", ClaudeProjectName(project))
+	own := filepath.Join(home, ".claude", "projects", follow.ClaudeProjectName(project))
 	os.MkdirAll(own, 0o755)
 	linked := filepath.Join(own, "s-link.jsonl")
 	if err := os.Symlink(others, linked); err != nil {
@@ -233,7 +209,7 @@ func TestCaptureHookOtherProjectsTranscript(t *testing.T) {
 		t.Errorf("the other project's prompt is in the memory:\n%s", out)
 	}
 	// A transcript-delta job naming it fails for good, saying why.
-	if _, err := CatchUpTranscript(ctx, m, others, true); !IsPermanent(err) || !errors.Is(err, ErrRefused) {
+	if _, err := CatchUpTranscript(ctx, m, others, true); !IsPermanent(err) || !errors.Is(err, follow.ErrRefused) {
 		t.Errorf("catch up of another project's transcript: %v", err)
 	}
 }

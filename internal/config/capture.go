@@ -37,12 +37,12 @@ type Capture struct {
 	// and hook payloads may point at. "~/" is the home folder,
 	// {claude-project} the project's folder as Claude Code names it
 	// (every character but letters and digits replaced by "-":
-	// capture.ClaudeProjectName),
-	// {gemini-project} as Gemini CLI does (capture.GeminiProjectName) and
+	// follow.ClaudeProjectName),
+	// {gemini-project} as Gemini CLI does (follow.GeminiProjectName) and
 	// {codex-home} Codex's folder (${CODEX_HOME:-~/.codex}); of Codex's
 	// rollouts, only those of sessions run in the project are followed.
 	// Whatever the globs, a transcript is read only as a regular file,
-	// never through a symbolic link (capture.OpenTranscript).
+	// never through a symbolic link (follow.Open).
 	Transcripts []string `yaml:"transcripts"`
 	// MaxOutput bounds, in bytes, a tool's output kept for the summarizer
 	// and for an error in transcript.md; longer ones keep their head and

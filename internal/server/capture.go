@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/keep"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/rollout"
@@ -79,7 +80,7 @@ func (c *captureWorker) Serve(ctx context.Context) error {
 	// project's are handed on.
 	rollouts := &rollout.Filter{Project: m.Project}
 	w, err := watcher.New(watcher.Config{
-		Globs:   capture.TranscriptGlobs(m),
+		Globs:   follow.Globs(m),
 		Cursors: cursors,
 		OnDelta: func(ctx context.Context, dl watcher.Delta) error {
 			if rollout.Is(dl.Path) {

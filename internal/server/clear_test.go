@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/hooks"
 	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/watcher"
@@ -79,7 +80,7 @@ func playClear(t *testing.T, withDaemon bool, first, last []string) {
 	if _, err := hooks.Install(filepath.Join(m.Dir, "hooks")); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Dir(capture.TranscriptGlobs(m)[0])
+	dir := filepath.Dir(follow.Globs(m)[0])
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

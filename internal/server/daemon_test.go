@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/capture"
+	"github.com/cairn-mem/cairn/internal/capture/follow"
 	"github.com/cairn-mem/cairn/internal/client"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -98,7 +98,7 @@ func TestDaemonCapturesTranscriptsAndHooks(t *testing.T) {
 	d, url, token := startDaemon(t)
 	m := d.Mem
 	// Claude Code writes a transcript into its project folder.
-	globs := capture.TranscriptGlobs(m)
+	globs := follow.Globs(m)
 	if len(globs) == 0 {
 		t.Fatal("no transcript globs")
 	}

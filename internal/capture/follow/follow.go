@@ -1,4 +1,4 @@
-package capture
+package follow
 
 import (
 	"bufio"
@@ -22,10 +22,10 @@ import (
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
-// TranscriptGlobs returns the transcript globs of the configuration with
+// Globs returns the transcript globs of the configuration with
 // "~/", {claude-project}, {codex-home} and {gemini-project} expanded, as
 // absolute patterns for the watcher.
-func TranscriptGlobs(m *memory.Memory) []string {
+func Globs(m *memory.Memory) []string {
 	globs := m.Config.Capture.Transcripts
 	if len(globs) == 0 {
 		globs = config.DefaultTranscripts
@@ -135,25 +135,25 @@ func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
 // lines. It is no refusal: the file may say so in a moment.
 var errNotYet = errors.New("does not say yet where its session ran")
 
-// TranscriptAllowed reports whether path is one of the project's
+// Allowed reports whether path is one of the project's
 // transcripts, which cairn may read on behalf of a job or a hook payload
-// (anyone who can write to the inbox can forge one): see OpenTranscript.
-func TranscriptAllowed(m *memory.Memory, path string) bool {
-	return CheckTranscript(m, path) == nil
+// (anyone who can write to the inbox can forge one): see Open.
+func Allowed(m *memory.Memory, path string) bool {
+	return Check(m, path) == nil
 }
 
-// CheckTranscript is OpenTranscript without keeping the file open: nil
+// Check is Open without keeping the file open: nil
 // when path may be read, else why not (a *RefusedError, or the error of
 // a file that is not there or does not say yet whose it is).
-func CheckTranscript(m *memory.Memory, path string) error {
-	f, err := OpenTranscript(m, path)
+func Check(m *memory.Memory, path string) error {
+	f, err := Open(m, path)
 	if err != nil {
 		return err
 	}
 	return f.Close()
 }
 
-// OpenTranscript opens path for reading as one of the project's agent
+// Open opens path for reading as one of the project's agent
 // transcripts, at its start, or says why it may not be read: a
 // *RefusedError (errors.Is ErrRefused) naming the path and the reason. It
 // must be absolute and clean, outside the memory's state (where the
@@ -176,7 +176,7 @@ func CheckTranscript(m *memory.Memory, path string) error {
 // from (~/.claude/projects/<name>, Codex's sessions folder): the file and
 // the folders on its way are opened with O_NOFOLLOW, and a link is
 // refused, naming it. Anything but a regular file is refused too.
-func OpenTranscript(m *memory.Memory, path string) (*os.File, error) {
+func Open(m *memory.Memory, path string) (*os.File, error) {
 	pl, err := placeOf(m, path)
 	if err != nil {
 		return nil, err
@@ -229,7 +229,7 @@ func placeOf(m *memory.Memory, path string) (place, error) {
 	if under(path, filepath.Join(m.Dir, ".state")) {
 		return refuse("it lies in the memory's own state, where cairn's summarizer runs")
 	}
-	for _, g := range TranscriptGlobs(m) {
+	for _, g := range Globs(m) {
 		if ok, _ := filepath.Match(g, path); ok {
 			pl := place{root: globRoot(g)}
 			if rollout.Is(path) {
@@ -363,10 +363,10 @@ func claudeCWD(r io.Reader) (string, error) {
 	return "", nil
 }
 
-// InternalPath reports whether a path lies where cairn's own summarizer
+// Internal reports whether a path lies where cairn's own summarizer
 // runs its agent sessions (.state/summarize, the claude provider's
 // configuration folder and working folder): they are never captured.
-func InternalPath(m *memory.Memory, path string) bool {
+func Internal(m *memory.Memory, path string) bool {
 	return path != "" && under(path, m.StatePath("summarize"))
 }
 
@@ -376,10 +376,10 @@ func under(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// projectRollout reports whether path, when it is one of Codex's rollouts
+// ProjectRollout reports whether path, when it is one of Codex's rollouts
 // (which lie in one tree for every project), is one of the project's: its
 // session ran in the project's folder or below. Other transcripts are.
-func projectRollout(m *memory.Memory, path string) bool {
+func ProjectRollout(m *memory.Memory, path string) bool {
 	if !rollout.Is(path) {
 		return true
 	}
