@@ -6,7 +6,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/metrics"
-	"github.com/cairn-mem/cairn/internal/recall"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/ui"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +26,7 @@ daemon's latest gauges.`,
 			now, from := time.Now(), time.Time{}
 			if since != "" {
 				var err error
-				if from, err = recall.ParseTime(since, now); err != nil {
+				if from, err = model.ParseSince(since, now); err != nil {
 					return usagef("--since: %v", err)
 				}
 			}

@@ -28,6 +28,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/recall/match"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
+	"github.com/cairn-mem/cairn/internal/recall/refs"
 	"github.com/cairn-mem/cairn/internal/recall/still"
 	"github.com/cairn-mem/cairn/internal/recall/tail"
 	"github.com/cairn-mem/cairn/internal/usermem"
@@ -415,7 +416,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	p.Text = fit(groups, heads, budget)
 	p.UsedTokens = indexer.EstimateTokens(p.Text)
 
-	var refs []string
+	var retrieved []string
 	for _, g := range groups {
 		if g.id == "" {
 			continue
@@ -423,7 +424,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		if n, tokens := g.taken(); n > 0 {
 			p.Items = append(p.Items, PackItem{ID: g.id, Path: g.path, Tokens: tokens})
 			if g.retrieved {
-				refs = append(refs, g.id)
+				retrieved = append(retrieved, g.id)
 			}
 		} else if !g.said() && len(g.units) > 0 && !(g.known && g.gone) {
 			// Those the pack never got to are listed unasked: the
@@ -435,7 +436,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		p.Warnings = append(p.Warnings, "the pack's deadline came first: the items it had not read by then are left out")
 		return p, nil // the references of a pack cut short are not counted
 	}
-	if err := countReferences(ctx, m, refs); err != nil {
+	if err := refs.Count(ctx, m, retrieved); err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
 	return p, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/refs"
 )
 
 // contextMemory makes a memory with pinned and core items, a current
@@ -96,10 +97,10 @@ func TestContextPack(t *testing.T) {
 	if !seen["archive/2025/04/cccc3333-arch/summary.md"] {
 		t.Errorf("retrieved summary not in items %+v", p.Items)
 	}
-	if n := loadReferences(m)["archive/2025/04/cccc3333-arch/summary.md"]; n != 1 {
+	if n := refs.Load(m)["archive/2025/04/cccc3333-arch/summary.md"]; n != 1 {
 		t.Errorf("reference count %d, want 1", n)
 	}
-	if n := loadReferences(m)["sessions/bbbb2222-new/summary.md"]; n != 0 {
+	if n := refs.Load(m)["sessions/bbbb2222-new/summary.md"]; n != 0 {
 		t.Errorf("the session's own summary counted %d references", n)
 	}
 

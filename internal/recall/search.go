@@ -2,25 +2,20 @@ package recall
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
-	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/metrics"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/expand"
 	"github.com/cairn-mem/cairn/internal/recall/fuse"
 	"github.com/cairn-mem/cairn/internal/recall/match"
-	"github.com/cairn-mem/cairn/internal/safefile"
+	"github.com/cairn-mem/cairn/internal/recall/refs"
 )
 
 // SearchOptions say what Search looks for. Filters combine with AND.
@@ -158,7 +153,7 @@ func (x *Index) Search(ctx context.Context, query string, opts SearchOptions) (*
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
-	hits := x.rerank(x.dropFaint(raw.Hits), q.VectorWeight, loadReferences(x.m), x.m.Now())
+	hits := x.rerank(x.dropFaint(raw.Hits), q.VectorWeight, refs.Load(x.m), x.m.Now())
 	favourDates(hits, query)
 	// Text and snippets for the best hits only: reading and analysing
 	// every candidate's file was most of a search's time. Twice k, so
@@ -428,75 +423,4 @@ func hitID(p string) string {
 		return id
 	}
 	return p
-}
-
-// The reference counts live in .state/references.json, never committed:
-// how often each item (by hitID) was packed into a context because a
-// query retrieved it.
-const referencesFile = "references.json"
-
-type referenceCounts struct {
-	Counts map[string]int `json:"counts"`
-}
-
-// loadReferences reads the reference counts; a missing or damaged file
-// counts nothing.
-func loadReferences(m *memory.Memory) map[string]int {
-	var rc referenceCounts
-	b, err := os.ReadFile(m.StatePath(referencesFile))
-	if err != nil || json.Unmarshal(b, &rc) != nil || rc.Counts == nil {
-		return map[string]int{}
-	}
-	return rc.Counts
-}
-
-// countReferences adds one to the count of each id, under a lock so that
-// parallel processes do not lose each other's counts.
-func countReferences(ctx context.Context, m *memory.Memory, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	name := m.StatePath(referencesFile)
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-		return err
-	}
-	unlock, err := safefile.Lock(ctx, name+".lock", time.Second)
-	if err != nil {
-		return fmt.Errorf("count references in %s: %w", name, err)
-	}
-	defer unlock()
-	counts := loadReferences(m)
-	for _, id := range ids {
-		counts[id]++
-	}
-	b, err := json.Marshal(referenceCounts{Counts: counts})
-	if err != nil {
-		return err
-	}
-	// No fsync: counts are written on every context pack, where an fsync
-	// costs more than the rest of the pack, and a crash can at worst lose
-	// the last counts, which only nudge the ranking.
-	return safefile.WriteSync(name, append(b, '\n'), 0o600, safefile.SyncNone)
-}
-
-// ParseTime reads a time given to --since and --until: a date
-// (2026-11-30, midnight UTC), an RFC 3339 time, or an age before now
-// such as 36h, 7d or 2w.
-func ParseTime(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := model.ParseTimestamp(s); err == nil {
-		return t, nil
-	}
-	if n := len(s); n > 1 {
-		unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[s[n-1]]
-		if unit > 0 {
-			if v, err := strconv.ParseFloat(s[:n-1], 64); err == nil && v >= 0 && v < 1e5 {
-				return now.Add(-time.Duration(v * float64(unit))), nil
-			}
-		}
-		if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-			return now.Add(-d), nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("time %q: want a date (2026-11-30), an RFC 3339 time or an age (36h, 7d, 2w)", s)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/recall/refs"
 )
 
 type evalMemory struct {
@@ -313,23 +314,23 @@ func TestReferencesCounted(t *testing.T) {
 			}
 			defer m2.Close()
 			for range 5 {
-				if err := countReferences(ctx, m2, []string{"A", fmt.Sprint("B", i%2)}); err != nil {
+				if err := refs.Count(ctx, m2, []string{"A", fmt.Sprint("B", i%2)}); err != nil {
 					t.Error(err)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	got := loadReferences(m)
+	got := refs.Load(m)
 	if got["A"] != 40 || got["B0"] != 20 || got["B1"] != 20 {
 		t.Errorf("counts %v", got)
 	}
-	os.WriteFile(m.StatePath(referencesFile), []byte("{garbage"), 0o644)
-	if got := loadReferences(m); len(got) != 0 {
+	os.WriteFile(m.StatePath(refs.File), []byte("{garbage"), 0o644)
+	if got := refs.Load(m); len(got) != 0 {
 		t.Errorf("damaged file counts %v", got)
 	}
-	if err := countReferences(ctx, m, []string{"A"}); err != nil || loadReferences(m)["A"] != 1 {
-		t.Errorf("after damage: %v %v", err, loadReferences(m))
+	if err := refs.Count(ctx, m, []string{"A"}); err != nil || refs.Load(m)["A"] != 1 {
+		t.Errorf("after damage: %v %v", err, refs.Load(m))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 )
 
@@ -228,7 +229,7 @@ func SearchParams(q url.Values, now time.Time) (string, recall.SearchOptions, er
 		dst *time.Time
 	}{{"since", &opts.Since}, {"until", &opts.Until}} {
 		if s := q.Get(t.key); s != "" {
-			v, err := recall.ParseTime(s, now)
+			v, err := model.ParseSince(s, now)
 			if err != nil {
 				return "", opts, badRequest("%s: %v", t.key, err)
 			}

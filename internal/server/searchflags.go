@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall"
 )
 
 // SearchFlags are a search's options as cairn search's flags give them:
 // a list flag takes "a,b" as well as being repeated, and times are what
-// recall.ParseTime reads.
+// model.ParseSince reads.
 type SearchFlags struct {
 	K                   int
 	Mode                string
@@ -33,12 +34,12 @@ func (f SearchFlags) Options(now time.Time) (recall.SearchOptions, error) {
 	}
 	var err error
 	if f.Since != "" {
-		if so.Since, err = recall.ParseTime(f.Since, now); err != nil {
+		if so.Since, err = model.ParseSince(f.Since, now); err != nil {
 			return so, fmt.Errorf("--since: %v", err)
 		}
 	}
 	if f.Until != "" {
-		if so.Until, err = recall.ParseTime(f.Until, now); err != nil {
+		if so.Until, err = model.ParseSince(f.Until, now); err != nil {
 			return so, fmt.Errorf("--until: %v", err)
 		}
 	}

@@ -305,7 +305,7 @@ func (s *MCP) search(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) 
 		opts.Kinds = []string{a.Kind}
 	}
 	if a.Since != "" {
-		t, err := recall.ParseTime(a.Since, time.Now())
+		t, err := model.ParseSince(a.Since, time.Now())
 		if err != nil {
 			return nil, nil, fmt.Errorf("since: %w", err)
 		}
