@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -24,6 +23,8 @@ import (
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
 	"github.com/cairn-mem/cairn/internal/memory/links"
 	"github.com/cairn-mem/cairn/internal/model"
+	"github.com/cairn-mem/cairn/internal/redact"
+	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
 // DirName is the memory repository's folder inside a project.
@@ -73,6 +74,12 @@ type Memory struct {
 	stop func(point string)
 
 	cat *catalog.Keeper // the metadata catalogue (catalog.go)
+
+	red struct { // the redactor (Redactor)
+		once sync.Once
+		r    *redact.Redactor
+		err  error
+	}
 
 	// UserDir is the user memory's folder (package usermem), whose
 	// preferences the context pack layers under the project's; "" for none.
@@ -150,7 +157,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoMemory)
 	}
 	opts.Warn = warnOnceNoKey(links.WarnOnce(opts.Warn))
-	private(dir, opts.Warn)
+	if safefile.Private(dir) && opts.Warn != nil {
+		opts.Warn(fmt.Sprintf("%s was open to other users; it is 0700 now (memory is private)", dir))
+	}
 	so, err := storeOptions(dir, opts)
 	if err != nil {
 		return nil, err
@@ -166,21 +175,6 @@ func Open(ctx context.Context, dir string, opts Options) (*Memory, error) {
 		opts.Warn(fmt.Sprintf("update git index: %v", err))
 	}
 	return newMemory(st, opts)
-}
-
-// private makes the memory folder dir readable by its owner only, when
-// it is not: a memory cloned with git (how a second machine joins one)
-// is 0755, its files 0644, and .git/config holds a remote's URL, token
-// and all. Its mode guards everything under it; one it cannot change is
-// left as it is, unsaid.
-func private(dir string, warn func(string)) {
-	fi, err := os.Stat(dir)
-	if err != nil || fi.Mode().Perm()&0o077 == 0 {
-		return
-	}
-	if err := os.Chmod(dir, fi.Mode().Perm()&0o700|0o700); err == nil && warn != nil {
-		warn(fmt.Sprintf("%s was open to other users; it is 0700 now (memory is private)", dir))
-	}
 }
 
 // ownedPaths are the memory's own files and folders. A .gitignore can
@@ -420,15 +414,11 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		// were redacted as written (a session's transcript, megabytes,
 		// is not read twice at every capture).
 		scrub = func(p string, data []byte) []byte {
-			if bytes.IndexByte(data, 0) >= 0 {
-				return nil // not text
+			out, found := red.File(data)
+			if len(found) > 0 {
+				m.warn(fmt.Sprintf("%s: redacted %d secret(s) before committing it (%s)", p, len(found), found[0].Kind))
 			}
-			out, found := red.Redact(string(data))
-			if len(found) == 0 {
-				return nil
-			}
-			m.warn(fmt.Sprintf("%s: redacted %d secret(s) before committing it (%s)", p, len(found), found[0].Kind))
-			return []byte(out)
+			return out
 		}
 	}
 	trailers := []gitstore.Trailer{

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"regexp"
@@ -88,6 +89,20 @@ func validKind(k string) bool {
 func (r *Redactor) Redact(text string) (string, []Finding) {
 	out, findings, _ := r.redact(text)
 	return out, findings
+}
+
+// File is Redact for a file's content: nil and no findings when it has
+// no secret, or is not text (it holds a NUL byte), else the content
+// redacted.
+func (r *Redactor) File(data []byte) ([]byte, []Finding) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, nil
+	}
+	out, found := r.Redact(string(data))
+	if len(found) == 0 {
+		return nil, nil
+	}
+	return []byte(out), found
 }
 
 // maxPasses bounds the passes redact makes to reach a fixed point. A

@@ -314,3 +314,24 @@ func TestNewErrors(t *testing.T) {
 }
 
 var markerRE = regexp.MustCompile(`\[REDACTED:[a-z0-9-]+\]`)
+
+// TestFile: a file's content comes back redacted only when it held a
+// secret, and a binary one (a NUL byte) is left alone.
+func TestFile(t *testing.T) {
+	r, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"nothing to hide", "plain notes\n", ""},
+		{"a key", "key AKIAIOSFODNN7EXAMPLQ here\n", "key [REDACTED:aws-access-key] here\n"},
+		{"binary", "\x00AKIAIOSFODNN7EXAMPLQ", ""},
+	} {
+		out, found := r.File([]byte(tc.in))
+		if string(out) != tc.want || (tc.want == "") != (len(found) == 0) {
+			t.Errorf("%s: File = %q, %v; want %q", tc.name, out, found, tc.want)
+		}
+	}
+}
