@@ -49,6 +49,19 @@ func fill(t *testing.T, dir string) func() {
 	return func() { os.Remove(name) }
 }
 
+// smallDiskQueue is a queue on a 2 MiB tmpfs (mountTmpfs), with its
+// inbox and state there and a clock of the test's.
+func smallDiskQueue(t *testing.T) (dir string, clk *clock, q *Queue) {
+	t.Helper()
+	dir = mountTmpfs(t, "2m")
+	clk = newClock()
+	q, err := OpenQueue(filepath.Join(dir, "inbox"), filepath.Join(dir, "state"), QueueOptions{Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, clk, q
+}
+
 // TestDiskFullFailPutsJobBack (issue 12, item 11): a job whose failure
 // cannot be recorded because the disk is full is not left in processing/
 // until a restart: Fail renames it back to pending/ as it was (a rename
@@ -57,13 +70,8 @@ func fill(t *testing.T, dir string) func() {
 // is recorded. Before, Fail returned the write's error and the job stayed
 // in processing/ until Recover at the next start.
 func TestDiskFullFailPutsJobBack(t *testing.T) {
-	dir := mountTmpfs(t, "2m")
+	dir, clk, q := smallDiskQueue(t)
 	ctx := context.Background()
-	clk := newClock()
-	q, err := OpenQueue(filepath.Join(dir, "inbox"), filepath.Join(dir, "state"), QueueOptions{Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := q.Enqueue(ctx, Job{Kind: "hook", Payload: []byte(`{"x":1}`)}); err != nil {
 		t.Fatal(err)
 	}
@@ -248,13 +256,8 @@ func TestRecoverKeepsFreshTemps(t *testing.T) {
 // no job until a start-up's Recover minutes later (hostile-input
 // campaign). Once there is space it is claimed as usual.
 func TestDiskFullClaimLeavesFileInInbox(t *testing.T) {
-	dir := mountTmpfs(t, "2m")
+	dir, clk, q := smallDiskQueue(t)
 	ctx := context.Background()
-	clk := newClock()
-	q, err := OpenQueue(filepath.Join(dir, "inbox"), filepath.Join(dir, "state"), QueueOptions{Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
 	drop := filepath.Join(dir, "inbox", "notes.txt")
 	if err := os.WriteFile(drop, []byte("a transcript to take\n"), 0o600); err != nil {
 		t.Fatal(err)

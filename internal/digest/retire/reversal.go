@@ -72,13 +72,11 @@ func (c *overChoice) backTo(n string, nk map[string]bool, shared func(a, b map[s
 	if !differ.HasValue(rest, c.alt) {
 		return false
 	}
+	named := 0 // what was taken, named as what the newer one replaces
 	for _, w := range c.took {
 		if differ.HasValue(rest, w) {
 			return false
 		}
-	}
-	named := 0
-	for _, w := range c.took {
 		if replaced != "" && differ.HasValue(replaced, w) {
 			named++
 		}
