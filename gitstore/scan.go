@@ -117,7 +117,10 @@ func (wt *worktree) scan(ctx context.Context, c *statcache.Cache, roots []string
 				continue
 			}
 		}
-		data, err := wt.readScrubbed(f, scrub)
+		data, rewritten, err := wt.readScrubbed(f.Path, f.Mode, scrub)
+		if rewritten {
+			f.Stat = statcache.Stat{} // the next scan looks at it again
+		}
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) { // vanished since the walk
 				continue
@@ -274,41 +277,36 @@ func (wt *worktree) hash(p string, mode uint32) (plumbing.Hash, error) {
 // read without following a link on its way (safefile.ReadInRoot), so
 // that no checkpoint or diff takes content from outside the memory.
 func (wt *worktree) read(p string, mode uint32) ([]byte, error) {
+	data, _, err := wt.readScrubbed(p, mode, nil)
+	return data, err
+}
+
+// readScrubbed is read for a checkpoint's scan: a regular file's content
+// goes through scrub first (see CheckpointOptions.Scrub), and what scrub
+// changes is written back (rewritten: its stat data no longer holds).
+func (wt *worktree) readScrubbed(p string, mode uint32, scrub func(p string, data []byte) []byte) (data []byte, rewritten bool, err error) {
 	name := filepath.Join(wt.dir, filepath.FromSlash(p))
 	if mode == 0o120000 {
 		t, err := os.Readlink(name)
-		return []byte(t), err
+		return []byte(t), false, err
 	}
-	data, err := safefile.ReadInRoot(wt.dir, p)
-	if err != nil {
-		return nil, err
+	if data, err = safefile.ReadInRoot(wt.dir, p); err != nil {
+		return nil, false, err
 	}
-	return wt.clean(p, data)
-}
-
-// readScrubbed is read for a checkpoint's scan: the work-tree content
-// goes through scrub first (see CheckpointOptions.Scrub), and what scrub
-// changes is written back, its stat data cleared so that the next scan
-// looks at the file again.
-func (wt *worktree) readScrubbed(f *walk.File, scrub func(p string, data []byte) []byte) ([]byte, error) {
-	if scrub == nil || f.Mode == 0o120000 {
-		return wt.read(f.Path, f.Mode)
-	}
-	data, err := safefile.ReadInRoot(wt.dir, f.Path)
-	if err != nil {
-		return nil, err
-	}
-	if out := scrub(f.Path, data); out != nil {
-		perm := os.FileMode(FilePerm)
-		if f.Mode == 0o100755 {
-			perm = ExecPerm
+	if scrub != nil {
+		if out := scrub(p, data); out != nil {
+			perm := os.FileMode(FilePerm)
+			if mode == 0o100755 {
+				perm = ExecPerm
+			}
+			if err := safefile.Write(name, out, perm); err != nil {
+				return nil, false, fmt.Errorf("write %s back: %w", p, err)
+			}
+			data, rewritten = out, true
 		}
-		if err := safefile.Write(filepath.Join(wt.dir, filepath.FromSlash(f.Path)), out, perm); err != nil {
-			return nil, fmt.Errorf("write %s back: %w", f.Path, err)
-		}
-		data, f.Stat = out, statcache.Stat{}
 	}
-	return wt.clean(f.Path, data)
+	data, err = wt.clean(p, data)
+	return data, rewritten, err
 }
 
 // skipLink says, once per scan of it, that a symbolic link in the work
