@@ -268,6 +268,23 @@ func TestClaudeCodeSession(t *testing.T) {
 	if !headFiles(t, p)["sessions/5e1d2c3b-0000-4000-8000-00000000e2e2/session.yaml"] {
 		t.Error("the second session was not recorded")
 	}
+
+	// The second session's agent reads back what it was told: its
+	// summary keeps what it did, not the recap.
+	prompt = "Remind me what we did about the queue test, then make the deadline configurable."
+	s2.w.prompt(prompt)
+	recap := "From memory: TestQueueDrain waits on q.Done() with a 5s deadline instead of a fixed 10ms sleep, because the CI runners are slower than laptops."
+	did := "I added QUEUE_DRAIN_DEADLINE, read in drain_test.go, defaulting to 5s."
+	s2.w.say(recap + "\n\n" + did)
+	s2.flush()
+	s2.fire("Stop", "", map[string]any{"stop_hook_active": false, "last_assistant_message": did})
+	s2.fire("SessionEnd", "", map[string]any{"reason": "prompt_input_exit"})
+	settle(t, p)
+	ok(t, p, "queue", "run")
+	sum := gitc(t, mem, "show", "HEAD:sessions/5e1d2c3b-0000-4000-8000-00000000e2e2/summary.md")
+	if strings.Contains(sum, "From memory") || !strings.Contains(sum, "QUEUE_DRAIN_DEADLINE") {
+		t.Errorf("the second session's summary:\n%s", sum)
+	}
 }
 
 // With the queue worked after every hook, as a running daemon does, each

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/recall/recent"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/summarize/echo"
 	"github.com/cairn-mem/cairn/internal/summarize/llm"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
@@ -402,6 +403,10 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 			earlier[i], _ = red.Redact(earlier[i])
 		}
 	}
+	var tl *echo.Told
+	if len(p.segments) > 0 {
+		tl = told(p.m, s.ID)
+	}
 	for i := range p.segments {
 		seg := &p.segments[i]
 		turns := make([]summarize.Turn, len(seg.turns))
@@ -410,6 +415,10 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 			turns[j] = t.Turn
 			if t.Turn.Says() {
 				last = t.Turn.Text
+			}
+			if t.Turn.Role == summarize.Assistant {
+				// Its recap of what it was told is not news.
+				turns[j].Text = tl.Strip(t.Turn.Text)
 			}
 		}
 		req := summarize.Request{

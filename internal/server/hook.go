@@ -168,6 +168,11 @@ func StartPack(ctx context.Context, m *memory.Memory, so recall.StartOptions, ru
 	if err != nil {
 		errs = append(errs, err)
 	}
+	if so.Session != "" && text != "" {
+		if err := capture.Tell(m, so.Session, text); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return text, notes, errs
 }
 

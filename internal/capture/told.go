@@ -1,0 +1,60 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/safefile"
+	"github.com/cairn-mem/cairn/internal/summarize/echo"
+)
+
+// maxTold bounds what is kept of the packs a session was given: a pack
+// is about 8 KB, and a session resumed a few times keeps its newest.
+const maxTold = 32 << 10
+
+// toldPath is where the packs a session was given at its starts wait
+// for its summaries: .state/capture/sessions/<id>.told.md, next to its
+// pending turns.
+func toldPath(m *memory.Memory, id string) string {
+	return m.StatePath(filepath.Join("capture", "sessions", id+".told.md"))
+}
+
+// Tell records that the agent session id was given text at its start
+// (the context pack), so that its summaries do not take the agent's
+// recap of it for news (package echo).
+func Tell(m *memory.Memory, id, text string) error {
+	if err := memory.CheckSessionID(id); err != nil {
+		return err
+	}
+	name := toldPath(m, id)
+	old, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("record the context of session %s: %w", id, err)
+	}
+	b := append(old, text...)
+	b = append(b, '\n')
+	if len(b) > maxTold {
+		b = b[len(b)-maxTold:]
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+		return fmt.Errorf("record the context of session %s: %w", id, err)
+	}
+	if err := safefile.Write(name, b, 0o600); err != nil {
+		return fmt.Errorf("record the context of session %s: %w", id, err)
+	}
+	return nil
+}
+
+// told reads what session id was given at its starts, nil for nothing
+// or an unreadable record (its summaries are then made as before).
+func told(m *memory.Memory, id string) *echo.Told {
+	b, err := os.ReadFile(toldPath(m, id))
+	if err != nil {
+		return nil
+	}
+	return echo.Read(string(b))
+}

@@ -1,0 +1,12 @@
+// Package echo tells what an agent repeats of the memory it was given.
+//
+// At a session start the agent receives the pack of what earlier
+// sessions learned, and agents read it back ("From memory: the service
+// listens on 8181, rate limiting runs in Redis, and the open items are
+// …"). Taken as the session's own words, such a recap is a new statement
+// of old facts: it outlives the facts when they change, and its mention
+// of an open item reads as work on it. A sentence is an echo when nearly
+// all its words, and every value it names (numbers, paths, identifiers),
+// are in what the session was told, and it announces no change or
+// denial the told text does not hold. No I/O.
+package echo

@@ -1,0 +1,102 @@
+package echo
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func told(t *testing.T) *Told {
+	t.Helper()
+	b, err := os.ReadFile("testdata/told.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Read(string(b))
+}
+
+// The pack in testdata is what the seventh session of a trial with the
+// real claude CLI received; the sentences are what an agent says next.
+func TestEchoes(t *testing.T) {
+	tl := told(t)
+	for _, c := range []struct {
+		s    string
+		echo bool
+	}{
+		// Recaps of the pack, in the agent's words.
+		{"From memory: the service is linkshort-api, the dev server listens on 8181, rate limiting runs in Redis, and the open items are the certbot timer and reading LINKSHORT_DB in connect().", true},
+		{"The dev server listens on port 8181 since the node exporter on the new box already has 8085.", true},
+		{"The rate limiter uses Redis, with INCR on a key per client IP and minute and a two-minute expiry.", true},
+		{"The database lives at /srv/linkshort/links.db on the new box.", true},
+		{"The dev server now listens on port 8181 instead of 8085.", true},
+		{"The TLS certificate for sho.rt is renewed by hand, and the database is links.db.", true},
+		{"The dev server listens on port 81 on the new box.", false},
+		// New values, changes, denials: the session's own.
+		{"The dev server listens on port 8282 since the node exporter on the new box already has 8181.", false},
+		{"The database now lives at /data/linkshort/links.db on the new box.", false},
+		{"The rate limiter no longer uses Redis; it keeps its counters in memory.", false},
+		{"Connect() does not ignore LINKSHORT_DB anymore.", false},
+		{"The certbot timer for sho.rt renews the TLS certificate every twelve hours now.", false},
+		{"I added a Prometheus counter for rejected requests in linkshort/ratelimit.py.", false},
+		// Too short to tell.
+		{"Redis handles rate limiting.", false},
+		{"make test passes.", false},
+	} {
+		if got := tl.Echoes(c.s); got != c.echo {
+			t.Errorf("Echoes(%q) = %v, want %v", c.s, got, c.echo)
+		}
+	}
+}
+
+func TestNothingTold(t *testing.T) {
+	var tl *Told = Read("  \n")
+	if tl.Echoes("From memory: the service is linkshort-api, the dev server listens on 8181.") {
+		t.Error("nothing told echoes")
+	}
+	const text = "From memory: the service is linkshort-api.\n"
+	if got := tl.Strip(text); got != text {
+		t.Errorf("Strip with nothing told = %q", got)
+	}
+}
+
+func TestStrip(t *testing.T) {
+	tl := told(t)
+	for _, c := range []struct{ name, in, want string }{
+		{"recap then work",
+			"From memory: the service is linkshort-api, the dev server listens on 8181, rate limiting runs in Redis, and the open items are the certbot timer and reading LINKSHORT_DB in connect().\n\nI added a certbot timer unit under deploy/, renewing twice a day.",
+			"\nI added a certbot timer unit under deploy/, renewing twice a day."},
+		{"a recap sentence inside a paragraph",
+			"The rate limiter uses Redis, with INCR on a key per client IP and minute and a two-minute expiry.\nI raised the limit to 60 requests a minute\nfor the API clients.",
+			"I raised the limit to 60 requests a minute for the API clients."},
+		{"list items",
+			"Where things stand:\n- The database lives at /srv/linkshort/links.db on the new box.\n- The limit is 60 requests a minute now.\n",
+			"Where things stand:\n- The limit is 60 requests a minute now.\n"},
+		{"code stays",
+			"```\nThe database lives at /srv/linkshort/links.db on the new box.\n```\n",
+			"```\nThe database lives at /srv/linkshort/links.db on the new box.\n```\n"},
+		{"nothing echoed",
+			"I added a Prometheus counter for rejected requests.\n\n  - indented *emphasis* kept",
+			"I added a Prometheus counter for rejected requests.\n\n  - indented *emphasis* kept"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := tl.Strip(c.in); got != c.want {
+				t.Errorf("Strip:\n got %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+func FuzzStrip(f *testing.F) {
+	b, err := os.ReadFile("testdata/told.md")
+	if err != nil {
+		f.Fatal(err)
+	}
+	tl := Read(string(b))
+	f.Add("From memory: the dev server listens on 8181.\n\n- a\n```\nx\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := tl.Strip(s)
+		if len(strings.Fields(out)) > len(strings.Fields(s))+1 {
+			t.Errorf("Strip added words: %q -> %q", s, out)
+		}
+	})
+}
