@@ -69,6 +69,10 @@ type fix struct {
 	err      string // what the first failure said
 	files    []string
 	later    string // the broader command whose success counts, if not key itself
+	// after is the last command run in between, when no file tool
+	// changed anything: a fix made by a script (python3 - <<PY, sed -i)
+	// passed after it, not "on a rerun".
+	after string
 }
 
 func (a *analysis) file(path string) *fileUse {
@@ -206,13 +210,21 @@ func (a *analysis) resolve() {
 			a.failing = append(a.failing, last)
 			continue
 		}
-		a.fixes = append(a.fixes, fix{
+		f := fix{
 			key:      r.key,
 			attempts: attempts,
 			err:      errText,
 			files:    a.changedBetween(r.turn, a.runs[success].turn),
 			later:    later,
-		})
+		}
+		if len(f.files) == 0 {
+			for _, x := range a.runs[i+1 : success] {
+				if !x.failed && x.key != r.key && x.purpose != shellcmd.PurposeLook && x.purpose != shellcmd.PurposeTest {
+					f.after = x.key
+				}
+			}
+		}
+		a.fixes = append(a.fixes, f)
 	}
 }
 
@@ -301,6 +313,8 @@ func (f fix) line() string {
 			names = append(names[:4:4], fmt.Sprintf("%d more", len(f.files)-4))
 		}
 		s += " by changing " + strings.Join(names, ", ")
+	} else if f.after != "" {
+		s += " after " + code(prose.Clip(shellcmd.Elide(f.after, 60), 80))
 	}
 	if f.later != "" {
 		s += "; " + code(f.later) + " passed"
@@ -383,6 +397,8 @@ func (a *analysis) errors() []string {
 			line += " → fixed in " + strings.Join(f.files[:min(len(f.files), 4)], ", ")
 		} else if f.later != "" {
 			line += " → " + code(f.later) + " passed later"
+		} else if f.after != "" {
+			line += " → passed after " + code(prose.Clip(shellcmd.Elide(f.after, 60), 80))
 		} else {
 			line += " → passed on a rerun"
 		}
