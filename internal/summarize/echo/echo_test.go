@@ -38,6 +38,8 @@ func TestEchoes(t *testing.T) {
 		{"Connect() does not ignore LINKSHORT_DB anymore.", false},
 		{"The certbot timer for sho.rt renews the TLS certificate every twelve hours now.", false},
 		{"I added a Prometheus counter for rejected requests in linkshort/ratelimit.py.", false},
+		// What is still open, said again, says it is open now.
+		{"Still open from before: the TLS certificate for sho.rt should get a certbot timer, and connect() ignores LINKSHORT_DB.", false},
 		// Too short to tell.
 		{"Redis handles rate limiting.", false},
 		{"make test passes.", false},
@@ -66,11 +68,17 @@ func TestStrip(t *testing.T) {
 			"From memory: the service is linkshort-api, the dev server listens on 8181, rate limiting runs in Redis, and the open items are the certbot timer and reading LINKSHORT_DB in connect().\n\nI added a certbot timer unit under deploy/, renewing twice a day.",
 			"\nI added a certbot timer unit under deploy/, renewing twice a day."},
 		{"a recap sentence inside a paragraph",
-			"The rate limiter uses Redis, with INCR on a key per client IP and minute and a two-minute expiry.\nI raised the limit to 60 requests a minute\nfor the API clients.",
+			"Going by the project memory, the rate limiter uses Redis, with INCR on a key per client IP and minute and a two-minute expiry.\nI raised the limit to 60 requests a minute\nfor the API clients.",
 			"I raised the limit to 60 requests a minute for the API clients."},
-		{"list items",
-			"Where things stand:\n- The database lives at /srv/linkshort/links.db on the new box.\n- The limit is 60 requests a minute now.\n",
-			"Where things stand:\n- The limit is 60 requests a minute now.\n"},
+		{"a recalled list",
+			"From the project memory:\n- The database lives at /srv/linkshort/links.db on the new box.\n- The limit is 60 requests a minute now.\n\nThe database lives at /srv/linkshort/links.db on the new box.",
+			"- The limit is 60 requests a minute now.\n\nThe database lives at /srv/linkshort/links.db on the new box."},
+		{"said again, not from memory",
+			"Where things stand:\n- The database lives at /srv/linkshort/links.db on the new box.\n",
+			"Where things stand:\n- The database lives at /srv/linkshort/links.db on the new box.\n"},
+		{"from memory, with news",
+			"From memory the dev server listens on 8181, but I moved it to 8282 this morning.",
+			"From memory the dev server listens on 8181, but I moved it to 8282 this morning."},
 		{"code stays",
 			"```\nThe database lives at /srv/linkshort/links.db on the new box.\n```\n",
 			"```\nThe database lives at /srv/linkshort/links.db on the new box.\n```\n"},
@@ -99,4 +107,28 @@ func FuzzStrip(f *testing.F) {
 			t.Errorf("Strip added words: %q -> %q", s, out)
 		}
 	})
+}
+
+func TestRecalled(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"From memory: the service is linkshort-api.", true},
+		{"Based on the project memory, the dev server listens on 8181.", true},
+		{"According to my notes from the last session, the limiter uses Redis.", true},
+		{"The memory says the database moved to /srv/linkshort.", true},
+		{"Cairn's memory lists two open items.", true},
+		{"I see from the previous sessions that the port moved.", true},
+		{"In the last session we moved the database.", true},
+		{"To recap: the limiter uses Redis.", true},
+		{"From the logs, the limiter rejects 3% of requests.", false},
+		{"Based on the stack trace, connect() fails first.", false},
+		{"The memory usage is 300 MB.", false},
+		{"Redis keeps the counters in memory.", false},
+	} {
+		if got := recalled.MatchString(c.s); got != c.want {
+			t.Errorf("recalled(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
 }
