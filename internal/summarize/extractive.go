@@ -313,8 +313,6 @@ func (f fix) line() string {
 			names = append(names[:4:4], fmt.Sprintf("%d more", len(f.files)-4))
 		}
 		s += " by changing " + strings.Join(names, ", ")
-	} else if f.after != "" {
-		s += " after " + code(prose.Clip(shellcmd.Elide(f.after, 60), 80))
 	}
 	if f.later != "" {
 		s += "; " + code(f.later) + " passed"

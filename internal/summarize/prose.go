@@ -619,7 +619,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// says it with the rule.
 				a.prefs[n-1] = prose.UpTo(prev+" "+trimLead(s), 300)
 			}
-		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && pronounTask(s) && !asksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && pronounTask(s) && !asksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) && !cue.ToolVerdict.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
 			if asksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -886,8 +886,15 @@ func (a *analysis) pickAsked(p string) {
 		return
 	}
 	why := ""
-	if ss := prose.Sentences(p); len(ss) > 1 && prose.IsFullClause(ss[1]) && !strings.HasSuffix(ss[1], "?") && cue.ReplyWhy.MatchString(ss[1]) {
-		why = ss[1] // "I don't want CI … to need the templ CLI.", not "I'll review it tomorrow."
+	if ss := prose.Sentences(p); len(ss) > 1 && prose.IsFullClause(ss[1]) && !strings.HasSuffix(ss[1], "?") && cue.ReplyWhy.MatchString(ss[1]) && !ruleOrder.MatchString(ss[1]) {
+		// "I don't want CI … to need the templ CLI.", not "I'll review
+		// it tomorrow.", nor a rule of the user's that goes on to
+		// something else ("Please never add a new pip dependency
+		// without asking me first."): its Preference says it.
+		why = ss[1]
+	}
+	if why == "" {
+		why = recommended(a.offer, opts, k)
 	}
 	a.decide(User, p, prose.Capitalize(opts[k]), why, true)
 	for i, o := range opts {
@@ -895,6 +902,31 @@ func (a *analysis) pickAsked(p string) {
 			a.passOver(o, prose.Capitalize(o)+PassedOver+opts[k]+".")
 		}
 	}
+}
+
+// ruleOrder opens a rule the user gives for the work to come ("Please
+// never add a dependency without asking me first"), not a reason.
+var ruleOrder = lazyre.New(`(?i)^(?:please|from now on|always|never|don't|do not)\b`)
+
+// recommended is the reason the agent gave in its offer for option k of
+// opts when it recommended that one ("I'd go with a SQLite table keyed
+// by client IP …: the database is already there and the counters
+// survive restarts"): a user who takes it without a word of why takes
+// it for that reason.
+func recommended(offer string, opts []string, k int) string {
+	for _, s := range prose.Sentences(offer) {
+		c := strings.Fields(prose.Chose(s))
+		if len(c) == 0 || weigh.Picked(opts, strings.Join(c[:min(len(c), 4)], " ")) != k {
+			continue // a pick is a short reply: its first words name it
+		}
+		if _, r, ok := strings.Cut(s, ": "); ok && prose.IsFullClause(r) {
+			return prose.Capitalize(r)
+		}
+		if loc := prose.ReasonAt(s); loc != nil {
+			return prose.Capitalize(strings.TrimSpace(s[loc[0]:]))
+		}
+	}
+	return ""
 }
 
 // passOver files line as the rejection of option o, once per segment

@@ -45,6 +45,11 @@ var ChoseOver = lazyre.New(`(?i)^(so )?(i|we)(?:'ve| have)? (\w+ed|chose|chosen|
 // LookedAt is a look, a check or a try, which chooses nothing.
 var LookedAt = lazyre.New(`(?i)^(so )?(i|we) (looked|checked|tried|tested|searched|grepped|opened|compared|inspected|printed|logged|timed|profiled|watched|used)\b`)
 
+// ToolVerdict is a command's result said with the command as its
+// subject: "make test passes, and no new dependency was needed" reports,
+// where DecisionWeak takes "make …" for an order.
+var ToolVerdict = lazyre.New(`(?i)^(?:make|npm|pnpm|yarn|bun|go|cargo|pytest|tox|nox|mvn|gradle|dotnet|bundle|rake|mix|just|task)(?: [\w:./-]+){0,2} (?:passes|passed|fails|failed|succeeds|succeeded|is (?:green|red|clean|happy)|runs? (?:clean|green)|works|worked|builds|built)\b`)
+
 // DecisionWeak counts in what the user asks for, or in a plan.
 var DecisionWeak = lazyre.New(`(?i)(\bin favou?r of\b|\b(rather than|instead of)\b|^(use|prefer|keep|store|switch|move|replace|make|put|drop|pin|return) |^(?:(?:just|then|so|please)\s+)?(?:set|make|raise|lower|bump|increase|reduce|cap|limit) (?:the |our |its |their )?[\w -]{2,40}? (?:(?:to|at) )?\d)`)
 
