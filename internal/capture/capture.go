@@ -417,8 +417,11 @@ func (p *plan) summarise(ctx context.Context, sum summarize.Summarizer, red *red
 				last = t.Turn.Text
 			}
 			if t.Turn.Role == summarize.Assistant {
-				// Its recap of what it was told is not news.
-				turns[j].Text = tl.Strip(t.Turn.Text)
+				// Its recap of what it was told is not news; a
+				// message that was only that still answered.
+				if turns[j].Text = tl.Strip(t.Turn.Text); strings.TrimSpace(turns[j].Text) == "" && t.Turn.Says() {
+					turns[j].Text = summarize.ReadBack
+				}
 			}
 		}
 		req := summarize.Request{

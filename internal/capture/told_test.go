@@ -57,3 +57,33 @@ func TestRecapNotNews(t *testing.T) {
 		t.Errorf("transcript.md lost the recap:\n%s", tr)
 	}
 }
+
+// A question answered only with a recap of the memory was answered: it
+// is not listed as open.
+func TestRecapAnswers(t *testing.T) {
+	m := testMemory(t)
+	ctx := context.Background()
+	pack := "## Latest sessions\n\n### Slow redirects — Dec 7 (session 6354a06a)\n" +
+		"- Decision: The dev server now listens on port 8181 instead of 8085, since the node exporter has 8085.\n" +
+		"- Decision: The rate limiter uses Redis: INCR on a key per client IP and minute, 30 requests a minute.\n"
+	if err := Tell(m, "s2", pack); err != nil {
+		t.Fatal(err)
+	}
+	at := func(i int) transcript.Meta { return transcript.Meta{Time: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC)} }
+	events := []transcript.Event{
+		{Kind: transcript.KindUserPrompt, Text: "Quick check before I start: what do you remember about this service?", Meta: at(0)},
+		{Kind: transcript.KindAssistantText, Meta: at(1), Text: "From memory: the dev server listens on 8181, and the rate limiter uses Redis with 30 requests a minute."},
+	}
+	if _, err := Capture(ctx, m, Batch{Session: "s2", Key: "k1", Trigger: "stop", Events: events}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Capture(ctx, m, Batch{Session: "s2", Key: "end", Trigger: "session-end", Final: true,
+		Events: []transcript.Event{{Kind: transcript.KindSessionEnd}}}); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := m.Sessions().Get(ctx, "s2")
+	sum := readRepo(t, m, e.File(model.SummaryFile))
+	if strings.Contains(sum, "Not yet answered") || strings.Contains(sum, "8181") || strings.Contains(sum, "Read back") {
+		t.Errorf("summary:\n%s", sum)
+	}
+}

@@ -143,6 +143,10 @@ func analyze(turns []Turn, before string) *analysis {
 			if !t.Says() {
 				continue
 			}
+			if t.Text == ReadBack {
+				lastReply = i // an answer, with nothing of its own
+				continue
+			}
 			lastReply, lastText = i, i
 			a.proposed = append(a.proposed, proposals(t.Text)...)
 			a.turnDown(t.Text)

@@ -54,6 +54,11 @@ func (t Turn) Says() bool {
 	return t.Role == Assistant && strings.TrimSpace(t.Text) != "" && !cue.Placeholder.MatchString(t.Text)
 }
 
+// ReadBack stands for an agent message that only read back the memory
+// the session was given at its start (package echo took it out): the
+// prompt before it was answered, and it says nothing new.
+const ReadBack = "(Read back the memory it was given at its start.)"
+
 // Segment is a run of consecutive turns of one session, summarised as one
 // section of the session's summary.
 type Segment struct {
