@@ -299,6 +299,9 @@ func TestConsolidateRetiresChanged(t *testing.T) {
 			first: "The exporter's scrape-port defaults to :9400 now", second: "The exporter is back on the default :9100", want: true},
 		{name: "back to an earlier value", k1: fact, k2: fact,
 			first: "The dev server listens on 5174", second: "The dev server is back on port 5173", want: true},
+		{name: "the option taken, named as replaced", k1: dec, k2: dec,
+			first: "A small table in the SQLite database we already have", body1: "The database is already there and the counters survive restarts.",
+			second: "The rate limiter now uses Redis instead of the SQLite table", want: true},
 
 		// Near misses: the same value on another topic, or another topic
 		// altogether.
@@ -318,6 +321,8 @@ func TestConsolidateRetiresChanged(t *testing.T) {
 			first: "The backend listens on 3001", second: "The web server now proxies :3000 to the backend on 3001", want: false},
 		{name: "another service back on its default", k1: fact, k2: fact,
 			first: "The admin UI listens on 3000", second: "The API is back on the default :8080", want: false},
+		{name: "the option taken, another one replaced", k1: dec, k2: dec,
+			first: "A small table in the SQLite database we already have", second: "The session store now uses Redis instead of the in-memory dict", want: false},
 		{name: "a fallback is no return", k1: fact, k2: fact,
 			first: "The importer keeps its spool at /var/spool/importer", second: "The importer falls back to /tmp/importer when the disk is full", want: false},
 	} {

@@ -82,6 +82,10 @@ type namedItem struct {
 	// (summarize.ClaimOf): a port, URL, version, path, host or command.
 	attr  attribute
 	fresh bool // made by this batch: replaced, not superseded
+	// chosen marks a decision whose title is only the option it took
+	// ("A small table in the SQLite database we already have", the
+	// answer to "Redis or SQLite?"), not what it is for.
+	chosen bool
 }
 
 // claimed is a candidate's claim, as matching compares it.
@@ -316,6 +320,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 		e.subject, e.values, e.settings = cl.subject, cl.values, prose.Settings(it.Title+"\n"+it.Body)
 		e.text = bodyWords(it.Title + "\n" + it.Body)
 		e.attr = attributeOf(it.Title)
+		e.chosen = k == model.Decision && cl.fallback && bareOption(it.Title)
 		out = append(out, e)
 	}
 	return out, nil
@@ -452,9 +457,26 @@ func (ch change) replaces(e *namedItem) bool {
 		if subsetOf(w, e.text) && ch.about(e.text) {
 			return true
 		}
+		// A decision that is only the option it took never names what
+		// the option was for: the change names the option itself as
+		// what it replaced ("the rate limiter now uses Redis instead of
+		// the SQLite table").
+		if e.chosen && len(w) >= 2 && subsetOf(w, e.words) {
+			return true
+		}
 	}
 	return len(e.subject) >= 2 && subsetOf(e.subject, ch.title)
 }
+
+// bareOption reports whether a decision's title names only an option, as
+// the answer to a question of options reads: "A small table in the
+// SQLite database we already have". "Keep the theme in a Redux slice"
+// says what the slice is for; "The guard lives in click_rate" states.
+func bareOption(title string) bool {
+	return optionLead.MatchString(title) && !prose.VerbAfterSubject(title)
+}
+
+var optionLead = lazyre.New(`(?i)^(?:a|an|the|one)\s`)
 
 // retire removes the decisions and facts made before this batch that
 // stale reports as replaced (change.replaces, attribute.revalues), but
