@@ -1180,7 +1180,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	claim := ClaimOf(Decision, what)
 	t := decisionTitle(what)
 	body := bodyFor(t, s, why)
-	if alt, choice := prose.Alternative(what); alt != "" && !change && !cue.BareMeasure.MatchString(alt) {
+	if alt, choice := prose.Alternative(what); alt != "" && !change && !cue.BareMeasure.MatchString(alt) && !cue.BareValue.MatchString(alt) {
 		imp += impDecisionVs
 		line := prose.Capitalize(alt) + PassedOver + strings.TrimRight(decisionTitle(choice), ".")
 		if why != "" {

@@ -38,3 +38,24 @@ func TestPickTakesRecommendedReason(t *testing.T) {
 		t.Errorf("a rule or a report made a decision:\n%s", got)
 	}
 }
+
+// A value moved ("the database now lives at X instead of Y") turned no
+// option down: no Rejected line names the old path.
+func TestMovedValueNotRejected(t *testing.T) {
+	turns := []Turn{
+		{Role: User, Text: "We moved to the new box: the database now lives at /srv/linkshort/links.db instead of /var/lib/linkshort/links.db. Write a systemd unit for linkshort-api under deploy/ that points at it."},
+		{Role: Assistant, Text: "I wrote deploy/linkshort-api.service; it sets LINKSHORT_DB=/srv/linkshort/links.db."},
+	}
+	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Summary, "passed over") || strings.Contains(res.Summary, "Rejected") {
+		t.Errorf("a moved path read as a rejected option:\n%s", res.Summary)
+	}
+	for _, it := range res.Items {
+		if strings.Contains(it.Body, "Rejected:") {
+			t.Errorf("item %q: %q", it.Title, it.Body)
+		}
+	}
+}

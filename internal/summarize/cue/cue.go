@@ -559,6 +559,11 @@ var NoThanks = lazyre.New(`(?i)^no [\w.+-]+(?: [\w.+-]+){0,3}(?:,? (?:and |or )?
 // of 200" gives a value a new one, it turns down no alternative.
 var BareMeasure = lazyre.New(`(?i)^[$€£]?\d[\d.,]*\s*(?:%|[a-z]{1,7})?$`)
 
+// BareValue is an alternative that is one value, a path, a URL, a port
+// or a version: "the database now lives at /srv/links.db instead of
+// /var/lib/links.db" moved a setting, and turned no option down.
+var BareValue = lazyre.New("(?i)^`?(?:[~.]{0,2}/[^\\s`]+|[a-z][a-z0-9+.-]*://[^\\s`]+|:?\\d{2,5}|v?\\d+(?:\\.\\d+)+[\\w.-]*)`?$")
+
 // Labelled is a line that names its subject before a colon, with no verb
 // needed after it: "MQTT: broker 192.168.1.20:1883 on the Pi".
 var Labelled = lazyre.New(`^[A-Za-z][\w .-]{0,24}:\s+\S`)
