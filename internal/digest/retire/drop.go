@@ -97,9 +97,12 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		// So does a list of settings ("account oce042, partition
 		// compute, 12 hour limit, output into /scratch/…") keep the
 		// items that still hold.
-		parts, sep := prose.FullClauses(x), "; "
+		// A lead-in ("For reference, …", "In production, …") is no clause
+		// of its own: it stays with what is left.
+		lead := digest.LeadIn(x)
+		parts, sep := digest.WithoutLead(prose.FullClauses(x), lead), "; "
 		if len(parts) < 2 {
-			parts, sep = consequenceCut(prose.ListItems(x)), ", "
+			parts, sep = consequenceCut(digest.WithoutLead(prose.ListItems(x), lead)), ", "
 		}
 		if len(parts) < 2 {
 			// "Upload URLs are signed with HS256 and expire after 10
@@ -107,6 +110,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			// did not.
 			if what, howLong, ok := prose.LifetimeTail(x); ok && !r.retired(what, rank) && r.retired(howLong, rank) {
 				kept = append(kept, what+".")
+				continue
+			}
+			// "Production runs as the linkshort-api systemd unit with its
+			// database at /var/lib/linkshort/links.db": where the database
+			// lives changed, how production runs did not.
+			if head, tail, ok := digest.WithTail(x); ok && !r.retired(head, rank) && r.retired(tail, rank) {
+				kept = append(kept, digest.JoinClauses(lead, []string{head}, ""))
 			}
 			continue
 		}
@@ -123,11 +133,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue // ".envrc" is all "… and the Cachix settings are in" leaves: one word says nothing
 		}
 		if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
-			t := strings.TrimRight(strings.Join(still, sep), ".")
-			if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
-				t += "."
-			}
-			kept = append(kept, prose.Capitalize(t))
+			kept = append(kept, digest.JoinClauses(lead, still, sep))
 		}
 	}
 	out := strings.Join(kept, " ")
@@ -254,7 +260,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		// the sentence, which keeps its clauses.
 		left := false
 		for i, c := range parts {
-			left = left || !gone[i] && !pointsBack(strings.TrimSpace(c))
+			left = left || !gone[i] && !digest.PointsBack(c)
 		}
 		if !left {
 			clear(gone)
@@ -306,7 +312,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		case !gone[i]:
 			// "the team knows it" said nothing but why of the clause
 			// retired with it.
-			if !pointsBack(strings.TrimSpace(c)) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
+			if !digest.PointsBack(c) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
 				still = append(still, c)
 			}
 		default:
@@ -376,12 +382,6 @@ func onlyOfRule(c string, parts []string, gone []bool) bool {
 }
 
 var onlyWord = lazyre.New(`(?i)\bonly\b`)
-
-// pointsBack is a clause that speaks of what another names: it starts or
-// ends with a pronoun, or does "that" ("teams do that themselves").
-func pointsBack(c string) bool { return pointsBackRE.MatchString(c) || digest.EndsOnIt(c) }
-
-var pointsBackRE = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$`)
 
 // bare reports whether s names nothing: fewer than two words of more
 // than two characters that say what it is about.

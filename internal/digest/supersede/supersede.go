@@ -4,12 +4,14 @@
 package supersede
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // replacedMark finds a value a statement says is no longer current:
@@ -67,32 +69,76 @@ func By(sums []*digest.Summary) []Value {
 // Drop returns s without the sentences that state as current a
 // value one of rs says was replaced: the sentence holds the value as a
 // word, says nothing of its own about it being replaced, and shares two
-// other words with the statement that replaced it.
+// other words with the statement that replaced it. Of a sentence of
+// several clauses only those that hold the value go: "the dev server
+// listens on 8085, and production runs as the linkshort-api unit" is
+// still right about production once the dev port is 8181.
 func Drop(s string, rs []Value) string {
 	if len(rs) == 0 {
 		return s
 	}
 	var kept []string
-next:
 	for _, x := range digest.Sentences(s) {
-		if own, _ := replacedValues(x); len(own) == 0 {
-			ks := change.Keys(x)
-			for _, r := range rs {
-				if !lex.HasWord(x, r.value) {
-					continue
-				}
-				n := 0
-				for k := range ks {
-					if r.keys[k] && !strings.ContainsAny(k, "0123456789") {
-						n++
-					}
-				}
-				if n >= 2 {
-					continue next
-				}
-			}
+		old := stated(x, rs)
+		if len(old) == 0 {
+			kept = append(kept, x)
+			continue
 		}
-		kept = append(kept, x)
+		if left := clausesLeft(x, old); left != "" {
+			kept = append(kept, left)
+		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// stated returns the values of rs that sentence x states as current.
+func stated(x string, rs []Value) []string {
+	if own, _ := replacedValues(x); len(own) > 0 {
+		return nil
+	}
+	var old []string
+	ks := change.Keys(x)
+	for _, r := range rs {
+		if !lex.HasWord(x, r.value) {
+			continue
+		}
+		n := 0
+		for k := range ks {
+			if r.keys[k] && !strings.ContainsAny(k, "0123456789") {
+				n++
+			}
+		}
+		if n >= 2 {
+			old = append(old, r.value)
+		}
+	}
+	return old
+}
+
+// clausesLeft returns sentence x without its clauses that hold one of
+// the old values, as a sentence; "" when every clause holds one, or
+// what is left only points back at one that went ("…, and nginx proxies
+// to it"), or no one clause holds the value.
+func clausesLeft(x string, old []string) string {
+	holds := func(c string) bool { return slices.ContainsFunc(old, func(v string) bool { return lex.HasWord(c, v) }) }
+	lead := digest.LeadIn(x)
+	parts := digest.WithoutLead(prose.FullClauses(x), lead)
+	if len(parts) < 2 {
+		// "The nightly export runs as the export-cron job with its
+		// output in /data/exports/v1": the job still runs so.
+		if head, tail, ok := digest.WithTail(x); ok && holds(tail) && !holds(head) {
+			return digest.JoinClauses(lead, []string{head}, "")
+		}
+		return ""
+	}
+	var still []string
+	for _, c := range parts {
+		if !holds(c) && !digest.PointsBack(c) {
+			still = append(still, c)
+		}
+	}
+	if len(still) == 0 || len(still) == len(parts) {
+		return ""
+	}
+	return digest.JoinClauses(lead, still, "; ")
 }

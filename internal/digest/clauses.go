@@ -1,0 +1,117 @@
+package digest
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
+)
+
+// A sentence that states several facts ("the dev server listens on 8085,
+// and production runs as the linkshort-api unit") loses only the clause
+// a newer statement changed; these helpers put what is left back
+// together as a sentence.
+
+// LeadIn returns the phrase that opens sentence s before its first comma
+// when it says where, when or in what spirit all of the sentence holds,
+// and states nothing itself: "For reference", "In production", "Also".
+// "" when s opens with none. A phrase with a number, a path or code
+// ("On 8085, …") names a value, and is no lead-in.
+func LeadIn(s string) string {
+	head, _, ok := strings.Cut(s, ", ")
+	if !ok || head == "" || strings.ContainsAny(head, "0123456789`/()[]:;\"") {
+		return ""
+	}
+	f := strings.Fields(head)
+	if len(f) > 4 {
+		return ""
+	}
+	first := strings.ToLower(f[0])
+	if !leadWord.MatchString(first) {
+		return ""
+	}
+	if len(f) > 1 && prose.IsClause(strings.Join(f[1:], " ")) {
+		return "" // "As the API moved, …" says something of its own
+	}
+	return head
+}
+
+// leadWord opens a lead-in: a preposition ("In production", "For
+// reference"), a sentence adverb ("Currently", "Also") or an aside
+// ("FYI").
+var leadWord = lazyre.New(`^(?:for|in|on|at|by|as|from|after|before|during|under|over|across|per|via|within|also|besides|meanwhile|otherwise|anyway|btw|fyi|now|today|here|there|again|still|ok|okay|plus|[a-z]{3,}ly)$`)
+
+// WithoutLead returns parts without a first part that is lead, the
+// sentence's lead-in split off as a clause or an item of its own.
+func WithoutLead(parts []string, lead string) []string {
+	if lead != "" && len(parts) > 0 && strings.TrimSpace(parts[0]) == lead {
+		return parts[1:]
+	}
+	return parts
+}
+
+// JoinClauses joins what is left of a sentence's clauses (or list items)
+// with sep as a sentence: it opens with the sentence's lead-in when its
+// first clause went ("For reference, production runs as …", not "For
+// reference; production runs as …"), with a capital letter and no
+// conjunction left from the clause before ("and the docs are in docs/"),
+// and it ends with a full stop.
+func JoinClauses(lead string, kept []string, sep string) string {
+	if len(kept) == 0 {
+		return ""
+	}
+	kept = slices.Clone(kept)
+	kept[0] = strings.TrimSpace(kept[0])
+	switch {
+	case lead == "":
+		kept[0] = conjLead.ReplaceAllString(kept[0], "")
+	case !strings.HasPrefix(kept[0], lead):
+		kept[0] = lead + ", " + conjLead.ReplaceAllString(kept[0], "")
+	}
+	t := strings.TrimRight(strings.Join(kept, sep), ".")
+	if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "!") {
+		t += "."
+	}
+	return prose.Capitalize(t)
+}
+
+// conjLead is a conjunction that joined a clause to the one before it.
+var conjLead = lazyre.New(`(?i)^(?:and|but|or|nor|while|whereas)\s+`)
+
+// PointsBack reports whether clause c speaks of what another clause
+// names: it starts with a pronoun or "so", or ends on one ("the team
+// knows it", "teams do that themselves"), and says nothing alone.
+func PointsBack(c string) bool {
+	c = strings.TrimSpace(c)
+	return pointsBack.MatchString(c) || EndsOnIt(c)
+}
+
+var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$`)
+
+// WithTail parts a sentence of one clause that names what its subject
+// is or runs as, then with what it has: "production runs as the
+// linkshort-api systemd unit" and "its database at
+// /var/lib/linkshort/links.db". ok is false when the head names nothing
+// of its own (a value, a code name: "Passwords are hashed with bcrypt"
+// says nothing without bcrypt) or the tail is how it is done rather than
+// what it has ("claimed with SELECT … FOR UPDATE").
+func WithTail(x string) (head, tail string, ok bool) {
+	if strings.Count(x, " with ") != 1 || strings.Contains(x, "`") {
+		return "", "", false
+	}
+	head, tail, _ = strings.Cut(strings.TrimRight(x, "."), " with ")
+	if strings.Count(head, "(") != strings.Count(head, ")") || !withOwn.MatchString(tail) || !prose.IsFullClause(head) || !namesOwn.MatchString(head) {
+		return "", "", false
+	}
+	return head, tail, true
+}
+
+// withOwn opens what a subject has: "its database at …", "their logs
+// in …".
+var withOwn = lazyre.New(`(?i)^(?:its|their|his|her|our|your|a|an|the)\s+\w`)
+
+// namesOwn is a name of its own in a head: a word with a digit, or
+// with an inner hyphen, dot, slash or underscore ("linkshort-api",
+// "nginx.conf", "ci:2024.03").
+var namesOwn = lazyre.New(`\b\w+[-./_:]\w[\w./:-]*|\b\w*\d\w*`)
