@@ -118,8 +118,14 @@ func stated(x string, rs []Value) []string {
 // clausesLeft returns sentence x without its clauses that hold one of
 // the old values, as a sentence; "" when every clause holds one, or
 // what is left only points back at one that went ("…, and nginx proxies
-// to it"), or no one clause holds the value.
+// to it") or says nothing alone, or no one clause holds the value.
 func clausesLeft(x string, old []string) string {
+	if strings.Contains(x, " — ") || strings.Contains(x, " – ") {
+		// A dash sets off an aside or a heading as often as a clause:
+		// "Poll intervals — my suggestion: …" and "anyone … — eduroam
+		// visitors — gets 230" leave no clause that stands alone.
+		return ""
+	}
 	holds := func(c string) bool { return slices.ContainsFunc(old, func(v string) bool { return lex.HasWord(c, v) }) }
 	lead := digest.LeadIn(x)
 	parts := digest.WithoutLead(prose.FullClauses(x), lead)
@@ -133,7 +139,12 @@ func clausesLeft(x string, old []string) string {
 	}
 	var still []string
 	for _, c := range parts {
-		if !holds(c) && !digest.PointsBack(c) {
+		switch {
+		case holds(c) || digest.PointsBack(c):
+			// "…, and nginx proxies to it": it went with the value.
+		case !standsAlone(c):
+			return "" // says nothing alone: the sentence goes whole
+		default:
 			still = append(still, c)
 		}
 	}
@@ -142,3 +153,18 @@ func clausesLeft(x string, old []string) string {
 	}
 	return digest.JoinClauses(lead, still, "; ")
 }
+
+// standsAlone reports whether clause c states something alone: three
+// words or more with a verb of its own before any relative word. "the
+// part of the job where the big disks are read" names a time, and says
+// nothing without the clause before it.
+func standsAlone(c string) bool {
+	head := c
+	if loc := relativeWord.FindStringIndex(c); loc != nil {
+		head = c[:loc[0]]
+	}
+	return len(strings.Fields(c)) >= 3 && prose.IsFullClause(head)
+}
+
+// relativeWord opens a relative clause.
+var relativeWord = lazyre.New(`(?i)\s(?:where|which|who|whom|whose|that|when)\s`)
