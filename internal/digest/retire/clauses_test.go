@@ -1,0 +1,37 @@
+package retire
+
+import (
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// TestDropKeepsSentence: what DropRetired keeps of a sentence one of
+// whose facts changed reads as a sentence: its lead-in stays with the
+// first clause left (the hB trial showed "For reference; production runs
+// as …"), no conjunction opens it, and a one-clause sentence whose "with
+// …" tail changed keeps its head.
+func TestDropKeepsSentence(t *testing.T) {
+	for _, tc := range []struct{ newer, x, want string }{
+		{"The dev server now listens on port 8181 instead of 8085 — since the node exporter on the new box already has 8085.",
+			"For reference, the dev server listens on port 8085 (PORT in linkshort/app.py), and production runs as the linkshort-api systemd unit with its database at /var/lib/linkshort/links.db.",
+			"For reference, production runs as the linkshort-api systemd unit with its database at /var/lib/linkshort/links.db."},
+		{"Postgres on db-1 was upgraded to 16.2 (previously 14.9) last night.",
+			"In production, Postgres runs version 14.9 on the db-1 host, and the read replica on db-2 serves the reporting queries.",
+			"In production, the read replica on db-2 serves the reporting queries."},
+		{"The production database moved to /srv/linkshort/links.db, it is no longer at /var/lib/linkshort/links.db.",
+			"Production runs as the linkshort-api systemd unit with its database at /var/lib/linkshort/links.db.",
+			"Production runs as the linkshort-api systemd unit."},
+		{"The dev server now listens on port 8181 instead of 8085.",
+			"For reference, the dev server listens on port 8085.",
+			""}, // the lead-in alone says nothing
+	} {
+		n, o := &digest.Summary{}, &digest.Summary{}
+		n.Parts[digest.Decisions] = []string{tc.newer}
+		o.Parts[digest.Environment] = []string{tc.x}
+		r := New(nil, []*digest.Summary{n, o})
+		if got := r.DropRetired(tc.x, 1); got != tc.want {
+			t.Errorf("DropRetired(%q) after %q = %q, want %q", tc.x, tc.newer, got, tc.want)
+		}
+	}
+}
