@@ -22,6 +22,9 @@ func TestDropKeepsSentence(t *testing.T) {
 		{"The production database moved to /srv/linkshort/links.db, it is no longer at /var/lib/linkshort/links.db.",
 			"Production runs as the linkshort-api systemd unit with its database at /var/lib/linkshort/links.db.",
 			"Production runs as the linkshort-api systemd unit."},
+		{"The production database moved to /srv/linkshort/links.db, it is no longer at /var/lib/linkshort/links.db.",
+			"For reference, production runs as the linkshort-api systemd unit with its database at /var/lib/linkshort/links.db.",
+			"For reference, production runs as the linkshort-api systemd unit."},
 		{"The dev server now listens on port 8181 instead of 8085.",
 			"For reference, the dev server listens on port 8085.",
 			""}, // the lead-in alone says nothing

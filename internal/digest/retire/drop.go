@@ -115,7 +115,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			// "Production runs as the linkshort-api systemd unit with its
 			// database at /var/lib/linkshort/links.db": where the database
 			// lives changed, how production runs did not.
-			if head, tail, ok := digest.WithTail(x); ok && !r.retired(head, rank) && r.retired(tail, rank) {
+			if head, tail, ok := digest.WithTail(strings.TrimPrefix(x, lead+", ")); ok && !r.retired(head, rank) && r.retired(tail, rank) {
 				kept = append(kept, digest.JoinClauses(lead, []string{head}, ""))
 			}
 			continue

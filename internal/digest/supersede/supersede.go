@@ -132,7 +132,7 @@ func clausesLeft(x string, old []string) string {
 	if len(parts) < 2 {
 		// "The nightly export runs as the export-cron job with its
 		// output in /data/exports/v1": the job still runs so.
-		if head, tail, ok := digest.WithTail(x); ok && holds(tail) && !holds(head) {
+		if head, tail, ok := digest.WithTail(strings.TrimPrefix(x, lead+", ")); ok && holds(tail) && !holds(head) {
 			return digest.JoinClauses(lead, []string{head}, "")
 		}
 		return ""

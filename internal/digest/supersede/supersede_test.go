@@ -39,6 +39,7 @@ func TestDropClauses(t *testing.T) {
 		{"The dev server listens on port 8085, and the frontend proxies to it.", ""},
 		{"The dev server listens on port 8085.", ""},
 		{"The dev server runs as the dev-api unit with its port at 8085.", "The dev server runs as the dev-api unit."},
+		{"Locally, the dev server runs as the dev-api unit with its port at 8085.", "Locally, the dev server runs as the dev-api unit."},
 		{"The dev server listens on port 8085, and the admin server listens on port 8085 too.", ""},
 		{"Dev server ports — my suggestion: the dev server on 8085, the admin server on 9090.", ""},
 		{"The dev server listens on port 8085, the part of the setup where the admin tools are read.", ""},
