@@ -3,13 +3,13 @@ package docs
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
 	"github.com/cairn-mem/cairn/internal/crypt"
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -150,7 +150,7 @@ func dropQuoted(body, transcript string) string {
 }
 
 // speakerPrefix is "Maya: " at the start of a summary's bullet.
-var speakerPrefix = regexp.MustCompile(`^[\p{Lu}][\p{L}.' -]{0,40}: `)
+var speakerPrefix = lazyre.New(`^[\p{Lu}][\p{L}.' -]{0,40}: `)
 
 // normal is text lower-cased, without emphasis marks, its runs of white
 // space one space: how quoted text is compared.
@@ -251,20 +251,20 @@ func document(p string, data []byte, sessions *Sessions) indexer.Document {
 var (
 	// sessionHeading is how a transcript of a dialogue names its session
 	// ("## Session 7 · 2024-11-28 21:10:00 UTC", capture's say).
-	sessionHeading = regexp.MustCompile(`^## Session (\d+)\b`)
+	sessionHeading = lazyre.New(`^## Session (\d+)\b`)
 	// sessionNumber is sessionHeading in normal text.
-	sessionNumber = regexp.MustCompile(`## session (\d+)\b`)
+	sessionNumber = lazyre.New(`## session (\d+)\b`)
 	// speakerLabel is a turn's bold speaker ("**Maya:** ...").
-	speakerLabel = regexp.MustCompile(`^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
+	speakerLabel = lazyre.New(`^\*\*([^*\n]{1,64}?)(?::\*\*|\*\*\s*:)`)
 	// promptHeading is a prompt of an agent's session ("## Prompt 3").
-	promptHeading = regexp.MustCompile(`^## Prompt \d+`)
+	promptHeading = lazyre.New(`^## Prompt \d+`)
 )
 
 // lineMatches returns the leftmost non-overlapping matches (at most n, n
 // < 0 for all) of re, a pattern anchored by ^ whose matches begin with
 // lit, at the starts of s's lines: what re's pattern with (?m) would
 // find in s, trying it only where a line starts with lit.
-func lineMatches(s, lit string, re *regexp.Regexp, n int) [][]string {
+func lineMatches(s, lit string, re *lazyre.Regexp, n int) [][]string {
 	var out [][]string
 	for at := 0; n < 0 || len(out) < n; {
 		i := strings.Index(s[at:], lit)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/lazyre"
 )
 
 // lineMatches finds what the patterns with (?m) find, on texts made of
@@ -14,7 +16,7 @@ func TestLineMatches(t *testing.T) {
 	pieces := []string{"\n", "\n\n", "## Session ", "## Session 7", "12", "a", " · 2024", "**", "Maya", ":**", "**:", "** \n:", "## Prompt ", "3", "*", "x ", "## Sessions", " \t"}
 	cases := []struct {
 		lit string
-		re  *regexp.Regexp
+		re  *lazyre.Regexp
 	}{
 		{"## Session ", sessionHeading},
 		{"**", speakerLabel},
