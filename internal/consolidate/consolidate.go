@@ -320,7 +320,7 @@ func coreIndex(m *memory.Memory, k model.Kind, b *memory.Writes) ([]*namedItem, 
 		e.subject, e.values, e.settings = cl.subject, cl.values, prose.Settings(it.Title+"\n"+it.Body)
 		e.text = bodyWords(it.Title + "\n" + it.Body)
 		e.attr = attributeOf(it.Title)
-		e.chosen = k == model.Decision && cl.fallback && bareOption(it.Title)
+		e.chosen = k == model.Decision && cl.fallback && prose.BareOption(it.Title) != ""
 		out = append(out, e)
 	}
 	return out, nil
@@ -467,16 +467,6 @@ func (ch change) replaces(e *namedItem) bool {
 	}
 	return len(e.subject) >= 2 && subsetOf(e.subject, ch.title)
 }
-
-// bareOption reports whether a decision's title names only an option, as
-// the answer to a question of options reads: "A small table in the
-// SQLite database we already have". "Keep the theme in a Redux slice"
-// says what the slice is for; "The guard lives in click_rate" states.
-func bareOption(title string) bool {
-	return optionLead.MatchString(title) && !prose.VerbAfterSubject(title)
-}
-
-var optionLead = lazyre.New(`(?i)^(?:a|an|the|one)\s`)
 
 // retire removes the decisions and facts made before this batch that
 // stale reports as replaced (change.replaces, attribute.revalues), but

@@ -269,6 +269,28 @@ func Chose(s string) string {
 	return ""
 }
 
+// BareOption is the option a decision names and nothing else, as the
+// answer to a question of options reads ("A small table in the SQLite
+// database we already have", with or without "— why"); "" for a
+// sentence that says what it is for or states something ("Keep the
+// theme in a Redux slice", "The guard lives in click_rate").
+func BareOption(s string) string {
+	o, _, _ := strings.Cut(s, " — ")
+	o = strings.TrimRight(strings.TrimSpace(o), ".")
+	if !optionLead.MatchString(o) || optionVerb.MatchString(o) || VerbAfterSubject(o) || len(strings.Fields(o)) < 2 {
+		return ""
+	}
+	return o
+}
+
+var (
+	optionLead = lazyre.New(`(?i)^(?:a|an|the|one)\s`)
+	// optionVerb is a verb within the first words, after the subject:
+	// "The nightly backup runs at 02:00" states. (A plural noun there
+	// reads as one too: such an option is missed, not mistaken.)
+	optionVerb = lazyre.New(`(?i)^(?:a|an|the|one)\s+(?:[\w-]+\s+){0,3}?(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|must|should|may|might|[a-z]{2,}(?:s|ed))\b`)
+)
+
 // durationOf reads a duration of s, which durationRE matches: what
 // lasts (the last three content words before the first duration, stems)
 // and how long, in one spelling ("15min", "1h").

@@ -120,3 +120,21 @@ func TestPeriods(t *testing.T) {
 		}
 	}
 }
+
+func TestBareOption(t *testing.T) {
+	for _, c := range []struct{ s, want string }{
+		{"A small table in the SQLite database we already have — The database is already there.", "A small table in the SQLite database we already have"},
+		{"A small table in the SQLite database we already have.", "A small table in the SQLite database we already have"},
+		{"The Pi 4 in the garage", "The Pi 4 in the garage"},
+		{"The nightly backup runs at 02:00 and writes to s3://acme-backups.", ""},
+		{"The guard lives in click_rate itself.", ""},
+		{"Keep the theme in a Redux slice.", ""},
+		{"The API is on 8080.", ""},
+		{"Redis.", ""},
+		{"The", ""},
+	} {
+		if got := BareOption(c.s); got != c.want {
+			t.Errorf("BareOption(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}

@@ -93,3 +93,34 @@ func TestPackKeepsOtherClauses(t *testing.T) {
 		})
 	}
 }
+
+// TestPackRetiresTakenOption: an answer to "Redis or SQLite?" that took
+// an option is the option alone, with the reason the agent gave for it
+// ("A small table in the SQLite database we already have — The database
+// is already there …"). Once a newer session replaces that option ("the
+// rate limiter now uses Redis instead of the SQLite table") it goes
+// whole, its reason with it, as the Rejected line of the same choice
+// does; from the trial with the real claude CLI.
+func TestPackRetiresTakenOption(t *testing.T) {
+	m, _ := newTestMemory(t)
+	newest := sess("c3", map[int][]string{
+		digest.Decisions: {"The rate limiter now uses Redis instead of the SQLite table: INCR on a key rl:<ip>:<minute> with a two-minute expiry, still 30 requests a minute."},
+	})
+	for _, d := range []string{
+		"A small table in the SQLite database we already have — The database is already there and the counters survive restarts.",
+		"A small table in the SQLite database we already have.",
+	} {
+		older := sess("a1", map[int][]string{
+			digest.Request:   {"Agreed, SQLite it is. Please never add a new pip dependency without asking me first."},
+			digest.Decisions: {d},
+			digest.Rejected:  {"Redis — passed over for: a small table in the SQLite database we already have."},
+		})
+		text := sessionsPack(m, newest, older)
+		if strings.Contains(text, "small table") || strings.Contains(text, "already there") {
+			t.Errorf("the option taken, or its reason, is shown after it was replaced:\n%s", text)
+		}
+		if !strings.Contains(text, "never add a new pip dependency") {
+			t.Errorf("the request's rule went with it:\n%s", text)
+		}
+	}
+}

@@ -144,10 +144,14 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 }
 
 // choiceRetired reports whether the clause of x that makes a choice
-// (prose.Chose) is retired itself.
+// (prose.Chose, or the option alone: prose.BareOption) is retired
+// itself: its reasons go with it.
 func (r *Retirer) choiceRetired(x string, rank int) bool {
 	c := prose.Chose(x)
 	if c == "" {
+		if o := prose.BareOption(x); o != "" {
+			return r.retired(o, rank)
+		}
 		return false
 	}
 	for _, p := range prose.FullClauses(x) {

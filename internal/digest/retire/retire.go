@@ -370,6 +370,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			if c := prose.Chose(x); c != "" {
 				xChose = change.TopicKeys(c)
+			} else if o := prose.BareOption(x); o != "" {
+				// The option an answer took, named alone: what it
+				// chose, with nothing of what it was for.
+				xChose = change.TopicKeys(o)
 			}
 			xFolders = change.Folders(x)
 			xURL = strings.Contains(x, "://")
