@@ -216,7 +216,9 @@ func (v *Vocab) Quoted(s string, k int) bool {
 // reading is what a Vocab read of one summary, each part once asked.
 type reading struct {
 	mentions, back, asked map[string]bool
-	fixed                 int // 0 not yet known, 1 yes, -1 no
+	// sents are what mentions read, sentence by sentence.
+	sents []sentence
+	fixed int // 0 not yet known, 1 yes, -1 no
 	// reports are the keys of each thing the summary reports done, in or
 	// sorted (doneReports); allDone the keys its changed files name when
 	// it says all the work left is done (allDoneKeys). nil: not read yet.
@@ -361,18 +363,22 @@ func (v *Vocab) mentions(d *digest.Summary) map[string]bool {
 			for _, b := range bullets {
 				for _, x := range digest.Sentences(b) {
 					if p == digest.Request || !v.IsTodo(x) {
-						for k := range named(x) {
+						ks := named(x)
+						for k := range ks {
 							r.mentions[k] = true
 						}
+						r.sents = append(r.sents, sentence{ks, keySeq(x)})
 					}
 				}
 			}
 		}
 		// An item it says again is open is its own, newer statement.
 		for _, o := range d.Open {
-			for k := range named(o) {
+			ks := named(o)
+			for k := range ks {
 				r.mentions[k] = true
 			}
+			r.sents = append(r.sents, sentence{ks, keySeq(o)})
 		}
 	}
 	return r.mentions
@@ -459,11 +465,11 @@ func (v *Vocab) DropDone(s string, done func(todo string) bool) string {
 }
 
 // MentionedLater reports whether a summary newer than sums[k] (they are
-// newest first) mentions the item of distinctive keys d, or asks for it
-// by pointing back (askedBack).
-func (v *Vocab) MentionedLater(d []string, sums []*digest.Summary, k int) bool {
+// newest first) mentions the item todo of distinctive keys d in a
+// sentence (mentioned), or asks for it by pointing back (askedBack).
+func (v *Vocab) MentionedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
 	for _, later := range sums[:k] {
-		if v.Refers(d, v.mentions(later)) || gotRidOf(d, later) {
+		if v.mentioned(todo, d, later) || gotRidOf(d, later) {
 			return true
 		}
 	}
@@ -506,7 +512,7 @@ func (v *Vocab) ClosedLater(todo string, d []string, sums []*digest.Summary, k i
 
 // closedLater is ClosedLater of the item alone.
 func (v *Vocab) closedLater(todo string, d []string, sums []*digest.Summary, k int) bool {
-	return v.MentionedLater(d, sums, k) || v.saidDone(todo, d, sums[:k])
+	return v.MentionedLater(todo, d, sums, k) || v.saidDone(todo, d, sums[:k])
 }
 
 // saidDone reports whether a newer session (of newer) says the item

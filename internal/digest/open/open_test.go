@@ -334,7 +334,7 @@ func TestAskedBack(t *testing.T) {
 		newer := summary(map[int][]string{digest.Request: {tc.request}})
 		sums := []*digest.Summary{newer, older}
 		v := NewVocab(sums)
-		if got := v.MentionedLater(v.Distinct(tc.todo), sums, 1); got != tc.want {
+		if got := v.MentionedLater(tc.todo, v.Distinct(tc.todo), sums, 1); got != tc.want {
 			t.Errorf("%q: done = %v, want %v", tc.request, got, tc.want)
 		}
 	}
@@ -355,7 +355,7 @@ func TestGotRidOf(t *testing.T) {
 		newer := summary(map[int][]string{digest.Request: {request}})
 		sums := []*digest.Summary{newer, older}
 		v := NewVocab(sums)
-		if got := v.MentionedLater(v.Distinct(todo), sums, 1); got != want {
+		if got := v.MentionedLater(todo, v.Distinct(todo), sums, 1); got != want {
 			t.Errorf("%q: done = %v, want %v", request, got, want)
 		}
 	}

@@ -1,0 +1,116 @@
+package open
+
+import (
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// TestChanceOverlap: an open item stays open when a later session about
+// something else shares a few of its words by chance, spread over its
+// sentences or generic words apart in one; it goes when a sentence of
+// the later session names it, by a word of its own or by a term it
+// shares ("error messages"). In a memory of two sessions every word is
+// rare, so the overlaps below are all ones Refers takes for a mention.
+func TestChanceOverlap(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		older *digest.Summary
+		item  string
+		later *digest.Summary
+		want  bool
+	}{
+		{
+			// The trial with the Claude Code CLI (linkshort): the
+			// session on rate limiting says "rate limiting", "counters"
+			// and "handler", each in a sentence of its own.
+			name: "linkshort views, then rate limiting",
+			older: digest.Parse("**Request**\n- GET /stats/<slug> blows up with a 500 for links nobody has clicked yet. Can you figure out what's going on and fix it?\n\n" +
+				"**Outcome**\n- I made click_rate return 0.0 when a link has no views yet, and both tests pass now.\n\n" +
+				"**Root causes**\n- The root cause is in linkshort/stats.py: click_rate divides clicks by views, and a link that was just created has views = 0, so summary() raised ZeroDivisionError and the handler answered 500.\n"),
+			item: "One thing is still open: nothing ever increments views, so every link will show a 0% rate until the redirect handler starts counting them.",
+			later: summary(map[int][]string{
+				digest.Request:   {"Next up: people are hammering /shorten, so it needs rate limiting. Would you keep the counters in Redis or in a table in SQLite?", "Agreed, SQLite it is. And from now on run make test before you tell me something is done."},
+				digest.Outcome:   {"Done: linkshort/ratelimit.py keeps one row per client IP and minute in a ratelimit table, and a client over 30 requests a minute is refused. make test passes, and no new dependency was needed."},
+				digest.Decisions: {"I'd go with a SQLite table keyed by client IP and minute, a fixed one-minute window: the database is already there and the counters survive restarts."},
+			}, "Nothing calls allow() yet, because there is no POST /shorten handler; wiring the limiter into it is the next step."),
+			want: false,
+		},
+		{
+			name:  "linkshort views, then the redirect handler counts them",
+			older: digest.Parse("**Outcome**\n- I made click_rate return 0.0 when a link has no views yet, and both tests pass now.\n"),
+			item:  "One thing is still open: nothing ever increments views, so every link will show a 0% rate until the redirect handler starts counting them.",
+			later: summary(map[int][]string{
+				digest.Request: {"Let's move the rate limiter to Redis after all. While you're at it, make the redirect handler count views."},
+				digest.Outcome: {"The rate limiter now uses Redis; 30 requests a minute."},
+			}),
+			want: true,
+		},
+		{
+			// A homelab: "disk" and "job" in two sentences of a session
+			// on a dashboard.
+			name:  "Proxmox backups to the NAS, then a Grafana panel",
+			older: digest.Parse("**Outcome**\n- vzdump runs nightly at 02:00 for every VM on pve1.\n"),
+			item:  "The Proxmox backup job still writes to the local disk of pve1; it has to go to the NAS before the disk fills up.",
+			later: summary(map[int][]string{
+				digest.Request: {"The Grafana disk panel shows nonsense for the ZFS pool."},
+				digest.Outcome: {"The panel's query summed both mirrors; it uses zfs_pool_allocated_bytes now.", "The scrape job for node_exporter runs every 15 s."},
+			}),
+			want: false,
+		},
+		{
+			name:  "Proxmox backups to the NAS, then done",
+			older: digest.Parse("**Outcome**\n- vzdump runs nightly at 02:00 for every VM on pve1.\n"),
+			item:  "The Proxmox backup job still writes to the local disk of pve1; it has to go to the NAS before the disk fills up.",
+			later: summary(map[int][]string{
+				digest.Request: {"The NAS share is mounted on pve1 now."},
+				digest.Outcome: {"The backup job writes to the NAS share; the local disk is free again."},
+			}),
+			want: true,
+		},
+		{
+			// A web app: "field" and "row", generic words, apart in one
+			// sentence about the signup form.
+			name:  "CSV export, then the signup form",
+			older: digest.Parse("**Outcome**\n- The CSV export writes one line per contact.\n"),
+			item:  "The CSV export still fails when a row has an empty note field; next session.",
+			later: summary(map[int][]string{
+				digest.Request: {"Signups with a blank email get through."},
+				digest.Outcome: {"The signup form now checks each field before it saves the row."},
+			}),
+			want: false,
+		},
+		{
+			name:  "CSV export, then fixed",
+			older: digest.Parse("**Outcome**\n- The CSV export writes one line per contact.\n"),
+			item:  "The CSV export still fails when a row has an empty note field; next session.",
+			later: summary(map[int][]string{
+				digest.Outcome: {"The CSV export skips empty notes now."},
+			}),
+			want: true,
+		},
+		{
+			// Generic words that stand together in both are a term.
+			name:  "error messages, then translated",
+			older: digest.Parse("**Outcome**\n- The login form posts to /session.\n"),
+			item:  "The error messages of the login form are still in English only.",
+			later: summary(map[int][]string{
+				digest.Outcome: {"The error messages are translated now, German and French."},
+			}),
+			want: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.older.Open = append(tc.older.Open, tc.item)
+			sums := []*digest.Summary{tc.later, tc.older}
+			v := NewVocab(sums)
+			d := v.Distinct(tc.item)
+			if !v.Refers(d, v.mentions(tc.later)) {
+				t.Fatalf("the later session shares too few of %v to be a case", d)
+			}
+			if got := v.ClosedLater(tc.item, d, sums, 1); got != tc.want {
+				t.Errorf("closed = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
