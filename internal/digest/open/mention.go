@@ -32,23 +32,93 @@ type sentence struct {
 }
 
 // mentioned reports whether later names the item todo, of distinctive
-// keys d (rarest first), in one of its sentences.
+// keys d (rarest first), in one of its sentences, or was asked for the
+// item's thing and worked on it (workedOn).
 func (v *Vocab) mentioned(todo string, d []string, later *digest.Summary) bool {
-	if !v.Refers(d, v.mentions(later)) {
-		return false // not in all it says, not in a sentence either
-	}
-	var item []string // the item's keys in order, read when needed
-	for _, s := range v.of(later).sents {
-		if !v.Refers(d, s.keys) {
-			continue
+	if v.Refers(d, v.mentions(later)) { // else in no sentence either
+		item := keySeq(todo)
+		for _, s := range v.of(later).sents {
+			if v.Refers(d, s.keys) && (!allGeneric(d, s.keys) || adjacent(item, s.seq, s.keys)) {
+				return true
+			}
+			if sharesNumber(d, item, s) {
+				return true
+			}
 		}
-		if !allGeneric(d, s.keys) {
+	}
+	return v.workedOn(d, later)
+}
+
+// sharesNumber reports whether sentence s names the item's thing by one of
+// its words (of d) and by the number the item gives it, or its first
+// parts: "The router runs 23.05.5 from today" for "The router is still
+// on 23.05.3". A number is no key of d (too short, or no word), so the
+// sentence shares one word of d alone.
+func sharesNumber(d, item []string, s sentence) bool {
+	named := false
+	for _, k := range d {
+		if s.keys[k] && !genericWords[k] {
+			named = true
+			break
+		}
+	}
+	if !named {
+		return false
+	}
+	pairs := make(map[[2]string]bool)
+	for i := 1; i < len(s.seq); i++ {
+		pairs[[2]string{s.seq[i-1], s.seq[i]}] = true
+	}
+	for i := 1; i < len(item); i++ {
+		a, b := item[i-1], item[i]
+		if isNumber(a) && isNumber(b) && pairs[[2]string{a, b}] {
 			return true
 		}
-		if item == nil {
-			item = keySeq(todo)
+	}
+	return false
+}
+
+// isNumber reports whether key k is all digits.
+func isNumber(k string) bool {
+	return k != "" && strings.Trim(k, "0123456789") == ""
+}
+
+// workedOn reports whether later was asked for the thing the item of
+// distinctive keys d names, changed a file named after it, and says
+// another of d's words: "Now the audio" and worker/audio.py for
+// "loudness normalisation in the audio path", where what it did says
+// "normalisation" in a sentence of its own. A word any project uses
+// ("rate" of "it needs rate limiting") is no thing of the item's. What
+// the session did weighs here, not how rare the words are: once most
+// sessions say "audio", Refers no longer takes it for a word of the
+// item's.
+func (v *Vocab) workedOn(d []string, later *digest.Summary) bool {
+	if len(later.Parts[digest.Files]) == 0 {
+		return false
+	}
+	said, n := v.mentions(later), 0
+	for _, k := range d {
+		if said[k] {
+			n++
 		}
-		if adjacent(item, s.seq, s.keys) {
+	}
+	if n < min(2, len(d)) {
+		return false
+	}
+	asked := make(map[string]bool)
+	for _, b := range later.Parts[digest.Request] {
+		for k := range named(b) {
+			asked[k] = true
+		}
+	}
+	files := make(map[string]bool)
+	for _, b := range later.Parts[digest.Files] {
+		for k := range named(digest.ChangedFile(b)) {
+			files[k] = true
+		}
+	}
+	for _, k := range d {
+		if !genericWords[k] && asked[k] && files[k] {
 			return true
 		}
 	}

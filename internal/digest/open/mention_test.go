@@ -9,9 +9,11 @@ import (
 // TestChanceOverlap: an open item stays open when a later session about
 // something else shares a few of its words by chance, spread over its
 // sentences or generic words apart in one; it goes when a sentence of
-// the later session names it, by a word of its own or by a term it
-// shares ("error messages"). In a memory of two sessions every word is
-// rare, so the overlaps below are all ones Refers takes for a mention.
+// the later session names it, by a word of its own, by a term it shares
+// ("error messages") or by its thing and version, or when the session
+// was asked for its thing and changed a file named after it. In a
+// memory of two sessions every word is rare, so the overlaps below are
+// all ones Refers takes for a mention.
 func TestChanceOverlap(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -33,6 +35,7 @@ func TestChanceOverlap(t *testing.T) {
 				digest.Request:   {"Next up: people are hammering /shorten, so it needs rate limiting. Would you keep the counters in Redis or in a table in SQLite?", "Agreed, SQLite it is. And from now on run make test before you tell me something is done."},
 				digest.Outcome:   {"Done: linkshort/ratelimit.py keeps one row per client IP and minute in a ratelimit table, and a client over 30 requests a minute is refused. make test passes, and no new dependency was needed."},
 				digest.Decisions: {"I'd go with a SQLite table keyed by client IP and minute, a fixed one-minute window: the database is already there and the counters survive restarts."},
+				digest.Files:     {"linkshort/ratelimit.py (written): a fixed one-minute window per client IP"},
 			}, "Nothing calls allow() yet, because there is no POST /shorten handler; wiring the limiter into it is the next step."),
 			want: false,
 		},
@@ -98,6 +101,50 @@ func TestChanceOverlap(t *testing.T) {
 				digest.Outcome: {"The error messages are translated now, German and French."},
 			}),
 			want: true,
+		},
+		{
+			// Asked for the item's thing, and a file named after it
+			// changed: the work names the item's other words apart.
+			name:  "loudness, then the audio session",
+			older: digest.Parse("**Outcome**\n- The ladder is four H.264 renditions.\n"),
+			item:  "The volume complaints are next on the list: loudness normalisation in the audio path, which we don't have yet.",
+			later: summary(map[int][]string{
+				digest.Request: {"Now the audio. I'd go with EBU R128, -23 LUFS, that's the standard, right?"},
+				digest.Outcome: {"Normalisation is two-pass loudnorm to -23 LUFS integrated, true peak -1.5 dB.", "The chain downmixes to mono first."},
+				digest.Files:   {"worker/audio.py (written): the mono downmix and the two loudnorm passes"},
+			}),
+			want: true,
+		},
+		{
+			name:  "loudness, then audio put off",
+			older: digest.Parse("**Outcome**\n- The ladder is four H.264 renditions.\n"),
+			item:  "The volume complaints are next on the list: loudness normalisation in the audio path, which we don't have yet.",
+			later: summary(map[int][]string{
+				digest.Request: {"Change of plan, audio after this. Can we get GPU encoding working?"},
+				digest.Outcome: {"h264_nvenc runs at 9.4x realtime.", "Normalisation of the VMAF scores is per rung."},
+				digest.Files:   {"worker/encode.py (edited): the NVENC flags"},
+			}),
+			want: false,
+		},
+		{
+			// A thing and the version the item gives it, at a newer
+			// patch level.
+			name:  "Ubuntu point release, then upgraded",
+			older: digest.Parse("**Outcome**\n- Postfix relays for the three app servers.\n"),
+			item:  "The mail relay is still on Ubuntu 22.04.3 from the hoster's image; the other VMs are the same.",
+			later: summary(map[int][]string{
+				digest.Outcome: {"Ubuntu is at 22.04.5 on every box since the maintenance window.", "The VMs came back one by one."},
+			}),
+			want: true,
+		},
+		{
+			name:  "Ubuntu point release, then a date",
+			older: digest.Parse("**Outcome**\n- Postfix relays for the three app servers.\n"),
+			item:  "The mail relay is still on Ubuntu 22.04.3 from the hoster's image; the other VMs are the same.",
+			later: summary(map[int][]string{
+				digest.Outcome: {"Ubuntu's certificates expire on 2027-04-22.", "The VMs came back one by one."},
+			}),
+			want: false,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
