@@ -40,6 +40,18 @@ func TestChanceOverlap(t *testing.T) {
 			want: false,
 		},
 		{
+			// "tests pass" and "test passes" stand together in both: a
+			// clause of routine work, no term of the item's.
+			name:  "linkshort guard, then rate limiting",
+			older: digest.Parse("**Outcome**\n- The root cause is in linkshort/stats.py: click_rate divides clicks by views.\n"),
+			item:  "I made click_rate return 0.0 when a link has no views yet, and both tests pass now.",
+			later: summary(map[int][]string{
+				digest.Request: {"Next up: people are hammering /shorten, so it needs rate limiting."},
+				digest.Outcome: {"Done: linkshort/ratelimit.py keeps one row per client IP and minute in a ratelimit table. make test passes, and no new dependency was needed."},
+			}),
+			want: false,
+		},
+		{
 			name:  "linkshort views, then the redirect handler counts them",
 			older: digest.Parse("**Outcome**\n- I made click_rate return 0.0 when a link has no views yet, and both tests pass now.\n"),
 			item:  "One thing is still open: nothing ever increments views, so every link will show a 0% rate until the redirect handler starts counting them.",
