@@ -1,6 +1,7 @@
 package open
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -20,8 +21,11 @@ import (
 // "handler" from "redirect". So a mention is one sentence that refers
 // to the item, and when all the words it shares with the item are words
 // any project uses ("rate", "handler", "test"), they stand together
-// there as they do in the item ("rate limiting", "redirect handler"):
-// words of a term, not two words met by chance.
+// there as they do in the item ("error messages"): words of a term, not
+// two words met by chance. Two more say what a sentence's words alone
+// do not: the item's number with one of its words ("The router runs
+// 23.05.5 from today"), and work asked for on the item's thing
+// (workedOn).
 
 // sentence is what a later session says in one sentence, or one item it
 // leaves open: its keys as Vocab.mentions reads them, and its content
@@ -32,16 +36,18 @@ type sentence struct {
 }
 
 // mentioned reports whether later names the item todo, of distinctive
-// keys d (rarest first), in one of its sentences, or was asked for the
-// item's thing and worked on it (workedOn).
+// keys d (rarest first), in one of its sentences, by words or by its
+// number (sharesNumber), or was asked for the item's thing and worked on
+// it (workedOn).
 func (v *Vocab) mentioned(todo string, d []string, later *digest.Summary) bool {
 	if v.Refers(d, v.mentions(later)) { // else in no sentence either
 		item := keySeq(todo)
+		nums := numberPairs(item)
 		for _, s := range v.of(later).sents {
 			if v.Refers(d, s.keys) && (!allGeneric(d, s.keys) || adjacent(item, s.seq, s.keys)) {
 				return true
 			}
-			if sharesNumber(d, item, s) {
+			if len(nums) > 0 && sharesNumber(d, nums, s) {
 				return true
 			}
 		}
@@ -49,12 +55,24 @@ func (v *Vocab) mentioned(todo string, d []string, later *digest.Summary) bool {
 	return v.workedOn(d, later)
 }
 
-// sharesNumber reports whether sentence s names the item's thing by one of
-// its words (of d) and by the number the item gives it, or its first
-// parts: "The router runs 23.05.5 from today" for "The router is still
-// on 23.05.3". A number is no key of d (too short, or no word), so the
-// sentence shares one word of d alone.
-func sharesNumber(d, item []string, s sentence) bool {
+// numberPairs are the numbers next to each other in the keys seq: the
+// first parts of a version or an address ("23 05" of 23.05.3).
+func numberPairs(seq []string) [][2]string {
+	var out [][2]string
+	for i := 1; i < len(seq); i++ {
+		if isNumber(seq[i-1]) && isNumber(seq[i]) {
+			out = append(out, [2]string{seq[i-1], seq[i]})
+		}
+	}
+	return out
+}
+
+// sharesNumber reports whether sentence s names the item's thing by one
+// of its words (of d) and by the number the item gives it, or its first
+// parts (nums, numberPairs): "The router runs 23.05.5 from today" for
+// "The router is still on 23.05.3". A number is no key of d (too short,
+// or no word), so the sentence shares one word of d alone.
+func sharesNumber(d []string, nums [][2]string, s sentence) bool {
 	named := false
 	for _, k := range d {
 		if s.keys[k] && !genericWords[k] {
@@ -65,13 +83,8 @@ func sharesNumber(d, item []string, s sentence) bool {
 	if !named {
 		return false
 	}
-	pairs := make(map[[2]string]bool)
-	for i := 1; i < len(s.seq); i++ {
-		pairs[[2]string{s.seq[i-1], s.seq[i]}] = true
-	}
-	for i := 1; i < len(item); i++ {
-		a, b := item[i-1], item[i]
-		if isNumber(a) && isNumber(b) && pairs[[2]string{a, b}] {
+	for _, p := range numberPairs(s.seq) {
+		if slices.Contains(nums, p) {
 			return true
 		}
 	}
