@@ -59,3 +59,28 @@ func TestMovedValueNotRejected(t *testing.T) {
 		}
 	}
 }
+
+// "The next time the service starts" is a moment, not work left for
+// next time.
+func TestNextTimeIsAMoment(t *testing.T) {
+	for _, c := range []struct {
+		say  string
+		open bool
+	}{
+		{"I added a unique index links_slug on links(slug). Existing databases get the index the next time the service starts, because connect() runs the schema each time.", false},
+		{"I added a unique index links_slug on links(slug). The certbot timer I'll write next time.", true},
+	} {
+		turns := []Turn{
+			{Role: User, Text: "Redirects got really slow since the import. Dig in."},
+			{Role: Assistant, Text: c.say},
+		}
+		res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, open, _ := strings.Cut(res.Summary, "**Open**")
+		if got := strings.Contains(open, "index") || strings.Contains(open, "certbot"); got != c.open {
+			t.Errorf("%q: open %v, want %v:\n%s", c.say, got, c.open, res.Summary)
+		}
+	}
+}

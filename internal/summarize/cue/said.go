@@ -11,7 +11,8 @@ package cue
 // ("we can't do tomorrow"), a day's things ("tomorrow's lines", "what
 // they'll get tomorrow"), a time in a story ("and a little later
 // everything"), a check that nothing is left ("Checking nothing else
-// still says 8080").
+// still says 8080"), a moment ("existing databases get the index the
+// next time the service starts").
 func notWork(s string) string {
 	return WhilePending.ReplaceAllString(CodeSpan.ReplaceAllString(s, "x"), " ")
 }
