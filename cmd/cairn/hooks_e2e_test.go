@@ -285,6 +285,10 @@ func TestClaudeCodeSession(t *testing.T) {
 	if strings.Contains(sum, "From memory") || !strings.Contains(sum, "QUEUE_DRAIN_DEADLINE") {
 		t.Errorf("the second session's summary:\n%s", sum)
 	}
+	// What it was told is kept until it ended, not after.
+	if _, err := os.Stat(filepath.Join(mem, ".state", "capture", "sessions", "5e1d2c3b-0000-4000-8000-00000000e2e2.told.md")); !os.IsNotExist(err) {
+		t.Errorf("the told record outlived the session: %v", err)
+	}
 }
 
 // With the queue worked after every hook, as a running daemon does, each

@@ -556,6 +556,10 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 		// prompt may answer the last message.
 		_ = m.Sessions().SavePending(s.ID, memory.DropThrough(p.pending, s.Summarized.Through))
 	}
+	if s.Status != model.StatusActive {
+		// Its segments are summarised; a resumed session is told again.
+		_ = os.Remove(toldPath(m, s.ID))
+	}
 	return res, nil
 }
 

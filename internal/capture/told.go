@@ -18,7 +18,7 @@ const maxTold = 32 << 10
 
 // toldPath is where the packs a session was given at its starts wait
 // for its summaries: .state/capture/sessions/<id>.told.md, next to its
-// pending turns.
+// pending turns, until the session ends.
 func toldPath(m *memory.Memory, id string) string {
 	return m.StatePath(filepath.Join("capture", "sessions", id+".told.md"))
 }

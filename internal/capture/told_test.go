@@ -40,9 +40,12 @@ func TestRecapNotNews(t *testing.T) {
 	if _, err := Capture(ctx, m, Batch{Session: "s1", Key: "k1", Trigger: "stop", Events: events}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Capture(ctx, m, Batch{Session: "s1", Key: "end", Trigger: "session-end", Final: true,
+	if _, err := Capture(ctx, m, Batch{Session: "s1", Key: "end", Trigger: "session-end", Final: true, Status: model.StatusSuspended,
 		Events: []transcript.Event{{Kind: transcript.KindSessionEnd}}}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(toldPath(m, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the told record outlived the session's end: %v", err)
 	}
 	e, _ := m.Sessions().Get(ctx, "s1")
 	sum := readRepo(t, m, e.File(model.SummaryFile))
@@ -77,7 +80,7 @@ func TestRecapAnswers(t *testing.T) {
 	if _, err := Capture(ctx, m, Batch{Session: "s2", Key: "k1", Trigger: "stop", Events: events}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Capture(ctx, m, Batch{Session: "s2", Key: "end", Trigger: "session-end", Final: true,
+	if _, err := Capture(ctx, m, Batch{Session: "s2", Key: "end", Trigger: "session-end", Final: true, Status: model.StatusSuspended,
 		Events: []transcript.Event{{Kind: transcript.KindSessionEnd}}}); err != nil {
 		t.Fatal(err)
 	}
