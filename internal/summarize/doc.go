@@ -24,6 +24,7 @@
 //
 // The package imports nothing of cairn's memory, index or agents: its
 // input is a Segment of Turns, its readers of text are package prose, its
-// own subpackages (telling, pick, block, agree, edits, manifest, runout)
+// own subpackages (telling, pick, block, agree, offer, echo, edits,
+// manifest, runout, …)
 // and shellcmd.
 package summarize

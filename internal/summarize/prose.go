@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/cause"
 	"github.com/cairn-mem/cairn/internal/summarize/choice"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
+	"github.com/cairn-mem/cairn/internal/summarize/offer"
 	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/reason"
@@ -60,7 +61,7 @@ type analysis struct {
 	// proposed are the choices the agent put to the user since the last
 	// prompt ("My take: Postgres 16, and not CockroachDB"), which become
 	// decisions when the user's reply agrees; accepted are those that did.
-	proposed []proposed
+	proposed []offer.Proposal
 	accepted []string
 	// options are those the last prompt put as a choice ("Fabio or
 	// Traefik?"); turned, those the answers turned down, by name.
@@ -70,16 +71,6 @@ type analysis struct {
 	// ("Why are the fades on the pars steppy at low level? Is that
 	// us?"), and no root cause has answered it yet.
 	askedWhy bool
-}
-
-// proposed is a choice the agent put to the user, with the sentence after
-// it, which often says why.
-type proposed struct {
-	s, next string
-	// term is a rule of the design the message proposes, said as
-	// plain present ("Dead letters are kept 30 days."): agreed to with
-	// the proposal, it holds as a decision of its own.
-	term bool
 }
 
 // said is a statement that something was done, where it was made, and
@@ -102,7 +93,7 @@ type openItem struct {
 // them, which their first prompt may answer.
 func analyze(turns []Turn, before string) *analysis {
 	// The message before may propose what the first prompt agrees to.
-	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: proposals(before), before: before}
+	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: offer.Proposals(before), before: before}
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
 	// The agent's message just before its first change in answer to a
@@ -148,7 +139,7 @@ func analyze(turns []Turn, before string) *analysis {
 				continue
 			}
 			lastReply, lastText = i, i
-			a.proposed = append(a.proposed, proposals(t.Text)...)
+			a.proposed = append(a.proposed, offer.Proposals(t.Text)...)
 			a.turnDown(t.Text)
 			if lastPrompt >= 0 {
 				finals[lastPrompt] = i
@@ -822,8 +813,8 @@ func (a *analysis) accept(p string) {
 		// "the sticky sessions, yes." takes the proposal it names, not
 		// the other one: it shares two of the named words, or the one.
 		words := wordSet(named)
-		props = slices.DeleteFunc(props, func(pr proposed) bool {
-			return shared(wordSet(pr.s+" "+pr.next), words) < min(2, len(words))
+		props = slices.DeleteFunc(props, func(pr offer.Proposal) bool {
+			return shared(wordSet(pr.S+" "+pr.Next), words) < min(2, len(words))
 		})
 	}
 	// Each is the choice itself, not a pick among the message's options.
@@ -831,16 +822,16 @@ func (a *analysis) accept(p string) {
 	a.message = ""
 	defer func() { a.message = msg }()
 	for _, pr := range props {
-		if pr.term {
-			said := func(l string) bool { return strings.Contains(l, strings.TrimRight(pr.s, ".")) }
+		if pr.Term {
+			said := func(l string) bool { return strings.Contains(l, strings.TrimRight(pr.S, ".")) }
 			if !slices.ContainsFunc(a.env, said) && !slices.ContainsFunc(a.decisions, said) && !slices.ContainsFunc(a.rootCauses, said) {
-				a.decide(Assistant, pr.s, strings.TrimRight(pr.s, "."), "", false)
-				a.accepted = append(a.accepted, pr.s)
+				a.decide(Assistant, pr.S, strings.TrimRight(pr.S, "."), "", false)
+				a.accepted = append(a.accepted, pr.S)
 			}
 			continue
 		}
 		// What was agreed, as what holds: "I'd use sqlc" is "use sqlc".
-		what := strings.TrimSuffix(strings.TrimSpace(agree.Choice(pr.s)), ":")
+		what := strings.TrimSuffix(strings.TrimSpace(agree.Choice(pr.S)), ":")
 		if !prose.IsClause(what) && len(prose.ContentWords(what)) < 2 {
 			continue
 		}
@@ -848,10 +839,10 @@ func (a *analysis) accept(p string) {
 		if from == "" {
 			from = a.before // a proposal of the message before the segment
 		}
-		if l := agree.Label(from, pr.s); l != "" && onPronoun.MatchString(what) {
+		if l := agree.Label(from, pr.S); l != "" && onPronoun.MatchString(what) {
 			what = l + ": " + what // "Developer fields: … My suggestion is to skip them for now"
 		}
-		what, why := reason.Split(prose.Capitalize(what), pr.next)
+		what, why := reason.Split(prose.Capitalize(what), pr.Next)
 		for _, sep := range []string{": ", " — "} {
 			// "…, no ORM: the queries are few and hot", "… rather than
 			// DFU — DFU needs the BOOT0 jumper"
@@ -859,22 +850,22 @@ func (a *analysis) accept(p string) {
 				what, why = what[:i], prose.Capitalize(strings.TrimRight(what[i+len(sep):], "."))+"."
 			}
 		}
-		if pr.next != "" && len(why)+len(pr.next) < 300 && (why == "" || shared(wordSet(strings.ReplaceAll(pr.next, "'s", "")), wordSet(what+" "+why)) > 0) && prose.IsFullClause(pr.next) && !strings.HasSuffix(pr.next, "?") && !telling.CheckReport.MatchString(pr.next) && !agree.Proposing(pr.next) && !cue.DecisionCue.MatchString(pr.next) && !cue.Flagged.MatchString(pr.next) {
+		if pr.Next != "" && len(why)+len(pr.Next) < 300 && (why == "" || shared(wordSet(strings.ReplaceAll(pr.Next, "'s", "")), wordSet(what+" "+why)) > 0) && prose.IsFullClause(pr.Next) && !strings.HasSuffix(pr.Next, "?") && !telling.CheckReport.MatchString(pr.Next) && !agree.Proposing(pr.Next) && !cue.DecisionCue.MatchString(pr.Next) && !cue.Flagged.MatchString(pr.Next) {
 			// What a proposal is followed by argues for it, after what
 			// its own dash or colon said: "I'd leave the upload manual —
 			// Patty uploads the file herself. ADP's API would need a
 			// partner contract …".
-			why = strings.TrimSpace(why + " " + pr.next)
+			why = strings.TrimSpace(why + " " + pr.Next)
 		}
 		n := len(a.cand)
-		a.decide(Assistant, pr.s, what, why, false)
+		a.decide(Assistant, pr.S, what, why, false)
 		if len(a.cand) > n {
 			c := &a.cand[len(a.cand)-1]
 			c.Importance = round2(clamp(c.Importance+impDecisionUser, 0, 0.95)) // the user's choice too
 		}
-		a.accepted = append(a.accepted, pr.s)
-		if pr.next != "" && strings.HasSuffix(why, pr.next) {
-			a.accepted = append(a.accepted, pr.next) // said with it
+		a.accepted = append(a.accepted, pr.S)
+		if pr.Next != "" && strings.HasSuffix(why, pr.Next) {
+			a.accepted = append(a.accepted, pr.Next) // said with it
 		}
 	}
 }
@@ -972,73 +963,6 @@ func (a *analysis) turnDown(text string) {
 		}
 		a.passOver(v.Option, line)
 	}
-}
-
-// proposals are the choices the agent's message text puts to the user,
-// each with the sentence after it when that is in its paragraph: not a
-// choice it states as made (a decision) or turns down, asks about, hedges,
-// plans for later or makes only for a case that may not come.
-func proposals(text string) []proposed {
-	var out []proposed
-	ss := prose.Sentences(strings.ReplaceAll(text, "’", "'"))
-	for i, s := range ss {
-		if !agree.Proposes(s) || strings.HasSuffix(s, "?") ||
-			cue.Hedge.MatchString(s) || cue.IsPlan(s) || cue.ActionLine.MatchString(s) || cue.DecisionCue.MatchString(s) || cue.RejectCue.MatchString(s) {
-			continue
-		}
-		next := ""
-		if i+1 < len(ss) {
-			next = block.Same(text, s, ss[i+1])
-		}
-		if strings.HasSuffix(s, ":") {
-			// "My recommendation is a hybrid, weighted heavily to one
-			// side:" proposes what the list after it says.
-			items := block.ListAfter(text, s, 2)
-			for len(items) > 0 && len(strings.Join(items, " ")) > 290 {
-				items = items[:len(items)-1]
-			}
-			next = strings.Join(items, " ")
-		}
-		out = append(out, proposed{s: s, next: next})
-	}
-	// "So restic to B2 for tank/enc/home only, and the photos rely on
-	// vault + kestrel.": what the message's argument comes to is its
-	// proposal, said without "I'd".
-	var so []proposed
-	for _, s := range ss {
-		if m := cue.SoConclusion.FindStringSubmatch(s); m != nil && len(s) <= 220 && !strings.HasSuffix(s, "?") && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) && !cue.NotSettled.MatchString(s) &&
-			!cause.Is(s) && !cue.Symptom.MatchString(s) && !telling.CheckReport.MatchString(s) && !cue.RejectCue.MatchString(s) && !choice.NowState(s) {
-			so = append(so, proposed{s: prose.Capitalize(m[1])})
-		}
-	}
-	out = append(out, so[max(0, len(so)-2):]...)
-	if len(out) == 0 && !agree.Rejects(text) {
-		return out
-	}
-	for _, s := range ss {
-		if telling.OpenCount.MatchString(s) {
-			break // what follows is work left ("two things are open. One, …")
-		}
-		if designTerm(s) {
-			out = append(out, proposed{s: s, term: true})
-		}
-	}
-	return out
-}
-
-// designTerm is a rule a proposed design states with its value, as plain
-// present: "Dead letters are kept 30 days.", "4xx goes straight to the
-// dead letter as `FHIR_REJECTED`." Not what the agent did or found, asks,
-// plans or hedges.
-func designTerm(s string) bool {
-	// What could be ("the free 867 GB could become a special vdev, but
-	// …", "a bad `zfs destroy -r` … can take both copies", "RAIDZ2
-	// would give the same 16 TB") is an option weighed or a risk, not
-	// a term.
-	return !cue.CouldBe.MatchString(mainClause(s)) && len(s) >= 20 && len(s) <= 220 && strings.ContainsAny(s, "0123456789`") && prose.IsFullClause(s) &&
-		!strings.HasSuffix(s, "?") && !telling.FirstPerson.MatchString(s) && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) &&
-		!cue.Narrate.MatchString(s) && !cue.ActionLine.MatchString(s) && !cue.DecisionCue.MatchString(s) && !cue.RejectCue.MatchString(s) &&
-		!cause.Is(s) && !cue.Symptom.MatchString(s) && !agree.Proposing(s) && !cue.Flagged.MatchString(s) && !telling.CheckReport.MatchString(s) && !telling.ToldPast.MatchString(s) && !cue.PastDeed.MatchString(s) && !telling.OrdinalLead.MatchString(s) && !cue.OpenSaid(s)
 }
 
 // noted reports whether s is a fact said to be kept ("For the record,
@@ -1739,14 +1663,4 @@ func lastOpen(sum string) []string {
 		}
 	}
 	return out
-}
-
-// mainClause is s before a clause that gives a reason or a consequence
-// (", so …", ", which …"): "Dead letters are kept 30 days, so ops can
-// replay them" states a term whatever its reason may allow.
-func mainClause(s string) string {
-	if i := cue.SubClause.FindStringIndex(s); i != nil {
-		return s[:i[0]]
-	}
-	return s
 }
