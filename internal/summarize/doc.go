@@ -24,7 +24,6 @@
 //
 // The package imports nothing of cairn's memory, index or agents: its
 // input is a Segment of Turns, its readers of text are package prose, its
-// own subpackages (telling, pick, block, agree, offer, echo, edits,
-// manifest, runout, …)
-// and shellcmd.
+// own subpackages (telling, pick, block, agree, offer, edits, manifest,
+// runout, …) and shellcmd.
 package summarize
