@@ -20,7 +20,7 @@ const maxTold = 32 << 10
 // for its summaries: .state/capture/sessions/<id>.told.md, next to its
 // pending turns, until the session ends.
 func toldPath(m *memory.Memory, id string) string {
-	return m.StatePath(filepath.Join("capture", "sessions", id+".told.md"))
+	return filepath.Join(filepath.Dir(m.Sessions().PendingPath(id)), id+".told.md")
 }
 
 // Tell records that the agent session id was given text at its start
@@ -40,10 +40,9 @@ func Tell(m *memory.Memory, id, text string) error {
 	if len(b) > maxTold {
 		b = b[len(b)-maxTold:]
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-		return fmt.Errorf("record the context of session %s: %w", id, err)
-	}
-	if err := safefile.Write(name, b, 0o600); err != nil {
+	// Not synced: the session-start hook writes it within its deadline,
+	// and a record a crash lost or damaged only matches less of a recap.
+	if err := safefile.WriteSync(name, b, 0o600, safefile.SyncNone); err != nil {
 		return fmt.Errorf("record the context of session %s: %w", id, err)
 	}
 	return nil
