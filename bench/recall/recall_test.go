@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -215,5 +216,21 @@ func TestUserHomeLeftOut(t *testing.T) {
 	}
 	if back := (paths{home: "/r/home", project: "/r/proj"}).replacer(false).Replace(got); back != `File "/home/user/.pyenv/versions/3.11.7/lib/python3.11/csv.py", in /r/home/.claude and /r/proj/a.go` {
 		t.Fatalf("replayed as %q", back)
+	}
+}
+
+// TestLeftOutListShowsNothing: the closing list of what was left out
+// names titles cut short as pointers; a fact it names is not found, and
+// a stale one it names is not shown.
+func TestLeftOutListShowsNothing(t *testing.T) {
+	pack := "## Core memory\n- the API listens on 4100\n\n_Left out for room: 1 memory, among them “The API listens on 3001” (`cairn show X`)._\n"
+	lines := shown(pack)
+	for _, l := range lines {
+		if strings.Contains(l, "3001") {
+			t.Errorf("shown(pack) kept the list of what was left out: %q", l)
+		}
+	}
+	if !slices.Contains(lines, "- the API listens on 4100") {
+		t.Errorf("shown(pack) = %q, lost the core line", lines)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -101,7 +102,7 @@ func score(sc *Scenario, pack func(k int) string) Score {
 			continue
 		}
 		text := pack(k)
-		lines := strings.Split(text, "\n")
+		lines := shown(text)
 		b := Boundary{Session: s.Name, Tokens: indexer.EstimateTokens(text)}
 		last := -1 // the last non-clear session before k
 		for j := k - 1; j >= 0; j-- {
@@ -137,6 +138,14 @@ func score(sc *Scenario, pack func(k int) string) Score {
 		out.add(Score{Expected: b.Expected, Found: len(b.Found), Stale: b.Stale, StaleFound: len(b.StaleFound), Packs: 1, Tokens: b.Tokens})
 	}
 	return out
+}
+
+// shown returns the lines of pack that present memory: the closing
+// list of what was left out names a few titles cut at 50 characters as
+// pointers, which tell a fact no more than they show one stale.
+func shown(pack string) []string {
+	lines := strings.Split(pack, "\n")
+	return slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, "_Left out") })
 }
 
 // matchLine returns the first line that matches every regexp; a line
