@@ -67,6 +67,9 @@ type analysis struct {
 	// Traefik?"); turned, those the answers turned down, by name.
 	options []string
 	turned  map[string]bool
+	// picked is the user's bare pick of an offered option ("Agreed,
+	// SQLite it is."), which pickAsked made the decision of already.
+	picked string
 	// askedWhy: the last prompt asked why something behaves as it does
 	// ("Why are the fades on the pars steppy at low level? Is that
 	// us?"), and no root cause has answered it yet.
@@ -422,6 +425,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	// …"): each a decision, its first sentence.
 	fixes := map[string]bool{}
 	for i, s := range ss {
+		if role == User && s == a.picked {
+			continue // the pick, with the option's name and its reason, says it
+		}
 		if role == Assistant && cue.FixLabel.MatchString(s) {
 			items := block.ListAfter(text, s, 6)
 			// Parts offered for approval ("Shall I go ahead?") or
@@ -892,12 +898,32 @@ func (a *analysis) pickAsked(p string) {
 		why = recommended(a.offer, opts, k)
 	}
 	a.decide(User, p, prose.Capitalize(opts[k]), why, true)
+	for _, s := range prose.Sentences(a.offer) {
+		if weigh.Lists(s) {
+			// The list of options, once one is taken, is what the
+			// decision and its Rejected lines say; left as an outcome it
+			// reads as a choice still open, and as current once a later
+			// session reverses the pick.
+			a.accepted = append(a.accepted, s)
+		}
+	}
+	a.picked = ""
+	for _, s := range prose.Sentences(p) {
+		if len(strings.Fields(s)) <= maxPickWords && weigh.Picked(opts, s) == k {
+			a.picked = s
+			break
+		}
+	}
 	for i, o := range opts {
 		if i != k {
 			a.passOver(o, prose.Capitalize(o)+PassedOver+opts[k]+".")
 		}
 	}
 }
+
+// maxPickWords is the most words a sentence that only picks an option
+// has: "Agreed, SQLite it is." or "Let's take the second one then."
+const maxPickWords = 6
 
 // ruleOrder opens a rule the user gives for the work to come ("Please
 // never add a dependency without asking me first"), not a reason.

@@ -84,3 +84,34 @@ func TestNextTimeIsAMoment(t *testing.T) {
 		}
 	}
 }
+
+// From the same trial, the offer and the pick in one segment: the list
+// of options is no outcome once one is taken (it read as a choice still
+// open, and as current after a later session reversed the pick), the
+// bare "SQLite it is." is no decision beside the pick that names the
+// option with its reason, and a reason said as what something is keeps
+// its subject ("the database is already there", not "the database — is
+// already there").
+func TestPickFromListedOptions(t *testing.T) {
+	zero := 0
+	turns := []Turn{
+		{Role: User, Text: "Next up: people are hammering /shorten, so it needs rate limiting. Would you keep the counters in Redis or in a table in SQLite?"},
+		{Role: Assistant, Text: "Options: Redis, or a small table in the SQLite database we already have. Redis would be fast, but it is one more service to run and monitor on that box, and it needs the redis-py dependency. " +
+			"I'd go with a SQLite table keyed by client IP and minute, a fixed one-minute window: the database is already there and the counters survive restarts. Shall I go ahead?"},
+		{Role: User, Text: "Agreed, SQLite it is. Please never add a new pip dependency without asking me first."},
+		{Role: Tool, Tool: "Bash", Input: "make test", Text: "Ran 3 tests\nOK", ExitCode: &zero},
+		{Role: Assistant, Text: "Done: linkshort/ratelimit.py keeps one row per client IP and minute in a ratelimit table, and a client over 30 requests a minute is refused."},
+	}
+	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"- Options:", "- SQLite it is.", "the database — is"} {
+		if strings.Contains(res.Summary, bad) {
+			t.Errorf("summary holds %q:\n%s", bad, res.Summary)
+		}
+	}
+	if !strings.Contains(res.Summary, "A small table in the SQLite database we already have — The database is already there") {
+		t.Errorf("summary lacks the pick with its reason:\n%s", res.Summary)
+	}
+}

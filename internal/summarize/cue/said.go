@@ -4,7 +4,8 @@ package cue
 // package.
 
 // notWork blanks what reads like work left and is not: code
-// ("`remaining`" is a field), a state "while the action is pending", a
+// ("`remaining`" is a field), a state "while the action is pending" or
+// one a condition names ("when a link has no views yet"), a
 // need denied ("the staff view never needs more"), the agent's own
 // reading ("ListSlots, which I haven't read yet"), a need given as a
 // reason ("because a cold pack needs more margin"), a date called off

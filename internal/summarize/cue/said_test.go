@@ -14,6 +14,11 @@ func TestSaid(t *testing.T) {
 		{"The cache is warm and the tests pass.", false, false},
 		{"The return now triggers at 30% because a cold pack needs more margin to get home.", false, false},
 		{"The parser needs more tests.", false, true},
+		// A state named in a condition is no work left; the same
+		// words said of the project are.
+		{"I made click_rate return 0.0 when a link has no views yet, and both tests pass now.", false, false},
+		{"Orders with no invoice yet are skipped by the export.", false, false},
+		{"The service has no tests yet.", true, true},
 	} {
 		if got := IsPlan(tc.s); got != tc.plan {
 			t.Errorf("IsPlan(%q) = %v, want %v", tc.s, got, tc.plan)

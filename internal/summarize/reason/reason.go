@@ -28,6 +28,7 @@ func Split(s, next string) (what, why string) {
 		return prose.Capitalize(strings.TrimRight(s[i[1]:], ".")), prose.Capitalize(strings.TrimSpace(s[:i[0]]))
 	}
 	if i := telling.ReasonAt(s); i >= 0 {
+		i = subjectStart(s, i)
 		return strings.TrimRight(strings.TrimSpace(s[:i]), ",;:—- "), strings.TrimSpace(s[i:])
 	}
 	// A next sentence that raises a problem or states values of its own
@@ -41,6 +42,25 @@ func Split(s, next string) (what, why string) {
 	}
 	return strings.TrimRight(s, "."), ""
 }
+
+// subjectStart is where the reason that starts at i in s starts with
+// its subject: a reason said of something ("…, a fixed window: the
+// database is already there") opens on that something, not on "is",
+// when a clause boundary comes a few words before the cue.
+func subjectStart(s string, i int) int {
+	if !predicate.MatchString(s[i:]) {
+		return i
+	}
+	b := max(strings.LastIndex(s[:i], ": "), strings.LastIndex(s[:i], "; "), strings.LastIndex(s[:i], ", "), strings.LastIndex(s[:i], " — "))
+	if b < 8 || len(strings.Fields(s[b:i])) > 6 {
+		return i
+	}
+	return b + strings.Index(s[b:], " ") + 1
+}
+
+// predicate opens a reason said as what something is: "is already
+// there", "'s simpler".
+var predicate = lazyre.New(`^(?:is|are|was|were|'s)\b`)
 
 // ShortFirst splits a long sentence in two at a clause boundary (", so
 // ", "; ", " — "), so that a short view of a body, which shows whole

@@ -281,6 +281,10 @@ func keys(s string) map[string]bool {
 	return out
 }
 
+// Lists reports whether sentence s is an answer putting its own options:
+// "Options: Redis, or a small table in the SQLite database."
+func Lists(s string) bool { return listed.MatchString(s) }
+
 // Conceded grants something before it says what is wrong with it:
 // "gorilla/csrf works, but it means a token in every form".
 var Conceded = lazyre.New(`(?i)(?:,|;| —| –)\s*but\b`)
