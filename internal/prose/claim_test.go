@@ -76,7 +76,7 @@ func TestMovedURL(t *testing.T) {
 }
 
 func TestCapitalize(t *testing.T) {
-	for in, want := range map[string]string{"t/minion.t failed": "t/minion.t failed", "the spec": "The spec", "go.mod has it": "go.mod has it", "`x` is": "`x` is"} {
+	for in, want := range map[string]string{"t/minion.t failed": "t/minion.t failed", "the spec": "The spec", "go.mod has it": "go.mod has it", "`x` is": "`x` is", "pnpm runs it": "pnpm runs it", "npm: ok": "npm: ok", "a list": "A list", "my note": "My note"} {
 		if got := Capitalize(in); got != want {
 			t.Errorf("Capitalize(%q) = %q", in, got)
 		}

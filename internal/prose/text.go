@@ -553,13 +553,16 @@ var numberDigits = map[string]string{"one": "1", "two": "2", "three": "3", "four
 
 // Capitalize puts a sentence's first letter in upper case; a path, file
 // or identifier keeps its case: config/sidekiq.yml, go.mod, t/minion.t,
-// max_conns, printReceipt.
+// max_conns, printReceipt, pnpm.
 func Capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if r == utf8.RuneError || r == '`' {
 		return s
 	}
-	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(strings.TrimRight(w, ".,:;"), "/._") || strings.IndexFunc(w, unicode.IsUpper) > 0 {
+	w, _, _ := strings.Cut(s, " ")
+	if w = strings.TrimRight(w, ".,:;"); strings.ContainsAny(w, "/._") || strings.IndexFunc(w, unicode.IsUpper) > 0 || len(w) > 1 && !strings.ContainsAny(strings.ToLower(w), "aeiouy") {
+		// A word without a vowel is a command or an abbreviation said
+		// as it is typed: pnpm, npm, ssh.
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]

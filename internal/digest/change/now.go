@@ -387,3 +387,43 @@ var (
 	formatNow  = lazyre.New(`(?i)\b(?:is|are|comes?|goes|go|ships?|gets? (?:sent|written|saved)|(?:sent|written|saved|exported)) (?:out )?(?:as )?(?:a |an )?(` + formats + `)s?\b(?: \w+)? now\b|\b(?:is|are|'s|'re) now (?:as |in )?(?:a |an )?(` + formats + `)s?\b|\b(` + formats + `)s? instead of (?:a |an |the )?(?:` + formats + `)s?\b`)
 	formatWord = lazyre.New(`(?i)\b(?:` + formats + `)s?\b`)
 )
+
+// TookOver reads a handover from one person to another: "Jonas took
+// over the Figma library from Mariko", "I'm taking over labeld from
+// Petra", "Dana handed the on-call rota over to Priya". It returns the
+// thing's last word, in lower case ("" when s names none: "Priya took
+// over from Dana"), and who has it now and who had it, as written; ""
+// names when s says no handover.
+func TookOver(s string) (noun, now, was string) {
+	if !strings.Contains(s, " over") {
+		return "", "", ""
+	}
+	if m := tookOver.FindStringSubmatchIndex(s); m != nil {
+		now, was = s[m[2]:m[3]], s[m[6]:m[7]]
+		if m[4] >= 0 {
+			noun = s[m[4]:m[5]]
+		} else if r := asRole.FindStringSubmatch(s[m[1]:]); r != nil {
+			noun = r[1] // "Priya took over from Dana as the owner of the billing service"
+		}
+	} else if m := handedOver.FindStringSubmatch(s); m != nil {
+		noun, now, was = m[2], m[3], m[1]
+	} else {
+		return "", "", ""
+	}
+	if f := strings.Fields(noun); len(f) > 0 {
+		noun = strings.ToLower(strings.Trim(f[len(f)-1], "`'\""))
+	}
+	if strings.EqualFold(now, was) || lex.StopWords[strings.ToLower(was)] {
+		return "", "", ""
+	}
+	return noun, now, was
+}
+
+var (
+	// tookOver: "NEW took over [THING] from OLD".
+	tookOver = lazyre.New(`\b([A-Z][\w-]+|I)(?:'m| am| is| has| had| will| 's)? (?:took|take|takes|taking|taken) over (?:(?:the |our |their |his |her )?([\w./` + "`" + `' -]{2,40}?) )?from ([A-Z][\w-]+)\b`)
+	// asRole: " as the owner of the billing service" after a handover.
+	asRole = lazyre.New(`^ as (?:the |our )?([\w -]{2,60}?)\s*(?:[.,;!]|$)`)
+	// handedOver: "OLD handed [THING] over to NEW", "OLD handed over THING to NEW".
+	handedOver = lazyre.New(`\b([A-Z][\w-]+)(?: has| had)? (?:handed|hands|passed|passes) (?:over )?(?:(?:the |our |their |his |her )?([\w./` + "`" + `' -]{2,40}?) )?(?:over )?to ([A-Z][\w-]+)\b`)
+)

@@ -55,3 +55,22 @@ func TestOtherHome(t *testing.T) {
 		t.Error("\"on PRs\" taken for where the eval runs")
 	}
 }
+
+func TestTookOver(t *testing.T) {
+	for _, tc := range []struct{ s, noun, now, was string }{
+		{"Jonas took over the Figma library from Mariko this week, he's the one to ping for token exports now.", "library", "Jonas", "Mariko"},
+		{"I'm taking over labeld, the label printing service, from Petra.", "", "", ""},
+		{"I'm taking over labeld from Petra.", "labeld", "I", "Petra"},
+		{"Priya took over from Dana as the owner of the billing service.", "service", "Priya", "Dana"},
+		{"Priya took over from Dana.", "", "Priya", "Dana"},
+		{"Dana handed the on-call rota over to Priya.", "rota", "Priya", "Dana"},
+		{"The standby takes over through a Postgres advisory lock.", "", "", ""},
+		{"The first search took over ten seconds.", "", "", ""},
+		{"OpenSearch 2.19 takes over under the same es service name.", "", "", ""},
+	} {
+		noun, now, was := TookOver(tc.s)
+		if noun != tc.noun || now != tc.now || was != tc.was {
+			t.Errorf("TookOver(%q) = %q, %q, %q; want %q, %q, %q", tc.s, noun, now, was, tc.noun, tc.now, tc.was)
+		}
+	}
+}

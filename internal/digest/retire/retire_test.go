@@ -1823,3 +1823,28 @@ func TestReversedInSmallMemory(t *testing.T) {
 		t.Errorf("%q is retired", x)
 	}
 }
+
+// TestHandover: a person who took a thing over retires where the one
+// before is said to hold it, not what else that one did.
+func TestHandover(t *testing.T) {
+	for _, tc := range []struct {
+		n, x string
+		want bool
+	}{
+		{"Jonas took over the Figma library from Mariko this week, he's the one to ping for token exports now.", "Mariko owns the Figma token library.", true},
+		{"Priya took over from Dana as the owner of the billing service.", "Dana owns the billing service and approves its deploys.", true},
+		{"Priya is taking over the on-call rota from Dana.", "Dana runs the on-call rota.", true},
+		{"Dana handed the on-call rota over to Priya.", "Dana runs the on-call rota.", true},
+		{"Priya took over the billing service from Dana last week.", "The invoice template came from the marketing team.", false},
+		{"Priya took over the billing service from Dana last week.", "Priya owns the billing service.", false},
+		{"The standby takes over from the primary through a Postgres advisory lock.", "The primary writes the WAL to the archive.", false},
+	} {
+		n, o := &digest.Summary{}, &digest.Summary{}
+		n.Parts[digest.Outcome] = []string{tc.n}
+		o.Parts[digest.Outcome] = []string{tc.x}
+		r := New(nil, []*digest.Summary{n, o})
+		if got := r.Retired(tc.x, 1); got != tc.want {
+			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}

@@ -192,6 +192,16 @@ func (r *Retirer) addMovedValues() {
 				moved = append(moved, st)
 			}
 		}
+		// A person who took a thing over ("Jonas took over the Figma
+		// library from Mariko") retires where the one before is named
+		// for it: "Mariko owns the Figma token library".
+		if noun, now, was := change.TookOver(n.Text); was != "" {
+			st := Statement{Text: n.Text, Rank: n.Rank, done: true, nowNoun: noun, names: []string{strings.ToLower(was)}}
+			if now != "I" {
+				st.nowValue = strings.ToLower(now)
+			}
+			moved = append(moved, st)
+		}
 		// A job given another tool ("I want the cache off the SaaS — use
 		// our own Attic server") retires the tool an older statement
 		// gave it ("set up a Cachix cache") wherever it is named: ".envrc
