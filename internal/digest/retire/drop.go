@@ -75,8 +75,8 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if r.saidUntrue(x, rank) {
 			continue // quoted as no longer true: whole, whatever its clauses
 		}
-		if check != x || r.stayReversed(x, rank) {
-			continue // a decision to stay goes whole once what it passed over is taken
+		if check != x || r.stayReversed(x, rank) || r.takenAfterAll(x, rank) {
+			continue // a decision to stay goes whole once what it passed over is taken, as does one that said no to what was taken after all
 		}
 		if r.ruleRetired(x, rank) || differ.HoldsBack(x) {
 			continue // a rule taken back goes with its reasons, a hold lifted whole ("unless Ute and I have seen the list")

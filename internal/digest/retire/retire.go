@@ -304,6 +304,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xChose            map[string]bool // what x chose (prose.Chose)
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
+		xNo               []string // the names x says no to (read once a newer statement goes back on something)
+		xNoRead           bool
 		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
 	)
 	if from, to, ok := prose.Aim(x); ok {
@@ -632,6 +634,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			if xOver != nil && xOver.backTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
 				return true // "I picked AdGuard over dnsmasq blocklists" once "DNS filtering is now done inside dnsmasq"
+			}
+			if goesBack(n.Text) {
+				if !xNoRead {
+					xNo, xNoRead = saidNo(x), true
+				}
+				if len(xNo) > 0 && tookAfterAll(n.Text, xNo) {
+					return true // "a superloop, no RTOS" once "we're going to move to FreeRTOS after all"
+				}
 			}
 		}
 		if c := n.change; c != nil && xc == nil && xChose != nil && choseOld(xChose, c) {

@@ -1848,3 +1848,40 @@ func TestHandover(t *testing.T) {
 		}
 	}
 }
+
+// TestTakenAfterAll: a newer statement that goes back on something
+// ("after all") and takes a name an older one said no to retires that
+// one; a name built on it counts (FreeRTOS of RTOS).
+func TestTakenAfterAll(t *testing.T) {
+	for _, tc := range []struct {
+		n, x string
+		want bool
+	}{
+		{"Bigger topic: we're going to move to FreeRTOS after all.", "And while we're at it: we keep the whole board as a superloop, no RTOS, it does three things.", true},
+		{"Let's use Nanopb after all, the hand-written framing got out of hand.", "Ok, COBS + CRC16, no Nanopb.", true},
+		{"We're going to move to FreeRTOS after all.", "The bootloader needs no CRC table.", false},
+		{"We're going to move to FreeRTOS after all.", "There is no need for a heap.", false},
+		{"Turns out we do need Redis after all, but still no Kafka.", "No Kafka for the event bus: a table is enough.", false},
+	} {
+		n, o := &digest.Summary{}, &digest.Summary{}
+		n.Parts[digest.Outcome] = []string{tc.n}
+		o.Parts[digest.Outcome] = []string{tc.x}
+		r := New(nil, []*digest.Summary{n, o})
+		if got := r.Retired(tc.x, 1); got != tc.want {
+			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestDropTakenAfterAll: the sentence that said no to what was taken
+// after all goes whole, the decision it made with it too.
+func TestDropTakenAfterAll(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Request] = []string{"Bigger topic: we're going to move to FreeRTOS after all."}
+	x := "Ok, COBS + CRC16, no nanopb. And while we're at it: we keep the whole board as a superloop, no RTOS, it does three things."
+	o.Parts[digest.Request] = []string{x}
+	r := New(nil, []*digest.Summary{n, o})
+	if got, want := r.DropRetired(x, 1), "Ok, COBS + CRC16, no nanopb."; got != want {
+		t.Errorf("DropRetired(%q) = %q, want %q", x, got, want)
+	}
+}

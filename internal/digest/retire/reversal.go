@@ -1,9 +1,12 @@
 package retire
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
@@ -175,6 +178,70 @@ func (r *Retirer) stayReversed(x string, rank int) bool {
 	w, ctx := r.stayContext(x, w)
 	for i := range r.stmts {
 		if n := &r.stmts[i]; !n.own && n.Rank < rank && tookOther(ctx, w, n.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// goesBack reports whether s takes back an earlier word: "after all",
+// "change of heart", "changed my mind", "on second thought".
+func goesBack(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "after all") || strings.Contains(l, "change of heart") || strings.Contains(l, "changed my mind") || strings.Contains(l, "second thought")
+}
+
+// saidNo returns the names s says no to, in lower case: "rtos" of "we
+// keep the whole board as a superloop, no RTOS", "nanopb" of "COBS +
+// CRC16, no Nanopb". Only a name counts, as the words after "no" are
+// written inside a sentence: with a capital, or with a digit, dot or
+// dash, or as code ("no need", "no runtime dependencies" say no to no
+// thing; a name written all in lower case is missed).
+func saidNo(s string) []string {
+	var out []string
+	for _, m := range noName.FindAllStringSubmatch(s, -1) {
+		w := strings.TrimRight(m[1], ".")
+		if len(w) >= 3 && (unicode.IsUpper(rune(w[0])) || strings.ContainsAny(w, "0123456789.-+") || lex.CodeName(w)) && !lex.StopWords[strings.ToLower(w)] {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
+}
+
+// noName is a name said no to: "no RTOS", "without nanopb", "not
+// Kubernetes".
+var noName = lazyre.New(`\b(?:[Nn]o|[Ww]ithout|[Nn]ot)\s+([A-Za-z][\w.+-]*)`)
+
+// tookAfterAll reports whether newer text n, which goes back on
+// something, takes one of the names an older statement said no to, or
+// a name built on one ("FreeRTOS" of "RTOS"), and does not say no to it
+// again.
+func tookAfterAll(n string, no []string) bool {
+	again := saidNo(n)
+	for _, w := range nameWord.FindAllString(n, -1) {
+		l := strings.ToLower(strings.TrimRight(w, "."))
+		for _, x := range no {
+			if (l == x || len(x) >= 4 && strings.HasSuffix(l, x) && w[0] >= 'A' && w[0] <= 'Z') && !slices.Contains(again, x) && !slices.Contains(again, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var nameWord = lazyre.New(`[A-Za-z][\w.+-]*`)
+
+// takenAfterAll reports whether a statement newer than rank went back
+// on something x said no to and took it: "we keep the whole board as a
+// superloop, no RTOS" goes whole once "we're going to move to FreeRTOS
+// after all".
+func (r *Retirer) takenAfterAll(x string, rank int) bool {
+	no := saidNo(x)
+	if len(no) == 0 {
+		return false
+	}
+	for i := range r.stmts {
+		if n := &r.stmts[i]; !n.own && n.Rank < rank && goesBack(n.Text) && tookAfterAll(n.Text, no) {
 			return true
 		}
 	}
