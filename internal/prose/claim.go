@@ -57,7 +57,7 @@ var (
 	// goWithRE finds what a decision takes by a verb of choosing only:
 	// chooseRE's "use" and "with" name what a statement uses, not what
 	// it chose.
-	goWithRE = lazyre.New(`(?i)\b(?:go(?:ing)? with|went with|settled on|decided on|opt(?:ed)? for|stick(?:ing)? with)\s+(?:the |our |a |an )?([^,.;:()!?—–]+)`)
+	goWithRE = lazyre.New(`(?i)\b(?:go(?:ing)? with|went with|settled on|decided on|opt(?:ed)? for|stick(?:ing)? with|(?:my|our) (?:recommendation|suggestion|pick|vote) (?:is|would be|goes to)(?: for)?)\s+(?:the |our |a |an )?([^,.;:()!?—–]+)`)
 	wordRE   = lazyre.New(`[\p{L}\p{N}][\p{L}\p{N}_'./+#-]*`)
 )
 

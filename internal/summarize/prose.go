@@ -70,6 +70,13 @@ type analysis struct {
 	// picked is the user's bare pick of an offered option ("Agreed,
 	// SQLite it is."), which pickAsked made the decision of already.
 	picked string
+	// agentDecided are the decisions the agent's own sentences made, by
+	// sentence: the recommendation a user's pick takes is that pick's
+	// decision, said again.
+	agentDecided map[string]madeDecision
+	// turnedLine are the agent's sentences that turned an option down
+	// ("Postgres on db-02: durable and queryable, but it needs …").
+	turnedLine map[string]bool
 	// askedWhy: the last prompt asked why something behaves as it does
 	// ("Why are the fades on the pars steppy at low level? Is that
 	// us?"), and no root cause has answered it yet.
@@ -119,10 +126,11 @@ func analyze(turns []Turn, before string) *analysis {
 			}
 			lastPrompt = i
 			a.askedWhy = cue.AsksWhy.MatchString(p)
+			asked := a.options
 			a.options = weigh.Options(p)
 			req := request(p)
 			a.requests = append(a.requests, req)
-			a.pickAsked(p)
+			a.pickAsked(p, asked)
 			a.prose(User, i, p)
 			past := pastRequest(p, req)
 			for _, s := range prose.Sentences(past) {
@@ -427,6 +435,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 	for i, s := range ss {
 		if role == User && s == a.picked {
 			continue // the pick, with the option's name and its reason, says it
+		}
+		if role == Assistant && a.turnedLine[s] {
+			continue // what an option turned down is like is its Rejected line, no fact or decision
 		}
 		if role == Assistant && cue.FixLabel.MatchString(s) {
 			items := block.ListAfter(text, s, 6)
@@ -795,7 +806,19 @@ func (a *analysis) prose(role Role, turn int, text string) {
 					a.open = a.open[:n-1]
 				}
 			}
-			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: role == User && cue.LaterCue.MatchString(s)})
+			put := role == User && cue.LaterCue.MatchString(s)
+			if items := openList(s); text == openText(s) && len(items) > 1 {
+				// "Open: an index for the worker's query; billing-svc
+				// still has to drop repeats; and the TLS certificate
+				// expires March 14": three items, each dealt with on
+				// its own.
+				for _, it := range items {
+					a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(it, 300), put: put})
+				}
+				openAt = i
+				continue
+			}
+			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: put})
 			openAt = i
 		}
 	}
@@ -828,6 +851,9 @@ func (a *analysis) accept(p string) {
 	a.message = ""
 	defer func() { a.message = msg }()
 	for _, pr := range props {
+		if a.turnedLine[pr.S] {
+			continue // an option the message turned down, agreed with as turned down
+		}
 		if pr.Term {
 			said := func(l string) bool { return strings.Contains(l, strings.TrimRight(pr.S, ".")) }
 			if !slices.ContainsFunc(a.env, said) && !slices.ContainsFunc(a.decisions, said) && !slices.ContainsFunc(a.rootCauses, said) {
@@ -879,9 +905,16 @@ func (a *analysis) accept(p string) {
 // pickAsked makes the option the prompt p takes, of those the agent's
 // question before it put, a decision of the user's: "Commit them. I don't
 // want CI … to need the templ CLI." after "Question: commit the generated
-// `*_templ.go` files, or generate them in CI?" The others are passed over.
-func (a *analysis) pickAsked(p string) {
+// `*_templ.go` files, or generate them in CI?", or of those the user's
+// own question put, which the agent's answer weighed ("spool files on
+// disk, or a table on the Postgres at db-02?" answered "Both can work
+// … My recommendation is the spool", then "go with the spool files").
+// The others are passed over.
+func (a *analysis) pickAsked(p string, asked []string) {
 	opts := weigh.Options(a.offer)
+	if opts == nil && a.offer != "" {
+		opts = asked // the offer weighed the options the prompt before it put
+	}
 	k := weigh.Picked(opts, p)
 	if k < 0 {
 		return
@@ -894,8 +927,15 @@ func (a *analysis) pickAsked(p string) {
 		// without asking me first."): its Preference says it.
 		why = ss[1]
 	}
+	rec, rs := recommended(a.offer, opts, k)
 	if why == "" {
-		why = recommended(a.offer, opts, k)
+		why = rec
+	}
+	if d, ok := a.agentDecided[rs]; ok {
+		// "I'd go with a SQLite table keyed by client IP …" is the pick
+		// "A small table in the SQLite database" the user then took.
+		a.decisions = slices.DeleteFunc(a.decisions, func(b string) bool { return b == d.bullet })
+		a.cand = slices.DeleteFunc(a.cand, func(c Candidate) bool { return c.Kind == Decision && c.Title == d.title })
 	}
 	a.decide(User, p, prose.Capitalize(opts[k]), why, true)
 	for _, s := range prose.Sentences(a.offer) {
@@ -909,7 +949,7 @@ func (a *analysis) pickAsked(p string) {
 	}
 	a.picked = ""
 	for _, s := range prose.Sentences(p) {
-		if len(strings.Fields(s)) <= maxPickWords && weigh.Picked(opts, s) == k {
+		if weigh.Picked(opts, s) == k {
 			a.picked = s
 			break
 		}
@@ -921,10 +961,6 @@ func (a *analysis) pickAsked(p string) {
 	}
 }
 
-// maxPickWords is the most words a sentence that only picks an option
-// has: "Agreed, SQLite it is." or "Let's take the second one then."
-const maxPickWords = 6
-
 // ruleOrder opens a rule the user gives for the work to come ("Please
 // never add a dependency without asking me first"), not a reason.
 var ruleOrder = lazyre.New(`(?i)^(?:please|from now on|always|never|don't|do not)\b`)
@@ -933,22 +969,27 @@ var ruleOrder = lazyre.New(`(?i)^(?:please|from now on|always|never|don't|do not
 // opts when it recommended that one ("I'd go with a SQLite table keyed
 // by client IP …: the database is already there and the counters
 // survive restarts"): a user who takes it without a word of why takes
-// it for that reason.
-func recommended(offer string, opts []string, k int) string {
+// it for that reason. It returns the sentence that recommended it too.
+func recommended(offer string, opts []string, k int) (why, said string) {
 	for _, s := range prose.Sentences(offer) {
 		c := strings.Fields(prose.Chose(s))
 		if len(c) == 0 || weigh.Picked(opts, strings.Join(c[:min(len(c), 4)], " ")) != k {
 			continue // a pick is a short reply: its first words name it
 		}
 		if _, r, ok := strings.Cut(s, ": "); ok && prose.IsFullClause(r) {
-			return prose.Capitalize(r)
+			return prose.Capitalize(r), s
 		}
 		if loc := prose.ReasonAt(s); loc != nil {
-			return prose.Capitalize(strings.TrimSpace(s[loc[0]:]))
+			return prose.Capitalize(strings.TrimSpace(s[loc[0]:])), s
 		}
+		return "", s
 	}
-	return ""
+	return "", ""
 }
+
+// madeDecision is a decision a sentence made: its line in the summary
+// and its candidate's title.
+type madeDecision struct{ bullet, title string }
 
 // passOver files line as the rejection of option o, once per segment
 // however many answers turn it down.
@@ -981,6 +1022,12 @@ func (a *analysis) turnDown(text string) {
 	}
 	for _, v := range weigh.Turned(opts, text) {
 		line := trimLead(v.Line)
+		if v.Line != "" {
+			if a.turnedLine == nil {
+				a.turnedLine = map[string]bool{}
+			}
+			a.turnedLine[v.Line] = true
+		}
 		switch {
 		case v.Line == "":
 			line = prose.Capitalize(v.Option) + PassedOver + v.For + "."
@@ -1147,6 +1194,12 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 	a.add(Candidate{Kind: Decision, Title: t, Body: body, Importance: imp, Tags: tagsOf(s), Subject: claim.Subject})
 	if len(a.cand) > n {
 		a.lastDec, a.lastWhy, a.lastRef = len(a.cand), why != "", decisionBullet(what, why)
+		if role == Assistant {
+			if a.agentDecided == nil {
+				a.agentDecided = map[string]madeDecision{}
+			}
+			a.agentDecided[s] = madeDecision{bullet: a.lastRef, title: t}
+		}
 	}
 }
 
@@ -1508,6 +1561,30 @@ func conjuncts(s string) []string {
 
 // openText is an open item without its label: "Still to do: add X" is
 // "Add X".
+// openList returns the items of a labelled list of work left said in
+// one sentence, split at its semicolons ("Still open: A; B; and C."), or
+// nil when s is no such list or an item would be shorter than three
+// words.
+func openList(s string) []string {
+	s = trimLead(s)
+	m := cue.OpenLabel.FindStringIndex(s)
+	if m == nil || !strings.Contains(s[m[1]:], "; ") || strings.Count(s[m[1]:], "`")%2 != 0 {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.Split(s[m[1]:], "; ") {
+		p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "and "))
+		if len(strings.Fields(p)) < 3 {
+			return nil
+		}
+		if !strings.HasSuffix(p, ".") && !strings.HasSuffix(p, "!") {
+			p += "."
+		}
+		out = append(out, prose.Capitalize(p))
+	}
+	return out
+}
+
 func openText(s string) string {
 	s = trimLead(s)
 	if t := cue.OpenLabel.ReplaceAllString(s, ""); len(t) >= 8 {

@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,69 @@ func TestPickFromListedOptions(t *testing.T) {
 	}
 	if !strings.Contains(res.Summary, "A small table in the SQLite database we already have — The database is already there") {
 		t.Errorf("summary lacks the pick with its reason:\n%s", res.Summary)
+	}
+}
+
+// From a second trial with the real claude CLI: the user's question put
+// two options, the agent weighed them without a list of its own and
+// recommended one ("My recommendation is the spool, mainly for that
+// reason: …"), the user took it ("Sounds right, go with the spool
+// files."). One decision says the option with the recommendation's
+// reason; the option turned down is a Rejected line, no decision or fact
+// of its own; the one ruled out "entirely" is rejected too; a file named
+// pending.jsonl and "what still fails" are no work left.
+func TestPickOfAskedOptions(t *testing.T) {
+	offer := "Both can work, but they fail differently.\n\nSpool files: each failed delivery becomes one JSON line under /var/spool/relaybox (./spool in dev), and a loop re-sends them every 30 seconds. No new dependency, and you can look at the backlog with tail.\n\nPostgres on db-02: durable and queryable, but it needs the pg driver and a migration, and db-02 has its maintenance window every Tuesday night. The relay would then lose events in exactly the hours when Postgres is down, which is the situation retries are meant to cover.\n\nMy recommendation is the spool, mainly for that reason: the retry store shouldn't go down at the same time as the things it protects us from. What I'd rule out entirely is keeping pending retries in memory: every deploy or crash would throw them away.\n\nShall I build the spool?"
+	turns := []Turn{
+		{Role: User, Text: "billing-svc goes down for deploys a few times a week, and whatever Stripe sends us in that window is lost once Stripe gives up. We need our own retries. Would you keep failed deliveries in spool files on disk, or in a table on the Postgres at db-02?"},
+		{Role: Assistant, Text: offer},
+		{Role: User, Text: "Sounds right, go with the spool files. Some ground rules while I think of them: I like small commits, one change per commit. Never edit /etc/relaybox/routes.json on the box by hand, route changes go into config/routes.example.json and the deploy copies it over. And from now on everything should log JSON lines, no free-text console.log."},
+		{Role: Assistant, Text: "Done, in two commits. src/spool.js appends a failed delivery to pending.jsonl in RELAY_SPOOL_DIR (/var/spool/relaybox in production, ./spool in dev), and retryAll() re-sends everything there every 30 seconds, keeping only what still fails. server.js spools an event when forwarding fails and answers 202 instead of 502, so Stripe stops retrying on its side. All logging in server.js goes through a small log() helper that writes JSON lines. Four tests pass.\n\nUnderstood on /etc/relaybox/routes.json: I'll only touch config/routes.example.json.\n\nStill open: the spool has no size limit. If billing-svc is down for a day, pending.jsonl keeps growing until the disk on hooks-01 is full; it should stop at something like 50k entries or 500 MB and alert."},
+	}
+	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decisions, facts []string
+	for _, it := range res.Items {
+		switch it.Kind {
+		case Decision:
+			decisions = append(decisions, it.Title+" / "+it.Body)
+		case Fact:
+			facts = append(facts, it.Title)
+		}
+	}
+	if want := []string{"Failed deliveries in spool files on disk / The retry store shouldn't go down at the same time as the things it protects us from."}; !slices.Equal(decisions, want) {
+		t.Errorf("decisions = %q, want %q", decisions, want)
+	}
+	if slices.ContainsFunc(facts, func(f string) bool { return strings.HasPrefix(f, "Postgres on db-02") }) {
+		t.Errorf("the option turned down is a fact: %q", facts)
+	}
+	for _, want := range []string{"- Postgres on db-02: durable and queryable, but it needs the pg driver and a migration, and db-02 has its maintenance window every Tuesday night — passed over for: failed deliveries in spool files on disk.", "- What I'd rule out entirely is keeping pending retries in memory"} {
+		if !strings.Contains(res.Summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, res.Summary)
+		}
+	}
+	if _, open, _ := strings.Cut(res.Summary, "**Open**"); strings.Contains(open, "src/spool.js appends") {
+		t.Errorf("what the spool does is an open item:\n%s", res.Summary)
+	}
+}
+
+// A list of work left said in one sentence is that many open items: the
+// one a later session does closes alone.
+func TestOpenList(t *testing.T) {
+	turns := []Turn{
+		{Role: User, Text: "What's still open on relaybox?"},
+		{Role: Assistant, Text: "I added the healthz endpoint.\n\nStill open: an index for the outbox worker's query; billing-svc still has to drop repeats by Idempotency-Key (Owen's team); and the hand-renewed TLS certificate for hooks.example.com expires March 14."},
+	}
+	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, open, _ := strings.Cut(res.Summary, "**Open**")
+	for _, want := range []string{"\n- An index for the outbox worker's query.\n", "\n- Billing-svc still has to drop repeats by Idempotency-Key (Owen's team).\n", "\n- The hand-renewed TLS certificate for hooks.example.com expires March 14.\n"} {
+		if !strings.Contains(open, want) {
+			t.Errorf("open items lack %q:\n%s", want, open)
+		}
 	}
 }

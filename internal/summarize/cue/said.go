@@ -1,11 +1,14 @@
 package cue
 
+import "github.com/cairn-mem/cairn/internal/lazyre"
+
 // What a sentence says of work left, read with the patterns of this
 // package.
 
 // notWork blanks what reads like work left and is not: code
-// ("`remaining`" is a field), a state "while the action is pending" or
-// one a condition names ("when a link has no views yet"), a
+// ("`remaining`" is a field, "pending.jsonl" a file), a state "while the action is pending" or
+// one a condition names ("when a link has no views yet", "keeping
+// only what still fails"), a
 // need denied ("the staff view never needs more"), the agent's own
 // reading ("ListSlots, which I haven't read yet"), a need given as a
 // reason ("because a cold pack needs more margin"), a date called off
@@ -15,8 +18,12 @@ package cue
 // still says 8080"), a moment ("existing databases get the index the
 // next time the service starts").
 func notWork(s string) string {
-	return WhilePending.ReplaceAllString(CodeSpan.ReplaceAllString(s, "x"), " ")
+	return WhilePending.ReplaceAllString(fileName.ReplaceAllString(CodeSpan.ReplaceAllString(s, "x"), "x"), " ")
 }
+
+// fileName is a file named in prose: "pending.jsonl" and "TODO.md" are
+// no work left.
+var fileName = lazyre.New(`\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b`)
 
 // IsPlan reports whether s states work still to do: "0.4.0 still has to
 // be published", "tomorrow I'll add …", "my plan for next session is …".

@@ -19,6 +19,7 @@ func TestSaid(t *testing.T) {
 		{"I made click_rate return 0.0 when a link has no views yet, and both tests pass now.", false, false},
 		{"Orders with no invoice yet are skipped by the export.", false, false},
 		{"The service has no tests yet.", true, true},
+		{"retryAll() re-sends everything there every 30 seconds, keeping only what still fails.", false, false},
 	} {
 		if got := IsPlan(tc.s); got != tc.plan {
 			t.Errorf("IsPlan(%q) = %v, want %v", tc.s, got, tc.plan)

@@ -193,10 +193,16 @@ func clause(s string) string {
 // pick: a refusal, a question back, an order of work ("Staging first.").
 func Picked(opts []string, reply string) int {
 	ss := prose.Sentences(reply)
-	if len(opts) < 2 || len(ss) == 0 || len(strings.Fields(ss[0])) > 6 || strings.HasSuffix(ss[0], "?") {
+	if len(opts) < 2 || len(ss) == 0 || strings.HasSuffix(ss[0], "?") {
 		return -1
 	}
-	first := strings.ToLower(strings.Trim(ss[0], ".! "))
+	// "Sounds right, go with the spool files." picks as "The spool
+	// files." does.
+	s := takeVerb.ReplaceAllString(agreeLead.ReplaceAllString(ss[0], ""), "")
+	if len(strings.Fields(s)) > 6 || s == "" {
+		return -1
+	}
+	first := strings.ToLower(strings.Trim(s, ".! "))
 	if k, ok := ordinals[strings.TrimPrefix(first, "the ")]; ok {
 		if k < 0 {
 			k += len(opts)
@@ -209,10 +215,24 @@ func Picked(opts []string, reply string) int {
 	if notPick.MatchString(ss[0]) {
 		return -1
 	}
-	have := keys(first)
-	// The option its first word opens ("Generate them." of "generate
-	// them in CI"), else the one it shares most words with, if one.
-	lead := keys(strings.Fields(first)[0])
+	k := named(opts, first)
+	if k >= 0 && s != ss[0] {
+		// Said after "go with", the option and nothing else: "go with
+		// go-git plus our own merge" takes more than go-git.
+		have := keys(first)
+		if len(have)-shared(have, keys(opts[k])) > 1 {
+			return -1
+		}
+	}
+	return k
+}
+
+// named returns which of opts reply names: the option its first word
+// opens ("Generate them." of "generate them in CI"), else the one it
+// shares most words with, if one; -1 if none.
+func named(opts []string, reply string) int {
+	have := keys(reply)
+	lead := keys(strings.Fields(reply)[0])
 	best, most, tie := -1, 0, false
 	for i, o := range opts {
 		if f := strings.Fields(o); len(f) > 0 && shared(lead, keys(f[0])) > 0 {
@@ -230,6 +250,14 @@ func Picked(opts []string, reply string) int {
 	}
 	return best
 }
+
+var (
+	// agreeLead agrees before the pick says what: "Sounds right, ",
+	// "Agreed, ".
+	agreeLead = lazyre.New(`(?i)^(?:sounds (?:right|good|fine)|agreed|ok(?:ay)?|fine|great|good|yes|yep|sure|right|perfect)[,.!]?\s+`)
+	// takeVerb says to take what follows: "go with ", "let's do ".
+	takeVerb = lazyre.New(`(?i)^(?:(?:then |so )?(?:let's |we'll |please )?(?:go with|go for|take|do|use|pick)\s+)`)
+)
 
 // ordinals are the picks that name an option by its place (-1 the last).
 var ordinals = map[string]int{"first": 0, "first one": 0, "former": 0, "second": 1, "second one": 1, "third": 2, "third one": 2, "latter": -1, "last": -1, "last one": -1}
