@@ -92,8 +92,23 @@ func laterEdits(first, lines string) []string {
 var hereDoc = lazyre.New(`(?:^|[^<])<<-?\s*['"]?([A-Za-z_]\w*)['"]?`)
 
 // Family is a command's program and subcommand: "go test", "npm run",
-// "cargo build", used to match a failure with a broader rerun.
+// "cargo build", used to match a failure with a broader rerun. A line of
+// several steps is of the first that does more than look around.
 func Family(key string) string {
+	steps := Steps(key)
+	for _, st := range steps {
+		if !lookCmd.MatchString(st) || Edits(st) || writes.MatchString(st) {
+			return family(st) // "cat README.md && npm test" runs npm test
+		}
+	}
+	return family(steps[0])
+}
+
+// writes is a step that writes a file through a redirection: "cat >
+// w.py <<'PY'" is no looking around.
+var writes = lazyre.New(`^\S+\s+>`)
+
+func family(key string) string {
 	f := strings.Fields(key)
 	for len(f) > 0 && strings.Contains(f[0], "=") {
 		f = f[1:] // VAR=value before the program

@@ -109,7 +109,9 @@ func TestPurposeAndFamily(t *testing.T) {
 		{"docker compose up -d", PurposeOther, "docker compose"},
 		{"rm -f deploy/api.service && grep -rn 'systemctl\\|cargo build --release' .", PurposeOther, "rm"},
 		{"echo y | cargo test", PurposeTest, "echo y"},
-		{"grep -c FAIL log.txt || make test", PurposeTest, "grep"},
+		{"grep -c FAIL log.txt || make test", PurposeTest, "make test"},
+		{"cat README.md && npm test", PurposeTest, "npm test"},
+		{"npm test 2>&1 | tail -12", PurposeTest, "npm test"},
 		{"bash -lc 'cargo build --release'", PurposeBuild, "bash"},
 	} {
 		if p := PurposeOf(tc.cmd); p != tc.p {

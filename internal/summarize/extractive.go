@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/edits"
 	"github.com/cairn-mem/cairn/internal/summarize/runout"
+	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
 
 // Extractive summarises without a model: offline, deterministic and fast.
@@ -29,7 +30,16 @@ func (Extractive) Summarize(ctx context.Context, req Request) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	a := analyze(req.Segment.Turns, req.Segment.Before)
+	var asked []string
+	if req.Segment.Before != "" {
+		// The question the message before answered is the last request
+		// of the segment before: "spool files on disk, or a table on
+		// the Postgres at db-02?"
+		if rs := lastPart(req.PreviousSummary, "**Request"); len(rs) > 0 {
+			asked = weigh.Options(rs[len(rs)-1])
+		}
+	}
+	a := analyze(req.Segment.Turns, req.Segment.Before, asked)
 	a.carry(req.PreviousSummary)
 	return Result{
 		Summary:  a.markdown(Heading(SegmentIndex(req), req.Segment.Turns)),

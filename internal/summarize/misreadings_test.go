@@ -371,7 +371,7 @@ func TestRequestAndOpenItem(t *testing.T) {
 		t.Errorf("request = %q: the intro to a pasted log stayed", got)
 	}
 	long := "I refactored the payment reconciliation job so that it reads settlements in pages of 500, matches them against the ledger by provider reference and amount, writes mismatches into the reconciliation_issues table with the raw payloads attached, and emails finance a daily digest of whatever is still unmatched at 07:00."
-	a := analyze([]Turn{{Role: User, Text: "refactor the reconciliation job"}, {Role: Assistant, Text: long + " They still need a backfill for March, which I haven't run yet."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "refactor the reconciliation job"}, {Role: Assistant, Text: long + " They still need a backfill for March, which I haven't run yet."}}, "", nil)
 	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "backfill for March") {
 		t.Errorf("open %q", open)
 	}
@@ -500,14 +500,14 @@ func TestPreferenceUnknowing(t *testing.T) {
 // opened by its topic with the reason after it, and a tool call's
 // caption.
 func TestAnalyzeAT(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "5 min and 60 s it is. From now on please tag every Influx point with the building code, tag key bldg, the three-letter codes (LIN, OAK, HHS...), not the long names — the names change whenever a school gets renamed after somebody. The service will run as hvacwatch.service on fmvm03, it's an Ubuntu 22.04 VM the VMware guys made for us. And one more thing: I want a weekly CSV of zone temperatures per building that I can send to the principals on Monday morning."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "5 min and 60 s it is. From now on please tag every Influx point with the building code, tag key bldg, the three-letter codes (LIN, OAK, HHS...), not the long names — the names change whenever a school gets renamed after somebody. The service will run as hvacwatch.service on fmvm03, it's an Ubuntu 22.04 VM the VMware guys made for us. And one more thing: I want a weekly CSV of zone temperatures per building that I can send to the principals on Monday morning."}}, "", nil)
 	if !slices.ContainsFunc(a.requests, func(r string) bool { return strings.Contains(r, "weekly CSV") }) {
 		t.Errorf("requests %q: the weekly CSV is lost", a.requests)
 	}
 	a = analyze([]Turn{
 		{Role: Assistant, Text: "The preview is at /export/preview.\n\nAbout uploading: I'd leave the upload to ADP manual — Patty uploads the file herself. ADP's API would need a partner contract that costs more than the ten minutes it saves every two weeks."},
 		{Role: User, Text: "Agreed, manual upload."},
-	}, "")
+	}, "", nil)
 	if len(a.decisions) != 1 || !strings.HasPrefix(a.decisions[0], "Leave the upload to ADP manual") || !strings.Contains(a.decisions[0], "partner contract") {
 		t.Errorf("decisions %q, want the upload left manual with both reasons", a.decisions)
 	}
@@ -515,7 +515,7 @@ func TestAnalyzeAT(t *testing.T) {
 		{Role: User, Text: "Stop rounding. Pay exact minutes."},
 		{Role: Assistant, Text: "Tests (the rounding tests now expect exact minutes):"},
 		{Role: Tool, Tool: "Bash", Input: "sh scripts/test.sh", Text: "ok"},
-	}, "")
+	}, "", nil)
 	if slices.ContainsFunc(a.decisions, func(d string) bool { return strings.HasPrefix(d, "Tests") }) {
 		t.Errorf("decisions %q: a caption is no decision", a.decisions)
 	}
@@ -527,7 +527,7 @@ func TestOutcomeRestatesRule(t *testing.T) {
 	a := analyze([]Turn{
 		{Role: User, Text: "Please keep MMSI as a u32 everywhere — I don't want to see it as a string anywhere in this code base."},
 		{Role: Assistant, Text: "Positions go into hourly Parquet files. MMSI is a `u32` in every struct, as you asked."},
-	}, "")
+	}, "", nil)
 	if len(a.prefs) == 0 {
 		t.Fatalf("no preference read")
 	}
@@ -596,7 +596,7 @@ func TestReviewed28StepCaption(t *testing.T) {
 		{Role: User, Text: "The cache keeps losing entries on restart, can you fix it?"},
 		{Role: Assistant, Text: "I'll move the cache from memory to SQLite so it survives restarts:"},
 		{Role: Tool, Tool: "Edit", Input: "cache.go", Text: "ok"},
-	}, "")
+	}, "", nil)
 	if !slices.ContainsFunc(a.decisions, func(d string) bool { return strings.Contains(d, "SQLite") }) {
 		t.Errorf("decisions %q: the move to SQLite is lost", a.decisions)
 	}
@@ -604,7 +604,7 @@ func TestReviewed28StepCaption(t *testing.T) {
 		{Role: User, Text: "The orders page takes 9 seconds to load, can you look?"},
 		{Role: Assistant, Text: "The cause is a missing index on orders.customer_id, adding it:"},
 		{Role: Tool, Tool: "Edit", Input: "migrations/0042.sql", Text: "ok"},
-	}, "")
+	}, "", nil)
 	if len(a.rootCauses) == 0 {
 		t.Errorf("root causes %q: the missing index is lost", a.rootCauses)
 	}
@@ -617,7 +617,7 @@ func TestReviewed28AcceptWhy(t *testing.T) {
 	a := analyze([]Turn{
 		{Role: Assistant, Text: "I'd keep the sessions in Redis — it's already deployed for the job queue. The CSS build on main is broken since yesterday's merge, by the way."},
 		{Role: User, Text: "Agreed, Redis."},
-	}, "")
+	}, "", nil)
 	if slices.ContainsFunc(a.decisions, func(d string) bool { return strings.Contains(d, "CSS build") }) {
 		t.Errorf("decisions %q: the broken CSS build is no reason for Redis", a.decisions)
 	}
@@ -629,7 +629,7 @@ func TestReviewed28Unrestated(t *testing.T) {
 	a := analyze([]Turn{
 		{Role: User, Text: "Please don't touch the billing tables without asking me first."},
 		{Role: Assistant, Text: "As you said, the billing tables had a stale index on invoice_date; I rebuilt it and the monthly report dropped from 40 s to 2 s."},
-	}, "")
+	}, "", nil)
 	if !slices.ContainsFunc(a.outcomes, func(o string) bool { return strings.Contains(o, "stale index") }) {
 		t.Errorf("outcomes %q: the index rebuild is lost", a.outcomes)
 	}
@@ -644,7 +644,7 @@ func TestReviewed28WantsThing(t *testing.T) {
 		"We need two approvals on every pull request in this repo.",
 		"I need some time to talk to the partner about their upload window first.",
 	} {
-		a := analyze([]Turn{{Role: User, Text: long + tail}}, "")
+		a := analyze([]Turn{{Role: User, Text: long + tail}}, "", nil)
 		if slices.Contains(a.requests, tail) {
 			t.Errorf("requests %q: %q asks for no work", a.requests, tail)
 		}

@@ -101,9 +101,12 @@ type openItem struct {
 
 // analyze reads a segment's turns; before is the agent's message before
 // them, which their first prompt may answer.
-func analyze(turns []Turn, before string) *analysis {
-	// The message before may propose what the first prompt agrees to.
-	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: offer.Proposals(before), before: before}
+func analyze(turns []Turn, before string, asked []string) *analysis {
+	// The message before may propose what the first prompt agrees to,
+	// or weigh the options asked (the prompt before it, in the segment
+	// before) which the first prompt picks from.
+	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: offer.Proposals(before), before: before, options: asked}
+	a.markTurned(before)
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
 	// The agent's message just before its first change in answer to a
@@ -1016,18 +1019,9 @@ func soOut(s, prev string) bool {
 // Traefik?" answered "Fabio reads Consul tags and is simple, but it has no
 // ACME support. … I'd go with Traefik".
 func (a *analysis) turnDown(text string) {
-	opts := a.options
-	if own := weigh.Options(text); own != nil {
-		opts = own
-	}
-	for _, v := range weigh.Turned(opts, text) {
+	a.markTurned(text)
+	for _, v := range weigh.Turned(a.optionsOf(text), text) {
 		line := trimLead(v.Line)
-		if v.Line != "" {
-			if a.turnedLine == nil {
-				a.turnedLine = map[string]bool{}
-			}
-			a.turnedLine[v.Line] = true
-		}
 		switch {
 		case v.Line == "":
 			line = prose.Capitalize(v.Option) + PassedOver + v.For + "."
@@ -1035,6 +1029,29 @@ func (a *analysis) turnDown(text string) {
 			line = strings.TrimRight(line, ".") + PassedOver + v.For + "."
 		}
 		a.passOver(v.Option, line)
+	}
+}
+
+// optionsOf are the options the agent's message text weighs: its own,
+// or those the prompt it answers put.
+func (a *analysis) optionsOf(text string) []string {
+	if own := weigh.Options(text); own != nil {
+		return own
+	}
+	return a.options
+}
+
+// markTurned notes the sentences of the agent's message text that turn
+// an option down, which say what the option is like, no fact or
+// decision of their own.
+func (a *analysis) markTurned(text string) {
+	for _, v := range weigh.Turned(a.optionsOf(text), text) {
+		if v.Line != "" {
+			if a.turnedLine == nil {
+				a.turnedLine = map[string]bool{}
+			}
+			a.turnedLine[v.Line] = true
+		}
 	}
 }
 
@@ -1746,7 +1763,11 @@ func (a *analysis) carry(prev string) {
 
 // lastOpen reads the bullets under the last **Open** heading of the last
 // segment of a summary.
-func lastOpen(sum string) []string {
+func lastOpen(sum string) []string { return lastPart(sum, "**Open") }
+
+// lastPart reads the bullets under the last heading of the last segment
+// of summary sum that opens on head ("**Request").
+func lastPart(sum, head string) []string {
 	i := strings.LastIndex(sum, "\n## Segment ")
 	if i < 0 {
 		if !strings.HasPrefix(sum, "## Segment ") {
@@ -1760,7 +1781,7 @@ func lastOpen(sum string) []string {
 		l = strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(l, "**"):
-			in = strings.HasPrefix(l, "**Open")
+			in = strings.HasPrefix(l, head)
 		case in && strings.HasPrefix(l, "- "):
 			out = append(out, strings.TrimSpace(l[2:]))
 		}

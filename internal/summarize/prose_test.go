@@ -578,7 +578,7 @@ func TestRejectedIntoDecision(t *testing.T) {
 		"I'd go with SQLite for the local cache. Redis looks tempting on paper, but it is one more service to run on every laptop.",
 		"We thought about a Redis cache for this, but it is one more service to run on every laptop. Let's use SQLite for the local cache.",
 	} {
-		a := analyze([]Turn{{Role: User, Text: "what should we use for the cache?"}, {Role: Assistant, Text: text}}, "")
+		a := analyze([]Turn{{Role: User, Text: "what should we use for the cache?"}, {Role: Assistant, Text: text}}, "", nil)
 		var body string
 		for _, c := range a.items {
 			if c.Kind == Decision {
@@ -689,13 +689,13 @@ func TestCountedNotes(t *testing.T) {
 // other part took is a detail; one another part holds, a question, a
 // bare check result or the agent narrating is not.
 func TestDetails(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "Lock the HLS files down."}, {Role: Assistant, Text: "For the HLS streams I went with signed cookies rather than signed URLs. A lecture is over 500 segment requests, and with signed URLs every playlist would be rewritten per viewer. Signed URLs stay for the one place where they fit: the MP4 download button. Unit tests pass. You need to add the key pair ID to the app's .env first. Let me know if the CDN needs more.\n\nThe cookies are valid for 4 hours."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Lock the HLS files down."}, {Role: Assistant, Text: "For the HLS streams I went with signed cookies rather than signed URLs. A lecture is over 500 segment requests, and with signed URLs every playlist would be rewritten per viewer. Signed URLs stay for the one place where they fit: the MP4 download button. Unit tests pass. You need to add the key pair ID to the app's .env first. Let me know if the CDN needs more.\n\nThe cookies are valid for 4 hours."}}, "", nil)
 	want := []string{"Signed URLs stay for the one place where they fit: the MP4 download button."}
 	if !slices.Equal(a.details, want) {
 		t.Errorf("details = %q, want %q", a.details, want)
 	}
 	// What another part holds, however it words it, is no detail.
-	a = analyze([]Turn{{Role: User, Text: "Sessions?"}, {Role: Assistant, Text: "The store is set up. It took a while to wire.\n\nWe'll use Redis 7 for the session store, since Memcached has no persistence. Two things are open. One, the Stripe key is unrotated."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "Sessions?"}, {Role: Assistant, Text: "The store is set up. It took a while to wire.\n\nWe'll use Redis 7 for the session store, since Memcached has no persistence. Two things are open. One, the Stripe key is unrotated."}}, "", nil)
 	if len(a.details) != 0 {
 		t.Errorf("details = %q, want none", a.details)
 	}
@@ -708,7 +708,7 @@ func TestDetails(t *testing.T) {
 		t.Errorf("a list of codes is no detail")
 	}
 	// A remark the decisions hold without its lead-in is no detail either.
-	a = analyze([]Turn{{Role: User, Text: "Plex or Jellyfin?"}, {Role: Assistant, Text: "Jellyfin now gets /dev/dri for VAAPI transcoding. One thing worth saying about the choice itself, since you asked: the reason Jellyfin is the better fit here is that hardware transcoding needs no paid pass."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "Plex or Jellyfin?"}, {Role: Assistant, Text: "Jellyfin now gets /dev/dri for VAAPI transcoding. One thing worth saying about the choice itself, since you asked: the reason Jellyfin is the better fit here is that hardware transcoding needs no paid pass."}}, "", nil)
 	if len(a.details) != 0 {
 		t.Errorf("details = %q, want none", a.details)
 	}
@@ -717,7 +717,7 @@ func TestDetails(t *testing.T) {
 // TestStepNamed: what the agent says before a tool call, when it only
 // names the step ("Now the W&B run name."), is no decision.
 func TestStepNamed(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "Log the runs to W&B."}, {Role: Assistant, Text: "Now the W&B run name."}, {Role: Tool, Tool: "Edit", Input: "train.py"}, {Role: Assistant, Text: "Runs are named after the config hash."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Log the runs to W&B."}, {Role: Assistant, Text: "Now the W&B run name."}, {Role: Tool, Tool: "Edit", Input: "train.py"}, {Role: Assistant, Text: "Runs are named after the config hash."}}, "", nil)
 	if len(a.decisions) != 0 {
 		t.Errorf("decisions = %q, want none", a.decisions)
 	}
@@ -940,7 +940,7 @@ func TestApproachAndParagraphs(t *testing.T) {
 func TestFlaggedIsOpen(t *testing.T) {
 	text := "The webhook route now verifies the signature and stores the settlement.\n\n" +
 		"One more thing I noticed in the route: nothing stops the same event from being applied twice."
-	a := analyze([]Turn{{Role: User, Text: "wire the settlement webhook"}, {Role: Assistant, Text: text}}, "")
+	a := analyze([]Turn{{Role: User, Text: "wire the settlement webhook"}, {Role: Assistant, Text: text}}, "", nil)
 	for _, o := range a.outcome() {
 		if strings.Contains(o, "applied twice") {
 			t.Errorf("outcome %q", o)
@@ -959,13 +959,13 @@ func TestOpenSaysWhat(t *testing.T) {
 	text := "The swapchain is recreated after the fences now. There's a second problem in your log: `depth attachment extent (1280x720) is smaller than renderArea`. I haven't fixed that yet; it's the next thing to do."
 	a := analyze([]Turn{{Role: User, Text: "fix the resize crash"}, {Role: Assistant, Text: text},
 		{Role: User, Text: "Please don't paste the whole ninja log at me next time, it's hundreds of lines. Saving from VS Code works every time."},
-		{Role: Assistant, Text: "Understood, only warnings and errors from now on."}}, "")
+		{Role: Assistant, Text: "Understood, only warnings and errors from now on."}}, "", nil)
 	open := a.openPoints()
 	if len(open) != 1 || !strings.Contains(open[0], "depth attachment extent") || !strings.Contains(open[0], "haven't fixed that yet") {
 		t.Errorf("open %q", open)
 	}
 	// The same when the pronoun is the subject.
-	a2 := analyze([]Turn{{Role: User, Text: "run the e2e suite"}, {Role: Assistant, Text: `One problem: "alert rule preview returns data" failed once in three runs with a 30 s timeout. It's flaky; I haven't found why yet, so I'll leave it as the first thing for next time.`}}, "")
+	a2 := analyze([]Turn{{Role: User, Text: "run the e2e suite"}, {Role: Assistant, Text: `One problem: "alert rule preview returns data" failed once in three runs with a 30 s timeout. It's flaky; I haven't found why yet, so I'll leave it as the first thing for next time.`}}, "", nil)
 	if open := a2.openPoints(); len(open) != 1 || !strings.Contains(open[0], "alert rule preview") {
 		t.Errorf("open %q", open)
 	}
@@ -979,11 +979,11 @@ func TestOpenSaysWhat(t *testing.T) {
 		t.Errorf("preferences %q, want only the ninja log one", prefs)
 	}
 	// The same without a subject (blind AG).
-	a2 = analyze([]Turn{{Role: User, Text: "set up OTA"}, {Role: Assistant, Text: "OTA works. One thing I noticed reading the ESP loop: when the broker restarts, `mqtt.connect()` keeps failing with state -2. Haven't looked into it."}}, "")
+	a2 = analyze([]Turn{{Role: User, Text: "set up OTA"}, {Role: Assistant, Text: "OTA works. One thing I noticed reading the ESP loop: when the broker restarts, `mqtt.connect()` keeps failing with state -2. Haven't looked into it."}}, "", nil)
 	if open := a2.openPoints(); len(open) != 1 || !strings.Contains(open[0], "mqtt.connect()") {
 		t.Errorf("open %q", open)
 	}
-	a = analyze([]Turn{{Role: User, Text: "run the suite"}, {Role: Assistant, Text: "The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run. Nothing from today touches checkout, so I'd look at it separately."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "run the suite"}, {Role: Assistant, Text: "The cart tests pass. So the checkout coupon test passes, fails, passes on identical runs: it's flaky, failing every other run. Nothing from today touches checkout, so I'd look at it separately."}}, "", nil)
 	if open := a.openPoints(); len(open) != 1 || !strings.Contains(open[0], "coupon test passes, fails") {
 		t.Errorf("open %q, want the flaky test put off", open)
 	}
@@ -1011,7 +1011,7 @@ func TestSplitReasonNext(t *testing.T) {
 // instead of seconds") is how a bug shows, no decision and no rejected
 // alternative; "make it 7 days instead of 3" is a choice.
 func TestSymptomNoDecision(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "Retries in the job queue wait hours instead of seconds. Find out why and fix it."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Retries in the job queue wait hours instead of seconds. Find out why and fix it."}}, "", nil)
 	for _, c := range a.cand {
 		if c.Kind == Decision {
 			t.Errorf("decision %q from a symptom", c.Title)
@@ -1020,7 +1020,7 @@ func TestSymptomNoDecision(t *testing.T) {
 	if len(a.rejected) > 0 {
 		t.Errorf("rejected %q from a symptom", a.rejected)
 	}
-	a = analyze([]Turn{{Role: User, Text: "Make the lookback window 7 days instead of 3."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "Make the lookback window 7 days instead of 3."}}, "", nil)
 	n := 0
 	for _, c := range a.cand {
 		if c.Kind == Decision {
@@ -1044,7 +1044,7 @@ func TestOpenPutOff(t *testing.T) {
 		{Role: Assistant, Text: "Let me note where it comes from so it's quick tomorrow."},
 		{Role: Tool, Tool: "Read", Input: "lib/booking.ex"},
 		{Role: Assistant, Text: "Noted: the Booking changeset needs to declare the constraint; I'll start there tomorrow."},
-	}, "")
+	}, "", nil)
 	open := a.openPoints()
 	if len(open) != 2 || !strings.Contains(open[0], "LiveView crashes") || !strings.Contains(open[1], "changeset needs to declare") {
 		t.Errorf("open %q, want the crash and the changeset", open)
@@ -1061,7 +1061,7 @@ func TestFilesSayWhat(t *testing.T) {
 		{Role: Assistant, Text: "Changing it."},
 		{Role: Tool, Tool: "Edit", Input: "src/server.ts"},
 		{Role: Tool, Tool: "Edit", Input: "src/loaders.ts"},
-	}, "")
+	}, "", nil)
 	var got []string
 	for _, f := range a.files {
 		got = append(got, f.path+"|"+f.what)
@@ -1079,7 +1079,7 @@ func TestCauseByContrast(t *testing.T) {
 		{Role: User, Text: "now the coupon test. It's been failing every other run since at least Tuesday and CI retries are hiding it."},
 		{Role: Tool, Tool: "Bash", Input: "sh scripts/e2e.sh chromium checkout", ExitCode: new(int)},
 		{Role: Assistant, Text: "It's fixed, and it was the test, not the shop. The coupon input sends the code to the cart through a 300 ms debounce, and the test waited a fixed 200 ms before clicking Apply, so whether the store already had the code depended on timing. I took the sleep out."},
-	}, "")
+	}, "", nil)
 	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "300 ms debounce") {
 		t.Errorf("root causes %q, want the debounce", a.rootCauses)
 	}
@@ -1089,7 +1089,7 @@ func TestCauseByContrast(t *testing.T) {
 // an environment fact, and a bare "Not fixed yet." joins it.
 func TestFlaggedNotEnvironment(t *testing.T) {
 	a := analyze([]Turn{{Role: User, Text: "add the region filter"},
-		{Role: Assistant, Text: "The filter is in. One thing I noticed: with \"All\" selected the filter becomes `region == 'All'`, which matches nothing, so the table comes up empty. Not fixed yet."}}, "")
+		{Role: Assistant, Text: "The filter is in. One thing I noticed: with \"All\" selected the filter becomes `region == 'All'`, which matches nothing, so the table comes up empty. Not fixed yet."}}, "", nil)
 	if len(a.env) != 0 {
 		t.Errorf("environment %q", a.env)
 	}
@@ -1101,7 +1101,7 @@ func TestFlaggedNotEnvironment(t *testing.T) {
 // TestPreferenceBodyLeadIn: a preference whose sentence says nothing
 // besides its title and a lead-in ("Oh and") has no body to repeat it.
 func TestPreferenceBodyLeadIn(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "Oh and you can run the integration tests again, docker is installed now."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Oh and you can run the integration tests again, docker is installed now."}}, "", nil)
 	n := 0
 	for _, c := range a.cand {
 		if c.Kind == Preference {
@@ -1243,19 +1243,19 @@ func TestOptionsTurnedDown(t *testing.T) {
 			"Options: purge everything after each update, or version the tile URLs. Purging everything every night means a cold cache each morning. I'd rather version the URLs.",
 			"Purging everything every night means a cold cache each morning — passed over for: version the tile URLs."},
 	} {
-		a := analyze([]Turn{{Role: User, Text: tc.prompt}, {Role: Assistant, Text: tc.answer}}, "")
+		a := analyze([]Turn{{Role: User, Text: tc.prompt}, {Role: Assistant, Text: tc.answer}}, "", nil)
 		if !slices.Contains(a.rejected, tc.want) {
 			t.Errorf("%q: rejected %q, want %q", tc.prompt, a.rejected, tc.want)
 		}
 	}
 	// An answer against one option takes the other, and turns down only
 	// the one it argues against.
-	a := analyze([]Turn{{Role: User, Text: "Redis or Postgres for the job queue?"}, {Role: Assistant, Text: "I'd recommend against Redis here: it's one more service to run and back up. Postgres with SKIP LOCKED handles our volume fine."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Redis or Postgres for the job queue?"}, {Role: Assistant, Text: "I'd recommend against Redis here: it's one more service to run and back up. Postgres with SKIP LOCKED handles our volume fine."}}, "", nil)
 	if slices.ContainsFunc(a.rejected, func(r string) bool { return strings.HasPrefix(r, "Postgres") }) {
 		t.Errorf("rejected %q, want Postgres kept", a.rejected)
 	}
 	// An answer that faults both options took neither.
-	a = analyze([]Turn{{Role: User, Text: "Fabio or Traefik?"}, {Role: Assistant, Text: "Fabio is simple, but it has no ACME support. Traefik does ACME, but it needs a DNS token."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "Fabio or Traefik?"}, {Role: Assistant, Text: "Fabio is simple, but it has no ACME support. Traefik does ACME, but it needs a DNS token."}}, "", nil)
 	if len(a.rejected) != 0 {
 		t.Errorf("rejected %q, want none", a.rejected)
 	}
@@ -1266,7 +1266,7 @@ func TestOptionsTurnedDown(t *testing.T) {
 // it; the other option is passed over (blind AM).
 func TestPickedAskedOption(t *testing.T) {
 	asked := "All four views are templ components now.\n\nQuestion: commit the generated `*_templ.go` files, or generate them in CI and on the build machine?"
-	a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: "Commit them. I don't want CI or the VPS build to need the templ CLI."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: "Commit them. I don't want CI or the VPS build to need the templ CLI."}}, "", nil)
 	if want := "Commit the generated `*_templ.go` files — I don't want CI or the VPS build to need the templ CLI."; !slices.Contains(a.decisions, want) {
 		t.Errorf("decisions %q, want %q", a.decisions, want)
 	}
@@ -1274,13 +1274,13 @@ func TestPickedAskedOption(t *testing.T) {
 		t.Errorf("rejected %q, want %q", a.rejected, want)
 	}
 	// What the reply says next is its reason only when it gives one.
-	b := analyze([]Turn{{Role: User, Text: "The PR is ready."}, {Role: Assistant, Text: "Should I squash the commits or keep them separate?"}, {Role: User, Text: "Squash them. I'll review it tomorrow."}}, "")
+	b := analyze([]Turn{{Role: User, Text: "The PR is ready."}, {Role: Assistant, Text: "Should I squash the commits or keep them separate?"}, {Role: User, Text: "Squash them. I'll review it tomorrow."}}, "", nil)
 	if want := "Squash the commits."; !slices.Contains(b.decisions, want) {
 		t.Errorf("decisions %q, want %q", b.decisions, want)
 	}
 	// A reply that asks back, or refuses, takes nothing.
 	for _, reply := range []string{"Commit them? What does everyone else do?", "Don't commit them, ever."} {
-		a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: reply}}, "")
+		a := analyze([]Turn{{Role: User, Text: "Move the views to templ."}, {Role: Assistant, Text: asked}, {Role: User, Text: reply}}, "", nil)
 		if slices.ContainsFunc(a.decisions, func(d string) bool { return strings.Contains(d, "_templ.go") }) {
 			t.Errorf("%q: decisions %q, want none on the question", reply, a.decisions)
 		}
@@ -1326,7 +1326,7 @@ func TestFixParts(t *testing.T) {
 // TestPickedOwnOptions: a pick of the agent's own options says which.
 func TestPickedOwnOptions(t *testing.T) {
 	text := "Two ways to fix it:\n\n1. Raise the visibility timeout above the longest countdown.\n2. A periodic task run by beat that finds abandoned carts and marks them.\n\nI'd go with the second. The first hides a dead worker's tasks for hours."
-	a := analyze([]Turn{{Role: User, Text: "why do reminders go out three times?"}, {Role: Assistant, Text: text}}, "")
+	a := analyze([]Turn{{Role: User, Text: "why do reminders go out three times?"}, {Role: Assistant, Text: text}}, "", nil)
 	var got string
 	for _, c := range a.items {
 		if c.Kind == Decision {
@@ -1342,11 +1342,11 @@ func TestPickedOwnOptions(t *testing.T) {
 // TestRuleKeepsWhatItAllows: a rule's short tail that says what is
 // allowed instead is part of it (blind AA's "Templates or config only.").
 func TestRuleKeepsWhatItAllows(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "Do that. But please don't touch the generated files by hand — everything under sdks/*/src is overwritten by every generate run. Templates or config only."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "Do that. But please don't touch the generated files by hand — everything under sdks/*/src is overwritten by every generate run. Templates or config only."}}, "", nil)
 	if len(a.prefs) != 1 || !strings.HasSuffix(a.prefs[0], "Templates or config only.") {
 		t.Errorf("preferences = %q, want the rule with its tail", a.prefs)
 	}
-	a = analyze([]Turn{{Role: User, Text: "Please don't touch the generated files by hand. Also, the staging database is slow today."}}, "")
+	a = analyze([]Turn{{Role: User, Text: "Please don't touch the generated files by hand. Also, the staging database is slow today."}}, "", nil)
 	if len(a.prefs) != 1 || strings.Contains(a.prefs[0], "staging") {
 		t.Errorf("preferences = %q, want the rule alone", a.prefs)
 	}
@@ -1371,7 +1371,7 @@ func TestAgreedProposal(t *testing.T) {
 		{"No. Cockroach is what platform supports.", nil},
 		{"Why not Cockroach?", nil},
 	} {
-		a := analyze([]Turn{{Role: User, Text: "Storage: Postgres or CockroachDB?"}, {Role: Assistant, Text: proposal}, {Role: User, Text: tc.reply}, {Role: Assistant, Text: "Done."}}, "")
+		a := analyze([]Turn{{Role: User, Text: "Storage: Postgres or CockroachDB?"}, {Role: Assistant, Text: proposal}, {Role: User, Text: tc.reply}, {Role: Assistant, Text: "Done."}}, "", nil)
 		var got []string
 		for _, d := range a.decisions {
 			if !strings.Contains(d, "compose") {
@@ -1393,7 +1393,7 @@ func TestAgreedProposal(t *testing.T) {
 // the reason after a dash is the decision's, with the alternative it
 // passes over (blind AK, opened in the round of 19 December).
 func TestDoneProposal(t *testing.T) {
-	a := analyze([]Turn{{Role: User, Text: "klipper won't connect"}, {Role: Assistant, Text: "I'd stay with the SD card rather than DFU — DFU needs the BOOT0 jumper, and that's under the cable chain."}, {Role: User, Text: "flashed, it connects."}, {Role: Assistant, Text: "Good."}}, "")
+	a := analyze([]Turn{{Role: User, Text: "klipper won't connect"}, {Role: Assistant, Text: "I'd stay with the SD card rather than DFU — DFU needs the BOOT0 jumper, and that's under the cable chain."}, {Role: User, Text: "flashed, it connects."}, {Role: Assistant, Text: "Good."}}, "", nil)
 	want := "Stay with the SD card rather than DFU — DFU needs the BOOT0 jumper, and that's under the cable chain."
 	if len(a.decisions) != 1 || a.decisions[0] != want {
 		t.Errorf("decisions = %q, want %q", a.decisions, want)
@@ -1408,13 +1408,13 @@ func TestDoneProposal(t *testing.T) {
 // message the first prompt answers.
 func TestAgreedProposalBefore(t *testing.T) {
 	before := "On acknowledgements I'd answer `AA` as soon as the raw message is committed to `hl7_inbox`. That way the LIS never waits on the FHIR server."
-	a := analyze([]Turn{{Role: User, Text: "good, ack after inbox commit is what I wanted. tests with Testcontainers."}, {Role: Assistant, Text: "Done."}}, before)
+	a := analyze([]Turn{{Role: User, Text: "good, ack after inbox commit is what I wanted. tests with Testcontainers."}, {Role: Assistant, Text: "Done."}}, before, nil)
 	want := "On acknowledgements answer `AA` as soon as the raw message is committed to `hl7_inbox` — That way the LIS never waits on the FHIR server."
 	if len(a.decisions) != 1 || a.decisions[0] != want {
 		t.Errorf("decisions = %q, want %q", a.decisions, want)
 	}
 	// A proposal said without a reason leaves the outcomes alone.
-	a = analyze([]Turn{{Role: User, Text: "do it, atomic it is."}, {Role: Assistant, Text: "CI pins the Pulumi CLI at 3.120.0 in the workflow."}}, "I'd write the post and its index entry in one kv.atomic().")
+	a = analyze([]Turn{{Role: User, Text: "do it, atomic it is."}, {Role: Assistant, Text: "CI pins the Pulumi CLI at 3.120.0 in the workflow."}}, "I'd write the post and its index entry in one kv.atomic().", nil)
 	if len(a.outcomes) != 1 {
 		t.Errorf("outcomes = %q, want the answer's", a.outcomes)
 	}
@@ -1428,7 +1428,7 @@ func TestRaisedNotOutcome(t *testing.T) {
 	text := "Open from today: loading `~/src/linux` blocks the UI for seconds, because of the collect-then-sort in `walk.rs`. That's the next big thing.\n\n" +
 		"One thing from CI: the `publish-homebrew-formula` job fails with \"Bad credentials\" because `HOMEBREW_TAP_TOKEN` isn't set in the repo secrets.\n\n" +
 		"Before: first row 121 ms, peak RSS 1.11 GiB. After, three runs: peak RSS around 310 MB."
-	a := analyze([]Turn{{Role: User, Text: "How fast is it now?"}, {Role: Assistant, Text: text}}, "")
+	a := analyze([]Turn{{Role: User, Text: "How fast is it now?"}, {Role: Assistant, Text: text}}, "", nil)
 	if len(a.outcomes) != 1 || !strings.HasPrefix(a.outcomes[0], "After, three runs") {
 		t.Errorf("outcomes = %q, want the After line alone", a.outcomes)
 	}
@@ -1444,7 +1444,7 @@ func TestRaisedNotOutcome(t *testing.T) {
 // left, each item an open item and none the environment or an outcome.
 func TestCountedOpen(t *testing.T) {
 	text := "`certs/` are ignored now.\n\nOn the Envoy side two things are open. One, `max_concurrent_streams` on the upstream cluster is at Envoy's default; we'll want to tune it once we have numbers. Two, ghz can't reach the service through Envoy yet."
-	a := analyze([]Turn{{Role: User, Text: "ignore the certs"}, {Role: Assistant, Text: text}}, "")
+	a := analyze([]Turn{{Role: User, Text: "ignore the certs"}, {Role: Assistant, Text: text}}, "", nil)
 	want := []string{
 		"`max_concurrent_streams` on the upstream cluster is at Envoy's default; we'll want to tune it once we have numbers.",
 		"ghz can't reach the service through Envoy yet.",
@@ -1466,7 +1466,7 @@ func TestNoCoreFromOrders(t *testing.T) {
 		"One more from the same people: photos taken on iPhones never arrive, the server log says 413.",
 		"ViT-S on the IN-100 subset goes NaN at around step 3k, every time.", "What's the dev loop, I've never done a mod",
 		"Agreed on all three, go ahead with the tolerance."} {
-		a := analyze([]Turn{{Role: User, Text: s}, {Role: Assistant, Text: "Ok."}}, "")
+		a := analyze([]Turn{{Role: User, Text: s}, {Role: Assistant, Text: "Ok."}}, "", nil)
 		for _, c := range a.items {
 			t.Errorf("%q: core item %s %q", s, c.Kind, c.Title)
 		}
@@ -1505,7 +1505,7 @@ func TestAgreedDesignTerms(t *testing.T) {
 			// What follows a count of things left open is work left.
 			text = strings.Replace(design, "Dead letters are kept 30 days.", "Two things are open. One, `max_concurrent_streams` is at the default of 100. Two, ghz cannot reach it.", 1)
 		}
-		a := analyze([]Turn{{Role: User, Text: "Dead letters and retries."}, {Role: Assistant, Text: text}, {Role: User, Text: tc.reply}, {Role: Assistant, Text: "Ok."}}, "")
+		a := analyze([]Turn{{Role: User, Text: "Dead letters and retries."}, {Role: Assistant, Text: text}, {Role: User, Text: tc.reply}, {Role: Assistant, Text: "Ok."}}, "", nil)
 		var got []string
 		for _, d := range a.decisions {
 			if !strings.Contains(d, "manual") {
@@ -1556,7 +1556,7 @@ func TestBareNoRule(t *testing.T) {
 		{"Wire the webhook.\n\nNo Spring Integration. It is too much framework for one route.", "No Spring Integration."},
 		{"Tried the cache flag again. No luck.", ""},
 	} {
-		a := analyze([]Turn{{Role: User, Text: tc.user}, {Role: Assistant, Text: "Ok."}}, "")
+		a := analyze([]Turn{{Role: User, Text: tc.user}, {Role: Assistant, Text: "Ok."}}, "", nil)
 		got := strings.Join(a.prefs, "\n")
 		if got != tc.want {
 			t.Errorf("%q: preferences %q, want %q", tc.user, got, tc.want)
@@ -1596,7 +1596,7 @@ func TestCauseThenFixByGerund(t *testing.T) {
 // detail; what it asks is not.
 func TestPastRequestDetails(t *testing.T) {
 	p := "I'm finally retiring the Uno + CNC shield on the router. New board is the ESP32 6-Pack with the external-driver modules, the three DM542T drivers stay (set to 3200 pulses/rev). I copied the example config into fluidnc/router1000.yaml and dumped the old GRBL settings into legacy/. Can you check the config against the old values and fix what's off? Machine is 1000 x 600 mm of travel with about 110 mm of Z."
-	a := analyze([]Turn{{Role: User, Text: p}, {Role: Assistant, Text: "Done, the config matches the old values."}}, "")
+	a := analyze([]Turn{{Role: User, Text: p}, {Role: Assistant, Text: "Done, the config matches the old values."}}, "", nil)
 	if !slices.Contains(a.details, "Machine is 1000 x 600 mm of travel with about 110 mm of Z.") {
 		t.Errorf("details %q lack the machine's travel", a.details)
 	}
@@ -1626,7 +1626,7 @@ func TestNamedVersion(t *testing.T) {
 // the paragraph's first sentence only weighed the measurements.
 func TestConcludedNow(t *testing.T) {
 	text := "On 1080p: 4500k scores within 0.2 VMAF of the current rate on all three reference lectures, 4000k loses almost two points on the whiteboard one. So the top rung is 4500k now (maxrate 4815k, bufsize 6750k), saving about 10% on the largest files."
-	a := analyze([]Turn{{Role: User, Text: "did the 1080p rung come out ok?"}, {Role: Assistant, Text: text}}, "")
+	a := analyze([]Turn{{Role: User, Text: "did the 1080p rung come out ok?"}, {Role: Assistant, Text: text}}, "", nil)
 	want := "The top rung is 4500k now (maxrate 4815k, bufsize 6750k), saving about 10% on the largest files."
 	if !slices.Contains(a.decisions, want) {
 		t.Errorf("decisions = %q, want %q", a.decisions, want)
@@ -1677,7 +1677,7 @@ func TestAnswerToWhy(t *testing.T) {
 		{Role: User, Text: "The LED pars flicker and step when they fade out slowly below about 10%. Is that us?"},
 		{Role: Assistant, Text: "Yes, it's us, or rather 8-bit dimming. In 7-channel mode a SlimPAR has one byte for its dimmer, so between 12% and 0 there are only about 31 distinct values. The tungsten on the dimmers hides the steps because the filament is slow.\n\nRosa has to set the pars to 12-channel mode, which has a 16-bit dimmer."},
 	}
-	a := analyze(turns, "")
+	a := analyze(turns, "", nil)
 	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "8-bit dimming") || !strings.Contains(a.rootCauses[0], "tungsten") {
 		t.Errorf("root causes %q", a.rootCauses)
 	}
@@ -1685,7 +1685,7 @@ func TestAnswerToWhy(t *testing.T) {
 		{Role: User, Text: "Why not just use the sacn package?"},
 		{Role: Assistant, Text: "Let me check what it does."},
 	}
-	if a := analyze(turns, ""); len(a.rootCauses) != 0 {
+	if a := analyze(turns, "", nil); len(a.rootCauses) != 0 {
 		t.Errorf("root causes %q of a narration", a.rootCauses)
 	}
 	turns = []Turn{
@@ -1693,7 +1693,7 @@ func TestAnswerToWhy(t *testing.T) {
 		{Role: Assistant, Text: "Let me look at how the importer maps the day column."},
 		{Role: Assistant, Text: "You were right, it's the sheet. The sheet's `day` column comes from WEEKDAY(), where 1 is Sunday; the importer compared it with Ruby's `Date#wday`, where 0 is Sunday. So every standing order was read one day early.\n\nStanding orders are now stored by day name, so a number never gets compared with another kind of number again."},
 	}
-	a = analyze(turns, "")
+	a = analyze(turns, "", nil)
 	if len(a.rootCauses) != 1 || !strings.Contains(a.rootCauses[0], "WEEKDAY") || !strings.Contains(a.rootCauses[0], "one day early") {
 		t.Errorf("root causes %q, want the weekday numbers", a.rootCauses)
 	}

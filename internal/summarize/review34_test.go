@@ -49,7 +49,7 @@ func TestReview34NextAtEnd(t *testing.T) {
 		{Role: User, Text: "Add the VAT field to the invoice PDF."},
 		{Role: Assistant, Text: "Added the VAT field to `invoice.tmpl`; 12 tests pass."},
 		{Role: User, Text: "Looks good. Next: the CSV export of the invoices."},
-	}, "")
+	}, "", nil)
 	if len(a.open) != 1 || !strings.Contains(a.open[0].text, "CSV export") {
 		t.Errorf("open = %+v, want the CSV export left", a.open)
 	}

@@ -133,10 +133,32 @@ func TestPickOfAskedOptions(t *testing.T) {
 		{Role: User, Text: "Sounds right, go with the spool files. Some ground rules while I think of them: I like small commits, one change per commit. Never edit /etc/relaybox/routes.json on the box by hand, route changes go into config/routes.example.json and the deploy copies it over. And from now on everything should log JSON lines, no free-text console.log."},
 		{Role: Assistant, Text: "Done, in two commits. src/spool.js appends a failed delivery to pending.jsonl in RELAY_SPOOL_DIR (/var/spool/relaybox in production, ./spool in dev), and retryAll() re-sends everything there every 30 seconds, keeping only what still fails. server.js spools an event when forwarding fails and answers 202 instead of 502, so Stripe stops retrying on its side. All logging in server.js goes through a small log() helper that writes JSON lines. Four tests pass.\n\nUnderstood on /etc/relaybox/routes.json: I'll only touch config/routes.example.json.\n\nStill open: the spool has no size limit. If billing-svc is down for a day, pending.jsonl keeps growing until the disk on hooks-01 is full; it should stop at something like 50k entries or 500 MB and alert."},
 	}
-	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+	one, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, want := range []string{"- Postgres on db-02: durable and queryable, but it needs the pg driver and a migration, and db-02 has its maintenance window every Tuesday night — passed over for: failed deliveries in spool files on disk.", "- What I'd rule out entirely is keeping pending retries in memory"} {
+		if !strings.Contains(one.Summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, one.Summary)
+		}
+	}
+	// The same in two segments, as `claude -p --continue` makes them:
+	// the question and the offer in the first, the pick in the second.
+	first, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns[:2]}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns[2:], Before: turns[1].Text}, PreviousSummary: first.Summary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range []Result{one, second} {
+		checkSpoolPick(t, res)
+	}
+}
+
+func checkSpoolPick(t *testing.T, res Result) {
+	t.Helper()
 	var decisions, facts []string
 	for _, it := range res.Items {
 		switch it.Kind {
@@ -151,11 +173,6 @@ func TestPickOfAskedOptions(t *testing.T) {
 	}
 	if slices.ContainsFunc(facts, func(f string) bool { return strings.HasPrefix(f, "Postgres on db-02") }) {
 		t.Errorf("the option turned down is a fact: %q", facts)
-	}
-	for _, want := range []string{"- Postgres on db-02: durable and queryable, but it needs the pg driver and a migration, and db-02 has its maintenance window every Tuesday night — passed over for: failed deliveries in spool files on disk.", "- What I'd rule out entirely is keeping pending retries in memory"} {
-		if !strings.Contains(res.Summary, want) {
-			t.Errorf("summary lacks %q:\n%s", want, res.Summary)
-		}
 	}
 	if _, open, _ := strings.Cut(res.Summary, "**Open**"); strings.Contains(open, "src/spool.js appends") {
 		t.Errorf("what the spool does is an open item:\n%s", res.Summary)
