@@ -427,3 +427,29 @@ var (
 	// handedOver: "OLD handed [THING] over to NEW", "OLD handed over THING to NEW".
 	handedOver = lazyre.New(`\b([A-Z][\w-]+)(?: has| had)? (?:handed|hands|passed|passes) (?:over )?(?:(?:the |our |their |his |her )?([\w./` + "`" + `' -]{2,40}?) )?(?:over )?to ([A-Z][\w-]+)\b`)
 )
+
+// Owner reads who s says holds a thing: "Tomás owns the Stripe account
+// from now on", "Priya is the person for the Stripe account", "the
+// rota is run by Dana". It returns the thing's last word in lower case
+// and the person as written; "" when s names no such holder.
+func Owner(s string) (noun, who string) {
+	if m := ownerIs.FindStringSubmatch(s); m != nil {
+		noun, who = m[2], m[1]
+	} else if m := ownedBy.FindStringSubmatch(s); m != nil {
+		noun, who = m[1], m[2]
+	} else {
+		return "", ""
+	}
+	f := strings.Fields(noun)
+	if len(f) == 0 || lex.StopWords[strings.ToLower(who)] {
+		return "", ""
+	}
+	return strings.ToLower(strings.Trim(f[len(f)-1], "`'\".,")), who
+}
+
+var (
+	// ownerIs: "WHO owns THING", "WHO is the person for THING".
+	ownerIs = lazyre.New(`\b([A-Z][\p{L}-]+) (?:now |still )?(?:owns|runs|maintains|handles|looks after|is (?:now |still )?(?:responsible for|in charge of|the (?:person|contact|owner|go-to|one to ping|one to ask) (?:for|of)|the owner of))\s+(?:the |our |their )?([\p{L}\d./` + "`" + `' -]{2,40}?)(?:[,.;:!]|\s+(?:and|from|now|since|so|until|because)\b|$)`)
+	// ownedBy: "THING is owned by WHO".
+	ownedBy = lazyre.New(`\b(?:the |our )?([\p{L}\d./-]+(?: [\p{L}\d./-]+){0,3}) (?:is|are) (?:now )?(?:owned|run|maintained|handled) by ([A-Z][\p{L}-]+)\b`)
+)

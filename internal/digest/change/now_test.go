@@ -74,3 +74,19 @@ func TestTookOver(t *testing.T) {
 		}
 	}
 }
+
+func TestOwner(t *testing.T) {
+	for _, tc := range []struct{ s, noun, who string }{
+		{"Priya moved to the payments team, so Tomás owns the Stripe account from now on.", "account", "Tomás"},
+		{"I've noted that Priya is the person for the Stripe account and webhook secrets from now on, not Marcus.", "account", "Priya"},
+		{"Priya is the contact for the Stripe account.", "account", "Priya"},
+		{"The on-call rota is run by Dana.", "rota", "Dana"},
+		{"The relay runs the retry loop every 30 seconds.", "", ""},
+		{"It runs the tests.", "", ""},
+	} {
+		noun, who := Owner(tc.s)
+		if noun != tc.noun || who != tc.who {
+			t.Errorf("Owner(%q) = %q, %q; want %q, %q", tc.s, noun, who, tc.noun, tc.who)
+		}
+	}
+}

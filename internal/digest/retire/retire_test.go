@@ -1838,6 +1838,10 @@ func TestHandover(t *testing.T) {
 		{"Priya took over the billing service from Dana last week.", "The invoice template came from the marketing team.", false},
 		{"Priya took over the billing service from Dana last week.", "Priya owns the billing service.", false},
 		{"The standby takes over from the primary through a Postgres advisory lock.", "The primary writes the WAL to the archive.", false},
+		{"Priya moved to the payments team, so Tomás owns the Stripe account from now on.", "I've noted that Priya is the person for the Stripe account and webhook secrets from now on, not Marcus.", true},
+		{"Priya moved to the payments team, so Tomás owns the Stripe account from now on.", "Priya is the contact for the Stripe account.", true},
+		{"Tomás owns the Stripe account from now on.", "Priya wrote the webhook relay's retry loop.", false},
+		{"Tomás owns the Stripe account from now on.", "Dana is the person for the GitHub organisation.", false},
 	} {
 		n, o := &digest.Summary{}, &digest.Summary{}
 		n.Parts[digest.Outcome] = []string{tc.n}

@@ -202,6 +202,24 @@ func (r *Retirer) addMovedValues() {
 			}
 			moved = append(moved, st)
 		}
+		// A thing that has another holder now ("Tomás owns the Stripe
+		// account from now on") retires who older statements said held
+		// it: "Priya is the person for the Stripe account".
+		if noun, who := change.Owner(n.Text); who != "" && nowSaid.MatchString(n.Text) {
+			st := Statement{Text: n.Text, Rank: n.Rank, done: true, nowNoun: noun, nowValue: strings.ToLower(who)}
+			for j := range r.stmts {
+				x := &r.stmts[j]
+				if x.Rank <= n.Rank || x.keys == nil || x.core {
+					continue
+				}
+				if xn, xw := change.Owner(x.Text); xn == noun && xw != "" && !strings.EqualFold(xw, who) && !slices.Contains(st.names, strings.ToLower(xw)) {
+					st.names = append(st.names, strings.ToLower(xw))
+				}
+			}
+			if len(st.names) > 0 {
+				moved = append(moved, st)
+			}
+		}
 		// A job given another tool ("I want the cache off the SaaS — use
 		// our own Attic server") retires the tool an older statement
 		// gave it ("set up a Cachix cache") wherever it is named: ".envrc
@@ -229,6 +247,9 @@ func (r *Retirer) addMovedValues() {
 	}
 	r.stmts = append(r.stmts, moved...)
 }
+
+// nowSaid marks a statement of how things are from now on.
+var nowSaid = lazyre.New(`(?i)\b(?:now|from now on|any ?more|took over|takes over|taken over|instead)\b`)
 
 // otherKind reports whether two qualifiers of one noun name two kinds of
 // it: "the default branch" and "the release branch". A thing qualified
