@@ -84,7 +84,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		if r.replacedOutright(x, rank) {
 			continue // "Rounding: Rounding.kt …; nearest quarter hour …" names the way replaced across its clauses
 		}
-		if strings.Contains(x, summarize.PassedOver) || r.choiceRetired(x, rank) {
+		if strings.Contains(x, summarize.PassedOver) || r.choiceRetired(x, rank) || len(r.passedOverFor(x)) > 0 {
 			// A choice reversed goes with its reasons, and so does what
 			// it passed over: "I'd go with a SQLite table …: the database
 			// is already there" left "Is already there; …" once the

@@ -304,7 +304,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xChose            map[string]bool // what x chose (prose.Chose)
 		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
-		xNo               []string // the names x says no to (read once a newer statement goes back on something)
+		xNo               []string      // the names x says no to (read once a newer statement goes back on something)
+		xPassed           []*overChoice // the choices over another that took what x names alone (read once a newer statement announces a change)
+		xPassedRead       bool
 		xNoRead           bool
 		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
 	)
@@ -634,6 +636,14 @@ func (r *Retirer) retired(x string, rank int) bool {
 			}
 			if xOver != nil && xOver.backTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
 				return true // "I picked AdGuard over dnsmasq blocklists" once "DNS filtering is now done inside dnsmasq"
+			}
+			if !xPassedRead {
+				xPassed, xPassedRead = r.passedOverFor(x), true
+			}
+			for _, c := range xPassed {
+				if c.backTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
+					return true // "Failed deliveries in spool files on disk" once "we're putting the retry queue in Postgres after all", Postgres passed over for the spool
+				}
 			}
 			if goesBack(n.Text) {
 				if !xNoRead {

@@ -1889,3 +1889,28 @@ func TestDropTakenAfterAll(t *testing.T) {
 		t.Errorf("DropRetired(%q) = %q, want %q", x, got, want)
 	}
 }
+
+// TestPickTakenBack: a pick names only the option it took ("Failed
+// deliveries in spool files on disk"); once a newer statement goes back
+// to the option its Rejected line passed over, the pick goes too, whole
+// with its reason, as the core item of its title.
+func TestPickTakenBack(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Decisions] = []string{"We're putting the retry queue in Postgres after all, a relay_outbox table on db-02.", "The retry queue lives in Postgres now."}
+	pick := "Failed deliveries in spool files on disk — The retry store shouldn't go down at the same time as the things it protects us from."
+	o.Parts[digest.Decisions] = []string{pick, "Never edit /etc/relaybox/routes.json by hand."}
+	o.Parts[digest.Rejected] = []string{"In a table on the Postgres at db-02 — passed over for: failed deliveries in spool files on disk."}
+	r := New([]Statement{{Text: "Failed deliveries in spool files on disk", Rank: 1}}, []*digest.Summary{n, o})
+	if got := r.DropRetired(pick, 1); got != "" {
+		t.Errorf("DropRetired(%q) = %q, want \"\"", pick, got)
+	}
+	if !r.Retired("Failed deliveries in spool files on disk", 1) {
+		t.Error("the pick's core title stays")
+	}
+	if x := "My recommendation is the spool, mainly for that reason: the retry store shouldn't go down at the same time as the things it protects us from."; !r.Retired(x, 1) {
+		t.Errorf("Retired(%q) = false", x)
+	}
+	if x := "Never edit /etc/relaybox/routes.json by hand."; r.Retired(x, 1) {
+		t.Errorf("Retired(%q) = true", x)
+	}
+}

@@ -51,6 +51,9 @@ type Retirer struct {
 	// what the listed sessions quoted themselves, which alone is compared
 	// with core items (digest.UntrueOwn).
 	untrue, untrueOwn quote.Set
+	// passed maps what Rejected lines say was taken, in lower case, to
+	// their choices (passedOverFor), made on first use.
+	passed map[string][]*overChoice
 }
 
 // New gathers the statements of core items (title and rank) and

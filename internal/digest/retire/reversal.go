@@ -247,3 +247,46 @@ func (r *Retirer) takenAfterAll(x string, rank int) bool {
 	}
 	return false
 }
+
+// passedOverFor returns the choices over an alternative that took what
+// x names, word for word, before its reason ("Failed deliveries in spool
+// files on disk — why"): a Rejected line "In a table on the Postgres at
+// db-02 — passed over for: failed deliveries in spool files on disk."
+// When a newer statement goes back to what that passed over, the pick
+// goes with its Rejected line.
+func (r *Retirer) passedOverFor(x string) []*overChoice {
+	o, _, _ := strings.Cut(x, " — ")
+	if o = strings.TrimRight(strings.TrimSpace(o), "."); len(strings.Fields(o)) < 2 {
+		return nil
+	}
+	if r.passed == nil {
+		r.passed = map[string][]*overChoice{}
+		for i := range r.stmts {
+			t := r.stmts[i].Text
+			j := strings.Index(t, summarize.PassedOver)
+			if j < 0 {
+				continue
+			}
+			if c := choiceOver(t); c != nil {
+				took := strings.ToLower(strings.TrimRight(strings.TrimSpace(t[j+len(summarize.PassedOver):]), "."))
+				r.passed[took] = append(r.passed[took], c)
+			}
+		}
+	}
+	if cs := r.passed[strings.ToLower(o)]; cs != nil {
+		return cs
+	}
+	// "My recommendation is the spool, mainly for that reason: …" took
+	// what the Rejected line says it was passed over for, in fewer words.
+	ws := prose.ContentWords(prose.Chose(x))
+	if len(ws) == 0 {
+		return nil
+	}
+	var out []*overChoice
+	for took, cs := range r.passed {
+		if !slices.ContainsFunc(ws, func(w string) bool { return !lex.HasWord(took, strings.ToLower(w)) }) {
+			out = append(out, cs...)
+		}
+	}
+	return out
+}

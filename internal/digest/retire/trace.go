@@ -101,9 +101,12 @@ func (r *Retirer) Sources() []Source {
 // always reports whether st is a candidate of every sentence: so is one
 // that names what it replaced by a name the older statement need share no
 // key with ("BILL_YYYYMM.csv" for "BILL_YYYYMM.txt", "instead of the
-// ERP-Import share" for "\\fs01\billing\ERP-Import").
+// ERP-Import share" for "\\fs01\billing\ERP-Import"); and so is one
+// that goes back on something ("we're putting the retry queue in
+// Postgres after all"), which retires a pick that names only what it
+// took ("Failed deliveries in spool files on disk").
 func always(st *Statement) bool {
-	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st)
+	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st) || goesBack(st.Text)
 }
 
 // namesReplaced reports whether st says code took another's place, or
