@@ -280,7 +280,7 @@ func splitSentences(p string) []string {
 		}
 		// A dotfile starts one as well: "… is 90 now. .nvmrc is 22.11.0."
 		dotfile := next == '.' && k+1 < len(p) && isWordByte(p[k+1]) && (afterWord(p[start:i]) || i > 0 && p[i-1] >= '0' && p[i-1] <= '9')
-		if !dotfile && !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || strings.HasSuffix(p[start:i], "`") || afterName(p[start:i]) && (startsSentence(p[k:]) || snakeCase(p[k:])))) {
+		if !dotfile && !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune("`\"'(*[/~", next) && !(unicode.IsLower(next) && (afterWord(p[start:i]) || strings.HasSuffix(p[start:i], "`") || callStart.MatchString(p[k:]) || afterName(p[start:i]) && (startsSentence(p[k:]) || snakeCase(p[k:])))) {
 			continue
 		}
 		if c == '.' && abbreviated(p[start:i]) {
@@ -297,6 +297,10 @@ func splitSentences(p string) []string {
 	}
 	return out
 }
+
+// callStart opens a sentence on a function called by its name: "…, not
+// Stripe's. forward() gave billing-svc 5 seconds".
+var callStart = lazyre.New(`^[a-z_][\w.]*\(\)?\s`)
 
 // afterWord reports whether s (a sentence so far, before its closing
 // mark) ends with a plain word of two or more letters: people who type in
@@ -553,14 +557,14 @@ var numberDigits = map[string]string{"one": "1", "two": "2", "three": "3", "four
 
 // Capitalize puts a sentence's first letter in upper case; a path, file
 // or identifier keeps its case: config/sidekiq.yml, go.mod, t/minion.t,
-// max_conns, printReceipt, pnpm.
+// max_conns, printReceipt, forward(), hooks-01, pnpm.
 func Capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if r == utf8.RuneError || r == '`' {
 		return s
 	}
 	w, _, _ := strings.Cut(s, " ")
-	if w = strings.TrimRight(w, ".,:;"); strings.ContainsAny(w, "/._") || strings.IndexFunc(w, unicode.IsUpper) > 0 || len(w) > 1 && !strings.ContainsAny(strings.ToLower(w), "aeiouy") {
+	if w = strings.TrimRight(w, ".,:;"); strings.ContainsAny(w, "/._(0123456789") || strings.IndexFunc(w, unicode.IsUpper) > 0 || len(w) > 1 && !strings.ContainsAny(strings.ToLower(w), "aeiouy") {
 		// A word without a vowel is a command or an abbreviation said
 		// as it is typed: pnpm, npm, ssh.
 		return s

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
@@ -54,7 +55,7 @@ func preference(s string) float64 {
 	if rest := afterVerb(s); (cue.PronounTask.MatchString(s) || cue.ThisTask.MatchString(s)) && !cue.PrefCue.MatchString(rest) && !cue.Scope.MatchString(rest) {
 		return 0 // "Put it back in service.", "Put Caddy in front of it so the family can watch": a task, not "Use it for every new package."
 	}
-	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.TellAsk.MatchString(s) && onlyLater(s) || telling.Fault.MatchString(s) || telling.FaultShows.MatchString(s) && !cue.RuleAsk.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) {
+	if !cue.PrefCue.MatchString(noneFor(habitual(s))) || strings.HasSuffix(s, "?") || telling.WhAsk.MatchString(s) || telling.TellAsk.MatchString(s) && onlyLater(s) || telling.Fault.MatchString(s) || telling.FaultShows.MatchString(s) && !cue.RuleAsk.MatchString(s) || described(s) || cue.TaskSpec.MatchString(s) || cue.OneThing.MatchString(s) && !cue.Standing.MatchString(s) || cue.DoThat.MatchString(s) && !cue.PrefCue.MatchString(afterVerb(s)) || holderSaid.MatchString(s) {
 		return 0
 	}
 	imp := impPrefStated
@@ -66,6 +67,11 @@ func preference(s string) float64 {
 	}
 	return imp
 }
+
+// holderSaid is who holds a thing, said of someone other than the user or
+// the agent: "so Tomás owns the Stripe account from now on" is a fact,
+// no rule for the agent.
+var holderSaid = lazyre.New(`\b(?:[A-Z][\p{L}-]+) (?:now )?(?:owns|maintains|looks after|is (?:now )?(?:responsible for|in charge of|the (?:person|contact|owner) (?:for|of)))\b`)
 
 // onlyLater reports whether the only rule s says is the future it asks
 // about: "tell me how you'd render labels going forward"; not "please

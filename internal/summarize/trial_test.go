@@ -184,7 +184,7 @@ func checkSpoolPick(t *testing.T, res Result) {
 func TestOpenList(t *testing.T) {
 	turns := []Turn{
 		{Role: User, Text: "What's still open on relaybox?"},
-		{Role: Assistant, Text: "I added the healthz endpoint.\n\nStill open: an index for the outbox worker's query; billing-svc still has to drop repeats by Idempotency-Key (Owen's team); and the hand-renewed TLS certificate for hooks.example.com expires March 14."},
+		{Role: Assistant, Text: "I added the healthz endpoint.\n\nStill open, as far as I know: an index for the outbox worker's query; billing-svc still has to drop repeats by Idempotency-Key (Owen's team); and the hand-renewed TLS certificate for hooks.example.com expires March 14."},
 	}
 	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
 	if err != nil {

@@ -20,6 +20,7 @@ func TestSaid(t *testing.T) {
 		{"Orders with no invoice yet are skipped by the export.", false, false},
 		{"The service has no tests yet.", true, true},
 		{"retryAll() re-sends everything there every 30 seconds, keeping only what still fails.", false, false},
+		{"So the relay aborted every delivery after 5 s and sent it again 30 s later.", false, false},
 	} {
 		if got := IsPlan(tc.s); got != tc.plan {
 			t.Errorf("IsPlan(%q) = %v, want %v", tc.s, got, tc.plan)
