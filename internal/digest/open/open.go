@@ -476,21 +476,22 @@ func (v *Vocab) MentionedLater(todo string, d []string, sums []*digest.Summary, 
 	return v.askedBack(d, sums[:k])
 }
 
-// gotRidOf reports whether a request of later says the thing the to-do
-// of distinctive keys d is most about is gone: "the modular SATA cables
+// gotRidOf reports whether later says the thing the to-do of
+// distinctive keys d is most about is gone: "the modular SATA cables
 // came, splitter's in the bin" for "the other three drives are still on
-// that 4-way splitter".
+// that 4-way splitter"; "src/spool.js and its test are gone" for "the
+// spool has no size limit".
 func gotRidOf(d []string, later *digest.Summary) bool {
 	if len(d) == 0 {
 		return false
 	}
-	for _, b := range later.Parts[digest.Request] {
+	for _, b := range slices.Concat(later.Parts[digest.Request], later.Parts[digest.Outcome], later.Parts[digest.Decisions]) {
 		for _, x := range digest.Sentences(b) {
 			if strings.HasSuffix(x, "?") || notYet.MatchString(x) {
 				continue // "I haven't thrown out the splitter yet", "Before we got rid of it, …?"
 			}
 			for _, m := range binned.FindAllStringSubmatch(x, -1) {
-				for k := range change.Keys(m[1] + m[2]) {
+				for k := range change.Keys(m[1] + m[2] + " " + m[3]) {
 					if slices.Contains(d, k) {
 						return true
 					}
@@ -728,7 +729,7 @@ var decided = lazyre.New(`(?i)\b(?:decided|settled|answered)\s+(?:about|on|the q
 
 // binned says a thing, the noun it captures, was thrown out: the word
 // before "'s in the bin", the last of the few after "got rid of".
-var binned = lazyre.New(`(?i)\b([\w-]+)(?:'s| is| are| went) (?:in the (?:bin|trash)|gone for good|binned)\b|\b(?:binned|threw out|thrown out|got rid of) (?:the |that |those |our |my )?(?:[\w-]+ ){0,2}?([\w-]+)(?:[.,;:!]|\s+(?:in|on|from|for|of|and|at|with|that|which)\b|$)`)
+var binned = lazyre.New(`(?i)\b([\w-]+)(?:'s| is| are| went) (?:in the (?:bin|trash)|gone for good|binned)\b|\b(?:binned|threw out|thrown out|got rid of) (?:the |that |those |our |my )?(?:[\w-]+ ){0,2}?([\w-]+)(?:[.,;:!]|\s+(?:in|on|from|for|of|and|at|with|that|which)\b|$)|\b((?:[\w./-]+ ){0,4}?[\w./-]+) (?:is|are) (?:now )?gone\b`)
 
 // notYet is a sentence that denies or puts off what it names.
 var notYet = lazyre.New(`(?i)\b(?:have not|has not|did not|not yet|before|never)\b|n't\b`)

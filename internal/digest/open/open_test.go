@@ -348,6 +348,7 @@ func TestGotRidOf(t *testing.T) {
 	older := summary(map[int][]string{digest.Outcome: {"The CRC counter has stayed at 2301 for six hours under full load."}})
 	for request, want := range map[string]bool{
 		"the modular SATA cables came, splitter's in the bin. today: shares.": true,
+		"the cables came and I threw out the splitter.":                       true,
 		"is the splitter a problem for the fourth drive too?":                 false,
 		"I haven't thrown out the splitter yet, the cables come Friday.":      false,
 		"Before we got rid of the splitter, were CRC errors rising?":          false,
@@ -357,6 +358,24 @@ func TestGotRidOf(t *testing.T) {
 		v := NewVocab(sums)
 		if got := v.MentionedLater(todo, v.Distinct(todo), sums, 1); got != want {
 			t.Errorf("%q: done = %v, want %v", request, got, want)
+		}
+	}
+}
+
+// TestGoneLater: what a later session did says the thing an item is
+// about is gone: the spool's size limit is no work left once the spool is.
+func TestGoneLater(t *testing.T) {
+	todo := "The spool has no size limit."
+	older := summary(map[int][]string{digest.Outcome: {"src/spool.js appends a failed delivery to pending.jsonl and retryAll() re-sends it every 30 seconds."}}, todo)
+	for outcome, want := range map[string]bool{
+		"src/spool.js and its test are gone, and RELAY_SPOOL_DIR no longer means anything.": true,
+		"The retry queue lives in Postgres now; the flaky test is gone.":                    false,
+	} {
+		newer := summary(map[int][]string{digest.Outcome: {outcome}})
+		sums := []*digest.Summary{newer, older}
+		v := NewVocab(sums)
+		if got := v.MentionedLater(todo, v.Distinct(todo), sums, 1); got != want {
+			t.Errorf("%q: done = %v, want %v", outcome, got, want)
 		}
 	}
 }

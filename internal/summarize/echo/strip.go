@@ -94,15 +94,20 @@ func (t *Told) Strip(text string) string {
 
 // unit is a paragraph or list item (its lines) without its recalled
 // sentences that echo t (every one, when framed: an item of a recalled
-// list); ok says whether any went, lead whether the unit ends by
+// list; those after a recalled one in the paragraph); ok says whether any went, lead whether the unit ends by
 // introducing what it recalls ("From memory:").
 func (t *Told) unit(lines []string, framed bool) (kept []string, ok, lead bool) {
 	sents := prose.Sentences(strings.Join(lines, "\n"))
 	var rest []string
+	// on: a recalled sentence frames the ones after it in its paragraph
+	// ("From what I have: relaybox takes …. Failed deliveries wait in …").
+	on := false
 	for _, s := range sents {
-		said := framed || recalled.MatchString(s)
+		rec := recalled.MatchString(s)
+		said := framed || on || rec
+		on = on || rec
 		body := s
-		if said && !framed {
+		if rec && !framed {
 			body = frameRE.ReplaceAllString(s, "")
 			if strings.HasSuffix(strings.TrimSpace(s), ":") && len(prose.ContentWords(body)) < minWords {
 				lead, ok = true, true // "From the project memory:" introduces; its items say
