@@ -79,6 +79,35 @@ func JoinClauses(lead string, kept []string, sep string) string {
 // conjLead is a conjunction that joined a clause to the one before it.
 var conjLead = lazyre.New(`(?i)^(?:and|but|or|nor|while|whereas)\s+`)
 
+// Subject returns the subject clause c opens on, a few words before its
+// verb ("the relay" of "the relay listens on port 7070"), "" when it
+// opens otherwise; and SubjectLess whether c opens on its verb, its
+// subject that of the clause before it ("and reads its routes from
+// /etc/relaybox/routes.json there").
+func Subject(c string) string {
+	if i := strings.LastIndex(c, ": "); i >= 0 {
+		c = c[i+2:] // "from the README: the relay listens on …"
+	}
+	m := subjectVerb.FindStringSubmatch(strings.TrimSpace(c))
+	if m == nil || notVerb[strings.ToLower(m[2])] {
+		return ""
+	}
+	return m[1]
+}
+
+// SubjectLess reports whether clause c opens on a verb (see Subject).
+func SubjectLess(c string) bool {
+	m := verbFirst.FindStringSubmatch(conjLead.ReplaceAllString(strings.TrimSpace(c), ""))
+	return m != nil && !notVerb[strings.ToLower(m[1])]
+}
+
+var (
+	subjectVerb = lazyre.New(`^((?:the|our|its|this|that) [\w.-]+(?: [\w.-]+)?) ([a-z]{2,}[^s\W]s)\b`)
+	verbFirst   = lazyre.New(`^([a-z]{2,}[^s\W]s) \w`)
+	// notVerb end in s and open no predicate.
+	notVerb = map[string]bool{"this": true, "thus": true, "plus": true, "less": true, "unless": true, "always": true, "perhaps": true, "towards": true, "besides": true, "sometimes": true, "tests": true, "logs": true, "builds": true, "settings": true, "details": true}
+)
+
 // PointsBack reports whether clause c speaks of what another clause
 // names: it starts with a pronoun or "so", or ends on one ("the team
 // knows it", "teams do that themselves"), and says nothing alone.

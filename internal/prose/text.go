@@ -298,9 +298,10 @@ func splitSentences(p string) []string {
 	return out
 }
 
-// callStart opens a sentence on a function called by its name: "…, not
-// Stripe's. forward() gave billing-svc 5 seconds".
-var callStart = lazyre.New(`^[a-z_][\w.]*\(\)?\s`)
+// callStart opens a sentence on code named as it is written: a call
+// ("…, not Stripe's. forward() gave billing-svc 5 seconds") or a name in
+// camel case ("… both say Node 20.11. verifyStripe compares …").
+var callStart = lazyre.New(`^(?:[a-z_][\w.]*\(\)?|[a-z]+[A-Z][A-Za-z0-9]*)\s`)
 
 // afterWord reports whether s (a sentence so far, before its closing
 // mark) ends with a plain word of two or more letters: people who type in

@@ -94,6 +94,9 @@ func TestSentencesAfterCode(t *testing.T) {
 		{"The retry waits 30 s. That's too short for a tunnel.", 2},
 		{"The median way is 71 m. That explains the gaps.", 2},
 		{"Compare 3 vs. 4 workers.", 1},
+		{"The repeats are our doing, not Stripe's. forward() gave billing-svc 5 seconds to answer.", 2},
+		{".nvmrc and the engines field both say Node 20.11. verifyStripe compares the timestamp with the clock.", 2},
+		{"See e.g. iOS 17 for that.", 1},
 	} {
 		if got := Sentences(tc.in); len(got) != tc.want {
 			t.Errorf("Sentences(%q) = %q, want %d", tc.in, got, tc.want)

@@ -38,3 +38,17 @@ func TestDropKeepsSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestDropKeepsSubject: the clause left of a sentence whose subject
+// stood in a clause that went gets that subject back (second trial:
+// "For the record, reads its routes from … there.").
+func TestDropKeepsSubject(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Outcome] = []string{"The relay's default port is 7443 now (RELAY_PORT still overrides it), and .nvmrc and the engines field in package.json both say Node 20.11.", "The box came back as relay-prod-1.internal; the name hooks-01 is gone."}
+	x := "For the record, from the README: the relay listens on port 7070 (RELAY_PORT overrides it), runs in production as relaybox.service on hooks-01.internal with Node 18.19, and reads its routes from /etc/relaybox/routes.json there."
+	o.Parts[digest.Environment] = []string{x}
+	r := New(nil, []*digest.Summary{n, o})
+	if got, want := r.DropRetired(x, 1), "For the record, the relay reads its routes from /etc/relaybox/routes.json there."; got != want {
+		t.Errorf("DropRetired = %q, want %q", got, want)
+	}
+}

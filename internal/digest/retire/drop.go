@@ -13,6 +13,9 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
+// conjunction joined a clause to the one before it.
+var conjunction = lazyre.New(`(?i)^(?:and|but|or)\s+`)
+
 // DropRetired returns s without the sentences a newer statement retires;
 // "" if nothing is left.
 func (r *Retirer) DropRetired(s string, rank int) string {
@@ -133,6 +136,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue // ".envrc" is all "… and the Cachix settings are in" leaves: one word says nothing
 		}
 		if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
+			if subj := digest.Subject(parts[0]); subj != "" && still[0] != parts[0] && digest.SubjectLess(still[0]) {
+				// "…: the relay listens on port 7070, …, and reads its
+				// routes from /etc/relaybox/routes.json there": what
+				// is left reads as the relay's.
+				still = slices.Clone(still)
+				still[0] = subj + " " + strings.TrimSpace(conjunction.ReplaceAllString(strings.TrimSpace(still[0]), ""))
+			}
 			kept = append(kept, digest.JoinClauses(lead, still, sep))
 		}
 	}
