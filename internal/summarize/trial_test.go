@@ -142,6 +142,9 @@ func TestPickOfAskedOptions(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, one.Summary)
 		}
 	}
+	if strings.Contains(one.Summary, "Both can work") {
+		t.Errorf("the announcement of the weighing is an outcome:\n%s", one.Summary)
+	}
 	// The same in two segments, as `claude -p --continue` makes them:
 	// the question and the offer in the first, the pick in the second.
 	first, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns[:2]}, First: true})

@@ -132,8 +132,9 @@ var FirstPerson = lazyre.New(`(?i)^(?:i|we|i'm|we're|i've|we've|i'll|we'll|my|ou
 var Recap = lazyre.New(`(?i)^(?:ok,?\s+|so,?\s+)?(?:here's|here is|this is)\s+(?:where\s+(?:this|it|things|we|everything)\s+(?:landed|stands?|ended up|is|are)|the\s+(?:whole\s+|full\s+|short\s+)?(?:picture|summary|rundown|recap|state of (?:things|play))|what\s+(?:changed|i did|i changed|we have|we've got))\b[^.]{0,20}[.:!]?$|^(?:ok,?\s+|so,?\s+)?(?:the\s+)?(?:new\s+)?(?:measurements?|results?|numbers|figures|benchmarks?|logs?|data|readings?)\s+(?:are|is)\s+(?:in|back|done|clear)[.:!]?$`)
 
 // CountsReasons announces the reasons the next sentences give: "Two
-// reasons decide it for me."
-var CountsReasons = lazyre.New(`(?i)^(?:two|three|four|a few|several|a couple of|\d) (?:reasons|arguments|things) (?:decide|decided|settle|settled|tip|tipped|matter|mattered|count)\b[^.]{0,30}[.:]$`)
+// reasons decide it for me.", "Both can work, but they fail
+// differently."
+var CountsReasons = lazyre.New(`(?i)^(?:two|three|four|a few|several|a couple of|\d) (?:reasons|arguments|things) (?:decide|decided|settle|settled|tip|tipped|matter|mattered|count)\b[^.]{0,30}[.:]$|^(?:both|either|all three|each) (?:can|could|would|will) work\b[^.;:]{0,50}[.:]$`)
 
 // Weighed is an alternative the speaker says they weighed, with no
 // verdict yet: "I thought about running each step as a child workflow,
