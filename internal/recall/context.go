@@ -1088,6 +1088,9 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			if p == digest.Request && k > 0 && !s.Current {
 				b = still.Stated(b) // the question an older session asked, its outcome answers
 			}
+			if p == digest.Outcome && still.Weighed(b, s.Digest) {
+				continue // the options it chose among: its decision and Rejected line say what came of them
+			}
 			if b = still.Says(r, p, k, b, replaced, s.Current); b == "" || (p == digest.Request || p == digest.Outcome) && digest.IsChitChat(b) {
 				// "Good." asks nothing, "Have a good evening!" and "Found and
 				// fixed." tell nothing. A decision or a rule as short says

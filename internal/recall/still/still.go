@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/recall/derived"
 	"github.com/cairn-mem/cairn/internal/summarize"
+	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
 
 // Says is what bullet b of part p of session k still says once
@@ -128,6 +129,16 @@ func renumbered(sums []*digest.Summary, later func(*digest.Summary, string) bool
 
 // firstNumber is the first number of a text.
 var firstNumber = lazyre.New(`\d[\d.]*\d|\d`)
+
+// Weighed reports whether outcome b lists the options its session then
+// chose among ("Options: Redis, or a small table in the SQLite database
+// we already have. Redis would be fast, but …"): the session's decision
+// and its Rejected line say what came of it, and once a later session
+// reverses the pick the list reads as current.
+func Weighed(b string, d *digest.Summary) bool {
+	ss := digest.Sentences(b)
+	return len(ss) > 0 && weigh.Lists(ss[0]) && len(d.Parts[digest.Decisions])+len(d.Parts[digest.Rejected]) > 0
+}
 
 // Stated is what a request states, without the questions it asks.
 func Stated(b string) string {

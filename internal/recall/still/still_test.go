@@ -3,6 +3,7 @@ package still
 import (
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/retire"
 )
 
@@ -59,5 +60,23 @@ func TestHeadlessRequest(t *testing.T) {
 	b = "Use ir.cron for the release. Why not queue_job? we use it at another client. Batches of 500."
 	if got := Headless(b, "Use ir.cron for the release. we use it at another client. Batches of 500."); got != "Use ir.cron for the release. Batches of 500." {
 		t.Errorf("Headless = %q", got)
+	}
+}
+
+// TestWeighed: the list of options a session chose among says nothing
+// its decision does not; in a session that decided nothing it is what
+// is left to decide.
+func TestWeighed(t *testing.T) {
+	b := "Options: Redis, or a small table in the SQLite database we already have. Redis would be fast, but it is one more service to run."
+	decided, open := &digest.Summary{}, &digest.Summary{}
+	decided.Parts[digest.Decisions] = []string{"A small table in the SQLite database we already have — The database is already there."}
+	if !Weighed(b, decided) {
+		t.Errorf("Weighed(%q) in a session that decided = false", b)
+	}
+	if Weighed(b, open) {
+		t.Errorf("Weighed(%q) in a session that decided nothing = true", b)
+	}
+	if x := "Done: the rate limiter keeps one row per client and minute."; Weighed(x, decided) {
+		t.Errorf("Weighed(%q) = true", x)
 	}
 }
