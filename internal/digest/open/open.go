@@ -479,13 +479,13 @@ func (v *Vocab) MentionedLater(todo string, d []string, sums []*digest.Summary, 
 // gotRidOf reports whether later says the thing the to-do of
 // distinctive keys d is most about is gone: "the modular SATA cables
 // came, splitter's in the bin" for "the other three drives are still on
-// that 4-way splitter"; "src/spool.js and its test are gone" for "the
-// spool has no size limit".
+// that 4-way splitter"; "src/spool.js and its test are gone" (said in
+// passing, a detail) for "the spool has no size limit".
 func gotRidOf(d []string, later *digest.Summary) bool {
 	if len(d) == 0 {
 		return false
 	}
-	for _, b := range slices.Concat(later.Parts[digest.Request], later.Parts[digest.Outcome], later.Parts[digest.Decisions]) {
+	for _, b := range slices.Concat(later.Parts[digest.Request], later.Parts[digest.Outcome], later.Parts[digest.Decisions], later.Parts[digest.Details]) {
 		for _, x := range digest.Sentences(b) {
 			if strings.HasSuffix(x, "?") || notYet.MatchString(x) {
 				continue // "I haven't thrown out the splitter yet", "Before we got rid of it, …?"

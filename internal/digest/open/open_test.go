@@ -367,14 +367,15 @@ func TestGotRidOf(t *testing.T) {
 func TestGoneLater(t *testing.T) {
 	todo := "The spool has no size limit."
 	older := summary(map[int][]string{digest.Outcome: {"src/spool.js appends a failed delivery to pending.jsonl and retryAll() re-sends it every 30 seconds."}}, todo)
+	other := summary(map[int][]string{digest.Outcome: {"The relay answers 202 when forwarding fails."}})
 	for outcome, want := range map[string]bool{
 		"src/spool.js and its test are gone, and RELAY_SPOOL_DIR no longer means anything.": true,
 		"The retry queue lives in Postgres now; the flaky test is gone.":                    false,
 	} {
-		newer := summary(map[int][]string{digest.Outcome: {outcome}})
-		sums := []*digest.Summary{newer, older}
+		newer := summary(map[int][]string{digest.Details: {outcome}})
+		sums := []*digest.Summary{newer, other, older}
 		v := NewVocab(sums)
-		if got := v.MentionedLater(todo, v.Distinct(todo), sums, 1); got != want {
+		if got := v.MentionedLater(todo, v.Distinct(todo), sums, 2); got != want {
 			t.Errorf("%q: done = %v, want %v", outcome, got, want)
 		}
 	}
