@@ -194,6 +194,16 @@ func TestOpenList(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, open, _ := strings.Cut(res.Summary, "**Open**")
+	one, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: []Turn{
+		{Role: User, Text: "Add rate limiting."},
+		{Role: Assistant, Text: "Done: linkshort/ratelimit.py keeps one row per client IP and minute. Still to do: nothing calls allow() yet, because there is no POST /shorten handler; wiring the limiter into it is the next step."},
+	}}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(one.Summary, "- Nothing calls allow() yet, because there is no POST /shorten handler; wiring the limiter into it is the next step.") {
+		t.Errorf("an item whose second clause points back to the first was split:\n%s", one.Summary)
+	}
 	for _, want := range []string{"\n- An index for the outbox worker's query.\n", "\n- Billing-svc still has to drop repeats by Idempotency-Key (Owen's team).\n", "\n- The hand-renewed TLS certificate for hooks.example.com expires March 14.\n"} {
 		if !strings.Contains(open, want) {
 			t.Errorf("open items lack %q:\n%s", want, open)
