@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/reason"
+	"github.com/cairn-mem/cairn/internal/summarize/rule"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
 	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
@@ -634,9 +635,9 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// says it with the rule.
 				a.prefs[n-1] = prose.UpTo(prev+" "+trimLead(s), 300)
 			}
-		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && pronounTask(s) && !asksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) && !cue.ToolVerdict.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && rule.PronounTask(s) && !rule.AsksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) && !cue.ToolVerdict.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
-			if asksThat(s) {
+			if rule.AsksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
 				// please.": what to put in is the sentence before, when
 				// it gives a value; "… the build blows up. Make it stop."
@@ -782,7 +783,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// setting given a value is one, whatever the verb. One statement, one item: a decision that sets a value holds it
 		// (and supersedes the fact it changes); a root cause is not also an
 		// environment fact.
-		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.EnvLabel.MatchString(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || (cue.OnHost.MatchString(s) || cue.ToolVersion.MatchString(s)) && !cue.Symptom.MatchString(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || where(s) || holderSaid.MatchString(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
+		if !question && !narration && !hedged && !plan && (kind == "" || kind == "rejected") && !telling.Before.MatchString(s) && !(role == Assistant && cue.Flagged.MatchString(s)) && !(role == User && cue.SymptomLog.MatchString(s)) && !telling.OnlyRunLog(s) && !cue.NoneLeft.MatchString(s) && (cue.EnvCue.MatchString(s) && prose.HasValue(s) && !telling.OnlyClockPast(s) || cue.EnvLabel.MatchString(s) || cue.Layout.MatchString(s) || prose.HasURL(s) || prose.HasRegion(s) && !cue.Symptom.MatchString(s) || len(prose.Settings(s)) > 0 && !(role == User && (cue.Symptom.MatchString(s) || telling.Fault.MatchString(s))) || versionsOf(s) || machine(s) || (cue.OnHost.MatchString(s) || cue.ToolVersion.MatchString(s)) && !cue.Symptom.MatchString(s) || prose.HasPort(s) && (prose.IsFullClause(prose.DropLeadIn(s)) || cue.Labelled.MatchString(s) || prose.IsFullClause(telling.FrontedPhrase.ReplaceAllString(s, ""))) || noted(s) || cmdUse(s) || howTo(s) || where(s) || rule.Holder(s) || role == Assistant && (cue.Invariant.MatchString(s) || telling.CodeAssign.MatchString(s))) &&
 			(!action || valueChange) {
 			a.addEnv(role, s)
 		}
@@ -1150,7 +1151,7 @@ func (a *analysis) add(c Candidate) {
 	if (c.Kind == Fact || c.Kind == Decision) && (cue.Fragment.MatchString(c.Title) || c.Body == "" && cue.EndsOpen.MatchString(c.Title)) {
 		return // "Is the next hop for 0.0.0.0/0 …", "A 33.3 ms step) with …", "You can replay one with"
 	}
-	if (c.Kind == Fact || c.Kind == Decision || c.Kind == Preference) && cue.Anaphoric.MatchString(c.Title) || asksThat(c.Title) {
+	if (c.Kind == Fact || c.Kind == Decision || c.Kind == Preference) && cue.Anaphoric.MatchString(c.Title) || rule.AsksThat(c.Title) {
 		return // "It hadn't been written, so …" says nothing read alone; the summary keeps it in its place
 	}
 	a.seen[key] = true

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/quantity"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
+	"github.com/cairn-mem/cairn/internal/digest/retire/turn"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/prose/clock"
@@ -302,10 +303,10 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xFracRead         bool
 		xStillK           map[string]bool // the keys of the clause that says what is still so
 		xChose            map[string]bool // what x chose (prose.Chose)
-		xOver             *overChoice     // what x chose over what (read once a newer statement announces a change)
+		xOver             *turn.Choice    // what x chose over what (read once a newer statement announces a change)
 		xOverRead         bool
-		xNo               []string      // the names x says no to (read once a newer statement goes back on something)
-		xPassed           []*overChoice // the choices over another that took what x names alone (read once a newer statement announces a change)
+		xNo               []string       // the names x says no to (read once a newer statement goes back on something)
+		xPassed           []*turn.Choice // the choices over another that took what x names alone (read once a newer statement announces a change)
 		xPassedRead       bool
 		xNoRead           bool
 		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
@@ -324,7 +325,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 	// stays with it, which may name the alternative: "I'd like to stick
 	// with it" is retired by a statement that names the alternative
 	// another statement staying with the same thing named, not x.
-	xStayed, xStayCtx := stayedWith(x), x
+	xStayed, xStayCtx := turn.StayedWith(x), x
 	candKeys := xk
 	if xStayed != "" {
 		if xStayed, xStayCtx = r.stayContext(x, xStayed); xStayCtx != x {
@@ -393,7 +394,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 		if xGate && !inSession && n.keys != nil && differ.Lifts(n.Text) && r.shared(xk, n.keys, r.asideLimit(), nil) > 0 {
 			return true // "nothing goes out unless Ute and I have seen the dry-run list" once "the dry-run list has been right three times — send automatically, no need to wait for us"
 		}
-		if xStayed != "" && tookOther(xStayCtx, xStayed, n.Text) {
+		if xStayed != "" && turn.TookOther(xStayCtx, xStayed, n.Text) {
 			return true // "We stay with Fusion 360; FreeCAD's adaptive being unreliable …" once "Fine, FreeCAD it is."
 		}
 		if prose.SettingsConflict(xSet, n.settings) && !otherRole(x, xSet, n.settings, n.Text) || prose.BareConflict(n.bare, xSet) {
@@ -632,24 +633,24 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if n.announces() {
 			if !xOverRead {
-				xOver, xOverRead = choiceOver(x), true
+				xOver, xOverRead = turn.Over(x), true
 			}
-			if xOver != nil && xOver.backTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
+			if xOver != nil && xOver.BackTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
 				return true // "I picked AdGuard over dnsmasq blocklists" once "DNS filtering is now done inside dnsmasq"
 			}
 			if !xPassedRead {
 				xPassed, xPassedRead = r.passedOverFor(x), true
 			}
 			for _, c := range xPassed {
-				if c.backTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
+				if c.BackTo(n.Text, n.keys, func(a, b map[string]bool) int { return r.shared(a, b, r.asideLimit(), nil) }) {
 					return true // "Failed deliveries in spool files on disk" once "we're putting the retry queue in Postgres after all", Postgres passed over for the spool
 				}
 			}
-			if goesBack(n.Text) {
+			if turn.GoesBack(n.Text) {
 				if !xNoRead {
-					xNo, xNoRead = saidNo(x), true
+					xNo, xNoRead = turn.SaidNo(x), true
 				}
-				if len(xNo) > 0 && tookAfterAll(n.Text, xNo) {
+				if len(xNo) > 0 && turn.TookAfterAll(n.Text, xNo) {
 					return true // "a superloop, no RTOS" once "we're going to move to FreeRTOS after all"
 				}
 			}

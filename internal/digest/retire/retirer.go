@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/replace"
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
+	"github.com/cairn-mem/cairn/internal/digest/retire/turn"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
@@ -53,7 +54,7 @@ type Retirer struct {
 	untrue, untrueOwn quote.Set
 	// passed maps what Rejected lines say was taken, in lower case, to
 	// their choices (passedOverFor), made on first use.
-	passed map[string][]*overChoice
+	passed map[string][]*turn.Choice
 }
 
 // New gathers the statements of core items (title and rank) and
