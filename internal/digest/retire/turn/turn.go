@@ -184,4 +184,3 @@ func TookAfterAll(n string, no []string) bool {
 }
 
 var nameWord = lazyre.New(`[A-Za-z][\w.+-]*`)
-
