@@ -1843,14 +1843,19 @@ func TestHandover(t *testing.T) {
 		{"Tomás owns the Stripe account from now on.", "Priya wrote the webhook relay's retry loop.", false},
 		{"Tomás owns the Stripe account from now on.", "Dana is the person for the GitHub organisation.", false},
 	} {
-		n, o := &digest.Summary{}, &digest.Summary{}
-		n.Parts[digest.Outcome] = []string{tc.n}
-		o.Parts[digest.Outcome] = []string{tc.x}
-		r := New(nil, []*digest.Summary{n, o})
-		if got := r.Retired(tc.x, 1); got != tc.want {
+		if got := retiredAfter(tc.n, tc.x); got != tc.want {
 			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
 		}
 	}
+}
+
+// retiredAfter reports whether x, an older session's outcome, is
+// retired by n, the newer session's.
+func retiredAfter(n, x string) bool {
+	newer, older := &digest.Summary{}, &digest.Summary{}
+	newer.Parts[digest.Outcome] = []string{n}
+	older.Parts[digest.Outcome] = []string{x}
+	return New(nil, []*digest.Summary{newer, older}).Retired(x, 1)
 }
 
 // TestTakenAfterAll: a newer statement that goes back on something
@@ -1867,11 +1872,7 @@ func TestTakenAfterAll(t *testing.T) {
 		{"We're going to move to FreeRTOS after all.", "There is no need for a heap.", false},
 		{"Turns out we do need Redis after all, but still no Kafka.", "No Kafka for the event bus: a table is enough.", false},
 	} {
-		n, o := &digest.Summary{}, &digest.Summary{}
-		n.Parts[digest.Outcome] = []string{tc.n}
-		o.Parts[digest.Outcome] = []string{tc.x}
-		r := New(nil, []*digest.Summary{n, o})
-		if got := r.Retired(tc.x, 1); got != tc.want {
+		if got := retiredAfter(tc.n, tc.x); got != tc.want {
 			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
 		}
 	}
