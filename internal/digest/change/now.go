@@ -453,3 +453,33 @@ var (
 	// ownedBy: "THING is owned by WHO".
 	ownedBy = lazyre.New(`\b(?:the |our )?([\p{L}\d./-]+(?: [\p{L}\d./-]+){0,3}) (?:is|are) (?:now )?(?:owned|run|maintained|handled) by ([A-Z][\p{L}-]+)\b`)
 )
+
+// Gone returns the names s says are gone for good, in lower case: a host
+// retired or renamed away ("the name hooks-01 is gone", "the DBAs
+// retired db-02", "nothing in the repo mentions db-02 any more"). Only a
+// name with a digit, dot or dash counts: "the deliveries are gone" names
+// nothing that held.
+func Gone(s string) []string {
+	if !goneWord.MatchString(s) {
+		return nil
+	}
+	var out []string
+	for _, re := range []*lazyre.Regexp{goneAfter, goneBefore} {
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			g := m[1]
+			if g == "" && len(m) > 2 {
+				g = m[2]
+			}
+			if v := strings.ToLower(strings.Trim(g, ".,;:`'\"")); strings.ContainsAny(v, "0123456789.-") && len(v) >= 3 && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	goneWord   = lazyre.New(`(?i)\b(?:gone|retired|decommissioned|any ?more)\b`)
+	goneAfter  = lazyre.New("(?i)\\b(?:retired|decommissioned|tore down|shut down) (?:the (?:old )?(?:host |box |server |vm |machine |database )?)?(`?[\\w.-]+`?)")
+	goneBefore = lazyre.New("(?i)(`?[\\w.-]+`?) (?:is|are|was|has been) (?:now )?(?:gone|retired|decommissioned)\\b|\\bnothing\\b[^.;]{0,40}\\b(?:mentions|uses|points (?:at|to)|refers to) (`?[\\w.-]+`?) any ?more\\b")
+)

@@ -1,6 +1,9 @@
 package change
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestSiblings(t *testing.T) {
 	for _, tc := range []struct {
@@ -87,6 +90,21 @@ func TestOwner(t *testing.T) {
 		noun, who := Owner(tc.s)
 		if noun != tc.noun || who != tc.who {
 			t.Errorf("Owner(%q) = %q, %q; want %q, %q", tc.s, noun, who, tc.noun, tc.who)
+		}
+	}
+}
+
+func TestGone(t *testing.T) {
+	for s, want := range map[string][]string{
+		"The box came back as relay-prod-1.internal; the name hooks-01 is gone.":                                       {"hooks-01"},
+		"The DBAs retired db-02 over the weekend; the outbox lives on pg-main.internal now.":                           {"db-02"},
+		"deploy/env.example now points DATABASE_URL at pg-main.internal; nothing in the repo mentions db-02 any more.": {"db-02"},
+		"About 40 queued deliveries are gone.":                                                                         nil,
+		"src/spool.js and its test are gone.":                                                                          nil,
+		"The old host build-mac-02 was decommissioned last week.":                                                      {"build-mac-02"},
+	} {
+		if got := Gone(s); !slices.Equal(got, want) {
+			t.Errorf("Gone(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

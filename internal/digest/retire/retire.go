@@ -468,6 +468,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 					return true // what its own session was asked to leave is no statement of it
 				}
 			}
+			for _, v := range n.away {
+				if (xk[v] || differ.HasValue(x, v)) && !toldPast(x, v) {
+					return true // "Failed deliveries wait in the relay_outbox table on db-02" once "the DBAs retired db-02"
+				}
+			}
 			if len(n.names) > 0 && namesOld(x, xk, n) {
 				return true // "`vsce publish` to the Marketplace as harborlabs" once "the publisher is quill-lang now"
 			}

@@ -1915,3 +1915,24 @@ func TestPickTakenBack(t *testing.T) {
 		t.Errorf("Retired(%q) = true", x)
 	}
 }
+
+// TestGoneHost: a host said retired or gone retires what names it as
+// where something is; what names another host stays.
+func TestGoneHost(t *testing.T) {
+	for _, tc := range []struct {
+		n, x string
+		want bool
+	}{
+		{"The DBAs retired db-02 over the weekend; the outbox lives on pg-main.internal now.", "Failed deliveries wait in the relay_outbox table on db-02 (the spool files are gone).", true},
+		{"deploy/env.example now points DATABASE_URL at pg-main.internal; nothing in the repo mentions db-02 any more.", "DATABASE_URL points at db-02.internal.", true},
+		{"The box came back as relay-prod-1.internal; the name hooks-01 is gone.", "If billing-svc is down for a day, pending.jsonl keeps growing until the disk on hooks-01 is full.", true},
+		{"The box came back as relay-prod-1.internal; the name hooks-01 is gone.", "The relay runs as relaybox.service on relay-prod-1.internal.", false},
+		{"About 40 queued deliveries are gone.", "Deliveries are retried every 30 seconds.", false},
+		{"The box came back as relay-prod-1.internal; the name hooks-01 is gone.", "Platform upgraded hooks-01 to Node 20.11 over the weekend.", false},
+		{"The box came back as relay-prod-1.internal; the name hooks-01 is gone.", "Bad news: hooks-01 was rebuilt from the base image last night.", false},
+	} {
+		if got := retiredAfter(tc.n, tc.x); got != tc.want {
+			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}

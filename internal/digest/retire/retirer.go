@@ -206,6 +206,13 @@ func (r *Retirer) addMovedValues() {
 			}
 			moved = append(moved, st)
 		}
+		// A host retired or renamed away ("the name hooks-01 is gone",
+		// "nothing in the repo mentions db-02 any more") retires what
+		// names it as where something is: "Failed deliveries wait in
+		// the relay_outbox table on db-02".
+		if gone := change.Gone(n.Text); len(gone) > 0 {
+			moved = append(moved, Statement{Text: n.Text, Rank: n.Rank, done: true, away: gone})
+		}
 		// A thing that has another holder now ("Tomás owns the Stripe
 		// account from now on") retires who older statements said held
 		// it: "Priya is the person for the Stripe account".
@@ -251,6 +258,29 @@ func (r *Retirer) addMovedValues() {
 	}
 	r.stmts = append(r.stmts, moved...)
 }
+
+// toldPast reports whether x names v in what happened to it, not as
+// where something is: "Platform upgraded hooks-01 to Node 20.11 over
+// the weekend", "hooks-01 was rebuilt last night".
+func toldPast(x, v string) bool {
+	l := strings.ToLower(x)
+	for i := strings.Index(l, v); i >= 0; {
+		before := strings.Fields(l[:i])
+		after := strings.Fields(l[i+len(v):])
+		if len(before) > 0 && pastVerb.MatchString(before[len(before)-1]) || len(before) > 1 && before[len(before)-1] == "the" && pastVerb.MatchString(before[len(before)-2]) ||
+			len(after) > 0 && (after[0] == "was" || after[0] == "were" || after[0] == "had") {
+			return true
+		}
+		j := strings.Index(l[i+len(v):], v)
+		if j < 0 {
+			break
+		}
+		i += len(v) + j
+	}
+	return false
+}
+
+var pastVerb = lazyre.New(`^(?:[a-z]+ed|rebuilt|built|took|brought|ran|went|came|put|set|wiped|moved)$`)
 
 // nowSaid marks a statement of how things are from now on.
 var nowSaid = lazyre.New(`(?i)\b(?:now|from now on|any ?more|took over|takes over|taken over|instead)\b`)

@@ -55,9 +55,12 @@ type Statement struct {
 	tools   map[string]string // change.Tools
 	// nowNoun and nowValue: "the publisher is quill-lang now" (change.NowIs)
 	nowNoun, nowValue string
-	edit              *replace.Edit // a file's line given another value
-	was               string        // the line a replacement replaced (Sources)
-	line              string        // was, when it sets a value (replace.SettingLine)
+	// away are names a statement says are gone for good: "the name
+	// hooks-01 is gone" (change.Gone; a moved value's statement only).
+	away []string
+	edit *replace.Edit // a file's line given another value
+	was  string        // the line a replacement replaced (Sources)
+	line string        // was, when it sets a value (replace.SettingLine)
 	// own marks a copy of a replacement read against its own session's
 	// statements, which are older than what the session did: only the
 	// versions it replaced, only for statements of its rank.
