@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 )
@@ -95,11 +96,27 @@ func Subject(c string) string {
 	return m[1]
 }
 
-// SubjectLess reports whether clause c opens on a verb (see Subject).
+// SubjectLess reports whether clause c goes on with its sentence's
+// subject: it opens on an auxiliary ("and is cut after 90 s", "but can't
+// be resized") or on a verb of its own (see Subject).
 func SubjectLess(c string) bool {
+	if subjectless.MatchString(c) {
+		return true
+	}
 	m := verbFirst.FindStringSubmatch(conjLead.ReplaceAllString(strings.TrimSpace(c), ""))
 	return m != nil && !notVerb[strings.ToLower(m[1])]
 }
+
+// WithSubject is clause c, which goes on with a subject it does not
+// name, said with subj: "the relay reads its routes …" of "and reads its
+// routes …".
+func WithSubject(subj, c string) string {
+	return subj + " " + conjLead.ReplaceAllString(strings.TrimSpace(c), "")
+}
+
+// subjectless opens a clause that goes on with its sentence's subject:
+// "and is cut after 90 s", "but can't be resized".
+var subjectless = lazyre.New(`(?i)^\s*(?:(?:and|but|then|so)\s+)?(?:is|are|was|were|gets|get|got|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|might|does|doesn't|do|did)\b`)
 
 var (
 	subjectVerb = lazyre.New(`^((?:the|our|its|this|that) [\w.-]+(?: [\w.-]+)?) ([a-z]{2,}[^s\W]s)\b`)
@@ -144,3 +161,58 @@ var withOwn = lazyre.New(`(?i)^(?:its|their|his|her|our|your|a|an|the)\s+\w`)
 // with an inner hyphen, dot, slash or underscore ("linkshort-api",
 // "nginx.conf", "ci:2024.03").
 var namesOwn = lazyre.New(`\b\w+[-./_:]\w[\w./:-]*|\b\w*\d\w*`)
+
+// ConsequenceCut returns the items of a list before the one that opens
+// a consequence: "Feeds are served with Cache-Control public,
+// max-age=3600, so Bunny and the apps can cache them for an hour" is no
+// list of four; what follows "so" says what the values before it make
+// so, and goes with them ("the apps can cache them for an hour" stayed
+// once max-age was 300).
+func ConsequenceCut(items []string) []string {
+	for i, it := range items {
+		if i > 0 && soLead.MatchString(strings.TrimSpace(it)) {
+			return items[:i]
+		}
+	}
+	return items
+}
+
+// soLead opens a consequence: "so Bunny and the apps can cache them".
+var soLead = lazyre.New(`(?i)^so(?: that)?\s`)
+
+// Bare reports whether s names nothing: fewer than two words of more
+// than two characters that say what it is about.
+func Bare(s string) bool {
+	n := 0
+	for k := range change.TopicKeys(s) {
+		if len(k) > 2 {
+			n++
+		}
+	}
+	return n < 2
+}
+
+// NameOnly reports whether s names a file or a code name and says
+// nothing of it: what is left of "`hvacwatch/poller.py` — reads points
+// …, batched at 20 points per request" once the batch size changed.
+func NameOnly(s string) bool {
+	return !saysWord.MatchString(codeOrPath.ReplaceAllString(s, ""))
+}
+
+// codeOrPath is a code span or a word with a slash or an inner dot.
+var codeOrPath = lazyre.New("`[^`]*`|\\S*\\w[/.]\\w\\S*")
+
+// saysWord is a word of two letters or more: "`golangci-lint` in CI."
+// says where it runs.
+var saysWord = lazyre.New(`\pL{2,}`)
+
+// reply matches a short answer that names its topic by a pronoun: "ok
+// keep it on", "turn them off".
+var reply = lazyre.New(`(?i)\b(?:it|them|that|this)\b`)
+
+// IsReply reports whether sentence x is a short reply whose topic lies in
+// the statement around it: a pronoun, and fewer than two words of its
+// own to say what it is about.
+func IsReply(x string) bool {
+	return Bare(x) && reply.MatchString(x)
+}

@@ -483,3 +483,26 @@ var (
 	goneAfter  = lazyre.New("(?i)\\b(?:retired|decommissioned|tore down|shut down) (?:the (?:old )?(?:host |box |server |vm |machine |database )?)?(`?[\\w.-]+`?)")
 	goneBefore = lazyre.New("(?i)(`?[\\w.-]+`?) (?:is|are|was|has been) (?:now )?(?:gone|retired|decommissioned)\\b|\\bnothing\\b[^.;]{0,40}\\b(?:mentions|uses|points (?:at|to)|refers to) (`?[\\w.-]+`?) any ?more\\b")
 )
+
+// ToldPast reports whether x names v in what happened to it, not as
+// where something is: "Platform upgraded hooks-01 to Node 20.11 over
+// the weekend", "hooks-01 was rebuilt last night".
+func ToldPast(x, v string) bool {
+	l := strings.ToLower(x)
+	for i := strings.Index(l, v); i >= 0; {
+		before := strings.Fields(l[:i])
+		after := strings.Fields(l[i+len(v):])
+		if len(before) > 0 && pastVerb.MatchString(before[len(before)-1]) || len(before) > 1 && before[len(before)-1] == "the" && pastVerb.MatchString(before[len(before)-2]) ||
+			len(after) > 0 && (after[0] == "was" || after[0] == "were" || after[0] == "had") {
+			return true
+		}
+		j := strings.Index(l[i+len(v):], v)
+		if j < 0 {
+			break
+		}
+		i += len(v) + j
+	}
+	return false
+}
+
+var pastVerb = lazyre.New(`^(?:[a-z]+ed|rebuilt|built|took|brought|ran|went|came|put|set|wiped|moved)$`)

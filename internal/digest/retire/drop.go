@@ -13,9 +13,6 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
 
-// conjunction joined a clause to the one before it.
-var conjunction = lazyre.New(`(?i)^(?:and|but|or)\s+`)
-
 // DropRetired returns s without the sentences a newer statement retires;
 // "" if nothing is left.
 func (r *Retirer) DropRetired(s string, rank int) string {
@@ -48,7 +45,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 	reply, retiredAt := make([]bool, len(sentences)), make([]bool, len(sentences))
 	var around []string
 	for i, x := range sentences {
-		if reply[i] = isReply(x); !reply[i] {
+		if reply[i] = digest.IsReply(x); !reply[i] {
 			if retiredAt[i] = r.retired(x, rank); !retiredAt[i] {
 				around = append(around, x)
 			}
@@ -105,7 +102,7 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 		lead := digest.LeadIn(x)
 		parts, sep := digest.WithoutLead(prose.FullClauses(x), lead), "; "
 		if len(parts) < 2 {
-			parts, sep = consequenceCut(digest.WithoutLead(prose.ListItems(x), lead)), ", "
+			parts, sep = digest.ConsequenceCut(digest.WithoutLead(prose.ListItems(x), lead)), ", "
 		}
 		if len(parts) < 2 {
 			// "Upload URLs are signed with HS256 and expire after 10
@@ -141,13 +138,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 				// routes from /etc/relaybox/routes.json there": what
 				// is left reads as the relay's.
 				still = slices.Clone(still)
-				still[0] = subj + " " + strings.TrimSpace(conjunction.ReplaceAllString(strings.TrimSpace(still[0]), ""))
+				still[0] = digest.WithSubject(subj, still[0])
 			}
 			kept = append(kept, digest.JoinClauses(lead, still, sep))
 		}
 	}
 	out := strings.Join(kept, " ")
-	if dropped && (bare(out) || nameOnly(out) || digest.OnlyAside(out)) {
+	if dropped && (digest.Bare(out) || digest.NameOnly(out) || digest.OnlyAside(out)) {
 		return "" // "Good." is all a retired request left, "`poller.py`." all of a list item
 	}
 	return out
@@ -341,24 +338,6 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 	return still
 }
 
-// consequenceCut returns the items of a list before the one that opens
-// a consequence: "Feeds are served with Cache-Control public,
-// max-age=3600, so Bunny and the apps can cache them for an hour" is no
-// list of four; what follows "so" says what the values before it make
-// so, and goes with them ("the apps can cache them for an hour" stayed
-// once max-age was 300).
-func consequenceCut(items []string) []string {
-	for i, it := range items {
-		if i > 0 && soLead.MatchString(strings.TrimSpace(it)) {
-			return items[:i]
-		}
-	}
-	return items
-}
-
-// soLead opens a consequence: "so Bunny and the apps can cache them".
-var soLead = lazyre.New(`(?i)^so(?: that)?\s`)
-
 // tailWord is a clause's last words split off as an item of its own:
 // "…, so the old limit only caught it once the lines were fast, or
 // never." leaves "or never" once the rest is retired.
@@ -397,43 +376,6 @@ func onlyOfRule(c string, parts []string, gone []bool) bool {
 
 var onlyWord = lazyre.New(`(?i)\bonly\b`)
 
-// bare reports whether s names nothing: fewer than two words of more
-// than two characters that say what it is about.
-func bare(s string) bool {
-	n := 0
-	for k := range change.TopicKeys(s) {
-		if len(k) > 2 {
-			n++
-		}
-	}
-	return n < 2
-}
-
-// nameOnly reports whether s names a file or a code name and says
-// nothing of it: what is left of "`hvacwatch/poller.py` — reads points
-// …, batched at 20 points per request" once the batch size changed.
-func nameOnly(s string) bool {
-	return !saysWord.MatchString(codeOrPath.ReplaceAllString(s, ""))
-}
-
-// codeOrPath is a code span or a word with a slash or an inner dot.
-var codeOrPath = lazyre.New("`[^`]*`|\\S*\\w[/.]\\w\\S*")
-
-// saysWord is a word of two letters or more: "`golangci-lint` in CI."
-// says where it runs.
-var saysWord = lazyre.New(`\pL{2,}`)
-
-// reply matches a short answer that names its topic by a pronoun: "ok
-// keep it on", "turn them off".
-var reply = lazyre.New(`(?i)\b(?:it|them|that|this)\b`)
-
-// isReply reports whether sentence x is a short reply whose topic lies in
-// the statement around it: a pronoun, and fewer than two words of its
-// own to say what it is about.
-func isReply(x string) bool {
-	return bare(x) && reply.MatchString(x)
-}
-
 // Title is a session's title as the heading of a session of the given
 // rank shows it: a title that states what a newer statement changed
 // ("115200 is a bottleneck" once the link runs at 921600) would present
@@ -457,14 +399,10 @@ func (r *Retirer) Title(title string, rank int) string {
 // sentence whole when its retirement rests on no such clause.
 func neededBeside(gone []bool, parts []string, sep string, retired func(string) bool) {
 	for i := 1; i < len(parts); i++ {
-		if !subjectless.MatchString(parts[i]) {
+		if !digest.SubjectLess(parts[i]) {
 			continue
 		}
 		rest := append(append([]string{}, parts[:i]...), parts[i+1:]...)
 		gone[i] = !retired(strings.Join(rest, sep))
 	}
 }
-
-// subjectless opens a clause that goes on with its sentence's subject:
-// "and is cut after 90 s", "but can't be resized".
-var subjectless = lazyre.New(`(?i)^\s*(?:(?:and|but|then|so)\s+)?(?:is|are|was|were|gets|get|got|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|might|does|doesn't|do|did)\b`)

@@ -469,7 +469,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				}
 			}
 			for _, v := range n.away {
-				if (xk[v] || differ.HasValue(x, v)) && !toldPast(x, v) {
+				if (xk[v] || differ.HasValue(x, v)) && !change.ToldPast(x, v) {
 					return true // "Failed deliveries wait in the relay_outbox table on db-02" once "the DBAs retired db-02"
 				}
 			}

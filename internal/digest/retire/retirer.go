@@ -216,7 +216,7 @@ func (r *Retirer) addMovedValues() {
 		// A thing that has another holder now ("Tomás owns the Stripe
 		// account from now on") retires who older statements said held
 		// it: "Priya is the person for the Stripe account".
-		if noun, who := change.Owner(n.Text); who != "" && nowSaid.MatchString(n.Text) {
+		if noun, who := ownerNow(n.Text); who != "" {
 			st := Statement{Text: n.Text, Rank: n.Rank, done: true, nowNoun: noun, nowValue: strings.ToLower(who)}
 			for j := range r.stmts {
 				x := &r.stmts[j]
@@ -259,28 +259,15 @@ func (r *Retirer) addMovedValues() {
 	r.stmts = append(r.stmts, moved...)
 }
 
-// toldPast reports whether x names v in what happened to it, not as
-// where something is: "Platform upgraded hooks-01 to Node 20.11 over
-// the weekend", "hooks-01 was rebuilt last night".
-func toldPast(x, v string) bool {
-	l := strings.ToLower(x)
-	for i := strings.Index(l, v); i >= 0; {
-		before := strings.Fields(l[:i])
-		after := strings.Fields(l[i+len(v):])
-		if len(before) > 0 && pastVerb.MatchString(before[len(before)-1]) || len(before) > 1 && before[len(before)-1] == "the" && pastVerb.MatchString(before[len(before)-2]) ||
-			len(after) > 0 && (after[0] == "was" || after[0] == "were" || after[0] == "had") {
-			return true
-		}
-		j := strings.Index(l[i+len(v):], v)
-		if j < 0 {
-			break
-		}
-		i += len(v) + j
+// ownerNow is who s says holds a thing from now on (change.Owner), read
+// only of a statement that says how things are now: most say no such
+// thing.
+func ownerNow(s string) (noun, who string) {
+	if !nowSaid.MatchString(s) {
+		return "", ""
 	}
-	return false
+	return change.Owner(s)
 }
-
-var pastVerb = lazyre.New(`^(?:[a-z]+ed|rebuilt|built|took|brought|ran|went|came|put|set|wiped|moved)$`)
 
 // nowSaid marks a statement of how things are from now on.
 var nowSaid = lazyre.New(`(?i)\b(?:now|from now on|any ?more|took over|takes over|taken over|instead)\b`)
