@@ -107,7 +107,7 @@ func analyze(turns []Turn, before string, asked []string) *analysis {
 	// or weigh the options asked (the prompt before it, in the segment
 	// before) which the first prompt picks from.
 	a := &analysis{turns: turns, byPath: map[string]*fileUse{}, seen: map[string]bool{}, turned: map[string]bool{}, proposed: offer.Proposals(before), before: before, options: asked}
-	a.markTurned(before)
+	a.turnedDown(before)
 	lastPrompt, lastReply := -1, -1
 	finals := map[int]int{} // prompt turn → its last assistant text
 	// The agent's message just before its first change in answer to a
@@ -1020,8 +1020,7 @@ func soOut(s, prev string) bool {
 // Traefik?" answered "Fabio reads Consul tags and is simple, but it has no
 // ACME support. … I'd go with Traefik".
 func (a *analysis) turnDown(text string) {
-	a.markTurned(text)
-	for _, v := range weigh.Turned(a.optionsOf(text), text) {
+	for _, v := range a.turnedDown(text) {
 		line := trimLead(v.Line)
 		switch {
 		case v.Line == "":
@@ -1042,11 +1041,12 @@ func (a *analysis) optionsOf(text string) []string {
 	return a.options
 }
 
-// markTurned notes the sentences of the agent's message text that turn
-// an option down, which say what the option is like, no fact or
-// decision of their own.
-func (a *analysis) markTurned(text string) {
-	for _, v := range weigh.Turned(a.optionsOf(text), text) {
+// turnedDown reads the options the agent's message text turns down and
+// notes the sentences that turn them down, which say what the option is
+// like, no fact or decision of their own.
+func (a *analysis) turnedDown(text string) []weigh.Verdict {
+	vs := weigh.Turned(a.optionsOf(text), text)
+	for _, v := range vs {
 		if v.Line != "" {
 			if a.turnedLine == nil {
 				a.turnedLine = map[string]bool{}
@@ -1054,6 +1054,7 @@ func (a *analysis) markTurned(text string) {
 			a.turnedLine[v.Line] = true
 		}
 	}
+	return vs
 }
 
 // noted reports whether s is a fact said to be kept ("For the record,
