@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -65,6 +66,9 @@ func (c Change) agePath() string {
 type ends struct {
 	base, head *object.Tree
 	hc         *object.Commit // HEAD, for its declarations and files
+	// dirty is, by path, what the work tree held beyond base when the
+	// memory was written (entry.Dirty): the code it is about.
+	dirty map[string]string
 }
 
 // check returns what happened at a between the two ends, nil when
@@ -79,8 +83,29 @@ func (p *project) check(ctx context.Context, t ends, a Anchor) (*Change, error) 
 	case errb != nil && errh != nil:
 		return nil, nil // gone already when it was checked
 	}
+	if errb == nil && errh == nil && eb.Mode == filemode.Dir && eh.Mode == filemode.Dir && len(t.dirty) > 0 {
+		if took, err := p.tookEdits(ctx, t, a.Path, eb.Hash, eh.Hash); took || err != nil {
+			return nil, err
+		}
+	}
+	was := plumbing.ZeroHash // the file's content the memory was written beside
+	if errb == nil && eb.Mode.IsFile() {
+		was = eb.Hash
+	}
+	if w, ok := t.dirty[a.Path]; ok {
+		// The memory was written beside an edit of the file that the
+		// base did not have (an agent leaves its commits to the user):
+		// the commit that took the edit is no change under it.
+		h := plumbing.NewHash(w)
+		if errh == nil && eh.Hash == h {
+			return nil, nil
+		}
+		if _, err := p.repo.Storer.EncodedObject(plumbing.BlobObject, h); err == nil {
+			was = h // staged or committed once: compare with it
+		}
+	}
 	if a.Symbol != "" {
-		return p.checkSymbol(ctx, t, a)
+		return p.checkSymbol(ctx, t, a, was)
 	}
 	if errh != nil {
 		to, err := p.renamedTo(ctx, t, a.Path, eb)
@@ -89,13 +114,37 @@ func (p *project) check(ctx context.Context, t ends, a Anchor) (*Change, error) 
 		}
 		return &Change{Anchor: a, What: Renamed, To: to}, nil
 	}
-	if a.Line > 0 && errb == nil {
-		at, err := p.lineChanged(t, a)
+	if a.Line > 0 && !was.IsZero() && eh.Mode.IsFile() {
+		at, err := p.lineChanged(was, eh.Hash, a)
 		if err != nil || !at {
 			return nil, err
 		}
 	}
 	return &Change{Anchor: a, What: Changed}, nil
+}
+
+// tookEdits reports whether all that changed in a folder between its
+// trees at the two ends is edits the work tree held when the memory was
+// written: the commit that took them changed nothing under it.
+func (p *project) tookEdits(ctx context.Context, t ends, dir string, was, now plumbing.Hash) (bool, error) {
+	a, err := p.repo.TreeObject(was)
+	if err != nil {
+		return false, fmt.Errorf("read project tree %s: %w", dir, err)
+	}
+	b, err := p.repo.TreeObject(now)
+	if err != nil {
+		return false, fmt.Errorf("read project tree %s: %w", dir, err)
+	}
+	chs, err := object.DiffTreeWithOptions(ctx, a, b, &object.DiffTreeOptions{})
+	if err != nil {
+		return false, fmt.Errorf("compare project trees of %s: %w", dir, err)
+	}
+	for _, ch := range chs {
+		if ch.To.Name == "" || t.dirty[path.Join(dir, ch.To.Name)] != ch.To.TreeEntry.Hash.String() {
+			return false, nil
+		}
+	}
+	return len(chs) > 0, nil
 }
 
 // renamedTo finds where a path gone from HEAD went: the one path of
@@ -154,12 +203,12 @@ func (p *project) headFiles(ctx context.Context, t ends) (*files, error) {
 // are kept, and the line is touched when it is in between. One hunk
 // for all: an edit above and one below a line count as at it, which a
 // reader checks in a moment, while an edit far away alone never does.
-func (p *project) lineChanged(t ends, a Anchor) (bool, error) {
-	old, err := p.fileLines(t.base, a.Path)
+func (p *project) lineChanged(was, now plumbing.Hash, a Anchor) (bool, error) {
+	old, err := p.blobLines(was, a.Path)
 	if err != nil {
 		return false, err
 	}
-	cur, err := p.fileLines(t.head, a.Path)
+	cur, err := p.blobLines(now, a.Path)
 	if err != nil {
 		return false, err
 	}
@@ -179,19 +228,22 @@ func (p *project) lineChanged(t ends, a Anchor) (bool, error) {
 	return l >= lo && l < hi, nil
 }
 
-// checkSymbol compares the symbol's declaration in its file at both
-// ends; a symbol its file no longer declares moved or vanished.
-func (p *project) checkSymbol(ctx context.Context, t ends, a Anchor) (*Change, error) {
+// checkSymbol compares the symbol's declaration in its file at HEAD
+// with the one in was, the content the memory was written beside (zero
+// for none); a symbol its file no longer declares moved or vanished.
+func (p *project) checkSymbol(ctx context.Context, t ends, a Anchor, was plumbing.Hash) (*Change, error) {
 	now, err := p.fileDecls(t.head, a.Path)
 	if err != nil {
 		return nil, err
 	}
 	if h, ok := now[a.Symbol]; ok {
-		was, err := p.fileDecls(t.base, a.Path)
-		if err != nil {
-			return nil, err
+		var before decls
+		if !was.IsZero() {
+			if before, err = p.blobDecls(was); err != nil {
+				return nil, err
+			}
 		}
-		if was[a.Symbol] == h {
+		if d, ok := before[a.Symbol]; ok && d == h {
 			return nil, nil // edited elsewhere in the file
 		}
 		return &Change{Anchor: a, What: Changed}, nil

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/coderef"
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -108,7 +109,7 @@ const maxSymbolFiles = 3
 // resolve turns a candidate into the anchors it names in tree t of
 // commit c, none when it names nothing there. reason is why a path was
 // rejected, "" if it was not.
-func (p *project) resolve(ctx context.Context, c *object.Commit, t *object.Tree, cand Candidate) (out []Anchor, reason string, err error) {
+func (p *project) resolve(ctx context.Context, c *object.Commit, t *object.Tree, cand coderef.Candidate) (out []Anchor, reason string, err error) {
 	if cand.Symbol != "" {
 		idx, err := p.declIndex(ctx, c, t)
 		if err != nil {
@@ -149,7 +150,7 @@ func (p *project) resolve(ctx context.Context, c *object.Commit, t *object.Tree,
 
 // reject says why only for a path the text claims as code: a bare token
 // outside the project is prose ("see /etc/hosts"), passed over.
-func (p *project) reject(c Candidate, why string) string {
+func (p *project) reject(c coderef.Candidate, why string) string {
 	if c.Quoted {
 		return why
 	}
@@ -258,13 +259,9 @@ func (p *project) blobDecls(h plumbing.Hash) (decls, error) {
 	return d, nil
 }
 
-// fileLines returns the lines of file f in tree t, nil when it has none.
-func (p *project) fileLines(t *object.Tree, f string) ([]string, error) {
-	e, err := t.FindEntry(f)
-	if err != nil || !e.Mode.IsFile() {
-		return nil, nil
-	}
-	b, err := p.repo.BlobObject(e.Hash)
+// blobLines returns the lines of blob h, file f's content.
+func (p *project) blobLines(h plumbing.Hash, f string) ([]string, error) {
+	b, err := p.repo.BlobObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f, err)
 	}

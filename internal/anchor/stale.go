@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/coderef"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -26,7 +27,7 @@ const eventConfirm = "stale-confirm"
 
 // cacheVersion changes when the cache's meaning does: an old file is
 // rebuilt, never misread.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // cacheFile is the cache under the memory's .state folder.
 const cacheFile = "anchors.json"
@@ -43,13 +44,16 @@ type cache struct {
 
 // entry is one memory file: an item or a session's summary.
 type entry struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title"`
-	Memory  string   `json:"memory"`            // the checkpoint that last changed the file
-	Code    string   `json:"code"`              // the project's commit then; "" for none
-	Checked string   `json:"checked,omitempty"` // the project's commit of a later check
-	Anchors []Anchor `json:"anchors,omitempty"`
-	Reject  []string `json:"rejected,omitempty"` // why, NUL, the path rejected
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Memory string `json:"memory"` // the checkpoint that last changed the file
+	Code   string `json:"code"`   // the project's commit then; "" for none
+	// Dirty is, by path, the blob a file held in the work tree at the
+	// checkpoint, an edit Code did not have (memory.TrailerCodeDirty).
+	Dirty   map[string]string `json:"dirty,omitempty"`
+	Checked string            `json:"checked,omitempty"` // the project's commit of a later check
+	Anchors []Anchor          `json:"anchors,omitempty"`
+	Reject  []string          `json:"rejected,omitempty"` // why, NUL, the path rejected
 	// Resolved is set once the anchors were looked up in the project.
 	Resolved bool   `json:"resolved,omitempty"`
 	text     string // what follow read, for resolveEntry: not kept
@@ -71,15 +75,18 @@ func (e *entry) base() string {
 	return e.Code
 }
 
+// dirty is what the work tree held beyond the base commit, nil when a
+// check made the base: a check is of the code committed.
+func (e *entry) dirty() map[string]string {
+	if e.Checked != "" {
+		return nil
+	}
+	return e.Dirty
+}
+
 // tracked reports whether p is a memory file anchors are read from: core
 // items and sessions' summaries.
-func tracked(p string) bool {
-	if strings.HasPrefix(p, "core/") {
-		return strings.HasSuffix(p, ".md")
-	}
-	parts := strings.Split(p, "/")
-	return len(parts) == 3 && parts[0] == "sessions" && parts[2] == "summary.md"
-}
+func tracked(p string) bool { return memory.NamesCode(p) }
 
 // Report is what cairn stale prints: the memories the code changed under.
 type Report struct {
@@ -417,7 +424,7 @@ func firstPart(data []byte, n int) []byte {
 // readEntry reads the memory file p as checkpoint le left it; its
 // anchors are resolved later, against the project.
 func readEntry(ctx context.Context, m *memory.Memory, p string, le *memory.LogEntry) (*entry, error) {
-	e := &entry{Memory: le.Commit, Code: le.CodeCommit, ID: path.Base(path.Dir(p))}
+	e := &entry{Memory: le.Commit, Code: le.CodeCommit, Dirty: le.CodeDirty, ID: path.Base(path.Dir(p))}
 	if id, ok := model.IDFromPath(p); ok {
 		e.ID = id
 	}
@@ -527,7 +534,7 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head s
 				}
 				continue
 			}
-			ch, err := p.check(ctx, ends{base: bt, head: ht, hc: hc}, a)
+			ch, err := p.check(ctx, ends{base: bt, head: ht, hc: hc, dirty: e.dirty()}, a)
 			if err != nil {
 				return false, err
 			}
@@ -601,7 +608,7 @@ func resolveEntry(ctx context.Context, m *memory.Memory, p *project, mp string, 
 			e.text = it.Title + "\n" + it.Body
 		}
 	}
-	cands := Extract(e.text)
+	cands := coderef.Extract(e.text)
 	e.text = ""
 	if len(cands) == 0 {
 		return nil

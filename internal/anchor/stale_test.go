@@ -349,3 +349,77 @@ func TestHeadMoves(t *testing.T) {
 		t.Errorf("on another branch:\n got %q\nwant %q", got, want)
 	}
 }
+
+// An agent leaves its edits for the user to commit: a memory written
+// while the work tree held them is about the edited code, so the commit
+// that takes them later changes nothing under it. What comes after it
+// does, and so does a commit that took more than the edit.
+func TestStaleUncommittedEdit(t *testing.T) {
+	t.Parallel()
+	edited := strings.Replace(retryGo, "n * 2", "n * 3", 1)
+	item := [2]string{"session", "Backoff now triples: `Backoff` in internal/queue/retry.go (line internal/queue/retry.go:5), in the folder `internal/queue/`."}
+	tests := []struct {
+		name   string
+		stage  bool              // git add the edit before the memory is written
+		commit map[string]string // what the user commits after
+		later  map[string]string // and what a commit after that changes
+		want   []string
+	}{
+		{name: "the edit committed as it was", commit: map[string]string{"internal/queue/retry.go": edited}},
+		{
+			name:   "then changed again",
+			commit: map[string]string{"internal/queue/retry.go": edited},
+			later:  map[string]string{"internal/queue/retry.go": strings.Replace(edited, "n * 3", "n * 4", 1)},
+			want: []string{
+				"session: changed Backoff (internal/queue/retry.go)",
+				"session: changed internal/queue",
+				"session: changed internal/queue/retry.go",
+				"session: changed internal/queue/retry.go:5",
+			},
+		},
+		{
+			name:   "committed with more than the edit",
+			commit: map[string]string{"internal/queue/retry.go": strings.Replace(edited, "return 3", "return 5", 1)},
+			want: []string{
+				// The edit was never staged: it is compared with HEAD's.
+				"session: changed Backoff (internal/queue/retry.go)",
+				"session: changed internal/queue",
+				"session: changed internal/queue/retry.go",
+				"session: changed internal/queue/retry.go:5",
+			},
+		},
+		{
+			name:   "staged, then committed with more",
+			stage:  true,
+			commit: map[string]string{"internal/queue/retry.go": strings.Replace(edited, "return 3", "return 5", 1)},
+			want: []string{
+				"session: changed internal/queue",
+				"session: changed internal/queue/retry.go",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := newProj(t, map[string]string{"internal/queue/retry.go": retryGo, "README": "queue\n"})
+			p.write(map[string]string{"internal/queue/retry.go": edited})
+			if tt.stage {
+				p.git("add", "internal/queue/retry.go")
+			}
+			p.remember(item[0], item[1])
+			p.write(tt.commit)
+			p.commit("take the edit")
+			if tt.later != nil {
+				p.write(tt.later)
+				p.commit("later")
+			}
+			r, err := Check(context.Background(), p.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := listOf(r); !slices.Equal(got, tt.want) {
+				t.Errorf("stale:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -17,14 +17,17 @@ import (
 
 // LogEntry is one checkpoint, in the shape `cairn log --json` prints.
 type LogEntry struct {
-	Commit       string    `json:"commit"`
-	Time         time.Time `json:"time"`
-	Subject      string    `json:"subject"`
-	Session      string    `json:"session"`
-	Event        string    `json:"event"`
-	CodeCommit   string    `json:"code_commit"`
-	FilesChanged int       `json:"files_changed"`
-	Tags         []string  `json:"tags,omitempty"`
+	Commit     string    `json:"commit"`
+	Time       time.Time `json:"time"`
+	Subject    string    `json:"subject"`
+	Session    string    `json:"session"`
+	Event      string    `json:"event"`
+	CodeCommit string    `json:"code_commit"`
+	// CodeDirty is, by path, the blob of each file the checkpoint's
+	// memory files name that held an edit CodeCommit did not.
+	CodeDirty    map[string]string `json:"code_dirty,omitempty"`
+	FilesChanged int               `json:"files_changed"`
+	Tags         []string          `json:"tags,omitempty"`
 }
 
 // LogOptions filter Log.
@@ -59,6 +62,7 @@ func (h History) Log(ctx context.Context, opts LogOptions) ([]LogEntry, error) {
 			Session:    c.Trailer(TrailerSession),
 			Event:      c.Trailer(TrailerEvent),
 			CodeCommit: c.Trailer(TrailerCodeCommit),
+			CodeDirty:  codeDirty(&c),
 			Tags:       c.Tags,
 		}
 		if opts.Files {

@@ -45,6 +45,12 @@ const (
 	TrailerSchema     = "Cairn-Schema"
 )
 
+// TrailerCodeDirty, one per file, names a file of the project that a
+// memory file of the checkpoint names and that held an edit the
+// Cairn-Code-Commit did not: "BLOB PATH", the git blob id of the work
+// tree's content and the path from the project's root (codedirty.go).
+const TrailerCodeDirty = "Cairn-Code-Dirty"
+
 //go:embed skel
 var skel embed.FS
 
@@ -421,10 +427,14 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 			return out
 		}
 	}
+	code, dirty := codegit.State(m.Project, m.codeNamed(opts.Paths))
 	trailers := []gitstore.Trailer{
 		{Key: TrailerSession, Value: opts.Session},
 		{Key: TrailerEvent, Value: opts.Event},
-		{Key: TrailerCodeCommit, Value: codegit.Head(m.Project)},
+		{Key: TrailerCodeCommit, Value: code},
+	}
+	for _, d := range dirty {
+		trailers = append(trailers, gitstore.Trailer{Key: TrailerCodeDirty, Value: d.Blob + " " + d.Path})
 	}
 	trailers = append(trailers, opts.Extra...)
 	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)})
