@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/coderef"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
@@ -464,6 +467,9 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head s
 			if err := resolveEntry(ctx, m, p, mp, e); err != nil {
 				return false, err
 			}
+			if e.Code == head {
+				e.Dirty = worktreeEdits(m.Project, e)
+			}
 			changed = true
 		}
 		if (len(e.Anchors) == 0 && !e.Missing) || (e.Head == head && e.Base == e.base()) {
@@ -588,6 +594,38 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head s
 		}
 	}
 	return true, nil
+}
+
+// worktreeEdits adds to the edits e's checkpoint recorded
+// (memory.TrailerCodeDirty: of the files its text names) those the work
+// tree holds now at its other anchors' files: a symbol's file, which the
+// text need not name ("verifyStripe now hashes the raw buffer"). It is
+// called only while the project's HEAD is still the commit the memory
+// was written at (the daemon checks within seconds of a checkpoint), so
+// that what the work tree holds beyond it is the edits the memory was
+// written beside, not a later commit's content.
+func worktreeEdits(project string, e *entry) map[string]string {
+	var paths []string
+	for _, a := range e.Anchors {
+		if _, ok := e.Dirty[a.Path]; !ok && !slices.Contains(paths, a.Path) {
+			paths = append(paths, a.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return e.Dirty
+	}
+	_, found := codegit.State(project, paths)
+	if len(found) == 0 {
+		return e.Dirty
+	}
+	out := maps.Clone(e.Dirty)
+	if out == nil {
+		out = make(map[string]string, len(found))
+	}
+	for _, d := range found {
+		out[d.Path] = d.Blob
+	}
+	return out
 }
 
 // resolveEntry finds the anchors of the memory file mp in the project's

@@ -423,3 +423,47 @@ func TestStaleUncommittedEdit(t *testing.T) {
 		})
 	}
 }
+
+// A memory that names only a symbol ("`Backoff` now triples") does not name
+// its file, so its checkpoint records no edit of it; a check made before
+// the project's next commit (the daemon's, seconds after the checkpoint)
+// sees the edit in the work tree at the symbol's file. A check made only
+// after the commit cannot tell the edit from a later one.
+func TestStaleUncommittedSymbolEdit(t *testing.T) {
+	t.Parallel()
+	edited := strings.Replace(retryGo, "n * 2", "n * 3", 1)
+	for _, early := range []bool{true, false} {
+		t.Run(fmt.Sprintf("checked before the commit %v", early), func(t *testing.T) {
+			t.Parallel()
+			p := newProj(t, map[string]string{"internal/queue/retry.go": retryGo})
+			p.write(map[string]string{"internal/queue/retry.go": edited})
+			p.remember("session", "`Backoff` now triples the wait.")
+			if early {
+				if _, err := Check(context.Background(), p.m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p.commit("take the edit")
+			r, err := Check(context.Background(), p.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			if !early {
+				want = []string{"session: changed Backoff (internal/queue/retry.go)"}
+			}
+			if got := listOf(r); !slices.Equal(got, want) {
+				t.Errorf("stale:\n got %q\nwant %q", got, want)
+			}
+			// What changes after the commit is a change under it.
+			p.write(map[string]string{"internal/queue/retry.go": strings.Replace(edited, "n * 3", "n * 4", 1)})
+			p.commit("later")
+			if r, err = Check(context.Background(), p.m); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := listOf(r), []string{"session: changed Backoff (internal/queue/retry.go)"}; !slices.Equal(got, want) {
+				t.Errorf("after a later change:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
