@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/summarize/edits"
 	"github.com/cairn-mem/cairn/internal/transcript/edit"
 )
 
@@ -55,7 +56,11 @@ func (f *Files) Call(id, name string, input json.RawMessage) [][2]string {
 	case "Write":
 		f.willHold(id, in.FilePath, in.Content)
 		if was, ok := f.text[in.FilePath]; ok {
-			return edit.WriteReplacements(was, in.Content)
+			reps := edit.WriteReplacements(was, in.Content)
+			if edits.Manifest(in.FilePath) {
+				reps = append(reps, edit.Swaps(was, in.Content)...)
+			}
+			return reps
 		}
 	case "Edit":
 		// What the file holds after the edit, so that a later Write is

@@ -120,12 +120,18 @@ var hostPort = lazyre.New(`(?:^|[/@\s"'=])([a-zA-Z][\w-]*(?:\.[\w-]+)*|\d+\.\d+\
 var pinRE = lazyre.New(`^\s*["']?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\[[\w,]+\])?["']?\s*(?:==|~=|>=|@)\s*v?\d+\.\d`)
 
 // NamesPackage reports whether x names package p as a package: in code
-// ("`requests`") or beside a word for one ("zstandard wheels", "the
-// httpx client"), not "webhook requests are signed" or "a rich tooltip".
+// ("`requests`"), beside a word for one ("zstandard wheels", "the
+// httpx client"), not "webhook requests are signed" or "a rich tooltip";
+// a name spelled like no word ("markdown-it") anywhere.
 func NamesPackage(x, p string) bool {
 	lower := strings.ToLower(x)
 	if strings.Contains(lower, "`"+p+"`") || strings.Contains(lower, "`"+p+"==") {
 		return true
+	}
+	if strings.ContainsAny(p, "-@/.0123456789") {
+		// A name no word is spelled like (markdown-it, @deno/gfm) is
+		// the package wherever it stands.
+		return lex.HasWord(lower, p)
 	}
 	return lex.HasBounded(lower, p, func(j, end int) bool {
 		return (j == 0 || !lex.IsWordByte(lower[j-1])) && (end == len(lower) || !lex.IsWordByte(lower[end])) && packageWord.MatchString(lower[end:])

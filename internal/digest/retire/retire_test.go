@@ -1170,6 +1170,35 @@ func TestRetiredBySubstitution(t *testing.T) {
 	}
 }
 
+// TestRetiredByDependencySwap: a manifest's dependency put in the place
+// of another (a summary's changed file "deno.json (edited: `"markdown-it":
+// …` → `"@deno/gfm": …`)") retires what names the package taken out, a
+// name no word is spelled like wherever it stands, a plain one as a
+// package; a version bumped is no swap.
+func TestRetiredByDependencySwap(t *testing.T) {
+	swap := "deno.json (edited: `\"markdown-it\": \"npm:markdown-it@14.1.0\"` → `\"@deno/gfm\": \"jsr:@deno/gfm@0.10.0\"`)"
+	for _, tc := range []struct {
+		x, file string
+		want    bool
+	}{
+		{"For the markdown rendering let's go with markdown-it", swap, true},
+		{"Markdown-it 14.1.0 with the footnote and anchor plugins is in the import map through npm: specifiers.", swap, true},
+		{"The markdown renderer is configured in lib/markdown.ts.", swap, false},
+		{"Dates are parsed with the moment library.", "package.json (edited: `\"moment\": \"^2.29.4\"` → `\"date-fns\": \"^3.6.0\"`)", true},
+		{"We need a moment to think about the dates.", "package.json (edited: `\"moment\": \"^2.29.4\"` → `\"date-fns\": \"^3.6.0\"`)", false},
+		{"Markdown-it 14.1.0 renders the posts.", "deno.json (edited: `\"markdown-it\": \"npm:markdown-it@14.1.0\"` → `\"markdown-it\": \"npm:markdown-it@14.2.0\"`)", true}, // the version, not the package
+		{"We render with markdown-it.", "deno.json (edited: `\"markdown-it\": \"npm:markdown-it@14.1.0\"` → `\"markdown-it\": \"npm:markdown-it@14.2.0\"`)", false},
+	} {
+		newer := &digest.Summary{}
+		newer.Parts[digest.Files] = []string{tc.file}
+		older := &digest.Summary{}
+		older.Parts[digest.Decisions] = []string{tc.x}
+		if got := New(nil, []*digest.Summary{newer, older}).Retired(tc.x, 1); got != tc.want {
+			t.Errorf("%s retires %q: %v, want %v", tc.file, tc.x, got, tc.want)
+		}
+	}
+}
+
 // TestRetiredByOwnSubstitution covers a value a session's own command
 // replaced: what the session said of the value before is the state its
 // work left behind, what it said of the change is not; and only that

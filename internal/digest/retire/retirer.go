@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/shellcmd"
+	"github.com/cairn-mem/cairn/internal/summarize/edits"
 )
 
 // Retirer decides which statements a newer one retires.
@@ -642,7 +643,7 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	if lex.CodeName(was) && lex.CodeName(now) && was != now {
 		st.renamed, st.renamedTo = was, now
 	}
-	if a, b := replace.Pinned(was), replace.Pinned(now); a != "" && b != "" && a != b && len(a) >= 3 {
+	if a, b := pinnedOrDeclared(was), pinnedOrDeclared(now); a != "" && b != "" && a != b && len(a) >= 3 {
 		st.swapped = a
 	}
 	st.hostPort = replace.HostPort(was, now)
@@ -651,6 +652,16 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 	if len(st.settings) > 0 || len(st.replaced) > 0 || st.edit != nil || st.renamed != "" || st.swapped != "" || st.hostPort != nil || st.minWas != nil || st.line != "" {
 		r.stmts = append(r.stmts, st)
 	}
+}
+
+// pinnedOrDeclared is the package a line pins ("zstandard==0.23.0") or a
+// manifest's line declares ("markdown-it": "npm:markdown-it@14.1.0"),
+// lower-case; "" for another line.
+func pinnedOrDeclared(line string) string {
+	if p := replace.Pinned(line); p != "" {
+		return p
+	}
+	return strings.ToLower(edits.Dependency(line))
 }
 
 // innerVersion is a version of three parts or more within a longer token.

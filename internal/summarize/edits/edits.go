@@ -12,11 +12,11 @@ import (
 type Values [][2]string
 
 // Note notes the replacement of line rep[0] by rep[1] when it gives one
-// value another: a setting changed. A line replaced twice keeps its first
+// value another: a setting changed, or a dependency swapped for another. A line replaced twice keeps its first
 // value and its last; one put back as it was is dropped.
 func (v *Values) Note(rep [2]string) {
 	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
-	if !(strings.ContainsAny(rep[0], "0123456789") && oneValue(rep[0], rep[1]) || otherLiteral(rep[0], rep[1])) {
+	if !(strings.ContainsAny(rep[0], "0123456789") && oneValue(rep[0], rep[1]) || otherLiteral(rep[0], rep[1]) || swapped(rep[0], rep[1])) {
 		return
 	}
 	for i, r := range *v {

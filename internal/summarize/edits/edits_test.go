@@ -41,3 +41,33 @@ func TestNoteDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// A dependency put in the place of another is noted; a line that is no
+// dependency of a manifest is not, and neither is a package said again.
+func TestNoteSwap(t *testing.T) {
+	for _, c := range []struct {
+		was, now string
+		noted    bool
+	}{
+		{`"markdown-it": "npm:markdown-it@14.1.0"`, `"@deno/gfm": "jsr:@deno/gfm@0.10.0"`, true},
+		{`reqwest = { version = "0.11", features = ["json"] }`, `ureq = { version = "2.9" }`, true},
+		{`"moment": "^2.29.4",`, `"date-fns": "^3.6.0",`, true},
+		{`"name": "inkwell",`, `"name": "quill",`, false},
+		{`"lodash": "^4.17.21"`, `"lodash": "^4.17.21"`, false},
+		{`"build": "tsc -p ."`, `"test": "vitest"`, false}, // scripts, not versions
+	} {
+		var v Values
+		v.Note([2]string{c.was, c.now})
+		if got := len(v) == 1; got != c.noted {
+			t.Errorf("Note(%q → %q) noted %v, want %v", c.was, c.now, got, c.noted)
+		}
+	}
+	for _, f := range []string{"package.json", "/p/deno.json", "crates/x/Cargo.toml", "pyproject.toml"} {
+		if !Manifest(f) {
+			t.Errorf("%s is no manifest", f)
+		}
+	}
+	if Manifest("src/package.ts") || Manifest("tsconfig.json") {
+		t.Error("a source file or a config taken for a manifest")
+	}
+}

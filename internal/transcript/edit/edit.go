@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/summarize/edits"
 )
 
 // maxReplaced bounds one side of a replacement Replacements reports, in
@@ -29,7 +30,9 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 	}
 	var in struct {
 		edit
-		Edits []edit `json:"edits"`
+		Edits    []edit `json:"edits"`
+		FilePath string `json:"file_path"`
+		Path     string `json:"path"`
 	}
 	switch name {
 	case "Edit", "MultiEdit", "str_replace_based_edit_tool", "str_replace_editor", "search_replace":
@@ -43,6 +46,12 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 	for _, e := range append([]edit{in.edit}, in.Edits...) {
 		was, now := cmp.Or(e.Old, e.OldStr), cmp.Or(e.New, e.NewStr)
 		o, n, ok := changedLine(was, now)
+		if edits.Manifest(cmp.Or(in.FilePath, in.Path)) && !ok {
+			if sw := Swaps(was, now); sw != nil {
+				out = append(out, sw...)
+				continue
+			}
+		}
 		if !ok {
 			// A block of settings edited whole ("executor:
 			// 'ramping-vus'" and its stages became "executor:
@@ -57,6 +66,53 @@ func Replacements(name string, input json.RawMessage) [][2]string {
 			continue
 		}
 		out = append(out, [2]string{o, n})
+	}
+	return out
+}
+
+// maxSwaps bounds the dependencies one edit is read to have swapped.
+const maxSwaps = 3
+
+// Swaps pairs the dependencies an edit of a package manifest took out
+// with those it put in, old line then new: three markdown-it lines
+// replaced by "@deno/gfm": "jsr:@deno/gfm@0.10.0" are one library put
+// in the place of another, whatever the agent says of it. A version
+// bumped is a setting, not a swap (WriteReplacements); nil when nothing
+// was both taken out and put in.
+func Swaps(was, now string) [][2]string {
+	a, b := dependencies(was), dependencies(now)
+	var gone, came []string
+	for name, l := range a {
+		if _, ok := b[name]; !ok {
+			gone = append(gone, l)
+		}
+	}
+	for name, l := range b {
+		if _, ok := a[name]; !ok {
+			came = append(came, l)
+		}
+	}
+	if len(gone) == 0 || len(came) == 0 {
+		return nil
+	}
+	sort.Strings(gone)
+	sort.Strings(came)
+	var out [][2]string
+	for i, g := range gone[:min(len(gone), maxSwaps)] {
+		out = append(out, [2]string{g, came[min(i, len(came)-1)]})
+	}
+	return out
+}
+
+// dependencies are the lines of text that declare a dependency, by name,
+// without a trailing comma.
+func dependencies(text string) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if name := edits.Dependency(l); name != "" && len(l) <= maxReplaced {
+			out[name] = strings.TrimSuffix(l, ",")
+		}
 	}
 	return out
 }

@@ -21,6 +21,14 @@ func TestReplacements(t *testing.T) {
 		{"Write", `{"file_path":"a","content":"x = 1"}`, "[]"},
 		{"Edit", `not json`, "[]"},
 		{"Edit", `{"old_string":5}`, "[]"},
+		// A manifest's dependencies swapped: each taken out paired with
+		// what came in; a version bumped in one is a setting.
+		{"Edit", `{"file_path":"/p/deno.json","old_string":"\"@std/assert\": \"jsr:@std/assert@^1.0.8\",\n    \"markdown-it\": \"npm:markdown-it@14.1.0\",\n    \"markdown-it-footnote\": \"npm:markdown-it-footnote@4.0.0\"","new_string":"\"@std/assert\": \"jsr:@std/assert@^1.0.8\",\n    \"@deno/gfm\": \"jsr:@deno/gfm@0.10.0\""}`,
+			`[["markdown-it": "npm:markdown-it@14.1.0" "@deno/gfm": "jsr:@deno/gfm@0.10.0"] ["markdown-it-footnote": "npm:markdown-it-footnote@4.0.0" "@deno/gfm": "jsr:@deno/gfm@0.10.0"]]`},
+		{"Edit", `{"file_path":"package.json","old_string":"\"express\": \"^4.19.2\",\n\"cors\": \"^2.8.5\"","new_string":"\"express\": \"^5.1.0\",\n\"cors\": \"^2.8.5\""}`, `[["express": "^4.19.2", "express": "^5.1.0",]]`},
+		{"Edit", `{"file_path":"Cargo.toml","old_string":"reqwest = { version = \"0.11\", features = [\"json\"] }\nserde = \"1\"","new_string":"ureq = { version = \"2.9\" }\nserde = \"1\""}`, `[[reqwest = { version = "0.11", features = ["json"] } ureq = { version = "2.9" }]]`},
+		// Not a manifest: the same lines are code.
+		{"Edit", `{"file_path":"src/deps.ts","old_string":"\"a\": \"1.0\",\n\"b\": \"2.0\"","new_string":"\"c\": \"3.0\""}`, "[]"},
 	} {
 		if got := fmt.Sprint(Replacements(tc.name, json.RawMessage(tc.input))); got != tc.want {
 			t.Errorf("Replacements(%s, %s) = %s, want %s", tc.name, tc.input, got, tc.want)
