@@ -824,6 +824,14 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			}
 			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: put})
 			openAt = i
+		} else if n := len(a.open); n > 0 && openAt == i-1 && role == Assistant && kind == "" && !question && itemRef.MatchString(s) && len(prose.ContentWords(s)) >= 4 && len(a.open[n-1].text)+len(s) < 300 {
+			// "That's fine at today's volume, but it will read the whole
+			// table once relay_outbox grows." says why the item before
+			// matters: it is kept, and done, with it, not left as a
+			// detail once the item is done.
+			a.open[n-1].text += " " + s
+			a.filed[s] = true
+			openAt = i
 		}
 	}
 }
@@ -1580,6 +1588,10 @@ func conjuncts(s string) []string {
 
 // openText is an open item without its label: "Still to do: add X" is
 // "Add X".
+// itemRef opens a sentence on a pronoun for what the one before said:
+// "That's fine at today's volume, but …", "It only bites under load".
+var itemRef = lazyre.New(`(?i)^(?:that's|that is|this is|it's|it is|that|this|it)\s`)
+
 // openList returns the items of a labelled list of work left said in
 // one sentence, split at its semicolons ("Still open: A; B; and C."), or
 // nil when s is no such list, an item would be shorter than three words

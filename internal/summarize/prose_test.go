@@ -786,6 +786,20 @@ func TestOpenLabelTrimmed(t *testing.T) {
 	}
 }
 
+// TestOpenWhy: the sentence after an open item that says, by a pronoun,
+// why it matters is part of the item (and goes when it is done), not a
+// detail of its own; one about something else is not.
+func TestOpenWhy(t *testing.T) {
+	a := item(t, "One thing for later: the worker's query filters on delivered_at IS NULL and nothing indexes it. That's fine at today's volume, but it will read the whole table once relay_outbox grows.", "")
+	if len(a.open) != 1 || !strings.HasSuffix(a.open[0].text, "once relay_outbox grows.") || slices.ContainsFunc(a.details, func(d string) bool { return strings.Contains(d, "today's volume") }) {
+		t.Errorf("open %+v, details %q", a.open, a.details)
+	}
+	a = item(t, "One thing for later: nothing indexes the query the outbox worker runs every 30 seconds. The relay listens on port 7070 behind nginx.", "")
+	if len(a.open) != 1 || strings.Contains(a.open[0].text, "7070") {
+		t.Errorf("open %+v", a.open)
+	}
+}
+
 // TestAlternative: what a decision turns down and what it takes in its
 // place, or nothing when the sentence names no choice beside it.
 func TestAlternative(t *testing.T) {
