@@ -108,11 +108,35 @@ func (t *Told) Echoes(s string) bool {
 	}
 	in := 0
 	for _, w := range ws {
-		if t.words[w] || t.told(trimValue(w)) {
+		if t.has(w) {
 			in++
 		}
 	}
+	if m := recapLabel.FindStringSubmatch(s); m != nil && len(ws) > 1 && ws[0] == strings.ToLower(m[1]) && !t.has(ws[0]) {
+		ws = ws[1:] // "Rules: never edit …" heads what it reads back with a word of its own
+	}
 	return float64(in) >= minShare*float64(len(ws))
+}
+
+// recapLabel heads a line of a recap: "Rules:", "Open:".
+var recapLabel = lazyre.New(`^(\pL+):\s`)
+
+// has reports whether the told text holds the content word w: as it is,
+// a value it names, in the singular or the plural ("logs" of "log"), or,
+// hyphenated, each of its parts ("JSON-line" of "JSON lines").
+func (t *Told) has(w string) bool {
+	if t.words[w] || t.told(trimValue(w)) || t.words[w+"s"] || strings.HasSuffix(w, "s") && t.words[strings.TrimSuffix(w, "s")] {
+		return true
+	}
+	if !strings.Contains(w, "-") {
+		return false
+	}
+	for _, p := range strings.Split(w, "-") {
+		if p != "" && !t.has(p) {
+			return false
+		}
+	}
+	return true
 }
 
 func trimValue(v string) string { return strings.Trim(v, "./-_") }

@@ -31,6 +31,10 @@ func TestEchoes(t *testing.T) {
 		{"The dev server now listens on port 8181 instead of 8085.", true},
 		{"The TLS certificate for sho.rt is renewed by hand, and the database is links.db.", true},
 		{"The dev server listens on port 81 on the new box.", false},
+		// A recap's label, a plural and a hyphenated word the pack says
+		// otherwise ("Rules:", "servers", "rate-limiting").
+		{"Setup: the dev servers listen on port 8181, and rate-limiting runs in Redis.", true},
+		{"Setup: the dev servers listen on port 8181, and rate-limiting runs in Memcached.", false},
 		// New values, changes, denials: the session's own.
 		{"The dev server listens on port 8282 since the node exporter on the new box already has 8181.", false},
 		{"The database now lives at /data/linkshort/links.db on the new box.", false},
