@@ -128,6 +128,13 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // maxHeadRunes is the longest a session's heading title may be.
 const maxHeadRunes = 90
 
+// headSlack is how much longer a first sentence may be and still head
+// the session whole: cut a few words before its end, it would be said
+// again in full as the request ("… the same invoice.paid event two or
+// three…" over "Request: Owen from the billing-svc team says they get
+// the same invoice.paid event two or three times.").
+const headSlack = 20
+
 // Heading returns the title of a session's heading, given its title and
 // requests, and the requests its bullets show. A title that is the start
 // of the first request (cut with "…" where it was long, or with words
@@ -154,7 +161,7 @@ func Heading(title string, req []string) (string, []string) {
 		ss = ss[1:]
 	}
 	head := strings.TrimRight(ss[0], " .!?:")
-	if utf8.RuneCountInString(head) <= maxHeadRunes {
+	if utf8.RuneCountInString(head) <= maxHeadRunes+headSlack {
 		rest := strings.TrimSpace(strings.TrimPrefix(first, ss[0]))
 		out := append([]string(nil), req[1:]...)
 		if rest != "" && !IsChitChat(rest) {

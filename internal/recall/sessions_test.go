@@ -80,6 +80,11 @@ func TestHeading(t *testing.T) {
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI.",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out…",
 			"A customer's IT department (Hartmann Logistik, 400 seats) wants to roll Tallybook out with Intune across every site, and they asked for an MSI."},
+		// A sentence a few words over the length heads whole, rather
+		// than cut and said again as the request.
+		{"Owen from the billing-svc team says they get the same invoice.paid event two or three…",
+			"Owen from the billing-svc team says they get the same invoice.paid event two or three times.",
+			"Owen from the billing-svc team says they get the same invoice.paid event two or three times", ""},
 		// Cut at a clause, the bullet says the rest of the sentence.
 		{"Nomad 1.9.3 this week, the new client nomad-cli-5 (10.20.0.25) arrived yesterday as well, it's…",
 			"Nomad 1.9.3 this week, the new client nomad-cli-5 (10.20.0.25) arrived yesterday as well, it's provisioned like the others and needs the job constraints.",
