@@ -1159,6 +1159,12 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 					t = match.Unsaid(b, g.shown)
 				} else if !s.Current && match.Answered(t, g.shown, g.told) {
 					t = "" // what an ended session was asked, its bullets say done
+				} else if !s.Current {
+					// A sentence of it a bullet shown says word for word
+					// (a decision the user stated in it) is not said
+					// twice; the sentence beside it, often the reason,
+					// stays.
+					t = match.Unrepeated(t, g.shown)
 				}
 				if t == "" || p == digest.Preferences && !still.KeepsHead(b, t) || t != b && (p == digest.Request || p == digest.Outcome) && digest.IsChitChat(t) {
 					// Said by the bullets shown; a rule's reason alone, its

@@ -227,8 +227,10 @@ var filler = []string{
 
 // TestSessionSaysOnce: what a session's taken bullets already say is not
 // said again: a preference the user stated in the request, a root cause
-// that joins two outcome bullets. A request keeps its sentences together,
-// since the decision and its reason often sit in two of them.
+// that joins two outcome bullets, an ended session's request sentence a
+// bullet says word for word. A request is not left out for a bullet that
+// says only part of it, since the decision and its reason often sit in
+// two of its sentences.
 func TestSessionSaysOnce(t *testing.T) {
 	m, _ := newTestMemory(t)
 	pref := "From now on run the linter before every commit, it caught me twice last month."
@@ -251,8 +253,8 @@ func TestSessionSaysOnce(t *testing.T) {
 	if strings.Contains(text, "Root cause:") {
 		t.Errorf("a root cause the outcome bullets hold is shown again:\n%s", text)
 	}
-	if !strings.Contains(text, "so forget the GenServer. Do the exclusion constraint. Keep it in one migration file.") || !strings.Contains(text, "The backoff read the wall clock") {
-		t.Errorf("a request lost the sentence it says why in, or what only one bullet says is missing:\n%s", text)
+	if !strings.Contains(text, "Request: Do the exclusion constraint. Keep it in one migration file.") || strings.Count(text, "so forget the GenServer") != 1 || !strings.Contains(text, "The backoff read the wall clock") {
+		t.Errorf("a request lost a sentence no bullet says, said one again, or what only one bullet says is missing:\n%s", text)
 	}
 
 	// An older request whose every sentence the session's bullets say
