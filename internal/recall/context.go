@@ -833,8 +833,15 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 				// test**: table yesterday." as nothing. Where one did,
 				// what is left of it heads the entry.
 				first, rest := digest.FirstSentence(whole)
-				if now(whole) == whole && utf8.RuneCountInString(first) <= digest.MaxTitleRunes {
+				if w := now(whole); w == whole && utf8.RuneCountInString(first) <= digest.MaxTitleRunes {
 					e.title, e.body = first, rest
+				} else if w == "" {
+					// All of it changed: "Keep the controller on its own
+					// access point please, I don't want the machine on
+					// the house wifi." once "I changed my mind about the
+					// wifi: put it on the shop network".
+					e.gone, g.known, g.gone = true, true, true
+					return ""
 				} else if joined := e.title + " " + e.body; e.body != "" && unicode.IsLower([]rune(e.body)[0]) {
 					if left := now(joined); left != joined && !strings.HasPrefix(left, e.title) {
 						if left == "" {
