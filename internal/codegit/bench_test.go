@@ -3,7 +3,6 @@ package codegit
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -19,12 +18,7 @@ func benchRepo(b *testing.B, n int) (dir string, named []string) {
 		os.WriteFile(f, fmt.Appendf(nil, "package pkg\n\n// File %d.\nfunc F%d() int { return %d }\n", i, i, i), 0o644)
 	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-qm", "code"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		gitIn(b, dir, args...)
 	}
 	os.WriteFile(filepath.Join(dir, "pkg00/file0000.go"), []byte("package pkg\n\nfunc F0() int { return -1 }\n"), 0o644)
 	return dir, []string{"pkg00/file0000.go", "pkg01/file0001.go", "pkg02/file0002.go", "no/such.go"}
