@@ -140,18 +140,24 @@ var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|
 // linkshort-api systemd unit" and "its database at
 // /var/lib/linkshort/links.db". ok is false when the head names nothing
 // of its own (a value, a code name: "Passwords are hashed with bcrypt"
-// says nothing without bcrypt) or the tail is how it is done rather than
-// what it has ("claimed with SELECT … FOR UPDATE").
+// says nothing without bcrypt), the tail is how it is done rather than
+// what it has ("claimed with SELECT … FOR UPDATE") or it has a verb of
+// its own.
 func WithTail(x string) (head, tail string, ok bool) {
 	if strings.Count(x, " with ") != 1 || strings.Contains(x, "`") {
 		return "", "", false
 	}
 	head, tail, _ = strings.Cut(strings.TrimRight(x, "."), " with ")
-	if strings.Count(head, "(") != strings.Count(head, ")") || !withOwn.MatchString(tail) || !prose.IsFullClause(head) || !namesOwn.MatchString(head) {
+	if strings.Count(head, "(") != strings.Count(head, ")") || !withOwn.MatchString(tail) || tailVerb.MatchString(tail) || !prose.IsFullClause(head) || !namesOwn.MatchString(head) {
 		return "", "", false
 	}
 	return head, tail, true
 }
+
+// tailVerb is a verb of its own in what follows "with": the with-phrase
+// belonged to the subject of that verb ("losing the spool with the box
+// is worse than …"), it is no tail of what the head has.
+var tailVerb = lazyre.New(`(?i)\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|will|would|can|could|should|must)\b`)
 
 // withOwn opens what a subject has: "its database at …", "their logs
 // in …".

@@ -66,6 +66,8 @@ func TestWithTail(t *testing.T) {
 		{"Passwords are hashed with bcrypt.", "", "", false},                                   // nothing named without it
 		{"Jobs are claimed with SELECT ... FOR UPDATE SKIP LOCKED.", "", "", false},            // how, not what it has
 		{"The api-gateway talks with the billing service with a shared token.", "", "", false}, // two withs
+		// The with-phrase is its verb's subject's, no tail.
+		{"Last night settles the trade-off: losing the spool with the box is worse than being without the queue during db-02's maintenance.", "", "", false},
 	} {
 		head, tail, ok := WithTail(tc.s)
 		if head != tc.head || tail != tc.tail || ok != tc.ok {
