@@ -822,6 +822,14 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 			body, _ = digest.FirstPart(body, digest.MaxBodyBytes)
 			full := mdtext.OneLine(digest.StripHeadings(body))
 			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), full)
+			if rest, ok := strings.CutPrefix(full, e.title+":"); ok && strings.TrimSpace(rest) != "" && now(full) == "" {
+				// A title that leads its sentence in ("Last night
+				// settles the trade-off I weighed before: losing the
+				// spool with the box is worse than … db-02's …") says
+				// nothing once what follows its colon changed.
+				e.gone, g.known, g.gone = true, true, true
+				return ""
+			}
 			if whole, ok := digest.CutInSentence(e.title, full); ok {
 				// A title cut inside its body's first sentence ("… with 25
 				// threads that serves every") is not what a newer

@@ -258,6 +258,35 @@ func TestCutTitleRetiredWhole(t *testing.T) {
 	}
 }
 
+// A core item whose title leads its sentence in, up to a colon, goes
+// when what follows the colon is retired: the title alone says nothing.
+func TestLeadTitleRetiredWithItsSentence(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestMemory(t)
+	files := map[string]string{}
+	older, newer := "5e551011-0031", "5e551011-0032"
+	it := model.NewItem(model.Fact, "Last night settles the trade-off I weighed before", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
+	it.ID = fmt.Sprintf("01JQ%020d%02d", 0, 1)
+	it.Importance, it.Session = 0.9, older
+	it.Body = "Last night settles the trade-off I weighed before: losing the spool with the box is worse than being without the queue during db-02's Tuesday maintenance window, when Stripe's own retries still cover us."
+	data, err := it.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[it.Path()] = string(data)
+	writeSessions(t, m, files, []testSession{
+		{older, "02", "Retry queue", "**Request**\n- Put the retry queue in Postgres.\n\n**Outcome**\n- The retry queue lives in Postgres now.\n"},
+		{newer, "05", "db-02 retired", "**Request**\n- The DBAs retired db-02 over the weekend; the outbox lives on pg-main.internal now.\n\n**Outcome**\n- deploy/env.example now points DATABASE_URL at pg-main.internal; nothing in the repo mentions db-02 any more.\n"},
+	})
+	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, "settles the trade-off") {
+		t.Errorf("the lead-in of a retired sentence is shown:\n%s", p.Text)
+	}
+}
+
 // testSession is an ended session's folder: its id, the day in March
 // 2026 it ran, its title and its summary's body.
 type testSession struct{ id, day, title, body string }
