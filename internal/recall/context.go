@@ -822,7 +822,7 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 			body, _ = digest.FirstPart(body, digest.MaxBodyBytes)
 			full := mdtext.OneLine(digest.StripHeadings(body))
 			e.title, e.body = digest.ItemText(mdtext.OneLine(g.title), full)
-			if rest, ok := strings.CutPrefix(full, e.title+":"); ok && strings.TrimSpace(rest) != "" && now(full) == "" {
+			if rest, ok := strings.CutPrefix(full, e.title+":"); ok && strings.TrimSpace(rest) != "" && len(digest.Sentences(full)) == 1 && now(full) == "" {
 				// A title that leads its sentence in ("Last night
 				// settles the trade-off I weighed before: losing the
 				// spool with the box is worse than … db-02's …") says
@@ -841,15 +841,8 @@ func itemRenderer(m *memory.Memory, g *group, c corecache.Item, limit, year int,
 				// test**: table yesterday." as nothing. Where one did,
 				// what is left of it heads the entry.
 				first, rest := digest.FirstSentence(whole)
-				if w := now(whole); w == whole && utf8.RuneCountInString(first) <= digest.MaxTitleRunes {
+				if now(whole) == whole && utf8.RuneCountInString(first) <= digest.MaxTitleRunes {
 					e.title, e.body = first, rest
-				} else if w == "" {
-					// All of it changed: "Keep the controller on its own
-					// access point please, I don't want the machine on
-					// the house wifi." once "I changed my mind about the
-					// wifi: put it on the shop network".
-					e.gone, g.known, g.gone = true, true, true
-					return ""
 				} else if joined := e.title + " " + e.body; e.body != "" && unicode.IsLower([]rune(e.body)[0]) {
 					if left := now(joined); left != joined && !strings.HasPrefix(left, e.title) {
 						if left == "" {

@@ -226,38 +226,6 @@ func TestCutTitleRetiredWithItsSentence(t *testing.T) {
 	}
 }
 
-// A core item whose title is its first sentence's first clause, and
-// whose rest opens on a capital ("Keep the controller on its own access
-// point please" of "…, I don't want the machine on the house wifi."),
-// goes when a newer statement retires the sentence: the title alone
-// lacks the words it shares with it.
-func TestCutTitleRetiredWhole(t *testing.T) {
-	t.Parallel()
-	m, _ := newTestMemory(t)
-	files := map[string]string{}
-	older, newer := "5e551011-0021", "5e551011-0022"
-	it := model.NewItem(model.Preference, "Keep the controller on its own access point please", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
-	it.ID = fmt.Sprintf("01JQ%020d%02d", 0, 1)
-	it.Importance, it.Session = 0.9, older
-	it.Body = "Keep the controller on its own access point please, I don't want the machine on the house wifi."
-	data, err := it.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files[it.Path()] = string(data)
-	writeSessions(t, m, files, []testSession{
-		{older, "02", "Controller setup", "**Request**\n- Set up the controller.\n\n**Outcome**\n- FluidNC config saved as config.yaml.\n"},
-		{newer, "05", "Probe macro", "**Request**\n- Also, I changed my mind about the wifi: put it on the shop network, the AP thing is annoying with the laptop jumping networks.\n\n**Outcome**\n- The controller now joins the workshop network as a station.\n"},
-	})
-	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(p.Text, "own access point") {
-		t.Errorf("the retired preference is shown:\n%s", p.Text)
-	}
-}
-
 // A core item whose title leads its sentence in, up to a colon, goes
 // when what follows the colon is retired: the title alone says nothing.
 func TestLeadTitleRetiredWithItsSentence(t *testing.T) {
