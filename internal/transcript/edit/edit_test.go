@@ -61,3 +61,19 @@ func TestReadContent(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// FuzzReplacements: whatever an edit call's input holds, Replacements
+// does not panic and reports lines of a setting's length at most, a
+// manifest's dependencies swapped as well.
+func FuzzReplacements(f *testing.F) {
+	f.Add("Edit", `{"file_path":"deno.json","old_string":"\"markdown-it\": \"npm:markdown-it@14.1.0\",\n\"x\": \"1\"","new_string":"\"@deno/gfm\": \"jsr:@deno/gfm@0.10.0\""}`)
+	f.Add("MultiEdit", `{"file_path":"Cargo.toml","edits":[{"old_string":"a = { version = \"1\" }","new_string":"b = \"2\""}]}`)
+	f.Add("Edit", `{"file_path":"a.conf","old_string":"pool: 10","new_string":"pool: 20"}`)
+	f.Fuzz(func(t *testing.T, name, input string) {
+		for _, r := range Replacements(name, json.RawMessage(input)) {
+			if len(r[0]) > maxReplaced || len(r[1]) > maxReplaced {
+				t.Errorf("replacement longer than %d bytes: %q", maxReplaced, r)
+			}
+		}
+	})
+}
