@@ -87,10 +87,6 @@ func (e *entry) dirty() map[string]string {
 	return e.Dirty
 }
 
-// tracked reports whether p is a memory file anchors are read from: core
-// items and sessions' summaries.
-func tracked(p string) bool { return memory.NamesCode(p) }
-
 // Report is what cairn stale prints: the memories the code changed under.
 type Report struct {
 	Head     string      `json:"head"`              // the project's HEAD, "" when it is no git repository
@@ -346,7 +342,7 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 			if err != nil {
 				return fmt.Errorf("read checkpoint %s: %w", e.Commit, err)
 			}
-			if p := ci.Trailer(TrailerChecked); tracked(p) && found[p] == nil {
+			if p := ci.Trailer(TrailerChecked); memory.NamesCode(p) && found[p] == nil {
 				found[p] = &seen{checked: e.CodeCommit}
 			}
 		}
@@ -355,7 +351,7 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 			return fmt.Errorf("read checkpoint %s: %w", e.Commit, err)
 		}
 		for _, ch := range chs {
-			if !tracked(ch.Path) {
+			if !memory.NamesCode(ch.Path) {
 				continue
 			}
 			s := found[ch.Path]
