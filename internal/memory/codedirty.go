@@ -63,7 +63,7 @@ func codeDirty(c *gitstore.Commit) map[string]string {
 			continue
 		}
 		blob, p, ok := strings.Cut(t.Value, " ")
-		if !ok || len(blob) != 40 || strings.Trim(blob, "0123456789abcdef") != "" || !local(p) {
+		if !ok || len(blob) != 40 || strings.Trim(blob, "0123456789abcdef") != "" || !localPath(p) {
 			continue
 		}
 		if out == nil {
@@ -74,6 +74,7 @@ func codeDirty(c *gitstore.Commit) map[string]string {
 	return out
 }
 
-func local(p string) bool {
+// localPath reports whether p is a clean path inside the project.
+func localPath(p string) bool {
 	return p != "" && !path.IsAbs(p) && path.Clean(p) == p && p != ".." && !strings.HasPrefix(p, "../")
 }
