@@ -135,6 +135,28 @@ func PointsBack(c string) bool {
 
 var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$`)
 
+// TrailingAside parts a sentence that ends on an aside in parentheses
+// into what it says and the aside: "Debezium 2.5 Postgres connector
+// against the local compose Postgres" and "it's published on host port
+// 5433 because I have a native Postgres on 5432". ok is false when there
+// is none, it is not the sentence's end, or too little comes before it
+// to say anything (three words at least).
+func TrailingAside(x string) (head, aside string, ok bool) {
+	t := strings.TrimRight(strings.TrimSpace(x), ".!")
+	if !strings.HasSuffix(t, ")") {
+		return "", "", false
+	}
+	i := strings.LastIndex(t, " (")
+	if i < 0 || strings.ContainsAny(t[i+2:len(t)-1], "()") {
+		return "", "", false
+	}
+	head, aside = strings.TrimRight(t[:i], " ,;:—-"), strings.TrimSpace(t[i+2:len(t)-1])
+	if len(strings.Fields(head)) < 3 || aside == "" || strings.Count(head, "(") != strings.Count(head, ")") {
+		return "", "", false
+	}
+	return head, aside, true
+}
+
 // WithTail parts a sentence of one clause that names what its subject
 // is or runs as, then with what it has: "production runs as the
 // linkshort-api systemd unit" and "its database at

@@ -56,6 +56,24 @@ func TestWithoutLead(t *testing.T) {
 	}
 }
 
+func TestTrailingAside(t *testing.T) {
+	for _, tc := range []struct {
+		s, head, aside string
+		ok             bool
+	}{
+		{"Debezium 2.5 Postgres connector against the local compose Postgres (it's published on host port 5433).", "Debezium 2.5 Postgres connector against the local compose Postgres", "it's published on host port 5433", true},
+		{"The worker runs on app-02 (port 7070)", "The worker runs on app-02", "port 7070", true},
+		{"The worker (on app-02) listens on 7070.", "", "", false}, // not at the end
+		{"Ports (7070).", "", "", false},                       // too little before it
+		{"It runs f(x) and g (see (a) below).", "", "", false}, // nested
+	} {
+		head, aside, ok := TrailingAside(tc.s)
+		if head != tc.head || aside != tc.aside || ok != tc.ok {
+			t.Errorf("TrailingAside(%q) = %q, %q, %v; want %q, %q, %v", tc.s, head, aside, ok, tc.head, tc.aside, tc.ok)
+		}
+	}
+}
+
 func TestWithTail(t *testing.T) {
 	for _, tc := range []struct {
 		s, head, tail string

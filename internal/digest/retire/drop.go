@@ -105,6 +105,13 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			parts, sep = digest.ConsequenceCut(digest.WithoutLead(prose.ListItems(x), lead)), ", "
 		}
 		if len(parts) < 2 {
+			// "Debezium 2.5 Postgres connector against the local compose
+			// Postgres (it's published on host port 5433 …)": the port
+			// the aside gives moved, the connector did not.
+			if head, aside, ok := digest.TrailingAside(x); ok && !r.retired(head, rank) && r.retired(aside, rank) {
+				kept = append(kept, head+".")
+				continue
+			}
 			// "Upload URLs are signed with HS256 and expire after 10
 			// minutes": how long they last changed, how they are signed
 			// did not.

@@ -1170,6 +1170,23 @@ func TestRetiredBySubstitution(t *testing.T) {
 	}
 }
 
+// TestAsideDropped: a sentence that ends on an aside a newer statement
+// changed keeps what it says before the aside; the aside goes.
+func TestAsideDropped(t *testing.T) {
+	for _, c := range [][3]string{
+		{"Debezium 2.5 Postgres connector against the local compose Postgres (it's published on host port 5433).",
+			"The compose Postgres is published on host port 15432 now instead of 5433.",
+			"Debezium 2.5 Postgres connector against the local compose Postgres."},
+		{"The billing worker runs under systemd on app-02 (it listens on port 7070 behind the proxy).",
+			"The billing worker now listens on port 7171 instead of 7070, since the proxy took it.",
+			"The billing worker runs under systemd on app-02."},
+	} {
+		if got := droppedBy(c[0], c[1]); got != c[2] {
+			t.Errorf("%q once %q: got %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
+
 // TestRetiredByDependencySwap: a manifest's dependency put in the place
 // of another (a summary's changed file "deno.json (edited: `"markdown-it":
 // …` → `"@deno/gfm": …`)") retires what names the package taken out, a
