@@ -135,22 +135,29 @@ func PointsBack(c string) bool {
 
 var pointsBack = lazyre.New(`(?i)^(?:it|it's|they|they're|this|that|these|those|which|so)\b|\bone[.!]?$`)
 
-// TrailingAside parts a sentence that ends on an aside in parentheses
-// into what it says and the aside: "Debezium 2.5 Postgres connector
-// against the local compose Postgres" and "it's published on host port
-// 5433 because I have a native Postgres on 5432". ok is false when there
-// is none, it is not the sentence's end, or too little comes before it
-// to say anything (three words at least).
+// TrailingAside parts a sentence that ends on an aside, in parentheses or
+// after a dash, into what it says and the aside: "Debezium 2.5 Postgres
+// connector against the local compose Postgres" and "it's published on
+// host port 5433 because I have a native Postgres on 5432". ok is false
+// when there is none, it is not the sentence's end, or too little comes
+// before it to say anything (three words at least).
 func TrailingAside(x string) (head, aside string, ok bool) {
 	t := strings.TrimRight(strings.TrimSpace(x), ".!")
-	if !strings.HasSuffix(t, ")") {
+	switch i := strings.LastIndex(t, " — "); {
+	case strings.HasSuffix(t, ")"):
+		i = strings.LastIndex(t, " (")
+		if i < 0 || strings.ContainsAny(t[i+2:len(t)-1], "()") {
+			return "", "", false
+		}
+		head, aside = t[:i], t[i+2:len(t)-1]
+	case i > 0 && strings.Count(t[i:], "(") == strings.Count(t[i:], ")"):
+		// "… in the comms cupboard — and I built Asterisk 20.11.1 from
+		// source on it last week": what follows the last dash.
+		head, aside = t[:i], t[i+len(" — "):]
+	default:
 		return "", "", false
 	}
-	i := strings.LastIndex(t, " (")
-	if i < 0 || strings.ContainsAny(t[i+2:len(t)-1], "()") {
-		return "", "", false
-	}
-	head, aside = strings.TrimRight(t[:i], " ,;:—-"), strings.TrimSpace(t[i+2:len(t)-1])
+	head, aside = strings.TrimRight(head, " ,;:—-"), strings.TrimSpace(aside)
 	if len(strings.Fields(head)) < 3 || aside == "" || strings.Count(head, "(") != strings.Count(head, ")") {
 		return "", "", false
 	}

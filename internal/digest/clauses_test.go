@@ -63,9 +63,10 @@ func TestTrailingAside(t *testing.T) {
 	}{
 		{"Debezium 2.5 Postgres connector against the local compose Postgres (it's published on host port 5433).", "Debezium 2.5 Postgres connector against the local compose Postgres", "it's published on host port 5433", true},
 		{"The worker runs on app-02 (port 7070)", "The worker runs on app-02", "port 7070", true},
+		{"The new one is pbx01 at 10.20.0.5 — a Debian 12 NUC — and I built Asterisk 20.11.1 on it.", "The new one is pbx01 at 10.20.0.5 — a Debian 12 NUC", "and I built Asterisk 20.11.1 on it", true},
 		{"The worker (on app-02) listens on 7070.", "", "", false}, // not at the end
-		{"Ports (7070).", "", "", false},                       // too little before it
-		{"It runs f(x) and g (see (a) below).", "", "", false}, // nested
+		{"Ports (7070).", "", "", false},                           // too little before it
+		{"It runs f(x) and g (see (a) below).", "", "", false},     // nested
 	} {
 		head, aside, ok := TrailingAside(tc.s)
 		if head != tc.head || aside != tc.aside || ok != tc.ok {

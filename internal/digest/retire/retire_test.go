@@ -1180,6 +1180,9 @@ func TestAsideDropped(t *testing.T) {
 		{"The billing worker runs under systemd on app-02 (it listens on port 7070 behind the proxy).",
 			"The billing worker now listens on port 7171 instead of 7070, since the proxy took it.",
 			"The billing worker runs under systemd on app-02."},
+		{"The new one is pbx01 at 10.20.0.5 — a Debian 12 NUC — and I built Asterisk 20.11.1 from source on it.",
+			"Asterisk on pbx01 is 20.11.3 now instead of 20.11.1, built from source the same way.",
+			"The new one is pbx01 at 10.20.0.5 — a Debian 12 NUC."},
 	} {
 		if got := droppedBy(c[0], c[1]); got != c[2] {
 			t.Errorf("%q once %q: got %q, want %q", c[0], c[1], got, c[2])
