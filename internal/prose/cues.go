@@ -107,6 +107,16 @@ var regionRE = lazyre.New(`\b(?:(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:gov-)?(?:east|
 // DropLeadIn removes talk before the point: "OK, ", "Decided: ", "FYI ".
 func DropLeadIn(s string) string { return leadIn.ReplaceAllString(s, "") }
 
+// TrimLead removes lead-in words ("OK, so", "Decision:") and capitalises;
+// s as it is when too little would be left.
+func TrimLead(s string) string {
+	t := DropLeadIn(s)
+	if len(t) < 8 {
+		return s
+	}
+	return Capitalize(t)
+}
+
 // MeasureSwap reports whether s gives a measure in place of another
 // ("wait hours instead of seconds", "returns 404 instead of 200"): how a
 // symptom is told, or a change when s says what now holds.

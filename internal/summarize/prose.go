@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/reason"
 	"github.com/cairn-mem/cairn/internal/summarize/rule"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
+	"github.com/cairn-mem/cairn/internal/summarize/openwork"
 	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
 
@@ -455,7 +456,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			continue // it says nothing of its own
 		}
 		if fixes[strings.TrimSpace(s)] && !cue.Hedge.MatchString(s) && !cue.IsPlan(s) {
-			a.addDecision(role, trimLead(s), "", true)
+			a.addDecision(role, prose.TrimLead(s), "", true)
 			a.filed[s] = true
 			continue
 		}
@@ -480,7 +481,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		counted = 0
 		if todo != nil {
 			if todo[strings.TrimSpace(s)] {
-				a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(trimLead(s), 300)})
+				a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(prose.TrimLead(s), 300)})
 				openAt = i
 				continue
 			}
@@ -559,7 +560,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// "Do it with tower_governor: 10 per minute per IP... hmm,
 			// no, that's too strict": taken back as it was said.
 			kind = "retracted" // no environment fact either
-			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(prose.TrimLead(s), 300))
 		case role == User && question && cue.PrefAsk.MatchString(s):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
@@ -628,12 +629,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s) && !noneSeen(s, prev):
 			kind = "pref"
 			a.addPreference(Preference, s, next)
-			if n := len(a.prefs); n > 0 && cue.ElidedRule.MatchString(s) && prev != "" && len(prev)+len(s) < 300 && a.prefs[n-1] == prose.UpTo(trimLead(s), 240) {
+			if n := len(a.prefs); n > 0 && cue.ElidedRule.MatchString(s) && prev != "" && len(prev)+len(s) < 300 && a.prefs[n-1] == prose.UpTo(prose.TrimLead(s), 240) {
 				// "… with the passwords in the Openfields ticket. Please
 				// not in appsettings.json": what may not go there is
 				// what the sentence before names; the session's line
 				// says it with the rule.
-				a.prefs[n-1] = prose.UpTo(prev+" "+trimLead(s), 300)
+				a.prefs[n-1] = prose.UpTo(prev+" "+prose.TrimLead(s), 300)
 			}
 		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && rule.PronounTask(s) && !rule.AsksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) && !cue.ToolVerdict.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
 			kind = "decision"
@@ -725,7 +726,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// runs in dynamic mode, and … pumps the room noise": what the
 			// other variant would do is why it was not taken.
 			kind = "rejected"
-			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(s), 300))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(prose.TrimLead(s), 300))
 			rejects = append(rejects, s)
 			rejAt = i
 		case role == Assistant && i > 0 && soOut(s, ss[i-1]):
@@ -733,7 +734,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// PostGIS. So pg_tileserv is out.": the verdict on what the
 			// sentence before weighed, with its why.
 			kind = "rejected"
-			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(ss[i-1]+" "+s), 300))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(prose.TrimLead(ss[i-1]+" "+s), 300))
 			rejects = append(rejects, s)
 			rejAt = i
 		case !hedged && (!plan || deliberate) && !telling.ReportOnly(s) && !cue.RuleDropped.MatchString(s) && (cue.RejectCue.MatchString(s) || deliberate || role == User && (cue.PreferOver.MatchString(s) && !wrongValue(s) || cue.NoThanks.MatchString(cue.NoIdiom.ReplaceAllString(s, "")))):
@@ -759,7 +760,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// years of files …" after what the alternative does.
 				line += " " + next
 			}
-			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(trimLead(line), limit))
+			a.rejected = prose.AppendNew(a.rejected, prose.UpTo(prose.TrimLead(line), limit))
 			rejects = append(rejects, s)
 			rejAt = i
 		}
@@ -793,7 +794,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		// at me next time") is a standing rule, not work left.
 		put := role == Assistant && cue.Deferred.MatchString(s)
 		if kind != "rejected" && !possible && (cue.OpenSaid(s) && !(role == Assistant && stepNow(s)) || role == Assistant && cue.Flagged.MatchString(s) || put) && !question && kind != "root" && kind != "pref" && !(role == User && (cue.AskNow.MatchString(s) || cue.NextTopic.MatchString(s) && next != "") && !cue.LaterCue.MatchString(s)) && !telling.Ack.MatchString(s) && !telling.Wish.MatchString(s) {
-			text := openText(s)
+			text := openwork.Text(s)
 			if role == Assistant && cue.Flagged.MatchString(s) && len(s) < 60 && next != "" && !strings.HasSuffix(s, ":") {
 				// "One thing: actor reentrancy." names what; the sentence
 				// after it says what is wrong.
@@ -802,7 +803,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			if pronoun := cue.PronounLead.MatchString(s); (cue.RefersBack.MatchString(s) || pronoun || put) && prev != "" && (!pronoun || len(prev)+len(s) < 300) {
 				// "I haven't fixed that yet": the sentence before says
 				// what; read alone, the item would say nothing.
-				text = openText(prev) + " " + s
+				text = openwork.Text(prev) + " " + s
 				if n := len(a.open); n > 0 && openAt == i-1 {
 					// The item so far, with what it joined: "Caveat: …
 					// It doesn't verify … yet. That has to be done …"
@@ -811,7 +812,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				}
 			}
 			put := role == User && cue.LaterCue.MatchString(s)
-			if items := openList(s); text == openText(s) && len(items) > 1 {
+			if items := openwork.List(s); text == openwork.Text(s) && len(items) > 1 {
 				// "Open: an index for the worker's query; billing-svc
 				// still has to drop repeats; and the TLS certificate
 				// expires March 14": three items, each dealt with on
@@ -824,7 +825,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			}
 			a.open = append(a.open, openItem{turn: turn, text: prose.UpTo(text, 300), put: put})
 			openAt = i
-		} else if n := len(a.open); n > 0 && openAt == i-1 && role == Assistant && kind == "" && !question && itemRef.MatchString(s) && len(prose.ContentWords(s)) >= 4 && len(a.open[n-1].text)+len(s) < 300 {
+		} else if n := len(a.open); n > 0 && openAt == i-1 && role == Assistant && kind == "" && !question && openwork.PointsBack(s) && len(prose.ContentWords(s)) >= 4 && len(a.open[n-1].text)+len(s) < 300 {
 			// "That's fine at today's volume, but it will read the whole
 			// table once relay_outbox grows." says why the item before
 			// matters: it is kept, and done, with it, not left as a
@@ -1029,7 +1030,7 @@ func soOut(s, prev string) bool {
 // ACME support. … I'd go with Traefik".
 func (a *analysis) turnDown(text string) {
 	for _, v := range a.turnedDown(text) {
-		line := trimLead(v.Line)
+		line := prose.TrimLead(v.Line)
 		switch {
 		case v.Line == "":
 			line = prose.Capitalize(v.Option) + PassedOver + v.For + "."
@@ -1131,7 +1132,7 @@ func (a *analysis) attachRejected(first int, rejects []string) {
 			continue
 		}
 		for _, r := range rejects {
-			r = trimLead(strings.TrimRight(r, ".;, "))
+			r = prose.TrimLead(strings.TrimRight(r, ".;, "))
 			if !strings.Contains(c.Body, r) && r != c.Title {
 				c.Body = strings.TrimSpace(c.Body + " Rejected: " + r + ".")
 			}
@@ -1232,7 +1233,7 @@ func (a *analysis) decide(role Role, s, what, why string, change bool) {
 
 // decisionBullet is a decision as a line of the summary: what, then why.
 func decisionBullet(what, why string) string {
-	bullet := trimLead(what)
+	bullet := prose.TrimLead(what)
 	if why != "" {
 		return prose.UpTo(bullet+" — "+why, 480)
 	}
@@ -1339,7 +1340,7 @@ func decisionTitle(what string) string {
 			what = what[i+2:]
 		} // "the mail catcher: replace it with smtp4dev" names what "it" is only before its colon
 	}
-	t := trimLead(what)
+	t := prose.TrimLead(what)
 	if u := cue.WeLead.ReplaceAllString(t, ""); len(u) >= 8 {
 		t = prose.Capitalize(u)
 	}
@@ -1391,7 +1392,7 @@ func bodyFor(t, s, why string) string {
 		return reason.ShortFirst(prose.Capitalize(why))
 	}
 	// A lead-in ("Oh and", "Also") the title left out is no more to say.
-	for _, w := range prose.ContentWords(trimLead(s)) {
+	for _, w := range prose.ContentWords(prose.TrimLead(s)) {
 		if !in[w] {
 			return s
 		}
@@ -1473,10 +1474,10 @@ func answersWhy(ss []string) bool {
 // when symptom is not empty, and reports whether it took next as part of
 // it.
 func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
-	line := trimLead(s)
+	line := prose.TrimLead(s)
 	body := ""
 	if symptom != "" {
-		line, body = trimLead(symptom)+" "+s, s
+		line, body = prose.TrimLead(symptom)+" "+s, s
 	}
 	// The sentence after a root cause often says how it was fixed.
 	took := next != "" && !strings.HasSuffix(next, "?") && !strings.HasSuffix(next, ":") && !cue.Narrate.MatchString(next) && len(next) < 300 &&
@@ -1491,9 +1492,9 @@ func (a *analysis) addRootCause(role Role, symptom, s, next string) bool {
 	if role == User {
 		imp += 0.05
 	}
-	t := Title(trimLead(s))
+	t := Title(prose.TrimLead(s))
 	if symptom != "" {
-		t = Title(trimLead(symptom))
+		t = Title(prose.TrimLead(symptom))
 	}
 	if body == "" {
 		body = bodyFor(t, s, "")
@@ -1508,17 +1509,17 @@ func (a *analysis) addPreference(k Kind, s, next string) {
 		s += " " + next // "… by hand. Templates or config only." says what is allowed
 	}
 	imp := max(preference(s), impPrefStated)
-	a.prefs = prose.AppendNew(a.prefs, prose.UpTo(trimLead(s), 240))
+	a.prefs = prose.AppendNew(a.prefs, prose.UpTo(prose.TrimLead(s), 240))
 	if cue.OneOff.MatchString(s) {
 		return // an instruction for this task, not a standing one
 	}
 	what, why := reason.Split(s, next)
-	t := Title(trimLead(what))
+	t := Title(prose.TrimLead(what))
 	a.add(Candidate{Kind: k, Title: t, Body: bodyFor(t, s, why), Importance: imp, Tags: tagsOf(s), Subject: ClaimOf(k, what).Subject})
 }
 
 func (a *analysis) addEnv(role Role, s string) {
-	a.env = prose.AppendNew(a.env, prose.UpTo(trimLead(s), 240))
+	a.env = prose.AppendNew(a.env, prose.UpTo(prose.TrimLead(s), 240))
 	s = dropTopic(s)
 	imp := impFact
 	if prose.StrongValue(s) {
@@ -1534,7 +1535,7 @@ func (a *analysis) addEnv(role Role, s string) {
 	// titles again beside each of them.
 	parts := conjuncts(s)
 	for _, p := range parts {
-		t := Title(trimLead(p))
+		t := Title(prose.TrimLead(p))
 		body := bodyFor(t, p, "")
 		a.add(Candidate{Kind: Fact, Title: t, Body: body, Importance: imp, Tags: append([]string{"environment"}, tagsOf(p)...), Subject: ClaimOf(Fact, p).Subject})
 	}
@@ -1588,54 +1589,6 @@ func conjuncts(s string) []string {
 
 // openText is an open item without its label: "Still to do: add X" is
 // "Add X".
-// itemRef opens a sentence on a pronoun for what the one before said:
-// "That's fine at today's volume, but …", "It only bites under load".
-var itemRef = lazyre.New(`(?i)^(?:that's|that is|this is|it's|it is|that|this|it)\s`)
-
-// openList returns the items of a labelled list of work left said in
-// one sentence, split at its semicolons ("Still open: A; B; and C."), or
-// nil when s is no such list, an item would be shorter than three words
-// or one points back to the one before.
-func openList(s string) []string {
-	s = trimLead(s)
-	m := cue.OpenLabel.FindStringIndex(s)
-	if m == nil || !strings.Contains(s[m[1]:], "; ") || strings.Count(s[m[1]:], "`")%2 != 0 {
-		return nil
-	}
-	var out []string
-	for i, p := range strings.Split(s[m[1]:], "; ") {
-		p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "and "))
-		if len(strings.Fields(p)) < 3 || i > 0 && backRef.MatchString(p) {
-			return nil // "…, because there is no POST /shorten handler; wiring the limiter into it is the next step": one item
-		}
-		if !strings.HasSuffix(p, ".") && !strings.HasSuffix(p, "!") {
-			p += "."
-		}
-		out = append(out, prose.Capitalize(p))
-	}
-	return out
-}
-
-// backRef is a word that points back to what a clause before named.
-var backRef = lazyre.New(`(?i)\b(?:it|its|them|they|this|that|those|these)\b`)
-
-func openText(s string) string {
-	s = trimLead(s)
-	if t := cue.OpenLabel.ReplaceAllString(s, ""); len(t) >= 8 {
-		return prose.Capitalize(t)
-	}
-	return s
-}
-
-// trimLead removes lead-in words ("OK, so", "Decision:") and capitalises.
-func trimLead(s string) string {
-	t := prose.DropLeadIn(s)
-	if len(t) < 8 {
-		return s
-	}
-	return prose.Capitalize(t)
-}
-
 // openPoints are the items left open at the end of the segment: those
 // carried from the summary so far and those stated here, less those
 // resolved later in the segment; commands that still fail; the agent's
