@@ -13,12 +13,12 @@ import (
 	"github.com/cairn-mem/cairn/internal/summarize/choice"
 	"github.com/cairn-mem/cairn/internal/summarize/cue"
 	"github.com/cairn-mem/cairn/internal/summarize/offer"
+	"github.com/cairn-mem/cairn/internal/summarize/openwork"
 	"github.com/cairn-mem/cairn/internal/summarize/outcome"
 	"github.com/cairn-mem/cairn/internal/summarize/pick"
 	"github.com/cairn-mem/cairn/internal/summarize/reason"
 	"github.com/cairn-mem/cairn/internal/summarize/rule"
 	"github.com/cairn-mem/cairn/internal/summarize/telling"
-	"github.com/cairn-mem/cairn/internal/summarize/openwork"
 	"github.com/cairn-mem/cairn/internal/summarize/weigh"
 )
 

@@ -18,7 +18,7 @@ func TestList(t *testing.T) {
 		"Still open, as far as I know: an index for the worker's query; billing-svc still has to drop repeats; and the TLS certificate expires March 14.": {
 			"An index for the worker's query.", "Billing-svc still has to drop repeats.", "The TLS certificate expires March 14."},
 		"Still open: the limiter has no POST /shorten handler; wiring it into that is the next step.": nil, // points back
-		"The relay listens on 7070; routes come from /etc/relaybox.":                                   nil, // no label
+		"The relay listens on 7070; routes come from /etc/relaybox.":                                  nil, // no label
 	} {
 		if got := List(s); !slices.Equal(got, want) {
 			t.Errorf("List(%q) = %q, want %q", s, got, want)
