@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/coderef"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/codemark"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -342,7 +343,7 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 			if err != nil {
 				return fmt.Errorf("read checkpoint %s: %w", e.Commit, err)
 			}
-			if p := ci.Trailer(TrailerChecked); memory.NamesCode(p) && found[p] == nil {
+			if p := ci.Trailer(TrailerChecked); codemark.NamesCode(p) && found[p] == nil {
 				found[p] = &seen{checked: e.CodeCommit}
 			}
 		}
@@ -351,7 +352,7 @@ func follow(ctx context.Context, m *memory.Memory, c *cache, head string) error 
 			return fmt.Errorf("read checkpoint %s: %w", e.Commit, err)
 		}
 		for _, ch := range chs {
-			if !memory.NamesCode(ch.Path) {
+			if !codemark.NamesCode(ch.Path) {
 				continue
 			}
 			s := found[ch.Path]

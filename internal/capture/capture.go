@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/backlog"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/recent"
 	"github.com/cairn-mem/cairn/internal/redact"
@@ -231,7 +232,7 @@ type plan struct {
 	res     *CaptureResult
 	writes  memory.Writes
 	changed bool // something is worth a commit
-	pending []memory.PendingTurn
+	pending []backlog.Turn
 	// before is the agent's last message already summarised, which the
 	// first pending prompt may answer.
 	before   string
@@ -241,7 +242,7 @@ type plan struct {
 
 // segment is a run of pending turns summarised as one section.
 type segment struct {
-	turns  []memory.PendingTurn
+	turns  []backlog.Turn
 	result summarize.Result
 }
 
@@ -363,8 +364,8 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 	if err != nil {
 		return nil, err
 	}
-	p.pending = memory.MergePending(old, p.pending)
-	before, rest := memory.SplitContext(p.pending)
+	p.pending = backlog.Merge(old, p.pending)
+	before, rest := backlog.SplitContext(p.pending)
 	p.before = before
 	p.segments = dueSegments(rest, m.Config.Capture.SegmentTurnsOr(), m.Config.Capture.SegmentTokensOr(), b.Final || finalEvent(events))
 	if len(p.segments) > 0 {
@@ -554,7 +555,7 @@ func apply(ctx context.Context, m *memory.Memory, p *plan, red *redact.Redactor)
 		// The context turn stays after a session's end too: a session
 		// goes on when it is resumed (claude --resume), and its next
 		// prompt may answer the last message.
-		_ = m.Sessions().SavePending(s.ID, memory.DropThrough(p.pending, s.Summarized.Through))
+		_ = m.Sessions().SavePending(s.ID, backlog.DropThrough(p.pending, s.Summarized.Through))
 	}
 	if s.Status != model.StatusActive {
 		// Its segments are summarised; a resumed session is told again.
@@ -672,7 +673,7 @@ func firstNonEmpty(ss ...string) string {
 // full, it is cut before the last prompt it holds, unless that would leave
 // it less than half full (one prompt with a long run of tool calls), and
 // a segment that is full as its turns end waits for the next prompt.
-func dueSegments(pending []memory.PendingTurn, turns, tokens int, final bool) []segment {
+func dueSegments(pending []backlog.Turn, turns, tokens int, final bool) []segment {
 	var out []segment
 	start := 0
 	for start < len(pending) {
@@ -691,7 +692,7 @@ func dueSegments(pending []memory.PendingTurn, turns, tokens int, final bool) []
 
 // segmentEnd returns how many of the turns make the next segment, or -1
 // when they are not yet enough for one.
-func segmentEnd(list []memory.PendingTurn, turns, tokens int) int {
+func segmentEnd(list []backlog.Turn, turns, tokens int) int {
 	n, sum := 0, 0
 	for n < len(list) && n < turns && sum < tokens {
 		sum += list[n].Tokens
@@ -736,4 +737,4 @@ func hookedPrompts(m *memory.Memory, e *model.SessionEntry) map[string]int {
 // prompt's own Markdown headings are not taken for it.
 var promptHead = lazyre.New(`\n## \d+(?: · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)?\n\n`)
 
-func isPrompt(t memory.PendingTurn) bool { return t.Turn.Role == summarize.User }
+func isPrompt(t backlog.Turn) bool { return t.Turn.Role == summarize.User }

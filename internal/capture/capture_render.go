@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/capture/observe"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/backlog"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -36,7 +37,7 @@ type renderer struct {
 	// that the transcript now brings again (hookedPrompts).
 	hooked map[string]int
 
-	turns      []memory.PendingTurn
+	turns      []backlog.Turn
 	promptText strings.Builder
 	transcript strings.Builder
 	obs        *observe.Log
@@ -311,7 +312,7 @@ func (r *renderer) turn(e *transcript.Event, t summarize.Turn) {
 		key = fmt.Sprintf("%s%d", r.prefix, len(r.turns))
 	}
 	tokens := (len(t.Text)+len(t.Input))/4 + 8
-	r.turns = append(r.turns, memory.PendingTurn{Key: key, Tokens: tokens, Turn: t})
+	r.turns = append(r.turns, backlog.Turn{Key: key, Tokens: tokens, Turn: t})
 }
 
 // para adds a paragraph to the transcript.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/backlog"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
 )
@@ -99,11 +99,11 @@ func TestSegmentsManyStops(t *testing.T) {
 
 func TestDueSegments(t *testing.T) {
 	// u: a prompt, a: the assistant, t: a tool call; each 10 tokens.
-	turns := func(s string) []memory.PendingTurn {
-		var out []memory.PendingTurn
+	turns := func(s string) []backlog.Turn {
+		var out []backlog.Turn
 		for i, c := range s {
 			r := map[rune]summarize.Role{'u': summarize.User, 'a': summarize.Assistant, 't': summarize.Tool}[c]
-			out = append(out, memory.PendingTurn{Key: fmt.Sprint(i), Tokens: 10, Turn: summarize.Turn{Role: r}})
+			out = append(out, backlog.Turn{Key: fmt.Sprint(i), Tokens: 10, Turn: summarize.Turn{Role: r}})
 		}
 		return out
 	}

@@ -1,24 +1,12 @@
 package memory
 
 import (
-	"path"
 	"strings"
 
 	"github.com/cairn-mem/cairn/gitstore"
-	"github.com/cairn-mem/cairn/internal/coderef"
+	"github.com/cairn-mem/cairn/internal/memory/codemark"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
-
-// NamesCode reports whether p, a path of the memory, is a file whose
-// text is tied to the project's code (package anchor): a core item or a
-// session's summary.
-func NamesCode(p string) bool {
-	if strings.HasPrefix(p, "core/") {
-		return strings.HasSuffix(p, ".md")
-	}
-	parts := strings.Split(p, "/")
-	return len(parts) == 3 && parts[0] == "sessions" && parts[2] == "summary.md"
-}
 
 // maxNamedText is how much of a memory file codeNamed reads: the names
 // of code are in its first part (a summary's Files changed come before
@@ -36,45 +24,24 @@ func (m *Memory) codeNamed(paths []string) []string {
 	var out []string
 	seen := make(map[string]bool)
 	for _, p := range paths {
-		if !NamesCode(p) {
+		if !codemark.NamesCode(p) {
 			continue
 		}
-		data, _, err := safefile.ReadHeadInRoot(m.Dir, p, maxNamedText)
-		if err != nil {
-			continue
-		}
-		for _, c := range coderef.Extract(string(data)) {
-			if c.Path != "" && !seen[c.Path] {
-				seen[c.Path] = true
-				out = append(out, c.Path)
-			}
+		if data, _, err := safefile.ReadHeadInRoot(m.Dir, p, maxNamedText); err == nil {
+			out = codemark.Paths(out, seen, string(data))
 		}
 	}
 	return out
 }
 
 // codeDirty reads a checkpoint's Cairn-Code-Dirty trailers: the blob
-// each path held. A trailer that is not a blob id and a local path (a
-// hand-made commit, a remote's) is passed over.
+// each path held.
 func codeDirty(c *gitstore.Commit) map[string]string {
-	var out map[string]string
+	var values []string
 	for _, t := range c.Trailers {
-		if !strings.EqualFold(t.Key, TrailerCodeDirty) {
-			continue
+		if strings.EqualFold(t.Key, TrailerCodeDirty) {
+			values = append(values, t.Value)
 		}
-		blob, p, ok := strings.Cut(t.Value, " ")
-		if !ok || len(blob) != 40 || strings.Trim(blob, "0123456789abcdef") != "" || !localPath(p) {
-			continue
-		}
-		if out == nil {
-			out = make(map[string]string)
-		}
-		out[p] = blob
 	}
-	return out
-}
-
-// localPath reports whether p is a clean path inside the project.
-func localPath(p string) bool {
-	return p != "" && !path.IsAbs(p) && path.Clean(p) == p && p != ".." && !strings.HasPrefix(p, "../")
+	return codemark.Read(values)
 }

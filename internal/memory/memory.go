@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/codegit"
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory/catalog"
+	"github.com/cairn-mem/cairn/internal/memory/codemark"
 	"github.com/cairn-mem/cairn/internal/memory/links"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/redact"
@@ -45,11 +46,9 @@ const (
 	TrailerSchema     = "Cairn-Schema"
 )
 
-// TrailerCodeDirty, one per file, names a file of the project that a
-// memory file of the checkpoint names and that held an edit the
-// Cairn-Code-Commit did not: "BLOB PATH", the git blob id of the work
-// tree's content and the path from the project's root (codedirty.go).
-const TrailerCodeDirty = "Cairn-Code-Dirty"
+// TrailerCodeDirty, one per file, is the blob of an edit of the project
+// a memory file of the checkpoint names (package codemark).
+const TrailerCodeDirty = codemark.Trailer
 
 //go:embed skel
 var skel embed.FS
@@ -434,7 +433,7 @@ func (m *Memory) checkpoint(ctx context.Context, opts CheckpointOptions) (*gitst
 		{Key: TrailerCodeCommit, Value: code},
 	}
 	for _, d := range dirty {
-		trailers = append(trailers, gitstore.Trailer{Key: TrailerCodeDirty, Value: d.Blob + " " + d.Path})
+		trailers = append(trailers, gitstore.Trailer{Key: TrailerCodeDirty, Value: codemark.Value(d.Path, d.Blob)})
 	}
 	trailers = append(trailers, opts.Extra...)
 	trailers = append(trailers, gitstore.Trailer{Key: TrailerSchema, Value: strconv.Itoa(model.SchemaVersion)})

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest/supersede"
 	"github.com/cairn-mem/cairn/internal/mdtext"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/backlog"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/recall/docs"
 	"github.com/cairn-mem/cairn/internal/safefile"
@@ -170,7 +171,7 @@ func Load(m *memory.Memory, dir string) *Session {
 		}
 		if turns, err := m.Sessions().LoadPending(sid, sess.Summarized.Through); err == nil {
 			prompts := 0
-			_, turns = memory.SplitContext(turns) // summarised already
+			_, turns = backlog.SplitContext(turns) // summarised already
 			for _, t := range turns {
 				if l := digest.TurnLine(t.Turn); l != "" {
 					s.Turns = append(s.Turns, l)
