@@ -465,7 +465,7 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head s
 				return false, err
 			}
 			if e.Code == head {
-				e.Dirty = worktreeEdits(m.Project, e)
+				e.Dirty = worktreeEdits(p, e)
 			}
 			changed = true
 		}
@@ -601,7 +601,7 @@ func refresh(ctx context.Context, m *memory.Memory, p *project, c *cache, head s
 // was written at (the daemon checks within seconds of a checkpoint), so
 // that what the work tree holds beyond it is the edits the memory was
 // written beside, not a later commit's content.
-func worktreeEdits(project string, e *entry) map[string]string {
+func worktreeEdits(p *project, e *entry) map[string]string {
 	var paths []string
 	for _, a := range e.Anchors {
 		if _, ok := e.Dirty[a.Path]; !ok && !slices.Contains(paths, a.Path) {
@@ -611,7 +611,7 @@ func worktreeEdits(project string, e *entry) map[string]string {
 	if len(paths) == 0 {
 		return e.Dirty
 	}
-	_, found := codegit.State(project, paths)
+	found := codegit.Edits(p.repo, paths)
 	if len(found) == 0 {
 		return e.Dirty
 	}

@@ -16,15 +16,8 @@ import (
 // dir (the project the memory belongs to), or "" when dir is in no
 // repository or it has no commits yet.
 func Head(dir string) string {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return ""
-	}
-	h, err := repo.Head()
-	if err != nil {
-		return ""
-	}
-	return h.Hash().String()
+	head, _ := State(dir, nil)
+	return head
 }
 
 // History resolves rev in the project repository that holds dir and

@@ -47,13 +47,23 @@ func State(dir string, paths []string) (head string, dirty []Dirty) {
 	if err != nil {
 		return "", nil
 	}
-	head = ref.Hash().String()
+	return ref.Hash().String(), Edits(repo, paths)
+}
+
+// Edits is State's edits in a repository already open (package anchor
+// keeps the project's open): those of paths that hold an edit HEAD does
+// not.
+func Edits(repo *git.Repository, paths []string) (dirty []Dirty) {
 	if len(paths) == 0 {
-		return head, nil
+		return nil
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		return nil
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return head, nil // a bare repository has no edits
+		return nil // a bare repository has no edits
 	}
 	root := wt.Filesystem.Root()
 	// Only a file that exists costs a look in HEAD's tree.
@@ -66,15 +76,15 @@ func State(dir string, paths []string) (head string, dirty []Dirty) {
 		}
 	}
 	if len(present) == 0 {
-		return head, nil
+		return nil
 	}
 	c, err := repo.CommitObject(ref.Hash())
 	if err != nil {
-		return head, nil
+		return nil
 	}
 	tree, err := c.Tree()
 	if err != nil {
-		return head, nil
+		return nil
 	}
 	for _, rel := range present {
 		e, err := tree.FindEntry(rel)
@@ -89,7 +99,7 @@ func State(dir string, paths []string) (head string, dirty []Dirty) {
 			dirty = append(dirty, Dirty{Path: rel, Blob: h.String()})
 		}
 	}
-	return head, dirty
+	return dirty
 }
 
 // inside returns p relative to the work tree's root, slash-separated,
