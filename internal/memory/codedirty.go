@@ -19,7 +19,9 @@ const maxNamedText = 64 << 10
 // Code-Dirty), so that the commit that takes it later is not a change
 // under the memory. A checkpoint of the whole tree (nil paths, a hand
 // edit) names none: reading every file would cost what the checkpoint
-// does.
+// does. The files are read from the disk though the batch just wrote
+// them: a summary is appended a segment at a time, and the trailers of
+// its last checkpoint are the ones anchor reads, for all of it.
 func (m *Memory) codeNamed(paths []string) []string {
 	var out []string
 	seen := make(map[string]bool)
