@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/purgelist"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -41,7 +42,7 @@ func PlanPurge(ctx context.Context, m *memory.Memory, base, arg string) (*PurgeP
 	case first == ".git" || first == memory.StateDir || first == "inbox" || first == memory.HooksDir:
 		return nil, fmt.Errorf("purge %s: %s/ is never committed; nothing to purge", arg, first)
 	}
-	plan := &PurgePlan{Path: p, Listed: memory.IsPurged(m.Purged(), p)}
+	plan := &PurgePlan{Path: p, Listed: purgelist.Has(m.Purged(), p)}
 	err = m.WalkFiles(ctx, p, func(f string, d fs.DirEntry) error {
 		if !d.IsDir() {
 			plan.Files = append(plan.Files, f)
@@ -70,7 +71,7 @@ func Purge(ctx context.Context, m *memory.Memory, plan *PurgePlan) (*memory.Chec
 	for _, f := range plan.Files {
 		tx.Remove(f)
 	}
-	if !memory.IsPurged(m.Purged(), plan.Path) {
+	if !purgelist.Has(m.Purged(), plan.Path) {
 		old, err := m.ReadFile(memory.PurgedFile)
 		if err != nil && !errors.Is(err, memory.ErrNoFile) {
 			return nil, err

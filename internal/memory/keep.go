@@ -2,12 +2,11 @@ package memory
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/cairn-mem/cairn/gitstore/gitgc"
-	"github.com/cairn-mem/cairn/gitstore/gitpath"
 	"github.com/cairn-mem/cairn/internal/memory/journal"
+	"github.com/cairn-mem/cairn/internal/memory/purgelist"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
 
@@ -20,38 +19,12 @@ const PurgedFile = "purged.txt"
 // Purged returns the paths PurgedFile lists.
 func (m *Memory) Purged() []string { return readPurged(m.Dir) }
 
-// IsPurged reports whether the repository path p is, or is under, a path
-// of list.
-func IsPurged(list []string, p string) bool {
-	for _, q := range list {
-		if gitpath.UnderPrefix(p, q) {
-			return true
-		}
-	}
-	return false
-}
-
-// ParsePurged reads the lines of a PurgedFile: blank lines and lines
-// starting with # are skipped, and so are lines that are not repository
-// paths.
-func ParsePurged(data []byte) []string {
-	var out []string
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") || gitpath.Valid(line) != nil {
-			continue
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
 func readPurged(dir string) []string {
 	data, err := safefile.ReadInRoot(dir, PurgedFile)
 	if err != nil {
 		return nil
 	}
-	return ParsePurged(data)
+	return purgelist.Parse(data)
 }
 
 // purgedIgnore makes the purged paths of the memory in dir owned paths
@@ -73,7 +46,7 @@ func (m *Memory) dropPurged(b *Writes) {
 	if len(list) == 0 {
 		return
 	}
-	b.DropIf(func(w journal.FileWrite) bool { return !w.Remove && IsPurged(list, w.Path) })
+	b.DropIf(func(w journal.FileWrite) bool { return !w.Remove && purgelist.Has(list, w.Path) })
 }
 
 // GCResult is what a repack did and freed (gitgc.Result).

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/crypt"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/purgelist"
 	"github.com/cairn-mem/cairn/internal/model"
 )
 
@@ -200,7 +201,7 @@ func (mg *merger) merge(f memory.MergeFile) (memory.Resolution, error) {
 	if isConfig(f.Path) {
 		return mg.mergeConfig(f), nil
 	}
-	if memory.IsPurged(mg.purged, f.Path) {
+	if purgelist.Has(mg.purged, f.Path) {
 		if f.InTheirs {
 			mg.warnings = append(mg.warnings, fmt.Sprintf("%s: purged (%s); %s's copy not taken", f.Path, memory.PurgedFile, mg.remote))
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/config"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/memory/purgelist"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/safefile"
 )
@@ -203,7 +204,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 	// even where it was changed here since.
 	purged := m.Purged()
 	if data, err := m.History().ReadFileAt(ctx, f.Tracking, memory.PurgedFile); err == nil {
-		purged = append(purged, memory.ParsePurged(data)...)
+		purged = append(purged, purgelist.Parse(data)...)
 	}
 	mg := &merger{host: opts.Host, now: m.Now(), remote: f.Remote, taken: map[string]bool{}, purged: purged}
 	var warnings []string
@@ -213,7 +214,7 @@ func mergeFetched(ctx context.Context, m *memory.Memory, f *memory.Fetched, opts
 		Subject:        "sync: merge " + f.Remote + "/" + f.Branch,
 		AdoptUnrelated: onlyInit(ctx, m),
 		AllowUnrelated: opts.AllowUnrelated,
-		Ask:            func(p string) bool { return isConfig(p) || memory.IsPurged(mg.purged, p) || p == memory.PurgedFile },
+		Ask:            func(p string) bool { return isConfig(p) || purgelist.Has(mg.purged, p) || p == memory.PurgedFile },
 		MaxBlobBytes:   m.Config.Sync.BlobLimit(),
 		Trailers: []memory.Trailer{
 			{Key: memory.TrailerEvent, Value: "sync"},
