@@ -707,6 +707,12 @@ func TestRetiredBySetting(t *testing.T) {
 	if !New([]Statement{{Text: older, Rank: 1}}, sums).Retired(older, 1) {
 		t.Error("a sed substitution that sets retry_after to 300 did not retire the fact that it is 90")
 	}
+	// A number as C++ writes it is the number: 2000.0f.
+	asked := "Max delay time 2000 ms."
+	sum.Parts[digest.Commands] = []string{"`sed -i 's/1.0f, 2000.0f/1.0f, 4000.0f/' Source/Parameters.cpp && grep -n 'Time' Source/Parameters.cp …`"}
+	if !New([]Statement{{Text: asked, Rank: 1}}, sums).Retired(asked, 1) {
+		t.Error("the range's 2000.0f put up to 4000.0f did not retire a maximum of 2000 ms")
+	}
 	title := "The harness is too slow for the calibration run, 115200 is a bottleneck"
 	sum.Parts[digest.Commands] = []string{"`sed -i 's/baud=115200/baud=921600/' tests/harness/link.py && grep -n baud tests/harness/link.py`"}
 	if got := New([]Statement{{Text: title, Rank: 1}}, sums).Title(title, 1); got != "Session" {

@@ -632,6 +632,11 @@ func (r *Retirer) addReplacement(was, now string, rank int) {
 					st.replaced = append(st.replaced, v)
 				}
 			}
+			// A number as code writes it: 2000 of "1.0f, 2000.0f" once
+			// it is "1.0f, 4000.0f".
+			if v := plainNumber(t); v != "" && !slices.Contains(nowT, v) && !slices.ContainsFunc(nowT, func(n string) bool { return plainNumber(n) == v }) && !slices.Contains(st.replaced, v) {
+				st.replaced = append(st.replaced, v)
+			}
 			for _, v := range replace.ValueParts(t) {
 				if v != t && differ.DistinctValue(v) && !change.IsNumber(v) && !strings.Contains(strings.ToLower(now), v) && !slices.Contains(st.replaced, v) {
 					st.replaced = append(st.replaced, v)
@@ -663,6 +668,19 @@ func pinnedOrDeclared(line string) string {
 	}
 	return strings.ToLower(edits.Dependency(line))
 }
+
+// plainNumber is the number a numeric literal of code gives, without
+// the suffix of its type or a fraction of zeros ("2000.0f", "2000l",
+// "2000.0"); "" for another token or a number written plainly.
+func plainNumber(t string) string {
+	m := codeNumber.FindStringSubmatch(t)
+	if m == nil || m[1] == t {
+		return ""
+	}
+	return m[1]
+}
+
+var codeNumber = lazyre.New(`^(\d+)(?:\.0+)?[fdlu]?$`)
 
 // innerVersion is a version of three parts or more within a longer token.
 var innerVersion = lazyre.New(`\b\d+\.\d+\.\d+(?:\.\d+)?\b`)

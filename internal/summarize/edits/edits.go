@@ -16,7 +16,7 @@ type Values [][2]string
 // value and its last; one put back as it was is dropped.
 func (v *Values) Note(rep [2]string) {
 	rep = [2]string{uncomment(rep[0]), uncomment(rep[1])}
-	if !(strings.ContainsAny(rep[0], "0123456789") && oneValue(rep[0], rep[1]) || otherLiteral(rep[0], rep[1]) || swapped(rep[0], rep[1])) {
+	if !(strings.ContainsAny(rep[0], "0123456789") && OneValue(rep[0], rep[1]) || otherLiteral(rep[0], rep[1]) || swapped(rep[0], rep[1])) {
 		return
 	}
 	for i, r := range *v {
@@ -64,21 +64,31 @@ func literal(m []string) string { return m[2] + m[3] }
 // itself ("static = assets/v1").
 var literalSetting = lazyre.New(`^(?:(?:pub(?:\([\w ]+\))?|export|const|let|var|val|static|final|private|public|protected|internal|readonly|mut)\s+)*["']?([A-Za-z_][\w.-]{0,60})["']?(?:\s*:\s*[\w.]+\s*=|\s*[=:])\s*(?:["']([\w./@+-]*[A-Za-z][\w./@+-]*)["']|\.?([A-Za-z][\w./@+-]*))\s*[,;]?$`)
 
-// oneValue reports whether two lines differ in one word alone, a number
+// OneValue reports whether two lines differ in one word alone, a number
 // in the second.
-func oneValue(a, b string) bool {
+func OneValue(a, b string) bool {
+	w, ok := otherWord(a, b)
+	return ok && strings.ContainsAny(w, "0123456789")
+}
+
+// otherWord is the one word b has in the place of another of a, when
+// the two lines, of up to 8 words, differ in that word alone.
+func otherWord(a, b string) (string, bool) {
 	wa, wb := strings.Fields(a), strings.Fields(b)
 	if len(wa) != len(wb) || len(wa) > 8 {
-		return false
+		return "", false
 	}
-	diffs := 0
+	diff := -1
 	for i := range wa {
 		if wa[i] != wb[i] {
-			diffs++
-			if !strings.ContainsAny(wb[i], "0123456789") {
-				return false
+			if diff >= 0 {
+				return "", false
 			}
+			diff = i
 		}
 	}
-	return diffs == 1
+	if diff < 0 {
+		return "", false
+	}
+	return wb[diff], true
 }

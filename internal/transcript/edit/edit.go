@@ -202,12 +202,15 @@ var numbered = lazyre.New(`^\s*\d+(?:\t|→)`)
 
 // changedLine is the one line an edit changed: the whole replacement when
 // it is one line, or the only line that differs when old and new have as
-// many lines (an edit often carries a line around it to be unique).
+// many lines (an edit often carries a line around it to be unique), or
+// the one line taken out when the lines put in hold it with one value
+// changed ("const PORT = Number(process.env.PORT ?? 4444);" became the
+// same with 8080, and a line for the JWKS under it).
 func changedLine(old, new string) (o, n string, ok bool) {
 	ol := strings.Split(strings.ReplaceAll(strings.TrimSpace(old), "\r\n", "\n"), "\n")
 	nl := strings.Split(strings.ReplaceAll(strings.TrimSpace(new), "\r\n", "\n"), "\n")
 	if len(ol) != len(nl) {
-		return "", "", false
+		return grownLine(ol, nl)
 	}
 	for i := range ol {
 		a, b := strings.TrimSpace(ol[i]), strings.TrimSpace(nl[i])
@@ -220,4 +223,46 @@ func changedLine(old, new string) (o, n string, ok bool) {
 		o, n = a, b
 	}
 	return o, n, o != ""
+}
+
+// grownLine is the one line of ol that nl no longer holds, paired with
+// the one line nl put in that differs from it in one word alone, a
+// number: a value changed where the edit also added code.
+func grownLine(ol, nl []string) (o, n string, ok bool) {
+	gone, came := lineDiff(ol, nl), lineDiff(nl, ol)
+	if len(gone) != 1 {
+		return "", "", false
+	}
+	for _, c := range came {
+		if !edits.OneValue(gone[0], c) {
+			continue
+		}
+		if n != "" {
+			return "", "", false // which of two is the line it became is not known
+		}
+		n = c
+	}
+	return gone[0], n, n != ""
+}
+
+// lineDiff are the lines of a, trimmed and not blank, that b does not
+// hold as often.
+func lineDiff(a, b []string) []string {
+	left := map[string]int{}
+	for _, l := range b {
+		left[strings.TrimSpace(l)]++
+	}
+	var out []string
+	for _, l := range a {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if left[l] > 0 {
+			left[l]--
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -17,6 +17,12 @@ func TestReplacements(t *testing.T) {
 		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 5"}`, "[[pool: 10 pool: 20]]"},
 		{"Edit", `{"file_path":"a","old_string":"pool: 10\ntimeout: 5","new_string":"pool: 20\ntimeout: 6"}`, "[[pool: 10 pool: 20] [timeout: 5 timeout: 6]]"}, // a block of settings
 		{"Edit", `{"file_path":"a","old_string":"executor: 'ramping-vus',\nstages: [\n  { duration: '2m' },\n],","new_string":"executor: 'constant-arrival-rate',\nrate: 150,"}`, "[[executor: 'ramping-vus', executor: 'constant-arrival-rate',]]"},
+		// One line given another value where the edit added lines too;
+		// not when two lines put in could be the one it became.
+		{"Edit", `{"file_path":"a","old_string":"const PORT = Number(process.env.PORT ?? 4444);","new_string":"const PORT = Number(process.env.PORT ?? 8080);\nconst JWKS = remote(url);"}`, "[[const PORT = Number(process.env.PORT ?? 4444); const PORT = Number(process.env.PORT ?? 8080);]]"},
+		{"Edit", `{"file_path":"a","old_string":"pub const default_max_edge: u32 = 256;","new_string":"pub const default_max_edge: u32 = 320;\n\n/// Refused before decoding.\npub const default_max_pixels: u64 = 100_000_000;"}`, "[[pub const default_max_edge: u32 = 256; pub const default_max_edge: u32 = 320;]]"},
+		{"Edit", `{"file_path":"a","old_string":"a = 1","new_string":"a = 2\na = 3"}`, "[]"},
+		{"Edit", `{"file_path":"a","old_string":"f(1)\ng(2)","new_string":"f(5)"}`, "[]"},
 		{"Edit", `{"file_path":"a","old_string":"same","new_string":"same"}`, "[]"},
 		{"Write", `{"file_path":"a","content":"x = 1"}`, "[]"},
 		{"Edit", `not json`, "[]"},
