@@ -774,9 +774,19 @@ var limitShape = lazyre.New(`(?i)\b(?:under|below|at most|no more than|max(?:imu
 var takeBackQuoted = lazyre.New(`(?i)\b(?:tak(?:e|ing) back|withdraw(?:ing)?|drop(?:ping)?|scrap(?:ping)?|forget)\s+(?:the\s+|my\s+)?["“]([^"”]{3,60})["”]`)
 
 // takenBackWords finds a rule taken back by two or three words that
-// name it: "forget the results/ commits rule", "drop the no-Friday
-// deploys rule".
-var takenBackWords = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind)\s+(?:about\s+)?the\s+([\w.+/-]+(?:\s+[\w.+/-]+){1,2})\s+(?:rule|policy|requirement)\b`)
+// name it, or one of hyphenated words: "forget the results/ commits
+// rule", "drop the no-Friday deploys rule", "scrap the
+// one-file-per-issue rule", "take back my two-reviewers rule".
+var takenBackWords = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind|take back|taking back)\s+(?:about\s+)?(?:the|my|our|that|this)\s+([\w.+/-]+(?:\s+[\w.+/-]+){0,2})\s+(?:rule|policy|requirement)\b`)
+
+// ruleAbout finds a rule taken back by what it was about: "forget my
+// rule about Friday deploys".
+var ruleAbout = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind|take back|taking back|lift|lifting)\s+(?:the|my|our|that|this)\s+(?:rule|policy|requirement|restriction)\s+(?:about|on|for|regarding)\s+(?:the\s+|our\s+)?` + topicAfter(4))
+
+// tooStrict finds a rule the user says was too strict, by what it was
+// about: "about dependencies: I was too strict", "I was too strict
+// about the changelog".
+var tooStrict = lazyre.New(`(?i)\babout\s+(?:the\s+|my\s+|our\s+)?([\w.+/-]+(?:\s+[\w.+/-]+){0,2})\s*[:,—–-]+\s*(?:I|we)\s+(?:was|were)\s+(?:too|a bit too|overly|a little too)\s+(?:strict|harsh|cautious|conservative|careful)\b|\b(?:I|we)\s+(?:was|were)\s+(?:too|a bit too|overly|a little too)\s+(?:strict|harsh|cautious|conservative|careful)\s+(?:about|with|on)\s+(?:the\s+|my\s+|our\s+)?` + topicAfter(2))
 
 // scrapNamed finds a named thing of a kind thrown out: "scrap the
 // OffscreenCanvas preview", "ditch the `pg_cron` job". Its key is the
@@ -808,8 +818,9 @@ var caving = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i'll be)\s+(?:caving|giv
 
 // againOK finds a thing the user allows again: "you can use it again"
 // names nothing; "you can run full image builds again" does, and so does
-// "you can run the deploys yourself from now on".
-var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+(?:yourself\s+)?(?:again|from now on)\b`)
+// "you can run the deploys yourself from now on", or "you can power off
+// the FreePBX box whenever you like" (once the fax line it kept moved).
+var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have|power off|shut down|turn off|switch off|remove|delete|reboot|restart|wipe|retire|decommission)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+(?:yourself\s+)?(?:again|from now on|whenever you (?:like|want)|any ?time)\b`)
 
 // allowedNow finds a thing said to be allowed: "getByRole is fine again
 // for buttons", "unsafe is allowed in the packet decoder only". Its name
@@ -1369,7 +1380,21 @@ func Removed(s string) []string {
 			}
 		}
 	}
-	if strings.Contains(lower, "again") || strings.Contains(lower, "from now on") {
+	if containsAny(lower, " rule ", " policy ", " requirement ", " restriction ") {
+		for _, m := range ruleAbout.FindAllStringSubmatch(s, -1) {
+			if k := saidKeys(m[1]); k != "" {
+				add(takenBackRule + k)
+			}
+		}
+	}
+	if containsAny(lower, "strict", "cautious", "conservative", "careful", "harsh") {
+		for _, m := range tooStrict.FindAllStringSubmatch(s, -1) {
+			if k := saidKeys(m[1] + m[2]); k != "" {
+				add(takenBackRule + k)
+			}
+		}
+	}
+	if containsAny(lower, "again", "from now on", "whenever", "any time", "anytime") {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
 			if k := phraseKey(m[1]); k != "" {
 				add(allowedAgain + k)
