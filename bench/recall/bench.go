@@ -46,12 +46,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	daemon := fs.Bool("daemon", false, "run cairn daemon during each project's replay")
-	budget := fs.Int("budget", 0, "search.context_budget in tokens (0: cairn's default)")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	verbose := fs.Bool("v", false, "list the facts each pack missed and the stale ones it showed")
-	cairn := fs.String("cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
-	packs := fs.String("packs", "", "write each pack cairn gave into `DIR`/PROJECT/SESSION.md")
-	keep := fs.String("keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT")
+	var o options
+	o.register(fs)
 	rescore := fs.String("rescore", "", "score the packs an earlier -packs run wrote into `DIR` instead of replaying")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [-packs DIR] [PROJECT...]\n       recall -rescore DIR [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
@@ -60,36 +56,81 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
-	if *budget < 0 {
-		return usageError{errors.New("-budget: want a number of tokens")}
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
-	dirs, err := projectDirs(root, fs.Args())
+	root, dirs, err := o.projects(fs.Args())
 	if err != nil {
 		return err
 	}
 	warn := func(s string) { fmt.Fprintln(stderr, "warning:", s) }
-	bin := *cairn
-	if bin == "" && *rescore == "" {
-		tmp, err := os.MkdirTemp("", "cairn-recall-bin-")
-		if err != nil {
+	bin := o.cairn
+	if *rescore == "" {
+		var done func()
+		if bin, done, err = cairnBinary(ctx, root, bin); err != nil {
 			return err
 		}
-		defer os.RemoveAll(tmp)
-		bin = filepath.Join(tmp, "cairn")
-		if err := build(ctx, root, bin); err != nil {
-			return err
-		}
-	} else if bin, err = filepath.Abs(bin); err != nil {
+		defer done()
+	}
+	rp := &replayer{cairn: bin, daemon: *daemon, budget: o.budget, packs: o.packs, keep: o.keep, rescore: *rescore}
+	rep := &Report{Daemon: *daemon}
+	err = rep.run(dirs, warn, func(dir string) (*Result, error) { return benchProject(ctx, rp, dir, warn) })
+	if err != nil {
 		return err
 	}
-	rp := &replayer{cairn: bin, daemon: *daemon, budget: *budget, packs: *packs, keep: *keep, rescore: *rescore}
-	rep := &Report{Daemon: *daemon}
+	return rep.write(stdout, o.asJSON, o.verbose)
+}
+
+// options are the flags the replay and the trial share.
+type options struct {
+	budget             int
+	asJSON, verbose    bool
+	cairn, packs, keep string
+}
+
+func (o *options) register(fs *flag.FlagSet) {
+	fs.IntVar(&o.budget, "budget", 0, "search.context_budget in tokens (0: cairn's default)")
+	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	fs.BoolVar(&o.verbose, "v", false, "list the facts each pack missed and the stale ones it showed")
+	fs.StringVar(&o.cairn, "cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
+	fs.StringVar(&o.packs, "packs", "", "write each pack cairn gave into `DIR`/PROJECT/SESSION.md")
+	fs.StringVar(&o.keep, "keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT")
+}
+
+// projects checks the flags parsed and returns the module's root and the
+// folders of the projects named.
+func (o *options) projects(names []string) (root string, dirs []string, err error) {
+	if o.budget < 0 {
+		return "", nil, usageError{errors.New("-budget: want a number of tokens")}
+	}
+	if root, err = moduleRoot(); err != nil {
+		return "", nil, err
+	}
+	dirs, err = projectDirs(root, names)
+	return root, dirs, err
+}
+
+// cairnBinary is the cairn binary named, made absolute, or one built from
+// ./cmd/cairn when none is; done removes what the build left.
+func cairnBinary(ctx context.Context, root, named string) (bin string, done func(), err error) {
+	if named != "" {
+		bin, err = filepath.Abs(named)
+		return bin, func() {}, err
+	}
+	tmp, err := os.MkdirTemp("", "cairn-recall-bin-")
+	if err != nil {
+		return "", nil, err
+	}
+	bin = filepath.Join(tmp, "cairn")
+	if err := build(ctx, root, bin); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return bin, func() { os.RemoveAll(tmp) }, nil
+}
+
+// run scores every project of dirs with bench, in order, and adds it to
+// the report; the failed hook calls of each go to warn.
+func (rep *Report) run(dirs []string, warn func(string), bench func(dir string) (*Result, error)) error {
 	for _, dir := range dirs {
-		r, err := benchProject(ctx, rp, dir, warn)
+		r, err := bench(dir)
 		if err != nil {
 			return err
 		}
@@ -101,12 +142,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		rep.Overall.Empty.add(r.Empty)
 		rep.Overall.Tail.add(r.Tail)
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	return nil
+}
+
+// write prints the report as text, or as JSON.
+func (rep *Report) write(w io.Writer, asJSON, verbose bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return rep.print(stdout, *verbose)
+	return rep.print(w, verbose)
 }
 
 // benchProject replays one project and scores its packs and baselines.
@@ -124,11 +170,17 @@ func benchProject(ctx context.Context, rp *replayer, dir string, warn func(strin
 	if err != nil {
 		return nil, fmt.Errorf("%s: replay: %w", sc.Project, err)
 	}
+	return newResult(sc, rr, recs), nil
+}
+
+// newResult scores the packs of rr and the baselines of the transcripts
+// of recs.
+func newResult(sc *Scenario, rr *Replay, recs map[string]*Recorded) *Result {
 	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, sc: sc, packs: rr.Packs}
 	r.Cairn = score(sc, func(k int) string { return rr.Packs[sc.Sessions[k].Name] })
 	r.Empty = score(sc, func(int) string { return "" })
 	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) })
-	return r, nil
+	return r
 }
 
 // savedPacks reads the packs a run with -packs wrote for sc's project:

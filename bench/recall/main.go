@@ -48,8 +48,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func runRecord(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	claude := fs.String("claude", "", "the Claude Code CLI (default: $CLAUDE_BIN, then claude on $PATH)")
-	fake := fs.String("fake", "", "fake_anthropic.py (default: ../shared/tools/fake-anthropic/ beside the module)")
+	tools := toolFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: recall record [-claude CLI] [-fake fake_anthropic.py] testdata/recall/PROJECT...")
 		fs.PrintDefaults()
@@ -69,10 +68,7 @@ func runRecord(ctx context.Context, args []string, stderr io.Writer) error {
 		warn: func(s string) { fmt.Fprintln(stderr, "warning:", s) },
 		log:  func(s string) { fmt.Fprintln(stderr, s) },
 	}
-	if r.claude, err = findClaude(*claude); err != nil {
-		return err
-	}
-	if r.fake, err = findFake(*fake); err != nil {
+	if err := tools(r); err != nil {
 		return err
 	}
 	for _, dir := range fs.Args() {
@@ -86,6 +82,20 @@ func runRecord(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "%s: recorded into %s\n", sc.Project, filepath.Join(dir, "recorded"))
 	}
 	return nil
+}
+
+// toolFlags registers -claude and -fake on fs; the function it returns,
+// called once fs is parsed, finds the two for r.
+func toolFlags(fs *flag.FlagSet) func(r *recorder) error {
+	claude := fs.String("claude", "", "the Claude Code CLI (default: $CLAUDE_BIN, then claude on $PATH)")
+	fake := fs.String("fake", "", "fake_anthropic.py (default: ../shared/tools/fake-anthropic/ beside the module)")
+	return func(r *recorder) (err error) {
+		if r.claude, err = findClaude(*claude); err != nil {
+			return err
+		}
+		r.fake, err = findFake(*fake)
+		return err
+	}
 }
 
 func findClaude(flagged string) (string, error) {

@@ -35,6 +35,26 @@ func newScratch(prefix string) (*scratch, error) {
 
 func (s *scratch) remove() { os.RemoveAll(s.root) }
 
+// keep moves the project to dir/name, and the home, which holds Claude
+// Code's transcripts, to dir/name.home when home is set: the memory is
+// what explains a pack, to read with git.
+func (s *scratch) keep(dir, name string, home bool) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("keep the scratch project: %w", err)
+	}
+	moves := [][2]string{{s.project, filepath.Join(dir, name)}}
+	if home {
+		moves = append(moves, [2]string{s.home, filepath.Join(dir, name+".home")})
+	}
+	for _, m := range moves {
+		os.RemoveAll(m[1])
+		if err := os.Rename(m[0], m[1]); err != nil {
+			return fmt.Errorf("keep the scratch project: %w", err)
+		}
+	}
+	return nil
+}
+
 // env is the environment of every process run for the project: its own
 // home, no cairn or Claude settings from the caller, a fixed git identity.
 func (s *scratch) env(extra ...string) []string {

@@ -182,9 +182,27 @@ func hookRecord(log string, stdin io.Reader) error {
 	return f.Close()
 }
 
-// session runs the prompts of ss as one Claude Code session, the first
-// prompt starting it and the others resuming it.
+// session runs the prompts of ss as one Claude Code session with the
+// recording hook, whose calls it takes from raw after *done.
 func (r *recorder) session(ctx context.Context, s *scratch, ss *Session, raw string, done *int64) (*Recorded, error) {
+	return r.play(ctx, s, ss, func(prompt int, _ string) ([]Call, error) {
+		raws, err := takeRaw(raw, done)
+		if err != nil {
+			return nil, err
+		}
+		calls := make([]Call, len(raws))
+		for i, c := range raws {
+			calls[i] = Call{Event: c.Event, Session: ss.Name, Prompt: prompt, TranscriptBytes: c.TranscriptBytes, Payload: c.Payload}
+		}
+		return calls, nil
+	})
+}
+
+// play runs the prompts of ss as one Claude Code session, the first
+// prompt starting it and the others resuming it, and returns its
+// transcript. After each prompt, calls returns the hook calls it made,
+// given the prompt's number and what claude printed on stderr.
+func (r *recorder) play(ctx context.Context, s *scratch, ss *Session, calls func(prompt int, stderr string) ([]Call, error)) (*Recorded, error) {
 	script := ss.script()
 	scriptFile := filepath.Join(s.root, "script-"+ss.Name+".json")
 	data, err := json.MarshalIndent(script, "", " ")
@@ -265,13 +283,11 @@ func (r *recorder) session(ctx context.Context, s *scratch, ss *Session, raw str
 					where, oneLine(res.Result, 200), oneLine(want, 200), turns)
 			}
 		}
-		calls, err := takeRaw(raw, done)
+		made, err := calls(j+1, stderr.String())
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range calls {
-			rec.Calls = append(rec.Calls, Call{Event: c.Event, Session: ss.Name, Prompt: j + 1, TranscriptBytes: c.TranscriptBytes, Payload: c.Payload})
-		}
+		rec.Calls = append(rec.Calls, made...)
 	}
 	tr, err := os.ReadFile(tpath)
 	if err != nil {

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,39 +63,14 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if rp.keep != "" {
-			// The memory is what explains a pack: keep it to read with git.
-			dst := filepath.Join(rp.keep, sc.Project)
-			if e := os.MkdirAll(rp.keep, 0o700); e == nil {
-				os.RemoveAll(dst)
-				if e := os.Rename(s.project, dst); e != nil && err == nil {
-					err = fmt.Errorf("keep the scratch project: %w", e)
-				}
-			}
-		}
-		s.remove()
-	}()
+	defer rp.leave(s, sc.Project, false, &err)
 	if err := s.setup(ctx, sc); err != nil {
 		return nil, err
 	}
-	if err := s.run(ctx, rp.cairn, "init", "--claude"); err != nil {
-		return nil, err
-	}
 	res = &Replay{Packs: map[string]string{}}
-	if res.Budget, err = rp.setBudget(s.project); err != nil {
+	installed, err := rp.install(ctx, s, res)
+	if err != nil {
 		return nil, err
-	}
-	data, err := os.ReadFile(filepath.Join(s.project, ".claude", "settings.json"))
-	if err != nil {
-		return nil, fmt.Errorf("cairn init --claude: %w", err)
-	}
-	installed, err := hooks.Find(data)
-	if err != nil {
-		return nil, fmt.Errorf("the installed settings.json: %w", err)
-	}
-	if len(installed) == 0 {
-		return nil, errors.New("cairn init --claude installed no hooks")
 	}
 	if !rp.daemon {
 		// Without a daemon means none: session starts must not run one.
@@ -143,23 +118,7 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 					return nil, fmt.Errorf("%s: transcript: %w", where, err)
 				}
 			}
-			for _, h := range installed {
-				if h.Event != c.Event || !matches(h.Matcher, p.ToolName) {
-					continue
-				}
-				out, err := s.hook(ctx, h.Hook, payload)
-				if err != nil {
-					res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", where, err))
-					continue
-				}
-				if c.Event != "SessionStart" {
-					continue
-				}
-				res.Starts++
-				if _, seen := res.Packs[ss.Name]; !seen {
-					res.Packs[ss.Name] = additionalContext(out)
-				}
-			}
+			res.runHooks(ctx, s, installed, ss.Name, where, c.Event, p.ToolName, payload)
 		}
 	}
 	if res.Starts == 0 {
@@ -172,6 +131,69 @@ func (rp *replayer) replay(ctx context.Context, sc *Scenario, recs map[string]*R
 		}
 	}
 	return res, nil
+}
+
+// leave keeps the scratch project (and its home when home is set) if
+// -keep asks for it, and removes the rest; a failure to keep it is the
+// run's error unless it has one.
+func (rp *replayer) leave(s *scratch, project string, home bool, err *error) {
+	if rp.keep != "" {
+		if e := s.keep(rp.keep, project, home); e != nil && *err == nil {
+			*err = e
+		}
+	}
+	s.remove()
+}
+
+// install wires cairn into the scratch project as a user does (cairn init
+// --claude), sets the budget asked for into res.Budget, and returns the
+// hooks .claude/settings.json now names.
+func (rp *replayer) install(ctx context.Context, s *scratch, res *Replay) ([]hooks.Registered, error) {
+	if err := s.run(ctx, rp.cairn, "init", "--claude"); err != nil {
+		return nil, err
+	}
+	var err error
+	if res.Budget, err = rp.setBudget(s.project); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(s.project, ".claude", "settings.json"))
+	if err != nil {
+		return nil, fmt.Errorf("cairn init --claude: %w", err)
+	}
+	installed, err := hooks.Find(data)
+	if err != nil {
+		return nil, fmt.Errorf("the installed settings.json: %w", err)
+	}
+	if !slices.ContainsFunc(installed, func(h hooks.Registered) bool { return h.Event == "SessionStart" }) {
+		// hooks.IsCairn knows cairn's binary by its name: cairn, or
+		// cairn-something.
+		return nil, fmt.Errorf("cairn init --claude installed no SessionStart hook that cairn knows as its own: is the binary (%s) named cairn?", rp.cairn)
+	}
+	return installed, nil
+}
+
+// runHooks runs the installed hooks of event (matcher applied to tool)
+// with payload, as Claude Code would for session, and adds to res the
+// calls that failed, the session starts answered and the session's pack:
+// the first SessionStart's additionalContext.
+func (res *Replay) runHooks(ctx context.Context, s *scratch, installed []hooks.Registered, session, where, event, tool string, payload []byte) {
+	for _, h := range installed {
+		if h.Event != event || !matches(h.Matcher, tool) {
+			continue
+		}
+		out, err := s.hook(ctx, h.Hook, payload)
+		if err != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", where, err))
+			continue
+		}
+		if event != "SessionStart" {
+			continue
+		}
+		res.Starts++
+		if _, seen := res.Packs[session]; !seen {
+			res.Packs[session] = additionalContext(out)
+		}
+	}
 }
 
 func writePacks(dir string, packs map[string]string) error {
