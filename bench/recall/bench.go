@@ -26,6 +26,9 @@ type Result struct {
 	Empty   Score    `json:"empty_pack"`
 	Tail    Score    `json:"last_6000_chars"`
 	Errors  []string `json:"hook_errors,omitempty"`
+	// Warnings are what a trial found wrong besides hook calls: a pack
+	// not in the transcript, jobs left in the queue, a broken memory.
+	Warnings []string `json:"warnings,omitempty"`
 
 	sc    *Scenario
 	packs map[string]string // by session
@@ -34,6 +37,7 @@ type Result struct {
 // Report is the whole run.
 type Report struct {
 	Daemon   bool     `json:"daemon"`
+	Trial    bool     `json:"trial,omitempty"` // the real claude CLI ran the sessions
 	Projects []Result `json:"projects"`
 	Overall  struct {
 		Cairn Score `json:"cairn"`
@@ -50,7 +54,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	o.register(fs)
 	rescore := fs.String("rescore", "", "score the packs an earlier -packs run wrote into `DIR` instead of replaying")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [-packs DIR] [PROJECT...]\n       recall -rescore DIR [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...")
+		fmt.Fprintln(stderr, "usage: recall [-daemon] [-budget N] [-json] [-v] [-packs DIR] [PROJECT...]\n       recall -rescore DIR [-json] [-v] [PROJECT...]\n       recall record testdata/recall/PROJECT...\n       recall trial [-cairn BIN] [-budget N] [-keep DIR] [-packs DIR] [-json] [-v] testdata/recall/PROJECT...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -91,7 +95,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.verbose, "v", false, "list the facts each pack missed and the stale ones it showed")
 	fs.StringVar(&o.cairn, "cairn", "", "a cairn binary to use instead of building ./cmd/cairn")
 	fs.StringVar(&o.packs, "packs", "", "write each pack cairn gave into `DIR`/PROJECT/SESSION.md")
-	fs.StringVar(&o.keep, "keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT")
+	fs.StringVar(&o.keep, "keep", "", "keep each scratch project, with its .cairn memory, as `DIR`/PROJECT (a trial keeps its home, with the transcripts, as DIR/PROJECT.home)")
 }
 
 // projects checks the flags parsed and returns the module's root and the
@@ -127,14 +131,14 @@ func cairnBinary(ctx context.Context, root, named string) (bin string, done func
 }
 
 // run scores every project of dirs with bench, in order, and adds it to
-// the report; the failed hook calls of each go to warn.
+// the report; the failed hook calls and the warnings of each go to warn.
 func (rep *Report) run(dirs []string, warn func(string), bench func(dir string) (*Result, error)) error {
 	for _, dir := range dirs {
 		r, err := bench(dir)
 		if err != nil {
 			return err
 		}
-		for _, e := range r.Errors {
+		for _, e := range append(r.Errors, r.Warnings...) {
 			warn(e)
 		}
 		rep.Projects = append(rep.Projects, *r)
@@ -176,7 +180,7 @@ func benchProject(ctx context.Context, rp *replayer, dir string, warn func(strin
 // newResult scores the packs of rr and the baselines of the transcripts
 // of recs.
 func newResult(sc *Scenario, rr *Replay, recs map[string]*Recorded) *Result {
-	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, sc: sc, packs: rr.Packs}
+	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, Warnings: rr.Warnings, sc: sc, packs: rr.Packs}
 	r.Cairn = score(sc, func(k int) string { return rr.Packs[sc.Sessions[k].Name] })
 	r.Empty = score(sc, func(int) string { return "" })
 	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) })
@@ -247,7 +251,10 @@ func build(ctx context.Context, root, out string) error {
 
 func (rep *Report) print(w io.Writer, verbose bool) error {
 	mode := "no daemon"
-	if rep.Daemon {
+	switch {
+	case rep.Trial:
+		mode = "trial: the claude CLI with cairn's hooks and the daemon they start"
+	case rep.Daemon:
 		mode = "daemon running"
 	}
 	fmt.Fprintf(w, "Pack recall, %s (tokens: mean per pack / budget)\n\n", mode)

@@ -40,6 +40,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return hookRecord(args[1], stdin)
 		case "record":
 			return runRecord(ctx, args[1:], stderr)
+		case "trial":
+			return runTrial(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return runBench(ctx, args, stdout, stderr)

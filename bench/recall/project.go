@@ -13,6 +13,9 @@ import (
 type scratch struct {
 	root string
 	paths
+	// binDir, when set, goes first on PATH: a user who installed a
+	// program runs it from there.
+	binDir string
 }
 
 func newScratch(prefix string) (*scratch, error) {
@@ -73,6 +76,9 @@ func (s *scratch) env(extra ...string) []string {
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
 		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com")
+	if s.binDir != "" {
+		out = append(out, "PATH="+s.binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
 	return append(out, extra...)
 }
 
@@ -98,6 +104,22 @@ func (s *scratch) setup(ctx context.Context, sc *Scenario) error {
 		}
 	}
 	return nil
+}
+
+// output runs a command in the project and returns what it printed on
+// stdout; its stderr says why it failed.
+func (s *scratch) output(ctx context.Context, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = s.project
+	cmd.Env = s.env()
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return nil, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(ee.Stderr)))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	return out, nil
 }
 
 // run runs a command in the project and says what it printed if it fails.

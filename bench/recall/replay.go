@@ -36,6 +36,8 @@ type Replay struct {
 	Starts int               // SessionStart calls answered
 	Calls  int               // hook calls replayed
 	Errors []string          // hook calls that failed, and how
+	// Warnings are what else a trial found wrong (Result.Warnings).
+	Warnings []string
 }
 
 // project loads a project's scenario and its recorded sessions.
