@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -20,6 +21,9 @@ import (
 // session's captures before it stops it: what is still queued then is
 // reported.
 const drainWait = 2 * time.Minute
+
+// slowDrain is a wait for the queue that is reported.
+const slowDrain = 10 * time.Second
 
 func runTrial(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("trial", flag.ContinueOnError)
@@ -187,7 +191,8 @@ func (rp *replayer) session(ctx context.Context, r *recorder, s *scratch, ss *Se
 // are still queued. It returns what it found wrong.
 func (rp *replayer) finish(ctx context.Context, s *scratch) []string {
 	var out []string
-	if err := rp.drain(ctx, s); err != nil {
+	empty, err := rp.drain(ctx, s)
+	if err != nil {
 		out = append(out, err.Error())
 	}
 	if err := s.run(ctx, rp.cairn, "daemon", "stop"); err != nil {
@@ -203,8 +208,9 @@ func (rp *replayer) finish(ctx context.Context, s *scratch) []string {
 	}
 	if q, err := rp.queue(ctx, s); err != nil {
 		out = append(out, err.Error())
-	} else if q.Failed > 0 || q.Pending > 0 || q.Processing > 0 {
-		out = append(out, fmt.Sprintf("cairn queue after the daemon stopped: %d pending, %d processing, %d failed (cairn queue list in the scratch project)", q.Pending, q.Processing, q.Failed))
+	} else if q.Failed > 0 || q.Pending > empty || q.Processing > 0 {
+		failed, _ := s.output(ctx, rp.cairn, "queue", "list", "--state", "failed")
+		out = append(out, fmt.Sprintf("cairn queue after the daemon stopped: %d pending (%d of them empty payloads), %d processing, %d failed: %s", q.Pending, empty, q.Processing, q.Failed, oneLine(string(failed), 1000)))
 	}
 	return out
 }
@@ -229,20 +235,62 @@ func (rp *replayer) queue(ctx context.Context, s *scratch) (queueStatus, error) 
 }
 
 // drain waits, up to drainWait, until the queue has nothing pending or
-// being processed: the daemon takes the last session's captures.
-func (rp *replayer) drain(ctx context.Context, s *scratch) error {
-	deadline := time.Now().Add(drainWait)
+// being processed: the daemon takes the last session's captures in a few
+// seconds. What holds it longer is an error that says what the inbox
+// held. Empty capture payloads are not waited for: cairn leaves one a
+// minute for its writer, but the sessions are over: drain returns how
+// many it left.
+func (rp *replayer) drain(ctx context.Context, s *scratch) (empties int, err error) {
+	start := time.Now()
+	dir := filepath.Join(s.project, ".cairn", "inbox")
+	first := ""
 	for {
 		q, err := rp.queue(ctx, s)
-		if err != nil || q.Pending+q.Processing == 0 || time.Now().After(deadline) {
-			return err
+		if err != nil {
+			return 0, err
+		}
+		waited := time.Since(start)
+		files, empty := inbox(dir)
+		switch {
+		case q.Pending+q.Processing == 0 && waited > slowDrain:
+			return 0, fmt.Errorf("the daemon took %v to take the queue; .cairn/inbox held at first: %s", waited.Round(time.Second), first)
+		case q.Pending+q.Processing == 0:
+			return 0, nil
+		case q.Processing == 0 && q.Pending == empty:
+			return empty, fmt.Errorf("%d empty capture payloads in .cairn/inbox, each a hook's capture cut off as it wrote (its payload lost; cairn removes it after a minute): %s", empty, files)
+		case waited > drainWait:
+			return 0, fmt.Errorf("the daemon did not take the queue in %v (%d pending, %d processing); .cairn/inbox holds: %s", drainWait, q.Pending, q.Processing, files)
+		}
+		if first == "" {
+			first = files
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return 0, ctx.Err()
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// inbox lists the files of the memory's inbox dir with their sizes, and
+// counts the empty ones no writer touched for a few seconds.
+func inbox(dir string) (files string, empty int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err.Error(), 0
+	}
+	var parts []string
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d bytes)", e.Name(), fi.Size()))
+		if fi.Size() == 0 && time.Since(fi.ModTime()) > 2*time.Second {
+			empty++
+		}
+	}
+	return firstOf(strings.Join(parts, ", "), "nothing"), empty
 }
 
 // hookLine is a hook's result as Claude Code 2.1 keeps it in the

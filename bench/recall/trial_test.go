@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Attachment lines as Claude Code 2.1.197 writes them (the pack cut
@@ -47,5 +50,28 @@ func TestStartPackFailedOrMissing(t *testing.T) {
 	}
 	if _, ok := startPack(hookLines([]byte(otherLines))); ok {
 		t.Error("a transcript without hook results gave a pack")
+	}
+}
+
+func TestInboxEmpties(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Minute)
+	for name, content := range map[string]string{"hook-1-1.json": "", "hook-2-2.json": "", "hook-3-3.json": "{}"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// hook-2 is still being written: its writer touched it just now.
+	for _, name := range []string{"hook-1-1.json", "hook-3-3.json"} {
+		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, empty := inbox(dir)
+	if empty != 1 {
+		t.Errorf("%d empty payloads left by their writers, want 1 (%s)", empty, files)
+	}
+	if want := "hook-1-1.json (0 bytes), hook-2-2.json (0 bytes), hook-3-3.json (2 bytes)"; files != want {
+		t.Errorf("inbox lists %q, want %q", files, want)
 	}
 }
