@@ -607,6 +607,34 @@ func TestCaptureHooks(t *testing.T) {
 	}
 }
 
+// A SessionStart hook can come before Claude Code has written the
+// transcript's first line whole (seen with 2.1.197): the job is tried
+// again, not given up, and once the line is there it is captured. A file
+// whose lines are no transcript is given up.
+func TestCaptureHookTranscriptBeingWritten(t *testing.T) {
+	ctx := context.Background()
+	data := basicFixture(t)
+	for _, head := range []string{"", `{"type":"queue-operation","operation":"enq`} {
+		m := testMemory(t)
+		tp := followedTranscript(t, m, []byte(head))
+		hook := []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/dev/src/tidepool","hook_event_name":"SessionStart","source":"startup"}`, basicID, tp))
+		_, err := CaptureHook(ctx, m, hook)
+		if err == nil || IsPermanent(err) || !strings.Contains(err.Error(), "still being written") {
+			t.Fatalf("first line %q: err = %v, want one to try again", head, err)
+		}
+		os.WriteFile(tp, data, 0o644)
+		if res, err := CaptureHook(ctx, m, hook); err != nil || res.Prompts == 0 {
+			t.Fatalf("first line written: %+v, %v", res, err)
+		}
+	}
+	m := testMemory(t)
+	tp := followedTranscript(t, m, []byte("no transcript here\nnor here\n"))
+	hook := []byte(fmt.Sprintf(`{"session_id":"other","transcript_path":%q,"cwd":"/home/dev/src/tidepool","hook_event_name":"SessionStart","source":"startup"}`, tp))
+	if _, err := CaptureHook(ctx, m, hook); !IsPermanent(err) {
+		t.Errorf("a file of other lines: err = %v, want a permanent one", err)
+	}
+}
+
 // A hook that names a transcript cairn may read captures the transcript,
 // from where the session's capture of it stopped.
 func TestCaptureHookTranscript(t *testing.T) {

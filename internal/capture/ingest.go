@@ -586,6 +586,12 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 	format := o.format
 	if format == "" {
 		if format, err = transcript.Detect(path, head); err != nil {
+			if unwritten(head, size) {
+				// Claude Code fires SessionStart before it has written
+				// the transcript's first line whole: the job is tried
+				// again, not given up for a file it cannot read yet.
+				return nil, fmt.Errorf("%s: its first line is still being written: %w", path, err)
+			}
 			return nil, permanent(fmt.Errorf("%s: not a transcript: %w", path, err))
 		}
 	}
@@ -654,6 +660,14 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		known:     known,
 		stamp:     stamp,
 	})
+}
+
+// unwritten reports whether head, the start of a file of size bytes, is
+// a transcript's first line still being written: nothing yet, or the
+// start of a JSON object with no line ended.
+func unwritten(head []byte, size int64) bool {
+	t := bytes.TrimSpace(head)
+	return size < detectSize && !bytes.ContainsRune(head, '\n') && (len(t) == 0 || t[0] == '{')
 }
 
 // permanentError marks a job that will fail however often it is tried.
