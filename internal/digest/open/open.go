@@ -224,6 +224,8 @@ type reading struct {
 	// it says all the work left is done (allDoneKeys). nil: not read yet.
 	reports []map[string]bool
 	allDone map[string]bool
+	// arrivals are the keys of its sentences that say a thing came.
+	arrivals []map[string]bool
 	// ended are the things it names by a number and says are done,
 	// gone or explained (endedIdents). nil: not read yet.
 	ended map[string]bool
@@ -522,8 +524,67 @@ func (v *Vocab) closedLater(todo string, d []string, sums []*digest.Summary, k i
 // ended. A mention alone may only say the item again, or share two of
 // its words by chance.
 func (v *Vocab) saidDone(todo string, d []string, newer []*digest.Summary) bool {
-	return CreatedLater(todo, newer) || decidedLater(todo, d, newer) || v.reportedDone(todo, d, newer) || v.allDoneLater(d, newer) || v.identDone(todo, newer)
+	return CreatedLater(todo, newer) || decidedLater(todo, d, newer) || v.reportedDone(todo, d, newer) || v.allDoneLater(d, newer) || v.identDone(todo, newer) || v.arrivedLater(todo, d, newer)
 }
+
+// arrivedLater reports whether a newer session (of newer) says the
+// thing the to-do todo (of distinctive keys d) waits for came: "Rob's
+// list came, it's in data/referees.csv" for "He's sending me his list
+// of 48 referees with birth years and grades next week". The sentence
+// that says so must hold one of d beside the words of the waiting
+// itself.
+func (v *Vocab) arrivedLater(todo string, d []string, newer []*digest.Summary) bool {
+	if len(d) == 0 || !awaitsDelivery.MatchString(todo) {
+		return false
+	}
+	for _, later := range newer {
+		for _, keys := range v.arrivals(later) {
+			for _, k := range d {
+				if keys[k] && !waitingWords[k] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// arrivals are the keys of each sentence of summary d that says a thing
+// came, read once a summary: every to-do of the older sessions asks.
+func (v *Vocab) arrivals(d *digest.Summary) []map[string]bool {
+	r := v.of(d)
+	if r.arrivals != nil {
+		return r.arrivals
+	}
+	r.arrivals = []map[string]bool{}
+	for _, p := range []int{digest.Request, digest.Outcome, digest.Notes, digest.Details} {
+		for _, b := range d.Parts[p] {
+			for _, x := range digest.Sentences(b) {
+				if arrived.MatchString(x) && !strings.HasSuffix(x, "?") && !notArrived.MatchString(x) {
+					r.arrivals = append(r.arrivals, change.Keys(x))
+				}
+			}
+		}
+	}
+	return r.arrivals
+}
+
+// awaitsDelivery is a to-do that waits for someone to send or bring a
+// thing: "He's sending me his list next week", "I'll nag him to send it
+// over", "we're still waiting for the rate card".
+var awaitsDelivery = lazyre.New(`(?i)\b(?:send(?:s|ing)?|deliver(?:s|ing)?|forward(?:s|ing)?|bring(?:s|ing)?|post(?:s|ing)?|mail(?:s|ing)?)\b[^.;]{0,60}?\b(?:over|next week|tomorrow|later|soon|this week|on monday|on tuesday|on wednesday|on thursday|on friday)\b|\b(?:still waiting|waiting (?:for|on)|(?:is|are) on (?:its|their) way|(?:has|have) been ordered|on order)\b`)
+
+// waitingWords are the keys of awaitsDelivery's own words, which say
+// that a thing is awaited, not what.
+var waitingWords = change.KeySet(`send sending sends deliver delivering forward bring post mail over next week tomorrow later soon monday tuesday wednesday thursday friday waiting wait still order way`)
+
+// arrived is a sentence saying a thing came: "Rob's list came", "the
+// rate card finally arrived", "the new boards are here".
+var arrived = lazyre.New(`(?i)\b(?:came(?: in| through)?|arrived|landed|showed up|turned up|got here|(?:is|are) here)\b`)
+
+// notArrived puts the coming off or denies it: "once it arrives", "it
+// hasn't come yet".
+var notArrived = lazyre.New(`(?i)\b(?:when|once|until|if|unless|before|not|never|yet)\b|n't\b`)
 
 // allDoneLater reports whether a newer session (of newer) says all the
 // work left is done ("Both leftovers are in", "Both open items are
@@ -586,15 +647,43 @@ func (v *Vocab) reportedDone(todo string, d []string, newer []*digest.Summary) b
 	if len(d) == 0 {
 		return false
 	}
-	var names map[string]bool
+	var names, parts map[string]bool
 	for _, later := range newer {
 		for _, keys := range v.doneReports(later) {
 			if names == nil {
-				names = nameKeys(todo)
+				names, parts = nameKeys(todo), nameParts(todo)
 			}
-			if sharesName(d, names, keys) {
+			if sharesName(d, names, keys) || len(keys) == 1 && sharesKey(parts, keys) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// nameParts are the keys of the parts of the names s writes with "_"
+// ("HOMEBREW_TAP_TOKEN" gives homebrew, tap and token): a report that
+// names one part alone ("token's in") names the thing.
+func nameParts(s string) map[string]bool {
+	ks := make(map[string]bool)
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 127 || !lex.IsWordByte(byte(r)) }) {
+		if !strings.Contains(w, "_") {
+			continue
+		}
+		for _, part := range strings.Split(strings.ToLower(w), "_") {
+			if len(part) > 2 && !lex.StopWords[part] {
+				ks[lex.Key(part)] = true
+			}
+		}
+	}
+	return ks
+}
+
+// sharesKey reports whether a and b hold a key in common.
+func sharesKey(a, b map[string]bool) bool {
+	for k := range b {
+		if a[k] {
+			return true
 		}
 	}
 	return false
