@@ -145,9 +145,27 @@ var cairnCommand = lazyre.New(`(^|[\s/'"])cairn((\.[A-Za-z0-9]+)?['"]?\s+hook` +
 const hookFlags = `(\s+(-C|--dir|--agent)(=|\s+)('[^']*'|"[^"]*"|[^\s'"-]\S*))*`
 
 // IsCairn reports whether a hook command is one of cairn's: it runs a
-// capture script from a cairn hooks folder, or `cairn hook EVENT`.
+// capture script from a cairn hooks folder, or `cairn hook EVENT`, or
+// this very program's hook under whatever name it was built (a trial's
+// build as trial-cairn added its session-start hook again at every init,
+// and --remove left them all).
 func IsCairn(command string) bool {
-	return strings.Contains(command, "cairn/hooks/") || cairnCommand.MatchString(command)
+	return strings.Contains(command, "cairn/hooks/") || cairnCommand.MatchString(command) || runsSelf(command)
+}
+
+// runsSelf reports whether command runs this program's hook subcommand,
+// by the path it was started from.
+func runsSelf(command string) bool {
+	exe, err := os.Executable()
+	if err != nil || exe == "" {
+		return false
+	}
+	for _, p := range []string{exe, ShellQuote(exe)} {
+		if rest, ok := strings.CutPrefix(command, p+" hook"); ok && (rest == "" || rest[0] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs it.

@@ -322,6 +322,21 @@ func TestIsCairn(t *testing.T) {
 			t.Errorf("IsCairn(%q) = %v", cmd, got)
 		}
 	}
+	// This program's hook is cairn's under any name: the test binary's.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]bool{
+		ShellQuote(exe) + " hook session-start": true,
+		exe + " hook --agent gemini AfterTool":  true,
+		exe + " hooked":                         false,
+		exe + "x hook session-start":            false,
+	} {
+		if got := IsCairn(cmd); got != want {
+			t.Errorf("IsCairn(%q) = %v", cmd, got)
+		}
+	}
 }
 
 func TestShellQuote(t *testing.T) {
