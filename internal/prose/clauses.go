@@ -40,11 +40,39 @@ func FullClauses(s string) []string {
 		if strings.HasSuffix(strings.TrimSpace(s[m[0]:m[1]]), "and") && compoundSubject(s[last:m[0]]) {
 			continue // "…, so Bunny and the apps can cache them": one subject of two names
 		}
+		if strings.TrimSpace(s[m[0]:m[1]]) == "—" && strings.TrimSpace(sep) == "—" && predicateFirst(s[m[1]:]) {
+			// "…, so Bunny — and apps behind it — kept serving the old
+			// feed": the dash closes an aside, and what follows is the
+			// predicate of the subject before it, no clause of its own.
+			continue
+		}
 		add(s[last:m[0]])
 		last, sep = m[1], s[m[0]:m[1]]
 	}
 	add(s[last:])
 	return out
+}
+
+// predicateFirst reports whether s opens on a verb that goes on with a
+// subject said before it: a past form ("kept", "served") or an
+// auxiliary ("is", "can").
+func predicateFirst(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	if w == "" || strings.ToLower(w) != w {
+		return false
+	}
+	return len(w) > 3 && strings.HasSuffix(w, "ed") || predicateWords[w]
+}
+
+// predicateWords are the irregular past forms and the auxiliaries
+// predicateFirst reads as a verb.
+var predicateWords = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "has": true, "have": true, "had": true,
+	"can": true, "could": true, "will": true, "would": true, "should": true, "must": true, "may": true, "might": true,
+	"kept": true, "sent": true, "made": true, "went": true, "took": true, "got": true, "ran": true, "held": true,
+	"left": true, "put": true, "said": true, "told": true, "gave": true, "came": true, "began": true, "brought": true,
+	"built": true, "found": true, "lost": true, "paid": true, "set": true, "stood": true, "wrote": true, "broke": true,
+	"fell": true, "grew": true, "hit": true, "let": true, "meant": true, "met": true, "saw": true, "spent": true, "won": true,
 }
 
 // compoundSubject reports whether the words an "and" follows, back to

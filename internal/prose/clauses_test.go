@@ -15,6 +15,8 @@ func TestFullClauses(t *testing.T) {
 		{"Inputs land in /data/in and the CSVs should go to /data/out.", []string{"Inputs land in /data/in", "the CSVs should go to /data/out."}},
 		{"I like salt and the pepper.", []string{"I like salt and the pepper."}},
 		{"Feeds are served with max-age=3600, so Bunny and the apps can cache them for an hour.", []string{"Feeds are served with max-age=3600, so Bunny and the apps can cache them for an hour."}}, // one subject of two names
+		// An aside between dashes before the predicate is no clause's end.
+		{"Feeds were sent with max-age=3600, so Bunny — and apps behind it — kept serving the old feed for an hour.", []string{"Feeds were sent with max-age=3600, so Bunny — and apps behind it — kept serving the old feed for an hour."}},
 		{"The token is in 1Password, vault infra-prod, and every command reads it.", []string{"The token is in 1Password, vault infra-prod", "every command reads it."}},
 		{"For the pool: go to 20 with a 3 s acquire timeout, I'd rather fail fast with a 503 than queue for 30 s.", []string{"For the pool: go to 20 with a 3 s acquire timeout", "I'd rather fail fast with a 503 than queue for 30 s."}},
 		{"Amounts use checked math; and please don't run `anchor deploy` yourself.", []string{"Amounts use checked math", "please don't run `anchor deploy` yourself."}},

@@ -34,3 +34,18 @@ func TestRuleTakenBackInOtherWords(t *testing.T) {
 		}
 	}
 }
+
+// TestAsideBetweenDashes: an aside between dashes before the predicate
+// is no clause's end: once the value before it changed, the sentence goes
+// whole, not as the verb-first fragment after the closing dash ("Kept
+// serving the old feed …").
+func TestAsideBetweenDashes(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Outcome] = []string{"Feeds now have max-age=300, and publishing purges the show's feed URL from Bunny through its API."}
+	x := "Feeds were sent with max-age=3600, so Bunny — and apps behind it — kept serving the old feed for up to an hour after Joris published."
+	o.Parts[digest.Outcome] = []string{x}
+	r := New(nil, []*digest.Summary{n, o})
+	if got := r.DropRetired(x, 1); got != "" {
+		t.Errorf("DropRetired(%q) = %q, want it gone whole", x, got)
+	}
+}
