@@ -59,22 +59,6 @@ func TestClaimSubject(t *testing.T) {
 	}
 }
 
-func TestMovedURL(t *testing.T) {
-	for _, tc := range []struct {
-		x, n string
-		want bool
-	}{
-		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Charts go to oci://harbor.orbital.internal/charts now.", true},
-		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Charts go to oci://ghcr.io/orbital-io/charts and oci://harbor.orbital.internal/charts.", false},
-		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Images go to oci://harbor.orbital.internal/images.", false},
-		{"The charts go to oci://ghcr.io/orbital-io/charts.", "Docs are at https://harbor.orbital.internal/charts.", false},
-	} {
-		if got := MovedURL(tc.x, tc.n); got != tc.want {
-			t.Errorf("MovedURL(%q, %q) = %v", tc.x, tc.n, got)
-		}
-	}
-}
-
 func TestCapitalize(t *testing.T) {
 	for in, want := range map[string]string{"t/minion.t failed": "t/minion.t failed", "the spec": "The spec", "go.mod has it": "go.mod has it", "`x` is": "`x` is", "pnpm runs it": "pnpm runs it", "npm: ok": "npm: ok", "a list": "A list", "my note": "My note"} {
 		if got := Capitalize(in); got != want {

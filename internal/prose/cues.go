@@ -98,6 +98,9 @@ var portValue = lazyre.New(`(?i)\bport\s*:?\s*\d{2,5}\b|\bport (?:is |was )?(?:p
 // HasURL reports whether s holds a URL.
 func HasURL(s string) bool { return urlRE.MatchString(s) }
 
+// URLs are the URLs s names, as written.
+func URLs(s string) []string { return urlRE.FindAllString(s, -1) }
+
 // HasRegion reports whether s names a cloud region ("eu-west-1",
 // "europe-west4", "westeurope"): like a URL, where something runs.
 func HasRegion(s string) bool { return regionRE.MatchString(s) }

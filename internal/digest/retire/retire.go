@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/prose/clock"
+	"github.com/cairn-mem/cairn/internal/prose/paths"
 )
 
 // otherVersionOf reports whether statement n gives a thing that x
@@ -369,7 +370,7 @@ func (r *Retirer) retired(x string, rank int) bool {
 				xc, xs, xSet, xVer, xNamed, xTools = change.Of(x), change.State(x), prose.Settings(x), prose.Versions(x), prose.Named(x), change.Tools(x)
 				xBare = prose.BareSettings(x)
 			}
-			still, xDirs, xPaths, xStanding = stillRE.MatchString(x) && stillRE.MatchString(stillPurpose.ReplaceAllString(x, "")), prose.VersionedDirs(x), prose.AbsPaths(x), prose.Standing(x)
+			still, xDirs, xPaths, xStanding = stillRE.MatchString(x) && stillRE.MatchString(stillPurpose.ReplaceAllString(x, "")), paths.VersionedDirs(x), paths.AbsPaths(x), prose.Standing(x)
 			if still {
 				xStillK = stillKeys(x, xk)
 			}
@@ -414,17 +415,17 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if len(xDirs) > 0 || len(xPaths) > 0 {
 			nPaths, nDirs := n.pathsOf()
-			if len(xDirs) > 0 && prose.OtherVersionDir(xDirs, nDirs) {
+			if len(xDirs) > 0 && paths.OtherVersionDir(xDirs, nDirs) {
 				return true // /opt/vulkan/1.3.280 where /opt/vulkan/1.4.304 now is
 			}
-			if len(xPaths) > 0 && prose.MovedPath(xPaths, nPaths) {
+			if len(xPaths) > 0 && paths.MovedPath(xPaths, nPaths) {
 				return true // /scratch/tw/runs/$JOB where /lustre/proj/tw/runs/<jobid> now is
 			}
-			if len(xPaths) > 0 && prose.OtherVersionPath(xPaths, nPaths) {
+			if len(xPaths) > 0 && paths.OtherVersionPath(xPaths, nPaths) {
 				return true // /usr/lib/postgresql/16/bin/pg_config where …/17/… now is
 			}
 		}
-		if xURL && n.announces() && prose.MovedURL(x, n.Text) {
+		if xURL && n.announces() && paths.MovedURL(x, n.Text) {
 			return true // oci://ghcr.io/orbital-io/charts once "charts go to oci://harbor.orbital.internal/charts from now on"
 		}
 		if len(xFolders) > 0 && change.Moves(n.Text) && change.MovedFolder(xFolders, n.Text) {

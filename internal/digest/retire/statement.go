@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/prose/clock"
+	"github.com/cairn-mem/cairn/internal/prose/paths"
 )
 
 // A Statement is what the pack may show: a core item's title or a
@@ -216,7 +217,7 @@ func (st *Statement) formatNow() string {
 func (st *Statement) pathsOf() ([][]string, map[string]string) {
 	if !st.pathsRead {
 		st.pathsRead = true
-		st.paths, st.dirs = prose.AbsPaths(st.Text), prose.VersionedDirs(st.Text)
+		st.paths, st.dirs = paths.AbsPaths(st.Text), paths.VersionedDirs(st.Text)
 	}
 	return st.paths, st.dirs
 }

@@ -1,10 +1,12 @@
-package prose
+package paths
 
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // versionedDir is a path whose last element is a version: the folder
@@ -67,7 +69,7 @@ func MovedPath(x, newer [][]string) bool {
 		// /srv/batch/billing/out.
 		for end := len(whole); end >= 3; end-- {
 			p := whole[:end]
-			if end < len(whole) && sharedFolders.has(p[end-1]) {
+			if end < len(whole) && sharedFolders()[p[end-1]] {
 				continue // /usr/local/bin holds many things
 			}
 			for _, q := range newer {
@@ -94,31 +96,12 @@ func OtherVersionPath(x, newer [][]string) bool {
 	}
 	for _, p := range x {
 		for _, q := range newer {
-			if differ := OneDiffers(p, q); differ >= 0 && otherNumber(p[differ], q[differ]) {
+			if differ := prose.OneDiffers(p, q); differ >= 0 && otherNumber(p[differ], q[differ]) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// OneDiffers is the one place where a and b, of the same length, hold
-// different words; -1 when they differ in none, in more than one, or in
-// length.
-func OneDiffers(a, b []string) int {
-	if len(a) != len(b) {
-		return -1
-	}
-	differ := -1
-	for i := range a {
-		if a[i] != b[i] {
-			if differ >= 0 {
-				return -1
-			}
-			differ = i
-		}
-	}
-	return differ
 }
 
 // otherNumber reports whether a and b are the same but for their digits,
@@ -144,10 +127,12 @@ func otherNumber(a, b string) bool {
 	return da && db && sa == sb
 }
 
-// namesAny reports whether newer names one of x's paths itself.
 // sharedFolders are folders of many unrelated files.
-var sharedFolders = words{list: `bin sbin lib lib64 share include local src etc tmp var opt usr home srv mnt data`}
+var sharedFolders = sync.OnceValue(func() map[string]bool {
+	return prose.WordSet(`bin sbin lib lib64 share include local src etc tmp var opt usr home srv mnt data`)
+})
 
+// namesAny reports whether newer names one of x's paths itself.
 func namesAny(x, newer [][]string) bool {
 	for _, p := range x {
 		for _, q := range newer {
@@ -178,7 +163,7 @@ func MovedURL(x, n string) bool {
 	}
 	for _, u := range xs {
 		for _, v := range ns {
-			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] && !commonEnd.has(u[2]) {
+			if u[0] == v[0] && u[1] != v[1] && u[2] != "" && u[2] == v[2] && !commonEnd()[u[2]] {
 				return true
 			}
 		}
@@ -187,14 +172,16 @@ func MovedURL(x, n string) bool {
 }
 
 // commonEnd are last path components many unrelated services share.
-var commonEnd = words{list: `graphql health healthz ready readyz live livez metrics api v1 v2 v3 v4 status login logout
-	callback webhook webhooks releases latest index.html docs openapi.json swagger.json query search auth token`}
+var commonEnd = sync.OnceValue(func() map[string]bool {
+	return prose.WordSet(`graphql health healthz ready readyz live livez metrics api v1 v2 v3 v4 status login logout
+	callback webhook webhooks releases latest index.html docs openapi.json swagger.json query search auth token`)
+})
 
 // urlParts are the scheme, host and last path component of each URL s
 // names, lower-case.
 func urlParts(s string) [][3]string {
 	var out [][3]string
-	for _, m := range urlRE.FindAllString(s, -1) {
+	for _, m := range prose.URLs(s) {
 		m = strings.ToLower(strings.TrimRight(m, ".,;:!?'\"*"))
 		scheme, rest, _ := strings.Cut(m, "://")
 		host, p, _ := strings.Cut(rest, "/")
