@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // Values are the one-line replacements of a file's edits that give a
@@ -75,20 +76,12 @@ func OneValue(a, b string) bool {
 // the two lines, of up to 8 words, differ in that word alone.
 func otherWord(a, b string) (string, bool) {
 	wa, wb := strings.Fields(a), strings.Fields(b)
-	if len(wa) != len(wb) || len(wa) > 8 {
+	if len(wa) > 8 {
 		return "", false
 	}
-	diff := -1
-	for i := range wa {
-		if wa[i] != wb[i] {
-			if diff >= 0 {
-				return "", false
-			}
-			diff = i
-		}
-	}
-	if diff < 0 {
+	i := prose.OneDiffers(wa, wb)
+	if i < 0 {
 		return "", false
 	}
-	return wb[diff], true
+	return wb[i], true
 }
