@@ -777,11 +777,14 @@ var takeBackQuoted = lazyre.New(`(?i)\b(?:tak(?:e|ing) back|withdraw(?:ing)?|dro
 // name it, or one of hyphenated words: "forget the results/ commits
 // rule", "drop the no-Friday deploys rule", "scrap the
 // one-file-per-issue rule", "take back my two-reviewers rule".
-var takenBackWords = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind|take back|taking back)\s+(?:about\s+)?(?:the|my|our|that|this)\s+([\w.+/-]+(?:\s+[\w.+/-]+){0,2})\s+(?:rule|policy|requirement)\b`)
+var takenBackWords = lazyre.New(`(?i)\b(?:` + dropRule + `)\s+(?:about\s+)?(?:the|my|our|that|this)\s+([\w.+/-]+(?:\s+[\w.+/-]+){0,2})\s+(?:rule|policy|requirement)\b`)
+
+// dropRule are the verbs that take a rule back by naming it.
+const dropRule = `forget|scrap|ditch|drop|never ?mind|take back|taking back`
 
 // ruleAbout finds a rule taken back by what it was about: "forget my
 // rule about Friday deploys".
-var ruleAbout = lazyre.New(`(?i)\b(?:forget|scrap|ditch|drop|never ?mind|take back|taking back|lift|lifting)\s+(?:the|my|our|that|this)\s+(?:rule|policy|requirement|restriction)\s+(?:about|on|for|regarding)\s+(?:the\s+|our\s+)?` + topicAfter(4))
+var ruleAbout = lazyre.New(`(?i)\b(?:` + dropRule + `|lift|lifting)\s+(?:the|my|our|that|this)\s+(?:rule|policy|requirement|restriction)\s+(?:about|on|for|regarding)\s+(?:the\s+|our\s+)?` + topicAfter(4))
 
 // tooStrict finds a rule the user says was too strict, by what it was
 // about: "about dependencies: I was too strict", "I was too strict
