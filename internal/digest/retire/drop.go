@@ -140,6 +140,15 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue // ".envrc" is all "… and the Cachix settings are in" leaves: one word says nothing
 		}
 		if len(still) > 0 && (sep == "; " || len(still) < len(parts)) {
+			if head, _, ok := strings.Cut(parts[0], ": "); ok && sep == ", " && still[0] != parts[0] && len(strings.Fields(head)) >= 3 && !strings.Contains(still[0], ": ") && !digest.SubjectLess(still[0]) && !r.retired(head, rank) {
+				// "The parameters live in … Parameters.cpp: time (1–2000
+				// ms), feedback (0–120 %), mix …" once the range went to
+				// 4000: the first item goes, what the list is of stays
+				// (a label, "Proposal: …", is none; an item that goes on
+				// with the subject is said with it, below).
+				still = slices.Clone(still)
+				still[0] = head + ": " + still[0]
+			}
 			if subj := digest.Subject(parts[0]); subj != "" && still[0] != parts[0] && digest.SubjectLess(still[0]) {
 				// "…: the relay listens on port 7070, …, and reads its
 				// routes from /etc/relaybox/routes.json there": what

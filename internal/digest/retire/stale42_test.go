@@ -49,3 +49,17 @@ func TestAsideBetweenDashes(t *testing.T) {
 		t.Errorf("DropRetired(%q) = %q, want it gone whole", x, got)
 	}
 }
+
+// TestListLeadKept: a list whose first item a newer statement retired
+// keeps what the list is of, not its other items alone.
+func TestListLeadKept(t *testing.T) {
+	n, o := &digest.Summary{}, &digest.Summary{}
+	n.Parts[digest.Commands] = []string{"`sed -i 's/1.0f, 2000.0f/1.0f, 4000.0f/' Source/Parameters.cpp`"}
+	x := "The parameters live in Source/Parameters.cpp: time (1–2000 ms, skewed so short times get more of the knob), feedback (0–120 %), mix, wow and flutter, all lowercase ids as you want."
+	o.Parts[digest.Outcome] = []string{x}
+	r := New(nil, []*digest.Summary{n, o})
+	want := "The parameters live in Source/Parameters.cpp: feedback (0–120 %), mix, wow and flutter, all lowercase ids as you want."
+	if got := r.DropRetired(x, 1); got != want {
+		t.Errorf("DropRetired(%q) = %q, want %q", x, got, want)
+	}
+}
