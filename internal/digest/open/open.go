@@ -45,14 +45,16 @@ var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we
 // event ("until the cache has warmed up"), a past step ("after that we
 // switched").
 func laterWork(s string) bool {
-	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan} {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan, planned, suspected} {
 		if re.MatchString(s) {
 			return true
 		}
 	}
-	for _, m := range promised.FindAllStringSubmatch(s, -1) {
-		if !notPerson[strings.ToLower(m[1])] {
-			return true
+	for _, re := range []*lazyre.Regexp{promised, visits} {
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			if !notPerson[strings.ToLower(m[1])] {
+				return true
+			}
 		}
 	}
 	return false
@@ -75,6 +77,27 @@ const (
 // the one who does it is a person, by name or pronoun (notPerson): "the
 // cron will run on Sunday" and "it will run on Sunday" are no promise.
 var promised = lazyre.New(`(?:\b((?-i:[A-Z][a-z]+))|(?i:\b(?:i|we|he|she|they|you)))(?i:'ll|'s going to| will| is going to| are going to| am going to| is to| are to| promised to|(?:'s|'re| is| are) (?:sending|bringing|delivering|coming|checking|measuring|getting|writing|fixing|testing|visiting|calling|installing|replacing|ordering)\b)\s*(?i:[^.;?!]{1,60}?)(?i:\b(?:on (?:` + weekday + `)\b(?:[^s]|$)|tomorrow|next (?:week|month|` + weekday + `)|this (?:week|afternoon|evening|weekend)|by (?:` + weekday + `|tomorrow|the end of (?:the|this|next) (?:week|month|day))))`)
+
+// visits is someone to come on a day, said in the present: "Jonas comes
+// Thursday with the ACE Service Installer to point the twelve chargers
+// at our server". The one who comes is a person (notPerson): "it comes
+// Monday" is a delivery, which awaitsDelivery reads.
+var visits = lazyre.New(`\b((?-i:[A-Z][a-z]+))(?i: (?:comes|visits|drops by|stops by|comes (?:over|in|round|by)|is (?:in|here|back)) (?:on |this |next )?(?:` + weekday + `|tomorrow|week|weekend))\b(?:[^s]|$)`)
+
+// planned is what someone wants or plans to do on a day to come, and
+// what to do then: "Tariq and I want to do a witness cone firing this
+// weekend to check the calibration", "For the weekend: put cones 5, 6
+// and 7 on a middle shelf …". Not a schedule ("on Thursdays") and not
+// what was done ("over the weekend the disk filled up").
+var planned = lazyre.New(`(?i)\b(?:want|wants|plan|plans|planning|intend|intends|hope|hoping|going) to\b[^.;?!]{1,60}?\b(?:this (?:week|weekend|afternoon|evening)|next (?:week|weekend|month|` + weekday + `)|tomorrow|on (?:` + weekday + `)(?:[^s]|$))|^for (?:the weekend|this weekend|tomorrow|next week|` + weekday + `)\s*[:,]`)
+
+// suspected is a cause guessed and not yet checked, which a newer
+// session that names its thing confirmed or ruled out: "The double peak
+// on Y smells like loose belts tbh", "I suspect the PSU". Not a guess in
+// passing, which tells what a finding looks like ("it failed twice,
+// 813 ms instead of 800, which smells like real time read in a
+// virtual-time test"): the finding is what to keep.
+var suspected = lazyre.New(`(?i)^[^,;:]{0,80}?\b(?:smells like|i suspect|we suspect|my (?:guess|hunch|suspicion) is)\b`)
 
 // releasePlan is a release still to make, by its version: "I'll prepare
 // 0.3.0: version in Cargo.toml, changelog …", "we'll tag v2.1.0 on

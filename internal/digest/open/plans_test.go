@@ -1,0 +1,67 @@
+package open
+
+import (
+	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest"
+)
+
+// TestPlansForADay: what someone wants or plans to do on a coming day,
+// what to do then, someone coming on a day, and a cause guessed and not
+// checked are work left; a schedule, a past weekend and a cause found
+// are not.
+func TestPlansForADay(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Tariq and I want to do a witness cone firing this weekend to check the calibration.", true},
+		{"For the weekend: put cones 5, 6 and 7 on a middle shelf in view of the spy hole and fire the glaze schedule.", true},
+		{"We plan to switch the DNS on Thursday.", true},
+		{"Jonas comes Thursday with the ACE Service Installer to point the twelve chargers at our server.", true},
+		{"Margaret is in tomorrow to try the new pistons.", true},
+		{"The double peak on Y smells like loose belts tbh.", true},
+		{"I suspect the PSU, it browns out when the pump starts.", true},
+		{"We want to keep the backups on Sundays.", false},
+		{"Over the weekend the disk filled up.", false},
+		{"For the weekend rota, Sam is on call.", false},
+		{"It comes Monday with the rest of the order.", false},
+		{"The cron comes back on Thursdays.", false},
+		{"The belts were loose: I retensioned both to 110 Hz.", false},
+		{"Out of four runs it failed twice, always with the second delay a few milliseconds off (813 instead of 800), which smells like something reading real time inside a virtual-time test.", false},
+	} {
+		if got := IsTodo(tc.in); got != tc.want {
+			t.Errorf("IsTodo(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestPlanDoneLater: such a plan goes from an older session's bullet
+// once a newer session tells what came of it; a newer session on
+// something else leaves it.
+func TestPlanDoneLater(t *testing.T) {
+	older := summary(map[int][]string{digest.Outcome: {"The kiln controller logs every 10 s."}})
+	for _, tc := range []struct {
+		bullet, later, want string
+	}{
+		{"Safety changes get a native test first. Tariq and I want to do a witness cone firing this weekend to check the calibration.",
+			"Witness cones: cone 6 was at half bend when the display said 1214 °C. So we read 8 degrees low?",
+			"Safety changes get a native test first."},
+		{"One thing: amps everywhere please. Jonas comes Thursday with the ACE Service Installer to point the twelve chargers at our server.",
+			"Jonas set the URL on all twelve this morning. Eight are connected, four aren't.",
+			"One thing: amps everywhere please."},
+		{"The double peak on Y smells like loose belts tbh.",
+			"The belts were it: with both belts at 110 Hz the second peak is gone and Y is a clean mzv at 48.8 Hz.",
+			""},
+		{"The double peak on Y smells like loose belts tbh.",
+			"The nozzle is hardened steel now.",
+			"The double peak on Y smells like loose belts tbh."},
+	} {
+		newer := summary(map[int][]string{digest.Request: {tc.later}})
+		sums := []*digest.Summary{newer, older}
+		v := NewVocab(sums)
+		if got := v.DropDone(tc.bullet, v.DoneLater(sums, 1)); got != tc.want {
+			t.Errorf("%q after %q = %q, want %q", tc.bullet, tc.later, got, tc.want)
+		}
+	}
+}
