@@ -24,8 +24,22 @@ func ContentWords(s string) map[string]bool {
 }
 
 // Stem strips common English endings, so that "retries", "retried" and
-// "retry" compare equal often enough.
+// "retry" compare equal often enough. It strips until none is left, so
+// that a stem stems to itself: Keys, which stems ContentWords' stems,
+// and Key of the word itself give one key ("settings" and "setting" are
+// "set", "blindness" is "blindn" both ways).
 func Stem(w string) string {
+	for {
+		s := stemOnce(w)
+		if s == w {
+			return w
+		}
+		w = s
+	}
+}
+
+// stemOnce strips one ending.
+func stemOnce(w string) string {
 	for _, suf := range []string{"ies", "ied", "ing", "ed", "es", "ly", "s"} {
 		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
 			w = strings.TrimSuffix(w, suf)
