@@ -313,7 +313,7 @@ var fallBack = lazyre.New(`(?i)\b(falls?|falling)\s+back\s+(?:to|on)\s+`)
 // instead", "instead of",
 // "no longer", "moved to", "bumped", "reverted", "after all", "from X to
 // Y", "X → Y", "not X any more", "back to", "now on 4100", "is 3600 now".
-var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|replaces|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b` + leaveVerb + `(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|` + isNow)
+var changeMark = lazyre.New(`(?i)\b(?:instead of|rather than|no longer|any ?more|after all|back (?:to|on|at|in)|(?:moved|switched|migrated|changed|bumped|upgraded|downgraded|reverted|rolled back|swapped|replaced|replaces|disabled|enabled|raised|lowered)\b|\bmoves (?:over )?to\b|\b` + leaveVerb + `(?: [\w.-]+){0,3}? off [\w` + "`" + `"'.:/-]*\d|turned (?:it |them )?(?:off|on)|(?:off|out) again)|\bnow\s+(?:an?\s+)?(?:allowed|permitted|optional|required|mandatory|forbidden|refused|error|warning|on|off|enabled|disabled|default)\b|\bfrom\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S|\S\s*(?:→|->|=>)\s*\S|\bnow\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?(?:[` + "`" + `"']|\S*\d)|\bnow,\s+not\s|` + isNow)
 
 // planChange is a change of plan the user asks for, naming what comes
 // instead and seldom what goes: "change of plan", "let's move to
@@ -797,12 +797,13 @@ var tooStrict = lazyre.New(`(?i)\babout\s+(?:the\s+|my\s+|our\s+)?([\w.+/-]+(?:\
 var scrapNamed = lazyre.New(`\b(?i:scrap|ditch|drop)\s+the\s+(` + "`[^`]+`" + `|[A-Z][\w.+-]*)\s+([a-z]{3,})\b`)
 
 // forgetAbout finds what the user takes back in so many words: "forget
-// what I said about vim.notify", "take back what I said about mails only
+// what I said about vim.notify", "I'm taking back what I said about never
+// blocking", "take back what I said about mails only
 // on failure", "forget what I said about one compose
 // file", "forget what I said about JavaScript in the variant picker",
 // "I've changed my mind about voicemail", "the customer changed their
 // mind about the logo".
-var forgetAbout = lazyre.New(`(?i)\b(?:(?:forget|take back|scratch|ignore|disregard) (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?` + topicAfter(5))
+var forgetAbout = lazyre.New(`(?i)\b(?:(?:forget|take back|taking back|took back|scratch|ignore|disregard) (?:what|everything|all) (?:I|we)(?: have|'ve)? (?:said|told you|wrote|asked) (?:about|regarding)|(?:I|we|they|he|she|the \w+)(?:'ve| have| has)? changed (?:my|our|their|his|her) minds? (?:about|on|regarding))\s+(?:the\s+|using\s+|our\s+)?` + topicAfter(5))
 
 // topicAfter is what a taking back names after its lead: a code span, or
 // up to n+1 words up to where its clause ends.
@@ -824,6 +825,11 @@ var caving = lazyre.New(`(?i)\b(?:i'm|i am|we're|we are|i'll be)\s+(?:caving|giv
 // "you can run the deploys yourself from now on", or "you can power off
 // the FreePBX box whenever you like" (once the fax line it kept moved).
 var againOK = lazyre.New(`(?i)\byou can (?:use|run|do|add|call|start|kick off|touch|keep|have|power off|shut down|turn off|switch off|remove|delete|reboot|restart|wipe|retire|decommission)\s+((?:[\w.+/<>-]+\s+){0,3}?[\w.+/<>-]+)\s+(?:yourself\s+)?(?:again|from now on|whenever you (?:like|want)|any ?time)\b`)
+
+// goAhead finds a thing the user lets the agent do, the first word of
+// what it is done with: "go ahead and use spot for the g4dn workers".
+// Like againOK, it takes back only a rule that forbids that thing.
+var goAhead = lazyre.New(`(?i)\bgo ahead and (?:use|run|add|call|start|touch|power off|shut down|turn off|remove|delete|reboot|restart|enable|deploy)\s+(?:the\s+|a\s+|an\s+)?([\w.+/<>-]+)`)
 
 // allowedNow finds a thing said to be allowed: "getByRole is fine again
 // for buttons", "unsafe is allowed in the packet decoder only". Its name
@@ -1401,6 +1407,13 @@ func Removed(s string) []string {
 		for _, m := range againOK.FindAllStringSubmatch(s, -1) {
 			if k := phraseKey(m[1]); k != "" {
 				add(allowedAgain + k)
+			}
+		}
+	}
+	if strings.Contains(lower, "go ahead and ") {
+		for _, m := range goAhead.FindAllStringSubmatch(s, -1) {
+			if k := phraseKey(m[1]); k != "" {
+				add(allowedAgain + k) // "go ahead and use spot for the g4dn workers" takes back "no spot"
 			}
 		}
 	}
