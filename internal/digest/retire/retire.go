@@ -310,6 +310,8 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xPassed           []*turn.Choice // the choices over another that took what x names alone (read once a newer statement announces a change)
 		xPassedRead       bool
 		xNoRead           bool
+		xActs             []turn.Act // the acts x forbids (read once a newer statement goes back on something)
+		xActsRead         bool
 		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
 	)
 	if from, to, ok := prose.Aim(x); ok {
@@ -658,6 +660,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 				}
 				if len(xNo) > 0 && turn.TookAfterAll(n.Text, xNo) {
 					return true // "a superloop, no RTOS" once "we're going to move to FreeRTOS after all"
+				}
+				if !xActsRead {
+					xActs, xActsRead = turn.Forbidden(x), true
+				}
+				if len(xActs) > 0 && turn.DidAfterAll(n.Text, xActs) {
+					return true // "please don't show fines on the screen" once "show fines after all"
 				}
 			}
 		}

@@ -58,16 +58,16 @@ func (r *Retirer) stayReversed(x string, rank int) bool {
 }
 
 // takenAfterAll reports whether a statement newer than rank went back
-// on something x said no to and took it: "we keep the whole board as a
-// superloop, no RTOS" goes whole once "we're going to move to FreeRTOS
-// after all".
+// on something x said no to and took it, or did what x forbade: "we
+// keep the whole board as a superloop, no RTOS" goes whole once "we're
+// going to move to FreeRTOS after all".
 func (r *Retirer) takenAfterAll(x string, rank int) bool {
-	no := turn.SaidNo(x)
-	if len(no) == 0 {
+	no, acts := turn.SaidNo(x), turn.Forbidden(x)
+	if len(no) == 0 && len(acts) == 0 {
 		return false
 	}
 	for i := range r.stmts {
-		if n := &r.stmts[i]; !n.own && n.Rank < rank && turn.GoesBack(n.Text) && turn.TookAfterAll(n.Text, no) {
+		if n := &r.stmts[i]; !n.own && n.Rank < rank && turn.GoesBack(n.Text) && (turn.TookAfterAll(n.Text, no) || turn.DidAfterAll(n.Text, acts)) {
 			return true
 		}
 	}

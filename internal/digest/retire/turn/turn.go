@@ -184,3 +184,49 @@ func TookAfterAll(n string, no []string) bool {
 }
 
 var nameWord = lazyre.New(`[A-Za-z][\w.+-]*`)
+
+// An Act is a thing to do a rule forbids: its verb and the first word of
+// what it is done to, as keys (lex.Key).
+type Act struct{ Verb, Object string }
+
+// Forbidden returns the acts s forbids: "show"/"fines" of "please don't
+// show fines on the screen", "write"/"kindly" of "never write to
+// Kindly".
+func Forbidden(s string) []Act {
+	var out []Act
+	for _, m := range forbidAct.FindAllStringSubmatch(s, -1) {
+		if v, o := strings.ToLower(m[1]), strings.ToLower(m[2]); !lex.StopWords[v] && !lex.StopWords[o] {
+			out = append(out, Act{lex.Key(v), lex.Key(o)})
+		}
+	}
+	return out
+}
+
+// forbidAct is an act a rule forbids, its verb (1) and the first word of
+// its object (2): "don't show fines", "never write to Kindly", "do not
+// add any dependencies".
+var forbidAct = lazyre.New(`(?i)\b(?:don't|do not|never)\s+(?:ever\s+)?([a-z]{3,})\s+(?:(?:to|into|on|in|the|a|an|any|our|their|your|new)\s+){0,2}([a-z][\w-]{2,})`)
+
+// DidAfterAll reports whether newer text n, which goes back on something
+// (GoesBack), now does one of the acts an older rule forbade, its verb
+// then its object within six words, not forbidding it again: "show
+// fines after all — but only the total owed" once "please don't show
+// fines on the screen".
+func DidAfterAll(n string, acts []Act) bool {
+	again := Forbidden(n)
+	words := nameWord.FindAllString(n, -1)
+	for i, w := range words {
+		v := lex.Key(strings.ToLower(w))
+		for _, a := range acts {
+			if v != a.Verb || slices.Contains(again, a) {
+				continue
+			}
+			for _, o := range words[i+1 : min(len(words), i+7)] {
+				if lex.Key(strings.ToLower(o)) == a.Object {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
