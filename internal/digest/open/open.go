@@ -453,6 +453,23 @@ func (v *Vocab) DropDone(s string, done func(todo string) bool) string {
 			// in when it arrives.": its work is the one before it.
 			continue
 		}
+		if !cutLast && len(kept) > 0 && itTodo.MatchString(x) {
+			// "… so VQSR won't work; we need hard filters. can you do
+			// that tomorrow": the work is the last clause of the
+			// sentence before, which goes with it once done; what that
+			// sentence says before it stays.
+			cs := clauses(kept[len(kept)-1])
+			if last := strings.TrimSpace(cs[len(cs)-1]); done(last + " " + x) {
+				head := strings.TrimRight(strings.Join(cs[:len(cs)-1], ""), " ,;:—–-")
+				if head != "" {
+					kept[len(kept)-1] = head + "."
+				} else {
+					kept = kept[:len(kept)-1]
+				}
+				cutLast, goneLast = true, head == ""
+				continue
+			}
+		}
 		var rest strings.Builder
 		cut := false
 		for _, c := range clauses(x) {

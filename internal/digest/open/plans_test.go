@@ -65,3 +65,28 @@ func TestPlanDoneLater(t *testing.T) {
 		}
 	}
 }
+
+// TestPronounTodoDone: a to-do that names its work by a pronoun ("can
+// you do that tomorrow") goes, with the clause before it that says the
+// work, once a newer session dealt with that work; what the sentence
+// before says besides stays.
+func TestPronounTodoDone(t *testing.T) {
+	older := summary(map[int][]string{digest.Outcome: {"The pipeline calls variants with HaplotypeCaller."}})
+	for _, tc := range []struct {
+		bullet, later, want string
+	}{
+		{"and the pilot is only 3 samples, so VQSR won't work; we need hard filters. can you do that tomorrow",
+			"Hard filters are in: SelectVariants and VariantFiltration with QD < 2.0 and FS > 60.0 on the pilot's SNPs.",
+			"and the pilot is only 3 samples, so VQSR won't work."},
+		{"and the pilot is only 3 samples, so VQSR won't work; we need hard filters. can you do that tomorrow",
+			"bwa runs with 16 threads now.",
+			"and the pilot is only 3 samples, so VQSR won't work; we need hard filters. can you do that tomorrow"},
+	} {
+		newer := summary(map[int][]string{digest.Outcome: {tc.later}})
+		sums := []*digest.Summary{newer, older}
+		v := NewVocab(sums)
+		if got := v.DropDone(tc.bullet, v.DoneLater(sums, 1)); got != tc.want {
+			t.Errorf("%q after %q = %q, want %q", tc.bullet, tc.later, got, tc.want)
+		}
+	}
+}
