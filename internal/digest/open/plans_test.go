@@ -40,10 +40,7 @@ func TestPlansForADay(t *testing.T) {
 // once a newer session tells what came of it; a newer session on
 // something else leaves it.
 func TestPlanDoneLater(t *testing.T) {
-	older := summary(map[int][]string{digest.Outcome: {"The kiln controller logs every 10 s."}})
-	for _, tc := range []struct {
-		bullet, later, want string
-	}{
+	checkDropped(t, "The kiln controller logs every 10 s.", digest.Request, []droppedCase{
 		{"Safety changes get a native test first. Tariq and I want to do a witness cone firing this weekend to check the calibration.",
 			"Witness cones: cone 6 was at half bend when the display said 1214 °C. So we read 8 degrees low?",
 			"Safety changes get a native test first."},
@@ -56,14 +53,7 @@ func TestPlanDoneLater(t *testing.T) {
 		{"The double peak on Y smells like loose belts tbh.",
 			"The nozzle is hardened steel now.",
 			"The double peak on Y smells like loose belts tbh."},
-	} {
-		newer := summary(map[int][]string{digest.Request: {tc.later}})
-		sums := []*digest.Summary{newer, older}
-		v := NewVocab(sums)
-		if got := v.DropDone(tc.bullet, v.DoneLater(sums, 1)); got != tc.want {
-			t.Errorf("%q after %q = %q, want %q", tc.bullet, tc.later, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestPronounTodoDone: a to-do that names its work by a pronoun ("can
@@ -71,19 +61,28 @@ func TestPlanDoneLater(t *testing.T) {
 // work, once a newer session dealt with that work; what the sentence
 // before says besides stays.
 func TestPronounTodoDone(t *testing.T) {
-	older := summary(map[int][]string{digest.Outcome: {"The pipeline calls variants with HaplotypeCaller."}})
-	for _, tc := range []struct {
-		bullet, later, want string
-	}{
+	checkDropped(t, "The pipeline calls variants with HaplotypeCaller.", digest.Outcome, []droppedCase{
 		{"and the pilot is only 3 samples, so VQSR won't work; we need hard filters. can you do that tomorrow",
 			"Hard filters are in: SelectVariants and VariantFiltration with QD < 2.0 and FS > 60.0 on the pilot's SNPs.",
 			"and the pilot is only 3 samples, so VQSR won't work."},
 		{"and the pilot is only 3 samples, so VQSR won't work; we need hard filters. can you do that tomorrow",
 			"bwa runs with 16 threads now.",
 			"and the pilot is only 3 samples, so VQSR won't work; we need hard filters. can you do that tomorrow"},
-	} {
-		newer := summary(map[int][]string{digest.Outcome: {tc.later}})
-		sums := []*digest.Summary{newer, older}
+	})
+}
+
+// A droppedCase is an older session's bullet, what a newer session
+// said, and what is left of the bullet after it.
+type droppedCase struct{ bullet, later, want string }
+
+// checkDropped drops from each case's bullet, of a session whose outcome
+// is older, the to-dos a newer session that said later in part p dealt
+// with.
+func checkDropped(t *testing.T, older string, p int, cases []droppedCase) {
+	t.Helper()
+	o := summary(map[int][]string{digest.Outcome: {older}})
+	for _, tc := range cases {
+		sums := []*digest.Summary{summary(map[int][]string{p: {tc.later}}), o}
 		v := NewVocab(sums)
 		if got := v.DropDone(tc.bullet, v.DoneLater(sums, 1)); got != tc.want {
 			t.Errorf("%q after %q = %q, want %q", tc.bullet, tc.later, got, tc.want)

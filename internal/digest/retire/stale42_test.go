@@ -11,10 +11,7 @@ import (
 // about, or by letting the agent do what it forbade whenever it likes,
 // is no longer current; a rule about something else stays.
 func TestRuleTakenBackInOtherWords(t *testing.T) {
-	for _, tc := range []struct {
-		newer, rule string
-		want        bool
-	}{
+	checkRules(t, []ruleCase{
 		{"And about dependencies: I was too strict. Dev dependencies you can add freely, just mention them in your summary.", "Please don't add any other npm dependencies without asking me first.", true},
 		{"And about dependencies: I was too strict.", "Never deploy on a Friday.", false},
 		{"I was too strict about the changelog, a typo fix needs no entry.", "Never merge a PR without a changelog entry.", true},
@@ -24,15 +21,7 @@ func TestRuleTakenBackInOtherWords(t *testing.T) {
 		{"Forget my rule about Friday deploys.", "Never run migrations by hand.", false},
 		{"The fax number was ported on Friday, so you can power off the FreePBX box whenever you like.", "One rule while we do all this: please don't touch the old FreePBX box (10.20.0.4).", true},
 		{"You can power off the FreePBX box whenever you like.", "Please don't touch the router.", false},
-	} {
-		n, o := &digest.Summary{}, &digest.Summary{}
-		n.Parts[digest.Request] = []string{tc.newer}
-		o.Parts[digest.Preferences] = []string{tc.rule}
-		r := New(nil, []*digest.Summary{n, o})
-		if got := r.Retired(tc.rule, 1); got != tc.want {
-			t.Errorf("Retired(%q) after %q = %v, want %v", tc.rule, tc.newer, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestAsideBetweenDashes: an aside between dashes before the predicate
