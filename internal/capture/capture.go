@@ -76,6 +76,10 @@ type Batch struct {
 	// in: the plan takes it instead of reading session.yaml again.
 	known *model.SessionEntry
 	stamp string
+	// before returns the events of Source before From, which a capture
+	// of a file a range at a time has read in earlier jobs: a Write of a
+	// whole file needs what an earlier Read showed of it. Nil: none.
+	before func() []transcript.Event
 }
 
 // CaptureResult says what capturing a batch did.
@@ -308,6 +312,15 @@ func makePlan(ctx context.Context, m *memory.Memory, b *Batch, red *redact.Redac
 		r := newRenderer(m, s, red, p.keyPrefix())
 		if src != nil && src.Offset == 0 && len(s.Hooks) > 0 {
 			r.hooked = hookedPrompts(m, e)
+		}
+		if b.before != nil && writesFile(events, side) {
+			// The watcher may have taken the Read of a file in one job and
+			// its Write in the next: what the Read showed is in the range
+			// before, read again only for a batch that writes a file.
+			r.recallFiles(b.before())
+			if src != nil {
+				r.recallFiles(until(b.Events, src.Offset)) // captured already, so not in events
+			}
 		}
 		r.events(events, false)
 		r.events(side, true)
@@ -612,6 +625,29 @@ func after(list []transcript.Event, offset int64) []transcript.Event {
 		}
 	}
 	return out
+}
+
+// until returns the events of list before offset.
+func until(list []transcript.Event, offset int64) []transcript.Event {
+	var out []transcript.Event
+	for i := range list {
+		if list[i].Offset < offset {
+			out = append(out, list[i])
+		}
+	}
+	return out
+}
+
+// writesFile reports whether the events hold a Write of a whole file.
+func writesFile(lists ...[]transcript.Event) bool {
+	for _, l := range lists {
+		for i := range l {
+			if c := l[i].Call; c != nil && c.Name == "Write" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstID is the id of the first event of a parse (by offset).

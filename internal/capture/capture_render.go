@@ -117,6 +117,19 @@ func (r *renderer) cut(s string, limit int) string {
 
 // sanitize returns a copy of the event with every text redacted and cut,
 // and the raw tool input dropped.
+// recallFiles notes what the file tools of events captured before
+// showed and left in each file, rendering nothing.
+func (r *renderer) recallFiles(events []transcript.Event) {
+	for i := range events {
+		if c := events[i].Call; c != nil {
+			r.files.Call(c.ID, c.Name, c.Input)
+		}
+		if res := events[i].Result; res != nil {
+			r.files.Result(res.ToolUseID, res.Output, res.IsError)
+		}
+	}
+}
+
 func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	switch e.Kind {
 	case transcript.KindUserPrompt:

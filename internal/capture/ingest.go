@@ -658,7 +658,10 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		Status:    o.status,
 		Jobs:      o.jobs,
 		known:     known,
-		stamp:     stamp,
+		before: func() []transcript.Event {
+			return eventsBefore(tf, format, from, transcript.Options{Name: filepath.Base(path), SessionID: session})
+		},
+		stamp: stamp,
 	})
 }
 

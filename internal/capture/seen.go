@@ -57,6 +57,39 @@ func parseRange(tf transcriptFile, format transcript.Format, from, to int64, opt
 	return p, nil
 }
 
+// maxBefore bounds how much of a transcript before a range eventsBefore
+// reads: a file is read and then written within a turn or a few.
+const maxBefore = 1 << 20
+
+// eventsBefore returns the events of the last maxBefore bytes of tf
+// before from, from the first whole line on, main then sidechain; none
+// when they cannot be read (what needs them then does without).
+func eventsBefore(tf transcriptFile, format transcript.Format, from int64, opts transcript.Options) []transcript.Event {
+	if from <= 0 {
+		return nil
+	}
+	start := max(0, from-maxBefore)
+	if start > 0 {
+		buf := make([]byte, min(64<<10, from-start))
+		n, _ := tf.r.ReadAt(buf, start)
+		nl := bytes.IndexByte(buf[:n], '\n')
+		if nl < 0 {
+			return nil
+		}
+		start += int64(nl + 1)
+	}
+	buf := make([]byte, from-start)
+	if n, err := tf.r.ReadAt(buf, start); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+		return nil
+	}
+	opts.Offset, opts.Final = start, true
+	p, err := parse(format, buf, opts)
+	if err != nil {
+		return nil
+	}
+	return append(p.Events, p.Sidechain...)
+}
+
 // parse is transcript.Parse, and gemini.Parse for Gemini CLI's chats,
 // which live in a package of their own.
 func parse(f transcript.Format, data []byte, opts transcript.Options) (*transcript.Parsed, error) {
