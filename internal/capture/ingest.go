@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/capture/follow"
+	"github.com/cairn-mem/cairn/internal/capture/ranges"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -22,6 +23,11 @@ import (
 
 // MaxTranscriptSize is the largest transcript Ingest reads.
 const MaxTranscriptSize = 1 << 30
+
+// transcripts are the ids of the lines of the transcripts this process
+// parsed last (ranges.Cache), so that a daemon following a growing file
+// parses each line once.
+var transcripts = ranges.New(0)
 
 // detectSize is how much of a file format detection reads.
 const detectSize = 64 << 10
@@ -90,8 +96,8 @@ func Ingest(ctx context.Context, m *memory.Memory, name string, opts IngestOptio
 	if opts.Name != "" {
 		base = opts.Name
 	}
-	tf := transcriptFile{path: abs, r: bytes.NewReader(data), fi: fi, head: data[:min(len(data), detectSize)]}
-	p, err := parseRange(tf, f, 0, int64(len(data)), transcript.Options{Name: base, SessionID: opts.Session, Final: true})
+	tf := ranges.File{Path: abs, R: bytes.NewReader(data), Info: fi, Head: data[:min(len(data), detectSize)]}
+	p, err := transcripts.Parse(tf, f, 0, int64(len(data)), transcript.Options{Name: base, SessionID: opts.Session, Final: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -620,9 +626,9 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 	if from > to {
 		from = 0 // the file shrank: another file now, or rewritten
 	}
-	tf := transcriptFile{path: path, r: f, fi: fi, head: head}
+	tf := ranges.File{Path: path, R: f, Info: fi, Head: head}
 	parse := func(from int64) (*transcript.Parsed, error) {
-		return parseRange(tf, format, from, to, transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final || o.end})
+		return transcripts.Parse(tf, format, from, to, transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final || o.end})
 	}
 	p, err := parse(from)
 	if err != nil {
@@ -659,7 +665,7 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		Jobs:      o.jobs,
 		known:     known,
 		before: func() []transcript.Event {
-			return eventsBefore(tf, format, from, transcript.Options{Name: filepath.Base(path), SessionID: session})
+			return ranges.Before(tf, format, from, transcript.Options{Name: filepath.Base(path), SessionID: session})
 		},
 		stamp: stamp,
 	})

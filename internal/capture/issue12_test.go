@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-mem/cairn/internal/capture/ranges"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/watcher"
 )
@@ -80,8 +81,9 @@ func TestRepeatedLinesDaemonMatchesIngest(t *testing.T) {
 	// Each job in a new process: the ids before a range are read from
 	// the file, a few lines at a time.
 	t.Run("a process a job", func(t *testing.T) {
-		defer func(n int64) { idChunk = n }(idChunk)
-		idChunk = 700
+		defer func(c *ranges.Cache) { transcripts = c }(transcripts)
+		restartChunk = 700
+		defer func() { restartChunk = 0 }()
 		repeatedLines(t, true)
 	})
 }
@@ -124,7 +126,7 @@ func repeatedLines(t *testing.T, restart bool) {
 		f.WriteString(chunk)
 		f.Close()
 		if restart {
-			idCache.clear()
+			transcripts = ranges.New(restartChunk)
 		}
 		r := watcher.Range{Path: tp, From: size, To: size + int64(len(chunk))}
 		size = r.To
@@ -140,7 +142,7 @@ func repeatedLines(t *testing.T, restart bool) {
 		}
 	}
 	if restart {
-		idCache.clear()
+		transcripts = ranges.New(restartChunk)
 	}
 	res, err := CatchUpTranscript(ctx, md, tp, true)
 	if err != nil {
@@ -233,9 +235,7 @@ func TestDiskFullJobOneLine(t *testing.T) {
 	}
 }
 
-// clear forgets every file, as a new process starts.
-func (c *ids) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	clear(c.entries)
-}
+// restartChunk is how much of a transcript a Cache made for a new
+// process in these tests reads at a time before a range (0: ranges.New's
+// default).
+var restartChunk int64

@@ -1,17 +1,15 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/cairn-mem/cairn/internal/capture/ranges"
 	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/model"
-	"github.com/cairn-mem/cairn/internal/transcript"
 	"github.com/cairn-mem/cairn/watcher"
 )
 
@@ -92,7 +90,7 @@ func TestWriteAfterReadInAnotherJob(t *testing.T) {
 		}
 		f.WriteString(chunk)
 		f.Close()
-		idCache.clear() // as a daemon started again between the two
+		transcripts = ranges.New(0) // as a daemon started again between the two
 		r := watcher.Range{Path: tp, From: size, To: size + int64(len(chunk))}
 		size = r.To
 		if _, err := q.Enqueue(ctx, watcher.Job{Kind: watcher.KindTranscriptDelta, Pointer: &r, AgentSession: basicID}); err != nil {
@@ -107,23 +105,5 @@ func TestWriteAfterReadInAnotherJob(t *testing.T) {
 	}
 	if s := summary(md); !strings.Contains(s, "^1.90.0") || !strings.Contains(s, "→") {
 		t.Errorf("two jobs: the files line shows no change (want it like %q):\n%s", want, s)
-	}
-}
-
-// BenchmarkEventsBefore reads the megabyte of a transcript before a range
-// that a daemon's job holding a Write reads again (maxBefore).
-func BenchmarkEventsBefore(b *testing.B) {
-	var sb strings.Builder
-	for i := 0; sb.Len() < maxBefore; i++ {
-		fmt.Fprintf(&sb, `{"type":"assistant","uuid":"a%d","sessionId":%q,"timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"assistant","type":"message","content":[{"type":"text","text":%q}]}}`+"\n",
-			i, basicID, strings.Repeat("The retry queue drains in two seconds. ", 8))
-	}
-	data := []byte(sb.String())
-	tf := transcriptFile{path: "t.jsonl", r: bytes.NewReader(data)}
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if len(eventsBefore(tf, transcript.FormatClaude, int64(len(data)), transcript.Options{SessionID: basicID})) == 0 {
-			b.Fatal("no events")
-		}
 	}
 }

@@ -1,4 +1,9 @@
-package capture
+// Package ranges reads a transcript file a range of bytes at a time, as
+// the daemon follows a growing file: each range parsed once, knowing the
+// ids of the lines before it so that a line read before is skipped
+// (Cache.Parse), and the events before a range when a capture needs what
+// its earlier jobs read (Before).
+package ranges
 
 import (
 	"bytes"
@@ -15,15 +20,15 @@ import (
 	"github.com/cairn-mem/cairn/internal/transcript/gemini"
 )
 
-// A transcriptFile is a transcript open for parseRange.
-type transcriptFile struct {
-	path string
-	r    io.ReaderAt
-	fi   os.FileInfo // its identity, for the cache of ids; nil: not cached
-	head []byte      // its first bytes (up to detectSize), likewise
+// A File is a transcript open for Cache.Parse.
+type File struct {
+	Path string
+	R    io.ReaderAt
+	Info os.FileInfo // its identity, for the cache of ids; nil: not cached
+	Head []byte      // its first bytes, likewise
 }
 
-// parseRange parses the bytes [from, to) of a transcript, to is a line
+// Parse parses the bytes [from, to) of a transcript, to is a line
 // boundary or the end of the file. It is the one parse of a transcript
 // that is captured, by Ingest and by the daemon's jobs (catchUp), and so
 // the one dedupe rule: a line whose id was read before is skipped, whether
@@ -33,45 +38,45 @@ type transcriptFile struct {
 //
 // The ids before from come from the ids of the last range parsed of the
 // same file in this process, or from a parse of the bytes before from.
-func parseRange(tf transcriptFile, format transcript.Format, from, to int64, opts transcript.Options) (*transcript.Parsed, error) {
-	seen, err := seenBefore(tf, format, from, opts)
+func (c *Cache) Parse(tf File, format transcript.Format, from, to int64, opts transcript.Options) (*transcript.Parsed, error) {
+	seen, err := c.seenBefore(tf, format, from, opts)
 	if err != nil {
 		return nil, err
 	}
 	buf := make([]byte, max(to-from, 0))
-	if _, err := tf.r.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read %s: %w", tf.path, err)
+	if _, err := tf.R.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read %s: %w", tf.Path, err)
 	}
 	opts.Offset, opts.Seen = from, seen
 	if format == transcript.FormatGemini && opts.SessionID == "" {
 		// Only the first line names the session.
-		opts.SessionID = gemini.SessionID(tf.head)
+		opts.SessionID = gemini.SessionID(tf.Head)
 	}
 	p, err := parse(format, buf, opts)
 	if err != nil {
 		return nil, err
 	}
 	if p.Consumed > from {
-		idCache.put(tf, p.Consumed, seen, p.IDs)
+		c.ids.put(tf, p.Consumed, seen, p.IDs)
 	}
 	return p, nil
 }
 
-// maxBefore bounds how much of a transcript before a range eventsBefore
+// maxBefore bounds how much of a transcript before a range Before
 // reads: a file is read and then written within a turn or a few.
 const maxBefore = 1 << 20
 
-// eventsBefore returns the events of the last maxBefore bytes of tf
+// Before returns the events of the last maxBefore bytes of tf
 // before from, from the first whole line on, main then sidechain; none
 // when they cannot be read (what needs them then does without).
-func eventsBefore(tf transcriptFile, format transcript.Format, from int64, opts transcript.Options) []transcript.Event {
+func Before(tf File, format transcript.Format, from int64, opts transcript.Options) []transcript.Event {
 	if from <= 0 {
 		return nil
 	}
 	start := max(0, from-maxBefore)
 	if start > 0 {
 		buf := make([]byte, min(64<<10, from-start))
-		n, _ := tf.r.ReadAt(buf, start)
+		n, _ := tf.R.ReadAt(buf, start)
 		nl := bytes.IndexByte(buf[:n], '\n')
 		if nl < 0 {
 			return nil
@@ -79,7 +84,7 @@ func eventsBefore(tf transcriptFile, format transcript.Format, from int64, opts 
 		start += int64(nl + 1)
 	}
 	buf := make([]byte, from-start)
-	if n, err := tf.r.ReadAt(buf, start); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
+	if n, err := tf.R.ReadAt(buf, start); err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
 		return nil
 	}
 	opts.Offset, opts.Final = start, true
@@ -100,18 +105,18 @@ func parse(f transcript.Format, data []byte, opts transcript.Options) (*transcri
 }
 
 // seenBefore returns the ids of the lines of tf before from.
-func seenBefore(tf transcriptFile, format transcript.Format, from int64, opts transcript.Options) (map[string]struct{}, error) {
+func (c *Cache) seenBefore(tf File, format transcript.Format, from int64, opts transcript.Options) (map[string]struct{}, error) {
 	if from <= 0 {
 		return nil, nil
 	}
-	start, seen := idCache.get(tf, from)
+	start, seen := c.ids.get(tf, from)
 	// A chunk of whole lines at a time, so that a long transcript is not
 	// held in memory at once.
-	for size := idChunk; start < from; {
+	for size := c.chunk; start < from; {
 		buf := make([]byte, min(from-start, size))
-		n, err := tf.r.ReadAt(buf, start)
+		n, err := tf.R.ReadAt(buf, start)
 		if err != nil && !(errors.Is(err, io.EOF) && n == len(buf)) {
-			return nil, fmt.Errorf("read %s: %w", tf.path, err)
+			return nil, fmt.Errorf("read %s: %w", tf.Path, err)
 		}
 		if start+int64(n) < from {
 			nl := bytes.LastIndexByte(buf, '\n')
@@ -127,18 +132,28 @@ func seenBefore(tf transcriptFile, format transcript.Format, from int64, opts tr
 			return nil, err
 		}
 		start += int64(len(buf))
-		seen = idCache.put(tf, start, seen, p.IDs)
+		seen = c.ids.put(tf, start, seen, p.IDs)
 	}
 	return seen, nil
 }
 
-// idChunk is how much of a transcript seenBefore parses at a time.
-var idChunk int64 = 16 << 20
+// A Cache keeps, for the transcripts parsed last, the ids of their
+// lines up to an offset, so that a daemon following a growing file
+// parses each line once and not the whole file before every range. It
+// is safe for concurrent use.
+type Cache struct {
+	ids   ids
+	chunk int64 // how much of a transcript seenBefore parses at a time
+}
 
-// idCache keeps, for the transcripts parsed last, the ids of their lines
-// up to an offset, so that a daemon following a growing file parses each
-// line once and not the whole file before every range.
-var idCache = &ids{entries: map[string]*idEntry{}}
+// New returns an empty Cache that reads the lines before a range chunk
+// bytes at a time (16 MiB when chunk is 0).
+func New(chunk int64) *Cache {
+	if chunk <= 0 {
+		chunk = 16 << 20
+	}
+	return &Cache{ids: ids{entries: map[string]*idEntry{}}, chunk: chunk}
+}
 
 const maxIDFiles = 16
 
@@ -157,10 +172,10 @@ type idEntry struct {
 
 // get returns the longest known prefix of tf not past from, and its ids;
 // 0 and nil when none is known.
-func (c *ids) get(tf transcriptFile, from int64) (int64, map[string]struct{}) {
+func (c *ids) get(tf File, from int64) (int64, map[string]struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.entries[tf.path]
+	e := c.entries[tf.Path]
 	if e == nil || !e.same(tf) || e.upTo > from {
 		return 0, nil
 	}
@@ -170,17 +185,17 @@ func (c *ids) get(tf transcriptFile, from int64) (int64, map[string]struct{}) {
 
 // same reports whether tf is still the file e describes: the same file
 // (device and inode), at least as long, and beginning with the same bytes.
-func (e *idEntry) same(tf transcriptFile) bool {
-	if tf.fi == nil || e.fi == nil || !os.SameFile(e.fi, tf.fi) || tf.fi.Size() < e.upTo {
+func (e *idEntry) same(tf File) bool {
+	if tf.Info == nil || e.fi == nil || !os.SameFile(e.fi, tf.Info) || tf.Info.Size() < e.upTo {
 		return false
 	}
-	n := min(len(e.head), len(tf.head))
-	return bytes.Equal(e.head[:n], tf.head[:n])
+	n := min(len(e.head), len(tf.Head))
+	return bytes.Equal(e.head[:n], tf.Head[:n])
 }
 
 // put records that the ids of tf's lines before upTo are those of seen
 // and more, and returns them.
-func (c *ids) put(tf transcriptFile, upTo int64, seen map[string]struct{}, more []string) map[string]struct{} {
+func (c *ids) put(tf File, upTo int64, seen map[string]struct{}, more []string) map[string]struct{} {
 	if len(more) > 0 {
 		next := make(map[string]struct{}, len(seen)+len(more))
 		maps.Copy(next, seen)
@@ -189,12 +204,12 @@ func (c *ids) put(tf transcriptFile, upTo int64, seen map[string]struct{}, more 
 		}
 		seen = next
 	}
-	if tf.fi == nil {
+	if tf.Info == nil {
 		return seen
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.entries) >= maxIDFiles && c.entries[tf.path] == nil {
+	if len(c.entries) >= maxIDFiles && c.entries[tf.Path] == nil {
 		var oldest string
 		for p, e := range c.entries {
 			if oldest == "" || e.used.Before(c.entries[oldest].used) {
@@ -203,6 +218,6 @@ func (c *ids) put(tf transcriptFile, upTo int64, seen map[string]struct{}, more 
 		}
 		delete(c.entries, oldest)
 	}
-	c.entries[tf.path] = &idEntry{fi: tf.fi, head: bytes.Clone(tf.head[:min(int64(len(tf.head)), upTo)]), upTo: upTo, seen: seen, used: time.Now()}
+	c.entries[tf.Path] = &idEntry{fi: tf.Info, head: bytes.Clone(tf.Head[:min(int64(len(tf.Head)), upTo)]), upTo: upTo, seen: seen, used: time.Now()}
 	return seen
 }
