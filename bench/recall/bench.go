@@ -284,6 +284,9 @@ func (rep *Report) print(w io.Writer, verbose bool) error {
 		return err
 	}
 	fmt.Fprintln(w, "\nrecall: expected facts found in one pack line (all match regexes); stale: superseded facts shown as current")
+	if o := rep.Overall.Cairn; o.Labelled > 0 {
+		fmt.Fprintf(w, "labels: %d of %d labelled lines that state a fact found fit its kind (%.3f)\n", o.Labelled-o.Mislabelled, o.Labelled, o.LabelFit())
+	}
 	if !verbose {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -232,5 +233,23 @@ func TestLeftOutListShowsNothing(t *testing.T) {
 	}
 	if !slices.Contains(lines, "- the API listens on 4100") {
 		t.Errorf("shown(pack) = %q, lost the core line", lines)
+	}
+}
+
+// TestCheckLabels: a labelled line that states a fact counts once, and
+// as mislabelled when its label does not fit the fact's kind.
+func TestCheckLabels(t *testing.T) {
+	f := Fact{ID: "corosync-net", Kind: "decision", match: []*regexp.Regexp{regexp.MustCompile(`corosync`), regexp.MustCompile(`own network`)}}
+	lines := []string{
+		"- Root cause: The fix is to give corosync its own network.",
+		"- Decision: The fix is to give corosync its own network.",
+		"- Corosync gets its own network.",         // no label
+		"- Request: give corosync its own network", // a label no kind is checked against
+		"- **Give corosync its own network**",      // a core item
+	}
+	var b Boundary
+	checkLabels(&b, lines, f)
+	if b.Labelled != 2 || len(b.Mislabelled) != 1 || !strings.HasPrefix(b.Mislabelled[0], "corosync-net: - Root cause:") {
+		t.Errorf("labelled %d, mislabelled %q; want 2 and the root cause line", b.Labelled, b.Mislabelled)
 	}
 }

@@ -47,19 +47,29 @@ type Boundary struct {
 	StaleFound []string `json:"stale_found,omitempty"` // presented as current
 	// StaleLines are the pack lines that presented them, in StaleFound's order.
 	StaleLines []string `json:"stale_lines,omitempty"`
-	Tokens     int      `json:"tokens"`
+	// Labelled counts the labelled lines ("Root cause: …") that state
+	// a fact found; Mislabelled those of them whose label does not fit
+	// the fact's kind (labelFits), such as a remedy shown as a root
+	// cause.
+	Labelled    int      `json:"labelled"`
+	Mislabelled []string `json:"mislabelled,omitempty"` // "fact id: line"
+	Tokens      int      `json:"tokens"`
 }
 
 // Score is one kind of pack (cairn's, or a baseline) over the boundaries
 // of a project, or of several.
 type Score struct {
-	Expected   int        `json:"expected"`
-	Found      int        `json:"found"`
-	Stale      int        `json:"stale"`
-	StaleFound int        `json:"stale_found"`
-	Packs      int        `json:"packs"`
-	Tokens     int        `json:"tokens"` // summed over the packs
-	Boundaries []Boundary `json:"boundaries,omitempty"`
+	Expected   int `json:"expected"`
+	Found      int `json:"found"`
+	Stale      int `json:"stale"`
+	StaleFound int `json:"stale_found"`
+	Packs      int `json:"packs"`
+	Tokens     int `json:"tokens"` // summed over the packs
+	// Labelled and Mislabelled are the Boundaries' labelled lines that
+	// state a fact found, and those whose label does not fit it.
+	Labelled    int        `json:"labelled"`
+	Mislabelled int        `json:"mislabelled"`
+	Boundaries  []Boundary `json:"boundaries,omitempty"`
 }
 
 // Recall is the share of expected facts found.
@@ -67,6 +77,10 @@ func (s Score) Recall() float64 { return ratio(s.Found, s.Expected) }
 
 // StaleRate is the share of stale facts presented as current.
 func (s Score) StaleRate() float64 { return ratio(s.StaleFound, s.Stale) }
+
+// LabelFit is the share of the labelled lines stating a fact found
+// whose label fits the fact's kind.
+func (s Score) LabelFit() float64 { return ratio(s.Labelled-s.Mislabelled, s.Labelled) }
 
 // MeanTokens is the mean estimated size of a pack.
 func (s Score) MeanTokens() int {
@@ -90,6 +104,8 @@ func (s *Score) add(o Score) {
 	s.StaleFound += o.StaleFound
 	s.Packs += o.Packs
 	s.Tokens += o.Tokens
+	s.Labelled += o.Labelled
+	s.Mislabelled += o.Mislabelled
 }
 
 // score checks the pack of every non-clear session after the first
@@ -128,6 +144,7 @@ func score(sc *Scenario, pack func(k int) string) Score {
 					b.Expected++
 					if _, ok := matchLine(lines, f.match, nil); ok {
 						b.Found = append(b.Found, f.ID)
+						checkLabels(&b, lines, f)
 					} else {
 						b.Missed = append(b.Missed, f.ID)
 					}
@@ -135,7 +152,7 @@ func score(sc *Scenario, pack func(k int) string) Score {
 			}
 		}
 		out.Boundaries = append(out.Boundaries, b)
-		out.add(Score{Expected: b.Expected, Found: len(b.Found), Stale: b.Stale, StaleFound: len(b.StaleFound), Packs: 1, Tokens: b.Tokens})
+		out.add(Score{Expected: b.Expected, Found: len(b.Found), Stale: b.Stale, StaleFound: len(b.StaleFound), Packs: 1, Tokens: b.Tokens, Labelled: b.Labelled, Mislabelled: len(b.Mislabelled)})
 	}
 	return out
 }
@@ -301,4 +318,30 @@ func tail(s string, n int) string {
 		i -= size
 	}
 	return s[i:]
+}
+
+// labelKinds are the kinds of fact each session-bullet label fits: a
+// root cause shows a root cause, a decision what was chosen and what
+// holds because of it, a preference what the user wants done.
+var labelKinds = map[string][]string{
+	"Root cause": {"root-cause"},
+	"Rejected":   {"rejected"},
+	"Decision":   {"decision", "reason", "environment", "outcome", "preference", "request", "rejected"},
+	"Preference": {"preference", "decision", "environment", "request", "rejected"},
+}
+
+// checkLabels counts in b the labelled lines that state fact f, and
+// notes those whose label does not fit its kind.
+func checkLabels(b *Boundary, lines []string, f Fact) {
+	for _, l := range lines {
+		label, _, ok := strings.Cut(strings.TrimPrefix(l, "- "), ": ")
+		kinds, labelled := labelKinds[label]
+		if !ok || !strings.HasPrefix(l, "- ") || !labelled || !all(l, f.match) {
+			continue
+		}
+		b.Labelled++
+		if !slices.Contains(kinds, f.Kind) {
+			b.Mislabelled = append(b.Mislabelled, f.ID+": "+l)
+		}
+	}
 }
