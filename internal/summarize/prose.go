@@ -348,6 +348,9 @@ func approachOf(text string) []string {
 		if len(s) < 40 || strings.HasSuffix(s, "?") || strings.HasSuffix(s, ":") || cue.Options.MatchString(s) || cue.Narrate.MatchString(s) && !cue.Plans.MatchString(s) || cue.IsPlan(s) || cue.OpenSaid(s) {
 			continue
 		}
+		if head, _, _ := strings.Cut(s, " so "); !cue.Plans.MatchString(s) && (cause.Is(s) || cue.Symptom.MatchString(s) || telling.ToldPast.MatchString(head)) {
+			continue // what went wrong, told before the change: its root cause, not how the work goes
+		}
 		keep = append(keep, prose.UpTo(s, 300))
 		if n += len(s); len(keep) == 3 || n > 360 {
 			break
@@ -528,7 +531,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 		}
 		// "Why both: …", "That way …": the reason for what the exchange
 		// decided or the agent just did, said after it.
-		if why, ok := choice.LaterReason(s); ok && i != taken && !question {
+		why, later := choice.LaterReason(s)
+		if later && i == taken && cue.ReasonIs.MatchString(s) {
+			continue // "The reason is that …": the decision before it says it as its reason
+		}
+		if later && i != taken && !question {
 			if a.lastDec > 0 {
 				a.giveReason(a.lastDec-1, why)
 				continue
@@ -536,6 +543,12 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			if report != "" {
 				a.decide(role, report, strings.TrimRight(cue.ReportLead.ReplaceAllString(report, ""), "."), why, true)
 				report = ""
+				continue
+			}
+			if cue.ReasonIs.MatchString(s) && !cause.Is(s) {
+				// "The reason is how RFC 5545 defines recurrence: …"
+				// after a proposal: the reason for a choice not made
+				// yet, no fact of its own.
 				continue
 			}
 		}
@@ -623,6 +636,11 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			if a.addRootCause(role, symptomSaid, s, next) && cause.Is(next) {
 				explained = max(explained, nextAt) // the cause goes on in the next sentence, not a second cause
 			}
+		case cue.FixOpens.MatchString(s) && !hedged && !question && !plan:
+			// "The fix is to give corosync its own network.": the remedy
+			// chosen for the cause told before it, no cause itself.
+			kind = "decision"
+			a.addDecision(role, s, next, true)
 		case role == User && cue.Convention.MatchString(cue.InParens.ReplaceAllString(s, "")):
 			kind = "pref"
 			a.addPreference(Pattern, s, next)
@@ -768,7 +786,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.filed[s] = true
 		}
 		symptomSaid = ""
-		if kind == "" && !question && !narration && !hedged && !plan && cue.Symptom.MatchString(s) {
+		if kind == "" && !question && !narration && !hedged && !plan && cue.Symptom.MatchString(s) && !cue.DoneReport.MatchString(s) {
 			symptomSaid = s
 		}
 		if kind == "decision" && next != "" {
@@ -1379,6 +1397,9 @@ func bodyFor(t, s, why string) string {
 		in[w] = true
 	}
 	if why != "" {
+		if r := reason.AfterTitle(t, s, why); r != "" {
+			return r
+		}
 		// A title cut before its code ("From now on run the tests with")
 		// keeps the statement in the body, or the command is nowhere.
 		for _, c := range cue.CodeSpan.FindAllString(s, -1) {

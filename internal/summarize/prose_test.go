@@ -443,6 +443,16 @@ func TestClassify(t *testing.T) {
 		// One thing to make is no way of working.
 		{User, "Write the Dockerfile now, multi-stage with a distroless runtime.", ""},
 		{User, "Write a changelog entry for every release, please.", "pref"},
+		// The round of 13 January: the remedy is no cause, nor is the
+		// reason for a choice; what the work had to change is no work
+		// left.
+		{Assistant, "The backup fills the link and knet declares it down. The fix is to give corosync its own network.", "decision"},
+		{Assistant, "The fix is to give corosync its own network.", "decision"},
+		{Assistant, "I went with a GitHub App installation token. The reason is that the app's installation tokens aren't tied to a person leaving the company.", "decision"},
+		{Assistant, "The reason it failed is that the cron ran twice because the timer fired on both nodes.", "root"},
+		{Assistant, "One thing that had to change with the model: bge-m3's cosine scores are shifted up compared to what we had — on-topic questions land at 0.41–0.66, and my off-topic probes now come in at 0.36–0.39, i.e. above the old 0.32 cut-off, so the bot would have answered them.", "decision"},
+		{Assistant, "One more thing: the release job fails because HOMEBREW_TAP_TOKEN isn't set.", "open"},
+		{Assistant, "Done: after the 8th failed attempt the job is moved (not deleted) into jobs_dead with the time it was buried. I kept the whole row rather than a summary since whoever is on call can then look at the payload and replay it by hand.", "decision,rejected"},
 	} {
 		got := strings.Join(classify(tc.role, tc.text), ",")
 		if got != tc.want {
@@ -651,6 +661,14 @@ func TestReasonKept(t *testing.T) {
 		{"what was done, reported as a state, and its effect",
 			"The importer now reads the upload in chunks of 64 KB and writes each chunk as it comes. Memory stays flat however large the upload is.", "",
 			"importer now reads", "Memory stays flat"},
+		// The round of 13 January: "The reason is that …" said once, and
+		// a title cut at its colon, whose body was its reason alone.
+		{"the reason is that",
+			"I went with a GitHub App installation token instead of a personal access token. The reason is that the app's installation tokens aren't tied to a person leaving the company.", "",
+			"GitHub App installation token", "The app's installation tokens aren't tied"},
+		{"a title cut at its colon",
+			"One thing that had to change with the model: bge-m3's cosine scores are shifted up compared to what we had — on-topic questions land at 0.41–0.66, and my off-topic probes now come in at 0.36–0.39, i.e. above the old 0.32 cut-off, so the bot would have answered them.", "",
+			"One thing that had to change", "bge-m3's cosine scores"},
 	} {
 		a := item(t, tc.agent, tc.user)
 		found := false
@@ -1714,5 +1732,20 @@ func TestAnswerToWhy(t *testing.T) {
 	a = item(t, "I've written the E1.31 packet by hand (build_packet, 638 bytes) rather than using the `sacn` package from PyPI. That package runs its own output thread and resends at its own rate, so its frames wouldn't line up with our fade clock.", "")
 	if len(a.decisions) != 1 || !strings.Contains(a.decisions[0], "own output thread") {
 		t.Errorf("decisions %q, want the reason", a.decisions)
+	}
+}
+
+// TestApproachNoCause: what went wrong, told before the agent's first
+// change, is no approach (the round of 13 January: "Approach: Every 429
+// was logged by nio and then dropped").
+func TestApproachNoCause(t *testing.T) {
+	got := approachOf("Every 429 was logged by nio and then dropped: send_text returns a RoomSendError instead of raising, and backfill only checks for exceptions. I'll make backfill check the response type and retry after the server's retry_after_ms.")
+	if len(got) != 1 || !strings.HasPrefix(got[0], "I'll make backfill check") {
+		t.Errorf("approachOf = %q, want the plan alone", got)
+	}
+	// What is past in what a design is for says no failure.
+	design := "Every filled value gets status `E` (estimated) so the bill can show how much was estimated."
+	if got := approachOf(design); len(got) != 1 {
+		t.Errorf("approachOf(%q) = %q, want it whole", design, got)
 	}
 }

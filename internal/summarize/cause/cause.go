@@ -14,6 +14,15 @@ func Is(s string) bool {
 	if cue.Supposed.MatchString(s) {
 		return false // "If the slot turns out to be full, cancel the intent": what to do then
 	}
+	if cue.FixOpens.MatchString(s) {
+		return false // "The fix is to give corosync its own network.": the remedy of a cause told before it
+	}
+	if m := cue.ReasonIs.FindStringIndex(s); m != nil {
+		// "The reason is that the app's tokens aren't tied to a
+		// person" justifies a choice; "the reason was that the cron
+		// ran twice because …" explains a fault.
+		return m[1] < len(s) && Is(s[m[1]:])
+	}
 	if cue.NotTheCause.MatchString(s) {
 		return false // "That isn't what caused this, but it's a margin we need": a remedy beside the cause
 	}

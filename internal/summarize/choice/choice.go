@@ -20,6 +20,9 @@ func LaterReason(s string) (string, bool) {
 	if m := cue.ReasonLabel.FindStringIndex(s); m != nil && m[1] < len(s) {
 		return prose.Capitalize(strings.TrimSpace(s[m[1]:])), true
 	}
+	if m := cue.ReasonIs.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return prose.Capitalize(strings.TrimSpace(s[m[1]:])), true
+	}
 	if cue.ReasonLead.MatchString(s) {
 		return s, true
 	}

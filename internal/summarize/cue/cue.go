@@ -77,6 +77,11 @@ var OpenLabel = lazyre.New(`(?i)^(open (item|point|issue|question|task)s?|open(?
 // justifies: "Why both:", "Why bother at all:", "The reason:".
 var ReasonLabel = lazyre.New(`(?i)^(why( [\w'-]+){0,4}|the (main |real |whole |only )?(reason|rationale|point|idea|motivation)( for (it|this|that|both|them|\w+))?( is| was)?|reason|rationale)\s*[:—–]\s*`)
 
+// ReasonIs opens a reason told as a clause: "The reason is that the
+// app's installation tokens aren't tied to a person", "The reason is the
+// packaging: …". What follows it says whether it explains a fault.
+var ReasonIs = lazyre.New(`(?i)^the (?:main |real |whole |only |simple )?(?:reason|rationale|motivation)(?: for (?:it|this|that|both|them))? (?:is|was) (?:that |simply |mostly |exactly )?`)
+
 // ReasonsFor gives the reasons for a choice after naming it: "the
 // doc records the reasons we're staying on Playwright: …".
 var ReasonsFor = lazyre.New(`(?i)\bthe (?:main |real )?reasons? (?:why )?((?:we're|we are|we|i'm|i am) (?:not )?(?:staying|sticking|keeping|going|using|choosing|picking|moving|switching|dropping|leaving|building|running)\b[^:;.]{2,60}?)\s*:\s+(\S.{10,})$`)
@@ -163,8 +168,13 @@ type flagged struct{}
 
 // MatchString reports whether s flags a problem.
 func (flagged) MatchString(s string) bool {
-	return flaggedRE.MatchString(s) && !remarkOnChoice.MatchString(s)
+	return flaggedRE.MatchString(s) && !remarkOnChoice.MatchString(s) && !changedAside.MatchString(s)
 }
+
+// changedAside is one more thing the work had to change, and did: "One
+// thing that had to change with the model: bge-m3's scores are shifted
+// up …" tells what was done, it leaves no work.
+var changedAside = lazyre.New(`(?i)^(?:one (?:more |other )?|another )thing (?:that |which )?(?:(?:i|we) )?(?:had to (?:change|be changed|be adjusted|move|go)|changed|needed changing)\b`)
 
 var remarkOnChoice = lazyre.New(`(?i)^(?:one (?:more |other )?thing|something) (?:(?:that's |that is )?worth (?:saying|explaining|adding|mentioning)|to (?:say|explain|add|mention)) about (?:the |this |that |my |our |your )?(?:choice|decision|pick|reasoning|why)\b`)
 
@@ -701,6 +711,15 @@ var NotSettled = lazyre.New(`(?i)\b(?:is back|still|yet|for now|until|for the mo
 // SubClause opens a clause that gives a reason or a consequence: ", so
 // …", ", which …".
 var SubClause = lazyre.New(`,\s+(?:so|which|because|since|as|and so)\b`)
+
+// DoneReport opens the agent's report of what it did, which tells no
+// failure whatever it names: "Done: after the 8th failed attempt the job
+// is moved into jobs_dead".
+var DoneReport = lazyre.New(`(?i)^(?:done|fixed|implemented|finished|added|changed|updated)\s*[:—–]\s*`)
+
+// FixOpens opens a sentence that says the remedy, not the fault: "The
+// fix is to give corosync its own network." The cause is told before it.
+var FixOpens = lazyre.New(`(?i)^(?:so,? |and )?the (?:fix|remedy|solution|cure|way out) (?:is|was|would be|will be) (?:to|that)\b`)
 
 // NotTheCause says a thing is not what caused the problem: "That isn't
 // what caused this", "it wasn't the cause", "not the culprit".

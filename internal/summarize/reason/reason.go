@@ -38,6 +38,9 @@ func Split(s, next string) (what, why string) {
 	// own reason, not this one's.
 	if next != "" && len(next) < 300 && !strings.HasSuffix(next, "?") && !cue.Flagged.MatchString(next) && !cue.ReasonFirst.MatchString(next) &&
 		(cue.ReasonStart.MatchString(next) || prose.ReasonAt(next) != nil && !cue.DecisionCue.MatchString(next) && !prose.HasValue(next) || aboutAlternative(s, next)) {
+		if m := cue.ReasonIs.FindStringIndex(next); m != nil && m[1] < len(next) {
+			next = prose.Capitalize(next[m[1]:]) // "— The reason is that …" says "reason" twice
+		}
 		return strings.TrimRight(s, "."), next
 	}
 	return strings.TrimRight(s, "."), ""
@@ -108,3 +111,29 @@ func aboutAlternative(s, next string) bool {
 
 // thatOne opens a sentence on a thing just named: "That package runs …".
 var thatOne = lazyre.New(`^(?:That|This|The other|Such an?) ([a-z][\w-]+) (?:\w+ ){0,2}?(?:runs|has|needs|does|would|is|pulls|brings|adds|wants|keeps|means|takes|ships|uses|depends|can't|cannot|doesn't|won't)\b`)
+
+// AfterTitle is what statement s says after title t, when t is s cut at
+// its colon or dash ("One thing that had to change with the model") and
+// the rest says more than its reason why: the body a decision needs, or
+// "" when the title holds what s says.
+func AfterTitle(t, s, why string) string {
+	r, ok := strings.CutPrefix(prose.TrimLead(s), t)
+	if !ok || !strings.HasPrefix(r, ": ") && !strings.HasPrefix(r, " — ") {
+		return ""
+	}
+	r = strings.TrimLeft(r, ":— ")
+	said := map[string]bool{}
+	for _, w := range prose.ContentWords(why) {
+		said[w] = true
+	}
+	n := 0
+	for _, w := range prose.ContentWords(r) {
+		if !said[w] {
+			n++
+		}
+	}
+	if n < 3 {
+		return ""
+	}
+	return prose.Capitalize(r)
+}
