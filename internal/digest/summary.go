@@ -39,6 +39,14 @@ var Labels = [NumParts]string{
 	"Open", "Files changed", "Error", "Command", "Note", "Files read", "Approach", "Detail",
 }
 
+// Unlabelled reports whether a pack gives part p's bullets without their
+// label. What a session found, did and set up reads as such under its
+// heading, and "Outcome: " was three tokens of every such line, a
+// twelfth of what older sessions' lines say. A request, a decision, a
+// choice rejected, a root cause or a rule keeps its label: it says how
+// to read the line.
+func Unlabelled(p int) bool { return p == Outcome || p == Environment || p == Details }
+
 // partOf names the part a summary heading starts, by its first words.
 func partOf(heading string) int {
 	h := strings.ToLower(strings.Trim(heading, " *:"))

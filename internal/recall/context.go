@@ -1143,7 +1143,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			}
 			lead := "- " + digest.Labels[p] + ": "
 			switch {
-			case unlabelled(p):
+			case digest.Unlabelled(p):
 				lead = "- "
 			case p == digest.Request && dealt(b):
 				lead = "- " + digest.Labels[p] + " (done): "
@@ -1151,7 +1151,8 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			u := g.add(prio, "")
 			u.rule = p == digest.Preferences
 			u.render = func(room int) string {
-				n := indexer.EstimateTokens(lead)
+				l := lead
+				n := indexer.EstimateTokens(l)
 				r := min(room, bulletCap) - n
 				if r < minUnitTokens/2 {
 					return ""
@@ -1182,6 +1183,11 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 					u.skip = true
 					return ""
 				}
+				if p == digest.Root && t != b && !strings.HasPrefix(t, digest.Sentences(b)[0]) {
+					// The cause is shown: what is left is how it was mended
+					// ("`app_main.c` now drives GPIO10 low"), no cause.
+					l = "- "
+				}
 				whole := t
 				t = digest.Shorten(t, r)
 				if t == "" || indexer.EstimateTokens(t) > room-n || t != whole && (stub(t) || p == digest.Request && digest.IsChitChat(t)) {
@@ -1194,7 +1200,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 					// nothing, and the room may hold a whole bullet.
 					return ""
 				}
-				return lead + t + "\n"
+				return l + t + "\n"
 			}
 			// A bullet the session's request says again (a decision or
 			// a preference the user stated in it) is covered by the
@@ -1242,16 +1248,6 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 		g.retired = func() bool { return true }
 	}
 	return g
-}
-
-// unlabelled reports whether a pack gives part p's bullets without their
-// label. What a session found, did and set up reads as such under its
-// heading, and "Outcome: " was three tokens of every such line, a
-// twelfth of what older sessions' lines say. A request, a decision, a
-// choice rejected, a root cause or a rule keeps its label: it says how
-// to read the line.
-func unlabelled(p int) bool {
-	return p == digest.Outcome || p == digest.Environment || p == digest.Details
 }
 
 // currentOutcome is the heading of a session whose title a newer session
