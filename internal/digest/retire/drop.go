@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-mem/cairn/internal/digest"
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
+	"github.com/cairn-mem/cairn/internal/digest/retire/turn"
 	"github.com/cairn-mem/cairn/internal/lazyre"
 	"github.com/cairn-mem/cairn/internal/prose"
 	"github.com/cairn-mem/cairn/internal/summarize"
@@ -61,10 +62,11 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			retiredAt[i] = r.retired(check, rank)
 		}
 		if !retiredAt[i] {
-			if i > 0 && retiredAt[i-1] && !reply[i] && digest.EndsOnIt(x) {
+			if i > 0 && retiredAt[i-1] && !reply[i] && (digest.EndsOnIt(x) || goesOn.MatchString(x) && !prose.IsClause(x)) {
 				// "Write rate.go: File has not been read yet. Read it
 				// first before writing to it.": what "it" was went with
-				// the sentence before.
+				// the sentence before; so did what "To it@hofer-partner.at."
+				// said with its verb.
 				dropped = true
 				continue
 			}
@@ -135,6 +137,12 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			// whose items goes alone goes whole, as before.
 			kept = append(kept, x)
 			continue
+		}
+		if sep == "; " && len(still) < len(parts) {
+			// A phrase the split cut off a clause is none of its own:
+			// "With the arrival-rate executor k6" of "… k6 and the APM
+			// agree: …" once the clause that agreed went.
+			still = slices.DeleteFunc(slices.Clone(still), func(c string) bool { return phraseLead.MatchString(c) && !prose.IsClause(c) })
 		}
 		if len(still) == 1 && !strings.Contains(strings.TrimSpace(still[0]), " ") {
 			continue // ".envrc" is all "… and the Cachix settings are in" leaves: one word says nothing
@@ -246,7 +254,7 @@ func (r *Retirer) ruleRetired(x string, rank int) bool {
 	if len(parts) < 2 {
 		parts = prose.ListItems(x) // "Please work only on a copy, data/dev-staging.db, and never touch …"
 	}
-	if len(parts) < 2 || !ruleHead.MatchString(parts[0]) && !prose.Standing(parts[0]) {
+	if len(parts) < 2 || !turn.RuleHead(parts[0]) {
 		return false // a fact first ("the plugin codes are Lwtd and Drft; those must never change"): its clauses stand alone
 	}
 	for i, c := range parts {
@@ -260,8 +268,13 @@ func (r *Retirer) ruleRetired(x string, rank int) bool {
 	return false
 }
 
-// ruleHead opens a sentence that is a rule: an instruction.
-var ruleHead = lazyre.New(`(?i)^\s*(?:please |always |never |don't |do not |keep |use |stop |avoid |no |only )`)
+// phraseLead opens a phrase that leads into a clause: "With the
+// arrival-rate executor k6".
+var phraseLead = lazyre.New(`(?i)^(?:with|without|for|in|on|at|from|by|through|under|after|before|during|via)\s`)
+
+// goesOn opens a sentence that goes on with the one before it, whose
+// verb it leaves out: "To it@hofer-partner.at.", "And on Fridays.".
+var goesOn = lazyre.New(`(?i)^(?:to|from|with|and|or|for|into|via|plus)\s`)
 
 // keptClauses are the clauses of a retired sentence (or the items of a
 // list) that still hold: those no newer statement retires, less those
@@ -339,7 +352,7 @@ func (r *Retirer) keptClauses(parts []string, clauses bool, rank int) []string {
 		case !gone[i]:
 			// "the team knows it" said nothing but why of the clause
 			// retired with it.
-			if !digest.PointsBack(c) && !onlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
+			if !digest.PointsBack(c) && !turn.OnlyOfRule(c, parts, gone) && !tailWord.MatchString(strings.TrimSpace(c)) && !(!clauses && i > 0 && gone[i-1] && enumHead.MatchString(parts[i-1]) && enumTail.MatchString(strings.TrimSpace(c))) {
 				still = append(still, c)
 			}
 		default:
@@ -367,30 +380,6 @@ var enumTail = lazyre.New(`^[a-z][a-z-]*(?: [a-z-]+)? and [a-z-]+\b[^0-9]*$`)
 // enumHead is an item that ends where an enumeration begins: "one CSV
 // per building with min".
 var enumHead = lazyre.New(`(?i)\b(?:with|of|for|from|including|like|as|by)\s+[a-z][\w-]*\s*$`)
-
-// onlyOfRule reports whether clause c says with "only" the other side
-// of a rule a retired clause of its sentence forbade: "deploys only go
-// through the GitHub Actions workflow" once "please don't deploy from
-// your laptop" was taken back.
-func onlyOfRule(c string, parts []string, gone []bool) bool {
-	if !onlyWord.MatchString(c) {
-		return false
-	}
-	ck := change.TopicKeys(c)
-	for j, p := range parts {
-		if !gone[j] || !change.Forbids(p) {
-			continue
-		}
-		for k := range change.TopicKeys(p) {
-			if len(k) >= 4 && ck[k] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-var onlyWord = lazyre.New(`(?i)\bonly\b`)
 
 // Title is a session's title as the heading of a session of the given
 // rank shows it: a title that states what a newer statement changed

@@ -230,3 +230,39 @@ func DidAfterAll(n string, acts []Act) bool {
 	}
 	return false
 }
+
+// RuleHead reports whether clause s opens a rule, an instruction: "please
+// …", "never …", a standing one ("from now on …"), or one that binds and
+// is asked for with "please" ("Mails only when a backup fails please").
+func RuleHead(s string) bool {
+	return ruleHead.MatchString(s) || prose.Standing(s) || askedPlease.MatchString(s) && change.Restricts(s)
+}
+
+var (
+	ruleHead    = lazyre.New(`(?i)^\s*(?:please |always |never |don't |do not |keep |use |stop |avoid |no |only )`)
+	askedPlease = lazyre.New(`(?i)\bplease[.!]?\s*$`)
+)
+
+// OnlyOfRule reports whether clause c says with "only" the other side
+// of a rule a gone clause of its sentence (parts) forbade: "deploys only
+// go through the GitHub Actions workflow" once "please don't deploy from
+// your laptop" was taken back.
+func OnlyOfRule(c string, parts []string, gone []bool) bool {
+	if !onlyWord.MatchString(c) {
+		return false
+	}
+	ck := change.TopicKeys(c)
+	for j, p := range parts {
+		if !gone[j] || !change.Forbids(p) {
+			continue
+		}
+		for k := range change.TopicKeys(p) {
+			if len(k) >= 4 && ck[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var onlyWord = lazyre.New(`(?i)\bonly\b`)
