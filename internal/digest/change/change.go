@@ -1098,6 +1098,30 @@ func mostKeys(xk map[string]bool, k string) bool {
 	return 2*n > len(ks)
 }
 
+// Permits reports whether k, a key of what a statement took out
+// (Removed), lets do what x forbids: "you may rebase your own feature
+// branches" what "don't rebase shared branches" does not, "show fines
+// after all" what "please don't show fines on the screen" did.
+func Permits(k, x string) bool {
+	verb, what, ok := strings.Cut(strings.TrimPrefix(k, allowedDoing), " ")
+	return ok && strings.HasPrefix(k, allowedDoing) && forbidsDoing(x, verb, what)
+}
+
+// GoesBack reports whether s takes back an earlier word: "after all",
+// "change of heart", "changed my mind", "on second thought".
+func GoesBack(s string) bool {
+	for _, m := range goesBack.FindAllStringSubmatch(s, -1) {
+		if m[1] == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// goesBack is a word of going back; "after all that you'd be parsing
+// free text" (its group) gives a reason instead.
+var goesBack = lazyre.New(`(?i)\b(?:after all(\s+(?:that|this|those|these|of|the|we|you|i|they|it)\b)?|change of heart|changed my mind|second thought)`)
+
 // forbidsDoing reports whether x forbids the action of verb key v on
 // what a permission allowed it (keys joined by a space): a word that
 // forbids, then within three words the verb or its noun ("don't
@@ -1464,6 +1488,26 @@ func Removed(s string) []string {
 		for _, m := range freeToDo.FindAllStringSubmatch(s, -1) {
 			if verb := strings.ToLower(m[1]); !freeVerbs[verb] {
 				add(allowedDoing + lex.Key(verb) + " " + saidKeys(strings.Join(prose.FirstWords(strings.Fields(m[2]), 6), " ")))
+			}
+		}
+	}
+	if GoesBack(s) {
+		// "… a change of heart: show fines after all" does what a rule
+		// forbade ("please don't show fines on the screen") as a
+		// permission does: any word of the sentence that goes back may
+		// be the act's verb, the words after it what the act is done to
+		// (forbidsDoing decides).
+		for _, sn := range prose.Sentences(s) {
+			if !GoesBack(sn) {
+				continue
+			}
+			ws := strings.Fields(sn)
+			for i, w := range ws {
+				if v := strings.ToLower(strings.Trim(w, ",.;:!?—–()`'\"")); len(v) >= 3 && !lex.StopWords[v] && !freeVerbs[v] {
+					if what := saidKeys(strings.Join(prose.FirstWords(ws[i+1:], 6), " ")); what != "" {
+						add(allowedDoing + lex.Key(v) + " " + what)
+					}
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package change
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -179,5 +180,40 @@ func TestReviewed28FormatNow(t *testing.T) {
 		if got := FormatNow(tc.s); got != tc.want {
 			t.Errorf("FormatNow(%q) = %q, want %q", tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestGoesBackPermits: a statement that goes back on something and does
+// an act lets it be done as a permission does: Permits of its removed
+// keys says which rules it takes back.
+func TestGoesBackPermits(t *testing.T) {
+	for _, tc := range []struct {
+		newer, rule string
+		want        bool
+	}{
+		{"Now a change of heart from the branch managers' meeting: show fines after all — but only the total owed.", "Please don't show fines on the screen, people read over each other's shoulders.", true},
+		{"I changed my mind, write the claim reference back to Kindly through its import file.", "The tool must never write to Kindly, it only reads the exports.", true},
+		{"We're going with Redis after all.", "Please don't show fines on the screen.", false},
+		{"Show fines on the receipt.", "Please don't show fines on the screen.", false},                     // goes back on nothing
+		{"Show fines after all, on the receipt.", "Never show the patron's address on the receipt.", false}, // another act
+	} {
+		got := slices.ContainsFunc(Removed(tc.newer), func(k string) bool { return Permits(k, tc.rule) })
+		if got != tc.want {
+			t.Errorf("%q permits what %q forbade: %v, want %v", tc.newer, tc.rule, got, tc.want)
+		}
+	}
+}
+
+// TestGoesBackOnly: only the sentence that goes back does an act, and
+// "after all that" gives a reason, it goes back on nothing (the round of
+// 13 January: "when the cutoff passes" took back "no passwords").
+func TestGoesBackOnly(t *testing.T) {
+	rule := "Customers sign in with a magic link emailed to the address on their account, no passwords — café staff would share one password on a sticky note anyway."
+	newer := "Change of heart on emails. Customers keep ringing, so I do want an automatic confirmation email when the cutoff passes, listing what they'll get tomorrow."
+	if slices.ContainsFunc(Removed(newer), func(k string) bool { return Permits(k, rule) }) {
+		t.Errorf("%q permits what %q forbade", newer, rule)
+	}
+	if GoesBack("and after all that you'd be parsing free text") {
+		t.Error(`"after all that" goes back`)
 	}
 }

@@ -310,8 +310,6 @@ func (r *Retirer) retired(x string, rank int) bool {
 		xPassed           []*turn.Choice // the choices over another that took what x names alone (read once a newer statement announces a change)
 		xPassedRead       bool
 		xNoRead           bool
-		xActs             []turn.Act // the acts x forbids (read once a newer statement goes back on something)
-		xActsRead         bool
 		xPeriods          []float64 // how often x says a thing happens; nil: not read yet
 	)
 	if from, to, ok := prose.Aim(x); ok {
@@ -654,18 +652,12 @@ func (r *Retirer) retired(x string, rank int) bool {
 					return true // "Failed deliveries in spool files on disk" once "we're putting the retry queue in Postgres after all", Postgres passed over for the spool
 				}
 			}
-			if turn.GoesBack(n.Text) {
+			if change.GoesBack(n.Text) {
 				if !xNoRead {
 					xNo, xNoRead = turn.SaidNo(x), true
 				}
 				if len(xNo) > 0 && turn.TookAfterAll(n.Text, xNo) {
 					return true // "a superloop, no RTOS" once "we're going to move to FreeRTOS after all"
-				}
-				if !xActsRead {
-					xActs, xActsRead = turn.Forbidden(x), true
-				}
-				if len(xActs) > 0 && turn.DidAfterAll(n.Text, xActs) {
-					return true // "please don't show fines on the screen" once "show fines after all"
 				}
 			}
 		}

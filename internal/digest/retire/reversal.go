@@ -1,6 +1,7 @@
 package retire
 
 import (
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"slices"
 	"strings"
 
@@ -62,13 +63,18 @@ func (r *Retirer) stayReversed(x string, rank int) bool {
 // keep the whole board as a superloop, no RTOS" goes whole once "we're
 // going to move to FreeRTOS after all".
 func (r *Retirer) takenAfterAll(x string, rank int) bool {
-	no, acts := turn.SaidNo(x), turn.Forbidden(x)
-	if len(no) == 0 && len(acts) == 0 {
-		return false
-	}
+	no := turn.SaidNo(x)
 	for i := range r.stmts {
-		if n := &r.stmts[i]; !n.own && n.Rank < rank && turn.GoesBack(n.Text) && (turn.TookAfterAll(n.Text, no) || turn.DidAfterAll(n.Text, acts)) {
+		n := &r.stmts[i]
+		if n.own || n.Rank >= rank || !change.GoesBack(n.Text) {
+			continue
+		}
+		if len(no) > 0 && turn.TookAfterAll(n.Text, no) {
 			return true
+		}
+		n.read()
+		if slices.ContainsFunc(n.removed, func(k string) bool { return change.Permits(k, x) }) {
+			return true // "show fines after all" once "please don't show fines on the screen"
 		}
 	}
 	return false

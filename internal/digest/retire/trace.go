@@ -8,7 +8,6 @@ import (
 
 	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/retire/differ"
-	"github.com/cairn-mem/cairn/internal/digest/retire/turn"
 )
 
 // What an answer read of the retirer, so that recall/derived can carry
@@ -107,7 +106,7 @@ func (r *Retirer) Sources() []Source {
 // Postgres after all"), which retires a pick that names only what it
 // took ("Failed deliveries in spool files on disk").
 func always(st *Statement) bool {
-	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st) || turn.GoesBack(st.Text)
+	return st.keys == nil || len(st.settings) > 0 || len(st.bare) > 0 || namesReplaced(st) || change.GoesBack(st.Text)
 }
 
 // namesReplaced reports whether st says code took another's place, or

@@ -138,13 +138,6 @@ func TookOther(x, what, n string) bool {
 
 var movedTo = lazyre.New(`\b(?i:go|going|went|switch|switching|move|moving|come|coming) (?i:back |over )?(?i:to) ([A-Z][\w.+-]*)`)
 
-// GoesBack reports whether s takes back an earlier word: "after all",
-// "change of heart", "changed my mind", "on second thought".
-func GoesBack(s string) bool {
-	l := strings.ToLower(s)
-	return strings.Contains(l, "after all") || strings.Contains(l, "change of heart") || strings.Contains(l, "changed my mind") || strings.Contains(l, "second thought")
-}
-
 // SaidNo returns the names s says no to, in lower case: "rtos" of "we
 // keep the whole board as a superloop, no RTOS", "nanopb" of "COBS +
 // CRC16, no Nanopb". Only a name counts, as the words after "no" are
@@ -184,52 +177,6 @@ func TookAfterAll(n string, no []string) bool {
 }
 
 var nameWord = lazyre.New(`[A-Za-z][\w.+-]*`)
-
-// An Act is a thing to do a rule forbids: its verb and the first word of
-// what it is done to, as keys (lex.Key).
-type Act struct{ Verb, Object string }
-
-// Forbidden returns the acts s forbids: "show"/"fines" of "please don't
-// show fines on the screen", "write"/"kindly" of "never write to
-// Kindly".
-func Forbidden(s string) []Act {
-	var out []Act
-	for _, m := range forbidAct.FindAllStringSubmatch(s, -1) {
-		if v, o := strings.ToLower(m[1]), strings.ToLower(m[2]); !lex.StopWords[v] && !lex.StopWords[o] {
-			out = append(out, Act{lex.Key(v), lex.Key(o)})
-		}
-	}
-	return out
-}
-
-// forbidAct is an act a rule forbids, its verb (1) and the first word of
-// its object (2): "don't show fines", "never write to Kindly", "do not
-// add any dependencies".
-var forbidAct = lazyre.New(`(?i)\b(?:don't|do not|never)\s+(?:ever\s+)?([a-z]{3,})\s+(?:(?:to|into|on|in|the|a|an|any|our|their|your|new)\s+){0,2}([a-z][\w-]{2,})`)
-
-// DidAfterAll reports whether newer text n, which goes back on something
-// (GoesBack), now does one of the acts an older rule forbade, its verb
-// then its object within six words, not forbidding it again: "show
-// fines after all — but only the total owed" once "please don't show
-// fines on the screen".
-func DidAfterAll(n string, acts []Act) bool {
-	again := Forbidden(n)
-	words := nameWord.FindAllString(n, -1)
-	for i, w := range words {
-		v := lex.Key(strings.ToLower(w))
-		for _, a := range acts {
-			if v != a.Verb || slices.Contains(again, a) {
-				continue
-			}
-			for _, o := range words[i+1 : min(len(words), i+7)] {
-				if lex.Key(strings.ToLower(o)) == a.Object {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
 
 // RuleHead reports whether clause s opens a rule, an instruction: "please
 // …", "never …", a standing one ("from now on …"), or one that binds and
