@@ -53,33 +53,39 @@ func TestDropKeepsSubject(t *testing.T) {
 	}
 }
 
-// TestDropLeavesNoPhrase: a phrase the clause split cut off is no
-// clause of its own once the clause beside it goes (the round of 13
-// January: "With the arrival-rate executor k6; the cart calls stay
-// around 310 ms.").
-func TestDropLeavesNoPhrase(t *testing.T) {
-	n, o := &digest.Summary{}, &digest.Summary{}
-	n.Parts[digest.Outcome] = []string{"The rerun with two payment-worker replicas: 300 checkouts per second held for the whole run, POST /api/checkout p95 470 ms, so we're under the 500 ms budget, 0.01 % failures, event lag p99 810 ms."}
-	x := "With the arrival-rate executor k6 and the APM agree: POST /api/checkout has a p95 of 2.4 s at 150 per second, three times the 800 ms budget, while the cart calls stay around 310 ms."
-	o.Parts[digest.Outcome] = []string{x}
-	r := New(nil, []*digest.Summary{n, o})
-	if got, want := r.DropRetired(x, 1), "The cart calls stay around 310 ms."; got != want {
-		t.Errorf("DropRetired = %q, want %q", got, want)
-	}
-}
-
-// TestRuleTakenBackWhole: a rule asked for with "please" and taken back
-// goes with its reason and with the words that go on from it, not "I
-// never read success mails. To it@hofer-partner.at." (the round of 13
-// January).
-func TestRuleTakenBackWhole(t *testing.T) {
-	n, o := &digest.Summary{}, &digest.Summary{}
-	n.Parts[digest.Request] = []string{"So take back what I said about mails only on failure: send them for every run, I'll filter them into a folder."}
-	n.Parts[digest.Outcome] = []string{"Backup mails now go out for every run (`mailnotification always`) to it@hofer-partner.at."}
-	x := "Mails only when a backup fails please, I never read success mails. To it@hofer-partner.at."
-	o.Parts[digest.Request] = []string{x}
-	r := New(nil, []*digest.Summary{n, o})
-	if got := r.DropRetiredAsked(x, 1); got != "" {
-		t.Errorf("DropRetiredAsked = %q, want nothing left", got)
+// TestDropLeavesSentence (the round of 13 January): a phrase the clause
+// split cut off is no clause of its own once the clause beside it goes
+// ("With the arrival-rate executor k6; the cart calls stay around 310
+// ms."), and a rule asked for with "please" and taken back goes with its
+// reason and with the words that go on from it, not "I never read
+// success mails. To it@hofer-partner.at.".
+func TestDropLeavesSentence(t *testing.T) {
+	for _, tc := range []struct {
+		newer   map[int]string // part: statement
+		part    int            // x's
+		x, want string
+	}{
+		{map[int]string{digest.Outcome: "The rerun with two payment-worker replicas: 300 checkouts per second held for the whole run, POST /api/checkout p95 470 ms, so we're under the 500 ms budget, 0.01 % failures, event lag p99 810 ms."},
+			digest.Outcome,
+			"With the arrival-rate executor k6 and the APM agree: POST /api/checkout has a p95 of 2.4 s at 150 per second, three times the 800 ms budget, while the cart calls stay around 310 ms.",
+			"The cart calls stay around 310 ms."},
+		{map[int]string{
+			digest.Request: "So take back what I said about mails only on failure: send them for every run, I'll filter them into a folder.",
+			digest.Outcome: "Backup mails now go out for every run (`mailnotification always`) to it@hofer-partner.at.",
+		}, digest.Request, "Mails only when a backup fails please, I never read success mails. To it@hofer-partner.at.", ""},
+	} {
+		n, o := &digest.Summary{}, &digest.Summary{}
+		for p, st := range tc.newer {
+			n.Parts[p] = []string{st}
+		}
+		o.Parts[tc.part] = []string{tc.x}
+		r := New(nil, []*digest.Summary{n, o})
+		got := r.DropRetired(tc.x, 1)
+		if tc.part == digest.Request {
+			got = r.DropRetiredAsked(tc.x, 1)
+		}
+		if got != tc.want {
+			t.Errorf("DropRetired(%q) = %q, want %q", tc.x, got, tc.want)
+		}
 	}
 }
