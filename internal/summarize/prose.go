@@ -654,7 +654,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 				// says it with the rule.
 				a.prefs[n-1] = prose.UpTo(prev+" "+prose.TrimLead(s), 300)
 			}
-		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && rule.PronounTask(s) && !rule.AsksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) && !cue.ToolVerdict.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s)):
+		case !hedged && !action && !plan && !cue.FoundIt.MatchString(s) && !telling.ReportOnly(s) && !cue.Options.MatchString(s) && !(role == Assistant && cue.FlaggedWish.MatchString(s)) && !(role == User && rule.PronounTask(s) && !rule.AsksThat(s)) && (cue.DecisionCue.MatchString(s) && (role == User || !telling.AsItIs.MatchString(s) || cue.DecisionCue.MatchString(telling.AsItIs.ReplaceAllString(s, ""))) || role == User && cue.ShouldBe.MatchString(s) && !question || cue.DecisionWeak.MatchString(s) && (role == User || cue.PlanMarker.MatchString(s)) && !wrongValue(s) && !cue.OneOffStep.MatchString(s) && !cue.ToolVerdict.MatchString(s) || role == Assistant && (cue.ChoseOver.MatchString(s) && !cue.LookedAt.MatchString(s) || cue.JustifiedOver.MatchString(s) || cue.OnlyBy.MatchString(s)) || telling.FineChoice(s) && !cue.Symptom.MatchString(s)):
 			kind = "decision"
 			if rule.AsksThat(s) {
 				// "1536 came out as the cheapest setting. Put that in,
@@ -691,7 +691,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// place of what was turned down.
 			kind = "decision"
 			a.addDecision(role, choice.Instead(s), next, true)
-		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
+		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s) && !cue.Symptom.MatchString(s):
 			// "Changed: the window now covers 7 days instead of 3": a
 			// report of a change that names what it replaced is what
 			// holds from now on, even in the agent's list of what it did.

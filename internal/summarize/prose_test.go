@@ -452,6 +452,11 @@ func TestClassify(t *testing.T) {
 		{Assistant, "The reason it failed is that the cron ran twice because the timer fired on both nodes.", "root"},
 		{Assistant, "One thing that had to change with the model: bge-m3's cosine scores are shifted up compared to what we had — on-topic questions land at 0.41–0.66, and my off-topic probes now come in at 0.36–0.39, i.e. above the old 0.32 cut-off, so the bot would have answered them.", "decision"},
 		{Assistant, "One more thing: the release job fails because HOMEBREW_TAP_TOKEN isn't set.", "open"},
+		// A failure or a list of options is no decision, whatever it
+		// names: a change of version, a thing fine, a switch offered.
+		{User, "People upgrading from 1.3.1 to 1.3.2 crash on launch, the play console is full of it.", ""},
+		{Assistant, "The labels themselves are fine; the glyphs are missing.", ""},
+		{Assistant, "Two options: a custom executor image with libpq-dev, or switch to psycopg 3's binary wheel which bundles libpq.", ""},
 		{Assistant, "Done: after the 8th failed attempt the job is moved (not deleted) into jobs_dead with the time it was buried. I kept the whole row rather than a summary since whoever is on call can then look at the payload and replay it by hand.", "decision,rejected"},
 	} {
 		got := strings.Join(classify(tc.role, tc.text), ",")
