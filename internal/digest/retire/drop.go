@@ -139,9 +139,9 @@ func (r *Retirer) dropRetired(s string, rank int) string {
 			continue
 		}
 		if sep == "; " && len(still) < len(parts) {
-			// A phrase the split cut off a clause is none of its own:
-			// "With the arrival-rate executor k6" of "… k6 and the APM
-			// agree: …" once the clause that agreed went.
+			// A phrase the split cut off its clause is no clause of its
+			// own: "With the arrival-rate executor k6" of "… k6 and the
+			// APM agree: …" goes with the clause that agreed.
 			still = slices.DeleteFunc(slices.Clone(still), func(c string) bool { return phraseLead.MatchString(c) && !prose.IsClause(c) })
 		}
 		if len(still) == 1 && !strings.Contains(strings.TrimSpace(still[0]), " ") {

@@ -1,10 +1,10 @@
 package retire
 
 import (
-	"github.com/cairn-mem/cairn/internal/digest/change"
 	"slices"
 	"strings"
 
+	"github.com/cairn-mem/cairn/internal/digest/change"
 	"github.com/cairn-mem/cairn/internal/digest/lex"
 	"github.com/cairn-mem/cairn/internal/digest/retire/turn"
 	"github.com/cairn-mem/cairn/internal/lazyre"
