@@ -646,6 +646,17 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			a.addPreference(Pattern, s, next)
 		case role == User && preference(cue.InParens.ReplaceAllString(s, "")) > 0 && !decisionByWe(s) && !noneSeen(s, prev):
 			kind = "pref"
+			if cue.NobodyElse.MatchString(s) && prev != "" && !a.filed[prev] && !strings.HasSuffix(prev, "?") && len(prev)+len(s) < 300 {
+				// "Anna may run dbt against prod … with a ticket. Nobody
+				// else, and never you.": the rule is said with the
+				// sentence whose verb it leaves out.
+				rule := prev
+				if i := strings.Index(prev, ": "); i > 0 && !prose.IsClause(prev[:i]) {
+					rule = prose.Capitalize(prev[i+2:]) // "Last rule for today, about prod: …" only leads in
+				}
+				a.addPreference(Preference, rule+" "+s, next)
+				break
+			}
 			a.addPreference(Preference, s, next)
 			if n := len(a.prefs); n > 0 && cue.ElidedRule.MatchString(s) && prev != "" && len(prev)+len(s) < 300 && a.prefs[n-1] == prose.UpTo(prose.TrimLead(s), 240) {
 				// "… with the passwords in the Openfields ticket. Please

@@ -1754,3 +1754,19 @@ func TestApproachNoCause(t *testing.T) {
 		t.Errorf("approachOf(%q) = %q, want it whole", design, got)
 	}
 }
+
+// TestRuleSaidOnWithNobodyElse: "Nobody else, and never you." bounds the
+// rule of the sentence before it and is said with it, less its lead-in;
+// alone it was a core preference that says nothing (the round of 13
+// January).
+func TestRuleSaidOnWithNobodyElse(t *testing.T) {
+	a := item(t, "Added under the prod rule in MIGRATION.md.", "Last rule for today, about prod: Anna, as team lead, may run dbt against prod herself for backfills, but only by impersonating the dbt-prod service account and with a ticket. Nobody else, and never you.")
+	if len(a.prefs) != 1 || !strings.HasPrefix(a.prefs[0], "Anna, as team lead, may run dbt") || !strings.HasSuffix(a.prefs[0], "Nobody else, and never you.") {
+		t.Errorf("preferences %q, want Anna's rule with its bound", a.prefs)
+	}
+	for _, c := range a.cand {
+		if c.Kind == Preference && !strings.HasPrefix(c.Title, "Anna") {
+			t.Errorf("preference titled %q", c.Title)
+		}
+	}
+}

@@ -717,6 +717,11 @@ var SubClause = lazyre.New(`,\s+(?:so|which|because|since|as|and so)\b`)
 // is moved into jobs_dead".
 var DoneReport = lazyre.New(`(?i)^(?:done|fixed|implemented|finished|added|changed|updated)\s*[:—–]\s*`)
 
+// NobodyElse is a rule that leaves out what it bounds, which the
+// sentence before says: "Nobody else, and never you." after "Anna may
+// run dbt against prod … with a ticket."
+var NobodyElse = lazyre.New(`(?i)^(?:and |but )?(?:nobody|no one|nothing|nowhere|no other \w+) else\b`)
+
 // FixOpens opens a sentence that says the remedy, not the fault: "The
 // fix is to give corosync its own network." The cause is told before it.
 var FixOpens = lazyre.New(`(?i)^(?:so,? |and )?the (?:fix|remedy|solution|cure|way out) (?:is|was|would be|will be) (?:to|that)\b`)
