@@ -618,20 +618,19 @@ func after(list []transcript.Event, offset int64) []transcript.Event {
 	if offset <= 0 {
 		return list
 	}
-	var out []transcript.Event
-	for i := range list {
-		if list[i].Offset >= offset {
-			out = append(out, list[i])
-		}
-	}
-	return out
+	return keep(list, func(o int64) bool { return o >= offset })
 }
 
-// until returns the events of list before offset.
+// until keeps the events of lines before offset.
 func until(list []transcript.Event, offset int64) []transcript.Event {
+	return keep(list, func(o int64) bool { return o < offset })
+}
+
+// keep returns the events of list whose offset in passes.
+func keep(list []transcript.Event, in func(offset int64) bool) []transcript.Event {
 	var out []transcript.Event
 	for i := range list {
-		if list[i].Offset < offset {
+		if in(list[i].Offset) {
 			out = append(out, list[i])
 		}
 	}

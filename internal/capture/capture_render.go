@@ -115,8 +115,6 @@ func (r *renderer) cut(s string, limit int) string {
 	return redact.Truncate(strings.TrimSpace(r.clean(s)), limit)
 }
 
-// sanitize returns a copy of the event with every text redacted and cut,
-// and the raw tool input dropped.
 // recallFiles notes what the file tools of events captured before
 // showed and left in each file, rendering nothing.
 func (r *renderer) recallFiles(events []transcript.Event) {
@@ -130,6 +128,8 @@ func (r *renderer) recallFiles(events []transcript.Event) {
 	}
 }
 
+// sanitize returns a copy of the event with every text redacted and cut,
+// and the raw tool input dropped.
 func (r *renderer) sanitize(e transcript.Event) transcript.Event {
 	switch e.Kind {
 	case transcript.KindUserPrompt:

@@ -627,8 +627,9 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		from = 0 // the file shrank: another file now, or rewritten
 	}
 	tf := ranges.File{Path: path, R: f, Info: fi, Head: head}
+	opts := transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final || o.end}
 	parse := func(from int64) (*transcript.Parsed, error) {
-		return transcripts.Parse(tf, format, from, to, transcript.Options{Name: filepath.Base(path), SessionID: session, Final: o.final || o.end})
+		return transcripts.Parse(tf, format, from, to, opts)
 	}
 	p, err := parse(from)
 	if err != nil {
@@ -665,7 +666,7 @@ func catchUpOnce(ctx context.Context, m *memory.Memory, path, session string, o 
 		Jobs:      o.jobs,
 		known:     known,
 		before: func() []transcript.Event {
-			return ranges.Before(tf, format, from, transcript.Options{Name: filepath.Base(path), SessionID: session})
+			return ranges.Before(tf, format, from, opts)
 		},
 		stamp: stamp,
 	})

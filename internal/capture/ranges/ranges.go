@@ -66,9 +66,10 @@ func (c *Cache) Parse(tf File, format transcript.Format, from, to int64, opts tr
 // reads: a file is read and then written within a turn or a few.
 const maxBefore = 1 << 20
 
-// Before returns the events of the last maxBefore bytes of tf
-// before from, from the first whole line on, main then sidechain; none
-// when they cannot be read (what needs them then does without).
+// Before returns the events of the last maxBefore bytes of tf before
+// from, from the first whole line on, main then sidechain; none when they
+// cannot be read (what needs them then does without). opts are those the
+// parse of the range takes: Before sets their Offset and Final.
 func Before(tf File, format transcript.Format, from int64, opts transcript.Options) []transcript.Event {
 	if from <= 0 {
 		return nil
