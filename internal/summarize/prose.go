@@ -392,6 +392,9 @@ func wrongValue(s string) bool {
 // replacesNamed reports whether a full clause announces a change and
 // names the value it replaced (Change).
 func replacesNamed(s string) bool {
+	if cue.Symptom.MatchString(s) {
+		return false // "People upgrading from 1.3.1 to 1.3.2 crash on launch" tells a failure
+	}
 	ok, old := prose.Change(s)
 	return ok && len(old) > 0 && cue.NowRE.MatchString(s) && prose.IsFullClause(cue.LeadPhrase.ReplaceAllString(cue.ReportLead.ReplaceAllString(s, ""), ""))
 }
@@ -702,7 +705,7 @@ func (a *analysis) prose(role Role, turn int, text string) {
 			// place of what was turned down.
 			kind = "decision"
 			a.addDecision(role, choice.Instead(s), next, true)
-		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s) && !cue.Symptom.MatchString(s):
+		case !hedged && !plan && !(cue.EnvCue.MatchString(s) && prose.HasValue(s) || prose.HasURL(s) || len(prose.Settings(s)) > 0) && replacesNamed(s):
 			// "Changed: the window now covers 7 days instead of 3": a
 			// report of a change that names what it replaced is what
 			// holds from now on, even in the agent's list of what it did.

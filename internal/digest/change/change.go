@@ -971,8 +971,7 @@ func Removes(k string, xk map[string]bool, x string) bool {
 	case strings.HasPrefix(k, allowedInto):
 		return xk[k[len(allowedInto):]] && forbids.MatchString(x) && anyThing.MatchString(x)
 	case strings.HasPrefix(k, allowedDoing):
-		verb, what, _ := strings.Cut(k[len(allowedDoing):], " ")
-		return forbidsDoing(x, verb, what)
+		return Permits(k, x)
 	case strings.HasPrefix(k, limitDropped):
 		return HasKeys(xk, k[len(limitDropped):]) && limitShape.MatchString(x)
 	case strings.HasPrefix(k, stoppedDoing):
@@ -1103,8 +1102,9 @@ func mostKeys(xk map[string]bool, k string) bool {
 // branches" what "don't rebase shared branches" does not, "show fines
 // after all" what "please don't show fines on the screen" did.
 func Permits(k, x string) bool {
-	verb, what, ok := strings.Cut(strings.TrimPrefix(k, allowedDoing), " ")
-	return ok && strings.HasPrefix(k, allowedDoing) && forbidsDoing(x, verb, what)
+	rest, ok := strings.CutPrefix(k, allowedDoing)
+	verb, what, _ := strings.Cut(rest, " ")
+	return ok && forbidsDoing(x, verb, what)
 }
 
 // GoesBack reports whether s takes back an earlier word: "after all",
