@@ -1148,6 +1148,12 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 			case p == digest.Request && dealt(b):
 				lead = "- " + digest.Labels[p] + " (done): "
 			}
+			cause := "" // a root cause's first sentence, which says the cause
+			if p == digest.Root {
+				if ss := digest.Sentences(b); len(ss) > 0 {
+					cause = ss[0]
+				}
+			}
 			u := g.add(prio, "")
 			u.rule = p == digest.Preferences
 			u.render = func(room int) string {
@@ -1183,7 +1189,7 @@ func sessionGroup(s *recent.Session, k int, sessions []*recent.Session, year int
 					u.skip = true
 					return ""
 				}
-				if p == digest.Root && t != b && !strings.HasPrefix(t, digest.Sentences(b)[0]) {
+				if cause != "" && t != b && !strings.HasPrefix(t, cause) {
 					// The cause is shown: what is left is how it was mended
 					// ("`app_main.c` now drives GPIO10 low"), no cause.
 					l = "- "
