@@ -1,10 +1,6 @@
 package recall
 
-import (
-	"context"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // A root cause whose cause a bullet shown says already shows what is
 // left of it, how it was mended, without the label: "Root cause:
@@ -18,14 +14,5 @@ func TestRootCauseMendedOnly(t *testing.T) {
 	writeSessions(t, m, map[string]string{}, []testSession{
 		{"0ld00000-0001", "01", "", "**Request**\n- The board draws 2.6 mA in deep sleep; find out why.\n\n**Outcome**\n- " + culprit + "\n\n**Root causes**\n- " + culprit + " " + mended + "\n"},
 	})
-	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(p.Text, "- "+mended) || strings.Contains(p.Text, "Root cause: `app_main.c`") {
-		t.Errorf("the mending shows as a root cause, or not at all:\n%s", p.Text)
-	}
-	if !strings.Contains(p.Text, culprit) {
-		t.Errorf("the pack lacks the cause:\n%s", p.Text)
-	}
+	checkShows(t, packText(t, m), []string{"Root cause: `app_main.c`"}, []string{"- " + mended, culprit})
 }

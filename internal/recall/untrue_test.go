@@ -2,10 +2,12 @@ package recall
 
 import (
 	"context"
-	"github.com/cairn-mem/cairn/internal/model"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-mem/cairn/internal/memory"
+	"github.com/cairn-mem/cairn/internal/model"
 )
 
 // What a newer session quotes under "**No longer true**" leaves the pack
@@ -29,18 +31,32 @@ func TestPackUntrue(t *testing.T) {
 			"- Ask Priya whether the refund SLA is 5 or 10 business days.\n" +
 			"- Deploys go out every Monday at 09:00 from the release branch.\n"},
 	})
+	checkShows(t, packText(t, m),
+		[]string{"Latin-1", "Pandas was rejected", "Ask Priya", "every Monday", "No longer true"},
+		[]string{"Imports run nightly at 02:00", "Fix the importer's umlauts", "Deploys go out on Fridays now"})
+}
+
+// packText is the pack of m at a budget of 2,000 tokens.
+func packText(t *testing.T, m *memory.Memory) string {
+	t.Helper()
 	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, gone := range []string{"Latin-1", "Pandas was rejected", "Ask Priya", "every Monday", "No longer true"} {
-		if strings.Contains(p.Text, gone) {
-			t.Errorf("the pack shows %q:\n%s", gone, p.Text)
+	return p.Text
+}
+
+// checkShows checks that pack shows none of gone and all of stays.
+func checkShows(t *testing.T, pack string, gone, stays []string) {
+	t.Helper()
+	for _, g := range gone {
+		if strings.Contains(pack, g) {
+			t.Errorf("the pack shows %q:\n%s", g, pack)
 		}
 	}
-	for _, stays := range []string{"Imports run nightly at 02:00", "Fix the importer's umlauts", "Deploys go out on Fridays now"} {
-		if !strings.Contains(p.Text, stays) {
-			t.Errorf("the pack lacks %q:\n%s", stays, p.Text)
+	for _, s := range stays {
+		if !strings.Contains(pack, s) {
+			t.Errorf("the pack lacks %q:\n%s", s, pack)
 		}
 	}
 }
@@ -65,13 +81,10 @@ func TestPackUntrueWithoutSubstance(t *testing.T) {
 		if newest == 1 {
 			chtimes(t, m, "sessions/"+sessions[2].id, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 		}
-		p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
-		if err != nil {
-			t.Fatal(err)
-		}
+		text := packText(t, m)
 		for _, gone := range []string{"every Monday", "No longer true", "c1ea0000"} {
-			if strings.Contains(p.Text, gone) {
-				t.Errorf("newest %s: the pack shows %q:\n%s", sessions[newest].id, gone, p.Text)
+			if strings.Contains(text, gone) {
+				t.Errorf("newest %s: the pack shows %q:\n%s", sessions[newest].id, gone, text)
 			}
 		}
 		stays := []string{"docs/deploy.md"}
@@ -79,8 +92,8 @@ func TestPackUntrueWithoutSubstance(t *testing.T) {
 			stays = append(stays, imports)
 		}
 		for _, s := range stays {
-			if !strings.Contains(p.Text, s) {
-				t.Errorf("newest %s: the pack lacks %q:\n%s", sessions[newest].id, s, p.Text)
+			if !strings.Contains(text, s) {
+				t.Errorf("newest %s: the pack lacks %q:\n%s", sessions[newest].id, s, text)
 			}
 		}
 	}
@@ -96,12 +109,9 @@ func TestPackUntrueHeading(t *testing.T) {
 		{"0ld00000-0001", "01", "Deploys go out every Monday morning from the release…", "**Request**\n- " + monday + "\n\n**Outcome**\n- The runbook is in docs/deploy.md.\n\n**Environment**\n- Imports run nightly at 02:00 from the SFTP drop.\n"},
 		{"new00000-0002", "02", "We ship on Fridays after the code freeze now", "**Request**\n- We ship on Fridays after the code freeze now.\n\n**Outcome**\n- Updated the runbook for Fridays.\n\n**No longer true**\n- " + monday + "\n"},
 	})
-	p, err := Context(context.Background(), m, ContextOptions{Budget: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(p.Text, "every Monday") || !strings.Contains(p.Text, "### The runbook is in docs/deploy.md") || !strings.Contains(p.Text, "Imports run nightly") {
-		t.Errorf("pack:\n%s", p.Text)
+	text := packText(t, m)
+	if strings.Contains(text, "every Monday") || !strings.Contains(text, "### The runbook is in docs/deploy.md") || !strings.Contains(text, "Imports run nightly") {
+		t.Errorf("pack:\n%s", text)
 	}
 }
 
@@ -130,13 +140,10 @@ func TestPackUntrueWithoutSubstanceCore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := Context(ctx, m, ContextOptions{Budget: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := packText(t, m)
 	for _, stays := range []string{monday, vet, "Imports run nightly"} {
-		if !strings.Contains(p.Text, stays) {
-			t.Errorf("the pack lacks %q:\n%s", stays, p.Text)
+		if !strings.Contains(text, stays) {
+			t.Errorf("the pack lacks %q:\n%s", stays, text)
 		}
 	}
 }
