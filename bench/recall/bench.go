@@ -181,9 +181,10 @@ func benchProject(ctx context.Context, rp *replayer, dir string, warn func(strin
 // of recs.
 func newResult(sc *Scenario, rr *Replay, recs map[string]*Recorded) *Result {
 	r := &Result{Project: sc.Project, Budget: rr.Budget, Calls: rr.Calls, Starts: rr.Starts, Errors: rr.Errors, Warnings: rr.Warnings, sc: sc, packs: rr.Packs}
-	r.Cairn = score(sc, func(k int) string { return rr.Packs[sc.Sessions[k].Name] })
-	r.Empty = score(sc, func(int) string { return "" })
-	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) })
+	ids := sessionIDs(sc, recs)
+	r.Cairn = score(sc, func(k int) string { return rr.Packs[sc.Sessions[k].Name] }, ids)
+	r.Empty = score(sc, func(int) string { return "" }, nil)
+	r.Tail = score(sc, func(k int) string { return tailBaseline(sc, recs, k) }, nil)
 	return r
 }
 

@@ -144,9 +144,12 @@ sessions:
 		{"stale in a cut substitution", map[string]string{"d": "- Command: `sed -i 's/listen 8080;/listen $(echo …`"}, 0, 3, 0, 1},
 		{"stale scrapped", map[string]string{"d": "### Scrap the listener on 8080 — 2026-12-03"}, 0, 3, 0, 1},
 		{"open item said to work", map[string]string{"c": "- listens on 8080\n- retries work now, green in all runs", "d": "- port 8081"}, 3, 3, 0, 1},
+		{"stale in the account of its change", map[string]string{"d": "### New proxy — Dec 6 (session cccccccc)\n- the proxy needs 8080"}, 0, 3, 0, 1},
+		{"stale under an older heading", map[string]string{"d": "### Set up — Dec 5 (session aaaaaaaa)\n- listens on 8080"}, 0, 3, 1, 1},
+		{"stale under the next heading", map[string]string{"d": "### New proxy — Dec 6 (session cccccccc)\n- port 8081\n### Set up — Dec 5 (session aaaaaaaa)\n- listens on 8080"}, 1, 3, 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := score(sc, func(k int) string { return c.packs[sc.Sessions[k].Name] })
+			s := score(sc, func(k int) string { return c.packs[sc.Sessions[k].Name] }, map[string]int{"aaaaaaaa": 0, "cccccccc": 2})
 			if s.Found != c.found || s.Expected != c.expect || s.StaleFound != c.stale || s.Stale != c.staleN {
 				t.Errorf("found %d/%d, stale %d/%d; want %d/%d, %d/%d", s.Found, s.Expected, s.StaleFound, s.Stale, c.found, c.expect, c.stale, c.staleN)
 			}
@@ -225,14 +228,31 @@ func TestUserHomeLeftOut(t *testing.T) {
 // a stale one it names is not shown.
 func TestLeftOutListShowsNothing(t *testing.T) {
 	pack := "## Core memory\n- the API listens on 4100\n\n_Left out for room: 1 memory, among them “The API listens on 3001” (`cairn show X`)._\n"
-	lines := shown(pack)
+	lines := shown(pack, nil)
 	for _, l := range lines {
-		if strings.Contains(l, "3001") {
-			t.Errorf("shown(pack) kept the list of what was left out: %q", l)
+		if strings.Contains(l.full, "3001") {
+			t.Errorf("shown(pack) kept the list of what was left out: %q", l.full)
 		}
 	}
-	if !slices.Contains(lines, "- the API listens on 4100") {
-		t.Errorf("shown(pack) = %q, lost the core line", lines)
+	if !slices.ContainsFunc(lines, func(l line) bool { return l.full == "- the API listens on 4100" }) {
+		t.Errorf("shown(pack) = %v, lost the core line", lines)
+	}
+}
+
+// TestPointerStatesNothing: where a line comes from (a core item's kind,
+// day and random id, an open item's session, a hit's file) is no part of
+// what it states.
+func TestPointerStatesNothing(t *testing.T) {
+	for in, want := range map[string]string{
+		"- **Stage tanks run 4G**: why (decision, Dec 7, id 8FG8DW13)":           "- **Stage tanks run 4G**: why",
+		"- Verification next time. (session 8fe98fab)":                           "- Verification next time.",
+		"- the cron runs at 02:15 (decision, session 8fe98fab, Dec 7, a.md:3-9)": "- the cron runs at 02:15",
+		"- Tests pass (4 passed, 20 passed)":                                     "- Tests pass (4 passed, 20 passed)",
+		"### Found it — Dec 6 (session a784d8c7)":                                "### Found it — Dec 6 (session a784d8c7)",
+	} {
+		if got := shown(in, nil)[0].text; got != want {
+			t.Errorf("shown(%q) states %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -240,13 +260,13 @@ func TestLeftOutListShowsNothing(t *testing.T) {
 // as mislabelled when its label does not fit the fact's kind.
 func TestCheckLabels(t *testing.T) {
 	f := Fact{ID: "corosync-net", Kind: "decision", match: []*regexp.Regexp{regexp.MustCompile(`corosync`), regexp.MustCompile(`own network`)}}
-	lines := []string{
+	lines := shown(strings.Join([]string{
 		"- Root cause: The fix is to give corosync its own network.",
 		"- Decision: The fix is to give corosync its own network.",
 		"- Corosync gets its own network.",         // no label
 		"- Request: give corosync its own network", // a label no kind is checked against
 		"- **Give corosync its own network**",      // a core item
-	}
+	}, "\n"), nil)
 	var b Boundary
 	checkLabels(&b, lines, f)
 	if b.Labelled != 2 || len(b.Mislabelled) != 1 || !strings.HasPrefix(b.Mislabelled[0], "corosync-net: - Root cause:") {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cairn-mem/cairn/indexer"
+	"github.com/cairn-mem/cairn/internal/memory"
 	"github.com/cairn-mem/cairn/internal/transcript"
 )
 
@@ -110,15 +113,16 @@ func (s *Score) add(o Score) {
 
 // score checks the pack of every non-clear session after the first
 // against the facts of the sessions before it (testdata/recall/README.md).
-// pack returns what session k received.
-func score(sc *Scenario, pack func(k int) string) Score {
+// pack returns what session k received; ids maps a session's short id,
+// as a pack's heading names it, to its index in sc (nil: none known).
+func score(sc *Scenario, pack func(k int) string, ids map[string]int) Score {
 	var out Score
 	for k, s := range sc.Sessions {
 		if k == 0 || s.Clear {
 			continue
 		}
 		text := pack(k)
-		lines := shown(text)
+		lines := shown(text, ids)
 		b := Boundary{Session: s.Name, Tokens: indexer.EstimateTokens(text)}
 		last := -1 // the last non-clear session before k
 		for j := k - 1; j >= 0; j-- {
@@ -136,13 +140,14 @@ func score(sc *Scenario, pack func(k int) string) Score {
 					if f.Kind == "open" {
 						past = done
 					}
-					if l, ok := matchLine(lines, f.stale, past, successors(f, sc.Sessions[sc.index(f.Until)].Facts)...); ok {
+					until := sc.index(f.Until)
+					if l, ok := matchLine(lines, f.stale, past, until, successors(f, sc.Sessions[until].Facts)...); ok {
 						b.StaleFound = append(b.StaleFound, f.ID)
 						b.StaleLines = append(b.StaleLines, l)
 					}
 				case f.Scope == "durable" || j == last:
 					b.Expected++
-					if _, ok := matchLine(lines, f.match, nil); ok {
+					if _, ok := matchLine(lines, f.match, nil, -1); ok {
 						b.Found = append(b.Found, f.ID)
 						checkLabels(&b, lines, f)
 					} else {
@@ -157,29 +162,108 @@ func score(sc *Scenario, pack func(k int) string) Score {
 	return out
 }
 
+// sessionIDs maps the short id of each session of recs (as a pack's
+// heading names it) to the session's index in sc: the id its hook calls
+// carry, or its transcript's.
+func sessionIDs(sc *Scenario, recs map[string]*Recorded) map[string]int {
+	ids := map[string]int{}
+	for k, s := range sc.Sessions {
+		r := recs[s.Name]
+		if r == nil {
+			continue
+		}
+		var id struct {
+			Hook  string `json:"session_id"`
+			Lines string `json:"sessionId"`
+		}
+		for _, c := range r.Calls {
+			if json.Unmarshal(c.Payload, &id) == nil && id.Hook != "" {
+				break
+			}
+		}
+		if id.Hook == "" {
+			first, _, _ := bytes.Cut(r.Transcript, []byte("\n"))
+			_ = json.Unmarshal(first, &id)
+			id.Hook = id.Lines
+		}
+		if id.Hook != "" {
+			ids[memory.ShortSession(id.Hook)] = k
+		}
+	}
+	return ids
+}
+
+// A line is a pack line as the judge reads it.
+type line struct {
+	full string // as the pack shows it
+	// text is what the line states: a list entry without the pointer
+	// after it ("(decision, Dec 7, id 8FG8DW13)", "(session 3a3d545f)"),
+	// whose random id once "stated" a fact matched by `4G`.
+	text string
+	// from is the index of the scenario session whose heading the line
+	// stands under, or -1.
+	from int
+}
+
+// pointer is what a pack puts after a core item, an open item or a
+// search hit to say where it comes from.
+var pointer = regexp.MustCompile(`\s\((?:[^()]*, )?(?:id [0-9A-Za-z]+|session [0-9A-Za-z-]+|[^()\s]+:\d+-\d+)\)$`)
+
+// heading is a session's heading in a pack, and the short id it names.
+var heading = regexp.MustCompile(`^#{3,4} .*\(session ([0-9A-Za-z-]+)[,;)]`)
+
 // shown returns the lines of pack that present memory: the closing
 // list of what was left out names a few titles cut at 50 characters as
-// pointers, which tell a fact no more than they show one stale.
-func shown(pack string) []string {
-	lines := strings.Split(pack, "\n")
-	return slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, "_Left out") })
+// pointers, which tell a fact no more than they show one stale. ids
+// tells which session a heading names (score).
+func shown(pack string, ids map[string]int) []line {
+	var out []line
+	from := -1
+	for _, l := range strings.Split(pack, "\n") {
+		switch {
+		case strings.HasPrefix(l, "_Left out"):
+			continue
+		case strings.HasPrefix(l, "## "):
+			from = -1
+		case strings.HasPrefix(l, "### "):
+			from = -1
+			if m := heading.FindStringSubmatch(l); m != nil {
+				if k, ok := ids[m[1]]; ok {
+					from = k
+				}
+			}
+		}
+		text := l
+		if strings.HasPrefix(l, "- ") {
+			text = pointer.ReplaceAllString(l, "")
+		}
+		out = append(out, line{full: l, text: text, from: from})
+	}
+	return out
 }
 
 // matchLine returns the first line that matches every regexp; a line
 // that past matches (it speaks of the value as past) does not count,
 // nor one that states one of the facts that replaced it (news): "the
 // Storybook owns 3000 now, so the dev server runs on 3100" tells the
-// change, and shows 3000 as what was.
-func matchLine(lines []string, res []*regexp.Regexp, past *regexp.Regexp, news ...Fact) (string, bool) {
+// change, and shows 3000 as what was. Nor does a line under the heading
+// of the session that made the change (until) or of a later one: "my
+// other worker runs wrangler dev on 8787 too, so give this one its own
+// port" is that session's account of the change, not 8787 as current
+// (until < 0: no such session).
+func matchLine(lines []line, res []*regexp.Regexp, past *regexp.Regexp, until int, news ...Fact) (string, bool) {
 	for _, l := range lines {
-		if past != nil && past.MatchString(l) {
+		if past != nil && past.MatchString(l.full) {
 			continue
 		}
-		if states(l, news) {
+		if until >= 0 && l.from >= until {
 			continue
 		}
-		if all(l, res) {
-			return l, true
+		if states(l.text, news) {
+			continue
+		}
+		if all(l.text, res) {
+			return l.full, true
 		}
 	}
 	return "", false
@@ -332,8 +416,9 @@ var labelKinds = map[string][]string{
 
 // checkLabels counts in b the labelled lines that state fact f, and
 // notes those whose label does not fit its kind.
-func checkLabels(b *Boundary, lines []string, f Fact) {
-	for _, l := range lines {
+func checkLabels(b *Boundary, lines []line, f Fact) {
+	for _, sl := range lines {
+		l := sl.text
 		label, _, ok := strings.Cut(strings.TrimPrefix(l, "- "), ": ")
 		kinds, labelled := labelKinds[label]
 		if !ok || !strings.HasPrefix(l, "- ") || !labelled || !all(l, f.match) {
@@ -341,7 +426,7 @@ func checkLabels(b *Boundary, lines []string, f Fact) {
 		}
 		b.Labelled++
 		if !slices.Contains(kinds, f.Kind) {
-			b.Mislabelled = append(b.Mislabelled, f.ID+": "+l)
+			b.Mislabelled = append(b.Mislabelled, f.ID+": "+sl.full)
 		}
 	}
 }
