@@ -45,7 +45,7 @@ var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we
 // event ("until the cache has warmed up"), a past step ("after that we
 // switched").
 func laterWork(s string) bool {
-	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan, planned, suspected} {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan, planned, suspected, handIn, gapSaid} {
 		if re.MatchString(s) {
 			return true
 		}
@@ -93,11 +93,23 @@ var planned = lazyre.New(`(?i)\b(?:want|wants|plan|plans|planning|intend|intends
 
 // suspected is a cause guessed and not yet checked, which a newer
 // session that names its thing confirmed or ruled out: "The double peak
-// on Y smells like loose belts tbh", "I suspect the PSU". Not a guess in
+// on Y smells like loose belts tbh", "I suspect the PSU", "The Y double
+// peak typically means the two belts … aren't at the same tension". Not a guess in
 // passing, which tells what a finding looks like ("it failed twice,
 // 813 ms instead of 800, which smells like real time read in a
 // virtual-time test"): the finding is what to keep.
-var suspected = lazyre.New(`(?i)^[^,;:]{0,80}?\b(?:smells like|i suspect|we suspect|my (?:guess|hunch|suspicion) is)\b`)
+var suspected = lazyre.New(`(?i)^[^,;:]{0,80}?\b(?:smells like|i suspect|we suspect|my (?:guess|hunch|suspicion) is|(?:typically|probably|most likely) (?:means|points to|indicates))\b`)
+
+// handIn is what the agent waits for the user to hand over: "Send me
+// the Svalbard reports that throw when you have them", "paste the
+// output once you've run it". The session that has them names them.
+var handIn = lazyre.New(`(?i)^(?:please |just )?(?:send|forward|paste|share|mail|email|give) (?:me|us)\b[^.;?!]{0,80}?\b(?:when|once|as soon as|if) you\b`)
+
+// gapSaid is a lack named as what a thing still misses: "One gap in
+// the walk-forward report: it has per-fold returns … but not per-fold
+// turnover", "Rev B list so far: separate 5.1k on CC1 and CC2, …" (the
+// changes gathered for a next revision).
+var gapSaid = lazyre.New(`(?i)^(?:one|the one|the only|another|a|the) (?:gap|hole|missing piece)\b[^.:;]{0,60}:|^[^.:;]{0,40}\blist so far\s*:`)
 
 // releasePlan is a release still to make, by its version: "I'll prepare
 // 0.3.0: version in Cargo.toml, changelog …", "we'll tag v2.1.0 on
@@ -477,10 +489,11 @@ func (v *Vocab) DropDone(s string, done func(todo string) bool) string {
 				cut = true
 				break
 			}
-			if v.IsTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
+			if v.IsTodo(c) && (thatTodo.MatchString(strings.TrimSpace(c)) || itTodo.MatchString(strings.TrimSpace(c)) || bare(c)) && done(x) {
 				// "Nothing backs up ha/config yet; that's the next
-				// thing I'd do": the to-do is what the clauses before
-				// it say.
+				// thing I'd do", "Gareth has the 2026 rate card as a
+				// PDF; I'll nag him to send it over": the to-do is what
+				// the clauses before it say.
 				rest.Reset()
 				cut = true
 				break

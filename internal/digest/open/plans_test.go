@@ -89,3 +89,43 @@ func checkDropped(t *testing.T, older string, p int, cases []droppedCase) {
 		}
 	}
 }
+
+// TestWaitsOnTheUser: what the agent waits for the user to hand over, a
+// gap named in what was built, a list gathered for a next revision and a
+// cause guessed from what a symptom "typically means" are work left; the
+// same words telling what was done or found are not.
+func TestWaitsOnTheUser(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Send me the Svalbard reports that throw when you have them; the year's corpus had no exceptions.", true},
+		{"Paste me the output once you've run it on the Pi.", true},
+		{"One gap in the walk-forward report: it has per-fold returns and Sharpe but not per-fold turnover.", true},
+		{"Rev B list so far: separate 5.1k on CC1 and CC2, more output capacitance on 3V3.", true},
+		{"The Y double peak typically means the two belts of the CoreXY aren't at the same tension.", true},
+		{"Send me a mail when the backup fails, never on success.", false},
+		{"The gap between two frames is 25 ms at most.", false},
+		{"The list so far has never been empty.", false},
+		{"I sent you the Svalbard reports that threw.", false},
+		{"The LED blinking twice means the battery is low.", false},
+	} {
+		if got := IsTodo(tc.in); got != tc.want {
+			t.Errorf("IsTodo(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTodoClauseByPronoun: a clause that asks for work by a pronoun
+// ("I'll nag him to send it over") goes with the clause before it, which
+// says what the work is, once a newer session dealt with that.
+func TestTodoClauseByPronoun(t *testing.T) {
+	checkDropped(t, "Invoices come as PDFs by mail.", digest.Outcome, []droppedCase{
+		{"Gareth, our transport planner, has the 2026 rate card as a PDF; I'll nag him to send it over.",
+			"Gareth's rate card, typed out by me: five zones by postcode area, A is Yorkshire and the East Midlands.",
+			""},
+		{"Gareth, our transport planner, has the 2026 rate card as a PDF; I'll nag him to send it over.",
+			"The fuel surcharge is 18.5% in April.",
+			"Gareth, our transport planner, has the 2026 rate card as a PDF; I'll nag him to send it over."},
+	})
+}
