@@ -12,9 +12,7 @@ import (
 // statements are about the same thing.
 func ContentWords(s string) map[string]bool {
 	out := make(map[string]bool)
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	}) {
+	for _, w := range words(s) {
 		if len(w) < 2 || StopWords[w] {
 			continue
 		}
@@ -22,6 +20,50 @@ func ContentWords(s string) map[string]bool {
 	}
 	return out
 }
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+}
+
+// Compounds returns the stems of the nouns that the phrasal verbs of s
+// compound into: "the rig blacked out" tells of a blackout, "we rolled
+// back" of a rollback. What an open item names and what a later session
+// says of it may be told either way ("Found the blackouts").
+func Compounds(s string) []string {
+	var out []string
+	prev := ""
+	for _, w := range words(s) {
+		if c, ok := phrasal[prev+" "+w]; ok {
+			out = append(out, c)
+		}
+		prev = Stem(w)
+	}
+	return out
+}
+
+// phrasal maps a phrasal verb, its verb stemmed ("black out", "roll
+// back"), to the stem of the noun it compounds into ("blackout",
+// "rollback"). Only compounds that name one thing either way; "check
+// out" (a branch, or a shop's checkout) and "pick up" do not.
+var phrasal = func() map[string]string {
+	m := make(map[string]string)
+	for _, c := range strings.Fields(`black/out brown/out back/up set/up log/in log/out sign/up sign/in roll/back roll/out
+		shut/down lock/out time/out clean/up fail/over fall/back look/up start/up tear/down cut/over hand/off break/down`) {
+		verb, particle, _ := strings.Cut(c, "/")
+		forms := []string{verb, verb + "s", verb + "ed", verb + "d", verb + "ing", strings.TrimSuffix(verb, "e") + "ing", verb + verb[len(verb)-1:] + "ed", verb + verb[len(verb)-1:] + "ing"}
+		forms = append(forms, strings.Fields(irregular[verb])...)
+		for _, f := range forms {
+			m[Stem(f)+" "+particle] = Stem(verb + particle)
+		}
+	}
+	return m
+}()
+
+// irregular are the past forms of the verbs of phrasal that are not
+// made with -ed.
+var irregular = map[string]string{"set": "set", "shut": "shut", "cut": "cut", "fall": "fell fallen", "tear": "tore torn", "break": "broke broken"}
 
 // Stem strips common English endings, so that "retries", "retried" and
 // "retry" compare equal often enough. It strips until none is left, so

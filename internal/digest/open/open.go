@@ -45,7 +45,7 @@ var whileWaiting = lazyre.New(`(?i)\b(?:while|whilst) (?:i was |we were |i'm |we
 // event ("until the cache has warmed up"), a past step ("after that we
 // switched").
 func laterWork(s string) bool {
-	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan, planned, suspected, handIn, gapSaid} {
+	for _, re := range []*lazyre.Regexp{wished, waitsOnWork, notSince, notYetEnd, underWay, onArrival, afterThat, neededBy, releasePlan, planned, suspected, handIn, gapSaid, fetches} {
 		if re.MatchString(s) {
 			return true
 		}
@@ -104,6 +104,11 @@ var suspected = lazyre.New(`(?i)^[^,;:]{0,80}?\b(?:smells like|i suspect|we susp
 // the Svalbard reports that throw when you have them", "paste the
 // output once you've run it". The session that has them names them.
 var handIn = lazyre.New(`(?i)^(?:please |just )?(?:send|forward|paste|share|mail|email|give) (?:me|us)\b[^.;?!]{0,80}?\b(?:when|once|as soon as|if) you\b`)
+
+// fetches is what the user is to bring: "Megan has a sheet with field
+// availability per park, I'll get it from her", "There's an old ThinkPad
+// in the office, I'll dig it out". The session that has it names it.
+var fetches = lazyre.New(`(?i)\bi(?:'ll| will) (?:get|fetch|dig|bring|grab|send|pull|find) (?:it|them|that|one|those) (?:from (?:her|him|them|(?-i:[A-Z])\w+)|out|over|in)\b`)
 
 // gapSaid is a lack named as what a thing still misses: "One gap in
 // the walk-forward report: it has per-fold returns … but not per-fold
@@ -303,6 +308,11 @@ func (v *Vocab) Distinct(s string) []string {
 			ks = append(ks, k)
 		}
 	}
+	for _, c := range lex.Compounds(s) {
+		if k := lex.Key(c); !slices.Contains(ks, k) {
+			ks = append(ks, k) // "the rig blacked out" is about the blackouts
+		}
+	}
 	sort.Slice(ks, func(i, j int) bool {
 		a, b := v.idf(ks[i]), v.idf(ks[j])
 		if a != b {
@@ -345,6 +355,9 @@ func (v *Vocab) Refers(d []string, text map[string]bool) bool {
 // "shaper" does, so that it names "input shaping is next".
 func named(s string) map[string]bool {
 	ks := change.Keys(s)
+	for _, c := range lex.Compounds(s) {
+		ks[lex.Key(c)] = true // "blacked out" names the blackouts
+	}
 	for w := range lex.ContentWords(s) {
 		if strings.Contains(w, "_") {
 			for _, part := range strings.Split(w, "_") {
@@ -1025,8 +1038,12 @@ func (v *Vocab) asked(d *digest.Summary) map[string]bool {
 // dependencies", a reason to stay; not "can't" ("a careless `git add
 // -A` can't pick up the export" is what protects), nor "there's no point
 // persisting it", nor "older updates get lost" (what an alternative
-// would do).
-var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why)\b|` + defectRE + `|` + nothingDoesRE)
+// would do). A blackout or a freeze is one however it is told ("twice
+// tonight the whole rig blacked out"). A thing that has none of something
+// "at all" is not: "the app target has no third-party dependencies at
+// all" is the reason to stay, as "Julia Nowak has no mandate date at
+// all" is a gap.
+var problemMark = lazyre.New(`(?i)\b(flaky|flakes|broken|fail(s|ing|ure|ures)|crash(es|ing)|hang(s|ing)|times out|timing out|leak(s|ing)|keeps? (failing|crashing|timing out|hanging)|(?:nobody|no one) knows why|(?:we|i) (?:don't|do not) know why|no idea why|(?:black|brown)(?:s|ed|ing)? out|(?:black|brown)outs?|freez(?:es|ing)|froze)\b|` + defectRE + `|` + nothingDoesRE)
 
 // nothingDoesRE is a gap told as the work nothing in the code does:
 // "nothing seeds it", "nothing records who changed whose role". Not

@@ -104,7 +104,10 @@ func TestWaitsOnTheUser(t *testing.T) {
 		{"One gap in the walk-forward report: it has per-fold returns and Sharpe but not per-fold turnover.", true},
 		{"Rev B list so far: separate 5.1k on CC1 and CC2, more output capacitance on 3V3.", true},
 		{"The Y double peak typically means the two belts of the CoreXY aren't at the same tension.", true},
+		{"Megan has a sheet with field availability per park, I'll get it from her.", true},
+		{"There's an old ThinkPad in the office, I'll dig it out.", true},
 		{"Send me a mail when the backup fails, never on success.", false},
+		{"I'll get it from the cache if the API is down.", false},
 		{"The gap between two frames is 25 ms at most.", false},
 		{"The list so far has never been empty.", false},
 		{"I sent you the Svalbard reports that threw.", false},
@@ -128,4 +131,23 @@ func TestTodoClauseByPronoun(t *testing.T) {
 			"The fuel surcharge is 18.5% in April.",
 			"Gareth, our transport planner, has the 2026 rate card as a PDF; I'll nag him to send it over."},
 	})
+}
+
+// TestProblemToldAsEvent: a blackout or a freeze tells a problem as it
+// stands; the same words told of a plan do not, nor does a lack "at
+// all", which may be a gap or the reason to stay as things are.
+func TestProblemToldAsEvent(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Something else, weirder: twice tonight the whole rig blacked out for maybe half a second and came back.", true},
+		{"The console freezes when a piston is set.", true},
+		{"The app target has no third-party dependencies at all today.", false},
+		{"The house lights fade to black over 5 seconds.", false},
+	} {
+		if got := problemMark.MatchString(tc.in); got != tc.want {
+			t.Errorf("problemMark(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
 }
