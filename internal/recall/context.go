@@ -345,8 +345,14 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + tail.Ref(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
-			// Work a newer session did is history too.
-			g.retired = func() bool { return r.Retired(c.Title, ranks[i]) || r.TodoDone(doneRank(c.Session), c.Title) }
+			// Work a newer session did is history too, and so is a
+			// problem it dealt with ("the `shots` table has no index on
+			// `account_id`, so `GET /v1/shots` scans the whole table"),
+			// as in a session's bullet.
+			g.retired = func() bool {
+				k := doneRank(c.Session)
+				return r.Retired(c.Title, ranks[i]) || r.TodoDone(k, c.Title) || r.DropDone(k, c.Title) == ""
+			}
 		}
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap
 		if g.note != "" {
