@@ -11,10 +11,7 @@ import (
 // checked are work left; a schedule, a past weekend and a cause found
 // are not.
 func TestPlansForADay(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want bool
-	}{
+	checkReads(t, "IsTodo", IsTodo, []readCase{
 		{"Tariq and I want to do a witness cone firing this weekend to check the calibration.", true},
 		{"For the weekend: put cones 5, 6 and 7 on a middle shelf in view of the spy hole and fire the glaze schedule.", true},
 		{"We plan to switch the DNS on Thursday.", true},
@@ -29,9 +26,21 @@ func TestPlansForADay(t *testing.T) {
 		{"The cron comes back on Thursdays.", false},
 		{"The belts were loose: I retensioned both to 110 Hz.", false},
 		{"Out of four runs it failed twice, always with the second delay a few milliseconds off (813 instead of 800), which smells like something reading real time inside a virtual-time test.", false},
-	} {
-		if got := IsTodo(tc.in); got != tc.want {
-			t.Errorf("IsTodo(%q) = %v, want %v", tc.in, got, tc.want)
+	})
+}
+
+// A readCase is a sentence and whether a reading holds of it.
+type readCase struct {
+	in   string
+	want bool
+}
+
+// checkReads checks reading read, called name, on each case.
+func checkReads(t *testing.T, name string, read func(string) bool, cases []readCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := read(tc.in); got != tc.want {
+			t.Errorf("%s(%q) = %v, want %v", name, tc.in, got, tc.want)
 		}
 	}
 }
@@ -95,10 +104,7 @@ func checkDropped(t *testing.T, older string, p int, cases []droppedCase) {
 // cause guessed from what a symptom "typically means" are work left; the
 // same words telling what was done or found are not.
 func TestWaitsOnTheUser(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want bool
-	}{
+	checkReads(t, "IsTodo", IsTodo, []readCase{
 		{"Send me the Svalbard reports that throw when you have them; the year's corpus had no exceptions.", true},
 		{"Paste me the output once you've run it on the Pi.", true},
 		{"One gap in the walk-forward report: it has per-fold returns and Sharpe but not per-fold turnover.", true},
@@ -112,11 +118,7 @@ func TestWaitsOnTheUser(t *testing.T) {
 		{"The list so far has never been empty.", false},
 		{"I sent you the Svalbard reports that threw.", false},
 		{"The LED blinking twice means the battery is low.", false},
-	} {
-		if got := IsTodo(tc.in); got != tc.want {
-			t.Errorf("IsTodo(%q) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestTodoClauseByPronoun: a clause that asks for work by a pronoun
@@ -137,17 +139,10 @@ func TestTodoClauseByPronoun(t *testing.T) {
 // stands; the same words told of a plan do not, nor does a lack "at
 // all", which may be a gap or the reason to stay as things are.
 func TestProblemToldAsEvent(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want bool
-	}{
+	checkReads(t, "problemMark", problemMark.MatchString, []readCase{
 		{"Something else, weirder: twice tonight the whole rig blacked out for maybe half a second and came back.", true},
 		{"The console freezes when a piston is set.", true},
 		{"The app target has no third-party dependencies at all today.", false},
 		{"The house lights fade to black over 5 seconds.", false},
-	} {
-		if got := problemMark.MatchString(tc.in); got != tc.want {
-			t.Errorf("problemMark(%q) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
+	})
 }
