@@ -351,7 +351,9 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 			// as in a session's bullet.
 			g.retired = func() bool {
 				k := doneRank(c.Session)
-				return r.Retired(c.Title, ranks[i]) || r.TodoDone(k, c.Title) || r.DropDone(k, c.Title) == ""
+				// DropDone leaves nothing of an aside alone either
+				// ("(The switch is on OCaml 5.1.1 …)"), done or not.
+				return r.Retired(c.Title, ranks[i]) || r.TodoDone(k, c.Title) || r.DropDone(k, c.Title) == "" && !digest.OnlyAside(c.Title)
 			}
 		}
 		prio, limit := corePrio+0.4*c.Importance+0.1*hitScore[c.Path], itemCap

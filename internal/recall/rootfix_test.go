@@ -54,3 +54,20 @@ func TestCoreProblemFixed(t *testing.T) {
 		})
 	}
 }
+
+// A core item said as an aside alone is no work done: DropDone leaves
+// nothing of an aside, done or not, and the item stays.
+func TestCoreAsideStays(t *testing.T) {
+	const aside = "(The switch is on OCaml 5.1.1 with eio 1.1, so this isn't the Eio timeout change either.)"
+	m, _ := newTestMemory(t)
+	writeSessions(t, m, map[string]string{}, []testSession{
+		{"0ld00000-0001", "01", "", "**Request**\n- Why do lookups hang?\n\n**Outcome**\n- The resolver waited on a closed socket.\n"},
+		{"new00000-0002", "03", "", "**Request**\n- Add DNSSEC validation.\n\n**Outcome**\n- Validation runs for every answer.\n"},
+	})
+	it := model.NewItem(model.Fact, aside, time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	it.Session = "0ld00000-0001"
+	if _, err := m.Remember(context.Background(), it); err != nil {
+		t.Fatal(err)
+	}
+	checkShows(t, packText(t, m), nil, []string{"The switch is on OCaml 5.1.1"})
+}
