@@ -415,6 +415,24 @@ func TestConsolidate(t *testing.T) {
 	}
 }
 
+// A sentence read as a decision and as a fact becomes one core item.
+func TestConsolidateTwinKinds(t *testing.T) {
+	m := testMemory(t)
+	const title = "The switch is on OCaml 5.1.1 with eio 1.1"
+	res, err := Capture(context.Background(), m, Batch{Session: "s1", Key: "k1", Final: true, Trigger: "stop",
+		Events: []transcript.Event{{Kind: transcript.KindUserPrompt, Text: "why does it hang"}},
+		Summarizer: fixed([]summarize.Candidate{
+			{Kind: summarize.Decision, Title: title, Importance: 0.6},
+			{Kind: summarize.Fact, Title: title, Importance: 0.55},
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || res.Items[0].Kind != model.Decision {
+		t.Errorf("items: %+v, want the decision alone", res.Items)
+	}
+}
+
 func TestArchive(t *testing.T) {
 	m := testMemory(t)
 	ctx := context.Background()

@@ -193,6 +193,12 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 				changes = append(changes, retired...)
 			}
 		}
+		if match == nil && twin(index, k, words) {
+			// The same sentence is an item of the other kind already
+			// ("(The switch is on OCaml 5.1.1 …)" read as a decision and
+			// as a fact): one item says it.
+			continue
+		}
 		if match == nil {
 			it := model.NewItem(k, title, now)
 			it.Body = strings.TrimSpace(c.Body)
@@ -275,6 +281,18 @@ func Apply(ctx context.Context, m *memory.Memory, cands []Candidate, b *memory.W
 		changes = append(changes, model.ItemChange{Action: "superseded", ID: it.ID, Kind: k, Title: it.Title, Path: it.Path(), Supersedes: old.ID})
 	}
 	return changes, nil
+}
+
+// twin reports whether an item of the kind paired with k (a decision's
+// fact, a fact's decision) has a title of exactly the words of title.
+func twin(index map[model.Kind][]*namedItem, k model.Kind, words map[string]bool) bool {
+	other := map[model.Kind]model.Kind{model.Decision: model.Fact, model.Fact: model.Decision}[k]
+	for _, e := range index[other] {
+		if len(e.words) == len(words) && subsetOf(words, e.words) {
+			return true
+		}
+	}
+	return false
 }
 
 func candidateKind(k summarize.Kind) (model.Kind, bool) {

@@ -341,7 +341,21 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	// marks are the last check's; a pack never waits for one.
 	stale, _ := anchor.Known(m)
 	titles := make([]string, 0, len(core))
+	// One title, one entry: a sentence consolidation filed under two
+	// kinds ("(The switch is on OCaml 5.1.1 …)" as a decision and as a
+	// fact) is shown once, as its pinned or most important item.
+	first := map[string]int{}
 	for i, c := range core {
+		t := strings.ToLower(strings.TrimSpace(c.Title))
+		if j, ok := first[t]; !ok || c.Pinned && !core[j].Pinned || c.Pinned == core[j].Pinned && c.Importance > core[j].Importance {
+			first[t] = i
+		}
+	}
+	for i, c := range core {
+		if first[strings.ToLower(strings.TrimSpace(c.Title))] != i {
+			seen[c.Path] = true
+			continue
+		}
 		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + tail.Ref(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
