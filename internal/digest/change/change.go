@@ -173,7 +173,7 @@ func (c *Change) Names(xk map[string]bool, text string) (named, shape bool) {
 		}
 	}
 	for _, o := range c.Old {
-		if HasAll(xk, o) && IsCode(o) {
+		if HasAll(xk, o) && (IsCode(o) || proper(o, text)) {
 			return true, false
 		}
 	}
@@ -194,6 +194,32 @@ func (c *Change) Names(xk map[string]bool, text string) (named, shape bool) {
 	}
 	return false, false
 }
+
+// proper reports whether value v is a named thing that text says it
+// replaces: a word of it, after "instead of" or "replaces", is
+// capitalised ("instead of the Zustand store", "instead of MailApp"),
+// which a common noun is not. Such a name is what an older statement
+// says the thing was ("I moved the filters into a Zustand store"). A
+// capitalised name of a "from … to …" is not enough: "5V from USB to
+// 3.3V" replaces nothing.
+func proper(v map[string]bool, text string) bool {
+	for _, m := range replacedName.FindAllStringSubmatch(text, -1) {
+		for _, w := range strings.Fields(m[1]) {
+			w = strings.Trim(w, "\"'`()[],.;:!?")
+			if strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+				continue // "instead of GeoJSON's [lon, lat]" replaces the order, not GeoJSON
+			}
+			if w != "" && unicode.IsUpper([]rune(w)[0]) && v[lex.Key(w)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// replacedName is what a statement says it replaces: two words after
+// "instead of" or "replaces".
+var replacedName = lazyre.New(`(?i)\b(?:instead of|replac(?:es|ed|ing)) (?:the |a |an |our |its )?(\S+(?: \S+)?)`)
 
 // OtherVersion reports whether keys xk give another version of the
 // shape of one change c sets, and c names no version it replaced: a

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cairn-mem/cairn/internal/digest/lex"
 )
 
 func TestMovedFolder(t *testing.T) {
@@ -215,5 +217,30 @@ func TestGoesBackOnly(t *testing.T) {
 	}
 	if GoesBack("and after all that you'd be parsing free text") {
 		t.Error(`"after all that" goes back`)
+	}
+}
+
+// TestProper: a capitalised name after "instead of" or "replaces" is a
+// named thing replaced; a name in a "from … to …", a possessive and a
+// common noun are not.
+func TestProper(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		text string
+		want bool
+	}{
+		{"zustand store", "filters now live in the URL search params instead of the Zustand store.", true},
+		{"mailapp", "Confirmations now post to Google Chat instead of MailApp.", true},
+		{"usb", "power. 5V from USB to 3.3V. the C3 pulls ~350mA peaks on wifi TX.", false},
+		{"geojson", "its polygon came as [lat, lon] pairs instead of GeoJSON's [lon, lat].", false},
+		{"store", "filters now live in the URL search params instead of the store.", false},
+	} {
+		v := map[string]bool{}
+		for _, w := range strings.Fields(tc.v) {
+			v[lex.Key(w)] = true
+		}
+		if got := proper(v, tc.text); got != tc.want {
+			t.Errorf("proper(%q, %q) = %v, want %v", tc.v, tc.text, got, tc.want)
+		}
 	}
 }

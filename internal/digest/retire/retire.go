@@ -677,11 +677,11 @@ func (r *Retirer) retired(x string, rank int) bool {
 			continue // "the bars live under /mnt/research/bars/minute" once "the parquet files … stay where they are, only the catalog moved"
 		}
 		if !sameTopicOf(topic(), n.keys) {
-			if c := n.change; c != nil && xc == nil && r.aside(xk, n.keys, c) {
+			if c := n.change; c != nil && (xc == nil || putInPlace(xc, c)) && r.aside(xk, n.keys, c) {
 				if named, shape := c.Names(xk, n.Text); (shape || named && r.near(xk, n.keys)) && !otherRole(x, xVer, n.versions, n.Text) {
 					return true
 				}
-				if c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {
+				if xc == nil && c.Plan && (r.near(xk, n.keys) || planOn(n.Text, x, xk, n.keys)) && c.Says(xk, xc, namedOnly) {
 					return true // "for updates let's use SWUpdate" after "change of plan on updates: let's move to RAUC"
 				}
 			}
@@ -695,6 +695,24 @@ func (r *Retirer) retired(x string, rank int) bool {
 		}
 		if differ.Value(*xClaim, *n.factClaim()) {
 			return true
+		}
+	}
+	return false
+}
+
+// putInPlace reports whether change xc, an older statement's, put in
+// place what change c replaces, or named nothing it changed: "I moved the
+// filters into a Zustand store" once "filters now live in the URL search
+// params instead of the Zustand store".
+func putInPlace(xc, c *change.Change) bool {
+	if len(xc.Old) == 0 && len(xc.New) == 0 {
+		return true
+	}
+	for _, o := range c.Old {
+		for _, v := range xc.New {
+			if change.HasAll(v, o) {
+				return true
+			}
 		}
 	}
 	return false

@@ -255,6 +255,10 @@ func TestRetiredByChange(t *testing.T) {
 			"The build runs on LuaLaTeX now: .latexmkrc sets `$pdf_mode = 4`."},
 		{"files moved into another folder", "From now on keep every connector as a JSON file under connectors/ and apply them with a PUT.",
 			"While you're at it, move the connector JSON into deploy/connect/ so the platform team's Argo job picks it up."},
+		{"a named thing replaced, which the older statement put in place", "I moved the filters into a Zustand store (web/src/state/filters.ts).",
+			"Done: filters now live in the URL search params instead of the Zustand store."},
+		{"a named thing replaced", "Confirmations go out with MailApp to the four shop managers.",
+			"Confirmations now post to the Google Chat space through an incoming webhook instead of MailApp."},
 	} {
 		if !retiredBy(tc.older, tc.newer) {
 			t.Errorf("%s: %q should retire %q", tc.family, tc.newer, tc.older)
@@ -1988,6 +1992,40 @@ func TestGoneHost(t *testing.T) {
 	} {
 		if got := retiredAfter(tc.n, tc.x); got != tc.want {
 			t.Errorf("Retired(%q) after %q = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestRetiredNamedThingReplaced: "instead of the Zustand store" names
+// what it replaces by a capitalised name, which retires the older
+// statement that put it in place even when its words are common in the
+// memory (no distinctive topic); a common noun replaced ("instead of the
+// store") does not.
+func TestRetiredNamedThingReplaced(t *testing.T) {
+	const older = "I moved the filters into a Zustand store (web/src/state/filters.ts)."
+	common := []string{
+		"The sidebar keeps its open state in a Zustand store.",
+		"The table filters reset when the user logs out.",
+		"Tom's settings page reads the Zustand store for the theme.",
+		"The filters bar shows the active filters as chips.",
+		"The Zustand store is persisted to localStorage.",
+		"Saved filters go into the user's profile.",
+		"The store's devtools are on in development only.",
+	}
+	for _, tc := range []struct {
+		newer string
+		want  bool
+	}{
+		{"Done: filters now live in the URL search params instead of the Zustand store.", true},
+		{"Done: filters now live in the URL search params instead of the store.", false},
+		{"Done: filters now live in the URL search params instead of Zustand's store.", false},
+	} {
+		stmts := []Statement{{Text: tc.newer, Rank: 0}, {Text: older, Rank: 1}}
+		for _, f := range slices.Concat(filler, moreFiller, common) {
+			stmts = append(stmts, Statement{Text: f, Rank: 2})
+		}
+		if got := New(stmts, nil).Retired(older, 1); got != tc.want {
+			t.Errorf("%q retires %q: %v, want %v", tc.newer, older, got, tc.want)
 		}
 	}
 }
