@@ -685,3 +685,30 @@ func TestDecisionAntecedent(t *testing.T) {
 		t.Errorf("items %q, want one decision titled \"Developer fields: skip them for now …\"", titles)
 	}
 }
+
+// TestDecisionAntecedentSentence: a proposal that names what it takes by
+// "both" alone ("I'd add both. OK?") is decided as the sentence before
+// it, which says what both are; the symptom it follows ("makes it
+// recurse forever") is no decision of its own (ocaml-dns-resolver kept
+// "Decision: Add both.").
+func TestDecisionAntecedentSentence(t *testing.T) {
+	turns := []Turn{
+		{Role: User, Text: "dune test hangs for 10s and then the qcheck property for read_name fails. what's up"},
+		{Role: Assistant, Text: "It found a real bug. A packet with `C0 0C` at offset 12 makes it recurse forever, which in the test shows as the 10 s timeout.\n\nThe fix is a hop limit on pointers (and, strictly, pointers may only point\nbackwards). I'd add both. OK?"},
+		{Role: User, Text: "go ahead"},
+		{Role: Assistant, Text: "Adding a hop counter and the backwards-only rule."},
+	}
+	res, err := Extractive{}.Summarize(context.Background(), Request{Segment: Segment{Turns: turns}, First: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decisions []string
+	for _, it := range res.Items {
+		if it.Kind == Decision {
+			decisions = append(decisions, it.Title)
+		}
+	}
+	if len(decisions) != 1 || !strings.HasPrefix(decisions[0], "The fix is a hop limit on pointers") {
+		t.Errorf("decisions %q, want one, the hop limit", decisions)
+	}
+}

@@ -1401,7 +1401,7 @@ func sentenceBefore(msg, s string) string {
 
 // onPronoun opens a decision on what a pronoun stands for: "replace
 // it with smtp4dev", "skip them for now".
-var onPronoun = lazyre.New(`(?i)^\s*(?:let's |we'll |i'd |just )?[a-z]+ (?:it|them|that|those|these)\b`)
+var onPronoun = lazyre.New(`(?i)^\s*(?:let's |we'll |i'd |just )?[a-z]+ (?:it|them|that|those|these|both)\b`)
 
 // bodyFor is an item's body: the reason and what else the statement
 // says, never the title again.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairn-mem/cairn/internal/lazyre"
+	"github.com/cairn-mem/cairn/internal/prose"
 )
 
 // Proposing reports whether s is worded as the agent putting a choice to
@@ -94,9 +95,12 @@ var (
 	rejects = lazyre.New(`(?i)\b(?:i'd|i would) not\b|\bi wouldn't\b`)
 )
 
-// Label is the label that opens the paragraph of msg holding
-// sentence s ("Developer fields: the Karoo files have …"), which names
-// what a pronoun of s stands for; "" if there is none.
+// Label is what a pronoun of sentence s of msg stands for: the label
+// that opens s's paragraph ("Developer fields: the Karoo files have …"),
+// else the sentence before s in it, when s names its object by "both" or
+// a pronoun alone ("The fix is a hop limit on pointers (and, strictly,
+// pointers may only point backwards). I'd add both."); "" if there is
+// none.
 func Label(msg, s string) string {
 	for _, p := range strings.Split(msg, "\n\n") {
 		p = strings.Join(strings.Fields(p), " ") // a paragraph's lines are wrapped
@@ -107,10 +111,20 @@ func Label(msg, s string) string {
 		if m := labelLead.FindStringSubmatch(p[:i]); m != nil {
 			return m[1]
 		}
+		if ss := prose.Sentences(p[:i]); len(ss) > 0 && pronounOnly.MatchString(s) {
+			if last := strings.TrimRight(ss[len(ss)-1], "."); len(last) <= 200 && prose.IsFullClause(last) && !strings.HasSuffix(last, "?") {
+				return last
+			}
+		}
 		return ""
 	}
 	return ""
 }
+
+// pronounOnly is a proposal that names what it takes by "both" or a
+// pronoun and nothing else: "I'd add both.", "I'd do that.", not "I'd
+// make that the rule for every dataset: …".
+var pronounOnly = lazyre.New(`(?i)^(?:so,? )?(?:i'd|i would|let's|we'll) (?:just )?[a-z]+ (?:both|it|them|that|those|these|all three|all of them)[.!]?\s*$`)
 
 // labelLead is a paragraph's label: a few words and a colon.
 var labelLead = lazyre.New(`^((?-i:[A-Z])[\w /-]{2,40}):\s`)

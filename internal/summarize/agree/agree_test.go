@@ -32,3 +32,21 @@ func TestProposesAndAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestLabel: what a proposal's pronoun stands for is its paragraph's
+// label, else the sentence before it when the proposal names nothing
+// else ("I'd add both").
+func TestLabel(t *testing.T) {
+	const msg = "That's a remote DoS.\n\nThe fix is a hop limit on pointers (and, strictly, pointers may only point\nbackwards). I'd add both. OK?"
+	for _, tc := range []struct{ msg, s, want string }{
+		{"Developer fields: the Karoo files have them. My suggestion is to skip them for now.", "My suggestion is to skip them for now.", "Developer fields"},
+		{msg, "I'd add both.", "The fix is a hop limit on pointers (and, strictly, pointers may only point backwards)"},
+		{msg, "I'd add a hop limit.", ""},
+		{"Is it the cache? I'd do that.", "I'd do that.", ""},
+		{"The plan is clean now. I'd make that the rule for every dataset: IAM only through members.", "I'd make that the rule for every dataset: IAM only through members.", ""},
+	} {
+		if got := Label(tc.msg, tc.s); got != tc.want {
+			t.Errorf("Label(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}

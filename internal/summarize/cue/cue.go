@@ -63,7 +63,7 @@ var ReasonStart = lazyre.New(`(?i)^(because|since|otherwise|the reason|that way|
 
 // Symptom is a sentence that says what went wrong, which the next
 // sentence may explain.
-var Symptom = lazyre.New(`(?i)\b(crash(es|ed)?|fail(s|ed)?|broke|breaks|hung|hangs|(?:gets?|got|is|are) stuck|freezes|froze|timed out|times out|doubled|tripled|spiked|went down|took (\S+ ){1,4}down|out of memory|OOM|ran out of|(was|were|is|are) (wrong|off|slow|empty|missing|duplicated|too (high|low|slow|big)))\b`)
+var Symptom = lazyre.New(`(?i)\b((?:recurses?|recursing|loops?|looping|spins?|spinning|waits?|blocks?) forever|infinite (?:loop|recursion)|stack overflow|crash(es|ed)?|fail(s|ed)?|broke|breaks|hung|hangs|(?:gets?|got|is|are) stuck|freezes|froze|timed out|times out|doubled|tripled|spiked|went down|took (\S+ ){1,4}down|out of memory|OOM|ran out of|(was|were|is|are) (wrong|off|slow|empty|missing|duplicated|too (high|low|slow|big)))\b`)
 
 // CauseMech explains a failure told just before it: what the code
 // did (past tense) and how that led there. "The whole file was

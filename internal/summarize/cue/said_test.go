@@ -30,3 +30,19 @@ func TestSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestSymptomForever: a loop or a wait without end tells what went
+// wrong, as a crash or a hang does; "forever" said of what is kept does
+// not.
+func TestSymptomForever(t *testing.T) {
+	for s, want := range map[string]bool{
+		"A packet with `C0 0C` at offset 12 makes it recurse forever, which in the test shows as the 10 s timeout.": true,
+		"The worker waits forever on a closed channel.":                                                             true,
+		"The parser hit an infinite loop on the empty header.":                                                      true,
+		"Audit entries are kept forever.":                                                                           false,
+	} {
+		if got := Symptom.MatchString(s); got != want {
+			t.Errorf("Symptom(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
