@@ -1097,16 +1097,28 @@ func reportsFixed(d *digest.Summary) bool {
 
 // DropFixed returns s without the sentences that tell a problem which
 // fixed says a later session fixed; "" if nothing is left.
+//
+// A short sentence right after one dropped that names the problem by a
+// pronoun goes with it: "Leave it with me, I have a suspicion." after
+// "twice tonight the whole rig blacked out".
 func DropFixed(s string, fixed func(problem string) bool) string {
 	var kept []string
+	gone := false
 	for _, x := range digest.Sentences(s) {
-		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && fixed(x) {
+		if problemMark.MatchString(x) && !fixedMark.MatchString(x) && fixed(x) || gone && onIt.MatchString(x) && len(strings.Fields(x)) <= 10 {
+			gone = true
 			continue
 		}
+		gone = false
 		kept = append(kept, x)
 	}
 	return strings.Join(kept, " ")
 }
+
+// onIt is a sentence that names what it is about by a pronoun after
+// its first words, as an object: "Leave it with me", "I'll look into it
+// tonight"; not "It runs nightly", whose "it" may be anything.
+var onIt = lazyre.New(`(?i)^(?:\S+ ){1,3}(?:it|that|this|them)\b`)
 
 // hurts is what makes a lack a defect: what it costs ("so `GET
 // /v1/shots` scans the whole table", "couldn't install it") or that it
