@@ -94,9 +94,9 @@ var planned = lazyre.New(`(?i)\b(?:want|wants|plan|plans|planning|intend|intends
 // suspected is a cause guessed and not yet checked, which a newer
 // session that names its thing confirmed or ruled out: "The double peak
 // on Y smells like loose belts tbh", "I suspect the PSU", "The Y double
-// peak typically means the two belts … aren't at the same tension". Not a guess in
-// passing, which tells what a finding looks like ("it failed twice,
-// 813 ms instead of 800, which smells like real time read in a
+// peak typically means the two belts … aren't at the same tension". Not
+// a guess in passing, which tells what a finding looks like ("it failed
+// twice, 813 ms instead of 800, which smells like real time read in a
 // virtual-time test"): the finding is what to keep.
 var suspected = lazyre.New(`(?i)^[^,;:]{0,80}?\b(?:smells like|i suspect|we suspect|my (?:guess|hunch|suspicion) is|(?:typically|probably|most likely) (?:means|points to|indicates))\b`)
 

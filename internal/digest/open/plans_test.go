@@ -151,10 +151,12 @@ func TestProblemToldAsEvent(t *testing.T) {
 // TestDropFixedOnIt: a short sentence that names a fixed problem by a
 // pronoun goes with it; one about something else stays.
 func TestDropFixedOnIt(t *testing.T) {
-	fixed := func(p string) bool { return strings.Contains(p, "blacked out") || strings.Contains(p, "export keeps failing") }
+	fixed := func(p string) bool {
+		return strings.Contains(p, "blacked out") || strings.Contains(p, "export keeps failing")
+	}
 	for in, want := range map[string]string{
 		"OK, I'll get the ladder out Saturday. Twice tonight the whole rig blacked out for half a second. Leave it with me, I have a suspicion.": "OK, I'll get the ladder out Saturday.",
-		"The export keeps failing. It runs nightly at 02:00.":                                                                           "It runs nightly at 02:00.",
+		"The export keeps failing. It runs nightly at 02:00.": "It runs nightly at 02:00.",
 	} {
 		if got := DropFixed(in, fixed); got != want {
 			t.Errorf("DropFixed(%q) = %q, want %q", in, got, want)
