@@ -344,15 +344,16 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	// One title, one entry: a sentence consolidation filed under two
 	// kinds ("(The switch is on OCaml 5.1.1 …)" as a decision and as a
 	// fact) is shown once, as its pinned or most important item.
-	first := map[string]int{}
+	titleKey := func(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+	shownAs := map[string]int{} // a title's item shown, by index in core
 	for i, c := range core {
-		t := strings.ToLower(strings.TrimSpace(c.Title))
-		if j, ok := first[t]; !ok || c.Pinned && !core[j].Pinned || c.Pinned == core[j].Pinned && c.Importance > core[j].Importance {
-			first[t] = i
+		t := titleKey(c.Title)
+		if j, ok := shownAs[t]; !ok || c.Pinned && !core[j].Pinned || c.Pinned == core[j].Pinned && c.Importance > core[j].Importance {
+			shownAs[t] = i
 		}
 	}
 	for i, c := range core {
-		if first[strings.ToLower(strings.TrimSpace(c.Title))] != i {
+		if shownAs[titleKey(c.Title)] != i {
 			seen[c.Path] = true
 			continue
 		}
