@@ -384,7 +384,9 @@ func (r *Retirer) retired(x string, rank int) bool {
 			xFolders = change.Folders(x)
 			xURL = strings.Contains(x, "://")
 			xQuoted = strings.Contains(x, "`")
-			if strings.Contains(x, "`") {
+			if xQuoted || prose.HasPort(x) {
+				// A port said in a URL is one too ("the usual npx
+				// wrangler dev on http://localhost:8787").
 				xPorts = prose.Ports(x)
 			}
 			xSibling, xHome = change.HasSiblingTokens(x), change.HasHome(x)

@@ -1310,6 +1310,9 @@ func TestRetiredByOtherPort(t *testing.T) {
 		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9393.", true},
 		{"Preview with `npm run dev`, which serves the theme at http://127.0.0.1:9292 with hot reload.", "`npm run dev` now reads shopify.theme.toml and serves the preview on port 9292.", false},
 		{"The API runs with `make run` on port 8080.", "Metrics: `make run` also exposes port 9100 for Prometheus.", false},
+		// The command named in words in the older statement.
+		{"Local dev is the usual npx wrangler dev on http://localhost:8787, tests are npm test.", "`wrangler dev` for this worker listens on port 8790 ([dev] in wrangler.toml), so it no longer collides with the webhooks worker.", true},
+		{"Local dev is the usual npx wrangler dev on http://localhost:8787, tests are npm test.", "`wrangler dev` also listens on port 8790 for the inspector.", false},
 		// What a small file holds, said among other changes.
 		{".nvmrc says 20.15.1.", "Other changes: every -meta.xml is on API 62.0. The gate's minimum is 90 now. .nvmrc is 22.11.0.", true},
 		{".nvmrc says 20.15.1.", "The CI reads .nvmrc, which is 20.15.1.", false},

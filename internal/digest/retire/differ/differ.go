@@ -75,9 +75,11 @@ var (
 )
 
 // Port reports whether newer text n gives the thing x serves on
-// port p another port: the two name the same command in backquotes,
-// and n names ports, not p. The caller has n announce a change: a
-// command may serve on two ports at once.
+// port p another port: the two name the same command, in backquotes in
+// n and in x or in x's words ("the usual npx wrangler dev on
+// http://localhost:8787" once "`wrangler dev` for this worker listens on
+// port 8790"), and n names ports, not p. The caller has n announce a
+// change: a command may serve on two ports at once.
 func Port(x, p, n string) bool {
 	np := prose.Ports(n)
 	if len(np) == 0 || slices.Contains(np, p) {
@@ -85,6 +87,11 @@ func Port(x, p, n string) bool {
 	}
 	for _, m := range quoted.FindAllString(x, -1) {
 		if len(m) > 5 && strings.Contains(n, m) {
+			return true
+		}
+	}
+	for _, m := range quoted.FindAllString(n, -1) {
+		if c := strings.Trim(m, "`"); len(c) > 5 && strings.Contains(c, " ") && strings.Contains(x, c) {
 			return true
 		}
 	}
