@@ -292,7 +292,7 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		return nil, err
 	}
 	core, gone := corecache.Current(core)
-	core = sortStable(core, func(a, b *corecache.Item) bool { return corecache.Before(a, b, hitScore) })
+	core, twins := corecache.OnePerTitle(corecache.Ordered(core, hitScore))
 	// The sessions: the one named first, then the latest with substance.
 	var sessions []*recent.Session
 	dir, warn := namedSession(m, opts.Session)
@@ -341,22 +341,10 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 	// marks are the last check's; a pack never waits for one.
 	stale, _ := anchor.Known(m)
 	titles := make([]string, 0, len(core))
-	// One title, one entry: a sentence consolidation filed under two
-	// kinds ("(The switch is on OCaml 5.1.1 …)" as a decision and as a
-	// fact) is shown once, as its pinned or most important item.
-	titleKey := func(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
-	shownAs := map[string]int{} // a title's item shown, by index in core
-	for i, c := range core {
-		t := titleKey(c.Title)
-		if j, ok := shownAs[t]; !ok || c.Pinned && !core[j].Pinned || c.Pinned == core[j].Pinned && c.Importance > core[j].Importance {
-			shownAs[t] = i
-		}
+	for _, path := range twins {
+		seen[path] = true // its title is another item's entry
 	}
 	for i, c := range core {
-		if shownAs[titleKey(c.Title)] != i {
-			seen[c.Path] = true
-			continue
-		}
 		titles = append(titles, c.Title)
 		g := &group{sec: secCore, id: c.ID, path: c.Path, title: c.Title, fetch: "cairn show " + tail.Ref(c.ID), retrieved: hitScore[c.Path] > 0, note: stale[c.ID]}
 		if !c.Pinned {
@@ -463,30 +451,6 @@ func pack(ctx context.Context, m *memory.Memory, x *Index, opts ContextOptions) 
 		p.Warnings = append(p.Warnings, err.Error())
 	}
 	return p, nil
-}
-
-// sortStable returns items in the order sort.SliceStable gives them by
-// less, sorting their indexes rather than moving the items: 5,000 core
-// items at 100,000 files, each of a hundred-odd bytes, which
-// sort.SliceStable swapped through reflection. slices.SortStableFunc is
-// the same algorithm (insertion sort of blocks, then symMerge), so the
-// order is the same one even where less is not a strict weak order.
-func sortStable[T any](items []T, less func(a, b *T) bool) []T {
-	idx := make([]int32, len(items))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortStableFunc(idx, func(i, j int32) int {
-		if less(&items[i], &items[j]) {
-			return -1
-		}
-		return 0
-	})
-	out := make([]T, len(items))
-	for i, k := range idx {
-		out[i] = items[k]
-	}
-	return out
 }
 
 const packHeader = "# Project memory (cairn)\n"

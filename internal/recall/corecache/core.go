@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,4 +104,60 @@ func Before(a, b *Item, score map[string]float64) bool {
 		return score[a.Path] > score[b.Path]
 	}
 	return a.Updated.After(b.Updated)
+}
+
+// Ordered returns items in a pack's order (Before, with a query's
+// scores by path; nil without a query).
+func Ordered(items []Item, score map[string]float64) []Item {
+	return sortStable(items, func(a, b *Item) bool { return Before(a, b, score) })
+}
+
+// sortStable returns items in the order sort.SliceStable gives them by
+// less, sorting their indexes rather than moving the items: 5,000 core
+// items at 100,000 files, each of a hundred-odd bytes, which
+// sort.SliceStable swapped through reflection. slices.SortStableFunc is
+// the same algorithm (insertion sort of blocks, then symMerge), so the
+// order is the same one even where less is not a strict weak order.
+func sortStable[T any](items []T, less func(a, b *T) bool) []T {
+	idx := make([]int32, len(items))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(i, j int32) int {
+		if less(&items[i], &items[j]) {
+			return -1
+		}
+		return 0
+	})
+	out := make([]T, len(items))
+	for i, k := range idx {
+		out[i] = items[k]
+	}
+	return out
+}
+
+// OnePerTitle keeps one item of each title, the pinned or most
+// important one, in items' order, and returns the paths of those left
+// out: a sentence consolidation filed under two kinds ("(The switch is
+// on OCaml 5.1.1 …)" as a decision and as a fact) is one entry of a pack.
+func OnePerTitle(items []Item) (kept []Item, twins []string) {
+	key := func(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+	shown := map[string]int{} // a title's item kept, by index in items
+	for i, c := range items {
+		t := key(c.Title)
+		if j, ok := shown[t]; !ok || c.Pinned && !items[j].Pinned || c.Pinned == items[j].Pinned && c.Importance > items[j].Importance {
+			shown[t] = i
+		}
+	}
+	if len(shown) == len(items) {
+		return items, nil
+	}
+	for i, c := range items {
+		if shown[key(c.Title)] == i {
+			kept = append(kept, c)
+		} else {
+			twins = append(twins, c.Path)
+		}
+	}
+	return kept, twins
 }

@@ -1,4 +1,4 @@
-package recall
+package corecache
 
 import (
 	"math"
